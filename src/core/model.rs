@@ -1,0 +1,470 @@
+//! The data model of a curation: view modes, mask states, slices, file
+//! items, presets and the project settings, exactly as they are stored in
+//! `ctxcurate.toml` (see DESIGN §2).
+//!
+//! Every struct keeps the keys it does not know in an `extra` table, so a
+//! file written by a newer version (or edited by hand) survives a
+//! load → save round trip. Settings in `[project]` are all optional here;
+//! [`Settings`] is the resolved view after embedded defaults, the global
+//! config and the project file are layered.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+/// Unknown keys of a table, kept for round-tripping.
+pub type Extra = toml::Table;
+
+/// Declares a string-like enum with serde names, `Display`, `FromStr`, a
+/// list of all variants and cyclic `next`/`prev`. One place names each
+/// variant, so the CLI, the TOML and the TUI can never disagree.
+macro_rules! named_enum {
+    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        pub enum $name {
+            $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
+        }
+
+        impl $name {
+            /// Every variant, in cycling order.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The name used in TOML, on the command line and in the UI.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$variant => $text),+ }
+            }
+
+            /// The next variant, wrapping around.
+            pub fn next(self) -> Self {
+                let i = Self::ALL.iter().position(|v| *v == self).unwrap_or(0);
+                Self::ALL[(i + 1) % Self::ALL.len()]
+            }
+
+            /// The previous variant, wrapping around.
+            pub fn prev(self) -> Self {
+                let i = Self::ALL.iter().position(|v| *v == self).unwrap_or(0);
+                Self::ALL[(i + Self::ALL.len() - 1) % Self::ALL.len()]
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = String;
+            fn from_str(s: &str) -> Result<Self, String> {
+                match s {
+                    $($text => Ok($name::$variant),)+
+                    _ => {
+                        let names: Vec<&str> = Self::ALL.iter().map(|v| v.as_str()).collect();
+                        Err(format!("unknown {} `{}` (expected one of: {})",
+                            stringify!($name), s, names.join(", ")))
+                    }
+                }
+            }
+        }
+    };
+}
+
+named_enum! {
+    /// How much of a file the model sees (DESIGN §3).
+    ViewMode {
+        Full => "full",
+        Summary => "summary",
+        Skeleton => "skeleton",
+        Outline => "outline",
+        Masked => "masked",
+        Custom => "custom",
+        None => "none",
+    }
+}
+
+named_enum! {
+    /// How one symbol is rendered in the `masked` view.
+    MaskState {
+        /// The whole definition.
+        Def => "def",
+        /// Signature plus docstring / leading comment.
+        Sig => "sig",
+        /// Signature plus a one-line summary.
+        Agg => "agg",
+        /// Absent.
+        Hide => "hide",
+    }
+}
+
+named_enum! {
+    /// How the files section is rendered as a whole (DESIGN §4).
+    Strategy {
+        Auto => "auto",
+        Summarize => "summarize",
+        Full => "full",
+    }
+}
+
+named_enum! {
+    /// The output format of a composition.
+    Format {
+        Markdown => "markdown",
+        Xml => "xml",
+    }
+}
+
+named_enum! {
+    /// Which tokenizer counts tokens.
+    TokenizerKind {
+        O200k => "o200k",
+        Cl100k => "cl100k",
+        /// characters / 4, rounded up.
+        Estimate => "estimate",
+    }
+}
+
+impl Default for ViewMode {
+    fn default() -> Self {
+        ViewMode::Full
+    }
+}
+
+impl Default for MaskState {
+    /// Masking is subtractive: a symbol nobody named shows in full.
+    fn default() -> Self {
+        MaskState::Def
+    }
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A line range of a file that the user picked by hand, with what is needed
+/// to find it again after the file changed (DESIGN §7).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Slice {
+    /// 1-based, inclusive.
+    pub start_line: usize,
+    /// 1-based, inclusive.
+    pub end_line: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// SHA-256 (hex) of the slice's text when it was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_hash: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anchor_before: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub anchor_after: Vec<String>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// One entry of a preset: a path (or glob) and how to render it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileItem {
+    /// Relative to the project root, `/`-separated; may be a glob.
+    pub path: String,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub view_mode: ViewMode,
+    /// Overrides `view_mode` with `full`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub force_full: bool,
+    /// `false`: listed but not rendered.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub auto_aggregate: bool,
+    /// The state of symbols not named in `ast_mask`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub mask_default: MaskState,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ast_mask: BTreeMap<String, MaskState>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub custom_slices: Vec<Slice>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl FileItem {
+    /// A new entry for `path` in `full` mode with every other field default.
+    pub fn new(path: impl Into<String>) -> Self {
+        FileItem {
+            path: path.into(),
+            view_mode: ViewMode::Full,
+            force_full: false,
+            auto_aggregate: true,
+            mask_default: MaskState::default(),
+            ast_mask: BTreeMap::new(),
+            custom_slices: Vec::new(),
+            extra: Extra::new(),
+        }
+    }
+
+    /// The mode that actually renders: `force_full` wins over everything.
+    pub fn effective_mode(&self) -> ViewMode {
+        if self.force_full {
+            ViewMode::Full
+        } else {
+            self.view_mode
+        }
+    }
+}
+
+/// A preset's file entry as written: either a bare path string or a table.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum FileEntry {
+    Path(String),
+    Item(FileItem),
+}
+
+fn deserialize_files<'de, D>(de: D) -> Result<Vec<FileItem>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let entries = Vec::<FileEntry>::deserialize(de)?;
+    Ok(entries
+        .into_iter()
+        .map(|e| match e {
+            FileEntry::Path(p) => FileItem::new(p),
+            FileEntry::Item(i) => i,
+        })
+        .collect())
+}
+
+/// One message of the discussion history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiscussionEntry {
+    pub role: String,
+    #[serde(default)]
+    pub content: String,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl DiscussionEntry {
+    /// The role that marks a compaction point: it replaces everything
+    /// before it in the rendered history.
+    pub const COMPACTION: &'static str = "Compaction";
+}
+
+/// A named, saved composition.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Preset {
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub screenshots: Vec<String>,
+    #[serde(
+        default,
+        deserialize_with = "deserialize_files",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    pub files: Vec<FileItem>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub discussion: Vec<DiscussionEntry>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl Preset {
+    /// The entry for exactly `path`, if the preset lists it.
+    pub fn item(&self, path: &str) -> Option<&FileItem> {
+        self.files.iter().find(|f| f.path == path)
+    }
+
+    /// The entry for exactly `path`, if the preset lists it.
+    pub fn item_mut(&mut self, path: &str) -> Option<&mut FileItem> {
+        self.files.iter_mut().find(|f| f.path == path)
+    }
+}
+
+/// The `[project]` table as written in a file: every key optional, so a
+/// layer names only what it overrides.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SettingsLayer {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_dir: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Strategy>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_only: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tokenizer: Option<TokenizerKind>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub active_preset: Option<String>,
+    /// Only the newest N discussion messages are rendered (0: all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_messages: Option<usize>,
+    /// Extra directories searched for `#include "…"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_dirs: Option<Vec<String>>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+impl SettingsLayer {
+    /// `self` with every key it lacks taken from `under`.
+    pub fn over(&self, under: &SettingsLayer) -> SettingsLayer {
+        SettingsLayer {
+            namespace: self.namespace.clone().or_else(|| under.namespace.clone()),
+            output_dir: self.output_dir.clone().or_else(|| under.output_dir.clone()),
+            strategy: self.strategy.or(under.strategy),
+            summary_only: self.summary_only.or(under.summary_only),
+            tokenizer: self.tokenizer.or(under.tokenizer),
+            budget: self.budget.or(under.budget),
+            format: self.format.or(under.format),
+            active_preset: self
+                .active_preset
+                .clone()
+                .or_else(|| under.active_preset.clone()),
+            max_messages: self.max_messages.or(under.max_messages),
+            include_dirs: self
+                .include_dirs
+                .clone()
+                .or_else(|| under.include_dirs.clone()),
+            extra: self.extra.clone(),
+        }
+    }
+}
+
+/// The resolved settings every core call reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub namespace: String,
+    pub output_dir: String,
+    pub strategy: Strategy,
+    pub summary_only: bool,
+    pub tokenizer: TokenizerKind,
+    pub budget: usize,
+    pub format: Format,
+    pub active_preset: String,
+    pub max_messages: usize,
+    pub include_dirs: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            namespace: "context".into(),
+            output_dir: ".ctxcurate/out".into(),
+            strategy: Strategy::Auto,
+            summary_only: false,
+            tokenizer: TokenizerKind::O200k,
+            budget: 100_000,
+            format: Format::Markdown,
+            active_preset: "default".into(),
+            max_messages: 0,
+            include_dirs: Vec::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// Fill every key a layer leaves out from the built-in defaults.
+    pub fn resolve(layer: &SettingsLayer) -> Settings {
+        let d = Settings::default();
+        Settings {
+            namespace: layer.namespace.clone().unwrap_or(d.namespace),
+            output_dir: layer.output_dir.clone().unwrap_or(d.output_dir),
+            strategy: layer.strategy.unwrap_or(d.strategy),
+            summary_only: layer.summary_only.unwrap_or(d.summary_only),
+            tokenizer: layer.tokenizer.unwrap_or(d.tokenizer),
+            budget: layer.budget.unwrap_or(d.budget),
+            format: layer.format.unwrap_or(d.format),
+            active_preset: layer.active_preset.clone().unwrap_or(d.active_preset),
+            max_messages: layer.max_messages.unwrap_or(d.max_messages),
+            include_dirs: layer.include_dirs.clone().unwrap_or(d.include_dirs),
+        }
+    }
+}
+
+/// A whole `ctxcurate.toml` (or the global `config.toml`), as stored.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ProjectFile {
+    #[serde(default)]
+    pub project: SettingsLayer,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub presets: BTreeMap<String, Preset>,
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn enums_parse_and_cycle() {
+        assert_eq!("skeleton".parse::<ViewMode>(), Ok(ViewMode::Skeleton));
+        assert!("bogus".parse::<ViewMode>().unwrap_err().contains("full"));
+        assert_eq!(ViewMode::None.next(), ViewMode::Full);
+        assert_eq!(ViewMode::Full.prev(), ViewMode::None);
+        assert_eq!(MaskState::Hide.to_string(), "hide");
+    }
+
+    #[test]
+    fn bare_path_entries_become_items() {
+        let f: ProjectFile = toml::from_str(
+            r#"
+            [presets.a]
+            files = ["src/x.py", { path = "y.c", view_mode = "skeleton" }]
+            "#,
+        )
+        .unwrap();
+        let files = &f.presets["a"].files;
+        assert_eq!(files[0], FileItem::new("src/x.py"));
+        assert_eq!(files[1].view_mode, ViewMode::Skeleton);
+    }
+
+    #[test]
+    fn unknown_keys_round_trip() {
+        let src = r#"
+[project]
+budget = 5000
+future_setting = "x"
+
+[presets.default]
+color = "blue"
+
+[[presets.default.files]]
+path = "a.py"
+view_mode = "masked"
+mask_default = "hide"
+pinned = true
+ast_mask = { "A.run" = "def" }
+
+[[presets.default.files.custom_slices]]
+start_line = 3
+end_line = 4
+weight = 2
+"#;
+        let f: ProjectFile = toml::from_str(src).unwrap();
+        assert_eq!(f.project.extra["future_setting"].as_str(), Some("x"));
+        let again: ProjectFile = toml::from_str(&toml::to_string(&f).unwrap()).unwrap();
+        assert_eq!(f, again);
+        let item = &again.presets["default"].files[0];
+        assert_eq!(item.extra["pinned"].as_bool(), Some(true));
+        assert_eq!(item.custom_slices[0].extra["weight"].as_integer(), Some(2));
+        assert_eq!(item.ast_mask["A.run"], MaskState::Def);
+    }
+}

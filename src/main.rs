@@ -1,0 +1,3 @@
+//! The `ctxcurate` binary: command-line entry point.
+
+fn main() {}
