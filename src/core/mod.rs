@@ -1,5 +1,12 @@
 //! The aggregation core: model, project file, discovery, syntax, views,
-//! composition and token counting. Nothing in here knows about terminals.
+//! composition and token counting. Nothing in here knows about terminals;
+//! the CLI and the TUI are thin edges over these modules.
 
+pub mod anchor;
+pub mod compose;
 pub mod model;
+pub mod summary;
 pub mod syntax;
+pub mod tokens;
+pub mod views;
+pub mod walk;

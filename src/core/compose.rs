@@ -1,0 +1,438 @@
+//! Composition: a preset's files, screenshots and discussion turned into
+//! the one text the model sees (DESIGN §4), as Markdown or XML.
+//!
+//! The stable part comes first (files, then screenshots) and the changing
+//! discussion last, so provider prompt caches hit. The output depends only
+//! on the inputs: same files and preset, same bytes.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::core::model::{DiscussionEntry, Format, Preset, Settings, Strategy, ViewMode};
+use crate::core::views;
+use crate::core::walk::{self, Content, ResolvedItem};
+
+/// How to compose, resolved from settings and command-line overrides.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComposeOptions {
+    pub strategy: Strategy,
+    pub summary_only: bool,
+    pub format: Format,
+    /// Only the newest N discussion messages (0: all).
+    pub max_messages: usize,
+}
+
+impl ComposeOptions {
+    pub fn from_settings(s: &Settings) -> Self {
+        ComposeOptions {
+            strategy: s.strategy,
+            summary_only: s.summary_only,
+            format: s.format,
+            max_messages: s.max_messages,
+        }
+    }
+
+    /// `true` when every file is rendered as a summary.
+    pub fn summarizes(&self) -> bool {
+        match self.strategy {
+            Strategy::Summarize => true,
+            Strategy::Full => false,
+            Strategy::Auto => self.summary_only,
+        }
+    }
+
+    /// The mode a file renders in under this strategy.
+    pub fn mode_for(&self, item: &crate::core::model::FileItem) -> ViewMode {
+        if item.force_full || self.strategy == Strategy::Full {
+            ViewMode::Full
+        } else if self.summarizes() {
+            ViewMode::Summary
+        } else {
+            item.view_mode
+        }
+    }
+}
+
+/// One file of a composition, rendered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedFile {
+    pub path: String,
+    /// The mode that produced `text`.
+    pub mode: ViewMode,
+    /// The rendered body (empty when `error` is set).
+    pub text: String,
+    /// Why the file could not be shown (`file not found`, …).
+    pub error: Option<String>,
+    pub notes: Vec<String>,
+    /// `false`: listed but not rendered (`auto_aggregate = false`).
+    pub aggregate: bool,
+}
+
+/// A composed context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Composition {
+    pub text: String,
+    pub files: Vec<RenderedFile>,
+    /// Problems with the preset itself (bad globs, globs matching nothing).
+    pub problems: Vec<String>,
+}
+
+/// Read and render one resolved entry.
+pub fn render_file(root: &Path, resolved: &ResolvedItem, opts: &ComposeOptions) -> RenderedFile {
+    let item = &resolved.item;
+    let mut file = RenderedFile {
+        path: resolved.path.clone(),
+        mode: opts.mode_for(item),
+        text: String::new(),
+        error: None,
+        notes: Vec::new(),
+        aggregate: item.auto_aggregate,
+    };
+    if !item.auto_aggregate {
+        return file;
+    }
+    match walk::read_content(root, &resolved.path) {
+        Content::Text { text, lossy } => {
+            let view = views::render(&resolved.path, &text, file.mode, item);
+            file.mode = view.mode;
+            file.text = view.text;
+            file.notes = view.notes;
+            if lossy {
+                file.notes
+                    .insert(0, "invalid UTF-8 replaced with U+FFFD".to_string());
+            }
+        }
+        Content::Unreadable(problem) => file.error = Some(problem.to_string()),
+    }
+    file
+}
+
+/// Compose `preset` over the project at `root`.
+pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Composition {
+    let (resolved, problems) = walk::expand_items(&preset.files, || walk::walk_files(root));
+    let files: Vec<RenderedFile> = resolved
+        .par_iter()
+        .map(|r| render_file(root, r, opts))
+        .collect();
+    let text = match opts.format {
+        Format::Markdown => markdown(&files, preset, opts),
+        Format::Xml => xml(&files, preset, opts),
+    };
+    Composition {
+        text,
+        files,
+        problems: problems.iter().map(|p| p.to_string()).collect(),
+    }
+}
+
+/// The heading of the files section.
+pub fn files_heading(opts: &ComposeOptions) -> &'static str {
+    if opts.summarizes() {
+        "## Files (Summary)"
+    } else {
+        "## Files"
+    }
+}
+
+fn markdown(files: &[RenderedFile], preset: &Preset, opts: &ComposeOptions) -> String {
+    let mut sections = vec![markdown_files(files, opts)];
+    if !preset.screenshots.is_empty() {
+        let shots: Vec<String> = preset
+            .screenshots
+            .iter()
+            .map(|p| format!("![{}]({p})", file_name(p)))
+            .collect();
+        sections.push(format!("## Screenshots\n\n{}", shots.join("\n")));
+    }
+    let messages = visible_discussion(&preset.discussion, opts.max_messages);
+    if !messages.is_empty() {
+        let excerpts: Vec<String> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                format!(
+                    "### Discussion Excerpt {}\n\n{}: {}",
+                    i + 1,
+                    m.role,
+                    m.content.trim()
+                )
+            })
+            .collect();
+        sections.push(format!(
+            "## Discussion History\n\n{}",
+            excerpts.join("\n\n---\n\n")
+        ));
+    }
+    let mut out = sections.join("\n\n");
+    out.push('\n');
+    out
+}
+
+fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {
+    let mut out = String::from(files_heading(opts));
+    let shown: Vec<&RenderedFile> = files.iter().filter(|f| f.aggregate).collect();
+    if shown.is_empty() {
+        out.push_str("\n\n(no files)");
+    }
+    for f in shown {
+        out.push_str("\n\n");
+        out.push_str(&markdown_file(f));
+    }
+    let listed: Vec<&RenderedFile> = files.iter().filter(|f| !f.aggregate).collect();
+    if !listed.is_empty() {
+        out.push_str("\n\nAlso in this project, not included (ask for them if needed):\n");
+        let names: Vec<String> = listed.iter().map(|f| format!("- `{}`", f.path)).collect();
+        out.push_str(&names.join("\n"));
+    }
+    out
+}
+
+/// One file as a Markdown block: heading, fenced body, notes.
+pub fn markdown_file(f: &RenderedFile) -> String {
+    let mut out = format!("### {}", f.path);
+    if f.error.is_none() && f.mode != ViewMode::Full {
+        let _ = write!(out, " [{}]", f.mode);
+    }
+    out.push_str("\n\n");
+    if let Some(err) = &f.error {
+        let _ = write!(out, "ERROR: {err}: {}", f.path);
+        return out;
+    }
+    let fence = fence_for(&f.text);
+    // Summaries and outlines are prose about the code, not code.
+    let lang = match f.mode {
+        ViewMode::Full | ViewMode::Skeleton | ViewMode::Masked | ViewMode::Custom => {
+            fence_lang(&f.path)
+        }
+        _ => "",
+    };
+    let body = f.text.strip_suffix('\n').unwrap_or(&f.text);
+    let _ = write!(out, "{fence}{lang}\n{body}\n{fence}");
+    for note in &f.notes {
+        let _ = write!(out, "\n\n> note: {note}");
+    }
+    out
+}
+
+/// A backtick fence longer than any run of backticks in `text` (at least 3).
+pub fn fence_for(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+/// The fence info string for a path, by extension ("" when unknown).
+pub fn fence_lang(path: &str) -> &'static str {
+    let name = file_name(path);
+    if name == "Makefile" || name == "makefile" {
+        return "make";
+    }
+    if name == "Dockerfile" {
+        return "dockerfile";
+    }
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return "";
+    };
+    match ext.to_ascii_lowercase().as_str() {
+        "py" | "pyi" => "python",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "cpp",
+        "rs" => "rust",
+        "go" => "go",
+        "js" | "mjs" | "cjs" => "javascript",
+        "ts" => "typescript",
+        "tsx" => "tsx",
+        "jsx" => "jsx",
+        "java" => "java",
+        "kt" => "kotlin",
+        "rb" => "ruby",
+        "sh" | "bash" => "bash",
+        "md" | "markdown" => "markdown",
+        "toml" => "toml",
+        "json" => "json",
+        "yaml" | "yml" => "yaml",
+        "ini" | "cfg" => "ini",
+        "html" | "htm" => "html",
+        "css" => "css",
+        "sql" => "sql",
+        "xml" => "xml",
+        _ => "",
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The discussion as rendered: from the latest compaction point on (the
+/// compaction entry included, as the summary of what came before), then
+/// only the newest `max_messages` (0: all).
+pub fn visible_discussion(entries: &[DiscussionEntry], max_messages: usize) -> &[DiscussionEntry] {
+    let from = entries
+        .iter()
+        .rposition(|e| e.role == DiscussionEntry::COMPACTION)
+        .unwrap_or(0);
+    let tail = &entries[from..];
+    if max_messages > 0 && tail.len() > max_messages {
+        &tail[tail.len() - max_messages..]
+    } else {
+        tail
+    }
+}
+
+fn xml(files: &[RenderedFile], preset: &Preset, opts: &ComposeOptions) -> String {
+    let mut out = String::from("<documents>\n");
+    for (i, f) in files.iter().filter(|f| f.aggregate).enumerate() {
+        let _ = write!(out, "<document index=\"{}\"", i + 1);
+        if f.error.is_none() && f.mode != ViewMode::Full {
+            let _ = write!(out, " view=\"{}\"", f.mode);
+        }
+        let _ = writeln!(out, ">\n<source>{}</source>", xml_escape(&f.path));
+        out.push_str("<document_content>\n");
+        match &f.error {
+            Some(err) => {
+                let _ = writeln!(out, "ERROR: {err}: {}", f.path);
+            }
+            None => {
+                out.push_str(&f.text);
+                if !f.text.ends_with('\n') {
+                    out.push('\n');
+                }
+            }
+        }
+        out.push_str("</document_content>\n");
+        for note in &f.notes {
+            let _ = writeln!(out, "<note>{}</note>", xml_escape(note));
+        }
+        out.push_str("</document>\n");
+    }
+    out.push_str("</documents>\n");
+    if opts.summarizes() {
+        out.insert_str(0, "<!-- files as summaries -->\n");
+    }
+    if !preset.screenshots.is_empty() {
+        out.push_str("<screenshots>\n");
+        for p in &preset.screenshots {
+            let _ = writeln!(out, "<screenshot>{}</screenshot>", xml_escape(p));
+        }
+        out.push_str("</screenshots>\n");
+    }
+    let messages = visible_discussion(&preset.discussion, opts.max_messages);
+    if !messages.is_empty() {
+        out.push_str("<discussion>\n");
+        for (i, m) in messages.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "<message index=\"{}\" role=\"{}\">\n{}\n</message>",
+                i + 1,
+                xml_escape(&m.role),
+                m.content.trim()
+            );
+        }
+        out.push_str("</discussion>\n");
+    }
+    out
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// `{output_dir}/{namespace}_{NNN}.md` with NNN one past the highest
+/// number already there (001 for an empty or missing directory).
+pub fn next_output_path(root: &Path, settings: &Settings) -> PathBuf {
+    let dir = root.join(&settings.output_dir);
+    let prefix = format!("{}_", settings.namespace);
+    let highest = std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let num = name.strip_prefix(&prefix)?.strip_suffix(".md")?;
+            if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            num.parse::<u64>().ok()
+        })
+        .max()
+        .unwrap_or(0);
+    dir.join(format!("{}{:03}.md", prefix, highest + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::FileItem;
+
+    fn entry(role: &str, content: &str) -> DiscussionEntry {
+        DiscussionEntry {
+            role: role.into(),
+            content: content.into(),
+            extra: Default::default(),
+        }
+    }
+
+    #[test]
+    fn fences_outgrow_backtick_runs() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a ``` b"), "````");
+        assert_eq!(fence_for("`````"), "``````");
+    }
+
+    #[test]
+    fn discussion_compaction_and_limit() {
+        let d = vec![
+            entry("User", "a"),
+            entry("AI", "b"),
+            entry("Compaction", "sum"),
+            entry("User", "c"),
+            entry("AI", "d"),
+        ];
+        let roles = |v: &[DiscussionEntry]| v.iter().map(|e| e.content.clone()).collect::<Vec<_>>();
+        assert_eq!(roles(visible_discussion(&d, 0)), ["sum", "c", "d"]);
+        assert_eq!(roles(visible_discussion(&d, 2)), ["c", "d"]);
+        assert_eq!(roles(visible_discussion(&d[..2], 0)), ["a", "b"]);
+    }
+
+    #[test]
+    fn output_numbering() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings::default();
+        let first = next_output_path(dir.path(), &s);
+        assert!(first.ends_with(".ctxcurate/out/context_001.md"));
+        std::fs::create_dir_all(first.parent().unwrap()).unwrap();
+        for name in ["context_007.md", "context_x.md", "other_020.md", "context_1000.txt"] {
+            std::fs::write(first.parent().unwrap().join(name), "").unwrap();
+        }
+        assert!(next_output_path(dir.path(), &s).ends_with("context_008.md"));
+    }
+
+    #[test]
+    fn strategy_modes() {
+        let mut item = FileItem::new("a.py");
+        item.view_mode = ViewMode::Skeleton;
+        let mut o = ComposeOptions::from_settings(&Settings::default());
+        assert_eq!(o.mode_for(&item), ViewMode::Skeleton);
+        o.summary_only = true;
+        assert_eq!(o.mode_for(&item), ViewMode::Summary);
+        o.strategy = Strategy::Full;
+        assert_eq!(o.mode_for(&item), ViewMode::Full);
+        o.strategy = Strategy::Summarize;
+        item.force_full = true;
+        assert_eq!(o.mode_for(&item), ViewMode::Full);
+    }
+}

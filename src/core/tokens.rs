@@ -1,0 +1,103 @@
+//! Token counting: exact BPE counts for OpenAI's `o200k_base` and
+//! `cl100k_base` (through `bpe-openai`, which gives the same counts as
+//! tiktoken), `estimate` as characters / 4, and a per-text count cache so
+//! the budget gauge does not re-count what did not change.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use sha2::{Digest, Sha256};
+
+use crate::core::model::TokenizerKind;
+
+/// Count the tokens of `text` with `kind`.
+pub fn count(kind: TokenizerKind, text: &str) -> usize {
+    match kind {
+        TokenizerKind::O200k => bpe_openai::o200k_base().count(text),
+        TokenizerKind::Cl100k => bpe_openai::cl100k_base().count(text),
+        TokenizerKind::Estimate => text.chars().count().div_ceil(4),
+    }
+}
+
+/// SHA-256 of `bytes`, as 64 lowercase hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(64);
+    for b in digest.iter() {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// Token counts keyed by (tokenizer, SHA-256 of the counted text). The key
+/// is the rendered text itself, so any change of content or view state is
+/// a new key and nothing stale is ever served. Safe to share across threads.
+#[derive(Debug, Default)]
+pub struct TokenCache {
+    counts: Mutex<HashMap<(TokenizerKind, [u8; 32]), usize>>,
+}
+
+impl TokenCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The count of `text`, from the cache when it was counted before.
+    pub fn count(&self, kind: TokenizerKind, text: &str) -> usize {
+        let key = (kind, Sha256::digest(text.as_bytes()).into());
+        if let Some(n) = self.lock().get(&key) {
+            return *n;
+        }
+        let n = count(kind, text);
+        self.lock().insert(key, n);
+        n
+    }
+
+    /// How many counts are cached.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(TokenizerKind, [u8; 32]), usize>> {
+        // A poisoned lock only means another thread panicked mid-insert of
+        // a plain integer: the map is still consistent.
+        self.counts.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_counts() {
+        // Reference counts from OpenAI's tiktoken.
+        assert_eq!(count(TokenizerKind::O200k, "hello world"), 2);
+        assert_eq!(count(TokenizerKind::Cl100k, "hello world"), 2);
+        assert_eq!(count(TokenizerKind::Estimate, "abcde"), 2);
+        assert_eq!(count(TokenizerKind::Estimate, ""), 0);
+    }
+
+    #[test]
+    fn cache_hits_and_separates_tokenizers() {
+        let cache = TokenCache::new();
+        let a = cache.count(TokenizerKind::O200k, "fn main() {}");
+        assert_eq!(a, count(TokenizerKind::O200k, "fn main() {}"));
+        cache.count(TokenizerKind::O200k, "fn main() {}");
+        assert_eq!(cache.len(), 1);
+        cache.count(TokenizerKind::Estimate, "fn main() {}");
+        assert_eq!(cache.len(), 2);
+    }
+
+    #[test]
+    fn sha_hex() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

@@ -1,0 +1,146 @@
+//! Per-file transforms: one file's text and its preset entry in, the text
+//! the model sees out (DESIGN §3). Symbol-aware modes fall back to a
+//! summary for files without a grammar.
+
+use std::fmt::Write;
+
+use crate::core::anchor::{self, Resolution};
+use crate::core::model::{FileItem, ViewMode};
+use crate::core::summary;
+use crate::core::syntax::{self, Lang};
+
+/// The body shown for a file in `none` mode.
+pub const EXCLUDED: &str = "(context excluded)";
+
+/// One file's rendered view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct View {
+    /// The mode that produced `text` (a symbol mode on a file without a
+    /// grammar reports `summary`).
+    pub mode: ViewMode,
+    pub text: String,
+    /// Things the reader should know (stale slices, fallbacks).
+    pub notes: Vec<String>,
+}
+
+/// Render `text` (the content of `path`) as `item` asks, in `mode`.
+pub fn render(path: &str, text: &str, mode: ViewMode, item: &FileItem) -> View {
+    let lang = Lang::from_path(path);
+    let mut notes = Vec::new();
+    let (mode, text) = match (mode, lang) {
+        (ViewMode::Full, _) => (ViewMode::Full, text.to_string()),
+        (ViewMode::None, _) => (ViewMode::None, EXCLUDED.to_string()),
+        (ViewMode::Skeleton, Some(lang)) => {
+            let tree = syntax::parse(lang, text);
+            (ViewMode::Skeleton, syntax::skeleton(&tree, text))
+        }
+        (ViewMode::Outline, Some(lang)) => {
+            let tree = syntax::parse(lang, text);
+            (ViewMode::Outline, syntax::outline(&tree))
+        }
+        (ViewMode::Masked, Some(lang)) => {
+            let tree = syntax::parse(lang, text);
+            let out = syntax::masked(&tree, text, item.mask_default, &item.ast_mask);
+            for name in item.ast_mask.keys() {
+                if tree.find(name).is_none() {
+                    notes.push(format!("masked symbol `{name}` not found"));
+                }
+            }
+            (ViewMode::Masked, out)
+        }
+        (ViewMode::Custom, _) if !item.custom_slices.is_empty() => {
+            (ViewMode::Custom, render_slices(text, item, &mut notes))
+        }
+        _ => (ViewMode::Summary, summary::summarize(path, text)),
+    };
+    View { mode, text, notes }
+}
+
+/// Each slice headed by its tag, comment and current line range; stale
+/// slices are reported, never rendered.
+fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut parts = Vec::new();
+    for slice in &item.custom_slices {
+        let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
+        match anchor::resolve(text, slice) {
+            Resolution::Stale { reason } => notes.push(format!(
+                "stale slice{label} (was lines {}-{}): {reason}",
+                slice.start_line, slice.end_line
+            )),
+            res => {
+                let (start, end) = res.range().unwrap_or((1, 0));
+                let mut part = format!("--- slice{label}, lines {start}-{end}");
+                if let Resolution::Moved { by, .. } = res {
+                    let _ = write!(part, " (moved {by:+} lines)");
+                }
+                part.push_str(" ---\n");
+                for line in &lines[start - 1..end] {
+                    part.push_str(line);
+                    part.push('\n');
+                }
+                parts.push(part);
+            }
+        }
+    }
+    parts.join("\n")
+}
+
+fn slice_label(tag: Option<&str>, comment: Option<&str>) -> String {
+    let mut label = String::new();
+    if let Some(tag) = tag {
+        let _ = write!(label, " [{tag}]");
+    }
+    if let Some(comment) = comment {
+        let _ = write!(label, " ({comment})");
+    }
+    label
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::Slice;
+
+    #[test]
+    fn full_none_and_summary_fallback() {
+        let item = FileItem::new("notes.txt");
+        let v = render("notes.txt", "hello\n", ViewMode::Full, &item);
+        assert_eq!((v.mode, v.text.as_str()), (ViewMode::Full, "hello\n"));
+        let v = render("notes.txt", "hello\n", ViewMode::None, &item);
+        assert_eq!(v.text, EXCLUDED);
+        let v = render("notes.txt", "hello\n", ViewMode::Skeleton, &item);
+        assert_eq!(v.mode, ViewMode::Summary);
+        assert_eq!(v.text, "hello\n(1 line, 6 bytes)\n");
+    }
+
+    #[test]
+    fn custom_slices_render_and_stale_ones_are_notes() {
+        let text = "one\ntwo\nthree\nfour\n";
+        let mut item = FileItem::new("a.txt");
+        item.custom_slices = vec![
+            Slice {
+                tag: Some("mid".into()),
+                comment: Some("the middle".into()),
+                ..anchor::create_slice(text, 2, 3).unwrap()
+            },
+            Slice {
+                start_line: 9,
+                end_line: 12,
+                ..Slice::default()
+            },
+        ];
+        let v = render("a.txt", text, ViewMode::Custom, &item);
+        assert_eq!(v.mode, ViewMode::Custom);
+        assert_eq!(v.text, "--- slice [mid] (the middle), lines 2-3 ---\ntwo\nthree\n");
+        assert_eq!(v.notes.len(), 1);
+        assert!(v.notes[0].starts_with("stale slice (was lines 9-12)"));
+    }
+
+    #[test]
+    fn custom_without_slices_is_summary() {
+        let item = FileItem::new("a.txt");
+        let v = render("a.txt", "x\n", ViewMode::Custom, &item);
+        assert_eq!(v.mode, ViewMode::Summary);
+    }
+}

@@ -1,0 +1,385 @@
+//! File discovery: the gitignore-aware walk of a project, glob expansion of
+//! preset entries, the blacklist, and reading a file's content with binary
+//! and encoding checks.
+//!
+//! Globs are expanded against one walk of the tree, in sorted order, so a
+//! preset renders the same files in the same order on every machine.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Component, Path};
+
+use globset::{GlobBuilder, GlobMatcher};
+
+use crate::core::model::FileItem;
+
+/// The directory (relative to the root) holding caches and outputs; never
+/// part of any composition.
+pub const CACHE_DIR: &str = ".ctxcurate";
+
+/// Files larger than this are not read into a composition.
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// How many leading bytes are checked for NUL to call a file binary (git's rule).
+const BINARY_SNIFF: usize = 8000;
+
+/// `true` for paths no composition may include: discussion history files
+/// and the tool's own cache directory.
+pub fn is_blacklisted(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name == "history.toml"
+        || name.ends_with("_history.toml")
+        || rel == CACHE_DIR
+        || rel.starts_with(&format!("{CACHE_DIR}/"))
+}
+
+/// `true` when `s` contains glob syntax.
+pub fn is_glob(s: &str) -> bool {
+    s.contains(['*', '?', '[', '{'])
+}
+
+/// `true` when a relative path stays inside the root lexically (no leading
+/// `/`, no `..` escaping it).
+pub fn is_inside(rel: &str) -> bool {
+    let mut depth: i64 = 0;
+    for c in Path::new(rel).components() {
+        match c {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return false,
+        }
+    }
+    true
+}
+
+/// Every file under `root` that git would not ignore (`.gitignore`,
+/// `.ignore`, `.ctxcurateignore`, global excludes; hidden files skipped),
+/// minus the blacklist, as sorted `/`-separated relative paths.
+pub fn walk_files(root: &Path) -> Vec<String> {
+    let walker = ignore::WalkBuilder::new(root)
+        .require_git(false)
+        .add_custom_ignore_filename(".ctxcurateignore")
+        .follow_links(false)
+        .build();
+    let mut out = Vec::new();
+    for entry in walker.flatten() {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let Ok(rel) = entry.path().strip_prefix(root) else {
+            continue;
+        };
+        let rel = rel_string(rel);
+        if !rel.is_empty() && !is_blacklisted(&rel) {
+            out.push(rel);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A relative path as a `/`-separated string.
+pub fn rel_string(rel: &Path) -> String {
+    let parts: Vec<String> = rel
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect();
+    parts.join("/")
+}
+
+/// Compile a preset glob: `*` stays within one directory, `**` crosses them.
+pub fn compile_glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
+    Ok(GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .build()?
+        .compile_matcher())
+}
+
+/// A preset entry resolved to one concrete file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedItem {
+    /// The concrete relative path.
+    pub path: String,
+    /// The entry's settings (for a glob entry: the glob's, with `path`
+    /// replaced by the concrete file).
+    pub item: FileItem,
+}
+
+/// What went wrong while expanding a preset's entries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExpandProblem {
+    /// The glob itself is malformed.
+    BadGlob { pattern: String, message: String },
+    /// The glob matched no file.
+    NoMatch { pattern: String },
+}
+
+impl std::fmt::Display for ExpandProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExpandProblem::BadGlob { pattern, message } => {
+                write!(f, "bad glob `{pattern}`: {message}")
+            }
+            ExpandProblem::NoMatch { pattern } => write!(f, "glob `{pattern}` matches no file"),
+        }
+    }
+}
+
+/// Expand a preset's entries into concrete files, in entry order with each
+/// glob's matches sorted. An explicitly named file keeps its own entry even
+/// when a glob also matches it; otherwise the first entry naming a file
+/// wins. Blacklisted files never appear. `walk` is called at most once,
+/// and only when some entry is a glob.
+pub fn expand_items(
+    entries: &[FileItem],
+    walk: impl FnOnce() -> Vec<String>,
+) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
+    let explicit: HashSet<&str> = entries
+        .iter()
+        .filter(|e| !is_glob(&e.path))
+        .map(|e| e.path.as_str())
+        .collect();
+    let mut walk = Some(walk);
+    let mut files: Option<Vec<String>> = None;
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    for entry in entries {
+        if !is_glob(&entry.path) {
+            if !is_blacklisted(&entry.path) && seen.insert(entry.path.clone()) {
+                out.push(ResolvedItem {
+                    path: entry.path.clone(),
+                    item: entry.clone(),
+                });
+            }
+            continue;
+        }
+        let matcher = match compile_glob(&entry.path) {
+            Ok(m) => m,
+            Err(e) => {
+                problems.push(ExpandProblem::BadGlob {
+                    pattern: entry.path.clone(),
+                    message: e.kind().to_string(),
+                });
+                continue;
+            }
+        };
+        let all = files.get_or_insert_with(|| walk.take().map(|w| w()).unwrap_or_default());
+        let mut matched = false;
+        for path in all.iter().filter(|p| matcher.is_match(p.as_str())) {
+            matched = true;
+            if explicit.contains(path.as_str()) || !seen.insert(path.clone()) {
+                continue;
+            }
+            let mut item = entry.clone();
+            item.path = path.clone();
+            out.push(ResolvedItem {
+                path: path.clone(),
+                item,
+            });
+        }
+        if !matched {
+            problems.push(ExpandProblem::NoMatch {
+                pattern: entry.path.clone(),
+            });
+        }
+    }
+    (out, problems)
+}
+
+/// A file's content as the composition sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// Text; `lossy` when invalid UTF-8 was replaced.
+    Text { text: String, lossy: bool },
+    /// The file could not be used; the message is shown in its place.
+    Unreadable(FileProblem),
+}
+
+/// Why a file's content is not shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileProblem {
+    NotFound,
+    Binary,
+    TooLarge { bytes: u64 },
+    NotAFile,
+    OutsideRoot,
+    Io(String),
+}
+
+impl std::fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileProblem::NotFound => f.write_str("file not found"),
+            FileProblem::Binary => f.write_str("binary file skipped"),
+            FileProblem::TooLarge { bytes } => write!(
+                f,
+                "file too large ({bytes} bytes, limit {MAX_FILE_BYTES}) skipped"
+            ),
+            FileProblem::NotAFile => f.write_str("not a regular file"),
+            FileProblem::OutsideRoot => f.write_str("path is outside the project root"),
+            FileProblem::Io(e) => write!(f, "cannot read file: {e}"),
+        }
+    }
+}
+
+/// Read `rel` under `root`: refuses paths outside the root, binary files
+/// (a NUL byte near the start) and files over [`MAX_FILE_BYTES`]; invalid
+/// UTF-8 is decoded lossily and flagged.
+pub fn read_content(root: &Path, rel: &str) -> Content {
+    if !is_inside(rel) {
+        return Content::Unreadable(FileProblem::OutsideRoot);
+    }
+    match read_bytes(&root.join(rel)) {
+        Ok(bytes) => decode(bytes),
+        Err(p) => Content::Unreadable(p),
+    }
+}
+
+fn read_bytes(path: &Path) -> Result<Vec<u8>, FileProblem> {
+    let meta = fs::metadata(path).map_err(io_problem)?;
+    if !meta.is_file() {
+        return Err(FileProblem::NotAFile);
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(FileProblem::TooLarge { bytes: meta.len() });
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    fs::File::open(path)
+        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io_problem)?;
+    Ok(bytes)
+}
+
+fn io_problem(e: io::Error) -> FileProblem {
+    match e.kind() {
+        io::ErrorKind::NotFound => FileProblem::NotFound,
+        _ => FileProblem::Io(e.to_string()),
+    }
+}
+
+/// Bytes to text, or binary.
+pub fn decode(bytes: Vec<u8>) -> Content {
+    if bytes[..bytes.len().min(BINARY_SNIFF)].contains(&0) {
+        return Content::Unreadable(FileProblem::Binary);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Content::Text { text, lossy: false },
+        Err(e) => Content::Text {
+            text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            lossy: true,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn items(paths: &[&str]) -> Vec<FileItem> {
+        paths.iter().map(|p| FileItem::new(*p)).collect()
+    }
+
+    #[test]
+    fn blacklist() {
+        assert!(is_blacklisted("history.toml"));
+        assert!(is_blacklisted("a/b/chat_history.toml"));
+        assert!(is_blacklisted(".ctxcurate/out/context_001.md"));
+        assert!(!is_blacklisted("src/history.py"));
+        assert!(!is_blacklisted(".ctxcurate_x/a"));
+    }
+
+    #[test]
+    fn inside_root() {
+        assert!(is_inside("a/../b"));
+        assert!(!is_inside("../b"));
+        assert!(!is_inside("a/../../b"));
+        assert!(!is_inside("/etc/passwd"));
+    }
+
+    #[test]
+    fn globs_expand_sorted_and_explicit_wins() {
+        let walk = || {
+            vec![
+                "src/a.py".to_string(),
+                "src/b.py".into(),
+                "src/sub/c.py".into(),
+                "x_history.toml".into(),
+            ]
+        };
+        let mut entries = items(&["src/*.py", "src/b.py", "src/**/*.py", "nope/*.rs"]);
+        entries[1].view_mode = crate::core::model::ViewMode::Skeleton;
+        let (out, problems) = expand_items(&entries, walk);
+        let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(paths, ["src/a.py", "src/b.py", "src/sub/c.py"]);
+        assert_eq!(out[1].item.view_mode, crate::core::model::ViewMode::Skeleton);
+        assert_eq!(
+            problems,
+            [ExpandProblem::NoMatch {
+                pattern: "nope/*.rs".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn no_walk_without_globs() {
+        let (out, _) = expand_items(&items(&["a", "history.toml", "a"]), || {
+            panic!("walked")
+        });
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn walk_respects_gitignore_and_cache_dir() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for p in ["a.py", "ignored.log", "sub/b.c", ".ctxcurate/cache/x", ".hidden"] {
+            let path = root.join(p);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "x").unwrap();
+        }
+        fs::write(root.join(".gitignore"), "*.log\n").unwrap();
+        assert_eq!(walk_files(root), ["a.py", "sub/b.c"]);
+    }
+
+    #[test]
+    fn content_checks() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("bin"), b"ab\0cd").unwrap();
+        fs::write(root.join("latin"), b"caf\xe9").unwrap();
+        assert_eq!(
+            read_content(root, "bin"),
+            Content::Unreadable(FileProblem::Binary)
+        );
+        assert_eq!(
+            read_content(root, "missing"),
+            Content::Unreadable(FileProblem::NotFound)
+        );
+        assert_eq!(
+            read_content(root, "../x"),
+            Content::Unreadable(FileProblem::OutsideRoot)
+        );
+        assert_eq!(
+            read_content(root, "."),
+            Content::Unreadable(FileProblem::NotAFile)
+        );
+        assert_eq!(
+            read_content(root, "latin"),
+            Content::Text {
+                text: "caf\u{fffd}".into(),
+                lossy: true
+            }
+        );
+    }
+}
