@@ -1,3 +1,60 @@
-//! The `ctxcurate` binary: command-line entry point.
+//! The `ctxcurate` binary: parses the command line, runs a subcommand and
+//! turns the outcome into an exit code (0 ok, 1 user error, 2 internal;
+//! a closed output pipe is not an error).
 
-fn main() {}
+mod cli;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return match e.kind() {
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    ExitCode::SUCCESS
+                }
+                _ => ExitCode::from(1),
+            };
+        }
+    };
+    let cwd = match cli.directory {
+        Some(dir) => dir,
+        None => match std::env::current_dir() {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("ctxcurate: cannot read the current directory: {e}");
+                return ExitCode::from(1);
+            }
+        },
+    };
+    let Some(command) = cli.command else {
+        eprintln!("ctxcurate: the terminal UI is not built yet; see `ctxcurate --help`");
+        return ExitCode::from(1);
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut err = io::stderr();
+    let mut ctx = cli::Ctx {
+        cwd,
+        out: &mut out,
+        err: &mut err,
+    };
+    let result = cli::run(command, &mut ctx).and_then(|()| Ok(out.flush()?));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "ctxcurate: {e:#}");
+            if cli::is_user_error(&e) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::from(2)
+            }
+        }
+    }
+}

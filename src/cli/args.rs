@@ -1,0 +1,164 @@
+//! The command line, declared with clap: every subcommand, flag and its
+//! one-line help lives here, so `--help` and the parser cannot drift apart.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, ViewMode};
+
+/// Curate the context you hand to an LLM: pick files, choose how much of
+/// each the model sees, count tokens, compose, copy.
+#[derive(Debug, Parser)]
+#[command(name = "ctxcurate", version, about, long_about = None)]
+pub struct Cli {
+    /// Run as if started in DIR.
+    #[arg(short = 'C', long = "directory", global = true, value_name = "DIR")]
+    pub directory: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compose the context of a preset (stdout by default).
+    Build(BuildArgs),
+    /// Print one file's rendered view (works without a project file).
+    View {
+        path: PathBuf,
+        /// The view mode to render.
+        #[arg(long, short, value_parser = parse_named::<ViewMode>, default_value = "full")]
+        mode: ViewMode,
+    },
+    /// Print a file's symbol tree.
+    Symbols {
+        path: PathBuf,
+        /// As JSON: each symbol with path, name, kind, start_line, end_line,
+        /// signature, children.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Add files or globs to a preset.
+    Add {
+        #[arg(required = true, value_name = "PATH_OR_GLOB")]
+        paths: Vec<String>,
+        /// View mode of the new entries.
+        #[arg(long, short, value_parser = parse_named::<ViewMode>)]
+        mode: Option<ViewMode>,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Remove entries from a preset.
+    Rm {
+        #[arg(required = true, value_name = "PATH_OR_GLOB")]
+        paths: Vec<String>,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Change how an entry renders.
+    Set {
+        path: String,
+        #[arg(long, short, value_parser = parse_named::<ViewMode>)]
+        mode: Option<ViewMode>,
+        /// Render the file in full whatever its mode.
+        #[arg(long, overrides_with = "no_force_full")]
+        force_full: bool,
+        /// Stop forcing full.
+        #[arg(long)]
+        no_force_full: bool,
+        /// List the file but do not render it.
+        #[arg(long, overrides_with = "aggregate")]
+        no_aggregate: bool,
+        /// Render the file again.
+        #[arg(long)]
+        aggregate: bool,
+        /// The state of symbols not named in the mask.
+        #[arg(long, value_parser = parse_named::<MaskState>)]
+        mask_default: Option<MaskState>,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Mask one symbol of a file (switches the file to `masked`).
+    Mask {
+        path: String,
+        /// Symbol path, e.g. `App.run` or `ns::Class::method`.
+        symbol: String,
+        #[arg(value_parser = parse_named::<MaskState>)]
+        state: MaskState,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Add an anchored line slice to a file (switches the file to `custom`).
+    Slice {
+        path: String,
+        /// First line, 1-based.
+        start: usize,
+        /// Last line, inclusive.
+        end: usize,
+        #[arg(long)]
+        tag: Option<String>,
+        #[arg(long)]
+        comment: Option<String>,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Manage presets.
+    #[command(subcommand)]
+    Preset(PresetCommand),
+    /// Count the tokens of files' raw content (the active preset's files
+    /// when no path is given).
+    Tokens {
+        paths: Vec<PathBuf>,
+        #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
+        tokenizer: Option<TokenizerKind>,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// The preset to compose (default: the active one).
+    #[arg(long, short)]
+    pub preset: Option<String>,
+    #[arg(long, short, value_parser = parse_named::<Strategy>)]
+    pub strategy: Option<Strategy>,
+    #[arg(long, short, value_parser = parse_named::<Format>)]
+    pub format: Option<Format>,
+    /// Write to FILE instead of stdout.
+    #[arg(long, short, value_name = "FILE", conflicts_with = "save")]
+    pub output: Option<PathBuf>,
+    /// Write to {output_dir}/{namespace}_{NNN}.md.
+    #[arg(long)]
+    pub save: bool,
+    #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
+    pub tokenizer: Option<TokenizerKind>,
+}
+
+/// Which preset an edit applies to.
+#[derive(Debug, Args)]
+pub struct PresetTarget {
+    /// Edit this preset instead of the active one.
+    #[arg(long, short)]
+    pub preset: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PresetCommand {
+    /// List project and global presets (`*` marks the active one).
+    List,
+    /// Show a preset's entries (default: the active one).
+    Show { name: Option<String> },
+    /// Save the active preset under a new name and switch to it.
+    Save { name: String },
+    /// Make a preset the active one.
+    Apply { name: String },
+    /// Rename a project preset.
+    Rename { old: String, new: String },
+    /// Delete a project preset.
+    Delete { name: String },
+}
+
+/// Parse one of the model's named enums, listing the valid names on error.
+fn parse_named<T: std::str::FromStr<Err = String>>(s: &str) -> Result<T, String> {
+    s.parse()
+}

@@ -1,0 +1,79 @@
+//! `ctxcurate build`: compose a preset and write it to stdout, a file, or
+//! the next numbered output file; the token total goes to stderr.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+use ctxcurate::core::compose::{self, ComposeOptions};
+use ctxcurate::core::model::Preset;
+use ctxcurate::core::project::Project;
+use ctxcurate::core::tokens;
+
+use super::args::BuildArgs;
+use super::{Ctx, user_err};
+
+pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
+    let project = ctx.project()?;
+    let preset = chosen_preset(&project, args.preset.as_deref())?;
+    for missing in project.missing_files(&preset) {
+        writeln!(ctx.err, "warning: preset file not found: {missing}")?;
+    }
+    let mut opts = ComposeOptions::from_settings(&project.settings);
+    if let Some(s) = args.strategy {
+        opts.strategy = s;
+    }
+    if let Some(f) = args.format {
+        opts.format = f;
+    }
+    let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
+
+    let composition = compose::compose(&project.root, &preset, &opts);
+    for problem in &composition.problems {
+        writeln!(ctx.err, "warning: {problem}")?;
+    }
+    let total = tokens::count(tokenizer, &composition.text);
+
+    let target = if args.save {
+        Some(compose::next_output_path(&project.root, &project.settings))
+    } else {
+        args.output.map(|p| ctx.cwd.join(p))
+    };
+    match &target {
+        Some(path) => {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            }
+            std::fs::write(path, &composition.text)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => ctx.out.write_all(composition.text.as_bytes())?,
+    }
+    let rendered = composition.files.iter().filter(|f| f.aggregate).count();
+    let errors = composition.files.iter().filter(|f| f.error.is_some()).count();
+    write!(ctx.err, "{rendered} files, {total} tokens ({tokenizer})")?;
+    if errors > 0 {
+        write!(ctx.err, ", {errors} with errors")?;
+    }
+    if let Some(path) = &target {
+        write!(ctx.err, ", written to {}", path.display())?;
+    }
+    writeln!(ctx.err)?;
+    Ok(())
+}
+
+/// The named preset, or the active one; an unknown name is an error but a
+/// missing active preset is simply empty (a fresh project).
+fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
+    match name {
+        None => Ok(project.active_preset()),
+        Some(name) => match project.preset(name) {
+            Some((p, _)) => Ok(p.clone()),
+            None => {
+                let names: Vec<String> =
+                    project.preset_names().into_iter().map(|(n, _)| n).collect();
+                user_err!("no preset named `{name}` (presets: {})", names.join(", "))
+            }
+        },
+    }
+}

@@ -1,0 +1,293 @@
+//! Commands that edit a preset headlessly: `add`, `rm`, `set`, `mask`,
+//! `slice`. Each loads the project (creating `ctxcurate.toml` with a
+//! `default` preset when there is none), changes one preset and saves
+//! atomically.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Result;
+use ctxcurate::core::anchor;
+use ctxcurate::core::model::{FileItem, Preset, ViewMode};
+use ctxcurate::core::project::Project;
+use ctxcurate::core::syntax::{self, Lang};
+use ctxcurate::core::walk::{self, Content};
+
+use super::args::{Command, PresetTarget};
+use super::{Ctx, user_err};
+
+pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
+    let mut project = ctx.project()?;
+    let message = match command {
+        Command::Add {
+            paths,
+            mode,
+            target,
+        } => add(&mut project, &paths, mode, &target, ctx)?,
+        Command::Rm { paths, target } => rm(&mut project, &paths, &target, ctx)?,
+        Command::Set {
+            path,
+            mode,
+            force_full,
+            no_force_full,
+            no_aggregate,
+            aggregate,
+            mask_default,
+            target,
+        } => {
+            let root = project.root.clone();
+            let rel = ctx.rel_path(&root, Path::new(&path))?;
+            let (name, preset) = target_preset(&mut project, &target)?;
+            let item = entry_or_add(preset, &root, &rel)?;
+            if let Some(mode) = mode {
+                item.view_mode = mode;
+            }
+            if force_full || no_force_full {
+                item.force_full = force_full;
+            }
+            if aggregate || no_aggregate {
+                item.auto_aggregate = aggregate;
+            }
+            if let Some(state) = mask_default {
+                item.mask_default = state;
+            }
+            format!("{} in preset {name}", describe(item))
+        }
+        Command::Mask {
+            path,
+            symbol,
+            state,
+            target,
+        } => {
+            let root = project.root.clone();
+            let rel = ctx.rel_path(&root, Path::new(&path))?;
+            check_symbol(&root, &rel, &symbol)?;
+            let (name, preset) = target_preset(&mut project, &target)?;
+            let item = entry_or_add(preset, &root, &rel)?;
+            item.ast_mask.insert(symbol.clone(), state);
+            item.view_mode = ViewMode::Masked;
+            format!("{rel}: {symbol} = {state} in preset {name}")
+        }
+        Command::Slice {
+            path,
+            start,
+            end,
+            tag,
+            comment,
+            target,
+        } => {
+            let root = project.root.clone();
+            let rel = ctx.rel_path(&root, Path::new(&path))?;
+            let text = read_text(&root, &rel)?;
+            let Some(mut slice) = anchor::create_slice(&text, start, end) else {
+                user_err!(
+                    "{rel}: lines {start}-{end} are not a range of the file ({} lines)",
+                    text.lines().count()
+                );
+            };
+            slice.tag = tag;
+            slice.comment = comment;
+            let (name, preset) = target_preset(&mut project, &target)?;
+            let item = entry_or_add(preset, &root, &rel)?;
+            item.custom_slices.push(slice);
+            item.view_mode = ViewMode::Custom;
+            format!("{rel}: slice of lines {start}-{end} added to preset {name}")
+        }
+        _ => unreachable!("edit::run is only called with edit commands"),
+    };
+    project.save()?;
+    writeln!(ctx.out, "{message}")?;
+    Ok(())
+}
+
+/// The preset an edit applies to, created (or copied from the global
+/// config) in the project file when needed.
+fn target_preset<'a>(
+    project: &'a mut Project,
+    target: &PresetTarget,
+) -> Result<(String, &'a mut Preset)> {
+    match &target.preset {
+        None => {
+            let name = project.active_preset_name().to_string();
+            Ok((name, project.active_preset_mut()))
+        }
+        Some(name) => {
+            if !project.file.presets.contains_key(name) {
+                let inherited = project.global.presets.get(name).cloned();
+                project
+                    .file
+                    .presets
+                    .insert(name.clone(), inherited.unwrap_or_default());
+            }
+            let preset = project
+                .file
+                .presets
+                .get_mut(name)
+                .expect("inserted above");
+            Ok((name.clone(), preset))
+        }
+    }
+}
+
+fn read_text(root: &Path, rel: &str) -> Result<String> {
+    match walk::read_content(root, rel) {
+        Content::Text { text, .. } => Ok(text),
+        Content::Unreadable(problem) => user_err!("{rel}: {problem}"),
+    }
+}
+
+/// The preset's entry for `rel`, added in `full` mode when the file exists
+/// but is not listed yet.
+fn entry_or_add<'a>(preset: &'a mut Preset, root: &Path, rel: &str) -> Result<&'a mut FileItem> {
+    if preset.item(rel).is_none() {
+        if !root.join(rel).is_file() {
+            user_err!("{rel}: file not found");
+        }
+        preset.files.push(FileItem::new(rel));
+    }
+    Ok(preset.item_mut(rel).expect("present or just added"))
+}
+
+fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
+    let Some(lang) = Lang::from_path(rel) else {
+        user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
+    };
+    let text = read_text(root, rel)?;
+    let tree = syntax::parse(lang, &text);
+    if tree.find(symbol).is_some() {
+        return Ok(());
+    }
+    let last = symbol
+        .rsplit(['.', ':'])
+        .next()
+        .unwrap_or(symbol)
+        .to_lowercase();
+    let mut near: Vec<String> = Vec::new();
+    collect_near(&tree.symbols, &last, &mut near);
+    if near.is_empty() {
+        user_err!("{rel}: no symbol `{symbol}` (see `ctxcurate symbols {rel}`)");
+    }
+    user_err!(
+        "{rel}: no symbol `{symbol}`; did you mean {}?",
+        near.iter()
+            .take(5)
+            .map(|s| format!("`{s}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+fn collect_near(symbols: &[syntax::Symbol], needle: &str, out: &mut Vec<String>) {
+    for s in symbols {
+        if s.name.to_lowercase().contains(needle) {
+            out.push(s.path.clone());
+        }
+        collect_near(&s.children, needle, out);
+    }
+}
+
+fn describe(item: &FileItem) -> String {
+    let mut s = format!("{} [{}]", item.path, item.view_mode);
+    if item.force_full {
+        s.push_str(" force_full");
+    }
+    if !item.auto_aggregate {
+        s.push_str(" listed only");
+    }
+    s
+}
+
+fn add(
+    project: &mut Project,
+    paths: &[String],
+    mode: Option<ViewMode>,
+    target: &PresetTarget,
+    ctx: &mut Ctx,
+) -> Result<String> {
+    let root = project.root.clone();
+    let mut entries = Vec::new();
+    for arg in paths {
+        entries.push(entry_path(&root, arg, ctx)?);
+    }
+    let (name, preset) = target_preset(project, target)?;
+    let mut added = Vec::new();
+    for entry in entries {
+        match preset.item_mut(&entry) {
+            Some(item) => {
+                if let Some(mode) = mode {
+                    item.view_mode = mode;
+                }
+                writeln!(ctx.err, "note: {entry} was already listed")?;
+            }
+            None => {
+                let mut item = FileItem::new(entry.clone());
+                item.view_mode = mode.unwrap_or(ViewMode::Full);
+                preset.files.push(item);
+                added.push(entry);
+            }
+        }
+    }
+    Ok(format!(
+        "added {} entr{} to preset {name}{}",
+        added.len(),
+        if added.len() == 1 { "y" } else { "ies" },
+        if added.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", added.join(", "))
+        }
+    ))
+}
+
+/// What an `add` argument becomes in the preset: a file's relative path, a
+/// directory's `dir/**` glob, or a glob made relative to the root.
+fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
+    if walk::is_glob(arg) {
+        let base = ctx.rel_path(root, Path::new("."));
+        let prefix = match base {
+            Ok(b) => format!("{b}/"),
+            Err(_) => String::new(),
+        };
+        if arg.starts_with('/') || arg.split('/').any(|c| c == "..") {
+            user_err!("glob {arg} must be relative and stay inside the project");
+        }
+        walk::compile_glob(arg).map_err(|e| super::UserError(format!("bad glob {arg}: {e}")))?;
+        return Ok(format!("{prefix}{arg}"));
+    }
+    let rel = ctx.rel_path(root, Path::new(arg))?;
+    let abs = root.join(&rel);
+    if abs.is_dir() {
+        Ok(format!("{rel}/**"))
+    } else if abs.is_file() {
+        if walk::is_blacklisted(&rel) {
+            user_err!("{rel} is never included (history files and the cache directory are excluded)");
+        }
+        Ok(rel)
+    } else {
+        user_err!("{arg}: no such file or directory")
+    }
+}
+
+fn rm(project: &mut Project, paths: &[String], target: &PresetTarget, ctx: &mut Ctx) -> Result<String> {
+    let root = project.root.clone();
+    let mut wanted = Vec::new();
+    for arg in paths {
+        let rel = if walk::is_glob(arg) {
+            arg.clone()
+        } else {
+            ctx.rel_path(&root, Path::new(arg))?
+        };
+        wanted.push(rel);
+    }
+    let (name, preset) = target_preset(project, target)?;
+    let mut removed = Vec::new();
+    for rel in wanted {
+        let before = preset.files.len();
+        preset.files.retain(|f| f.path != rel && f.path != format!("{rel}/**"));
+        if preset.files.len() == before {
+            user_err!("{rel} is not in preset {name}");
+        }
+        removed.push(rel);
+    }
+    Ok(format!("removed {} from preset {name}", removed.join(", ")))
+}

@@ -1,0 +1,105 @@
+//! The headless CLI: parses arguments, runs one subcommand against the
+//! core, and maps failures to exit codes (0 ok, 1 user error, 2 internal).
+//!
+//! Output goes through a `Write` handed in by `main`, so a closed pipe
+//! (`ctxcurate build | head`) is an ordinary error that `main` turns into
+//! exit 0 instead of a panic.
+
+pub mod args;
+mod build;
+mod edit;
+mod inspect;
+mod presets;
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use ctxcurate::core::project::{self, Project};
+
+pub use args::{Cli, Command};
+
+/// A mistake of the user's (bad argument, missing file, unknown preset):
+/// exit code 1 with a one-line reason.
+#[derive(Debug)]
+pub struct UserError(pub String);
+
+impl fmt::Display for UserError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UserError {}
+
+/// Return early with a [`UserError`].
+macro_rules! user_err {
+    ($($arg:tt)*) => {
+        return Err(anyhow::Error::new($crate::cli::UserError(format!($($arg)*))))
+    };
+}
+pub(crate) use user_err;
+
+/// Where a command runs: the working directory and what it writes to.
+pub struct Ctx<'a> {
+    pub cwd: PathBuf,
+    pub out: &'a mut dyn Write,
+    pub err: &'a mut dyn Write,
+}
+
+impl Ctx<'_> {
+    /// The project around the working directory.
+    pub fn project(&mut self) -> Result<Project> {
+        let p = Project::open(&self.cwd)?;
+        for w in &p.warnings {
+            writeln!(self.err, "warning: {w}")?;
+        }
+        Ok(p)
+    }
+
+    /// A command-line path as a root-relative `/` path, refusing paths
+    /// outside the project.
+    pub fn rel_path(&self, root: &Path, arg: &Path) -> Result<String> {
+        let abs = if arg.is_absolute() {
+            arg.to_path_buf()
+        } else {
+            self.cwd.join(arg)
+        };
+        match project::normalize_rel(root, &abs) {
+            Some(rel) if !rel.is_empty() => Ok(rel),
+            _ => user_err!(
+                "{} is outside the project root {}",
+                arg.display(),
+                root.display()
+            ),
+        }
+    }
+}
+
+/// Run one subcommand.
+pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
+    match command {
+        Command::Build(args) => build::build(args, ctx),
+        Command::View { path, mode } => inspect::view(&path, mode, ctx),
+        Command::Symbols { path, json } => inspect::symbols(&path, json, ctx),
+        Command::Tokens { paths, tokenizer } => inspect::tokens(&paths, tokenizer, ctx),
+        Command::Preset(cmd) => presets::run(cmd, ctx),
+        edit_cmd => edit::run(edit_cmd, ctx),
+    }
+}
+
+/// `true` when the error is the user's (exit 1) rather than ours (exit 2).
+pub fn is_user_error(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.is::<UserError>() || e.is::<project::ProjectError>() || e.is::<clap::Error>()
+    })
+}
+
+/// `true` when the error is a closed output pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,96 @@
+//! `ctxcurate preset …`: list, show, save-as, apply, rename, delete.
+
+use std::io::Write;
+
+use anyhow::Result;
+use ctxcurate::core::project::Scope;
+
+use super::args::PresetCommand;
+use super::{Ctx, user_err};
+
+pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
+    let mut project = ctx.project()?;
+    let message = match cmd {
+        PresetCommand::List => {
+            let active = project.active_preset_name().to_string();
+            let names = project.preset_names();
+            if names.is_empty() {
+                writeln!(ctx.out, "(no presets; `{active}` is created on the first edit)")?;
+            }
+            for (name, scope) in names {
+                let mark = if name == active { '*' } else { ' ' };
+                let desc = project
+                    .preset(&name)
+                    .map(|(p, _)| p.description.clone())
+                    .unwrap_or_default();
+                let scope = match scope {
+                    Scope::Project => "",
+                    Scope::Global => " (global)",
+                };
+                let line = format!("{mark} {name}{scope}");
+                if desc.is_empty() {
+                    writeln!(ctx.out, "{line}")?;
+                } else {
+                    writeln!(ctx.out, "{line}  — {desc}")?;
+                }
+            }
+            return Ok(());
+        }
+        PresetCommand::Show { name } => {
+            let name = name.unwrap_or_else(|| project.active_preset_name().to_string());
+            let Some((preset, scope)) = project.preset(&name) else {
+                user_err!("no preset named `{name}`");
+            };
+            let scope = match scope {
+                Scope::Project => "project",
+                Scope::Global => "global",
+            };
+            writeln!(ctx.out, "preset {name} ({scope})")?;
+            if !preset.description.is_empty() {
+                writeln!(ctx.out, "  {}", preset.description)?;
+            }
+            for f in &preset.files {
+                let mut flags = vec![f.view_mode.to_string()];
+                if f.force_full {
+                    flags.push("force_full".into());
+                }
+                if !f.auto_aggregate {
+                    flags.push("listed only".into());
+                }
+                if !f.ast_mask.is_empty() {
+                    flags.push(format!("{} masked symbols", f.ast_mask.len()));
+                }
+                if !f.custom_slices.is_empty() {
+                    flags.push(format!("{} slices", f.custom_slices.len()));
+                }
+                writeln!(ctx.out, "  {}  [{}]", f.path, flags.join(", "))?;
+            }
+            for s in &preset.screenshots {
+                writeln!(ctx.out, "  screenshot {s}")?;
+            }
+            if !preset.discussion.is_empty() {
+                writeln!(ctx.out, "  {} discussion messages", preset.discussion.len())?;
+            }
+            return Ok(());
+        }
+        PresetCommand::Save { name } => {
+            project.save_as(&name)?;
+            format!("saved preset {name} and made it active")
+        }
+        PresetCommand::Apply { name } => {
+            project.apply(&name)?;
+            format!("active preset is now {name}")
+        }
+        PresetCommand::Rename { old, new } => {
+            project.rename(&old, &new)?;
+            format!("renamed preset {old} to {new}")
+        }
+        PresetCommand::Delete { name } => {
+            project.delete(&name)?;
+            format!("deleted preset {name}")
+        }
+    };
+    project.save()?;
+    writeln!(ctx.out, "{message}")?;
+    Ok(())
+}
