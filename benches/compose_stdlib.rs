@@ -1,0 +1,69 @@
+//! Benchmark: compose the whole Python standard library, once with every
+//! file in full and once with every file as a skeleton, and print the
+//! wall time and the exact o200k token count of each.
+//!
+//! Run: `cargo bench --bench compose_stdlib` (optionally with a directory
+//! argument: `cargo bench --bench compose_stdlib -- /path/to/tree`).
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use ctxcurate::core::compose::{self, ComposeOptions};
+use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy, TokenizerKind, ViewMode};
+use ctxcurate::core::tokens;
+
+fn stdlib_dir() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
+        .output()
+        .ok()?;
+    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    dir.is_dir().then_some(dir)
+}
+
+fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) {
+    let mut item = FileItem::new("**/*.py");
+    item.view_mode = mode;
+    let preset = Preset {
+        files: vec![item],
+        ..Preset::default()
+    };
+    let mut opts = ComposeOptions::from_settings(&Settings::default());
+    opts.strategy = strategy;
+    let mut best = f64::MAX;
+    let mut composition = None;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let c = compose::compose(root, &preset, &opts);
+        best = best.min(t.elapsed().as_secs_f64());
+        composition = Some(c);
+    }
+    let Some(c) = composition else { return };
+    let t = Instant::now();
+    let n = tokens::count(TokenizerKind::O200k, &c.text);
+    let count_secs = t.elapsed().as_secs_f64();
+    println!(
+        "{label:<10} files {:>5}  bytes {:>11}  compose {:>7.3} s (best of 3)  o200k {:>10} tokens  count {:>6.3} s",
+        c.files.len(),
+        c.text.len(),
+        best,
+        n,
+        count_secs
+    );
+}
+
+fn main() {
+    let root = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .or_else(stdlib_dir);
+    let Some(root) = root else {
+        eprintln!("no tree to compose: python3's stdlib not found and no directory given");
+        return;
+    };
+    println!("composing {}", root.display());
+    run(&root, "full", ViewMode::Full, Strategy::Full);
+    run(&root, "skeleton", ViewMode::Skeleton, Strategy::Auto);
+}
