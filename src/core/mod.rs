@@ -2,4 +2,5 @@
 //! composition and token counting. Nothing in here knows about terminals.
 
 pub mod model;
+pub mod project;
 pub mod syntax;
