@@ -10,8 +10,8 @@
 //! the global config still applies. Editing a global preset copies it into
 //! the project first (copy-on-write).
 //!
-//! Reading, parsing and atomic saving of one file live in [`file`]; root
-//! discovery and path normalisation in [`paths`].
+//! Reading, parsing and atomic saving of one file live in `project/file.rs`;
+//! root discovery and path normalisation in `project/paths.rs`.
 
 mod file;
 mod paths;
