@@ -1,7 +1,6 @@
 //! `ctxcurate build`: compose a preset and write it to stdout, a file, or
 //! the next numbered output file; the token total goes to stderr.
 
-use std::io::Write;
 
 use anyhow::{Context, Result};
 use ctxcurate::core::compose::{self, ComposeOptions};

@@ -3,7 +3,6 @@
 //! `default` preset when there is none), changes one preset and saves
 //! atomically.
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::Result;

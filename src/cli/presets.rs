@@ -1,6 +1,5 @@
 //! `ctxcurate preset …`: list, show, save-as, apply, rename, delete.
 
-use std::io::Write;
 
 use anyhow::Result;
 use ctxcurate::core::project::Scope;

@@ -5,6 +5,7 @@
 pub mod anchor;
 pub mod compose;
 pub mod model;
+pub mod project;
 pub mod summary;
 pub mod syntax;
 pub mod tokens;

@@ -126,12 +126,16 @@ named_enum! {
     }
 }
 
+// `named_enum!` derives no `Default` (most of its enums have none), so the
+// default variant is named by hand.
+#[allow(clippy::derivable_impls)]
 impl Default for ViewMode {
     fn default() -> Self {
         ViewMode::Full
     }
 }
 
+#[allow(clippy::derivable_impls)]
 impl Default for MaskState {
     /// Masking is subtractive: a symbol nobody named shows in full.
     fn default() -> Self {
@@ -224,11 +228,45 @@ impl FileItem {
 }
 
 /// A preset's file entry as written: either a bare path string or a table.
-#[derive(Deserialize)]
-#[serde(untagged)]
+///
+/// Deserialized by hand rather than with `#[serde(untagged)]`: an untagged
+/// enum buffers the entry and replaces every error inside it with "did not
+/// match any variant", losing the key and the line of, say, a bad
+/// `view_mode`. Dispatching on the value's type keeps the inner error.
 enum FileEntry {
     Path(String),
     Item(FileItem),
+}
+
+impl<'de> Deserialize<'de> for FileEntry {
+    fn deserialize<D>(de: D) -> Result<Self, D::Error>
+    where
+        D: serde::Deserializer<'de>,
+    {
+        struct EntryVisitor;
+
+        impl<'de> serde::de::Visitor<'de> for EntryVisitor {
+            type Value = FileEntry;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a path string or a table with a `path` key")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<FileEntry, E> {
+                Ok(FileEntry::Path(s.to_owned()))
+            }
+
+            fn visit_map<A>(self, map: A) -> Result<FileEntry, A::Error>
+            where
+                A: serde::de::MapAccess<'de>,
+            {
+                let de = serde::de::value::MapAccessDeserializer::new(map);
+                FileItem::deserialize(de).map(FileEntry::Item)
+            }
+        }
+
+        de.deserialize_any(EntryVisitor)
+    }
 }
 
 fn deserialize_files<'de, D>(de: D) -> Result<Vec<FileItem>, D::Error>
@@ -362,20 +400,43 @@ pub struct Settings {
     pub include_dirs: Vec<String>,
 }
 
+/// The built-in defaults, `config/config.toml`, compiled in. Its
+/// `[project]` table names every setting; it is the one source of defaults.
+pub const DEFAULT_CONFIG: &str = include_str!("../../config/config.toml");
+
+impl Settings {
+    /// Settings from a layer that must name every key (the embedded
+    /// defaults); the first missing key is the error.
+    fn complete(layer: SettingsLayer) -> Result<Settings, &'static str> {
+        Ok(Settings {
+            namespace: layer.namespace.ok_or("namespace")?,
+            output_dir: layer.output_dir.ok_or("output_dir")?,
+            strategy: layer.strategy.ok_or("strategy")?,
+            summary_only: layer.summary_only.ok_or("summary_only")?,
+            tokenizer: layer.tokenizer.ok_or("tokenizer")?,
+            budget: layer.budget.ok_or("budget")?,
+            format: layer.format.ok_or("format")?,
+            active_preset: layer.active_preset.ok_or("active_preset")?,
+            max_messages: layer.max_messages.ok_or("max_messages")?,
+            include_dirs: layer.include_dirs.ok_or("include_dirs")?,
+        })
+    }
+}
+
 impl Default for Settings {
+    /// The `[project]` table of [`DEFAULT_CONFIG`], parsed once.
     fn default() -> Self {
-        Settings {
-            namespace: "context".into(),
-            output_dir: ".ctxcurate/out".into(),
-            strategy: Strategy::Auto,
-            summary_only: false,
-            tokenizer: TokenizerKind::O200k,
-            budget: 100_000,
-            format: Format::Markdown,
-            active_preset: "default".into(),
-            max_messages: 0,
-            include_dirs: Vec::new(),
-        }
+        static DEFAULTS: std::sync::OnceLock<Settings> = std::sync::OnceLock::new();
+        DEFAULTS
+            .get_or_init(|| {
+                // Embedded, not user data: the `embedded_defaults_name_every_key`
+                // test proves it parses and is complete.
+                let file: ProjectFile =
+                    toml::from_str(DEFAULT_CONFIG).expect("embedded config.toml parses");
+                Settings::complete(file.project)
+                    .unwrap_or_else(|key| panic!("embedded config.toml lacks `{key}`"))
+            })
+            .clone()
     }
 }
 
@@ -420,6 +481,38 @@ mod tests {
         assert_eq!(ViewMode::None.next(), ViewMode::Full);
         assert_eq!(ViewMode::Full.prev(), ViewMode::None);
         assert_eq!(MaskState::Hide.to_string(), "hide");
+    }
+
+    #[test]
+    fn embedded_defaults_name_every_key() {
+        let file: ProjectFile = toml::from_str(DEFAULT_CONFIG).unwrap();
+        assert!(file.project.extra.is_empty(), "{:?}", file.project.extra);
+        assert!(file.presets.is_empty() && file.extra.is_empty());
+        let settings = Settings::complete(file.project).unwrap();
+        assert_eq!(settings, Settings::default());
+        assert_eq!(settings.namespace, "context");
+        assert_eq!(settings.output_dir, ".ctxcurate/out");
+        assert_eq!(settings.strategy, Strategy::Auto);
+        assert!(!settings.summary_only);
+        assert_eq!(settings.tokenizer, TokenizerKind::O200k);
+        assert_eq!(settings.budget, 100_000);
+        assert_eq!(settings.format, Format::Markdown);
+        assert_eq!(settings.active_preset, "default");
+        assert_eq!(settings.max_messages, 0);
+        assert!(settings.include_dirs.is_empty());
+        // An empty layer resolves to exactly the embedded defaults.
+        assert_eq!(Settings::resolve(&SettingsLayer::default()), settings);
+    }
+
+    #[test]
+    fn a_bad_file_entry_keeps_its_own_error() {
+        let src = "[presets.a]\nfiles = [\"a\", { path = \"y\", view_mode = \"bogus\" }]\n";
+        let err = toml::from_str::<ProjectFile>(src).unwrap_err();
+        assert!(err.message().contains("unknown variant `bogus`"), "{err}");
+        let span = err.span().unwrap();
+        assert_eq!(&src[span], "\"bogus\"");
+        let err = toml::from_str::<ProjectFile>("[presets.a]\nfiles = [3]\n").unwrap_err();
+        assert!(err.message().contains("a path string or a table"), "{err}");
     }
 
     #[test]

@@ -1,0 +1,269 @@
+//! The project: its root, its `ctxcurate.toml`, the global config under it,
+//! the settings resolved from both, and the preset operations the TUI and
+//! CLI offer (apply, save as, rename, delete) — DESIGN §2.
+//!
+//! Three layers give the settings: the project file over the global config
+//! over the embedded `config/config.toml`. Presets come from the project
+//! file and the global config; a project preset hides a global one of the
+//! same name. Only the project file is ever written, and only as the user's
+//! own layer: a key it does not name stays unnamed, so a later change to
+//! the global config still applies. Editing a global preset copies it into
+//! the project first (copy-on-write).
+//!
+//! Reading, parsing and atomic saving of one file live in `project/file.rs`;
+//! root discovery and path normalisation in `project/paths.rs`.
+
+mod file;
+mod paths;
+
+use std::path::{Path, PathBuf};
+
+use crate::core::model::{Preset, ProjectFile, Settings};
+
+pub use file::{ProjectError, load_file, parse_text, save_atomic, to_toml, unknown_keys};
+pub use paths::{CONFIG_ENV, find_root, global_config_path, normalize_rel};
+
+/// The name of the project file at the project root.
+pub const PROJECT_FILE: &str = "ctxcurate.toml";
+
+/// The preset used when none is named and the one fallen back to after the
+/// active preset is deleted.
+pub const DEFAULT_PRESET: &str = "default";
+
+/// Top-level tables of the global config that other modules read (the
+/// keymap overrides); they are not reported as unknown keys.
+const GLOBAL_SECTIONS: &[&str] = &["keymap"];
+
+/// Where a preset is defined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// In the project's `ctxcurate.toml`.
+    Project,
+    /// In the global config (and not overridden by the project).
+    Global,
+}
+
+/// An opened project. Change `file` through the methods below, or call
+/// [`Project::refresh_settings`] after changing `file.project` directly.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The directory holding `ctxcurate.toml` (or the start directory).
+    pub root: PathBuf,
+    /// `root/ctxcurate.toml`, whether or not it exists yet.
+    pub path: PathBuf,
+    /// The project's own file, as stored (empty if there is none).
+    pub file: ProjectFile,
+    /// The global config consulted, if any (it need not exist).
+    pub global_path: Option<PathBuf>,
+    /// The global config (empty if there is none). Never written.
+    pub global: ProjectFile,
+    /// Project over global over embedded defaults.
+    pub settings: Settings,
+    /// Things the user should hear about, e.g. unknown keys.
+    pub warnings: Vec<String>,
+}
+
+impl Project {
+    /// Open the project containing `start` (see [`find_root`]) with the
+    /// global config from [`global_config_path`].
+    pub fn open(start: &Path) -> Result<Project, ProjectError> {
+        let root = find_root(start);
+        Project::open_at(&root, global_config_path().as_deref())
+    }
+
+    /// Open the project whose root is exactly `root`, with the global config
+    /// at `global` (`None`: no global config). A file that fails to parse is
+    /// an error: there is then no `Project` that could save over it.
+    pub fn open_at(root: &Path, global: Option<&Path>) -> Result<Project, ProjectError> {
+        let path = root.join(PROJECT_FILE);
+        let file = load_file(&path)?.unwrap_or_default();
+        let global_file = match global {
+            Some(g) => load_file(g)?.unwrap_or_default(),
+            None => ProjectFile::default(),
+        };
+
+        let mut warnings = Vec::new();
+        for key in unknown_keys(&file) {
+            warnings.push(format!("{}: unknown key {key}", path.display()));
+        }
+        if let Some(g) = global {
+            for key in unknown_keys(&global_file) {
+                if !GLOBAL_SECTIONS.contains(&key.as_str()) {
+                    warnings.push(format!("{}: unknown key {key}", g.display()));
+                }
+            }
+        }
+
+        let mut project = Project {
+            root: root.to_path_buf(),
+            path,
+            file,
+            global_path: global.map(Path::to_path_buf),
+            global: global_file,
+            settings: Settings::default(),
+            warnings,
+        };
+        project.refresh_settings();
+        Ok(project)
+    }
+
+    /// Recompute `settings` from the project and global `[project]` tables.
+    pub fn refresh_settings(&mut self) {
+        self.settings = Settings::resolve(&self.file.project.over(&self.global.project));
+    }
+
+    /// Whether `ctxcurate.toml` exists (a new project has none until saved).
+    pub fn exists_on_disk(&self) -> bool {
+        self.path.is_file()
+    }
+
+    /// Write the project file atomically. Only the project's own layer is
+    /// written: never the global config's values, never resolved defaults.
+    pub fn save(&self) -> Result<(), ProjectError> {
+        save_atomic(&self.path, &self.file)
+    }
+
+    /// Every preset name, sorted, with where it is defined; a project
+    /// preset hides a global one of the same name.
+    pub fn preset_names(&self) -> Vec<(String, Scope)> {
+        let mut names: Vec<(String, Scope)> = self
+            .file
+            .presets
+            .keys()
+            .map(|name| (name.clone(), Scope::Project))
+            .collect();
+        names.extend(
+            self.global
+                .presets
+                .keys()
+                .filter(|name| !self.file.presets.contains_key(*name))
+                .map(|name| (name.clone(), Scope::Global)),
+        );
+        names.sort_by(|a, b| a.0.cmp(&b.0));
+        names
+    }
+
+    /// The preset called `name`, project first, then global.
+    pub fn preset(&self, name: &str) -> Option<(&Preset, Scope)> {
+        if let Some(p) = self.file.presets.get(name) {
+            return Some((p, Scope::Project));
+        }
+        self.global.presets.get(name).map(|p| (p, Scope::Global))
+    }
+
+    /// The name of the active preset (it may not exist yet).
+    pub fn active_preset_name(&self) -> &str {
+        &self.settings.active_preset
+    }
+
+    /// A copy of the active preset; empty if it does not exist yet.
+    pub fn active_preset(&self) -> Preset {
+        self.preset(self.active_preset_name())
+            .map(|(p, _)| p.clone())
+            .unwrap_or_default()
+    }
+
+    /// The active preset, for editing, in the project file: a global preset
+    /// is copied in first, a missing one is created empty.
+    pub fn active_preset_mut(&mut self) -> &mut Preset {
+        let name = self.settings.active_preset.clone();
+        let global = &self.global.presets;
+        self.file
+            .presets
+            .entry(name)
+            .or_insert_with_key(|name| global.get(name).cloned().unwrap_or_default())
+    }
+
+    /// Make `name` the active preset (written to the project file).
+    pub fn apply(&mut self, name: &str) -> Result<(), ProjectError> {
+        if self.preset(name).is_none() {
+            return Err(ProjectError::NoSuchPreset(name.to_owned()));
+        }
+        self.set_active(name);
+        Ok(())
+    }
+
+    /// Copy the active preset to a new project preset `name` and make that
+    /// the active one.
+    pub fn save_as(&mut self, name: &str) -> Result<(), ProjectError> {
+        check_name(name)?;
+        if self.preset(name).is_some() {
+            return Err(ProjectError::PresetExists(name.to_owned()));
+        }
+        let copy = self.active_preset();
+        self.file.presets.insert(name.to_owned(), copy);
+        self.set_active(name);
+        Ok(())
+    }
+
+    /// Rename the project preset `old` to `new`, which must not name any
+    /// preset yet; the active preset follows the rename.
+    pub fn rename(&mut self, old: &str, new: &str) -> Result<(), ProjectError> {
+        self.check_project_preset(old)?;
+        check_name(new)?;
+        if old == new {
+            return Ok(());
+        }
+        if self.preset(new).is_some() {
+            return Err(ProjectError::PresetExists(new.to_owned()));
+        }
+        if let Some(preset) = self.file.presets.remove(old) {
+            self.file.presets.insert(new.to_owned(), preset);
+        }
+        if self.active_preset_name() == old {
+            self.set_active(new);
+        }
+        Ok(())
+    }
+
+    /// Delete the project preset `name`. If it was active, the active
+    /// preset becomes [`DEFAULT_PRESET`]. A global preset of the same name
+    /// becomes visible again.
+    pub fn delete(&mut self, name: &str) -> Result<(), ProjectError> {
+        self.check_project_preset(name)?;
+        self.file.presets.remove(name);
+        if self.active_preset_name() == name && name != DEFAULT_PRESET {
+            self.set_active(DEFAULT_PRESET);
+        }
+        Ok(())
+    }
+
+    /// The entries of `preset` that name a single file (not a glob) which
+    /// does not exist under the root, in preset order.
+    pub fn missing_files(&self, preset: &Preset) -> Vec<String> {
+        preset
+            .files
+            .iter()
+            .map(|item| item.path.as_str())
+            .filter(|path| !is_glob(path) && !self.root.join(path).exists())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    fn set_active(&mut self, name: &str) {
+        self.file.project.active_preset = Some(name.to_owned());
+        self.refresh_settings();
+    }
+
+    fn check_project_preset(&self, name: &str) -> Result<(), ProjectError> {
+        match self.preset(name) {
+            Some((_, Scope::Project)) => Ok(()),
+            Some((_, Scope::Global)) => Err(ProjectError::GlobalPreset(name.to_owned())),
+            None => Err(ProjectError::NoSuchPreset(name.to_owned())),
+        }
+    }
+}
+
+/// A preset name needs a visible character and no control characters (it
+/// is shown on one line in the picker and the status line).
+fn check_name(name: &str) -> Result<(), ProjectError> {
+    if name.trim().is_empty() || name.chars().any(char::is_control) {
+        return Err(ProjectError::InvalidPresetName(name.to_owned()));
+    }
+    Ok(())
+}
+
+/// Whether a preset path is a glob pattern rather than one file.
+fn is_glob(path: &str) -> bool {
+    path.contains(['*', '?', '[', '{'])
+}

@@ -1,0 +1,272 @@
+//! One TOML file of the project-file shape, on disk: parsing it with errors
+//! that name the file, line and column; saving it atomically; and listing
+//! the keys it holds that this version does not know.
+//!
+//! Both `ctxcurate.toml` and the global `config.toml` go through here. The
+//! typed [`ProjectFile`] is the only thing ever written, so a file that
+//! failed to parse can never be saved over: there is nothing to save.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::core::model::{Extra, ProjectFile};
+
+/// What can go wrong reading, writing or editing the project file.
+///
+/// `Display` is one line that names the file (and for a parse error the
+/// line and column, 1-based, the column counted in characters). The
+/// operating-system cause of an [`ProjectError::Io`] is its
+/// [`source`](std::error::Error::source), so print the chain (`{:#}` of an
+/// `anyhow::Error`) to see it.
+#[derive(Debug, Error)]
+pub enum ProjectError {
+    /// The file is not valid TOML, or a value has the wrong type or name.
+    #[error("{}:{line}:{col}: {message}", path.display())]
+    Parse {
+        path: PathBuf,
+        line: usize,
+        col: usize,
+        message: String,
+    },
+    /// Reading or writing the file failed.
+    #[error("cannot {op} {}", path.display())]
+    Io {
+        path: PathBuf,
+        /// What was being done: "read", "write", …
+        op: &'static str,
+        source: io::Error,
+    },
+    /// The file could not be turned into TOML (a value TOML cannot hold).
+    #[error("cannot write {} as TOML: {message}", path.display())]
+    Serialize { path: PathBuf, message: String },
+    /// No preset, project or global, has this name.
+    #[error("no preset named `{0}`")]
+    NoSuchPreset(String),
+    /// A preset of this name already exists.
+    #[error("a preset named `{0}` already exists")]
+    PresetExists(String),
+    /// The preset exists only in the global config, which the project
+    /// never edits (apply it and change it to get a project copy).
+    #[error("preset `{0}` is defined in the global config, not in this project")]
+    GlobalPreset(String),
+    /// A preset name must have a visible character and no control ones.
+    #[error("invalid preset name {0:?}")]
+    InvalidPresetName(String),
+}
+
+fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ProjectError {
+    let path = path.to_path_buf();
+    move |source| ProjectError::Io { path, op, source }
+}
+
+/// Read and parse `path`; `Ok(None)` when it does not exist.
+pub fn load_file(path: &Path) -> Result<Option<ProjectFile>, ProjectError> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_error(path, "read")(e)),
+    };
+    let text = match std::str::from_utf8(&bytes) {
+        Ok(text) => text,
+        Err(e) => {
+            let valid = std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default();
+            let (line, col) = line_col(valid, valid.len());
+            return Err(ProjectError::Parse {
+                path: path.to_path_buf(),
+                line,
+                col,
+                message: "invalid UTF-8".into(),
+            });
+        }
+    };
+    parse_text(path, text).map(Some)
+}
+
+/// Parse `text`, the contents of `path` (used only to name it in errors).
+pub fn parse_text(path: &Path, text: &str) -> Result<ProjectFile, ProjectError> {
+    // Editors on some systems start files with a byte-order mark; it is not
+    // a visible column, so positions are counted without it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    toml::from_str(text).map_err(|e| {
+        let (line, col) = e.span().map_or((1, 1), |span| line_col(text, span.start));
+        ProjectError::Parse {
+            path: path.to_path_buf(),
+            line,
+            col,
+            message: e.message().trim_end().to_owned(),
+        }
+    })
+}
+
+/// 1-based line and character column of byte `offset` in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// The TOML text `save_atomic` writes: deterministic (maps are sorted),
+/// one array element per line, defaults left out.
+pub fn to_toml(file: &ProjectFile) -> Result<String, toml::ser::Error> {
+    toml::to_string_pretty(file)
+}
+
+/// Write `file` to `path` so that a reader sees the old file or the new
+/// one, never a mix: a temporary file in the same directory is written,
+/// given the old file's permissions, flushed to disk, and renamed over
+/// `path`; then the directory is flushed so the rename survives a crash.
+/// A symlinked `path` stays a symlink: its target is replaced.
+pub fn save_atomic(path: &Path, file: &ProjectFile) -> Result<(), ProjectError> {
+    let text = to_toml(file).map_err(|e| ProjectError::Serialize {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    write_atomic(path, text.as_bytes())
+}
+
+fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
+    let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if is_link {
+        fs::canonicalize(path).map_err(io_error(path, "resolve the link"))?
+    } else {
+        path.to_path_buf()
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let old_permissions = fs::metadata(&target).ok().map(|m| m.permissions());
+
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".ctxcurate-").suffix(".tmp");
+    #[cfg(unix)]
+    if old_permissions.is_none() {
+        // A new file gets the usual 0666 minus umask, not tempfile's 0600:
+        // the project file is meant to be shared.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(io_error(dir, "create a temporary file in"))?;
+    tmp.write_all(bytes)
+        .map_err(io_error(tmp.path(), "write"))?;
+    if let Some(permissions) = old_permissions {
+        tmp.as_file()
+            .set_permissions(permissions)
+            .map_err(io_error(tmp.path(), "set permissions of"))?;
+    }
+    tmp.as_file()
+        .sync_all()
+        .map_err(io_error(tmp.path(), "flush"))?;
+    // On failure the temporary file is dropped, which deletes it.
+    tmp.persist(&target)
+        .map_err(|e| io_error(&target, "replace")(e.error))?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Flush a directory entry change (the rename) to disk. Best effort: some
+/// file systems and platforms cannot open or sync a directory.
+fn sync_dir(dir: &Path) {
+    #[cfg(unix)]
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    #[cfg(not(unix))]
+    let _ = dir;
+}
+
+/// The dotted paths of every key in `file` that the model does not know,
+/// e.g. `presets.default.files[0].pinned`. They are kept on save; this
+/// list is for telling the user (a typo is the usual cause).
+pub fn unknown_keys(file: &ProjectFile) -> Vec<String> {
+    let mut out = Vec::new();
+    push_keys(&mut out, "", &file.extra);
+    push_keys(&mut out, "project.", &file.project.extra);
+    for (name, preset) in &file.presets {
+        let at = format!("presets.{}.", toml_key(name));
+        push_keys(&mut out, &at, &preset.extra);
+        for (i, item) in preset.files.iter().enumerate() {
+            let at = format!("{at}files[{i}].");
+            push_keys(&mut out, &at, &item.extra);
+            for (j, slice) in item.custom_slices.iter().enumerate() {
+                push_keys(&mut out, &format!("{at}custom_slices[{j}]."), &slice.extra);
+            }
+        }
+        for (i, entry) in preset.discussion.iter().enumerate() {
+            push_keys(&mut out, &format!("{at}discussion[{i}]."), &entry.extra);
+        }
+    }
+    out
+}
+
+fn push_keys(out: &mut Vec<String>, prefix: &str, extra: &Extra) {
+    out.extend(extra.keys().map(|k| format!("{prefix}{}", toml_key(k))));
+}
+
+/// A key as TOML writes it: bare when it can be, quoted otherwise.
+fn toml_key(key: &str) -> String {
+    let bare = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare {
+        key.to_owned()
+    } else {
+        toml::Value::String(key.to_owned()).to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_characters_from_one() {
+        let text = "ab\nçé = 1\n";
+        assert_eq!(line_col(text, 0), (1, 1));
+        assert_eq!(line_col(text, 3), (2, 1));
+        // `=` is after two 2-byte characters and a space.
+        assert_eq!(line_col(text, text.find('=').unwrap()), (2, 4));
+        // Mid-character and past-the-end offsets are clamped, not panics.
+        assert_eq!(line_col(text, 4), (2, 1));
+        assert_eq!(line_col(text, 999), (3, 1));
+    }
+
+    #[test]
+    fn odd_keys_are_quoted() {
+        assert_eq!(toml_key("pinned"), "pinned");
+        assert_eq!(toml_key("my preset"), "\"my preset\"");
+        assert_eq!(toml_key("a.b"), "\"a.b\"");
+        assert_eq!(toml_key(""), "\"\"");
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_parse_error_at_its_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctxcurate.toml");
+        fs::write(&path, b"[project]\nnamespace = \"a\xffb\"\n").unwrap();
+        match load_file(&path) {
+            Err(ProjectError::Parse { line, col, .. }) => assert_eq!((line, col), (2, 15)),
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_ignored() {
+        let f = parse_text(Path::new("x.toml"), "\u{feff}[project]\nbudget = 7\n").unwrap();
+        assert_eq!(f.project.budget, Some(7));
+        let e = parse_text(Path::new("x.toml"), "\u{feff}budget = [").unwrap_err();
+        // Column 11 is just past `[`; the mark does not count as a column.
+        assert_eq!(e.to_string(), "x.toml:1:11: unclosed array, expected `]`");
+    }
+}
