@@ -79,7 +79,7 @@ content = "Because x <= 0."
     let text = p.ok(&["build"]);
     assert_eq!(
         text,
-        "## Files\n\n### src/util.c [none]\n\n```c\n(context excluded)\n```\n\n\
+        "## Files\n\n### src/util.c [none]\n\n(context excluded)\n\n\
          Also in this project, not included (ask for them if needed):\n- `src/app.py`\n\n\
          ## Screenshots\n\n![ui.png](docs/ui.png)\n\n\
          ## Discussion History\n\n### Discussion Excerpt 1\n\nUser: Why does run fail?\n\n---\n\n\
@@ -104,7 +104,10 @@ fn strategies_switch_the_files_heading() {
 #[test]
 fn xml_format() {
     let p = Project::fixture();
-    p.ok(&["add", "docs/guide.md", "src/gone.py"]).len();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nfiles = [\"docs/guide.md\", \"src/gone.py\"]\n",
+    );
     let xml = p.ok(&["build", "--format", "xml"]);
     assert_eq!(
         xml,

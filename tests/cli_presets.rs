@@ -18,7 +18,7 @@ fn save_apply_rename_delete() {
     assert!(text.contains("src/util.c"));
 
     p.ok(&["preset", "rename", "bugfix", "parser"]);
-    assert_eq!(p.ok(&["preset", "list"]), "  default\n  parser\n");
+    assert_eq!(p.ok(&["preset", "list"]), "* default\n  parser\n");
     let show = p.ok(&["preset", "show", "parser"]);
     assert_eq!(
         show,

@@ -200,6 +200,10 @@ pub fn markdown_file(f: &RenderedFile) -> String {
         let _ = write!(out, "ERROR: {err}: {}", f.path);
         return out;
     }
+    if f.mode == ViewMode::None {
+        out.push_str(views::EXCLUDED);
+        return out;
+    }
     let fence = fence_for(&f.text);
     // Summaries and outlines are prose about the code, not code.
     let lang = match f.mode {
