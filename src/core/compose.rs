@@ -12,7 +12,8 @@ use rayon::prelude::*;
 
 use crate::core::model::{DiscussionEntry, Format, Preset, Settings, Strategy, ViewMode};
 use crate::core::views;
-use crate::core::walk::{self, Content, ResolvedItem};
+use crate::core::cache::FileCache;
+use crate::core::walk::{self, ResolvedItem};
 
 /// How to compose, resolved from settings and command-line overrides.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,8 +80,13 @@ pub struct Composition {
     pub problems: Vec<String>,
 }
 
-/// Read and render one resolved entry.
-pub fn render_file(root: &Path, resolved: &ResolvedItem, opts: &ComposeOptions) -> RenderedFile {
+/// Read and render one resolved entry through `cache`.
+pub fn render_file(
+    root: &Path,
+    resolved: &ResolvedItem,
+    opts: &ComposeOptions,
+    cache: &FileCache,
+) -> RenderedFile {
     let item = &resolved.item;
     let mut file = RenderedFile {
         path: resolved.path.clone(),
@@ -93,28 +99,42 @@ pub fn render_file(root: &Path, resolved: &ResolvedItem, opts: &ComposeOptions) 
     if !item.auto_aggregate {
         return file;
     }
-    match walk::read_content(root, &resolved.path) {
-        Content::Text { text, lossy } => {
-            let view = views::render(&resolved.path, &text, file.mode, item);
+    match cache.view(root, &resolved.path, item, file.mode) {
+        Ok((view, lossy)) => {
             file.mode = view.mode;
-            file.text = view.text;
-            file.notes = view.notes;
+            file.text = view.text.clone();
+            file.notes = view.notes.clone();
             if lossy {
                 file.notes
                     .insert(0, "invalid UTF-8 replaced with U+FFFD".to_string());
             }
         }
-        Content::Unreadable(problem) => file.error = Some(problem.to_string()),
+        Err(problem) => file.error = Some(problem.to_string()),
     }
     file
 }
 
-/// Compose `preset` over the project at `root`.
+/// Compose `preset` over the project at `root` with a fresh cache.
 pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Composition {
-    let (resolved, problems) = walk::expand_items(&preset.files, || walk::walk_files(root));
+    compose_with(root, preset, opts, &FileCache::new(), None)
+}
+
+/// Compose through a long-lived `cache`; `walked` is the project's file
+/// list when the caller already has it (globs then need no new walk).
+pub fn compose_with(
+    root: &Path,
+    preset: &Preset,
+    opts: &ComposeOptions,
+    cache: &FileCache,
+    walked: Option<&[String]>,
+) -> Composition {
+    let (resolved, problems) = walk::expand_items(&preset.files, || match walked {
+        Some(files) => files.to_vec(),
+        None => walk::walk_files(root),
+    });
     let files: Vec<RenderedFile> = resolved
         .par_iter()
-        .map(|r| render_file(root, r, opts))
+        .map(|r| render_file(root, r, opts, cache))
         .collect();
     let text = match opts.format {
         Format::Markdown => markdown(&files, preset, opts),

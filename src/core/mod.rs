@@ -3,6 +3,7 @@
 //! the CLI and the TUI are thin edges over these modules.
 
 pub mod anchor;
+pub mod cache;
 pub mod compose;
 pub mod model;
 pub mod project;

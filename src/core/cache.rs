@@ -1,0 +1,203 @@
+//! In-memory caches shared by composition and the TUI: one file's content
+//! (re-read only when its size or mtime changes), its symbol tree (parsed
+//! once per content), its rendered view per entry settings, and token
+//! counts per rendered text.
+//!
+//! Every key includes the content hash, so a changed file can never be
+//! served a stale view or count.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::SystemTime;
+
+use sha2::{Digest, Sha256};
+
+use crate::core::model::{FileItem, TokenizerKind, ViewMode};
+use crate::core::syntax::{self, Lang, SymbolTree};
+use crate::core::tokens::TokenCache;
+use crate::core::views::{self, View};
+use crate::core::walk::{self, Content, FileProblem};
+
+/// What identifies a version of a file on disk without reading it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+/// One file as last read.
+#[derive(Debug)]
+pub struct CachedFile {
+    stamp: Option<Stamp>,
+    pub content: Content,
+    /// SHA-256 of the text (zero for unreadable files).
+    pub hash: [u8; 32],
+    symbols: OnceLock<Option<Arc<SymbolTree>>>,
+}
+
+impl CachedFile {
+    fn new(content: Content, stamp: Option<Stamp>) -> Self {
+        let hash = match &content {
+            Content::Text { text, .. } => Sha256::digest(text.as_bytes()).into(),
+            Content::Unreadable(_) => [0; 32],
+        };
+        CachedFile {
+            stamp,
+            content,
+            hash,
+            symbols: OnceLock::new(),
+        }
+    }
+
+    /// The text, if the file is readable.
+    pub fn text(&self) -> Option<&str> {
+        match &self.content {
+            Content::Text { text, .. } => Some(text),
+            Content::Unreadable(_) => None,
+        }
+    }
+}
+
+/// Key of a rendered view: content, path (views depend on the extension),
+/// the entry's settings and the mode.
+type ViewKey = ([u8; 32], String, String, ViewMode);
+
+/// The shared cache. Cheap to clone handles to via `Arc`; safe across threads.
+#[derive(Debug, Default)]
+pub struct FileCache {
+    files: Mutex<HashMap<String, Arc<CachedFile>>>,
+    views: Mutex<HashMap<ViewKey, Arc<View>>>,
+    tokens: TokenCache,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere cannot leave these maps half-updated: every
+    // insert is a single call.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl FileCache {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The file `rel` under `root`, re-read only when its size or mtime
+    /// changed since the last call.
+    pub fn file(&self, root: &Path, rel: &str) -> Arc<CachedFile> {
+        let stamp = if walk::is_inside(rel) {
+            std::fs::metadata(root.join(rel)).ok().map(|m| Stamp {
+                len: m.len(),
+                modified: m.modified().ok(),
+            })
+        } else {
+            None
+        };
+        if let Some(cached) = lock(&self.files).get(rel)
+            && stamp.is_some()
+            && cached.stamp == stamp
+        {
+            return cached.clone();
+        }
+        let content = match stamp {
+            Some(_) => walk::read_content(root, rel),
+            None if walk::is_inside(rel) => Content::Unreadable(FileProblem::NotFound),
+            None => Content::Unreadable(FileProblem::OutsideRoot),
+        };
+        let file = Arc::new(CachedFile::new(content, stamp));
+        lock(&self.files).insert(rel.to_string(), file.clone());
+        file
+    }
+
+    /// The symbol tree of `rel`, parsed once per content; `None` for files
+    /// without a grammar or unreadable ones.
+    pub fn symbols(&self, root: &Path, rel: &str) -> Option<Arc<SymbolTree>> {
+        let file = self.file(root, rel);
+        file.symbols
+            .get_or_init(|| {
+                let lang = Lang::from_path(rel)?;
+                Some(Arc::new(syntax::parse(lang, file.text()?)))
+            })
+            .clone()
+    }
+
+    /// `rel` rendered as `item` asks in `mode`, from the cache when the
+    /// content and settings are unchanged. `None` for unreadable files.
+    pub fn view(
+        &self,
+        root: &Path,
+        rel: &str,
+        item: &FileItem,
+        mode: ViewMode,
+    ) -> Result<(Arc<View>, bool), FileProblem> {
+        let file = self.file(root, rel);
+        let (text, lossy) = match &file.content {
+            Content::Text { text, lossy } => (text, *lossy),
+            Content::Unreadable(p) => return Err(p.clone()),
+        };
+        let key: ViewKey = (file.hash, rel.to_string(), item_fingerprint(item), mode);
+        if let Some(v) = lock(&self.views).get(&key) {
+            return Ok((v.clone(), lossy));
+        }
+        let view = Arc::new(views::render(rel, text, mode, item));
+        lock(&self.views).insert(key, view.clone());
+        Ok((view, lossy))
+    }
+
+    /// The token count of `text`, cached by its hash.
+    pub fn count(&self, kind: TokenizerKind, text: &str) -> usize {
+        self.tokens.count(kind, text)
+    }
+
+    /// Forget everything (for a manual refresh).
+    pub fn clear(&self) {
+        lock(&self.files).clear();
+        lock(&self.views).clear();
+    }
+}
+
+/// The parts of an entry that change its rendering (the path aside).
+fn item_fingerprint(item: &FileItem) -> String {
+    format!(
+        "{:?}|{:?}|{:?}",
+        item.mask_default, item.ast_mask, item.custom_slices
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rereads_only_changed_files() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
+        let cache = FileCache::new();
+        let first = cache.file(dir.path(), "a.txt");
+        let again = cache.file(dir.path(), "a.txt");
+        assert!(Arc::ptr_eq(&first, &again));
+        std::fs::write(dir.path().join("a.txt"), "three\n").unwrap();
+        let changed = cache.file(dir.path(), "a.txt");
+        assert_eq!(changed.text(), Some("three\n"));
+        std::fs::remove_file(dir.path().join("a.txt")).unwrap();
+        let gone = cache.file(dir.path(), "a.txt");
+        assert_eq!(gone.content, Content::Unreadable(FileProblem::NotFound));
+    }
+
+    #[test]
+    fn views_are_cached_per_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.txt"), "x\n").unwrap();
+        let cache = FileCache::new();
+        let item = FileItem::new("a.txt");
+        let (a, _) = cache.view(dir.path(), "a.txt", &item, ViewMode::Full).unwrap();
+        let (b, _) = cache.view(dir.path(), "a.txt", &item, ViewMode::Full).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        let (c, _) = cache.view(dir.path(), "a.txt", &item, ViewMode::None).unwrap();
+        assert_eq!(c.text, views::EXCLUDED);
+        assert_eq!(
+            cache.view(dir.path(), "nope", &item, ViewMode::Full).unwrap_err(),
+            FileProblem::NotFound
+        );
+    }
+}
