@@ -126,12 +126,16 @@ named_enum! {
     }
 }
 
+// `named_enum!` derives no `Default` (most of its enums have none), so the
+// default variant is named by hand.
+#[allow(clippy::derivable_impls)]
 impl Default for ViewMode {
     fn default() -> Self {
         ViewMode::Full
     }
 }
 
+#[allow(clippy::derivable_impls)]
 impl Default for MaskState {
     /// Masking is subtractive: a symbol nobody named shows in full.
     fn default() -> Self {
