@@ -1,8 +1,26 @@
 //! Syntax: tree-sitter parsing of Python, C and C++ into a symbol tree with
 //! stable symbol paths, and the symbol-aware views built on it (skeleton,
-//! outline, masked). Symbols come from `.scm` queries per language.
+//! outline, masked).
 //!
-//! INTERFACE STUB: the implementation is being written; signatures are fixed.
+//! The flow is: [`parse`] runs the language's `.scm` symbol query
+//! (`queries/*.scm`, `@definition.<kind>` + `@name` captures) over the
+//! syntax tree, nests the definitions by byte range and names them with
+//! stable paths (`symbols`). While the tree is at hand it also records, per
+//! symbol, the spans the views need (body, docstring, leading comment), so
+//! [`skeleton`], [`outline`] and [`masked`] work on the [`SymbolTree`] and
+//! the source alone, without parsing again. Parsing never fails and never
+//! panics: a file with syntax errors yields the symbols tree-sitter can see.
+
+mod lang;
+mod mask;
+mod outline;
+mod skeleton;
+mod spans;
+mod symbols;
+mod text;
+
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -32,9 +50,24 @@ impl Lang {
             _ => None,
         }
     }
+
+    /// Like [`Lang::from_path`], but a `.h` file whose text uses C++
+    /// (`namespace`, `template <`, `class X {`, access specifiers) is C++.
+    pub fn detect(path: &str, source: &str) -> Option<Lang> {
+        let lang = Lang::from_path(path)?;
+        let is_h = path.to_ascii_lowercase().ends_with(".h");
+        if lang == Lang::C && is_h && lang::looks_like_cpp(source) {
+            return Some(Lang::Cpp);
+        }
+        Some(lang)
+    }
 }
 
 /// What kind of thing a symbol is.
+///
+/// A C++ template is reported with the kind of what it defines (a
+/// `template <class T> class Box` is a `Class` whose signature starts with
+/// `template <class T>`); `Template` is kept for callers that match on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SymbolKind {
@@ -48,6 +81,46 @@ pub enum SymbolKind {
     Namespace,
     Template,
     Constant,
+}
+
+impl SymbolKind {
+    /// The lowercase name used in outlines and JSON (`function`, `class`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SymbolKind::Function => "function",
+            SymbolKind::Method => "method",
+            SymbolKind::Class => "class",
+            SymbolKind::Struct => "struct",
+            SymbolKind::Union => "union",
+            SymbolKind::Enum => "enum",
+            SymbolKind::Typedef => "typedef",
+            SymbolKind::Namespace => "namespace",
+            SymbolKind::Template => "template",
+            SymbolKind::Constant => "constant",
+        }
+    }
+
+    /// The kind named by a query capture suffix (`definition.<name>`).
+    pub fn from_name(name: &str) -> Option<SymbolKind> {
+        const ALL: [SymbolKind; 10] = [
+            SymbolKind::Function,
+            SymbolKind::Method,
+            SymbolKind::Class,
+            SymbolKind::Struct,
+            SymbolKind::Union,
+            SymbolKind::Enum,
+            SymbolKind::Typedef,
+            SymbolKind::Namespace,
+            SymbolKind::Template,
+            SymbolKind::Constant,
+        ];
+        ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    /// Functions and methods: the symbols whose body the views elide.
+    pub fn is_function(self) -> bool {
+        matches!(self, SymbolKind::Function | SymbolKind::Method)
+    }
 }
 
 /// One symbol of a file.
@@ -67,6 +140,16 @@ pub struct Symbol {
     #[serde(skip)]
     pub range: Range<usize>,
     pub children: Vec<Symbol>,
+    /// Where the views cut: body, docstring, leading comment.
+    #[serde(skip)]
+    spans: spans::Spans,
+}
+
+impl Symbol {
+    /// Depth-first (pre-order) iteration over this symbol and all below it.
+    pub fn iter(&self) -> SymbolIter<'_> {
+        SymbolIter { stack: vec![self] }
+    }
 }
 
 /// The symbols of one file.
@@ -83,29 +166,56 @@ pub struct SymbolTree {
 impl SymbolTree {
     /// The symbol with exactly this path.
     pub fn find(&self, path: &str) -> Option<&Symbol> {
-        let _ = path;
-        todo!()
+        self.iter().find(|s| s.path == path)
+    }
+
+    /// Every symbol, depth-first in source order (a parent before its
+    /// children).
+    pub fn iter(&self) -> SymbolIter<'_> {
+        SymbolIter {
+            stack: self.symbols.iter().rev().collect(),
+        }
+    }
+
+    /// The full source text of the symbol at `path` (decorators and
+    /// template heads included), or `None` if there is no such symbol or
+    /// `source` is not the text this tree was parsed from.
+    pub fn definition<'a>(&self, source: &'a str, path: &str) -> Option<&'a str> {
+        let symbol = self.find(path)?;
+        source.get(symbol.range.clone())
+    }
+}
+
+/// Depth-first iterator over symbols; see [`SymbolTree::iter`].
+pub struct SymbolIter<'a> {
+    stack: Vec<&'a Symbol>,
+}
+
+impl<'a> Iterator for SymbolIter<'a> {
+    type Item = &'a Symbol;
+
+    fn next(&mut self) -> Option<&'a Symbol> {
+        let symbol = self.stack.pop()?;
+        self.stack.extend(symbol.children.iter().rev());
+        Some(symbol)
     }
 }
 
 /// Parse `source` and extract its symbol tree. Never fails: a file with
 /// syntax errors yields the symbols it can.
 pub fn parse(lang: Lang, source: &str) -> SymbolTree {
-    let _ = (lang, source);
-    todo!()
+    symbols::extract(lang, source)
 }
 
 /// The code with every function/method body replaced by `...` (Python) or
 /// `{ ... }` (C/C++); docstrings and leading comments kept.
 pub fn skeleton(tree: &SymbolTree, source: &str) -> String {
-    let _ = (tree, source);
-    todo!()
+    skeleton::render(tree, source)
 }
 
 /// One line per symbol, indented by nesting: kind, name, signature, lines.
 pub fn outline(tree: &SymbolTree) -> String {
-    let _ = tree;
-    todo!()
+    outline::render(tree)
 }
 
 /// Each symbol rendered by its mask state; unnamed symbols take their
@@ -116,6 +226,5 @@ pub fn masked(
     default: MaskState,
     mask: &BTreeMap<String, MaskState>,
 ) -> String {
-    let _ = (tree, source, default, mask);
-    todo!()
+    mask::render(tree, source, default, mask)
 }

@@ -1,0 +1,137 @@
+//! Languages: the tree-sitter grammar and the compiled symbol query of each
+//! [`Lang`], and a per-thread parser pool. A run over thousands of files
+//! compiles each query once (process-wide) and creates one parser per
+//! language per thread.
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+use tree_sitter::{Language, Parser, Query, Tree};
+
+use super::{Lang, SymbolKind};
+
+/// What one capture of a symbol query means.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Capture {
+    /// `@name`: the symbol's name.
+    Name,
+    /// `@definition.<kind>`: the defining node.
+    Definition(SymbolKind),
+    /// Anything else (ignored).
+    Other,
+}
+
+/// A compiled symbol query and the meaning of each capture index.
+pub(super) struct SymbolQuery {
+    pub query: Query,
+    pub captures: Vec<Capture>,
+}
+
+impl Lang {
+    fn index(self) -> usize {
+        match self {
+            Lang::Python => 0,
+            Lang::C => 1,
+            Lang::Cpp => 2,
+        }
+    }
+
+    /// The tree-sitter grammar.
+    pub(super) fn grammar(self) -> Language {
+        match self {
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::C => tree_sitter_c::LANGUAGE.into(),
+            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+        }
+    }
+
+    /// The text of the symbol query.
+    pub(super) fn query_source(self) -> &'static str {
+        match self {
+            Lang::Python => include_str!("queries/python.scm"),
+            Lang::C => include_str!("queries/c.scm"),
+            Lang::Cpp => include_str!("queries/cpp.scm"),
+        }
+    }
+
+    /// The compiled symbol query, or `None` if the embedded query does not
+    /// compile against the grammar (a build defect the tests catch; the
+    /// program then sees no symbols instead of panicking).
+    pub(super) fn symbol_query(self) -> Option<&'static SymbolQuery> {
+        static QUERIES: [OnceLock<Option<SymbolQuery>>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        QUERIES[self.index()]
+            .get_or_init(|| compile_query(self).ok())
+            .as_ref()
+    }
+}
+
+/// Compile the query of `lang` and classify its captures.
+pub(super) fn compile_query(lang: Lang) -> Result<SymbolQuery, String> {
+    let query = Query::new(&lang.grammar(), lang.query_source()).map_err(|e| e.to_string())?;
+    let captures = query
+        .capture_names()
+        .iter()
+        .map(|name| classify_capture(name))
+        .collect();
+    Ok(SymbolQuery { query, captures })
+}
+
+fn classify_capture(name: &str) -> Capture {
+    if name == "name" {
+        return Capture::Name;
+    }
+    match name
+        .strip_prefix("definition.")
+        .and_then(SymbolKind::from_name)
+    {
+        Some(kind) => Capture::Definition(kind),
+        None => Capture::Other,
+    }
+}
+
+thread_local! {
+    /// One parser per language, created on first use in each thread.
+    static PARSERS: RefCell<[Option<Parser>; 3]> = const { RefCell::new([None, None, None]) };
+}
+
+/// Parse `source` with the thread's parser for `lang`. `None` only if the
+/// grammar cannot be loaded (ABI mismatch) or tree-sitter gives up.
+pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
+    PARSERS.with(|cell| {
+        let mut parsers = cell.try_borrow_mut().ok()?;
+        let slot = &mut parsers[lang.index()];
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&lang.grammar()).ok()?;
+            *slot = Some(parser);
+        }
+        let parser = slot.as_mut()?;
+        let tree = parser.parse(source, None);
+        if tree.is_none() {
+            parser.reset();
+        }
+        tree
+    })
+}
+
+/// Whether C-or-C++ text uses constructs only C++ has. Checked on line
+/// starts so comments and strings that mention them rarely count.
+pub(super) fn looks_like_cpp(source: &str) -> bool {
+    source.lines().any(is_cpp_line)
+}
+
+fn is_cpp_line(line: &str) -> bool {
+    const PREFIXES: [&str; 7] = [
+        "namespace ",
+        "template <",
+        "template<",
+        "using namespace ",
+        "public:",
+        "private:",
+        "protected:",
+    ];
+    let line = line.trim_start();
+    PREFIXES.iter().any(|p| line.starts_with(p))
+        || (line.starts_with("class ") && !line.ends_with(';'))
+}

@@ -1,0 +1,265 @@
+//! Masked: each symbol rendered by its mask state (DESIGN §3).
+//!
+//! A symbol's state is its entry in the mask, else its parent's state,
+//! else the file default. `def` shows the definition, `sig` elides a
+//! function's body as the skeleton does, `agg` folds the symbol into one
+//! summary line, `hide` drops it. Containers (classes, structs,
+//! namespaces) in `def`/`sig` show their own text with each child replaced
+//! by the child's rendering; a hidden container with an explicitly visible
+//! descendant shows just its header, those descendants and its closing
+//! brace. Text outside every symbol is kept unless the default is `hide`.
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+use crate::core::model::MaskState;
+
+use super::skeleton::elided;
+use super::text::{
+    doc_from_comment, doc_from_string, indent_before, line_start, slice, starts_line, tidy,
+};
+use super::{Lang, Symbol, SymbolKind, SymbolTree};
+
+/// See [`super::masked`].
+pub(super) fn render(
+    tree: &SymbolTree,
+    source: &str,
+    default: MaskState,
+    mask: &BTreeMap<String, MaskState>,
+) -> String {
+    let masker = Masker {
+        lang: tree.lang,
+        source,
+        mask,
+    };
+    let out = if default == MaskState::Hide {
+        let shown: Vec<String> = tree
+            .symbols
+            .iter()
+            .map(|s| masker.render(s, masker.state(s, default)))
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        shown.join("\n\n")
+    } else {
+        masker.splice(0..source.len(), &tree.symbols, default)
+    };
+    tidy(&out)
+}
+
+struct Masker<'a> {
+    lang: Lang,
+    source: &'a str,
+    mask: &'a BTreeMap<String, MaskState>,
+}
+
+impl Masker<'_> {
+    /// The symbol's own entry in the mask, else what it inherits.
+    fn state(&self, symbol: &Symbol, inherited: MaskState) -> MaskState {
+        self.mask.get(&symbol.path).copied().unwrap_or(inherited)
+    }
+
+    /// The text that replaces the symbol (leading comment included).
+    fn render(&self, symbol: &Symbol, state: MaskState) -> String {
+        match state {
+            MaskState::Hide if self.shows_descendant(symbol) => self.shell(symbol),
+            MaskState::Hide => String::new(),
+            MaskState::Agg => self.agg_line(symbol),
+            MaskState::Sig if symbol.kind.is_function() && symbol.spans.elide.is_some() => {
+                elided(symbol, self.lang, self.source)
+            }
+            MaskState::Def | MaskState::Sig => self.full(symbol, state),
+        }
+    }
+
+    /// Whether some descendant is explicitly set to a visible state.
+    fn shows_descendant(&self, symbol: &Symbol) -> bool {
+        symbol.children.iter().any(|c| {
+            matches!(self.mask.get(&c.path), Some(s) if *s != MaskState::Hide)
+                || self.shows_descendant(c)
+        })
+    }
+
+    /// The symbol's text with every child replaced by its rendering.
+    fn full(&self, symbol: &Symbol, state: MaskState) -> String {
+        let whole = symbol.spans.lead..symbol.range.end;
+        match &symbol.spans.inner {
+            Some(inner) if self.lang == Lang::Python => {
+                let body = self.splice(inner.clone(), &symbol.children, state);
+                let mut out = slice(self.source, whole.start..inner.start).to_string();
+                out.push_str(&python_nonempty(body));
+                out.push_str(slice(self.source, inner.end..whole.end));
+                out
+            }
+            _ => self.splice(whole, &symbol.children, state),
+        }
+    }
+
+    /// `source[region]` with each child's span replaced by its rendering.
+    /// A child that renders to nothing takes its whole lines with it.
+    fn splice(&self, region: Range<usize>, children: &[Symbol], inherited: MaskState) -> String {
+        let mut out = String::new();
+        let mut cursor = region.start;
+        for child in children {
+            let span = child.spans.lead.max(cursor)..child.range.end.min(region.end);
+            if span.start > span.end {
+                continue;
+            }
+            let rendered = self.render(child, self.state(child, inherited));
+            let span = if rendered.is_empty() {
+                whole_lines(self.source, span, cursor..region.end)
+            } else {
+                span
+            };
+            out.push_str(slice(self.source, cursor..span.start));
+            out.push_str(&rendered);
+            cursor = span.end;
+        }
+        out.push_str(slice(self.source, cursor..region.end));
+        out
+    }
+
+    /// A hidden container around visible descendants: its header, those
+    /// descendants at their own indentation, and its closing (`};`).
+    fn shell(&self, symbol: &Symbol) -> String {
+        let Some(inner) = &symbol.spans.inner else {
+            return String::new();
+        };
+        let mut out = slice(self.source, symbol.range.start..inner.start)
+            .trim_end()
+            .to_string();
+        let mut previous_multiline = None;
+        for child in &symbol.children {
+            let rendered = self.render(child, self.state(child, MaskState::Hide));
+            if rendered.is_empty() {
+                continue;
+            }
+            let multiline = rendered.contains('\n');
+            if previous_multiline.is_some_and(|p| p || multiline) {
+                out.push('\n');
+            }
+            out.push('\n');
+            out.push_str(indent_before(self.source, child.spans.lead));
+            out.push_str(&rendered);
+            previous_multiline = Some(multiline);
+        }
+        let closing = slice(self.source, inner.end..symbol.range.end).trim();
+        if !closing.is_empty() {
+            out.push('\n');
+            out.push_str(indent_before(self.source, symbol.range.start));
+            out.push_str(closing);
+        }
+        out
+    }
+
+    /// The symbol as one line: its signature and a summary comment with
+    /// the first doc line and the body's line count. A one-line symbol
+    /// without a body is already that line.
+    fn agg_line(&self, symbol: &Symbol) -> String {
+        let text = slice(self.source, symbol.range.clone());
+        if symbol.spans.body.is_none() && !text.contains('\n') {
+            return text.to_string();
+        }
+        let summary = self.summary(symbol);
+        let signature = &symbol.signature;
+        match (self.lang, symbol.kind) {
+            (Lang::Python, SymbolKind::Constant) => format!("{} = ...  # {summary}", symbol.name),
+            (Lang::Python, _) => format!("{signature}: ...  # {summary}"),
+            (_, SymbolKind::Namespace) => format!("{signature} {{ /* {summary} */ }}"),
+            (_, SymbolKind::Constant) => format!("{signature} /* {summary} */"),
+            _ => format!("{signature}; /* {summary} */"),
+        }
+    }
+
+    /// `First doc line. (12 lines)` or `12 lines`.
+    fn summary(&self, symbol: &Symbol) -> String {
+        let counted = symbol.spans.body.clone().unwrap_or(symbol.range.clone());
+        let lines = slice(self.source, counted).lines().count().max(1);
+        let count = if lines == 1 {
+            "1 line".to_string()
+        } else {
+            format!("{lines} lines")
+        };
+        let doc = symbol
+            .spans
+            .doc
+            .clone()
+            .and_then(|d| doc_line(slice(self.source, d)));
+        match doc {
+            Some(doc) if self.lang == Lang::Python => format!("{doc} ({count})"),
+            Some(doc) => format!("{} ({count})", doc.replace("*/", "* /")),
+            None => count,
+        }
+    }
+}
+
+/// The first line of a docstring or leading comment.
+fn doc_line(text: &str) -> Option<String> {
+    if text.starts_with(['#', '/']) {
+        doc_from_comment(text)
+    } else {
+        doc_from_string(text)
+    }
+}
+
+/// A Python block that lost all its statements still needs one: `...`
+/// (after the colon, or below the comments left in it).
+fn python_nonempty(body: String) -> String {
+    let has_code = body.lines().any(|l| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#')
+    });
+    if has_code {
+        return body;
+    }
+    if body.trim().is_empty() {
+        return " ...".to_string();
+    }
+    let indent: String = body
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.chars().take_while(|c| *c == ' ' || *c == '\t').collect())
+        .unwrap_or_default();
+    format!("{}\n{indent}...", body.trim_end())
+}
+
+/// A removed span widened to the whole lines it occupies (when nothing
+/// else is on them), plus the blank lines after it when a blank line
+/// already precedes it, so removing a block leaves one separator.
+fn whole_lines(source: &str, span: Range<usize>, bounds: Range<usize>) -> Range<usize> {
+    let ls = line_start(source, span.start);
+    let rest = slice(source, span.end..bounds.end);
+    let tail = rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len();
+    let ends_line = rest[tail..].starts_with('\n');
+    if ls < bounds.start || !starts_line(source, span.start) || !ends_line {
+        return span;
+    }
+    let start = ls;
+    let mut end = span.end + tail + 1;
+    if start == bounds.start || blank_line_before(source, start, bounds.start) {
+        end = skip_blank_lines(source, end, bounds.end);
+    }
+    start..end
+}
+
+/// Whether the line before the one starting at `start` is blank.
+fn blank_line_before(source: &str, start: usize, floor: usize) -> bool {
+    if start == 0 || start <= floor {
+        return false;
+    }
+    let previous = line_start(source, start - 1);
+    previous >= floor && slice(source, previous..start).trim().is_empty()
+}
+
+/// Past the whole blank lines starting at `from` (not beyond `limit`).
+fn skip_blank_lines(source: &str, mut from: usize, limit: usize) -> usize {
+    while let Some(rest) = source.get(from..limit) {
+        let Some(newline) = rest.find('\n') else {
+            break;
+        };
+        if !rest[..newline].trim().is_empty() {
+            break;
+        }
+        from += newline + 1;
+    }
+    from
+}

@@ -1,0 +1,88 @@
+; C symbols.
+;
+; Each pattern captures a defining node as @definition.<kind> and its name as
+; @name. The extractor widens a captured struct/union/enum to the declaration
+; or typedef it sits in and adds a trailing `;`. When two patterns give the
+; same range, the earlier pattern wins: a `typedef struct Tag {...} T;` is the
+; struct `struct Tag`, not the typedef `T`.
+
+; Function definitions, returning values or (double) pointers.
+(function_definition
+  declarator: [
+    (function_declarator
+      declarator: (identifier) @name)
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (identifier) @name))
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (function_declarator
+          declarator: (identifier) @name)))
+  ]) @definition.function
+
+; Prototypes.
+(declaration
+  declarator: [
+    (function_declarator
+      declarator: (identifier) @name)
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (identifier) @name))
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (function_declarator
+          declarator: (identifier) @name)))
+  ]) @definition.function
+
+; Tagged types with a body.
+(struct_specifier
+  name: (type_identifier) @name
+  body: (_)) @definition.struct
+
+(union_specifier
+  name: (type_identifier) @name
+  body: (_)) @definition.union
+
+(enum_specifier
+  name: (type_identifier) @name
+  body: (_)) @definition.enum
+
+; Anonymous types with a body, named by their typedef.
+(type_definition
+  type: (struct_specifier
+    !name
+    body: (_))
+  declarator: (type_identifier) @name) @definition.struct
+
+(type_definition
+  type: (union_specifier
+    !name
+    body: (_))
+  declarator: (type_identifier) @name) @definition.union
+
+(type_definition
+  type: (enum_specifier
+    !name
+    body: (_))
+  declarator: (type_identifier) @name) @definition.enum
+
+; Other typedefs: plain, pointer and function-pointer types.
+(type_definition
+  declarator: [
+    (type_identifier) @name
+    (pointer_declarator
+      declarator: (type_identifier) @name)
+    (array_declarator
+      declarator: (type_identifier) @name)
+    (function_declarator
+      declarator: (type_identifier) @name)
+    (function_declarator
+      declarator: (parenthesized_declarator
+        (pointer_declarator
+          declarator: (type_identifier) @name)))
+  ]) @definition.typedef
+
+; Object-like macros with a value (`#define BUFSIZ 8192`).
+(preproc_def
+  name: (identifier) @name
+  value: (_)) @definition.constant

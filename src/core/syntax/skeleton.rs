@@ -1,0 +1,60 @@
+//! Skeleton: the file with every function/method body replaced by `...`
+//! (Python, after the docstring) or `{ ... }` (C, C++). Everything outside
+//! function bodies — imports, globals, class bodies, comments — is kept
+//! byte for byte, so a Python skeleton still parses as Python.
+
+use std::ops::Range;
+
+use super::text::slice;
+use super::{Lang, Symbol, SymbolTree};
+
+/// What an elided body becomes.
+pub(super) fn placeholder(lang: Lang) -> &'static str {
+    match lang {
+        Lang::Python => "...",
+        Lang::C | Lang::Cpp => "{ ... }",
+    }
+}
+
+/// See [`super::skeleton`].
+pub(super) fn render(tree: &SymbolTree, source: &str) -> String {
+    let mut cuts = Vec::new();
+    collect_cuts(&tree.symbols, &mut cuts);
+    replace(source, 0..source.len(), &cuts, placeholder(tree.lang))
+}
+
+/// The symbol's text (leading comment included) with its body elided, as
+/// the `sig` mask state shows a function.
+pub(super) fn elided(symbol: &Symbol, lang: Lang, source: &str) -> String {
+    let whole = symbol.spans.lead..symbol.range.end;
+    let cuts: Vec<Range<usize>> = symbol.spans.elide.iter().cloned().collect();
+    replace(source, whole, &cuts, placeholder(lang))
+}
+
+/// The elided body of each outermost function (nested functions vanish
+/// with their parent's body), in source order.
+fn collect_cuts(symbols: &[Symbol], out: &mut Vec<Range<usize>>) {
+    for symbol in symbols {
+        match &symbol.spans.elide {
+            Some(body) if symbol.kind.is_function() => out.push(body.clone()),
+            _ => collect_cuts(&symbol.children, out),
+        }
+    }
+}
+
+/// `source[region]` with each cut replaced by `with`. Cuts outside the
+/// region or overlapping an earlier cut are ignored.
+fn replace(source: &str, region: Range<usize>, cuts: &[Range<usize>], with: &str) -> String {
+    let mut out = String::with_capacity(region.len());
+    let mut cursor = region.start;
+    for cut in cuts {
+        if cut.start < cursor || cut.end > region.end || cut.start > cut.end {
+            continue;
+        }
+        out.push_str(slice(source, cursor..cut.start));
+        out.push_str(with);
+        cursor = cut.end;
+    }
+    out.push_str(slice(source, cursor..region.end));
+    out
+}

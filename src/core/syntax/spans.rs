@@ -1,0 +1,355 @@
+//! Spans: what the views need to know about one definition, read off its
+//! syntax node while the tree is alive — the full range, the leading
+//! comment, the body, the part of the body the skeleton elides, the
+//! docstring and the one-line signature. This is the only place that knows
+//! the grammars' node names for bodies and declarators; the views work on
+//! the recorded byte ranges.
+
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::text::{fold, slice, starts_line, truncate};
+use super::{Lang, SymbolKind};
+
+/// Byte ranges of one symbol that the views cut along.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Spans {
+    /// Start of the leading comment block (the definition's start if none).
+    pub lead: usize,
+    /// The body node: a block, compound statement, field or declaration list.
+    pub body: Option<Range<usize>>,
+    /// Where children live: after the `:` (Python), inside the braces (C,
+    /// C++). A hidden container shows its visible children here.
+    pub inner: Option<Range<usize>>,
+    /// Functions only: what the skeleton replaces with `...` / `{ ... }`.
+    pub elide: Option<Range<usize>>,
+    /// The docstring statement (Python) or the leading comment block.
+    pub doc: Option<Range<usize>>,
+}
+
+/// Everything read off one definition node.
+pub(super) struct Analysis {
+    pub range: Range<usize>,
+    pub signature: String,
+    pub spans: Spans,
+}
+
+/// The longest signature kept for constants (their value can be huge).
+const CONSTANT_SIGNATURE_MAX: usize = 100;
+
+/// One definition the query found: the node it captured (`core`), that
+/// node widened by [`outer_node`], and its name.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Found<'t> {
+    pub kind: SymbolKind,
+    pub core: Node<'t>,
+    pub outer: Node<'t>,
+    pub name: Node<'t>,
+}
+
+/// Analyse one found definition.
+pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
+    let range = definition_range(found.outer, source);
+    let lead = leading_comment_start(found.outer, source);
+    if lang == Lang::Python {
+        python(found, range, lead, source)
+    } else {
+        c_like(found, range, lead, source)
+    }
+}
+
+/// The node a definition really spans: decorators, `template <...>` heads
+/// and a typedef/declaration around a type specifier belong to it.
+pub(super) fn outer_node(node: Node) -> Node {
+    let mut current = node;
+    while let Some(parent) = current.parent() {
+        let wraps = match parent.kind() {
+            "decorated_definition" | "template_declaration" => true,
+            "type_definition" | "declaration" | "field_declaration" => {
+                parent.child_by_field_name("type") == Some(current)
+            }
+            _ => false,
+        };
+        if !wraps {
+            break;
+        }
+        current = parent;
+    }
+    current
+}
+
+/// The node's bytes plus a directly following `;`, trailing whitespace
+/// trimmed (a `#define` node ends with its newline).
+fn definition_range(node: Node, source: &str) -> Range<usize> {
+    let start = node.start_byte();
+    let mut end = node.end_byte();
+    if let Some(next) = node.next_sibling()
+        && next.kind() == ";"
+        && !next.is_named()
+    {
+        end = next.end_byte();
+    }
+    let text = slice(source, start..end);
+    start..start + text.trim_end().len()
+}
+
+/// The start of the comment lines directly above `node` (no blank line
+/// between, each comment starting its own line), or the node's start.
+fn leading_comment_start(node: Node, source: &str) -> usize {
+    let mut start = node.start_byte();
+    let mut current = node;
+    while let Some(prev) = current.prev_sibling() {
+        if prev.kind() != "comment" || !starts_line(source, prev.start_byte()) {
+            break;
+        }
+        let gap = slice(source, prev.end_byte()..start);
+        if !gap.trim().is_empty() || gap.matches('\n').count() > 1 {
+            break;
+        }
+        start = prev.start_byte();
+        current = prev;
+    }
+    start
+}
+
+/// The leading comment as a doc range, if there is one.
+fn lead_doc(lead: usize, range: &Range<usize>) -> Option<Range<usize>> {
+    (lead < range.start).then_some(lead..range.start)
+}
+
+fn python(found: &Found, range: Range<usize>, lead: usize, source: &str) -> Analysis {
+    let Found { kind, core, .. } = *found;
+    if kind == SymbolKind::Constant {
+        let text = fold(&without_comments(core, range.clone(), source));
+        let spans = Spans {
+            lead,
+            doc: lead_doc(lead, &range),
+            ..Spans::default()
+        };
+        return Analysis {
+            range,
+            signature: truncate(&text, CONSTANT_SIGNATURE_MAX),
+            spans,
+        };
+    }
+    let body = core.child_by_field_name("body");
+    let colon = body.and_then(|b| colon_before(core, b));
+    let head_end = colon
+        .map(|c| c.start_byte())
+        .or(body.map(|b| b.start_byte()))
+        .unwrap_or(core.end_byte());
+    let signature = fold(&without_comments(core, core.start_byte()..head_end, source));
+    let docstring = body.and_then(python_docstring);
+    let elide = match body {
+        Some(b) if kind.is_function() => python_elide(b, docstring),
+        _ => None,
+    };
+    let inner = body.map(|b| colon.map_or(b.start_byte(), |c| c.end_byte())..b.end_byte());
+    let doc = docstring
+        .map(|d| d.byte_range())
+        .or_else(|| lead_doc(lead, &range));
+    let spans = Spans {
+        lead,
+        body: body.map(|b| b.byte_range()),
+        inner,
+        elide,
+        doc,
+    };
+    Analysis {
+        range,
+        signature,
+        spans,
+    }
+}
+
+/// The `:` token that ends a Python definition's header.
+fn colon_before<'t>(def: Node<'t>, body: Node<'t>) -> Option<Node<'t>> {
+    let mut cursor = def.walk();
+    let mut colon = None;
+    for child in def.children(&mut cursor) {
+        if child == body {
+            break;
+        }
+        if child.kind() == ":" {
+            colon = Some(child);
+        }
+    }
+    colon
+}
+
+/// The statements of a block, comments skipped.
+fn statements<'t>(block: Node<'t>) -> impl Iterator<Item = Node<'t>> {
+    (0..block.named_child_count())
+        .filter_map(move |i| block.named_child(i as u32))
+        .filter(|n| n.kind() != "comment")
+}
+
+/// The block's first statement if it is a lone string (a docstring).
+fn python_docstring(block: Node) -> Option<Node> {
+    let first = statements(block).next()?;
+    let only = (first.kind() == "expression_statement" && first.named_child_count() == 1)
+        .then(|| first.named_child(0))??;
+    matches!(only.kind(), "string" | "concatenated_string").then_some(first)
+}
+
+/// From the first statement after the docstring to the end of the block:
+/// what `...` replaces. `None` when nothing but the docstring is there.
+fn python_elide(block: Node, docstring: Option<Node>) -> Option<Range<usize>> {
+    let skip = usize::from(docstring.is_some());
+    let first = statements(block).nth(skip)?;
+    Some(first.start_byte()..block.end_byte())
+}
+
+fn c_like(found: &Found, range: Range<usize>, lead: usize, source: &str) -> Analysis {
+    let kind = found.kind;
+    let body = body_node(found.core);
+    let signature = c_signature(found, body, &range, source);
+    let inner = body.map(|b| inside_braces(b, source));
+    let elide = body.filter(|_| kind.is_function()).map(|b| b.byte_range());
+    let spans = Spans {
+        lead,
+        body: body.map(|b| b.byte_range()),
+        inner,
+        elide,
+        doc: lead_doc(lead, &range),
+    };
+    Analysis {
+        range,
+        signature,
+        spans,
+    }
+}
+
+/// A definition's body: its own `body` field, or that of its `type` (an
+/// anonymous struct named by a typedef).
+fn body_node(core: Node) -> Option<Node> {
+    core.child_by_field_name("body").or_else(|| {
+        core.child_by_field_name("type")
+            .and_then(|t| t.child_by_field_name("body"))
+    })
+}
+
+/// The bytes between a body's braces (all of it if it has none).
+fn inside_braces(body: Node, source: &str) -> Range<usize> {
+    let range = body.byte_range();
+    let text = slice(source, range.clone());
+    if text.starts_with('{') && text.ends_with('}') && text.len() >= 2 {
+        range.start + 1..range.end - 1
+    } else {
+        range
+    }
+}
+
+fn c_signature(found: &Found, body: Option<Node>, range: &Range<usize>, source: &str) -> String {
+    let Found {
+        kind,
+        core,
+        outer,
+        name,
+    } = *found;
+    let text = if kind.is_function() {
+        let head_end = function_declarator(name, core).map_or(name.end_byte(), declarator_head_end);
+        without_comments(outer, range.start..head_end, source)
+    } else if let Some(b) = body {
+        let head = without_comments(outer, range.start..b.start_byte(), source);
+        let tail = without_comments(outer, b.end_byte()..range.end, source);
+        let tail = tail.trim().trim_end_matches(';');
+        // A declarator after the body (`typedef struct {...} T;`) is kept
+        // behind a `{ ... }` so the head still reads as C.
+        if tail.trim().is_empty() {
+            head
+        } else {
+            format!("{head} {{ ... }} {tail}")
+        }
+    } else {
+        without_comments(outer, range.clone(), source)
+    };
+    let text = fold(&text);
+    let text = text.trim_end_matches([';', ' ', '{']);
+    if kind == SymbolKind::Constant {
+        truncate(text, CONSTANT_SIGNATURE_MAX)
+    } else {
+        text.to_string()
+    }
+}
+
+/// The `function_declarator` that holds `name`, below `def`.
+fn function_declarator<'t>(name: Node<'t>, def: Node<'t>) -> Option<Node<'t>> {
+    let mut current = name;
+    while current != def {
+        if current.kind() == "function_declarator" {
+            return Some(current);
+        }
+        current = current.parent()?;
+    }
+    None
+}
+
+/// Where a function's head ends: after the parameters and the qualifiers
+/// that belong to its type (`const`, `noexcept`, `override`, `-> T`), but
+/// before attribute macros like glibc's `__THROW __nonnull ((1))`.
+fn declarator_head_end(declarator: Node) -> usize {
+    const HEAD: [&str; 8] = [
+        "parameter_list",
+        "type_qualifier",
+        "ref_qualifier",
+        "virtual_specifier",
+        "noexcept",
+        "throw_specifier",
+        "trailing_return_type",
+        "requires_clause",
+    ];
+    let mut cursor = declarator.walk();
+    let mut end = declarator.end_byte();
+    let mut seen_params = false;
+    for child in declarator.children(&mut cursor) {
+        if child.kind() == "parameter_list" {
+            seen_params = true;
+        }
+        if seen_params {
+            if HEAD.contains(&child.kind()) {
+                end = child.end_byte();
+            } else {
+                break;
+            }
+        }
+    }
+    end
+}
+
+/// The text of `range` with every comment inside it left out. Comments
+/// are found in `node`'s subtree, skipping subtrees outside the range so a
+/// class body is not walked for its head.
+fn without_comments(node: Node, range: Range<usize>, source: &str) -> String {
+    let mut comments = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let r = n.byte_range();
+        if r.end <= range.start || r.start >= range.end {
+            continue;
+        }
+        if n.kind() == "comment" {
+            comments.push(r);
+            continue;
+        }
+        for i in 0..n.child_count() {
+            if let Some(child) = n.child(i) {
+                stack.push(child);
+            }
+        }
+    }
+    comments.sort_by_key(|r| r.start);
+    let mut out = String::new();
+    let mut cursor = range.start;
+    for c in &comments {
+        if c.start < cursor || c.end > range.end {
+            continue;
+        }
+        out.push_str(slice(source, cursor..c.start));
+        out.push(' ');
+        cursor = c.end;
+    }
+    out.push_str(slice(source, cursor..range.end));
+    out
+}

@@ -1,0 +1,327 @@
+//! Symbols: run the language's `.scm` query over the syntax tree, keep one
+//! definition per range, nest definitions by byte range and give each its
+//! stable path (`Class.method`, `struct Point`, `ns::Class::f#2`). This is
+//! the first step of every view; the rest of the module reads the
+//! resulting [`SymbolTree`].
+
+use std::cmp::Reverse;
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::{Node, QueryCursor, StreamingIterator};
+
+use super::lang::{Capture, parse_tree};
+use super::spans::{Found, analyze, outer_node};
+use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
+use super::{Lang, Symbol, SymbolKind, SymbolTree};
+
+/// Definitions nested deeper than this are not symbols: it bounds every
+/// recursion over the tree, whatever the input.
+pub(super) const MAX_DEPTH: usize = 48;
+
+/// Parse `source` and build its symbol tree (see [`super::parse`]).
+pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
+    let Some(tree) = parse_tree(lang, source) else {
+        return SymbolTree {
+            lang,
+            symbols: Vec::new(),
+            module_doc: None,
+            has_errors: true,
+        };
+    };
+    let root = tree.root_node();
+    let found = find_definitions(lang, root, source);
+    let placed = nest(lang, found);
+    SymbolTree {
+        lang,
+        symbols: build(lang, &placed, source),
+        module_doc: module_doc(lang, root, source),
+        has_errors: root.has_error(),
+    }
+}
+
+/// Every definition the query matches, one per range (for the same range
+/// the earlier pattern wins), sorted by start, outer before inner.
+fn find_definitions<'t>(lang: Lang, root: Node<'t>, source: &str) -> Vec<Found<'t>> {
+    let Some(symbol_query) = lang.symbol_query() else {
+        return Vec::new();
+    };
+    let mut cursor = QueryCursor::new();
+    let mut matches = cursor.matches(&symbol_query.query, root, source.as_bytes());
+    let mut found = Vec::new();
+    while let Some(m) = matches.next() {
+        let mut definition = None;
+        let mut name = None;
+        for capture in m.captures() {
+            match symbol_query.captures.get(capture.index as usize) {
+                Some(Capture::Name) => name = Some(capture.node),
+                Some(Capture::Definition(kind)) => definition = Some((*kind, capture.node)),
+                _ => {}
+            }
+        }
+        if let (Some((kind, core)), Some(name)) = (definition, name) {
+            let f = Found {
+                kind,
+                core,
+                outer: outer_node(core),
+                name,
+            };
+            if wanted(&f, source) {
+                found.push((m.pattern_index, f));
+            }
+        }
+    }
+    found.sort_by_key(|(pattern, f)| (f.outer.start_byte(), Reverse(f.outer.end_byte()), *pattern));
+    found.dedup_by_key(|(_, f)| f.outer.byte_range());
+    found.into_iter().map(|(_, f)| f).collect()
+}
+
+/// Drop nameless matches (error recovery) and include guards.
+fn wanted(found: &Found, source: &str) -> bool {
+    let name = slice(source, found.name.byte_range()).trim();
+    !name.is_empty() && !is_include_guard(found, name, source)
+}
+
+/// `#define NAME` directly inside `#ifndef NAME`.
+fn is_include_guard(found: &Found, name: &str, source: &str) -> bool {
+    found.kind == SymbolKind::Constant
+        && found.core.parent().is_some_and(|p| {
+            p.kind() == "preproc_ifdef"
+                && p.child_by_field_name("name")
+                    .is_some_and(|n| slice(source, n.byte_range()) == name)
+        })
+}
+
+/// A definition with the index of the definition it sits in.
+struct Placed<'t> {
+    found: Found<'t>,
+    parent: Option<usize>,
+}
+
+/// Nest sorted definitions by containment of their ranges.
+fn nest(lang: Lang, found: Vec<Found>) -> Vec<Placed> {
+    let mut placed: Vec<Placed> = Vec::with_capacity(found.len());
+    let mut stack: Vec<usize> = Vec::new();
+    for f in found {
+        let end = f.outer.end_byte();
+        while let Some(&top) = stack.last() {
+            if placed[top].found.outer.end_byte() >= end {
+                break;
+            }
+            stack.pop();
+        }
+        let parent = stack.last().copied();
+        if stack.len() >= MAX_DEPTH {
+            continue;
+        }
+        if parent.is_some_and(|p| is_local_declaration(lang, &placed[p].found, &f)) {
+            continue;
+        }
+        placed.push(Placed { found: f, parent });
+        stack.push(placed.len() - 1);
+    }
+    placed
+}
+
+/// C/C++ prototypes and macros inside a function body are local details
+/// (and C++'s most vexing parse makes some variables look like
+/// prototypes), not symbols.
+fn is_local_declaration(lang: Lang, parent: &Found, child: &Found) -> bool {
+    lang != Lang::Python
+        && parent.kind.is_function()
+        && (child.kind == SymbolKind::Constant
+            || (child.kind.is_function() && child.core.kind() != "function_definition"))
+}
+
+/// Name, kind and path of every placed definition, assembled into a tree.
+fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
+    let lines = LineIndex::new(source);
+    let namespaces = namespace_names(placed, source);
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut flat: Vec<Symbol> = Vec::with_capacity(placed.len());
+    for p in placed {
+        let parent = p.parent.and_then(|i| flat.get(i));
+        let (name, qualified) = names(p.found.name, source);
+        let kind = refine_kind(lang, &p.found, parent, &qualified, &namespaces);
+        let base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
+        let path = unique_path(&mut seen, base);
+        let analysis = analyze(lang, &p.found, source);
+        flat.push(Symbol {
+            path,
+            name,
+            kind,
+            start_line: lines.line_of(analysis.range.start),
+            end_line: lines.line_of(analysis.range.end.saturating_sub(1)),
+            signature: analysis.signature,
+            range: analysis.range,
+            children: Vec::new(),
+            spans: analysis.spans,
+        });
+    }
+    assemble(flat, placed)
+}
+
+/// Attach every symbol to its parent. Children have larger indices than
+/// their parent, so walking backwards finishes each child first.
+fn assemble(flat: Vec<Symbol>, placed: &[Placed]) -> Vec<Symbol> {
+    let mut slots: Vec<Option<Symbol>> = flat.into_iter().map(Some).collect();
+    let mut roots = Vec::new();
+    for i in (0..slots.len()).rev() {
+        let Some(mut symbol) = slots[i].take() else {
+            continue;
+        };
+        symbol.children.reverse();
+        match placed[i].parent.and_then(|p| slots.get_mut(p)) {
+            Some(Some(parent)) => parent.children.push(symbol),
+            _ => roots.push(symbol),
+        }
+    }
+    roots.reverse();
+    roots
+}
+
+/// The plain name and the qualified name (`Class::f` for an out-of-line
+/// C++ definition; template arguments of the scope dropped).
+fn names(node: Node, source: &str) -> (String, String) {
+    let mut segments = Vec::new();
+    let mut current = node;
+    while current.kind() == "qualified_identifier" {
+        let (Some(scope), Some(name)) = (
+            current.child_by_field_name("scope"),
+            current.child_by_field_name("name"),
+        ) else {
+            break;
+        };
+        let scope = match scope.kind() {
+            "template_type" => scope.child_by_field_name("name").unwrap_or(scope),
+            _ => scope,
+        };
+        segments.push(fold(slice(source, scope.byte_range())));
+        current = name;
+    }
+    let last = fold(slice(source, current.byte_range()));
+    segments.push(last.clone());
+    (last, segments.join("::"))
+}
+
+/// The names of the file's namespaces, segment by segment.
+fn namespace_names(placed: &[Placed], source: &str) -> HashSet<String> {
+    let mut set: HashSet<String> = HashSet::from(["std".to_string()]);
+    for p in placed
+        .iter()
+        .filter(|p| p.found.kind == SymbolKind::Namespace)
+    {
+        let text = slice(source, p.found.name.byte_range());
+        set.extend(text.split("::").map(|s| s.trim().to_string()));
+    }
+    set
+}
+
+/// Functions in a class, and C++ out-of-line definitions whose scope is
+/// not a namespace, are methods.
+fn refine_kind(
+    lang: Lang,
+    found: &Found,
+    parent: Option<&Symbol>,
+    qualified: &str,
+    namespaces: &HashSet<String>,
+) -> SymbolKind {
+    if found.kind != SymbolKind::Function {
+        return found.kind;
+    }
+    let in_type = parent.is_some_and(|p| {
+        matches!(
+            p.kind,
+            SymbolKind::Class | SymbolKind::Struct | SymbolKind::Union
+        )
+    });
+    let scope = qualified.rsplit_once("::").map(|(scope, _)| scope);
+    let out_of_line = lang == Lang::Cpp
+        && scope.is_some_and(|s| {
+            let last = s.rsplit("::").next().unwrap_or(s);
+            !last.is_empty() && !namespaces.contains(last)
+        });
+    if in_type || out_of_line {
+        SymbolKind::Method
+    } else {
+        SymbolKind::Function
+    }
+}
+
+/// The path before duplicate numbering. C has one flat namespace for
+/// functions and one for tags (`struct Point`); Python and C++ nest. A
+/// reopened namespace is the same scope, so its `#n` is not inherited.
+fn base_path(
+    lang: Lang,
+    kind: SymbolKind,
+    name_node: Node,
+    parent: Option<&Symbol>,
+    qualified: &str,
+    name: &str,
+) -> String {
+    let parent_path = parent.map(|p| match p.kind {
+        SymbolKind::Namespace => p.path.split('#').next().unwrap_or(&p.path),
+        _ => p.path.as_str(),
+    });
+    match lang {
+        Lang::Python => match parent_path {
+            Some(p) => format!("{p}.{name}"),
+            None => name.to_string(),
+        },
+        Lang::C => match tag_keyword(kind, name_node) {
+            Some(tag) => format!("{tag} {name}"),
+            None => name.to_string(),
+        },
+        Lang::Cpp => match parent_path {
+            Some(p) => format!("{p}::{qualified}"),
+            None => qualified.to_string(),
+        },
+    }
+}
+
+/// `struct`/`union`/`enum` when the name is the type's own tag (not the
+/// typedef name of an anonymous type).
+fn tag_keyword(kind: SymbolKind, name_node: Node) -> Option<&'static str> {
+    let is_tag = name_node.parent().is_some_and(|p| {
+        matches!(
+            p.kind(),
+            "struct_specifier" | "union_specifier" | "enum_specifier"
+        )
+    });
+    match kind {
+        SymbolKind::Struct if is_tag => Some("struct"),
+        SymbolKind::Union if is_tag => Some("union"),
+        SymbolKind::Enum if is_tag => Some("enum"),
+        _ => None,
+    }
+}
+
+/// `base` the first time, then `base#2`, `base#3`, ...
+fn unique_path(seen: &mut HashMap<String, usize>, base: String) -> String {
+    let count = seen.entry(base.clone()).or_insert(0);
+    *count += 1;
+    if *count == 1 {
+        base
+    } else {
+        format!("{base}#{count}")
+    }
+}
+
+/// First line of the module docstring (Python) or of the comment block
+/// the file starts with (C, C++).
+fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
+    let mut cursor = root.walk();
+    let mut children = root.named_children(&mut cursor);
+    if lang == Lang::Python {
+        let first = children.find(|n| n.kind() != "comment")?;
+        let string = (first.kind() == "expression_statement").then(|| first.named_child(0))??;
+        if !matches!(string.kind(), "string" | "concatenated_string") {
+            return None;
+        }
+        return doc_from_string(slice(source, string.byte_range()));
+    }
+    let comments: Vec<&str> = children
+        .take_while(|n| n.kind() == "comment")
+        .map(|n| slice(source, n.byte_range()))
+        .collect();
+    doc_from_comment(&comments.join("\n"))
+}
