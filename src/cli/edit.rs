@@ -176,13 +176,39 @@ fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
     )
 }
 
+/// Symbols whose name looks like `needle`: one contains the other, or
+/// they are at most two edits apart.
 fn collect_near(symbols: &[syntax::Symbol], needle: &str, out: &mut Vec<String>) {
     for s in symbols {
-        if s.name.to_lowercase().contains(needle) {
+        let name = s.name.to_lowercase();
+        if name.contains(needle)
+            || (name.len() >= 3 && needle.contains(&name))
+            || edit_distance(&name, needle) <= 2
+        {
             out.push(s.path.clone());
         }
         collect_near(&s.children, needle, out);
     }
+}
+
+/// Levenshtein distance (names are short).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = if ca == *cb {
+                prev
+            } else {
+                1 + prev.min(row[j]).min(cur)
+            };
+            prev = cur;
+        }
+    }
+    row[b.len()]
 }
 
 fn describe(item: &FileItem) -> String {

@@ -63,11 +63,7 @@ pub fn is_inside(rel: &str) -> bool {
 /// `.ignore`, `.ctxcurateignore`, global excludes; hidden files skipped),
 /// minus the blacklist, as sorted `/`-separated relative paths.
 pub fn walk_files(root: &Path) -> Vec<String> {
-    let walker = ignore::WalkBuilder::new(root)
-        .require_git(false)
-        .add_custom_ignore_filename(".ctxcurateignore")
-        .follow_links(false)
-        .build();
+    let walker = walker(root).build();
     let mut out = Vec::new();
     for entry in walker.flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
@@ -83,6 +79,18 @@ pub fn walk_files(root: &Path) -> Vec<String> {
     }
     out.sort();
     out
+}
+
+/// The walk every discovery uses: `.gitignore` (even outside a git
+/// repository), `.ignore`, `.ctxcurateignore`, global git excludes; hidden
+/// files skipped; links not followed.
+pub fn walker(root: &Path) -> ignore::WalkBuilder {
+    let mut builder = ignore::WalkBuilder::new(root);
+    builder
+        .require_git(false)
+        .add_custom_ignore_filename(".ctxcurateignore")
+        .follow_links(false);
+    builder
 }
 
 /// A relative path as a `/`-separated string.
@@ -113,6 +121,8 @@ pub struct ResolvedItem {
     /// The entry's settings (for a glob entry: the glob's, with `path`
     /// replaced by the concrete file).
     pub item: FileItem,
+    /// Index of the preset entry this file came from.
+    pub entry: usize,
 }
 
 /// What went wrong while expanding a preset's entries.
@@ -138,28 +148,36 @@ impl std::fmt::Display for ExpandProblem {
 /// Expand a preset's entries into concrete files, in entry order with each
 /// glob's matches sorted. An explicitly named file keeps its own entry even
 /// when a glob also matches it; otherwise the first entry naming a file
-/// wins. Blacklisted files never appear. `walk` is called at most once,
-/// and only when some entry is a glob.
+/// wins. Blacklisted files never appear. `walk` is called only when some
+/// entry is a glob.
 pub fn expand_items(
     entries: &[FileItem],
     walk: impl FnOnce() -> Vec<String>,
 ) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
+    if entries.iter().any(|e| is_glob(&e.path)) {
+        expand_over(entries, &walk())
+    } else {
+        expand_over(entries, &[])
+    }
+}
+
+/// [`expand_items`] over a known, sorted file list.
+pub fn expand_over(entries: &[FileItem], files: &[String]) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
     let explicit: HashSet<&str> = entries
         .iter()
         .filter(|e| !is_glob(&e.path))
         .map(|e| e.path.as_str())
         .collect();
-    let mut walk = Some(walk);
-    let mut files: Option<Vec<String>> = None;
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     let mut problems = Vec::new();
-    for entry in entries {
+    for (index, entry) in entries.iter().enumerate() {
         if !is_glob(&entry.path) {
             if !is_blacklisted(&entry.path) && seen.insert(entry.path.clone()) {
                 out.push(ResolvedItem {
                     path: entry.path.clone(),
                     item: entry.clone(),
+                    entry: index,
                 });
             }
             continue;
@@ -174,11 +192,10 @@ pub fn expand_items(
                 continue;
             }
         };
-        let all = files.get_or_insert_with(|| walk.take().map(|w| w()).unwrap_or_default());
         let mut matched = false;
-        for path in all.iter().filter(|p| matcher.is_match(p.as_str())) {
+        for path in files.iter().filter(|p| matcher.is_match(p.as_str())) {
             matched = true;
-            if explicit.contains(path.as_str()) || !seen.insert(path.clone()) {
+            if is_blacklisted(path) || explicit.contains(path.as_str()) || !seen.insert(path.clone()) {
                 continue;
             }
             let mut item = entry.clone();
@@ -186,6 +203,7 @@ pub fn expand_items(
             out.push(ResolvedItem {
                 path: path.clone(),
                 item,
+                entry: index,
             });
         }
         if !matched {
@@ -323,6 +341,7 @@ mod tests {
         let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
         assert_eq!(paths, ["src/a.py", "src/b.py", "src/sub/c.py"]);
         assert_eq!(out[1].item.view_mode, crate::core::model::ViewMode::Skeleton);
+        assert_eq!(out.iter().map(|r| r.entry).collect::<Vec<_>>(), [0, 1, 2]);
         assert_eq!(
             problems,
             [ExpandProblem::NoMatch {
