@@ -1,0 +1,3 @@
+//! The terminal UI (work in progress).
+
+pub mod sanitize;
