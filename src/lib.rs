@@ -6,3 +6,4 @@
 //! so `ctxcurate build` and the TUI preview produce identical bytes.
 
 pub mod core;
+pub mod tui;

@@ -1,0 +1,267 @@
+//! Tests of the clipboard chain: exact OSC 52 bytes, the `auto` routing
+//! per environment, and the fallback, with fakes in place of X11.
+
+use super::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A terminal whose bytes the test can read after handing it away.
+#[derive(Clone, Default)]
+struct SharedTerminal(Arc<Mutex<Vec<u8>>>);
+
+impl SharedTerminal {
+    fn bytes(&self) -> Vec<u8> {
+        self.0.lock().expect("terminal lock").clone()
+    }
+}
+
+impl Write for SharedTerminal {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.lock().expect("terminal lock").extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A stand-in system clipboard that works or fails and counts calls.
+struct FakeSystem {
+    works: bool,
+    calls: Arc<AtomicUsize>,
+}
+
+impl Clipboard for FakeSystem {
+    fn copy(&mut self, _text: &str) -> Result<Destination, ClipboardError> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        if self.works {
+            Ok(Destination::System)
+        } else {
+            Err(ClipboardError::System(
+                arboard::Error::ClipboardNotSupported,
+            ))
+        }
+    }
+}
+
+fn fallback(system_works: bool) -> (FallbackClipboard, SharedTerminal, Arc<AtomicUsize>) {
+    let terminal = SharedTerminal::default();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let system = FakeSystem {
+        works: system_works,
+        calls: Arc::clone(&calls),
+    };
+    let osc52 = Osc52Clipboard::new(terminal.clone());
+    let chain = FallbackClipboard::new(Box::new(system), Box::new(osc52));
+    (chain, terminal, calls)
+}
+
+/// Standard base64 (RFC 4648, padded), decoded independently of the
+/// crate crossterm uses to encode.
+fn decode_base64(text: &[u8]) -> Vec<u8> {
+    const DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let (mut bits, mut nbits, mut out) = (0u32, 0, Vec::new());
+    for &b in text.iter().filter(|&&b| b != b'=') {
+        let digit = DIGITS.iter().position(|&d| d == b).expect("base64 digit");
+        bits = (bits << 6) | digit as u32;
+        nbits += 6;
+        if nbits >= 8 {
+            nbits -= 8;
+            out.push((bits >> nbits) as u8);
+            bits &= (1 << nbits) - 1;
+        }
+    }
+    out
+}
+
+/// The text inside one OSC 52 clipboard sequence, or a panic.
+fn osc52_payload(bytes: &[u8]) -> Vec<u8> {
+    let body = bytes
+        .strip_prefix(b"\x1b]52;c;")
+        .and_then(|rest| rest.strip_suffix(b"\x1b\\"))
+        .unwrap_or_else(|| panic!("not one OSC 52 sequence: {bytes:?}"));
+    decode_base64(body)
+}
+
+fn env(vars: &[(&str, &str)]) -> EnvProbe {
+    let mut probe = EnvProbe::default();
+    for &(name, value) in vars {
+        let slot = match name {
+            "SSH_TTY" => &mut probe.ssh_tty,
+            "SSH_CONNECTION" => &mut probe.ssh_connection,
+            "DISPLAY" => &mut probe.display,
+            "WAYLAND_DISPLAY" => &mut probe.wayland_display,
+            other => panic!("not probed: {other}"),
+        };
+        *slot = Some(value.to_owned());
+    }
+    probe
+}
+
+#[test]
+fn osc52_writes_the_exact_sequence() {
+    let mut clipboard = Osc52Clipboard::new(Vec::new());
+    assert_eq!(clipboard.copy("hi").ok(), Some(Destination::Osc52));
+    let bytes = clipboard.into_inner();
+    assert_eq!(bytes, b"\x1b]52;c;aGk=\x1b\\");
+    assert_eq!(osc52_payload(&bytes), b"hi");
+}
+
+#[test]
+fn osc52_payload_decodes_back_to_the_text() {
+    let text = "fn main() {\n\t\"é ✓ \u{1f980}\"\n}\n\x1b[0m";
+    let mut clipboard = Osc52Clipboard::new(Vec::new());
+    clipboard.copy(text).expect("copy");
+    assert_eq!(osc52_payload(&clipboard.into_inner()), text.as_bytes());
+}
+
+#[test]
+fn osc52_refuses_text_over_the_cap_and_sends_nothing() {
+    let mut clipboard = Osc52Clipboard::new(Vec::new()).with_max_bytes(4);
+    assert!(clipboard.copy("éé").is_ok(), "4 bytes is at the cap");
+    let sent = clipboard.into_inner();
+
+    let mut clipboard = Osc52Clipboard::new(Vec::new()).with_max_bytes(4);
+    match clipboard.copy("ééa") {
+        Err(ClipboardError::TooLarge { len: 5, max: 4 }) => {}
+        other => panic!("expected TooLarge, got {other:?}"),
+    }
+    assert!(clipboard.into_inner().is_empty());
+    assert_eq!(osc52_payload(&sent), "éé".as_bytes());
+}
+
+#[test]
+fn default_cap_fits_one_tmux_escape_sequence() {
+    let base64_len = DEFAULT_OSC52_MAX_BYTES.div_ceil(3) * 4;
+    let sequence_body = "52;c;".len() + base64_len;
+    assert!(sequence_body < 1 << 20, "{sequence_body}");
+}
+
+#[test]
+fn mode_names_parse_print_and_deserialize() {
+    for (name, mode) in [
+        ("auto", ClipboardMode::Auto),
+        ("system", ClipboardMode::System),
+        ("osc52", ClipboardMode::Osc52),
+        ("off", ClipboardMode::Off),
+    ] {
+        assert_eq!(name.parse::<ClipboardMode>(), Ok(mode));
+        assert_eq!(mode.to_string(), name);
+        let json = format!("\"{name}\"");
+        assert_eq!(
+            serde_json::from_str::<ClipboardMode>(&json).ok(),
+            Some(mode)
+        );
+        assert_eq!(serde_json::to_string(&mode).ok(), Some(json));
+    }
+    let err = "OSC52".parse::<ClipboardMode>().unwrap_err();
+    assert!(err.contains("auto, system, osc52, off"), "{err}");
+    assert_eq!(ClipboardMode::default(), ClipboardMode::Auto);
+}
+
+#[test]
+fn auto_uses_osc52_over_ssh_even_with_a_display() {
+    let auto = ClipboardMode::Auto;
+    let ssh_tty = env(&[("SSH_TTY", "/dev/pts/3"), ("DISPLAY", ":0")]);
+    assert_eq!(route(auto, &ssh_tty), Route::Osc52);
+    let ssh_connection = env(&[("SSH_CONNECTION", "10.0.0.1 5 10.0.0.2 22")]);
+    assert_eq!(route(auto, &ssh_connection), Route::Osc52);
+}
+
+#[cfg(not(any(target_os = "macos", windows)))]
+#[test]
+fn auto_uses_osc52_without_a_display() {
+    assert_eq!(route(ClipboardMode::Auto, &env(&[])), Route::Osc52);
+    let empty = env(&[("DISPLAY", ""), ("WAYLAND_DISPLAY", "")]);
+    assert_eq!(route(ClipboardMode::Auto, &empty), Route::Osc52);
+}
+
+#[test]
+fn auto_with_a_local_display_tries_system_then_osc52() {
+    for vars in [[("DISPLAY", ":0")], [("WAYLAND_DISPLAY", "wayland-0")]] {
+        assert_eq!(
+            route(ClipboardMode::Auto, &env(&vars)),
+            Route::SystemThenOsc52
+        );
+    }
+}
+
+#[test]
+fn explicit_modes_ignore_the_environment() {
+    let ssh = env(&[("SSH_TTY", "/dev/pts/0")]);
+    let local = env(&[("DISPLAY", ":0")]);
+    for probe in [&ssh, &local] {
+        assert_eq!(route(ClipboardMode::System, probe), Route::System);
+        assert_eq!(route(ClipboardMode::Osc52, probe), Route::Osc52);
+        assert_eq!(route(ClipboardMode::Off, probe), Route::Off);
+    }
+}
+
+#[test]
+fn from_mode_over_ssh_sends_osc52_to_the_terminal() {
+    let terminal = SharedTerminal::default();
+    let ssh = env(&[("SSH_TTY", "/dev/pts/1"), ("DISPLAY", ":0")]);
+    let mut clipboard = from_mode(ClipboardMode::Auto, &ssh, terminal.clone());
+    assert_eq!(clipboard.copy("ctx").ok(), Some(Destination::Osc52));
+    assert_eq!(osc52_payload(&terminal.bytes()), b"ctx");
+}
+
+#[test]
+fn off_copies_nothing_and_says_so() {
+    let terminal = SharedTerminal::default();
+    let local = env(&[("DISPLAY", ":0")]);
+    let mut clipboard = from_mode(ClipboardMode::Off, &local, terminal.clone());
+    let destination = clipboard.copy("secret").expect("off never fails");
+    assert_eq!(destination, Destination::Off);
+    assert_eq!(destination.to_string(), "nowhere (clipboard is off)");
+    assert!(terminal.bytes().is_empty());
+}
+
+#[test]
+fn fallback_uses_a_working_system_clipboard() {
+    let (mut chain, terminal, calls) = fallback(true);
+    assert_eq!(chain.copy("a").ok(), Some(Destination::System));
+    assert_eq!(chain.copy("b").ok(), Some(Destination::System));
+    assert_eq!(calls.load(Ordering::SeqCst), 2);
+    assert!(!chain.system_failed());
+    assert!(terminal.bytes().is_empty());
+}
+
+#[test]
+fn fallback_switches_to_osc52_for_good_after_a_system_failure() {
+    let (mut chain, terminal, calls) = fallback(false);
+    assert_eq!(chain.copy("one").ok(), Some(Destination::Osc52));
+    assert!(chain.system_failed());
+    assert_eq!(osc52_payload(&terminal.bytes()), b"one");
+
+    assert_eq!(chain.copy("two").ok(), Some(Destination::Osc52));
+    assert_eq!(calls.load(Ordering::SeqCst), 1, "system not retried");
+}
+
+#[test]
+fn fallback_reports_both_failures() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let system = FakeSystem {
+        works: false,
+        calls,
+    };
+    let osc52 = Osc52Clipboard::new(Vec::new()).with_max_bytes(1);
+    let mut chain = FallbackClipboard::new(Box::new(system), Box::new(osc52));
+    let err = chain.copy("too long").unwrap_err();
+    assert!(matches!(err, ClipboardError::BothFailed { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "system clipboard failed (system clipboard unavailable), and so did OSC 52 \
+         (8 bytes is too much for the terminal clipboard (OSC 52 limit 1 bytes))"
+    );
+}
+
+#[test]
+fn destinations_read_well_in_the_status_line() {
+    assert_eq!(Destination::System.to_string(), "system clipboard");
+    assert_eq!(
+        Destination::Osc52.to_string(),
+        "terminal clipboard (OSC 52)"
+    );
+}

@@ -1,0 +1,4 @@
+//! The terminal UI (work in progress).
+
+pub mod clipboard;
+pub mod sanitize;
