@@ -10,14 +10,17 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
+use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy, TokenizerKind, ViewMode};
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::{tokens, walk};
 
 fn stdlib_dir() -> Option<PathBuf> {
     let out = Command::new("python3")
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
         .output()
         .ok()?;
     let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());

@@ -2,7 +2,7 @@
 //!
 //! The crate is split into a pure aggregation [`core`] (no terminal crates:
 //! it takes data and returns data) and thin edges over it: the headless CLI
-//! in `main.rs` and, later, the terminal UI. Both edges call the same core,
+//! in `main.rs` and the terminal UI in [`tui`]. Both edges call the same core,
 //! so `ctxcurate build` and the TUI preview produce identical bytes.
 
 pub mod core;

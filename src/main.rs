@@ -33,8 +33,7 @@ fn main() -> ExitCode {
         },
     };
     let Some(command) = cli.command else {
-        eprintln!("ctxcurate: the terminal UI is not built yet; see `ctxcurate --help`");
-        return ExitCode::from(1);
+        return run_tui(&cwd);
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
@@ -51,6 +50,30 @@ fn main() -> ExitCode {
         Err(e) => {
             let _ = writeln!(io::stderr(), "ctxcurate: {e:#}");
             if cli::is_user_error(&e) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::from(2)
+            }
+        }
+    }
+}
+
+/// `ctxcurate` with no subcommand: the terminal UI.
+fn run_tui(cwd: &std::path::Path) -> ExitCode {
+    use std::io::IsTerminal;
+    if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
+        eprintln!(
+            "ctxcurate: the terminal UI needs a terminal; see `ctxcurate --help` for the CLI"
+        );
+        return ExitCode::from(1);
+    }
+    match ctxcurate::tui::run(cwd) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ctxcurate: {e:#}");
+            if e.chain()
+                .any(|c| c.is::<ctxcurate::core::project::ProjectError>())
+            {
                 ExitCode::from(1)
             } else {
                 ExitCode::from(2)

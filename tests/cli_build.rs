@@ -32,10 +32,7 @@ fn token_total_matches_tokens_of_output() {
     p.ok(&["add", "src/app.py"]);
     let out = p.run(&["build", "--tokenizer", "cl100k"]);
     let text = stdout(&out);
-    let n = ctxcurate::core::tokens::count(
-        ctxcurate::core::model::TokenizerKind::Cl100k,
-        &text,
-    );
+    let n = ctxcurate::core::tokens::count(ctxcurate::core::model::TokenizerKind::Cl100k, &text);
     assert!(stderr(&out).contains(&format!("1 files, {n} tokens (cl100k)")));
 }
 
@@ -126,8 +123,14 @@ fn errors_are_content_not_failures() {
     let out = p.run(&["build"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
-    assert!(text.contains("### src/app.py\n\nERROR: file not found: src/app.py"), "{text}");
-    assert!(text.contains("### logo.bin\n\nERROR: binary file skipped: logo.bin"), "{text}");
+    assert!(
+        text.contains("### src/app.py\n\nERROR: file not found: src/app.py"),
+        "{text}"
+    );
+    assert!(
+        text.contains("### logo.bin\n\nERROR: binary file skipped: logo.bin"),
+        "{text}"
+    );
     assert!(stderr(&out).contains("warning: preset file not found: src/app.py"));
 }
 
@@ -163,7 +166,10 @@ fn globs_expand_sorted_and_skip_ignored() {
     p.ok(&["add", "**/*.py", "*.toml"]);
     let text = p.ok(&["build"]);
     let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("### ")).collect();
-    assert_eq!(heads, ["### src/app.py", "### src/b.py", "### ctxcurate.toml"]);
+    assert_eq!(
+        heads,
+        ["### src/app.py", "### src/b.py", "### ctxcurate.toml"]
+    );
 }
 
 #[test]
@@ -195,7 +201,9 @@ fn unknown_preset_and_bad_arguments_exit_1() {
     let out = p.run(&["frobnicate"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(p.run(&["--help"]).status.success());
-    for sub in ["build", "view", "symbols", "add", "rm", "set", "mask", "slice", "preset", "tokens"] {
+    for sub in [
+        "build", "view", "symbols", "add", "rm", "set", "mask", "slice", "preset", "tokens",
+    ] {
         let out = p.run(&[sub, "--help"]);
         assert!(out.status.success(), "{sub} --help");
         assert!(stdout(&out).contains("Usage: ctxcurate"), "{sub} --help");

@@ -50,7 +50,10 @@ fn add_refuses_missing_and_outside_paths() {
     let out = p.run(&["add", "../outside.py"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("outside the project root"));
-    assert!(!p.path("ctxcurate.toml").exists(), "a failed add must not save");
+    assert!(
+        !p.path("ctxcurate.toml").exists(),
+        "a failed add must not save"
+    );
 }
 
 #[test]
@@ -59,7 +62,13 @@ fn rm_set_and_flags() {
     p.ok(&["add", "src/app.py", "src/util.c", "docs/guide.md"]);
     p.ok(&["rm", "docs/guide.md"]);
     p.ok(&["set", "src/util.c", "--mode", "outline", "--force-full"]);
-    p.ok(&["set", "src/app.py", "--no-aggregate", "--mask-default", "hide"]);
+    p.ok(&[
+        "set",
+        "src/app.py",
+        "--no-aggregate",
+        "--mask-default",
+        "hide",
+    ]);
     let f = project_file(&p);
     let files = &f.presets["default"].files;
     assert_eq!(files.len(), 2);
@@ -85,7 +94,11 @@ fn mask_checks_the_symbol_and_switches_to_masked() {
     assert_eq!(item.ast_mask["main"], MaskState::Hide);
     let out = p.run(&["mask", "src/app.py", "App.runn", "def"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("did you mean `App.run`"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("did you mean `App.run`"),
+        "{}",
+        stderr(&out)
+    );
     let text = p.ok(&["build"]);
     assert!(text.contains("### src/app.py [masked]"));
     assert!(!text.contains("def main"), "{text}");
@@ -96,7 +109,16 @@ fn mask_checks_the_symbol_and_switches_to_masked() {
 #[test]
 fn slice_stores_anchors_and_renders() {
     let p = Project::fixture();
-    p.ok(&["slice", "src/util.c", "9", "11", "--tag", "add", "--comment", "the sum"]);
+    p.ok(&[
+        "slice",
+        "src/util.c",
+        "9",
+        "11",
+        "--tag",
+        "add",
+        "--comment",
+        "the sum",
+    ]);
     let f = project_file(&p);
     let item = &f.presets["default"].files[0];
     assert_eq!(item.view_mode, ViewMode::Custom);
@@ -121,7 +143,10 @@ fn edited_file_makes_slice_stale_not_wrong() {
     p.ok(&["slice", "src/util.c", "9", "11"]);
     p.write("src/util.c", "int add(int a, int b) { return b + a; }\n");
     let text = p.ok(&["build"]);
-    assert!(text.contains("> note: stale slice (was lines 9-11)"), "{text}");
+    assert!(
+        text.contains("> note: stale slice (was lines 9-11)"),
+        "{text}"
+    );
     assert!(!text.contains("return a + b"));
 }
 
@@ -138,7 +163,11 @@ fn malformed_toml_is_reported_and_left_untouched() {
     ];
     for (bad, location) in cases {
         p.write("ctxcurate.toml", bad);
-        for args in [&["add", "src/app.py"][..], &["build"], &["preset", "save", "x"]] {
+        for args in [
+            &["add", "src/app.py"][..],
+            &["build"],
+            &["preset", "save", "x"],
+        ] {
             let out = p.run(args);
             assert_eq!(out.status.code(), Some(1), "{args:?} on {bad:?}");
             let err = stderr(&out);
@@ -199,7 +228,10 @@ files = ["src/util.c"]
     let before: ProjectFile = toml::from_str(original).unwrap();
     let out = p.run(&["preset", "apply", "default"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stderr(&out).contains("shiny_new_setting"), "unknown keys are reported");
+    assert!(
+        stderr(&out).contains("shiny_new_setting"),
+        "unknown keys are reported"
+    );
     let after = project_file(&p);
     assert_eq!(after, before);
     assert!(p.read("ctxcurate.toml").contains("shiny_new_setting = 3"));
@@ -213,7 +245,10 @@ fn view_works_without_a_project_file() {
     let none = p.ok(&["view", "src/util.c", "--mode", "none"]);
     assert_eq!(none, "(context excluded)\n");
     let summary = p.run(&["view", "docs/guide.md", "--mode", "skeleton"]);
-    assert_eq!(stdout(&summary), "- Guide\n  Read this first.\n(3 lines, 37 bytes)\n");
+    assert_eq!(
+        stdout(&summary),
+        "- Guide\n  Read this first.\n(3 lines, 37 bytes)\n"
+    );
     assert!(stderr(&summary).contains("showing summary"));
     let out = p.run(&["view", "missing.py"]);
     assert_eq!(out.status.code(), Some(1));
@@ -228,7 +263,15 @@ fn symbols_json_has_the_documented_fields() {
         serde_json::from_str(&p.ok(&["symbols", "src/app.py", "--json"])).unwrap();
     let top = json.as_array().unwrap();
     let app = &top[0];
-    for key in ["path", "name", "kind", "start_line", "end_line", "signature", "children"] {
+    for key in [
+        "path",
+        "name",
+        "kind",
+        "start_line",
+        "end_line",
+        "signature",
+        "children",
+    ] {
         assert!(app.get(key).is_some(), "missing {key} in {app}");
     }
     assert_eq!(app["path"], "App");
@@ -251,9 +294,8 @@ fn symbols_json_has_the_documented_fields() {
 fn tokens_counts_files_and_total() {
     let p = Project::fixture();
     let out = p.ok(&["tokens", "src/app.py", "src/util.c", "logo.bin"]);
-    let count = |t: &str| {
-        ctxcurate::core::tokens::count(ctxcurate::core::model::TokenizerKind::O200k, t)
-    };
+    let count =
+        |t: &str| ctxcurate::core::tokens::count(ctxcurate::core::model::TokenizerKind::O200k, t);
     let (a, c) = (count(common::APP_PY), count(common::UTIL_C));
     assert_eq!(
         out,

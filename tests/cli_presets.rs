@@ -70,7 +70,10 @@ files = ["docs/guide.md"]
     assert!(out.status.success());
     assert!(common::stdout(&out).contains("### src/util.c"));
     assert!(stderr(&out).contains("(cl100k)"), "global settings apply");
-    assert!(p.ok(&["build", "--preset", "shared"]).contains("### src/app.py"));
+    assert!(
+        p.ok(&["build", "--preset", "shared"])
+            .contains("### src/app.py")
+    );
 
     // Editing a global preset copies it into the project; the global file
     // is never written.

@@ -1,7 +1,6 @@
 //! `ctxcurate build`: compose a preset and write it to stdout, a file, or
 //! the next numbered output file; the token total goes to stderr.
 
-
 use anyhow::{Context, Result};
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::Preset;
@@ -49,7 +48,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         None => ctx.out.write_all(composition.text.as_bytes())?,
     }
     let rendered = composition.files.iter().filter(|f| f.aggregate).count();
-    let errors = composition.files.iter().filter(|f| f.error.is_some()).count();
+    let errors = composition
+        .files
+        .iter()
+        .filter(|f| f.error.is_some())
+        .count();
     write!(ctx.err, "{rendered} files, {total} tokens ({tokenizer})")?;
     if errors > 0 {
         write!(ctx.err, ", {errors} with errors")?;

@@ -118,11 +118,7 @@ fn target_preset<'a>(
                     .presets
                     .insert(name.clone(), inherited.unwrap_or_default());
             }
-            let preset = project
-                .file
-                .presets
-                .get_mut(name)
-                .expect("inserted above");
+            let preset = project.file.presets.get_mut(name).expect("inserted above");
             Ok((name.clone(), preset))
         }
     }
@@ -285,7 +281,9 @@ fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
         Ok(format!("{rel}/**"))
     } else if abs.is_file() {
         if walk::is_blacklisted(&rel) {
-            user_err!("{rel} is never included (history files and the cache directory are excluded)");
+            user_err!(
+                "{rel} is never included (history files and the cache directory are excluded)"
+            );
         }
         Ok(rel)
     } else {
@@ -293,7 +291,12 @@ fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
     }
 }
 
-fn rm(project: &mut Project, paths: &[String], target: &PresetTarget, ctx: &mut Ctx) -> Result<String> {
+fn rm(
+    project: &mut Project,
+    paths: &[String],
+    target: &PresetTarget,
+    ctx: &mut Ctx,
+) -> Result<String> {
     let root = project.root.clone();
     let mut wanted = Vec::new();
     for arg in paths {
@@ -308,7 +311,9 @@ fn rm(project: &mut Project, paths: &[String], target: &PresetTarget, ctx: &mut 
     let mut removed = Vec::new();
     for rel in wanted {
         let before = preset.files.len();
-        preset.files.retain(|f| f.path != rel && f.path != format!("{rel}/**"));
+        preset
+            .files
+            .retain(|f| f.path != rel && f.path != format!("{rel}/**"));
         if preset.files.len() == before {
             user_err!("{rel} is not in preset {name}");
         }

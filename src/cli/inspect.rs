@@ -36,7 +36,11 @@ pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
         writeln!(ctx.out)?;
     }
     if view.mode != mode {
-        writeln!(ctx.err, "note: {rel} has no {mode} view; showing {}", view.mode)?;
+        writeln!(
+            ctx.err,
+            "note: {rel} has no {mode} view; showing {}",
+            view.mode
+        )?;
     }
     for note in &view.notes {
         writeln!(ctx.err, "note: {note}")?;
@@ -61,7 +65,10 @@ pub fn symbols(path: &Path, json: bool, ctx: &mut Ctx) -> Result<()> {
         }
     }
     if tree.has_errors {
-        writeln!(ctx.err, "note: {rel} has syntax errors; symbols may be incomplete")?;
+        writeln!(
+            ctx.err,
+            "note: {rel} has syntax errors; symbols may be incomplete"
+        )?;
     }
     Ok(())
 }

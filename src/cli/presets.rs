@@ -1,6 +1,5 @@
 //! `ctxcurate preset …`: list, show, save-as, apply, rename, delete.
 
-
 use anyhow::Result;
 use ctxcurate::core::project::Scope;
 
@@ -14,7 +13,10 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
             let active = project.active_preset_name().to_string();
             let names = project.preset_names();
             if names.is_empty() {
-                writeln!(ctx.out, "(no presets; `{active}` is created on the first edit)")?;
+                writeln!(
+                    ctx.out,
+                    "(no presets; `{active}` is created on the first edit)"
+                )?;
             }
             for (name, scope) in names {
                 let mark = if name == active { '*' } else { ' ' };

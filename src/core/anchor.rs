@@ -77,7 +77,10 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
             Resolution::Kept { start, end }
         } else {
             Resolution::Stale {
-                reason: format!("lines {start}-{end} are past the end of the file ({} lines)", lines.len()),
+                reason: format!(
+                    "lines {start}-{end} are past the end of the file ({} lines)",
+                    lines.len()
+                ),
             }
         };
     };
@@ -113,7 +116,10 @@ mod tests {
         let s = create_slice(TEXT, 4, 5).unwrap();
         assert_eq!(s.anchor_before, ["a", "b", "c"]);
         assert_eq!(s.anchor_after, ["f", "g"]);
-        assert_eq!(s.content_hash.as_deref(), Some(sha256_hex(b"d\ne").as_str()));
+        assert_eq!(
+            s.content_hash.as_deref(),
+            Some(sha256_hex(b"d\ne").as_str())
+        );
         assert!(create_slice(TEXT, 0, 1).is_none());
         assert!(create_slice(TEXT, 3, 9).is_none());
     }
@@ -124,10 +130,20 @@ mod tests {
         assert_eq!(resolve(TEXT, &s), Resolution::Kept { start: 4, end: 5 });
         assert_eq!(
             resolve("x\ny\na\nb\nc\nd\ne\nf\ng\n", &s),
-            Resolution::Moved { start: 6, end: 7, by: 2 }
+            Resolution::Moved {
+                start: 6,
+                end: 7,
+                by: 2
+            }
         );
-        assert!(matches!(resolve("a\nb\nc\nD\ne\n", &s), Resolution::Stale { .. }));
-        assert!(matches!(resolve("d\ne\nd\ne\n", &s), Resolution::Stale { .. }));
+        assert!(matches!(
+            resolve("a\nb\nc\nD\ne\n", &s),
+            Resolution::Stale { .. }
+        ));
+        assert!(matches!(
+            resolve("d\ne\nd\ne\n", &s),
+            Resolution::Stale { .. }
+        ));
     }
 
     #[test]

@@ -190,13 +190,21 @@ mod tests {
         std::fs::write(dir.path().join("a.txt"), "x\n").unwrap();
         let cache = FileCache::new();
         let item = FileItem::new("a.txt");
-        let (a, _) = cache.view(dir.path(), "a.txt", &item, ViewMode::Full).unwrap();
-        let (b, _) = cache.view(dir.path(), "a.txt", &item, ViewMode::Full).unwrap();
+        let (a, _) = cache
+            .view(dir.path(), "a.txt", &item, ViewMode::Full)
+            .unwrap();
+        let (b, _) = cache
+            .view(dir.path(), "a.txt", &item, ViewMode::Full)
+            .unwrap();
         assert!(Arc::ptr_eq(&a, &b));
-        let (c, _) = cache.view(dir.path(), "a.txt", &item, ViewMode::None).unwrap();
+        let (c, _) = cache
+            .view(dir.path(), "a.txt", &item, ViewMode::None)
+            .unwrap();
         assert_eq!(c.text, views::EXCLUDED);
         assert_eq!(
-            cache.view(dir.path(), "nope", &item, ViewMode::Full).unwrap_err(),
+            cache
+                .view(dir.path(), "nope", &item, ViewMode::Full)
+                .unwrap_err(),
             FileProblem::NotFound
         );
     }

@@ -10,9 +10,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::core::cache::FileCache;
 use crate::core::model::{DiscussionEntry, Format, Preset, Settings, Strategy, ViewMode};
 use crate::core::views;
-use crate::core::cache::FileCache;
 use crate::core::walk::{self, ResolvedItem};
 
 /// How to compose, resolved from settings and command-line overrides.
@@ -439,7 +439,12 @@ mod tests {
         let first = next_output_path(dir.path(), &s);
         assert!(first.ends_with(".ctxcurate/out/context_001.md"));
         std::fs::create_dir_all(first.parent().unwrap()).unwrap();
-        for name in ["context_007.md", "context_x.md", "other_020.md", "context_1000.txt"] {
+        for name in [
+            "context_007.md",
+            "context_x.md",
+            "other_020.md",
+            "context_1000.txt",
+        ] {
             std::fs::write(first.parent().unwrap().join(name), "").unwrap();
         }
         assert!(next_output_path(dir.path(), &s).ends_with("context_008.md"));

@@ -194,7 +194,8 @@ mod tests {
 
     #[test]
     fn markdown_headings_and_sentences() {
-        let md = "# Title\n\nIntro here. More text.\n\n```\n# not a heading\n```\n## Part\nBody line!\n";
+        let md =
+            "# Title\n\nIntro here. More text.\n\n```\n# not a heading\n```\n## Part\nBody line!\n";
         assert_eq!(
             summarize("README.md", md),
             "- Title\n  Intro here.\n  - Part\n  Body line!\n(9 lines, 76 bytes)\n"
@@ -221,9 +222,6 @@ mod tests {
 
     #[test]
     fn broken_json_falls_back_to_head() {
-        assert_eq!(
-            summarize("x.json", "{oops"),
-            "{oops\n(1 line, 5 bytes)\n"
-        );
+        assert_eq!(summarize("x.json", "{oops"), "{oops\n(1 line, 5 bytes)\n");
     }
 }

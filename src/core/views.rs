@@ -132,7 +132,10 @@ mod tests {
         ];
         let v = render("a.txt", text, ViewMode::Custom, &item);
         assert_eq!(v.mode, ViewMode::Custom);
-        assert_eq!(v.text, "--- slice [mid] (the middle), lines 2-3 ---\ntwo\nthree\n");
+        assert_eq!(
+            v.text,
+            "--- slice [mid] (the middle), lines 2-3 ---\ntwo\nthree\n"
+        );
         assert_eq!(v.notes.len(), 1);
         assert!(v.notes[0].starts_with("stale slice (was lines 9-12)"));
     }

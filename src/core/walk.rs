@@ -162,7 +162,10 @@ pub fn expand_items(
 }
 
 /// [`expand_items`] over a known, sorted file list.
-pub fn expand_over(entries: &[FileItem], files: &[String]) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
+pub fn expand_over(
+    entries: &[FileItem],
+    files: &[String],
+) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
     let explicit: HashSet<&str> = entries
         .iter()
         .filter(|e| !is_glob(&e.path))
@@ -195,7 +198,10 @@ pub fn expand_over(entries: &[FileItem], files: &[String]) -> (Vec<ResolvedItem>
         let mut matched = false;
         for path in files.iter().filter(|p| matcher.is_match(p.as_str())) {
             matched = true;
-            if is_blacklisted(path) || explicit.contains(path.as_str()) || !seen.insert(path.clone()) {
+            if is_blacklisted(path)
+                || explicit.contains(path.as_str())
+                || !seen.insert(path.clone())
+            {
                 continue;
             }
             let mut item = entry.clone();
@@ -340,7 +346,10 @@ mod tests {
         let (out, problems) = expand_items(&entries, walk);
         let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
         assert_eq!(paths, ["src/a.py", "src/b.py", "src/sub/c.py"]);
-        assert_eq!(out[1].item.view_mode, crate::core::model::ViewMode::Skeleton);
+        assert_eq!(
+            out[1].item.view_mode,
+            crate::core::model::ViewMode::Skeleton
+        );
         assert_eq!(out.iter().map(|r| r.entry).collect::<Vec<_>>(), [0, 1, 2]);
         assert_eq!(
             problems,
@@ -352,9 +361,7 @@ mod tests {
 
     #[test]
     fn no_walk_without_globs() {
-        let (out, _) = expand_items(&items(&["a", "history.toml", "a"]), || {
-            panic!("walked")
-        });
+        let (out, _) = expand_items(&items(&["a", "history.toml", "a"]), || panic!("walked"));
         assert_eq!(out.len(), 1);
     }
 
@@ -362,7 +369,13 @@ mod tests {
     fn walk_respects_gitignore_and_cache_dir() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        for p in ["a.py", "ignored.log", "sub/b.c", ".ctxcurate/cache/x", ".hidden"] {
+        for p in [
+            "a.py",
+            "ignored.log",
+            "sub/b.c",
+            ".ctxcurate/cache/x",
+            ".hidden",
+        ] {
             let path = root.join(p);
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, "x").unwrap();

@@ -1,4 +1,24 @@
-//! The terminal UI (work in progress).
+//! The terminal UI: a ratatui front end over the core. Keys go through the
+//! keymap to [`action::Action`]s, `update` changes the [`state::State`] and
+//! returns effects, the event loop runs them (heavy ones on a worker
+//! thread), and `render` draws the state. The TUI never composes Markdown
+//! itself: previews and yanks come from the same core call as
+//! `ctxcurate build`.
 
+pub mod action;
+pub mod app;
 pub mod clipboard;
+pub mod curate;
+pub mod dispatch;
+pub mod event;
+pub mod harness;
+pub mod jobs;
+pub mod keymap;
+pub mod render;
 pub mod sanitize;
+pub mod state;
+pub mod symbols;
+pub mod tree;
+pub mod update;
+
+pub use app::run;

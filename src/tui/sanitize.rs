@@ -181,7 +181,6 @@ impl Bounded {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::{Duration, Instant};
 
     /// The characters that must never reach the terminal, written out
     /// independently of [`needs_escape`] so the two can disagree.
@@ -293,34 +292,31 @@ mod tests {
 
     #[test]
     fn ten_megabyte_line_is_cut_cheaply() {
+        // "Cheap" is checked by what the call allocates, not by a clock:
+        // a result that grew past a few hundred bytes would mean the whole
+        // line was copied.
         let huge = "a\x1b\u{202e}".repeat(10 * 1024 * 1024 / 5);
         assert!(huge.len() > 9_000_000);
-        let start = Instant::now();
-        for _ in 0..100 {
-            let out = display_line(&huge, 200);
-            assert!(out.chars().count() <= 200);
-            assert!(out.ends_with(ELLIPSIS));
-            assert!(!out.chars().any(forbidden), "{out:?}");
-            match out {
-                Cow::Owned(s) => assert!(s.capacity() <= 1024, "{}", s.capacity()),
-                Cow::Borrowed(_) => panic!("a dirty line came back borrowed"),
-            }
+        let out = display_line(&huge, 200);
+        assert!(out.chars().count() <= 200);
+        assert!(out.ends_with(ELLIPSIS));
+        assert!(!out.chars().any(forbidden), "{out:?}");
+        match out {
+            Cow::Owned(s) => assert!(s.capacity() <= 1024, "{}", s.capacity()),
+            Cow::Borrowed(_) => panic!("a dirty line came back borrowed"),
         }
-        // Scanning the whole line 100 times would take seconds even in a
-        // release build; stopping at the cap takes well under a millisecond.
-        let elapsed = start.elapsed();
-        assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
     }
 
     #[test]
     fn ten_megabyte_clean_line_is_cut_cheaply() {
         let huge = "x".repeat(10 * 1024 * 1024);
-        let start = Instant::now();
-        for _ in 0..100 {
-            assert_eq!(display_line(&huge, 3), "xx…");
+        match display_line(&huge, 3) {
+            Cow::Owned(s) => {
+                assert_eq!(s, "xx…");
+                assert!(s.capacity() <= 1024, "{}", s.capacity());
+            }
+            Cow::Borrowed(b) => assert_eq!(b, "xx…"),
         }
-        let elapsed = start.elapsed();
-        assert!(elapsed < Duration::from_secs(1), "{elapsed:?}");
     }
 
     #[test]

@@ -1,0 +1,113 @@
+//! Every user action of the TUI, with its serde name and one-line doc in a
+//! single table. Keys map to these (never to closures); the help overlay,
+//! keymap validation and the README key table are generated from
+//! [`ACTIONS`].
+
+use serde::{Deserialize, Serialize};
+
+/// Declares the user-facing action enum and its documentation table.
+macro_rules! actions {
+    ($($variant:ident => $name:literal, $doc:literal;)+) => {
+        /// Something the user asked for.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum Action {
+            $(#[serde(rename = $name)] $variant,)+
+        }
+
+        /// One row of the action table.
+        #[derive(Debug, Clone, Copy)]
+        pub struct ActionInfo {
+            pub action: Action,
+            pub name: &'static str,
+            pub doc: &'static str,
+        }
+
+        /// Every action, in help order.
+        pub const ACTIONS: &[ActionInfo] = &[
+            $(ActionInfo { action: Action::$variant, name: $name, doc: $doc },)+
+        ];
+    };
+}
+
+actions! {
+    Quit => "quit", "Quit (the curation is already saved)";
+    Help => "help", "Show this help";
+    NextPane => "next_pane", "Focus the next pane";
+    PrevPane => "prev_pane", "Focus the previous pane";
+    Up => "up", "Move up";
+    Down => "down", "Move down";
+    Collapse => "collapse", "Collapse the folder (or go to its parent)";
+    Expand => "expand", "Expand the folder";
+    PageUp => "page_up", "Scroll up half a page";
+    PageDown => "page_down", "Scroll down half a page";
+    Top => "top", "Go to the top";
+    Bottom => "bottom", "Go to the bottom";
+    ToggleInclude => "toggle_include", "Include or exclude the file or folder";
+    NextMode => "next_mode", "Next view mode of the file";
+    PrevMode => "prev_mode", "Previous view mode of the file";
+    ToggleForceFull => "toggle_force_full", "Toggle force_full (render in full whatever the mode)";
+    ToggleAggregate => "toggle_aggregate", "Toggle auto_aggregate (listed only, not rendered)";
+    SelectRange => "select_range", "Start or end a range selection in the file tree";
+    BatchFull => "batch_full", "Selection: render in full";
+    BatchSummary => "batch_summary", "Selection: render as summaries";
+    BatchSkeleton => "batch_skeleton", "Selection: render as skeletons";
+    BatchMaskedDef => "batch_masked_def", "Selection: masked view, every symbol def";
+    BatchRemove => "batch_remove", "Selection: remove from the preset";
+    MaskDef => "mask_def", "Mask the symbol: whole definition";
+    MaskSig => "mask_sig", "Mask the symbol: signature and docstring";
+    MaskAgg => "mask_agg", "Mask the symbol: signature and one-line summary";
+    MaskHide => "mask_hide", "Mask the symbol: hidden";
+    MaskCycle => "mask_cycle", "Cycle the symbol's mask state";
+    Yank => "yank", "Copy the composed context";
+    YankFile => "yank_file", "Copy the current file's view";
+    WriteOutput => "write_output", "Write the numbered output file";
+    Presets => "presets", "Open the preset picker";
+    Undo => "undo", "Undo the last curation change";
+    Redo => "redo", "Redo";
+    Filter => "filter", "Filter the file tree by name";
+    CycleStrategy => "cycle_strategy", "Cycle the strategy (auto, summarize, full)";
+    CycleTokenizer => "cycle_tokenizer", "Cycle the tokenizer (o200k, cl100k, estimate)";
+    ToggleRaw => "toggle_raw", "Preview: switch between the composition and the file's raw text";
+    SliceMark => "slice_mark", "Raw text: start or finish selecting lines for a slice";
+    Confirm => "confirm", "Confirm (apply a preset, finish input)";
+    Cancel => "cancel", "Close the overlay or cancel the selection";
+    PresetNew => "preset_new", "Picker: save the current curation as a new preset";
+    PresetRename => "preset_rename", "Picker: rename the preset";
+    PresetDelete => "preset_delete", "Picker: delete the preset";
+}
+
+impl Action {
+    /// The table row of this action.
+    pub fn info(self) -> &'static ActionInfo {
+        ACTIONS
+            .iter()
+            .find(|i| i.action == self)
+            .unwrap_or(&ACTIONS[0])
+    }
+
+    /// The serde / keymap name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The action with this name.
+    pub fn from_name(name: &str) -> Option<Action> {
+        ACTIONS.iter().find(|i| i.name == name).map(|i| i.action)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_serde_and_table() {
+        for info in ACTIONS {
+            let json = serde_json::to_string(&info.action).unwrap();
+            assert_eq!(json, format!("\"{}\"", info.name));
+            assert_eq!(Action::from_name(info.name), Some(info.action));
+            assert_eq!(info.action.info().name, info.name);
+            assert!(!info.doc.is_empty());
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! The event loop: terminal set-up and restore (on quit, error and panic),
+//! the input, walker, worker and saver threads, and the running of the
+//! effects `update` returns. Everything heavy happens off this thread.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use crossterm::event::{self as term, Event as TermEvent};
+
+use super::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
+use super::dispatch;
+use super::event::{Effect, Event, Job};
+use super::jobs;
+use super::keymap::Keymap;
+use super::render::{self, ViewState};
+use super::state::{Level, State};
+use super::update::{follow_cursor, recompose, update};
+use crate::core::cache::FileCache;
+use crate::core::model::ProjectFile;
+use crate::core::project::{self, Project};
+use crate::core::walk;
+
+/// What arrives at the loop.
+enum Msg {
+    Term(TermEvent),
+    App(Event),
+}
+
+/// How many walked paths travel in one message.
+const WALK_BATCH: usize = 2000;
+
+/// Run the TUI on the project around `cwd` until the user quits.
+pub fn run(cwd: &Path) -> Result<()> {
+    let project = Project::open(cwd)?;
+    let (keymap, problems) = Keymap::load(project.global.extra.get("keymap"));
+    let clipboard_mode = clipboard_mode(&project);
+    let mut state = State::new(project, keymap);
+    for w in state.project.warnings.clone() {
+        state.say(Level::Warn, w);
+    }
+    if !problems.is_empty() {
+        state.say(
+            Level::Warn,
+            format!("keymap: {} (defaults kept)", problems.join("; ")),
+        );
+    }
+    let (mode, mode_problem) = clipboard_mode;
+    if let Some(p) = mode_problem {
+        state.say(Level::Warn, p);
+    }
+
+    let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
+    install_panic_hook();
+    let result = event_loop(&mut terminal, state, mode);
+    ratatui::restore();
+    result
+}
+
+/// A panic on the UI thread restores the terminal before the message is
+/// printed; a panic on a background thread is caught there (the job
+/// becomes an error in the status line) and must not touch the screen.
+fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if thread::current().name() == Some("main") {
+            ratatui::restore();
+            default(info);
+        }
+    }));
+}
+
+/// An error and its sources on one line.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        source = s.source();
+    }
+    out
+}
+
+/// The text of a caught panic.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+fn clipboard_mode(project: &Project) -> (ClipboardMode, Option<String>) {
+    let raw = project
+        .file
+        .project
+        .extra
+        .get("clipboard")
+        .or_else(|| project.global.project.extra.get("clipboard"))
+        .and_then(|v| v.as_str().map(str::to_string));
+    match raw {
+        None => (ClipboardMode::Auto, None),
+        Some(s) => match s.parse::<ClipboardMode>() {
+            Ok(m) => (m, None),
+            Err(e) => (
+                ClipboardMode::Auto,
+                Some(format!("clipboard: {e} (using auto)")),
+            ),
+        },
+    }
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    mut state: State,
+    mode: ClipboardMode,
+) -> Result<()> {
+    let root = state.project.root.clone();
+    let (tx, rx) = mpsc::channel::<Msg>();
+    spawn_input(tx.clone());
+    spawn_walker(root.clone(), tx.clone());
+    let cache = Arc::new(FileCache::new());
+    let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
+    let (save_tx, saver) = spawn_saver(
+        state.project.path.clone(),
+        state.project.file.clone(),
+        tx.clone(),
+    );
+    let mut clipboard: Box<dyn Clipboard> =
+        clipboard::from_mode(mode, &EnvProbe::from_env(), io::stdout());
+    let mut view = ViewState::default();
+
+    if let Ok(size) = terminal.size() {
+        let effects = update(
+            &mut state,
+            Event::Resize {
+                width: size.width,
+                height: size.height,
+            },
+        );
+        run_effects(&mut state, effects, &jobs_tx, &save_tx, clipboard.as_mut());
+    }
+    let mut first = recompose(&mut state);
+    first.extend(follow_cursor(&mut state));
+    run_effects(&mut state, first, &jobs_tx, &save_tx, clipboard.as_mut());
+    terminal.draw(|f| render::render(&state, &mut view, f))?;
+
+    while !state.quit {
+        let msg = match rx.recv_timeout(Duration::from_millis(500)) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        // Handle everything that is waiting before drawing once.
+        let deadline = Instant::now() + Duration::from_millis(12);
+        let mut next = Some(msg);
+        while let Some(msg) = next.take() {
+            let effects = handle(&mut state, msg);
+            run_effects(&mut state, effects, &jobs_tx, &save_tx, clipboard.as_mut());
+            if state.quit || Instant::now() > deadline {
+                break;
+            }
+            next = rx.try_recv().ok();
+        }
+        terminal.draw(|f| render::render(&state, &mut view, f))?;
+    }
+    // Flush the last save before leaving.
+    let _ = save_tx.send(state.project.file.clone());
+    drop(save_tx);
+    let _ = saver.join();
+    Ok(())
+}
+
+fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Term(TermEvent::Key(key)) => match dispatch::key_event(state, &key) {
+            Some(ev) => {
+                state.status = None;
+                update(state, ev)
+            }
+            None => Vec::new(),
+        },
+        Msg::Term(TermEvent::Resize(width, height)) => {
+            update(state, Event::Resize { width, height })
+        }
+        Msg::Term(_) => Vec::new(),
+        Msg::App(ev) => update(state, ev),
+    }
+}
+
+fn run_effects(
+    state: &mut State,
+    effects: Vec<Effect>,
+    jobs: &Sender<Job>,
+    save: &Sender<ProjectFile>,
+    clipboard: &mut dyn Clipboard,
+) {
+    for effect in effects {
+        match effect {
+            Effect::Save => {
+                let _ = save.send(state.project.file.clone());
+            }
+            Effect::Job(job) => {
+                let _ = jobs.send(*job);
+            }
+            Effect::Copy {
+                text,
+                label,
+                tokens,
+                tokenizer,
+            } => match clipboard.copy(&text) {
+                Ok(dest) => state.say(
+                    Level::Info,
+                    format!(
+                        "copied {label} · {} tokens ({tokenizer}) → {dest}",
+                        super::render::thousands(tokens)
+                    ),
+                ),
+                Err(e) => state.say(Level::Error, format!("copy failed: {}", error_chain(&e))),
+            },
+        }
+    }
+}
+
+fn spawn_input(tx: Sender<Msg>) {
+    thread::spawn(move || {
+        while let Ok(ev) = term::read() {
+            if tx.send(Msg::Term(ev)).is_err() {
+                break;
+            }
+        }
+    });
+}
+
+fn spawn_walker(root: PathBuf, tx: Sender<Msg>) {
+    thread::spawn(move || {
+        let walker = walk::walker(&root).build();
+        let mut batch = Vec::with_capacity(WALK_BATCH);
+        let mut last = Instant::now();
+        for entry in walker.flatten() {
+            if !entry.file_type().is_some_and(|t| t.is_file()) {
+                continue;
+            }
+            let Ok(rel) = entry.path().strip_prefix(&root) else {
+                continue;
+            };
+            let rel = walk::rel_string(rel);
+            if rel.is_empty() || walk::is_blacklisted(&rel) {
+                continue;
+            }
+            batch.push(rel);
+            if batch.len() >= WALK_BATCH || last.elapsed() > Duration::from_millis(100) {
+                if tx
+                    .send(Msg::App(Event::Walked(std::mem::take(&mut batch))))
+                    .is_err()
+                {
+                    return;
+                }
+                last = Instant::now();
+            }
+        }
+        let _ = tx.send(Msg::App(Event::Walked(batch)));
+        let _ = tx.send(Msg::App(Event::WalkDone));
+    });
+}
+
+/// One worker thread; a queued compose that a newer one supersedes is
+/// skipped.
+fn spawn_worker(root: PathBuf, cache: Arc<FileCache>, tx: Sender<Msg>) -> Sender<Job> {
+    let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
+    thread::spawn(move || {
+        while let Ok(job) = jobs_rx.recv() {
+            let mut queue = vec![job];
+            queue.extend(jobs_rx.try_iter());
+            let last_compose = queue.iter().rposition(|j| matches!(j, Job::Compose { .. }));
+            for (i, job) in queue.into_iter().enumerate() {
+                if matches!(job, Job::Compose { .. }) && Some(i) != last_compose {
+                    continue;
+                }
+                let what = job.describe();
+                let run = std::panic::AssertUnwindSafe(|| jobs::run(job, &root, &cache));
+                let event = std::panic::catch_unwind(run).unwrap_or_else(|p| {
+                    Event::JobFailed(format!(
+                        "internal error while {what}: {}",
+                        panic_text(p.as_ref())
+                    ))
+                });
+                if tx.send(Msg::App(event)).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    jobs_tx
+}
+
+/// The saver: writes the newest snapshot it has, atomically, and only
+/// when it differs from what is on disk (`loaded` at start), so opening
+/// and quitting without a change writes nothing.
+fn spawn_saver(
+    path: PathBuf,
+    loaded: ProjectFile,
+    tx: Sender<Msg>,
+) -> (Sender<ProjectFile>, thread::JoinHandle<()>) {
+    let (save_tx, save_rx): (Sender<ProjectFile>, Receiver<ProjectFile>) = mpsc::channel();
+    let handle = thread::spawn(move || {
+        let mut last_saved = Some(loaded);
+        while let Ok(file) = save_rx.recv() {
+            let newest = save_rx.try_iter().last().unwrap_or(file);
+            if last_saved.as_ref() == Some(&newest) {
+                continue;
+            }
+            let result =
+                project::save_atomic(&path, &newest).map_err(|e| format!("save failed: {e}"));
+            if result.is_ok() {
+                last_saved = Some(newest);
+            }
+            let _ = tx.send(Msg::App(Event::Saved(result)));
+        }
+    });
+    (save_tx, handle)
+}

@@ -1,0 +1,31 @@
+//! Terminal key events to [`Event`]s: through the keymap for the focused
+//! pane or overlay, or as typed text while a prompt is open.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::action::Action;
+use super::event::Event;
+use super::keymap::Key;
+use super::state::{Overlay, State};
+
+/// The event a key press means in the current state, if any.
+pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
+    if ev.kind == KeyEventKind::Release {
+        return None;
+    }
+    if let Some(Overlay::Input { .. }) = state.overlay {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        return match ev.code {
+            KeyCode::Enter => Some(Event::Action(Action::Confirm)),
+            KeyCode::Esc => Some(Event::Action(Action::Cancel)),
+            KeyCode::Char('c') if ctrl => Some(Event::Action(Action::Cancel)),
+            KeyCode::Backspace => Some(Event::InputBackspace),
+            KeyCode::Char(c) if !ctrl => Some(Event::InputChar(c)),
+            _ => None,
+        };
+    }
+    state
+        .keymap
+        .lookup(state.context(), Key::from_event(ev))
+        .map(Event::Action)
+}

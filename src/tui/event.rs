@@ -1,0 +1,120 @@
+//! What flows through the event loop: [`Event`]s go into `update`,
+//! [`Effect`]s come out of it, and [`Job`]s are the heavy effects that run
+//! on the worker thread and come back as events.
+
+use std::sync::Arc;
+
+use crate::core::compose::ComposeOptions;
+use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
+
+use super::action::Action;
+use super::state::{Composed, SymbolsView};
+
+/// Everything `update` reacts to.
+#[derive(Debug, Clone)]
+pub enum Event {
+    /// A user action (from the keymap).
+    Action(Action),
+    /// A typed character while a prompt is open.
+    InputChar(char),
+    /// Backspace while a prompt is open.
+    InputBackspace,
+    /// The terminal's new size.
+    Resize { width: u16, height: u16 },
+    /// A batch of files from the background walk.
+    Walked(Vec<String>),
+    /// The walk finished.
+    WalkDone,
+    /// A composition finished.
+    Composed(Composed),
+    /// A file's symbols were parsed.
+    Symbols(SymbolsView),
+    /// A file's raw text was read (for slicing).
+    RawText {
+        path: String,
+        lines: Arc<Vec<String>>,
+    },
+    /// Text is ready to go to the clipboard.
+    CopyReady {
+        text: String,
+        label: String,
+        tokens: usize,
+        tokenizer: TokenizerKind,
+    },
+    /// The output file was written (or not).
+    Wrote(Result<String, String>),
+    /// The project file was saved (or not).
+    Saved(Result<(), String>),
+    /// A job failed unexpectedly (the message says which).
+    JobFailed(String),
+}
+
+/// A side effect requested by `update`, run by the event loop.
+#[derive(Debug, Clone)]
+pub enum Effect {
+    /// Save the project file (coalesced on the saver thread).
+    Save,
+    /// Run a job on the worker.
+    Job(Box<Job>),
+    /// Put text on the clipboard and report where it went.
+    Copy {
+        text: String,
+        label: String,
+        tokens: usize,
+        tokenizer: TokenizerKind,
+    },
+}
+
+/// Heavy work, run off the UI thread.
+#[derive(Debug, Clone)]
+pub enum Job {
+    Compose {
+        generation: u64,
+        preset: Preset,
+        opts: ComposeOptions,
+        tokenizer: TokenizerKind,
+        walked: Arc<Vec<String>>,
+    },
+    Symbols(String),
+    Raw(String),
+    /// Compose fresh and count exactly, for the clipboard.
+    Yank {
+        preset: Preset,
+        opts: ComposeOptions,
+        tokenizer: TokenizerKind,
+        walked: Arc<Vec<String>>,
+    },
+    /// One file's view, for the clipboard.
+    YankFile {
+        item: FileItem,
+        opts: ComposeOptions,
+        tokenizer: TokenizerKind,
+    },
+    WriteOutput {
+        preset: Preset,
+        opts: ComposeOptions,
+        settings: Settings,
+        walked: Arc<Vec<String>>,
+    },
+}
+
+impl Effect {
+    /// Run `job` on the worker.
+    pub fn job(job: Job) -> Effect {
+        Effect::Job(Box::new(job))
+    }
+}
+
+impl Job {
+    /// What the job does, for error messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Job::Compose { .. } => "composing".into(),
+            Job::Symbols(p) => format!("reading the symbols of {p}"),
+            Job::Raw(p) => format!("reading {p}"),
+            Job::Yank { .. } => "composing for the clipboard".into(),
+            Job::YankFile { item, .. } => format!("rendering {}", item.path),
+            Job::WriteOutput { .. } => "writing the output file".into(),
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! A headless driver of the TUI for tests and benchmarks: key presses go
+//! through the real keymap, dispatcher and `update`; jobs run inline on
+//! the caller's thread; saves go to disk; clipboard copies are recorded;
+//! frames render into a ratatui `TestBackend`.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use anyhow::Result;
+use crossterm::event::{KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::dispatch;
+use super::event::{Effect, Event};
+use super::jobs;
+use super::keymap::{Key, Keymap};
+use super::render::{self, ViewState};
+use super::state::State;
+use super::update::{follow_cursor, recompose, update};
+use crate::core::cache::FileCache;
+use crate::core::project::Project;
+use crate::core::walk;
+
+/// The TUI without a terminal.
+pub struct Harness {
+    pub state: State,
+    pub cache: FileCache,
+    /// Every text copied to the clipboard, in order.
+    pub copied: Vec<String>,
+    /// How many saves ran.
+    pub saves: usize,
+    view: ViewState,
+    terminal: Terminal<TestBackend>,
+}
+
+impl Harness {
+    /// Open the project at `root` (global config from `global`, if any)
+    /// in a `width`×`height` terminal, with the whole walk delivered.
+    pub fn open(root: &Path, global: Option<&Path>, width: u16, height: u16) -> Result<Harness> {
+        let project = Project::open_at(root, global)?;
+        let (keymap, _) = Keymap::load(project.global.extra.get("keymap"));
+        let mut h = Harness {
+            state: State::new(project, keymap),
+            cache: FileCache::new(),
+            copied: Vec::new(),
+            saves: 0,
+            view: ViewState::default(),
+            terminal: Terminal::new(TestBackend::new(width, height))?,
+        };
+        h.send(Event::Resize { width, height });
+        let files = walk::walk_files(root);
+        h.send(Event::Walked(files));
+        h.send(Event::WalkDone);
+        let mut effects = recompose(&mut h.state);
+        effects.extend(follow_cursor(&mut h.state));
+        h.run(effects);
+        Ok(h)
+    }
+
+    /// Feed one event and run every effect it causes, to quiescence.
+    pub fn send(&mut self, event: Event) {
+        let effects = update(&mut self.state, event);
+        self.run(effects);
+    }
+
+    fn run(&mut self, effects: Vec<Effect>) {
+        let mut queue: VecDeque<Effect> = effects.into();
+        while let Some(effect) = queue.pop_front() {
+            match effect {
+                Effect::Save => {
+                    if self.state.project.save().is_ok() {
+                        self.saves += 1;
+                    }
+                }
+                Effect::Job(job) => {
+                    let root = self.state.project.root.clone();
+                    let event = jobs::run(*job, &root, &self.cache);
+                    queue.extend(update(&mut self.state, event));
+                }
+                Effect::Copy { text, .. } => self.copied.push(text),
+            }
+        }
+    }
+
+    /// Press one key, named as in the keymap (`j`, `space`, `ctrl-r`, `G`).
+    pub fn key(&mut self, spec: &str) {
+        let key = Key::parse(spec).unwrap_or_else(|e| panic!("bad key in test: {e}"));
+        let mut mods = KeyModifiers::NONE;
+        if key.ctrl {
+            mods |= KeyModifiers::CONTROL;
+        }
+        if key.alt {
+            mods |= KeyModifiers::ALT;
+        }
+        let ev = KeyEvent::new(key.code, mods);
+        if let Some(event) = dispatch::key_event(&self.state, &ev) {
+            self.state.status = None;
+            self.send(event);
+        }
+    }
+
+    /// Press keys separated by spaces: `"j j space m"`.
+    pub fn keys(&mut self, specs: &str) {
+        for spec in specs.split_whitespace() {
+            self.key(spec);
+        }
+    }
+
+    /// Type text into an open prompt, character by character.
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            let ev = KeyEvent::new(crossterm::event::KeyCode::Char(c), KeyModifiers::NONE);
+            if let Some(event) = dispatch::key_event(&self.state, &ev) {
+                self.send(event);
+            }
+        }
+    }
+
+    /// Move the tree cursor to `path` (opening its folders).
+    pub fn goto(&mut self, path: &str) {
+        for (i, _) in path.match_indices('/') {
+            self.state.open_dirs.insert(path[..i].to_string());
+        }
+        self.state.refresh_rows();
+        if let Some(i) = self.state.rows.iter().position(|r| r.path == path) {
+            self.state.cursor = i;
+        }
+        let effects = follow_cursor(&mut self.state);
+        self.run(effects);
+    }
+
+    /// Resize the terminal.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.terminal.backend_mut().resize(width, height);
+        self.send(Event::Resize { width, height });
+    }
+
+    /// Render a frame and return the screen as text, one line per row.
+    pub fn screen(&mut self) -> String {
+        let state = &self.state;
+        let view = &mut self.view;
+        if let Err(e) = self.terminal.draw(|f| render::render(state, view, f)) {
+            return format!("draw failed: {e}");
+        }
+        let buffer = self.terminal.backend().buffer().clone();
+        let width = buffer.area.width as usize;
+        let mut out = String::new();
+        for (i, cell) in buffer.content.iter().enumerate() {
+            out.push_str(cell.symbol());
+            if (i + 1) % width == 0 {
+                out.push('\n');
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,171 @@
+//! The worker's jobs: composing, parsing symbols, reading raw text,
+//! preparing clipboard text and writing output files. Each job is a plain
+//! function of its inputs and the shared cache, returning the event that
+//! carries its result back to `update`; the event loop runs them on a
+//! worker thread, tests run them inline.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::core::cache::FileCache;
+use crate::core::compose::{self, ComposeOptions, Composition};
+use crate::core::model::{Format, TokenizerKind};
+use crate::core::walk::ResolvedItem;
+
+use super::event::{Event, Job};
+use super::state::{Composed, ComposedFile, SymbolsView};
+
+/// Compositions up to this size are counted exactly as a whole; larger
+/// ones sum their per-file counts (cached) so the gauge stays fast.
+const EXACT_TOTAL_LIMIT: usize = 2 * 1024 * 1024;
+
+/// Run one job.
+pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
+    match job {
+        Job::Compose {
+            generation,
+            preset,
+            opts,
+            tokenizer,
+            walked,
+        } => {
+            let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
+            Event::Composed(summarize(generation, c, &opts, tokenizer, cache))
+        }
+        Job::Symbols(path) => Event::Symbols(SymbolsView {
+            tree: cache.symbols(root, &path),
+            path,
+        }),
+        Job::Raw(path) => {
+            let file = cache.file(root, &path);
+            let lines = match file.text() {
+                Some(t) => t.lines().map(str::to_string).collect(),
+                None => vec![format!("({})", problem_text(&file.content))],
+            };
+            Event::RawText {
+                path,
+                lines: Arc::new(lines),
+            }
+        }
+        Job::Yank {
+            preset,
+            opts,
+            tokenizer,
+            walked,
+        } => {
+            let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
+            let n = c.files.iter().filter(|f| f.aggregate).count();
+            Event::CopyReady {
+                tokens: cache.count(tokenizer, &c.text),
+                text: c.text,
+                label: format!("context ({n} files)"),
+                tokenizer,
+            }
+        }
+        Job::YankFile {
+            item,
+            opts,
+            tokenizer,
+        } => {
+            let resolved = ResolvedItem {
+                path: item.path.clone(),
+                item,
+                entry: 0,
+            };
+            let file = compose::render_file(root, &resolved, &opts, cache);
+            let text = match &file.error {
+                Some(e) => format!("ERROR: {e}: {}", file.path),
+                None => file.text.clone(),
+            };
+            Event::CopyReady {
+                tokens: cache.count(tokenizer, &text),
+                text,
+                label: format!("{} [{}]", file.path, file.mode),
+                tokenizer,
+            }
+        }
+        Job::WriteOutput {
+            preset,
+            opts,
+            settings,
+            walked,
+        } => {
+            let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
+            let path = compose::next_output_path(root, &settings);
+            let written = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(&path, &c.text));
+            let shown = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            Event::Wrote(
+                written
+                    .map(|()| shown.clone())
+                    .map_err(|e| format!("cannot write {shown}: {e}")),
+            )
+        }
+    }
+}
+
+fn problem_text(content: &crate::core::walk::Content) -> String {
+    match content {
+        crate::core::walk::Content::Unreadable(p) => p.to_string(),
+        crate::core::walk::Content::Text { .. } => String::new(),
+    }
+}
+
+/// Where each file stands in the composed text, and the token counts.
+fn summarize(
+    generation: u64,
+    c: Composition,
+    opts: &ComposeOptions,
+    tokenizer: TokenizerKind,
+    cache: &FileCache,
+) -> Composed {
+    let lines: Vec<String> = c.text.lines().map(str::to_string).collect();
+    let mut files = Vec::new();
+    let mut at = 0;
+    for f in c.files.iter().filter(|f| f.aggregate) {
+        let found = lines[at..]
+            .iter()
+            .position(|l| heading_matches(l, &f.path, opts.format))
+            .map(|i| at + i);
+        let line = found.unwrap_or(at);
+        at = found.map_or(at, |l| l + 1);
+        files.push(ComposedFile {
+            path: f.path.clone(),
+            line,
+            tokens: cache.count(tokenizer, &compose::markdown_file(f)),
+            error: f.error.is_some(),
+        });
+    }
+    let (total_tokens, exact) = if c.text.len() <= EXACT_TOTAL_LIMIT {
+        (cache.count(tokenizer, &c.text), true)
+    } else {
+        (files.iter().map(|f| f.tokens).sum(), false)
+    };
+    Composed {
+        generation,
+        text: Arc::from(c.text),
+        lines: Arc::new(lines),
+        files,
+        total_tokens,
+        exact,
+    }
+}
+
+fn heading_matches(line: &str, path: &str, format: Format) -> bool {
+    match format {
+        Format::Markdown => line
+            .strip_prefix("### ")
+            .and_then(|rest| rest.strip_prefix(path))
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(" [")),
+        Format::Xml => line
+            .strip_prefix("<source>")
+            .and_then(|rest| rest.strip_prefix(path))
+            .is_some_and(|rest| rest == "</source>"),
+    }
+}

@@ -1,0 +1,141 @@
+//! Rendering: a pure function of the state (plus widget scroll state) into
+//! a frame. Layout: file tree, symbols, preview side by side, the budget
+//! gauge and the status line below; overlays on top. A narrow terminal
+//! shows only the focused pane. All file-derived text goes through
+//! `sanitize`, so nothing from a file reaches the terminal raw.
+
+mod overlay;
+mod panes;
+mod status;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::widgets::{Block, BorderType, Borders};
+use tui_tree_widget::TreeState;
+
+use super::state::{Pane, State};
+
+/// Below this width only the focused pane is shown.
+pub const NARROW_WIDTH: u16 = 80;
+
+/// Scroll state the widgets keep between frames (the only thing rendering
+/// may change).
+#[derive(Default)]
+pub struct ViewState {
+    pub tree: TreeState<String>,
+}
+
+/// Draw the whole UI.
+pub fn render(state: &State, view: &mut ViewState, frame: &mut Frame) {
+    let area = frame.area();
+    let [main, gauge, status] = Layout::vertical([
+        Constraint::Min(3),
+        Constraint::Length(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+
+    if area.width < NARROW_WIDTH {
+        draw_pane(state, view, frame, state.focus, main);
+    } else {
+        let panes = Layout::default()
+            .direction(Direction::Horizontal)
+            .constraints([
+                Constraint::Percentage(30),
+                Constraint::Percentage(22),
+                Constraint::Percentage(48),
+            ])
+            .split(main);
+        for (pane, rect) in [Pane::Tree, Pane::Symbols, Pane::Preview]
+            .into_iter()
+            .zip(panes.iter())
+        {
+            draw_pane(state, view, frame, pane, *rect);
+        }
+    }
+    status::gauge(state, frame, gauge);
+    status::status_line(state, frame, status);
+    overlay::draw(state, frame, area);
+}
+
+fn draw_pane(state: &State, view: &mut ViewState, frame: &mut Frame, pane: Pane, area: Rect) {
+    match pane {
+        Pane::Tree => panes::tree(state, view, frame, area),
+        Pane::Symbols => panes::symbols(state, frame, area),
+        Pane::Preview => panes::preview(state, frame, area),
+    }
+}
+
+/// A pane's border, highlighted when focused.
+fn pane_block(title: String, focused: bool) -> Block<'static> {
+    let style = if focused {
+        Style::default()
+            .fg(Color::Cyan)
+            .add_modifier(Modifier::BOLD)
+    } else {
+        Style::default().fg(Color::DarkGray)
+    };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Plain
+        })
+        .border_style(style)
+        .title(title)
+}
+
+/// The first visible line of a list of `len` rows in `height` rows that
+/// keeps `cursor` in view (scrolling as little as possible from `from`).
+pub fn scroll_to(cursor: usize, height: usize, len: usize) -> usize {
+    if height == 0 || len <= height {
+        return 0;
+    }
+    if cursor < height / 2 {
+        0
+    } else {
+        (cursor - height / 2).min(len - height)
+    }
+}
+
+/// Thousands separators for token counts.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len() + s.len() / 3);
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `1234` → `1.2k`, for tight columns.
+pub fn compact(n: usize) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1_000..=99_999 => format!("{:.1}k", n as f64 / 1000.0),
+        100_000..=999_999 => format!("{}k", n / 1000),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn number_formats() {
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(thousands(12), "12");
+        assert_eq!(compact(1234), "1.2k");
+        assert_eq!(compact(250_000), "250k");
+        assert_eq!(scroll_to(0, 10, 100), 0);
+        assert_eq!(scroll_to(50, 10, 100), 45);
+        assert_eq!(scroll_to(99, 10, 100), 90);
+        assert_eq!(scroll_to(5, 10, 8), 0);
+    }
+}

@@ -1,0 +1,147 @@
+//! Overlays drawn over the panes: the help table (generated from the
+//! action table and the keymap), the preset picker and text prompts.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::core::project::Scope;
+use crate::tui::action::ACTIONS;
+use crate::tui::keymap::Context;
+use crate::tui::sanitize::display_line;
+use crate::tui::state::{Overlay, Prompt, State};
+
+pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
+    match &state.overlay {
+        None => {}
+        Some(Overlay::Help { scroll }) => help(state, frame, area, *scroll),
+        Some(Overlay::Picker { cursor }) => picker(state, frame, area, *cursor),
+        Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
+    }
+}
+
+/// A centred rectangle of at most `w`×`h`.
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// The help lines: every action with its keys (by context) and its doc.
+pub fn help_lines(state: &State) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for info in ACTIONS {
+        let keys = state.keymap.keys_for(info.action);
+        let keys: Vec<String> = keys
+            .iter()
+            .map(|(ctx, key)| match ctx {
+                Context::Global => key.to_string(),
+                other => format!("{key} ({})", other.name()),
+            })
+            .collect();
+        let keys = if keys.is_empty() {
+            "-".to_string()
+        } else {
+            keys.join(", ")
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("{keys:<24}"), Style::default().fg(Color::Cyan)),
+            Span::raw(format!(" {:<18} ", info.name)),
+            Span::styled(info.doc.to_string(), Style::default().fg(Color::Gray)),
+        ]));
+    }
+    lines
+}
+
+fn help(state: &State, frame: &mut Frame, area: Rect, scroll: usize) {
+    let rect = centered(area, 110, area.height.saturating_sub(2));
+    let lines = help_lines(state);
+    let inner = rect.height.saturating_sub(2) as usize;
+    let scroll = scroll.min(lines.len().saturating_sub(inner));
+    let shown: Vec<Line> = lines.into_iter().skip(scroll).take(inner).collect();
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(shown).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" Help · every action and its keys · j/k scroll · any other key closes "),
+        ),
+        rect,
+    );
+}
+
+fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
+    let names = state.project.preset_names();
+    let active = state.project.active_preset_name();
+    let height = (names.len() as u16 + 4).clamp(6, area.height);
+    let rect = centered(area, 60, height);
+    frame.render_widget(Clear, rect);
+    let [list, hint] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(Rect {
+        x: rect.x + 1,
+        y: rect.y + 1,
+        width: rect.width.saturating_sub(2),
+        height: rect.height.saturating_sub(2),
+    });
+    frame.render_widget(
+        Block::default().borders(Borders::ALL).title(" Presets "),
+        rect,
+    );
+    let mut lines = Vec::new();
+    if names.is_empty() {
+        lines.push(Line::raw("(no presets yet: n saves the current curation)"));
+    }
+    for (i, (name, scope)) in names.iter().enumerate() {
+        let mark = if name == active { "* " } else { "  " };
+        let mut spans = vec![
+            Span::raw(mark),
+            Span::raw(display_line(name, 40).into_owned()),
+        ];
+        if *scope == Scope::Global {
+            spans.push(Span::styled(
+                " (global)",
+                Style::default().fg(Color::DarkGray),
+            ));
+        }
+        let mut line = Line::from(spans);
+        if i == cursor {
+            line = line.style(Style::default().add_modifier(Modifier::REVERSED));
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), list);
+    frame.render_widget(
+        Paragraph::new("Enter apply · n new · r rename · D delete · Esc close")
+            .style(Style::default().fg(Color::DarkGray)),
+        hint,
+    );
+}
+
+fn input(frame: &mut Frame, area: Rect, prompt: &Prompt, buffer: &str) {
+    let title = match prompt {
+        Prompt::Filter => " Filter files (Enter keep · Esc clear) ".to_string(),
+        Prompt::NewPreset => " New preset name ".to_string(),
+        Prompt::RenamePreset(old) => format!(" Rename {} to ", display_line(old, 30)),
+        Prompt::SliceTag { start, end, .. } => {
+            format!(" Tag for the slice of lines {start}-{end} (Enter) ")
+        }
+    };
+    let rect = Rect {
+        x: area.x,
+        y: area.y + area.height.saturating_sub(5),
+        width: area.width,
+        height: 3.min(area.height),
+    };
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(format!("{}▏", display_line(buffer, area.width as usize)))
+            .block(Block::default().borders(Borders::ALL).title(title)),
+        rect,
+    );
+}

@@ -1,0 +1,379 @@
+//! The three panes: file tree (tui-tree-widget), symbols with their mask
+//! states, and the preview (composition or a file's raw text).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use tui_tree_widget::{Tree, TreeItem};
+
+use super::{ViewState, compact, pane_block, scroll_to};
+use crate::core::model::ViewMode;
+use crate::tui::curate::effective_mask;
+use crate::tui::sanitize::display_line;
+use crate::tui::state::{Pane, State};
+use crate::tui::symbols::flat_symbols;
+use crate::tui::tree::Row;
+
+/// Longest line drawn from a file (the rest is cut with `…`).
+const MAX_LINE: usize = 1000;
+
+const INCLUDED: Color = Color::Green;
+const DIM: Color = Color::DarkGray;
+
+pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) {
+    let mut title = format!(" Files {}", state.files.len());
+    if !state.walk_done {
+        title.push_str(" (scanning…)");
+    }
+    if !state.filter.is_empty() {
+        title.push_str(&format!(" /{}", display_line(&state.filter, 40)));
+    }
+    title.push(' ');
+    let block = pane_block(title, state.focus == Pane::Tree);
+    if state.rows.is_empty() {
+        let msg = if state.walk_done {
+            "(no files)"
+        } else {
+            "scanning…"
+        };
+        frame.render_widget(Paragraph::new(msg).block(block), area);
+        return;
+    }
+    let items = tree_items(state);
+    sync_tree_state(state, view);
+    match Tree::new(&items) {
+        Ok(tree) => {
+            let tree = tree
+                .block(block)
+                .highlight_style(Style::default().add_modifier(Modifier::REVERSED))
+                .node_closed_symbol("▸ ")
+                .node_open_symbol("▾ ")
+                .node_no_children_symbol("  ");
+            frame.render_stateful_widget(tree, area, &mut view.tree);
+        }
+        Err(e) => frame.render_widget(
+            Paragraph::new(format!("tree error: {e}")).block(block),
+            area,
+        ),
+    }
+}
+
+/// The tree widget's open and selected nodes mirror the state.
+fn sync_tree_state(state: &State, view: &mut ViewState) {
+    view.tree.close_all();
+    for row in state.rows.iter().filter(|r| r.is_dir) {
+        if !state.filter.is_empty() || state.open_dirs.contains(&row.path) {
+            view.tree.open(chain(&row.path));
+        }
+    }
+    if let Some(row) = state.current_row() {
+        view.tree.select(chain(&row.path));
+    }
+}
+
+/// `a/b/c` → `["a", "a/b", "a/b/c"]`: the widget's identifier path.
+fn chain(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in path.match_indices('/') {
+        out.push(path[..i].to_string());
+    }
+    out.push(path.to_string());
+    out
+}
+
+/// Nested tree items built from the flat visible rows.
+fn tree_items(state: &State) -> Vec<TreeItem<'static, String>> {
+    fn build(
+        state: &State,
+        rows: &[Row],
+        i: &mut usize,
+        depth: usize,
+    ) -> Vec<TreeItem<'static, String>> {
+        let mut out = Vec::new();
+        while *i < rows.len() && rows[*i].depth == depth {
+            let row = &rows[*i];
+            let index = *i;
+            *i += 1;
+            let text = row_line(state, row, index);
+            if row.is_dir {
+                let mut children = build(state, rows, i, depth + 1);
+                if children.is_empty() {
+                    // A closed folder: a hidden placeholder gives it the ▸.
+                    children.push(TreeItem::new_leaf(format!("{}/\u{0}", row.path), ""));
+                }
+                match TreeItem::new(row.path.clone(), text.clone(), children) {
+                    Ok(item) => out.push(item),
+                    Err(_) => out.push(TreeItem::new_leaf(row.path.clone(), text)),
+                }
+            } else {
+                out.push(TreeItem::new_leaf(row.path.clone(), text));
+            }
+        }
+        out
+    }
+    let mut i = 0;
+    build(state, &state.rows, &mut i, 0)
+}
+
+fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
+    let selected = state
+        .selection()
+        .is_some_and(|(a, b)| (a..=b).contains(&index));
+    let mut spans = Vec::new();
+    if row.is_dir {
+        let total = state.files.count_under(&row.path);
+        let inside = state.included_under.get(&row.path).copied().unwrap_or(0);
+        let (mark, color) = match inside {
+            0 => ("○ ", DIM),
+            n if n == total => ("● ", INCLUDED),
+            _ => ("◐ ", Color::Yellow),
+        };
+        spans.push(Span::styled(mark, Style::default().fg(color)));
+        spans.push(Span::styled(
+            format!("{}/", display_line(&row.name, 60)),
+            Style::default()
+                .fg(Color::Blue)
+                .add_modifier(Modifier::BOLD),
+        ));
+        if inside > 0 {
+            spans.push(Span::styled(
+                format!(" {inside}/{total}"),
+                Style::default().fg(DIM),
+            ));
+        }
+    } else {
+        let item = state.item_for(&row.path);
+        let (mark, color) = if item.is_some() {
+            ("● ", INCLUDED)
+        } else {
+            ("○ ", DIM)
+        };
+        spans.push(Span::styled(mark, Style::default().fg(color)));
+        spans.push(Span::raw(display_line(&row.name, 80).into_owned()));
+        if let Some(item) = item {
+            let mode = item.effective_mode();
+            if mode != ViewMode::Full {
+                spans.push(Span::styled(
+                    format!(" {mode}"),
+                    Style::default().fg(Color::Magenta),
+                ));
+            }
+            if item.force_full {
+                spans.push(Span::styled(" F", Style::default().fg(Color::Yellow)));
+            }
+            if !item.auto_aggregate {
+                spans.push(Span::styled(" listed", Style::default().fg(DIM)));
+            }
+            if let Some(f) = state.composed_file(&row.path) {
+                let style = if f.error { Color::Red } else { DIM };
+                spans.push(Span::styled(
+                    format!(" {}", compact(f.tokens)),
+                    Style::default().fg(style),
+                ));
+            }
+        }
+    }
+    let mut line = Line::from(spans);
+    if selected {
+        line = line.style(Style::default().bg(Color::Rgb(40, 40, 90)));
+    }
+    line
+}
+
+pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
+    let focused = state.focus == Pane::Symbols;
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let width = area.width.saturating_sub(2) as usize;
+    let Some(view) = &state.symbols else {
+        let msg = match state.current_file() {
+            Some(_) => "loading…",
+            None => "(a folder)",
+        };
+        frame.render_widget(
+            Paragraph::new(msg).block(pane_block(" Symbols ".into(), focused)),
+            area,
+        );
+        return;
+    };
+    let title = format!(" Symbols · {} ", display_line(file_name(&view.path), 40));
+    let Some(tree) = &view.tree else {
+        frame.render_widget(
+            Paragraph::new("no symbols for this file type")
+                .style(Style::default().fg(DIM))
+                .block(pane_block(title, focused)),
+            area,
+        );
+        return;
+    };
+    let flat = flat_symbols(tree);
+    if flat.is_empty() {
+        frame.render_widget(
+            Paragraph::new("(no symbols)").block(pane_block(title, focused)),
+            area,
+        );
+        return;
+    }
+    let item = state.item_for(&view.path);
+    let masked = item
+        .as_ref()
+        .is_some_and(|i| i.effective_mode() == ViewMode::Masked);
+    let top = scroll_to(state.symbol_cursor, inner_h, flat.len());
+    let lines: Vec<Line> = flat
+        .iter()
+        .enumerate()
+        .skip(top)
+        .take(inner_h)
+        .map(|(i, (depth, sym))| {
+            let mask = item
+                .as_ref()
+                .map(|it| effective_mask(it, &sym.path))
+                .unwrap_or_default();
+            let (tag, color) = if masked {
+                (format!("{:<4}", mask.as_str()), mask_color(mask))
+            } else {
+                ("    ".to_string(), DIM)
+            };
+            let kind = serde_json::to_value(sym.kind)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            let text = format!("{}{} {}", "  ".repeat(*depth), abbreviate(&kind), sym.name);
+            let mut line = Line::from(vec![
+                Span::styled(tag, Style::default().fg(color)),
+                Span::raw(" "),
+                Span::raw(display_line(&text, width).into_owned()),
+            ]);
+            if i == state.symbol_cursor && focused {
+                line = line.style(Style::default().add_modifier(Modifier::REVERSED));
+            }
+            line
+        })
+        .collect();
+    frame.render_widget(
+        Paragraph::new(lines).block(pane_block(title, focused)),
+        area,
+    );
+}
+
+fn mask_color(m: crate::core::model::MaskState) -> Color {
+    use crate::core::model::MaskState;
+    match m {
+        MaskState::Def => Color::Green,
+        MaskState::Sig => Color::Cyan,
+        MaskState::Agg => Color::Yellow,
+        MaskState::Hide => Color::DarkGray,
+    }
+}
+
+fn abbreviate(kind: &str) -> &str {
+    match kind {
+        "function" => "fn",
+        "method" => "meth",
+        "namespace" => "ns",
+        "constant" => "const",
+        "template" => "tmpl",
+        other => other,
+    }
+}
+
+fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
+    let focused = state.focus == Pane::Preview;
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let width = area.width.saturating_sub(2) as usize;
+    if state.preview.raw {
+        raw_preview(state, frame, area, focused, inner_h, width);
+        return;
+    }
+    let Some(c) = &state.composed else {
+        frame.render_widget(
+            Paragraph::new("composing…").block(pane_block(" Preview ".into(), focused)),
+            area,
+        );
+        return;
+    };
+    let current = state.current_file();
+    let heading = current.and_then(|p| state.composed_file(p)).map(|f| f.line);
+    let lines: Vec<Line> = c
+        .lines
+        .iter()
+        .enumerate()
+        .skip(state.preview.scroll)
+        .take(inner_h)
+        .map(|(i, l)| {
+            let text = display_line(l, width.min(MAX_LINE)).into_owned();
+            if Some(i) == heading {
+                Line::styled(
+                    text,
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD),
+                )
+            } else if l.starts_with("## ") || l.starts_with("### ") {
+                Line::styled(text, Style::default().fg(Color::Cyan))
+            } else {
+                Line::raw(text)
+            }
+        })
+        .collect();
+    let title = format!(
+        " Preview · line {}/{} ",
+        (state.preview.scroll + 1).min(c.lines.len().max(1)),
+        c.lines.len()
+    );
+    frame.render_widget(
+        Paragraph::new(lines).block(pane_block(title, focused)),
+        area,
+    );
+}
+
+fn raw_preview(
+    state: &State,
+    frame: &mut Frame,
+    area: Rect,
+    focused: bool,
+    inner_h: usize,
+    width: usize,
+) {
+    let Some((path, lines)) = &state.preview.raw_text else {
+        frame.render_widget(
+            Paragraph::new("loading…").block(pane_block(" Raw ".into(), focused)),
+            area,
+        );
+        return;
+    };
+    let cursor = state.preview.raw_cursor;
+    let sel = state
+        .preview
+        .slice_anchor
+        .map(|a| (a.min(cursor), a.max(cursor)));
+    let top = scroll_to(cursor, inner_h, lines.len());
+    let num_w = lines.len().to_string().len();
+    let rows: Vec<Line> = lines
+        .iter()
+        .enumerate()
+        .skip(top)
+        .take(inner_h)
+        .map(|(i, l)| {
+            let num = Span::styled(format!("{:>num_w$} ", i + 1), Style::default().fg(DIM));
+            let text = Span::raw(
+                display_line(l, width.saturating_sub(num_w + 1).min(MAX_LINE)).into_owned(),
+            );
+            let mut line = Line::from(vec![num, text]);
+            if sel.is_some_and(|(a, b)| (a..=b).contains(&i)) {
+                line = line.style(Style::default().bg(Color::Rgb(40, 70, 40)));
+            }
+            if i == cursor && focused {
+                line = line.style(Style::default().add_modifier(Modifier::REVERSED));
+            }
+            line
+        })
+        .collect();
+    let title = format!(" Raw · {} · v: mark slice ", display_line(path, 60));
+    frame.render_widget(Paragraph::new(rows).block(pane_block(title, focused)), area);
+}

@@ -1,0 +1,130 @@
+//! The budget gauge and the status line (messages, or key hints for the
+//! focused pane generated from the keymap).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{LineGauge, Paragraph};
+
+use super::thousands;
+use crate::tui::action::Action;
+use crate::tui::keymap::Context;
+use crate::tui::sanitize::display_line;
+use crate::tui::state::{Level, Pane, State};
+
+/// The gauge's colour for a share of the budget: green, then warning past
+/// 60 % and danger past 100 %.
+pub fn gauge_color(ratio: f64) -> Color {
+    if ratio > 1.0 {
+        Color::Red
+    } else if ratio > 0.6 {
+        Color::Yellow
+    } else {
+        Color::Green
+    }
+}
+
+pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
+    let settings = &state.project.settings;
+    let budget = settings.budget.max(1);
+    let (used, approx) = match &state.composed {
+        Some(c) => (c.total_tokens, !c.exact),
+        None => (0, true),
+    };
+    let stale = state
+        .composed
+        .as_ref()
+        .is_none_or(|c| c.generation != state.generation);
+    let ratio = used as f64 / budget as f64;
+    let label = format!(
+        "{}{} / {} tokens ({:.0}%) {}{} · {} · preset {}",
+        if approx { "≈" } else { "" },
+        thousands(used),
+        thousands(settings.budget),
+        ratio * 100.0,
+        settings.tokenizer,
+        if stale { " …" } else { "" },
+        settings.strategy,
+        display_line(state.project.active_preset_name(), 30),
+    );
+    let gauge = LineGauge::default()
+        .filled_style(
+            Style::default()
+                .fg(gauge_color(ratio))
+                .add_modifier(Modifier::BOLD),
+        )
+        .unfilled_style(Style::default().fg(Color::DarkGray))
+        .label(label)
+        .ratio(ratio.clamp(0.0, 1.0));
+    frame.render_widget(gauge, area);
+}
+
+/// The keys of the actions worth hinting in each pane.
+fn hint_actions(pane: Pane) -> &'static [Action] {
+    match pane {
+        Pane::Tree => &[
+            Action::ToggleInclude,
+            Action::NextMode,
+            Action::SelectRange,
+            Action::Filter,
+            Action::Yank,
+            Action::Presets,
+            Action::Undo,
+            Action::Help,
+        ],
+        Pane::Symbols => &[
+            Action::MaskDef,
+            Action::MaskSig,
+            Action::MaskAgg,
+            Action::MaskHide,
+            Action::Yank,
+            Action::Help,
+        ],
+        Pane::Preview => &[
+            Action::ToggleRaw,
+            Action::SliceMark,
+            Action::PageDown,
+            Action::Yank,
+            Action::Help,
+        ],
+    }
+}
+
+pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
+    let width = area.width as usize;
+    if let Some((text, level)) = &state.status {
+        let color = match level {
+            Level::Info => Color::White,
+            Level::Warn => Color::Yellow,
+            Level::Error => Color::Red,
+        };
+        frame.render_widget(
+            Paragraph::new(display_line(text, width).into_owned())
+                .style(Style::default().fg(color)),
+            area,
+        );
+        return;
+    }
+    let ctx = match state.focus {
+        Pane::Tree => Context::Tree,
+        Pane::Symbols => Context::Symbols,
+        Pane::Preview => Context::Preview,
+    };
+    let mut spans = Vec::new();
+    for action in hint_actions(state.focus) {
+        let keys = state.keymap.keys_for(*action);
+        let key = keys
+            .iter()
+            .find(|(c, _)| *c == ctx)
+            .or_else(|| keys.iter().find(|(c, _)| *c == Context::Global));
+        if let Some((_, key)) = key {
+            spans.push(Span::styled(
+                key.to_string(),
+                Style::default().fg(Color::Cyan),
+            ));
+            spans.push(Span::raw(format!(" {}  ", action.name().replace('_', " "))));
+        }
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

@@ -1,0 +1,17 @@
+//! The symbols pane's list: a file's symbol tree flattened depth-first,
+//! each with its nesting depth, in the order the pane shows them.
+
+use crate::core::syntax::{Symbol, SymbolTree};
+
+/// Every symbol of `tree`, depth-first, with its depth.
+pub fn flat_symbols(tree: &SymbolTree) -> Vec<(usize, &Symbol)> {
+    let mut out = Vec::new();
+    fn walk<'a>(symbols: &'a [Symbol], depth: usize, out: &mut Vec<(usize, &'a Symbol)>) {
+        for s in symbols {
+            out.push((depth, s));
+            walk(&s.children, depth + 1, out);
+        }
+    }
+    walk(&tree.symbols, 0, &mut out);
+    out
+}

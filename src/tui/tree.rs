@@ -1,0 +1,232 @@
+//! The project's files as a directory tree, grown as the background walk
+//! streams paths in, and flattened into the visible rows of the tree pane
+//! (open folders, name filter). Pure data: no terminal here.
+
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+/// One folder of the tree.
+#[derive(Debug, Clone, Default)]
+struct Dir {
+    dirs: BTreeMap<String, Dir>,
+    files: BTreeSet<String>,
+    /// Files in this folder and below.
+    count: usize,
+}
+
+/// A visible row of the tree pane.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Row {
+    /// Relative path (`/`-separated); a folder's path has no trailing `/`.
+    pub path: String,
+    pub name: String,
+    pub depth: usize,
+    pub is_dir: bool,
+}
+
+/// Every known file of the project.
+#[derive(Debug, Clone, Default)]
+pub struct FileTree {
+    root: Dir,
+}
+
+impl FileTree {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// How many files the tree holds.
+    pub fn len(&self) -> usize {
+        self.root.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.root.count == 0
+    }
+
+    /// Add a file (no-op when present).
+    pub fn insert(&mut self, rel: &str) {
+        if self.contains(rel) {
+            return;
+        }
+        let mut parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
+        let Some(name) = parts.pop() else { return };
+        let mut dir = &mut self.root;
+        dir.count += 1;
+        for part in parts {
+            dir = dir.dirs.entry(part.to_string()).or_default();
+            dir.count += 1;
+        }
+        dir.files.insert(name.to_string());
+    }
+
+    /// `true` when `rel` is a known file.
+    pub fn contains(&self, rel: &str) -> bool {
+        let (dir, name) = match rel.rsplit_once('/') {
+            Some((d, n)) => (self.dir(d), n),
+            None => (Some(&self.root), rel),
+        };
+        dir.is_some_and(|d| d.files.contains(name))
+    }
+
+    /// `true` when `rel` is a known folder.
+    pub fn is_dir(&self, rel: &str) -> bool {
+        self.dir(rel).is_some()
+    }
+
+    fn dir(&self, rel: &str) -> Option<&Dir> {
+        let mut dir = &self.root;
+        for part in rel.split('/').filter(|p| !p.is_empty()) {
+            dir = dir.dirs.get(part)?;
+        }
+        Some(dir)
+    }
+
+    /// How many files are in folder `rel` and below.
+    pub fn count_under(&self, rel: &str) -> usize {
+        self.dir(rel).map_or(0, |d| d.count)
+    }
+
+    /// Every file in folder `rel` and below, in tree order.
+    pub fn files_under(&self, rel: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(dir) = self.dir(rel) {
+            collect(dir, rel.trim_end_matches('/'), &mut out);
+        }
+        out
+    }
+
+    /// Every file, in tree order.
+    pub fn all_files(&self) -> Vec<String> {
+        self.files_under("")
+    }
+
+    /// The visible rows: folders first then files, each sorted by name;
+    /// children of open folders shown. With a `filter`, only files whose
+    /// path contains it (case-insensitively) and their folders are shown,
+    /// all folders open.
+    pub fn rows(&self, open: &HashSet<String>, filter: &str) -> Vec<Row> {
+        let mut out = Vec::new();
+        let needle = filter.to_lowercase();
+        push_rows(&self.root, "", 0, open, &needle, &mut out);
+        out
+    }
+}
+
+fn join(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() {
+        name.to_string()
+    } else {
+        format!("{prefix}/{name}")
+    }
+}
+
+fn collect(dir: &Dir, prefix: &str, out: &mut Vec<String>) {
+    for (name, sub) in &dir.dirs {
+        collect(sub, &join(prefix, name), out);
+    }
+    for name in &dir.files {
+        out.push(join(prefix, name));
+    }
+}
+
+fn any_match(dir: &Dir, prefix: &str, needle: &str) -> bool {
+    dir.files
+        .iter()
+        .any(|f| join(prefix, f).to_lowercase().contains(needle))
+        || dir
+            .dirs
+            .iter()
+            .any(|(n, d)| any_match(d, &join(prefix, n), needle))
+}
+
+fn push_rows(
+    dir: &Dir,
+    prefix: &str,
+    depth: usize,
+    open: &HashSet<String>,
+    needle: &str,
+    out: &mut Vec<Row>,
+) {
+    for (name, sub) in &dir.dirs {
+        let path = join(prefix, name);
+        if !needle.is_empty() && !any_match(sub, &path, needle) {
+            continue;
+        }
+        let is_open = !needle.is_empty() || open.contains(&path);
+        out.push(Row {
+            path: path.clone(),
+            name: name.clone(),
+            depth,
+            is_dir: true,
+        });
+        if is_open {
+            push_rows(sub, &path, depth + 1, open, needle, out);
+        }
+    }
+    for name in &dir.files {
+        let path = join(prefix, name);
+        if !needle.is_empty() && !path.to_lowercase().contains(needle) {
+            continue;
+        }
+        out.push(Row {
+            path,
+            name: name.clone(),
+            depth,
+            is_dir: false,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree() -> FileTree {
+        let mut t = FileTree::new();
+        for p in [
+            "src/app.py",
+            "src/core/x.c",
+            "README.md",
+            "src/b.py",
+            "src/app.py",
+        ] {
+            t.insert(p);
+        }
+        t
+    }
+
+    fn names(rows: &[Row]) -> Vec<String> {
+        rows.iter()
+            .map(|r| format!("{}{}", "  ".repeat(r.depth), r.name))
+            .collect()
+    }
+
+    #[test]
+    fn rows_follow_open_folders() {
+        let t = tree();
+        assert_eq!(t.len(), 4);
+        assert_eq!(names(&t.rows(&HashSet::new(), "")), ["src", "README.md"]);
+        let open: HashSet<String> = ["src".to_string()].into();
+        assert_eq!(
+            names(&t.rows(&open, "")),
+            ["src", "  core", "  app.py", "  b.py", "README.md"]
+        );
+        assert_eq!(t.count_under("src"), 3);
+        assert_eq!(
+            t.files_under("src"),
+            ["src/core/x.c", "src/app.py", "src/b.py"]
+        );
+        assert!(t.contains("src/core/x.c") && !t.contains("src/core"));
+        assert!(t.is_dir("src/core") && !t.is_dir("src/app.py"));
+    }
+
+    #[test]
+    fn filter_opens_matching_folders() {
+        let t = tree();
+        assert_eq!(
+            names(&t.rows(&HashSet::new(), "X.C")),
+            ["src", "  core", "    x.c"]
+        );
+        assert!(t.rows(&HashSet::new(), "zzz").is_empty());
+    }
+}

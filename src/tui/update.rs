@@ -1,0 +1,605 @@
+//! `update(&mut State, Event) -> Vec<Effect>`: the one place the TUI's
+//! state changes. Navigation and overlays are handled here; curation edits
+//! live in `curate`. Side effects are returned as data for the event loop.
+
+use crate::core::model::{MaskState, ViewMode};
+use crate::core::project::Scope;
+
+use super::action::Action;
+use super::curate::{self, Batch};
+use super::event::{Effect, Event, Job};
+use super::state::{Level, Overlay, Pane, Prompt, State};
+use super::symbols::flat_symbols;
+
+/// Apply one event.
+pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
+    match event {
+        Event::Action(action) => on_action(state, action),
+        Event::InputChar(c) => on_input(state, Some(c)),
+        Event::InputBackspace => on_input(state, None),
+        Event::Resize { height, .. } => {
+            state.page = usize::from(height.saturating_sub(6)).max(2);
+            Vec::new()
+        }
+        Event::Walked(batch) => {
+            state.add_walked(batch);
+            state.refresh();
+            Vec::new()
+        }
+        Event::WalkDone => {
+            state.walk_done = true;
+            let mut effects = recompose(state);
+            effects.extend(follow_cursor(state));
+            effects
+        }
+        Event::Composed(c) => {
+            if c.generation == state.generation {
+                state.composed = Some(c);
+                sync_preview(state);
+            }
+            Vec::new()
+        }
+        Event::Symbols(view) => {
+            if state.current_file() == Some(view.path.as_str()) {
+                state.symbols = Some(view);
+                state.symbol_cursor = 0;
+            }
+            Vec::new()
+        }
+        Event::RawText { path, lines } => {
+            state.preview.raw_cursor = 0;
+            state.preview.slice_anchor = None;
+            state.preview.raw_text = Some((path, lines));
+            Vec::new()
+        }
+        Event::CopyReady {
+            text,
+            label,
+            tokens,
+            tokenizer,
+        } => vec![Effect::Copy {
+            text,
+            label,
+            tokens,
+            tokenizer,
+        }],
+        Event::Wrote(Ok(path)) => {
+            state.say(Level::Info, format!("wrote {path}"));
+            Vec::new()
+        }
+        Event::Wrote(Err(e)) | Event::Saved(Err(e)) | Event::JobFailed(e) => {
+            state.say(Level::Error, e);
+            Vec::new()
+        }
+        Event::Saved(Ok(())) => Vec::new(),
+    }
+}
+
+/// Ask the worker for a fresh composition (older answers are dropped).
+pub fn recompose(state: &mut State) -> Vec<Effect> {
+    state.generation += 1;
+    vec![Effect::job(Job::Compose {
+        generation: state.generation,
+        preset: state.preset(),
+        opts: state.compose_options(),
+        tokenizer: state.project.settings.tokenizer,
+        walked: state.walked.clone(),
+    })]
+}
+
+fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
+    if let Some(overlay) = state.overlay.clone() {
+        return on_overlay(state, overlay, action);
+    }
+    match action {
+        Action::Quit => {
+            state.quit = true;
+            Vec::new()
+        }
+        Action::Help => {
+            state.overlay = Some(Overlay::Help { scroll: 0 });
+            Vec::new()
+        }
+        Action::NextPane | Action::PrevPane => {
+            state.focus = if action == Action::NextPane {
+                state.focus.next()
+            } else {
+                state.focus.prev()
+            };
+            Vec::new()
+        }
+        Action::Up
+        | Action::Down
+        | Action::PageUp
+        | Action::PageDown
+        | Action::Top
+        | Action::Bottom
+        | Action::Collapse
+        | Action::Expand => navigate(state, action),
+        Action::ToggleInclude => curate::toggle_include(state),
+        Action::NextMode => curate::cycle_mode(state, true),
+        Action::PrevMode => curate::cycle_mode(state, false),
+        Action::ToggleForceFull => curate::toggle_flag(state, true),
+        Action::ToggleAggregate => curate::toggle_flag(state, false),
+        Action::SelectRange => {
+            state.range_anchor = match state.range_anchor {
+                Some(_) => None,
+                None => Some(state.cursor),
+            };
+            Vec::new()
+        }
+        Action::BatchFull => curate::batch(state, Batch::Mode(ViewMode::Full)),
+        Action::BatchSummary => curate::batch(state, Batch::Mode(ViewMode::Summary)),
+        Action::BatchSkeleton => curate::batch(state, Batch::Mode(ViewMode::Skeleton)),
+        Action::BatchMaskedDef => curate::batch(state, Batch::MaskedDef),
+        Action::BatchRemove => curate::batch(state, Batch::Remove),
+        Action::MaskDef => mask_current(state, Some(MaskState::Def)),
+        Action::MaskSig => mask_current(state, Some(MaskState::Sig)),
+        Action::MaskAgg => mask_current(state, Some(MaskState::Agg)),
+        Action::MaskHide => mask_current(state, Some(MaskState::Hide)),
+        Action::MaskCycle => mask_current(state, None),
+        Action::Yank => {
+            state.say(Level::Info, "composing…");
+            vec![Effect::job(Job::Yank {
+                preset: state.preset(),
+                opts: state.compose_options(),
+                tokenizer: state.project.settings.tokenizer,
+                walked: state.walked.clone(),
+            })]
+        }
+        Action::YankFile => yank_file(state),
+        Action::WriteOutput => vec![Effect::job(Job::WriteOutput {
+            preset: state.preset(),
+            opts: state.compose_options(),
+            settings: state.project.settings.clone(),
+            walked: state.walked.clone(),
+        })],
+        Action::Presets => {
+            let active = state.project.active_preset_name().to_string();
+            let cursor = state
+                .project
+                .preset_names()
+                .iter()
+                .position(|(n, _)| *n == active)
+                .unwrap_or(0);
+            state.overlay = Some(Overlay::Picker { cursor });
+            Vec::new()
+        }
+        Action::Undo | Action::Redo => undo_redo(state, action == Action::Undo),
+        Action::Filter => {
+            state.focus = Pane::Tree;
+            state.overlay = Some(Overlay::Input {
+                prompt: Prompt::Filter,
+                buffer: state.filter.clone(),
+            });
+            Vec::new()
+        }
+        Action::CycleStrategy => change_setting(state, |st| {
+            let next = st.project.settings.strategy.next();
+            st.project.file.project.strategy = Some(next);
+            format!("strategy: {next}")
+        }),
+        Action::CycleTokenizer => change_setting(state, |st| {
+            let next = st.project.settings.tokenizer.next();
+            st.project.file.project.tokenizer = Some(next);
+            format!("tokenizer: {next}")
+        }),
+        Action::ToggleRaw => toggle_raw(state),
+        Action::SliceMark => slice_mark(state),
+        Action::Confirm => {
+            if state.focus == Pane::Preview && state.preview.raw {
+                slice_mark(state)
+            } else {
+                Vec::new()
+            }
+        }
+        Action::Cancel => {
+            if state.preview.slice_anchor.take().is_none()
+                && state.range_anchor.take().is_none()
+                && !state.filter.is_empty()
+            {
+                state.filter.clear();
+                state.refresh_rows();
+            }
+            Vec::new()
+        }
+        Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
+    }
+}
+
+fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
+    let before = state.project.file.clone();
+    let message = f(state);
+    curate::commit(state, before, message)
+}
+
+fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {
+    if state.focus != Pane::Symbols {
+        return Vec::new();
+    }
+    let symbol = state
+        .symbols
+        .as_ref()
+        .and_then(|s| s.tree.as_ref())
+        .and_then(|t| {
+            flat_symbols(t)
+                .get(state.symbol_cursor)
+                .map(|(_, s)| s.path.clone())
+        });
+    match symbol {
+        Some(symbol) => curate::mask(state, &symbol, to),
+        None => Vec::new(),
+    }
+}
+
+fn yank_file(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state.current_file().map(str::to_string) else {
+        state.say(Level::Info, "no file under the cursor");
+        return Vec::new();
+    };
+    let item = state
+        .item_for(&path)
+        .unwrap_or_else(|| crate::core::model::FileItem::new(path));
+    vec![Effect::job(Job::YankFile {
+        item,
+        opts: state.compose_options(),
+        tokenizer: state.project.settings.tokenizer,
+    })]
+}
+
+fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
+    let (from, to) = if undo {
+        (&mut state.history.undo, &mut state.history.redo)
+    } else {
+        (&mut state.history.redo, &mut state.history.undo)
+    };
+    let Some(snapshot) = from.pop() else {
+        state.say(
+            Level::Info,
+            if undo {
+                "nothing to undo"
+            } else {
+                "nothing to redo"
+            },
+        );
+        return Vec::new();
+    };
+    to.push(std::mem::replace(&mut state.project.file, snapshot));
+    state.project.refresh_settings();
+    state.add_explicit_files();
+    state.refresh();
+    state.say(Level::Info, if undo { "undone" } else { "redone" });
+    let mut effects = vec![Effect::Save];
+    effects.extend(recompose(state));
+    effects
+}
+
+/// Movement in the focused pane.
+fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
+    match state.focus {
+        Pane::Tree => navigate_tree(state, action),
+        Pane::Symbols => {
+            let len = state
+                .symbols
+                .as_ref()
+                .and_then(|s| s.tree.as_ref())
+                .map_or(0, |t| flat_symbols(t).len());
+            state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
+            Vec::new()
+        }
+        Pane::Preview => {
+            if state.preview.raw {
+                let len = state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len());
+                state.preview.raw_cursor = moved(state.preview.raw_cursor, len, action, state.page);
+            } else {
+                let len = state.composed.as_ref().map_or(0, |c| c.lines.len());
+                state.preview.scroll = moved(state.preview.scroll, len, action, state.page);
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// A cursor moved by `action` within `0..len`.
+fn moved(cur: usize, len: usize, action: Action, page: usize) -> usize {
+    let last = len.saturating_sub(1);
+    let half = (page / 2).max(1);
+    match action {
+        Action::Up => cur.saturating_sub(1),
+        Action::Down => (cur + 1).min(last),
+        Action::PageUp => cur.saturating_sub(half),
+        Action::PageDown => (cur + half).min(last),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => cur.min(last),
+    }
+}
+
+fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
+    let Some(row) = state.current_row().cloned() else {
+        return Vec::new();
+    };
+    match action {
+        Action::Expand if row.is_dir => {
+            state.open_dirs.insert(row.path);
+            state.refresh_rows();
+        }
+        Action::Collapse if row.is_dir && state.open_dirs.contains(&row.path) => {
+            state.open_dirs.remove(&row.path);
+            state.refresh_rows();
+        }
+        Action::Collapse => {
+            if let Some((parent, _)) = row.path.rsplit_once('/')
+                && let Some(i) = state.rows.iter().position(|r| r.path == parent)
+            {
+                state.cursor = i;
+            }
+        }
+        Action::Expand => {}
+        _ => state.cursor = moved(state.cursor, state.rows.len(), action, state.page),
+    }
+    follow_cursor(state)
+}
+
+/// After the tree cursor moved: load the new file's symbols and scroll
+/// the preview to it.
+pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
+    sync_preview(state);
+    let Some(path) = state.current_file().map(str::to_string) else {
+        state.symbols = None;
+        return Vec::new();
+    };
+    if state.symbols.as_ref().is_some_and(|s| s.path == path) {
+        return Vec::new();
+    }
+    state.symbols = None;
+    let mut effects = vec![Effect::job(Job::Symbols(path.clone()))];
+    if state.preview.raw {
+        effects.push(Effect::job(Job::Raw(path)));
+    }
+    effects
+}
+
+/// Scroll the composition preview to the current file's heading.
+fn sync_preview(state: &mut State) {
+    if state.preview.raw {
+        return;
+    }
+    let Some(row) = state.current_row() else {
+        return;
+    };
+    let line = state.composed.as_ref().and_then(|c| {
+        c.files
+            .iter()
+            .find(|f| {
+                f.path == row.path || (row.is_dir && f.path.starts_with(&format!("{}/", row.path)))
+            })
+            .map(|f| f.line)
+    });
+    if let Some(line) = line {
+        state.preview.scroll = line;
+    }
+}
+
+fn toggle_raw(state: &mut State) -> Vec<Effect> {
+    state.preview.raw = !state.preview.raw;
+    state.preview.slice_anchor = None;
+    if !state.preview.raw {
+        sync_preview(state);
+        return Vec::new();
+    }
+    match state.current_file().map(str::to_string) {
+        Some(path) => {
+            state.say(
+                Level::Info,
+                "raw text: v marks the first and last line of a slice",
+            );
+            vec![Effect::job(Job::Raw(path))]
+        }
+        None => {
+            state.preview.raw = false;
+            state.say(Level::Info, "no file under the cursor");
+            Vec::new()
+        }
+    }
+}
+
+fn slice_mark(state: &mut State) -> Vec<Effect> {
+    if !state.preview.raw {
+        state.say(Level::Info, "r shows the file's raw text to pick a slice");
+        return Vec::new();
+    }
+    let Some((path, _)) = state.preview.raw_text.clone() else {
+        return Vec::new();
+    };
+    let cursor = state.preview.raw_cursor;
+    match state.preview.slice_anchor.take() {
+        None => {
+            state.preview.slice_anchor = Some(cursor);
+            state.say(
+                Level::Info,
+                format!("slice from line {}: move, then v again", cursor + 1),
+            );
+        }
+        Some(anchor) => {
+            let (start, end) = (anchor.min(cursor) + 1, anchor.max(cursor) + 1);
+            state.overlay = Some(Overlay::Input {
+                prompt: Prompt::SliceTag { path, start, end },
+                buffer: String::new(),
+            });
+        }
+    }
+    Vec::new()
+}
+
+/// Keys while an overlay is open.
+fn on_overlay(state: &mut State, overlay: Overlay, action: Action) -> Vec<Effect> {
+    match overlay {
+        Overlay::Help { scroll } => {
+            let scroll = match action {
+                Action::Down => scroll + 1,
+                Action::Up => scroll.saturating_sub(1),
+                Action::PageDown => scroll + state.page / 2,
+                Action::PageUp => scroll.saturating_sub(state.page / 2),
+                Action::Top => 0,
+                _ => {
+                    state.overlay = None;
+                    return Vec::new();
+                }
+            };
+            state.overlay = Some(Overlay::Help { scroll });
+            Vec::new()
+        }
+        Overlay::Picker { cursor } => on_picker(state, cursor, action),
+        Overlay::Input { prompt, buffer } => match action {
+            Action::Confirm => submit_input(state, prompt, buffer),
+            Action::Cancel => {
+                if prompt == Prompt::Filter {
+                    state.filter.clear();
+                    state.refresh_rows();
+                }
+                state.overlay = None;
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+    }
+}
+
+fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
+    let names = state.project.preset_names();
+    let len = names.len();
+    let selected = names.get(cursor).cloned();
+    match action {
+        Action::Up
+        | Action::Down
+        | Action::Top
+        | Action::Bottom
+        | Action::PageUp
+        | Action::PageDown => {
+            state.overlay = Some(Overlay::Picker {
+                cursor: moved(cursor, len, action, state.page),
+            });
+            Vec::new()
+        }
+        Action::Confirm => {
+            state.overlay = None;
+            let Some((name, _)) = selected else {
+                return Vec::new();
+            };
+            let before = state.project.file.clone();
+            match state.project.apply(&name) {
+                Ok(()) => {
+                    state.add_explicit_files();
+                    curate::commit(state, before, format!("preset: {name}"))
+                }
+                Err(e) => {
+                    state.say(Level::Error, e.to_string());
+                    Vec::new()
+                }
+            }
+        }
+        Action::PresetNew => {
+            state.overlay = Some(Overlay::Input {
+                prompt: Prompt::NewPreset,
+                buffer: String::new(),
+            });
+            Vec::new()
+        }
+        Action::PresetRename => {
+            match selected {
+                Some((name, Scope::Project)) => {
+                    state.overlay = Some(Overlay::Input {
+                        prompt: Prompt::RenamePreset(name.clone()),
+                        buffer: name,
+                    })
+                }
+                Some((name, Scope::Global)) => state.say(
+                    Level::Warn,
+                    format!("{name} is a global preset; it can't be renamed here"),
+                ),
+                None => {}
+            }
+            Vec::new()
+        }
+        Action::PresetDelete => {
+            let Some((name, _)) = selected else {
+                return Vec::new();
+            };
+            let before = state.project.file.clone();
+            match state.project.delete(&name) {
+                Ok(()) => {
+                    state.overlay = Some(Overlay::Picker {
+                        cursor: cursor.min(len.saturating_sub(2)),
+                    });
+                    curate::commit(state, before, format!("deleted preset {name} (u undoes)"))
+                }
+                Err(e) => {
+                    state.say(Level::Error, e.to_string());
+                    Vec::new()
+                }
+            }
+        }
+        Action::Cancel | Action::Presets | Action::Quit => {
+            state.overlay = None;
+            Vec::new()
+        }
+        Action::Help => {
+            state.overlay = Some(Overlay::Help { scroll: 0 });
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A character typed (or erased) into the open prompt.
+fn on_input(state: &mut State, c: Option<char>) -> Vec<Effect> {
+    let Some(Overlay::Input { prompt, buffer }) = &mut state.overlay else {
+        return Vec::new();
+    };
+    match c {
+        Some(c) if !c.is_control() => buffer.push(c),
+        Some(_) => {}
+        None => {
+            buffer.pop();
+        }
+    }
+    if *prompt == Prompt::Filter {
+        state.filter = buffer.clone();
+        state.cursor = 0;
+        state.refresh_rows();
+        return follow_cursor(state);
+    }
+    Vec::new()
+}
+
+fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect> {
+    state.overlay = None;
+    let before = state.project.file.clone();
+    let name = buffer.trim().to_string();
+    let result = match prompt {
+        Prompt::Filter => {
+            state.filter = buffer;
+            state.refresh_rows();
+            return follow_cursor(state);
+        }
+        Prompt::SliceTag { path, start, end } => {
+            return curate::add_slice(state, path, start, end, buffer);
+        }
+        Prompt::NewPreset => state
+            .project
+            .save_as(&name)
+            .map(|()| format!("saved preset {name}")),
+        Prompt::RenamePreset(old) => state
+            .project
+            .rename(&old, &name)
+            .map(|()| format!("renamed {old} to {name}")),
+    };
+    match result {
+        Ok(message) => curate::commit(state, before, message),
+        Err(e) => {
+            state.say(Level::Error, e.to_string());
+            Vec::new()
+        }
+    }
+}
