@@ -356,6 +356,9 @@ pub struct SettingsLayer {
     /// Extra directories searched for `#include "…"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_dirs: Option<Vec<String>>,
+    /// Where the TUI's yank goes: auto | system | osc52 | off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clipboard: Option<String>,
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -380,6 +383,7 @@ impl SettingsLayer {
                 .include_dirs
                 .clone()
                 .or_else(|| under.include_dirs.clone()),
+            clipboard: self.clipboard.clone().or_else(|| under.clipboard.clone()),
             extra: self.extra.clone(),
         }
     }
@@ -398,6 +402,7 @@ pub struct Settings {
     pub active_preset: String,
     pub max_messages: usize,
     pub include_dirs: Vec<String>,
+    pub clipboard: String,
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -419,6 +424,7 @@ impl Settings {
             active_preset: layer.active_preset.ok_or("active_preset")?,
             max_messages: layer.max_messages.ok_or("max_messages")?,
             include_dirs: layer.include_dirs.ok_or("include_dirs")?,
+            clipboard: layer.clipboard.ok_or("clipboard")?,
         })
     }
 }
@@ -455,6 +461,7 @@ impl Settings {
             active_preset: layer.active_preset.clone().unwrap_or(d.active_preset),
             max_messages: layer.max_messages.unwrap_or(d.max_messages),
             include_dirs: layer.include_dirs.clone().unwrap_or(d.include_dirs),
+            clipboard: layer.clipboard.clone().unwrap_or(d.clipboard),
         }
     }
 }
@@ -500,6 +507,7 @@ mod tests {
         assert_eq!(settings.active_preset, "default");
         assert_eq!(settings.max_messages, 0);
         assert!(settings.include_dirs.is_empty());
+        assert_eq!(settings.clipboard, "auto");
         // An empty layer resolves to exactly the embedded defaults.
         assert_eq!(Settings::resolve(&SettingsLayer::default()), settings);
     }

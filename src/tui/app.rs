@@ -96,22 +96,12 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 fn clipboard_mode(project: &Project) -> (ClipboardMode, Option<String>) {
-    let raw = project
-        .file
-        .project
-        .extra
-        .get("clipboard")
-        .or_else(|| project.global.project.extra.get("clipboard"))
-        .and_then(|v| v.as_str().map(str::to_string));
-    match raw {
-        None => (ClipboardMode::Auto, None),
-        Some(s) => match s.parse::<ClipboardMode>() {
-            Ok(m) => (m, None),
-            Err(e) => (
-                ClipboardMode::Auto,
-                Some(format!("clipboard: {e} (using auto)")),
-            ),
-        },
+    match project.settings.clipboard.parse::<ClipboardMode>() {
+        Ok(m) => (m, None),
+        Err(e) => (
+            ClipboardMode::Auto,
+            Some(format!("clipboard: {e} (using auto)")),
+        ),
     }
 }
 

@@ -24,8 +24,10 @@ pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
             _ => None,
         };
     }
-    state
-        .keymap
-        .lookup(state.context(), Key::from_event(ev))
-        .map(Event::Action)
+    let action = state.keymap.lookup(state.context(), Key::from_event(ev));
+    match (&state.overlay, action) {
+        // Help promises that any other key closes it.
+        (Some(Overlay::Help { .. }), None) => Some(Event::Action(Action::Cancel)),
+        (_, action) => action.map(Event::Action),
+    }
 }

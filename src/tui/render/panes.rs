@@ -48,6 +48,7 @@ pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) 
             let tree = tree
                 .block(block)
                 .highlight_style(Style::default().add_modifier(Modifier::REVERSED))
+                .highlight_symbol("›")
                 .node_closed_symbol("▸ ")
                 .node_open_symbol("▾ ")
                 .node_no_children_symbol("  ");
@@ -240,7 +241,9 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
             let text = format!("{}{} {}", "  ".repeat(*depth), abbreviate(&kind), sym.name);
+            let cursor = if i == state.symbol_cursor { "›" } else { " " };
             let mut line = Line::from(vec![
+                Span::raw(cursor),
                 Span::styled(tag, Style::default().fg(color)),
                 Span::raw(" "),
                 Span::raw(display_line(&text, width).into_owned()),

@@ -1,0 +1,358 @@
+//! The TUI driven by key presses through the real keymap, dispatcher and
+//! `update`, rendered into a fixed-size `TestBackend` and snapshot with
+//! insta; plus what the keys leave in `ctxcurate.toml` and the clipboard.
+
+mod common;
+
+use common::Project;
+use ctxcurate::core::compose::{self, ComposeOptions};
+use ctxcurate::core::model::{MaskState, ProjectFile, Strategy, TokenizerKind, ViewMode};
+use ctxcurate::tui::harness::Harness;
+
+fn open(p: &Project, w: u16, h: u16) -> Harness {
+    Harness::open(p.root(), None, w, h).expect("open the TUI")
+}
+
+fn saved(p: &Project) -> ProjectFile {
+    toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
+}
+
+fn default_files(p: &Project) -> Vec<(String, ViewMode)> {
+    saved(p)
+        .presets
+        .get("default")
+        .map(|preset| {
+            preset
+                .files
+                .iter()
+                .map(|f| (f.path.clone(), f.view_mode))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn first_screen_and_navigation() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    insta::assert_snapshot!("first_screen", h.screen());
+    // docs/ src/ logo.bin: into src, down to app.py.
+    h.keys("j l j");
+    assert_eq!(h.state.current_file(), Some("src/app.py"));
+    h.keys("h");
+    assert_eq!(h.state.current_row().map(|r| r.path.as_str()), Some("src"));
+    h.keys("h");
+    assert_eq!(h.state.rows.len(), 3, "src collapsed again");
+    h.keys("G");
+    assert_eq!(h.state.current_file(), Some("logo.bin"));
+    h.keys("g");
+    assert_eq!(h.state.cursor, 0);
+    assert!(
+        !p.path("ctxcurate.toml").exists(),
+        "moving around saves nothing"
+    );
+}
+
+#[test]
+fn include_and_cycle_modes() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space j space");
+    assert_eq!(
+        default_files(&p),
+        [
+            ("src/app.py".to_string(), ViewMode::Full),
+            ("src/util.c".to_string(), ViewMode::Full)
+        ]
+    );
+    h.keys("m m");
+    assert_eq!(default_files(&p)[1].1, ViewMode::Skeleton);
+    h.keys("M");
+    assert_eq!(default_files(&p)[1].1, ViewMode::Summary);
+    h.keys("f");
+    assert!(saved(&p).presets["default"].files[1].force_full);
+    insta::assert_snapshot!("included_two_files", h.screen());
+    h.keys("space");
+    assert_eq!(default_files(&p).len(), 1);
+}
+
+#[test]
+fn folder_include_adds_a_glob_and_file_exclusion_expands_it() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j space");
+    assert_eq!(default_files(&p), [("src/**".to_string(), ViewMode::Full)]);
+    assert_eq!(h.state.included.len(), 2);
+    // Exclude one file of the glob: the glob becomes the other files.
+    h.keys("l j space");
+    assert_eq!(
+        default_files(&p),
+        [("src/util.c".to_string(), ViewMode::Full)]
+    );
+    // Space on the folder now includes all of it again.
+    h.keys("k space");
+    assert_eq!(h.state.included.len(), 2);
+    h.keys("space");
+    assert!(default_files(&p).is_empty());
+}
+
+#[test]
+fn masking_symbols_switches_to_masked() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.keys("tab");
+    // Symbols: App, App.run, App._cache, main.
+    h.keys("j s j x");
+    let f = saved(&p);
+    let item = &f.presets["default"].files[0];
+    assert_eq!(item.path, "src/app.py");
+    assert_eq!(item.view_mode, ViewMode::Masked);
+    assert_eq!(item.ast_mask["App.run"], MaskState::Sig);
+    assert_eq!(item.ast_mask["App._cache"], MaskState::Hide);
+    insta::assert_snapshot!("masked_symbols", h.screen());
+    let text = &h.state.composed.as_ref().unwrap().text;
+    assert!(text.contains("def run(self, x: int) -> bool:"), "{text}");
+    assert!(!text.contains("return x > 0"), "{text}");
+    assert!(!text.contains("_cache"), "{text}");
+    // Space cycles the state: hide → def.
+    h.keys("space");
+    assert_eq!(
+        saved(&p).presets["default"].files[0].ast_mask["App._cache"],
+        MaskState::Def
+    );
+}
+
+#[test]
+fn batch_selection_sets_modes_and_removes() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j v j S");
+    assert_eq!(
+        default_files(&p),
+        [
+            ("src/app.py".to_string(), ViewMode::Skeleton),
+            ("src/util.c".to_string(), ViewMode::Skeleton)
+        ]
+    );
+    assert!(h.state.range_anchor.is_none(), "a batch ends the selection");
+    h.keys("v k D");
+    let f = saved(&p);
+    assert!(
+        f.presets["default"]
+            .files
+            .iter()
+            .all(|i| i.view_mode == ViewMode::Masked)
+    );
+    h.keys("v j A");
+    assert!(
+        default_files(&p)
+            .iter()
+            .all(|(_, m)| *m == ViewMode::Summary)
+    );
+    h.keys("v k X");
+    assert!(default_files(&p).is_empty());
+    // A folder in the selection takes every file under it.
+    h.keys("g v j F");
+    assert_eq!(default_files(&p).len(), 3);
+}
+
+#[test]
+fn undo_and_redo() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space m");
+    assert_eq!(
+        default_files(&p),
+        [("src/app.py".to_string(), ViewMode::Summary)]
+    );
+    h.keys("u");
+    assert_eq!(
+        default_files(&p),
+        [("src/app.py".to_string(), ViewMode::Full)]
+    );
+    h.keys("u");
+    assert!(default_files(&p).is_empty());
+    h.keys("ctrl-r ctrl-r");
+    assert_eq!(
+        default_files(&p),
+        [("src/app.py".to_string(), ViewMode::Summary)]
+    );
+    h.keys("ctrl-r");
+    assert_eq!(h.state.status.as_ref().unwrap().0, "nothing to redo");
+}
+
+#[test]
+fn presets_save_switch_rename_delete() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space");
+    h.keys("p n");
+    h.type_text("bugfix");
+    h.key("enter");
+    assert_eq!(saved(&p).project.active_preset.as_deref(), Some("bugfix"));
+    h.keys("j space");
+    // bugfix: app.py + util.c; default: app.py.
+    h.keys("p");
+    insta::assert_snapshot!("preset_picker", h.screen());
+    h.keys("j enter");
+    assert_eq!(h.state.project.active_preset_name(), "default");
+    assert_eq!(h.state.included.len(), 1);
+    let text = h.state.composed.as_ref().unwrap().text.clone();
+    assert!(text.contains("### src/app.py") && !text.contains("### src/util.c"));
+    h.keys("p k r");
+    h.type_text("-v2");
+    h.key("enter");
+    assert!(saved(&p).presets.contains_key("bugfix-v2"));
+    h.keys("p k D esc");
+    assert!(!saved(&p).presets.contains_key("bugfix-v2"));
+    h.keys("u");
+    assert!(
+        saved(&p).presets.contains_key("bugfix-v2"),
+        "undo brings a deleted preset back"
+    );
+}
+
+#[test]
+fn help_overlay_lists_every_action() {
+    let p = Project::fixture();
+    let mut h = open(&p, 130, 60);
+    h.key("?");
+    let screen = h.screen();
+    insta::assert_snapshot!("help", screen);
+    for info in ctxcurate::tui::action::ACTIONS {
+        assert!(screen.contains(info.name), "help lacks {}", info.name);
+    }
+    h.key("x");
+    assert!(h.state.overlay.is_none());
+}
+
+#[test]
+fn narrow_terminal_shows_the_focused_pane() {
+    let p = Project::fixture();
+    let mut h = open(&p, 50, 16);
+    h.keys("j l j space");
+    insta::assert_snapshot!("narrow_tree", h.screen());
+    h.keys("tab tab");
+    insta::assert_snapshot!("narrow_preview", h.screen());
+    h.resize(20, 5);
+    let tiny = h.screen();
+    assert_eq!(tiny.lines().count(), 5);
+}
+
+#[test]
+fn preview_and_yank_equal_the_cli_build() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space j m m");
+    h.key("y");
+    assert_eq!(h.copied.len(), 1);
+    let project = ctxcurate::core::project::Project::open_at(p.root(), None).unwrap();
+    let built = compose::compose(
+        p.root(),
+        &project.active_preset(),
+        &ComposeOptions::from_settings(&project.settings),
+    )
+    .text;
+    assert_eq!(h.copied[0], built);
+    assert_eq!(&*h.state.composed.as_ref().unwrap().text, built.as_str());
+    assert!(built.contains("### src/util.c [skeleton]"));
+    // Y copies the current file's view only.
+    h.key("Y");
+    assert!(
+        h.copied[1].starts_with("/* Small geometry helpers. */"),
+        "{}",
+        h.copied[1]
+    );
+}
+
+#[test]
+fn strategy_and_tokenizer_keys_are_saved_and_counted() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space");
+    let o200k = h.state.composed.as_ref().unwrap().total_tokens;
+    h.keys("T");
+    assert_eq!(h.state.project.settings.tokenizer, TokenizerKind::Cl100k);
+    let text = h.state.composed.as_ref().unwrap().text.to_string();
+    assert_eq!(
+        h.state.composed.as_ref().unwrap().total_tokens,
+        ctxcurate::core::tokens::count(TokenizerKind::Cl100k, &text)
+    );
+    assert!(o200k > 0);
+    h.keys("t");
+    assert_eq!(saved(&p).project.strategy, Some(Strategy::Summarize));
+    assert!(
+        h.state
+            .composed
+            .as_ref()
+            .unwrap()
+            .text
+            .starts_with("## Files (Summary)")
+    );
+}
+
+#[test]
+fn filter_narrows_the_tree() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.key("/");
+    h.type_text("util");
+    assert_eq!(
+        h.state
+            .rows
+            .iter()
+            .map(|r| r.path.as_str())
+            .collect::<Vec<_>>(),
+        ["src", "src/util.c"]
+    );
+    h.key("enter");
+    assert_eq!(h.state.filter, "util");
+    h.key("esc");
+    assert!(h.state.filter.is_empty());
+    assert_eq!(h.state.rows.len(), 3);
+}
+
+#[test]
+fn slice_from_the_raw_preview() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/util.c");
+    h.keys("tab tab r");
+    assert!(h.state.preview.raw);
+    // Lines 9-11: `int add(...) { ... }`.
+    h.keys("j j j j j j j j v j j v");
+    h.type_text("add");
+    h.key("enter");
+    let f = saved(&p);
+    let item = &f.presets["default"].files[0];
+    assert_eq!(item.view_mode, ViewMode::Custom);
+    let slice = &item.custom_slices[0];
+    assert_eq!((slice.start_line, slice.end_line), (9, 11));
+    assert_eq!(slice.tag.as_deref(), Some("add"));
+    assert_eq!(slice.content_hash.as_ref().map(String::len), Some(64));
+    let text = &h.state.composed.as_ref().unwrap().text;
+    assert!(
+        text.contains("--- slice [add], lines 9-11 ---\nint add(int a, int b) {"),
+        "{text}"
+    );
+}
+
+#[test]
+fn escape_sequences_in_files_never_reach_the_screen() {
+    let p = Project::empty();
+    p.write(
+        "evil.py",
+        "x = '\x1b]52;c;aGk=\x07\x1b[31mred\u{202e}\u{9b}2J'\n",
+    );
+    let mut h = open(&p, 100, 20);
+    h.keys("space");
+    let screen = h.screen();
+    assert!(screen.contains("␛]52;c;aGk=␇␛[31mred"), "{screen}");
+    for bad in ['\x1b', '\x07', '\u{202e}', '\u{9b}'] {
+        assert!(!screen.contains(bad), "{bad:?} reached the screen");
+    }
+    // The clipboard keeps the real bytes.
+    h.key("y");
+    assert!(h.copied[0].contains("\x1b]52;c;aGk=\x07"));
+}
