@@ -14,6 +14,7 @@
 mod lang;
 mod mask;
 mod outline;
+mod preproc;
 mod skeleton;
 mod spans;
 mod symbols;
