@@ -19,6 +19,12 @@ use super::{Lang, Symbol, SymbolKind, SymbolTree};
 /// recursion over the tree, whatever the input.
 pub(super) const MAX_DEPTH: usize = 48;
 
+/// The deepest syntax node where a definition may start. Each symbol level
+/// takes a few syntax levels (class, body, template, ...), so this is far
+/// past [`MAX_DEPTH`] symbols for real code; it keeps the query and the
+/// node walks linear on pathological nesting (3000 nested structs).
+const MAX_START_DEPTH: u32 = 4 * MAX_DEPTH as u32;
+
 /// Parse `source` and build its symbol tree (see [`super::parse`]).
 pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
     let Some((tree, parsed)) = preproc::parse(lang, source) else {
@@ -49,6 +55,7 @@ fn find_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str, source: &str) 
     };
     let guard = include_guard(source);
     let mut cursor = QueryCursor::new();
+    cursor.set_max_start_depth(Some(MAX_START_DEPTH));
     let mut matches = cursor.matches(&symbol_query.query, root, parsed.as_bytes());
     let mut found = Vec::new();
     while let Some(m) = matches.next() {
