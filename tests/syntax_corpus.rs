@@ -1,9 +1,10 @@
 //! Real-code tests of `core::syntax` against independent oracles:
 //!
-//! - the whole Python standard library: every skeleton must parse with
-//!   Python's own `ast`, and every function/class name `ast` finds in the
-//!   original must be one of our symbol names (one python3 process checks
-//!   everything);
+//! - the whole Python standard library: every skeleton (and two masked
+//!   renderings) must parse with Python's own `ast`, and every
+//!   function/class name `ast` finds in the original must be one of our
+//!   symbol names (one python3 process checks everything, overlapping our
+//!   work);
 //! - every C header directly in `/usr/include`: every function gcc
 //!   declares from it (`gcc -aux-info`, which prints each prototype with
 //!   its file and line) must be a function symbol spanning that line;
@@ -18,6 +19,7 @@
 mod corpus;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use ctxcurate::core::model::MaskState;
@@ -59,13 +61,17 @@ fn python_stdlib_skeletons_parse_and_keep_every_definition() {
         eprintln!("NOTE: python3 does not run; Python corpus test skipped");
         return;
     };
+    let with_errors = AtomicUsize::new(0);
     sources
         .par_iter()
         .for_each_with(checker.sender(), |sender, (path, text)| {
             let tree = syntax::parse(Lang::Python, text);
+            if tree.has_errors {
+                with_errors.fetch_add(1, Ordering::Relaxed);
+            }
             let entry = corpus::PyEntry {
                 file: path.clone(),
-                skeleton: syntax::skeleton(&tree, text),
+                renderings: python_renderings(&tree, text),
                 names: tree.iter().map(|s| s.name.clone()).collect(),
             };
             sender.send(entry).expect("python3 checker gone");
@@ -74,11 +80,12 @@ fn python_stdlib_skeletons_parse_and_keep_every_definition() {
     let report = checker.finish();
     eprintln!(
         "python corpus: {} files ({} not UTF-8: {:?}), {} skipped as invalid Python, \
-         {} definitions checked; rust {:.1?}, total {:.1?}",
+         {} with tree-sitter errors, {} definitions checked; rust {:.1?}, total {:.1?}",
         files.len(),
         not_utf8.len(),
         not_utf8,
         report.invalid_original.len(),
+        with_errors.load(Ordering::Relaxed),
         report.definitions,
         rust_time,
         started.elapsed()
@@ -89,9 +96,9 @@ fn python_stdlib_skeletons_parse_and_keep_every_definition() {
         report.invalid_original
     );
     assert!(
-        report.bad_skeleton.is_empty(),
-        "skeletons that do not parse: {:#?}",
-        report.bad_skeleton
+        report.bad_rendering.is_empty(),
+        "renderings that do not parse: {:#?}",
+        report.bad_rendering
     );
     let missing: Vec<_> = report
         .missing
@@ -120,6 +127,38 @@ const NOT_C_WITHOUT_CPP: [&str; 7] = [
     "sqlite3.h",
     "expat.h",
 ];
+
+/// The views of a Python file that must still be Python: the skeleton,
+/// and — when tree-sitter read the file without error, so its symbols are
+/// whole — every top-level symbol folded to one line (`agg`), and a hidden
+/// file showing only its last nested symbol in full and its first
+/// top-level symbol as a signature (`shell`: containers around visible
+/// members).
+fn python_renderings(tree: &SymbolTree, text: &str) -> Vec<(&'static str, String)> {
+    let skeleton = ("skeleton", syntax::skeleton(tree, text));
+    if tree.has_errors {
+        return vec![skeleton];
+    }
+    let mut shell = BTreeMap::new();
+    if let Some(first) = tree.symbols.first() {
+        shell.insert(first.path.clone(), MaskState::Sig);
+    }
+    let nested = tree
+        .symbols
+        .iter()
+        .flat_map(|s| s.children.iter().flat_map(|c| c.iter()));
+    if let Some(last) = nested.last() {
+        shell.insert(last.path.clone(), MaskState::Def);
+    }
+    vec![
+        skeleton,
+        (
+            "agg",
+            syntax::masked(tree, text, MaskState::Agg, &BTreeMap::new()),
+        ),
+        ("shell", syntax::masked(tree, text, MaskState::Hide, &shell)),
+    ]
+}
 
 #[test]
 fn c_headers_have_every_function_gcc_declares() {

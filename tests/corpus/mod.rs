@@ -111,10 +111,11 @@ pub fn render_every_view(lang: Lang, text: &str) {
     }
 }
 
-/// One Python file for the `ast` oracle.
+/// One Python file for the `ast` oracle: our symbol names, and renderings
+/// that must parse, each with its name (`skeleton`, `agg`, ...).
 pub struct PyEntry {
     pub file: String,
-    pub skeleton: String,
+    pub renderings: Vec<(&'static str, String)>,
     pub names: Vec<String>,
 }
 
@@ -122,8 +123,8 @@ pub struct PyEntry {
 pub struct PyReport {
     /// Files Python itself cannot parse (not checked).
     pub invalid_original: Vec<String>,
-    /// (file, error) for skeletons that do not parse.
-    pub bad_skeleton: Vec<(String, String)>,
+    /// (file, error) for renderings that do not parse.
+    pub bad_rendering: Vec<(String, String)>,
     /// (file, names) of definitions `ast` sees that are not our symbols.
     pub missing: Vec<(String, Vec<String>)>,
     /// How many definitions `ast` found in the checked files.
@@ -161,10 +162,12 @@ for line in sys.stdin:
     missing = sorted(set(names) - set(entry["names"]))
     if missing:
         report["missing"].append([entry["file"], missing])
-    try:
-        ast.parse(entry["skeleton"])
-    except (SyntaxError, ValueError) as e:
-        report["bad"].append([entry["file"], "line %s: %s" % (getattr(e, "lineno", "?"), e)])
+    for kind, text in entry["renderings"]:
+        try:
+            ast.parse(text)
+        except (SyntaxError, ValueError) as e:
+            where = "%s line %s: %s" % (kind, getattr(e, "lineno", "?"), e)
+            report["bad"].append([entry["file"], where])
 json.dump(report, sys.stdout)
 "#;
 
@@ -194,7 +197,7 @@ impl PyChecker {
             for entry in receiver {
                 let line = serde_json::json!({
                     "file": entry.file,
-                    "skeleton": entry.skeleton,
+                    "renderings": entry.renderings,
                     "names": entry.names,
                 });
                 if writeln!(stdin, "{line}").is_err() {
@@ -258,7 +261,7 @@ fn parse_report(stdout: &str) -> PyReport {
     };
     PyReport {
         invalid_original: strings(&report["invalid"]),
-        bad_skeleton: pairs("bad")
+        bad_rendering: pairs("bad")
             .into_iter()
             .map(|(f, e)| (f, e.as_str().unwrap_or("?").to_string()))
             .collect(),

@@ -119,11 +119,18 @@ fn strip_comment_markers(line: &str) -> &str {
     line.trim()
 }
 
+/// The first line with a letter or digit, control characters (a lone
+/// `\r`, which Python reads as a line break) turned into spaces so the
+/// line can sit inside a one-line comment.
 fn first_meaningful_line<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
-    lines
+    let line = lines
         .map(str::trim)
-        .find(|l| l.chars().any(char::is_alphanumeric))
-        .map(|l| truncate(l, DOC_MAX))
+        .find(|l| l.chars().any(char::is_alphanumeric))?;
+    let clean: String = line
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    Some(truncate(clean.trim(), DOC_MAX))
 }
 
 /// Rendered output tidied: whitespace-only lines emptied, runs of three or
@@ -181,6 +188,7 @@ mod tests {
             Some("Docs.")
         );
         assert_eq!(doc_from_comment("/* ---- */"), None);
+        assert_eq!(doc_from_string("'a\rb\tc'").as_deref(), Some("a b c"));
     }
 
     #[test]
