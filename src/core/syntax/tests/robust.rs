@@ -228,3 +228,16 @@ fn a_long_single_line_file() {
     assert_eq!(tree.find("f#5000").map(|s| s.start_line), Some(1));
     check(Lang::C, &c);
 }
+
+#[test]
+fn views_of_a_tree_with_another_source_do_not_panic() {
+    let original = "class A:\n    def f(self):\n        \"\"\"Dé.\"\"\"\n        return 1\n";
+    let tree = parse(Lang::Python, original);
+    for other in ["", "x", "é€𝄞", &original[..20], &original.repeat(2)] {
+        let _ = skeleton(&tree, other);
+        for default in MaskState::ALL {
+            let _ = masked(&tree, other, *default, &BTreeMap::new());
+        }
+        let _ = tree.definition(other, "A.f");
+    }
+}
