@@ -16,7 +16,7 @@ use crate::core::model::MaskState;
 
 use super::skeleton::elided;
 use super::text::{
-    doc_from_comment, doc_from_string, indent_before, line_start, slice, starts_line, tidy,
+    blank_line_before, doc_from_comment, doc_from_string, indent_before, indent_start, slice, tidy,
 };
 use super::{Lang, Symbol, SymbolKind, SymbolTree};
 
@@ -224,30 +224,24 @@ fn python_nonempty(body: String) -> String {
 
 /// A removed span widened to the whole lines it occupies (when nothing
 /// else is on them), plus the blank lines after it when a blank line
-/// already precedes it, so removing a block leaves one separator.
+/// already precedes it or it comes first in its region, so removing a
+/// block leaves one separator at most.
 fn whole_lines(source: &str, span: Range<usize>, bounds: Range<usize>) -> Range<usize> {
-    let ls = line_start(source, span.start);
     let rest = slice(source, span.end..bounds.end);
     let tail = rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len();
     let ends_line = rest[tail..].starts_with('\n');
-    if ls < bounds.start || !starts_line(source, span.start) || !ends_line {
+    let Some(start) = indent_start(source, span.start).filter(|s| *s >= bounds.start) else {
+        return span;
+    };
+    if !ends_line {
         return span;
     }
-    let start = ls;
     let mut end = span.end + tail + 1;
-    if start == bounds.start || blank_line_before(source, start, bounds.start) {
+    let first_in_region = slice(source, bounds.start..start).trim().is_empty();
+    if first_in_region || blank_line_before(source, start, bounds.start) {
         end = skip_blank_lines(source, end, bounds.end);
     }
     start..end
-}
-
-/// Whether the line before the one starting at `start` is blank.
-fn blank_line_before(source: &str, start: usize, floor: usize) -> bool {
-    if start == 0 || start <= floor {
-        return false;
-    }
-    let previous = line_start(source, start - 1);
-    previous >= floor && slice(source, previous..start).trim().is_empty()
 }
 
 /// Past the whole blank lines starting at `from` (not beyond `limit`).

@@ -4,16 +4,22 @@
 //!
 //! The flow is: [`parse`] runs the language's `.scm` symbol query
 //! (`queries/*.scm`, `@definition.<kind>` + `@name` captures) over the
-//! syntax tree, nests the definitions by byte range and names them with
-//! stable paths (`symbols`). While the tree is at hand it also records, per
-//! symbol, the spans the views need (body, docstring, leading comment), so
-//! [`skeleton`], [`outline`] and [`masked`] work on the [`SymbolTree`] and
-//! the source alone, without parsing again. Parsing never fails and never
-//! panics: a file with syntax errors yields the symbols tree-sitter can see.
+//! syntax tree (`symbols`), nests the definitions by byte range and names
+//! them with stable paths. C and C++ are first freed of attribute macros
+//! tree-sitter cannot read (`preproc`). While the tree is at hand, the
+//! spans the views need (body, docstring, leading comment) are recorded per
+//! symbol (`spans`), so [`skeleton`], [`outline`] and [`masked`] work on
+//! the [`SymbolTree`] and the source alone, without parsing again.
+//!
+//! Parsing never fails and never panics: a file with syntax errors yields
+//! the symbols tree-sitter can see, and all slicing of the source is
+//! checked. Queries compile once per process, parsers are reused per
+//! thread.
 
 mod lang;
 mod mask;
 mod outline;
+mod preproc;
 mod skeleton;
 mod spans;
 mod symbols;

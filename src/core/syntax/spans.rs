@@ -39,19 +39,36 @@ pub(super) struct Analysis {
 const CONSTANT_SIGNATURE_MAX: usize = 100;
 
 /// One definition the query found: the node it captured (`core`), that
-/// node widened by [`outer_node`], and its name.
+/// node widened by [`outer_node`], the first node of its text, and its
+/// name.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Found<'t> {
     pub kind: SymbolKind,
     pub core: Node<'t>,
     pub outer: Node<'t>,
+    /// `outer`, or for a prototype tree-sitter could only read as an
+    /// `ERROR` (`int f (void) SOME_ATTR;`) the first of its type tokens.
+    pub first: Node<'t>,
     pub name: Node<'t>,
+}
+
+impl<'t> Found<'t> {
+    pub(super) fn new(kind: SymbolKind, core: Node<'t>, name: Node<'t>) -> Found<'t> {
+        let outer = outer_node(core);
+        Found {
+            kind,
+            core,
+            outer,
+            first: first_node(outer),
+            name,
+        }
+    }
 }
 
 /// Analyse one found definition.
 pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
-    let range = definition_range(found.outer, source);
-    let lead = leading_comment_start(found.outer, source);
+    let range = definition_range(found, source);
+    let lead = leading_comment_start(found.first, source);
     if lang == Lang::Python {
         python(found, range, lead, source)
     } else {
@@ -61,7 +78,7 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
 
 /// The node a definition really spans: decorators, `template <...>` heads
 /// and a typedef/declaration around a type specifier belong to it.
-pub(super) fn outer_node(node: Node) -> Node {
+fn outer_node(node: Node) -> Node {
     let mut current = node;
     while let Some(parent) = current.parent() {
         let wraps = match parent.kind() {
@@ -79,14 +96,57 @@ pub(super) fn outer_node(node: Node) -> Node {
     current
 }
 
-/// The node's bytes plus a directly following `;`, trailing whitespace
-/// trimmed (a `#define` node ends with its newline).
-fn definition_range(node: Node, source: &str) -> Range<usize> {
-    let start = node.start_byte();
-    let mut end = node.end_byte();
-    if let Some(next) = node.next_sibling()
-        && next.kind() == ";"
-        && !next.is_named()
+/// The node kinds that can start a declaration before its declarator.
+const TYPE_TOKENS: [&str; 16] = [
+    "storage_class_specifier",
+    "type_qualifier",
+    "primitive_type",
+    "type_identifier",
+    "sized_type_specifier",
+    "macro_type_specifier",
+    "struct_specifier",
+    "union_specifier",
+    "enum_specifier",
+    "attribute_specifier",
+    "attribute_declaration",
+    "ms_declspec_modifier",
+    "ms_call_modifier",
+    "template_type",
+    "qualified_identifier",
+    "placeholder_type_specifier",
+];
+
+/// Where a definition's text starts: for a declarator inside an `ERROR`,
+/// at the type tokens before it; otherwise at the node itself.
+fn first_node(outer: Node) -> Node {
+    if !outer.parent().is_some_and(|p| p.is_error()) {
+        return outer;
+    }
+    let mut first = outer;
+    while let Some(prev) = first.prev_sibling() {
+        if !TYPE_TOKENS.contains(&prev.kind()) {
+            break;
+        }
+        first = prev;
+    }
+    first
+}
+
+/// From the first node to the end of the outer one plus a directly
+/// following `;` (for an `ERROR` prototype, the `;` statement after the
+/// error), trailing whitespace trimmed (a `#define` ends with its newline).
+fn definition_range(found: &Found, source: &str) -> Range<usize> {
+    let start = found.first.start_byte();
+    let outer = found.outer;
+    let mut end = outer.end_byte();
+    let next = outer.next_sibling().or_else(|| {
+        let parent = outer.parent().filter(|p| p.is_error())?;
+        parent
+            .next_sibling()
+            .filter(|n| n.kind() == "expression_statement")
+    });
+    if let Some(next) = next
+        && slice(source, next.byte_range()) == ";"
     {
         end = next.end_byte();
     }
@@ -246,8 +306,15 @@ fn c_signature(found: &Found, body: Option<Node>, range: &Range<usize>, source: 
         kind,
         core,
         outer,
+        first,
         name,
     } = *found;
+    // Comments are looked for below the node that holds the whole text.
+    let outer = if first == outer {
+        outer
+    } else {
+        outer.parent().unwrap_or(outer)
+    };
     let text = if kind.is_function() {
         let head_end = function_declarator(name, core).map_or(name.end_byte(), declarator_head_end);
         without_comments(outer, range.start..head_end, source)

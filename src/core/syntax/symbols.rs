@@ -9,8 +9,9 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
-use super::lang::{Capture, parse_tree};
-use super::spans::{Found, analyze, outer_node};
+use super::lang::Capture;
+use super::preproc;
+use super::spans::{Found, analyze};
 use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
 use super::{Lang, Symbol, SymbolKind, SymbolTree};
 
@@ -18,9 +19,15 @@ use super::{Lang, Symbol, SymbolKind, SymbolTree};
 /// recursion over the tree, whatever the input.
 pub(super) const MAX_DEPTH: usize = 48;
 
+/// The deepest syntax node where a definition may start. Each symbol level
+/// takes a few syntax levels (class, body, template, ...), so this is far
+/// past [`MAX_DEPTH`] symbols for real code; it keeps the query and the
+/// node walks linear on pathological nesting (3000 nested structs).
+const MAX_START_DEPTH: u32 = 4 * MAX_DEPTH as u32;
+
 /// Parse `source` and build its symbol tree (see [`super::parse`]).
 pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
-    let Some(tree) = parse_tree(lang, source) else {
+    let Some((tree, parsed)) = preproc::parse(lang, source) else {
         return SymbolTree {
             lang,
             symbols: Vec::new(),
@@ -29,7 +36,7 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
         };
     };
     let root = tree.root_node();
-    let found = find_definitions(lang, root, source);
+    let found = find_definitions(lang, root, &parsed, source);
     let placed = nest(lang, found);
     SymbolTree {
         lang,
@@ -40,13 +47,16 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
 }
 
 /// Every definition the query matches, one per range (for the same range
-/// the earlier pattern wins), sorted by start, outer before inner.
-fn find_definitions<'t>(lang: Lang, root: Node<'t>, source: &str) -> Vec<Found<'t>> {
+/// the earlier pattern wins), sorted by start, outer before inner. The
+/// query's text predicates read `parsed`, the text the tree was built from.
+fn find_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str, source: &str) -> Vec<Found<'t>> {
     let Some(symbol_query) = lang.symbol_query() else {
         return Vec::new();
     };
+    let guard = include_guard(source);
     let mut cursor = QueryCursor::new();
-    let mut matches = cursor.matches(&symbol_query.query, root, source.as_bytes());
+    cursor.set_max_start_depth(Some(MAX_START_DEPTH));
+    let mut matches = cursor.matches(&symbol_query.query, root, parsed.as_bytes());
     let mut found = Vec::new();
     while let Some(m) = matches.next() {
         let mut definition = None;
@@ -59,36 +69,54 @@ fn find_definitions<'t>(lang: Lang, root: Node<'t>, source: &str) -> Vec<Found<'
             }
         }
         if let (Some((kind, core)), Some(name)) = (definition, name) {
-            let f = Found {
-                kind,
-                core,
-                outer: outer_node(core),
-                name,
-            };
-            if wanted(&f, source) {
+            let f = Found::new(kind, core, name);
+            if wanted(&f, guard, source) {
                 found.push((m.pattern_index, f));
             }
         }
     }
-    found.sort_by_key(|(pattern, f)| (f.outer.start_byte(), Reverse(f.outer.end_byte()), *pattern));
-    found.dedup_by_key(|(_, f)| f.outer.byte_range());
+    found.sort_by_key(|(pattern, f)| (f.first.start_byte(), Reverse(f.outer.end_byte()), *pattern));
+    found.dedup_by_key(|(_, f)| (f.first.start_byte(), f.outer.end_byte()));
     found.into_iter().map(|(_, f)| f).collect()
 }
 
-/// Drop nameless matches (error recovery) and include guards.
-fn wanted(found: &Found, source: &str) -> bool {
+/// Drop nameless matches (error recovery) and the include guard.
+fn wanted(found: &Found, guard: Option<&str>, source: &str) -> bool {
     let name = slice(source, found.name.byte_range()).trim();
-    !name.is_empty() && !is_include_guard(found, name, source)
+    let is_guard = found.kind == SymbolKind::Constant && guard == Some(name);
+    !name.is_empty() && !is_guard
 }
 
-/// `#define NAME` directly inside `#ifndef NAME`.
-fn is_include_guard(found: &Found, name: &str, source: &str) -> bool {
-    found.kind == SymbolKind::Constant
-        && found.core.parent().is_some_and(|p| {
-            p.kind() == "preproc_ifdef"
-                && p.child_by_field_name("name")
-                    .is_some_and(|n| slice(source, n.byte_range()) == name)
-        })
+/// `X` when the file's first two directives are `#ifndef X` and
+/// `#define X`.
+fn include_guard(source: &str) -> Option<&str> {
+    let mut directives = directive_lines(source);
+    let first = directives.next()?;
+    let name = first
+        .strip_prefix("ifndef")
+        .or_else(|| first.strip_prefix("if !defined"))?
+        .trim()
+        .trim_matches(['(', ')'])
+        .trim();
+    let second = directives.next()?.strip_prefix("define")?;
+    (second.split_whitespace().next() == Some(name)).then_some(name)
+}
+
+/// The directive lines outside block comments, without their `#`.
+fn directive_lines(source: &str) -> impl Iterator<Item = &str> {
+    let mut in_comment = false;
+    source.lines().filter_map(move |line| {
+        let line = line.trim();
+        if in_comment {
+            in_comment = !line.contains("*/");
+            return None;
+        }
+        if line.starts_with("/*") && !line.contains("*/") {
+            in_comment = true;
+            return None;
+        }
+        line.strip_prefix('#').map(str::trim_start)
+    })
 }
 
 /// A definition with the index of the definition it sits in.

@@ -31,29 +31,40 @@ impl LineIndex {
     }
 }
 
-/// The start of the line holding byte `offset`.
-pub(super) fn line_start(source: &str, offset: usize) -> usize {
-    let offset = offset.min(source.len());
-    source.as_bytes()[..offset]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1)
+/// Where the line holding `offset` starts, if only spaces and tabs precede
+/// `offset` on it. Scans back over the indentation only, so it stays cheap
+/// on a megabyte-long line.
+pub(super) fn indent_start(source: &str, offset: usize) -> Option<usize> {
+    let bytes = source.as_bytes();
+    let mut i = offset.min(bytes.len());
+    while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+        i -= 1;
+    }
+    (i == 0 || bytes[i - 1] == b'\n').then_some(i)
 }
 
 /// The whitespace before `offset` on its line, or `""` if code precedes it.
 pub(super) fn indent_before(source: &str, offset: usize) -> &str {
-    let prefix = slice(source, line_start(source, offset)..offset);
-    if prefix.chars().all(|c| c == ' ' || c == '\t') {
-        prefix
-    } else {
-        ""
-    }
+    indent_start(source, offset).map_or("", |start| slice(source, start..offset))
 }
 
 /// Whether only spaces/tabs precede `offset` on its line.
 pub(super) fn starts_line(source: &str, offset: usize) -> bool {
-    let prefix = slice(source, line_start(source, offset)..offset);
-    prefix.chars().all(|c| c == ' ' || c == '\t')
+    indent_start(source, offset).is_some()
+}
+
+/// Whether the line ending just before `line_start` (a line start) is
+/// blank, looking no further back than `floor`.
+pub(super) fn blank_line_before(source: &str, line_start: usize, floor: usize) -> bool {
+    let bytes = source.as_bytes();
+    if line_start <= floor || line_start > bytes.len() || bytes[line_start - 1] != b'\n' {
+        return false;
+    }
+    let mut i = line_start - 1;
+    while i > floor && matches!(bytes[i - 1], b' ' | b'\t' | b'\r') {
+        i -= 1;
+    }
+    i > floor && bytes[i - 1] == b'\n' || i == 0
 }
 
 /// `text` on one line: line continuations dropped, whitespace runs folded
@@ -108,11 +119,18 @@ fn strip_comment_markers(line: &str) -> &str {
     line.trim()
 }
 
+/// The first line with a letter or digit, control characters (a lone
+/// `\r`, which Python reads as a line break) turned into spaces so the
+/// line can sit inside a one-line comment.
 fn first_meaningful_line<'a>(lines: impl Iterator<Item = &'a str>) -> Option<String> {
-    lines
+    let line = lines
         .map(str::trim)
-        .find(|l| l.chars().any(char::is_alphanumeric))
-        .map(|l| truncate(l, DOC_MAX))
+        .find(|l| l.chars().any(char::is_alphanumeric))?;
+    let clean: String = line
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    Some(truncate(clean.trim(), DOC_MAX))
 }
 
 /// Rendered output tidied: whitespace-only lines emptied, runs of three or
@@ -170,6 +188,7 @@ mod tests {
             Some("Docs.")
         );
         assert_eq!(doc_from_comment("/* ---- */"), None);
+        assert_eq!(doc_from_string("'a\rb\tc'").as_deref(), Some("a b c"));
     }
 
     #[test]
@@ -190,6 +209,12 @@ mod tests {
         assert_eq!(indent_before(src, 4), "  ");
         assert_eq!(indent_before(src, 5), "");
         assert!(starts_line(src, 4));
+        assert!(!starts_line(src, 5));
+        assert_eq!(indent_start(src, 0), Some(0));
         assert_eq!(slice(src, 5..99), "");
+        let blanks = "a\n \r\nb\nc\n";
+        assert!(blank_line_before(blanks, 5, 0));
+        assert!(!blank_line_before(blanks, 7, 0));
+        assert!(!blank_line_before(blanks, 5, 5));
     }
 }

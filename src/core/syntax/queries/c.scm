@@ -86,3 +86,15 @@
 (preproc_def
   name: (identifier) @name
   value: (_)) @definition.constant
+
+; Prototypes tree-sitter could only read as an error, mostly because an
+; unknown attribute macro follows them (`int f (void) MY_ATTR;`). The
+; extractor takes the type tokens before the declarator into the range.
+(ERROR
+  [
+    (function_declarator
+      declarator: (identifier) @name)
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (identifier) @name))
+  ] @definition.function)

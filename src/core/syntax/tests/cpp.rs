@@ -1,0 +1,158 @@
+//! C++: namespaces, templates, methods in and out of class, overloads.
+
+use insta::assert_snapshot;
+
+use super::{listing, masked, paths};
+use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
+use crate::core::syntax::{Lang, SymbolKind, outline, parse, skeleton};
+
+const SHAPES: &str = r#"// shapes.hpp - shape hierarchy.
+#pragma once
+#include <vector>
+
+namespace geo {
+
+/// A 2D shape.
+template <typename T>
+class Shape : public Base {
+public:
+    Shape() : area_(0) {}
+    virtual ~Shape();
+    /// The area.
+    T area() const override { return area_; }
+    void scale(T f);
+    void scale(T f, T g);
+    bool operator==(const Shape &o) const;
+    static Shape *make(int n);
+private:
+    T area_;
+};
+
+struct Point { int x, y; };
+
+enum class Kind : int { Circle, Square };
+
+using Points = std::vector<Point>;
+
+int count(const Points &p);
+
+}  // namespace geo
+
+namespace geo {
+template <typename T>
+void Shape<T>::scale(T f) {
+    area_ *= f;
+}
+
+int count(const Points &p) { return p.size(); }
+}
+
+void geo::Shape<int>::scale(int f, int g) {}
+
+int &get_ref();
+int main(int argc, char **argv) {
+    struct Local { int a; };
+    return 0;
+}
+"#;
+
+#[test]
+fn symbols_have_paths_kinds_and_lines() {
+    let tree = parse(Lang::Cpp, SHAPES);
+    assert_eq!(
+        paths(&tree),
+        [
+            "geo",
+            "geo::Shape",
+            "geo::Shape::Shape",
+            "geo::Shape::~Shape",
+            "geo::Shape::area",
+            "geo::Shape::scale",
+            "geo::Shape::scale#2",
+            "geo::Shape::operator==",
+            "geo::Shape::make",
+            "geo::Point",
+            "geo::Kind",
+            "geo::Points",
+            "geo::count",
+            "geo#2",
+            "geo::Shape::scale#3",
+            "geo::count#2",
+            "geo::Shape::scale#4",
+            "get_ref",
+            "main",
+            "main::Local",
+        ]
+    );
+    assert_eq!(
+        tree.module_doc.as_deref(),
+        Some("shapes.hpp - shape hierarchy.")
+    );
+    assert_snapshot!(listing(&tree));
+}
+
+#[test]
+fn out_of_line_definitions_are_methods_and_namespace_functions_are_not() {
+    let tree = parse(Lang::Cpp, SHAPES);
+    let kind = |path: &str| tree.find(path).map(|s| s.kind);
+    assert_eq!(kind("geo::Shape::scale#3"), Some(SymbolKind::Method));
+    assert_eq!(kind("geo::Shape::scale#4"), Some(SymbolKind::Method));
+    assert_eq!(kind("geo::count#2"), Some(SymbolKind::Function));
+    assert_eq!(kind("geo::Shape"), Some(SymbolKind::Class));
+    assert_eq!(kind("geo::Point"), Some(SymbolKind::Struct));
+    assert_eq!(kind("geo::Points"), Some(SymbolKind::Typedef));
+    let template = tree.definition(SHAPES, "geo::Shape").unwrap_or("");
+    assert!(template.starts_with("template <typename T>\nclass Shape"));
+    assert!(template.ends_with("};"));
+}
+
+#[test]
+fn skeleton_elides_inline_and_out_of_line_bodies() {
+    let tree = parse(Lang::Cpp, SHAPES);
+    assert_snapshot!(skeleton(&tree, SHAPES));
+}
+
+#[test]
+fn outline_nests_namespaces_and_classes() {
+    let tree = parse(Lang::Cpp, SHAPES);
+    assert_snapshot!(outline(&tree));
+}
+
+#[test]
+fn mask_def_and_sig_everywhere() {
+    assert_eq!(masked(Lang::Cpp, SHAPES, Def, &[]), SHAPES);
+    let tree = parse(Lang::Cpp, SHAPES);
+    assert_eq!(masked(Lang::Cpp, SHAPES, Sig, &[]), skeleton(&tree, SHAPES));
+}
+
+#[test]
+fn mask_agg_everywhere() {
+    assert_snapshot!(masked(Lang::Cpp, SHAPES, Agg, &[]));
+}
+
+#[test]
+fn mask_class_sig_with_one_method_in_full() {
+    let out = masked(
+        Lang::Cpp,
+        SHAPES,
+        Hide,
+        &[
+            ("geo::Shape", Sig),
+            ("geo::Shape::area", Def),
+            ("geo::Shape::make", Hide),
+            ("geo::Point", Agg),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn hidden_namespace_and_class_keep_their_braces_around_visible_children() {
+    let out = masked(
+        Lang::Cpp,
+        SHAPES,
+        Hide,
+        &[("geo::Shape::area", Def), ("geo::Shape::scale#3", Sig)],
+    );
+    assert_snapshot!(out);
+}
