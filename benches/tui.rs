@@ -1,0 +1,125 @@
+//! TUI benchmarks (DESIGN §10), on generated projects:
+//! - gauge: on a 10,000-file project with every file included, the time
+//!   from a Space keypress (excluding one file) until the gauge shows the
+//!   new total: keymap → update → compose job (warm cache) → update.
+//!   Target: one 16 ms frame.
+//! - first frame: on a 100,000-file tree, the time from opening the project
+//!   to the first rendered frame (the walk streams in the background), and,
+//!   for reference, how long the full walk takes. Target: 300 ms.
+//!
+//! Run: `cargo bench --bench tui`.
+
+use std::path::Path;
+use std::time::Instant;
+
+use ctxcurate::core::project::Project;
+use ctxcurate::core::walk;
+use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::keymap::Keymap;
+use ctxcurate::tui::render::{self, ViewState};
+use ctxcurate::tui::state::State;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn generate(root: &Path, files: usize, per_dir: usize) {
+    for i in 0..files {
+        let dir = root.join(format!("pkg{:03}/sub{:02}", i / per_dir, (i / 10) % 10));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let body = format!(
+            "\"\"\"Module {i}.\"\"\"\n\nimport os\n\n\nclass Thing{i}:\n    \"\"\"A thing.\"\"\"\n\n    def run(self, x):\n        return x + {i}\n\n\ndef helper_{i}(a, b):\n    return a * b - {i}\n"
+        );
+        std::fs::write(dir.join(format!("m{i}.py")), body).expect("write");
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn gauge_bench() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    generate(dir.path(), 10_000, 100);
+    std::fs::write(
+        dir.path().join("ctxcurate.toml"),
+        "[presets.default]\nfiles = [\"**/*.py\"]\n",
+    )
+    .expect("write preset");
+    let t = Instant::now();
+    let mut h = Harness::open(dir.path(), None, 160, 50).expect("open");
+    let cold = t.elapsed().as_secs_f64();
+    let total = |h: &Harness| h.state.composed.as_ref().map_or(0, |c| c.total_tokens);
+    println!(
+        "gauge: 10,000 files included, {} tokens; cold open + compose {:.3} s",
+        total(&h),
+        cold
+    );
+    // Cursor onto a file deep in the tree.
+    h.goto("pkg050/sub05/m5050.py");
+    let mut samples = Vec::new();
+    for _ in 0..20 {
+        let before = total(&h);
+        let t = Instant::now();
+        h.key("space");
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        assert_ne!(before, total(&h), "the gauge moved");
+        samples.push(ms);
+    }
+    println!(
+        "gauge: toggle → new total: median {:.1} ms, max {:.1} ms over {} toggles (target 16 ms)",
+        median(samples.clone()),
+        samples.iter().cloned().fold(0.0, f64::max),
+        samples.len()
+    );
+}
+
+fn first_frame_bench() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let t = Instant::now();
+    generate(dir.path(), 100_000, 1000);
+    println!(
+        "first frame: generated 100,000 files in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    let mut samples = Vec::new();
+    for _ in 0..5 {
+        let t = Instant::now();
+        let project = Project::open_at(dir.path(), None).expect("open");
+        let state = State::new(project, Keymap::defaults());
+        let mut terminal = Terminal::new(TestBackend::new(160, 50)).expect("terminal");
+        let mut view = ViewState::default();
+        terminal
+            .draw(|f| render::render(&state, &mut view, f))
+            .expect("draw");
+        samples.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    println!(
+        "first frame: median {:.1} ms over {} runs (target 300 ms; the walk streams in behind it)",
+        median(samples.clone()),
+        samples.len()
+    );
+    let t = Instant::now();
+    let files = walk::walk_files(dir.path());
+    let walked = t.elapsed().as_secs_f64();
+    let project = Project::open_at(dir.path(), None).expect("open");
+    let mut state = State::new(project, Keymap::defaults());
+    let t = Instant::now();
+    state.add_walked(files);
+    state.refresh();
+    println!(
+        "first frame: full walk {:.3} s, merging it into the tree {:.3} s ({} files)",
+        walked,
+        t.elapsed().as_secs_f64(),
+        state.files.len()
+    );
+}
+
+fn main() {
+    let only = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    if only.as_deref().is_none_or(|o| "gauge".contains(o)) {
+        gauge_bench();
+    }
+    if only.as_deref().is_none_or(|o| "first_frame".contains(o)) {
+        first_frame_bench();
+    }
+}
