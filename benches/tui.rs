@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use ctxcurate::core::project::Project;
 use ctxcurate::core::walk;
+use ctxcurate::tui::event::{Effect, Job};
 use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::keymap::Keymap;
 use ctxcurate::tui::render::{self, ViewState};
@@ -56,20 +57,35 @@ fn gauge_bench() {
     );
     // Cursor onto a file deep in the tree.
     h.goto("pkg050/sub05/m5050.py");
-    let mut samples = Vec::new();
-    for _ in 0..20 {
-        let before = total(&h);
+    let mut gauge_ms = Vec::new();
+    let mut compose_ms = Vec::new();
+    for i in 0..20 {
+        let before = h.state.gauge.used;
+        // The gauge's new value: the keypress through `update` plus the
+        // count job for the few files it does not know yet (none when a
+        // file is excluded; one when it comes back in a new form).
         let t = Instant::now();
-        h.key("space");
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
-        assert_ne!(before, total(&h), "the gauge moved");
-        samples.push(ms);
+        let effects = h.press(if i % 4 == 3 { "m" } else { "space" });
+        let (counts, rest): (Vec<_>, Vec<_>) = effects
+            .into_iter()
+            .partition(|e| matches!(e, Effect::Job(job) if matches!(**job, Job::Count { .. })));
+        h.run(counts);
+        gauge_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        assert_ne!(before, h.state.gauge.used, "the gauge moved");
+        // The preview's recomposition, in the background in the app.
+        let t = Instant::now();
+        h.run(rest);
+        compose_ms.push(t.elapsed().as_secs_f64() * 1000.0);
     }
     println!(
-        "gauge: toggle → new total: median {:.1} ms, max {:.1} ms over {} toggles (target 16 ms)",
-        median(samples.clone()),
-        samples.iter().cloned().fold(0.0, f64::max),
-        samples.len()
+        "gauge: keypress → new gauge total: median {:.2} ms, max {:.2} ms over {} changes (target 16 ms)",
+        median(gauge_ms.clone()),
+        gauge_ms.iter().cloned().fold(0.0, f64::max),
+        gauge_ms.len()
+    );
+    println!(
+        "gauge: background recompose of 10,000 files for the preview: median {:.0} ms",
+        median(compose_ms)
     );
 }
 

@@ -80,6 +80,14 @@ fn rm_set_and_flags() {
     assert!(!project_file(&p).presets["default"].files[1].force_full);
     let out = p.run(&["rm", "docs/guide.md"]);
     assert_eq!(out.status.code(), Some(1));
+    // A file a glob pulls in is excluded rather than refused.
+    p.ok(&["add", "docs/*.md"]);
+    p.ok(&["rm", "docs/guide.md"]);
+    assert_eq!(
+        project_file(&p).presets["default"].exclude,
+        ["docs/guide.md"]
+    );
+    assert!(!p.ok(&["build"]).contains("docs/guide.md"));
 }
 
 #[test]
@@ -198,6 +206,7 @@ shiny_new_setting = 3
 [presets.default]
 description = "what this is for"
 screenshots = ["docs/ui.png"]
+exclude = ["src/gen", "**/*_test.py"]
 
 [[presets.default.files]]
 path = "src/app.py"

@@ -77,23 +77,34 @@ fn include_and_cycle_modes() {
 }
 
 #[test]
-fn folder_include_adds_a_glob_and_file_exclusion_expands_it() {
+fn folder_include_adds_a_glob_and_file_exclusion_is_recorded() {
     let p = Project::fixture();
     let mut h = open(&p, 120, 24);
     h.keys("j space");
     assert_eq!(default_files(&p), [("src/**".to_string(), ViewMode::Full)]);
-    assert_eq!(h.state.included.len(), 2);
-    // Exclude one file of the glob: the glob becomes the other files.
+    assert_eq!(h.state.included_paths().len(), 2);
+    // Excluding one file of the glob keeps the glob and records the
+    // exclusion; including it again drops the exclusion.
     h.keys("l j space");
-    assert_eq!(
-        default_files(&p),
-        [("src/util.c".to_string(), ViewMode::Full)]
-    );
-    // Space on the folder now includes all of it again.
-    h.keys("k space");
-    assert_eq!(h.state.included.len(), 2);
+    assert_eq!(default_files(&p), [("src/**".to_string(), ViewMode::Full)]);
+    assert_eq!(saved(&p).presets["default"].exclude, ["src/app.py"]);
+    assert_eq!(h.state.included_paths(), ["src/util.c"]);
     h.keys("space");
+    assert!(saved(&p).presets["default"].exclude.is_empty());
+    assert_eq!(h.state.included_paths().len(), 2);
+    // Space on the fully included folder takes it all out.
+    h.keys("k space");
     assert!(default_files(&p).is_empty());
+    // A broader glob reaching into a folder: the folder is excluded.
+    p.write("ctxcurate.toml", "[presets.default]\nfiles = [\"**/*\"]\n");
+    let mut h = open(&p, 120, 24);
+    h.keys("j space");
+    assert_eq!(saved(&p).presets["default"].exclude, ["src"]);
+    assert_eq!(
+        h.state.included_paths().len(),
+        3,
+        "docs/guide.md, logo.bin, ctxcurate.toml"
+    );
 }
 
 #[test]
@@ -197,7 +208,7 @@ fn presets_save_switch_rename_delete() {
     insta::assert_snapshot!("preset_picker", h.screen());
     h.keys("j enter");
     assert_eq!(h.state.project.active_preset_name(), "default");
-    assert_eq!(h.state.included.len(), 1);
+    assert_eq!(h.state.included_paths().len(), 1);
     let text = h.state.composed.as_ref().unwrap().text.clone();
     assert!(text.contains("### src/app.py") && !text.contains("### src/util.c"));
     h.keys("p k r");

@@ -315,7 +315,17 @@ fn rm(
             .files
             .retain(|f| f.path != rel && f.path != format!("{rel}/**"));
         if preset.files.len() == before {
-            user_err!("{rel} is not in preset {name}");
+            // Pulled in by a glob: record an exclusion instead.
+            let by_glob = preset.files.iter().any(|f| {
+                walk::is_glob(&f.path)
+                    && walk::compile_glob(&f.path).is_ok_and(|g| g.is_match(&rel))
+            });
+            if !by_glob || walk::is_glob(&rel) {
+                user_err!("{rel} is not in preset {name}");
+            }
+            if !preset.exclude.contains(&rel) {
+                preset.exclude.push(rel.clone());
+            }
         }
         removed.push(rel);
     }

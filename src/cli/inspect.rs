@@ -96,7 +96,8 @@ pub fn tokens(paths: &[PathBuf], tokenizer: Option<TokenizerKind>, ctx: &mut Ctx
     let (rels, kind) = if paths.is_empty() {
         let project = ctx.project()?;
         let preset = project.active_preset();
-        let (resolved, _) = walk::expand_items(&preset.files, || walk::walk_files(&root));
+        let (resolved, _) =
+            walk::expand_items(&preset.files, &preset.exclude, || walk::walk_files(&root));
         let rels = resolved.into_iter().map(|r| r.path).collect();
         (rels, tokenizer.unwrap_or(project.settings.tokenizer))
     } else {

@@ -156,6 +156,12 @@ impl FileCache {
     }
 }
 
+/// What identifies how an entry renders (its path and the file's content
+/// aside): the settings that change the output, and the mode.
+pub fn render_key(item: &FileItem, mode: ViewMode) -> String {
+    format!("{mode}|{}", item_fingerprint(item))
+}
+
 /// The parts of an entry that change its rendering (the path aside).
 fn item_fingerprint(item: &FileItem) -> String {
     format!(

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::core::cache::FileCache;
+use crate::core::cache::{FileCache, render_key};
 use crate::core::model::{DiscussionEntry, Format, Preset, Settings, Strategy, ViewMode};
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
@@ -69,6 +69,9 @@ pub struct RenderedFile {
     pub notes: Vec<String>,
     /// `false`: listed but not rendered (`auto_aggregate = false`).
     pub aggregate: bool,
+    /// [`render_key`] of the entry and requested mode: equal keys and
+    /// content give equal output.
+    pub key: String,
 }
 
 /// A composed context.
@@ -88,13 +91,15 @@ pub fn render_file(
     cache: &FileCache,
 ) -> RenderedFile {
     let item = &resolved.item;
+    let mode = opts.mode_for(item);
     let mut file = RenderedFile {
         path: resolved.path.clone(),
-        mode: opts.mode_for(item),
+        mode,
         text: String::new(),
         error: None,
         notes: Vec::new(),
         aggregate: item.auto_aggregate,
+        key: render_key(item, mode),
     };
     if !item.auto_aggregate {
         return file;
@@ -128,10 +133,11 @@ pub fn compose_with(
     cache: &FileCache,
     walked: Option<&[String]>,
 ) -> Composition {
-    let (resolved, problems) = walk::expand_items(&preset.files, || match walked {
-        Some(files) => files.to_vec(),
-        None => walk::walk_files(root),
-    });
+    let (resolved, problems) =
+        walk::expand_items(&preset.files, &preset.exclude, || match walked {
+            Some(files) => files.to_vec(),
+            None => walk::walk_files(root),
+        });
     let files: Vec<RenderedFile> = resolved
         .par_iter()
         .map(|r| render_file(root, r, opts, cache))

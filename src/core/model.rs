@@ -312,6 +312,10 @@ pub struct Preset {
         skip_serializing_if = "Vec::is_empty"
     )]
     pub files: Vec<FileItem>,
+    /// Paths or globs that glob entries must not pull in (explicitly named
+    /// files are never excluded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub exclude: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discussion: Vec<DiscussionEntry>,
     #[serde(flatten)]

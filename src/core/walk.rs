@@ -30,8 +30,9 @@ pub fn is_blacklisted(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name == "history.toml"
         || name.ends_with("_history.toml")
-        || rel == CACHE_DIR
-        || rel.starts_with(&format!("{CACHE_DIR}/"))
+        || rel
+            .strip_prefix(CACHE_DIR)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// `true` when `s` contains glob syntax.
@@ -152,31 +153,35 @@ impl std::fmt::Display for ExpandProblem {
 /// entry is a glob.
 pub fn expand_items(
     entries: &[FileItem],
+    exclude: &[String],
     walk: impl FnOnce() -> Vec<String>,
 ) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
     if entries.iter().any(|e| is_glob(&e.path)) {
-        expand_over(entries, &walk())
+        expand_over(entries, exclude, &walk())
     } else {
-        expand_over(entries, &[])
+        expand_over(entries, exclude, &[])
     }
 }
 
-/// [`expand_items`] over a known, sorted file list.
+/// [`expand_items`] over a known, sorted file list. Glob matches that an
+/// `exclude` path or glob names are skipped; explicit entries never are.
 pub fn expand_over(
     entries: &[FileItem],
+    exclude: &[String],
     files: &[String],
 ) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
+    let excluded = Excluder::new(exclude);
     let explicit: HashSet<&str> = entries
         .iter()
         .filter(|e| !is_glob(&e.path))
         .map(|e| e.path.as_str())
         .collect();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
         if !is_glob(&entry.path) {
-            if !is_blacklisted(&entry.path) && seen.insert(entry.path.clone()) {
+            if !is_blacklisted(&entry.path) && seen.insert(entry.path.as_str()) {
                 out.push(ResolvedItem {
                     path: entry.path.clone(),
                     item: entry.clone(),
@@ -200,7 +205,8 @@ pub fn expand_over(
             matched = true;
             if is_blacklisted(path)
                 || explicit.contains(path.as_str())
-                || !seen.insert(path.clone())
+                || excluded.matches(path)
+                || !seen.insert(path.as_str())
             {
                 continue;
             }
@@ -219,6 +225,42 @@ pub fn expand_over(
         }
     }
     (out, problems)
+}
+
+/// A preset's `exclude` list: exact paths, folders (everything below) and
+/// globs. A malformed glob excludes nothing.
+struct Excluder {
+    exact: HashSet<String>,
+    globs: Vec<GlobMatcher>,
+}
+
+impl Excluder {
+    fn new(exclude: &[String]) -> Self {
+        let mut exact = HashSet::new();
+        let mut globs = Vec::new();
+        for e in exclude {
+            if is_glob(e) {
+                globs.extend(compile_glob(e).ok());
+            } else {
+                exact.insert(e.trim_end_matches('/').to_string());
+            }
+        }
+        Excluder { exact, globs }
+    }
+
+    fn matches(&self, path: &str) -> bool {
+        if self.exact.contains(path) {
+            return true;
+        }
+        if !self.exact.is_empty() {
+            for (i, _) in path.match_indices('/') {
+                if self.exact.contains(&path[..i]) {
+                    return true;
+                }
+            }
+        }
+        self.globs.iter().any(|g| g.is_match(path))
+    }
 }
 
 /// A file's content as the composition sees it.
@@ -343,7 +385,7 @@ mod tests {
         };
         let mut entries = items(&["src/*.py", "src/b.py", "src/**/*.py", "nope/*.rs"]);
         entries[1].view_mode = crate::core::model::ViewMode::Skeleton;
-        let (out, problems) = expand_items(&entries, walk);
+        let (out, problems) = expand_items(&entries, &[], walk);
         let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
         assert_eq!(paths, ["src/a.py", "src/b.py", "src/sub/c.py"]);
         assert_eq!(
@@ -361,8 +403,23 @@ mod tests {
 
     #[test]
     fn no_walk_without_globs() {
-        let (out, _) = expand_items(&items(&["a", "history.toml", "a"]), || panic!("walked"));
+        let (out, _) = expand_items(&items(&["a", "history.toml", "a"]), &[], || {
+            panic!("walked")
+        });
         assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn excludes_apply_to_globs_only() {
+        let files: Vec<String> = ["a/x.py", "a/y.py", "b/gen/z.py", "b/k.py"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let entries = items(&["**/*.py", "a/y.py"]);
+        let exclude = vec!["a/y.py".to_string(), "b/gen".into(), "b/*.py".into()];
+        let (out, _) = expand_over(&entries, &exclude, &files);
+        let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(paths, ["a/x.py", "a/y.py"]);
     }
 
     #[test]

@@ -61,43 +61,38 @@ pub fn entry_mut<'a>(preset: &'a mut Preset, state: &State, path: &str) -> &'a m
     if let Some(i) = preset.files.iter().position(|f| f.path == path) {
         return &mut preset.files[i];
     }
-    let mut item = state
-        .included
-        .get(path)
-        .and_then(|i| preset.files.get(*i))
-        .cloned()
-        .unwrap_or_else(|| FileItem::new(path));
+    let mut item = state.item_for(path).unwrap_or_else(|| FileItem::new(path));
     item.path = path.to_string();
     preset.files.push(item);
     let last = preset.files.len() - 1;
     &mut preset.files[last]
 }
 
-/// Remove `path` from the preset: its explicit entry, and any glob that
-/// includes it is expanded into explicit entries for its other files.
-fn exclude(preset: &mut Preset, state: &State, path: &str) {
+/// Take `path` out of the preset: drop its explicit entry and, when a
+/// glob entry would still pull it in, add it to the preset's `exclude`.
+fn exclude(preset: &mut Preset, path: &str) {
     preset.files.retain(|f| f.path != path);
-    while let Some(idx) = glob_including(preset, state, path) {
-        let glob = preset.files.remove(idx);
-        let matcher = walk::compile_glob(&glob.path).ok();
-        let mut expanded: Vec<FileItem> = state
-            .walked
-            .iter()
-            .filter(|p| matcher.as_ref().is_some_and(|m| m.is_match(p.as_str())))
-            .filter(|p| p.as_str() != path && !preset.files.iter().any(|f| &f.path == *p))
-            .map(|p| FileItem {
-                path: p.clone(),
-                ..glob.clone()
-            })
-            .collect();
-        let tail = preset.files.split_off(idx);
-        preset.files.append(&mut expanded);
-        preset.files.extend(tail);
+    if glob_including(preset, path).is_some() && !preset.exclude.iter().any(|e| e == path) {
+        preset.exclude.push(path.to_string());
+    }
+}
+
+/// Put `path` into the preset: drop an exclusion naming it exactly, and add
+/// an explicit entry unless a glob now includes it.
+fn include(preset: &mut Preset, path: &str) {
+    preset.exclude.retain(|e| e != path);
+    let (resolved, _) = walk::expand_over(
+        &preset.files,
+        &preset.exclude,
+        std::slice::from_ref(&path.to_string()),
+    );
+    if !resolved.iter().any(|r| r.path == path) {
+        preset.files.push(FileItem::new(path));
     }
 }
 
 /// Index of a glob entry of `preset` that matches `path`.
-fn glob_including(preset: &Preset, _state: &State, path: &str) -> Option<usize> {
+fn glob_including(preset: &Preset, path: &str) -> Option<usize> {
     preset.files.iter().position(|f| {
         walk::is_glob(&f.path) && walk::compile_glob(&f.path).is_ok_and(|g| g.is_match(path))
     })
@@ -109,34 +104,48 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     if !row.is_dir {
-        let included = state.included.contains_key(&row.path);
-        return edit(state, |preset, st| {
+        let included = state.is_included(&row.path);
+        return edit(state, |preset, _| {
             if included {
-                exclude(preset, st, &row.path);
+                exclude(preset, &row.path);
                 Ok(format!("excluded {}", row.path))
             } else {
-                preset.files.push(FileItem::new(row.path.clone()));
+                include(preset, &row.path);
                 Ok(format!("included {}", row.path))
             }
         });
     }
-    let files = state.files.files_under(&row.path);
-    let all_in = !files.is_empty() && files.iter().all(|f| state.included.contains_key(f));
-    edit(state, |preset, st| {
+    let total = state.files.count_under(&row.path);
+    let inside = state.included_under(&row.path);
+    let all_in = total > 0 && inside == total;
+    let dir = row.path.clone();
+    let files = if all_in {
+        state.files.files_under(&dir)
+    } else {
+        Vec::new()
+    };
+    edit(state, move |preset, _| {
+        let prefix = format!("{dir}/");
+        let glob = format!("{dir}/**");
         if all_in {
-            let prefix = format!("{}/", row.path);
             preset
                 .files
-                .retain(|f| !f.path.starts_with(&prefix) && f.path != row.path);
-            for f in &files {
-                if glob_including(preset, st, f).is_some() {
-                    exclude(preset, st, f);
-                }
+                .retain(|f| !f.path.starts_with(&prefix) && f.path != dir);
+            preset.exclude.retain(|e| !e.starts_with(&prefix));
+            // A broader glob (`**/*.py`) may still reach into the folder.
+            let (still, _) = walk::expand_over(&preset.files, &preset.exclude, &files);
+            if !still.is_empty() {
+                preset.exclude.push(dir.clone());
             }
-            Ok(format!("excluded {}/ ({} files)", row.path, files.len()))
+            Ok(format!("excluded {dir}/ ({total} files)"))
         } else {
-            preset.files.push(FileItem::new(format!("{}/**", row.path)));
-            Ok(format!("included {}/** ({} files)", row.path, files.len()))
+            preset
+                .exclude
+                .retain(|e| *e != dir && !e.starts_with(&prefix));
+            if !preset.files.iter().any(|f| f.path == glob) {
+                preset.files.push(FileItem::new(glob.clone()));
+            }
+            Ok(format!("included {glob} ({total} files)"))
         }
     })
 }
@@ -225,7 +234,7 @@ pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
     edit(state, |preset, st| {
         for path in &targets {
             match op {
-                Batch::Remove => exclude(preset, st, path),
+                Batch::Remove => exclude(preset, path),
                 Batch::Mode(mode) => {
                     let item = entry_mut(preset, st, path);
                     item.view_mode = mode;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::core::compose::ComposeOptions;
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
+use crate::core::walk::ResolvedItem;
 
 use super::action::Action;
 use super::state::{Composed, SymbolsView};
@@ -27,6 +28,8 @@ pub enum Event {
     WalkDone,
     /// A composition finished.
     Composed(Composed),
+    /// Block counts of single files: (path, render key, tokens).
+    Counted(Vec<(String, String, usize)>),
     /// A file's symbols were parsed.
     Symbols(SymbolsView),
     /// A file's raw text was read (for slicing).
@@ -75,6 +78,12 @@ pub enum Job {
         tokenizer: TokenizerKind,
         walked: Arc<Vec<String>>,
     },
+    /// Count the blocks of a few files (for the gauge, ahead of a compose).
+    Count {
+        files: Vec<ResolvedItem>,
+        opts: ComposeOptions,
+        tokenizer: TokenizerKind,
+    },
     Symbols(String),
     Raw(String),
     /// Compose fresh and count exactly, for the clipboard.
@@ -110,6 +119,7 @@ impl Job {
     pub fn describe(&self) -> String {
         match self {
             Job::Compose { .. } => "composing".into(),
+            Job::Count { .. } => "counting tokens".into(),
             Job::Symbols(p) => format!("reading the symbols of {p}"),
             Job::Raw(p) => format!("reading {p}"),
             Job::Yank { .. } => "composing for the clipboard".into(),

@@ -64,7 +64,8 @@ impl Harness {
         self.run(effects);
     }
 
-    fn run(&mut self, effects: Vec<Effect>) {
+    /// Run effects (jobs inline, feeding their events back) to quiescence.
+    pub fn run(&mut self, effects: Vec<Effect>) {
         let mut queue: VecDeque<Effect> = effects.into();
         while let Some(effect) = queue.pop_front() {
             match effect {
@@ -83,8 +84,9 @@ impl Harness {
         }
     }
 
-    /// Press one key, named as in the keymap (`j`, `space`, `ctrl-r`, `G`).
-    pub fn key(&mut self, spec: &str) {
+    /// Press one key and return the effects `update` asked for, without
+    /// running them (benchmarks time `update` and the jobs separately).
+    pub fn press(&mut self, spec: &str) -> Vec<Effect> {
         let key = Key::parse(spec).unwrap_or_else(|e| panic!("bad key in test: {e}"));
         let mut mods = KeyModifiers::NONE;
         if key.ctrl {
@@ -93,11 +95,19 @@ impl Harness {
         if key.alt {
             mods |= KeyModifiers::ALT;
         }
-        let ev = KeyEvent::new(key.code, mods);
-        if let Some(event) = dispatch::key_event(&self.state, &ev) {
-            self.state.status = None;
-            self.send(event);
+        match dispatch::key_event(&self.state, &KeyEvent::new(key.code, mods)) {
+            Some(event) => {
+                self.state.status = None;
+                update(&mut self.state, event)
+            }
+            None => Vec::new(),
         }
+    }
+
+    /// Press one key, named as in the keymap (`j`, `space`, `ctrl-r`, `G`).
+    pub fn key(&mut self, spec: &str) {
+        let effects = self.press(spec);
+        self.run(effects);
     }
 
     /// Press keys separated by spaces: `"j j space m"`.

@@ -32,6 +32,20 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
             Event::Composed(summarize(generation, c, &opts, tokenizer, cache))
         }
+        Job::Count {
+            files,
+            opts,
+            tokenizer,
+        } => Event::Counted(
+            files
+                .iter()
+                .map(|r| {
+                    let f = compose::render_file(root, r, &opts, cache);
+                    let n = cache.count(tokenizer, &compose::markdown_file(&f));
+                    (f.path, f.key, n)
+                })
+                .collect(),
+        ),
         Job::Symbols(path) => Event::Symbols(SymbolsView {
             tree: cache.symbols(root, &path),
             path,
@@ -137,6 +151,7 @@ fn summarize(
         at = found.map_or(at, |l| l + 1);
         files.push(ComposedFile {
             path: f.path.clone(),
+            key: f.key.clone(),
             line,
             tokens: cache.count(tokenizer, &compose::markdown_file(f)),
             error: f.error.is_some(),

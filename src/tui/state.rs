@@ -6,11 +6,12 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::core::cache::render_key;
 use crate::core::compose::ComposeOptions;
 use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
 use crate::core::syntax::SymbolTree;
-use crate::core::walk;
+use crate::core::walk::{self, ResolvedItem};
 
 use super::keymap::{Context, Keymap};
 use super::tree::{FileTree, Row};
@@ -70,6 +71,8 @@ pub enum Level {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComposedFile {
     pub path: String,
+    /// How it was rendered (`cache::render_key`).
+    pub key: String,
     /// Line of its `### path` heading in the composed text.
     pub line: usize,
     pub tokens: usize,
@@ -86,6 +89,16 @@ pub struct Composed {
     pub files: Vec<ComposedFile>,
     pub total_tokens: usize,
     /// `total_tokens` counts the whole text (else it sums the files).
+    pub exact: bool,
+}
+
+/// What the budget gauge shows.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Gauge {
+    pub used: usize,
+    /// Files whose count is still being computed.
+    pub pending: usize,
+    /// `used` is the exact count of the current composition.
     pub exact: bool,
 }
 
@@ -132,16 +145,20 @@ pub struct State {
     pub rows: Vec<Row>,
     pub cursor: usize,
     pub range_anchor: Option<usize>,
-    /// Included file → index of the preset entry that includes it
-    /// (derived from the preset and the file list).
-    pub included: HashMap<String, usize>,
-    /// Folder → how many included files it holds (derived with `included`).
-    pub included_under: HashMap<String, usize>,
     pub focus: Pane,
     pub symbols: Option<SymbolsView>,
     pub symbol_cursor: usize,
     pub preview: PreviewState,
     pub composed: Option<Composed>,
+    /// The preset's files as resolved by the last `refresh`.
+    pub resolved: Vec<ResolvedItem>,
+    /// Per file: the render key and token count of its block, from the
+    /// compositions and counts seen so far.
+    pub block_tokens: HashMap<String, (String, usize)>,
+    /// Tokens of the composition outside the file blocks (headings,
+    /// joins, other sections), from the last exact count.
+    pub overhead: i64,
+    pub gauge: Gauge,
     /// Generation of the newest compose request.
     pub generation: u64,
     pub overlay: Option<Overlay>,
@@ -167,13 +184,15 @@ impl State {
             rows: Vec::new(),
             cursor: 0,
             range_anchor: None,
-            included: HashMap::new(),
-            included_under: HashMap::new(),
             focus: Pane::Tree,
             symbols: None,
             symbol_cursor: 0,
             preview: PreviewState::default(),
             composed: None,
+            resolved: Vec::new(),
+            block_tokens: HashMap::new(),
+            overhead: 0,
+            gauge: Gauge::default(),
             generation: 0,
             overlay: None,
             history: History::default(),
@@ -215,16 +234,73 @@ impl State {
     /// Recompute the derived parts: inclusion and visible rows.
     pub fn refresh(&mut self) {
         let preset = self.preset();
-        let (resolved, _) = walk::expand_over(&preset.files, &self.walked);
-        let mut under: HashMap<String, usize> = HashMap::new();
-        for r in &resolved {
-            for (i, _) in r.path.match_indices('/') {
-                *under.entry(r.path[..i].to_string()).or_default() += 1;
+        let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &self.walked);
+        let mut resolved = resolved;
+        resolved.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        self.resolved = resolved;
+        self.refresh_rows();
+    }
+
+    /// How many included files folder `dir` holds (a binary search over
+    /// the sorted resolved list).
+    pub fn included_under(&self, dir: &str) -> usize {
+        let prefix = format!("{dir}/");
+        let start = self
+            .resolved
+            .partition_point(|r| r.path.as_str() < prefix.as_str());
+        self.resolved[start..]
+            .iter()
+            .take_while(|r| r.path.starts_with(&prefix))
+            .count()
+    }
+
+    /// Recompute the gauge from the cached per-file counts; returns the
+    /// files whose block has not been counted in its current form.
+    pub fn refresh_gauge(&mut self) -> Vec<ResolvedItem> {
+        let opts = self.compose_options();
+        let mut sum = 0usize;
+        let mut missing = Vec::new();
+        // Every file of one entry renders with the same key.
+        let mut keys: HashMap<usize, String> = HashMap::new();
+        for r in self.resolved.iter().filter(|r| r.item.auto_aggregate) {
+            let key = keys
+                .entry(r.entry)
+                .or_insert_with(|| render_key(&r.item, opts.mode_for(&r.item)));
+            match self.block_tokens.get(&r.path) {
+                Some((k, n)) if k == key => sum += n,
+                _ => missing.push(r.clone()),
             }
         }
-        self.included_under = under;
-        self.included = resolved.into_iter().map(|r| (r.path, r.entry)).collect();
-        self.refresh_rows();
+        let current = self
+            .composed
+            .as_ref()
+            .filter(|c| c.generation == self.generation && c.exact && missing.is_empty());
+        self.gauge = match current {
+            Some(c) => Gauge {
+                used: c.total_tokens,
+                pending: 0,
+                exact: true,
+            },
+            None => Gauge {
+                used: usize::try_from((sum as i64 + self.overhead).max(0)).unwrap_or(0),
+                pending: missing.len(),
+                exact: false,
+            },
+        };
+        missing
+    }
+
+    /// Take in a composition's per-file counts.
+    pub fn learn_counts(&mut self, composed: &Composed) {
+        let mut sum = 0i64;
+        for f in &composed.files {
+            sum += f.tokens as i64;
+            self.block_tokens
+                .insert(f.path.clone(), (f.key.clone(), f.tokens));
+        }
+        if composed.exact {
+            self.overhead = composed.total_tokens as i64 - sum;
+        }
     }
 
     /// Recompute the visible rows, keeping the cursor on the same path.
@@ -251,13 +327,28 @@ impl State {
             .map(|r| r.path.as_str())
     }
 
+    /// How `path` is included, if it is (a binary search).
+    pub fn resolved_for(&self, path: &str) -> Option<&ResolvedItem> {
+        self.resolved
+            .binary_search_by(|r| r.path.as_str().cmp(path))
+            .ok()
+            .map(|i| &self.resolved[i])
+    }
+
+    /// `true` when the preset includes `path`.
+    pub fn is_included(&self, path: &str) -> bool {
+        self.resolved_for(path).is_some()
+    }
+
+    /// Every included file, sorted.
+    pub fn included_paths(&self) -> Vec<&str> {
+        self.resolved.iter().map(|r| r.path.as_str()).collect()
+    }
+
     /// The preset entry that renders `path`: its explicit entry, or the
     /// glob entry that includes it (with the concrete path).
     pub fn item_for(&self, path: &str) -> Option<FileItem> {
-        let idx = *self.included.get(path)?;
-        let mut item = self.preset().files.get(idx)?.clone();
-        item.path = path.to_string();
-        Some(item)
+        self.resolved_for(path).map(|r| r.item.clone())
     }
 
     /// The keymap context for the current focus and overlay.

@@ -11,6 +11,9 @@ use super::event::{Effect, Event, Job};
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
 
+/// At most this many uncounted files are counted ahead of a compose.
+const COUNT_AHEAD: usize = 256;
+
 /// Apply one event.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
     match event {
@@ -33,10 +36,19 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             effects
         }
         Event::Composed(c) => {
+            state.learn_counts(&c);
             if c.generation == state.generation {
                 state.composed = Some(c);
                 sync_preview(state);
             }
+            state.refresh_gauge();
+            Vec::new()
+        }
+        Event::Counted(counts) => {
+            for (path, key, n) in counts {
+                state.block_tokens.insert(path, (key, n));
+            }
+            state.refresh_gauge();
             Vec::new()
         }
         Event::Symbols(view) => {
@@ -75,16 +87,30 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
     }
 }
 
-/// Ask the worker for a fresh composition (older answers are dropped).
+/// Update the gauge from cached counts (asking the worker to count the
+/// few files it lacks first) and ask for a fresh composition (older
+/// answers are dropped).
 pub fn recompose(state: &mut State) -> Vec<Effect> {
     state.generation += 1;
-    vec![Effect::job(Job::Compose {
+    let missing = state.refresh_gauge();
+    let mut effects = Vec::new();
+    // A few new files are counted ahead of the compose so the gauge moves
+    // at once; a cold start just waits for the composition.
+    if !missing.is_empty() && missing.len() <= COUNT_AHEAD {
+        effects.push(Effect::job(Job::Count {
+            files: missing,
+            opts: state.compose_options(),
+            tokenizer: state.project.settings.tokenizer,
+        }));
+    }
+    effects.push(Effect::job(Job::Compose {
         generation: state.generation,
         preset: state.preset(),
         opts: state.compose_options(),
         tokenizer: state.project.settings.tokenizer,
         walked: state.walked.clone(),
-    })]
+    }));
+    effects
 }
 
 fn on_action(state: &mut State, action: Action) -> Vec<Effect> {

@@ -125,7 +125,7 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
     let mut spans = Vec::new();
     if row.is_dir {
         let total = state.files.count_under(&row.path);
-        let inside = state.included_under.get(&row.path).copied().unwrap_or(0);
+        let inside = state.included_under(&row.path);
         let (mark, color) = match inside {
             0 => ("○ ", DIM),
             n if n == total => ("● ", INCLUDED),
