@@ -121,6 +121,7 @@ fn first_frame_bench() {
     let mut state = State::new(project, Keymap::defaults());
     let t = Instant::now();
     state.add_walked(files);
+    state.finish_walk();
     state.refresh();
     println!(
         "first frame: full walk {:.3} s, merging it into the tree {:.3} s ({} files)",

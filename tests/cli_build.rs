@@ -230,3 +230,20 @@ fn broken_pipe_exits_zero() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!stderr(&out).contains("panicked"));
 }
+
+#[test]
+fn readme_key_table_is_generated_from_the_action_table() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("<!-- keys:start").expect("keys:start marker");
+    let body_start = start + readme[start..].find("-->\n").expect("marker end") + 4;
+    let end = readme.find("<!-- keys:end -->").expect("keys:end marker");
+    let table = ctxcurate::tui::keymap::Keymap::defaults().markdown_table();
+    assert_eq!(
+        &readme[body_start..end],
+        table,
+        "README key table is stale: regenerate it with `ctxcurate keys`"
+    );
+    let p = Project::empty();
+    assert_eq!(p.ok(&["keys"]), table);
+}

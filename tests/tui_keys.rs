@@ -367,3 +367,55 @@ fn escape_sequences_in_files_never_reach_the_screen() {
     h.key("y");
     assert!(h.copied[0].contains("\x1b]52;c;aGk=\x07"));
 }
+
+#[test]
+fn write_output_numbers_files() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space w w");
+    let out = p.root().join(".ctxcurate/out");
+    let first = std::fs::read_to_string(out.join("context_001.md")).unwrap();
+    assert_eq!(
+        first,
+        std::fs::read_to_string(out.join("context_002.md")).unwrap()
+    );
+    assert_eq!(first, *h.state.composed.as_ref().unwrap().text);
+    assert_eq!(
+        h.state.status.as_ref().unwrap().0,
+        "wrote .ctxcurate/out/context_002.md"
+    );
+}
+
+#[test]
+fn user_keymap_overrides_and_bad_entries_keep_defaults() {
+    let p = Project::fixture();
+    let global = p.config_home.path().join("config.toml");
+    std::fs::write(
+        &global,
+        "[keymap.tree]\n\"ctrl-a\" = \"toggle_include\"\nz = \"no_such_action\"\n",
+    )
+    .unwrap();
+    let mut h = Harness::open(p.root(), Some(&global), 120, 24).unwrap();
+    let status = h.state.status.clone().unwrap().0;
+    assert!(status.contains("keymap: "), "{status}");
+    assert!(
+        status.contains("unknown action `no_such_action`"),
+        "{status}"
+    );
+    assert!(status.contains("(defaults kept)"), "{status}");
+    h.keys("j l j ctrl-a");
+    assert_eq!(
+        default_files(&p),
+        [("src/app.py".to_string(), ViewMode::Full)]
+    );
+    // The default still works next to the override.
+    h.keys("j space");
+    assert_eq!(default_files(&p).len(), 2);
+    let (_, problems) = ctxcurate::tui::keymap::Keymap::load(
+        toml::from_str::<toml::Table>(&std::fs::read_to_string(&global).unwrap())
+            .unwrap()
+            .get("keymap"),
+    );
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("unknown action `no_such_action`"));
+}

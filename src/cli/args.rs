@@ -106,6 +106,9 @@ pub enum Command {
     /// Manage presets.
     #[command(subcommand)]
     Preset(PresetCommand),
+    /// Print the terminal UI's key bindings as a Markdown table (with your
+    /// global config's `[keymap]` overrides).
+    Keys,
     /// Count the tokens of files' raw content (the active preset's files
     /// when no path is given).
     Tokens {

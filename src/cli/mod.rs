@@ -85,6 +85,16 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         Command::Symbols { path, json } => inspect::symbols(&path, json, ctx),
         Command::Tokens { paths, tokenizer } => inspect::tokens(&paths, tokenizer, ctx),
         Command::Preset(cmd) => presets::run(cmd, ctx),
+        Command::Keys => {
+            let project = ctx.project()?;
+            let (keymap, problems) =
+                ctxcurate::tui::keymap::Keymap::load(project.global.extra.get("keymap"));
+            for p in problems {
+                writeln!(ctx.err, "warning: {p}")?;
+            }
+            ctx.out.write_all(keymap.markdown_table().as_bytes())?;
+            Ok(())
+        }
         edit_cmd => edit::run(edit_cmd, ctx),
     }
 }

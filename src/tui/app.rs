@@ -36,29 +36,30 @@ const WALK_BATCH: usize = 2000;
 
 /// Run the TUI on the project around `cwd` until the user quits.
 pub fn run(cwd: &Path) -> Result<()> {
-    let project = Project::open(cwd)?;
-    let (keymap, problems) = Keymap::load(project.global.extra.get("keymap"));
-    let clipboard_mode = clipboard_mode(&project);
-    let mut state = State::new(project, keymap);
-    for w in state.project.warnings.clone() {
-        state.say(Level::Warn, w);
-    }
-    if !problems.is_empty() {
-        state.say(
-            Level::Warn,
-            format!("keymap: {} (defaults kept)", problems.join("; ")),
-        );
-    }
-    let (mode, mode_problem) = clipboard_mode;
-    if let Some(p) = mode_problem {
-        state.say(Level::Warn, p);
-    }
-
+    let (state, mode) = startup(Project::open(cwd)?);
     let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
     install_panic_hook();
     let result = event_loop(&mut terminal, state, mode);
     ratatui::restore();
     result
+}
+
+/// The state the app starts in, with what went wrong loading the user's
+/// settings (unknown keys, a bad keymap entry, a bad clipboard mode) in
+/// the status line: reported, never fatal.
+pub fn startup(project: Project) -> (State, ClipboardMode) {
+    let (keymap, problems) = Keymap::load(project.global.extra.get("keymap"));
+    let (mode, mode_problem) = clipboard_mode(&project);
+    let mut state = State::new(project, keymap);
+    let mut warnings = state.project.warnings.clone();
+    if !problems.is_empty() {
+        warnings.push(format!("keymap: {} (defaults kept)", problems.join("; ")));
+    }
+    warnings.extend(mode_problem);
+    if !warnings.is_empty() {
+        state.say(Level::Warn, warnings.join(" · "));
+    }
+    (state, mode)
 }
 
 /// A panic on the UI thread restores the terminal before the message is

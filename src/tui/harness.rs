@@ -11,10 +11,11 @@ use crossterm::event::{KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+use super::app;
 use super::dispatch;
 use super::event::{Effect, Event};
 use super::jobs;
-use super::keymap::{Key, Keymap};
+use super::keymap::Key;
 use super::render::{self, ViewState};
 use super::state::State;
 use super::update::{follow_cursor, recompose, update};
@@ -38,10 +39,9 @@ impl Harness {
     /// Open the project at `root` (global config from `global`, if any)
     /// in a `width`×`height` terminal, with the whole walk delivered.
     pub fn open(root: &Path, global: Option<&Path>, width: u16, height: u16) -> Result<Harness> {
-        let project = Project::open_at(root, global)?;
-        let (keymap, _) = Keymap::load(project.global.extra.get("keymap"));
+        let (state, _) = app::startup(Project::open_at(root, global)?);
         let mut h = Harness {
-            state: State::new(project, keymap),
+            state,
             cache: FileCache::new(),
             copied: Vec::new(),
             saves: 0,

@@ -274,6 +274,51 @@ impl Keymap {
     }
 }
 
+impl Keymap {
+    /// The keys of `action` for people: one entry per key, naming the
+    /// contexts it is bound in (`Enter (preview, picker)`), `-` if none.
+    pub fn keys_label(&self, action: Action) -> String {
+        let mut grouped: Vec<(String, Vec<&str>)> = Vec::new();
+        for (ctx, key) in self.keys_for(action) {
+            let key = key.to_string();
+            let slot = match grouped.iter().position(|(k, _)| *k == key) {
+                Some(i) => i,
+                None => {
+                    grouped.push((key, Vec::new()));
+                    grouped.len() - 1
+                }
+            };
+            if ctx != Context::Global {
+                grouped[slot].1.push(ctx.name());
+            }
+        }
+        if grouped.is_empty() {
+            return "-".to_string();
+        }
+        grouped
+            .into_iter()
+            .map(|(key, ctxs)| {
+                if ctxs.is_empty() {
+                    key
+                } else {
+                    format!("{key} ({})", ctxs.join(", "))
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// The key table of the README: every action, its keys and its doc.
+    pub fn markdown_table(&self) -> String {
+        let mut out = String::from("| keys | action | what it does |\n|---|---|---|\n");
+        for info in super::action::ACTIONS {
+            let keys = self.keys_label(info.action).replace('|', "\\|");
+            out.push_str(&format!("| `{keys}` | `{}` | {} |\n", info.name, info.doc));
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

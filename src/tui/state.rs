@@ -215,13 +215,19 @@ impl State {
         }
     }
 
-    /// Merge a batch of walked files.
+    /// Merge a batch of walked files (the list is sorted once the walk is
+    /// done, in [`State::finish_walk`]).
     pub fn add_walked(&mut self, batch: Vec<String>) {
         for path in &batch {
             self.files.insert(path);
         }
+        Arc::make_mut(&mut self.walked).extend(batch);
+    }
+
+    /// The walk is complete: sort the file list globs expand over.
+    pub fn finish_walk(&mut self) {
+        self.walk_done = true;
         let walked = Arc::make_mut(&mut self.walked);
-        walked.extend(batch);
         walked.sort_unstable();
         walked.dedup();
     }

@@ -25,12 +25,16 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Walked(batch) => {
+            // Only the tree grows while the walk streams in; globs are
+            // resolved against the whole list once it is done (or at the
+            // next edit), so a huge walk never stalls a keystroke.
             state.add_walked(batch);
-            state.refresh();
+            state.refresh_rows();
             Vec::new()
         }
         Event::WalkDone => {
-            state.walk_done = true;
+            state.finish_walk();
+            state.refresh();
             let mut effects = recompose(state);
             effects.extend(follow_cursor(state));
             effects

@@ -9,7 +9,6 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::core::project::Scope;
 use crate::tui::action::ACTIONS;
-use crate::tui::keymap::Context;
 use crate::tui::sanitize::display_line;
 use crate::tui::state::{Overlay, Prompt, State};
 
@@ -38,37 +37,7 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 pub fn help_lines(state: &State) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for info in ACTIONS {
-        // One entry per key, naming the contexts it is bound in:
-        // `Enter (preview, picker)`.
-        let mut grouped: Vec<(String, Vec<&str>)> = Vec::new();
-        for (ctx, key) in state.keymap.keys_for(info.action) {
-            let key = key.to_string();
-            let slot = match grouped.iter().position(|(k, _)| *k == key) {
-                Some(i) => i,
-                None => {
-                    grouped.push((key, Vec::new()));
-                    grouped.len() - 1
-                }
-            };
-            if ctx != Context::Global {
-                grouped[slot].1.push(ctx.name());
-            }
-        }
-        let keys: Vec<String> = grouped
-            .into_iter()
-            .map(|(key, ctxs)| {
-                if ctxs.is_empty() {
-                    key
-                } else {
-                    format!("{key} ({})", ctxs.join(", "))
-                }
-            })
-            .collect();
-        let keys = if keys.is_empty() {
-            "-".to_string()
-        } else {
-            keys.join(", ")
-        };
+        let keys = state.keymap.keys_label(info.action);
         lines.push(Line::from(vec![
             Span::styled(format!("{keys:<24}"), Style::default().fg(Color::Cyan)),
             Span::raw(format!(" {:<18} ", info.name)),
