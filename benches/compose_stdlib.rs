@@ -30,8 +30,11 @@ fn stdlib_dir() -> Option<PathBuf> {
 fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) {
     let mut item = FileItem::new("**/*.py");
     item.view_mode = mode;
+    // The standard library only: third-party packages installed beside it
+    // are not part of it.
     let preset = Preset {
         files: vec![item],
+        exclude: vec!["site-packages".into()],
         ..Preset::default()
     };
     let mut opts = ComposeOptions::from_settings(&Settings::default());

@@ -144,10 +144,13 @@ fn entry_or_add<'a>(preset: &'a mut Preset, root: &Path, rel: &str) -> Result<&'
 }
 
 fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
-    let Some(lang) = Lang::from_path(rel) else {
+    if Lang::from_path(rel).is_none() {
+        user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
+    }
+    let text = read_text(root, rel)?;
+    let Some(lang) = Lang::detect(rel, &text) else {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     };
-    let text = read_text(root, rel)?;
     let tree = syntax::parse(lang, &text);
     if tree.find(symbol).is_some() {
         return Ok(());

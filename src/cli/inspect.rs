@@ -21,9 +21,23 @@ fn read_text(root: &Path, rel: &str) -> Result<String> {
     }
 }
 
-pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
+/// Where a file named on the command line is read from: inside the
+/// project, its root and relative path; outside it (the user named it
+/// explicitly, as with `cat`), its own folder and name.
+fn locate(ctx: &Ctx, path: &Path) -> Result<(PathBuf, String)> {
     let root = project::find_root(&ctx.cwd);
-    let rel = ctx.rel_path(&root, path)?;
+    if let Ok(rel) = ctx.rel_path(&root, path) {
+        return Ok((root, rel));
+    }
+    let abs = ctx.cwd.join(path);
+    match (abs.parent(), abs.file_name()) {
+        (Some(dir), Some(name)) => Ok((dir.to_path_buf(), name.to_string_lossy().into_owned())),
+        _ => user_err!("{}: not a file", path.display()),
+    }
+}
+
+pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
+    let (root, rel) = locate(ctx, path)?;
     let text = read_text(&root, &rel)?;
     // The preset's entry carries the masks and slices the view needs.
     let item = Project::open(&ctx.cwd)
@@ -49,12 +63,14 @@ pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
 }
 
 pub fn symbols(path: &Path, json: bool, ctx: &mut Ctx) -> Result<()> {
-    let root = project::find_root(&ctx.cwd);
-    let rel = ctx.rel_path(&root, path)?;
-    let Some(lang) = Lang::from_path(&rel) else {
+    let (root, rel) = locate(ctx, path)?;
+    if Lang::from_path(&rel).is_none() {
+        user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
+    }
+    let text = read_text(&root, &rel)?;
+    let Some(lang) = Lang::detect(&rel, &text) else {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     };
-    let text = read_text(&root, &rel)?;
     let tree = syntax::parse(lang, &text);
     if json {
         serde_json::to_writer_pretty(&mut *ctx.out, &tree.symbols)?;
@@ -74,12 +90,11 @@ pub fn symbols(path: &Path, json: bool, ctx: &mut Ctx) -> Result<()> {
 }
 
 fn write_symbol(out: &mut dyn Write, sym: &Symbol, depth: usize) -> Result<()> {
-    let kind = serde_json::to_value(sym.kind)?;
     writeln!(
         out,
         "{}{} {}  L{}-{}  {}",
         "  ".repeat(depth),
-        kind.as_str().unwrap_or("?"),
+        sym.kind.as_str(),
         sym.path,
         sym.start_line,
         sym.end_line,

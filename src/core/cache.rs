@@ -115,8 +115,9 @@ impl FileCache {
         let file = self.file(root, rel);
         file.symbols
             .get_or_init(|| {
-                let lang = Lang::from_path(rel)?;
-                Some(Arc::new(syntax::parse(lang, file.text()?)))
+                let text = file.text()?;
+                let lang = Lang::detect(rel, text)?;
+                Some(Arc::new(syntax::parse(lang, text)))
             })
             .clone()
     }

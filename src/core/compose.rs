@@ -12,6 +12,7 @@ use rayon::prelude::*;
 
 use crate::core::cache::{FileCache, render_key};
 use crate::core::model::{DiscussionEntry, Format, Preset, Settings, Strategy, ViewMode};
+use crate::core::syntax::Lang;
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
 
@@ -234,7 +235,11 @@ pub fn markdown_file(f: &RenderedFile) -> String {
     // Summaries and outlines are prose about the code, not code.
     let lang = match f.mode {
         ViewMode::Full | ViewMode::Skeleton | ViewMode::Masked | ViewMode::Custom => {
-            fence_lang(&f.path)
+            // A `.h` written in C++ is fenced as C++.
+            match Lang::detect(&f.path, &f.text) {
+                Some(Lang::Cpp) => "cpp",
+                _ => fence_lang(&f.path),
+            }
         }
         _ => "",
     };

@@ -20,7 +20,7 @@ pub fn summarize(path: &str, text: &str) -> String {
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
-    let body = if let Some(lang) = Lang::from_path(path) {
+    let body = if let Some(lang) = Lang::detect(path, text) {
         code_summary(lang, text)
     } else {
         match ext.as_str() {
@@ -63,25 +63,18 @@ fn code_summary(lang: Lang, text: &str) -> String {
     for sym in &tree.symbols {
         let _ = writeln!(
             out,
-            "- {} `{}` (L{}-{}, {} lines)",
-            kind_name(sym.kind),
+            "- {} `{}` (L{}-{}, {})",
+            sym.kind.as_str(),
             sym.signature,
             sym.start_line,
             sym.end_line,
-            sym.end_line + 1 - sym.start_line
+            plural(sym.end_line + 1 - sym.start_line, "line")
         );
     }
     if tree.symbols.is_empty() && tree.module_doc.is_none() {
         return head_summary(text);
     }
     out
-}
-
-fn kind_name(kind: syntax::SymbolKind) -> String {
-    serde_json::to_value(kind)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
 }
 
 /// Heading tree with the first sentence under each heading.

@@ -25,7 +25,7 @@ pub struct View {
 
 /// Render `text` (the content of `path`) as `item` asks, in `mode`.
 pub fn render(path: &str, text: &str, mode: ViewMode, item: &FileItem) -> View {
-    let lang = Lang::from_path(path);
+    let lang = Lang::detect(path, text);
     let mut notes = Vec::new();
     let (mode, text) = match (mode, lang) {
         (ViewMode::Full, _) => (ViewMode::Full, text.to_string()),

@@ -236,11 +236,12 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
             } else {
                 ("    ".to_string(), DIM)
             };
-            let kind = serde_json::to_value(sym.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
-            let text = format!("{}{} {}", "  ".repeat(*depth), abbreviate(&kind), sym.name);
+            let text = format!(
+                "{}{} {}",
+                "  ".repeat(*depth),
+                abbreviate(sym.kind.as_str()),
+                sym.name
+            );
             let cursor = if i == state.symbol_cursor { "›" } else { " " };
             let mut line = Line::from(vec![
                 Span::raw(cursor),
