@@ -4,41 +4,29 @@
 //! exact bytes `ctxcurate build` produces for them.
 
 mod common;
+mod corpus;
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use common::Project;
-
-fn stdlib() -> PathBuf {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .expect("python3 runs");
-    PathBuf::from(String::from_utf8(out.stdout).expect("utf-8").trim())
-}
-
-/// The newest libstdc++ header directory.
-fn libstdcxx() -> PathBuf {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir("/usr/include/c++")
-        .expect("/usr/include/c++ exists")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    dirs.sort();
-    dirs.pop().expect("a libstdc++ version")
-}
 
 /// A project holding copies of real files under stable names.
 fn real_project() -> Project {
     let p = Project::empty();
     for (from, to) in [
-        (stdlib().join("colorsys.py"), "colorsys.py"),
+        (
+            corpus::python_stdlib()
+                .expect("python3's standard library")
+                .join("colorsys.py"),
+            "colorsys.py",
+        ),
         (PathBuf::from("/usr/include/libgen.h"), "libgen.h"),
-        (libstdcxx().join("bits/stl_relops.h"), "stl_relops.h"),
+        (
+            corpus::cpp_include_dir()
+                .expect("libstdc++ headers")
+                .join("bits/stl_relops.h"),
+            "stl_relops.h",
+        ),
     ] {
         let text =
             std::fs::read_to_string(&from).unwrap_or_else(|e| panic!("{}: {e}", from.display()));

@@ -1,6 +1,8 @@
-//! Helpers of the syntax corpus test: finding the real files, and the
+//! Helpers of the real-code tests: finding the real files, and the
 //! independent oracles (Python's `ast` in one subprocess, `gcc
-//! -aux-info`).
+//! -aux-info`). Each test crate uses a part of it.
+
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::io::{Read, Write};
