@@ -419,3 +419,52 @@ fn user_keymap_overrides_and_bad_entries_keep_defaults() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("unknown action `no_such_action`"));
 }
+
+#[test]
+fn outside_changes_are_loaded_never_overwritten() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space");
+    // The CLI edits the file while the app is open.
+    p.ok(&["add", "docs/guide.md"]);
+    h.check_disk();
+    assert!(
+        h.state.is_included("docs/guide.md"),
+        "reloaded on the idle check"
+    );
+    assert!(
+        h.state
+            .status
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("changed on disk: reloaded")
+    );
+    // An edit racing an outside change: the outside change wins and the
+    // app says so.
+    p.ok(&["add", "src/util.c"]);
+    h.keys("m");
+    let files = default_files(&p);
+    assert!(files.iter().any(|(f, _)| f == "src/util.c"), "{files:?}");
+    assert!(
+        h.state
+            .status
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("your last change was not saved")
+    );
+    // A broken file on disk is reported and never written over.
+    p.write("ctxcurate.toml", "[presets.default\n");
+    h.check_disk();
+    assert!(
+        h.state
+            .status
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("ctxcurate.toml:1:")
+    );
+    h.keys("m");
+    assert_eq!(p.read("ctxcurate.toml"), "[presets.default\n");
+}

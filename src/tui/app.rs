@@ -19,10 +19,11 @@ use super::jobs;
 use super::keymap::Keymap;
 use super::render::{self, ViewState};
 use super::state::{Level, State};
+use super::sync::{DiskSync, SyncOutcome};
 use super::update::{follow_cursor, recompose, update};
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
-use crate::core::project::{self, Project};
+use crate::core::project::Project;
 use crate::core::walk;
 
 /// What arrives at the loop.
@@ -117,7 +118,7 @@ fn event_loop(
     spawn_walker(root.clone(), tx.clone());
     let cache = Arc::new(FileCache::new());
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
-    let (save_tx, saver) = spawn_saver(
+    let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),
         state.project.file.clone(),
         tx.clone(),
@@ -142,9 +143,13 @@ fn event_loop(
     terminal.draw(|f| render::render(&state, &mut view, f))?;
 
     while !state.quit {
-        let msg = match rx.recv_timeout(Duration::from_millis(500)) {
+        let msg = match rx.recv_timeout(Duration::from_millis(1000)) {
             Ok(m) => m,
-            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Timeout) => {
+                // Idle: look for outside changes to the project file.
+                let _ = save_tx.send(SyncMsg::Check);
+                continue;
+            }
             Err(RecvTimeoutError::Disconnected) => break,
         };
         // Handle everything that is waiting before drawing once.
@@ -161,7 +166,7 @@ fn event_loop(
         terminal.draw(|f| render::render(&state, &mut view, f))?;
     }
     // Flush the last save before leaving.
-    let _ = save_tx.send(state.project.file.clone());
+    let _ = save_tx.send(SyncMsg::Save(state.project.file.clone()));
     drop(save_tx);
     let _ = saver.join();
     Ok(())
@@ -188,13 +193,13 @@ fn run_effects(
     state: &mut State,
     effects: Vec<Effect>,
     jobs: &Sender<Job>,
-    save: &Sender<ProjectFile>,
+    save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
 ) {
     for effect in effects {
         match effect {
             Effect::Save => {
-                let _ = save.send(state.project.file.clone());
+                let _ = save.send(SyncMsg::Save(state.project.file.clone()));
             }
             Effect::Job(job) => {
                 let _ = jobs.send(*job);
@@ -290,29 +295,39 @@ fn spawn_worker(root: PathBuf, cache: Arc<FileCache>, tx: Sender<Msg>) -> Sender
     jobs_tx
 }
 
-/// The saver: writes the newest snapshot it has, atomically, and only
-/// when it differs from what is on disk (`loaded` at start), so opening
-/// and quitting without a change writes nothing.
-fn spawn_saver(
+/// What the sync thread is asked to do.
+enum SyncMsg {
+    Save(ProjectFile),
+    Check,
+}
+
+/// The sync thread: writes the newest snapshot it is sent (through
+/// [`DiskSync`], so an outside change is loaded, not overwritten) and
+/// checks the file for outside changes when asked.
+fn spawn_sync(
     path: PathBuf,
     loaded: ProjectFile,
     tx: Sender<Msg>,
-) -> (Sender<ProjectFile>, thread::JoinHandle<()>) {
-    let (save_tx, save_rx): (Sender<ProjectFile>, Receiver<ProjectFile>) = mpsc::channel();
+) -> (Sender<SyncMsg>, thread::JoinHandle<()>) {
+    let (sync_tx, sync_rx): (Sender<SyncMsg>, Receiver<SyncMsg>) = mpsc::channel();
     let handle = thread::spawn(move || {
-        let mut last_saved = Some(loaded);
-        while let Ok(file) = save_rx.recv() {
-            let newest = save_rx.try_iter().last().unwrap_or(file);
-            if last_saved.as_ref() == Some(&newest) {
-                continue;
+        let mut sync = DiskSync::new(path, loaded);
+        while let Ok(msg) = sync_rx.recv() {
+            let mut newest = None;
+            for m in std::iter::once(msg).chain(sync_rx.try_iter()) {
+                if let SyncMsg::Save(file) = m {
+                    newest = Some(file);
+                }
             }
-            let result =
-                project::save_atomic(&path, &newest).map_err(|e| format!("save failed: {e}"));
-            if result.is_ok() {
-                last_saved = Some(newest);
+            let outcome = match newest {
+                Some(file) => sync.save(&file),
+                None => sync.check(),
+            };
+            if outcome != SyncOutcome::Unchanged && tx.send(Msg::App(Event::Disk(outcome))).is_err()
+            {
+                return;
             }
-            let _ = tx.send(Msg::App(Event::Saved(result)));
         }
     });
-    (save_tx, handle)
+    (sync_tx, handle)
 }

@@ -10,6 +10,7 @@ use crate::core::walk::ResolvedItem;
 
 use super::action::Action;
 use super::state::{Composed, SymbolsView};
+use super::sync::SyncOutcome;
 
 /// Everything `update` reacts to.
 #[derive(Debug, Clone)]
@@ -46,8 +47,8 @@ pub enum Event {
     },
     /// The output file was written (or not).
     Wrote(Result<String, String>),
-    /// The project file was saved (or not).
-    Saved(Result<(), String>),
+    /// What saving or checking the project file found.
+    Disk(SyncOutcome),
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
 }

@@ -18,6 +18,7 @@ use super::jobs;
 use super::keymap::Key;
 use super::render::{self, ViewState};
 use super::state::State;
+use super::sync::{DiskSync, SyncOutcome};
 use super::update::{follow_cursor, recompose, update};
 use crate::core::cache::FileCache;
 use crate::core::project::Project;
@@ -29,8 +30,9 @@ pub struct Harness {
     pub cache: FileCache,
     /// Every text copied to the clipboard, in order.
     pub copied: Vec<String>,
-    /// How many saves ran.
+    /// How many saves wrote the file.
     pub saves: usize,
+    sync: DiskSync,
     view: ViewState,
     terminal: Terminal<TestBackend>,
 }
@@ -40,7 +42,9 @@ impl Harness {
     /// in a `width`×`height` terminal, with the whole walk delivered.
     pub fn open(root: &Path, global: Option<&Path>, width: u16, height: u16) -> Result<Harness> {
         let (state, _) = app::startup(Project::open_at(root, global)?);
+        let sync = DiskSync::new(state.project.path.clone(), state.project.file.clone());
         let mut h = Harness {
+            sync,
             state,
             cache: FileCache::new(),
             copied: Vec::new(),
@@ -70,9 +74,11 @@ impl Harness {
         while let Some(effect) = queue.pop_front() {
             match effect {
                 Effect::Save => {
-                    if self.state.project.save().is_ok() {
+                    let outcome = self.sync.save(&self.state.project.file);
+                    if outcome == SyncOutcome::Saved {
                         self.saves += 1;
                     }
+                    queue.extend(update(&mut self.state, Event::Disk(outcome)));
                 }
                 Effect::Job(job) => {
                     let root = self.state.project.root.clone();
@@ -82,6 +88,13 @@ impl Harness {
                 Effect::Copy { text, .. } => self.copied.push(text),
             }
         }
+    }
+
+    /// What the event loop does when idle: look for outside changes to
+    /// the project file.
+    pub fn check_disk(&mut self) {
+        let outcome = self.sync.check();
+        self.send(Event::Disk(outcome));
     }
 
     /// Press one key and return the effects `update` asked for, without

@@ -18,6 +18,7 @@ pub mod render;
 pub mod sanitize;
 pub mod state;
 pub mod symbols;
+pub mod sync;
 pub mod tree;
 pub mod update;
 

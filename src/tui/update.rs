@@ -10,6 +10,7 @@ use super::curate::{self, Batch};
 use super::event::{Effect, Event, Job};
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
+use super::sync::SyncOutcome;
 
 /// At most this many uncounted files are counted ahead of a compose.
 const COUNT_AHEAD: usize = 256;
@@ -83,11 +84,11 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             state.say(Level::Info, format!("wrote {path}"));
             Vec::new()
         }
-        Event::Wrote(Err(e)) | Event::Saved(Err(e)) | Event::JobFailed(e) => {
+        Event::Wrote(Err(e)) | Event::JobFailed(e) => {
             state.say(Level::Error, e);
             Vec::new()
         }
-        Event::Saved(Ok(())) => Vec::new(),
+        Event::Disk(outcome) => on_disk(state, outcome),
     }
 }
 
@@ -235,6 +236,46 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
     }
+}
+
+/// The project file changed on disk (or could not be written).
+fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
+    let (file, message) = match outcome {
+        SyncOutcome::Unchanged | SyncOutcome::Saved => return Vec::new(),
+        SyncOutcome::Invalid(e) => {
+            state.say(
+                Level::Error,
+                format!("{e} — changes are not saved until it parses"),
+            );
+            return Vec::new();
+        }
+        SyncOutcome::Failed(e) => {
+            state.say(Level::Error, e);
+            return Vec::new();
+        }
+        SyncOutcome::Reloaded(file) => (
+            file,
+            "ctxcurate.toml changed on disk: reloaded (u goes back to the app's version)",
+        ),
+        SyncOutcome::Conflict(file) => (
+            file,
+            "ctxcurate.toml changed on disk, so your last change was not saved: \
+             reloaded it (u brings your version back)",
+        ),
+    };
+    if file == state.project.file {
+        return Vec::new();
+    }
+    state
+        .history
+        .undo
+        .push(std::mem::replace(&mut state.project.file, file));
+    state.history.redo.clear();
+    state.project.refresh_settings();
+    state.add_explicit_files();
+    state.refresh();
+    state.say(Level::Warn, message);
+    recompose(state)
 }
 
 fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
