@@ -166,7 +166,7 @@ fn event_loop(
         terminal.draw(|f| render::render(&state, &mut view, f))?;
     }
     // Flush the last save before leaving.
-    let _ = save_tx.send(SyncMsg::Save(state.project.file.clone()));
+    let _ = save_tx.send(SyncMsg::Save(Box::new(state.project.file.clone())));
     drop(save_tx);
     let _ = saver.join();
     Ok(())
@@ -199,7 +199,7 @@ fn run_effects(
     for effect in effects {
         match effect {
             Effect::Save => {
-                let _ = save.send(SyncMsg::Save(state.project.file.clone()));
+                let _ = save.send(SyncMsg::Save(Box::new(state.project.file.clone())));
             }
             Effect::Job(job) => {
                 let _ = jobs.send(*job);
@@ -297,7 +297,7 @@ fn spawn_worker(root: PathBuf, cache: Arc<FileCache>, tx: Sender<Msg>) -> Sender
 
 /// What the sync thread is asked to do.
 enum SyncMsg {
-    Save(ProjectFile),
+    Save(Box<ProjectFile>),
     Check,
 }
 
@@ -316,14 +316,15 @@ fn spawn_sync(
             let mut newest = None;
             for m in std::iter::once(msg).chain(sync_rx.try_iter()) {
                 if let SyncMsg::Save(file) = m {
-                    newest = Some(file);
+                    newest = Some(*file);
                 }
             }
             let outcome = match newest {
                 Some(file) => sync.save(&file),
                 None => sync.check(),
             };
-            if outcome != SyncOutcome::Unchanged && tx.send(Msg::App(Event::Disk(outcome))).is_err()
+            if outcome != SyncOutcome::Unchanged
+                && tx.send(Msg::App(Event::Disk(Box::new(outcome)))).is_err()
             {
                 return;
             }

@@ -48,7 +48,7 @@ pub enum Event {
     /// The output file was written (or not).
     Wrote(Result<String, String>),
     /// What saving or checking the project file found.
-    Disk(SyncOutcome),
+    Disk(Box<SyncOutcome>),
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
 }

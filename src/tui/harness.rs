@@ -78,7 +78,7 @@ impl Harness {
                     if outcome == SyncOutcome::Saved {
                         self.saves += 1;
                     }
-                    queue.extend(update(&mut self.state, Event::Disk(outcome)));
+                    queue.extend(update(&mut self.state, Event::Disk(Box::new(outcome))));
                 }
                 Effect::Job(job) => {
                     let root = self.state.project.root.clone();
@@ -94,7 +94,7 @@ impl Harness {
     /// the project file.
     pub fn check_disk(&mut self) {
         let outcome = self.sync.check();
-        self.send(Event::Disk(outcome));
+        self.send(Event::Disk(Box::new(outcome)));
     }
 
     /// Press one key and return the effects `update` asked for, without

@@ -88,7 +88,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             state.say(Level::Error, e);
             Vec::new()
         }
-        Event::Disk(outcome) => on_disk(state, outcome),
+        Event::Disk(outcome) => on_disk(state, *outcome),
     }
 }
 
