@@ -325,3 +325,51 @@ fn tokens_counts_files_and_total() {
         )
     );
 }
+
+#[test]
+fn rm_of_a_glob_matches_what_add_stored() {
+    let p = Project::fixture();
+    let run_in_src = |args: &[&str]| {
+        let out = p.cmd(args).current_dir(p.path("src")).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    p.ok(&["add", "docs/guide.md"]);
+    run_in_src(&["add", "*.py"]);
+    assert_eq!(
+        project_file(&p).presets["default"].files[1].path,
+        "src/*.py"
+    );
+    run_in_src(&["rm", "*.py"]);
+    assert_eq!(project_file(&p).presets["default"].files.len(), 1);
+}
+
+#[test]
+fn blacklisted_files_are_refused_by_every_edit() {
+    let p = Project::fixture();
+    p.write("history.toml", "x = 1\n");
+    for args in [
+        &["add", "history.toml"][..],
+        &["set", "history.toml", "--mode", "full"],
+        &["slice", "history.toml", "1", "1"],
+    ] {
+        let out = p.run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains("never included"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn names_from_files_are_printed_escaped() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.\"evil\\u001b]0;T\\u0007\"]\ndescription = \"\\u001b[2J\"\nfiles = [\"src/app.py\"]\n",
+    );
+    let out = p.ok(&["preset", "list"]);
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+    assert!(out.contains("evil␛]0;T␇"), "{out:?}");
+}

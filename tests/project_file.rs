@@ -275,17 +275,26 @@ fn malformed_files_name_line_and_column_and_are_never_touched() {
 }
 
 #[test]
-fn a_malformed_global_config_is_an_error_naming_it() {
+fn a_malformed_global_config_is_reported_and_the_defaults_apply() {
     let dir = tempfile::tempdir().unwrap();
     let global = dir.path().join("global.toml");
     fs::write(&global, "[project]\ntokenizer = \"gpt2\"\n").unwrap();
-    let err = Project::open_at(dir.path(), Some(&global)).unwrap_err();
+    let project = Project::open_at(dir.path(), Some(&global)).unwrap();
     assert!(
-        err.to_string().starts_with(&format!(
+        project.warnings.iter().any(|w| w.starts_with(&format!(
             "{}:2:13: unknown variant `gpt2`",
             global.display()
-        )),
-        "{err}"
+        ))),
+        "{:?}",
+        project.warnings
+    );
+    assert_eq!(
+        project.settings,
+        ctxcurate::core::model::Settings::default()
+    );
+    assert_eq!(
+        fs::read_to_string(&global).unwrap(),
+        "[project]\ntokenizer = \"gpt2\"\n"
     );
 }
 

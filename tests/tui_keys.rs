@@ -468,3 +468,120 @@ fn outside_changes_are_loaded_never_overwritten() {
     h.keys("m");
     assert_eq!(p.read("ctxcurate.toml"), "[presets.default\n");
 }
+
+#[test]
+fn excluding_and_including_again_keeps_the_curation() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.keys("space m m");
+    h.keys("space");
+    assert!(default_files(&p).is_empty());
+    h.keys("space");
+    assert_eq!(
+        default_files(&p),
+        [("src/app.py".to_string(), ViewMode::Skeleton)]
+    );
+    assert!(
+        h.state
+            .status
+            .as_ref()
+            .unwrap()
+            .0
+            .contains("earlier curation")
+    );
+}
+
+#[test]
+fn new_entries_land_in_path_order() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/util.c");
+    h.keys("space");
+    h.goto("docs/guide.md");
+    h.keys("space");
+    h.goto("src/app.py");
+    h.keys("space");
+    let paths: Vec<String> = default_files(&p).into_iter().map(|(f, _)| f).collect();
+    assert_eq!(paths, ["docs/guide.md", "src/app.py", "src/util.c"]);
+}
+
+#[test]
+fn a_folder_in_a_batch_stands_for_its_included_files() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.keys("space");
+    // Select docs/ .. src/ (src/ holds one included file) and set skeleton.
+    h.keys("g v j S");
+    let files = default_files(&p);
+    assert!(
+        files.contains(&("src/app.py".to_string(), ViewMode::Skeleton)),
+        "{files:?}"
+    );
+    assert!(!files.iter().any(|(f, _)| f == "src/util.c"), "{files:?}");
+    // docs/ had nothing included, so it counts whole.
+    assert!(
+        files.contains(&("docs/guide.md".to_string(), ViewMode::Skeleton)),
+        "{files:?}"
+    );
+}
+
+#[test]
+fn refresh_picks_up_new_and_changed_files() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j space");
+    let before = h.state.gauge.used;
+    p.write("src/new.py", "def new_function():\n    return 42\n");
+    h.key("R");
+    assert!(h.state.files.contains("src/new.py"));
+    assert!(
+        h.state.is_included("src/new.py"),
+        "the src/** glob takes it"
+    );
+    assert!(h.state.gauge.used > before);
+    assert!(
+        h.state
+            .composed
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("### src/new.py")
+    );
+}
+
+#[test]
+fn preview_says_when_the_file_is_not_included() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/util.c");
+    let screen = h.screen();
+    assert!(
+        screen.contains("src/util.c is not included · Space includes it"),
+        "{screen}"
+    );
+    h.keys("space");
+    assert!(!h.screen().contains("is not included"));
+}
+
+#[test]
+fn the_gauge_on_screen_moves_with_the_keypress() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j space j space");
+    let both = h.state.gauge.used;
+    assert!(h.screen().contains(&format!("{} / 100,000 tokens", both)));
+    // Exclude util.c and draw before the recompose job runs.
+    let effects = h.press("space");
+    let one = h.state.gauge.used;
+    assert!(one < both);
+    let screen = h.screen();
+    assert!(
+        screen.contains(&format!("≈{one} / 100,000 tokens")),
+        "the drawn gauge is the updated one: {screen}"
+    );
+    h.run(effects);
+    let exact = h.state.composed.as_ref().unwrap().total_tokens;
+    assert!(h.screen().contains(&format!("{exact} / 100,000 tokens")));
+}

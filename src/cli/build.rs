@@ -6,6 +6,7 @@ use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::Preset;
 use ctxcurate::core::project::Project;
 use ctxcurate::core::tokens;
+use ctxcurate::tui::sanitize::display_line;
 
 use super::args::BuildArgs;
 use super::{Ctx, user_err};
@@ -14,7 +15,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
     let preset = chosen_preset(&project, args.preset.as_deref())?;
     for missing in project.missing_files(&preset) {
-        writeln!(ctx.err, "warning: preset file not found: {missing}")?;
+        writeln!(
+            ctx.err,
+            "warning: preset file not found: {}",
+            display_line(&missing, 300)
+        )?;
     }
     let mut opts = ComposeOptions::from_settings(&project.settings);
     if let Some(s) = args.strategy {
@@ -27,7 +32,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
 
     let composition = compose::compose(&project.root, &preset, &opts);
     for problem in &composition.problems {
-        writeln!(ctx.err, "warning: {problem}")?;
+        writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
     let total = tokens::count(tokenizer, &composition.text);
 

@@ -134,6 +134,9 @@ fn read_text(root: &Path, rel: &str) -> Result<String> {
 /// The preset's entry for `rel`, added in `full` mode when the file exists
 /// but is not listed yet.
 fn entry_or_add<'a>(preset: &'a mut Preset, root: &Path, rel: &str) -> Result<&'a mut FileItem> {
+    if walk::is_blacklisted(rel) {
+        user_err!("{rel} is never included (history files and the cache directory are excluded)");
+    }
     if preset.item(rel).is_none() {
         if !root.join(rel).is_file() {
             user_err!("{rel}: file not found");
@@ -266,17 +269,8 @@ fn add(
 /// What an `add` argument becomes in the preset: a file's relative path, a
 /// directory's `dir/**` glob, or a glob made relative to the root.
 fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
-    if walk::is_glob(arg) {
-        let base = ctx.rel_path(root, Path::new("."));
-        let prefix = match base {
-            Ok(b) => format!("{b}/"),
-            Err(_) => String::new(),
-        };
-        if arg.starts_with('/') || arg.split('/').any(|c| c == "..") {
-            user_err!("glob {arg} must be relative and stay inside the project");
-        }
-        walk::compile_glob(arg).map_err(|e| super::UserError(format!("bad glob {arg}: {e}")))?;
-        return Ok(format!("{prefix}{arg}"));
+    if walk::is_glob(arg) && !Path::new(arg).exists() {
+        return glob_entry(root, arg, ctx);
     }
     let rel = ctx.rel_path(root, Path::new(arg))?;
     let abs = root.join(&rel);
@@ -294,6 +288,20 @@ fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
     }
 }
 
+/// A glob typed in the current directory as the root-relative pattern
+/// stored in the preset (`*.py` in `src/` is `src/*.py`).
+fn glob_entry(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
+    if arg.starts_with('/') || arg.split('/').any(|c| c == "..") {
+        user_err!("glob {arg} must be relative and stay inside the project");
+    }
+    walk::compile_glob(arg).map_err(|e| super::UserError(format!("bad glob {arg}: {e}")))?;
+    let prefix = match ctx.rel_path(root, Path::new(".")) {
+        Ok(base) => format!("{base}/"),
+        Err(_) => String::new(),
+    };
+    Ok(format!("{prefix}{arg}"))
+}
+
 fn rm(
     project: &mut Project,
     paths: &[String],
@@ -303,8 +311,9 @@ fn rm(
     let root = project.root.clone();
     let mut wanted = Vec::new();
     for arg in paths {
+        // Globs are stored relative to the root, as `add` stored them.
         let rel = if walk::is_glob(arg) {
-            arg.clone()
+            glob_entry(&root, arg, ctx)?
         } else {
             ctx.rel_path(&root, Path::new(arg))?
         };

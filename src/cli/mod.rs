@@ -53,7 +53,11 @@ impl Ctx<'_> {
     pub fn project(&mut self) -> Result<Project> {
         let p = Project::open(&self.cwd)?;
         for w in &p.warnings {
-            writeln!(self.err, "warning: {w}")?;
+            writeln!(
+                self.err,
+                "warning: {}",
+                ctxcurate::tui::sanitize::display_line(w, 500)
+            )?;
         }
         Ok(p)
     }

@@ -2,6 +2,13 @@
 
 use anyhow::Result;
 use ctxcurate::core::project::Scope;
+use ctxcurate::core::summary::plural;
+use ctxcurate::tui::sanitize::display_line;
+
+/// Names and paths come from files: shown escaped, never raw.
+fn safe(s: &str) -> String {
+    display_line(s, 200).into_owned()
+}
 
 use super::args::PresetCommand;
 use super::{Ctx, user_err};
@@ -28,11 +35,11 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
                     Scope::Project => "",
                     Scope::Global => " (global)",
                 };
-                let line = format!("{mark} {name}{scope}");
+                let line = format!("{mark} {}{scope}", safe(&name));
                 if desc.is_empty() {
                     writeln!(ctx.out, "{line}")?;
                 } else {
-                    writeln!(ctx.out, "{line}  — {desc}")?;
+                    writeln!(ctx.out, "{line}  — {}", safe(&desc))?;
                 }
             }
             return Ok(());
@@ -46,9 +53,9 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
                 Scope::Project => "project",
                 Scope::Global => "global",
             };
-            writeln!(ctx.out, "preset {name} ({scope})")?;
+            writeln!(ctx.out, "preset {} ({scope})", safe(&name))?;
             if !preset.description.is_empty() {
-                writeln!(ctx.out, "  {}", preset.description)?;
+                writeln!(ctx.out, "  {}", safe(&preset.description))?;
             }
             for f in &preset.files {
                 let mut flags = vec![f.view_mode.to_string()];
@@ -59,15 +66,18 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
                     flags.push("listed only".into());
                 }
                 if !f.ast_mask.is_empty() {
-                    flags.push(format!("{} masked symbols", f.ast_mask.len()));
+                    flags.push(format!("{} masked", plural(f.ast_mask.len(), "symbol")));
                 }
                 if !f.custom_slices.is_empty() {
-                    flags.push(format!("{} slices", f.custom_slices.len()));
+                    flags.push(plural(f.custom_slices.len(), "slice"));
                 }
-                writeln!(ctx.out, "  {}  [{}]", f.path, flags.join(", "))?;
+                writeln!(ctx.out, "  {}  [{}]", safe(&f.path), flags.join(", "))?;
+            }
+            for e in &preset.exclude {
+                writeln!(ctx.out, "  exclude {}", safe(e))?;
             }
             for s in &preset.screenshots {
-                writeln!(ctx.out, "  screenshot {s}")?;
+                writeln!(ctx.out, "  screenshot {}", safe(s))?;
             }
             if !preset.discussion.is_empty() {
                 writeln!(ctx.out, "  {} discussion messages", preset.discussion.len())?;

@@ -77,12 +77,19 @@ impl Project {
     pub fn open_at(root: &Path, global: Option<&Path>) -> Result<Project, ProjectError> {
         let path = root.join(PROJECT_FILE);
         let file = load_file(&path)?.unwrap_or_default();
-        let global_file = match global {
-            Some(g) => load_file(g)?.unwrap_or_default(),
+        // A broken global config is the user's own file and is never
+        // written by us: report it and go on with the defaults (a broken
+        // project file, which we do write, is an error instead).
+        let mut warnings = Vec::new();
+        let global_file = match global.map(load_file) {
+            Some(Ok(file)) => file.unwrap_or_default(),
+            Some(Err(e)) => {
+                warnings.push(format!("{e} (global config ignored; defaults apply)"));
+                ProjectFile::default()
+            }
             None => ProjectFile::default(),
         };
 
-        let mut warnings = Vec::new();
         for key in unknown_keys(&file) {
             warnings.push(format!("{}: unknown key {key}", path.display()));
         }

@@ -173,14 +173,16 @@ pub fn expand_over(
     let excluded = Excluder::new(exclude);
     let explicit: HashSet<&str> = entries
         .iter()
-        .filter(|e| !is_glob(&e.path))
+        .filter(|e| !is_glob(&e.path) || files.binary_search(&e.path).is_ok())
         .map(|e| e.path.as_str())
         .collect();
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     let mut problems = Vec::new();
     for (index, entry) in entries.iter().enumerate() {
-        if !is_glob(&entry.path) {
+        // `[id].tsx` is a file name before it is a pattern.
+        let literal = !is_glob(&entry.path) || files.binary_search(&entry.path).is_ok();
+        if literal {
             if !is_blacklisted(&entry.path) && seen.insert(entry.path.as_str()) {
                 out.push(ResolvedItem {
                     path: entry.path.clone(),
@@ -306,7 +308,15 @@ pub fn read_content(root: &Path, rel: &str) -> Content {
     if !is_inside(rel) {
         return Content::Unreadable(FileProblem::OutsideRoot);
     }
-    match read_bytes(&root.join(rel)) {
+    // A symlink may lead out of the project: what is read must resolve
+    // inside the (resolved) root.
+    let path = root.join(rel);
+    if let (Ok(real), Ok(real_root)) = (path.canonicalize(), root.canonicalize())
+        && !real.starts_with(&real_root)
+    {
+        return Content::Unreadable(FileProblem::OutsideRoot);
+    }
+    match read_bytes(&path) {
         Ok(bytes) => decode(bytes),
         Err(p) => Content::Unreadable(p),
     }
@@ -410,6 +420,18 @@ mod tests {
     }
 
     #[test]
+    fn file_names_with_glob_characters_are_literal() {
+        let files: Vec<String> = ["pages/[id].tsx", "pages/i.tsx"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let (out, problems) = expand_over(&items(&["pages/[id].tsx"]), &[], &files);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].path, "pages/[id].tsx");
+        assert!(problems.is_empty());
+    }
+
+    #[test]
     fn excludes_apply_to_globs_only() {
         let files: Vec<String> = ["a/x.py", "a/y.py", "b/gen/z.py", "b/k.py"]
             .iter()
@@ -439,6 +461,25 @@ mod tests {
         }
         fs::write(root.join(".gitignore"), "*.log\n").unwrap();
         assert_eq!(walk_files(root), ["a.py", "sub/b.c"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_root_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "key").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        std::fs::write(dir.path().join("ok.txt"), "fine").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("ok.txt"), dir.path().join("inner")).unwrap();
+        assert_eq!(
+            read_content(dir.path(), "link/secret"),
+            Content::Unreadable(FileProblem::OutsideRoot)
+        );
+        assert!(matches!(
+            read_content(dir.path(), "inner"),
+            Content::Text { .. }
+        ));
     }
 
     #[test]

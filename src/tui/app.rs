@@ -135,11 +135,25 @@ fn event_loop(
                 height: size.height,
             },
         );
-        run_effects(&mut state, effects, &jobs_tx, &save_tx, clipboard.as_mut());
+        run_effects(
+            &mut state,
+            effects,
+            &tx,
+            &jobs_tx,
+            &save_tx,
+            clipboard.as_mut(),
+        );
     }
     let mut first = recompose(&mut state);
     first.extend(follow_cursor(&mut state));
-    run_effects(&mut state, first, &jobs_tx, &save_tx, clipboard.as_mut());
+    run_effects(
+        &mut state,
+        first,
+        &tx,
+        &jobs_tx,
+        &save_tx,
+        clipboard.as_mut(),
+    );
     terminal.draw(|f| render::render(&state, &mut view, f))?;
 
     while !state.quit {
@@ -157,7 +171,14 @@ fn event_loop(
         let mut next = Some(msg);
         while let Some(msg) = next.take() {
             let effects = handle(&mut state, msg);
-            run_effects(&mut state, effects, &jobs_tx, &save_tx, clipboard.as_mut());
+            run_effects(
+                &mut state,
+                effects,
+                &tx,
+                &jobs_tx,
+                &save_tx,
+                clipboard.as_mut(),
+            );
             if state.quit || Instant::now() > deadline {
                 break;
             }
@@ -168,8 +189,13 @@ fn event_loop(
     // Flush the last save before leaving.
     let _ = save_tx.send(SyncMsg::Save(Box::new(state.project.file.clone())));
     drop(save_tx);
-    let _ = saver.join();
-    Ok(())
+    match saver.join() {
+        Ok(None) => Ok(()),
+        Ok(Some(problem)) => Err(anyhow::anyhow!("the curation was not saved: {problem}")),
+        Err(_) => Err(anyhow::anyhow!(
+            "the curation may not be saved: the saver crashed"
+        )),
+    }
 }
 
 fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
@@ -192,6 +218,7 @@ fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
 fn run_effects(
     state: &mut State,
     effects: Vec<Effect>,
+    walk_tx: &Sender<Msg>,
     jobs: &Sender<Job>,
     save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
@@ -204,6 +231,7 @@ fn run_effects(
             Effect::Job(job) => {
                 let _ = jobs.send(*job);
             }
+            Effect::Walk => spawn_walker(state.project.root.clone(), walk_tx.clone()),
             Effect::Copy {
                 text,
                 label,
@@ -308,10 +336,13 @@ fn spawn_sync(
     path: PathBuf,
     loaded: ProjectFile,
     tx: Sender<Msg>,
-) -> (Sender<SyncMsg>, thread::JoinHandle<()>) {
+) -> (Sender<SyncMsg>, thread::JoinHandle<Option<String>>) {
     let (sync_tx, sync_rx): (Sender<SyncMsg>, Receiver<SyncMsg>) = mpsc::channel();
     let handle = thread::spawn(move || {
         let mut sync = DiskSync::new(path, loaded);
+        // The problem of the last save, reported after the terminal is
+        // restored if the app quits with it unresolved.
+        let mut last_problem = None;
         while let Ok(msg) = sync_rx.recv() {
             let mut newest = None;
             for m in std::iter::once(msg).chain(sync_rx.try_iter()) {
@@ -319,16 +350,27 @@ fn spawn_sync(
                     newest = Some(*file);
                 }
             }
+            let saving = newest.is_some();
             let outcome = match newest {
                 Some(file) => sync.save(&file),
                 None => sync.check(),
             };
-            if outcome != SyncOutcome::Unchanged
-                && tx.send(Msg::App(Event::Disk(Box::new(outcome)))).is_err()
-            {
-                return;
+            if saving {
+                last_problem = match &outcome {
+                    SyncOutcome::Failed(e) | SyncOutcome::Invalid(e) => Some(e.clone()),
+                    SyncOutcome::Conflict(_) => Some(
+                        "ctxcurate.toml changed on disk; the app's last change was not saved"
+                            .to_string(),
+                    ),
+                    _ => None,
+                };
+            }
+            if outcome != SyncOutcome::Unchanged {
+                // The loop may be gone (quitting): the outcome still counts.
+                let _ = tx.send(Msg::App(Event::Disk(Box::new(outcome))));
             }
         }
+        last_problem
     });
     (sync_tx, handle)
 }

@@ -63,31 +63,57 @@ pub fn entry_mut<'a>(preset: &'a mut Preset, state: &State, path: &str) -> &'a m
     }
     let mut item = state.item_for(path).unwrap_or_else(|| FileItem::new(path));
     item.path = path.to_string();
-    preset.files.push(item);
-    let last = preset.files.len() - 1;
-    &mut preset.files[last]
+    insert_sorted(preset, item);
+    let at = preset
+        .files
+        .iter()
+        .position(|f| f.path == path)
+        .unwrap_or(preset.files.len() - 1);
+    &mut preset.files[at]
+}
+
+/// Add an explicit entry in path order among the explicit entries (new
+/// files land next to their neighbours in the output, not at its end).
+pub fn insert_sorted(preset: &mut Preset, item: FileItem) {
+    let at = preset
+        .files
+        .iter()
+        .position(|f| !walk::is_glob(&f.path) && f.path > item.path)
+        .unwrap_or(preset.files.len());
+    preset.files.insert(at, item);
 }
 
 /// Take `path` out of the preset: drop its explicit entry and, when a
 /// glob entry would still pull it in, add it to the preset's `exclude`.
-fn exclude(preset: &mut Preset, path: &str) {
-    preset.files.retain(|f| f.path != path);
+/// The dropped entry is returned so its curation can come back with it.
+fn exclude(preset: &mut Preset, path: &str) -> Option<FileItem> {
+    let dropped = preset
+        .files
+        .iter()
+        .position(|f| f.path == path)
+        .map(|i| preset.files.remove(i));
     if glob_including(preset, path).is_some() && !preset.exclude.iter().any(|e| e == path) {
         preset.exclude.push(path.to_string());
     }
+    dropped
 }
 
 /// Put `path` into the preset: drop an exclusion naming it exactly, and add
-/// an explicit entry unless a glob now includes it.
-fn include(preset: &mut Preset, path: &str) {
+/// an explicit entry unless a glob now includes it. An entry excluded
+/// earlier in this session (`parked`) comes back with its curation.
+fn include(preset: &mut Preset, path: &str, parked: Option<FileItem>) {
     preset.exclude.retain(|e| e != path);
+    if let Some(item) = parked {
+        insert_sorted(preset, item);
+        return;
+    }
     let (resolved, _) = walk::expand_over(
         &preset.files,
         &preset.exclude,
         std::slice::from_ref(&path.to_string()),
     );
     if !resolved.iter().any(|r| r.path == path) {
-        preset.files.push(FileItem::new(path));
+        insert_sorted(preset, FileItem::new(path));
     }
 }
 
@@ -105,15 +131,36 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
     };
     if !row.is_dir {
         let included = state.is_included(&row.path);
-        return edit(state, |preset, _| {
+        let parked = state.parked.get(&row.path).cloned();
+        let mut dropped = None;
+        let effects = edit(state, |preset, _| {
             if included {
-                exclude(preset, &row.path);
+                dropped = exclude(preset, &row.path);
                 Ok(format!("excluded {}", row.path))
             } else {
-                include(preset, &row.path);
-                Ok(format!("included {}", row.path))
+                let restored = parked.is_some();
+                include(preset, &row.path, parked);
+                Ok(format!(
+                    "included {}{}",
+                    row.path,
+                    if restored {
+                        " (with its earlier curation)"
+                    } else {
+                        ""
+                    }
+                ))
             }
         });
+        match dropped {
+            Some(item) if item != FileItem::new(row.path.clone()) => {
+                state.parked.insert(row.path.clone(), item);
+            }
+            _ if !included => {
+                state.parked.remove(&row.path);
+            }
+            _ => {}
+        }
+        return effects;
     }
     let total = state.files.count_under(&row.path);
     let inside = state.included_under(&row.path);
@@ -166,7 +213,13 @@ pub fn cycle_mode(state: &mut State, forward: bool) -> Vec<Effect> {
         } else {
             item.view_mode.prev()
         };
-        Ok(format!("{path}: {}", item.view_mode))
+        if item.view_mode == ViewMode::Custom && item.custom_slices.is_empty() {
+            Ok(format!(
+                "{path}: custom — no slices yet, so its summary shows (r in the preview makes one)"
+            ))
+        } else {
+            Ok(format!("{path}: {}", item.view_mode))
+        }
     })
 }
 
@@ -205,7 +258,15 @@ fn batch_targets(state: &State) -> Vec<String> {
     let mut out = Vec::new();
     for row in state.rows.iter().skip(from).take(to + 1 - from) {
         if row.is_dir {
-            out.extend(state.files.files_under(&row.path));
+            // A folder in the selection stands for its included files (all
+            // of them when none is included yet).
+            let files = state.files.files_under(&row.path);
+            let included: Vec<String> = files
+                .iter()
+                .filter(|f| state.is_included(f))
+                .cloned()
+                .collect();
+            out.extend(if included.is_empty() { files } else { included });
         } else {
             out.push(row.path.clone());
         }
@@ -234,7 +295,9 @@ pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
     edit(state, |preset, st| {
         for path in &targets {
             match op {
-                Batch::Remove => exclude(preset, path),
+                Batch::Remove => {
+                    exclude(preset, path);
+                }
                 Batch::Mode(mode) => {
                     let item = entry_mut(preset, st, path);
                     item.view_mode = mode;

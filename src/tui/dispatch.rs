@@ -19,6 +19,7 @@ pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
             KeyCode::Enter => Some(Event::Action(Action::Confirm)),
             KeyCode::Esc => Some(Event::Action(Action::Cancel)),
             KeyCode::Char('c') if ctrl => Some(Event::Action(Action::Cancel)),
+            KeyCode::Char('u') if ctrl => Some(Event::InputClear),
             KeyCode::Backspace => Some(Event::InputBackspace),
             KeyCode::Char(c) if !ctrl => Some(Event::InputChar(c)),
             _ => None,

@@ -21,6 +21,8 @@ pub enum Event {
     InputChar(char),
     /// Backspace while a prompt is open.
     InputBackspace,
+    /// Ctrl-u while a prompt is open: clear it.
+    InputClear,
     /// The terminal's new size.
     Resize { width: u16, height: u16 },
     /// A batch of files from the background walk.
@@ -60,6 +62,8 @@ pub enum Effect {
     Save,
     /// Run a job on the worker.
     Job(Box<Job>),
+    /// Walk the project again (the walk streams `Walked` events).
+    Walk,
     /// Put text on the clipboard and report where it went.
     Copy {
         text: String,

@@ -86,6 +86,11 @@ impl Harness {
                     queue.extend(update(&mut self.state, event));
                 }
                 Effect::Copy { text, .. } => self.copied.push(text),
+                Effect::Walk => {
+                    let files = walk::walk_files(&self.state.project.root);
+                    queue.extend(update(&mut self.state, Event::Walked(files)));
+                    queue.extend(update(&mut self.state, Event::WalkDone));
+                }
             }
         }
     }

@@ -52,13 +52,12 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
         }),
         Job::Raw(path) => {
             let file = cache.file(root, &path);
-            let lines = match file.text() {
-                Some(t) => t.lines().map(str::to_string).collect(),
-                None => vec![format!("({})", problem_text(&file.content))],
-            };
-            Event::RawText {
-                path,
-                lines: Arc::new(lines),
+            match file.text() {
+                Some(t) => Event::RawText {
+                    path,
+                    lines: Arc::new(t.lines().map(str::to_string).collect()),
+                },
+                None => Event::JobFailed(format!("{path}: {}", problem_text(&file.content))),
             }
         }
         Job::Yank {
@@ -69,10 +68,16 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
         } => {
             let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
             let n = c.files.iter().filter(|f| f.aggregate).count();
+            let errors = c.files.iter().filter(|f| f.error.is_some()).count();
+            let label = if errors > 0 {
+                format!("context ({n} files, {errors} shown as ERROR)")
+            } else {
+                format!("context ({n} files)")
+            };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &c.text),
                 text: c.text,
-                label: format!("context ({n} files)"),
+                label,
                 tokenizer,
             }
         }
@@ -162,8 +167,14 @@ fn summarize(
     } else {
         (files.iter().map(|f| f.tokens).sum(), false)
     };
+    let index = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.clone(), i))
+        .collect();
     Composed {
         generation,
+        index,
         text: Arc::from(c.text),
         lines: Arc::new(lines),
         files,

@@ -87,6 +87,8 @@ pub struct Composed {
     /// The text split into lines (for the preview).
     pub lines: Arc<Vec<String>>,
     pub files: Vec<ComposedFile>,
+    /// Path → index into `files`.
+    pub index: HashMap<String, usize>,
     pub total_tokens: usize,
     /// `total_tokens` counts the whole text (else it sums the files).
     pub exact: bool,
@@ -164,6 +166,9 @@ pub struct State {
     pub overlay: Option<Overlay>,
     pub history: History,
     pub status: Option<(String, Level)>,
+    /// Entries excluded with Space this session, so including the file
+    /// again brings its view mode, masks and slices back.
+    pub parked: HashMap<String, FileItem>,
     /// Terminal height, for page moves.
     pub page: usize,
     pub quit: bool,
@@ -197,6 +202,7 @@ impl State {
             overlay: None,
             history: History::default(),
             status: None,
+            parked: HashMap::new(),
             page: 20,
             quit: false,
         };
@@ -208,9 +214,12 @@ impl State {
     /// Put the preset's explicitly named files in the tree, so they show
     /// (and can be removed) even when the walk skips them (ignored, missing).
     pub fn add_explicit_files(&mut self) {
+        let root = self.project.root.clone();
         for item in self.project.active_preset().files {
-            if !walk::is_glob(&item.path) && walk::is_inside(&item.path) {
-                self.files.insert(&item.path);
+            let path = item.path.trim_end_matches('/');
+            // A folder named as an entry is not a file of the tree.
+            if !walk::is_glob(path) && walk::is_inside(path) && !root.join(path).is_dir() {
+                self.files.insert(path);
             }
         }
     }
@@ -222,6 +231,16 @@ impl State {
             self.files.insert(path);
         }
         Arc::make_mut(&mut self.walked).extend(batch);
+    }
+
+    /// Forget the walked files before a new walk (the preset's own files
+    /// stay listed).
+    pub fn begin_walk(&mut self) {
+        self.files = FileTree::new();
+        self.walked = Arc::new(Vec::new());
+        self.walk_done = false;
+        self.add_explicit_files();
+        self.refresh_rows();
     }
 
     /// The walk is complete: sort the file list globs expand over.
@@ -387,8 +406,7 @@ impl State {
 
     /// The composed file entry of `path`, if it is in the composition.
     pub fn composed_file(&self, path: &str) -> Option<&ComposedFile> {
-        self.composed
-            .as_ref()
-            .and_then(|c| c.files.iter().find(|f| f.path == path))
+        let c = self.composed.as_ref()?;
+        c.index.get(path).and_then(|i| c.files.get(*i))
     }
 }

@@ -45,7 +45,8 @@ impl FileTree {
 
     /// Add a file (no-op when present).
     pub fn insert(&mut self, rel: &str) {
-        if self.contains(rel) {
+        let rel = rel.trim_matches('/');
+        if rel.is_empty() || self.contains(rel) || self.is_dir(rel) {
             return;
         }
         let mut parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();

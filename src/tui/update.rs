@@ -4,6 +4,7 @@
 
 use crate::core::model::{MaskState, ViewMode};
 use crate::core::project::Scope;
+use crate::core::walk;
 
 use super::action::Action;
 use super::curate::{self, Batch};
@@ -21,6 +22,12 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         Event::Action(action) => on_action(state, action),
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
+        Event::InputClear => {
+            if let Some(Overlay::Input { buffer, .. }) = &mut state.overlay {
+                buffer.clear();
+            }
+            on_input(state, Some('\0'))
+        }
         Event::Resize { height, .. } => {
             state.page = usize::from(height.saturating_sub(6)).max(2);
             Vec::new()
@@ -85,6 +92,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Wrote(Err(e)) | Event::JobFailed(e) => {
+            if state.preview.raw && state.preview.raw_text.is_none() {
+                // The raw text could not be read: back to the composition.
+                state.preview.raw = false;
+            }
             state.say(Level::Error, e);
             Vec::new()
         }
@@ -169,6 +180,13 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::MaskAgg => mask_current(state, Some(MaskState::Agg)),
         Action::MaskHide => mask_current(state, Some(MaskState::Hide)),
         Action::MaskCycle => mask_current(state, None),
+        Action::Yank | Action::WriteOutput if scanning_for_globs(state) => {
+            state.say(
+                Level::Warn,
+                "still scanning the project: the preset's globs are not complete yet; try again in a moment",
+            );
+            Vec::new()
+        }
         Action::Yank => {
             state.say(Level::Info, "composing…");
             vec![Effect::job(Job::Yank {
@@ -204,6 +222,11 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
                 buffer: state.filter.clone(),
             });
             Vec::new()
+        }
+        Action::Refresh => {
+            state.begin_walk();
+            state.say(Level::Info, "scanning the project again…");
+            vec![Effect::Walk]
         }
         Action::CycleStrategy => change_setting(state, |st| {
             let next = st.project.settings.strategy.next();
@@ -276,6 +299,12 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     state.refresh();
     state.say(Level::Warn, message);
     recompose(state)
+}
+
+/// The walk is still running and the preset has globs, so a composition
+/// now would miss files `ctxcurate build` includes.
+fn scanning_for_globs(state: &State) -> bool {
+    !state.walk_done && state.preset().files.iter().any(|f| walk::is_glob(&f.path))
 }
 
 fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
@@ -455,6 +484,7 @@ fn sync_preview(state: &mut State) {
 fn toggle_raw(state: &mut State) -> Vec<Effect> {
     state.preview.raw = !state.preview.raw;
     state.preview.slice_anchor = None;
+    state.preview.raw_text = None;
     if !state.preview.raw {
         sync_preview(state);
         return Vec::new();
@@ -645,6 +675,10 @@ fn on_input(state: &mut State, c: Option<char>) -> Vec<Effect> {
 }
 
 fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect> {
+    let reopen = Overlay::Input {
+        prompt: prompt.clone(),
+        buffer: buffer.clone(),
+    };
     state.overlay = None;
     let before = state.project.file.clone();
     let name = buffer.trim().to_string();
@@ -669,6 +703,8 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
     match result {
         Ok(message) => curate::commit(state, before, message),
         Err(e) => {
+            // Keep what was typed so it can be corrected.
+            state.overlay = Some(reopen);
             state.say(Level::Error, e.to_string());
             Vec::new()
         }

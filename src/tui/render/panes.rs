@@ -42,7 +42,7 @@ pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) 
         return;
     }
     let items = tree_items(state);
-    sync_tree_state(state, view);
+    sync_tree_state(state, view, area.height.saturating_sub(2) as usize);
     match Tree::new(&items) {
         Ok(tree) => {
             let tree = tree
@@ -61,8 +61,10 @@ pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) 
     }
 }
 
-/// The tree widget's open and selected nodes mirror the state.
-fn sync_tree_state(state: &State, view: &mut ViewState) {
+/// The tree widget's open and selected nodes mirror the state; its scroll
+/// offset keeps the cursor in view without leaving empty rows at the end
+/// (after the window grew, say).
+fn sync_tree_state(state: &State, view: &mut ViewState, height: usize) {
     view.tree.close_all();
     for row in state.rows.iter().filter(|r| r.is_dir) {
         if !state.filter.is_empty() || state.open_dirs.contains(&row.path) {
@@ -72,6 +74,16 @@ fn sync_tree_state(state: &State, view: &mut ViewState) {
     if let Some(row) = state.current_row() {
         view.tree.select(chain(&row.path));
     }
+    let len = state.rows.len();
+    let cursor = state.cursor;
+    let mut offset = view.tree.get_offset().min(len.saturating_sub(height));
+    if cursor < offset {
+        offset = cursor;
+    } else if height > 0 && cursor >= offset + height {
+        offset = cursor + 1 - height;
+    }
+    view.tree.scroll_up(usize::MAX);
+    view.tree.scroll_down(offset);
 }
 
 /// `a/b/c` → `["a", "a/b", "a/b/c"]`: the widget's identifier path.
@@ -247,7 +259,7 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
                 Span::raw(cursor),
                 Span::styled(tag, Style::default().fg(color)),
                 Span::raw(" "),
-                Span::raw(display_line(&text, width).into_owned()),
+                Span::raw(display_line(&text, width.saturating_sub(6)).into_owned()),
             ]);
             if i == state.symbol_cursor && focused {
                 line = line.style(Style::default().add_modifier(Modifier::REVERSED));
@@ -303,31 +315,45 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
     };
     let current = state.current_file();
     let heading = current.and_then(|p| state.composed_file(p)).map(|f| f.line);
-    let lines: Vec<Line> = c
-        .lines
-        .iter()
-        .enumerate()
-        .skip(state.preview.scroll)
-        .take(inner_h)
-        .map(|(i, l)| {
-            let text = display_line(l, width.min(MAX_LINE)).into_owned();
-            if Some(i) == heading {
-                Line::styled(
-                    text,
-                    Style::default()
-                        .fg(Color::Yellow)
-                        .add_modifier(Modifier::BOLD),
-                )
-            } else if l.starts_with("## ") || l.starts_with("### ") {
-                Line::styled(text, Style::default().fg(Color::Cyan))
-            } else {
-                Line::raw(text)
-            }
-        })
-        .collect();
+    let mut lines: Vec<Line> = Vec::new();
+    let mut room = inner_h;
+    if let Some(path) = current.filter(|p| !state.is_included(p)) {
+        lines.push(Line::styled(
+            display_line(
+                &format!("{path} is not included · Space includes it · r shows its text"),
+                width,
+            )
+            .into_owned(),
+            Style::default().fg(Color::Yellow),
+        ));
+        room = room.saturating_sub(1);
+    }
+    let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
+    lines.extend(
+        c.lines
+            .iter()
+            .enumerate()
+            .skip(scroll)
+            .take(room)
+            .map(|(i, l)| {
+                let text = display_line(l, width.min(MAX_LINE)).into_owned();
+                if Some(i) == heading {
+                    Line::styled(
+                        text,
+                        Style::default()
+                            .fg(Color::Yellow)
+                            .add_modifier(Modifier::BOLD),
+                    )
+                } else if l.starts_with("## ") || l.starts_with("### ") {
+                    Line::styled(text, Style::default().fg(Color::Cyan))
+                } else {
+                    Line::raw(text)
+                }
+            }),
+    );
     let title = format!(
         " Preview · line {}/{} ",
-        (state.preview.scroll + 1).min(c.lines.len().max(1)),
+        (scroll + 1).min(c.lines.len().max(1)),
         c.lines.len()
     );
     frame.render_widget(

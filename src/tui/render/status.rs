@@ -28,14 +28,11 @@ pub fn gauge_color(ratio: f64) -> Color {
 pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
     let settings = &state.project.settings;
     let budget = settings.budget.max(1);
-    let (used, approx) = match &state.composed {
-        Some(c) => (c.total_tokens, !c.exact),
-        None => (0, true),
-    };
-    let stale = state
-        .composed
-        .as_ref()
-        .is_none_or(|c| c.generation != state.generation);
+    // The gauge `update` keeps current from cached per-file counts: it
+    // moves with the keypress, before the background recompose lands.
+    let used = state.gauge.used;
+    let approx = !state.gauge.exact;
+    let stale = state.gauge.pending > 0;
     let ratio = used as f64 / budget as f64;
     let label = format!(
         "{}{} / {} tokens ({:.0}%) {}{} · {} · preset {}",
@@ -60,9 +57,32 @@ pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
     frame.render_widget(gauge, area);
 }
 
-/// The keys of the actions worth hinting in each pane.
-fn hint_actions(pane: Pane) -> &'static [Action] {
-    match pane {
+/// The keys of the actions worth hinting now: what a started selection
+/// or slice needs next, else the focused pane's main actions.
+fn hint_actions(state: &State) -> &'static [Action] {
+    if state.range_anchor.is_some() && state.focus == Pane::Tree {
+        return &[
+            Action::BatchFull,
+            Action::BatchSummary,
+            Action::BatchSkeleton,
+            Action::BatchMaskedDef,
+            Action::BatchRemove,
+            Action::Cancel,
+        ];
+    }
+    if state.focus == Pane::Preview && state.preview.raw {
+        return if state.preview.slice_anchor.is_some() {
+            &[Action::SliceMark, Action::Cancel]
+        } else {
+            &[
+                Action::SliceMark,
+                Action::ToggleRaw,
+                Action::PageDown,
+                Action::Help,
+            ]
+        };
+    }
+    match state.focus {
         Pane::Tree => &[
             Action::ToggleInclude,
             Action::NextMode,
@@ -112,7 +132,7 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
         Pane::Preview => Context::Preview,
     };
     let mut spans = Vec::new();
-    for action in hint_actions(state.focus) {
+    for action in hint_actions(state) {
         let keys = state.keymap.keys_for(*action);
         let key = keys
             .iter()
