@@ -237,16 +237,21 @@ fn run_effects(
                 label,
                 tokens,
                 tokenizer,
-            } => match clipboard.copy(&text) {
-                Ok(dest) => state.say(
-                    Level::Info,
-                    format!(
-                        "copied {label} · {} tokens ({tokenizer}) → {dest}",
-                        super::render::thousands(tokens)
-                    ),
-                ),
-                Err(e) => state.say(Level::Error, format!("copy failed: {}", error_chain(&e))),
-            },
+            } => {
+                let result = clipboard
+                    .copy(&text)
+                    .map(|dest| dest.to_string())
+                    .map_err(|e| error_chain(&e));
+                let event = Event::Copied {
+                    label,
+                    tokens,
+                    tokenizer,
+                    result,
+                };
+                // The outcome goes through `update` like everything else.
+                let more = update(state, event);
+                run_effects(state, more, walk_tx, jobs, save, clipboard);
+            }
         }
     }
 }

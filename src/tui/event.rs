@@ -47,6 +47,13 @@ pub enum Event {
         tokens: usize,
         tokenizer: TokenizerKind,
     },
+    /// Where copied text went (or why it did not).
+    Copied {
+        label: String,
+        tokens: usize,
+        tokenizer: TokenizerKind,
+        result: Result<String, String>,
+    },
     /// The output file was written (or not).
     Wrote(Result<String, String>),
     /// What saving or checking the project file found.

@@ -85,7 +85,23 @@ impl Harness {
                     let event = jobs::run(*job, &root, &self.cache);
                     queue.extend(update(&mut self.state, event));
                 }
-                Effect::Copy { text, .. } => self.copied.push(text),
+                Effect::Copy {
+                    text,
+                    label,
+                    tokens,
+                    tokenizer,
+                } => {
+                    self.copied.push(text);
+                    queue.extend(update(
+                        &mut self.state,
+                        Event::Copied {
+                            label,
+                            tokens,
+                            tokenizer,
+                            result: Ok("the test clipboard".to_string()),
+                        },
+                    ));
+                }
                 Effect::Walk => {
                     let files = walk::walk_files(&self.state.project.root);
                     queue.extend(update(&mut self.state, Event::Walked(files)));

@@ -14,6 +14,8 @@ pub mod event;
 pub mod harness;
 pub mod jobs;
 pub mod keymap;
+mod navigate;
+mod overlays;
 pub mod render;
 pub mod sanitize;
 pub mod state;

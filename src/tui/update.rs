@@ -3,12 +3,14 @@
 //! live in `curate`. Side effects are returned as data for the event loop.
 
 use crate::core::model::{MaskState, ViewMode};
-use crate::core::project::Scope;
 use crate::core::walk;
 
 use super::action::Action;
 use super::curate::{self, Batch};
 use super::event::{Effect, Event, Job};
+pub use super::navigate::follow_cursor;
+use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
+use super::overlays::{on_input, on_overlay};
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
 use super::sync::SyncOutcome;
@@ -87,6 +89,24 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             tokens,
             tokenizer,
         }],
+        Event::Copied {
+            label,
+            tokens,
+            tokenizer,
+            result,
+        } => {
+            match result {
+                Ok(dest) => state.say(
+                    Level::Info,
+                    format!(
+                        "copied {label} · {} tokens ({tokenizer}) → {dest}",
+                        super::render::thousands(tokens)
+                    ),
+                ),
+                Err(e) => state.say(Level::Error, format!("copy failed: {e}")),
+            }
+            Vec::new()
+        }
         Event::Wrote(Ok(path)) => {
             state.say(Level::Info, format!("wrote {path}"));
             Vec::new()
@@ -372,341 +392,4 @@ fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
     let mut effects = vec![Effect::Save];
     effects.extend(recompose(state));
     effects
-}
-
-/// Movement in the focused pane.
-fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
-    match state.focus {
-        Pane::Tree => navigate_tree(state, action),
-        Pane::Symbols => {
-            let len = state
-                .symbols
-                .as_ref()
-                .and_then(|s| s.tree.as_ref())
-                .map_or(0, |t| flat_symbols(t).len());
-            state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
-            Vec::new()
-        }
-        Pane::Preview => {
-            if state.preview.raw {
-                let len = state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len());
-                state.preview.raw_cursor = moved(state.preview.raw_cursor, len, action, state.page);
-            } else {
-                let len = state.composed.as_ref().map_or(0, |c| c.lines.len());
-                state.preview.scroll = moved(state.preview.scroll, len, action, state.page);
-            }
-            Vec::new()
-        }
-    }
-}
-
-/// A cursor moved by `action` within `0..len`.
-fn moved(cur: usize, len: usize, action: Action, page: usize) -> usize {
-    let last = len.saturating_sub(1);
-    let half = (page / 2).max(1);
-    match action {
-        Action::Up => cur.saturating_sub(1),
-        Action::Down => (cur + 1).min(last),
-        Action::PageUp => cur.saturating_sub(half),
-        Action::PageDown => (cur + half).min(last),
-        Action::Top => 0,
-        Action::Bottom => last,
-        _ => cur.min(last),
-    }
-}
-
-fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
-    let Some(row) = state.current_row().cloned() else {
-        return Vec::new();
-    };
-    match action {
-        Action::Expand if row.is_dir => {
-            state.open_dirs.insert(row.path);
-            state.refresh_rows();
-        }
-        Action::Collapse if row.is_dir && state.open_dirs.contains(&row.path) => {
-            state.open_dirs.remove(&row.path);
-            state.refresh_rows();
-        }
-        Action::Collapse => {
-            if let Some((parent, _)) = row.path.rsplit_once('/')
-                && let Some(i) = state.rows.iter().position(|r| r.path == parent)
-            {
-                state.cursor = i;
-            }
-        }
-        Action::Expand => {}
-        _ => state.cursor = moved(state.cursor, state.rows.len(), action, state.page),
-    }
-    follow_cursor(state)
-}
-
-/// After the tree cursor moved: load the new file's symbols and scroll
-/// the preview to it.
-pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
-    sync_preview(state);
-    let Some(path) = state.current_file().map(str::to_string) else {
-        state.symbols = None;
-        return Vec::new();
-    };
-    if state.symbols.as_ref().is_some_and(|s| s.path == path) {
-        return Vec::new();
-    }
-    state.symbols = None;
-    let mut effects = vec![Effect::job(Job::Symbols(path.clone()))];
-    if state.preview.raw {
-        effects.push(Effect::job(Job::Raw(path)));
-    }
-    effects
-}
-
-/// Scroll the composition preview to the current file's heading.
-fn sync_preview(state: &mut State) {
-    if state.preview.raw {
-        return;
-    }
-    let Some(row) = state.current_row() else {
-        return;
-    };
-    let line = state.composed.as_ref().and_then(|c| {
-        c.files
-            .iter()
-            .find(|f| {
-                f.path == row.path || (row.is_dir && f.path.starts_with(&format!("{}/", row.path)))
-            })
-            .map(|f| f.line)
-    });
-    if let Some(line) = line {
-        state.preview.scroll = line;
-    }
-}
-
-fn toggle_raw(state: &mut State) -> Vec<Effect> {
-    state.preview.raw = !state.preview.raw;
-    state.preview.slice_anchor = None;
-    state.preview.raw_text = None;
-    if !state.preview.raw {
-        sync_preview(state);
-        return Vec::new();
-    }
-    match state.current_file().map(str::to_string) {
-        Some(path) => {
-            state.say(
-                Level::Info,
-                "raw text: v marks the first and last line of a slice",
-            );
-            vec![Effect::job(Job::Raw(path))]
-        }
-        None => {
-            state.preview.raw = false;
-            state.say(Level::Info, "no file under the cursor");
-            Vec::new()
-        }
-    }
-}
-
-fn slice_mark(state: &mut State) -> Vec<Effect> {
-    if !state.preview.raw {
-        state.say(Level::Info, "r shows the file's raw text to pick a slice");
-        return Vec::new();
-    }
-    let Some((path, _)) = state.preview.raw_text.clone() else {
-        return Vec::new();
-    };
-    let cursor = state.preview.raw_cursor;
-    match state.preview.slice_anchor.take() {
-        None => {
-            state.preview.slice_anchor = Some(cursor);
-            state.say(
-                Level::Info,
-                format!("slice from line {}: move, then v again", cursor + 1),
-            );
-        }
-        Some(anchor) => {
-            let (start, end) = (anchor.min(cursor) + 1, anchor.max(cursor) + 1);
-            state.overlay = Some(Overlay::Input {
-                prompt: Prompt::SliceTag { path, start, end },
-                buffer: String::new(),
-            });
-        }
-    }
-    Vec::new()
-}
-
-/// Keys while an overlay is open.
-fn on_overlay(state: &mut State, overlay: Overlay, action: Action) -> Vec<Effect> {
-    match overlay {
-        Overlay::Help { scroll } => {
-            let scroll = match action {
-                Action::Down => scroll + 1,
-                Action::Up => scroll.saturating_sub(1),
-                Action::PageDown => scroll + state.page / 2,
-                Action::PageUp => scroll.saturating_sub(state.page / 2),
-                Action::Top => 0,
-                _ => {
-                    state.overlay = None;
-                    return Vec::new();
-                }
-            };
-            state.overlay = Some(Overlay::Help { scroll });
-            Vec::new()
-        }
-        Overlay::Picker { cursor } => on_picker(state, cursor, action),
-        Overlay::Input { prompt, buffer } => match action {
-            Action::Confirm => submit_input(state, prompt, buffer),
-            Action::Cancel => {
-                if prompt == Prompt::Filter {
-                    state.filter.clear();
-                    state.refresh_rows();
-                }
-                state.overlay = None;
-                Vec::new()
-            }
-            _ => Vec::new(),
-        },
-    }
-}
-
-fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
-    let names = state.project.preset_names();
-    let len = names.len();
-    let selected = names.get(cursor).cloned();
-    match action {
-        Action::Up
-        | Action::Down
-        | Action::Top
-        | Action::Bottom
-        | Action::PageUp
-        | Action::PageDown => {
-            state.overlay = Some(Overlay::Picker {
-                cursor: moved(cursor, len, action, state.page),
-            });
-            Vec::new()
-        }
-        Action::Confirm => {
-            state.overlay = None;
-            let Some((name, _)) = selected else {
-                return Vec::new();
-            };
-            let before = state.project.file.clone();
-            match state.project.apply(&name) {
-                Ok(()) => {
-                    state.add_explicit_files();
-                    curate::commit(state, before, format!("preset: {name}"))
-                }
-                Err(e) => {
-                    state.say(Level::Error, e.to_string());
-                    Vec::new()
-                }
-            }
-        }
-        Action::PresetNew => {
-            state.overlay = Some(Overlay::Input {
-                prompt: Prompt::NewPreset,
-                buffer: String::new(),
-            });
-            Vec::new()
-        }
-        Action::PresetRename => {
-            match selected {
-                Some((name, Scope::Project)) => {
-                    state.overlay = Some(Overlay::Input {
-                        prompt: Prompt::RenamePreset(name.clone()),
-                        buffer: name,
-                    })
-                }
-                Some((name, Scope::Global)) => state.say(
-                    Level::Warn,
-                    format!("{name} is a global preset; it can't be renamed here"),
-                ),
-                None => {}
-            }
-            Vec::new()
-        }
-        Action::PresetDelete => {
-            let Some((name, _)) = selected else {
-                return Vec::new();
-            };
-            let before = state.project.file.clone();
-            match state.project.delete(&name) {
-                Ok(()) => {
-                    state.overlay = Some(Overlay::Picker {
-                        cursor: cursor.min(len.saturating_sub(2)),
-                    });
-                    curate::commit(state, before, format!("deleted preset {name} (u undoes)"))
-                }
-                Err(e) => {
-                    state.say(Level::Error, e.to_string());
-                    Vec::new()
-                }
-            }
-        }
-        Action::Cancel | Action::Presets | Action::Quit => {
-            state.overlay = None;
-            Vec::new()
-        }
-        Action::Help => {
-            state.overlay = Some(Overlay::Help { scroll: 0 });
-            Vec::new()
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// A character typed (or erased) into the open prompt.
-fn on_input(state: &mut State, c: Option<char>) -> Vec<Effect> {
-    let Some(Overlay::Input { prompt, buffer }) = &mut state.overlay else {
-        return Vec::new();
-    };
-    match c {
-        Some(c) if !c.is_control() => buffer.push(c),
-        Some(_) => {}
-        None => {
-            buffer.pop();
-        }
-    }
-    if *prompt == Prompt::Filter {
-        state.filter = buffer.clone();
-        state.cursor = 0;
-        state.refresh_rows();
-        return follow_cursor(state);
-    }
-    Vec::new()
-}
-
-fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect> {
-    let reopen = Overlay::Input {
-        prompt: prompt.clone(),
-        buffer: buffer.clone(),
-    };
-    state.overlay = None;
-    let before = state.project.file.clone();
-    let name = buffer.trim().to_string();
-    let result = match prompt {
-        Prompt::Filter => {
-            state.filter = buffer;
-            state.refresh_rows();
-            return follow_cursor(state);
-        }
-        Prompt::SliceTag { path, start, end } => {
-            return curate::add_slice(state, path, start, end, buffer);
-        }
-        Prompt::NewPreset => state
-            .project
-            .save_as(&name)
-            .map(|()| format!("saved preset {name}")),
-        Prompt::RenamePreset(old) => state
-            .project
-            .rename(&old, &name)
-            .map(|()| format!("renamed {old} to {name}")),
-    };
-    match result {
-        Ok(message) => curate::commit(state, before, message),
-        Err(e) => {
-            // Keep what was typed so it can be corrected.
-            state.overlay = Some(reopen);
-            state.say(Level::Error, e.to_string());
-            Vec::new()
-        }
-    }
 }

@@ -1,0 +1,167 @@
+//! Movement in the panes and what follows the cursor: the symbols of the
+//! file under it and the preview scrolled to it; the raw-text view and
+//! marking a slice in it. Called from `update`.
+
+use super::action::Action;
+use super::event::{Effect, Job};
+use super::state::{Level, Overlay, Pane, Prompt, State};
+use super::symbols::flat_symbols;
+
+/// Movement in the focused pane.
+pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
+    match state.focus {
+        Pane::Tree => navigate_tree(state, action),
+        Pane::Symbols => {
+            let len = state
+                .symbols
+                .as_ref()
+                .and_then(|s| s.tree.as_ref())
+                .map_or(0, |t| flat_symbols(t).len());
+            state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
+            Vec::new()
+        }
+        Pane::Preview => {
+            if state.preview.raw {
+                let len = state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len());
+                state.preview.raw_cursor = moved(state.preview.raw_cursor, len, action, state.page);
+            } else {
+                let len = state.composed.as_ref().map_or(0, |c| c.lines.len());
+                state.preview.scroll = moved(state.preview.scroll, len, action, state.page);
+            }
+            Vec::new()
+        }
+    }
+}
+
+/// A cursor moved by `action` within `0..len`.
+pub(super) fn moved(cur: usize, len: usize, action: Action, page: usize) -> usize {
+    let last = len.saturating_sub(1);
+    let half = (page / 2).max(1);
+    match action {
+        Action::Up => cur.saturating_sub(1),
+        Action::Down => (cur + 1).min(last),
+        Action::PageUp => cur.saturating_sub(half),
+        Action::PageDown => (cur + half).min(last),
+        Action::Top => 0,
+        Action::Bottom => last,
+        _ => cur.min(last),
+    }
+}
+
+fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
+    let Some(row) = state.current_row().cloned() else {
+        return Vec::new();
+    };
+    match action {
+        Action::Expand if row.is_dir => {
+            state.open_dirs.insert(row.path);
+            state.refresh_rows();
+        }
+        Action::Collapse if row.is_dir && state.open_dirs.contains(&row.path) => {
+            state.open_dirs.remove(&row.path);
+            state.refresh_rows();
+        }
+        Action::Collapse => {
+            if let Some((parent, _)) = row.path.rsplit_once('/')
+                && let Some(i) = state.rows.iter().position(|r| r.path == parent)
+            {
+                state.cursor = i;
+            }
+        }
+        Action::Expand => {}
+        _ => state.cursor = moved(state.cursor, state.rows.len(), action, state.page),
+    }
+    follow_cursor(state)
+}
+
+/// After the tree cursor moved: load the new file's symbols and scroll
+/// the preview to it.
+pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
+    sync_preview(state);
+    let Some(path) = state.current_file().map(str::to_string) else {
+        state.symbols = None;
+        return Vec::new();
+    };
+    if state.symbols.as_ref().is_some_and(|s| s.path == path) {
+        return Vec::new();
+    }
+    state.symbols = None;
+    let mut effects = vec![Effect::job(Job::Symbols(path.clone()))];
+    if state.preview.raw {
+        effects.push(Effect::job(Job::Raw(path)));
+    }
+    effects
+}
+
+/// Scroll the composition preview to the current file's heading.
+pub(super) fn sync_preview(state: &mut State) {
+    if state.preview.raw {
+        return;
+    }
+    let Some(row) = state.current_row() else {
+        return;
+    };
+    let line = state.composed.as_ref().and_then(|c| {
+        c.files
+            .iter()
+            .find(|f| {
+                f.path == row.path || (row.is_dir && f.path.starts_with(&format!("{}/", row.path)))
+            })
+            .map(|f| f.line)
+    });
+    if let Some(line) = line {
+        state.preview.scroll = line;
+    }
+}
+
+pub(super) fn toggle_raw(state: &mut State) -> Vec<Effect> {
+    state.preview.raw = !state.preview.raw;
+    state.preview.slice_anchor = None;
+    state.preview.raw_text = None;
+    if !state.preview.raw {
+        sync_preview(state);
+        return Vec::new();
+    }
+    match state.current_file().map(str::to_string) {
+        Some(path) => {
+            state.say(
+                Level::Info,
+                "raw text: v marks the first and last line of a slice",
+            );
+            vec![Effect::job(Job::Raw(path))]
+        }
+        None => {
+            state.preview.raw = false;
+            state.say(Level::Info, "no file under the cursor");
+            Vec::new()
+        }
+    }
+}
+
+pub(super) fn slice_mark(state: &mut State) -> Vec<Effect> {
+    if !state.preview.raw {
+        state.say(Level::Info, "r shows the file's raw text to pick a slice");
+        return Vec::new();
+    }
+    let Some((path, _)) = state.preview.raw_text.clone() else {
+        return Vec::new();
+    };
+    let cursor = state.preview.raw_cursor;
+    match state.preview.slice_anchor.take() {
+        None => {
+            state.preview.slice_anchor = Some(cursor);
+            state.say(
+                Level::Info,
+                format!("slice from line {}: move, then v again", cursor + 1),
+            );
+        }
+        Some(anchor) => {
+            let (start, end) = (anchor.min(cursor) + 1, anchor.max(cursor) + 1);
+            state.overlay = Some(Overlay::Input {
+                prompt: Prompt::SliceTag { path, start, end },
+                buffer: String::new(),
+            });
+        }
+    }
+    Vec::new()
+}

@@ -1,0 +1,187 @@
+//! Keys while an overlay is open: the help, the preset picker and text
+//! prompts (filter, preset names, slice tags). Called from `update`.
+
+use super::action::Action;
+use super::curate;
+use super::event::Effect;
+use super::navigate::{follow_cursor, moved};
+use super::state::{Level, Overlay, Prompt, State};
+use crate::core::project::Scope;
+
+/// Keys while an overlay is open.
+pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) -> Vec<Effect> {
+    match overlay {
+        Overlay::Help { scroll } => {
+            let scroll = match action {
+                Action::Down => scroll + 1,
+                Action::Up => scroll.saturating_sub(1),
+                Action::PageDown => scroll + state.page / 2,
+                Action::PageUp => scroll.saturating_sub(state.page / 2),
+                Action::Top => 0,
+                _ => {
+                    state.overlay = None;
+                    return Vec::new();
+                }
+            };
+            state.overlay = Some(Overlay::Help { scroll });
+            Vec::new()
+        }
+        Overlay::Picker { cursor } => on_picker(state, cursor, action),
+        Overlay::Input { prompt, buffer } => match action {
+            Action::Confirm => submit_input(state, prompt, buffer),
+            Action::Cancel => {
+                if prompt == Prompt::Filter {
+                    state.filter.clear();
+                    state.refresh_rows();
+                }
+                state.overlay = None;
+                Vec::new()
+            }
+            _ => Vec::new(),
+        },
+    }
+}
+
+fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
+    let names = state.project.preset_names();
+    let len = names.len();
+    let selected = names.get(cursor).cloned();
+    match action {
+        Action::Up
+        | Action::Down
+        | Action::Top
+        | Action::Bottom
+        | Action::PageUp
+        | Action::PageDown => {
+            state.overlay = Some(Overlay::Picker {
+                cursor: moved(cursor, len, action, state.page),
+            });
+            Vec::new()
+        }
+        Action::Confirm => {
+            state.overlay = None;
+            let Some((name, _)) = selected else {
+                return Vec::new();
+            };
+            let before = state.project.file.clone();
+            match state.project.apply(&name) {
+                Ok(()) => {
+                    state.add_explicit_files();
+                    curate::commit(state, before, format!("preset: {name}"))
+                }
+                Err(e) => {
+                    state.say(Level::Error, e.to_string());
+                    Vec::new()
+                }
+            }
+        }
+        Action::PresetNew => {
+            state.overlay = Some(Overlay::Input {
+                prompt: Prompt::NewPreset,
+                buffer: String::new(),
+            });
+            Vec::new()
+        }
+        Action::PresetRename => {
+            match selected {
+                Some((name, Scope::Project)) => {
+                    state.overlay = Some(Overlay::Input {
+                        prompt: Prompt::RenamePreset(name.clone()),
+                        buffer: name,
+                    })
+                }
+                Some((name, Scope::Global)) => state.say(
+                    Level::Warn,
+                    format!("{name} is a global preset; it can't be renamed here"),
+                ),
+                None => {}
+            }
+            Vec::new()
+        }
+        Action::PresetDelete => {
+            let Some((name, _)) = selected else {
+                return Vec::new();
+            };
+            let before = state.project.file.clone();
+            match state.project.delete(&name) {
+                Ok(()) => {
+                    state.overlay = Some(Overlay::Picker {
+                        cursor: cursor.min(len.saturating_sub(2)),
+                    });
+                    curate::commit(state, before, format!("deleted preset {name} (u undoes)"))
+                }
+                Err(e) => {
+                    state.say(Level::Error, e.to_string());
+                    Vec::new()
+                }
+            }
+        }
+        Action::Cancel | Action::Presets | Action::Quit => {
+            state.overlay = None;
+            Vec::new()
+        }
+        Action::Help => {
+            state.overlay = Some(Overlay::Help { scroll: 0 });
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A character typed (or erased) into the open prompt.
+pub(super) fn on_input(state: &mut State, c: Option<char>) -> Vec<Effect> {
+    let Some(Overlay::Input { prompt, buffer }) = &mut state.overlay else {
+        return Vec::new();
+    };
+    match c {
+        Some(c) if !c.is_control() => buffer.push(c),
+        Some(_) => {}
+        None => {
+            buffer.pop();
+        }
+    }
+    if *prompt == Prompt::Filter {
+        state.filter = buffer.clone();
+        state.cursor = 0;
+        state.refresh_rows();
+        return follow_cursor(state);
+    }
+    Vec::new()
+}
+
+fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect> {
+    let reopen = Overlay::Input {
+        prompt: prompt.clone(),
+        buffer: buffer.clone(),
+    };
+    state.overlay = None;
+    let before = state.project.file.clone();
+    let name = buffer.trim().to_string();
+    let result = match prompt {
+        Prompt::Filter => {
+            state.filter = buffer;
+            state.refresh_rows();
+            return follow_cursor(state);
+        }
+        Prompt::SliceTag { path, start, end } => {
+            return curate::add_slice(state, path, start, end, buffer);
+        }
+        Prompt::NewPreset => state
+            .project
+            .save_as(&name)
+            .map(|()| format!("saved preset {name}")),
+        Prompt::RenamePreset(old) => state
+            .project
+            .rename(&old, &name)
+            .map(|()| format!("renamed {old} to {name}")),
+    };
+    match result {
+        Ok(message) => curate::commit(state, before, message),
+        Err(e) => {
+            // Keep what was typed so it can be corrected.
+            state.overlay = Some(reopen);
+            state.say(Level::Error, e.to_string());
+            Vec::new()
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! The layering DESIGN §1 asks for, checked on the source: the core knows
+//! nothing of terminals or of the TUI.
+
+use std::path::Path;
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir)
+        .expect("readable source dir")
+        .flatten()
+    {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn the_core_imports_no_terminal_crate_and_no_tui() {
+    let core = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
+    let mut files = Vec::new();
+    rust_files(&core, &mut files);
+    assert!(files.len() > 10, "found the core's files");
+    let forbidden = [
+        "ratatui",
+        "crossterm",
+        "arboard",
+        "tui_tree_widget",
+        "crate::tui",
+    ];
+    let mut offences = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            for name in forbidden {
+                if code.contains(&format!("{name}::")) || code.contains(&format!("use {name}")) {
+                    offences.push(format!("{}:{}: {line}", file.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "terminal code in the core:\n{}",
+        offences.join("\n")
+    );
+}
