@@ -200,6 +200,10 @@ fn unknown_preset_and_bad_arguments_exit_1() {
     assert_eq!(out.status.code(), Some(1));
     let out = p.run(&["frobnicate"]);
     assert_eq!(out.status.code(), Some(1));
+    p.write("blocker", "a file, not a folder");
+    let out = p.run(&["build", "-o", "blocker/out.md"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot write"));
     assert!(p.run(&["--help"]).status.success());
     for sub in [
         "build", "view", "symbols", "add", "rm", "set", "mask", "slice", "preset", "tokens",

@@ -1,7 +1,7 @@
 //! `ctxcurate build`: compose a preset and write it to stdout, a file, or
 //! the next numbered output file; the token total goes to stderr.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::Preset;
 use ctxcurate::core::project::Project;
@@ -43,12 +43,13 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     };
     match &target {
         Some(path) => {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("cannot create {}", dir.display()))?;
+            let written = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(path, &composition.text));
+            if let Err(e) = written {
+                user_err!("cannot write {}: {e}", path.display());
             }
-            std::fs::write(path, &composition.text)
-                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         None => ctx.out.write_all(composition.text.as_bytes())?,
     }

@@ -39,9 +39,11 @@ fn locate(ctx: &Ctx, path: &Path) -> Result<(PathBuf, String)> {
 pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
     let (root, rel) = locate(ctx, path)?;
     let text = read_text(&root, &rel)?;
-    // The preset's entry carries the masks and slices the view needs.
+    // The preset's entry carries the masks and slices the view needs (only
+    // for a file of this project: an outside file has no entry).
     let item = Project::open(&ctx.cwd)
         .ok()
+        .filter(|p| p.root == root)
         .and_then(|p| p.active_preset().item(&rel).cloned())
         .unwrap_or_else(|| FileItem::new(rel.clone()));
     let view = views::render(&rel, &text, mode, &item);

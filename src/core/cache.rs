@@ -113,6 +113,11 @@ impl FileCache {
     /// without a grammar or unreadable ones.
     pub fn symbols(&self, root: &Path, rel: &str) -> Option<Arc<SymbolTree>> {
         let file = self.file(root, rel);
+        self.parsed(&file, rel)
+    }
+
+    /// The symbol tree of a cached file, parsed on first use.
+    fn parsed(&self, file: &CachedFile, rel: &str) -> Option<Arc<SymbolTree>> {
         file.symbols
             .get_or_init(|| {
                 let text = file.text()?;
@@ -140,7 +145,9 @@ impl FileCache {
         if let Some(v) = lock(&self.views).get(&key) {
             return Ok((v.clone(), lossy));
         }
-        let view = Arc::new(views::render(rel, text, mode, item));
+        let view = Arc::new(views::render_parsed(rel, text, mode, item, || {
+            self.parsed(&file, rel)
+        }));
         lock(&self.views).insert(key, view.clone());
         Ok((view, lossy))
     }

@@ -3,11 +3,12 @@
 //! summary for files without a grammar.
 
 use std::fmt::Write;
+use std::sync::Arc;
 
 use crate::core::anchor::{self, Resolution};
 use crate::core::model::{FileItem, ViewMode};
 use crate::core::summary;
-use crate::core::syntax::{self, Lang};
+use crate::core::syntax::{self, Lang, SymbolTree};
 
 /// The body shown for a file in `none` mode.
 pub const EXCLUDED: &str = "(context excluded)";
@@ -25,21 +26,31 @@ pub struct View {
 
 /// Render `text` (the content of `path`) as `item` asks, in `mode`.
 pub fn render(path: &str, text: &str, mode: ViewMode, item: &FileItem) -> View {
-    let lang = Lang::detect(path, text);
+    let parse = || Lang::detect(path, text).map(|lang| Arc::new(syntax::parse(lang, text)));
+    render_parsed(path, text, mode, item, parse)
+}
+
+/// [`render`] with the parse supplied by the caller (a cache that already
+/// holds the file's symbol tree); `parse` runs only for symbol modes.
+pub fn render_parsed(
+    path: &str,
+    text: &str,
+    mode: ViewMode,
+    item: &FileItem,
+    parse: impl FnOnce() -> Option<Arc<SymbolTree>>,
+) -> View {
     let mut notes = Vec::new();
-    let (mode, text) = match (mode, lang) {
+    let wants_tree = matches!(
+        mode,
+        ViewMode::Skeleton | ViewMode::Outline | ViewMode::Masked
+    );
+    let tree = if wants_tree { parse() } else { None };
+    let (mode, text) = match (mode, tree) {
         (ViewMode::Full, _) => (ViewMode::Full, text.to_string()),
         (ViewMode::None, _) => (ViewMode::None, EXCLUDED.to_string()),
-        (ViewMode::Skeleton, Some(lang)) => {
-            let tree = syntax::parse(lang, text);
-            (ViewMode::Skeleton, syntax::skeleton(&tree, text))
-        }
-        (ViewMode::Outline, Some(lang)) => {
-            let tree = syntax::parse(lang, text);
-            (ViewMode::Outline, syntax::outline(&tree))
-        }
-        (ViewMode::Masked, Some(lang)) => {
-            let tree = syntax::parse(lang, text);
+        (ViewMode::Skeleton, Some(tree)) => (ViewMode::Skeleton, syntax::skeleton(&tree, text)),
+        (ViewMode::Outline, Some(tree)) => (ViewMode::Outline, syntax::outline(&tree)),
+        (ViewMode::Masked, Some(tree)) => {
             let out = syntax::masked(&tree, text, item.mask_default, &item.ast_mask);
             for name in item.ast_mask.keys() {
                 if tree.find(name).is_none() {

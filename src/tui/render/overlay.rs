@@ -84,7 +84,13 @@ fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     if names.is_empty() {
         lines.push(Line::raw("(no presets yet: n saves the current curation)"));
     }
-    for (i, (name, scope)) in names.iter().enumerate() {
+    let top = super::scroll_to(cursor, list.height as usize, names.len());
+    for (i, (name, scope)) in names
+        .iter()
+        .enumerate()
+        .skip(top)
+        .take(list.height as usize)
+    {
         let mark = if name == active { "* " } else { "  " };
         let mut spans = vec![
             Span::raw(mark),
