@@ -122,7 +122,7 @@ fn masking_symbols_switches_to_masked() {
     assert_eq!(item.ast_mask["App.run"], MaskState::Sig);
     assert_eq!(item.ast_mask["App._cache"], MaskState::Hide);
     insta::assert_snapshot!("masked_symbols", h.screen());
-    let text = &h.state.composed.as_ref().unwrap().text;
+    let text = &h.composed_text();
     assert!(text.contains("def run(self, x: int) -> bool:"), "{text}");
     assert!(!text.contains("return x > 0"), "{text}");
     assert!(!text.contains("_cache"), "{text}");
@@ -209,7 +209,7 @@ fn presets_save_switch_rename_delete() {
     h.keys("j enter");
     assert_eq!(h.state.project.active_preset_name(), "default");
     assert_eq!(h.state.included_paths().len(), 1);
-    let text = h.state.composed.as_ref().unwrap().text.clone();
+    let text = h.composed_text();
     assert!(text.contains("### src/app.py") && !text.contains("### src/util.c"));
     h.keys("p k r");
     h.type_text("-v2");
@@ -285,7 +285,7 @@ fn strategy_and_tokenizer_keys_are_saved_and_counted() {
     let o200k = h.state.composed.as_ref().unwrap().total_tokens;
     h.keys("T");
     assert_eq!(h.state.project.settings.tokenizer, TokenizerKind::Cl100k);
-    let text = h.state.composed.as_ref().unwrap().text.to_string();
+    let text = h.composed_text();
     assert_eq!(
         h.state.composed.as_ref().unwrap().total_tokens,
         ctxcurate::core::tokens::count(TokenizerKind::Cl100k, &text)
@@ -293,14 +293,7 @@ fn strategy_and_tokenizer_keys_are_saved_and_counted() {
     assert!(o200k > 0);
     h.keys("t");
     assert_eq!(saved(&p).project.strategy, Some(Strategy::Summarize));
-    assert!(
-        h.state
-            .composed
-            .as_ref()
-            .unwrap()
-            .text
-            .starts_with("## Files (Summary)")
-    );
+    assert!(h.composed_text().starts_with("## Files (Summary)"));
 }
 
 #[test]
@@ -342,7 +335,7 @@ fn slice_from_the_raw_preview() {
     assert_eq!((slice.start_line, slice.end_line), (9, 11));
     assert_eq!(slice.tag.as_deref(), Some("add"));
     assert_eq!(slice.content_hash.as_ref().map(String::len), Some(64));
-    let text = &h.state.composed.as_ref().unwrap().text;
+    let text = &h.composed_text();
     assert!(
         text.contains("--- slice [add], lines 9-11 ---\nint add(int a, int b) {"),
         "{text}"
@@ -541,14 +534,7 @@ fn refresh_picks_up_new_and_changed_files() {
         "the src/** glob takes it"
     );
     assert!(h.state.gauge.used > before);
-    assert!(
-        h.state
-            .composed
-            .as_ref()
-            .unwrap()
-            .text
-            .contains("### src/new.py")
-    );
+    assert!(h.composed_text().contains("### src/new.py"));
 }
 
 #[test]

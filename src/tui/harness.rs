@@ -174,6 +174,15 @@ impl Harness {
         self.run(effects);
     }
 
+    /// The latest composition's text (empty before the first one).
+    pub fn composed_text(&self) -> String {
+        self.state
+            .composed
+            .as_ref()
+            .map(|c| c.text.to_string())
+            .unwrap_or_default()
+    }
+
     /// Resize the terminal.
     pub fn resize(&mut self, width: u16, height: u16) {
         self.terminal.backend_mut().resize(width, height);
