@@ -10,10 +10,10 @@ use ctxcurate::core::anchor;
 use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, Lang};
-use ctxcurate::core::walk::{self, Content};
+use ctxcurate::core::walk;
 
 use super::args::{Command, PresetTarget};
-use super::{Ctx, user_err};
+use super::{Ctx, read_text, user_err};
 
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
@@ -121,13 +121,6 @@ fn target_preset<'a>(
             let preset = project.file.presets.get_mut(name).expect("inserted above");
             Ok((name.clone(), preset))
         }
-    }
-}
-
-fn read_text(root: &Path, rel: &str) -> Result<String> {
-    match walk::read_content(root, rel) {
-        Content::Text { text, .. } => Ok(text),
-        Content::Unreadable(problem) => user_err!("{rel}: {problem}"),
     }
 }
 

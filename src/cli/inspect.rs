@@ -11,15 +11,7 @@ use ctxcurate::core::walk::{self, Content};
 use ctxcurate::core::{tokens, views};
 use rayon::prelude::*;
 
-use super::{Ctx, user_err};
-
-/// The text of `rel` under `root`, or a user error naming the problem.
-fn read_text(root: &Path, rel: &str) -> Result<String> {
-    match walk::read_content(root, rel) {
-        Content::Text { text, .. } => Ok(text),
-        Content::Unreadable(problem) => user_err!("{rel}: {problem}"),
-    }
-}
+use super::{Ctx, read_text, user_err};
 
 /// Where a file named on the command line is read from: inside the
 /// project, its root and relative path; outside it (the user named it

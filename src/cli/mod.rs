@@ -81,6 +81,14 @@ impl Ctx<'_> {
     }
 }
 
+/// The text of `rel` under `root`, or a user error naming the problem.
+pub fn read_text(root: &Path, rel: &str) -> Result<String> {
+    match ctxcurate::core::walk::read_content(root, rel) {
+        ctxcurate::core::walk::Content::Text { text, .. } => Ok(text),
+        ctxcurate::core::walk::Content::Unreadable(problem) => user_err!("{rel}: {problem}"),
+    }
+}
+
 /// Run one subcommand.
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     match command {

@@ -305,7 +305,8 @@ pub fn fence_lang(path: &str) -> &'static str {
     }
 }
 
-fn file_name(path: &str) -> &str {
+/// The last component of a `/`-separated path.
+pub fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 

@@ -242,7 +242,7 @@ impl Project {
             .files
             .iter()
             .map(|item| item.path.as_str())
-            .filter(|path| !is_glob(path) && !self.root.join(path).exists())
+            .filter(|path| !crate::core::walk::is_glob(path) && !self.root.join(path).exists())
             .map(str::to_owned)
             .collect()
     }
@@ -268,9 +268,4 @@ fn check_name(name: &str) -> Result<(), ProjectError> {
         return Err(ProjectError::InvalidPresetName(name.to_owned()));
     }
     Ok(())
-}
-
-/// Whether a preset path is a glob pattern rather than one file.
-fn is_glob(path: &str) -> bool {
-    path.contains(['*', '?', '[', '{'])
 }

@@ -64,9 +64,19 @@ pub fn is_inside(rel: &str) -> bool {
 /// `.ignore`, `.ctxcurateignore`, global excludes; hidden files skipped),
 /// minus the blacklist, as sorted `/`-separated relative paths.
 pub fn walk_files(root: &Path) -> Vec<String> {
-    let walker = walker(root).build();
     let mut out = Vec::new();
-    for entry in walker.flatten() {
+    walk_each(root, |rel| {
+        out.push(rel);
+        true
+    });
+    out.sort();
+    out
+}
+
+/// Hand each file of the walk (as [`walk_files`] lists them, in walk
+/// order) to `f` as it is found; `f` returns `false` to stop.
+pub fn walk_each(root: &Path, mut f: impl FnMut(String) -> bool) {
+    for entry in walker(root).build().flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
@@ -74,12 +84,10 @@ pub fn walk_files(root: &Path) -> Vec<String> {
             continue;
         };
         let rel = rel_string(rel);
-        if !rel.is_empty() && !is_blacklisted(&rel) {
-            out.push(rel);
+        if !rel.is_empty() && !is_blacklisted(&rel) && !f(rel) {
+            return;
         }
     }
-    out.sort();
-    out
 }
 
 /// The walk every discovery uses: `.gitignore` (even outside a git

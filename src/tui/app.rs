@@ -268,30 +268,20 @@ fn spawn_input(tx: Sender<Msg>) {
 
 fn spawn_walker(root: PathBuf, tx: Sender<Msg>) {
     thread::spawn(move || {
-        let walker = walk::walker(&root).build();
         let mut batch = Vec::with_capacity(WALK_BATCH);
         let mut last = Instant::now();
-        for entry in walker.flatten() {
-            if !entry.file_type().is_some_and(|t| t.is_file()) {
-                continue;
-            }
-            let Ok(rel) = entry.path().strip_prefix(&root) else {
-                continue;
-            };
-            let rel = walk::rel_string(rel);
-            if rel.is_empty() || walk::is_blacklisted(&rel) {
-                continue;
-            }
+        let mut open = true;
+        walk::walk_each(&root, |rel| {
             batch.push(rel);
             if batch.len() >= WALK_BATCH || last.elapsed() > Duration::from_millis(100) {
-                if tx
-                    .send(Msg::App(Event::Walked(std::mem::take(&mut batch))))
-                    .is_err()
-                {
-                    return;
-                }
+                let full = std::mem::take(&mut batch);
+                open = tx.send(Msg::App(Event::Walked(full))).is_ok();
                 last = Instant::now();
             }
+            open
+        });
+        if !open {
+            return;
         }
         let _ = tx.send(Msg::App(Event::Walked(batch)));
         let _ = tx.send(Msg::App(Event::WalkDone));

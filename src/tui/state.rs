@@ -36,6 +36,15 @@ impl Pane {
     pub fn prev(self) -> Pane {
         self.next().next()
     }
+
+    /// The keymap context of the pane.
+    pub fn context(self) -> Context {
+        match self {
+            Pane::Tree => Context::Tree,
+            Pane::Symbols => Context::Symbols,
+            Pane::Preview => Context::Preview,
+        }
+    }
 }
 
 /// What a text prompt is for.
@@ -380,11 +389,7 @@ impl State {
     pub fn context(&self) -> Context {
         match &self.overlay {
             Some(Overlay::Picker { .. }) => Context::Picker,
-            _ => match self.focus {
-                Pane::Tree => Context::Tree,
-                Pane::Symbols => Context::Symbols,
-                Pane::Preview => Context::Preview,
-            },
+            _ => self.focus.context(),
         }
     }
 

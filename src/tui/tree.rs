@@ -96,11 +96,6 @@ impl FileTree {
         out
     }
 
-    /// Every file, in tree order.
-    pub fn all_files(&self) -> Vec<String> {
-        self.files_under("")
-    }
-
     /// The visible rows: folders first then files, each sorted by name;
     /// children of open folders shown. With a `filter`, only files whose
     /// path contains it (case-insensitively) and their folders are shown,

@@ -9,6 +9,7 @@ use ratatui::widgets::Paragraph;
 use tui_tree_widget::{Tree, TreeItem};
 
 use super::{ViewState, compact, pane_block, scroll_to};
+use crate::core::compose::file_name;
 use crate::core::model::ViewMode;
 use crate::tui::curate::effective_mask;
 use crate::tui::sanitize::display_line;
@@ -292,10 +293,6 @@ fn abbreviate(kind: &str) -> &str {
         "template" => "tmpl",
         other => other,
     }
-}
-
-fn file_name(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
 }
 
 pub fn preview(state: &State, frame: &mut Frame, area: Rect) {

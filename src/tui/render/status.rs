@@ -126,11 +126,7 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
         );
         return;
     }
-    let ctx = match state.focus {
-        Pane::Tree => Context::Tree,
-        Pane::Symbols => Context::Symbols,
-        Pane::Preview => Context::Preview,
-    };
+    let ctx = state.focus.context();
     let mut spans = Vec::new();
     for action in hint_actions(state) {
         let keys = state.keymap.keys_for(*action);
