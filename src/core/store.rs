@@ -230,7 +230,7 @@ mod tests {
         fs::write(&path, &bytes).unwrap();
         assert_eq!(cache.get("summary", &k), None);
         assert!(!path.exists(), "the corrupt entry is dropped");
-        fs::write(&path.with_file_name("junk"), b"not a cache file").unwrap();
+        fs::write(path.with_file_name("junk"), b"not a cache file").unwrap();
         cache.put("summary", &k, b"again");
         assert_eq!(cache.get_text("summary", &k).as_deref(), Some("again"));
         // Truncated to nothing.
