@@ -22,8 +22,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Compose the context of a preset (stdout by default).
+    /// Compose the context of a preset (stdout by default). With
+    /// `--target` or `--budget`, pack it: discover what the targets import
+    /// and fill the budget without ever exceeding it.
     Build(BuildArgs),
+    /// Print the repo map: the project's files ranked by relevance to the
+    /// targets, the top ones with outlines, sized to fit a token budget.
+    Map(MapArgs),
     /// Print one file's rendered view (works without a project file).
     View {
         path: PathBuf,
@@ -133,6 +138,38 @@ pub struct BuildArgs {
     /// Write to {output_dir}/{namespace}_{NNN}.md.
     #[arg(long)]
     pub save: bool,
+    #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
+    pub tokenizer: Option<TokenizerKind>,
+    /// Pack around this file (repeatable; adds to the preset's targets):
+    /// targets in full, their imports in full, transitive imports as
+    /// skeletons, a repo map, then the preset's entries.
+    #[arg(long = "target", value_name = "FILE")]
+    pub targets: Vec<PathBuf>,
+    /// Pack into at most N tokens (default with --target: `budget` from the
+    /// config).
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+    /// The least the repo map of a packed build gets (default:
+    /// `repo_map_budget`).
+    #[arg(long, value_name = "N")]
+    pub map_budget: Option<usize>,
+    /// Print the packing stats to stderr as JSON.
+    #[arg(long)]
+    pub stats_json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// Rank around this file (repeatable; default: the preset's targets,
+    /// else the whole project evenly).
+    #[arg(long = "target", value_name = "FILE")]
+    pub targets: Vec<PathBuf>,
+    /// Tokens the map may take (default: `repo_map_budget`, 2048).
+    #[arg(long, value_name = "N")]
+    pub budget: Option<usize>,
+    /// The preset whose targets to use (default: the active one).
+    #[arg(long, short)]
+    pub preset: Option<String>,
     #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
     pub tokenizer: Option<TokenizerKind>,
 }

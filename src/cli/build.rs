@@ -1,11 +1,17 @@
-//! `ctxcurate build`: compose a preset and write it to stdout, a file, or
-//! the next numbered output file; the token total goes to stderr.
+//! `ctxcurate build`: compose a preset — or pack it into a token budget
+//! around target files — and write it to stdout, a file, or the next
+//! numbered output file; the token total or the packing stats go to stderr.
+
+use std::path::PathBuf;
 
 use anyhow::Result;
+use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
-use ctxcurate::core::model::Preset;
+use ctxcurate::core::model::{Preset, TokenizerKind};
+use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
-use ctxcurate::core::tokens;
+use ctxcurate::core::store::DiskCache;
+use ctxcurate::core::walk;
 use ctxcurate::tui::sanitize::display_line;
 
 use super::args::BuildArgs;
@@ -29,30 +35,38 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         opts.format = f;
     }
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
+    let cache = FileCache::with_disk(DiskCache::open(&project.root));
+    let mut targets = preset.targets.clone();
+    for t in &args.targets {
+        let rel = target_path(ctx, &project, t)?;
+        if !targets.contains(&rel) {
+            targets.push(rel);
+        }
+    }
+    if !args.targets.is_empty() || args.budget.is_some() {
+        let opts = PackOptions {
+            budget: args.budget.unwrap_or(project.settings.budget),
+            map_budget: args.map_budget.unwrap_or(project.settings.repo_map_budget),
+            tokenizer,
+            format: opts.format,
+            max_messages: opts.max_messages,
+            include_dirs: project.settings.include_dirs.clone(),
+        };
+        let walked = walk::walk_files(&project.root);
+        let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
+        for problem in &packed.problems {
+            writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
+        }
+        let path = write_out(&args.output, args.save, &project, &packed.text, ctx)?;
+        return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
+    }
 
-    let composition = compose::compose(&project.root, &preset, &opts);
+    let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
-    let total = tokens::count(tokenizer, &composition.text);
-
-    let target = if args.save {
-        Some(compose::next_output_path(&project.root, &project.settings))
-    } else {
-        args.output.map(|p| ctx.cwd.join(p))
-    };
-    match &target {
-        Some(path) => {
-            let written = path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::fs::write(path, &composition.text));
-            if let Err(e) = written {
-                user_err!("cannot write {}: {e}", path.display());
-            }
-        }
-        None => ctx.out.write_all(composition.text.as_bytes())?,
-    }
+    let total = cache.count(tokenizer, &composition.text);
+    let target = write_out(&args.output, args.save, &project, &composition.text, ctx)?;
     let rendered = composition.files.iter().filter(|f| f.aggregate).count();
     let errors = composition
         .files
@@ -70,9 +84,91 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     Ok(())
 }
 
+/// A `--target` argument as a root-relative path to an existing file.
+pub fn target_path(ctx: &Ctx, project: &Project, arg: &std::path::Path) -> Result<String> {
+    let rel = ctx.rel_path(&project.root, arg)?;
+    if !project.root.join(&rel).is_file() {
+        user_err!("target not found: {}", display_line(&rel, 300));
+    }
+    Ok(rel)
+}
+
+/// Write `text` where the flags say (`--save`, `-o FILE`, else stdout);
+/// the path written, if any.
+fn write_out(
+    output: &Option<PathBuf>,
+    save: bool,
+    project: &Project,
+    text: &str,
+    ctx: &mut Ctx,
+) -> Result<Option<PathBuf>> {
+    let target = if save {
+        Some(compose::next_output_path(&project.root, &project.settings))
+    } else {
+        output.as_ref().map(|p| ctx.cwd.join(p))
+    };
+    match &target {
+        Some(path) => {
+            let written = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(path, text));
+            if let Err(e) = written {
+                user_err!("cannot write {}: {e}", path.display());
+            }
+        }
+        None => ctx.out.write_all(text.as_bytes())?,
+    }
+    Ok(target)
+}
+
+/// The packing stats on stderr: one line for people, or JSON.
+fn report_pack(
+    packed: &Packed,
+    tokenizer: TokenizerKind,
+    path: Option<PathBuf>,
+    json: bool,
+    ctx: &mut Ctx,
+) -> Result<()> {
+    let s: &PackStats = &packed.stats;
+    if json {
+        let value = serde_json::json!({
+            "stats": s,
+            "tokenizer": tokenizer.as_str(),
+            "items": packed.items,
+            "written_to": path.as_ref().map(|p| p.display().to_string()),
+        });
+        writeln!(ctx.err, "{value}")?;
+        return Ok(());
+    }
+    write!(
+        ctx.err,
+        "packed {} of {} candidates ({} full, {} reduced, {} dropped; {} discovered from {} targets), \
+         repo map {} files ({} outlined, {} tokens): {} / {} tokens ({:.1}%, {tokenizer})",
+        s.included,
+        s.candidates,
+        s.full,
+        s.reduced,
+        s.dropped,
+        s.discovered,
+        s.targets,
+        s.map_listed,
+        s.map_outlined,
+        s.map_tokens,
+        s.tokens,
+        s.budget,
+        s.utilisation * 100.0,
+    )?;
+    if let Some(path) = &path {
+        write!(ctx.err, ", written to {}", path.display())?;
+    }
+    writeln!(ctx.err)?;
+    Ok(())
+}
+
 /// The named preset, or the active one; an unknown name is an error but a
 /// missing active preset is simply empty (a fresh project).
-fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
+pub fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
     match name {
         None => Ok(project.active_preset()),
         Some(name) => match project.preset(name) {

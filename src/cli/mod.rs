@@ -9,6 +9,7 @@ pub mod args;
 mod build;
 mod edit;
 mod inspect;
+mod map;
 mod presets;
 
 use std::fmt;
@@ -93,6 +94,7 @@ pub fn read_text(root: &Path, rel: &str) -> Result<String> {
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     match command {
         Command::Build(args) => build::build(args, ctx),
+        Command::Map(args) => map::map(args, ctx),
         Command::View { path, mode } => inspect::view(&path, mode, ctx),
         Command::Symbols { path, json } => inspect::symbols(&path, json, ctx),
         Command::Tokens { paths, tokenizer } => inspect::tokens(&paths, tokenizer, ctx),

@@ -5,6 +5,12 @@
 //!
 //! Every key includes the content hash, so a changed file can never be
 //! served a stale view or count.
+//!
+//! With a [`DiskCache`] attached, the costly results (token counts, views
+//! that need a parse, outlines derived from symbols) are also kept on disk
+//! under the same keys, so a new run over an unchanged project neither
+//! parses nor tokenizes again. Summaries are not kept in the view bucket:
+//! they may come from an external summarizer with its own cache.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,6 +20,7 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use crate::core::model::{FileItem, TokenizerKind, ViewMode};
+use crate::core::store::{self, DiskCache};
 use crate::core::syntax::{self, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
@@ -69,7 +76,12 @@ pub struct FileCache {
     files: Mutex<HashMap<String, Arc<CachedFile>>>,
     views: Mutex<HashMap<ViewKey, Arc<View>>>,
     tokens: TokenCache,
+    disk: DiskCache,
 }
+
+/// Bumped whenever a view renderer or derived text changes, so entries
+/// written by an older version are never served.
+const DISK_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/1");
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere cannot leave these maps half-updated: every
@@ -80,6 +92,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl FileCache {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A cache that also keeps its costly results in `disk`.
+    pub fn with_disk(disk: DiskCache) -> Self {
+        FileCache {
+            disk,
+            ..Self::default()
+        }
     }
 
     /// The file `rel` under `root`, re-read only when its size or mtime
@@ -145,16 +165,83 @@ impl FileCache {
         if let Some(v) = lock(&self.views).get(&key) {
             return Ok((v.clone(), lossy));
         }
-        let view = Arc::new(views::render_parsed(rel, text, mode, item, || {
-            self.parsed(&file, rel)
-        }));
+        let needs_parse = matches!(
+            mode,
+            ViewMode::Skeleton | ViewMode::Outline | ViewMode::Masked
+        );
+        let disk_key = store::key(&[
+            DISK_VERSION.as_bytes(),
+            &file.hash,
+            rel.as_bytes(),
+            key.2.as_bytes(),
+            mode.as_str().as_bytes(),
+        ]);
+        let stored = needs_parse
+            .then(|| self.disk.get("views", &disk_key))
+            .flatten()
+            .and_then(|bytes| serde_json::from_slice::<View>(&bytes).ok());
+        let view = Arc::new(match stored {
+            Some(view) => view,
+            None => {
+                let view = views::render_parsed(rel, text, mode, item, || self.parsed(&file, rel));
+                if needs_parse
+                    && view.mode == mode
+                    && let Ok(json) = serde_json::to_vec(&view)
+                {
+                    self.disk.put("views", &disk_key, &json);
+                }
+                view
+            }
+        });
         lock(&self.views).insert(key, view.clone());
         Ok((view, lossy))
     }
 
-    /// The token count of `text`, cached by its hash.
+    /// A text derived from the symbol tree of `rel` by `derive` (named
+    /// `name`), kept in memory and on disk per content; `None` for files
+    /// without a grammar or unreadable ones.
+    pub fn derived(
+        &self,
+        root: &Path,
+        rel: &str,
+        name: &str,
+        derive: impl FnOnce(&SymbolTree) -> String,
+    ) -> Option<String> {
+        let file = self.file(root, rel);
+        file.text()?;
+        Lang::from_path(rel)?;
+        let disk_key = store::key(&[
+            DISK_VERSION.as_bytes(),
+            name.as_bytes(),
+            &file.hash,
+            rel.as_bytes(),
+        ]);
+        if let Some(text) = self.disk.get_text("derived", &disk_key) {
+            return Some(text);
+        }
+        let text = derive(&*self.parsed(&file, rel)?);
+        self.disk.put("derived", &disk_key, text.as_bytes());
+        Some(text)
+    }
+
+    /// The token count of `text`, cached by its hash in memory and on disk.
     pub fn count(&self, kind: TokenizerKind, text: &str) -> usize {
-        self.tokens.count(kind, text)
+        let hash: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+        if let Some(n) = self.tokens.get(kind, &hash) {
+            return n;
+        }
+        let disk_key = store::key(&[kind.as_str().as_bytes(), &hash]);
+        let stored = self
+            .disk
+            .get_text("tokens", &disk_key)
+            .and_then(|s| s.parse().ok());
+        let n = stored.unwrap_or_else(|| {
+            let n = crate::core::tokens::count(kind, text);
+            self.disk.put("tokens", &disk_key, n.to_string().as_bytes());
+            n
+        });
+        self.tokens.insert(kind, hash, n);
+        n
     }
 
     /// Forget everything (for a manual refresh).

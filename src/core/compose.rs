@@ -143,10 +143,7 @@ pub fn compose_with(
         .par_iter()
         .map(|r| render_file(root, r, opts, cache))
         .collect();
-    let text = match opts.format {
-        Format::Markdown => markdown(&files, preset, opts),
-        Format::Xml => xml(&files, preset, opts),
-    };
+    let text = assemble(&files, preset, opts, None);
     Composition {
         text,
         files,
@@ -163,8 +160,30 @@ pub fn files_heading(opts: &ComposeOptions) -> &'static str {
     }
 }
 
-fn markdown(files: &[RenderedFile], preset: &Preset, opts: &ComposeOptions) -> String {
+/// The whole text: the files, then `map` (a repo map section, for packed
+/// builds), screenshots and discussion, in `opts.format`.
+pub fn assemble(
+    files: &[RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+) -> String {
+    match opts.format {
+        Format::Markdown => markdown(files, preset, opts, map),
+        Format::Xml => xml(files, preset, opts, map),
+    }
+}
+
+fn markdown(
+    files: &[RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+) -> String {
     let mut sections = vec![markdown_files(files, opts)];
+    if let Some(map) = map.filter(|m| !m.is_empty()) {
+        sections.push(map.trim_end().to_string());
+    }
     if !preset.screenshots.is_empty() {
         let shots: Vec<String> = preset
             .screenshots
@@ -326,33 +345,51 @@ pub fn visible_discussion(entries: &[DiscussionEntry], max_messages: usize) -> &
     }
 }
 
-fn xml(files: &[RenderedFile], preset: &Preset, opts: &ComposeOptions) -> String {
+/// One file as an XML `<document>` numbered `index`.
+pub fn xml_document(index: usize, f: &RenderedFile) -> String {
+    let mut out = format!("<document index=\"{index}\"");
+    if f.error.is_none() && f.mode != ViewMode::Full {
+        let _ = write!(out, " view=\"{}\"", f.mode);
+    }
+    let _ = writeln!(out, ">\n<source>{}</source>", xml_escape(&f.path));
+    out.push_str("<document_content>\n");
+    match &f.error {
+        Some(err) => {
+            let _ = writeln!(out, "ERROR: {err}: {}", f.path);
+        }
+        None => {
+            out.push_str(&f.text);
+            if !f.text.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str("</document_content>\n");
+    for note in &f.notes {
+        let _ = writeln!(out, "<note>{}</note>", xml_escape(note));
+    }
+    out.push_str("</document>\n");
+    out
+}
+
+fn xml(
+    files: &[RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+) -> String {
     let mut out = String::from("<documents>\n");
     for (i, f) in files.iter().filter(|f| f.aggregate).enumerate() {
-        let _ = write!(out, "<document index=\"{}\"", i + 1);
-        if f.error.is_none() && f.mode != ViewMode::Full {
-            let _ = write!(out, " view=\"{}\"", f.mode);
-        }
-        let _ = writeln!(out, ">\n<source>{}</source>", xml_escape(&f.path));
-        out.push_str("<document_content>\n");
-        match &f.error {
-            Some(err) => {
-                let _ = writeln!(out, "ERROR: {err}: {}", f.path);
-            }
-            None => {
-                out.push_str(&f.text);
-                if !f.text.ends_with('\n') {
-                    out.push('\n');
-                }
-            }
-        }
-        out.push_str("</document_content>\n");
-        for note in &f.notes {
-            let _ = writeln!(out, "<note>{}</note>", xml_escape(note));
-        }
-        out.push_str("</document>\n");
+        out.push_str(&xml_document(i + 1, f));
     }
     out.push_str("</documents>\n");
+    if let Some(map) = map.filter(|m| !m.is_empty()) {
+        let _ = writeln!(
+            out,
+            "<repo_map>\n{}\n</repo_map>",
+            xml_escape(map.trim_end())
+        );
+    }
     if opts.summarizes() {
         out.insert_str(0, "<!-- files as summaries -->\n");
     }

@@ -5,8 +5,11 @@
 pub mod anchor;
 pub mod cache;
 pub mod compose;
+pub mod graph;
 pub mod model;
+pub mod pack;
 pub mod project;
+pub mod repo_map;
 pub mod store;
 pub mod summary;
 pub mod syntax;

@@ -316,6 +316,10 @@ pub struct Preset {
     /// files are never excluded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
+    /// Files the user is working on: discovery and packing start from
+    /// them (DESIGN §8).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discussion: Vec<DiscussionEntry>,
     #[serde(flatten)]
@@ -363,6 +367,10 @@ pub struct SettingsLayer {
     /// Where the TUI's yank goes: auto | system | osc52 | off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clipboard: Option<String>,
+    /// Tokens of the repo map (`ctxcurate map`, and at least this much of
+    /// a packed build).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repo_map_budget: Option<usize>,
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -388,6 +396,7 @@ impl SettingsLayer {
                 .clone()
                 .or_else(|| under.include_dirs.clone()),
             clipboard: self.clipboard.clone().or_else(|| under.clipboard.clone()),
+            repo_map_budget: self.repo_map_budget.or(under.repo_map_budget),
             extra: self.extra.clone(),
         }
     }
@@ -407,6 +416,7 @@ pub struct Settings {
     pub max_messages: usize,
     pub include_dirs: Vec<String>,
     pub clipboard: String,
+    pub repo_map_budget: usize,
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -429,6 +439,7 @@ impl Settings {
             max_messages: layer.max_messages.ok_or("max_messages")?,
             include_dirs: layer.include_dirs.ok_or("include_dirs")?,
             clipboard: layer.clipboard.ok_or("clipboard")?,
+            repo_map_budget: layer.repo_map_budget.ok_or("repo_map_budget")?,
         })
     }
 }
@@ -466,6 +477,7 @@ impl Settings {
             max_messages: layer.max_messages.unwrap_or(d.max_messages),
             include_dirs: layer.include_dirs.clone().unwrap_or(d.include_dirs),
             clipboard: layer.clipboard.clone().unwrap_or(d.clipboard),
+            repo_map_budget: layer.repo_map_budget.unwrap_or(d.repo_map_budget),
         }
     }
 }

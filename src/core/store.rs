@@ -45,8 +45,9 @@ pub struct BucketStats {
     pub bytes: u64,
 }
 
-/// A handle on one project's disk cache; cheap to clone and share.
-#[derive(Debug, Clone)]
+/// A handle on one project's disk cache; cheap to clone and share. The
+/// default handle is disabled.
+#[derive(Debug, Clone, Default)]
 pub struct DiskCache {
     dir: Option<PathBuf>,
 }

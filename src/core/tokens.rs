@@ -50,13 +50,23 @@ impl TokenCache {
 
     /// The count of `text`, from the cache when it was counted before.
     pub fn count(&self, kind: TokenizerKind, text: &str) -> usize {
-        let key = (kind, Sha256::digest(text.as_bytes()).into());
-        if let Some(n) = self.lock().get(&key) {
-            return *n;
+        let hash = Sha256::digest(text.as_bytes()).into();
+        if let Some(n) = self.get(kind, &hash) {
+            return n;
         }
         let n = count(kind, text);
-        self.lock().insert(key, n);
+        self.insert(kind, hash, n);
         n
+    }
+
+    /// The cached count of the text whose SHA-256 is `hash`.
+    pub fn get(&self, kind: TokenizerKind, hash: &[u8; 32]) -> Option<usize> {
+        self.lock().get(&(kind, *hash)).copied()
+    }
+
+    /// Remember the count of the text whose SHA-256 is `hash`.
+    pub fn insert(&self, kind: TokenizerKind, hash: [u8; 32], n: usize) {
+        self.lock().insert((kind, hash), n);
     }
 
     /// How many counts are cached.

@@ -14,7 +14,7 @@ use crate::core::syntax::{self, Lang, SymbolTree};
 pub const EXCLUDED: &str = "(context excluded)";
 
 /// One file's rendered view.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct View {
     /// The mode that produced `text` (a symbol mode on a file without a
     /// grammar reports `summary`).

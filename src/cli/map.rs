@@ -1,0 +1,53 @@
+//! `ctxcurate map`: the repo map of the project, ranked around the target
+//! files and sized to its token budget, on stdout; its size on stderr.
+
+use std::collections::HashSet;
+
+use anyhow::Result;
+use ctxcurate::core::cache::FileCache;
+use ctxcurate::core::graph::ImportGraph;
+use ctxcurate::core::repo_map;
+use ctxcurate::core::store::DiskCache;
+use ctxcurate::core::walk;
+
+use super::Ctx;
+use super::args::MapArgs;
+use super::build::{chosen_preset, target_path};
+
+pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
+    let project = ctx.project()?;
+    let preset = chosen_preset(&project, args.preset.as_deref())?;
+    let mut targets = Vec::new();
+    for t in &args.targets {
+        targets.push(target_path(ctx, &project, t)?);
+    }
+    if targets.is_empty() {
+        targets = preset.targets.clone();
+    }
+    let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
+    let budget = args.budget.unwrap_or(project.settings.repo_map_budget);
+    let cache = FileCache::with_disk(DiskCache::open(&project.root));
+    let walked = walk::walk_files(&project.root);
+    let graph = ImportGraph::build(
+        &project.root,
+        &walked,
+        &project.settings.include_dirs,
+        &cache,
+    );
+    let ranked = graph.rank(&targets);
+    let map = repo_map::build(
+        &project.root,
+        &ranked,
+        &HashSet::new(),
+        budget,
+        tokenizer,
+        &cache,
+    );
+    ctx.out.write_all(map.text.as_bytes())?;
+    writeln!(
+        ctx.err,
+        "repo map: {} of {} files listed, {} with outlines; {} / {budget} tokens ({tokenizer})",
+        map.listed, map.candidates, map.outlined, map.tokens
+    )?;
+    Ok(())
+}

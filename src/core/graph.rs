@@ -1,0 +1,218 @@
+//! The import graph of a project (DESIGN §8): one node per Python, C or C++
+//! file, an edge from each file to every project file it imports or
+//! includes, weighted by how much it imports. Ranking personalizes
+//! PageRank on the user's target files; discovery walks the edges out from
+//! them. Imports that lead outside the project (the standard library,
+//! system headers, third-party packages) are not edges and not errors.
+
+mod imports;
+mod rank;
+mod resolve;
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::path::Path;
+
+use petgraph::Direction;
+use petgraph::graph::{DiGraph, NodeIndex};
+use rayon::prelude::*;
+
+use crate::core::cache::FileCache;
+use crate::core::syntax::Lang;
+
+pub use imports::{Include, PyImport};
+pub use rank::{DAMPING, pagerank};
+
+/// A file with its rank.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ranked {
+    pub path: String,
+    pub score: f64,
+}
+
+/// What a set of targets reaches through imports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Files a target imports directly (targets excluded), sorted.
+    pub direct: Vec<String>,
+    /// Files reached only through other imports, sorted.
+    pub transitive: Vec<String>,
+}
+
+/// The import graph over a project's code files.
+#[derive(Debug, Default)]
+pub struct ImportGraph {
+    graph: DiGraph<String, f64>,
+    index: HashMap<String, NodeIndex>,
+}
+
+impl ImportGraph {
+    /// The graph over `files` (the walked project, relative paths), read
+    /// through `cache`; `include_dirs` as in `[project] include_dirs`.
+    pub fn build(
+        root: &Path,
+        files: &[String],
+        include_dirs: &[String],
+        cache: &FileCache,
+    ) -> Self {
+        let mut code: Vec<&String> = files
+            .iter()
+            .filter(|f| Lang::from_path(f).is_some())
+            .collect();
+        code.sort();
+        code.dedup();
+        let set = resolve::FileSet::new(files, include_dirs);
+        let edges: Vec<Vec<(&str, f64)>> = code
+            .par_iter()
+            .map(|path| {
+                let file = cache.file(root, path);
+                let Some(text) = file.text() else {
+                    return Vec::new();
+                };
+                file_edges(&set, path, text)
+            })
+            .collect();
+
+        let mut graph = DiGraph::with_capacity(code.len(), 0);
+        let mut index = HashMap::with_capacity(code.len());
+        for path in &code {
+            index.insert((*path).clone(), graph.add_node((*path).clone()));
+        }
+        for (path, targets) in code.iter().zip(edges) {
+            let from = index[path.as_str()];
+            let mut merged: BTreeMap<NodeIndex, f64> = BTreeMap::new();
+            for (to, w) in targets {
+                // A header may exist outside the code set (`.inc`); only
+                // code files are nodes.
+                if let Some(&to) = index.get(to)
+                    && to != from
+                {
+                    *merged.entry(to).or_default() += w;
+                }
+            }
+            for (to, w) in merged {
+                graph.add_edge(from, to, w);
+            }
+        }
+        ImportGraph { graph, index }
+    }
+
+    /// How many files are nodes.
+    pub fn len(&self) -> usize {
+        self.graph.node_count()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether `path` is a node (a readable code file of the project).
+    pub fn contains(&self, path: &str) -> bool {
+        self.index.contains_key(path)
+    }
+
+    /// Every edge as (importer, imported, weight), sorted.
+    pub fn edges(&self) -> Vec<(&str, &str, f64)> {
+        let mut out: Vec<(&str, &str, f64)> = self
+            .graph
+            .edge_indices()
+            .filter_map(|e| {
+                let (a, b) = self.graph.edge_endpoints(e)?;
+                Some((
+                    self.graph[a].as_str(),
+                    self.graph[b].as_str(),
+                    self.graph[e],
+                ))
+            })
+            .collect();
+        out.sort_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+        out
+    }
+
+    /// The files `path` imports directly, sorted.
+    pub fn imports_of(&self, path: &str) -> Vec<&str> {
+        let Some(&node) = self.index.get(path) else {
+            return Vec::new();
+        };
+        let mut out: Vec<&str> = self
+            .graph
+            .neighbors_directed(node, Direction::Outgoing)
+            .map(|n| self.graph[n].as_str())
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// Every node ranked by personalized PageRank seeded on `targets`
+    /// (targets that are not nodes are ignored; none at all ranks the
+    /// whole project evenly). Highest first; equal scores by path, so the
+    /// order is the same on every run.
+    pub fn rank(&self, targets: &[String]) -> Vec<Ranked> {
+        let seeds: Vec<NodeIndex> = targets
+            .iter()
+            .filter_map(|t| self.index.get(t).copied())
+            .collect();
+        let scores = pagerank(&self.graph, &seeds);
+        let mut out: Vec<Ranked> = self
+            .graph
+            .node_indices()
+            .map(|n| Ranked {
+                path: self.graph[n].clone(),
+                score: scores[n.index()],
+            })
+            .collect();
+        // Scores equal up to float noise are ties.
+        let bucket = |s: f64| (s * 1e12).round() as i64;
+        out.sort_by(|a, b| {
+            bucket(b.score)
+                .cmp(&bucket(a.score))
+                .then_with(|| a.path.cmp(&b.path))
+        });
+        out
+    }
+
+    /// The files the targets import, directly and through other imports.
+    pub fn reach(&self, targets: &[String]) -> Reach {
+        let starts: HashSet<NodeIndex> = targets
+            .iter()
+            .filter_map(|t| self.index.get(t).copied())
+            .collect();
+        let mut depth: HashMap<NodeIndex, usize> = starts.iter().map(|&n| (n, 0)).collect();
+        let mut queue: VecDeque<NodeIndex> = starts.iter().copied().collect();
+        while let Some(node) = queue.pop_front() {
+            let d = depth[&node];
+            for next in self.graph.neighbors_directed(node, Direction::Outgoing) {
+                if !depth.contains_key(&next) {
+                    depth.insert(next, d + 1);
+                    queue.push_back(next);
+                }
+            }
+        }
+        let mut reach = Reach::default();
+        for (node, d) in depth {
+            match d {
+                0 => {}
+                1 => reach.direct.push(self.graph[node].clone()),
+                _ => reach.transitive.push(self.graph[node].clone()),
+            }
+        }
+        reach.direct.sort();
+        reach.transitive.sort();
+        reach
+    }
+}
+
+/// The edges out of one file.
+fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, text: &str) -> Vec<(&'a str, f64)> {
+    match Lang::from_path(path) {
+        Some(Lang::Python) => imports::python(text)
+            .iter()
+            .flat_map(|stmt| set.resolve_python(path, stmt))
+            .collect(),
+        Some(Lang::C | Lang::Cpp) => imports::includes(text)
+            .iter()
+            .filter_map(|inc| set.resolve_include(path, inc))
+            .map(|to| (to, 1.0))
+            .collect(),
+        None => Vec::new(),
+    }
+}

@@ -1,0 +1,262 @@
+//! Import statements read out of source text, without a parser: Python
+//! `import a.b as c, d` and `from ..pkg import (x, y)`, and C/C++
+//! `#include "…"` / `#include <…>`. A line scanner is enough for these
+//! statements and is fast on whole trees; text inside Python triple-quoted
+//! strings and after `#` comments is skipped so docstring examples do not
+//! become edges.
+
+/// One Python import statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PyImport {
+    /// Leading dots of a relative import (0: absolute).
+    pub level: usize,
+    /// The dotted module after the dots (may be empty: `from . import x`).
+    pub module: String,
+    /// The names of a `from` import (`*` kept as is); empty for `import m`.
+    pub names: Vec<String>,
+}
+
+/// One C/C++ include.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    pub path: String,
+    /// `<…>` rather than `"…"`.
+    pub angled: bool,
+}
+
+/// Every import statement of a Python source, in order.
+pub fn python(source: &str) -> Vec<PyImport> {
+    let mut out = Vec::new();
+    for stmt in logical_lines(source) {
+        for part in stmt.split(';') {
+            parse_statement(part.trim(), &mut out);
+        }
+    }
+    out
+}
+
+/// Logical lines outside triple-quoted strings, with comments cut,
+/// bracketed and backslash continuations joined.
+fn logical_lines(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_string: Option<&str> = None;
+    let mut pending = String::new();
+    let mut depth = 0i32;
+    for raw in source.lines() {
+        let mut line = raw;
+        if let Some(quote) = in_string {
+            match line.find(quote) {
+                Some(end) => line = &line[end + 3..],
+                None => continue,
+            }
+        }
+        let (code, opens) = strip_strings(line);
+        in_string = opens;
+        let code = code.trim_end();
+        let continued = code.ends_with('\\');
+        pending.push_str(code.trim_end_matches('\\'));
+        pending.push(' ');
+        depth += code.matches('(').count() as i32 - code.matches(')').count() as i32;
+        if depth > 0 && pending.len() < 4096 || continued {
+            continue;
+        }
+        depth = 0;
+        out.push(std::mem::take(&mut pending));
+    }
+    if !pending.trim().is_empty() {
+        out.push(pending);
+    }
+    out
+}
+
+/// The code of a line with comments and single-line strings blanked, and
+/// the triple quote left open at its end, if any.
+fn strip_strings(line: &str) -> (String, Option<&'static str>) {
+    let mut code = String::with_capacity(line.len());
+    let bytes = line.as_bytes();
+    // Quotes and `#` are ASCII, so every cut below is on a char boundary.
+    let mut from = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c == b'#' {
+            break;
+        }
+        if c != b'"' && c != b'\'' {
+            i += 1;
+            continue;
+        }
+        code.push_str(&line[from..i]);
+        code.push_str("\"\"");
+        let triple: &'static str = if c == b'"' { "\"\"\"" } else { "'''" };
+        if line[i..].starts_with(triple) {
+            match line[i + 3..].find(triple) {
+                Some(end) => i += 3 + end + 3,
+                None => return (code, Some(triple)),
+            }
+        } else {
+            // A one-line string: skip to its closing quote.
+            let mut j = i + 1;
+            while j < bytes.len() && bytes[j] != c {
+                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            }
+            i = j + 1;
+        }
+        from = i.min(bytes.len());
+    }
+    code.push_str(&line[from..i.min(bytes.len())]);
+    (code, None)
+}
+
+fn parse_statement(stmt: &str, out: &mut Vec<PyImport>) {
+    if let Some(rest) = stmt.strip_prefix("import ") {
+        for part in rest.split(',') {
+            let module = part.split_whitespace().next().unwrap_or("");
+            if is_dotted_name(module) {
+                out.push(PyImport {
+                    level: 0,
+                    module: module.to_string(),
+                    names: Vec::new(),
+                });
+            }
+        }
+    } else if let Some(rest) = stmt.strip_prefix("from ") {
+        let Some((source, names)) = rest.split_once(" import ") else {
+            return;
+        };
+        let source = source.trim();
+        let level = source.chars().take_while(|c| *c == '.').count();
+        let module = &source[level..];
+        if !(module.is_empty() && level > 0 || is_dotted_name(module)) {
+            return;
+        }
+        let names = names
+            .trim()
+            .trim_start_matches('(')
+            .trim_end_matches(')')
+            .split(',')
+            .filter_map(|n| n.split_whitespace().next())
+            .filter(|n| *n == "*" || is_dotted_name(n))
+            .map(str::to_string)
+            .collect();
+        out.push(PyImport {
+            level,
+            module: module.to_string(),
+            names,
+        });
+    }
+}
+
+fn is_dotted_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('.').all(|part| {
+            let mut chars = part.chars();
+            chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                && chars.all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
+/// Every `#include` of a C/C++ source, in order.
+pub fn includes(source: &str) -> Vec<Include> {
+    source
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix('#')?.trim_start();
+            let rest = rest.strip_prefix("include")?.trim_start();
+            let (close, angled) = match rest.chars().next()? {
+                '"' => ('"', false),
+                '<' => ('>', true),
+                _ => return None,
+            };
+            let inner = &rest[1..];
+            let end = inner.find(close)?;
+            let path = inner[..end].trim();
+            (!path.is_empty()).then(|| Include {
+                path: path.to_string(),
+                angled,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn imp(level: usize, module: &str, names: &[&str]) -> PyImport {
+        PyImport {
+            level,
+            module: module.to_string(),
+            names: names.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn python_statements() {
+        let src = "\
+import os, sys as system
+import a.b.c as d
+from . import sibling
+from ..pkg.mod import (
+    one,   # comment
+    two as deux,
+)
+from .x import *
+from y import \\
+    z
+if True: import lazy; from q import r
+";
+        assert_eq!(
+            python(src),
+            vec![
+                imp(0, "os", &[]),
+                imp(0, "sys", &[]),
+                imp(0, "a.b.c", &[]),
+                imp(1, "", &["sibling"]),
+                imp(2, "pkg.mod", &["one", "two"]),
+                imp(1, "x", &["*"]),
+                imp(0, "y", &["z"]),
+                imp(0, "q", &["r"]),
+            ]
+        );
+    }
+
+    #[test]
+    fn docstrings_and_strings_are_not_imports() {
+        let src = r#"
+"""Example:
+
+import not_a_module
+from nope import x
+"""
+s = "import fake"
+t = '''one line''' ; import real
+def f():
+    '''
+    from also_not import y
+    '''
+    from inner import thing
+"#;
+        assert_eq!(
+            python(src),
+            vec![imp(0, "real", &[]), imp(0, "inner", &["thing"])]
+        );
+    }
+
+    #[test]
+    fn c_includes() {
+        let src = "#include \"a.h\"\n  #  include <stdio.h>\n#include \"../up/b.h\" // c\n#define X\n#include MACRO\n";
+        let got: Vec<(String, bool)> = includes(src)
+            .into_iter()
+            .map(|i| (i.path, i.angled))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                ("a.h".to_string(), false),
+                ("stdio.h".to_string(), true),
+                ("../up/b.h".to_string(), false),
+            ]
+        );
+    }
+}

@@ -1,0 +1,366 @@
+//! Packing a token budget (DESIGN §8): from a few target files, discover
+//! what else the model needs through the import graph, and fill the budget
+//! in priority order — targets in full, their direct imports in full,
+//! transitive imports as skeletons by rank, the repo map, then the preset's
+//! own entries. An item that does not fit is reduced (full → skeleton →
+//! outline) before it is dropped, and the exact count of the finished text
+//! is checked last, so the result never exceeds the budget.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::core::cache::FileCache;
+use crate::core::compose::{self, ComposeOptions, RenderedFile};
+use crate::core::graph::ImportGraph;
+use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, ViewMode};
+use crate::core::repo_map::{self, RepoMap};
+use crate::core::walk::{self, ResolvedItem};
+
+/// What to pack and how.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackOptions {
+    pub budget: usize,
+    /// The least the repo map gets when there is room for it; it also
+    /// takes whatever the files leave.
+    pub map_budget: usize,
+    pub tokenizer: TokenizerKind,
+    pub format: Format,
+    pub max_messages: usize,
+    pub include_dirs: Vec<String>,
+}
+
+/// Why an item is in the pack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Target,
+    Import,
+    Transitive,
+    Preset,
+}
+
+/// One candidate and what became of it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PackedItem {
+    pub path: String,
+    pub role: Role,
+    /// The mode it was wanted in.
+    pub wanted: ViewMode,
+    /// The mode it is included in; `None`: dropped.
+    pub mode: Option<ViewMode>,
+    /// Its share of the total (0 when dropped).
+    pub tokens: usize,
+}
+
+/// Numbers for the user (stderr) and for machines (`--stats-json`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PackStats {
+    pub targets: usize,
+    /// Files reached through imports (targets excluded).
+    pub discovered: usize,
+    pub candidates: usize,
+    pub included: usize,
+    pub full: usize,
+    pub reduced: usize,
+    pub dropped: usize,
+    pub map_outlined: usize,
+    pub map_listed: usize,
+    pub map_tokens: usize,
+    pub tokens: usize,
+    pub budget: usize,
+    pub utilisation: f64,
+}
+
+/// A packed context.
+#[derive(Debug, Clone)]
+pub struct Packed {
+    pub text: String,
+    pub items: Vec<PackedItem>,
+    /// The included files, rendered, in output order.
+    pub files: Vec<RenderedFile>,
+    pub map: RepoMap,
+    pub stats: PackStats,
+    /// Problems with the preset (bad globs) and the budget itself.
+    pub problems: Vec<String>,
+}
+
+/// The modes an item is tried in, from `wanted` down.
+fn reductions(wanted: ViewMode) -> &'static [ViewMode] {
+    use ViewMode::*;
+    match wanted {
+        Full => &[Full, Skeleton, Outline],
+        Skeleton => &[Skeleton, Outline],
+        Masked => &[Masked, Skeleton, Outline],
+        Custom => &[Custom, Outline],
+        Summary => &[Summary],
+        Outline => &[Outline],
+        None => &[None],
+    }
+}
+
+/// Pack `preset` and `targets` over the project at `root` (`walked`: its
+/// files) into `opts.budget` tokens.
+pub fn pack(
+    root: &Path,
+    preset: &Preset,
+    targets: &[String],
+    opts: &PackOptions,
+    cache: &FileCache,
+    walked: &[String],
+) -> Packed {
+    let graph = ImportGraph::build(root, walked, &opts.include_dirs, cache);
+    let ranked = graph.rank(targets);
+    let reach = graph.reach(targets);
+    let position: HashMap<&str, usize> = ranked
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.path.as_str(), i))
+        .collect();
+    let by_rank = |list: &[String]| {
+        let mut v: Vec<String> = list.to_vec();
+        v.sort_by_key(|p| position.get(p.as_str()).copied().unwrap_or(usize::MAX));
+        v
+    };
+
+    let (resolved, problems) =
+        walk::expand_items(&preset.files, &preset.exclude, || walked.to_vec());
+    let mut candidates = Candidates::default();
+    for t in targets {
+        candidates.push(discovered(t, ViewMode::Full), Role::Target);
+    }
+    for p in by_rank(&reach.direct) {
+        candidates.push(discovered(&p, ViewMode::Full), Role::Import);
+    }
+    for p in by_rank(&reach.transitive) {
+        candidates.push(discovered(&p, ViewMode::Skeleton), Role::Transitive);
+    }
+    let preset_from = candidates.list.len();
+    for r in resolved {
+        candidates.push(r, Role::Preset);
+    }
+
+    let compose_opts = ComposeOptions {
+        strategy: Strategy::Auto,
+        summary_only: false,
+        format: opts.format,
+        max_messages: opts.max_messages,
+    };
+    let packer = Packer {
+        root,
+        cache,
+        opts,
+        compose_opts,
+        preset,
+    };
+    let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    let base = packer.count(&packer.assemble(&[], ""));
+    if base > opts.budget {
+        problems.push(format!(
+            "the discussion and screenshots alone take {base} tokens, over the budget of {}",
+            opts.budget
+        ));
+    }
+    let mut left = opts.budget.saturating_sub(base);
+    let mut items = Vec::with_capacity(candidates.list.len());
+    let mut files = Vec::new();
+    let mut map_reserve = 0;
+    for (i, (resolved, role)) in candidates.list.iter().enumerate() {
+        if i == preset_from {
+            map_reserve = opts.map_budget.min(left);
+            left -= map_reserve;
+        }
+        let (item, file) = packer.fit(resolved, *role, &mut left);
+        items.push(item);
+        files.extend(file);
+    }
+    left += map_reserve;
+
+    // The map lists what the files did not include, in the room they left;
+    // then the exact count of the whole decides, shrinking the map first
+    // and dropping the last files after, until it fits.
+    let included_paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
+    let included: HashSet<&str> = included_paths.iter().map(String::as_str).collect();
+    let mut map_room = left;
+    let mut map = RepoMap::default();
+    let mut text;
+    loop {
+        map = if map_room == map.tokens && !map.text.is_empty() {
+            map
+        } else {
+            repo_map::build(root, &ranked, &included, map_room, opts.tokenizer, cache)
+        };
+        text = packer.assemble(&files, &map.text);
+        let total = packer.count(&text);
+        if total <= opts.budget || (files.is_empty() && map.text.is_empty()) {
+            break;
+        }
+        let over = total - opts.budget;
+        if !map.text.is_empty() {
+            map_room = map.tokens.saturating_sub(over.max(1));
+            continue;
+        }
+        if let Some(last) = files.pop()
+            && let Some(item) = items.iter_mut().rev().find(|it| it.path == last.path)
+        {
+            item.mode = None;
+            item.tokens = 0;
+        }
+    }
+    let tokens = packer.count(&text);
+    let stats = stats(&items, &reach, targets, &map, tokens, opts.budget);
+    Packed {
+        text,
+        items,
+        files,
+        map,
+        stats,
+        problems,
+    }
+}
+
+/// A discovered file, wanted in `mode`.
+fn discovered(path: &str, mode: ViewMode) -> ResolvedItem {
+    let mut item = FileItem::new(path);
+    item.view_mode = mode;
+    ResolvedItem {
+        path: path.to_string(),
+        item,
+        // Not from the preset: no entry index.
+        entry: usize::MAX,
+    }
+}
+
+/// Candidates in priority order, each path once (the first role wins).
+#[derive(Default)]
+struct Candidates {
+    list: Vec<(ResolvedItem, Role)>,
+    seen: HashSet<String>,
+}
+
+impl Candidates {
+    fn push(&mut self, r: ResolvedItem, role: Role) {
+        if self.seen.insert(r.path.clone()) {
+            self.list.push((r, role));
+        }
+    }
+}
+
+struct Packer<'a> {
+    root: &'a Path,
+    cache: &'a FileCache,
+    opts: &'a PackOptions,
+    compose_opts: ComposeOptions,
+    preset: &'a Preset,
+}
+
+impl Packer<'_> {
+    fn count(&self, text: &str) -> usize {
+        self.cache.count(self.opts.tokenizer, text)
+    }
+
+    fn assemble(&self, files: &[RenderedFile], map: &str) -> String {
+        compose::assemble(files, self.preset, &self.compose_opts, Some(map))
+    }
+
+    /// The block a file adds to the output, with its separator.
+    fn block_cost(&self, f: &RenderedFile, index: usize) -> usize {
+        let block = match self.opts.format {
+            Format::Markdown => format!("\n\n{}", compose::markdown_file(f)),
+            Format::Xml => compose::xml_document(index, f),
+        };
+        self.count(&block)
+    }
+
+    /// Include `resolved` in the first of its modes that fits in `left`.
+    fn fit(
+        &self,
+        resolved: &ResolvedItem,
+        role: Role,
+        left: &mut usize,
+    ) -> (PackedItem, Option<RenderedFile>) {
+        let wanted = if resolved.item.force_full {
+            ViewMode::Full
+        } else {
+            resolved.item.view_mode
+        };
+        let mut out = PackedItem {
+            path: resolved.path.clone(),
+            role,
+            wanted,
+            mode: None,
+            tokens: 0,
+        };
+        if !resolved.item.auto_aggregate {
+            // Listed by name only, as the user asked.
+            let file = compose::render_file(self.root, resolved, &self.compose_opts, self.cache);
+            let cost = self.count(&format!("\n- `{}`", file.path));
+            if cost <= *left {
+                *left -= cost;
+                out.mode = Some(wanted);
+                out.tokens = cost;
+                return (out, Some(file));
+            }
+            return (out, None);
+        }
+        let mut tried: Vec<ViewMode> = Vec::new();
+        for &mode in reductions(wanted) {
+            let mut item = resolved.item.clone();
+            item.view_mode = mode;
+            item.force_full = false;
+            let attempt = ResolvedItem {
+                item,
+                ..resolved.clone()
+            };
+            let file = compose::render_file(self.root, &attempt, &self.compose_opts, self.cache);
+            // A file without a grammar renders skeleton and outline as the
+            // same summary: try it once.
+            if tried.contains(&file.mode) {
+                continue;
+            }
+            tried.push(file.mode);
+            let cost = self.block_cost(&file, 1);
+            if cost <= *left {
+                *left -= cost;
+                out.mode = Some(file.mode);
+                out.tokens = cost;
+                return (out, Some(file));
+            }
+        }
+        (out, None)
+    }
+}
+
+fn stats(
+    items: &[PackedItem],
+    reach: &crate::core::graph::Reach,
+    targets: &[String],
+    map: &RepoMap,
+    tokens: usize,
+    budget: usize,
+) -> PackStats {
+    let included: Vec<&PackedItem> = items.iter().filter(|i| i.mode.is_some()).collect();
+    PackStats {
+        targets: targets.len(),
+        discovered: reach.direct.len() + reach.transitive.len(),
+        candidates: items.len(),
+        included: included.len(),
+        full: included
+            .iter()
+            .filter(|i| i.mode == Some(ViewMode::Full))
+            .count(),
+        reduced: included.iter().filter(|i| i.mode != Some(i.wanted)).count(),
+        dropped: items.len() - included.len(),
+        map_outlined: map.outlined,
+        map_listed: map.listed,
+        map_tokens: map.tokens,
+        tokens,
+        budget,
+        utilisation: if budget == 0 {
+            0.0
+        } else {
+            tokens as f64 / budget as f64
+        },
+    }
+}
