@@ -181,8 +181,8 @@ impl ImportGraph {
         while let Some(node) = queue.pop_front() {
             let d = depth[&node];
             for next in self.graph.neighbors_directed(node, Direction::Outgoing) {
-                if !depth.contains_key(&next) {
-                    depth.insert(next, d + 1);
+                if let std::collections::hash_map::Entry::Vacant(e) = depth.entry(next) {
+                    e.insert(d + 1);
                     queue.push_back(next);
                 }
             }

@@ -101,17 +101,17 @@ impl Sizer<'_> {
         let k = lo;
         // Then bare paths after them. Every line is at least one token,
         // which bounds the search.
-        let mut lo = k;
-        let mut hi = n.min(k + self.budget) + 1;
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
+        let mut m = k;
+        let mut over = n.min(k + self.budget) + 1;
+        while over - m > 1 {
+            let mid = m + (over - m) / 2;
             if self.measure(k, mid).tokens <= self.budget {
-                lo = mid;
+                m = mid;
             } else {
-                hi = mid;
+                over = mid;
             }
         }
-        self.measure(k, lo)
+        self.measure(k, m)
     }
 
     /// The map with the first `k` files outlined and the first `m` listed.
