@@ -286,6 +286,40 @@ mod tests {
     }
 
     #[test]
+    fn counts_and_parsed_views_come_back_from_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").unwrap();
+        let disk = DiskCache::open(dir.path());
+        let first = FileCache::with_disk(disk.clone());
+        let n = first.count(TokenizerKind::O200k, "hello world");
+        assert_eq!(n, 2);
+        let item = FileItem::new("a.py");
+        let (skel, _) = first
+            .view(dir.path(), "a.py", &item, ViewMode::Skeleton)
+            .unwrap();
+        let names: Vec<String> = disk.stats().into_iter().map(|b| b.name).collect();
+        assert_eq!(names, ["tokens", "views"]);
+
+        // A new run (fresh memory) is served from disk: prove it by
+        // planting different values under the same keys.
+        let hash: [u8; 32] = Sha256::digest(b"hello world").into();
+        disk.put("tokens", &store::key(&[b"o200k", &hash]), b"99");
+        let second = FileCache::with_disk(disk.clone());
+        assert_eq!(second.count(TokenizerKind::O200k, "hello world"), 99);
+        let (again, _) = second
+            .view(dir.path(), "a.py", &item, ViewMode::Skeleton)
+            .unwrap();
+        assert_eq!(again.text, skel.text);
+
+        // A changed file is a new key: never the old view.
+        std::fs::write(dir.path().join("a.py"), "def g2():\n    return 22\n").unwrap();
+        let (changed, _) = second
+            .view(dir.path(), "a.py", &item, ViewMode::Skeleton)
+            .unwrap();
+        assert!(changed.text.contains("def g2()"));
+    }
+
+    #[test]
     fn views_are_cached_per_settings() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "x\n").unwrap();

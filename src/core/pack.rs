@@ -18,6 +18,9 @@ use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, View
 use crate::core::repo_map::{self, RepoMap};
 use crate::core::walk::{self, ResolvedItem};
 
+/// Tokens kept for the blank line between the files and the map.
+const MAP_SEPARATOR: usize = 1;
+
 /// What to pack and how.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PackOptions {
@@ -111,6 +114,19 @@ pub fn pack(
     walked: &[String],
 ) -> Packed {
     let graph = ImportGraph::build(root, walked, &opts.include_dirs, cache);
+    pack_with(root, preset, targets, opts, cache, walked, &graph)
+}
+
+/// [`pack`] over an import graph the caller already built.
+pub fn pack_with(
+    root: &Path,
+    preset: &Preset,
+    targets: &[String],
+    opts: &PackOptions,
+    cache: &FileCache,
+    walked: &[String],
+    graph: &ImportGraph,
+) -> Packed {
     let ranked = graph.rank(targets);
     let reach = graph.reach(targets);
     let position: HashMap<&str, usize> = ranked
@@ -168,7 +184,15 @@ pub fn pack(
     let mut map_reserve = 0;
     for (i, (resolved, role)) in candidates.list.iter().enumerate() {
         if i == preset_from {
-            map_reserve = opts.map_budget.min(left);
+            // The map comes before the preset's entries: keep what it
+            // needs (up to its budget) before they take the rest.
+            let so_far: HashSet<&str> = files
+                .iter()
+                .map(|f: &RenderedFile| f.path.as_str())
+                .collect();
+            let room = opts.map_budget.min(left);
+            let provisional = repo_map::build(root, &ranked, &so_far, room, opts.tokenizer, cache);
+            map_reserve = room.min(provisional.tokens + MAP_SEPARATOR);
             left -= map_reserve;
         }
         let (item, file) = packer.fit(resolved, *role, &mut left);

@@ -116,23 +116,27 @@ impl Sizer<'_> {
 
     /// The map with the first `k` files outlined and the first `m` listed.
     fn measure(&mut self, k: usize, m: usize) -> RepoMap {
-        let mut text = format!(
-            "{HEADING}\n\nProject files ranked by relevance \
-             ({k} with outlines, {m} of {} listed):\n",
-            self.files.len()
-        );
+        let mut body = String::new();
+        let mut outlined = 0;
         for i in 0..m {
-            text.push('\n');
-            text.push_str(self.files[i]);
+            body.push('\n');
+            body.push_str(self.files[i]);
             if i < k {
-                text.push_str(self.outline(i));
+                let block = self.outline(i);
+                outlined += usize::from(!block.is_empty());
+                body.push_str(block);
             }
         }
-        text.push('\n');
+        let mut text = format!(
+            "{HEADING}\n\nProject files ranked by relevance \
+             ({outlined} with outlines, {m} of {} listed):\n{body}\n",
+            self.files.len()
+        );
+        text.shrink_to_fit();
         RepoMap {
             tokens: tokens::count(self.tokenizer, &text),
             text,
-            outlined: k,
+            outlined,
             listed: m,
             candidates: self.files.len(),
         }

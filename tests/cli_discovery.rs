@@ -1,0 +1,130 @@
+//! `ctxcurate map` and packed builds (`build --target --budget`) run as the
+//! real binary in temp projects: exact map output, budgets held on the
+//! finished text, stats for people and machines, the on-disk cache, and
+//! errors for bad targets.
+
+mod common;
+
+use ctxcurate::core::model::TokenizerKind;
+use ctxcurate::core::tokens;
+
+use common::{Project, stderr, stdout};
+
+fn project() -> Project {
+    let p = Project::empty();
+    p.write("app.py", "from pkg.core import App\n\nApp().run()\n");
+    p.write("pkg/__init__.py", "");
+    p.write(
+        "pkg/core.py",
+        "from . import util\n\nclass App:\n    def run(self):\n        return util.helper()\n",
+    );
+    p.write("pkg/util.py", "def helper():\n    return 1\n");
+    p.write("other.py", "import os\n");
+    p
+}
+
+#[test]
+fn map_is_exact_and_ranked_around_the_target() {
+    let p = project();
+    let out = p.run(&["map", "--target", "app.py"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "## Repo Map\n\nProject files ranked by relevance (2 with outlines, 5 of 5 listed):\n\n\
+         app.py\n\
+         pkg/core.py\n  class App\n    def run(self)\n\
+         pkg/util.py\n  def helper()\n\
+         other.py\n\
+         pkg/__init__.py\n"
+    );
+    assert!(
+        stderr(&out).contains("repo map: 5 of 5 files listed, 2 with outlines;"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn map_fits_a_small_budget() {
+    let p = project();
+    for budget in ["10", "25", "40"] {
+        let out = p.run(&["map", "--target", "app.py", "--budget", budget]);
+        assert!(out.status.success());
+        let n = tokens::count(TokenizerKind::O200k, &stdout(&out));
+        assert!(n <= budget.parse().unwrap(), "{budget}: {n}");
+    }
+}
+
+#[test]
+fn packed_build_holds_its_budget_and_reports() {
+    let p = project();
+    let out = p.run(&["build", "--target", "app.py", "--budget", "300"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let n = tokens::count(TokenizerKind::O200k, &text);
+    assert!(n <= 300, "{n}");
+    assert!(text.starts_with("## Files\n\n### app.py\n"), "{text}");
+    assert!(text.contains("### pkg/core.py\n"));
+    assert!(text.contains("### pkg/util.py [skeleton]\n"), "{text}");
+    let err = stderr(&out);
+    assert!(err.contains("2 discovered from 1 targets"), "{err}");
+    assert!(err.contains(&format!(": {n} / 300 tokens (")), "{err}");
+
+    let out = p.run(&[
+        "build",
+        "--target",
+        "app.py",
+        "--budget",
+        "300",
+        "--stats-json",
+    ]);
+    let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
+    assert_eq!(json["stats"]["tokens"], n);
+    assert_eq!(json["stats"]["budget"], 300);
+    assert_eq!(json["stats"]["discovered"], 2);
+    assert_eq!(json["items"][0]["path"], "app.py");
+    assert_eq!(json["items"][0]["role"], "target");
+    assert_eq!(json["items"][2]["mode"], "skeleton");
+}
+
+#[test]
+fn packed_build_uses_preset_targets_and_the_disk_cache() {
+    let p = project();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\ntargets = [\"pkg/core.py\"]\n\n[[presets.default.files]]\npath = \"other.py\"\n",
+    );
+    let first = p.ok(&["build", "--budget", "1000"]);
+    assert!(
+        first.starts_with("## Files\n\n### pkg/core.py\n"),
+        "{first}"
+    );
+    assert!(first.contains("### other.py\n"), "preset entries come last");
+    let buckets: Vec<String> = std::fs::read_dir(p.path(".ctxcurate/cache"))
+        .expect("cache dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(buckets.contains(&"tokens".to_string()), "{buckets:?}");
+    assert!(p.path(".ctxcurate/.gitignore").exists());
+    // Warm: the same bytes.
+    assert_eq!(p.ok(&["build", "--budget", "1000"]), first);
+}
+
+#[test]
+fn bad_targets_are_user_errors() {
+    let p = project();
+    let out = p.run(&["build", "--target", "missing.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("target not found: missing.py"),
+        "{}",
+        stderr(&out)
+    );
+    let out = p.run(&["map", "--target", "/etc/passwd"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("outside the project"),
+        "{}",
+        stderr(&out)
+    );
+}
