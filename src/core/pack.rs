@@ -18,6 +18,10 @@ use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, View
 use crate::core::repo_map::{self, RepoMap};
 use crate::core::walk::{self, ResolvedItem};
 
+/// After this many candidates in a row did not fit even reduced, the rest
+/// are dropped untried.
+const GIVE_UP_AFTER: usize = 24;
+
 /// Tokens kept for the blank line between the files and the map.
 const MAP_SEPARATOR: usize = 1;
 
@@ -55,6 +59,22 @@ pub struct PackedItem {
     pub mode: Option<ViewMode>,
     /// Its share of the total (0 when dropped).
     pub tokens: usize,
+}
+
+impl PackedItem {
+    fn dropped(resolved: &ResolvedItem, role: Role) -> Self {
+        PackedItem {
+            path: resolved.path.clone(),
+            role,
+            wanted: if resolved.item.force_full {
+                ViewMode::Full
+            } else {
+                resolved.item.view_mode
+            },
+            mode: None,
+            tokens: 0,
+        }
+    }
 }
 
 /// Numbers for the user (stderr) and for machines (`--stats-json`).
@@ -182,6 +202,7 @@ pub fn pack_with(
     let mut items = Vec::with_capacity(candidates.list.len());
     let mut files = Vec::new();
     let mut map_reserve = 0;
+    let mut misses = 0;
     for (i, (resolved, role)) in candidates.list.iter().enumerate() {
         if i == preset_from {
             // The map comes before the preset's entries: keep what it
@@ -195,7 +216,14 @@ pub fn pack_with(
             map_reserve = room.min(provisional.tokens + MAP_SEPARATOR);
             left -= map_reserve;
         }
+        if misses >= GIVE_UP_AFTER {
+            // The budget is as good as full: trying every remaining file
+            // would only parse them all to drop them.
+            items.push(PackedItem::dropped(resolved, *role));
+            continue;
+        }
         let (item, file) = packer.fit(resolved, *role, &mut left);
+        misses = if file.is_some() { 0 } else { misses + 1 };
         items.push(item);
         files.extend(file);
     }
@@ -309,13 +337,7 @@ impl Packer<'_> {
         } else {
             resolved.item.view_mode
         };
-        let mut out = PackedItem {
-            path: resolved.path.clone(),
-            role,
-            wanted,
-            mode: None,
-            tokens: 0,
-        };
+        let mut out = PackedItem::dropped(resolved, role);
         if !resolved.item.auto_aggregate {
             // Listed by name only, as the user asked.
             let file = compose::render_file(self.root, resolved, &self.compose_opts, self.cache);

@@ -60,6 +60,13 @@ impl DiskCache {
         }
     }
 
+    /// A cache in `dir` itself (benchmarks, read-only projects).
+    pub fn at(dir: &Path) -> Self {
+        DiskCache {
+            dir: Some(dir.to_path_buf()),
+        }
+    }
+
     /// A cache that stores nothing (tests, read-only use).
     pub fn disabled() -> Self {
         DiskCache { dir: None }
@@ -117,7 +124,14 @@ impl DiskCache {
     /// Keep `.ctxcurate/` out of version control without touching the
     /// user's own `.gitignore`.
     fn ignore_in_git(&self) {
-        let Some(state) = self.dir.as_ref().and_then(|d| d.parent()) else {
+        // Only the project's own `.ctxcurate/`: a cache placed elsewhere
+        // (`DiskCache::at`) must not hide its parent from git.
+        let Some(state) = self
+            .dir
+            .as_ref()
+            .and_then(|d| d.parent())
+            .filter(|p| p.file_name().is_some_and(|n| n == ".ctxcurate"))
+        else {
             return;
         };
         let ignore = state.join(".gitignore");
@@ -210,6 +224,15 @@ mod tests {
         assert_eq!(stats.len(), 1);
         assert_eq!((stats[0].name.as_str(), stats[0].entries), ("summary", 1));
         assert!(dir.path().join(".ctxcurate/.gitignore").exists());
+    }
+
+    #[test]
+    fn a_cache_elsewhere_leaves_its_parent_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = DiskCache::at(&dir.path().join("c"));
+        cache.put("b", &key(&[b"1"]), b"1");
+        assert_eq!(cache.get_text("b", &key(&[b"1"])).as_deref(), Some("1"));
+        assert!(!dir.path().join(".gitignore").exists());
     }
 
     #[test]

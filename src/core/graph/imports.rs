@@ -46,12 +46,27 @@ fn logical_lines(source: &str) -> Vec<String> {
         let mut line = raw;
         if let Some(quote) = in_string {
             match line.find(quote) {
-                Some(end) => line = &line[end + 3..],
+                Some(end) => {
+                    in_string = None;
+                    line = &line[end + 3..];
+                }
                 None => continue,
             }
         }
+        // Most lines hold no quote, bracket, continuation or import: skip
+        // them without allocating.
+        if pending.is_empty()
+            && !line.contains("import")
+            && !line
+                .bytes()
+                .any(|b| matches!(b, b'"' | b'\'' | b'(' | b'\\'))
+        {
+            continue;
+        }
         let (code, opens) = strip_strings(line);
-        in_string = opens;
+        if opens.is_some() {
+            in_string = opens;
+        }
         let code = code.trim_end();
         let continued = code.ends_with('\\');
         pending.push_str(code.trim_end_matches('\\'));
@@ -219,6 +234,12 @@ if True: import lazy; from q import r
                 imp(0, "q", &["r"]),
             ]
         );
+    }
+
+    #[test]
+    fn a_closing_docstring_line_ends_the_string() {
+        let src = "\"\"\"\nDoc.\n\"\"\"\nimport os\n";
+        assert_eq!(python(src), vec![imp(0, "os", &[])]);
     }
 
     #[test]
