@@ -68,6 +68,10 @@ actions! {
     Refresh => "refresh", "Scan the project again (new, deleted and changed files)";
     CycleStrategy => "cycle_strategy", "Cycle the strategy (auto, summarize, full)";
     CycleTokenizer => "cycle_tokenizer", "Cycle the tokenizer (o200k, cl100k, estimate)";
+    ToggleTarget => "toggle_target", "Mark or unmark the file as a target of discovery";
+    Discover => "discover", "Discover what the targets need: pack the budget around them and propose the additions";
+    AcceptDiscovery => "accept_discovery", "Add the proposed files to the preset (one undoable step)";
+    DiscardDiscovery => "discard_discovery", "Discard the proposed files";
     ToggleRaw => "toggle_raw", "Preview: switch between the composition and the file's raw text";
     SliceMark => "slice_mark", "Raw text: start or finish selecting lines for a slice";
     Confirm => "confirm", "Confirm (apply a preset, finish input)";

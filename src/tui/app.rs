@@ -24,6 +24,7 @@ use super::update::{follow_cursor, recompose, update};
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
+use crate::core::store::DiskCache;
 use crate::core::walk;
 
 /// What arrives at the loop.
@@ -116,7 +117,7 @@ fn event_loop(
     let (tx, rx) = mpsc::channel::<Msg>();
     spawn_input(tx.clone());
     spawn_walker(root.clone(), tx.clone());
-    let cache = Arc::new(FileCache::new());
+    let cache = Arc::new(FileCache::with_disk(DiskCache::open(&state.project.root)));
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),

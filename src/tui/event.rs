@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::core::compose::ComposeOptions;
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
+use crate::core::pack::{PackOptions, Packed};
 use crate::core::walk::ResolvedItem;
 
 use super::action::Action;
@@ -58,6 +59,8 @@ pub enum Event {
     Wrote(Result<String, String>),
     /// What saving or checking the project file found.
     Disk(Box<SyncOutcome>),
+    /// A discovery finished.
+    Discovered(Box<Packed>),
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
 }
@@ -117,6 +120,13 @@ pub enum Job {
         settings: Settings,
         walked: Arc<Vec<String>>,
     },
+    /// Pack the budget around the targets (discovery).
+    Discover {
+        preset: Preset,
+        targets: Vec<String>,
+        opts: PackOptions,
+        walked: Arc<Vec<String>>,
+    },
 }
 
 impl Effect {
@@ -137,6 +147,7 @@ impl Job {
             Job::Yank { .. } => "composing for the clipboard".into(),
             Job::YankFile { item, .. } => format!("rendering {}", item.path),
             Job::WriteOutput { .. } => "writing the output file".into(),
+            Job::Discover { .. } => "discovering".into(),
         }
     }
 }

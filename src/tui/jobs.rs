@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition};
 use crate::core::model::{Format, TokenizerKind};
+use crate::core::pack;
 use crate::core::walk::ResolvedItem;
 
 use super::event::{Event, Job};
@@ -103,6 +104,14 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
                 tokenizer,
             }
         }
+        Job::Discover {
+            preset,
+            targets,
+            opts,
+            walked,
+        } => Event::Discovered(Box::new(pack::pack(
+            root, &preset, &targets, &opts, cache, &walked,
+        ))),
         Job::WriteOutput {
             preset,
             opts,

@@ -9,6 +9,7 @@ pub mod action;
 pub mod app;
 pub mod clipboard;
 pub mod curate;
+pub mod discover;
 pub mod dispatch;
 pub mod event;
 pub mod harness;

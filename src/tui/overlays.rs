@@ -67,6 +67,8 @@ fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
             match state.project.apply(&name) {
                 Ok(()) => {
                     state.add_explicit_files();
+                    // Proposals belong to the preset they were made for.
+                    state.discovery = None;
                     curate::commit(state, before, format!("preset: {name}"))
                 }
                 Err(e) => {

@@ -178,6 +178,9 @@ pub struct State {
     /// Entries excluded with Space this session, so including the file
     /// again brings its view mode, masks and slices back.
     pub parked: HashMap<String, FileItem>,
+    /// Files the last discovery proposes to add, until accepted or
+    /// discarded.
+    pub discovery: Option<super::discover::Discovery>,
     /// Terminal height, for page moves.
     pub page: usize,
     pub quit: bool,
@@ -212,6 +215,7 @@ impl State {
             history: History::default(),
             status: None,
             parked: HashMap::new(),
+            discovery: None,
             page: 20,
             quit: false,
         };
@@ -263,6 +267,13 @@ impl State {
     /// The active preset (a clone; empty when it does not exist yet).
     pub fn preset(&self) -> Preset {
         self.project.active_preset()
+    }
+
+    /// The active preset's targets (borrowed: the tree asks per row).
+    pub fn preset_targets(&self) -> &[String] {
+        self.project
+            .preset(self.project.active_preset_name())
+            .map_or(&[], |(p, _)| p.targets.as_slice())
     }
 
     /// Recompute the derived parts: inclusion and visible rows.

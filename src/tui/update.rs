@@ -7,6 +7,7 @@ use crate::core::walk;
 
 use super::action::Action;
 use super::curate::{self, Batch};
+use super::discover;
 use super::event::{Effect, Event, Job};
 pub use super::navigate::follow_cursor;
 use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
@@ -120,6 +121,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Disk(outcome) => on_disk(state, *outcome),
+        Event::Discovered(packed) => discover::on_discovered(state, &packed),
     }
 }
 
@@ -258,6 +260,10 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             st.project.file.project.tokenizer = Some(next);
             format!("tokenizer: {next}")
         }),
+        Action::ToggleTarget => discover::toggle_target(state),
+        Action::Discover => discover::discover(state),
+        Action::AcceptDiscovery => discover::accept(state),
+        Action::DiscardDiscovery => discover::discard(state),
         Action::ToggleRaw => toggle_raw(state),
         Action::SliceMark => slice_mark(state),
         Action::Confirm => {

@@ -22,6 +22,8 @@ const MAX_LINE: usize = 1000;
 
 const INCLUDED: Color = Color::Green;
 const DIM: Color = Color::DarkGray;
+/// Targets and the files discovery proposes.
+const DISCOVERED: Color = Color::Cyan;
 
 pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) {
     let mut title = format!(" Files {}", state.files.len());
@@ -139,7 +141,12 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
     if row.is_dir {
         let total = state.files.count_under(&row.path);
         let inside = state.included_under(&row.path);
+        let proposed = state
+            .discovery
+            .as_ref()
+            .map_or(0, |d| d.count_under(&row.path));
         let (mark, color) = match inside {
+            0 if proposed > 0 => ("+ ", DISCOVERED),
             0 => ("○ ", DIM),
             n if n == total => ("● ", INCLUDED),
             _ => ("◐ ", Color::Yellow),
@@ -157,15 +164,34 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
                 Style::default().fg(DIM),
             ));
         }
+        if proposed > 0 {
+            spans.push(Span::styled(
+                format!(" +{proposed}"),
+                Style::default().fg(DISCOVERED),
+            ));
+        }
     } else {
         let item = state.item_for(&row.path);
-        let (mark, color) = if item.is_some() {
-            ("● ", INCLUDED)
-        } else {
-            ("○ ", DIM)
+        let proposed = state.discovery.as_ref().and_then(|d| d.mode_of(&row.path));
+        let (mark, color) = match (&item, proposed) {
+            (Some(_), _) => ("● ", INCLUDED),
+            (None, Some(_)) => ("+ ", DISCOVERED),
+            (None, None) => ("○ ", DIM),
         };
         spans.push(Span::styled(mark, Style::default().fg(color)));
         spans.push(Span::raw(display_line(&row.name, 80).into_owned()));
+        if state.preset_targets().contains(&row.path) {
+            spans.push(Span::styled(
+                " ◎ target",
+                Style::default().fg(DISCOVERED).add_modifier(Modifier::BOLD),
+            ));
+        }
+        if let (None, Some(mode)) = (&item, proposed) {
+            spans.push(Span::styled(
+                format!(" discovered {mode}"),
+                Style::default().fg(DISCOVERED),
+            ));
+        }
         if let Some(item) = item {
             let mode = item.effective_mode();
             if mode != ViewMode::Full {

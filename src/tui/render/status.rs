@@ -30,12 +30,19 @@ pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
     let budget = settings.budget.max(1);
     // The gauge `update` keeps current from cached per-file counts: it
     // moves with the keypress, before the background recompose lands.
-    let used = state.gauge.used;
-    let approx = !state.gauge.exact;
-    let stale = state.gauge.pending > 0;
+    // With proposals shown, the gauge shows what the packed build takes.
+    let (used, approx, stale, packed) = match &state.discovery {
+        Some(d) => (d.stats.tokens, false, false, "packed "),
+        None => (
+            state.gauge.used,
+            !state.gauge.exact,
+            state.gauge.pending > 0,
+            "",
+        ),
+    };
     let ratio = used as f64 / budget as f64;
     let label = format!(
-        "{}{} / {} tokens ({:.0}%) {}{} · {} · preset {}",
+        "{packed}{}{} / {} tokens ({:.0}%) {}{} · {} · preset {}",
         if approx { "≈" } else { "" },
         thousands(used),
         thousands(settings.budget),
@@ -81,6 +88,14 @@ fn hint_actions(state: &State) -> &'static [Action] {
                 Action::Help,
             ]
         };
+    }
+    if state.discovery.is_some() {
+        return &[
+            Action::AcceptDiscovery,
+            Action::DiscardDiscovery,
+            Action::Discover,
+            Action::Help,
+        ];
     }
     match state.focus {
         Pane::Tree => &[

@@ -1,0 +1,185 @@
+//! Discovery in the TUI (DESIGN §8): mark target files, pack the budget
+//! around them on the worker, show what the pack would add as proposals in
+//! the tree, and accept them into the preset as one undoable step — or
+//! discard them. While proposals are shown the gauge shows the packed total.
+
+use crate::core::model::{FileItem, ViewMode};
+use crate::core::pack::{PackOptions, PackStats, Packed, Role};
+
+use super::curate::{edit, insert_sorted};
+use super::event::{Effect, Job};
+use super::state::{Level, State};
+
+/// What the last discovery proposed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovery {
+    /// Files the pack includes that the preset does not, with the mode
+    /// they were packed in, sorted by path.
+    pub proposed: Vec<(String, ViewMode)>,
+    pub stats: PackStats,
+    /// Files the pack dropped for lack of room.
+    pub dropped: usize,
+}
+
+impl Discovery {
+    /// What `packed` adds to the preset shown in `state`.
+    pub fn from_packed(packed: &Packed, state: &State) -> Self {
+        let mut proposed: Vec<(String, ViewMode)> = packed
+            .items
+            .iter()
+            .filter(|i| i.role != Role::Preset && !state.is_included(&i.path))
+            .filter_map(|i| Some((i.path.clone(), i.mode?)))
+            .collect();
+        proposed.sort();
+        Discovery {
+            proposed,
+            dropped: packed.stats.dropped,
+            stats: packed.stats.clone(),
+        }
+    }
+
+    /// How many proposed files folder `dir` holds.
+    pub fn count_under(&self, dir: &str) -> usize {
+        let prefix = format!("{dir}/");
+        let start = self
+            .proposed
+            .partition_point(|(p, _)| p.as_str() < prefix.as_str());
+        self.proposed[start..]
+            .iter()
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .count()
+    }
+
+    /// The proposed mode of `path`, if it is proposed.
+    pub fn mode_of(&self, path: &str) -> Option<ViewMode> {
+        self.proposed
+            .binary_search_by(|(p, _)| p.as_str().cmp(path))
+            .ok()
+            .map(|i| self.proposed[i].1)
+    }
+}
+
+/// Mark or unmark the file under the cursor as a target (saved in the
+/// preset's `targets`).
+pub fn toggle_target(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state.current_file().map(str::to_string) else {
+        state.say(Level::Warn, "targets are files: move to a file");
+        return Vec::new();
+    };
+    let key = state_key(state, super::action::Action::Discover);
+    edit(state, |preset, _| {
+        Ok(match preset.targets.iter().position(|t| *t == path) {
+            Some(i) => {
+                preset.targets.remove(i);
+                format!("{path} is no longer a target")
+            }
+            None => {
+                preset.targets.push(path.clone());
+                preset.targets.sort();
+                format!(
+                    "{path} is a target ({} in all): press {key} to discover what it needs",
+                    preset.targets.len(),
+                )
+            }
+        })
+    })
+}
+
+/// Pack the budget around the targets on the worker.
+pub fn discover(state: &mut State) -> Vec<Effect> {
+    let preset = state.preset();
+    if preset.targets.is_empty() {
+        let key = state_key(state, super::action::Action::ToggleTarget);
+        state.say(
+            Level::Warn,
+            format!("no targets: mark the files you work on with {key} in the tree first"),
+        );
+        return Vec::new();
+    }
+    let settings = &state.project.settings;
+    let opts = PackOptions {
+        budget: settings.budget,
+        map_budget: settings.repo_map_budget,
+        tokenizer: settings.tokenizer,
+        format: settings.format,
+        max_messages: settings.max_messages,
+        include_dirs: settings.include_dirs.clone(),
+    };
+    state.say(
+        Level::Info,
+        format!("discovering around {} targets…", preset.targets.len()),
+    );
+    vec![Effect::job(Job::Discover {
+        targets: preset.targets.clone(),
+        preset,
+        opts,
+        walked: state.walked.clone(),
+    })]
+}
+
+/// A discovery finished: show its proposals.
+pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
+    let discovery = Discovery::from_packed(packed, state);
+    let s = &discovery.stats;
+    let accept = state_key(state, super::action::Action::AcceptDiscovery);
+    let discard = state_key(state, super::action::Action::DiscardDiscovery);
+    let message = if discovery.proposed.is_empty() {
+        format!(
+            "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
+            s.discovered, s.tokens, s.budget
+        )
+    } else {
+        format!(
+            "discovery: {} files to add ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
+            discovery.proposed.len(),
+            s.discovered,
+            discovery.dropped,
+            s.tokens,
+            s.budget
+        )
+    };
+    state.say(Level::Info, message);
+    state.discovery = Some(discovery);
+    Vec::new()
+}
+
+/// Add every proposed file to the preset in its packed mode: one step.
+pub fn accept(state: &mut State) -> Vec<Effect> {
+    let Some(discovery) = state.discovery.take() else {
+        state.say(Level::Warn, "no discovery to accept");
+        return Vec::new();
+    };
+    let n = discovery.proposed.len();
+    edit(state, |preset, state| {
+        for (path, mode) in &discovery.proposed {
+            if !state.is_included(path) && preset.item(path).is_none() {
+                let mut item = FileItem::new(path);
+                item.view_mode = *mode;
+                insert_sorted(preset, item);
+            }
+        }
+        Ok(format!("added {n} discovered files (undo with u)"))
+    })
+}
+
+/// Forget the proposals.
+pub fn discard(state: &mut State) -> Vec<Effect> {
+    match state.discovery.take() {
+        Some(d) => state.say(
+            Level::Info,
+            format!("discarded {} proposed files", d.proposed.len()),
+        ),
+        None => state.say(Level::Warn, "no discovery to discard"),
+    }
+    Vec::new()
+}
+
+/// The first key bound to `action`, for messages.
+fn state_key(state: &State, action: super::action::Action) -> String {
+    state
+        .keymap
+        .keys_for(action)
+        .first()
+        .map(|(_, key)| key.to_string())
+        .unwrap_or_else(|| action.name().to_string())
+}
