@@ -82,8 +82,18 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String
             res => {
                 let (start, end) = res.range().unwrap_or((1, 0));
                 let mut part = format!("--- slice{label}, lines {start}-{end}");
-                if let Resolution::Moved { by, .. } = res {
-                    let _ = write!(part, " (moved {by:+} lines)");
+                match res {
+                    Resolution::Moved { by, .. } => {
+                        let _ = write!(part, " (moved {by:+} lines)");
+                    }
+                    Resolution::Reanchored { .. } => {
+                        part.push_str(" (re-anchored: edited since it was made)");
+                        notes.push(format!(
+                            "slice{label} (was lines {}-{}) was edited: lines {start}-{end} between its anchors are shown",
+                            slice.start_line, slice.end_line
+                        ));
+                    }
+                    _ => {}
                 }
                 part.push_str(" ---\n");
                 for line in &lines[start - 1..end] {
@@ -122,7 +132,8 @@ mod tests {
         assert_eq!(v.text, EXCLUDED);
         let v = render("notes.txt", "hello\n", ViewMode::Skeleton, &item);
         assert_eq!(v.mode, ViewMode::Summary);
-        assert_eq!(v.text, "hello\n(1 line, 6 bytes)\n");
+        // Too small to summarize: the file is its own summary.
+        assert_eq!(v.text, "hello\n");
     }
 
     #[test]
