@@ -4,7 +4,9 @@
 //! counts per rendered text.
 //!
 //! Every key includes the content hash, so a changed file can never be
-//! served a stale view or count.
+//! served a stale view or count. Summaries go through the cache's
+//! [`Summarizer`], which keeps them on disk across runs when it has a disk
+//! cache (`FileCache::with_summarizer`).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,6 +16,7 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use crate::core::model::{FileItem, TokenizerKind, ViewMode};
+use crate::core::summarizer::Summarizer;
 use crate::core::syntax::{self, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
@@ -69,6 +72,7 @@ pub struct FileCache {
     files: Mutex<HashMap<String, Arc<CachedFile>>>,
     views: Mutex<HashMap<ViewKey, Arc<View>>>,
     tokens: TokenCache,
+    summarizer: Summarizer,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -78,8 +82,28 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl FileCache {
+    /// Heuristic summaries, nothing on disk.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Summaries made (and cached on disk) by `summarizer`.
+    pub fn with_summarizer(summarizer: Summarizer) -> Self {
+        FileCache {
+            summarizer,
+            ..Self::default()
+        }
+    }
+
+    /// The summarizer behind the summary view.
+    pub fn summarizer(&self) -> &Summarizer {
+        &self.summarizer
+    }
+
+    /// `true` when the summary of `rel`'s current content is on disk.
+    pub fn summary_cached(&self, root: &Path, rel: &str) -> bool {
+        let file = self.file(root, rel);
+        file.text().is_some() && self.summarizer.is_cached(rel, &file.hash)
     }
 
     /// The file `rel` under `root`, re-read only when its size or mtime
@@ -145,9 +169,13 @@ impl FileCache {
         if let Some(v) = lock(&self.views).get(&key) {
             return Ok((v.clone(), lossy));
         }
-        let view = Arc::new(views::render_parsed(rel, text, mode, item, || {
-            self.parsed(&file, rel)
-        }));
+        let view = Arc::new(views::render_parsed(
+            text,
+            mode,
+            item,
+            || self.parsed(&file, rel),
+            || self.summarizer.summarize(rel, text, &file.hash),
+        ));
         lock(&self.views).insert(key, view.clone());
         Ok((view, lossy))
     }
@@ -160,6 +188,12 @@ impl FileCache {
     /// Forget everything (for a manual refresh).
     pub fn clear(&self) {
         lock(&self.files).clear();
+        lock(&self.views).clear();
+    }
+
+    /// Forget the rendered views (after the disk cache was cleared, so
+    /// summaries are made again).
+    pub fn clear_views(&self) {
         lock(&self.views).clear();
     }
 }

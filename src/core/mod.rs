@@ -8,6 +8,7 @@ pub mod compose;
 pub mod model;
 pub mod project;
 pub mod store;
+pub mod summarizer;
 pub mod summary;
 pub mod syntax;
 pub mod tokens;

@@ -88,6 +88,12 @@ impl DiskCache {
         }
     }
 
+    /// `true` when an entry exists under `key` (not checked: for marks
+    /// and statistics; [`DiskCache::get`] checks before serving).
+    pub fn contains(&self, bucket: &str, key: &[u8; 32]) -> bool {
+        self.entry_path(bucket, key).is_some_and(|p| p.is_file())
+    }
+
     /// The payload under `key` as UTF-8 text.
     pub fn get_text(&self, bucket: &str, key: &[u8; 32]) -> Option<String> {
         String::from_utf8(self.get(bucket, key)?).ok()

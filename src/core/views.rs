@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::core::anchor::{self, Resolution};
 use crate::core::model::{FileItem, ViewMode};
+use crate::core::summarizer::Summary;
 use crate::core::summary;
 use crate::core::syntax::{self, Lang, SymbolTree};
 
@@ -24,20 +25,27 @@ pub struct View {
     pub notes: Vec<String>,
 }
 
-/// Render `text` (the content of `path`) as `item` asks, in `mode`.
+/// Render `text` (the content of `path`) as `item` asks, in `mode`, with
+/// the heuristic summaries and no cache.
 pub fn render(path: &str, text: &str, mode: ViewMode, item: &FileItem) -> View {
     let parse = || Lang::detect(path, text).map(|lang| Arc::new(syntax::parse(lang, text)));
-    render_parsed(path, text, mode, item, parse)
+    let summarize = || Summary {
+        text: summary::summarize(path, text),
+        notes: Vec::new(),
+    };
+    render_parsed(text, mode, item, parse, summarize)
 }
 
-/// [`render`] with the parse supplied by the caller (a cache that already
-/// holds the file's symbol tree); `parse` runs only for symbol modes.
+/// [`render`] with the parse and the summary supplied by the caller (a
+/// cache that already holds the file's symbol tree, a summarizer with its
+/// disk cache); `parse` runs only for symbol modes, `summarize` only when
+/// the view is a summary.
 pub fn render_parsed(
-    path: &str,
     text: &str,
     mode: ViewMode,
     item: &FileItem,
     parse: impl FnOnce() -> Option<Arc<SymbolTree>>,
+    summarize: impl FnOnce() -> Summary,
 ) -> View {
     let mut notes = Vec::new();
     let wants_tree = matches!(
@@ -62,7 +70,11 @@ pub fn render_parsed(
         (ViewMode::Custom, _) if !item.custom_slices.is_empty() => {
             (ViewMode::Custom, render_slices(text, item, &mut notes))
         }
-        _ => (ViewMode::Summary, summary::summarize(path, text)),
+        _ => {
+            let summary = summarize();
+            notes.extend(summary.notes);
+            (ViewMode::Summary, summary.text)
+        }
     };
     View { mode, text, notes }
 }
