@@ -2,9 +2,11 @@
 //! the next numbered output file; the token total goes to stderr.
 
 use anyhow::Result;
+use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::Preset;
 use ctxcurate::core::project::Project;
+use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::tokens;
 use ctxcurate::tui::sanitize::display_line;
 
@@ -28,9 +30,15 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if let Some(f) = args.format {
         opts.format = f;
     }
+    opts.focus = args.focus;
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
 
-    let composition = compose::compose(&project.root, &preset, &opts);
+    // Summaries are cached on disk across runs (and shared with the TUI).
+    let cache = FileCache::with_summarizer(Summarizer::for_project(
+        &project.root,
+        &project.settings,
+    ));
+    let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
