@@ -34,10 +34,8 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
 
     // Summaries are cached on disk across runs (and shared with the TUI).
-    let cache = FileCache::with_summarizer(Summarizer::for_project(
-        &project.root,
-        &project.settings,
-    ));
+    let cache =
+        FileCache::with_summarizer(Summarizer::for_project(&project.root, &project.settings));
     let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;

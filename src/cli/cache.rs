@@ -17,7 +17,12 @@ pub fn run(cmd: CacheCommand, ctx: &mut Ctx) -> Result<()> {
     let disk = DiskCache::open(&project.root);
     let dir = disk
         .dir()
-        .map(|d| d.strip_prefix(&project.root).unwrap_or(d).display().to_string())
+        .map(|d| {
+            d.strip_prefix(&project.root)
+                .unwrap_or(d)
+                .display()
+                .to_string()
+        })
         .unwrap_or_default();
     match cmd {
         CacheCommand::Stats => {

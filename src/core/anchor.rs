@@ -115,31 +115,46 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
         end: i + len,
         by: (i + 1) as i64 - start as i64,
     };
+    // The anchors first: where they still bracket lines, those lines are
+    // the slice (moved if its text is among them, else edited). Only when
+    // they do not (the block was cut out, or the anchors were edited too)
+    // does a unique copy of the text elsewhere count as the slice.
+    let anchored = between_anchors(&lines, slice);
+    if let Some((from, to)) = anchored {
+        // `from..to` (0-based, exclusive) lies between the anchors.
+        if let Some(&i) = found.iter().find(|&&i| i >= from && i + len <= to) {
+            return moved(i);
+        }
+        if to > from && to - from <= max_span(len) {
+            return Resolution::Reanchored {
+                start: from + 1,
+                end: to,
+            };
+        }
+    }
     if let [i] = found[..] {
         return moved(i);
     }
-    let Some((from, to)) = between_anchors(&lines, slice) else {
-        return Resolution::Stale {
-            reason: if found.len() > 1 {
-                "the slice's text occurs more than once and its anchors are gone".into()
-            } else {
-                "the slice's text changed and its anchors are gone".into()
-            },
-        };
+    let reason = match anchored {
+        Some((from, to)) if to <= from => {
+            "the slice's lines were deleted (its anchors are now adjacent)"
+        }
+        Some(_) => "the slice's text changed and its anchors now enclose far more lines",
+        None if found.len() > 1 => {
+            "the slice's text occurs more than once and its anchors are gone"
+        }
+        None => "the slice's text changed and its anchors are gone",
     };
-    // `from..to` (0-based, exclusive) lies between the anchors.
-    if let Some(&i) = found.iter().find(|&&i| i >= from && i + len <= to) {
-        return moved(i);
+    Resolution::Stale {
+        reason: reason.into(),
     }
-    if to <= from {
-        return Resolution::Stale {
-            reason: "the slice's lines were deleted (its anchors are now adjacent)".into(),
-        };
-    }
-    Resolution::Reanchored {
-        start: from + 1,
-        end: to,
-    }
+}
+
+/// The most lines a re-anchored slice of `len` lines may span: edits may
+/// grow it, but anchors that enclose far more than the slice ever had have
+/// matched something else.
+fn max_span(len: usize) -> usize {
+    len * 2 + 10
 }
 
 /// The 0-based half-open span between the slice's anchors in `lines`:
@@ -253,7 +268,10 @@ mod tests {
         );
         // Deleted: the anchors are adjacent.
         let r = resolve("a\nb\nc\nf\ng\n", &s);
-        assert!(matches!(&r, Resolution::Stale { reason } if reason.contains("deleted")), "{r:?}");
+        assert!(
+            matches!(&r, Resolution::Stale { reason } if reason.contains("deleted")),
+            "{r:?}"
+        );
         // A slice at the start of the file has no before-anchor.
         let s = create_slice(TEXT, 1, 2).unwrap();
         assert_eq!(

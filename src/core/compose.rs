@@ -425,7 +425,10 @@ fn xml(files: &[RenderedFile], preset: &Preset, opts: &ComposeOptions) -> String
     }
     out.push_str("</documents>\n");
     if opts.focused() {
-        out.insert_str(0, "<!-- focused: focus files in full, other code as skeletons -->\n");
+        out.insert_str(
+            0,
+            "<!-- focused: focus files in full, other code as skeletons -->\n",
+        );
     } else if opts.summarizes() {
         out.insert_str(0, "<!-- files as summaries -->\n");
     }
@@ -551,10 +554,22 @@ mod tests {
             view_mode: mode,
             ..FileItem::new(path)
         };
-        assert_eq!(o.mode_for(&item("x/a.py", ViewMode::Outline)), ViewMode::Full);
-        assert_eq!(o.mode_for(&item("b.py", ViewMode::Full)), ViewMode::Skeleton);
-        assert_eq!(o.mode_for(&item("b.c", ViewMode::Masked)), ViewMode::Skeleton);
-        assert_eq!(o.mode_for(&item("b.py", ViewMode::Custom)), ViewMode::Custom);
+        assert_eq!(
+            o.mode_for(&item("x/a.py", ViewMode::Outline)),
+            ViewMode::Full
+        );
+        assert_eq!(
+            o.mode_for(&item("b.py", ViewMode::Full)),
+            ViewMode::Skeleton
+        );
+        assert_eq!(
+            o.mode_for(&item("b.c", ViewMode::Masked)),
+            ViewMode::Skeleton
+        );
+        assert_eq!(
+            o.mode_for(&item("b.py", ViewMode::Custom)),
+            ViewMode::Custom
+        );
         assert_eq!(o.mode_for(&item("r.md", ViewMode::Full)), ViewMode::Full);
         let mut forced = item("c.py", ViewMode::Summary);
         forced.force_full = true;

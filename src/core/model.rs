@@ -503,10 +503,7 @@ impl Settings {
             max_messages: layer.max_messages.unwrap_or(d.max_messages),
             include_dirs: layer.include_dirs.clone().unwrap_or(d.include_dirs),
             clipboard: layer.clipboard.clone().unwrap_or(d.clipboard),
-            summary_command: layer
-                .summary_command
-                .clone()
-                .unwrap_or(d.summary_command),
+            summary_command: layer.summary_command.clone().unwrap_or(d.summary_command),
             summary_timeout: layer.summary_timeout.unwrap_or(d.summary_timeout),
         }
     }

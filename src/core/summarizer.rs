@@ -192,8 +192,20 @@ pub fn run_command(argv: &[String], input: &str, timeout: Duration) -> Result<St
         });
     }
     for (which, pipe) in [
-        ("out", child.stdout.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
-        ("err", child.stderr.take().map(|p| Box::new(p) as Box<dyn Read + Send>)),
+        (
+            "out",
+            child
+                .stdout
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        ),
+        (
+            "err",
+            child
+                .stderr
+                .take()
+                .map(|p| Box::new(p) as Box<dyn Read + Send>),
+        ),
     ] {
         let tx = tx.clone();
         std::thread::spawn(move || {
@@ -276,7 +288,10 @@ mod tests {
     #[test]
     fn command_output_failure_timeout_and_silence() {
         let t = Duration::from_secs(5);
-        assert_eq!(run_command(&sh("tr a-z A-Z"), "abc\n", t), Ok("ABC\n".into()));
+        assert_eq!(
+            run_command(&sh("tr a-z A-Z"), "abc\n", t),
+            Ok("ABC\n".into())
+        );
         let err = run_command(&sh("echo boom >&2; exit 3"), "x", t).unwrap_err();
         assert_eq!(err, "exited with status 3: boom");
         assert_eq!(
@@ -286,7 +301,10 @@ mod tests {
         let started = Instant::now();
         let err = run_command(&sh("sleep 30"), "x", Duration::from_secs(1)).unwrap_err();
         assert_eq!(err, "timed out after 1 s");
-        assert!(started.elapsed() < Duration::from_secs(20), "killed, not waited for");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "killed, not waited for"
+        );
         let err = run_command(&["/nonexistent/summarizer".to_string()], "x", t).unwrap_err();
         assert!(err.contains("could not start"), "{err}");
     }
@@ -300,7 +318,10 @@ mod tests {
         assert!(!s.is_cached("a.py", &hash));
         let first = s.summarize("a.py", &text, &hash);
         assert!(s.is_cached("a.py", &hash));
-        assert!(!s.is_cached("a.txt", &hash), "the file type is part of the key");
+        assert!(
+            !s.is_cached("a.txt", &hash),
+            "the file type is part of the key"
+        );
         let again = Summarizer::new(DiskCache::open(dir.path()), SummaryConfig::default());
         assert_eq!(again.summarize("a.py", &text, &hash), first);
         assert_eq!((s.computed(), again.computed()), (1, 0));

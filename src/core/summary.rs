@@ -163,7 +163,8 @@ mod tests {
 
     #[test]
     fn toml_key_paths() {
-        let src = "[a]\nx = 1\nname = \"n\"\nlist = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n";
+        let src =
+            "[a]\nx = 1\nname = \"n\"\nlist = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n";
         assert_eq!(
             summarize("c.toml", src),
             "a.list = [14 items]\na.name = \"n\"\na.x = 1\n(4 lines, 76 bytes)\n"
@@ -181,7 +182,9 @@ mod tests {
 
     #[test]
     fn plain_text_head() {
-        let text: String = (1..=12).map(|i| format!("this is line number {i}\n")).collect();
+        let text: String = (1..=12)
+            .map(|i| format!("this is line number {i}\n"))
+            .collect();
         let s = summarize("notes.txt", &text);
         assert!(s.starts_with("this is line number 1\n"));
         assert!(s.contains("line number 10\n…\n(12 lines, "), "{s}");

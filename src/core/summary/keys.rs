@@ -104,7 +104,10 @@ pub(super) fn yaml(text: &str) -> Option<String> {
             }
             block_indent = None;
         }
-        if let Some(item) = trimmed.strip_prefix("- ").or((trimmed == "-").then_some("")) {
+        if let Some(item) = trimmed
+            .strip_prefix("- ")
+            .or((trimmed == "-").then_some(""))
+        {
             if let Some((at, path, n)) = &mut array
                 && stack.last().is_some_and(|(i, _)| *i < indent)
             {
@@ -161,7 +164,13 @@ pub(super) fn ini(text: &str) -> Option<String> {
             continue;
         }
         let sep = match (line.find('='), line.find(':')) {
-            (Some(a), Some(b)) => if a < b { '=' } else { ':' },
+            (Some(a), Some(b)) => {
+                if a < b {
+                    '='
+                } else {
+                    ':'
+                }
+            }
             (Some(_), None) => '=',
             (None, Some(_)) => ':',
             (None, None) => continue,
