@@ -215,7 +215,11 @@ fn a_deleted_or_rewritten_block_is_stale_and_never_shown() {
         let got = anchor::resolve(&deleted, &slice);
         assert!(matches!(got, Resolution::Stale { .. }), "{file}: {got:?}");
         let v = rendered(&deleted, &slice);
-        assert_eq!(v.text, "", "{file}: no lines for a stale slice");
+        assert_eq!(
+            v.text,
+            views::NO_SLICE,
+            "{file}: no lines for a stale slice"
+        );
         assert!(v.notes[0].starts_with(&format!("stale slice [t] (was lines {s}-{e})")));
         // The block and its surroundings rewritten.
         let from = s.saturating_sub(4);

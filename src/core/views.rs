@@ -14,6 +14,9 @@ use crate::core::syntax::{self, Lang, SymbolTree};
 /// The body shown for a file in `none` mode.
 pub const EXCLUDED: &str = "(context excluded)";
 
+/// The body of a `custom` view whose slices are all stale.
+pub const NO_SLICE: &str = "(no slice of this file resolves: see the notes)";
+
 /// One file's rendered view.
 #[derive(Debug, Clone, PartialEq)]
 pub struct View {
@@ -68,7 +71,11 @@ pub fn render_parsed(
             (ViewMode::Masked, out)
         }
         (ViewMode::Custom, _) if !item.custom_slices.is_empty() => {
-            (ViewMode::Custom, render_slices(text, item, &mut notes))
+            let mut shown = render_slices(text, item, &mut notes);
+            if shown.is_empty() {
+                shown = NO_SLICE.to_string();
+            }
+            (ViewMode::Custom, shown)
         }
         _ => {
             let summary = summarize();
@@ -79,6 +86,13 @@ pub fn render_parsed(
     View { mode, text, notes }
 }
 
+/// `true` for the note of a stale slice (the TUI marks such files).
+pub fn is_stale_note(note: &str) -> bool {
+    note.starts_with(STALE_NOTE)
+}
+
+const STALE_NOTE: &str = "stale slice";
+
 /// Each slice headed by its tag, comment and current line range; stale
 /// slices are reported, never rendered.
 fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String {
@@ -88,7 +102,7 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String
         let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
         match anchor::resolve(text, slice) {
             Resolution::Stale { reason } => notes.push(format!(
-                "stale slice{label} (was lines {}-{}): {reason}",
+                "{STALE_NOTE}{label} (was lines {}-{}): {reason}",
                 slice.start_line, slice.end_line
             )),
             res => {

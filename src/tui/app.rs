@@ -24,6 +24,7 @@ use super::update::{follow_cursor, recompose, update};
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
+use crate::core::summarizer::Summarizer;
 use crate::core::walk;
 
 /// What arrives at the loop.
@@ -116,7 +117,12 @@ fn event_loop(
     let (tx, rx) = mpsc::channel::<Msg>();
     spawn_input(tx.clone());
     spawn_walker(root.clone(), tx.clone());
-    let cache = Arc::new(FileCache::new());
+    // Summaries (and the summary command, on the worker) go through the
+    // project's disk cache, shared with `ctxcurate build`.
+    let cache = Arc::new(FileCache::with_summarizer(Summarizer::for_project(
+        &root,
+        &state.project.settings,
+    )));
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),

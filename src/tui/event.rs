@@ -58,6 +58,8 @@ pub enum Event {
     Wrote(Result<String, String>),
     /// What saving or checking the project file found.
     Disk(Box<SyncOutcome>),
+    /// The disk cache was cleared: how many entries, or why not.
+    CacheCleared(Result<usize, String>),
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
 }
@@ -117,6 +119,8 @@ pub enum Job {
         settings: Settings,
         walked: Arc<Vec<String>>,
     },
+    /// Empty the on-disk cache (and the rendered views made from it).
+    ClearCache,
 }
 
 impl Effect {
@@ -137,6 +141,7 @@ impl Job {
             Job::Yank { .. } => "composing for the clipboard".into(),
             Job::YankFile { item, .. } => format!("rendering {}", item.path),
             Job::WriteOutput { .. } => "writing the output file".into(),
+            Job::ClearCache => "clearing the cache".into(),
         }
     }
 }
