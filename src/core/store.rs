@@ -59,6 +59,14 @@ impl DiskCache {
         }
     }
 
+    /// A cache in `dir` itself (benchmarks over trees that must not be
+    /// written to).
+    pub fn at(dir: &Path) -> Self {
+        DiskCache {
+            dir: Some(dir.to_path_buf()),
+        }
+    }
+
     /// A cache that stores nothing (tests, read-only use).
     pub fn disabled() -> Self {
         DiskCache { dir: None }
