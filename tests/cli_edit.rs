@@ -254,10 +254,8 @@ fn view_works_without_a_project_file() {
     let none = p.ok(&["view", "src/util.c", "--mode", "none"]);
     assert_eq!(none, "(context excluded)\n");
     let summary = p.run(&["view", "docs/guide.md", "--mode", "skeleton"]);
-    assert_eq!(
-        stdout(&summary),
-        "- Guide\n  Read this first.\n(3 lines, 37 bytes)\n"
-    );
+    // Too small to summarize: the file is its own summary.
+    assert_eq!(stdout(&summary), "# Guide\n\nRead this first. Then more.\n");
     assert!(stderr(&summary).contains("showing summary"));
     let out = p.run(&["view", "missing.py"]);
     assert_eq!(out.status.code(), Some(1));

@@ -108,6 +108,16 @@ pub enum Command {
         #[command(flatten)]
         target: PresetTarget,
     },
+    /// List a file's slices and how each resolves against the file as it
+    /// is now (kept, moved by N, re-anchored, stale).
+    Slices {
+        path: String,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Inspect or clear the on-disk cache (`.ctxcurate/cache`: summaries).
+    #[command(subcommand)]
+    Cache(CacheCommand),
     /// Manage presets.
     #[command(subcommand)]
     Preset(PresetCommand),
@@ -156,6 +166,11 @@ pub struct BuildArgs {
     /// Print the packing stats to stderr as JSON.
     #[arg(long)]
     pub stats_json: bool,
+    /// A focus build: these files in full whatever their mode, every other
+    /// code file as a skeleton (a path, a basename or a path suffix;
+    /// repeatable). `force_full` files count as focus files.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub focus: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -172,6 +187,14 @@ pub struct MapArgs {
     pub preset: Option<String>,
     #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
     pub tokenizer: Option<TokenizerKind>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CacheCommand {
+    /// Entries and bytes per bucket.
+    Stats,
+    /// Remove every entry.
+    Clear,
 }
 
 /// Which preset an edit applies to.

@@ -11,6 +11,7 @@ use ctxcurate::core::model::{Preset, TokenizerKind};
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::store::DiskCache;
+use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
 use ctxcurate::tui::sanitize::display_line;
 
@@ -34,8 +35,12 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if let Some(f) = args.format {
         opts.format = f;
     }
+    opts.focus = args.focus;
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
-    let cache = FileCache::with_disk(DiskCache::open(&project.root));
+    let cache = FileCache::for_project(
+        DiskCache::open(&project.root),
+        Summarizer::for_project(&project.root, &project.settings),
+    );
     let mut targets = preset.targets.clone();
     for t in &args.targets {
         let rel = target_path(ctx, &project, t)?;

@@ -8,6 +8,7 @@ use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::graph::ImportGraph;
 use ctxcurate::core::repo_map;
 use ctxcurate::core::store::DiskCache;
+use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
 
 use super::Ctx;
@@ -26,7 +27,10 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     }
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let budget = args.budget.unwrap_or(project.settings.repo_map_budget);
-    let cache = FileCache::with_disk(DiskCache::open(&project.root));
+    let cache = FileCache::for_project(
+        DiskCache::open(&project.root),
+        Summarizer::for_project(&project.root, &project.settings),
+    );
     let walked = walk::walk_files(&project.root);
     let graph = ImportGraph::build(
         &project.root,

@@ -7,6 +7,7 @@
 
 pub mod args;
 mod build;
+mod cache;
 mod edit;
 mod inspect;
 mod map;
@@ -99,6 +100,8 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         Command::Symbols { path, json } => inspect::symbols(&path, json, ctx),
         Command::Tokens { paths, tokenizer } => inspect::tokens(&paths, tokenizer, ctx),
         Command::Preset(cmd) => presets::run(cmd, ctx),
+        Command::Cache(cmd) => cache::run(cmd, ctx),
+        Command::Slices { path, target } => cache::slices(&path, target.preset.as_deref(), ctx),
         Command::Keys => {
             let project = ctx.project()?;
             let (keymap, problems) =

@@ -1,6 +1,10 @@
-//! Anchored slices: making a slice stores its text's hash and the lines
-//! around it; resolving finds the slice again in the current file, or says
-//! it is stale. Wrong lines are never shown as if they were the slice.
+//! Anchored slices: making a slice stores its text's hash and up to three
+//! lines around it; resolving finds the slice again in the current file
+//! (DESIGN §7). In order: the stored lines still hash the same (kept); the
+//! exact text occurs once elsewhere, or once between its anchors (moved);
+//! the anchors are found and the lines between them are taken (re-anchored,
+//! the text was edited); otherwise the slice is stale. Wrong lines are never
+//! shown as if they were the slice.
 
 use crate::core::model::Slice;
 use crate::core::tokens::sha256_hex;
@@ -13,8 +17,12 @@ pub const ANCHOR_LINES: usize = 3;
 pub enum Resolution {
     /// At its stored lines, unchanged (or stored without a hash).
     Kept { start: usize, end: usize },
-    /// Its exact text found once elsewhere; `by` is the line shift.
+    /// Its exact text found elsewhere (once in the file, or once between
+    /// its anchors); `by` is the line shift.
     Moved { start: usize, end: usize, by: i64 },
+    /// Its text changed, but its anchors still bracket it: the lines
+    /// between them.
+    Reanchored { start: usize, end: usize },
     /// Not found: the reason says why.
     Stale { reason: String },
 }
@@ -23,10 +31,21 @@ impl Resolution {
     /// The resolved 1-based inclusive line range, unless stale.
     pub fn range(&self) -> Option<(usize, usize)> {
         match self {
-            Resolution::Kept { start, end } | Resolution::Moved { start, end, .. } => {
-                Some((*start, *end))
-            }
+            Resolution::Kept { start, end }
+            | Resolution::Moved { start, end, .. }
+            | Resolution::Reanchored { start, end } => Some((*start, *end)),
             Resolution::Stale { .. } => None,
+        }
+    }
+
+    /// One word or phrase for listings: `kept`, `moved by +3`,
+    /// `re-anchored`, `stale`.
+    pub fn describe(&self) -> String {
+        match self {
+            Resolution::Kept { .. } => "kept".into(),
+            Resolution::Moved { by, .. } => format!("moved by {by:+}"),
+            Resolution::Reanchored { .. } => "re-anchored".into(),
+            Resolution::Stale { .. } => "stale".into(),
         }
     }
 }
@@ -88,20 +107,104 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
         return Resolution::Kept { start, end };
     }
     let len = end - start + 1;
-    let mut found = (0..lines.len().saturating_sub(len - 1))
-        .filter(|&i| hash_lines(&lines[i..i + len]) == *hash);
-    match (found.next(), found.next()) {
-        (Some(i), None) => Resolution::Moved {
-            start: i + 1,
-            end: i + len,
-            by: (i + 1) as i64 - start as i64,
-        },
-        (Some(_), Some(_)) => Resolution::Stale {
-            reason: "the slice's text occurs more than once".into(),
-        },
-        _ => Resolution::Stale {
-            reason: "the slice's text changed".into(),
-        },
+    let found: Vec<usize> = (0..(lines.len() + 1).saturating_sub(len))
+        .filter(|&i| hash_lines(&lines[i..i + len]) == *hash)
+        .collect();
+    let moved = |i: usize| Resolution::Moved {
+        start: i + 1,
+        end: i + len,
+        by: (i + 1) as i64 - start as i64,
+    };
+    // The anchors first: where they still bracket lines, those lines are
+    // the slice (moved if its text is among them, else edited). Only when
+    // they do not (the block was cut out, or the anchors were edited too)
+    // does a unique copy of the text elsewhere count as the slice.
+    let anchored = between_anchors(&lines, slice);
+    if let Some((from, to)) = anchored {
+        // `from..to` (0-based, exclusive) lies between the anchors.
+        if let Some(&i) = found.iter().find(|&&i| i >= from && i + len <= to) {
+            return moved(i);
+        }
+        if to > from && to - from <= max_span(len) {
+            return Resolution::Reanchored {
+                start: from + 1,
+                end: to,
+            };
+        }
+    }
+    if let [i] = found[..] {
+        return moved(i);
+    }
+    let reason = match anchored {
+        Some((from, to)) if to <= from => {
+            "the slice's lines were deleted (its anchors are now adjacent)"
+        }
+        Some(_) => "the slice's text changed and its anchors now enclose far more lines",
+        None if found.len() > 1 => {
+            "the slice's text occurs more than once and its anchors are gone"
+        }
+        None => "the slice's text changed and its anchors are gone",
+    };
+    Resolution::Stale {
+        reason: reason.into(),
+    }
+}
+
+/// The most lines a re-anchored slice of `len` lines may span: edits may
+/// grow it, but anchors that enclose far more than the slice ever had have
+/// matched something else.
+fn max_span(len: usize) -> usize {
+    len * 2 + 10
+}
+
+/// The 0-based half-open span between the slice's anchors in `lines`:
+/// the before-anchor's end and the after-anchor's start. An empty anchor
+/// means the slice touched the start (or end) of the file. Each anchor is
+/// matched as a whole block first, then by fewer lines (those nearest the
+/// slice), and must match exactly once (the after-anchor: first match after
+/// the before-anchor).
+fn between_anchors(lines: &[&str], slice: &Slice) -> Option<(usize, usize)> {
+    let from = if slice.anchor_before.is_empty() {
+        0
+    } else {
+        let b = &slice.anchor_before;
+        (1..=b.len()).rev().find_map(|k| {
+            let block = &b[b.len() - k..];
+            unique(matches(lines, block, 0)).map(|i| i + k)
+        })?
+    };
+    let to = if slice.anchor_after.is_empty() {
+        lines.len()
+    } else {
+        let a = &slice.anchor_after;
+        (1..=a.len())
+            .rev()
+            .find_map(|k| matches(lines, &a[..k], from).into_iter().next())?
+    };
+    (to >= from).then_some((from, to))
+}
+
+/// Start indices (at or after `from`) where `block` matches `lines`,
+/// comparing lines without trailing whitespace. Blocks made only of blank
+/// lines match nothing: they locate nothing.
+fn matches(lines: &[&str], block: &[String], from: usize) -> Vec<usize> {
+    if block.iter().all(|l| l.trim().is_empty()) || block.len() > lines.len() {
+        return Vec::new();
+    }
+    (from..=lines.len() - block.len())
+        .filter(|&i| {
+            block
+                .iter()
+                .zip(&lines[i..])
+                .all(|(b, l)| b.trim_end() == l.trim_end())
+        })
+        .collect()
+}
+
+fn unique(found: Vec<usize>) -> Option<usize> {
+    match found[..] {
+        [i] => Some(i),
+        _ => None,
     }
 }
 
@@ -144,6 +247,37 @@ mod tests {
             resolve("d\ne\nd\ne\n", &s),
             Resolution::Stale { .. }
         ));
+    }
+
+    #[test]
+    fn anchors_find_an_edited_or_duplicated_slice() {
+        let s = create_slice(TEXT, 4, 5).unwrap();
+        // Edited inside, lines added above: the span between the anchors.
+        assert_eq!(
+            resolve("new\na\nb\nc\nD\nE\nX\nf\ng\n", &s),
+            Resolution::Reanchored { start: 5, end: 7 }
+        );
+        // The text occurs twice; the anchors pick the right one.
+        assert_eq!(
+            resolve("d\ne\na\nb\nc\nd\ne\nf\ng\n", &s),
+            Resolution::Moved {
+                start: 6,
+                end: 7,
+                by: 2
+            }
+        );
+        // Deleted: the anchors are adjacent.
+        let r = resolve("a\nb\nc\nf\ng\n", &s);
+        assert!(
+            matches!(&r, Resolution::Stale { reason } if reason.contains("deleted")),
+            "{r:?}"
+        );
+        // A slice at the start of the file has no before-anchor.
+        let s = create_slice(TEXT, 1, 2).unwrap();
+        assert_eq!(
+            resolve("A\nB\nB2\nc\nd\ne\n", &s),
+            Resolution::Reanchored { start: 1, end: 3 }
+        );
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //! under the same keys, so a new run over an unchanged project neither
 //! parses nor tokenizes again. Summaries are not kept in the view bucket:
 //! they may come from an external summarizer with its own cache.
+//! Summaries go through the cache's [`Summarizer`], which keeps them on
+//! disk across runs in its own bucket.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -21,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use crate::core::model::{FileItem, TokenizerKind, ViewMode};
 use crate::core::store::{self, DiskCache};
+use crate::core::summarizer::Summarizer;
 use crate::core::syntax::{self, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
@@ -77,6 +80,7 @@ pub struct FileCache {
     views: Mutex<HashMap<ViewKey, Arc<View>>>,
     tokens: TokenCache,
     disk: DiskCache,
+    summarizer: Summarizer,
 }
 
 /// Bumped whenever a view renderer or derived text changes, so entries
@@ -90,6 +94,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl FileCache {
+    /// Heuristic summaries, nothing on disk.
     pub fn new() -> Self {
         Self::default()
     }
@@ -100,6 +105,35 @@ impl FileCache {
             disk,
             ..Self::default()
         }
+    }
+
+    /// Summaries made (and cached on disk) by `summarizer`.
+    pub fn with_summarizer(summarizer: Summarizer) -> Self {
+        FileCache {
+            summarizer,
+            ..Self::default()
+        }
+    }
+
+    /// The cache of a project: costly results in `disk`, summaries from
+    /// `summarizer` (what the CLI and the TUI use).
+    pub fn for_project(disk: DiskCache, summarizer: Summarizer) -> Self {
+        FileCache {
+            disk,
+            summarizer,
+            ..Self::default()
+        }
+    }
+
+    /// The summarizer behind the summary view.
+    pub fn summarizer(&self) -> &Summarizer {
+        &self.summarizer
+    }
+
+    /// `true` when the summary of `rel`'s current content is on disk.
+    pub fn summary_cached(&self, root: &Path, rel: &str) -> bool {
+        let file = self.file(root, rel);
+        file.text().is_some() && self.summarizer.is_cached(rel, &file.hash)
     }
 
     /// The file `rel` under `root`, re-read only when its size or mtime
@@ -183,7 +217,13 @@ impl FileCache {
         let view = Arc::new(match stored {
             Some(view) => view,
             None => {
-                let view = views::render_parsed(rel, text, mode, item, || self.parsed(&file, rel));
+                let view = views::render_parsed(
+                    text,
+                    mode,
+                    item,
+                    || self.parsed(&file, rel),
+                    || self.summarizer.summarize(rel, text, &file.hash),
+                );
                 if needs_parse
                     && view.mode == mode
                     && let Ok(json) = serde_json::to_vec(&view)
@@ -247,6 +287,12 @@ impl FileCache {
     /// Forget everything (for a manual refresh).
     pub fn clear(&self) {
         lock(&self.files).clear();
+        lock(&self.views).clear();
+    }
+
+    /// Forget the rendered views (after the disk cache was cleared, so
+    /// summaries are made again).
+    pub fn clear_views(&self) {
         lock(&self.views).clear();
     }
 }

@@ -24,6 +24,10 @@ pub struct ComposeOptions {
     pub format: Format,
     /// Only the newest N discussion messages (0: all).
     pub max_messages: usize,
+    /// A focus build (DESIGN §8, `build --focus`): these files in full
+    /// whatever their mode, every other code file as a skeleton. Each is a
+    /// path, a basename or a `/`-suffix of a path.
+    pub focus: Vec<String>,
 }
 
 impl ComposeOptions {
@@ -33,7 +37,18 @@ impl ComposeOptions {
             summary_only: s.summary_only,
             format: s.format,
             max_messages: s.max_messages,
+            focus: Vec::new(),
         }
+    }
+
+    /// `true` for a focus build.
+    pub fn focused(&self) -> bool {
+        !self.focus.is_empty()
+    }
+
+    /// `true` when `path` is one of the focus files.
+    pub fn is_focus(&self, path: &str) -> bool {
+        self.focus.iter().any(|f| focus_matches(f, path))
     }
 
     /// `true` when every file is rendered as a summary.
@@ -45,8 +60,22 @@ impl ComposeOptions {
         }
     }
 
-    /// The mode a file renders in under this strategy.
+    /// The mode a file renders in under this strategy (or focus build:
+    /// focus and `force_full` files full, slices and excluded files as
+    /// they are, other code files as skeletons — signatures with the
+    /// bodies elided —, anything else by its own mode).
     pub fn mode_for(&self, item: &crate::core::model::FileItem) -> ViewMode {
+        if self.focused() {
+            return if item.force_full || self.is_focus(&item.path) {
+                ViewMode::Full
+            } else if matches!(item.view_mode, ViewMode::Custom | ViewMode::None) {
+                item.view_mode
+            } else if Lang::from_path(&item.path).is_some() {
+                ViewMode::Skeleton
+            } else {
+                item.view_mode
+            };
+        }
         if item.force_full || self.strategy == Strategy::Full {
             ViewMode::Full
         } else if self.summarizes() {
@@ -55,6 +84,17 @@ impl ComposeOptions {
             item.view_mode
         }
     }
+}
+
+/// `true` when the focus argument `focus` names `path`: the same path, its
+/// basename, or a suffix of it starting after a `/`.
+pub fn focus_matches(focus: &str, path: &str) -> bool {
+    let focus = focus.trim_start_matches("./");
+    !focus.is_empty()
+        && (path == focus
+            || path
+                .strip_suffix(focus)
+                .is_some_and(|head| head.ends_with('/')))
 }
 
 /// One file of a composition, rendered.
@@ -134,11 +174,13 @@ pub fn compose_with(
     cache: &FileCache,
     walked: Option<&[String]>,
 ) -> Composition {
-    let (resolved, problems) =
+    let (mut resolved, problems) =
         walk::expand_items(&preset.files, &preset.exclude, || match walked {
             Some(files) => files.to_vec(),
             None => walk::walk_files(root),
         });
+    let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    add_focus_files(root, opts, &mut resolved, &mut problems);
     let files: Vec<RenderedFile> = resolved
         .par_iter()
         .map(|r| render_file(root, r, opts, cache))
@@ -147,13 +189,42 @@ pub fn compose_with(
     Composition {
         text,
         files,
-        problems: problems.iter().map(|p| p.to_string()).collect(),
+        problems,
+    }
+}
+
+/// A focus file the preset does not list is added (in full) when it is a
+/// file of the project; a focus matching nothing is a problem.
+fn add_focus_files(
+    root: &Path,
+    opts: &ComposeOptions,
+    resolved: &mut Vec<ResolvedItem>,
+    problems: &mut Vec<String>,
+) {
+    for focus in &opts.focus {
+        if resolved.iter().any(|r| focus_matches(focus, &r.path)) {
+            continue;
+        }
+        let rel = focus.trim_start_matches("./").to_string();
+        if walk::is_inside(&rel) && root.join(&rel).is_file() {
+            resolved.push(ResolvedItem {
+                path: rel.clone(),
+                item: crate::core::model::FileItem::new(rel),
+                entry: usize::MAX,
+            });
+        } else {
+            problems.push(format!(
+                "focus `{focus}` matches no file of the preset or the project"
+            ));
+        }
     }
 }
 
 /// The heading of the files section.
 pub fn files_heading(opts: &ComposeOptions) -> &'static str {
-    if opts.summarizes() {
+    if opts.focused() {
+        "## Files (Focused)"
+    } else if opts.summarizes() {
         "## Files (Summary)"
     } else {
         "## Files"
@@ -390,7 +461,12 @@ fn xml(
             xml_escape(map.trim_end())
         );
     }
-    if opts.summarizes() {
+    if opts.focused() {
+        out.insert_str(
+            0,
+            "<!-- focused: focus files in full, other code as skeletons -->\n",
+        );
+    } else if opts.summarizes() {
         out.insert_str(0, "<!-- files as summaries -->\n");
     }
     if !preset.screenshots.is_empty() {
@@ -497,6 +573,45 @@ mod tests {
             std::fs::write(first.parent().unwrap().join(name), "").unwrap();
         }
         assert!(next_output_path(dir.path(), &s).ends_with("context_008.md"));
+    }
+
+    #[test]
+    fn focus_matching_and_modes() {
+        assert!(focus_matches("src/a.py", "src/a.py"));
+        assert!(focus_matches("a.py", "src/a.py"));
+        assert!(focus_matches("./src/a.py", "src/a.py"));
+        assert!(focus_matches("core/a.py", "src/core/a.py"));
+        assert!(!focus_matches("ore/a.py", "src/core/a.py"));
+        assert!(!focus_matches("a.py", "src/ba.py"));
+        assert!(!focus_matches("", "a.py"));
+        let mut o = ComposeOptions::from_settings(&Settings::default());
+        o.strategy = Strategy::Summarize;
+        o.focus = vec!["a.py".into()];
+        let item = |path: &str, mode| FileItem {
+            view_mode: mode,
+            ..FileItem::new(path)
+        };
+        assert_eq!(
+            o.mode_for(&item("x/a.py", ViewMode::Outline)),
+            ViewMode::Full
+        );
+        assert_eq!(
+            o.mode_for(&item("b.py", ViewMode::Full)),
+            ViewMode::Skeleton
+        );
+        assert_eq!(
+            o.mode_for(&item("b.c", ViewMode::Masked)),
+            ViewMode::Skeleton
+        );
+        assert_eq!(
+            o.mode_for(&item("b.py", ViewMode::Custom)),
+            ViewMode::Custom
+        );
+        assert_eq!(o.mode_for(&item("r.md", ViewMode::Full)), ViewMode::Full);
+        let mut forced = item("c.py", ViewMode::Summary);
+        forced.force_full = true;
+        assert_eq!(o.mode_for(&forced), ViewMode::Full);
+        assert_eq!(files_heading(&o), "## Files (Focused)");
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod pack;
 pub mod project;
 pub mod repo_map;
 pub mod store;
+pub mod summarizer;
 pub mod summary;
 pub mod syntax;
 pub mod tokens;

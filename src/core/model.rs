@@ -371,8 +371,36 @@ pub struct SettingsLayer {
     /// a packed build).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub repo_map_budget: Option<usize>,
+    /// An external summarizer: the file on stdin, the summary on stdout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_command: Option<CommandLine>,
+    /// Seconds the external summarizer may take per file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary_timeout: Option<u64>,
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+/// A command as written in the config: a shell line (`"llm -s 'Summarize'"`,
+/// run by `sh -c`) or an argument vector (`["llm", "-s", "Summarize"]`).
+/// An empty line or vector means no command.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum CommandLine {
+    Shell(String),
+    Argv(Vec<String>),
+}
+
+impl CommandLine {
+    /// The program and its arguments, or `None` when empty.
+    pub fn argv(&self) -> Option<Vec<String>> {
+        match self {
+            CommandLine::Shell(line) if line.trim().is_empty() => None,
+            CommandLine::Shell(line) => Some(vec!["sh".into(), "-c".into(), line.clone()]),
+            CommandLine::Argv(v) if v.is_empty() || v[0].is_empty() => None,
+            CommandLine::Argv(v) => Some(v.clone()),
+        }
+    }
 }
 
 impl SettingsLayer {
@@ -397,6 +425,11 @@ impl SettingsLayer {
                 .or_else(|| under.include_dirs.clone()),
             clipboard: self.clipboard.clone().or_else(|| under.clipboard.clone()),
             repo_map_budget: self.repo_map_budget.or(under.repo_map_budget),
+            summary_command: self
+                .summary_command
+                .clone()
+                .or_else(|| under.summary_command.clone()),
+            summary_timeout: self.summary_timeout.or(under.summary_timeout),
             extra: self.extra.clone(),
         }
     }
@@ -417,6 +450,8 @@ pub struct Settings {
     pub include_dirs: Vec<String>,
     pub clipboard: String,
     pub repo_map_budget: usize,
+    pub summary_command: CommandLine,
+    pub summary_timeout: u64,
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -440,6 +475,8 @@ impl Settings {
             include_dirs: layer.include_dirs.ok_or("include_dirs")?,
             clipboard: layer.clipboard.ok_or("clipboard")?,
             repo_map_budget: layer.repo_map_budget.ok_or("repo_map_budget")?,
+            summary_command: layer.summary_command.ok_or("summary_command")?,
+            summary_timeout: layer.summary_timeout.ok_or("summary_timeout")?,
         })
     }
 }
@@ -478,6 +515,8 @@ impl Settings {
             include_dirs: layer.include_dirs.clone().unwrap_or(d.include_dirs),
             clipboard: layer.clipboard.clone().unwrap_or(d.clipboard),
             repo_map_budget: layer.repo_map_budget.unwrap_or(d.repo_map_budget),
+            summary_command: layer.summary_command.clone().unwrap_or(d.summary_command),
+            summary_timeout: layer.summary_timeout.unwrap_or(d.summary_timeout),
         }
     }
 }
@@ -524,8 +563,25 @@ mod tests {
         assert_eq!(settings.max_messages, 0);
         assert!(settings.include_dirs.is_empty());
         assert_eq!(settings.clipboard, "auto");
+        assert_eq!(settings.summary_command.argv(), None);
+        assert_eq!(settings.summary_timeout, 30);
         // An empty layer resolves to exactly the embedded defaults.
         assert_eq!(Settings::resolve(&SettingsLayer::default()), settings);
+    }
+
+    #[test]
+    fn summary_command_as_line_or_argv() {
+        let f: ProjectFile =
+            toml::from_str("[project]\nsummary_command = \"llm -s 'Sum up'\"\n").unwrap();
+        let argv = f.project.summary_command.unwrap().argv().unwrap();
+        assert_eq!(argv, ["sh", "-c", "llm -s 'Sum up'"]);
+        let f: ProjectFile =
+            toml::from_str("[project]\nsummary_command = [\"llm\", \"-s\", \"x\"]\n").unwrap();
+        assert_eq!(
+            f.project.summary_command.unwrap().argv().unwrap(),
+            ["llm", "-s", "x"]
+        );
+        assert_eq!(CommandLine::Argv(vec![]).argv(), None);
     }
 
     #[test]

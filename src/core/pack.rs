@@ -182,6 +182,7 @@ pub fn pack_with(
         summary_only: false,
         format: opts.format,
         max_messages: opts.max_messages,
+        focus: Vec::new(),
     };
     let packer = Packer {
         root,

@@ -60,7 +60,8 @@ impl DiskCache {
         }
     }
 
-    /// A cache in `dir` itself (benchmarks, read-only projects).
+    /// A cache in `dir` itself (benchmarks over trees that must not be
+    /// written to).
     pub fn at(dir: &Path) -> Self {
         DiskCache {
             dir: Some(dir.to_path_buf()),
@@ -94,6 +95,12 @@ impl DiskCache {
                 None
             }
         }
+    }
+
+    /// `true` when an entry exists under `key` (not checked: for marks
+    /// and statistics; [`DiskCache::get`] checks before serving).
+    pub fn contains(&self, bucket: &str, key: &[u8; 32]) -> bool {
+        self.entry_path(bucket, key).is_some_and(|p| p.is_file())
     }
 
     /// The payload under `key` as UTF-8 text.

@@ -1,7 +1,15 @@
-//! Heuristic summaries: instant, offline, per file type. Code gets its
-//! module docstring line and an outline of its top-level symbols; Markdown
-//! its heading tree; TOML and JSON their key paths; anything else its first
-//! lines with line and byte counts.
+//! Heuristic summaries: instant, offline, per file type (DESIGN §6). Code
+//! gets its module docstring (or leading comment) line and an outline of its
+//! top-level symbols with line counts; Markdown its heading tree with each
+//! section's first sentence; TOML, JSON, YAML and INI their key paths
+//! (`keys`); anything else its first lines. Every summary ends with the
+//! file's line and byte counts, and is never longer than the file: a file
+//! too small to summarize is its own summary.
+//!
+//! These are pure functions of (path, text); caching them on disk and the
+//! optional external summarizer live in `summarizer`.
+
+mod keys;
 
 use std::fmt::Write;
 
@@ -9,10 +17,9 @@ use crate::core::syntax::{self, Lang};
 
 /// Lines of a plain text file kept in its summary.
 const HEAD_LINES: usize = 10;
-/// Scalar values longer than this are cut in key-path summaries.
-const SHORT_VALUE: usize = 40;
-/// At most this many key paths are listed.
-const MAX_KEYS: usize = 80;
+/// Bumped whenever a heuristic summary changes, so summaries cached on
+/// disk by an older version are recomputed, never served.
+pub const VERSION: &str = "heuristic-2";
 
 /// A summary of `text`, chosen by the extension of `path`.
 pub fn summarize(path: &str, text: &str) -> String {
@@ -25,8 +32,10 @@ pub fn summarize(path: &str, text: &str) -> String {
     } else {
         match ext.as_str() {
             "md" | "markdown" => markdown_summary(text),
-            "toml" => toml_summary(text),
-            "json" => json_summary(text),
+            "toml" => keys::toml(text),
+            "json" => keys::json(text),
+            "yaml" | "yml" => keys::yaml(text),
+            "ini" | "cfg" | "conf" => keys::ini(text),
             _ => None,
         }
         .unwrap_or_else(|| head_summary(text))
@@ -38,6 +47,10 @@ pub fn summarize(path: &str, text: &str) -> String {
         plural(line_count(text), "line"),
         plural(text.len(), "byte")
     );
+    // A tiny file says more than any summary of it, in fewer bytes.
+    if out.len() >= text.len() {
+        return text.to_string();
+    }
     out
 }
 
@@ -108,7 +121,7 @@ fn markdown_summary(text: &str) -> Option<String> {
     (!out.is_empty()).then_some(out)
 }
 
-fn first_sentence(text: &str) -> &str {
+pub(crate) fn first_sentence(text: &str) -> &str {
     let end = text
         .match_indices(['.', '!', '?'])
         .map(|(i, _)| i + 1)
@@ -117,56 +130,10 @@ fn first_sentence(text: &str) -> &str {
     clip(&text[..end], 160)
 }
 
-fn clip(s: &str, max: usize) -> &str {
+pub(crate) fn clip(s: &str, max: usize) -> &str {
     match s.char_indices().nth(max) {
         Some((i, _)) => &s[..i],
         None => s,
-    }
-}
-
-fn toml_summary(text: &str) -> Option<String> {
-    let value: toml::Table = toml::from_str(text).ok()?;
-    let json = serde_json::to_value(value).ok()?;
-    Some(key_paths(&json))
-}
-
-fn json_summary(text: &str) -> Option<String> {
-    let json: serde_json::Value = serde_json::from_str(text).ok()?;
-    Some(key_paths(&json))
-}
-
-/// `a.b.c = value` lines for every scalar, `a.list = [N items]` for arrays.
-fn key_paths(value: &serde_json::Value) -> String {
-    let mut lines = Vec::new();
-    collect_keys(value, String::new(), &mut lines);
-    let total = lines.len();
-    lines.truncate(MAX_KEYS);
-    let mut out = lines.join("\n");
-    if total > MAX_KEYS {
-        let _ = write!(out, "\n… {} more keys", total - MAX_KEYS);
-    }
-    out
-}
-
-fn collect_keys(value: &serde_json::Value, prefix: String, out: &mut Vec<String>) {
-    use serde_json::Value;
-    match value {
-        Value::Object(map) => {
-            if map.is_empty() && !prefix.is_empty() {
-                out.push(format!("{prefix} = {{}}"));
-            }
-            for (k, v) in map {
-                let key = if prefix.is_empty() {
-                    k.clone()
-                } else {
-                    format!("{prefix}.{k}")
-                };
-                collect_keys(v, key, out);
-            }
-        }
-        Value::Array(items) => out.push(format!("{prefix} = [{} items]", items.len())),
-        Value::String(s) => out.push(format!("{prefix} = {:?}", clip(s, SHORT_VALUE))),
-        other => out.push(format!("{prefix} = {other}")),
     }
 }
 
@@ -187,34 +154,46 @@ mod tests {
 
     #[test]
     fn markdown_headings_and_sentences() {
-        let md =
-            "# Title\n\nIntro here. More text.\n\n```\n# not a heading\n```\n## Part\nBody line!\n";
+        let md = "# Title\n\nIntro here. More text that is long enough to be cut away.\n\n```\n# not a heading\n```\n## Part\nBody line! And the rest of the section, which the summary leaves out.\n";
         assert_eq!(
             summarize("README.md", md),
-            "- Title\n  Intro here.\n  - Part\n  Body line!\n(9 lines, 76 bytes)\n"
+            "- Title\n  Intro here.\n  - Part\n  Body line!\n(9 lines, 170 bytes)\n"
         );
     }
 
     #[test]
     fn toml_key_paths() {
-        let s = summarize("c.toml", "[a]\nx = 1\nname = \"n\"\nlist = [1, 2]\n");
+        let src =
+            "[a]\nx = 1\nname = \"n\"\nlist = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]\n";
         assert_eq!(
-            s,
-            "a.list = [2 items]\na.name = \"n\"\na.x = 1\n(4 lines, 35 bytes)\n"
+            summarize("c.toml", src),
+            "a.list = [14 items]\na.name = \"n\"\na.x = 1\n(4 lines, 76 bytes)\n"
+        );
+    }
+
+    #[test]
+    fn code_outline_with_line_counts() {
+        let src = "\"\"\"Tools for things.\n\nMore detail.\n\"\"\"\n\ndef f(a, b):\n    x = a + b\n    y = x * 2\n    return y\n\n\nclass K:\n    def m(self):\n        return 1\n";
+        assert_eq!(
+            summarize("t.py", src),
+            "Tools for things.\n- function `def f(a, b)` (L6-9, 4 lines)\n- class `class K` (L12-14, 3 lines)\n(14 lines, 139 bytes)\n"
         );
     }
 
     #[test]
     fn plain_text_head() {
-        let text: String = (1..=12).map(|i| format!("line {i}\n")).collect();
+        let text: String = (1..=12)
+            .map(|i| format!("this is line number {i}\n"))
+            .collect();
         let s = summarize("notes.txt", &text);
-        assert!(s.starts_with("line 1\n"));
-        assert!(s.contains("line 10\n…\n(12 lines, "));
-        assert!(!s.contains("line 11"));
+        assert!(s.starts_with("this is line number 1\n"));
+        assert!(s.contains("line number 10\n…\n(12 lines, "), "{s}");
+        assert!(!s.contains("line number 11"));
     }
 
     #[test]
-    fn broken_json_falls_back_to_head() {
-        assert_eq!(summarize("x.json", "{oops"), "{oops\n(1 line, 5 bytes)\n");
+    fn a_tiny_file_is_its_own_summary() {
+        assert_eq!(summarize("x.json", "{oops"), "{oops");
+        assert_eq!(summarize("a.md", "# A\n\nHi.\n"), "# A\n\nHi.\n");
     }
 }

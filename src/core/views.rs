@@ -7,11 +7,15 @@ use std::sync::Arc;
 
 use crate::core::anchor::{self, Resolution};
 use crate::core::model::{FileItem, ViewMode};
+use crate::core::summarizer::Summary;
 use crate::core::summary;
 use crate::core::syntax::{self, Lang, SymbolTree};
 
 /// The body shown for a file in `none` mode.
 pub const EXCLUDED: &str = "(context excluded)";
+
+/// The body of a `custom` view whose slices are all stale.
+pub const NO_SLICE: &str = "(no slice of this file resolves: see the notes)";
 
 /// One file's rendered view.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -24,20 +28,27 @@ pub struct View {
     pub notes: Vec<String>,
 }
 
-/// Render `text` (the content of `path`) as `item` asks, in `mode`.
+/// Render `text` (the content of `path`) as `item` asks, in `mode`, with
+/// the heuristic summaries and no cache.
 pub fn render(path: &str, text: &str, mode: ViewMode, item: &FileItem) -> View {
     let parse = || Lang::detect(path, text).map(|lang| Arc::new(syntax::parse(lang, text)));
-    render_parsed(path, text, mode, item, parse)
+    let summarize = || Summary {
+        text: summary::summarize(path, text),
+        notes: Vec::new(),
+    };
+    render_parsed(text, mode, item, parse, summarize)
 }
 
-/// [`render`] with the parse supplied by the caller (a cache that already
-/// holds the file's symbol tree); `parse` runs only for symbol modes.
+/// [`render`] with the parse and the summary supplied by the caller (a
+/// cache that already holds the file's symbol tree, a summarizer with its
+/// disk cache); `parse` runs only for symbol modes, `summarize` only when
+/// the view is a summary.
 pub fn render_parsed(
-    path: &str,
     text: &str,
     mode: ViewMode,
     item: &FileItem,
     parse: impl FnOnce() -> Option<Arc<SymbolTree>>,
+    summarize: impl FnOnce() -> Summary,
 ) -> View {
     let mut notes = Vec::new();
     let wants_tree = matches!(
@@ -60,12 +71,27 @@ pub fn render_parsed(
             (ViewMode::Masked, out)
         }
         (ViewMode::Custom, _) if !item.custom_slices.is_empty() => {
-            (ViewMode::Custom, render_slices(text, item, &mut notes))
+            let mut shown = render_slices(text, item, &mut notes);
+            if shown.is_empty() {
+                shown = NO_SLICE.to_string();
+            }
+            (ViewMode::Custom, shown)
         }
-        _ => (ViewMode::Summary, summary::summarize(path, text)),
+        _ => {
+            let summary = summarize();
+            notes.extend(summary.notes);
+            (ViewMode::Summary, summary.text)
+        }
     };
     View { mode, text, notes }
 }
+
+/// `true` for the note of a stale slice (the TUI marks such files).
+pub fn is_stale_note(note: &str) -> bool {
+    note.starts_with(STALE_NOTE)
+}
+
+const STALE_NOTE: &str = "stale slice";
 
 /// Each slice headed by its tag, comment and current line range; stale
 /// slices are reported, never rendered.
@@ -76,14 +102,24 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String
         let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
         match anchor::resolve(text, slice) {
             Resolution::Stale { reason } => notes.push(format!(
-                "stale slice{label} (was lines {}-{}): {reason}",
+                "{STALE_NOTE}{label} (was lines {}-{}): {reason}",
                 slice.start_line, slice.end_line
             )),
             res => {
                 let (start, end) = res.range().unwrap_or((1, 0));
                 let mut part = format!("--- slice{label}, lines {start}-{end}");
-                if let Resolution::Moved { by, .. } = res {
-                    let _ = write!(part, " (moved {by:+} lines)");
+                match res {
+                    Resolution::Moved { by, .. } => {
+                        let _ = write!(part, " (moved {by:+} lines)");
+                    }
+                    Resolution::Reanchored { .. } => {
+                        part.push_str(" (re-anchored: edited since it was made)");
+                        notes.push(format!(
+                            "slice{label} (was lines {}-{}) was edited: lines {start}-{end} between its anchors are shown",
+                            slice.start_line, slice.end_line
+                        ));
+                    }
+                    _ => {}
                 }
                 part.push_str(" ---\n");
                 for line in &lines[start - 1..end] {
@@ -122,7 +158,8 @@ mod tests {
         assert_eq!(v.text, EXCLUDED);
         let v = render("notes.txt", "hello\n", ViewMode::Skeleton, &item);
         assert_eq!(v.mode, ViewMode::Summary);
-        assert_eq!(v.text, "hello\n(1 line, 6 bytes)\n");
+        // Too small to summarize: the file is its own summary.
+        assert_eq!(v.text, "hello\n");
     }
 
     #[test]

@@ -66,6 +66,7 @@ actions! {
     Redo => "redo", "Redo";
     Filter => "filter", "Filter the file tree by name";
     Refresh => "refresh", "Scan the project again (new, deleted and changed files)";
+    ClearCache => "clear_cache", "Clear the on-disk cache (summaries, parsed views, token counts)";
     CycleStrategy => "cycle_strategy", "Cycle the strategy (auto, summarize, full)";
     CycleTokenizer => "cycle_tokenizer", "Cycle the tokenizer (o200k, cl100k, estimate)";
     ToggleTarget => "toggle_target", "Mark or unmark the file as a target of discovery";

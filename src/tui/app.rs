@@ -25,6 +25,7 @@ use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
 use crate::core::store::DiskCache;
+use crate::core::summarizer::Summarizer;
 use crate::core::walk;
 
 /// What arrives at the loop.
@@ -117,7 +118,12 @@ fn event_loop(
     let (tx, rx) = mpsc::channel::<Msg>();
     spawn_input(tx.clone());
     spawn_walker(root.clone(), tx.clone());
-    let cache = Arc::new(FileCache::with_disk(DiskCache::open(&state.project.root)));
+    // Counts, parsed views and summaries (the summary command runs on the
+    // worker) go through the project's disk cache, shared with the CLI.
+    let cache = Arc::new(FileCache::for_project(
+        DiskCache::open(&root),
+        Summarizer::for_project(&root, &state.project.settings),
+    ));
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),

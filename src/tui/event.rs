@@ -61,6 +61,8 @@ pub enum Event {
     Disk(Box<SyncOutcome>),
     /// A discovery finished.
     Discovered(Box<Packed>),
+    /// The disk cache was cleared: how many entries, or why not.
+    CacheCleared(Result<usize, String>),
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
 }
@@ -127,6 +129,8 @@ pub enum Job {
         opts: PackOptions,
         walked: Arc<Vec<String>>,
     },
+    /// Empty the on-disk cache (and the rendered views made from it).
+    ClearCache,
 }
 
 impl Effect {
@@ -148,6 +152,7 @@ impl Job {
             Job::YankFile { item, .. } => format!("rendering {}", item.path),
             Job::WriteOutput { .. } => "writing the output file".into(),
             Job::Discover { .. } => "discovering".into(),
+            Job::ClearCache => "clearing the cache".into(),
         }
     }
 }

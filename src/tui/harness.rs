@@ -22,6 +22,8 @@ use super::sync::{DiskSync, SyncOutcome};
 use super::update::{follow_cursor, recompose, update};
 use crate::core::cache::FileCache;
 use crate::core::project::Project;
+use crate::core::store::DiskCache;
+use crate::core::summarizer::Summarizer;
 use crate::core::walk;
 
 /// The TUI without a terminal.
@@ -43,10 +45,14 @@ impl Harness {
     pub fn open(root: &Path, global: Option<&Path>, width: u16, height: u16) -> Result<Harness> {
         let (state, _) = app::startup(Project::open_at(root, global)?);
         let sync = DiskSync::new(state.project.path.clone(), state.project.file.clone());
+        let cache = FileCache::for_project(
+            DiskCache::open(&state.project.root),
+            Summarizer::for_project(&state.project.root, &state.project.settings),
+        );
         let mut h = Harness {
             sync,
             state,
-            cache: FileCache::new(),
+            cache,
             copied: Vec::new(),
             saves: 0,
             view: ViewState::default(),

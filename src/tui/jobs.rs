@@ -2,7 +2,8 @@
 //! preparing clipboard text and writing output files. Each job is a plain
 //! function of its inputs and the shared cache, returning the event that
 //! carries its result back to `update`; the event loop runs them on a
-//! worker thread, tests run them inline.
+//! worker thread, tests run them inline. The summary command, if any, runs
+//! inside the compose jobs, so it never blocks the UI thread.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition};
 use crate::core::model::{Format, TokenizerKind};
 use crate::core::pack;
+use crate::core::views;
 use crate::core::walk::ResolvedItem;
 
 use super::event::{Event, Job};
@@ -31,7 +33,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             walked,
         } => {
             let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
-            Event::Composed(summarize(generation, c, &opts, tokenizer, cache))
+            Event::Composed(summarize(root, generation, c, &opts, tokenizer, cache))
         }
         Job::Count {
             files,
@@ -112,6 +114,11 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
         } => Event::Discovered(Box::new(pack::pack(
             root, &preset, &targets, &opts, cache, &walked,
         ))),
+        Job::ClearCache => {
+            let cleared = cache.summarizer().disk().clear();
+            cache.clear_views();
+            Event::CacheCleared(cleared.map_err(|e| format!("cannot clear the cache: {e}")))
+        }
         Job::WriteOutput {
             preset,
             opts,
@@ -147,6 +154,7 @@ fn problem_text(content: &crate::core::walk::Content) -> String {
 
 /// Where each file stands in the composed text, and the token counts.
 fn summarize(
+    root: &Path,
     generation: u64,
     c: Composition,
     opts: &ComposeOptions,
@@ -169,6 +177,8 @@ fn summarize(
             line,
             tokens: cache.count(tokenizer, &compose::markdown_file(f)),
             error: f.error.is_some(),
+            summary_cached: f.error.is_none() && cache.summary_cached(root, &f.path),
+            stale_slices: f.notes.iter().filter(|n| views::is_stale_note(n)).count(),
         });
     }
     let (total_tokens, exact) = if c.text.len() <= EXACT_TOTAL_LIMIT {

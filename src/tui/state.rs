@@ -86,6 +86,10 @@ pub struct ComposedFile {
     pub line: usize,
     pub tokens: usize,
     pub error: bool,
+    /// Its summary is in the on-disk cache.
+    pub summary_cached: bool,
+    /// Slices that no longer resolve (shown as notes, never as lines).
+    pub stale_slices: usize,
 }
 
 /// The latest composition, from the worker.

@@ -108,6 +108,19 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             }
             Vec::new()
         }
+        Event::CacheCleared(Ok(n)) => {
+            state.say(
+                Level::Info,
+                format!(
+                    "disk cache cleared ({n} entries): summaries, views and counts are made again"
+                ),
+            );
+            recompose(state)
+        }
+        Event::CacheCleared(Err(e)) => {
+            state.say(Level::Error, e);
+            Vec::new()
+        }
         Event::Wrote(Ok(path)) => {
             state.say(Level::Info, format!("wrote {path}"));
             Vec::new()
@@ -249,6 +262,10 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             state.begin_walk();
             state.say(Level::Info, "scanning the project again…");
             vec![Effect::Walk]
+        }
+        Action::ClearCache => {
+            state.say(Level::Info, "clearing the summary cache…");
+            vec![Effect::job(Job::ClearCache)]
         }
         Action::CycleStrategy => change_setting(state, |st| {
             let next = st.project.settings.strategy.next();

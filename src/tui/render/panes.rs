@@ -212,6 +212,16 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
                     format!(" {}", compact(f.tokens)),
                     Style::default().fg(style),
                 ));
+                if f.stale_slices > 0 {
+                    spans.push(Span::styled(
+                        format!(" stale×{}", f.stale_slices),
+                        Style::default().fg(Color::Red),
+                    ));
+                }
+                if f.summary_cached {
+                    // ≡: a summary of this content is on disk (C clears).
+                    spans.push(Span::styled(" ≡", Style::default().fg(Color::Cyan)));
+                }
             }
         }
     }

@@ -1,0 +1,91 @@
+//! Commands about what a curation keeps between runs: `cache stats|clear`
+//! (the on-disk cache of summaries under `.ctxcurate/cache`) and `slices`
+//! (a file's anchored slices, resolved against the file as it is now).
+
+use std::path::Path;
+
+use anyhow::Result;
+use ctxcurate::core::anchor::{self, Resolution};
+use ctxcurate::core::store::DiskCache;
+use ctxcurate::tui::sanitize::display_line;
+
+use super::args::CacheCommand;
+use super::{Ctx, read_text, user_err};
+
+pub fn run(cmd: CacheCommand, ctx: &mut Ctx) -> Result<()> {
+    let project = ctx.project()?;
+    let disk = DiskCache::open(&project.root);
+    let dir = disk
+        .dir()
+        .map(|d| {
+            d.strip_prefix(&project.root)
+                .unwrap_or(d)
+                .display()
+                .to_string()
+        })
+        .unwrap_or_default();
+    match cmd {
+        CacheCommand::Stats => {
+            let stats = disk.stats();
+            if stats.is_empty() {
+                writeln!(ctx.out, "{dir}: empty")?;
+            }
+            for b in &stats {
+                writeln!(
+                    ctx.out,
+                    "{}\t{} entries\t{} bytes",
+                    b.name, b.entries, b.bytes
+                )?;
+            }
+            if stats.len() > 1 {
+                let entries: usize = stats.iter().map(|b| b.entries).sum();
+                let bytes: u64 = stats.iter().map(|b| b.bytes).sum();
+                writeln!(ctx.out, "total\t{entries} entries\t{bytes} bytes")?;
+            }
+        }
+        CacheCommand::Clear => match disk.clear() {
+            Ok(n) => writeln!(ctx.out, "{dir}: removed {n} entries")?,
+            Err(e) => user_err!("cannot clear {dir}: {e}"),
+        },
+    }
+    Ok(())
+}
+
+/// `ctxcurate slices PATH`: one line per slice of the file's entry in the
+/// preset, with its resolution against the current file.
+pub fn slices(path: &str, preset: Option<&str>, ctx: &mut Ctx) -> Result<()> {
+    let project = ctx.project()?;
+    let rel = ctx.rel_path(&project.root, Path::new(path))?;
+    let preset = match preset {
+        None => project.active_preset(),
+        Some(name) => match project.preset(name) {
+            Some((p, _)) => p.clone(),
+            None => user_err!("no preset named `{name}`"),
+        },
+    };
+    let Some(item) = preset.item(&rel) else {
+        user_err!("{rel} is not in the preset");
+    };
+    if item.custom_slices.is_empty() {
+        writeln!(ctx.out, "{rel}: no slices")?;
+        return Ok(());
+    }
+    let text = read_text(&project.root, &rel)?;
+    for (i, slice) in item.custom_slices.iter().enumerate() {
+        let res = anchor::resolve(&text, slice);
+        let mut line = format!("{}. lines {}-{}", i + 1, slice.start_line, slice.end_line);
+        if let Some(tag) = &slice.tag {
+            line.push_str(&format!(" [{}]", display_line(tag, 60)));
+        }
+        line.push_str(&format!(": {}", res.describe()));
+        match &res {
+            Resolution::Kept { .. } => {}
+            Resolution::Moved { start, end, .. } | Resolution::Reanchored { start, end } => {
+                line.push_str(&format!(" → lines {start}-{end}"));
+            }
+            Resolution::Stale { reason } => line.push_str(&format!(" ({reason})")),
+        }
+        writeln!(ctx.out, "{line}")?;
+    }
+    Ok(())
+}
