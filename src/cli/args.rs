@@ -135,6 +135,10 @@ pub struct BuildArgs {
     pub save: bool,
     #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
     pub tokenizer: Option<TokenizerKind>,
+    /// Write the composition even if it holds likely secrets (private
+    /// keys, API tokens, passwords); without it such a build fails.
+    #[arg(long)]
+    pub allow_secrets: bool,
 }
 
 /// Which preset an edit applies to.

@@ -5,11 +5,11 @@ use anyhow::Result;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::Preset;
 use ctxcurate::core::project::Project;
-use ctxcurate::core::tokens;
+use ctxcurate::core::{secrets, tokens};
 use ctxcurate::tui::sanitize::display_line;
 
 use super::args::BuildArgs;
-use super::{Ctx, user_err};
+use super::{Ctx, user_err, write_content};
 
 pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
@@ -34,6 +34,41 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
+    // One line per file that could not be shown or was shown with a
+    // caveat; the build itself goes on.
+    for f in &composition.files {
+        if let Some(e) = &f.error {
+            let line = format!("{}: {e}", f.path);
+            writeln!(ctx.err, "warning: {}", display_line(&line, 500))?;
+        }
+        for note in &f.notes {
+            let line = format!("{}: {note}", f.path);
+            writeln!(ctx.err, "note: {}", display_line(&line, 500))?;
+        }
+    }
+    let findings = secrets::scan_composition(&composition);
+    if !findings.is_empty() {
+        let verb = if args.allow_secrets {
+            "warning"
+        } else {
+            "error"
+        };
+        for finding in &findings {
+            let line = finding.to_string();
+            writeln!(
+                ctx.err,
+                "{verb}: likely secret: {}",
+                display_line(&line, 300)
+            )?;
+        }
+        if !args.allow_secrets {
+            user_err!(
+                "refusing to write a context with {} likely secret(s); \
+                 remove them (or exclude the files) or pass --allow-secrets",
+                findings.len()
+            );
+        }
+    }
     let total = tokens::count(tokenizer, &composition.text);
 
     let target = if args.save {
@@ -51,7 +86,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
                 user_err!("cannot write {}: {e}", path.display());
             }
         }
-        None => ctx.out.write_all(composition.text.as_bytes())?,
+        None => write_content(ctx, &composition.text)?,
     }
     let rendered = composition.files.iter().filter(|f| f.aggregate).count();
     let errors = composition

@@ -24,6 +24,8 @@ pub struct ComposeOptions {
     pub format: Format,
     /// Only the newest N discussion messages (0: all).
     pub max_messages: usize,
+    /// How files are read (size cap, outside-root entries).
+    pub read: walk::ReadPolicy,
 }
 
 impl ComposeOptions {
@@ -33,6 +35,7 @@ impl ComposeOptions {
             summary_only: s.summary_only,
             format: s.format,
             max_messages: s.max_messages,
+            read: walk::ReadPolicy::from_settings(s),
         }
     }
 
@@ -91,6 +94,7 @@ pub fn render_file(
     opts: &ComposeOptions,
     cache: &FileCache,
 ) -> RenderedFile {
+    cache.set_policy(opts.read);
     let item = &resolved.item;
     let mode = opts.mode_for(item);
     let mut file = RenderedFile {
@@ -134,6 +138,7 @@ pub fn compose_with(
     cache: &FileCache,
     walked: Option<&[String]>,
 ) -> Composition {
+    cache.set_policy(opts.read);
     let (resolved, problems) =
         walk::expand_items(&preset.files, &preset.exclude, || match walked {
             Some(files) => files.to_vec(),

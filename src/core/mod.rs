@@ -7,6 +7,7 @@ pub mod cache;
 pub mod compose;
 pub mod model;
 pub mod project;
+pub mod secrets;
 pub mod store;
 pub mod summary;
 pub mod syntax;

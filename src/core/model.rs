@@ -363,6 +363,15 @@ pub struct SettingsLayer {
     /// Where the TUI's yank goes: auto | system | osc52 | off.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clipboard: Option<String>,
+    /// Files larger than this many bytes are not read (a note is shown
+    /// instead) unless their entry has `force_full = true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_file_size: Option<u64>,
+    /// Read entries that resolve outside the project root. Honoured only
+    /// from the global config: a project file (perhaps from a cloned
+    /// repository) cannot turn it on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_outside_root: Option<bool>,
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -388,6 +397,8 @@ impl SettingsLayer {
                 .clone()
                 .or_else(|| under.include_dirs.clone()),
             clipboard: self.clipboard.clone().or_else(|| under.clipboard.clone()),
+            max_file_size: self.max_file_size.or(under.max_file_size),
+            allow_outside_root: self.allow_outside_root.or(under.allow_outside_root),
             extra: self.extra.clone(),
         }
     }
@@ -407,6 +418,11 @@ pub struct Settings {
     pub max_messages: usize,
     pub include_dirs: Vec<String>,
     pub clipboard: String,
+    /// Byte cap on reading a file (`force_full` entries may exceed it).
+    pub max_file_size: u64,
+    /// Whether entries outside the project root may be read (global config
+    /// only; see [`SettingsLayer::allow_outside_root`]).
+    pub allow_outside_root: bool,
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -429,6 +445,8 @@ impl Settings {
             max_messages: layer.max_messages.ok_or("max_messages")?,
             include_dirs: layer.include_dirs.ok_or("include_dirs")?,
             clipboard: layer.clipboard.ok_or("clipboard")?,
+            max_file_size: layer.max_file_size.ok_or("max_file_size")?,
+            allow_outside_root: layer.allow_outside_root.ok_or("allow_outside_root")?,
         })
     }
 }
@@ -466,6 +484,8 @@ impl Settings {
             max_messages: layer.max_messages.unwrap_or(d.max_messages),
             include_dirs: layer.include_dirs.clone().unwrap_or(d.include_dirs),
             clipboard: layer.clipboard.clone().unwrap_or(d.clipboard),
+            max_file_size: layer.max_file_size.unwrap_or(d.max_file_size),
+            allow_outside_root: layer.allow_outside_root.unwrap_or(d.allow_outside_root),
         }
     }
 }
@@ -512,6 +532,8 @@ mod tests {
         assert_eq!(settings.max_messages, 0);
         assert!(settings.include_dirs.is_empty());
         assert_eq!(settings.clipboard, "auto");
+        assert_eq!(settings.max_file_size, 1_048_576);
+        assert!(!settings.allow_outside_root);
         // An empty layer resolves to exactly the embedded defaults.
         assert_eq!(Settings::resolve(&SettingsLayer::default()), settings);
     }

@@ -117,6 +117,7 @@ fn event_loop(
     spawn_input(tx.clone());
     spawn_walker(root.clone(), tx.clone());
     let cache = Arc::new(FileCache::new());
+    cache.set_policy(state.compose_options().read);
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),

@@ -43,10 +43,12 @@ impl Harness {
     pub fn open(root: &Path, global: Option<&Path>, width: u16, height: u16) -> Result<Harness> {
         let (state, _) = app::startup(Project::open_at(root, global)?);
         let sync = DiskSync::new(state.project.path.clone(), state.project.file.clone());
+        let cache = FileCache::new();
+        cache.set_policy(state.compose_options().read);
         let mut h = Harness {
             sync,
             state,
-            cache: FileCache::new(),
+            cache,
             copied: Vec::new(),
             saves: 0,
             view: ViewState::default(),
