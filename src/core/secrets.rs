@@ -305,8 +305,9 @@ fn tokens(line: &str, line_no: usize, hits: &mut Vec<Hit>) {
     let bytes = line.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        // Tokens start at a word boundary.
-        if i > 0 && is_word(bytes[i - 1]) {
+        // Tokens start at a word boundary, with a prefix's first letter.
+        if !matches!(bytes[i], b'A' | b'g' | b'x' | b'h' | b's') || (i > 0 && is_word(bytes[i - 1]))
+        {
             i += 1;
             continue;
         }

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition};
 use crate::core::model::{Format, TokenizerKind};
+use crate::core::secrets;
 use crate::core::walk::ResolvedItem;
 
 use super::event::{Event, Job};
@@ -76,6 +77,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &c.text),
+                findings: secrets::scan_composition(&c),
                 text: c.text,
                 label,
                 tokenizer,
@@ -98,6 +100,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &text),
+                findings: secrets::scan_file(&file),
                 text,
                 label: format!("{} [{}]", file.path, file.mode),
                 tokenizer,
@@ -110,6 +113,15 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             walked,
         } => {
             let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
+            let findings = secrets::scan_composition(&c);
+            if let Some(first) = findings.first() {
+                // As `ctxcurate build --save` does: refuse, name the first.
+                return Event::Wrote(Err(format!(
+                    "not written: {} likely secret(s), first {first}; \
+                     `ctxcurate build --save --allow-secrets` writes it anyway",
+                    findings.len()
+                )));
+            }
             let path = compose::next_output_path(root, &settings);
             let written = path
                 .parent()
