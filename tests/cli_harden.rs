@@ -101,7 +101,7 @@ fn entries_outside_the_root_are_refused() {
             "{entry}: {err}"
         );
         assert!(
-            text.contains(&format!("ERROR: path is outside the project root")),
+            text.contains(&format!("ERROR: path is outside the project root, refused (allow_outside_root = true in your global config permits it): {entry}")),
             "{text}"
         );
     }
