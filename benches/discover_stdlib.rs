@@ -62,6 +62,7 @@ fn round(
         format: Format::Markdown,
         max_messages: 0,
         include_dirs: Vec::new(),
+        read: Default::default(),
     };
     let (t_pack, packed) = timed(|| {
         pack::pack_with(

@@ -36,11 +36,16 @@ fn main() -> ExitCode {
         return run_tui(&cwd);
     };
     let stdout = io::stdout();
+    let out_is_terminal = {
+        use std::io::IsTerminal;
+        stdout.is_terminal()
+    };
     let mut out = io::BufWriter::new(stdout.lock());
     let mut err = io::stderr();
     let mut ctx = cli::Ctx {
         cwd,
         out: &mut out,
+        out_is_terminal,
         err: &mut err,
     };
     let result = cli::run(command, &mut ctx).and_then(|()| Ok(out.flush()?));

@@ -182,6 +182,7 @@ fn pack_opts(budget: usize) -> PackOptions {
         format: Format::Markdown,
         max_messages: 0,
         include_dirs: Vec::new(),
+        read: Default::default(),
     }
 }
 

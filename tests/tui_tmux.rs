@@ -177,3 +177,65 @@ fn include_yank_quit_and_restore_in_tmux() {
     tmux.keys(&["q"]);
     tmux.wait("the app to quit again", |t| !t.running());
 }
+
+/// A file whose bytes write "pwned" to the clipboard when a terminal sees
+/// them raw (OSC 52, both terminators).
+const OSC52_FILE: &str = "x = 1  # \x1b]52;c;cHduZWQ=\x07\ny = 2  # \x1b]52;c;cHduZWQ=\x1b\\\n";
+
+#[test]
+fn previewing_an_osc52_file_does_not_touch_the_clipboard() {
+    let Some(tmux) = Tmux::new("osc52") else {
+        return;
+    };
+    let p = Project::empty();
+    p.write("evil.py", OSC52_FILE);
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("evil.py"));
+    // Include it (the composition preview), then its raw text.
+    tmux.keys(&["Space", "Tab", "Tab", "r"]);
+    tmux.wait("the escaped sequence in the preview", |t| {
+        t.screen().contains("# ␛]52;c;cHduZWQ=␇")
+    });
+    assert_eq!(tmux.buffer(), None, "the file wrote the clipboard");
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+
+    // The CLI printing to the terminal escapes too.
+    let shown = |cmd: &str| {
+        let command = format!(
+            "cd '{}' && CTXCURATE_CONFIG=/dev/null {cmd}; sleep 30",
+            p.root().display()
+        );
+        tmux.cmd(&[
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+            "-x",
+            "120",
+            "-y",
+            "30",
+            "sh",
+            "-c",
+            &command,
+        ]);
+    };
+    let bin = env!("CARGO_BIN_EXE_ctxcurate");
+    shown(&format!(
+        "'{bin}' view evil.py && '{bin}' build && echo DONE"
+    ));
+    tmux.wait("the CLI output", |t| t.screen().contains("DONE"));
+    assert!(tmux.screen().contains("x = 1  # ␛]52;c;cHduZWQ=␇"));
+    assert_eq!(tmux.buffer(), None, "the CLI wrote the clipboard");
+    tmux.cmd(&["kill-session", "-t", "e2e"]);
+
+    // Control: the same bytes sent raw do reach tmux's clipboard, so the
+    // checks above can fail.
+    shown("cat evil.py && echo DONE");
+    tmux.wait("cat", |t| t.screen().contains("DONE"));
+    assert_eq!(tmux.buffer().as_deref(), Some("pwned"));
+}

@@ -171,6 +171,10 @@ pub struct BuildArgs {
     /// repeatable). `force_full` files count as focus files.
     #[arg(long, value_name = "FILE", num_args = 1..)]
     pub focus: Vec<String>,
+    /// Write the composition even if it holds likely secrets (private
+    /// keys, API tokens, passwords); without it such a build fails.
+    #[arg(long)]
+    pub allow_secrets: bool,
 }
 
 #[derive(Debug, Args)]

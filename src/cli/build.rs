@@ -6,17 +6,19 @@ use std::path::PathBuf;
 
 use anyhow::Result;
 use ctxcurate::core::cache::FileCache;
+use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{Preset, TokenizerKind};
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
+use ctxcurate::core::secrets::{self, Finding};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
 use ctxcurate::tui::sanitize::display_line;
 
 use super::args::BuildArgs;
-use super::{Ctx, user_err};
+use super::{Ctx, user_err, write_content};
 
 pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
@@ -56,12 +58,28 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             format: opts.format,
             max_messages: opts.max_messages,
             include_dirs: project.settings.include_dirs.clone(),
+            read: ctxcurate::core::walk::ReadPolicy::from_settings(&project.settings),
         };
         let walked = walk::walk_files(&project.root);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
         for problem in &packed.problems {
             writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
         }
+        report_files(&packed.files, ctx)?;
+        let mut findings: Vec<Finding> = packed.files.iter().flat_map(secrets::scan_file).collect();
+        // The map's outlines show module-level assignments too.
+        findings.extend(
+            secrets::scan(&packed.map.text)
+                .into_iter()
+                .map(|h| Finding {
+                    path: "repo map".to_string(),
+                    line: h.line,
+                    mode: ctxcurate::core::model::ViewMode::Full,
+                    kind: h.kind,
+                    masked: h.masked,
+                }),
+        );
+        check_secrets(findings, args.allow_secrets, ctx)?;
         let path = write_out(&args.output, args.save, &project, &packed.text, ctx)?;
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
     }
@@ -70,6 +88,12 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
+    report_files(&composition.files, ctx)?;
+    check_secrets(
+        secrets::scan_composition(&composition),
+        args.allow_secrets,
+        ctx,
+    )?;
     let total = cache.count(tokenizer, &composition.text);
     let target = write_out(&args.output, args.save, &project, &composition.text, ctx)?;
     let rendered = composition.files.iter().filter(|f| f.aggregate).count();
@@ -122,9 +146,50 @@ fn write_out(
                 user_err!("cannot write {}: {e}", path.display());
             }
         }
-        None => ctx.out.write_all(text.as_bytes())?,
+        None => write_content(ctx, text)?,
     }
     Ok(target)
+}
+
+/// One line per file that could not be shown or was shown with a caveat;
+/// the build itself goes on.
+fn report_files(files: &[RenderedFile], ctx: &mut Ctx) -> Result<()> {
+    for f in files {
+        if let Some(e) = &f.error {
+            let line = format!("{}: {e}", f.path);
+            writeln!(ctx.err, "warning: {}", display_line(&line, 500))?;
+        }
+        for note in &f.notes {
+            let line = format!("{}: {note}", f.path);
+            writeln!(ctx.err, "note: {}", display_line(&line, 500))?;
+        }
+    }
+    Ok(())
+}
+
+/// Likely secrets stop the build unless the user allowed them; either way
+/// each is named by file and line, masked.
+fn check_secrets(findings: Vec<Finding>, allow: bool, ctx: &mut Ctx) -> Result<()> {
+    if findings.is_empty() {
+        return Ok(());
+    }
+    let verb = if allow { "warning" } else { "error" };
+    for finding in &findings {
+        let line = finding.to_string();
+        writeln!(
+            ctx.err,
+            "{verb}: likely secret: {}",
+            display_line(&line, 300)
+        )?;
+    }
+    if !allow {
+        user_err!(
+            "refusing to write a context with {} likely secret(s); \
+             remove them (or exclude the files) or pass --allow-secrets",
+            findings.len()
+        );
+    }
+    Ok(())
 }
 
 /// The packing stats on stderr: one line for people, or JSON.

@@ -11,7 +11,7 @@ use ctxcurate::core::walk::{self, Content};
 use ctxcurate::core::{tokens, views};
 use rayon::prelude::*;
 
-use super::{Ctx, read_text, user_err};
+use super::{Ctx, read_text, user_err, write_content};
 
 /// Where a file named on the command line is read from: inside the
 /// project, its root and relative path; outside it (the user named it
@@ -39,10 +39,7 @@ pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
         .and_then(|p| p.active_preset().item(&rel).cloned())
         .unwrap_or_else(|| FileItem::new(rel.clone()));
     let view = views::render(&rel, &text, mode, &item);
-    ctx.out.write_all(view.text.as_bytes())?;
-    if !view.text.is_empty() && !view.text.ends_with('\n') {
-        writeln!(ctx.out)?;
-    }
+    write_content(ctx, &view.text)?;
     if view.mode != mode {
         writeln!(
             ctx.err,

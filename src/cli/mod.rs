@@ -47,6 +47,9 @@ pub(crate) use user_err;
 pub struct Ctx<'a> {
     pub cwd: PathBuf,
     pub out: &'a mut dyn Write,
+    /// `out` is a terminal: file content written to it is escaped (see
+    /// `tui::sanitize`); to a pipe or file it goes out byte for byte.
+    pub out_is_terminal: bool,
     pub err: &'a mut dyn Write,
 }
 
@@ -81,6 +84,23 @@ impl Ctx<'_> {
             ),
         }
     }
+}
+
+/// Write file-derived `text` to stdout: byte for byte to a pipe or file
+/// (the content must stay exact), escaped line by line to a terminal so no
+/// control sequence from a file reaches it raw.
+pub fn write_content(ctx: &mut Ctx, text: &str) -> Result<()> {
+    if ctx.out_is_terminal {
+        for line in ctxcurate::tui::sanitize::display_lines(text, usize::MAX) {
+            writeln!(ctx.out, "{line}")?;
+        }
+    } else {
+        ctx.out.write_all(text.as_bytes())?;
+        if !text.is_empty() && !text.ends_with('\n') {
+            writeln!(ctx.out)?;
+        }
+    }
+    Ok(())
 }
 
 /// The text of `rel` under `root`, or a user error naming the problem.
@@ -128,4 +148,34 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
         e.downcast_ref::<std::io::Error>()
             .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(text: &str, terminal: bool) -> String {
+        let mut out = Vec::new();
+        let mut err = Vec::new();
+        let mut ctx = Ctx {
+            cwd: PathBuf::from("."),
+            out: &mut out,
+            out_is_terminal: terminal,
+            err: &mut err,
+        };
+        write_content(&mut ctx, text).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn file_content_is_escaped_for_a_terminal_only() {
+        let evil = "a\x1b]52;c;aGFjaw==\x07b\u{9b}2J\u{202e}c\n";
+        let shown = written(evil, true);
+        assert!(
+            !shown.contains(['\x1b', '\x07', '\u{9b}', '\u{202e}']),
+            "{shown:?}"
+        );
+        assert!(shown.starts_with("a␛]52;c;aGFjaw==␇b"), "{shown:?}");
+        assert_eq!(written(evil, false), evil);
+    }
 }

@@ -154,7 +154,8 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
 /// grow it, but anchors that enclose far more than the slice ever had have
 /// matched something else.
 fn max_span(len: usize) -> usize {
-    len * 2 + 10
+    // A hand-edited range can claim any length.
+    len.saturating_mul(2).saturating_add(10)
 }
 
 /// The 0-based half-open span between the slice's anchors in `lines`:
@@ -211,6 +212,22 @@ fn unique(found: Vec<usize>) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the fuzz target `slices_resolve_inside_the_file`: a range
+    /// whose length overflowed the re-anchoring bound.
+    #[test]
+    fn a_huge_hand_written_range_is_no_panic() {
+        let slice = Slice {
+            start_line: 1,
+            end_line: usize::MAX,
+            content_hash: Some("0".repeat(64)),
+            anchor_before: vec!["a".into()],
+            anchor_after: vec!["c".into()],
+            ..Slice::default()
+        };
+        // The anchors still enclose line 2: re-anchored there, in the file.
+        assert_eq!(resolve("a\nb\nc\n", &slice).range(), Some((2, 2)));
+    }
 
     const TEXT: &str = "a\nb\nc\nd\ne\nf\ng\n";
 

@@ -27,7 +27,7 @@ use crate::core::summarizer::Summarizer;
 use crate::core::syntax::{self, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
-use crate::core::walk::{self, Content, FileProblem};
+use crate::core::walk::{self, Content, FileProblem, ReadPolicy};
 
 /// What identifies a version of a file on disk without reading it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +76,11 @@ type ViewKey = ([u8; 32], String, String, ViewMode);
 /// The shared cache. Cheap to clone handles to via `Arc`; safe across threads.
 #[derive(Debug, Default)]
 pub struct FileCache {
+    /// How files are read; changing it forgets what was read before.
+    policy: Mutex<ReadPolicy>,
     files: Mutex<HashMap<String, Arc<CachedFile>>>,
+    /// Files over the size cap, read in full for entries that force it.
+    forced: Mutex<HashMap<String, Arc<CachedFile>>>,
     views: Mutex<HashMap<ViewKey, Arc<View>>>,
     tokens: TokenCache,
     disk: DiskCache,
@@ -136,10 +140,52 @@ impl FileCache {
         file.text().is_some() && self.summarizer.is_cached(rel, &file.hash)
     }
 
+    /// Read files as `policy` says from now on (a no-op when unchanged;
+    /// otherwise everything read before is forgotten).
+    pub fn set_policy(&self, policy: ReadPolicy) {
+        let mut current = lock(&self.policy);
+        if *current != policy {
+            *current = policy;
+            drop(current);
+            self.clear();
+        }
+    }
+
+    /// The policy files are read with.
+    pub fn policy(&self) -> ReadPolicy {
+        *lock(&self.policy)
+    }
+
     /// The file `rel` under `root`, re-read only when its size or mtime
     /// changed since the last call.
     pub fn file(&self, root: &Path, rel: &str) -> Arc<CachedFile> {
-        let stamp = if walk::is_inside(rel) {
+        self.file_in(&self.files, root, rel, false)
+    }
+
+    /// [`FileCache::file`], but with `force` a file over the size cap is
+    /// read in full (kept apart, so unforced entries never see it).
+    pub fn file_forced(&self, root: &Path, rel: &str, force: bool) -> Arc<CachedFile> {
+        let file = self.file(root, rel);
+        if force
+            && matches!(
+                file.content,
+                Content::Unreadable(FileProblem::TooLarge { .. })
+            )
+        {
+            return self.file_in(&self.forced, root, rel, true);
+        }
+        file
+    }
+
+    fn file_in(
+        &self,
+        map: &Mutex<HashMap<String, Arc<CachedFile>>>,
+        root: &Path,
+        rel: &str,
+        force: bool,
+    ) -> Arc<CachedFile> {
+        let policy = self.policy();
+        let stamp = if policy.may_read(rel) {
             std::fs::metadata(root.join(rel)).ok().map(|m| Stamp {
                 len: m.len(),
                 modified: m.modified().ok(),
@@ -147,19 +193,17 @@ impl FileCache {
         } else {
             None
         };
-        if let Some(cached) = lock(&self.files).get(rel)
+        if let Some(cached) = lock(map).get(rel)
             && stamp.is_some()
             && cached.stamp == stamp
         {
             return cached.clone();
         }
-        let content = match stamp {
-            Some(_) => walk::read_content(root, rel),
-            None if walk::is_inside(rel) => Content::Unreadable(FileProblem::NotFound),
-            None => Content::Unreadable(FileProblem::OutsideRoot),
-        };
+        // Without a stamp the file is gone (or refused): read anyway, so
+        // the problem is named exactly (not found, symlink loop, …).
+        let content = walk::read_content_with(root, rel, &policy, force);
         let file = Arc::new(CachedFile::new(content, stamp));
-        lock(&self.files).insert(rel.to_string(), file.clone());
+        lock(map).insert(rel.to_string(), file.clone());
         file
     }
 
@@ -190,7 +234,7 @@ impl FileCache {
         item: &FileItem,
         mode: ViewMode,
     ) -> Result<(Arc<View>, bool), FileProblem> {
-        let file = self.file(root, rel);
+        let file = self.file_forced(root, rel, item.force_full);
         let (text, lossy) = match &file.content {
             Content::Text { text, lossy } => (text, *lossy),
             Content::Unreadable(p) => return Err(p.clone()),
@@ -287,6 +331,7 @@ impl FileCache {
     /// Forget everything (for a manual refresh).
     pub fn clear(&self) {
         lock(&self.files).clear();
+        lock(&self.forced).clear();
         lock(&self.views).clear();
     }
 

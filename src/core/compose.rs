@@ -28,6 +28,8 @@ pub struct ComposeOptions {
     /// whatever their mode, every other code file as a skeleton. Each is a
     /// path, a basename or a `/`-suffix of a path.
     pub focus: Vec<String>,
+    /// How files are read (size cap, outside-root entries).
+    pub read: walk::ReadPolicy,
 }
 
 impl ComposeOptions {
@@ -38,6 +40,7 @@ impl ComposeOptions {
             format: s.format,
             max_messages: s.max_messages,
             focus: Vec::new(),
+            read: walk::ReadPolicy::from_settings(s),
         }
     }
 
@@ -131,6 +134,7 @@ pub fn render_file(
     opts: &ComposeOptions,
     cache: &FileCache,
 ) -> RenderedFile {
+    cache.set_policy(opts.read);
     let item = &resolved.item;
     let mode = opts.mode_for(item);
     let mut file = RenderedFile {
@@ -174,6 +178,7 @@ pub fn compose_with(
     cache: &FileCache,
     walked: Option<&[String]>,
 ) -> Composition {
+    cache.set_policy(opts.read);
     let (mut resolved, problems) =
         walk::expand_items(&preset.files, &preset.exclude, || match walked {
             Some(files) => files.to_vec(),

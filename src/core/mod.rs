@@ -10,6 +10,7 @@ pub mod model;
 pub mod pack;
 pub mod project;
 pub mod repo_map;
+pub mod secrets;
 pub mod store;
 pub mod summarizer;
 pub mod summary;

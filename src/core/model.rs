@@ -377,6 +377,15 @@ pub struct SettingsLayer {
     /// Seconds the external summarizer may take per file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary_timeout: Option<u64>,
+    /// Files larger than this many bytes are not read (a note is shown
+    /// instead) unless their entry has `force_full = true`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_file_size: Option<u64>,
+    /// Read entries that resolve outside the project root. Honoured only
+    /// from the global config: a project file (perhaps from a cloned
+    /// repository) cannot turn it on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_outside_root: Option<bool>,
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -430,6 +439,8 @@ impl SettingsLayer {
                 .clone()
                 .or_else(|| under.summary_command.clone()),
             summary_timeout: self.summary_timeout.or(under.summary_timeout),
+            max_file_size: self.max_file_size.or(under.max_file_size),
+            allow_outside_root: self.allow_outside_root.or(under.allow_outside_root),
             extra: self.extra.clone(),
         }
     }
@@ -452,6 +463,11 @@ pub struct Settings {
     pub repo_map_budget: usize,
     pub summary_command: CommandLine,
     pub summary_timeout: u64,
+    /// Byte cap on reading a file (`force_full` entries may exceed it).
+    pub max_file_size: u64,
+    /// Whether entries outside the project root may be read (global config
+    /// only; see [`SettingsLayer::allow_outside_root`]).
+    pub allow_outside_root: bool,
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -477,6 +493,8 @@ impl Settings {
             repo_map_budget: layer.repo_map_budget.ok_or("repo_map_budget")?,
             summary_command: layer.summary_command.ok_or("summary_command")?,
             summary_timeout: layer.summary_timeout.ok_or("summary_timeout")?,
+            max_file_size: layer.max_file_size.ok_or("max_file_size")?,
+            allow_outside_root: layer.allow_outside_root.ok_or("allow_outside_root")?,
         })
     }
 }
@@ -517,6 +535,8 @@ impl Settings {
             repo_map_budget: layer.repo_map_budget.unwrap_or(d.repo_map_budget),
             summary_command: layer.summary_command.clone().unwrap_or(d.summary_command),
             summary_timeout: layer.summary_timeout.unwrap_or(d.summary_timeout),
+            max_file_size: layer.max_file_size.unwrap_or(d.max_file_size),
+            allow_outside_root: layer.allow_outside_root.unwrap_or(d.allow_outside_root),
         }
     }
 }
@@ -565,6 +585,8 @@ mod tests {
         assert_eq!(settings.clipboard, "auto");
         assert_eq!(settings.summary_command.argv(), None);
         assert_eq!(settings.summary_timeout, 30);
+        assert_eq!(settings.max_file_size, 1_048_576);
+        assert!(!settings.allow_outside_root);
         // An empty layer resolves to exactly the embedded defaults.
         assert_eq!(Settings::resolve(&SettingsLayer::default()), settings);
     }

@@ -16,7 +16,7 @@ use crate::core::compose::{self, ComposeOptions, RenderedFile};
 use crate::core::graph::ImportGraph;
 use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, ViewMode};
 use crate::core::repo_map::{self, RepoMap};
-use crate::core::walk::{self, ResolvedItem};
+use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
 /// After this many candidates in a row did not fit even reduced, the rest
 /// are dropped untried.
@@ -36,6 +36,8 @@ pub struct PackOptions {
     pub format: Format,
     pub max_messages: usize,
     pub include_dirs: Vec<String>,
+    /// How files are read (size cap, outside-root entries).
+    pub read: ReadPolicy,
 }
 
 /// Why an item is in the pack.
@@ -133,6 +135,7 @@ pub fn pack(
     cache: &FileCache,
     walked: &[String],
 ) -> Packed {
+    cache.set_policy(opts.read);
     let graph = ImportGraph::build(root, walked, &opts.include_dirs, cache);
     pack_with(root, preset, targets, opts, cache, walked, &graph)
 }
@@ -183,6 +186,7 @@ pub fn pack_with(
         format: opts.format,
         max_messages: opts.max_messages,
         focus: Vec::new(),
+        read: opts.read,
     };
     let packer = Packer {
         root,

@@ -93,6 +93,13 @@ impl Project {
         for key in unknown_keys(&file) {
             warnings.push(format!("{}: unknown key {key}", path.display()));
         }
+        if file.project.allow_outside_root == Some(true) {
+            warnings.push(format!(
+                "{}: allow_outside_root is ignored in a project file \
+                 (set it in your global config to read files outside the project)",
+                path.display()
+            ));
+        }
         if let Some(g) = global {
             for key in unknown_keys(&global_file) {
                 if !GLOBAL_SECTIONS.contains(&key.as_str()) {
@@ -115,8 +122,15 @@ impl Project {
     }
 
     /// Recompute `settings` from the project and global `[project]` tables.
+    /// `allow_outside_root` is taken from the global config alone: a
+    /// project file may come from a repository the user did not write.
     pub fn refresh_settings(&mut self) {
         self.settings = Settings::resolve(&self.file.project.over(&self.global.project));
+        self.settings.allow_outside_root = self
+            .global
+            .project
+            .allow_outside_root
+            .unwrap_or(Settings::default().allow_outside_root);
     }
 
     /// Whether `ctxcurate.toml` exists (a new project has none until saved).

@@ -18,8 +18,44 @@ use crate::core::model::FileItem;
 /// part of any composition.
 pub const CACHE_DIR: &str = ".ctxcurate";
 
-/// Files larger than this are not read into a composition.
+/// The default of the `max_file_size` setting: files larger than this are
+/// not read into a composition (unless their entry forces it).
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// How files may be read: the size cap and whether entries may resolve
+/// outside the project root (from the settings; see `config/config.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadPolicy {
+    /// Files over this many bytes are refused with [`FileProblem::TooLarge`].
+    pub max_file_size: u64,
+    /// Read paths outside the root (absolute, `..`, symlinks leading out).
+    pub allow_outside_root: bool,
+}
+
+impl Default for ReadPolicy {
+    fn default() -> Self {
+        ReadPolicy {
+            max_file_size: MAX_FILE_BYTES,
+            allow_outside_root: false,
+        }
+    }
+}
+
+impl ReadPolicy {
+    /// The policy the resolved settings ask for.
+    pub fn from_settings(s: &crate::core::model::Settings) -> Self {
+        ReadPolicy {
+            max_file_size: s.max_file_size,
+            allow_outside_root: s.allow_outside_root,
+        }
+    }
+
+    /// `true` when `rel` may be looked at under this policy (lexically:
+    /// symlinks are checked when the file is read).
+    pub fn may_read(&self, rel: &str) -> bool {
+        self.allow_outside_root || is_inside(rel)
+    }
+}
 
 /// How many leading bytes are checked for NUL to call a file binary (git's rule).
 const BINARY_SNIFF: usize = 8000;
@@ -33,6 +69,26 @@ pub fn is_blacklisted(rel: &str) -> bool {
         || rel
             .strip_prefix(CACHE_DIR)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+}
+
+/// `true` for files that usually hold credentials: `.env` and `.env.*`,
+/// private keys and certificates (`*.pem`, `*.key`, `*.p12`, `*.pfx`,
+/// `id_rsa`, `id_ed25519`, … and their `.pub` siblings), `.netrc`,
+/// `.pgpass`. A glob never pulls them in; naming one explicitly does.
+pub fn is_sensitive(rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    name == ".env"
+        || name.starts_with(".env.")
+        || name.ends_with(".env")
+        || matches!(name, ".netrc" | "_netrc" | ".pgpass" | "credentials.json")
+        || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"]
+            .iter()
+            .any(|k| name.starts_with(k))
+        || matches!(
+            ext.as_deref(),
+            Some("pem" | "key" | "p12" | "pfx" | "jks" | "keystore")
+        )
 }
 
 /// `true` when `s` contains glob syntax.
@@ -157,7 +213,8 @@ impl std::fmt::Display for ExpandProblem {
 /// Expand a preset's entries into concrete files, in entry order with each
 /// glob's matches sorted. An explicitly named file keeps its own entry even
 /// when a glob also matches it; otherwise the first entry naming a file
-/// wins. Blacklisted files never appear. `walk` is called only when some
+/// wins. Blacklisted files never appear; [`is_sensitive`] ones only when
+/// named explicitly. `walk` is called only when some
 /// entry is a glob.
 pub fn expand_items(
     entries: &[FileItem],
@@ -214,6 +271,7 @@ pub fn expand_over(
         for path in files.iter().filter(|p| matcher.is_match(p.as_str())) {
             matched = true;
             if is_blacklisted(path)
+                || is_sensitive(path)
                 || explicit.contains(path.as_str())
                 || excluded.matches(path)
                 || !seen.insert(path.as_str())
@@ -287,7 +345,11 @@ pub enum Content {
 pub enum FileProblem {
     NotFound,
     Binary,
-    TooLarge { bytes: u64 },
+    /// Over the `max_file_size` cap (`limit`).
+    TooLarge {
+        bytes: u64,
+        limit: u64,
+    },
     NotAFile,
     OutsideRoot,
     Io(String),
@@ -298,50 +360,78 @@ impl std::fmt::Display for FileProblem {
         match self {
             FileProblem::NotFound => f.write_str("file not found"),
             FileProblem::Binary => f.write_str("binary file skipped"),
-            FileProblem::TooLarge { bytes } => write!(
+            FileProblem::TooLarge { bytes, limit } => write!(
                 f,
-                "file too large ({bytes} bytes, limit {MAX_FILE_BYTES}) skipped"
+                "file too large ({bytes} bytes, max_file_size {limit}) skipped; \
+                 force_full = true on the entry includes it"
             ),
             FileProblem::NotAFile => f.write_str("not a regular file"),
-            FileProblem::OutsideRoot => f.write_str("path is outside the project root"),
+            FileProblem::OutsideRoot => f.write_str(
+                "path is outside the project root, refused \
+                 (allow_outside_root = true in your global config permits it)",
+            ),
             FileProblem::Io(e) => write!(f, "cannot read file: {e}"),
         }
     }
 }
 
-/// Read `rel` under `root`: refuses paths outside the root, binary files
-/// (a NUL byte near the start) and files over [`MAX_FILE_BYTES`]; invalid
-/// UTF-8 is decoded lossily and flagged.
+/// Read `rel` under `root` with the default [`ReadPolicy`].
 pub fn read_content(root: &Path, rel: &str) -> Content {
-    if !is_inside(rel) {
+    read_content_with(root, rel, &ReadPolicy::default(), false)
+}
+
+/// Read `rel` under `root`: refuses paths outside the root (unless the
+/// policy allows them), binary files (a NUL byte near the start) and files
+/// over the policy's size cap (unless `force`); invalid UTF-8 is decoded
+/// lossily and flagged.
+pub fn read_content_with(root: &Path, rel: &str, policy: &ReadPolicy, force: bool) -> Content {
+    if !policy.may_read(rel) {
         return Content::Unreadable(FileProblem::OutsideRoot);
     }
     // A symlink may lead out of the project: what is read must resolve
-    // inside the (resolved) root.
-    let path = root.join(rel);
-    if let (Ok(real), Ok(real_root)) = (path.canonicalize(), root.canonicalize())
-        && !real.starts_with(&real_root)
-    {
-        return Content::Unreadable(FileProblem::OutsideRoot);
+    // inside the (resolved) root. The resolved path is what is read, so a
+    // link swapped in after this check is not followed.
+    let mut path = root.join(rel);
+    if let (Ok(real), Ok(real_root)) = (path.canonicalize(), root.canonicalize()) {
+        if !policy.allow_outside_root && !real.starts_with(&real_root) {
+            return Content::Unreadable(FileProblem::OutsideRoot);
+        }
+        path = real;
     }
-    match read_bytes(&path) {
+    let limit = if force {
+        u64::MAX
+    } else {
+        policy.max_file_size
+    };
+    match read_bytes(&path, limit) {
         Ok(bytes) => decode(bytes),
         Err(p) => Content::Unreadable(p),
     }
 }
 
-fn read_bytes(path: &Path) -> Result<Vec<u8>, FileProblem> {
+fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, FileProblem> {
     let meta = fs::metadata(path).map_err(io_problem)?;
     if !meta.is_file() {
         return Err(FileProblem::NotAFile);
     }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(FileProblem::TooLarge { bytes: meta.len() });
+    if meta.len() > limit {
+        return Err(FileProblem::TooLarge {
+            bytes: meta.len(),
+            limit,
+        });
     }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    // The file may grow between the size check and the read: never read
+    // more than the cap allows.
     fs::File::open(path)
-        .and_then(|f| f.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes))
+        .and_then(|f| f.take(limit.saturating_add(1)).read_to_end(&mut bytes))
         .map_err(io_problem)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileProblem::TooLarge {
+            bytes: bytes.len() as u64,
+            limit,
+        });
+    }
     Ok(bytes)
 }
 
@@ -381,6 +471,33 @@ mod tests {
         assert!(is_blacklisted(".ctxcurate/out/context_001.md"));
         assert!(!is_blacklisted("src/history.py"));
         assert!(!is_blacklisted(".ctxcurate_x/a"));
+    }
+
+    #[test]
+    fn credential_files_need_an_explicit_entry() {
+        let files: Vec<String> = [
+            ".env",
+            "app/.env.local",
+            "certs/server.pem",
+            "deploy/id_rsa",
+            "deploy/id_ed25519.pub",
+            "prod.env",
+            "src/env.py",
+            "src/keys.py",
+            "tls.KEY",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let (out, _) = expand_over(&items(&["**"]), &[], &files);
+        let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(paths, ["src/env.py", "src/keys.py"]);
+        let (out, _) = expand_over(&items(&["**", "certs/server.pem", ".env"]), &[], &files);
+        let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            ["src/env.py", "src/keys.py", "certs/server.pem", ".env"]
+        );
     }
 
     #[test]

@@ -75,7 +75,7 @@ actions! {
     DiscardDiscovery => "discard_discovery", "Discard the proposed files";
     ToggleRaw => "toggle_raw", "Preview: switch between the composition and the file's raw text";
     SliceMark => "slice_mark", "Raw text: start or finish selecting lines for a slice";
-    Confirm => "confirm", "Confirm (apply a preset, finish input)";
+    Confirm => "confirm", "Confirm (apply a preset, finish input, copy despite likely secrets)";
     Cancel => "cancel", "Close the overlay or cancel the selection";
     PresetNew => "preset_new", "Picker: save the current curation as a new preset";
     PresetRename => "preset_rename", "Picker: rename the preset";

@@ -124,6 +124,7 @@ fn event_loop(
         DiskCache::open(&root),
         Summarizer::for_project(&root, &state.project.settings),
     ));
+    cache.set_policy(state.compose_options().read);
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),

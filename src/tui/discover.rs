@@ -104,6 +104,7 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         format: settings.format,
         max_messages: settings.max_messages,
         include_dirs: settings.include_dirs.clone(),
+        read: crate::core::walk::ReadPolicy::from_settings(&state.project.settings),
     };
     state.say(
         Level::Info,

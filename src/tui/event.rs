@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::core::compose::ComposeOptions;
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
 use crate::core::pack::{PackOptions, Packed};
+use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
 
 use super::action::Action;
@@ -41,12 +42,14 @@ pub enum Event {
         path: String,
         lines: Arc<Vec<String>>,
     },
-    /// Text is ready to go to the clipboard.
+    /// Text is ready to go to the clipboard (after a question when it
+    /// holds likely secrets).
     CopyReady {
         text: String,
         label: String,
         tokens: usize,
         tokenizer: TokenizerKind,
+        findings: Vec<Finding>,
     },
     /// Where copied text went (or why it did not).
     Copied {

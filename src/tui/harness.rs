@@ -49,6 +49,7 @@ impl Harness {
             DiskCache::open(&state.project.root),
             Summarizer::for_project(&state.project.root, &state.project.settings),
         );
+        cache.set_policy(state.compose_options().read);
         let mut h = Harness {
             sync,
             state,

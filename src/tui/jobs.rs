@@ -12,6 +12,7 @@ use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition};
 use crate::core::model::{Format, TokenizerKind};
 use crate::core::pack;
+use crate::core::secrets;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;
 
@@ -79,6 +80,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &c.text),
+                findings: secrets::scan_composition(&c),
                 text: c.text,
                 label,
                 tokenizer,
@@ -101,6 +103,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &text),
+                findings: secrets::scan_file(&file),
                 text,
                 label: format!("{} [{}]", file.path, file.mode),
                 tokenizer,
@@ -126,6 +129,15 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             walked,
         } => {
             let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
+            let findings = secrets::scan_composition(&c);
+            if let Some(first) = findings.first() {
+                // As `ctxcurate build --save` does: refuse, name the first.
+                return Event::Wrote(Err(format!(
+                    "not written: {} likely secret(s), first {first}; \
+                     `ctxcurate build --save --allow-secrets` writes it anyway",
+                    findings.len()
+                )));
+            }
             let path = compose::next_output_path(root, &settings);
             let written = path
                 .parent()

@@ -21,15 +21,18 @@ pub enum Context {
     Symbols,
     Preview,
     Picker,
+    /// A yes/no question (copying a text with likely secrets).
+    Confirm,
 }
 
 impl Context {
-    pub const ALL: [Context; 5] = [
+    pub const ALL: [Context; 6] = [
         Context::Global,
         Context::Tree,
         Context::Symbols,
         Context::Preview,
         Context::Picker,
+        Context::Confirm,
     ];
 
     pub fn name(self) -> &'static str {
@@ -39,6 +42,7 @@ impl Context {
             Context::Symbols => "symbols",
             Context::Preview => "preview",
             Context::Picker => "picker",
+            Context::Confirm => "confirm",
         }
     }
 
@@ -252,7 +256,9 @@ impl Keymap {
             return Some(*a);
         }
         let global = *self.bindings.get(&Context::Global)?.get(&key)?;
-        if ctx == Context::Picker && !OVERLAY_PASSTHROUGH.contains(&global) {
+        if matches!(ctx, Context::Picker | Context::Confirm)
+            && !OVERLAY_PASSTHROUGH.contains(&global)
+        {
             return None;
         }
         Some(global)

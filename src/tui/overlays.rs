@@ -5,7 +5,7 @@ use super::action::Action;
 use super::curate;
 use super::event::Effect;
 use super::navigate::{follow_cursor, moved};
-use super::state::{Level, Overlay, Prompt, State};
+use super::state::{Level, Overlay, PendingCopy, Prompt, State};
 use crate::core::project::Scope;
 
 /// Keys while an overlay is open.
@@ -27,6 +27,32 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             Vec::new()
         }
         Overlay::Picker { cursor } => on_picker(state, cursor, action),
+        Overlay::ConfirmCopy(pending) => match action {
+            Action::Confirm => {
+                state.overlay = None;
+                let PendingCopy {
+                    text,
+                    label,
+                    tokens,
+                    tokenizer,
+                    ..
+                } = *pending;
+                vec![Effect::Copy {
+                    text,
+                    label,
+                    tokens,
+                    tokenizer,
+                }]
+            }
+            Action::Cancel | Action::Quit => {
+                state.overlay = None;
+                state.say(Level::Info, "not copied");
+                Vec::new()
+            }
+            // Anything else keeps the question open: a stray key must not
+            // decide it either way.
+            _ => Vec::new(),
+        },
         Overlay::Input { prompt, buffer } => match action {
             Action::Confirm => submit_input(state, prompt, buffer),
             Action::Cancel => {

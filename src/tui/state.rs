@@ -63,9 +63,28 @@ pub enum Prompt {
 /// A modal layer over the panes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Overlay {
-    Help { scroll: usize },
-    Picker { cursor: usize },
-    Input { prompt: Prompt, buffer: String },
+    Help {
+        scroll: usize,
+    },
+    Picker {
+        cursor: usize,
+    },
+    Input {
+        prompt: Prompt,
+        buffer: String,
+    },
+    /// Copy a text that holds likely secrets? (names each file and line)
+    ConfirmCopy(Box<PendingCopy>),
+}
+
+/// Text held back from the clipboard until the user confirms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingCopy {
+    pub text: String,
+    pub label: String,
+    pub tokens: usize,
+    pub tokenizer: crate::core::model::TokenizerKind,
+    pub findings: Vec<crate::core::secrets::Finding>,
 }
 
 /// How serious a status message is.
@@ -404,6 +423,7 @@ impl State {
     pub fn context(&self) -> Context {
         match &self.overlay {
             Some(Overlay::Picker { .. }) => Context::Picker,
+            Some(Overlay::ConfirmCopy(_)) => Context::Confirm,
             _ => self.focus.context(),
         }
     }

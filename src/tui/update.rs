@@ -12,7 +12,7 @@ use super::event::{Effect, Event, Job};
 pub use super::navigate::follow_cursor;
 use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
 use super::overlays::{on_input, on_overlay};
-use super::state::{Level, Overlay, Pane, Prompt, State};
+use super::state::{Level, Overlay, Pane, PendingCopy, Prompt, State};
 use super::symbols::flat_symbols;
 use super::sync::SyncOutcome;
 
@@ -84,12 +84,32 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             label,
             tokens,
             tokenizer,
-        } => vec![Effect::Copy {
-            text,
-            label,
-            tokens,
-            tokenizer,
-        }],
+            findings,
+        } => {
+            if findings.is_empty() {
+                return vec![Effect::Copy {
+                    text,
+                    label,
+                    tokens,
+                    tokenizer,
+                }];
+            }
+            state.say(
+                Level::Warn,
+                format!(
+                    "{} likely secret(s) in {label}: y copies anyway, n cancels",
+                    findings.len()
+                ),
+            );
+            state.overlay = Some(Overlay::ConfirmCopy(Box::new(PendingCopy {
+                text,
+                label,
+                tokens,
+                tokenizer,
+                findings,
+            })));
+            Vec::new()
+        }
         Event::Copied {
             label,
             tokens,

@@ -146,7 +146,7 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
     let old_permissions = fs::metadata(&target).ok().map(|m| m.permissions());
 
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".ctxcurate-").suffix(".tmp");
+    builder.prefix(TEMP_PREFIX).suffix(TEMP_SUFFIX);
     #[cfg(unix)]
     if old_permissions.is_none() {
         // A new file gets the usual 0666 minus umask, not tempfile's 0600:
@@ -171,7 +171,39 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
     tmp.persist(&target)
         .map_err(|e| io_error(&target, "replace")(e.error))?;
     sync_dir(dir);
+    remove_stale_temps(dir);
     Ok(())
+}
+
+/// Prefix and suffix of the temporary files [`save_atomic`] writes.
+const TEMP_PREFIX: &str = ".ctxcurate-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// A save cut short (the process killed between creating its temporary
+/// file and renaming it) leaves the temporary file behind. Remove those
+/// old enough that no running save can still own them; best effort.
+fn remove_stale_temps(dir: &Path) {
+    const STALE: std::time::Duration = std::time::Duration::from_secs(60);
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)) {
+            continue;
+        }
+        let stale = entry
+            .metadata()
+            .ok()
+            .filter(|m| m.is_file())
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > STALE);
+        if stale {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Flush a directory entry change (the rename) to disk. Best effort: some
@@ -258,6 +290,46 @@ mod tests {
         match load_file(&path) {
             Err(ProjectError::Parse { line, col, .. }) => assert_eq!((line, col), (2, 15)),
             other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_save_keeps_permissions_and_removes_stale_temporaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctxcurate.toml");
+        fs::write(&path, "").unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        }
+        let stale = dir.path().join(".ctxcurate-killed.tmp");
+        let fresh = dir.path().join(".ctxcurate-running.tmp");
+        let other = dir.path().join("notes.tmp");
+        for p in [&stale, &fresh, &other] {
+            fs::write(p, "partial").unwrap();
+        }
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        for p in [&stale, &other] {
+            fs::File::options()
+                .write(true)
+                .open(p)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        let mut file = ProjectFile::default();
+        file.project.budget = Some(5);
+        save_atomic(&path, &file).unwrap();
+        assert_eq!(load_file(&path).unwrap(), Some(file));
+        assert!(!stale.exists(), "a killed save's temporary is cleaned up");
+        assert!(fresh.exists(), "a running save's temporary is left alone");
+        assert!(other.exists(), "other files are left alone");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o640);
         }
     }
 

@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use crate::core::project::Scope;
 use crate::tui::action::ACTIONS;
 use crate::tui::sanitize::display_line;
-use crate::tui::state::{Overlay, Prompt, State};
+use crate::tui::state::{Overlay, PendingCopy, Prompt, State};
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     match &state.overlay {
@@ -18,7 +18,53 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::Help { scroll }) => help(state, frame, area, *scroll),
         Some(Overlay::Picker { cursor }) => picker(state, frame, area, *cursor),
         Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
+        Some(Overlay::ConfirmCopy(pending)) => confirm_copy(frame, area, pending),
     }
+}
+
+/// At most this many findings are listed; the rest are counted.
+const FINDINGS_SHOWN: usize = 8;
+
+fn confirm_copy(frame: &mut Frame, area: Rect, pending: &PendingCopy) {
+    let shown = pending.findings.len().min(FINDINGS_SHOWN);
+    let extra = usize::from(pending.findings.len() > shown);
+    let height = (shown + extra + 5) as u16;
+    let rect = centered(area, 90, height);
+    frame.render_widget(Clear, rect);
+    let mut lines = vec![Line::raw(format!(
+        "{} holds {} likely secret(s):",
+        display_line(&pending.label, 50),
+        pending.findings.len()
+    ))];
+    for f in &pending.findings[..shown] {
+        let text = f.to_string();
+        lines.push(Line::styled(
+            format!(
+                "  {}",
+                display_line(&text, rect.width.saturating_sub(6) as usize)
+            ),
+            Style::default().fg(Color::Yellow),
+        ));
+    }
+    if extra > 0 {
+        lines.push(Line::raw(format!(
+            "  … and {} more",
+            pending.findings.len() - shown
+        )));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        "y / Enter copy anyway · n / Esc cancel",
+        Style::default().fg(Color::DarkGray),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" Copy to the clipboard? "),
+        ),
+        rect,
+    );
 }
 
 /// A centred rectangle of at most `w`×`h`.
