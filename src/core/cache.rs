@@ -82,6 +82,8 @@ pub struct FileCache {
     /// Files over the size cap, read in full for entries that force it.
     forced: Mutex<HashMap<String, Arc<CachedFile>>>,
     views: Mutex<HashMap<ViewKey, Arc<View>>>,
+    /// Texts derived per content ([`FileCache::derived`]), by their key.
+    derived: Mutex<HashMap<[u8; 32], Arc<str>>>,
     tokens: TokenCache,
     disk: DiskCache,
     summarizer: Summarizer,
@@ -290,21 +292,54 @@ impl FileCache {
         rel: &str,
         name: &str,
         derive: impl FnOnce(&SymbolTree) -> String,
-    ) -> Option<String> {
+    ) -> Option<Arc<str>> {
         let file = self.file(root, rel);
-        file.text()?;
         Lang::from_path(rel)?;
-        let disk_key = store::key(&[
+        self.memo(&file, rel, name, || {
+            Some(derive(&*self.parsed(&file, rel)?))
+        })
+    }
+
+    /// A text derived from the content of `rel` by `derive` (named
+    /// `name`), kept in memory and on disk per content; `None` for
+    /// unreadable files.
+    pub fn derived_from_text(
+        &self,
+        root: &Path,
+        rel: &str,
+        name: &str,
+        derive: impl FnOnce(&str) -> String,
+    ) -> Option<Arc<str>> {
+        let file = self.file(root, rel);
+        self.memo(&file, rel, name, || file.text().map(derive))
+    }
+
+    fn memo(
+        &self,
+        file: &CachedFile,
+        rel: &str,
+        name: &str,
+        compute: impl FnOnce() -> Option<String>,
+    ) -> Option<Arc<str>> {
+        file.text()?;
+        let key = store::key(&[
             DISK_VERSION.as_bytes(),
             name.as_bytes(),
             &file.hash,
             rel.as_bytes(),
         ]);
-        if let Some(text) = self.disk.get_text("derived", &disk_key) {
-            return Some(text);
+        if let Some(text) = lock(&self.derived).get(&key) {
+            return Some(text.clone());
         }
-        let text = derive(&*self.parsed(&file, rel)?);
-        self.disk.put("derived", &disk_key, text.as_bytes());
+        let text: Arc<str> = match self.disk.get_text("derived", &key) {
+            Some(text) => text.into(),
+            None => {
+                let text = compute()?;
+                self.disk.put("derived", &key, text.as_bytes());
+                text.into()
+            }
+        };
+        lock(&self.derived).insert(key, text.clone());
         Some(text)
     }
 
@@ -333,12 +368,14 @@ impl FileCache {
         lock(&self.files).clear();
         lock(&self.forced).clear();
         lock(&self.views).clear();
+        lock(&self.derived).clear();
     }
 
     /// Forget the rendered views (after the disk cache was cleared, so
     /// summaries are made again).
     pub fn clear_views(&self) {
         lock(&self.views).clear();
+        lock(&self.derived).clear();
     }
 }
 

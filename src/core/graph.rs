@@ -64,11 +64,13 @@ impl ImportGraph {
         let edges: Vec<Vec<(&str, f64)>> = code
             .par_iter()
             .map(|path| {
-                let file = cache.file(root, path);
-                let Some(text) = file.text() else {
-                    return Vec::new();
-                };
-                file_edges(&set, path, text)
+                // The statements are cached per content (memory and disk):
+                // an unchanged project is not scanned again.
+                let python = Lang::from_path(path) == Some(Lang::Python);
+                cache
+                    .derived_from_text(root, path, "imports", |text| imports::encode(python, text))
+                    .map(|stmts| file_edges(&set, path, &stmts))
+                    .unwrap_or_default()
             })
             .collect();
 
@@ -201,18 +203,17 @@ impl ImportGraph {
     }
 }
 
-/// The edges out of one file.
-fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, text: &str) -> Vec<(&'a str, f64)> {
-    match Lang::from_path(path) {
-        Some(Lang::Python) => imports::python(text)
-            .iter()
-            .flat_map(|stmt| set.resolve_python(path, stmt))
-            .collect(),
-        Some(Lang::C | Lang::Cpp) => imports::includes(text)
-            .iter()
-            .filter_map(|inc| set.resolve_include(path, inc))
-            .map(|to| (to, 1.0))
-            .collect(),
-        None => Vec::new(),
-    }
+/// The edges out of one file, from its encoded import statements.
+fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, stmts: &str) -> Vec<(&'a str, f64)> {
+    let (python, includes) = imports::decode(stmts);
+    python
+        .iter()
+        .flat_map(|stmt| set.resolve_python(path, stmt))
+        .chain(
+            includes
+                .iter()
+                .filter_map(|inc| set.resolve_include(path, inc))
+                .map(|to| (to, 1.0)),
+        )
+        .collect()
 }

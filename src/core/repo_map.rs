@@ -146,8 +146,10 @@ impl Sizer<'_> {
         if self.outlines[i].is_none() {
             let block = self
                 .cache
-                .symbols(self.root, self.files[i])
-                .map(|tree| outline_block(&tree.symbols))
+                .derived(self.root, self.files[i], "repo-map-outline", |tree| {
+                    outline_block(&tree.symbols)
+                })
+                .map(|b| b.to_string())
                 .unwrap_or_default();
             self.outlines[i] = Some(block);
         }

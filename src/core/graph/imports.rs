@@ -24,6 +24,59 @@ pub struct Include {
     pub angled: bool,
 }
 
+/// The import statements of a source in a line format that caches well
+/// (`py`/`inc` records, tab-separated): see [`decode`].
+pub fn encode(lang_is_python: bool, source: &str) -> String {
+    let mut out = String::new();
+    if lang_is_python {
+        for i in python(source) {
+            out.push_str(&format!(
+                "py\t{}\t{}\t{}\n",
+                i.level,
+                i.module,
+                i.names.join(",")
+            ));
+        }
+    } else {
+        for i in includes(source) {
+            if !i.path.contains(['\t', '\n']) {
+                out.push_str(&format!("inc\t{}\t{}\n", u8::from(i.angled), i.path));
+            }
+        }
+    }
+    out
+}
+
+/// The statements [`encode`] wrote; malformed records are skipped.
+pub fn decode(text: &str) -> (Vec<PyImport>, Vec<Include>) {
+    let mut py = Vec::new();
+    let mut inc = Vec::new();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        match fields[..] {
+            ["py", level, module, names] => {
+                if let Ok(level) = level.parse() {
+                    py.push(PyImport {
+                        level,
+                        module: module.to_string(),
+                        names: names
+                            .split(',')
+                            .filter(|n| !n.is_empty())
+                            .map(str::to_string)
+                            .collect(),
+                    });
+                }
+            }
+            ["inc", angled, path] => inc.push(Include {
+                path: path.to_string(),
+                angled: angled == "1",
+            }),
+            _ => {}
+        }
+    }
+    (py, inc)
+}
+
 /// Every import statement of a Python source, in order.
 pub fn python(source: &str) -> Vec<PyImport> {
     let mut out = Vec::new();
@@ -262,6 +315,15 @@ def f():
             python(src),
             vec![imp(0, "real", &[]), imp(0, "inner", &["thing"])]
         );
+    }
+
+    #[test]
+    fn encoded_statements_decode_the_same() {
+        let src = "from ..a.b import (c, d)\nimport e as f\nfrom . import g\n";
+        assert_eq!(decode(&encode(true, src)).0, python(src));
+        let c = "#include \"x.h\"\n#include <y/z.h>\n";
+        assert_eq!(decode(&encode(false, c)).1, includes(c));
+        assert_eq!(decode("garbage\npy\tx\ty\tz\n"), (Vec::new(), Vec::new()));
     }
 
     #[test]
