@@ -265,7 +265,17 @@ pub fn pack_with(
             item.tokens = 0;
         }
     }
-    let tokens = packer.count(&text);
+    let mut tokens = packer.count(&text);
+    if tokens > opts.budget {
+        // Not even the headings (or the discussion) fit: an empty context
+        // is the only one within the budget.
+        problems.push(format!(
+            "a budget of {} tokens is too small for any context (the headings alone take {tokens})",
+            opts.budget
+        ));
+        text.clear();
+        tokens = 0;
+    }
     let stats = stats(&items, &reach, targets, &map, tokens, opts.budget);
     Packed {
         text,
