@@ -103,7 +103,7 @@ fn python_ranking_follows_the_targets() {
     // From app.py: the target, then the cycle core ⇄ util, core first as
     // util sends all its rank there; util (half of app's rank) just above
     // models (three quarters of core's); files app.py never reaches last,
-    // by path. Solved by hand: app .309, core .291, util .188, models .186.
+    // by project-wide rank, then path. Solved by hand: app .309, core .291, util .188, models .186.
     assert_eq!(
         order(&g, &["app.py"]),
         [
@@ -160,11 +160,14 @@ fn c_graph_resolves_relative_and_include_dirs() {
     );
     assert_eq!(
         order(&g, &["src/main.c"]),
+        // Target, its direct includes (util.h holds more rank: socket.h
+        // sends its rank there), the transitive config.h, then files
+        // main.c never reaches, by project-wide rank.
         [
             "src/main.c",
             "src/util.h",
-            "include/config.h",
             "src/net/socket.h",
+            "include/config.h",
             "src/util.c",
             "tools/gen.c",
         ]

@@ -123,3 +123,53 @@ fn the_gauge_shows_the_packed_total() {
         "{screen}"
     );
 }
+
+#[test]
+fn accepting_applies_what_the_pack_did_to_the_preset_and_edits_drop_proposals() {
+    let p = project();
+    let big: String = (0..60)
+        .map(|i| {
+            format!("def function_number_{i}(alpha, beta):\n    return alpha * beta + {i}\n\n")
+        })
+        .collect();
+    p.write("other.py", &big);
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 400\n\n[presets.default]\ntargets = [\"app.py\"]\n\n\
+         [[presets.default.files]]\npath = \"other.py\"\n",
+    );
+    let mut h = Harness::open(p.root(), None, 110, 16).expect("open");
+    h.keys("i");
+    let d = h.state.discovery.clone().expect("a discovery");
+    assert_eq!(d.changed.len(), 1, "{d:?}");
+    assert_eq!(d.changed[0].0, "other.py");
+    let packed_mode = d.changed[0].1;
+    assert_ne!(packed_mode, Some(ViewMode::Full));
+
+    // An edit while proposals are shown drops them: they were packed for
+    // the preset as it was.
+    h.goto("app.py");
+    h.keys("space");
+    assert!(h.state.discovery.is_none());
+    assert!(
+        h.screen().contains("discovery proposals dropped"),
+        "{}",
+        h.screen()
+    );
+    h.keys("u i I");
+    let saved = saved(&p);
+    let other = saved.presets["default"]
+        .files
+        .iter()
+        .find(|f| f.path == "other.py")
+        .expect("other.py stays");
+    match packed_mode {
+        Some(mode) => assert_eq!(other.view_mode, mode),
+        None => assert!(!other.auto_aggregate),
+    }
+    assert!(
+        h.screen().contains("of your files are reduced"),
+        "{}",
+        h.screen()
+    );
+}

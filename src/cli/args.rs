@@ -159,8 +159,8 @@ pub struct BuildArgs {
     /// config).
     #[arg(long, value_name = "N")]
     pub budget: Option<usize>,
-    /// The least the repo map of a packed build gets (default:
-    /// `repo_map_budget`).
+    /// Tokens kept for the repo map of a packed build before the preset's
+    /// own entries (after targets and imports; default: `repo_map_budget`).
     #[arg(long, value_name = "N")]
     pub map_budget: Option<usize>,
     /// Print the packing stats to stderr as JSON.

@@ -116,7 +116,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
 /// A `--target` argument as a root-relative path to an existing file.
 pub fn target_path(ctx: &Ctx, project: &Project, arg: &std::path::Path) -> Result<String> {
     let rel = ctx.rel_path(&project.root, arg)?;
-    if !project.root.join(&rel).is_file() {
+    let path = project.root.join(&rel);
+    if path.is_dir() {
+        user_err!("{} is a folder: targets are files", display_line(&rel, 300));
+    }
+    if !path.is_file() {
         user_err!("target not found: {}", display_line(&rel, 300));
     }
     Ok(rel)
@@ -213,11 +217,13 @@ fn report_pack(
     }
     write!(
         ctx.err,
-        "packed {} of {} candidates ({} full, {} reduced, {} dropped; {} discovered from {} targets), \
+        "packed {} of {} candidates ({} full, {} in their own view, {} reduced; {} dropped; \
+         {} discovered from {} targets), \
          repo map {} files ({} outlined, {} tokens): {} / {} tokens ({:.1}%, {tokenizer})",
         s.included,
         s.candidates,
         s.full,
+        s.included.saturating_sub(s.full + s.reduced),
         s.reduced,
         s.dropped,
         s.discovered,

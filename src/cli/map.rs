@@ -48,6 +48,12 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         &cache,
     );
     ctx.out.write_all(map.text.as_bytes())?;
+    if map.listed == 0 && map.candidates > 0 {
+        writeln!(
+            ctx.err,
+            "warning: a budget of {budget} tokens is too small for a repo map"
+        )?;
+    }
     writeln!(
         ctx.err,
         "repo map: {} of {} files listed, {} with outlines; {} / {budget} tokens ({tokenizer})",

@@ -460,11 +460,12 @@ fn xml(
     }
     out.push_str("</documents>\n");
     if let Some(map) = map.filter(|m| !m.is_empty()) {
-        let _ = writeln!(
-            out,
-            "<repo_map>\n{}\n</repo_map>",
-            xml_escape(map.trim_end())
-        );
+        // Raw like the documents' content; the Markdown heading is the tag.
+        let body = match map.split_once("\n\n") {
+            Some((heading, rest)) if heading.starts_with("## ") => rest,
+            _ => map,
+        };
+        let _ = writeln!(out, "<repo_map>\n{}\n</repo_map>", body.trim_end());
     }
     if opts.focused() {
         out.insert_str(

@@ -9,7 +9,7 @@ mod imports;
 mod rank;
 mod resolve;
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
 
 use petgraph::Direction;
@@ -144,42 +144,50 @@ impl ImportGraph {
         out
     }
 
-    /// Every node ranked by personalized PageRank seeded on `targets`
-    /// (targets that are not nodes are ignored; none at all ranks the
-    /// whole project evenly). Highest first; equal scores by path, so the
-    /// order is the same on every run.
+    /// Every node ranked for relevance to `targets`: the targets, then
+    /// what they import directly, then what they reach through other
+    /// imports, then the rest — each group by personalized PageRank seeded
+    /// on the targets (targets that are not nodes are ignored; none at all
+    /// ranks the whole project evenly). Ties, and files the targets never
+    /// reach (personalized rank 0), go by the project-wide PageRank, then
+    /// by path, so the order is the same on every run and central files
+    /// come before obscure ones rather than alphabetically.
     pub fn rank(&self, targets: &[String]) -> Vec<Ranked> {
         let seeds: Vec<NodeIndex> = targets
             .iter()
             .filter_map(|t| self.index.get(t).copied())
             .collect();
         let scores = pagerank(&self.graph, &seeds);
-        let mut out: Vec<Ranked> = self
-            .graph
-            .node_indices()
+        let global = if seeds.is_empty() {
+            scores.clone()
+        } else {
+            pagerank(&self.graph, &[])
+        };
+        let depth = self.depths(&seeds);
+        // Scores equal up to float noise are ties.
+        let bucket = |s: f64| (s * 1e12).round() as i64;
+        let mut order: Vec<NodeIndex> = self.graph.node_indices().collect();
+        order.sort_by(|&a, &b| {
+            let tier = |n: NodeIndex| depth.get(&n).map_or(3, |d| (*d).min(2));
+            tier(a)
+                .cmp(&tier(b))
+                .then_with(|| bucket(scores[b.index()]).cmp(&bucket(scores[a.index()])))
+                .then_with(|| bucket(global[b.index()]).cmp(&bucket(global[a.index()])))
+                .then_with(|| self.graph[a].cmp(&self.graph[b]))
+        });
+        order
+            .into_iter()
             .map(|n| Ranked {
                 path: self.graph[n].clone(),
                 score: scores[n.index()],
             })
-            .collect();
-        // Scores equal up to float noise are ties.
-        let bucket = |s: f64| (s * 1e12).round() as i64;
-        out.sort_by(|a, b| {
-            bucket(b.score)
-                .cmp(&bucket(a.score))
-                .then_with(|| a.path.cmp(&b.path))
-        });
-        out
+            .collect()
     }
 
-    /// The files the targets import, directly and through other imports.
-    pub fn reach(&self, targets: &[String]) -> Reach {
-        let starts: HashSet<NodeIndex> = targets
-            .iter()
-            .filter_map(|t| self.index.get(t).copied())
-            .collect();
-        let mut depth: HashMap<NodeIndex, usize> = starts.iter().map(|&n| (n, 0)).collect();
-        let mut queue: VecDeque<NodeIndex> = starts.iter().copied().collect();
+    /// Import distance from the nearest seed, for every node reached.
+    fn depths(&self, seeds: &[NodeIndex]) -> HashMap<NodeIndex, usize> {
+        let mut depth: HashMap<NodeIndex, usize> = seeds.iter().map(|&n| (n, 0)).collect();
+        let mut queue: VecDeque<NodeIndex> = seeds.iter().copied().collect();
         while let Some(node) = queue.pop_front() {
             let d = depth[&node];
             for next in self.graph.neighbors_directed(node, Direction::Outgoing) {
@@ -189,6 +197,16 @@ impl ImportGraph {
                 }
             }
         }
+        depth
+    }
+
+    /// The files the targets import, directly and through other imports.
+    pub fn reach(&self, targets: &[String]) -> Reach {
+        let starts: Vec<NodeIndex> = targets
+            .iter()
+            .filter_map(|t| self.index.get(t).copied())
+            .collect();
+        let depth = self.depths(&starts);
         let mut reach = Reach::default();
         for (node, d) in depth {
             match d {

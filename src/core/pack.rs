@@ -29,8 +29,9 @@ const MAP_SEPARATOR: usize = 1;
 #[derive(Debug, Clone, PartialEq)]
 pub struct PackOptions {
     pub budget: usize,
-    /// The least the repo map gets when there is room for it; it also
-    /// takes whatever the files leave.
+    /// Tokens kept for the repo map before the preset's own entries (the
+    /// targets and their imports come first); the map also takes whatever
+    /// is left at the end.
     pub map_budget: usize,
     pub tokenizer: TokenizerKind,
     pub format: Format,
@@ -197,12 +198,6 @@ pub fn pack_with(
     };
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     let base = packer.count(&packer.assemble(&[], ""));
-    if base > opts.budget {
-        problems.push(format!(
-            "the discussion and screenshots alone take {base} tokens, over the budget of {}",
-            opts.budget
-        ));
-    }
     let mut left = opts.budget.saturating_sub(base);
     let mut items = Vec::with_capacity(candidates.list.len());
     let mut files = Vec::new();
@@ -270,11 +265,20 @@ pub fn pack_with(
         // Not even the headings (or the discussion) fit: an empty context
         // is the only one within the budget.
         problems.push(format!(
-            "a budget of {} tokens is too small for any context (the headings alone take {tokens})",
+            "a budget of {} tokens is too small for any context (the headings, screenshots and discussion alone take {tokens})",
             opts.budget
         ));
         text.clear();
         tokens = 0;
+    }
+    for item in items
+        .iter()
+        .filter(|i| i.role == Role::Target && i.mode.is_none())
+    {
+        problems.push(format!(
+            "target {} does not fit the budget, not even as an outline",
+            item.path
+        ));
     }
     let stats = stats(&items, &reach, targets, &map, tokens, opts.budget);
     Packed {

@@ -111,6 +111,13 @@ impl Sizer<'_> {
                 over = mid;
             }
         }
+        if m == 0 {
+            // A heading over no files helps nobody.
+            return RepoMap {
+                candidates: n,
+                ..RepoMap::default()
+            };
+        }
         self.measure(k, m)
     }
 

@@ -35,7 +35,7 @@ pub fn edit(
 pub fn commit(
     state: &mut State,
     before: crate::core::model::ProjectFile,
-    message: String,
+    mut message: String,
 ) -> Vec<Effect> {
     if state.project.file == before {
         state.say(Level::Info, message);
@@ -46,6 +46,10 @@ pub fn commit(
         state.history.undo.remove(0);
     }
     state.history.redo.clear();
+    // A pending discovery was packed for the preset as it was.
+    if state.discovery.take().is_some() {
+        message.push_str(" · discovery proposals dropped (press i again)");
+    }
     state.project.refresh_settings();
     state.refresh();
     state.say(Level::Info, message);

@@ -6,7 +6,7 @@
 use crate::core::model::{FileItem, ViewMode};
 use crate::core::pack::{PackOptions, PackStats, Packed, Role};
 
-use super::curate::{edit, insert_sorted};
+use super::curate::{edit, entry_mut, insert_sorted};
 use super::event::{Effect, Job};
 use super::state::{Level, State};
 
@@ -16,6 +16,10 @@ pub struct Discovery {
     /// Files the pack includes that the preset does not, with the mode
     /// they were packed in, sorted by path.
     pub proposed: Vec<(String, ViewMode)>,
+    /// The preset's own files the pack reduced (`Some(mode)`) or left out
+    /// (`None`) to fit the budget: accepting applies these too, so the
+    /// accepted preset composes to the packed total.
+    pub changed: Vec<(String, Option<ViewMode>)>,
     pub stats: PackStats,
     /// Files the pack dropped for lack of room.
     pub dropped: usize,
@@ -31,8 +35,15 @@ impl Discovery {
             .filter_map(|i| Some((i.path.clone(), i.mode?)))
             .collect();
         proposed.sort();
+        let changed = packed
+            .items
+            .iter()
+            .filter(|i| i.role == Role::Preset && i.mode != Some(i.wanted))
+            .map(|i| (i.path.clone(), i.mode))
+            .collect();
         Discovery {
             proposed,
+            changed,
             dropped: packed.stats.dropped,
             stats: packed.stats.clone(),
         }
@@ -124,14 +135,19 @@ pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
     let s = &discovery.stats;
     let accept = state_key(state, super::action::Action::AcceptDiscovery);
     let discard = state_key(state, super::action::Action::DiscardDiscovery);
-    let message = if discovery.proposed.is_empty() {
+    let message = if discovery.proposed.is_empty() && discovery.changed.is_empty() {
         format!(
             "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
             s.discovered, s.tokens, s.budget
         )
     } else {
+        let changed = if discovery.changed.is_empty() {
+            String::new()
+        } else {
+            format!(", {} of yours reduced or listed", discovery.changed.len())
+        };
         format!(
-            "discovery: {} files to add ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
+            "discovery: {} files to add{changed} ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
             discovery.proposed.len(),
             s.discovered,
             discovery.dropped,
@@ -151,6 +167,18 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let n = discovery.proposed.len();
+    let (reduced, listed) = (
+        discovery
+            .changed
+            .iter()
+            .filter(|(_, m)| m.is_some())
+            .count(),
+        discovery
+            .changed
+            .iter()
+            .filter(|(_, m)| m.is_none())
+            .count(),
+    );
     edit(state, |preset, state| {
         for (path, mode) in &discovery.proposed {
             if !state.is_included(path) && preset.item(path).is_none() {
@@ -159,7 +187,23 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
                 insert_sorted(preset, item);
             }
         }
-        Ok(format!("added {n} discovered files (undo with u)"))
+        // The preset's own files as the pack left them.
+        for (path, mode) in &discovery.changed {
+            let item = entry_mut(preset, state, path);
+            item.force_full = false;
+            match mode {
+                Some(mode) => item.view_mode = *mode,
+                None => item.auto_aggregate = false,
+            }
+        }
+        let mut message = format!("added {n} discovered files");
+        if reduced + listed > 0 {
+            message.push_str(&format!(
+                "; to fit the budget {reduced} of your files are reduced and {listed} listed only"
+            ));
+        }
+        message.push_str(" (undo with u)");
+        Ok(message)
     })
 }
 
