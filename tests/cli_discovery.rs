@@ -120,6 +120,20 @@ fn bad_targets_are_user_errors() {
         "{}",
         stderr(&out)
     );
+    let out = p.run(&["build", "--target", "pkg"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("pkg is a folder: targets are files"),
+        "{}",
+        stderr(&out)
+    );
+    let out = p.run(&["build", "--focus", "app.py", "--budget", "100"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot be used with"),
+        "{}",
+        stderr(&out)
+    );
     let out = p.run(&["map", "--target", "/etc/passwd"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(

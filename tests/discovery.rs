@@ -296,3 +296,30 @@ fn xml_packing_stays_in_budget() {
     );
     assert!(tokens::count(TokenizerKind::O200k, &packed.text) <= 150);
 }
+
+#[test]
+fn discovered_files_the_preset_lists_keep_their_own_view() {
+    let p = python_project();
+    let files = walk::walk_files(p.root());
+    let mut preset = Preset::default();
+    let mut models = FileItem::new("pkg/models.py");
+    models.view_mode = ViewMode::Summary;
+    preset.files.push(models);
+    let packed = pack::pack(
+        p.root(),
+        &preset,
+        &["app.py".to_string()],
+        &pack_opts(5000),
+        &FileCache::new(),
+        &files,
+    );
+    let item = packed
+        .items
+        .iter()
+        .find(|i| i.path == "pkg/models.py")
+        .expect("models is a candidate");
+    assert_eq!(
+        (item.role, item.wanted, item.mode),
+        (Role::Transitive, ViewMode::Summary, Some(ViewMode::Summary))
+    );
+}

@@ -169,7 +169,8 @@ pub struct BuildArgs {
     /// A focus build: these files in full whatever their mode, every other
     /// code file as a skeleton (a path, a basename or a path suffix;
     /// repeatable). `force_full` files count as focus files.
-    #[arg(long, value_name = "FILE", num_args = 1..)]
+    #[arg(long, value_name = "FILE", num_args = 1..,
+          conflicts_with_all = ["targets", "budget"])]
     pub focus: Vec<String>,
     /// Write the composition even if it holds likely secrets (private
     /// keys, API tokens, passwords); without it such a build fails.

@@ -166,15 +166,22 @@ pub fn pack_with(
 
     let (resolved, problems) =
         walk::expand_items(&preset.files, &preset.exclude, || walked.to_vec());
+    // A discovered file the preset lists keeps the user's own settings
+    // (its view mode, masks, slices), with the discovered priority.
+    let own: HashMap<&str, &ResolvedItem> = resolved.iter().map(|r| (r.path.as_str(), r)).collect();
+    let wanted = |p: &str, mode: ViewMode| match own.get(p) {
+        Some(r) => (*r).clone(),
+        None => discovered(p, mode),
+    };
     let mut candidates = Candidates::default();
     for t in targets {
         candidates.push(discovered(t, ViewMode::Full), Role::Target);
     }
     for p in by_rank(&reach.direct) {
-        candidates.push(discovered(&p, ViewMode::Full), Role::Import);
+        candidates.push(wanted(&p, ViewMode::Full), Role::Import);
     }
     for p in by_rank(&reach.transitive) {
-        candidates.push(discovered(&p, ViewMode::Skeleton), Role::Transitive);
+        candidates.push(wanted(&p, ViewMode::Skeleton), Role::Transitive);
     }
     let preset_from = candidates.list.len();
     for r in resolved {
