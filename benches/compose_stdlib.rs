@@ -6,26 +6,16 @@
 //! Run: `cargo bench --bench compose_stdlib` (optionally with a directory
 //! argument: `cargo bench --bench compose_stdlib -- /path/to/tree`).
 
+#[path = "../tests/corpus/mod.rs"]
+mod corpus;
+
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Instant;
 
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy, TokenizerKind, ViewMode};
 use ctxcurate::core::{tokens, walk};
-
-fn stdlib_dir() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.is_dir().then_some(dir)
-}
 
 fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) {
     let mut item = FileItem::new("**/*.py");
@@ -80,7 +70,7 @@ fn main() {
         .skip(1)
         .find(|a| !a.starts_with('-'))
         .map(PathBuf::from)
-        .or_else(stdlib_dir);
+        .or_else(corpus::python_stdlib);
     let Some(root) = root else {
         eprintln!("no tree to compose: python3's stdlib not found and no directory given");
         return;

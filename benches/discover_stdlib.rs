@@ -6,9 +6,11 @@
 //! Run: `cargo bench --bench discover_stdlib`. The disk cache goes to a
 //! temporary directory, never into the standard library.
 
+#[path = "../tests/corpus/mod.rs"]
+mod corpus;
+
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use ctxcurate::core::cache::FileCache;
@@ -17,18 +19,6 @@ use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::pack::{self, PackOptions};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::{repo_map, walk};
-
-fn stdlib_dir() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.is_dir().then_some(dir)
-}
 
 /// Seconds of `f`, and its result.
 fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
@@ -83,7 +73,7 @@ fn main() {
         .nth(1)
         .filter(|a| !a.starts_with('-'))
         .map(PathBuf::from)
-        .or_else(stdlib_dir)
+        .or_else(corpus::python_stdlib)
     else {
         eprintln!("no Python standard library found");
         return;

@@ -7,8 +7,10 @@
 //! Run: `cargo bench --bench summary_cache` (optionally with a directory:
 //! `cargo bench --bench summary_cache -- /path/to/tree`).
 
+#[path = "../tests/corpus/mod.rs"]
+mod corpus;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use ctxcurate::core::cache::FileCache;
@@ -17,18 +19,6 @@ use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::{Summarizer, SummaryConfig};
 use ctxcurate::core::walk;
-
-fn stdlib_dir() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.is_dir().then_some(dir)
-}
 
 /// One build through a fresh in-memory cache over the disk cache in
 /// `cache_dir`; seconds, summaries computed, output bytes.
@@ -56,7 +46,7 @@ fn main() {
         .skip(1)
         .find(|a| !a.starts_with('-'))
         .map(PathBuf::from)
-        .or_else(stdlib_dir);
+        .or_else(corpus::python_stdlib);
     let Some(root) = root else {
         eprintln!("no tree to compose: python3's stdlib not found and no directory given");
         return;
