@@ -58,7 +58,17 @@ impl Tmux {
             command.push_str(&format!(" {k}='{v}'"));
         }
         command.push_str(&format!(" '{}'", env!("CARGO_BIN_EXE_ctxcurate")));
-        let out = self.cmd(&[
+        let out = self.new_session(&command);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// A 120×30 session `e2e` running `command` under `sh -c`.
+    fn new_session(&self, command: &str) -> std::process::Output {
+        self.cmd(&[
             "new-session",
             "-d",
             "-s",
@@ -69,13 +79,8 @@ impl Tmux {
             "30",
             "sh",
             "-c",
-            &command,
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            command,
+        ])
     }
 
     fn screen(&self) -> String {
@@ -210,19 +215,7 @@ fn previewing_an_osc52_file_does_not_touch_the_clipboard() {
             "cd '{}' && CTXCURATE_CONFIG=/dev/null {cmd}; sleep 30",
             p.root().display()
         );
-        tmux.cmd(&[
-            "new-session",
-            "-d",
-            "-s",
-            "e2e",
-            "-x",
-            "120",
-            "-y",
-            "30",
-            "sh",
-            "-c",
-            &command,
-        ]);
+        tmux.new_session(&command);
     };
     let bin = env!("CARGO_BIN_EXE_ctxcurate");
     shown(&format!(

@@ -358,12 +358,8 @@ impl Packer<'_> {
         role: Role,
         left: &mut usize,
     ) -> (PackedItem, Option<RenderedFile>) {
-        let wanted = if resolved.item.force_full {
-            ViewMode::Full
-        } else {
-            resolved.item.view_mode
-        };
         let mut out = PackedItem::dropped(resolved, role);
+        let wanted = out.wanted;
         if !resolved.item.auto_aggregate {
             // Listed by name only, as the user asked.
             let file = compose::render_file(self.root, resolved, &self.compose_opts, self.cache);

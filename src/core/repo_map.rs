@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 use std::fmt::Write;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::core::cache::FileCache;
 use crate::core::graph::Ranked;
@@ -65,7 +66,7 @@ struct Sizer<'a> {
     root: &'a Path,
     files: &'a [&'a str],
     /// Each file's outline block, rendered on first use.
-    outlines: Vec<Option<String>>,
+    outlines: Vec<Option<Arc<str>>>,
     cache: &'a FileCache,
     tokenizer: TokenizerKind,
     budget: usize,
@@ -156,8 +157,7 @@ impl Sizer<'_> {
                 .derived(self.root, self.files[i], "repo-map-outline", |tree| {
                     outline_block(&tree.symbols)
                 })
-                .map(|b| b.to_string())
-                .unwrap_or_default();
+                .unwrap_or_else(|| Arc::from(""));
             self.outlines[i] = Some(block);
         }
         self.outlines[i].as_deref().unwrap_or_default()
