@@ -73,7 +73,7 @@ fn run_tui(cwd: &std::path::Path) -> ExitCode {
         return ExitCode::from(1);
     }
     match ctxcurate::tui::run(cwd) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(ended) => ExitCode::from(ended.exit_status()),
         Err(e) => {
             eprintln!("ctxcurate: {e:#}");
             if e.chain()

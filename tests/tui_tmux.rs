@@ -32,15 +32,27 @@ impl Tmux {
         let conf = tempfile::NamedTempFile::new().expect("tmux conf");
         std::fs::write(
             conf.path(),
-            "set -g set-clipboard on\nset -g default-terminal xterm-256color\nset -g status off\n",
+            // `exit-empty off`: the server outlives its sessions, so a test
+            // that ends one session and starts the next never races the
+            // server's shutdown (a new session sent to a dying server is
+            // lost). Drop kills the server.
+            "set -g set-clipboard on\nset -g default-terminal xterm-256color\n\
+             set -g status off\nset -g exit-empty off\n",
         )
         .expect("write tmux conf");
         let conf_path = conf.path().display().to_string();
-        Some(Tmux {
+        let tmux = Tmux {
             socket: format!("ctxcurate-e2e-{name}-{}", std::process::id()),
             _conf: conf,
             conf_path,
-        })
+        };
+        let started = tmux.cmd(&["start-server"]);
+        assert!(
+            started.status.success(),
+            "tmux start-server: {}",
+            String::from_utf8_lossy(&started.stderr)
+        );
+        Some(tmux)
     }
 
     fn cmd(&self, args: &[&str]) -> Output {
@@ -58,17 +70,12 @@ impl Tmux {
             command.push_str(&format!(" {k}='{v}'"));
         }
         command.push_str(&format!(" '{}'", env!("CARGO_BIN_EXE_ctxcurate")));
-        let out = self.new_session(&command);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        self.new_session(&command);
     }
 
     /// A 120×30 session `e2e` running `command` under `sh -c`.
-    fn new_session(&self, command: &str) -> std::process::Output {
-        self.cmd(&[
+    fn new_session(&self, command: &str) {
+        let out = self.cmd(&[
             "new-session",
             "-d",
             "-s",
@@ -80,7 +87,18 @@ impl Tmux {
             "sh",
             "-c",
             command,
-        ])
+        ]);
+        assert!(
+            out.status.success(),
+            "tmux new-session: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// A tmux format (`#{…}`) of the `e2e` pane.
+    fn format(&self, format: &str) -> String {
+        let out = self.cmd(&["display-message", "-p", "-t", "e2e", format]);
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
     }
 
     fn screen(&self) -> String {
@@ -231,4 +249,77 @@ fn previewing_an_osc52_file_does_not_touch_the_clipboard() {
     shown("cat evil.py && echo DONE");
     tmux.wait("cat", |t| t.screen().contains("DONE"));
     assert_eq!(tmux.buffer().as_deref(), Some("pwned"));
+}
+
+/// SIGTERM, SIGHUP and SIGINT sent to the app end it like `q`: the edit
+/// made just before is saved, the pane is back to a normal shell (no
+/// alternate screen, cursor shown, cooked mode with echo), and the exit
+/// status is 128 + the signal.
+#[test]
+fn termination_signals_restore_the_terminal_and_save() {
+    let Some(tmux) = Tmux::new("signals") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_ctxcurate");
+    for (signal, number) in [("TERM", 15), ("HUP", 1), ("INT", 2)] {
+        let p = Project::fixture();
+        let command = format!(
+            "cd '{}' && HOME='{}' CTXCURATE_CONFIG=/dev/null '{bin}'; \
+             echo \"status=$?\"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' '; \
+             echo; echo SHELL-BACK; sleep 60",
+            p.root().display(),
+            p.config_home.path().display(),
+        );
+        tmux.new_session(&command);
+        tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+        tmux.keys(&["j", "l", "j", "Space"]);
+        tmux.wait("app.py included", |t| t.screen().contains("● app.py"));
+        assert_eq!(
+            tmux.format("#{alternate_on}"),
+            "1",
+            "the app is on the alternate screen"
+        );
+
+        let shell = tmux.format("#{pane_pid}");
+        let child = Command::new("pgrep")
+            .args(["-P", &shell])
+            .output()
+            .expect("pgrep");
+        let app = String::from_utf8_lossy(&child.stdout).trim().to_string();
+        assert!(!app.is_empty(), "the app's pid under {shell}");
+        let kill = Command::new("kill")
+            .args([&format!("-{signal}"), &app])
+            .status()
+            .expect("kill");
+        assert!(kill.success());
+
+        tmux.wait("the shell after the app", |t| {
+            t.screen().contains("SHELL-BACK")
+        });
+        let screen = tmux.screen();
+        assert!(
+            screen.contains(&format!("status={}", 128 + number)),
+            "SIG{signal}: {screen}"
+        );
+        assert!(
+            screen.contains("icanon echo"),
+            "SIG{signal}: cooked mode: {screen}"
+        );
+        assert_eq!(
+            tmux.format("#{alternate_on}"),
+            "0",
+            "SIG{signal}: alternate screen left"
+        );
+        assert_eq!(
+            tmux.format("#{cursor_flag}"),
+            "1",
+            "SIG{signal}: cursor shown"
+        );
+        let saved = p.read("ctxcurate.toml");
+        assert!(
+            saved.contains("path = \"src/app.py\""),
+            "SIG{signal}: {saved}"
+        );
+        tmux.cmd(&["kill-session", "-t", "e2e"]);
+    }
 }

@@ -18,6 +18,7 @@ use super::event::{Effect, Event, Job};
 use super::jobs;
 use super::keymap::Keymap;
 use super::render::{self, ViewState};
+use super::signals;
 use super::state::{Level, State};
 use super::sync::{DiskSync, SyncOutcome};
 use super::update::{follow_cursor, recompose, update};
@@ -32,17 +33,46 @@ use crate::core::walk;
 enum Msg {
     Term(TermEvent),
     App(Event),
+    /// A termination signal (see [`signals`]): quit as `q` does.
+    Signal(i32),
+}
+
+/// How the app ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit.
+    Quit,
+    /// A termination signal ended it (after the save and the restore).
+    Signal(i32),
+}
+
+impl Ended {
+    /// The process exit status for this ending.
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(sig) => u8::try_from(signals::exit_status(sig)).unwrap_or(u8::MAX),
+        }
+    }
 }
 
 /// How many walked paths travel in one message.
 const WALK_BATCH: usize = 2000;
 
-/// Run the TUI on the project around `cwd` until the user quits.
-pub fn run(cwd: &Path) -> Result<()> {
+/// Run the TUI on the project around `cwd` until the user quits or a
+/// termination signal arrives; the terminal is restored either way.
+pub fn run(cwd: &Path) -> Result<Ended> {
     let (state, mode) = startup(Project::open(cwd)?);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    // Watch before the terminal changes, so no signal finds it raw.
+    let signal_tx = tx.clone();
+    signals::watch(move |sig| {
+        let _ = signal_tx.send(Msg::Signal(sig));
+    })
+    .context("cannot watch for termination signals")?;
     let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
     install_panic_hook();
-    let result = event_loop(&mut terminal, state, mode);
+    let result = event_loop(&mut terminal, state, mode, (tx, rx));
     ratatui::restore();
     result
 }
@@ -113,9 +143,9 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     mut state: State,
     mode: ClipboardMode,
-) -> Result<()> {
+    (tx, rx): (Sender<Msg>, Receiver<Msg>),
+) -> Result<Ended> {
     let root = state.project.root.clone();
-    let (tx, rx) = mpsc::channel::<Msg>();
     spawn_input(tx.clone());
     spawn_walker(root.clone(), tx.clone());
     // Counts, parsed views and summaries (the summary command runs on the
@@ -162,9 +192,14 @@ fn event_loop(
         &save_tx,
         clipboard.as_mut(),
     );
-    terminal.draw(|f| render::render(&state, &mut view, f))?;
+    let mut ended = Ended::Quit;
+    // A terminal that fails (hung up: SIGHUP, a closed SSH session) ends
+    // the loop, but the last save below still happens.
+    let mut drawn = terminal
+        .draw(|f| render::render(&state, &mut view, f))
+        .map(drop);
 
-    while !state.quit {
+    while !state.quit && drawn.is_ok() {
         let msg = match rx.recv_timeout(Duration::from_millis(1000)) {
             Ok(m) => m,
             Err(RecvTimeoutError::Timeout) => {
@@ -178,6 +213,11 @@ fn event_loop(
         let deadline = Instant::now() + Duration::from_millis(12);
         let mut next = Some(msg);
         while let Some(msg) = next.take() {
+            if let Msg::Signal(sig) = msg {
+                ended = Ended::Signal(sig);
+                state.quit = true;
+                break;
+            }
             let effects = handle(&mut state, msg);
             run_effects(
                 &mut state,
@@ -192,13 +232,20 @@ fn event_loop(
             }
             next = rx.try_recv().ok();
         }
-        terminal.draw(|f| render::render(&state, &mut view, f))?;
+        if !state.quit {
+            drawn = terminal
+                .draw(|f| render::render(&state, &mut view, f))
+                .map(drop);
+        }
     }
-    // Flush the last save before leaving.
+    // Flush the last save before leaving (and before reporting a broken
+    // terminal: the curation matters more).
     let _ = save_tx.send(SyncMsg::Save(Box::new(state.project.file.clone())));
     drop(save_tx);
-    match saver.join() {
-        Ok(None) => Ok(()),
+    let saved = saver.join();
+    drawn.context("cannot draw to the terminal")?;
+    match saved {
+        Ok(None) => Ok(ended),
         Ok(Some(problem)) => Err(anyhow::anyhow!("the curation was not saved: {problem}")),
         Err(_) => Err(anyhow::anyhow!(
             "the curation may not be saved: the saver crashed"
@@ -220,6 +267,8 @@ fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Term(_) => Vec::new(),
         Msg::App(ev) => update(state, ev),
+        // Handled by the loop before it gets here.
+        Msg::Signal(_) => Vec::new(),
     }
 }
 

@@ -19,10 +19,11 @@ mod navigate;
 mod overlays;
 pub mod render;
 pub mod sanitize;
+mod signals;
 pub mod state;
 pub mod symbols;
 pub mod sync;
 pub mod tree;
 pub mod update;
 
-pub use app::run;
+pub use app::{Ended, run};
