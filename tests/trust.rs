@@ -48,7 +48,10 @@ fn a_project_summary_command_runs_only_after_trust() {
     assert!(stdout(&out).contains("### notes.txt [summary]"));
 
     // Consent: shown, recorded, and then the command runs.
-    let shown = p.ok(&["trust"]);
+    let out = p.run(&["trust"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "no advice to run what is running");
+    let shown = stdout(&out);
     assert!(
         shown.contains("summary_command = \"id > pwned.txt; cat\"   (runs a program)"),
         "{shown}"

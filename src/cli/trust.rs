@@ -4,13 +4,24 @@
 //! `core::trust`; this only prints and records.
 
 use anyhow::{Context as _, Result};
+use ctxcurate::core::project::Project;
 use ctxcurate::core::trust::{Pending, TrustStore};
 use ctxcurate::tui::sanitize::display_line;
 
 use super::Ctx;
 
 pub fn run(revoke: bool, ctx: &mut Ctx) -> Result<()> {
-    let project = ctx.project()?;
+    let project = Project::open(&ctx.cwd)?;
+    // The other warnings as every command prints them; not the one that
+    // says to run this very command.
+    let untrusted = project.resolve().warning(&project.path);
+    for w in project
+        .warnings
+        .iter()
+        .filter(|w| Some(*w) != untrusted.as_ref())
+    {
+        writeln!(ctx.err, "warning: {}", display_line(w, 500))?;
+    }
     let store = TrustStore::user().context("cannot find where to keep the consent")?;
     let root = display_line(&project.root.display().to_string(), 500).into_owned();
     if revoke {
