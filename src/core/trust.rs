@@ -61,7 +61,7 @@ pub const GUARDED: &[Guarded] = &[
     Guarded {
         key: "namespace",
         why: "writes outside the project",
-        needs_consent: name_is_a_path,
+        needs_consent: dir_leaves_root,
     },
 ];
 
@@ -226,14 +226,10 @@ fn is_true(value: &toml::Value) -> bool {
     value.as_bool() != Some(false)
 }
 
+/// For `output_dir`, and for `namespace` too: a namespace that does not
+/// climb out on its own cannot take a folder inside the root out of it.
 fn dir_leaves_root(value: &toml::Value) -> bool {
     value.as_str().is_none_or(|dir| climbs_out(Path::new(dir)))
-}
-
-/// A namespace is a file-name prefix; one with a path separator (or that
-/// is not a string) is a path and may lead anywhere.
-fn name_is_a_path(value: &toml::Value) -> bool {
-    value.as_str().is_none_or(|name| name.contains(['/', '\\']))
 }
 
 /// Whether `{output_dir}/{namespace}_NNN.ext`, taken lexically from the
@@ -422,7 +418,8 @@ mod tests {
             );
         }
         assert_eq!(keys("namespace = \"../x\"\n"), ["namespace"]);
-        assert_eq!(keys("namespace = \"a\\\\b\"\n"), ["namespace"]);
+        assert_eq!(keys("namespace = \"..\\\\x\"\n"), ["namespace"]);
+        assert!(keys("namespace = \"sub/ctx\"\n").is_empty());
     }
 
     #[test]
