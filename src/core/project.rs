@@ -5,12 +5,12 @@
 //! Three layers give the settings: the project file over the global config
 //! over the embedded `config/config.toml`, resolved by `core::trust`, which
 //! keeps a project file's settings that run programs or reach outside the
-//! root only after the user's remembered consent. Presets come from the project
-//! file and the global config; a project preset hides a global one of the
-//! same name. Only the project file is ever written, and only as the user's
-//! own layer: a key it does not name stays unnamed, so a later change to
-//! the global config still applies. Editing a global preset copies it into
-//! the project first (copy-on-write).
+//! root only after the user's remembered consent. Presets come from the
+//! project file and the global config; a project preset hides a global one
+//! of the same name. Only the project file is ever written, and only as
+//! the user's own layer: a key it does not name stays unnamed, so a later
+//! change to the global config still applies. Editing a global preset
+//! copies it into the project first (copy-on-write).
 //!
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
 //! root discovery and path normalisation in `project/paths.rs`.
