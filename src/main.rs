@@ -22,15 +22,12 @@ fn main() -> ExitCode {
             };
         }
     };
-    let cwd = match cli.directory {
-        Some(dir) => dir,
-        None => match std::env::current_dir() {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("ctxcurate: cannot read the current directory: {e}");
-                return ExitCode::from(1);
-            }
-        },
+    let cwd = match start_dir(cli.directory) {
+        Ok(d) => d,
+        Err(why) => {
+            eprintln!("ctxcurate: {why}");
+            return ExitCode::from(1);
+        }
     };
     let Some(command) = cli.command else {
         return run_tui(&cwd);
@@ -61,6 +58,30 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// The directory to run in: `-C DIR` (which must be an existing directory:
+/// a typo must not silently become an empty project), else the current
+/// one.
+fn start_dir(dir: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, String> {
+    let cwd = std::env::current_dir();
+    let Some(dir) = dir else {
+        return cwd.map_err(|e| format!("cannot read the current directory: {e}"));
+    };
+    let shown =
+        ctxcurate::tui::sanitize::display_line(&dir.display().to_string(), 500).into_owned();
+    match std::fs::metadata(&dir) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Err(format!("-C {shown}: not a directory")),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            return Err(format!("-C {shown}: no such directory"));
+        }
+        Err(e) => return Err(format!("-C {shown}: {e}")),
+    }
+    Ok(match cwd {
+        Ok(cwd) if dir.is_relative() => cwd.join(dir),
+        _ => dir,
+    })
 }
 
 /// `ctxcurate` with no subcommand: the terminal UI.

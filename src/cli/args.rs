@@ -124,6 +124,15 @@ pub enum Command {
     /// Print the terminal UI's key bindings as a Markdown table (with your
     /// global config's `[keymap]` overrides).
     Keys,
+    /// Allow this project's ctxcurate.toml to set what runs a program or
+    /// reaches outside the project (summary_command, allow_outside_root,
+    /// an output_dir or namespace leading out): prints those settings and
+    /// remembers consent to exactly them; a change needs consent again.
+    Trust {
+        /// Withdraw the consent instead.
+        #[arg(long)]
+        revoke: bool,
+    },
     /// Count the tokens of files' raw content (the active preset's files
     /// when no path is given).
     Tokens {
@@ -145,7 +154,9 @@ pub struct BuildArgs {
     /// Write to FILE instead of stdout.
     #[arg(long, short, value_name = "FILE", conflicts_with = "save")]
     pub output: Option<PathBuf>,
-    /// Write to {output_dir}/{namespace}_{NNN}.md.
+    /// Write to {output_dir}/{namespace}_{NNN}.md (.xml for XML), the next
+    /// free number; inside the project unless your global config (or a
+    /// trusted project file) says otherwise.
     #[arg(long)]
     pub save: bool,
     #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]

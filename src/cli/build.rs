@@ -8,7 +8,8 @@ use anyhow::Result;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::{self, ComposeOptions};
-use ctxcurate::core::model::{Preset, TokenizerKind};
+use ctxcurate::core::model::{Format, Preset, TokenizerKind};
+use ctxcurate::core::output_file;
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{self, Finding};
@@ -37,7 +38,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if let Some(f) = args.format {
         opts.format = f;
     }
-    opts.focus = args.focus;
+    opts.focus = args.focus.clone();
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let cache = FileCache::for_project(
         DiskCache::open(&project.root),
@@ -80,7 +81,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
                 }),
         );
         check_secrets(findings, args.allow_secrets, ctx)?;
-        let path = write_out(&args.output, args.save, &project, &packed.text, ctx)?;
+        let path = write_out(&args, &project, opts.format, &packed.text, ctx)?;
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
     }
 
@@ -95,7 +96,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         ctx,
     )?;
     let total = cache.count(tokenizer, &composition.text);
-    let target = write_out(&args.output, args.save, &project, &composition.text, ctx)?;
+    let target = write_out(&args, &project, opts.format, &composition.text, ctx)?;
     let rendered = composition.files.iter().filter(|f| f.aggregate).count();
     let errors = composition
         .files
@@ -126,33 +127,46 @@ pub fn target_path(ctx: &Ctx, project: &Project, arg: &std::path::Path) -> Resul
     Ok(rel)
 }
 
-/// Write `text` where the flags say (`--save`, `-o FILE`, else stdout);
-/// the path written, if any.
+/// Write `text` where the flags say (`--save`: the next numbered output
+/// file, inside the root unless trusted settings say otherwise; `-o FILE`;
+/// else stdout); the path written, if any.
 fn write_out(
-    output: &Option<PathBuf>,
-    save: bool,
+    args: &BuildArgs,
     project: &Project,
+    format: Format,
     text: &str,
     ctx: &mut Ctx,
 ) -> Result<Option<PathBuf>> {
-    let target = if save {
-        Some(compose::next_output_path(&project.root, &project.settings))
-    } else {
-        output.as_ref().map(|p| ctx.cwd.join(p))
-    };
-    match &target {
-        Some(path) => {
-            let written = path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::fs::write(path, text));
-            if let Err(e) = written {
-                user_err!("cannot write {}: {e}", path.display());
-            }
-        }
-        None => write_content(ctx, text)?,
+    if args.save {
+        return match output_file::write_next(&project.root, &project.settings, format, text) {
+            Ok(path) => Ok(Some(path)),
+            Err(e) => user_err!("{}", display_line(&error_chain(&e), 500)),
+        };
     }
-    Ok(target)
+    let Some(path) = args.output.as_ref().map(|p| ctx.cwd.join(p)) else {
+        write_content(ctx, text)?;
+        return Ok(None);
+    };
+    let written = path
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(&path, text));
+    if let Err(e) = written {
+        user_err!("cannot write {}: {e}", path.display());
+    }
+    Ok(Some(path))
+}
+
+/// An error and its sources on one line.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        source = s.source();
+    }
+    out
 }
 
 /// One line per file that could not be shown or was shown with a caveat;

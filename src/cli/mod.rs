@@ -12,6 +12,7 @@ mod edit;
 mod inspect;
 mod map;
 mod presets;
+mod trust;
 
 use std::fmt;
 use std::io::Write;
@@ -122,6 +123,7 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         Command::Preset(cmd) => presets::run(cmd, ctx),
         Command::Cache(cmd) => cache::run(cmd, ctx),
         Command::Slices { path, target } => cache::slices(&path, target.preset.as_deref(), ctx),
+        Command::Trust { revoke } => trust::run(revoke, ctx),
         Command::Keys => {
             let project = ctx.project()?;
             let (keymap, problems) =

@@ -6,7 +6,7 @@
 //! on the inputs: same files and preset, same bytes.
 
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use rayon::prelude::*;
 
@@ -506,28 +506,6 @@ fn xml_escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// `{output_dir}/{namespace}_{NNN}.md` with NNN one past the highest
-/// number already there (001 for an empty or missing directory).
-pub fn next_output_path(root: &Path, settings: &Settings) -> PathBuf {
-    let dir = root.join(&settings.output_dir);
-    let prefix = format!("{}_", settings.namespace);
-    let highest = std::fs::read_dir(&dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let num = name.strip_prefix(&prefix)?.strip_suffix(".md")?;
-            if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            num.parse::<u64>().ok()
-        })
-        .max()
-        .unwrap_or(0);
-    dir.join(format!("{}{:03}.md", prefix, highest + 1))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,24 +539,6 @@ mod tests {
         assert_eq!(roles(visible_discussion(&d, 0)), ["sum", "c", "d"]);
         assert_eq!(roles(visible_discussion(&d, 2)), ["c", "d"]);
         assert_eq!(roles(visible_discussion(&d[..2], 0)), ["a", "b"]);
-    }
-
-    #[test]
-    fn output_numbering() {
-        let dir = tempfile::tempdir().unwrap();
-        let s = Settings::default();
-        let first = next_output_path(dir.path(), &s);
-        assert!(first.ends_with(".ctxcurate/out/context_001.md"));
-        std::fs::create_dir_all(first.parent().unwrap()).unwrap();
-        for name in [
-            "context_007.md",
-            "context_x.md",
-            "other_020.md",
-            "context_1000.txt",
-        ] {
-            std::fs::write(first.parent().unwrap().join(name), "").unwrap();
-        }
-        assert!(next_output_path(dir.path(), &s).ends_with("context_008.md"));
     }
 
     #[test]

@@ -382,8 +382,8 @@ pub struct SettingsLayer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_file_size: Option<u64>,
     /// Read entries that resolve outside the project root. Honoured only
-    /// from the global config: a project file (perhaps from a cloned
-    /// repository) cannot turn it on.
+    /// from the global config or a trusted project file (`core::trust`): a
+    /// cloned repository cannot turn it on by itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_outside_root: Option<bool>,
     #[serde(flatten)]
@@ -466,8 +466,13 @@ pub struct Settings {
     /// Byte cap on reading a file (`force_full` entries may exceed it).
     pub max_file_size: u64,
     /// Whether entries outside the project root may be read (global config
-    /// only; see [`SettingsLayer::allow_outside_root`]).
+    /// or a trusted project file; see `core::trust`).
     pub allow_outside_root: bool,
+    /// Whether the output file may be written outside the project root.
+    /// Not a key of any file: `core::trust` sets it when `output_dir` /
+    /// `namespace` leave the root and come from the global config or a
+    /// trusted project file. `false` everywhere else.
+    pub output_outside_root: bool,
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -495,6 +500,7 @@ impl Settings {
             summary_timeout: layer.summary_timeout.ok_or("summary_timeout")?,
             max_file_size: layer.max_file_size.ok_or("max_file_size")?,
             allow_outside_root: layer.allow_outside_root.ok_or("allow_outside_root")?,
+            output_outside_root: false,
         })
     }
 }
@@ -537,6 +543,7 @@ impl Settings {
             summary_timeout: layer.summary_timeout.unwrap_or(d.summary_timeout),
             max_file_size: layer.max_file_size.unwrap_or(d.max_file_size),
             allow_outside_root: layer.allow_outside_root.unwrap_or(d.allow_outside_root),
+            output_outside_root: false,
         }
     }
 }

@@ -3,12 +3,14 @@
 //! CLI offer (apply, save as, rename, delete) — DESIGN §2.
 //!
 //! Three layers give the settings: the project file over the global config
-//! over the embedded `config/config.toml`. Presets come from the project
-//! file and the global config; a project preset hides a global one of the
-//! same name. Only the project file is ever written, and only as the user's
-//! own layer: a key it does not name stays unnamed, so a later change to
-//! the global config still applies. Editing a global preset copies it into
-//! the project first (copy-on-write).
+//! over the embedded `config/config.toml`, resolved by `core::trust`, which
+//! keeps a project file's settings that run programs or reach outside the
+//! root only after the user's remembered consent. Presets come from the
+//! project file and the global config; a project preset hides a global one
+//! of the same name. Only the project file is ever written, and only as
+//! the user's own layer: a key it does not name stays unnamed, so a later
+//! change to the global config still applies. Editing a global preset
+//! copies it into the project first (copy-on-write).
 //!
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
 //! root discovery and path normalisation in `project/paths.rs`.
@@ -19,6 +21,7 @@ mod paths;
 use std::path::{Path, PathBuf};
 
 use crate::core::model::{Preset, ProjectFile, Settings};
+use crate::core::trust::{self, TrustStore};
 
 pub use file::{ProjectError, load_file, parse_text, save_atomic, to_toml, unknown_keys};
 pub use paths::{CONFIG_ENV, find_root, global_config_path, normalize_rel};
@@ -61,20 +64,35 @@ pub struct Project {
     pub settings: Settings,
     /// Things the user should hear about, e.g. unknown keys.
     pub warnings: Vec<String>,
+    /// The fingerprint of the guarded settings the user consented to for
+    /// this project (`ctxcurate trust`), read once when opened.
+    pub consent: Option<[u8; 32]>,
 }
 
 impl Project {
     /// Open the project containing `start` (see [`find_root`]) with the
-    /// global config from [`global_config_path`].
+    /// global config from [`global_config_path`] and the user's consents
+    /// from [`TrustStore::user`].
     pub fn open(start: &Path) -> Result<Project, ProjectError> {
         let root = find_root(start);
-        Project::open_at(&root, global_config_path().as_deref())
+        let store = TrustStore::user().ok();
+        Project::open_with(&root, global_config_path().as_deref(), store.as_ref())
     }
 
     /// Open the project whose root is exactly `root`, with the global config
-    /// at `global` (`None`: no global config). A file that fails to parse is
+    /// at `global` (`None`: no global config) and no consent: the project
+    /// file's guarded settings are ignored. A file that fails to parse is
     /// an error: there is then no `Project` that could save over it.
     pub fn open_at(root: &Path, global: Option<&Path>) -> Result<Project, ProjectError> {
+        Project::open_with(root, global, None)
+    }
+
+    /// [`Project::open_at`], with the consents in `store` (`None`: none).
+    pub fn open_with(
+        root: &Path,
+        global: Option<&Path>,
+        store: Option<&TrustStore>,
+    ) -> Result<Project, ProjectError> {
         let path = root.join(PROJECT_FILE);
         let file = load_file(&path)?.unwrap_or_default();
         // A broken global config is the user's own file and is never
@@ -93,13 +111,15 @@ impl Project {
         for key in unknown_keys(&file) {
             warnings.push(format!("{}: unknown key {key}", path.display()));
         }
-        if file.project.allow_outside_root == Some(true) {
-            warnings.push(format!(
-                "{}: allow_outside_root is ignored in a project file \
-                 (set it in your global config to read files outside the project)",
-                path.display()
-            ));
-        }
+        // A store that cannot be read is no consent (the safe side).
+        let consent = match store.map(|s| s.consent(root)) {
+            Some(Ok(consent)) => consent,
+            Some(Err(e)) => {
+                warnings.push(format!("{e}: treating the project as untrusted"));
+                None
+            }
+            None => None,
+        };
         if let Some(g) = global {
             for key in unknown_keys(&global_file) {
                 if !GLOBAL_SECTIONS.contains(&key.as_str()) {
@@ -116,21 +136,28 @@ impl Project {
             global: global_file,
             settings: Settings::default(),
             warnings,
+            consent,
         };
-        project.refresh_settings();
+        let resolved = project.resolve();
+        project.warnings.extend(resolved.warning(&project.path));
+        project.settings = resolved.settings;
         Ok(project)
     }
 
-    /// Recompute `settings` from the project and global `[project]` tables.
-    /// `allow_outside_root` is taken from the global config alone: a
-    /// project file may come from a repository the user did not write.
+    /// Recompute `settings` from the project and global `[project]` tables
+    /// (see [`trust::resolve`]: a project file may come from a repository
+    /// the user did not write).
     pub fn refresh_settings(&mut self) {
-        self.settings = Settings::resolve(&self.file.project.over(&self.global.project));
-        self.settings.allow_outside_root = self
-            .global
-            .project
-            .allow_outside_root
-            .unwrap_or(Settings::default().allow_outside_root);
+        self.settings = self.resolve().settings;
+    }
+
+    /// The settings as [`trust::resolve`] gives them, with what it left out.
+    pub fn resolve(&self) -> trust::Resolved {
+        trust::resolve(
+            &self.file.project,
+            &self.global.project,
+            self.consent.as_ref(),
+        )
     }
 
     /// Whether `ctxcurate.toml` exists (a new project has none until saved).

@@ -10,12 +10,20 @@
 //! from its worker, never from the UI thread), with a timeout after which
 //! it is killed. A timeout, a failure or an empty output falls back to the
 //! heuristic summary with a note; failures are not cached, so the command
-//! is tried again next run.
+//! is tried again next run. Its output is read up to a cap (`max_file_size`,
+//! at most [`OUTPUT_CEILING`]): a command that prints more is stopped and
+//! its summary cut there, with a note, so no output can exhaust memory.
+//! Any timeout works, however large (one past what a clock can hold is no
+//! timeout).
+//!
+//! Which command runs is decided by the settings, which `core::trust`
+//! resolves: a project file's `summary_command` only after `ctxcurate trust`.
 
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -26,6 +34,14 @@ use crate::core::summary;
 /// The store bucket of summaries.
 pub const BUCKET: &str = "summary";
 
+/// The most bytes of a summary command's output ever read, whatever
+/// `max_file_size` says.
+pub const OUTPUT_CEILING: usize = 16 * 1024 * 1024;
+
+/// The most bytes of a summary command's stderr kept (the rest is read
+/// and dropped, so the command never blocks on it).
+const STDERR_LIMIT: usize = 64 * 1024;
+
 /// How summaries are made.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SummaryConfig {
@@ -33,6 +49,8 @@ pub struct SummaryConfig {
     pub command: Option<Vec<String>>,
     /// How long the command may run for one file.
     pub timeout: Duration,
+    /// The most bytes of the command's output kept as a summary.
+    pub max_output: usize,
 }
 
 impl Default for SummaryConfig {
@@ -40,6 +58,7 @@ impl Default for SummaryConfig {
         SummaryConfig {
             command: None,
             timeout: Duration::from_secs(30),
+            max_output: 1024 * 1024,
         }
     }
 }
@@ -49,6 +68,9 @@ impl SummaryConfig {
         SummaryConfig {
             command: s.summary_command.argv(),
             timeout: Duration::from_secs(s.summary_timeout.max(1)),
+            max_output: usize::try_from(s.max_file_size)
+                .unwrap_or(usize::MAX)
+                .clamp(1, OUTPUT_CEILING),
         }
     }
 }
@@ -150,12 +172,27 @@ impl Summarizer {
                 notes: Vec::new(),
             };
         };
-        match run_command(argv, text, self.config.timeout) {
-            Ok(out) => {
-                self.disk.put(BUCKET, &key, out.as_bytes());
+        match run_command(argv, text, self.config.timeout, self.config.max_output) {
+            Ok(CommandOutput { text, cut: false }) => {
+                self.disk.put(BUCKET, &key, text.as_bytes());
                 Summary {
-                    text: out,
+                    text,
                     notes: Vec::new(),
+                }
+            }
+            Ok(CommandOutput { text, cut: true }) => {
+                // The marker is part of the cached text, so a summary read
+                // back from the cache still says it is incomplete.
+                let max = self.config.max_output;
+                let text =
+                    format!("{text}[summary cut: summary_command printed more than {max} bytes]\n");
+                self.disk.put(BUCKET, &key, text.as_bytes());
+                Summary {
+                    text,
+                    notes: vec![format!(
+                        "summary_command printed more than {max} bytes (max_file_size); \
+                         its summary is cut there"
+                    )],
                 }
             }
             Err(why) => Summary {
@@ -168,9 +205,26 @@ impl Summarizer {
     }
 }
 
-/// Run `argv` with `input` on stdin; its stdout (trimmed, non-empty) or
-/// why not. Killed after `timeout`.
-pub fn run_command(argv: &[String], input: &str, timeout: Duration) -> Result<String, String> {
+/// What a summary command printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandOutput {
+    /// Its stdout, trimmed, ending in a newline.
+    pub text: String,
+    /// It printed more than the cap: `text` is the first part, and the
+    /// command was stopped.
+    pub cut: bool,
+}
+
+/// Run `argv` with `input` on stdin; its stdout (trimmed, non-empty; at
+/// most `max_output` bytes, the command stopped once it printed more) or
+/// why not. Killed after `timeout` (a timeout too large for the clock is
+/// none).
+pub fn run_command(
+    argv: &[String],
+    input: &str,
+    timeout: Duration,
+    max_output: usize,
+) -> Result<CommandOutput, String> {
     let (program, args) = argv.split_first().ok_or("is empty")?;
     let mut cmd = Command::new(program);
     cmd.args(args)
@@ -191,36 +245,38 @@ pub fn run_command(argv: &[String], input: &str, timeout: Duration) -> Result<St
             let _ = stdin.write_all(input.as_bytes());
         });
     }
-    for (which, pipe) in [
-        (
-            "out",
-            child
-                .stdout
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        ),
-        (
-            "err",
-            child
-                .stderr
-                .take()
-                .map(|p| Box::new(p) as Box<dyn Read + Send>),
-        ),
-    ] {
+    let overflow = Arc::new(AtomicBool::new(false));
+    if let Some(pipe) = child.stdout.take() {
+        let (tx, overflow) = (tx.clone(), Arc::clone(&overflow));
+        std::thread::spawn(move || {
+            let mut bytes = read_capped(pipe, max_output);
+            if bytes.len() > max_output {
+                bytes.truncate(max_output);
+                overflow.store(true, Ordering::SeqCst);
+            }
+            // Dropping the pipe here stops a command that keeps printing.
+            let _ = tx.send(("out", bytes));
+        });
+    } else {
+        let _ = tx.send(("out", Vec::new()));
+    }
+    if let Some(pipe) = child.stderr.take() {
         let tx = tx.clone();
         std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            let _ = tx.send((which, bytes));
+            let _ = tx.send(("err", read_draining(pipe, STDERR_LIMIT)));
         });
+    } else {
+        let _ = tx.send(("err", Vec::new()));
     }
-    let deadline = Instant::now() + timeout;
+    let deadline = Instant::now().checked_add(timeout);
     let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if overflow.load(Ordering::SeqCst) => {
+                kill(&mut child);
+                break None;
+            }
+            Ok(None) if deadline.is_none_or(|d| Instant::now() < d) => {
                 std::thread::sleep(Duration::from_millis(5));
             }
             Ok(None) => {
@@ -236,14 +292,25 @@ pub fn run_command(argv: &[String], input: &str, timeout: Duration) -> Result<St
     // The pipes close when the command (and anything it started) exits.
     let (mut out, mut err) = (None, None);
     while out.is_none() || err.is_none() {
-        let left = deadline.saturating_duration_since(Instant::now());
+        let left = deadline.map_or(Duration::MAX, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
         match rx.recv_timeout(left.max(Duration::from_millis(100))) {
             Ok(("out", bytes)) => out = Some(bytes),
             Ok((_, bytes)) => err = Some(bytes),
             Err(_) => break,
         }
     }
-    if !status.success() {
+    // Stopped for printing too much (by us, or by the closed pipe): the
+    // exit status says nothing about the summary.
+    if overflow.load(Ordering::SeqCst) {
+        let bytes = out.unwrap_or_default();
+        return Ok(CommandOutput {
+            text: text_of(&bytes) + "\n",
+            cut: true,
+        });
+    }
+    if let Some(status) = status.filter(|s| !s.success()) {
         let stderr = String::from_utf8_lossy(err.as_deref().unwrap_or_default());
         let first = stderr.lines().next().unwrap_or("").trim();
         let code = status
@@ -255,13 +322,49 @@ pub fn run_command(argv: &[String], input: &str, timeout: Duration) -> Result<St
             format!("exited with {code}: {}", summary::clip(first, 200))
         });
     }
-    let text = String::from_utf8_lossy(out.as_deref().unwrap_or_default())
-        .trim()
-        .to_string();
+    let text = text_of(out.as_deref().unwrap_or_default());
     if text.is_empty() {
         return Err("printed nothing".into());
     }
-    Ok(text + "\n")
+    Ok(CommandOutput {
+        text: text + "\n",
+        cut: false,
+    })
+}
+
+/// At most `cap + 1` bytes of `pipe` (one more than allowed says it had
+/// more).
+fn read_capped(pipe: impl Read, cap: usize) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
+    let _ = pipe.take(limit).read_to_end(&mut bytes);
+    bytes
+}
+
+/// The first `keep` bytes of `pipe`, reading (and dropping) the rest until
+/// it closes.
+fn read_draining(mut pipe: impl Read, keep: usize) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match pipe.read(&mut buf) {
+            Ok(0) | Err(_) => return kept,
+            Ok(n) => {
+                let room = keep.saturating_sub(kept.len()).min(n);
+                kept.extend_from_slice(&buf[..room]);
+            }
+        }
+    }
+}
+
+/// Output bytes as trimmed text; a character cut in half at the end (by
+/// the cap) is dropped, other invalid UTF-8 is replaced.
+fn text_of(bytes: &[u8]) -> String {
+    let bytes = match std::str::from_utf8(bytes) {
+        Err(e) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+        _ => bytes,
+    };
+    String::from_utf8_lossy(bytes).trim().to_string()
 }
 
 /// Kill the command's process group (and the command), and reap it.
@@ -285,28 +388,92 @@ mod tests {
         vec!["sh".into(), "-c".into(), script.into()]
     }
 
+    const CAP: usize = 1 << 20;
+
     #[test]
     fn command_output_failure_timeout_and_silence() {
         let t = Duration::from_secs(5);
         assert_eq!(
-            run_command(&sh("tr a-z A-Z"), "abc\n", t),
-            Ok("ABC\n".into())
+            run_command(&sh("tr a-z A-Z"), "abc\n", t, CAP),
+            Ok(CommandOutput {
+                text: "ABC\n".into(),
+                cut: false
+            })
         );
-        let err = run_command(&sh("echo boom >&2; exit 3"), "x", t).unwrap_err();
+        let err = run_command(&sh("echo boom >&2; exit 3"), "x", t, CAP).unwrap_err();
         assert_eq!(err, "exited with status 3: boom");
         assert_eq!(
-            run_command(&sh("cat >/dev/null"), "x", t),
+            run_command(&sh("cat >/dev/null"), "x", t, CAP),
             Err("printed nothing".into())
         );
-        let started = Instant::now();
-        let err = run_command(&sh("sleep 30"), "x", Duration::from_secs(1)).unwrap_err();
+        let err = run_command(&sh("sleep 30"), "x", Duration::from_secs(1), CAP).unwrap_err();
         assert_eq!(err, "timed out after 1 s");
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "killed, not waited for"
-        );
-        let err = run_command(&["/nonexistent/summarizer".to_string()], "x", t).unwrap_err();
+        let err = run_command(&["/nonexistent/summarizer".to_string()], "x", t, CAP).unwrap_err();
         assert!(err.contains("could not start"), "{err}");
+    }
+
+    #[test]
+    fn any_timeout_works() {
+        // `Instant::now() + Duration::from_secs(u64::MAX)` overflows.
+        for secs in [u64::MAX, i64::MAX as u64] {
+            let out = run_command(&sh("echo ok"), "x", Duration::from_secs(secs), CAP);
+            assert_eq!(out.map(|o| o.text), Ok("ok\n".into()), "{secs}");
+        }
+        let settings = Settings {
+            summary_timeout: u64::MAX,
+            summary_command: crate::core::model::CommandLine::Shell("echo ok".into()),
+            ..Settings::default()
+        };
+        let s = Summarizer::new(
+            DiskCache::disabled(),
+            SummaryConfig::from_settings(&settings),
+        );
+        let hash = store::key(&[b"x"]);
+        assert_eq!(s.summarize("a.txt", "x", &hash).text, "ok\n");
+    }
+
+    #[test]
+    fn endless_output_is_cut_at_the_cap() {
+        // `yes` never stops printing: it must be stopped, not read to the
+        // end (before the cap, the read grew until memory ran out).
+        for (script, what) in [
+            ("yes", "dies of the closed pipe"),
+            ("trap '' PIPE; yes 2>/dev/null; sleep 600", "ignores it"),
+            ("yes >&2 & sleep 0.2; echo fine; kill $!", "floods stderr"),
+        ] {
+            let out = run_command(&sh(script), "x", Duration::from_secs(600), 4096);
+            let out = out.unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert!(out.text.len() <= 4097, "{what}: {}", out.text.len());
+            if what == "floods stderr" {
+                assert_eq!(
+                    out,
+                    CommandOutput {
+                        text: "fine\n".into(),
+                        cut: false
+                    }
+                );
+            } else {
+                assert!(out.cut && out.text.starts_with("y\ny\n"), "{what}");
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let config = SummaryConfig {
+            command: Some(sh("yes")),
+            timeout: Duration::from_secs(600),
+            max_output: 1000,
+        };
+        let s = Summarizer::new(DiskCache::open(dir.path()), config);
+        let hash = store::key(&[b"x"]);
+        let first = s.summarize("a.txt", "x", &hash);
+        assert!(
+            first
+                .text
+                .ends_with("[summary cut: summary_command printed more than 1000 bytes]\n")
+        );
+        assert!(first.text.len() < 1100, "{}", first.text.len());
+        assert_eq!(first.notes.len(), 1, "{:?}", first.notes);
+        // Cached with its marker.
+        assert_eq!(s.summarize("a.txt", "x", &hash).text, first.text);
     }
 
     #[test]
@@ -333,6 +500,7 @@ mod tests {
         let config = SummaryConfig {
             command: Some(sh("exit 1")),
             timeout: Duration::from_secs(5),
+            max_output: CAP,
         };
         let s = Summarizer::new(DiskCache::open(dir.path()), config);
         let text = "line\n".repeat(40);

@@ -42,8 +42,17 @@ pub struct Harness {
 impl Harness {
     /// Open the project at `root` (global config from `global`, if any)
     /// in a `width`×`height` terminal, with the whole walk delivered.
+    /// Nothing is trusted (see [`Harness::open_project`]).
     pub fn open(root: &Path, global: Option<&Path>, width: u16, height: u16) -> Result<Harness> {
-        let (state, _) = app::startup(Project::open_at(root, global)?);
+        Harness::open_project(Project::open_at(root, global)?, width, height)
+    }
+
+    /// [`Harness::open`] on a project opened by the caller (with the
+    /// consents of a trust store, say).
+    pub fn open_project(project: Project, width: u16, height: u16) -> Result<Harness> {
+        let root = project.root.clone();
+        let root = root.as_path();
+        let (state, _) = app::startup(project);
         let sync = DiskSync::new(state.project.path.clone(), state.project.file.clone());
         let cache = FileCache::for_project(
             DiskCache::open(&state.project.root),

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition};
 use crate::core::model::{Format, TokenizerKind};
+use crate::core::output_file;
 use crate::core::pack;
 use crate::core::secrets;
 use crate::core::views;
@@ -138,21 +139,16 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
                     findings.len()
                 )));
             }
-            let path = compose::next_output_path(root, &settings);
-            let written = path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::fs::write(&path, &c.text));
-            let shown = path
-                .strip_prefix(root)
-                .unwrap_or(&path)
-                .display()
-                .to_string();
-            Event::Wrote(
-                written
-                    .map(|()| shown.clone())
-                    .map_err(|e| format!("cannot write {shown}: {e}")),
-            )
+            // Inside the root unless trusted settings say otherwise; a
+            // number taken by another process is skipped, never overwritten.
+            match output_file::write_next(root, &settings, opts.format, &c.text) {
+                Ok(path) => Event::Wrote(Ok(path
+                    .strip_prefix(root)
+                    .unwrap_or(&path)
+                    .display()
+                    .to_string())),
+                Err(e) => Event::Wrote(Err(format!("not written: {e}"))),
+            }
         }
     }
 }

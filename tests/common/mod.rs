@@ -90,6 +90,7 @@ impl Project {
             .current_dir(self.root())
             .env("XDG_CONFIG_HOME", self.config_home.path())
             .env("HOME", self.config_home.path())
+            .env("XDG_STATE_HOME", self.config_home.path().join("state"))
             .env_remove("CTXCURATE_CONFIG")
             .stdin(Stdio::null());
         cmd

@@ -1,0 +1,325 @@
+//! The numbered output file of `ctxcurate build --save` and the TUI's `w`:
+//! `{output_dir}/{namespace}_{NNN}.md` (`.xml` for XML output), NNN one
+//! past the highest number already there, zero-padded to three digits.
+//!
+//! The file stays inside the project root: an output location that leaves
+//! it, lexically (`..`, an absolute path) or through a symlink that the
+//! project ships, is refused unless the settings allow it
+//! (`Settings::output_outside_root`, set by `core::trust` only for a
+//! location from the global config or a trusted project file).
+//!
+//! Numbering is race-free: the file is created with `create_new`, and a
+//! number another process took in the meantime is skipped, so parallel
+//! saves never overwrite each other.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Component, Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::core::model::{Format, Settings};
+
+/// How many taken numbers are skipped before giving up.
+const ATTEMPTS: u64 = 10_000;
+
+/// Why no output file was written.
+#[derive(Debug, Error)]
+pub enum OutputError {
+    /// `output_dir`/`namespace` lead outside the project root.
+    #[error(
+        "the output file {} would be outside the project root; \
+         set output_dir in your global config (or `ctxcurate trust` the project) to write elsewhere",
+        path.display()
+    )]
+    LeavesRoot { path: PathBuf },
+    /// A folder on the way is a symlink out of the root (or a dangling one).
+    #[error(
+        "the output folder {} is a symlink that leads outside the project root; refusing to write through it",
+        link.display()
+    )]
+    SymlinkOut { link: PathBuf },
+    /// The namespace cannot be part of a file name.
+    #[error("namespace {0:?} cannot name a file (control characters)")]
+    BadNamespace(String),
+    /// Every number tried was taken.
+    #[error("no free output number in {}", dir.display())]
+    Exhausted { dir: PathBuf },
+    #[error("cannot write {}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+}
+
+/// The file extension of `format`.
+pub fn extension(format: Format) -> &'static str {
+    match format {
+        Format::Xml => "xml",
+        Format::Markdown => "md",
+    }
+}
+
+/// Write `text` to the next free numbered output file of the project at
+/// `root` and return its path.
+pub fn write_next(
+    root: &Path,
+    settings: &Settings,
+    format: Format,
+    text: &str,
+) -> Result<PathBuf, OutputError> {
+    let (dir, prefix) = location(root, settings)?;
+    if !settings.output_outside_root {
+        check_no_link_out(root, &dir)?;
+    }
+    fs::create_dir_all(&dir).map_err(|source| OutputError::Io {
+        path: dir.clone(),
+        source,
+    })?;
+    if !settings.output_outside_root {
+        // A link created between the check and here is caught now.
+        check_no_link_out(root, &dir)?;
+    }
+    let start = highest_number(&dir, &prefix).saturating_add(1);
+    create_numbered(&dir, &prefix, extension(format), start, text)
+}
+
+/// Create `{dir}/{prefix}{NNN}.{ext}` for the first NNN from `number` on
+/// that no entry has, and write `text` to it.
+fn create_numbered(
+    dir: &Path,
+    prefix: &str,
+    ext: &str,
+    mut number: u64,
+    text: &str,
+) -> Result<PathBuf, OutputError> {
+    let exhausted = || OutputError::Exhausted {
+        dir: dir.to_path_buf(),
+    };
+    for _ in 0..ATTEMPTS {
+        let path = dir.join(format!("{prefix}{number:03}.{ext}"));
+        // `create_new` fails on any existing entry, a symlink included,
+        // so it neither overwrites nor follows one.
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => {
+                return file
+                    .write_all(text.as_bytes())
+                    .and_then(|()| file.sync_all())
+                    .map(|()| path.clone())
+                    .map_err(|source| OutputError::Io { path, source });
+            }
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                number = number.checked_add(1).ok_or_else(exhausted)?;
+            }
+            Err(source) => return Err(OutputError::Io { path, source }),
+        }
+    }
+    Err(exhausted())
+}
+
+/// The folder of the output files and their name prefix (`{namespace}_`),
+/// with `.` and `..` resolved lexically; refused when it leaves the root
+/// and that is not allowed.
+fn location(root: &Path, settings: &Settings) -> Result<(PathBuf, String), OutputError> {
+    if settings.namespace.chars().any(char::is_control) {
+        return Err(OutputError::BadNamespace(settings.namespace.clone()));
+    }
+    let root = lexical(root);
+    let base = lexical(
+        &root
+            .join(&settings.output_dir)
+            .join(format!("{}_", settings.namespace)),
+    );
+    let leaves = || OutputError::LeavesRoot { path: base.clone() };
+    if !settings.output_outside_root && !base.starts_with(&root) {
+        return Err(leaves());
+    }
+    let prefix = base
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(leaves)?
+        .to_string();
+    let dir = base.parent().ok_or_else(leaves)?.to_path_buf();
+    if !settings.output_outside_root && !dir.starts_with(&root) {
+        return Err(leaves());
+    }
+    Ok((dir, prefix))
+}
+
+/// Every existing folder from `root` down to `dir` that is a symlink must
+/// lead to a place inside the root.
+fn check_no_link_out(root: &Path, dir: &Path) -> Result<(), OutputError> {
+    let real_root = fs::canonicalize(root).map_err(|source| OutputError::Io {
+        path: root.to_path_buf(),
+        source,
+    })?;
+    let rest = dir.strip_prefix(lexical(root)).unwrap_or(dir);
+    let mut at = root.to_path_buf();
+    for component in rest.components() {
+        at.push(component);
+        match fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => match fs::canonicalize(&at) {
+                Ok(real) if real.starts_with(&real_root) => {}
+                _ => return Err(OutputError::SymlinkOut { link: at }),
+            },
+            Ok(_) => {}
+            // Nothing further down exists yet: create_dir_all makes real
+            // folders there.
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
+/// The highest NNN of `{prefix}NNN.md` / `.xml` in `dir` (0 if none): the
+/// numbers of both formats are one sequence.
+fn highest_number(dir: &Path, prefix: &str) -> u64 {
+    fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let name = name.to_str()?;
+            let rest = name.strip_prefix(prefix)?;
+            let num = rest
+                .strip_suffix(".md")
+                .or_else(|| rest.strip_suffix(".xml"))?;
+            if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            num.parse::<u64>().ok()
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// `p` with `.` dropped and each `..` removing the component before it.
+fn lexical(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in p.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(output_dir: &str, namespace: &str) -> Settings {
+        Settings {
+            output_dir: output_dir.into(),
+            namespace: namespace.into(),
+            ..Settings::default()
+        }
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn numbering_skips_taken_numbers_and_follows_the_format() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings::default();
+        let first = write_next(dir.path(), &s, Format::Markdown, "one").unwrap();
+        assert!(
+            first.ends_with(".ctxcurate/out/context_001.md"),
+            "{first:?}"
+        );
+        assert_eq!(fs::read_to_string(&first).unwrap(), "one");
+        let out = first.parent().unwrap();
+        for name in [
+            "context_007.md",
+            "context_x.md",
+            "other_020.md",
+            "context_1000.txt",
+        ] {
+            fs::write(out.join(name), "").unwrap();
+        }
+        let xml = write_next(dir.path(), &s, Format::Xml, "<documents/>").unwrap();
+        assert!(xml.ends_with("context_008.xml"), "{xml:?}");
+        let md = write_next(dir.path(), &s, Format::Markdown, "x").unwrap();
+        assert!(md.ends_with("context_009.md"), "{md:?}");
+    }
+
+    #[test]
+    fn a_name_taken_after_the_scan_is_skipped_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path();
+        // As if other processes created 001 and 002 after this one scanned.
+        fs::write(out.join("c_001.md"), "theirs").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(out.join("target"), out.join("c_002.md")).unwrap();
+        #[cfg(not(unix))]
+        fs::write(out.join("c_002.md"), "theirs").unwrap();
+        let path = create_numbered(out, "c_", "md", 1, "mine").unwrap();
+        assert_eq!(path, out.join("c_003.md"));
+        assert_eq!(fs::read_to_string(out.join("c_001.md")).unwrap(), "theirs");
+        assert!(!out.join("target").exists(), "a symlink is not followed");
+        let last = create_numbered(out, "c_", "md", u64::MAX, "x").unwrap();
+        assert!(last.ends_with(format!("c_{}.md", u64::MAX)), "{last:?}");
+        assert!(matches!(
+            create_numbered(out, "c_", "md", u64::MAX, "x"),
+            Err(OutputError::Exhausted { .. })
+        ));
+    }
+
+    #[test]
+    fn locations_outside_the_root_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("proj");
+        fs::create_dir(&root).unwrap();
+        for (out, ns) in [
+            ("../../escape", "context"),
+            (".ctxcurate/out", "../../../x"),
+            ("/tmp", "c"),
+        ] {
+            let err = write_next(&root, &settings(out, ns), Format::Markdown, "x").unwrap_err();
+            assert!(
+                matches!(err, OutputError::LeavesRoot { .. }),
+                "{out} {ns}: {err}"
+            );
+        }
+        assert_eq!(names(dir.path()), ["proj"], "nothing written outside");
+        let err = write_next(&root, &settings("out", "a\nb"), Format::Markdown, "x").unwrap_err();
+        assert!(matches!(err, OutputError::BadNamespace(_)), "{err}");
+        // Allowed (a trusted location): written where it says.
+        let mut allowed = settings("../elsewhere", "c");
+        allowed.output_outside_root = true;
+        let path = write_next(&root, &allowed, Format::Markdown, "x").unwrap();
+        assert_eq!(path, dir.path().join("elsewhere/c_001.md"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinked_folders_out_of_the_root_are_refused() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("proj");
+        let outside = dir.path().join("outside");
+        fs::create_dir_all(root.join("inside")).unwrap();
+        fs::create_dir(&outside).unwrap();
+        symlink(&outside, root.join(".ctxcurate")).unwrap();
+        symlink(dir.path().join("missing"), root.join("dangling")).unwrap();
+        symlink(root.join("inside"), root.join("in_link")).unwrap();
+        let err = write_next(&root, &Settings::default(), Format::Markdown, "x").unwrap_err();
+        assert!(matches!(err, OutputError::SymlinkOut { .. }), "{err}");
+        let err =
+            write_next(&root, &settings("dangling/out", "c"), Format::Markdown, "x").unwrap_err();
+        assert!(matches!(err, OutputError::SymlinkOut { .. }), "{err}");
+        assert!(names(&outside).is_empty() && !dir.path().join("missing").exists());
+        // A link that stays inside the root is fine.
+        let path = write_next(&root, &settings("in_link", "c"), Format::Markdown, "x").unwrap();
+        assert!(root.join("inside/c_001.md").is_file(), "{path:?}");
+    }
+}

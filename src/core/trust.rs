@@ -1,0 +1,520 @@
+//! Trust: which settings a project file may set on its own, and the
+//! remembered consent that lets it set the rest (DESIGN §11, "Trust").
+//!
+//! A `ctxcurate.toml` often comes from a repository the user just cloned,
+//! so it is data, never a command. The settings in [`GUARDED`] run a
+//! program or reach outside the project; a project file's value for one of
+//! them takes effect only when the user has consented, direnv-style, with
+//! `ctxcurate trust`: the [`fingerprint`] (SHA-256) of exactly those values
+//! is recorded for the project's canonical path in a [`TrustStore`] under
+//! the user's state directory. Any change to them needs consent again.
+//! Until then they are dropped (the global config's value or the default
+//! applies: built-in summaries, output inside the root) and the user is
+//! told how to trust. The global config is the user's own file and is
+//! always honoured.
+//!
+//! [`resolve`] is the one place settings are resolved from the layers;
+//! `Project::refresh_settings` calls it, and both the CLI and the TUI read
+//! the settings from the `Project`.
+
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Component, Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+use thiserror::Error;
+
+use crate::core::model::{CommandLine, Settings, SettingsLayer};
+use crate::core::tokens::hex;
+
+/// A `[project]` key a project file may set only with consent, and when a
+/// value of it needs that consent.
+#[derive(Debug, Clone, Copy)]
+pub struct Guarded {
+    /// The key in `[project]`.
+    pub key: &'static str,
+    /// What a value that needs consent would do, for the user.
+    pub why: &'static str,
+    /// Whether this value needs consent (values that cannot do harm, such
+    /// as an `output_dir` inside the root, do not).
+    pub needs_consent: fn(&toml::Value) -> bool,
+}
+
+/// Every guarded setting. A new setting that runs a program or reaches
+/// outside the project is one more line here.
+pub const GUARDED: &[Guarded] = &[
+    Guarded {
+        key: "summary_command",
+        why: "runs a program",
+        needs_consent: names_a_program,
+    },
+    Guarded {
+        key: "allow_outside_root",
+        why: "reads files outside the project",
+        needs_consent: is_true,
+    },
+    Guarded {
+        key: "output_dir",
+        why: "writes outside the project",
+        needs_consent: dir_leaves_root,
+    },
+    Guarded {
+        key: "namespace",
+        why: "writes outside the project",
+        needs_consent: dir_leaves_root,
+    },
+];
+
+/// What `ctxcurate trust` prints and records for a project.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    /// The project file's values that need consent, in [`GUARDED`] order.
+    pub values: Vec<(&'static Guarded, toml::Value)>,
+}
+
+impl Pending {
+    /// The values of `layer` (a project file's `[project]`) that need
+    /// consent.
+    pub fn of(layer: &SettingsLayer) -> Pending {
+        let table = layer_table(layer).unwrap_or_default();
+        let values = GUARDED
+            .iter()
+            .filter_map(|g| {
+                let value = table.get(g.key)?;
+                (g.needs_consent)(value).then(|| (g, value.clone()))
+            })
+            .collect();
+        Pending { values }
+    }
+
+    /// Nothing needs consent.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The SHA-256 of the values, each as `key=<canonical JSON>`: what a
+    /// consent is recorded for.
+    pub fn fingerprint(&self) -> [u8; 32] {
+        let mut hash = Sha256::new();
+        hash.update(b"ctxcurate trust v1\n");
+        for (g, value) in &self.values {
+            let json = serde_json::to_string(value).unwrap_or_default();
+            hash.update(g.key.as_bytes());
+            hash.update(b"=");
+            hash.update(json.as_bytes());
+            hash.update(b"\n");
+        }
+        hash.finalize().into()
+    }
+
+    /// One `key = value` line per value (TOML inline syntax; the caller
+    /// escapes it for a terminal: it is the repository's text).
+    pub fn lines(&self) -> Vec<String> {
+        self.values
+            .iter()
+            .map(|(g, v)| format!("{} = {v}   ({})", g.key, g.why))
+            .collect()
+    }
+}
+
+/// Shorthand for [`Pending::of`]`(layer).fingerprint()`.
+pub fn fingerprint(layer: &SettingsLayer) -> [u8; 32] {
+    Pending::of(layer).fingerprint()
+}
+
+/// Where the project's guarded settings stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    /// The project file sets nothing that needs consent.
+    NothingToTrust,
+    /// It does, and the user consented to exactly these values.
+    Trusted,
+    /// It does, and the user never consented.
+    Untrusted,
+    /// It does, and the user consented to other values (they changed).
+    Changed,
+}
+
+/// Settings resolved from the layers, and what was left out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    pub settings: Settings,
+    pub standing: Standing,
+    /// The guarded keys whose project value was dropped.
+    pub ignored: Vec<&'static str>,
+}
+
+impl Resolved {
+    /// The one-line warning for the user, if something was dropped.
+    pub fn warning(&self, project_file: &Path) -> Option<String> {
+        if self.ignored.is_empty() {
+            return None;
+        }
+        let why = if self.standing == Standing::Changed {
+            "changed since you trusted this project"
+        } else {
+            "this project is not trusted"
+        };
+        Some(format!(
+            "{}: ignoring {} ({why}; built-in summaries, nothing read or written \
+             outside the project): review and allow with `ctxcurate trust`",
+            project_file.display(),
+            self.ignored.join(", "),
+        ))
+    }
+}
+
+/// Project over global over embedded defaults, with the project's guarded
+/// values kept only when `consent` is the fingerprint of exactly them.
+pub fn resolve(
+    project: &SettingsLayer,
+    global: &SettingsLayer,
+    consent: Option<&[u8; 32]>,
+) -> Resolved {
+    let pending = Pending::of(project);
+    let standing = match consent {
+        _ if pending.is_empty() => Standing::NothingToTrust,
+        Some(c) if *c == pending.fingerprint() => Standing::Trusted,
+        Some(_) => Standing::Changed,
+        None => Standing::Untrusted,
+    };
+    let (layer, ignored) = match standing {
+        Standing::Untrusted | Standing::Changed => {
+            let keys: Vec<&'static str> = pending.values.iter().map(|(g, _)| g.key).collect();
+            (without(project, &keys), keys)
+        }
+        Standing::NothingToTrust | Standing::Trusted => (project.clone(), Vec::new()),
+    };
+    let mut settings = Settings::resolve(&layer.over(global));
+    // What is left of an output location that leaves the root came from
+    // the global config or a trusted project file.
+    settings.output_outside_root = output_leaves_root(&settings.output_dir, &settings.namespace);
+    Resolved {
+        settings,
+        standing,
+        ignored,
+    }
+}
+
+/// `layer` without `keys`. Done on the TOML form so a new guarded key
+/// needs no code here; a layer that cannot round-trip (not expected: it
+/// was read from TOML) loses every key, which is the safe side.
+fn without(layer: &SettingsLayer, keys: &[&str]) -> SettingsLayer {
+    let Some(mut table) = layer_table(layer) else {
+        return SettingsLayer::default();
+    };
+    for key in keys {
+        table.remove(*key);
+    }
+    table.try_into().unwrap_or_default()
+}
+
+fn layer_table(layer: &SettingsLayer) -> Option<toml::Table> {
+    toml::Table::try_from(layer).ok()
+}
+
+fn names_a_program(value: &toml::Value) -> bool {
+    // Anything that is not an empty command counts, even a value of the
+    // wrong shape: the safe side.
+    value
+        .clone()
+        .try_into::<CommandLine>()
+        .map_or(true, |c| c.argv().is_some())
+}
+
+fn is_true(value: &toml::Value) -> bool {
+    value.as_bool() != Some(false)
+}
+
+/// For `output_dir`, and for `namespace` too: a namespace that does not
+/// climb out on its own cannot take a folder inside the root out of it.
+fn dir_leaves_root(value: &toml::Value) -> bool {
+    value.as_str().is_none_or(|dir| climbs_out(Path::new(dir)))
+}
+
+/// Whether `{output_dir}/{namespace}_NNN.ext`, taken lexically from the
+/// root, may end up outside it.
+pub fn output_leaves_root(output_dir: &str, namespace: &str) -> bool {
+    climbs_out(&Path::new(output_dir).join(format!("{namespace}_")))
+}
+
+/// `p` is absolute, or its `..` climb above where it starts.
+fn climbs_out(p: &Path) -> bool {
+    let mut depth = 0usize;
+    for component in p.components() {
+        match component {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return true,
+            },
+            Component::RootDir | Component::Prefix(_) => return true,
+        }
+    }
+    // A backslash is a separator on Windows and a name elsewhere; treat a
+    // `..\` as climbing everywhere so a file behaves the same on both.
+    p.to_str()
+        .is_none_or(|s| s.contains("..\\") || s.starts_with('\\'))
+}
+
+/// What can go wrong reading or writing a consent.
+#[derive(Debug, Error)]
+pub enum TrustError {
+    #[error("no state directory: neither XDG_STATE_HOME nor HOME is set")]
+    NoStateDir,
+    #[error("cannot {op} the trust record {}", path.display())]
+    Io {
+        path: PathBuf,
+        op: &'static str,
+        source: io::Error,
+    },
+}
+
+/// The consents of one user: one small file per project path under
+/// `$XDG_STATE_HOME/ctxcurate/trust/` (default
+/// `~/.local/state/ctxcurate/trust/`), named by the SHA-256 of the
+/// project's canonical path and holding the fingerprint consented to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrustStore {
+    dir: PathBuf,
+}
+
+/// A record is a fingerprint line and the path: never more than this.
+const RECORD_LIMIT: u64 = 64 * 1024;
+
+impl TrustStore {
+    /// The store in `dir`.
+    pub fn at(dir: impl Into<PathBuf>) -> TrustStore {
+        TrustStore { dir: dir.into() }
+    }
+
+    /// The user's store: `$XDG_STATE_HOME/ctxcurate/trust` (an absolute
+    /// XDG_STATE_HOME only, as the XDG spec says), else
+    /// `$HOME/.local/state/ctxcurate/trust`.
+    pub fn user() -> Result<TrustStore, TrustError> {
+        Self::user_from(|name| std::env::var_os(name))
+    }
+
+    fn user_from(
+        var: impl Fn(&str) -> Option<std::ffi::OsString>,
+    ) -> Result<TrustStore, TrustError> {
+        let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let base = set("XDG_STATE_HOME")
+            .filter(|p| p.is_absolute())
+            .or_else(|| set("HOME").map(|home| home.join(".local/state")))
+            .ok_or(TrustError::NoStateDir)?;
+        Ok(TrustStore::at(base.join("ctxcurate").join("trust")))
+    }
+
+    /// The directory of the records.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The record file of the project at `root`.
+    pub fn record_path(&self, root: &Path) -> PathBuf {
+        let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        let name = hex(&Sha256::digest(canonical.as_os_str().as_encoded_bytes()));
+        self.dir.join(name)
+    }
+
+    /// The fingerprint consented to for `root`, if any. A malformed
+    /// record is no consent.
+    pub fn consent(&self, root: &Path) -> Result<Option<[u8; 32]>, TrustError> {
+        let path = self.record_path(root);
+        let mut text = String::new();
+        match fs::File::open(&path) {
+            Ok(file) => {
+                // Not UTF-8 or too long: no consent.
+                if file.take(RECORD_LIMIT).read_to_string(&mut text).is_err() {
+                    return Ok(None);
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => {
+                return Err(TrustError::Io {
+                    path,
+                    op: "read",
+                    source,
+                });
+            }
+        }
+        Ok(text.lines().next().and_then(parse_hex))
+    }
+
+    /// Record consent to `fingerprint` for `root`, atomically (a
+    /// temporary file in the store renamed over the record).
+    pub fn grant(&self, root: &Path, fingerprint: &[u8; 32]) -> Result<PathBuf, TrustError> {
+        let path = self.record_path(root);
+        let io_err = |op: &'static str| {
+            let path = path.clone();
+            move |source| TrustError::Io { path, op, source }
+        };
+        fs::create_dir_all(&self.dir).map_err(io_err("create the directory of"))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(io_err("write"))?;
+        let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+        writeln!(tmp, "{}\n{}", hex(fingerprint), canonical.display()).map_err(io_err("write"))?;
+        tmp.as_file().sync_all().map_err(io_err("write"))?;
+        tmp.persist(&path).map_err(|e| io_err("write")(e.error))?;
+        Ok(path)
+    }
+
+    /// Forget the consent for `root`; whether there was one.
+    pub fn revoke(&self, root: &Path) -> Result<bool, TrustError> {
+        let path = self.record_path(root);
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(source) => Err(TrustError::Io {
+                path,
+                op: "remove",
+                source,
+            }),
+        }
+    }
+}
+
+fn parse_hex(line: &str) -> Option<[u8; 32]> {
+    let line = line.trim();
+    if line.len() != 64 || !line.is_ascii() {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&line[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(src: &str) -> SettingsLayer {
+        toml::from_str(src).unwrap()
+    }
+
+    #[test]
+    fn only_harmful_values_need_consent() {
+        let keys = |src: &str| -> Vec<&str> {
+            Pending::of(&layer(src))
+                .values
+                .iter()
+                .map(|(g, _)| g.key)
+                .collect()
+        };
+        assert!(keys("budget = 5\noutput_dir = \"out/x\"\nnamespace = \"ctx\"\n").is_empty());
+        assert!(keys("summary_command = \"\"\nallow_outside_root = false\n").is_empty());
+        assert!(keys("summary_command = []\noutput_dir = \"a/../b\"\n").is_empty());
+        assert_eq!(keys("summary_command = \"id\"\n"), ["summary_command"]);
+        assert_eq!(keys("summary_command = [\"id\"]\n"), ["summary_command"]);
+        assert_eq!(keys("allow_outside_root = true\n"), ["allow_outside_root"]);
+        for dir in ["../../escape", "/tmp/x", "a/../../b", "..\\\\up"] {
+            assert_eq!(
+                keys(&format!("output_dir = '{dir}'\n")),
+                ["output_dir"],
+                "{dir}"
+            );
+        }
+        assert_eq!(keys("namespace = \"../x\"\n"), ["namespace"]);
+        assert_eq!(keys("namespace = \"..\\\\x\"\n"), ["namespace"]);
+        assert!(keys("namespace = \"sub/ctx\"\n").is_empty());
+    }
+
+    #[test]
+    fn untrusted_values_are_dropped_and_consent_is_per_value() {
+        let project =
+            layer("summary_command = \"id > pwned\"\nbudget = 7\nnamespace = \"../../../x\"\n");
+        let global = layer("summary_timeout = 3\n");
+        let untrusted = resolve(&project, &global, None);
+        assert_eq!(untrusted.standing, Standing::Untrusted);
+        assert_eq!(untrusted.ignored, ["summary_command", "namespace"]);
+        assert_eq!(untrusted.settings.summary_command.argv(), None);
+        assert_eq!(untrusted.settings.namespace, "context");
+        assert!(!untrusted.settings.output_outside_root);
+        assert_eq!(untrusted.settings.budget, 7, "harmless keys stay");
+        assert_eq!(untrusted.settings.summary_timeout, 3);
+        assert!(
+            untrusted
+                .warning(Path::new("p/ctxcurate.toml"))
+                .unwrap()
+                .contains("ctxcurate trust")
+        );
+
+        let consent = fingerprint(&project);
+        let trusted = resolve(&project, &global, Some(&consent));
+        assert_eq!(trusted.standing, Standing::Trusted);
+        assert!(trusted.ignored.is_empty() && trusted.warning(Path::new("x")).is_none());
+        assert_eq!(
+            trusted.settings.summary_command.argv().unwrap()[2],
+            "id > pwned"
+        );
+        assert!(trusted.settings.output_outside_root);
+
+        let edited =
+            layer("summary_command = \"id > pwned2\"\nbudget = 7\nnamespace = \"../../../x\"\n");
+        let changed = resolve(&edited, &global, Some(&consent));
+        assert_eq!(changed.standing, Standing::Changed);
+        assert_eq!(changed.settings.summary_command.argv(), None);
+        // A harmless edit keeps the consent.
+        let harmless =
+            layer("summary_command = \"id > pwned\"\nbudget = 9\nnamespace = \"../../../x\"\n");
+        assert_eq!(
+            resolve(&harmless, &global, Some(&consent)).standing,
+            Standing::Trusted
+        );
+    }
+
+    #[test]
+    fn the_global_config_is_always_honoured() {
+        let global = layer(
+            "summary_command = \"llm\"\nallow_outside_root = true\noutput_dir = \"/tmp/ctx\"\n",
+        );
+        let r = resolve(&SettingsLayer::default(), &global, None);
+        assert_eq!(r.standing, Standing::NothingToTrust);
+        assert!(r.settings.allow_outside_root && r.settings.output_outside_root);
+        assert!(r.settings.summary_command.argv().is_some());
+    }
+
+    #[test]
+    fn store_grants_reads_and_revokes() {
+        let state = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let store = TrustStore::at(state.path().join("trust"));
+        assert_eq!(store.consent(project.path()).unwrap(), None);
+        let fp = [7u8; 32];
+        let record = store.grant(project.path(), &fp).unwrap();
+        assert_eq!(store.consent(project.path()).unwrap(), Some(fp));
+        let text = fs::read_to_string(&record).unwrap();
+        assert!(text.starts_with(&hex(&fp)), "{text}");
+        // Only the record is left in the store (the temporary was renamed).
+        assert_eq!(fs::read_dir(store.dir()).unwrap().count(), 1);
+        fs::write(&record, "not hex\n").unwrap();
+        assert_eq!(store.consent(project.path()).unwrap(), None);
+        assert!(store.revoke(project.path()).unwrap());
+        assert!(!store.revoke(project.path()).unwrap());
+    }
+
+    #[test]
+    fn user_store_follows_xdg() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| std::ffi::OsString::from(v))
+            }
+        };
+        let at = |pairs| TrustStore::user_from(vars(pairs)).ok().map(|s| s.dir);
+        assert_eq!(
+            at(&[("XDG_STATE_HOME", "/s"), ("HOME", "/h")]),
+            Some("/s/ctxcurate/trust".into())
+        );
+        assert_eq!(
+            at(&[("XDG_STATE_HOME", "rel"), ("HOME", "/h")]),
+            Some("/h/.local/state/ctxcurate/trust".into())
+        );
+        assert_eq!(at(&[]), None);
+    }
+}
