@@ -18,3 +18,4 @@ pub mod syntax;
 pub mod tokens;
 pub mod views;
 pub mod walk;
+pub mod xml;

@@ -177,9 +177,10 @@ fn summarize(
     let mut files = Vec::new();
     let mut at = 0;
     for f in c.files.iter().filter(|f| f.aggregate) {
+        let heading = compose::section_line(&f.path, opts.format);
         let found = lines[at..]
             .iter()
-            .position(|l| heading_matches(l, &f.path, opts.format))
+            .position(|l| heading_matches(l, &heading, opts.format))
             .map(|i| at + i);
         let line = found.unwrap_or(at);
         at = found.map_or(at, |l| l + 1);
@@ -214,15 +215,13 @@ fn summarize(
     }
 }
 
-fn heading_matches(line: &str, path: &str, format: Format) -> bool {
+/// Whether `line` is the section line `heading` of a file
+/// ([`compose::section_line`]: the same escaping as the composed text).
+fn heading_matches(line: &str, heading: &str, format: Format) -> bool {
     match format {
         Format::Markdown => line
-            .strip_prefix("### ")
-            .and_then(|rest| rest.strip_prefix(path))
+            .strip_prefix(heading)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(" [")),
-        Format::Xml => line
-            .strip_prefix("<source>")
-            .and_then(|rest| rest.strip_prefix(path))
-            .is_some_and(|rest| rest == "</source>"),
+        Format::Xml => line == heading,
     }
 }
