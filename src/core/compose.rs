@@ -23,6 +23,7 @@ use crate::core::model::{DiscussionEntry, Format, Preset, Settings, Strategy, Vi
 use crate::core::syntax::Lang;
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
+pub use crate::core::xml::document as xml_document;
 use crate::core::xml::{self, Kind};
 use crate::text::sanitize::escape_line;
 
@@ -257,7 +258,7 @@ pub fn assemble(
 ) -> String {
     match opts.format {
         Format::Markdown => markdown(files, preset, opts, map),
-        Format::Xml => xml(files, preset, opts, map),
+        Format::Xml => xml::render(files, preset, opts, map),
     }
 }
 
@@ -443,90 +444,6 @@ pub fn visible_discussion(entries: &[DiscussionEntry], max_messages: usize) -> &
     } else {
         tail
     }
-}
-
-/// One file as an XML `<document>` numbered `index`.
-pub fn xml_document(index: usize, f: &RenderedFile) -> String {
-    let mut out = format!("<document index=\"{index}\"");
-    if f.error.is_none() && f.mode != ViewMode::Full {
-        let _ = write!(out, " view=\"{}\"", f.mode);
-    }
-    let _ = writeln!(out, ">\n{}", section_line(&f.path, Format::Xml));
-    out.push_str("<document_content>\n");
-    let body = match &f.error {
-        Some(err) => format!("ERROR: {err}: {}\n", f.path),
-        None if f.text.ends_with('\n') => f.text.clone(),
-        None => format!("{}\n", f.text),
-    };
-    out.push_str(&xml::escape(&body, Kind::Body));
-    out.push_str("</document_content>\n");
-    for note in &f.notes {
-        let _ = writeln!(out, "<note>{}</note>", xml::escape(note, Kind::Field));
-    }
-    out.push_str("</document>\n");
-    out
-}
-
-fn xml(
-    files: &[RenderedFile],
-    preset: &Preset,
-    opts: &ComposeOptions,
-    map: Option<&str>,
-) -> String {
-    let mut out = String::from("<documents>\n");
-    for (i, f) in files.iter().filter(|f| f.aggregate).enumerate() {
-        out.push_str(&xml_document(i + 1, f));
-    }
-    if let Some(map) = map.filter(|m| !m.is_empty()) {
-        // A body like the documents' content; the Markdown heading is the tag.
-        let body = match map.split_once("\n\n") {
-            Some((heading, rest)) if heading.starts_with("## ") => rest,
-            _ => map,
-        };
-        let body = format!("{}\n", body.trim_end());
-        let _ = writeln!(
-            out,
-            "<repo_map>\n{}</repo_map>",
-            xml::escape(&body, Kind::Body)
-        );
-    }
-    if opts.focused() {
-        out.insert_str(
-            0,
-            "<!-- focused: focus files in full, other code as skeletons -->\n",
-        );
-    } else if opts.summarizes() {
-        out.insert_str(0, "<!-- files as summaries -->\n");
-    }
-    if !preset.screenshots.is_empty() {
-        out.push_str("<screenshots>\n");
-        for p in &preset.screenshots {
-            let _ = writeln!(
-                out,
-                "<screenshot>{}</screenshot>",
-                xml::escape(p, Kind::Field)
-            );
-        }
-        out.push_str("</screenshots>\n");
-    }
-    let messages = visible_discussion(&preset.discussion, opts.max_messages);
-    if !messages.is_empty() {
-        out.push_str("<discussion>\n");
-        for (i, m) in messages.iter().enumerate() {
-            let content = format!("{}\n", m.content.trim());
-            let _ = writeln!(
-                out,
-                "<message index=\"{}\" role=\"{}\">\n{}</message>",
-                i + 1,
-                xml::escape(&m.role, Kind::Field),
-                xml::escape(&content, Kind::Body)
-            );
-        }
-        out.push_str("</discussion>\n");
-    }
-    // One root, so a strict parser reads the whole output.
-    out.push_str("</documents>\n");
-    out
 }
 
 /// `{output_dir}/{namespace}_{NNN}.md` with NNN one past the highest

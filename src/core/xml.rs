@@ -1,4 +1,4 @@
-//! XML escaping for the composed context (`format = "xml"`): every byte of
+//! The XML output (`format = "xml"`) and its escaping: every byte of
 //! the XML output that comes from a file, a path, the repo map or the
 //! discussion goes through [`escape`], so no content can close a tag, forge
 //! a `<document>` or a `role="System"` message, or make the output
@@ -28,6 +28,10 @@
 //! (up to XML's own line-end normalisation of CR in bodies).
 
 use std::borrow::Cow;
+use std::fmt::Write;
+
+use crate::core::compose::{self, ComposeOptions, RenderedFile};
+use crate::core::model::{Format, Preset, ViewMode};
 
 /// Where an escaped string goes in the XML output.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +100,85 @@ fn legal_chars(s: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(s.chars().map(legal_char).collect())
     }
+}
+
+/// One file as an XML `<document>` numbered `index`.
+pub fn document(index: usize, f: &RenderedFile) -> String {
+    let mut out = format!("<document index=\"{index}\"");
+    if f.error.is_none() && f.mode != ViewMode::Full {
+        let _ = write!(out, " view=\"{}\"", f.mode);
+    }
+    let _ = writeln!(out, ">\n{}", compose::section_line(&f.path, Format::Xml));
+    out.push_str("<document_content>\n");
+    let body = match &f.error {
+        Some(err) => format!("ERROR: {err}: {}\n", f.path),
+        None if f.text.ends_with('\n') => f.text.clone(),
+        None => format!("{}\n", f.text),
+    };
+    out.push_str(&escape(&body, Kind::Body));
+    out.push_str("</document_content>\n");
+    for note in &f.notes {
+        let _ = writeln!(out, "<note>{}</note>", escape(note, Kind::Field));
+    }
+    out.push_str("</document>\n");
+    out
+}
+
+/// The whole XML output (see [`compose::assemble`]): one root
+/// `<documents>` holding the documents, then the repo map, screenshots and
+/// discussion.
+pub fn render(
+    files: &[RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+) -> String {
+    let mut out = String::from("<documents>\n");
+    for (i, f) in files.iter().filter(|f| f.aggregate).enumerate() {
+        out.push_str(&document(i + 1, f));
+    }
+    if let Some(map) = map.filter(|m| !m.is_empty()) {
+        // A body like the documents' content; the Markdown heading is the tag.
+        let body = match map.split_once("\n\n") {
+            Some((heading, rest)) if heading.starts_with("## ") => rest,
+            _ => map,
+        };
+        let body = format!("{}\n", body.trim_end());
+        let _ = writeln!(out, "<repo_map>\n{}</repo_map>", escape(&body, Kind::Body));
+    }
+    if opts.focused() {
+        out.insert_str(
+            0,
+            "<!-- focused: focus files in full, other code as skeletons -->\n",
+        );
+    } else if opts.summarizes() {
+        out.insert_str(0, "<!-- files as summaries -->\n");
+    }
+    if !preset.screenshots.is_empty() {
+        out.push_str("<screenshots>\n");
+        for p in &preset.screenshots {
+            let _ = writeln!(out, "<screenshot>{}</screenshot>", escape(p, Kind::Field));
+        }
+        out.push_str("</screenshots>\n");
+    }
+    let messages = compose::visible_discussion(&preset.discussion, opts.max_messages);
+    if !messages.is_empty() {
+        out.push_str("<discussion>\n");
+        for (i, m) in messages.iter().enumerate() {
+            let content = format!("{}\n", m.content.trim());
+            let _ = writeln!(
+                out,
+                "<message index=\"{}\" role=\"{}\">\n{}</message>",
+                i + 1,
+                escape(&m.role, Kind::Field),
+                escape(&content, Kind::Body)
+            );
+        }
+        out.push_str("</discussion>\n");
+    }
+    // One root, so a strict parser reads the whole output.
+    out.push_str("</documents>\n");
+    out
 }
 
 #[cfg(test)]
