@@ -438,3 +438,38 @@ fn the_preview_jumps_to_files_with_markup_in_their_names() {
         }
     }
 }
+
+#[test]
+fn a_file_quoting_the_next_heading_does_not_move_the_jump() {
+    for format in ["xml", "markdown"] {
+        let p = Project::empty();
+        p.write(
+            "src/a.py",
+            "QUOTE = \"\"\"\n### src/b.py\n<source>src/b.py</source>\n\"\"\"\nEND_OF_A = 1\n",
+        );
+        p.write("src/b.py", "B = 2\n");
+        p.write(
+            "ctxcurate.toml",
+            &format!(
+                "[project]\nformat = \"{format}\"\n\n[presets.default]\n\
+                 files = [\"src/a.py\", \"src/b.py\"]\n"
+            ),
+        );
+        let h = Harness::open(p.root(), None, 100, 30).expect("open");
+        let composed = h.state.composed.as_ref().expect("composed");
+        let end_of_a = composed
+            .lines
+            .iter()
+            .position(|l| l == "END_OF_A = 1")
+            .expect("a.py shown");
+        let b = h.state.composed_file("src/b.py").expect("b.py composed");
+        assert!(
+            b.line > end_of_a,
+            "{format}: b.py jumps to line {} inside a.py (ends at {end_of_a})",
+            b.line
+        );
+        let a = h.state.composed_file("src/a.py").expect("a.py composed");
+        assert!(composed.lines[a.line].contains("src/a.py"), "{format}");
+        assert!(composed.lines[b.line].contains("src/b.py"), "{format}");
+    }
+}

@@ -326,9 +326,9 @@ fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {
     out
 }
 
-/// The line that starts `path`'s section in the composed text: its
-/// Markdown heading (a ` [mode]` may follow) or its XML `<source>` line.
-/// The TUI preview finds a file by it.
+/// The line that names `path` at the start of its section: its Markdown
+/// heading (a ` [mode]` may follow) or its XML `<source>` line, escaped so
+/// it stays one line.
 pub fn section_line(path: &str, format: Format) -> String {
     match format {
         Format::Markdown => format!("### {}", escape_line(path)),
