@@ -8,24 +8,36 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use ctxcurate::text::terminal::TerminalWriter;
+
+/// Standard error, escaped when it is a terminal (see `text::terminal`).
+fn stderr() -> TerminalWriter<io::Stderr> {
+    use std::io::IsTerminal;
+    TerminalWriter::new(io::stderr(), io::stderr().is_terminal())
+}
 
 fn main() -> ExitCode {
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
-            let _ = e.print();
             return match e.kind() {
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion => {
+                    let _ = e.print();
                     ExitCode::SUCCESS
                 }
-                _ => ExitCode::from(1),
+                _ => {
+                    // The message quotes arguments, which a shell glob may
+                    // have filled with a hostile file name: plain and escaped.
+                    let _ = write!(stderr(), "{}", e.render());
+                    ExitCode::from(1)
+                }
             };
         }
     };
     let cwd = match start_dir(cli.directory) {
         Ok(d) => d,
         Err(why) => {
-            eprintln!("ctxcurate: {why}");
+            let _ = writeln!(stderr(), "ctxcurate: {why}");
             return ExitCode::from(1);
         }
     };
@@ -37,8 +49,8 @@ fn main() -> ExitCode {
         use std::io::IsTerminal;
         stdout.is_terminal()
     };
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut err = io::stderr();
+    let mut out = TerminalWriter::new(io::BufWriter::new(stdout.lock()), out_is_terminal);
+    let mut err = stderr();
     let mut ctx = cli::Ctx {
         cwd,
         out: &mut out,
@@ -50,7 +62,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(io::stderr(), "ctxcurate: {e:#}");
+            let _ = writeln!(err, "ctxcurate: {e:#}");
             if cli::is_user_error(&e) {
                 ExitCode::from(1)
             } else {
@@ -69,7 +81,7 @@ fn start_dir(dir: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, Stri
         return cwd.map_err(|e| format!("cannot read the current directory: {e}"));
     };
     let shown =
-        ctxcurate::tui::sanitize::display_line(&dir.display().to_string(), 500).into_owned();
+        ctxcurate::text::sanitize::display_line(&dir.display().to_string(), 500).into_owned();
     match std::fs::metadata(&dir) {
         Ok(meta) if meta.is_dir() => {}
         Ok(_) => return Err(format!("-C {shown}: not a directory")),
@@ -88,7 +100,8 @@ fn start_dir(dir: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, Stri
 fn run_tui(cwd: &std::path::Path) -> ExitCode {
     use std::io::IsTerminal;
     if !io::stdout().is_terminal() || !io::stdin().is_terminal() {
-        eprintln!(
+        let _ = writeln!(
+            stderr(),
             "ctxcurate: the terminal UI needs a terminal; see `ctxcurate --help` for the CLI"
         );
         return ExitCode::from(1);
@@ -96,7 +109,7 @@ fn run_tui(cwd: &std::path::Path) -> ExitCode {
     match ctxcurate::tui::run(cwd) {
         Ok(ended) => ExitCode::from(ended.exit_status()),
         Err(e) => {
-            eprintln!("ctxcurate: {e:#}");
+            let _ = writeln!(stderr(), "ctxcurate: {e:#}");
             if e.chain()
                 .any(|c| c.is::<ctxcurate::core::project::ProjectError>())
             {

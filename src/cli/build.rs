@@ -16,7 +16,7 @@ use ctxcurate::core::secrets::{self, Finding};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
-use ctxcurate::tui::sanitize::display_line;
+use ctxcurate::text::sanitize::display_line;
 
 use super::args::BuildArgs;
 use super::{Ctx, user_err, write_content};

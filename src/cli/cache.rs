@@ -7,7 +7,7 @@ use std::path::Path;
 use anyhow::Result;
 use ctxcurate::core::anchor::{self, Resolution};
 use ctxcurate::core::store::DiskCache;
-use ctxcurate::tui::sanitize::display_line;
+use ctxcurate::text::sanitize::display_line;
 
 use super::args::CacheCommand;
 use super::{Ctx, read_text, user_err};

@@ -3,7 +3,10 @@
 //!
 //! Output goes through a `Write` handed in by `main`, so a closed pipe
 //! (`ctxcurate build | head`) is an ordinary error that `main` turns into
-//! exit 0 instead of a panic.
+//! exit 0 instead of a panic. `main` wraps both stdout and stderr in a
+//! [`TerminalWriter`](ctxcurate::text::terminal::TerminalWriter): whatever
+//! a subcommand prints to a terminal is escaped there, whatever goes to a
+//! pipe stays byte-exact. Print only through `ctx.out` / `ctx.err`.
 
 pub mod args;
 mod build;
@@ -48,8 +51,8 @@ pub(crate) use user_err;
 pub struct Ctx<'a> {
     pub cwd: PathBuf,
     pub out: &'a mut dyn Write,
-    /// `out` is a terminal: file content written to it is escaped (see
-    /// `tui::sanitize`); to a pipe or file it goes out byte for byte.
+    /// `out` is a terminal. `out` and `err` already escape for a terminal
+    /// (see `text::terminal`); this only picks a nicer layout for one.
     pub out_is_terminal: bool,
     pub err: &'a mut dyn Write,
 }
@@ -62,7 +65,7 @@ impl Ctx<'_> {
             writeln!(
                 self.err,
                 "warning: {}",
-                ctxcurate::tui::sanitize::display_line(w, 500)
+                ctxcurate::text::sanitize::display_line(w, 500)
             )?;
         }
         Ok(p)
@@ -88,11 +91,11 @@ impl Ctx<'_> {
 }
 
 /// Write file-derived `text` to stdout: byte for byte to a pipe or file
-/// (the content must stay exact), escaped line by line to a terminal so no
-/// control sequence from a file reaches it raw.
+/// (the content must stay exact); to a terminal line by line with tabs
+/// expanded and a CRLF's CR dropped (the writer escapes the rest anyway).
 pub fn write_content(ctx: &mut Ctx, text: &str) -> Result<()> {
     if ctx.out_is_terminal {
-        for line in ctxcurate::tui::sanitize::display_lines(text, usize::MAX) {
+        for line in ctxcurate::text::sanitize::display_lines(text, usize::MAX) {
             writeln!(ctx.out, "{line}")?;
         }
     } else {

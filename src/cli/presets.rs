@@ -3,7 +3,7 @@
 use anyhow::Result;
 use ctxcurate::core::project::Scope;
 use ctxcurate::core::summary::plural;
-use ctxcurate::tui::sanitize::display_line;
+use ctxcurate::text::sanitize::display_line;
 
 /// Names and paths come from files: shown escaped, never raw.
 fn safe(s: &str) -> String {

@@ -4,6 +4,14 @@
 //! The stable part comes first (files, then screenshots) and the changing
 //! discussion last, so provider prompt caches hit. The output depends only
 //! on the inputs: same files and preset, same bytes.
+//!
+//! No content can forge structure. In Markdown every one-line field (a
+//! path in a heading, a screenshot name, a role, a note) goes through
+//! [`escape_line`], so a file named `a\n### b.py` is one heading showing
+//! `a␊### b.py`. In XML everything from a file, a path or the discussion
+//! goes through [`xml::escape`]: bodies stay verbatim (CDATA when they hold
+//! `<`, `&` or `]]>`), fields are entity-escaped, and the output always
+//! parses into one `<document>` per file (see `core::xml`).
 
 use std::fmt::Write;
 use std::path::Path;
@@ -15,6 +23,9 @@ use crate::core::model::{DiscussionEntry, Format, Preset, Settings, Strategy, Vi
 use crate::core::syntax::Lang;
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
+pub use crate::core::xml::document as xml_document;
+use crate::core::xml::{self, Kind};
+use crate::text::sanitize::escape_line;
 
 /// How to compose, resolved from settings and command-line overrides.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,7 +248,8 @@ pub fn files_heading(opts: &ComposeOptions) -> &'static str {
 }
 
 /// The whole text: the files, then `map` (a repo map section, for packed
-/// builds), screenshots and discussion, in `opts.format`.
+/// builds), screenshots and discussion, in `opts.format`. In XML these are
+/// all children of the one root `<documents>`, after the `<document>`s.
 pub fn assemble(
     files: &[RenderedFile],
     preset: &Preset,
@@ -246,7 +258,7 @@ pub fn assemble(
 ) -> String {
     match opts.format {
         Format::Markdown => markdown(files, preset, opts, map),
-        Format::Xml => xml(files, preset, opts, map),
+        Format::Xml => xml::render(files, preset, opts, map),
     }
 }
 
@@ -264,7 +276,7 @@ fn markdown(
         let shots: Vec<String> = preset
             .screenshots
             .iter()
-            .map(|p| format!("![{}]({p})", file_name(p)))
+            .map(|p| format!("![{}]({})", escape_line(file_name(p)), escape_line(p)))
             .collect();
         sections.push(format!("## Screenshots\n\n{}", shots.join("\n")));
     }
@@ -277,7 +289,7 @@ fn markdown(
                 format!(
                     "### Discussion Excerpt {}\n\n{}: {}",
                     i + 1,
-                    m.role,
+                    escape_line(&m.role),
                     m.content.trim()
                 )
             })
@@ -305,21 +317,34 @@ fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {
     let listed: Vec<&RenderedFile> = files.iter().filter(|f| !f.aggregate).collect();
     if !listed.is_empty() {
         out.push_str("\n\nAlso in this project, not included (ask for them if needed):\n");
-        let names: Vec<String> = listed.iter().map(|f| format!("- `{}`", f.path)).collect();
+        let names: Vec<String> = listed
+            .iter()
+            .map(|f| format!("- `{}`", escape_line(&f.path)))
+            .collect();
         out.push_str(&names.join("\n"));
     }
     out
 }
 
+/// The line that names `path` at the start of its section: its Markdown
+/// heading (a ` [mode]` may follow) or its XML `<source>` line, escaped so
+/// it stays one line.
+pub fn section_line(path: &str, format: Format) -> String {
+    match format {
+        Format::Markdown => format!("### {}", escape_line(path)),
+        Format::Xml => format!("<source>{}</source>", xml::escape(path, Kind::Field)),
+    }
+}
+
 /// One file as a Markdown block: heading, fenced body, notes.
 pub fn markdown_file(f: &RenderedFile) -> String {
-    let mut out = format!("### {}", f.path);
+    let mut out = section_line(&f.path, Format::Markdown);
     if f.error.is_none() && f.mode != ViewMode::Full {
         let _ = write!(out, " [{}]", f.mode);
     }
     out.push_str("\n\n");
     if let Some(err) = &f.error {
-        let _ = write!(out, "ERROR: {err}: {}", f.path);
+        out.push_str(&escape_line(&format!("ERROR: {err}: {}", f.path)));
         return out;
     }
     if f.mode == ViewMode::None {
@@ -341,7 +366,7 @@ pub fn markdown_file(f: &RenderedFile) -> String {
     let body = f.text.strip_suffix('\n').unwrap_or(&f.text);
     let _ = write!(out, "{fence}{lang}\n{body}\n{fence}");
     for note in &f.notes {
-        let _ = write!(out, "\n\n> note: {note}");
+        let _ = write!(out, "\n\n> note: {}", escape_line(note));
     }
     out
 }
@@ -421,90 +446,6 @@ pub fn visible_discussion(entries: &[DiscussionEntry], max_messages: usize) -> &
     }
 }
 
-/// One file as an XML `<document>` numbered `index`.
-pub fn xml_document(index: usize, f: &RenderedFile) -> String {
-    let mut out = format!("<document index=\"{index}\"");
-    if f.error.is_none() && f.mode != ViewMode::Full {
-        let _ = write!(out, " view=\"{}\"", f.mode);
-    }
-    let _ = writeln!(out, ">\n<source>{}</source>", xml_escape(&f.path));
-    out.push_str("<document_content>\n");
-    match &f.error {
-        Some(err) => {
-            let _ = writeln!(out, "ERROR: {err}: {}", f.path);
-        }
-        None => {
-            out.push_str(&f.text);
-            if !f.text.ends_with('\n') {
-                out.push('\n');
-            }
-        }
-    }
-    out.push_str("</document_content>\n");
-    for note in &f.notes {
-        let _ = writeln!(out, "<note>{}</note>", xml_escape(note));
-    }
-    out.push_str("</document>\n");
-    out
-}
-
-fn xml(
-    files: &[RenderedFile],
-    preset: &Preset,
-    opts: &ComposeOptions,
-    map: Option<&str>,
-) -> String {
-    let mut out = String::from("<documents>\n");
-    for (i, f) in files.iter().filter(|f| f.aggregate).enumerate() {
-        out.push_str(&xml_document(i + 1, f));
-    }
-    out.push_str("</documents>\n");
-    if let Some(map) = map.filter(|m| !m.is_empty()) {
-        // Raw like the documents' content; the Markdown heading is the tag.
-        let body = match map.split_once("\n\n") {
-            Some((heading, rest)) if heading.starts_with("## ") => rest,
-            _ => map,
-        };
-        let _ = writeln!(out, "<repo_map>\n{}\n</repo_map>", body.trim_end());
-    }
-    if opts.focused() {
-        out.insert_str(
-            0,
-            "<!-- focused: focus files in full, other code as skeletons -->\n",
-        );
-    } else if opts.summarizes() {
-        out.insert_str(0, "<!-- files as summaries -->\n");
-    }
-    if !preset.screenshots.is_empty() {
-        out.push_str("<screenshots>\n");
-        for p in &preset.screenshots {
-            let _ = writeln!(out, "<screenshot>{}</screenshot>", xml_escape(p));
-        }
-        out.push_str("</screenshots>\n");
-    }
-    let messages = visible_discussion(&preset.discussion, opts.max_messages);
-    if !messages.is_empty() {
-        out.push_str("<discussion>\n");
-        for (i, m) in messages.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "<message index=\"{}\" role=\"{}\">\n{}\n</message>",
-                i + 1,
-                xml_escape(&m.role),
-                m.content.trim()
-            );
-        }
-        out.push_str("</discussion>\n");
-    }
-    out
-}
-
-fn xml_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 #[cfg(test)]
 mod tests {

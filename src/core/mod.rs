@@ -20,3 +20,4 @@ pub mod tokens;
 pub mod trust;
 pub mod views;
 pub mod walk;
+pub mod xml;

@@ -15,6 +15,7 @@ use crate::core::graph::Ranked;
 use crate::core::model::TokenizerKind;
 use crate::core::syntax::Symbol;
 use crate::core::tokens;
+use crate::text::sanitize::escape_line;
 
 /// The heading of the map section.
 pub const HEADING: &str = "## Repo Map";
@@ -128,7 +129,8 @@ impl Sizer<'_> {
         let mut outlined = 0;
         for i in 0..m {
             body.push('\n');
-            body.push_str(self.files[i]);
+            // A name with a newline must not forge a line of the map.
+            body.push_str(&escape_line(self.files[i]));
             if i < k {
                 let block = self.outline(i);
                 outlined += usize::from(!block.is_empty());

@@ -10,6 +10,7 @@ use crate::core::model::{FileItem, ViewMode};
 use crate::core::summarizer::Summary;
 use crate::core::summary;
 use crate::core::syntax::{self, Lang, SymbolTree};
+use crate::text::sanitize::escape_line;
 
 /// The body shown for a file in `none` mode.
 pub const EXCLUDED: &str = "(context excluded)";
@@ -135,11 +136,12 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String
 
 fn slice_label(tag: Option<&str>, comment: Option<&str>) -> String {
     let mut label = String::new();
+    // One line whatever the project file says (see `text::sanitize`).
     if let Some(tag) = tag {
-        let _ = write!(label, " [{tag}]");
+        let _ = write!(label, " [{}]", escape_line(tag));
     }
     if let Some(comment) = comment {
-        let _ = write!(label, " ({comment})");
+        let _ = write!(label, " ({})", escape_line(comment));
     }
     label
 }

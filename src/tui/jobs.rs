@@ -171,19 +171,19 @@ fn summarize(
 ) -> Composed {
     let lines: Vec<String> = c.text.lines().map(str::to_string).collect();
     let mut files = Vec::new();
-    let mut at = 0;
-    for f in c.files.iter().filter(|f| f.aggregate) {
-        let found = lines[at..]
-            .iter()
-            .position(|l| heading_matches(l, &f.path, opts.format))
-            .map(|i| at + i);
-        let line = found.unwrap_or(at);
-        at = found.map_or(at, |l| l + 1);
+    let mut finder = SectionFinder::new(&c.text);
+    for (i, f) in c.files.iter().filter(|f| f.aggregate).enumerate() {
+        let markdown = compose::markdown_file(f);
+        let line = match opts.format {
+            Format::Markdown => finder.find(&markdown),
+            // The `<source>` line, one after `<document index=…>`.
+            Format::Xml => finder.find(&compose::xml_document(i + 1, f)) + 1,
+        };
         files.push(ComposedFile {
             path: f.path.clone(),
             key: f.key.clone(),
             line,
-            tokens: cache.count(tokenizer, &compose::markdown_file(f)),
+            tokens: cache.count(tokenizer, &markdown),
             error: f.error.is_some(),
             summary_cached: f.error.is_none() && cache.summary_cached(root, &f.path),
             stale_slices: f.notes.iter().filter(|n| views::is_stale_note(n)).count(),
@@ -210,15 +210,41 @@ fn summarize(
     }
 }
 
-fn heading_matches(line: &str, path: &str, format: Format) -> bool {
-    match format {
-        Format::Markdown => line
-            .strip_prefix("### ")
-            .and_then(|rest| rest.strip_prefix(path))
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with(" [")),
-        Format::Xml => line
-            .strip_prefix("<source>")
-            .and_then(|rest| rest.strip_prefix(path))
-            .is_some_and(|rest| rest == "</source>"),
+/// Finds each file's block in the composed text, in order: a block is
+/// looked for only after the end of the one before, so a file whose
+/// content quotes another file's heading (or whole block) cannot move
+/// where the preview jumps for that file.
+struct SectionFinder<'a> {
+    text: &'a str,
+    /// Byte offset where the next block may start, and its line.
+    at: usize,
+    line: usize,
+}
+
+impl<'a> SectionFinder<'a> {
+    fn new(text: &'a str) -> Self {
+        SectionFinder {
+            text,
+            at: 0,
+            line: 0,
+        }
     }
+
+    /// The line where `block` starts (after the previous block); the
+    /// current line when it is not found.
+    fn find(&mut self, block: &str) -> usize {
+        let Some(offset) = self.text[self.at..].find(block) else {
+            return self.line;
+        };
+        let start = self.at + offset;
+        self.line += newlines(&self.text[self.at..start]);
+        let found = self.line;
+        self.line += newlines(block);
+        self.at = start + block.len();
+        found
+    }
+}
+
+fn newlines(s: &str) -> usize {
+    s.bytes().filter(|&b| b == b'\n').count()
 }

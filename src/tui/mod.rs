@@ -18,7 +18,6 @@ pub mod keymap;
 mod navigate;
 mod overlays;
 pub mod render;
-pub mod sanitize;
 mod signals;
 pub mod state;
 pub mod symbols;
@@ -26,4 +25,7 @@ pub mod sync;
 pub mod tree;
 pub mod update;
 
+/// Moved to [`crate::text::sanitize`] (shared with the CLI); kept as an
+/// alias so code written against the old path still builds.
+pub use crate::text::sanitize;
 pub use app::{Ended, run};

@@ -2,7 +2,7 @@
 //! a frame. Layout: file tree, symbols, preview side by side, the budget
 //! gauge and the status line below; overlays on top. A narrow terminal
 //! shows only the focused pane. All file-derived text goes through
-//! `sanitize`, so nothing from a file reaches the terminal raw.
+//! `text::sanitize`, so nothing from a file reaches the terminal raw.
 
 mod overlay;
 mod panes;

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::core::project::Scope;
+use crate::text::sanitize::display_line;
 use crate::tui::action::ACTIONS;
-use crate::tui::sanitize::display_line;
 use crate::tui::state::{Overlay, PendingCopy, Prompt, State};
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {

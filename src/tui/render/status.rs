@@ -8,9 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{LineGauge, Paragraph};
 
 use super::thousands;
+use crate::text::sanitize::display_line;
 use crate::tui::action::Action;
 use crate::tui::keymap::Context;
-use crate::tui::sanitize::display_line;
 use crate::tui::state::{Level, Pane, State};
 
 /// The gauge's colour for a share of the budget: green, then warning past

@@ -1,7 +1,8 @@
-//! Make file text safe to draw: nothing read from a file reaches the
-//! terminal raw.
+//! Make file text safe to show: nothing read from a file reaches the
+//! terminal raw, and no one-line field can be split into two lines.
 //!
-//! The panes show text from the user's project, and a file can hold bytes
+//! The TUI panes and the CLI's messages show text from the user's project
+//! (the CLI through [`crate::text::terminal::TerminalWriter`]), and a file can hold bytes
 //! that a terminal treats as commands: ESC starts CSI/OSC sequences (colours,
 //! cursor moves, window titles, and OSC 52, which writes the clipboard), BEL
 //! rings, C1 controls (U+0080–U+009F) are single-char CSI/OSC on some
@@ -15,6 +16,10 @@
 //!   (U+2400 + code); DEL as `␡`. A tab is expanded to spaces instead.
 //! * C1 controls, bidi controls and the invisible format characters (see
 //!   [`needs_escape`]) as Rust-style escapes such as `\u{202e}`.
+//!
+//! [`escape_line`] applies the same rule to one-line fields of the composed
+//! context (a file name in a Markdown heading, a slice tag, a role): tab,
+//! newline and CR become pictures too, so a name cannot forge a heading.
 //!
 //! The output can be ambiguous (a file may contain a literal `␛` or the text
 //! `\u{202e}`); it is never unsafe. Lines are also capped at a number of
@@ -79,6 +84,31 @@ pub fn display_line(s: &str, max_chars: usize) -> Cow<'_, str> {
 pub fn display_lines(text: &str, max_line_chars: usize) -> impl Iterator<Item = Cow<'_, str>> {
     text.lines()
         .map(move |line| display_line(line, max_line_chars))
+}
+
+/// `s` with every character [`needs_escape`] names (tab, newline and CR
+/// included) made visible, so the result is one line whose every
+/// character is safe to show; uncut. Clean text comes back borrowed.
+pub fn escape_line(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(needs_escape) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        push_visible(&mut out, c);
+    }
+    Cow::Owned(out)
+}
+
+/// Appends `c` to `out`, as its picture or escape when it [`needs_escape`].
+pub fn push_visible(out: &mut String, c: char) {
+    if let Some(picture) = control_picture(c) {
+        out.push(picture);
+    } else if needs_escape(c) {
+        out.extend(c.escape_unicode());
+    } else {
+        out.push(c);
+    }
 }
 
 /// Whether `s` is already displayable as is: no tab, nothing to escape,
@@ -249,6 +279,19 @@ mod tests {
         assert_eq!(shown("\u{feff}x"), "\\u{feff}x");
         assert_eq!(shown("\u{e0041}"), "\\u{e0041}");
         assert_eq!(shown("\u{2028}"), "\\u{2028}");
+    }
+
+    #[test]
+    fn escape_line_keeps_a_name_on_one_line() {
+        assert_eq!(escape_line("a.py"), "a.py");
+        assert!(matches!(escape_line("a.py"), Cow::Borrowed(_)));
+        assert_eq!(escape_line("a\n### b.py"), "a␊### b.py");
+        assert_eq!(
+            escape_line("t\tab\r\x1b]52;\u{9b}\u{202e}"),
+            "t␉ab␍␛]52;\\u{9b}\\u{202e}"
+        );
+        let random: String = ('\0'..='\u{3000}').collect();
+        assert!(!escape_line(&random).chars().any(forbidden));
     }
 
     #[test]

@@ -1,0 +1,8 @@
+//! Pure text rules shared by the core, the CLI and the TUI: how text from a
+//! project is shown safely ([`sanitize`]: pictures and escapes for control,
+//! bidi and invisible characters) and the writer that applies that rule to
+//! everything the CLI prints to a terminal ([`terminal`]). No terminal
+//! crate here: these take text and return text.
+
+pub mod sanitize;
+pub mod terminal;
