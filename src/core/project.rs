@@ -13,6 +13,7 @@
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
 //! root discovery and path normalisation in `project/paths.rs`.
 
+pub mod confine;
 mod file;
 mod paths;
 
