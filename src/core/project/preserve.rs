@@ -34,8 +34,15 @@ enum Place {
 
 /// `file` as TOML text in the clean layout used for a new file.
 pub fn render_fresh(file: &ProjectFile) -> Result<String, String> {
-    let tree = to_tree(file)?;
-    toml::to_string_pretty(&tree).map_err(|e| e.to_string())
+    let text = toml::to_string_pretty(file).map_err(|e| e.to_string())?;
+    if file.project != Default::default() {
+        return Ok(text);
+    }
+    let Ok(mut doc) = text.parse::<DocumentMut>() else {
+        return Ok(text);
+    };
+    doc.remove("project");
+    Ok(doc.to_string().trim_start().to_owned())
 }
 
 /// The text of `new` written over `old_text`, which holds `old`: only what
