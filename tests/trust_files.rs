@@ -26,8 +26,12 @@ fn run_bounded(mut cmd: Command) -> Output {
     let out_dir = tempfile::tempdir().expect("tempdir");
     let (out_path, err_path) = (out_dir.path().join("out"), out_dir.path().join("err"));
     let mut child = cmd
-        .stdout(Stdio::from(fs::File::create(&out_path).expect("stdout file")))
-        .stderr(Stdio::from(fs::File::create(&err_path).expect("stderr file")))
+        .stdout(Stdio::from(
+            fs::File::create(&out_path).expect("stdout file"),
+        ))
+        .stderr(Stdio::from(
+            fs::File::create(&err_path).expect("stderr file"),
+        ))
         .spawn()
         .expect("spawn ctxcurate");
     let started = Instant::now();
@@ -77,7 +81,9 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 fn outside_with_canary() -> tempfile::TempDir {
     let outside = tempfile::tempdir().expect("tempdir");
     fs::write(outside.path().join("canary.txt"), "precious").expect("write");
-    let entry = outside.path().join(format!("cache/tokens/ab/ab{}", "0".repeat(62)));
+    let entry = outside
+        .path()
+        .join(format!("cache/tokens/ab/ab{}", "0".repeat(62)));
     fs::create_dir_all(entry.parent().expect("parent")).expect("mkdir");
     fs::write(&entry, "ctxcurate-cache 1\n").expect("write");
     fs::write(outside.path().join("cache/notes.md"), "mine").expect("write");
@@ -106,10 +112,18 @@ fn a_state_dir_linked_out_of_the_root_is_never_written_or_cleared() {
     // An edit needs the lock in `.ctxcurate/`: refused, saying why.
     let out = run_bounded(p.cmd(&["add", "docs/guide.md"]));
     assert!(!out.status.success());
-    assert!(stderr(&out).contains("outside the project"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("outside the project"),
+        "{}",
+        stderr(&out)
+    );
     assert!(!p.read("ctxcurate.toml").contains("guide.md"));
 
-    assert_eq!(snapshot(outside.path()), before, "the outside folder changed");
+    assert_eq!(
+        snapshot(outside.path()),
+        before,
+        "the outside folder changed"
+    );
 }
 
 #[test]
@@ -127,7 +141,11 @@ fn a_project_file_linked_out_of_the_root_is_not_rewritten() {
     ] {
         let out = run_bounded(p.cmd(args));
         assert!(!out.status.success(), "{args:?} wrote through the link");
-        assert!(stderr(&out).contains("outside the project"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("outside the project"),
+            "{}",
+            stderr(&out)
+        );
     }
     assert_eq!(fs::read_to_string(&victim).expect("read"), text);
 }
@@ -160,9 +178,17 @@ fn cache_clear_deletes_only_cache_entries_never_through_links() {
 
     let out = run_bounded(p.cmd(&["cache", "clear"]));
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(common::stdout(&out).contains("removed"), "{}", common::stdout(&out));
+    assert!(
+        common::stdout(&out).contains("removed"),
+        "{}",
+        common::stdout(&out)
+    );
     assert_eq!(p.read(".ctxcurate/cache/README"), "mine");
-    assert_eq!(snapshot(outside.path()), before, "the outside folder changed");
+    assert_eq!(
+        snapshot(outside.path()),
+        before,
+        "the outside folder changed"
+    );
     // Every real entry is gone; the user's file and the link stay.
     let left: Vec<_> = snapshot(&cache)
         .into_iter()

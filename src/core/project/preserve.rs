@@ -251,18 +251,32 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
         *a = fresh_array(new);
         return;
     }
-    let first_prefix = olds.first().and_then(|v| v.decor().prefix().cloned());
-    let gap = olds
-        .last()
-        .filter(|_| olds.len() > 1)
-        .and_then(|v| v.decor().prefix().cloned())
-        .or_else(|| {
-            first_prefix
-                .clone()
-                .filter(|p| p.as_str().is_some_and(|s| s.contains('\n')))
-        });
+    let prefix_of = |v: &toml_edit::Value| {
+        v.decor()
+            .prefix()
+            .and_then(|p| p.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let first_prefix = olds.first().map(prefix_of).unwrap_or_default();
+    // The spacing before a new element: the line break and indent of the
+    // others (a comment before them belongs to the line above), or a space.
+    let gap = match olds
+        .iter()
+        .skip(1)
+        .chain(olds.first())
+        .map(prefix_of)
+        .next()
+    {
+        Some(p) if p.contains('\n') => p[p.rfind('\n').unwrap_or(0)..].to_owned(),
+        _ => " ".to_owned(),
+    };
     let mut out = Vec::new();
+    let mut after_last = None;
     for step in align(old, new) {
+        if matches!(step, Step::Keep(i) | Step::Edit(i, _) if i + 1 == olds.len()) {
+            after_last = Some(out.len() + 1);
+        }
         out.push(match step {
             Step::Keep(i) => olds[i].clone(),
             Step::Edit(i, j) => {
@@ -275,22 +289,25 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
             }
             Step::Fresh(j) => {
                 let mut v = fresh_element(&new[j]);
-                if let Some(gap) = &gap {
-                    v.decor_mut().set_prefix(gap.clone());
-                }
+                v.decor_mut().set_prefix(gap.clone());
                 v
             }
         });
     }
+    // A comment after the old last element (`"a.py", # why`) stays on its
+    // line when elements are added after it.
+    let trailing = a.trailing().as_str().unwrap_or_default().to_owned();
+    if let (Some(next), Some(cut)) = (after_last, trailing.find('\n'))
+        && let Some(v) = out.get_mut(next)
+    {
+        let prefix = format!("{}{}", &trailing[..cut], prefix_of(v));
+        v.decor_mut().set_prefix(prefix);
+        a.set_trailing(&trailing[cut..]);
+    }
     a.clear();
     for (n, mut v) in out.into_iter().enumerate() {
         if n == 0 {
-            match &first_prefix {
-                Some(p) => v.decor_mut().set_prefix(p.clone()),
-                None => v.decor_mut().set_prefix(""),
-            }
-        } else if v.decor().prefix().is_none() {
-            v.decor_mut().set_prefix(" ");
+            v.decor_mut().set_prefix(first_prefix.clone());
         }
         a.push_formatted(v);
     }
