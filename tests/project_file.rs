@@ -166,7 +166,7 @@ fn every_field_round_trips_and_unknown_keys_are_kept_and_reported() {
     assert_eq!(saved, EVERY_FIELD);
     // Deterministic: saving what was loaded from the saved text changes
     // no byte, and a fresh layout of it reads back the same.
-    let mut again = Project::open_at(dir.path(), None).unwrap();
+    let again = Project::open_at(dir.path(), None).unwrap();
     again.save().unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap(), saved);
     save_atomic(&path, &reloaded).unwrap();

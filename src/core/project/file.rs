@@ -177,7 +177,6 @@ pub fn save_edit(
 /// `path`; then the directory is flushed so the rename survives a crash.
 /// A symlinked `path` stays a symlink: its target is replaced (callers
 /// check first that it stays inside the project).
-
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
     let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if is_link {

@@ -50,21 +50,72 @@ pub fn render_fresh(file: &ProjectFile) -> Result<String, String> {
 /// parsed back and compared with `new`; should the merge ever disagree,
 /// the clean layout is written instead (losing formatting, never meaning).
 pub fn render_edit(old_text: &str, old: &ProjectFile, new: &ProjectFile) -> Result<String, String> {
+    match merge_text(old_text, old, new)? {
+        Some(text) => Ok(text),
+        None => render_fresh(new),
+    }
+}
+
+/// The merge of [`render_edit`]; `None` when the text does not parse as a
+/// document or the merged text does not read back as `new`.
+fn merge_text(
+    old_text: &str,
+    old: &ProjectFile,
+    new: &ProjectFile,
+) -> Result<Option<String>, String> {
     let (bom, body) = match old_text.strip_prefix('\u{feff}') {
         Some(rest) => ("\u{feff}", rest),
         None => ("", old_text),
     };
     let Ok(mut doc) = body.parse::<DocumentMut>() else {
-        return render_fresh(new);
+        return Ok(None);
     };
-    let old_tree = to_tree(old)?;
-    let new_tree = to_tree(new)?;
-    merge_table(doc.as_table_mut(), &old_tree, &new_tree, Place::Header);
-    let text = format!("{bom}{doc}");
+    let text = if doc.as_table().is_empty() {
+        // Only comments so far: they stay on top of a fresh layout.
+        let sep = if body.is_empty() || body.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
+        format!("{body}{sep}{}", render_fresh(new)?)
+    } else {
+        let old_tree = to_tree(old)?;
+        let new_tree = to_tree(new)?;
+        merge_table(doc.as_table_mut(), &old_tree, &new_tree, Place::Header);
+        keep_head(body, &doc.to_string())
+    };
     match toml::from_str::<ProjectFile>(&text) {
-        Ok(back) if back == *new => Ok(text),
-        _ => render_fresh(new),
+        Ok(back) if back == *new => Ok(Some(format!("{bom}{text}"))),
+        _ => Ok(None),
     }
+}
+
+/// `edited` with the file's head comment kept. `toml_edit` keeps a
+/// comment with the table below it, so removing the first table would
+/// take the file's opening comment (the block ended by a blank line) too.
+/// Blank lines an edit leaves at the very top are dropped.
+fn keep_head(original: &str, edited: &str) -> String {
+    let mut head_len = 0;
+    let mut offset = 0;
+    for line in original.split_inclusive('\n') {
+        let t = line.trim();
+        if !(t.is_empty() || t.starts_with('#')) {
+            break;
+        }
+        offset += line.len();
+        if t.is_empty() {
+            head_len = offset;
+        }
+    }
+    let head = &original[..head_len];
+    if head.is_empty() {
+        let lead = original.len() - original.trim_start_matches('\n').len();
+        return format!("{}{}", &original[..lead], edited.trim_start_matches('\n'));
+    }
+    if edited.contains(head) {
+        return edited.to_owned();
+    }
+    format!("{head}{}", edited.trim_start_matches('\n'))
 }
 
 /// The model as a TOML table, without an empty `[project]`.
@@ -403,4 +454,159 @@ fn fresh_element(value: &Value) -> toml_edit::Value {
         return path.as_str().into();
     }
     fresh_value(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::{DiscussionEntry, FileItem, Slice, ViewMode};
+
+    fn parse(text: &str) -> ProjectFile {
+        toml::from_str(text).unwrap()
+    }
+
+    /// `text` edited by `change`; the merge (not the fallback) must give
+    /// the same file as `change`.
+    fn edited(text: &str, change: impl FnOnce(&mut ProjectFile)) -> String {
+        let old = parse(text);
+        let mut new = old.clone();
+        change(&mut new);
+        merge_text(text, &old, &new)
+            .unwrap()
+            .expect("the merge reads back as the new file")
+    }
+
+    #[test]
+    fn a_new_entry_goes_after_its_own_siblings() {
+        let text = "[[presets.a.files]]\npath = \"x\"\n\n# b\n[[presets.b.files]]\npath = \"y\"\n";
+        let out = edited(text, |f| {
+            f.presets
+                .get_mut("a")
+                .unwrap()
+                .files
+                .push(FileItem::new("z"));
+        });
+        assert_eq!(
+            out,
+            "[[presets.a.files]]\npath = \"x\"\n\n[[presets.a.files]]\npath = \"z\"\n\n# b\n[[presets.b.files]]\npath = \"y\"\n"
+        );
+    }
+
+    #[test]
+    fn slices_and_discussion_are_appended_as_blocks() {
+        let text = "[[presets.a.files]]\npath = \"x\" # mine\n";
+        let out = edited(text, |f| {
+            let p = f.presets.get_mut("a").unwrap();
+            let item = &mut p.files[0];
+            item.view_mode = ViewMode::Custom;
+            item.custom_slices.push(Slice {
+                start_line: 1,
+                end_line: 2,
+                ..Slice::default()
+            });
+            p.discussion.push(DiscussionEntry {
+                role: "User".into(),
+                content: "hi".into(),
+                extra: Default::default(),
+            });
+        });
+        assert!(
+            out.starts_with("[[presets.a.files]]\npath = \"x\" # mine\n"),
+            "{out}"
+        );
+        assert!(out.contains("view_mode = \"custom\"\n"), "{out}");
+        assert!(
+            out.contains("[[presets.a.files.custom_slices]]\nstart_line = 1\nend_line = 2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("[[presets.a.discussion]]\nrole = \"User\"\ncontent = \"hi\"\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn deleting_a_preset_removes_only_its_tables() {
+        let text = "# top\n[presets.a]\ndescription = \"a\"\n\n[[presets.a.files]]\npath = \"x\"\n\n[presets.b] # keep\ndescription = \"b\"\n";
+        let out = edited(text, |f| {
+            f.presets.remove("a");
+        });
+        // The comment right above `[presets.a]` was its own.
+        assert_eq!(out, "[presets.b] # keep\ndescription = \"b\"\n");
+        // A comment block set off by a blank line is the file's: kept.
+        let text = format!("# file\n\n{text}");
+        let out = edited(&text, |f| {
+            f.presets.remove("a");
+        });
+        assert_eq!(out, "# file\n\n[presets.b] # keep\ndescription = \"b\"\n");
+    }
+
+    #[test]
+    fn inline_and_dotted_presets_are_edited_in_their_form() {
+        let text = "presets = { a = { files = [\"x\"] } } # all inline\n";
+        let out = edited(text, |f| {
+            f.presets
+                .get_mut("a")
+                .unwrap()
+                .files
+                .push(FileItem::new("y"));
+        });
+        assert_eq!(
+            out,
+            "presets = { a = { files = [\"x\", \"y\"] } } # all inline\n"
+        );
+
+        let text = "presets.a.description = \"d\" # dotted\n";
+        let out = edited(text, |f| {
+            f.presets.get_mut("a").unwrap().description = "e".into();
+        });
+        assert_eq!(out, "presets.a.description = \"e\" # dotted\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_removed_entry_in_the_middle() {
+        let text = "\u{feff}[presets.a]\nfiles = [\"x\", \"y\", \"z\"]\n";
+        let out = edited(text, |f| {
+            f.presets.get_mut("a").unwrap().files.remove(1);
+        });
+        assert_eq!(out, "\u{feff}[presets.a]\nfiles = [\"x\", \"z\"]\n");
+        let out = edited(text, |f| {
+            f.presets.get_mut("a").unwrap().files.remove(0);
+        });
+        assert_eq!(out, "\u{feff}[presets.a]\nfiles = [\"y\", \"z\"]\n");
+    }
+
+    #[test]
+    fn a_file_of_comments_gains_entries_below_them() {
+        let text = "# to be filled\n\n";
+        let out = edited(text, |f| {
+            f.presets
+                .entry("a".into())
+                .or_default()
+                .files
+                .push(FileItem::new("x"));
+        });
+        assert_eq!(out.matches("# to be filled").count(), 1, "{out}");
+        assert!(out.starts_with("# to be filled\n"), "{out}");
+    }
+
+    #[test]
+    fn a_fresh_file_has_no_empty_project_table() {
+        let mut f = ProjectFile::default();
+        f.presets
+            .entry("a".into())
+            .or_default()
+            .files
+            .push(FileItem::new("x"));
+        assert_eq!(
+            render_fresh(&f).unwrap(),
+            "[[presets.a.files]]\npath = \"x\"\n"
+        );
+        f.project.budget = Some(5);
+        assert!(
+            render_fresh(&f)
+                .unwrap()
+                .starts_with("[project]\nbudget = 5\n")
+        );
+    }
 }
