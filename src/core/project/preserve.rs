@@ -609,4 +609,141 @@ mod tests {
                 .starts_with("[project]\nbudget = 5\n")
         );
     }
+
+    mod random_edits {
+        use super::*;
+        use crate::core::model::MaskState;
+        use proptest::prelude::*;
+
+        const BASE: &str = r#"# team file
+
+[presets.blocks]   # array-of-tables form
+description = "d"
+# first entry
+[[presets.blocks.files]]
+view_mode = "masked"
+path = "a.py"
+ast_mask = { "A.f" = "def" }
+
+[[presets.blocks.files]]
+path = "b.c"
+force_full = false
+
+[presets.inline]
+files = [
+    "c.py",   # bare
+    { path = "d.py", view_mode = "outline" },
+]
+
+[project]
+budget = 5 # small
+"#;
+
+        #[derive(Debug, Clone)]
+        enum Op {
+            Add(usize, usize),
+            Remove(usize, usize),
+            Mode(usize, usize, usize),
+            Mask(usize, usize, usize, usize),
+            NewPreset(usize),
+            Rename(usize, usize),
+            Delete(usize),
+            Budget(Option<usize>),
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                (0..4usize, 0..6usize).prop_map(|(p, n)| Op::Add(p, n)),
+                (0..4usize, 0..4usize).prop_map(|(p, i)| Op::Remove(p, i)),
+                (0..4usize, 0..4usize, 0..7usize).prop_map(|(p, i, m)| Op::Mode(p, i, m)),
+                (0..4usize, 0..4usize, 0..3usize, 0..4usize)
+                    .prop_map(|(p, i, s, m)| Op::Mask(p, i, s, m)),
+                (0..4usize).prop_map(Op::NewPreset),
+                (0..4usize, 0..4usize).prop_map(|(p, n)| Op::Rename(p, n)),
+                (0..4usize).prop_map(Op::Delete),
+                proptest::option::of(0..100usize).prop_map(Op::Budget),
+            ]
+        }
+
+        const NAMES: [&str; 4] = ["blocks", "inline", "new one", "x"];
+
+        fn apply(f: &mut ProjectFile, op: &Op) {
+            let names: Vec<String> = f.presets.keys().cloned().collect();
+            let pick = |p: usize| names.get(p % names.len().max(1)).cloned();
+            match *op {
+                Op::Add(p, n) => {
+                    if let Some(name) = pick(p) {
+                        let path = format!("new/{n}.py");
+                        let files = &mut f.presets.get_mut(&name).unwrap().files;
+                        if !files.iter().any(|i| i.path == path) {
+                            files.push(FileItem::new(path));
+                        }
+                    }
+                }
+                Op::Remove(p, i) => {
+                    if let Some(name) = pick(p) {
+                        let files = &mut f.presets.get_mut(&name).unwrap().files;
+                        if i < files.len() {
+                            files.remove(i);
+                        }
+                    }
+                }
+                Op::Mode(p, i, m) => {
+                    if let Some(name) = pick(p)
+                        && let Some(item) = f.presets.get_mut(&name).unwrap().files.get_mut(i)
+                    {
+                        item.view_mode = ViewMode::ALL[m % ViewMode::ALL.len()];
+                    }
+                }
+                Op::Mask(p, i, s, m) => {
+                    if let Some(name) = pick(p)
+                        && let Some(item) = f.presets.get_mut(&name).unwrap().files.get_mut(i)
+                    {
+                        let state = MaskState::ALL[m % MaskState::ALL.len()];
+                        item.ast_mask.insert(["A.f", "A.g", "B"][s].into(), state);
+                        item.view_mode = ViewMode::Masked;
+                    }
+                }
+                Op::NewPreset(n) => {
+                    let preset = f.presets.values().next().cloned().unwrap_or_default();
+                    f.presets.entry(NAMES[n].into()).or_insert(preset);
+                }
+                Op::Rename(p, n) => {
+                    if let Some(name) = pick(p)
+                        && !f.presets.contains_key(NAMES[n])
+                    {
+                        let preset = f.presets.remove(&name).unwrap();
+                        f.presets.insert(NAMES[n].into(), preset);
+                    }
+                }
+                Op::Delete(p) => {
+                    if let Some(name) = pick(p) {
+                        f.presets.remove(&name);
+                    }
+                }
+                Op::Budget(b) => f.project.budget = b,
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(200))]
+            /// Any sequence of edits, each saved over the text the last
+            /// save wrote, merges into text that reads back as the model
+            /// (never the clean-layout fallback) and keeps the file's head.
+            #[test]
+            fn every_edit_merges(ops in proptest::collection::vec(op(), 1..8)) {
+                let mut text = BASE.to_string();
+                let mut file = parse(BASE);
+                for op in &ops {
+                    let mut next = file.clone();
+                    apply(&mut next, op);
+                    let merged = merge_text(&text, &file, &next).unwrap();
+                    prop_assert!(merged.is_some(), "{op:?} on\n{text}");
+                    text = merged.unwrap_or_default();
+                    file = next;
+                    prop_assert!(text.starts_with("# team file\n"), "{text}");
+                }
+            }
+        }
+    }
 }
