@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 use crate::core::model::{Preset, ProjectFile, Settings};
 
 pub use file::{
-    OnDisk, ProjectError, load_file, load_on_disk, parse_text, save_atomic, save_edit, to_toml,
-    unknown_keys,
+    MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
+    save_atomic, save_edit, to_toml, unknown_keys,
 };
 pub use lock::{LOCK_FILE, ProjectLock};
 pub use paths::{CONFIG_ENV, find_root, global_config_path, normalize_rel};

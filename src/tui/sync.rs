@@ -49,7 +49,7 @@ pub struct DiskSync {
 impl DiskSync {
     /// Start from the file as the app loaded it.
     pub fn new(path: PathBuf, loaded: ProjectFile) -> Self {
-        let known = fs::read(&path).ok();
+        let known = project::read_bounded(&path).ok();
         DiskSync {
             path,
             known,
@@ -60,7 +60,7 @@ impl DiskSync {
 
     /// Has the file on disk changed since the app last read or wrote it?
     pub fn check(&mut self) -> SyncOutcome {
-        let now = fs::read(&self.path).ok();
+        let now = project::read_bounded(&self.path).ok();
         if now == self.known {
             return SyncOutcome::Unchanged;
         }
@@ -129,7 +129,7 @@ impl DiskSync {
     /// Whether the file on disk is still what the app last read or wrote
     /// (a nothing-to-do save then skips the lock).
     fn peek_unchanged(&self) -> bool {
-        fs::read(&self.path).ok() == self.known
+        project::read_bounded(&self.path).ok() == self.known
     }
 }
 

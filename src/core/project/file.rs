@@ -85,7 +85,7 @@ pub fn load_file(path: &Path) -> Result<Option<ProjectFile>, ProjectError> {
 /// Read and parse `path`, keeping its text; `Ok(None)` when it does not
 /// exist.
 pub fn load_on_disk(path: &Path) -> Result<Option<OnDisk>, ProjectError> {
-    let bytes = match fs::read(path) {
+    let bytes = match read_bounded(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(path, "read")(e)),
@@ -108,6 +108,37 @@ pub fn load_on_disk(path: &Path) -> Result<Option<OnDisk>, ProjectError> {
         text: text.to_owned(),
         file,
     }))
+}
+
+/// The largest project file read (a real one holds a few thousand
+/// entries in well under a megabyte).
+pub const MAX_PROJECT_FILE: u64 = 32 << 20;
+
+/// The bytes of the project file at `path`, which must be a regular file
+/// (a link to one is followed; a link to `/dev/zero` or a FIFO is refused,
+/// without waiting for a writer) of at most [`MAX_PROJECT_FILE`] bytes.
+pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_PROJECT_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_PROJECT_FILE {
+        return Err(io::Error::other(format!(
+            "larger than {MAX_PROJECT_FILE} bytes"
+        )));
+    }
+    Ok(bytes)
 }
 
 /// Parse `text`, the contents of `path` (used only to name it in errors).
@@ -376,6 +407,16 @@ mod tests {
             let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, 0o640);
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_project_file_linked_to_a_device_is_an_error_not_a_flood() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctxcurate.toml");
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let e = load_file(&path).unwrap_err();
+        assert!(format!("{:?}", e).contains("not a regular file"), "{e:?}");
     }
 
     #[test]
