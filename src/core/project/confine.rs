@@ -20,11 +20,11 @@ pub const STATE_DIR: &str = ".ctxcurate";
 /// A write or delete refused because a path under the root is a link that
 /// resolves outside it (or cannot be resolved at all).
 #[derive(Debug, Error)]
+// Paths are shown quoted and escaped (`{:?}`): a link's text comes from
+// the repository and may hold terminal escapes.
 #[error(
-    "refusing to write through {}: it is a symbolic link to {}, outside the project \
-     (replace the link with a real file or folder)",
-    link.display(),
-    target.display()
+    "refusing to write or delete through {link:?}: it is a symbolic link to {target:?}, \
+     outside the project (replace the link with a real file or folder)"
 )]
 pub struct Escape {
     /// The link under the root.
@@ -111,6 +111,10 @@ mod tests {
         assert!(e.to_string().contains("outside the project"), "{e}");
         assert!(check_inside(r, &r.join("dangling/x")).is_err());
         assert!(check_inside(r, &r.join("real/../../x")).is_err());
+        // The link's text is shown escaped.
+        symlink("/tmp/\x1b]52;c;AAAA\x07", r.join("evil")).unwrap();
+        let e = check_inside(r, &r.join("evil/x")).unwrap_err().to_string();
+        assert!(!e.contains('\x1b') && e.contains("\\u{1b}"), "{e}");
         // A link to the root itself stays inside.
         symlink(r, r.join("self")).unwrap();
         assert!(check_inside(r, &r.join("self/real")).is_ok());
