@@ -10,7 +10,6 @@
 //! and it edits the text last read, so the user's comments and layout
 //! stay.
 
-use std::fs;
 use std::path::PathBuf;
 
 use crate::core::model::ProjectFile;
@@ -137,6 +136,7 @@ impl DiskSync {
 mod tests {
     use super::*;
     use crate::core::model::FileItem;
+    use std::fs;
 
     fn with_file(files: &[&str]) -> ProjectFile {
         let mut f = ProjectFile::default();
