@@ -77,10 +77,13 @@ fn write_project(root: &Path, text: &str) -> PathBuf {
     path
 }
 
+/// The names in `dir`, but `.ctxcurate` (a save's lock lives there, see
+/// [`state_dir_holds_only_the_lock`]).
 fn files_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name != ".ctxcurate")
         .collect();
     names.sort();
     names
@@ -159,11 +162,28 @@ fn every_field_round_trips_and_unknown_keys_are_kept_and_reported() {
         reloaded.presets["bugfix"].files[0].extra["pinned"].as_bool(),
         Some(true)
     );
+    // A save edits the text: the hand-written layout is what was loaded.
+    assert_eq!(saved, EVERY_FIELD);
     // Deterministic: saving what was loaded from the saved text changes
-    // no byte.
-    save_atomic(&path, &reloaded).unwrap();
+    // no byte, and a fresh layout of it reads back the same.
+    let again = Project::open_at(dir.path(), None).unwrap();
+    again.save().unwrap();
     assert_eq!(fs::read_to_string(&path).unwrap(), saved);
+    save_atomic(&path, &reloaded).unwrap();
+    assert_eq!(load_file(&path).unwrap().unwrap(), reloaded);
     assert_eq!(files_in(dir.path()), [PROJECT_FILE]);
+    state_dir_holds_only_the_lock(dir.path());
+}
+
+/// The only thing a save adds to the user's tree is `.ctxcurate/` with its
+/// lock file and a `.gitignore` keeping it out of git.
+fn state_dir_holds_only_the_lock(root: &Path) {
+    let mut names: Vec<String> = fs::read_dir(root.join(".ctxcurate"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, [".gitignore", "lock"]);
 }
 
 #[test]
@@ -364,12 +384,12 @@ mod unix {
     }
 
     #[test]
-    fn a_symlinked_project_file_stays_a_link() {
+    fn a_project_file_linked_inside_the_root_stays_a_link() {
         let dir = tempfile::tempdir().unwrap();
-        let shared = dir.path().join("shared.toml");
-        fs::write(&shared, "[project]\nbudget = 1\n").unwrap();
         let root = dir.path().join("proj");
-        fs::create_dir(&root).unwrap();
+        fs::create_dir_all(root.join("conf")).unwrap();
+        let shared = root.join("conf/shared.toml");
+        fs::write(&shared, "[project]\nbudget = 1\n").unwrap();
         symlink(&shared, root.join(PROJECT_FILE)).unwrap();
 
         let mut project = Project::open_at(&root, None).unwrap();
@@ -381,6 +401,27 @@ mod unix {
         assert_eq!(
             fs::read_to_string(&shared).unwrap(),
             "[project]\nbudget = 9\n"
+        );
+        assert_eq!(files_in(&root), ["conf", PROJECT_FILE]);
+    }
+
+    #[test]
+    fn a_project_file_linked_out_of_the_root_is_read_but_never_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let shared = dir.path().join("shared.toml");
+        fs::write(&shared, "[project]\nbudget = 1\n").unwrap();
+        let root = dir.path().join("proj");
+        fs::create_dir(&root).unwrap();
+        symlink(&shared, root.join(PROJECT_FILE)).unwrap();
+
+        let mut project = Project::open_at(&root, None).unwrap();
+        assert_eq!(project.settings.budget, 1);
+        project.file.project.budget = Some(9);
+        let err = project.save().unwrap_err();
+        assert!(err.to_string().contains("outside the project"), "{err}");
+        assert_eq!(
+            fs::read_to_string(&shared).unwrap(),
+            "[project]\nbudget = 1\n"
         );
         assert_eq!(files_in(dir.path()), ["proj", "shared.toml"]);
     }

@@ -153,7 +153,8 @@ fn a_missing_active_preset_is_created_empty_on_first_edit() {
     assert!(project.exists_on_disk());
     assert_eq!(
         fs::read_to_string(&project.path).unwrap(),
-        "[project]\n\n[[presets.default.files]]\npath = \"a.py\"\n"
+        // No empty `[project]` table (issue 10 §4).
+        "[[presets.default.files]]\npath = \"a.py\"\n"
     );
 }
 

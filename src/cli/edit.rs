@@ -1,7 +1,9 @@
 //! Commands that edit a preset headlessly: `add`, `rm`, `set`, `mask`,
-//! `slice`. Each loads the project (creating `ctxcurate.toml` with a
-//! `default` preset when there is none), changes one preset and saves
-//! atomically.
+//! `slice`. Each changes one preset through [`Project::edit`]: under the
+//! project lock, on the file as it is on disk then (so parallel runs keep
+//! each other's edits), saved atomically with the user's comments and
+//! layout kept; `ctxcurate.toml` is created with a `default` preset when
+//! there is none.
 
 use std::path::Path;
 
@@ -17,13 +19,21 @@ use super::{Ctx, read_text, user_err};
 
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
+    let message = project.edit(|project| apply(command, project, ctx))?;
+    writeln!(ctx.out, "{message}")?;
+    Ok(())
+}
+
+/// Make the edit `command` asks for; the message to print.
+fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<String> {
+    let project = &mut *project;
     let message = match command {
         Command::Add {
             paths,
             mode,
             target,
-        } => add(&mut project, &paths, mode, &target, ctx)?,
-        Command::Rm { paths, target } => rm(&mut project, &paths, &target, ctx)?,
+        } => add(project, &paths, mode, &target, ctx)?,
+        Command::Rm { paths, target } => rm(project, &paths, &target, ctx)?,
         Command::Set {
             path,
             mode,
@@ -36,7 +46,7 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         } => {
             let root = project.root.clone();
             let rel = ctx.rel_path(&root, Path::new(&path))?;
-            let (name, preset) = target_preset(&mut project, &target)?;
+            let (name, preset) = target_preset(project, &target)?;
             let item = entry_or_add(preset, &root, &rel)?;
             if let Some(mode) = mode {
                 item.view_mode = mode;
@@ -61,7 +71,7 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
             let root = project.root.clone();
             let rel = ctx.rel_path(&root, Path::new(&path))?;
             check_symbol(&root, &rel, &symbol)?;
-            let (name, preset) = target_preset(&mut project, &target)?;
+            let (name, preset) = target_preset(project, &target)?;
             let item = entry_or_add(preset, &root, &rel)?;
             item.ast_mask.insert(symbol.clone(), state);
             item.view_mode = ViewMode::Masked;
@@ -86,7 +96,7 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
             };
             slice.tag = tag;
             slice.comment = comment;
-            let (name, preset) = target_preset(&mut project, &target)?;
+            let (name, preset) = target_preset(project, &target)?;
             let item = entry_or_add(preset, &root, &rel)?;
             item.custom_slices.push(slice);
             item.view_mode = ViewMode::Custom;
@@ -94,9 +104,7 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         }
         _ => unreachable!("edit::run is only called with edit commands"),
     };
-    project.save()?;
-    writeln!(ctx.out, "{message}")?;
-    Ok(())
+    Ok(message)
 }
 
 /// The preset an edit applies to, created (or copied from the global

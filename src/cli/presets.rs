@@ -1,7 +1,7 @@
 //! `ctxcurate preset …`: list, show, save-as, apply, rename, delete.
 
 use anyhow::Result;
-use ctxcurate::core::project::Scope;
+use ctxcurate::core::project::{Project, Scope};
 use ctxcurate::core::summary::plural;
 use ctxcurate::text::sanitize::display_line;
 
@@ -16,6 +16,31 @@ use super::{Ctx, user_err};
 pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
     let message = match cmd {
+        PresetCommand::List | PresetCommand::Show { .. } => return show(cmd, &project, ctx),
+        // Edits run under the project lock, on the file as it is then.
+        PresetCommand::Save { name } => project.edit(|p| {
+            p.save_as(&name)
+                .map(|()| format!("saved preset {name} and made it active"))
+        })?,
+        PresetCommand::Apply { name } => project.edit(|p| {
+            p.apply(&name)
+                .map(|()| format!("active preset is now {name}"))
+        })?,
+        PresetCommand::Rename { old, new } => project.edit(|p| {
+            p.rename(&old, &new)
+                .map(|()| format!("renamed preset {old} to {new}"))
+        })?,
+        PresetCommand::Delete { name } => {
+            project.edit(|p| p.delete(&name).map(|()| format!("deleted preset {name}")))?
+        }
+    };
+    writeln!(ctx.out, "{message}")?;
+    Ok(())
+}
+
+/// `preset list` and `preset show`: read only.
+fn show(cmd: PresetCommand, project: &Project, ctx: &mut Ctx) -> Result<()> {
+    match cmd {
         PresetCommand::List => {
             let active = project.active_preset_name().to_string();
             let names = project.preset_names();
@@ -42,7 +67,7 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
                     writeln!(ctx.out, "{line}  — {}", safe(&desc))?;
                 }
             }
-            return Ok(());
+            Ok(())
         }
         PresetCommand::Show { name } => {
             let name = name.unwrap_or_else(|| project.active_preset_name().to_string());
@@ -82,26 +107,8 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
             if !preset.discussion.is_empty() {
                 writeln!(ctx.out, "  {} discussion messages", preset.discussion.len())?;
             }
-            return Ok(());
+            Ok(())
         }
-        PresetCommand::Save { name } => {
-            project.save_as(&name)?;
-            format!("saved preset {name} and made it active")
-        }
-        PresetCommand::Apply { name } => {
-            project.apply(&name)?;
-            format!("active preset is now {name}")
-        }
-        PresetCommand::Rename { old, new } => {
-            project.rename(&old, &new)?;
-            format!("renamed preset {old} to {new}")
-        }
-        PresetCommand::Delete { name } => {
-            project.delete(&name)?;
-            format!("deleted preset {name}")
-        }
-    };
-    project.save()?;
-    writeln!(ctx.out, "{message}")?;
-    Ok(())
+        _ => Ok(()),
+    }
 }

@@ -13,17 +13,27 @@
 //! copies it into the project first (copy-on-write).
 //!
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
-//! root discovery and path normalisation in `project/paths.rs`.
+//! saves that keep the user's text in `project/preserve.rs`; the lock and
+//! [`Project::edit`] in `project/lock.rs`; keeping writes inside the root
+//! in `project/confine.rs`; root discovery and path normalisation in
+//! `project/paths.rs`.
 
+pub mod confine;
 mod file;
+mod lock;
 mod paths;
+mod preserve;
 
 use std::path::{Path, PathBuf};
 
 use crate::core::model::{Preset, ProjectFile, Settings};
 use crate::core::trust::{self, TrustStore};
 
-pub use file::{ProjectError, load_file, parse_text, save_atomic, to_toml, unknown_keys};
+pub use file::{
+    MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
+    save_atomic, save_edit, to_toml, unknown_keys,
+};
+pub use lock::{LOCK_FILE, ProjectLock};
 pub use paths::{CONFIG_ENV, find_root, global_config_path, normalize_rel};
 
 /// The name of the project file at the project root.
@@ -163,12 +173,6 @@ impl Project {
     /// Whether `ctxcurate.toml` exists (a new project has none until saved).
     pub fn exists_on_disk(&self) -> bool {
         self.path.is_file()
-    }
-
-    /// Write the project file atomically. Only the project's own layer is
-    /// written: never the global config's values, never resolved defaults.
-    pub fn save(&self) -> Result<(), ProjectError> {
-        save_atomic(&self.path, &self.file)
     }
 
     /// Every preset name, sorted, with where it is defined; a project

@@ -4,12 +4,16 @@
 //! app last read or wrote: if it changed, nothing is written and the new
 //! file is loaded instead; a file that does not parse is never written
 //! over. The event loop also calls [`DiskSync::check`] about once a second.
+//!
+//! A save holds the project lock the CLI's edits hold ([`ProjectLock`])
+//! from that comparison to the rename, so no CLI edit can slip in between,
+//! and it edits the text last read, so the user's comments and layout
+//! stay.
 
-use std::fs;
 use std::path::PathBuf;
 
 use crate::core::model::ProjectFile;
-use crate::core::project;
+use crate::core::project::{self, OnDisk, ProjectLock};
 
 /// What a save or a check found.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +48,7 @@ pub struct DiskSync {
 impl DiskSync {
     /// Start from the file as the app loaded it.
     pub fn new(path: PathBuf, loaded: ProjectFile) -> Self {
-        let known = fs::read(&path).ok();
+        let known = project::read_bounded(&path).ok();
         DiskSync {
             path,
             known,
@@ -55,7 +59,7 @@ impl DiskSync {
 
     /// Has the file on disk changed since the app last read or wrote it?
     pub fn check(&mut self) -> SyncOutcome {
-        let now = fs::read(&self.path).ok();
+        let now = project::read_bounded(&self.path).ok();
         if now == self.known {
             return SyncOutcome::Unchanged;
         }
@@ -86,6 +90,13 @@ impl DiskSync {
     /// Write `file` unless the disk changed under the app (then load the
     /// disk's version instead) or already holds it.
     pub fn save(&mut self, file: &ProjectFile) -> SyncOutcome {
+        if *file == self.file && self.invalid.is_none() && self.peek_unchanged() {
+            return SyncOutcome::Unchanged;
+        }
+        let lock = match ProjectLock::acquire(&self.path) {
+            Ok(lock) => lock,
+            Err(e) => return SyncOutcome::Failed(e.to_string()),
+        };
         match self.check() {
             SyncOutcome::Unchanged => {}
             SyncOutcome::Reloaded(disk) => return SyncOutcome::Conflict(disk),
@@ -100,12 +111,24 @@ impl DiskSync {
         if *file == self.file {
             return SyncOutcome::Unchanged;
         }
-        if let Err(e) = project::save_atomic(&self.path, file) {
-            return SyncOutcome::Failed(e.to_string());
+        let base = self.known.as_ref().map(|bytes| OnDisk {
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            file: self.file.clone(),
+        });
+        match lock.write(base.as_ref(), file) {
+            Ok(written) => {
+                self.known = Some(written.text.into_bytes());
+                self.file = written.file;
+                SyncOutcome::Saved
+            }
+            Err(e) => SyncOutcome::Failed(e.to_string()),
         }
-        self.known = fs::read(&self.path).ok();
-        self.file = file.clone();
-        SyncOutcome::Saved
+    }
+
+    /// Whether the file on disk is still what the app last read or wrote
+    /// (a nothing-to-do save then skips the lock).
+    fn peek_unchanged(&self) -> bool {
+        project::read_bounded(&self.path).ok() == self.known
     }
 }
 
@@ -113,6 +136,7 @@ impl DiskSync {
 mod tests {
     use super::*;
     use crate::core::model::FileItem;
+    use std::fs;
 
     fn with_file(files: &[&str]) -> ProjectFile {
         let mut f = ProjectFile::default();
@@ -173,5 +197,34 @@ mod tests {
         // Fixed on disk: loaded.
         project::save_atomic(&path, &with_file(&["z.py"])).unwrap();
         assert_eq!(sync.check(), SyncOutcome::Reloaded(with_file(&["z.py"])));
+    }
+
+    #[test]
+    fn a_save_keeps_comments_and_waits_for_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctxcurate.toml");
+        let text = "# team context\n[presets.default]\nfiles = [\"a.py\"]  # the core\n";
+        fs::write(&path, text).unwrap();
+        let loaded = project::load_file(&path).unwrap().unwrap();
+        let mut sync = DiskSync::new(path.clone(), loaded);
+        // A CLI edit holds the lock: the app's save waits for it.
+        let held = ProjectLock::acquire(&path).unwrap();
+        let saver = std::thread::spawn(move || {
+            let outcome = sync.save(&with_file(&["a.py", "b.py"]));
+            (outcome, sync)
+        });
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            text,
+            "no write under a held lock"
+        );
+        drop(held);
+        let (outcome, _) = saver.join().unwrap();
+        assert_eq!(outcome, SyncOutcome::Saved);
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "# team context\n[presets.default]\nfiles = [\"a.py\", \"b.py\"]  # the core\n"
+        );
     }
 }

@@ -2,9 +2,10 @@
 //! that name the file, line and column; saving it atomically; and listing
 //! the keys it holds that this version does not know.
 //!
-//! Both `ctxcurate.toml` and the global `config.toml` go through here. The
-//! typed [`ProjectFile`] is the only thing ever written, so a file that
-//! failed to parse can never be saved over: there is nothing to save.
+//! Both `ctxcurate.toml` and the global `config.toml` go through here. A
+//! save is an edit of the text that was read and parsed (see
+//! `preserve.rs`), so a file that failed to parse can never be saved over:
+//! there is nothing to edit.
 
 use std::fs;
 use std::io::{self, Write};
@@ -12,6 +13,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::confine::Escape;
+use super::preserve;
 use crate::core::model::{Extra, ProjectFile};
 
 /// What can go wrong reading, writing or editing the project file.
@@ -55,16 +58,34 @@ pub enum ProjectError {
     /// A preset name must have a visible character and no control ones.
     #[error("invalid preset name {0:?}")]
     InvalidPresetName(String),
+    /// The file, or the folder holding its lock, is a link out of the
+    /// project: it is not written through.
+    #[error(transparent)]
+    Escape(#[from] Escape),
 }
 
-fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ProjectError {
+pub(super) fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ProjectError {
     let path = path.to_path_buf();
     move |source| ProjectError::Io { path, op, source }
 }
 
+/// A project file as read: its text and what it parses into. A save
+/// edits this text (keeping what the user wrote) into the new file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OnDisk {
+    pub text: String,
+    pub file: ProjectFile,
+}
+
 /// Read and parse `path`; `Ok(None)` when it does not exist.
 pub fn load_file(path: &Path) -> Result<Option<ProjectFile>, ProjectError> {
-    let bytes = match fs::read(path) {
+    Ok(load_on_disk(path)?.map(|d| d.file))
+}
+
+/// Read and parse `path`, keeping its text; `Ok(None)` when it does not
+/// exist.
+pub fn load_on_disk(path: &Path) -> Result<Option<OnDisk>, ProjectError> {
+    let bytes = match read_bounded(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(path, "read")(e)),
@@ -82,7 +103,42 @@ pub fn load_file(path: &Path) -> Result<Option<ProjectFile>, ProjectError> {
             });
         }
     };
-    parse_text(path, text).map(Some)
+    let file = parse_text(path, text)?;
+    Ok(Some(OnDisk {
+        text: text.to_owned(),
+        file,
+    }))
+}
+
+/// The largest project file read (a real one holds a few thousand
+/// entries in well under a megabyte).
+pub const MAX_PROJECT_FILE: u64 = 32 << 20;
+
+/// The bytes of the project file at `path`, which must be a regular file
+/// (a link to one is followed; a link to `/dev/zero` or a FIFO is refused,
+/// without waiting for a writer) of at most [`MAX_PROJECT_FILE`] bytes.
+pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_PROJECT_FILE + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_PROJECT_FILE {
+        return Err(io::Error::other(format!(
+            "larger than {MAX_PROJECT_FILE} bytes"
+        )));
+    }
+    Ok(bytes)
 }
 
 /// Parse `text`, the contents of `path` (used only to name it in errors).
@@ -119,19 +175,39 @@ pub fn to_toml(file: &ProjectFile) -> Result<String, toml::ser::Error> {
     toml::to_string_pretty(file)
 }
 
-/// Write `file` to `path` so that a reader sees the old file or the new
+/// Write `file` to `path` in the clean layout of a new file (see
+/// [`write_atomic`]). Use [`save_edit`] to keep what a file holds.
+pub fn save_atomic(path: &Path, file: &ProjectFile) -> Result<(), ProjectError> {
+    save_edit(path, None, file).map(drop)
+}
+
+/// Write `new` to `path` as an edit of `base` (the file as last read):
+/// only what differs changes in the text; comments, order, formatting and
+/// unknown keys stay. `None`: a new file, clean layout. Returns the text
+/// written. Atomic as [`write_atomic`]; callers hold the project lock.
+pub fn save_edit(
+    path: &Path,
+    base: Option<&OnDisk>,
+    new: &ProjectFile,
+) -> Result<String, ProjectError> {
+    let text = match base {
+        Some(base) => preserve::render_edit(&base.text, &base.file, new),
+        None => preserve::render_fresh(new),
+    }
+    .map_err(|message| ProjectError::Serialize {
+        path: path.to_path_buf(),
+        message,
+    })?;
+    write_atomic(path, text.as_bytes())?;
+    Ok(text)
+}
+
+/// Write `bytes` to `path` so that a reader sees the old file or the new
 /// one, never a mix: a temporary file in the same directory is written,
 /// given the old file's permissions, flushed to disk, and renamed over
 /// `path`; then the directory is flushed so the rename survives a crash.
-/// A symlinked `path` stays a symlink: its target is replaced.
-pub fn save_atomic(path: &Path, file: &ProjectFile) -> Result<(), ProjectError> {
-    let text = to_toml(file).map_err(|e| ProjectError::Serialize {
-        path: path.to_path_buf(),
-        message: e.to_string(),
-    })?;
-    write_atomic(path, text.as_bytes())
-}
-
+/// A symlinked `path` stays a symlink: its target is replaced (callers
+/// check first that it stays inside the project).
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ProjectError> {
     let is_link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     let target = if is_link {
@@ -331,6 +407,16 @@ mod tests {
             let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode, 0o640);
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_project_file_linked_to_a_device_is_an_error_not_a_flood() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctxcurate.toml");
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let e = load_file(&path).unwrap_err();
+        assert!(format!("{:?}", e).contains("not a regular file"), "{e:?}");
     }
 
     #[test]

@@ -1,0 +1,134 @@
+//! Keeping writes inside the project: a repository may ship `.ctxcurate`,
+//! `ctxcurate.toml` or anything below `.ctxcurate/` as a symbolic link to a
+//! place outside its root (the user's home, `/etc`). Everything the tool
+//! writes or deletes under the root first asks [`check_inside`] whether
+//! the path, resolved link by link, stays inside the root; a link that
+//! stays inside is followed (a dotfiles repository may link its own files).
+//!
+//! The check guards against what a cloned repository contains, not against
+//! another local process swapping links between the check and the write.
+
+use std::fs;
+use std::io;
+use std::path::{Component, Path, PathBuf};
+
+use thiserror::Error;
+
+/// The directory under the root holding caches, outputs and the lock.
+pub const STATE_DIR: &str = ".ctxcurate";
+
+/// A write or delete refused because a path under the root is a link that
+/// resolves outside it (or cannot be resolved at all).
+#[derive(Debug, Error)]
+// Paths are shown quoted and escaped (`{:?}`): a link's text comes from
+// the repository and may hold terminal escapes.
+#[error(
+    "refusing to write or delete through {link:?}: it is a symbolic link to {target:?}, \
+     outside the project (replace the link with a real file or folder)"
+)]
+pub struct Escape {
+    /// The link under the root.
+    pub link: PathBuf,
+    /// Where it leads (the link's own text when it leads nowhere).
+    pub target: PathBuf,
+}
+
+/// `Ok` when writing `path` (under `root`) would stay inside `root`: no
+/// existing prefix of `path` below `root` is a link that resolves outside
+/// it, or a dangling link (creating through one would create its target).
+/// Prefixes that do not exist yet are fine: they will be created as real
+/// folders. A `path` not under `root` is checked as a whole.
+pub fn check_inside(root: &Path, path: &Path) -> Result<(), Escape> {
+    let Ok(rel) = path.strip_prefix(root) else {
+        return check_prefix(root, path);
+    };
+    let mut prefix = root.to_path_buf();
+    for component in rel.components() {
+        match component {
+            Component::Normal(name) => prefix.push(name),
+            // `..` could climb out without any link: resolve it as a whole.
+            _ => return check_prefix(root, path),
+        }
+        match fs::symlink_metadata(&prefix) {
+            Ok(m) if m.file_type().is_symlink() => check_prefix(root, &prefix)?,
+            Ok(_) => {}
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+/// `prefix` resolves (all links followed) to a place inside `root`.
+fn check_prefix(root: &Path, prefix: &Path) -> Result<(), Escape> {
+    let escape = |target: PathBuf| Escape {
+        link: prefix.to_path_buf(),
+        target,
+    };
+    let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    match fs::canonicalize(prefix) {
+        Ok(target) if target.starts_with(&canonical_root) => Ok(()),
+        Ok(target) => Err(escape(target)),
+        Err(_) => Err(escape(fs::read_link(prefix).unwrap_or_default())),
+    }
+}
+
+/// `root/.ctxcurate`, created when missing (with a `.gitignore` keeping it
+/// out of version control, without touching the user's own), after
+/// checking that it does not lead out of the root.
+pub fn ensure_state_dir(root: &Path) -> io::Result<PathBuf> {
+    let dir = root.join(STATE_DIR);
+    check_inside(root, &dir).map_err(io::Error::other)?;
+    if !dir.is_dir() {
+        fs::create_dir_all(&dir)?;
+    }
+    let ignore = dir.join(".gitignore");
+    if fs::symlink_metadata(&ignore).is_err() {
+        let _ = fs::write(ignore, "# written by ctxcurate: caches and outputs\n*\n");
+    }
+    Ok(dir)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    #[test]
+    fn links_inside_pass_links_outside_and_dangling_ones_fail() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let r = root.path();
+        fs::create_dir(r.join("real")).unwrap();
+        symlink(r.join("real"), r.join("inner")).unwrap();
+        symlink(outside.path(), r.join("out")).unwrap();
+        symlink(r.join("nowhere"), r.join("dangling")).unwrap();
+
+        assert!(check_inside(r, &r.join("real/x/y")).is_ok());
+        assert!(check_inside(r, &r.join("inner/cache/x")).is_ok());
+        assert!(check_inside(r, &r.join("new/dir/file")).is_ok());
+        let e = check_inside(r, &r.join("out/cache/x")).unwrap_err();
+        assert_eq!(e.link, r.join("out"));
+        assert!(e.to_string().contains("outside the project"), "{e}");
+        assert!(check_inside(r, &r.join("dangling/x")).is_err());
+        assert!(check_inside(r, &r.join("real/../../x")).is_err());
+        // The link's text is shown escaped.
+        symlink("/tmp/\x1b]52;c;AAAA\x07", r.join("evil")).unwrap();
+        let e = check_inside(r, &r.join("evil/x")).unwrap_err().to_string();
+        assert!(!e.contains('\x1b') && e.contains("\\u{1b}"), "{e}");
+        // A link to the root itself stays inside.
+        symlink(r, r.join("self")).unwrap();
+        assert!(check_inside(r, &r.join("self/real")).is_ok());
+    }
+
+    #[test]
+    fn the_state_dir_is_made_only_inside() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = ensure_state_dir(root.path()).unwrap();
+        assert!(dir.join(".gitignore").is_file());
+        let other = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        symlink(outside.path(), other.path().join(STATE_DIR)).unwrap();
+        assert!(ensure_state_dir(other.path()).is_err());
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
+}

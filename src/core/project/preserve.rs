@@ -1,0 +1,749 @@
+//! Saving the project file without losing what the user wrote: comments,
+//! key order, blank lines, quoting, inline tables versus `[[…]]` blocks,
+//! bare-path entries and keys this version does not know all survive a
+//! save, because a save edits the file's own text (a `toml_edit`
+//! document) instead of printing the model afresh.
+//!
+//! The edit is a three-way merge. `old` is the model the file's text was
+//! parsed into and `new` the model to save; both are serialized the same
+//! way, and only where those two serializations differ is the document
+//! touched. So a key the user wrote with its default value (which the
+//! model would not print) stays, and a one-line change is a one-line diff.
+//! Arrays are aligned by their longest common run of equal elements, so
+//! removing one entry removes one entry, not a shift of all the others.
+//!
+//! A new file (or one whose edit cannot be trusted, see
+//! [`render_edit`]) gets a clean layout: `toml`'s pretty printer, without
+//! an empty `[project]` table.
+
+use toml::Value;
+use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike};
+
+use crate::core::model::ProjectFile;
+
+/// What kind of place a new item goes into.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// Inside an inline table or array: values only.
+    Value,
+    /// A `[table]`: sub-tables get their own headers.
+    Header,
+    /// A `[[array]]` entry: maps (e.g. `ast_mask`) stay inline.
+    Entry,
+}
+
+/// `file` as TOML text in the clean layout used for a new file.
+pub fn render_fresh(file: &ProjectFile) -> Result<String, String> {
+    let text = toml::to_string_pretty(file).map_err(|e| e.to_string())?;
+    if file.project != Default::default() {
+        return Ok(text);
+    }
+    let Ok(mut doc) = text.parse::<DocumentMut>() else {
+        return Ok(text);
+    };
+    doc.remove("project");
+    Ok(doc.to_string().trim_start().to_owned())
+}
+
+/// The text of `new` written over `old_text`, which holds `old`: only what
+/// differs between `old` and `new` changes in the text. The result is
+/// parsed back and compared with `new`; should the merge ever disagree,
+/// the clean layout is written instead (losing formatting, never meaning).
+pub fn render_edit(old_text: &str, old: &ProjectFile, new: &ProjectFile) -> Result<String, String> {
+    match merge_text(old_text, old, new)? {
+        Some(text) => Ok(text),
+        None => render_fresh(new),
+    }
+}
+
+/// The merge of [`render_edit`]; `None` when the text does not parse as a
+/// document or the merged text does not read back as `new`.
+fn merge_text(
+    old_text: &str,
+    old: &ProjectFile,
+    new: &ProjectFile,
+) -> Result<Option<String>, String> {
+    let (bom, body) = match old_text.strip_prefix('\u{feff}') {
+        Some(rest) => ("\u{feff}", rest),
+        None => ("", old_text),
+    };
+    let Ok(mut doc) = body.parse::<DocumentMut>() else {
+        return Ok(None);
+    };
+    let text = if doc.as_table().is_empty() {
+        // Only comments so far: they stay on top of a fresh layout.
+        let sep = if body.is_empty() || body.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
+        format!("{body}{sep}{}", render_fresh(new)?)
+    } else {
+        let old_tree = to_tree(old)?;
+        let new_tree = to_tree(new)?;
+        merge_table(doc.as_table_mut(), &old_tree, &new_tree, Place::Header);
+        keep_head(body, &doc.to_string())
+    };
+    match toml::from_str::<ProjectFile>(&text) {
+        Ok(back) if back == *new => Ok(Some(format!("{bom}{text}"))),
+        _ => Ok(None),
+    }
+}
+
+/// `edited` with the file's head comment kept. `toml_edit` keeps a
+/// comment with the table below it, so removing the first table would
+/// take the file's opening comment (the block ended by a blank line) too.
+/// Blank lines an edit leaves at the very top are dropped.
+fn keep_head(original: &str, edited: &str) -> String {
+    let mut head_len = 0;
+    let mut offset = 0;
+    for line in original.split_inclusive('\n') {
+        let t = line.trim();
+        if !(t.is_empty() || t.starts_with('#')) {
+            break;
+        }
+        offset += line.len();
+        if t.is_empty() {
+            head_len = offset;
+        }
+    }
+    let head = &original[..head_len];
+    if head.is_empty() {
+        let lead = original.len() - original.trim_start_matches('\n').len();
+        return format!("{}{}", &original[..lead], edited.trim_start_matches('\n'));
+    }
+    if edited.contains(head) {
+        return edited.to_owned();
+    }
+    format!("{head}{}", edited.trim_start_matches('\n'))
+}
+
+/// The model as a TOML table, without an empty `[project]`.
+fn to_tree(file: &ProjectFile) -> Result<toml::Table, String> {
+    let mut tree = match Value::try_from(file).map_err(|e| e.to_string())? {
+        Value::Table(t) => t,
+        _ => return Err("the project file is not a table".into()),
+    };
+    if tree
+        .get("project")
+        .and_then(Value::as_table)
+        .is_some_and(toml::Table::is_empty)
+    {
+        tree.remove("project");
+    }
+    Ok(tree)
+}
+
+fn merge_table(t: &mut dyn TableLike, old: &toml::Table, new: &toml::Table, place: Place) {
+    let mut added: Vec<&String> = new.keys().filter(|k| !old.contains_key(*k)).collect();
+    for key in old.keys().filter(|k| !new.contains_key(*k)) {
+        let item = t.remove(key);
+        // A rename (a preset under a new name): the item moves with its
+        // comments and layout.
+        let same = added.iter().position(|a| new.get(*a) == old.get(key));
+        if let (Some(item), Some(i)) = (item, same) {
+            t.insert(added.remove(i), item);
+        }
+    }
+    for (key, value) in new {
+        match old.get(key) {
+            Some(before) if before == value => {}
+            Some(before) => match t.get_mut(key) {
+                Some(item) => merge_item(item, before, value, place),
+                None => {
+                    t.insert(key, fresh_item(value, place));
+                }
+            },
+            // Moved by a rename above.
+            None if !added.contains(&key) => {}
+            None => match t.get_mut(key) {
+                // Written in the file with the value the model leaves out
+                // (a default), now changed: replaced in place.
+                Some(item) => replace(item, value, place),
+                None => {
+                    t.insert(key, fresh_item(value, place));
+                }
+            },
+        }
+    }
+}
+
+fn merge_item(item: &mut Item, old: &Value, new: &Value, place: Place) {
+    if old == new {
+        return;
+    }
+    match (old, new) {
+        (Value::Table(o), Value::Table(n)) if item.is_table_like() => {
+            let inner = if item.is_value() || place == Place::Value {
+                Place::Value
+            } else {
+                Place::Header
+            };
+            if let Some(t) = item.as_table_like_mut() {
+                merge_table(t, o, n, inner);
+            }
+        }
+        (Value::Array(o), Value::Array(n)) if item.is_array() => {
+            if let Some(a) = item.as_array_mut() {
+                merge_inline_array(a, o, n);
+            }
+        }
+        (Value::Array(o), Value::Array(n))
+            if item.is_array_of_tables() && !n.is_empty() && n.iter().all(Value::is_table) =>
+        {
+            if let Some(a) = item.as_array_of_tables_mut() {
+                merge_tables_array(a, o, n);
+            }
+        }
+        _ => replace(item, new, place),
+    }
+}
+
+/// Put `new` where `item` is, keeping the spacing and comments around a
+/// plain value.
+fn replace(item: &mut Item, new: &Value, place: Place) {
+    match item {
+        Item::Value(v) => {
+            let decor = v.decor().clone();
+            let mut fresh = fresh_value(new);
+            *fresh.decor_mut() = decor;
+            *v = fresh;
+        }
+        _ => *item = fresh_item(new, place),
+    }
+}
+
+/// One step of turning the old array into the new one.
+enum Step {
+    /// Old element `i`, unchanged.
+    Keep(usize),
+    /// Old element `i` edited into new element `j`.
+    Edit(usize, usize),
+    /// New element `j`, written afresh.
+    Fresh(usize),
+}
+
+/// Steps turning `old` into `new`: equal elements are kept (longest
+/// common subsequence, after trimming the common ends), the rest paired
+/// in order (an edit), deleted or added.
+fn align(old: &[Value], new: &[Value]) -> Vec<Step> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let suffix = old[prefix..]
+        .iter()
+        .rev()
+        .zip(new[prefix..].iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (o, n) = (
+        &old[prefix..old.len() - suffix],
+        &new[prefix..new.len() - suffix],
+    );
+    let mut steps: Vec<Step> = (0..prefix).map(Step::Keep).collect();
+    let pairs = if o.len().saturating_mul(n.len()) <= 1_000_000 {
+        lcs(o, n)
+    } else {
+        Vec::new()
+    };
+    let (mut i, mut j) = (0, 0);
+    for (pi, pj) in pairs.into_iter().chain(std::iter::once((o.len(), n.len()))) {
+        while i < pi && j < pj {
+            steps.push(Step::Edit(prefix + i, prefix + j));
+            i += 1;
+            j += 1;
+        }
+        // Old elements left over are dropped (no step); new ones added.
+        i = pi;
+        while j < pj {
+            steps.push(Step::Fresh(prefix + j));
+            j += 1;
+        }
+        if pi < o.len() {
+            steps.push(Step::Keep(prefix + pi));
+            i += 1;
+            j += 1;
+        }
+    }
+    steps.extend((old.len() - suffix..old.len()).map(Step::Keep));
+    steps
+}
+
+/// Index pairs of a longest common subsequence of `a` and `b`.
+fn lcs(a: &[Value], b: &[Value]) -> Vec<(usize, usize)> {
+    let w = b.len() + 1;
+    let mut len = vec![0u32; (a.len() + 1) * w];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            len[i * w + j] = if a[i] == b[j] {
+                len[(i + 1) * w + j + 1] + 1
+            } else {
+                len[(i + 1) * w + j].max(len[i * w + j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if len[(i + 1) * w + j] >= len[i * w + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
+    let olds: Vec<toml_edit::Value> = a.iter().cloned().collect();
+    if olds.len() != old.len() {
+        // Not the array the model was read from: write it anew.
+        *a = fresh_array(new);
+        return;
+    }
+    let prefix_of = |v: &toml_edit::Value| {
+        v.decor()
+            .prefix()
+            .and_then(|p| p.as_str())
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let first_prefix = olds.first().map(prefix_of).unwrap_or_default();
+    // The spacing before a new element: the line break and indent of the
+    // others (a comment before them belongs to the line above), or a space.
+    let gap = match olds
+        .iter()
+        .skip(1)
+        .chain(olds.first())
+        .map(prefix_of)
+        .next()
+    {
+        Some(p) if p.contains('\n') => p[p.rfind('\n').unwrap_or(0)..].to_owned(),
+        _ => " ".to_owned(),
+    };
+    let mut out = Vec::new();
+    let mut after_last = None;
+    for step in align(old, new) {
+        if matches!(step, Step::Keep(i) | Step::Edit(i, _) if i + 1 == olds.len()) {
+            after_last = Some(out.len() + 1);
+        }
+        out.push(match step {
+            Step::Keep(i) => olds[i].clone(),
+            Step::Edit(i, j) => {
+                let mut item = Item::Value(olds[i].clone());
+                merge_item(&mut item, &old[i], &new[j], Place::Value);
+                match item {
+                    Item::Value(v) => v,
+                    _ => fresh_element(&new[j]),
+                }
+            }
+            Step::Fresh(j) => {
+                let mut v = fresh_element(&new[j]);
+                v.decor_mut().set_prefix(gap.clone());
+                v
+            }
+        });
+    }
+    // A comment after the old last element (`"a.py", # why`) stays on its
+    // line when elements are added after it.
+    let trailing = a.trailing().as_str().unwrap_or_default().to_owned();
+    if let (Some(next), Some(cut)) = (after_last, trailing.find('\n'))
+        && let Some(v) = out.get_mut(next)
+    {
+        let prefix = format!("{}{}", &trailing[..cut], prefix_of(v));
+        v.decor_mut().set_prefix(prefix);
+        a.set_trailing(&trailing[cut..]);
+    }
+    a.clear();
+    for (n, mut v) in out.into_iter().enumerate() {
+        if n == 0 {
+            v.decor_mut().set_prefix(first_prefix.clone());
+        }
+        a.push_formatted(v);
+    }
+}
+
+fn merge_tables_array(a: &mut ArrayOfTables, old: &[Value], new: &[Value]) {
+    let olds: Vec<Table> = a.iter().cloned().collect();
+    if olds.len() != old.len() {
+        if let Item::ArrayOfTables(fresh) = fresh_item(&Value::Array(new.to_vec()), Place::Header) {
+            *a = fresh;
+        }
+        return;
+    }
+    let steps = align(old, new);
+    a.clear();
+    for step in steps {
+        match step {
+            Step::Keep(i) => a.push(olds[i].clone()),
+            Step::Edit(i, j) => {
+                let mut t = olds[i].clone();
+                if let (Value::Table(o), Value::Table(n)) = (&old[i], &new[j]) {
+                    merge_table(&mut t, o, n, Place::Entry);
+                }
+                a.push(t);
+            }
+            Step::Fresh(j) => {
+                if let Value::Table(n) = &new[j] {
+                    a.push(fresh_table(n, Place::Entry));
+                }
+            }
+        }
+    }
+}
+
+/// A new item for `value` in a place of kind `place`.
+fn fresh_item(value: &Value, place: Place) -> Item {
+    match (value, place) {
+        (Value::Table(t), Place::Header) => Item::Table(fresh_table(t, Place::Header)),
+        (Value::Array(a), Place::Header | Place::Entry)
+            if !a.is_empty() && a.iter().all(Value::is_table) =>
+        {
+            let mut out = ArrayOfTables::new();
+            for t in a.iter().filter_map(Value::as_table) {
+                out.push(fresh_table(t, Place::Entry));
+            }
+            Item::ArrayOfTables(out)
+        }
+        _ => Item::Value(fresh_value(value)),
+    }
+}
+
+/// A new `[table]` (`place` Header) or `[[entry]]` (`place` Entry).
+fn fresh_table(t: &toml::Table, place: Place) -> Table {
+    let mut out = Table::new();
+    for (k, v) in t {
+        out.insert(k, fresh_item(v, place));
+    }
+    // A table holding only sub-tables needs no header of its own.
+    let only_tables = out.iter().all(|(_, item)| !item.is_value());
+    out.set_implicit(place == Place::Header && !out.is_empty() && only_tables);
+    out
+}
+
+fn fresh_value(value: &Value) -> toml_edit::Value {
+    match value {
+        Value::String(s) => s.as_str().into(),
+        Value::Integer(i) => (*i).into(),
+        Value::Float(f) => (*f).into(),
+        Value::Boolean(b) => (*b).into(),
+        Value::Datetime(d) => (*d).into(),
+        Value::Array(a) => toml_edit::Value::Array(fresh_array(a)),
+        Value::Table(t) => {
+            let mut out = InlineTable::new();
+            for (k, v) in t {
+                out.insert(k, fresh_value(v));
+            }
+            toml_edit::Value::InlineTable(out)
+        }
+    }
+}
+
+fn fresh_array(values: &[Value]) -> Array {
+    values.iter().map(fresh_element).collect()
+}
+
+/// An array element: a file entry naming only its path is written as the
+/// bare path string, the short form the model reads (`files = ["a.py"]`).
+fn fresh_element(value: &Value) -> toml_edit::Value {
+    if let Value::Table(t) = value
+        && t.len() == 1
+        && let Some(Value::String(path)) = t.get("path")
+    {
+        return path.as_str().into();
+    }
+    fresh_value(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::{DiscussionEntry, FileItem, Slice, ViewMode};
+
+    fn parse(text: &str) -> ProjectFile {
+        toml::from_str(text).unwrap()
+    }
+
+    /// `text` edited by `change`; the merge (not the fallback) must give
+    /// the same file as `change`.
+    fn edited(text: &str, change: impl FnOnce(&mut ProjectFile)) -> String {
+        let old = parse(text);
+        let mut new = old.clone();
+        change(&mut new);
+        merge_text(text, &old, &new)
+            .unwrap()
+            .expect("the merge reads back as the new file")
+    }
+
+    #[test]
+    fn a_new_entry_goes_after_its_own_siblings() {
+        let text = "[[presets.a.files]]\npath = \"x\"\n\n# b\n[[presets.b.files]]\npath = \"y\"\n";
+        let out = edited(text, |f| {
+            f.presets
+                .get_mut("a")
+                .unwrap()
+                .files
+                .push(FileItem::new("z"));
+        });
+        assert_eq!(
+            out,
+            "[[presets.a.files]]\npath = \"x\"\n\n[[presets.a.files]]\npath = \"z\"\n\n# b\n[[presets.b.files]]\npath = \"y\"\n"
+        );
+    }
+
+    #[test]
+    fn slices_and_discussion_are_appended_as_blocks() {
+        let text = "[[presets.a.files]]\npath = \"x\" # mine\n";
+        let out = edited(text, |f| {
+            let p = f.presets.get_mut("a").unwrap();
+            let item = &mut p.files[0];
+            item.view_mode = ViewMode::Custom;
+            item.custom_slices.push(Slice {
+                start_line: 1,
+                end_line: 2,
+                ..Slice::default()
+            });
+            p.discussion.push(DiscussionEntry {
+                role: "User".into(),
+                content: "hi".into(),
+                extra: Default::default(),
+            });
+        });
+        assert!(
+            out.starts_with("[[presets.a.files]]\npath = \"x\" # mine\n"),
+            "{out}"
+        );
+        assert!(out.contains("view_mode = \"custom\"\n"), "{out}");
+        assert!(
+            out.contains("[[presets.a.files.custom_slices]]\nstart_line = 1\nend_line = 2\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("[[presets.a.discussion]]\nrole = \"User\"\ncontent = \"hi\"\n"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn deleting_a_preset_removes_only_its_tables() {
+        let text = "# top\n[presets.a]\ndescription = \"a\"\n\n[[presets.a.files]]\npath = \"x\"\n\n[presets.b] # keep\ndescription = \"b\"\n";
+        let out = edited(text, |f| {
+            f.presets.remove("a");
+        });
+        // The comment right above `[presets.a]` was its own.
+        assert_eq!(out, "[presets.b] # keep\ndescription = \"b\"\n");
+        // A comment block set off by a blank line is the file's: kept.
+        let text = format!("# file\n\n{text}");
+        let out = edited(&text, |f| {
+            f.presets.remove("a");
+        });
+        assert_eq!(out, "# file\n\n[presets.b] # keep\ndescription = \"b\"\n");
+    }
+
+    #[test]
+    fn inline_and_dotted_presets_are_edited_in_their_form() {
+        let text = "presets = { a = { files = [\"x\"] } } # all inline\n";
+        let out = edited(text, |f| {
+            f.presets
+                .get_mut("a")
+                .unwrap()
+                .files
+                .push(FileItem::new("y"));
+        });
+        assert_eq!(
+            out,
+            "presets = { a = { files = [\"x\", \"y\"] } } # all inline\n"
+        );
+
+        let text = "presets.a.description = \"d\" # dotted\n";
+        let out = edited(text, |f| {
+            f.presets.get_mut("a").unwrap().description = "e".into();
+        });
+        assert_eq!(out, "presets.a.description = \"e\" # dotted\n");
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_a_removed_entry_in_the_middle() {
+        let text = "\u{feff}[presets.a]\nfiles = [\"x\", \"y\", \"z\"]\n";
+        let out = edited(text, |f| {
+            f.presets.get_mut("a").unwrap().files.remove(1);
+        });
+        assert_eq!(out, "\u{feff}[presets.a]\nfiles = [\"x\", \"z\"]\n");
+        let out = edited(text, |f| {
+            f.presets.get_mut("a").unwrap().files.remove(0);
+        });
+        assert_eq!(out, "\u{feff}[presets.a]\nfiles = [\"y\", \"z\"]\n");
+    }
+
+    #[test]
+    fn a_file_of_comments_gains_entries_below_them() {
+        let text = "# to be filled\n\n";
+        let out = edited(text, |f| {
+            f.presets
+                .entry("a".into())
+                .or_default()
+                .files
+                .push(FileItem::new("x"));
+        });
+        assert_eq!(out.matches("# to be filled").count(), 1, "{out}");
+        assert!(out.starts_with("# to be filled\n"), "{out}");
+    }
+
+    #[test]
+    fn a_fresh_file_has_no_empty_project_table() {
+        let mut f = ProjectFile::default();
+        f.presets
+            .entry("a".into())
+            .or_default()
+            .files
+            .push(FileItem::new("x"));
+        assert_eq!(
+            render_fresh(&f).unwrap(),
+            "[[presets.a.files]]\npath = \"x\"\n"
+        );
+        f.project.budget = Some(5);
+        assert!(
+            render_fresh(&f)
+                .unwrap()
+                .starts_with("[project]\nbudget = 5\n")
+        );
+    }
+
+    mod random_edits {
+        use super::*;
+        use crate::core::model::MaskState;
+        use proptest::prelude::*;
+
+        const BASE: &str = r#"# team file
+
+[presets.blocks]   # array-of-tables form
+description = "d"
+# first entry
+[[presets.blocks.files]]
+view_mode = "masked"
+path = "a.py"
+ast_mask = { "A.f" = "def" }
+
+[[presets.blocks.files]]
+path = "b.c"
+force_full = false
+
+[presets.inline]
+files = [
+    "c.py",   # bare
+    { path = "d.py", view_mode = "outline" },
+]
+
+[project]
+budget = 5 # small
+"#;
+
+        #[derive(Debug, Clone)]
+        enum Op {
+            Add(usize, usize),
+            Remove(usize, usize),
+            Mode(usize, usize, usize),
+            Mask(usize, usize, usize, usize),
+            NewPreset(usize),
+            Rename(usize, usize),
+            Delete(usize),
+            Budget(Option<usize>),
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                (0..4usize, 0..6usize).prop_map(|(p, n)| Op::Add(p, n)),
+                (0..4usize, 0..4usize).prop_map(|(p, i)| Op::Remove(p, i)),
+                (0..4usize, 0..4usize, 0..7usize).prop_map(|(p, i, m)| Op::Mode(p, i, m)),
+                (0..4usize, 0..4usize, 0..3usize, 0..4usize)
+                    .prop_map(|(p, i, s, m)| Op::Mask(p, i, s, m)),
+                (0..4usize).prop_map(Op::NewPreset),
+                (0..4usize, 0..4usize).prop_map(|(p, n)| Op::Rename(p, n)),
+                (0..4usize).prop_map(Op::Delete),
+                proptest::option::of(0..100usize).prop_map(Op::Budget),
+            ]
+        }
+
+        const NAMES: [&str; 4] = ["blocks", "inline", "new one", "x"];
+
+        fn apply(f: &mut ProjectFile, op: &Op) {
+            let names: Vec<String> = f.presets.keys().cloned().collect();
+            let pick = |p: usize| names.get(p % names.len().max(1)).cloned();
+            match *op {
+                Op::Add(p, n) => {
+                    if let Some(name) = pick(p) {
+                        let path = format!("new/{n}.py");
+                        let files = &mut f.presets.get_mut(&name).unwrap().files;
+                        if !files.iter().any(|i| i.path == path) {
+                            files.push(FileItem::new(path));
+                        }
+                    }
+                }
+                Op::Remove(p, i) => {
+                    if let Some(name) = pick(p) {
+                        let files = &mut f.presets.get_mut(&name).unwrap().files;
+                        if i < files.len() {
+                            files.remove(i);
+                        }
+                    }
+                }
+                Op::Mode(p, i, m) => {
+                    if let Some(name) = pick(p)
+                        && let Some(item) = f.presets.get_mut(&name).unwrap().files.get_mut(i)
+                    {
+                        item.view_mode = ViewMode::ALL[m % ViewMode::ALL.len()];
+                    }
+                }
+                Op::Mask(p, i, s, m) => {
+                    if let Some(name) = pick(p)
+                        && let Some(item) = f.presets.get_mut(&name).unwrap().files.get_mut(i)
+                    {
+                        let state = MaskState::ALL[m % MaskState::ALL.len()];
+                        item.ast_mask.insert(["A.f", "A.g", "B"][s].into(), state);
+                        item.view_mode = ViewMode::Masked;
+                    }
+                }
+                Op::NewPreset(n) => {
+                    let preset = f.presets.values().next().cloned().unwrap_or_default();
+                    f.presets.entry(NAMES[n].into()).or_insert(preset);
+                }
+                Op::Rename(p, n) => {
+                    if let Some(name) = pick(p)
+                        && !f.presets.contains_key(NAMES[n])
+                    {
+                        let preset = f.presets.remove(&name).unwrap();
+                        f.presets.insert(NAMES[n].into(), preset);
+                    }
+                }
+                Op::Delete(p) => {
+                    if let Some(name) = pick(p) {
+                        f.presets.remove(&name);
+                    }
+                }
+                Op::Budget(b) => f.project.budget = b,
+            }
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(200))]
+            /// Any sequence of edits, each saved over the text the last
+            /// save wrote, merges into text that reads back as the model
+            /// (never the clean-layout fallback) and keeps the file's head.
+            #[test]
+            fn every_edit_merges(ops in proptest::collection::vec(op(), 1..8)) {
+                let mut text = BASE.to_string();
+                let mut file = parse(BASE);
+                for op in &ops {
+                    let mut next = file.clone();
+                    apply(&mut next, op);
+                    let merged = merge_text(&text, &file, &next).unwrap();
+                    prop_assert!(merged.is_some(), "{op:?} on\n{text}");
+                    text = merged.unwrap_or_default();
+                    file = next;
+                    prop_assert!(text.starts_with("# team file\n"), "{text}");
+                }
+            }
+        }
+    }
+}
