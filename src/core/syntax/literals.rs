@@ -7,7 +7,8 @@
 //! _EMOJI = {...}  # dict, 3,608 entries
 //! ```
 //!
-//! Only statements outside function bodies count (module level, class
+//! A call's literal arguments count too (`frozenset({...})`,
+//! `array("I", (...))`). Only statements outside function bodies count (module level, class
 //! bodies and the `if`/`try`/`with` blocks around them): a function body
 //! is elided whole by the skeleton anyway. A value is large when its
 //! source text is over [`LARGE_LITERAL_BYTES`]. The stand-ins are Python
@@ -98,7 +99,8 @@ fn holds_statements(node: Node) -> bool {
         && (kind.ends_with("_statement") || kind.ends_with("_clause")))
 }
 
-/// The large literal a statement assigns (or is), if any.
+/// The large literals a statement assigns (or is) as one replacement, if
+/// it has any.
 fn large_literal(statement: Node, source: &str) -> Option<LargeLiteral> {
     let expr = statement.named_child(0)?;
     let value = match expr.kind() {
@@ -106,30 +108,34 @@ fn large_literal(statement: Node, source: &str) -> Option<LargeLiteral> {
         "string" | "concatenated_string" if is_docstring(statement) => return None,
         _ => expr,
     };
-    let (literal, shape) = table(value)?;
-    if literal.byte_range().len() <= LARGE_LITERAL_BYTES {
-        return None;
-    }
-    let stand_in = shape.stand_in(literal, source);
-    let note = shape.note(literal, source);
-    let after = slice(source, literal.end_byte()..statement.end_byte());
+    let large: Vec<(Node, Shape)> = tables(value)
+        .into_iter()
+        .filter(|(node, _)| node.byte_range().len() > LARGE_LITERAL_BYTES)
+        .collect();
+    let (first, _) = large.first()?;
+    let (last, _) = large.last()?;
     let rest_of_line = slice(source, statement.end_byte()..source.len());
     let rest_of_line = rest_of_line.split('\n').next().unwrap_or("").trim();
     let note_in_code = rest_of_line.is_empty() || rest_of_line.starts_with('#');
     let end = if note_in_code {
         statement.end_byte()
     } else {
-        literal.end_byte()
+        last.end_byte()
     };
-    let stand_in = if note_in_code {
-        format!("{stand_in}{after}")
-    } else {
-        stand_in
-    };
+    let mut stand_in = String::new();
+    let mut notes = Vec::new();
+    let mut cursor = first.start_byte();
+    for (node, shape) in &large {
+        stand_in.push_str(slice(source, cursor..node.start_byte()));
+        stand_in.push_str(&shape.stand_in(*node, source));
+        notes.push(shape.note(*node, source));
+        cursor = node.end_byte();
+    }
+    stand_in.push_str(slice(source, cursor..end));
     Some(LargeLiteral {
-        range: literal.start_byte()..end,
+        range: first.start_byte()..end,
         stand_in,
-        note,
+        note: notes.join("; "),
         note_in_code,
     })
 }
@@ -176,23 +182,25 @@ enum Shape {
     Bytes,
 }
 
-/// The literal node inside `value` (through parentheses and a call whose
-/// only argument it is: `frozenset({...})`) and its shape.
-fn table(value: Node) -> Option<(Node, Shape)> {
+/// The table literals of a value: the value itself, or the arguments of
+/// a call (`frozenset({...})`, `array("I", (...))`), through parentheses.
+fn tables(value: Node) -> Vec<(Node, Shape)> {
     let value = unparenthesized(value);
-    if value.kind() == "call" {
-        let args = value.child_by_field_name("arguments")?;
-        let mut cursor = args.walk();
-        let mut named = args
-            .named_children(&mut cursor)
-            .filter(|n| n.kind() != "comment");
-        let (Some(only), None) = (named.next(), named.next()) else {
-            return None;
-        };
-        let only = unparenthesized(only);
-        return Some((only, shape(only)?));
+    if value.kind() != "call" {
+        return shape(value).map(|s| (value, s)).into_iter().collect();
     }
-    Some((value, shape(value)?))
+    let Some(args) = value.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut cursor = args.walk();
+    args.named_children(&mut cursor)
+        .filter_map(|arg| match arg.kind() {
+            "keyword_argument" => arg.child_by_field_name("value"),
+            _ => Some(arg),
+        })
+        .map(unparenthesized)
+        .filter_map(|arg| shape(arg).map(|s| (arg, s)))
+        .collect()
 }
 
 fn unparenthesized(mut node: Node) -> Node {

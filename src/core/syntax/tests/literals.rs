@@ -57,6 +57,9 @@ ORDER = (
 {order})
 KEYWORDS = frozenset({{
 {keywords}}})
+STARTS = array("I", (
+{order}), order=[
+{names}])
 LICENSE = """
 {license}"""
 BLOB = b"{blob}"
