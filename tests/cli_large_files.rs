@@ -89,7 +89,11 @@ fn project_max_file_size_is_honoured_both_ways() {
     p.write("ctxcurate.toml", "[project]\nmax_file_size = 10\n");
     let out = p.run(&["view", "small.py"]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("max_file_size 10"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("max_file_size 10"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
