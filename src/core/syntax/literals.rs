@@ -102,7 +102,7 @@ fn holds_statements(node: Node) -> bool {
 /// The large literals a statement assigns (or is) as one replacement, if
 /// it has any.
 fn large_literal(statement: Node, source: &str) -> Option<LargeLiteral> {
-    let expr = statement.named_child(0)?;
+    let expr = unparenthesized(statement.named_child(0)?);
     let value = match expr.kind() {
         "assignment" | "augmented_assignment" => assigned_value(expr)?,
         "string" | "concatenated_string" if is_docstring(statement) => return None,

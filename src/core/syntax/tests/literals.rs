@@ -149,14 +149,14 @@ fn threshold_is_on_the_literal_source_size() {
 fn docstrings_stay_whole_and_one_line_tables_collapse_under_agg() {
     let long_doc = "x".repeat(2000);
     let source = format!(
-        "\"\"\"{long_doc}\"\"\"\nclass K:\n    \"\"\"{long_doc}\"\"\"\nW = \"{long_doc}\"\n\"{long_doc}\"\n"
+        "\"\"\"{long_doc}\"\"\"\nclass K:\n    (\"\"\"{long_doc}\"\"\")\nW = \"{long_doc}\"\n\"{long_doc}\"\n"
     );
     let tree = parse(Lang::Python, &source);
     let skel = skeleton(&tree, &source);
     assert_eq!(
         skel,
         format!(
-            "\"\"\"{long_doc}\"\"\"\nclass K:\n    \"\"\"{long_doc}\"\"\"\nW = \"...\"  # str, 2,002 chars\n\"...\"  # str, 2,002 chars\n"
+            "\"\"\"{long_doc}\"\"\"\nclass K:\n    (\"\"\"{long_doc}\"\"\")\nW = \"...\"  # str, 2,002 chars\n\"...\"  # str, 2,002 chars\n"
         )
     );
     let agg = masked(Lang::Python, &source, Agg, &[]);
