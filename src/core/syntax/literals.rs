@@ -7,14 +7,18 @@
 //! _EMOJI = {...}  # dict, 3,608 entries
 //! ```
 //!
-//! A call's literal arguments count too (`frozenset({...})`,
-//! `array("I", (...))`). Only statements outside function bodies count (module level, class
-//! bodies and the `if`/`try`/`with` blocks around them): a function body
-//! is elided whole by the skeleton anyway. A value is large when its
-//! source text is over [`LARGE_LITERAL_BYTES`]. The stand-ins are Python
-//! (`{...}` is a set holding `Ellipsis`, `[...]` a list, `"..."` a
-//! string), so a skeleton that uses them still parses. Docstrings are kept
-//! whole, whatever their size: they are documentation, not data.
+//! A table is a dict, list, tuple, set, string or bytes literal whose
+//! source text is over [`LARGE_LITERAL_BYTES`]: the value of an
+//! assignment, a bare statement, or an argument of the call assigned
+//! (`frozenset({...})`, `array("I", (...))`). Only statements outside
+//! function bodies count (module level, class bodies and the
+//! `if`/`try`/`with` blocks around them): a function body is elided whole
+//! by the skeleton anyway. The stand-ins are Python (`{...}` is a set
+//! holding `Ellipsis`, `[...]` a list, `"..."` a string), so a skeleton
+//! that uses them still parses; the note is a trailing comment, left out
+//! when code follows on the line (`X = [...]; y = 1`). Docstrings are kept
+//! whole, whatever their size: they are documentation, not data. Counts
+//! are of the source: entries of a container, characters of a string.
 //!
 //! The skeleton replaces every large literal, `masked` does it where the
 //! state is `sig` or `agg` (never under `def`), and the outline shows the
