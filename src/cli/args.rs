@@ -138,7 +138,7 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
         tokenizer: Option<TokenizerKind>,
-        /// Read the file whatever its size, as `force_full = true` on a
+        /// Read the files whatever their size, as `force_full = true` on a
         /// preset entry does (`max_file_size` applies otherwise).
         #[arg(long)]
         force_full: bool,
