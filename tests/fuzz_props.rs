@@ -1,8 +1,8 @@
 //! Property-based fuzzing (proptest; `cargo fuzz` needs a nightly
 //! toolchain this project does not assume) of the code that takes input
 //! from files nobody vetted: the project-file parser, symbol extraction for
-//! Python, C and C++, every view renderer, the slice resolver and the
-//! secret scanner. Inputs mix random text with fragments of each grammar
+//! Python, C and C++, every view renderer (with Python data tables to
+//! collapse), the slice resolver and the secret scanner. Inputs mix random text with fragments of each grammar
 //! and of TOML, so the parsers get past their first token.
 //!
 //! Each property runs `CTXCURATE_FUZZ_CASES` cases (default 48, so the
@@ -163,6 +163,111 @@ const TOML_BITS: &[&str] = &[
     "\u{feff}",
 ];
 
+/// A Python data table, usually over the 1 KiB collapsing threshold:
+/// an assignment (or a bare statement, or a call's arguments) opening a
+/// container or string, a few hundred elements, and its closing (unless
+/// `may_break`, which also allows indented and continued lines).
+fn python_table(may_break: bool) -> impl Strategy<Value = String> {
+    const TARGETS: &[&str] = &[
+        "X = ",
+        "x: dict = ",
+        "a = b = ",
+        "",
+        "X += ",
+        "class C:\n    T = ",
+        "X = Y; Z = ",
+        "    T = ",
+        "\n    X = ",
+    ];
+    const OPENS: &[(&str, &str)] = &[
+        ("{", "}"),
+        ("[", "]"),
+        ("(", ")"),
+        ("frozenset({", "})"),
+        ("array(\"I\", (", "))"),
+        ("dict(t=[", "], n=1)"),
+        ("b\"", "\""),
+        ("\"", "\""),
+        ("\"\"\"", "\"\"\""),
+        ("r'", "'"),
+        ("(\"", "\" \"x\")"),
+        ("", ""),
+    ];
+    const ELEMENTS: &[&str] = &[
+        "\"k\": 1, ",
+        "1, ",
+        "'s',\n    ",
+        "\\x00",
+        "abc ",
+        "\"k\": [1, 2], ",
+        "# c\n    ",
+        "*rest, ",
+        "**more, ",
+        "(1, 2), ",
+        "lambda: 0, ",
+    ];
+    const TAILS: &[&str] = &["", "  # noqa", "; y = 1", " \\"];
+    let targets = if may_break { TARGETS } else { &TARGETS[..7] };
+    let tails = if may_break { TAILS } else { &TAILS[..3] };
+    (
+        proptest::sample::select(targets),
+        proptest::sample::select(OPENS),
+        proptest::sample::select(ELEMENTS),
+        prop_oneof![1..20usize, 150..400usize],
+        any::<bool>().prop_map(move |closed| closed || !may_break),
+        proptest::sample::select(tails),
+    )
+        .prop_map(|(target, (open, close), element, n, closed, tail)| {
+            let close = if closed { close } else { "" };
+            format!("{target}{open}{}{close}{tail}\n", element.repeat(n))
+        })
+}
+
+/// Well-formed Python statements to put the tables among.
+const PY_STATEMENTS: &[&str] = &[
+    "import os\n",
+    "\"\"\"Doc.\"\"\"\n",
+    "class K:\n    X = 1\n",
+    "class L(Base):\n    \"\"\"Doc.\"\"\"\n\n    def m(self):\n        return [1, 2]\n",
+    "def f():\n    return {1: 2}\n",
+    "@d\ndef g(a, b=[1]):\n    '''Doc.'''\n    return a\n",
+    "if x:\n    pass\nelse:\n    Y = 2\n",
+    "try:\n    import z\nexcept ImportError:\n    z = None\n",
+    "\n",
+];
+
+/// Python text with data tables: either well-formed statements and
+/// closed tables, or tables among random grammar fragments.
+fn python_with_tables() -> impl Strategy<Value = String> {
+    let clean = prop_oneof![
+        2 => proptest::sample::select(PY_STATEMENTS).prop_map(str::to_string),
+        1 => python_table(false),
+    ];
+    let noisy = prop_oneof![
+        3 => codeish(PYTHON),
+        2 => python_table(true),
+        1 => proptest::sample::select(PY_STATEMENTS).prop_map(str::to_string),
+    ];
+    prop_oneof![
+        proptest::collection::vec(clean, 0..10).prop_map(|v| v.concat()),
+        proptest::collection::vec(noisy, 0..8).prop_map(|v| v.concat()),
+    ]
+}
+
+/// The paths of the definitions outside function bodies (what a skeleton
+/// must keep), in source order.
+fn defs_outside_functions(symbols: &[Symbol], out: &mut Vec<String>) {
+    for s in symbols {
+        if s.kind == syntax::SymbolKind::Constant {
+            continue;
+        }
+        out.push(s.path.clone());
+        if !s.kind.is_function() {
+            defs_outside_functions(&s.children, out);
+        }
+    }
+}
+
 fn lang() -> impl Strategy<Value = Lang> {
     prop_oneof![Just(Lang::Python), Just(Lang::C), Just(Lang::Cpp)]
 }
@@ -288,6 +393,39 @@ proptest! {
         // And as plain text (no grammar): symbol modes fall back.
         for &mode in ViewMode::ALL {
             views::render("notes.txt", &text, mode, &item);
+        }
+    }
+
+    /// Python with large literals: every view renders; a file without
+    /// syntax errors keeps a skeleton without syntax errors and every def
+    /// and class outside function bodies.
+    #[test]
+    fn python_tables_collapse_safely(
+        text in python_with_tables(),
+        default in mask_state(),
+        states in proptest::collection::vec(mask_state(), 0..8),
+    ) {
+        let tree = syntax::parse(Lang::Python, &text);
+        let skeleton = syntax::skeleton(&tree, &text);
+        let _ = syntax::outline(&tree);
+        let mut all = Vec::new();
+        all_symbols(&tree.symbols, &mut all);
+        let mask: BTreeMap<String, MaskState> = all
+            .iter()
+            .zip(states)
+            .map(|(s, st)| (s.path.clone(), st))
+            .collect();
+        let _ = syntax::masked(&tree, &text, default, &mask);
+        for &mode in ViewMode::ALL {
+            views::render("m.py", &text, mode, &FileItem::new("m.py"));
+        }
+        if !tree.has_errors {
+            let again = syntax::parse(Lang::Python, &skeleton);
+            prop_assert!(!again.has_errors, "skeleton has syntax errors:\n{skeleton}");
+            let (mut want, mut got) = (Vec::new(), Vec::new());
+            defs_outside_functions(&tree.symbols, &mut want);
+            defs_outside_functions(&again.symbols, &mut got);
+            prop_assert_eq!(got, want);
         }
     }
 

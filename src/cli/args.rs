@@ -35,6 +35,10 @@ pub enum Command {
         /// The view mode to render.
         #[arg(long, short, value_parser = parse_named::<ViewMode>, default_value = "full")]
         mode: ViewMode,
+        /// Read the file whatever its size, as `force_full = true` on a
+        /// preset entry does (`max_file_size` applies otherwise).
+        #[arg(long)]
+        force_full: bool,
     },
     /// Print a file's symbol tree.
     Symbols {
@@ -43,6 +47,10 @@ pub enum Command {
         /// signature, children.
         #[arg(long)]
         json: bool,
+        /// Read the file whatever its size, as `force_full = true` on a
+        /// preset entry does (`max_file_size` applies otherwise).
+        #[arg(long)]
+        force_full: bool,
     },
     /// Add files or globs to a preset.
     Add {
@@ -139,6 +147,10 @@ pub enum Command {
         paths: Vec<PathBuf>,
         #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
         tokenizer: Option<TokenizerKind>,
+        /// Read the files whatever their size, as `force_full = true` on a
+        /// preset entry does (`max_file_size` applies otherwise).
+        #[arg(long)]
+        force_full: bool,
     },
 }
 

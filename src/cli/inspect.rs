@@ -1,17 +1,21 @@
 //! Read-only commands on single files: `view`, `symbols`, `tokens`.
+//!
+//! They read files as `build` does: the `max_file_size` of the project
+//! and global config applies, lifted by `force_full` on the file's preset
+//! entry (its own or a glob's) or by `--force-full`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use ctxcurate::core::model::{FileItem, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{FileItem, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::project::{self, Project};
 use ctxcurate::core::syntax::{self, Lang, Symbol};
-use ctxcurate::core::walk::{self, Content};
+use ctxcurate::core::walk::{self, Content, FileProblem, ReadPolicy};
 use ctxcurate::core::{tokens, views};
 use rayon::prelude::*;
 
-use super::{Ctx, read_text, user_err, write_content};
+use super::{Ctx, user_err, write_content};
 
 /// Where a file named on the command line is read from: inside the
 /// project, its root and relative path; outside it (the user named it
@@ -28,16 +32,61 @@ fn locate(ctx: &Ctx, path: &Path) -> Result<(PathBuf, String)> {
     }
 }
 
-pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
+/// The file's entry in `preset` as `build` resolves it: its own entry, or
+/// the glob entry that pulls it in (with its `force_full`, masks, ...).
+fn entry_for(preset: &Preset, rel: &str) -> Option<FileItem> {
+    let files = [rel.to_string()];
+    let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &files);
+    resolved.into_iter().find(|r| r.path == rel).map(|r| r.item)
+}
+
+/// A file named on the command line, read as `build` would read it.
+struct Named {
+    rel: String,
+    /// Its preset entry (an outside file, or one the preset does not
+    /// name, gets a fresh one).
+    item: FileItem,
+    text: String,
+}
+
+/// Read `path` under the read policy of the project around the working
+/// directory (project and global config; the defaults when there is no
+/// project file or it does not parse), its entry's `force_full` or
+/// `--force-full` lifting the size cap.
+fn read_named(ctx: &Ctx, path: &Path, force_full: bool) -> Result<Named> {
     let (root, rel) = locate(ctx, path)?;
-    let text = read_text(&root, &rel)?;
-    // The preset's entry carries the masks and slices the view needs (only
-    // for a file of this project: an outside file has no entry).
-    let item = Project::open(&ctx.cwd)
-        .ok()
+    let project = Project::open(&ctx.cwd).ok();
+    let policy = project.as_ref().map_or_else(ReadPolicy::default, |p| {
+        ReadPolicy::from_settings(&p.settings)
+    });
+    // Only a file of this project has an entry in its preset.
+    let item = project
+        .as_ref()
         .filter(|p| p.root == root)
-        .and_then(|p| p.active_preset().item(&rel).cloned())
+        .and_then(|p| entry_for(&p.active_preset(), &rel))
         .unwrap_or_else(|| FileItem::new(rel.clone()));
+    let force = force_full || item.force_full;
+    match walk::read_content_with(&root, &rel, &policy, force) {
+        Content::Text { text, .. } => Ok(Named { rel, item, text }),
+        Content::Unreadable(problem) => user_err!("{rel}: {}", explain(&problem)),
+    }
+}
+
+/// A read problem as these commands word it: a file over the size cap
+/// names the ways to read it anyway.
+fn explain(problem: &FileProblem) -> String {
+    match problem {
+        FileProblem::TooLarge { bytes, limit } => format!(
+            "file too large ({bytes} bytes, max_file_size {limit}) skipped; \
+             --force-full reads it, or raise max_file_size in ctxcurate.toml \
+             or your global config"
+        ),
+        other => other.to_string(),
+    }
+}
+
+pub fn view(path: &Path, mode: ViewMode, force_full: bool, ctx: &mut Ctx) -> Result<()> {
+    let Named { rel, item, text } = read_named(ctx, path, force_full)?;
     let view = views::render(&rel, &text, mode, &item);
     write_content(ctx, &view.text)?;
     if view.mode != mode {
@@ -53,12 +102,12 @@ pub fn view(path: &Path, mode: ViewMode, ctx: &mut Ctx) -> Result<()> {
     Ok(())
 }
 
-pub fn symbols(path: &Path, json: bool, ctx: &mut Ctx) -> Result<()> {
-    let (root, rel) = locate(ctx, path)?;
+pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Result<()> {
+    let (_, rel) = locate(ctx, path)?;
     if Lang::from_path(&rel).is_none() {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     }
-    let text = read_text(&root, &rel)?;
+    let Named { rel, text, .. } = read_named(ctx, path, force_full)?;
     let Some(lang) = Lang::detect(&rel, &text) else {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     };
@@ -97,47 +146,78 @@ fn write_symbol(out: &mut dyn Write, sym: &Symbol, depth: usize) -> Result<()> {
     Ok(())
 }
 
-pub fn tokens(paths: &[PathBuf], tokenizer: Option<TokenizerKind>, ctx: &mut Ctx) -> Result<()> {
+pub fn tokens(
+    paths: &[PathBuf],
+    tokenizer: Option<TokenizerKind>,
+    force_full: bool,
+    ctx: &mut Ctx,
+) -> Result<()> {
     let root = project::find_root(&ctx.cwd);
-    let (rels, kind) = if paths.is_empty() {
-        let project = ctx.project()?;
-        let preset = project.active_preset();
+    // The project's settings and preset decide what may be read, as in
+    // `build`; without a project file, the defaults (and global config).
+    let project = if paths.is_empty() {
+        Some(ctx.project()?)
+    } else {
+        Project::open(&ctx.cwd).ok()
+    };
+    let policy = project.as_ref().map_or_else(ReadPolicy::default, |p| {
+        ReadPolicy::from_settings(&p.settings)
+    });
+    let kind = tokenizer
+        .or(project.as_ref().map(|p| p.settings.tokenizer))
+        .unwrap_or(TokenizerKind::O200k);
+    let preset = project
+        .as_ref()
+        .map(Project::active_preset)
+        .unwrap_or_default();
+    let files: Vec<(String, bool)> = if paths.is_empty() {
         let (resolved, _) =
             walk::expand_items(&preset.files, &preset.exclude, || walk::walk_files(&root));
-        let rels = resolved.into_iter().map(|r| r.path).collect();
-        (rels, tokenizer.unwrap_or(project.settings.tokenizer))
+        resolved
+            .into_iter()
+            .map(|r| (r.path, r.item.force_full))
+            .collect()
     } else {
-        let rels = paths
+        paths
             .iter()
-            .map(|p| ctx.rel_path(&root, p))
-            .collect::<Result<Vec<_>>>()?;
-        let kind = tokenizer.unwrap_or_else(|| {
-            Project::open(&ctx.cwd)
-                .map(|p| p.settings.tokenizer)
-                .unwrap_or(TokenizerKind::O200k)
-        });
-        (rels, kind)
+            .map(|p| {
+                let rel = ctx.rel_path(&root, p)?;
+                let forced = entry_for(&preset, &rel).is_some_and(|i| i.force_full);
+                Ok((rel, forced))
+            })
+            .collect::<Result<Vec<_>>>()?
     };
-    let counts: Vec<(String, Result<usize, String>)> = rels
+    let counts: Vec<(String, Result<usize, FileProblem>)> = files
         .into_par_iter()
-        .map(|rel| {
-            let n = match walk::read_content(&root, &rel) {
+        .map(|(rel, forced)| {
+            let n = match walk::read_content_with(&root, &rel, &policy, force_full || forced) {
                 Content::Text { text, .. } => Ok(tokens::count(kind, &text)),
-                Content::Unreadable(p) => Err(p.to_string()),
+                Content::Unreadable(p) => Err(p),
             };
             (rel, n)
         })
         .collect();
     let mut total = 0;
+    let mut skipped = Vec::new();
     for (rel, n) in &counts {
         match n {
             Ok(n) => {
                 total += n;
                 writeln!(ctx.out, "{n:>9}  {rel}")?;
             }
-            Err(e) => writeln!(ctx.out, "{:>9}  {rel} ({e})", "-")?,
+            Err(e) => {
+                writeln!(ctx.out, "{:>9}  {rel} ({e})", "-")?;
+                skipped.push((rel, e));
+            }
         }
     }
     writeln!(ctx.out, "{total:>9}  total ({kind})")?;
+    for (rel, problem) in &skipped {
+        writeln!(ctx.err, "warning: {rel} not counted: {}", explain(problem))?;
+    }
+    // A total of nothing is no answer: fail rather than print "0 total".
+    if !skipped.is_empty() && skipped.len() == counts.len() {
+        user_err!("no file could be counted ({} skipped)", skipped.len());
+    }
     Ok(())
 }

@@ -120,9 +120,21 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     match command {
         Command::Build(args) => build::build(args, ctx),
         Command::Map(args) => map::map(args, ctx),
-        Command::View { path, mode } => inspect::view(&path, mode, ctx),
-        Command::Symbols { path, json } => inspect::symbols(&path, json, ctx),
-        Command::Tokens { paths, tokenizer } => inspect::tokens(&paths, tokenizer, ctx),
+        Command::View {
+            path,
+            mode,
+            force_full,
+        } => inspect::view(&path, mode, force_full, ctx),
+        Command::Symbols {
+            path,
+            json,
+            force_full,
+        } => inspect::symbols(&path, json, force_full, ctx),
+        Command::Tokens {
+            paths,
+            tokenizer,
+            force_full,
+        } => inspect::tokens(&paths, tokenizer, force_full, ctx),
         Command::Preset(cmd) => presets::run(cmd, ctx),
         Command::Cache(cmd) => cache::run(cmd, ctx),
         Command::Slices { path, target } => cache::slices(&path, target.preset.as_deref(), ctx),

@@ -91,7 +91,7 @@ pub struct FileCache {
 
 /// Bumped whenever a view renderer or derived text changes, so entries
 /// written by an older version are never served.
-const DISK_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/1");
+const DISK_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/2");
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere cannot leave these maps half-updated: every

@@ -19,7 +19,7 @@ use crate::core::syntax::{self, Lang};
 const HEAD_LINES: usize = 10;
 /// Bumped whenever a heuristic summary changes, so summaries cached on
 /// disk by an older version are recomputed, never served.
-pub const VERSION: &str = "heuristic-2";
+pub const VERSION: &str = "heuristic-3";
 
 /// A summary of `text`, chosen by the extension of `path`.
 pub fn summarize(path: &str, text: &str) -> String {

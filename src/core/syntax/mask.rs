@@ -8,12 +8,17 @@
 //! by the child's rendering; a hidden container with an explicitly visible
 //! descendant shows just its header, those descendants and its closing
 //! brace. Text outside every symbol is kept unless the default is `hide`.
+//! Under `sig` and `agg`, Python data tables in that text (and in the
+//! constants shown) become one-line stand-ins, as in the skeleton; `def`
+//! shows them whole.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::core::model::MaskState;
 
+use super::literals::{LargeLiteral, collapse};
 use super::skeleton::elided;
 use super::text::{
     blank_line_before, doc_from_comment, doc_from_string, indent_before, indent_start, slice, tidy,
@@ -31,6 +36,7 @@ pub(super) fn render(
         lang: tree.lang,
         source,
         mask,
+        literals: &tree.large_literals,
     };
     let out = if default == MaskState::Hide {
         let shown: Vec<String> = tree
@@ -50,9 +56,19 @@ struct Masker<'a> {
     lang: Lang,
     source: &'a str,
     mask: &'a BTreeMap<String, MaskState>,
+    literals: &'a [LargeLiteral],
 }
 
 impl Masker<'_> {
+    /// `source[range]` as shown under `state`: data tables collapsed unless
+    /// the state is `def`.
+    fn text(&self, range: Range<usize>, state: MaskState) -> Cow<'_, str> {
+        match state {
+            MaskState::Def | MaskState::Hide => Cow::Borrowed(slice(self.source, range)),
+            MaskState::Sig | MaskState::Agg => collapse(self.source, range, self.literals),
+        }
+    }
+
     /// The symbol's own entry in the mask, else what it inherits.
     fn state(&self, symbol: &Symbol, inherited: MaskState) -> MaskState {
         self.mask.get(&symbol.path).copied().unwrap_or(inherited)
@@ -110,11 +126,11 @@ impl Masker<'_> {
             } else {
                 span
             };
-            out.push_str(slice(self.source, cursor..span.start));
+            out.push_str(&self.text(cursor..span.start, inherited));
             out.push_str(&rendered);
             cursor = span.end;
         }
-        out.push_str(slice(self.source, cursor..region.end));
+        out.push_str(&self.text(cursor..region.end, inherited));
         out
     }
 
@@ -153,11 +169,13 @@ impl Masker<'_> {
 
     /// The symbol as one line: its signature and a summary comment with
     /// the first doc line and the body's line count. A one-line symbol
-    /// without a body is already that line.
+    /// without a body (tables collapsed) is already that line.
     fn agg_line(&self, symbol: &Symbol) -> String {
-        let text = slice(self.source, symbol.range.clone());
+        // A constant holding a data table is one line once the table is
+        // collapsed: that line says more than a line count.
+        let text = self.text(symbol.range.clone(), MaskState::Agg);
         if symbol.spans.body.is_none() && !text.contains('\n') {
-            return text.to_string();
+            return text.into_owned();
         }
         let summary = self.summary(symbol);
         let signature = &symbol.signature;

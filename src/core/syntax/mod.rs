@@ -17,6 +17,7 @@
 //! thread.
 
 mod lang;
+mod literals;
 mod mask;
 mod outline;
 mod preproc;
@@ -167,6 +168,10 @@ pub struct SymbolTree {
     pub module_doc: Option<String>,
     /// The parse hit syntax errors (symbols are still extracted).
     pub has_errors: bool,
+    /// Python data tables outside function bodies, which the views show as
+    /// one-line stand-ins (`literals`).
+    #[serde(skip)]
+    large_literals: Vec<literals::LargeLiteral>,
 }
 
 impl SymbolTree {
@@ -210,11 +215,15 @@ impl<'a> Iterator for SymbolIter<'a> {
 /// Parse `source` and extract its symbol tree. Never fails: a file with
 /// syntax errors yields the symbols it can.
 pub fn parse(lang: Lang, source: &str) -> SymbolTree {
-    symbols::extract(lang, source)
+    let mut tree = symbols::extract(lang, source);
+    literals::retitle(&mut tree.symbols, &tree.large_literals, source);
+    tree
 }
 
 /// The code with every function/method body replaced by `...` (Python) or
-/// `{ ... }` (C/C++); docstrings and leading comments kept.
+/// `{ ... }` (C/C++); docstrings and leading comments kept. Python data
+/// tables outside functions become one-line stand-ins
+/// (`_EMOJI = {...}  # dict, 3,608 entries`).
 pub fn skeleton(tree: &SymbolTree, source: &str) -> String {
     skeleton::render(tree, source)
 }

@@ -1,8 +1,10 @@
 //! Skeleton: the file with every function/method body replaced by `...`
 //! (Python, after the docstring) or `{ ... }` (C, C++). Everything outside
 //! function bodies — imports, globals, class bodies, comments — is kept
-//! byte for byte, so a Python skeleton still parses as Python.
+//! byte for byte, except Python data tables, which become one-line
+//! stand-ins (`literals`); a Python skeleton still parses as Python.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::text::slice;
@@ -18,17 +20,33 @@ pub(super) fn placeholder(lang: Lang) -> &'static str {
 
 /// See [`super::skeleton`].
 pub(super) fn render(tree: &SymbolTree, source: &str) -> String {
-    let mut cuts = Vec::new();
-    collect_cuts(&tree.symbols, &mut cuts);
-    replace(source, 0..source.len(), &cuts, placeholder(tree.lang))
+    let mut bodies = Vec::new();
+    collect_cuts(&tree.symbols, &mut bodies);
+    let with = placeholder(tree.lang);
+    let mut cuts: Vec<(Range<usize>, Cow<str>)> = bodies
+        .into_iter()
+        .map(|body| (body, Cow::Borrowed(with)))
+        .collect();
+    cuts.extend(
+        tree.large_literals
+            .iter()
+            .map(|l| (l.range.clone(), l.replacement())),
+    );
+    cuts.sort_by_key(|(range, _)| range.start);
+    replace(source, 0..source.len(), &cuts)
 }
 
 /// The symbol's text (leading comment included) with its body elided, as
 /// the `sig` mask state shows a function.
 pub(super) fn elided(symbol: &Symbol, lang: Lang, source: &str) -> String {
     let whole = symbol.spans.lead..symbol.range.end;
-    let cuts: Vec<Range<usize>> = symbol.spans.elide.iter().cloned().collect();
-    replace(source, whole, &cuts, placeholder(lang))
+    let cuts: Vec<(Range<usize>, Cow<str>)> = symbol
+        .spans
+        .elide
+        .iter()
+        .map(|body| (body.clone(), Cow::Borrowed(placeholder(lang))))
+        .collect();
+    replace(source, whole, &cuts)
 }
 
 /// The elided body of each outermost function (nested functions vanish
@@ -42,12 +60,12 @@ fn collect_cuts(symbols: &[Symbol], out: &mut Vec<Range<usize>>) {
     }
 }
 
-/// `source[region]` with each cut replaced by `with`. Cuts outside the
-/// region or overlapping an earlier cut are ignored.
-fn replace(source: &str, region: Range<usize>, cuts: &[Range<usize>], with: &str) -> String {
+/// `source[region]` with each cut (sorted by start) replaced by its text.
+/// Cuts outside the region or overlapping an earlier cut are ignored.
+fn replace(source: &str, region: Range<usize>, cuts: &[(Range<usize>, Cow<str>)]) -> String {
     let mut out = String::with_capacity(region.len());
     let mut cursor = region.start;
-    for cut in cuts {
+    for (cut, with) in cuts {
         if cut.start < cursor || cut.end > region.end || cut.start > cut.end {
             continue;
         }

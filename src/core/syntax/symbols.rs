@@ -10,6 +10,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
 use super::lang::Capture;
+use super::literals;
 use super::preproc;
 use super::spans::{Found, analyze};
 use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
@@ -33,6 +34,7 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
             symbols: Vec::new(),
             module_doc: None,
             has_errors: true,
+            large_literals: Vec::new(),
         };
     };
     let root = tree.root_node();
@@ -43,6 +45,7 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
         symbols: build(lang, &placed, source),
         module_doc: module_doc(lang, root, source),
         has_errors: root.has_error(),
+        large_literals: literals::find(lang, root, source),
     }
 }
 

@@ -5,6 +5,7 @@
 
 mod c;
 mod cpp;
+mod literals;
 mod python;
 mod robust;
 
