@@ -446,7 +446,6 @@ pub fn visible_discussion(entries: &[DiscussionEntry], max_messages: usize) -> &
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -34,7 +34,9 @@ pub use file::{
     save_atomic, save_edit, to_toml, unknown_keys,
 };
 pub use lock::{LOCK_FILE, ProjectLock};
-pub use paths::{CONFIG_ENV, find_root, global_config_path, normalize_rel};
+pub use paths::{
+    CONFIG_ENV, find_root, global_config_path, normalize_rel, user_state_dir, user_state_dir_from,
+};
 
 /// The name of the project file at the project root.
 pub const PROJECT_FILE: &str = "ctxcurate.toml";

@@ -16,11 +16,22 @@
 //! [`MAX_ENTRY`] bytes; nothing is written or deleted through a link that
 //! leaves the project; and [`DiskCache::clear`] deletes only files named
 //! as the cache names its entries.
+//!
+//! Nor can a repository plant entries: a checksum anyone can compute would
+//! let a cloned `.ctxcurate/cache` serve a forged summary or view for a
+//! file's content hash. So every entry is sealed with an HMAC-SHA256 under
+//! a per-user key ([`user_key`], created once in the user's state
+//! directory, never in a project): an entry written by anyone else — or by
+//! this user on another machine — is a miss. Without a state directory
+//! there is no key, and the disk cache stores nothing.
 
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use std::sync::OnceLock;
+
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use crate::core::project::confine::{STATE_DIR, check_inside, ensure_state_dir};
@@ -35,7 +46,82 @@ const TEMP_PREFIX: &str = ".tmp-entry-";
 const TEMP_SUFFIX: &str = ".tmp";
 
 /// The first line of every entry; a new format gets a new magic.
-const MAGIC: &[u8] = b"ctxcurate-cache 1\n";
+const MAGIC: &[u8] = b"ctxcurate-cache 2\n";
+
+/// The secret that seals a user's cache entries.
+pub type SealKey = [u8; 32];
+
+/// The name of the key file in the user's state directory.
+const KEY_FILE: &str = "cache.key";
+
+/// The user's seal key, read from (or created in) the user's state
+/// directory once per process; `None` when there is no state directory or
+/// the key cannot be read or made (the disk cache is then off).
+pub fn user_key() -> Option<SealKey> {
+    static KEY: OnceLock<Option<SealKey>> = OnceLock::new();
+    *KEY.get_or_init(|| {
+        // Unit tests must not touch the state of whoever runs them.
+        if cfg!(test) {
+            return Some([7; 32]);
+        }
+        let dir = crate::core::project::user_state_dir()?;
+        load_or_create_key(&dir.join(KEY_FILE)).ok()
+    })
+}
+
+/// The key stored at `path` (64 hex digits), made with fresh randomness
+/// (readable by the user only) when there is none yet. Two processes
+/// racing to make it both end up with the one that was written first.
+pub fn load_or_create_key(path: &Path) -> std::io::Result<SealKey> {
+    use std::io::ErrorKind;
+    let invalid = || std::io::Error::new(ErrorKind::InvalidData, "not a cache key");
+    let read = |path: &Path| -> std::io::Result<SealKey> {
+        if !fs::symlink_metadata(path)?.is_file() {
+            return Err(invalid());
+        }
+        let mut text = String::new();
+        fs::File::open(path)?.take(128).read_to_string(&mut text)?;
+        parse_hex_key(text.trim()).ok_or_else(invalid)
+    };
+    match read(path) {
+        Err(e) if e.kind() == ErrorKind::NotFound => {}
+        other => return other,
+    }
+    if let Some(dir) = path.parent() {
+        let mut builder = fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir)?;
+    }
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(mut file) => {
+            file.write_all(hex(&key).as_bytes())?;
+            file.write_all(b"\n")?;
+            file.sync_all()?;
+            Ok(key)
+        }
+        Err(e) if e.kind() == ErrorKind::AlreadyExists => read(path),
+        Err(e) => Err(e),
+    }
+}
+
+fn parse_hex_key(text: &str) -> Option<SealKey> {
+    if text.len() != 64 || !text.is_ascii() {
+        return None;
+    }
+    let mut key = [0u8; 32];
+    for (i, byte) in key.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&text[2 * i..2 * i + 2], 16).ok()?;
+    }
+    Some(key)
+}
 
 /// The cache directory of the project at `root`.
 pub fn cache_dir(root: &Path) -> PathBuf {
@@ -68,32 +154,42 @@ pub struct DiskCache {
     dir: Option<PathBuf>,
     /// Writes and deletes stay inside this folder (the project root).
     root: Option<PathBuf>,
+    /// Seals every entry written and checks every entry read.
+    key: SealKey,
 }
 
 impl DiskCache {
     /// The cache of the project at `root`.
+    /// The cache of the project at `root`, sealed with the [`user_key`]
+    /// (disabled when there is none).
     pub fn open(root: &Path) -> Self {
-        DiskCache {
-            dir: Some(cache_dir(root)),
-            root: Some(root.to_path_buf()),
+        match user_key() {
+            Some(key) => DiskCache::sealed(cache_dir(root), root, key),
+            None => DiskCache::disabled(),
         }
     }
 
     /// A cache in `dir` itself (benchmarks over trees that must not be
-    /// written to).
+    /// written to), sealed with the [`user_key`].
     pub fn at(dir: &Path) -> Self {
+        match user_key() {
+            Some(key) => DiskCache::sealed(dir.to_path_buf(), dir, key),
+            None => DiskCache::disabled(),
+        }
+    }
+
+    /// A cache in `dir`, confined to `root`, sealed with `key`.
+    pub fn sealed(dir: PathBuf, root: &Path, key: SealKey) -> Self {
         DiskCache {
-            dir: Some(dir.to_path_buf()),
-            root: Some(dir.to_path_buf()),
+            dir: Some(dir),
+            root: Some(root.to_path_buf()),
+            key,
         }
     }
 
     /// A cache that stores nothing (tests, read-only use).
     pub fn disabled() -> Self {
-        DiskCache {
-            dir: None,
-            root: None,
-        }
+        DiskCache::default()
     }
 
     /// Whether writing or deleting `path` stays inside the root.
@@ -117,7 +213,7 @@ impl DiskCache {
     pub fn get(&self, bucket: &str, key: &[u8; 32]) -> Option<Vec<u8>> {
         let path = self.entry_path(bucket, key)?;
         let bytes = read_entry(&path)?;
-        match decode(&bytes) {
+        match open_sealed(&self.key, &bytes) {
             Some(payload) => Some(payload.to_vec()),
             None => {
                 // Corrupt: drop it so it is rewritten by the next put.
@@ -162,7 +258,7 @@ impl DiskCache {
             .prefix(TEMP_PREFIX)
             .suffix(TEMP_SUFFIX)
             .tempfile_in(dir)?;
-        tmp.write_all(&encode(payload))?;
+        tmp.write_all(&seal(&self.key, payload))?;
         tmp.persist(path).map_err(|e| e.error)?;
         Ok(())
     }
@@ -307,22 +403,35 @@ fn read_entry(path: &Path) -> Option<Vec<u8>> {
     (bytes.len() as u64 <= MAX_ENTRY).then_some(bytes)
 }
 
-fn encode(payload: &[u8]) -> Vec<u8> {
+fn mac(key: &SealKey) -> Hmac<Sha256> {
+    // HMAC takes keys of any length: 32 bytes cannot fail.
+    <Hmac<Sha256> as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
+}
+
+/// An entry's bytes: the magic line, the HMAC-SHA256 of the payload under
+/// `key` in hex, and the payload.
+pub fn seal(key: &SealKey, payload: &[u8]) -> Vec<u8> {
+    let mut m = mac(key);
+    m.update(payload);
     let mut out = Vec::with_capacity(MAGIC.len() + 65 + payload.len());
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(hex(&Sha256::digest(payload)).as_bytes());
+    out.extend_from_slice(hex(&m.finalize().into_bytes()).as_bytes());
     out.push(b'\n');
     out.extend_from_slice(payload);
     out
 }
 
-fn decode(bytes: &[u8]) -> Option<&[u8]> {
+/// The payload of an entry sealed under `key`, or `None` for anything else.
+fn open_sealed<'a>(key: &SealKey, bytes: &'a [u8]) -> Option<&'a [u8]> {
     let rest = bytes.strip_prefix(MAGIC)?;
     if rest.len() < 65 || rest[64] != b'\n' {
         return None;
     }
     let (sum, payload) = (&rest[..64], &rest[65..]);
-    (hex(&Sha256::digest(payload)).as_bytes() == sum).then_some(payload)
+    let sum = parse_hex_key(std::str::from_utf8(sum).ok()?)?;
+    let mut m = mac(key);
+    m.update(payload);
+    m.verify_slice(&sum).ok().map(|()| payload)
 }
 
 #[cfg(test)]
@@ -443,5 +552,56 @@ mod tests {
         cache.put("a", &key(&[b"1"]), b"1");
         assert_eq!(cache.get("a", &key(&[b"1"])), None);
         assert_eq!(cache.clear().unwrap(), 0);
+    }
+
+    #[test]
+    fn entries_sealed_by_someone_else_are_misses() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let k = key(&[b"summary of", b"some content hash"]);
+        let theirs = DiskCache::sealed(cache_dir(root), root, [1; 32]);
+        theirs.put("summary", &k, b"FORGED SUMMARY");
+        assert_eq!(
+            theirs.get("summary", &k).as_deref(),
+            Some(&b"FORGED SUMMARY"[..])
+        );
+        // The same entry, read with this user's key.
+        let mine = DiskCache::sealed(cache_dir(root), root, [2; 32]);
+        assert_eq!(mine.get("summary", &k), None);
+
+        // What anyone can compute (the unkeyed SHA-256 of the payload, the
+        // format before entries were sealed) is no entry either.
+        let path = mine.entry_path("summary", &k).unwrap();
+        let mut forged = MAGIC.to_vec();
+        forged.extend_from_slice(hex(&Sha256::digest(b"FORGED")).as_bytes());
+        forged.push(b'\n');
+        forged.extend_from_slice(b"FORGED");
+        std::fs::write(&path, &forged).unwrap();
+        assert_eq!(mine.get("summary", &k), None);
+        let mut old = b"ctxcurate-cache 1\n".to_vec();
+        old.extend_from_slice(&forged[MAGIC.len()..]);
+        std::fs::write(&path, &old).unwrap();
+        assert_eq!(mine.get("summary", &k), None);
+    }
+
+    #[test]
+    fn the_user_key_is_made_once_and_private() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("state/ctxcurate").join(KEY_FILE);
+        let first = load_or_create_key(&path).unwrap();
+        assert_eq!(load_or_create_key(&path).unwrap(), first);
+        assert_ne!(first, [0; 32]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o600);
+        }
+        // Another file gives another key; a damaged file is an error,
+        // never silently replaced (another process may be using it).
+        let other = load_or_create_key(&dir.path().join("other.key")).unwrap();
+        assert_ne!(other, first);
+        std::fs::write(&path, "not hex\n").unwrap();
+        assert!(load_or_create_key(&path).is_err());
     }
 }

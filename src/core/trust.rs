@@ -299,12 +299,8 @@ impl TrustStore {
     fn user_from(
         var: impl Fn(&str) -> Option<std::ffi::OsString>,
     ) -> Result<TrustStore, TrustError> {
-        let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let base = set("XDG_STATE_HOME")
-            .filter(|p| p.is_absolute())
-            .or_else(|| set("HOME").map(|home| home.join(".local/state")))
-            .ok_or(TrustError::NoStateDir)?;
-        Ok(TrustStore::at(base.join("ctxcurate").join("trust")))
+        let base = crate::core::project::user_state_dir_from(var).ok_or(TrustError::NoStateDir)?;
+        Ok(TrustStore::at(base.join("trust")))
     }
 
     /// The directory of the records.

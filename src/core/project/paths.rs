@@ -37,6 +37,24 @@ pub fn global_config_path() -> Option<PathBuf> {
     global_config_path_from(|name| std::env::var_os(name))
 }
 
+/// The user's state directory for ctxcurate: `$XDG_STATE_HOME/ctxcurate`
+/// (an absolute XDG_STATE_HOME only, as the XDG spec says), else
+/// `$HOME/.local/state/ctxcurate`; `None` when neither is set. It holds
+/// what belongs to the user and never to a project: trust consents and the
+/// key that seals the disk caches.
+pub fn user_state_dir() -> Option<PathBuf> {
+    user_state_dir_from(|name| std::env::var_os(name))
+}
+
+/// [`user_state_dir`] with the environment given as a lookup.
+pub fn user_state_dir_from(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
+    let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let base = set("XDG_STATE_HOME")
+        .filter(|p| p.is_absolute())
+        .or_else(|| set("HOME").map(|home| home.join(".local/state")))?;
+    Some(base.join("ctxcurate"))
+}
+
 fn global_config_path_from(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
     let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
     if let Some(path) = set(CONFIG_ENV) {
