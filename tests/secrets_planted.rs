@@ -256,3 +256,32 @@ fn a_packed_build_scans_the_discussion() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains(GH_TOKEN));
 }
+
+#[test]
+fn the_tui_asks_naming_the_files_line_and_the_discussion() {
+    let p = Project::empty();
+    p.write("app/settings.py", &settings_py());
+    p.write(
+        "ctxcurate.toml",
+        &format!(
+            "[presets.default]\n\n[[presets.default.files]]\npath = \"app/settings.py\"\nview_mode = \"skeleton\"\n\n[[presets.default.discussion]]\nrole = \"User\"\ncontent = \"use {GH_TOKEN}\"\n"
+        ),
+    );
+    let mut h = ctxcurate::tui::harness::Harness::open(p.root(), None, 140, 30).expect("open");
+    h.key("y");
+    assert!(h.copied.is_empty(), "nothing copied before the answer");
+    let screen = h.screen();
+    assert!(screen.contains("6 likely secret(s)"), "{screen}");
+    assert!(
+        screen
+            .contains("app/settings.py:12: AWS secret key AWS_SECRET_ACCESS_KEY = wJal…(40 chars)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("discussion message 1, line 1: GitHub token ghp_…(40 chars)"),
+        "{screen}"
+    );
+    h.key("y");
+    assert_eq!(h.copied.len(), 1);
+    assert!(h.copied[0].contains(GH_TOKEN), "copied as composed");
+}

@@ -20,7 +20,7 @@
 pub mod rules;
 mod scan;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -187,10 +187,16 @@ impl<'a> Scanner<'a> {
                 findings.push(Finding::new(place, hit));
             }
         }
+        let mut sections: Option<Vec<(usize, String)>> = None;
         for hit in self.rules.scan(text) {
             if seen.insert(unescape_xml(&text[hit.span.clone()])) {
+                let sections = sections.get_or_insert_with(|| section_starts(text));
+                let at = sections.partition_point(|(start, _)| *start <= hit.span.start);
                 let place = Place::Output {
-                    section: section_before(text, hit.span.start),
+                    section: at
+                        .checked_sub(1)
+                        .map(|i| sections[i].1.clone())
+                        .unwrap_or_default(),
                     line: hit.line,
                 };
                 findings.push(Finding::new(place, hit));
@@ -210,15 +216,14 @@ impl<'a> Scanner<'a> {
         }
         // A full view is the file itself; any other view is located back.
         let source = (f.mode != ViewMode::Full).then(|| self.cache.file(self.root, &f.path));
-        let source_text = source.as_deref().and_then(|s| s.text());
-        let mut used = HashSet::new();
+        let mut locator = source.as_deref().and_then(|s| s.text()).map(Locator::new);
         hits.into_iter()
             .map(|hit| {
                 let secret = f.text[hit.span.clone()].to_string();
-                let line = match source_text {
+                let line = match &mut locator {
                     None if f.mode == ViewMode::Full => Some(hit.line),
                     None => None,
-                    Some(src) => locate(src, &f.text, &hit, &mut used),
+                    Some(locator) => locator.line_of(&f.text, &hit),
                 };
                 let place = match line {
                     Some(line) => Place::File {
@@ -251,7 +256,7 @@ impl<'a> Scanner<'a> {
         let file = self.cache.file(self.root, &path);
         match file
             .text()
-            .and_then(|src| locate(src, map, hit, &mut HashSet::new()))
+            .and_then(|src| Locator::new(src).line_of(map, hit))
         {
             Some(line) => Place::MapFile { path, line },
             None => Place::RepoMap { line: hit.line },
@@ -259,36 +264,78 @@ impl<'a> Scanner<'a> {
     }
 }
 
-/// The line of `source` that `hit` (a match in `view`, a rendering of
-/// `source`) comes from: an occurrence of the secret on a line that reads
-/// like the view's line, else its first occurrence not already claimed by
-/// an earlier hit (`used`). `None` when the source lacks the secret.
-fn locate(source: &str, view: &str, hit: &Hit, used: &mut HashSet<usize>) -> Option<usize> {
-    let secret = &view[hit.span.clone()];
-    // The match may start lines above its secret (a PEM header).
-    let lines_above = view[hit.start.min(hit.span.start)..hit.span.start]
-        .bytes()
-        .filter(|b| *b == b'\n')
-        .count();
-    let view_line = line_around(view, hit.span.start).trim();
-    let mut first_free = None;
-    let mut line = 1;
-    let mut counted = 0;
-    for (at, _) in source.match_indices(secret).take(10_000) {
-        line += source[counted..at].bytes().filter(|b| *b == b'\n').count();
-        counted = at;
-        if used.contains(&line) {
-            continue;
+/// Finds where the lines of a rendered view come from in the file's own
+/// text, in time linear in the file however many hits there are.
+struct Locator<'s> {
+    source: &'s str,
+    /// Each trimmed line of the source and the lines (1-based) it is on.
+    by_text: HashMap<&'s str, Vec<usize>>,
+    /// Lines already claimed by an earlier hit.
+    used: HashSet<usize>,
+    /// Full-text searches done (for lines the view rewrote); bounded.
+    searches: usize,
+}
+
+/// At most this many hits per file are searched for in the whole source.
+const MAX_SEARCHES: usize = 64;
+
+impl<'s> Locator<'s> {
+    fn new(source: &'s str) -> Self {
+        let mut by_text: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, line) in source.lines().enumerate() {
+            by_text.entry(line.trim()).or_default().push(i + 1);
         }
-        if line_around(source, at).trim() == view_line {
-            first_free = Some(line);
-            break;
+        Locator {
+            source,
+            by_text,
+            used: HashSet::new(),
+            searches: 0,
         }
-        first_free.get_or_insert(line);
     }
-    let line = first_free?;
-    used.insert(line);
-    Some(line.saturating_sub(lines_above).max(1))
+
+    /// The source line that `hit` (a match in `view`, a rendering of the
+    /// source) comes from: a line reading exactly like the view's line,
+    /// else the first occurrence of the secret; each claimed once. `None`
+    /// when the source lacks the secret.
+    fn line_of(&mut self, view: &str, hit: &Hit) -> Option<usize> {
+        // The match may start lines above its secret (a PEM header).
+        let lines_above = view[hit.start.min(hit.span.start)..hit.span.start]
+            .bytes()
+            .filter(|b| *b == b'\n')
+            .count();
+        let view_line = line_around(view, hit.span.start).trim();
+        let same = self
+            .by_text
+            .get(view_line)
+            .and_then(|lines| lines.iter().find(|l| !self.used.contains(l)))
+            .copied();
+        let line = match same {
+            Some(line) => line,
+            None => self.search(&view[hit.span.clone()])?,
+        };
+        self.used.insert(line);
+        Some(line.saturating_sub(lines_above).max(1))
+    }
+
+    /// The first line holding `secret` not claimed yet (else the first).
+    fn search(&mut self, secret: &str) -> Option<usize> {
+        if self.searches >= MAX_SEARCHES {
+            return None;
+        }
+        self.searches += 1;
+        let mut line = 1;
+        let mut counted = 0;
+        let mut first = None;
+        for (at, _) in self.source.match_indices(secret) {
+            line += self.source[counted..at].matches('\n').count();
+            counted = at;
+            if !self.used.contains(&line) {
+                return Some(line);
+            }
+            first.get_or_insert(line);
+        }
+        first
+    }
 }
 
 /// Start of the line holding byte `pos`.
@@ -303,24 +350,26 @@ fn line_around(text: &str, pos: usize) -> &str {
     &text[start..end]
 }
 
-/// The section of the output holding byte `pos`: the last `## ` heading
-/// (Markdown) or opening tag (XML) above it.
-fn section_before(text: &str, pos: usize) -> String {
-    for line in text[..line_start(text, pos)].lines().rev() {
+/// Where each section of the output starts and its name: a `## `
+/// heading (Markdown) or an opening tag (XML), in text order.
+fn section_starts(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
         if line.starts_with("## ") {
-            return line.chars().take(60).collect();
-        }
-        if let Some(tag) = line.strip_prefix('<') {
+            out.push((at, line.trim_end().chars().take(60).collect()));
+        } else if let Some(tag) = line.strip_prefix('<') {
             let name: String = tag
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
             if !name.is_empty() {
-                return format!("<{name}>");
+                out.push((at, format!("<{name}>")));
             }
         }
+        at += line.len();
     }
-    String::new()
+    out
 }
 
 /// The text an XML-escaped secret stands for, so a secret already reported

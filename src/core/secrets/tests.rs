@@ -252,18 +252,46 @@ fn the_line_of_a_view_is_located_in_its_source() {
         "import os\n\ndef f(): ...\n\nTOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n";
     let hit = &scan(view)[0];
     assert_eq!(hit.line, 5);
-    assert_eq!(locate(source, view, hit, &mut HashSet::new()), Some(6));
+    assert_eq!(Locator::new(source).line_of(view, hit), Some(6));
     // A secret the source lacks is not located.
-    assert_eq!(locate("x = 1\n", view, hit, &mut HashSet::new()), None);
+    assert_eq!(Locator::new("x = 1\n").line_of(view, hit), None);
+    // Two equal lines are claimed in turn.
+    let twice = format!("{view}{view}");
+    let source_twice = format!("{source}{source}");
+    let mut locator = Locator::new(&source_twice);
+    let lines: Vec<Option<usize>> = scan(&twice)
+        .iter()
+        .map(|h| locator.line_of(&twice, h))
+        .collect();
+    assert_eq!(lines, [Some(6), Some(12)]);
 }
 
 #[test]
 fn sections_of_the_output_are_named() {
     let text = "## Files\n\n### a.py\n\nx\n\n## Discussion History\n\n### Discussion Excerpt 1\n\nUser: hi\n";
-    let pos = text.find("User").unwrap_or(0);
-    assert_eq!(section_before(text, pos), "## Discussion History");
+    let names: Vec<String> = section_starts(text).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(names, ["## Files", "## Discussion History"]);
     let xml = "<documents>\n</documents>\n<discussion>\n<message index=\"1\" role=\"User\">\nhi\n";
-    let pos = xml.find("hi").unwrap_or(0);
-    assert_eq!(section_before(xml, pos), "<message>");
+    let names: Vec<String> = section_starts(xml).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(names, ["<documents>", "<discussion>", "<message>"]);
     assert_eq!(unescape_xml("a&lt;b&amp;c"), "a<b&c");
+}
+
+/// A secret in a part no other scan covers (a file name in a heading) is
+/// reported from the output, under its section.
+#[test]
+fn the_whole_output_is_scanned_last() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "ghp_abcdefghijklmnopqrstuvwxyz0123456789.txt";
+    std::fs::write(dir.path().join(name), "hello\n").expect("write");
+    let preset = Preset {
+        files: vec![crate::core::model::FileItem::new(name)],
+        ..Preset::default()
+    };
+    let opts = crate::core::compose::ComposeOptions::from_settings(&Default::default());
+    let cache = FileCache::new();
+    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
+    let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
+    let places: Vec<String> = findings.iter().map(|f| f.place.to_string()).collect();
+    assert_eq!(places, ["context line 3 (## Files)"]);
 }
