@@ -285,3 +285,46 @@ fn the_tui_asks_naming_the_files_line_and_the_discussion() {
     assert_eq!(h.copied.len(), 1);
     assert!(h.copied[0].contains(GH_TOKEN), "copied as composed");
 }
+
+#[test]
+fn xml_output_gives_the_same_findings() {
+    let p = Project::empty();
+    p.write("app/settings.py", &settings_py());
+    let preset = Preset {
+        files: vec![FileItem::new("app/settings.py")],
+        ..Preset::default()
+    };
+    let (_, markdown) = scan(p.root(), &preset);
+    let mut opts = ComposeOptions::from_settings(&Settings::default());
+    opts.format = ctxcurate::core::model::Format::Xml;
+    let cache = FileCache::new();
+    let c = compose::compose_with(p.root(), &preset, &opts, &cache, None);
+    assert!(c.text.starts_with("<documents>"), "{}", c.text);
+    let xml = Scanner::new(p.root(), &cache).composition(&c, &preset, opts.max_messages);
+    assert_eq!(xml, markdown);
+    assert_eq!(markdown.len(), 6);
+}
+
+#[test]
+fn a_secret_in_the_repo_map_names_the_files_line() {
+    let p = Project::empty();
+    p.write("app.py", "def main():\n    return 1\n");
+    p.write("conf/__init__.py", "");
+    p.write(
+        "conf/settings.py",
+        "\"\"\"Settings.\"\"\"\n\nimport os\n\n\ndef load():\n    return 1\n\n\nAWS_SECRET_ACCESS_KEY = \"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ3kLmP9aB\"\n",
+    );
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nfiles = [\"app.py\"]\n",
+    );
+    let out = p.run(&["build", "--target", "app.py"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "likely secret: conf/settings.py:10 (repo map): AWS secret key AWS_SECRET_ACCESS_KEY = wJal…(40 chars)"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -29,6 +29,7 @@ use crate::core::cache::FileCache;
 use crate::core::compose::{self, Composition, RenderedFile};
 use crate::core::model::{Preset, ViewMode};
 use crate::core::pack::Packed;
+use crate::core::walk;
 
 pub use rules::{RuleSet, RulesError};
 pub use scan::{Hit, entropy, mask, scan};
@@ -248,7 +249,9 @@ impl<'a> Scanner<'a> {
             .lines()
             .rev()
             .find(|l| !l.is_empty() && !l.starts_with([' ', '\t']))
-            .filter(|p| !p.starts_with('#') && !p.contains(' '))
+            // Only a project path: a file name with a newline must not
+            // make the scanner read something else.
+            .filter(|p| !p.starts_with('#') && !p.contains(' ') && walk::is_inside(p))
             .map(str::to_string);
         let Some(path) = path else {
             return Place::RepoMap { line: hit.line };
