@@ -295,3 +295,27 @@ fn the_whole_output_is_scanned_last() {
     let places: Vec<String> = findings.iter().map(|f| f.place.to_string()).collect();
     assert_eq!(places, ["context line 3 (## Files)"]);
 }
+
+/// A view that rewrote the secret's line (an external summary) and a
+/// source that lacks it: the finding names the view's line and mode.
+#[test]
+fn a_secret_only_in_the_view_names_the_view() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("notes.md"), "# Notes\n\nNothing here.\n").expect("write");
+    let file = RenderedFile {
+        path: "notes.md".into(),
+        mode: ViewMode::Summary,
+        text: "Notes.\nThe summarizer said: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n".into(),
+        error: None,
+        notes: Vec::new(),
+        aggregate: true,
+        key: String::new(),
+    };
+    let cache = FileCache::new();
+    let findings = Scanner::new(dir.path(), &cache).file(&file);
+    let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
+    assert_eq!(
+        shown,
+        ["notes.md (line 2 of the summary view): GitHub token ghp_…(40 chars)"]
+    );
+}
