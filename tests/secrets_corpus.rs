@@ -35,12 +35,17 @@ fn scan_tree(root: &Path, exclude: &[&str], mode: ViewMode) -> (Composition, Vec
     let findings = Scanner::new(root, &cache).composition(&c, &preset, opts.max_messages);
     let bytes: usize = c.files.iter().map(|f| f.text.len()).sum();
     eprintln!(
-        "{} findings in {} files ({} MB, {mode} view) of {}: scanned in {:?} (debug build)",
+        "{} findings in {} files ({} MB, {mode} view) of {}: scanned in {:?} ({} build)",
         findings.len(),
         c.files.len(),
         bytes / 1_000_000,
         root.display(),
-        started.elapsed()
+        started.elapsed(),
+        if cfg!(debug_assertions) {
+            "debug"
+        } else {
+            "release"
+        }
     );
     for f in &findings {
         eprintln!("  {f}");
