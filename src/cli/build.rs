@@ -12,7 +12,7 @@ use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::output_file;
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
-use ctxcurate::core::secrets::{self, Finding};
+use ctxcurate::core::secrets::{Finding, Scanner};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
@@ -67,19 +67,8 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
         }
         report_files(&packed.files, ctx)?;
-        let mut findings: Vec<Finding> = packed.files.iter().flat_map(secrets::scan_file).collect();
-        // The map's outlines show module-level assignments too.
-        findings.extend(
-            secrets::scan(&packed.map.text)
-                .into_iter()
-                .map(|h| Finding {
-                    path: "repo map".to_string(),
-                    line: h.line,
-                    mode: ctxcurate::core::model::ViewMode::Full,
-                    kind: h.kind,
-                    masked: h.masked,
-                }),
-        );
+        let findings =
+            Scanner::new(&project.root, &cache).packed(&packed, &preset, opts.max_messages);
         check_secrets(findings, args.allow_secrets, ctx)?;
         let path = write_out(&args, &project, opts.format, &packed.text, ctx)?;
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
@@ -90,11 +79,9 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
     report_files(&composition.files, ctx)?;
-    check_secrets(
-        secrets::scan_composition(&composition),
-        args.allow_secrets,
-        ctx,
-    )?;
+    let findings =
+        Scanner::new(&project.root, &cache).composition(&composition, &preset, opts.max_messages);
+    check_secrets(findings, args.allow_secrets, ctx)?;
     let total = cache.count(tokenizer, &composition.text);
     let target = write_out(&args, &project, opts.format, &composition.text, ctx)?;
     let rendered = composition.files.iter().filter(|f| f.aggregate).count();

@@ -13,7 +13,7 @@ use crate::core::compose::{self, ComposeOptions, Composition};
 use crate::core::model::{Format, TokenizerKind};
 use crate::core::output_file;
 use crate::core::pack;
-use crate::core::secrets;
+use crate::core::secrets::Scanner;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;
 
@@ -81,7 +81,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &c.text),
-                findings: secrets::scan_composition(&c),
+                findings: Scanner::new(root, cache).composition(&c, &preset, opts.max_messages),
                 text: c.text,
                 label,
                 tokenizer,
@@ -104,7 +104,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &text),
-                findings: secrets::scan_file(&file),
+                findings: Scanner::new(root, cache).file(&file),
                 text,
                 label: format!("{} [{}]", file.path, file.mode),
                 tokenizer,
@@ -130,7 +130,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             walked,
         } => {
             let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
-            let findings = secrets::scan_composition(&c);
+            let findings = Scanner::new(root, cache).composition(&c, &preset, opts.max_messages);
             if let Some(first) = findings.first() {
                 // As `ctxcurate build --save` does: refuse, name the first.
                 return Event::Wrote(Err(format!(

@@ -1,0 +1,393 @@
+//! Likely secrets in a context about to leave the machine: private keys
+//! (PEM, PuTTY, kubeconfig), provider tokens (AWS, GCP, GitHub, GitLab,
+//! Slack, OpenAI, Anthropic, …), JWTs and `Bearer` credentials, and
+//! random-looking values assigned to names like `password` or `token`.
+//!
+//! The rules are data (`config/secrets.toml`, see [`rules`]); [`scan`]
+//! applies them to one text. [`Scanner`] applies them to everything a
+//! composed context holds — each file's rendered view, the repo map, the
+//! screenshot paths, the discussion, and finally the whole output text, so
+//! a section added later cannot slip through — and names each finding by
+//! where the user can fix it: a file's own line number in every view mode
+//! (a skeleton's line 3 is the file's line 40), a discussion message, a
+//! screenshot entry.
+//!
+//! The CLI's `build` refuses to write a context with findings (unless
+//! `--allow-secrets`) and the TUI asks before copying one. A finding shows
+//! a *masked* form of the match: the secret itself is never echoed in full,
+//! so the warning cannot leak it into a terminal scrollback or a log.
+
+pub mod rules;
+mod scan;
+
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::core::cache::FileCache;
+use crate::core::compose::{self, Composition, RenderedFile};
+use crate::core::model::{Preset, ViewMode};
+use crate::core::pack::Packed;
+use crate::core::walk;
+
+pub use rules::{RuleSet, RulesError};
+pub use scan::{Hit, entropy, mask, scan};
+
+/// Where a finding is, in terms the user can act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Place {
+    /// A line of a file, numbered as in the file itself (whatever the view).
+    File { path: String, line: usize },
+    /// A line of a file whose outline in the repo map shows the secret.
+    MapFile { path: String, line: usize },
+    /// A line of a file's rendered view only: the view does not show the
+    /// secret as the file has it (an external summary, say).
+    View {
+        path: String,
+        mode: ViewMode,
+        line: usize,
+    },
+    /// A line of the repo map not tied to a file.
+    RepoMap { line: usize },
+    /// A line of a discussion message (1-based, as numbered in the output).
+    Discussion { message: usize, line: usize },
+    /// A screenshot entry (1-based).
+    Screenshot { index: usize },
+    /// Elsewhere in the composed output: its line, under `section`.
+    Output { section: String, line: usize },
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Place::File { path, line } => write!(f, "{path}:{line}"),
+            Place::MapFile { path, line } => write!(f, "{path}:{line} (repo map)"),
+            Place::View { path, mode, line } => {
+                write!(f, "{path} (line {line} of the {mode} view)")
+            }
+            Place::RepoMap { line } => write!(f, "repo map, line {line}"),
+            Place::Discussion { message, line } => {
+                write!(f, "discussion message {message}, line {line}")
+            }
+            Place::Screenshot { index } => write!(f, "screenshot {index}"),
+            Place::Output { section, line } if section.is_empty() => {
+                write!(f, "context line {line}")
+            }
+            Place::Output { section, line } => write!(f, "context line {line} ({section})"),
+        }
+    }
+}
+
+/// One likely secret in a context.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub place: Place,
+    /// The rule's id (`github-token`).
+    pub rule: Arc<str>,
+    /// The rule's short human name (`GitHub token`).
+    pub kind: Arc<str>,
+    pub masked: String,
+}
+
+impl Finding {
+    fn new(place: Place, hit: Hit) -> Self {
+        Finding {
+            place,
+            rule: hit.rule,
+            kind: hit.kind,
+            masked: hit.masked,
+        }
+    }
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {} {}", self.place, self.kind, self.masked)
+    }
+}
+
+/// Scans contexts composed over the project at `root`; `cache` supplies
+/// the files' own text, to number findings as the files do.
+pub struct Scanner<'a> {
+    root: &'a Path,
+    cache: &'a FileCache,
+    rules: &'a RuleSet,
+}
+
+impl<'a> Scanner<'a> {
+    /// A scanner with the built-in rules.
+    pub fn new(root: &'a Path, cache: &'a FileCache) -> Self {
+        Scanner {
+            root,
+            cache,
+            rules: RuleSet::builtin(),
+        }
+    }
+
+    /// The findings in a composition of `preset` (its discussion shown up
+    /// to `max_messages`).
+    pub fn composition(
+        &self,
+        c: &Composition,
+        preset: &Preset,
+        max_messages: usize,
+    ) -> Vec<Finding> {
+        self.context(&c.files, None, preset, max_messages, &c.text)
+    }
+
+    /// The findings in a packed context.
+    pub fn packed(&self, p: &Packed, preset: &Preset, max_messages: usize) -> Vec<Finding> {
+        self.context(&p.files, Some(&p.map.text), preset, max_messages, &p.text)
+    }
+
+    /// The findings in one rendered file (none when it is not rendered).
+    pub fn file(&self, f: &RenderedFile) -> Vec<Finding> {
+        self.file_secrets(f).into_iter().map(|(f, _)| f).collect()
+    }
+
+    /// Every section, then the whole `text` for anything not yet reported.
+    fn context(
+        &self,
+        files: &[RenderedFile],
+        map: Option<&str>,
+        preset: &Preset,
+        max_messages: usize,
+        text: &str,
+    ) -> Vec<Finding> {
+        let mut findings = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        for f in files {
+            for (finding, secret) in self.file_secrets(f) {
+                seen.insert(secret);
+                findings.push(finding);
+            }
+        }
+        if let Some(map) = map {
+            for hit in self.rules.scan(map) {
+                seen.insert(map[hit.span.clone()].to_string());
+                let place = self.map_place(map, &hit);
+                findings.push(Finding::new(place, hit));
+            }
+        }
+        for (i, shot) in preset.screenshots.iter().enumerate() {
+            for hit in self.rules.scan(shot) {
+                seen.insert(shot[hit.span.clone()].to_string());
+                findings.push(Finding::new(Place::Screenshot { index: i + 1 }, hit));
+            }
+        }
+        let messages = compose::visible_discussion(&preset.discussion, max_messages);
+        for (i, m) in messages.iter().enumerate() {
+            let content = m.content.trim();
+            for hit in self.rules.scan(content) {
+                seen.insert(content[hit.span.clone()].to_string());
+                let place = Place::Discussion {
+                    message: i + 1,
+                    line: hit.line,
+                };
+                findings.push(Finding::new(place, hit));
+            }
+        }
+        let mut sections: Option<Vec<(usize, String)>> = None;
+        for hit in self.rules.scan(text) {
+            if seen.insert(unescape_xml(&text[hit.span.clone()])) {
+                let sections = sections.get_or_insert_with(|| section_starts(text));
+                let at = sections.partition_point(|(start, _)| *start <= hit.span.start);
+                let place = Place::Output {
+                    section: at
+                        .checked_sub(1)
+                        .map(|i| sections[i].1.clone())
+                        .unwrap_or_default(),
+                    line: hit.line,
+                };
+                findings.push(Finding::new(place, hit));
+            }
+        }
+        findings
+    }
+
+    /// The findings of one rendered file, each with its secret's text.
+    fn file_secrets(&self, f: &RenderedFile) -> Vec<(Finding, String)> {
+        if !f.aggregate || f.error.is_some() {
+            return Vec::new();
+        }
+        let hits = self.rules.scan(&f.text);
+        if hits.is_empty() {
+            return Vec::new();
+        }
+        // A full view is the file itself; any other view is located back.
+        let source = (f.mode != ViewMode::Full).then(|| self.cache.file(self.root, &f.path));
+        let mut locator = source.as_deref().and_then(|s| s.text()).map(Locator::new);
+        hits.into_iter()
+            .map(|hit| {
+                let secret = f.text[hit.span.clone()].to_string();
+                let line = match &mut locator {
+                    None if f.mode == ViewMode::Full => Some(hit.line),
+                    None => None,
+                    Some(locator) => locator.line_of(&f.text, &hit),
+                };
+                let place = match line {
+                    Some(line) => Place::File {
+                        path: f.path.clone(),
+                        line,
+                    },
+                    None => Place::View {
+                        path: f.path.clone(),
+                        mode: f.mode,
+                        line: hit.line,
+                    },
+                };
+                (Finding::new(place, hit), secret)
+            })
+            .collect()
+    }
+
+    /// A repo-map hit as a line of the file whose outline it is in.
+    fn map_place(&self, map: &str, hit: &Hit) -> Place {
+        // Outline lines are indented under their file's path line.
+        let path = map[..hit.span.start]
+            .lines()
+            .rev()
+            .find(|l| !l.is_empty() && !l.starts_with([' ', '\t']))
+            // Only a project path: a file name with a newline must not
+            // make the scanner read something else.
+            .filter(|p| !p.starts_with('#') && !p.contains(' ') && walk::is_inside(p))
+            .map(str::to_string);
+        let Some(path) = path else {
+            return Place::RepoMap { line: hit.line };
+        };
+        let file = self.cache.file(self.root, &path);
+        match file
+            .text()
+            .and_then(|src| Locator::new(src).line_of(map, hit))
+        {
+            Some(line) => Place::MapFile { path, line },
+            None => Place::RepoMap { line: hit.line },
+        }
+    }
+}
+
+/// Finds where the lines of a rendered view come from in the file's own
+/// text, in time linear in the file however many hits there are.
+struct Locator<'s> {
+    source: &'s str,
+    /// Each trimmed line of the source and the lines (1-based) it is on.
+    by_text: HashMap<&'s str, Vec<usize>>,
+    /// Lines already claimed by an earlier hit.
+    used: HashSet<usize>,
+    /// Full-text searches done (for lines the view rewrote); bounded.
+    searches: usize,
+}
+
+/// At most this many hits per file are searched for in the whole source.
+const MAX_SEARCHES: usize = 64;
+
+impl<'s> Locator<'s> {
+    fn new(source: &'s str) -> Self {
+        let mut by_text: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, line) in source.lines().enumerate() {
+            by_text.entry(line.trim()).or_default().push(i + 1);
+        }
+        Locator {
+            source,
+            by_text,
+            used: HashSet::new(),
+            searches: 0,
+        }
+    }
+
+    /// The source line that `hit` (a match in `view`, a rendering of the
+    /// source) comes from: a line reading exactly like the view's line,
+    /// else the first occurrence of the secret; each claimed once. `None`
+    /// when the source lacks the secret.
+    fn line_of(&mut self, view: &str, hit: &Hit) -> Option<usize> {
+        // The match may start lines above its secret (a PEM header).
+        let lines_above = view[hit.start.min(hit.span.start)..hit.span.start]
+            .bytes()
+            .filter(|b| *b == b'\n')
+            .count();
+        let view_line = line_around(view, hit.span.start).trim();
+        let same = self
+            .by_text
+            .get(view_line)
+            .and_then(|lines| lines.iter().find(|l| !self.used.contains(l)))
+            .copied();
+        let line = match same {
+            Some(line) => line,
+            None => self.search(&view[hit.span.clone()])?,
+        };
+        self.used.insert(line);
+        Some(line.saturating_sub(lines_above).max(1))
+    }
+
+    /// The first line holding `secret` not claimed yet (else the first).
+    fn search(&mut self, secret: &str) -> Option<usize> {
+        if self.searches >= MAX_SEARCHES {
+            return None;
+        }
+        self.searches += 1;
+        let mut line = 1;
+        let mut counted = 0;
+        let mut first = None;
+        for (at, _) in self.source.match_indices(secret) {
+            line += self.source[counted..at].matches('\n').count();
+            counted = at;
+            if !self.used.contains(&line) {
+                return Some(line);
+            }
+            first.get_or_insert(line);
+        }
+        first
+    }
+}
+
+/// Start of the line holding byte `pos`.
+fn line_start(text: &str, pos: usize) -> usize {
+    text[..pos].rfind('\n').map_or(0, |i| i + 1)
+}
+
+/// The whole line holding byte `pos`.
+fn line_around(text: &str, pos: usize) -> &str {
+    let start = line_start(text, pos);
+    let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    &text[start..end]
+}
+
+/// Where each section of the output starts and its name: a `## `
+/// heading (Markdown) or an opening tag (XML), in text order.
+fn section_starts(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("## ") {
+            out.push((at, line.trim_end().chars().take(60).collect()));
+        } else if let Some(tag) = line.strip_prefix('<') {
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push((at, format!("<{name}>")));
+            }
+        }
+        at += line.len();
+    }
+    out
+}
+
+/// The text an XML-escaped secret stands for, so a secret already reported
+/// in a file is not reported again from the escaped output.
+fn unescape_xml(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+#[cfg(test)]
+mod tests;

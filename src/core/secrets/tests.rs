@@ -1,0 +1,321 @@
+//! The rules on single texts: a table of planted secrets that must be
+//! found and a table of ordinary code lines that must not be.
+
+use super::*;
+
+fn found(text: &str) -> Vec<(usize, String)> {
+    scan(text)
+        .into_iter()
+        .map(|h| (h.line, h.rule.to_string()))
+        .collect()
+}
+
+/// A JWT as services issue them: a few hundred characters.
+pub(crate) fn long_jwt() -> String {
+    let payload =
+        "c3ViIjoiMTIzNDU2Nzg5MCIsIm5hbWUiOiJKb2huIERvZSIsImlhdCI6MTUxNjIzOTAyMn0".repeat(8);
+    format!(
+        "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ{payload}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c"
+    )
+}
+
+const PPK: &str = "\
+PuTTY-User-Key-File-3: ssh-ed25519
+Encryption: none
+Comment: deploy@build
+Public-Lines: 2
+AAAAC3NzaC1lZDI1NTE5AAAAIOq0Jx1mN8pYzW4kB7vQ2rT5sL9dF3gH6jK1cV0bX8nE
+Private-Lines: 1
+AAAAIFqT8mZ2xLp7Rt4vW9cK3nB6yH1jD5gF0sQ8eA4uI7oP
+Private-MAC: 6f1c2e9a0b8d7c4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e
+";
+
+const KUBECONFIG: &str = "\
+users:
+- name: admin
+  user:
+    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM4akNDQWRxZ0F3SUJBZ0lJ
+    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcEFJQkFBS0NBUUVB
+";
+
+/// Each planted secret of issue 10 §7, with the rule and line it is found on.
+#[test]
+fn planted_secrets_are_found() {
+    let jwt = long_jwt();
+    let cases: Vec<(String, &str, usize)> = vec![
+        // AWS secret keys contain `/` and `+`.
+        (
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ3kLmP9aB".into(),
+            "aws-secret-key",
+            1,
+        ),
+        (
+            "x = 1\nAWS_SECRET_ACCESS_KEY = \"k7MDENG+bPxRfiCYzQ3kLmP9aBwJalrXUtnFEMI/\"".into(),
+            "aws-secret-key",
+            2,
+        ),
+        (
+            r#"{"AccessKeyId": "x", "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ3kLmP9aB"}"#
+                .into(),
+            "aws-secret-key",
+            1,
+        ),
+        // Passwords with `$ * % <`, quoted in code and bare in a .env file.
+        (
+            "DB_PASSWORD = \"hU8$kq*2Lm%Z9<pXv\"".into(),
+            "secret-assignment",
+            1,
+        ),
+        (
+            "DEBUG=1\nDB_PASSWORD=hU8$kq*2Lm%Z9<pXv\n".into(),
+            "secret-config-value",
+            2,
+        ),
+        // Passwords holding the word "test".
+        (
+            "db:\n  password: \"Test-Xq9!vR2#mK\"\n".into(),
+            "secret-assignment",
+            2,
+        ),
+        (
+            "SMTP_PASSWORD=mytest4Vq9Zr2Lk\n".into(),
+            "secret-config-value",
+            1,
+        ),
+        // Long JWTs, bare and assigned.
+        (format!("const session = '{jwt}';"), "jwt", 1),
+        (format!("Cookie: a=1\nX-Token: {jwt}\n"), "jwt", 2),
+        // `Authorization: Bearer` headers.
+        (
+            "curl -H \"Authorization: Bearer 4f9a1c7e2b8d6a0f3e5c9b1d7a2e8f4c\" https://api".into(),
+            "bearer-token",
+            1,
+        ),
+        (
+            "headers = {\"Authorization\": \"Bearer AbC9dEf2GhI7jKl4MnO1pQr8\"}".into(),
+            "bearer-token",
+            1,
+        ),
+        // PuTTY keys and kubeconfig client keys.
+        (PPK.into(), "putty-private-key", 6),
+        (KUBECONFIG.into(), "kubeconfig-client-key", 5),
+        // The shapes found before stay found.
+        (
+            "x\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAv8nCq3c0ZJmY0y3S8u8b\n-----END RSA PRIVATE KEY-----\n".into(),
+            "private-key",
+            2,
+        ),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17F5316E2BAC89\n\nMIIEowIBAAKCAQEAv8nCq3c0ZJmY0y3S8u8b\n".into(),
+            "private-key",
+            1,
+        ),
+        (
+            r#"  "private_key": "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n","#.into(),
+            "private-key",
+            1,
+        ),
+        ("aws = AKIAIOSFODNN7EXAMPL3".into(), "aws-access-key", 1),
+        (
+            "gh = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"".into(),
+            "github-token",
+            1,
+        ),
+        ("slack: xoxb-1234567890-abcdefghij".into(), "slack-token", 1),
+        (
+            "openai = sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z".into(),
+            "openai-key",
+            1,
+        ),
+        (
+            "anthropic = sk-ant-api03-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z".into(),
+            "anthropic-key",
+            1,
+        ),
+        (
+            "gcp = AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q".into(),
+            "gcp-api-key",
+            1,
+        ),
+        (
+            "api_key = 'f3Jk9QmZ2xLp7Rt4'".into(),
+            "secret-assignment",
+            1,
+        ),
+        (
+            "config = {\"client_secret\": \"Zq8Lm3Xv9Kp2Rt7W\"}".into(),
+            "secret-assignment",
+            1,
+        ),
+        (
+            "postgres://app:Zq8Lm3Xv9Kp2@db.internal:5432/app".into(),
+            "url-password",
+            1,
+        ),
+    ];
+    for (text, rule, line) in &cases {
+        assert_eq!(found(text), [(*line, rule.to_string())], "in {text:?}");
+    }
+}
+
+/// Ordinary code from real projects that must never block a build.
+#[test]
+fn ordinary_code_is_not_flagged() {
+    let lines = [
+        // pygments' lexers and sqlite's tokenizer: the two reported alarms.
+        "        self.tokentype = Name.Function",
+        "    nToken = iEnd-iStart;",
+        "  nToken = 2*nToken+10;",
+        "    pTokenizer->iOffset = iStart2;",
+        "token_count = prev_count2+extra3",
+        "password = os.environ['PASSWORD']",
+        "token = get_token(user)",
+        "password = 'changeme123'",
+        "password = 'testpassword123'",
+        "secret_key = 'django-insecure-example-key'",
+        "PASSWORD_FIELD = 'password_confirmation'",
+        "if password == 'hU8#kq2LmZ9pXv': pass",
+        "TOKEN_TYPE = \"Bearer\"",
+        "headers[\"Authorization\"] = f\"Bearer {token}\"",
+        "Authorization: Bearer <token>",
+        "Authorization: Bearer YOUR_ACCESS_TOKEN",
+        "password = \"${DB_PASSWORD}\"",
+        "password: \"{{ .Values.password }}\"",
+        "api_key = \"%(api_key)s\"",
+        "secret = secrets.token_hex(16)",
+        "key = \"sk-\" + name",
+        "url = 'https://user:password@example.com/'",
+        "if line.startswith('-----BEGIN PRIVATE KEY-----'):",
+        "token_url: https://oauth2.googleapis.com/token",
+        "password = '********'",
+        "PASSWORD=...",
+        "task-management-is-a-long-word-without-digits",
+        "xAKIAIOSFODNN7EXAMPL3",
+        "ghp_short",
+        "risk-assessment-2024-final-version-copy",
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8A",
+        "Private-Lines: %d\\n",
+        "    token = tokens[i + 1]",
+        "    const char *zToken = pToken->z;",
+        "static int sqlite3GetToken(const unsigned char *z, int *tokenType){",
+        "keyfile = 'tests/keycert.pem'",
+        // Real lines of the corpora that once raised alarms.
+        "//[00061848:error] !!! syntax error: invalid token: '0xabcdefg'",
+        "                      passwd='geheim$parole')",
+        "(\"http://user%2Dname:pass%2Eword@example.com/\", (\"user-name\", \"pass.word\")),",
+        "(\"http://user%20space:pass%3Acolon@example.com/\", (\"user space\", \"pass:colon\")),",
+    ];
+    for line in lines {
+        assert!(
+            found(line).is_empty(),
+            "flagged: {line:?}: {:?}",
+            found(line)
+        );
+    }
+}
+
+#[test]
+fn the_secret_is_never_shown_in_full() {
+    let key = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    let hits = scan(key);
+    assert_eq!(hits.len(), 1);
+    assert!(!hits[0].masked.contains(key));
+    assert_eq!(hits[0].masked, "ghp_…(40 chars)");
+    assert!(!format!("{:?}", hits[0]).contains(key), "Debug leaks it");
+    let hits = scan("password = \"hU8#kq2LmZ9pXv\"");
+    assert_eq!(hits[0].masked, "password = hU…(14 chars)");
+}
+
+#[test]
+fn one_secret_matched_by_two_rules_is_one_finding() {
+    let hits = found("TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"");
+    assert_eq!(hits, [(1, "github-token".to_string())]);
+    let text = format!("auth_token = \"{}\"", long_jwt());
+    assert_eq!(found(&text), [(1, "jwt".to_string())]);
+}
+
+#[test]
+fn a_huge_line_is_scanned_in_linear_time() {
+    // Not timed: a quadratic scan of 4 MB would not finish in the test
+    // run, a linear one is instant.
+    let line = "a=\"=:".repeat(1 << 18);
+    assert!(scan(&line).is_empty());
+    let line = "token=\"".repeat(1 << 17);
+    assert!(scan(&line).is_empty());
+}
+
+#[test]
+fn the_line_of_a_view_is_located_in_its_source() {
+    let source = "import os\n\ndef f():\n    return 1\n\nTOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n";
+    let view =
+        "import os\n\ndef f(): ...\n\nTOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n";
+    let hit = &scan(view)[0];
+    assert_eq!(hit.line, 5);
+    assert_eq!(Locator::new(source).line_of(view, hit), Some(6));
+    // A secret the source lacks is not located.
+    assert_eq!(Locator::new("x = 1\n").line_of(view, hit), None);
+    // Two equal lines are claimed in turn.
+    let twice = format!("{view}{view}");
+    let source_twice = format!("{source}{source}");
+    let mut locator = Locator::new(&source_twice);
+    let lines: Vec<Option<usize>> = scan(&twice)
+        .iter()
+        .map(|h| locator.line_of(&twice, h))
+        .collect();
+    assert_eq!(lines, [Some(6), Some(12)]);
+}
+
+#[test]
+fn sections_of_the_output_are_named() {
+    let text = "## Files\n\n### a.py\n\nx\n\n## Discussion History\n\n### Discussion Excerpt 1\n\nUser: hi\n";
+    let names: Vec<String> = section_starts(text).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(names, ["## Files", "## Discussion History"]);
+    let xml = "<documents>\n</documents>\n<discussion>\n<message index=\"1\" role=\"User\">\nhi\n";
+    let names: Vec<String> = section_starts(xml).into_iter().map(|(_, n)| n).collect();
+    assert_eq!(names, ["<documents>", "<discussion>", "<message>"]);
+    assert_eq!(unescape_xml("a&lt;b&amp;c"), "a<b&c");
+}
+
+/// A secret in a part no other scan covers (a file name in a heading) is
+/// reported from the output, under its section.
+#[test]
+fn the_whole_output_is_scanned_last() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let name = "ghp_abcdefghijklmnopqrstuvwxyz0123456789.txt";
+    std::fs::write(dir.path().join(name), "hello\n").expect("write");
+    let preset = Preset {
+        files: vec![crate::core::model::FileItem::new(name)],
+        ..Preset::default()
+    };
+    let opts = crate::core::compose::ComposeOptions::from_settings(&Default::default());
+    let cache = FileCache::new();
+    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
+    let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
+    let places: Vec<String> = findings.iter().map(|f| f.place.to_string()).collect();
+    assert_eq!(places, ["context line 3 (## Files)"]);
+}
+
+/// A view that rewrote the secret's line (an external summary) and a
+/// source that lacks it: the finding names the view's line and mode.
+#[test]
+fn a_secret_only_in_the_view_names_the_view() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("notes.md"), "# Notes\n\nNothing here.\n").expect("write");
+    let file = RenderedFile {
+        path: "notes.md".into(),
+        mode: ViewMode::Summary,
+        text: "Notes.\nThe summarizer said: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n".into(),
+        error: None,
+        notes: Vec::new(),
+        aggregate: true,
+        key: String::new(),
+    };
+    let cache = FileCache::new();
+    let findings = Scanner::new(dir.path(), &cache).file(&file);
+    let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
+    assert_eq!(
+        shown,
+        ["notes.md (line 2 of the summary view): GitHub token ghp_…(40 chars)"]
+    );
+}
