@@ -17,6 +17,7 @@
 //! thread.
 
 mod lang;
+mod macros;
 mod mask;
 mod outline;
 mod preproc;
@@ -167,6 +168,8 @@ pub struct SymbolTree {
     pub module_doc: Option<String>,
     /// The parse hit syntax errors (symbols are still extracted).
     pub has_errors: bool,
+    /// 1-based line of the first syntax error, when `has_errors`.
+    pub error_line: Option<usize>,
 }
 
 impl SymbolTree {

@@ -16,13 +16,12 @@
 //! and lines are those of the original, which is what every view slices.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
 
 use super::Lang;
 use super::lang::parse_tree;
+use super::macros;
 
 /// The tree of `source` and the text it was parsed from (`source` with
 /// workarounds applied; same length, same lines).
@@ -32,15 +31,20 @@ pub(super) fn parse(lang: Lang, source: &str) -> Option<(Tree, Cow<'_, str>)> {
     if lang == Lang::Python || !tree.root_node().has_error() {
         return Some((tree, text));
     }
-    let Some(flat) = flatten(&text) else {
-        return Some((tree, text));
-    };
-    match parse_tree(lang, &flat) {
-        Some(other) if error_bytes(other.root_node()) < error_bytes(tree.root_node()) => {
-            Some((other, Cow::Owned(flat)))
+    let flats = [Branches::All, Branches::First].map(|b| flatten(&text, b));
+    let mut best = (error_bytes(tree.root_node()), tree, text);
+    for flat in flats.into_iter().flatten() {
+        if best.0 == 0 {
+            break;
         }
-        _ => Some((tree, text)),
+        if let Some(other) = parse_tree(lang, &flat) {
+            let errors = error_bytes(other.root_node());
+            if errors < best.0 {
+                best = (errors, other, Cow::Owned(flat));
+            }
+        }
     }
+    Some((best.1, best.2))
 }
 
 /// How many bytes lie inside `ERROR` nodes (plus one per missing token).
@@ -60,22 +64,52 @@ fn error_bytes(root: Node) -> usize {
     total
 }
 
-/// The second attempt's text: `text` with every conditional directive
-/// (continuation lines included) and every lone macro invocation line
-/// blanked, or `None` if there is neither.
-fn flatten(text: &str) -> Option<String> {
+/// Which branches of a conditional a flattened text keeps.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Branches {
+    /// The first branch that is not `#if 0`, as ctags does: a base clause
+    /// or a `noexcept` inside `#if ... #else ... #endif` reads as one
+    /// declaration.
+    First,
+    /// Every branch (a block that opens in the `#else` branch stays).
+    All,
+}
+
+/// One open conditional while flattening.
+struct Frame {
+    /// The whole conditional sits in a blanked branch.
+    outer_blank: bool,
+    /// A branch of this conditional has been kept.
+    taken: bool,
+    /// The current branch is blanked.
+    blank: bool,
+}
+
+/// A later attempt's text: `text` with every conditional directive
+/// (continuation lines included), the branches `branches` drops and every
+/// lone macro invocation line blanked, or `None` if there is nothing to
+/// blank.
+fn flatten(text: &str, branches: Branches) -> Option<String> {
     let mut out = text.as_bytes().to_vec();
     let mut changed = false;
     let mut offset = 0;
     let mut continued = false;
+    let mut stack: Vec<Frame> = Vec::new();
     let mut lines = text.split_inclusive('\n').peekable();
     while let Some(line) = lines.next() {
         let range = offset..offset + line.len();
         offset = range.end;
-        let conditional = continued || is_conditional(line);
+        let directive = (!continued).then(|| conditional(line)).flatten();
+        let conditional = continued || directive.is_some();
         continued = conditional && line.trim_end_matches(['\n', '\r']).ends_with('\\');
+        if let Some((word, zero)) = directive
+            && branches == Branches::First
+        {
+            enter(&mut stack, word, zero);
+        }
+        let dropped = stack.last().is_some_and(|f| f.blank);
         let next = lines.peek().copied().unwrap_or("");
-        if conditional || is_macro_invocation(line, next) {
+        if conditional || dropped || is_macro_invocation(line, next) {
             blank(&mut out[range]);
             changed = true;
         }
@@ -86,19 +120,44 @@ fn flatten(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// `#if`, `#ifdef`, `#ifndef`, `#elif...`, `#else`, `#endif`.
-fn is_conditional(line: &str) -> bool {
+/// Follow one conditional directive (`word`; `zero` for `#if 0`).
+fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool) {
+    match word {
+        "if" | "ifdef" | "ifndef" => {
+            let outer_blank = stack.last().is_some_and(|f| f.blank);
+            stack.push(Frame {
+                outer_blank,
+                taken: !zero,
+                blank: outer_blank || zero,
+            });
+        }
+        "endif" => {
+            stack.pop();
+        }
+        _ => {
+            if let Some(frame) = stack.last_mut() {
+                let keep = !frame.outer_blank && !frame.taken && !zero;
+                frame.blank = !keep;
+                frame.taken |= keep;
+            }
+        }
+    }
+}
+
+/// The directive word of a conditional line (`if`, `ifdef`, `elif`,
+/// `else`, `endif`, ...) and whether its condition is a literal `0`.
+fn conditional(line: &str) -> Option<(&str, bool)> {
     const DIRECTIVES: [&str; 8] = [
         "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif",
     ];
-    let Some(directive) = line.trim_start().strip_prefix('#') else {
-        return false;
-    };
+    let directive = line.trim_start().strip_prefix('#')?;
     let word = directive.trim_start();
     let end = word
         .find(|c: char| !c.is_ascii_alphanumeric())
         .unwrap_or(word.len());
-    DIRECTIVES.contains(&&word[..end])
+    let (name, rest) = word.split_at(end);
+    let zero = matches!(name, "if" | "elif") && rest.trim().trim_matches(['(', ')', ' ']) == "0";
+    DIRECTIVES.contains(&name).then_some((name, zero))
 }
 
 /// A line that is only `UPPER_CASE_MACRO(...)` (no `;`, no body on the
@@ -122,122 +181,16 @@ fn is_macro_invocation(line: &str, next: &str) -> bool {
         && !next.trim_start().starts_with('{')
 }
 
-/// How far an ignored macro's argument list may reach (bounds the work on
-/// unbalanced garbage).
-const MAX_ARGS_LEN: usize = 4096;
-
-/// The ignored macros, each with whether it takes an argument list.
-fn ignored() -> &'static HashMap<&'static str, bool> {
-    static SET: OnceLock<HashMap<&'static str, bool>> = OnceLock::new();
-    SET.get_or_init(|| {
-        include_str!("queries/ignored_macros.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| match l.strip_suffix("()") {
-                Some(name) => (name, true),
-                None => (l, false),
-            })
-            .collect()
-    })
-}
-
-/// `source` with every ignored macro blanked (C and C++ only).
+/// `source` with its macro tokens blanked (C and C++ only; see
+/// [`macros`](super::macros)).
 pub(super) fn blank_ignored(lang: Lang, source: &str) -> Cow<'_, str> {
     if lang == Lang::Python {
         return Cow::Borrowed(source);
     }
-    let bytes = source.as_bytes();
-    let mut out: Option<Vec<u8>> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        if is_directive_start(bytes, i) {
-            i = directive_end(bytes, i);
-            continue;
-        }
-        if !is_ident(bytes[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && is_ident(bytes[i]) {
-            i += 1;
-        }
-        if bytes[start] != b'_' {
-            continue;
-        }
-        let Some(&takes_args) = source.get(start..i).and_then(|w| ignored().get(w)) else {
-            continue;
-        };
-        let end = if takes_args {
-            args_end(bytes, i).unwrap_or(i)
-        } else {
-            i
-        };
-        let buf = out.get_or_insert_with(|| bytes.to_vec());
-        blank(&mut buf[start..end]);
-        i = end;
+    match macros::blank(source) {
+        Some(text) => Cow::Owned(text),
+        None => Cow::Borrowed(source),
     }
-    match out.map(String::from_utf8) {
-        Some(Ok(text)) => Cow::Owned(text),
-        _ => Cow::Borrowed(source),
-    }
-}
-
-/// Whether a preprocessor directive starts at `i`: a `#` with only spaces
-/// before it on its line. Directives are left alone (a `#define` of an
-/// ignored macro must keep its name).
-fn is_directive_start(bytes: &[u8], i: usize) -> bool {
-    bytes[i] == b'#'
-        && bytes[..i]
-            .iter()
-            .rev()
-            .take_while(|&&b| b != b'\n')
-            .all(|&b| b == b' ' || b == b'\t')
-}
-
-/// The end of the directive starting at `i` (continuation lines included).
-fn directive_end(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() {
-        if bytes[i] == b'\n' {
-            let before = bytes[..i].iter().rev().find(|&&b| b != b'\r');
-            if before != Some(&b'\\') {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    i
-}
-
-fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The end of a balanced `( ... )` that follows `from` after whitespace.
-fn args_end(bytes: &[u8], from: usize) -> Option<usize> {
-    let open = from
-        + bytes
-            .get(from..)?
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())?;
-    if bytes[open] != b'(' {
-        return None;
-    }
-    let mut depth = 0usize;
-    for (offset, &b) in bytes[open..].iter().enumerate().take(MAX_ARGS_LEN) {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + offset + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Spaces over everything but line breaks. The blanked range starts and

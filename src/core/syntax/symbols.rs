@@ -33,16 +33,37 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
             symbols: Vec::new(),
             module_doc: None,
             has_errors: true,
+            error_line: Some(1),
         };
     };
     let root = tree.root_node();
     let found = find_definitions(lang, root, &parsed, source);
     let placed = nest(lang, found);
+    let error_line = first_error(root).map(|node| node.start_position().row + 1);
     SymbolTree {
         lang,
         symbols: build(lang, &placed, source),
         module_doc: module_doc(lang, root, source),
-        has_errors: root.has_error(),
+        has_errors: error_line.is_some(),
+        error_line,
+    }
+}
+
+/// The first `ERROR` or missing node in source order, if any.
+fn first_error(root: Node) -> Option<Node> {
+    let mut node = root;
+    'descend: loop {
+        if node.is_error() || node.is_missing() {
+            return Some(node);
+        }
+        let mut cursor = node.walk();
+        for child in node.children(&mut cursor) {
+            if child.has_error() {
+                node = child;
+                continue 'descend;
+            }
+        }
+        return root.has_error().then_some(node);
     }
 }
 

@@ -72,6 +72,9 @@
     (type_identifier) @name
     (pointer_declarator
       declarator: (type_identifier) @name)
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (type_identifier) @name))
     (array_declarator
       declarator: (type_identifier) @name)
     (function_declarator
@@ -80,6 +83,14 @@
       declarator: (parenthesized_declarator
         (pointer_declarator
           declarator: (type_identifier) @name)))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (type_identifier) @name))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator
+          (pointer_declarator
+            declarator: (type_identifier) @name))))
   ]) @definition.typedef
 
 ; Object-like macros with a value (`#define BUFSIZ 8192`).
