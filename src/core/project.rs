@@ -131,6 +131,11 @@ impl Project {
             .project
             .allow_outside_root
             .unwrap_or(Settings::default().allow_outside_root);
+        let macros = [
+            self.global.syntax.c_macros.as_slice(),
+            self.file.syntax.c_macros.as_slice(),
+        ];
+        crate::core::syntax::set_user_macros(&macros.concat());
     }
 
     /// Whether `ctxcurate.toml` exists (a new project has none until saved).

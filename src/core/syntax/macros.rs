@@ -55,7 +55,8 @@ fn entry(line: &str) -> Option<(String, Rule)> {
     } else {
         (Rule::Name, line)
     };
-    let valid = !name.is_empty() && name.bytes().all(is_ident) && !name.as_bytes()[0].is_ascii_digit();
+    let valid =
+        !name.is_empty() && name.bytes().all(is_ident) && !name.as_bytes()[0].is_ascii_digit();
     valid.then(|| (name.to_string(), rule))
 }
 
@@ -89,23 +90,66 @@ fn rule_of(word: &str) -> Option<Rule> {
         return Some(*rule);
     }
     let user = USER.read().ok()?;
-    user.iter().find(|(name, _)| name == word).map(|(_, rule)| *rule)
+    user.iter()
+        .find(|(name, _)| name == word)
+        .map(|(_, rule)| *rule)
 }
 
 /// Type keywords (and specifiers) that, right after a word at the start
 /// of a declaration, show the word is a macro (`LUAI_FUNC int f`). Not
 /// `const`/`volatile`: `Foo const& f()` is C++.
 const TYPE_KEYWORDS: [&str; 21] = [
-    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "bool",
-    "static", "extern", "inline", "struct", "union", "enum", "class", "auto", "constexpr",
-    "virtual", "template",
+    "void",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "bool",
+    "static",
+    "extern",
+    "inline",
+    "struct",
+    "union",
+    "enum",
+    "class",
+    "auto",
+    "constexpr",
+    "virtual",
+    "template",
 ];
 
 /// Other words of C/C++ itself: never macros.
 const KEYWORDS: [&str; 26] = [
-    "const", "volatile", "typedef", "explicit", "friend", "operator", "return", "typename",
-    "using", "namespace", "case", "new", "delete", "sizeof", "register", "mutable", "public",
-    "private", "protected", "else", "do", "goto", "decltype", "noexcept", "override", "final",
+    "const",
+    "volatile",
+    "typedef",
+    "explicit",
+    "friend",
+    "operator",
+    "return",
+    "typename",
+    "using",
+    "namespace",
+    "case",
+    "new",
+    "delete",
+    "sizeof",
+    "register",
+    "mutable",
+    "public",
+    "private",
+    "protected",
+    "else",
+    "do",
+    "goto",
+    "decltype",
+    "noexcept",
+    "override",
+    "final",
 ];
 
 /// Type words after which another type word is not C.
@@ -345,14 +389,15 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
     }
     let prev = scan.prev(start).map(|(_, t)| t);
     let next = scan.next(end, false).map(|(_, t)| t);
-    let line_start = prev.is_none() || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")));
+    let line_start =
+        prev.is_none() || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")));
     let caps = is_caps(word);
     // `LUAI_FUNC int f`, `l_sinline int f`, `FMT_CONSTEXPR auto f`.
     if line_start && matches!(next, Some(Tok::Word(w)) if is_type_keyword(w)) {
         return true;
     }
     if !caps {
-        return false;
+        return line_start && three_words(scan, end);
     }
     // `FMT_BEGIN_NAMESPACE` alone on its line.
     if prev.is_none() && scan.next(end, true).is_none() {
@@ -383,7 +428,8 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
         return false;
     }
     let third = scan.next(after + second.len(), false).map(|(_, t)| t);
-    // `CURL_EXTERN CURLcode curl_f (`, `LUA_API lua_Number *f (`.
+    // `CURL_EXTERN CURLcode curl_f (`, `LUA_API lua_Number *f (`,
+    // `l_sinline StkId f (`: three words in a row start no C declaration.
     if line_start && matches!(third, Some(Tok::Word(_)) | Some(Tok::Punct(b'*' | b'&'))) {
         return true;
     }
@@ -395,6 +441,23 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
             Some(Tok::Punct(b'*')) => true,
             _ => false,
         }
+}
+
+/// Whether two more words follow the word ending at `end`, then a name
+/// or a declarator (`l_sinline StkId index2stack (`).
+fn three_words(scan: &Scan, end: usize) -> bool {
+    let Some((after, Tok::Word(second))) = scan.next(end, false) else {
+        return false;
+    };
+    let Some((after2, Tok::Word(third))) = scan.next(after + second.len(), false) else {
+        return false;
+    };
+    !is_keyword(second)
+        && !is_keyword(third)
+        && matches!(
+            scan.next(after2 + third.len(), false),
+            Some((_, Tok::Punct(b'(' | b'*' | b'&' | b';' | b'[' | b'=')))
+        )
 }
 
 /// Whether the word at `start` follows the parameter list of a
@@ -428,8 +491,13 @@ fn follows_parameters(scan: &Scan, start: usize) -> bool {
         close -= 1;
     };
     match scan.prev(open) {
-        Some((i, Tok::Word(name))) if !is_keyword(name) && !matches!(name, "if" | "while" | "for" | "switch") => {
-            matches!(scan.prev(i), None | Some((_, Tok::Word(_) | Tok::Punct(b'*' | b'&' | b':' | b'~'))))
+        Some((i, Tok::Word(name)))
+            if !is_keyword(name) && !matches!(name, "if" | "while" | "for" | "switch") =>
+        {
+            matches!(
+                scan.prev(i),
+                None | Some((_, Tok::Word(_) | Tok::Punct(b'*' | b'&' | b':' | b'~')))
+            )
         }
         _ => false,
     }
@@ -478,9 +546,18 @@ mod tests {
                 "LUA_API lua_CFunction lua_atpanic (lua_State *L, lua_CFunction f);",
                 "        lua_CFunction lua_atpanic (lua_State *L, lua_CFunction f);",
             ),
-            ("LUAI_FUNC int luaV_f (int x);", "          int luaV_f (int x);"),
-            ("ZEXTERN int ZEXPORT deflate OF((z_streamp strm));", "        int         deflate    (z_streamp strm) ;"),
-            ("CURL_EXTERN CURLcode curl_global_init(long flags);", "            CURLcode curl_global_init(long flags);"),
+            (
+                "LUAI_FUNC int luaV_f (int x);",
+                "          int luaV_f (int x);",
+            ),
+            (
+                "ZEXTERN int ZEXPORT deflate OF((z_streamp strm));",
+                "        int         deflate    (z_streamp strm) ;",
+            ),
+            (
+                "CURL_EXTERN CURLcode curl_global_init(long flags);",
+                "            CURLcode curl_global_init(long flags);",
+            ),
             ("class GTEST_API_ Test {", "class            Test {"),
             ("int f (void) MY_ATTR(1);", "int f (void)           ;"),
             ("FMT_BEGIN_NAMESPACE\nint x;", "                   \nint x;"),
@@ -515,7 +592,10 @@ mod tests {
     fn user_macros_extend_the_list() {
         let src = "MYLIB_EXPORT_ONLY_HERE(x) int f(void);";
         assert_eq!(blanked(src), src);
-        set_user_macros(&["MYLIB_EXPORT_ONLY_HERE()".to_string(), "bad name".to_string()]);
+        set_user_macros(&[
+            "MYLIB_EXPORT_ONLY_HERE()".to_string(),
+            "bad name".to_string(),
+        ]);
         let want = "                          int f(void);";
         assert_eq!(blanked(src), want);
         set_user_macros(&[]);

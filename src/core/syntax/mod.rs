@@ -36,6 +36,8 @@ use serde::Serialize;
 
 use crate::core::model::MaskState;
 
+pub use macros::set_user_macros;
+
 /// A language with a grammar and a symbol query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -39,7 +39,7 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
     let root = tree.root_node();
     let found = find_definitions(lang, root, &parsed, source);
     let placed = nest(lang, found);
-    let error_line = first_error(root).map(|node| node.start_position().row + 1);
+    let error_line = first_error(lang, root).map(|node| node.start_position().row + 1);
     SymbolTree {
         lang,
         symbols: build(lang, &placed, source),
@@ -49,22 +49,32 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
     }
 }
 
-/// The first `ERROR` or missing node in source order, if any.
-fn first_error(root: Node) -> Option<Node> {
-    let mut node = root;
-    'descend: loop {
+/// The first `ERROR` or missing node in source order that can hide a
+/// symbol: in C and C++, errors inside a function body (a macro such as
+/// `luaL_intop(+, i, 1)` that only the preprocessor reads) are not, since
+/// nothing there is a symbol.
+fn first_error(lang: Lang, root: Node) -> Option<Node> {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
         if node.is_error() || node.is_missing() {
             return Some(node);
         }
-        let mut cursor = node.walk();
-        for child in node.children(&mut cursor) {
-            if child.has_error() {
-                node = child;
-                continue 'descend;
-            }
+        let in_body = lang != Lang::Python
+            && node.kind() == "compound_statement"
+            && node
+                .parent()
+                .is_some_and(|p| p.kind() == "function_definition");
+        if in_body {
+            continue;
         }
-        return root.has_error().then_some(node);
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node
+            .children(&mut cursor)
+            .filter(|c| c.has_error())
+            .collect();
+        stack.extend(children.into_iter().rev());
     }
+    None
 }
 
 /// Every definition the query matches, one per range (for the same range
@@ -171,14 +181,14 @@ fn nest(lang: Lang, found: Vec<Found>) -> Vec<Placed> {
     placed
 }
 
-/// C/C++ prototypes and macros inside a function body are local details
-/// (and C++'s most vexing parse makes some variables look like
-/// prototypes), not symbols.
+/// C/C++ prototypes, functions and macros inside a function body are
+/// local details, not symbols: C has no nested functions, C++'s most
+/// vexing parse makes some variables look like prototypes, and a macro
+/// statement such as `JSON_CATCH (...) { ... }` reads as a definition.
 fn is_local_declaration(lang: Lang, parent: &Found, child: &Found) -> bool {
     lang != Lang::Python
         && parent.kind.is_function()
-        && (child.kind == SymbolKind::Constant
-            || (child.kind.is_function() && child.core.kind() != "function_definition"))
+        && (child.kind == SymbolKind::Constant || child.kind.is_function())
 }
 
 /// Name, kind and path of every placed definition, assembled into a tree.
@@ -247,9 +257,27 @@ fn names(node: Node, source: &str) -> (String, String) {
         segments.push(fold(slice(source, scope.byte_range())));
         current = name;
     }
-    let last = fold(slice(source, current.byte_range()));
+    let last = match current.kind() {
+        "operator_cast" => operator_cast_name(current, source),
+        _ => fold(slice(source, current.byte_range())),
+    };
     segments.push(last.clone());
-    (last, segments.join("::"))
+    let plain = match current.kind() {
+        "template_type" | "template_function" => current
+            .child_by_field_name("name")
+            .map_or(last, |n| fold(slice(source, n.byte_range()))),
+        _ => last,
+    };
+    (plain, segments.join("::"))
+}
+
+/// `operator const std::locale&` for `operator const std::locale&() const`:
+/// the text before the conversion's `()`.
+fn operator_cast_name(node: Node, source: &str) -> String {
+    let end = node
+        .child_by_field_name("declarator")
+        .map_or(node.end_byte(), |d| d.start_byte());
+    fold(slice(source, node.start_byte()..end))
 }
 
 /// The names of the file's namespaces, segment by segment.

@@ -20,11 +20,16 @@
           declarator: (identifier) @name)))
   ]) @definition.function
 
-; Prototypes.
+; Prototypes (`int (lua_gettop) (lua_State *L)` included).
 (declaration
   declarator: [
     (function_declarator
       declarator: (identifier) @name)
+    (function_declarator
+      declarator: (parenthesized_declarator (identifier) @name))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator (identifier) @name)))
     (pointer_declarator
       declarator: (function_declarator
         declarator: (identifier) @name))
