@@ -274,10 +274,16 @@ fn names(node: Node, source: &str) -> (String, String) {
 /// `operator const std::locale&` for `operator const std::locale&() const`:
 /// the text before the conversion's `()`.
 fn operator_cast_name(node: Node, source: &str) -> String {
-    let end = node
+    let text = slice(source, node.byte_range());
+    let cut = node
         .child_by_field_name("declarator")
-        .map_or(node.end_byte(), |d| d.start_byte());
-    fold(slice(source, node.start_byte()..end))
+        .and_then(|d| {
+            let offset = d.start_byte().checked_sub(node.start_byte())?;
+            let paren = text.get(offset..)?.find('(')?;
+            Some(offset + paren)
+        })
+        .unwrap_or(text.len());
+    fold(text.get(..cut).unwrap_or(text))
 }
 
 /// The names of the file's namespaces, segment by segment.

@@ -5,6 +5,7 @@
 
 mod c;
 mod cpp;
+mod preproc;
 mod python;
 mod robust;
 
