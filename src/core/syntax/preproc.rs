@@ -31,7 +31,7 @@ pub(super) fn parse(lang: Lang, source: &str) -> Option<(Tree, Cow<'_, str>)> {
     if lang == Lang::Python || !tree.root_node().has_error() {
         return Some((tree, text));
     }
-    let flats = [Branches::All, Branches::First].map(|b| flatten(&text, b));
+    let flats = [Branches::All].map(|b| flatten(&text, b));
     let mut best = (error_bytes(tree.root_node()), tree, text);
     for flat in flats.into_iter().flatten() {
         if best.0 == 0 {
