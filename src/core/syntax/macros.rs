@@ -123,7 +123,7 @@ const TYPE_KEYWORDS: [&str; 21] = [
 ];
 
 /// Other words of C/C++ itself: never macros.
-const KEYWORDS: [&str; 26] = [
+const KEYWORDS: [&str; 42] = [
     "const",
     "volatile",
     "typedef",
@@ -150,6 +150,22 @@ const KEYWORDS: [&str; 26] = [
     "noexcept",
     "override",
     "final",
+    "if",
+    "while",
+    "for",
+    "switch",
+    "default",
+    "throw",
+    "co_return",
+    "co_await",
+    "co_yield",
+    "static_assert",
+    "alignof",
+    "alignas",
+    "typeid",
+    "requires",
+    "concept",
+    "export",
 ];
 
 /// Type words after which another type word is not C.
@@ -223,8 +239,17 @@ impl<'a> Scan<'a> {
 
     /// The token before `i` on the same line, with its start.
     fn prev(&self, i: usize) -> Option<(usize, Tok<'a>)> {
+        self.prev_token(i, true)
+    }
+
+    /// The token before `i`, on this line or (not `same_line`) an earlier
+    /// one; comments are not skipped.
+    fn prev_token(&self, i: usize, same_line: bool) -> Option<(usize, Tok<'a>)> {
         let mut j = i;
-        while j > 0 && matches!(self.src[j - 1], b' ' | b'\t' | b'\r') {
+        while j > 0
+            && (matches!(self.src[j - 1], b' ' | b'\t' | b'\r')
+                || (!same_line && self.src[j - 1] == b'\n'))
+        {
             j -= 1;
         }
         if j == 0 || self.src[j - 1] == b'\n' {
@@ -464,9 +489,9 @@ fn three_words(scan: &Scan, end: usize) -> bool {
 /// declarator (`f (void) ATTR`, `g() const ATTR`), not a cast or a
 /// condition (`(int) MAX`, `if (x) FOO`).
 fn follows_parameters(scan: &Scan, start: usize) -> bool {
-    let mut close = match scan.prev(start) {
+    let mut close = match scan.prev_token(start, false) {
         Some((i, Tok::Punct(b')'))) => i,
-        Some((i, Tok::Word("const"))) => match scan.prev(i) {
+        Some((i, Tok::Word("const"))) => match scan.prev_token(i, false) {
             Some((j, Tok::Punct(b')'))) => j,
             _ => return false,
         },
@@ -490,13 +515,17 @@ fn follows_parameters(scan: &Scan, start: usize) -> bool {
         }
         close -= 1;
     };
-    match scan.prev(open) {
+    match scan.prev_token(open, false) {
         Some((i, Tok::Word(name)))
             if !is_keyword(name) && !matches!(name, "if" | "while" | "for" | "switch") =>
         {
             matches!(
-                scan.prev(i),
-                None | Some((_, Tok::Word(_) | Tok::Punct(b'*' | b'&' | b':' | b'~')))
+                scan.prev_token(i, false),
+                None | Some((
+                    _,
+                    Tok::Word(_)
+                        | Tok::Punct(b'*' | b'&' | b':' | b'~' | b';' | b'}' | b'{' | b'>')
+                ))
             )
         }
         _ => false,
@@ -560,6 +589,10 @@ mod tests {
             ),
             ("class GTEST_API_ Test {", "class            Test {"),
             ("int f (void) MY_ATTR(1);", "int f (void)           ;"),
+            (
+                "int f (int a,\n  int b)\n  MY_ATTR;",
+                "int f (int a,\n  int b)\n         ;",
+            ),
             ("FMT_BEGIN_NAMESPACE\nint x;", "                   \nint x;"),
             ("l_sinline int f (void) {", "          int f (void) {"),
             (
@@ -580,6 +613,7 @@ mod tests {
             "Foo const& get() const;",
             "struct FOO bar(void);",
             "if (x) return y;",
+            "  if constexpr (N == 0)",
             "#define LUA_API extern\n",
             "x = MAX(a, b);",
             "return FOO(x);",
