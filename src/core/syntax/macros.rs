@@ -304,7 +304,9 @@ pub(super) fn blank(source: &str) -> Option<String> {
     while i < len {
         let b = scan.src[i];
         if b == b'#' && scan.prev(i).is_none() {
-            i = directive_end(scan.src, i);
+            let end = directive_end(scan.src, i);
+            blank_directive_comments(&mut scan, i, end);
+            i = end;
             continue;
         }
         if b == b'/' && scan.src.get(i + 1) == Some(&b'/') {
@@ -338,6 +340,28 @@ pub(super) fn blank(source: &str) -> Option<String> {
         };
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// Blank the block comments of a directive that spans lines: tree-sitter
+/// ends a `#define`'s value at a comment, so the rest of a multi-line
+/// macro body would read as broken code (`... /* show prompt */ \`).
+fn blank_directive_comments(scan: &mut Scan, start: usize, end: usize) {
+    let Some(text) = scan.src.get(start..end) else {
+        return;
+    };
+    if !text.contains(&b'\\') {
+        return;
+    }
+    let mut j = start;
+    while j + 1 < end {
+        if scan.src[j] == b'/' && scan.src[j + 1] == b'*' {
+            let close = comment_end(scan.src, j).min(end);
+            scan.blank(j, close);
+            j = close;
+        } else {
+            j += 1;
+        }
+    }
 }
 
 /// Apply a listed macro's rule to the word at `start..end`; the index to
@@ -468,13 +492,18 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
         }
 }
 
-/// Whether two more words follow the word ending at `end`, then a name
-/// or a declarator (`l_sinline StkId index2stack (`).
+/// Whether two more words follow the word ending at `end` (pointer stars
+/// between them allowed), then a name or a declarator (`l_sinline StkId
+/// index2stack (`, `l_sinline CallInfo *prepCallInfo (`).
 fn three_words(scan: &Scan, end: usize) -> bool {
     let Some((after, Tok::Word(second))) = scan.next(end, false) else {
         return false;
     };
-    let Some((after2, Tok::Word(third))) = scan.next(after + second.len(), false) else {
+    let mut at = after + second.len();
+    while let Some((star, Tok::Punct(b'*' | b'&'))) = scan.next(at, false) {
+        at = star + 1;
+    }
+    let Some((after2, Tok::Word(third))) = scan.next(at, false) else {
         return false;
     };
     !is_keyword(second)
@@ -595,6 +624,14 @@ mod tests {
             ),
             ("FMT_BEGIN_NAMESPACE\nint x;", "                   \nint x;"),
             ("l_sinline int f (void) {", "          int f (void) {"),
+            (
+                "l_sinline CallInfo *f (int a) {",
+                "          CallInfo *f (int a) {",
+            ),
+            (
+                "#define F(x) \\\n  (x, /* note */ \\\n  x)\n",
+                "#define F(x) \\\n  (x,            \\\n  x)\n",
+            ),
             (
                 "PNG_EXPORT(1, png_uint_32, png_access_version_number, (void));",
                 "              png_uint_32  png_access_version_number  (void) ;",

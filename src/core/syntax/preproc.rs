@@ -5,12 +5,18 @@
 //!   (`__THROW`, `__nonnull ((1))`, `_GLIBCXX_NOEXCEPT`, ...) are
 //!   overwritten with spaces, like ctags' `-I` (without this a glibc
 //!   prototype such as `int f (void) __THROW;` is a syntax error);
+//!   with, beyond the list, the macro shapes of `macros.rs` (`LUA_API
+//!   lua_CFunction lua_atpanic (`, `int ZEXPORT deflate OF((...))`);
 //! - if the file still has errors, it is parsed once more with its
-//!   conditional directives (`#if`, `#else`, `#endif`, ...) and its lone
-//!   macro invocation lines (`DECLARE_OPS(<, less)`) blanked, and the
-//!   parse with fewer bytes inside errors wins. That rescues code such as
-//!   libstdc++'s `#if ... #else namespace std { ... #endif`, where a block
-//!   opens inside a conditional.
+//!   conditional directives (`#if`, `#else`, `#endif`, ...), its `#if 0`
+//!   branches and its lone macro invocation lines (`DECLARE_OPS(<, less)`)
+//!   blanked, and the parse with fewer bytes inside errors wins. That
+//!   rescues code such as libstdc++'s `#if ... #else namespace std { ...
+//!   #endif`, where a block opens inside a conditional, and fmt's base
+//!   clause inside `#if ... #endif`. Every other branch is kept: keeping
+//!   only the first one (as ctags does) was tried and lost the `#else`
+//!   declarations of glibc's headers (`glob64`, `__assert_fail`) for no
+//!   gain on the measured projects.
 //!
 //! Blanking keeps the text's length and newlines, so the tree's offsets
 //! and lines are those of the original, which is what every view slices.
@@ -31,20 +37,15 @@ pub(super) fn parse(lang: Lang, source: &str) -> Option<(Tree, Cow<'_, str>)> {
     if lang == Lang::Python || !tree.root_node().has_error() {
         return Some((tree, text));
     }
-    let flats = [Branches::All].map(|b| flatten(&text, b));
-    let mut best = (error_bytes(tree.root_node()), tree, text);
-    for flat in flats.into_iter().flatten() {
-        if best.0 == 0 {
-            break;
+    let Some(flat) = flatten(&text) else {
+        return Some((tree, text));
+    };
+    match parse_tree(lang, &flat) {
+        Some(other) if error_bytes(other.root_node()) < error_bytes(tree.root_node()) => {
+            Some((other, Cow::Owned(flat)))
         }
-        if let Some(other) = parse_tree(lang, &flat) {
-            let errors = error_bytes(other.root_node());
-            if errors < best.0 {
-                best = (errors, other, Cow::Owned(flat));
-            }
-        }
+        _ => Some((tree, text)),
     }
-    Some((best.1, best.2))
 }
 
 /// How many bytes lie inside `ERROR` nodes (plus one per missing token).
@@ -64,32 +65,19 @@ fn error_bytes(root: Node) -> usize {
     total
 }
 
-/// Which branches of a conditional a flattened text keeps.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Branches {
-    /// The first branch that is not `#if 0`, as ctags does: a base clause
-    /// or a `noexcept` inside `#if ... #else ... #endif` reads as one
-    /// declaration.
-    First,
-    /// Every branch (a block that opens in the `#else` branch stays).
-    All,
-}
-
 /// One open conditional while flattening.
 struct Frame {
     /// The whole conditional sits in a blanked branch.
     outer_blank: bool,
-    /// A branch of this conditional has been kept.
-    taken: bool,
     /// The current branch is blanked.
     blank: bool,
 }
 
 /// A later attempt's text: `text` with every conditional directive
-/// (continuation lines included), the branches `branches` drops and every
+/// (continuation lines included), every `#if 0` branch and every
 /// lone macro invocation line blanked, or `None` if there is nothing to
 /// blank.
-fn flatten(text: &str, branches: Branches) -> Option<String> {
+fn flatten(text: &str) -> Option<String> {
     let mut out = text.as_bytes().to_vec();
     let mut changed = false;
     let mut offset = 0;
@@ -102,9 +90,7 @@ fn flatten(text: &str, branches: Branches) -> Option<String> {
         let directive = (!continued).then(|| conditional(line)).flatten();
         let conditional = continued || directive.is_some();
         continued = conditional && line.trim_end_matches(['\n', '\r']).ends_with('\\');
-        if let Some((word, zero)) = directive
-            && branches == Branches::First
-        {
+        if let Some((word, zero)) = directive {
             enter(&mut stack, word, zero);
         }
         let dropped = stack.last().is_some_and(|f| f.blank);
@@ -127,7 +113,6 @@ fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool) {
             let outer_blank = stack.last().is_some_and(|f| f.blank);
             stack.push(Frame {
                 outer_blank,
-                taken: !zero,
                 blank: outer_blank || zero,
             });
         }
@@ -136,9 +121,7 @@ fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool) {
         }
         _ => {
             if let Some(frame) = stack.last_mut() {
-                let keep = !frame.outer_blank && !frame.taken && !zero;
-                frame.blank = !keep;
-                frame.taken |= keep;
+                frame.blank = frame.outer_blank || zero;
             }
         }
     }
@@ -224,6 +207,20 @@ mod tests {
         let src = "# define __wur \\\n  __attribute__ ((x))\nint f(void) __wur;";
         let want = src.replacen("f(void) __wur", "f(void)      ", 1);
         assert_eq!(blank_ignored(Lang::C, src), want);
+    }
+
+    #[test]
+    fn flatten_blanks_directives_and_if_zero_branches_only() {
+        let src = "#if A\nint a;\n#else\nint b;\n#endif\n#if 0\n** not C\n#else\nint c;\n#endif\n";
+        let flat = flatten(src).expect("directives to blank");
+        assert_eq!(flat.len(), src.len());
+        let kept: Vec<&str> = flat
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(kept, ["int a;", "int b;", "int c;"]);
+        assert_eq!(flatten("int x;\n"), None);
     }
 
     #[test]
