@@ -266,6 +266,13 @@ impl<'a> Scan<'a> {
         Some((start, Tok::Word(self.text.get(start..j)?)))
     }
 
+    /// Whether the original byte at `i` has been blanked.
+    fn is_blanked(&self, i: usize) -> bool {
+        self.out
+            .as_ref()
+            .is_some_and(|o| o.get(i) == Some(&b' ') && self.src.get(i) != Some(&b' '))
+    }
+
     fn word_end(&self, mut i: usize) -> usize {
         while i < self.src.len() && is_ident(self.src[i]) {
             i += 1;
@@ -328,6 +335,16 @@ pub(super) fn blank(source: &str) -> Option<String> {
         };
         i = match rule_of(word) {
             Some(rule) => apply(&mut scan, rule, i, end),
+            None if is_caps(word) && access_label(&scan, i, end).is_some() => {
+                let to = access_label(&scan, i, end).unwrap_or(end);
+                scan.blank(i, to);
+                to
+            }
+            None if is_caps(word) && template_parameter(&scan, i, end).is_some() => {
+                let (from, to) = template_parameter(&scan, i, end).unwrap_or((i, end));
+                scan.blank(from, to);
+                to
+            }
             None if !b.is_ascii_digit() && looks_like_macro(&scan, word, i, end) => {
                 let after = match scan.next(end, false) {
                     Some((open, Tok::Punct(b'('))) => scan.close(open).unwrap_or(end),
@@ -342,6 +359,46 @@ pub(super) fn blank(source: &str) -> Option<String> {
     scan.out.and_then(|out| String::from_utf8(out).ok())
 }
 
+/// `JSON_PRIVATE_UNLESS_TESTED:` alone on its line, an access specifier
+/// made by a macro: the end of the `:` (the label is blanked whole; the
+/// members after it join the section before).
+fn access_label(scan: &Scan, start: usize, end: usize) -> Option<usize> {
+    if scan.prev(start).is_some() {
+        return None;
+    }
+    let (colon, _) = scan
+        .next(end, true)
+        .filter(|(_, t)| *t == Tok::Punct(b':'))?;
+    if scan.src.get(colon + 1) == Some(&b':') {
+        return None;
+    }
+    match scan.next(colon + 1, true) {
+        None => Some(colon + 1),
+        Some((_, Tok::Punct(b'/'))) => Some(colon + 1),
+        _ => None,
+    }
+}
+
+/// `, FMT_ENABLE_IF(cond)>` in a template head (an expansion to a
+/// defaulted parameter): the range from the comma (or the word) to the
+/// `)`, blanked so the head reads `template <typename T>`.
+fn template_parameter(scan: &Scan, start: usize, end: usize) -> Option<(usize, usize)> {
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    let (after, next) = scan.next(close, false)?;
+    if !matches!(next, Tok::Punct(b'>' | b',')) {
+        return None;
+    }
+    match scan.prev_token(start, false)? {
+        (comma, Tok::Punct(b',')) => Some((comma, close)),
+        (_, Tok::Punct(b'<')) if next == Tok::Punct(b',') => Some((start, after + 1)),
+        (_, Tok::Punct(b'<')) => Some((start, close)),
+        _ => None,
+    }
+}
+
 /// Blank the block comments of a directive that spans lines: tree-sitter
 /// ends a `#define`'s value at a comment, so the rest of a multi-line
 /// macro body would read as broken code (`... /* show prompt */ \`).
@@ -349,14 +406,22 @@ fn blank_directive_comments(scan: &mut Scan, start: usize, end: usize) {
     let Some(text) = scan.src.get(start..end) else {
         return;
     };
-    if !text.contains(&b'\\') {
+    if !text.windows(2).any(|w| w == b"/*") {
         return;
     }
     let mut j = start;
     while j + 1 < end {
         if scan.src[j] == b'/' && scan.src[j + 1] == b'*' {
-            let close = comment_end(scan.src, j).min(end);
-            scan.blank(j, close);
+            let close = comment_end(scan.src, j);
+            if close > end {
+                // A comment that runs past the directive reads fine as is.
+                return;
+            }
+            // So does a comment that ends the directive.
+            let rest = scan.src.get(close..end).unwrap_or_default();
+            if rest.iter().any(|b| !b.is_ascii_whitespace()) {
+                scan.blank(j, close);
+            }
             j = close;
         } else {
             j += 1;
@@ -436,7 +501,14 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
     if is_keyword(word) {
         return false;
     }
-    let prev = scan.prev(start).map(|(_, t)| t);
+    // A word already blanked (`LUA_API`, `l_sinline`) does not count.
+    let mut before = start;
+    let prev = loop {
+        match scan.prev(before) {
+            Some((at, Tok::Word(_))) if scan.is_blanked(at) => before = at,
+            other => break other.map(|(_, t)| t),
+        }
+    };
     let next = scan.next(end, false).map(|(_, t)| t);
     let line_start =
         prev.is_none() || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")));
@@ -447,6 +519,20 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
     }
     if !caps {
         return line_start && three_words(scan, end);
+    }
+    // `void FAR *voidpf`: nothing but a declarator follows a type word.
+    if matches!(prev, Some(Tok::Word(p)) if PRIMITIVES.contains(&p))
+        && matches!(next, Some(Tok::Punct(b'*' | b'&')))
+    {
+        return true;
+    }
+    // `FMT_MSC_WARNING(suppress : 4566) constexpr ...` at a line start.
+    if line_start
+        && let Some((open, Tok::Punct(b'('))) = scan.next(end, false)
+        && let Some(close) = scan.close(open)
+        && matches!(scan.next(close, false), Some((_, Tok::Word(w))) if is_type_keyword(w))
+    {
+        return true;
     }
     // `FMT_BEGIN_NAMESPACE` alone on its line.
     if prev.is_none() && scan.next(end, true).is_none() {
@@ -518,13 +604,14 @@ fn three_words(scan: &Scan, end: usize) -> bool {
 /// declarator (`f (void) ATTR`, `g() const ATTR`), not a cast or a
 /// condition (`(int) MAX`, `if (x) FOO`).
 fn follows_parameters(scan: &Scan, start: usize) -> bool {
-    let mut close = match scan.prev_token(start, false) {
-        Some((i, Tok::Punct(b')'))) => i,
-        Some((i, Tok::Word("const"))) => match scan.prev_token(i, false) {
-            Some((j, Tok::Punct(b')'))) => j,
+    let mut before = start;
+    let mut close = loop {
+        match scan.prev_token(before, false) {
+            Some((i, Tok::Punct(b')'))) => break i,
+            Some((i, Tok::Word("const" | "volatile" | "noexcept" | "override" | "final")))
+            | Some((i, Tok::Punct(b'&'))) => before = i,
             _ => return false,
-        },
-        _ => return false,
+        }
     };
     let mut depth = 0usize;
     let floor = close.saturating_sub(MAX_ARGS_LEN);
@@ -661,13 +748,10 @@ mod tests {
 
     #[test]
     fn user_macros_extend_the_list() {
-        let src = "MYLIB_EXPORT_ONLY_HERE(x) int f(void);";
+        let src = "int h(int a) mylib_nothrow_here;";
         assert_eq!(blanked(src), src);
-        set_user_macros(&[
-            "MYLIB_EXPORT_ONLY_HERE()".to_string(),
-            "bad name".to_string(),
-        ]);
-        let want = "                          int f(void);";
+        set_user_macros(&["mylib_nothrow_here".to_string(), "bad name".to_string()]);
+        let want = "int h(int a)                   ;";
         assert_eq!(blanked(src), want);
         set_user_macros(&[]);
     }

@@ -51,8 +51,9 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
 
 /// The first `ERROR` or missing node in source order that can hide a
 /// symbol: in C and C++, errors inside a function body (a macro such as
-/// `luaL_intop(+, i, 1)` that only the preprocessor reads) are not, since
-/// nothing there is a symbol.
+/// `luaL_intop(+, i, 1)` that only the preprocessor reads) or an enum's
+/// list (curl's `CURLOPT(...)` entries) are not, since nothing there is a
+/// symbol.
 fn first_error(lang: Lang, root: Node) -> Option<Node> {
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
@@ -60,10 +61,11 @@ fn first_error(lang: Lang, root: Node) -> Option<Node> {
             return Some(node);
         }
         let in_body = lang != Lang::Python
-            && node.kind() == "compound_statement"
-            && node
-                .parent()
-                .is_some_and(|p| p.kind() == "function_definition");
+            && (node.kind() == "enumerator_list"
+                || node.kind() == "compound_statement"
+                    && node
+                        .parent()
+                        .is_some_and(|p| p.kind() == "function_definition"));
         if in_body {
             continue;
         }
