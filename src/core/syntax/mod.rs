@@ -20,6 +20,7 @@ mod lang;
 mod macros;
 mod mask;
 mod outline;
+mod pairs;
 mod preproc;
 mod skeleton;
 mod spans;
@@ -135,7 +136,9 @@ impl SymbolKind {
 /// One symbol of a file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Symbol {
-    /// Stable path: `Class.method`, `ns::Class::method`, `f#2`.
+    /// Stable path: `Class.method`, `ns::Class::method`, `f#2`; in C and
+    /// C++ the definition of a function declared earlier in the file is
+    /// `f#def` (its declaration's path plus `#def`).
     pub path: String,
     pub name: String,
     pub kind: SymbolKind,

@@ -1,6 +1,8 @@
 //! Symbols: run the language's `.scm` query over the syntax tree, keep one
 //! definition per range, nest definitions by byte range and give each its
-//! stable path (`Class.method`, `struct Point`, `ns::Class::f#2`). This is
+//! stable path (`Class.method`, `struct Point`, `ns::Class::f#2`, and
+//! `ns::Class::f#def` for the definition of a declared C/C++ function, see
+//! `pairs`). This is
 //! the first step of every view; the rest of the module reads the
 //! resulting [`SymbolTree`].
 
@@ -10,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
 use super::lang::Capture;
+use super::pairs::{Declarations, parameter_types};
 use super::preproc;
 use super::spans::{Found, analyze};
 use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
@@ -198,13 +201,27 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
     let lines = LineIndex::new(source);
     let namespaces = namespace_names(placed, source);
     let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut declarations = Declarations::default();
     let mut flat: Vec<Symbol> = Vec::with_capacity(placed.len());
     for p in placed {
         let parent = p.parent.and_then(|i| flat.get(i));
         let (name, qualified) = names(p.found.name, source);
         let kind = refine_kind(lang, &p.found, parent, &qualified, &namespaces);
         let base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
-        let path = unique_path(&mut seen, base);
+        let path = if lang != Lang::Python && kind.is_function() {
+            let params = parameter_types(p.found.core, source);
+            if p.found.core.kind() == "function_definition" {
+                declarations
+                    .pair(&base, params.as_deref())
+                    .unwrap_or_else(|| unique_path(&mut seen, base))
+            } else {
+                let path = unique_path(&mut seen, base.clone());
+                declarations.record(&base, &path, params);
+                path
+            }
+        } else {
+            unique_path(&mut seen, base)
+        };
         let analysis = analyze(lang, &p.found, source);
         flat.push(Symbol {
             path,
