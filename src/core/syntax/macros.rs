@@ -8,7 +8,8 @@
 //!   `NAME()` is blanked with its argument list, `unwrap NAME` keeps the
 //!   argument list without its outer parentheses (zlib's
 //!   `deflate OF((z_streamp strm))`) and `spread NAME` turns
-//!   `PNG_EXPORT(1, int, png_f, (void))` into `int png_f (void)`;
+//!   `PNG_EXPORT(1, int, png_f, (void))` into `int png_f (void)`, and
+//!   `NAME = keyword` writes a keyword over the name (`FMT_TRY = try`);
 //! - shapes no list needs, checked on the tokens of a declaration head: a
 //!   word before a type keyword at the start of a line (`LUAI_FUNC int
 //!   f`), an ALL_CAPS word between two words at the start of a line
@@ -34,7 +35,22 @@ enum Rule {
     Unwrap,
     /// Blank the name, its parentheses, its commas and numeric arguments.
     Spread,
+    /// Write this keyword over the name (no longer than it), blank the
+    /// rest: `FMT_TRY` is `try`, `JSON_PRIVATE_UNLESS_TESTED` `private`.
+    Keyword(&'static str),
 }
+
+/// The keywords a macro may be written as (`NAME = keyword`).
+const REPLACEMENTS: [&str; 8] = [
+    "try",
+    "catch",
+    "private",
+    "public",
+    "protected",
+    "noexcept",
+    "constexpr",
+    "inline",
+];
 
 /// How far a macro's argument list may reach (bounds the work on
 /// unbalanced garbage).
@@ -46,7 +62,13 @@ fn entry(line: &str) -> Option<(String, Rule)> {
     if line.is_empty() || line.starts_with('#') {
         return None;
     }
-    let (rule, name) = if let Some(name) = line.strip_prefix("unwrap ") {
+    let (rule, name) = if let Some((name, keyword)) = line.split_once('=') {
+        let keyword = REPLACEMENTS
+            .into_iter()
+            .find(|k| *k == keyword.trim())
+            .filter(|k| k.len() <= name.trim().len())?;
+        (Rule::Keyword(keyword), name.trim())
+    } else if let Some(name) = line.strip_prefix("unwrap ") {
         (Rule::Unwrap, name.trim())
     } else if let Some(name) = line.strip_prefix("spread ") {
         (Rule::Spread, name.trim())
@@ -437,8 +459,15 @@ fn apply(scan: &mut Scan, rule: Rule, start: usize, end: usize) -> usize {
         _ => None,
     };
     let close = open.and_then(|o| scan.close(o));
+    if let Rule::Keyword(keyword) = rule {
+        scan.blank(start, end);
+        if let Some(out) = scan.out.as_mut() {
+            out[start..start + keyword.len()].copy_from_slice(keyword.as_bytes());
+        }
+        return end;
+    }
     match (rule, open, close) {
-        (Rule::Name, _, _) | (_, None, _) | (_, _, None) => {
+        (Rule::Name | Rule::Keyword(_), _, _) | (_, None, _) | (_, _, None) => {
             scan.blank(start, end);
             end
         }
