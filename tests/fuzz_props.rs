@@ -122,6 +122,28 @@ const C_LIKE: &[&str] = &[
     "auto ",
     "->",
     "...",
+    // The macro and conditional pre-pass (`core::syntax` macros/preproc).
+    "#if 0\n",
+    "#if X\n",
+    "#ifdef X\n",
+    "#elif Y\n",
+    "#else\n",
+    "#endif\n",
+    "\\\n",
+    "LUA_API ",
+    "ZEXTERN ",
+    "ZEXPORT ",
+    " OF((",
+    "PNG_EXPORT(1, int, f, (void))",
+    "PNG_EXPORTA(",
+    "FMT_BEGIN_NAMESPACE\n",
+    "FMT_CONSTEXPR ",
+    "__attribute__((x)) ",
+    "__declspec(dllexport) ",
+    "l_sinline ",
+    "MY_ATTR",
+    "operator bool",
+    "/*",
 ];
 
 const TOML_BITS: &[&str] = &[
@@ -357,6 +379,10 @@ proptest! {
             prop_assert!(s.start_line >= 1 && s.start_line <= s.end_line, "{s:?}");
             prop_assert!(s.end_line <= lines + 1, "{} past {lines} lines", s.end_line);
             prop_assert!(tree.find(&s.path).is_some(), "{} not found again", s.path);
+        }
+        prop_assert_eq!(tree.has_errors, tree.error_line.is_some());
+        if let Some(line) = tree.error_line {
+            prop_assert!(line >= 1 && line <= lines + 1, "error line {line} past {lines} lines");
         }
     }
 

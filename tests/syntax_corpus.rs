@@ -431,12 +431,17 @@ fn cut_points(text: &str, n: usize) -> Vec<usize> {
         .collect()
 }
 
-/// A path without its duplicate number (`std::vector::vector#3`).
+/// A path without its duplicate number or definition mark
+/// (`std::vector::vector#3`, `f#def`).
 fn strip_dup(path: &str) -> String {
-    match path.rsplit_once('#') {
-        Some((base, n)) if n.chars().all(|c| c.is_ascii_digit()) => base.to_string(),
-        _ => path.to_string(),
+    let mut base = path;
+    while let Some((head, n)) = base.rsplit_once('#') {
+        if n != "def" && !n.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        base = head;
     }
+    base.to_string()
 }
 
 /// A corpus is missing: fine on a developer's odd machine, a failure in

@@ -120,10 +120,10 @@ pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Resu
             write_symbol(ctx.out, sym, 0)?;
         }
     }
-    if tree.has_errors {
+    if let Some(line) = tree.error_line {
         writeln!(
             ctx.err,
-            "note: {rel} has syntax errors; symbols may be incomplete"
+            "note: {rel} has syntax errors (first at line {line}); symbols may be incomplete"
         )?;
     }
     Ok(())

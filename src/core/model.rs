@@ -555,8 +555,28 @@ pub struct ProjectFile {
     pub project: SettingsLayer,
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub presets: BTreeMap<String, Preset>,
+    /// `[syntax]`: parsing options (see [`SyntaxConfig`]).
+    #[serde(default, skip_serializing_if = "SyntaxConfig::is_empty")]
+    pub syntax: SyntaxConfig,
     #[serde(flatten)]
     pub extra: Extra,
+}
+
+/// The `[syntax]` table of `ctxcurate.toml` or the global config.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct SyntaxConfig {
+    /// Extra C/C++ macros the parser blanks, in the format of
+    /// `src/core/syntax/queries/ignored_macros.txt` (`MY_API`,
+    /// `MY_ATTR()`, `unwrap MY_PROTO`, `spread MY_EXPORT`). The global
+    /// and the project lists add up.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub c_macros: Vec<String>,
+}
+
+impl SyntaxConfig {
+    pub fn is_empty(&self) -> bool {
+        self.c_macros.is_empty()
+    }
 }
 
 #[cfg(test)]

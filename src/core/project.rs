@@ -153,6 +153,7 @@ impl Project {
         let resolved = project.resolve();
         project.warnings.extend(resolved.warning(&project.path));
         project.settings = resolved.settings;
+        project.apply_syntax_settings();
         Ok(project)
     }
 
@@ -161,6 +162,17 @@ impl Project {
     /// the user did not write).
     pub fn refresh_settings(&mut self) {
         self.settings = self.resolve().settings;
+        self.apply_syntax_settings();
+    }
+
+    /// Hand the `[syntax]` tables (global, then project) to the parser:
+    /// the user's extra C/C++ macros.
+    fn apply_syntax_settings(&self) {
+        let macros = [
+            self.global.syntax.c_macros.as_slice(),
+            self.file.syntax.c_macros.as_slice(),
+        ];
+        crate::core::syntax::set_user_macros(&macros.concat());
     }
 
     /// The settings as [`trust::resolve`] gives them, with what it left out.

@@ -18,8 +18,10 @@
 
 mod lang;
 mod literals;
+mod macros;
 mod mask;
 mod outline;
+mod pairs;
 mod preproc;
 mod skeleton;
 mod spans;
@@ -35,6 +37,8 @@ use std::ops::Range;
 use serde::Serialize;
 
 use crate::core::model::MaskState;
+
+pub use macros::set_user_macros;
 
 /// A language with a grammar and a symbol query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -133,7 +137,9 @@ impl SymbolKind {
 /// One symbol of a file.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Symbol {
-    /// Stable path: `Class.method`, `ns::Class::method`, `f#2`.
+    /// Stable path: `Class.method`, `ns::Class::method`, `f#2`; in C and
+    /// C++ the definition of a function declared earlier in the file is
+    /// `f#def` (its declaration's path plus `#def`).
     pub path: String,
     pub name: String,
     pub kind: SymbolKind,
@@ -172,6 +178,8 @@ pub struct SymbolTree {
     /// one-line stand-ins (`literals`).
     #[serde(skip)]
     large_literals: Vec<literals::LargeLiteral>,
+    /// 1-based line of the first syntax error, when `has_errors`.
+    pub error_line: Option<usize>,
 }
 
 impl SymbolTree {

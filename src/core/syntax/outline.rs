@@ -31,12 +31,12 @@ fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize) {
     }
 }
 
-/// The name, plus the `#n` of a duplicate path.
+/// The name, plus the `#n` of a duplicate path and the `#def` of a
+/// definition paired with its declaration.
 fn label(symbol: &Symbol) -> String {
-    match symbol.path.rsplit_once('#') {
-        Some((_, n)) if n.chars().all(|c| c.is_ascii_digit()) => {
-            format!("{}#{n}", symbol.name)
-        }
+    let suffix = |s: &str| s == "def" || s.chars().all(|c| c.is_ascii_digit());
+    match symbol.path.split_once('#') {
+        Some((_, rest)) if rest.split('#').all(suffix) => format!("{}#{rest}", symbol.name),
         _ => symbol.name.clone(),
     }
 }

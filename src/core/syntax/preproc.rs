@@ -5,24 +5,29 @@
 //!   (`__THROW`, `__nonnull ((1))`, `_GLIBCXX_NOEXCEPT`, ...) are
 //!   overwritten with spaces, like ctags' `-I` (without this a glibc
 //!   prototype such as `int f (void) __THROW;` is a syntax error);
+//!   with, beyond the list, the macro shapes of `macros.rs` (`LUA_API
+//!   lua_CFunction lua_atpanic (`, `int ZEXPORT deflate OF((...))`);
 //! - if the file still has errors, it is parsed once more with its
-//!   conditional directives (`#if`, `#else`, `#endif`, ...) and its lone
-//!   macro invocation lines (`DECLARE_OPS(<, less)`) blanked, and the
-//!   parse with fewer bytes inside errors wins. That rescues code such as
-//!   libstdc++'s `#if ... #else namespace std { ... #endif`, where a block
-//!   opens inside a conditional.
+//!   conditional directives (`#if`, `#else`, `#endif`, ...), its `#if 0`
+//!   branches and its lone macro invocation lines (`DECLARE_OPS(<, less)`)
+//!   blanked, and the parse with fewer bytes inside errors wins. That
+//!   rescues code such as libstdc++'s `#if ... #else namespace std { ...
+//!   #endif`, where a block opens inside a conditional, and fmt's base
+//!   clause inside `#if ... #endif`. Every other branch is kept: keeping
+//!   only the first one (as ctags does) was tried and lost the `#else`
+//!   declarations of glibc's headers (`glob64`, `__assert_fail`) for no
+//!   gain on the measured projects.
 //!
 //! Blanking keeps the text's length and newlines, so the tree's offsets
 //! and lines are those of the original, which is what every view slices.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use tree_sitter::{Node, Tree};
 
 use super::Lang;
 use super::lang::parse_tree;
+use super::macros;
 
 /// The tree of `source` and the text it was parsed from (`source` with
 /// workarounds applied; same length, same lines).
@@ -60,22 +65,37 @@ fn error_bytes(root: Node) -> usize {
     total
 }
 
-/// The second attempt's text: `text` with every conditional directive
-/// (continuation lines included) and every lone macro invocation line
-/// blanked, or `None` if there is neither.
+/// One open conditional while flattening.
+struct Frame {
+    /// The whole conditional sits in a blanked branch.
+    outer_blank: bool,
+    /// The current branch is blanked.
+    blank: bool,
+}
+
+/// A later attempt's text: `text` with every conditional directive
+/// (continuation lines included), every `#if 0` branch and every
+/// lone macro invocation line blanked, or `None` if there is nothing to
+/// blank.
 fn flatten(text: &str) -> Option<String> {
     let mut out = text.as_bytes().to_vec();
     let mut changed = false;
     let mut offset = 0;
     let mut continued = false;
+    let mut stack: Vec<Frame> = Vec::new();
     let mut lines = text.split_inclusive('\n').peekable();
     while let Some(line) = lines.next() {
         let range = offset..offset + line.len();
         offset = range.end;
-        let conditional = continued || is_conditional(line);
+        let directive = (!continued).then(|| conditional(line)).flatten();
+        let conditional = continued || directive.is_some();
         continued = conditional && line.trim_end_matches(['\n', '\r']).ends_with('\\');
+        if let Some((word, zero)) = directive {
+            enter(&mut stack, word, zero);
+        }
+        let dropped = stack.last().is_some_and(|f| f.blank);
         let next = lines.peek().copied().unwrap_or("");
-        if conditional || is_macro_invocation(line, next) {
+        if conditional || dropped || is_macro_invocation(line, next) {
             blank(&mut out[range]);
             changed = true;
         }
@@ -86,19 +106,41 @@ fn flatten(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// `#if`, `#ifdef`, `#ifndef`, `#elif...`, `#else`, `#endif`.
-fn is_conditional(line: &str) -> bool {
+/// Follow one conditional directive (`word`; `zero` for `#if 0`).
+fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool) {
+    match word {
+        "if" | "ifdef" | "ifndef" => {
+            let outer_blank = stack.last().is_some_and(|f| f.blank);
+            stack.push(Frame {
+                outer_blank,
+                blank: outer_blank || zero,
+            });
+        }
+        "endif" => {
+            stack.pop();
+        }
+        _ => {
+            if let Some(frame) = stack.last_mut() {
+                frame.blank = frame.outer_blank || zero;
+            }
+        }
+    }
+}
+
+/// The directive word of a conditional line (`if`, `ifdef`, `elif`,
+/// `else`, `endif`, ...) and whether its condition is a literal `0`.
+fn conditional(line: &str) -> Option<(&str, bool)> {
     const DIRECTIVES: [&str; 8] = [
         "if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif",
     ];
-    let Some(directive) = line.trim_start().strip_prefix('#') else {
-        return false;
-    };
+    let directive = line.trim_start().strip_prefix('#')?;
     let word = directive.trim_start();
     let end = word
         .find(|c: char| !c.is_ascii_alphanumeric())
         .unwrap_or(word.len());
-    DIRECTIVES.contains(&&word[..end])
+    let (name, rest) = word.split_at(end);
+    let zero = matches!(name, "if" | "elif") && rest.trim().trim_matches(['(', ')', ' ']) == "0";
+    DIRECTIVES.contains(&name).then_some((name, zero))
 }
 
 /// A line that is only `UPPER_CASE_MACRO(...)` (no `;`, no body on the
@@ -122,122 +164,16 @@ fn is_macro_invocation(line: &str, next: &str) -> bool {
         && !next.trim_start().starts_with('{')
 }
 
-/// How far an ignored macro's argument list may reach (bounds the work on
-/// unbalanced garbage).
-const MAX_ARGS_LEN: usize = 4096;
-
-/// The ignored macros, each with whether it takes an argument list.
-fn ignored() -> &'static HashMap<&'static str, bool> {
-    static SET: OnceLock<HashMap<&'static str, bool>> = OnceLock::new();
-    SET.get_or_init(|| {
-        include_str!("queries/ignored_macros.txt")
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| match l.strip_suffix("()") {
-                Some(name) => (name, true),
-                None => (l, false),
-            })
-            .collect()
-    })
-}
-
-/// `source` with every ignored macro blanked (C and C++ only).
+/// `source` with its macro tokens blanked (C and C++ only; see
+/// [`macros`](super::macros)).
 pub(super) fn blank_ignored(lang: Lang, source: &str) -> Cow<'_, str> {
     if lang == Lang::Python {
         return Cow::Borrowed(source);
     }
-    let bytes = source.as_bytes();
-    let mut out: Option<Vec<u8>> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        if is_directive_start(bytes, i) {
-            i = directive_end(bytes, i);
-            continue;
-        }
-        if !is_ident(bytes[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && is_ident(bytes[i]) {
-            i += 1;
-        }
-        if bytes[start] != b'_' {
-            continue;
-        }
-        let Some(&takes_args) = source.get(start..i).and_then(|w| ignored().get(w)) else {
-            continue;
-        };
-        let end = if takes_args {
-            args_end(bytes, i).unwrap_or(i)
-        } else {
-            i
-        };
-        let buf = out.get_or_insert_with(|| bytes.to_vec());
-        blank(&mut buf[start..end]);
-        i = end;
+    match macros::blank(source) {
+        Some(text) => Cow::Owned(text),
+        None => Cow::Borrowed(source),
     }
-    match out.map(String::from_utf8) {
-        Some(Ok(text)) => Cow::Owned(text),
-        _ => Cow::Borrowed(source),
-    }
-}
-
-/// Whether a preprocessor directive starts at `i`: a `#` with only spaces
-/// before it on its line. Directives are left alone (a `#define` of an
-/// ignored macro must keep its name).
-fn is_directive_start(bytes: &[u8], i: usize) -> bool {
-    bytes[i] == b'#'
-        && bytes[..i]
-            .iter()
-            .rev()
-            .take_while(|&&b| b != b'\n')
-            .all(|&b| b == b' ' || b == b'\t')
-}
-
-/// The end of the directive starting at `i` (continuation lines included).
-fn directive_end(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() {
-        if bytes[i] == b'\n' {
-            let before = bytes[..i].iter().rev().find(|&&b| b != b'\r');
-            if before != Some(&b'\\') {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    i
-}
-
-fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// The end of a balanced `( ... )` that follows `from` after whitespace.
-fn args_end(bytes: &[u8], from: usize) -> Option<usize> {
-    let open = from
-        + bytes
-            .get(from..)?
-            .iter()
-            .position(|b| !b.is_ascii_whitespace())?;
-    if bytes[open] != b'(' {
-        return None;
-    }
-    let mut depth = 0usize;
-    for (offset, &b) in bytes[open..].iter().enumerate().take(MAX_ARGS_LEN) {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + offset + 1);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Spaces over everything but line breaks. The blanked range starts and
@@ -271,6 +207,20 @@ mod tests {
         let src = "# define __wur \\\n  __attribute__ ((x))\nint f(void) __wur;";
         let want = src.replacen("f(void) __wur", "f(void)      ", 1);
         assert_eq!(blank_ignored(Lang::C, src), want);
+    }
+
+    #[test]
+    fn flatten_blanks_directives_and_if_zero_branches_only() {
+        let src = "#if A\nint a;\n#else\nint b;\n#endif\n#if 0\n** not C\n#else\nint c;\n#endif\n";
+        let flat = flatten(src).expect("directives to blank");
+        assert_eq!(flat.len(), src.len());
+        let kept: Vec<&str> = flat
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(kept, ["int a;", "int b;", "int c;"]);
+        assert_eq!(flatten("int x;\n"), None);
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Symbols: run the language's `.scm` query over the syntax tree, keep one
 //! definition per range, nest definitions by byte range and give each its
-//! stable path (`Class.method`, `struct Point`, `ns::Class::f#2`). This is
+//! stable path (`Class.method`, `struct Point`, `ns::Class::f#2`, and
+//! `ns::Class::f#def` for the definition of a declared C/C++ function, see
+//! `pairs`). This is
 //! the first step of every view; the rest of the module reads the
 //! resulting [`SymbolTree`].
 
@@ -11,6 +13,7 @@ use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
 use super::lang::Capture;
 use super::literals;
+use super::pairs::{Declarations, parameter_types};
 use super::preproc;
 use super::spans::{Found, analyze};
 use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
@@ -35,18 +38,51 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
             module_doc: None,
             has_errors: true,
             large_literals: Vec::new(),
+            error_line: Some(1),
         };
     };
     let root = tree.root_node();
     let found = find_definitions(lang, root, &parsed, source);
     let placed = nest(lang, found);
+    let error_line = first_error(lang, root).map(|node| node.start_position().row + 1);
     SymbolTree {
         lang,
         symbols: build(lang, &placed, source),
         module_doc: module_doc(lang, root, source),
-        has_errors: root.has_error(),
+        has_errors: error_line.is_some(),
+        error_line,
         large_literals: literals::find(lang, root, source),
     }
+}
+
+/// The first `ERROR` or missing node in source order that can hide a
+/// symbol: in C and C++, errors inside a function body (a macro such as
+/// `luaL_intop(+, i, 1)` that only the preprocessor reads) or an enum's
+/// list (curl's `CURLOPT(...)` entries) are not, since nothing there is a
+/// symbol.
+fn first_error(lang: Lang, root: Node) -> Option<Node> {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.is_error() || node.is_missing() {
+            return Some(node);
+        }
+        let in_body = lang != Lang::Python
+            && (node.kind() == "enumerator_list"
+                || node.kind() == "compound_statement"
+                    && node
+                        .parent()
+                        .is_some_and(|p| p.kind() == "function_definition"));
+        if in_body {
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node
+            .children(&mut cursor)
+            .filter(|c| c.has_error())
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+    None
 }
 
 /// Every definition the query matches, one per range (for the same range
@@ -153,14 +189,14 @@ fn nest(lang: Lang, found: Vec<Found>) -> Vec<Placed> {
     placed
 }
 
-/// C/C++ prototypes and macros inside a function body are local details
-/// (and C++'s most vexing parse makes some variables look like
-/// prototypes), not symbols.
+/// C/C++ prototypes, functions and macros inside a function body are
+/// local details, not symbols: C has no nested functions, C++'s most
+/// vexing parse makes some variables look like prototypes, and a macro
+/// statement such as `JSON_CATCH (...) { ... }` reads as a definition.
 fn is_local_declaration(lang: Lang, parent: &Found, child: &Found) -> bool {
     lang != Lang::Python
         && parent.kind.is_function()
-        && (child.kind == SymbolKind::Constant
-            || (child.kind.is_function() && child.core.kind() != "function_definition"))
+        && (child.kind == SymbolKind::Constant || child.kind.is_function())
 }
 
 /// Name, kind and path of every placed definition, assembled into a tree.
@@ -168,13 +204,27 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
     let lines = LineIndex::new(source);
     let namespaces = namespace_names(placed, source);
     let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut declarations = Declarations::default();
     let mut flat: Vec<Symbol> = Vec::with_capacity(placed.len());
     for p in placed {
         let parent = p.parent.and_then(|i| flat.get(i));
         let (name, qualified) = names(p.found.name, source);
         let kind = refine_kind(lang, &p.found, parent, &qualified, &namespaces);
         let base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
-        let path = unique_path(&mut seen, base);
+        let path = if lang != Lang::Python && kind.is_function() {
+            let params = parameter_types(p.found.core, source);
+            if p.found.core.kind() == "function_definition" {
+                declarations
+                    .pair(&base, params.as_deref())
+                    .unwrap_or_else(|| unique_path(&mut seen, base))
+            } else {
+                let path = unique_path(&mut seen, base.clone());
+                declarations.record(&base, &path, params);
+                path
+            }
+        } else {
+            unique_path(&mut seen, base)
+        };
         let analysis = analyze(lang, &p.found, source);
         flat.push(Symbol {
             path,
@@ -229,9 +279,33 @@ fn names(node: Node, source: &str) -> (String, String) {
         segments.push(fold(slice(source, scope.byte_range())));
         current = name;
     }
-    let last = fold(slice(source, current.byte_range()));
+    let last = match current.kind() {
+        "operator_cast" => operator_cast_name(current, source),
+        _ => fold(slice(source, current.byte_range())),
+    };
     segments.push(last.clone());
-    (last, segments.join("::"))
+    let plain = match current.kind() {
+        "template_type" | "template_function" => current
+            .child_by_field_name("name")
+            .map_or(last, |n| fold(slice(source, n.byte_range()))),
+        _ => last,
+    };
+    (plain, segments.join("::"))
+}
+
+/// `operator const std::locale&` for `operator const std::locale&() const`:
+/// the text before the conversion's `()`.
+fn operator_cast_name(node: Node, source: &str) -> String {
+    let text = slice(source, node.byte_range());
+    let cut = node
+        .child_by_field_name("declarator")
+        .and_then(|d| {
+            let offset = d.start_byte().checked_sub(node.start_byte())?;
+            let paren = text.get(offset..)?.find('(')?;
+            Some(offset + paren)
+        })
+        .unwrap_or(text.len());
+    fold(text.get(..cut).unwrap_or(text))
 }
 
 /// The names of the file's namespaces, segment by segment.

@@ -20,11 +20,16 @@
           declarator: (identifier) @name)))
   ]) @definition.function
 
-; Prototypes.
+; Prototypes (`int (lua_gettop) (lua_State *L)` included).
 (declaration
   declarator: [
     (function_declarator
       declarator: (identifier) @name)
+    (function_declarator
+      declarator: (parenthesized_declarator (identifier) @name))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator (identifier) @name)))
     (pointer_declarator
       declarator: (function_declarator
         declarator: (identifier) @name))
@@ -72,6 +77,9 @@
     (type_identifier) @name
     (pointer_declarator
       declarator: (type_identifier) @name)
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (type_identifier) @name))
     (array_declarator
       declarator: (type_identifier) @name)
     (function_declarator
@@ -80,6 +88,14 @@
       declarator: (parenthesized_declarator
         (pointer_declarator
           declarator: (type_identifier) @name)))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (type_identifier) @name))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator
+          (pointer_declarator
+            declarator: (type_identifier) @name))))
   ]) @definition.typedef
 
 ; Object-like macros with a value (`#define BUFSIZ 8192`).

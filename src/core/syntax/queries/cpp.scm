@@ -31,12 +31,26 @@
                      (operator_name) (template_function)] @name))
   ]) @definition.function
 
+; Conversion operators (`operator bool() const`), in a class and out of
+; line; the name is `operator <type>`.
+(function_definition
+  declarator: [(operator_cast)
+               (qualified_identifier name: (operator_cast))] @name) @definition.function
+
+(declaration
+  declarator: (operator_cast) @name) @definition.function
+
+(field_declaration
+  declarator: (operator_cast) @name) @definition.function
+
 ; Prototypes: free functions, constructors and destructors in a class.
 (declaration
   declarator: [
     (function_declarator
       declarator: [(identifier) (qualified_identifier) (operator_name)
                    (destructor_name) (template_function)] @name)
+    (function_declarator
+      declarator: (parenthesized_declarator (identifier) @name))
     (pointer_declarator
       declarator: (function_declarator
         declarator: [(identifier) (qualified_identifier) (operator_name)] @name))

@@ -81,12 +81,12 @@ fn symbols_have_paths_kinds_and_lines() {
             "add",
             "copy_name",
             "sum_all",
-            "add#2",
+            "add#def",
             "split",
             "print_point",
         ],
         "the include guard, function-like macros and the prototype inside \
-         split() are not symbols; the definition of add() is its second"
+         split() are not symbols; the definition of add() is its declaration's path plus #def"
     );
     assert_eq!(
         tree.module_doc.as_deref(),
@@ -105,7 +105,7 @@ fn symbols_have_paths_kinds_and_lines() {
     add [function] L33-33 | int add(int a, int b)
     copy_name [function] L34-34 | extern char *copy_name(const char *src)
     sum_all [function] L35-35 | extern int sum_all(const int *v, int n)
-    add#2 [function] L39-43 | int add(int a, int b)
+    add#def [function] L39-43 | int add(int a, int b)
     split [function] L45-49 | static char **split(const char *s)
     print_point [function] L51-54 | void print_point(const struct Point *p)
     ");
@@ -154,7 +154,7 @@ fn mask_mixed_states() {
         GEOMETRY,
         Def,
         &[
-            ("add#2", Sig),
+            ("add#def", Sig),
             ("split", Agg),
             ("struct Point", Hide),
             ("Size", Agg),
@@ -172,7 +172,7 @@ fn mask_hide_default_shows_only_named_symbols() {
         Lang::C,
         GEOMETRY,
         Hide,
-        &[("add#2", Def), ("struct Point", Agg), ("ulong", Sig)],
+        &[("add#def", Def), ("struct Point", Agg), ("ulong", Sig)],
     );
     assert_snapshot!(out, @r"
     struct Point; /* A point in the plane. (4 lines) */

@@ -76,9 +76,9 @@ fn symbols_have_paths_kinds_and_lines() {
             "geo::Points",
             "geo::count",
             "geo#2",
-            "geo::Shape::scale#3",
-            "geo::count#2",
-            "geo::Shape::scale#4",
+            "geo::Shape::scale#def",
+            "geo::count#def",
+            "geo::Shape::scale#2#def",
             "get_ref",
             "main",
             "main::Local",
@@ -95,9 +95,9 @@ fn symbols_have_paths_kinds_and_lines() {
 fn out_of_line_definitions_are_methods_and_namespace_functions_are_not() {
     let tree = parse(Lang::Cpp, SHAPES);
     let kind = |path: &str| tree.find(path).map(|s| s.kind);
-    assert_eq!(kind("geo::Shape::scale#3"), Some(SymbolKind::Method));
-    assert_eq!(kind("geo::Shape::scale#4"), Some(SymbolKind::Method));
-    assert_eq!(kind("geo::count#2"), Some(SymbolKind::Function));
+    assert_eq!(kind("geo::Shape::scale#def"), Some(SymbolKind::Method));
+    assert_eq!(kind("geo::Shape::scale#2#def"), Some(SymbolKind::Method));
+    assert_eq!(kind("geo::count#def"), Some(SymbolKind::Function));
     assert_eq!(kind("geo::Shape"), Some(SymbolKind::Class));
     assert_eq!(kind("geo::Point"), Some(SymbolKind::Struct));
     assert_eq!(kind("geo::Points"), Some(SymbolKind::Typedef));
@@ -152,7 +152,7 @@ fn hidden_namespace_and_class_keep_their_braces_around_visible_children() {
         Lang::Cpp,
         SHAPES,
         Hide,
-        &[("geo::Shape::area", Def), ("geo::Shape::scale#3", Sig)],
+        &[("geo::Shape::area", Def), ("geo::Shape::scale#def", Sig)],
     );
     assert_snapshot!(out);
 }

@@ -6,6 +6,7 @@
 mod c;
 mod cpp;
 mod literals;
+mod preproc;
 mod python;
 mod robust;
 

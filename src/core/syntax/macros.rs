@@ -1,0 +1,787 @@
+//! Macros: the C/C++ pre-pass that overwrites with spaces the macro tokens
+//! tree-sitter cannot read, like ctags' `-I`, so that names are always the
+//! declarator's name (`LUA_API lua_CFunction lua_atpanic (...)` is
+//! `lua_atpanic`, not `lua_CFunction`). Two sources decide what is a macro:
+//!
+//! - data: `queries/ignored_macros.txt` plus the user's `[syntax]
+//!   c_macros` (see [`set_user_macros`]), where `NAME` is blanked,
+//!   `NAME()` is blanked with its argument list, `unwrap NAME` keeps the
+//!   argument list without its outer parentheses (zlib's
+//!   `deflate OF((z_streamp strm))`) and `spread NAME` turns
+//!   `PNG_EXPORT(1, int, png_f, (void))` into `int png_f (void)`, and
+//!   `NAME = keyword` writes a keyword over the name (`FMT_TRY = try`);
+//! - shapes no list needs, checked on the tokens of a declaration head: a
+//!   word before a type keyword at the start of a line (`LUAI_FUNC int
+//!   f`), an ALL_CAPS word between two words at the start of a line
+//!   (`CURL_EXTERN CURLcode f`) or between the return type and the name
+//!   (`int ZEXPORT f (`), after `class`/`struct` (`class GTEST_API_ Test`),
+//!   after a parameter list (`int f (void) MY_ATTR;`), or alone on a line
+//!   (`FMT_BEGIN_NAMESPACE`).
+//!
+//! Blanking keeps the text's length and newlines, so offsets and lines are
+//! those of the original. Directive lines are left alone.
+
+use std::collections::HashMap;
+use std::sync::{OnceLock, RwLock};
+
+/// What to do with a listed macro.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// Blank the name.
+    Name,
+    /// Blank the name and its parenthesised arguments.
+    WithArgs,
+    /// Blank the name and the outer parentheses of its argument.
+    Unwrap,
+    /// Blank the name, its parentheses, its commas and numeric arguments.
+    Spread,
+    /// Write this keyword over the name (no longer than it), blank the
+    /// rest: `FMT_TRY` is `try`, `JSON_PRIVATE_UNLESS_TESTED` `private`.
+    Keyword(&'static str),
+}
+
+/// The keywords a macro may be written as (`NAME = keyword`).
+const REPLACEMENTS: [&str; 8] = [
+    "try",
+    "catch",
+    "private",
+    "public",
+    "protected",
+    "noexcept",
+    "constexpr",
+    "inline",
+];
+
+/// How far a macro's argument list may reach (bounds the work on
+/// unbalanced garbage).
+const MAX_ARGS_LEN: usize = 4096;
+
+/// One table entry from a line of the list format.
+fn entry(line: &str) -> Option<(String, Rule)> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    let (rule, name) = if let Some((name, keyword)) = line.split_once('=') {
+        let keyword = REPLACEMENTS
+            .into_iter()
+            .find(|k| *k == keyword.trim())
+            .filter(|k| k.len() <= name.trim().len())?;
+        (Rule::Keyword(keyword), name.trim())
+    } else if let Some(name) = line.strip_prefix("unwrap ") {
+        (Rule::Unwrap, name.trim())
+    } else if let Some(name) = line.strip_prefix("spread ") {
+        (Rule::Spread, name.trim())
+    } else if let Some(name) = line.strip_suffix("()") {
+        (Rule::WithArgs, name.trim())
+    } else {
+        (Rule::Name, line)
+    };
+    let valid =
+        !name.is_empty() && name.bytes().all(is_ident) && !name.as_bytes()[0].is_ascii_digit();
+    valid.then(|| (name.to_string(), rule))
+}
+
+/// The built-in macro table.
+fn builtin() -> &'static HashMap<String, Rule> {
+    static TABLE: OnceLock<HashMap<String, Rule>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        include_str!("queries/ignored_macros.txt")
+            .lines()
+            .filter_map(entry)
+            .collect()
+    })
+}
+
+/// The user's entries (`[syntax] c_macros`), in the list format.
+static USER: RwLock<Vec<(String, Rule)>> = RwLock::new(Vec::new());
+
+/// Set the user's extra macros (`[syntax] c_macros`), each in the format
+/// of `queries/ignored_macros.txt` (`NAME`, `NAME()`, `unwrap NAME`,
+/// `spread NAME`). Invalid entries are skipped. Applies to every later
+/// parse in this process.
+pub fn set_user_macros(entries: &[String]) {
+    let parsed: Vec<(String, Rule)> = entries.iter().filter_map(|e| entry(e)).collect();
+    if let Ok(mut user) = USER.write() {
+        *user = parsed;
+    }
+}
+
+fn rule_of(word: &str) -> Option<Rule> {
+    if let Some(rule) = builtin().get(word) {
+        return Some(*rule);
+    }
+    let user = USER.read().ok()?;
+    user.iter()
+        .find(|(name, _)| name == word)
+        .map(|(_, rule)| *rule)
+}
+
+/// Type keywords (and specifiers) that, right after a word at the start
+/// of a declaration, show the word is a macro (`LUAI_FUNC int f`). Not
+/// `const`/`volatile`: `Foo const& f()` is C++.
+const TYPE_KEYWORDS: [&str; 21] = [
+    "void",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "bool",
+    "static",
+    "extern",
+    "inline",
+    "struct",
+    "union",
+    "enum",
+    "class",
+    "auto",
+    "constexpr",
+    "virtual",
+    "template",
+];
+
+/// Other words of C/C++ itself: never macros.
+const KEYWORDS: [&str; 42] = [
+    "const",
+    "volatile",
+    "typedef",
+    "explicit",
+    "friend",
+    "operator",
+    "return",
+    "typename",
+    "using",
+    "namespace",
+    "case",
+    "new",
+    "delete",
+    "sizeof",
+    "register",
+    "mutable",
+    "public",
+    "private",
+    "protected",
+    "else",
+    "do",
+    "goto",
+    "decltype",
+    "noexcept",
+    "override",
+    "final",
+    "if",
+    "while",
+    "for",
+    "switch",
+    "default",
+    "throw",
+    "co_return",
+    "co_await",
+    "co_yield",
+    "static_assert",
+    "alignof",
+    "alignas",
+    "typeid",
+    "requires",
+    "concept",
+    "export",
+];
+
+/// Type words after which another type word is not C.
+const PRIMITIVES: [&str; 10] = [
+    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "bool",
+];
+
+fn is_type_keyword(word: &str) -> bool {
+    TYPE_KEYWORDS.contains(&word)
+}
+
+fn is_keyword(word: &str) -> bool {
+    is_type_keyword(word) || KEYWORDS.contains(&word)
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// `ALL_CAPS` (two or more characters, at least two letters).
+fn is_caps(word: &str) -> bool {
+    word.len() > 1
+        && word.bytes().filter(u8::is_ascii_uppercase).count() >= 2
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+}
+
+/// A token of the scanned text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Tok<'a> {
+    Word(&'a str),
+    Punct(u8),
+}
+
+/// The text being blanked, with a token reader over the original.
+struct Scan<'a> {
+    src: &'a [u8],
+    text: &'a str,
+    out: Option<Vec<u8>>,
+}
+
+impl<'a> Scan<'a> {
+    fn blank(&mut self, from: usize, to: usize) {
+        let src = self.src;
+        let out = self.out.get_or_insert_with(|| src.to_vec());
+        for b in &mut out[from.min(to)..to.min(src.len())] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+
+    /// The next token at or after `i` (spaces and tabs skipped; stops at a
+    /// newline when `same_line`), with its start.
+    fn next(&self, mut i: usize, same_line: bool) -> Option<(usize, Tok<'a>)> {
+        while i < self.src.len() {
+            match self.src[i] {
+                b'\n' if same_line => return None,
+                b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+                _ => break,
+            }
+        }
+        let b = *self.src.get(i)?;
+        if !is_ident(b) {
+            return Some((i, Tok::Punct(b)));
+        }
+        let end = self.word_end(i);
+        Some((i, Tok::Word(self.text.get(i..end)?)))
+    }
+
+    /// The token before `i` on the same line, with its start.
+    fn prev(&self, i: usize) -> Option<(usize, Tok<'a>)> {
+        self.prev_token(i, true)
+    }
+
+    /// The token before `i`, on this line or (not `same_line`) an earlier
+    /// one; comments are not skipped.
+    fn prev_token(&self, i: usize, same_line: bool) -> Option<(usize, Tok<'a>)> {
+        let mut j = i;
+        while j > 0
+            && (matches!(self.src[j - 1], b' ' | b'\t' | b'\r')
+                || (!same_line && self.src[j - 1] == b'\n'))
+        {
+            j -= 1;
+        }
+        if j == 0 || self.src[j - 1] == b'\n' {
+            return None;
+        }
+        let b = self.src[j - 1];
+        if !is_ident(b) {
+            return Some((j - 1, Tok::Punct(b)));
+        }
+        let mut start = j - 1;
+        while start > 0 && is_ident(self.src[start - 1]) {
+            start -= 1;
+        }
+        Some((start, Tok::Word(self.text.get(start..j)?)))
+    }
+
+    /// Whether the original byte at `i` has been blanked.
+    fn is_blanked(&self, i: usize) -> bool {
+        self.out
+            .as_ref()
+            .is_some_and(|o| o.get(i) == Some(&b' ') && self.src.get(i) != Some(&b' '))
+    }
+
+    fn word_end(&self, mut i: usize) -> usize {
+        while i < self.src.len() && is_ident(self.src[i]) {
+            i += 1;
+        }
+        i
+    }
+
+    /// The index after the `)` that closes the `(` at `open`.
+    fn close(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (offset, &b) in self.src.get(open..)?.iter().enumerate().take(MAX_ARGS_LEN) {
+            match b {
+                b'(' => depth += 1,
+                b')' => {
+                    depth = depth.checked_sub(1)?;
+                    if depth == 0 {
+                        return Some(open + offset + 1);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// `source` with macro tokens blanked (see the module doc).
+pub(super) fn blank(source: &str) -> Option<String> {
+    let mut scan = Scan {
+        src: source.as_bytes(),
+        text: source,
+        out: None,
+    };
+    let len = scan.src.len();
+    let mut i = 0;
+    while i < len {
+        let b = scan.src[i];
+        if b == b'#' && scan.prev(i).is_none() {
+            let end = directive_end(scan.src, i);
+            blank_directive_comments(&mut scan, i, end);
+            i = end;
+            continue;
+        }
+        if b == b'/' && scan.src.get(i + 1) == Some(&b'/') {
+            i = line_end(scan.src, i);
+            continue;
+        }
+        if b == b'/' && scan.src.get(i + 1) == Some(&b'*') {
+            i = comment_end(scan.src, i);
+            continue;
+        }
+        if !is_ident(b) || (i > 0 && is_ident(scan.src[i - 1])) {
+            i += 1;
+            continue;
+        }
+        let end = scan.word_end(i);
+        let Some(word) = source.get(i..end) else {
+            i = end;
+            continue;
+        };
+        i = match rule_of(word) {
+            Some(rule) => apply(&mut scan, rule, i, end),
+            None if is_caps(word) && access_label(&scan, i, end).is_some() => {
+                let to = access_label(&scan, i, end).unwrap_or(end);
+                scan.blank(i, to);
+                to
+            }
+            None if is_caps(word) && template_parameter(&scan, i, end).is_some() => {
+                let (from, to) = template_parameter(&scan, i, end).unwrap_or((i, end));
+                scan.blank(from, to);
+                to
+            }
+            None if !b.is_ascii_digit() && looks_like_macro(&scan, word, i, end) => {
+                let after = match scan.next(end, false) {
+                    Some((open, Tok::Punct(b'('))) => scan.close(open).unwrap_or(end),
+                    _ => end,
+                };
+                scan.blank(i, after);
+                after
+            }
+            None => end,
+        };
+    }
+    scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// `JSON_PRIVATE_UNLESS_TESTED:` alone on its line, an access specifier
+/// made by a macro: the end of the `:` (the label is blanked whole; the
+/// members after it join the section before).
+fn access_label(scan: &Scan, start: usize, end: usize) -> Option<usize> {
+    if scan.prev(start).is_some() {
+        return None;
+    }
+    let (colon, _) = scan
+        .next(end, true)
+        .filter(|(_, t)| *t == Tok::Punct(b':'))?;
+    if scan.src.get(colon + 1) == Some(&b':') {
+        return None;
+    }
+    match scan.next(colon + 1, true) {
+        None => Some(colon + 1),
+        Some((_, Tok::Punct(b'/'))) => Some(colon + 1),
+        _ => None,
+    }
+}
+
+/// `, FMT_ENABLE_IF(cond)>` in a template head (an expansion to a
+/// defaulted parameter): the range from the comma (or the word) to the
+/// `)`, blanked so the head reads `template <typename T>`.
+fn template_parameter(scan: &Scan, start: usize, end: usize) -> Option<(usize, usize)> {
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    let (after, next) = scan.next(close, false)?;
+    if !matches!(next, Tok::Punct(b'>' | b',')) {
+        return None;
+    }
+    match scan.prev_token(start, false)? {
+        (comma, Tok::Punct(b',')) => Some((comma, close)),
+        (_, Tok::Punct(b'<')) if next == Tok::Punct(b',') => Some((start, after + 1)),
+        (_, Tok::Punct(b'<')) => Some((start, close)),
+        _ => None,
+    }
+}
+
+/// Blank the block comments of a directive that spans lines: tree-sitter
+/// ends a `#define`'s value at a comment, so the rest of a multi-line
+/// macro body would read as broken code (`... /* show prompt */ \`).
+fn blank_directive_comments(scan: &mut Scan, start: usize, end: usize) {
+    let Some(text) = scan.src.get(start..end) else {
+        return;
+    };
+    if !text.windows(2).any(|w| w == b"/*") {
+        return;
+    }
+    let mut j = start;
+    while j + 1 < end {
+        if scan.src[j] == b'/' && scan.src[j + 1] == b'*' {
+            let close = comment_end(scan.src, j);
+            if close > end {
+                // A comment that runs past the directive reads fine as is.
+                return;
+            }
+            // So does a comment that ends the directive.
+            let rest = scan.src.get(close..end).unwrap_or_default();
+            if rest.iter().any(|b| !b.is_ascii_whitespace()) {
+                scan.blank(j, close);
+            }
+            j = close;
+        } else {
+            j += 1;
+        }
+    }
+}
+
+/// Apply a listed macro's rule to the word at `start..end`; the index to
+/// go on from.
+fn apply(scan: &mut Scan, rule: Rule, start: usize, end: usize) -> usize {
+    let open = match scan.next(end, false) {
+        Some((open, Tok::Punct(b'('))) => Some(open),
+        _ => None,
+    };
+    let close = open.and_then(|o| scan.close(o));
+    if let Rule::Keyword(keyword) = rule {
+        scan.blank(start, end);
+        if let Some(out) = scan.out.as_mut() {
+            out[start..start + keyword.len()].copy_from_slice(keyword.as_bytes());
+        }
+        return end;
+    }
+    match (rule, open, close) {
+        (Rule::Name | Rule::Keyword(_), _, _) | (_, None, _) | (_, _, None) => {
+            scan.blank(start, end);
+            end
+        }
+        (Rule::WithArgs, _, Some(close)) => {
+            scan.blank(start, close);
+            close
+        }
+        (Rule::Unwrap, Some(open), Some(close)) => {
+            scan.blank(start, open + 1);
+            scan.blank(close - 1, close);
+            open + 1
+        }
+        (Rule::Spread, Some(open), Some(close)) => {
+            spread(scan, start, open, close);
+            open + 1
+        }
+    }
+}
+
+/// `NAME(1, type, name, (params), attrs)` → `type name (params)`: blank
+/// the name, the parentheses, the commas at depth one, numeric arguments
+/// and the arguments after the parameter list.
+fn spread(scan: &mut Scan, start: usize, open: usize, close: usize) {
+    scan.blank(start, open + 1);
+    scan.blank(close - 1, close);
+    let mut depth = 0usize;
+    let mut arg_start = open + 1;
+    let mut seen_params = false;
+    let inner = open + 1..close - 1;
+    let mut commas = Vec::new();
+    let mut args = Vec::new();
+    for j in inner.clone() {
+        match scan.src[j] {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                commas.push(j);
+                args.push(arg_start..j);
+                arg_start = j + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(arg_start..inner.end);
+    for comma in commas {
+        scan.blank(comma, comma + 1);
+    }
+    for arg in args {
+        let text = scan.text.get(arg.clone()).unwrap_or("").trim();
+        if seen_params || text.bytes().all(|b| b.is_ascii_digit()) {
+            scan.blank(arg.start, arg.end);
+        } else if text.starts_with('(') {
+            seen_params = true;
+        }
+    }
+}
+
+/// The shapes that give a word away as a macro (see the module doc).
+fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
+    if is_keyword(word) {
+        return false;
+    }
+    // A word already blanked (`LUA_API`, `l_sinline`) does not count.
+    let mut before = start;
+    let prev = loop {
+        match scan.prev(before) {
+            Some((at, Tok::Word(_))) if scan.is_blanked(at) => before = at,
+            other => break other.map(|(_, t)| t),
+        }
+    };
+    let next = scan.next(end, false).map(|(_, t)| t);
+    let line_start =
+        prev.is_none() || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")));
+    let caps = is_caps(word);
+    // `LUAI_FUNC int f`, `l_sinline int f`, `FMT_CONSTEXPR auto f`.
+    if line_start && matches!(next, Some(Tok::Word(w)) if is_type_keyword(w)) {
+        return true;
+    }
+    if !caps {
+        return line_start && three_words(scan, end);
+    }
+    // `void FAR *voidpf`: nothing but a declarator follows a type word.
+    if matches!(prev, Some(Tok::Word(p)) if PRIMITIVES.contains(&p))
+        && matches!(next, Some(Tok::Punct(b'*' | b'&')))
+    {
+        return true;
+    }
+    // `FMT_MSC_WARNING(suppress : 4566) constexpr ...` at a line start.
+    if line_start
+        && let Some((open, Tok::Punct(b'('))) = scan.next(end, false)
+        && let Some(close) = scan.close(open)
+        && matches!(scan.next(close, false), Some((_, Tok::Word(w))) if is_type_keyword(w))
+    {
+        return true;
+    }
+    // `FMT_BEGIN_NAMESPACE` alone on its line.
+    if prev.is_none() && scan.next(end, true).is_none() {
+        return true;
+    }
+    // `class GTEST_API_ Test {`, `struct FMT_API error : base`.
+    if matches!(prev, Some(Tok::Word("class" | "struct" | "union")))
+        && let Some((after, Tok::Word(name))) = scan.next(end, false)
+    {
+        let third = scan.next(after + name.len(), false).map(|(_, t)| t);
+        return matches!(
+            third,
+            Some(Tok::Punct(b'{' | b':')) | Some(Tok::Word("final"))
+        );
+    }
+    // `int f (void) MY_ATTR;`, `void g() const FMT_NOEXCEPT {`.
+    if matches!(
+        next,
+        Some(Tok::Punct(b';' | b'{' | b'(' | b'=')) | Some(Tok::Word(_))
+    ) && follows_parameters(scan, start)
+    {
+        return true;
+    }
+    let Some((after, Tok::Word(second))) = scan.next(end, false) else {
+        return false;
+    };
+    if is_keyword(second) {
+        return false;
+    }
+    let third = scan.next(after + second.len(), false).map(|(_, t)| t);
+    // `CURL_EXTERN CURLcode curl_f (`, `LUA_API lua_Number *f (`,
+    // `l_sinline StkId f (`: three words in a row start no C declaration.
+    if line_start && matches!(third, Some(Tok::Word(_)) | Some(Tok::Punct(b'*' | b'&'))) {
+        return true;
+    }
+    // `int ZEXPORT deflate (`, `char * ZEXPORT zError (`, `typedef Byte
+    // FAR Bytef;`: a type or a name cannot follow a type word directly.
+    matches!(third, Some(Tok::Punct(b'(' | b';' | b'[' | b',')))
+        && match prev {
+            Some(Tok::Word(p)) => !is_keyword(p) || PRIMITIVES.contains(&p),
+            Some(Tok::Punct(b'*')) => true,
+            _ => false,
+        }
+}
+
+/// Whether two more words follow the word ending at `end` (pointer stars
+/// between them allowed), then a name or a declarator (`l_sinline StkId
+/// index2stack (`, `l_sinline CallInfo *prepCallInfo (`).
+fn three_words(scan: &Scan, end: usize) -> bool {
+    let Some((after, Tok::Word(second))) = scan.next(end, false) else {
+        return false;
+    };
+    let mut at = after + second.len();
+    while let Some((star, Tok::Punct(b'*' | b'&'))) = scan.next(at, false) {
+        at = star + 1;
+    }
+    let Some((after2, Tok::Word(third))) = scan.next(at, false) else {
+        return false;
+    };
+    !is_keyword(second)
+        && !is_keyword(third)
+        && matches!(
+            scan.next(after2 + third.len(), false),
+            Some((_, Tok::Punct(b'(' | b'*' | b'&' | b';' | b'[' | b'=')))
+        )
+}
+
+/// Whether the word at `start` follows the parameter list of a
+/// declarator (`f (void) ATTR`, `g() const ATTR`), not a cast or a
+/// condition (`(int) MAX`, `if (x) FOO`).
+fn follows_parameters(scan: &Scan, start: usize) -> bool {
+    let mut before = start;
+    let mut close = loop {
+        match scan.prev_token(before, false) {
+            Some((i, Tok::Punct(b')'))) => break i,
+            Some((i, Tok::Word("const" | "volatile" | "noexcept" | "override" | "final")))
+            | Some((i, Tok::Punct(b'&'))) => before = i,
+            _ => return false,
+        }
+    };
+    let mut depth = 0usize;
+    let floor = close.saturating_sub(MAX_ARGS_LEN);
+    let open = loop {
+        match scan.src[close] {
+            b')' => depth += 1,
+            b'(' => {
+                depth -= 1;
+                if depth == 0 {
+                    break close;
+                }
+            }
+            _ => {}
+        }
+        if close == floor {
+            return false;
+        }
+        close -= 1;
+    };
+    match scan.prev_token(open, false) {
+        Some((i, Tok::Word(name)))
+            if !is_keyword(name) && !matches!(name, "if" | "while" | "for" | "switch") =>
+        {
+            matches!(
+                scan.prev_token(i, false),
+                None | Some((
+                    _,
+                    Tok::Word(_)
+                        | Tok::Punct(b'*' | b'&' | b':' | b'~' | b';' | b'}' | b'{' | b'>')
+                ))
+            )
+        }
+        _ => false,
+    }
+}
+
+/// The end of the directive starting at `i` (continuation lines included).
+pub(super) fn directive_end(bytes: &[u8], mut i: usize) -> usize {
+    while i < bytes.len() {
+        if bytes[i] == b'\n' {
+            let before = bytes[..i].iter().rev().find(|&&b| b != b'\r');
+            if before != Some(&b'\\') {
+                return i + 1;
+            }
+        }
+        i += 1;
+    }
+    i
+}
+
+fn line_end(bytes: &[u8], i: usize) -> usize {
+    bytes[i..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |p| i + p)
+}
+
+fn comment_end(bytes: &[u8], i: usize) -> usize {
+    bytes[i + 2..]
+        .windows(2)
+        .position(|w| w == b"*/")
+        .map_or(bytes.len(), |p| i + 2 + p + 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blanked(src: &str) -> String {
+        blank(src).unwrap_or_else(|| src.to_string())
+    }
+
+    #[test]
+    fn export_macros_are_blanked_and_names_stay() {
+        let cases = [
+            (
+                "LUA_API lua_CFunction lua_atpanic (lua_State *L, lua_CFunction f);",
+                "        lua_CFunction lua_atpanic (lua_State *L, lua_CFunction f);",
+            ),
+            (
+                "LUAI_FUNC int luaV_f (int x);",
+                "          int luaV_f (int x);",
+            ),
+            (
+                "ZEXTERN int ZEXPORT deflate OF((z_streamp strm));",
+                "        int         deflate    (z_streamp strm) ;",
+            ),
+            (
+                "CURL_EXTERN CURLcode curl_global_init(long flags);",
+                "            CURLcode curl_global_init(long flags);",
+            ),
+            ("class GTEST_API_ Test {", "class            Test {"),
+            ("int f (void) MY_ATTR(1);", "int f (void)           ;"),
+            (
+                "int f (int a,\n  int b)\n  MY_ATTR;",
+                "int f (int a,\n  int b)\n         ;",
+            ),
+            ("FMT_BEGIN_NAMESPACE\nint x;", "                   \nint x;"),
+            ("l_sinline int f (void) {", "          int f (void) {"),
+            (
+                "l_sinline CallInfo *f (int a) {",
+                "          CallInfo *f (int a) {",
+            ),
+            (
+                "#define F(x) \\\n  (x, /* note */ \\\n  x)\n",
+                "#define F(x) \\\n  (x,            \\\n  x)\n",
+            ),
+            (
+                "PNG_EXPORT(1, png_uint_32, png_access_version_number, (void));",
+                "              png_uint_32  png_access_version_number  (void) ;",
+            ),
+        ];
+        for (src, want) in cases {
+            assert_eq!(blanked(src), want, "{src}");
+        }
+    }
+
+    #[test]
+    fn real_types_and_statements_are_kept() {
+        for src in [
+            "FILE *fopen (const char *name);",
+            "BOOL IsOk(void);",
+            "Foo const& get() const;",
+            "struct FOO bar(void);",
+            "if (x) return y;",
+            "  if constexpr (N == 0)",
+            "#define LUA_API extern\n",
+            "x = MAX(a, b);",
+            "return FOO(x);",
+        ] {
+            assert_eq!(blanked(src), src);
+        }
+    }
+
+    #[test]
+    fn user_macros_extend_the_list() {
+        let src = "int h(int a) mylib_nothrow_here;";
+        assert_eq!(blanked(src), src);
+        set_user_macros(&["mylib_nothrow_here".to_string(), "bad name".to_string()]);
+        let want = "int h(int a)                   ;";
+        assert_eq!(blanked(src), want);
+        set_user_macros(&[]);
+    }
+}

@@ -1,0 +1,127 @@
+//! C and C++ as real libraries write them: export and attribute macros
+//! (Lua, zlib, curl, sqlite, libpng, fmt, googletest shapes), conditionals
+//! inside declarations (fmt's `args.h`), operators and conversion
+//! operators. Names are always the declarator's name.
+
+use insta::assert_snapshot;
+
+use super::listing;
+use crate::core::syntax::{Lang, SymbolKind, parse};
+
+const EXPORTS_C: &str = r#"/* exports.h - the export macros of C libraries. */
+#define LUA_API extern
+LUA_API lua_CFunction lua_atpanic (lua_State *L, lua_CFunction panicf);
+LUA_API int   (lua_gettop) (lua_State *L);
+LUAI_FUNC lua_Integer luaV_idiv (lua_State *L, lua_Integer x, lua_Integer y);
+l_sinline StkId index2stack (lua_State *L, int idx) {
+  return L->top;
+}
+ZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));
+ZEXTERN const char * ZEXPORT zError OF((int));
+typedef Byte FAR Bytef;
+CURL_EXTERN CURLcode curl_global_init(long flags);
+SQLITE_API int sqlite3_open(const char *filename, sqlite3 **ppDb);
+PNG_EXPORT(1, png_uint_32, png_access_version_number, (void));
+PNG_EXPORTA(2, void, png_error, (png_const_structrp png_ptr), PNG_NORETURN);
+typedef PNG_CALLBACK(void, *png_error_ptr, (png_structp, png_const_charp));
+__declspec(dllexport) int win_f(void);
+int attr_f(void) __attribute__((nonnull(1)));
+int trailing_f(int a) MY_ATTR;
+typedef void * (*lua_Alloc) (void *ud, void *ptr, size_t osize, size_t nsize);
+"#;
+
+#[test]
+fn export_macros_never_become_the_name() {
+    let tree = parse(Lang::C, EXPORTS_C);
+    assert_eq!(tree.error_line, None);
+    assert_snapshot!(listing(&tree));
+    let functions: Vec<&str> = tree
+        .iter()
+        .filter(|s| s.kind == SymbolKind::Function)
+        .map(|s| s.name.as_str())
+        .collect();
+    assert_eq!(
+        functions,
+        [
+            "lua_atpanic",
+            "lua_gettop",
+            "luaV_idiv",
+            "index2stack",
+            "deflate",
+            "zError",
+            "curl_global_init",
+            "sqlite3_open",
+            "png_access_version_number",
+            "png_error",
+            "win_f",
+            "attr_f",
+            "trailing_f",
+        ]
+    );
+}
+
+const FMT_LIKE: &str = r#"// args.h - fmt's shapes.
+FMT_BEGIN_NAMESPACE
+namespace detail {
+template <typename T> struct is_ref : std::false_type {};
+template <typename T> struct is_ref<std::reference_wrapper<T>> : std::true_type {};
+}  // namespace detail
+
+class GTEST_API_ Test {
+ public:
+  FMT_CONSTEXPR Test(int x) : x_(x) {}
+  bool operator!() const { return !x_; }
+  int operator()(int y) const { return x_ + y; }
+  explicit operator bool() const noexcept { return x_ != 0; }
+  operator const std::locale&() const;
+ private:
+  int x_;
+};
+
+template <typename Context>
+class dynamic_format_arg_store
+#if FMT_GCC_VERSION && FMT_GCC_VERSION < 409
+    : public basic_format_args<Context>
+#endif
+{
+ public:
+  void clear() { data_.clear(); }
+#if FMT_USE_NOEXCEPT
+  void reserve(size_t n) noexcept {}
+#else
+  void reserve(size_t n) {}
+#endif
+};
+FMT_END_NAMESPACE
+"#;
+
+#[test]
+fn cpp_macros_conditionals_and_operators() {
+    let tree = parse(Lang::Cpp, FMT_LIKE);
+    assert_eq!(tree.error_line, None);
+    assert_snapshot!(listing(&tree));
+    let store = tree
+        .find("dynamic_format_arg_store")
+        .expect("the class after a conditional base clause is a symbol");
+    assert_eq!(store.kind, SymbolKind::Class);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    for name in [
+        "operator!",
+        "operator()",
+        "operator bool",
+        "operator const std::locale&",
+        "detail",
+        "is_ref",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+}
+
+#[test]
+fn the_error_line_is_the_first_error_outside_function_bodies() {
+    let src =
+        "int ok(void) { return luaL_intop(+, i, 1); }\n\nint broken(int a b);\nint g(void);\n";
+    let tree = parse(Lang::C, src);
+    assert_eq!(tree.error_line, Some(3));
+    assert!(tree.find("g").is_some());
+}
