@@ -1,4 +1,4 @@
-//! TUI benchmarks (DESIGN §10), on generated projects:
+//! TUI benchmarks (targets below; see CONTRIBUTING.md), on generated projects:
 //! - gauge: on a 10,000-file project with every file included, the time
 //!   from a Space keypress (excluding one file) until the gauge shows the
 //!   new total: keymap → update → compose job (warm cache) → update.

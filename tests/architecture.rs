@@ -1,4 +1,4 @@
-//! The layering DESIGN §1 asks for, checked on the source: the core knows
+//! The layering docs/ARCHITECTURE.md ("Invariants") asks for, checked on the source: the core knows
 //! nothing of terminals or of the TUI.
 
 use std::path::Path;

@@ -1,5 +1,5 @@
 //! The project file on disk: round trips, located parse errors, atomic
-//! saves and root discovery (DESIGN §2).
+//! saves and root discovery (docs/ARCHITECTURE.md, "core::project").
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,7 +11,7 @@ use ctxcurate::core::project::{
     PROJECT_FILE, Project, ProjectError, Scope, find_root, load_file, save_atomic,
 };
 
-/// A project file naming every field of DESIGN §2, plus unknown keys at
+/// A project file naming every field of `core::model`, plus unknown keys at
 /// each level a user could put one.
 const EVERY_FIELD: &str = r#"
 schema = 2

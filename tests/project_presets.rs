@@ -1,6 +1,6 @@
 //! The project's presets and settings layers: global under project,
 //! copy-on-write of global presets, save-as / rename / delete, and the
-//! missing-files check (DESIGN §2).
+//! missing-files check (docs/ARCHITECTURE.md, "core::project").
 
 use std::fs;
 use std::path::{Path, PathBuf};

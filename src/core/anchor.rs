@@ -1,6 +1,6 @@
 //! Anchored slices: making a slice stores its text's hash and up to three
 //! lines around it; resolving finds the slice again in the current file
-//! (DESIGN §7). In order: the stored lines still hash the same (kept); the
+//! (docs/ARCHITECTURE.md, "core::anchor"). In order: the stored lines still hash the same (kept); the
 //! exact text occurs once elsewhere, or once between its anchors (moved);
 //! the anchors are found and the lines between them are taken (re-anchored,
 //! the text was edited); otherwise the slice is stale. Wrong lines are never

@@ -1,5 +1,5 @@
 //! Composition: a preset's files, screenshots and discussion turned into
-//! the one text the model sees (DESIGN §4), as Markdown or XML.
+//! the one text the model sees (docs/ARCHITECTURE.md, "core::compose"), as Markdown or XML.
 //!
 //! The stable part comes first (files, then screenshots) and the changing
 //! discussion last, so provider prompt caches hit. The output depends only
@@ -35,7 +35,7 @@ pub struct ComposeOptions {
     pub format: Format,
     /// Only the newest N discussion messages (0: all).
     pub max_messages: usize,
-    /// A focus build (DESIGN §8, `build --focus`): these files in full
+    /// A focus build (`build --focus`, see `core::pack`): these files in full
     /// whatever their mode, every other code file as a skeleton. Each is a
     /// path, a basename or a `/`-suffix of a path.
     pub focus: Vec<String>,

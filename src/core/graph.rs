@@ -1,4 +1,4 @@
-//! The import graph of a project (DESIGN §8): one node per Python, C or C++
+//! The import graph of a project (docs/ARCHITECTURE.md, "Discovery"): one node per Python, C or C++
 //! file, an edge from each file to every project file it imports or
 //! includes, weighted by how much it imports. Ranking personalizes
 //! PageRank on the user's target files; discovery walks the edges out from

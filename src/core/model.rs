@@ -1,6 +1,6 @@
 //! The data model of a curation: view modes, mask states, slices, file
 //! items, presets and the project settings, exactly as they are stored in
-//! `ctxcurate.toml` (see DESIGN §2).
+//! `ctxcurate.toml` (see docs/ARCHITECTURE.md, "core::model").
 //!
 //! Every struct keeps the keys it does not know in an `extra` table, so a
 //! file written by a newer version (or edited by hand) survives a
@@ -73,7 +73,7 @@ macro_rules! named_enum {
 }
 
 named_enum! {
-    /// How much of a file the model sees (DESIGN §3).
+    /// How much of a file the model sees (see `core::views`).
     ViewMode {
         Full => "full",
         Summary => "summary",
@@ -100,7 +100,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// How the files section is rendered as a whole (DESIGN §4).
+    /// How the files section is rendered as a whole (see `core::compose`).
     Strategy {
         Auto => "auto",
         Summarize => "summarize",
@@ -156,7 +156,7 @@ fn yes() -> bool {
 }
 
 /// A line range of a file that the user picked by hand, with what is needed
-/// to find it again after the file changed (DESIGN §7).
+/// to find it again after the file changed (see `core::anchor`).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Slice {
     /// 1-based, inclusive.
@@ -317,7 +317,7 @@ pub struct Preset {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
     /// Files the user is working on: discovery and packing start from
-    /// them (DESIGN §8).
+    /// them (see `core::pack`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -1,4 +1,4 @@
-//! Packing a token budget (DESIGN §8): from a few target files, discover
+//! Packing a token budget (docs/ARCHITECTURE.md, "Discovery"): from a few target files, discover
 //! what else the model needs through the import graph, and fill the budget
 //! in priority order — targets in full, their direct imports in full,
 //! transitive imports as skeletons by rank, the repo map, then the preset's

@@ -1,6 +1,6 @@
 //! The project: its root, its `ctxcurate.toml`, the global config under it,
 //! the settings resolved from both, and the preset operations the TUI and
-//! CLI offer (apply, save as, rename, delete) — DESIGN §2.
+//! CLI offer (apply, save as, rename, delete) — see docs/ARCHITECTURE.md, "core::project".
 //!
 //! Three layers give the settings: the project file over the global config
 //! over the embedded `config/config.toml`, resolved by `core::trust`, which

@@ -1,4 +1,4 @@
-//! The repo map (DESIGN §8): the project's files in rank order, the top
+//! The repo map (docs/ARCHITECTURE.md, "Discovery"): the project's files in rank order, the top
 //! ones with a compact outline of their symbols, the rest as bare paths.
 //! Its size is found by binary search over how many files get an outline
 //! and then how many are listed, counting the exact tokens of every

@@ -1,4 +1,4 @@
-//! Heuristic summaries: instant, offline, per file type (DESIGN §6). Code
+//! Heuristic summaries: instant, offline, per file type (docs/ARCHITECTURE.md, "core::summary"). Code
 //! gets its module docstring (or leading comment) line and an outline of its
 //! top-level symbols with line counts; Markdown its heading tree with each
 //! section's first sentence; TOML, JSON, YAML and INI their key paths

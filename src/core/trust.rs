@@ -1,5 +1,5 @@
 //! Trust: which settings a project file may set on its own, and the
-//! remembered consent that lets it set the rest (DESIGN §11, "Trust").
+//! remembered consent that lets it set the rest (docs/ARCHITECTURE.md, "Invariants").
 //!
 //! A `ctxcurate.toml` often comes from a repository the user just cloned,
 //! so it is data, never a command. The settings in [`GUARDED`] run a

@@ -1,5 +1,5 @@
 //! Per-file transforms: one file's text and its preset entry in, the text
-//! the model sees out (DESIGN §3). Symbol-aware modes fall back to a
+//! the model sees out (docs/ARCHITECTURE.md, "core::views"). Symbol-aware modes fall back to a
 //! summary for files without a grammar.
 
 use std::fmt::Write;

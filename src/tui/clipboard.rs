@@ -6,7 +6,7 @@
 //! setting ([`ClipboardMode`]) and the environment ([`EnvProbe`]). The
 //! returned [`Destination`] is what the status line reports.
 //!
-//! `auto` follows DESIGN §9: over SSH, or with no display, the system
+//! `auto` (docs/ARCHITECTURE.md, "tui::clipboard"): over SSH, or with no display, the system
 //! clipboard is on the wrong machine or absent, so the text goes to the
 //! terminal as an OSC 52 sequence ([`Osc52Clipboard`]); otherwise the
 //! system clipboard is tried first and, on any error, OSC 52 from then on

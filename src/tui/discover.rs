@@ -1,4 +1,4 @@
-//! Discovery in the TUI (DESIGN §8): mark target files, pack the budget
+//! Discovery in the TUI (docs/ARCHITECTURE.md, "Discovery"): mark target files, pack the budget
 //! around them on the worker, show what the pack would add as proposals in
 //! the tree, and accept them into the preset as one undoable step — or
 //! discard them. While proposals are shown the gauge shows the packed total.

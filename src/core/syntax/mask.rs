@@ -1,4 +1,4 @@
-//! Masked: each symbol rendered by its mask state (DESIGN §3).
+//! Masked: each symbol rendered by its mask state (see `core::views`).
 //!
 //! A symbol's state is its entry in the mask, else its parent's state,
 //! else the file default. `def` shows the definition, `sig` elides a
