@@ -8,11 +8,12 @@
 //! (`Settings::output_outside_root`, set by `core::trust` only for a
 //! location from the global config or a trusted project file).
 //!
-//! Numbering is race-free: the file is created with `create_new`, and a
-//! number another process took in the meantime is skipped, so parallel
-//! saves never overwrite each other.
+//! Numbering is race-free and atomic: the text goes to a temporary file
+//! that is then given the next free name without replacing anything, and
+//! a number another process took in the meantime is skipped, so parallel
+//! saves never overwrite each other and no file is seen half-written.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
@@ -82,7 +83,12 @@ pub fn write_next(
 }
 
 /// Create `{dir}/{prefix}{NNN}.{ext}` for the first NNN from `number` on
-/// that no entry has, and write `text` to it.
+/// that no entry has, holding `text`. The text is written and synced to a
+/// temporary file first and then given its name without replacing
+/// anything (`persist_noclobber`), so a numbered file is never seen
+/// half-written, an interrupted save leaves no partial file holding a
+/// number, and an existing entry (a symlink included) is neither
+/// overwritten nor followed.
 fn create_numbered(
     dir: &Path,
     prefix: &str,
@@ -93,22 +99,30 @@ fn create_numbered(
     let exhausted = || OutputError::Exhausted {
         dir: dir.to_path_buf(),
     };
+    let io_error = |source| OutputError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(".tmp-output-")
+        .tempfile_in(dir)
+        .map_err(io_error)?;
+    temp.write_all(text.as_bytes()).map_err(io_error)?;
+    temp.as_file().sync_all().map_err(io_error)?;
     for _ in 0..ATTEMPTS {
         let path = dir.join(format!("{prefix}{number:03}.{ext}"));
-        // `create_new` fails on any existing entry, a symlink included,
-        // so it neither overwrites nor follows one.
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(mut file) => {
-                return file
-                    .write_all(text.as_bytes())
-                    .and_then(|()| file.sync_all())
-                    .map(|()| path.clone())
-                    .map_err(|source| OutputError::Io { path, source });
-            }
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+        match temp.persist_noclobber(&path) {
+            Ok(_) => return Ok(path),
+            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => {
+                temp = e.file;
                 number = number.checked_add(1).ok_or_else(exhausted)?;
             }
-            Err(source) => return Err(OutputError::Io { path, source }),
+            Err(e) => {
+                return Err(OutputError::Io {
+                    path,
+                    source: e.error,
+                });
+            }
         }
     }
     Err(exhausted())
