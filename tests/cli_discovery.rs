@@ -142,3 +142,41 @@ fn bad_targets_are_user_errors() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_target_that_does_not_fit_fails_unless_allow_partial() {
+    let p = project();
+    let out = p.run(&["build", "--target", "app.py", "--budget", "5"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    let err = stderr(&out);
+    let prefix = "target app.py does not fit the budget: it takes ";
+    let at = err.find(prefix).unwrap_or_else(|| panic!("{err}"));
+    let size: usize = err[at + prefix.len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(size > 5, "{err}");
+    assert!(err.contains("the budget is 5"), "{err}");
+    assert!(err.contains("--allow-partial"), "{err}");
+
+    // --allow-partial keeps the old behaviour: a warning, exit 0.
+    let out = p.run(&[
+        "build",
+        "--target",
+        "app.py",
+        "--budget",
+        "5",
+        "--allow-partial",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("warning: {prefix}{size} tokens")),
+        "{}",
+        stderr(&out)
+    );
+    // A target that fits is no error.
+    let out = p.run(&["build", "--target", "app.py", "--budget", "300"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

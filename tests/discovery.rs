@@ -323,3 +323,114 @@ fn discovered_files_the_preset_lists_keep_their_own_view() {
         (Role::Transitive, ViewMode::Summary, Some(ViewMode::Summary))
     );
 }
+
+/// A target importing 30 files too big for the budget even as outlines,
+/// the first of which imports a tiny one: the tiny file ranks after all 30.
+fn crowded_project() -> Project {
+    let p = Project::empty();
+    let imports: String = (0..30).map(|i| format!("import big{i:02}\n")).collect();
+    p.write("app.py", &imports);
+    let defs: String = (0..80)
+        .map(|i| format!("def function_number_{i}(alpha, beta):\n    return alpha * beta\n\n"))
+        .collect();
+    for i in 0..30 {
+        let head = if i == 0 { "import tiny\n\n" } else { "" };
+        p.write(&format!("big{i:02}.py"), &format!("{head}{defs}"));
+    }
+    p.write("tiny.py", "def t():\n    return 1\n");
+    p
+}
+
+#[test]
+fn packing_tries_every_candidate_and_lists_what_it_dropped() {
+    let p = crowded_project();
+    let files = walk::walk_files(p.root());
+    let targets = vec!["app.py".to_string()];
+    let mut opts = pack_opts(400);
+    opts.map_budget = 0;
+    let packed = pack::pack(
+        p.root(),
+        &Preset::default(),
+        &targets,
+        &opts,
+        &FileCache::new(),
+        &files,
+    );
+    assert!(packed.stats.tokens <= 400, "{}", packed.stats.tokens);
+    let included: Vec<(&str, Option<ViewMode>)> = packed
+        .items
+        .iter()
+        .filter(|i| i.mode.is_some())
+        .map(|i| (i.path.as_str(), i.mode))
+        .collect();
+    // 30 misses in a row, then tiny.py still gets in (it used to be
+    // dropped untried after 24).
+    assert_eq!(
+        included,
+        [
+            ("app.py", Some(ViewMode::Full)),
+            ("tiny.py", Some(ViewMode::Skeleton)),
+        ],
+        "{:?}",
+        packed.items
+    );
+    assert_eq!(
+        packed.items.last().map(|i| i.path.as_str()),
+        Some("tiny.py")
+    );
+    let mut dropped = packed.stats.dropped_files.clone();
+    assert_eq!(packed.stats.dropped, 30);
+    let in_rank_order: Vec<String> = packed
+        .items
+        .iter()
+        .filter(|i| i.mode.is_none())
+        .map(|i| i.path.clone())
+        .collect();
+    assert_eq!(dropped, in_rank_order);
+    dropped.sort();
+    let bigs: Vec<String> = (0..30).map(|i| format!("big{i:02}.py")).collect();
+    assert_eq!(dropped, bigs);
+    assert!(packed.missing_targets.is_empty());
+}
+
+#[test]
+fn a_target_that_does_not_fit_is_reported_with_its_cheapest_size() {
+    let p = python_project();
+    let files = walk::walk_files(p.root());
+    let cache = FileCache::new();
+    let targets = vec!["app.py".to_string()];
+    let packed = pack::pack(
+        p.root(),
+        &Preset::default(),
+        &targets,
+        &pack_opts(5),
+        &cache,
+        &files,
+    );
+    assert_eq!(packed.missing_targets.len(), 1, "{:?}", packed.items);
+    let missing = &packed.missing_targets[0];
+    assert_eq!((missing.path.as_str(), missing.budget), ("app.py", 5));
+    // The size is what app.py alone takes as an outline: the smallest
+    // budget that includes it.
+    let size = missing.tokens.expect("tried");
+    assert!(size > 5, "{size}");
+    let fits = pack::pack(
+        p.root(),
+        &Preset::default(),
+        &targets,
+        &pack_opts(size),
+        &cache,
+        &files,
+    );
+    assert!(fits.missing_targets.is_empty(), "{:?}", fits.items);
+    assert_eq!(fits.items[0].mode, Some(ViewMode::Outline));
+    let short = pack::pack(
+        p.root(),
+        &Preset::default(),
+        &targets,
+        &pack_opts(size - 1),
+        &cache,
+        &files,
+    );
+    assert_eq!(short.missing_targets.len(), 1);
+}

@@ -173,3 +173,22 @@ fn accepting_applies_what_the_pack_did_to_the_preset_and_edits_drop_proposals() 
         h.screen()
     );
 }
+
+#[test]
+fn a_target_that_does_not_fit_is_an_error_and_nothing_is_proposed() {
+    let p = project();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 5\n\n[presets.default]\ntargets = [\"app.py\"]\n",
+    );
+    let mut h = Harness::open(p.root(), None, 200, 16).expect("open");
+    h.keys("i");
+    assert!(h.state.discovery.is_none(), "no pack without its target");
+    let (text, level) = h.state.status.clone().expect("a status");
+    assert_eq!(level, ctxcurate::tui::state::Level::Error, "{text}");
+    assert!(
+        text.starts_with("discovery: target app.py does not fit the budget: it takes "),
+        "{text}"
+    );
+    assert!(text.contains("the budget is 5"), "{text}");
+}

@@ -189,6 +189,10 @@ pub struct BuildArgs {
     /// Print the packing stats to stderr as JSON.
     #[arg(long)]
     pub stats_json: bool,
+    /// Build even if a target does not fit the budget (it is left out,
+    /// with a warning); without it such a build fails.
+    #[arg(long)]
+    pub allow_partial: bool,
     /// A focus build: these files in full whatever their mode, every other
     /// code file as a skeleton (a path, a basename or a path suffix;
     /// repeatable). `force_full` files count as focus files.

@@ -66,6 +66,25 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         for problem in &packed.problems {
             writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
         }
+        if let Some(first) = packed.missing_targets.first() {
+            if !args.allow_partial {
+                let also = match packed.missing_targets.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more targets)", n - 1),
+                };
+                user_err!(
+                    "{}{also}: raise --budget, or pass --allow-partial to build without it",
+                    display_line(&first.to_string(), 300)
+                );
+            }
+            for missing in &packed.missing_targets {
+                writeln!(
+                    ctx.err,
+                    "warning: {}",
+                    display_line(&missing.to_string(), 300)
+                )?;
+            }
+        }
         report_files(&packed.files, ctx)?;
         let findings =
             Scanner::new(&project.root, &cache).packed(&packed, &preset, opts.max_messages);

@@ -3,8 +3,10 @@
 //! in priority order — targets in full, their direct imports in full,
 //! transitive imports as skeletons by rank, the repo map, then the preset's
 //! own entries. An item that does not fit is reduced (full → skeleton →
-//! outline) before it is dropped, and the exact count of the finished text
-//! is checked last, so the result never exceeds the budget.
+//! outline) before it is dropped — every candidate is tried, in rank order —
+//! and the exact count of the finished text is checked last, so the result
+//! never exceeds the budget. Targets that do not fit are reported apart
+//! ([`Packed::missing_targets`]): the caller decides whether that is an error.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -17,10 +19,6 @@ use crate::core::graph::ImportGraph;
 use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, ViewMode};
 use crate::core::repo_map::{self, RepoMap};
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
-
-/// After this many candidates in a row did not fit even reduced, the rest
-/// are dropped untried.
-const GIVE_UP_AFTER: usize = 24;
 
 /// Tokens kept for the blank line between the files and the map.
 const MAP_SEPARATOR: usize = 1;
@@ -97,6 +95,35 @@ pub struct PackStats {
     pub tokens: usize,
     pub budget: usize,
     pub utilisation: f64,
+    /// The paths of the dropped candidates, in rank order.
+    pub dropped_files: Vec<String>,
+}
+
+/// A target the pack could not include.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MissingTarget {
+    pub path: String,
+    /// Tokens the context would take with the target alone at its cheapest
+    /// form (headings included); `None` if it was never tried.
+    pub tokens: Option<usize>,
+    pub budget: usize,
+}
+
+impl std::fmt::Display for MissingTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.tokens {
+            Some(tokens) => write!(
+                f,
+                "target {} does not fit the budget: it takes {tokens} tokens even as an outline (with the headings), the budget is {}",
+                self.path, self.budget
+            ),
+            None => write!(
+                f,
+                "target {} does not fit the budget of {} tokens",
+                self.path, self.budget
+            ),
+        }
+    }
 }
 
 /// A packed context.
@@ -110,6 +137,8 @@ pub struct Packed {
     pub stats: PackStats,
     /// Problems with the preset (bad globs) and the budget itself.
     pub problems: Vec<String>,
+    /// Targets left out for lack of room (not in `problems`).
+    pub missing_targets: Vec<MissingTarget>,
 }
 
 /// The modes an item is tried in, from `wanted` down.
@@ -209,7 +238,8 @@ pub fn pack_with(
     let mut items = Vec::with_capacity(candidates.list.len());
     let mut files = Vec::new();
     let mut map_reserve = 0;
-    let mut misses = 0;
+    // A target's cost alone at its cheapest form, for the error.
+    let mut target_costs: HashMap<String, usize> = HashMap::new();
     for (i, (resolved, role)) in candidates.list.iter().enumerate() {
         if i == preset_from {
             // The map comes before the preset's entries: keep what it
@@ -223,14 +253,10 @@ pub fn pack_with(
             map_reserve = room.min(provisional.tokens + MAP_SEPARATOR);
             left -= map_reserve;
         }
-        if misses >= GIVE_UP_AFTER {
-            // The budget is as good as full: trying every remaining file
-            // would only parse them all to drop them.
-            items.push(PackedItem::dropped(resolved, *role));
-            continue;
+        let (item, file, cheapest) = packer.fit(resolved, *role, &mut left);
+        if *role == Role::Target {
+            target_costs.insert(item.path.clone(), base + cheapest);
         }
-        let (item, file) = packer.fit(resolved, *role, &mut left);
-        misses = if file.is_some() { 0 } else { misses + 1 };
         items.push(item);
         files.extend(file);
     }
@@ -278,15 +304,15 @@ pub fn pack_with(
         text.clear();
         tokens = 0;
     }
-    for item in items
+    let missing_targets = items
         .iter()
         .filter(|i| i.role == Role::Target && i.mode.is_none())
-    {
-        problems.push(format!(
-            "target {} does not fit the budget, not even as an outline",
-            item.path
-        ));
-    }
+        .map(|i| MissingTarget {
+            path: i.path.clone(),
+            tokens: target_costs.get(&i.path).copied(),
+            budget: opts.budget,
+        })
+        .collect();
     let stats = stats(&items, &reach, targets, &map, tokens, opts.budget);
     Packed {
         text,
@@ -295,6 +321,7 @@ pub fn pack_with(
         map,
         stats,
         problems,
+        missing_targets,
     }
 }
 
@@ -351,13 +378,15 @@ impl Packer<'_> {
         self.count(&block)
     }
 
-    /// Include `resolved` in the first of its modes that fits in `left`.
+    /// Include `resolved` in the first of its modes that fits in `left`;
+    /// also the cost of its cheapest form. The cheapest form is tried first,
+    /// so a file that cannot fit is dropped after one render.
     fn fit(
         &self,
         resolved: &ResolvedItem,
         role: Role,
         left: &mut usize,
-    ) -> (PackedItem, Option<RenderedFile>) {
+    ) -> (PackedItem, Option<RenderedFile>, usize) {
         let mut out = PackedItem::dropped(resolved, role);
         let wanted = out.wanted;
         if !resolved.item.auto_aggregate {
@@ -368,12 +397,11 @@ impl Packer<'_> {
                 *left -= cost;
                 out.mode = Some(wanted);
                 out.tokens = cost;
-                return (out, Some(file));
+                return (out, Some(file), cost);
             }
-            return (out, None);
+            return (out, None, cost);
         }
-        let mut tried: Vec<ViewMode> = Vec::new();
-        for &mode in reductions(wanted) {
+        let render = |mode: ViewMode| {
             let mut item = resolved.item.clone();
             item.view_mode = mode;
             item.force_full = false;
@@ -381,7 +409,22 @@ impl Packer<'_> {
                 item,
                 ..resolved.clone()
             };
-            let file = compose::render_file(self.root, &attempt, &self.compose_opts, self.cache);
+            compose::render_file(self.root, &attempt, &self.compose_opts, self.cache)
+        };
+        let modes = reductions(wanted);
+        let cheapest_mode = modes.last().copied().unwrap_or(wanted);
+        let cheapest_file = render(cheapest_mode);
+        let cheapest = self.block_cost(&cheapest_file, 1);
+        if cheapest > *left {
+            return (out, None, cheapest);
+        }
+        let mut tried: Vec<ViewMode> = Vec::new();
+        for &mode in modes {
+            let file = if mode == cheapest_mode {
+                cheapest_file.clone()
+            } else {
+                render(mode)
+            };
             // A file without a grammar renders skeleton and outline as the
             // same summary: try it once.
             if tried.contains(&file.mode) {
@@ -393,10 +436,10 @@ impl Packer<'_> {
                 *left -= cost;
                 out.mode = Some(file.mode);
                 out.tokens = cost;
-                return (out, Some(file));
+                return (out, Some(file), cheapest);
             }
         }
-        (out, None)
+        (out, None, cheapest)
     }
 }
 
@@ -430,5 +473,10 @@ fn stats(
         } else {
             tokens as f64 / budget as f64
         },
+        dropped_files: items
+            .iter()
+            .filter(|i| i.mode.is_none())
+            .map(|i| i.path.clone())
+            .collect(),
     }
 }

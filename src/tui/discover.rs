@@ -2,6 +2,7 @@
 //! around them on the worker, show what the pack would add as proposals in
 //! the tree, and accept them into the preset as one undoable step — or
 //! discard them. While proposals are shown the gauge shows the packed total.
+//! A target that does not fit the budget is an error: nothing is proposed.
 
 use crate::core::model::{FileItem, ViewMode};
 use crate::core::pack::{PackOptions, PackStats, Packed, Role};
@@ -131,6 +132,19 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
 
 /// A discovery finished: show its proposals.
 pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
+    if let Some(first) = packed.missing_targets.first() {
+        // A pack without a target is not what was asked for: no proposal.
+        state.discovery = None;
+        let also = match packed.missing_targets.len() {
+            1 => String::new(),
+            n => format!(" (and {} more targets)", n - 1),
+        };
+        state.say(
+            Level::Error,
+            format!("discovery: {first}{also}: raise the budget or unmark it"),
+        );
+        return Vec::new();
+    }
     let discovery = Discovery::from_packed(packed, state);
     let s = &discovery.stats;
     let accept = state_key(state, super::action::Action::AcceptDiscovery);
