@@ -176,6 +176,20 @@ fn a_target_that_does_not_fit_fails_unless_allow_partial() {
         "{}",
         stderr(&out)
     );
+    let out = p.run(&[
+        "build",
+        "--target",
+        "app.py",
+        "--budget",
+        "5",
+        "--allow-partial",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let last = stderr(&out).lines().last().unwrap_or_default().to_string();
+    let json: serde_json::Value = serde_json::from_str(&last).expect("json");
+    assert_eq!(json["stats"]["dropped_files"][0], "app.py", "{json}");
+    assert_eq!(json["stats"]["dropped"], 3, "{json}");
     // A target that fits is no error.
     let out = p.run(&["build", "--target", "app.py", "--budget", "300"]);
     assert!(out.status.success(), "{}", stderr(&out));
