@@ -102,8 +102,8 @@ fn folder_include_adds_a_glob_and_file_exclusion_is_recorded() {
     assert_eq!(saved(&p).presets["default"].exclude, ["src"]);
     assert_eq!(
         h.state.included_paths().len(),
-        3,
-        "docs/guide.md, logo.bin, ctxcurate.toml"
+        2,
+        "docs/guide.md, logo.bin (ctxcurate.toml is a built-in ignore)"
     );
 }
 

@@ -201,12 +201,45 @@ pub fn compose_with(
         .par_iter()
         .map(|r| render_file(root, r, opts, cache))
         .collect();
+    let files = skip_matched_binaries(preset, &resolved, files, &mut problems);
     let text = assemble(&files, preset, opts, None);
     Composition {
         text,
         files,
         problems,
     }
+}
+
+/// Binary files a glob entry matched are dropped with one note in
+/// `problems` (an explicitly named binary keeps its error section).
+fn skip_matched_binaries(
+    preset: &Preset,
+    resolved: &[ResolvedItem],
+    files: Vec<RenderedFile>,
+    problems: &mut Vec<String>,
+) -> Vec<RenderedFile> {
+    let binary = walk::FileProblem::Binary.to_string();
+    let mut skipped = 0usize;
+    let kept: Vec<RenderedFile> = resolved
+        .iter()
+        .zip(files)
+        .filter_map(|(r, f)| {
+            let from_glob = preset
+                .files
+                .get(r.entry)
+                .is_some_and(|e| e.path != r.path && walk::is_glob(&e.path));
+            if from_glob && f.error.as_deref() == Some(binary.as_str()) {
+                skipped += 1;
+                None
+            } else {
+                Some(f)
+            }
+        })
+        .collect();
+    if skipped > 0 {
+        problems.push(format!("{skipped} binary file(s) matched by globs skipped"));
+    }
+    kept
 }
 
 /// A focus file the preset does not list is added (in full) when it is a

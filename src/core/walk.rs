@@ -14,6 +14,9 @@ use globset::{GlobBuilder, GlobMatcher};
 
 use crate::core::model::FileItem;
 
+mod builtin;
+pub use builtin::{BuiltinIgnores, IGNORE_FILE, MAX_LOCK_BYTES, is_builtin_ignored};
+
 /// The directory (relative to the root) holding caches and outputs; never
 /// part of any composition.
 pub const CACHE_DIR: &str = ".ctxcurate";
@@ -159,14 +162,20 @@ pub fn walk_each(root: &Path, mut f: impl FnMut(String) -> bool) {
 }
 
 /// The walk every discovery uses: `.gitignore` (even outside a git
-/// repository), `.ignore`, `.ctxcurateignore`, global git excludes; hidden
-/// files skipped; links not followed.
+/// repository), `.ignore`, `.ctxcurateignore`, global git excludes, the
+/// [built-in ignores](BuiltinIgnores); hidden files skipped; links not
+/// followed.
 pub fn walker(root: &Path) -> ignore::WalkBuilder {
     let mut builder = ignore::WalkBuilder::new(root);
+    let builtin = BuiltinIgnores::new(root);
     builder
         .require_git(false)
-        .add_custom_ignore_filename(".ctxcurateignore")
-        .follow_links(false);
+        .add_custom_ignore_filename(IGNORE_FILE)
+        .follow_links(false)
+        .filter_entry(move |e| {
+            // The root itself is never skipped, whatever its name.
+            e.depth() == 0 || !builtin.skips(e.path(), e.file_type().is_some_and(|t| t.is_dir()))
+        });
     builder
 }
 
