@@ -16,6 +16,7 @@ use ctxcurate::core::secrets::{Finding, Scanner};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
+use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
 
 use super::args::BuildArgs;
@@ -161,18 +162,6 @@ fn write_out(
         user_err!("cannot write {}: {e}", path.display());
     }
     Ok(Some(path))
-}
-
-/// An error and its sources on one line.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
 }
 
 /// One line per file that could not be shown or was shown with a caveat;

@@ -15,11 +15,12 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
 use crate::core::model::{Format, Settings};
+use crate::core::project::lexical;
 
 /// How many taken numbers are skipped before giving up.
 const ATTEMPTS: u64 = 10_000;
@@ -203,21 +204,6 @@ fn highest_number(dir: &Path, prefix: &str) -> u64 {
         })
         .max()
         .unwrap_or(0)
-}
-
-/// `p` with `.` dropped and each `..` removing the component before it.
-fn lexical(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in p.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

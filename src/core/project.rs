@@ -35,7 +35,8 @@ pub use file::{
 };
 pub use lock::{LOCK_FILE, ProjectLock};
 pub use paths::{
-    CONFIG_ENV, find_root, global_config_path, normalize_rel, user_state_dir, user_state_dir_from,
+    CONFIG_ENV, find_root, global_config_path, lexical, normalize_rel, user_state_dir,
+    user_state_dir_from,
 };
 
 /// The name of the project file at the project root.

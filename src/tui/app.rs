@@ -28,6 +28,7 @@ use crate::core::project::Project;
 use crate::core::store::DiskCache;
 use crate::core::summarizer::Summarizer;
 use crate::core::walk;
+use crate::text::error_chain;
 
 /// What arrives at the loop.
 enum Msg {
@@ -106,18 +107,6 @@ fn install_panic_hook() {
             default(info);
         }
     }));
-}
-
-/// An error and its sources on one line.
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        out.push_str(": ");
-        out.push_str(&s.to_string());
-        source = s.source();
-    }
-    out
 }
 
 /// The text of a caught panic.

@@ -98,7 +98,7 @@ fn absolutize(p: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
 
 /// `p` with `.` dropped and each `..` removing the component before it
 /// (never climbing above the root).
-fn lexical(p: &Path) -> PathBuf {
+pub fn lexical(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for component in p.components() {
         match component {
