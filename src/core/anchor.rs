@@ -58,8 +58,28 @@ fn hash_lines(lines: &[&str]) -> String {
     sha256_hex(lines.join("\n").as_bytes())
 }
 
-/// A new slice of lines `start..=end` (1-based) of `text`, with its hash
-/// and anchors; `None` when the range is empty or outside the file.
+/// FNV-1a (64-bit) of one line: stable across versions and platforms,
+/// since fingerprints are stored in the project file.
+fn line_hash(line: &str) -> u64 {
+    line.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// The base of the rolling hash over line hashes (odd, so powers never
+/// vanish modulo 2^64).
+const BASE: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The rolling hash of `lines`: Σ h(line_k) · BASE^(len-1-k), wrapping.
+fn fingerprint_of(lines: &[&str]) -> u64 {
+    lines.iter().fold(0u64, |acc, l| {
+        acc.wrapping_mul(BASE).wrapping_add(line_hash(l))
+    })
+}
+
+/// A new slice of lines `start..=end` (1-based) of `text`, with its hash,
+/// fingerprint and anchors; `None` when the range is empty or outside the
+/// file.
 pub fn create_slice(text: &str, start: usize, end: usize) -> Option<Slice> {
     let lines = lines_of(text);
     if start == 0 || end < start || end > lines.len() {
@@ -72,6 +92,7 @@ pub fn create_slice(text: &str, start: usize, end: usize) -> Option<Slice> {
         start_line: start,
         end_line: end,
         content_hash: Some(hash_lines(body)),
+        fingerprint: Some(format!("{:016x}", fingerprint_of(body))),
         anchor_before: lines[before_from..start - 1]
             .iter()
             .map(|s| s.to_string())
@@ -107,9 +128,7 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
         return Resolution::Kept { start, end };
     }
     let len = end - start + 1;
-    let found: Vec<usize> = (0..(lines.len() + 1).saturating_sub(len))
-        .filter(|&i| hash_lines(&lines[i..i + len]) == *hash)
-        .collect();
+    let finder = Finder::new(&lines, len, hash, slice.fingerprint.as_deref());
     let moved = |i: usize| Resolution::Moved {
         start: i + 1,
         end: i + len,
@@ -122,7 +141,7 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
     let anchored = between_anchors(&lines, slice);
     if let Some((from, to)) = anchored {
         // `from..to` (0-based, exclusive) lies between the anchors.
-        if let Some(&i) = found.iter().find(|&&i| i >= from && i + len <= to) {
+        if let Some(&i) = finder.find(from, to, 1).first() {
             return moved(i);
         }
         if to > from && to - from <= max_span(len) {
@@ -132,6 +151,7 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
             };
         }
     }
+    let found = finder.find(0, lines.len(), 2);
     if let [i] = found[..] {
         return moved(i);
     }
@@ -147,6 +167,93 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
     };
     Resolution::Stale {
         reason: reason.into(),
+    }
+}
+
+/// Finds the windows of `len` lines whose text hashes to the slice's hash.
+/// With a fingerprint, one rolling pass picks the candidates and only
+/// those are hashed (linear in the file); without one (slices made before
+/// fingerprints), every window is hashed.
+struct Finder<'a> {
+    lines: &'a [&'a str],
+    len: usize,
+    hash: &'a str,
+    rolling: Option<Rolling>,
+}
+
+/// Line hashes and the fingerprint to look for.
+struct Rolling {
+    line_hashes: Vec<u64>,
+    target: u64,
+    /// BASE^(len-1): the weight of the line leaving the window.
+    top: u64,
+}
+
+/// Candidates whose fingerprint matches but whose text does not are
+/// collisions; past this many the stored fingerprint is not trusted
+/// (it comes from the project file) and the search stops.
+const MAX_COLLISIONS: usize = 16;
+
+impl<'a> Finder<'a> {
+    fn new(lines: &'a [&'a str], len: usize, hash: &'a str, fingerprint: Option<&str>) -> Self {
+        let rolling = fingerprint
+            .and_then(|f| u64::from_str_radix(f, 16).ok())
+            .filter(|_| len <= lines.len())
+            .map(|target| Rolling {
+                line_hashes: lines.iter().map(|l| line_hash(l)).collect(),
+                target,
+                top: (1..len).fold(1u64, |p, _| p.wrapping_mul(BASE)),
+            });
+        Finder {
+            lines,
+            len,
+            hash,
+            rolling,
+        }
+    }
+
+    /// Up to `limit` start indices of windows inside `from..to` (0-based,
+    /// half-open) holding the slice's exact text, in order.
+    fn find(&self, from: usize, to: usize, limit: usize) -> Vec<usize> {
+        let to = to.min(self.lines.len());
+        if to < from || to - from < self.len {
+            return Vec::new();
+        }
+        let last = to - self.len;
+        let matches = |i: usize| hash_lines(&self.lines[i..i + self.len]) == self.hash;
+        let Some(r) = &self.rolling else {
+            return (from..=last).filter(|&i| matches(i)).take(limit).collect();
+        };
+        let mut found = Vec::new();
+        let mut collisions = 0;
+        let window = &r.line_hashes[from..from + self.len];
+        let mut h = window
+            .iter()
+            .fold(0u64, |acc, &x| acc.wrapping_mul(BASE).wrapping_add(x));
+        for i in from..=last {
+            if i > from {
+                let out = r.line_hashes[i - 1].wrapping_mul(r.top);
+                h = h
+                    .wrapping_sub(out)
+                    .wrapping_mul(BASE)
+                    .wrapping_add(r.line_hashes[i + self.len - 1]);
+            }
+            if h != r.target {
+                continue;
+            }
+            if matches(i) {
+                found.push(i);
+                if found.len() == limit {
+                    break;
+                }
+            } else {
+                collisions += 1;
+                if collisions > MAX_COLLISIONS {
+                    break;
+                }
+            }
+        }
+        found
     }
 }
 
@@ -295,6 +402,108 @@ mod tests {
             resolve("A\nB\nB2\nc\nd\ne\n", &s),
             Resolution::Reanchored { start: 1, end: 3 }
         );
+    }
+
+    /// The rolling search finds exactly what hashing every window finds,
+    /// on texts full of repeated lines (many equal windows, many equal
+    /// line hashes).
+    #[test]
+    fn the_fingerprint_search_agrees_with_hashing_every_window() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for _ in 0..400 {
+            let make = |next: &mut dyn FnMut(u64) -> u64| -> String {
+                (0..next(30) + 1)
+                    .map(|_| ["a", "b", "c", "", "  x"][next(5) as usize])
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            };
+            let before = make(&mut next);
+            let after = make(&mut next);
+            let n = before.lines().count();
+            if n == 0 {
+                continue;
+            }
+            let start = next(n as u64) as usize + 1;
+            let end = (start + next(4) as usize).min(n);
+            let Some(with) = create_slice(&before, start, end) else {
+                continue;
+            };
+            let without = Slice {
+                fingerprint: None,
+                ..with.clone()
+            };
+            assert_eq!(
+                resolve(&after, &with),
+                resolve(&after, &without),
+                "{before:?} -> {after:?}, lines {start}-{end}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_moved_slice_is_found_by_its_fingerprint_in_a_large_file() {
+        let lines: Vec<String> = (0..20_000).map(|i| format!("line {i}")).collect();
+        let text = lines.join("\n");
+        let s = create_slice(&text, 100, 2_099).unwrap();
+        assert_eq!(s.fingerprint.as_deref().map(str::len), Some(16));
+        // 500 lines inserted above, the anchors edited away.
+        let mut moved: Vec<String> = (0..500).map(|i| format!("new {i}")).collect();
+        moved.extend(lines[..96].iter().cloned());
+        moved.push("edited anchor".into());
+        moved.extend(lines[99..2_099].iter().cloned());
+        moved.push("edited anchor".into());
+        moved.extend(lines[2_102..].iter().cloned());
+        assert_eq!(
+            resolve(&moved.join("\n"), &s),
+            Resolution::Moved {
+                start: 598,
+                end: 2_597,
+                by: 498
+            }
+        );
+    }
+
+    /// The fingerprint comes from the project file: a wrong or hostile one
+    /// hides the slice at worst, and never selects wrong lines.
+    #[test]
+    fn a_hostile_fingerprint_never_selects_wrong_lines() {
+        let s = create_slice(TEXT, 4, 5).unwrap();
+        for f in ["zz", "", "0000000000000000", "ffffffffffffffffff", "-1"] {
+            let hostile = Slice {
+                fingerprint: Some(f.into()),
+                ..s.clone()
+            };
+            let r = resolve("x\ny\nd\ne\n", &hostile);
+            assert!(
+                matches!(
+                    r,
+                    Resolution::Stale { .. }
+                        | Resolution::Moved {
+                            start: 3,
+                            end: 4,
+                            ..
+                        }
+                ),
+                "{f}: {r:?}"
+            );
+        }
+        // A fingerprint that every window matches (all lines equal), with a
+        // content hash no window has: bounded work, stale.
+        let same = vec!["same"; 50_000].join("\n");
+        let all = Slice {
+            start_line: 1,
+            end_line: 1_000,
+            content_hash: Some("0".repeat(64)),
+            fingerprint: Some(format!("{:016x}", fingerprint_of(&vec!["same"; 1_000]))),
+            ..Slice::default()
+        };
+        assert!(matches!(resolve(&same, &all), Resolution::Stale { .. }));
     }
 
     #[test]

@@ -170,6 +170,11 @@ pub struct Slice {
     /// SHA-256 (hex) of the slice's text when it was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_hash: Option<String>,
+    /// A rolling hash of the slice's lines (16 hex digits, see
+    /// `core::anchor`): finds a moved slice in one pass over the file.
+    /// Optional: slices made before it existed are found without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub anchor_before: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

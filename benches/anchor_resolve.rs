@@ -1,0 +1,75 @@
+//! Benchmark: finding moved slices again (`core::anchor::resolve`) in a
+//! large real file, with the rolling fingerprint and without it (slices
+//! made before fingerprints existed hash every window: O(lines × slice
+//! length)). The file is the largest `.py` of the Python stdlib, repeated
+//! to 100,000 lines; each slice is moved by inserting lines above it and
+//! its anchors are edited away, so the whole file is searched.
+//!
+//! Run: `cargo bench --bench anchor_resolve`.
+
+#[path = "../tests/corpus/mod.rs"]
+mod corpus;
+
+use std::time::Instant;
+
+use ctxcurate::core::anchor::{self, Resolution};
+use ctxcurate::core::model::Slice;
+
+fn main() {
+    let root = corpus::python_stdlib().expect("the Python stdlib");
+    let py = corpus::files_under(&root, &|p| p.extension().is_some_and(|x| x == "py"));
+    let biggest = py
+        .into_iter()
+        .max_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))
+        .expect("a .py file in the stdlib");
+    let source = std::fs::read_to_string(&biggest).expect("readable");
+    let mut lines: Vec<String> = Vec::new();
+    let mut copy = 0;
+    while lines.len() < 100_000 {
+        // Each copy is made distinct so the slice's text occurs once.
+        lines.extend(source.lines().map(|l| format!("{l} # {copy}")));
+        copy += 1;
+    }
+    let text = lines.join("\n");
+    println!(
+        "file: {} repeated to {} lines ({:.1} MB)",
+        biggest.display(),
+        lines.len(),
+        text.len() as f64 / 1e6
+    );
+    println!(
+        "{:>8} {:>14} {:>14}",
+        "lines", "fingerprint", "every window"
+    );
+    for len in [10usize, 100, 1_000] {
+        let start = 50_000;
+        let slice = anchor::create_slice(&text, start, start + len - 1).expect("in range");
+        let mut moved: Vec<&str> = vec!["# inserted"; 37];
+        moved.extend(lines[..start - 2].iter().map(String::as_str));
+        moved.push("# edited");
+        moved.extend(lines[start - 1..start - 1 + len].iter().map(String::as_str));
+        moved.push("# edited");
+        moved.extend(lines[start + len..].iter().map(String::as_str));
+        let moved = moved.join("\n");
+        let legacy = Slice {
+            fingerprint: None,
+            ..slice.clone()
+        };
+        let fast = time(&moved, &slice);
+        let slow = time(&moved, &legacy);
+        println!("{len:>8} {:>12.2}ms {:>12.2}ms", fast * 1e3, slow * 1e3);
+    }
+}
+
+/// Seconds for one resolve (best of three), checking it found the slice.
+fn time(text: &str, slice: &Slice) -> f64 {
+    (0..3)
+        .map(|_| {
+            let t = Instant::now();
+            let r = anchor::resolve(text, slice);
+            let secs = t.elapsed().as_secs_f64();
+            assert!(matches!(r, Resolution::Moved { by: 37, .. }), "{r:?}");
+            secs
+        })
+        .fold(f64::INFINITY, f64::min)
+}
