@@ -17,7 +17,10 @@ use ctxcurate::core::model::Slice;
 
 fn main() {
     let root = corpus::python_stdlib().expect("the Python stdlib");
-    let py = corpus::files_under(&root, &|p| p.extension().is_some_and(|x| x == "py"));
+    let py = corpus::files_under(&root, &|p| {
+        p.extension().is_some_and(|x| x == "py")
+            && !p.components().any(|c| c.as_os_str() == "site-packages")
+    });
     let biggest = py
         .into_iter()
         .max_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0))

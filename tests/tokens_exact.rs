@@ -65,3 +65,74 @@ fn o200k_and_cl100k_counts_equal_tiktoken() {
     }
     assert!(total > 100_000, "counted real text: {total} tokens");
 }
+
+/// Real C and C++ headers: every 8th `.h` of /usr/include and a few of
+/// libstdc++'s headers.
+fn c_and_cpp_samples() -> Vec<(String, String)> {
+    let mut files = corpus::files_in(std::path::Path::new("/usr/include"), "h");
+    files.retain(|p| p.parent() == Some(std::path::Path::new("/usr/include")));
+    let mut out: Vec<(String, String)> = files
+        .iter()
+        .step_by(8)
+        .filter_map(|p| Some((p.display().to_string(), std::fs::read_to_string(p).ok()?)))
+        .collect();
+    if let Some(dir) = corpus::cpp_include_dir() {
+        for name in ["vector", "string", "algorithm", "bits/stl_tree.h"] {
+            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
+                out.push((name.to_string(), text));
+            }
+        }
+    }
+    out
+}
+
+/// Large texts are counted in pieces on every core (`tokens::cuts`). Cut at
+/// every point it allows, the pieces' counts add up to the count of the
+/// whole: on real Python, C and C++ files, on text built to straddle a cut
+/// (whitespace, punctuation, contractions and non-ASCII before a line
+/// break), and on a concatenation past the parallel threshold checked
+/// against tiktoken.
+#[test]
+fn counts_of_pieces_add_up_to_the_count_of_the_whole() {
+    let mut texts = samples();
+    texts.extend(c_and_cpp_samples());
+    assert!(texts.len() > 60, "enough real files: {}", texts.len());
+    let tricky = [
+        "a \n b",
+        "x  \r\nY",
+        "it'\ns",
+        "]\n\nd",
+        "  \n\tq",
+        "é\nd",
+        "1\nd",
+        " \nd",
+        "x\n\n  \nd",
+        "/\nd",
+        "//\nd",
+        "x;\r\n\r\nd",
+        "\u{3000}\nd",
+        "\u{a0}\nd",
+        "'s\nS",
+        "a\n'd",
+        "\nd",
+    ];
+    for t in tricky {
+        texts.push((format!("{t:?}"), t.to_string()));
+        texts.push((format!("{t:?} x3"), t.repeat(3)));
+    }
+    for (name, text) in &texts {
+        let pieces = tokens::cuts(text, 1);
+        assert_eq!(pieces.concat(), *text, "{name}: the pieces are the text");
+        for kind in [TokenizerKind::O200k, TokenizerKind::Cl100k] {
+            let sum: usize = pieces.iter().map(|p| tokens::count(kind, p)).sum();
+            assert_eq!(sum, tokens::count(kind, text), "{kind:?}: {name}");
+        }
+    }
+    let big: String = texts.iter().map(|(_, t)| t.as_str()).collect();
+    assert!(big.len() > 4 * tokens::PARALLEL_FROM, "{} bytes", big.len());
+    let o200k = tiktoken_rs::o200k_base().expect("o200k_base");
+    assert_eq!(
+        tokens::count(TokenizerKind::O200k, &big),
+        o200k.encode_ordinary(&big).len()
+    );
+}
