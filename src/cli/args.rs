@@ -33,7 +33,7 @@ pub enum Command {
     View {
         path: PathBuf,
         /// The view mode to render.
-        #[arg(long, short, value_parser = parse_named::<ViewMode>, default_value = "full")]
+        #[arg(long, short, value_parser = named::<ViewMode>("ViewMode"), default_value = "full")]
         mode: ViewMode,
         /// Read the file whatever its size, as `force_full = true` on a
         /// preset entry does (`max_file_size` applies otherwise).
@@ -57,7 +57,7 @@ pub enum Command {
         #[arg(required = true, value_name = "PATH_OR_GLOB")]
         paths: Vec<String>,
         /// View mode of the new entries.
-        #[arg(long, short, value_parser = parse_named::<ViewMode>)]
+        #[arg(long, short, value_parser = named::<ViewMode>("ViewMode"))]
         mode: Option<ViewMode>,
         #[command(flatten)]
         target: PresetTarget,
@@ -72,7 +72,7 @@ pub enum Command {
     /// Change how an entry renders.
     Set {
         path: String,
-        #[arg(long, short, value_parser = parse_named::<ViewMode>)]
+        #[arg(long, short, value_parser = named::<ViewMode>("ViewMode"))]
         mode: Option<ViewMode>,
         /// Render the file in full whatever its mode.
         #[arg(long, overrides_with = "no_force_full")]
@@ -87,7 +87,7 @@ pub enum Command {
         #[arg(long)]
         aggregate: bool,
         /// The state of symbols not named in the mask.
-        #[arg(long, value_parser = parse_named::<MaskState>)]
+        #[arg(long, value_parser = named::<MaskState>("MaskState"))]
         mask_default: Option<MaskState>,
         #[command(flatten)]
         target: PresetTarget,
@@ -97,7 +97,7 @@ pub enum Command {
         path: String,
         /// Symbol path, e.g. `App.run` or `ns::Class::method`.
         symbol: String,
-        #[arg(value_parser = parse_named::<MaskState>)]
+        #[arg(value_parser = named::<MaskState>("MaskState"))]
         state: MaskState,
         #[command(flatten)]
         target: PresetTarget,
@@ -120,9 +120,32 @@ pub enum Command {
     /// is now (kept, moved by N, re-anchored, stale).
     Slices {
         path: String,
-        #[command(flatten)]
-        target: PresetTarget,
+        /// Read this preset instead of the active one.
+        #[arg(long, short)]
+        preset: Option<String>,
     },
+    /// Where the tokens go: the preset's files by tokens, largest first,
+    /// each with its share of the budget, and the rest of the text.
+    Stats {
+        /// The preset to count (default: the active one).
+        #[arg(long, short)]
+        preset: Option<String>,
+        #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
+        tokenizer: Option<TokenizerKind>,
+        /// As JSON: tokenizer, budget, total, other, and files with path,
+        /// mode, tokens and error.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a completion script for SHELL; e.g. for bash:
+    /// `ctxcurate completions bash > ~/.local/share/bash-completion/completions/ctxcurate`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff); e.g.
+    /// `ctxcurate man > ~/.local/share/man/man1/ctxcurate.1`.
+    Man,
     /// Inspect or clear the on-disk cache (`.ctxcurate/cache`: summaries).
     #[command(subcommand)]
     Cache(CacheCommand),
@@ -145,7 +168,7 @@ pub enum Command {
     /// when no path is given).
     Tokens {
         paths: Vec<PathBuf>,
-        #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
+        #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
         tokenizer: Option<TokenizerKind>,
         /// Read the files whatever their size, as `force_full = true` on a
         /// preset entry does (`max_file_size` applies otherwise).
@@ -159,9 +182,9 @@ pub struct BuildArgs {
     /// The preset to compose (default: the active one).
     #[arg(long, short)]
     pub preset: Option<String>,
-    #[arg(long, short, value_parser = parse_named::<Strategy>)]
+    #[arg(long, short, value_parser = named::<Strategy>("Strategy"))]
     pub strategy: Option<Strategy>,
-    #[arg(long, short, value_parser = parse_named::<Format>)]
+    #[arg(long, short, value_parser = named::<Format>("Format"))]
     pub format: Option<Format>,
     /// Write to FILE instead of stdout.
     #[arg(long, short, value_name = "FILE", conflicts_with = "save")]
@@ -171,7 +194,7 @@ pub struct BuildArgs {
     /// trusted project file) says otherwise.
     #[arg(long)]
     pub save: bool,
-    #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
+    #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
     pub tokenizer: Option<TokenizerKind>,
     /// Pack around this file (repeatable; adds to the preset's targets):
     /// targets in full, their imports in full, transitive imports as
@@ -217,7 +240,7 @@ pub struct MapArgs {
     /// The preset whose targets to use (default: the active one).
     #[arg(long, short)]
     pub preset: Option<String>,
-    #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
+    #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
     pub tokenizer: Option<TokenizerKind>,
 }
 
@@ -253,7 +276,122 @@ pub enum PresetCommand {
     Delete { name: String },
 }
 
-/// Parse one of the model's named enums, listing the valid names on error.
-fn parse_named<T: std::str::FromStr<Err = String>>(s: &str) -> Result<T, String> {
-    s.parse()
+/// What each value of the enums that `--help` lists means. A test checks
+/// that every variant of each enum has exactly one line here.
+pub const VALUE_HELP: &[(&str, &[(&str, &str)])] = &[
+    (
+        "ViewMode",
+        &[
+            ("full", "the whole file"),
+            (
+                "summary",
+                "a short summary (heuristic, or your summary_command)",
+            ),
+            ("skeleton", "signatures and docstrings, bodies elided"),
+            ("outline", "one line per symbol"),
+            ("masked", "per-symbol: each symbol as def, sig, agg or hide"),
+            ("custom", "only the file's anchored line slices"),
+            ("none", "listed, content left out"),
+        ],
+    ),
+    (
+        "MaskState",
+        &[
+            ("def", "the whole definition"),
+            ("sig", "signature and docstring"),
+            ("agg", "signature and a one-line summary"),
+            ("hide", "left out"),
+        ],
+    ),
+    (
+        "Strategy",
+        &[
+            (
+                "auto",
+                "each file in its own view mode; summaries over the budget",
+            ),
+            ("summarize", "every file as a summary"),
+            ("full", "every file in full, whatever its mode"),
+        ],
+    ),
+    (
+        "Format",
+        &[
+            ("markdown", "Markdown sections with fenced code"),
+            (
+                "xml",
+                "one <document> per file (Anthropic's long-context layout)",
+            ),
+        ],
+    ),
+    (
+        "TokenizerKind",
+        &[
+            ("o200k", "exact count for GPT-4o and later (o200k_base)"),
+            ("cl100k", "exact count for GPT-4 and GPT-3.5 (cl100k_base)"),
+            ("estimate", "characters / 4, rounded up: fast, approximate"),
+        ],
+    ),
+];
+
+/// A clap parser for the named enum `T` that lists its values with what
+/// each means (`--help`) and rejects anything else.
+fn named<T>(kind: &str) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = VALUE_HELP
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or(&[][..], |(_, v)| *v)
+        .iter()
+        .map(|(name, help)| PossibleValue::new(*name).help(*help));
+    PossibleValuesParser::new(values).try_map(|s: String| s.parse::<T>())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, ViewMode};
+
+    fn names(kind: &str) -> Vec<&'static str> {
+        VALUE_HELP
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, v)| v.iter().map(|(n, _)| *n).collect())
+            .unwrap_or_default()
+    }
+
+    /// `--help` describes every value, and only real ones.
+    #[test]
+    fn every_value_has_its_help_line() {
+        let all = |v: Vec<&'static str>| v;
+        assert_eq!(
+            names("ViewMode"),
+            all(ViewMode::ALL.iter().map(|v| v.as_str()).collect())
+        );
+        assert_eq!(
+            names("MaskState"),
+            all(MaskState::ALL.iter().map(|v| v.as_str()).collect())
+        );
+        assert_eq!(
+            names("Strategy"),
+            all(Strategy::ALL.iter().map(|v| v.as_str()).collect())
+        );
+        assert_eq!(
+            names("Format"),
+            all(Format::ALL.iter().map(|v| v.as_str()).collect())
+        );
+        assert_eq!(
+            names("TokenizerKind"),
+            all(TokenizerKind::ALL.iter().map(|v| v.as_str()).collect())
+        );
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
 }

@@ -170,31 +170,38 @@ pub fn tokens(
         .as_ref()
         .map(Project::active_preset)
         .unwrap_or_default();
-    let files: Vec<(String, bool)> = if paths.is_empty() {
+    // (root, path under it, forced): a named file outside the project is
+    // counted too (it is only read), under its own folder.
+    let files: Vec<(PathBuf, String, bool)> = if paths.is_empty() {
         let (resolved, _) =
             walk::expand_items(&preset.files, &preset.exclude, || walk::walk_files(&root));
         resolved
             .into_iter()
-            .map(|r| (r.path, r.item.force_full))
+            .map(|r| (root.clone(), r.path, r.item.force_full))
             .collect()
     } else {
         paths
             .iter()
             .map(|p| {
-                let rel = ctx.rel_path(&root, p)?;
-                let forced = entry_for(&preset, &rel).is_some_and(|i| i.force_full);
-                Ok((rel, forced))
+                let (dir, rel) = locate(ctx, p)?;
+                let forced = dir == root && entry_for(&preset, &rel).is_some_and(|i| i.force_full);
+                Ok((dir, rel, forced))
             })
             .collect::<Result<Vec<_>>>()?
     };
     let counts: Vec<(String, Result<usize, FileProblem>)> = files
         .into_par_iter()
-        .map(|(rel, forced)| {
-            let n = match walk::read_content_with(&root, &rel, &policy, force_full || forced) {
+        .map(|(dir, rel, forced)| {
+            let n = match walk::read_content_with(&dir, &rel, &policy, force_full || forced) {
                 Content::Text { text, .. } => Ok(tokens::count(kind, &text)),
                 Content::Unreadable(p) => Err(p),
             };
-            (rel, n)
+            let shown = if dir == root {
+                rel
+            } else {
+                dir.join(&rel).display().to_string()
+            };
+            (shown, n)
         })
         .collect();
     let mut total = 0;

@@ -15,6 +15,7 @@ mod edit;
 mod inspect;
 mod map;
 mod presets;
+mod stats;
 mod trust;
 
 use std::fmt;
@@ -137,7 +138,14 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         } => inspect::tokens(&paths, tokenizer, force_full, ctx),
         Command::Preset(cmd) => presets::run(cmd, ctx),
         Command::Cache(cmd) => cache::run(cmd, ctx),
-        Command::Slices { path, target } => cache::slices(&path, target.preset.as_deref(), ctx),
+        Command::Slices { path, preset } => cache::slices(&path, preset.as_deref(), ctx),
+        Command::Stats {
+            preset,
+            tokenizer,
+            json,
+        } => stats::stats(preset.as_deref(), tokenizer, json, ctx),
+        Command::Completions { shell } => stats::completions(shell, ctx),
+        Command::Man => stats::man(ctx),
         Command::Trust { revoke } => trust::run(revoke, ctx),
         Command::Keys => {
             let project = ctx.project()?;

@@ -16,6 +16,7 @@ pub mod store;
 pub mod summarizer;
 pub mod summary;
 pub mod syntax;
+pub mod token_map;
 pub mod tokens;
 pub mod trust;
 pub mod views;

@@ -6,6 +6,7 @@
 
 pub mod sanitize;
 pub mod terminal;
+pub mod words;
 
 /// An error and its sources on one line.
 pub fn error_chain(e: &dyn std::error::Error) -> String {

@@ -1,0 +1,63 @@
+//! `ctxcurate stats`: where the tokens of a preset's composition go, file
+//! by file (the table of `core::token_map`), as text or JSON; and the
+//! `completions` and `man` commands, which print what clap derives.
+
+use anyhow::Result;
+use clap::CommandFactory;
+use ctxcurate::core::cache::FileCache;
+use ctxcurate::core::compose::{self, ComposeOptions};
+use ctxcurate::core::model::TokenizerKind;
+use ctxcurate::core::store::DiskCache;
+use ctxcurate::core::summarizer::Summarizer;
+use ctxcurate::core::token_map::TokenMap;
+use ctxcurate::text::sanitize::display_line;
+
+use super::Ctx;
+use super::build::chosen_preset;
+
+/// Width of the bar column of the text table.
+const BAR_WIDTH: usize = 20;
+
+pub fn stats(
+    preset: Option<&str>,
+    tokenizer: Option<TokenizerKind>,
+    json: bool,
+    ctx: &mut Ctx,
+) -> Result<()> {
+    let project = ctx.project()?;
+    let preset = chosen_preset(&project, preset)?;
+    let opts = ComposeOptions::from_settings(&project.settings);
+    let kind = tokenizer.unwrap_or(project.settings.tokenizer);
+    let cache = FileCache::for_project(
+        DiskCache::open(&project.root),
+        Summarizer::for_project(&project.root, &project.settings),
+    );
+    let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
+    for problem in &composition.problems {
+        writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
+    }
+    let map = TokenMap::of(&composition, &cache, kind, project.settings.budget);
+    if json {
+        serde_json::to_writer_pretty(&mut *ctx.out, &map)?;
+        writeln!(ctx.out)?;
+    } else {
+        ctx.out.write_all(map.table(BAR_WIDTH).as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A completion script for `shell` on stdout.
+pub fn completions(shell: clap_complete::Shell, ctx: &mut Ctx) -> Result<()> {
+    // Into a buffer first: clap_complete panics on a write error, and a
+    // closed pipe (`| head`) must stay an ordinary error.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut super::Cli::command(), "ctxcurate", &mut script);
+    ctx.out.write_all(&script)?;
+    Ok(())
+}
+
+/// The man page, in roff, on stdout.
+pub fn man(ctx: &mut Ctx) -> Result<()> {
+    clap_mangen::Man::new(super::Cli::command()).render(&mut ctx.out)?;
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! Where the tokens go: the included files of a composition by their
+//! token count, largest first, each with its share of the budget. The
+//! `stats` command prints it; the TUI shows the same rows.
+
+use serde::Serialize;
+
+use crate::core::cache::FileCache;
+use crate::core::compose::{self, Composition};
+use crate::core::model::{TokenizerKind, ViewMode};
+use crate::text::words::{plural, thousands};
+
+/// One rendered file of the composition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TokenRow {
+    pub path: String,
+    pub mode: ViewMode,
+    /// Tokens of the file's whole section (heading, fence and body).
+    pub tokens: usize,
+    /// The file could not be rendered (its section holds the reason).
+    pub error: bool,
+}
+
+/// The composition's token use, file by file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TokenMap {
+    pub tokenizer: TokenizerKind,
+    pub budget: usize,
+    /// Tokens of the whole composed text.
+    pub total: usize,
+    /// What is not a file's section: the header, tree, discussion, task.
+    pub other: usize,
+    /// Largest first; equal counts by path.
+    pub files: Vec<TokenRow>,
+}
+
+impl TokenMap {
+    /// Count every rendered file of `c` and the whole text with `kind`
+    /// (counts come from `cache` where the same text was counted before).
+    pub fn of(c: &Composition, cache: &FileCache, kind: TokenizerKind, budget: usize) -> Self {
+        let mut files: Vec<TokenRow> = c
+            .files
+            .iter()
+            .filter(|f| f.aggregate)
+            .map(|f| TokenRow {
+                path: f.path.clone(),
+                mode: f.mode,
+                tokens: cache.count(kind, &compose::markdown_file(f)),
+                error: f.error.is_some(),
+            })
+            .collect();
+        files.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.path.cmp(&b.path)));
+        let total = cache.count(kind, &c.text);
+        let in_files: usize = files.iter().map(|f| f.tokens).sum();
+        TokenMap {
+            tokenizer: kind,
+            budget,
+            total,
+            // Sections counted alone can tokenize a token or two apart
+            // from the whole: never below zero.
+            other: total.saturating_sub(in_files),
+            files,
+        }
+    }
+
+    /// `tokens` as a share of the budget (0 when there is no budget).
+    pub fn share(&self, tokens: usize) -> f64 {
+        if self.budget == 0 {
+            0.0
+        } else {
+            tokens as f64 / self.budget as f64
+        }
+    }
+
+    /// The map as a plain-text table: tokens, share of the budget, a bar
+    /// of `bar_width` cells scaled to the largest file, the path and the
+    /// mode; then the rest of the text and the total against the budget.
+    pub fn table(&self, bar_width: usize) -> String {
+        let largest = self
+            .files
+            .first()
+            .map_or(0, |f| f.tokens)
+            .max(self.other)
+            .max(1);
+        let mut out = String::new();
+        let mut row = |tokens: usize, label: &str| {
+            let cells = tokens * bar_width * 8 / largest;
+            out.push_str(&format!(
+                "{:>9}  {:>6}  {:<bar_width$}  {label}\n",
+                thousands(tokens),
+                percent(self.share(tokens)),
+                bar(cells),
+            ));
+        };
+        for f in &self.files {
+            let mut label = f.path.clone();
+            if f.error {
+                label.push_str(" [error]");
+            } else if f.mode != ViewMode::Full {
+                label.push_str(&format!(" [{}]", f.mode));
+            }
+            row(f.tokens, &label);
+        }
+        row(self.other, "(header, tree, discussion, task)");
+        out.push_str(&format!(
+            "{:>9}  {:>6}  {}\n",
+            thousands(self.total),
+            percent(self.share(self.total)),
+            format_args!(
+                "total of a {} token budget, {}, {}",
+                thousands(self.budget),
+                plural(self.files.len(), "file"),
+                self.tokenizer
+            ),
+        ));
+        out
+    }
+}
+
+fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
+}
+
+/// A bar of `eighths` eighth-cells, in block characters.
+fn bar(eighths: usize) -> String {
+    const PARTS: [char; 8] = [' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'];
+    let mut out = "█".repeat(eighths / 8);
+    if !eighths.is_multiple_of(8) {
+        out.push(PARTS[eighths % 8]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::compose::RenderedFile;
+
+    fn file(path: &str, mode: ViewMode, text: &str) -> RenderedFile {
+        RenderedFile {
+            path: path.into(),
+            mode,
+            text: text.into(),
+            error: None,
+            notes: Vec::new(),
+            aggregate: true,
+            key: String::new(),
+        }
+    }
+
+    #[test]
+    fn largest_first_with_shares_and_the_rest() {
+        let files = vec![
+            file("small.py", ViewMode::Full, "x = 1\n"),
+            file("big.py", ViewMode::Skeleton, &"def f(): pass\n".repeat(50)),
+            RenderedFile {
+                aggregate: false,
+                ..file("listed.py", ViewMode::Full, "not rendered\n")
+            },
+        ];
+        let text = format!(
+            "# Context\n\n{}{}",
+            compose::markdown_file(&files[0]),
+            compose::markdown_file(&files[1])
+        );
+        let c = Composition {
+            text,
+            files,
+            problems: Vec::new(),
+        };
+        let map = TokenMap::of(&c, &FileCache::new(), TokenizerKind::O200k, 1_000);
+        let paths: Vec<&str> = map.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["big.py", "small.py"]);
+        assert!(map.files[0].tokens > 10 * map.files[1].tokens);
+        assert!(map.other > 0 && map.other < 10, "{}", map.other);
+        let table = map.table(10);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 4, "{table}");
+        assert!(
+            lines[0].contains("██████████  big.py [skeleton]"),
+            "{table}"
+        );
+        assert!(lines[1].ends_with("small.py"), "{table}");
+        assert!(
+            lines[3].contains("total of a 1,000 token budget, 2 files, o200k"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn bars_in_eighths() {
+        assert_eq!(bar(0), "");
+        assert_eq!(bar(17), "██▏");
+    }
+}

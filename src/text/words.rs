@@ -1,0 +1,54 @@
+//! Numbers and counted nouns as people read them: `97,649`, `1 file`,
+//! `3 files`, `1 entry`, `2 entries`.
+
+/// `n` with thousands separators: `97,649`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `n` and `noun`, plural unless `n` is 1: `1 file`, `0 files`,
+/// `2 entries`, `1,200 matches` (English rules for the nouns we use).
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        return format!("1 {noun}");
+    }
+    let many = if let Some(stem) = noun
+        .strip_suffix('y')
+        .filter(|s| !s.ends_with(['a', 'e', 'i', 'o', 'u']))
+    {
+        format!("{stem}ies")
+    } else if noun.ends_with(['s', 'x']) || noun.ends_with("ch") || noun.ends_with("sh") {
+        format!("{noun}es")
+    } else {
+        format!("{noun}s")
+    };
+    format!("{} {many}", thousands(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_nouns() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(97_649), "97,649");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(plural(1, "file"), "1 file");
+        assert_eq!(plural(0, "target"), "0 targets");
+        assert_eq!(plural(2, "entry"), "2 entries");
+        assert_eq!(plural(2, "key"), "2 keys");
+        assert_eq!(plural(3, "match"), "3 matches");
+        assert_eq!(plural(1_500, "file"), "1,500 files");
+    }
+}
