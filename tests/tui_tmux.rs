@@ -201,6 +201,130 @@ fn include_yank_quit_and_restore_in_tmux() {
     tmux.wait("the app to quit again", |t| !t.running());
 }
 
+/// A private X server (Xvfb) for one test; killed on drop.
+struct Xvfb {
+    child: std::process::Child,
+    display: String,
+}
+
+impl Xvfb {
+    /// Start one on a free display, or `None` (a note) where Xvfb or
+    /// xclip is not installed; CI must have both (.ci/run installs them).
+    fn start() -> Option<Xvfb> {
+        let have = |cmd: &str| {
+            Command::new("sh")
+                .args(["-c", &format!("command -v {cmd}")])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        };
+        if !have("Xvfb") || !have("xclip") {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "Xvfb and xclip are required in CI (.ci/run installs them)"
+            );
+            eprintln!("note: Xvfb or xclip not installed; skipping the system clipboard test");
+            return None;
+        }
+        // `-displayfd 1`: Xvfb picks a free display and prints its number
+        // once it accepts connections.
+        let mut child = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-nolisten", "tcp"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("start Xvfb");
+        let stdout = child.stdout.take().expect("Xvfb stdout");
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
+            .expect("Xvfb prints its display");
+        let display = format!(":{}", line.trim());
+        assert!(display.len() > 1, "Xvfb gave no display");
+        Some(Xvfb { child, display })
+    }
+
+    /// The clipboard selection as xclip reads it, if anything owns it.
+    fn clipboard(&self) -> Option<String> {
+        let out = Command::new("xclip")
+            .args(["-o", "-selection", "clipboard"])
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("run xclip");
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `clipboard = "system"` against a real X server: `y` puts the composed
+/// context on the X clipboard, byte for byte what `ctxcurate build`
+/// prints, and it is still there after the app quits (a holder process
+/// serves it until another program copies something).
+#[test]
+fn yank_to_the_system_clipboard_outlives_the_app() {
+    let Some(x) = Xvfb::start() else {
+        return;
+    };
+    let Some(tmux) = Tmux::new("xclip") else {
+        return;
+    };
+    let p = Project::fixture();
+    let global = p.config_home.path().join("config.toml");
+    std::fs::write(&global, "[project]\nclipboard = \"system\"\n").unwrap();
+    let global = global.display().to_string();
+    let env = [
+        ("CTXCURATE_CONFIG", global.as_str()),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+        ("DISPLAY", x.display.as_str()),
+    ];
+    assert_eq!(x.clipboard(), None, "a fresh X server has no clipboard");
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+    tmux.keys(&["j", "l", "j", "Space"]);
+    tmux.wait("app.py included", |t| t.screen().contains("● app.py"));
+    tmux.keys(&["y"]);
+    tmux.wait("the copy status", |t| {
+        t.screen().contains("copied context (1 file")
+    });
+    let screen = tmux.screen();
+    assert!(screen.contains("system clipboard"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+
+    let build = p
+        .cmd(&["build"])
+        .env("CTXCURATE_CONFIG", &global)
+        .output()
+        .unwrap();
+    assert!(build.status.success());
+    let built = String::from_utf8(build.stdout).unwrap();
+    assert!(built.contains("### src/app.py"), "{built}");
+    assert_eq!(
+        x.clipboard().as_deref(),
+        Some(built.as_str()),
+        "after the app quit, the X clipboard holds what `ctxcurate build` prints"
+    );
+
+    // Another program's copy takes the selection over.
+    let mut xclip = Command::new("xclip")
+        .args(["-selection", "clipboard"])
+        .env("DISPLAY", &x.display)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .expect("xclip");
+    if let Some(mut stdin) = xclip.stdin.take() {
+        std::io::Write::write_all(&mut stdin, b"something else").unwrap();
+    }
+    let _ = xclip.wait();
+    assert_eq!(x.clipboard().as_deref(), Some("something else"));
+}
+
 /// A file whose bytes write "pwned" to the clipboard when a terminal sees
 /// them raw (OSC 52, both terminators).
 const OSC52_FILE: &str = "x = 1  # \x1b]52;c;cHduZWQ=\x07\ny = 2  # \x1b]52;c;cHduZWQ=\x1b\\\n";

@@ -143,6 +143,11 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// Internal: serve stdin's text as the desktop clipboard until another
+    /// program takes it over (the TUI hands its copies to this, so they
+    /// outlive the app).
+    #[command(name = "clipboard-hold", hide = true)]
+    ClipboardHold,
     /// Print the man page (roff); e.g.
     /// `ctxcurate man > ~/.local/share/man/man1/ctxcurate.1`.
     Man,

@@ -146,6 +146,10 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         } => stats::stats(preset.as_deref(), tokenizer, json, ctx),
         Command::Completions { shell } => stats::completions(shell, ctx),
         Command::Man => stats::man(ctx),
+        Command::ClipboardHold => {
+            ctxcurate::tui::clipboard::serve(std::io::stdin().lock(), &mut *ctx.out)?;
+            Ok(())
+        }
         Command::Trust { revoke } => trust::run(revoke, ctx),
         Command::Keys => {
             let project = ctx.project()?;

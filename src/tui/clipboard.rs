@@ -18,8 +18,12 @@
 //! if that terminal supports it; with `set-clipboard off` tmux drops it.
 
 use std::fmt;
-use std::io::{self, Write};
+use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::str::FromStr;
+use std::sync::mpsc;
+use std::time::Duration;
 
 use crossterm::clipboard::CopyToClipboard;
 use serde::{Deserialize, Serialize};
@@ -345,26 +349,113 @@ impl<W: Write + Send> Clipboard for Osc52Clipboard<W> {
 
 /// The desktop clipboard through arboard (X11 on Linux).
 ///
-/// One `arboard::Clipboard` is opened on the first copy and kept for the
-/// life of this value, which must be the life of the app: on X11 the
-/// copying program owns the selection and serves it to whoever pastes, so
-/// the text vanishes once the owning instance is dropped. Opening lazily
-/// keeps startup free of an X connection nobody may use; if opening fails,
-/// the next copy tries again.
+/// On X11 the copying program owns the selection and serves it to whoever
+/// pastes, so the text vanishes when the owner exits. So each copy is
+/// handed to a small detached process of our own binary (the hidden
+/// `ctxcurate clipboard-hold`, see [`serve`]) that takes the selection
+/// and serves it until another program takes it over, then exits, as
+/// xclip does: a yanked context stays on the clipboard after the app
+/// quits. Where no holder can start (not our binary, or it fails), this
+/// process owns the selection itself, for as long as it runs. Opening is
+/// lazy: startup makes no X connection nobody may use.
 #[derive(Default)]
 pub struct SystemClipboard {
     inner: Option<arboard::Clipboard>,
+    /// The binary whose `clipboard-hold` command serves copies.
+    holder: Option<PathBuf>,
+    /// Holders started by this process, reaped once they exit.
+    holders: Vec<Child>,
 }
 
+/// The hidden subcommand that [`serve`]s stdin's text.
+pub const HOLD_COMMAND: &str = "clipboard-hold";
+
+/// What a holder prints once it owns the selection.
+const READY: &str = "ready";
+
+/// How long a holder may take to own the selection.
+const HOLD_TIMEOUT: Duration = Duration::from_secs(3);
+
 impl SystemClipboard {
-    /// A clipboard that connects on first use.
+    /// A clipboard that connects on first use and hands copies to a
+    /// holder process when this is the `ctxcurate` binary.
     pub fn new() -> Self {
-        SystemClipboard { inner: None }
+        let holder = std::env::current_exe()
+            .ok()
+            .filter(|exe| exe.file_stem().is_some_and(|s| s == "ctxcurate"));
+        SystemClipboard {
+            inner: None,
+            holder,
+            holders: Vec::new(),
+        }
+    }
+
+    /// A clipboard whose copies are served by `exe clipboard-hold`.
+    pub fn with_holder(exe: PathBuf) -> Self {
+        SystemClipboard {
+            holder: Some(exe),
+            ..Self::default()
+        }
+    }
+
+    /// Start a holder for `text` and wait until it owns the selection.
+    fn hand_off(&mut self, exe: &Path, text: &str) -> io::Result<()> {
+        self.holders
+            .retain_mut(|c| !matches!(c.try_wait(), Ok(Some(_)) | Err(_)));
+        let mut command = Command::new(exe);
+        command
+            .arg(HOLD_COMMAND)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        // Its own process group: Ctrl-C or a hangup of the app's terminal
+        // does not take the clipboard with it.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command.spawn()?;
+        let started = (|| {
+            let mut stdin = child
+                .stdin
+                .take()
+                .ok_or_else(|| io::Error::other("no stdin"))?;
+            stdin.write_all(text.as_bytes())?;
+            drop(stdin);
+            let stdout = child
+                .stdout
+                .take()
+                .ok_or_else(|| io::Error::other("no stdout"))?;
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                let mut line = String::new();
+                let _ = io::BufReader::new(stdout).read_line(&mut line);
+                let _ = tx.send(line);
+            });
+            match rx.recv_timeout(HOLD_TIMEOUT) {
+                Ok(line) if line.trim_end() == READY => Ok(()),
+                _ => Err(io::Error::other("the clipboard holder did not start")),
+            }
+        })();
+        match started {
+            Ok(()) => {
+                self.holders.push(child);
+                Ok(())
+            }
+            Err(e) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                Err(e)
+            }
+        }
     }
 }
 
 impl Clipboard for SystemClipboard {
     fn copy(&mut self, text: &str) -> Result<Destination, ClipboardError> {
+        if let Some(exe) = self.holder.clone()
+            && self.hand_off(&exe, text).is_ok()
+        {
+            return Ok(Destination::System);
+        }
         let clipboard = match &mut self.inner {
             Some(clipboard) => clipboard,
             empty => empty.insert(arboard::Clipboard::new().map_err(ClipboardError::System)?),
@@ -372,6 +463,31 @@ impl Clipboard for SystemClipboard {
         clipboard.set_text(text).map_err(ClipboardError::System)?;
         Ok(Destination::System)
     }
+}
+
+/// The holder's side (`ctxcurate clipboard-hold`): read the text from
+/// `input`, take the selection, write `ready` to `ready_to`, and serve the
+/// text until another program takes the selection over.
+pub fn serve(mut input: impl Read, mut ready_to: impl Write) -> io::Result<()> {
+    let mut text = String::new();
+    input.read_to_string(&mut text)?;
+    let mut clipboard = arboard::Clipboard::new().map_err(io::Error::other)?;
+    clipboard
+        .set_text(text.as_str())
+        .map_err(io::Error::other)?;
+    writeln!(ready_to, "{READY}")?;
+    ready_to.flush()?;
+    drop(ready_to);
+    #[cfg(target_os = "linux")]
+    {
+        use arboard::SetExtLinux;
+        clipboard
+            .set()
+            .wait()
+            .text(text)
+            .map_err(io::Error::other)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
