@@ -12,6 +12,7 @@ pub mod curate;
 pub mod discover;
 pub mod dispatch;
 pub mod event;
+pub mod finder;
 pub mod harness;
 pub mod jobs;
 pub mod keymap;

@@ -1,0 +1,230 @@
+//! The fuzzy file finder: every file of the project matched against what
+//! the user types, ranked by nucleo (the matcher helix uses) on its own
+//! worker threads. The UI thread only hands over the query and reads the
+//! latest ranked snapshot, so a keystroke never waits for 100,000 paths
+//! to be scored (`benches/finder.rs` measures it).
+
+use std::sync::Arc;
+
+use nucleo::pattern::{CaseMatching, Normalization};
+use nucleo::{Config, Matcher, Nucleo, Utf32Str};
+
+/// One ranked row: the path and the char positions the query matched
+/// (for highlighting).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    pub path: String,
+    pub indices: Vec<u32>,
+}
+
+/// The finder over one list of paths.
+pub struct Finder {
+    nucleo: Nucleo<String>,
+    query: String,
+    /// The selected row among the matches.
+    selected: usize,
+    /// For highlighting the visible rows only (cheap: a few dozen).
+    matcher: Matcher,
+}
+
+impl Finder {
+    /// A finder over `paths`. `notify` is called (from a worker thread)
+    /// whenever new results are ready: the app wakes its loop and calls
+    /// [`Finder::tick`].
+    pub fn new(
+        paths: impl IntoIterator<Item = String>,
+        notify: Arc<dyn Fn() + Send + Sync>,
+    ) -> Self {
+        let config = Config::DEFAULT.match_paths();
+        let nucleo = Nucleo::new(config.clone(), notify, None, 1);
+        let injector = nucleo.injector();
+        for path in paths {
+            injector.push(path, |p, cols| cols[0] = p.as_str().into());
+        }
+        Finder {
+            nucleo,
+            query: String::new(),
+            selected: 0,
+            matcher: Matcher::new(config),
+        }
+    }
+
+    /// What the user typed.
+    pub fn query(&self) -> &str {
+        &self.query
+    }
+
+    /// Replace the query (the workers re-rank in the background; a query
+    /// that extends the last one only re-scores what still matched).
+    pub fn set_query(&mut self, query: &str) {
+        let append = query.starts_with(self.query.as_str());
+        self.query = query.to_string();
+        self.nucleo
+            .pattern
+            .reparse(0, query, CaseMatching::Smart, Normalization::Smart, append);
+        self.selected = 0;
+    }
+
+    /// Type one character.
+    pub fn push(&mut self, c: char) {
+        let mut q = self.query.clone();
+        q.push(c);
+        self.set_query(&q);
+    }
+
+    /// Delete the last character.
+    pub fn pop(&mut self) {
+        let mut q = self.query.clone();
+        q.pop();
+        self.set_query(&q);
+    }
+
+    /// Take the workers' latest results without blocking for more than
+    /// `wait_ms`; `true` while they are still ranking.
+    pub fn tick(&mut self, wait_ms: u64) -> bool {
+        let status = self.nucleo.tick(wait_ms);
+        let count = self.matched();
+        if self.selected >= count {
+            self.selected = count.saturating_sub(1);
+        }
+        status.running
+    }
+
+    /// How many paths match the query (all of them for an empty query).
+    pub fn matched(&self) -> usize {
+        self.nucleo.snapshot().matched_item_count() as usize
+    }
+
+    /// How many paths there are.
+    pub fn total(&self) -> usize {
+        self.nucleo.snapshot().item_count() as usize
+    }
+
+    /// The selected row.
+    pub fn selected(&self) -> usize {
+        self.selected
+    }
+
+    /// Move the selection by `delta` rows, within the matches.
+    pub fn move_selection(&mut self, delta: isize) {
+        let last = self.matched().saturating_sub(1);
+        self.selected = self.selected.saturating_add_signed(delta).min(last);
+    }
+
+    /// The selected path.
+    pub fn selected_path(&self) -> Option<String> {
+        let snapshot = self.nucleo.snapshot();
+        let n = u32::try_from(self.selected).ok()?;
+        snapshot.get_matched_item(n).map(|item| item.data.clone())
+    }
+
+    /// Up to `rows` ranked hits starting at `from`, best first.
+    pub fn hits(&mut self, from: usize, rows: usize) -> Vec<Hit> {
+        let snapshot = self.nucleo.snapshot();
+        let count = snapshot.matched_item_count();
+        let start = u32::try_from(from).unwrap_or(u32::MAX).min(count);
+        let end = u32::try_from(from.saturating_add(rows))
+            .unwrap_or(u32::MAX)
+            .min(count);
+        let pattern = snapshot.pattern().column_pattern(0);
+        let mut buf = Vec::new();
+        snapshot
+            .matched_items(start..end)
+            .map(|item| {
+                let mut indices = Vec::new();
+                pattern.indices(
+                    Utf32Str::new(item.data, &mut buf),
+                    &mut self.matcher,
+                    &mut indices,
+                );
+                indices.sort_unstable();
+                indices.dedup();
+                Hit {
+                    path: item.data.clone(),
+                    indices,
+                }
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finder(paths: &[&str]) -> Finder {
+        let mut f = Finder::new(paths.iter().map(|p| p.to_string()), Arc::new(|| {}));
+        while f.tick(50) {}
+        f
+    }
+
+    fn settle(f: &mut Finder) {
+        while f.tick(50) {}
+    }
+
+    const PATHS: &[&str] = &[
+        "src/pip/_internal/req/req_install.py",
+        "src/pip/_internal/req/req_file.py",
+        "src/pip/_internal/req/__init__.py",
+        "src/pip/_internal/operations/install/wheel.py",
+        "src/pip/_internal/commands/install.py",
+        "tests/unit/test_req.py",
+        "README.md",
+    ];
+
+    #[test]
+    fn an_empty_query_lists_every_file() {
+        let mut f = finder(PATHS);
+        assert_eq!(f.total(), PATHS.len());
+        assert_eq!(f.matched(), PATHS.len());
+        assert_eq!(f.hits(0, 100).len(), PATHS.len());
+    }
+
+    #[test]
+    fn typing_narrows_and_ranks_the_best_match_first() {
+        let mut f = finder(PATHS);
+        for c in "reqinst".chars() {
+            f.push(c);
+        }
+        settle(&mut f);
+        let hits = f.hits(0, 10);
+        assert_eq!(
+            hits[0].path, "src/pip/_internal/req/req_install.py",
+            "{hits:?}"
+        );
+        assert!(hits.len() < PATHS.len(), "{hits:?}");
+        assert_eq!(hits[0].indices.len(), "reqinst".len());
+        assert_eq!(f.selected_path().as_deref(), Some(hits[0].path.as_str()));
+        // Back to a shorter query: more match again.
+        for _ in 0.."inst".len() {
+            f.pop();
+        }
+        settle(&mut f);
+        assert!(f.matched() > hits.len(), "{}", f.matched());
+    }
+
+    #[test]
+    fn the_selection_stays_within_the_matches() {
+        let mut f = finder(PATHS);
+        f.move_selection(-5);
+        assert_eq!(f.selected(), 0);
+        f.move_selection(100);
+        assert_eq!(f.selected(), PATHS.len() - 1);
+        f.set_query("zzzzzz");
+        settle(&mut f);
+        assert_eq!(f.matched(), 0);
+        assert_eq!(f.selected_path(), None);
+        assert!(f.hits(0, 10).is_empty());
+        assert!(f.hits(usize::MAX, usize::MAX).is_empty());
+    }
+
+    #[test]
+    fn odd_names_and_queries_are_no_panic() {
+        let mut f = finder(&["a b/ç.py", "日本/語.c", "", "x\ny", "\u{202e}evil"]);
+        for q in ["", " ", "語", "\\", "^$", "!x", "'", "a b", "\u{0}"] {
+            f.set_query(q);
+            settle(&mut f);
+            let _ = f.hits(0, 10);
+        }
+    }
+}
