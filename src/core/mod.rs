@@ -6,6 +6,7 @@ pub mod anchor;
 pub mod cache;
 pub mod compose;
 pub mod graph;
+pub mod lru;
 pub mod model;
 pub mod output_file;
 pub mod pack;
