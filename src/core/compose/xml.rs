@@ -30,7 +30,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use crate::core::compose::{self, ComposeOptions, RenderedFile};
+use super::{self as compose, ComposeOptions, RenderedFile};
 use crate::core::model::{Format, Preset, ViewMode};
 
 /// Where an escaped string goes in the XML output.
