@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, TreeMode, ViewMode};
 
 /// Curate the context you hand to an LLM: pick files, choose how much of
 /// each the model sees, count tokens, compose, copy.
@@ -173,6 +173,10 @@ pub struct BuildArgs {
     pub save: bool,
     #[arg(long, short, value_parser = parse_named::<TokenizerKind>)]
     pub tokenizer: Option<TokenizerKind>,
+    /// The directory tree before the files: included (the context's
+    /// files), all (the project's), none (default: `tree` from the config).
+    #[arg(long, value_name = "MODE", value_parser = parse_named::<TreeMode>)]
+    pub tree: Option<TreeMode>,
     /// Pack around this file (repeatable; adds to the preset's targets):
     /// targets in full, their imports in full, transitive imports as
     /// skeletons, a repo map, then the preset's entries.

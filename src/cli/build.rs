@@ -40,6 +40,9 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         opts.format = f;
     }
     opts.focus = args.focus.clone();
+    if let Some(tree) = args.tree {
+        opts.sections.tree = tree;
+    }
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let cache = FileCache::for_project(
         DiskCache::open(&project.root),
@@ -61,6 +64,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             max_messages: opts.max_messages,
             include_dirs: project.settings.include_dirs.clone(),
             read: ctxcurate::core::walk::ReadPolicy::from_settings(&project.settings),
+            sections: opts.sections.clone(),
         };
         let walked = walk::walk_files(&project.root);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);

@@ -1,6 +1,6 @@
-//! The Markdown output (`format = "markdown"`): the files section with one
-//! heading and fenced block per file, then the repo map, screenshots and
-//! discussion. Every one-line field (a path in a heading, a screenshot
+//! The Markdown output (`format = "markdown"`): the directory tree, the
+//! files section with one heading and fenced block per file, then the repo
+//! map, screenshots and discussion. Every one-line field (a path in a heading, a screenshot
 //! name, a role, a note) goes through [`escape_line`], so a file named
 //! `a\n### b.py` is one heading showing `a␊### b.py`; a fence is longer
 //! than any run of backticks in the body it holds.
@@ -8,6 +8,7 @@
 use std::fmt::Write;
 
 use super::options::ComposeOptions;
+use super::tree;
 use super::{RenderedFile, section_line, visible_discussion};
 use crate::core::model::{Format, Preset, ViewMode};
 use crate::core::syntax::Lang;
@@ -25,15 +26,21 @@ pub fn files_heading(opts: &ComposeOptions) -> &'static str {
     }
 }
 
-/// The whole Markdown text (see [`super::assemble`]): the files, then
-/// `map`, screenshots and discussion.
+/// The whole Markdown text (see [`super::assemble`]): the directory tree,
+/// the files, then `map`, screenshots and discussion.
 pub(super) fn render(
     files: &[RenderedFile],
     preset: &Preset,
     opts: &ComposeOptions,
     map: Option<&str>,
 ) -> String {
-    let mut sections = vec![markdown_files(files, opts)];
+    let mut sections = Vec::new();
+    let tree = tree::render(&tree::paths(files, opts));
+    if !tree.is_empty() {
+        let fence = fence_for(&tree);
+        sections.push(format!("## Directory Tree\n\n{fence}\n{tree}{fence}"));
+    }
+    sections.push(markdown_files(files, opts));
     if let Some(map) = map.filter(|m| !m.is_empty()) {
         sections.push(map.trim_end().to_string());
     }

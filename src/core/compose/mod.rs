@@ -8,16 +8,19 @@
 //!
 //! This module reads and renders the files and puts the text together;
 //! its submodules hold one idea each: `options` (how to compose, which
-//! mode a file renders in), `markdown` and `xml` (the two output formats,
-//! each of which makes sure no content can forge structure) and
-//! `output_file` (the numbered output file of `build --save` and `w`).
+//! mode a file renders in), `tree` (the directory tree before the files),
+//! `markdown` and `xml` (the two output formats, each of which makes sure
+//! no content can forge structure) and `output_file` (the numbered output
+//! file of `build --save` and `w`).
 
 pub mod markdown;
 pub mod options;
 pub mod output_file;
+pub mod tree;
 pub mod xml;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -26,7 +29,7 @@ use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
 use crate::core::walk::{self, ResolvedItem};
 use crate::text::sanitize::escape_line;
 pub use markdown::{fence_for, fence_lang, file_name, files_heading, markdown_file};
-pub use options::{ComposeOptions, focus_matches};
+pub use options::{ComposeOptions, Sections, focus_matches};
 use xml::Kind;
 pub use xml::document as xml_document;
 
@@ -121,7 +124,16 @@ pub fn compose_with(
         .map(|r| render_file(root, r, opts, cache))
         .collect();
     let files = skip_matched_binaries(preset, &resolved, files, &mut problems);
-    let text = assemble(&files, preset, opts, None);
+    let text = if opts.sections.needs_project_files() {
+        let mut opts = opts.clone();
+        opts.sections.project_files = match walked {
+            Some(files) => Arc::from(files),
+            None => Arc::from(walk::walk_files(root)),
+        };
+        assemble(&files, preset, &opts, None)
+    } else {
+        assemble(&files, preset, opts, None)
+    };
     Composition {
         text,
         files,
@@ -188,9 +200,11 @@ fn add_focus_files(
     }
 }
 
-/// The whole text: the files, then `map` (a repo map section, for packed
-/// builds), screenshots and discussion, in `opts.format`. In XML these are
-/// all children of the one root `<documents>`, after the `<document>`s.
+/// The whole text: the directory tree (`opts.tree`), the files, then
+/// `map` (a repo map section, for packed builds), screenshots and
+/// discussion, in `opts.format`. In XML these are all children of the one
+/// root `<documents>`; the tree comes before the `<document>`s, the rest
+/// after them.
 pub fn assemble(
     files: &[RenderedFile],
     preset: &Preset,

@@ -2,8 +2,9 @@
 //! command line, and the rule that picks each file's view mode under a
 //! strategy or a focus build.
 
-use crate::core::model::Format;
-use crate::core::model::{FileItem, Settings, Strategy, ViewMode};
+use std::sync::Arc;
+
+use crate::core::model::{FileItem, Format, Settings, Strategy, TreeMode, ViewMode};
 use crate::core::syntax::Lang;
 use crate::core::walk;
 
@@ -21,6 +22,41 @@ pub struct ComposeOptions {
     pub focus: Vec<String>,
     /// How files are read (size cap, outside-root entries).
     pub read: walk::ReadPolicy,
+    /// What the text shows besides the files: the tree, the changes.
+    pub sections: Sections,
+}
+
+/// The sections a composition adds around its files, which a packed build
+/// (`core::pack`) shows too.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sections {
+    /// Which directory tree goes before the files (see `compose::tree`).
+    pub tree: TreeMode,
+    /// The project's files, for `tree = "all"`: filled from the walk by
+    /// `compose_with` and `pack` when the mode needs it and this is empty.
+    pub project_files: Arc<[String]>,
+}
+
+impl Sections {
+    /// The sections the settings ask for.
+    pub fn from_settings(s: &Settings) -> Self {
+        Sections {
+            tree: s.tree,
+            project_files: Arc::from([]),
+        }
+    }
+
+    /// `true` when the tree needs the project's files and has none yet.
+    pub fn needs_project_files(&self) -> bool {
+        self.tree == TreeMode::All && self.project_files.is_empty()
+    }
+}
+
+impl Default for Sections {
+    /// As the built-in settings say.
+    fn default() -> Self {
+        Sections::from_settings(&Settings::default())
+    }
 }
 
 impl ComposeOptions {
@@ -32,6 +68,7 @@ impl ComposeOptions {
             max_messages: s.max_messages,
             focus: Vec::new(),
             read: walk::ReadPolicy::from_settings(s),
+            sections: Sections::from_settings(s),
         }
     }
 
