@@ -1,8 +1,11 @@
 //! `ctxcurate build`: compose a preset — or pack it into a token budget
 //! around target files — and write it to stdout, a file, or the next
 //! numbered output file; the token total or the packing stats go to stderr.
+//! `--changed` and `--diff` bring in git's view of the change (see
+//! `cli::changed`).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Result;
 use ctxcurate::core::cache::FileCache;
@@ -20,11 +23,14 @@ use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
 
 use super::args::BuildArgs;
-use super::{Ctx, user_err, write_content};
+use super::{Ctx, changed, user_err, write_content};
 
 pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
-    let preset = chosen_preset(&project, args.preset.as_deref())?;
+    let mut preset = chosen_preset(&project, args.preset.as_deref())?;
+    if let Some(rev) = &args.changed {
+        preset = changed::on_top(&project, preset, rev, ctx)?;
+    }
     for missing in project.missing_files(&preset) {
         writeln!(
             ctx.err,
@@ -43,6 +49,15 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if let Some(tree) = args.tree {
         opts.sections.tree = tree;
     }
+    let changes = match &args.diff {
+        Some(rev) => Some(changed::diff(
+            &project,
+            rev,
+            project.settings.max_file_size,
+            ctx,
+        )?),
+        None => None,
+    };
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let cache = FileCache::for_project(
         DiskCache::open(&project.root),
@@ -56,8 +71,20 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         }
     }
     if !args.targets.is_empty() || args.budget.is_some() {
+        let budget = args.budget.unwrap_or(project.settings.budget);
+        if let Some(changes) = changes {
+            let fitted = changed::fit(
+                changes,
+                opts.format,
+                tokenizer,
+                budget,
+                args.allow_partial,
+                ctx,
+            )?;
+            opts.sections.changes = Some(Arc::new(fitted));
+        }
         let opts = PackOptions {
-            budget: args.budget.unwrap_or(project.settings.budget),
+            budget,
             map_budget: args.map_budget.unwrap_or(project.settings.repo_map_budget),
             tokenizer,
             format: opts.format,
@@ -98,6 +125,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
     }
 
+    opts.sections.changes = changes.map(Arc::new);
     let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;

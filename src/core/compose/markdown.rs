@@ -1,6 +1,6 @@
 //! The Markdown output (`format = "markdown"`): the directory tree, the
 //! files section with one heading and fenced block per file, then the repo
-//! map, screenshots and discussion. Every one-line field (a path in a heading, a screenshot
+//! map, screenshots, discussion and changes. Every one-line field (a path in a heading, a screenshot
 //! name, a role, a note) goes through [`escape_line`], so a file named
 //! `a\n### b.py` is one heading showing `a␊### b.py`; a fence is longer
 //! than any run of backticks in the body it holds.
@@ -27,7 +27,7 @@ pub fn files_heading(opts: &ComposeOptions) -> &'static str {
 }
 
 /// The whole Markdown text (see [`super::assemble`]): the directory tree,
-/// the files, then `map`, screenshots and discussion.
+/// the files, then `map`, screenshots, discussion and changes.
 pub(super) fn render(
     files: &[RenderedFile],
     preset: &Preset,
@@ -70,6 +70,9 @@ pub(super) fn render(
             "## Discussion History\n\n{}",
             excerpts.join("\n\n---\n\n")
         ));
+    }
+    if let Some(changes) = &opts.sections.changes {
+        sections.push(changes.markdown());
     }
     let mut out = sections.join("\n\n");
     out.push('\n');

@@ -9,10 +9,12 @@
 //! This module reads and renders the files and puts the text together;
 //! its submodules hold one idea each: `options` (how to compose, which
 //! mode a file renders in), `tree` (the directory tree before the files),
-//! `markdown` and `xml` (the two output formats, each of which makes sure
+//! `changes` (the `## Changes` section of `build --diff`), `markdown` and
+//! `xml` (the two output formats, each of which makes sure
 //! no content can forge structure) and `output_file` (the numbered output
 //! file of `build --save` and `w`).
 
+pub mod changes;
 pub mod markdown;
 pub mod options;
 pub mod output_file;
@@ -200,11 +202,12 @@ fn add_focus_files(
     }
 }
 
-/// The whole text: the directory tree (`opts.tree`), the files, then
-/// `map` (a repo map section, for packed builds), screenshots and
-/// discussion, in `opts.format`. In XML these are all children of the one
-/// root `<documents>`; the tree comes before the `<document>`s, the rest
-/// after them.
+/// The whole text: the directory tree (`opts.sections.tree`), the files,
+/// then `map` (a repo map section, for packed builds), screenshots,
+/// discussion and the changes (`opts.sections.changes`), in
+/// `opts.format`. In XML these are all children of the one root
+/// `<documents>`; the tree comes before the `<document>`s, the rest after
+/// them.
 pub fn assemble(
     files: &[RenderedFile],
     preset: &Preset,

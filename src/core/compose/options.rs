@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::changes::Changes;
 use crate::core::model::{FileItem, Format, Settings, Strategy, TreeMode, ViewMode};
 use crate::core::syntax::Lang;
 use crate::core::walk;
@@ -27,7 +28,7 @@ pub struct ComposeOptions {
 }
 
 /// The sections a composition adds around its files, which a packed build
-/// (`core::pack`) shows too.
+/// (`core::pack`) shows too and counts against its budget first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sections {
     /// Which directory tree goes before the files (see `compose::tree`).
@@ -35,6 +36,8 @@ pub struct Sections {
     /// The project's files, for `tree = "all"`: filled from the walk by
     /// `compose_with` and `pack` when the mode needs it and this is empty.
     pub project_files: Arc<[String]>,
+    /// The `## Changes` section (`build --diff`), last; `None`: none.
+    pub changes: Option<Arc<Changes>>,
 }
 
 impl Sections {
@@ -43,6 +46,7 @@ impl Sections {
         Sections {
             tree: s.tree,
             project_files: Arc::from([]),
+            changes: None,
         }
     }
 

@@ -126,7 +126,7 @@ pub fn document(index: usize, f: &RenderedFile) -> String {
 
 /// The whole XML output (see [`compose::assemble`]): one root
 /// `<documents>` holding the directory tree, the documents, then the repo
-/// map, screenshots and discussion.
+/// map, screenshots, discussion and changes.
 pub fn render(
     files: &[RenderedFile],
     preset: &Preset,
@@ -183,6 +183,9 @@ pub fn render(
             );
         }
         out.push_str("</discussion>\n");
+    }
+    if let Some(changes) = &opts.sections.changes {
+        out.push_str(&changes.xml());
     }
     // One root, so a strict parser reads the whole output.
     out.push_str("</documents>\n");
