@@ -99,6 +99,31 @@ fn the_token_total_counts_the_tree() {
 }
 
 #[test]
+fn a_packed_build_shows_the_tree_and_holds_its_budget() {
+    let p = fixture();
+    let included = "docs/\n  guide.md\nsrc/\n  core/deep/\n    x.py\n  app.py\n```";
+    let all = "docs/\n  guide.md\nsrc/\n  core/deep/\n    x.py\n  app.py\n  util.c\nlogo.bin\n```";
+    for (tree, first) in [("included", included), ("all", all)] {
+        let out = p.run(&[
+            "build",
+            "--target",
+            "src/app.py",
+            "--budget",
+            "400",
+            "--tree",
+            tree,
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            text.starts_with(&format!("## Directory Tree\n\n```\n{first}")),
+            "{tree}: {text}"
+        );
+        assert!(tokens::count(TokenizerKind::O200k, &text) <= 400);
+    }
+}
+
+#[test]
 fn xml_has_one_root_and_the_tree_before_the_documents() {
     let p = fixture();
     p.write("src/a<b>&c]]>.py", "y = 2\n");
@@ -137,11 +162,15 @@ fn hostile_names_stay_one_line_each() {
     let p = fixture();
     p.write("src/x\n## Files\n.py", "z = 3\n");
     p.write("# top.md", "# hi\n");
-    p.ok(&["add", "src/x\n## Files\n.py", "# top.md"]);
+    p.write("````fence.md", "f\n");
+    p.ok(&["add", "src/x\n## Files\n.py", "# top.md", "````fence.md"]);
     let text = p.ok(&["build"]);
     let (tree, _) = text.split_once("\n## Files\n").expect("files section");
     assert!(tree.contains("\n  x␊## Files␊.py\n"), "{tree}");
     assert!(tree.contains("\n./# top.md\n"), "{tree}");
+    // The fence outgrows the backticks in a name.
+    assert!(tree.starts_with("## Directory Tree\n\n`````\n"), "{tree}");
+    assert!(tree.ends_with("\n````fence.md\n`````\n"), "{tree}");
     assert_eq!(text.lines().filter(|l| l.starts_with("## ")).count(), 2);
 }
 
