@@ -485,3 +485,34 @@ fn files_the_project_ignores_stay_out_of_the_diff_and_the_lists() {
         stderr(&out)
     );
 }
+
+/// A repository's own config and attributes name programs for git to run
+/// (fsmonitor, an external diff, a textconv filter, a pager): reading the
+/// change runs none of them, and leaves the index as it was.
+#[test]
+fn repository_settings_cannot_run_programs() {
+    let p = repo();
+    let marker = p.config_home.path().join("ran");
+    let touch = format!("touch '{}'", marker.display());
+    for (key, value) in [
+        ("core.fsmonitor", touch.as_str()),
+        ("diff.external", touch.as_str()),
+        ("diff.evil.textconv", touch.as_str()),
+        ("core.pager", touch.as_str()),
+        ("pager.diff", "true"),
+        ("diff.noprefix", "true"),
+        ("color.ui", "always"),
+    ] {
+        git(&p, p.root(), &["config", key, value]);
+    }
+    p.write(".gitattributes", "*.py diff=evil\n");
+    ok(&p, &["add", "a.py"]);
+    let index = std::fs::read(p.path(".git/index")).expect("index");
+    let text = ok(&p, &["build", "--changed", "--diff"]);
+    ok(&p, &["add", "--changed"]);
+    assert!(!marker.exists(), "a repository setting ran a program");
+    assert!(text.contains("diff --git a/a.py b/a.py\n"), "{text}");
+    assert!(text.contains("\n-x = 1\n+x = 2\n"), "{text}");
+    assert!(!text.contains('\u{1b}'), "no colour codes: {text:?}");
+    assert_eq!(std::fs::read(p.path(".git/index")).expect("index"), index);
+}
