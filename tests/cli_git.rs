@@ -479,7 +479,8 @@ fn files_the_project_ignores_stay_out_of_the_diff_and_the_lists() {
     );
     assert!(
         stderr(&out).contains(
-            "changed file(s) the project ignores left out: ctxcurate.toml, notes/private.txt"
+            // Hidden files are not walked; the project file is not named.
+            "2 changed file(s) the project ignores left out: notes/private.txt, .ctxcurateignore\n"
         ),
         "{}",
         stderr(&out)

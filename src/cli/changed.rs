@@ -170,6 +170,11 @@ fn changed_in_project(project: &Project, rev: &str, ctx: &mut Ctx) -> Result<Vec
     let walked: HashSet<String> = walk::walk_files(&project.root).into_iter().collect();
     let (kept, skipped): (Vec<String>, Vec<String>) =
         changed.paths.into_iter().partition(|p| walked.contains(p));
+    // The project file is always left out; saying so each time is noise.
+    let skipped: Vec<String> = skipped
+        .into_iter()
+        .filter(|p| p != "ctxcurate.toml")
+        .collect();
     if !skipped.is_empty() {
         let names: Vec<String> = skipped
             .iter()
