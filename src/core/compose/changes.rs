@@ -143,6 +143,53 @@ mod tests {
     }
 
     #[test]
+    fn hostile_diffs_parse_back_exact_in_xml() {
+        let pieces = [
+            "]]>",
+            "<![CDATA[",
+            "</diff>",
+            "</changes>",
+            "</documents>",
+            "&amp;",
+            "<",
+            "&",
+            "\"",
+            "```",
+            "\n## Files\n",
+            "\r\n",
+            "\t",
+            "x",
+        ];
+        for a in pieces {
+            for b in pieces {
+                let text = format!("diff --git a/{a} b/{a}\n+{a}{b}\n-{b}]]{a}\n");
+                let c = Changes {
+                    against: format!("{a}{b}"),
+                    files: vec![FileDiff {
+                        path: a.into(),
+                        text: text.clone(),
+                    }],
+                    untracked: vec![b.into()],
+                    notes: vec![a.into()],
+                };
+                let xml = format!("<documents>\n{}</documents>\n", c.xml());
+                let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
+                let changes = doc.root_element().first_element_child().expect("changes");
+                assert_eq!(changes.attribute("against"), Some(c.against.as_str()));
+                let diff: String = changes
+                    .children()
+                    .find(|n| n.has_tag_name("diff"))
+                    .expect("diff")
+                    .descendants()
+                    .filter_map(|n| n.is_text().then(|| n.text()).flatten())
+                    .collect();
+                // XML reads CR LF as LF.
+                assert_eq!(diff, format!("\n{}", text.replace("\r\n", "\n")), "{xml}");
+            }
+        }
+    }
+
+    #[test]
     fn xml_escapes_every_part() {
         let mut c = sample();
         c.against = "a\"<b>".into();
