@@ -53,6 +53,7 @@ fn round(
         max_messages: 0,
         include_dirs: Vec::new(),
         read: Default::default(),
+        sections: ctxcurate::core::compose::Sections::default(),
     };
     let (t_pack, packed) = timed(|| {
         pack::pack_with(

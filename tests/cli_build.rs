@@ -16,7 +16,8 @@ fn full_build_is_exact() {
     let out = p.run(&["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let expected = format!(
-        "## Files\n\n### src/app.py\n\n```python\n{}```\n\n### src/util.c\n\n```c\n{}```\n\n\
+        "## Directory Tree\n\n```\ndocs/\n  guide.md\nsrc/\n  app.py\n  util.c\n```\n\n\
+         ## Files\n\n### src/app.py\n\n```python\n{}```\n\n### src/util.c\n\n```c\n{}```\n\n\
          ### docs/guide.md\n\n```markdown\n# Guide\n\nRead this first. Then more.\n```\n",
         APP_PY, UTIL_C
     );
@@ -76,7 +77,8 @@ content = "Because x <= 0."
     let text = p.ok(&["build"]);
     assert_eq!(
         text,
-        "## Files\n\n### src/util.c [none]\n\n(context excluded)\n\n\
+        "## Directory Tree\n\n```\nsrc/\n  app.py\n  util.c\n```\n\n\
+         ## Files\n\n### src/util.c [none]\n\n(context excluded)\n\n\
          Also in this project, not included (ask for them if needed):\n- `src/app.py`\n\n\
          ## Screenshots\n\n![ui.png](docs/ui.png)\n\n\
          ## Discussion History\n\n### Discussion Excerpt 1\n\nUser: Why does run fail?\n\n---\n\n\
@@ -89,11 +91,14 @@ fn strategies_switch_the_files_heading() {
     let p = Project::fixture();
     p.ok(&["add", "src/app.py", "--mode", "skeleton"]);
     let summary = p.ok(&["build", "--strategy", "summarize"]);
+    let tree = "## Directory Tree\n\n```\nsrc/\n  app.py\n```\n\n";
+    let files = |text: &str| text.strip_prefix(tree).map(str::to_string);
+    let summary = files(&summary).expect("the tree first");
     assert!(summary.starts_with("## Files (Summary)\n\n### src/app.py [summary]\n"));
-    let full = p.ok(&["build", "--strategy", "full"]);
+    let full = files(&p.ok(&["build", "--strategy", "full"])).expect("the tree first");
     assert!(full.starts_with("## Files\n\n### src/app.py\n\n```python\n"));
     assert!(full.contains("return x > 0"));
-    let auto = p.ok(&["build"]);
+    let auto = files(&p.ok(&["build"])).expect("the tree first");
     assert!(auto.starts_with("## Files\n\n### src/app.py [skeleton]\n"));
     assert!(!auto.contains("return x > 0"));
 }
@@ -108,7 +113,8 @@ fn xml_format() {
     let xml = p.ok(&["build", "--format", "xml"]);
     assert_eq!(
         xml,
-        "<documents>\n<document index=\"1\">\n<source>docs/guide.md</source>\n<document_content>\n\
+        "<documents>\n<directory_tree>\ndocs/\n  guide.md\n</directory_tree>\n\
+         <document index=\"1\">\n<source>docs/guide.md</source>\n<document_content>\n\
          # Guide\n\nRead this first. Then more.\n</document_content>\n</document>\n\
          <document index=\"2\">\n<source>src/gone.py</source>\n<document_content>\n\
          ERROR: file not found: src/gone.py\n</document_content>\n</document>\n</documents>\n"
@@ -141,7 +147,8 @@ fn fences_grow_past_backticks_in_content() {
     p.ok(&["add", "notes.md"]);
     assert_eq!(
         p.ok(&["build"]),
-        "## Files\n\n### notes.md\n\n````markdown\n```sh\nls\n```\n````\n"
+        "## Directory Tree\n\n```\nnotes.md\n```\n\n\
+         ## Files\n\n### notes.md\n\n````markdown\n```sh\nls\n```\n````\n"
     );
 }
 
@@ -183,7 +190,9 @@ fn save_numbers_output_files() {
     let a = std::fs::read_to_string(out.join("context_001.md")).unwrap();
     let b = std::fs::read_to_string(out.join("context_002.md")).unwrap();
     assert_eq!(a, b);
-    assert!(a.starts_with("## Files\n\n### docs/guide.md"));
+    assert!(a.starts_with(
+        "## Directory Tree\n\n```\ndocs/\n  guide.md\n```\n\n## Files\n\n### docs/guide.md"
+    ));
     p.ok(&["build", "-o", "ctx.md"]);
     assert_eq!(p.read("ctx.md"), a);
 }

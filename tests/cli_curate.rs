@@ -205,7 +205,8 @@ view_mode = "none"
     let out = p.ok(&["build", "--focus", "src/app.py"]);
     assert!(
         out.starts_with(
-            "## Files (Focused)\n\n### src/app.py\n\n```python\n\"\"\"The demo application.\"\"\""
+            "## Directory Tree\n\n```\ndocs/\n  guide.md\nsrc/\n  core/\n    app.py\n  app.py\n  util.c\n```\n\n\
+             ## Files (Focused)\n\n### src/app.py\n\n```python\n\"\"\"The demo application.\"\"\""
         ),
         "{out}"
     );

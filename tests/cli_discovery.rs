@@ -63,7 +63,13 @@ fn packed_build_holds_its_budget_and_reports() {
     let text = stdout(&out);
     let n = tokens::count(TokenizerKind::O200k, &text);
     assert!(n <= 300, "{n}");
-    assert!(text.starts_with("## Files\n\n### app.py\n"), "{text}");
+    // The directory tree of what was packed, then the files.
+    assert!(
+        text.starts_with(
+            "## Directory Tree\n\n```\npkg/\n  core.py\n  util.py\napp.py\n```\n\n## Files\n\n### app.py\n"
+        ),
+        "{text}"
+    );
     assert!(text.contains("### pkg/core.py\n"));
     assert!(text.contains("### pkg/util.py [skeleton]\n"), "{text}");
     let err = stderr(&out);
@@ -96,7 +102,9 @@ fn packed_build_uses_preset_targets_and_the_disk_cache() {
     );
     let first = p.ok(&["build", "--budget", "1000"]);
     assert!(
-        first.starts_with("## Files\n\n### pkg/core.py\n"),
+        first.starts_with(
+            "## Directory Tree\n\n```\npkg/\n  core.py\n  util.py\nother.py\n```\n\n## Files\n\n### pkg/core.py\n"
+        ),
         "{first}"
     );
     assert!(first.contains("### other.py\n"), "preset entries come last");

@@ -137,7 +137,8 @@ fn slice_stores_anchors_and_renders() {
     assert_eq!(s.content_hash.as_ref().map(String::len), Some(64));
     assert_eq!(
         p.ok(&["build"]),
-        "## Files\n\n### src/util.c [custom]\n\n```c\n--- slice [add] (the sum), lines 9-11 ---\n\
+        "## Directory Tree\n\n```\nsrc/\n  util.c\n```\n\n\
+         ## Files\n\n### src/util.c [custom]\n\n```c\n--- slice [add] (the sum), lines 9-11 ---\n\
          int add(int a, int b) {\n    return a + b;\n}\n```\n"
     );
     let out = p.run(&["slice", "src/util.c", "5", "99"]);

@@ -186,6 +186,7 @@ fn pack_opts(budget: usize) -> PackOptions {
         max_messages: 0,
         include_dirs: Vec::new(),
         read: Default::default(),
+        sections: ctxcurate::core::compose::Sections::default(),
     }
 }
 
@@ -221,7 +222,12 @@ fn packing_orders_roles_and_reduces_before_dropping() {
             ("README.md", Role::Preset, Some(ViewMode::Full)),
         ]
     );
-    assert!(roomy.text.starts_with("## Files\n\n### app.py\n"));
+    assert!(
+        roomy.text.starts_with("## Directory Tree\n"),
+        "{}",
+        roomy.text
+    );
+    assert!(roomy.text.contains("```\n\n## Files\n\n### app.py\n"));
     assert!(roomy.text.contains("## Repo Map"));
     assert!(
         roomy.text.contains("\nunrelated.py"),
@@ -262,8 +268,8 @@ fn packing_orders_roles_and_reduces_before_dropping() {
         }
     }
     // Too small for core.py in full or as a skeleton (no shorter for so
-    // small a file), enough for its outline.
-    let tight = pack::pack(p.root(), &preset, &targets, &pack_opts(70), &cache, &files);
+    // small a file), enough for its outline (and the directory tree).
+    let tight = pack::pack(p.root(), &preset, &targets, &pack_opts(85), &cache, &files);
     let core = &tight.items[1];
     assert_eq!(
         (core.path.as_str(), core.mode),
@@ -292,7 +298,12 @@ fn xml_packing_stays_in_budget() {
     assert!(
         packed
             .text
-            .starts_with("<documents>\n<document index=\"1\">")
+            .starts_with("<documents>\n<directory_tree>\nsrc/\n  main.c\n")
+    );
+    assert!(
+        packed
+            .text
+            .contains("</directory_tree>\n<document index=\"1\">")
     );
     assert!(tokens::count(TokenizerKind::O200k, &packed.text) <= 150);
 }

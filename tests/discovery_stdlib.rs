@@ -100,6 +100,7 @@ fn budgets_are_never_exceeded_and_well_used() {
                 max_messages: 0,
                 include_dirs: Vec::new(),
                 read: Default::default(),
+                sections: ctxcurate::core::compose::Sections::default(),
             };
             let packed = pack::pack_with(&root, &preset, &targets, &opts, &cache, &files, &graph);
             let exact = tokens::count(tokenizer, &packed.text);

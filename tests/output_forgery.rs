@@ -210,9 +210,10 @@ fn a_file_name_with_a_newline_is_one_markdown_heading() {
         ["### a␊### b.py", "### c.py", "### Discussion Excerpt 1"],
         "{md}"
     );
+    // Directory Tree, Files, Screenshots, Discussion History.
     assert_eq!(
         md.lines().filter(|l| l.starts_with("## ")).count(),
-        3,
+        4,
         "{md}"
     );
     assert!(md.contains("![s␊## Files␊.png](s␊## Files␊.png)"), "{md}");

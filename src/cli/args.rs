@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, TreeMode, ViewMode};
 
 /// Curate the context you hand to an LLM: pick files, choose how much of
 /// each the model sees, count tokens, compose, copy.
@@ -52,10 +52,17 @@ pub enum Command {
         #[arg(long)]
         force_full: bool,
     },
-    /// Add files or globs to a preset.
+    /// Add files or globs to a preset (or, with `--changed`, the files
+    /// git sees changed).
     Add {
-        #[arg(required = true, value_name = "PATH_OR_GLOB")]
+        #[arg(required_unless_present = "changed", value_name = "PATH_OR_GLOB")]
         paths: Vec<String>,
+        /// Add the files changed against REF instead (default: HEAD, i.e.
+        /// the working tree and index), plus untracked files that are not
+        /// ignored. Needs a git repository.
+        #[arg(long, value_name = "REF", num_args = 0..=1,
+              default_missing_value = "HEAD", conflicts_with = "paths")]
+        changed: Option<String>,
         /// View mode of the new entries.
         #[arg(long, short, value_parser = named::<ViewMode>("ViewMode"))]
         mode: Option<ViewMode>,
@@ -201,6 +208,10 @@ pub struct BuildArgs {
     pub save: bool,
     #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
     pub tokenizer: Option<TokenizerKind>,
+    /// The directory tree before the files: included (the context's
+    /// files), all (the project's), none (default: `tree` from the config).
+    #[arg(long, value_name = "MODE", value_parser = parse_named::<TreeMode>)]
+    pub tree: Option<TreeMode>,
     /// Pack around this file (repeatable; adds to the preset's targets):
     /// targets in full, their imports in full, transitive imports as
     /// skeletons, a repo map, then the preset's entries.
@@ -227,6 +238,16 @@ pub struct BuildArgs {
     #[arg(long, value_name = "FILE", num_args = 1..,
           conflicts_with_all = ["targets", "budget"])]
     pub focus: Vec<String>,
+    /// Compose the files changed against REF on top of the preset
+    /// (default: HEAD, i.e. the working tree and index), plus untracked
+    /// files that are not ignored. Needs a git repository.
+    #[arg(long, value_name = "REF", num_args = 0..=1, default_missing_value = "HEAD")]
+    pub changed: Option<String>,
+    /// Append a `## Changes` section: the unified diff of the working tree
+    /// against REF (default: HEAD), counted in the budget; untracked files
+    /// are listed. Needs a git repository.
+    #[arg(long, value_name = "REF", num_args = 0..=1, default_missing_value = "HEAD")]
+    pub diff: Option<String>,
     /// Write the composition even if it holds likely secrets (private
     /// keys, API tokens, passwords); without it such a build fails.
     #[arg(long)]

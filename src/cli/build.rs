@@ -1,15 +1,18 @@
 //! `ctxcurate build`: compose a preset — or pack it into a token budget
 //! around target files — and write it to stdout, a file, or the next
 //! numbered output file; the token total or the packing stats go to stderr.
+//! `--changed` and `--diff` bring in git's view of the change (see
+//! `cli::changed`).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use anyhow::Result;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
+use ctxcurate::core::compose::output_file;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
-use ctxcurate::core::output_file;
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{Finding, Scanner};
@@ -20,11 +23,14 @@ use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
 
 use super::args::BuildArgs;
-use super::{Ctx, user_err, write_content};
+use super::{Ctx, changed, user_err, write_content};
 
 pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
-    let preset = chosen_preset(&project, args.preset.as_deref())?;
+    let mut preset = chosen_preset(&project, args.preset.as_deref())?;
+    if let Some(rev) = &args.changed {
+        preset = changed::on_top(&project, preset, rev, ctx)?;
+    }
     for missing in project.missing_files(&preset) {
         writeln!(
             ctx.err,
@@ -40,6 +46,18 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         opts.format = f;
     }
     opts.focus = args.focus.clone();
+    if let Some(tree) = args.tree {
+        opts.sections.tree = tree;
+    }
+    let changes = match &args.diff {
+        Some(rev) => Some(changed::diff(
+            &project,
+            rev,
+            project.settings.max_file_size,
+            ctx,
+        )?),
+        None => None,
+    };
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let cache = FileCache::for_project(
         DiskCache::open(&project.root),
@@ -53,14 +71,27 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         }
     }
     if !args.targets.is_empty() || args.budget.is_some() {
+        let budget = args.budget.unwrap_or(project.settings.budget);
+        if let Some(changes) = changes {
+            let fitted = changed::fit(
+                changes,
+                opts.format,
+                tokenizer,
+                budget,
+                args.allow_partial,
+                ctx,
+            )?;
+            opts.sections.changes = Some(Arc::new(fitted));
+        }
         let opts = PackOptions {
-            budget: args.budget.unwrap_or(project.settings.budget),
+            budget,
             map_budget: args.map_budget.unwrap_or(project.settings.repo_map_budget),
             tokenizer,
             format: opts.format,
             max_messages: opts.max_messages,
             include_dirs: project.settings.include_dirs.clone(),
             read: ctxcurate::core::walk::ReadPolicy::from_settings(&project.settings),
+            sections: opts.sections.clone(),
         };
         let walked = walk::walk_files(&project.root);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
@@ -94,6 +125,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
     }
 
+    opts.sections.changes = changes.map(Arc::new);
     let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;

@@ -32,6 +32,7 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             paths,
             mode,
             target,
+            ..
         } => add(project, &paths, mode, &target, ctx)?,
         Command::Rm { paths, target } => rm(project, &paths, &target, ctx)?,
         Command::Set {

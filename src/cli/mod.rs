@@ -11,6 +11,7 @@
 pub mod args;
 mod build;
 mod cache;
+mod changed;
 mod edit;
 mod inspect;
 mod map;
@@ -161,6 +162,12 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
             ctx.out.write_all(keymap.markdown_table().as_bytes())?;
             Ok(())
         }
+        Command::Add {
+            changed: Some(rev),
+            mode,
+            target,
+            ..
+        } => changed::add(&rev, mode, target, ctx),
         edit_cmd => edit::run(edit_cmd, ctx),
     }
 }

@@ -5,10 +5,10 @@
 pub mod anchor;
 pub mod cache;
 pub mod compose;
+pub mod git;
 pub mod graph;
 pub mod lru;
 pub mod model;
-pub mod output_file;
 pub mod pack;
 pub mod project;
 pub mod repo_map;
@@ -22,4 +22,3 @@ pub mod tokens;
 pub mod trust;
 pub mod views;
 pub mod walk;
-pub mod xml;

@@ -117,6 +117,18 @@ named_enum! {
 }
 
 named_enum! {
+    /// Which directory tree goes before the files (see `compose::tree`).
+    TreeMode {
+        /// The files of the context.
+        Included => "included",
+        /// Every file of the project (the walk).
+        All => "all",
+        /// No tree.
+        None => "none",
+    }
+}
+
+named_enum! {
     /// Which tokenizer counts tokens.
     TokenizerKind {
         O200k => "o200k",
@@ -391,6 +403,9 @@ pub struct SettingsLayer {
     /// cloned repository cannot turn it on by itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_outside_root: Option<bool>,
+    /// The directory tree before the files: included | all | none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tree: Option<TreeMode>,
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -446,6 +461,7 @@ impl SettingsLayer {
             summary_timeout: self.summary_timeout.or(under.summary_timeout),
             max_file_size: self.max_file_size.or(under.max_file_size),
             allow_outside_root: self.allow_outside_root.or(under.allow_outside_root),
+            tree: self.tree.or(under.tree),
             extra: self.extra.clone(),
         }
     }
@@ -478,6 +494,8 @@ pub struct Settings {
     /// `namespace` leave the root and come from the global config or a
     /// trusted project file. `false` everywhere else.
     pub output_outside_root: bool,
+    /// The directory tree before the files.
+    pub tree: TreeMode,
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -506,6 +524,7 @@ impl Settings {
             max_file_size: layer.max_file_size.ok_or("max_file_size")?,
             allow_outside_root: layer.allow_outside_root.ok_or("allow_outside_root")?,
             output_outside_root: false,
+            tree: layer.tree.ok_or("tree")?,
         })
     }
 }
@@ -549,6 +568,7 @@ impl Settings {
             max_file_size: layer.max_file_size.unwrap_or(d.max_file_size),
             allow_outside_root: layer.allow_outside_root.unwrap_or(d.allow_outside_root),
             output_outside_root: false,
+            tree: layer.tree.unwrap_or(d.tree),
         }
     }
 }
@@ -619,6 +639,7 @@ mod tests {
         assert_eq!(settings.summary_timeout, 30);
         assert_eq!(settings.max_file_size, 1_048_576);
         assert!(!settings.allow_outside_root);
+        assert_eq!(settings.tree, TreeMode::Included);
         // An empty layer resolves to exactly the embedded defaults.
         assert_eq!(Settings::resolve(&SettingsLayer::default()), settings);
     }

@@ -10,13 +10,14 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use crate::core::cache::FileCache;
-use crate::core::compose::{self, ComposeOptions, RenderedFile};
+use crate::core::compose::{self, ComposeOptions, RenderedFile, Sections};
 use crate::core::graph::ImportGraph;
-use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, ViewMode};
+use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
 use crate::core::repo_map::{self, RepoMap};
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
@@ -37,6 +38,9 @@ pub struct PackOptions {
     pub include_dirs: Vec<String>,
     /// How files are read (size cap, outside-root entries).
     pub read: ReadPolicy,
+    /// The sections around the files (the directory tree, the changes),
+    /// as in a composition; they count against the budget first.
+    pub sections: Sections,
 }
 
 /// Why an item is in the pack.
@@ -217,14 +221,18 @@ pub fn pack_with(
         candidates.push(r, Role::Preset);
     }
 
-    let compose_opts = ComposeOptions {
+    let mut compose_opts = ComposeOptions {
         strategy: Strategy::Auto,
         summary_only: false,
         format: opts.format,
         max_messages: opts.max_messages,
         focus: Vec::new(),
         read: opts.read,
+        sections: opts.sections.clone(),
     };
+    if compose_opts.sections.needs_project_files() {
+        compose_opts.sections.project_files = Arc::from(walked);
+    }
     let packer = Packer {
         root,
         cache,
@@ -233,7 +241,7 @@ pub fn pack_with(
         preset,
     };
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-    let base = packer.count(&packer.assemble(&[], ""));
+    let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
     let mut left = opts.budget.saturating_sub(base);
     let mut items = Vec::with_capacity(candidates.list.len());
     let mut files = Vec::new();
@@ -369,13 +377,37 @@ impl Packer<'_> {
         compose::assemble(files, self.preset, &self.compose_opts, Some(map))
     }
 
-    /// The block a file adds to the output, with its separator.
+    /// The block a file adds to the output, with its separator, and its
+    /// entry in the directory tree.
     fn block_cost(&self, f: &RenderedFile, index: usize) -> usize {
         let block = match self.opts.format {
             Format::Markdown => format!("\n\n{}", compose::markdown_file(f)),
             Format::Xml => compose::xml_document(index, f),
         };
-        self.count(&block)
+        self.count(&block) + self.tree_cost(&f.path)
+    }
+
+    /// What a file adds to a `tree = "included"` directory tree: its tree
+    /// alone (folders it shares with files already in cost less, a folder
+    /// chain it splits a little more); the exact count of the finished
+    /// text has the last word.
+    fn tree_cost(&self, path: &str) -> usize {
+        if self.compose_opts.sections.tree != TreeMode::Included {
+            return 0;
+        }
+        self.count(&compose::tree::render(&[path]))
+    }
+
+    /// The frame of a `tree = "included"` directory tree, which the first
+    /// file brings.
+    fn tree_frame_cost(&self) -> usize {
+        if self.compose_opts.sections.tree != TreeMode::Included {
+            return 0;
+        }
+        self.count(match self.opts.format {
+            Format::Markdown => "## Directory Tree\n\n```\n```\n\n",
+            Format::Xml => "<directory_tree>\n</directory_tree>\n",
+        })
     }
 
     /// Include `resolved` in the first of its modes that fits in `left`;

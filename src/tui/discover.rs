@@ -117,6 +117,7 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         max_messages: settings.max_messages,
         include_dirs: settings.include_dirs.clone(),
         read: crate::core::walk::ReadPolicy::from_settings(&state.project.settings),
+        sections: crate::core::compose::Sections::from_settings(settings),
     };
     state.say(
         Level::Info,

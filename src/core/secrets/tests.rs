@@ -293,7 +293,8 @@ fn the_whole_output_is_scanned_last() {
     let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
     let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
     let places: Vec<String> = findings.iter().map(|f| f.place.to_string()).collect();
-    assert_eq!(places, ["context line 3 (## Files)"]);
+    // First seen in the directory tree, before its heading under `## Files`.
+    assert_eq!(places, ["context line 4 (## Directory Tree)"]);
 }
 
 /// A view that rewrote the secret's line (an external summary) and a

@@ -30,7 +30,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use crate::core::compose::{self, ComposeOptions, RenderedFile};
+use super::{self as compose, ComposeOptions, RenderedFile};
 use crate::core::model::{Format, Preset, ViewMode};
 
 /// Where an escaped string goes in the XML output.
@@ -125,8 +125,8 @@ pub fn document(index: usize, f: &RenderedFile) -> String {
 }
 
 /// The whole XML output (see [`compose::assemble`]): one root
-/// `<documents>` holding the documents, then the repo map, screenshots and
-/// discussion.
+/// `<documents>` holding the directory tree, the documents, then the repo
+/// map, screenshots, discussion and changes.
 pub fn render(
     files: &[RenderedFile],
     preset: &Preset,
@@ -134,6 +134,14 @@ pub fn render(
     map: Option<&str>,
 ) -> String {
     let mut out = String::from("<documents>\n");
+    let tree = super::tree::render(&super::tree::paths(files, opts));
+    if !tree.is_empty() {
+        let _ = writeln!(
+            out,
+            "<directory_tree>\n{}</directory_tree>",
+            escape(&tree, Kind::Body)
+        );
+    }
     for (i, f) in files.iter().filter(|f| f.aggregate).enumerate() {
         out.push_str(&document(i + 1, f));
     }
@@ -175,6 +183,9 @@ pub fn render(
             );
         }
         out.push_str("</discussion>\n");
+    }
+    if let Some(changes) = &opts.sections.changes {
+        out.push_str(&changes.xml());
     }
     // One root, so a strict parser reads the whole output.
     out.push_str("</documents>\n");

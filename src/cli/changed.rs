@@ -1,0 +1,217 @@
+//! `add --changed`, `build --changed` and `build --diff`: git's view of a
+//! change turned into preset entries, extra files of one build, or the
+//! `## Changes` section. What git is asked and how is `core::git`; this
+//! file decides what to do with the answer and says it on stderr.
+//!
+//! Changed files pass through the project's walk, so what the walk never
+//! shows (built-in ignores such as `ctxcurate.toml` itself,
+//! `.ctxcurateignore`, binaries the walk skips) is not added either.
+//! Outside a git repository each of these is a user error (exit 1) and
+//! nothing is changed or written.
+
+use std::collections::HashSet;
+
+use anyhow::Result;
+use ctxcurate::core::compose::changes::Changes;
+use ctxcurate::core::git::{ChangedFiles, Repo};
+use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
+use ctxcurate::core::project::Project;
+use ctxcurate::core::tokens;
+use ctxcurate::core::walk;
+use ctxcurate::text::error_chain;
+use ctxcurate::text::sanitize::display_line;
+
+use super::args::{Command, PresetTarget};
+use super::{Ctx, user_err};
+
+/// `ctxcurate add --changed [REF]`: add the changed files to a preset as
+/// `add` would add them by name.
+pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ctx) -> Result<()> {
+    let project = ctx.project()?;
+    let files = changed_in_project(&project, rev, ctx)?;
+    if files.is_empty() {
+        writeln!(
+            ctx.out,
+            "no changed files against {}: nothing added",
+            display_line(rev, 200)
+        )?;
+        return Ok(());
+    }
+    let mut paths = Vec::with_capacity(files.len());
+    for rel in &files {
+        let abs = project.root.join(rel);
+        let Some(abs) = abs.to_str() else {
+            user_err!(
+                "the project root {} is not valid UTF-8; add the files by name",
+                project.root.display()
+            );
+        };
+        paths.push(abs.to_string());
+    }
+    super::edit::run(
+        Command::Add {
+            paths,
+            mode,
+            target,
+            changed: None,
+        },
+        ctx,
+    )
+}
+
+/// `build --changed [REF]`: `preset` with the changed files it does not
+/// already show added in full (for this build only).
+pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -> Result<Preset> {
+    let files = changed_in_project(project, rev, ctx)?;
+    let walked = walk::walk_files(&project.root);
+    let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &walked);
+    let shown: HashSet<&str> = resolved.iter().map(|r| r.path.as_str()).collect();
+    let new: Vec<String> = files
+        .iter()
+        .filter(|p| !shown.contains(p.as_str()))
+        .cloned()
+        .collect();
+    writeln!(
+        ctx.err,
+        "note: {} changed file(s) against {}, {} added on top of the preset",
+        files.len(),
+        display_line(rev, 200),
+        new.len()
+    )?;
+    preset.files.extend(new.into_iter().map(FileItem::new));
+    Ok(preset)
+}
+
+/// `build --diff [REF]`: the changes to the files the project shows,
+/// capped at `max_bytes`.
+pub fn diff(project: &Project, rev: &str, max_bytes: u64, ctx: &mut Ctx) -> Result<Changes> {
+    let repo = open(project)?;
+    let mut changes = match repo.diff(Some(rev), max_bytes) {
+        Ok(c) => c,
+        Err(e) => user_err!("--diff: {}", display_line(&error_chain(&e), 500)),
+    };
+    // What the walk never shows stays out of the diff too (a deleted
+    // file is judged by the built-in list alone).
+    let walked: HashSet<String> = walk::walk_files(&project.root).into_iter().collect();
+    let shown = |path: &str| {
+        walked.contains(path) || (!project.root.join(path).exists() && !walk::is_blacklisted(path))
+    };
+    let before = changes.files.len();
+    changes.files.retain(|f| shown(&f.path));
+    let hidden = before - changes.files.len();
+    if hidden > 0 {
+        changes.notes.push(format!(
+            "{hidden} file(s) the project ignores left out of the diff"
+        ));
+    }
+    changes.untracked.retain(|p| walked.contains(p));
+    for note in &changes.notes {
+        writeln!(ctx.err, "note: {}", display_line(note, 500))?;
+    }
+    Ok(changes)
+}
+
+/// In a packed build the changes come first: a diff over the whole
+/// budget is an error, or with `allow_partial` loses its largest files'
+/// parts (each named in a note) until it fits.
+pub fn fit(
+    mut changes: Changes,
+    format: Format,
+    tokenizer: TokenizerKind,
+    budget: usize,
+    allow_partial: bool,
+    ctx: &mut Ctx,
+) -> Result<Changes> {
+    let cost = |c: &Changes| {
+        tokens::count(
+            tokenizer,
+            &match format {
+                Format::Markdown => c.markdown(),
+                Format::Xml => c.xml(),
+            },
+        )
+    };
+    let mut tokens = cost(&changes);
+    if tokens <= budget {
+        return Ok(changes);
+    }
+    if !allow_partial {
+        user_err!(
+            "the changes against {} take {tokens} tokens, over the budget of {budget}: \
+             raise --budget, compare with a nearer REF, or pass --allow-partial to leave \
+             out the largest files' diffs",
+            display_line(&changes.against, 200)
+        );
+    }
+    while tokens > budget && !changes.files.is_empty() {
+        let largest = changes
+            .files
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, f)| f.text.len())
+            .map_or(0, |(i, _)| i);
+        let dropped = changes.files.remove(largest);
+        let note = format!("{}: its diff is left out to fit the budget", dropped.path);
+        writeln!(ctx.err, "warning: {}", display_line(&note, 500))?;
+        changes.notes.push(note);
+        tokens = cost(&changes);
+    }
+    Ok(changes)
+}
+
+/// The changed files git reports that the project's walk shows, with a
+/// note on stderr for each kind of file left out.
+fn changed_in_project(project: &Project, rev: &str, ctx: &mut Ctx) -> Result<Vec<String>> {
+    let repo = open(project)?;
+    let changed: ChangedFiles = match repo.changed_files(Some(rev)) {
+        Ok(c) => c,
+        Err(e) => user_err!("--changed: {}", display_line(&error_chain(&e), 500)),
+    };
+    let walked: HashSet<String> = walk::walk_files(&project.root).into_iter().collect();
+    let (kept, skipped): (Vec<String>, Vec<String>) =
+        changed.paths.into_iter().partition(|p| walked.contains(p));
+    // The project file is always left out; saying so each time is noise.
+    let skipped: Vec<String> = skipped
+        .into_iter()
+        .filter(|p| p != "ctxcurate.toml")
+        .collect();
+    if !skipped.is_empty() {
+        let names: Vec<String> = skipped
+            .iter()
+            .take(5)
+            .map(|p| display_line(p, 200).into_owned())
+            .collect();
+        writeln!(
+            ctx.err,
+            "note: {} changed file(s) the project ignores left out: {}{}",
+            skipped.len(),
+            names.join(", "),
+            if skipped.len() > 5 { ", …" } else { "" }
+        )?;
+    }
+    if !changed.deleted.is_empty() {
+        writeln!(
+            ctx.err,
+            "note: {} deleted file(s) left out",
+            changed.deleted.len()
+        )?;
+    }
+    if changed.not_utf8 > 0 {
+        writeln!(
+            ctx.err,
+            "note: {} changed file(s) whose names are not UTF-8 left out",
+            changed.not_utf8
+        )?;
+    }
+    Ok(kept)
+}
+
+fn open(project: &Project) -> Result<Repo> {
+    match Repo::open(&project.root) {
+        Ok(repo) => Ok(repo),
+        Err(e) => user_err!(
+            "{}: --changed and --diff need one",
+            display_line(&error_chain(&e), 500)
+        ),
+    }
+}

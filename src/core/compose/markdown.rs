@@ -1,0 +1,219 @@
+//! The Markdown output (`format = "markdown"`): the directory tree, the
+//! files section with one heading and fenced block per file, then the repo
+//! map, screenshots, discussion and changes. Every one-line field (a path in a heading, a screenshot
+//! name, a role, a note) goes through [`escape_line`], so a file named
+//! `a\n### b.py` is one heading showing `a␊### b.py`; a fence is longer
+//! than any run of backticks in the body it holds.
+
+use std::fmt::Write;
+
+use super::options::ComposeOptions;
+use super::tree;
+use super::{RenderedFile, section_line, visible_discussion};
+use crate::core::model::{Format, Preset, ViewMode};
+use crate::core::syntax::Lang;
+use crate::core::views;
+use crate::text::sanitize::escape_line;
+
+/// The heading of the files section.
+pub fn files_heading(opts: &ComposeOptions) -> &'static str {
+    if opts.focused() {
+        "## Files (Focused)"
+    } else if opts.summarizes() {
+        "## Files (Summary)"
+    } else {
+        "## Files"
+    }
+}
+
+/// The whole Markdown text (see [`super::assemble`]): the directory tree,
+/// the files, then `map`, screenshots, discussion and changes.
+pub(super) fn render(
+    files: &[RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+) -> String {
+    let mut sections = Vec::new();
+    let tree = tree::render(&tree::paths(files, opts));
+    if !tree.is_empty() {
+        let fence = fence_for(&tree);
+        sections.push(format!("## Directory Tree\n\n{fence}\n{tree}{fence}"));
+    }
+    sections.push(markdown_files(files, opts));
+    if let Some(map) = map.filter(|m| !m.is_empty()) {
+        sections.push(map.trim_end().to_string());
+    }
+    if !preset.screenshots.is_empty() {
+        let shots: Vec<String> = preset
+            .screenshots
+            .iter()
+            .map(|p| format!("![{}]({})", escape_line(file_name(p)), escape_line(p)))
+            .collect();
+        sections.push(format!("## Screenshots\n\n{}", shots.join("\n")));
+    }
+    let messages = visible_discussion(&preset.discussion, opts.max_messages);
+    if !messages.is_empty() {
+        let excerpts: Vec<String> = messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                format!(
+                    "### Discussion Excerpt {}\n\n{}: {}",
+                    i + 1,
+                    escape_line(&m.role),
+                    m.content.trim()
+                )
+            })
+            .collect();
+        sections.push(format!(
+            "## Discussion History\n\n{}",
+            excerpts.join("\n\n---\n\n")
+        ));
+    }
+    if let Some(changes) = &opts.sections.changes {
+        sections.push(changes.markdown());
+    }
+    let mut out = sections.join("\n\n");
+    out.push('\n');
+    out
+}
+
+fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {
+    let mut out = String::from(files_heading(opts));
+    let shown: Vec<&RenderedFile> = files.iter().filter(|f| f.aggregate).collect();
+    if shown.is_empty() {
+        out.push_str("\n\n(no files)");
+    }
+    for f in shown {
+        out.push_str("\n\n");
+        out.push_str(&markdown_file(f));
+    }
+    let listed: Vec<&RenderedFile> = files.iter().filter(|f| !f.aggregate).collect();
+    if !listed.is_empty() {
+        out.push_str("\n\nAlso in this project, not included (ask for them if needed):\n");
+        let names: Vec<String> = listed
+            .iter()
+            .map(|f| format!("- `{}`", escape_line(&f.path)))
+            .collect();
+        out.push_str(&names.join("\n"));
+    }
+    out
+}
+
+/// One file as a Markdown block: heading, fenced body, notes.
+pub fn markdown_file(f: &RenderedFile) -> String {
+    let mut out = section_line(&f.path, Format::Markdown);
+    if f.error.is_none() && f.mode != ViewMode::Full {
+        let _ = write!(out, " [{}]", f.mode);
+    }
+    out.push_str("\n\n");
+    if let Some(err) = &f.error {
+        out.push_str(&escape_line(&format!("ERROR: {err}: {}", f.path)));
+        return out;
+    }
+    if f.mode == ViewMode::None {
+        out.push_str(views::EXCLUDED);
+        return out;
+    }
+    let fence = fence_for(&f.text);
+    // Summaries and outlines are prose about the code, not code.
+    let lang = match f.mode {
+        ViewMode::Full | ViewMode::Skeleton | ViewMode::Masked | ViewMode::Custom => {
+            // A `.h` written in C++ is fenced as C++.
+            match Lang::detect(&f.path, &f.text) {
+                Some(Lang::Cpp) => "cpp",
+                _ => fence_lang(&f.path),
+            }
+        }
+        _ => "",
+    };
+    let body = f.text.strip_suffix('\n').unwrap_or(&f.text);
+    let _ = write!(out, "{fence}{lang}\n{body}\n{fence}");
+    for note in &f.notes {
+        let _ = write!(out, "\n\n> note: {}", escape_line(note));
+    }
+    out
+}
+
+/// A backtick fence longer than any run of backticks in `text` (at least 3).
+pub fn fence_for(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+/// The fence info string for a path, by extension ("" when unknown).
+pub fn fence_lang(path: &str) -> &'static str {
+    let name = file_name(path);
+    if name == "Makefile" || name == "makefile" {
+        return "make";
+    }
+    if name == "Dockerfile" {
+        return "dockerfile";
+    }
+    let Some((_, ext)) = name.rsplit_once('.') else {
+        return "";
+    };
+    match ext.to_ascii_lowercase().as_str() {
+        "py" | "pyi" => "python",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "cpp",
+        "rs" => "rust",
+        "go" => "go",
+        "js" | "mjs" | "cjs" => "javascript",
+        "ts" => "typescript",
+        "tsx" => "tsx",
+        "jsx" => "jsx",
+        "java" => "java",
+        "kt" => "kotlin",
+        "rb" => "ruby",
+        "sh" | "bash" => "bash",
+        "md" | "markdown" => "markdown",
+        "toml" => "toml",
+        "json" => "json",
+        "yaml" | "yml" => "yaml",
+        "ini" | "cfg" => "ini",
+        "html" | "htm" => "html",
+        "css" => "css",
+        "sql" => "sql",
+        "xml" => "xml",
+        _ => "",
+    }
+}
+
+/// The last component of a `/`-separated path.
+pub fn file_name(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::Settings;
+
+    #[test]
+    fn fences_outgrow_backtick_runs() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a ``` b"), "````");
+        assert_eq!(fence_for("`````"), "``````");
+    }
+
+    #[test]
+    fn the_files_heading_names_the_strategy() {
+        let mut o = ComposeOptions::from_settings(&Settings::default());
+        assert_eq!(files_heading(&o), "## Files");
+        o.summary_only = true;
+        assert_eq!(files_heading(&o), "## Files (Summary)");
+        o.focus = vec!["a.py".into()];
+        assert_eq!(files_heading(&o), "## Files (Focused)");
+    }
+}

@@ -1,0 +1,275 @@
+//! Composition: a preset's files, screenshots and discussion turned into
+//! the one text the model sees (docs/ARCHITECTURE.md, "core::compose"), as
+//! Markdown or XML.
+//!
+//! The stable part comes first (files, then screenshots) and the changing
+//! discussion last, so provider prompt caches hit. The output depends only
+//! on the inputs: same files and preset, same bytes.
+//!
+//! This module reads and renders the files and puts the text together;
+//! its submodules hold one idea each: `options` (how to compose, which
+//! mode a file renders in), `tree` (the directory tree before the files),
+//! `changes` (the `## Changes` section of `build --diff`), `markdown` and
+//! `xml` (the two output formats, each of which makes sure
+//! no content can forge structure) and `output_file` (the numbered output
+//! file of `build --save` and `w`).
+
+pub mod changes;
+pub mod markdown;
+pub mod options;
+pub mod output_file;
+pub mod tree;
+pub mod xml;
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::core::cache::{FileCache, render_key};
+use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
+use crate::core::walk::{self, ResolvedItem};
+use crate::text::sanitize::escape_line;
+pub use markdown::{fence_for, fence_lang, file_name, files_heading, markdown_file};
+pub use options::{ComposeOptions, Sections, focus_matches};
+use xml::Kind;
+pub use xml::document as xml_document;
+
+/// One file of a composition, rendered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedFile {
+    pub path: String,
+    /// The mode that produced `text`.
+    pub mode: ViewMode,
+    /// The rendered body (empty when `error` is set).
+    pub text: String,
+    /// Why the file could not be shown (`file not found`, …).
+    pub error: Option<String>,
+    pub notes: Vec<String>,
+    /// `false`: listed but not rendered (`auto_aggregate = false`).
+    pub aggregate: bool,
+    /// [`render_key`] of the entry and requested mode: equal keys and
+    /// content give equal output.
+    pub key: String,
+}
+
+/// A composed context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Composition {
+    pub text: String,
+    pub files: Vec<RenderedFile>,
+    /// Problems with the preset itself (bad globs, globs matching nothing).
+    pub problems: Vec<String>,
+}
+
+/// Read and render one resolved entry through `cache`.
+pub fn render_file(
+    root: &Path,
+    resolved: &ResolvedItem,
+    opts: &ComposeOptions,
+    cache: &FileCache,
+) -> RenderedFile {
+    cache.set_policy(opts.read);
+    let item = &resolved.item;
+    let mode = opts.mode_for(item);
+    let mut file = RenderedFile {
+        path: resolved.path.clone(),
+        mode,
+        text: String::new(),
+        error: None,
+        notes: Vec::new(),
+        aggregate: item.auto_aggregate,
+        key: render_key(item, mode),
+    };
+    if !item.auto_aggregate {
+        return file;
+    }
+    match cache.view(root, &resolved.path, item, file.mode) {
+        Ok((view, lossy)) => {
+            file.mode = view.mode;
+            file.text = view.text.clone();
+            file.notes = view.notes.clone();
+            if lossy {
+                file.notes
+                    .insert(0, "invalid UTF-8 replaced with U+FFFD".to_string());
+            }
+        }
+        Err(problem) => file.error = Some(problem.to_string()),
+    }
+    file
+}
+
+/// Compose `preset` over the project at `root` with a fresh cache.
+pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Composition {
+    compose_with(root, preset, opts, &FileCache::new(), None)
+}
+
+/// Compose through a long-lived `cache`; `walked` is the project's file
+/// list when the caller already has it (globs then need no new walk).
+pub fn compose_with(
+    root: &Path,
+    preset: &Preset,
+    opts: &ComposeOptions,
+    cache: &FileCache,
+    walked: Option<&[String]>,
+) -> Composition {
+    cache.set_policy(opts.read);
+    let (mut resolved, problems) =
+        walk::expand_items(&preset.files, &preset.exclude, || match walked {
+            Some(files) => files.to_vec(),
+            None => walk::walk_files(root),
+        });
+    let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    add_focus_files(root, opts, &mut resolved, &mut problems);
+    let files: Vec<RenderedFile> = resolved
+        .par_iter()
+        .map(|r| render_file(root, r, opts, cache))
+        .collect();
+    let files = skip_matched_binaries(preset, &resolved, files, &mut problems);
+    let text = if opts.sections.needs_project_files() {
+        let mut opts = opts.clone();
+        opts.sections.project_files = match walked {
+            Some(files) => Arc::from(files),
+            None => Arc::from(walk::walk_files(root)),
+        };
+        assemble(&files, preset, &opts, None)
+    } else {
+        assemble(&files, preset, opts, None)
+    };
+    Composition {
+        text,
+        files,
+        problems,
+    }
+}
+
+/// Binary files a glob entry matched are dropped with one note in
+/// `problems` (an explicitly named binary keeps its error section).
+fn skip_matched_binaries(
+    preset: &Preset,
+    resolved: &[ResolvedItem],
+    files: Vec<RenderedFile>,
+    problems: &mut Vec<String>,
+) -> Vec<RenderedFile> {
+    let binary = walk::FileProblem::Binary.to_string();
+    let mut skipped = 0usize;
+    let kept: Vec<RenderedFile> = resolved
+        .iter()
+        .zip(files)
+        .filter_map(|(r, f)| {
+            let from_glob = preset
+                .files
+                .get(r.entry)
+                .is_some_and(|e| e.path != r.path && walk::is_glob(&e.path));
+            if from_glob && f.error.as_deref() == Some(binary.as_str()) {
+                skipped += 1;
+                None
+            } else {
+                Some(f)
+            }
+        })
+        .collect();
+    if skipped > 0 {
+        problems.push(format!("{skipped} binary file(s) matched by globs skipped"));
+    }
+    kept
+}
+
+/// A focus file the preset does not list is added (in full) when it is a
+/// file of the project; a focus matching nothing is a problem.
+fn add_focus_files(
+    root: &Path,
+    opts: &ComposeOptions,
+    resolved: &mut Vec<ResolvedItem>,
+    problems: &mut Vec<String>,
+) {
+    for focus in &opts.focus {
+        if resolved.iter().any(|r| focus_matches(focus, &r.path)) {
+            continue;
+        }
+        let rel = focus.trim_start_matches("./").to_string();
+        if walk::is_inside(&rel) && root.join(&rel).is_file() {
+            resolved.push(ResolvedItem {
+                path: rel.clone(),
+                item: crate::core::model::FileItem::new(rel),
+                entry: usize::MAX,
+            });
+        } else {
+            problems.push(format!(
+                "focus `{focus}` matches no file of the preset or the project"
+            ));
+        }
+    }
+}
+
+/// The whole text: the directory tree (`opts.sections.tree`), the files,
+/// then `map` (a repo map section, for packed builds), screenshots,
+/// discussion and the changes (`opts.sections.changes`), in
+/// `opts.format`. In XML these are all children of the one root
+/// `<documents>`; the tree comes before the `<document>`s, the rest after
+/// them.
+pub fn assemble(
+    files: &[RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+) -> String {
+    match opts.format {
+        Format::Markdown => markdown::render(files, preset, opts, map),
+        Format::Xml => xml::render(files, preset, opts, map),
+    }
+}
+
+/// The line that names `path` at the start of its section: its Markdown
+/// heading (a ` [mode]` may follow) or its XML `<source>` line, escaped so
+/// it stays one line.
+pub fn section_line(path: &str, format: Format) -> String {
+    match format {
+        Format::Markdown => format!("### {}", escape_line(path)),
+        Format::Xml => format!("<source>{}</source>", xml::escape(path, Kind::Field)),
+    }
+}
+
+/// The discussion as rendered: from the latest compaction point on (the
+/// compaction entry included, as the summary of what came before), then
+/// only the newest `max_messages` (0: all).
+pub fn visible_discussion(entries: &[DiscussionEntry], max_messages: usize) -> &[DiscussionEntry] {
+    let from = entries
+        .iter()
+        .rposition(|e| e.role == DiscussionEntry::COMPACTION)
+        .unwrap_or(0);
+    let tail = &entries[from..];
+    if max_messages > 0 && tail.len() > max_messages {
+        &tail[tail.len() - max_messages..]
+    } else {
+        tail
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(role: &str, content: &str) -> DiscussionEntry {
+        DiscussionEntry {
+            role: role.into(),
+            content: content.into(),
+            extra: Default::default(),
+        }
+    }
+
+    #[test]
+    fn discussion_compaction_and_limit() {
+        let d = vec![
+            entry("User", "a"),
+            entry("AI", "b"),
+            entry("Compaction", "sum"),
+            entry("User", "c"),
+            entry("AI", "d"),
+        ];
+        let roles = |v: &[DiscussionEntry]| v.iter().map(|e| e.content.clone()).collect::<Vec<_>>();
+        assert_eq!(roles(visible_discussion(&d, 0)), ["sum", "c", "d"]);
+        assert_eq!(roles(visible_discussion(&d, 2)), ["c", "d"]);
+        assert_eq!(roles(visible_discussion(&d[..2], 0)), ["a", "b"]);
+    }
+}
