@@ -5,6 +5,7 @@
 pub mod anchor;
 pub mod cache;
 pub mod compose;
+pub mod curation;
 pub mod graph;
 pub mod model;
 pub mod output_file;

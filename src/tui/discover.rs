@@ -4,10 +4,12 @@
 //! discard them. While proposals are shown the gauge shows the packed total.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
-use crate::core::model::{FileItem, ViewMode};
+use crate::core::model::ViewMode;
 use crate::core::pack::{PackOptions, PackStats, Packed, Role};
 
-use super::curate::{edit, entry_mut, insert_sorted};
+use crate::core::curation;
+
+use super::curate::edit;
 use super::event::{Effect, Job};
 use super::state::{Level, State};
 
@@ -80,19 +82,15 @@ pub fn toggle_target(state: &mut State) -> Vec<Effect> {
     };
     let key = state_key(state, super::action::Action::Discover);
     edit(state, |preset, _| {
-        Ok(match preset.targets.iter().position(|t| *t == path) {
-            Some(i) => {
-                preset.targets.remove(i);
-                format!("{path} is no longer a target")
-            }
-            None => {
-                preset.targets.push(path.clone());
-                preset.targets.sort();
-                format!(
-                    "{path} is a target ({} in all): press {key} to discover what it needs",
-                    preset.targets.len(),
-                )
-            }
+        let on = !curation::is_target(preset, &path);
+        curation::set_target(preset, &path, on);
+        Ok(if on {
+            format!(
+                "{path} is a target ({} in all): press {key} to discover what it needs",
+                preset.targets.len(),
+            )
+        } else {
+            format!("{path} is no longer a target")
         })
     })
 }
@@ -196,19 +194,19 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
     edit(state, |preset, state| {
         for (path, mode) in &discovery.proposed {
             if !state.is_included(path) && preset.item(path).is_none() {
-                let mut item = FileItem::new(path);
-                item.view_mode = *mode;
-                insert_sorted(preset, item);
+                curation::include(preset, path, Some(*mode)).map_err(|e| e.to_string())?;
             }
         }
         // The preset's own files as the pack left them.
         for (path, mode) in &discovery.changed {
-            let item = entry_mut(preset, state, path);
-            item.force_full = false;
-            match mode {
-                Some(mode) => item.view_mode = *mode,
-                None => item.auto_aggregate = false,
-            }
+            curation::edit_entry(preset, path, |item| {
+                item.force_full = false;
+                match mode {
+                    Some(mode) => item.view_mode = *mode,
+                    None => item.auto_aggregate = false,
+                }
+            })
+            .map_err(|e| e.to_string())?;
         }
         let mut message = format!("added {n} discovered files");
         if reduced + listed > 0 {

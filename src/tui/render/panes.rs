@@ -10,9 +10,9 @@ use tui_tree_widget::{Tree, TreeItem};
 
 use super::{ViewState, compact, pane_block, scroll_to};
 use crate::core::compose::file_name;
+use crate::core::curation::mask_state;
 use crate::core::model::ViewMode;
 use crate::text::sanitize::display_line;
-use crate::tui::curate::effective_mask;
 use crate::tui::state::{Pane, State};
 use crate::tui::symbols::flat_symbols;
 use crate::tui::tree::Row;
@@ -278,7 +278,7 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
         .map(|(i, (depth, sym))| {
             let mask = item
                 .as_ref()
-                .map(|it| effective_mask(it, &sym.path))
+                .map(|it| mask_state(it, &sym.path))
                 .unwrap_or_default();
             let (tag, color) = if masked {
                 (format!("{:<4}", mask.as_str()), mask_color(mask))

@@ -1,0 +1,446 @@
+//! Curation: every edit of a preset, once, as pure functions over a
+//! [`Preset`] (see docs/ARCHITECTURE.md, "core::curation"). The CLI (`cli/edit.rs`) and
+//! the TUI (`tui/curate.rs`, `tui/discover.rs`) only decide *which* edit to
+//! make; the edit itself — which entry it lands on, where a new entry is
+//! inserted, how a glob's entry is copied, when an exclusion is recorded —
+//! lives here, so both front ends write the same `ctxcurate.toml`.
+//!
+//! Three rules hold for every edit:
+//!
+//! - **Copy on write.** Editing a file that only a glob entry includes
+//!   creates an explicit entry that starts as a copy of the glob's entry
+//!   (mode, masks, flags), so the edit changes one thing only.
+//! - **One insertion order.** A new explicit entry goes before the first
+//!   explicit entry whose path sorts after it (new files land next to their
+//!   neighbours); a new glob entry goes at the end.
+//! - **No stray entries.** An edit that leaves an explicit entry equal to
+//!   what its glob would give the file anyway removes the entry: toggling
+//!   `force_full` twice leaves the file as it was.
+//!
+//! Nothing here reads the disk: the front ends check that a file exists,
+//! read a slice's text or list a folder's files, then call in.
+//! Preset-level operations (apply, save as, rename, delete) are the
+//! methods of `core::project::Project`, which both front ends call.
+
+use std::collections::BTreeMap;
+
+use thiserror::Error;
+
+use crate::core::model::{FileItem, MaskState, Preset, Slice, ViewMode};
+use crate::core::walk;
+
+/// Why an edit was refused (the preset is unchanged).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CurationError {
+    #[error("{0} is never included (history files and the cache directory are excluded)")]
+    Blacklisted(String),
+    #[error("{0} is not in the preset")]
+    NotInPreset(String),
+    #[error("no slice {index} in {path} ({count} slices)")]
+    NoSuchSlice {
+        path: String,
+        index: usize,
+        count: usize,
+    },
+}
+
+/// What [`include`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Included {
+    /// A new explicit entry was added.
+    Added,
+    /// The path had an explicit entry already (its mode may have changed).
+    AlreadyListed,
+    /// A glob entry includes the path (its exclusion, if any, was dropped).
+    ByGlob,
+}
+
+/// The entry `path` renders with when it has no explicit entry of its own:
+/// a copy of the first glob entry that includes it, with the concrete path
+/// — `None` when no glob includes it or an exclusion keeps it out.
+pub fn inherited(preset: &Preset, path: &str) -> Option<FileItem> {
+    let others: Vec<FileItem> = preset
+        .files
+        .iter()
+        .filter(|f| f.path != path)
+        .cloned()
+        .collect();
+    let (resolved, _) = walk::expand_over(&others, &preset.exclude, &[path.to_string()]);
+    resolved
+        .into_iter()
+        .find(|r| r.path == path)
+        .map(|r| r.item)
+}
+
+/// The entry `path` renders with: its explicit entry, else [`inherited`].
+pub fn effective_item(preset: &Preset, path: &str) -> Option<FileItem> {
+    preset
+        .item(path)
+        .cloned()
+        .or_else(|| inherited(preset, path))
+}
+
+/// Insert `item` where the one insertion order puts it: an explicit entry
+/// before the first explicit entry whose path sorts after it, a glob at
+/// the end.
+pub fn insert_entry(preset: &mut Preset, item: FileItem) {
+    let at = if walk::is_glob(&item.path) {
+        preset.files.len()
+    } else {
+        preset
+            .files
+            .iter()
+            .position(|f| !walk::is_glob(&f.path) && f.path > item.path)
+            .unwrap_or(preset.files.len())
+    };
+    preset.files.insert(at, item);
+}
+
+/// Run `change` on the explicit entry of `path` (created by copy on write
+/// when needed), then drop the entry if it now equals what `path` inherits.
+pub fn edit_entry<R>(
+    preset: &mut Preset,
+    path: &str,
+    change: impl FnOnce(&mut FileItem) -> R,
+) -> Result<R, CurationError> {
+    if walk::is_blacklisted(path) {
+        return Err(CurationError::Blacklisted(path.to_string()));
+    }
+    if preset.item(path).is_none() {
+        let mut item = inherited(preset, path).unwrap_or_else(|| FileItem::new(path));
+        item.path = path.to_string();
+        insert_entry(preset, item);
+    }
+    let result = match preset.item_mut(path) {
+        Some(item) => change(item),
+        None => unreachable!("the entry was inserted above"),
+    };
+    tidy(preset, path);
+    Ok(result)
+}
+
+/// Drop the explicit entry of `path` when its glob gives the same.
+fn tidy(preset: &mut Preset, path: &str) {
+    let Some(at) = preset.files.iter().position(|f| f.path == path) else {
+        return;
+    };
+    if inherited(preset, path).as_ref() == Some(&preset.files[at]) {
+        preset.files.remove(at);
+    }
+}
+
+/// Put `path` (a file or a glob) into the preset: drop an exclusion naming
+/// it exactly; with `mode`, the path renders in that mode; without, it is
+/// added in `full` unless it is listed or a glob includes it already.
+pub fn include(
+    preset: &mut Preset,
+    path: &str,
+    mode: Option<ViewMode>,
+) -> Result<Included, CurationError> {
+    if walk::is_blacklisted(path) {
+        return Err(CurationError::Blacklisted(path.to_string()));
+    }
+    preset.exclude.retain(|e| e != path);
+    let how = if preset.item(path).is_some() {
+        Included::AlreadyListed
+    } else if !walk::is_glob(path) && inherited(preset, path).is_some() {
+        Included::ByGlob
+    } else {
+        let mut item = FileItem::new(path);
+        item.view_mode = mode.unwrap_or(ViewMode::Full);
+        insert_entry(preset, item);
+        return Ok(Included::Added);
+    };
+    if let Some(mode) = mode {
+        edit_entry(preset, path, |item| item.view_mode = mode)?;
+    }
+    Ok(how)
+}
+
+/// Bring back an entry taken out earlier (the TUI keeps the curation of a
+/// file excluded with Space, so including it again restores it).
+pub fn restore(preset: &mut Preset, item: FileItem) -> Result<(), CurationError> {
+    let path = item.path.clone();
+    if walk::is_blacklisted(&path) {
+        return Err(CurationError::Blacklisted(path));
+    }
+    preset.exclude.retain(|e| *e != path);
+    preset.files.retain(|f| f.path != path);
+    insert_entry(preset, item);
+    tidy(preset, &path);
+    Ok(())
+}
+
+/// Take the file `path` out of the preset: drop its explicit entry and,
+/// when a glob entry would still include it, record an exclusion. The
+/// dropped entry is returned; a path the preset does not include at all is
+/// an error.
+pub fn exclude(preset: &mut Preset, path: &str) -> Result<Option<FileItem>, CurationError> {
+    let dropped = preset
+        .files
+        .iter()
+        .position(|f| f.path == path)
+        .map(|i| preset.files.remove(i));
+    let by_glob = !walk::is_glob(path) && inherited(preset, path).is_some();
+    if by_glob {
+        if !preset.exclude.iter().any(|e| e == path) {
+            preset.exclude.push(path.to_string());
+        }
+    } else if dropped.is_none() {
+        return Err(CurationError::NotInPreset(path.to_string()));
+    }
+    Ok(dropped)
+}
+
+/// Include the folder `dir`: its `dir/**` glob entry (added at the end
+/// unless listed), and no exclusion under it any more.
+pub fn include_folder(preset: &mut Preset, dir: &str) {
+    let prefix = format!("{dir}/");
+    preset
+        .exclude
+        .retain(|e| *e != dir && !e.starts_with(&prefix));
+    let glob = format!("{dir}/**");
+    if preset.item(&glob).is_none() {
+        insert_entry(preset, FileItem::new(glob));
+    }
+}
+
+/// Take the folder `dir` out: every entry and exclusion under it goes, and
+/// when a broader glob (`**/*.py`) still reaches one of `files` (the
+/// folder's files, sorted) the folder itself is excluded.
+pub fn exclude_folder(preset: &mut Preset, dir: &str, files: &[String]) {
+    let prefix = format!("{dir}/");
+    preset
+        .files
+        .retain(|f| !f.path.starts_with(&prefix) && f.path != dir);
+    preset.exclude.retain(|e| !e.starts_with(&prefix));
+    let (still, _) = walk::expand_over(&preset.files, &preset.exclude, files);
+    if !still.is_empty() && !preset.exclude.iter().any(|e| e == dir) {
+        preset.exclude.push(dir.to_string());
+    }
+}
+
+/// Set the view mode of `path`.
+pub fn set_mode(preset: &mut Preset, path: &str, mode: ViewMode) -> Result<(), CurationError> {
+    edit_entry(preset, path, |item| item.view_mode = mode)
+}
+
+/// Step the view mode of `path` forward or back; the new mode.
+pub fn cycle_mode(
+    preset: &mut Preset,
+    path: &str,
+    forward: bool,
+) -> Result<FileItem, CurationError> {
+    edit_entry(preset, path, |item| {
+        item.view_mode = if forward {
+            item.view_mode.next()
+        } else {
+            item.view_mode.prev()
+        };
+        item.clone()
+    })
+}
+
+/// Set or clear `force_full` of `path`.
+pub fn set_force_full(preset: &mut Preset, path: &str, on: bool) -> Result<(), CurationError> {
+    edit_entry(preset, path, |item| item.force_full = on)
+}
+
+/// Set `auto_aggregate` of `path` (`false`: listed, not rendered).
+pub fn set_auto_aggregate(preset: &mut Preset, path: &str, on: bool) -> Result<(), CurationError> {
+    edit_entry(preset, path, |item| item.auto_aggregate = on)
+}
+
+/// Set the state of symbols of `path` not named in its mask.
+pub fn set_mask_default(
+    preset: &mut Preset,
+    path: &str,
+    state: MaskState,
+) -> Result<(), CurationError> {
+    edit_entry(preset, path, |item| item.mask_default = state)
+}
+
+/// Mask `symbol` of `path` (the file switches to `masked`).
+pub fn set_mask(
+    preset: &mut Preset,
+    path: &str,
+    symbol: &str,
+    state: MaskState,
+) -> Result<(), CurationError> {
+    edit_entry(preset, path, |item| {
+        item.ast_mask.insert(symbol.to_string(), state);
+        item.view_mode = ViewMode::Masked;
+    })
+}
+
+/// Every symbol of `path` in `def` (the file switches to `masked`).
+pub fn mask_all_def(preset: &mut Preset, path: &str) -> Result<(), CurationError> {
+    edit_entry(preset, path, |item| {
+        item.view_mode = ViewMode::Masked;
+        item.mask_default = MaskState::Def;
+        item.ast_mask.clear();
+    })
+}
+
+/// The state `symbol` renders in under `item`: its own mask entry, else
+/// its nearest named ancestor's, else the file's default.
+pub fn mask_state(item: &FileItem, symbol: &str) -> MaskState {
+    state_in(&item.ast_mask, item.mask_default, symbol)
+}
+
+fn state_in(mask: &BTreeMap<String, MaskState>, default: MaskState, symbol: &str) -> MaskState {
+    let mut path = symbol;
+    loop {
+        if let Some(s) = mask.get(path) {
+            return *s;
+        }
+        match parent_symbol(path) {
+            Some(p) => path = p,
+            None => return default,
+        }
+    }
+}
+
+/// `A.b` → `A`, `ns::C::f` → `ns::C`, `f#2` → none.
+pub fn parent_symbol(path: &str) -> Option<&str> {
+    let base = path.split('#').next().unwrap_or(path);
+    let dot = base.rfind('.');
+    let colons = base.rfind("::");
+    match (dot, colons) {
+        (Some(d), Some(c)) => Some(&base[..d.max(c)]),
+        (Some(d), None) => Some(&base[..d]),
+        (None, Some(c)) => Some(&base[..c]),
+        (None, None) => None,
+    }
+}
+
+/// Add `slice` to `path` (the file switches to `custom`).
+pub fn add_slice(preset: &mut Preset, path: &str, slice: Slice) -> Result<(), CurationError> {
+    edit_entry(preset, path, |item| {
+        item.custom_slices.push(slice);
+        item.view_mode = ViewMode::Custom;
+    })
+}
+
+/// Remove the slice at `index` (0-based) of `path`; the removed slice.
+pub fn remove_slice(preset: &mut Preset, path: &str, index: usize) -> Result<Slice, CurationError> {
+    let count = preset.item(path).map_or(0, |i| i.custom_slices.len());
+    if index >= count {
+        return Err(CurationError::NoSuchSlice {
+            path: path.to_string(),
+            index,
+            count,
+        });
+    }
+    edit_entry(preset, path, |item| item.custom_slices.remove(index))
+}
+
+/// Mark (`true`) or unmark `path` as a target; the targets stay sorted.
+pub fn set_target(preset: &mut Preset, path: &str, on: bool) {
+    preset.targets.retain(|t| t != path);
+    if on {
+        preset.targets.push(path.to_string());
+        preset.targets.sort();
+    }
+}
+
+/// Whether `path` is one of the preset's targets.
+pub fn is_target(preset: &Preset, path: &str) -> bool {
+    preset.targets.iter().any(|t| t == path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn globbed() -> Preset {
+        let mut glob = FileItem::new("src/**");
+        glob.view_mode = ViewMode::Skeleton;
+        glob.ast_mask.insert("App".into(), MaskState::Hide);
+        Preset {
+            files: vec![FileItem::new("README.md"), glob],
+            ..Preset::default()
+        }
+    }
+
+    #[test]
+    fn force_full_on_a_globbed_file_copies_the_glob_and_twice_leaves_nothing() {
+        let mut p = globbed();
+        set_force_full(&mut p, "src/a.py", true).unwrap();
+        let item = p.item("src/a.py").expect("explicit entry");
+        assert_eq!(item.view_mode, ViewMode::Skeleton);
+        assert_eq!(item.ast_mask.get("App"), Some(&MaskState::Hide));
+        assert!(item.force_full);
+        // After every explicit entry that sorts before it (globs do not count).
+        assert_eq!(p.files[2].path, "src/a.py");
+        set_force_full(&mut p, "src/a.py", false).unwrap();
+        assert_eq!(p, globbed());
+    }
+
+    #[test]
+    fn new_entries_are_sorted_among_explicit_ones_and_globs_go_last() {
+        let mut p = Preset::default();
+        for path in ["b.py", "docs/**", "a.py", "c.py"] {
+            include(&mut p, path, None).unwrap();
+        }
+        let paths: Vec<&str> = p.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["a.py", "b.py", "docs/**", "c.py"]);
+    }
+
+    #[test]
+    fn exclude_and_include_by_glob() {
+        let mut p = globbed();
+        assert_eq!(exclude(&mut p, "src/a.py").unwrap(), None);
+        assert_eq!(p.exclude, ["src/a.py"]);
+        assert_eq!(include(&mut p, "src/a.py", None).unwrap(), Included::ByGlob);
+        assert_eq!(p, globbed());
+        assert_eq!(
+            exclude(&mut p, "other.py"),
+            Err(CurationError::NotInPreset("other.py".into()))
+        );
+        assert!(matches!(
+            include(&mut p, ".ctxcurate/cache/x", None),
+            Err(CurationError::Blacklisted(_))
+        ));
+    }
+
+    #[test]
+    fn include_with_a_mode_on_a_globbed_file_copies_the_glob() {
+        let mut p = globbed();
+        include(&mut p, "src/a.py", Some(ViewMode::Outline)).unwrap();
+        let item = p.item("src/a.py").unwrap();
+        assert_eq!(item.view_mode, ViewMode::Outline);
+        assert_eq!(item.ast_mask.len(), 1);
+    }
+
+    #[test]
+    fn mask_inheritance() {
+        assert_eq!(parent_symbol("App.run"), Some("App"));
+        assert_eq!(parent_symbol("ns::C::f#2"), Some("ns::C"));
+        assert_eq!(parent_symbol("main"), None);
+        let mut item = FileItem::new("a.py");
+        item.mask_default = MaskState::Sig;
+        item.ast_mask.insert("App".into(), MaskState::Hide);
+        assert_eq!(mask_state(&item, "App.run"), MaskState::Hide);
+        assert_eq!(mask_state(&item, "main"), MaskState::Sig);
+    }
+
+    #[test]
+    fn slices_and_targets() {
+        let mut p = Preset::default();
+        let slice = Slice {
+            start_line: 1,
+            end_line: 2,
+            ..Slice::default()
+        };
+        add_slice(&mut p, "a.py", slice.clone()).unwrap();
+        assert_eq!(p.files[0].view_mode, ViewMode::Custom);
+        assert!(remove_slice(&mut p, "a.py", 3).is_err());
+        assert_eq!(remove_slice(&mut p, "a.py", 0).unwrap(), slice);
+        set_target(&mut p, "b.py", true);
+        set_target(&mut p, "a.py", true);
+        assert_eq!(p.targets, ["a.py", "b.py"]);
+        set_target(&mut p, "b.py", false);
+        assert!(!is_target(&p, "b.py"));
+    }
+}
