@@ -290,9 +290,17 @@ fn an_edit_undone_twice_leaves_no_trace() {
         let edited = p.read("ctxcurate.toml");
         assert_ne!(before, edited, "`{keys}` on {path} changed the file");
         h.key("u");
-        assert_eq!(before, p.read("ctxcurate.toml"), "`{keys}` on {path}, undone");
+        assert_eq!(
+            before,
+            p.read("ctxcurate.toml"),
+            "`{keys}` on {path}, undone"
+        );
         h.key("ctrl-r");
-        assert_eq!(edited, p.read("ctxcurate.toml"), "`{keys}` on {path}, redone");
+        assert_eq!(
+            edited,
+            p.read("ctxcurate.toml"),
+            "`{keys}` on {path}, redone"
+        );
         h.key("u");
         assert_eq!(
             before,
@@ -305,9 +313,18 @@ fn an_edit_undone_twice_leaves_no_trace() {
 #[test]
 fn set_and_unset_through_the_cli_leaves_no_trace() {
     for (on, off) in [
-        (&["set", "src/app.py", "--force-full"][..], &["set", "src/app.py", "--no-force-full"][..]),
-        (&["set", "src/app.py", "--no-aggregate"], &["set", "src/app.py", "--aggregate"]),
-        (&["set", "src/app.py", "--mode", "full"], &["set", "src/app.py", "--mode", "skeleton"]),
+        (
+            &["set", "src/app.py", "--force-full"][..],
+            &["set", "src/app.py", "--no-force-full"][..],
+        ),
+        (
+            &["set", "src/app.py", "--no-aggregate"],
+            &["set", "src/app.py", "--aggregate"],
+        ),
+        (
+            &["set", "src/app.py", "--mode", "full"],
+            &["set", "src/app.py", "--mode", "skeleton"],
+        ),
         (&["rm", "src/util.c"], &["add", "src/util.c"]),
     ] {
         let p = fixture();

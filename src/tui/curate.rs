@@ -6,7 +6,7 @@ use crate::core::anchor;
 use crate::core::curation;
 use crate::core::model::{FileItem, MaskState, Preset, ViewMode};
 
-use super::event::Effect;
+use super::messages::Effect;
 use super::state::{HISTORY_LIMIT, Level, State};
 use super::update::recompose;
 

@@ -10,7 +10,7 @@ use crate::core::pack::{PackOptions, PackStats, Packed, Role};
 use crate::core::curation;
 
 use super::curate::edit;
-use super::event::{Effect, Job};
+use super::messages::{Effect, Job};
 use super::state::{Level, State};
 
 /// What the last discovery proposed.
@@ -106,16 +106,7 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    let settings = &state.project.settings;
-    let opts = PackOptions {
-        budget: settings.budget,
-        map_budget: settings.repo_map_budget,
-        tokenizer: settings.tokenizer,
-        format: settings.format,
-        max_messages: settings.max_messages,
-        include_dirs: settings.include_dirs.clone(),
-        read: crate::core::walk::ReadPolicy::from_settings(&state.project.settings),
-    };
+    let opts = PackOptions::from_settings(&state.project.settings);
     state.say(
         Level::Info,
         format!("discovering around {} targets…", preset.targets.len()),

@@ -3,7 +3,7 @@
 
 use super::action::Action;
 use super::curate;
-use super::event::Effect;
+use super::messages::Effect;
 use super::navigate::{follow_cursor, moved};
 use super::state::{Level, Overlay, PendingCopy, Prompt, State};
 use crate::core::project::Scope;

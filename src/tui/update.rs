@@ -8,13 +8,13 @@ use crate::core::walk;
 use super::action::Action;
 use super::curate::{self, Batch};
 use super::discover;
-use super::event::{Effect, Event, Job};
+use super::messages::{Effect, Event, Job};
 pub use super::navigate::follow_cursor;
 use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
 use super::overlays::{on_input, on_overlay};
+use super::project_sync::SyncOutcome;
 use super::state::{Level, Overlay, Pane, PendingCopy, Prompt, State};
 use super::symbols::flat_symbols;
-use super::sync::SyncOutcome;
 
 /// At most this many uncounted files are counted ahead of a compose.
 const COUNT_AHEAD: usize = 256;

@@ -210,8 +210,12 @@ fn merge_item(item: &mut Item, old: &Value, new: &Value, place: Place) {
 
 /// Whether a table holds plain values (not only sub-tables).
 fn has_values(t: &toml::Table) -> bool {
-    t.values()
-        .any(|v| !v.is_table() && !(v.as_array().is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_table))))
+    t.values().any(|v| {
+        !v.is_table()
+            && !(v
+                .as_array()
+                .is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_table)))
+    })
 }
 
 /// Put `new` where `item` is, keeping the spacing and comments around a
