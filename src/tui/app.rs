@@ -13,6 +13,7 @@ use anyhow::{Context as _, Result};
 use crossterm::event::{self as term, Event as TermEvent};
 
 use super::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
+use super::commit::recompose;
 use super::dispatch;
 use super::effects;
 use super::jobs;
@@ -22,7 +23,7 @@ use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::signals;
 use super::state::{Level, State};
-use super::update::{follow_cursor, recompose, update};
+use super::update::{follow_cursor, update};
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;

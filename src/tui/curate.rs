@@ -1,62 +1,15 @@
 //! Curation edits on the active preset, called from `update`: include and
 //! exclude, view modes, flags, masks, slices and batch operations. Each
-//! edit is one undoable step.
+//! edit is one call of `core::curation` and one undoable step
+//! (`commit::edit`).
 
 use crate::core::anchor;
 use crate::core::curation;
-use crate::core::model::{FileItem, MaskState, Preset, ViewMode};
+use crate::core::model::{FileItem, MaskState, ViewMode};
 
+use super::commit::edit;
 use super::messages::Effect;
-use super::state::{HISTORY_LIMIT, Level, State};
-use super::update::recompose;
-
-/// Run `edit` on the active preset as one undoable step. The closure
-/// returns the status message, or an error message (nothing changes).
-pub fn edit(
-    state: &mut State,
-    edit: impl FnOnce(&mut Preset, &State) -> Result<String, String>,
-) -> Vec<Effect> {
-    let before = state.project.file.clone();
-    let mut preset = state.preset();
-    match edit(&mut preset, state) {
-        Ok(message) => {
-            *state.project.active_preset_mut() = preset;
-            commit(state, before, message)
-        }
-        Err(message) => {
-            state.say(Level::Warn, message);
-            Vec::new()
-        }
-    }
-}
-
-/// Record `before` for undo, refresh what derives from the preset, save
-/// and recompose.
-pub fn commit(
-    state: &mut State,
-    before: crate::core::model::ProjectFile,
-    mut message: String,
-) -> Vec<Effect> {
-    if state.project.file == before {
-        state.say(Level::Info, message);
-        return Vec::new();
-    }
-    state.history.undo.push(before);
-    if state.history.undo.len() > HISTORY_LIMIT {
-        state.history.undo.remove(0);
-    }
-    state.history.redo.clear();
-    // A pending discovery was packed for the preset as it was.
-    if state.discovery.take().is_some() {
-        message.push_str(" · discovery proposals dropped (press i again)");
-    }
-    state.project.refresh_settings();
-    state.refresh();
-    state.say(Level::Info, message);
-    let mut effects = vec![Effect::Save];
-    effects.extend(recompose(state));
-    effects
-}
+use super::state::{Level, State};
 
 /// Space on a file or folder.
 pub fn toggle_include(state: &mut State) -> Vec<Effect> {

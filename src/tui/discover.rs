@@ -4,72 +4,35 @@
 //! discard them. While proposals are shown the gauge shows the packed total.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
-use crate::core::model::ViewMode;
-use crate::core::pack::{PackOptions, PackStats, Packed, Role};
-
 use crate::core::curation;
+use crate::core::model::ViewMode;
+use crate::core::pack::{PackOptions, Packed, Role};
 
-use super::curate::edit;
+use super::commit::edit;
 use super::messages::{Effect, Job};
+use super::model::Discovery;
 use super::state::{Level, State};
 
-/// What the last discovery proposed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Discovery {
-    /// Files the pack includes that the preset does not, with the mode
-    /// they were packed in, sorted by path.
-    pub proposed: Vec<(String, ViewMode)>,
-    /// The preset's own files the pack reduced (`Some(mode)`) or left out
-    /// (`None`) to fit the budget: accepting applies these too, so the
-    /// accepted preset composes to the packed total.
-    pub changed: Vec<(String, Option<ViewMode>)>,
-    pub stats: PackStats,
-    /// Files the pack dropped for lack of room.
-    pub dropped: usize,
-}
-
-impl Discovery {
-    /// What `packed` adds to the preset shown in `state`.
-    pub fn from_packed(packed: &Packed, state: &State) -> Self {
-        let mut proposed: Vec<(String, ViewMode)> = packed
-            .items
-            .iter()
-            .filter(|i| i.role != Role::Preset && !state.is_included(&i.path))
-            .filter_map(|i| Some((i.path.clone(), i.mode?)))
-            .collect();
-        proposed.sort();
-        let changed = packed
-            .items
-            .iter()
-            .filter(|i| i.role == Role::Preset && i.mode != Some(i.wanted))
-            .map(|i| (i.path.clone(), i.mode))
-            .collect();
-        Discovery {
-            proposed,
-            changed,
-            dropped: packed.stats.dropped,
-            stats: packed.stats.clone(),
-        }
-    }
-
-    /// How many proposed files folder `dir` holds.
-    pub fn count_under(&self, dir: &str) -> usize {
-        let prefix = format!("{dir}/");
-        let start = self
-            .proposed
-            .partition_point(|(p, _)| p.as_str() < prefix.as_str());
-        self.proposed[start..]
-            .iter()
-            .take_while(|(p, _)| p.starts_with(&prefix))
-            .count()
-    }
-
-    /// The proposed mode of `path`, if it is proposed.
-    pub fn mode_of(&self, path: &str) -> Option<ViewMode> {
-        self.proposed
-            .binary_search_by(|(p, _)| p.as_str().cmp(path))
-            .ok()
-            .map(|i| self.proposed[i].1)
+/// What `packed` adds to the preset shown in `state`.
+pub fn proposals(packed: &Packed, state: &State) -> Discovery {
+    let mut proposed: Vec<(String, ViewMode)> = packed
+        .items
+        .iter()
+        .filter(|i| i.role != Role::Preset && !state.is_included(&i.path))
+        .filter_map(|i| Some((i.path.clone(), i.mode?)))
+        .collect();
+    proposed.sort();
+    let changed = packed
+        .items
+        .iter()
+        .filter(|i| i.role == Role::Preset && i.mode != Some(i.wanted))
+        .map(|i| (i.path.clone(), i.mode))
+        .collect();
+    Discovery {
+        proposed,
+        changed,
+        dropped: packed.stats.dropped,
+        stats: packed.stats.clone(),
     }
 }
 
@@ -134,7 +97,7 @@ pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    let discovery = Discovery::from_packed(packed, state);
+    let discovery = proposals(packed, state);
     let s = &discovery.stats;
     let accept = state_key(state, super::action::Action::AcceptDiscovery);
     let discard = state_key(state, super::action::Action::DiscardDiscovery);

@@ -11,6 +11,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::app;
+use super::commit::recompose;
 use super::dispatch;
 use super::effects;
 use super::jobs;
@@ -19,7 +20,7 @@ use super::messages::{Effect, Event, Job};
 use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::state::State;
-use super::update::{follow_cursor, recompose, update};
+use super::update::{follow_cursor, update};
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;

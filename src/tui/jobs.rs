@@ -18,7 +18,7 @@ use crate::core::views;
 use crate::core::walk::ResolvedItem;
 
 use super::messages::{Event, Job};
-use super::state::{Composed, ComposedFile, SymbolsView};
+use super::model::{Composed, ComposedFile, SymbolsView};
 
 /// Compositions up to this size are counted exactly as a whole; larger
 /// ones sum their per-file counts (cached) so the gauge stays fast.

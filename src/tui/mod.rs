@@ -8,14 +8,17 @@
 pub mod action;
 pub mod app;
 pub mod clipboard;
+pub mod commit;
 pub mod curate;
 pub mod discover;
 pub mod dispatch;
 pub mod effects;
+pub mod format;
 pub mod harness;
 pub mod jobs;
 pub mod keymap;
 pub mod messages;
+pub mod model;
 mod navigate;
 mod overlays;
 pub mod project_sync;

@@ -8,11 +8,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use tui_tree_widget::{Tree, TreeItem};
 
-use super::{ViewState, compact, pane_block, scroll_to};
+use super::{ViewState, pane_block, scroll_to};
 use crate::core::compose::file_name;
 use crate::core::curation::mask_state;
 use crate::core::model::ViewMode;
 use crate::text::sanitize::display_line;
+use crate::tui::format::compact;
 use crate::tui::state::{Pane, State};
 use crate::tui::symbols::flat_symbols;
 use crate::tui::tree::Row;
