@@ -9,7 +9,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use ctxcurate::core::anchor;
-use ctxcurate::core::curation::{self, Included};
+use ctxcurate::core::curation::{self, CurationError, Included};
 use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, Lang};
@@ -238,12 +238,13 @@ fn add(
     let (name, preset) = target_preset(project, target)?;
     let mut added = Vec::new();
     for entry in entries {
-        let how = match entry.strip_suffix("/**") {
-            Some(dir) if mode.is_none() && preset.item(&entry).is_none() => {
-                curation::include_folder(preset, dir);
-                Included::Added
-            }
-            _ => curation::include(preset, &entry, mode)?,
+        // A folder (`dir/**`) is included as Space on a folder does.
+        let folder = entry
+            .strip_suffix("/**")
+            .filter(|dir| root.join(dir).is_dir());
+        let how = match folder {
+            Some(dir) => curation::include_folder(preset, dir, mode),
+            None => curation::include(preset, &entry, mode)?,
         };
         match how {
             Included::Added => added.push(entry),
@@ -339,9 +340,12 @@ fn rm(
                 }
             }
             None => {
-                if let Err(e) = curation::exclude(preset, &rel) {
-                    user_err!("{e} {name}");
-                }
+                match curation::exclude(preset, &rel) {
+                    Err(CurationError::NotInPreset(_)) => {
+                        user_err!("{rel} is not in preset {name}")
+                    }
+                    other => other?,
+                };
             }
         }
         removed.push(rel);

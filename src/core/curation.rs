@@ -59,6 +59,10 @@ pub enum Included {
 /// a copy of the first glob entry that includes it, with the concrete path
 /// — `None` when no glob includes it or an exclusion keeps it out.
 pub fn inherited(preset: &Preset, path: &str) -> Option<FileItem> {
+    // A glob entry stands for itself: no other glob "includes" it.
+    if walk::is_glob(path) {
+        return None;
+    }
     let others: Vec<FileItem> = preset
         .files
         .iter()
@@ -193,15 +197,27 @@ pub fn exclude(preset: &mut Preset, path: &str) -> Result<Option<FileItem>, Cura
 }
 
 /// Include the folder `dir`: its `dir/**` glob entry (added at the end
-/// unless listed), and no exclusion under it any more.
-pub fn include_folder(preset: &mut Preset, dir: &str) {
+/// unless listed), and no exclusion under it any more. With `mode`, the
+/// glob entry renders in that mode.
+pub fn include_folder(preset: &mut Preset, dir: &str, mode: Option<ViewMode>) -> Included {
     let prefix = format!("{dir}/");
     preset
         .exclude
         .retain(|e| *e != dir && !e.starts_with(&prefix));
     let glob = format!("{dir}/**");
-    if preset.item(&glob).is_none() {
-        insert_entry(preset, FileItem::new(glob));
+    match preset.item_mut(&glob) {
+        Some(item) => {
+            if let Some(mode) = mode {
+                item.view_mode = mode;
+            }
+            Included::AlreadyListed
+        }
+        None => {
+            let mut item = FileItem::new(glob);
+            item.view_mode = mode.unwrap_or(ViewMode::Full);
+            insert_entry(preset, item);
+            Included::Added
+        }
     }
 }
 

@@ -67,7 +67,7 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
             curation::exclude_folder(preset, &dir, &files);
             Ok(format!("excluded {dir}/ ({total} files)"))
         } else {
-            curation::include_folder(preset, &dir);
+            curation::include_folder(preset, &dir, None);
             Ok(format!("included {dir}/** ({total} files)"))
         }
     })
