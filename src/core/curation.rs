@@ -22,11 +22,10 @@
 //! Preset-level operations (apply, save as, rename, delete) are the
 //! methods of `core::project::Project`, which both front ends call.
 
-use std::collections::BTreeMap;
-
 use thiserror::Error;
 
 use crate::core::model::{FileItem, MaskState, Preset, Slice, ViewMode};
+use crate::core::syntax::{Symbol, SymbolTree};
 use crate::core::walk;
 
 /// Why an edit was refused (the preset is unchanged).
@@ -298,35 +297,45 @@ pub fn mask_all_def(preset: &mut Preset, path: &str) -> Result<(), CurationError
     })
 }
 
-/// The state `symbol` renders in under `item`: its own mask entry, else
-/// its nearest named ancestor's, else the file's default.
-pub fn mask_state(item: &FileItem, symbol: &str) -> MaskState {
-    state_in(&item.ast_mask, item.mask_default, symbol)
-}
-
-fn state_in(mask: &BTreeMap<String, MaskState>, default: MaskState, symbol: &str) -> MaskState {
-    let mut path = symbol;
-    loop {
-        if let Some(s) = mask.get(path) {
-            return *s;
-        }
-        match parent_symbol(path) {
-            Some(p) => path = p,
-            None => return default,
+/// The state each symbol of `symbols` renders in under `item`, depth-first
+/// (the order of the symbols pane): the rule of the masked view
+/// (`core::syntax`'s masker) — a symbol's own mask entry, else its
+/// parent's state in the symbol tree, else the file's default. The tree,
+/// not the path's spelling, says who the parent is: a C++ out-of-line
+/// definition `ns::C::f#def` is a top-level symbol and does not inherit
+/// from `ns::C`.
+pub fn mask_states(item: &FileItem, symbols: &[Symbol]) -> Vec<MaskState> {
+    fn walk(item: &FileItem, symbols: &[Symbol], inherited: MaskState, out: &mut Vec<MaskState>) {
+        for s in symbols {
+            let state = item.ast_mask.get(&s.path).copied().unwrap_or(inherited);
+            out.push(state);
+            walk(item, &s.children, state, out);
         }
     }
+    let mut out = Vec::new();
+    walk(item, symbols, item.mask_default, &mut out);
+    out
 }
 
-/// `A.b` → `A`, `ns::C::f` → `ns::C`, `f#2` → none.
-pub fn parent_symbol(path: &str) -> Option<&str> {
-    let base = path.split('#').next().unwrap_or(path);
-    let dot = base.rfind('.');
-    let colons = base.rfind("::");
-    match (dot, colons) {
-        (Some(d), Some(c)) => Some(&base[..d.max(c)]),
-        (Some(d), None) => Some(&base[..d]),
-        (None, Some(c)) => Some(&base[..c]),
-        (None, None) => None,
+/// The state `symbol` renders in under `item` (the rule of
+/// [`mask_states`]); a symbol not in the tree has its own entry or the
+/// default.
+pub fn mask_state(item: &FileItem, tree: &SymbolTree, symbol: &str) -> MaskState {
+    let mut flat = Vec::new();
+    fn paths<'a>(symbols: &'a [Symbol], out: &mut Vec<&'a str>) {
+        for s in symbols {
+            out.push(s.path.as_str());
+            paths(&s.children, out);
+        }
+    }
+    paths(&tree.symbols, &mut flat);
+    match flat.iter().position(|p| *p == symbol) {
+        Some(i) => mask_states(item, &tree.symbols)[i],
+        None => item
+            .ast_mask
+            .get(symbol)
+            .copied()
+            .unwrap_or(item.mask_default),
     }
 }
 
@@ -430,15 +439,20 @@ mod tests {
     }
 
     #[test]
-    fn mask_inheritance() {
-        assert_eq!(parent_symbol("App.run"), Some("App"));
-        assert_eq!(parent_symbol("ns::C::f#2"), Some("ns::C"));
-        assert_eq!(parent_symbol("main"), None);
-        let mut item = FileItem::new("a.py");
+    fn mask_inheritance_follows_the_symbol_tree() {
+        let source = "namespace ns {\nstruct C {\n  void f();\n  void g();\n};\n}\nvoid ns::C::f() {\n  int x = 1;\n}\n";
+        let tree = crate::core::syntax::parse(crate::core::syntax::Lang::Cpp, source);
+        let mut item = FileItem::new("a.cpp");
         item.mask_default = MaskState::Sig;
-        item.ast_mask.insert("App".into(), MaskState::Hide);
-        assert_eq!(mask_state(&item, "App.run"), MaskState::Hide);
-        assert_eq!(mask_state(&item, "main"), MaskState::Sig);
+        item.ast_mask.insert("ns::C".into(), MaskState::Hide);
+        item.ast_mask.insert("ns::C::g".into(), MaskState::Def);
+        assert_eq!(mask_state(&item, &tree, "ns"), MaskState::Sig);
+        assert_eq!(mask_state(&item, &tree, "ns::C::f"), MaskState::Hide);
+        assert_eq!(mask_state(&item, &tree, "ns::C::g"), MaskState::Def);
+        // Out of line: a top-level symbol, as the masked view renders it.
+        assert_eq!(mask_state(&item, &tree, "ns::C::f#def"), MaskState::Sig);
+        assert_eq!(mask_states(&item, &tree.symbols).len(), 5);
+        assert_eq!(mask_state(&item, &tree, "gone"), MaskState::Sig);
     }
 
     #[test]

@@ -189,9 +189,12 @@ pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effec
     let Some(path) = state.symbols.as_ref().map(|s| s.path.clone()) else {
         return Vec::new();
     };
-    let current = state
-        .item_for(&path)
-        .map(|item| curation::mask_state(&item, symbol));
+    let tree = state.symbols.as_ref().and_then(|s| s.tree.clone());
+    let current = tree.and_then(|tree| {
+        state
+            .item_for(&path)
+            .map(|item| curation::mask_state(&item, &tree, symbol))
+    });
     edit(state, |preset, _| {
         let state = to.unwrap_or_else(|| current.unwrap_or_default().next());
         curation::set_mask(preset, &path, symbol, state).map_err(|e| e.to_string())?;

@@ -10,7 +10,7 @@ use tui_tree_widget::{Tree, TreeItem};
 
 use super::{ViewState, pane_block, scroll_to};
 use crate::core::compose::file_name;
-use crate::core::curation::mask_state;
+use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
 use crate::text::sanitize::display_line;
 use crate::tui::format::compact;
@@ -270,6 +270,10 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
     let masked = item
         .as_ref()
         .is_some_and(|i| i.effective_mode() == ViewMode::Masked);
+    let states = item
+        .as_ref()
+        .map(|it| mask_states(it, &tree.symbols))
+        .unwrap_or_default();
     let top = scroll_to(state.symbol_cursor, inner_h, flat.len());
     let lines: Vec<Line> = flat
         .iter()
@@ -277,10 +281,7 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
         .skip(top)
         .take(inner_h)
         .map(|(i, (depth, sym))| {
-            let mask = item
-                .as_ref()
-                .map(|it| mask_state(it, &sym.path))
-                .unwrap_or_default();
+            let mask = states.get(i).copied().unwrap_or_default();
             let (tag, color) = if masked {
                 (format!("{:<4}", mask.as_str()), mask_color(mask))
             } else {
