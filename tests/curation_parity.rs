@@ -104,6 +104,15 @@ const STEPS: &[Step] = &[
         cli: &["add", "lib/two.py"],
         tui: Tui::At("lib/two.py", "space"),
     },
+    // The folder out (every entry under it) and in again.
+    Step {
+        cli: &["rm", "lib"],
+        tui: Tui::At("lib", "space"),
+    },
+    Step {
+        cli: &["add", "lib"],
+        tui: Tui::At("lib", "space"),
+    },
     Step {
         cli: &["set", "src/app.py", "--no-force-full"],
         tui: Tui::At("src/app.py", "f"),

@@ -230,7 +230,8 @@ pub fn exclude_folder(preset: &mut Preset, dir: &str, files: &[String]) {
         .retain(|f| !f.path.starts_with(&prefix) && f.path != dir);
     preset.exclude.retain(|e| !e.starts_with(&prefix));
     let (still, _) = walk::expand_over(&preset.files, &preset.exclude, files);
-    if !still.is_empty() && !preset.exclude.iter().any(|e| e == dir) {
+    let reached = still.iter().any(|r| r.path.starts_with(&prefix));
+    if reached && !preset.exclude.iter().any(|e| e == dir) {
         preset.exclude.push(dir.to_string());
     }
 }
@@ -436,6 +437,21 @@ mod tests {
         let item = p.item("src/a.py").unwrap();
         assert_eq!(item.view_mode, ViewMode::Outline);
         assert_eq!(item.ast_mask.len(), 1);
+    }
+
+    #[test]
+    fn a_folder_is_excluded_only_when_a_broader_glob_still_reaches_it() {
+        let files = ["lib/a.py".to_string(), "lib/b.py".to_string()];
+        let mut p = globbed();
+        include_folder(&mut p, "lib", None);
+        exclude_folder(&mut p, "lib", &files);
+        // README.md (an explicit entry elsewhere) does not count.
+        assert_eq!(p, globbed());
+        p.files.push(FileItem::new("**/*.py"));
+        exclude_folder(&mut p, "lib", &files);
+        assert_eq!(p.exclude, ["lib"]);
+        include_folder(&mut p, "lib", None);
+        assert!(p.exclude.is_empty());
     }
 
     #[test]
