@@ -385,15 +385,17 @@ fn folders_and_globbed_files_are_edited_as_in_the_tui() {
     assert!(stderr(&out).contains("note: src/** was already listed"));
     let f = project_file(&p);
     assert!(f.presets["default"].exclude.is_empty());
-    // A file the glob includes is not listed twice.
-    let out = p.run(&["add", "src/app.py"]);
+    // Excluded, then added: the exclusion goes, the glob includes it.
+    p.ok(&["rm", "src/util.c"]);
+    let out = p.run(&["add", "src/util.c"]);
     assert!(
-        stderr(&out).contains("note: src/app.py is included by a glob entry"),
+        stderr(&out).contains("note: src/util.c is no longer excluded (a glob includes it)"),
         "{}",
         stderr(&out)
     );
     assert!(stdout(&out).contains("added 0 entries"), "{}", stdout(&out));
-    // `set` on it copies the glob's entry (here `skeleton`).
+    assert_eq!(project_file(&p).presets["default"].files.len(), 1);
+    // `set` on a globbed file copies the glob's entry (here `skeleton`).
     p.ok(&["set", "src/**", "--mode", "skeleton"]);
     p.ok(&["set", "src/app.py", "--no-aggregate"]);
     let f = project_file(&p);
@@ -410,9 +412,17 @@ fn folders_and_globbed_files_are_edited_as_in_the_tui() {
         .map(|f| f.path.clone())
         .collect();
     assert_eq!(paths, ["src/**"]);
+    // `add` of a file a glob includes names it, as a copy of the glob's.
+    p.ok(&["add", "src/util.c"]);
+    let f = project_file(&p);
+    assert_eq!(
+        f.presets["default"].item("src/util.c").map(|i| i.view_mode),
+        Some(ViewMode::Skeleton)
+    );
     // The folder out: every entry under it.
     p.ok(&["rm", "src"]);
     assert!(project_file(&p).presets["default"].files.is_empty());
+    assert!(project_file(&p).presets["default"].exclude.is_empty());
     let out = p.run(&["rm", "src"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(

@@ -249,7 +249,10 @@ fn add(
         match how {
             Included::Added => added.push(entry),
             Included::AlreadyListed => writeln!(ctx.err, "note: {entry} was already listed")?,
-            Included::ByGlob => writeln!(ctx.err, "note: {entry} is included by a glob entry")?,
+            Included::ByGlob => writeln!(
+                ctx.err,
+                "note: {entry} is no longer excluded (a glob includes it)"
+            )?,
         }
     }
     Ok(format!(

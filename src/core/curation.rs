@@ -50,7 +50,8 @@ pub enum Included {
     Added,
     /// The path had an explicit entry already (its mode may have changed).
     AlreadyListed,
-    /// A glob entry includes the path (its exclusion, if any, was dropped).
+    /// An exclusion named the path: it is gone, and a glob entry includes
+    /// the path again.
     ByGlob,
 }
 
@@ -133,8 +134,11 @@ fn tidy(preset: &mut Preset, path: &str) {
 }
 
 /// Put `path` (a file or a glob) into the preset: drop an exclusion naming
-/// it exactly; with `mode`, the path renders in that mode; without, it is
-/// added in `full` unless it is listed or a glob includes it already.
+/// it exactly; if a glob entry then includes it, that is all (with `mode`,
+/// the file gets its own entry in that mode). Otherwise `path` gets its own
+/// entry — a copy of the glob entry that includes it already (the CLI's
+/// `add` of a globbed file lists it by name), else a new `full` one — in
+/// `mode` if given.
 pub fn include(
     preset: &mut Preset,
     path: &str,
@@ -143,14 +147,18 @@ pub fn include(
     if walk::is_blacklisted(path) {
         return Err(CurationError::Blacklisted(path.to_string()));
     }
+    let excluded = preset.exclude.iter().any(|e| e == path);
     preset.exclude.retain(|e| e != path);
     let how = if preset.item(path).is_some() {
         Included::AlreadyListed
-    } else if !walk::is_glob(path) && inherited(preset, path).is_some() {
+    } else if excluded && inherited(preset, path).is_some() {
         Included::ByGlob
     } else {
-        let mut item = FileItem::new(path);
-        item.view_mode = mode.unwrap_or(ViewMode::Full);
+        let mut item = inherited(preset, path).unwrap_or_else(|| FileItem::new(path));
+        item.path = path.to_string();
+        if let Some(mode) = mode {
+            item.view_mode = mode;
+        }
         insert_entry(preset, item);
         return Ok(Included::Added);
     };
@@ -420,6 +428,11 @@ mod tests {
         assert_eq!(p.exclude, ["src/a.py"]);
         assert_eq!(include(&mut p, "src/a.py", None).unwrap(), Included::ByGlob);
         assert_eq!(p, globbed());
+        // Included already: listed by name, as a copy of the glob's entry.
+        assert_eq!(include(&mut p, "src/a.py", None).unwrap(), Included::Added);
+        assert_eq!(p.item("src/a.py").unwrap().view_mode, ViewMode::Skeleton);
+        exclude(&mut p, "src/a.py").unwrap();
+        include(&mut p, "src/a.py", None).unwrap();
         assert_eq!(
             exclude(&mut p, "other.py"),
             Err(CurationError::NotInPreset("other.py".into()))

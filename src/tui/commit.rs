@@ -20,6 +20,12 @@ pub fn edit(
     let before = state.project.file.clone();
     let mut preset = state.preset();
     match edit(&mut preset, state) {
+        // An edit that changed nothing leaves the file alone (a global
+        // or missing preset is not copied in for nothing).
+        Ok(message) if preset == state.preset() => {
+            state.say(Level::Info, message);
+            Vec::new()
+        }
         Ok(message) => {
             *state.project.active_preset_mut() = preset;
             commit(state, before, message)
