@@ -86,8 +86,8 @@ pub fn effective_item(preset: &Preset, path: &str) -> Option<FileItem> {
 
 /// Insert `item` where the one insertion order puts it: an explicit entry
 /// before the first explicit entry whose path sorts after it, a glob at
-/// the end.
-pub fn insert_entry(preset: &mut Preset, item: FileItem) {
+/// the end. Returns where it went.
+pub fn insert_entry(preset: &mut Preset, item: FileItem) -> usize {
     let at = if walk::is_glob(&item.path) {
         preset.files.len()
     } else {
@@ -98,6 +98,7 @@ pub fn insert_entry(preset: &mut Preset, item: FileItem) {
             .unwrap_or(preset.files.len())
     };
     preset.files.insert(at, item);
+    at
 }
 
 /// Run `change` on the explicit entry of `path` (created by copy on write
@@ -110,15 +111,15 @@ pub fn edit_entry<R>(
     if walk::is_blacklisted(path) {
         return Err(CurationError::Blacklisted(path.to_string()));
     }
-    if preset.item(path).is_none() {
-        let mut item = inherited(preset, path).unwrap_or_else(|| FileItem::new(path));
-        item.path = path.to_string();
-        insert_entry(preset, item);
-    }
-    let result = match preset.item_mut(path) {
-        Some(item) => change(item),
-        None => unreachable!("the entry was inserted above"),
+    let at = match preset.files.iter().position(|f| f.path == path) {
+        Some(at) => at,
+        None => {
+            let mut item = inherited(preset, path).unwrap_or_else(|| FileItem::new(path));
+            item.path = path.to_string();
+            insert_entry(preset, item)
+        }
     };
+    let result = change(&mut preset.files[at]);
     tidy(preset, path);
     Ok(result)
 }
