@@ -14,9 +14,9 @@ use std::time::Instant;
 
 use ctxcurate::core::project::Project;
 use ctxcurate::core::walk;
-use ctxcurate::tui::event::{Effect, Job};
 use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::keymap::Keymap;
+use ctxcurate::tui::messages::{Effect, Job};
 use ctxcurate::tui::render::{self, ViewState};
 use ctxcurate::tui::state::State;
 use ratatui::Terminal;

@@ -12,13 +12,15 @@ use common::{APP_PY, Project, UTIL_C, stderr, stdout};
 #[test]
 fn full_build_is_exact() {
     let p = Project::fixture();
+    // New entries land in path order (core::curation), whatever the
+    // order of the arguments.
     p.ok(&["add", "src/app.py", "src/util.c", "docs/guide.md"]);
     let out = p.run(&["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let expected = format!(
         "## Directory Tree\n\n```\ndocs/\n  guide.md\nsrc/\n  app.py\n  util.c\n```\n\n\
-         ## Files\n\n### src/app.py\n\n```python\n{}```\n\n### src/util.c\n\n```c\n{}```\n\n\
-         ### docs/guide.md\n\n```markdown\n# Guide\n\nRead this first. Then more.\n```\n",
+         ## Files\n\n### docs/guide.md\n\n```markdown\n# Guide\n\nRead this first. Then more.\n```\n\n\
+         ### src/app.py\n\n```python\n{}```\n\n### src/util.c\n\n```c\n{}```\n",
         APP_PY, UTIL_C
     );
     assert_eq!(stdout(&out), expected);

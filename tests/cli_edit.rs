@@ -372,3 +372,66 @@ fn names_from_files_are_printed_escaped() {
     assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
     assert!(out.contains("evil␛]0;T␇"), "{out:?}");
 }
+
+/// `add DIR`, `rm DIR` and edits of files a glob includes do what Space and
+/// `f` do in the TUI (one `core::curation`).
+#[test]
+fn folders_and_globbed_files_are_edited_as_in_the_tui() {
+    let p = Project::fixture();
+    p.ok(&["add", "src"]);
+    p.ok(&["rm", "src/util.c"]);
+    assert_eq!(project_file(&p).presets["default"].exclude, ["src/util.c"]);
+    // Adding the folder again takes the exclusion back.
+    let out = p.run(&["add", "src"]);
+    assert!(stderr(&out).contains("note: src/** was already listed"));
+    let f = project_file(&p);
+    assert!(f.presets["default"].exclude.is_empty());
+    // Excluded, then added: the exclusion goes, the glob includes it.
+    p.ok(&["rm", "src/util.c"]);
+    let out = p.run(&["add", "src/util.c"]);
+    assert!(
+        stderr(&out).contains("note: src/util.c is no longer excluded (a glob includes it)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("added 0 entries"), "{}", stdout(&out));
+    assert_eq!(project_file(&p).presets["default"].files.len(), 1);
+    // `set` on a globbed file copies the glob's entry (here `skeleton`).
+    p.ok(&["set", "src/**", "--mode", "skeleton"]);
+    p.ok(&["set", "src/app.py", "--no-aggregate"]);
+    let f = project_file(&p);
+    let app = f.presets["default"]
+        .item("src/app.py")
+        .expect("explicit entry");
+    assert_eq!(app.view_mode, ViewMode::Skeleton);
+    assert!(!app.auto_aggregate);
+    // Back to what the glob gives: the entry goes.
+    p.ok(&["set", "src/app.py", "--aggregate"]);
+    let paths: Vec<String> = project_file(&p).presets["default"]
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .collect();
+    assert_eq!(paths, ["src/**"]);
+    // `add` of a file a glob includes names it, as a copy of the glob's.
+    p.ok(&["add", "src/util.c"]);
+    let f = project_file(&p);
+    assert_eq!(
+        f.presets["default"].item("src/util.c").map(|i| i.view_mode),
+        Some(ViewMode::Skeleton)
+    );
+    // The folder out: every entry under it.
+    p.ok(&["rm", "src"]);
+    assert!(project_file(&p).presets["default"].files.is_empty());
+    assert!(project_file(&p).presets["default"].exclude.is_empty());
+    let out = p.run(&["rm", "src"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("src is not in preset default"),
+        "{}",
+        stderr(&out)
+    );
+    let out = p.run(&["rm", "docs/guide.md"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("docs/guide.md is not in preset default"));
+}

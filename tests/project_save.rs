@@ -189,13 +189,14 @@ fn inline_and_bare_path_entries_keep_their_form() {
             "    { path = \"docs/guide.md\", view_mode = \"summary\" },                                # bare path"
         ]
     );
-    // A new entry in an inline array is a bare path on its own line; the
-    // comments stay on their lines.
+    // A new entry in an inline array is a bare path on its own line, in
+    // path order among the explicit entries (core::curation); the comments
+    // stay on their lines.
     let (gone, came) = edit(&p, &["add", "src/app.py", "--preset", "inline"]);
     assert_eq!(gone, Vec::<String>::new());
     assert_eq!(came, ["    \"src/app.py\","]);
     assert!(p.read("ctxcurate.toml").contains(
-        "    { path = \"src/util.c\", view_mode = \"skeleton\" }, # inline table\n    \"src/app.py\",\n]"
+        "# bare path\n    \"src/app.py\",\n    { path = \"src/util.c\", view_mode = \"skeleton\" }, # inline table\n]"
     ));
 }
 

@@ -210,7 +210,7 @@ pub struct BuildArgs {
     pub tokenizer: Option<TokenizerKind>,
     /// The directory tree before the files: included (the context's
     /// files), all (the project's), none (default: `tree` from the config).
-    #[arg(long, value_name = "MODE", value_parser = parse_named::<TreeMode>)]
+    #[arg(long, value_name = "MODE", value_parser = named::<TreeMode>("TreeMode"))]
     pub tree: Option<TreeMode>,
     /// Pack around this file (repeatable; adds to the preset's targets):
     /// targets in full, their imports in full, transitive imports as
@@ -351,6 +351,14 @@ pub const VALUE_HELP: &[(&str, &[(&str, &str)])] = &[
         ],
     ),
     (
+        "TreeMode",
+        &[
+            ("included", "a compact tree of the included files"),
+            ("all", "a compact tree of every file of the project"),
+            ("none", "no tree"),
+        ],
+    ),
+    (
         "TokenizerKind",
         &[
             ("o200k", "exact count for GPT-4o and later (o200k_base)"),
@@ -379,7 +387,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, ViewMode};
+    use ctxcurate::core::model::{Format, MaskState, Strategy, TokenizerKind, TreeMode, ViewMode};
 
     fn names(kind: &str) -> Vec<&'static str> {
         VALUE_HELP

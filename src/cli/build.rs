@@ -10,7 +10,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
-use ctxcurate::core::compose::output_file;
+use ctxcurate::core::compose::output_file::{self, SaveError};
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
@@ -89,9 +89,8 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             tokenizer,
             format: opts.format,
             max_messages: opts.max_messages,
-            include_dirs: project.settings.include_dirs.clone(),
-            read: ctxcurate::core::walk::ReadPolicy::from_settings(&project.settings),
             sections: opts.sections.clone(),
+            ..PackOptions::from_settings(&project.settings)
         };
         let walked = walk::walk_files(&project.root);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
@@ -120,8 +119,8 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         report_files(&packed.files, ctx)?;
         let findings =
             Scanner::new(&project.root, &cache).packed(&packed, &preset, opts.max_messages);
-        check_secrets(findings, args.allow_secrets, ctx)?;
-        let path = write_out(&args, &project, opts.format, &packed.text, ctx)?;
+        report_secrets(&findings, args.allow_secrets, ctx)?;
+        let path = write_out(&args, &project, opts.format, &packed.text, &findings, ctx)?;
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
     }
 
@@ -133,9 +132,16 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     report_files(&composition.files, ctx)?;
     let findings =
         Scanner::new(&project.root, &cache).composition(&composition, &preset, opts.max_messages);
-    check_secrets(findings, args.allow_secrets, ctx)?;
+    report_secrets(&findings, args.allow_secrets, ctx)?;
     let total = cache.count(tokenizer, &composition.text);
-    let target = write_out(&args, &project, opts.format, &composition.text, ctx)?;
+    let target = write_out(
+        &args,
+        &project,
+        opts.format,
+        &composition.text,
+        &findings,
+        ctx,
+    )?;
     let rendered = composition.files.iter().filter(|f| f.aggregate).count();
     let errors = composition
         .files
@@ -168,19 +174,39 @@ pub fn target_path(ctx: &Ctx, project: &Project, arg: &std::path::Path) -> Resul
 
 /// Write `text` where the flags say (`--save`: the next numbered output
 /// file, inside the root unless trusted settings say otherwise; `-o FILE`;
-/// else stdout); the path written, if any.
+/// else stdout); the path written, if any. Likely secrets (`findings`)
+/// refuse every destination unless `--allow-secrets`.
 fn write_out(
     args: &BuildArgs,
     project: &Project,
     format: Format,
     text: &str,
+    findings: &[Finding],
     ctx: &mut Ctx,
 ) -> Result<Option<PathBuf>> {
-    if args.save {
-        return match output_file::write_next(&project.root, &project.settings, format, text) {
-            Ok(path) => Ok(Some(path)),
-            Err(e) => user_err!("{}", display_line(&error_chain(&e), 500)),
-        };
+    let written = if args.save {
+        output_file::save_scanned(
+            &project.root,
+            &project.settings,
+            format,
+            text,
+            findings,
+            args.allow_secrets,
+        )
+        .map(Some)
+    } else {
+        output_file::check_secrets(findings, args.allow_secrets).map(|()| None)
+    };
+    let saved = match written {
+        Ok(saved) => saved,
+        Err(SaveError::Secrets { count, .. }) => user_err!(
+            "refusing to write a context with {count} likely secret(s); \
+             remove them (or exclude the files) or pass --allow-secrets"
+        ),
+        Err(SaveError::Output(e)) => user_err!("{}", display_line(&error_chain(&e), 500)),
+    };
+    if saved.is_some() {
+        return Ok(saved);
     }
     let Some(path) = args.output.as_ref().map(|p| ctx.cwd.join(p)) else {
         write_content(ctx, text)?;
@@ -212,27 +238,17 @@ fn report_files(files: &[RenderedFile], ctx: &mut Ctx) -> Result<()> {
     Ok(())
 }
 
-/// Likely secrets stop the build unless the user allowed them; either way
-/// each is named by file and line, masked.
-fn check_secrets(findings: Vec<Finding>, allow: bool, ctx: &mut Ctx) -> Result<()> {
-    if findings.is_empty() {
-        return Ok(());
-    }
+/// Each likely secret named by file and line, masked: an error when it
+/// will stop the build (see [`write_out`]), else a warning.
+fn report_secrets(findings: &[Finding], allow: bool, ctx: &mut Ctx) -> Result<()> {
     let verb = if allow { "warning" } else { "error" };
-    for finding in &findings {
+    for finding in findings {
         let line = finding.to_string();
         writeln!(
             ctx.err,
             "{verb}: likely secret: {}",
             display_line(&line, 300)
         )?;
-    }
-    if !allow {
-        user_err!(
-            "refusing to write a context with {} likely secret(s); \
-             remove them (or exclude the files) or pass --allow-secrets",
-            findings.len()
-        );
     }
     Ok(())
 }

@@ -9,6 +9,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use ctxcurate::core::anchor;
+use ctxcurate::core::curation::{self, CurationError, Included};
 use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, Lang};
@@ -48,20 +49,22 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             let root = project.root.clone();
             let rel = ctx.rel_path(&root, Path::new(&path))?;
             let (name, preset) = target_preset(project, &target)?;
-            let item = entry_or_add(preset, &root, &rel)?;
+            check_file(preset, &root, &rel)?;
             if let Some(mode) = mode {
-                item.view_mode = mode;
+                curation::set_mode(preset, &rel, mode)?;
             }
             if force_full || no_force_full {
-                item.force_full = force_full;
+                curation::set_force_full(preset, &rel, force_full)?;
             }
             if aggregate || no_aggregate {
-                item.auto_aggregate = aggregate;
+                curation::set_auto_aggregate(preset, &rel, aggregate)?;
             }
             if let Some(state) = mask_default {
-                item.mask_default = state;
+                curation::set_mask_default(preset, &rel, state)?;
             }
-            format!("{} in preset {name}", describe(item))
+            let item =
+                curation::effective_item(preset, &rel).unwrap_or_else(|| FileItem::new(&rel));
+            format!("{} in preset {name}", describe(&item))
         }
         Command::Mask {
             path,
@@ -73,9 +76,8 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             let rel = ctx.rel_path(&root, Path::new(&path))?;
             check_symbol(&root, &rel, &symbol)?;
             let (name, preset) = target_preset(project, &target)?;
-            let item = entry_or_add(preset, &root, &rel)?;
-            item.ast_mask.insert(symbol.clone(), state);
-            item.view_mode = ViewMode::Masked;
+            check_file(preset, &root, &rel)?;
+            curation::set_mask(preset, &rel, &symbol, state)?;
             format!("{rel}: {symbol} = {state} in preset {name}")
         }
         Command::Slice {
@@ -98,9 +100,8 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             slice.tag = tag;
             slice.comment = comment;
             let (name, preset) = target_preset(project, &target)?;
-            let item = entry_or_add(preset, &root, &rel)?;
-            item.custom_slices.push(slice);
-            item.view_mode = ViewMode::Custom;
+            check_file(preset, &root, &rel)?;
+            curation::add_slice(preset, &rel, slice)?;
             format!("{rel}: slice of lines {start}-{end} added to preset {name}")
         }
         _ => unreachable!("edit::run is only called with edit commands"),
@@ -133,19 +134,16 @@ fn target_preset<'a>(
     }
 }
 
-/// The preset's entry for `rel`, added in `full` mode when the file exists
-/// but is not listed yet.
-fn entry_or_add<'a>(preset: &'a mut Preset, root: &Path, rel: &str) -> Result<&'a mut FileItem> {
+/// An edit may create an entry for `rel` only when the file exists (an
+/// entry the preset lists already may name a missing file).
+fn check_file(preset: &Preset, root: &Path, rel: &str) -> Result<()> {
     if walk::is_blacklisted(rel) {
         user_err!("{rel} is never included (history files and the cache directory are excluded)");
     }
-    if preset.item(rel).is_none() {
-        if !root.join(rel).is_file() {
-            user_err!("{rel}: file not found");
-        }
-        preset.files.push(FileItem::new(rel));
+    if preset.item(rel).is_none() && !root.join(rel).is_file() {
+        user_err!("{rel}: file not found");
     }
-    Ok(preset.item_mut(rel).expect("present or just added"))
+    Ok(())
 }
 
 fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
@@ -241,19 +239,21 @@ fn add(
     let (name, preset) = target_preset(project, target)?;
     let mut added = Vec::new();
     for entry in entries {
-        match preset.item_mut(&entry) {
-            Some(item) => {
-                if let Some(mode) = mode {
-                    item.view_mode = mode;
-                }
-                writeln!(ctx.err, "note: {entry} was already listed")?;
-            }
-            None => {
-                let mut item = FileItem::new(entry.clone());
-                item.view_mode = mode.unwrap_or(ViewMode::Full);
-                preset.files.push(item);
-                added.push(entry);
-            }
+        // A folder (`dir/**`) is included as Space on a folder does.
+        let folder = entry
+            .strip_suffix("/**")
+            .filter(|dir| root.join(dir).is_dir());
+        let how = match folder {
+            Some(dir) => curation::include_folder(preset, dir, mode),
+            None => curation::include(preset, &entry, mode)?,
+        };
+        match how {
+            Included::Added => added.push(entry),
+            Included::AlreadyListed => writeln!(ctx.err, "note: {entry} was already listed")?,
+            Included::ByGlob => writeln!(
+                ctx.err,
+                "note: {entry} is no longer excluded (a glob includes it)"
+            )?,
         }
     }
     Ok(format!(
@@ -314,31 +314,42 @@ fn rm(
     let mut wanted = Vec::new();
     for arg in paths {
         // Globs are stored relative to the root, as `add` stored them.
-        let rel = if walk::is_glob(arg) {
-            glob_entry(&root, arg, ctx)?
+        if walk::is_glob(arg) && !Path::new(arg).exists() {
+            wanted.push((glob_entry(&root, arg, ctx)?, None));
+            continue;
+        }
+        let rel = ctx.rel_path(&root, Path::new(arg))?;
+        let rel = rel.strip_suffix("/**").unwrap_or(&rel).to_string();
+        if root.join(&rel).is_dir() {
+            let prefix = format!("{rel}/");
+            let files: Vec<String> = walk::walk_files(&root)
+                .into_iter()
+                .filter(|f| f.starts_with(&prefix))
+                .collect();
+            wanted.push((rel, Some(files)));
         } else {
-            ctx.rel_path(&root, Path::new(arg))?
-        };
-        wanted.push(rel);
+            wanted.push((rel, None));
+        }
     }
     let (name, preset) = target_preset(project, target)?;
     let mut removed = Vec::new();
-    for rel in wanted {
-        let before = preset.files.len();
-        preset
-            .files
-            .retain(|f| f.path != rel && f.path != format!("{rel}/**"));
-        if preset.files.len() == before {
-            // Pulled in by a glob: record an exclusion instead.
-            let by_glob = preset.files.iter().any(|f| {
-                walk::is_glob(&f.path)
-                    && walk::compile_glob(&f.path).is_ok_and(|g| g.is_match(&rel))
-            });
-            if !by_glob || walk::is_glob(&rel) {
-                user_err!("{rel} is not in preset {name}");
+    for (rel, folder_files) in wanted {
+        match folder_files {
+            Some(files) => {
+                // A folder: everything under it goes, as Space on a folder.
+                let before = (preset.files.len(), preset.exclude.len());
+                curation::exclude_folder(preset, &rel, &files);
+                if (preset.files.len(), preset.exclude.len()) == before {
+                    user_err!("{rel} is not in preset {name}");
+                }
             }
-            if !preset.exclude.contains(&rel) {
-                preset.exclude.push(rel.clone());
+            None => {
+                match curation::exclude(preset, &rel) {
+                    Err(CurationError::NotInPreset(_)) => {
+                        user_err!("{rel} is not in preset {name}")
+                    }
+                    other => other?,
+                };
             }
         }
         removed.push(rel);

@@ -174,8 +174,12 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
 
 /// `true` when the error is the user's (exit 1) rather than ours (exit 2).
 pub fn is_user_error(err: &anyhow::Error) -> bool {
-    err.chain()
-        .any(|e| e.is::<UserError>() || e.is::<project::ProjectError>() || e.is::<clap::Error>())
+    err.chain().any(|e| {
+        e.is::<UserError>()
+            || e.is::<project::ProjectError>()
+            || e.is::<ctxcurate::core::curation::CurationError>()
+            || e.is::<clap::Error>()
+    })
 }
 
 /// `true` when the error is a closed output pipe.

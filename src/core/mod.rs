@@ -5,6 +5,7 @@
 pub mod anchor;
 pub mod cache;
 pub mod compose;
+pub mod curation;
 pub mod git;
 pub mod graph;
 pub mod lru;

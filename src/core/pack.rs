@@ -43,6 +43,23 @@ pub struct PackOptions {
     pub sections: Sections,
 }
 
+impl PackOptions {
+    /// The options the settings give (budgets, tokenizer, format, reading);
+    /// the CLI's flags override fields of this, the TUI uses it as is.
+    pub fn from_settings(settings: &crate::core::model::Settings) -> Self {
+        PackOptions {
+            budget: settings.budget,
+            map_budget: settings.repo_map_budget,
+            tokenizer: settings.tokenizer,
+            format: settings.format,
+            max_messages: settings.max_messages,
+            include_dirs: settings.include_dirs.clone(),
+            read: ReadPolicy::from_settings(settings),
+            sections: crate::core::compose::Sections::from_settings(settings),
+        }
+    }
+}
+
 /// Why an item is in the pack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -13,15 +13,17 @@ use anyhow::{Context as _, Result};
 use crossterm::event::{self as term, Event as TermEvent};
 
 use super::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
+use super::commit::recompose;
 use super::dispatch;
-use super::event::{Effect, Event, Job};
+use super::effects;
 use super::jobs;
 use super::keymap::Keymap;
+use super::messages::{Effect, Event, Job};
+use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::signals;
 use super::state::{Level, State};
-use super::sync::{DiskSync, SyncOutcome};
-use super::update::{follow_cursor, recompose, update};
+use super::update::{follow_cursor, update};
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
@@ -261,6 +263,40 @@ fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
     }
 }
 
+/// The loop's way of carrying out effects (see [`effects`]): saves go to
+/// the sync thread, jobs to the worker, walks to a new walker thread;
+/// their results come back through the channel. Copies happen here.
+struct Threads<'a> {
+    walk_tx: &'a Sender<Msg>,
+    jobs: &'a Sender<Job>,
+    save: &'a Sender<SyncMsg>,
+    clipboard: &'a mut dyn Clipboard,
+}
+
+impl effects::Runtime for Threads<'_> {
+    fn save(&mut self, file: &ProjectFile) -> Option<Event> {
+        let _ = self.save.send(SyncMsg::Save(Box::new(file.clone())));
+        None
+    }
+
+    fn job(&mut self, job: Job) -> Option<Event> {
+        let _ = self.jobs.send(job);
+        None
+    }
+
+    fn walk(&mut self, root: &Path) -> Vec<Event> {
+        spawn_walker(root.to_path_buf(), self.walk_tx.clone());
+        Vec::new()
+    }
+
+    fn copy(&mut self, text: &str) -> Result<String, String> {
+        self.clipboard
+            .copy(text)
+            .map(|dest| dest.to_string())
+            .map_err(|e| error_chain(&e))
+    }
+}
+
 fn run_effects(
     state: &mut State,
     effects: Vec<Effect>,
@@ -269,37 +305,13 @@ fn run_effects(
     save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
 ) {
-    for effect in effects {
-        match effect {
-            Effect::Save => {
-                let _ = save.send(SyncMsg::Save(Box::new(state.project.file.clone())));
-            }
-            Effect::Job(job) => {
-                let _ = jobs.send(*job);
-            }
-            Effect::Walk => spawn_walker(state.project.root.clone(), walk_tx.clone()),
-            Effect::Copy {
-                text,
-                label,
-                tokens,
-                tokenizer,
-            } => {
-                let result = clipboard
-                    .copy(&text)
-                    .map(|dest| dest.to_string())
-                    .map_err(|e| error_chain(&e));
-                let event = Event::Copied {
-                    label,
-                    tokens,
-                    tokenizer,
-                    result,
-                };
-                // The outcome goes through `update` like everything else.
-                let more = update(state, event);
-                run_effects(state, more, walk_tx, jobs, save, clipboard);
-            }
-        }
-    }
+    let mut threads = Threads {
+        walk_tx,
+        jobs,
+        save,
+        clipboard,
+    };
+    effects::run(state, effects, &mut threads);
 }
 
 fn spawn_input(tx: Sender<Msg>) {

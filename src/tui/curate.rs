@@ -1,132 +1,15 @@
 //! Curation edits on the active preset, called from `update`: include and
 //! exclude, view modes, flags, masks, slices and batch operations. Each
-//! edit is one undoable step.
+//! edit is one call of `core::curation` and one undoable step
+//! (`commit::edit`).
 
 use crate::core::anchor;
-use crate::core::model::{FileItem, MaskState, Preset, ViewMode};
-use crate::core::walk;
+use crate::core::curation;
+use crate::core::model::{FileItem, MaskState, ViewMode};
 
-use super::event::Effect;
-use super::state::{HISTORY_LIMIT, Level, State};
-use super::update::recompose;
-
-/// Run `edit` on the active preset as one undoable step. The closure
-/// returns the status message, or an error message (nothing changes).
-pub fn edit(
-    state: &mut State,
-    edit: impl FnOnce(&mut Preset, &State) -> Result<String, String>,
-) -> Vec<Effect> {
-    let before = state.project.file.clone();
-    let mut preset = state.preset();
-    match edit(&mut preset, state) {
-        Ok(message) => {
-            *state.project.active_preset_mut() = preset;
-            commit(state, before, message)
-        }
-        Err(message) => {
-            state.say(Level::Warn, message);
-            Vec::new()
-        }
-    }
-}
-
-/// Record `before` for undo, refresh what derives from the preset, save
-/// and recompose.
-pub fn commit(
-    state: &mut State,
-    before: crate::core::model::ProjectFile,
-    mut message: String,
-) -> Vec<Effect> {
-    if state.project.file == before {
-        state.say(Level::Info, message);
-        return Vec::new();
-    }
-    state.history.undo.push(before);
-    if state.history.undo.len() > HISTORY_LIMIT {
-        state.history.undo.remove(0);
-    }
-    state.history.redo.clear();
-    // A pending discovery was packed for the preset as it was.
-    if state.discovery.take().is_some() {
-        message.push_str(" · discovery proposals dropped (press i again)");
-    }
-    state.project.refresh_settings();
-    state.refresh();
-    state.say(Level::Info, message);
-    let mut effects = vec![Effect::Save];
-    effects.extend(recompose(state));
-    effects
-}
-
-/// The explicit entry for `path`, created when needed: a copy of the glob
-/// entry that includes it (explicit entries win over globs), or a new
-/// `full` entry.
-pub fn entry_mut<'a>(preset: &'a mut Preset, state: &State, path: &str) -> &'a mut FileItem {
-    if let Some(i) = preset.files.iter().position(|f| f.path == path) {
-        return &mut preset.files[i];
-    }
-    let mut item = state.item_for(path).unwrap_or_else(|| FileItem::new(path));
-    item.path = path.to_string();
-    insert_sorted(preset, item);
-    let at = preset
-        .files
-        .iter()
-        .position(|f| f.path == path)
-        .unwrap_or(preset.files.len() - 1);
-    &mut preset.files[at]
-}
-
-/// Add an explicit entry in path order among the explicit entries (new
-/// files land next to their neighbours in the output, not at its end).
-pub fn insert_sorted(preset: &mut Preset, item: FileItem) {
-    let at = preset
-        .files
-        .iter()
-        .position(|f| !walk::is_glob(&f.path) && f.path > item.path)
-        .unwrap_or(preset.files.len());
-    preset.files.insert(at, item);
-}
-
-/// Take `path` out of the preset: drop its explicit entry and, when a
-/// glob entry would still pull it in, add it to the preset's `exclude`.
-/// The dropped entry is returned so its curation can come back with it.
-fn exclude(preset: &mut Preset, path: &str) -> Option<FileItem> {
-    let dropped = preset
-        .files
-        .iter()
-        .position(|f| f.path == path)
-        .map(|i| preset.files.remove(i));
-    if glob_including(preset, path).is_some() && !preset.exclude.iter().any(|e| e == path) {
-        preset.exclude.push(path.to_string());
-    }
-    dropped
-}
-
-/// Put `path` into the preset: drop an exclusion naming it exactly, and add
-/// an explicit entry unless a glob now includes it. An entry excluded
-/// earlier in this session (`parked`) comes back with its curation.
-fn include(preset: &mut Preset, path: &str, parked: Option<FileItem>) {
-    preset.exclude.retain(|e| e != path);
-    if let Some(item) = parked {
-        insert_sorted(preset, item);
-        return;
-    }
-    let (resolved, _) = walk::expand_over(
-        &preset.files,
-        &preset.exclude,
-        std::slice::from_ref(&path.to_string()),
-    );
-    if !resolved.iter().any(|r| r.path == path) {
-        insert_sorted(preset, FileItem::new(path));
-    }
-}
-
-/// Index of a glob entry of `preset` that matches `path`.
-fn glob_including(preset: &Preset, path: &str) -> Option<usize> {
-    preset.files.iter().position(|f| {
-        walk::is_glob(&f.path) && walk::compile_glob(&f.path).is_ok_and(|g| g.is_match(path))
-    })
-}
+use super::commit::edit;
+use super::messages::Effect;
+use super::state::{Level, State};
 
 /// Space on a file or folder.
 pub fn toggle_include(state: &mut State) -> Vec<Effect> {
@@ -139,11 +22,15 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
         let mut dropped = None;
         let effects = edit(state, |preset, _| {
             if included {
-                dropped = exclude(preset, &row.path);
+                dropped = curation::exclude(preset, &row.path).map_err(|e| e.to_string())?;
                 Ok(format!("excluded {}", row.path))
             } else {
                 let restored = parked.is_some();
-                include(preset, &row.path, parked);
+                match parked {
+                    Some(item) => curation::restore(preset, item),
+                    None => curation::include(preset, &row.path, None).map(drop),
+                }
+                .map_err(|e| e.to_string())?;
                 Ok(format!(
                     "included {}{}",
                     row.path,
@@ -176,27 +63,12 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
         Vec::new()
     };
     edit(state, move |preset, _| {
-        let prefix = format!("{dir}/");
-        let glob = format!("{dir}/**");
         if all_in {
-            preset
-                .files
-                .retain(|f| !f.path.starts_with(&prefix) && f.path != dir);
-            preset.exclude.retain(|e| !e.starts_with(&prefix));
-            // A broader glob (`**/*.py`) may still reach into the folder.
-            let (still, _) = walk::expand_over(&preset.files, &preset.exclude, &files);
-            if !still.is_empty() {
-                preset.exclude.push(dir.clone());
-            }
+            curation::exclude_folder(preset, &dir, &files);
             Ok(format!("excluded {dir}/ ({total} files)"))
         } else {
-            preset
-                .exclude
-                .retain(|e| *e != dir && !e.starts_with(&prefix));
-            if !preset.files.iter().any(|f| f.path == glob) {
-                preset.files.push(FileItem::new(glob.clone()));
-            }
-            Ok(format!("included {glob} ({total} files)"))
+            curation::include_folder(preset, &dir, None);
+            Ok(format!("included {dir}/** ({total} files)"))
         }
     })
 }
@@ -210,13 +82,8 @@ pub fn cycle_mode(state: &mut State, forward: bool) -> Vec<Effect> {
         );
         return Vec::new();
     };
-    edit(state, |preset, st| {
-        let item = entry_mut(preset, st, &path);
-        item.view_mode = if forward {
-            item.view_mode.next()
-        } else {
-            item.view_mode.prev()
-        };
+    edit(state, |preset, _| {
+        let item = curation::cycle_mode(preset, &path, forward).map_err(|e| e.to_string())?;
         if item.view_mode == ViewMode::Custom && item.custom_slices.is_empty() {
             Ok(format!(
                 "{path}: custom — no slices yet, so its summary shows (r in the preview makes one)"
@@ -232,16 +99,18 @@ pub fn toggle_flag(state: &mut State, force_full: bool) -> Vec<Effect> {
     let Some(path) = state.current_file().map(str::to_string) else {
         return Vec::new();
     };
-    edit(state, |preset, st| {
-        let item = entry_mut(preset, st, &path);
+    edit(state, |preset, _| {
+        let item = curation::effective_item(preset, &path).unwrap_or_else(|| FileItem::new(&path));
         if force_full {
-            item.force_full = !item.force_full;
-            Ok(format!("{path}: force_full {}", on_off(item.force_full)))
+            let on = !item.force_full;
+            curation::set_force_full(preset, &path, on).map_err(|e| e.to_string())?;
+            Ok(format!("{path}: force_full {}", on_off(on)))
         } else {
-            item.auto_aggregate = !item.auto_aggregate;
+            let on = !item.auto_aggregate;
+            curation::set_auto_aggregate(preset, &path, on).map_err(|e| e.to_string())?;
             Ok(format!(
                 "{path}: {}",
-                if item.auto_aggregate {
+                if on {
                     "rendered"
                 } else {
                     "listed only (auto_aggregate off)"
@@ -296,24 +165,16 @@ pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
         return Vec::new();
     }
     let n = targets.len();
-    edit(state, |preset, st| {
+    edit(state, |preset, _| {
         for path in &targets {
-            match op {
-                Batch::Remove => {
-                    exclude(preset, path);
-                }
-                Batch::Mode(mode) => {
-                    let item = entry_mut(preset, st, path);
-                    item.view_mode = mode;
-                    item.force_full = false;
-                }
-                Batch::MaskedDef => {
-                    let item = entry_mut(preset, st, path);
-                    item.view_mode = ViewMode::Masked;
-                    item.mask_default = MaskState::Def;
-                    item.ast_mask.clear();
-                }
-            }
+            let done = match op {
+                // A file of the selection that is not included stays out.
+                Batch::Remove => curation::exclude(preset, path).map(drop).or(Ok(())),
+                Batch::Mode(mode) => curation::set_mode(preset, path, mode)
+                    .and_then(|()| curation::set_force_full(preset, path, false)),
+                Batch::MaskedDef => curation::mask_all_def(preset, path),
+            };
+            done.map_err(|e: curation::CurationError| e.to_string())?;
         }
         Ok(match op {
             Batch::Remove => format!("removed {n} files"),
@@ -328,44 +189,17 @@ pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effec
     let Some(path) = state.symbols.as_ref().map(|s| s.path.clone()) else {
         return Vec::new();
     };
-    let current = state
-        .item_for(&path)
-        .map(|item| effective_mask(&item, symbol));
-    edit(state, |preset, st| {
-        let item = entry_mut(preset, st, &path);
+    let tree = state.symbols.as_ref().and_then(|s| s.tree.clone());
+    let current = tree.and_then(|tree| {
+        state
+            .item_for(&path)
+            .map(|item| curation::mask_state(&item, &tree, symbol))
+    });
+    edit(state, |preset, _| {
         let state = to.unwrap_or_else(|| current.unwrap_or_default().next());
-        item.ast_mask.insert(symbol.to_string(), state);
-        item.view_mode = ViewMode::Masked;
+        curation::set_mask(preset, &path, symbol, state).map_err(|e| e.to_string())?;
         Ok(format!("{path}: {symbol} = {state}"))
     })
-}
-
-/// The state a symbol renders in under `item`'s mask: its own, else its
-/// nearest named ancestor's, else the default.
-pub fn effective_mask(item: &FileItem, symbol: &str) -> MaskState {
-    let mut path = symbol;
-    loop {
-        if let Some(s) = item.ast_mask.get(path) {
-            return *s;
-        }
-        match parent_path(path) {
-            Some(p) => path = p,
-            None => return item.mask_default,
-        }
-    }
-}
-
-/// `A.b` → `A`, `ns::C::f` → `ns::C`, `f#2` → none.
-fn parent_path(path: &str) -> Option<&str> {
-    let base = path.split('#').next().unwrap_or(path);
-    let dot = base.rfind('.');
-    let colons = base.rfind("::");
-    match (dot, colons) {
-        (Some(d), Some(c)) => Some(&base[..d.max(c)]),
-        (Some(d), None) => Some(&base[..d]),
-        (None, Some(c)) => Some(&base[..c]),
-        (None, None) => None,
-    }
 }
 
 /// Enter on the slice-tag prompt: add the slice to the file.
@@ -393,29 +227,10 @@ pub fn add_slice(
     if !tag.trim().is_empty() {
         slice.tag = Some(tag.trim().to_string());
     }
-    edit(state, |preset, st| {
-        let item = entry_mut(preset, st, &path);
-        item.custom_slices.push(slice);
-        item.view_mode = ViewMode::Custom;
+    edit(state, |preset, _| {
+        curation::add_slice(preset, &path, slice).map_err(|e| e.to_string())?;
         Ok(format!(
             "{path}: slice of lines {start}-{end} added (custom view)"
         ))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parents_of_symbol_paths() {
-        assert_eq!(parent_path("App.run"), Some("App"));
-        assert_eq!(parent_path("ns::C::f#2"), Some("ns::C"));
-        assert_eq!(parent_path("main"), None);
-        let mut item = FileItem::new("a.py");
-        item.mask_default = MaskState::Sig;
-        item.ast_mask.insert("App".into(), MaskState::Hide);
-        assert_eq!(effective_mask(&item, "App.run"), MaskState::Hide);
-        assert_eq!(effective_mask(&item, "main"), MaskState::Sig);
-    }
 }

@@ -4,70 +4,35 @@
 //! discard them. While proposals are shown the gauge shows the packed total.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
-use crate::core::model::{FileItem, ViewMode};
-use crate::core::pack::{PackOptions, PackStats, Packed, Role};
+use crate::core::curation;
+use crate::core::model::ViewMode;
+use crate::core::pack::{PackOptions, Packed, Role};
 
-use super::curate::{edit, entry_mut, insert_sorted};
-use super::event::{Effect, Job};
+use super::commit::edit;
+use super::messages::{Effect, Job};
+use super::model::Discovery;
 use super::state::{Level, State};
 
-/// What the last discovery proposed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Discovery {
-    /// Files the pack includes that the preset does not, with the mode
-    /// they were packed in, sorted by path.
-    pub proposed: Vec<(String, ViewMode)>,
-    /// The preset's own files the pack reduced (`Some(mode)`) or left out
-    /// (`None`) to fit the budget: accepting applies these too, so the
-    /// accepted preset composes to the packed total.
-    pub changed: Vec<(String, Option<ViewMode>)>,
-    pub stats: PackStats,
-    /// Files the pack dropped for lack of room.
-    pub dropped: usize,
-}
-
-impl Discovery {
-    /// What `packed` adds to the preset shown in `state`.
-    pub fn from_packed(packed: &Packed, state: &State) -> Self {
-        let mut proposed: Vec<(String, ViewMode)> = packed
-            .items
-            .iter()
-            .filter(|i| i.role != Role::Preset && !state.is_included(&i.path))
-            .filter_map(|i| Some((i.path.clone(), i.mode?)))
-            .collect();
-        proposed.sort();
-        let changed = packed
-            .items
-            .iter()
-            .filter(|i| i.role == Role::Preset && i.mode != Some(i.wanted))
-            .map(|i| (i.path.clone(), i.mode))
-            .collect();
-        Discovery {
-            proposed,
-            changed,
-            dropped: packed.stats.dropped,
-            stats: packed.stats.clone(),
-        }
-    }
-
-    /// How many proposed files folder `dir` holds.
-    pub fn count_under(&self, dir: &str) -> usize {
-        let prefix = format!("{dir}/");
-        let start = self
-            .proposed
-            .partition_point(|(p, _)| p.as_str() < prefix.as_str());
-        self.proposed[start..]
-            .iter()
-            .take_while(|(p, _)| p.starts_with(&prefix))
-            .count()
-    }
-
-    /// The proposed mode of `path`, if it is proposed.
-    pub fn mode_of(&self, path: &str) -> Option<ViewMode> {
-        self.proposed
-            .binary_search_by(|(p, _)| p.as_str().cmp(path))
-            .ok()
-            .map(|i| self.proposed[i].1)
+/// What `packed` adds to the preset shown in `state`.
+pub fn proposals(packed: &Packed, state: &State) -> Discovery {
+    let mut proposed: Vec<(String, ViewMode)> = packed
+        .items
+        .iter()
+        .filter(|i| i.role != Role::Preset && !state.is_included(&i.path))
+        .filter_map(|i| Some((i.path.clone(), i.mode?)))
+        .collect();
+    proposed.sort();
+    let changed = packed
+        .items
+        .iter()
+        .filter(|i| i.role == Role::Preset && i.mode != Some(i.wanted))
+        .map(|i| (i.path.clone(), i.mode))
+        .collect();
+    Discovery {
+        proposed,
+        changed,
+        dropped: packed.stats.dropped,
+        stats: packed.stats.clone(),
     }
 }
 
@@ -80,19 +45,15 @@ pub fn toggle_target(state: &mut State) -> Vec<Effect> {
     };
     let key = state_key(state, super::action::Action::Discover);
     edit(state, |preset, _| {
-        Ok(match preset.targets.iter().position(|t| *t == path) {
-            Some(i) => {
-                preset.targets.remove(i);
-                format!("{path} is no longer a target")
-            }
-            None => {
-                preset.targets.push(path.clone());
-                preset.targets.sort();
-                format!(
-                    "{path} is a target ({} in all): press {key} to discover what it needs",
-                    preset.targets.len(),
-                )
-            }
+        let on = !curation::is_target(preset, &path);
+        curation::set_target(preset, &path, on);
+        Ok(if on {
+            format!(
+                "{path} is a target ({} in all): press {key} to discover what it needs",
+                preset.targets.len(),
+            )
+        } else {
+            format!("{path} is no longer a target")
         })
     })
 }
@@ -108,17 +69,7 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    let settings = &state.project.settings;
-    let opts = PackOptions {
-        budget: settings.budget,
-        map_budget: settings.repo_map_budget,
-        tokenizer: settings.tokenizer,
-        format: settings.format,
-        max_messages: settings.max_messages,
-        include_dirs: settings.include_dirs.clone(),
-        read: crate::core::walk::ReadPolicy::from_settings(&state.project.settings),
-        sections: crate::core::compose::Sections::from_settings(settings),
-    };
+    let opts = PackOptions::from_settings(&state.project.settings);
     state.say(
         Level::Info,
         format!("discovering around {} targets…", preset.targets.len()),
@@ -146,7 +97,7 @@ pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    let discovery = Discovery::from_packed(packed, state);
+    let discovery = proposals(packed, state);
     let s = &discovery.stats;
     let accept = state_key(state, super::action::Action::AcceptDiscovery);
     let discard = state_key(state, super::action::Action::DiscardDiscovery);
@@ -197,19 +148,19 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
     edit(state, |preset, state| {
         for (path, mode) in &discovery.proposed {
             if !state.is_included(path) && preset.item(path).is_none() {
-                let mut item = FileItem::new(path);
-                item.view_mode = *mode;
-                insert_sorted(preset, item);
+                curation::include(preset, path, Some(*mode)).map_err(|e| e.to_string())?;
             }
         }
         // The preset's own files as the pack left them.
         for (path, mode) in &discovery.changed {
-            let item = entry_mut(preset, state, path);
-            item.force_full = false;
-            match mode {
-                Some(mode) => item.view_mode = *mode,
-                None => item.auto_aggregate = false,
-            }
+            curation::edit_entry(preset, path, |item| {
+                item.force_full = false;
+                match mode {
+                    Some(mode) => item.view_mode = *mode,
+                    None => item.auto_aggregate = false,
+                }
+            })
+            .map_err(|e| e.to_string())?;
         }
         let mut message = format!("added {n} discovered files");
         if reduced + listed > 0 {

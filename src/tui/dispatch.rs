@@ -4,8 +4,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::action::Action;
-use super::event::Event;
 use super::keymap::Key;
+use super::messages::Event;
 use super::state::{Overlay, State};
 
 /// The event a key press means in the current state, if any.

@@ -3,8 +3,7 @@
 //! the caller's thread; saves go to disk; clipboard copies are recorded;
 //! frames render into a ratatui `TestBackend`.
 
-use std::collections::VecDeque;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use crossterm::event::{KeyEvent, KeyModifiers};
@@ -12,15 +11,18 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::app;
+use super::commit::recompose;
 use super::dispatch;
-use super::event::{Effect, Event};
+use super::effects;
 use super::jobs;
 use super::keymap::Key;
+use super::messages::{Effect, Event, Job};
+use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::state::State;
-use super::sync::{DiskSync, SyncOutcome};
-use super::update::{follow_cursor, recompose, update};
+use super::update::{follow_cursor, update};
 use crate::core::cache::FileCache;
+use crate::core::model::ProjectFile;
 use crate::core::project::Project;
 use crate::core::store::DiskCache;
 use crate::core::summarizer::Summarizer;
@@ -84,47 +86,17 @@ impl Harness {
         self.run(effects);
     }
 
-    /// Run effects (jobs inline, feeding their events back) to quiescence.
+    /// Run effects (jobs inline, feeding their events back) to quiescence,
+    /// through the event loop's own interpreter ([`effects::run`]).
     pub fn run(&mut self, effects: Vec<Effect>) {
-        let mut queue: VecDeque<Effect> = effects.into();
-        while let Some(effect) = queue.pop_front() {
-            match effect {
-                Effect::Save => {
-                    let outcome = self.sync.save(&self.state.project.file);
-                    if outcome == SyncOutcome::Saved {
-                        self.saves += 1;
-                    }
-                    queue.extend(update(&mut self.state, Event::Disk(Box::new(outcome))));
-                }
-                Effect::Job(job) => {
-                    let root = self.state.project.root.clone();
-                    let event = jobs::run(*job, &root, &self.cache);
-                    queue.extend(update(&mut self.state, event));
-                }
-                Effect::Copy {
-                    text,
-                    label,
-                    tokens,
-                    tokenizer,
-                } => {
-                    self.copied.push(text);
-                    queue.extend(update(
-                        &mut self.state,
-                        Event::Copied {
-                            label,
-                            tokens,
-                            tokenizer,
-                            result: Ok("the test clipboard".to_string()),
-                        },
-                    ));
-                }
-                Effect::Walk => {
-                    let files = walk::walk_files(&self.state.project.root);
-                    queue.extend(update(&mut self.state, Event::Walked(files)));
-                    queue.extend(update(&mut self.state, Event::WalkDone));
-                }
-            }
-        }
+        let mut inline = Inline {
+            root: self.state.project.root.clone(),
+            sync: &mut self.sync,
+            cache: &self.cache,
+            copied: &mut self.copied,
+            saves: &mut self.saves,
+        };
+        effects::run(&mut self.state, effects, &mut inline);
     }
 
     /// What the event loop does when idle: look for outside changes to
@@ -222,5 +194,38 @@ impl Harness {
             }
         }
         out
+    }
+}
+
+/// The harness's way of carrying out effects: everything inline, on the
+/// caller's thread; the clipboard is a list.
+struct Inline<'a> {
+    root: PathBuf,
+    sync: &'a mut DiskSync,
+    cache: &'a FileCache,
+    copied: &'a mut Vec<String>,
+    saves: &'a mut usize,
+}
+
+impl effects::Runtime for Inline<'_> {
+    fn save(&mut self, file: &ProjectFile) -> Option<Event> {
+        let outcome = self.sync.save(file);
+        if outcome == SyncOutcome::Saved {
+            *self.saves += 1;
+        }
+        Some(Event::Disk(Box::new(outcome)))
+    }
+
+    fn job(&mut self, job: Job) -> Option<Event> {
+        Some(jobs::run(job, &self.root, self.cache))
+    }
+
+    fn walk(&mut self, root: &Path) -> Vec<Event> {
+        vec![Event::Walked(walk::walk_files(root)), Event::WalkDone]
+    }
+
+    fn copy(&mut self, text: &str) -> Result<String, String> {
+        self.copied.push(text.to_string());
+        Ok("the test clipboard".to_string())
     }
 }

@@ -17,8 +17,8 @@ use crate::core::secrets::Scanner;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;
 
-use super::event::{Event, Job};
-use super::state::{Composed, ComposedFile, SymbolsView};
+use super::messages::{Event, Job};
+use super::model::{Composed, ComposedFile, SymbolsView};
 
 /// Compositions up to this size are counted exactly as a whole; larger
 /// ones sum their per-file counts (cached) so the gauge stays fast.
@@ -131,22 +131,19 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
         } => {
             let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
             let findings = Scanner::new(root, cache).composition(&c, &preset, opts.max_messages);
-            if let Some(first) = findings.first() {
-                // As `ctxcurate build --save` does: refuse, name the first.
-                return Event::Wrote(Err(format!(
-                    "not written: {} likely secret(s), first {first}; \
-                     `ctxcurate build --save --allow-secrets` writes it anyway",
-                    findings.len()
-                )));
-            }
-            // Inside the root unless trusted settings say otherwise; a
-            // number taken by another process is skipped, never overwritten.
-            match output_file::write_next(root, &settings, opts.format, &c.text) {
+            // As `ctxcurate build --save` does (the same function): refuse
+            // likely secrets; inside the root unless trusted settings say
+            // otherwise; a number taken by another process is skipped.
+            match output_file::save_scanned(root, &settings, opts.format, &c.text, &findings, false)
+            {
                 Ok(path) => Event::Wrote(Ok(path
                     .strip_prefix(root)
                     .unwrap_or(&path)
                     .display()
                     .to_string())),
+                Err(e @ output_file::SaveError::Secrets { .. }) => Event::Wrote(Err(format!(
+                    "not written: {e}; `ctxcurate build --save --allow-secrets` writes it anyway"
+                ))),
                 Err(e) => Event::Wrote(Err(format!("not written: {e}"))),
             }
         }

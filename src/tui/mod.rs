@@ -8,21 +8,25 @@
 pub mod action;
 pub mod app;
 pub mod clipboard;
+pub mod commit;
 pub mod curate;
 pub mod discover;
 pub mod dispatch;
-pub mod event;
+pub mod effects;
 pub mod finder;
+pub mod format;
 pub mod harness;
 pub mod jobs;
 pub mod keymap;
+pub mod messages;
+pub mod model;
 mod navigate;
 mod overlays;
+pub mod project_sync;
 pub mod render;
 mod signals;
 pub mod state;
 pub mod symbols;
-pub mod sync;
 pub mod tree;
 pub mod update;
 

@@ -3,7 +3,7 @@
 //! marking a slice in it. Called from `update`.
 
 use super::action::Action;
-use super::event::{Effect, Job};
+use super::messages::{Effect, Job};
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
 

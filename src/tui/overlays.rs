@@ -2,10 +2,12 @@
 //! prompts (filter, preset names, slice tags). Called from `update`.
 
 use super::action::Action;
+use super::commit;
 use super::curate;
-use super::event::Effect;
+use super::messages::Effect;
+use super::model::PendingCopy;
 use super::navigate::{follow_cursor, moved};
-use super::state::{Level, Overlay, PendingCopy, Prompt, State};
+use super::state::{Level, Overlay, Prompt, State};
 use crate::core::project::Scope;
 
 /// Keys while an overlay is open.
@@ -95,7 +97,7 @@ fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
                     state.add_explicit_files();
                     // Proposals belong to the preset they were made for.
                     state.discovery = None;
-                    curate::commit(state, before, format!("preset: {name}"))
+                    commit::commit(state, before, format!("preset: {name}"))
                 }
                 Err(e) => {
                     state.say(Level::Error, e.to_string());
@@ -136,7 +138,7 @@ fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
                     state.overlay = Some(Overlay::Picker {
                         cursor: cursor.min(len.saturating_sub(2)),
                     });
-                    curate::commit(state, before, format!("deleted preset {name} (u undoes)"))
+                    commit::commit(state, before, format!("deleted preset {name} (u undoes)"))
                 }
                 Err(e) => {
                     state.say(Level::Error, e.to_string());
@@ -204,7 +206,7 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             .map(|()| format!("renamed {old} to {name}")),
     };
     match result {
-        Ok(message) => curate::commit(state, before, message),
+        Ok(message) => commit::commit(state, before, message),
         Err(e) => {
             // Keep what was typed so it can be corrected.
             state.overlay = Some(reopen);

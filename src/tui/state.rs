@@ -10,10 +10,10 @@ use crate::core::cache::render_key;
 use crate::core::compose::ComposeOptions;
 use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
-use crate::core::syntax::SymbolTree;
 use crate::core::walk::{self, ResolvedItem};
 
 use super::keymap::{Context, Keymap};
+use super::model::{Composed, ComposedFile, Discovery, PendingCopy, SymbolsView};
 use super::tree::{FileTree, Row};
 
 /// The panes, in Tab order.
@@ -77,53 +77,12 @@ pub enum Overlay {
     ConfirmCopy(Box<PendingCopy>),
 }
 
-/// Text held back from the clipboard until the user confirms.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PendingCopy {
-    pub text: String,
-    pub label: String,
-    pub tokens: usize,
-    pub tokenizer: crate::core::model::TokenizerKind,
-    pub findings: Vec<crate::core::secrets::Finding>,
-}
-
 /// How serious a status message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Level {
     Info,
     Warn,
     Error,
-}
-
-/// One file's place in the composition.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ComposedFile {
-    pub path: String,
-    /// How it was rendered (`cache::render_key`).
-    pub key: String,
-    /// Line of its `### path` heading in the composed text.
-    pub line: usize,
-    pub tokens: usize,
-    pub error: bool,
-    /// Its summary is in the on-disk cache.
-    pub summary_cached: bool,
-    /// Slices that no longer resolve (shown as notes, never as lines).
-    pub stale_slices: usize,
-}
-
-/// The latest composition, from the worker.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Composed {
-    pub generation: u64,
-    pub text: Arc<str>,
-    /// The text split into lines (for the preview).
-    pub lines: Arc<Vec<String>>,
-    pub files: Vec<ComposedFile>,
-    /// Path → index into `files`.
-    pub index: HashMap<String, usize>,
-    pub total_tokens: usize,
-    /// `total_tokens` counts the whole text (else it sums the files).
-    pub exact: bool,
 }
 
 /// What the budget gauge shows.
@@ -134,14 +93,6 @@ pub struct Gauge {
     pub pending: usize,
     /// `used` is the exact count of the current composition.
     pub exact: bool,
-}
-
-/// The symbols pane's content.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SymbolsView {
-    pub path: String,
-    /// `None`: the file type has no grammar (or could not be read).
-    pub tree: Option<Arc<SymbolTree>>,
 }
 
 /// The preview pane's state.
@@ -203,7 +154,7 @@ pub struct State {
     pub parked: HashMap<String, FileItem>,
     /// Files the last discovery proposes to add, until accepted or
     /// discarded.
-    pub discovery: Option<super::discover::Discovery>,
+    pub discovery: Option<Discovery>,
     /// Terminal height, for page moves.
     pub page: usize,
     pub quit: bool,

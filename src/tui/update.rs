@@ -6,18 +6,18 @@ use crate::core::model::{MaskState, ViewMode};
 use crate::core::walk;
 
 use super::action::Action;
+use super::commit::{self, recompose};
 use super::curate::{self, Batch};
 use super::discover;
-use super::event::{Effect, Event, Job};
+use super::format::thousands;
+use super::messages::{Effect, Event, Job};
+use super::model::PendingCopy;
 pub use super::navigate::follow_cursor;
 use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
 use super::overlays::{on_input, on_overlay};
-use super::state::{Level, Overlay, Pane, PendingCopy, Prompt, State};
+use super::project_sync::SyncOutcome;
+use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
-use super::sync::SyncOutcome;
-
-/// At most this many uncounted files are counted ahead of a compose.
-const COUNT_AHEAD: usize = 256;
 
 /// Apply one event.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
@@ -121,7 +121,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                     Level::Info,
                     format!(
                         "copied {label} · {} tokens ({tokenizer}) → {dest}",
-                        super::render::thousands(tokens)
+                        thousands(tokens)
                     ),
                 ),
                 Err(e) => state.say(Level::Error, format!("copy failed: {e}")),
@@ -156,32 +156,6 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         Event::Disk(outcome) => on_disk(state, *outcome),
         Event::Discovered(packed) => discover::on_discovered(state, &packed),
     }
-}
-
-/// Update the gauge from cached counts (asking the worker to count the
-/// few files it lacks first) and ask for a fresh composition (older
-/// answers are dropped).
-pub fn recompose(state: &mut State) -> Vec<Effect> {
-    state.generation += 1;
-    let missing = state.refresh_gauge();
-    let mut effects = Vec::new();
-    // A few new files are counted ahead of the compose so the gauge moves
-    // at once; a cold start just waits for the composition.
-    if !missing.is_empty() && missing.len() <= COUNT_AHEAD {
-        effects.push(Effect::job(Job::Count {
-            files: missing,
-            opts: state.compose_options(),
-            tokenizer: state.project.settings.tokenizer,
-        }));
-    }
-    effects.push(Effect::job(Job::Compose {
-        generation: state.generation,
-        preset: state.preset(),
-        opts: state.compose_options(),
-        tokenizer: state.project.settings.tokenizer,
-        walked: state.walked.clone(),
-    }));
-    effects
 }
 
 fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
@@ -373,7 +347,7 @@ fn scanning_for_globs(state: &State) -> bool {
 fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
     let before = state.project.file.clone();
     let message = f(state);
-    curate::commit(state, before, message)
+    commit::commit(state, before, message)
 }
 
 fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {

@@ -160,13 +160,18 @@ pub fn fence_lang(path: &str) -> &'static str {
     if name == "Dockerfile" {
         return "dockerfile";
     }
+    // The languages with a grammar have their extensions in one table,
+    // `Lang::from_path`.
+    match crate::core::syntax::Lang::from_path(name) {
+        Some(crate::core::syntax::Lang::Python) => return "python",
+        Some(crate::core::syntax::Lang::C) => return "c",
+        Some(crate::core::syntax::Lang::Cpp) => return "cpp",
+        None => {}
+    }
     let Some((_, ext)) = name.rsplit_once('.') else {
         return "";
     };
     match ext.to_ascii_lowercase().as_str() {
-        "py" | "pyi" => "python",
-        "c" | "h" => "c",
-        "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "cpp",
         "rs" => "rust",
         "go" => "go",
         "js" | "mjs" | "cjs" => "javascript",

@@ -21,6 +21,7 @@ use thiserror::Error;
 
 use crate::core::model::{Format, Settings};
 use crate::core::project::lexical;
+use crate::core::secrets::Finding;
 
 /// How many taken numbers are skipped before giving up.
 const ATTEMPTS: u64 = 10_000;
@@ -49,6 +50,44 @@ pub enum OutputError {
     Exhausted { dir: PathBuf },
     #[error("cannot write {}", path.display())]
     Io { path: PathBuf, source: io::Error },
+}
+
+/// Why a scanned save ([`save_scanned`]) wrote nothing.
+#[derive(Debug, Error)]
+pub enum SaveError {
+    /// The secret scan found something and it was not allowed.
+    #[error("{count} likely secret(s), first {first}")]
+    Secrets { count: usize, first: String },
+    #[error(transparent)]
+    Output(#[from] OutputError),
+}
+
+/// The one rule for a context about to leave through a file: likely
+/// secrets (`findings`, from `core::secrets::Scanner`) refuse it unless
+/// `allow_secrets`.
+pub fn check_secrets(findings: &[Finding], allow_secrets: bool) -> Result<(), SaveError> {
+    match findings.first() {
+        Some(first) if !allow_secrets => Err(SaveError::Secrets {
+            count: findings.len(),
+            first: first.to_string(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The one save path of `ctxcurate build --save` and the TUI's `w`:
+/// refuse `text` when its scan found likely secrets (see
+/// [`check_secrets`]), else write it to the next numbered output file.
+pub fn save_scanned(
+    root: &Path,
+    settings: &Settings,
+    format: Format,
+    text: &str,
+    findings: &[Finding],
+    allow_secrets: bool,
+) -> Result<PathBuf, SaveError> {
+    check_secrets(findings, allow_secrets)?;
+    Ok(write_next(root, settings, format, text)?)
 }
 
 /// The file extension of `format`.

@@ -182,6 +182,15 @@ fn merge_item(item: &mut Item, old: &Value, new: &Value, place: Place) {
             if let Some(t) = item.as_table_like_mut() {
                 merge_table(t, o, n, inner);
             }
+            // A header whose last value went (an `exclude` added, then
+            // removed) goes too, as if it had never been written.
+            if let Item::Table(t) = item
+                && has_values(o)
+                && !t.is_empty()
+                && t.iter().all(|(_, i)| !i.is_value())
+            {
+                t.set_implicit(true);
+            }
         }
         (Value::Array(o), Value::Array(n)) if item.is_array() => {
             if let Some(a) = item.as_array_mut() {
@@ -197,6 +206,16 @@ fn merge_item(item: &mut Item, old: &Value, new: &Value, place: Place) {
         }
         _ => replace(item, new, place),
     }
+}
+
+/// Whether a table holds plain values (not only sub-tables).
+fn has_values(t: &toml::Table) -> bool {
+    t.values().any(|v| {
+        !v.is_table()
+            && !(v
+                .as_array()
+                .is_some_and(|a| !a.is_empty() && a.iter().all(Value::is_table)))
+    })
 }
 
 /// Put `new` where `item` is, keeping the spacing and comments around a
@@ -323,8 +342,10 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
         _ => " ".to_owned(),
     };
     let mut out = Vec::new();
+    let mut fresh = Vec::new();
     let mut after_last = None;
     for step in align(old, new) {
+        fresh.push(matches!(step, Step::Fresh(_)));
         if matches!(step, Step::Keep(i) | Step::Edit(i, _) if i + 1 == olds.len()) {
             after_last = Some(out.len() + 1);
         }
@@ -344,6 +365,19 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
                 v
             }
         });
+    }
+    // A comment after an old element (`"a.py", # why`) is the prefix of
+    // the element after it: it stays on its line when an element is
+    // inserted right after that line.
+    for k in 1..out.len() {
+        if fresh[k - 1] && !fresh[k] {
+            let p = prefix_of(&out[k]);
+            if let Some(cut) = p.find('\n').filter(|&c| c > 0) {
+                let moved = format!("{}{}", &p[..cut], prefix_of(&out[k - 1]));
+                out[k - 1].decor_mut().set_prefix(moved);
+                out[k].decor_mut().set_prefix(p[cut..].to_owned());
+            }
+        }
     }
     // A comment after the old last element (`"a.py", # why`) stays on its
     // line when elements are added after it.

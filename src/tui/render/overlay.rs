@@ -10,7 +10,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
 use crate::tui::action::ACTIONS;
-use crate::tui::state::{Overlay, PendingCopy, Prompt, State};
+use crate::tui::model::PendingCopy;
+use crate::tui::state::{Overlay, Prompt, State};
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     match &state.overlay {

@@ -8,11 +8,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use tui_tree_widget::{Tree, TreeItem};
 
-use super::{ViewState, compact, pane_block, scroll_to};
+use super::{ViewState, pane_block, scroll_to};
 use crate::core::compose::file_name;
+use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
 use crate::text::sanitize::display_line;
-use crate::tui::curate::effective_mask;
+use crate::tui::format::compact;
 use crate::tui::state::{Pane, State};
 use crate::tui::symbols::flat_symbols;
 use crate::tui::tree::Row;
@@ -269,6 +270,10 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
     let masked = item
         .as_ref()
         .is_some_and(|i| i.effective_mode() == ViewMode::Masked);
+    let states = item
+        .as_ref()
+        .map(|it| mask_states(it, &tree.symbols))
+        .unwrap_or_default();
     let top = scroll_to(state.symbol_cursor, inner_h, flat.len());
     let lines: Vec<Line> = flat
         .iter()
@@ -276,10 +281,7 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
         .skip(top)
         .take(inner_h)
         .map(|(i, (depth, sym))| {
-            let mask = item
-                .as_ref()
-                .map(|it| effective_mask(it, &sym.path))
-                .unwrap_or_default();
+            let mask = states.get(i).copied().unwrap_or_default();
             let (tag, color) = if masked {
                 (format!("{:<4}", mask.as_str()), mask_color(mask))
             } else {

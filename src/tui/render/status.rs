@@ -7,9 +7,9 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{LineGauge, Paragraph};
 
-use super::thousands;
 use crate::text::sanitize::display_line;
 use crate::tui::action::Action;
+use crate::tui::format::thousands;
 use crate::tui::keymap::Context;
 use crate::tui::state::{Level, Pane, State};
 

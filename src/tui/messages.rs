@@ -11,8 +11,8 @@ use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
 
 use super::action::Action;
-use super::state::{Composed, SymbolsView};
-use super::sync::SyncOutcome;
+use super::model::{Composed, SymbolsView};
+use super::project_sync::SyncOutcome;
 
 /// Everything `update` reacts to.
 #[derive(Debug, Clone)]

@@ -1,0 +1,99 @@
+//! The TUI's plain data: what the worker's jobs send back (a composition
+//! and where each file stands in it, a file's symbols), text waiting to be
+//! copied, and what a discovery proposes. A leaf of the TUI's module graph:
+//! it imports no other TUI module, so the messages, the state and
+//! rendering can all use it (see docs/ARCHITECTURE.md, "src/tui").
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::core::model::{TokenizerKind, ViewMode};
+use crate::core::pack::PackStats;
+use crate::core::secrets::Finding;
+use crate::core::syntax::SymbolTree;
+
+/// Text held back from the clipboard until the user confirms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingCopy {
+    pub text: String,
+    pub label: String,
+    pub tokens: usize,
+    pub tokenizer: TokenizerKind,
+    pub findings: Vec<Finding>,
+}
+
+/// One file's place in the composition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComposedFile {
+    pub path: String,
+    /// How it was rendered (`cache::render_key`).
+    pub key: String,
+    /// Line of its `### path` heading in the composed text.
+    pub line: usize,
+    pub tokens: usize,
+    pub error: bool,
+    /// Its summary is in the on-disk cache.
+    pub summary_cached: bool,
+    /// Slices that no longer resolve (shown as notes, never as lines).
+    pub stale_slices: usize,
+}
+
+/// The latest composition, from the worker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Composed {
+    pub generation: u64,
+    pub text: Arc<str>,
+    /// The text split into lines (for the preview).
+    pub lines: Arc<Vec<String>>,
+    pub files: Vec<ComposedFile>,
+    /// Path → index into `files`.
+    pub index: HashMap<String, usize>,
+    pub total_tokens: usize,
+    /// `total_tokens` counts the whole text (else it sums the files).
+    pub exact: bool,
+}
+
+/// The symbols pane's content.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolsView {
+    pub path: String,
+    /// `None`: the file type has no grammar (or could not be read).
+    pub tree: Option<Arc<SymbolTree>>,
+}
+
+/// What the last discovery proposed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovery {
+    /// Files the pack includes that the preset does not, with the mode
+    /// they were packed in, sorted by path.
+    pub proposed: Vec<(String, ViewMode)>,
+    /// The preset's own files the pack reduced (`Some(mode)`) or left out
+    /// (`None`) to fit the budget: accepting applies these too, so the
+    /// accepted preset composes to the packed total.
+    pub changed: Vec<(String, Option<ViewMode>)>,
+    pub stats: PackStats,
+    /// Files the pack dropped for lack of room.
+    pub dropped: usize,
+}
+
+impl Discovery {
+    /// How many proposed files folder `dir` holds.
+    pub fn count_under(&self, dir: &str) -> usize {
+        let prefix = format!("{dir}/");
+        let start = self
+            .proposed
+            .partition_point(|(p, _)| p.as_str() < prefix.as_str());
+        self.proposed[start..]
+            .iter()
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .count()
+    }
+
+    /// The proposed mode of `path`, if it is proposed.
+    pub fn mode_of(&self, path: &str) -> Option<ViewMode> {
+        self.proposed
+            .binary_search_by(|(p, _)| p.as_str().cmp(path))
+            .ok()
+            .map(|i| self.proposed[i].1)
+    }
+}
