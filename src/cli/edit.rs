@@ -11,7 +11,7 @@ use anyhow::Result;
 use ctxcurate::core::anchor;
 use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
-use ctxcurate::core::syntax::{self, Lang};
+use ctxcurate::core::syntax::{self, CMacros, Lang};
 use ctxcurate::core::walk;
 
 use super::args::{Command, PresetTarget};
@@ -70,7 +70,7 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
         } => {
             let root = project.root.clone();
             let rel = ctx.rel_path(&root, Path::new(&path))?;
-            check_symbol(&root, &rel, &symbol)?;
+            check_symbol(&root, &rel, &symbol, &project.c_macros())?;
             let (name, preset) = target_preset(project, &target)?;
             let item = entry_or_add(preset, &root, &rel)?;
             item.ast_mask.insert(symbol.clone(), state);
@@ -147,7 +147,7 @@ fn entry_or_add<'a>(preset: &'a mut Preset, root: &Path, rel: &str) -> Result<&'
     Ok(preset.item_mut(rel).expect("present or just added"))
 }
 
-fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
+fn check_symbol(root: &Path, rel: &str, symbol: &str, macros: &CMacros) -> Result<()> {
     if Lang::from_path(rel).is_none() {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     }
@@ -155,7 +155,7 @@ fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
     let Some(lang) = Lang::detect(rel, &text) else {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     };
-    let tree = syntax::parse(lang, &text);
+    let tree = syntax::parse_with(lang, &text, macros);
     if tree.find(symbol).is_some() {
         return Ok(());
     }
