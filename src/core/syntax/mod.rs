@@ -17,6 +17,7 @@
 //! thread.
 
 mod errors;
+mod initializers;
 mod lang;
 mod literals;
 mod macros;

@@ -1,6 +1,10 @@
 //! Preprocessor workarounds for parsing C and C++. Tree-sitter sees no
 //! preprocessor, so before parsing:
 //!
+//! - the contents of large brace initializers are blanked
+//!   (`initializers`: no symbol lives there, and a data table on one long
+//!   line is where tree-sitter's error recovery costs more than linear
+//!   time);
 //! - the attribute-like macros listed in `queries/ignored_macros.txt`
 //!   (`__THROW`, `__nonnull ((1))`, `_GLIBCXX_NOEXCEPT`, ...) are
 //!   overwritten with spaces, like ctags' `-I` (without this a glibc
@@ -31,6 +35,7 @@ use tree_sitter::Tree;
 
 use super::Lang;
 use super::errors;
+use super::initializers;
 use super::lang::parse_tree;
 use super::macros::{self, CMacros};
 
@@ -323,15 +328,18 @@ fn closing_paren(bytes: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-/// `source` with its macro tokens blanked (C and C++ only; see
+/// `source` with its large initializers' contents and its macro tokens
+/// blanked (C and C++ only; see [`initializers`](super::initializers) and
 /// [`macros`](super::macros)).
 pub(super) fn blank_ignored<'s>(lang: Lang, source: &'s str, user: &CMacros) -> Cow<'s, str> {
     if lang == Lang::Python {
         return Cow::Borrowed(source);
     }
-    match macros::blank(source, user) {
-        Some(text) => Cow::Owned(text),
-        None => Cow::Borrowed(source),
+    let light = initializers::blank(source);
+    let text = light.as_deref().unwrap_or(source);
+    match (macros::blank(text, user), light) {
+        (Some(text), _) | (None, Some(text)) => Cow::Owned(text),
+        (None, None) => Cow::Borrowed(source),
     }
 }
 
