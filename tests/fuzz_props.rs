@@ -666,3 +666,14 @@ fn regression_unclosed_constructs() {
         let _ = tree.symbols.len();
     }
 }
+
+/// Found by `prepass_keeps_offsets_and_lines`: the `0` written into a
+/// `decltype(a, b)` landed on a line break.
+#[test]
+fn regression_decltype_comma_after_a_line_break() {
+    for text in ["decltype(\n,)", "int t[] = {decltype(\n\n\n,)"] {
+        for lang in [Lang::C, Lang::Cpp] {
+            check_prepass(lang, text, &[]).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        }
+    }
+}

@@ -448,8 +448,10 @@ fn decltype_with_commas(scan: &mut Scan, end: usize) -> Option<usize> {
         return None;
     }
     scan.blank(open + 1, close - 1);
-    if let Some(out) = scan.out.as_mut() {
-        out[open + 1] = b'0';
+    // On the first byte that is not a line break (the comma is one).
+    let zero = (open + 1..close - 1).find(|&j| !matches!(scan.src[j], b'\n' | b'\r'));
+    if let (Some(out), Some(zero)) = (scan.out.as_mut(), zero) {
+        out[zero] = b'0';
     }
     Some(close)
 }
@@ -674,6 +676,26 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
     {
         return true;
     }
+    // `XMLPUBFUN const xmlChar * XMLCALL f (`: a qualifier and a type
+    // follow the word at the start of a declaration.
+    if line_start
+        && let Some((after, Tok::Word(q @ ("const" | "volatile")))) = scan.next(end, false)
+        && let Some((_, Tok::Word(w))) = scan.next(after + q.len(), false)
+        && !is_keyword(w)
+    {
+        return true;
+    }
+    // `typedef void (XMLCDECL *f) (...)`, `(WINAPI *pfn) (`: a calling
+    // convention before the pointer of a function pointer's declarator
+    // (not a parameter's type: `f(RIPEMD160_CTX *c);`).
+    if matches!(prev, Some(Tok::Punct(b'(')))
+        && let Some((star, Tok::Punct(b'*'))) = scan.next(end, false)
+        && let Some((at, Tok::Word(name))) = scan.next(star + 1, false)
+        && let Some((close, Tok::Punct(b')'))) = scan.next(at + name.len(), false)
+        && matches!(scan.next(close + 1, false), Some((_, Tok::Punct(b'('))))
+    {
+        return true;
+    }
     // `FMT_BEGIN_NAMESPACE` alone on its line.
     if prev.is_none() && scan.next(end, true).is_none() {
         return true;
@@ -732,7 +754,10 @@ fn three_words(scan: &Scan, end: usize) -> bool {
     let Some((after2, Tok::Word(third))) = scan.next(at, false) else {
         return false;
     };
+    // `xmlChar XMLCALL f (`: an ALL_CAPS second word is the macro, the
+    // first one the type.
     !is_keyword(second)
+        && !is_caps(second)
         && !is_keyword(third)
         && matches!(
             scan.next(after2 + third.len(), false),
@@ -854,6 +879,22 @@ mod tests {
             (
                 "l_sinline CallInfo *f (int a) {",
                 "          CallInfo *f (int a) {",
+            ),
+            (
+                "XMLPUBFUN const xmlChar * XMLCALL\n  getPublicId (void *ctx);",
+                "          const xmlChar *        \n  getPublicId (void *ctx);",
+            ),
+            (
+                "typedef void (XMLCDECL *warningSAXFunc) (void *ctx);",
+                "typedef void (         *warningSAXFunc) (void *ctx);",
+            ),
+            (
+                "OSSL_DEPRECATEDIN_3_0 int RIPEMD160_Init(RIPEMD160_CTX *c);",
+                "                      int RIPEMD160_Init(RIPEMD160_CTX *c);",
+            ),
+            (
+                "XMLPUBFUN xmlTextWriterPtr XMLCALL\n    xmlNewTextWriter(int x);",
+                "          xmlTextWriterPtr        \n    xmlNewTextWriter(int x);",
             ),
             (
                 "#define F(x) \\\n  (x, /* note */ \\\n  x)\n",
