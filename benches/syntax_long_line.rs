@@ -12,9 +12,12 @@ use std::time::Instant;
 use ctxcurate::core::summary;
 use ctxcurate::core::syntax::{self, Lang};
 
+/// Makes the `i`-th entry of a table.
+type Entry = fn(usize) -> String;
+
 /// One line `static const struct e table[] = { ... };` of about `bytes`
 /// bytes, entries made by `entry`, then a function after it.
-fn table(bytes: usize, entry: fn(usize) -> String) -> String {
+fn table(bytes: usize, entry: Entry) -> String {
     let mut text = String::from("/* generated table */\nstatic const struct e table[] = {");
     let mut i = 0;
     while text.len() < bytes {
@@ -26,7 +29,7 @@ fn table(bytes: usize, entry: fn(usize) -> String) -> String {
 }
 
 fn main() {
-    let shapes: [(&str, fn(usize) -> String); 3] = [
+    let shapes: [(&str, Entry); 3] = [
         ("numbers", |i| format!("{}, ", i % 1000)),
         ("structs", |i| format!("{{ \"key{i}\", {i}, NULL }}, ")),
         ("unparsable", |i| format!("X({i}) Y {i} ")),
