@@ -24,7 +24,8 @@
 //!
 //! `cargo test --test ctags_compare -- --nocapture` prints the table and
 //! the first misses. `.ci/run` installs ctags and the packages; a project
-//! or tool that is missing is reported on stderr and skipped. Lua's `.c`
+//! or tool that is missing is reported on stderr and skipped locally, and
+//! fails the test under `CI` (except Lua, fetched best effort). Lua's `.c`
 //! files come from the `lupa` sdist on PyPI (`.ci/run` unpacks them into
 //! `target/corpora/lua54`; `CTXCURATE_LUA_DIR` overrides the place).
 
