@@ -1,7 +1,8 @@
 //! Property-based fuzzing (proptest; `cargo fuzz` needs a nightly
 //! toolchain this project does not assume) of the code that takes input
 //! from files nobody vetted: the project-file parser, symbol extraction for
-//! Python, C and C++, every view renderer (with Python data tables to
+//! Python, C and C++ (and the C/C++ pre-pass: macros, conditionals,
+//! large initializers), every view renderer (with Python data tables to
 //! collapse), the slice resolver and the secret scanner. Inputs mix random text with fragments of each grammar
 //! and of TOML, so the parsers get past their first token.
 //!
@@ -17,7 +18,7 @@ use std::path::Path;
 use ctxcurate::core::anchor::{self, Resolution};
 use ctxcurate::core::model::{FileItem, MaskState, Slice, ViewMode};
 use ctxcurate::core::project::{parse_text, to_toml};
-use ctxcurate::core::syntax::{self, Lang, Symbol};
+use ctxcurate::core::syntax::{self, CMacros, Lang, Symbol};
 use ctxcurate::core::{secrets, views};
 use proptest::prelude::*;
 
@@ -144,6 +145,76 @@ const C_LIKE: &[&str] = &[
     "MY_ATTR",
     "operator bool",
     "/*",
+];
+
+/// What the C/C++ pre-pass reacts to (conditionals, macros, shapes,
+/// initializers, comments and literals around them), next to multibyte
+/// UTF-8.
+const PREPASS: &[&str] = &[
+    "#if 0\n",
+    "#if X\n",
+    "#ifdef A /* open\n",
+    "#elif Y\n",
+    "#else\n",
+    "#endif\n",
+    "#endif",
+    "#define M(x) \\\n  (x, /* c */ \\\n x)\n",
+    "\\\n",
+    "\n",
+    "LUA_API ",
+    "LUA_APIé",
+    "é LUA_API",
+    "ZEXTERN int ZEXPORT f OF((",
+    "PNG_EXPORT(1, int, f, (void))",
+    "PNG_FP_EXPORT(2, float, g,\n (int x))\n",
+    "spread",
+    "FMT_TYPE_CONSTANT(int, t);\n",
+    "CURLWARNING(w,\n  \"m (\")\n",
+    "YAML_DECLARE(const char *)\n",
+    "FMT_MSC_WARNING(suppress : 1)\n",
+    "decltype(",
+    "decltype(a, b)",
+    "decltype(é, 𝕏)",
+    "extern template ",
+    "template class ",
+    "template <",
+    "JSON_EXPLICIT operator T() const",
+    "__stdcall ",
+    "__attribute__((é)) ",
+    "MY_ATTR",
+    "MY_ATTR(",
+    "= {",
+    "= {é, ",
+    "{",
+    "}",
+    "(",
+    ")",
+    ",",
+    ";",
+    "/*",
+    "*/",
+    "//",
+    "\"",
+    "'",
+    "é",
+    "𝕏",
+    "\u{202e}",
+];
+
+/// User macro lists, valid and not.
+const USER_MACROS: &[&str] = &[
+    "MY_ATTR",
+    "MY_ATTR()",
+    "unwrap OF",
+    "spread PNG_EXPORT",
+    "MY_TRY = try",
+    "MY_X = notakeyword",
+    "bad name",
+    "",
+    "=",
+    "spread",
+    "é",
+    "LUA_API",
 ];
 
 const TOML_BITS: &[&str] = &[
@@ -386,6 +457,45 @@ proptest! {
         }
     }
 
+    /// The C/C++ pre-pass (macros, conditionals, large initializers) on
+    /// text dense with what it reacts to, unbalanced `#if`/`#endif` and
+    /// macros at the end included: never a panic, byte offsets and line
+    /// breaks kept, and what it changed is ASCII written over ASCII or
+    /// over whole characters.
+    #[test]
+    fn prepass_keeps_offsets_and_lines(
+        lang in prop_oneof![Just(Lang::C), Just(Lang::Cpp)],
+        text in codeish(PREPASS),
+        user in proptest::collection::vec(proptest::sample::select(USER_MACROS), 0..4),
+    ) {
+        check_prepass(lang, &text, &user)?;
+    }
+
+    /// The same on random bytes (read as UTF-8 lossily, as files are).
+    #[test]
+    fn prepass_survives_random_bytes(
+        lang in prop_oneof![Just(Lang::C), Just(Lang::Cpp)],
+        bytes in proptest::collection::vec(any::<u8>(), 0..600),
+    ) {
+        check_prepass(lang, &String::from_utf8_lossy(&bytes), &[])?;
+    }
+
+    /// A large initializer (blanked inside its braces), closed or not,
+    /// with the pre-pass's triggers inside and around it.
+    #[test]
+    fn prepass_blanks_large_initializers_safely(
+        lang in prop_oneof![Just(Lang::C), Just(Lang::Cpp)],
+        head in codeish(PREPASS),
+        entry in codeish(PREPASS),
+        closed in any::<bool>(),
+        tail in codeish(PREPASS),
+    ) {
+        let repeat = 5000 / entry.len().max(1) + 1;
+        let close = if closed { "};\n" } else { "" };
+        let text = format!("{head}\nint t[] = {{{}{close}{tail}", entry.repeat(repeat.min(5000)));
+        check_prepass(lang, &text, &[])?;
+    }
+
     /// Every view mode renders anything without panicking; `full` is the
     /// text itself and `none` never shows it.
     #[test]
@@ -497,6 +607,42 @@ proptest! {
     }
 }
 
+/// The pre-pass's output against its input: same length, same line
+/// breaks, changed bytes ASCII over ASCII (or over every byte of a
+/// multibyte character); and the parse with these macros is sound.
+fn check_prepass(lang: Lang, text: &str, user: &[&str]) -> Result<(), TestCaseError> {
+    let user: Vec<String> = user.iter().map(|s| s.to_string()).collect();
+    let macros = CMacros::new(&user);
+    let out = syntax::preprocessed(lang, text, &macros);
+    prop_assert_eq!(out.len(), text.len());
+    let (a, b) = (text.as_bytes(), out.as_bytes());
+    for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+        let newline = |c: u8| c == b'\n' || c == b'\r';
+        prop_assert_eq!(newline(x), newline(y), "line break moved at byte {}", i);
+        if x != y {
+            prop_assert!(y.is_ascii(), "non-ASCII written at byte {}", i);
+        }
+    }
+    // A changed multibyte character is changed whole.
+    for (i, c) in text.char_indices() {
+        let len = c.len_utf8();
+        if len > 1 && out.get(i..i + len) != Some(&text[i..i + len]) {
+            prop_assert!(
+                b[i..i + len].iter().all(u8::is_ascii),
+                "character at byte {} half blanked",
+                i
+            );
+        }
+    }
+    let tree = syntax::parse_with(lang, text, &macros);
+    let lines = text.lines().count().max(1);
+    for s in tree.iter() {
+        prop_assert!(s.range.end <= text.len(), "{:?}", s.range);
+        prop_assert!(s.start_line >= 1 && s.end_line <= lines + 1);
+    }
+    Ok(())
+}
+
 /// Hand-picked seed: a table defined twice is an error, not a panic.
 #[test]
 fn regression_duplicate_table_is_an_error() {
@@ -518,5 +664,16 @@ fn regression_unclosed_constructs() {
             views::render(path_for(lang), text, mode, &FileItem::new(path_for(lang)));
         }
         let _ = tree.symbols.len();
+    }
+}
+
+/// Found by `prepass_keeps_offsets_and_lines`: the `0` written into a
+/// `decltype(a, b)` landed on a line break.
+#[test]
+fn regression_decltype_comma_after_a_line_break() {
+    for text in ["decltype(\n,)", "int t[] = {decltype(\n\n\n,)"] {
+        for lang in [Lang::C, Lang::Cpp] {
+            check_prepass(lang, text, &[]).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+        }
     }
 }

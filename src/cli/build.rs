@@ -63,6 +63,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         DiskCache::open(&project.root),
         Summarizer::for_project(&project.root, &project.settings),
     );
+    cache.set_c_macros(project.c_macros());
     let mut targets = preset.targets.clone();
     for t in &args.targets {
         let rel = target_path(ctx, &project, t)?;

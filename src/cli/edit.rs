@@ -12,7 +12,7 @@ use ctxcurate::core::anchor;
 use ctxcurate::core::curation::{self, CurationError, Included};
 use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
-use ctxcurate::core::syntax::{self, Lang};
+use ctxcurate::core::syntax::{self, CMacros, Lang};
 use ctxcurate::core::walk;
 
 use super::args::{Command, PresetTarget};
@@ -74,7 +74,7 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
         } => {
             let root = project.root.clone();
             let rel = ctx.rel_path(&root, Path::new(&path))?;
-            check_symbol(&root, &rel, &symbol)?;
+            check_symbol(&root, &rel, &symbol, &project.c_macros())?;
             let (name, preset) = target_preset(project, &target)?;
             check_file(preset, &root, &rel)?;
             curation::set_mask(preset, &rel, &symbol, state)?;
@@ -146,7 +146,7 @@ fn check_file(preset: &Preset, root: &Path, rel: &str) -> Result<()> {
     Ok(())
 }
 
-fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
+fn check_symbol(root: &Path, rel: &str, symbol: &str, macros: &CMacros) -> Result<()> {
     if Lang::from_path(rel).is_none() {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     }
@@ -154,7 +154,7 @@ fn check_symbol(root: &Path, rel: &str, symbol: &str) -> Result<()> {
     let Some(lang) = Lang::detect(rel, &text) else {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     };
-    let tree = syntax::parse(lang, &text);
+    let tree = syntax::parse_with(lang, &text, macros);
     if tree.find(symbol).is_some() {
         return Ok(());
     }

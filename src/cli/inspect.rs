@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use ctxcurate::core::model::{FileItem, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::project::{self, Project};
-use ctxcurate::core::syntax::{self, Lang, Symbol};
+use ctxcurate::core::syntax::{self, CMacros, Lang, Symbol};
 use ctxcurate::core::walk::{self, Content, FileProblem, ReadPolicy};
 use ctxcurate::core::{tokens, views};
 use rayon::prelude::*;
@@ -47,6 +47,8 @@ struct Named {
     /// name, gets a fresh one).
     item: FileItem,
     text: String,
+    /// The project's extra C/C++ macros (`[syntax] c_macros`).
+    macros: CMacros,
 }
 
 /// Read `path` under the read policy of the project around the working
@@ -65,9 +67,15 @@ fn read_named(ctx: &Ctx, path: &Path, force_full: bool) -> Result<Named> {
         .filter(|p| p.root == root)
         .and_then(|p| entry_for(&p.active_preset(), &rel))
         .unwrap_or_else(|| FileItem::new(rel.clone()));
+    let macros = project.as_ref().map(Project::c_macros).unwrap_or_default();
     let force = force_full || item.force_full;
     match walk::read_content_with(&root, &rel, &policy, force) {
-        Content::Text { text, .. } => Ok(Named { rel, item, text }),
+        Content::Text { text, .. } => Ok(Named {
+            rel,
+            item,
+            text,
+            macros,
+        }),
         Content::Unreadable(problem) => user_err!("{rel}: {}", explain(&problem)),
     }
 }
@@ -86,8 +94,13 @@ fn explain(problem: &FileProblem) -> String {
 }
 
 pub fn view(path: &Path, mode: ViewMode, force_full: bool, ctx: &mut Ctx) -> Result<()> {
-    let Named { rel, item, text } = read_named(ctx, path, force_full)?;
-    let view = views::render(&rel, &text, mode, &item);
+    let Named {
+        rel,
+        item,
+        text,
+        macros,
+    } = read_named(ctx, path, force_full)?;
+    let view = views::render_with(&rel, &text, mode, &item, &macros);
     write_content(ctx, &view.text)?;
     if view.mode != mode {
         writeln!(
@@ -107,11 +120,13 @@ pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Resu
     if Lang::from_path(&rel).is_none() {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     }
-    let Named { rel, text, .. } = read_named(ctx, path, force_full)?;
+    let Named {
+        rel, text, macros, ..
+    } = read_named(ctx, path, force_full)?;
     let Some(lang) = Lang::detect(&rel, &text) else {
         user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
     };
-    let tree = syntax::parse(lang, &text);
+    let tree = syntax::parse_with(lang, &text, &macros);
     if json {
         serde_json::to_writer_pretty(&mut *ctx.out, &tree.symbols)?;
         writeln!(ctx.out)?;

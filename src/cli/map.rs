@@ -31,6 +31,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         DiskCache::open(&project.root),
         Summarizer::for_project(&project.root, &project.settings),
     );
+    cache.set_c_macros(project.c_macros());
     let walked = walk::walk_files(&project.root);
     let graph = ImportGraph::build(
         &project.root,

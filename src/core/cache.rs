@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 use crate::core::model::{FileItem, TokenizerKind, ViewMode};
 use crate::core::store::{self, DiskCache};
 use crate::core::summarizer::Summarizer;
-use crate::core::syntax::{self, Lang, SymbolTree};
+use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
 use crate::core::walk::{self, Content, FileProblem, ReadPolicy};
@@ -87,6 +87,9 @@ pub struct FileCache {
     tokens: TokenCache,
     disk: DiskCache,
     summarizer: Summarizer,
+    /// The project's extra C/C++ macros: every parse reads them, every key
+    /// of what a parse produces names them.
+    c_macros: Mutex<CMacros>,
 }
 
 /// Bumped whenever a view renderer or derived text changes, so entries
@@ -148,6 +151,18 @@ impl FileCache {
         let mut current = lock(&self.policy);
         if *current != policy {
             *current = policy;
+            drop(current);
+            self.clear();
+        }
+    }
+
+    /// Parse C and C++ with these extra macros (`[syntax] c_macros`) from
+    /// now on (a no-op when unchanged; otherwise everything parsed or
+    /// rendered before is forgotten).
+    pub fn set_c_macros(&self, macros: CMacros) {
+        let mut current = lock(&self.c_macros);
+        if *current != macros {
+            *current = macros;
             drop(current);
             self.clear();
         }
@@ -222,7 +237,8 @@ impl FileCache {
             .get_or_init(|| {
                 let text = file.text()?;
                 let lang = Lang::detect(rel, text)?;
-                Some(Arc::new(syntax::parse(lang, text)))
+                let macros = lock(&self.c_macros).clone();
+                Some(Arc::new(syntax::parse_with(lang, text, &macros)))
             })
             .clone()
     }
@@ -255,6 +271,7 @@ impl FileCache {
             rel.as_bytes(),
             key.2.as_bytes(),
             mode.as_str().as_bytes(),
+            self.c_macros_key().as_bytes(),
         ]);
         let stored = needs_parse
             .then(|| self.disk.get("views", &disk_key))
@@ -327,6 +344,7 @@ impl FileCache {
             name.as_bytes(),
             &file.hash,
             rel.as_bytes(),
+            self.c_macros_key().as_bytes(),
         ]);
         if let Some(text) = lock(&self.derived).get(&key) {
             return Some(text.clone());
@@ -361,6 +379,12 @@ impl FileCache {
         });
         self.tokens.insert(kind, hash, n);
         n
+    }
+
+    /// The part of a cache key naming the extra C/C++ macros (empty when
+    /// there are none).
+    fn c_macros_key(&self) -> String {
+        lock(&self.c_macros).key()
     }
 
     /// Forget everything (for a manual refresh).

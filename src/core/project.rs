@@ -154,7 +154,6 @@ impl Project {
         let resolved = project.resolve();
         project.warnings.extend(resolved.warning(&project.path));
         project.settings = resolved.settings;
-        project.apply_syntax_settings();
         Ok(project)
     }
 
@@ -163,17 +162,16 @@ impl Project {
     /// the user did not write).
     pub fn refresh_settings(&mut self) {
         self.settings = self.resolve().settings;
-        self.apply_syntax_settings();
     }
 
-    /// Hand the `[syntax]` tables (global, then project) to the parser:
-    /// the user's extra C/C++ macros.
-    fn apply_syntax_settings(&self) {
+    /// The user's extra C/C++ macros of the `[syntax]` tables (global,
+    /// then project), for every parse of this project's files.
+    pub fn c_macros(&self) -> crate::core::syntax::CMacros {
         let macros = [
             self.global.syntax.c_macros.as_slice(),
             self.file.syntax.c_macros.as_slice(),
         ];
-        crate::core::syntax::set_user_macros(&macros.concat());
+        crate::core::syntax::CMacros::new(&macros.concat())
     }
 
     /// The settings as [`trust::resolve`] gives them, with what it left out.

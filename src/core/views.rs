@@ -9,7 +9,7 @@ use crate::core::anchor::{self, Resolution};
 use crate::core::model::{FileItem, ViewMode};
 use crate::core::summarizer::Summary;
 use crate::core::summary;
-use crate::core::syntax::{self, Lang, SymbolTree};
+use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::text::sanitize::escape_line;
 
 /// The body shown for a file in `none` mode.
@@ -32,7 +32,19 @@ pub struct View {
 /// Render `text` (the content of `path`) as `item` asks, in `mode`, with
 /// the heuristic summaries and no cache.
 pub fn render(path: &str, text: &str, mode: ViewMode, item: &FileItem) -> View {
-    let parse = || Lang::detect(path, text).map(|lang| Arc::new(syntax::parse(lang, text)));
+    render_with(path, text, mode, item, &CMacros::default())
+}
+
+/// [`render`] with the project's extra C/C++ macros (`[syntax] c_macros`).
+pub fn render_with(
+    path: &str,
+    text: &str,
+    mode: ViewMode,
+    item: &FileItem,
+    macros: &CMacros,
+) -> View {
+    let parse =
+        || Lang::detect(path, text).map(|lang| Arc::new(syntax::parse_with(lang, text, macros)));
     let summarize = || Summary {
         text: summary::summarize(path, text),
         notes: Vec::new(),

@@ -146,6 +146,7 @@ fn event_loop(
         Summarizer::for_project(&root, &state.project.settings),
     ));
     cache.set_policy(state.compose_options().read);
+    cache.set_c_macros(state.project.c_macros());
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),

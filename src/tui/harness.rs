@@ -61,6 +61,7 @@ impl Harness {
             Summarizer::for_project(&state.project.root, &state.project.settings),
         );
         cache.set_policy(state.compose_options().read);
+        cache.set_c_macros(state.project.c_macros());
         let mut h = Harness {
             sync,
             state,

@@ -1,5 +1,6 @@
 //! Languages: the tree-sitter grammar and the compiled symbol query of each
-//! [`Lang`], and a per-thread parser pool. A run over thousands of files
+//! [`Lang`] (a query may inherit another's with `; inherits: c`), and a
+//! per-thread parser pool. A run over thousands of files
 //! compiles each query once (process-wide) and creates one parser per
 //! language per thread.
 
@@ -45,13 +46,20 @@ impl Lang {
         }
     }
 
-    /// The text of the symbol query.
-    pub(super) fn query_source(self) -> &'static str {
+    /// The query file as written (`queries/<lang>.scm`).
+    pub(super) fn query_file(self) -> &'static str {
         match self {
             Lang::Python => include_str!("queries/python.scm"),
             Lang::C => include_str!("queries/c.scm"),
             Lang::Cpp => include_str!("queries/cpp.scm"),
         }
+    }
+
+    /// The text of the symbol query: the query file with each `;
+    /// inherits: <lang>` line replaced by that language's query, as
+    /// helix's queries do (C++ builds on C).
+    pub(super) fn query_source(self) -> String {
+        inherit(self.query_file(), 0)
     }
 
     /// The compiled symbol query, or `None` if the embedded query does not
@@ -66,9 +74,44 @@ impl Lang {
     }
 }
 
+/// The languages a query may inherit, by the name used after
+/// `; inherits:`.
+fn by_name(name: &str) -> Option<Lang> {
+    match name {
+        "c" => Some(Lang::C),
+        "cpp" => Some(Lang::Cpp),
+        "python" => Some(Lang::Python),
+        _ => None,
+    }
+}
+
+/// `text` with its `; inherits: a, b` lines expanded (at most a few
+/// levels deep, so a cycle cannot recurse forever).
+fn inherit(text: &str, depth: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.lines() {
+        let parents = line
+            .trim()
+            .strip_prefix("; inherits:")
+            .filter(|_| depth < 4);
+        match parents {
+            Some(names) => {
+                for lang in names.split(',').filter_map(|n| by_name(n.trim())) {
+                    out.push_str(&inherit(lang.query_file(), depth + 1));
+                }
+            }
+            None => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
 /// Compile the query of `lang` and classify its captures.
 pub(super) fn compile_query(lang: Lang) -> Result<SymbolQuery, String> {
-    let query = Query::new(&lang.grammar(), lang.query_source()).map_err(|e| e.to_string())?;
+    let query = Query::new(&lang.grammar(), &lang.query_source()).map_err(|e| e.to_string())?;
     let captures = query
         .capture_names()
         .iter()

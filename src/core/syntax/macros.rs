@@ -4,7 +4,7 @@
 //! `lua_atpanic`, not `lua_CFunction`). Two sources decide what is a macro:
 //!
 //! - data: `queries/ignored_macros.txt` plus the user's `[syntax]
-//!   c_macros` (see [`set_user_macros`]), where `NAME` is blanked,
+//!   c_macros` (a [`CMacros`] passed to each parse), where `NAME` is blanked,
 //!   `NAME()` is blanked with its argument list, `unwrap NAME` keeps the
 //!   argument list without its outer parentheses (zlib's
 //!   `deflate OF((z_streamp strm))`) and `spread NAME` turns
@@ -22,10 +22,10 @@
 //! those of the original. Directive lines are left alone.
 
 use std::collections::HashMap;
-use std::sync::{OnceLock, RwLock};
+use std::sync::OnceLock;
 
 /// What to do with a listed macro.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Rule {
     /// Blank the name.
     Name,
@@ -93,28 +93,48 @@ fn builtin() -> &'static HashMap<String, Rule> {
     })
 }
 
-/// The user's entries (`[syntax] c_macros`), in the list format.
-static USER: RwLock<Vec<(String, Rule)>> = RwLock::new(Vec::new());
-
-/// Set the user's extra macros (`[syntax] c_macros`), each in the format
-/// of `queries/ignored_macros.txt` (`NAME`, `NAME()`, `unwrap NAME`,
-/// `spread NAME`). Invalid entries are skipped. Applies to every later
-/// parse in this process.
-pub fn set_user_macros(entries: &[String]) {
-    let parsed: Vec<(String, Rule)> = entries.iter().filter_map(|e| entry(e)).collect();
-    if let Ok(mut user) = USER.write() {
-        *user = parsed;
-    }
+/// The user's extra C/C++ macros (`[syntax] c_macros`, global then
+/// project), each in the format of `queries/ignored_macros.txt` (`NAME`,
+/// `NAME()`, `unwrap NAME`, `spread NAME`, `NAME = keyword`); invalid
+/// entries are skipped. Passed to every C/C++ parse; [`CMacros::key`] is
+/// part of every cache key of what a parse produces.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct CMacros {
+    entries: Vec<(String, Rule)>,
 }
 
-fn rule_of(word: &str) -> Option<Rule> {
-    if let Some(rule) = builtin().get(word) {
-        return Some(*rule);
+impl CMacros {
+    /// The valid entries of `entries`, in order.
+    pub fn new(entries: &[String]) -> CMacros {
+        CMacros {
+            entries: entries.iter().filter_map(|e| entry(e)).collect(),
+        }
     }
-    let user = USER.read().ok()?;
-    user.iter()
-        .find(|(name, _)| name == word)
-        .map(|(_, rule)| *rule)
+
+    /// No extra macro: the built-in list alone.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// A stable text naming the valid entries, for cache keys (empty for
+    /// none).
+    pub fn key(&self) -> String {
+        let mut key = String::new();
+        for (name, rule) in &self.entries {
+            key.push_str(&format!("{name}={rule:?}\n"));
+        }
+        key
+    }
+
+    fn rule_of(&self, word: &str) -> Option<Rule> {
+        if let Some(rule) = builtin().get(word) {
+            return Some(*rule);
+        }
+        self.entries
+            .iter()
+            .find(|(name, _)| name == word)
+            .map(|(_, rule)| *rule)
+    }
 }
 
 /// Type keywords (and specifiers) that, right after a word at the start
@@ -288,6 +308,19 @@ impl<'a> Scan<'a> {
         Some((start, Tok::Word(self.text.get(start..j)?)))
     }
 
+    /// Whether the byte at `i` is on a directive line (`#...`, or a
+    /// continuation line of one, not told apart here).
+    fn in_directive(&self, i: usize) -> bool {
+        let line_start = self.src[..i]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        self.src[line_start..i]
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            == Some(&b'#')
+    }
+
     /// Whether the original byte at `i` has been blanked.
     fn is_blanked(&self, i: usize) -> bool {
         self.out
@@ -321,8 +354,9 @@ impl<'a> Scan<'a> {
     }
 }
 
-/// `source` with macro tokens blanked (see the module doc).
-pub(super) fn blank(source: &str) -> Option<String> {
+/// `source` with macro tokens blanked (see the module doc), `None` when
+/// nothing is.
+pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
     let mut scan = Scan {
         src: source.as_bytes(),
         text: source,
@@ -355,7 +389,16 @@ pub(super) fn blank(source: &str) -> Option<String> {
             i = end;
             continue;
         };
-        i = match rule_of(word) {
+        if word == "decltype" {
+            i = decltype_with_commas(&mut scan, end).unwrap_or(end);
+            continue;
+        }
+        if let Some(to) = explicit_instantiation(&scan, word, i, end) {
+            scan.blank(i, to);
+            i = to;
+            continue;
+        }
+        i = match user.rule_of(word) {
             Some(rule) => apply(&mut scan, rule, i, end),
             None if is_caps(word) && access_label(&scan, i, end).is_some() => {
                 let to = access_label(&scan, i, end).unwrap_or(end);
@@ -379,6 +422,67 @@ pub(super) fn blank(source: &str) -> Option<String> {
         };
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// `decltype(a, b)` (a comma expression, which tree-sitter-cpp cannot
+/// read, as in SFINAE's `-> decltype(x.f(), void())`): the argument is
+/// overwritten with `0` and spaces, a type like any other for the
+/// parser. The index after the `)`, or `None` when there is no comma at
+/// the top level of the argument (nothing is changed then).
+fn decltype_with_commas(scan: &mut Scan, end: usize) -> Option<usize> {
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    let mut depth = 0usize;
+    let mut comma = false;
+    for &b in scan.src.get(open + 1..close - 1)? {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => comma = true,
+            _ => {}
+        }
+    }
+    if !comma {
+        return None;
+    }
+    scan.blank(open + 1, close - 1);
+    // On the first byte that is not a line break (the comma is one).
+    let zero = (open + 1..close - 1).find(|&j| !matches!(scan.src[j], b'\n' | b'\r'));
+    if let (Some(out), Some(zero)) = (scan.out.as_mut(), zero) {
+        out[zero] = b'0';
+    }
+    Some(close)
+}
+
+/// An explicit instantiation tree-sitter-cpp cannot read: the `extern`
+/// of `extern template auto f<char>(x) -> T;`, the `template` of
+/// `template class X<A, &A::m>;` at the start of a declaration. The end
+/// of the word to blank, or `None`.
+fn explicit_instantiation(scan: &Scan, word: &str, start: usize, end: usize) -> Option<usize> {
+    if !matches!(word, "extern" | "template") {
+        return None;
+    }
+    let starts_declaration = match scan.prev_token(start, false) {
+        None | Some((_, Tok::Punct(b';' | b'{' | b'}'))) => true,
+        Some((at, _)) => scan.in_directive(at),
+    };
+    let (after, next) = scan.next(end, false)?;
+    match (word, next) {
+        ("extern", Tok::Word("template")) if starts_declaration => {
+            let third = scan.next(after + "template".len(), false).map(|(_, t)| t);
+            (third != Some(Tok::Punct(b'<'))).then_some(end)
+        }
+        ("template", Tok::Word("class" | "struct" | "union")) => {
+            let blanked_extern = matches!(
+                scan.prev_token(start, false),
+                Some((at, Tok::Word("extern"))) if scan.is_blanked(at)
+            );
+            (starts_declaration || blanked_extern).then_some(end)
+        }
+        _ => None,
+    }
 }
 
 /// `JSON_PRIVATE_UNLESS_TESTED:` alone on its line, an access specifier
@@ -523,6 +627,15 @@ fn spread(scan: &mut Scan, start: usize, open: usize, close: usize) {
             seen_params = true;
         }
     }
+    // `PNG_FP_EXPORT(...)` ends its declaration itself: without a `;` or
+    // a body after it, the next declaration would join this one.
+    let ends = matches!(
+        scan.next(close, false),
+        None | Some((_, Tok::Word(_))) | Some((_, Tok::Punct(b'#' | b'/')))
+    );
+    if ends && let Some(out) = scan.out.as_mut() {
+        out[close - 1] = b';';
+    }
 }
 
 /// The shapes that give a word away as a macro (see the module doc).
@@ -560,6 +673,26 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
         && let Some((open, Tok::Punct(b'('))) = scan.next(end, false)
         && let Some(close) = scan.close(open)
         && matches!(scan.next(close, false), Some((_, Tok::Word(w))) if is_type_keyword(w))
+    {
+        return true;
+    }
+    // `XMLPUBFUN const xmlChar * XMLCALL f (`: a qualifier and a type
+    // follow the word at the start of a declaration.
+    if line_start
+        && let Some((after, Tok::Word(q @ ("const" | "volatile")))) = scan.next(end, false)
+        && let Some((_, Tok::Word(w))) = scan.next(after + q.len(), false)
+        && !is_keyword(w)
+    {
+        return true;
+    }
+    // `typedef void (XMLCDECL *f) (...)`, `(WINAPI *pfn) (`: a calling
+    // convention before the pointer of a function pointer's declarator
+    // (not a parameter's type: `f(RIPEMD160_CTX *c);`).
+    if matches!(prev, Some(Tok::Punct(b'(')))
+        && let Some((star, Tok::Punct(b'*'))) = scan.next(end, false)
+        && let Some((at, Tok::Word(name))) = scan.next(star + 1, false)
+        && let Some((close, Tok::Punct(b')'))) = scan.next(at + name.len(), false)
+        && matches!(scan.next(close + 1, false), Some((_, Tok::Punct(b'('))))
     {
         return true;
     }
@@ -621,7 +754,10 @@ fn three_words(scan: &Scan, end: usize) -> bool {
     let Some((after2, Tok::Word(third))) = scan.next(at, false) else {
         return false;
     };
+    // `xmlChar XMLCALL f (`: an ALL_CAPS second word is the macro, the
+    // first one the type.
     !is_keyword(second)
+        && !is_caps(second)
         && !is_keyword(third)
         && matches!(
             scan.next(after2 + third.len(), false),
@@ -710,7 +846,7 @@ mod tests {
     use super::*;
 
     fn blanked(src: &str) -> String {
-        blank(src).unwrap_or_else(|| src.to_string())
+        blank(src, &CMacros::default()).unwrap_or_else(|| src.to_string())
     }
 
     #[test]
@@ -743,6 +879,22 @@ mod tests {
             (
                 "l_sinline CallInfo *f (int a) {",
                 "          CallInfo *f (int a) {",
+            ),
+            (
+                "XMLPUBFUN const xmlChar * XMLCALL\n  getPublicId (void *ctx);",
+                "          const xmlChar *        \n  getPublicId (void *ctx);",
+            ),
+            (
+                "typedef void (XMLCDECL *warningSAXFunc) (void *ctx);",
+                "typedef void (         *warningSAXFunc) (void *ctx);",
+            ),
+            (
+                "OSSL_DEPRECATEDIN_3_0 int RIPEMD160_Init(RIPEMD160_CTX *c);",
+                "                      int RIPEMD160_Init(RIPEMD160_CTX *c);",
+            ),
+            (
+                "XMLPUBFUN xmlTextWriterPtr XMLCALL\n    xmlNewTextWriter(int x);",
+                "          xmlTextWriterPtr        \n    xmlNewTextWriter(int x);",
             ),
             (
                 "#define F(x) \\\n  (x, /* note */ \\\n  x)\n",
@@ -779,9 +931,10 @@ mod tests {
     fn user_macros_extend_the_list() {
         let src = "int h(int a) mylib_nothrow_here;";
         assert_eq!(blanked(src), src);
-        set_user_macros(&["mylib_nothrow_here".to_string(), "bad name".to_string()]);
+        let user = CMacros::new(&["mylib_nothrow_here".to_string(), "bad name".to_string()]);
+        assert_eq!(user.key(), "mylib_nothrow_here=Name\n");
         let want = "int h(int a)                   ;";
-        assert_eq!(blanked(src), want);
-        set_user_macros(&[]);
+        assert_eq!(blank(src, &user).as_deref(), Some(want));
+        assert_eq!(CMacros::new(&["bad name".to_string()]), CMacros::default());
     }
 }

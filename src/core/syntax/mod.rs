@@ -16,6 +16,8 @@
 //! checked. Queries compile once per process, parsers are reused per
 //! thread.
 
+mod errors;
+mod initializers;
 mod lang;
 mod literals;
 mod macros;
@@ -38,7 +40,7 @@ use serde::Serialize;
 
 use crate::core::model::MaskState;
 
-pub use macros::set_user_macros;
+pub use macros::CMacros;
 
 /// A language with a grammar and a symbol query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -220,12 +222,29 @@ impl<'a> Iterator for SymbolIter<'a> {
     }
 }
 
-/// Parse `source` and extract its symbol tree. Never fails: a file with
-/// syntax errors yields the symbols it can.
+/// Parse `source` and extract its symbol tree, with the built-in C/C++
+/// macro list alone. Never fails: a file with syntax errors yields the
+/// symbols it can.
 pub fn parse(lang: Lang, source: &str) -> SymbolTree {
-    let mut tree = symbols::extract(lang, source);
+    parse_with(lang, source, &CMacros::default())
+}
+
+/// [`parse`] with the user's extra C/C++ macros (`[syntax] c_macros`).
+pub fn parse_with(lang: Lang, source: &str, macros: &CMacros) -> SymbolTree {
+    let mut tree = symbols::extract(lang, source, macros);
     literals::retitle(&mut tree.symbols, &tree.large_literals, source);
     tree
+}
+
+/// The text tree-sitter reads for `source`: the C/C++ pre-pass's output
+/// (macros, and when they help conditionals, blanked; see `preproc`),
+/// `source` itself for Python. Same length and same line breaks as
+/// `source`.
+pub fn preprocessed(lang: Lang, source: &str, macros: &CMacros) -> String {
+    match preproc::parse(lang, source, macros) {
+        Some((_, text)) => text.into_owned(),
+        None => preproc::blank_ignored(lang, source, macros).into_owned(),
+    }
 }
 
 /// The code with every function/method body replaced by `...` (Python) or

@@ -1,68 +1,91 @@
 //! Preprocessor workarounds for parsing C and C++. Tree-sitter sees no
 //! preprocessor, so before parsing:
 //!
+//! - the contents of large brace initializers are blanked
+//!   (`initializers`: no symbol lives there, and a data table on one long
+//!   line is where tree-sitter's error recovery costs more than linear
+//!   time);
 //! - the attribute-like macros listed in `queries/ignored_macros.txt`
 //!   (`__THROW`, `__nonnull ((1))`, `_GLIBCXX_NOEXCEPT`, ...) are
 //!   overwritten with spaces, like ctags' `-I` (without this a glibc
 //!   prototype such as `int f (void) __THROW;` is a syntax error);
 //!   with, beyond the list, the macro shapes of `macros.rs` (`LUA_API
 //!   lua_CFunction lua_atpanic (`, `int ZEXPORT deflate OF((...))`);
-//! - if the file still has errors, it is parsed once more with its
-//!   conditional directives (`#if`, `#else`, `#endif`, ...), its `#if 0`
-//!   branches and its lone macro invocation lines (`DECLARE_OPS(<, less)`)
-//!   blanked, and the parse with fewer bytes inside errors wins. That
+//! - if the file still has errors that can hide a symbol (`errors`), it
+//!   is parsed again with its conditional directives (`#if`, `#else`,
+//!   `#endif`, ...), its `#if 0` branches and its lone macro invocations
+//!   (`DECLARE_OPS(<, less)`, `FMT_TYPE_CONSTANT(int, int_type);`,
+//!   curl's `CURLWARNING(name, "message")`) blanked, once keeping every
+//!   other branch and once keeping only the first branch of a conditional
+//!   whose branch ends inside a declaration head, as ctags does; the parse with the fewest bytes inside
+//!   counted errors wins (the first on a tie). Keeping every branch
 //!   rescues code such as libstdc++'s `#if ... #else namespace std { ...
-//!   #endif`, where a block opens inside a conditional, and fmt's base
-//!   clause inside `#if ... #endif`. Every other branch is kept: keeping
-//!   only the first one (as ctags does) was tried and lost the `#else`
-//!   declarations of glibc's headers (`glob64`, `__assert_fail`) for no
-//!   gain on the measured projects.
+//!   #endif`, where a block opens inside a conditional, fmt's base clause
+//!   inside `#if ... #endif`, and keeps the `#else` declarations of
+//!   glibc's headers (`glob64`, `__assert_fail`); keeping the first
+//!   branch rescues an `#if`/`#else` pair that repeats a declaration head
+//!   (nlohmann json's `operator<=>` / `operator<`).
 //!
 //! Blanking keeps the text's length and newlines, so the tree's offsets
 //! and lines are those of the original, which is what every view slices.
 
 use std::borrow::Cow;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::Tree;
 
 use super::Lang;
+use super::errors;
+use super::initializers;
 use super::lang::parse_tree;
-use super::macros;
+use super::macros::{self, CMacros};
 
 /// The tree of `source` and the text it was parsed from (`source` with
 /// workarounds applied; same length, same lines).
-pub(super) fn parse(lang: Lang, source: &str) -> Option<(Tree, Cow<'_, str>)> {
-    let text = blank_ignored(lang, source);
+pub(super) fn parse<'s>(
+    lang: Lang,
+    source: &'s str,
+    user: &CMacros,
+) -> Option<(Tree, Cow<'s, str>)> {
+    let text = blank_ignored(lang, source, user);
     let tree = parse_tree(lang, &text)?;
-    if lang == Lang::Python || !tree.root_node().has_error() {
+    if lang == Lang::Python {
         return Some((tree, text));
     }
-    let Some(flat) = flatten(&text) else {
-        return Some((tree, text));
-    };
-    match parse_tree(lang, &flat) {
-        Some(other) if error_bytes(other.root_node()) < error_bytes(tree.root_node()) => {
-            Some((other, Cow::Owned(flat)))
+    let mut weight = errors::weight(lang, tree.root_node());
+    let mut best = None;
+    for branches in [Branches::All, Branches::First] {
+        if weight == 0 {
+            break;
         }
-        _ => Some((tree, text)),
+        let Some(flat) = flatten(&text, branches) else {
+            continue;
+        };
+        let Some(other) = parse_tree(lang, &flat) else {
+            continue;
+        };
+        let other_weight = errors::weight(lang, other.root_node());
+        if other_weight < weight {
+            weight = other_weight;
+            best = Some((other, flat));
+        }
+    }
+    match best {
+        Some((other, flat)) => Some((other, Cow::Owned(flat))),
+        None => Some((tree, text)),
     }
 }
 
-/// How many bytes lie inside `ERROR` nodes (plus one per missing token).
-fn error_bytes(root: Node) -> usize {
-    let mut total = 0;
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.is_error() {
-            total += node.byte_range().len();
-        } else if node.is_missing() {
-            total += 1;
-        } else if node.has_error() {
-            let mut cursor = node.walk();
-            stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));
-        }
-    }
-    total
+/// Which branches of a conditional a later attempt keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Branches {
+    /// Every branch but `#if 0` ones.
+    All,
+    /// Of a conditional whose kept branch ends inside a declaration head,
+    /// only that branch, as ctags does: an `#if`/`#else` pair that repeats
+    /// a head (`#if X  auto f() -> A  #else  A f()  #endif  { ... }`)
+    /// reads as one head. Other conditionals keep every branch (glibc's
+    /// `#else` declarations are real ones).
+    First,
 }
 
 /// One open conditional while flattening.
@@ -71,32 +94,60 @@ struct Frame {
     outer_blank: bool,
     /// The current branch is blanked.
     blank: bool,
+    /// A branch of this conditional was kept.
+    kept: bool,
+    /// The kept branch's last line of code ends like an unfinished
+    /// declaration head (`... noexcept`, `... const`, `f(int a)`).
+    open_head: bool,
 }
 
 /// A later attempt's text: `text` with every conditional directive
-/// (continuation lines included), every `#if 0` branch and every
-/// lone macro invocation line blanked, or `None` if there is nothing to
-/// blank.
-fn flatten(text: &str) -> Option<String> {
+/// (continuation lines included), the branches `branches` drops and every
+/// lone macro invocation (`DECLARE_OPS(<, less)`,
+/// `FMT_TYPE_CONSTANT(int, int_type);`) blanked, or `None` if there is
+/// nothing to blank.
+fn flatten(text: &str, branches: Branches) -> Option<String> {
     let mut out = text.as_bytes().to_vec();
     let mut changed = false;
     let mut offset = 0;
     let mut continued = false;
+    let mut invocation_end = 0;
     let mut stack: Vec<Frame> = Vec::new();
-    let mut lines = text.split_inclusive('\n').peekable();
-    while let Some(line) = lines.next() {
+    for line in text.split_inclusive('\n') {
         let range = offset..offset + line.len();
         offset = range.end;
         let directive = (!continued).then(|| conditional(line)).flatten();
         let conditional = continued || directive.is_some();
         continued = conditional && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         if let Some((word, zero)) = directive {
-            enter(&mut stack, word, zero);
+            enter(&mut stack, word, zero, branches);
         }
         let dropped = stack.last().is_some_and(|f| f.blank);
-        let next = lines.peek().copied().unwrap_or("");
-        if conditional || dropped || is_macro_invocation(line, next) {
-            blank(&mut out[range]);
+        if !conditional
+            && !dropped
+            && let Some(frame) = stack.last_mut()
+            && let Some(last) = last_code_byte(line)
+        {
+            frame.open_head = last.is_ascii_alphanumeric() || matches!(last, b'_' | b')');
+        }
+        if !conditional && !dropped && range.start >= invocation_end {
+            invocation_end = macro_invocation(text, range.start).unwrap_or(0);
+        }
+        if conditional || dropped || range.start < invocation_end {
+            let to = if conditional {
+                // A block comment opened on a directive line runs on
+                // below it: its opening stays.
+                open_comment(line).map_or(range.end, |at| range.start + at)
+            } else if dropped {
+                range.end
+            } else {
+                range.end.min(invocation_end)
+            };
+            blank(&mut out[range.start..to]);
+            // `FMT_THROW(error);` stays a statement: an empty one.
+            if !conditional && !dropped && to == invocation_end && text.as_bytes()[to - 1] == b';' {
+                out[to - 1] = b';';
+            }
             changed = true;
         }
     }
@@ -106,14 +157,50 @@ fn flatten(text: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// The last byte of code on `line` (comments after `//` or `/*` cut off,
+/// roughly: this only tells whether a declaration head continues).
+fn last_code_byte(line: &str) -> Option<u8> {
+    let cut = [line.find("//"), line.find("/*")]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(line.len());
+    line[..cut].trim_end().bytes().last()
+}
+
+/// Where a block comment that is still open at the end of `line` starts.
+fn open_comment(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut open = None;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        match (open, bytes[i], bytes[i + 1]) {
+            (None, b'/', b'*') => {
+                open = Some(i);
+                i += 2;
+            }
+            (Some(_), b'*', b'/') => {
+                open = None;
+                i += 2;
+            }
+            (None, b'/', b'/') => return None,
+            _ => i += 1,
+        }
+    }
+    open
+}
+
 /// Follow one conditional directive (`word`; `zero` for `#if 0`).
-fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool) {
+fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool, branches: Branches) {
     match word {
         "if" | "ifdef" | "ifndef" => {
             let outer_blank = stack.last().is_some_and(|f| f.blank);
+            let blank = outer_blank || zero;
             stack.push(Frame {
                 outer_blank,
-                blank: outer_blank || zero,
+                blank,
+                kept: !blank,
+                open_head: false,
             });
         }
         "endif" => {
@@ -121,7 +208,9 @@ fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool) {
         }
         _ => {
             if let Some(frame) = stack.last_mut() {
-                frame.blank = frame.outer_blank || zero;
+                let taken = branches == Branches::First && frame.kept && frame.open_head;
+                frame.blank = frame.outer_blank || zero || taken;
+                frame.kept |= !frame.blank;
             }
         }
     }
@@ -143,36 +232,114 @@ fn conditional(line: &str) -> Option<(&str, bool)> {
     DIRECTIVES.contains(&name).then_some((name, zero))
 }
 
-/// A line that is only `UPPER_CASE_MACRO(...)` (no `;`, no body on the
-/// next line), such as libstdc++'s
-/// `_VARIANT_RELATION_FUNCTION_TEMPLATE(<, less)`: an expansion that only
-/// the preprocessor can read.
-fn is_macro_invocation(line: &str, next: &str) -> bool {
-    let line = line.trim();
-    let Some((name, rest)) = line.split_once('(') else {
-        return false;
-    };
-    let name = name.trim_end();
-    let macro_like = name.len() > 1
-        && name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_')
-        && name
-            .chars()
-            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-    macro_like
-        && rest.ends_with(')')
-        && rest.matches('(').count() + 1 == rest.matches(')').count()
-        && !next.trim_start().starts_with('{')
+/// The end of a macro invocation standing alone at `start`, a line's
+/// start: `UPPER_CASE_MACRO(...)` with an optional `;`, its arguments
+/// possibly over several lines, nothing after it on its last line and
+/// neither a body (`{`) nor (without `;`) a declarator after it, such as libstdc++'s
+/// `_VARIANT_RELATION_FUNCTION_TEMPLATE(<, less)`, fmt's
+/// `FMT_TYPE_CONSTANT(int, int_type);` or curl's `CURLWARNING(name,
+/// "message")`: an expansion that only the preprocessor can read.
+fn macro_invocation(text: &str, start: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let lead = bytes
+        .get(start..)?
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t'))
+        .count();
+    let name_start = start + lead;
+    let name_len = bytes[name_start..]
+        .iter()
+        .take_while(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || **b == b'_')
+        .count();
+    let name = text.get(name_start..name_start + name_len)?;
+    let macro_like =
+        name.len() > 1 && name.starts_with(|c: char| c.is_ascii_uppercase() || c == '_');
+    if !macro_like {
+        return None;
+    }
+    let mut i = name_start + name_len;
+    while bytes.get(i).is_some_and(|b| matches!(b, b' ' | b'\t')) {
+        i += 1;
+    }
+    if bytes.get(i) != Some(&b'(') {
+        return None;
+    }
+    let close = closing_paren(bytes, i)?;
+    let mut end = close;
+    if bytes.get(end) == Some(&b';') {
+        end += 1;
+    }
+    let rest_of_line = &text[end..text[end..].find('\n').map_or(text.len(), |p| end + p)];
+    let rest = rest_of_line.trim();
+    if !(rest.is_empty() || rest.starts_with("//")) {
+        return None;
+    }
+    let after = text[end..].trim_start();
+    if after.starts_with('{') {
+        return None;
+    }
+    // Without a `;`, an expansion whose argument reads as a type may be a
+    // declaration's type, its declarator on the next line (libyaml's
+    // `YAML_DECLARE(const char *)` then `yaml_get_version_string(void);`);
+    // attribute-like ones (`FMT_MSC_WARNING(suppress : 26495)`,
+    // `JSON_HEDLEY_DEPRECATED_FOR(3.0.0, f())`) go.
+    let argument = text.get(i + 1..close - 1).unwrap_or("");
+    let type_like = !argument.trim().is_empty()
+        && argument
+            .bytes()
+            .all(|b| b.is_ascii_alphabetic() || b"_ *&:<>".contains(&b));
+    let declarator_follows =
+        after.starts_with(|c: char| c.is_ascii_alphabetic() || "_*(".contains(c));
+    let typed = bytes[end - 1] != b';' && type_like && declarator_follows;
+    (!typed).then_some(end)
 }
 
-/// `source` with its macro tokens blanked (C and C++ only; see
+/// The index after the `)` closing the `(` at `open`, within a bounded
+/// reach and outside string literals.
+fn closing_paren(bytes: &[u8], open: usize) -> Option<usize> {
+    const REACH: usize = 4096;
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (offset, &b) in bytes.get(open..)?.iter().enumerate().take(REACH) {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                b'\n' => return None,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'(' => depth += 1,
+            b')' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(open + offset + 1);
+                }
+            }
+            b'{' | b'}' | b'#' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `source` with its large initializers' contents and its macro tokens
+/// blanked (C and C++ only; see [`initializers`](super::initializers) and
 /// [`macros`](super::macros)).
-pub(super) fn blank_ignored(lang: Lang, source: &str) -> Cow<'_, str> {
+pub(super) fn blank_ignored<'s>(lang: Lang, source: &'s str, user: &CMacros) -> Cow<'s, str> {
     if lang == Lang::Python {
         return Cow::Borrowed(source);
     }
-    match macros::blank(source) {
-        Some(text) => Cow::Owned(text),
-        None => Cow::Borrowed(source),
+    let light = initializers::blank(source);
+    let text = light.as_deref().unwrap_or(source);
+    match (macros::blank(text, user), light) {
+        (Some(text), _) | (None, Some(text)) => Cow::Owned(text),
+        (None, None) => Cow::Borrowed(source),
     }
 }
 
@@ -195,37 +362,86 @@ mod tests {
         let src = "extern int f (int __x) __THROW __nonnull ((1)) __wur;\nint __THROWX;";
         let attrs = "__THROW __nonnull ((1)) __wur";
         let want = src.replace(attrs, &" ".repeat(attrs.len()));
-        assert_eq!(blank_ignored(Lang::C, src), want);
+        assert_eq!(blank_ignored(Lang::C, src, &CMacros::default()), want);
         let multi = "namespace std _GLIBCXX_VISIBILITY(\n  default)\n{";
         let want = format!("namespace std {}\n{}\n{{", " ".repeat(20), " ".repeat(10));
-        assert_eq!(blank_ignored(Lang::Cpp, multi), want);
-        assert_eq!(blank_ignored(Lang::Python, "__THROW"), "__THROW");
+        assert_eq!(blank_ignored(Lang::Cpp, multi, &CMacros::default()), want);
+        assert_eq!(
+            blank_ignored(Lang::Python, "__THROW", &CMacros::default()),
+            "__THROW"
+        );
     }
 
     #[test]
     fn directives_are_left_alone() {
         let src = "# define __wur \\\n  __attribute__ ((x))\nint f(void) __wur;";
         let want = src.replacen("f(void) __wur", "f(void)      ", 1);
-        assert_eq!(blank_ignored(Lang::C, src), want);
+        assert_eq!(blank_ignored(Lang::C, src, &CMacros::default()), want);
     }
 
     #[test]
     fn flatten_blanks_directives_and_if_zero_branches_only() {
         let src = "#if A\nint a;\n#else\nint b;\n#endif\n#if 0\n** not C\n#else\nint c;\n#endif\n";
-        let flat = flatten(src).expect("directives to blank");
+        let kept = |branches| {
+            let flat = flatten(src, branches).expect("directives to blank");
+            assert_eq!(flat.len(), src.len());
+            flat.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(kept(Branches::All), ["int a;", "int b;", "int c;"]);
+        assert_eq!(kept(Branches::First), ["int a;", "int b;", "int c;"]);
+        let heads = "#if A\nauto f() noexcept -> R // note\n#else\nR f() noexcept\n#endif\n{ }\n";
+        let flat = flatten(heads, Branches::First).expect("directives to blank");
+        let kept: Vec<&str> = flat
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        assert_eq!(kept, ["auto f() noexcept -> R // note", "{ }"]);
+        assert_eq!(flatten("int x;\n", Branches::All), None);
+    }
+
+    #[test]
+    fn first_branch_keeps_one_of_nested_and_elif_branches() {
+        let src = "#ifdef A\n#if B\nint b(int x)\n#elif C\nint c(int x)\n#endif\n{}\n#elif D\nint d;\n#else\nint e;\n#endif\n";
+        let flat = flatten(src, Branches::First).expect("directives to blank");
+        let kept: Vec<&str> = flat.split_whitespace().collect();
+        assert_eq!(kept, ["int", "b(int", "x)", "{}", "int", "d;", "int", "e;"]);
+    }
+
+    #[test]
+    fn lone_macro_invocations_are_blanked_over_lines() {
+        let src = "FMT_TYPE_CONSTANT(int, int_type);\nCURLWARNING(_w,\n  \"a (message\")\nCURLWARNING(_v, \"b\")\n#define X\nint f(void);\nFOO(x)\n{ body }\nDECLARE(const char *)\nyaml_f(void);\n";
+        let flat = flatten(src, Branches::All).expect("invocations to blank");
         assert_eq!(flat.len(), src.len());
         let kept: Vec<&str> = flat
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect();
-        assert_eq!(kept, ["int a;", "int b;", "int c;"]);
-        assert_eq!(flatten("int x;\n"), None);
+        assert_eq!(
+            kept,
+            [
+                ";",
+                "#define X",
+                "int f(void);",
+                "FOO(x)",
+                "{ body }",
+                "DECLARE(const char *)",
+                "yaml_f(void);"
+            ]
+        );
     }
 
     #[test]
     fn unbalanced_arguments_blank_only_the_name() {
         let src = "int f() __nonnull ((1);";
-        assert_eq!(blank_ignored(Lang::C, src), "int f()           ((1);");
+        assert_eq!(
+            blank_ignored(Lang::C, src, &CMacros::default()),
+            "int f()           ((1);"
+        );
     }
 }

@@ -11,8 +11,10 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
+use super::errors;
 use super::lang::Capture;
 use super::literals;
+use super::macros::CMacros;
 use super::pairs::{Declarations, parameter_types};
 use super::preproc;
 use super::spans::{Found, analyze};
@@ -30,8 +32,8 @@ pub(super) const MAX_DEPTH: usize = 48;
 const MAX_START_DEPTH: u32 = 4 * MAX_DEPTH as u32;
 
 /// Parse `source` and build its symbol tree (see [`super::parse`]).
-pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
-    let Some((tree, parsed)) = preproc::parse(lang, source) else {
+pub(super) fn extract(lang: Lang, source: &str, user: &CMacros) -> SymbolTree {
+    let Some((tree, parsed)) = preproc::parse(lang, source, user) else {
         return SymbolTree {
             lang,
             symbols: Vec::new(),
@@ -44,7 +46,7 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
     let root = tree.root_node();
     let found = find_definitions(lang, root, &parsed, source);
     let placed = nest(lang, found);
-    let error_line = first_error(lang, root).map(|node| node.start_position().row + 1);
+    let error_line = errors::first(lang, root).map(|node| node.start_position().row + 1);
     SymbolTree {
         lang,
         symbols: build(lang, &placed, source),
@@ -53,36 +55,6 @@ pub(super) fn extract(lang: Lang, source: &str) -> SymbolTree {
         error_line,
         large_literals: literals::find(lang, root, source),
     }
-}
-
-/// The first `ERROR` or missing node in source order that can hide a
-/// symbol: in C and C++, errors inside a function body (a macro such as
-/// `luaL_intop(+, i, 1)` that only the preprocessor reads) or an enum's
-/// list (curl's `CURLOPT(...)` entries) are not, since nothing there is a
-/// symbol.
-fn first_error(lang: Lang, root: Node) -> Option<Node> {
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if node.is_error() || node.is_missing() {
-            return Some(node);
-        }
-        let in_body = lang != Lang::Python
-            && (node.kind() == "enumerator_list"
-                || node.kind() == "compound_statement"
-                    && node
-                        .parent()
-                        .is_some_and(|p| p.kind() == "function_definition"));
-        if in_body {
-            continue;
-        }
-        let mut cursor = node.walk();
-        let children: Vec<Node> = node
-            .children(&mut cursor)
-            .filter(|c| c.has_error())
-            .collect();
-        stack.extend(children.into_iter().rev());
-    }
-    None
 }
 
 /// Every definition the query matches, one per range (for the same range

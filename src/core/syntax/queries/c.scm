@@ -80,6 +80,10 @@
     (pointer_declarator
       declarator: (pointer_declarator
         declarator: (type_identifier) @name))
+    (pointer_declarator
+      declarator: (pointer_declarator
+        declarator: (pointer_declarator
+          declarator: (type_identifier) @name)))
     (array_declarator
       declarator: (type_identifier) @name)
     (function_declarator

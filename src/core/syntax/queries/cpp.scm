@@ -1,14 +1,17 @@
 ; C++ symbols.
 ;
 ; Each pattern captures a defining node as @definition.<kind> and its name as
-; @name. The extractor widens a definition to the `template <...>`
-; declaration(s) around it, to the declaration or typedef a class/struct
-; sits in, and adds a trailing `;`. A templated entity therefore keeps the
-; kind of what it defines (class, function, ...); its signature starts with
-; `template <...>`. Functions inside a class become methods, and so do
-; out-of-line definitions `void ns::Class::f() {}` whose scope is not a
-; namespace of the file. When two patterns give the same range, the earlier
-; pattern wins.
+; @name. C++ builds on C: the `; inherits: c` line at the end stands for the
+; whole of `c.scm` (anonymous types named by their typedef, typedefs,
+; object-like macros, prototypes read as errors), inserted there when the
+; query is loaded, as helix's `; inherits:` does. The extractor widens a
+; definition to the `template <...>` declaration(s) around it, to the
+; declaration or typedef a class/struct sits in, and adds a trailing `;`. A
+; templated entity therefore keeps the kind of what it defines (class,
+; function, ...); its signature starts with `template <...>`. Functions
+; inside a class become methods, and so do out-of-line definitions
+; `void ns::Class::f() {}` whose scope is not a namespace of the file. When
+; two patterns give the same range, the earlier pattern wins.
 
 ; Function definitions (free functions, inline methods, out-of-line methods).
 (function_definition
@@ -94,53 +97,11 @@
   name: [(type_identifier) (qualified_identifier)] @name
   body: (_)) @definition.enum
 
-; Anonymous types with a body, named by their typedef.
-(type_definition
-  type: (struct_specifier
-    !name
-    body: (_))
-  declarator: (type_identifier) @name) @definition.struct
-
-(type_definition
-  type: (union_specifier
-    !name
-    body: (_))
-  declarator: (type_identifier) @name) @definition.union
-
-(type_definition
-  type: (enum_specifier
-    !name
-    body: (_))
-  declarator: (type_identifier) @name) @definition.enum
-
-; Typedefs and aliases.
-(type_definition
-  declarator: [
-    (type_identifier) @name
-    (pointer_declarator
-      declarator: (type_identifier) @name)
-    (function_declarator
-      declarator: (parenthesized_declarator
-        (pointer_declarator
-          declarator: (type_identifier) @name)))
-  ]) @definition.typedef
-
+; Aliases (typedefs, plain and with anonymous types, come from C).
 (alias_declaration
   name: (type_identifier) @name) @definition.typedef
 
-; Object-like macros with a value.
-(preproc_def
-  name: (identifier) @name
-  value: (_)) @definition.constant
-
-; Prototypes tree-sitter could only read as an error, mostly because an
-; unknown attribute macro follows them (`int f (void) MY_ATTR;`). The
-; extractor takes the type tokens before the declarator into the range.
-(ERROR
-  [
-    (function_declarator
-      declarator: (identifier) @name)
-    (pointer_declarator
-      declarator: (function_declarator
-        declarator: (identifier) @name))
-  ] @definition.function)
+; Everything C has: anonymous types named by their typedef, typedefs,
+; object-like macros, prototypes read as errors, C-style functions. Placed
+; last, so that for the same range a C++ pattern above wins.
+; inherits: c

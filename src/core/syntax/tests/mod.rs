@@ -74,3 +74,21 @@ fn languages_by_path_and_content() {
     assert_eq!(Lang::detect("util.h", "int f(void);\n"), Some(Lang::C));
     assert_eq!(Lang::detect("util.c", cpp_header), Some(Lang::C));
 }
+
+#[test]
+fn the_cpp_query_inherits_the_c_query() {
+    let cpp = Lang::Cpp.query_source();
+    let c = Lang::C.query_source();
+    assert!(cpp.contains(&c), "C's query is not inside C++'s");
+    let inherits = |q: &str| q.lines().any(|l| l.trim().starts_with("; inherits:"));
+    assert!(inherits(Lang::Cpp.query_file()));
+    assert!(!inherits(&cpp) && !inherits(&c));
+    // Symbols only the C patterns find, seen from C++.
+    let src = "typedef struct { int x; } Point;\ntypedef int Row[3];\ntypedef char * * * Names;\n\
+               #define LIMIT 64\nclass A { int f(); };\n";
+    let tree = parse(Lang::Cpp, src);
+    assert_eq!(
+        paths(&tree),
+        ["Point", "Row", "Names", "LIMIT", "A", "A::f"]
+    );
+}

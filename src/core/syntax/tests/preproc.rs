@@ -1,7 +1,8 @@
 //! C and C++ as real libraries write them: export and attribute macros
 //! (Lua, zlib, curl, sqlite, libpng, fmt, googletest shapes), conditionals
 //! inside declarations (fmt's `args.h`), operators and conversion
-//! operators. Names are always the declarator's name.
+//! operators, and the shapes that made the syntax-error note fire on valid
+//! code. Names are always the declarator's name.
 
 use insta::assert_snapshot;
 
@@ -124,4 +125,134 @@ fn the_error_line_is_the_first_error_outside_function_bodies() {
     let tree = parse(Lang::C, src);
     assert_eq!(tree.error_line, Some(3));
     assert!(tree.find("g").is_some());
+}
+
+/// Shapes of fmt, nlohmann json, curl, libpng and libyaml that made the
+/// syntax-error note fire on valid code (issue 12), each as the project
+/// writes it.
+const HEADER_ONLY_CPP: &str = r#"// shapes.hpp
+namespace detail {
+template <typename T> class is_std_string_like {
+  template <typename U>
+  static auto check(U* p)
+      -> decltype((void)p->find('a'), p->length(), (void)p->data(), int());
+  template <typename> static void check(...);
+};
+
+template <typename OutputIt, typename Char>
+auto write(OutputIt out, Char value, locale_ref loc = {}) -> OutputIt {
+  return out;
+}
+
+#define FMT_TYPE_CONSTANT(Type, constant) \
+  template <typename Char> struct type_constant<Type, Char> {}
+FMT_TYPE_CONSTANT(int, int_type);
+FMT_TYPE_CONSTANT(long long, long_long_type);
+
+enum : unsigned long long { is_unpacked_bit = 1ULL << 63 };
+
+#if JSON_HAS_THREE_WAY_COMPARISON
+inline std::partial_ordering operator<=>(const value_t lhs, const value_t rhs) noexcept
+#else
+inline bool operator<(const value_t lhs, const value_t rhs) noexcept
+#endif
+{
+  return lhs < rhs;
+}
+
+extern template FMT_API auto thousands_sep_impl<char>(locale_ref)
+    -> thousands_sep_result<char>;
+template class file_access<file_access_tag, std::filebuf, &std::filebuf::_Myfile>;
+
+template <typename C = char, enable_if_t<std::is_signed<C>::value> * = nullptr>
+static constexpr char to_char_type(std::uint8_t x) noexcept { return x; }
+
+extern "C" __declspec(dllimport) int __stdcall WriteConsoleW(void*, const void*);
+
+inline void report() {
+  if (failed)
+    FMT_THROW(format_error("invalid"));
+}
+}  // namespace detail
+"#;
+
+#[test]
+fn header_only_cpp_shapes_parse_without_the_note() {
+    let tree = parse(Lang::Cpp, HEADER_ONLY_CPP);
+    assert_eq!(tree.error_line, None);
+    assert_snapshot!(listing(&tree));
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    for name in [
+        "check",
+        "write",
+        "operator<=>",
+        "to_char_type",
+        "WriteConsoleW",
+        "report",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    assert!(!names.contains(&"FMT_TYPE_CONSTANT"), "{names:?}");
+}
+
+const C_LIBRARY_SHAPES: &str = r#"/* shapes.h */
+#ifdef  __cplusplus
+extern "C" {
+#endif
+
+#ifndef CURL_NO_OLDIES /* a comment that runs on
+                          below the directive */
+#define CURLE_OBSOLETE16 CURLE_HTTP2
+#endif
+
+CURLWARNING(_curl_easy_setopt_err_long,
+  "curl_easy_setopt expects a long argument for this option")
+CURLWARNING(_curl_easy_setopt_err_curl_off_t,
+  "curl_easy_setopt expects a curl_off_t argument")
+
+PNG_FP_EXPORT(125, float, png_get_pixel_aspect_ratio,
+    (png_const_structrp png_ptr, png_const_inforp info_ptr))
+PNG_FIXED_EXPORT(210, png_fixed_point, png_get_pixel_aspect_ratio_fixed,
+    (png_const_structrp png_ptr, png_const_inforp info_ptr))
+/* a comment after an export that ends itself */
+PNG_EXPORT(126, png_int_32, png_get_x_offset_pixels,
+    (png_const_structrp png_ptr, png_const_inforp info_ptr));
+typedef char * * * png_charppp;
+
+YAML_DECLARE(const char *)
+yaml_get_version_string(void);
+
+#ifdef  __cplusplus
+} /* end of extern "C" */
+#endif
+"#;
+
+#[test]
+fn c_library_shapes_parse_without_the_note() {
+    let tree = parse(Lang::C, C_LIBRARY_SHAPES);
+    assert_eq!(tree.error_line, None);
+    assert_snapshot!(listing(&tree));
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    for name in [
+        "png_get_pixel_aspect_ratio",
+        "png_get_pixel_aspect_ratio_fixed",
+        "png_get_x_offset_pixels",
+        "png_charppp",
+        "yaml_get_version_string",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+}
+
+#[test]
+fn a_large_one_line_table_is_no_symbol_and_no_error() {
+    let entries: String = (0..3000).map(|i| format!("X({i}) Y {i} ")).collect();
+    let src = format!(
+        "static const struct e table[] = {{{entries}}};\nint lookup(int k) {{ return k; }}\n"
+    );
+    let tree = parse(Lang::C, &src);
+    assert_eq!(tree.error_line, None);
+    let paths: Vec<&str> = tree.iter().map(|s| s.path.as_str()).collect();
+    assert_eq!(paths, ["lookup"]);
+    assert_eq!(tree.find("lookup").map(|s| s.start_line), Some(2));
 }

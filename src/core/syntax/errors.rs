@@ -1,0 +1,112 @@
+//! Errors: which of tree-sitter's `ERROR` and missing nodes can hide a
+//! symbol. The "has syntax errors; symbols may be incomplete" note is
+//! about symbols, so an error that sits wholly inside a place where no
+//! symbol lives does not count:
+//!
+//! - in C and C++, a function body (a macro statement such as
+//!   `luaL_intop(+, i, 1)` that only the preprocessor reads) and an
+//!   enum's list (curl's `CURLOPT(...)` entries);
+//! - in C++, expressions the grammar misreads inside a declaration head: a
+//!   `decltype(a, b)` with a comma, a `= {}` default argument or default
+//!   member initializer, a template argument or parameter list (`typename
+//!   A = T (&)[N]`, `enable_if_t<...> * = nullptr`), a `noexcept(...)`
+//!   condition, an initializer;
+//! - the name tree-sitter-cpp misses in an anonymous enum with a base type
+//!   (`enum : unsigned { ... }`).
+//!
+//! The same measure picks the better of the pre-pass's attempts
+//! (`preproc`): the parse with fewer bytes inside counted errors wins.
+
+use tree_sitter::Node;
+
+use super::Lang;
+
+/// The first counted error node in source order, if any.
+pub(super) fn first(lang: Lang, root: Node<'_>) -> Option<Node<'_>> {
+    let mut found = None;
+    visit(lang, root, &mut |node| {
+        found = Some(node);
+        false
+    });
+    found
+}
+
+/// How many bytes lie inside counted `ERROR` nodes (plus one per missing
+/// token).
+pub(super) fn weight(lang: Lang, root: Node) -> usize {
+    let mut total = 0;
+    visit(lang, root, &mut |node| {
+        total += if node.is_missing() {
+            1
+        } else {
+            node.byte_range().len().max(1)
+        };
+        true
+    });
+    total
+}
+
+/// Call `hit` on every counted error node in source order until it
+/// returns `false`. Iterative: the depth of the tree is the input's.
+fn visit<'t>(lang: Lang, root: Node<'t>, hit: &mut dyn FnMut(Node<'t>) -> bool) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if (node.is_error() || node.is_missing()) && !unnamed_enum_base(node) {
+            if !hit(node) {
+                return;
+            }
+            continue;
+        }
+        if lang != Lang::Python && holds_no_symbol(node) {
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node
+            .children(&mut cursor)
+            .filter(|c| c.has_error() || c.is_missing())
+            .collect();
+        stack.extend(children.into_iter().rev());
+    }
+}
+
+/// The name tree-sitter-cpp wants for an anonymous enum with a base type
+/// (`enum : unsigned long long { bit = 1ULL << 63 };`, valid C++): a
+/// missing name, where there is no symbol to miss.
+fn unnamed_enum_base(node: Node) -> bool {
+    node.is_missing()
+        && node.kind() == "type_identifier"
+        && node.parent().is_some_and(|p| p.kind() == "enum_specifier")
+}
+
+/// Whether nothing inside `node` can be a symbol (see the module doc).
+fn holds_no_symbol(node: Node) -> bool {
+    match node.kind() {
+        "enumerator_list"
+        | "decltype"
+        | "template_argument_list"
+        | "template_parameter_list"
+        | "noexcept"
+        | "initializer_list"
+        | "argument_list"
+        | "requires_clause"
+        | "static_assert_declaration" => true,
+        "compound_statement" => node
+            .parent()
+            .is_some_and(|p| p.kind() == "function_definition"),
+        _ => is_default_value(node),
+    }
+}
+
+/// A default argument, default member initializer or initializer value
+/// (`= {}`, `= T{}`).
+fn is_default_value(node: Node) -> bool {
+    let Some(parent) = node.parent() else {
+        return false;
+    };
+    let field = match parent.kind() {
+        "optional_parameter_declaration" | "field_declaration" => "default_value",
+        "init_declarator" => "value",
+        _ => return false,
+    };
+    parent.child_by_field_name(field) == Some(node)
+}
