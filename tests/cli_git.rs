@@ -160,7 +160,7 @@ fn build_changed_composes_on_top_of_the_preset_without_saving() {
     let text = ok(&p, &["build", "--changed"]);
     assert_eq!(
         headings(&text),
-        ["### keep.md", "### a.py [none]", "### c.py", "### d.py"]
+        ["### a.py [none]", "### keep.md", "### c.py", "### d.py"]
     );
 }
 
@@ -431,7 +431,8 @@ fn a_repository_without_commits_counts_every_file_as_changed() {
     git(&p, p.root(), &["add", "staged.py"]);
     p.write("loose.py", "l = 1\n");
     ok(&p, &["add", "--changed"]);
-    assert_eq!(preset_paths(&p), ["staged.py", "loose.py"]);
+    // Entries are kept in path order (core::curation).
+    assert_eq!(preset_paths(&p), ["loose.py", "staged.py"]);
     let text = ok(&p, &["build", "--diff"]);
     assert!(
         text.contains("The working tree against `HEAD (no commits yet)`:"),

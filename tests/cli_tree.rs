@@ -19,7 +19,7 @@ fn fixture() -> Project {
     p
 }
 
-const INCLUDED: &str = "## Directory Tree\n\n```\ndocs/\n  guide.md\nsrc/\n  core/deep/\n    x.py\n  app.py\n```\n\n## Files\n\n### src/app.py\n";
+const INCLUDED: &str = "## Directory Tree\n\n```\ndocs/\n  guide.md\nsrc/\n  core/deep/\n    x.py\n  app.py\n```\n\n## Files\n\n### docs/guide.md\n";
 
 #[test]
 fn included_is_the_default_a_compact_tree_before_the_files() {
@@ -43,7 +43,10 @@ fn all_shows_the_walked_project_and_none_shows_no_tree() {
     );
     assert!(!all.contains("### src/util.c"), "{all}");
     let none = p.ok(&["build", "--tree", "none"]);
-    assert!(none.starts_with("## Files\n\n### src/app.py\n"), "{none}");
+    assert!(
+        none.starts_with("## Files\n\n### docs/guide.md\n"),
+        "{none}"
+    );
     assert_eq!(
         all.split_once("## Files").map(|(_, rest)| rest),
         none.split_once("## Files").map(|(_, rest)| rest),
