@@ -418,6 +418,10 @@ mod tests {
             all(Format::ALL.iter().map(|v| v.as_str()).collect())
         );
         assert_eq!(
+            names("TreeMode"),
+            all(TreeMode::ALL.iter().map(|v| v.as_str()).collect())
+        );
+        assert_eq!(
             names("TokenizerKind"),
             all(TokenizerKind::ALL.iter().map(|v| v.as_str()).collect())
         );
