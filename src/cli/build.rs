@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::Result;
+use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::{self, ComposeOptions};
@@ -13,7 +14,6 @@ use ctxcurate::core::output_file;
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{Finding, Scanner};
-use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
@@ -45,6 +45,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         DiskCache::open(&project.root),
         Summarizer::for_project(&project.root, &project.settings),
     );
+    let patterns = walk::WalkPatterns::from_settings(&project.settings);
     let mut targets = preset.targets.clone();
     for t in &args.targets {
         let rel = target_path(ctx, &project, t)?;
@@ -62,7 +63,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             include_dirs: project.settings.include_dirs.clone(),
             read: ctxcurate::core::walk::ReadPolicy::from_settings(&project.settings),
         };
-        let walked = walk::walk_files(&project.root);
+        let walked = walk::walk_files_with(&project.root, &patterns);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
         for problem in &packed.problems {
             writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
@@ -94,7 +95,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
     }
 
-    let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
+    // Globs expand over the walk with the project's ignore patterns.
+    let walked = (preset.files.iter().any(|f| walk::is_glob(&f.path)))
+        .then(|| walk::walk_files_with(&project.root, &patterns));
+    let composition =
+        compose::compose_with(&project.root, &preset, &opts, &cache, walked.as_deref());
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }

@@ -170,9 +170,15 @@ pub fn tokens(
         .as_ref()
         .map(Project::active_preset)
         .unwrap_or_default();
+    let patterns = project
+        .as_ref()
+        .map_or_else(walk::WalkPatterns::default, |p| {
+            walk::WalkPatterns::from_settings(&p.settings)
+        });
     let files: Vec<(String, bool)> = if paths.is_empty() {
-        let (resolved, _) =
-            walk::expand_items(&preset.files, &preset.exclude, || walk::walk_files(&root));
+        let (resolved, _) = walk::expand_items(&preset.files, &preset.exclude, || {
+            walk::walk_files_with(&root, &patterns)
+        });
         resolved
             .into_iter()
             .map(|r| (r.path, r.item.force_full))

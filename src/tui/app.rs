@@ -23,9 +23,9 @@ use super::state::{Level, State};
 use super::sync::{DiskSync, SyncOutcome};
 use super::update::{follow_cursor, recompose, update};
 use crate::core::cache::FileCache;
+use crate::core::store::DiskCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
-use crate::core::store::DiskCache;
 use crate::core::summarizer::Summarizer;
 use crate::core::walk;
 use crate::text::error_chain;
@@ -131,7 +131,7 @@ fn event_loop(
 ) -> Result<Ended> {
     let root = state.project.root.clone();
     spawn_input(tx.clone());
-    spawn_walker(root.clone(), tx.clone());
+    spawn_walker(root.clone(), patterns(&state), tx.clone());
     // Counts, parsed views and summaries (the summary command runs on the
     // worker) go through the project's disk cache, shared with the CLI.
     let cache = Arc::new(FileCache::for_project(
@@ -272,7 +272,9 @@ fn run_effects(
             Effect::Job(job) => {
                 let _ = jobs.send(*job);
             }
-            Effect::Walk => spawn_walker(state.project.root.clone(), walk_tx.clone()),
+            Effect::Walk => {
+                spawn_walker(state.project.root.clone(), patterns(state), walk_tx.clone())
+            }
             Effect::Copy {
                 text,
                 label,
@@ -307,12 +309,17 @@ fn spawn_input(tx: Sender<Msg>) {
     });
 }
 
-fn spawn_walker(root: PathBuf, tx: Sender<Msg>) {
+/// The `[project] ignore`/`unignore` patterns the walk applies.
+fn patterns(state: &State) -> walk::WalkPatterns {
+    walk::WalkPatterns::from_settings(&state.project.settings)
+}
+
+fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
     thread::spawn(move || {
         let mut batch = Vec::with_capacity(WALK_BATCH);
         let mut last = Instant::now();
         let mut open = true;
-        walk::walk_each(&root, |rel| {
+        walk::walk_each_with(&root, &patterns, |rel| {
             batch.push(rel);
             if batch.len() >= WALK_BATCH || last.elapsed() > Duration::from_millis(100) {
                 let full = std::mem::take(&mut batch);

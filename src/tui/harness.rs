@@ -21,8 +21,8 @@ use super::state::State;
 use super::sync::{DiskSync, SyncOutcome};
 use super::update::{follow_cursor, recompose, update};
 use crate::core::cache::FileCache;
-use crate::core::project::Project;
 use crate::core::store::DiskCache;
+use crate::core::project::Project;
 use crate::core::summarizer::Summarizer;
 use crate::core::walk;
 
@@ -69,7 +69,10 @@ impl Harness {
             terminal: Terminal::new(TestBackend::new(width, height))?,
         };
         h.send(Event::Resize { width, height });
-        let files = walk::walk_files(root);
+        let files = walk::walk_files_with(
+            root,
+            &walk::WalkPatterns::from_settings(&h.state.project.settings),
+        );
         h.send(Event::Walked(files));
         h.send(Event::WalkDone);
         let mut effects = recompose(&mut h.state);
@@ -119,7 +122,10 @@ impl Harness {
                     ));
                 }
                 Effect::Walk => {
-                    let files = walk::walk_files(&self.state.project.root);
+                    let files = walk::walk_files_with(
+                        &self.state.project.root,
+                        &walk::WalkPatterns::from_settings(&self.state.project.settings),
+                    );
                     queue.extend(update(&mut self.state, Event::Walked(files)));
                     queue.extend(update(&mut self.state, Event::WalkDone));
                 }
