@@ -124,7 +124,7 @@ pub struct RenderedFile {
     /// Set for a binary or oversize file ([`walk::FileProblem::is_skip`]):
     /// [`drop_skipped`] leaves it out of the text.
     pub skipped: Option<walk::FileProblem>,
-    pub notes: Vec<String>,
+    pub notes: Vec<views::Note>,
     /// `false`: listed but not rendered (`auto_aggregate = false`).
     pub aggregate: bool,
     /// [`render_key`] of the entry and requested mode: equal keys and
@@ -170,8 +170,13 @@ pub fn render_file(
             file.text = view.text.clone();
             file.notes = view.notes.clone();
             if lossy {
-                file.notes
-                    .insert(0, "invalid UTF-8 replaced with U+FFFD".to_string());
+                file.notes.insert(
+                    0,
+                    views::Note::new(
+                        views::NoteKind::Encoding,
+                        "invalid UTF-8 replaced with U+FFFD",
+                    ),
+                );
             }
         }
         Err(problem) => {

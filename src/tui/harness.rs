@@ -20,10 +20,10 @@ use super::render::{self, ViewState};
 use super::state::State;
 use super::sync::{DiskSync, SyncOutcome};
 use super::update::{follow_cursor, recompose, update};
+use crate::core::cache::DiskCache;
 use crate::core::cache::FileCache;
-use crate::core::store::DiskCache;
 use crate::core::project::Project;
-use crate::core::summarizer::Summarizer;
+use crate::core::summary::Summarizer;
 use crate::core::walk;
 
 /// The TUI without a terminal.
