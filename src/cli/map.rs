@@ -5,8 +5,8 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 use ctxcurate::core::cache::FileCache;
-use ctxcurate::core::graph::ImportGraph;
-use ctxcurate::core::repo_map;
+use ctxcurate::core::discovery::graph::ImportGraph;
+use ctxcurate::core::discovery::repo_map;
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;

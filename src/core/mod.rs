@@ -5,12 +5,10 @@
 pub mod anchor;
 pub mod cache;
 pub mod compose;
-pub mod graph;
+pub mod discovery;
 pub mod model;
 pub mod output_file;
-pub mod pack;
 pub mod project;
-pub mod repo_map;
 pub mod secrets;
 pub mod store;
 pub mod summarizer;

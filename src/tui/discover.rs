@@ -4,8 +4,8 @@
 //! discard them. While proposals are shown the gauge shows the packed total.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
+use crate::core::discovery::pack::{PackOptions, PackStats, Packed, Role};
 use crate::core::model::{FileItem, ViewMode};
-use crate::core::pack::{PackOptions, PackStats, Packed, Role};
 
 use super::curate::{edit, entry_mut, insert_sorted};
 use super::event::{Effect, Job};

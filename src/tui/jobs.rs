@@ -10,9 +10,9 @@ use std::sync::Arc;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition};
+use crate::core::discovery::pack;
 use crate::core::model::{Format, TokenizerKind};
 use crate::core::output_file;
-use crate::core::pack;
 use crate::core::secrets::Scanner;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;
