@@ -332,9 +332,17 @@ fn markdown(
             excerpts.join("\n\n---\n\n")
         ));
     }
+    sections.extend(task_markdown(&preset.task));
     let mut out = sections.join("\n\n");
     out.push('\n');
     out
+}
+
+/// The `## Task` section: last, after the discussion, so everything before
+/// it stays a stable, cacheable prefix; the task verbatim (trimmed).
+pub fn task_markdown(task: &str) -> Option<String> {
+    let task = task.trim();
+    (!task.is_empty()).then(|| format!("## Task\n\n{task}"))
 }
 
 fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {

@@ -322,6 +322,11 @@ pub struct Preset {
     pub targets: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discussion: Vec<DiscussionEntry>,
+    /// What the model is asked to do: rendered verbatim as `## Task` after
+    /// the discussion, counted first when packing, never dropped; the
+    /// identifiers and paths it names steer discovery.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub task: String,
     #[serde(flatten)]
     pub extra: Extra,
 }
@@ -354,6 +359,14 @@ pub struct SettingsLayer {
     pub tokenizer: Option<TokenizerKind>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<usize>,
+    /// The model's context window in tokens (0: think in `budget`): when
+    /// set, a pack's budget is the window minus `output_reserve` minus
+    /// the task.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_window: Option<usize>,
+    /// Tokens of the window kept for the model's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_reserve: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<Format>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -422,6 +435,8 @@ impl SettingsLayer {
             summary_only: self.summary_only.or(under.summary_only),
             tokenizer: self.tokenizer.or(under.tokenizer),
             budget: self.budget.or(under.budget),
+            model_window: self.model_window.or(under.model_window),
+            output_reserve: self.output_reserve.or(under.output_reserve),
             format: self.format.or(under.format),
             active_preset: self
                 .active_preset
@@ -455,6 +470,9 @@ pub struct Settings {
     pub summary_only: bool,
     pub tokenizer: TokenizerKind,
     pub budget: usize,
+    /// See [`SettingsLayer::model_window`].
+    pub model_window: usize,
+    pub output_reserve: usize,
     pub format: Format,
     pub active_preset: String,
     pub max_messages: usize,
@@ -490,6 +508,8 @@ impl Settings {
             summary_only: layer.summary_only.ok_or("summary_only")?,
             tokenizer: layer.tokenizer.ok_or("tokenizer")?,
             budget: layer.budget.ok_or("budget")?,
+            model_window: layer.model_window.ok_or("model_window")?,
+            output_reserve: layer.output_reserve.ok_or("output_reserve")?,
             format: layer.format.ok_or("format")?,
             active_preset: layer.active_preset.ok_or("active_preset")?,
             max_messages: layer.max_messages.ok_or("max_messages")?,
@@ -533,6 +553,8 @@ impl Settings {
             summary_only: layer.summary_only.unwrap_or(d.summary_only),
             tokenizer: layer.tokenizer.unwrap_or(d.tokenizer),
             budget: layer.budget.unwrap_or(d.budget),
+            model_window: layer.model_window.unwrap_or(d.model_window),
+            output_reserve: layer.output_reserve.unwrap_or(d.output_reserve),
             format: layer.format.unwrap_or(d.format),
             active_preset: layer.active_preset.clone().unwrap_or(d.active_preset),
             max_messages: layer.max_messages.unwrap_or(d.max_messages),

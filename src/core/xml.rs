@@ -125,8 +125,8 @@ pub fn document(index: usize, f: &RenderedFile) -> String {
 }
 
 /// The whole XML output (see [`compose::assemble`]): one root
-/// `<documents>` holding the documents, then the repo map, screenshots and
-/// discussion.
+/// `<documents>` holding the documents, then the repo map, screenshots,
+/// discussion and task.
 pub fn render(
     files: &[RenderedFile],
     preset: &Preset,
@@ -175,6 +175,12 @@ pub fn render(
             );
         }
         out.push_str("</discussion>\n");
+    }
+    let task = preset.task.trim();
+    if !task.is_empty() {
+        // Last, as in Markdown: what comes before stays a cacheable prefix.
+        let body = format!("{task}\n");
+        let _ = writeln!(out, "<task>\n{}</task>", escape(&body, Kind::Body));
     }
     // One root, so a strict parser reads the whole output.
     out.push_str("</documents>\n");
