@@ -112,17 +112,7 @@ impl Repo {
             against,
             ..ChangedFiles::default()
         };
-        let listed = self.run(&[
-            "diff",
-            "--name-only",
-            "-z",
-            "--no-renames",
-            "--relative",
-            "--no-ext-diff",
-            "--no-textconv",
-            &base,
-            "--",
-        ])?;
+        let listed = self.changed_names(&base)?;
         let mut changed = Vec::new();
         for name in split_z(&listed) {
             match String::from_utf8(name.to_vec()) {
@@ -147,6 +137,22 @@ impl Repo {
         Ok(out)
     }
 
+    /// The NUL-separated names of the files that differ from `base`
+    /// (working tree and index), relative to the project.
+    fn changed_names(&self, base: &str) -> Result<Vec<u8>, GitError> {
+        self.run(&[
+            "diff",
+            "--name-only",
+            "-z",
+            "--no-renames",
+            "--relative",
+            "--no-ext-diff",
+            "--no-textconv",
+            base,
+            "--",
+        ])
+    }
+
     /// The unified diff of the working tree and index against `rev`
     /// (`None`: `HEAD`), at most `max_bytes` of it: a file's part that
     /// does not fit is left out with a note. Untracked files are listed,
@@ -169,17 +175,7 @@ impl Repo {
             &base,
             "--",
         ];
-        let names = self.run(&[
-            "diff",
-            "--name-only",
-            "-z",
-            "--no-renames",
-            "--relative",
-            "--no-ext-diff",
-            "--no-textconv",
-            &base,
-            "--",
-        ])?;
+        let names = self.changed_names(&base)?;
         let names: Vec<String> = split_z(&names)
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .collect();

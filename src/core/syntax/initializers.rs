@@ -10,6 +10,8 @@
 //! unclosed initializer ends the search. Blanking keeps the text's length
 //! and newlines, so offsets and lines are those of the original.
 
+use super::macros::{comment_end, directive_end, line_end};
+
 /// Initializers whose contents are longer than this are blanked; smaller
 /// ones parse quickly and are left as they are.
 pub(super) const MIN_BLANKED: usize = 4096;
@@ -118,25 +120,6 @@ fn literal_end(bytes: &[u8], i: usize) -> usize {
         }
     }
     bytes.len()
-}
-
-/// After the directive starting at `i` (continuation lines included).
-fn directive_end(bytes: &[u8], i: usize) -> usize {
-    super::macros::directive_end(bytes, i)
-}
-
-fn line_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| i + p)
-}
-
-fn comment_end(bytes: &[u8], i: usize) -> usize {
-    bytes
-        .get(i + 2..)
-        .and_then(|rest| rest.windows(2).position(|w| w == b"*/"))
-        .map_or(bytes.len(), |p| i + 2 + p + 2)
 }
 
 #[cfg(test)]

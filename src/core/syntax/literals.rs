@@ -31,6 +31,7 @@ use tree_sitter::Node;
 
 use super::text::{fold, slice, truncate};
 use super::{Lang, Symbol, SymbolKind};
+use crate::text::words::thousands;
 
 /// A literal whose source text is longer than this many bytes is a data
 /// table. 1 KiB is about 250–400 tokens: a stand-in (~12 tokens) then
@@ -290,19 +291,6 @@ fn string_prefix(literal: &str) -> &str {
     &literal[..end]
 }
 
-/// `3608` as `3,608`.
-pub(super) fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// `source[region]` with every large literal inside it replaced.
 pub(super) fn collapse<'a>(
     source: &'a str,
@@ -362,17 +350,3 @@ pub(super) fn retitle(symbols: &mut [Symbol], literals: &[LargeLiteral], source:
 
 /// The longest code part of a retitled constant's signature.
 const SIGNATURE_MAX: usize = 100;
-
-#[cfg(test)]
-mod tests {
-    use super::thousands;
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(3608), "3,608");
-        assert_eq!(thousands(1234567), "1,234,567");
-    }
-}

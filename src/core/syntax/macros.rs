@@ -827,17 +827,17 @@ pub(super) fn directive_end(bytes: &[u8], mut i: usize) -> usize {
     i
 }
 
-fn line_end(bytes: &[u8], i: usize) -> usize {
+pub(super) fn line_end(bytes: &[u8], i: usize) -> usize {
     bytes[i..]
         .iter()
         .position(|&b| b == b'\n')
         .map_or(bytes.len(), |p| i + p)
 }
 
-fn comment_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i + 2..]
-        .windows(2)
-        .position(|w| w == b"*/")
+pub(super) fn comment_end(bytes: &[u8], i: usize) -> usize {
+    bytes
+        .get(i + 2..)
+        .and_then(|rest| rest.windows(2).position(|w| w == b"*/"))
         .map_or(bytes.len(), |p| i + 2 + p + 2)
 }
 
