@@ -190,7 +190,7 @@ fn state_dir_holds_only_the_lock(root: &Path) {
 fn saved_text_is_readable_toml_without_defaults() {
     let dir = tempfile::tempdir().unwrap();
     let mut file = ProjectFile::default();
-    file.project.budget = Some(5000);
+    file.project.set("budget", 5000);
     let mut item = FileItem::new("src/app.py");
     item.view_mode = ViewMode::Outline;
     file.presets.entry("b".into()).or_default().files = vec![item, FileItem::new("README.md")];
@@ -357,7 +357,7 @@ mod unix {
         let path = write_project(dir.path(), "[project]\nbudget = 1\n");
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
         let mut project = Project::open_at(dir.path(), None).unwrap();
-        project.file.project.budget = Some(2);
+        project.file.project.set("budget", 2);
         project.save().unwrap();
         assert_eq!(mode(&path), 0o640);
         assert_eq!(
@@ -394,7 +394,7 @@ mod unix {
 
         let mut project = Project::open_at(&root, None).unwrap();
         assert_eq!(project.settings.budget, 1);
-        project.file.project.budget = Some(9);
+        project.file.project.set("budget", 9);
         project.save().unwrap();
         let link = fs::symlink_metadata(root.join(PROJECT_FILE)).unwrap();
         assert!(link.file_type().is_symlink());
@@ -416,7 +416,7 @@ mod unix {
 
         let mut project = Project::open_at(&root, None).unwrap();
         assert_eq!(project.settings.budget, 1);
-        project.file.project.budget = Some(9);
+        project.file.project.set("budget", 9);
         let err = project.save().unwrap_err();
         assert!(err.to_string().contains("outside the project"), "{err}");
         assert_eq!(

@@ -79,7 +79,7 @@ fn project_layers_over_global_over_embedded_defaults() {
     project.save().unwrap();
     let saved = load_file(&root.join(PROJECT_FILE)).unwrap().unwrap();
     assert_eq!(saved, project.file);
-    assert_eq!(saved.project.budget, None);
+    assert_eq!(saved.project.get("budget"), None);
     assert!(!saved.presets.contains_key("review"));
     let text = fs::read_to_string(root.join(PROJECT_FILE)).unwrap();
     assert!(!text.contains("5000") && !text.contains("keymap"), "{text}");
@@ -100,7 +100,7 @@ fn editing_a_global_preset_copies_it_into_the_project() {
     project.apply("review").unwrap();
     assert_eq!(project.active_preset_name(), "review");
     assert_eq!(
-        project.file.project.active_preset.as_deref(),
+        project.file.project.get_str("active_preset"),
         Some("review")
     );
     assert!(
@@ -186,7 +186,7 @@ fn save_as_rename_and_delete() {
     // change the active one.
     p.rename("mine", "ours").unwrap();
     assert_eq!(p.active_preset_name(), "ours");
-    assert_eq!(p.file.project.active_preset.as_deref(), Some("ours"));
+    assert_eq!(p.file.project.get_str("active_preset"), Some("ours"));
     assert!(p.preset("mine").is_none());
     p.save_as("spare").unwrap();
     p.apply("ours").unwrap();
@@ -234,7 +234,7 @@ fn save_as_rename_and_delete() {
     let saved = load_file(&p.path).unwrap().unwrap();
     let names: Vec<&String> = saved.presets.keys().collect();
     assert_eq!(names, ["extra"]);
-    assert_eq!(saved.project.active_preset.as_deref(), Some("default"));
+    assert_eq!(saved.project.get_str("active_preset"), Some("default"));
 }
 
 #[test]

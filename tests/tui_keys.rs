@@ -6,7 +6,7 @@ mod common;
 
 use common::Project;
 use ctxcurate::core::compose::{self, ComposeOptions};
-use ctxcurate::core::model::{MaskState, ProjectFile, Strategy, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{MaskState, ProjectFile, TokenizerKind, ViewMode};
 use ctxcurate::tui::harness::Harness;
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {
@@ -201,7 +201,7 @@ fn presets_save_switch_rename_delete() {
     h.keys("p n");
     h.type_text("bugfix");
     h.key("enter");
-    assert_eq!(saved(&p).project.active_preset.as_deref(), Some("bugfix"));
+    assert_eq!(saved(&p).project.get_str("active_preset"), Some("bugfix"));
     h.keys("j space");
     // bugfix: app.py + util.c; default: app.py.
     h.keys("p");
@@ -292,7 +292,7 @@ fn strategy_and_tokenizer_keys_are_saved_and_counted() {
     );
     assert!(o200k > 0);
     h.keys("t");
-    assert_eq!(saved(&p).project.strategy, Some(Strategy::Summarize));
+    assert_eq!(saved(&p).project.get_str("strategy"), Some("summarize"));
     // The directory tree, then the files.
     assert!(h.composed_text().contains("```\n\n## Files (Summary)\n"));
 }

@@ -306,7 +306,7 @@ impl Project {
     }
 
     fn set_active(&mut self, name: &str) {
-        self.file.project.active_preset = Some(name.to_owned());
+        self.file.project.set("active_preset", name);
         self.refresh_settings();
     }
 

@@ -76,11 +76,10 @@ impl Pending {
     /// The values of `layer` (a project file's `[project]`) that need
     /// consent.
     pub fn of(layer: &SettingsLayer) -> Pending {
-        let table = layer_table(layer).unwrap_or_default();
         let values = GUARDED
             .iter()
             .filter_map(|g| {
-                let value = table.get(g.key)?;
+                let value = layer.get(g.key)?;
                 (g.needs_consent)(value).then(|| (g, value.clone()))
             })
             .collect();
@@ -142,11 +141,21 @@ pub struct Resolved {
     pub standing: Standing,
     /// The guarded keys whose project value was dropped.
     pub ignored: Vec<&'static str>,
+    /// Keys whose value does not fit the setting (only possible for a
+    /// layer changed in memory: files are checked when loaded); left out.
+    pub invalid: Vec<String>,
 }
 
 impl Resolved {
     /// The one-line warning for the user, if something was dropped.
     pub fn warning(&self, project_file: &Path) -> Option<String> {
+        if !self.invalid.is_empty() {
+            return Some(format!(
+                "{}: ignoring {} (a value that does not fit the setting)",
+                project_file.display(),
+                self.invalid.join(", ")
+            ));
+        }
         if self.ignored.is_empty() {
             return None;
         }
@@ -164,7 +173,8 @@ impl Resolved {
     }
 }
 
-/// Project over global over embedded defaults, with the project's guarded
+/// Project over global over embedded defaults (merged as tables and
+/// deserialized once, see [`Settings::merge`]), with the project's guarded
 /// values kept only when `consent` is the fingerprint of exactly them.
 pub fn resolve(
     project: &SettingsLayer,
@@ -185,7 +195,7 @@ pub fn resolve(
         }
         Standing::NothingToTrust | Standing::Trusted => (project.clone(), Vec::new()),
     };
-    let mut settings = Settings::resolve(&layer.over(global));
+    let (mut settings, invalid) = Settings::merge(&[global, &layer]);
     // What is left of an output location that leaves the root came from
     // the global config or a trusted project file.
     settings.output_outside_root = output_leaves_root(&settings.output_dir, &settings.namespace);
@@ -193,24 +203,18 @@ pub fn resolve(
         settings,
         standing,
         ignored,
+        invalid,
     }
 }
 
-/// `layer` without `keys`. Done on the TOML form so a new guarded key
-/// needs no code here; a layer that cannot round-trip (not expected: it
-/// was read from TOML) loses every key, which is the safe side.
+/// `layer` without `keys`: the trusted-only keys stripped from the table,
+/// so a new guarded key needs no code here.
 fn without(layer: &SettingsLayer, keys: &[&str]) -> SettingsLayer {
-    let Some(mut table) = layer_table(layer) else {
-        return SettingsLayer::default();
-    };
+    let mut layer = layer.clone();
     for key in keys {
-        table.remove(*key);
+        layer.remove(key);
     }
-    table.try_into().unwrap_or_default()
-}
-
-fn layer_table(layer: &SettingsLayer) -> Option<toml::Table> {
-    toml::Table::try_from(layer).ok()
+    layer
 }
 
 fn names_a_program(value: &toml::Value) -> bool {

@@ -121,13 +121,8 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 }
 
 fn clipboard_mode(project: &Project) -> (ClipboardMode, Option<String>) {
-    match project.settings.clipboard.parse::<ClipboardMode>() {
-        Ok(m) => (m, None),
-        Err(e) => (
-            ClipboardMode::Auto,
-            Some(format!("clipboard: {e} (using auto)")),
-        ),
-    }
+    // Typed and checked when the settings were loaded.
+    (project.settings.clipboard, None)
 }
 
 fn event_loop(

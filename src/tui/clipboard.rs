@@ -21,72 +21,14 @@ use std::fmt;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::str::FromStr;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use crossterm::clipboard::CopyToClipboard;
-use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-/// The `clipboard` setting: where yanked text should go.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ClipboardMode {
-    /// OSC 52 over SSH or without a display, else system then OSC 52.
-    #[default]
-    Auto,
-    /// The system clipboard only; its errors are reported, not worked around.
-    System,
-    /// Always the terminal's clipboard via OSC 52.
-    Osc52,
-    /// Copy nothing.
-    Off,
-}
-
-impl ClipboardMode {
-    /// Every mode, in the order the docs list them.
-    pub const ALL: &'static [ClipboardMode] = &[
-        ClipboardMode::Auto,
-        ClipboardMode::System,
-        ClipboardMode::Osc52,
-        ClipboardMode::Off,
-    ];
-
-    /// The name used in TOML, on the command line and in the UI.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClipboardMode::Auto => "auto",
-            ClipboardMode::System => "system",
-            ClipboardMode::Osc52 => "osc52",
-            ClipboardMode::Off => "off",
-        }
-    }
-}
-
-impl fmt::Display for ClipboardMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ClipboardMode {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        Self::ALL
-            .iter()
-            .copied()
-            .find(|mode| mode.as_str() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Self::ALL.iter().map(|m| m.as_str()).collect();
-                format!(
-                    "unknown clipboard mode `{s}` (expected one of: {})",
-                    names.join(", ")
-                )
-            })
-    }
-}
+/// The `clipboard` setting (typed in the core, where settings are read).
+pub use crate::core::model::ClipboardMode;
 
 /// Where a copy went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

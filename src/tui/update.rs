@@ -263,12 +263,12 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::CycleStrategy => change_setting(state, |st| {
             let next = st.project.settings.strategy.next();
-            st.project.file.project.strategy = Some(next);
+            st.project.file.project.set("strategy", next);
             format!("strategy: {next}")
         }),
         Action::CycleTokenizer => change_setting(state, |st| {
             let next = st.project.settings.tokenizer.next();
-            st.project.file.project.tokenizer = Some(next);
+            st.project.file.project.set("tokenizer", next);
             format!("tokenizer: {next}")
         }),
         Action::ToggleTarget => discover::toggle_target(state),

@@ -146,7 +146,7 @@ pub fn parse_text(path: &Path, text: &str) -> Result<ProjectFile, ProjectError> 
     // Editors on some systems start files with a byte-order mark; it is not
     // a visible column, so positions are counted without it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    toml::from_str(text).map_err(|e| {
+    let file: ProjectFile = toml::from_str(text).map_err(|e| {
         let (line, col) = e.span().map_or((1, 1), |span| line_col(text, span.start));
         ProjectError::Parse {
             path: path.to_path_buf(),
@@ -154,7 +154,31 @@ pub fn parse_text(path: &Path, text: &str) -> Result<ProjectFile, ProjectError> 
             col,
             message: e.message().trim_end().to_owned(),
         }
-    })
+    })?;
+    // Typed values are checked now, at load, so a bad one is an error
+    // naming the file, the key and its line, never a surprise later.
+    file.project.check().map_err(|bad| {
+        let (line, col) = setting_span(text, &bad.key).map_or((1, 1), |at| line_col(text, at));
+        ProjectError::Parse {
+            path: path.to_path_buf(),
+            line,
+            col,
+            message: format!("{} (key `project.{}`)", bad.message, bad.key),
+        }
+    })?;
+    Ok(file)
+}
+
+/// Where the value of `[project] key` starts in `text` (a second, spanned
+/// parse: only on the error path).
+fn setting_span(text: &str, key: &str) -> Option<usize> {
+    #[derive(serde::Deserialize)]
+    struct Spans {
+        #[serde(default)]
+        project: std::collections::BTreeMap<String, toml::Spanned<toml::Value>>,
+    }
+    let spans: Spans = toml::from_str(text).ok()?;
+    spans.project.get(key).map(|v| v.span().start)
 }
 
 /// 1-based line and character column of byte `offset` in `text`.
@@ -299,7 +323,11 @@ fn sync_dir(dir: &Path) {
 pub fn unknown_keys(file: &ProjectFile) -> Vec<String> {
     let mut out = Vec::new();
     push_keys(&mut out, "", &file.extra);
-    push_keys(&mut out, "project.", &file.project.extra);
+    out.extend(
+        file.project
+            .unknown_keys()
+            .map(|k| format!("project.{}", toml_key(k))),
+    );
     for (name, preset) in &file.presets {
         let at = format!("presets.{}.", toml_key(name));
         push_keys(&mut out, &at, &preset.extra);
@@ -395,7 +423,7 @@ mod tests {
                 .unwrap();
         }
         let mut file = ProjectFile::default();
-        file.project.budget = Some(5);
+        file.project.set("budget", 5);
         save_atomic(&path, &file).unwrap();
         assert_eq!(load_file(&path).unwrap(), Some(file));
         assert!(!stale.exists(), "a killed save's temporary is cleaned up");
@@ -422,7 +450,7 @@ mod tests {
     #[test]
     fn a_byte_order_mark_is_ignored() {
         let f = parse_text(Path::new("x.toml"), "\u{feff}[project]\nbudget = 7\n").unwrap();
-        assert_eq!(f.project.budget, Some(7));
+        assert_eq!(f.project.get("budget"), Some(&toml::Value::Integer(7)));
         let e = parse_text(Path::new("x.toml"), "\u{feff}budget = [").unwrap_err();
         // Column 11 is just past `[`; the mark does not count as a column.
         assert_eq!(e.to_string(), "x.toml:1:11: unclosed array, expected `]`");

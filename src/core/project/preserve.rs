@@ -636,7 +636,7 @@ mod tests {
             render_fresh(&f).unwrap(),
             "[[presets.a.files]]\npath = \"x\"\n"
         );
-        f.project.budget = Some(5);
+        f.project.set("budget", 5);
         assert!(
             render_fresh(&f)
                 .unwrap()
@@ -755,7 +755,10 @@ budget = 5 # small
                         f.presets.remove(&name);
                     }
                 }
-                Op::Budget(b) => f.project.budget = b,
+                Op::Budget(Some(b)) => f.project.set("budget", b as i64),
+                Op::Budget(None) => {
+                    f.project.remove("budget");
+                }
             }
         }
 
