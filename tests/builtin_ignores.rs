@@ -1,11 +1,12 @@
 //! Built-in ignores without any `.gitignore`: the exact walked file list,
-//! a real `build` of `folder/**` with no binary error sections, and
-//! `.ctxcurateignore` ignoring and un-ignoring.
+//! a real `build` of `folder/**` with no binary or oversize error sections
+//! (plain and packed), `.ctxcurateignore` ignoring and un-ignoring, and the
+//! `[project] ignore`/`unignore` patterns.
 
 mod common;
 
 use common::{Project, stderr, stdout};
-use ctxcurate::core::walk::walk_files;
+use ctxcurate::core::walk::{self, walk_files};
 
 /// A project folder full of what no one wants in a context.
 fn noisy() -> Project {
@@ -61,11 +62,80 @@ fn build_of_a_folder_has_no_binary_error_sections() {
     assert!(!text.contains("logo.png"), "{text}");
     assert!(text.contains("### proj/app.py"), "{text}");
     assert!(!text.contains("pyc"), "{text}");
-    assert!(stderr(&out).contains("1 binary file(s) matched by globs skipped"));
-    // Named explicitly, a binary still shows why it is not there.
+    assert!(
+        stderr(&out).contains("warning: skipped 1 file (1 binary): proj/logo.png\n"),
+        "{}",
+        stderr(&out)
+    );
+    // Named explicitly, a binary is left out the same way: one note, no
+    // error section.
     p.ok(&["add", "proj/logo.png"]);
-    let text = stdout(&p.run(&["build"]));
-    assert!(text.contains("binary file skipped"), "{text}");
+    let out = p.run(&["build"]);
+    let text = stdout(&out);
+    assert!(
+        !text.contains("ERROR") && !text.contains("logo.png"),
+        "{text}"
+    );
+    assert!(stderr(&out).contains("skipped 1 file (1 binary): proj/logo.png"));
+}
+
+#[test]
+fn binary_and_oversize_files_are_one_note_in_plain_and_packed_builds() {
+    let p = noisy();
+    p.write("ctxcurate.toml", "[project]\nmax_file_size = 1000\n");
+    p.write("proj/big.txt", &"word ".repeat(400));
+    std::fs::write(p.path("proj/data.bin"), b"\0\x01\x02").expect("write");
+    p.ok(&["add", "proj/**", "proj/big.txt"]);
+    for args in [
+        &["build"][..],
+        &["build", "--target", "proj/app.py", "--budget", "4000"],
+    ] {
+        let out = p.run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(!text.contains("ERROR"), "{args:?}: {text}");
+        assert!(
+            !text.contains("big.txt") && !text.contains("data.bin"),
+            "{text}"
+        );
+        assert!(text.contains("print('hi')"), "{args:?}: {text}");
+        let err = stderr(&out);
+        let notes: Vec<&str> = err.lines().filter(|l| l.contains("skipped")).collect();
+        assert_eq!(
+            notes,
+            ["warning: skipped 3 files (2 binary, 1 over max_file_size = 1000; \
+              force_full = true on its entry reads it): proj/data.bin, proj/logo.png, \
+              proj/big.txt (2000 bytes)"],
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn project_ignore_and_unignore_patterns() {
+    let p = noisy();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nignore = [\"*.toml\", \"proj/notcargo/\"]\nunignore = [\"build/\", \"*.pyo\"]\n",
+    );
+    let project = ctxcurate::core::project::Project::open_at(p.root(), None).expect("open");
+    let patterns = walk::WalkPatterns::from_settings(&project.settings);
+    assert_eq!(
+        walk::walk_files_with(p.root(), &patterns),
+        [
+            "proj/app.py",
+            "proj/build/gen.py",
+            "proj/logo.png",
+            "proj/old.pyo",
+            "proj/rs/src/main.rs",
+            "proj/small/Cargo.lock",
+        ]
+    );
+    // The binary applies them to globs.
+    p.ok(&["add", "proj/**/*.py"]);
+    let text = p.ok(&["build"]);
+    assert!(text.contains("### proj/build/gen.py"), "{text}");
+    assert!(!text.contains("venv"), "{text}");
 }
 
 #[test]

@@ -135,11 +135,11 @@ fn errors_are_content_not_failures() {
         text.contains("### src/app.py\n\nERROR: file not found: src/app.py"),
         "{text}"
     );
-    assert!(
-        text.contains("### logo.bin\n\nERROR: binary file skipped: logo.bin"),
-        "{text}"
-    );
-    assert!(stderr(&out).contains("warning: preset file not found: src/app.py"));
+    // A binary is left out with one note, never an error section.
+    assert!(!text.contains("logo.bin"), "{text}");
+    let err = stderr(&out);
+    assert!(err.contains("warning: skipped 1 file (1 binary): logo.bin\n"), "{err}");
+    assert!(err.contains("warning: preset file not found: src/app.py"));
 }
 
 #[test]

@@ -124,8 +124,8 @@ fn the_size_cap_is_a_setting_and_force_full_lifts_it() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "warning: big.txt: file too large (2200 bytes, max_file_size 1000) skipped; \
-             force_full = true on the entry includes it"
+            "warning: skipped 1 file (1 over max_file_size = 1000; \
+             force_full = true on its entry reads it): big.txt (2200 bytes)\n"
         ),
         "{}",
         stderr(&out)
@@ -145,7 +145,7 @@ fn the_size_cap_is_a_setting_and_force_full_lifts_it() {
     p.write("big.txt", &"x".repeat(1024 * 1024 + 1));
     let out = p.run(&["build"]);
     assert!(
-        stderr(&out).contains("(1048577 bytes, max_file_size 1048576)"),
+        stderr(&out).contains("max_file_size = 1048576; force_full = true on its entry reads it): big.txt (1048577 bytes)"),
         "{}",
         stderr(&out)
     );
@@ -173,7 +173,7 @@ fn bad_files_are_one_line_notes_and_the_build_goes_on() {
     let err = stderr(&out);
     let text = stdout(&out);
     for line in [
-        "warning: logo.bin: binary file skipped",
+        "warning: skipped 1 file (1 binary): logo.bin\n",
         "note: latin1.txt: invalid UTF-8 replaced with U+FFFD",
         "warning: adir: not a regular file",
         "warning: loop_a: cannot read file: ",
@@ -183,7 +183,7 @@ fn bad_files_are_one_line_notes_and_the_build_goes_on() {
         assert!(err.contains(line), "{line:?} missing in:\n{err}");
     }
     assert!(
-        err.contains("7 files") && err.contains("5 with errors"),
+        err.contains("6 files") && err.contains("4 with errors"),
         "{err}"
     );
     assert!(text.contains("caf\u{fffd}"), "{text}");

@@ -20,6 +20,7 @@ fn file(path: &str, text: &str) -> RenderedFile {
         mode: ViewMode::Full,
         text: text.to_string(),
         error: None,
+        skipped: None,
         notes: Vec::new(),
         aggregate: true,
         key: String::new(),

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
+use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::output_file::{self, SaveError};
@@ -16,7 +17,6 @@ use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{Finding, Scanner};
-use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
@@ -64,6 +64,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         Summarizer::for_project(&project.root, &project.settings),
     );
     cache.set_c_macros(project.c_macros());
+    let patterns = walk::WalkPatterns::from_settings(&project.settings);
     let mut targets = preset.targets.clone();
     for t in &args.targets {
         let rel = target_path(ctx, &project, t)?;
@@ -93,7 +94,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             sections: opts.sections.clone(),
             ..PackOptions::from_settings(&project.settings)
         };
-        let walked = walk::walk_files(&project.root);
+        let walked = walk::walk_files_with(&project.root, &patterns);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
         for problem in &packed.problems {
             writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
@@ -126,7 +127,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     }
 
     opts.sections.changes = changes.map(Arc::new);
-    let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
+    // Globs expand over the walk with the project's ignore patterns.
+    let walked = (preset.files.iter().any(|f| walk::is_glob(&f.path)))
+        .then(|| walk::walk_files_with(&project.root, &patterns));
+    let composition =
+        compose::compose_with(&project.root, &preset, &opts, &cache, walked.as_deref());
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }

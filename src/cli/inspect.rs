@@ -185,11 +185,17 @@ pub fn tokens(
         .as_ref()
         .map(Project::active_preset)
         .unwrap_or_default();
+    let patterns = project
+        .as_ref()
+        .map_or_else(walk::WalkPatterns::default, |p| {
+            walk::WalkPatterns::from_settings(&p.settings)
+        });
     // (root, path under it, forced): a named file outside the project is
     // counted too (it is only read), under its own folder.
     let files: Vec<(PathBuf, String, bool)> = if paths.is_empty() {
-        let (resolved, _) =
-            walk::expand_items(&preset.files, &preset.exclude, || walk::walk_files(&root));
+        let (resolved, _) = walk::expand_items(&preset.files, &preset.exclude, || {
+            walk::walk_files_with(&root, &patterns)
+        });
         resolved
             .into_iter()
             .map(|r| (root.clone(), r.path, r.item.force_full))

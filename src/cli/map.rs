@@ -4,10 +4,10 @@
 use std::collections::HashSet;
 
 use anyhow::Result;
+use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::graph::ImportGraph;
 use ctxcurate::core::repo_map;
-use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summarizer::Summarizer;
 use ctxcurate::core::walk;
 
@@ -32,7 +32,10 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         Summarizer::for_project(&project.root, &project.settings),
     );
     cache.set_c_macros(project.c_macros());
-    let walked = walk::walk_files(&project.root);
+    let walked = walk::walk_files_with(
+        &project.root,
+        &walk::WalkPatterns::from_settings(&project.settings),
+    );
     let graph = ImportGraph::build(
         &project.root,
         &walked,

@@ -286,6 +286,7 @@ pub fn pack_with(
         files.extend(file);
     }
     left += map_reserve;
+    let mut files = compose::drop_skipped(files, &mut problems);
 
     // The map lists what the files did not include, in the room they left;
     // then the exact count of the whole decides, shrinking the map first
@@ -463,6 +464,11 @@ impl Packer<'_> {
         let modes = reductions(wanted);
         let cheapest_mode = modes.last().copied().unwrap_or(wanted);
         let cheapest_file = render(cheapest_mode);
+        if cheapest_file.skipped.is_some() {
+            // Binary or oversize: costs nothing, and `compose::drop_skipped`
+            // leaves it out with one note for all of them.
+            return (out, Some(cheapest_file), 0);
+        }
         let cheapest = self.block_cost(&cheapest_file, 1);
         if cheapest > *left {
             return (out, None, cheapest);

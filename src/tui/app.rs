@@ -25,9 +25,9 @@ use super::signals;
 use super::state::{Level, State};
 use super::update::{follow_cursor, update};
 use crate::core::cache::FileCache;
+use crate::core::store::DiskCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
-use crate::core::store::DiskCache;
 use crate::core::summarizer::Summarizer;
 use crate::core::walk;
 use crate::text::error_chain;
@@ -133,7 +133,7 @@ fn event_loop(
 ) -> Result<Ended> {
     let root = state.project.root.clone();
     spawn_input(tx.clone());
-    spawn_walker(root.clone(), tx.clone());
+    spawn_walker(root.clone(), patterns(&state), tx.clone());
     // Counts, parsed views and summaries (the summary command runs on the
     // worker) go through the project's disk cache, shared with the CLI.
     let cache = Arc::new(FileCache::for_project(
@@ -280,8 +280,8 @@ impl effects::Runtime for Threads<'_> {
         None
     }
 
-    fn walk(&mut self, root: &Path) -> Vec<Event> {
-        spawn_walker(root.to_path_buf(), self.walk_tx.clone());
+    fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        spawn_walker(root.to_path_buf(), patterns, self.walk_tx.clone());
         Vec::new()
     }
 
@@ -320,12 +320,17 @@ fn spawn_input(tx: Sender<Msg>) {
     });
 }
 
-fn spawn_walker(root: PathBuf, tx: Sender<Msg>) {
+/// The `[project] ignore`/`unignore` patterns the walk applies.
+fn patterns(state: &State) -> walk::WalkPatterns {
+    walk::WalkPatterns::from_settings(&state.project.settings)
+}
+
+fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
     thread::spawn(move || {
         let mut batch = Vec::with_capacity(WALK_BATCH);
         let mut last = Instant::now();
         let mut open = true;
-        walk::walk_each(&root, |rel| {
+        walk::walk_each_with(&root, &patterns, |rel| {
             batch.push(rel);
             if batch.len() >= WALK_BATCH || last.elapsed() > Duration::from_millis(100) {
                 let full = std::mem::take(&mut batch);

@@ -13,6 +13,7 @@ use crate::core::model::ProjectFile;
 
 use super::messages::{Effect, Event, Job};
 use super::state::State;
+use crate::core::walk::WalkPatterns;
 use super::update::update;
 
 /// How effects are carried out. Each method returns the events that are
@@ -22,8 +23,9 @@ pub trait Runtime {
     fn save(&mut self, file: &ProjectFile) -> Option<Event>;
     /// Run a job (on the worker, or inline).
     fn job(&mut self, job: Job) -> Option<Event>;
-    /// Walk the project again (the walk streams `Walked` events).
-    fn walk(&mut self, root: &Path) -> Vec<Event>;
+    /// Walk the project again with the settings' ignore rules (the walk
+    /// streams `Walked` events).
+    fn walk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
     /// Put text on the clipboard; where it went, or why not.
     fn copy(&mut self, text: &str) -> Result<String, String>;
 }
@@ -36,7 +38,10 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
         let events = match effect {
             Effect::Save => runtime.save(&state.project.file).into_iter().collect(),
             Effect::Job(job) => runtime.job(*job).into_iter().collect(),
-            Effect::Walk => runtime.walk(&state.project.root),
+            Effect::Walk => runtime.walk(
+                &state.project.root,
+                WalkPatterns::from_settings(&state.project.settings),
+            ),
             Effect::Copy {
                 text,
                 label,

@@ -72,7 +72,10 @@ impl Harness {
             terminal: Terminal::new(TestBackend::new(width, height))?,
         };
         h.send(Event::Resize { width, height });
-        let files = walk::walk_files(root);
+        let files = walk::walk_files_with(
+            root,
+            &walk::WalkPatterns::from_settings(&h.state.project.settings),
+        );
         h.send(Event::Walked(files));
         h.send(Event::WalkDone);
         let mut effects = recompose(&mut h.state);
@@ -221,8 +224,11 @@ impl effects::Runtime for Inline<'_> {
         Some(jobs::run(job, &self.root, self.cache))
     }
 
-    fn walk(&mut self, root: &Path) -> Vec<Event> {
-        vec![Event::Walked(walk::walk_files(root)), Event::WalkDone]
+    fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        vec![
+            Event::Walked(walk::walk_files_with(root, &patterns)),
+            Event::WalkDone,
+        ]
     }
 
     fn copy(&mut self, text: &str) -> Result<String, String> {

@@ -45,6 +45,9 @@ pub struct RenderedFile {
     pub text: String,
     /// Why the file could not be shown (`file not found`, …).
     pub error: Option<String>,
+    /// Set for a binary or oversize file ([`walk::FileProblem::is_skip`]):
+    /// [`drop_skipped`] leaves it out of the text.
+    pub skipped: Option<walk::FileProblem>,
     pub notes: Vec<String>,
     /// `false`: listed but not rendered (`auto_aggregate = false`).
     pub aggregate: bool,
@@ -77,6 +80,7 @@ pub fn render_file(
         mode,
         text: String::new(),
         error: None,
+        skipped: None,
         notes: Vec::new(),
         aggregate: item.auto_aggregate,
         key: render_key(item, mode),
@@ -94,7 +98,10 @@ pub fn render_file(
                     .insert(0, "invalid UTF-8 replaced with U+FFFD".to_string());
             }
         }
-        Err(problem) => file.error = Some(problem.to_string()),
+        Err(problem) => {
+            file.error = Some(problem.to_string());
+            file.skipped = problem.is_skip().then_some(problem);
+        }
     }
     file
 }
@@ -125,7 +132,7 @@ pub fn compose_with(
         .par_iter()
         .map(|r| render_file(root, r, opts, cache))
         .collect();
-    let files = skip_matched_binaries(preset, &resolved, files, &mut problems);
+    let files = drop_skipped(files, &mut problems);
     let text = if opts.sections.needs_project_files() {
         let mut opts = opts.clone();
         opts.sections.project_files = match walked {
@@ -143,35 +150,16 @@ pub fn compose_with(
     }
 }
 
-/// Binary files a glob entry matched are dropped with one note in
-/// `problems` (an explicitly named binary keeps its error section).
-fn skip_matched_binaries(
-    preset: &Preset,
-    resolved: &[ResolvedItem],
-    files: Vec<RenderedFile>,
-    problems: &mut Vec<String>,
-) -> Vec<RenderedFile> {
-    let binary = walk::FileProblem::Binary.to_string();
-    let mut skipped = 0usize;
-    let kept: Vec<RenderedFile> = resolved
-        .iter()
-        .zip(files)
-        .filter_map(|(r, f)| {
-            let from_glob = preset
-                .files
-                .get(r.entry)
-                .is_some_and(|e| e.path != r.path && walk::is_glob(&e.path));
-            if from_glob && f.error.as_deref() == Some(binary.as_str()) {
-                skipped += 1;
-                None
-            } else {
-                Some(f)
-            }
-        })
-        .collect();
-    if skipped > 0 {
-        problems.push(format!("{skipped} binary file(s) matched by globs skipped"));
-    }
+/// Binary and oversize files are left out, with one note in `problems`
+/// for all of them (never an `ERROR:` section in the text).
+pub fn drop_skipped(files: Vec<RenderedFile>, problems: &mut Vec<String>) -> Vec<RenderedFile> {
+    let (skipped, kept): (Vec<RenderedFile>, Vec<RenderedFile>) =
+        files.into_iter().partition(|f| f.skipped.is_some());
+    problems.extend(walk::skipped_note(
+        skipped
+            .iter()
+            .filter_map(|f| Some((f.path.as_str(), f.skipped.as_ref()?))),
+    ));
     kept
 }
 

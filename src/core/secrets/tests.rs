@@ -308,6 +308,7 @@ fn a_secret_only_in_the_view_names_the_view() {
         mode: ViewMode::Summary,
         text: "Notes.\nThe summarizer said: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n".into(),
         error: None,
+        skipped: None,
         notes: Vec::new(),
         aggregate: true,
         key: String::new(),

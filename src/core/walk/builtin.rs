@@ -1,13 +1,20 @@
 //! Built-in ignores: what no one wants in a context (VCS folders, caches,
 //! virtualenvs, build outputs, big lock files, the tool's own files),
-//! skipped by every walk even without a `.gitignore`.
+//! skipped by every walk even without a `.gitignore`, and the user's
+//! overrides of them ([`IgnoreRules`]).
 //!
-//! A `!pattern` line of the root `.ctxcurateignore` (gitignore syntax)
-//! brings a built-in back: `!build/` walks `build/` again.
+//! Overrides, all in gitignore syntax relative to the root: a `!pattern`
+//! line of the root `.ctxcurateignore` brings a built-in back (`!build/`
+//! walks `build/` again); `[project] ignore` skips more; `[project]
+//! unignore` keeps what a built-in or `ignore` would skip. (Ordinary
+//! `.ctxcurateignore` and `.gitignore` lines are applied by the walker
+//! itself, see `walk::walker_with`.)
 
 use std::path::Path;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
+
+use crate::core::model::Settings;
 
 /// The project's own ignore file; its `!` lines un-ignore built-ins.
 pub const IGNORE_FILE: &str = ".ctxcurateignore";
@@ -40,26 +47,69 @@ const LOCK_FILES: &[&str] = &[
     "pnpm-lock.yaml",
 ];
 
-/// The built-in ignore rules of one walk, with the root's un-ignores.
-pub struct BuiltinIgnores {
-    unignore: Gitignore,
+/// The `[project] ignore` and `unignore` patterns of a walk (gitignore
+/// syntax, relative to the root).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WalkPatterns {
+    /// Skip these too.
+    pub ignore: Vec<String>,
+    /// Keep these although a built-in ignore or `ignore` skips them.
+    pub unignore: Vec<String>,
 }
 
-impl BuiltinIgnores {
+impl WalkPatterns {
+    /// The patterns the resolved settings name.
+    pub fn from_settings(s: &Settings) -> Self {
+        WalkPatterns {
+            ignore: s.ignore.clone(),
+            unignore: s.unignore.clone(),
+        }
+    }
+}
+
+/// The ignore rules of one walk: the built-ins, with the root
+/// `.ctxcurateignore`'s un-ignores and the `[project]` patterns.
+pub struct IgnoreRules {
+    /// The `!` lines of the root `.ctxcurateignore`.
+    file_unignore: Gitignore,
+    /// `[project] ignore`.
+    ignore: Gitignore,
+    /// `[project] unignore`, as ignore lines: a match means "keep".
+    keep: Gitignore,
+}
+
+impl IgnoreRules {
     /// The rules for a walk of `root` (reads `root/.ctxcurateignore`; a
-    /// missing or malformed file un-ignores nothing it cannot parse).
-    pub fn new(root: &Path) -> Self {
+    /// missing file un-ignores nothing, and a malformed line of it or of
+    /// the patterns is skipped: the valid lines still count).
+    pub fn new(root: &Path, patterns: &WalkPatterns) -> Self {
         let mut builder = GitignoreBuilder::new(root);
         // Errors name bad lines; the valid lines still count.
         let _ = builder.add(root.join(IGNORE_FILE));
-        let unignore = builder.build().unwrap_or_else(|_| Gitignore::empty());
-        BuiltinIgnores { unignore }
+        IgnoreRules {
+            file_unignore: builder.build().unwrap_or_else(|_| Gitignore::empty()),
+            ignore: lines(root, &patterns.ignore),
+            keep: lines(root, &patterns.unignore),
+        }
     }
 
     /// `true` when the walk should skip `path` (a folder when `is_dir`).
     pub fn skips(&self, path: &Path, is_dir: bool) -> bool {
-        is_builtin_ignored(path, is_dir) && !self.unignore.matched(path, is_dir).is_whitelist()
+        let builtin = is_builtin_ignored(path, is_dir)
+            && !self.file_unignore.matched(path, is_dir).is_whitelist();
+        let ignored = builtin || self.ignore.matched(path, is_dir).is_ignore();
+        ignored && !self.keep.matched(path, is_dir).is_ignore()
     }
+}
+
+/// `patterns` as the lines of one gitignore file at `root`.
+fn lines(root: &Path, patterns: &[String]) -> Gitignore {
+    let mut builder = GitignoreBuilder::new(root);
+    for pattern in patterns {
+        // A malformed pattern matches nothing; the others still count.
+        let _ = builder.add_line(None, pattern);
+    }
+    builder.build().unwrap_or_else(|_| Gitignore::empty())
 }
 
 /// `true` when `path` is one of the built-in ignores, before any
@@ -115,9 +165,31 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         fs::write(root.join(IGNORE_FILE), "!build/\n*.log\n").unwrap();
-        let rules = BuiltinIgnores::new(root);
+        let rules = IgnoreRules::new(root, &WalkPatterns::default());
         assert!(!rules.skips(&root.join("build"), true));
         assert!(rules.skips(&root.join("dist"), true));
         assert!(rules.skips(&root.join("node_modules"), true));
+    }
+
+    #[test]
+    fn project_patterns_ignore_more_and_keep_builtins() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let patterns = WalkPatterns {
+            ignore: vec!["*.min.js".into(), "fixtures/big/".into(), "[".into()],
+            unignore: vec!["dist/".into(), "keep.min.js".into()],
+        };
+        let rules = IgnoreRules::new(root, &patterns);
+        assert!(rules.skips(&root.join("web/app.min.js"), false));
+        assert!(!rules.skips(&root.join("web/keep.min.js"), false));
+        assert!(!rules.skips(&root.join("web/app.js"), false));
+        assert!(rules.skips(&root.join("fixtures/big"), true));
+        assert!(
+            !rules.skips(&root.join("fixtures/big"), false),
+            "a folder pattern"
+        );
+        assert!(!rules.skips(&root.join("dist"), true), "unignored built-in");
+        assert!(rules.skips(&root.join("build"), true));
+        assert!(rules.skips(&root.join("x.pyc"), false));
     }
 }

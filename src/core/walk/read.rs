@@ -1,0 +1,287 @@
+//! Reading one file for a composition: the read policy (size cap, paths
+//! outside the root), the binary and encoding checks, and the problems a
+//! file can have instead of content.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::Path;
+
+use super::is_inside;
+
+/// The default of the `max_file_size` setting: files larger than this are
+/// not read into a composition (unless their entry forces it).
+pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
+
+/// How files may be read: the size cap and whether entries may resolve
+/// outside the project root (from the settings; see `config/config.toml`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadPolicy {
+    /// Files over this many bytes are refused with [`FileProblem::TooLarge`].
+    pub max_file_size: u64,
+    /// Read paths outside the root (absolute, `..`, symlinks leading out).
+    pub allow_outside_root: bool,
+}
+
+impl Default for ReadPolicy {
+    fn default() -> Self {
+        ReadPolicy {
+            max_file_size: MAX_FILE_BYTES,
+            allow_outside_root: false,
+        }
+    }
+}
+
+impl ReadPolicy {
+    /// The policy the resolved settings ask for.
+    pub fn from_settings(s: &crate::core::model::Settings) -> Self {
+        ReadPolicy {
+            max_file_size: s.max_file_size,
+            allow_outside_root: s.allow_outside_root,
+        }
+    }
+
+    /// `true` when `rel` may be looked at under this policy (lexically:
+    /// symlinks are checked when the file is read).
+    pub fn may_read(&self, rel: &str) -> bool {
+        self.allow_outside_root || is_inside(rel)
+    }
+}
+
+/// How many leading bytes are checked for NUL to call a file binary (git's rule).
+const BINARY_SNIFF: usize = 8000;
+
+/// A file's content as the composition sees it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Content {
+    /// Text; `lossy` when invalid UTF-8 was replaced.
+    Text { text: String, lossy: bool },
+    /// The file could not be used; the message is shown in its place.
+    Unreadable(FileProblem),
+}
+
+/// Why a file's content is not shown.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FileProblem {
+    NotFound,
+    Binary,
+    /// Over the `max_file_size` cap (`limit`).
+    TooLarge {
+        bytes: u64,
+        limit: u64,
+    },
+    NotAFile,
+    OutsideRoot,
+    Io(String),
+}
+
+impl FileProblem {
+    /// Binary and oversize files are left out of a composition with one
+    /// note for all of them, never shown as an error section: they are
+    /// what a folder or a glob drags in, not something to read about.
+    pub fn is_skip(&self) -> bool {
+        matches!(self, FileProblem::Binary | FileProblem::TooLarge { .. })
+    }
+}
+
+impl std::fmt::Display for FileProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FileProblem::NotFound => f.write_str("file not found"),
+            FileProblem::Binary => f.write_str("binary file skipped"),
+            FileProblem::TooLarge { bytes, limit } => write!(
+                f,
+                "file too large ({bytes} bytes, max_file_size {limit}) skipped; \
+                 force_full = true on the entry includes it"
+            ),
+            FileProblem::NotAFile => f.write_str("not a regular file"),
+            FileProblem::OutsideRoot => f.write_str(
+                "path is outside the project root, refused \
+                 (allow_outside_root = true in your global config permits it)",
+            ),
+            FileProblem::Io(e) => write!(f, "cannot read file: {e}"),
+        }
+    }
+}
+
+/// The one note for the files left out as binary or oversize
+/// ([`FileProblem::is_skip`]), naming the first few; `None` for none.
+pub fn skipped_note<'a>(
+    files: impl IntoIterator<Item = (&'a str, &'a FileProblem)>,
+) -> Option<String> {
+    let (mut binary, mut large) = (0usize, 0usize);
+    let mut cap = 0;
+    let mut names = Vec::new();
+    for (path, problem) in files {
+        let name = match problem {
+            FileProblem::Binary => {
+                binary += 1;
+                path.to_owned()
+            }
+            FileProblem::TooLarge { bytes, limit } => {
+                large += 1;
+                cap = *limit;
+                format!("{path} ({bytes} bytes)")
+            }
+            _ => continue,
+        };
+        if names.len() < 3 {
+            names.push(name);
+        }
+    }
+    let total = binary + large;
+    if total == 0 {
+        return None;
+    }
+    let mut kinds = Vec::new();
+    if binary > 0 {
+        kinds.push(format!("{binary} binary"));
+    }
+    if large > 0 {
+        kinds.push(format!(
+            "{large} over max_file_size = {cap}; force_full = true on its entry reads it"
+        ));
+    }
+    let more = if total > names.len() { ", …" } else { "" };
+    let files = if total == 1 { "file" } else { "files" };
+    Some(format!(
+        "skipped {total} {files} ({}): {}{more}",
+        kinds.join(", "),
+        names.join(", ")
+    ))
+}
+
+/// Read `rel` under `root` with the default [`ReadPolicy`].
+pub fn read_content(root: &Path, rel: &str) -> Content {
+    read_content_with(root, rel, &ReadPolicy::default(), false)
+}
+
+/// Read `rel` under `root`: refuses paths outside the root (unless the
+/// policy allows them), binary files (a NUL byte near the start) and files
+/// over the policy's size cap (unless `force`); invalid UTF-8 is decoded
+/// lossily and flagged.
+pub fn read_content_with(root: &Path, rel: &str, policy: &ReadPolicy, force: bool) -> Content {
+    if !policy.may_read(rel) {
+        return Content::Unreadable(FileProblem::OutsideRoot);
+    }
+    // A symlink may lead out of the project: what is read must resolve
+    // inside the (resolved) root. The resolved path is what is read, so a
+    // link swapped in after this check is not followed.
+    let mut path = root.join(rel);
+    if let (Ok(real), Ok(real_root)) = (path.canonicalize(), root.canonicalize()) {
+        if !policy.allow_outside_root && !real.starts_with(&real_root) {
+            return Content::Unreadable(FileProblem::OutsideRoot);
+        }
+        path = real;
+    }
+    let limit = if force {
+        u64::MAX
+    } else {
+        policy.max_file_size
+    };
+    match read_bytes(&path, limit) {
+        Ok(bytes) => decode(bytes),
+        Err(p) => Content::Unreadable(p),
+    }
+}
+
+fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, FileProblem> {
+    let meta = fs::metadata(path).map_err(io_problem)?;
+    if !meta.is_file() {
+        return Err(FileProblem::NotAFile);
+    }
+    if meta.len() > limit {
+        return Err(FileProblem::TooLarge {
+            bytes: meta.len(),
+            limit,
+        });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    // The file may grow between the size check and the read: never read
+    // more than the cap allows.
+    fs::File::open(path)
+        .and_then(|f| f.take(limit.saturating_add(1)).read_to_end(&mut bytes))
+        .map_err(io_problem)?;
+    if bytes.len() as u64 > limit {
+        return Err(FileProblem::TooLarge {
+            bytes: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+fn io_problem(e: io::Error) -> FileProblem {
+    match e.kind() {
+        io::ErrorKind::NotFound => FileProblem::NotFound,
+        _ => FileProblem::Io(e.to_string()),
+    }
+}
+
+/// Bytes to text, or binary.
+pub fn decode(bytes: Vec<u8>) -> Content {
+    if bytes[..bytes.len().min(BINARY_SNIFF)].contains(&0) {
+        return Content::Unreadable(FileProblem::Binary);
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => Content::Text { text, lossy: false },
+        Err(e) => Content::Text {
+            text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            lossy: true,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn symlinks_out_of_the_root_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret"), "key").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        std::fs::write(dir.path().join("ok.txt"), "fine").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("ok.txt"), dir.path().join("inner")).unwrap();
+        assert_eq!(
+            read_content(dir.path(), "link/secret"),
+            Content::Unreadable(FileProblem::OutsideRoot)
+        );
+        assert!(matches!(
+            read_content(dir.path(), "inner"),
+            Content::Text { .. }
+        ));
+    }
+
+    #[test]
+    fn content_checks() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("bin"), b"ab\0cd").unwrap();
+        fs::write(root.join("latin"), b"caf\xe9").unwrap();
+        assert_eq!(
+            read_content(root, "bin"),
+            Content::Unreadable(FileProblem::Binary)
+        );
+        assert_eq!(
+            read_content(root, "missing"),
+            Content::Unreadable(FileProblem::NotFound)
+        );
+        assert_eq!(
+            read_content(root, "../x"),
+            Content::Unreadable(FileProblem::OutsideRoot)
+        );
+        assert_eq!(
+            read_content(root, "."),
+            Content::Unreadable(FileProblem::NotAFile)
+        );
+        assert_eq!(
+            read_content(root, "latin"),
+            Content::Text {
+                text: "caf\u{fffd}".into(),
+                lossy: true
+            }
+        );
+    }
+}
