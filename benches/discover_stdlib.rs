@@ -13,11 +13,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::graph::ImportGraph;
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::pack::{self, PackOptions};
-use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::{repo_map, walk};
 
 /// Seconds of `f`, and its result.

@@ -13,11 +13,11 @@ mod corpus;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy};
-use ctxcurate::core::store::DiskCache;
-use ctxcurate::core::summarizer::{Summarizer, SummaryConfig};
+use ctxcurate::core::summary::{Summarizer, SummaryConfig};
 use ctxcurate::core::walk;
 
 /// One build through a fresh in-memory cache over the disk cache in

@@ -103,9 +103,11 @@ fn binary_and_oversize_files_are_one_note_in_plain_and_packed_builds() {
         let notes: Vec<&str> = err.lines().filter(|l| l.contains("skipped")).collect();
         assert_eq!(
             notes,
-            ["warning: skipped 3 files (2 binary, 1 over max_file_size = 1000; \
+            [
+                "warning: skipped 3 files (2 binary, 1 over max_file_size = 1000; \
               force_full = true on its entry reads it): proj/data.bin, proj/logo.png, \
-              proj/big.txt (2000 bytes)"],
+              proj/big.txt (2000 bytes)"
+            ],
             "{args:?}: {err}"
         );
     }

@@ -138,7 +138,10 @@ fn errors_are_content_not_failures() {
     // A binary is left out with one note, never an error section.
     assert!(!text.contains("logo.bin"), "{text}");
     let err = stderr(&out);
-    assert!(err.contains("warning: skipped 1 file (1 binary): logo.bin\n"), "{err}");
+    assert!(
+        err.contains("warning: skipped 1 file (1 binary): logo.bin\n"),
+        "{err}"
+    );
     assert!(err.contains("warning: preset file not found: src/app.py"));
 }
 

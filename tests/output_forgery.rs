@@ -274,7 +274,7 @@ proptest! {
             .map(|(path, text, error, note)| {
                 let mut f = file(path, text);
                 f.error = error.clone();
-                f.notes = vec![note.clone()];
+                f.notes = vec![note.clone().into()];
                 f
             })
             .collect();

@@ -5,7 +5,7 @@
 
 mod corpus;
 
-use ctxcurate::core::summary;
+use ctxcurate::core::summary::heuristic;
 use rayon::prelude::*;
 
 #[test]
@@ -20,7 +20,7 @@ fn summaries_are_far_smaller_than_their_files() {
         .filter_map(|path| {
             let text = std::fs::read_to_string(path).ok()?;
             let rel = path.strip_prefix(&dir).ok()?.to_string_lossy();
-            let s = summary::summarize(&rel, &text);
+            let s = heuristic::summarize(&rel, &text);
             assert!(s.len() <= text.len(), "{rel}: {} > {}", s.len(), text.len());
             (!text.is_empty()).then_some((s.len(), text.len()))
         })

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
-use ctxcurate::core::store::DiskCache;
+use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::output_file::{self, SaveError};
@@ -17,7 +17,7 @@ use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{Finding, Scanner};
-use ctxcurate::core::summarizer::Summarizer;
+use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;

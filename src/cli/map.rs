@@ -4,11 +4,11 @@
 use std::collections::HashSet;
 
 use anyhow::Result;
-use ctxcurate::core::store::DiskCache;
+use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::graph::ImportGraph;
 use ctxcurate::core::repo_map;
-use ctxcurate::core::summarizer::Summarizer;
+use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::walk;
 
 use super::Ctx;

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use ctxcurate::core::project::{Project, Scope};
-use ctxcurate::core::summary::plural;
+use ctxcurate::core::summary::heuristic::plural;
 use ctxcurate::text::sanitize::display_line;
 
 /// Names and paths come from files: shown escaped, never raw.

@@ -14,8 +14,6 @@ pub mod pack;
 pub mod project;
 pub mod repo_map;
 pub mod secrets;
-pub mod store;
-pub mod summarizer;
 pub mod summary;
 pub mod syntax;
 pub mod token_map;

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use crate::core::anchor::{self, Resolution};
 use crate::core::model::{FileItem, ViewMode};
-use crate::core::summarizer::Summary;
-use crate::core::summary;
+use crate::core::summary::Summary;
+use crate::core::summary::heuristic;
 use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::text::sanitize::escape_line;
 
@@ -26,7 +26,68 @@ pub struct View {
     pub mode: ViewMode,
     pub text: String,
     /// Things the reader should know (stale slices, fallbacks).
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
+}
+
+/// What a [`Note`] is about, so a reader (the TUI marking files with
+/// stale slices) asks its kind, never matches its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoteKind {
+    /// A slice that no longer resolves: not shown.
+    StaleSlice,
+    /// A slice edited since it was made: re-anchored and shown.
+    EditedSlice,
+    /// A symbol named in `ast_mask` that the file no longer has.
+    MissingSymbol,
+    /// How the summary was made (the external command failed, was cut).
+    Summary,
+    /// Invalid UTF-8 was replaced.
+    Encoding,
+    /// Anything else.
+    Other,
+}
+
+/// One note on a rendered file: its kind and the text shown to the user
+/// and the model.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Note {
+    pub kind: NoteKind,
+    pub text: String,
+}
+
+impl Note {
+    pub fn new(kind: NoteKind, text: impl Into<String>) -> Note {
+        Note {
+            kind,
+            text: text.into(),
+        }
+    }
+}
+
+impl std::ops::Deref for Note {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl From<&str> for Note {
+    fn from(text: &str) -> Note {
+        Note::new(NoteKind::Other, text)
+    }
+}
+
+impl From<String> for Note {
+    fn from(text: String) -> Note {
+        Note::new(NoteKind::Other, text)
+    }
 }
 
 /// Render `text` (the content of `path`) as `item` asks, in `mode`, with
@@ -46,7 +107,7 @@ pub fn render_with(
     let parse =
         || Lang::detect(path, text).map(|lang| Arc::new(syntax::parse_with(lang, text, macros)));
     let summarize = || Summary {
-        text: summary::summarize(path, text),
+        text: heuristic::summarize(path, text),
         notes: Vec::new(),
     };
     render_parsed(text, mode, item, parse, summarize)
@@ -78,7 +139,10 @@ pub fn render_parsed(
             let out = syntax::masked(&tree, text, item.mask_default, &item.ast_mask);
             for name in item.ast_mask.keys() {
                 if tree.find(name).is_none() {
-                    notes.push(format!("masked symbol `{name}` not found"));
+                    notes.push(Note::new(
+                        NoteKind::MissingSymbol,
+                        format!("masked symbol `{name}` not found"),
+                    ));
                 }
             }
             (ViewMode::Masked, out)
@@ -92,31 +156,32 @@ pub fn render_parsed(
         }
         _ => {
             let summary = summarize();
-            notes.extend(summary.notes);
+            notes.extend(
+                summary
+                    .notes
+                    .into_iter()
+                    .map(|n| Note::new(NoteKind::Summary, n)),
+            );
             (ViewMode::Summary, summary.text)
         }
     };
     View { mode, text, notes }
 }
 
-/// `true` for the note of a stale slice (the TUI marks such files).
-pub fn is_stale_note(note: &str) -> bool {
-    note.starts_with(STALE_NOTE)
-}
-
-const STALE_NOTE: &str = "stale slice";
-
 /// Each slice headed by its tag, comment and current line range; stale
 /// slices are reported, never rendered.
-fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String {
+fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut parts = Vec::new();
     for slice in &item.custom_slices {
         let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
         match anchor::resolve(text, slice) {
-            Resolution::Stale { reason } => notes.push(format!(
-                "{STALE_NOTE}{label} (was lines {}-{}): {reason}",
-                slice.start_line, slice.end_line
+            Resolution::Stale { reason } => notes.push(Note::new(
+                NoteKind::StaleSlice,
+                format!(
+                    "stale slice{label} (was lines {}-{}): {reason}",
+                    slice.start_line, slice.end_line
+                ),
             )),
             res => {
                 let (start, end) = res.range().unwrap_or((1, 0));
@@ -127,9 +192,12 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<String>) -> String
                     }
                     Resolution::Reanchored { .. } => {
                         part.push_str(" (re-anchored: edited since it was made)");
-                        notes.push(format!(
-                            "slice{label} (was lines {}-{}) was edited: lines {start}-{end} between its anchors are shown",
-                            slice.start_line, slice.end_line
+                        notes.push(Note::new(
+                            NoteKind::EditedSlice,
+                            format!(
+                                "slice{label} (was lines {}-{}) was edited: lines {start}-{end} between its anchors are shown",
+                                slice.start_line, slice.end_line
+                            ),
                         ));
                     }
                     _ => {}
@@ -199,6 +267,7 @@ mod tests {
             "--- slice [mid] (the middle), lines 2-3 ---\ntwo\nthree\n"
         );
         assert_eq!(v.notes.len(), 1);
+        assert_eq!(v.notes[0].kind, NoteKind::StaleSlice);
         assert!(v.notes[0].starts_with("stale slice (was lines 9-12)"));
     }
 

@@ -24,11 +24,11 @@ use super::render::{self, ViewState};
 use super::signals;
 use super::state::{Level, State};
 use super::update::{follow_cursor, update};
+use crate::core::cache::DiskCache;
 use crate::core::cache::FileCache;
-use crate::core::store::DiskCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
-use crate::core::summarizer::Summarizer;
+use crate::core::summary::Summarizer;
 use crate::core::walk;
 use crate::text::error_chain;
 

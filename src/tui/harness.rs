@@ -24,8 +24,8 @@ use super::update::{follow_cursor, update};
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
-use crate::core::store::DiskCache;
-use crate::core::summarizer::Summarizer;
+use crate::core::cache::DiskCache;
+use crate::core::summary::Summarizer;
 use crate::core::walk;
 
 /// The TUI without a terminal.

@@ -183,7 +183,11 @@ fn summarize(
             tokens: cache.count(tokenizer, &markdown),
             error: f.error.is_some(),
             summary_cached: f.error.is_none() && cache.summary_cached(root, &f.path),
-            stale_slices: f.notes.iter().filter(|n| views::is_stale_note(n)).count(),
+            stale_slices: f
+                .notes
+                .iter()
+                .filter(|n| n.kind == views::NoteKind::StaleSlice)
+                .count(),
         });
     }
     let (total_tokens, exact) = if c.text.len() <= EXACT_TOTAL_LIMIT {

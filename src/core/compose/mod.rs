@@ -28,6 +28,7 @@ use rayon::prelude::*;
 
 use crate::core::cache::{FileCache, render_key};
 use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
+use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
 use crate::text::sanitize::escape_line;
 pub use markdown::{fence_for, fence_lang, file_name, files_heading, markdown_file};
@@ -48,7 +49,7 @@ pub struct RenderedFile {
     /// Set for a binary or oversize file ([`walk::FileProblem::is_skip`]):
     /// [`drop_skipped`] leaves it out of the text.
     pub skipped: Option<walk::FileProblem>,
-    pub notes: Vec<String>,
+    pub notes: Vec<views::Note>,
     /// `false`: listed but not rendered (`auto_aggregate = false`).
     pub aggregate: bool,
     /// [`render_key`] of the entry and requested mode: equal keys and
@@ -94,8 +95,13 @@ pub fn render_file(
             file.text = view.text.clone();
             file.notes = view.notes.clone();
             if lossy {
-                file.notes
-                    .insert(0, "invalid UTF-8 replaced with U+FFFD".to_string());
+                file.notes.insert(
+                    0,
+                    views::Note::new(
+                        views::NoteKind::Encoding,
+                        "invalid UTF-8 replaced with U+FFFD",
+                    ),
+                );
             }
         }
         Err(problem) => {

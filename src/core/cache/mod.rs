@@ -1,4 +1,5 @@
-//! In-memory caches shared by composition and the TUI: one file's content
+//! `cache` is the in-memory cache (its on-disk half is `cache::disk`,
+//! the [`DiskCache`]) shared by composition and the TUI: one file's content
 //! (re-read only when its size or mtime changes), its symbol tree (parsed
 //! once per content), its rendered view per entry settings, and token
 //! counts per rendered text.
@@ -22,8 +23,11 @@ use std::time::SystemTime;
 use sha2::{Digest, Sha256};
 
 use crate::core::model::{FileItem, TokenizerKind, ViewMode};
-use crate::core::store::{self, DiskCache};
-use crate::core::summarizer::Summarizer;
+pub mod disk;
+
+use crate::core::cache::disk as store;
+pub use crate::core::cache::disk::DiskCache;
+use crate::core::summary::Summarizer;
 use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
@@ -94,7 +98,7 @@ pub struct FileCache {
 
 /// Bumped whenever a view renderer or derived text changes, so entries
 /// written by an older version are never served.
-const DISK_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/2");
+const DISK_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/3");
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere cannot leave these maps half-updated: every
@@ -409,17 +413,53 @@ pub fn render_key(item: &FileItem, mode: ViewMode) -> String {
     format!("{mode}|{}", item_fingerprint(item))
 }
 
-/// The parts of an entry that change its rendering (the path aside).
+/// The parts of an entry that change its rendering (the path aside), as
+/// JSON of those fields: a key built from the values themselves, not from
+/// `Debug` output, whose format is no promise.
 fn item_fingerprint(item: &FileItem) -> String {
-    format!(
-        "{:?}|{:?}|{:?}",
-        item.mask_default, item.ast_mask, item.custom_slices
-    )
+    #[derive(serde::Serialize)]
+    struct Rendering<'a> {
+        mask_default: crate::core::model::MaskState,
+        ast_mask: &'a std::collections::BTreeMap<String, crate::core::model::MaskState>,
+        custom_slices: &'a [crate::core::model::Slice],
+    }
+    let fields = Rendering {
+        mask_default: item.mask_default,
+        ast_mask: &item.ast_mask,
+        custom_slices: &item.custom_slices,
+    };
+    // These fields are strings, numbers and maps with string keys: JSON
+    // always holds them.
+    serde_json::to_string(&fields).unwrap_or_default()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn render_keys_are_built_from_the_fields() {
+        let mut item = FileItem::new("a.py");
+        item.ast_mask
+            .insert("A.run".into(), crate::core::model::MaskState::Hide);
+        let key = render_key(&item, ViewMode::Masked);
+        assert_eq!(
+            key,
+            r#"masked|{"mask_default":"def","ast_mask":{"A.run":"hide"},"custom_slices":[]}"#
+        );
+        // The path is not part of it; every rendering field is.
+        let mut moved = item.clone();
+        moved.path = "b.py".into();
+        assert_eq!(render_key(&moved, ViewMode::Masked), key);
+        let mut sliced = item.clone();
+        sliced.custom_slices.push(crate::core::model::Slice {
+            start_line: 1,
+            end_line: 2,
+            ..Default::default()
+        });
+        assert_ne!(render_key(&sliced, ViewMode::Masked), key);
+        assert_ne!(render_key(&item, ViewMode::Outline), key);
+    }
 
     #[test]
     fn rereads_only_changed_files() {

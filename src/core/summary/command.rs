@@ -1,0 +1,193 @@
+//! Running an external `summary_command`: the file on its stdin, its
+//! stdout (trimmed, capped) as the summary, killed with its process group
+//! after a timeout. Only `core::summary` calls it, on the caller's thread.
+
+use std::io::{Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The most bytes of a summary command's output ever read, whatever
+/// `max_file_size` says.
+pub const OUTPUT_CEILING: usize = 16 * 1024 * 1024;
+
+/// The most bytes of a summary command's stderr kept (the rest is read
+/// and dropped, so the command never blocks on it).
+const STDERR_LIMIT: usize = 64 * 1024;
+
+/// What a summary command printed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandOutput {
+    /// Its stdout, trimmed, ending in a newline.
+    pub text: String,
+    /// It printed more than the cap: `text` is the first part, and the
+    /// command was stopped.
+    pub cut: bool,
+}
+
+/// Run `argv` with `input` on stdin; its stdout (trimmed, non-empty; at
+/// most `max_output` bytes, the command stopped once it printed more) or
+/// why not. Killed after `timeout` (a timeout too large for the clock is
+/// none).
+pub fn run_command(
+    argv: &[String],
+    input: &str,
+    timeout: Duration,
+    max_output: usize,
+) -> Result<CommandOutput, String> {
+    let (program, args) = argv.split_first().ok_or("is empty")?;
+    let mut cmd = Command::new(program);
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // Its own process group, so a timeout kills what it started too.
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("`{program}` could not start: {e}"))?;
+    let (tx, rx) = mpsc::channel();
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = input.to_string();
+        // A command that does not read its input gets a broken pipe: fine.
+        std::thread::spawn(move || {
+            let _ = stdin.write_all(input.as_bytes());
+        });
+    }
+    let overflow = Arc::new(AtomicBool::new(false));
+    if let Some(pipe) = child.stdout.take() {
+        let (tx, overflow) = (tx.clone(), Arc::clone(&overflow));
+        std::thread::spawn(move || {
+            let mut bytes = read_capped(pipe, max_output);
+            if bytes.len() > max_output {
+                bytes.truncate(max_output);
+                overflow.store(true, Ordering::SeqCst);
+            }
+            // Dropping the pipe here stops a command that keeps printing.
+            let _ = tx.send(("out", bytes));
+        });
+    } else {
+        let _ = tx.send(("out", Vec::new()));
+    }
+    if let Some(pipe) = child.stderr.take() {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(("err", read_draining(pipe, STDERR_LIMIT)));
+        });
+    } else {
+        let _ = tx.send(("err", Vec::new()));
+    }
+    let deadline = Instant::now().checked_add(timeout);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if overflow.load(Ordering::SeqCst) => {
+                kill(&mut child);
+                break None;
+            }
+            Ok(None) if deadline.is_none_or(|d| Instant::now() < d) => {
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            Ok(None) => {
+                kill(&mut child);
+                return Err(format!("timed out after {} s", timeout.as_secs()));
+            }
+            Err(e) => {
+                kill(&mut child);
+                return Err(format!("failed: {e}"));
+            }
+        }
+    };
+    // The pipes close when the command (and anything it started) exits.
+    let (mut out, mut err) = (None, None);
+    while out.is_none() || err.is_none() {
+        let left = deadline.map_or(Duration::MAX, |d| {
+            d.saturating_duration_since(Instant::now())
+        });
+        match rx.recv_timeout(left.max(Duration::from_millis(100))) {
+            Ok(("out", bytes)) => out = Some(bytes),
+            Ok((_, bytes)) => err = Some(bytes),
+            Err(_) => break,
+        }
+    }
+    // Stopped for printing too much (by us, or by the closed pipe): the
+    // exit status says nothing about the summary.
+    if overflow.load(Ordering::SeqCst) {
+        let bytes = out.unwrap_or_default();
+        return Ok(CommandOutput {
+            text: text_of(&bytes) + "\n",
+            cut: true,
+        });
+    }
+    if let Some(status) = status.filter(|s| !s.success()) {
+        let stderr = String::from_utf8_lossy(err.as_deref().unwrap_or_default());
+        let first = stderr.lines().next().unwrap_or("").trim();
+        let code = status
+            .code()
+            .map_or("a signal".to_string(), |c| format!("status {c}"));
+        return Err(if first.is_empty() {
+            format!("exited with {code}")
+        } else {
+            format!("exited with {code}: {}", super::heuristic::clip(first, 200))
+        });
+    }
+    let text = text_of(out.as_deref().unwrap_or_default());
+    if text.is_empty() {
+        return Err("printed nothing".into());
+    }
+    Ok(CommandOutput {
+        text: text + "\n",
+        cut: false,
+    })
+}
+
+/// At most `cap + 1` bytes of `pipe` (one more than allowed says it had
+/// more).
+fn read_capped(pipe: impl Read, cap: usize) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
+    let _ = pipe.take(limit).read_to_end(&mut bytes);
+    bytes
+}
+
+/// The first `keep` bytes of `pipe`, reading (and dropping) the rest until
+/// it closes.
+fn read_draining(mut pipe: impl Read, keep: usize) -> Vec<u8> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 8192];
+    loop {
+        match pipe.read(&mut buf) {
+            Ok(0) | Err(_) => return kept,
+            Ok(n) => {
+                let room = keep.saturating_sub(kept.len()).min(n);
+                kept.extend_from_slice(&buf[..room]);
+            }
+        }
+    }
+}
+
+/// Output bytes as trimmed text; a character cut in half at the end (by
+/// the cap) is dropped, other invalid UTF-8 is replaced.
+fn text_of(bytes: &[u8]) -> String {
+    let bytes = match std::str::from_utf8(bytes) {
+        Err(e) if e.error_len().is_none() => &bytes[..e.valid_up_to()],
+        _ => bytes,
+    };
+    String::from_utf8_lossy(bytes).trim().to_string()
+}
+
+/// Kill the command's process group (and the command), and reap it.
+fn kill(child: &mut std::process::Child) {
+    #[cfg(unix)]
+    {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
