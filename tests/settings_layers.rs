@@ -121,7 +121,8 @@ fn defaults_then_global_then_project() {
     let project = CoreProject::open_at(p.root(), Some(&global)).unwrap();
     let s = &project.settings;
     assert_eq!(s.budget, 7, "project over global");
-    assert_eq!(s.ignore, ["p"], "a list is replaced, not appended");
+    let ignore: Vec<&str> = s.ignore.iter().map(|p| p.as_str()).collect();
+    assert_eq!(ignore, ["p"], "a list is replaced, not appended");
     assert_eq!(s.format, Format::Xml, "global over defaults");
     assert_eq!(s.clipboard, ClipboardMode::Osc52);
     assert_eq!(s.tokenizer, TokenizerKind::O200k, "defaults");

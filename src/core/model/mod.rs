@@ -22,9 +22,24 @@ pub type Extra = toml::Table;
 macro_rules! named_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident => $text:literal),+ $(,)? }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
         pub enum $name {
             $($(#[$vmeta])* #[serde(rename = $text)] $variant),+
+        }
+
+        // By hand rather than derived: a value of another type (`5`, a
+        // table) is then "invalid type: integer `5`, expected a string",
+        // not serde's "unit variant" wording, and a wrong name still
+        // lists the right ones.
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+                const NAMES: &[&str] = &[$($text),+];
+                let text = <std::borrow::Cow<'de, str>>::deserialize(de)?;
+                match text.as_ref() {
+                    $($text => Ok($name::$variant),)+
+                    other => Err(serde::de::Error::unknown_variant(other, NAMES)),
+                }
+            }
         }
 
         impl $name {

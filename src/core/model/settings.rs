@@ -138,10 +138,10 @@ pub struct Settings {
     pub allow_outside_root: bool,
     /// More paths every walk skips (gitignore syntax, from the root), on
     /// top of the built-in ignores and `.ctxcurateignore`.
-    pub ignore: Vec<String>,
+    pub ignore: Vec<IgnorePattern>,
     /// Paths every walk keeps although a built-in ignore or `ignore`
     /// skips them (gitignore syntax, from the root).
-    pub unignore: Vec<String>,
+    pub unignore: Vec<IgnorePattern>,
     /// The directory tree before the files.
     pub tree: TreeMode,
     /// Whether the output file may be written outside the project root.
@@ -150,6 +150,42 @@ pub struct Settings {
     /// trusted project file. `false` everywhere else.
     #[serde(skip)]
     pub output_outside_root: bool,
+}
+
+/// One line of gitignore syntax (`[project] ignore`/`unignore`), checked
+/// when the settings are loaded, so a malformed pattern is an error that
+/// names its file and line rather than a pattern that silently matches
+/// nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct IgnorePattern(String);
+
+impl IgnorePattern {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl TryFrom<String> for IgnorePattern {
+    type Error = String;
+    fn try_from(line: String) -> Result<Self, String> {
+        let mut probe = ignore::gitignore::GitignoreBuilder::new("/");
+        // A glob is compiled by `build`, so that is where a bad one fails.
+        let checked = probe
+            .add_line(None, &line)
+            .map(|_| ())
+            .and_then(|()| probe.build().map(drop));
+        match checked {
+            Ok(()) => Ok(IgnorePattern(line)),
+            Err(e) => Err(format!("bad pattern `{line}`: {e}")),
+        }
+    }
+}
+
+impl From<IgnorePattern> for String {
+    fn from(p: IgnorePattern) -> String {
+        p.0
+    }
 }
 
 /// The built-in defaults, `config/config.toml`, compiled in. Its
@@ -367,7 +403,7 @@ mod tests {
         assert_eq!(s.budget, 7);
         assert_eq!(s.clipboard, ClipboardMode::Osc52);
         assert_eq!(s.format, Format::Xml);
-        assert_eq!(s.ignore, ["a"]);
+        assert_eq!(s.ignore, [IgnorePattern("a".into())]);
         assert_eq!(s.tokenizer, TokenizerKind::O200k, "default");
     }
 
@@ -380,6 +416,12 @@ mod tests {
         assert!(bad.message.contains("osc52"), "{}", bad.message);
         let bad = layer("budget = \"lots\"\n").check().unwrap_err();
         assert_eq!(bad.key, "budget");
+        let bad = layer("clipboard = 5\n").check().unwrap_err();
+        assert_eq!(bad.key, "clipboard");
+        assert!(bad.message.contains("expected a string"), "{}", bad.message);
+        let bad = layer("ignore = [\"ok/\", \"{a\"]\n").check().unwrap_err();
+        assert_eq!(bad.key, "ignore");
+        assert!(bad.message.contains("bad pattern `{a`"), "{}", bad.message);
         assert!(layer("budget = 3\nfuture = 1\n").check().is_ok());
         assert_eq!(
             layer("future = 1\nbudget = 3\n")

@@ -60,9 +60,12 @@ pub struct WalkPatterns {
 impl WalkPatterns {
     /// The patterns the resolved settings name.
     pub fn from_settings(s: &Settings) -> Self {
+        let lines = |v: &[crate::core::model::IgnorePattern]| {
+            v.iter().map(|p| p.as_str().to_owned()).collect()
+        };
         WalkPatterns {
-            ignore: s.ignore.clone(),
-            unignore: s.unignore.clone(),
+            ignore: lines(&s.ignore),
+            unignore: lines(&s.unignore),
         }
     }
 }
@@ -176,7 +179,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         let patterns = WalkPatterns {
-            ignore: vec!["*.min.js".into(), "fixtures/big/".into(), "[".into()],
+            ignore: vec!["*.min.js".into(), "fixtures/big/".into(), "{a".into()],
             unignore: vec!["dist/".into(), "keep.min.js".into()],
         };
         let rules = IgnoreRules::new(root, &patterns);
