@@ -155,3 +155,127 @@ fn ctxcurateignore_ignores_and_unignores() {
         "{files:?}"
     );
 }
+
+/// The pip that python3 imports (installed with its `__pycache__`
+/// folders full of real `.pyc` files), if any.
+fn pip_dir() -> Option<std::path::PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import os, pip; print(os.path.dirname(pip.__file__))"])
+        .output()
+        .ok()?;
+    let dir = std::path::PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    dir.join("_vendor").is_dir().then_some(dir)
+}
+
+/// Copy the tree at `from` to `to` (regular files and folders only).
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let kind = entry.file_type().expect("file type");
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// Every file under `dir` as a `/`-separated path relative to `base`.
+fn files_under(base: &std::path::Path, dir: &std::path::Path, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).expect("read_dir") {
+        let entry = entry.expect("entry");
+        if entry.file_type().expect("file type").is_dir() {
+            files_under(base, &entry.path(), out);
+        } else {
+            let rel = entry.path().strip_prefix(base).expect("inside").to_owned();
+            out.push(walk::rel_string(&rel));
+        }
+    }
+}
+
+/// A real untidy tree: pip's installed package (with its real
+/// `__pycache__/*.pyc`, vendored `.exe` launchers, `cacert.pem`) next to a
+/// virtualenv, `node_modules`, `build/`, `dist/` and an oversize file.
+/// `build` of `**` gives exactly pip's text files, in full, and one note
+/// for the binaries and the big file.
+#[test]
+fn a_real_untidy_tree_composes_only_its_text() {
+    let Some(pip) = pip_dir() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have pip for python3 (.ci/run installs python3-pip)"
+        );
+        eprintln!("skipped: no pip for python3");
+        return;
+    };
+    let p = Project::empty();
+    copy_tree(&pip, &p.path("src/pip"));
+    for (rel, text) in [
+        ("src/pip/__pycache__/fake.cpython-311.pyc", "x"),
+        (".venv/pyvenv.cfg", "home = /usr/bin\n"),
+        (".venv/lib/python3.11/site-packages/six.py", "x = 1\n"),
+        ("env/pyvenv.cfg", "home = /usr/bin\n"),
+        ("env/lib/site.py", "x = 1\n"),
+        ("node_modules/left-pad/index.js", "module.exports = 1;\n"),
+        ("build/lib/pip/__init__.py", "x = 1\n"),
+        ("dist/pip-24.2.tar.gz", "x"),
+    ] {
+        p.write(rel, text);
+    }
+    p.write("src/pip/huge.txt", &"0123456789\n".repeat(100_000));
+
+    // What should be there: pip's files, minus caches, credentials,
+    // binaries and the file over 1 MiB.
+    let mut all = Vec::new();
+    files_under(p.root(), &p.path("src/pip"), &mut all);
+    let (mut binary, mut expected) = (Vec::new(), Vec::new());
+    for rel in all {
+        let bytes = std::fs::read(p.path(&rel)).expect("read");
+        if rel.contains("/__pycache__/") || rel.ends_with(".pyc") || walk::is_sensitive(&rel) {
+            continue;
+        }
+        if bytes[..bytes.len().min(8000)].contains(&0) {
+            binary.push(rel);
+        } else if bytes.len() > 1024 * 1024 {
+            assert_eq!(rel, "src/pip/huge.txt");
+        } else {
+            expected.push(rel);
+        }
+    }
+    assert!(expected.len() > 300, "{}", expected.len());
+    assert!(!binary.is_empty(), "pip vendors .exe launchers");
+
+    p.ok(&["add", "**"]);
+    // XML, so a file's name is told from its content's `###` lines.
+    let out = p.run(&["build", "--tokenizer", "estimate", "--format", "xml"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let mut sources: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("<source>")?.strip_suffix("</source>"))
+        .map(str::to_owned)
+        .collect();
+    sources.sort();
+    expected.sort();
+    let extra: Vec<&String> = sources.iter().filter(|s| !expected.contains(s)).collect();
+    let missing: Vec<&String> = expected.iter().filter(|s| !sources.contains(s)).collect();
+    assert!(
+        extra.is_empty() && missing.is_empty(),
+        "extra {extra:?}, missing {missing:?}"
+    );
+    assert_eq!(sources.len(), expected.len(), "no file twice");
+    assert!(!text.contains("<document_content>\nERROR: "), "an error section");
+    let err = stderr(&out);
+    let notes: Vec<&str> = err.lines().filter(|l| l.contains("skipped")).collect();
+    assert_eq!(notes.len(), 1, "{err}");
+    assert!(
+        notes[0].starts_with(&format!(
+            "warning: skipped {} files ({} binary, 1 over max_file_size = 1048576; ",
+            binary.len() + 1,
+            binary.len()
+        )),
+        "{err}"
+    );
+}

@@ -30,13 +30,15 @@ const DIR_NAMES: &[&str] = &[
     ".ctxcurate",
     "__pycache__",
     "node_modules",
-    "build",
-    "dist",
     ".tox",
     ".mypy_cache",
     ".pytest_cache",
     ".ruff_cache",
 ];
+
+/// Build output folders, skipped wherever they are unless they are a
+/// Python package (`pip/_internal/operations/build/` holds source).
+const OUTPUT_DIRS: &[&str] = &["build", "dist"];
 
 /// Lock files skipped when over [`MAX_LOCK_BYTES`].
 const LOCK_FILES: &[&str] = &[
@@ -123,6 +125,7 @@ pub fn is_builtin_ignored(path: &Path, is_dir: bool) -> bool {
     };
     if is_dir {
         DIR_NAMES.contains(&name)
+            || (OUTPUT_DIRS.contains(&name) && !path.join("__init__.py").is_file())
             || path.join("pyvenv.cfg").is_file()
             || (name == "target"
                 && path
@@ -146,11 +149,19 @@ mod tests {
     fn conditional_rules_look_at_the_neighbours() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        for d in ["venv", "plain", "rs/target", "notrs/target"] {
+        for d in [
+            "venv",
+            "plain",
+            "rs/target",
+            "notrs/target",
+            "build",
+            "pkg/build",
+        ] {
             fs::create_dir_all(root.join(d)).unwrap();
         }
         fs::write(root.join("venv/pyvenv.cfg"), "home = /usr\n").unwrap();
         fs::write(root.join("rs/Cargo.toml"), "[package]\n").unwrap();
+        fs::write(root.join("pkg/build/__init__.py"), "").unwrap();
         fs::write(root.join("Cargo.lock"), "x".repeat(100)).unwrap();
         fs::write(root.join("yarn.lock"), "x".repeat(70 * 1024)).unwrap();
         assert!(is_builtin_ignored(&root.join("venv"), true));
@@ -161,6 +172,11 @@ mod tests {
         assert!(is_builtin_ignored(&root.join("yarn.lock"), false));
         assert!(is_builtin_ignored(&root.join("a/b.pyc"), false));
         assert!(!is_builtin_ignored(&root.join("build"), false));
+        assert!(is_builtin_ignored(&root.join("build"), true));
+        assert!(
+            !is_builtin_ignored(&root.join("pkg/build"), true),
+            "a Python package named build is source"
+        );
     }
 
     #[test]
