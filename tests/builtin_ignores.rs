@@ -266,7 +266,10 @@ fn a_real_untidy_tree_composes_only_its_text() {
         "extra {extra:?}, missing {missing:?}"
     );
     assert_eq!(sources.len(), expected.len(), "no file twice");
-    assert!(!text.contains("<document_content>\nERROR: "), "an error section");
+    assert!(
+        !text.contains("<document_content>\nERROR: "),
+        "an error section"
+    );
     let err = stderr(&out);
     let notes: Vec<&str> = err.lines().filter(|l| l.contains("skipped")).collect();
     assert_eq!(notes.len(), 1, "{err}");
