@@ -46,7 +46,11 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
                 .iter()
                 .map(|r| {
                     let f = compose::render_file(root, r, &opts, cache);
-                    let n = cache.count(tokenizer, &compose::markdown_file(&f));
+                    // A binary or oversize file is left out of the text.
+                    let n = match f.skipped {
+                        Some(_) => 0,
+                        None => cache.count(tokenizer, &compose::markdown_file(&f)),
+                    };
                     (f.path, f.key, n)
                 })
                 .collect(),

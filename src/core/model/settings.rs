@@ -84,11 +84,45 @@ impl Default for ClipboardMode {
 /// A command as written in the config: a shell line (`"llm -s 'Summarize'"`,
 /// run by `sh -c`) or an argument vector (`["llm", "-s", "Summarize"]`).
 /// An empty line or vector means no command.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum CommandLine {
     Shell(String),
     Argv(Vec<String>),
+}
+
+// By hand rather than `untagged`: a value of neither shape is then
+// "invalid type: integer `3`, expected a command line ...", not serde's
+// "did not match any variant of untagged enum".
+impl<'de> Deserialize<'de> for CommandLine {
+    fn deserialize<D: serde::Deserializer<'de>>(de: D) -> Result<Self, D::Error> {
+        struct Shape;
+
+        impl<'de> serde::de::Visitor<'de> for Shape {
+            type Value = CommandLine;
+
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a command line string or an array of strings")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<CommandLine, E> {
+                Ok(CommandLine::Shell(s.to_owned()))
+            }
+
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<CommandLine, A::Error> {
+                let mut argv = Vec::new();
+                while let Some(arg) = seq.next_element::<String>()? {
+                    argv.push(arg);
+                }
+                Ok(CommandLine::Argv(argv))
+            }
+        }
+
+        de.deserialize_any(Shape)
+    }
 }
 
 impl CommandLine {
@@ -450,5 +484,12 @@ mod tests {
             .unwrap();
         assert_eq!(argv, ["llm", "-s", "x"]);
         assert_eq!(CommandLine::Argv(vec![]).argv(), None);
+        let bad = layer("summary_command = 3\n").check().unwrap_err();
+        assert!(
+            bad.message
+                .contains("expected a command line string or an array of strings"),
+            "{}",
+            bad.message
+        );
     }
 }
