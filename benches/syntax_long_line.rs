@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use ctxcurate::core::summary;
+use ctxcurate::core::summary::heuristic;
 use ctxcurate::core::syntax::{self, Lang};
 
 /// Makes the `i`-th entry of a table.
@@ -48,7 +48,7 @@ fn main() {
             let after_skeleton = start.elapsed().as_secs_f64();
             let outline = syntax::outline(&tree);
             let after_outline = start.elapsed().as_secs_f64();
-            let summary = summary::summarize("table.c", &text);
+            let summary = heuristic::summarize("table.c", &text);
             let total = start.elapsed().as_secs_f64();
             assert!(skeleton.contains("lookup") && outline.contains("lookup"));
             assert!(summary.contains("lookup"));

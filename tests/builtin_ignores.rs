@@ -140,6 +140,32 @@ fn project_ignore_and_unignore_patterns() {
     assert!(!text.contains("venv"), "{text}");
 }
 
+/// Every walk a command makes honours the patterns: the whole-project tree
+/// (`tree = "all"`), which a build walks by itself, and removing a folder.
+#[test]
+fn project_ignore_patterns_reach_every_walk() {
+    let p = noisy();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\ntree = \"all\"\nignore = [\"proj/small/\"]\nunignore = [\"build/\"]\n",
+    );
+    p.ok(&["add", "proj/app.py", "proj/build/gen.py"]);
+    let text = p.ok(&["build"]);
+    let tree = text.split("## Files").next().unwrap_or_default();
+    assert!(
+        tree.contains("gen.py"),
+        "unignored file in the tree:\n{tree}"
+    );
+    assert!(
+        !tree.contains("Cargo.lock"),
+        "ignored file in the tree:\n{tree}"
+    );
+    // `rm` of a folder removes the files the walk shows there.
+    p.ok(&["rm", "proj/build"]);
+    let text = p.ok(&["build"]);
+    assert!(!text.contains("### proj/build/gen.py"), "{text}");
+}
+
 #[test]
 fn ctxcurateignore_ignores_and_unignores() {
     let p = noisy();

@@ -63,7 +63,7 @@ pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ct
 /// already show added in full (for this build only).
 pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -> Result<Preset> {
     let files = changed_in_project(project, rev, ctx)?;
-    let walked = walk::walk_files(&project.root);
+    let walked = project.walk();
     let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &walked);
     let shown: HashSet<&str> = resolved.iter().map(|r| r.path.as_str()).collect();
     let new: Vec<String> = files
@@ -92,7 +92,7 @@ pub fn diff(project: &Project, rev: &str, max_bytes: u64, ctx: &mut Ctx) -> Resu
     };
     // What the walk never shows stays out of the diff too (a deleted
     // file is judged by the built-in list alone).
-    let walked: HashSet<String> = walk::walk_files(&project.root).into_iter().collect();
+    let walked: HashSet<String> = project.walk().into_iter().collect();
     let shown = |path: &str| {
         walked.contains(path) || (!project.root.join(path).exists() && !walk::is_blacklisted(path))
     };
@@ -167,7 +167,7 @@ fn changed_in_project(project: &Project, rev: &str, ctx: &mut Ctx) -> Result<Vec
         Ok(c) => c,
         Err(e) => user_err!("--changed: {}", display_line(&error_chain(&e), 500)),
     };
-    let walked: HashSet<String> = walk::walk_files(&project.root).into_iter().collect();
+    let walked: HashSet<String> = project.walk().into_iter().collect();
     let (kept, skipped): (Vec<String>, Vec<String>) =
         changed.paths.into_iter().partition(|p| walked.contains(p));
     // The project file is always left out; saying so each time is noise.

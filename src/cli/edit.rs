@@ -322,7 +322,8 @@ fn rm(
         let rel = rel.strip_suffix("/**").unwrap_or(&rel).to_string();
         if root.join(&rel).is_dir() {
             let prefix = format!("{rel}/");
-            let files: Vec<String> = walk::walk_files(&root)
+            let files: Vec<String> = project
+                .walk()
                 .into_iter()
                 .filter(|f| f.starts_with(&prefix))
                 .collect();

@@ -4,11 +4,11 @@
 
 use anyhow::Result;
 use clap::CommandFactory;
+use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::TokenizerKind;
-use ctxcurate::core::store::DiskCache;
-use ctxcurate::core::summarizer::Summarizer;
+use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::text::sanitize::display_line;
 

@@ -245,6 +245,7 @@ pub fn pack_with(
         max_messages: opts.max_messages,
         focus: Vec::new(),
         read: opts.read,
+        walk: walk::WalkPatterns::default(),
         sections: opts.sections.clone(),
     };
     if compose_opts.sections.needs_project_files() {

@@ -164,6 +164,16 @@ impl Project {
         self.settings = self.resolve().settings;
     }
 
+    /// The project's files as every walk of it sees them: the built-in
+    /// ignores, `.ctxcurateignore` and the `[project] ignore`/`unignore`
+    /// patterns applied (sorted, root-relative, `/`-separated).
+    pub fn walk(&self) -> Vec<String> {
+        crate::core::walk::walk_files_with(
+            &self.root,
+            &crate::core::walk::WalkPatterns::from_settings(&self.settings),
+        )
+    }
+
     /// The user's extra C/C++ macros of the `[syntax]` tables (global,
     /// then project), for every parse of this project's files.
     pub fn c_macros(&self) -> crate::core::syntax::CMacros {

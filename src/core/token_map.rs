@@ -141,6 +141,7 @@ mod tests {
             mode,
             text: text.into(),
             error: None,
+            skipped: None,
             notes: Vec::new(),
             aggregate: true,
             key: String::new(),

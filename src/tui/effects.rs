@@ -13,8 +13,8 @@ use crate::core::model::ProjectFile;
 
 use super::messages::{Effect, Event, Job};
 use super::state::State;
-use crate::core::walk::WalkPatterns;
 use super::update::update;
+use crate::core::walk::WalkPatterns;
 
 /// How effects are carried out. Each method returns the events that are
 /// known at once (none when the result arrives later through the loop).

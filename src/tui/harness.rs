@@ -21,10 +21,10 @@ use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::state::State;
 use super::update::{follow_cursor, update};
+use crate::core::cache::DiskCache;
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
-use crate::core::cache::DiskCache;
 use crate::core::summary::Summarizer;
 use crate::core::walk;
 

@@ -122,7 +122,7 @@ pub enum Job {
     WriteOutput {
         preset: Preset,
         opts: ComposeOptions,
-        settings: Settings,
+        settings: Box<Settings>,
         walked: Arc<Vec<String>>,
     },
     /// Pack the budget around the targets (discovery).

@@ -229,7 +229,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::WriteOutput => vec![Effect::job(Job::WriteOutput {
             preset: state.preset(),
             opts: state.compose_options(),
-            settings: state.project.settings.clone(),
+            settings: Box::new(state.project.settings.clone()),
             walked: state.walked.clone(),
         })],
         Action::Presets => {

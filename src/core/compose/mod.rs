@@ -130,7 +130,7 @@ pub fn compose_with(
     let (mut resolved, problems) =
         walk::expand_items(&preset.files, &preset.exclude, || match walked {
             Some(files) => files.to_vec(),
-            None => walk::walk_files(root),
+            None => walk::walk_files_with(root, &opts.walk),
         });
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     add_focus_files(root, opts, &mut resolved, &mut problems);
@@ -143,7 +143,7 @@ pub fn compose_with(
         let mut opts = opts.clone();
         opts.sections.project_files = match walked {
             Some(files) => Arc::from(files),
-            None => Arc::from(walk::walk_files(root)),
+            None => Arc::from(walk::walk_files_with(root, &opts.walk)),
         };
         assemble(&files, preset, &opts, None)
     } else {

@@ -23,6 +23,9 @@ pub struct ComposeOptions {
     pub focus: Vec<String>,
     /// How files are read (size cap, outside-root entries).
     pub read: walk::ReadPolicy,
+    /// The `[project] ignore`/`unignore` patterns of a walk the
+    /// composition makes itself (globs, `tree = "all"`).
+    pub walk: walk::WalkPatterns,
     /// What the text shows besides the files: the tree, the changes.
     pub sections: Sections,
 }
@@ -72,6 +75,7 @@ impl ComposeOptions {
             max_messages: s.max_messages,
             focus: Vec::new(),
             read: walk::ReadPolicy::from_settings(s),
+            walk: walk::WalkPatterns::from_settings(s),
             sections: Sections::from_settings(s),
         }
     }
