@@ -15,10 +15,10 @@ use std::time::Instant;
 
 use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
-use ctxcurate::core::graph::ImportGraph;
+use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
-use ctxcurate::core::pack::{self, PackOptions};
-use ctxcurate::core::{repo_map, walk};
+use ctxcurate::core::discovery::pack::{self, PackOptions};
+use ctxcurate::core::{discovery::repo_map, walk};
 
 /// Seconds of `f`, and its result.
 fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {

@@ -6,9 +6,9 @@
 mod common;
 
 use ctxcurate::core::cache::FileCache;
-use ctxcurate::core::graph::ImportGraph;
+use ctxcurate::core::discovery::graph::ImportGraph;
+use ctxcurate::core::discovery::pack::{self, PackOptions, Role};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
-use ctxcurate::core::pack::{self, PackOptions, Role};
 use ctxcurate::core::tokens;
 use ctxcurate::core::walk;
 

@@ -6,10 +6,10 @@
 mod corpus;
 
 use ctxcurate::core::cache::FileCache;
-use ctxcurate::core::graph::ImportGraph;
+use ctxcurate::core::discovery::graph::ImportGraph;
+use ctxcurate::core::discovery::pack::{self, PackOptions};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind};
-use ctxcurate::core::pack::{self, PackOptions};
-use ctxcurate::core::{repo_map, tokens, walk};
+use ctxcurate::core::{discovery::repo_map, tokens, walk};
 
 /// A small deterministic generator (xorshift64*), so a failure names its
 /// seed and can be replayed with `DISCOVERY_SEED`.

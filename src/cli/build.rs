@@ -14,7 +14,7 @@ use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::output_file::{self, SaveError};
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
-use ctxcurate::core::pack::{self, PackOptions, PackStats, Packed};
+use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{Finding, Scanner};
 use ctxcurate::core::summary::Summarizer;

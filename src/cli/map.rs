@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use anyhow::Result;
 use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
-use ctxcurate::core::graph::ImportGraph;
-use ctxcurate::core::repo_map;
+use ctxcurate::core::discovery::graph::ImportGraph;
+use ctxcurate::core::discovery::repo_map;
 use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::walk;
 

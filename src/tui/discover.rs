@@ -6,7 +6,7 @@
 
 use crate::core::curation;
 use crate::core::model::ViewMode;
-use crate::core::pack::{PackOptions, Packed, Role};
+use crate::core::discovery::pack::{PackOptions, Packed, Role};
 
 use super::commit::edit;
 use super::messages::{Effect, Job};

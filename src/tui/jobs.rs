@@ -12,7 +12,7 @@ use crate::core::cache::FileCache;
 use crate::core::compose::output_file;
 use crate::core::compose::{self, ComposeOptions, Composition};
 use crate::core::model::{Format, TokenizerKind};
-use crate::core::pack;
+use crate::core::discovery::pack;
 use crate::core::secrets::Scanner;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::core::compose::ComposeOptions;
+use crate::core::discovery::pack::{PackOptions, Packed};
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
-use crate::core::pack::{PackOptions, Packed};
 use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
 

@@ -17,7 +17,7 @@ pub struct ComposeOptions {
     pub format: Format,
     /// Only the newest N discussion messages (0: all).
     pub max_messages: usize,
-    /// A focus build (`build --focus`, see `core::pack`): these files in full
+    /// A focus build (`build --focus`, see `core::discovery::pack`): these files in full
     /// whatever their mode, every other code file as a skeleton. Each is a
     /// path, a basename or a `/`-suffix of a path.
     pub focus: Vec<String>,
@@ -31,7 +31,7 @@ pub struct ComposeOptions {
 }
 
 /// The sections a composition adds around its files, which a packed build
-/// (`core::pack`) shows too and counts against its budget first.
+/// (`core::discovery::pack`) shows too and counts against its budget first.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Sections {
     /// Which directory tree goes before the files (see `compose::tree`).

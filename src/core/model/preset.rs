@@ -232,7 +232,7 @@ pub struct Preset {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub exclude: Vec<String>,
     /// Files the user is working on: discovery and packing start from
-    /// them (see `core::pack`).
+    /// them (see `core::discovery::pack`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, Composition, RenderedFile};
+use crate::core::discovery::pack::Packed;
 use crate::core::model::{Preset, ViewMode};
-use crate::core::pack::Packed;
 use crate::core::walk;
 
 pub use rules::{RuleSet, RulesError};

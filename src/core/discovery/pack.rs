@@ -16,9 +16,9 @@ use serde::Serialize;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, RenderedFile, Sections};
-use crate::core::graph::ImportGraph;
+use crate::core::discovery::graph::ImportGraph;
 use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
-use crate::core::repo_map::{self, RepoMap};
+use crate::core::discovery::repo_map::{self, RepoMap};
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
 /// Tokens kept for the blank line between the files and the map.
@@ -501,7 +501,7 @@ impl Packer<'_> {
 
 fn stats(
     items: &[PackedItem],
-    reach: &crate::core::graph::Reach,
+    reach: &crate::core::discovery::graph::Reach,
     targets: &[String],
     map: &RepoMap,
     tokens: usize,

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::core::cache::FileCache;
-use crate::core::graph::Ranked;
+use crate::core::discovery::graph::Ranked;
 use crate::core::model::TokenizerKind;
 use crate::core::syntax::Symbol;
 use crate::core::tokens;
