@@ -16,8 +16,8 @@ use std::time::Instant;
 use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::discovery::graph::ImportGraph;
-use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::discovery::pack::{self, PackOptions};
+use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::{discovery::repo_map, walk};
 
 /// Seconds of `f`, and its result.

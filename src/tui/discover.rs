@@ -5,8 +5,8 @@
 //! A target that does not fit the budget is an error: nothing is proposed.
 
 use crate::core::curation;
-use crate::core::model::ViewMode;
 use crate::core::discovery::pack::{PackOptions, Packed, Role};
+use crate::core::model::ViewMode;
 
 use super::commit::edit;
 use super::messages::{Effect, Job};

@@ -7,8 +7,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::core::model::{TokenizerKind, ViewMode};
 use crate::core::discovery::pack::PackStats;
+use crate::core::model::{TokenizerKind, ViewMode};
 use crate::core::secrets::Finding;
 use crate::core::syntax::SymbolTree;
 

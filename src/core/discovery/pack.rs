@@ -16,9 +16,9 @@ use serde::Serialize;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, RenderedFile, Sections};
-use crate::core::discovery::graph::ImportGraph;
-use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
+use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
 use crate::core::discovery::repo_map::{self, RepoMap};
+use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
 /// Tokens kept for the blank line between the files and the map.
@@ -191,7 +191,9 @@ pub fn pack(
     pack_with(root, preset, targets, opts, cache, walked, &graph)
 }
 
-/// [`pack`] over an import graph the caller already built.
+/// [`pack`] over an import graph the caller already built: build the
+/// candidates, fit them in rank order (keeping room for the map before the
+/// preset's entries), shrink the whole to the exact budget, count.
 pub fn pack_with(
     root: &Path,
     preset: &Preset,
@@ -203,6 +205,38 @@ pub fn pack_with(
 ) -> Packed {
     let ranked = graph.rank(targets);
     let reach = graph.reach(targets);
+    let (candidates, preset_from, problems) =
+        build_candidates(preset, targets, walked, &ranked, &reach);
+    let packer = Packer::new(root, cache, opts, preset, walked);
+    let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
+    let mut fitted = packer.fit_all(&candidates, preset_from, &ranked, base);
+    fitted.files = compose::drop_skipped(std::mem::take(&mut fitted.files), &mut problems);
+    let (text, map) = packer.shrink(&ranked, &mut fitted);
+    let (text, tokens) = packer.within_budget(text, &mut problems);
+    let missing_targets = fitted.missing_targets(opts.budget);
+    let stats = stats(&fitted.items, &reach, targets, &map, tokens, opts.budget);
+    Packed {
+        text,
+        items: fitted.items,
+        files: fitted.files,
+        map,
+        stats,
+        problems,
+        missing_targets,
+    }
+}
+
+/// Every candidate in priority order — the targets, their direct imports,
+/// their transitive imports, then the preset's own entries — and where the
+/// preset's entries start; with the preset's problems (bad globs).
+fn build_candidates(
+    preset: &Preset,
+    targets: &[String],
+    walked: &[String],
+    ranked: &[Ranked],
+    reach: &Reach,
+) -> (Candidates, usize, Vec<walk::ExpandProblem>) {
     let position: HashMap<&str, usize> = ranked
         .iter()
         .enumerate()
@@ -213,7 +247,6 @@ pub fn pack_with(
         v.sort_by_key(|p| position.get(p.as_str()).copied().unwrap_or(usize::MAX));
         v
     };
-
     let (resolved, problems) =
         walk::expand_items(&preset.files, &preset.exclude, || walked.to_vec());
     // A discovered file the preset lists keeps the user's own settings
@@ -237,118 +270,31 @@ pub fn pack_with(
     for r in resolved {
         candidates.push(r, Role::Preset);
     }
+    (candidates, preset_from, problems)
+}
 
-    let mut compose_opts = ComposeOptions {
-        strategy: Strategy::Auto,
-        summary_only: false,
-        format: opts.format,
-        max_messages: opts.max_messages,
-        focus: Vec::new(),
-        read: opts.read,
-        walk: walk::WalkPatterns::default(),
-        sections: opts.sections.clone(),
-    };
-    if compose_opts.sections.needs_project_files() {
-        compose_opts.sections.project_files = Arc::from(walked);
-    }
-    let packer = Packer {
-        root,
-        cache,
-        opts,
-        compose_opts,
-        preset,
-    };
-    let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-    let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
-    let mut left = opts.budget.saturating_sub(base);
-    let mut items = Vec::with_capacity(candidates.list.len());
-    let mut files = Vec::new();
-    let mut map_reserve = 0;
-    // A target's cost alone at its cheapest form, for the error.
-    let mut target_costs: HashMap<String, usize> = HashMap::new();
-    for (i, (resolved, role)) in candidates.list.iter().enumerate() {
-        if i == preset_from {
-            // The map comes before the preset's entries: keep what it
-            // needs (up to its budget) before they take the rest.
-            let so_far: HashSet<&str> = files
-                .iter()
-                .map(|f: &RenderedFile| f.path.as_str())
-                .collect();
-            let room = opts.map_budget.min(left);
-            let provisional = repo_map::build(root, &ranked, &so_far, room, opts.tokenizer, cache);
-            map_reserve = room.min(provisional.tokens + MAP_SEPARATOR);
-            left -= map_reserve;
-        }
-        let (item, file, cheapest) = packer.fit(resolved, *role, &mut left);
-        if *role == Role::Target {
-            target_costs.insert(item.path.clone(), base + cheapest);
-        }
-        items.push(item);
-        files.extend(file);
-    }
-    left += map_reserve;
-    let mut files = compose::drop_skipped(files, &mut problems);
+/// The candidates after fitting: what became of each, the included files
+/// in output order, and the budget left.
+struct Fitted {
+    items: Vec<PackedItem>,
+    files: Vec<RenderedFile>,
+    left: usize,
+    /// A target's cost alone at its cheapest form, for the error.
+    target_costs: HashMap<String, usize>,
+}
 
-    // The map lists what the files did not include, in the room they left;
-    // then the exact count of the whole decides, shrinking the map first
-    // and dropping the last files after, until it fits.
-    let included_paths: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
-    let included: HashSet<&str> = included_paths.iter().map(String::as_str).collect();
-    let mut map_room = left;
-    let mut map = RepoMap::default();
-    let mut text;
-    loop {
-        map = if map_room == map.tokens && !map.text.is_empty() {
-            map
-        } else {
-            repo_map::build(root, &ranked, &included, map_room, opts.tokenizer, cache)
-        };
-        text = packer.assemble(&files, &map.text);
-        let total = packer.count(&text);
-        if total <= opts.budget || (files.is_empty() && map.text.is_empty()) {
-            break;
-        }
-        let over = total - opts.budget;
-        if !map.text.is_empty() {
-            map_room = map.tokens.saturating_sub(over.max(1));
-            continue;
-        }
-        if let Some(last) = files.pop()
-            && let Some(item) = items.iter_mut().rev().find(|it| it.path == last.path)
-        {
-            item.mode = None;
-            item.tokens = 0;
-        }
-    }
-    let mut tokens = packer.count(&text);
-    if tokens > opts.budget {
-        // Not even the headings (or the discussion) fit: an empty context
-        // is the only one within the budget.
-        problems.push(format!(
-            "a budget of {} tokens is too small for any context (the headings, screenshots and discussion alone take {tokens})",
-            opts.budget
-        ));
-        text.clear();
-        tokens = 0;
-    }
-    let missing_targets = items
-        .iter()
-        .filter(|i| i.role == Role::Target && i.mode.is_none())
-        .map(|i| MissingTarget {
-            path: i.path.clone(),
-            tokens: target_costs.get(&i.path).copied(),
-            budget: opts.budget,
-        })
-        .collect();
-    let stats = stats(&items, &reach, targets, &map, tokens, opts.budget);
-    Packed {
-        text,
-        items,
-        files,
-        map,
-        stats,
-        problems,
-        missing_targets,
+impl Fitted {
+    /// The targets that were dropped, with what they would have cost.
+    fn missing_targets(&self, budget: usize) -> Vec<MissingTarget> {
+        self.items
+            .iter()
+            .filter(|i| i.role == Role::Target && i.mode.is_none())
+            .map(|i| MissingTarget {
+                path: i.path.clone(),
+                tokens: self.target_costs.get(&i.path).copied(),
+                budget,
+            })
+            .collect()
     }
 }
 
@@ -387,7 +333,150 @@ struct Packer<'a> {
     preset: &'a Preset,
 }
 
-impl Packer<'_> {
+impl<'a> Packer<'a> {
+    fn new(
+        root: &'a Path,
+        cache: &'a FileCache,
+        opts: &'a PackOptions,
+        preset: &'a Preset,
+        walked: &[String],
+    ) -> Self {
+        let mut compose_opts = ComposeOptions {
+            strategy: Strategy::Auto,
+            summary_only: false,
+            format: opts.format,
+            max_messages: opts.max_messages,
+            focus: Vec::new(),
+            read: opts.read,
+            // The pack is handed the walk; it never walks by itself.
+            walk: walk::WalkPatterns::default(),
+            sections: opts.sections.clone(),
+        };
+        if compose_opts.sections.needs_project_files() {
+            compose_opts.sections.project_files = Arc::from(walked);
+        }
+        Packer {
+            root,
+            cache,
+            opts,
+            compose_opts,
+            preset,
+        }
+    }
+
+    /// Fit every candidate in order into what `base` (the headings,
+    /// screenshots and discussion) leaves of the budget; before the
+    /// preset's entries, keep the room the map needs.
+    fn fit_all(
+        &self,
+        candidates: &Candidates,
+        preset_from: usize,
+        ranked: &[Ranked],
+        base: usize,
+    ) -> Fitted {
+        let mut fitted = Fitted {
+            items: Vec::with_capacity(candidates.list.len()),
+            files: Vec::new(),
+            left: self.opts.budget.saturating_sub(base),
+            target_costs: HashMap::new(),
+        };
+        let mut map_reserve = 0;
+        for (i, (resolved, role)) in candidates.list.iter().enumerate() {
+            if i == preset_from {
+                map_reserve = self.reserve_map(ranked, &fitted.files, fitted.left);
+                fitted.left -= map_reserve;
+            }
+            let (item, file, cheapest) = self.fit(resolved, *role, &mut fitted.left);
+            if *role == Role::Target {
+                fitted
+                    .target_costs
+                    .insert(item.path.clone(), base + cheapest);
+            }
+            fitted.items.push(item);
+            fitted.files.extend(file);
+        }
+        fitted.left += map_reserve;
+        fitted
+    }
+
+    /// The tokens to keep for the map (at most `map_budget` and `left`):
+    /// what a map of the files not yet included needs. The map comes
+    /// before the preset's entries, so it is reserved before they take
+    /// the rest.
+    fn reserve_map(&self, ranked: &[Ranked], files: &[RenderedFile], left: usize) -> usize {
+        let so_far: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        let room = self.opts.map_budget.min(left);
+        let provisional = repo_map::build(
+            self.root,
+            ranked,
+            &so_far,
+            room,
+            self.opts.tokenizer,
+            self.cache,
+        );
+        room.min(provisional.tokens + MAP_SEPARATOR)
+    }
+
+    /// The text with a map of what the files did not include, in the room
+    /// they left; then the exact count of the whole decides, shrinking the
+    /// map first and dropping the last files after, until it fits.
+    fn shrink(&self, ranked: &[Ranked], fitted: &mut Fitted) -> (String, RepoMap) {
+        let included_paths: Vec<String> = fitted.files.iter().map(|f| f.path.clone()).collect();
+        let included: HashSet<&str> = included_paths.iter().map(String::as_str).collect();
+        let mut map_room = fitted.left;
+        let mut map = RepoMap::default();
+        loop {
+            map = if map_room == map.tokens && !map.text.is_empty() {
+                map
+            } else {
+                repo_map::build(
+                    self.root,
+                    ranked,
+                    &included,
+                    map_room,
+                    self.opts.tokenizer,
+                    self.cache,
+                )
+            };
+            let text = self.assemble(&fitted.files, &map.text);
+            let total = self.count(&text);
+            if total <= self.opts.budget || (fitted.files.is_empty() && map.text.is_empty()) {
+                return (text, map);
+            }
+            let over = total - self.opts.budget;
+            if !map.text.is_empty() {
+                map_room = map.tokens.saturating_sub(over.max(1));
+                continue;
+            }
+            if let Some(last) = fitted.files.pop()
+                && let Some(item) = fitted
+                    .items
+                    .iter_mut()
+                    .rev()
+                    .find(|it| it.path == last.path)
+            {
+                item.mode = None;
+                item.tokens = 0;
+            }
+        }
+    }
+
+    /// `text` and its count if it is within the budget; otherwise not even
+    /// the headings (or the discussion) fit, and an empty context is the
+    /// only one within it.
+    fn within_budget(&self, mut text: String, problems: &mut Vec<String>) -> (String, usize) {
+        let tokens = self.count(&text);
+        if tokens <= self.opts.budget {
+            return (text, tokens);
+        }
+        problems.push(format!(
+            "a budget of {} tokens is too small for any context (the headings, screenshots and discussion alone take {tokens})",
+            self.opts.budget
+        ));
+        text.clear();
+        (text, 0)
+    }
+
     fn count(&self, text: &str) -> usize {
         self.cache.count(self.opts.tokenizer, text)
     }
@@ -501,7 +590,7 @@ impl Packer<'_> {
 
 fn stats(
     items: &[PackedItem],
-    reach: &crate::core::discovery::graph::Reach,
+    reach: &Reach,
     targets: &[String],
     map: &RepoMap,
     tokens: usize,
