@@ -30,15 +30,14 @@ fn map_is_exact_and_ranked_around_the_target() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(
         stdout(&out),
-        "## Repo Map\n\nProject files ranked by relevance (2 with outlines, 5 of 5 listed):\n\n\
-         app.py\n\
+        "## Repo Map\n\nProject files ranked by relevance (2 with outlines, 4 of 4 listed):\n\n\
          pkg/core.py\n  class App\n    def run(self)\n\
+         pkg/__init__.py\n\
          pkg/util.py\n  def helper()\n\
-         other.py\n\
-         pkg/__init__.py\n"
+         other.py\n"
     );
     assert!(
-        stderr(&out).contains("repo map: 5 of 5 files listed, 2 with outlines;"),
+        stderr(&out).contains("repo map: 4 of 4 files listed, 2 with outlines;"),
         "{}",
         stderr(&out)
     );
@@ -73,7 +72,7 @@ fn packed_build_holds_its_budget_and_reports() {
     assert!(text.contains("### pkg/core.py\n"));
     assert!(text.contains("### pkg/util.py [skeleton]\n"), "{text}");
     let err = stderr(&out);
-    assert!(err.contains("2 discovered from 1 targets"), "{err}");
+    assert!(err.contains("3 discovered from 1 targets"), "{err}");
     assert!(err.contains(&format!(": {n} / 300 tokens (")), "{err}");
 
     let out = p.run(&[
@@ -87,10 +86,12 @@ fn packed_build_holds_its_budget_and_reports() {
     let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
     assert_eq!(json["stats"]["tokens"], n);
     assert_eq!(json["stats"]["budget"], 300);
-    assert_eq!(json["stats"]["discovered"], 2);
+    assert_eq!(json["stats"]["discovered"], 3);
+    assert_eq!(json["stats"]["unresolved_imports"], 0);
     assert_eq!(json["items"][0]["path"], "app.py");
     assert_eq!(json["items"][0]["role"], "target");
-    assert_eq!(json["items"][2]["mode"], "skeleton");
+    assert_eq!(json["items"][2]["path"], "pkg/__init__.py");
+    assert_eq!(json["items"][3]["mode"], "skeleton");
 }
 
 #[test]
@@ -197,7 +198,7 @@ fn a_target_that_does_not_fit_fails_unless_allow_partial() {
     let last = stderr(&out).lines().last().unwrap_or_default().to_string();
     let json: serde_json::Value = serde_json::from_str(&last).expect("json");
     assert_eq!(json["stats"]["dropped_files"][0], "app.py", "{json}");
-    assert_eq!(json["stats"]["dropped"], 3, "{json}");
+    assert_eq!(json["stats"]["dropped"], 4, "{json}");
     // A target that fits is no error.
     let out = p.run(&["build", "--target", "app.py", "--budget", "300"]);
     assert!(out.status.success(), "{}", stderr(&out));

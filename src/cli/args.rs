@@ -268,6 +268,9 @@ pub struct MapArgs {
     pub preset: Option<String>,
     #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
     pub tokenizer: Option<TokenizerKind>,
+    /// Print the map's size and the unresolved imports to stderr as JSON.
+    #[arg(long)]
+    pub stats_json: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -302,6 +302,9 @@ fn report_pack(
         write!(ctx.err, ", written to {}", path.display())?;
     }
     writeln!(ctx.err)?;
+    if let Some(note) = s.unresolved_note() {
+        writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
+    }
     Ok(())
 }
 

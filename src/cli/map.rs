@@ -1,5 +1,8 @@
 //! `ctxcurate map`: the repo map of the project, ranked around the target
-//! files and sized to its token budget, on stdout; its size on stderr.
+//! files and sized to its token budget, on stdout; its size and the imports
+//! that did not resolve on stderr. The targets themselves are left out:
+//! they go to the model in full, so outlining them would spend the map's
+//! budget twice.
 
 use std::collections::HashSet;
 
@@ -7,9 +10,11 @@ use anyhow::Result;
 use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::discovery::graph::ImportGraph;
+use ctxcurate::core::discovery::pack::{UNRESOLVED_EXAMPLES, unresolved_note};
 use ctxcurate::core::discovery::repo_map;
 use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::walk;
+use ctxcurate::text::sanitize::display_line;
 
 use super::Ctx;
 use super::args::MapArgs;
@@ -43,15 +48,25 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         &cache,
     );
     let ranked = graph.rank(&targets);
-    let map = repo_map::build(
-        &project.root,
-        &ranked,
-        &HashSet::new(),
-        budget,
-        tokenizer,
-        &cache,
-    );
+    let skip: HashSet<&str> = targets.iter().map(String::as_str).collect();
+    let map = repo_map::build(&project.root, &ranked, &skip, budget, tokenizer, &cache);
     ctx.out.write_all(map.text.as_bytes())?;
+    let unresolved = graph.unresolved();
+    if args.stats_json {
+        let value = serde_json::json!({
+            "listed": map.listed,
+            "outlined": map.outlined,
+            "candidates": map.candidates,
+            "tokens": map.tokens,
+            "budget": budget,
+            "tokenizer": tokenizer.as_str(),
+            "files": graph.len(),
+            "unresolved_imports": unresolved.len(),
+            "unresolved_examples": &unresolved[..unresolved.len().min(UNRESOLVED_EXAMPLES)],
+        });
+        writeln!(ctx.err, "{value}")?;
+        return Ok(());
+    }
     if map.listed == 0 && map.candidates > 0 {
         writeln!(
             ctx.err,
@@ -63,5 +78,8 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         "repo map: {} of {} files listed, {} with outlines; {} / {budget} tokens ({tokenizer})",
         map.listed, map.candidates, map.outlined, map.tokens
     )?;
+    if let Some(note) = unresolved_note(unresolved.len(), unresolved) {
+        writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
+    }
     Ok(())
 }

@@ -121,6 +121,10 @@ pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
             s.budget
         )
     };
+    let message = match s.unresolved_note() {
+        Some(note) => format!("{message} · {note}"),
+        None => message,
+    };
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
     Vec::new()

@@ -6,6 +6,7 @@
 //! system headers, third-party packages) are not edges and not errors.
 
 mod imports;
+mod layout;
 mod rank;
 mod resolve;
 
@@ -15,11 +16,13 @@ use std::path::Path;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::core::cache::FileCache;
 use crate::core::syntax::Lang;
 
 pub use imports::{Include, PyImport};
+pub use layout::Layout;
 pub use rank::{DAMPING, pagerank};
 
 /// A file with its rank.
@@ -36,6 +39,19 @@ pub struct Reach {
     pub direct: Vec<String>,
     /// Files reached only through other imports, sorted.
     pub transitive: Vec<String>,
+    /// Files that import a target directly (its callers and tests),
+    /// neither targets nor imports of one, sorted.
+    pub callers: Vec<String>,
+}
+
+/// An import statement that names the project but no file of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UnresolvedImport {
+    /// The file holding the statement.
+    pub file: String,
+    /// The statement, as written in the language (`from .x import y`,
+    /// `#include "config.h"`).
+    pub import: String,
 }
 
 /// The import graph over a project's code files.
@@ -43,6 +59,8 @@ pub struct Reach {
 pub struct ImportGraph {
     graph: DiGraph<String, f64>,
     index: HashMap<String, NodeIndex>,
+    /// Every unresolved statement, by file then order in it.
+    unresolved: Vec<UnresolvedImport>,
 }
 
 impl ImportGraph {
@@ -60,19 +78,30 @@ impl ImportGraph {
             .collect();
         code.sort();
         code.dedup();
-        let set = resolve::FileSet::new(files, include_dirs);
-        let edges: Vec<Vec<(&str, f64)>> = code
+        let set = resolve::FileSet::new(files, Layout::find(root, files, include_dirs));
+        let found: Vec<FileEdges> = code
             .par_iter()
             .map(|path| {
                 // The statements are cached per content (memory and disk):
                 // an unchanged project is not scanned again.
                 let python = Lang::from_path(path) == Some(Lang::Python);
                 cache
-                    .derived_from_text(root, path, "imports", |text| imports::encode(python, text))
+                    .derived_from_text(root, path, "imports-2", |text| {
+                        imports::encode(python, text)
+                    })
                     .map(|stmts| file_edges(&set, path, &stmts))
                     .unwrap_or_default()
             })
             .collect();
+        let mut unresolved = Vec::new();
+        let mut edges = Vec::with_capacity(found.len());
+        for (path, f) in code.iter().zip(found) {
+            edges.push(f.edges);
+            unresolved.extend(f.unresolved.into_iter().map(|import| UnresolvedImport {
+                file: (*path).clone(),
+                import,
+            }));
+        }
 
         let mut graph = DiGraph::with_capacity(code.len(), 0);
         let mut index = HashMap::with_capacity(code.len());
@@ -95,7 +124,17 @@ impl ImportGraph {
                 graph.add_edge(from, to, w);
             }
         }
-        ImportGraph { graph, index }
+        ImportGraph {
+            graph,
+            index,
+            unresolved,
+        }
+    }
+
+    /// The import statements that name the project but no file of it, by
+    /// file (sorted) then order in the file.
+    pub fn unresolved(&self) -> &[UnresolvedImport] {
+        &self.unresolved
     }
 
     /// How many files are nodes.
@@ -208,30 +247,54 @@ impl ImportGraph {
             .collect();
         let depth = self.depths(&starts);
         let mut reach = Reach::default();
-        for (node, d) in depth {
+        for (&node, &d) in &depth {
             match d {
                 0 => {}
                 1 => reach.direct.push(self.graph[node].clone()),
                 _ => reach.transitive.push(self.graph[node].clone()),
             }
         }
+        for &start in &starts {
+            for caller in self.graph.neighbors_directed(start, Direction::Incoming) {
+                if !depth.contains_key(&caller) {
+                    reach.callers.push(self.graph[caller].clone());
+                }
+            }
+        }
         reach.direct.sort();
         reach.transitive.sort();
+        reach.callers.sort();
+        reach.callers.dedup();
         reach
     }
 }
 
+/// What one file's statements led to.
+#[derive(Default)]
+struct FileEdges<'a> {
+    edges: Vec<(&'a str, f64)>,
+    /// The statements that did not resolve, as written.
+    unresolved: Vec<String>,
+}
+
 /// The edges out of one file, from its encoded import statements.
-fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, stmts: &str) -> Vec<(&'a str, f64)> {
+fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, stmts: &str) -> FileEdges<'a> {
+    use resolve::Resolution;
     let (python, includes) = imports::decode(stmts);
-    python
-        .iter()
-        .flat_map(|stmt| set.resolve_python(path, stmt))
-        .chain(
-            includes
-                .iter()
-                .filter_map(|inc| set.resolve_include(path, inc))
-                .map(|to| (to, 1.0)),
-        )
-        .collect()
+    let mut out = FileEdges::default();
+    for stmt in &python {
+        match set.resolve_python(path, stmt) {
+            Resolution::Files(files) => out.edges.extend(files),
+            Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
+            Resolution::External => {}
+        }
+    }
+    for inc in &includes {
+        match set.resolve_include(path, inc) {
+            Resolution::Files(files) => out.edges.extend(files),
+            Resolution::Unresolved => out.unresolved.push(inc.to_string()),
+            Resolution::External => {}
+        }
+    }
+    out
 }

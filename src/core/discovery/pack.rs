@@ -1,10 +1,10 @@
 //! Packing a token budget (docs/ARCHITECTURE.md, "Discovery"): from a few target files, discover
 //! what else the model needs through the import graph, and fill the budget
 //! in priority order — targets in full, their direct imports in full,
-//! transitive imports as skeletons by rank, the repo map, then the preset's
-//! own entries. An item that does not fit is reduced (full → skeleton →
-//! outline) before it is dropped — every candidate is tried, in rank order —
-//! and the exact count of the finished text is checked last, so the result
+//! transitive imports as skeletons by rank, the files that import a target
+//! (callers, tests), the repo map, then the preset's own entries. An item
+//! that does not fit is reduced (full → skeleton → outline) before it is
+//! dropped — every candidate is tried, in rank order — and the exact count of the finished text is checked last, so the result
 //! never exceeds the budget. Targets that do not fit are reported apart
 //! ([`Packed::missing_targets`]): the caller decides whether that is an error.
 
@@ -16,10 +16,13 @@ use serde::Serialize;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, RenderedFile, Sections};
-use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
+use crate::core::discovery::graph::{ImportGraph, Ranked, Reach, UnresolvedImport};
 use crate::core::discovery::repo_map::{self, RepoMap};
 use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
+
+/// How many unresolved imports the stats show by name.
+pub const UNRESOLVED_EXAMPLES: usize = 5;
 
 /// Tokens kept for the blank line between the files and the map.
 const MAP_SEPARATOR: usize = 1;
@@ -67,6 +70,8 @@ pub enum Role {
     Target,
     Import,
     Transitive,
+    /// A file that imports a target (a caller, a test).
+    Caller,
     Preset,
 }
 
@@ -105,6 +110,12 @@ pub struct PackStats {
     pub targets: usize,
     /// Files reached through imports (targets excluded).
     pub discovered: usize,
+    /// Files that import a target (not counted in `discovered`).
+    pub callers: usize,
+    /// Import statements of the project that name it but no file of it.
+    pub unresolved_imports: usize,
+    /// The first of them (at most [`UNRESOLVED_EXAMPLES`]).
+    pub unresolved_examples: Vec<UnresolvedImport>,
     pub candidates: usize,
     pub included: usize,
     pub full: usize,
@@ -118,6 +129,36 @@ pub struct PackStats {
     pub utilisation: f64,
     /// The paths of the dropped candidates, in rank order.
     pub dropped_files: Vec<String>,
+}
+
+impl PackStats {
+    /// One line on the unresolved imports for the user, `None` when every
+    /// import of the project resolved.
+    pub fn unresolved_note(&self) -> Option<String> {
+        unresolved_note(self.unresolved_imports, &self.unresolved_examples)
+    }
+}
+
+/// "N imports did not resolve to a project file, e.g. `…` in a.py, …":
+/// `None` for none.
+pub fn unresolved_note(count: usize, examples: &[UnresolvedImport]) -> Option<String> {
+    let first = examples.first()?;
+    let plural = if count == 1 { "" } else { "s" };
+    let more = examples
+        .iter()
+        .skip(1)
+        .take(2)
+        .map(|u| format!("`{}` in {}", u.import, u.file))
+        .collect::<Vec<_>>();
+    let mut line = format!(
+        "{count} import{plural} did not resolve to a project file, e.g. `{}` in {}",
+        first.import, first.file
+    );
+    for m in more {
+        line.push_str(", ");
+        line.push_str(&m);
+    }
+    Some(line)
 }
 
 /// A target the pack could not include.
@@ -215,7 +256,10 @@ pub fn pack_with(
     let (text, map) = packer.shrink(&ranked, &mut fitted);
     let (text, tokens) = packer.within_budget(text, &mut problems);
     let missing_targets = fitted.missing_targets(opts.budget);
-    let stats = stats(&fitted.items, &reach, targets, &map, tokens, opts.budget);
+    let mut stats = stats(&fitted.items, &reach, targets, &map, tokens, opts.budget);
+    stats.unresolved_imports = graph.unresolved().len();
+    stats.unresolved_examples =
+        graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();
     Packed {
         text,
         items: fitted.items,
@@ -228,7 +272,8 @@ pub fn pack_with(
 }
 
 /// Every candidate in priority order — the targets, their direct imports,
-/// their transitive imports, then the preset's own entries — and where the
+/// their transitive imports, the files that import a target, then the
+/// preset's own entries — and where the
 /// preset's entries start; with the preset's problems (bad globs).
 fn build_candidates(
     preset: &Preset,
@@ -265,6 +310,9 @@ fn build_candidates(
     }
     for p in by_rank(&reach.transitive) {
         candidates.push(wanted(&p, ViewMode::Skeleton), Role::Transitive);
+    }
+    for p in by_rank(&reach.callers) {
+        candidates.push(wanted(&p, ViewMode::Full), Role::Caller);
     }
     let preset_from = candidates.list.len();
     for r in resolved {
@@ -600,6 +648,7 @@ fn stats(
     PackStats {
         targets: targets.len(),
         discovered: reach.direct.len() + reach.transitive.len(),
+        callers: reach.callers.len(),
         candidates: items.len(),
         included: included.len(),
         full: included
@@ -623,5 +672,6 @@ fn stats(
             .filter(|i| i.mode.is_none())
             .map(|i| i.path.clone())
             .collect(),
+        ..PackStats::default()
     }
 }

@@ -22,6 +22,30 @@ pub struct Include {
     pub path: String,
     /// `<…>` rather than `"…"`.
     pub angled: bool,
+    /// `#include NAME`: the file is chosen by a macro (`path` holds its
+    /// text), so it cannot be resolved without preprocessing.
+    pub is_macro: bool,
+}
+
+impl std::fmt::Display for PyImport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let module = format!("{}{}", ".".repeat(self.level), self.module);
+        if self.names.is_empty() {
+            write!(f, "import {module}")
+        } else {
+            write!(f, "from {module} import {}", self.names.join(", "))
+        }
+    }
+}
+
+impl std::fmt::Display for Include {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.is_macro, self.angled) {
+            (true, _) => write!(f, "#include {}", self.path),
+            (false, true) => write!(f, "#include <{}>", self.path),
+            (false, false) => write!(f, "#include \"{}\"", self.path),
+        }
+    }
 }
 
 /// The import statements of a source in a line format that caches well
@@ -40,7 +64,8 @@ pub fn encode(lang_is_python: bool, source: &str) -> String {
     } else {
         for i in includes(source) {
             if !i.path.contains(['\t', '\n']) {
-                out.push_str(&format!("inc\t{}\t{}\n", u8::from(i.angled), i.path));
+                let kind = if i.is_macro { 2 } else { u8::from(i.angled) };
+                out.push_str(&format!("inc\t{kind}\t{}\n", i.path));
             }
         }
     }
@@ -67,9 +92,10 @@ pub fn decode(text: &str) -> (Vec<PyImport>, Vec<Include>) {
                     });
                 }
             }
-            ["inc", angled, path] => inc.push(Include {
+            ["inc", kind, path] => inc.push(Include {
                 path: path.to_string(),
-                angled: angled == "1",
+                angled: kind == "1",
+                is_macro: kind == "2",
             }),
             _ => {}
         }
@@ -224,7 +250,8 @@ fn is_dotted_name(s: &str) -> bool {
         })
 }
 
-/// Every `#include` of a C/C++ source, in order.
+/// Every `#include` of a C/C++ source, in order; one whose file a macro
+/// names (`#include CONFIG_H`) is kept with `is_macro`.
 pub fn includes(source: &str) -> Vec<Include> {
     source
         .lines()
@@ -234,6 +261,18 @@ pub fn includes(source: &str) -> Vec<Include> {
             let (close, angled) = match rest.chars().next()? {
                 '"' => ('"', false),
                 '<' => ('>', true),
+                c if c.is_ascii_alphabetic() || c == '_' => {
+                    let name: String = rest
+                        .split(|c: char| c.is_whitespace() || c == '/')
+                        .next()
+                        .unwrap_or_default()
+                        .to_string();
+                    return Some(Include {
+                        path: name,
+                        angled: false,
+                        is_macro: true,
+                    });
+                }
                 _ => return None,
             };
             let inner = &rest[1..];
@@ -242,6 +281,7 @@ pub fn includes(source: &str) -> Vec<Include> {
             (!path.is_empty()).then(|| Include {
                 path: path.to_string(),
                 angled,
+                is_macro: false,
             })
         })
         .collect()
@@ -321,7 +361,7 @@ def f():
     fn encoded_statements_decode_the_same() {
         let src = "from ..a.b import (c, d)\nimport e as f\nfrom . import g\n";
         assert_eq!(decode(&encode(true, src)).0, python(src));
-        let c = "#include \"x.h\"\n#include <y/z.h>\n";
+        let c = "#include \"x.h\"\n#include <y/z.h>\n#include CONFIG(x)\n";
         assert_eq!(decode(&encode(false, c)).1, includes(c));
         assert_eq!(decode("garbage\npy\tx\ty\tz\n"), (Vec::new(), Vec::new()));
     }
@@ -329,16 +369,17 @@ def f():
     #[test]
     fn c_includes() {
         let src = "#include \"a.h\"\n  #  include <stdio.h>\n#include \"../up/b.h\" // c\n#define X\n#include MACRO\n";
-        let got: Vec<(String, bool)> = includes(src)
+        let got: Vec<(String, bool, bool)> = includes(src)
             .into_iter()
-            .map(|i| (i.path, i.angled))
+            .map(|i| (i.path, i.angled, i.is_macro))
             .collect();
         assert_eq!(
             got,
             vec![
-                ("a.h".to_string(), false),
-                ("stdio.h".to_string(), true),
-                ("../up/b.h".to_string(), false),
+                ("a.h".to_string(), false, false),
+                ("stdio.h".to_string(), true, false),
+                ("../up/b.h".to_string(), false, false),
+                ("MACRO".to_string(), false, true),
             ]
         );
     }

@@ -3,35 +3,57 @@
 //! project; anything else (the standard library, third-party packages,
 //! system headers) is simply not an edge.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::imports::{Include, PyImport};
+use super::layout::{Layout, join, normalize, parent};
+
+/// What one statement led to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Resolution<'a> {
+    /// Project files, each with its edge weight.
+    Files(Vec<(&'a str, f64)>),
+    /// Outside the project (the standard library, a third-party package, a
+    /// system header): not an edge, not a problem.
+    External,
+    /// It names the project but no file of it: a layout ctxcurate does not
+    /// understand, a generated file, a macro include.
+    Unresolved,
+}
+
+/// Edge weight of a package `__init__` that an import runs on the way to
+/// its module.
+const PACKAGE_INIT_WEIGHT: f64 = 0.5;
 
 /// The project's files, for lookups while resolving.
 pub struct FileSet<'a> {
     files: HashSet<&'a str>,
-    /// Directories Python searches for top-level modules: the root and
-    /// `src/` when it exists.
-    py_roots: Vec<String>,
-    /// `[project] include_dirs`, normalised, relative to the root.
-    include_dirs: Vec<String>,
+    layout: Layout,
+    /// Files by their name, for includes found by path suffix.
+    by_name: HashMap<&'a str, Vec<&'a str>>,
+    /// Every folder name in the tree.
+    dir_names: HashSet<&'a str>,
 }
 
 impl<'a> FileSet<'a> {
-    pub fn new(files: &'a [String], include_dirs: &[String]) -> Self {
-        let files: HashSet<&str> = files.iter().map(String::as_str).collect();
-        let mut py_roots = vec![String::new()];
-        if files.iter().any(|f| f.starts_with("src/")) {
-            py_roots.push("src".to_string());
+    pub fn new(files: &'a [String], layout: Layout) -> Self {
+        let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut dir_names = HashSet::new();
+        for f in files {
+            let mut parts: Vec<&str> = f.split('/').collect();
+            if let Some(name) = parts.pop() {
+                by_name.entry(name).or_default().push(f.as_str());
+            }
+            dir_names.extend(parts);
         }
-        let include_dirs = include_dirs
-            .iter()
-            .filter_map(|d| normalize(d.trim_end_matches('/')))
-            .collect();
+        for list in by_name.values_mut() {
+            list.sort_unstable();
+        }
         FileSet {
-            files,
-            py_roots,
-            include_dirs,
+            files: files.iter().map(String::as_str).collect(),
+            layout,
+            by_name,
+            dir_names,
         }
     }
 
@@ -56,67 +78,188 @@ impl<'a> FileSet<'a> {
             .or(init)
     }
 
-    /// The files `stmt` in `from_file` imports, each with its edge weight:
-    /// a name that is a submodule is an edge to that module; the other
-    /// names together weigh on the module they come from.
-    pub fn resolve_python(&self, from_file: &str, stmt: &PyImport) -> Vec<(&'a str, f64)> {
-        let bases: Vec<String> = if stmt.level > 0 {
-            match package_of(from_file, stmt.level) {
-                Some(base) => vec![base],
-                None => return Vec::new(),
-            }
-        } else {
-            let mut bases = self.py_roots.clone();
-            // A script's own directory is on `sys.path` too.
-            bases.push(parent(from_file).to_string());
-            bases
-        };
-        for base in &bases {
-            let mut found = Vec::new();
-            let mut from_module = 0;
-            for name in &stmt.names {
-                let sub = match (name.as_str(), stmt.module.is_empty()) {
-                    ("*", _) => None,
-                    (_, true) => self.module_file(base, name),
-                    (_, false) => self.module_file(base, &format!("{}.{name}", stmt.module)),
-                };
-                match sub {
-                    Some(file) => found.push((file, 1.0)),
-                    None => from_module += 1,
-                }
-            }
-            let module = if stmt.module.is_empty() && stmt.level == 0 {
-                None
-            } else {
-                self.module_file(base, &stmt.module)
-            };
-            if let Some(file) = module
-                && (stmt.names.is_empty() || from_module > 0)
+    /// The places an absolute `module` may live: (folder, module under it).
+    fn absolute_bases(&self, from_file: &str, module: &str) -> Vec<(String, String)> {
+        let mut bases = Vec::new();
+        for (name, dir) in &self.layout.py_aliases {
+            if module == name {
+                bases.push((dir.clone(), String::new()));
+            } else if let Some(rest) = module.strip_prefix(name.as_str())
+                && let Some(rest) = rest.strip_prefix('.')
             {
-                found.push((file, from_module.max(1) as f64));
-            }
-            if !found.is_empty() {
-                return found;
+                bases.push((dir.clone(), rest.to_string()));
             }
         }
-        Vec::new()
+        for root in &self.layout.py_roots {
+            bases.push((root.clone(), module.to_string()));
+        }
+        // A script's own directory is on `sys.path` too.
+        bases.push((parent(from_file).to_string(), module.to_string()));
+        bases
+    }
+
+    /// The files `stmt` in `from_file` imports, each with its edge weight:
+    /// a name that is a submodule is an edge to that module; the other
+    /// names together weigh on the module they come from; the packages on
+    /// the way (`a/__init__.py` for `import a.b`) weigh less.
+    pub fn resolve_python(&self, from_file: &str, stmt: &PyImport) -> Resolution<'a> {
+        let bases: Vec<(String, String)> = if stmt.level > 0 {
+            match package_of(from_file, stmt.level) {
+                Some(base) => vec![(base, stmt.module.clone())],
+                None => return Resolution::Unresolved,
+            }
+        } else {
+            self.absolute_bases(from_file, &stmt.module)
+        };
+        for (base, module) in &bases {
+            // `import x` names a module; `from . import x` and an alias
+            // for the root (`import pip` at `pip/`) name a package.
+            let bare = module.is_empty() && stmt.level == 0 && stmt.module.is_empty();
+            let found = self.resolve_at(base, module, &stmt.names, bare);
+            if !found.is_empty() {
+                return Resolution::Files(found);
+            }
+        }
+        if stmt.level > 0 || self.names_project(&stmt.module, &stmt.names) {
+            Resolution::Unresolved
+        } else {
+            Resolution::External
+        }
+    }
+
+    fn resolve_at(
+        &self,
+        base: &str,
+        module: &str,
+        names: &[String],
+        bare: bool,
+    ) -> Vec<(&'a str, f64)> {
+        let mut found = Vec::new();
+        let mut from_module = 0;
+        for name in names {
+            let sub = match (name.as_str(), module.is_empty()) {
+                ("*", _) => None,
+                (_, true) => self.module_file(base, name),
+                (_, false) => self.module_file(base, &format!("{module}.{name}")),
+            };
+            match sub {
+                Some(file) => found.push((file, 1.0)),
+                None => from_module += 1,
+            }
+        }
+        let module_file = if bare {
+            None
+        } else {
+            self.module_file(base, module)
+        };
+        if let Some(file) = module_file
+            && (names.is_empty() || from_module > 0)
+        {
+            found.push((file, from_module.max(1) as f64));
+        }
+        if found.is_empty() {
+            return found;
+        }
+        // The packages on the way run first: `a/__init__.py` and
+        // `a/b/__init__.py` for `a.b.c` (the module's own package too
+        // when only its submodules were named).
+        let parts: Vec<&str> = module.split('.').filter(|p| !p.is_empty()).collect();
+        for i in 1..=parts.len() {
+            if let Some(init) = self.module_file(base, &parts[..i].join("."))
+                && init.ends_with("/__init__.py")
+                && !found.iter().any(|(f, _)| *f == init)
+            {
+                found.push((init, PACKAGE_INIT_WEIGHT));
+            }
+        }
+        found
+    }
+
+    /// Whether an absolute import that did not resolve still names the
+    /// project: its first name is a module or package of the project (or
+    /// the root's own name), so a file is missing rather than the package
+    /// being third-party.
+    fn names_project(&self, module: &str, names: &[String]) -> bool {
+        let head = match module.split('.').next() {
+            Some(h) if !h.is_empty() => h,
+            _ => match names.first() {
+                Some(n) => n.as_str(),
+                None => return false,
+            },
+        };
+        head == self.layout.root_name
+            || self
+                .layout
+                .py_aliases
+                .iter()
+                .any(|(name, _)| name.split('.').next() == Some(head))
+            || self
+                .layout
+                .py_roots
+                .iter()
+                .any(|root| self.module_file(root, head).is_some())
     }
 
     /// The file `inc` in `from_file` names: quoted includes relative to the
     /// including file, then the include dirs, then the root; angled ones in
-    /// the include dirs only.
-    pub fn resolve_include(&self, from_file: &str, inc: &Include) -> Option<&'a str> {
+    /// the include dirs only. Failing those, a project file whose path ends
+    /// with the include's (the folder it is included from is then an
+    /// include dir no one declared), nearest the including file first.
+    pub fn resolve_include(&self, from_file: &str, inc: &Include) -> Resolution<'a> {
+        if inc.is_macro {
+            return Resolution::Unresolved;
+        }
         let mut dirs: Vec<&str> = Vec::new();
         if !inc.angled {
             dirs.push(parent(from_file));
         }
-        dirs.extend(self.include_dirs.iter().map(String::as_str));
+        dirs.extend(self.layout.include_dirs.iter().map(String::as_str));
         if !inc.angled {
             dirs.push("");
         }
-        dirs.iter()
+        if let Some(file) = dirs
+            .iter()
             .filter_map(|dir| normalize(&join(dir, &inc.path)))
             .find_map(|rel| self.get(&rel))
+        {
+            return Resolution::Files(vec![(file, 1.0)]);
+        }
+        let first_dir = inc.path.split_once('/').map(|(d, _)| d);
+        // A bare `<name.h>` not in an include dir is a system header.
+        if (!inc.angled || first_dir.is_some())
+            && let Some(file) = self.by_suffix(from_file, &inc.path)
+        {
+            return Resolution::Files(vec![(file, 1.0)]);
+        }
+        let project_dir = first_dir.is_some_and(|d| d != ".." && self.dir_names.contains(d));
+        if !inc.angled || project_dir {
+            Resolution::Unresolved
+        } else {
+            Resolution::External
+        }
+    }
+
+    /// The project file whose path ends with `/{path}`, sharing the most
+    /// folders with `from_file`, then the shortest, then by name.
+    fn by_suffix(&self, from_file: &str, path: &str) -> Option<&'a str> {
+        let normalized = normalize(path)?;
+        if normalized.is_empty() || path.contains("..") {
+            return None;
+        }
+        let name = normalized.rsplit('/').next()?;
+        let suffix = format!("/{normalized}");
+        let shared = |f: &str| {
+            f.split('/')
+                .zip(from_file.split('/'))
+                .take_while(|(a, b)| a == b)
+                .count()
+        };
+        self.by_name
+            .get(name)?
+            .iter()
+            .filter(|f| f.ends_with(&suffix) || **f == normalized)
+            .min_by_key(|f| (std::cmp::Reverse(shared(f)), f.len(), **f))
+            .copied()
     }
 }
 
@@ -129,37 +272,6 @@ fn package_of(file: &str, level: usize) -> Option<String> {
         parts.pop()?;
     }
     Some(parts.join("/"))
-}
-
-fn parent(file: &str) -> &str {
-    file.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
-fn join(dir: &str, rel: &str) -> String {
-    match (dir.is_empty(), rel.is_empty()) {
-        (true, _) => rel.to_string(),
-        (_, true) => dir.to_string(),
-        _ => format!("{dir}/{rel}"),
-    }
-}
-
-/// `a/./b/../c` → `a/c`; `None` when it climbs above the root or is
-/// absolute.
-fn normalize(path: &str) -> Option<String> {
-    if path.starts_with('/') {
-        return None;
-    }
-    let mut out: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                out.pop()?;
-            }
-            p => out.push(p),
-        }
-    }
-    Some(out.join("/"))
 }
 
 #[cfg(test)]
@@ -178,6 +290,28 @@ mod tests {
         }
     }
 
+    fn layout(py_roots: &[&str], aliases: &[(&str, &str)], include_dirs: &[&str]) -> Layout {
+        Layout {
+            py_roots: py_roots.iter().map(|s| s.to_string()).collect(),
+            py_aliases: aliases
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            root_name: "proj".to_string(),
+            include_dirs: include_dirs.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// The files of a resolution, or `["?"]` for unresolved, `[]` for
+    /// external.
+    fn paths(r: Resolution<'_>) -> Vec<&str> {
+        match r {
+            Resolution::Files(f) => f.into_iter().map(|(f, _)| f).collect(),
+            Resolution::External => Vec::new(),
+            Resolution::Unresolved => vec!["?"],
+        }
+    }
+
     #[test]
     fn python_modules_packages_and_relative() {
         let all = files(&[
@@ -188,16 +322,25 @@ mod tests {
             "tool.py",
             "helper.py",
         ]);
-        let set = FileSet::new(&all, &[]);
-        let r = |from: &str, i: PyImport| -> Vec<&str> {
-            set.resolve_python(from, &i)
-                .into_iter()
-                .map(|(f, _)| f)
-                .collect()
-        };
-        assert_eq!(r("tool.py", py(0, "app.core", &[])), ["app/core.py"]);
-        assert_eq!(r("tool.py", py(0, "app", &["core"])), ["app/core.py"]);
+        let set = FileSet::new(&all, layout(&[""], &[], &[]));
+        let r = |from: &str, i: PyImport| paths(set.resolve_python(from, &i));
+        assert_eq!(
+            r("tool.py", py(0, "app.core", &[])),
+            ["app/core.py", "app/__init__.py"]
+        );
+        assert_eq!(
+            r("tool.py", py(0, "app", &["core"])),
+            ["app/core.py", "app/__init__.py"]
+        );
         assert_eq!(r("tool.py", py(0, "app", &["main"])), ["app/__init__.py"]);
+        assert_eq!(
+            r("tool.py", py(0, "app.util.text", &[])),
+            [
+                "app/util/text.py",
+                "app/__init__.py",
+                "app/util/__init__.py"
+            ]
+        );
         assert_eq!(r("tool.py", py(0, "os", &[])), Vec::<&str>::new());
         assert_eq!(
             r("app/core.py", py(1, "", &["util"])),
@@ -212,51 +355,89 @@ mod tests {
             ["app/util/text.py"]
         );
         assert_eq!(r("app/core.py", py(0, "helper", &[])), ["helper.py"]);
-        // Too many dots: not an error, not an edge.
-        assert_eq!(r("tool.py", py(3, "x", &[])), Vec::<&str>::new());
+        // Too many dots, a missing module of the project's own package, a
+        // missing relative module: unresolved, not an edge.
+        assert_eq!(r("tool.py", py(3, "x", &[])), ["?"]);
+        assert_eq!(r("tool.py", py(0, "app.gone", &[])), ["?"]);
+        assert_eq!(r("app/core.py", py(1, "gone", &["x"])), ["?"]);
+        assert_eq!(r("tool.py", py(0, "proj.x", &[])), ["?"]);
     }
 
     #[test]
     fn src_layout() {
         let all = files(&["src/pkg/__init__.py", "src/pkg/a.py", "tests/test_a.py"]);
-        let set = FileSet::new(&all, &[]);
-        let got: Vec<&str> = set
-            .resolve_python("tests/test_a.py", &py(0, "pkg.a", &["f"]))
-            .into_iter()
-            .map(|(f, _)| f)
-            .collect();
-        assert_eq!(got, ["src/pkg/a.py"]);
+        let set = FileSet::new(&all, layout(&["", "src"], &[], &[]));
+        assert_eq!(
+            paths(set.resolve_python("tests/test_a.py", &py(0, "pkg.a", &["f"]))),
+            ["src/pkg/a.py", "src/pkg/__init__.py"]
+        );
     }
 
     #[test]
-    fn includes_relative_then_dirs() {
-        let all = files(&["src/a.c", "src/a.h", "include/lib/b.h", "c.h"]);
-        let set = FileSet::new(&all, &["include/".to_string()]);
+    fn a_package_opened_at_its_own_folder() {
+        // pip's `src/pip` opened as the root.
+        let all = files(&[
+            "__init__.py",
+            "_internal/__init__.py",
+            "_internal/operations/__init__.py",
+            "_internal/operations/prepare.py",
+            "_internal/cli/main.py",
+        ]);
+        let set = FileSet::new(&all, layout(&[""], &[("pip", "")], &[]));
+        let r = |i: PyImport| paths(set.resolve_python("_internal/cli/main.py", &i));
+        assert_eq!(
+            r(py(0, "pip._internal.operations", &["prepare"])),
+            [
+                "_internal/operations/prepare.py",
+                "_internal/__init__.py",
+                "_internal/operations/__init__.py"
+            ]
+        );
+        assert_eq!(r(py(0, "pip", &[])), ["__init__.py"]);
+        assert_eq!(r(py(0, "pip._internal.nothing", &[])), ["?"]);
+        assert_eq!(r(py(0, "pip._vendor.rich", &["x"])), ["?"]);
+        assert_eq!(r(py(0, "requests", &[])), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn includes_relative_then_dirs_then_suffix() {
+        let all = files(&[
+            "src/a.c",
+            "src/a.h",
+            "include/lib/b.h",
+            "c.h",
+            "deep/proj/x.h",
+            "other/proj/x.h",
+            "deep/tool.c",
+        ]);
+        let set = FileSet::new(&all, layout(&[""], &[], &["include"]));
         let inc = |p: &str, angled| Include {
             path: p.to_string(),
             angled,
+            is_macro: false,
         };
-        assert_eq!(
-            set.resolve_include("src/a.c", &inc("a.h", false)),
-            Some("src/a.h")
-        );
-        assert_eq!(
-            set.resolve_include("src/a.c", &inc("lib/b.h", false)),
-            Some("include/lib/b.h")
-        );
-        assert_eq!(
-            set.resolve_include("src/a.c", &inc("lib/b.h", true)),
-            Some("include/lib/b.h")
-        );
-        assert_eq!(
-            set.resolve_include("src/a.c", &inc("../c.h", false)),
-            Some("c.h")
-        );
-        assert_eq!(
-            set.resolve_include("src/a.c", &inc("../../etc/passwd", false)),
-            None
-        );
-        assert_eq!(set.resolve_include("src/a.c", &inc("stdio.h", true)), None);
-        assert_eq!(set.resolve_include("src/a.c", &inc("c.h", true)), None);
+        let r = |from: &str, i: Include| paths(set.resolve_include(from, &i));
+        assert_eq!(r("src/a.c", inc("a.h", false)), ["src/a.h"]);
+        assert_eq!(r("src/a.c", inc("lib/b.h", false)), ["include/lib/b.h"]);
+        assert_eq!(r("src/a.c", inc("lib/b.h", true)), ["include/lib/b.h"]);
+        assert_eq!(r("src/a.c", inc("../c.h", false)), ["c.h"]);
+        assert_eq!(r("src/a.c", inc("../../etc/passwd", false)), ["?"]);
+        assert_eq!(r("src/a.c", inc("stdio.h", true)), Vec::<&str>::new());
+        assert_eq!(r("src/a.c", inc("c.h", true)), Vec::<&str>::new());
+        // By path suffix, nearest the including file.
+        assert_eq!(r("deep/tool.c", inc("proj/x.h", true)), ["deep/proj/x.h"]);
+        assert_eq!(r("src/a.c", inc("proj/x.h", false)), ["deep/proj/x.h"]);
+        // Named the project's folder but no file; a quoted or extensionless
+        // header that is not there; a macro.
+        assert_eq!(r("src/a.c", inc("proj/y.h", true)), ["?"]);
+        assert_eq!(r("src/a.c", inc("config.h", false)), ["?"]);
+        assert_eq!(r("src/a.c", inc("generated", false)), ["?"]);
+        assert_eq!(r("src/a.c", inc("vector", true)), Vec::<&str>::new());
+        let mac = Include {
+            path: "CONFIG_H".to_string(),
+            angled: false,
+            is_macro: true,
+        };
+        assert_eq!(r("src/a.c", mac), ["?"]);
     }
 }
