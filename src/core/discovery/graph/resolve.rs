@@ -79,6 +79,8 @@ impl<'a> FileSet<'a> {
     }
 
     /// The places an absolute `module` may live: (folder, module under it).
+    /// A folder reached through a package name (the root's own) comes
+    /// first.
     fn absolute_bases(&self, from_file: &str, module: &str) -> Vec<(String, String)> {
         let mut bases = Vec::new();
         for (name, dir) in &self.layout.py_aliases {
@@ -115,10 +117,19 @@ impl<'a> FileSet<'a> {
             // `import x` names a module; `from . import x` and an alias
             // for the root (`import pip` at `pip/`) name a package.
             let bare = module.is_empty() && stmt.level == 0 && stmt.module.is_empty();
-            let found = self.resolve_at(base, module, &stmt.names, bare);
-            if !found.is_empty() {
-                return Resolution::Files(found);
+            let mut found = self.resolve_at(base, module, &stmt.names, bare);
+            if found.is_empty() {
+                continue;
             }
+            // Through the root's own package name: that package runs too.
+            if stmt.level == 0
+                && *module != stmt.module
+                && let Some(init) = self.module_file(base, "")
+                && !found.iter().any(|(f, _)| *f == init)
+            {
+                found.push((init, PACKAGE_INIT_WEIGHT));
+            }
+            return Resolution::Files(found);
         }
         if stmt.level > 0 || self.names_project(&stmt.module, &stmt.names) {
             Resolution::Unresolved
