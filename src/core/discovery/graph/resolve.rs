@@ -401,7 +401,8 @@ mod tests {
             [
                 "_internal/operations/prepare.py",
                 "_internal/__init__.py",
-                "_internal/operations/__init__.py"
+                "_internal/operations/__init__.py",
+                "__init__.py"
             ]
         );
         assert_eq!(r(py(0, "pip", &[])), ["__init__.py"]);
