@@ -203,3 +203,38 @@ fn a_target_that_does_not_fit_fails_unless_allow_partial() {
     let out = p.run(&["build", "--target", "app.py", "--budget", "300"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn the_map_does_not_spend_its_budget_on_the_targets() {
+    let p = Project::empty();
+    let big: String = (0..40)
+        .map(|i| format!("def target_function_{i}(a, b):\n    return a\n\n"))
+        .collect();
+    p.write("big.py", &format!("import helper\nimport other\n\n{big}"));
+    p.write("helper.py", "def helper_one():\n    pass\n");
+    p.write("other.py", "def other_one():\n    pass\n");
+    let out = p.run(&["map", "--target", "big.py", "--budget", "60"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let map = stdout(&out);
+    assert!(!map.contains("big.py"), "{map}");
+    assert!(!map.contains("target_function"), "{map}");
+    assert!(map.contains("helper.py\n  def helper_one()\n"), "{map}");
+    assert!(map.contains("other.py\n  def other_one()\n"), "{map}");
+
+    // A packed build: the target is in full, the map outlines the rest
+    // and never names a file the context already holds.
+    let out = p.run(&[
+        "build",
+        "--target",
+        "big.py",
+        "--budget",
+        "2000",
+        "--map-budget",
+        "100",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let (files, map) = text.split_once("## Repo Map").unwrap_or((&text, ""));
+    assert!(files.contains("### big.py\n"), "{text}");
+    assert!(!map.contains("big.py"), "{text}");
+}
