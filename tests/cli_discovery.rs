@@ -238,3 +238,124 @@ fn the_map_does_not_spend_its_budget_on_the_targets() {
     assert!(files.contains("### big.py\n"), "{text}");
     assert!(!map.contains("big.py"), "{text}");
 }
+
+/// The task comes last, after the discussion, verbatim; in XML too.
+#[test]
+fn the_task_renders_after_the_discussion() {
+    let p = project();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\ntask = \"Make `helper` return 2.\"\n\n[[presets.default.files]]\npath = \"other.py\"\n\n[[presets.default.discussion]]\nrole = \"User\"\ncontent = \"earlier\"\n",
+    );
+    let text = p.ok(&["build"]);
+    assert!(
+        text.ends_with("User: earlier\n\n## Task\n\nMake `helper` return 2.\n"),
+        "{text}"
+    );
+    // `--task` replaces the preset's; `--task-file` reads one.
+    let text = p.ok(&["build", "--task", "  Do <this> & that  "]);
+    assert!(text.ends_with("## Task\n\nDo <this> & that\n"), "{text}");
+    p.write("task.txt", "From a file.\n");
+    let text = p.ok(&["build", "--task-file", "task.txt"]);
+    assert!(text.ends_with("## Task\n\nFrom a file.\n"), "{text}");
+    let out = p.run(&["build", "--task-file", "missing.txt"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cannot read the task file"),
+        "{}",
+        stderr(&out)
+    );
+
+    let xml = p.ok(&["build", "--format", "xml", "--task", "Do <this> & that"]);
+    let discussion = xml.find("<discussion>").expect("discussion");
+    let task = xml.find("<task>\n<![CDATA[Do <this> & that\n]]></task>\n</documents>\n");
+    assert!(task.is_some_and(|t| t > discussion), "{xml}");
+}
+
+/// A packed build counts the task first, never drops it, and packs what it
+/// names after the targets' imports; the stats say which mentions matched.
+#[test]
+fn the_task_steers_a_packed_build() {
+    let p = project();
+    let task = "Why does `helper` return 1 when other.py runs? Check no_such_function too.";
+    let out = p.run(&[
+        "build",
+        "--target",
+        "app.py",
+        "--budget",
+        "400",
+        "--task",
+        task,
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.ends_with(&format!("## Task\n\n{task}\n")), "{text}");
+    let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
+    let mentions = &json["stats"]["mentions"];
+    assert_eq!(
+        mentions,
+        &serde_json::json!([
+            {"text": "other.py", "kind": "path", "files": ["other.py"]},
+            {"text": "helper", "kind": "identifier", "files": ["pkg/util.py"]},
+            {"text": "no_such_function", "kind": "identifier", "files": []},
+        ]),
+        "{json}"
+    );
+    let roles: Vec<(String, String)> = json["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap_or("").to_string(),
+                i["role"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let role = |path: &str| {
+        roles
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, r)| r.as_str())
+    };
+    assert_eq!(role("other.py"), Some("mentioned"), "{roles:?}");
+    // util.py defines `helper`: named by the task, it comes in full before
+    // the transitive imports rather than as one of their skeletons.
+    assert_eq!(role("pkg/util.py"), Some("mentioned"), "{roles:?}");
+    assert!(
+        json["stats"]["task_tokens"].as_u64().unwrap_or(0) > 10,
+        "{json}"
+    );
+
+    // Without room for the task, no context at all: an error naming it.
+    let out = p.run(&[
+        "build", "--target", "app.py", "--budget", "10", "--task", task,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("the task ("), "{}", stderr(&out));
+}
+
+/// `model_window` − `output_reserve` − the task is the budget.
+#[test]
+fn a_budget_from_the_model_window() {
+    let p = project();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nmodel_window = 1000\noutput_reserve = 300\n",
+    );
+    let out = p.run(&["build", "--task", "Explain `helper`.", "--stats-json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
+    let task_tokens = json["stats"]["task_tokens"].as_u64().expect("task tokens");
+    assert!(task_tokens > 0);
+    assert_eq!(
+        json["stats"]["budget"].as_u64(),
+        Some(700 - task_tokens),
+        "{json}"
+    );
+    // --budget still wins.
+    let out = p.run(&["build", "--task", "x", "--budget", "123", "--stats-json"]);
+    let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
+    assert_eq!(json["stats"]["budget"], 123);
+}

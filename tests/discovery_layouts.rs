@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ctxcurate::core::cache::FileCache;
+use ctxcurate::core::compose::Sections;
 use ctxcurate::core::discovery::graph::{ImportGraph, UnresolvedImport};
 use ctxcurate::core::discovery::pack::{self, PackOptions, Role};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
@@ -97,6 +98,7 @@ fn a_package_opened_at_its_own_folder_resolves_its_absolute_imports() {
         max_messages: 0,
         include_dirs: Vec::new(),
         read: ReadPolicy::default(),
+        sections: Sections::default(),
     };
     let packed = pack::pack(
         &root,
@@ -255,6 +257,7 @@ fn pip_opened_at_its_package_folder() {
         max_messages: 0,
         include_dirs: Vec::new(),
         read: ReadPolicy::default(),
+        sections: Sections::default(),
     };
     let packed = pack::pack(
         &dir,

@@ -228,6 +228,15 @@ pub struct BuildArgs {
     /// Print the packing stats to stderr as JSON.
     #[arg(long)]
     pub stats_json: bool,
+    /// The task for the model, rendered verbatim as `## Task` after the
+    /// discussion (replaces the preset's `task`); in a packed build it is
+    /// counted first, never dropped, and the paths and identifiers it names
+    /// are packed after the targets' imports.
+    #[arg(long, value_name = "TEXT", conflicts_with = "task_file")]
+    pub task: Option<String>,
+    /// Read the task from FILE (as `--task`).
+    #[arg(long, value_name = "FILE")]
+    pub task_file: Option<PathBuf>,
     /// Build even if a target does not fit the budget (it is left out,
     /// with a warning); without it such a build fails.
     #[arg(long)]

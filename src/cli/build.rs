@@ -31,6 +31,9 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if let Some(rev) = &args.changed {
         preset = changed::on_top(&project, preset, rev, ctx)?;
     }
+    if let Some(task) = task_arg(&args, ctx)? {
+        preset.task = task;
+    }
     for missing in project.missing_files(&preset) {
         writeln!(
             ctx.err,
@@ -72,8 +75,16 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             targets.push(rel);
         }
     }
-    if !args.targets.is_empty() || args.budget.is_some() {
-        let budget = args.budget.unwrap_or(project.settings.budget);
+    let task_tokens =
+        compose::task_markdown(&preset.task).map_or(0, |section| cache.count(tokenizer, &section));
+    let window = pack::window_budget(
+        project.settings.model_window,
+        project.settings.output_reserve,
+        task_tokens,
+    );
+    let task_steers = !preset.task.trim().is_empty() && window.is_some();
+    if !args.targets.is_empty() || args.budget.is_some() || task_steers {
+        let budget = args.budget.or(window).unwrap_or(project.settings.budget);
         if let Some(changes) = changes {
             let fitted = changed::fit(
                 changes,
@@ -96,6 +107,13 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         };
         let walked = walk::walk_files_with(&project.root, &patterns);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
+        if packed.text.is_empty() && task_tokens > 0 {
+            // The task is never dropped: without room for it, no context.
+            user_err!(
+                "the task ({task_tokens} tokens) and the headings do not fit the budget of {} tokens",
+                opts.budget
+            );
+        }
         for problem in &packed.problems {
             writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
         }
@@ -305,7 +323,39 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
+    if !s.mentions.is_empty() {
+        let shown: Vec<String> = s
+            .mentions
+            .iter()
+            .map(|m| match m.files.len() {
+                0 => format!("`{}` (no match)", m.text),
+                1 => format!("`{}` → {}", m.text, m.files[0]),
+                n => format!("`{}` → {n} files", m.text),
+            })
+            .collect();
+        let line = format!(
+            "task ({} tokens) mentions: {}",
+            s.task_tokens,
+            shown.join(", ")
+        );
+        writeln!(ctx.err, "note: {}", display_line(&line, 1000))?;
+    }
     Ok(())
+}
+
+/// The task from `--task` or `--task-file`, if either is given.
+fn task_arg(args: &BuildArgs, ctx: &Ctx) -> Result<Option<String>> {
+    if let Some(task) = &args.task {
+        return Ok(Some(task.clone()));
+    }
+    let Some(file) = &args.task_file else {
+        return Ok(None);
+    };
+    let path = ctx.cwd.join(file);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) => user_err!("cannot read the task file {}: {e}", path.display()),
+    }
 }
 
 /// The named preset, or the active one; an unknown name is an error but a

@@ -1,8 +1,10 @@
 //! Discovery (docs/ARCHITECTURE.md, "Discovery"): from a few target files,
 //! find what else the model needs and fit it in a token budget. `graph`
 //! resolves imports into a ranked import graph, `repo_map` outlines the
-//! project in rank order, `pack` fills the budget with both.
+//! project in rank order, `mentions` finds the files a task names, `pack`
+//! fills the budget with all of them.
 
 pub mod graph;
+pub mod mentions;
 pub mod pack;
 pub mod repo_map;

@@ -74,9 +74,18 @@ pub(super) fn render(
     if let Some(changes) = &opts.sections.changes {
         sections.push(changes.markdown());
     }
+    sections.extend(task_markdown(&preset.task));
     let mut out = sections.join("\n\n");
     out.push('\n');
     out
+}
+
+/// The `## Task` section: last, after the discussion and the changes, so
+/// everything before it stays a stable, cacheable prefix; the task
+/// verbatim (trimmed).
+pub fn task_markdown(task: &str) -> Option<String> {
+    let task = task.trim();
+    (!task.is_empty()).then(|| format!("## Task\n\n{task}"))
 }
 
 fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {

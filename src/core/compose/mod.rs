@@ -31,7 +31,7 @@ use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
 use crate::text::sanitize::escape_line;
-pub use markdown::{fence_for, fence_lang, file_name, files_heading, markdown_file};
+pub use markdown::{fence_for, fence_lang, file_name, files_heading, markdown_file, task_markdown};
 pub use options::{ComposeOptions, Sections, focus_matches};
 use xml::Kind;
 pub use xml::document as xml_document;

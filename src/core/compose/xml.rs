@@ -126,7 +126,7 @@ pub fn document(index: usize, f: &RenderedFile) -> String {
 
 /// The whole XML output (see [`compose::assemble`]): one root
 /// `<documents>` holding the directory tree, the documents, then the repo
-/// map, screenshots, discussion and changes.
+/// map, screenshots, discussion, changes and task.
 pub fn render(
     files: &[RenderedFile],
     preset: &Preset,
@@ -186,6 +186,12 @@ pub fn render(
     }
     if let Some(changes) = &opts.sections.changes {
         out.push_str(&changes.xml());
+    }
+    let task = preset.task.trim();
+    if !task.is_empty() {
+        // Last, as in Markdown: what comes before stays a cacheable prefix.
+        let body = format!("{task}\n");
+        let _ = writeln!(out, "<task>\n{}</task>", escape(&body, Kind::Body));
     }
     // One root, so a strict parser reads the whole output.
     out.push_str("</documents>\n");

@@ -192,17 +192,25 @@ impl ImportGraph {
     /// by path, so the order is the same on every run and central files
     /// come before obscure ones rather than alphabetically.
     pub fn rank(&self, targets: &[String]) -> Vec<Ranked> {
-        let seeds: Vec<NodeIndex> = targets
-            .iter()
-            .filter_map(|t| self.index.get(t).copied())
-            .collect();
+        self.rank_with(targets, &[])
+    }
+
+    /// [`rank`](Self::rank) with `boost` (the files a task names) seeding
+    /// the personalized PageRank beside the targets: they and what they
+    /// import rank higher within each group, and the groups still follow
+    /// the targets' imports.
+    pub fn rank_with(&self, targets: &[String], boost: &[String]) -> Vec<Ranked> {
+        let node = |t: &String| self.index.get(t).copied();
+        let targets_only: Vec<NodeIndex> = targets.iter().filter_map(node).collect();
+        let mut seeds = targets_only.clone();
+        seeds.extend(boost.iter().filter_map(node));
         let scores = pagerank(&self.graph, &seeds);
         let global = if seeds.is_empty() {
             scores.clone()
         } else {
             pagerank(&self.graph, &[])
         };
-        let depth = self.depths(&seeds);
+        let depth = self.depths(&targets_only);
         // Scores equal up to float noise are ties.
         let bucket = |s: f64| (s * 1e12).round() as i64;
         let mut order: Vec<NodeIndex> = self.graph.node_indices().collect();

@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, RenderedFile, Sections};
 use crate::core::discovery::graph::{ImportGraph, Ranked, Reach, UnresolvedImport};
+use crate::core::discovery::mentions::{self, Mention};
 use crate::core::discovery::repo_map::{self, RepoMap};
 use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
@@ -72,6 +73,8 @@ pub enum Role {
     Transitive,
     /// A file that imports a target (a caller, a test).
     Caller,
+    /// A file the task names, or one that defines an identifier it names.
+    Mentioned,
     Preset,
 }
 
@@ -116,6 +119,11 @@ pub struct PackStats {
     pub unresolved_imports: usize,
     /// The first of them (at most [`UNRESOLVED_EXAMPLES`]).
     pub unresolved_examples: Vec<UnresolvedImport>,
+    /// Tokens of the task section (counted before any file).
+    pub task_tokens: usize,
+    /// The paths and identifiers the task names, with the files each
+    /// matched (none: a typo, or not in the project).
+    pub mentions: Vec<Mention>,
     pub candidates: usize,
     pub included: usize,
     pub full: usize,
@@ -159,6 +167,21 @@ pub fn unresolved_note(count: usize, examples: &[UnresolvedImport]) -> Option<St
         line.push_str(&m);
     }
     Some(line)
+}
+
+/// The budget of a pack when the settings think in model windows
+/// (`model_window` set): the window minus the reserve for the answer minus
+/// the task; `None` when `model_window` is 0.
+pub fn window_budget(
+    model_window: usize,
+    output_reserve: usize,
+    task_tokens: usize,
+) -> Option<usize> {
+    (model_window > 0).then(|| {
+        model_window
+            .saturating_sub(output_reserve)
+            .saturating_sub(task_tokens)
+    })
 }
 
 /// A target the pack could not include.
@@ -244,10 +267,16 @@ pub fn pack_with(
     walked: &[String],
     graph: &ImportGraph,
 ) -> Packed {
-    let ranked = graph.rank(targets);
+    let mentions = if preset.task.trim().is_empty() {
+        Vec::new()
+    } else {
+        mentions::find(root, &preset.task, walked, cache)
+    };
+    let mentioned = mentions::matched_files(&mentions);
+    let ranked = graph.rank_with(targets, &mentioned);
     let reach = graph.reach(targets);
     let (candidates, preset_from, problems) =
-        build_candidates(preset, targets, walked, &ranked, &reach);
+        build_candidates(preset, targets, &mentioned, walked, &ranked, &reach);
     let packer = Packer::new(root, cache, opts, preset, walked);
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
@@ -257,6 +286,9 @@ pub fn pack_with(
     let (text, tokens) = packer.within_budget(text, &mut problems);
     let missing_targets = fitted.missing_targets(opts.budget);
     let mut stats = stats(&fitted.items, &reach, targets, &map, tokens, opts.budget);
+    stats.task_tokens =
+        compose::task_markdown(&preset.task).map_or(0, |section| packer.count(&section));
+    stats.mentions = mentions;
     stats.unresolved_imports = graph.unresolved().len();
     stats.unresolved_examples =
         graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();
@@ -272,12 +304,13 @@ pub fn pack_with(
 }
 
 /// Every candidate in priority order — the targets, their direct imports,
-/// their transitive imports, the files that import a target, then the
-/// preset's own entries — and where the
+/// the files the task names, the targets' transitive imports, the files
+/// that import a target, then the preset's own entries — and where the
 /// preset's entries start; with the preset's problems (bad globs).
 fn build_candidates(
     preset: &Preset,
     targets: &[String],
+    mentioned: &[String],
     walked: &[String],
     ranked: &[Ranked],
     reach: &Reach,
@@ -307,6 +340,9 @@ fn build_candidates(
     }
     for p in by_rank(&reach.direct) {
         candidates.push(wanted(&p, ViewMode::Full), Role::Import);
+    }
+    for p in mentioned {
+        candidates.push(wanted(p, ViewMode::Full), Role::Mentioned);
     }
     for p in by_rank(&reach.transitive) {
         candidates.push(wanted(&p, ViewMode::Skeleton), Role::Transitive);
@@ -517,8 +553,13 @@ impl<'a> Packer<'a> {
         if tokens <= self.opts.budget {
             return (text, tokens);
         }
+        let what = if self.preset.task.trim().is_empty() {
+            "the headings, screenshots and discussion"
+        } else {
+            "the headings, screenshots, discussion and task"
+        };
         problems.push(format!(
-            "a budget of {} tokens is too small for any context (the headings, screenshots and discussion alone take {tokens})",
+            "a budget of {} tokens is too small for any context ({what} alone take {tokens})",
             self.opts.budget
         ));
         text.clear();

@@ -237,6 +237,11 @@ pub struct Preset {
     pub targets: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discussion: Vec<DiscussionEntry>,
+    /// What the model is asked to do: rendered verbatim as `## Task` after
+    /// the discussion, counted first when packing, never dropped; the
+    /// identifiers and paths it names steer discovery.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub task: String,
     #[serde(flatten)]
     pub extra: Extra,
 }

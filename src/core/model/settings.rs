@@ -150,6 +150,12 @@ pub struct Settings {
     pub summary_only: bool,
     pub tokenizer: TokenizerKind,
     pub budget: usize,
+    /// The model's context window in tokens (0: think in `budget`): when
+    /// set, a pack's budget is the window minus `output_reserve` minus
+    /// the task.
+    pub model_window: usize,
+    /// Tokens of the window kept for the model's answer.
+    pub output_reserve: usize,
     pub format: Format,
     pub active_preset: String,
     /// Only the newest N discussion messages are rendered (0: all).
