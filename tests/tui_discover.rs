@@ -64,6 +64,8 @@ fn mark_discover_accept_undo_discard() {
         proposed,
         [
             ("app.py".to_string(), ViewMode::Full),
+            // The package `from pkg.core import …` runs on the way.
+            ("pkg/__init__.py".to_string(), ViewMode::Full),
             ("pkg/core.py".to_string(), ViewMode::Full),
             ("pkg/deep.py".to_string(), ViewMode::Skeleton),
             ("pkg/util.py".to_string(), ViewMode::Skeleton),
@@ -89,7 +91,7 @@ fn mark_discover_accept_undo_discard() {
     assert!(h.state.discovery.is_none());
     assert!(files(&p).is_empty());
     assert!(
-        h.screen().contains("discarded 4 proposed files"),
+        h.screen().contains("discarded 5 proposed files"),
         "{}",
         h.screen()
     );
