@@ -298,3 +298,51 @@ fn pip_opened_at_its_package_folder() {
         g.unresolved().len()
     );
 }
+
+/// Lua 5.4's sources (`.ci/run` unpacks them into `target/corpora/lua54`;
+/// `CTXCURATE_LUA_DIR` names another copy): every include resolves but the
+/// two that cannot — a macro include and a file Lua does not ship.
+#[test]
+fn lua_sources_resolve_their_includes() {
+    let dir = std::env::var_os("CTXCURATE_LUA_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/corpora/lua54"));
+    if !dir.join("lvm.c").is_file() {
+        eprintln!("no Lua sources at {}: skipped", dir.display());
+        return;
+    }
+    let g = graph_at(&dir);
+    let lvm = imports_of(&g, "lvm.c");
+    for h in ["lua.h", "ldo.h", "lvm.h", "lobject.h", "lstate.h"] {
+        assert!(
+            lvm.iter().any(|i| i == h),
+            "lvm.c should include {h}: {lvm:?}"
+        );
+    }
+    let c_files = walk::walk_files(&dir)
+        .into_iter()
+        .filter(|f| f.ends_with(".c"))
+        .count();
+    let with_edges = g
+        .edges()
+        .iter()
+        .map(|(from, _, _)| *from)
+        .filter(|f| f.ends_with(".c"))
+        .collect::<std::collections::HashSet<_>>()
+        .len();
+    eprintln!(
+        "lua at {}: {} files, {} edges, {with_edges} of {c_files} .c files include a project header, unresolved: {:?}",
+        dir.display(),
+        g.len(),
+        g.edges().len(),
+        unresolved(&g)
+    );
+    assert_eq!(with_edges, c_files);
+    for (file, import) in unresolved(&g) {
+        assert!(
+            (file == "lua.h" && import == "#include LUA_USER_H")
+                || (file == "onelua.c" && import == "#include \"luac.c\""),
+            "{file}: {import}"
+        );
+    }
+}
