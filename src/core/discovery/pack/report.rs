@@ -1,0 +1,159 @@
+//! What a pack tells the user: the numbers (`PackStats`, on stderr and in
+//! `--stats-json`), the targets left out, the unresolved imports, and the
+//! budget a model window leaves.
+
+use serde::Serialize;
+
+use crate::core::discovery::graph::{Reach, UnresolvedImport};
+use crate::core::discovery::mentions::Mention;
+use crate::core::discovery::repo_map::RepoMap;
+use crate::core::model::ViewMode;
+
+use super::PackedItem;
+
+/// How many unresolved imports the stats show by name.
+pub const UNRESOLVED_EXAMPLES: usize = 5;
+
+/// Numbers for the user (stderr) and for machines (`--stats-json`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct PackStats {
+    pub targets: usize,
+    /// Files reached through imports (targets excluded).
+    pub discovered: usize,
+    /// Files that import a target (not counted in `discovered`).
+    pub callers: usize,
+    /// Import statements of the project that name it but no file of it.
+    pub unresolved_imports: usize,
+    /// The first of them (at most [`UNRESOLVED_EXAMPLES`]).
+    pub unresolved_examples: Vec<UnresolvedImport>,
+    /// Tokens of the task section (counted before any file).
+    pub task_tokens: usize,
+    /// The paths and identifiers the task names, with the files each
+    /// matched (none: a typo, or not in the project).
+    pub mentions: Vec<Mention>,
+    pub candidates: usize,
+    pub included: usize,
+    pub full: usize,
+    pub reduced: usize,
+    pub dropped: usize,
+    pub map_outlined: usize,
+    pub map_listed: usize,
+    pub map_tokens: usize,
+    pub tokens: usize,
+    pub budget: usize,
+    pub utilisation: f64,
+    /// The paths of the dropped candidates, in rank order.
+    pub dropped_files: Vec<String>,
+}
+
+impl PackStats {
+    /// One line on the unresolved imports for the user, `None` when every
+    /// import of the project resolved.
+    pub fn unresolved_note(&self) -> Option<String> {
+        unresolved_note(self.unresolved_imports, &self.unresolved_examples)
+    }
+}
+
+/// "N imports did not resolve to a project file, e.g. `…` in a.py, …":
+/// `None` for none.
+pub fn unresolved_note(count: usize, examples: &[UnresolvedImport]) -> Option<String> {
+    let first = examples.first()?;
+    let plural = if count == 1 { "" } else { "s" };
+    let more = examples
+        .iter()
+        .skip(1)
+        .take(2)
+        .map(|u| format!("`{}` in {}", u.import, u.file))
+        .collect::<Vec<_>>();
+    let mut line = format!(
+        "{count} import{plural} did not resolve to a project file, e.g. `{}` in {}",
+        first.import, first.file
+    );
+    for m in more {
+        line.push_str(", ");
+        line.push_str(&m);
+    }
+    Some(line)
+}
+
+/// The budget of a pack when the settings think in model windows
+/// (`model_window` set): the window minus the reserve for the answer minus
+/// the task; `None` when `model_window` is 0.
+pub fn window_budget(
+    model_window: usize,
+    output_reserve: usize,
+    task_tokens: usize,
+) -> Option<usize> {
+    (model_window > 0).then(|| {
+        model_window
+            .saturating_sub(output_reserve)
+            .saturating_sub(task_tokens)
+    })
+}
+
+/// A target the pack could not include.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MissingTarget {
+    pub path: String,
+    /// Tokens the context would take with the target alone at its cheapest
+    /// form (headings included); `None` if it was never tried.
+    pub tokens: Option<usize>,
+    pub budget: usize,
+}
+
+impl std::fmt::Display for MissingTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.tokens {
+            Some(tokens) => write!(
+                f,
+                "target {} does not fit the budget: it takes {tokens} tokens even as an outline (with the headings), the budget is {}",
+                self.path, self.budget
+            ),
+            None => write!(
+                f,
+                "target {} does not fit the budget of {} tokens",
+                self.path, self.budget
+            ),
+        }
+    }
+}
+
+pub(super) fn stats(
+    items: &[PackedItem],
+    reach: &Reach,
+    targets: &[String],
+    map: &RepoMap,
+    tokens: usize,
+    budget: usize,
+) -> PackStats {
+    let included: Vec<&PackedItem> = items.iter().filter(|i| i.mode.is_some()).collect();
+    PackStats {
+        targets: targets.len(),
+        discovered: reach.direct.len() + reach.transitive.len(),
+        callers: reach.callers.len(),
+        candidates: items.len(),
+        included: included.len(),
+        full: included
+            .iter()
+            .filter(|i| i.mode == Some(ViewMode::Full))
+            .count(),
+        reduced: included.iter().filter(|i| i.mode != Some(i.wanted)).count(),
+        dropped: items.len() - included.len(),
+        map_outlined: map.outlined,
+        map_listed: map.listed,
+        map_tokens: map.tokens,
+        tokens,
+        budget,
+        utilisation: if budget == 0 {
+            0.0
+        } else {
+            tokens as f64 / budget as f64
+        },
+        dropped_files: items
+            .iter()
+            .filter(|i| i.mode.is_none())
+            .map(|i| i.path.clone())
+            .collect(),
+        ..PackStats::default()
+    }
+}
