@@ -307,9 +307,10 @@ fn relative_inside(root: &Path, abs: &Path) -> Option<String> {
     normalize(&rel)
 }
 
-/// A project metadata file, if it is small enough to be one.
+/// A project metadata file, if it is small enough to be one and not a
+/// link (a shipped link could point anywhere on the machine).
 fn read_small(path: &Path) -> Option<String> {
-    let meta = std::fs::metadata(path).ok()?;
+    let meta = std::fs::symlink_metadata(path).ok()?;
     if !meta.is_file() || meta.len() > 1 << 20 {
         return None;
     }
@@ -386,6 +387,29 @@ mod tests {
         assert_eq!(metadata_package_dirs(dir.path()), ["code", "lib", "other"]);
         std::fs::write(dir.path().join("pyproject.toml"), "not [ toml").unwrap();
         assert_eq!(metadata_package_dirs(dir.path()), ["lib", "other"]);
+        // Dirs that leave the root are not roots; a linked file is not read.
+        std::fs::write(
+            dir.path().join("pyproject.toml"),
+            "[tool.setuptools.package-dir]\na = \"../..\"\nb = \"/etc\"\n",
+        )
+        .unwrap();
+        std::fs::remove_file(dir.path().join("setup.cfg")).unwrap();
+        assert!(metadata_package_dirs(dir.path()).is_empty());
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(
+            elsewhere.path().join("setup.cfg"),
+            "[options]\npackage_dir = =far\n",
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(
+                elsewhere.path().join("setup.cfg"),
+                dir.path().join("setup.cfg"),
+            )
+            .unwrap();
+            assert!(metadata_package_dirs(dir.path()).is_empty());
+        }
     }
 
     #[test]
