@@ -30,7 +30,7 @@ pub struct Include {
 impl std::fmt::Display for PyImport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let module = format!("{}{}", ".".repeat(self.level), self.module);
-        if self.names.is_empty() {
+        if self.names.is_empty() && self.level == 0 {
             write!(f, "import {module}")
         } else {
             write!(f, "from {module} import {}", self.names.join(", "))
