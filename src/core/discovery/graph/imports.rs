@@ -32,6 +32,8 @@ impl std::fmt::Display for PyImport {
         let module = format!("{}{}", ".".repeat(self.level), self.module);
         if self.names.is_empty() && self.level == 0 {
             write!(f, "import {module}")
+        } else if self.names.is_empty() {
+            write!(f, "from {module} import")
         } else {
             write!(f, "from {module} import {}", self.names.join(", "))
         }
