@@ -194,3 +194,19 @@ fn a_target_that_does_not_fit_is_an_error_and_nothing_is_proposed() {
     );
     assert!(text.contains("the budget is 5"), "{text}");
 }
+
+/// The status says when imports did not resolve, with an example, so a
+/// layout ctxcurate misreads is visible.
+#[test]
+fn the_status_reports_unresolved_imports() {
+    let p = project();
+    p.write("other.py", "from pkg.gone import thing\n");
+    let mut h = Harness::open(p.root(), None, 200, 16).expect("open");
+    h.goto("app.py");
+    h.keys("* i");
+    let screen = h.screen();
+    assert!(
+        screen.contains("1 import did not resolve to a project file, e.g. `from pkg.gone import thing` in other.py"),
+        "{screen}"
+    );
+}
