@@ -62,10 +62,11 @@ fn packed_build_holds_its_budget_and_reports() {
     let text = stdout(&out);
     let n = tokens::count(TokenizerKind::O200k, &text);
     assert!(n <= 300, "{n}");
-    // The directory tree of what was packed, then the files.
+    // The directory tree of what was packed (the package's __init__.py,
+    // which the import runs, included), then the files.
     assert!(
         text.starts_with(
-            "## Directory Tree\n\n```\npkg/\n  core.py\n  util.py\napp.py\n```\n\n## Files\n\n### app.py\n"
+            "## Directory Tree\n\n```\npkg/\n  __init__.py\n  core.py\n  util.py\napp.py\n```\n\n## Files\n\n### app.py\n"
         ),
         "{text}"
     );
@@ -104,11 +105,13 @@ fn packed_build_uses_preset_targets_and_the_disk_cache() {
     let first = p.ok(&["build", "--budget", "1000"]);
     assert!(
         first.starts_with(
-            "## Directory Tree\n\n```\npkg/\n  core.py\n  util.py\nother.py\n```\n\n## Files\n\n### pkg/core.py\n"
+            "## Directory Tree\n\n```\npkg/\n  core.py\n  util.py\napp.py\nother.py\n```\n\n## Files\n\n### pkg/core.py\n"
         ),
         "{first}"
     );
     assert!(first.contains("### other.py\n"), "preset entries come last");
+    // app.py imports the target: a caller, packed after the imports.
+    assert!(first.contains("### app.py\n"), "{first}");
     let buckets: Vec<String> = std::fs::read_dir(p.path(".ctxcurate/cache"))
         .expect("cache dir")
         .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
