@@ -210,3 +210,87 @@ fn the_status_reports_unresolved_imports() {
         "{screen}"
     );
 }
+
+/// One truth (docs/ARCHITECTURE.md, "Discovery"): while proposals are
+/// shown, the preview, the gauge, `y` and `w` all hold the packed text,
+/// which is what `ctxcurate build` packs for the same preset; after `I`,
+/// the preset alone composes (with `ctxcurate build`) to the same files and
+/// the same repo map, and the preview, the gauge, `y` and `w` hold that.
+#[test]
+fn preview_gauge_yank_and_write_hold_what_build_gives_before_and_after_accept() {
+    let p = project();
+    // Files the target does not import, for the repo map to list.
+    for i in 0..4 {
+        p.write(
+            &format!("tools/tool{i}.py"),
+            &format!("def tool_{i}(x):\n    return x + {i}\n"),
+        );
+    }
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 2000\nrepo_map_budget = 300\n\n[presets.default]\ntargets = [\"app.py\"]\n",
+    );
+    let mut h = Harness::open(p.root(), None, 110, 16).expect("open");
+    let written = |p: &Project, n: usize| p.read(&format!(".ctxcurate/out/context_{n:03}.md"));
+    let count = |text: &str| {
+        ctxcurate::core::tokens::count(ctxcurate::core::model::TokenizerKind::O200k, text)
+    };
+
+    // Proposals shown: one packed text everywhere.
+    h.keys("i");
+    let packed = p.ok(&["build", "--budget", "2000"]);
+    assert!(
+        packed.contains("## Repo Map"),
+        "the pack has a map:\n{packed}"
+    );
+    assert!(packed.contains("tools/tool0.py"), "{packed}");
+    assert_eq!(h.composed_text(), packed, "preview");
+    let gauge = h
+        .state
+        .discovery
+        .as_ref()
+        .expect("a discovery")
+        .stats
+        .tokens;
+    assert_eq!(gauge, count(&packed), "gauge");
+    assert!(h.screen().contains(&format!("packed {gauge} / 2,000")));
+    h.keys("y w");
+    assert_eq!(
+        h.copied.last().map(String::as_str),
+        Some(packed.as_str()),
+        "y"
+    );
+    assert_eq!(written(&p, 1), packed, "w");
+
+    // Accepted: the preset keeps the files, their modes and the map size,
+    // and composes alone to the same files and the same map.
+    h.keys("I");
+    let preset = &saved(&p).presets["default"];
+    assert!(preset.repo_map > 0, "the map size is kept");
+    let plain = p.ok(&["build"]);
+    assert_eq!(h.composed_text(), plain, "preview");
+    h.keys("y w");
+    assert_eq!(
+        h.copied.last().map(String::as_str),
+        Some(plain.as_str()),
+        "y"
+    );
+    assert_eq!(written(&p, 2), plain, "w");
+    assert_eq!(h.state.gauge.used, count(&plain), "gauge");
+    let map = |text: &str| text[text.find("## Repo Map").expect("a map")..].to_string();
+    assert_eq!(map(&plain), map(&packed), "the same map");
+    let headings = |text: &str| {
+        let mut v: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("### "))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        headings(&plain),
+        headings(&packed),
+        "the same files and modes"
+    );
+}

@@ -13,6 +13,7 @@ use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::output_file::{self, SaveError};
 use ctxcurate::core::compose::{self, ComposeOptions};
+use ctxcurate::core::discovery::context::{self, MapOptions};
 use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::project::Project;
@@ -148,8 +149,18 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     // Globs expand over the walk with the project's ignore patterns.
     let walked = (preset.files.iter().any(|f| walk::is_glob(&f.path)))
         .then(|| walk::walk_files_with(&project.root, &patterns));
-    let composition =
-        compose::compose_with(&project.root, &preset, &opts, &cache, walked.as_deref());
+    let map = MapOptions {
+        tokenizer,
+        ..MapOptions::from_settings(&project.settings)
+    };
+    let composition = context::compose(
+        &project.root,
+        &preset,
+        &opts,
+        &map,
+        &cache,
+        walked.as_deref(),
+    );
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }

@@ -6,7 +6,8 @@ use anyhow::Result;
 use clap::CommandFactory;
 use ctxcurate::core::cache::DiskCache;
 use ctxcurate::core::cache::FileCache;
-use ctxcurate::core::compose::{self, ComposeOptions};
+use ctxcurate::core::compose::ComposeOptions;
+use ctxcurate::core::discovery::context::{self, MapOptions};
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::token_map::TokenMap;
@@ -32,7 +33,12 @@ pub fn stats(
         DiskCache::open(&project.root),
         Summarizer::for_project(&project.root, &project.settings),
     );
-    let composition = compose::compose_with(&project.root, &preset, &opts, &cache, None);
+    cache.set_c_macros(project.c_macros());
+    let map = MapOptions {
+        tokenizer: kind,
+        ..MapOptions::from_settings(&project.settings)
+    };
+    let composition = context::compose(&project.root, &preset, &opts, &map, &cache, None);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }

@@ -384,6 +384,35 @@ pub fn is_target(preset: &Preset, path: &str) -> bool {
     preset.targets.iter().any(|t| t == path)
 }
 
+/// Keep what a discovery packed, so the preset composes to it: every
+/// `proposed` file the preset does not include yet, in its packed mode;
+/// the preset's own files as the pack left them (`changed`: reduced to a
+/// mode, or `None`: listed only); and the pack's repo map size as the
+/// preset's `repo_map` (0: the pack had no map).
+pub fn accept_pack(
+    preset: &mut Preset,
+    proposed: &[(String, ViewMode)],
+    changed: &[(String, Option<ViewMode>)],
+    map_tokens: usize,
+) -> Result<(), CurationError> {
+    for (path, mode) in proposed {
+        if effective_item(preset, path).is_none() {
+            include(preset, path, Some(*mode))?;
+        }
+    }
+    for (path, mode) in changed {
+        edit_entry(preset, path, |item| {
+            item.force_full = false;
+            match mode {
+                Some(mode) => item.view_mode = *mode,
+                None => item.auto_aggregate = false,
+            }
+        })?;
+    }
+    preset.repo_map = map_tokens;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

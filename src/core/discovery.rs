@@ -2,8 +2,10 @@
 //! find what else the model needs and fit it in a token budget. `graph`
 //! resolves imports into a ranked import graph, `repo_map` outlines the
 //! project in rank order, `mentions` finds the files a task names, `pack`
-//! fills the budget with all of them.
+//! fills the budget with all of them, and `context` composes a preset with
+//! its own repo map (what an accepted discovery keeps).
 
+pub mod context;
 pub mod graph;
 pub mod mentions;
 pub mod pack;

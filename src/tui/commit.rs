@@ -81,6 +81,7 @@ pub fn recompose(state: &mut State) -> Vec<Effect> {
         generation: state.generation,
         preset: state.preset(),
         opts: state.compose_options(),
+        map: state.map_options(),
         tokenizer: state.project.settings.tokenizer,
         walked: state.walked.clone(),
     }));

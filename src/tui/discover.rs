@@ -1,16 +1,21 @@
 //! Discovery in the TUI (docs/ARCHITECTURE.md, "Discovery"): mark target files, pack the budget
 //! around them on the worker, show what the pack would add as proposals in
 //! the tree, and accept them into the preset as one undoable step — or
-//! discard them. While proposals are shown the gauge shows the packed total.
+//! discard them. While proposals are shown, the preview shows the packed
+//! text, the gauge counts it, and `y`/`w` copy and write exactly it; the
+//! accepted preset keeps the pack's files, modes and repo map size.
 //! A target that does not fit the budget is an error: nothing is proposed.
+
+use std::sync::Arc;
 
 use crate::core::curation;
 use crate::core::discovery::pack::{PackOptions, Packed, Role};
 use crate::core::model::ViewMode;
 
-use super::commit::edit;
+use super::commit::{edit, recompose};
 use super::messages::{Effect, Job};
-use super::model::Discovery;
+use super::model::{Composed, Discovery};
+use super::navigate::sync_preview;
 use super::state::{Level, State};
 
 /// What `packed` adds to the preset shown in `state`.
@@ -33,6 +38,8 @@ pub fn proposals(packed: &Packed, state: &State) -> Discovery {
         changed,
         dropped: packed.stats.dropped,
         stats: packed.stats.clone(),
+        composition: Arc::new(packed.composition()),
+        map_tokens: packed.map.tokens,
     }
 }
 
@@ -75,6 +82,7 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         format!("discovering around {} targets…", preset.targets.len()),
     );
     vec![Effect::job(Job::Discover {
+        generation: state.generation,
         targets: preset.targets.clone(),
         preset,
         opts,
@@ -82,8 +90,23 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
     })]
 }
 
-/// A discovery finished: show its proposals.
-pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
+/// A discovery finished: show its proposals, and its packed text in the
+/// preview (the gauge, `y` and `w` take the same text while it is shown).
+/// A pack made for a preset that has changed since is dropped.
+pub fn on_discovered(
+    state: &mut State,
+    generation: u64,
+    packed: Packed,
+    composed: Composed,
+) -> Vec<Effect> {
+    if generation != state.generation {
+        state.say(
+            Level::Warn,
+            "discovery dropped: the preset changed while it ran (press i again)",
+        );
+        return Vec::new();
+    }
+    let packed = &packed;
     if let Some(first) = packed.missing_targets.first() {
         // A pack without a target is not what was asked for: no proposal.
         state.discovery = None;
@@ -127,6 +150,8 @@ pub fn on_discovered(state: &mut State, packed: &Packed) -> Vec<Effect> {
     };
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
+    state.composed = Some(composed);
+    sync_preview(state);
     Vec::new()
 }
 
@@ -149,23 +174,14 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
             .filter(|(_, m)| m.is_none())
             .count(),
     );
-    edit(state, |preset, state| {
-        for (path, mode) in &discovery.proposed {
-            if !state.is_included(path) && preset.item(path).is_none() {
-                curation::include(preset, path, Some(*mode)).map_err(|e| e.to_string())?;
-            }
-        }
-        // The preset's own files as the pack left them.
-        for (path, mode) in &discovery.changed {
-            curation::edit_entry(preset, path, |item| {
-                item.force_full = false;
-                match mode {
-                    Some(mode) => item.view_mode = *mode,
-                    None => item.auto_aggregate = false,
-                }
-            })
-            .map_err(|e| e.to_string())?;
-        }
+    edit(state, |preset, _| {
+        curation::accept_pack(
+            preset,
+            &discovery.proposed,
+            &discovery.changed,
+            discovery.map_tokens,
+        )
+        .map_err(|e| e.to_string())?;
         let mut message = format!("added {n} discovered files");
         if reduced + listed > 0 {
             message.push_str(&format!(
@@ -177,16 +193,21 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
     })
 }
 
-/// Forget the proposals.
+/// Forget the proposals; the preview and the gauge go back to the preset.
 pub fn discard(state: &mut State) -> Vec<Effect> {
     match state.discovery.take() {
-        Some(d) => state.say(
-            Level::Info,
-            format!("discarded {} proposed files", d.proposed.len()),
-        ),
-        None => state.say(Level::Warn, "no discovery to discard"),
+        Some(d) => {
+            state.say(
+                Level::Info,
+                format!("discarded {} proposed files", d.proposed.len()),
+            );
+            recompose(state)
+        }
+        None => {
+            state.say(Level::Warn, "no discovery to discard");
+            Vec::new()
+        }
     }
-    Vec::new()
 }
 
 /// The first key bound to `action`, for messages.

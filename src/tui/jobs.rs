@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::output_file;
-use crate::core::compose::{self, ComposeOptions, Composition};
-use crate::core::discovery::pack;
+use crate::core::compose::{self, Composition};
+use crate::core::discovery::{context, pack};
 use crate::core::model::{Format, TokenizerKind};
 use crate::core::secrets::Scanner;
 use crate::core::views;
@@ -31,11 +31,19 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             generation,
             preset,
             opts,
+            map,
             tokenizer,
             walked,
         } => {
-            let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
-            Event::Composed(summarize(root, generation, c, &opts, tokenizer, cache))
+            let c = context::compose(root, &preset, &opts, &map, cache, Some(&walked));
+            Event::Composed(summarize(
+                root,
+                generation,
+                &c,
+                opts.format,
+                tokenizer,
+                cache,
+            ))
         }
         Job::Count {
             files,
@@ -72,10 +80,21 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
         Job::Yank {
             preset,
             opts,
+            map,
             tokenizer,
             walked,
+            ready,
         } => {
-            let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
+            let c = ready.unwrap_or_else(|| {
+                Arc::new(context::compose(
+                    root,
+                    &preset,
+                    &opts,
+                    &map,
+                    cache,
+                    Some(&walked),
+                ))
+            });
             let n = c.files.iter().filter(|f| f.aggregate).count();
             let errors = c.files.iter().filter(|f| f.error.is_some()).count();
             let label = if errors > 0 {
@@ -86,7 +105,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &c.text),
                 findings: Scanner::new(root, cache).composition(&c, &preset, opts.max_messages),
-                text: c.text,
+                text: c.text.clone(),
                 label,
                 tokenizer,
             }
@@ -115,13 +134,27 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             }
         }
         Job::Discover {
+            generation,
             preset,
             targets,
             opts,
             walked,
-        } => Event::Discovered(Box::new(pack::pack(
-            root, &preset, &targets, &opts, cache, &walked,
-        ))),
+        } => {
+            let packed = pack::pack(root, &preset, &targets, &opts, cache, &walked);
+            let composed = summarize(
+                root,
+                generation,
+                &packed.composition(),
+                opts.format,
+                opts.tokenizer,
+                cache,
+            );
+            Event::Discovered {
+                generation,
+                packed: Box::new(packed),
+                composed: Box::new(composed),
+            }
+        }
         Job::ClearCache => {
             let cleared = cache.summarizer().disk().clear();
             cache.clear_views();
@@ -132,8 +165,19 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             opts,
             settings,
             walked,
+            ready,
         } => {
-            let c = compose::compose_with(root, &preset, &opts, cache, Some(&walked));
+            let map = context::MapOptions::from_settings(&settings);
+            let c = ready.unwrap_or_else(|| {
+                Arc::new(context::compose(
+                    root,
+                    &preset,
+                    &opts,
+                    &map,
+                    cache,
+                    Some(&walked),
+                ))
+            });
             let findings = Scanner::new(root, cache).composition(&c, &preset, opts.max_messages);
             // As `ctxcurate build --save` does (the same function): refuse
             // likely secrets; inside the root unless trusted settings say
@@ -165,8 +209,8 @@ fn problem_text(content: &crate::core::walk::Content) -> String {
 fn summarize(
     root: &Path,
     generation: u64,
-    c: Composition,
-    opts: &ComposeOptions,
+    c: &Composition,
+    format: Format,
     tokenizer: TokenizerKind,
     cache: &FileCache,
 ) -> Composed {
@@ -175,7 +219,7 @@ fn summarize(
     let mut finder = SectionFinder::new(&c.text);
     for (i, f) in c.files.iter().filter(|f| f.aggregate).enumerate() {
         let markdown = compose::markdown_file(f);
-        let line = match opts.format {
+        let line = match format {
             Format::Markdown => finder.find(&markdown),
             // The `<source>` line, one after `<document index=…>`.
             Format::Xml => finder.find(&compose::xml_document(i + 1, f)) + 1,
@@ -207,7 +251,7 @@ fn summarize(
     Composed {
         generation,
         index,
-        text: Arc::from(c.text),
+        text: Arc::from(c.text.as_str()),
         lines: Arc::new(lines),
         files,
         total_tokens,

@@ -4,7 +4,8 @@
 
 use std::sync::Arc;
 
-use crate::core::compose::ComposeOptions;
+use crate::core::compose::{ComposeOptions, Composition};
+use crate::core::discovery::context::MapOptions;
 use crate::core::discovery::pack::{PackOptions, Packed};
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
 use crate::core::secrets::Finding;
@@ -62,8 +63,13 @@ pub enum Event {
     Wrote(Result<String, String>),
     /// What saving or checking the project file found.
     Disk(Box<SyncOutcome>),
-    /// A discovery finished.
-    Discovered(Box<Packed>),
+    /// A discovery finished: the pack, and its text laid out for the
+    /// preview (`generation`: the composition it was asked for).
+    Discovered {
+        generation: u64,
+        packed: Box<Packed>,
+        composed: Box<Composed>,
+    },
     /// The disk cache was cleared: how many entries, or why not.
     CacheCleared(Result<usize, String>),
     /// A job failed unexpectedly (the message says which).
@@ -95,6 +101,7 @@ pub enum Job {
         generation: u64,
         preset: Preset,
         opts: ComposeOptions,
+        map: MapOptions,
         tokenizer: TokenizerKind,
         walked: Arc<Vec<String>>,
     },
@@ -106,12 +113,15 @@ pub enum Job {
     },
     Symbols(String),
     Raw(String),
-    /// Compose fresh and count exactly, for the clipboard.
+    /// Compose fresh (or take `ready`, the packed composition a shown
+    /// discovery holds) and count exactly, for the clipboard.
     Yank {
         preset: Preset,
         opts: ComposeOptions,
+        map: MapOptions,
         tokenizer: TokenizerKind,
         walked: Arc<Vec<String>>,
+        ready: Option<Arc<Composition>>,
     },
     /// One file's view, for the clipboard.
     YankFile {
@@ -119,14 +129,18 @@ pub enum Job {
         opts: ComposeOptions,
         tokenizer: TokenizerKind,
     },
+    /// Write the numbered output file: the preset composed fresh, or
+    /// `ready` (as for `Yank`).
     WriteOutput {
         preset: Preset,
         opts: ComposeOptions,
         settings: Box<Settings>,
         walked: Arc<Vec<String>>,
+        ready: Option<Arc<Composition>>,
     },
     /// Pack the budget around the targets (discovery).
     Discover {
+        generation: u64,
         preset: Preset,
         targets: Vec<String>,
         opts: PackOptions,

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::core::compose::Composition;
 use crate::core::discovery::pack::PackStats;
 use crate::core::model::{TokenizerKind, ViewMode};
 use crate::core::secrets::Finding;
@@ -74,6 +75,13 @@ pub struct Discovery {
     pub stats: PackStats,
     /// Files the pack dropped for lack of room.
     pub dropped: usize,
+    /// The packed composition itself: while the proposals are shown, the
+    /// preview shows it, the gauge counts it, and `y` and `w` copy and
+    /// write exactly it.
+    pub composition: Arc<Composition>,
+    /// The tokens of the pack's repo map (0: none): accepting keeps it as
+    /// the preset's `repo_map`, so the preset composes to the same map.
+    pub map_tokens: usize,
 }
 
 impl Discovery {

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::core::cache::render_key;
 use crate::core::compose::ComposeOptions;
+use crate::core::discovery::context::MapOptions;
 use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
 use crate::core::walk::{self, ResolvedItem};
@@ -382,6 +383,11 @@ impl State {
     /// Compose options from the current settings.
     pub fn compose_options(&self) -> ComposeOptions {
         ComposeOptions::from_settings(&self.project.settings)
+    }
+
+    /// What a preset's repo map needs, from the current settings.
+    pub fn map_options(&self) -> MapOptions {
+        MapOptions::from_settings(&self.project.settings)
     }
 
     /// Set the status line.

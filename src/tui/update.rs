@@ -52,7 +52,8 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         }
         Event::Composed(c) => {
             state.learn_counts(&c);
-            if c.generation == state.generation {
+            // While a discovery is shown, the preview keeps its packed text.
+            if c.generation == state.generation && state.discovery.is_none() {
                 state.composed = Some(c);
                 sync_preview(state);
             }
@@ -154,7 +155,11 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Disk(outcome) => on_disk(state, *outcome),
-        Event::Discovered(packed) => discover::on_discovered(state, &packed),
+        Event::Discovered {
+            generation,
+            packed,
+            composed,
+        } => discover::on_discovered(state, generation, *packed, *composed),
     }
 }
 
@@ -221,8 +226,10 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             vec![Effect::job(Job::Yank {
                 preset: state.preset(),
                 opts: state.compose_options(),
+                map: state.map_options(),
                 tokenizer: state.project.settings.tokenizer,
                 walked: state.walked.clone(),
+                ready: shown_pack(state),
             })]
         }
         Action::YankFile => yank_file(state),
@@ -231,6 +238,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             opts: state.compose_options(),
             settings: Box::new(state.project.settings.clone()),
             walked: state.walked.clone(),
+            ready: shown_pack(state),
         })],
         Action::Presets => {
             let active = state.project.active_preset_name().to_string();
@@ -367,6 +375,13 @@ fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {
         Some(symbol) => curate::mask(state, &symbol, to),
         None => Vec::new(),
     }
+}
+
+/// The packed composition of the discovery shown, if any: what `y` and
+/// `w` take instead of composing the preset (one truth with the gauge and
+/// the preview).
+fn shown_pack(state: &State) -> Option<std::sync::Arc<crate::core::compose::Composition>> {
+    state.discovery.as_ref().map(|d| d.composition.clone())
 }
 
 fn yank_file(state: &mut State) -> Vec<Effect> {

@@ -126,12 +126,34 @@ pub fn compose_with(
     cache: &FileCache,
     walked: Option<&[String]>,
 ) -> Composition {
+    compose_with_map(root, preset, opts, cache, walked, |_, _| None)
+}
+
+/// [`compose_with`], with a repo map after the files: `map` is given the
+/// rendered files and the project's file list and returns the map's text
+/// (`None`: no map). `core::discovery::context` builds it, so this module
+/// stays below discovery.
+pub fn compose_with_map(
+    root: &Path,
+    preset: &Preset,
+    opts: &ComposeOptions,
+    cache: &FileCache,
+    walked: Option<&[String]>,
+    map: impl FnOnce(&[RenderedFile], &[String]) -> Option<String>,
+) -> Composition {
     cache.set_policy(opts.read);
+    // The walk, once, only when something needs it.
+    let mut own_walk: Option<Arc<[String]>> = None;
+    let mut project_files = || -> Arc<[String]> {
+        match walked {
+            Some(files) => Arc::from(files),
+            None => own_walk
+                .get_or_insert_with(|| Arc::from(walk::walk_files_with(root, &opts.walk)))
+                .clone(),
+        }
+    };
     let (mut resolved, problems) =
-        walk::expand_items(&preset.files, &preset.exclude, || match walked {
-            Some(files) => files.to_vec(),
-            None => walk::walk_files_with(root, &opts.walk),
-        });
+        walk::expand_items(&preset.files, &preset.exclude, || project_files().to_vec());
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     add_focus_files(root, opts, &mut resolved, &mut problems);
     let files: Vec<RenderedFile> = resolved
@@ -139,15 +161,17 @@ pub fn compose_with(
         .map(|r| render_file(root, r, opts, cache))
         .collect();
     let files = drop_skipped(files, &mut problems);
+    let map_text = if preset.repo_map > 0 {
+        map(&files, &project_files())
+    } else {
+        None
+    };
     let text = if opts.sections.needs_project_files() {
         let mut opts = opts.clone();
-        opts.sections.project_files = match walked {
-            Some(files) => Arc::from(files),
-            None => Arc::from(walk::walk_files_with(root, &opts.walk)),
-        };
-        assemble(&files, preset, &opts, None)
+        opts.sections.project_files = project_files();
+        assemble(&files, preset, &opts, map_text.as_deref())
     } else {
-        assemble(&files, preset, opts, None)
+        assemble(&files, preset, opts, map_text.as_deref())
     };
     Composition {
         text,

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::core::cache::FileCache;
-use crate::core::compose::{self, ComposeOptions, RenderedFile, Sections};
+use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
 use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
 use crate::core::discovery::mentions;
 use crate::core::discovery::repo_map::{self, RepoMap};
@@ -124,6 +124,18 @@ pub struct Packed {
     pub missing_targets: Vec<MissingTarget>,
 }
 
+impl Packed {
+    /// The packed text as a composition (its files and problems), for the
+    /// front ends that show, copy or write it like a preset's.
+    pub fn composition(&self) -> Composition {
+        Composition {
+            text: self.text.clone(),
+            files: self.files.clone(),
+            problems: self.problems.clone(),
+        }
+    }
+}
+
 /// The modes an item is tried in, from `wanted` down.
 fn reductions(wanted: ViewMode) -> &'static [ViewMode] {
     use ViewMode::*;
@@ -165,13 +177,8 @@ pub fn pack_with(
     walked: &[String],
     graph: &ImportGraph,
 ) -> Packed {
-    let mentions = if preset.task.trim().is_empty() {
-        Vec::new()
-    } else {
-        mentions::find(root, &preset.task, walked, cache)
-    };
+    let (ranked, mentions) = ranking(root, preset, targets, cache, walked, graph);
     let mentioned = mentions::matched_files(&mentions);
-    let ranked = graph.rank_with(targets, &mentioned);
     let reach = graph.reach(targets);
     let (candidates, preset_from, problems) =
         build_candidates(preset, targets, &mentioned, walked, &ranked, &reach);
@@ -199,6 +206,27 @@ pub fn pack_with(
         problems,
         missing_targets,
     }
+}
+
+/// The project's files ranked around `targets`, the files the preset's
+/// task names seeding the ranking beside them; with the task's mentions.
+/// A pack and a preset's own repo map (`core::discovery::context`) rank
+/// alike.
+pub fn ranking(
+    root: &Path,
+    preset: &Preset,
+    targets: &[String],
+    cache: &FileCache,
+    walked: &[String],
+    graph: &ImportGraph,
+) -> (Vec<Ranked>, Vec<mentions::Mention>) {
+    let mentions = if preset.task.trim().is_empty() {
+        Vec::new()
+    } else {
+        mentions::find(root, &preset.task, walked, cache)
+    };
+    let ranked = graph.rank_with(targets, &mentions::matched_files(&mentions));
+    (ranked, mentions)
 }
 
 /// Every candidate in priority order — the targets, their direct imports,

@@ -235,6 +235,13 @@ pub struct Preset {
     /// them (see `core::discovery::pack`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub targets: Vec<String>,
+    /// Tokens of a repo map after the files: the project's other files
+    /// ranked around the targets (and the files the task names), the top
+    /// ones outlined (see `core::discovery::context`). 0: no map. Accepting
+    /// a discovery whose pack had a map sets it, so the preset composes to
+    /// what was packed.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub repo_map: usize,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub discussion: Vec<DiscussionEntry>,
     /// What the model is asked to do: rendered verbatim as `## Task` after
