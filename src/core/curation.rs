@@ -25,7 +25,7 @@
 use thiserror::Error;
 
 use crate::core::model::{FileItem, MaskState, Preset, Slice, ViewMode};
-use crate::core::syntax::{Symbol, SymbolTree};
+use crate::core::syntax::{self, Symbol, SymbolTree};
 use crate::core::walk;
 
 /// Why an edit was refused (the preset is unchanged).
@@ -317,7 +317,7 @@ pub fn mask_all_def(preset: &mut Preset, path: &str) -> Result<(), CurationError
 pub fn mask_states(item: &FileItem, symbols: &[Symbol]) -> Vec<MaskState> {
     fn walk(item: &FileItem, symbols: &[Symbol], inherited: MaskState, out: &mut Vec<MaskState>) {
         for s in symbols {
-            let state = item.ast_mask.get(&s.path).copied().unwrap_or(inherited);
+            let state = syntax::mask_state_of(&item.ast_mask, s, inherited);
             out.push(state);
             walk(item, &s.children, state, out);
         }

@@ -59,6 +59,18 @@ struct Masker<'a> {
     literals: &'a [LargeLiteral],
 }
 
+/// The mask rule, stated once: a symbol's own entry in `mask`, else the
+/// state it inherits from its parent in the symbol tree (the file's
+/// default at the top). The masked view renders by it and the symbols
+/// pane shows it (`core::curation::mask_states`).
+pub fn state_of(
+    mask: &BTreeMap<String, MaskState>,
+    symbol: &Symbol,
+    inherited: MaskState,
+) -> MaskState {
+    mask.get(&symbol.path).copied().unwrap_or(inherited)
+}
+
 impl Masker<'_> {
     /// `source[range]` as shown under `state`: data tables collapsed unless
     /// the state is `def`.
@@ -69,9 +81,9 @@ impl Masker<'_> {
         }
     }
 
-    /// The symbol's own entry in the mask, else what it inherits.
+    /// The symbol's state under the mask rule ([`state_of`]).
     fn state(&self, symbol: &Symbol, inherited: MaskState) -> MaskState {
-        self.mask.get(&symbol.path).copied().unwrap_or(inherited)
+        state_of(self.mask, symbol, inherited)
     }
 
     /// The text that replaces the symbol (leading comment included).

@@ -260,6 +260,9 @@ pub fn outline(tree: &SymbolTree) -> String {
     outline::render(tree)
 }
 
+/// The mask rule both the masked view and the symbols pane follow.
+pub use mask::state_of as mask_state_of;
+
 /// Each symbol rendered by its mask state; unnamed symbols take their
 /// parent's state, top-level ones `default`.
 pub fn masked(
