@@ -118,7 +118,11 @@ fn external_summaries_are_cached_across_runs() {
     // Three summaries (one stale) plus the token counts of the builds.
     let cleared = p.ok(&["cache", "clear"]);
     assert!(cleared.contains("removed "), "{cleared}");
-    assert_eq!(p.ok(&["cache", "stats"]), ".ctxcurate/cache: empty\n");
+    assert_eq!(
+        p.ok(&["cache", "stats"]),
+        ".ctxcurate/cache: empty\nmemory\tat most 1024 MiB per process (memory_cache = 1024): \
+         files 512 MiB, forced 128 MiB, views 256 MiB, derived 64 MiB, tokens 64 MiB\n"
+    );
     p.ok(&["build"]);
     assert_eq!(calls(&p), 7);
 }

@@ -8,8 +8,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
-use ctxcurate::core::cache::DiskCache;
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::output_file::{self, SaveError};
 use ctxcurate::core::compose::{self, ComposeOptions};
@@ -18,7 +16,6 @@ use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{Finding, Scanner};
-use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
@@ -63,11 +60,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         None => None,
     };
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
-    let cache = FileCache::for_project(
-        DiskCache::open(&project.root),
-        Summarizer::for_project(&project.root, &project.settings),
-    );
-    cache.set_c_macros(project.c_macros());
+    let cache = project.file_cache();
     let patterns = walk::WalkPatterns::from_settings(&project.settings);
     let mut targets = preset.targets.clone();
     for t in &args.targets {

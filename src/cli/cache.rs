@@ -1,5 +1,6 @@
 //! Commands about what a curation keeps between runs: `cache stats|clear`
-//! (the on-disk cache of summaries under `.ctxcurate/cache`) and `slices`
+//! (the on-disk cache of summaries under `.ctxcurate/cache`, and the bound
+//! on what one process keeps in memory) and `slices`
 //! (a file's anchored slices, resolved against the file as it is now).
 
 use std::path::Path;
@@ -42,6 +43,21 @@ pub fn run(cmd: CacheCommand, ctx: &mut Ctx) -> Result<()> {
                 let bytes: u64 = stats.iter().map(|b| b.bytes).sum();
                 writeln!(ctx.out, "total\t{entries} entries\t{bytes} bytes")?;
             }
+            // The in-memory caches of one run (this one holds nothing yet):
+            // their bound, from the settings.
+            let memory = project.file_cache().memory_stats();
+            let bound: usize = memory.iter().map(|(_, s)| s.capacity).sum();
+            let shares: Vec<String> = memory
+                .iter()
+                .map(|(name, s)| format!("{name} {} MiB", s.capacity >> 20))
+                .collect();
+            writeln!(
+                ctx.out,
+                "memory\tat most {} MiB per process (memory_cache = {}): {}",
+                bound >> 20,
+                project.settings.memory_cache,
+                shares.join(", ")
+            )?;
         }
         CacheCommand::Clear => match disk.clear() {
             Ok(n) => writeln!(ctx.out, "{dir}: removed {n} entries")?,

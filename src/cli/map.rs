@@ -7,12 +7,9 @@
 use std::collections::HashSet;
 
 use anyhow::Result;
-use ctxcurate::core::cache::DiskCache;
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{UNRESOLVED_EXAMPLES, unresolved_note};
 use ctxcurate::core::discovery::repo_map;
-use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::walk;
 use ctxcurate::text::sanitize::display_line;
 
@@ -32,11 +29,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     }
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let budget = args.budget.unwrap_or(project.settings.repo_map_budget);
-    let cache = FileCache::for_project(
-        DiskCache::open(&project.root),
-        Summarizer::for_project(&project.root, &project.settings),
-    );
-    cache.set_c_macros(project.c_macros());
+    let cache = project.file_cache();
     let walked = walk::walk_files_with(
         &project.root,
         &walk::WalkPatterns::from_settings(&project.settings),

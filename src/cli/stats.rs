@@ -4,12 +4,9 @@
 
 use anyhow::Result;
 use clap::CommandFactory;
-use ctxcurate::core::cache::DiskCache;
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::ComposeOptions;
 use ctxcurate::core::discovery::context::{self, MapOptions};
 use ctxcurate::core::model::TokenizerKind;
-use ctxcurate::core::summary::Summarizer;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::text::sanitize::display_line;
 
@@ -29,11 +26,7 @@ pub fn stats(
     let preset = chosen_preset(&project, preset)?;
     let opts = ComposeOptions::from_settings(&project.settings);
     let kind = tokenizer.unwrap_or(project.settings.tokenizer);
-    let cache = FileCache::for_project(
-        DiskCache::open(&project.root),
-        Summarizer::for_project(&project.root, &project.settings),
-    );
-    cache.set_c_macros(project.c_macros());
+    let cache = project.file_cache();
     let map = MapOptions {
         tokenizer: kind,
         ..MapOptions::from_settings(&project.settings)

@@ -34,6 +34,13 @@ pub struct LruStats {
     pub evicted: u64,
 }
 
+impl<K: Hash + Eq + Clone, V: Clone> Default for Lru<K, V> {
+    /// No bound until [`Lru::set_capacity`] sets one.
+    fn default() -> Self {
+        Lru::new(usize::MAX)
+    }
+}
+
 impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     /// An empty map that holds at most `capacity` bytes.
     pub fn new(capacity: usize) -> Self {
@@ -85,6 +92,21 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
                 used: self.clock,
             },
         );
+    }
+
+    /// Hold at most `capacity` bytes from now on, forgetting the least
+    /// recently used entries until everything fits.
+    pub fn set_capacity(&mut self, capacity: usize) {
+        self.capacity = capacity;
+        while self.bytes > self.capacity {
+            let Some((_, oldest)) = self.by_use.pop_first() else {
+                break;
+            };
+            if let Some(old) = self.entries.remove(&oldest) {
+                self.bytes -= old.bytes;
+                self.evicted += 1;
+            }
+        }
     }
 
     /// Forget `key`.

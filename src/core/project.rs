@@ -26,7 +26,9 @@ mod preserve;
 
 use std::path::{Path, PathBuf};
 
+use crate::core::cache::{DiskCache, FileCache};
 use crate::core::model::{Preset, ProjectFile, Settings};
+use crate::core::summary::Summarizer;
 use crate::core::trust::{self, TrustStore};
 
 pub use file::{
@@ -172,6 +174,19 @@ impl Project {
             &self.root,
             &crate::core::walk::WalkPatterns::from_settings(&self.settings),
         )
+    }
+
+    /// The cache every command and the TUI read this project through: its
+    /// disk cache under `.ctxcurate/`, its summarizer, its C/C++ macros
+    /// and its memory bound (`memory_cache`, MiB).
+    pub fn file_cache(&self) -> FileCache {
+        let cache = FileCache::for_project(
+            DiskCache::open(&self.root),
+            Summarizer::for_project(&self.root, &self.settings),
+        );
+        cache.set_c_macros(self.c_macros());
+        cache.set_memory_bound(self.settings.memory_cache.saturating_mul(1 << 20));
+        cache
     }
 
     /// The user's extra C/C++ macros of the `[syntax]` tables (global,

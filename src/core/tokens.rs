@@ -5,7 +5,7 @@
 //! cut where no pre-token can span the cut and counted on every core: the
 //! sum is the exact count (see `cuts`).
 
-use std::collections::HashMap;
+use crate::core::lru::{Lru, LruStats};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -89,8 +89,11 @@ pub fn hex(bytes: &[u8]) -> String {
 /// a new key and nothing stale is ever served. Safe to share across threads.
 #[derive(Debug, Default)]
 pub struct TokenCache {
-    counts: Mutex<HashMap<(TokenizerKind, [u8; 32]), usize>>,
+    counts: Mutex<Lru<(TokenizerKind, [u8; 32]), usize>>,
 }
+
+/// Bytes one cached count takes (key, value and the maps' bookkeeping).
+const COUNT_BYTES: usize = 96;
 
 impl TokenCache {
     pub fn new() -> Self {
@@ -110,12 +113,22 @@ impl TokenCache {
 
     /// The cached count of the text whose SHA-256 is `hash`.
     pub fn get(&self, kind: TokenizerKind, hash: &[u8; 32]) -> Option<usize> {
-        self.lock().get(&(kind, *hash)).copied()
+        self.lock().get(&(kind, *hash))
     }
 
     /// Remember the count of the text whose SHA-256 is `hash`.
     pub fn insert(&self, kind: TokenizerKind, hash: [u8; 32], n: usize) {
-        self.lock().insert((kind, hash), n);
+        self.lock().insert((kind, hash), n, COUNT_BYTES);
+    }
+
+    /// Keep at most `bytes` of counts (the least recently used go first).
+    pub fn set_capacity(&self, bytes: usize) {
+        self.lock().set_capacity(bytes);
+    }
+
+    /// What the counts take, their bound and how many were let go.
+    pub fn stats(&self) -> LruStats {
+        self.lock().stats()
     }
 
     /// How many counts are cached.
@@ -127,7 +140,7 @@ impl TokenCache {
         self.len() == 0
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(TokenizerKind, [u8; 32]), usize>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Lru<(TokenizerKind, [u8; 32]), usize>> {
         // A poisoned lock only means another thread panicked mid-insert of
         // a plain integer: the map is still consistent.
         self.counts.lock().unwrap_or_else(|e| e.into_inner())

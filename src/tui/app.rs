@@ -24,11 +24,9 @@ use super::render::{self, ViewState};
 use super::signals;
 use super::state::{Level, State};
 use super::update::{follow_cursor, update};
-use crate::core::cache::DiskCache;
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
-use crate::core::summary::Summarizer;
 use crate::core::walk;
 use crate::text::error_chain;
 
@@ -136,12 +134,8 @@ fn event_loop(
     spawn_walker(root.clone(), patterns(&state), tx.clone());
     // Counts, parsed views and summaries (the summary command runs on the
     // worker) go through the project's disk cache, shared with the CLI.
-    let cache = Arc::new(FileCache::for_project(
-        DiskCache::open(&root),
-        Summarizer::for_project(&root, &state.project.settings),
-    ));
+    let cache = Arc::new(state.project.file_cache());
     cache.set_policy(state.compose_options().read);
-    cache.set_c_macros(state.project.c_macros());
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),

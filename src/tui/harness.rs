@@ -21,11 +21,9 @@ use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::state::State;
 use super::update::{follow_cursor, update};
-use crate::core::cache::DiskCache;
 use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
-use crate::core::summary::Summarizer;
 use crate::core::walk;
 
 /// The TUI without a terminal.
@@ -56,12 +54,8 @@ impl Harness {
         let root = root.as_path();
         let (state, _) = app::startup(project);
         let sync = DiskSync::new(state.project.path.clone(), state.project.file.clone());
-        let cache = FileCache::for_project(
-            DiskCache::open(&state.project.root),
-            Summarizer::for_project(&state.project.root, &state.project.settings),
-        );
+        let cache = state.project.file_cache();
         cache.set_policy(state.compose_options().read);
-        cache.set_c_macros(state.project.c_macros());
         let mut h = Harness {
             sync,
             state,

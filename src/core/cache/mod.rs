@@ -15,7 +15,6 @@
 //! Summaries go through the cache's [`Summarizer`], which keeps them on
 //! disk across runs in its own bucket.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::SystemTime;
@@ -27,6 +26,7 @@ pub mod disk;
 
 use crate::core::cache::disk as store;
 pub use crate::core::cache::disk::DiskCache;
+use crate::core::lru::{Lru, LruStats};
 use crate::core::summary::Summarizer;
 use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
@@ -82,12 +82,12 @@ type ViewKey = ([u8; 32], String, String, ViewMode);
 pub struct FileCache {
     /// How files are read; changing it forgets what was read before.
     policy: Mutex<ReadPolicy>,
-    files: Mutex<HashMap<String, Arc<CachedFile>>>,
+    files: Mutex<Lru<String, Arc<CachedFile>>>,
     /// Files over the size cap, read in full for entries that force it.
-    forced: Mutex<HashMap<String, Arc<CachedFile>>>,
-    views: Mutex<HashMap<ViewKey, Arc<View>>>,
+    forced: Mutex<Lru<String, Arc<CachedFile>>>,
+    views: Mutex<Lru<ViewKey, Arc<View>>>,
     /// Texts derived per content ([`FileCache::derived`]), by their key.
-    derived: Mutex<HashMap<[u8; 32], Arc<str>>>,
+    derived: Mutex<Lru<[u8; 32], Arc<str>>>,
     tokens: TokenCache,
     disk: DiskCache,
     summarizer: Summarizer,
@@ -95,6 +95,23 @@ pub struct FileCache {
     /// of what a parse produces names them.
     c_macros: Mutex<CMacros>,
 }
+
+/// The default bound on what one process keeps in memory (1 GiB; the
+/// `memory_cache` setting, in MiB, overrides it).
+pub const DEFAULT_MEMORY_BOUND: usize = 1 << 30;
+
+/// Each in-memory map's share of the bound (`bytes / share`): read files
+/// most, then views; derived texts and token counts are small.
+const MEMORY_SHARES: &[(&str, usize)] = &[
+    ("files", 2),
+    ("forced", 8),
+    ("views", 4),
+    ("derived", 16),
+    ("tokens", 16),
+];
+
+/// Bytes counted for an entry besides its text (keys, maps, `Arc`s).
+const ENTRY_OVERHEAD: usize = 128;
 
 /// Bumped whenever a view renderer or derived text changes, so entries
 /// written by an older version are never served.
@@ -136,6 +153,33 @@ impl FileCache {
             summarizer,
             ..Self::default()
         }
+    }
+
+    /// Keep at most `bytes` in memory (read files, rendered views, derived
+    /// texts and token counts, each an LRU share of it); what is let go is
+    /// read, rendered or found on disk again when next needed.
+    pub fn set_memory_bound(&self, bytes: usize) {
+        for (name, share) in MEMORY_SHARES {
+            let cap = bytes / share;
+            match *name {
+                "files" => lock(&self.files).set_capacity(cap),
+                "forced" => lock(&self.forced).set_capacity(cap),
+                "views" => lock(&self.views).set_capacity(cap),
+                "derived" => lock(&self.derived).set_capacity(cap),
+                _ => self.tokens.set_capacity(cap),
+            }
+        }
+    }
+
+    /// What each in-memory map holds, its bound and what it let go.
+    pub fn memory_stats(&self) -> Vec<(&'static str, LruStats)> {
+        vec![
+            ("files", lock(&self.files).stats()),
+            ("forced", lock(&self.forced).stats()),
+            ("views", lock(&self.views).stats()),
+            ("derived", lock(&self.derived).stats()),
+            ("tokens", self.tokens.stats()),
+        ]
     }
 
     /// The summarizer behind the summary view.
@@ -200,7 +244,7 @@ impl FileCache {
 
     fn file_in(
         &self,
-        map: &Mutex<HashMap<String, Arc<CachedFile>>>,
+        map: &Mutex<Lru<String, Arc<CachedFile>>>,
         root: &Path,
         rel: &str,
         force: bool,
@@ -214,7 +258,7 @@ impl FileCache {
         } else {
             None
         };
-        if let Some(cached) = lock(map).get(rel)
+        if let Some(cached) = lock(map).get(&rel.to_string())
             && stamp.is_some()
             && cached.stamp == stamp
         {
@@ -224,7 +268,9 @@ impl FileCache {
         // the problem is named exactly (not found, symlink loop, …).
         let content = walk::read_content_with(root, rel, &policy, force);
         let file = Arc::new(CachedFile::new(content, stamp));
-        lock(map).insert(rel.to_string(), file.clone());
+        // The text, and about as much again for its symbol tree once parsed.
+        let bytes = 2 * file.text().map_or(0, str::len) + rel.len() + ENTRY_OVERHEAD;
+        lock(map).insert(rel.to_string(), file.clone(), bytes);
         file
     }
 
@@ -300,7 +346,12 @@ impl FileCache {
                 view
             }
         });
-        lock(&self.views).insert(key, view.clone());
+        let bytes = view.text.len()
+            + view.notes.iter().map(|n| n.len()).sum::<usize>()
+            + key.1.len()
+            + key.2.len()
+            + ENTRY_OVERHEAD;
+        lock(&self.views).insert(key, view.clone(), bytes);
         Ok((view, lossy))
     }
 
@@ -361,7 +412,7 @@ impl FileCache {
                 text.into()
             }
         };
-        lock(&self.derived).insert(key, text.clone());
+        lock(&self.derived).insert(key, text.clone(), text.len() + ENTRY_OVERHEAD);
         Some(text)
     }
 
@@ -436,6 +487,47 @@ fn item_fingerprint(item: &FileItem) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long session over many files stays under the bound, and what was
+    /// let go comes back right when asked for again.
+    #[test]
+    fn the_memory_bound_holds_and_evicted_entries_come_back() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let body = |i: usize| format!("def f_{i}(x):\n    return x + {i}\n{}", "#\n".repeat(2000));
+        for i in 0..60 {
+            std::fs::write(dir.path().join(format!("m{i}.py")), body(i)).expect("write");
+        }
+        let cache = FileCache::new();
+        cache.set_memory_bound(256 << 10);
+        let item = |i: usize| FileItem::new(&format!("m{i}.py"));
+        for round in 0..2 {
+            for i in 0..60 {
+                let (view, _) = cache
+                    .view(
+                        dir.path(),
+                        &format!("m{i}.py"),
+                        &item(i),
+                        ViewMode::Skeleton,
+                    )
+                    .expect("a view");
+                assert!(
+                    view.text.contains(&format!("def f_{i}(x)")),
+                    "round {round}"
+                );
+                cache.count(TokenizerKind::O200k, &view.text);
+            }
+        }
+        let stats = cache.memory_stats();
+        for (name, s) in &stats {
+            assert!(s.bytes <= s.capacity, "{name}: {s:?}");
+        }
+        let files = stats.iter().find(|(n, _)| *n == "files").expect("files").1;
+        assert!(files.evicted > 0, "{files:?}");
+        assert_eq!(
+            stats.iter().map(|(_, s)| s.capacity).sum::<usize>(),
+            256 << 10
+        );
+    }
 
     #[test]
     fn render_keys_are_built_from_the_fields() {

@@ -173,6 +173,8 @@ pub struct Settings {
     pub summary_timeout: u64,
     /// Byte cap on reading a file (`force_full` entries may exceed it).
     pub max_file_size: u64,
+    /// MiB one process keeps in memory (`core::cache`'s LRU bound).
+    pub memory_cache: usize,
     /// Whether entries outside the project root may be read (global config
     /// or a trusted project file; see `core::trust`).
     pub allow_outside_root: bool,
