@@ -499,7 +499,7 @@ mod tests {
         }
         let cache = FileCache::new();
         cache.set_memory_bound(256 << 10);
-        let item = |i: usize| FileItem::new(&format!("m{i}.py"));
+        let item = |i: usize| FileItem::new(format!("m{i}.py"));
         for round in 0..2 {
             for i in 0..60 {
                 let (view, _) = cache
