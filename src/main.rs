@@ -41,6 +41,7 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let quiet = cli.quiet;
     let Some(command) = cli.command else {
         return run_tui(&cwd);
     };
@@ -50,12 +51,17 @@ fn main() -> ExitCode {
         stdout.is_terminal()
     };
     let mut out = TerminalWriter::new(io::BufWriter::new(stdout.lock()), out_is_terminal);
+    let progress = {
+        use std::io::IsTerminal;
+        (!quiet && io::stderr().is_terminal()).then(indicatif::ProgressDrawTarget::stderr)
+    };
     let mut err = stderr();
     let mut ctx = cli::Ctx {
         cwd,
         out: &mut out,
         out_is_terminal,
         err: &mut err,
+        progress,
     };
     let result = cli::run(command, &mut ctx).and_then(|()| Ok(out.flush()?));
     match result {

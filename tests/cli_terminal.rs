@@ -10,11 +10,11 @@ mod common;
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::Read;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::process::Stdio;
 
 use common::Project;
+use common::pty::{on_terminal, openpty};
 
 const OSC52: &str = "\x1b]52;c;aGFjaw==\x07";
 const CSI: &str = "\x1b[2J\x1b[31m";
@@ -42,59 +42,6 @@ fn first_unsafe(out: &[u8]) -> Option<String> {
             let from = text[..i].char_indices().rev().nth(30).map_or(0, |(j, _)| j);
             format!("{c:?} after {:?}", &text[from..i])
         })
-}
-
-/// A raw pseudo-terminal (no output processing, so the bytes read are the
-/// bytes written): (master, slave), both close-on-exec.
-fn openpty() -> (OwnedFd, OwnedFd) {
-    let mut master = -1;
-    let mut slave = -1;
-    // SAFETY: plain FFI; `termios` is plain data filled by cfmakeraw, and
-    // the out-pointers are valid for the call.
-    unsafe {
-        let mut raw: libc::termios = std::mem::zeroed();
-        libc::cfmakeraw(&mut raw);
-        let rc = libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            &raw,
-            std::ptr::null(),
-        );
-        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
-        for fd in [master, slave] {
-            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
-        }
-        (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave))
-    }
-}
-
-/// Run `ctxcurate args…` with stdout and stderr on a terminal; returns
-/// whether it succeeded and everything the terminal received.
-fn on_terminal<S: AsRef<OsStr>>(p: &Project, args: &[S]) -> (bool, Vec<u8>) {
-    let (master, slave) = openpty();
-    let mut cmd = p.cmd(&[]);
-    cmd.args(args)
-        .stdout(Stdio::from(slave.try_clone().expect("dup")))
-        .stderr(Stdio::from(slave));
-    let mut child = cmd.spawn().expect("spawn");
-    // Our copies of the slave must be closed for the read to end.
-    drop(cmd);
-    let mut seen = Vec::new();
-    let mut reader = File::from(master);
-    let mut buf = [0u8; 4096];
-    loop {
-        match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => seen.extend_from_slice(&buf[..n]),
-            // Linux reports EIO once the last slave descriptor is closed.
-            Err(e) if e.raw_os_error() == Some(libc::EIO) => break,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => panic!("read pty {}: {e}", reader.as_raw_fd()),
-        }
-    }
-    let status = child.wait().expect("wait");
-    (status.success(), seen)
 }
 
 fn evil_py() -> String {

@@ -16,6 +16,10 @@ pub struct Cli {
     #[arg(short = 'C', long = "directory", global = true, value_name = "DIR")]
     pub directory: Option<PathBuf>,
 
+    /// No progress line on stderr (there is none on a pipe either).
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -21,7 +21,7 @@ use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
 
 use super::args::BuildArgs;
-use super::{Ctx, changed, user_err, write_content};
+use super::{Ctx, changed, progress, user_err, write_content};
 
 pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
@@ -99,8 +99,13 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             sections: opts.sections.clone(),
             ..PackOptions::from_settings(&project.settings)
         };
+        let shown = progress::show(ctx, cache.progress());
         let walked = walk::walk_files_with(&project.root, &patterns);
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
+        cache.progress().start("scanning for secrets", 0);
+        let findings =
+            Scanner::new(&project.root, &cache).packed(&packed, &preset, opts.max_messages);
+        drop(shown);
         if packed.text.is_empty() && task_tokens > 0 {
             // The task is never dropped: without room for it, no context.
             user_err!(
@@ -131,8 +136,6 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             }
         }
         report_files(&packed.files, ctx)?;
-        let findings =
-            Scanner::new(&project.root, &cache).packed(&packed, &preset, opts.max_messages);
         report_secrets(&findings, args.allow_secrets, ctx)?;
         let path = write_out(&args, &project, opts.format, &packed.text, &findings, ctx)?;
         return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
@@ -146,6 +149,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         tokenizer,
         ..MapOptions::from_settings(&project.settings)
     };
+    let shown = progress::show(ctx, cache.progress());
     let composition = context::compose(
         &project.root,
         &preset,
@@ -154,14 +158,17 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         &cache,
         walked.as_deref(),
     );
+    cache.progress().start("scanning for secrets", 0);
+    let findings =
+        Scanner::new(&project.root, &cache).composition(&composition, &preset, opts.max_messages);
+    cache.progress().start("counting tokens", 0);
+    let total = cache.count(tokenizer, &composition.text);
+    drop(shown);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
     report_files(&composition.files, ctx)?;
-    let findings =
-        Scanner::new(&project.root, &cache).composition(&composition, &preset, opts.max_messages);
     report_secrets(&findings, args.allow_secrets, ctx)?;
-    let total = cache.count(tokenizer, &composition.text);
     let target = write_out(
         &args,
         &project,

@@ -13,9 +13,9 @@ use ctxcurate::core::discovery::repo_map;
 use ctxcurate::core::walk;
 use ctxcurate::text::sanitize::display_line;
 
-use super::Ctx;
 use super::args::MapArgs;
 use super::build::{chosen_preset, target_path};
+use super::{Ctx, progress};
 
 pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
@@ -30,6 +30,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let budget = args.budget.unwrap_or(project.settings.repo_map_budget);
     let cache = project.file_cache();
+    let shown = progress::show(ctx, cache.progress());
     let walked = walk::walk_files_with(
         &project.root,
         &walk::WalkPatterns::from_settings(&project.settings),
@@ -42,7 +43,9 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     );
     let ranked = graph.rank(&targets);
     let skip: HashSet<&str> = targets.iter().map(String::as_str).collect();
+    cache.progress().start("outlining the map", 0);
     let map = repo_map::build(&project.root, &ranked, &skip, budget, tokenizer, &cache);
+    drop(shown);
     ctx.out.write_all(map.text.as_bytes())?;
     let unresolved = graph.unresolved();
     if args.stats_json {

@@ -16,6 +16,7 @@ mod edit;
 mod inspect;
 mod map;
 mod presets;
+mod progress;
 mod stats;
 mod trust;
 
@@ -57,6 +58,9 @@ pub struct Ctx<'a> {
     /// (see `text::terminal`); this only picks a nicer layout for one.
     pub out_is_terminal: bool,
     pub err: &'a mut dyn Write,
+    /// Where a progress line may be drawn: stderr when it is a terminal
+    /// and `--quiet` was not given (`main` opens it), else `None`.
+    pub progress: Option<indicatif::ProgressDrawTarget>,
 }
 
 impl Ctx<'_> {
@@ -202,6 +206,7 @@ mod tests {
             out: &mut out,
             out_is_terminal: terminal,
             err: &mut err,
+            progress: None,
         };
         write_content(&mut ctx, text).unwrap();
         String::from_utf8(out).unwrap()

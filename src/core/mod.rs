@@ -10,6 +10,7 @@ pub mod discovery;
 pub mod git;
 pub mod lru;
 pub mod model;
+pub mod progress;
 pub mod project;
 pub mod secrets;
 pub mod summary;

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod pty;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

@@ -27,6 +27,7 @@ pub mod disk;
 use crate::core::cache::disk as store;
 pub use crate::core::cache::disk::DiskCache;
 use crate::core::lru::{Lru, LruStats};
+use crate::core::progress::Progress;
 use crate::core::summary::Summarizer;
 use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
@@ -94,6 +95,9 @@ pub struct FileCache {
     /// The project's extra C/C++ macros: every parse reads them, every key
     /// of what a parse produces names them.
     c_macros: Mutex<CMacros>,
+    /// How far the composition or pack running through this cache has
+    /// come (for a front end's progress line).
+    progress: Arc<Progress>,
 }
 
 /// The default bound on what one process keeps in memory (1 GiB; the
@@ -180,6 +184,11 @@ impl FileCache {
             ("derived", lock(&self.derived).stats()),
             ("tokens", self.tokens.stats()),
         ]
+    }
+
+    /// The counters of the work running through this cache.
+    pub fn progress(&self) -> Arc<Progress> {
+        self.progress.clone()
     }
 
     /// The summarizer behind the summary view.

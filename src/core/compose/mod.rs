@@ -156,9 +156,15 @@ pub fn compose_with_map(
         walk::expand_items(&preset.files, &preset.exclude, || project_files().to_vec());
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     add_focus_files(root, opts, &mut resolved, &mut problems);
+    let progress = cache.progress();
+    progress.start("files rendered", resolved.len());
     let files: Vec<RenderedFile> = resolved
         .par_iter()
-        .map(|r| render_file(root, r, opts, cache))
+        .map(|r| {
+            let file = render_file(root, r, opts, cache);
+            progress.step();
+            file
+        })
         .collect();
     let files = drop_skipped(files, &mut problems);
     let map_text = if preset.repo_map > 0 {

@@ -79,9 +79,12 @@ impl ImportGraph {
         code.sort();
         code.dedup();
         let set = resolve::FileSet::new(files, Layout::find(root, files, include_dirs));
+        let progress = cache.progress();
+        progress.start("files read for imports", code.len());
         let found: Vec<FileEdges> = code
             .par_iter()
             .map(|path| {
+                progress.step();
                 // The statements are cached per content (memory and disk):
                 // an unchanged project is not scanned again.
                 let python = Lang::from_path(path) == Some(Lang::Python);

@@ -391,7 +391,10 @@ impl<'a> Packer<'a> {
             target_costs: HashMap::new(),
         };
         let mut map_reserve = 0;
+        let progress = self.cache.progress();
+        progress.start("candidates packed", candidates.list.len());
         for (i, (resolved, role)) in candidates.list.iter().enumerate() {
+            progress.step();
             if i == preset_from {
                 map_reserve = self.reserve_map(ranked, &fitted.files, fitted.left);
                 fitted.left -= map_reserve;
