@@ -521,8 +521,8 @@ proptest! {
         for &mode in ViewMode::ALL {
             let view = views::render(path, &text, mode, &item);
             match mode {
-                ViewMode::Full => prop_assert_eq!(&view.text, &text),
-                ViewMode::None => prop_assert_eq!(view.text.as_str(), views::EXCLUDED),
+                ViewMode::Full => prop_assert_eq!(&*view.text, text.as_str()),
+                ViewMode::None => prop_assert_eq!(&*view.text, views::EXCLUDED),
                 _ => {}
             }
         }

@@ -18,7 +18,7 @@ fn file(path: &str, text: &str) -> RenderedFile {
     RenderedFile {
         path: path.to_string(),
         mode: ViewMode::Full,
-        text: text.to_string(),
+        text: text.into(),
         error: None,
         skipped: None,
         notes: Vec::new(),

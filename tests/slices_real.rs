@@ -216,7 +216,7 @@ fn a_deleted_or_rewritten_block_is_stale_and_never_shown() {
         assert!(matches!(got, Resolution::Stale { .. }), "{file}: {got:?}");
         let v = rendered(&deleted, &slice);
         assert_eq!(
-            v.text,
+            &*v.text,
             views::NO_SLICE,
             "{file}: no lines for a stale slice"
         );

@@ -73,7 +73,7 @@ fn read_named(ctx: &Ctx, path: &Path, force_full: bool) -> Result<Named> {
         Content::Text { text, .. } => Ok(Named {
             rel,
             item,
-            text,
+            text: text.to_string(),
             macros,
         }),
         Content::Unreadable(problem) => user_err!("{rel}: {}", explain(&problem)),

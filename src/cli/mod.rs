@@ -116,7 +116,7 @@ pub fn write_content(ctx: &mut Ctx, text: &str) -> Result<()> {
 /// The text of `rel` under `root`, or a user error naming the problem.
 pub fn read_text(root: &Path, rel: &str) -> Result<String> {
     match ctxcurate::core::walk::read_content(root, rel) {
-        ctxcurate::core::walk::Content::Text { text, .. } => Ok(text),
+        ctxcurate::core::walk::Content::Text { text, .. } => Ok(text.to_string()),
         ctxcurate::core::walk::Content::Unreadable(problem) => user_err!("{rel}: {problem}"),
     }
 }

@@ -24,7 +24,8 @@ pub struct View {
     /// The mode that produced `text` (a symbol mode on a file without a
     /// grammar reports `summary`).
     pub mode: ViewMode,
-    pub text: String,
+    /// Shared with the file's text in `full` mode.
+    pub text: Arc<str>,
     /// Things the reader should know (stale slices, fallbacks).
     pub notes: Vec<Note>,
 }
@@ -110,7 +111,7 @@ pub fn render_with(
         text: heuristic::summarize(path, text),
         notes: Vec::new(),
     };
-    render_parsed(text, mode, item, parse, summarize)
+    render_parsed(&Arc::from(text), mode, item, parse, summarize)
 }
 
 /// [`render`] with the parse and the summary supplied by the caller (a
@@ -118,7 +119,7 @@ pub fn render_with(
 /// disk cache); `parse` runs only for symbol modes, `summarize` only when
 /// the view is a summary.
 pub fn render_parsed(
-    text: &str,
+    text: &Arc<str>,
     mode: ViewMode,
     item: &FileItem,
     parse: impl FnOnce() -> Option<Arc<SymbolTree>>,
@@ -131,7 +132,13 @@ pub fn render_parsed(
     );
     let tree = if wants_tree { parse() } else { None };
     let (mode, text) = match (mode, tree) {
-        (ViewMode::Full, _) => (ViewMode::Full, text.to_string()),
+        (ViewMode::Full, _) => {
+            return View {
+                mode: ViewMode::Full,
+                text: text.clone(),
+                notes,
+            };
+        }
         (ViewMode::None, _) => (ViewMode::None, EXCLUDED.to_string()),
         (ViewMode::Skeleton, Some(tree)) => (ViewMode::Skeleton, syntax::skeleton(&tree, text)),
         (ViewMode::Outline, Some(tree)) => (ViewMode::Outline, syntax::outline(&tree)),
@@ -165,7 +172,11 @@ pub fn render_parsed(
             (ViewMode::Summary, summary.text)
         }
     };
-    View { mode, text, notes }
+    View {
+        mode,
+        text: Arc::from(text),
+        notes,
+    }
 }
 
 /// Each slice headed by its tag, comment and current line range; stale
@@ -235,13 +246,13 @@ mod tests {
     fn full_none_and_summary_fallback() {
         let item = FileItem::new("notes.txt");
         let v = render("notes.txt", "hello\n", ViewMode::Full, &item);
-        assert_eq!((v.mode, v.text.as_str()), (ViewMode::Full, "hello\n"));
+        assert_eq!((v.mode, &*v.text), (ViewMode::Full, "hello\n"));
         let v = render("notes.txt", "hello\n", ViewMode::None, &item);
-        assert_eq!(v.text, EXCLUDED);
+        assert_eq!(&*v.text, EXCLUDED);
         let v = render("notes.txt", "hello\n", ViewMode::Skeleton, &item);
         assert_eq!(v.mode, ViewMode::Summary);
         // Too small to summarize: the file is its own summary.
-        assert_eq!(v.text, "hello\n");
+        assert_eq!(&*v.text, "hello\n");
     }
 
     #[test]
@@ -263,7 +274,7 @@ mod tests {
         let v = render("a.txt", text, ViewMode::Custom, &item);
         assert_eq!(v.mode, ViewMode::Custom);
         assert_eq!(
-            v.text,
+            &*v.text,
             "--- slice [mid] (the middle), lines 2-3 ---\ntwo\nthree\n"
         );
         assert_eq!(v.notes.len(), 1);

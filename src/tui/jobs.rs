@@ -123,7 +123,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             let file = compose::render_file(root, &resolved, &opts, cache);
             let text = match &file.error {
                 Some(e) => format!("ERROR: {e}: {}", file.path),
-                None => file.text.clone(),
+                None => file.text.to_string(),
             };
             Event::CopyReady {
                 tokens: cache.count(tokenizer, &text),

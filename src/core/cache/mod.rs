@@ -628,7 +628,7 @@ mod tests {
         let (c, _) = cache
             .view(dir.path(), "a.txt", &item, ViewMode::None)
             .unwrap();
-        assert_eq!(c.text, views::EXCLUDED);
+        assert_eq!(&*c.text, views::EXCLUDED);
         assert_eq!(
             cache
                 .view(dir.path(), "nope", &item, ViewMode::Full)

@@ -34,13 +34,17 @@ pub(super) fn render(
     opts: &ComposeOptions,
     map: Option<&str>,
 ) -> String {
+    // The output is written once, into one buffer sized for the files:
+    // the other sections are small; the files are not copied twice.
+    let bodies: usize = files.iter().map(|f| f.text.len() + f.path.len() + 64).sum();
+    let mut out = String::with_capacity(bodies + map.map_or(0, str::len) + 4096);
     let mut sections = Vec::new();
     let tree = tree::render(&tree::paths(files, opts));
     if !tree.is_empty() {
         let fence = fence_for(&tree);
-        sections.push(format!("## Directory Tree\n\n{fence}\n{tree}{fence}"));
+        out.push_str(&format!("## Directory Tree\n\n{fence}\n{tree}{fence}\n\n"));
     }
-    sections.push(markdown_files(files, opts));
+    write_markdown_files(&mut out, files, opts);
     if let Some(map) = map.filter(|m| !m.is_empty()) {
         sections.push(map.trim_end().to_string());
     }
@@ -75,7 +79,10 @@ pub(super) fn render(
         sections.push(changes.markdown());
     }
     sections.extend(task_markdown(&preset.task));
-    let mut out = sections.join("\n\n");
+    for section in sections {
+        out.push_str("\n\n");
+        out.push_str(&section);
+    }
     out.push('\n');
     out
 }
@@ -88,15 +95,16 @@ pub fn task_markdown(task: &str) -> Option<String> {
     (!task.is_empty()).then(|| format!("## Task\n\n{task}"))
 }
 
-fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {
-    let mut out = String::from(files_heading(opts));
+/// The files section, appended to `out`.
+fn write_markdown_files(out: &mut String, files: &[RenderedFile], opts: &ComposeOptions) {
+    out.push_str(files_heading(opts));
     let shown: Vec<&RenderedFile> = files.iter().filter(|f| f.aggregate).collect();
     if shown.is_empty() {
         out.push_str("\n\n(no files)");
     }
     for f in shown {
         out.push_str("\n\n");
-        out.push_str(&markdown_file(f));
+        write_markdown_file(out, f);
     }
     let listed: Vec<&RenderedFile> = files.iter().filter(|f| !f.aggregate).collect();
     if !listed.is_empty() {
@@ -107,23 +115,29 @@ fn markdown_files(files: &[RenderedFile], opts: &ComposeOptions) -> String {
             .collect();
         out.push_str(&names.join("\n"));
     }
-    out
 }
 
 /// One file as a Markdown block: heading, fenced body, notes.
 pub fn markdown_file(f: &RenderedFile) -> String {
-    let mut out = section_line(&f.path, Format::Markdown);
+    let mut out = String::with_capacity(f.text.len() + f.path.len() + 64);
+    write_markdown_file(&mut out, f);
+    out
+}
+
+/// [`markdown_file`], appended to `out`.
+fn write_markdown_file(out: &mut String, f: &RenderedFile) {
+    out.push_str(&section_line(&f.path, Format::Markdown));
     if f.error.is_none() && f.mode != ViewMode::Full {
         let _ = write!(out, " [{}]", f.mode);
     }
     out.push_str("\n\n");
     if let Some(err) = &f.error {
         out.push_str(&escape_line(&format!("ERROR: {err}: {}", f.path)));
-        return out;
+        return;
     }
     if f.mode == ViewMode::None {
         out.push_str(views::EXCLUDED);
-        return out;
+        return;
     }
     let fence = fence_for(&f.text);
     // Summaries and outlines are prose about the code, not code.
@@ -138,11 +152,12 @@ pub fn markdown_file(f: &RenderedFile) -> String {
         _ => "",
     };
     let body = f.text.strip_suffix('\n').unwrap_or(&f.text);
-    let _ = write!(out, "{fence}{lang}\n{body}\n{fence}");
+    let _ = write!(out, "{fence}{lang}\n");
+    out.push_str(body);
+    let _ = write!(out, "\n{fence}");
     for note in &f.notes {
         let _ = write!(out, "\n\n> note: {}", escape_line(note));
     }
-    out
 }
 
 /// A backtick fence longer than any run of backticks in `text` (at least 3).

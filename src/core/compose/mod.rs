@@ -42,8 +42,9 @@ pub struct RenderedFile {
     pub path: String,
     /// The mode that produced `text`.
     pub mode: ViewMode,
-    /// The rendered body (empty when `error` is set).
-    pub text: String,
+    /// The rendered body (empty when `error` is set); shared with the
+    /// cached view (and, in `full` mode, the file's text).
+    pub text: Arc<str>,
     /// Why the file could not be shown (`file not found`, …).
     pub error: Option<String>,
     /// Set for a binary or oversize file ([`walk::FileProblem::is_skip`]):
@@ -79,7 +80,7 @@ pub fn render_file(
     let mut file = RenderedFile {
         path: resolved.path.clone(),
         mode,
-        text: String::new(),
+        text: Arc::from(""),
         error: None,
         skipped: None,
         notes: Vec::new(),

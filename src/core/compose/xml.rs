@@ -110,10 +110,10 @@ pub fn document(index: usize, f: &RenderedFile) -> String {
     }
     let _ = writeln!(out, ">\n{}", compose::section_line(&f.path, Format::Xml));
     out.push_str("<document_content>\n");
-    let body = match &f.error {
-        Some(err) => format!("ERROR: {err}: {}\n", f.path),
-        None if f.text.ends_with('\n') => f.text.clone(),
-        None => format!("{}\n", f.text),
+    let body: std::borrow::Cow<'_, str> = match &f.error {
+        Some(err) => format!("ERROR: {err}: {}\n", f.path).into(),
+        None if f.text.ends_with('\n') => (*f.text).into(),
+        None => format!("{}\n", f.text).into(),
     };
     out.push_str(&escape(&body, Kind::Body));
     out.push_str("</document_content>\n");

@@ -5,6 +5,7 @@
 use std::fs;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::Arc;
 
 use super::is_inside;
 
@@ -54,7 +55,9 @@ const BINARY_SNIFF: usize = 8000;
 #[derive(Debug, Clone, PartialEq)]
 pub enum Content {
     /// Text; `lossy` when invalid UTF-8 was replaced.
-    Text { text: String, lossy: bool },
+    /// Shared (`Arc`): the cache, a full view and the rendered file hold
+    /// one copy between them.
+    Text { text: Arc<str>, lossy: bool },
     /// The file could not be used; the message is shown in its place.
     Unreadable(FileProblem),
 }
@@ -223,9 +226,12 @@ pub fn decode(bytes: Vec<u8>) -> Content {
         return Content::Unreadable(FileProblem::Binary);
     }
     match String::from_utf8(bytes) {
-        Ok(text) => Content::Text { text, lossy: false },
+        Ok(text) => Content::Text {
+            text: Arc::from(text),
+            lossy: false,
+        },
         Err(e) => Content::Text {
-            text: String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            text: Arc::from(String::from_utf8_lossy(e.as_bytes())),
             lossy: true,
         },
     }
