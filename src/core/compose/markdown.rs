@@ -152,7 +152,7 @@ fn write_markdown_file(out: &mut String, f: &RenderedFile) {
         _ => "",
     };
     let body = f.text.strip_suffix('\n').unwrap_or(&f.text);
-    let _ = write!(out, "{fence}{lang}\n");
+    let _ = writeln!(out, "{fence}{lang}");
     out.push_str(body);
     let _ = write!(out, "\n{fence}");
     for note in &f.notes {
