@@ -352,7 +352,9 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
     let heading = current.and_then(|p| state.composed_file(p)).map(|f| f.line);
     let mut lines: Vec<Line> = Vec::new();
     let mut room = inner_h;
-    if let Some(path) = current.filter(|p| !state.is_included(p)) {
+    // A file in the composition shown (the preset's, or a discovery's
+    // packed one) needs no hint.
+    if let Some(path) = current.filter(|p| heading.is_none() && !state.is_included(p)) {
         lines.push(Line::styled(
             display_line(
                 &format!("{path} is not included · Space includes it · r shows its text"),
