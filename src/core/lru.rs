@@ -1,8 +1,14 @@
 //! A map bounded by bytes that forgets the least recently used entries
 //! first: the in-memory caches of a long TUI session stay under their
 //! bound however many files and views pass through them.
+//!
+//! A lookup only stamps its entry with a clock (no reordering), so the
+//! hot path costs a hash lookup; when an insert would pass the bound, the
+//! least recently used entries go in one batch, down to 7/8 of it, so the
+//! sorting that takes is paid once per many inserts.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Borrow;
+use std::collections::HashMap;
 use std::hash::Hash;
 
 /// Entries with a size in bytes, at most `capacity` bytes in all. An entry
@@ -11,10 +17,9 @@ use std::hash::Hash;
 pub struct Lru<K, V> {
     capacity: usize,
     bytes: usize,
-    /// Bumped on every use; the entry's last use orders eviction.
+    /// Bumped on every use; an entry's last use orders eviction.
     clock: u64,
     entries: HashMap<K, Entry<V>>,
-    by_use: BTreeMap<u64, K>,
     evicted: u64,
 }
 
@@ -49,41 +54,37 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
             bytes: 0,
             clock: 0,
             entries: HashMap::new(),
-            by_use: BTreeMap::new(),
             evicted: 0,
         }
     }
 
     /// The value under `key`, now the most recently used.
-    pub fn get(&mut self, key: &K) -> Option<V> {
+    pub fn get<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         self.clock += 1;
         let entry = self.entries.get_mut(key)?;
-        self.by_use.remove(&entry.used);
         entry.used = self.clock;
-        self.by_use.insert(self.clock, key.clone());
         Some(entry.value.clone())
     }
 
     /// Keep `value` (of `bytes` bytes) under `key`, forgetting the least
-    /// recently used entries until everything fits.
+    /// recently used entries first when everything would not fit.
     pub fn insert(&mut self, key: K, value: V, bytes: usize) {
         self.remove(&key);
         if bytes > self.capacity {
             self.evicted += 1;
             return;
         }
-        while self.bytes + bytes > self.capacity {
-            let Some((_, oldest)) = self.by_use.pop_first() else {
-                break;
-            };
-            if let Some(old) = self.entries.remove(&oldest) {
-                self.bytes -= old.bytes;
-                self.evicted += 1;
-            }
+        if self.bytes + bytes > self.capacity {
+            // Down to 7/8 of the bound with the new entry, in one batch.
+            let keep = (self.capacity - self.capacity / 8).saturating_sub(bytes);
+            self.evict_down_to(keep);
         }
         self.clock += 1;
         self.bytes += bytes;
-        self.by_use.insert(self.clock, key.clone());
         self.entries.insert(
             key,
             Entry {
@@ -98,11 +99,25 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     /// recently used entries until everything fits.
     pub fn set_capacity(&mut self, capacity: usize) {
         self.capacity = capacity;
-        while self.bytes > self.capacity {
-            let Some((_, oldest)) = self.by_use.pop_first() else {
+        if self.bytes > capacity {
+            self.evict_down_to(capacity);
+        }
+    }
+
+    /// Forget the least recently used entries until at most `keep` bytes
+    /// are held.
+    fn evict_down_to(&mut self, keep: usize) {
+        let mut by_use: Vec<(u64, K)> = self
+            .entries
+            .iter()
+            .map(|(k, e)| (e.used, k.clone()))
+            .collect();
+        by_use.sort_unstable_by_key(|(used, _)| *used);
+        for (_, key) in by_use {
+            if self.bytes <= keep {
                 break;
-            };
-            if let Some(old) = self.entries.remove(&oldest) {
+            }
+            if let Some(old) = self.entries.remove(&key) {
                 self.bytes -= old.bytes;
                 self.evicted += 1;
             }
@@ -110,9 +125,12 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     }
 
     /// Forget `key`.
-    pub fn remove(&mut self, key: &K) -> Option<V> {
+    pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
         let old = self.entries.remove(key)?;
-        self.by_use.remove(&old.used);
         self.bytes -= old.bytes;
         Some(old.value)
     }
@@ -120,7 +138,6 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
     /// Forget everything (the counts of what was evicted stay).
     pub fn clear(&mut self) {
         self.entries.clear();
-        self.by_use.clear();
         self.bytes = 0;
     }
 

@@ -267,7 +267,7 @@ impl FileCache {
         } else {
             None
         };
-        if let Some(cached) = lock(map).get(&rel.to_string())
+        if let Some(cached) = lock(map).get(rel)
             && stamp.is_some()
             && cached.stamp == stamp
         {
