@@ -3,11 +3,16 @@
 //!   from a Space keypress (excluding one file) until the gauge shows the
 //!   new total: keymap → update → compose job (warm cache) → update.
 //!   Target: one 16 ms frame.
+//! - gauge 100k: the same on 100,000 files, all included: what one edit
+//!   costs on the UI thread (`update`) and until the new total. Target:
+//!   16 ms (not met yet: the preset's globs are expanded again on every
+//!   edit, and the gauge sums every file's count).
 //! - first frame: on a 100,000-file tree, the time from opening the project
 //!   to the first rendered frame (the walk streams in the background), and,
 //!   for reference, how long the full walk takes. Target: 300 ms.
 //!
-//! Run: `cargo bench --bench tui`.
+//! Run: `cargo bench --bench tui` (or `-- gauge`, `-- gauge_100k`,
+//! `-- first_frame` for one of them).
 
 use std::path::Path;
 use std::time::Instant;
@@ -89,6 +94,45 @@ fn gauge_bench() {
     );
 }
 
+/// The gauge on a 100,000-file project with every file included: the
+/// keypress until the new total (target: one 16 ms frame once the counts
+/// are known), and what one edit costs on the UI thread (`update` alone).
+fn gauge_100k_bench() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    generate(dir.path(), 100_000, 1000);
+    std::fs::write(
+        dir.path().join("ctxcurate.toml"),
+        "[presets.default]\nfiles = [\"**/*.py\"]\n",
+    )
+    .expect("write preset");
+    let t = Instant::now();
+    let mut h = Harness::open(dir.path(), None, 160, 50).expect("open");
+    println!(
+        "gauge 100k: every file included; cold open + first compose {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    h.goto("pkg050/sub05/m50050.py");
+    let mut update_ms = Vec::new();
+    let mut gauge_ms = Vec::new();
+    for i in 0..10 {
+        let t = Instant::now();
+        let effects = h.press(if i % 4 == 3 { "m" } else { "space" });
+        update_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        let (counts, rest): (Vec<_>, Vec<_>) = effects
+            .into_iter()
+            .partition(|e| matches!(e, Effect::Job(job) if matches!(**job, Job::Count { .. })));
+        h.run(counts);
+        gauge_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+        h.run(rest);
+    }
+    println!(
+        "gauge 100k: keypress → update {:.1} ms, → new gauge total {:.1} ms (medians over {}; target 16 ms)",
+        median(update_ms),
+        median(gauge_ms.clone()),
+        gauge_ms.len()
+    );
+}
+
 fn first_frame_bench() {
     let dir = tempfile::tempdir().expect("tempdir");
     let t = Instant::now();
@@ -135,6 +179,9 @@ fn main() {
     let only = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     if only.as_deref().is_none_or(|o| "gauge".contains(o)) {
         gauge_bench();
+    }
+    if only.as_deref().is_none_or(|o| "gauge_100k".contains(o)) {
+        gauge_100k_bench();
     }
     if only.as_deref().is_none_or(|o| "first_frame".contains(o)) {
         first_frame_bench();
