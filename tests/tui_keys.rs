@@ -572,3 +572,31 @@ fn the_gauge_on_screen_moves_with_the_keypress() {
     let exact = h.state.composed.as_ref().unwrap().total_tokens;
     assert!(h.screen().contains(&format!("{exact} / 100,000 tokens")));
 }
+
+/// While the worker composes a huge tree, the gauge shows how far it has
+/// come (the event loop feeds it `core::progress` every 100 ms); the
+/// finished composition takes its place.
+#[test]
+fn the_gauge_follows_a_long_composition() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 20);
+    h.send(ctxcurate::tui::messages::Event::Progress {
+        phase: "files rendered",
+        done: 12_345,
+        total: 100_000,
+    });
+    let screen = h.screen();
+    assert!(
+        screen.contains("files rendered 12,345 / 100,000"),
+        "{screen}"
+    );
+    h.keys("space");
+    assert!(!h.screen().contains("files rendered"), "{}", h.screen());
+    // A finished phase is not shown.
+    h.send(ctxcurate::tui::messages::Event::Progress {
+        phase: "files rendered",
+        done: 10,
+        total: 10,
+    });
+    assert!(!h.screen().contains("files rendered"), "{}", h.screen());
+}

@@ -136,7 +136,9 @@ fn event_loop(
     // worker) go through the project's disk cache, shared with the CLI.
     let cache = Arc::new(state.project.file_cache());
     cache.set_policy(state.compose_options().read);
+    let progress = cache.progress();
     let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
+    let mut shown_progress = (0, 0);
     let (save_tx, saver) = spawn_sync(
         state.project.path.clone(),
         state.project.file.clone(),
@@ -181,11 +183,32 @@ fn event_loop(
         .map(drop);
 
     while !state.quit && drawn.is_ok() {
-        let msg = match rx.recv_timeout(Duration::from_millis(1000)) {
+        // While the worker counts a lot, the gauge follows it (a tick every
+        // 100 ms); idle, the loop wakes once a second.
+        let (done, total) = progress.get();
+        let working = done < total;
+        let tick = if working { 100 } else { 1000 };
+        if (done, total) != shown_progress {
+            shown_progress = (done, total);
+            let phase = progress.phase();
+            update(&mut state, Event::Progress { phase, done, total });
+            if !working {
+                drawn = terminal
+                    .draw(|f| render::render(&state, &mut view, f))
+                    .map(drop);
+            }
+        }
+        let msg = match rx.recv_timeout(Duration::from_millis(tick)) {
             Ok(m) => m,
             Err(RecvTimeoutError::Timeout) => {
-                // Idle: look for outside changes to the project file.
-                let _ = save_tx.send(SyncMsg::Check);
+                if working {
+                    drawn = terminal
+                        .draw(|f| render::render(&state, &mut view, f))
+                        .map(drop);
+                } else {
+                    // Idle: look for outside changes to the project file.
+                    let _ = save_tx.send(SyncMsg::Check);
+                }
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,

@@ -8,9 +8,11 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::core::cache::FileCache;
 use crate::core::compose::output_file;
-use crate::core::compose::{self, Composition};
+use crate::core::compose::{self, Composition, RenderedFile};
 use crate::core::discovery::{context, pack};
 use crate::core::model::{Format, TokenizerKind};
 use crate::core::secrets::Scanner;
@@ -217,8 +219,24 @@ fn summarize(
     let lines: Vec<String> = c.text.lines().map(str::to_string).collect();
     let mut files = Vec::new();
     let mut finder = SectionFinder::new(&c.text);
-    for (i, f) in c.files.iter().filter(|f| f.aggregate).enumerate() {
-        let markdown = compose::markdown_file(f);
+    // Counting every file is the long part of a first composition of a
+    // huge tree: the gauge shows it (`Event::Progress`).
+    let progress = cache.progress();
+    progress.start("files counted", c.files.len());
+    let shown: Vec<&RenderedFile> = c.files.iter().filter(|f| f.aggregate).collect();
+    // Each file's block and count, on both cores; then where each block
+    // starts, in order.
+    let counted: Vec<(String, usize, bool)> = shown
+        .par_iter()
+        .map(|f| {
+            let markdown = compose::markdown_file(f);
+            let tokens = cache.count(tokenizer, &markdown);
+            let summary_cached = f.error.is_none() && cache.summary_cached(root, &f.path);
+            progress.step();
+            (markdown, tokens, summary_cached)
+        })
+        .collect();
+    for (i, (f, (markdown, tokens, summary_cached))) in shown.iter().zip(counted).enumerate() {
         let line = match format {
             Format::Markdown => finder.find(&markdown),
             // The `<source>` line, one after `<document index=…>`.
@@ -228,9 +246,9 @@ fn summarize(
             path: f.path.clone(),
             key: f.key.clone(),
             line,
-            tokens: cache.count(tokenizer, &markdown),
+            tokens,
             error: f.error.is_some(),
-            summary_cached: f.error.is_none() && cache.summary_cached(root, &f.path),
+            summary_cached,
             stale_slices: f
                 .notes
                 .iter()
@@ -238,6 +256,7 @@ fn summarize(
                 .count(),
         });
     }
+    progress.start("", 0);
     let (total_tokens, exact) = if c.text.len() <= EXACT_TOTAL_LIMIT {
         (cache.count(tokenizer, &c.text), true)
     } else {

@@ -72,6 +72,13 @@ pub enum Event {
     },
     /// The disk cache was cleared: how many entries, or why not.
     CacheCleared(Result<usize, String>),
+    /// How far the worker's current job has come (`core::progress`):
+    /// its phase and steps done of the total.
+    Progress {
+        phase: &'static str,
+        done: usize,
+        total: usize,
+    },
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
 }

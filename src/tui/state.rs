@@ -94,6 +94,9 @@ pub struct Gauge {
     pub pending: usize,
     /// `used` is the exact count of the current composition.
     pub exact: bool,
+    /// How far the worker's composition has come while it runs (phase,
+    /// done, total), so a first count over a huge tree shows it moving.
+    pub work: Option<(&'static str, usize, usize)>,
 }
 
 /// The preview pane's state.
@@ -295,16 +298,19 @@ impl State {
             .composed
             .as_ref()
             .filter(|c| c.generation == self.generation && c.exact && missing.is_empty());
+        let work = self.gauge.work;
         self.gauge = match current {
             Some(c) => Gauge {
                 used: c.total_tokens,
                 pending: 0,
                 exact: true,
+                work,
             },
             None => Gauge {
                 used: usize::try_from((sum as i64 + self.overhead).max(0)).unwrap_or(0),
                 pending: missing.len(),
                 exact: false,
+                work,
             },
         };
         missing

@@ -51,6 +51,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             effects
         }
         Event::Composed(c) => {
+            state.gauge.work = None;
             state.learn_counts(&c);
             // While a discovery is shown, the preview keeps its packed text.
             if c.generation == state.generation && state.discovery.is_none() {
@@ -144,6 +145,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         }
         Event::Wrote(Ok(path)) => {
             state.say(Level::Info, format!("wrote {path}"));
+            Vec::new()
+        }
+        Event::Progress { phase, done, total } => {
+            state.gauge.work = (done < total).then_some((phase, done, total));
             Vec::new()
         }
         Event::Wrote(Err(e)) | Event::JobFailed(e) => {

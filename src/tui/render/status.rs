@@ -41,14 +41,22 @@ pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
         ),
     };
     let ratio = used as f64 / budget as f64;
+    // While the worker composes (a first count over a huge tree), how far
+    // it has come; else `…` while some counts are pending.
+    let pending = match state.gauge.work {
+        Some((phase, done, total)) if state.discovery.is_none() => {
+            format!(" · {phase} {} / {}", thousands(done), thousands(total))
+        }
+        _ if stale => " …".to_string(),
+        _ => String::new(),
+    };
     let label = format!(
-        "{packed}{}{} / {} tokens ({:.0}%) {}{} · {} · preset {}",
+        "{packed}{}{} / {} tokens ({:.0}%) {}{pending} · {} · preset {}",
         if approx { "≈" } else { "" },
         thousands(used),
         thousands(settings.budget),
         ratio * 100.0,
         settings.tokenizer,
-        if stale { " …" } else { "" },
         settings.strategy,
         display_line(state.project.active_preset_name(), 30),
     );
