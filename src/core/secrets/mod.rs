@@ -25,6 +25,8 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, Composition, RenderedFile};
 use crate::core::discovery::pack::Packed;
@@ -157,11 +159,12 @@ impl<'a> Scanner<'a> {
     ) -> Vec<Finding> {
         let mut findings = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
-        for f in files {
-            for (finding, secret) in self.file_secrets(f) {
-                seen.insert(secret);
-                findings.push(finding);
-            }
+        // Files are scanned on every core; their findings keep file order.
+        let per_file: Vec<Vec<(Finding, String)>> =
+            files.par_iter().map(|f| self.file_secrets(f)).collect();
+        for (finding, secret) in per_file.into_iter().flatten() {
+            seen.insert(secret);
+            findings.push(finding);
         }
         if let Some(map) = map {
             for hit in self.rules.scan(map) {
