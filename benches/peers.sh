@@ -84,7 +84,9 @@ for _ in $(seq "$runs"); do
   job "ctxcurate full, cold" bash -c cold_full
   job "ctxcurate full, warm" bash -c warm_full
   job "ctxcurate skeleton, cold" bash -c cold_skel
-  have code2prompt && job "code2prompt --tokens" code2prompt . --output-file /dev/null --tokens raw --no-clipboard
+  # code2prompt 4.x counts tokens by default (`--token-format raw`); 2.x
+  # took `--tokens raw --no-clipboard`.
+  have code2prompt && job "code2prompt --tokens" code2prompt . --output-file /dev/null --token-format raw
   have yek && job "yek --tokens" yek --tokens 100000000 .
   have files-to-prompt && job "files-to-prompt" files-to-prompt .
   [ -n "$repomix" ] && job "repomix --compress" "$repomix" --compress --stdout .
@@ -99,7 +101,7 @@ for name in "ctxcurate full, cold" "ctxcurate full, warm" "ctxcurate skeleton, c
   w=$(echo "${wall[$name]}" | median); r=$(echo "${rss[$name]}" | median)
   printf '%-28s %9s %9.0f\n' "$name" "$w" "$(echo "$r/1024" | bc -l)"
 done
-ratio() { python3 -c "a,b=$1,$2; print(f'{a/b:.2f}' if a==a and b==b and b>0 else 'n/a')"; }
+ratio() { python3 -c "a,b=float('$1'),float('$2'); print(f'{a/b:.2f}' if a==a and b==b and b>0 else 'n/a')"; }
 echo
 [ -n "${wall["code2prompt --tokens"]:-}" ] && echo "cold full build / code2prompt --tokens: $(ratio "$(echo "${wall["ctxcurate full, cold"]}" | median)" "$(echo "${wall["code2prompt --tokens"]}" | median)")"
 [ -n "${wall["yek --tokens"]:-}" ] && echo "cold full build / yek --tokens: $(ratio "$(echo "${wall["ctxcurate full, cold"]}" | median)" "$(echo "${wall["yek --tokens"]}" | median)")"
