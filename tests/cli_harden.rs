@@ -202,3 +202,29 @@ fn piped_output_keeps_escape_sequences_exact() {
     assert!(p.ok(&["build"]).contains(evil));
     assert!(p.ok(&["view", "evil.py"]).contains(evil));
 }
+
+/// The reading commands run with the defaults when the project file does
+/// not parse, and say so; an editing or building one refuses.
+#[test]
+fn reading_commands_warn_about_a_broken_project_file() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", "[project\nmax_file_size = 5\n");
+    for args in [
+        &["view", "src/app.py"][..],
+        &["symbols", "src/app.py"],
+        &["tokens", "src/app.py"],
+    ] {
+        let out = p.run(args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("ctxcurate.toml:1:") && err.contains("reading with the default settings"),
+            "{args:?}: {err}"
+        );
+        assert!(!stdout(&out).is_empty(), "{args:?}");
+    }
+    let out = p.run(&["build"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // Nothing was written over the broken file.
+    assert_eq!(p.read("ctxcurate.toml"), "[project\nmax_file_size = 5\n");
+}

@@ -53,11 +53,11 @@ struct Named {
 
 /// Read `path` under the read policy of the project around the working
 /// directory (project and global config; the defaults when there is no
-/// project file or it does not parse), its entry's `force_full` or
+/// project file or it does not parse, with a warning), its entry's `force_full` or
 /// `--force-full` lifting the size cap.
-fn read_named(ctx: &Ctx, path: &Path, force_full: bool) -> Result<Named> {
+fn read_named(ctx: &mut Ctx, path: &Path, force_full: bool) -> Result<Named> {
     let (root, rel) = locate(ctx, path)?;
-    let project = Project::open(&ctx.cwd).ok();
+    let project = ctx.project_or_defaults()?;
     let policy = project.as_ref().map_or_else(ReadPolicy::default, |p| {
         ReadPolicy::from_settings(&p.settings)
     });
@@ -173,7 +173,7 @@ pub fn tokens(
     let project = if paths.is_empty() {
         Some(ctx.project()?)
     } else {
-        Project::open(&ctx.cwd).ok()
+        ctx.project_or_defaults()?
     };
     let policy = project.as_ref().map_or_else(ReadPolicy::default, |p| {
         ReadPolicy::from_settings(&p.settings)

@@ -67,6 +67,13 @@ impl Ctx<'_> {
     /// The project around the working directory.
     pub fn project(&mut self) -> Result<Project> {
         let p = Project::open(&self.cwd)?;
+        self.warn_about(&p)?;
+        Ok(p)
+    }
+
+    /// Print what opening `p` warned about (a broken global config, a
+    /// guarded setting ignored until `trust`).
+    fn warn_about(&mut self, p: &Project) -> Result<()> {
         for w in &p.warnings {
             writeln!(
                 self.err,
@@ -74,7 +81,27 @@ impl Ctx<'_> {
                 ctxcurate::text::sanitize::display_line(w, 500)
             )?;
         }
-        Ok(p)
+        Ok(())
+    }
+
+    /// The project around the working directory for a command that only
+    /// reads (`view`, `symbols`, `tokens FILE`): one whose project file
+    /// does not parse still runs, with the default settings, and says so.
+    pub fn project_or_defaults(&mut self) -> Result<Option<Project>> {
+        match Project::open(&self.cwd) {
+            Ok(p) => {
+                self.warn_about(&p)?;
+                Ok(Some(p))
+            }
+            Err(e) => {
+                writeln!(
+                    self.err,
+                    "warning: {}; reading with the default settings",
+                    ctxcurate::text::sanitize::display_line(&format!("{e:#}"), 500)
+                )?;
+                Ok(None)
+            }
+        }
     }
 
     /// A command-line path as a root-relative `/` path, refusing paths
