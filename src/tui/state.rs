@@ -127,6 +127,8 @@ pub struct State {
     pub files: FileTree,
     /// Every walked file, sorted (what globs expand over).
     pub walked: Arc<Vec<String>>,
+    /// What the preset's globs match in `walked`, kept across edits.
+    pub globs: walk::GlobIndex,
     pub walk_done: bool,
     pub open_dirs: HashSet<String>,
     pub filter: String,
@@ -173,6 +175,7 @@ impl State {
             keymap,
             files: FileTree::new(),
             walked: Arc::new(Vec::new()),
+            globs: walk::GlobIndex::default(),
             walk_done: false,
             open_dirs: HashSet::new(),
             filter: String::new(),
@@ -257,7 +260,12 @@ impl State {
     /// Recompute the derived parts: inclusion and visible rows.
     pub fn refresh(&mut self) {
         let preset = self.preset();
-        let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &self.walked);
+        let (resolved, _) = walk::expand_shared(
+            &preset.files,
+            &preset.exclude,
+            &self.walked,
+            &mut self.globs,
+        );
         let mut resolved = resolved;
         resolved.sort_unstable_by(|a, b| a.path.cmp(&b.path));
         self.resolved = resolved;

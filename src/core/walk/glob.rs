@@ -2,7 +2,8 @@
 //! into concrete files against one sorted walk, so a preset renders the
 //! same files in the same order on every machine.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Weak};
 
 use globset::{GlobBuilder, GlobMatcher};
 
@@ -79,6 +80,95 @@ pub fn expand_over(
     exclude: &[String],
     files: &[String],
 ) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
+    expand_indexed(entries, exclude, files, &mut GlobIndex::default())
+}
+
+/// Which files of one walk each glob matches (and which files a glob may
+/// match at all), kept across expansions over that same walk: the TUI
+/// expands its preset again on every edit, and a 100,000-file walk is
+/// matched against a glob once, not once per keypress.
+#[derive(Debug, Default)]
+pub struct GlobIndex {
+    /// The walk these answers are for. Weak: it keeps the allocation (so
+    /// no other list can take its address) but not the list, which its
+    /// owner may still change in place (`Arc::make_mut` then moves it).
+    files: Option<Weak<Vec<String>>>,
+    /// Per file of the walk: not blacklisted and not a credential file.
+    eligible: Vec<bool>,
+    /// Per glob: the indices of the files it matches, in walk order.
+    matches: HashMap<String, Arc<[u32]>>,
+}
+
+impl GlobIndex {
+    /// Start over unless the answers are for `files`.
+    fn for_walk(&mut self, files: &Arc<Vec<String>>) {
+        let same = self
+            .files
+            .as_ref()
+            .and_then(Weak::upgrade)
+            .is_some_and(|f| Arc::ptr_eq(&f, files));
+        if !same {
+            *self = GlobIndex {
+                files: Some(Arc::downgrade(files)),
+                ..GlobIndex::default()
+            };
+        }
+    }
+
+    /// The indices of the files of `files` that `pattern` matches.
+    fn matches(&mut self, pattern: &str, files: &[String]) -> Result<Arc<[u32]>, globset::Error> {
+        if let Some(m) = self.matches.get(pattern) {
+            return Ok(m.clone());
+        }
+        let matcher = compile_glob(pattern)?;
+        let found: Arc<[u32]> = files
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matcher.is_match(p.as_str()))
+            .filter_map(|(i, _)| u32::try_from(i).ok())
+            .collect();
+        // Only a kept walk is worth remembering (see `expand_shared`).
+        if self.files.is_some() {
+            self.matches.insert(pattern.to_string(), found.clone());
+        }
+        Ok(found)
+    }
+
+    /// Whether a glob may bring in file `i` (not blacklisted, not a
+    /// credential file).
+    fn eligible(&mut self, files: &[String], i: usize) -> bool {
+        if self.files.is_none() {
+            // A one-off expansion: only the matched files are looked at.
+            return !is_blacklisted(&files[i]) && !is_sensitive(&files[i]);
+        }
+        if self.eligible.len() != files.len() {
+            self.eligible = files
+                .iter()
+                .map(|p| !is_blacklisted(p) && !is_sensitive(p))
+                .collect();
+        }
+        self.eligible[i]
+    }
+}
+
+/// [`expand_over`] over a walk the caller keeps (`Arc`), reusing what
+/// `index` learnt about it in earlier expansions.
+pub fn expand_shared(
+    entries: &[FileItem],
+    exclude: &[String],
+    files: &Arc<Vec<String>>,
+    index: &mut GlobIndex,
+) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
+    index.for_walk(files);
+    expand_indexed(entries, exclude, files, index)
+}
+
+fn expand_indexed(
+    entries: &[FileItem],
+    exclude: &[String],
+    files: &[String],
+    index: &mut GlobIndex,
+) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
     let excluded = Excluder::new(exclude);
     let explicit: HashSet<&str> = entries
         .iter()
@@ -88,7 +178,7 @@ pub fn expand_over(
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     let mut problems = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
+    for (entry_index, entry) in entries.iter().enumerate() {
         // `[id].tsx` is a file name before it is a pattern.
         let literal = !is_glob(&entry.path) || files.binary_search(&entry.path).is_ok();
         if literal {
@@ -96,12 +186,12 @@ pub fn expand_over(
                 out.push(ResolvedItem {
                     path: entry.path.clone(),
                     item: entry.clone(),
-                    entry: index,
+                    entry: entry_index,
                 });
             }
             continue;
         }
-        let matcher = match compile_glob(&entry.path) {
+        let matches = match index.matches(&entry.path, files) {
             Ok(m) => m,
             Err(e) => {
                 problems.push(ExpandProblem::BadGlob {
@@ -111,11 +201,16 @@ pub fn expand_over(
                 continue;
             }
         };
-        let mut matched = false;
-        for path in files.iter().filter(|p| matcher.is_match(p.as_str())) {
-            matched = true;
-            if is_blacklisted(path)
-                || is_sensitive(path)
+        if matches.is_empty() {
+            problems.push(ExpandProblem::NoMatch {
+                pattern: entry.path.clone(),
+            });
+        }
+        out.reserve(matches.len());
+        for &i in matches.iter() {
+            let i = i as usize;
+            let path = &files[i];
+            if !index.eligible(files, i)
                 || explicit.contains(path.as_str())
                 || excluded.matches(path)
                 || !seen.insert(path.as_str())
@@ -127,12 +222,7 @@ pub fn expand_over(
             out.push(ResolvedItem {
                 path: path.clone(),
                 item,
-                entry: index,
-            });
-        }
-        if !matched {
-            problems.push(ExpandProblem::NoMatch {
-                pattern: entry.path.clone(),
+                entry: entry_index,
             });
         }
     }
@@ -178,6 +268,33 @@ impl Excluder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kept index answers as a fresh expansion does, and a walk changed
+    /// in place (as the TUI's grows while it streams) is matched anew.
+    #[test]
+    fn a_kept_index_follows_its_walk() {
+        let mut files: Arc<Vec<String>> = Arc::new(
+            ["a.py", "b.txt", "src/c.py", ".env", "src/d.py"]
+                .map(String::from)
+                .to_vec(),
+        );
+        let entries = items(&["**/*.py", "b.txt"]);
+        let exclude = vec!["src/d.py".to_string()];
+        let mut index = GlobIndex::default();
+        let paths = |r: &[ResolvedItem]| r.iter().map(|r| r.path.clone()).collect::<Vec<_>>();
+        let (kept, _) = expand_shared(&entries, &exclude, &files, &mut index);
+        let (fresh, _) = expand_over(&entries, &exclude, &files);
+        assert_eq!(kept, fresh);
+        assert_eq!(paths(&kept), ["a.py", "src/c.py", "b.txt"]);
+        // Changed in place: the index holds no strong reference, so the
+        // list is moved and the index starts over.
+        Arc::make_mut(&mut files).push("src/e.py".into());
+        let (kept, _) = expand_shared(&entries, &exclude, &files, &mut index);
+        assert_eq!(paths(&kept), ["a.py", "src/c.py", "src/e.py", "b.txt"]);
+        // Another exclusion over the same walk: the matches are reused.
+        let (kept, _) = expand_shared(&entries, &[], &files, &mut index);
+        assert_eq!(kept, expand_over(&entries, &[], &files).0);
+    }
 
     fn items(paths: &[&str]) -> Vec<FileItem> {
         paths.iter().map(|p| FileItem::new(*p)).collect()

@@ -13,7 +13,10 @@ mod glob;
 mod read;
 
 pub use builtin::{IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, WalkPatterns, is_builtin_ignored};
-pub use glob::{ExpandProblem, ResolvedItem, compile_glob, expand_items, expand_over, is_glob};
+pub use glob::{
+    ExpandProblem, GlobIndex, ResolvedItem, compile_glob, expand_items, expand_over, expand_shared,
+    is_glob,
+};
 pub use read::{
     Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_with,
     skipped_note,
