@@ -3,6 +3,7 @@
 //! undo history. `update` is the only code that changes it; rendering
 //! only reads it.
 
+use rustc_hash::FxHashMap;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -145,7 +146,9 @@ pub struct State {
     pub resolved: Vec<ResolvedItem>,
     /// Per file: the render key and token count of its block, from the
     /// compositions and counts seen so far.
-    pub block_tokens: HashMap<String, (String, usize)>,
+    /// Per file, the render key its count is for and the count (a fast
+    /// hash: the gauge looks every included file up on every edit).
+    pub block_tokens: FxHashMap<String, (String, usize)>,
     /// Tokens of the composition outside the file blocks (headings,
     /// joins, other sections), from the last exact count.
     pub overhead: i64,
@@ -188,7 +191,7 @@ impl State {
             preview: PreviewState::default(),
             composed: None,
             resolved: Vec::new(),
-            block_tokens: HashMap::new(),
+            block_tokens: FxHashMap::default(),
             overhead: 0,
             gauge: Gauge::default(),
             generation: 0,
@@ -267,7 +270,10 @@ impl State {
             &mut self.globs,
         );
         let mut resolved = resolved;
-        resolved.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        // A glob's matches come in walk order: usually sorted already.
+        if !resolved.is_sorted_by(|a, b| a.path <= b.path) {
+            resolved.sort_unstable_by(|a, b| a.path.cmp(&b.path));
+        }
         self.resolved = resolved;
         self.refresh_rows();
     }
@@ -292,11 +298,21 @@ impl State {
         let mut sum = 0usize;
         let mut missing = Vec::new();
         // Every file of one entry renders with the same key.
-        let mut keys: HashMap<usize, String> = HashMap::new();
+        let mut keys: Vec<Option<String>> = Vec::new();
         for r in self.resolved.iter().filter(|r| r.item.auto_aggregate) {
-            let key = keys
-                .entry(r.entry)
-                .or_insert_with(|| render_key(&r.item, opts.mode_for(&r.item)));
+            if keys.len() <= r.entry && r.entry != usize::MAX {
+                keys.resize(r.entry + 1, None);
+            }
+            let fresh;
+            let key = match keys.get_mut(r.entry) {
+                Some(slot) => {
+                    &*slot.get_or_insert_with(|| render_key(&r.item, opts.mode_for(&r.item)))
+                }
+                None => {
+                    fresh = render_key(&r.item, opts.mode_for(&r.item));
+                    &fresh
+                }
+            };
             match self.block_tokens.get(&r.path) {
                 Some((k, n)) if k == key => sum += n,
                 _ => missing.push(r.clone()),

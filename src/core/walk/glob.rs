@@ -170,11 +170,16 @@ fn expand_indexed(
     index: &mut GlobIndex,
 ) -> (Vec<ResolvedItem>, Vec<ExpandProblem>) {
     let excluded = Excluder::new(exclude);
-    let explicit: HashSet<&str> = entries
-        .iter()
-        .filter(|e| !is_glob(&e.path) || files.binary_search(&e.path).is_ok())
-        .map(|e| e.path.as_str())
-        .collect();
+    // Per file of the walk: already taken (an explicit entry names it, or
+    // an earlier glob brought it in) or excluded — flags, not hash lookups,
+    // as a glob may match 100,000 files.
+    let mut taken = vec![false; files.len()];
+    let excluded_at = excluded.exact_in(files);
+    for e in entries {
+        if let Ok(i) = files.binary_search(&e.path) {
+            taken[i] = true;
+        }
+    }
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     let mut problems = Vec::new();
@@ -210,13 +215,14 @@ fn expand_indexed(
         for &i in matches.iter() {
             let i = i as usize;
             let path = &files[i];
-            if !index.eligible(files, i)
-                || explicit.contains(path.as_str())
-                || excluded.matches(path)
-                || !seen.insert(path.as_str())
+            if taken[i]
+                || excluded_at.get(i).copied().unwrap_or(false)
+                || !index.eligible(files, i)
+                || excluded.matches_glob(path)
             {
                 continue;
             }
+            taken[i] = true;
             let mut item = entry.clone();
             item.path = path.clone();
             out.push(ResolvedItem {
@@ -250,17 +256,43 @@ impl Excluder {
         Excluder { exact, globs }
     }
 
-    fn matches(&self, path: &str) -> bool {
-        if self.exact.contains(path) {
-            return true;
+    /// Per file of the sorted `files`: excluded by an exact path or a
+    /// folder (a contiguous range of a sorted list). Empty when nothing is.
+    fn exact_in(&self, files: &[String]) -> Vec<bool> {
+        if self.exact.is_empty() {
+            return Vec::new();
         }
-        if !self.exact.is_empty() {
-            for (i, _) in path.match_indices('/') {
-                if self.exact.contains(&path[..i]) {
-                    return true;
+        if !files.is_sorted() {
+            // Not the walk's sorted list: one path at a time.
+            return files.iter().map(|f| self.matches_exact(f)).collect();
+        }
+        let mut out = vec![false; files.len()];
+        for e in &self.exact {
+            if let Ok(i) = files.binary_search(e) {
+                out[i] = true;
+            }
+            let prefix = format!("{e}/");
+            let start = files.partition_point(|f| f.as_str() < prefix.as_str());
+            for (i, f) in files.iter().enumerate().skip(start) {
+                if !f.starts_with(&prefix) {
+                    break;
                 }
+                out[i] = true;
             }
         }
+        out
+    }
+
+    /// Excluded by an exact path or a folder holding it.
+    fn matches_exact(&self, path: &str) -> bool {
+        self.exact.contains(path)
+            || path
+                .match_indices('/')
+                .any(|(i, _)| self.exact.contains(&path[..i]))
+    }
+
+    /// Excluded by one of the glob patterns.
+    fn matches_glob(&self, path: &str) -> bool {
         self.globs.iter().any(|g| g.is_match(path))
     }
 }
@@ -268,6 +300,24 @@ impl Excluder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder exclusion takes everything below it and nothing beside it
+    /// (`ab.py` is not under `a`), sorted walk or not.
+    #[test]
+    fn folder_exclusions_cover_exactly_their_folder() {
+        let sorted: Vec<String> = ["a.py", "a/b.py", "a/c/d.py", "ab.py", "b/a/x.py"]
+            .map(String::from)
+            .to_vec();
+        let mut unsorted = sorted.clone();
+        unsorted.reverse();
+        let entries = items(&["**/*.py"]);
+        for files in [&sorted, &unsorted] {
+            let (r, _) = expand_over(&entries, &["a/".to_string()], files);
+            let mut paths: Vec<&str> = r.iter().map(|r| r.path.as_str()).collect();
+            paths.sort();
+            assert_eq!(paths, ["a.py", "ab.py", "b/a/x.py"], "{files:?}");
+        }
+    }
 
     /// A kept index answers as a fresh expansion does, and a walk changed
     /// in place (as the TUI's grows while it streams) is matched anew.
