@@ -315,7 +315,35 @@ fn filter_narrows_the_tree() {
     assert_eq!(h.state.filter, "util");
     h.key("esc");
     assert!(h.state.filter.is_empty());
-    assert_eq!(h.state.rows.len(), 3);
+    // The cursor was on `src`, which stays where it was.
+    assert_eq!(h.state.current_row().map(|r| r.path.as_str()), Some("src"));
+}
+
+/// Clearing the filter keeps the cursor on the file it was on (its folders
+/// opened), and the symbols and preview panes follow it.
+#[test]
+fn clearing_the_filter_keeps_the_cursor_on_its_file() {
+    let p = Project::fixture();
+    // Esc in the tree, or Esc in the filter prompt opened again.
+    for clear in ["esc", "/ esc"] {
+        let mut h = open(&p, 120, 24);
+        h.key("/");
+        h.type_text("util");
+        h.keys("enter j");
+        assert_eq!(
+            h.state.current_row().map(|r| r.path.as_str()),
+            Some("src/util.c")
+        );
+        h.keys(clear);
+        assert!(h.state.filter.is_empty(), "{clear}");
+        assert_eq!(
+            h.state.current_row().map(|r| r.path.as_str()),
+            Some("src/util.c"),
+            "{clear}"
+        );
+        let screen = h.screen();
+        assert!(screen.contains("Symbols · util.c"), "{clear}:\n{screen}");
+    }
 }
 
 #[test]

@@ -58,11 +58,12 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
         Overlay::Input { prompt, buffer } => match action {
             Action::Confirm => submit_input(state, prompt, buffer),
             Action::Cancel => {
-                if prompt == Prompt::Filter {
-                    state.filter.clear();
-                    state.refresh_rows();
-                }
                 state.overlay = None;
+                if prompt == Prompt::Filter {
+                    state.clear_filter();
+                    // The panes follow the cursor wherever it is now.
+                    return follow_cursor(state);
+                }
                 Vec::new()
             }
             _ => Vec::new(),

@@ -353,6 +353,19 @@ impl State {
         }
     }
 
+    /// Clear the tree filter with the cursor still on the row it was on:
+    /// the folders above it are opened, so it stays visible unfiltered.
+    pub fn clear_filter(&mut self) {
+        let current = self.current_row().map(|r| r.path.clone());
+        self.filter.clear();
+        if let Some(path) = current {
+            for (i, _) in path.match_indices('/') {
+                self.open_dirs.insert(path[..i].to_string());
+            }
+        }
+        self.refresh_rows();
+    }
+
     /// Recompute the visible rows, keeping the cursor on the same path.
     pub fn refresh_rows(&mut self) {
         let current = self.current_row().map(|r| r.path.clone());

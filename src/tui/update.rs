@@ -302,8 +302,8 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
                 && state.range_anchor.take().is_none()
                 && !state.filter.is_empty()
             {
-                state.filter.clear();
-                state.refresh_rows();
+                state.clear_filter();
+                return follow_cursor(state);
             }
             Vec::new()
         }
