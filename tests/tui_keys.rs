@@ -227,7 +227,7 @@ fn presets_save_switch_rename_delete() {
 #[test]
 fn help_overlay_lists_every_action() {
     let p = Project::fixture();
-    let mut h = open(&p, 130, 60);
+    let mut h = open(&p, 130, 75);
     h.key("?");
     let screen = h.screen();
     insta::assert_snapshot!("help", screen);
@@ -627,4 +627,46 @@ fn the_gauge_follows_a_long_composition() {
         total: 10,
     });
     assert!(!h.screen().contains("files rendered"), "{}", h.screen());
+}
+
+/// `1`-`9` apply the preset at that place of the picker (which shows the
+/// numbers), `]` and `[` cycle; each switch is one undoable step; a
+/// digit typed into a prompt is text, not a switch.
+#[test]
+fn number_keys_and_brackets_switch_presets() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.a]\nfiles = [\"src/app.py\"]\n\n[presets.b]\nfiles = [\"src/util.c\"]\n\n[presets.c]\n",
+    );
+    let mut h = open(&p, 120, 24);
+    let active = |h: &Harness| h.state.project.active_preset_name().to_string();
+    h.key("2");
+    assert_eq!(active(&h), "b");
+    assert_eq!(saved(&p).project.get_str("active_preset"), Some("b"));
+    assert!(h.composed_text().contains("### src/util.c"));
+    assert!(h.screen().contains("preset: b (2)"), "{}", h.screen());
+    h.key("]");
+    assert_eq!(active(&h), "c");
+    h.key("]");
+    assert_eq!(active(&h), "a", "next wraps around");
+    h.key("[");
+    assert_eq!(active(&h), "c", "previous wraps around");
+    h.key("u");
+    assert_eq!(active(&h), "a", "a switch is undone like an edit");
+    h.key("9");
+    assert_eq!(active(&h), "a");
+    assert!(h.screen().contains("there is no preset 9 (3 in all)"));
+    h.key("p");
+    let screen = h.screen();
+    assert!(
+        screen.contains("1 * a") && screen.contains("2   b") && screen.contains("3   c"),
+        "{screen}"
+    );
+    h.key("esc");
+    // In the filter prompt a digit is text.
+    h.key("/");
+    h.key("3");
+    assert_eq!(h.state.filter, "3");
+    assert_eq!(active(&h), "a");
 }

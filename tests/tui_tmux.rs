@@ -447,3 +447,39 @@ fn termination_signals_restore_the_terminal_and_save() {
         tmux.cmd(&["kill-session", "-t", "e2e"]);
     }
 }
+
+/// A number key switches the preset in the real app: the gauge names it,
+/// the tree shows its files, and `u` switches back.
+#[test]
+fn a_number_key_switches_the_preset() {
+    let Some(tmux) = Tmux::new("presets") else {
+        return;
+    };
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nactive_preset = \"alpha\"\n\n[presets.alpha]\nfiles = [\"src/app.py\"]\n\n\
+         [presets.beta]\nfiles = [\"src/util.c\"]\n",
+    );
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("preset alpha"));
+    tmux.keys(&["2"]);
+    tmux.wait("the second preset", |t| {
+        let s = t.screen();
+        s.contains("preset beta") && s.contains("preset: beta (2)")
+    });
+    tmux.keys(&["u"]);
+    tmux.wait("the first preset again", |t| {
+        t.screen().contains("preset alpha")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+    assert!(
+        p.read("ctxcurate.toml")
+            .contains("active_preset = \"alpha\"")
+    );
+}

@@ -80,9 +80,30 @@ actions! {
     PresetNew => "preset_new", "Picker: save the current curation as a new preset";
     PresetRename => "preset_rename", "Picker: rename the preset";
     PresetDelete => "preset_delete", "Picker: delete the preset";
+    Preset1 => "preset_1", "Apply the 1st preset of the picker (undoable)";
+    Preset2 => "preset_2", "Apply the 2nd preset of the picker";
+    Preset3 => "preset_3", "Apply the 3rd preset of the picker";
+    Preset4 => "preset_4", "Apply the 4th preset of the picker";
+    Preset5 => "preset_5", "Apply the 5th preset of the picker";
+    Preset6 => "preset_6", "Apply the 6th preset of the picker";
+    Preset7 => "preset_7", "Apply the 7th preset of the picker";
+    Preset8 => "preset_8", "Apply the 8th preset of the picker";
+    Preset9 => "preset_9", "Apply the 9th preset of the picker";
+    PresetNext => "preset_next", "Apply the next preset of the picker (undoable)";
+    PresetPrev => "preset_prev", "Apply the previous preset of the picker (undoable)";
 }
 
 impl Action {
+    /// The picker position (0-based) a `preset_N` action applies.
+    pub fn preset_number(self) -> Option<usize> {
+        use Action::*;
+        [
+            Preset1, Preset2, Preset3, Preset4, Preset5, Preset6, Preset7, Preset8, Preset9,
+        ]
+        .iter()
+        .position(|a| *a == self)
+    }
+
     /// The table row of this action.
     pub fn info(self) -> &'static ActionInfo {
         ACTIONS

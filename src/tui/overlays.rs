@@ -9,6 +9,7 @@ use super::model::PendingCopy;
 use super::navigate::{follow_cursor, moved};
 use super::state::{Level, Overlay, Prompt, State};
 use crate::core::project::Scope;
+use crate::text::sanitize::display_line;
 
 /// Keys while an overlay is open.
 pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) -> Vec<Effect> {
@@ -71,6 +72,70 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
     }
 }
 
+/// Make `name` the active preset: one undoable step, like any edit.
+pub fn apply_preset(state: &mut State, name: &str) -> Vec<Effect> {
+    let before = state.project.file.clone();
+    match state.project.apply(name) {
+        Ok(()) => {
+            state.add_explicit_files();
+            // Proposals belong to the preset they were made for.
+            state.discovery = None;
+            let position = state
+                .project
+                .preset_names()
+                .iter()
+                .position(|(n, _)| n == name)
+                .map_or(String::new(), |i| format!(" ({})", i + 1));
+            commit::commit(
+                state,
+                before,
+                format!("preset: {}{position} · u goes back", display_line(name, 60)),
+            )
+        }
+        Err(e) => {
+            state.say(Level::Error, e.to_string());
+            Vec::new()
+        }
+    }
+}
+
+/// `preset_N`, `preset_next`, `preset_prev`: the preset at that place of
+/// the picker's list (next and previous wrap around).
+pub fn switch_preset(state: &mut State, action: Action) -> Vec<Effect> {
+    let names = state.project.preset_names();
+    if names.is_empty() {
+        state.say(
+            Level::Warn,
+            "no presets yet: p opens the picker, n saves one",
+        );
+        return Vec::new();
+    }
+    let active = state.project.active_preset_name().to_string();
+    let at = names.iter().position(|(n, _)| *n == active);
+    let len = names.len();
+    let index = match (action.preset_number(), action) {
+        (Some(n), _) => n,
+        (None, Action::PresetNext) => at.map_or(0, |i| (i + 1) % len),
+        (None, _) => at.map_or(len - 1, |i| (i + len - 1) % len),
+    };
+    let Some((name, _)) = names.get(index) else {
+        state.say(
+            Level::Warn,
+            format!("there is no preset {} ({len} in all)", index + 1),
+        );
+        return Vec::new();
+    };
+    if *name == active {
+        state.say(
+            Level::Info,
+            format!("preset {} is already active", index + 1),
+        );
+        return Vec::new();
+    }
+    let name = name.clone();
+    apply_preset(state, &name)
+}
+
 fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
     let names = state.project.preset_names();
     let len = names.len();
@@ -92,19 +157,7 @@ fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
             let Some((name, _)) = selected else {
                 return Vec::new();
             };
-            let before = state.project.file.clone();
-            match state.project.apply(&name) {
-                Ok(()) => {
-                    state.add_explicit_files();
-                    // Proposals belong to the preset they were made for.
-                    state.discovery = None;
-                    commit::commit(state, before, format!("preset: {name}"))
-                }
-                Err(e) => {
-                    state.say(Level::Error, e.to_string());
-                    Vec::new()
-                }
-            }
+            apply_preset(state, &name)
         }
         Action::PresetNew => {
             state.overlay = Some(Overlay::Input {

@@ -14,7 +14,7 @@ use super::messages::{Effect, Event, Job};
 use super::model::PendingCopy;
 pub use super::navigate::follow_cursor;
 use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
-use super::overlays::{on_input, on_overlay};
+use super::overlays::{self, on_input, on_overlay};
 use super::project_sync::SyncOutcome;
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
@@ -308,6 +308,17 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
+        Action::Preset1
+        | Action::Preset2
+        | Action::Preset3
+        | Action::Preset4
+        | Action::Preset5
+        | Action::Preset6
+        | Action::Preset7
+        | Action::Preset8
+        | Action::Preset9
+        | Action::PresetNext
+        | Action::PresetPrev => overlays::switch_preset(state, action),
     }
 }
 

@@ -139,7 +139,14 @@ fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
         .take(list.height as usize)
     {
         let mark = if name == active { "* " } else { "  " };
+        // The number key that applies it (1-9).
+        let number = if i < 9 {
+            format!("{} ", i + 1)
+        } else {
+            "  ".to_string()
+        };
         let mut spans = vec![
+            Span::styled(number, Style::default().fg(Color::DarkGray)),
             Span::raw(mark),
             Span::raw(display_line(name, 40).into_owned()),
         ];
