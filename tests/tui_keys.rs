@@ -670,3 +670,27 @@ fn number_keys_and_brackets_switch_presets() {
     assert_eq!(h.state.filter, "3");
     assert_eq!(active(&h), "a");
 }
+
+/// A copy the clipboard refused (too large for OSC 52, say) says why and
+/// where `w` writes the text instead.
+#[test]
+fn a_refused_copy_points_at_the_output_file() {
+    let p = Project::fixture();
+    let mut h = open(&p, 160, 20);
+    h.send(ctxcurate::tui::messages::Event::Copied {
+        label: "context (2 files)".into(),
+        tokens: 300_000,
+        tokenizer: TokenizerKind::O200k,
+        result: Err(
+            "900000 bytes is too much for the terminal clipboard (OSC 52 limit 768000 bytes)"
+                .into(),
+        ),
+    });
+    let screen = h.screen();
+    assert!(
+        screen.contains(
+            "OSC 52 limit 768000 bytes) · w writes it to .ctxcurate/out/context_NNN.md instead"
+        ),
+        "{screen}"
+    );
+}

@@ -4,6 +4,7 @@
 
 use crate::core::model::{MaskState, ViewMode};
 use crate::core::walk;
+use crate::text::sanitize::display_line;
 
 use super::action::Action;
 use super::commit::{self, recompose};
@@ -126,7 +127,29 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                         thousands(tokens)
                     ),
                 ),
-                Err(e) => state.say(Level::Error, format!("copy failed: {e}")),
+                Err(e) => {
+                    // Too large for OSC 52, no clipboard at all: the text
+                    // can still leave through the numbered output file.
+                    let key = state
+                        .keymap
+                        .keys_for(Action::WriteOutput)
+                        .first()
+                        .map_or_else(|| "write_output".to_string(), |(_, k)| k.to_string());
+                    let s = &state.project.settings;
+                    let file = format!(
+                        "{}/{}_NNN.{}",
+                        s.output_dir,
+                        s.namespace,
+                        crate::core::compose::output_file::extension(s.format)
+                    );
+                    state.say(
+                        Level::Error,
+                        format!(
+                            "copy failed: {e} · {key} writes it to {} instead",
+                            display_line(&file, 80)
+                        ),
+                    )
+                }
             }
             Vec::new()
         }
