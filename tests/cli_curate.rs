@@ -161,7 +161,7 @@ fn a_hanging_summarizer_times_out_and_falls_back() {
         "{out}"
     );
     // The built-in summary is shown instead.
-    assert!(out.contains("- function `def f0(x)`"), "{out}");
+    assert!(out.contains("- `def f0(x)`"), "{out}");
     assert!(out.contains("- B\n  The b document."));
     // Failures are not cached: the next run tries again.
     assert!(entries(&p).is_empty());
@@ -172,7 +172,7 @@ fn a_failing_or_silent_summarizer_falls_back_with_a_note() {
     let p = project_with_summarizer("echo 'model not found' >&2; exit 4", 30);
     let out = p.ok(&["build"]);
     assert!(out.contains("> note: summary_command exited with status 4: model not found; the built-in summary is shown"), "{out}");
-    assert!(out.contains("- function `def f0(x)`"));
+    assert!(out.contains("- `def f0(x)`"));
     let p = project_with_summarizer("cat > /dev/null", 30);
     let out = p.ok(&["build"]);
     assert!(

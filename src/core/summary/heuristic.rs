@@ -19,7 +19,7 @@ use crate::core::syntax::{self, Lang};
 const HEAD_LINES: usize = 10;
 /// Bumped whenever a heuristic summary changes, so summaries cached on
 /// disk by an older version are recomputed, never served.
-pub const VERSION: &str = "heuristic-3";
+pub const VERSION: &str = "heuristic-4";
 
 /// A summary of `text`, chosen by the extension of `path`.
 pub fn summarize(path: &str, text: &str) -> String {
@@ -67,6 +67,18 @@ fn line_count(text: &str) -> usize {
     text.lines().count()
 }
 
+/// Keywords that open a signature and say what it defines.
+const NAMES_ITS_KIND: &[&str] = &[
+    "class",
+    "def",
+    "async",
+    "struct",
+    "union",
+    "enum",
+    "namespace",
+    "typedef",
+];
+
 fn code_summary(lang: Lang, text: &str) -> String {
     let tree = syntax::parse(lang, text);
     let mut out = String::new();
@@ -74,10 +86,16 @@ fn code_summary(lang: Lang, text: &str) -> String {
         let _ = writeln!(out, "{doc}");
     }
     for sym in &tree.symbols {
+        // `class Point` and `def f()` name their kind already.
+        let first = sym.signature.split_whitespace().next().unwrap_or_default();
+        let kind = if NAMES_ITS_KIND.contains(&first) {
+            String::new()
+        } else {
+            format!("{} ", sym.kind.as_str())
+        };
         let _ = writeln!(
             out,
-            "- {} `{}` (L{}-{}, {})",
-            sym.kind.as_str(),
+            "- {kind}`{}` (L{}-{}, {})",
             sym.signature,
             sym.start_line,
             sym.end_line,
@@ -176,7 +194,7 @@ mod tests {
         let src = "\"\"\"Tools for things.\n\nMore detail.\n\"\"\"\n\ndef f(a, b):\n    x = a + b\n    y = x * 2\n    return y\n\n\nclass K:\n    def m(self):\n        return 1\n";
         assert_eq!(
             summarize("t.py", src),
-            "Tools for things.\n- function `def f(a, b)` (L6-9, 4 lines)\n- class `class K` (L12-14, 3 lines)\n(14 lines, 139 bytes)\n"
+            "Tools for things.\n- `def f(a, b)` (L6-9, 4 lines)\n- `class K` (L12-14, 3 lines)\n(14 lines, 139 bytes)\n"
         );
     }
 

@@ -1,5 +1,6 @@
 //! Outline: one line per symbol, indented two spaces per nesting level —
-//! `{kind} {name}: {signature} (L{start}-{end})`. A duplicate path's `#n`
+//! `{kind} {name}: {signature} (L{start}-{end})`, the signature left out
+//! when it is only a keyword and the name (`class Point`). A duplicate path's `#n`
 //! is shown after the name so the line names the symbol a mask would.
 
 use std::fmt::Write;
@@ -16,13 +17,18 @@ pub(super) fn render(tree: &SymbolTree) -> String {
 }
 
 fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize) {
+    let label = label(symbol);
+    // `class Point: class Point` says nothing twice: a signature that is
+    // only a keyword and the name is left out.
+    let signature = match symbol.signature.split_once(' ') {
+        Some((_, name)) if name == symbol.name => String::new(),
+        _ => format!(": {}", symbol.signature),
+    };
     let _ = writeln!(
         out,
-        "{}{} {}: {} (L{}-{})",
+        "{}{} {label}{signature} (L{}-{})",
         "  ".repeat(depth),
         symbol.kind.as_str(),
-        label(symbol),
-        symbol.signature,
         symbol.start_line,
         symbol.end_line
     );

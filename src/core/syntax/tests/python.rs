@@ -142,7 +142,7 @@ fn outline_is_indented_by_nesting() {
       method stop: def stop(self) (L42-42)
       method size: def size(self) (L44-46)
       method size#2: def size(self, v) (L48-50)
-      class Inner: class Inner (L52-54)
+      class Inner (L52-54)
         method deep: def deep(self) (L53-54)
     function one: def one() (L57-57)
     ");
