@@ -168,6 +168,23 @@ fn batch_selection_sets_modes_and_removes() {
     assert_eq!(default_files(&p).len(), 3);
 }
 
+/// The selection works like visual mode: the status line counts it while
+/// it grows, and `v` again cancels it out loud (no batch key then
+/// silently changes one file).
+#[test]
+fn a_second_v_cancels_the_selection_and_says_so() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("j l j v j");
+    assert!(h.screen().contains("2 selected"), "{}", h.screen());
+    h.key("v");
+    assert!(h.state.range_anchor.is_none());
+    assert!(h.screen().contains("selection cancelled"), "{}", h.screen());
+    h.keys("v esc");
+    assert!(h.state.range_anchor.is_none());
+    assert!(!p.path("ctxcurate.toml").exists(), "nothing was changed");
+}
+
 #[test]
 fn undo_and_redo() {
     let p = Project::fixture();

@@ -47,7 +47,7 @@ actions! {
     PrevMode => "prev_mode", "Previous view mode of the file";
     ToggleForceFull => "toggle_force_full", "Toggle force_full (render in full whatever the mode)";
     ToggleAggregate => "toggle_aggregate", "Toggle auto_aggregate (listed only, not rendered)";
-    SelectRange => "select_range", "Start or end a range selection in the file tree";
+    SelectRange => "select_range", "Start a range selection in the tree (move to extend, F A S D X apply it, v or Esc cancels)";
     BatchFull => "batch_full", "Selection: render in full";
     BatchSummary => "batch_summary", "Selection: render as summaries";
     BatchSkeleton => "batch_skeleton", "Selection: render as skeletons";

@@ -226,10 +226,13 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::ToggleForceFull => curate::toggle_flag(state, true),
         Action::ToggleAggregate => curate::toggle_flag(state, false),
         Action::SelectRange => {
-            state.range_anchor = match state.range_anchor {
-                Some(_) => None,
-                None => Some(state.cursor),
-            };
+            // Like visual mode: `v` starts, movement extends, a batch key
+            // applies; `v` again (or Esc) cancels, and says so.
+            if state.range_anchor.take().is_some() {
+                state.say(Level::Info, "selection cancelled");
+            } else {
+                state.range_anchor = Some(state.cursor);
+            }
             Vec::new()
         }
         Action::BatchFull => curate::batch(state, Batch::Mode(ViewMode::Full)),

@@ -151,6 +151,12 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
     }
     let ctx = state.focus.context();
     let mut spans = Vec::new();
+    if let (Some((from, to)), Pane::Tree) = (state.selection(), state.focus) {
+        spans.push(Span::styled(
+            format!("{} selected · ", to + 1 - from),
+            Style::default().fg(Color::Yellow),
+        ));
+    }
     for action in hint_actions(state) {
         let keys = state.keymap.keys_for(*action);
         let key = keys
