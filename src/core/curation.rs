@@ -247,7 +247,25 @@ pub fn exclude_folder(preset: &mut Preset, dir: &str, files: &[String]) {
 
 /// Set the view mode of `path`.
 pub fn set_mode(preset: &mut Preset, path: &str, mode: ViewMode) -> Result<(), CurationError> {
-    edit_entry(preset, path, |item| item.view_mode = mode)
+    edit_entry(preset, path, |item| switch_mode(item, mode))
+}
+
+/// Switch `item` to `mode`. A file that enters `masked` with no mask of
+/// its own starts from `sig` (signatures and docstrings: the API), so the
+/// bodies the user picks with `d` are the ones shown in full; leaving
+/// `masked` still untouched takes that default back, so cycling through
+/// the modes leaves no trace in the file.
+fn switch_mode(item: &mut FileItem, mode: ViewMode) {
+    let entering = mode == ViewMode::Masked && item.view_mode != ViewMode::Masked;
+    let leaving = mode != ViewMode::Masked && item.view_mode == ViewMode::Masked;
+    if item.ast_mask.is_empty() {
+        if entering && item.mask_default == MaskState::Def {
+            item.mask_default = MaskState::Sig;
+        } else if leaving && item.mask_default == MaskState::Sig {
+            item.mask_default = MaskState::Def;
+        }
+    }
+    item.view_mode = mode;
 }
 
 /// Step the view mode of `path` forward or back; the new mode.
@@ -257,11 +275,12 @@ pub fn cycle_mode(
     forward: bool,
 ) -> Result<FileItem, CurationError> {
     edit_entry(preset, path, |item| {
-        item.view_mode = if forward {
+        let mode = if forward {
             item.view_mode.next()
         } else {
             item.view_mode.prev()
         };
+        switch_mode(item, mode);
         item.clone()
     })
 }
@@ -293,8 +312,8 @@ pub fn set_mask(
     state: MaskState,
 ) -> Result<(), CurationError> {
     edit_entry(preset, path, |item| {
+        switch_mode(item, ViewMode::Masked);
         item.ast_mask.insert(symbol.to_string(), state);
-        item.view_mode = ViewMode::Masked;
     })
 }
 
@@ -416,6 +435,40 @@ pub fn accept_pack(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Masked mode starts from `sig` (the API); batch `D` keeps `def`;
+    /// cycling through `masked` untouched leaves no trace; a file with a
+    /// mask of its own keeps its default.
+    #[test]
+    fn masked_mode_starts_from_signatures() {
+        let mut preset = Preset::default();
+        include(&mut preset, "a.py", None).expect("include");
+        set_mode(&mut preset, "a.py", ViewMode::Masked).expect("mode");
+        let item = preset.item("a.py").expect("entry").clone();
+        assert_eq!(
+            (item.view_mode, item.mask_default),
+            (ViewMode::Masked, MaskState::Sig)
+        );
+        set_mode(&mut preset, "a.py", ViewMode::Skeleton).expect("mode");
+        let item = preset.item("a.py").expect("entry").clone();
+        assert_eq!(item.mask_default, MaskState::Def, "no trace once it leaves");
+        // `d` on one symbol: that body in full, the rest as signatures.
+        set_mask(&mut preset, "a.py", "f", MaskState::Def).expect("mask");
+        let item = preset.item("a.py").expect("entry").clone();
+        assert_eq!(item.mask_default, MaskState::Sig);
+        assert_eq!(item.ast_mask.get("f"), Some(&MaskState::Def));
+        set_mode(&mut preset, "a.py", ViewMode::Full).expect("mode");
+        set_mode(&mut preset, "a.py", ViewMode::Masked).expect("mode");
+        let item = preset.item("a.py").expect("entry").clone();
+        assert_eq!(item.mask_default, MaskState::Sig, "its own mask kept");
+        mask_all_def(&mut preset, "a.py").expect("batch D");
+        let item = preset.item("a.py").expect("entry").clone();
+        assert_eq!(
+            item.mask_default,
+            MaskState::Def,
+            "batch D: every symbol def"
+        );
+    }
 
     fn globbed() -> Preset {
         let mut glob = FileItem::new("src/**");
