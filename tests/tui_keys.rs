@@ -134,6 +134,38 @@ fn masking_symbols_switches_to_masked() {
     );
 }
 
+/// `D` in the symbols pane steps the file's default mask, shown in the
+/// pane's header; a file not yet masked starts at `sig`.
+#[test]
+fn the_mask_default_cycles_from_the_symbols_pane() {
+    let p = Project::fixture();
+    let mut h = open(&p, 160, 24);
+    h.goto("src/app.py");
+    h.keys("space tab");
+    h.key("D");
+    let item = |p: &Project| saved(p).presets["default"].files[0].clone();
+    assert_eq!(
+        (item(&p).view_mode, item(&p).mask_default),
+        (ViewMode::Masked, MaskState::Sig)
+    );
+    assert!(
+        h.screen().contains("Symbols · app.py · sig"),
+        "{}",
+        h.screen()
+    );
+    h.key("D");
+    assert_eq!(item(&p).mask_default, MaskState::Agg);
+    assert!(
+        h.screen().contains("Symbols · app.py · agg"),
+        "{}",
+        h.screen()
+    );
+    let text = h.composed_text();
+    assert!(!text.contains("return x > 0"), "{text}");
+    h.key("u");
+    assert_eq!(item(&p).mask_default, MaskState::Sig, "one undo, one step");
+}
+
 #[test]
 fn batch_selection_sets_modes_and_removes() {
     let p = Project::fixture();

@@ -58,6 +58,7 @@ actions! {
     MaskAgg => "mask_agg", "Mask the symbol: signature and one-line summary";
     MaskHide => "mask_hide", "Mask the symbol: hidden";
     MaskCycle => "mask_cycle", "Cycle the symbol's mask state";
+    MaskDefaultCycle => "mask_default_cycle", "Cycle the file's default mask (def, sig, agg, hide) for symbols without their own";
     Yank => "yank", "Copy the composed context";
     YankFile => "yank_file", "Copy the current file's view";
     WriteOutput => "write_output", "Write the numbered output file";

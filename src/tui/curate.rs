@@ -202,6 +202,31 @@ pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effec
     })
 }
 
+/// `D` in the symbols pane: the file's default mask steps to the next
+/// state (the file switches to `masked`).
+pub fn cycle_mask_default(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state.symbols.as_ref().map(|s| s.path.clone()) else {
+        return Vec::new();
+    };
+    let Some(item) = state.item_for(&path) else {
+        state.say(Level::Warn, "include the file first (Space in the tree)");
+        return Vec::new();
+    };
+    let next = if item.view_mode == ViewMode::Masked {
+        item.mask_default.next()
+    } else {
+        // Entering masked starts from sig: the next step shows it.
+        MaskState::Sig
+    };
+    edit(state, |preset, _| {
+        curation::set_mode(preset, &path, ViewMode::Masked).map_err(|e| e.to_string())?;
+        curation::set_mask_default(preset, &path, next).map_err(|e| e.to_string())?;
+        Ok(format!(
+            "{path}: symbols without their own mask are {next} (masked view)"
+        ))
+    })
+}
+
 /// Enter on the slice-tag prompt: add the slice to the file.
 pub fn add_slice(
     state: &mut State,

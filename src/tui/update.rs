@@ -245,6 +245,10 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::MaskAgg => mask_current(state, Some(MaskState::Agg)),
         Action::MaskHide => mask_current(state, Some(MaskState::Hide)),
         Action::MaskCycle => mask_current(state, None),
+        Action::MaskDefaultCycle if state.focus == Pane::Symbols => {
+            curate::cycle_mask_default(state)
+        }
+        Action::MaskDefaultCycle => Vec::new(),
         Action::Yank | Action::WriteOutput if scanning_for_globs(state) => {
             state.say(
                 Level::Warn,

@@ -248,7 +248,17 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
         );
         return;
     };
-    let title = format!(" Symbols · {} ", display_line(file_name(&view.path), 40));
+    // In the masked view, the default state of symbols without their own
+    // (`D` steps it).
+    let default = state
+        .item_for(&view.path)
+        .filter(|i| i.view_mode == crate::core::model::ViewMode::Masked)
+        .map(|i| format!("· {} ", i.mask_default))
+        .unwrap_or_default();
+    let title = format!(
+        " Symbols · {} {default}",
+        display_line(file_name(&view.path), 40)
+    );
     let Some(tree) = &view.tree else {
         frame.render_widget(
             Paragraph::new("no symbols for this file type")
