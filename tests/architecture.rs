@@ -273,7 +273,7 @@ fn the_tui_modules_import_each_other_without_cycles() {
 fn render_imports_no_handler() {
     let graph = tui_graph();
     let handlers = [
-        "app", "commit", "curate", "discover", "dispatch", "effects", "harness", "jobs",
+        "app", "changed", "commit", "curate", "discover", "dispatch", "effects", "harness", "jobs",
         "navigate", "overlays", "update",
     ];
     let bad: Vec<&String> = graph["render"]

@@ -15,7 +15,7 @@ use crate::core::project::Project;
 use crate::core::walk::{self, ResolvedItem};
 
 use super::keymap::{Context, Keymap};
-use super::model::{Composed, ComposedFile, Discovery, PendingCopy, SymbolsView};
+use super::model::{ChangedMarks, Composed, ComposedFile, Discovery, PendingCopy, SymbolsView};
 use super::tree::{FileTree, Row};
 
 /// The panes, in Tab order.
@@ -164,6 +164,8 @@ pub struct State {
     /// Files the last discovery proposes to add, until accepted or
     /// discarded.
     pub discovery: Option<Discovery>,
+    /// The files git sees changed, marked in the tree (`mark_changed`).
+    pub changed: Option<ChangedMarks>,
     /// Terminal height, for page moves.
     pub page: usize,
     pub quit: bool,
@@ -200,6 +202,7 @@ impl State {
             status: None,
             parked: HashMap::new(),
             discovery: None,
+            changed: None,
             page: 20,
             quit: false,
         };
