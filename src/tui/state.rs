@@ -130,6 +130,9 @@ pub struct State {
     pub walked: Arc<Vec<String>>,
     /// What the preset's globs match in `walked`, kept across edits.
     pub globs: walk::GlobIndex,
+    /// The last resolution's inputs, so an edit re-resolves only the
+    /// paths it touched.
+    pub resolver: walk::Resolver,
     pub walk_done: bool,
     pub open_dirs: HashSet<String>,
     pub filter: String,
@@ -181,6 +184,7 @@ impl State {
             files: FileTree::new(),
             walked: Arc::new(Vec::new()),
             globs: walk::GlobIndex::default(),
+            resolver: walk::Resolver::default(),
             walk_done: false,
             open_dirs: HashSet::new(),
             filter: String::new(),
@@ -266,18 +270,14 @@ impl State {
     /// Recompute the derived parts: inclusion and visible rows.
     pub fn refresh(&mut self) {
         let preset = self.preset();
-        let (resolved, _) = walk::expand_shared(
+        // Patched at the paths an edit touched, when only those changed.
+        self.resolver.resolve(
             &preset.files,
             &preset.exclude,
             &self.walked,
             &mut self.globs,
+            &mut self.resolved,
         );
-        let mut resolved = resolved;
-        // A glob's matches come in walk order: usually sorted already.
-        if !resolved.is_sorted_by(|a, b| a.path <= b.path) {
-            resolved.sort_unstable_by(|a, b| a.path.cmp(&b.path));
-        }
-        self.resolved = resolved;
         self.refresh_rows();
     }
 
