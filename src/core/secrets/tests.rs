@@ -347,8 +347,10 @@ fn the_output_is_scanned_around_the_bodies_not_through_them() {
         ],
         ..Preset::default()
     };
-    let mut settings = crate::core::model::Settings::default();
-    settings.tree = crate::core::model::TreeMode::None;
+    let settings = crate::core::model::Settings {
+        tree: crate::core::model::TreeMode::None,
+        ..Default::default()
+    };
     let opts = crate::core::compose::ComposeOptions::from_settings(&settings);
     let cache = FileCache::new();
     let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
