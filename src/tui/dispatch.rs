@@ -13,6 +13,9 @@ pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
     if ev.kind == KeyEventKind::Release {
         return None;
     }
+    if let Some(Overlay::Finder) = state.overlay {
+        return super::finder_overlay::key_event(ev);
+    }
     if let Some(Overlay::Input { .. }) = state.overlay {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
         return match ev.code {
