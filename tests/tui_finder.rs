@@ -10,6 +10,7 @@ use std::path::Path;
 
 use common::Project;
 use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::messages::Event;
 use ctxcurate::tui::state::{Overlay, Pane};
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {
@@ -312,4 +313,27 @@ fn reqinst_finds_req_install_first_in_pip() {
         h.state.symbols.as_ref().map(|s| s.path.as_str()),
         Some("_internal/req/req_install.py")
     );
+}
+
+#[test]
+fn files_walked_after_the_finder_opens_are_found_too() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    // A walk that is still streaming in when the finder opens.
+    h.state.begin_walk();
+    h.send(Event::Walked(vec!["src/app.py".to_string()]));
+    h.key("ctrl-p");
+    assert_eq!(h.state.finder.as_ref().map(|f| f.total()), Some(1));
+    assert!(h.screen().contains("1/1 · scanning…"));
+    h.send(Event::Walked(vec![
+        "src/util.c".to_string(),
+        "docs/guide.md".to_string(),
+    ]));
+    h.send(Event::WalkDone);
+    assert!(finder_is_open(&h), "the walk does not close the finder");
+    assert_eq!(h.state.finder.as_ref().map(|f| f.total()), Some(3));
+    assert!(h.screen().contains("Find a file · 3/3 "));
+    h.type_text("guide");
+    h.key("enter");
+    assert_eq!(h.state.current_file(), Some("docs/guide.md"));
 }

@@ -4,9 +4,8 @@
 //! batches that arrive while it is open, and the wake-ups from its matcher
 //! threads. Ranking is [`Finder`] (nucleo, off the UI thread: a key only
 //! sets the query and takes the latest results); drawing is
-//! `render::finder`. Called from `dispatch`, `update` and `overlays`.
-
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+//! `render::finder`; which key means what is `dispatch::finder_key`.
+//! Called from `update` and `overlays`.
 
 use super::action::Action;
 use super::curate;
@@ -24,36 +23,6 @@ pub(super) fn open(state: &mut State) -> Vec<Effect> {
     state.finder = Some(finder);
     state.overlay = Some(Overlay::Finder);
     Vec::new()
-}
-
-/// What a key means while the finder is open. Like a text prompt, typed
-/// characters go to the query (so the keymap's letters do not apply);
-/// the finder's own keys are fixed here.
-pub(super) fn key_event(ev: &KeyEvent) -> Option<Event> {
-    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-    let alt = ev.modifiers.contains(KeyModifiers::ALT);
-    let action = |a| Some(Event::Action(a));
-    match ev.code {
-        KeyCode::Enter => action(Action::Confirm),
-        KeyCode::Esc => action(Action::Cancel),
-        KeyCode::Up => action(Action::Up),
-        KeyCode::Down => action(Action::Down),
-        KeyCode::PageUp => action(Action::PageUp),
-        KeyCode::PageDown => action(Action::PageDown),
-        KeyCode::Tab => action(Action::ToggleInclude),
-        KeyCode::Backspace => Some(Event::InputBackspace),
-        KeyCode::Char(c) if ctrl => match c {
-            'c' => action(Action::Cancel),
-            'u' => Some(Event::InputClear),
-            'p' | 'k' => action(Action::Up),
-            'n' | 'j' => action(Action::Down),
-            _ => None,
-        },
-        // A space is not part of a query: nucleo matches without it.
-        KeyCode::Char(' ') => action(Action::ToggleInclude),
-        KeyCode::Char(c) if !alt => Some(Event::InputChar(c)),
-        _ => None,
-    }
 }
 
 /// An action while the finder is open.
