@@ -219,6 +219,12 @@ fn odd_names_are_found_shown_safely_and_gone_to() {
         let screen = h.screen();
         assert!(!screen.contains('\u{1b}') && !screen.contains('\u{202e}'));
     }
+    // Any terminal size draws.
+    for (w, ht) in [(1, 1), (10, 3), (20, 5), (200, 60)] {
+        h.resize(w, ht);
+        let _ = h.screen();
+    }
+    h.resize(80, 24);
     h.key("ctrl-u");
     h.type_text("deep");
     assert!(h.screen().contains("…"), "a long path is cut on the left");

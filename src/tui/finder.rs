@@ -200,7 +200,7 @@ mod tests {
 
     #[test]
     fn an_empty_query_lists_every_file() {
-        let mut f = finder(PATHS);
+        let f = finder(PATHS);
         assert_eq!(f.total(), PATHS.len());
         assert_eq!(f.matched(), PATHS.len());
         assert_eq!(f.hits(0, 100).len(), PATHS.len());
