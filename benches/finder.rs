@@ -4,7 +4,7 @@
 //! UI thread; then, per keystroke, the time the UI thread spends (new query,
 //! a non-blocking tick and a screenful of hits: what a key and its frame pay
 //! in the app) and the time until the workers have ranked every path (when
-//! the list on screen is final).
+//! the list on screen is final), the best of several rounds.
 //!
 //! Run: `cargo bench --bench finder` (optionally a path count:
 //! `cargo bench --bench finder -- 200000`).
@@ -51,6 +51,9 @@ const WORDS: &[&str] = &[
     "misc",
 ];
 
+/// How many times the query is typed.
+const ROUNDS: usize = 5;
+
 fn word(seed: &mut u64) -> &'static str {
     *seed ^= *seed << 13;
     *seed ^= *seed >> 7;
@@ -88,30 +91,50 @@ fn main() {
         finder.total(),
         t.elapsed().as_secs_f64() * 1e3
     );
+    // Typed ROUNDS times; each key keeps its fastest round, so a machine
+    // busy with other work (which preempts the UI thread) does not pass
+    // for the finder's cost. The slowest round is shown too.
+    let query = "reqinst";
+    let mut rows = vec![(f64::MAX, 0f64, f64::MAX, 0usize); query.chars().count()];
+    for _ in 0..ROUNDS {
+        finder.set_query("");
+        while finder.tick(10) {}
+        for (row, c) in rows.iter_mut().zip(query.chars()) {
+            let t = Instant::now();
+            // What one key costs the UI thread in the app: the new query
+            // and a tick that never waits (`finder_overlay::on_input`),
+            // then the frame reading a screenful of hits (`render::finder`).
+            finder.push(c);
+            finder.tick(0);
+            let _ = finder.hits(0, 40);
+            let ui = t.elapsed().as_secs_f64() * 1e3;
+            while finder.tick(1) {}
+            let ranked = t.elapsed().as_secs_f64() * 1e3;
+            *row = (
+                row.0.min(ui),
+                row.1.max(ui),
+                row.2.min(ranked),
+                finder.matched(),
+            );
+        }
+    }
     println!(
-        "{:>10} {:>14} {:>14} {:>10}",
-        "query", "UI thread", "all ranked", "matches"
+        "{:>10} {:>14} {:>14} {:>14} {:>10}",
+        "query", "UI thread", "(slowest)", "all ranked", "matches"
     );
     let mut worst_ui = 0f64;
-    for c in "reqinst".chars() {
-        let t = Instant::now();
-        // What one key costs the UI thread in the app: the new query and
-        // a tick that never waits (`finder_overlay::on_input`), then the
-        // frame reading a screenful of hits (`render::finder`).
-        finder.push(c);
-        finder.tick(0);
-        let _ = finder.hits(0, 40);
-        let ui = t.elapsed().as_secs_f64() * 1e3;
-        while finder.tick(1) {}
-        let ranked = t.elapsed().as_secs_f64() * 1e3;
+    for (i, (ui, slowest, ranked, matched)) in rows.into_iter().enumerate() {
         worst_ui = worst_ui.max(ui);
         println!(
-            "{:>10} {:>12.2}ms {:>12.2}ms {:>10}",
-            finder.query(),
+            "{:>10} {:>12.2}ms {:>12.2}ms {:>12.2}ms {:>10}",
+            &query[..=i],
             ui,
+            slowest,
             ranked,
-            finder.matched()
+            matched
         );
     }
-    println!("worst UI-thread time per keystroke: {worst_ui:.2} ms (one frame: 16 ms)");
+    println!(
+        "worst UI-thread time per keystroke (best of {ROUNDS}): {worst_ui:.2} ms (one frame: 16 ms)"
+    );
 }

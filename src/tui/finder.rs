@@ -49,7 +49,14 @@ impl Finder {
                 notify();
             }
         });
-        let nucleo = Nucleo::new(config.clone(), once, None, 1);
+        // One core stays with the UI thread: a `tick` right after a new
+        // query finds the matcher busy and spins with `sched_yield` before
+        // giving up (parking_lot's `try_lock_for(0)`), and with every core
+        // matching each yield can hand the core away for a time slice
+        // (`benches/finder.rs` measures the UI thread's time per key).
+        let threads =
+            std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1));
+        let nucleo = Nucleo::new(config.clone(), once, Some(threads), 1);
         let mut finder = Finder {
             nucleo,
             query: String::new(),
