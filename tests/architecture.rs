@@ -274,6 +274,7 @@ fn render_imports_no_handler() {
     let graph = tui_graph();
     let handlers = [
         "app",
+        "changed",
         "commit",
         "curate",
         "discover",

@@ -276,7 +276,7 @@ fn presets_save_switch_rename_delete() {
 #[test]
 fn help_overlay_lists_every_action() {
     let p = Project::fixture();
-    let mut h = open(&p, 130, 75);
+    let mut h = open(&p, 130, 80);
     h.key("?");
     let screen = h.screen();
     insta::assert_snapshot!("help", screen);

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 use ctxcurate::core::compose::changes::Changes;
-use ctxcurate::core::git::{ChangedFiles, Repo};
+use ctxcurate::core::git::{ChangedInProject, Repo};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::tokens;
@@ -163,47 +163,14 @@ pub fn fit(
 /// note on stderr for each kind of file left out.
 fn changed_in_project(project: &Project, rev: &str, ctx: &mut Ctx) -> Result<Vec<String>> {
     let repo = open(project)?;
-    let changed: ChangedFiles = match repo.changed_files(Some(rev)) {
-        Ok(c) => c,
+    let changed: ChangedInProject = match repo.changed_files(Some(rev)) {
+        Ok(c) => c.in_walk(&project.walk()),
         Err(e) => user_err!("--changed: {}", display_line(&error_chain(&e), 500)),
     };
-    let walked: HashSet<String> = project.walk().into_iter().collect();
-    let (kept, skipped): (Vec<String>, Vec<String>) =
-        changed.paths.into_iter().partition(|p| walked.contains(p));
-    // The project file is always left out; saying so each time is noise.
-    let skipped: Vec<String> = skipped
-        .into_iter()
-        .filter(|p| p != "ctxcurate.toml")
-        .collect();
-    if !skipped.is_empty() {
-        let names: Vec<String> = skipped
-            .iter()
-            .take(5)
-            .map(|p| display_line(p, 200).into_owned())
-            .collect();
-        writeln!(
-            ctx.err,
-            "note: {} changed file(s) the project ignores left out: {}{}",
-            skipped.len(),
-            names.join(", "),
-            if skipped.len() > 5 { ", …" } else { "" }
-        )?;
+    for note in changed.notes() {
+        writeln!(ctx.err, "note: {}", display_line(&note, 1000))?;
     }
-    if !changed.deleted.is_empty() {
-        writeln!(
-            ctx.err,
-            "note: {} deleted file(s) left out",
-            changed.deleted.len()
-        )?;
-    }
-    if changed.not_utf8 > 0 {
-        writeln!(
-            ctx.err,
-            "note: {} changed file(s) whose names are not UTF-8 left out",
-            changed.not_utf8
-        )?;
-    }
-    Ok(kept)
+    Ok(changed.paths)
 }
 
 fn open(project: &Project) -> Result<Repo> {

@@ -68,6 +68,72 @@ pub struct ChangedFiles {
     pub not_utf8: usize,
 }
 
+/// The changed files a project shows: [`ChangedFiles`] through the
+/// project's walk, so what the walk never shows (built-in ignores,
+/// `.ctxcurateignore`, binaries) is left out, and counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangedInProject {
+    /// What the working tree was compared with, as named.
+    pub against: String,
+    /// Changed files the walk shows, in [`ChangedFiles::paths`] order.
+    pub paths: Vec<String>,
+    /// Changed files the project ignores (the project file itself, which
+    /// is never shown, is not listed).
+    pub ignored: Vec<String>,
+    /// How many changed files no longer exist.
+    pub deleted: usize,
+    /// How many changed files have names that are not UTF-8.
+    pub not_utf8: usize,
+}
+
+impl ChangedFiles {
+    /// Keep the files `walked` (a project's walk) shows.
+    pub fn in_walk(self, walked: &[String]) -> ChangedInProject {
+        let shown: std::collections::HashSet<&str> = walked.iter().map(String::as_str).collect();
+        let (paths, ignored): (Vec<String>, Vec<String>) = self
+            .paths
+            .into_iter()
+            .partition(|p| shown.contains(p.as_str()));
+        ChangedInProject {
+            against: self.against,
+            paths,
+            ignored: ignored
+                .into_iter()
+                .filter(|p| p != crate::core::project::PROJECT_FILE)
+                .collect(),
+            deleted: self.deleted.len(),
+            not_utf8: self.not_utf8,
+        }
+    }
+}
+
+impl ChangedInProject {
+    /// One line for each kind of changed file left out (the CLI prints
+    /// them as notes, the TUI in its status line).
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if !self.ignored.is_empty() {
+            let names: Vec<&str> = self.ignored.iter().take(5).map(String::as_str).collect();
+            notes.push(format!(
+                "{} changed file(s) the project ignores left out: {}{}",
+                self.ignored.len(),
+                names.join(", "),
+                if self.ignored.len() > 5 { ", …" } else { "" }
+            ));
+        }
+        if self.deleted > 0 {
+            notes.push(format!("{} deleted file(s) left out", self.deleted));
+        }
+        if self.not_utf8 > 0 {
+            notes.push(format!(
+                "{} changed file(s) whose names are not UTF-8 left out",
+                self.not_utf8
+            ));
+        }
+        notes
+    }
+}
+
 /// The git work tree around a project root.
 #[derive(Debug, Clone)]
 pub struct Repo {

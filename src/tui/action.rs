@@ -75,6 +75,8 @@ actions! {
     Discover => "discover", "Discover what the targets need: pack the budget around them and propose the additions";
     AcceptDiscovery => "accept_discovery", "Add the proposed files to the preset (one undoable step)";
     DiscardDiscovery => "discard_discovery", "Discard the proposed files";
+    MarkChanged => "mark_changed", "Mark the files git sees changed against HEAD (± in the tree), or unmark them";
+    IncludeChanged => "include_changed", "Include the files git sees changed against HEAD (one undoable step)";
     ToggleRaw => "toggle_raw", "Preview: switch between the composition and the file's raw text";
     SliceMark => "slice_mark", "Raw text: start or finish selecting lines for a slice";
     Confirm => "confirm", "Confirm (apply a preset, finish input, copy despite likely secrets)";

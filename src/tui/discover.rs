@@ -50,7 +50,7 @@ pub fn toggle_target(state: &mut State) -> Vec<Effect> {
         state.say(Level::Warn, "targets are files: move to a file");
         return Vec::new();
     };
-    let key = state_key(state, super::action::Action::Discover);
+    let key = state.keymap.key_name(super::action::Action::Discover);
     edit(state, |preset, _| {
         let on = !curation::is_target(preset, &path);
         curation::set_target(preset, &path, on);
@@ -69,7 +69,7 @@ pub fn toggle_target(state: &mut State) -> Vec<Effect> {
 pub fn discover(state: &mut State) -> Vec<Effect> {
     let preset = state.preset();
     if preset.targets.is_empty() {
-        let key = state_key(state, super::action::Action::ToggleTarget);
+        let key = state.keymap.key_name(super::action::Action::ToggleTarget);
         state.say(
             Level::Warn,
             format!("no targets: mark the files you work on with {key} in the tree first"),
@@ -122,8 +122,12 @@ pub fn on_discovered(
     }
     let discovery = proposals(packed, state);
     let s = &discovery.stats;
-    let accept = state_key(state, super::action::Action::AcceptDiscovery);
-    let discard = state_key(state, super::action::Action::DiscardDiscovery);
+    let accept = state
+        .keymap
+        .key_name(super::action::Action::AcceptDiscovery);
+    let discard = state
+        .keymap
+        .key_name(super::action::Action::DiscardDiscovery);
     let message = if discovery.proposed.is_empty() && discovery.changed.is_empty() {
         format!(
             "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
@@ -208,14 +212,4 @@ pub fn discard(state: &mut State) -> Vec<Effect> {
             Vec::new()
         }
     }
-}
-
-/// The first key bound to `action`, for messages.
-fn state_key(state: &State, action: super::action::Action) -> String {
-    state
-        .keymap
-        .keys_for(action)
-        .first()
-        .map(|(_, key)| key.to_string())
-        .unwrap_or_else(|| action.name().to_string())
 }

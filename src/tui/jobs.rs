@@ -14,10 +14,12 @@ use crate::core::cache::FileCache;
 use crate::core::compose::output_file;
 use crate::core::compose::{self, Composition, RenderedFile};
 use crate::core::discovery::{context, pack};
+use crate::core::git::Repo;
 use crate::core::model::{Format, TokenizerKind};
 use crate::core::secrets::Scanner;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;
+use crate::text::error_chain;
 
 use super::messages::{Event, Job};
 use super::model::{Composed, ComposedFile, SymbolsView};
@@ -157,6 +159,13 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
                 composed: Box::new(composed),
             }
         }
+        Job::Changed { include, walked } => Event::Changed {
+            include,
+            result: Repo::open(root)
+                .and_then(|repo| repo.changed_files(None))
+                .map(|changed| changed.in_walk(&walked))
+                .map_err(|e| error_chain(&e)),
+        },
         Job::ClearCache => {
             let cleared = cache.summarizer().disk().clear();
             cache.clear_views();

@@ -278,6 +278,14 @@ impl Keymap {
         out.sort_by_key(|(ctx, key)| (*ctx, key.to_string()));
         out
     }
+
+    /// The first key bound to `action`, as the status line names it (the
+    /// action's name when no key is bound: the user unbound it).
+    pub fn key_name(&self, action: Action) -> String {
+        self.keys_for(action)
+            .first()
+            .map_or_else(|| action.name().to_string(), |(_, key)| key.to_string())
+    }
 }
 
 impl Keymap {

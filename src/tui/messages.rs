@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::core::compose::{ComposeOptions, Composition};
 use crate::core::discovery::context::MapOptions;
 use crate::core::discovery::pack::{PackOptions, Packed};
+use crate::core::git::ChangedInProject;
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
 use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
@@ -78,6 +79,12 @@ pub enum Event {
         phase: &'static str,
         done: usize,
         total: usize,
+    },
+    /// What git reports changed, through the project's walk (or why it
+    /// could not say); `include`: the user asked to include them too.
+    Changed {
+        include: bool,
+        result: Result<ChangedInProject, String>,
     },
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
@@ -157,6 +164,12 @@ pub enum Job {
     },
     /// Empty the on-disk cache (and the rendered views made from it).
     ClearCache,
+    /// Ask git which files changed against `HEAD` (working tree, index
+    /// and untracked files), kept to the files the walk shows.
+    Changed {
+        include: bool,
+        walked: Arc<Vec<String>>,
+    },
 }
 
 impl Effect {
@@ -179,6 +192,7 @@ impl Job {
             Job::WriteOutput { .. } => "writing the output file".into(),
             Job::Discover { .. } => "discovering".into(),
             Job::ClearCache => "clearing the cache".into(),
+            Job::Changed { .. } => "asking git what changed".into(),
         }
     }
 }

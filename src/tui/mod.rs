@@ -7,6 +7,7 @@
 
 pub mod action;
 pub mod app;
+mod changed;
 pub mod clipboard;
 pub mod commit;
 pub mod curate;

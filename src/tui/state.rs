@@ -16,7 +16,7 @@ use crate::core::walk::{self, ResolvedItem};
 
 use super::finder::Finder;
 use super::keymap::{Context, Keymap};
-use super::model::{Composed, ComposedFile, Discovery, PendingCopy, SymbolsView};
+use super::model::{ChangedMarks, Composed, ComposedFile, Discovery, PendingCopy, SymbolsView};
 use super::tree::{FileTree, Row};
 
 /// The panes, in Tab order.
@@ -133,6 +133,9 @@ pub struct State {
     pub walked: Arc<Vec<String>>,
     /// What the preset's globs match in `walked`, kept across edits.
     pub globs: walk::GlobIndex,
+    /// The last resolution's inputs, so an edit re-resolves only the
+    /// paths it touched.
+    pub resolver: walk::Resolver,
     pub walk_done: bool,
     pub open_dirs: HashSet<String>,
     pub filter: String,
@@ -174,6 +177,8 @@ pub struct State {
     /// Wakes the event loop from a background thread (the finder's
     /// matcher has new results); a no-op where nothing waits (the harness).
     pub wake: Arc<dyn Fn() + Send + Sync>,
+    /// The files git sees changed, marked in the tree (`mark_changed`).
+    pub changed: Option<ChangedMarks>,
     /// Terminal height, for page moves.
     pub page: usize,
     pub quit: bool,
@@ -189,6 +194,7 @@ impl State {
             files: FileTree::new(),
             walked: Arc::new(Vec::new()),
             globs: walk::GlobIndex::default(),
+            resolver: walk::Resolver::default(),
             walk_done: false,
             open_dirs: HashSet::new(),
             filter: String::new(),
@@ -212,6 +218,7 @@ impl State {
             discovery: None,
             finder: None,
             wake: Arc::new(|| {}),
+            changed: None,
             page: 20,
             quit: false,
         };
@@ -275,18 +282,14 @@ impl State {
     /// Recompute the derived parts: inclusion and visible rows.
     pub fn refresh(&mut self) {
         let preset = self.preset();
-        let (resolved, _) = walk::expand_shared(
+        // Patched at the paths an edit touched, when only those changed.
+        self.resolver.resolve(
             &preset.files,
             &preset.exclude,
             &self.walked,
             &mut self.globs,
+            &mut self.resolved,
         );
-        let mut resolved = resolved;
-        // A glob's matches come in walk order: usually sorted already.
-        if !resolved.is_sorted_by(|a, b| a.path <= b.path) {
-            resolved.sort_unstable_by(|a, b| a.path.cmp(&b.path));
-        }
-        self.resolved = resolved;
         self.refresh_rows();
     }
 

@@ -7,6 +7,7 @@ use crate::core::walk;
 use crate::text::sanitize::display_line;
 
 use super::action::Action;
+use super::changed;
 use super::commit::{self, recompose};
 use super::curate::{self, Batch};
 use super::discover;
@@ -138,11 +139,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                 Err(e) => {
                     // Too large for OSC 52, no clipboard at all: the text
                     // can still leave through the numbered output file.
-                    let key = state
-                        .keymap
-                        .keys_for(Action::WriteOutput)
-                        .first()
-                        .map_or_else(|| "write_output".to_string(), |(_, k)| k.to_string());
+                    let key = state.keymap.key_name(Action::WriteOutput);
                     let s = &state.project.settings;
                     let file = format!(
                         "{}/{}_NNN.{}",
@@ -196,6 +193,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             packed,
             composed,
         } => discover::on_discovered(state, generation, *packed, *composed),
+        Event::Changed { include, result } => changed::on_changed(state, include, result),
     }
 }
 
@@ -327,6 +325,8 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Discover => discover::discover(state),
         Action::AcceptDiscovery => discover::accept(state),
         Action::DiscardDiscovery => discover::discard(state),
+        Action::MarkChanged => changed::toggle_marks(state),
+        Action::IncludeChanged => changed::include(state),
         Action::ToggleRaw => toggle_raw(state),
         Action::SliceMark => slice_mark(state),
         Action::Confirm => {

@@ -22,6 +22,7 @@ mod scan;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -191,22 +192,63 @@ impl<'a> Scanner<'a> {
                 findings.push(Finding::new(place, hit));
             }
         }
+        // The rest of the output: what the sections above did not cover
+        // (headings, the tree, anything added later), never a file body
+        // twice.
         let mut sections: Option<Vec<(usize, String)>> = None;
-        for hit in self.rules.scan(text) {
-            if seen.insert(unescape_xml(&text[hit.span.clone()])) {
-                let sections = sections.get_or_insert_with(|| section_starts(text));
-                let at = sections.partition_point(|(start, _)| *start <= hit.span.start);
-                let place = Place::Output {
-                    section: at
-                        .checked_sub(1)
-                        .map(|i| sections[i].1.clone())
-                        .unwrap_or_default(),
-                    line: hit.line,
-                };
-                findings.push(Finding::new(place, hit));
+        let mut lines = LineCounter::default();
+        for range in self.uncovered(text, files) {
+            let offset = range.start;
+            for mut hit in self.rules.scan(&text[range]) {
+                hit.span = hit.span.start + offset..hit.span.end + offset;
+                hit.start += offset;
+                if seen.insert(unescape_xml(&text[hit.span.clone()])) {
+                    hit.line += lines.before(text, offset);
+                    let sections = sections.get_or_insert_with(|| section_starts(text));
+                    let at = sections.partition_point(|(start, _)| *start <= hit.span.start);
+                    let place = Place::Output {
+                        section: at
+                            .checked_sub(1)
+                            .map(|i| sections[i].1.clone())
+                            .unwrap_or_default(),
+                        line: hit.line,
+                    };
+                    findings.push(Finding::new(place, hit));
+                }
             }
         }
         findings
+    }
+
+    /// The parts of `text` the per-file scans did not cover, in order: the
+    /// output between the file bodies it holds verbatim (Markdown, XML
+    /// CDATA), each widened into the bodies by as many lines as a rule
+    /// reaches, so a match across an edge is still seen. A body that is not
+    /// in the text verbatim (escaped XML) stays inside a part.
+    fn uncovered(&self, text: &str, files: &[RenderedFile]) -> Vec<Range<usize>> {
+        let reach = self.rules.reach() + 1;
+        let mut parts = Vec::new();
+        let mut from = 0;
+        let mut cursor = 0;
+        for f in files {
+            if !f.aggregate || f.error.is_some() || f.text.len() < MIN_SKIPPED_BODY {
+                continue;
+            }
+            let Some(at) = text[cursor..].find(&*f.text).map(|i| cursor + i) else {
+                continue;
+            };
+            let end = at + f.text.len();
+            let inner_start = after_lines(text, at, end, reach);
+            let inner_end = before_lines(text, at, end, reach);
+            if inner_start < inner_end {
+                parts.push(from..inner_start);
+                from = inner_end;
+            }
+            cursor = end;
+        }
+        parts.push(from..text.len());
+        parts.retain(|r| !r.is_empty());
+        parts
     }
 
     /// The findings of one rendered file, each with its secret's text.
@@ -342,6 +384,57 @@ impl<'s> Locator<'s> {
         }
         first
     }
+}
+
+/// A body shorter than this is scanned again with the output around it
+/// (finding it costs more than scanning it).
+const MIN_SKIPPED_BODY: usize = 256;
+
+/// Lines before a position of the output, counted once from the start
+/// however many positions are asked (they only grow), and only when a
+/// hit needs one.
+#[derive(Default)]
+struct LineCounter {
+    at: usize,
+    lines: usize,
+}
+
+impl LineCounter {
+    /// How many lines end before byte `pos` (`pos` never decreases).
+    fn before(&mut self, text: &str, pos: usize) -> usize {
+        if pos > self.at {
+            self.lines += text.as_bytes()[self.at..pos]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count();
+            self.at = pos;
+        }
+        self.lines
+    }
+}
+
+/// The position after `n` lines from `at` (within `at..end`), or `end`.
+fn after_lines(text: &str, at: usize, end: usize, n: usize) -> usize {
+    let mut pos = at;
+    for _ in 0..n {
+        match text[pos..end].find('\n') {
+            Some(i) => pos += i + 1,
+            None => return end,
+        }
+    }
+    pos
+}
+
+/// The start of the last `n` lines of `at..end`, or `at`.
+fn before_lines(text: &str, at: usize, end: usize, n: usize) -> usize {
+    let mut pos = end;
+    for _ in 0..=n {
+        match text[at..pos].rfind('\n') {
+            Some(i) => pos = at + i,
+            None => return at,
+        }
+    }
+    pos + 1
 }
 
 /// Start of the line holding byte `pos`.

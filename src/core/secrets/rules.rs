@@ -160,6 +160,11 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
+    /// How many lines past its first one a rule's match may reach.
+    pub fn reach(&self) -> usize {
+        self.rules.iter().map(|r| r.lines).max().unwrap_or(0)
+    }
+
     /// Parse and compile a rule file.
     pub fn parse(text: &str) -> Result<Self, RulesError> {
         let file: RulesFile = toml::from_str(text)?;

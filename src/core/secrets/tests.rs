@@ -321,3 +321,60 @@ fn a_secret_only_in_the_view_names_the_view() {
         ["notes.md (line 2 of the summary view): GitHub token ghp_…(40 chars)"]
     );
 }
+
+/// The last pass reads only what the per-file scans did not: the file
+/// bodies (verbatim in the output) are skipped but for a few lines at
+/// their edges, and a secret after a long body still gets its line of
+/// the whole output.
+#[test]
+fn the_output_is_scanned_around_the_bodies_not_through_them() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut body = String::new();
+    for i in 0..400 {
+        body.push_str(&format!("value_{i} = {i}\n"));
+    }
+    body.push_str("token = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n");
+    for i in 0..400 {
+        body.push_str(&format!("other_{i} = {i}\n"));
+    }
+    std::fs::write(dir.path().join("a.py"), &body).expect("write");
+    let name = "glpat-abcdefghij0123456789.txt";
+    std::fs::write(dir.path().join(name), "hello\n").expect("write");
+    let preset = Preset {
+        files: vec![
+            crate::core::model::FileItem::new("a.py"),
+            crate::core::model::FileItem::new(name),
+        ],
+        ..Preset::default()
+    };
+    let settings = crate::core::model::Settings {
+        tree: crate::core::model::TreeMode::None,
+        ..Default::default()
+    };
+    let opts = crate::core::compose::ComposeOptions::from_settings(&settings);
+    let cache = FileCache::new();
+    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
+    let scanner = Scanner::new(dir.path(), &cache);
+    let parts = scanner.uncovered(&c.text, &c.files);
+    let covered: usize = parts.iter().map(|r| r.len()).sum();
+    assert!(
+        covered * 4 < c.text.len(),
+        "the body is read once: {covered} of {} bytes again",
+        c.text.len()
+    );
+    let findings = scanner.composition(&c, &preset, opts.max_messages);
+    let places: Vec<String> = findings.iter().map(|f| f.place.to_string()).collect();
+    let heading = c
+        .text
+        .lines()
+        .position(|l| l.starts_with("### glpat-"))
+        .expect("the second file's heading")
+        + 1;
+    assert_eq!(
+        places,
+        [
+            "a.py:401".to_string(),
+            format!("context line {heading} (## Files)")
+        ]
+    );
+}

@@ -101,7 +101,7 @@ pub struct GlobIndex {
 
 impl GlobIndex {
     /// Start over unless the answers are for `files`.
-    fn for_walk(&mut self, files: &Arc<Vec<String>>) {
+    pub(super) fn for_walk(&mut self, files: &Arc<Vec<String>>) {
         let same = self
             .files
             .as_ref()
@@ -116,7 +116,11 @@ impl GlobIndex {
     }
 
     /// The indices of the files of `files` that `pattern` matches.
-    fn matches(&mut self, pattern: &str, files: &[String]) -> Result<Arc<[u32]>, globset::Error> {
+    pub(super) fn matches(
+        &mut self,
+        pattern: &str,
+        files: &[String],
+    ) -> Result<Arc<[u32]>, globset::Error> {
         if let Some(m) = self.matches.get(pattern) {
             return Ok(m.clone());
         }
@@ -136,7 +140,7 @@ impl GlobIndex {
 
     /// Whether a glob may bring in file `i` (not blacklisted, not a
     /// credential file).
-    fn eligible(&mut self, files: &[String], i: usize) -> bool {
+    pub(super) fn eligible(&mut self, files: &[String], i: usize) -> bool {
         if self.files.is_none() {
             // A one-off expansion: only the matched files are looked at.
             return !is_blacklisted(&files[i]) && !is_sensitive(&files[i]);
@@ -237,13 +241,13 @@ fn expand_indexed(
 
 /// A preset's `exclude` list: exact paths, folders (everything below) and
 /// globs. A malformed glob excludes nothing.
-struct Excluder {
+pub(super) struct Excluder {
     exact: HashSet<String>,
     globs: Vec<GlobMatcher>,
 }
 
 impl Excluder {
-    fn new(exclude: &[String]) -> Self {
+    pub(super) fn new(exclude: &[String]) -> Self {
         let mut exact = HashSet::new();
         let mut globs = Vec::new();
         for e in exclude {
@@ -284,7 +288,7 @@ impl Excluder {
     }
 
     /// Excluded by an exact path or a folder holding it.
-    fn matches_exact(&self, path: &str) -> bool {
+    pub(super) fn matches_exact(&self, path: &str) -> bool {
         self.exact.contains(path)
             || path
                 .match_indices('/')
@@ -292,7 +296,7 @@ impl Excluder {
     }
 
     /// Excluded by one of the glob patterns.
-    fn matches_glob(&self, path: &str) -> bool {
+    pub(super) fn matches_glob(&self, path: &str) -> bool {
         self.globs.iter().any(|g| g.is_match(path))
     }
 }

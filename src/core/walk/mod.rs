@@ -3,13 +3,15 @@
 //! the `[project] ignore`/`unignore` patterns of `walk/builtin.rs`) and
 //! holds the path rules (the blacklist, credential files, staying inside
 //! the root). Its submodules: `walk/glob.rs` expands a preset's entries
-//! against one sorted walk; `walk/read.rs` reads one file with the size,
+//! against one sorted walk, and `walk/incremental.rs` patches the
+//! resolution after an edit; `walk/read.rs` reads one file with the size,
 //! binary and encoding checks.
 
 use std::path::{Component, Path};
 
 mod builtin;
 mod glob;
+mod incremental;
 mod read;
 
 pub use builtin::{IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, WalkPatterns, is_builtin_ignored};
@@ -17,6 +19,7 @@ pub use glob::{
     ExpandProblem, GlobIndex, ResolvedItem, compile_glob, expand_items, expand_over, expand_shared,
     is_glob,
 };
+pub use incremental::Resolver;
 pub use read::{
     Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_with,
     skipped_note,

@@ -25,6 +25,8 @@ const INCLUDED: Color = Color::Green;
 const DIM: Color = Color::DarkGray;
 /// Targets and the files discovery proposes.
 const DISCOVERED: Color = Color::Cyan;
+/// Files git sees changed against HEAD.
+const CHANGED: Color = Color::LightRed;
 
 pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) {
     let mut title = format!(" Files {}", state.files.len());
@@ -171,6 +173,16 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
                 Style::default().fg(DISCOVERED),
             ));
         }
+        let changed = state
+            .changed
+            .as_ref()
+            .map_or(0, |c| c.count_under(&row.path));
+        if changed > 0 {
+            spans.push(Span::styled(
+                format!(" ±{changed}"),
+                Style::default().fg(CHANGED),
+            ));
+        }
     } else {
         let item = state.item_for(&row.path);
         let proposed = state.discovery.as_ref().and_then(|d| d.mode_of(&row.path));
@@ -181,6 +193,13 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
         };
         spans.push(Span::styled(mark, Style::default().fg(color)));
         spans.push(Span::raw(display_line(&row.name, 80).into_owned()));
+        if state
+            .changed
+            .as_ref()
+            .is_some_and(|c| c.contains(&row.path))
+        {
+            spans.push(Span::styled(" ±", Style::default().fg(CHANGED)));
+        }
         if state.preset_targets().contains(&row.path) {
             spans.push(Span::styled(
                 " ◎ target",
