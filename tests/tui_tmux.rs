@@ -483,3 +483,43 @@ fn a_number_key_switches_the_preset() {
             .contains("active_preset = \"alpha\"")
     );
 }
+
+/// `Ctrl-p` opens the finder in a real terminal: the list redraws when
+/// the matcher threads wake the loop, Enter puts the tree cursor on the
+/// file found.
+#[test]
+fn the_finder_goes_to_a_file_in_tmux() {
+    let Some(tmux) = Tmux::new("finder") else {
+        return;
+    };
+    let p = Project::fixture();
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+    tmux.keys(&["C-p"]);
+    tmux.wait("the finder", |t| t.screen().contains("Find a file · 4/4"));
+    // One key, then nothing: only the matcher's wake-up redraws the
+    // narrowed list (the key's own frame may still show the old one).
+    tmux.keys(&["c"]);
+    tmux.wait("the narrowed list", |t| {
+        let s = t.screen();
+        s.contains("Find a file · 3/4") && s.contains("> c")
+    });
+    tmux.keys(&["t"]);
+    tmux.wait("one match", |t| t.screen().contains("Find a file · 1/4"));
+    tmux.keys(&["Enter"]);
+    tmux.wait("the tree cursor on util.c", |t| {
+        let s = t.screen();
+        !s.contains("Find a file")
+            && s.lines().any(|l| {
+                l.split('┃').nth(1).is_some_and(|tree| {
+                    tree.trim_start().starts_with('›') && tree.contains("util.c")
+                })
+            })
+    });
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+}

@@ -66,6 +66,7 @@ actions! {
     Undo => "undo", "Undo the last curation change";
     Redo => "redo", "Redo";
     Filter => "filter", "Filter the file tree by name";
+    Finder => "finder", "Find a file by fuzzy name (type to narrow, Enter goes to it, Space includes it)";
     Refresh => "refresh", "Scan the project again (new, deleted and changed files)";
     ClearCache => "clear_cache", "Clear the on-disk cache (summaries, parsed views, token counts)";
     CycleStrategy => "cycle_strategy", "Cycle the strategy (auto, summarize, full)";

@@ -130,6 +130,12 @@ fn event_loop(
     (tx, rx): (Sender<Msg>, Receiver<Msg>),
 ) -> Result<Ended> {
     let root = state.project.root.clone();
+    // The finder's matcher threads wake the loop when they have results
+    // (at most once between two of its ticks), so the list redraws.
+    let wake_tx = tx.clone();
+    state.wake = Arc::new(move || {
+        let _ = wake_tx.send(Msg::App(Event::FinderResults));
+    });
     spawn_input(tx.clone());
     spawn_walker(root.clone(), patterns(&state), tx.clone());
     // Counts, parsed views and summaries (the summary command runs on the

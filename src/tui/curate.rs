@@ -17,41 +17,7 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     if !row.is_dir {
-        let included = state.is_included(&row.path);
-        let parked = state.parked.get(&row.path).cloned();
-        let mut dropped = None;
-        let effects = edit(state, |preset, _| {
-            if included {
-                dropped = curation::exclude(preset, &row.path).map_err(|e| e.to_string())?;
-                Ok(format!("excluded {}", row.path))
-            } else {
-                let restored = parked.is_some();
-                match parked {
-                    Some(item) => curation::restore(preset, item),
-                    None => curation::include(preset, &row.path, None).map(drop),
-                }
-                .map_err(|e| e.to_string())?;
-                Ok(format!(
-                    "included {}{}",
-                    row.path,
-                    if restored {
-                        " (with its earlier curation)"
-                    } else {
-                        ""
-                    }
-                ))
-            }
-        });
-        match dropped {
-            Some(item) if item != FileItem::new(row.path.clone()) => {
-                state.parked.insert(row.path.clone(), item);
-            }
-            _ if !included => {
-                state.parked.remove(&row.path);
-            }
-            _ => {}
-        }
-        return effects;
+        return toggle_file(state, &row.path);
     }
     let total = state.files.count_under(&row.path);
     let inside = state.included_under(&row.path);
@@ -71,6 +37,47 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
             Ok(format!("included {dir}/** ({total} files)"))
         }
     })
+}
+
+/// Include or exclude one file (Space on a file in the tree, Space in the
+/// finder): one undoable step. Excluding parks the file's curation, so
+/// including it again in this session brings its view mode, masks and
+/// slices back.
+pub fn toggle_file(state: &mut State, path: &str) -> Vec<Effect> {
+    let included = state.is_included(path);
+    let parked = state.parked.get(path).cloned();
+    let mut dropped = None;
+    let effects = edit(state, |preset, _| {
+        if included {
+            dropped = curation::exclude(preset, path).map_err(|e| e.to_string())?;
+            Ok(format!("excluded {path}"))
+        } else {
+            let restored = parked.is_some();
+            match parked {
+                Some(item) => curation::restore(preset, item),
+                None => curation::include(preset, path, None).map(drop),
+            }
+            .map_err(|e| e.to_string())?;
+            Ok(format!(
+                "included {path}{}",
+                if restored {
+                    " (with its earlier curation)"
+                } else {
+                    ""
+                }
+            ))
+        }
+    });
+    match dropped {
+        Some(item) if item != FileItem::new(path) => {
+            state.parked.insert(path.to_string(), item);
+        }
+        _ if !included => {
+            state.parked.remove(path);
+        }
+        _ => {}
+    }
+    effects
 }
 
 /// `m` / `M`: the next or previous view mode of the current file.

@@ -1,5 +1,5 @@
 //! Terminal key events to [`Event`]s: through the keymap for the focused
-//! pane or overlay, or as typed text while a prompt is open.
+//! pane or overlay, or as typed text while a prompt or the finder is open.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -12,6 +12,9 @@ use super::state::{Overlay, State};
 pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
     if ev.kind == KeyEventKind::Release {
         return None;
+    }
+    if let Some(Overlay::Finder) = state.overlay {
+        return finder_key(ev);
     }
     if let Some(Overlay::Input { .. }) = state.overlay {
         let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
@@ -30,5 +33,35 @@ pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
         // Help promises that any other key closes it.
         (Some(Overlay::Help { .. }), None) => Some(Event::Action(Action::Cancel)),
         (_, action) => action.map(Event::Action),
+    }
+}
+
+/// What a key means while the finder is open. Like a text prompt, typed
+/// characters go to the query (so the keymap's letters do not apply);
+/// the finder's own keys are fixed here.
+fn finder_key(ev: &KeyEvent) -> Option<Event> {
+    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = ev.modifiers.contains(KeyModifiers::ALT);
+    let action = |a| Some(Event::Action(a));
+    match ev.code {
+        KeyCode::Enter => action(Action::Confirm),
+        KeyCode::Esc => action(Action::Cancel),
+        KeyCode::Up => action(Action::Up),
+        KeyCode::Down => action(Action::Down),
+        KeyCode::PageUp => action(Action::PageUp),
+        KeyCode::PageDown => action(Action::PageDown),
+        KeyCode::Tab => action(Action::ToggleInclude),
+        KeyCode::Backspace => Some(Event::InputBackspace),
+        KeyCode::Char(c) if ctrl => match c {
+            'c' => action(Action::Cancel),
+            'u' => Some(Event::InputClear),
+            'p' | 'k' => action(Action::Up),
+            'n' | 'j' => action(Action::Down),
+            _ => None,
+        },
+        // A space is not part of a query: nucleo matches without it.
+        KeyCode::Char(' ') => action(Action::ToggleInclude),
+        KeyCode::Char(c) if !alt => Some(Event::InputChar(c)),
+        _ => None,
     }
 }

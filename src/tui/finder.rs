@@ -4,7 +4,8 @@
 //! latest ranked snapshot, so a keystroke never waits for 100,000 paths
 //! to be scored (`benches/finder.rs` measures it).
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use nucleo::pattern::{CaseMatching, Normalization};
 use nucleo::{Config, Matcher, Nucleo, Utf32Str};
@@ -23,29 +24,56 @@ pub struct Finder {
     query: String,
     /// The selected row among the matches.
     selected: usize,
-    /// For highlighting the visible rows only (cheap: a few dozen).
-    matcher: Matcher,
+    /// For highlighting the visible rows only (cheap: a few dozen); behind
+    /// a lock so drawing, which only reads the state, can use it.
+    matcher: Mutex<Matcher>,
+    /// Set when `notify` has been called and no tick has taken the news
+    /// yet: nucleo calls its callback on every injected path, and the app
+    /// needs one wake-up, not 100,000.
+    pending: Arc<AtomicBool>,
 }
 
 impl Finder {
     /// A finder over `paths`. `notify` is called (from a worker thread)
-    /// whenever new results are ready: the app wakes its loop and calls
-    /// [`Finder::tick`].
+    /// when new results are ready, at most once between two ticks: the app
+    /// wakes its loop and calls [`Finder::tick`].
     pub fn new(
         paths: impl IntoIterator<Item = String>,
         notify: Arc<dyn Fn() + Send + Sync>,
     ) -> Self {
         let config = Config::DEFAULT.match_paths();
-        let nucleo = Nucleo::new(config.clone(), notify, None, 1);
-        let injector = nucleo.injector();
-        for path in paths {
-            injector.push(path, |p, cols| cols[0] = p.as_str().into());
-        }
-        Finder {
+        let pending = Arc::new(AtomicBool::new(false));
+        let flag = pending.clone();
+        let once = Arc::new(move || {
+            if !flag.swap(true, Ordering::AcqRel) {
+                notify();
+            }
+        });
+        // One core stays with the UI thread: a `tick` right after a new
+        // query finds the matcher busy and spins with `sched_yield` before
+        // giving up (parking_lot's `try_lock_for(0)`), and with every core
+        // matching each yield can hand the core away for a time slice
+        // (`benches/finder.rs` measures the UI thread's time per key).
+        let threads =
+            std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1));
+        let nucleo = Nucleo::new(config.clone(), once, Some(threads), 1);
+        let mut finder = Finder {
             nucleo,
             query: String::new(),
             selected: 0,
-            matcher: Matcher::new(config),
+            matcher: Mutex::new(Matcher::new(config)),
+            pending,
+        };
+        finder.extend(paths);
+        finder
+    }
+
+    /// Add more paths (a batch of a walk still streaming in); the workers
+    /// rank them at the next tick.
+    pub fn extend(&mut self, paths: impl IntoIterator<Item = String>) {
+        let injector = self.nucleo.injector();
+        for path in paths {
+            injector.push(path, |p, cols| cols[0] = p.as_str().into());
         }
     }
 
@@ -82,6 +110,7 @@ impl Finder {
     /// Take the workers' latest results without blocking for more than
     /// `wait_ms`; `true` while they are still ranking.
     pub fn tick(&mut self, wait_ms: u64) -> bool {
+        self.pending.store(false, Ordering::Release);
         let status = self.nucleo.tick(wait_ms);
         let count = self.matched();
         if self.selected >= count {
@@ -119,7 +148,7 @@ impl Finder {
     }
 
     /// Up to `rows` ranked hits starting at `from`, best first.
-    pub fn hits(&mut self, from: usize, rows: usize) -> Vec<Hit> {
+    pub fn hits(&self, from: usize, rows: usize) -> Vec<Hit> {
         let snapshot = self.nucleo.snapshot();
         let count = snapshot.matched_item_count();
         let start = u32::try_from(from).unwrap_or(u32::MAX).min(count);
@@ -128,13 +157,17 @@ impl Finder {
             .min(count);
         let pattern = snapshot.pattern().column_pattern(0);
         let mut buf = Vec::new();
+        let mut matcher = self
+            .matcher
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         snapshot
             .matched_items(start..end)
             .map(|item| {
                 let mut indices = Vec::new();
                 pattern.indices(
                     Utf32Str::new(item.data, &mut buf),
-                    &mut self.matcher,
+                    &mut matcher,
                     &mut indices,
                 );
                 indices.sort_unstable();
@@ -174,7 +207,7 @@ mod tests {
 
     #[test]
     fn an_empty_query_lists_every_file() {
-        let mut f = finder(PATHS);
+        let f = finder(PATHS);
         assert_eq!(f.total(), PATHS.len());
         assert_eq!(f.matched(), PATHS.len());
         assert_eq!(f.hits(0, 100).len(), PATHS.len());
@@ -216,6 +249,25 @@ mod tests {
         assert_eq!(f.selected_path(), None);
         assert!(f.hits(0, 10).is_empty());
         assert!(f.hits(usize::MAX, usize::MAX).is_empty());
+    }
+
+    #[test]
+    fn injecting_many_paths_wakes_the_app_once_per_tick() {
+        use std::sync::atomic::AtomicUsize;
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counter = calls.clone();
+        let notify = Arc::new(move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+        });
+        let mut f = Finder::new((0..10_000).map(|i| format!("f{i}.py")), notify);
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+        settle(&mut f);
+        assert_eq!(f.total(), 10_000);
+        // After a tick, a new batch wakes it again (once).
+        f.extend((0..1000).map(|i| format!("g{i}.py")));
+        assert!(calls.load(Ordering::SeqCst) <= 3, "{calls:?}");
+        settle(&mut f);
+        assert_eq!(f.total(), 11_000);
     }
 
     #[test]

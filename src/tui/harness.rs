@@ -95,6 +95,19 @@ impl Harness {
             saves: &mut self.saves,
         };
         effects::run(&mut self.state, effects, &mut inline);
+        self.settle_finder();
+    }
+
+    /// Wait until the finder's matcher threads have ranked every path for
+    /// the current query (the app is woken for their results instead), so
+    /// a test sees the final list; gives up after about ten seconds.
+    pub fn settle_finder(&mut self) {
+        for _ in 0..500 {
+            let running = self.state.finder.as_mut().is_some_and(|f| f.tick(20));
+            if !running {
+                break;
+            }
+        }
     }
 
     /// What the event loop does when idle: look for outside changes to

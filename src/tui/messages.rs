@@ -88,6 +88,8 @@ pub enum Event {
     },
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
+    /// The finder's matcher threads have new results: take them.
+    FinderResults,
 }
 
 /// A side effect requested by `update`, run by the event loop.

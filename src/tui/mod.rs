@@ -15,6 +15,7 @@ pub mod discover;
 pub mod dispatch;
 pub mod effects;
 pub mod finder;
+mod finder_overlay;
 pub mod format;
 pub mod harness;
 pub mod jobs;

@@ -30,6 +30,7 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             Vec::new()
         }
         Overlay::Picker { cursor } => on_picker(state, cursor, action),
+        Overlay::Finder => super::finder_overlay::on_action(state, action),
         Overlay::ConfirmCopy(pending) => match action {
             Action::Confirm => {
                 state.overlay = None;

@@ -14,6 +14,7 @@ use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
 use crate::core::walk::{self, ResolvedItem};
 
+use super::finder::Finder;
 use super::keymap::{Context, Keymap};
 use super::model::{ChangedMarks, Composed, ComposedFile, Discovery, PendingCopy, SymbolsView};
 use super::tree::{FileTree, Row};
@@ -77,6 +78,8 @@ pub enum Overlay {
     },
     /// Copy a text that holds likely secrets? (names each file and line)
     ConfirmCopy(Box<PendingCopy>),
+    /// The fuzzy file finder (its matcher is `State::finder`).
+    Finder,
 }
 
 /// How serious a status message is.
@@ -167,6 +170,13 @@ pub struct State {
     /// Files the last discovery proposes to add, until accepted or
     /// discarded.
     pub discovery: Option<Discovery>,
+    /// The fuzzy file finder while `Overlay::Finder` is open: it holds
+    /// nucleo's matcher threads, so it lives here and not in the overlay
+    /// (which is cloned and compared).
+    pub finder: Option<Finder>,
+    /// Wakes the event loop from a background thread (the finder's
+    /// matcher has new results); a no-op where nothing waits (the harness).
+    pub wake: Arc<dyn Fn() + Send + Sync>,
     /// The files git sees changed, marked in the tree (`mark_changed`).
     pub changed: Option<ChangedMarks>,
     /// Terminal height, for page moves.
@@ -206,6 +216,8 @@ impl State {
             status: None,
             parked: HashMap::new(),
             discovery: None,
+            finder: None,
+            wake: Arc::new(|| {}),
             changed: None,
             page: 20,
             quit: false,

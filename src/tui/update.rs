@@ -11,6 +11,7 @@ use super::changed;
 use super::commit::{self, recompose};
 use super::curate::{self, Batch};
 use super::discover;
+use super::finder_overlay;
 use super::format::thousands;
 use super::messages::{Effect, Event, Job};
 use super::model::PendingCopy;
@@ -25,6 +26,12 @@ use super::symbols::flat_symbols;
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
     match event {
         Event::Action(action) => on_action(state, action),
+        ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
+            if state.finder.is_some() =>
+        {
+            finder_overlay::on_input(state, ev)
+        }
+        Event::FinderResults => finder_overlay::on_results(state),
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
         Event::InputClear => {
@@ -41,6 +48,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             // Only the tree grows while the walk streams in; globs are
             // resolved against the whole list once it is done (or at the
             // next edit), so a huge walk never stalls a keystroke.
+            finder_overlay::add_walked(state, &batch);
             state.add_walked(batch);
             state.refresh_rows();
             Vec::new()
@@ -293,6 +301,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             });
             Vec::new()
         }
+        Action::Finder => finder_overlay::open(state),
         Action::Refresh => {
             state.begin_walk();
             state.say(Level::Info, "scanning the project again…");

@@ -20,6 +20,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::Picker { cursor }) => picker(state, frame, area, *cursor),
         Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
         Some(Overlay::ConfirmCopy(pending)) => confirm_copy(frame, area, pending),
+        Some(Overlay::Finder) => super::finder::draw(state, frame, area),
     }
 }
 
@@ -69,7 +70,7 @@ fn confirm_copy(frame: &mut Frame, area: Rect, pending: &PendingCopy) {
 }
 
 /// A centred rectangle of at most `w`×`h`.
-fn centered(area: Rect, w: u16, h: u16) -> Rect {
+pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
     Rect {
