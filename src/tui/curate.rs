@@ -17,41 +17,7 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     if !row.is_dir {
-        let included = state.is_included(&row.path);
-        let parked = state.parked.get(&row.path).cloned();
-        let mut dropped = None;
-        let effects = edit(state, |preset, _| {
-            if included {
-                dropped = curation::exclude(preset, &row.path).map_err(|e| e.to_string())?;
-                Ok(format!("excluded {}", row.path))
-            } else {
-                let restored = parked.is_some();
-                match parked {
-                    Some(item) => curation::restore(preset, item),
-                    None => curation::include(preset, &row.path, None).map(drop),
-                }
-                .map_err(|e| e.to_string())?;
-                Ok(format!(
-                    "included {}{}",
-                    row.path,
-                    if restored {
-                        " (with its earlier curation)"
-                    } else {
-                        ""
-                    }
-                ))
-            }
-        });
-        match dropped {
-            Some(item) if item != FileItem::new(row.path.clone()) => {
-                state.parked.insert(row.path.clone(), item);
-            }
-            _ if !included => {
-                state.parked.remove(&row.path);
-            }
-            _ => {}
-        }
-        return effects;
+        return toggle_file(state, &row.path);
     }
     let total = state.files.count_under(&row.path);
     let inside = state.included_under(&row.path);
@@ -73,6 +39,45 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
     })
 }
 
+/// Space on a file (and `x` in the tokens overlay): include it (with the
+/// curation it had when it was excluded this session) or exclude it.
+pub fn toggle_file(state: &mut State, path: &str) -> Vec<Effect> {
+    let included = state.is_included(path);
+    let parked = state.parked.get(path).cloned();
+    let mut dropped = None;
+    let effects = edit(state, |preset, _| {
+        if included {
+            dropped = curation::exclude(preset, path).map_err(|e| e.to_string())?;
+            Ok(format!("excluded {path}"))
+        } else {
+            let restored = parked.is_some();
+            match parked {
+                Some(item) => curation::restore(preset, item),
+                None => curation::include(preset, path, None).map(drop),
+            }
+            .map_err(|e| e.to_string())?;
+            Ok(format!(
+                "included {path}{}",
+                if restored {
+                    " (with its earlier curation)"
+                } else {
+                    ""
+                }
+            ))
+        }
+    });
+    match dropped {
+        Some(item) if item != FileItem::new(path.to_string()) => {
+            state.parked.insert(path.to_string(), item);
+        }
+        _ if !included => {
+            state.parked.remove(path);
+        }
+        _ => {}
+    }
+    effects
+}
+
 /// `m` / `M`: the next or previous view mode of the current file.
 pub fn cycle_mode(state: &mut State, forward: bool) -> Vec<Effect> {
     let Some(path) = state.current_file().map(str::to_string) else {
@@ -82,8 +87,14 @@ pub fn cycle_mode(state: &mut State, forward: bool) -> Vec<Effect> {
         );
         return Vec::new();
     };
+    cycle_mode_of(state, &path, forward)
+}
+
+/// The next or previous view mode of `path` (`m` / `M` in the tree and
+/// in the tokens overlay): one `core::curation` edit, one undo step.
+pub fn cycle_mode_of(state: &mut State, path: &str, forward: bool) -> Vec<Effect> {
     edit(state, |preset, _| {
-        let item = curation::cycle_mode(preset, &path, forward).map_err(|e| e.to_string())?;
+        let item = curation::cycle_mode(preset, path, forward).map_err(|e| e.to_string())?;
         if item.view_mode == ViewMode::Custom && item.custom_slices.is_empty() {
             Ok(format!(
                 "{path}: custom — no slices yet, so its summary shows (r in the preview makes one)"

@@ -23,16 +23,19 @@ pub enum Context {
     Picker,
     /// A yes/no question (copying a text with likely secrets).
     Confirm,
+    /// The tokens overlay (`b`).
+    Tokens,
 }
 
 impl Context {
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Global,
         Context::Tree,
         Context::Symbols,
         Context::Preview,
         Context::Picker,
         Context::Confirm,
+        Context::Tokens,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,6 +46,7 @@ impl Context {
             Context::Preview => "preview",
             Context::Picker => "picker",
             Context::Confirm => "confirm",
+            Context::Tokens => "tokens",
         }
     }
 
@@ -256,7 +260,7 @@ impl Keymap {
             return Some(*a);
         }
         let global = *self.bindings.get(&Context::Global)?.get(&key)?;
-        if matches!(ctx, Context::Picker | Context::Confirm)
+        if matches!(ctx, Context::Picker | Context::Confirm | Context::Tokens)
             && !OVERLAY_PASSTHROUGH.contains(&global)
         {
             return None;
