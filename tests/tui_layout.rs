@@ -142,3 +142,188 @@ fn m_and_x_in_the_tokens_overlay_edit_the_preset_and_undo_steps_back() {
     h.key("u");
     assert_eq!(mode_of(&p, "pkg/big.py"), Some(ViewMode::Full));
 }
+
+/// The `stats` total of a preset (the CLI's count of the whole text).
+fn stats_total(p: &Project, preset: &str) -> usize {
+    let out = p.ok(&["stats", "--preset", preset]);
+    out.lines()
+        .last()
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap_or_else(|| panic!("no total in {out}"))
+}
+
+#[test]
+fn the_picker_shows_each_presets_token_total() {
+    let p = three_files();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 2000\n\n[presets.default]\n\
+         files = [\"pkg/small.py\", \"pkg/big.py\", \"pkg/mid.py\"]\n\n\
+         [presets.tiny]\nfiles = [\"pkg/small.py\"]\n",
+    );
+    let mut h = open(&p, 80, 24);
+    h.key("p");
+    let screen = h.screen();
+    insta::assert_snapshot!("picker_totals", screen);
+    for (name, n) in [("default", 1), ("tiny", 2)] {
+        let total = ctxcurate::tui::format::compact(stats_total(&p, name));
+        let line = screen
+            .lines()
+            .find(|l| l.contains(&format!(" {name}")) && l.contains(&format!("{n} ")))
+            .unwrap_or_else(|| panic!("{name} in {screen}"));
+        assert!(line.contains(&format!(" {total} ")), "{total} for {name}: {line}");
+    }
+    // Counted once: opening the picker again asks the worker nothing.
+    h.key("esc");
+    assert!(h.press("p").is_empty());
+    // An edit changes the preset: its total is asked for again.
+    h.key("esc");
+    h.goto("pkg/other.py");
+    h.key("space");
+    assert_eq!(h.press("p").len(), 1);
+}
+
+#[test]
+fn zoom_gives_the_focused_pane_the_whole_width_and_back() {
+    let p = three_files();
+    let mut h = open(&p, 80, 24);
+    let normal = h.screen();
+    h.key("z");
+    let zoomed = h.screen();
+    insta::assert_snapshot!("zoomed_tree", zoomed);
+    assert!(!zoomed.contains("Symbols") && !zoomed.contains("Preview"));
+    assert!(zoomed.lines().next().unwrap_or("").ends_with('┓'));
+    // Tab moves the focus, and the zoom follows it.
+    h.keys("tab tab");
+    let preview = h.screen();
+    assert!(preview.starts_with("┏ Preview") && !preview.contains("Files 4"), "{preview}");
+    h.keys("tab z");
+    assert_eq!(h.screen(), normal);
+}
+
+/// Files named like pip's, included as skeletons.
+fn pip_like() -> Project {
+    let p = Project::empty();
+    let body = "def parse_line(line, options=None):\n    \"\"\"Parse one line of a requirements file.\"\"\"\n    return line.strip()\n\n";
+    let files = [
+        "_internal/req/req_file.py",
+        "_internal/req/req_install.py",
+        "_internal/req/constructors.py",
+        "_internal/req/req_uninstall.py",
+        "_internal/req/__init__.py",
+    ];
+    for (i, f) in files.iter().enumerate() {
+        p.write(f, &body.repeat(10 + 12 * i));
+    }
+    let list: Vec<String> = files
+        .iter()
+        .map(|f| format!("[[presets.default.files]]\npath = \"{f}\"\nview_mode = \"skeleton\"\n"))
+        .collect();
+    p.write("ctxcurate.toml", &format!("[presets.default]\n{}", list.join("\n")));
+    p
+}
+
+#[test]
+fn at_80_columns_the_tree_shows_whole_pip_names_with_mode_and_count() {
+    let p = pip_like();
+    let mut h = open(&p, 80, 24);
+    h.goto("_internal/req/req_file.py");
+    let screen = h.screen();
+    insta::assert_snapshot!("pip_names_80x24", screen);
+    for name in [
+        "req_file.py skeleton",
+        "req_install.py skeleton",
+        "constructors.py skeleton",
+        "req_uninstall.py skeleton",
+    ] {
+        let line = screen
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} whole in {screen}"));
+        // The count follows the mode, inside the pane's border.
+        let after = line.split(name).nth(1).unwrap_or("");
+        let count = after.split('│').next().unwrap_or("").trim();
+        assert!(
+            count.chars().next().is_some_and(|c| c.is_ascii_digit()),
+            "{name}: count in {line}"
+        );
+    }
+    // 120 columns and more keep today's proportions.
+    h.resize(120, 24);
+    let wide = h.screen();
+    let top = wide.lines().next().unwrap_or("");
+    assert_eq!(top.chars().position(|c| c == '┓'), Some(35), "{wide}");
+}
+
+#[test]
+fn help_wraps_at_80_columns_and_scrolls_to_its_last_line() {
+    let p = three_files();
+    let mut h = open(&p, 80, 24);
+    h.key("?");
+    let first = h.screen();
+    insta::assert_snapshot!("help_80x24_top", first);
+    // Nothing is cut: no line of the overlay ends in `…`.
+    assert!(!first.lines().any(|l| l.trim_end_matches('│').trim_end().ends_with('…')));
+    h.key("G");
+    let last = h.screen();
+    insta::assert_snapshot!("help_80x24_bottom", last);
+    assert!(last.contains("b shows where the tokens go"), "{last}");
+    assert!(last.contains("≈ before the gauge's count"), "{last}");
+    // k scrolls back up from the end at once; g goes to the top.
+    h.key("k");
+    assert_ne!(h.screen(), last);
+    h.key("g");
+    assert_eq!(h.screen(), first);
+    assert!(matches!(h.state.overlay, Some(Overlay::Help { .. })));
+}
+
+#[test]
+fn a_click_selects_a_tree_row_and_the_wheel_scrolls_the_pane_under_it() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.screen();
+    // Rows: docs/, src/, logo.bin; the pane's border is row 0.
+    let click = |h: &mut Harness, column, row| {
+        let tree_top = h.tree_top();
+        h.send(Event::Mouse {
+            kind: MouseKind::Click,
+            column,
+            row,
+            tree_top,
+        });
+    };
+    click(&mut h, 5, 3);
+    assert_eq!(h.state.current_file(), Some("logo.bin"));
+    click(&mut h, 5, 2);
+    assert_eq!(h.state.current_row().map(|r| r.path.as_str()), Some("src"));
+    // A click in the preview focuses it; the wheel over it scrolls it.
+    h.keys("l j space");
+    assert_eq!(h.state.current_file(), Some("src/app.py"));
+    click(&mut h, 100, 10);
+    assert_eq!(h.state.focus, Pane::Preview);
+    let top = h.state.preview.scroll;
+    h.send(Event::Mouse {
+        kind: MouseKind::ScrollDown,
+        column: 100,
+        row: 10,
+        tree_top: 0,
+    });
+    assert_eq!(h.state.preview.scroll, top + 3);
+    // The wheel over the tree moves it without taking the focus.
+    h.send(Event::Mouse {
+        kind: MouseKind::ScrollUp,
+        column: 5,
+        row: 5,
+        tree_top: 0,
+    });
+    assert_eq!(h.state.focus, Pane::Preview);
+    assert_eq!(h.state.cursor, 0);
+    // A click on a symbol picks it.
+    click(&mut h, 5, 3);
+    assert_eq!(h.state.current_file(), Some("src/app.py"));
+    click(&mut h, 40, 3);
+    assert_eq!(h.state.focus, Pane::Symbols);
+    assert_eq!(h.state.symbol_cursor, 2);
+    insta::assert_snapshot!("mouse_symbol_clicked", h.screen());
+}

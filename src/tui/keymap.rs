@@ -166,6 +166,15 @@ impl fmt::Display for Key {
     }
 }
 
+/// Global actions the tokens overlay takes besides the overlays' own.
+const TOKENS_PASSTHROUGH: &[Action] = &[
+    Action::NextMode,
+    Action::PrevMode,
+    Action::Undo,
+    Action::Redo,
+    Action::TokenMap,
+];
+
 /// Actions an overlay lets through from `[global]`: movement and help.
 const OVERLAY_PASSTHROUGH: &[Action] = &[
     Action::Up,
@@ -260,6 +269,11 @@ impl Keymap {
             return Some(*a);
         }
         let global = *self.bindings.get(&Context::Global)?.get(&key)?;
+        // The tokens overlay edits the file under its cursor with the
+        // tree's own keys.
+        if ctx == Context::Tokens && TOKENS_PASSTHROUGH.contains(&global) {
+            return Some(global);
+        }
         if matches!(ctx, Context::Picker | Context::Confirm | Context::Tokens)
             && !OVERLAY_PASSTHROUGH.contains(&global)
         {

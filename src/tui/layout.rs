@@ -18,7 +18,7 @@ pub const NARROW_WIDTH: u16 = 80;
 pub const WIDE_WIDTH: u16 = 120;
 
 /// The tree's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`].
-pub const TREE_COLUMNS: u16 = 38;
+pub const TREE_COLUMNS: u16 = 42;
 
 /// The screen split into the panes' area, the gauge row and the status row.
 pub fn rows(area: Rect) -> [Rect; 3] {
@@ -59,7 +59,7 @@ pub fn panes(main: Rect, focus: Pane, zoom: bool) -> Vec<(Pane, Rect)> {
 }
 
 /// The pane under the cell (`column`, `row`) of a `width`×`height`
-/// screen, and that cell's position inside the pane's area.
+/// screen, with the pane's area.
 pub fn pane_at(
     (width, height): (u16, u16),
     focus: Pane,
