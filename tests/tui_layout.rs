@@ -79,11 +79,17 @@ fn the_tokens_overlay_lists_files_largest_first_with_the_stats_numbers() {
     insta::assert_snapshot!("tokens_overlay", screen);
     let rows = overlay_rows(&screen);
     assert_eq!(rows.len(), 3, "{screen}");
-    for (row, path) in rows.iter().zip(["pkg/big.py", "pkg/mid.py", "pkg/small.py"]) {
+    for (row, path) in rows
+        .iter()
+        .zip(["pkg/big.py", "pkg/mid.py", "pkg/small.py"])
+    {
         assert!(row.contains(path), "{path} in order: {screen}");
         // The same count `ctxcurate stats` prints for the file.
         let tokens = stats_tokens(&p, path);
-        assert!(row.contains(&format!(" {tokens} ")), "{tokens} for {path}: {screen}");
+        assert!(
+            row.contains(&format!(" {tokens} ")),
+            "{tokens} for {path}: {screen}"
+        );
     }
     // The total is the gauge's.
     let total = ctxcurate::tui::format::thousands(h.state.gauge.used);
@@ -117,7 +123,11 @@ fn m_and_x_in_the_tokens_overlay_edit_the_preset_and_undo_steps_back() {
     h.key("m");
     assert!(matches!(h.state.overlay, Some(Overlay::Tokens { .. })));
     assert_eq!(mode_of(&p, "pkg/big.py"), Some(ViewMode::Summary));
-    assert!(h.state.gauge.used < before, "{} < {before}", h.state.gauge.used);
+    assert!(
+        h.state.gauge.used < before,
+        "{} < {before}",
+        h.state.gauge.used
+    );
     insta::assert_snapshot!("tokens_overlay_after_m", h.screen());
     h.key("M");
     assert_eq!(mode_of(&p, "pkg/big.py"), Some(ViewMode::Full));
@@ -130,7 +140,13 @@ fn m_and_x_in_the_tokens_overlay_edit_the_preset_and_undo_steps_back() {
         let screen = h.screen();
         overlay_rows(&screen)
             .iter()
-            .map(|r| r.split("%  ").last().unwrap_or("").trim_end_matches([' ', '│']).to_string())
+            .map(|r| {
+                r.split("%  ")
+                    .last()
+                    .unwrap_or("")
+                    .trim_end_matches([' ', '│'])
+                    .to_string()
+            })
             .collect::<Vec<_>>()
     };
     assert_eq!(rows(&mut h), ["pkg/big.py", "pkg/small.py"]);
@@ -172,7 +188,10 @@ fn the_picker_shows_each_presets_token_total() {
             .lines()
             .find(|l| l.contains(&format!(" {name}")) && l.contains(&format!("{n} ")))
             .unwrap_or_else(|| panic!("{name} in {screen}"));
-        assert!(line.contains(&format!(" {total} ")), "{total} for {name}: {line}");
+        assert!(
+            line.contains(&format!(" {total} tokens")),
+            "{total} for {name}: {line}"
+        );
     }
     // Counted once: opening the picker again asks the worker nothing.
     h.key("esc");
@@ -197,7 +216,10 @@ fn zoom_gives_the_focused_pane_the_whole_width_and_back() {
     // Tab moves the focus, and the zoom follows it.
     h.keys("tab tab");
     let preview = h.screen();
-    assert!(preview.starts_with("┏ Preview") && !preview.contains("Files 4"), "{preview}");
+    assert!(
+        preview.starts_with("┏ Preview") && !preview.contains("Files 4"),
+        "{preview}"
+    );
     h.keys("tab z");
     assert_eq!(h.screen(), normal);
 }
@@ -220,7 +242,10 @@ fn pip_like() -> Project {
         .iter()
         .map(|f| format!("[[presets.default.files]]\npath = \"{f}\"\nview_mode = \"skeleton\"\n"))
         .collect();
-    p.write("ctxcurate.toml", &format!("[presets.default]\n{}", list.join("\n")));
+    p.write(
+        "ctxcurate.toml",
+        &format!("[presets.default]\n{}", list.join("\n")),
+    );
     p
 }
 
@@ -264,7 +289,11 @@ fn help_wraps_at_80_columns_and_scrolls_to_its_last_line() {
     let first = h.screen();
     insta::assert_snapshot!("help_80x24_top", first);
     // Nothing is cut: no line of the overlay ends in `…`.
-    assert!(!first.lines().any(|l| l.trim_end_matches('│').trim_end().ends_with('…')));
+    assert!(
+        !first
+            .lines()
+            .any(|l| l.trim_end_matches('│').trim_end().ends_with('…'))
+    );
     h.key("G");
     let last = h.screen();
     insta::assert_snapshot!("help_80x24_bottom", last);

@@ -483,3 +483,40 @@ fn a_number_key_switches_the_preset() {
             .contains("active_preset = \"alpha\"")
     );
 }
+
+/// `z` in the real app: the focused pane takes the whole width (the
+/// others are hidden) and `z` again brings the three panes back. The
+/// mouse is captured while it runs and released when it quits.
+#[test]
+fn z_zooms_the_focused_pane_across_the_terminal() {
+    let Some(tmux) = Tmux::new("zoom") else {
+        return;
+    };
+    let p = Project::fixture();
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Symbols"));
+    assert_eq!(tmux.format("#{mouse_any_flag}"), "1", "mouse captured");
+    // The top row: the tree's border from the first column to the last.
+    let top_row = |t: &Tmux| t.screen().lines().next().unwrap_or("").to_string();
+    tmux.keys(&["z"]);
+    tmux.wait("the tree across the whole width", |t| {
+        let top = top_row(t);
+        let s = t.screen();
+        top.starts_with("┏ Files")
+            && top.chars().count() == 120
+            && top.ends_with('┓')
+            && !s.contains("Symbols")
+            && !s.contains("Preview")
+    });
+    tmux.keys(&["z"]);
+    tmux.wait("the three panes again", |t| {
+        let top = top_row(t);
+        top.starts_with("┏ Files") && top.contains("Symbols") && top.contains("Preview")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+}

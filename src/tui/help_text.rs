@@ -49,7 +49,11 @@ pub fn help_lines(keymap: &Keymap, width: usize) -> Vec<Line<'static>> {
             for part in wrap(&keys, width) {
                 lines.push(Line::styled(part, cyan));
             }
-            first.push(Span::raw(" ".repeat(if indent > 4 { keys_w + 1 } else { 2 })));
+            first.push(Span::raw(" ".repeat(if indent > 4 {
+                keys_w + 1
+            } else {
+                2
+            })));
         }
         first.push(Span::raw(format!("{:<name_w$} ", info.name)));
         let mut doc = wrap(info.doc, doc_w).into_iter();

@@ -13,13 +13,13 @@ use super::discover;
 use super::format::thousands;
 use super::messages::{Effect, Event, Job};
 use super::model::PendingCopy;
+use super::mouse;
 pub use super::navigate::follow_cursor;
 use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
 use super::overlays::{self, on_input, on_overlay};
 use super::project_sync::SyncOutcome;
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
-use super::mouse;
 use super::token_keys;
 use super::token_view;
 
@@ -214,7 +214,8 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
 fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
     if let Some(overlay) = state.overlay.clone() {
         // The tokens overlay stays open over an undo: it shows its effect.
-        if matches!(overlay, Overlay::Tokens { .. }) && matches!(action, Action::Undo | Action::Redo)
+        if matches!(overlay, Overlay::Tokens { .. })
+            && matches!(action, Action::Undo | Action::Redo)
         {
             return undo_redo(state, action == Action::Undo);
         }

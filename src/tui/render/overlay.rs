@@ -10,10 +10,10 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
 use crate::tui::format::compact;
-use crate::tui::token_view::preset_key;
 use crate::tui::help_text::{help_lines, help_rect_size};
 use crate::tui::model::PendingCopy;
 use crate::tui::state::{Overlay, Prompt, State};
+use crate::tui::token_view::preset_key;
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     match &state.overlay {
@@ -93,14 +93,10 @@ fn help(state: &State, frame: &mut Frame, area: Rect, scroll: usize) {
     let shown: Vec<Line> = lines.into_iter().skip(scroll).take(inner).collect();
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(shown).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(format!(
-                    " Help · j/k PgUp/PgDn g/G scroll · any other key closes · {last}/{} ",
-                    last.max(help_max_rows(state, area))
-                )),
-        ),
+        Paragraph::new(shown).block(Block::default().borders(Borders::ALL).title(format!(
+            " Help · j/k PgUp/PgDn g/G scroll · any other key closes · {last}/{} ",
+            last.max(help_max_rows(state, area))
+        ))),
         rect,
     );
 }
@@ -147,10 +143,6 @@ fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
         };
         let mut spans = vec![
             Span::styled(number, Style::default().fg(Color::DarkGray)),
-            Span::styled(
-                format!("{:>7} ", preset_total(state, name)),
-                Style::default().fg(Color::DarkGray),
-            ),
             Span::raw(mark),
             Span::raw(display_line(name, 40).into_owned()),
         ];
@@ -160,6 +152,12 @@ fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
                 Style::default().fg(Color::DarkGray),
             ));
         }
+        // The total, at the right end of the row.
+        let total = format!("{} tokens", preset_total(state, name));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let gap = (list.width as usize).saturating_sub(used + total.chars().count());
+        spans.push(Span::raw(" ".repeat(gap.max(1))));
+        spans.push(Span::styled(total, Style::default().fg(Color::DarkGray)));
         let mut line = Line::from(spans);
         if i == cursor {
             line = line.style(Style::default().add_modifier(Modifier::REVERSED));

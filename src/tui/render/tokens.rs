@@ -34,7 +34,10 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect, path: Option<&str>) {
         .unwrap_or(0);
     let dim = Style::default().fg(Color::DarkGray);
     let mut lines = vec![Line::styled(
-        format!("{:>9}  {:>6}  {:<bar$}  {:>6}  file", "tokens", "budget", "", "total"),
+        format!(
+            "{:>9}  {:>6}  {:<bar$}  {:>6}  file",
+            "tokens", "budget", "", "total"
+        ),
         dim,
     )];
     let top = scroll_to(cursor, list_rows, map.files.len());
