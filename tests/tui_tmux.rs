@@ -520,3 +520,39 @@ fn z_zooms_the_focused_pane_across_the_terminal() {
     tmux.keys(&["q"]);
     tmux.wait("the app to quit", |t| !t.running());
 }
+
+/// Mouse capture is released when the app quits (the terminal is left as
+/// it was found), and `mouse = false` never takes the mouse at all.
+#[test]
+fn mouse_capture_ends_with_the_app_and_is_off_with_mouse_false() {
+    let Some(tmux) = Tmux::new("mouse") else {
+        return;
+    };
+    let p = Project::fixture();
+    let home = p.config_home.path().to_str().unwrap().to_string();
+    // The shell outlives the app, so the pane's mouse mode can be read
+    // after it quits.
+    tmux.new_session(&format!(
+        "cd '{}' && CTXCURATE_CONFIG=/dev/null HOME='{home}' '{}'; sleep 30",
+        p.root().display(),
+        env!("CARGO_BIN_EXE_ctxcurate")
+    ));
+    tmux.wait("the first frame", |t| t.screen().contains("Symbols"));
+    tmux.wait("mouse capture on", |t| t.format("#{mouse_any_flag}") == "1");
+    tmux.keys(&["q"]);
+    tmux.wait("capture off after quitting", |t| {
+        !t.screen().contains("Symbols") && t.format("#{mouse_any_flag}") == "0"
+    });
+    tmux.cmd(&["kill-session", "-t", "e2e"]);
+    tmux.wait("the first session to end", |t| !t.running());
+
+    p.write("ctxcurate.toml", "[project]\nmouse = false\n");
+    tmux.new_session(&format!(
+        "cd '{}' && CTXCURATE_CONFIG=/dev/null HOME='{home}' '{}'; sleep 30",
+        p.root().display(),
+        env!("CARGO_BIN_EXE_ctxcurate")
+    ));
+    tmux.wait("the first frame", |t| t.screen().contains("Symbols"));
+    assert_eq!(tmux.format("#{mouse_any_flag}"), "0", "mouse = false");
+    tmux.keys(&["q"]);
+}
