@@ -523,3 +523,76 @@ fn the_finder_goes_to_a_file_in_tmux() {
     tmux.keys(&["q"]);
     tmux.wait("the app to quit", |t| !t.running());
 }
+
+/// `z` in the real app: the focused pane takes the whole width (the
+/// others are hidden) and `z` again brings the three panes back. The
+/// mouse is captured while it runs and released when it quits.
+#[test]
+fn z_zooms_the_focused_pane_across_the_terminal() {
+    let Some(tmux) = Tmux::new("zoom") else {
+        return;
+    };
+    let p = Project::fixture();
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Symbols"));
+    assert_eq!(tmux.format("#{mouse_any_flag}"), "1", "mouse captured");
+    // The top row: the tree's border from the first column to the last.
+    let top_row = |t: &Tmux| t.screen().lines().next().unwrap_or("").to_string();
+    tmux.keys(&["z"]);
+    tmux.wait("the tree across the whole width", |t| {
+        let top = top_row(t);
+        let s = t.screen();
+        top.starts_with("┏ Files")
+            && top.chars().count() == 120
+            && top.ends_with('┓')
+            && !s.contains("Symbols")
+            && !s.contains("Preview")
+    });
+    tmux.keys(&["z"]);
+    tmux.wait("the three panes again", |t| {
+        let top = top_row(t);
+        top.starts_with("┏ Files") && top.contains("Symbols") && top.contains("Preview")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+}
+
+/// Mouse capture is released when the app quits (the terminal is left as
+/// it was found), and `mouse = false` never takes the mouse at all.
+#[test]
+fn mouse_capture_ends_with_the_app_and_is_off_with_mouse_false() {
+    let Some(tmux) = Tmux::new("mouse") else {
+        return;
+    };
+    let p = Project::fixture();
+    let home = p.config_home.path().to_str().unwrap().to_string();
+    // The shell outlives the app, so the pane's mouse mode can be read
+    // after it quits.
+    tmux.new_session(&format!(
+        "cd '{}' && CTXCURATE_CONFIG=/dev/null HOME='{home}' '{}'; sleep 30",
+        p.root().display(),
+        env!("CARGO_BIN_EXE_ctxcurate")
+    ));
+    tmux.wait("the first frame", |t| t.screen().contains("Symbols"));
+    tmux.wait("mouse capture on", |t| t.format("#{mouse_any_flag}") == "1");
+    tmux.keys(&["q"]);
+    tmux.wait("capture off after quitting", |t| {
+        !t.screen().contains("Symbols") && t.format("#{mouse_any_flag}") == "0"
+    });
+    tmux.cmd(&["kill-session", "-t", "e2e"]);
+    tmux.wait("the first session to end", |t| !t.running());
+
+    p.write("ctxcurate.toml", "[project]\nmouse = false\n");
+    tmux.new_session(&format!(
+        "cd '{}' && CTXCURATE_CONFIG=/dev/null HOME='{home}' '{}'; sleep 30",
+        p.root().display(),
+        env!("CARGO_BIN_EXE_ctxcurate")
+    ));
+    tmux.wait("the first frame", |t| t.screen().contains("Symbols"));
+    assert_eq!(tmux.format("#{mouse_any_flag}"), "0", "mouse = false");
+    tmux.keys(&["q"]);
+}

@@ -37,7 +37,7 @@ impl TokenMap {
     /// Count every rendered file of `c` and the whole text with `kind`
     /// (counts come from `cache` where the same text was counted before).
     pub fn of(c: &Composition, cache: &FileCache, kind: TokenizerKind, budget: usize) -> Self {
-        let mut files: Vec<TokenRow> = c
+        let files: Vec<TokenRow> = c
             .files
             .iter()
             .filter(|f| f.aggregate)
@@ -48,8 +48,19 @@ impl TokenMap {
                 error: f.error.is_some(),
             })
             .collect();
+        TokenMap::from_rows(files, cache.count(kind, &c.text), kind, budget)
+    }
+
+    /// The map of file rows counted elsewhere (the TUI's counts, which
+    /// are these same counts made on its worker) and the `total` of the
+    /// whole text: sorted largest first, the rest is what is not a file.
+    pub fn from_rows(
+        mut files: Vec<TokenRow>,
+        total: usize,
+        kind: TokenizerKind,
+        budget: usize,
+    ) -> Self {
         files.sort_by(|a, b| b.tokens.cmp(&a.tokens).then_with(|| a.path.cmp(&b.path)));
-        let total = cache.count(kind, &c.text);
         let in_files: usize = files.iter().map(|f| f.tokens).sum();
         TokenMap {
             tokenizer: kind,
@@ -59,6 +70,15 @@ impl TokenMap {
             // from the whole: never below zero.
             other: total.saturating_sub(in_files),
             files,
+        }
+    }
+
+    /// `tokens` as a share of the whole text (0 when it is empty).
+    pub fn share_of_total(&self, tokens: usize) -> f64 {
+        if self.total == 0 {
+            0.0
+        } else {
+            tokens as f64 / self.total as f64
         }
     }
 
@@ -75,48 +95,67 @@ impl TokenMap {
     /// of `bar_width` cells scaled to the largest file, the path and the
     /// mode; then the rest of the text and the total against the budget.
     pub fn table(&self, bar_width: usize) -> String {
+        let mut out = String::new();
+        for f in &self.files {
+            out.push_str(&self.row(f.tokens, &row_label(f), bar_width));
+            out.push('\n');
+        }
+        out.push_str(&self.row(self.other, OTHER_LABEL, bar_width));
+        out.push('\n');
+        out.push_str(&format!(
+            "{:>9}  {:>6}  {}\n",
+            thousands(self.total),
+            percent(self.share(self.total)),
+            self.total_label(),
+        ));
+        out
+    }
+
+    /// One line of the table: `tokens`, their share of the budget, a bar
+    /// of `bar_width` cells scaled to the largest row, and `label`.
+    pub fn row(&self, tokens: usize, label: &str, bar_width: usize) -> String {
         let largest = self
             .files
             .first()
             .map_or(0, |f| f.tokens)
             .max(self.other)
             .max(1);
-        let mut out = String::new();
-        let mut row = |tokens: usize, label: &str| {
-            let cells = tokens * bar_width * 8 / largest;
-            out.push_str(&format!(
-                "{:>9}  {:>6}  {:<bar_width$}  {label}\n",
-                thousands(tokens),
-                percent(self.share(tokens)),
-                bar(cells),
-            ));
-        };
-        for f in &self.files {
-            let mut label = f.path.clone();
-            if f.error {
-                label.push_str(" [error]");
-            } else if f.mode != ViewMode::Full {
-                label.push_str(&format!(" [{}]", f.mode));
-            }
-            row(f.tokens, &label);
-        }
-        row(self.other, "(header, tree, discussion, task)");
-        out.push_str(&format!(
-            "{:>9}  {:>6}  {}\n",
-            thousands(self.total),
-            percent(self.share(self.total)),
-            format_args!(
-                "total of a {} token budget, {}, {}",
-                thousands(self.budget),
-                plural(self.files.len(), "file"),
-                self.tokenizer
-            ),
-        ));
-        out
+        let cells = tokens.min(largest) * bar_width * 8 / largest;
+        format!(
+            "{:>9}  {:>6}  {:<bar_width$}  {label}",
+            thousands(tokens),
+            percent(self.share(tokens)),
+            bar(cells),
+        )
+    }
+
+    /// What the total line says after the numbers.
+    pub fn total_label(&self) -> String {
+        format!(
+            "total of a {} token budget, {}, {}",
+            thousands(self.budget),
+            plural(self.files.len(), "file"),
+            self.tokenizer
+        )
     }
 }
 
-fn percent(share: f64) -> String {
+/// The label of the row that is not a file.
+pub const OTHER_LABEL: &str = "(header, tree, discussion, task)";
+
+/// A file row's label: its path, and its mode unless full (or `[error]`).
+pub fn row_label(f: &TokenRow) -> String {
+    let mut label = f.path.clone();
+    if f.error {
+        label.push_str(" [error]");
+    } else if f.mode != ViewMode::Full {
+        label.push_str(&format!(" [{}]", f.mode));
+    }
+    label
+}
+
+/// A share as the table prints it (`12.3%`).
+pub fn percent(share: f64) -> String {
     format!("{:.1}%", share * 100.0)
 }
 

@@ -34,6 +34,7 @@ actions! {
     Help => "help", "Show this help";
     NextPane => "next_pane", "Focus the next pane";
     PrevPane => "prev_pane", "Focus the previous pane";
+    Zoom => "zoom", "Zoom the focused pane to the full width (and back)";
     Up => "up", "Move up";
     Down => "down", "Move down";
     Collapse => "collapse", "Collapse the folder (or go to its parent)";
@@ -63,6 +64,7 @@ actions! {
     YankFile => "yank_file", "Copy the current file's view";
     WriteOutput => "write_output", "Write the numbered output file";
     Presets => "presets", "Open the preset picker";
+    TokenMap => "token_map", "Where the tokens go: included files by tokens, largest first (Enter opens, m/M mode, x removes)";
     Undo => "undo", "Undo the last curation change";
     Redo => "redo", "Redo";
     Filter => "filter", "Filter the file tree by name";

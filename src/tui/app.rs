@@ -73,8 +73,14 @@ pub fn run(cwd: &Path) -> Result<Ended> {
     .context("cannot watch for termination signals")?;
     let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
     install_panic_hook();
+    if state.project.settings.mouse
+        && let Err(e) = crossterm::execute!(io::stdout(), term::EnableMouseCapture)
+    {
+        signals::restore_terminal();
+        return Err(e).context("cannot turn mouse capture on");
+    }
     let result = event_loop(&mut terminal, state, mode, (tx, rx));
-    ratatui::restore();
+    signals::restore_terminal();
     result
 }
 
@@ -103,7 +109,7 @@ fn install_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if thread::current().name() == Some("main") {
-            ratatui::restore();
+            signals::restore_terminal();
             default(info);
         }
     }));
@@ -228,7 +234,7 @@ fn event_loop(
                 state.quit = true;
                 break;
             }
-            let effects = handle(&mut state, msg);
+            let effects = handle(&mut state, msg, view.tree.get_offset());
             run_effects(
                 &mut state,
                 effects,
@@ -263,7 +269,9 @@ fn event_loop(
     }
 }
 
-fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
+/// One message for `update`; `tree_top` is the tree's first row on
+/// screen (where a click lands).
+fn handle(state: &mut State, msg: Msg, tree_top: usize) -> Vec<Effect> {
     match msg {
         Msg::Term(TermEvent::Key(key)) => match dispatch::key_event(state, &key) {
             Some(ev) => {
@@ -275,6 +283,13 @@ fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Term(TermEvent::Resize(width, height)) => {
             update(state, Event::Resize { width, height })
         }
+        Msg::Term(TermEvent::Mouse(mouse)) => match dispatch::mouse_event(&mouse, tree_top) {
+            Some(ev) => {
+                state.status = None;
+                update(state, ev)
+            }
+            None => Vec::new(),
+        },
         Msg::Term(_) => Vec::new(),
         Msg::App(ev) => update(state, ev),
         // Handled by the loop before it gets here.

@@ -40,9 +40,9 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
 }
 
 /// Include or exclude one file (Space on a file in the tree, Space in the
-/// finder): one undoable step. Excluding parks the file's curation, so
-/// including it again in this session brings its view mode, masks and
-/// slices back.
+/// finder, `x` in the tokens overlay): one undoable step. Excluding parks
+/// the file's curation, so including it again in this session brings its
+/// view mode, masks and slices back.
 pub fn toggle_file(state: &mut State, path: &str) -> Vec<Effect> {
     let included = state.is_included(path);
     let parked = state.parked.get(path).cloned();
@@ -89,8 +89,14 @@ pub fn cycle_mode(state: &mut State, forward: bool) -> Vec<Effect> {
         );
         return Vec::new();
     };
+    cycle_mode_of(state, &path, forward)
+}
+
+/// The next or previous view mode of `path` (`m` / `M` in the tree and
+/// in the tokens overlay): one `core::curation` edit, one undo step.
+pub fn cycle_mode_of(state: &mut State, path: &str, forward: bool) -> Vec<Effect> {
     edit(state, |preset, _| {
-        let item = curation::cycle_mode(preset, &path, forward).map_err(|e| e.to_string())?;
+        let item = curation::cycle_mode(preset, path, forward).map_err(|e| e.to_string())?;
         if item.view_mode == ViewMode::Custom && item.custom_slices.is_empty() {
             Ok(format!(
                 "{path}: custom — no slices yet, so its summary shows (r in the preview makes one)"

@@ -1,11 +1,14 @@
 //! Terminal key events to [`Event`]s: through the keymap for the focused
-//! pane or overlay, or as typed text while a prompt or the finder is open.
+//! pane or overlay, or as typed text while a prompt or the finder is open;
+//! mouse events to plain [`Event::Mouse`] data.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 
 use super::action::Action;
 use super::keymap::Key;
-use super::messages::Event;
+use super::messages::{Event, MouseKind};
 use super::state::{Overlay, State};
 
 /// The event a key press means in the current state, if any.
@@ -64,4 +67,22 @@ fn finder_key(ev: &KeyEvent) -> Option<Event> {
         KeyCode::Char(c) if !alt => Some(Event::InputChar(c)),
         _ => None,
     }
+}
+
+/// The event a mouse event means, as plain data (`tree_top`: the tree's
+/// first row on screen): a left click or a wheel step; anything else
+/// (moves, drags, releases) is nothing.
+pub fn mouse_event(ev: &MouseEvent, tree_top: usize) -> Option<Event> {
+    let kind = match ev.kind {
+        MouseEventKind::Down(MouseButton::Left) => MouseKind::Click,
+        MouseEventKind::ScrollUp => MouseKind::ScrollUp,
+        MouseEventKind::ScrollDown => MouseKind::ScrollDown,
+        _ => return None,
+    };
+    Some(Event::Mouse {
+        kind,
+        column: ev.column,
+        row: ev.row,
+        tree_top,
+    })
 }

@@ -182,6 +182,12 @@ impl Harness {
             .unwrap_or_default()
     }
 
+    /// The first tree row on screen at the last frame (what a mouse
+    /// event carries as `tree_top`).
+    pub fn tree_top(&self) -> usize {
+        self.view.tree.get_offset()
+    }
+
     /// Resize the terminal.
     pub fn resize(&mut self, width: u16, height: u16) {
         self.terminal.backend_mut().resize(width, height);

@@ -166,6 +166,22 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
                 .map(|changed| changed.in_walk(&walked))
                 .map_err(|e| error_chain(&e)),
         },
+        Job::PresetTotals {
+            presets,
+            opts,
+            map,
+            tokenizer,
+            walked,
+        } => Event::PresetTotals(
+            presets
+                .into_iter()
+                .map(|(key, preset)| {
+                    let c = context::compose(root, &preset, &opts, &map, cache, Some(&walked));
+                    let (tokens, exact) = total(&c, tokenizer, cache);
+                    (key, tokens, exact)
+                })
+                .collect(),
+        ),
         Job::ClearCache => {
             let cleared = cache.summarizer().disk().clear();
             cache.clear_views();
@@ -213,6 +229,20 @@ fn problem_text(content: &crate::core::walk::Content) -> String {
     match content {
         crate::core::walk::Content::Unreadable(p) => p.to_string(),
         crate::core::walk::Content::Text { .. } => String::new(),
+    }
+}
+
+/// The tokens of a composition as the gauge counts them: the whole text,
+/// or past [`EXACT_TOTAL_LIMIT`] the sum of its files' (cached) counts.
+fn total(c: &Composition, tokenizer: TokenizerKind, cache: &FileCache) -> (usize, bool) {
+    if c.text.len() <= EXACT_TOTAL_LIMIT {
+        (cache.count(tokenizer, &c.text), true)
+    } else {
+        let files = c.files.iter().filter(|f| f.aggregate);
+        let sum = files
+            .map(|f| cache.count(tokenizer, &compose::markdown_file(f)))
+            .sum();
+        (sum, false)
     }
 }
 

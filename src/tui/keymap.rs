@@ -23,16 +23,19 @@ pub enum Context {
     Picker,
     /// A yes/no question (copying a text with likely secrets).
     Confirm,
+    /// The tokens overlay (`b`).
+    Tokens,
 }
 
 impl Context {
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Global,
         Context::Tree,
         Context::Symbols,
         Context::Preview,
         Context::Picker,
         Context::Confirm,
+        Context::Tokens,
     ];
 
     pub fn name(self) -> &'static str {
@@ -43,6 +46,7 @@ impl Context {
             Context::Preview => "preview",
             Context::Picker => "picker",
             Context::Confirm => "confirm",
+            Context::Tokens => "tokens",
         }
     }
 
@@ -162,6 +166,15 @@ impl fmt::Display for Key {
     }
 }
 
+/// Global actions the tokens overlay takes besides the overlays' own.
+const TOKENS_PASSTHROUGH: &[Action] = &[
+    Action::NextMode,
+    Action::PrevMode,
+    Action::Undo,
+    Action::Redo,
+    Action::TokenMap,
+];
+
 /// Actions an overlay lets through from `[global]`: movement and help.
 const OVERLAY_PASSTHROUGH: &[Action] = &[
     Action::Up,
@@ -256,7 +269,12 @@ impl Keymap {
             return Some(*a);
         }
         let global = *self.bindings.get(&Context::Global)?.get(&key)?;
-        if matches!(ctx, Context::Picker | Context::Confirm)
+        // The tokens overlay edits the file under its cursor with the
+        // tree's own keys.
+        if ctx == Context::Tokens && TOKENS_PASSTHROUGH.contains(&global) {
+            return Some(global);
+        }
+        if matches!(ctx, Context::Picker | Context::Confirm | Context::Tokens)
             && !OVERLAY_PASSTHROUGH.contains(&global)
         {
             return None;

@@ -90,6 +90,26 @@ pub enum Event {
     JobFailed(String),
     /// The finder's matcher threads have new results: take them.
     FinderResults,
+    /// The mouse, at a cell of the screen (`tree_top`: the first tree row
+    /// on screen when it happened, from the tree widget's scroll).
+    Mouse {
+        kind: MouseKind,
+        column: u16,
+        row: u16,
+        tree_top: usize,
+    },
+    /// The picker's preset totals came back: (key, tokens, exact) per
+    /// preset (`token_view::preset_key`).
+    PresetTotals(Vec<(u64, usize, bool)>),
+}
+
+/// What the mouse did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MouseKind {
+    /// The left button went down.
+    Click,
+    ScrollUp,
+    ScrollDown,
 }
 
 /// A side effect requested by `update`, run by the event loop.
@@ -170,6 +190,15 @@ pub enum Job {
         include: bool,
         walked: Arc<Vec<String>>,
     },
+    /// Compose and count each preset once, for the picker's totals
+    /// (key, preset).
+    PresetTotals {
+        presets: Vec<(u64, Preset)>,
+        opts: ComposeOptions,
+        map: MapOptions,
+        tokenizer: TokenizerKind,
+        walked: Arc<Vec<String>>,
+    },
 }
 
 impl Effect {
@@ -193,6 +222,7 @@ impl Job {
             Job::Discover { .. } => "discovering".into(),
             Job::ClearCache => "clearing the cache".into(),
             Job::Changed { .. } => "asking git what changed".into(),
+            Job::PresetTotals { .. } => "counting the presets".into(),
         }
     }
 }

@@ -4,10 +4,12 @@
 use super::action::Action;
 use super::commit;
 use super::curate;
+use super::help_text::help_max_scroll;
 use super::messages::Effect;
 use super::model::PendingCopy;
 use super::navigate::{follow_cursor, moved};
 use super::state::{Level, Overlay, Prompt, State};
+use super::token_keys;
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
 
@@ -15,12 +17,18 @@ use crate::text::sanitize::display_line;
 pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) -> Vec<Effect> {
     match overlay {
         Overlay::Help { scroll } => {
+            // The help is wrapped to the overlay: its length depends on
+            // the terminal's width.
+            let last = help_max_scroll(&state.keymap, state.size);
+            let scroll = scroll.min(last);
+            let half = (state.page / 2).max(1);
             let scroll = match action {
-                Action::Down => scroll + 1,
+                Action::Down => (scroll + 1).min(last),
                 Action::Up => scroll.saturating_sub(1),
-                Action::PageDown => scroll + state.page / 2,
-                Action::PageUp => scroll.saturating_sub(state.page / 2),
+                Action::PageDown => (scroll + half).min(last),
+                Action::PageUp => scroll.saturating_sub(half),
                 Action::Top => 0,
+                Action::Bottom => last,
                 _ => {
                     state.overlay = None;
                     return Vec::new();
@@ -31,6 +39,7 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
         }
         Overlay::Picker { cursor } => on_picker(state, cursor, action),
         Overlay::Finder => super::finder_overlay::on_action(state, action),
+        Overlay::Tokens { path } => token_keys::on_tokens(state, path, action),
         Overlay::ConfirmCopy(pending) => match action {
             Action::Confirm => {
                 state.overlay = None;

@@ -57,8 +57,17 @@ pub fn watch(deliver: impl Fn(i32) + Send + 'static) -> io::Result<()> {
     Ok(())
 }
 
+/// Put the terminal back as the app found it: mouse capture off (sent
+/// whether or not it was on: terminals ignore it when it was not), then
+/// raw mode off, the alternate screen left, the cursor shown. Every way
+/// out of the app calls this: quit, error, panic, signal.
+pub fn restore_terminal() {
+    let _ = crossterm::execute!(std::io::stdout(), crossterm::event::DisableMouseCapture);
+    ratatui::restore();
+}
+
 /// Restore the terminal and end the process now.
 fn give_up(signal: i32) -> ! {
-    ratatui::restore();
+    restore_terminal();
     std::process::exit(exit_status(signal));
 }

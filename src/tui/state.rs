@@ -80,6 +80,11 @@ pub enum Overlay {
     ConfirmCopy(Box<PendingCopy>),
     /// The fuzzy file finder (its matcher is `State::finder`).
     Finder,
+    /// Where the tokens go: the included files by tokens (`b`), with
+    /// the file under the cursor (it keeps the cursor as the order moves).
+    Tokens {
+        path: Option<String>,
+    },
 }
 
 /// How serious a status message is.
@@ -182,6 +187,15 @@ pub struct State {
     /// Terminal height, for page moves.
     pub page: usize,
     pub quit: bool,
+    /// The focused pane takes the whole width (`z`).
+    pub zoom: bool,
+    /// Terminal width and height (where a mouse click lands).
+    pub size: (u16, u16),
+    /// Preset totals for the picker, by [`super::token_view::preset_key`]:
+    /// tokens, and whether that is an exact count of the whole text.
+    pub preset_totals: HashMap<u64, (usize, bool)>,
+    /// A preset-totals job is running (not asked again until it is back).
+    pub totals_pending: bool,
 }
 
 impl State {
@@ -221,6 +235,10 @@ impl State {
             changed: None,
             page: 20,
             quit: false,
+            zoom: false,
+            size: (80, 24),
+            preset_totals: HashMap::new(),
+            totals_pending: false,
         };
         state.add_explicit_files();
         state.refresh();
@@ -434,6 +452,7 @@ impl State {
         match &self.overlay {
             Some(Overlay::Picker { .. }) => Context::Picker,
             Some(Overlay::ConfirmCopy(_)) => Context::Confirm,
+            Some(Overlay::Tokens { .. }) => Context::Tokens,
             _ => self.focus.context(),
         }
     }

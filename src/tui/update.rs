@@ -15,12 +15,15 @@ use super::finder_overlay;
 use super::format::thousands;
 use super::messages::{Effect, Event, Job};
 use super::model::PendingCopy;
+use super::mouse;
 pub use super::navigate::follow_cursor;
 use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
 use super::overlays::{self, on_input, on_overlay};
 use super::project_sync::SyncOutcome;
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
+use super::token_keys;
+use super::token_view;
 
 /// Apply one event.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
@@ -40,7 +43,8 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             }
             on_input(state, Some('\0'))
         }
-        Event::Resize { height, .. } => {
+        Event::Resize { width, height } => {
+            state.size = (width, height);
             state.page = usize::from(height.saturating_sub(6)).max(2);
             Vec::new()
         }
@@ -54,6 +58,8 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::WalkDone => {
+            // Files may have changed: the picker counts its presets again.
+            state.preset_totals.clear();
             state.finish_walk();
             state.refresh();
             let mut effects = recompose(state);
@@ -159,6 +165,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::CacheCleared(Ok(n)) => {
+            state.preset_totals.clear();
             state.say(
                 Level::Info,
                 format!(
@@ -188,6 +195,19 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Disk(outcome) => on_disk(state, *outcome),
+        Event::Mouse {
+            kind,
+            column,
+            row,
+            tree_top,
+        } => mouse::on_mouse(state, kind, (column, row), tree_top),
+        Event::PresetTotals(totals) => {
+            state.totals_pending = false;
+            for (key, tokens, exact) in totals {
+                state.preset_totals.insert(key, (tokens, exact));
+            }
+            Vec::new()
+        }
         Event::Discovered {
             generation,
             packed,
@@ -199,6 +219,12 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
 
 fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
     if let Some(overlay) = state.overlay.clone() {
+        // The tokens overlay stays open over an undo: it shows its effect.
+        if matches!(overlay, Overlay::Tokens { .. })
+            && matches!(action, Action::Undo | Action::Redo)
+        {
+            return undo_redo(state, action == Action::Undo);
+        }
         return on_overlay(state, overlay, action);
     }
     match action {
@@ -216,6 +242,15 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             } else {
                 state.focus.prev()
             };
+            Vec::new()
+        }
+        Action::Zoom => {
+            state.zoom = !state.zoom;
+            Vec::new()
+        }
+        Action::TokenMap => {
+            let path = token_view::path_at(state, 0);
+            state.overlay = Some(Overlay::Tokens { path });
             Vec::new()
         }
         Action::Up
@@ -290,7 +325,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
                 .position(|(n, _)| *n == active)
                 .unwrap_or(0);
             state.overlay = Some(Overlay::Picker { cursor });
-            Vec::new()
+            token_keys::ask_preset_totals(state)
         }
         Action::Undo | Action::Redo => undo_redo(state, action == Action::Undo),
         Action::Filter => {

@@ -164,6 +164,9 @@ pub struct Settings {
     pub include_dirs: Vec<String>,
     /// Where the TUI's yank goes.
     pub clipboard: ClipboardMode,
+    /// The TUI captures the mouse: a click focuses a pane and picks a
+    /// row, the wheel scrolls (off: the terminal selects text as usual).
+    pub mouse: bool,
     /// Tokens of the repo map (`ctxcurate map`, and at least this much of
     /// a packed build).
     pub repo_map_budget: usize,

@@ -1,24 +1,27 @@
 //! Rendering: a pure function of the state (plus widget scroll state) into
 //! a frame. Layout: file tree, symbols, preview side by side, the budget
-//! gauge and the status line below; overlays on top. A narrow terminal
-//! shows only the focused pane. All file-derived text goes through
-//! `text::sanitize`, so nothing from a file reaches the terminal raw.
+//! gauge and the status line below (`tui::layout`); overlays on top. A
+//! narrow terminal, or a zoomed pane, shows only the focused pane. All
+//! file-derived text goes through `text::sanitize`, so nothing from a
+//! file reaches the terminal raw.
 
 mod finder;
 mod overlay;
 mod panes;
 mod status;
+mod tokens;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::{Block, BorderType, Borders};
 use tui_tree_widget::TreeState;
 
+use super::layout;
 use super::state::{Pane, State};
 
 /// Below this width only the focused pane is shown.
-pub const NARROW_WIDTH: u16 = 80;
+pub const NARROW_WIDTH: u16 = layout::NARROW_WIDTH;
 
 /// Scroll state the widgets keep between frames (the only thing rendering
 /// may change).
@@ -30,30 +33,9 @@ pub struct ViewState {
 /// Draw the whole UI.
 pub fn render(state: &State, view: &mut ViewState, frame: &mut Frame) {
     let area = frame.area();
-    let [main, gauge, status] = Layout::vertical([
-        Constraint::Min(3),
-        Constraint::Length(1),
-        Constraint::Length(1),
-    ])
-    .areas(area);
-
-    if area.width < NARROW_WIDTH {
-        draw_pane(state, view, frame, state.focus, main);
-    } else {
-        let panes = Layout::default()
-            .direction(Direction::Horizontal)
-            .constraints([
-                Constraint::Percentage(30),
-                Constraint::Percentage(22),
-                Constraint::Percentage(48),
-            ])
-            .split(main);
-        for (pane, rect) in [Pane::Tree, Pane::Symbols, Pane::Preview]
-            .into_iter()
-            .zip(panes.iter())
-        {
-            draw_pane(state, view, frame, pane, *rect);
-        }
+    let [main, gauge, status] = layout::rows(area);
+    for (pane, rect) in layout::panes(main, state.focus, state.zoom) {
+        draw_pane(state, view, frame, pane, rect);
     }
     status::gauge(state, frame, gauge);
     status::status_line(state, frame, status);

@@ -9,9 +9,11 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
-use crate::tui::action::ACTIONS;
+use crate::tui::format::compact;
+use crate::tui::help_text::{help_lines, help_rect_size};
 use crate::tui::model::PendingCopy;
 use crate::tui::state::{Overlay, Prompt, State};
+use crate::tui::token_view::preset_key;
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     match &state.overlay {
@@ -21,6 +23,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
         Some(Overlay::ConfirmCopy(pending)) => confirm_copy(frame, area, pending),
         Some(Overlay::Finder) => super::finder::draw(state, frame, area),
+        Some(Overlay::Tokens { path }) => super::tokens::draw(state, frame, area, path.as_deref()),
     }
 }
 
@@ -81,35 +84,28 @@ pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
     }
 }
 
-/// The help lines: every action with its keys (by context) and its doc.
-pub fn help_lines(state: &State) -> Vec<Line<'static>> {
-    let mut lines = Vec::new();
-    for info in ACTIONS {
-        let keys = state.keymap.keys_label(info.action);
-        lines.push(Line::from(vec![
-            Span::styled(format!("{keys:<24}"), Style::default().fg(Color::Cyan)),
-            Span::raw(format!(" {:<18} ", info.name)),
-            Span::styled(info.doc.to_string(), Style::default().fg(Color::Gray)),
-        ]));
-    }
-    lines
-}
-
 fn help(state: &State, frame: &mut Frame, area: Rect, scroll: usize) {
-    let rect = centered(area, 110, area.height.saturating_sub(2));
-    let lines = help_lines(state);
+    let (w, h) = help_rect_size((area.width, area.height));
+    let rect = centered(area, w, h);
+    let lines = help_lines(&state.keymap, rect.width.saturating_sub(2) as usize);
     let inner = rect.height.saturating_sub(2) as usize;
     let scroll = scroll.min(lines.len().saturating_sub(inner));
+    let last = (scroll + inner).min(lines.len());
     let shown: Vec<Line> = lines.into_iter().skip(scroll).take(inner).collect();
     frame.render_widget(Clear, rect);
     frame.render_widget(
-        Paragraph::new(shown).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(" Help · every action and its keys · j/k scroll · any other key closes "),
-        ),
+        Paragraph::new(shown).block(Block::default().borders(Borders::ALL).title(format!(
+            " Help · j/k PgUp/PgDn g/G scroll · any other key closes · {last}/{} ",
+            last.max(help_max_rows(state, area))
+        ))),
         rect,
     );
+}
+
+/// How many lines the help has at this size (for its title).
+fn help_max_rows(state: &State, area: Rect) -> usize {
+    let (w, _) = help_rect_size((area.width, area.height));
+    help_lines(&state.keymap, w.saturating_sub(2) as usize).len()
 }
 
 fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
@@ -157,6 +153,12 @@ fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
                 Style::default().fg(Color::DarkGray),
             ));
         }
+        // The total, at the right end of the row.
+        let total = format!("{} tokens", preset_total(state, name));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let gap = (list.width as usize).saturating_sub(used + total.chars().count());
+        spans.push(Span::raw(" ".repeat(gap.max(1))));
+        spans.push(Span::styled(total, Style::default().fg(Color::DarkGray)));
         let mut line = Line::from(spans);
         if i == cursor {
             line = line.style(Style::default().add_modifier(Modifier::REVERSED));
@@ -169,6 +171,20 @@ fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
             .style(Style::default().fg(Color::DarkGray)),
         hint,
     );
+}
+
+/// A preset's token total as the picker shows it: `…` until the worker
+/// has counted it, `≈` before an estimate.
+fn preset_total(state: &State, name: &str) -> String {
+    let Some((preset, _)) = state.project.preset(name) else {
+        return String::new();
+    };
+    let key = preset_key(preset, &state.project.settings);
+    match state.preset_totals.get(&key) {
+        Some((tokens, true)) => compact(*tokens),
+        Some((tokens, false)) => format!("≈{}", compact(*tokens)),
+        None => "…".to_string(),
+    }
 }
 
 fn input(frame: &mut Frame, area: Rect, prompt: &Prompt, buffer: &str) {
