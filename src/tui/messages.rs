@@ -12,7 +12,7 @@ use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
 
 use super::action::Action;
-use super::model::{Composed, SymbolsView};
+use super::model::{Composed, FileBlock, SymbolsView};
 use super::project_sync::SyncOutcome;
 
 /// Everything `update` reacts to.
@@ -81,6 +81,8 @@ pub enum Event {
     },
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
+    /// The block a file outside the composition would add (the preview).
+    Block(Arc<FileBlock>),
 }
 
 /// A side effect requested by `update`, run by the event loop.
@@ -155,6 +157,14 @@ pub enum Job {
     },
     /// Empty the on-disk cache (and the rendered views made from it).
     ClearCache,
+    /// Render the block `item` would add to the composition made for
+    /// `generation` (the preview of a file outside it).
+    Block {
+        item: FileItem,
+        generation: u64,
+        opts: ComposeOptions,
+        tokenizer: TokenizerKind,
+    },
 }
 
 impl Effect {
@@ -177,6 +187,7 @@ impl Job {
             Job::WriteOutput { .. } => "writing the output file".into(),
             Job::Discover { .. } => "discovering".into(),
             Job::ClearCache => "clearing the cache".into(),
+            Job::Block { item, .. } => format!("rendering {}", item.path),
         }
     }
 }

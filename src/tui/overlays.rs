@@ -4,6 +4,7 @@
 use super::action::Action;
 use super::commit;
 use super::curate;
+use super::look;
 use super::messages::Effect;
 use super::model::PendingCopy;
 use super::navigate::{follow_cursor, moved};
@@ -249,6 +250,14 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
         }
         Prompt::SliceTag { path, start, end } => {
             return curate::add_slice(state, path, start, end, buffer);
+        }
+        Prompt::GotoLine => {
+            look::goto_line(state, &buffer);
+            return Vec::new();
+        }
+        Prompt::Search => {
+            look::search(state, &buffer);
+            return Vec::new();
         }
         Prompt::NewPreset => state
             .project

@@ -11,6 +11,7 @@ use super::commit::{self, recompose};
 use super::curate::{self, Batch};
 use super::discover;
 use super::format::thousands;
+use super::look;
 use super::messages::{Effect, Event, Job};
 use super::model::PendingCopy;
 pub use super::navigate::follow_cursor;
@@ -60,7 +61,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                 sync_preview(state);
             }
             state.refresh_gauge();
-            Vec::new()
+            look::after_compose(state)
         }
         Event::Counted(counts) => {
             for (path, key, n) in counts {
@@ -188,6 +189,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             packed,
             composed,
         } => discover::on_discovered(state, generation, *packed, *composed),
+        Event::Block(block) => {
+            look::on_block(state, block);
+            Vec::new()
+        }
     }
 }
 
@@ -338,6 +343,13 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
+        Action::PreviewGotoLine => look::goto_line_prompt(state),
+        Action::PreviewSearch => look::search_prompt(state),
+        Action::SearchNext | Action::SearchPrev => {
+            look::search_step(state, action == Action::SearchNext);
+            Vec::new()
+        }
+        Action::SliceSymbol => look::slice_symbol(state),
         Action::Preset1
         | Action::Preset2
         | Action::Preset3

@@ -4,6 +4,7 @@
 //! shows only the focused pane. All file-derived text goes through
 //! `text::sanitize`, so nothing from a file reaches the terminal raw.
 
+mod look;
 mod overlay;
 mod panes;
 mod status;
