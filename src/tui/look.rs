@@ -57,7 +57,8 @@ pub fn follow_tree(state: &mut State) -> Vec<Effect> {
 /// composition no longer holds is rendered.
 pub fn after_compose(state: &mut State) -> Vec<Effect> {
     if state.focus == Pane::Symbols {
-        follow_symbol(state);
+        // Quietly: the status line keeps what the edit said.
+        follow_symbol(state, false);
     }
     request_block(state)
 }
@@ -102,13 +103,14 @@ pub fn on_block(state: &mut State, block: std::sync::Arc<FileBlock>) {
     let path = block.path.clone();
     state.preview.blocks.insert(path.clone(), block);
     if state.focus == Pane::Symbols && state.symbols.as_ref().is_some_and(|s| s.path == path) {
-        follow_symbol(state);
+        follow_symbol(state, false);
     }
 }
 
 /// Scroll the preview to the symbol under the symbols cursor and
-/// highlight its lines (in the block shown, or in the raw text).
-pub fn follow_symbol(state: &mut State) {
+/// highlight its lines (in the block shown, or in the raw text);
+/// `announce`: say so when its view does not show it.
+pub fn follow_symbol(state: &mut State, announce: bool) {
     state.preview.highlight = None;
     let Some(found) = locate_symbol(state) else {
         return;
@@ -122,7 +124,8 @@ pub fn follow_symbol(state: &mut State) {
             }
             state.preview.highlight = Some((start, end));
         }
-        Err(message) => state.say(Level::Info, message),
+        Err(message) if announce => state.say(Level::Info, message),
+        Err(_) => {}
     }
 }
 

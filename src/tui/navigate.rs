@@ -20,7 +20,7 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
                 .and_then(|s| s.tree.as_ref())
                 .map_or(0, |t| flat_symbols(t).len());
             state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
-            look::follow_symbol(state);
+            look::follow_symbol(state, true);
             Vec::new()
         }
         Pane::Preview => {

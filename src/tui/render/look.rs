@@ -88,10 +88,11 @@ fn block_view(
             block.mode
         ),
     };
-    let mut lines = vec![Line::styled(
-        display_line(&header, width).into_owned(),
-        NOTICE.add_modifier(Modifier::REVERSED),
-    )];
+    let mut lines: Vec<Line<'static>> = wrap_parts(&header, width)
+        .into_iter()
+        .map(|l| Line::styled(l, NOTICE.add_modifier(Modifier::REVERSED)))
+        .collect();
+    let room = room.saturating_sub(lines.len() - 1);
     let len = block.lines.len();
     let scroll = state.preview.scroll.min(len.saturating_sub(1));
     lines.extend(
@@ -116,6 +117,23 @@ fn block_view(
         len
     );
     (title, lines)
+}
+
+/// `text`'s ` · `-separated parts on as few lines of `width` as they fit
+/// (a part wider than that is cut).
+fn wrap_parts(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in text.split(" · ") {
+        let part = display_line(part, width.max(1)).into_owned();
+        match out.last_mut() {
+            Some(last) if last.chars().count() + 3 + part.chars().count() <= width => {
+                last.push_str(" · ");
+                last.push_str(&part);
+            }
+            _ => out.push(part),
+        }
+    }
+    out
 }
 
 /// `src/ · 2 of 5 files included`.
