@@ -30,7 +30,9 @@ fn status(h: &Harness) -> String {
 
 /// The lines the preview shows now.
 fn shown_lines(h: &Harness) -> Vec<String> {
-    ctxcurate::tui::preview_view::shown(&h.state).lines().to_vec()
+    ctxcurate::tui::preview_view::shown(&h.state)
+        .lines()
+        .to_vec()
 }
 
 /// Move the symbols cursor (the pane focused) onto `symbol` with `j`.
@@ -143,7 +145,10 @@ fn the_symbols_cursor_scrolls_the_preview_and_highlights_the_symbol() {
     );
     let rows = highlighted_rows(&mut h);
     assert_eq!(rows.len(), 3, "{rows:?}");
-    assert!(rows[0].contains("def run(self, x: int) -> bool:"), "{rows:?}");
+    assert!(
+        rows[0].contains("def run(self, x: int) -> bool:"),
+        "{rows:?}"
+    );
     assert!(rows[2].contains("return x > 0"), "{rows:?}");
     insta::assert_snapshot!("symbol_highlight_full", h.screen());
 
@@ -160,7 +165,10 @@ fn the_symbols_cursor_scrolls_the_preview_and_highlights_the_symbol() {
     );
     assert_eq!(h.state.preview.scroll, a);
     let rows = highlighted_rows(&mut h);
-    assert!(rows[0].contains("def run(self, x: int) -> bool:"), "{rows:?}");
+    assert!(
+        rows[0].contains("def run(self, x: int) -> bool:"),
+        "{rows:?}"
+    );
     insta::assert_snapshot!("symbol_highlight_masked", h.screen());
     // Hidden: not in the block, and the status says so.
     symbol_cursor_to(&mut h, "App._cache");
@@ -218,7 +226,11 @@ fn colon_goes_to_a_line_and_says_when_it_cannot() {
     h.key(":");
     h.type_text("forty");
     h.key("enter");
-    assert!(status(&h).starts_with("not a line number"), "{}", status(&h));
+    assert!(
+        status(&h).starts_with("not a line number"),
+        "{}",
+        status(&h)
+    );
     assert_eq!(h.state.preview.scroll, 41, "nothing moved");
     h.key(":");
     h.type_text("99999");
@@ -252,7 +264,10 @@ fn slash_searches_the_preview_and_n_n_step_through_the_matches() {
     h.key("/");
     h.type_text("JSONDecodeError");
     h.key("enter");
-    assert_eq!(status(&h), format!("match 1/{n} · “JSONDecodeError” · n next, N previous"));
+    assert_eq!(
+        status(&h),
+        format!("match 1/{n} · “JSONDecodeError” · n next, N previous")
+    );
     assert_eq!(h.state.preview.scroll, expected[0]);
     h.key("n");
     assert!(status(&h).starts_with(&format!("match 2/{n}")));
@@ -262,7 +277,11 @@ fn slash_searches_the_preview_and_n_n_step_through_the_matches() {
     h.key("N");
     assert!(status(&h).starts_with(&format!("match 2/{n}")));
     h.keys("N N");
-    assert!(status(&h).starts_with(&format!("match {n}/{n}")), "wraps: {}", status(&h));
+    assert!(
+        status(&h).starts_with(&format!("match {n}/{n}")),
+        "wraps: {}",
+        status(&h)
+    );
     assert_eq!(h.state.preview.scroll, expected[n - 1]);
     // The matches are drawn in the match style.
     h.key("g");
@@ -293,7 +312,10 @@ fn c_slices_the_symbol_under_the_cursor_and_u_takes_it_back() {
     symbol_cursor_to(&mut h, "App.run");
     h.key("c");
     let screen = h.screen();
-    assert!(screen.contains("Tag for the slice of lines 8-10"), "{screen}");
+    assert!(
+        screen.contains("Tag for the slice of lines 8-10"),
+        "{screen}"
+    );
     insta::assert_snapshot!("slice_symbol_prompt", screen);
     h.key("enter");
     let item = saved(&p).presets["default"].files[0].clone();
@@ -302,7 +324,10 @@ fn c_slices_the_symbol_under_the_cursor_and_u_takes_it_back() {
     let slice = &item.custom_slices[0];
     assert_eq!((slice.start_line, slice.end_line), (8, 10));
     assert_eq!(slice.tag.as_deref(), Some("App.run"));
-    assert!(h.composed_text().contains("--- slice [App.run], lines 8-10 ---"));
+    assert!(
+        h.composed_text()
+            .contains("--- slice [App.run], lines 8-10 ---")
+    );
     h.key("u");
     let item = saved(&p).presets["default"].files[0].clone();
     assert!(item.custom_slices.is_empty(), "one undo, one step");
@@ -311,10 +336,16 @@ fn c_slices_the_symbol_under_the_cursor_and_u_takes_it_back() {
 
 fn python_stdlib() -> String {
     let out = std::process::Command::new("python3")
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
         .output()
         .expect("python3 on PATH");
-    String::from_utf8(out.stdout).expect("utf-8").trim().to_string()
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .trim()
+        .to_string()
 }
 
 /// A real module: the preview follows `JSONDecoder.decode` in full and
@@ -343,7 +374,10 @@ fn on_json_decoder_the_preview_follows_a_method_and_c_slices_it() {
     );
     assert_eq!(h.state.preview.scroll, a);
     let rows = highlighted_rows(&mut h);
-    assert!(rows[0].contains("def decode(self, s, _w=WHITESPACE.match):"), "{rows:?}");
+    assert!(
+        rows[0].contains("def decode(self, s, _w=WHITESPACE.match):"),
+        "{rows:?}"
+    );
     // raw_decode hidden, decode to sig: the masked block shows decode's
     // head where the highlight is, and the highlight stops before the
     // next method shown.
@@ -355,7 +389,10 @@ fn on_json_decoder_the_preview_follows_a_method_and_c_slices_it() {
     let (a, b) = h.state.preview.highlight.expect("shown masked");
     assert_eq!(lines[a].trim(), "def decode(self, s, _w=WHITESPACE.match):");
     assert!(lines[a..=b].iter().all(|l| !l.contains("def raw_decode")));
-    assert!(b - a < decode.end_line - decode.start_line, "the body is elided");
+    assert!(
+        b - a < decode.end_line - decode.start_line,
+        "the body is elided"
+    );
     // c: a slice of exactly decode's lines.
     h.key("c");
     h.key("ctrl-u");
@@ -370,5 +407,9 @@ fn on_json_decoder_the_preview_follows_a_method_and_c_slices_it() {
     );
     assert_eq!(slice.tag.as_deref(), Some("decode"));
     h.key("u");
-    assert!(saved(&p).presets["default"].files[0].custom_slices.is_empty());
+    assert!(
+        saved(&p).presets["default"].files[0]
+            .custom_slices
+            .is_empty()
+    );
 }

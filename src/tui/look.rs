@@ -56,8 +56,9 @@ pub fn follow_tree(state: &mut State) -> Vec<Effect> {
 /// again in it (a mask just changed, say), and the block of a file the
 /// composition no longer holds is rendered.
 pub fn after_compose(state: &mut State) -> Vec<Effect> {
-    if state.focus == Pane::Symbols {
-        // Quietly: the status line keeps what the edit said.
+    // The highlight's lines were of the text before: found again (quietly:
+    // the status line keeps what the edit said).
+    if state.focus == Pane::Symbols || state.preview.highlight.is_some() {
         follow_symbol(state, false);
     }
     request_block(state)
@@ -80,7 +81,12 @@ pub fn request_block(state: &mut State) -> Vec<Effect> {
     let item = would_be_item(state, &path);
     let opts = state.compose_options();
     let key = render_key(&item, opts.mode_for(&item));
-    if state.preview.blocks.get(&path).is_some_and(|b| b.key == key) {
+    if state
+        .preview
+        .blocks
+        .get(&path)
+        .is_some_and(|b| b.key == key)
+    {
         return Vec::new();
     }
     vec![Effect::job(Job::Block {
@@ -146,7 +152,10 @@ fn locate_symbol(state: &State) -> Option<Result<(usize, usize), String>> {
         }
         let last = lines.len() - 1;
         let start = symbol.start_line.saturating_sub(1).min(last);
-        return Some(Ok((start, symbol.end_line.saturating_sub(1).clamp(start, last))));
+        return Some(Ok((
+            start,
+            symbol.end_line.saturating_sub(1).clamp(start, last),
+        )));
     }
     let (lines, heading, end, mode, item) = match shown {
         Shown::Composition(c) => {
@@ -191,7 +200,11 @@ fn locate_symbol(state: &State) -> Option<Result<(usize, usize), String>> {
 /// Which symbols the masked view of `item` shows: all but the hidden
 /// ones, and a hidden one whose descendant is set visible shows its
 /// header (the rule of `core::syntax::mask`).
-fn visible_when_masked(item: &FileItem, symbols: &[Symbol], flat: &[(usize, &Symbol)]) -> Vec<bool> {
+fn visible_when_masked(
+    item: &FileItem,
+    symbols: &[Symbol],
+    flat: &[(usize, &Symbol)],
+) -> Vec<bool> {
     let states = curation::mask_states(item, symbols);
     (0..flat.len())
         .map(|i| {
@@ -202,7 +215,11 @@ fn visible_when_masked(item: &FileItem, symbols: &[Symbol], flat: &[(usize, &Sym
             flat[i + 1..]
                 .iter()
                 .take_while(|(d, _)| *d > depth)
-                .any(|(_, s)| item.ast_mask.get(&s.path).is_some_and(|m| *m != MaskState::Hide))
+                .any(|(_, s)| {
+                    item.ast_mask
+                        .get(&s.path)
+                        .is_some_and(|m| *m != MaskState::Hide)
+                })
         })
         .collect()
 }
@@ -266,7 +283,10 @@ pub fn search(state: &mut State, typed: &str) {
 /// `n` / `N`: the next or previous matching line (wrapping around).
 pub fn search_step(state: &mut State, forward: bool) {
     if state.preview.search.is_none() {
-        state.say(Level::Info, "no search yet: / looks for text in the preview");
+        state.say(
+            Level::Info,
+            "no search yet: / looks for text in the preview",
+        );
         return;
     }
     jump(state, if forward { Step::Next } else { Step::Prev });

@@ -121,6 +121,7 @@ pub(super) fn sync_preview(state: &mut State) {
 pub(super) fn toggle_raw(state: &mut State) -> Vec<Effect> {
     state.preview.raw = !state.preview.raw;
     state.preview.slice_anchor = None;
+    state.preview.highlight = None;
     state.preview.raw_text = None;
     if !state.preview.raw {
         sync_preview(state);

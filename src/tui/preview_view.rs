@@ -56,7 +56,10 @@ pub fn shown(state: &State) -> Shown<'_> {
         };
     }
     let Some(row) = state.current_row() else {
-        return state.composed.as_ref().map_or(Shown::Nothing, Shown::Composition);
+        return state
+            .composed
+            .as_ref()
+            .map_or(Shown::Nothing, Shown::Composition);
     };
     if row.is_dir {
         let holds = state.composed.as_ref().is_some_and(|c| {
@@ -76,7 +79,10 @@ pub fn shown(state: &State) -> Shown<'_> {
             None => Shown::Pending(&row.path),
         };
     }
-    state.composed.as_ref().map_or(Shown::Nothing, Shown::Composition)
+    state
+        .composed
+        .as_ref()
+        .map_or(Shown::Nothing, Shown::Composition)
 }
 
 /// `true` when `path` is neither in the composition shown nor included
@@ -224,4 +230,67 @@ fn is_head(line: &str, head: &str, anywhere: bool) -> bool {
 
 fn is_ident(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::syntax::{self, Lang};
+    use crate::tui::symbols::flat_symbols;
+
+    const SOURCE: &str = "import os\n\n\nclass A:\n    @property\n    def run(self):\n        return 1\n\n    def stop(self):\n        return 2\n\n\ndef main():\n    A().run\n";
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn full_maps_one_to_one_and_other_views_by_signature() {
+        let tree = syntax::parse(Lang::Python, SOURCE);
+        let flat = flat_symbols(&tree);
+        let names: Vec<&str> = flat.iter().map(|(_, s)| s.path.as_str()).collect();
+        assert_eq!(names, ["A", "A.run", "A.stop", "main"]);
+        let body = lines(SOURCE);
+        let all = vec![true; flat.len()];
+        assert_eq!(
+            symbol_lines(&body, ViewMode::Full, &flat, &all, 1),
+            Some((4, 6))
+        );
+        // A masked body: run's body elided, stop hidden.
+        let masked = lines(
+            "import os\n\n\nclass A:\n    @property\n    def run(self):\n        ...\n\n\ndef main():\n    A().run\n",
+        );
+        let visible = [true, true, false, true];
+        assert_eq!(
+            symbol_lines(&masked, ViewMode::Masked, &flat, &visible, 1),
+            Some((4, 6)),
+            "the decorator belongs to it; the blank lines after it do not"
+        );
+        assert_eq!(
+            symbol_lines(&masked, ViewMode::Masked, &flat, &visible, 2),
+            None
+        );
+        assert_eq!(
+            symbol_lines(&masked, ViewMode::Masked, &flat, &visible, 3),
+            Some((9, 10))
+        );
+        // A same-named line before the symbol's place is not it.
+        let decoy = lines("def mainly(): ...\nclass A:\n    def run(self): ...\ndef main(): ...\n");
+        assert_eq!(
+            symbol_lines(&decoy, ViewMode::Skeleton, &flat, &all, 3),
+            Some((3, 3))
+        );
+    }
+
+    #[test]
+    fn body_range_finds_the_fenced_or_tagged_body() {
+        let md = lines("### a.py\n\n````python\nx = 1\n```\n````\n\n> note: n\n");
+        assert_eq!(body_range(&md, 0, md.len(), Format::Markdown), Some((3, 5)));
+        let xml = lines(
+            "<document index=\"1\">\n<source>a.py</source>\n<document_content>\nx = 1\n</document_content>\n</document>\n",
+        );
+        assert_eq!(body_range(&xml, 1, xml.len(), Format::Xml), Some((3, 4)));
+        let error = lines("### a.py\n\nERROR: file not found: a.py\n");
+        assert_eq!(body_range(&error, 0, error.len(), Format::Markdown), None);
+    }
 }

@@ -26,12 +26,7 @@ const NOTICE: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD
 
 /// Draw the preview when it shows a block, a pending block or a folder;
 /// `false` when it shows the composition (or the raw text).
-pub fn other_view(
-    state: &State,
-    frame: &mut Frame,
-    area: Rect,
-    focused: bool,
-) -> bool {
+pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -> bool {
     let width = usize::from(area.width.saturating_sub(2));
     let room = usize::from(area.height.saturating_sub(2));
     let (title, lines) = match shown(state) {
@@ -39,8 +34,11 @@ pub fn other_view(
         Shown::Pending(path) => (
             " Preview · not included ".to_string(),
             vec![Line::styled(
-                display_line(&format!("{path} is not included · rendering its block…"), width)
-                    .into_owned(),
+                display_line(
+                    &format!("{path} is not included · rendering its block…"),
+                    width,
+                )
+                .into_owned(),
                 NOTICE,
             )],
         ),
@@ -151,6 +149,13 @@ pub fn folder_line(path: &str, included: usize, total: usize, width: usize) -> L
 /// Line `index` of the view shown, as `text` in `style`, with the symbol
 /// highlight and the search matches on it.
 pub fn decorate(state: &State, index: usize, text: String, style: Style) -> Line<'static> {
+    // The line `n`/`N` went to stands out from the other matches.
+    let current = state.preview.search.as_ref().and_then(|s| s.line) == Some(index);
+    let style = if current {
+        style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    } else {
+        style
+    };
     let mut line = Line::from(match_spans(state, text, style));
     if highlighted(state, index) {
         line = line.style(Style::default().bg(HIGHLIGHT));
