@@ -151,6 +151,10 @@ fn the_symbols_cursor_scrolls_the_preview_and_highlights_the_symbol() {
     );
     assert!(rows[2].contains("return x > 0"), "{rows:?}");
     insta::assert_snapshot!("symbol_highlight_full", h.screen());
+    h.resize(80, 24);
+    assert_eq!(highlighted_rows(&mut h).len(), 3);
+    insta::assert_snapshot!("symbol_highlight_full_80x24", h.screen());
+    h.resize(120, 30);
 
     // Mask it to sig: after the recompose the highlight is on its
     // signature in the masked block.
@@ -223,6 +227,8 @@ fn colon_goes_to_a_line_and_says_when_it_cannot() {
     let screen = h.screen();
     assert!(screen.contains("line 42/"), "{screen}");
     insta::assert_snapshot!("goto_line_42", screen);
+    h.resize(120, 30);
+    insta::assert_snapshot!("goto_line_42_120x30", h.screen());
     h.key(":");
     h.type_text("forty");
     h.key("enter");
@@ -297,6 +303,8 @@ fn slash_searches_the_preview_and_n_n_step_through_the_matches() {
         .collect();
     assert!(marked.starts_with("JSONDecodeError"), "{marked}");
     insta::assert_snapshot!("search_matches", h.screen());
+    h.resize(80, 24);
+    insta::assert_snapshot!("search_matches_80x24", h.screen());
     h.key("/");
     h.type_text("no such text anywhere");
     h.key("enter");
@@ -306,7 +314,7 @@ fn slash_searches_the_preview_and_n_n_step_through_the_matches() {
 #[test]
 fn c_slices_the_symbol_under_the_cursor_and_u_takes_it_back() {
     let p = Project::fixture();
-    let mut h = open(&p, 120, 24);
+    let mut h = open(&p, 120, 30);
     h.goto("src/app.py");
     h.keys("space tab");
     symbol_cursor_to(&mut h, "App.run");
@@ -317,6 +325,8 @@ fn c_slices_the_symbol_under_the_cursor_and_u_takes_it_back() {
         "{screen}"
     );
     insta::assert_snapshot!("slice_symbol_prompt", screen);
+    h.resize(80, 24);
+    insta::assert_snapshot!("slice_symbol_prompt_80x24", h.screen());
     h.key("enter");
     let item = saved(&p).presets["default"].files[0].clone();
     assert_eq!(item.view_mode, ViewMode::Custom);
@@ -412,4 +422,23 @@ fn on_json_decoder_the_preview_follows_a_method_and_c_slices_it() {
             .custom_slices
             .is_empty()
     );
+}
+
+/// A file included as a name only has no block: the preview says so
+/// instead of showing the composition scrolled elsewhere.
+#[test]
+fn a_listed_file_says_it_is_listed_only() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/util.c");
+    h.key("space");
+    h.goto("src/app.py");
+    h.keys("space a");
+    let screen = h.screen();
+    assert!(
+        screen.contains("src/app.py is listed only: the composition names it"),
+        "{screen}"
+    );
+    h.key("a");
+    assert!(h.screen().contains("### src/app.py"));
 }

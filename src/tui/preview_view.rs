@@ -25,6 +25,8 @@ pub enum Shown<'a> {
     Block(&'a FileBlock),
     /// That block is being rendered.
     Pending(&'a str),
+    /// An included file rendered as a name only (`auto_aggregate` off).
+    Listed(&'a str),
     /// A folder none of whose files the composition holds.
     Folder {
         path: &'a str,
@@ -42,7 +44,7 @@ impl<'a> Shown<'a> {
             Shown::Raw(lines) => lines,
             Shown::Composition(c) => c.lines.as_slice(),
             Shown::Block(b) => b.lines.as_slice(),
-            Shown::Pending(_) | Shown::Folder { .. } | Shown::Nothing => &[],
+            Shown::Pending(_) | Shown::Listed(_) | Shown::Folder { .. } | Shown::Nothing => &[],
         }
     }
 }
@@ -78,6 +80,10 @@ pub fn shown(state: &State) -> Shown<'_> {
             Some(b) => Shown::Block(b),
             None => Shown::Pending(&row.path),
         };
+    } else if state.composed_file(&row.path).is_none()
+        && state.item_for(&row.path).is_some_and(|i| !i.auto_aggregate)
+    {
+        return Shown::Listed(&row.path);
     }
     state
         .composed

@@ -42,6 +42,19 @@ pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -
                 NOTICE,
             )],
         ),
+        Shown::Listed(path) => (
+            " Preview ".to_string(),
+            vec![Line::styled(
+                display_line(
+                    &format!(
+                        "{path} is listed only: the composition names it without its text · a renders it"
+                    ),
+                    width,
+                )
+                .into_owned(),
+                NOTICE,
+            )],
+        ),
         Shown::Folder {
             path,
             included,
@@ -55,7 +68,7 @@ pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -
                     if included == 0 {
                         "Space includes every file under it; l opens it"
                     } else {
-                        "its included files are not composed yet"
+                        "its included files have no block in the composition (listed only, or composing)"
                     },
                     Style::default().fg(Color::DarkGray),
                 ),
