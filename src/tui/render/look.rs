@@ -62,7 +62,7 @@ pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -
         } => (
             " Preview ".to_string(),
             vec![
-                folder_line(path, included, total, width),
+                folder_line(state, path, included, total, width),
                 Line::raw(""),
                 Line::styled(
                     if included == 0 {
@@ -147,16 +147,21 @@ fn wrap_parts(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// `src/ · 2 of 5 files included`.
-pub fn folder_line(path: &str, included: usize, total: usize, width: usize) -> Line<'static> {
-    Line::styled(
-        display_line(
-            &format!("{path}/ · {included} of {total} files included"),
-            width,
-        )
-        .into_owned(),
-        NOTICE,
-    )
+/// `src/ · 2 of 5 files included` (`· +3 proposed` while a discovery
+/// proposes some of its files).
+pub fn folder_line(
+    state: &State,
+    path: &str,
+    included: usize,
+    total: usize,
+    width: usize,
+) -> Line<'static> {
+    let proposed = state.discovery.as_ref().map_or(0, |d| d.count_under(path));
+    let mut text = format!("{path}/ · {included} of {total} files included");
+    if proposed > 0 {
+        text.push_str(&format!(" · +{proposed} proposed"));
+    }
+    Line::styled(display_line(&text, width).into_owned(), NOTICE)
 }
 
 /// Line `index` of the view shown, as `text` in `style`, with the symbol

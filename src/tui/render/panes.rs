@@ -371,7 +371,7 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
             state.included_under(&row.path),
             state.files.count_under(&row.path),
         );
-        lines.push(look::folder_line(&row.path, included, total, width));
+        lines.push(look::folder_line(state, &row.path, included, total, width));
         room = room.saturating_sub(1);
     }
     let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
