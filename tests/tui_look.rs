@@ -442,3 +442,25 @@ fn a_listed_file_says_it_is_listed_only() {
     h.key("a");
     assert!(h.screen().contains("### src/app.py"));
 }
+
+/// Enter on the tag prompt before the worker has read the file's text
+/// keeps the prompt (and what was typed) instead of dropping the slice.
+#[test]
+fn a_quick_enter_after_c_waits_for_the_text() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.keys("space tab");
+    symbol_cursor_to(&mut h, "main");
+    // `c` without running its job (the worker is busy, say).
+    let pending = h.press("c");
+    h.key("enter");
+    assert!(status(&h).starts_with("still reading the file's text"));
+    assert!(h.screen().contains("Tag for the slice of lines 16-17"));
+    h.run(pending);
+    h.key("enter");
+    let item = saved(&p).presets["default"].files[0].clone();
+    let slice = &item.custom_slices[0];
+    assert_eq!((slice.start_line, slice.end_line), (16, 17));
+    assert_eq!(slice.tag.as_deref(), Some("main"));
+}

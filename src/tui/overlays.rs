@@ -249,6 +249,16 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             return follow_cursor(state);
         }
         Prompt::SliceTag { path, start, end } => {
+            // `c` in the symbols pane asks the worker for the text as the
+            // prompt opens: a quick Enter may come first.
+            if !matches!(&state.preview.raw_text, Some((p, _)) if *p == path) {
+                state.overlay = Some(reopen);
+                state.say(
+                    Level::Info,
+                    "still reading the file's text: Enter again in a moment",
+                );
+                return Vec::new();
+            }
             return curate::add_slice(state, path, start, end, buffer);
         }
         Prompt::GotoLine => {
