@@ -97,6 +97,11 @@ actions! {
     Preset9 => "preset_9", "Apply the 9th preset of the picker";
     PresetNext => "preset_next", "Apply the next preset of the picker (undoable)";
     PresetPrev => "preset_prev", "Apply the previous preset of the picker (undoable)";
+    PreviewGotoLine => "preview_goto_line", "Preview: go to a line of what it shows (that line at the top)";
+    PreviewSearch => "preview_search", "Preview: search what it shows (case-insensitive), highlight the matches";
+    SearchNext => "search_next", "Preview: next line matching the search";
+    SearchPrev => "search_prev", "Preview: previous line matching the search";
+    SliceSymbol => "slice_symbol", "Make an anchored slice of the symbol under the cursor (asks for its tag; undoable)";
 }
 
 impl Action {

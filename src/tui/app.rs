@@ -385,8 +385,8 @@ fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
     });
 }
 
-/// One worker thread; a queued compose that a newer one supersedes is
-/// skipped.
+/// One worker thread; a queued compose (or preview block) that a newer
+/// one supersedes is skipped.
 fn spawn_worker(root: PathBuf, cache: Arc<FileCache>, tx: Sender<Msg>) -> Sender<Job> {
     let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
     thread::spawn(move || {
@@ -394,8 +394,13 @@ fn spawn_worker(root: PathBuf, cache: Arc<FileCache>, tx: Sender<Msg>) -> Sender
             let mut queue = vec![job];
             queue.extend(jobs_rx.try_iter());
             let last_compose = queue.iter().rposition(|j| matches!(j, Job::Compose { .. }));
+            // Only the newest preview block: the cursor has left the others.
+            let last_block = queue.iter().rposition(|j| matches!(j, Job::Block { .. }));
             for (i, job) in queue.into_iter().enumerate() {
                 if matches!(job, Job::Compose { .. }) && Some(i) != last_compose {
+                    continue;
+                }
+                if matches!(job, Job::Block { .. }) && Some(i) != last_block {
                     continue;
                 }
                 let what = job.describe();

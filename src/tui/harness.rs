@@ -194,6 +194,13 @@ impl Harness {
         self.send(Event::Resize { width, height });
     }
 
+    /// Render a frame and return the cells drawn, styles included (for
+    /// tests of highlights).
+    pub fn buffer(&mut self) -> ratatui::buffer::Buffer {
+        let _ = self.screen();
+        self.terminal.backend().buffer().clone()
+    }
+
     /// Render a frame and return the screen as text, one line per row.
     pub fn screen(&mut self) -> String {
         let state = &self.state;

@@ -12,17 +12,17 @@ use rayon::prelude::*;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::output_file;
-use crate::core::compose::{self, Composition, RenderedFile};
+use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile};
 use crate::core::discovery::{context, pack};
 use crate::core::git::Repo;
-use crate::core::model::{Format, TokenizerKind};
+use crate::core::model::{FileItem, Format, TokenizerKind};
 use crate::core::secrets::Scanner;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;
 use crate::text::error_chain;
 
 use super::messages::{Event, Job};
-use super::model::{Composed, ComposedFile, SymbolsView};
+use super::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 
 /// Compositions up to this size are counted exactly as a whole; larger
 /// ones sum their per-file counts (cached) so the gauge stays fast.
@@ -187,6 +187,14 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             cache.clear_views();
             Event::CacheCleared(cleared.map_err(|e| format!("cannot clear the cache: {e}")))
         }
+        Job::Block {
+            item,
+            generation,
+            opts,
+            tokenizer,
+        } => Event::Block(Arc::new(block(
+            root, item, generation, &opts, tokenizer, cache,
+        ))),
         Job::WriteOutput {
             preset,
             opts,
@@ -222,6 +230,41 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
                 Err(e) => Event::Wrote(Err(format!("not written: {e}"))),
             }
         }
+    }
+}
+
+/// The block `item` would add to the composition: rendered by
+/// `compose::render_file` (as `Y` and `build` render it) and laid out as
+/// the composition lays out a file, in the output format.
+fn block(
+    root: &Path,
+    item: FileItem,
+    generation: u64,
+    opts: &ComposeOptions,
+    tokenizer: TokenizerKind,
+    cache: &FileCache,
+) -> FileBlock {
+    let resolved = ResolvedItem {
+        path: item.path.clone(),
+        item,
+        entry: 0,
+    };
+    let file = compose::render_file(root, &resolved, opts, cache);
+    let text = match opts.format {
+        Format::Markdown => compose::markdown_file(&file),
+        Format::Xml => compose::xml_document(1, &file),
+    };
+    FileBlock {
+        tokens: match file.skipped {
+            Some(_) => 0,
+            None => cache.count(tokenizer, &text),
+        },
+        lines: Arc::new(text.lines().map(str::to_string).collect()),
+        problem: file.error.clone(),
+        path: file.path,
+        key: file.key,
+        generation,
+        mode: file.mode,
     }
 }
 
@@ -293,6 +336,7 @@ fn summarize(
                 .iter()
                 .filter(|n| n.kind == views::NoteKind::StaleSlice)
                 .count(),
+            mode: f.mode,
         });
     }
     progress.start("", 0);

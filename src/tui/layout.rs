@@ -13,12 +13,19 @@ use super::state::Pane;
 pub const NARROW_WIDTH: u16 = 80;
 
 /// From this width on the panes share it 30 / 22 / 48 %; below it the
-/// tree keeps [`TREE_COLUMNS`] so a file name with its mode and count
-/// still fits at 80 columns.
+/// focused tree keeps [`TREE_COLUMNS`] so a file name with its mode and
+/// count still fits at 80 columns, and gives way to the preview when the
+/// focus moves on.
 pub const WIDE_WIDTH: u16 = 120;
 
-/// The tree's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`].
+/// The tree's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`] while it
+/// has the focus.
 pub const TREE_COLUMNS: u16 = 42;
+
+/// The tree's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`] while the
+/// symbols or the preview have the focus: the room goes to the preview,
+/// which is what the user is reading then.
+pub const TREE_COLUMNS_UNFOCUSED: u16 = 24;
 
 /// The screen split into the panes' area, the gauge row and the status row.
 pub fn rows(area: Rect) -> [Rect; 3] {
@@ -42,8 +49,13 @@ pub fn panes(main: Rect, focus: Pane, zoom: bool) -> Vec<(Pane, Rect)> {
             Constraint::Percentage(48),
         ]
     } else {
+        let tree = if focus == Pane::Tree {
+            TREE_COLUMNS
+        } else {
+            TREE_COLUMNS_UNFOCUSED
+        };
         [
-            Constraint::Length(TREE_COLUMNS),
+            Constraint::Length(tree),
             Constraint::Percentage(20),
             Constraint::Min(10),
         ]
@@ -80,6 +92,12 @@ mod tests {
     fn the_tree_gets_room_at_80_columns_and_a_third_from_120() {
         let at = |w| panes(Rect::new(0, 0, w, 20), Pane::Tree, false);
         assert_eq!(at(80)[0].1.width, TREE_COLUMNS);
+        // Reading the symbols or the preview, the room goes to the preview.
+        for focus in [Pane::Symbols, Pane::Preview] {
+            let split = panes(Rect::new(0, 0, 80, 20), focus, false);
+            assert_eq!(split[0].1.width, TREE_COLUMNS_UNFOCUSED);
+            assert!(split[2].1.width >= 40, "{split:?}");
+        }
         assert_eq!(at(120)[0].1.width, 36);
         assert_eq!(at(79).len(), 1);
         let zoomed = panes(Rect::new(0, 0, 200, 20), Pane::Preview, true);

@@ -13,7 +13,7 @@ use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
 
 use super::action::Action;
-use super::model::{Composed, SymbolsView};
+use super::model::{Composed, FileBlock, SymbolsView};
 use super::project_sync::SyncOutcome;
 
 /// Everything `update` reacts to.
@@ -88,6 +88,8 @@ pub enum Event {
     },
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
+    /// The block a file outside the composition would add (the preview).
+    Block(Arc<FileBlock>),
     /// The finder's matcher threads have new results: take them.
     FinderResults,
     /// The mouse, at a cell of the screen (`tree_top`: the first tree row
@@ -199,6 +201,14 @@ pub enum Job {
         tokenizer: TokenizerKind,
         walked: Arc<Vec<String>>,
     },
+    /// Render the block `item` would add to the composition made for
+    /// `generation` (the preview of a file outside it).
+    Block {
+        item: FileItem,
+        generation: u64,
+        opts: ComposeOptions,
+        tokenizer: TokenizerKind,
+    },
 }
 
 impl Effect {
@@ -223,6 +233,7 @@ impl Job {
             Job::ClearCache => "clearing the cache".into(),
             Job::Changed { .. } => "asking git what changed".into(),
             Job::PresetTotals { .. } => "counting the presets".into(),
+            Job::Block { item, .. } => format!("rendering {}", item.path),
         }
     }
 }

@@ -37,6 +37,8 @@ pub struct ComposedFile {
     pub summary_cached: bool,
     /// Slices that no longer resolve (shown as notes, never as lines).
     pub stale_slices: usize,
+    /// The mode its block was rendered in (after fallbacks).
+    pub mode: ViewMode,
 }
 
 /// The latest composition, from the worker.
@@ -132,4 +134,33 @@ impl ChangedMarks {
             .take_while(|p| p.starts_with(&prefix))
             .count()
     }
+}
+
+/// What a file the composition does not hold would add to it: its block
+/// rendered by the core exactly as `build` renders an included file
+/// (`core::compose::render_file`, the `Y` path), for the preview.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileBlock {
+    pub path: String,
+    /// The render key of the entry it would have (`cache::render_key`).
+    pub key: String,
+    /// The composition it was made for (the preset as it was).
+    pub generation: u64,
+    /// The mode it renders in (after fallbacks: `summary` for a file
+    /// without a grammar, say).
+    pub mode: ViewMode,
+    /// The block as the composition would hold it, split into lines.
+    pub lines: Arc<Vec<String>>,
+    /// Tokens of the block.
+    pub tokens: usize,
+    /// Why it cannot be shown (unreadable, binary, too large).
+    pub problem: Option<String>,
+}
+
+/// The search in the preview (`/`, `n`, `N`): the query and the line of
+/// the current match in the lines shown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PreviewSearch {
+    pub query: String,
+    pub line: Option<usize>,
 }

@@ -3,7 +3,9 @@
 //! marking a slice in it. Called from `update`.
 
 use super::action::Action;
+use super::look;
 use super::messages::{Effect, Job};
+use super::preview_view::shown;
 use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
 
@@ -18,6 +20,7 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
                 .and_then(|s| s.tree.as_ref())
                 .map_or(0, |t| flat_symbols(t).len());
             state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
+            look::follow_symbol(state, true);
             Vec::new()
         }
         Pane::Preview => {
@@ -25,7 +28,7 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
                 let len = state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len());
                 state.preview.raw_cursor = moved(state.preview.raw_cursor, len, action, state.page);
             } else {
-                let len = state.composed.as_ref().map_or(0, |c| c.lines.len());
+                let len = shown(state).lines().len();
                 state.preview.scroll = moved(state.preview.scroll, len, action, state.page);
             }
             Vec::new()
@@ -78,15 +81,16 @@ fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
 /// the preview to it.
 pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
     sync_preview(state);
+    let mut effects = look::follow_tree(state);
     let Some(path) = state.current_file().map(str::to_string) else {
         state.symbols = None;
-        return Vec::new();
+        return effects;
     };
     if state.symbols.as_ref().is_some_and(|s| s.path == path) {
-        return Vec::new();
+        return effects;
     }
     state.symbols = None;
-    let mut effects = vec![Effect::job(Job::Symbols(path.clone()))];
+    effects.push(Effect::job(Job::Symbols(path.clone())));
     if state.preview.raw {
         effects.push(Effect::job(Job::Raw(path)));
     }
@@ -117,6 +121,7 @@ pub(super) fn sync_preview(state: &mut State) {
 pub(super) fn toggle_raw(state: &mut State) -> Vec<Effect> {
     state.preview.raw = !state.preview.raw;
     state.preview.slice_anchor = None;
+    state.preview.highlight = None;
     state.preview.raw_text = None;
     if !state.preview.raw {
         sync_preview(state);

@@ -5,6 +5,7 @@ use super::action::Action;
 use super::commit;
 use super::curate;
 use super::help_text::help_max_scroll;
+use super::look;
 use super::messages::Effect;
 use super::model::PendingCopy;
 use super::navigate::{follow_cursor, moved};
@@ -258,7 +259,25 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             return follow_cursor(state);
         }
         Prompt::SliceTag { path, start, end } => {
+            // `c` in the symbols pane asks the worker for the text as the
+            // prompt opens: a quick Enter may come first.
+            if !matches!(&state.preview.raw_text, Some((p, _)) if *p == path) {
+                state.overlay = Some(reopen);
+                state.say(
+                    Level::Info,
+                    "still reading the file's text: Enter again in a moment",
+                );
+                return Vec::new();
+            }
             return curate::add_slice(state, path, start, end, buffer);
+        }
+        Prompt::GotoLine => {
+            look::goto_line(state, &buffer);
+            return Vec::new();
+        }
+        Prompt::Search => {
+            look::search(state, &buffer);
+            return Vec::new();
         }
         Prompt::NewPreset => state
             .project

@@ -16,7 +16,10 @@ use crate::core::walk::{self, ResolvedItem};
 
 use super::finder::Finder;
 use super::keymap::{Context, Keymap};
-use super::model::{ChangedMarks, Composed, ComposedFile, Discovery, PendingCopy, SymbolsView};
+use super::model::{
+    ChangedMarks, Composed, ComposedFile, Discovery, FileBlock, PendingCopy, PreviewSearch,
+    SymbolsView,
+};
 use super::tree::{FileTree, Row};
 
 /// The panes, in Tab order.
@@ -61,6 +64,10 @@ pub enum Prompt {
         start: usize,
         end: usize,
     },
+    /// `:` in the preview: a line number of the lines shown.
+    GotoLine,
+    /// `/` in the preview: text to look for in the lines shown.
+    Search,
 }
 
 /// A modal layer over the panes.
@@ -117,6 +124,13 @@ pub struct PreviewState {
     pub raw_text: Option<(String, Arc<Vec<String>>)>,
     pub raw_cursor: usize,
     pub slice_anchor: Option<usize>,
+    /// The blocks files outside the composition would add, by path (see
+    /// `preview_view::block_of`; dropped when the preset changes).
+    pub blocks: HashMap<String, Arc<FileBlock>>,
+    /// Lines of the view shown in the symbol highlight (inclusive).
+    pub highlight: Option<(usize, usize)>,
+    /// The last search (`/`), highlighted in the lines shown.
+    pub search: Option<PreviewSearch>,
 }
 
 /// Undo and redo stacks of whole project-file snapshots.

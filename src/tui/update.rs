@@ -13,6 +13,7 @@ use super::curate::{self, Batch};
 use super::discover;
 use super::finder_overlay;
 use super::format::thousands;
+use super::look;
 use super::messages::{Effect, Event, Job};
 use super::model::PendingCopy;
 use super::mouse;
@@ -75,7 +76,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                 sync_preview(state);
             }
             state.refresh_gauge();
-            Vec::new()
+            look::after_compose(state)
         }
         Event::Counted(counts) => {
             for (path, key, n) in counts {
@@ -214,6 +215,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             composed,
         } => discover::on_discovered(state, generation, *packed, *composed),
         Event::Changed { include, result } => changed::on_changed(state, include, result),
+        Event::Block(block) => {
+            look::on_block(state, block);
+            Vec::new()
+        }
     }
 }
 
@@ -382,6 +387,13 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
+        Action::PreviewGotoLine => look::goto_line_prompt(state),
+        Action::PreviewSearch => look::search_prompt(state),
+        Action::SearchNext | Action::SearchPrev => {
+            look::search_step(state, action == Action::SearchNext);
+            Vec::new()
+        }
+        Action::SliceSymbol => look::slice_symbol(state),
         Action::Preset1
         | Action::Preset2
         | Action::Preset3

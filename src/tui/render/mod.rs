@@ -6,6 +6,7 @@
 //! file reaches the terminal raw.
 
 mod finder;
+mod look;
 mod overlay;
 mod panes;
 mod status;

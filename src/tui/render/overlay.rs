@@ -195,6 +195,8 @@ fn input(frame: &mut Frame, area: Rect, prompt: &Prompt, buffer: &str) {
         Prompt::SliceTag { start, end, .. } => {
             format!(" Tag for the slice of lines {start}-{end} (Enter) ")
         }
+        Prompt::GotoLine => " Go to line (Enter · Esc cancels) ".to_string(),
+        Prompt::Search => " Search the preview (Enter · n next · N previous) ".to_string(),
     };
     let rect = Rect {
         x: area.x,

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use tui_tree_widget::{Tree, TreeItem};
 
-use super::{ViewState, pane_block, scroll_to};
+use super::{ViewState, look, pane_block, scroll_to};
 use crate::core::compose::file_name;
 use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
@@ -370,6 +370,9 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
         raw_preview(state, frame, area, focused, inner_h, width);
         return;
     }
+    if look::other_view(state, frame, area, focused) {
+        return;
+    }
     let Some(c) = &state.composed else {
         frame.render_widget(
             Paragraph::new("composing…").block(pane_block(" Preview ".into(), focused)),
@@ -381,17 +384,13 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
     let heading = current.and_then(|p| state.composed_file(p)).map(|f| f.line);
     let mut lines: Vec<Line> = Vec::new();
     let mut room = inner_h;
-    // A file in the composition shown (the preset's, or a discovery's
-    // packed one) needs no hint.
-    if let Some(path) = current.filter(|p| heading.is_none() && !state.is_included(p)) {
-        lines.push(Line::styled(
-            display_line(
-                &format!("{path} is not included · Space includes it · r shows its text"),
-                width,
-            )
-            .into_owned(),
-            Style::default().fg(Color::Yellow),
-        ));
+    // A folder: how much of it is in, over its first file's block.
+    if let Some(row) = state.current_row().filter(|r| r.is_dir) {
+        let (included, total) = (
+            state.included_under(&row.path),
+            state.files.count_under(&row.path),
+        );
+        lines.push(look::folder_line(state, &row.path, included, total, width));
         room = room.saturating_sub(1);
     }
     let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
@@ -403,18 +402,16 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
             .take(room)
             .map(|(i, l)| {
                 let text = display_line(l, width.min(MAX_LINE)).into_owned();
-                if Some(i) == heading {
-                    Line::styled(
-                        text,
-                        Style::default()
-                            .fg(Color::Yellow)
-                            .add_modifier(Modifier::BOLD),
-                    )
+                let style = if Some(i) == heading {
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD)
                 } else if l.starts_with("## ") || l.starts_with("### ") {
-                    Line::styled(text, Style::default().fg(Color::Cyan))
+                    Style::default().fg(Color::Cyan)
                 } else {
-                    Line::raw(text)
-                }
+                    Style::default()
+                };
+                look::decorate(state, i, text, style)
             }),
     );
     let title = format!(
@@ -457,10 +454,13 @@ fn raw_preview(
         .take(inner_h)
         .map(|(i, l)| {
             let num = Span::styled(format!("{:>num_w$} ", i + 1), Style::default().fg(DIM));
-            let text = Span::raw(
-                display_line(l, width.saturating_sub(num_w + 1).min(MAX_LINE)).into_owned(),
-            );
-            let mut line = Line::from(vec![num, text]);
+            let text = display_line(l, width.saturating_sub(num_w + 1).min(MAX_LINE)).into_owned();
+            let mut spans = vec![num];
+            spans.extend(look::match_spans(state, text, Style::default()));
+            let mut line = Line::from(spans);
+            if look::highlighted(state, i) {
+                line = line.style(Style::default().bg(look::HIGHLIGHT));
+            }
             if sel.is_some_and(|(a, b)| (a..=b).contains(&i)) {
                 line = line.style(Style::default().bg(Color::Rgb(40, 70, 40)));
             }

@@ -122,6 +122,7 @@ fn hint_actions(state: &State) -> &'static [Action] {
             Action::MaskAgg,
             Action::MaskHide,
             Action::Yank,
+            Action::SliceSymbol,
             Action::Help,
         ],
         Pane::Preview => &[
@@ -129,6 +130,8 @@ fn hint_actions(state: &State) -> &'static [Action] {
             Action::SliceMark,
             Action::PageDown,
             Action::Yank,
+            Action::PreviewSearch,
+            Action::PreviewGotoLine,
             Action::Help,
         ],
     }

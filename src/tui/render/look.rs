@@ -1,0 +1,245 @@
+//! The preview's views besides the composition and the raw text (see
+//! `tui::preview_view`): the block a file outside the composition would
+//! add under a NOT INCLUDED header, a folder's summary; and the marks
+//! every view of the preview shares: the symbol highlight and the search
+//! matches.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use super::pane_block;
+use crate::text::sanitize::display_line;
+use crate::tui::format::compact;
+use crate::tui::model::FileBlock;
+use crate::tui::preview_view::{Shown, shown};
+use crate::tui::state::State;
+
+/// The background of the symbol under the symbols cursor.
+pub const HIGHLIGHT: Color = Color::Rgb(70, 55, 20);
+/// A search match.
+pub const MATCH: Style = Style::new().fg(Color::Black).bg(Color::Yellow);
+
+const NOTICE: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+
+/// Draw the preview when it shows a block, a pending block or a folder;
+/// `false` when it shows the composition (or the raw text).
+pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -> bool {
+    let width = usize::from(area.width.saturating_sub(2));
+    let room = usize::from(area.height.saturating_sub(2));
+    let (title, lines) = match shown(state) {
+        Shown::Block(block) => block_view(state, block, width, room),
+        Shown::Pending(path) => (
+            " Preview · not included ".to_string(),
+            vec![Line::styled(
+                display_line(
+                    &format!("{path} is not included · rendering its block…"),
+                    width,
+                )
+                .into_owned(),
+                NOTICE,
+            )],
+        ),
+        Shown::Listed(path) => (
+            " Preview ".to_string(),
+            vec![Line::styled(
+                display_line(
+                    &format!(
+                        "{path} is listed only: the composition names it without its text · a renders it"
+                    ),
+                    width,
+                )
+                .into_owned(),
+                NOTICE,
+            )],
+        ),
+        Shown::Folder {
+            path,
+            included,
+            total,
+        } => (
+            " Preview ".to_string(),
+            vec![
+                folder_line(state, path, included, total, width),
+                Line::raw(""),
+                Line::styled(
+                    if included == 0 {
+                        "Space includes every file under it; l opens it"
+                    } else {
+                        "its included files have no block in the composition (listed only, or composing)"
+                    },
+                    Style::default().fg(Color::DarkGray),
+                ),
+            ],
+        ),
+        _ => return false,
+    };
+    frame.render_widget(
+        Paragraph::new(lines).block(pane_block(title, focused)),
+        area,
+    );
+    true
+}
+
+/// The would-be block of a file outside the composition, under its
+/// header line.
+fn block_view(
+    state: &State,
+    block: &FileBlock,
+    width: usize,
+    room: usize,
+) -> (String, Vec<Line<'static>>) {
+    let header = match &block.problem {
+        Some(problem) => format!("NOT INCLUDED · {problem}"),
+        None => format!(
+            "NOT INCLUDED · would add ~{} tokens as {} · Space includes it",
+            compact(block.tokens),
+            block.mode
+        ),
+    };
+    let mut lines: Vec<Line<'static>> = wrap_parts(&header, width)
+        .into_iter()
+        .map(|l| Line::styled(l, NOTICE.add_modifier(Modifier::REVERSED)))
+        .collect();
+    let room = room.saturating_sub(lines.len() - 1);
+    let len = block.lines.len();
+    let scroll = state.preview.scroll.min(len.saturating_sub(1));
+    lines.extend(
+        block
+            .lines
+            .iter()
+            .enumerate()
+            .skip(scroll)
+            .take(room.saturating_sub(1))
+            .map(|(i, l)| {
+                let style = if i == 0 {
+                    Style::default().fg(Color::Cyan)
+                } else {
+                    Style::default()
+                };
+                decorate(state, i, display_line(l, width).into_owned(), style)
+            }),
+    );
+    let title = format!(
+        " Preview · not included · line {}/{} ",
+        (scroll + 1).min(len.max(1)),
+        len
+    );
+    (title, lines)
+}
+
+/// `text`'s ` · `-separated parts on as few lines of `width` as they fit
+/// (a part wider than that is broken between words).
+fn wrap_parts(text: &str, width: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in text.split(" · ").flat_map(|p| wrap_words(p, width)) {
+        let part = display_line(&part, width.max(1)).into_owned();
+        match out.last_mut() {
+            Some(last) if last.chars().count() + 3 + part.chars().count() <= width => {
+                last.push_str(" · ");
+                last.push_str(&part);
+            }
+            _ => out.push(part),
+        }
+    }
+    out
+}
+
+/// `text` in lines of at most `width` characters, broken between words
+/// (a word longer than the line is cut when drawn).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split(' ') {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= width => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// `src/ · 2 of 5 files included` (`· +3 proposed` while a discovery
+/// proposes some of its files).
+pub fn folder_line(
+    state: &State,
+    path: &str,
+    included: usize,
+    total: usize,
+    width: usize,
+) -> Line<'static> {
+    let proposed = state.discovery.as_ref().map_or(0, |d| d.count_under(path));
+    let mut text = format!("{path}/ · {included} of {total} files included");
+    if proposed > 0 {
+        text.push_str(&format!(" · +{proposed} proposed"));
+    }
+    Line::styled(display_line(&text, width).into_owned(), NOTICE)
+}
+
+/// Line `index` of the view shown, as `text` in `style`, with the symbol
+/// highlight and the search matches on it.
+pub fn decorate(state: &State, index: usize, text: String, style: Style) -> Line<'static> {
+    // The line `n`/`N` went to stands out from the other matches.
+    let current = state.preview.search.as_ref().and_then(|s| s.line) == Some(index);
+    let style = if current {
+        style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+    } else {
+        style
+    };
+    let mut line = Line::from(match_spans(state, text, style));
+    if highlighted(state, index) {
+        line = line.style(Style::default().bg(HIGHLIGHT));
+    }
+    line
+}
+
+/// Whether line `index` of the view shown is in the symbol highlight.
+pub fn highlighted(state: &State, index: usize) -> bool {
+    state
+        .preview
+        .highlight
+        .is_some_and(|(a, b)| (a..=b).contains(&index))
+}
+
+/// `text` in `style`, split around the matches of the search (ignoring
+/// case) so they stand out.
+pub fn match_spans(state: &State, text: String, style: Style) -> Vec<Span<'static>> {
+    let Some(query) = state
+        .preview
+        .search
+        .as_ref()
+        .map(|s| s.query.to_lowercase())
+        .filter(|q| !q.is_empty())
+    else {
+        return vec![Span::styled(text, style)];
+    };
+    let lower = text.to_lowercase();
+    if !lower.contains(&query) {
+        return vec![Span::styled(text, style)];
+    }
+    // Lower case of the same length: byte offsets carry over.
+    if lower.len() != text.len() {
+        return vec![Span::styled(text, style.patch(MATCH))];
+    }
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for (i, _) in lower.match_indices(&query) {
+        let end = i + query.len();
+        if i < at || !text.is_char_boundary(i) || !text.is_char_boundary(end) {
+            continue;
+        }
+        if i > at {
+            spans.push(Span::styled(text[at..i].to_string(), style));
+        }
+        spans.push(Span::styled(text[i..end].to_string(), style.patch(MATCH)));
+        at = end;
+    }
+    if at < text.len() {
+        spans.push(Span::styled(text[at..].to_string(), style));
+    }
+    spans
+}
