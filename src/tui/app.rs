@@ -10,15 +10,16 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result};
-use crossterm::event::{self as term, Event as TermEvent};
+use crossterm::event::Event as TermEvent;
 
 use super::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
 use super::commit::recompose;
 use super::dispatch;
+use super::editor::{self, InputGate};
 use super::effects;
 use super::jobs;
 use super::keymap::Keymap;
-use super::messages::{Effect, Event, Job};
+use super::messages::{EditPurpose, Effect, Event, Job};
 use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::signals;
@@ -130,7 +131,8 @@ fn event_loop(
     (tx, rx): (Sender<Msg>, Receiver<Msg>),
 ) -> Result<Ended> {
     let root = state.project.root.clone();
-    spawn_input(tx.clone());
+    let gate = Arc::new(InputGate::default());
+    spawn_input(tx.clone(), gate.clone());
     spawn_walker(root.clone(), patterns(&state), tx.clone());
     // Counts, parsed views and summaries (the summary command runs on the
     // worker) go through the project's disk cache, shared with the CLI.
@@ -163,6 +165,7 @@ fn event_loop(
             &jobs_tx,
             &save_tx,
             clipboard.as_mut(),
+            (&mut *terminal, &gate),
         );
     }
     let mut first = recompose(&mut state);
@@ -174,6 +177,7 @@ fn event_loop(
         &jobs_tx,
         &save_tx,
         clipboard.as_mut(),
+        (&mut *terminal, &gate),
     );
     let mut ended = Ended::Quit;
     // A terminal that fails (hung up: SIGHUP, a closed SSH session) ends
@@ -230,6 +234,7 @@ fn event_loop(
                 &jobs_tx,
                 &save_tx,
                 clipboard.as_mut(),
+                (&mut *terminal, &gate),
             );
             if state.quit || Instant::now() > deadline {
                 break;
@@ -278,12 +283,15 @@ fn handle(state: &mut State, msg: Msg) -> Vec<Effect> {
 
 /// The loop's way of carrying out effects (see [`effects`]): saves go to
 /// the sync thread, jobs to the worker, walks to a new walker thread;
-/// their results come back through the channel. Copies happen here.
+/// their results come back through the channel. Copies happen here, and
+/// edits: the terminal is handed to the editor while the loop waits.
 struct Threads<'a> {
     walk_tx: &'a Sender<Msg>,
     jobs: &'a Sender<Job>,
     save: &'a Sender<SyncMsg>,
     clipboard: &'a mut dyn Clipboard,
+    terminal: &'a mut ratatui::DefaultTerminal,
+    gate: &'a InputGate,
 }
 
 impl effects::Runtime for Threads<'_> {
@@ -308,6 +316,23 @@ impl effects::Runtime for Threads<'_> {
             .map(|dest| dest.to_string())
             .map_err(|e| error_chain(&e))
     }
+
+    fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String> {
+        let what = match purpose {
+            EditPurpose::Task => "task",
+            EditPurpose::Message => "message",
+        };
+        let command = editor::editor_command(|name| std::env::var(name).ok());
+        self.gate.pause();
+        let result = editor::with_terminal_released(|| editor::edit_text(&command, what, text));
+        // Whatever the editor left on the screen goes: the next draw is full.
+        let cleared = self.terminal.clear();
+        self.gate.resume();
+        match (result, cleared) {
+            (Ok(edited), Ok(())) => edited,
+            (Err(e), _) | (_, Err(e)) => Err(format!("cannot hand the terminal over: {e}")),
+        }
+    }
 }
 
 fn run_effects(
@@ -317,20 +342,27 @@ fn run_effects(
     jobs: &Sender<Job>,
     save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
+    (terminal, gate): (&mut ratatui::DefaultTerminal, &InputGate),
 ) {
     let mut threads = Threads {
         walk_tx,
         jobs,
         save,
         clipboard,
+        terminal,
+        gate,
     };
     effects::run(state, effects, &mut threads);
 }
 
-fn spawn_input(tx: Sender<Msg>) {
+/// Read terminal events until the terminal fails or the loop is gone;
+/// the gate stops it while an editor owns the terminal.
+fn spawn_input(tx: Sender<Msg>, gate: Arc<InputGate>) {
     thread::spawn(move || {
-        while let Ok(ev) = term::read() {
-            if tx.send(Msg::Term(ev)).is_err() {
+        while let Some(ev) = gate.next_event() {
+            if let Some(ev) = ev
+                && tx.send(Msg::Term(ev)).is_err()
+            {
                 break;
             }
         }

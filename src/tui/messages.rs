@@ -81,6 +81,23 @@ pub enum Event {
     },
     /// A job failed unexpectedly (the message says which).
     JobFailed(String),
+    /// The external editor closed: the text as it was handed over
+    /// (`before`), and as saved, or why there is none.
+    Edited {
+        purpose: EditPurpose,
+        before: String,
+        result: Result<String, String>,
+    },
+}
+
+/// What a text handed to the external editor is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditPurpose {
+    /// The active preset's task.
+    Task,
+    /// A new discussion message (in `core::curation::discussion`'s
+    /// template: a `role:` line, then the text).
+    Message,
 }
 
 /// A side effect requested by `update`, run by the event loop.
@@ -98,6 +115,12 @@ pub enum Effect {
         label: String,
         tokens: usize,
         tokenizer: TokenizerKind,
+    },
+    /// Hand the terminal to the user's editor on `initial_text`; what was
+    /// saved comes back as [`Event::Edited`].
+    Edit {
+        purpose: EditPurpose,
+        initial_text: String,
     },
 }
 
