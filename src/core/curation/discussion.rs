@@ -22,6 +22,9 @@ pub const IMAGE_EXTENSIONS: &[&str] = &["png", "jpg", "jpeg", "gif", "webp", "sv
 /// The role a message gets when none is named.
 pub const DEFAULT_ROLE: &str = "User";
 
+/// What a compaction point without a summary says in its place.
+pub const NO_SUMMARY: &str = "(the discussion before this point is left out)";
+
 /// The longest role accepted.
 const MAX_ROLE: usize = 32;
 
@@ -126,12 +129,15 @@ pub fn add_message(preset: &mut Preset, role: &str, text: &str) -> Result<usize,
 }
 
 /// Append a compaction point: the rendered history starts at it, with
-/// `summary` (may be empty) standing for what came before.
+/// `summary` standing for what came before ([`NO_SUMMARY`] when blank).
 pub fn add_compaction(preset: &mut Preset, summary: &str) -> usize {
-    preset.discussion.push(entry(
-        DiscussionEntry::COMPACTION.to_string(),
-        summary.trim(),
-    ));
+    let summary = match summary.trim() {
+        "" => NO_SUMMARY,
+        text => text,
+    };
+    preset
+        .discussion
+        .push(entry(DiscussionEntry::COMPACTION.to_string(), summary));
     preset.discussion.len()
 }
 
@@ -300,6 +306,9 @@ mod tests {
         assert_eq!(p.discussion[1].content, "  indented\nkept");
         assert_eq!(p.discussion[2].role, DiscussionEntry::COMPACTION);
         assert_eq!(p.discussion[2].content, "so far: greetings");
+        add_compaction(&mut p, " \n");
+        assert_eq!(p.discussion[3].content, NO_SUMMARY);
+        p.discussion.pop();
         assert_eq!(message_count(&p), 2);
         assert_eq!(clear_discussion(&mut p), 3);
         assert_eq!(clear_discussion(&mut p), 0);

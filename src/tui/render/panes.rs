@@ -330,6 +330,18 @@ pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
     );
 }
 
+/// The preview's hint for a file the preset does not include: an image
+/// is a screenshot (or may become one) rather than a file to include.
+fn not_included_hint(state: &State, path: &str) -> String {
+    if !crate::core::curation::discussion::is_image(path) {
+        format!("{path} is not included · Space includes it · r shows its text")
+    } else if state.preset_screenshots().iter().any(|s| s == path) {
+        format!("{path} is a screenshot · Space removes it")
+    } else {
+        format!("{path} is an image · Space adds it as a screenshot")
+    }
+}
+
 fn mask_color(m: crate::core::model::MaskState) -> Color {
     use crate::core::model::MaskState;
     match m {
@@ -374,11 +386,7 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
     // packed one) needs no hint.
     if let Some(path) = current.filter(|p| heading.is_none() && !state.is_included(p)) {
         lines.push(Line::styled(
-            display_line(
-                &format!("{path} is not included · Space includes it · r shows its text"),
-                width,
-            )
-            .into_owned(),
+            display_line(&not_included_hint(state, path), width).into_owned(),
             Style::default().fg(Color::Yellow),
         ));
         room = room.saturating_sub(1);
