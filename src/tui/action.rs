@@ -93,8 +93,8 @@ actions! {
     PresetNext => "preset_next", "Apply the next preset of the picker (undoable)";
     PresetPrev => "preset_prev", "Apply the previous preset of the picker (undoable)";
     EditTask => "edit_task", "Edit the preset's task in $VISUAL / $EDITOR (undoable)";
-    DiscussAdd => "discuss_add", "Write a discussion message in $VISUAL / $EDITOR (first line `role: User`; empty cancels)";
-    DiscussCompact => "discuss_compact", "Add a compaction point to the discussion: the history starts there (undoable)";
+    DiscussAdd => "discuss_add", "Write a discussion message in $VISUAL / $EDITOR (empty cancels)";
+    DiscussCompact => "discuss_compact", "Add a compaction point: the discussion starts there (undoable)";
 }
 
 impl Action {
