@@ -251,6 +251,8 @@ fn bad_text_and_roles_are_refused() {
     refused(&p, &out, "must be one plain word");
     let out = p.run(&["discuss", "add", "--role", "Compaction", "hi"]);
     refused(&p, &out, "must be one plain word");
+    let out = p.run(&["discuss", "compact"]);
+    refused(&p, &out, "nothing to compact");
     let out = p.run(&["discuss", "add", "   "]);
     refused(&p, &out, "the message is empty");
     let out = p.run(&["task", "set", ""]);

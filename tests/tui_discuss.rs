@@ -176,8 +176,13 @@ fn ctrl_k_adds_a_compaction_point_and_u_undoes_it() {
     let mut h = open(&p);
     h.key("ctrl-k");
     assert_eq!(
-        status(&h).0,
-        "no discussion to compact (E writes a message)"
+        status(&h),
+        (
+            "no messages since the last compaction point: nothing to compact \
+             (a summary may start a discussion)"
+                .into(),
+            Level::Warn
+        )
     );
     h.editor_answers
         .push_back(Ok("role: User\nfirst question\n".into()));
@@ -187,6 +192,12 @@ fn ctrl_k_adds_a_compaction_point_and_u_undoes_it() {
     assert_eq!(
         status(&h).0,
         "discussion: compaction point added · the 1 message(s) before it are no longer sent"
+    );
+    h.key("ctrl-k");
+    assert_eq!(
+        status(&h).1,
+        Level::Warn,
+        "twice in a row: nothing to compact"
     );
     h.key("E");
     let roles: Vec<String> = preset(&h).discussion.into_iter().map(|e| e.role).collect();

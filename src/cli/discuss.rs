@@ -47,7 +47,7 @@ pub fn discuss(command: DiscussCommand, ctx: &mut Ctx) -> Result<()> {
             let text = text.unwrap_or_default();
             refuse_secrets("the summary", &text, allow_secrets)?;
             edit(ctx, &target, |preset| {
-                let count = talk::add_compaction(preset, &text);
+                let count = talk::add_compaction(preset, &text)?;
                 Ok(format!(
                     "discussion: compaction point added ({count} entries; the history starts there)"
                 ))

@@ -51,6 +51,10 @@ pub enum CurationError {
     BadRole(String),
     #[error("the message is empty")]
     EmptyMessage,
+    #[error(
+        "no messages since the last compaction point: nothing to compact (a summary may start a discussion)"
+    )]
+    NothingToCompact,
 }
 
 /// What [`include`] did.

@@ -75,13 +75,9 @@ pub fn discuss_add(_state: &mut State) -> Vec<Effect> {
 
 /// `ctrl-k`: add a compaction point (the rendered history starts there).
 pub fn discuss_compact(state: &mut State) -> Vec<Effect> {
-    if state.preset().discussion.is_empty() {
-        state.say(Level::Info, "no discussion to compact (E writes a message)");
-        return Vec::new();
-    }
     edit(state, |preset, _| {
-        let hidden = talk::message_count(preset);
-        talk::add_compaction(preset, "");
+        let hidden = talk::messages_since_compaction(preset);
+        talk::add_compaction(preset, "").map_err(|e| e.to_string())?;
         Ok(format!(
             "discussion: compaction point added · the {hidden} message(s) before it are no longer sent"
         ))

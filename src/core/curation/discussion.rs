@@ -129,16 +129,32 @@ pub fn add_message(preset: &mut Preset, role: &str, text: &str) -> Result<usize,
 }
 
 /// Append a compaction point: the rendered history starts at it, with
-/// `summary` standing for what came before ([`NO_SUMMARY`] when blank).
-pub fn add_compaction(preset: &mut Preset, summary: &str) -> usize {
+/// `summary` standing for what came before ([`NO_SUMMARY`] when blank);
+/// how many entries the discussion has afterwards. Without a summary
+/// there must be messages since the last compaction point to drop.
+pub fn add_compaction(preset: &mut Preset, summary: &str) -> Result<usize, CurationError> {
     let summary = match summary.trim() {
+        "" if messages_since_compaction(preset) == 0 => {
+            return Err(CurationError::NothingToCompact);
+        }
         "" => NO_SUMMARY,
         text => text,
     };
     preset
         .discussion
         .push(entry(DiscussionEntry::COMPACTION.to_string(), summary));
-    preset.discussion.len()
+    Ok(preset.discussion.len())
+}
+
+/// The messages after the last compaction point: those the rendered
+/// history shows (before `max_messages` applies).
+pub fn messages_since_compaction(preset: &Preset) -> usize {
+    preset
+        .discussion
+        .iter()
+        .rev()
+        .take_while(|e| e.role != DiscussionEntry::COMPACTION)
+        .count()
 }
 
 /// Remove every message; how many there were.
@@ -300,17 +316,30 @@ mod tests {
             Err(CurationError::EmptyMessage)
         );
         assert_eq!(add_message(&mut p, "Assistant", "  indented\nkept"), Ok(2));
-        assert_eq!(add_compaction(&mut p, "  so far: greetings \n"), 3);
+        assert_eq!(add_compaction(&mut p, "  so far: greetings \n"), Ok(3));
         assert_eq!(p.discussion[0].role, "User");
         assert_eq!(p.discussion[0].content, "hello");
         assert_eq!(p.discussion[1].content, "  indented\nkept");
         assert_eq!(p.discussion[2].role, DiscussionEntry::COMPACTION);
         assert_eq!(p.discussion[2].content, "so far: greetings");
-        add_compaction(&mut p, " \n");
-        assert_eq!(p.discussion[3].content, NO_SUMMARY);
-        p.discussion.pop();
+        assert_eq!(messages_since_compaction(&p), 0);
+        assert_eq!(
+            add_compaction(&mut p, " \n"),
+            Err(CurationError::NothingToCompact)
+        );
+        add_message(&mut p, "User", "more").unwrap();
+        assert_eq!(messages_since_compaction(&p), 1);
+        assert_eq!(add_compaction(&mut p, " \n"), Ok(5));
+        assert_eq!(p.discussion[4].content, NO_SUMMARY);
+        p.discussion.truncate(3);
         assert_eq!(message_count(&p), 2);
         assert_eq!(clear_discussion(&mut p), 3);
+        assert_eq!(
+            add_compaction(&mut p, ""),
+            Err(CurationError::NothingToCompact)
+        );
+        assert_eq!(add_compaction(&mut p, "carried over"), Ok(1));
+        clear_discussion(&mut p);
         assert_eq!(clear_discussion(&mut p), 0);
         assert_eq!(p, Preset::default());
     }
