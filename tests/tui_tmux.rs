@@ -596,3 +596,88 @@ fn mouse_capture_ends_with_the_app_and_is_off_with_mouse_false() {
     assert_eq!(tmux.format("#{mouse_any_flag}"), "0", "mouse = false");
     tmux.keys(&["q"]);
 }
+
+/// `e` hands the real terminal to `$EDITOR` and takes it back: while the
+/// editor runs the pane is off the alternate screen in cooked mode and
+/// the editor, not the app, gets the keys typed (even those typed while
+/// it is not reading yet: the app's input thread is paused); afterwards the app is
+/// redrawn in full with the task set, keys work again, and the task is
+/// saved.
+#[test]
+fn e_runs_the_editor_with_the_terminal_handed_over() {
+    let Some(tmux) = Tmux::new("editor") else {
+        return;
+    };
+    let p = Project::fixture();
+    let state = p.config_home.path().join("editor-saw");
+    let script = p.config_home.path().join("editor.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' ' > '{}'\n\
+             echo EDITOR-RUNNING\n\
+             sleep 1\n\
+             read answer\n\
+             printf 'Task from the editor: %s\\n' \"$answer\" > \"$1\"\n",
+            state.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let script = script.display().to_string();
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+        ("VISUAL", ""),
+        ("EDITOR", script.as_str()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+    assert_eq!(tmux.format("#{alternate_on}"), "1");
+
+    tmux.keys(&["e"]);
+    tmux.wait("the editor", |t| t.screen().contains("EDITOR-RUNNING"));
+    assert_eq!(
+        tmux.format("#{alternate_on}"),
+        "0",
+        "the editor runs on the normal screen"
+    );
+    let saw = std::fs::read_to_string(&state).unwrap();
+    assert_eq!(
+        saw.trim(),
+        "icanon echo",
+        "the editor gets a cooked terminal"
+    );
+
+    tmux.keys(&["hello", "Enter"]);
+    tmux.wait("the app again, with the task", |t| {
+        let s = t.screen();
+        s.contains("task set · ") && s.contains("Task from the editor: hello")
+    });
+    let screen = tmux.screen();
+    assert!(screen.contains("Files 4"), "redrawn in full: {screen}");
+    assert!(!screen.contains("EDITOR-RUNNING"), "{screen}");
+    assert_eq!(
+        tmux.format("#{alternate_on}"),
+        "1",
+        "back on the alternate screen"
+    );
+
+    // Keys reach the app again: undo, redo, quit.
+    tmux.keys(&["u"]);
+    tmux.wait("undone", |t| t.screen().contains("undone"));
+    tmux.keys(&["C-r"]);
+    tmux.wait("redone", |t| t.screen().contains("redone"));
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+    let saved = p.read("ctxcurate.toml");
+    assert!(
+        saved.contains("task = \"Task from the editor: hello\""),
+        "{saved}"
+    );
+}

@@ -191,6 +191,112 @@ pub enum Command {
         #[arg(long)]
         force_full: bool,
     },
+    /// The discussion history rendered after the files (`## Discussion
+    /// History`): add a message, a compaction point, list or clear it.
+    #[command(subcommand)]
+    Discuss(DiscussCommand),
+    /// Screenshots listed in the context (`## Screenshots`): image files
+    /// inside the project (png, jpg, jpeg, gif, webp, svg).
+    #[command(subcommand)]
+    Shot(ShotCommand),
+    /// The preset's task for the model (`## Task`, last in the context).
+    #[command(subcommand)]
+    Task(TaskCommand),
+}
+
+/// Where a message or a task comes from: the argument, a file, or stdin.
+#[derive(Debug, Args)]
+pub struct TextSource {
+    /// The text; `-` reads it from stdin.
+    #[arg(
+        value_name = "TEXT",
+        required_unless_present = "file",
+        conflicts_with = "file"
+    )]
+    pub text: Option<String>,
+    /// Read the text from FILE (`-`: stdin).
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Keep the text even if it holds likely secrets (private keys, API
+    /// tokens, passwords); without it such a text is refused.
+    #[arg(long)]
+    pub allow_secrets: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DiscussCommand {
+    /// Add a message.
+    Add {
+        /// Who said it: User, Assistant, or another plain word.
+        #[arg(long, short, default_value = "User")]
+        role: String,
+        #[command(flatten)]
+        source: TextSource,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Add a compaction point: the rendered history starts there, with
+    /// TEXT (optional) summing up what came before.
+    Compact {
+        #[arg(value_name = "TEXT")]
+        text: Option<String>,
+        /// Keep the summary even if it holds likely secrets.
+        #[arg(long)]
+        allow_secrets: bool,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// List the messages: number, role and first line.
+    List {
+        /// Read this preset instead of the active one.
+        #[arg(long, short)]
+        preset: Option<String>,
+    },
+    /// Remove every message and compaction point.
+    Clear {
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ShotCommand {
+    /// Add image files to the screenshots.
+    Add {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<String>,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Remove screenshots.
+    Rm {
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<String>,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TaskCommand {
+    /// Set the task (replacing the one there is).
+    Set {
+        #[command(flatten)]
+        source: TextSource,
+        #[command(flatten)]
+        target: PresetTarget,
+    },
+    /// Print the task.
+    Show {
+        /// Read this preset instead of the active one.
+        #[arg(long, short)]
+        preset: Option<String>,
+    },
+    /// Remove the task.
+    Clear {
+        #[command(flatten)]
+        target: PresetTarget,
+    },
 }
 
 #[derive(Debug, Args)]

@@ -111,7 +111,7 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
 
 /// The preset an edit applies to, created (or copied from the global
 /// config) in the project file when needed.
-fn target_preset<'a>(
+pub(super) fn target_preset<'a>(
     project: &'a mut Project,
     target: &PresetTarget,
 ) -> Result<(String, &'a mut Preset)> {

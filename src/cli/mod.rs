@@ -12,6 +12,7 @@ pub mod args;
 mod build;
 mod cache;
 mod changed;
+mod discuss;
 mod edit;
 mod inspect;
 mod map;
@@ -199,6 +200,9 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
             target,
             ..
         } => changed::add(&rev, mode, target, ctx),
+        Command::Discuss(cmd) => discuss::discuss(cmd, ctx),
+        Command::Shot(cmd) => discuss::shot(cmd, ctx),
+        Command::Task(cmd) => discuss::task(cmd, ctx),
         edit_cmd => edit::run(edit_cmd, ctx),
     }
 }

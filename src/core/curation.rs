@@ -28,6 +28,8 @@ use crate::core::model::{FileItem, MaskState, Preset, Slice, ViewMode};
 use crate::core::syntax::{self, Symbol, SymbolTree};
 use crate::core::walk;
 
+pub mod discussion;
+
 /// Why an edit was refused (the preset is unchanged).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum CurationError {
@@ -41,6 +43,18 @@ pub enum CurationError {
         index: usize,
         count: usize,
     },
+    #[error("{0}: not a path inside the project (absolute, or with . or ..)")]
+    OutsideRoot(String),
+    #[error("{0}: not an image (png, jpg, jpeg, gif, webp, svg)")]
+    NotAnImage(String),
+    #[error("role {0:?} must be one plain word (User, Assistant, Reviewer, …)")]
+    BadRole(String),
+    #[error("the message is empty")]
+    EmptyMessage,
+    #[error(
+        "no messages since the last compaction point: nothing to compact (a summary may start a discussion)"
+    )]
+    NothingToCompact,
 }
 
 /// What [`include`] did.

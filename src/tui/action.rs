@@ -102,6 +102,9 @@ actions! {
     SearchNext => "search_next", "Preview: next line matching the search";
     SearchPrev => "search_prev", "Preview: previous line matching the search";
     SliceSymbol => "slice_symbol", "Make an anchored slice of the symbol under the cursor (asks for its tag; undoable)";
+    EditTask => "edit_task", "Edit the preset's task in $VISUAL / $EDITOR (undoable)";
+    DiscussAdd => "discuss_add", "Write a discussion message in $VISUAL / $EDITOR (empty cancels)";
+    DiscussCompact => "discuss_compact", "Add a compaction point: the discussion starts there (undoable)";
 }
 
 impl Action {

@@ -15,10 +15,11 @@ use crossterm::event::{self as term, Event as TermEvent};
 use super::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
 use super::commit::recompose;
 use super::dispatch;
+use super::editor::{self, InputGate};
 use super::effects;
 use super::jobs;
 use super::keymap::Keymap;
-use super::messages::{Effect, Event, Job};
+use super::messages::{EditPurpose, Effect, Event, Job};
 use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::signals;
@@ -142,7 +143,8 @@ fn event_loop(
     state.wake = Arc::new(move || {
         let _ = wake_tx.send(Msg::App(Event::FinderResults));
     });
-    spawn_input(tx.clone());
+    let gate = Arc::new(InputGate::default());
+    spawn_input(tx.clone(), gate.clone());
     spawn_walker(root.clone(), patterns(&state), tx.clone());
     // Counts, parsed views and summaries (the summary command runs on the
     // worker) go through the project's disk cache, shared with the CLI.
@@ -175,6 +177,7 @@ fn event_loop(
             &jobs_tx,
             &save_tx,
             clipboard.as_mut(),
+            (&mut *terminal, &gate),
         );
     }
     let mut first = recompose(&mut state);
@@ -186,6 +189,7 @@ fn event_loop(
         &jobs_tx,
         &save_tx,
         clipboard.as_mut(),
+        (&mut *terminal, &gate),
     );
     let mut ended = Ended::Quit;
     // A terminal that fails (hung up: SIGHUP, a closed SSH session) ends
@@ -242,6 +246,7 @@ fn event_loop(
                 &jobs_tx,
                 &save_tx,
                 clipboard.as_mut(),
+                (&mut *terminal, &gate),
             );
             if state.quit || Instant::now() > deadline {
                 break;
@@ -299,12 +304,15 @@ fn handle(state: &mut State, msg: Msg, tree_top: usize) -> Vec<Effect> {
 
 /// The loop's way of carrying out effects (see [`effects`]): saves go to
 /// the sync thread, jobs to the worker, walks to a new walker thread;
-/// their results come back through the channel. Copies happen here.
+/// their results come back through the channel. Copies happen here, and
+/// edits: the terminal is handed to the editor while the loop waits.
 struct Threads<'a> {
     walk_tx: &'a Sender<Msg>,
     jobs: &'a Sender<Job>,
     save: &'a Sender<SyncMsg>,
     clipboard: &'a mut dyn Clipboard,
+    terminal: &'a mut ratatui::DefaultTerminal,
+    gate: &'a InputGate,
 }
 
 impl effects::Runtime for Threads<'_> {
@@ -329,6 +337,23 @@ impl effects::Runtime for Threads<'_> {
             .map(|dest| dest.to_string())
             .map_err(|e| error_chain(&e))
     }
+
+    fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String> {
+        let what = match purpose {
+            EditPurpose::Task => "task",
+            EditPurpose::Message => "message",
+        };
+        let command = editor::editor_command(|name| std::env::var(name).ok());
+        self.gate.pause();
+        let result = editor::with_terminal_released(|| editor::edit_text(&command, what, text));
+        // Whatever the editor left on the screen goes: the next draw is full.
+        let cleared = self.terminal.clear();
+        self.gate.resume();
+        match (result, cleared) {
+            (Ok(edited), Ok(())) => edited,
+            (Err(e), _) | (_, Err(e)) => Err(format!("cannot hand the terminal over: {e}")),
+        }
+    }
 }
 
 fn run_effects(
@@ -338,20 +363,27 @@ fn run_effects(
     jobs: &Sender<Job>,
     save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
+    (terminal, gate): (&mut ratatui::DefaultTerminal, &InputGate),
 ) {
     let mut threads = Threads {
         walk_tx,
         jobs,
         save,
         clipboard,
+        terminal,
+        gate,
     };
     effects::run(state, effects, &mut threads);
 }
 
-fn spawn_input(tx: Sender<Msg>) {
+/// Read terminal events until the terminal fails or the loop is gone;
+/// the gate stops it while an editor owns the terminal.
+fn spawn_input(tx: Sender<Msg>, gate: Arc<InputGate>) {
     thread::spawn(move || {
-        while let Ok(ev) = term::read() {
-            if tx.send(Msg::Term(ev)).is_err() {
+        while let Some(ev) = gate.next_event() {
+            if let Some(ev) = ev
+                && tx.send(Msg::Term(ev)).is_err()
+            {
                 break;
             }
         }

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use crate::core::model::ProjectFile;
 
-use super::messages::{Effect, Event, Job};
+use super::messages::{EditPurpose, Effect, Event, Job};
 use super::state::State;
 use super::update::update;
 use crate::core::walk::WalkPatterns;
@@ -28,6 +28,10 @@ pub trait Runtime {
     fn walk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
     /// Put text on the clipboard; where it went, or why not.
     fn copy(&mut self, text: &str) -> Result<String, String>;
+    /// Let the user edit `text` in an external editor (the app hands the
+    /// terminal over and waits; the harness answers from a script): the
+    /// text saved, or why there is none.
+    fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String>;
 }
 
 /// Run `effects`, and the effects of the events they give back, to
@@ -53,6 +57,17 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
                 tokenizer,
                 result: runtime.copy(&text),
             }],
+            Effect::Edit {
+                purpose,
+                initial_text,
+            } => {
+                let result = runtime.edit(purpose, &initial_text);
+                vec![Event::Edited {
+                    purpose,
+                    before: initial_text,
+                    result,
+                }]
+            }
         };
         for event in events {
             queue.extend(update(state, event));

@@ -16,7 +16,7 @@ use super::dispatch;
 use super::effects;
 use super::jobs;
 use super::keymap::Key;
-use super::messages::{Effect, Event, Job};
+use super::messages::{EditPurpose, Effect, Event, Job};
 use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::state::State;
@@ -34,6 +34,12 @@ pub struct Harness {
     pub copied: Vec<String>,
     /// How many saves wrote the file.
     pub saves: usize,
+    /// The editor's scripted answers, taken in order by `e` / `E` (no
+    /// editor is ever run): the text saved, or why there is none. An
+    /// empty queue answers with an error.
+    pub editor_answers: std::collections::VecDeque<Result<String, String>>,
+    /// The texts handed to the editor, in order.
+    pub edited: Vec<(EditPurpose, String)>,
     sync: DiskSync,
     view: ViewState,
     terminal: Terminal<TestBackend>,
@@ -62,6 +68,8 @@ impl Harness {
             cache,
             copied: Vec::new(),
             saves: 0,
+            editor_answers: Default::default(),
+            edited: Vec::new(),
             view: ViewState::default(),
             terminal: Terminal::new(TestBackend::new(width, height))?,
         };
@@ -93,6 +101,8 @@ impl Harness {
             cache: &self.cache,
             copied: &mut self.copied,
             saves: &mut self.saves,
+            editor_answers: &mut self.editor_answers,
+            edited: &mut self.edited,
         };
         effects::run(&mut self.state, effects, &mut inline);
         self.settle_finder();
@@ -229,6 +239,8 @@ struct Inline<'a> {
     cache: &'a FileCache,
     copied: &'a mut Vec<String>,
     saves: &'a mut usize,
+    editor_answers: &'a mut std::collections::VecDeque<Result<String, String>>,
+    edited: &'a mut Vec<(EditPurpose, String)>,
 }
 
 impl effects::Runtime for Inline<'_> {
@@ -254,5 +266,12 @@ impl effects::Runtime for Inline<'_> {
     fn copy(&mut self, text: &str) -> Result<String, String> {
         self.copied.push(text.to_string());
         Ok("the test clipboard".to_string())
+    }
+
+    fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String> {
+        self.edited.push((purpose, text.to_string()));
+        self.editor_answers
+            .pop_front()
+            .unwrap_or_else(|| Err("no scripted editor answer".to_string()))
     }
 }

@@ -103,6 +103,23 @@ pub enum Event {
     /// The picker's preset totals came back: (key, tokens, exact) per
     /// preset (`token_view::preset_key`).
     PresetTotals(Vec<(u64, usize, bool)>),
+    /// The external editor closed: the text as it was handed over
+    /// (`before`), and as saved, or why there is none.
+    Edited {
+        purpose: EditPurpose,
+        before: String,
+        result: Result<String, String>,
+    },
+}
+
+/// What a text handed to the external editor is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EditPurpose {
+    /// The active preset's task.
+    Task,
+    /// A new discussion message (in `core::curation::discussion`'s
+    /// template: a `role:` line, then the text).
+    Message,
 }
 
 /// What the mouse did.
@@ -129,6 +146,12 @@ pub enum Effect {
         label: String,
         tokens: usize,
         tokenizer: TokenizerKind,
+    },
+    /// Hand the terminal to the user's editor on `initial_text`; what was
+    /// saved comes back as [`Event::Edited`].
+    Edit {
+        purpose: EditPurpose,
+        initial_text: String,
     },
 }
 

@@ -311,6 +311,13 @@ impl State {
             .map_or(&[], |(p, _)| p.targets.as_slice())
     }
 
+    /// The active preset's screenshots (borrowed: the tree asks per row).
+    pub fn preset_screenshots(&self) -> &[String] {
+        self.project
+            .preset(self.project.active_preset_name())
+            .map_or(&[], |(p, _)| p.screenshots.as_slice())
+    }
+
     /// Recompute the derived parts: inclusion and visible rows.
     pub fn refresh(&mut self) {
         let preset = self.preset();

@@ -11,6 +11,7 @@ use super::changed;
 use super::commit::{self, recompose};
 use super::curate::{self, Batch};
 use super::discover;
+use super::discuss;
 use super::finder_overlay;
 use super::format::thousands;
 use super::look;
@@ -219,6 +220,11 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             look::on_block(state, block);
             Vec::new()
         }
+        Event::Edited {
+            purpose,
+            before,
+            result,
+        } => discuss::on_edited(state, purpose, &before, result),
     }
 }
 
@@ -266,6 +272,9 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         | Action::Bottom
         | Action::Collapse
         | Action::Expand => navigate(state, action),
+        Action::ToggleInclude if discuss::image_under_cursor(state).is_some() => {
+            discuss::toggle_screenshot(state)
+        }
         Action::ToggleInclude => curate::toggle_include(state),
         Action::NextMode => curate::cycle_mode(state, true),
         Action::PrevMode => curate::cycle_mode(state, false),
@@ -405,6 +414,9 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         | Action::Preset9
         | Action::PresetNext
         | Action::PresetPrev => overlays::switch_preset(state, action),
+        Action::EditTask => discuss::edit_task(state),
+        Action::DiscussAdd => discuss::discuss_add(state),
+        Action::DiscussCompact => discuss::discuss_compact(state),
     }
 }
 

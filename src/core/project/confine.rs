@@ -88,6 +88,23 @@ pub fn ensure_state_dir(root: &Path) -> io::Result<PathBuf> {
     Ok(dir)
 }
 
+/// `Ok` when `rel` (relative to `root`) is a file a preset may name for
+/// reading (a screenshot): it exists, is a regular file, and no link on
+/// the way to it leads out of the root. Otherwise why not, naming `rel`.
+pub fn check_file_inside(root: &Path, rel: &str) -> Result<(), String> {
+    let path = root.join(rel);
+    if check_inside(root, &path).is_err() {
+        return Err(format!(
+            "{rel}: a symbolic link leading outside the project (or nowhere)"
+        ));
+    }
+    match fs::metadata(&path) {
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(_) => Err(format!("{rel}: not a file")),
+        Err(_) => Err(format!("{rel}: file not found")),
+    }
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
@@ -118,6 +135,27 @@ mod tests {
         // A link to the root itself stays inside.
         symlink(r, r.join("self")).unwrap();
         assert!(check_inside(r, &r.join("self/real")).is_ok());
+    }
+
+    #[test]
+    fn a_file_to_read_must_exist_and_stay_inside() {
+        let root = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let r = root.path();
+        fs::write(r.join("a.png"), b"png").unwrap();
+        fs::write(outside.path().join("b.png"), b"png").unwrap();
+        fs::create_dir(r.join("d")).unwrap();
+        symlink(r.join("a.png"), r.join("inner.png")).unwrap();
+        symlink(outside.path().join("b.png"), r.join("out.png")).unwrap();
+        assert_eq!(check_file_inside(r, "a.png"), Ok(()));
+        assert_eq!(check_file_inside(r, "inner.png"), Ok(()));
+        let e = check_file_inside(r, "out.png").unwrap_err();
+        assert!(e.contains("outside the project"), "{e}");
+        assert_eq!(
+            check_file_inside(r, "nope.png").unwrap_err(),
+            "nope.png: file not found"
+        );
+        assert_eq!(check_file_inside(r, "d").unwrap_err(), "d: not a file");
     }
 
     #[test]

@@ -92,6 +92,14 @@ fn block_view(
     room: usize,
 ) -> (String, Vec<Line<'static>>) {
     let header = match &block.problem {
+        // An image is a screenshot (or may become one), not a file to include.
+        _ if crate::core::curation::discussion::is_image(&block.path) => {
+            if state.preset_screenshots().iter().any(|s| s == &block.path) {
+                "SCREENSHOT · Space removes it".to_string()
+            } else {
+                "NOT INCLUDED · an image · Space adds it as a screenshot".to_string()
+            }
+        }
         Some(problem) => format!("NOT INCLUDED · {problem}"),
         None => format!(
             "NOT INCLUDED · would add ~{} tokens as {} · Space includes it",
@@ -103,6 +111,22 @@ fn block_view(
         .into_iter()
         .map(|l| Line::styled(l, NOTICE.add_modifier(Modifier::REVERSED)))
         .collect();
+    if crate::core::curation::discussion::is_image(&block.path) {
+        // Its bytes are no text: a screenshot is listed by its path.
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(
+            display_line(
+                &format!(
+                    "a screenshot is listed under ## Screenshots as ![…]({})",
+                    block.path
+                ),
+                width,
+            )
+            .into_owned(),
+            Style::default().fg(Color::DarkGray),
+        ));
+        return (" Preview · image ".to_string(), lines);
+    }
     let room = room.saturating_sub(lines.len() - 1);
     let len = block.lines.len();
     let scroll = state.preview.scroll.min(len.saturating_sub(1));

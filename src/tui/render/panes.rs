@@ -206,6 +206,14 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
                 Style::default().fg(DISCOVERED).add_modifier(Modifier::BOLD),
             ));
         }
+        if state.preset_screenshots().contains(&row.path) {
+            spans.push(Span::styled(
+                " ▣ screenshot",
+                Style::default()
+                    .fg(Color::LightMagenta)
+                    .add_modifier(Modifier::BOLD),
+            ));
+        }
         if let (None, Some(mode)) = (&item, proposed) {
             spans.push(Span::styled(
                 format!(" discovered {mode}"),
