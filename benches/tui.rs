@@ -13,7 +13,9 @@
 //!   for reference, how long the full walk takes. Target: 300 ms.
 //!
 //! Run: `cargo bench --bench tui` (or `-- gauge`, `-- gauge_100k`,
-//! `-- first_frame` for one of them).
+//! `-- first_frame` for one of them). `CTXCURATE_BENCH_PARTS=1` also
+//! prints what parts of an edit cost at 100,000 files (rows, settings,
+//! resolution, recompose).
 
 use std::path::Path;
 use std::time::Instant;
@@ -140,6 +142,27 @@ fn gauge_100k_bench() {
     let cpu = thread_cpu_ms();
     h.state.refresh_gauge();
     let gauge_cpu = thread_cpu_ms() - cpu;
+    if std::env::var_os("CTXCURATE_BENCH_PARTS").is_some() {
+        let t = thread_cpu_ms();
+        h.state.refresh_rows();
+        let rows = thread_cpu_ms() - t;
+        let t = thread_cpu_ms();
+        h.state.project.refresh_settings();
+        let settings = thread_cpu_ms() - t;
+        let t = thread_cpu_ms();
+        h.state.refresh();
+        let refresh = thread_cpu_ms() - t;
+        let t = thread_cpu_ms();
+        let _p = h.state.preset();
+        let _f = h.state.project.file.clone();
+        let clones = thread_cpu_ms() - t;
+        let t = thread_cpu_ms();
+        let _e = ctxcurate::tui::commit::recompose(&mut h.state);
+        let recompose = thread_cpu_ms() - t;
+        println!(
+            "parts: rows {rows:.1} settings {settings:.1} refresh {refresh:.1} clones {clones:.1} recompose {recompose:.1}"
+        );
+    }
     println!(
         "gauge 100k: keypress → update {:.1} ms of UI-thread CPU (median), of which summing the gauge {:.1} ms",
         median(update_cpu_ms),

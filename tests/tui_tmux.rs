@@ -657,7 +657,7 @@ fn e_runs_the_editor_with_the_terminal_handed_over() {
     tmux.keys(&["hello", "Enter"]);
     tmux.wait("the app again, with the task", |t| {
         let s = t.screen();
-        s.contains("task set · ") && s.contains("Task from the editor: hello")
+        s.contains("task set · ") && s.contains("Files 4")
     });
     let screen = tmux.screen();
     assert!(screen.contains("Files 4"), "redrawn in full: {screen}");
