@@ -234,7 +234,7 @@ impl<'a> Scanner<'a> {
             if !f.aggregate || f.error.is_some() || f.text.len() < MIN_SKIPPED_BODY {
                 continue;
             }
-            let Some(at) = text[cursor..].find(&*f.text).map(|i| cursor + i) else {
+            let Some(at) = find_body(text, cursor, &f.text) else {
                 continue;
             };
             let end = at + f.text.len();
@@ -411,6 +411,29 @@ impl LineCounter {
         }
         self.lines
     }
+}
+
+/// Where `body` stands verbatim in `text` at or after `from`: found by its
+/// first bytes (a short needle: building a searcher for a whole body costs
+/// as much as the search), then checked whole with one comparison.
+fn find_body(text: &str, from: usize, body: &str) -> Option<usize> {
+    let mut probe = body.len().min(64);
+    while !body.is_char_boundary(probe) {
+        probe -= 1;
+    }
+    let needle = &body[..probe];
+    let mut cursor = from;
+    while let Some(i) = text.get(cursor..)?.find(needle) {
+        let at = cursor + i;
+        if text[at..].starts_with(body) {
+            return Some(at);
+        }
+        cursor = at + 1;
+        while !text.is_char_boundary(cursor) {
+            cursor += 1;
+        }
+    }
+    None
 }
 
 /// The position after `n` lines from `at` (within `at..end`), or `end`.
