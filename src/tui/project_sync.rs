@@ -61,6 +61,9 @@ impl DiskSync {
     pub fn check(&mut self) -> SyncOutcome {
         let now = project::read_bounded(&self.path).ok();
         if now == self.known {
+            // Back to what the app last read or wrote (a broken file put
+            // back as it was): saves go on.
+            self.invalid = None;
             return SyncOutcome::Unchanged;
         }
         let Some(bytes) = now else {
@@ -186,6 +189,7 @@ mod tests {
         let path = dir.path().join("ctxcurate.toml");
         let mut sync = DiskSync::new(path.clone(), ProjectFile::default());
         sync.save(&with_file(&["a.py"]));
+        let good = fs::read(&path).unwrap();
         fs::write(&path, "[project\n").unwrap();
         assert!(matches!(sync.check(), SyncOutcome::Invalid(m) if m.contains(":1:")));
         assert_eq!(sync.check(), SyncOutcome::Unchanged, "reported once");
@@ -194,7 +198,14 @@ mod tests {
             SyncOutcome::Invalid(_)
         ));
         assert_eq!(fs::read_to_string(&path).unwrap(), "[project\n");
-        // Fixed on disk: loaded.
+        // Put back exactly as it was: the app's changes are saved again.
+        fs::write(&path, &good).unwrap();
+        assert_eq!(sync.save(&with_file(&["b.py"])), SyncOutcome::Saved);
+        assert_eq!(
+            project::load_file(&path).unwrap().unwrap(),
+            with_file(&["b.py"])
+        );
+        // Fixed on disk another way: loaded.
         project::save_atomic(&path, &with_file(&["z.py"])).unwrap();
         assert_eq!(sync.check(), SyncOutcome::Reloaded(with_file(&["z.py"])));
     }
