@@ -464,3 +464,16 @@ fn a_quick_enter_after_c_waits_for_the_text() {
     assert_eq!((slice.start_line, slice.end_line), (16, 17));
     assert_eq!(slice.tag.as_deref(), Some("main"));
 }
+
+/// A binary file adds no section to a build, only a note: its preview says
+/// so and shows no `ERROR:` section (found trying the app on pip).
+#[test]
+fn a_binary_file_outside_says_a_build_leaves_it_out() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("logo.bin");
+    let screen = h.screen();
+    assert!(screen.contains("NOT INCLUDED"), "{screen}");
+    assert!(screen.contains("binary file skipped"), "{screen}");
+    assert!(!screen.contains("ERROR:"), "{screen}");
+}

@@ -259,8 +259,16 @@ fn block(
             Some(_) => 0,
             None => cache.count(tokenizer, &text),
         },
-        lines: Arc::new(text.lines().map(str::to_string).collect()),
-        problem: file.error.clone(),
+        // A binary or oversize file adds no section to a build, only a
+        // note: its block is empty.
+        lines: Arc::new(match file.skipped {
+            Some(_) => Vec::new(),
+            None => text.lines().map(str::to_string).collect(),
+        }),
+        problem: match &file.skipped {
+            Some(why) => Some(format!("{why}: a build leaves it out with a note")),
+            None => file.error.clone(),
+        },
         path: file.path,
         key: file.key,
         generation,

@@ -24,7 +24,8 @@ pub const TREE_COLUMNS: u16 = 42;
 
 /// The tree's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`] while the
 /// symbols or the preview have the focus: the room goes to the preview,
-/// which is what the user is reading then.
+/// which is what the user is reading then (and the symbols pane grows
+/// while it has the focus).
 pub const TREE_COLUMNS_UNFOCUSED: u16 = 24;
 
 /// The screen split into the panes' area, the gauge row and the status row.
@@ -54,9 +55,11 @@ pub fn panes(main: Rect, focus: Pane, zoom: bool) -> Vec<(Pane, Rect)> {
         } else {
             TREE_COLUMNS_UNFOCUSED
         };
+        // The symbols pane needs room for a method's name while it is read.
+        let symbols = if focus == Pane::Symbols { 35 } else { 20 };
         [
             Constraint::Length(tree),
-            Constraint::Percentage(20),
+            Constraint::Percentage(symbols),
             Constraint::Min(10),
         ]
     };
@@ -93,11 +96,13 @@ mod tests {
         let at = |w| panes(Rect::new(0, 0, w, 20), Pane::Tree, false);
         assert_eq!(at(80)[0].1.width, TREE_COLUMNS);
         // Reading the symbols or the preview, the room goes to the preview.
-        for focus in [Pane::Symbols, Pane::Preview] {
-            let split = panes(Rect::new(0, 0, 80, 20), focus, false);
-            assert_eq!(split[0].1.width, TREE_COLUMNS_UNFOCUSED);
-            assert!(split[2].1.width >= 40, "{split:?}");
-        }
+        let split = panes(Rect::new(0, 0, 80, 20), Pane::Preview, false);
+        assert_eq!(split[0].1.width, TREE_COLUMNS_UNFOCUSED);
+        assert!(split[2].1.width >= 40, "{split:?}");
+        // Reading the symbols, they get room for a method's name.
+        let split = panes(Rect::new(0, 0, 80, 20), Pane::Symbols, false);
+        assert_eq!(split[0].1.width, TREE_COLUMNS_UNFOCUSED);
+        assert!(split[1].1.width >= 26, "{split:?}");
         assert_eq!(at(120)[0].1.width, 36);
         assert_eq!(at(79).len(), 1);
         let zoomed = panes(Rect::new(0, 0, 200, 20), Pane::Preview, true);

@@ -111,6 +111,10 @@ fn block_view(
         .into_iter()
         .map(|l| Line::styled(l, NOTICE.add_modifier(Modifier::REVERSED)))
         .collect();
+    if block.lines.is_empty() && !crate::core::curation::discussion::is_image(&block.path) {
+        // A binary or oversize file adds nothing but a note to a build.
+        return (" Preview · not included ".to_string(), lines);
+    }
     if crate::core::curation::discussion::is_image(&block.path) {
         // Its bytes are no text: a screenshot is listed by its path.
         lines.push(Line::raw(""));
