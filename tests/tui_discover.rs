@@ -170,7 +170,7 @@ fn accepting_applies_what_the_pack_did_to_the_preset_and_edits_drop_proposals() 
         None => assert!(!other.auto_aggregate),
     }
     assert!(
-        h.screen().contains("of your files are reduced"),
+        h.screen().contains("of your files change mode"),
         "{}",
         h.screen()
     );
@@ -293,4 +293,50 @@ fn preview_gauge_yank_and_write_hold_what_build_gives_before_and_after_accept() 
         headings(&packed),
         "the same files and modes"
     );
+}
+
+/// A file the preset includes through a glob that the pack reaches by an
+/// import and reduces or drops: after `I` the preset composes to the
+/// pack's files within the budget (found on pip: `req/**` came back in
+/// full and the accepted preset was over its budget).
+#[test]
+fn accepting_keeps_what_the_pack_did_to_globbed_files_it_reached_by_imports() {
+    let p = project();
+    let big: String = (0..80)
+        .map(|i| format!("def helper_{i}(alpha, beta):\n    return alpha * beta + {i}\n\n"))
+        .collect();
+    p.write(
+        "pkg/util.py",
+        &format!("from .deep import x\n\ndef helper():\n    return 1\n\n{big}"),
+    );
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 500\nrepo_map_budget = 0\n\n[presets.default]\ntargets = [\"app.py\"]\n\n\
+         [[presets.default.files]]\npath = \"pkg/**\"\n",
+    );
+    let mut h = Harness::open(p.root(), None, 110, 16).expect("open");
+    h.keys("i");
+    let packed = h.composed_text();
+    let d = h.state.discovery.clone().expect("a discovery");
+    assert!(
+        d.changed.iter().any(|(path, _)| path == "pkg/util.py"),
+        "the pack reduced or dropped util.py: {d:?}"
+    );
+    h.keys("I");
+    let plain = p.ok(&["build"]);
+    let headings = |text: &str| {
+        let mut v: Vec<String> = text
+            .lines()
+            .filter(|l| l.starts_with("### "))
+            .map(str::to_string)
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(
+        headings(&plain),
+        headings(&packed),
+        "{plain}\n---\n{packed}"
+    );
+    assert!(h.state.gauge.used <= 500, "{}", h.state.gauge.used);
 }

@@ -437,7 +437,10 @@ pub fn accept_pack(
         edit_entry(preset, path, |item| {
             item.force_full = false;
             match mode {
-                Some(mode) => item.view_mode = *mode,
+                Some(mode) => {
+                    item.view_mode = *mode;
+                    item.auto_aggregate = true;
+                }
                 None => item.auto_aggregate = false,
             }
         })?;

@@ -27,11 +27,18 @@ pub fn proposals(packed: &Packed, state: &State) -> Discovery {
         .filter_map(|i| Some((i.path.clone(), i.mode?)))
         .collect();
     proposed.sort();
+    // Every file the preset includes that the pack shows otherwise (or
+    // drops), whatever role brought it into the pack: a file a glob of the
+    // preset includes may be reached as an import first.
+    let opts = state.compose_options();
     let changed = packed
         .items
         .iter()
-        .filter(|i| i.role == Role::Preset && i.mode != Some(i.wanted))
-        .map(|i| (i.path.clone(), i.mode))
+        .filter_map(|i| {
+            let item = state.item_for(&i.path)?;
+            let shown = item.auto_aggregate.then(|| opts.mode_for(&item));
+            (i.mode != shown).then(|| (i.path.clone(), i.mode))
+        })
         .collect();
     Discovery {
         proposed,
@@ -189,7 +196,7 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
         let mut message = format!("added {n} discovered files");
         if reduced + listed > 0 {
             message.push_str(&format!(
-                "; to fit the budget {reduced} of your files are reduced and {listed} listed only"
+                "; as packed, {reduced} of your files change mode and {listed} are listed only"
             ));
         }
         message.push_str(" (undo with u)");
