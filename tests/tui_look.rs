@@ -477,3 +477,19 @@ fn a_binary_file_outside_says_a_build_leaves_it_out() {
     assert!(screen.contains("binary file skipped"), "{screen}");
     assert!(!screen.contains("ERROR:"), "{screen}");
 }
+
+/// A binary file a glob includes is marked in the tree as left out of the
+/// build (`⊘ … skipped`), not shown as an included file (found on pip).
+#[test]
+fn an_included_binary_file_is_marked_skipped_in_the_tree() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\n[[presets.default.files]]\npath = \"*\"\n",
+    );
+    let mut h = open(&p, 120, 24);
+    h.goto("logo.bin");
+    let screen = h.screen();
+    assert!(screen.contains("⊘ logo.bin skipped"), "{screen}");
+    assert!(!h.composed_text().contains("logo.bin\n```"));
+}

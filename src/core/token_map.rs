@@ -206,6 +206,7 @@ mod tests {
             text,
             files,
             problems: Vec::new(),
+            skipped: Vec::new(),
         };
         let map = TokenMap::of(&c, &FileCache::new(), TokenizerKind::O200k, 1_000);
         let paths: Vec<&str> = map.files.iter().map(|f| f.path.as_str()).collect();

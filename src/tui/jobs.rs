@@ -366,6 +366,11 @@ fn summarize(
         files,
         total_tokens,
         exact,
+        skipped: {
+            let mut skipped = c.skipped.clone();
+            skipped.sort_unstable();
+            skipped
+        },
     }
 }
 

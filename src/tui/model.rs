@@ -54,6 +54,18 @@ pub struct Composed {
     pub total_tokens: usize,
     /// `total_tokens` counts the whole text (else it sums the files).
     pub exact: bool,
+    /// Files of the preset left out as binary or oversize, sorted.
+    pub skipped: Vec<String>,
+}
+
+impl Composed {
+    /// `true` when the preset includes `path` but the composition left it
+    /// out as binary or oversize.
+    pub fn is_skipped(&self, path: &str) -> bool {
+        self.skipped
+            .binary_search_by(|p| p.as_str().cmp(path))
+            .is_ok()
+    }
 }
 
 /// The symbols pane's content.

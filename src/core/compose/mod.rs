@@ -65,6 +65,9 @@ pub struct Composition {
     pub files: Vec<RenderedFile>,
     /// Problems with the preset itself (bad globs, globs matching nothing).
     pub problems: Vec<String>,
+    /// Files of the preset left out as binary or oversize (one note in
+    /// `problems` says so).
+    pub skipped: Vec<String>,
 }
 
 /// Read and render one resolved entry through `cache`.
@@ -167,7 +170,7 @@ pub fn compose_with_map(
             file
         })
         .collect();
-    let files = drop_skipped(files, &mut problems);
+    let (files, skipped) = drop_skipped(files, &mut problems);
     let map_text = if preset.repo_map > 0 {
         map(&files, &project_files())
     } else {
@@ -184,12 +187,17 @@ pub fn compose_with_map(
         text,
         files,
         problems,
+        skipped,
     }
 }
 
 /// Binary and oversize files are left out, with one note in `problems`
-/// for all of them (never an `ERROR:` section in the text).
-pub fn drop_skipped(files: Vec<RenderedFile>, problems: &mut Vec<String>) -> Vec<RenderedFile> {
+/// for all of them (never an `ERROR:` section in the text); their paths
+/// are returned beside the files kept (the TUI marks them).
+pub fn drop_skipped(
+    files: Vec<RenderedFile>,
+    problems: &mut Vec<String>,
+) -> (Vec<RenderedFile>, Vec<String>) {
     let (skipped, kept): (Vec<RenderedFile>, Vec<RenderedFile>) =
         files.into_iter().partition(|f| f.skipped.is_some());
     problems.extend(walk::skipped_note(
@@ -197,7 +205,7 @@ pub fn drop_skipped(files: Vec<RenderedFile>, problems: &mut Vec<String>) -> Vec
             .iter()
             .filter_map(|f| Some((f.path.as_str(), f.skipped.as_ref()?))),
     ));
-    kept
+    (kept, skipped.into_iter().map(|f| f.path).collect())
 }
 
 /// A focus file the preset does not list is added (in full) when it is a

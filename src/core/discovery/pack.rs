@@ -120,6 +120,8 @@ pub struct Packed {
     pub stats: PackStats,
     /// Problems with the preset (bad globs) and the budget itself.
     pub problems: Vec<String>,
+    /// Files left out as binary or oversize (one note in `problems`).
+    pub skipped: Vec<String>,
     /// Targets left out for lack of room (not in `problems`).
     pub missing_targets: Vec<MissingTarget>,
 }
@@ -132,6 +134,7 @@ impl Packed {
             text: self.text.clone(),
             files: self.files.clone(),
             problems: self.problems.clone(),
+            skipped: self.skipped.clone(),
         }
     }
 }
@@ -186,7 +189,8 @@ pub fn pack_with(
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
     let mut fitted = packer.fit_all(&candidates, preset_from, &ranked, base);
-    fitted.files = compose::drop_skipped(std::mem::take(&mut fitted.files), &mut problems);
+    let (files, skipped) = compose::drop_skipped(std::mem::take(&mut fitted.files), &mut problems);
+    fitted.files = files;
     let (text, map) = packer.shrink(&ranked, &mut fitted);
     let (text, tokens) = packer.within_budget(text, &mut problems);
     let missing_targets = fitted.missing_targets(opts.budget);
@@ -204,6 +208,7 @@ pub fn pack_with(
         map,
         stats,
         problems,
+        skipped,
         missing_targets,
     }
 }

@@ -186,7 +186,12 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
     } else {
         let item = state.item_for(&row.path);
         let proposed = state.discovery.as_ref().and_then(|d| d.mode_of(&row.path));
+        let skipped = state
+            .composed
+            .as_ref()
+            .is_some_and(|c| c.is_skipped(&row.path));
         let (mark, color) = match (&item, proposed) {
+            (Some(_), _) if skipped => ("⊘ ", Color::Red),
             (Some(_), _) => ("● ", INCLUDED),
             (None, Some(_)) => ("+ ", DISCOVERED),
             (None, None) => ("○ ", DIM),
@@ -233,6 +238,10 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
             }
             if !item.auto_aggregate {
                 spans.push(Span::styled(" listed", Style::default().fg(DIM)));
+            }
+            if skipped {
+                // Included, but a build leaves it out (one note says so).
+                spans.push(Span::styled(" skipped", Style::default().fg(Color::Red)));
             }
             if let Some(f) = state.composed_file(&row.path) {
                 let style = if f.error { Color::Red } else { DIM };
