@@ -279,15 +279,6 @@ fn preview_gauge_yank_and_write_hold_what_build_gives_before_and_after_accept() 
     assert_eq!(h.state.gauge.used, count(&plain), "gauge");
     let map = |text: &str| text[text.find("## Repo Map").expect("a map")..].to_string();
     assert_eq!(map(&plain), map(&packed), "the same map");
-    let headings = |text: &str| {
-        let mut v: Vec<String> = text
-            .lines()
-            .filter(|l| l.starts_with("### "))
-            .map(str::to_string)
-            .collect();
-        v.sort();
-        v
-    };
     assert_eq!(
         headings(&plain),
         headings(&packed),
@@ -324,19 +315,21 @@ fn accepting_keeps_what_the_pack_did_to_globbed_files_it_reached_by_imports() {
     );
     h.keys("I");
     let plain = p.ok(&["build"]);
-    let headings = |text: &str| {
-        let mut v: Vec<String> = text
-            .lines()
-            .filter(|l| l.starts_with("### "))
-            .map(str::to_string)
-            .collect();
-        v.sort();
-        v
-    };
     assert_eq!(
         headings(&plain),
         headings(&packed),
         "{plain}\n---\n{packed}"
     );
     assert!(h.state.gauge.used <= 500, "{}", h.state.gauge.used);
+}
+
+/// The `### ` headings of a composed text (file and mode), sorted.
+fn headings(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = text
+        .lines()
+        .filter(|l| l.starts_with("### "))
+        .map(str::to_string)
+        .collect();
+    v.sort();
+    v
 }
