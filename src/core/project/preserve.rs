@@ -191,6 +191,13 @@ fn merge_item(item: &mut Item, old: &Value, new: &Value, place: Place) {
             {
                 t.set_implicit(true);
             }
+            // A table left with nothing in it (a preset whose last file
+            // went) keeps its header, or it would read back as absent.
+            if let Item::Table(t) = item
+                && t.is_empty()
+            {
+                t.set_implicit(false);
+            }
         }
         (Value::Array(o), Value::Array(n)) if item.is_array() => {
             if let Some(a) = item.as_array_mut() {
