@@ -202,6 +202,53 @@ fn c_includes_resolve_through_folders_found_in_the_tree() {
     assert_eq!(imports_of(&g, "tools/t.c"), ["extra/flags.h"]);
 }
 
+/// The package copied under another folder name (`mypkg-copy/`): its own
+/// absolute imports name it `mypkg`, so they resolve as they do at
+/// `mypkg/`, and the renamed pip's prepare.py finds its imports too.
+#[test]
+fn a_package_in_a_renamed_folder_is_named_by_its_own_imports() {
+    let p = own_folder_package();
+    std::fs::rename(p.path("mypkg"), p.path("mypkg-copy")).expect("rename");
+    let g = graph_at(&p.path("mypkg-copy"));
+    assert_eq!(
+        imports_of(&g, "ops/prepare.py"),
+        ["__init__.py", "util/__init__.py", "util/text.py"]
+    );
+    assert_eq!(
+        unresolved(&g),
+        [
+            u("cli.py", "from mypkg.gone import x"),
+            u("cli.py", "from .missing import y")
+        ]
+    );
+    // Fewer than three imports agreeing on a name: no guess.
+    let q = Project::empty();
+    q.write("__init__.py", "");
+    q.write("util.py", "");
+    q.write("a.py", "import other.util\nimport other.util\n");
+    let g = graph_at(q.root());
+    assert!(imports_of(&g, "a.py").is_empty());
+
+    let Some(dir) = pip_dir() else {
+        eprintln!("no pip found (python3 -c 'import pip'): skipped");
+        return;
+    };
+    let copy = p.path("pip-renamed");
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(&dir)
+        .arg(&copy)
+        .status()
+        .expect("cp");
+    assert!(status.success());
+    let g = graph_at(&copy);
+    let imports = imports_of(&g, "_internal/operations/prepare.py");
+    assert!(
+        imports.iter().any(|i| i == "_internal/req/req_install.py"),
+        "{imports:?}"
+    );
+}
+
 /// pip's package folder: `CTXCURATE_PIP_DIR`, else the pip python3 imports.
 fn pip_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("CTXCURATE_PIP_DIR") {

@@ -12,6 +12,7 @@ mod resolve;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::path::Path;
+use std::sync::Arc;
 
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -78,21 +79,38 @@ impl ImportGraph {
             .collect();
         code.sort();
         code.dedup();
-        let set = resolve::FileSet::new(files, Layout::find(root, files, include_dirs));
         let progress = cache.progress();
         progress.start("files read for imports", code.len());
-        let found: Vec<FileEdges> = code
+        // The statements are cached per content (memory and disk): an
+        // unchanged project is not scanned again.
+        let statements: Vec<Option<Arc<str>>> = code
             .par_iter()
             .map(|path| {
                 progress.step();
-                // The statements are cached per content (memory and disk):
-                // an unchanged project is not scanned again.
                 let python = Lang::from_path(path) == Some(Lang::Python);
-                cache
-                    .derived_from_text(root, path, "imports-2", |text| {
-                        imports::encode(python, text)
-                    })
-                    .map(|stmts| file_edges(&set, path, &stmts))
+                cache.derived_from_text(root, path, "imports-2", |text| {
+                    imports::encode(python, text)
+                })
+            })
+            .collect();
+        let mut layout = Layout::find(root, files, include_dirs);
+        layout.name_root_from_imports(
+            files,
+            statements
+                .iter()
+                .flatten()
+                .flat_map(|s| imports::decode(s).0)
+                .filter(|i| i.level == 0)
+                .map(|i| i.module),
+        );
+        let set = resolve::FileSet::new(files, layout);
+        let found: Vec<FileEdges> = code
+            .par_iter()
+            .zip(&statements)
+            .map(|(path, stmts)| {
+                stmts
+                    .as_ref()
+                    .map(|stmts| file_edges(&set, path, stmts))
                     .unwrap_or_default()
             })
             .collect();

@@ -55,6 +55,51 @@ impl Layout {
     }
 }
 
+impl Layout {
+    /// When the root is a package whose folder is not named as its code
+    /// imports it (a checkout renamed: `pip-copy/` holding pip), learn its
+    /// name from its own absolute imports: the first part `X` of `X.Y…`
+    /// that is no top-level module here while `Y` is a top-level entry of
+    /// the root, seen at least [`MIN_NAME_VOTES`] times (the most often).
+    pub fn name_root_from_imports(
+        &mut self,
+        files: &[String],
+        modules: impl IntoIterator<Item = String>,
+    ) {
+        if !files.iter().any(|f| f == "__init__.py") {
+            return;
+        }
+        let top: BTreeSet<&str> = files
+            .iter()
+            .map(|f| {
+                let first = f.split('/').next().unwrap_or(f);
+                first.strip_suffix(".py").unwrap_or(first)
+            })
+            .collect();
+        let mut votes: std::collections::BTreeMap<String, usize> = Default::default();
+        for module in modules {
+            let mut parts = module.split('.');
+            let (Some(first), Some(second)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            if !top.contains(first)
+                && top.contains(second)
+                && !self.py_aliases.iter().any(|(name, _)| name == first)
+            {
+                *votes.entry(first.to_string()).or_default() += 1;
+            }
+        }
+        if let Some((name, n)) = votes.into_iter().max_by_key(|(_, n)| *n)
+            && n >= MIN_NAME_VOTES
+        {
+            self.py_aliases.push((name, String::new()));
+        }
+    }
+}
+
+/// How many of its own imports must agree on a root package's name.
+const MIN_NAME_VOTES: usize = 3;
+
 fn push_unique(into: &mut Vec<String>, items: impl IntoIterator<Item = String>) {
     for item in items {
         if !into.contains(&item) {
