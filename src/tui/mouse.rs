@@ -11,7 +11,6 @@ use super::navigate::{follow_cursor, navigate};
 use super::overlays::on_overlay;
 use super::render::scroll_to;
 use super::state::{Pane, State};
-use super::symbols::flat_symbols;
 
 /// Rows one wheel step moves.
 const WHEEL_ROWS: usize = 3;
@@ -81,11 +80,7 @@ fn click_row(
             }
         }
         Pane::Symbols => {
-            let len = state
-                .symbols
-                .as_ref()
-                .and_then(|s| s.tree.as_ref())
-                .map_or(0, |t| flat_symbols(t).len());
+            let len = state.symbol_count();
             let index = scroll_to(state.symbol_cursor, height, len) + line;
             if index < len {
                 state.symbol_cursor = index;

@@ -7,18 +7,13 @@ use super::look;
 use super::messages::{Effect, Job};
 use super::preview_view::shown;
 use super::state::{Level, Overlay, Pane, Prompt, State};
-use super::symbols::flat_symbols;
 
 /// Movement in the focused pane.
 pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
     match state.focus {
         Pane::Tree => navigate_tree(state, action),
         Pane::Symbols => {
-            let len = state
-                .symbols
-                .as_ref()
-                .and_then(|s| s.tree.as_ref())
-                .map_or(0, |t| flat_symbols(t).len());
+            let len = state.symbol_count();
             state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
             look::follow_symbol(state, true);
             Vec::new()

@@ -432,6 +432,14 @@ impl State {
         self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
     }
 
+    /// How many rows the symbols pane lists for the current file.
+    pub fn symbol_count(&self) -> usize {
+        self.symbols
+            .as_ref()
+            .and_then(|s| s.tree.as_ref())
+            .map_or(0, |t| super::symbols::flat_symbols(t).len())
+    }
+
     /// The row under the tree cursor.
     pub fn current_row(&self) -> Option<&Row> {
         self.rows.get(self.cursor)
