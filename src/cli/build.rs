@@ -161,6 +161,12 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     cache.progress().start("scanning for secrets", 0);
     let findings =
         Scanner::new(&project.root, &cache).composition(&composition, &preset, opts.max_messages);
+    // The files' texts are in the composed text now: let them go before
+    // the tokenizer's tables load (the build's peak memory).
+    let mut composition = composition;
+    composition.release_bodies();
+    cache.clear();
+    ctxcurate::core::memory::trim();
     cache.progress().start("counting tokens", 0);
     let total = cache.count(tokenizer, &composition.text);
     drop(shown);

@@ -9,6 +9,7 @@ pub mod curation;
 pub mod discovery;
 pub mod git;
 pub mod lru;
+pub mod memory;
 pub mod model;
 pub mod progress;
 pub mod project;

@@ -31,8 +31,8 @@ pub const PARALLEL_FROM: usize = 256 * 1024;
 
 fn count_serial(kind: TokenizerKind, text: &str) -> usize {
     let (tokenizer, slot) = match kind {
-        TokenizerKind::O200k => (bpe_openai::o200k_base(), 0),
-        TokenizerKind::Cl100k => (bpe_openai::cl100k_base(), 1),
+        TokenizerKind::O200k => (loaded(&O200K, bpe_openai::o200k_base), 0),
+        TokenizerKind::Cl100k => (loaded(&CL100K, bpe_openai::cl100k_base), 1),
         TokenizerKind::Estimate => return text.chars().count().div_ceil(4),
     };
     // What `Tokenizer::count` does (neither tokenizer normalizes its
@@ -59,6 +59,21 @@ fn count_serial(kind: TokenizerKind, text: &str) -> usize {
                 n
             })
             .sum()
+    })
+}
+
+type Tokenizer = &'static bpe_openai::Tokenizer;
+static O200K: std::sync::OnceLock<Tokenizer> = std::sync::OnceLock::new();
+static CL100K: std::sync::OnceLock<Tokenizer> = std::sync::OnceLock::new();
+
+/// The tokenizer `load` builds, built once; the tables it was built from
+/// (embedded in the binary, tens of MB) are then given back to the kernel,
+/// as nothing reads them again.
+fn loaded(slot: &std::sync::OnceLock<Tokenizer>, load: fn() -> Tokenizer) -> Tokenizer {
+    slot.get_or_init(|| {
+        let tokenizer = load();
+        crate::core::memory::release_image();
+        tokenizer
     })
 }
 

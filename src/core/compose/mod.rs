@@ -70,6 +70,18 @@ pub struct Composition {
     pub skipped: Vec<String>,
 }
 
+impl Composition {
+    /// Drop the files' rendered bodies (they are in `text`), keeping their
+    /// paths, modes, errors and notes: what a caller that has the composed
+    /// text still reads.
+    pub fn release_bodies(&mut self) {
+        let empty: Arc<str> = Arc::from("");
+        for file in &mut self.files {
+            file.text = empty.clone();
+        }
+    }
+}
+
 /// Read and render one resolved entry through `cache`.
 pub fn render_file(
     root: &Path,
