@@ -25,6 +25,7 @@ mod mask;
 mod outline;
 mod pairs;
 mod preproc;
+mod python_defs;
 mod skeleton;
 mod spans;
 mod symbols;

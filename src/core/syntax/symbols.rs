@@ -17,6 +17,7 @@ use super::literals;
 use super::macros::CMacros;
 use super::pairs::{Declarations, parameter_types};
 use super::preproc;
+use super::python_defs;
 use super::spans::{Found, analyze};
 use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
 use super::{Lang, Symbol, SymbolKind, SymbolTree};
@@ -33,6 +34,22 @@ const MAX_START_DEPTH: u32 = 4 * MAX_DEPTH as u32;
 
 /// Parse `source` and build its symbol tree (see [`super::parse`]).
 pub(super) fn extract(lang: Lang, source: &str, user: &CMacros) -> SymbolTree {
+    extract_with(lang, source, user, Finder::Fastest)
+}
+
+/// How definitions are found: Python's by a walk over its statements (see
+/// `python_defs`), or by every language's query (the specification the
+/// walk is tested against).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Finder {
+    Fastest,
+    /// Only the tests ask for Python's query.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Query,
+}
+
+/// [`extract`], finding the definitions as `finder` says.
+pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Finder) -> SymbolTree {
     let Some((tree, parsed)) = preproc::parse(lang, source, user) else {
         return SymbolTree {
             lang,
@@ -44,7 +61,7 @@ pub(super) fn extract(lang: Lang, source: &str, user: &CMacros) -> SymbolTree {
         };
     };
     let root = tree.root_node();
-    let found = find_definitions(lang, root, &parsed, source);
+    let found = find_definitions(lang, root, &parsed, source, finder);
     let placed = nest(lang, found);
     let error_line = errors::first(lang, root).map(|node| node.start_position().row + 1);
     SymbolTree {
@@ -57,14 +74,32 @@ pub(super) fn extract(lang: Lang, source: &str, user: &CMacros) -> SymbolTree {
     }
 }
 
-/// Every definition the query matches, one per range (for the same range
-/// the earlier pattern wins), sorted by start, outer before inner. The
+/// Every definition, one per range (for the same range the earlier
+/// pattern of the query wins), sorted by start, outer before inner. The
 /// query's text predicates read `parsed`, the text the tree was built from.
-fn find_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str, source: &str) -> Vec<Found<'t>> {
+fn find_definitions<'t>(
+    lang: Lang,
+    root: Node<'t>,
+    parsed: &str,
+    source: &str,
+    finder: Finder,
+) -> Vec<Found<'t>> {
+    let mut found = match (lang, finder) {
+        (Lang::Python, Finder::Fastest) => python_defs::definitions(root, parsed, MAX_START_DEPTH),
+        _ => query_definitions(lang, root, parsed),
+    };
+    let guard = include_guard(source);
+    found.retain(|(_, f)| wanted(f, guard, source));
+    found.sort_by_key(|(pattern, f)| (f.first.start_byte(), Reverse(f.outer.end_byte()), *pattern));
+    found.dedup_by_key(|(_, f)| (f.first.start_byte(), f.outer.end_byte()));
+    found.into_iter().map(|(_, f)| f).collect()
+}
+
+/// Every match of the language's query, with its pattern index.
+fn query_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str) -> Vec<(usize, Found<'t>)> {
     let Some(symbol_query) = lang.symbol_query() else {
         return Vec::new();
     };
-    let guard = include_guard(source);
     let mut cursor = QueryCursor::new();
     cursor.set_max_start_depth(Some(MAX_START_DEPTH));
     let mut matches = cursor.matches(&symbol_query.query, root, parsed.as_bytes());
@@ -80,15 +115,10 @@ fn find_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str, source: &str) 
             }
         }
         if let (Some((kind, core)), Some(name)) = (definition, name) {
-            let f = Found::new(kind, core, name);
-            if wanted(&f, guard, source) {
-                found.push((m.pattern_index, f));
-            }
+            found.push((m.pattern_index, Found::new(kind, core, name)));
         }
     }
-    found.sort_by_key(|(pattern, f)| (f.first.start_byte(), Reverse(f.outer.end_byte()), *pattern));
-    found.dedup_by_key(|(_, f)| (f.first.start_byte(), f.outer.end_byte()));
-    found.into_iter().map(|(_, f)| f).collect()
+    found
 }
 
 /// Drop nameless matches (error recovery) and the include guard.

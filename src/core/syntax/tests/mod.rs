@@ -8,6 +8,7 @@ mod cpp;
 mod literals;
 mod preproc;
 mod python;
+mod python_walk;
 mod robust;
 
 use std::collections::BTreeMap;
