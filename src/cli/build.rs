@@ -60,7 +60,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         None => None,
     };
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
-    let cache = project.file_cache();
+    let cache = project.run_cache();
     let patterns = walk::WalkPatterns::from_settings(&project.settings);
     let mut targets = preset.targets.clone();
     for t in &args.targets {

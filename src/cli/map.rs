@@ -29,7 +29,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     }
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let budget = args.budget.unwrap_or(project.settings.repo_map_budget);
-    let cache = project.file_cache();
+    let cache = project.run_cache();
     let shown = progress::show(ctx, cache.progress());
     let walked = walk::walk_files_with(
         &project.root,

@@ -26,7 +26,7 @@ pub fn stats(
     let preset = chosen_preset(&project, preset)?;
     let opts = ComposeOptions::from_settings(&project.settings);
     let kind = tokenizer.unwrap_or(project.settings.tokenizer);
-    let cache = project.file_cache();
+    let cache = project.run_cache();
     let map = MapOptions {
         tokenizer: kind,
         ..MapOptions::from_settings(&project.settings)

@@ -180,10 +180,22 @@ impl Project {
     /// disk cache under `.ctxcurate/`, its summarizer, its C/C++ macros
     /// and its memory bound (`memory_cache`, MiB).
     pub fn file_cache(&self) -> FileCache {
-        let cache = FileCache::for_project(
-            DiskCache::open(&self.root),
-            Summarizer::for_project(&self.root, &self.settings),
+        self.file_cache_on(DiskCache::open(&self.root))
+    }
+
+    /// [`Project::file_cache`] for one command that ends with it: what it
+    /// adds to the disk cache is written as packs when the cache goes (or
+    /// as it grows), not one file per entry.
+    pub fn run_cache(&self) -> FileCache {
+        self.file_cache_on(DiskCache::open(&self.root).batched())
+    }
+
+    fn file_cache_on(&self, disk: DiskCache) -> FileCache {
+        let summarizer = Summarizer::new(
+            disk.clone(),
+            crate::core::summary::SummaryConfig::from_settings(&self.settings),
         );
+        let cache = FileCache::for_project(disk, summarizer);
         cache.set_c_macros(self.c_macros());
         cache.set_memory_bound(self.settings.memory_cache.saturating_mul(1 << 20));
         cache

@@ -29,11 +29,12 @@ use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
+use super::pack::{self, Packs};
 use crate::core::project::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use crate::core::tokens::hex;
 
@@ -156,6 +157,94 @@ pub struct DiskCache {
     root: Option<PathBuf>,
     /// Seals every entry written and checks every entry read.
     key: SealKey,
+    /// The packs' indexes, read on the first miss of a loose entry (and
+    /// forgotten by [`DiskCache::clear`]).
+    packs: Arc<Mutex<Option<Arc<Packs>>>>,
+    /// When set ([`DiskCache::batched`]), entries wait here and are
+    /// written together as packs.
+    batch: Option<Arc<Batch>>,
+}
+
+/// Entries waiting to be written as one pack (see `pack`): written when
+/// they pass [`BATCH_BYTES`], on [`DiskCache::flush`], and when the last
+/// handle goes.
+#[derive(Debug)]
+struct Batch {
+    cache: DiskCache,
+    waiting: Mutex<Waiting>,
+}
+
+/// The entries of a batch, found by bucket and key.
+#[derive(Debug, Default)]
+struct Waiting {
+    entries: Vec<pack::Entry>,
+    at: std::collections::HashMap<(String, [u8; 32]), usize>,
+    bytes: usize,
+}
+
+/// A batch this large is written out at once (a bound on what it holds).
+const BATCH_BYTES: usize = 64 << 20;
+
+/// Fewer entries than this are written as loose files, not as a pack (so
+/// small runs do not pile up small packs).
+const PACK_FROM: usize = 32;
+
+impl Batch {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The sealed bytes of a waiting entry.
+    fn get(&self, bucket: &str, key: &[u8; 32]) -> Option<Vec<u8>> {
+        let waiting = self.lock();
+        let at = *waiting.at.get(&(bucket.to_string(), *key))?;
+        waiting.entries.get(at).map(|(_, _, bytes)| bytes.clone())
+    }
+
+    /// Add an entry; `true` when the batch should be written now.
+    fn add(&self, bucket: &str, key: &[u8; 32], sealed: Vec<u8>) -> bool {
+        let mut waiting = self.lock();
+        let w = &mut *waiting;
+        w.bytes += sealed.len();
+        match w.at.entry((bucket.to_string(), *key)) {
+            std::collections::hash_map::Entry::Occupied(at) => {
+                if let Some(entry) = w.entries.get_mut(*at.get()) {
+                    entry.2 = sealed;
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(at) => {
+                at.insert(w.entries.len());
+                w.entries.push((bucket.to_string(), *key, sealed));
+            }
+        }
+        w.bytes >= BATCH_BYTES
+    }
+
+    /// Write what waits: one pack, or loose entries when they are few.
+    fn flush(&self) {
+        let entries = std::mem::take(&mut *self.lock()).entries;
+        let Some(dir) = &self.cache.dir else {
+            return;
+        };
+        if entries.len() < PACK_FROM {
+            for (bucket, key, bytes) in &entries {
+                if let Some(path) = self.cache.entry_path(bucket, key)
+                    && self.cache.confined(&path)
+                {
+                    let _ = self.cache.write_sealed(&path, bytes);
+                }
+            }
+        } else if self.cache.confined(&dir.join(pack::DIR)) {
+            let _ = self.cache.ignore_in_git();
+            let _ = pack::write(dir, &entries);
+        }
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        self.flush();
+    }
 }
 
 impl DiskCache {
@@ -184,7 +273,45 @@ impl DiskCache {
             dir: Some(dir),
             root: Some(root.to_path_buf()),
             key,
+            ..DiskCache::default()
         }
+    }
+
+    /// This cache with its writes batched: entries are kept (and served)
+    /// in memory and written together as packs, when the batch is large,
+    /// on [`DiskCache::flush`], or when the last handle goes. For one-shot
+    /// runs that make many entries (a CLI build); a long-lived process
+    /// writes each entry at once.
+    pub fn batched(mut self) -> Self {
+        if self.dir.is_some() && self.batch.is_none() {
+            let cache = DiskCache {
+                batch: None,
+                ..self.clone()
+            };
+            self.batch = Some(Arc::new(Batch {
+                cache,
+                waiting: Mutex::default(),
+            }));
+        }
+        self
+    }
+
+    /// Write the batched entries now (nothing when not batched).
+    pub fn flush(&self) {
+        if let Some(batch) = &self.batch {
+            batch.flush();
+        }
+    }
+
+    /// The packs' indexes, loaded once.
+    fn packs(&self) -> Option<Arc<Packs>> {
+        let dir = self.dir.as_ref()?;
+        let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
+        Some(
+            packs
+                .get_or_insert_with(|| Arc::new(Packs::load(dir)))
+                .clone(),
+        )
     }
 
     /// A cache that stores nothing (tests, read-only use).
@@ -212,7 +339,15 @@ impl DiskCache {
     /// The payload stored under `key`, if present and intact.
     pub fn get(&self, bucket: &str, key: &[u8; 32]) -> Option<Vec<u8>> {
         let path = self.entry_path(bucket, key)?;
-        let bytes = read_entry(&path)?;
+        let Some(bytes) = read_entry(&path) else {
+            let bytes = match self.batch.as_ref().and_then(|b| b.get(bucket, key)) {
+                Some(bytes) => bytes,
+                None => self.packs()?.get(bucket, key)?,
+            };
+            // A bad entry in a pack stays there (packs are never changed);
+            // the loose entry written after the miss is read first.
+            return open_sealed(&self.key, &bytes).map(<[u8]>::to_vec);
+        };
         match open_sealed(&self.key, &bytes) {
             Some(payload) => Some(payload.to_vec()),
             None => {
@@ -231,6 +366,11 @@ impl DiskCache {
         self.entry_path(bucket, key)
             .and_then(|p| fs::symlink_metadata(p).ok())
             .is_some_and(|m| m.is_file())
+            || self
+                .batch
+                .as_ref()
+                .is_some_and(|b| b.get(bucket, key).is_some())
+            || self.packs().is_some_and(|p| p.contains(bucket, key))
     }
 
     /// The payload under `key` as UTF-8 text.
@@ -243,12 +383,19 @@ impl DiskCache {
         let Some(path) = self.entry_path(bucket, key) else {
             return;
         };
+        let sealed = seal(&self.key, payload);
+        if let Some(batch) = &self.batch {
+            if batch.add(bucket, key, sealed) {
+                batch.flush();
+            }
+            return;
+        }
         if self.confined(&path) {
-            let _ = self.write_entry(&path, payload);
+            let _ = self.write_sealed(&path, &sealed);
         }
     }
 
-    fn write_entry(&self, path: &Path, payload: &[u8]) -> std::io::Result<()> {
+    fn write_sealed(&self, path: &Path, sealed: &[u8]) -> std::io::Result<()> {
         let dir = path.parent().ok_or(std::io::ErrorKind::InvalidInput)?;
         if !dir.is_dir() {
             self.ignore_in_git()?;
@@ -258,7 +405,7 @@ impl DiskCache {
             .prefix(TEMP_PREFIX)
             .suffix(TEMP_SUFFIX)
             .tempfile_in(dir)?;
-        tmp.write_all(&seal(&self.key, payload))?;
+        tmp.write_all(sealed)?;
         tmp.persist(path).map_err(|e| e.error)?;
         Ok(())
     }
@@ -287,6 +434,7 @@ impl DiskCache {
             return Vec::new();
         };
         let mut out: Vec<BucketStats> = real_dirs(dir)
+            .filter(|bucket| bucket.file_name() != pack::DIR)
             .map(|bucket| {
                 let mut s = BucketStats {
                     name: bucket.file_name().to_string_lossy().into_owned(),
@@ -304,6 +452,21 @@ impl DiskCache {
                 s
             })
             .collect();
+        // Entries in packs count with their bucket (fresh from disk: the
+        // packs may have changed since this process first read them).
+        for (name, (entries, bytes)) in Packs::load(dir).stats() {
+            match out.iter_mut().find(|b| b.name == name) {
+                Some(b) => {
+                    b.entries += entries;
+                    b.bytes += bytes;
+                }
+                None => out.push(BucketStats {
+                    name,
+                    entries,
+                    bytes,
+                }),
+            }
+        }
         out.sort_by(|a, b| a.name.cmp(&b.name));
         out
     }
@@ -326,6 +489,25 @@ impl DiskCache {
             Ok(_) => {}
         }
         let mut removed = 0;
+        *self.packs.lock().unwrap_or_else(|e| e.into_inner()) = None;
+        let packs = dir.join(pack::DIR);
+        if fs::symlink_metadata(&packs).is_ok_and(|m| m.is_dir()) {
+            for (file, entries) in Packs::files(dir) {
+                if fs::remove_file(&file).is_ok() {
+                    removed += entries;
+                }
+            }
+            for entry in fs::read_dir(&packs).into_iter().flatten().flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                let is_temp =
+                    name.starts_with(pack::TEMP_PREFIX) && name.ends_with(pack::TEMP_SUFFIX);
+                if is_temp && entry.file_type().is_ok_and(|t| t.is_file()) {
+                    let _ = fs::remove_file(entry.path());
+                }
+            }
+            let _ = fs::remove_dir(&packs);
+        }
         for bucket in real_dirs(dir) {
             for shard in real_dirs(&bucket.path()) {
                 for entry in fs::read_dir(shard.path()).into_iter().flatten().flatten() {

@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use crate::core::model::{FileItem, TokenizerKind, ViewMode};
 pub mod disk;
+mod pack;
 
 use crate::core::cache::disk as store;
 pub use crate::core::cache::disk::DiskCache;

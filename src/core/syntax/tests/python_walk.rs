@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::core::syntax::Lang;
 use crate::core::syntax::macros::CMacros;
 use crate::core::syntax::symbols::{Finder, extract_with};
-use crate::core::syntax::Lang;
 
 fn both_agree(source: &str) -> Result<(), String> {
     let macros = CMacros::default();
@@ -20,13 +20,20 @@ fn both_agree(source: &str) -> Result<(), String> {
         let names = |t: &crate::core::syntax::SymbolTree| {
             t.iter().map(|s| s.path.clone()).collect::<Vec<_>>()
         };
-        Err(format!("walk {:?}\nquery {:?}", names(&walked), names(&queried)))
+        Err(format!(
+            "walk {:?}\nquery {:?}",
+            names(&walked),
+            names(&queried)
+        ))
     }
 }
 
 fn stdlib() -> Option<PathBuf> {
     let out = std::process::Command::new("python3")
-        .args(["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"])
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
         .output()
         .ok()?;
     let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
@@ -102,6 +109,10 @@ fn the_walk_finds_what_the_query_finds_under_deep_nesting() {
     source.push_str(&"    ".repeat(300));
     source.push_str("pass\n");
     both_agree(&source).unwrap_or_else(|e| panic!("{e}"));
-    let calls = format!("x = {}1{}\ndef after(): pass\n", "f(".repeat(500), ")".repeat(500));
+    let calls = format!(
+        "x = {}1{}\ndef after(): pass\n",
+        "f(".repeat(500),
+        ")".repeat(500)
+    );
     both_agree(&calls).unwrap_or_else(|e| panic!("{e}"));
 }
