@@ -66,6 +66,8 @@ fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) 
 }
 
 fn main() {
+    // SAFETY: first thing, before any parse: as the binary does.
+    unsafe { ctxcurate::core::syntax::allocator::install() };
     let root = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))

@@ -70,6 +70,8 @@ fn round(
 }
 
 fn main() {
+    // SAFETY: first thing, before any parse: as the binary does.
+    unsafe { ctxcurate::core::syntax::allocator::install() };
     let Some(root) = std::env::args()
         .nth(1)
         .filter(|a| !a.starts_with('-'))

@@ -42,6 +42,8 @@ fn build(root: &Path, cache_dir: &Path, walked: &[String]) -> (f64, usize, usize
 }
 
 fn main() {
+    // SAFETY: first thing, before any parse: as the binary does.
+    unsafe { ctxcurate::core::syntax::allocator::install() };
     let root = std::env::args()
         .skip(1)
         .find(|a| !a.starts_with('-'))

@@ -29,6 +29,8 @@ fn table(bytes: usize, entry: Entry) -> String {
 }
 
 fn main() {
+    // SAFETY: first thing, before any parse: as the binary does.
+    unsafe { ctxcurate::core::syntax::allocator::install() };
     let shapes: [(&str, Entry); 3] = [
         ("numbers", |i| format!("{}, ", i % 1000)),
         ("structs", |i| format!("{{ \"key{i}\", {i}, NULL }}, ")),

@@ -232,6 +232,8 @@ fn first_frame_bench() {
 }
 
 fn main() {
+    // SAFETY: first thing, before any parse: as the binary does.
+    unsafe { ctxcurate::core::syntax::allocator::install() };
     let only = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     if only.as_deref().is_none_or(|o| "gauge".contains(o)) {
         gauge_bench();

@@ -17,6 +17,9 @@ fn stderr() -> TerminalWriter<io::Stderr> {
 }
 
 fn main() -> ExitCode {
+    // SAFETY: first thing in the program, on its only thread, before any
+    // parse.
+    unsafe { ctxcurate::core::syntax::allocator::install() };
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

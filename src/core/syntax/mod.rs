@@ -16,6 +16,7 @@
 //! checked. Queries compile once per process, parsers are reused per
 //! thread.
 
+pub mod allocator;
 mod errors;
 mod initializers;
 mod lang;
