@@ -15,7 +15,7 @@ use ctxcurate::core::discovery::context::{self, MapOptions};
 use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::project::Project;
-use ctxcurate::core::secrets::{Finding, Scanner};
+use ctxcurate::core::secrets::{Finding, RuleSet, Scanner};
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
@@ -159,8 +159,13 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         walked.as_deref(),
     );
     cache.progress().start("scanning for secrets", 0);
-    let findings =
-        Scanner::new(&project.root, &cache).composition(&composition, &preset, opts.max_messages);
+    let rules = RuleSet::compile_builtin();
+    let findings = Scanner::with_rules(&project.root, &cache, &rules).composition(
+        &composition,
+        &preset,
+        opts.max_messages,
+    );
+    drop(rules);
     // The files' texts are in the composed text now: let them go before
     // the tokenizer's tables load (the build's peak memory).
     let mut composition = composition;

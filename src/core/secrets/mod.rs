@@ -121,11 +121,12 @@ pub struct Scanner<'a> {
 impl<'a> Scanner<'a> {
     /// A scanner with the built-in rules.
     pub fn new(root: &'a Path, cache: &'a FileCache) -> Self {
-        Scanner {
-            root,
-            cache,
-            rules: RuleSet::builtin(),
-        }
+        Scanner::with_rules(root, cache, RuleSet::builtin())
+    }
+
+    /// A scanner with `rules` (see [`RuleSet::compile_builtin`]).
+    pub fn with_rules(root: &'a Path, cache: &'a FileCache, rules: &'a RuleSet) -> Self {
+        Scanner { root, cache, rules }
     }
 
     /// The findings in a composition of `preset` (its discussion shown up

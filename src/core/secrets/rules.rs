@@ -219,14 +219,20 @@ impl RuleSet {
         })
     }
 
-    /// The built-in rules, compiled on first use.
+    /// The built-in rules, compiled on first use and kept for the
+    /// process's life (with what their regexes cache as they scan).
     pub fn builtin() -> &'static RuleSet {
         static RULES: OnceLock<RuleSet> = OnceLock::new();
-        RULES.get_or_init(|| {
-            // The embedded file is part of the program and tested below: a
-            // failure here is a build defect, not bad user input.
-            RuleSet::parse(DEFAULT_RULES).expect("config/secrets.toml is valid")
-        })
+        RULES.get_or_init(RuleSet::compile_builtin)
+    }
+
+    /// A copy of the built-in rules of the caller's own: a one-shot build
+    /// drops it, and the megabytes its regexes cache while scanning a large
+    /// context, once the scan is done.
+    pub fn compile_builtin() -> RuleSet {
+        // The embedded file is part of the program and tested below: a
+        // failure here is a build defect, not bad user input.
+        RuleSet::parse(DEFAULT_RULES).expect("config/secrets.toml is valid")
     }
 }
 
