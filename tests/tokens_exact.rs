@@ -136,3 +136,62 @@ fn counts_of_pieces_add_up_to_the_count_of_the_whole() {
         o200k.encode_ordinary(&big).len()
     );
 }
+
+/// The hand-written o200k pre-tokenizer (`core::pretokens`) gives the
+/// regex's pieces, one by one, on the whole Python standard library's
+/// top-level modules, on C and C++ headers, and on text outside ASCII.
+#[test]
+fn o200k_pieces_equal_the_regex_on_real_files() {
+    let regex = bpe_openai::o200k_base();
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let stdlib = corpus::python_stdlib().expect("python3's standard library");
+    let cpp = corpus::cpp_include_dir().expect("libstdc++ headers");
+    for dir in [
+        stdlib.as_path(),
+        std::path::Path::new("/usr/include"),
+        &cpp.join("bits"),
+    ] {
+        let mut found: Vec<_> = std::fs::read_dir(dir)
+            .expect("readable")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_file())
+            .collect();
+        found.sort();
+        files.extend(found);
+    }
+    let mut checked = 0;
+    let mut samples: Vec<(String, String)> = files
+        .iter()
+        .filter_map(|p| {
+            let bytes = std::fs::read(p).ok()?;
+            Some((
+                p.display().to_string(),
+                String::from_utf8_lossy(&bytes).into_owned(),
+            ))
+        })
+        .collect();
+    samples.extend(samples_outside_ascii());
+    for (name, text) in &samples {
+        let mut by_regex = regex.split(text);
+        for (i, piece) in ctxcurate::core::pretokens::split(text, regex).enumerate() {
+            assert_eq!(Some(piece), by_regex.next(), "{name}: piece {i}");
+        }
+        assert_eq!(by_regex.next(), None, "{name}: the regex has more pieces");
+        checked += text.len();
+    }
+    assert!(checked > 5_000_000, "{checked} bytes");
+}
+
+fn samples_outside_ascii() -> Vec<(String, String)> {
+    [
+        "naïve café — 日本語のテキスト, emoji 🦀🦀 and RTL שלום مرحبا",
+        "x\u{a0}= 1  # no-break space\u{2028}line separator\u{85}next line",
+        "it'ſ Straße ǅemal e\u{301}t\u{301}e\u{301} ²³ ٣٤٥ x²",
+        "  \u{3000}ideographic space\t\u{200b}zero width",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| (format!("outside ascii {i}"), t.to_string()))
+    .collect()
+}

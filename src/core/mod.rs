@@ -11,6 +11,7 @@ pub mod git;
 pub mod lru;
 pub mod memory;
 pub mod model;
+pub mod pretokens;
 pub mod progress;
 pub mod project;
 pub mod secrets;

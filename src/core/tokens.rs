@@ -45,20 +45,25 @@ fn count_serial(kind: TokenizerKind, text: &str) -> usize {
         if known.len() > MAX_KNOWN_PIECES {
             known.clear();
         }
-        tokenizer
-            .split(text)
-            .map(|piece| {
-                if piece.len() > MAX_PIECE_BYTES {
-                    return tokenizer.bpe.count(piece.as_bytes());
-                }
-                if let Some(&n) = known.get(piece) {
-                    return n as usize;
-                }
-                let n = tokenizer.bpe.count(piece.as_bytes());
-                known.insert(piece.into(), u32::try_from(n).unwrap_or(u32::MAX));
-                n
-            })
-            .sum()
+        let mut count_piece = |piece: &str| {
+            if piece.len() > MAX_PIECE_BYTES {
+                return tokenizer.bpe.count(piece.as_bytes());
+            }
+            if let Some(&n) = known.get(piece) {
+                return n as usize;
+            }
+            let n = tokenizer.bpe.count(piece.as_bytes());
+            known.insert(piece.into(), u32::try_from(n).unwrap_or(u32::MAX));
+            n
+        };
+        // o200k's pieces come from the hand-written splitter (the same
+        // pieces as its regex, see `pretokens`), cl100k's from its regex.
+        match kind {
+            TokenizerKind::O200k => crate::core::pretokens::split(text, tokenizer)
+                .map(&mut count_piece)
+                .sum(),
+            _ => tokenizer.split(text).map(&mut count_piece).sum(),
+        }
     })
 }
 
