@@ -339,15 +339,18 @@ impl DiskCache {
     /// The payload stored under `key`, if present and intact.
     pub fn get(&self, bucket: &str, key: &[u8; 32]) -> Option<Vec<u8>> {
         let path = self.entry_path(bucket, key)?;
-        let Some(bytes) = read_entry(&path) else {
-            let bytes = match self.batch.as_ref().and_then(|b| b.get(bucket, key)) {
-                Some(bytes) => bytes,
-                None => self.packs()?.get(bucket, key)?,
-            };
-            // A bad entry in a pack stays there (packs are never changed);
-            // the loose entry written after the miss is read first.
-            return open_sealed(&self.key, &bytes).map(<[u8]>::to_vec);
+        // What this run has batched, then the packs (a warm build finds
+        // everything there, without a failed open per entry), then the
+        // loose entry. A bad entry in a pack stays there (packs are never
+        // changed): the loose entry written after the miss is read next.
+        let packed = match self.batch.as_ref().and_then(|b| b.get(bucket, key)) {
+            Some(bytes) => Some(bytes),
+            None => self.packs().and_then(|p| p.get(bucket, key)),
         };
+        if let Some(payload) = packed.as_deref().and_then(|b| open_sealed(&self.key, b)) {
+            return Some(payload.to_vec());
+        }
+        let bytes = read_entry(&path)?;
         match open_sealed(&self.key, &bytes) {
             Some(payload) => Some(payload.to_vec()),
             None => {
