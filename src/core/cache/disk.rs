@@ -201,6 +201,10 @@ impl Batch {
         waiting.entries.get(at).map(|(_, _, bytes)| bytes.clone())
     }
 
+    fn contains(&self, bucket: &str, key: &[u8; 32]) -> bool {
+        self.lock().at.contains_key(&(bucket.to_string(), *key))
+    }
+
     /// Add an entry; `true` when the batch should be written now.
     fn add(&self, bucket: &str, key: &[u8; 32], sealed: Vec<u8>) -> bool {
         let mut waiting = self.lock();
@@ -369,10 +373,7 @@ impl DiskCache {
         self.entry_path(bucket, key)
             .and_then(|p| fs::symlink_metadata(p).ok())
             .is_some_and(|m| m.is_file())
-            || self
-                .batch
-                .as_ref()
-                .is_some_and(|b| b.get(bucket, key).is_some())
+            || self.batch.as_ref().is_some_and(|b| b.contains(bucket, key))
             || self.packs().is_some_and(|p| p.contains(bucket, key))
     }
 
@@ -549,7 +550,7 @@ fn bucket_entries(bucket: &Path) -> impl Iterator<Item = fs::DirEntry> {
         .flat_map(|shard| fs::read_dir(shard.path()).into_iter().flatten().flatten())
 }
 
-fn is_lower_hex(name: &str, len: usize) -> bool {
+pub(super) fn is_lower_hex(name: &str, len: usize) -> bool {
     name.len() == len && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
@@ -562,9 +563,9 @@ fn is_entry_name(name: &str) -> bool {
     is_lower_hex(name, 64)
 }
 
-/// The bytes of the entry at `path` if it is a regular file (not a link,
-/// FIFO or device) of at most [`MAX_ENTRY`] bytes.
-fn read_entry(path: &Path) -> Option<Vec<u8>> {
+/// The file at `path` if it is a regular file reached without a link
+/// (and never waiting on a FIFO): how entries and packs are opened.
+pub(super) fn open_regular(path: &Path) -> Option<fs::File> {
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -579,11 +580,18 @@ fn read_entry(path: &Path) -> Option<Vec<u8>> {
         return None;
     }
     let file = options.open(path).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX_ENTRY {
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
+/// The bytes of the entry at `path` if it is a regular file (not a link,
+/// FIFO or device) of at most [`MAX_ENTRY`] bytes.
+fn read_entry(path: &Path) -> Option<Vec<u8>> {
+    let file = open_regular(path)?;
+    let len = file.metadata().ok()?.len();
+    if len > MAX_ENTRY {
         return None;
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()?);
+    let mut bytes = Vec::with_capacity(usize::try_from(len).ok()?);
     file.take(MAX_ENTRY + 1).read_to_end(&mut bytes).ok()?;
     (bytes.len() as u64 <= MAX_ENTRY).then_some(bytes)
 }

@@ -16,7 +16,7 @@ use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::path::Path;
 
-use super::disk::MAX_ENTRY;
+use super::disk::{MAX_ENTRY, is_lower_hex, open_regular};
 
 /// The first line of every pack; a new format gets a new magic.
 const MAGIC: &[u8] = b"ctxcurate-pack 1\n";
@@ -59,20 +59,8 @@ impl Packs {
     /// a check are left out.
     pub fn load(cache_dir: &Path) -> Packs {
         let mut packs = Packs::default();
-        let dir = cache_dir.join(DIR);
-        if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
-            return packs;
-        }
-        let mut names: Vec<String> = fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|name| is_pack_name(name))
-            .collect();
-        names.sort();
-        for name in names {
-            let Some(file) = open_regular(&dir.join(&name)) else {
+        for path in pack_paths(cache_dir) {
+            let Some(file) = open_regular(&path) else {
                 continue;
             };
             let Some(index) = read_index(&file) else {
@@ -99,18 +87,14 @@ impl Packs {
     /// Each pack file in `cache_dir/packs` (named as packs are) with its
     /// number of entries (0 for a pack that fails the checks).
     pub fn files(cache_dir: &Path) -> Vec<(std::path::PathBuf, usize)> {
-        let dir = cache_dir.join(DIR);
-        fs::read_dir(&dir)
+        pack_paths(cache_dir)
             .into_iter()
-            .flatten()
-            .flatten()
-            .filter(|e| is_pack_name(&e.file_name().to_string_lossy()))
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-            .map(|e| {
-                let entries = open_regular(&e.path())
+            .filter(|p| fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
+            .map(|path| {
+                let entries = open_regular(&path)
                     .and_then(|f| read_index(&f))
                     .map_or(0, |index| index.len());
-                (e.path(), entries)
+                (path, entries)
             })
             .collect()
     }
@@ -195,27 +179,26 @@ pub fn write(cache_dir: &Path, entries: &[Entry]) -> std::io::Result<()> {
 
 /// A pack is named by 32 hex digits.
 pub fn is_pack_name(name: &str) -> bool {
-    name.strip_suffix(SUFFIX).is_some_and(|stem| {
-        stem.len() == 32 && stem.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-    })
+    name.strip_suffix(SUFFIX)
+        .is_some_and(|stem| is_lower_hex(stem, 32))
 }
 
-/// The file at `path` if it is a regular file reached without a link (and
-/// never waiting on a FIFO).
-fn open_regular(path: &Path) -> Option<File> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+/// The pack files in `cache_dir/packs`, sorted (none when the folder is
+/// missing or a link).
+fn pack_paths(cache_dir: &Path) -> Vec<std::path::PathBuf> {
+    let dir = cache_dir.join(DIR);
+    if !fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
+        return Vec::new();
     }
-    #[cfg(not(unix))]
-    if !fs::symlink_metadata(path).ok()?.is_file() {
-        return None;
-    }
-    let file = options.open(path).ok()?;
-    file.metadata().ok()?.is_file().then_some(file)
+    let mut paths: Vec<std::path::PathBuf> = fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| is_pack_name(&e.file_name().to_string_lossy()))
+        .map(|e| e.path())
+        .collect();
+    paths.sort();
+    paths
 }
 
 /// A pack's index, checked against the file's length.
