@@ -21,11 +21,11 @@ use tree_sitter::Node;
 
 use super::Lang;
 
-/// The first counted error node in source order, if any.
-pub(super) fn first(lang: Lang, root: Node<'_>) -> Option<Node<'_>> {
+/// The 1-based line of the first counted error in source order, if any.
+pub(super) fn first_line(lang: Lang, root: Node<'_>) -> Option<usize> {
     let mut found = None;
-    visit(lang, root, &mut |node| {
-        found = Some(node);
+    visit(lang, root, &mut |hit| {
+        found = Some(hit.row + 1);
         false
     });
     found
@@ -35,24 +35,35 @@ pub(super) fn first(lang: Lang, root: Node<'_>) -> Option<Node<'_>> {
 /// token).
 pub(super) fn weight(lang: Lang, root: Node) -> usize {
     let mut total = 0;
-    visit(lang, root, &mut |node| {
-        total += if node.is_missing() {
-            1
-        } else {
-            node.byte_range().len().max(1)
-        };
+    visit(lang, root, &mut |hit| {
+        total += hit.bytes;
         true
     });
     total
 }
 
-/// Call `hit` on every counted error node in source order until it
-/// returns `false`. Iterative: the depth of the tree is the input's.
-fn visit<'t>(lang: Lang, root: Node<'t>, hit: &mut dyn FnMut(Node<'t>) -> bool) {
+/// One counted error: the row it starts on (0-based) and its weight.
+struct Hit {
+    row: usize,
+    bytes: usize,
+}
+
+/// Call `hit` on every counted error in source order until it returns
+/// `false`. Iterative: the depth of the tree is the input's.
+fn visit(lang: Lang, root: Node<'_>, hit: &mut dyn FnMut(Hit) -> bool) {
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
-        if (node.is_error() || node.is_missing()) && !unnamed_enum_base(node) {
-            if !hit(node) {
+        if unnamed_enum_base(node) {
+            continue;
+        }
+        if node.is_error() || node.is_missing() {
+            let bytes = if node.is_missing() {
+                1
+            } else {
+                node.byte_range().len().max(1)
+            };
+            let row = node.start_position().row;
+            if !hit(Hit { row, bytes }) {
                 return;
             }
             continue;
@@ -65,8 +76,42 @@ fn visit<'t>(lang: Lang, root: Node<'t>, hit: &mut dyn FnMut(Node<'t>) -> bool) 
             .children(&mut cursor)
             .filter(|c| c.has_error() || c.is_missing())
             .collect();
+        if children.is_empty() && node.has_error() {
+            // The error is a missing hidden token (Python's `_newline`
+            // after a `\` continuation: `X = "a" \` then `X = 1`),
+            // which no cursor yields: count it where it likely is.
+            if !hit(Hit {
+                row: hidden_missing_row(node),
+                bytes: 1,
+            }) {
+                return;
+            }
+            continue;
+        }
         stack.extend(children.into_iter().rev());
     }
+}
+
+/// Where in `node` a missing hidden token most likely is: at the first
+/// child that starts on the line its previous sibling ended on, or after
+/// a line continuation (two statements on one logical line); else at
+/// `node`'s start. Extras (comments, continuations) are not candidates.
+fn hidden_missing_row(node: Node) -> usize {
+    let mut cursor = node.walk();
+    let (mut previous, mut continued): (Option<Node>, bool) = (None, false);
+    for child in node.children(&mut cursor) {
+        if child.is_extra() {
+            continued |= child.kind() == "line_continuation";
+            continue;
+        }
+        if let Some(before) = previous {
+            if continued || before.end_position().row == child.start_position().row {
+                return child.start_position().row;
+            }
+        }
+        (previous, continued) = (Some(child), false);
+    }
+    node.start_position().row
 }
 
 /// The name tree-sitter-cpp wants for an anonymous enum with a base type

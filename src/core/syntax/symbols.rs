@@ -63,7 +63,7 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
     let root = tree.root_node();
     let found = find_definitions(lang, root, &parsed, source, finder);
     let placed = nest(lang, found);
-    let error_line = errors::first(lang, root).map(|node| node.start_position().row + 1);
+    let error_line = errors::first_line(lang, root);
     SymbolTree {
         lang,
         symbols: build(lang, &placed, source),

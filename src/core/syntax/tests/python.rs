@@ -242,3 +242,19 @@ fn skeleton_of_one_liners_and_docstring_only_bodies() {
         "def a(): ...\ndef b(): \"doc\"; ...\ndef c():\n    '''Only doc.'''\nclass K: pass\nf = lambda: 1\n"
     );
 }
+
+/// Two statements joined by a `\` continuation are invalid Python, and
+/// tree-sitter reads them with a missing hidden `_newline` that no cursor
+/// yields: still an error, on the line where the second statement starts.
+/// Found by `tests/fuzz_props.rs`, whose skeleton of such a file did not
+/// parse.
+#[test]
+fn a_missing_hidden_newline_is_an_error() {
+    let joined = "x = 1\nX = \"\"\"a\nb\"\"\" \\\nX = {\"k\": [1, 2], }\n";
+    let tree = parse(Lang::Python, joined);
+    assert!(tree.has_errors);
+    assert_eq!(tree.error_line, Some(4));
+    let valid = "X = \"\"\"a\nb\"\"\" \\\n    \"c\"\nY = 1\n";
+    let tree = parse(Lang::Python, valid);
+    assert!(!tree.has_errors, "{:?}", tree.error_line);
+}
