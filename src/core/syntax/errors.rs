@@ -104,10 +104,10 @@ fn hidden_missing_row(node: Node) -> usize {
             continued |= child.kind() == "line_continuation";
             continue;
         }
-        if let Some(before) = previous {
-            if continued || before.end_position().row == child.start_position().row {
-                return child.start_position().row;
-            }
+        if let Some(before) = previous
+            && (continued || before.end_position().row == child.start_position().row)
+        {
+            return child.start_position().row;
         }
         (previous, continued) = (Some(child), false);
     }
