@@ -24,6 +24,7 @@ fn file(path: &str, text: &str) -> RenderedFile {
         notes: Vec::new(),
         aggregate: true,
         key: String::new(),
+        body_at: None,
     }
 }
 

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::compose::output_file::{self, SaveError};
-use ctxcurate::core::compose::{self, ComposeOptions};
+use ctxcurate::core::compose::{self, Bodies, ComposeOptions};
 use ctxcurate::core::discovery::context::{self, MapOptions};
 use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
@@ -150,7 +150,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         ..MapOptions::from_settings(&project.settings)
     };
     let shown = progress::show(ctx, cache.progress());
-    let composition = context::compose(
+    let parts = context::parts(
         &project.root,
         &preset,
         &opts,
@@ -158,19 +158,17 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         &cache,
         walked.as_deref(),
     );
+    // The files are scanned for secrets first, so the text can be put
+    // together as their bodies are let go: the files' texts and the
+    // composed text are never all held at once (the build's peak memory).
     cache.progress().start("scanning for secrets", 0);
     let rules = RuleSet::compile_builtin();
-    let findings = Scanner::with_rules(&project.root, &cache, &rules).composition(
-        &composition,
-        &preset,
-        opts.max_messages,
-    );
-    drop(rules);
-    // The files' texts are in the composed text now: let them go before
-    // the tokenizer's tables load (the build's peak memory).
-    let mut composition = composition;
-    composition.release_bodies();
+    let scanner = Scanner::with_rules(&project.root, &cache, &rules);
+    let in_files = scanner.files(&parts.files);
     cache.clear();
+    let composition = parts.assemble(&preset, &opts, Bodies::Release);
+    let findings = scanner.composition_after(in_files, &composition, &preset, opts.max_messages);
+    drop(rules);
     ctxcurate::core::memory::trim();
     cache.progress().start("counting tokens", 0);
     let total = cache.count(tokenizer, &composition.text);

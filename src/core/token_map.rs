@@ -184,6 +184,7 @@ mod tests {
             notes: Vec::new(),
             aggregate: true,
             key: String::new(),
+            body_at: None,
         }
     }
 

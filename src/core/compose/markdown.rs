@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use super::options::ComposeOptions;
 use super::tree;
-use super::{RenderedFile, section_line, visible_discussion};
+use super::{BodySink, RenderedFile, section_line, visible_discussion};
 use crate::core::model::{Format, Preset, ViewMode};
 use crate::core::syntax::Lang;
 use crate::core::views;
@@ -29,10 +29,11 @@ pub fn files_heading(opts: &ComposeOptions) -> &'static str {
 /// The whole Markdown text (see [`super::assemble`]): the directory tree,
 /// the files, then `map`, screenshots, discussion and changes.
 pub(super) fn render(
-    files: &[RenderedFile],
+    files: &mut [RenderedFile],
     preset: &Preset,
     opts: &ComposeOptions,
     map: Option<&str>,
+    sink: &mut BodySink,
 ) -> String {
     // The output is written once, into one buffer sized for the files:
     // the other sections are small; the files are not copied twice.
@@ -44,7 +45,7 @@ pub(super) fn render(
         let fence = fence_for(&tree);
         out.push_str(&format!("## Directory Tree\n\n{fence}\n{tree}{fence}\n\n"));
     }
-    write_markdown_files(&mut out, files, opts);
+    write_markdown_files(&mut out, files, opts, sink);
     if let Some(map) = map.filter(|m| !m.is_empty()) {
         sections.push(map.trim_end().to_string());
     }
@@ -96,15 +97,20 @@ pub fn task_markdown(task: &str) -> Option<String> {
 }
 
 /// The files section, appended to `out`.
-fn write_markdown_files(out: &mut String, files: &[RenderedFile], opts: &ComposeOptions) {
+fn write_markdown_files(
+    out: &mut String,
+    files: &mut [RenderedFile],
+    opts: &ComposeOptions,
+    sink: &mut BodySink,
+) {
     out.push_str(files_heading(opts));
-    let shown: Vec<&RenderedFile> = files.iter().filter(|f| f.aggregate).collect();
-    if shown.is_empty() {
+    if !files.iter().any(|f| f.aggregate) {
         out.push_str("\n\n(no files)");
     }
-    for f in shown {
+    for f in files.iter_mut().filter(|f| f.aggregate) {
         out.push_str("\n\n");
-        write_markdown_file(out, f);
+        let at = write_markdown_file(out, f);
+        sink.written(f, at);
     }
     let listed: Vec<&RenderedFile> = files.iter().filter(|f| !f.aggregate).collect();
     if !listed.is_empty() {
@@ -124,8 +130,9 @@ pub fn markdown_file(f: &RenderedFile) -> String {
     out
 }
 
-/// [`markdown_file`], appended to `out`.
-fn write_markdown_file(out: &mut String, f: &RenderedFile) {
+/// [`markdown_file`], appended to `out`; where its body starts in `out`
+/// (the body is there verbatim, up to a last line break).
+fn write_markdown_file(out: &mut String, f: &RenderedFile) -> Option<usize> {
     out.push_str(&section_line(&f.path, Format::Markdown));
     if f.error.is_none() && f.mode != ViewMode::Full {
         let _ = write!(out, " [{}]", f.mode);
@@ -133,11 +140,11 @@ fn write_markdown_file(out: &mut String, f: &RenderedFile) {
     out.push_str("\n\n");
     if let Some(err) = &f.error {
         out.push_str(&escape_line(&format!("ERROR: {err}: {}", f.path)));
-        return;
+        return None;
     }
     if f.mode == ViewMode::None {
         out.push_str(views::EXCLUDED);
-        return;
+        return None;
     }
     let fence = fence_for(&f.text);
     // Summaries and outlines are prose about the code, not code.
@@ -153,11 +160,13 @@ fn write_markdown_file(out: &mut String, f: &RenderedFile) {
     };
     let body = f.text.strip_suffix('\n').unwrap_or(&f.text);
     let _ = writeln!(out, "{fence}{lang}");
+    let at = out.len();
     out.push_str(body);
     let _ = write!(out, "\n{fence}");
     for note in &f.notes {
         let _ = write!(out, "\n\n> note: {}", escape_line(note));
     }
+    Some(at)
 }
 
 /// A backtick fence longer than any run of backticks in `text` (at least 3).

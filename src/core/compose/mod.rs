@@ -21,6 +21,7 @@ pub mod output_file;
 pub mod tree;
 pub mod xml;
 
+use std::ops::Range;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -56,6 +57,11 @@ pub struct RenderedFile {
     /// [`render_key`] of the entry and requested mode: equal keys and
     /// content give equal output.
     pub key: String,
+    /// Where `text` stands verbatim in the composed text, set by
+    /// [`Parts::assemble`] (the secret scan skips what it scanned per
+    /// file); `None` when it is not there as is (escaped XML) or the file
+    /// was not assembled.
+    pub body_at: Option<Range<usize>>,
 }
 
 /// A composed context.
@@ -68,18 +74,6 @@ pub struct Composition {
     /// Files of the preset left out as binary or oversize (one note in
     /// `problems` says so).
     pub skipped: Vec<String>,
-}
-
-impl Composition {
-    /// Drop the files' rendered bodies (they are in `text`), keeping their
-    /// paths, modes, errors and notes: what a caller that has the composed
-    /// text still reads.
-    pub fn release_bodies(&mut self) {
-        let empty: Arc<str> = Arc::from("");
-        for file in &mut self.files {
-            file.text = empty.clone();
-        }
-    }
 }
 
 /// Read and render one resolved entry through `cache`.
@@ -101,6 +95,7 @@ pub fn render_file(
         notes: Vec::new(),
         aggregate: item.auto_aggregate,
         key: render_key(item, mode),
+        body_at: None,
     };
     if !item.auto_aggregate {
         return file;
@@ -157,6 +152,66 @@ pub fn compose_with_map(
     walked: Option<&[String]>,
     map: impl FnOnce(&[RenderedFile], &[String]) -> Option<String>,
 ) -> Composition {
+    render_parts(root, preset, opts, cache, walked, map).assemble(preset, opts, Bodies::Keep)
+}
+
+/// A composition before its text is put together: the rendered files, the
+/// map and the problems. A caller short of memory scans the bodies, lets
+/// the cache go, then assembles with [`Bodies::Release`], so the files'
+/// texts and the composed text are never all held at once.
+#[derive(Debug)]
+pub struct Parts {
+    pub files: Vec<RenderedFile>,
+    pub problems: Vec<String>,
+    pub skipped: Vec<String>,
+    map: Option<String>,
+    /// The project's files, when a section lists them.
+    project_files: Option<Arc<[String]>>,
+}
+
+/// What [`Parts::assemble`] does with each file's body once written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bodies {
+    Keep,
+    /// Drop it (the composition's files keep everything but their text).
+    Release,
+}
+
+impl Parts {
+    /// The composed text, in `opts.format`.
+    pub fn assemble(
+        mut self,
+        preset: &Preset,
+        opts: &ComposeOptions,
+        bodies: Bodies,
+    ) -> Composition {
+        let text = match self.project_files.take() {
+            Some(project_files) => {
+                let mut opts = opts.clone();
+                opts.sections.project_files = project_files;
+                render_text(&mut self.files, preset, &opts, self.map.as_deref(), bodies)
+            }
+            None => render_text(&mut self.files, preset, opts, self.map.as_deref(), bodies),
+        };
+        Composition {
+            text,
+            files: self.files,
+            problems: self.problems,
+            skipped: self.skipped,
+        }
+    }
+}
+
+/// [`compose_with_map`] up to the text: the files read and rendered (on
+/// every core), the skipped ones set apart, the map built.
+pub fn render_parts(
+    root: &Path,
+    preset: &Preset,
+    opts: &ComposeOptions,
+    cache: &FileCache,
+    walked: Option<&[String]>,
+    map: impl FnOnce(&[RenderedFile], &[String]) -> Option<String>,
+) -> Parts {
     cache.set_policy(opts.read);
     // The walk, once, only when something needs it.
     let mut own_walk: Option<Arc<[String]>> = None;
@@ -183,23 +238,17 @@ pub fn compose_with_map(
         })
         .collect();
     let (files, skipped) = drop_skipped(files, &mut problems);
-    let map_text = if preset.repo_map > 0 {
+    let map = if preset.repo_map > 0 {
         map(&files, &project_files())
     } else {
         None
     };
-    let text = if opts.sections.needs_project_files() {
-        let mut opts = opts.clone();
-        opts.sections.project_files = project_files();
-        assemble(&files, preset, &opts, map_text.as_deref())
-    } else {
-        assemble(&files, preset, opts, map_text.as_deref())
-    };
-    Composition {
-        text,
+    Parts {
         files,
         problems,
         skipped,
+        map,
+        project_files: opts.sections.needs_project_files().then(project_files),
     }
 }
 
@@ -259,11 +308,57 @@ pub fn assemble(
     opts: &ComposeOptions,
     map: Option<&str>,
 ) -> String {
+    // The renderers note where each body lands; these copies share the
+    // bodies.
+    render_text(&mut files.to_vec(), preset, opts, map, Bodies::Keep)
+}
+
+/// [`assemble`] over files it may annotate (`body_at`) and release.
+fn render_text(
+    files: &mut [RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+    bodies: Bodies,
+) -> String {
+    let mut sink = BodySink::new(bodies);
     match opts.format {
-        Format::Markdown => markdown::render(files, preset, opts, map),
-        Format::Xml => xml::render(files, preset, opts, map),
+        Format::Markdown => markdown::render(files, preset, opts, map, &mut sink),
+        Format::Xml => xml::render(files, preset, opts, map, &mut sink),
     }
 }
+
+/// What the renderers do with each body once written (see [`Bodies`]).
+struct BodySink {
+    bodies: Bodies,
+    /// Bytes released since the allocator last gave pages back.
+    freed: usize,
+}
+
+impl BodySink {
+    fn new(bodies: Bodies) -> Self {
+        BodySink { bodies, freed: 0 }
+    }
+
+    /// Note where `f`'s body was written in the output (`from..`, when
+    /// verbatim) and, with [`Bodies::Release`], drop it: from here on only
+    /// its place is needed. The allocator keeps freed pages, so they are
+    /// handed back every few MB (the output grows meanwhile).
+    fn written(&mut self, f: &mut RenderedFile, from: Option<usize>) {
+        f.body_at = from.map(|from| from..from + f.text.len());
+        if self.bodies == Bodies::Release && !f.text.is_empty() {
+            self.freed += f.text.len();
+            f.text = Arc::from("");
+            if self.freed >= TRIM_EVERY {
+                crate::core::memory::trim();
+                self.freed = 0;
+            }
+        }
+    }
+}
+
+/// Released bytes between two trims of the allocator.
+const TRIM_EVERY: usize = 4 << 20;
 
 /// The line that names `path` at the start of its section: its Markdown
 /// heading (a ` [mode]` may follow) or its XML `<source>` line, escaped so
@@ -316,5 +411,56 @@ mod tests {
         assert_eq!(roles(visible_discussion(&d, 0)), ["sum", "c", "d"]);
         assert_eq!(roles(visible_discussion(&d, 2)), ["c", "d"]);
         assert_eq!(roles(visible_discussion(&d[..2], 0)), ["a", "b"]);
+    }
+
+    /// Assembling as the bodies go gives the same bytes as keeping them,
+    /// in both formats, and each body's recorded place holds it verbatim
+    /// (none for a body XML had to change).
+    #[test]
+    fn released_bodies_assemble_to_the_same_text_and_places() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let files = [
+            ("a.py", "def f():\n    return 1\n"),
+            (
+                "b.h",
+                "#include <stdio.h>\nint g(int a) { return a && 1; }\n",
+            ),
+            ("c.txt", "x]]>y\n"),
+            ("d.py", "no_newline = 1"),
+            ("e.txt", ""),
+            ("f.txt", "bell \x07 here\n"),
+        ];
+        let mut preset = Preset::default();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+            preset.files.push(crate::core::model::FileItem::new(name));
+        }
+        for format in [Format::Markdown, Format::Xml] {
+            let mut opts = ComposeOptions::from_settings(&Default::default());
+            opts.format = format;
+            let cache = FileCache::new();
+            let kept = compose_with(dir.path(), &preset, &opts, &cache, None);
+            let parts = render_parts(dir.path(), &preset, &opts, &cache, None, |_, _| None);
+            let released = parts.assemble(&preset, &opts, Bodies::Release);
+            assert_eq!(released.text, kept.text, "{format:?}");
+            for (k, r) in kept.files.iter().zip(&released.files) {
+                assert!(r.text.is_empty(), "{format:?} {}", r.path);
+                assert_eq!(r.body_at, k.body_at, "{format:?} {}", r.path);
+                if let Some(at) = &k.body_at {
+                    assert_eq!(&kept.text[at.clone()], &*k.text, "{format:?} {}", k.path);
+                }
+            }
+            let placed: Vec<&str> = kept
+                .files
+                .iter()
+                .filter(|f| f.body_at.is_some())
+                .map(|f| f.path.as_str())
+                .collect();
+            let want: &[&str] = match format {
+                Format::Markdown => &["a.py", "b.h", "c.txt", "d.py", "e.txt", "f.txt"],
+                Format::Xml => &["a.py", "b.h", "d.py", "e.txt"],
+            };
+            assert_eq!(placed, want, "{format:?}");
+        }
     }
 }

@@ -30,7 +30,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use super::{self as compose, ComposeOptions, RenderedFile};
+use super::{self as compose, BodySink, ComposeOptions, RenderedFile};
 use crate::core::model::{Format, Preset, ViewMode};
 
 /// Where an escaped string goes in the XML output.
@@ -104,36 +104,69 @@ fn legal_chars(s: &str) -> Cow<'_, str> {
 
 /// One file as an XML `<document>` numbered `index`.
 pub fn document(index: usize, f: &RenderedFile) -> String {
-    let mut out = format!("<document index=\"{index}\"");
+    let mut out = String::with_capacity(f.text.len() + f.path.len() + 128);
+    write_document(&mut out, index, f);
+    out
+}
+
+/// [`document`], appended to `out`; where the file's text starts in `out`
+/// when it is there verbatim (plain or in one CDATA section).
+fn write_document(out: &mut String, index: usize, f: &RenderedFile) -> Option<usize> {
+    let _ = write!(out, "<document index=\"{index}\"");
     if f.error.is_none() && f.mode != ViewMode::Full {
         let _ = write!(out, " view=\"{}\"", f.mode);
     }
     let _ = writeln!(out, ">\n{}", compose::section_line(&f.path, Format::Xml));
     out.push_str("<document_content>\n");
-    let body: std::borrow::Cow<'_, str> = match &f.error {
+    let body: Cow<'_, str> = match &f.error {
         Some(err) => format!("ERROR: {err}: {}\n", f.path).into(),
         None if f.text.ends_with('\n') => (*f.text).into(),
         None => format!("{}\n", f.text).into(),
     };
-    out.push_str(&escape(&body, Kind::Body));
+    let escaped = escape(&body, Kind::Body);
+    let verbatim = if f.error.is_some() {
+        None
+    } else if *escaped == *body {
+        Some(out.len())
+    } else {
+        let inner = escaped
+            .strip_prefix(CDATA_OPEN)
+            .and_then(|e| e.strip_suffix(CDATA_CLOSE));
+        (inner == Some(&*body)).then(|| out.len() + CDATA_OPEN.len())
+    };
+    out.push_str(&escaped);
     out.push_str("</document_content>\n");
     for note in &f.notes {
         let _ = writeln!(out, "<note>{}</note>", escape(note, Kind::Field));
     }
     out.push_str("</document>\n");
-    out
+    verbatim
 }
+
+const CDATA_OPEN: &str = "<![CDATA[";
+const CDATA_CLOSE: &str = "]]>";
 
 /// The whole XML output (see [`compose::assemble`]): one root
 /// `<documents>` holding the directory tree, the documents, then the repo
 /// map, screenshots, discussion, changes and task.
-pub fn render(
-    files: &[RenderedFile],
+pub(super) fn render(
+    files: &mut [RenderedFile],
     preset: &Preset,
     opts: &ComposeOptions,
     map: Option<&str>,
+    sink: &mut BodySink,
 ) -> String {
-    let mut out = String::from("<documents>\n");
+    let bodies: usize = files
+        .iter()
+        .map(|f| f.text.len() + f.path.len() + 128)
+        .sum();
+    let mut out = String::with_capacity(bodies + map.map_or(0, str::len) + 4096);
+    if opts.focused() {
+        out.push_str("<!-- focused: focus files in full, other code as skeletons -->\n");
+    } else if opts.summarizes() {
+        out.push_str("<!-- files as summaries -->\n");
+    }
+    out.push_str("<documents>\n");
     let tree = super::tree::render(&super::tree::paths(files, opts));
     if !tree.is_empty() {
         let _ = writeln!(
@@ -142,8 +175,9 @@ pub fn render(
             escape(&tree, Kind::Body)
         );
     }
-    for (i, f) in files.iter().filter(|f| f.aggregate).enumerate() {
-        out.push_str(&document(i + 1, f));
+    for (i, f) in files.iter_mut().filter(|f| f.aggregate).enumerate() {
+        let at = write_document(&mut out, i + 1, f);
+        sink.written(f, at);
     }
     if let Some(map) = map.filter(|m| !m.is_empty()) {
         // A body like the documents' content; the Markdown heading is the tag.
@@ -153,14 +187,6 @@ pub fn render(
         };
         let body = format!("{}\n", body.trim_end());
         let _ = writeln!(out, "<repo_map>\n{}</repo_map>", escape(&body, Kind::Body));
-    }
-    if opts.focused() {
-        out.insert_str(
-            0,
-            "<!-- focused: focus files in full, other code as skeletons -->\n",
-        );
-    } else if opts.summarizes() {
-        out.insert_str(0, "<!-- files as summaries -->\n");
     }
     if !preset.screenshots.is_empty() {
         out.push_str("<screenshots>\n");

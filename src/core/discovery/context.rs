@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use crate::core::cache::FileCache;
-use crate::core::compose::{self, ComposeOptions, Composition};
+use crate::core::compose::{self, Bodies, ComposeOptions, Composition, Parts};
 use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack;
 use crate::core::discovery::repo_map;
@@ -47,7 +47,19 @@ pub fn compose(
     cache: &FileCache,
     walked: Option<&[String]>,
 ) -> Composition {
-    compose::compose_with_map(root, preset, opts, cache, walked, |files, walked| {
+    parts(root, preset, opts, map, cache, walked).assemble(preset, opts, Bodies::Keep)
+}
+
+/// [`compose`] up to the text (see [`compose::Parts`]).
+pub fn parts(
+    root: &Path,
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: &MapOptions,
+    cache: &FileCache,
+    walked: Option<&[String]>,
+) -> Parts {
+    compose::render_parts(root, preset, opts, cache, walked, |files, walked| {
         if preset.targets.is_empty() {
             return None;
         }

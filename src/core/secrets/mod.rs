@@ -110,6 +110,16 @@ impl fmt::Display for Finding {
     }
 }
 
+/// What the files' own scan found (see [`Scanner::files`]), with each
+/// secret's text so the scan of the rest reports it only once.
+#[derive(Debug, Default)]
+pub struct FileFindings {
+    findings: Vec<Finding>,
+    seen: HashSet<String>,
+    /// The files whose bodies were scanned.
+    scanned: HashSet<String>,
+}
+
 /// Scans contexts composed over the project at `root`; `cache` supplies
 /// the files' own text, to number findings as the files do.
 pub struct Scanner<'a> {
@@ -137,12 +147,55 @@ impl<'a> Scanner<'a> {
         preset: &Preset,
         max_messages: usize,
     ) -> Vec<Finding> {
-        self.context(&c.files, None, preset, max_messages, &c.text)
+        self.composition_after(self.files(&c.files), c, preset, max_messages)
+    }
+
+    /// The findings in the files' bodies alone, for a caller that scans them
+    /// before assembling the text without them (see
+    /// [`compose::Parts::assemble`]); [`Scanner::composition_after`] adds
+    /// the rest.
+    pub fn files(&self, files: &[RenderedFile]) -> FileFindings {
+        // Files are scanned on every core; their findings keep file order.
+        let per_file: Vec<Vec<(Finding, String)>> =
+            files.par_iter().map(|f| self.file_secrets(f)).collect();
+        let mut found = FileFindings {
+            scanned: files
+                .iter()
+                .filter(|f| !f.text.is_empty())
+                .map(|f| f.path.clone())
+                .collect(),
+            ..FileFindings::default()
+        };
+        for (finding, secret) in per_file.into_iter().flatten() {
+            found.seen.insert(secret);
+            found.findings.push(finding);
+        }
+        found
+    }
+
+    /// [`Scanner::composition`] when the files were scanned already (`c`'s
+    /// bodies may be released: the scan then trusts their `body_at`).
+    pub fn composition_after(
+        &self,
+        files: FileFindings,
+        c: &Composition,
+        preset: &Preset,
+        max_messages: usize,
+    ) -> Vec<Finding> {
+        self.rest(files, &c.files, None, preset, max_messages, &c.text)
     }
 
     /// The findings in a packed context.
     pub fn packed(&self, p: &Packed, preset: &Preset, max_messages: usize) -> Vec<Finding> {
-        self.context(&p.files, Some(&p.map.text), preset, max_messages, &p.text)
+        let files = self.files(&p.files);
+        self.rest(
+            files,
+            &p.files,
+            Some(&p.map.text),
+            preset,
+            max_messages,
+            &p.text,
+        )
     }
 
     /// The findings in one rendered file (none when it is not rendered).
@@ -150,24 +203,22 @@ impl<'a> Scanner<'a> {
         self.file_secrets(f).into_iter().map(|(f, _)| f).collect()
     }
 
-    /// Every section, then the whole `text` for anything not yet reported.
-    fn context(
+    /// After the files' findings: the map, screenshots, discussion, then
+    /// the whole `text` for anything not yet reported.
+    fn rest(
         &self,
+        found: FileFindings,
         files: &[RenderedFile],
         map: Option<&str>,
         preset: &Preset,
         max_messages: usize,
         text: &str,
     ) -> Vec<Finding> {
-        let mut findings = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
-        // Files are scanned on every core; their findings keep file order.
-        let per_file: Vec<Vec<(Finding, String)>> =
-            files.par_iter().map(|f| self.file_secrets(f)).collect();
-        for (finding, secret) in per_file.into_iter().flatten() {
-            seen.insert(secret);
-            findings.push(finding);
-        }
+        let FileFindings {
+            mut findings,
+            mut seen,
+            scanned,
+        } = found;
         if let Some(map) = map {
             for hit in self.rules.scan(map) {
                 seen.insert(map[hit.span.clone()].to_string());
@@ -198,7 +249,7 @@ impl<'a> Scanner<'a> {
         // twice.
         let mut sections: Option<Vec<(usize, String)>> = None;
         let mut lines = LineCounter::default();
-        for range in self.uncovered(text, files) {
+        for range in self.uncovered(text, files, &scanned) {
             let offset = range.start;
             for mut hit in self.rules.scan(&text[range]) {
                 hit.span = hit.span.start + offset..hit.span.end + offset;
@@ -226,19 +277,39 @@ impl<'a> Scanner<'a> {
     /// CDATA), each widened into the bodies by as many lines as a rule
     /// reaches, so a match across an edge is still seen. A body that is not
     /// in the text verbatim (escaped XML) stays inside a part.
-    fn uncovered(&self, text: &str, files: &[RenderedFile]) -> Vec<Range<usize>> {
+    fn uncovered(
+        &self,
+        text: &str,
+        files: &[RenderedFile],
+        scanned: &HashSet<String>,
+    ) -> Vec<Range<usize>> {
         let reach = self.rules.reach() + 1;
         let mut parts = Vec::new();
         let mut from = 0;
         let mut cursor = 0;
         for f in files {
-            if !f.aggregate || f.error.is_some() || f.text.len() < MIN_SKIPPED_BODY {
+            if !f.aggregate || f.error.is_some() {
                 continue;
             }
-            let Some(at) = find_body(text, cursor, &f.text) else {
+            // Where the assembly put the body: checked while the body is
+            // here, trusted when it was released after its scan (else it
+            // is scanned with the rest); or where it is found.
+            let placed = f.body_at.clone().filter(|at| {
+                at.start >= cursor
+                    && match text.get(at.clone()) {
+                        Some(_) if f.text.is_empty() => scanned.contains(&f.path),
+                        Some(there) => there == &*f.text,
+                        None => false,
+                    }
+            });
+            let body =
+                placed.or_else(|| find_body(text, cursor, &f.text).map(|at| at..at + f.text.len()));
+            let Some(Range { start: at, end }) = body else {
                 continue;
             };
-            let end = at + f.text.len();
+            if end - at < MIN_SKIPPED_BODY {
+                continue;
+            }
             let inner_start = after_lines(text, at, end, reach);
             let inner_end = before_lines(text, at, end, reach);
             if inner_start < inner_end {

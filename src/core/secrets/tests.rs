@@ -312,6 +312,7 @@ fn a_secret_only_in_the_view_names_the_view() {
         notes: Vec::new(),
         aggregate: true,
         key: String::new(),
+        body_at: None,
     };
     let cache = FileCache::new();
     let findings = Scanner::new(dir.path(), &cache).file(&file);
@@ -355,7 +356,7 @@ fn the_output_is_scanned_around_the_bodies_not_through_them() {
     let cache = FileCache::new();
     let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
     let scanner = Scanner::new(dir.path(), &cache);
-    let parts = scanner.uncovered(&c.text, &c.files);
+    let parts = scanner.uncovered(&c.text, &c.files, &HashSet::new());
     let covered: usize = parts.iter().map(|r| r.len()).sum();
     assert!(
         covered * 4 < c.text.len(),
@@ -377,4 +378,71 @@ fn the_output_is_scanned_around_the_bodies_not_through_them() {
             format!("context line {heading} (## Files)")
         ]
     );
+}
+
+/// A build scans the files, then assembles the text as it lets their
+/// bodies go: the same findings at the same places as a whole
+/// composition's scan, and the bodies are still not read twice. A
+/// released composition scanned as a whole (its bodies never scanned)
+/// trusts none of its body places: the secret is found in the text.
+#[test]
+fn files_first_then_the_text_without_their_bodies() {
+    use crate::core::compose::{self, Bodies};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut body = "value = 1\n".repeat(300);
+    body.push_str("token = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n");
+    body.push_str(&"other = 2\n".repeat(300));
+    std::fs::write(dir.path().join("a.py"), &body).expect("write");
+    let name = "glpat-abcdefghij0123456789.txt";
+    std::fs::write(dir.path().join(name), "hello\n").expect("write");
+    let preset = Preset {
+        files: vec![
+            crate::core::model::FileItem::new("a.py"),
+            crate::core::model::FileItem::new(name),
+        ],
+        task: "deploy with xoxb-123456789012-1234567890123-abcdefghijklmnopqrstuvwx".into(),
+        ..Preset::default()
+    };
+    for format in [
+        crate::core::model::Format::Markdown,
+        crate::core::model::Format::Xml,
+    ] {
+        let mut opts = compose::ComposeOptions::from_settings(&Default::default());
+        opts.format = format;
+        let cache = FileCache::new();
+        let whole = compose::compose_with(dir.path(), &preset, &opts, &cache, None);
+        let scanner = Scanner::new(dir.path(), &cache);
+        let want = scanner.composition(&whole, &preset, opts.max_messages);
+        assert_eq!(want.len(), 3, "{format:?}: {want:?}");
+
+        let parts = compose::render_parts(dir.path(), &preset, &opts, &cache, None, |_, _| None);
+        let in_files = scanner.files(&parts.files);
+        let released = parts.assemble(&preset, &opts, Bodies::Release);
+        assert_eq!(released.text, whole.text, "{format:?}");
+        assert!(
+            released.files.iter().all(|f| f.text.is_empty()),
+            "{format:?}"
+        );
+        let scanned: HashSet<String> = ["a.py".to_string(), name.to_string()].into();
+        let read: usize = scanner
+            .uncovered(&released.text, &released.files, &scanned)
+            .iter()
+            .map(|r| r.len())
+            .sum();
+        assert!(
+            read * 4 < released.text.len(),
+            "{format:?}: {read} bytes read again"
+        );
+        let got = scanner.composition_after(in_files, &released, &preset, opts.max_messages);
+        assert_eq!(got, want, "{format:?}");
+
+        let blind = scanner.composition(&released, &preset, opts.max_messages);
+        assert_eq!(blind.len(), 3, "{format:?}: {blind:?}");
+        assert!(
+            blind
+                .iter()
+                .all(|f| matches!(f.place, Place::Output { .. })),
+            "{format:?}: {blind:?}"
+        );
+    }
 }
