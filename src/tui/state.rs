@@ -4,7 +4,7 @@
 //! only reads it.
 
 use rustc_hash::FxHashMap;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::core::cache::render_key;
@@ -174,6 +174,9 @@ pub struct State {
     /// Per file, the render key its count is for and the count (a fast
     /// hash: the gauge looks every included file up on every edit).
     pub block_tokens: FxHashMap<String, (String, usize)>,
+    /// The gauge's sum over the included files, patched through small
+    /// edits (see [`State::refresh_gauge`]); `None`: summed anew next time.
+    gauge_sum: Option<GaugeSum>,
     /// Tokens of the composition outside the file blocks (headings,
     /// joins, other sections), from the last exact count.
     pub overhead: i64,
@@ -212,6 +215,15 @@ pub struct State {
     pub totals_pending: bool,
 }
 
+/// The gauge's sum over the included files under `opts`: the counts
+/// known for their current form, and the files without one (by path).
+#[derive(Debug)]
+struct GaugeSum {
+    opts: ComposeOptions,
+    sum: usize,
+    missing: BTreeMap<String, ResolvedItem>,
+}
+
 impl State {
     /// A fresh state over `project`; the file list starts with the
     /// preset's explicitly named files and grows as the walk streams in.
@@ -236,6 +248,7 @@ impl State {
             composed: None,
             resolved: Vec::new(),
             block_tokens: FxHashMap::default(),
+            gauge_sum: None,
             overhead: 0,
             gauge: Gauge::default(),
             generation: 0,
@@ -322,13 +335,17 @@ impl State {
     pub fn refresh(&mut self) {
         let preset = self.preset();
         // Patched at the paths an edit touched, when only those changed.
-        self.resolver.resolve(
+        let change = self.resolver.resolve(
             &preset.files,
             &preset.exclude,
             &self.walked,
             &mut self.globs,
             &mut self.resolved,
         );
+        match change {
+            walk::ResolveChange::Patched(touched) => self.patch_gauge_sum(touched),
+            walk::ResolveChange::Rebuilt => self.gauge_sum = None,
+        }
         self.refresh_rows();
     }
 
@@ -345,33 +362,21 @@ impl State {
             .count()
     }
 
-    /// Recompute the gauge from the cached per-file counts; returns the
-    /// files whose block has not been counted in its current form.
+    /// Update the gauge from the cached counts; returns the included files
+    /// with no count for their current form. The sum over the included
+    /// files is kept between calls and patched where an edit or a count
+    /// touched a few paths, so a keypress costs the same at 100,000 files
+    /// as at 100; it is summed anew after a full resolution, a
+    /// composition's counts or a change of the compose options.
     pub fn refresh_gauge(&mut self) -> Vec<ResolvedItem> {
         let opts = self.compose_options();
-        let mut sum = 0usize;
-        let mut missing = Vec::new();
-        // Every file of one entry renders with the same key.
-        let mut keys: Vec<Option<String>> = Vec::new();
-        for r in self.resolved.iter().filter(|r| r.item.auto_aggregate) {
-            if keys.len() <= r.entry && r.entry != usize::MAX {
-                keys.resize(r.entry + 1, None);
-            }
-            let fresh;
-            let key = match keys.get_mut(r.entry) {
-                Some(slot) => {
-                    &*slot.get_or_insert_with(|| render_key(&r.item, opts.mode_for(&r.item)))
-                }
-                None => {
-                    fresh = render_key(&r.item, opts.mode_for(&r.item));
-                    &fresh
-                }
-            };
-            match self.block_tokens.get(&r.path) {
-                Some((k, n)) if k == key => sum += n,
-                _ => missing.push(r.clone()),
-            }
+        if self.gauge_sum.as_ref().is_none_or(|g| g.opts != opts) {
+            self.gauge_sum = Some(self.sum_gauge(opts));
         }
+        let Some(g) = &self.gauge_sum else {
+            return Vec::new();
+        };
+        let (sum, missing) = (g.sum, g.missing.values().cloned().collect::<Vec<_>>());
         let current = self
             .composed
             .as_ref()
@@ -394,8 +399,123 @@ impl State {
         missing
     }
 
+    /// The sum over every included file (see [`State::refresh_gauge`]).
+    fn sum_gauge(&self, opts: ComposeOptions) -> GaugeSum {
+        let mut g = GaugeSum {
+            opts,
+            sum: 0,
+            missing: BTreeMap::new(),
+        };
+        // Every file of one entry renders with the same key.
+        let mut keys: Vec<Option<String>> = Vec::new();
+        for r in self.resolved.iter().filter(|r| r.item.auto_aggregate) {
+            if keys.len() <= r.entry && r.entry != usize::MAX {
+                keys.resize(r.entry + 1, None);
+            }
+            let fresh;
+            let key = match keys.get_mut(r.entry) {
+                Some(slot) => {
+                    &*slot.get_or_insert_with(|| render_key(&r.item, g.opts.mode_for(&r.item)))
+                }
+                None => {
+                    fresh = render_key(&r.item, g.opts.mode_for(&r.item));
+                    &fresh
+                }
+            };
+            match self.block_tokens.get(&r.path) {
+                Some((k, n)) if k == key => g.sum += n,
+                _ => {
+                    g.missing.insert(r.path.clone(), r.clone());
+                }
+            }
+        }
+        g
+    }
+
+    /// What `r` adds to the gauge's sum: `None` when it is not rendered,
+    /// `Some(None)` when its current form has no count yet.
+    fn gauge_share(&self, opts: &ComposeOptions, r: &ResolvedItem) -> Option<Option<usize>> {
+        if !r.item.auto_aggregate {
+            return None;
+        }
+        let key = render_key(&r.item, opts.mode_for(&r.item));
+        Some(match self.block_tokens.get(&r.path) {
+            Some((k, n)) if *k == key => Some(*n),
+            _ => None,
+        })
+    }
+
+    /// Take `r`'s share out of (`add == false`) or into the kept sum.
+    fn move_share(&mut self, r: &ResolvedItem, add: bool) {
+        let Some(mut g) = self.gauge_sum.take() else {
+            return;
+        };
+        match self.gauge_share(&g.opts, r) {
+            None => {}
+            Some(Some(n)) if add => g.sum += n,
+            Some(Some(n)) => g.sum = g.sum.saturating_sub(n),
+            Some(None) if add => {
+                g.missing.insert(r.path.clone(), r.clone());
+            }
+            Some(None) => {
+                g.missing.remove(&r.path);
+            }
+        }
+        self.gauge_sum = Some(g);
+    }
+
+    /// The resolution was patched at `touched` (each with its item
+    /// before): move those files' shares.
+    fn patch_gauge_sum(&mut self, touched: Vec<(String, Option<ResolvedItem>)>) {
+        if self.gauge_sum.is_none() {
+            return;
+        }
+        for (path, before) in touched {
+            if let Some(before) = before {
+                self.move_share(&before, false);
+            }
+            if let Some(now) = self.resolved_for(&path).cloned() {
+                self.move_share(&now, true);
+            }
+        }
+    }
+
+    /// `Err` with both sums when the kept sum differs from one made anew
+    /// (for tests: a patch that missed a path shows here).
+    pub fn verify_gauge_sum(&self) -> Result<(), String> {
+        let Some(kept) = &self.gauge_sum else {
+            return Ok(());
+        };
+        let fresh = self.sum_gauge(kept.opts.clone());
+        let paths = |g: &GaugeSum| g.missing.keys().cloned().collect::<Vec<_>>();
+        if fresh.sum == kept.sum && paths(&fresh) == paths(kept) {
+            Ok(())
+        } else {
+            Err(format!(
+                "kept sum {} (missing {:?}), anew {} (missing {:?})",
+                kept.sum,
+                paths(kept),
+                fresh.sum,
+                paths(&fresh)
+            ))
+        }
+    }
+
+    /// Take in the count of one file's block (the worker counted it).
+    pub fn learn_count(&mut self, path: String, key: String, n: usize) {
+        let included = self.resolved_for(&path).cloned();
+        if let Some(r) = &included {
+            self.move_share(r, false);
+        }
+        self.block_tokens.insert(path, (key, n));
+        if let Some(r) = &included {
+            self.move_share(r, true);
+        }
+    }
+
     /// Take in a composition's per-file counts.
     pub fn learn_counts(&mut self, composed: &Composed) {
+        self.gauge_sum = None;
         let mut sum = 0i64;
         for f in &composed.files {
             sum += f.tokens as i64;

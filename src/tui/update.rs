@@ -81,7 +81,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         }
         Event::Counted(counts) => {
             for (path, key, n) in counts {
-                state.block_tokens.insert(path, (key, n));
+                state.learn_count(path, key, n);
             }
             state.refresh_gauge();
             Vec::new()

@@ -3,7 +3,7 @@
 //! same files in the same order on every machine.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, Mutex, Weak};
 
 use globset::{GlobBuilder, GlobMatcher};
 
@@ -16,12 +16,34 @@ pub fn is_glob(s: &str) -> bool {
 }
 
 /// Compile a preset glob: `*` stays within one directory, `**` crosses them.
+/// Compiled globs are remembered (a few hundred patterns): the TUI asks
+/// for the same ones on every keypress (`curation::inherited`), and
+/// compiling one costs as much as matching it against thousands of paths.
 pub fn compile_glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
-    Ok(GlobBuilder::new(pattern)
+    static COMPILED: Mutex<Option<HashMap<String, GlobMatcher>>> = Mutex::new(None);
+    let lock = || {
+        COMPILED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    if let Some(m) = lock().as_ref().and_then(|known| known.get(pattern)) {
+        return Ok(m.clone());
+    }
+    let matcher = GlobBuilder::new(pattern)
         .literal_separator(true)
         .build()?
-        .compile_matcher())
+        .compile_matcher();
+    let mut known = lock();
+    let known = known.get_or_insert_with(HashMap::new);
+    if known.len() >= REMEMBERED_GLOBS {
+        known.clear();
+    }
+    known.insert(pattern.to_string(), matcher.clone());
+    Ok(matcher)
 }
+
+/// At most this many compiled globs are remembered.
+const REMEMBERED_GLOBS: usize = 256;
 
 /// A preset entry resolved to one concrete file.
 #[derive(Debug, Clone, PartialEq)]

@@ -43,7 +43,9 @@ struct Inputs {
 impl Resolver {
     /// Resolve `entries` and `exclude` over `files` into `resolved`
     /// (sorted by path), patching the previous answer when only literal
-    /// entries and exact exclusions changed.
+    /// entries and exact exclusions changed. A patch tells what it
+    /// touched ([`ResolveChange::Patched`]), so what derives from `resolved` can
+    /// be patched too.
     pub fn resolve(
         &mut self,
         entries: &[FileItem],
@@ -51,15 +53,16 @@ impl Resolver {
         files: &Arc<Vec<String>>,
         index: &mut GlobIndex,
         resolved: &mut Vec<ResolvedItem>,
-    ) {
+    ) -> ResolveChange {
         index.for_walk(files);
         let patched = self
             .last
             .as_ref()
             .filter(|last| last.walk.upgrade().is_some_and(|w| Arc::ptr_eq(&w, files)))
-            .is_some_and(|last| patch(last, entries, exclude, files, index, resolved));
-        if patched {
+            .and_then(|last| patch(last, entries, exclude, files, index, resolved));
+        let change = if let Some(touched) = patched {
             self.patched += 1;
+            ResolveChange::Patched(touched)
         } else {
             let (mut fresh, _) = expand_shared(entries, exclude, files, index);
             // A glob's matches come in walk order: usually sorted already.
@@ -67,13 +70,25 @@ impl Resolver {
                 fresh.sort_unstable_by(|a, b| a.path.cmp(&b.path));
             }
             *resolved = fresh;
-        }
+            ResolveChange::Rebuilt
+        };
         self.last = Some(Inputs {
             entries: entries.to_vec(),
             exclude: exclude.to_vec(),
             walk: Arc::downgrade(files),
         });
+        change
     }
+}
+
+/// What [`Resolver::resolve`] did to the resolution.
+#[derive(Debug)]
+pub enum ResolveChange {
+    /// Made anew.
+    Rebuilt,
+    /// Patched at these paths (each with its item before, if it had
+    /// one); every other item is as it was but for its `entry`.
+    Patched(Vec<(String, Option<ResolvedItem>)>),
 }
 
 /// An entry is literal when it is no glob, or names a walked file (`[id].tsx`).
@@ -101,8 +116,9 @@ fn literals<'a>(entries: &'a [FileItem], files: &[String]) -> HashMap<&'a str, u
     out
 }
 
-/// Patch `resolved` (made from `last`) for the new inputs; `false` (and
-/// `resolved` untouched) when only a full expansion will do.
+/// Patch `resolved` (made from `last`) for the new inputs, returning the
+/// paths touched with their items before; `None` (and `resolved`
+/// untouched) when only a full expansion will do.
 fn patch(
     last: &Inputs,
     entries: &[FileItem],
@@ -110,7 +126,7 @@ fn patch(
     files: &[String],
     index: &mut GlobIndex,
     resolved: &mut Vec<ResolvedItem>,
-) -> bool {
+) -> Option<Vec<(String, Option<ResolvedItem>)>> {
     let (old_globs, new_globs) = (globs(&last.entries, files), globs(entries, files));
     let same_globs = old_globs.len() == new_globs.len()
         && old_globs
@@ -120,7 +136,7 @@ fn patch(
     let glob_excludes =
         |ex: &[String]| -> Vec<String> { ex.iter().filter(|e| is_glob(e)).cloned().collect() };
     if !same_globs || glob_excludes(&last.exclude) != glob_excludes(exclude) {
-        return false;
+        return None;
     }
     let (old_lit, new_lit) = (literals(&last.entries, files), literals(entries, files));
     // The paths whose resolution may differ.
@@ -154,12 +170,12 @@ fn patch(
             touched.push(f);
             limit = limit.saturating_sub(1);
             if limit == 0 {
-                return false;
+                return None;
             }
         }
     }
     if touched.len() > limit {
-        return false;
+        return None;
     }
     // Entry positions move when literal entries come and go: renumber
     // what stays (glob entries by their order among the globs, literal
@@ -181,21 +197,24 @@ fn patch(
     let excluded = Excluder::new(exclude);
     touched.sort_unstable();
     touched.dedup();
+    let mut before = Vec::with_capacity(touched.len());
     for path in touched {
         let now = resolve_one(path, entries, &new_lit, &new_globs, &excluded, files, index);
-        match (
+        let was = match (
             resolved.binary_search_by(|r| r.path.as_str().cmp(path)),
             now,
         ) {
-            (Ok(at), Some(item)) => resolved[at] = item,
-            (Ok(at), None) => {
-                resolved.remove(at);
+            (Ok(at), Some(item)) => Some(std::mem::replace(&mut resolved[at], item)),
+            (Ok(at), None) => Some(resolved.remove(at)),
+            (Err(at), Some(item)) => {
+                resolved.insert(at, item);
+                None
             }
-            (Err(at), Some(item)) => resolved.insert(at, item),
-            (Err(_), None) => {}
-        }
+            (Err(_), None) => None,
+        };
+        before.push((path.to_string(), was));
     }
-    true
+    Some(before)
 }
 
 /// How `path` resolves under the new inputs, by the rules of

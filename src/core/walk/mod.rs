@@ -19,7 +19,7 @@ pub use glob::{
     ExpandProblem, GlobIndex, ResolvedItem, compile_glob, expand_items, expand_over, expand_shared,
     is_glob,
 };
-pub use incremental::Resolver;
+pub use incremental::{ResolveChange, Resolver};
 pub use read::{
     Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_with,
     skipped_note,
