@@ -13,6 +13,7 @@ mod builtin;
 mod glob;
 mod incremental;
 mod read;
+mod sensitive;
 
 pub use builtin::{IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, WalkPatterns, is_builtin_ignored};
 pub use glob::{
@@ -24,6 +25,7 @@ pub use read::{
     Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_with,
     skipped_note,
 };
+pub use sensitive::is_sensitive;
 
 /// The directory (relative to the root) holding caches and outputs; never
 /// part of any composition.
@@ -38,38 +40,6 @@ pub fn is_blacklisted(rel: &str) -> bool {
         || rel
             .strip_prefix(CACHE_DIR)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-}
-
-/// `true` for files that usually hold credentials: `.env` and `.env.*`,
-/// private keys and certificates (`*.pem`, `*.key`, `*.p12`, `*.pfx`,
-/// `id_rsa`, `id_ed25519`, … and their `.pub` siblings, PuTTY `*.ppk`),
-/// kubeconfigs (`kubeconfig`, `*.kubeconfig`, `.kube/config`), `.netrc`,
-/// `.pgpass`, `.git-credentials`. A glob never pulls them in; naming one
-/// explicitly does.
-pub fn is_sensitive(rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-    name == ".env"
-        || name.starts_with(".env.")
-        || name.ends_with(".env")
-        || matches!(
-            name,
-            ".netrc"
-                | "_netrc"
-                | ".pgpass"
-                | "credentials.json"
-                | ".git-credentials"
-                | "kubeconfig"
-        )
-        || rel == ".kube/config"
-        || rel.ends_with("/.kube/config")
-        || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"]
-            .iter()
-            .any(|k| name.starts_with(k))
-        || matches!(
-            ext.as_deref(),
-            Some("pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "ppk" | "kubeconfig")
-        )
 }
 
 /// `true` when a relative path stays inside the root lexically (no leading
