@@ -525,7 +525,7 @@ fn cli_tables_and_messages_print_one_line_per_name() {
 
     // tokens, of the preset and of files named on the command line.
     for args in [&["tokens"][..], &[&["tokens"][..], &HOSTILE_NAMES].concat()] {
-        let out = p.run(&args);
+        let out = p.run(args);
         assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
         assert_clean("tokens", &out.stdout);
         let table = common::stdout(&out);
