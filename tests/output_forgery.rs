@@ -534,6 +534,23 @@ fn cli_tables_and_messages_print_one_line_per_name() {
         assert!(table.contains("e\\u{202e}yp.f"), "{table}");
     }
 
+    // slices: a file without slices is named on one line.
+    let out = p.run(&["slices", HOSTILE_NAMES[0]]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_clean("slices", &out.stdout);
+    assert_eq!(common::stdout(&out).lines().count(), 1);
+
+    // build: the summary names the output file on one line.
+    let out = p.run(&["build", "-o", "out\nforged.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_clean("build", &out.stderr);
+    assert_eq!(
+        common::stderr(&out).lines().count(),
+        1,
+        "{}",
+        common::stderr(&out)
+    );
+
     // rm: the message names every file on one line.
     let out = p.run(&[&["rm"][..], &HOSTILE_NAMES].concat());
     assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
