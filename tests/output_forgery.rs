@@ -534,6 +534,15 @@ fn cli_tables_and_messages_print_one_line_per_name() {
         assert!(table.contains("e\\u{202e}yp.f"), "{table}");
     }
 
+    // symbols: a raw control in a signature is shown, not printed.
+    p.write("sig.py", "def f(x=\"\x1b[2J\u{202e}\"):\n    return x\n");
+    for name in ["sig.py", HOSTILE_NAMES[1]] {
+        let out = p.run(&["symbols", name]);
+        assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+        assert_clean("symbols", &out.stdout);
+        assert_eq!(common::stdout(&out).lines().count(), 1);
+    }
+
     // slices: a file without slices is named on one line.
     let out = p.run(&["slices", HOSTILE_NAMES[0]]);
     assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));

@@ -153,10 +153,12 @@ fn write_symbol(out: &mut dyn Write, sym: &Symbol, depth: usize) -> Result<()> {
         "{}{} {}  L{}-{}  {}",
         "  ".repeat(depth),
         sym.kind.as_str(),
-        sym.path,
+        escape_line(&sym.path),
         sym.start_line,
         sym.end_line,
-        sym.signature
+        // One line by construction, but its text is the file's: a raw
+        // control in a default value is shown, not printed.
+        escape_line(&sym.signature)
     )?;
     for child in &sym.children {
         write_symbol(out, child, depth + 1)?;
