@@ -112,6 +112,10 @@ const FATAL: [libc::c_int; 14] = [
     libc::SIGVTALRM,
 ];
 
+/// The signals the CPU raises on a fault: returning from their handler
+/// runs the faulting instruction again.
+const FAULTS: [libc::c_int; 4] = [libc::SIGSEGV, libc::SIGBUS, libc::SIGILL, libc::SIGFPE];
+
 /// What `restore_terminal` sends, as bytes: mouse capture off (every
 /// mode crossterm turns on), the alternate screen left, the cursor shown.
 const LEAVE: &[u8] = b"\x1b[?1006l\x1b[?1015l\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1049l\x1b[?25h";
@@ -138,9 +142,19 @@ pub fn guard_terminal() {
                 action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
                 libc::sigemptyset(&mut action.sa_mask);
                 let mut old: libc::sigaction = std::mem::zeroed();
-                if libc::sigaction(signal, &action, &mut old) == 0 {
-                    previous.push((signal, old));
+                if libc::sigaction(signal, &action, &mut old) != 0 {
+                    continue;
                 }
+                // A signal someone chose to ignore stays ignored, and one
+                // another handler owns stays its (Rust's own for faults
+                // aside, which the handler hands faults on to).
+                let ignored = old.sa_sigaction == libc::SIG_IGN;
+                let owned = old.sa_sigaction != libc::SIG_DFL && !FAULTS.contains(&signal);
+                if ignored || owned {
+                    libc::sigaction(signal, &old, std::ptr::null_mut());
+                    continue;
+                }
+                previous.push((signal, old));
             }
         }
         let _ = PREVIOUS.set(previous);
@@ -181,7 +195,7 @@ extern "C" fn on_fatal(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut 
     // reaches the handler that was there before (Rust's own reports a
     // stack overflow); a signal sent (kill, raise, abort) is raised again.
     // SAFETY: `info` is the kernel's siginfo for this signal.
-    let sent = info.is_null() || unsafe { (*info).si_code } <= 0;
+    let sent = !FAULTS.contains(&signal) || info.is_null() || unsafe { (*info).si_code } <= 0;
     let previous = PREVIOUS
         .get()
         .and_then(|p| p.iter().find(|(s, _)| *s == signal));
@@ -205,8 +219,8 @@ extern "C" fn on_fatal(signal: libc::c_int, info: *mut libc::siginfo_t, _: *mut 
 
 /// Debug builds only, for the end-to-end tests: end the process the way
 /// `CTXCURATE_TEST_DIE` names (`abort`, `exit`, `alloc`, `double-panic`,
-/// `segv`, `stack-overflow`)
-/// from a thread of its own, as a crash elsewhere in the app would.
+/// `segv`, `stack-overflow`) from a thread of its own, as a crash
+/// elsewhere in the app would.
 #[cfg(debug_assertions)]
 pub fn test_die() {
     let Ok(how) = std::env::var("CTXCURATE_TEST_DIE") else {
