@@ -95,7 +95,7 @@ static PREVIOUS: OnceLock<Vec<(libc::c_int, libc::sigaction)>> = OnceLock::new()
 
 /// Signals that end the process at once by default, without the event
 /// loop: the last resort restores the terminal first.
-const FATAL: [libc::c_int; 14] = [
+const FATAL: [libc::c_int; 15] = [
     libc::SIGABRT,
     libc::SIGQUIT,
     libc::SIGSEGV,
@@ -110,6 +110,7 @@ const FATAL: [libc::c_int; 14] = [
     libc::SIGUSR2,
     libc::SIGALRM,
     libc::SIGVTALRM,
+    libc::SIGPROF,
 ];
 
 /// The signals the CPU raises on a fault: returning from their handler
