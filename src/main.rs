@@ -71,7 +71,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if cli::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(err, "ctxcurate: {e:#}");
+            let _ = writeln!(err, "ctxcurate: {}", one_line(&e));
             if cli::is_user_error(&e) {
                 ExitCode::from(1)
             } else {
@@ -118,7 +118,7 @@ fn run_tui(cwd: &std::path::Path) -> ExitCode {
     match ctxcurate::tui::run(cwd) {
         Ok(ended) => ExitCode::from(ended.exit_status()),
         Err(e) => {
-            let _ = writeln!(stderr(), "ctxcurate: {e:#}");
+            let _ = writeln!(stderr(), "ctxcurate: {}", one_line(&e));
             if e.chain()
                 .any(|c| c.is::<ctxcurate::core::project::ProjectError>())
             {
@@ -128,4 +128,11 @@ fn run_tui(cwd: &std::path::Path) -> ExitCode {
             }
         }
     }
+}
+
+/// An error and its causes as one line: the messages name files, paths
+/// and arguments, and a newline or control in one must not forge a line
+/// of output (to a pipe as much as to a terminal).
+fn one_line(e: &anyhow::Error) -> String {
+    ctxcurate::text::sanitize::escape_line(&format!("{e:#}")).into_owned()
 }

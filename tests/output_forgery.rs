@@ -476,3 +476,104 @@ fn a_file_quoting_the_next_heading_does_not_move_the_jump() {
         assert!(composed.lines[b.line].contains("src/b.py"), "{format}");
     }
 }
+
+/// The names `stats`, `tokens`, `add`, `rm` and the error line print: a
+/// newline (forging a table row), ESC, CR and a bidi override.
+const HOSTILE_NAMES: [&str; 4] = [
+    "x\n    9,999   99.9%  forged.py",
+    "c\x1b[2Jd.py",
+    "e\u{202e}yp.f",
+    "g\rh.py",
+];
+
+/// Every line of `out` is free of controls and invisible characters.
+fn assert_clean(what: &str, out: &[u8]) {
+    let text = String::from_utf8_lossy(out);
+    let bad: Vec<char> = text
+        .chars()
+        .filter(|&c| c != '\n' && ctxcurate::text::sanitize::needs_escape(c))
+        .collect();
+    assert!(bad.is_empty(), "{what}: raw {bad:?} in\n{text}");
+}
+
+#[test]
+fn cli_tables_and_messages_print_one_line_per_name() {
+    let p = Project::empty();
+    for name in HOSTILE_NAMES {
+        p.write(name, "def f():\n    return 1\n");
+    }
+    let out = p.run(&[&["add"][..], &HOSTILE_NAMES].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_clean("add", &out.stdout);
+    assert_eq!(common::stdout(&out).lines().count(), 1, "add: one line");
+    // Added again: one note per name, each one line.
+    let out = p.run(&[&["add"][..], &HOSTILE_NAMES].concat());
+    assert_clean("add (notes)", &out.stderr);
+    assert_eq!(common::stderr(&out).lines().count(), 4);
+
+    // stats: a row per file, the other row and the total.
+    let out = p.run(&["stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_clean("stats", &out.stdout);
+    let table = common::stdout(&out);
+    assert_eq!(table.lines().count(), 4 + 2, "stats rows:\n{table}");
+    assert!(
+        !table.lines().any(|l| l.trim_start().starts_with("9,999")),
+        "a forged row: {table}"
+    );
+    assert!(table.contains("x␊    9,999"), "{table}");
+
+    // tokens, of the preset and of files named on the command line.
+    for args in [&["tokens"][..], &[&["tokens"][..], &HOSTILE_NAMES].concat()] {
+        let out = p.run(args);
+        assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+        assert_clean("tokens", &out.stdout);
+        let table = common::stdout(&out);
+        assert_eq!(table.lines().count(), 4 + 1, "tokens rows:\n{table}");
+        assert!(table.contains("c␛[2Jd.py"), "{table}");
+        assert!(table.contains("e\\u{202e}yp.f"), "{table}");
+    }
+
+    // symbols: a raw control in a signature is shown, not printed.
+    p.write("sig.py", "def f(x=\"\x1b[2J\u{202e}\"):\n    return x\n");
+    for name in ["sig.py", HOSTILE_NAMES[1]] {
+        let out = p.run(&["symbols", name]);
+        assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+        assert_clean("symbols", &out.stdout);
+        assert_eq!(common::stdout(&out).lines().count(), 1);
+    }
+
+    // slices: a file without slices is named on one line.
+    let out = p.run(&["slices", HOSTILE_NAMES[0]]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_clean("slices", &out.stdout);
+    assert_eq!(common::stdout(&out).lines().count(), 1);
+
+    // build: the summary names the output file on one line.
+    let out = p.run(&["build", "-o", "out\nforged.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_clean("build", &out.stderr);
+    assert_eq!(
+        common::stderr(&out).lines().count(),
+        1,
+        "{}",
+        common::stderr(&out)
+    );
+
+    // rm: the message names every file on one line.
+    let out = p.run(&[&["rm"][..], &HOSTILE_NAMES].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", common::stderr(&out));
+    assert_clean("rm", &out.stdout);
+    assert_eq!(common::stdout(&out).lines().count(), 1, "rm: one line");
+
+    // An error naming the file is one line too.
+    let out = p.run(&["rm", HOSTILE_NAMES[0]]);
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
+    assert_clean("rm (error)", &out.stderr);
+    assert_eq!(
+        common::stderr(&out).lines().count(),
+        1,
+        "{}",
+        common::stderr(&out)
+    );
+}

@@ -681,3 +681,90 @@ fn e_runs_the_editor_with_the_terminal_handed_over() {
         "{saved}"
     );
 }
+
+/// Exits that pass by the event loop and the panic hook still give the
+/// terminal back (cooked mode with echo, the alternate screen left, the
+/// cursor shown, mouse capture off): SIGABRT and SIGQUIT sent with kill,
+/// and, through the debug-only `CTXCURATE_TEST_DIE` trigger (F12), an
+/// `abort`, a `process::exit`, an allocation failure, a panic during a
+/// panic, a segmentation fault and a stack overflow, each on a thread of
+/// its own. The process still ends the way it
+/// would have (the signal's status, 3 for the exit).
+#[test]
+fn aborts_and_sudden_exits_restore_the_terminal() {
+    let Some(tmux) = Tmux::new("abort") else {
+        return;
+    };
+    let bin = env!("CARGO_BIN_EXE_ctxcurate");
+    for (how, status) in [
+        ("kill-ABRT", 134),
+        ("kill-QUIT", 131),
+        ("abort", 134),
+        ("exit", 3),
+        ("alloc", 134),
+        ("double-panic", 134),
+        ("segv", 139),
+        ("stack-overflow", 134),
+    ] {
+        let p = Project::fixture();
+        let die = how.strip_prefix("kill-").map_or(how, |_| "none");
+        let command = format!(
+            "cd '{}' && HOME='{}' CTXCURATE_CONFIG=/dev/null CTXCURATE_TEST_DIE={die} '{bin}' 2>/dev/null; \
+             echo \"status=$?\"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo -e -icanon -e -echo | tr '\\n' ' '; \
+             echo; echo SHELL-BACK; sleep 60",
+            p.root().display(),
+            p.config_home.path().display(),
+        );
+        tmux.new_session(&command);
+        tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+        tmux.wait("mouse capture on", |t| t.format("#{mouse_any_flag}") == "1");
+        assert_eq!(
+            tmux.format("#{alternate_on}"),
+            "1",
+            "{how}: alternate screen"
+        );
+
+        if let Some(signal) = how.strip_prefix("kill-") {
+            let shell = tmux.format("#{pane_pid}");
+            let child = Command::new("pgrep")
+                .args(["-P", &shell])
+                .output()
+                .expect("pgrep");
+            let app = String::from_utf8_lossy(&child.stdout).trim().to_string();
+            assert!(!app.is_empty(), "the app's pid under {shell}");
+            let kill = Command::new("kill")
+                .args([&format!("-{signal}"), &app])
+                .status()
+                .expect("kill");
+            assert!(kill.success());
+        } else {
+            tmux.keys(&["F12"]);
+        }
+
+        tmux.wait("the shell after the app", |t| {
+            t.screen().contains("SHELL-BACK")
+        });
+        let screen = tmux.screen();
+        assert!(
+            screen.contains(&format!("status={status}")),
+            "{how}: {screen}"
+        );
+        assert!(
+            screen.contains("icanon echo"),
+            "{how}: cooked mode: {screen}"
+        );
+        assert_eq!(
+            tmux.format("#{alternate_on}"),
+            "0",
+            "{how}: alternate screen left"
+        );
+        assert_eq!(tmux.format("#{cursor_flag}"), "1", "{how}: cursor shown");
+        assert_eq!(
+            tmux.format("#{mouse_any_flag}"),
+            "0",
+            "{how}: mouse capture off"
+        );
+        tmux.cmd(&["kill-session", "-t", "e2e"]);
+        tmux.wait("the session to end", |t| !t.running());
+    }
+}

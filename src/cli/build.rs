@@ -197,7 +197,8 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         write!(ctx.err, ", {errors} with errors")?;
     }
     if let Some(path) = &target {
-        write!(ctx.err, ", written to {}", path.display())?;
+        let shown = path.display().to_string();
+        write!(ctx.err, ", written to {}", display_line(&shown, 500))?;
     }
     writeln!(ctx.err)?;
     Ok(())
@@ -337,7 +338,8 @@ fn report_pack(
         s.utilisation * 100.0,
     )?;
     if let Some(path) = &path {
-        write!(ctx.err, ", written to {}", path.display())?;
+        let shown = path.display().to_string();
+        write!(ctx.err, ", written to {}", display_line(&shown, 500))?;
     }
     writeln!(ctx.err)?;
     if let Some(note) = s.unresolved_note() {

@@ -83,7 +83,7 @@ pub fn slices(path: &str, preset: Option<&str>, ctx: &mut Ctx) -> Result<()> {
         user_err!("{rel} is not in the preset");
     };
     if item.custom_slices.is_empty() {
-        writeln!(ctx.out, "{rel}: no slices")?;
+        writeln!(ctx.out, "{}: no slices", display_line(&rel, 500))?;
         return Ok(());
     }
     let text = read_text(&project.root, &rel)?;

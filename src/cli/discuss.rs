@@ -106,7 +106,7 @@ pub fn shot(command: ShotCommand, ctx: &mut Ctx) -> Result<()> {
             preset.screenshots.len()
         ))
     })?;
-    writeln!(ctx.out, "{message}")?;
+    writeln!(ctx.out, "{}", display_line(&message, usize::MAX))?;
     Ok(())
 }
 
@@ -157,7 +157,7 @@ fn edit(
         let (name, preset) = target_preset(project, target)?;
         Ok(format!("{} in preset {name}", change(preset)?))
     })?;
-    writeln!(ctx.out, "{message}")?;
+    writeln!(ctx.out, "{}", display_line(&message, usize::MAX))?;
     Ok(())
 }
 

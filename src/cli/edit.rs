@@ -14,6 +14,7 @@ use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang};
 use ctxcurate::core::walk;
+use ctxcurate::text::sanitize::escape_line;
 
 use super::args::{Command, PresetTarget};
 use super::{Ctx, read_text, user_err};
@@ -21,7 +22,8 @@ use super::{Ctx, read_text, user_err};
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
     let message = project.edit(|project| apply(command, project, ctx))?;
-    writeln!(ctx.out, "{message}")?;
+    // The message names files: one line, whatever their names hold.
+    writeln!(ctx.out, "{}", escape_line(&message))?;
     Ok(())
 }
 
@@ -249,10 +251,13 @@ fn add(
         };
         match how {
             Included::Added => added.push(entry),
-            Included::AlreadyListed => writeln!(ctx.err, "note: {entry} was already listed")?,
+            Included::AlreadyListed => {
+                writeln!(ctx.err, "note: {} was already listed", escape_line(&entry))?
+            }
             Included::ByGlob => writeln!(
                 ctx.err,
-                "note: {entry} is no longer excluded (a glob includes it)"
+                "note: {} is no longer excluded (a glob includes it)",
+                escape_line(&entry)
             )?,
         }
     }

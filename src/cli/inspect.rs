@@ -13,6 +13,7 @@ use ctxcurate::core::project::{self, Project};
 use ctxcurate::core::syntax::{self, CMacros, Lang, Symbol};
 use ctxcurate::core::walk::{self, Content, FileProblem, ReadPolicy};
 use ctxcurate::core::{tokens, views};
+use ctxcurate::text::sanitize::escape_line;
 use rayon::prelude::*;
 
 use super::{Ctx, user_err, write_content};
@@ -105,7 +106,8 @@ pub fn view(path: &Path, mode: ViewMode, force_full: bool, ctx: &mut Ctx) -> Res
     if view.mode != mode {
         writeln!(
             ctx.err,
-            "note: {rel} has no {mode} view; showing {}",
+            "note: {} has no {mode} view; showing {}",
+            escape_line(&rel),
             view.mode
         )?;
     }
@@ -138,7 +140,8 @@ pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Resu
     if let Some(line) = tree.error_line {
         writeln!(
             ctx.err,
-            "note: {rel} has syntax errors (first at line {line}); symbols may be incomplete"
+            "note: {} has syntax errors (first at line {line}); symbols may be incomplete",
+            escape_line(&rel)
         )?;
     }
     Ok(())
@@ -150,10 +153,12 @@ fn write_symbol(out: &mut dyn Write, sym: &Symbol, depth: usize) -> Result<()> {
         "{}{} {}  L{}-{}  {}",
         "  ".repeat(depth),
         sym.kind.as_str(),
-        sym.path,
+        escape_line(&sym.path),
         sym.start_line,
         sym.end_line,
-        sym.signature
+        // One line by construction, but its text is the file's: a raw
+        // control in a default value is shown, not printed.
+        escape_line(&sym.signature)
     )?;
     for child in &sym.children {
         write_symbol(out, child, depth + 1)?;
@@ -222,7 +227,9 @@ pub fn tokens(
             } else {
                 dir.join(&rel).display().to_string()
             };
-            (shown, n)
+            // One row per file, whatever its name: a newline or a control
+            // in it is shown, never printed.
+            (escape_line(&shown).into_owned(), n)
         })
         .collect();
     let mut total = 0;

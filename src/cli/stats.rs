@@ -8,7 +8,7 @@ use ctxcurate::core::compose::ComposeOptions;
 use ctxcurate::core::discovery::context::{self, MapOptions};
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::token_map::TokenMap;
-use ctxcurate::text::sanitize::display_line;
+use ctxcurate::text::sanitize::{display_line, escape_line};
 
 use super::Ctx;
 use super::build::chosen_preset;
@@ -40,7 +40,13 @@ pub fn stats(
         serde_json::to_writer_pretty(&mut *ctx.out, &map)?;
         writeln!(ctx.out)?;
     } else {
-        ctx.out.write_all(map.table(BAR_WIDTH).as_bytes())?;
+        // One row per file, whatever its name: a newline or a control in
+        // a path is shown, never printed (JSON escapes them itself).
+        let mut shown = map;
+        for row in &mut shown.files {
+            row.path = escape_line(&row.path).into_owned();
+        }
+        ctx.out.write_all(shown.table(BAR_WIDTH).as_bytes())?;
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! everything the CLI prints to a terminal ([`terminal`]). No terminal
 //! crate here: these take text and return text.
 
+pub mod invisible;
 pub mod sanitize;
 pub mod terminal;
 pub mod words;

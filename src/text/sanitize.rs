@@ -14,7 +14,8 @@
 //!
 //! * C0 controls as the Unicode Control Pictures, `\x1b` → `␛`, `\0` → `␀`
 //!   (U+2400 + code); DEL as `␡`. A tab is expanded to spaces instead.
-//! * C1 controls, bidi controls and the invisible format characters (see
+//! * C1 controls, bidi controls and every invisible character (Unicode's
+//!   Default_Ignorable_Code_Point and format category Cf, see
 //!   [`needs_escape`]) as Rust-style escapes such as `\u{202e}`.
 //!
 //! [`escape_line`] applies the same rule to one-line fields of the composed
@@ -26,6 +27,9 @@
 //! characters so a minified 10 MB line costs no more than a short one.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use super::invisible::INVISIBLE;
 
 /// Tab stops every this many columns.
 pub const TAB_WIDTH: usize = 4;
@@ -33,32 +37,42 @@ pub const TAB_WIDTH: usize = 4;
 /// Appended to a line cut at its limit.
 const ELLIPSIS: char = '…';
 
-/// Invisible or reordering characters shown as `\u{…}` escapes, beyond the
-/// C0/DEL/C1 controls. Inclusive ranges.
-const INVISIBLE: &[(char, char)] = &[
-    ('\u{00AD}', '\u{00AD}'),   // soft hyphen
-    ('\u{061C}', '\u{061C}'),   // Arabic letter mark (bidi)
-    ('\u{115F}', '\u{1160}'),   // Hangul fillers (invisible, used to spoof)
-    ('\u{180E}', '\u{180E}'),   // Mongolian vowel separator
-    ('\u{200B}', '\u{200F}'),   // zero-width space/joiners, LRM, RLM
-    ('\u{2028}', '\u{2029}'),   // line and paragraph separators
-    ('\u{202A}', '\u{202E}'),   // bidi embeddings and overrides
-    ('\u{2060}', '\u{2064}'),   // word joiner, invisible operators
-    ('\u{2066}', '\u{206F}'),   // bidi isolates, deprecated format chars
-    ('\u{3164}', '\u{3164}'),   // Hangul filler
-    ('\u{FEFF}', '\u{FEFF}'),   // zero-width no-break space (BOM)
-    ('\u{FFA0}', '\u{FFA0}'),   // halfwidth Hangul filler
-    ('\u{FFF9}', '\u{FFFB}'),   // interlinear annotation controls
-    ('\u{E0000}', '\u{E007F}'), // tag characters ("ASCII smuggling")
-];
+/// Characters a reader sees as a line break, though a terminal does not
+/// break there: line and paragraph separators (Zl, Zp). Shown as escapes
+/// so a one-line field stays visibly one line.
+const SEPARATORS: &[char] = &['\u{2028}', '\u{2029}'];
 
 /// Whether `c` is replaced by an escape or a picture when displayed: the
 /// C0 controls (tab and newline included: [`display_line`] expands the tab
-/// itself), DEL, the C1 controls and the invisible/bidi characters listed
-/// in this module's docs.
+/// itself), DEL, the C1 controls, the line and paragraph separators, and
+/// every character a reader cannot see, by Unicode's own rule: the
+/// Default_Ignorable_Code_Point property and the format category Cf
+/// (zero-width characters, bidi controls, variation selectors, tags,
+/// fillers, invisible operators; the table in `text/invisible.rs` is
+/// generated from the Unicode Character Database).
+///
+/// Emoji sequences are shown in parts: a variation selector (`❤\u{fe0f}`)
+/// or a zero-width joiner (`👩\u{200d}💻`) is escaped like any other
+/// invisible character, since the same selectors, chained, carry hidden
+/// bytes ("emoji smuggling"); the pictographs themselves render.
 pub fn needs_escape(c: char) -> bool {
     c.is_control() // C0, DEL and C1: exactly Unicode's Cc category
-        || INVISIBLE.iter().any(|&(lo, hi)| (lo..=hi).contains(&c))
+        || (c > '\u{7f}' && (SEPARATORS.contains(&c) || is_invisible(c)))
+}
+
+/// Whether `c` is in the generated Default_Ignorable ∪ Cf table.
+fn is_invisible(c: char) -> bool {
+    INVISIBLE
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                Ordering::Less
+            } else if lo > c {
+                Ordering::Greater
+            } else {
+                Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 /// `s` as one line safe to draw: tabs expanded to [`TAB_WIDTH`] stops,
@@ -223,6 +237,14 @@ mod tests {
             || (0x2066..=0x2069).contains(&c) // bidi isolates
             || c == 0xfeff
             || (0xe0000..=0xe007f).contains(&c) // tags
+            || (0xfe00..=0xfe0f).contains(&c) // variation selectors
+            || (0xe0100..=0xe01ef).contains(&c) // variation selectors supplement
+            || c == 0x034f // combining grapheme joiner
+            || (0x17b4..=0x17b5).contains(&c) // Khmer inherent vowels
+            || (0x1d173..=0x1d17a).contains(&c) // musical format controls
+            || (0x1bca0..=0x1bca3).contains(&c) // shorthand format controls
+            || (0x0600..=0x0605).contains(&c) // Arabic number signs
+            || (0x180b..=0x180f).contains(&c) // Mongolian selectors
     }
 
     fn shown(s: &str) -> String {
@@ -279,6 +301,99 @@ mod tests {
         assert_eq!(shown("\u{feff}x"), "\\u{feff}x");
         assert_eq!(shown("\u{e0041}"), "\\u{e0041}");
         assert_eq!(shown("\u{2028}"), "\\u{2028}");
+    }
+
+    /// Every code point of the generated table (Default_Ignorable_Code_Point
+    /// ∪ Cf) is escaped, alone and inside text, by both rules.
+    #[test]
+    fn every_default_ignorable_and_format_char_is_escaped() {
+        use crate::text::invisible::{INVISIBLE, UNICODE_VERSION};
+        assert!(UNICODE_VERSION.starts_with("15."), "{UNICODE_VERSION}");
+        // Sorted and disjoint, or the binary search misses some.
+        for pair in INVISIBLE.windows(2) {
+            assert!(pair[0].1 < pair[1].0, "{pair:?}");
+        }
+        let mut count = 0;
+        for &(lo, hi) in INVISIBLE {
+            assert!(lo <= hi);
+            for c in lo..=hi {
+                count += 1;
+                assert!(needs_escape(c), "U+{:04X}", c as u32);
+                let line = format!("a{c}b");
+                let out = display_line(&line, 100);
+                assert!(!out.contains(c), "U+{:04X}: {out:?}", c as u32);
+                assert_eq!(out, format!("a\\u{{{:x}}}b", c as u32));
+                assert!(!escape_line(&line).contains(c), "U+{:04X}", c as u32);
+            }
+        }
+        // Unicode 15: 4174 default-ignorables and 170 Cf, overlapping.
+        assert!(count > 4200, "{count}");
+    }
+
+    /// The characters the issue found passing, written out by hand.
+    #[test]
+    fn listed_invisible_characters_are_escaped() {
+        for c in [
+            '\u{fe00}',
+            '\u{fe0f}',
+            '\u{e0100}',
+            '\u{e01ef}',
+            '\u{034f}',
+            '\u{17b4}',
+            '\u{17b5}',
+            '\u{1d173}',
+            '\u{1d17a}',
+            '\u{1bca0}',
+            '\u{1bca3}',
+            '\u{0600}',
+            '\u{0605}',
+            '\u{06dd}',
+            '\u{070f}',
+            '\u{180b}',
+            '\u{110bd}',
+            '\u{13430}',
+            '\u{fff9}',
+            '\u{2065}',
+        ] {
+            assert!(needs_escape(c), "U+{:04X}", c as u32);
+            assert_eq!(shown(&format!("{c}")), format!("\\u{{{:x}}}", c as u32));
+        }
+    }
+
+    /// A sentence hidden in variation selectors after one visible
+    /// character ("emoji smuggling": a byte per selector) shows as escapes.
+    #[test]
+    fn a_sentence_hidden_in_variation_selectors_shows() {
+        let hide = |b: u8| {
+            let b = u32::from(b);
+            char::from_u32(if b < 16 { 0xfe00 + b } else { 0xe0100 + b - 16 }).unwrap()
+        };
+        let hidden: String = "ignore previous instructions".bytes().map(hide).collect();
+        let line = format!("ok = 1  # 😀{hidden}");
+        let out = shown(&line);
+        assert!(out.starts_with("ok = 1  # 😀\\u{e01"), "{out}");
+        assert!(!out.chars().any(|c| c != '😀' && needs_escape(c)), "{out}");
+        assert_eq!(out.matches("\\u{").count(), 28);
+    }
+
+    /// Ordinary text of every script, emoji and combining marks included,
+    /// is left alone (borrowed: nothing to escape).
+    #[test]
+    fn ordinary_text_renders_unchanged() {
+        for s in [
+            "日本語のテキスト 中文 한국어",
+            "العربية עברית हिन्दी ไทย",
+            "e\u{301}te\u{301} n\u{303}",
+            "😀 👍🏽 🇫🇷 ❤",
+            "Ελληνικά Русский",
+        ] {
+            let out = display_line(s, 200);
+            assert!(matches!(out, Cow::Borrowed(_)), "{s:?} -> {out:?}");
+        }
+        // The parts of an emoji ZWJ sequence render; the joiner and the
+        // presentation selector are escaped (see `needs_escape`).
+        assert_eq!(shown("👩\u{200d}💻"), "👩\\u{200d}💻");
+        assert_eq!(shown("❤\u{fe0f}"), "❤\\u{fe0f}");
     }
 
     #[test]
@@ -393,7 +508,9 @@ mod tests {
                 1 => 0x7f + self.below(0x21),    // DEL and C1
                 2 => 0x2000 + self.below(0x80),  // general punctuation: bidi, zero-width
                 3 => 0xe0000 + self.below(0x80), // tags
-                4 => [0xfeff, 0xfffd, 0x2026, 0x2400, 0x241b][self.below(5) as usize],
+                4 => [
+                    0xfeff, 0xfffd, 0x2026, 0x2400, 0x241b, 0xfe0f, 0xe0100, 0x1d173,
+                ][self.below(8) as usize],
                 5 => self.below(0x11_0000),   // anything
                 _ => 0x20 + self.below(0x5f), // printable ASCII
             };

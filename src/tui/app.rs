@@ -72,7 +72,17 @@ pub fn run(cwd: &Path) -> Result<Ended> {
         let _ = signal_tx.send(Msg::Signal(sig));
     })
     .context("cannot watch for termination signals")?;
-    let mut terminal = ratatui::try_init().context("cannot set up the terminal")?;
+    // The last resort for exits that pass by the loop and the panic hook
+    // (abort, `process::exit`, fatal signals): armed before the terminal
+    // changes.
+    signals::guard_terminal();
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            signals::restore_terminal();
+            return Err(e).context("cannot set up the terminal");
+        }
+    };
     install_panic_hook();
     if state.project.settings.mouse
         && let Err(e) = crossterm::execute!(io::stdout(), term::EnableMouseCapture)
@@ -278,6 +288,16 @@ fn event_loop(
 /// screen (where a click lands).
 fn handle(state: &mut State, msg: Msg, tree_top: usize) -> Vec<Effect> {
     match msg {
+        // Debug builds: F12 with CTXCURATE_TEST_DIE set ends the process
+        // as a crash would (tests/tui_tmux.rs checks the terminal after).
+        #[cfg(debug_assertions)]
+        Msg::Term(TermEvent::Key(key))
+            if key.code == crossterm::event::KeyCode::F(12)
+                && std::env::var_os("CTXCURATE_TEST_DIE").is_some() =>
+        {
+            signals::test_die();
+            Vec::new()
+        }
         Msg::Term(TermEvent::Key(key)) => match dispatch::key_event(state, &key) {
             Some(ev) => {
                 state.status = None;

@@ -11,6 +11,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::app;
+use super::clock::Clock;
 use super::commit::recompose;
 use super::dispatch;
 use super::effects;
@@ -58,7 +59,9 @@ impl Harness {
     pub fn open_project(project: Project, width: u16, height: u16) -> Result<Harness> {
         let root = project.root.clone();
         let root = root.as_path();
-        let (state, _) = app::startup(project);
+        let (mut state, _) = app::startup(project);
+        // Time moves only when a test says so (`Harness::wait`).
+        state.clock = Clock::manual();
         let sync = DiskSync::new(state.project.path.clone(), state.project.file.clone());
         let cache = state.project.file_cache();
         cache.set_policy(state.compose_options().read);
@@ -125,6 +128,13 @@ impl Harness {
     pub fn check_disk(&mut self) {
         let outcome = self.sync.check();
         self.send(Event::Disk(Box::new(outcome)));
+    }
+
+    /// Let `ms` milliseconds pass on the TUI's clock (nothing sleeps).
+    pub fn wait(&mut self, ms: u64) {
+        self.state
+            .clock
+            .advance(std::time::Duration::from_millis(ms));
     }
 
     /// Press one key and return the effects `update` asked for, without

@@ -207,7 +207,32 @@ impl Keymap {
         if let Some(user) = user {
             map.apply(user, "keymap", &mut problems);
         }
+        map.keep_copy_keys_off_the_confirm(&mut problems);
         (map, problems)
+    }
+
+    /// A key that starts a copy must not also answer the question a copy
+    /// of likely secrets asks: with `y` on both, the vim habit `yy` sends
+    /// the secrets before the question has been read. Such a binding in
+    /// `[confirm]` is reported and dropped, whoever made it.
+    fn keep_copy_keys_off_the_confirm(&mut self, problems: &mut Vec<String>) {
+        let copy_keys: Vec<Key> = [Action::Yank, Action::YankFile]
+            .into_iter()
+            .flat_map(|a| self.keys_for(a))
+            .map(|(_, key)| key)
+            .collect();
+        let Some(confirm) = self.bindings.get_mut(&Context::Confirm) else {
+            return;
+        };
+        for key in copy_keys {
+            if confirm.get(&key) == Some(&Action::Confirm) {
+                confirm.remove(&key);
+                problems.push(format!(
+                    "keymap.confirm: `{key}` also starts a copy, so it cannot confirm \
+                     copying likely secrets (pick another key)"
+                ));
+            }
+        }
     }
 
     /// The built-in defaults only.
@@ -307,6 +332,39 @@ impl Keymap {
 }
 
 impl Keymap {
+    /// The keys bound to `action` in `ctx`'s own table (not `[global]`).
+    pub fn keys_in(&self, ctx: Context, action: Action) -> Vec<Key> {
+        self.keys_for(action)
+            .into_iter()
+            .filter(|(c, _)| *c == ctx)
+            .map(|(_, key)| key)
+            .collect()
+    }
+
+    /// How to answer the question before copying likely secrets, from
+    /// the `[confirm]` bindings: `c copies anyway · n / Esc cancel`.
+    pub fn confirm_copy_hint(&self) -> String {
+        let join = |keys: Vec<Key>| {
+            keys.iter()
+                .map(Key::to_string)
+                .collect::<Vec<_>>()
+                .join(" / ")
+        };
+        let confirm = self.keys_in(Context::Confirm, Action::Confirm);
+        let mut cancel = self.keys_in(Context::Confirm, Action::Cancel);
+        for (ctx, key) in self.keys_for(Action::Cancel) {
+            if ctx == Context::Global && !cancel.contains(&key) {
+                cancel.push(key);
+            }
+        }
+        let copy = if confirm.is_empty() {
+            "no key copies anyway ([keymap.confirm] binds none)".to_string()
+        } else {
+            format!("{} copies anyway", join(confirm))
+        };
+        format!("{copy} · {} cancel", join(cancel))
+    }
+
     /// The keys of `action` for people: one entry per key, naming the
     /// contexts it is bound in (`Enter (preview, picker)`), `-` if none.
     pub fn keys_label(&self, action: Action) -> String {
@@ -447,6 +505,46 @@ mod tests {
                 .iter()
                 .any(|p| p.contains("unknown context `nowhere`"))
         );
+    }
+
+    /// `yy` must not confirm a copy of secrets: a copy key bound to
+    /// `confirm` in `[confirm]` is refused, by default and from a user.
+    #[test]
+    fn a_copy_key_cannot_confirm_a_copy() {
+        let map = Keymap::defaults();
+        for spec in ["y", "Y", "enter"] {
+            assert_eq!(map.lookup(Context::Confirm, key(spec)), None, "{spec}");
+        }
+        assert_eq!(
+            map.lookup(Context::Confirm, key("c")),
+            Some(Action::Confirm)
+        );
+        // The user's own copy keys may not confirm either.
+        let user: toml::Value = toml::from_str(
+            r#"
+            [confirm]
+            y = "confirm"
+            Y = "confirm"
+            "ctrl-y" = "confirm"
+            x = "confirm"
+            [global]
+            "ctrl-y" = "yank"
+            [tree]
+            x = "yank_file"
+            "#,
+        )
+        .unwrap();
+        let (map, problems) = Keymap::load(Some(&user));
+        for spec in ["y", "Y", "ctrl-y", "x"] {
+            assert_ne!(
+                map.lookup(Context::Confirm, key(spec)),
+                Some(Action::Confirm),
+                "{spec}"
+            );
+        }
+        assert_eq!(problems.len(), 4, "{problems:?}");
+        assert!(problems[0].contains("also starts a copy"), "{problems:?}");
+        assert_eq!(map.confirm_copy_hint(), "c copies anyway · n / Esc cancel");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod action;
 pub mod app;
 mod changed;
 pub mod clipboard;
+pub mod clock;
 pub mod commit;
 pub mod curate;
 pub mod discover;

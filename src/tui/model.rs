@@ -21,6 +21,9 @@ pub struct PendingCopy {
     pub tokens: usize,
     pub tokenizer: TokenizerKind,
     pub findings: Vec<Finding>,
+    /// When the question opened: a confirm arriving sooner is refused
+    /// (see `overlays::CONFIRM_PAUSE`).
+    pub opened: std::time::Instant,
 }
 
 /// One file's place in the composition.

@@ -14,6 +14,12 @@ use super::token_keys;
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
 
+/// How long after the question before copying likely secrets opens a
+/// confirm is ignored. Keys typed ahead while the copy was being composed,
+/// or pressed in the same breath as the key that asked, arrive well within
+/// it; reading the findings takes longer. Cancelling is honoured at once.
+pub const CONFIRM_PAUSE: std::time::Duration = std::time::Duration::from_millis(400);
+
 /// Keys while an overlay is open.
 pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) -> Vec<Effect> {
     match overlay {
@@ -42,6 +48,12 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
         Overlay::Finder => super::finder_overlay::on_action(state, action),
         Overlay::Tokens { path } => token_keys::on_tokens(state, path, action),
         Overlay::ConfirmCopy(pending) => match action {
+            Action::Confirm if state.clock.since(pending.opened) < CONFIRM_PAUSE => {
+                // Too soon to have read the findings: a key typed ahead
+                // (or the rest of the batch that asked) does not answer;
+                // the question stays open.
+                Vec::new()
+            }
             Action::Confirm => {
                 state.overlay = None;
                 let PendingCopy {

@@ -14,6 +14,7 @@ use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
 use crate::core::walk::{self, ResolvedItem};
 
+use super::clock::Clock;
 use super::finder::Finder;
 use super::keymap::{Context, Keymap};
 use super::model::{
@@ -199,6 +200,9 @@ pub struct State {
     /// Wakes the event loop from a background thread (the finder's
     /// matcher has new results); a no-op where nothing waits (the harness).
     pub wake: Arc<dyn Fn() + Send + Sync>,
+    /// "Now" for time-based gates (the system's; the harness's moves by
+    /// hand).
+    pub clock: Clock,
     /// The files git sees changed, marked in the tree (`mark_changed`).
     pub changed: Option<ChangedMarks>,
     /// Terminal height, for page moves.
@@ -259,6 +263,7 @@ impl State {
             discovery: None,
             finder: None,
             wake: Arc::new(|| {}),
+            clock: Clock::system(),
             changed: None,
             page: 20,
             quit: false,

@@ -117,8 +117,9 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             state.say(
                 Level::Warn,
                 format!(
-                    "{} likely secret(s) in {label}: y copies anyway, n cancels",
-                    findings.len()
+                    "{} likely secret(s) in {label}: {}",
+                    findings.len(),
+                    state.keymap.confirm_copy_hint()
                 ),
             );
             state.overlay = Some(Overlay::ConfirmCopy(Box::new(PendingCopy {
@@ -127,6 +128,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                 tokens,
                 tokenizer,
                 findings,
+                opened: state.clock.now(),
             })));
             Vec::new()
         }

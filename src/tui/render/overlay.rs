@@ -21,7 +21,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::Help { scroll }) => help(state, frame, area, *scroll),
         Some(Overlay::Picker { cursor }) => picker(state, frame, area, *cursor),
         Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
-        Some(Overlay::ConfirmCopy(pending)) => confirm_copy(frame, area, pending),
+        Some(Overlay::ConfirmCopy(pending)) => confirm_copy(state, frame, area, pending),
         Some(Overlay::Finder) => super::finder::draw(state, frame, area),
         Some(Overlay::Tokens { path }) => super::tokens::draw(state, frame, area, path.as_deref()),
     }
@@ -30,7 +30,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
 /// At most this many findings are listed; the rest are counted.
 const FINDINGS_SHOWN: usize = 8;
 
-fn confirm_copy(frame: &mut Frame, area: Rect, pending: &PendingCopy) {
+fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &PendingCopy) {
     let shown = pending.findings.len().min(FINDINGS_SHOWN);
     let extra = usize::from(pending.findings.len() > shown);
     let height = (shown + extra + 5) as u16;
@@ -59,7 +59,7 @@ fn confirm_copy(frame: &mut Frame, area: Rect, pending: &PendingCopy) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
-        "y / Enter copy anyway · n / Esc cancel",
+        state.keymap.confirm_copy_hint(),
         Style::default().fg(Color::DarkGray),
     ));
     frame.render_widget(
