@@ -343,6 +343,9 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
+    if let Some(note) = s.excluded_note() {
+        writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
+    }
     if !s.mentions.is_empty() {
         let shown: Vec<String> = s
             .mentions

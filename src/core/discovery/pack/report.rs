@@ -1,5 +1,6 @@
 //! What a pack tells the user: the numbers (`PackStats`, on stderr and in
-//! `--stats-json`), the targets left out, the unresolved imports, and the
+//! `--stats-json`), the targets left out, the files the preset excludes
+//! that discovery left out, the unresolved imports, and the
 //! budget a model window leaves.
 
 use serde::Serialize;
@@ -13,6 +14,8 @@ use super::PackedItem;
 
 /// How many unresolved imports the stats show by name.
 pub const UNRESOLVED_EXAMPLES: usize = 5;
+/// How many excluded files the note names.
+const EXCLUDED_EXAMPLES: usize = 5;
 
 /// Numbers for the user (stderr) and for machines (`--stats-json`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -31,6 +34,9 @@ pub struct PackStats {
     /// The paths and identifiers the task names, with the files each
     /// matched (none: a typo, or not in the project).
     pub mentions: Vec<Mention>,
+    /// Files the targets reach or the task names that the preset excludes,
+    /// left out, sorted.
+    pub excluded: Vec<String>,
     pub candidates: usize,
     pub included: usize,
     pub full: usize,
@@ -51,6 +57,23 @@ impl PackStats {
     /// import of the project resolved.
     pub fn unresolved_note(&self) -> Option<String> {
         unresolved_note(self.unresolved_imports, &self.unresolved_examples)
+    }
+
+    /// "left out N files the preset excludes: a, b, …": `None` when the
+    /// exclusions took nothing away.
+    pub fn excluded_note(&self) -> Option<String> {
+        let n = self.excluded.len();
+        let first = self.excluded.first()?;
+        let what = if n == 1 { "file" } else { "files" };
+        let mut line = format!("left out {n} {what} the preset excludes: {first}");
+        for path in self.excluded.iter().skip(1).take(EXCLUDED_EXAMPLES - 1) {
+            line.push_str(", ");
+            line.push_str(path);
+        }
+        if n > EXCLUDED_EXAMPLES {
+            line.push_str(&format!(" and {} more", n - EXCLUDED_EXAMPLES));
+        }
+        Some(line)
     }
 }
 
