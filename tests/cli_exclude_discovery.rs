@@ -147,3 +147,36 @@ fn an_explicit_entry_still_wins_over_an_exclusion() {
     let text = p.ok(&["build", "--target", "app.py", "--budget", "4000"]);
     assert!(text.contains("### pkg/vault.py"), "{text}");
 }
+
+#[test]
+fn discovery_never_brings_in_a_credential_file() {
+    // A task (a repository's preset may carry one) naming credential
+    // files, and an import of a module whose name marks a key file: a
+    // glob would never bring them in, and neither does discovery.
+    let p = Project::empty();
+    p.write("app.py", "import id_rsa_tool\n\nprint(id_rsa_tool.x)\n");
+    p.write("id_rsa_tool.py", "x = 'KEYTOOL_MARKER'\n");
+    p.write(
+        "cfg/credentials.json",
+        "{\"token\": \"CREDENTIALS_MARKER\"}\n",
+    );
+    p.write("history.toml", "HISTORY_MARKER = 1\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\ntask = \"Look at cfg/credentials.json, history.toml and id_rsa_tool.py\"\n",
+    );
+    let out = p.run(&["build", "--target", "app.py", "--budget", "4000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = common::stdout(&out);
+    for marker in ["KEYTOOL_MARKER", "CREDENTIALS_MARKER", "HISTORY_MARKER"] {
+        assert!(!text.contains(marker), "{marker}:\n{text}");
+    }
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "note: left out 2 credential files discovery reached: cfg/credentials.json, \
+             id_rsa_tool.py (only a preset entry naming one brings it in)"
+        ),
+        "{err}"
+    );
+}

@@ -343,7 +343,10 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
-    if let Some(note) = s.excluded_note() {
+    for note in [s.excluded_note(), s.sensitive_note()]
+        .into_iter()
+        .flatten()
+    {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
     if !s.mentions.is_empty() {

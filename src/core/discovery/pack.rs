@@ -5,11 +5,12 @@
 //! (callers, tests), the repo map, then the preset's own entries. An item
 //! that does not fit is reduced (full → skeleton → outline) before it is
 //! dropped — every candidate is tried, in rank order — and the exact count of the finished text is checked last, so the result
-//! never exceeds the budget. A file the preset excludes is never a
-//! candidate nor in the map, however it is reached (`exclusions`). Targets that do not fit are reported apart
+//! never exceeds the budget. A file the preset excludes, or a credential
+//! file, is never a candidate nor in the map, however it is reached
+//! (`exclusions`). Targets that do not fit are reported apart
 //! ([`Packed::missing_targets`]): the caller decides whether that is an error.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -17,7 +18,7 @@ use serde::Serialize;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
-use crate::core::discovery::exclusions::Excluded;
+use crate::core::discovery::exclusions::{Excluded, LeftOut};
 use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
 use crate::core::discovery::mentions;
 use crate::core::discovery::repo_map::{self, RepoMap};
@@ -187,9 +188,9 @@ pub fn pack_with(
         mentions,
         excluded,
     } = ranking(root, preset, targets, cache, walked, graph);
-    // What the preset excludes never becomes a candidate, however it is
-    // reached; the stats name it as left out.
-    let mut left_out = BTreeSet::new();
+    // What the preset excludes, or no glob would bring in, never becomes
+    // a candidate, however it is reached; the stats name it as left out.
+    let mut left_out = LeftOut::default();
     let mentioned = excluded.split(mentions::matched_files(&mentions), &mut left_out);
     let mut reach = graph.reach(targets);
     for list in [&mut reach.direct, &mut reach.transitive, &mut reach.callers] {
@@ -210,7 +211,8 @@ pub fn pack_with(
     stats.task_tokens =
         compose::task_markdown(&preset.task).map_or(0, |section| packer.count(&section));
     stats.mentions = mentions;
-    stats.excluded = left_out.into_iter().collect();
+    stats.excluded = left_out.excluded.into_iter().collect();
+    stats.sensitive = left_out.sensitive.into_iter().collect();
     stats.unresolved_imports = graph.unresolved().len();
     stats.unresolved_examples =
         graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();
@@ -234,7 +236,7 @@ pub struct Ranking {
     /// The task's mentions, with every file each matched (excluded ones
     /// too: the stats say what a mention named).
     pub mentions: Vec<mentions::Mention>,
-    /// The files of the graph and of the mentions the preset excludes.
+    /// The files of the graph and of the mentions discovery leaves out.
     pub excluded: Excluded,
 }
 

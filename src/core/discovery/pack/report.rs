@@ -37,6 +37,9 @@ pub struct PackStats {
     /// Files the targets reach or the task names that the preset excludes,
     /// left out, sorted.
     pub excluded: Vec<String>,
+    /// Credential files the targets reach or the task names, left out
+    /// (only a preset entry naming one brings it in), sorted.
+    pub sensitive: Vec<String>,
     pub candidates: usize,
     pub included: usize,
     pub full: usize,
@@ -62,19 +65,37 @@ impl PackStats {
     /// "left out N files the preset excludes: a, b, …": `None` when the
     /// exclusions took nothing away.
     pub fn excluded_note(&self) -> Option<String> {
-        let n = self.excluded.len();
-        let first = self.excluded.first()?;
-        let what = if n == 1 { "file" } else { "files" };
-        let mut line = format!("left out {n} {what} the preset excludes: {first}");
-        for path in self.excluded.iter().skip(1).take(EXCLUDED_EXAMPLES - 1) {
-            line.push_str(", ");
-            line.push_str(path);
-        }
-        if n > EXCLUDED_EXAMPLES {
-            line.push_str(&format!(" and {} more", n - EXCLUDED_EXAMPLES));
-        }
-        Some(line)
+        let (one, many) = ("file the preset excludes", "files the preset excludes");
+        left_out_note(&self.excluded, one, many, "")
     }
+
+    /// "left out N credential files discovery reached: a, …; …": `None`
+    /// when it reached none.
+    pub fn sensitive_note(&self) -> Option<String> {
+        left_out_note(
+            &self.sensitive,
+            "credential file discovery reached",
+            "credential files discovery reached",
+            " (only a preset entry naming one brings it in)",
+        )
+    }
+}
+
+/// "left out N <what>: a, b, … and M more<tail>": `None` for none.
+fn left_out_note(paths: &[String], one: &str, many: &str, tail: &str) -> Option<String> {
+    let n = paths.len();
+    let first = paths.first()?;
+    let what = if n == 1 { one } else { many };
+    let mut line = format!("left out {n} {what}: {first}");
+    for path in paths.iter().skip(1).take(EXCLUDED_EXAMPLES - 1) {
+        line.push_str(", ");
+        line.push_str(path);
+    }
+    if n > EXCLUDED_EXAMPLES {
+        line.push_str(&format!(" and {} more", n - EXCLUDED_EXAMPLES));
+    }
+    line.push_str(tail);
+    Some(line)
 }
 
 /// "N imports did not resolve to a project file, e.g. `…` in a.py, …":
