@@ -14,7 +14,9 @@
 //! the file itself wins over an exclusion, and so does a target: both are
 //! the user asking for that file by name. A guarded file is never
 //! discovered; a preset entry naming one brings it in as the preset's own
-//! entry, under whatever consent that needs.
+//! entry, under whatever consent that needs. A file left out still carries
+//! the import graph: what it imports may be discovered through it (the
+//! user excluded that file, not its neighbours).
 
 use std::collections::{BTreeSet, HashSet};
 

@@ -231,7 +231,7 @@ pub fn pack_with(
 /// The project's files ranked around the targets, for a pack or a map.
 #[derive(Debug, Clone, Default)]
 pub struct Ranking {
-    /// In rank order, without the files the preset excludes.
+    /// In rank order, without the files discovery leaves out.
     pub ranked: Vec<Ranked>,
     /// The task's mentions, with every file each matched (excluded ones
     /// too: the stats say what a mention named).
@@ -243,8 +243,8 @@ pub struct Ranking {
 /// The project's files ranked around `targets`, the files the preset's
 /// task names seeding the ranking beside them; with the task's mentions.
 /// A pack and a preset's own repo map (`core::discovery::context`) rank
-/// alike, and neither ranks a file the preset excludes (nor lets one seed
-/// the ranking).
+/// alike, and neither ranks a file discovery leaves out (one the preset
+/// excludes, a credential file), nor lets one seed the ranking.
 pub fn ranking(
     root: &Path,
     preset: &Preset,
