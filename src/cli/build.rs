@@ -345,6 +345,12 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
+    for note in [s.excluded_note(), s.sensitive_note()]
+        .into_iter()
+        .flatten()
+    {
+        writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
+    }
     if !s.mentions.is_empty() {
         let shown: Vec<String> = s
             .mentions

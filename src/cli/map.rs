@@ -7,6 +7,7 @@
 use std::collections::HashSet;
 
 use anyhow::Result;
+use ctxcurate::core::discovery::exclusions::Excluded;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{UNRESOLVED_EXAMPLES, unresolved_note};
 use ctxcurate::core::discovery::repo_map;
@@ -41,7 +42,10 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         &project.settings.include_dirs,
         &cache,
     );
-    let ranked = graph.rank(&targets);
+    let mut ranked = graph.rank(&targets);
+    // The preset's exclusions hold in its map too.
+    let excluded = Excluded::among(&preset, &targets, graph.paths());
+    ranked.retain(|r| !excluded.contains(&r.path));
     let skip: HashSet<&str> = targets.iter().map(String::as_str).collect();
     cache.progress().start("outlining the map", 0);
     let map = repo_map::build(&project.root, &ranked, &skip, budget, tokenizer, &cache);

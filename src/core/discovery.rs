@@ -3,9 +3,11 @@
 //! resolves imports into a ranked import graph, `repo_map` outlines the
 //! project in rank order, `mentions` finds the files a task names, `pack`
 //! fills the budget with all of them, and `context` composes a preset with
-//! its own repo map (what an accepted discovery keeps).
+//! its own repo map (what an accepted discovery keeps). `exclusions` keeps
+//! the files a preset excludes out of every one of them.
 
 pub mod context;
+pub mod exclusions;
 pub mod graph;
 pub mod mentions;
 pub mod pack;

@@ -37,8 +37,8 @@ pub use file::{
 };
 pub use lock::{LOCK_FILE, ProjectLock};
 pub use paths::{
-    CONFIG_ENV, find_root, global_config_path, lexical, normalize_rel, user_state_dir,
-    user_state_dir_from,
+    CONFIG_ENV, RootNote, RootSearch, find_root, global_config_path, lexical, normalize_rel,
+    search_root, user_state_dir, user_state_dir_from,
 };
 
 /// The name of the project file at the project root.
@@ -85,13 +85,21 @@ pub struct Project {
 }
 
 impl Project {
-    /// Open the project containing `start` (see [`find_root`]) with the
+    /// Open the project containing `start` (see [`search_root`]; a project
+    /// file it passed over is the first warning) with the
     /// global config from [`global_config_path`] and the user's consents
     /// from [`TrustStore::user`].
     pub fn open(start: &Path) -> Result<Project, ProjectError> {
-        let root = find_root(start);
+        let found = search_root(start);
         let store = TrustStore::user().ok();
-        Project::open_with(&root, global_config_path().as_deref(), store.as_ref())
+        let mut project =
+            Project::open_with(&found.root, global_config_path().as_deref(), store.as_ref())?;
+        // A project file passed over (another user's, beyond /tmp) is said
+        // first: it explains the root every other message is about.
+        if let Some(note) = found.note {
+            project.warnings.insert(0, note.to_string());
+        }
+        Ok(project)
     }
 
     /// Open the project whose root is exactly `root`, with the global config

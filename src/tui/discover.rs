@@ -159,6 +159,16 @@ pub fn on_discovered(
         Some(note) => format!("{message} · {note}"),
         None => message,
     };
+    let message = match s.excluded.len() {
+        0 => message,
+        1 => format!("{message} · 1 file the preset excludes left out"),
+        n => format!("{message} · {n} files the preset excludes left out"),
+    };
+    let message = match s.sensitive.len() {
+        0 => message,
+        1 => format!("{message} · 1 credential file left out"),
+        n => format!("{message} · {n} credential files left out"),
+    };
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
     state.composed = Some(composed);

@@ -1,7 +1,8 @@
 //! What a preset composes to, for every front end: its files as
 //! `core::compose` renders them, and — when the preset asks for one with
 //! `repo_map = N` — a repo map of the project's other files ranked around
-//! its targets, exactly as a packed build ranks them. `ctxcurate build`,
+//! its targets, exactly as a packed build ranks them (without the files
+//! the preset excludes). `ctxcurate build`,
 //! `stats` and the TUI's preview, gauge, `y` and `w` all call [`compose`],
 //! so an accepted discovery composes to the files and the map it packed.
 
@@ -64,7 +65,7 @@ pub fn parts(
             return None;
         }
         let graph = ImportGraph::build(root, walked, &map.include_dirs, cache);
-        let (ranked, _) = pack::ranking(root, preset, &preset.targets, cache, walked, &graph);
+        let ranked = pack::ranking(root, preset, &preset.targets, cache, walked, &graph).ranked;
         let shown: HashSet<&str> = files
             .iter()
             .filter(|f| f.aggregate)

@@ -167,6 +167,11 @@ impl ImportGraph {
         self.len() == 0
     }
 
+    /// Every node's path, in no particular order.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.graph.node_weights().map(String::as_str)
+    }
+
     /// Whether `path` is a node (a readable code file of the project).
     pub fn contains(&self, path: &str) -> bool {
         self.index.contains_key(path)

@@ -5,7 +5,9 @@
 //! (callers, tests), the repo map, then the preset's own entries. An item
 //! that does not fit is reduced (full → skeleton → outline) before it is
 //! dropped — every candidate is tried, in rank order — and the exact count of the finished text is checked last, so the result
-//! never exceeds the budget. Targets that do not fit are reported apart
+//! never exceeds the budget. A file the preset excludes, or a credential
+//! file, is never a candidate nor in the map, however it is reached
+//! (`exclusions`). Targets that do not fit are reported apart
 //! ([`Packed::missing_targets`]): the caller decides whether that is an error.
 
 use std::collections::{HashMap, HashSet};
@@ -16,6 +18,7 @@ use serde::Serialize;
 
 use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
+use crate::core::discovery::exclusions::{Excluded, LeftOut};
 use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
 use crate::core::discovery::mentions;
 use crate::core::discovery::repo_map::{self, RepoMap};
@@ -180,9 +183,19 @@ pub fn pack_with(
     walked: &[String],
     graph: &ImportGraph,
 ) -> Packed {
-    let (ranked, mentions) = ranking(root, preset, targets, cache, walked, graph);
-    let mentioned = mentions::matched_files(&mentions);
-    let reach = graph.reach(targets);
+    let Ranking {
+        ranked,
+        mentions,
+        excluded,
+    } = ranking(root, preset, targets, cache, walked, graph);
+    // What the preset excludes, or no glob would bring in, never becomes
+    // a candidate, however it is reached; the stats name it as left out.
+    let mut left_out = LeftOut::default();
+    let mentioned = excluded.split(mentions::matched_files(&mentions), &mut left_out);
+    let mut reach = graph.reach(targets);
+    for list in [&mut reach.direct, &mut reach.transitive, &mut reach.callers] {
+        *list = excluded.split(std::mem::take(list), &mut left_out);
+    }
     let (candidates, preset_from, problems) =
         build_candidates(preset, targets, &mentioned, walked, &ranked, &reach);
     let packer = Packer::new(root, cache, opts, preset, walked);
@@ -198,6 +211,8 @@ pub fn pack_with(
     stats.task_tokens =
         compose::task_markdown(&preset.task).map_or(0, |section| packer.count(&section));
     stats.mentions = mentions;
+    stats.excluded = left_out.excluded.into_iter().collect();
+    stats.sensitive = left_out.sensitive.into_iter().collect();
     stats.unresolved_imports = graph.unresolved().len();
     stats.unresolved_examples =
         graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();
@@ -213,10 +228,23 @@ pub fn pack_with(
     }
 }
 
+/// The project's files ranked around the targets, for a pack or a map.
+#[derive(Debug, Clone, Default)]
+pub struct Ranking {
+    /// In rank order, without the files discovery leaves out.
+    pub ranked: Vec<Ranked>,
+    /// The task's mentions, with every file each matched (excluded ones
+    /// too: the stats say what a mention named).
+    pub mentions: Vec<mentions::Mention>,
+    /// The files of the graph and of the mentions discovery leaves out.
+    pub excluded: Excluded,
+}
+
 /// The project's files ranked around `targets`, the files the preset's
 /// task names seeding the ranking beside them; with the task's mentions.
 /// A pack and a preset's own repo map (`core::discovery::context`) rank
-/// alike.
+/// alike, and neither ranks a file discovery leaves out (one the preset
+/// excludes, a credential file), nor lets one seed the ranking.
 pub fn ranking(
     root: &Path,
     preset: &Preset,
@@ -224,14 +252,29 @@ pub fn ranking(
     cache: &FileCache,
     walked: &[String],
     graph: &ImportGraph,
-) -> (Vec<Ranked>, Vec<mentions::Mention>) {
+) -> Ranking {
     let mentions = if preset.task.trim().is_empty() {
         Vec::new()
     } else {
         mentions::find(root, &preset.task, walked, cache)
     };
-    let ranked = graph.rank_with(targets, &mentions::matched_files(&mentions));
-    (ranked, mentions)
+    let matched = mentions::matched_files(&mentions);
+    let excluded = Excluded::among(
+        preset,
+        targets,
+        graph.paths().chain(matched.iter().map(String::as_str)),
+    );
+    let seeds: Vec<String> = matched
+        .into_iter()
+        .filter(|p| !excluded.contains(p))
+        .collect();
+    let mut ranked = graph.rank_with(targets, &seeds);
+    ranked.retain(|r| !excluded.contains(&r.path));
+    Ranking {
+        ranked,
+        mentions,
+        excluded,
+    }
 }
 
 /// Every candidate in priority order — the targets, their direct imports,

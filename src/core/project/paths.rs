@@ -1,8 +1,17 @@
 //! Where things are: the project root (found by walking up to
 //! `ctxcurate.toml`), the global config file, and the root-relative,
 //! `/`-separated form in which paths are stored in the project file.
+//!
+//! The walk up stops where git's `safe.directory` check would: a project
+//! file above the start that another user owns, or that lies at or beyond
+//! a sticky world-writable folder (`/tmp`), is not adopted — adopting one
+//! would make that user's settings and presets govern the start folder and
+//! pull in its siblings. The start folder is the root then, and a
+//! [`RootNote`] says which file was passed over and how to use it on
+//! purpose (`-C DIR`, which starts the search in the file's own folder).
 
 use std::ffi::OsString;
+use std::fmt;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -12,10 +21,80 @@ use super::PROJECT_FILE;
 /// over the XDG location; `/dev/null` (an empty file) disables it.
 pub const CONFIG_ENV: &str = "CTXCURATE_CONFIG";
 
-/// The nearest directory at or above `start` that holds `ctxcurate.toml`;
-/// `start` itself (made absolute) when there is none. A `start` that is a
-/// file stands for its directory.
+/// The root [`search_root`] found, and what the user should hear about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RootSearch {
+    pub root: PathBuf,
+    pub note: Option<RootNote>,
+}
+
+/// A project file the root search passed over, or adopted with a caveat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RootNote {
+    /// Above the start, owned by another user: not adopted; `root` (the
+    /// start) is the root instead.
+    NotOwned {
+        file: PathBuf,
+        owner: u32,
+        root: PathBuf,
+    },
+    /// At or beyond `shared`, a sticky world-writable folder: not adopted;
+    /// `root` (the start) is the root instead.
+    Shared {
+        file: PathBuf,
+        shared: PathBuf,
+        root: PathBuf,
+    },
+    /// The start folder's own file, owned by another user: adopted (the
+    /// user is in that folder, or named it), but said.
+    ForeignStart { file: PathBuf, owner: u32 },
+}
+
+impl fmt::Display for RootNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let dir = |file: &Path| file.parent().unwrap_or(file).display().to_string();
+        match self {
+            RootNote::NotOwned { file, owner, root } => write!(
+                f,
+                "{} was not adopted: it belongs to another user (uid {owner}); the project \
+                 root is {}. To use that project on purpose, run `ctxcurate -C {}`",
+                file.display(),
+                root.display(),
+                dir(file),
+            ),
+            RootNote::Shared { file, shared, root } => write!(
+                f,
+                "{} was not adopted: reaching it crosses {}, a folder every user can write \
+                 to; the project root is {}. To use that project on purpose, run \
+                 `ctxcurate -C {}`",
+                file.display(),
+                shared.display(),
+                root.display(),
+                dir(file),
+            ),
+            RootNote::ForeignStart { file, owner } => write!(
+                f,
+                "{} belongs to another user (uid {owner}); its presets decide what is sent",
+                file.display()
+            ),
+        }
+    }
+}
+
+/// The nearest directory at or above `start` that holds `ctxcurate.toml`
+/// and may be adopted (see [`search_root`]); `start` itself (made
+/// absolute) when there is none. A `start` that is a file stands for its
+/// directory.
 pub fn find_root(start: &Path) -> PathBuf {
+    search_root(start).root
+}
+
+/// [`find_root`] with its note: the start folder's own project file is
+/// always adopted; above it, the walk adopts the nearest project file the
+/// current user owns, unless reaching it crosses a sticky world-writable
+/// folder. A file it does not adopt ends the walk: the start folder is the
+/// root, and the note names the file.
+pub fn search_root(start: &Path) -> RootSearch {
     let start = fs::canonicalize(start)
         .or_else(|_| std::path::absolute(start))
         .unwrap_or_else(|_| start.to_path_buf());
@@ -23,10 +102,100 @@ pub fn find_root(start: &Path) -> PathBuf {
         Some(parent) if start.is_file() => parent.to_path_buf(),
         _ => start,
     };
-    start
-        .ancestors()
-        .find(|dir| dir.join(PROJECT_FILE).is_file())
-        .map_or_else(|| start.clone(), Path::to_path_buf)
+    let me = current_user();
+    if let Some(owner) = project_file_owner(&start) {
+        let note = (owner != me).then(|| RootNote::ForeignStart {
+            file: start.join(PROJECT_FILE),
+            owner,
+        });
+        return RootSearch { root: start, note };
+    }
+    let mut shared: Option<&Path> = None;
+    for dir in start.ancestors().skip(1) {
+        // `dir` itself shared: its own file is beyond the boundary too (the
+        // root would be the shared folder).
+        if shared.is_none() && is_shared(dir) {
+            shared = Some(dir);
+        }
+        let Some(owner) = project_file_owner(dir) else {
+            continue;
+        };
+        let file = dir.join(PROJECT_FILE);
+        let note = match shared {
+            Some(shared) => RootNote::Shared {
+                file,
+                shared: shared.to_path_buf(),
+                root: start.clone(),
+            },
+            None if owner != me => RootNote::NotOwned {
+                file,
+                owner,
+                root: start.clone(),
+            },
+            None => {
+                return RootSearch {
+                    root: dir.to_path_buf(),
+                    note: None,
+                };
+            }
+        };
+        return RootSearch {
+            root: start,
+            note: Some(note),
+        };
+    }
+    RootSearch {
+        root: start,
+        note: None,
+    }
+}
+
+/// The owner of `dir`'s project file, if it has one (a regular file, or a
+/// link to one). A link and its target must both be the user's to count as
+/// the user's: the other owner is reported.
+fn project_file_owner(dir: &Path) -> Option<u32> {
+    let file = dir.join(PROJECT_FILE);
+    let meta = fs::metadata(&file).ok().filter(|m| m.is_file())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let me = current_user();
+        let link = fs::symlink_metadata(&file).map_or(me, |m| m.uid());
+        Some(if link != me { link } else { meta.uid() })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Some(current_user())
+    }
+}
+
+/// Sticky and writable by every user, like `/tmp`: anyone may have put a
+/// project file there.
+fn is_shared(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o1002 == 0o1002)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        false
+    }
+}
+
+/// The effective user id (0 where there is none).
+fn current_user() -> u32 {
+    #[cfg(unix)]
+    {
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        unsafe { libc::geteuid() }
+    }
+    #[cfg(not(unix))]
+    {
+        0
+    }
 }
 
 /// The global config file: `$CTXCURATE_CONFIG`, else
@@ -201,6 +370,141 @@ mod tests {
         );
         let outside = dir.path().join("elsewhere.py");
         assert_eq!(normalize_rel(&root, &outside), None);
+    }
+
+    /// `dir` owned by `uid` (tests run as root, so any owner can be set).
+    #[cfg(unix)]
+    fn chown(path: &Path, uid: u32) {
+        use std::os::unix::ffi::OsStrExt;
+        let c = std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path; -1 leaves the group as is.
+        let rc = unsafe { libc::chown(c.as_ptr(), uid, u32::MAX) };
+        assert_eq!(rc, 0, "chown {}", path.display());
+    }
+
+    #[cfg(unix)]
+    fn chmod(path: &Path, mode: u32) {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(mode)).unwrap();
+    }
+
+    /// Another user's project file in a parent is not adopted; the start
+    /// is the root and the note says which file and how to use it. In the
+    /// start folder itself it is adopted, with a note.
+    #[cfg(unix)]
+    #[test]
+    fn another_users_project_file_is_not_adopted_from_below() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        let nested = root.join("theirs/mine");
+        fs::create_dir_all(&nested).unwrap();
+        let theirs = root.join("theirs").join(PROJECT_FILE);
+        fs::write(&theirs, "").unwrap();
+        let me = current_user();
+        let other = if me == 65534 { 65533 } else { 65534 };
+        chown(&theirs, other);
+        let found = search_root(&nested);
+        assert_eq!(found.root, nested);
+        let note = found.note.expect("a note");
+        assert_eq!(
+            note,
+            RootNote::NotOwned {
+                file: theirs.clone(),
+                owner: other,
+                root: nested.clone(),
+            }
+        );
+        let text = note.to_string();
+        assert!(
+            text.contains(&format!("ctxcurate -C {}", root.join("theirs").display())),
+            "{text}"
+        );
+        assert!(text.contains(&format!("uid {other}")), "{text}");
+        // Named on purpose (`-C`): adopted, and said.
+        let found = search_root(&root.join("theirs"));
+        assert_eq!(found.root, root.join("theirs"));
+        assert_eq!(
+            found.note,
+            Some(RootNote::ForeignStart {
+                file: theirs.clone(),
+                owner: other
+            })
+        );
+        // A link of the user's own to another user's file is not theirs.
+        fs::remove_file(&theirs).unwrap();
+        let elsewhere = root.join("elsewhere.toml");
+        fs::write(&elsewhere, "").unwrap();
+        chown(&elsewhere, other);
+        std::os::unix::fs::symlink(&elsewhere, &theirs).unwrap();
+        assert_eq!(search_root(&nested).root, nested);
+        // The user's own file is adopted as before.
+        fs::remove_file(&theirs).unwrap();
+        fs::write(&theirs, "").unwrap();
+        assert_eq!(
+            search_root(&nested),
+            RootSearch {
+                root: root.join("theirs"),
+                note: None
+            }
+        );
+    }
+
+    /// A sticky world-writable folder (like /tmp) is a boundary: a project
+    /// file in it or above it is not adopted, even the user's own; below
+    /// it, and in it as the start folder, project files work as always.
+    #[cfg(unix)]
+    #[test]
+    fn the_walk_does_not_cross_a_shared_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        let shared = root.join("shared");
+        let nested = shared.join("work/src");
+        fs::create_dir_all(&nested).unwrap();
+        chmod(&shared, 0o1777);
+        let planted = shared.join(PROJECT_FILE);
+        fs::write(&planted, "").unwrap();
+        let found = search_root(&nested);
+        assert_eq!(found.root, nested);
+        assert_eq!(
+            found.note,
+            Some(RootNote::Shared {
+                file: planted.clone(),
+                shared: shared.clone(),
+                root: nested.clone(),
+            })
+        );
+        // Beyond it, too.
+        fs::remove_file(&planted).unwrap();
+        let above = root.join(PROJECT_FILE);
+        fs::write(&above, "").unwrap();
+        let found = search_root(&nested);
+        assert_eq!(found.root, nested);
+        assert!(matches!(found.note, Some(RootNote::Shared { ref file, .. }) if *file == above));
+        // Below it, the walk works as always.
+        fs::write(shared.join("work").join(PROJECT_FILE), "").unwrap();
+        assert_eq!(
+            search_root(&nested),
+            RootSearch {
+                root: shared.join("work"),
+                note: None
+            }
+        );
+        // Started in the shared folder itself: its file is the user's choice.
+        fs::write(&planted, "").unwrap();
+        assert_eq!(
+            search_root(&shared),
+            RootSearch {
+                root: shared.clone(),
+                note: None
+            }
+        );
+        // Sticky alone, or world-writable alone, is not shared.
+        for mode in [0o1755, 0o777] {
+            chmod(&shared, mode);
+            fs::remove_file(shared.join("work").join(PROJECT_FILE)).unwrap();
+            assert_eq!(search_root(&nested).root, shared, "{mode:o}");
+            fs::write(shared.join("work").join(PROJECT_FILE), "").unwrap();
+        }
     }
 
     #[test]

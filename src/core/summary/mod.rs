@@ -19,8 +19,13 @@
 //!
 //! Which command runs is decided by the settings, which `core::trust`
 //! resolves: a project file's `summary_command` only after `ctxcurate trust`.
+//! Which files it reads is decided by the preset, which a repository may
+//! ship, so `summary::gate` checks each file first: a credential file by
+//! name or a text holding a likely secret never reaches the command; it
+//! gets the built-in summary with a note (not cached, like a failure).
 
 pub mod command;
+pub mod gate;
 pub mod heuristic;
 
 use std::path::Path;
@@ -151,6 +156,19 @@ impl Summarizer {
 
     /// The summary of `text` (the content of `path`, hashing to `hash`).
     pub fn summarize(&self, path: &str, text: &str, hash: &[u8; 32]) -> Summary {
+        // Checked before the cache too: a summary the command made of this
+        // text before the gate existed is its output on a secret, not to be
+        // shown either.
+        if self.config.command.is_some()
+            && let Some(note) = gate::withheld(path, text)
+        {
+            // Not cached: the key is the command's, and the user may yet
+            // remove the secret or rename the file.
+            return Summary {
+                text: summary::summarize(path, text),
+                notes: vec![note],
+            };
+        }
         let key = self.key(path, hash);
         if let Some(cached) = self.disk.get_text(BUCKET, &key) {
             return Summary {
@@ -312,6 +330,38 @@ mod tests {
         let again = Summarizer::new(DiskCache::open(dir.path()), SummaryConfig::default());
         assert_eq!(again.summarize("a.py", &text, &hash), first);
         assert_eq!((s.computed(), again.computed()), (1, 0));
+    }
+
+    #[test]
+    fn a_secret_never_reaches_the_command_nor_its_cached_summary() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("stdin.log");
+        let config = SummaryConfig {
+            command: Some(sh(&format!("cat >> '{}'; echo EXTERNAL", log.display()))),
+            timeout: Duration::from_secs(5),
+            max_output: CAP,
+        };
+        let s = Summarizer::new(DiskCache::open(dir.path()), config);
+        let key = format!("AKIA{}", "IOSFODNN7EXAMPL3");
+        let text = format!("def f():\n    return '{key}'\n").repeat(20);
+        let hash = store::key(&[text.as_bytes()]);
+        // What an older version cached: the command's summary of the secret.
+        s.disk().put(BUCKET, &s.key("a.py", &hash), b"EXTERNAL\n");
+        let out = s.summarize("a.py", &text, &hash);
+        assert_eq!(out.text, summary::summarize("a.py", &text));
+        assert_eq!(
+            out.notes,
+            [
+                "summary_command was not run on a.py: a likely secret (AWS access key) on line 2 \
+              (and 19 more); the built-in summary is shown"
+            ]
+        );
+        assert!(!log.exists(), "the command never ran");
+        // A clean file still goes to the command.
+        let clean = "def f():\n    return 1\n".repeat(20);
+        let hash = store::key(&[clean.as_bytes()]);
+        assert_eq!(s.summarize("a.py", &clean, &hash).text, "EXTERNAL\n");
+        assert!(std::fs::read_to_string(&log).unwrap().contains("return 1"));
     }
 
     #[test]

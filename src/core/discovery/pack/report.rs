@@ -1,5 +1,6 @@
 //! What a pack tells the user: the numbers (`PackStats`, on stderr and in
-//! `--stats-json`), the targets left out, the unresolved imports, and the
+//! `--stats-json`), the targets left out, the files the preset excludes
+//! that discovery left out, the unresolved imports, and the
 //! budget a model window leaves.
 
 use serde::Serialize;
@@ -13,6 +14,8 @@ use super::PackedItem;
 
 /// How many unresolved imports the stats show by name.
 pub const UNRESOLVED_EXAMPLES: usize = 5;
+/// How many excluded files the note names.
+const EXCLUDED_EXAMPLES: usize = 5;
 
 /// Numbers for the user (stderr) and for machines (`--stats-json`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -31,6 +34,12 @@ pub struct PackStats {
     /// The paths and identifiers the task names, with the files each
     /// matched (none: a typo, or not in the project).
     pub mentions: Vec<Mention>,
+    /// Files the targets reach or the task names that the preset excludes,
+    /// left out, sorted.
+    pub excluded: Vec<String>,
+    /// Credential files the targets reach or the task names, left out
+    /// (only a preset entry naming one brings it in), sorted.
+    pub sensitive: Vec<String>,
     pub candidates: usize,
     pub included: usize,
     pub full: usize,
@@ -52,6 +61,41 @@ impl PackStats {
     pub fn unresolved_note(&self) -> Option<String> {
         unresolved_note(self.unresolved_imports, &self.unresolved_examples)
     }
+
+    /// "left out N files the preset excludes: a, b, …": `None` when the
+    /// exclusions took nothing away.
+    pub fn excluded_note(&self) -> Option<String> {
+        let (one, many) = ("file the preset excludes", "files the preset excludes");
+        left_out_note(&self.excluded, one, many, "")
+    }
+
+    /// "left out N credential files discovery reached: a, …; …": `None`
+    /// when it reached none.
+    pub fn sensitive_note(&self) -> Option<String> {
+        left_out_note(
+            &self.sensitive,
+            "credential file discovery reached",
+            "credential files discovery reached",
+            " (only a preset entry naming one brings it in)",
+        )
+    }
+}
+
+/// "left out N <what>: a, b, … and M more<tail>": `None` for none.
+fn left_out_note(paths: &[String], one: &str, many: &str, tail: &str) -> Option<String> {
+    let n = paths.len();
+    let first = paths.first()?;
+    let what = if n == 1 { one } else { many };
+    let mut line = format!("left out {n} {what}: {first}");
+    for path in paths.iter().skip(1).take(EXCLUDED_EXAMPLES - 1) {
+        line.push_str(", ");
+        line.push_str(path);
+    }
+    if n > EXCLUDED_EXAMPLES {
+        line.push_str(&format!(" and {} more", n - EXCLUDED_EXAMPLES));
+    }
+    line.push_str(tail);
+    Some(line)
 }
 
 /// "N imports did not resolve to a project file, e.g. `…` in a.py, …":

@@ -1,0 +1,50 @@
+//! The TUI opens the project as the CLI does (`Project::open`): a
+//! `ctxcurate.toml` in a shared folder above the start is not adopted, the
+//! start folder is the root, and the status line says which file was
+//! passed over and how to use it (`-C DIR`).
+
+mod common;
+
+use std::os::unix::fs::PermissionsExt;
+
+use common::Project;
+use ctxcurate::core::project::Project as CoreProject;
+use ctxcurate::tui::harness::Harness;
+
+#[test]
+fn a_planted_project_file_above_is_named_in_the_status_line() {
+    let p = Project::empty();
+    // SAFETY: the only test of this binary, before any other thread reads
+    // the environment: the user's config and state are the temp ones.
+    unsafe {
+        std::env::set_var("XDG_CONFIG_HOME", p.config_home.path());
+        std::env::set_var("XDG_STATE_HOME", p.config_home.path().join("state"));
+        std::env::set_var("HOME", p.config_home.path());
+        std::env::remove_var("CTXCURATE_CONFIG");
+    }
+    p.write(
+        "shared/ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"**\"\n",
+    );
+    p.write("shared/sibling.txt", "SIBLING\n");
+    p.write("shared/work/app.py", "print(1)\n");
+    let shared = std::fs::canonicalize(p.path("shared")).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let project = CoreProject::open(&shared.join("work")).expect("open");
+    assert_eq!(project.root, shared.join("work"));
+    let h = Harness::open_project(project, 200, 12).expect("harness");
+    let (status, _) = h.state.status.clone().expect("a status");
+    assert!(
+        status.contains(&format!(
+            "{}/ctxcurate.toml was not adopted: reaching it crosses {}",
+            shared.display(),
+            shared.display()
+        )),
+        "{status}"
+    );
+    assert!(
+        status.contains(&format!("run `ctxcurate -C {}`", shared.display())),
+        "{status}"
+    );
+    assert!(!h.composed_text().contains("SIBLING"));
+}
