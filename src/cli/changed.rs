@@ -28,7 +28,14 @@ use super::{Ctx, user_err};
 /// `add` would add them by name.
 pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
-    let files = changed_in_project(&project, rev, ctx)?;
+    let exclude = match &target.preset {
+        None => project.active_preset().exclude,
+        Some(name) => project
+            .preset(name)
+            .map(|(p, _)| p.exclude.clone())
+            .unwrap_or_default(),
+    };
+    let files = changed_in_project(&project, rev, &exclude, ctx)?;
     if files.is_empty() {
         writeln!(
             ctx.out,
@@ -62,7 +69,7 @@ pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ct
 /// `build --changed [REF]`: `preset` with the changed files it does not
 /// already show added in full (for this build only).
 pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -> Result<Preset> {
-    let files = changed_in_project(project, rev, ctx)?;
+    let files = changed_in_project(project, rev, &preset.exclude, ctx)?;
     let walked = project.walk();
     let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &walked);
     let shown: HashSet<&str> = resolved.iter().map(|r| r.path.as_str()).collect();
@@ -159,12 +166,18 @@ pub fn fit(
     Ok(changes)
 }
 
-/// The changed files git reports that the project's walk shows, with a
-/// note on stderr for each kind of file left out.
-fn changed_in_project(project: &Project, rev: &str, ctx: &mut Ctx) -> Result<Vec<String>> {
+/// The changed files git reports that the project's walk shows and the
+/// preset does not exclude, with a note on stderr for each kind of file
+/// left out.
+fn changed_in_project(
+    project: &Project,
+    rev: &str,
+    exclude: &[String],
+    ctx: &mut Ctx,
+) -> Result<Vec<String>> {
     let repo = open(project)?;
     let changed: ChangedInProject = match repo.changed_files(Some(rev)) {
-        Ok(c) => c.in_walk(&project.walk()),
+        Ok(c) => c.in_walk(&project.walk()).without_excluded(exclude),
         Err(e) => user_err!("--changed: {}", display_line(&error_chain(&e), 500)),
     };
     for note in changed.notes() {

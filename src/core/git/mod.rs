@@ -128,6 +128,9 @@ pub struct ChangedInProject {
     /// Changed files the project ignores (the project file itself, which
     /// is never shown, is not listed).
     pub ignored: Vec<String>,
+    /// Changed files the preset's `exclude` names
+    /// ([`ChangedInProject::without_excluded`]).
+    pub excluded: Vec<String>,
     /// How many changed files no longer exist.
     pub deleted: usize,
     /// How many changed files have names that are not UTF-8.
@@ -149,6 +152,7 @@ impl ChangedFiles {
                 .into_iter()
                 .filter(|p| p != crate::core::project::PROJECT_FILE)
                 .collect(),
+            excluded: Vec::new(),
             deleted: self.deleted.len(),
             not_utf8: self.not_utf8,
         }
@@ -156,6 +160,36 @@ impl ChangedFiles {
 }
 
 impl ChangedInProject {
+    /// Leave out the changed files a preset's `exclude` names (a path, a
+    /// folder or a glob, matched as the preset's own globs match them):
+    /// a file the user took out of the preset is never added back, or
+    /// sent, because it changed.
+    pub fn without_excluded(mut self, exclude: &[String]) -> Self {
+        if exclude.is_empty() || self.paths.is_empty() {
+            return self;
+        }
+        let mut sorted = self.paths.clone();
+        sorted.sort();
+        sorted.dedup();
+        // One glob over the changed files, once with the exclusions and
+        // once without: what only the first leaves out is excluded.
+        let every = [crate::core::model::FileItem::new("**")];
+        let reach = |exclude: &[String]| -> std::collections::HashSet<String> {
+            crate::core::walk::expand_over(&every, exclude, &sorted)
+                .0
+                .into_iter()
+                .map(|r| r.path)
+                .collect()
+        };
+        let (kept, reached) = (reach(exclude), reach(&[]));
+        let (paths, excluded): (Vec<String>, Vec<String>) = std::mem::take(&mut self.paths)
+            .into_iter()
+            .partition(|p| kept.contains(p) || !reached.contains(p));
+        self.paths = paths;
+        self.excluded = excluded;
+        self
+    }
+
     /// One line for each kind of changed file left out (the CLI prints
     /// them as notes, the TUI in its status line).
     pub fn notes(&self) -> Vec<String> {
@@ -167,6 +201,15 @@ impl ChangedInProject {
                 self.ignored.len(),
                 names.join(", "),
                 if self.ignored.len() > 5 { ", …" } else { "" }
+            ));
+        }
+        if !self.excluded.is_empty() {
+            let names: Vec<&str> = self.excluded.iter().take(5).map(String::as_str).collect();
+            notes.push(format!(
+                "{} changed file(s) the preset excludes left out: {}{}",
+                self.excluded.len(),
+                names.join(", "),
+                if self.excluded.len() > 5 { ", …" } else { "" }
             ));
         }
         if self.deleted > 0 {
@@ -414,6 +457,25 @@ fn split_z(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changed_files_the_preset_excludes_are_left_out() {
+        let changed = ChangedInProject {
+            against: "HEAD".into(),
+            paths: ["a.py", "lib/x.py", "secret.py", "z.md", "gen/y.py"]
+                .map(String::from)
+                .to_vec(),
+            ..ChangedInProject::default()
+        };
+        let out = changed.without_excluded(&["secret.py".into(), "lib".into(), "gen/*.py".into()]);
+        assert_eq!(out.paths, ["a.py", "z.md"]);
+        assert_eq!(out.excluded, ["lib/x.py", "secret.py", "gen/y.py"]);
+        assert!(
+            out.notes()[0].starts_with("3 changed file(s) the preset excludes left out: lib/x.py"),
+            "{:?}",
+            out.notes()
+        );
+    }
 
     #[test]
     fn option_like_revisions_are_refused_before_git_runs() {
