@@ -9,8 +9,8 @@
 //! `C` the common directory (all resolved):
 //! * `T` is the project root or a folder above it (a project may be a
 //!   subfolder of its repository), and
-//! * `G` and `C` both lie inside the project root (a repository shipped
-//!   with the project: its own, whatever it holds), or
+//! * `G` and `C` both lie inside the project root and `T` is the root (a
+//!   repository shipped with the project: its own, whatever it holds), or
 //! * `T/.git` is a real folder (not a link) that is `G`, and `C` is `G`
 //!   (an ordinary repository), or
 //! * `T/.git` is a `gitdir:` file naming `G`, and `G` links back to this
@@ -53,7 +53,16 @@ pub fn check(root: &Path, layout: &Layout) -> Result<(), String> {
         ));
     }
     if git_dir.starts_with(&root) && common.starts_with(&root) {
-        return Ok(());
+        // A repository shipped in the project is the project's only when
+        // its work tree is the project (git found it from the root, so no
+        // legitimate setting puts the work tree above it).
+        if top == root {
+            return Ok(());
+        }
+        return Err(format!(
+            "its work tree is {} (core.worktree), not the project that holds its git directory",
+            top.display()
+        ));
     }
     let dot_git = top.join(".git");
     let meta = std::fs::symlink_metadata(&dot_git)
@@ -143,6 +152,9 @@ mod tests {
         let git = root.join(".git");
         let why = check(&root, &layout(&other, &git, &git, Some("../../other"))).unwrap_err();
         assert!(why.contains("does not hold the project"), "{why}");
+        // Above the project: git would read files outside it.
+        let why = check(&root, &layout(t.path(), &git, &git, Some("../.."))).unwrap_err();
+        assert!(why.contains("not the project that holds"), "{why}");
     }
 
     #[test]
