@@ -588,6 +588,18 @@ fn changed_files_the_preset_excludes_are_never_added_or_sent() {
         "{}",
         stderr(&out)
     );
+    // Nor does its diff, tracked or untracked.
+    git(&p, p.root(), &["add", "secret.py"]);
+    let out = run(&p, &["build", "--diff"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("diff --git a/a.py b/a.py"), "{text}");
+    assert!(!text.contains("secret.py"), "{text}");
+    assert!(!text.contains("gen/out.py"), "{text}");
+    assert!(
+        text.contains("> note: 2 file(s) the preset excludes left out of the diff"),
+        "{text}"
+    );
     let out = run(&p, &["add", "--changed"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(preset_paths(&p), ["a.py", "b.md"]);

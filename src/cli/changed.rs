@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 use ctxcurate::core::compose::changes::Changes;
-use ctxcurate::core::git::{ChangedInProject, Repo};
+use ctxcurate::core::git::{self, ChangedInProject, Repo};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::tokens;
@@ -89,9 +89,15 @@ pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -
     Ok(preset)
 }
 
-/// `build --diff [REF]`: the changes to the files the project shows,
-/// capped at `max_bytes`.
-pub fn diff(project: &Project, rev: &str, max_bytes: u64, ctx: &mut Ctx) -> Result<Changes> {
+/// `build --diff [REF]`: the changes to the files the project shows and
+/// the preset does not exclude, capped at `max_bytes`.
+pub fn diff(
+    project: &Project,
+    rev: &str,
+    exclude: &[String],
+    max_bytes: u64,
+    ctx: &mut Ctx,
+) -> Result<Changes> {
     let repo = open(project)?;
     let mut changes = match repo.diff(Some(rev), max_bytes) {
         Ok(c) => c,
@@ -112,6 +118,23 @@ pub fn diff(project: &Project, rev: &str, max_bytes: u64, ctx: &mut Ctx) -> Resu
         ));
     }
     changes.untracked.retain(|p| walked.contains(p));
+    // Nor does a file the preset excludes: the user took it out.
+    let named: Vec<String> = changes
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .chain(changes.untracked.iter().cloned())
+        .collect();
+    let out = git::excluded(&named, exclude);
+    if !out.is_empty() {
+        let before = changes.files.len() + changes.untracked.len();
+        changes.files.retain(|f| !out.contains(&f.path));
+        changes.untracked.retain(|p| !out.contains(p));
+        let left = before - changes.files.len() - changes.untracked.len();
+        changes.notes.push(format!(
+            "{left} file(s) the preset excludes left out of the diff"
+        ));
+    }
     for note in &changes.notes {
         writeln!(ctx.err, "note: {}", display_line(note, 500))?;
     }

@@ -165,26 +165,13 @@ impl ChangedInProject {
     /// a file the user took out of the preset is never added back, or
     /// sent, because it changed.
     pub fn without_excluded(mut self, exclude: &[String]) -> Self {
-        if exclude.is_empty() || self.paths.is_empty() {
+        let out = excluded(&self.paths, exclude);
+        if out.is_empty() {
             return self;
         }
-        let mut sorted = self.paths.clone();
-        sorted.sort();
-        sorted.dedup();
-        // One glob over the changed files, once with the exclusions and
-        // once without: what only the first leaves out is excluded.
-        let every = [crate::core::model::FileItem::new("**")];
-        let reach = |exclude: &[String]| -> std::collections::HashSet<String> {
-            crate::core::walk::expand_over(&every, exclude, &sorted)
-                .0
-                .into_iter()
-                .map(|r| r.path)
-                .collect()
-        };
-        let (kept, reached) = (reach(exclude), reach(&[]));
         let (paths, excluded): (Vec<String>, Vec<String>) = std::mem::take(&mut self.paths)
             .into_iter()
-            .partition(|p| kept.contains(p) || !reached.contains(p));
+            .partition(|p| !out.contains(p));
         self.paths = paths;
         self.excluded = excluded;
         self
@@ -223,6 +210,33 @@ impl ChangedInProject {
         }
         notes
     }
+}
+
+/// Which of `paths` a preset's `exclude` names (a path, a folder or a
+/// glob), matched as the preset's own globs match them: the one rule
+/// `--changed` and `--diff` leave files out by.
+pub fn excluded(paths: &[String], exclude: &[String]) -> std::collections::HashSet<String> {
+    if exclude.is_empty() || paths.is_empty() {
+        return std::collections::HashSet::new();
+    }
+    let mut sorted = paths.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    // One glob over the paths, once with the exclusions and once
+    // without: what only the first leaves out is excluded.
+    let every = [crate::core::model::FileItem::new("**")];
+    let reach = |exclude: &[String]| -> std::collections::HashSet<String> {
+        crate::core::walk::expand_over(&every, exclude, &sorted)
+            .0
+            .into_iter()
+            .map(|r| r.path)
+            .collect()
+    };
+    let kept = reach(exclude);
+    reach(&[])
+        .into_iter()
+        .filter(|p| !kept.contains(p))
+        .collect()
 }
 
 /// The git work tree around a project root.
