@@ -235,6 +235,18 @@ fn filter_drivers_a_repository_configures_never_run() {
         ),
     );
     append(&p.path(".git/info/attributes"), "a0.txt filter=onbranch\n");
+    // The user's own driver (global config, as `git lfs install` writes
+    // one) is the user's program: it keeps working.
+    let own = p.config_home.path().join("own-driver-ran");
+    std::fs::write(
+        p.config_home.path().join(".gitconfig"),
+        format!(
+            "[filter \"mine\"]\n\tclean = {}\n",
+            toml_quote(&plant(&own))
+        ),
+    )
+    .expect("write");
+    append(&p.path(".git/info/attributes"), "c.txt filter=mine\n");
     // Git itself would run every one of them on a stat-dirty tree.
     make_stat_dirty(p.root());
     let probe = Command::new("git")
@@ -249,6 +261,7 @@ fn filter_drivers_a_repository_configures_never_run() {
         assert!(m(name).exists(), "the planted {name} driver is live");
         std::fs::remove_file(m(name)).expect("rm");
     }
+    let _ = std::fs::remove_file(&own);
 
     let texts = read_changes_every_way(&p);
     let ran: Vec<String> = std::fs::read_dir(&markers)
@@ -257,6 +270,7 @@ fn filter_drivers_a_repository_configures_never_run() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert!(ran.is_empty(), "repository filters ran: {ran:?}");
+    assert!(own.exists(), "the user's own filter driver ran");
     // And git still answered.
     assert!(texts[0].contains("### a.py"), "{}", texts[0]);
     assert!(texts[1].contains("\n-x = 1\n+x = 2\n"), "{}", texts[1]);

@@ -113,13 +113,16 @@ impl Git {
         &self.root
     }
 
-    /// Empty every filter driver the repository's config defines (its
-    /// `clean`, `smudge` and `process`) and make none required, so that
-    /// comparing the work tree with the index never runs one. git lists
-    /// the names itself, following `include.path` and `includeIf` as it
-    /// would when it runs a filter.
+    /// Empty every filter driver the repository's config defines or
+    /// changes (its `clean`, `smudge` and `process`) and make none
+    /// required, so that comparing the work tree with the index never
+    /// runs one. git lists the names itself, following `include.path` and
+    /// `includeIf` as it would when it runs a filter. A driver only the
+    /// user's own config (global, system, command line) defines, such as
+    /// `git lfs install` writes, is the user's program and keeps working.
     pub fn neutralise_filters(&mut self) -> Result<(), GitError> {
-        let listed = match self.run(&["config", "-z", "--get-regexp", r"^filter\."]) {
+        let listed = match self.run(&["config", "-z", "--show-scope", "--get-regexp", r"^filter\."])
+        {
             Ok(out) => out,
             // Status 1: no such key, so no filter.
             Err(GitError::Failed {
@@ -252,12 +255,21 @@ fn kill_group(child: &Child) {
     }
 }
 
-/// The config settings that empty each filter driver named in `listed`
-/// (`git config -z --get-regexp ^filter\.` output: `key\nvalue\0`, or
-/// `key\0` for a key with no value).
+/// The config settings that empty each filter driver the repository
+/// names in `listed` (`git config -z --show-scope --get-regexp
+/// ^filter\.` output: `scope\0key\nvalue\0`, or `scope\0key\0` for a key
+/// with no value). A name any setting outside the user's own scopes
+/// (`global`, `system`, `command`) touches is emptied whole.
 fn neutral_filter_settings(listed: &[u8]) -> Vec<(OsString, OsString)> {
     let mut names: Vec<&[u8]> = Vec::new();
-    for entry in listed.split(|&b| b == 0).filter(|e| !e.is_empty()) {
+    let mut fields = listed.split(|&b| b == 0);
+    while let Some(scope) = fields.next() {
+        let Some(entry) = fields.next() else {
+            break;
+        };
+        if matches!(scope, b"global" | b"system" | b"command") {
+            continue;
+        }
         let key = entry.split(|&b| b == b'\n').next().unwrap_or_default();
         let Some(rest) = key.strip_prefix(b"filter.") else {
             continue;
@@ -312,9 +324,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_listed_filter_name_is_emptied_and_not_required() {
-        let listed = b"filter.lfs.clean\ngit-lfs clean -- %f\0filter.lfs.process\nx\0\
-                       filter.a.b=c.smudge\ny\0filter.flag.required\0";
+    fn every_filter_name_the_repository_touches_is_emptied_and_not_required() {
+        let listed =
+            b"local\0filter.lfs.clean\ngit-lfs clean -- %f\0local\0filter.lfs.process\nx\0\
+                       worktree\0filter.a.b=c.smudge\ny\0local\0filter.flag.required\0\
+                       global\0filter.mine.clean\nmine\0system\0filter.sys.clean\ns\0\
+                       global\0filter.flag.clean\nf\0";
         let settings = neutral_filter_settings(listed);
         let keys: Vec<&str> = settings.iter().filter_map(|(k, _)| k.to_str()).collect();
         assert_eq!(
