@@ -620,3 +620,24 @@ fn changed_files_the_preset_excludes_are_never_added_or_sent() {
     let f: ProjectFile = toml::from_str(&p.read("ctxcurate.toml")).expect("parses");
     assert_eq!(f.presets["default"].exclude, ["secret.py", "gen/*.py"]);
 }
+
+/// `.git/info/attributes` linked to `/dev/zero`: git would read one line
+/// forever, taking memory until the deadline; its heap is capped, so it
+/// fails in seconds with an error, and ctxcurate says so.
+#[test]
+fn an_endless_attributes_file_ends_in_an_error() {
+    let p = repo();
+    std::fs::create_dir_all(p.path(".git/info")).expect("mkdir");
+    std::os::unix::fs::symlink("/dev/zero", p.path(".git/info/attributes")).expect("symlink");
+    make_stat_dirty(p.root());
+    let out = run_in(
+        &p,
+        p.root(),
+        &["build", "--diff"],
+        &[("CTXCURATE_GIT_TIMEOUT", "60")],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("Out of memory"), "{err}");
+    assert!(stdout(&out).is_empty());
+}

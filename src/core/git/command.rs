@@ -19,6 +19,14 @@ use super::GitError;
 /// repository takes, short enough that a stuck git is reported.
 pub const DEFAULT_DEADLINE: Duration = Duration::from_secs(30);
 
+/// The most heap one git process may take (`RLIMIT_DATA`, which counts
+/// neither git's read-only maps of packs and index nor its stack): a
+/// diff of a large repository takes a small part of it, while a file git
+/// reads line by line that never ends (`.git/info/attributes` linked to
+/// `/dev/zero`) fails at it in seconds instead of taking the machine's
+/// memory until the deadline.
+const MEMORY_LIMIT: u64 = 2 * 1024 * 1024 * 1024;
+
 /// The most bytes of git's stderr kept for an error message (the rest
 /// is read and dropped, so git never blocks on it).
 const STDERR_LIMIT: usize = 16 * 1024;
@@ -158,8 +166,26 @@ impl Git {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         // Its own process group, so the deadline stops what it started.
-        #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        // SAFETY: the hook runs in the child between fork and exec, and
+        // only calls getrlimit(2) and setrlimit(2), which are
+        // async-signal-safe, on a local struct.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+                let mut limit = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                if libc::getrlimit(libc::RLIMIT_DATA, &mut limit) == 0
+                    && limit.rlim_cur > MEMORY_LIMIT as libc::rlim_t
+                {
+                    limit.rlim_cur = MEMORY_LIMIT as libc::rlim_t;
+                    // A failure leaves the limit the caller gave.
+                    libc::setrlimit(libc::RLIMIT_DATA, &limit);
+                }
+                Ok(())
+            });
+        }
         cmd
     }
 
@@ -245,7 +271,6 @@ fn wait_until(child: &mut Child, deadline: Instant) -> Option<ExitStatus> {
 /// Kill what is left of the process group `child` leads (git's own
 /// children, a driver that escaped the neutralising would be one).
 fn kill_group(child: &Child) {
-    #[cfg(unix)]
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
         // SAFETY: kill(2) with a negative pid signals that process group
         // only; it touches no memory of ours.
