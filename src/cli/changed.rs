@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 use ctxcurate::core::compose::changes::Changes;
-use ctxcurate::core::git::{self, ChangedInProject, Repo};
+use ctxcurate::core::git::{self, ChangedInProject, GitError, Repo};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::tokens;
@@ -212,9 +212,10 @@ fn changed_in_project(
 fn open(project: &Project) -> Result<Repo> {
     match Repo::open(&project.root) {
         Ok(repo) => Ok(repo),
-        Err(e) => user_err!(
+        Err(e @ GitError::NotARepo { .. }) => user_err!(
             "{}: --changed and --diff need one",
             display_line(&error_chain(&e), 500)
         ),
+        Err(e) => user_err!("{}", display_line(&error_chain(&e), 500)),
     }
 }
