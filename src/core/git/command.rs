@@ -224,12 +224,23 @@ impl Git {
             seconds: self.deadline.as_secs_f64(),
         };
         let status = wait_until(&mut child, started + self.deadline).ok_or_else(timed_out)?;
-        // The pipes close when git (and anything it started) has exited;
-        // whatever is still holding them after the deadline is killed.
-        let left = || (started + self.deadline).saturating_duration_since(Instant::now());
+        // The pipes close when git (and anything it started) has exited.
+        // Something of its group still holding them past the deadline is
+        // killed: the group then still has a member, so its id cannot
+        // have been given to another process since git was reaped.
+        let left = || {
+            (started + self.deadline)
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(500))
+        };
         let stdout = out_rx.recv_timeout(left());
-        let stderr = err_rx.recv_timeout(left()).unwrap_or_default();
-        kill_group(&child);
+        let stderr = err_rx.recv_timeout(left());
+        let still_held =
+            |r: Option<&mpsc::RecvTimeoutError>| matches!(r, Some(mpsc::RecvTimeoutError::Timeout));
+        if still_held(stdout.as_ref().err()) || still_held(stderr.as_ref().err()) {
+            kill_group(&child);
+        }
+        let stderr = stderr.unwrap_or_default();
         let stdout = match stdout {
             Ok(read) => read,
             Err(mpsc::RecvTimeoutError::Timeout) => return Err(timed_out()),
