@@ -310,9 +310,15 @@ fn a_submodule_s_own_filters_never_run() {
 #[test]
 fn a_partial_clone_never_fetches_through_the_repository_s_transport() {
     let p = repo();
-    let marker = p.config_home.path().join("fetched");
-    // A promisor remote whose upload-pack is a planted program, and the
-    // committed blob of a.py missing: a diff would fetch it.
+    let blob = Command::new("git")
+        .args(["rev-parse", "HEAD:a.py"])
+        .current_dir(p.root())
+        .output()
+        .expect("git");
+    let blob = String::from_utf8_lossy(&blob.stdout).trim().to_string();
+    // A promisor remote and the committed blob of a.py missing: a diff
+    // would fetch it, through the remote's transport: a planted
+    // upload-pack (a local path), or a planted ssh command.
     git(
         &p,
         p.root(),
@@ -324,42 +330,28 @@ fn a_partial_clone_never_fetches_through_the_repository_s_transport() {
         &["config", "extensions.partialClone", "origin"],
     );
     git(&p, p.root(), &["config", "remote.origin.promisor", "true"]);
-    let far = p.config_home.path().join("far");
-    std::fs::create_dir_all(&far).expect("mkdir");
-    git(
-        &p,
-        p.root(),
-        &["config", "remote.origin.url", &far.display().to_string()],
-    );
-    git(
-        &p,
-        p.root(),
-        &[
-            "config",
-            "remote.origin.uploadpack",
-            &format!("touch '{}'; false", marker.display()),
-        ],
-    );
-    let blob = Command::new("git")
-        .args(["rev-parse", "HEAD:a.py"])
-        .current_dir(p.root())
-        .output()
-        .expect("git");
-    let blob = String::from_utf8_lossy(&blob.stdout).trim().to_string();
     std::fs::remove_file(p.path(&format!(".git/objects/{}/{}", &blob[..2], &blob[2..])))
         .expect("rm the blob");
-    for args in [
-        &["build", "--diff"][..],
-        &["build", "--changed"],
-        &["add", "--changed"],
+    let far = p.config_home.path().join("far");
+    std::fs::create_dir_all(&far).expect("mkdir");
+    let marker = p.config_home.path().join("fetched");
+    let touch = format!("touch '{}'; false", marker.display());
+    for (url, key) in [
+        (far.display().to_string(), "remote.origin.uploadpack"),
+        ("ssh://example.invalid/repo".to_string(), "core.sshCommand"),
     ] {
-        make_stat_dirty(p.root());
-        let _ = run(&p, args);
+        git(&p, p.root(), &["config", "remote.origin.url", &url]);
+        git(&p, p.root(), &["config", key, &touch]);
+        for args in [
+            &["build", "--diff"][..],
+            &["build", "--changed"],
+            &["add", "--changed"],
+        ] {
+            make_stat_dirty(p.root());
+            let _ = run(&p, args);
+        }
+        assert!(!marker.exists(), "a lazy fetch ran the repository's {key}");
     }
-    assert!(
-        !marker.exists(),
-        "a lazy fetch ran the repository's upload-pack"
-    );
 }
 
 /// Another repository on the machine, with a committed file.
