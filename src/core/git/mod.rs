@@ -12,8 +12,10 @@
 //! * the repository must be this checkout's own (`location`): a `.git`
 //!   file, link, `core.worktree` or `commondir` leading to another
 //!   repository turns the git features off, with the reason;
-//! * every run has a deadline and is killed with its process group when
-//!   it passes (`command`: a FIFO for `.git/index` hangs git forever);
+//! * every run has a deadline (30 s; `CTXCURATE_GIT_TIMEOUT` in seconds)
+//!   and is killed with its process group when it passes (`command`: a
+//!   FIFO for `.git/index` hangs git forever), and a heap cap (a file git
+//!   reads that never ends fails at it);
 //! * paths come NUL-separated (`-z`); names that are not UTF-8 are
 //!   counted and left out (a preset stores paths as UTF-8 strings); a
 //!   diff's parts are named by their own headers (`diff_parts`);
