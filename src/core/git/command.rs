@@ -225,9 +225,10 @@ impl Git {
         };
         let status = wait_until(&mut child, started + self.deadline).ok_or_else(timed_out)?;
         // The pipes close when git (and anything it started) has exited.
-        // Something of its group still holding them past the deadline is
-        // killed: the group then still has a member, so its id cannot
-        // have been given to another process since git was reaped.
+        // What still holds them past the deadline is something git
+        // started, in its group: the group is killed then, and only then
+        // (while it has a member its id is not handed to another
+        // process; after, it could be).
         let left = || {
             (started + self.deadline)
                 .saturating_duration_since(Instant::now())
