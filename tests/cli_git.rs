@@ -489,19 +489,42 @@ fn files_the_project_ignores_stay_out_of_the_diff_and_the_lists() {
 }
 
 /// A repository's own config and attributes name programs for git to run
-/// (fsmonitor, an external diff, a textconv filter, a pager): reading the
-/// change runs none of them, and leaves the index as it was.
+/// (fsmonitor, an external diff, a diff driver's command, a textconv
+/// filter, a pager, hooks, ssh, credential and askpass helpers, gpg, an
+/// editor): reading the change runs none of them, and leaves the index as
+/// it was. (Filter drivers, submodules and lazy fetches: cli_git_trust.)
 #[test]
 fn repository_settings_cannot_run_programs() {
     let p = repo();
     let marker = p.config_home.path().join("ran");
     let touch = format!("touch '{}'", marker.display());
+    // Every hook git knows, each leaving the marker.
+    let hooks = p.config_home.path().join("hooks");
+    std::fs::create_dir_all(&hooks).expect("mkdir");
+    for hook in [
+        "post-index-change",
+        "pre-commit",
+        "post-checkout",
+        "reference-transaction",
+    ] {
+        let path = hooks.join(hook);
+        std::fs::write(&path, format!("#!/bin/sh\n{touch}\n")).expect("write hook");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
     for (key, value) in [
         ("core.fsmonitor", touch.as_str()),
         ("diff.external", touch.as_str()),
         ("diff.evil.textconv", touch.as_str()),
         ("core.pager", touch.as_str()),
         ("pager.diff", "true"),
+        ("diff.evil.command", touch.as_str()),
+        ("core.hooksPath", hooks.to_str().expect("utf-8 path")),
+        ("core.sshCommand", touch.as_str()),
+        ("credential.helper", touch.as_str()),
+        ("core.askPass", touch.as_str()),
+        ("gpg.program", touch.as_str()),
+        ("core.editor", touch.as_str()),
         ("diff.noprefix", "true"),
         ("color.ui", "always"),
     ] {

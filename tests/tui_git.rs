@@ -195,3 +195,109 @@ fn hostile_changed_names_are_shown_escaped() {
     assert!(preset_paths(&p).iter().any(|p| p.starts_with("evil")));
     assert!(!h.screen().contains('\u{1b}'));
 }
+
+/// Every file under `dir` (outside `.git`) gets a new modification time,
+/// so git must read them all, as after extracting an archive.
+fn make_stat_dirty(dir: &Path) {
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+    for entry in std::fs::read_dir(dir).expect("read_dir").flatten() {
+        let path = entry.path();
+        if path.file_name().is_some_and(|n| n == ".git") {
+            continue;
+        }
+        let meta = std::fs::symlink_metadata(&path).expect("stat");
+        if meta.is_dir() {
+            make_stat_dirty(&path);
+        } else if meta.is_file() {
+            std::fs::File::options()
+                .append(true)
+                .open(&path)
+                .and_then(|f| f.set_modified(later))
+                .expect("set mtime");
+        }
+    }
+}
+
+/// A repository's clean and process filters (in `.git/config` and in a
+/// file only an include names, chosen by `.gitattributes` and
+/// `.git/info/attributes`) never run from `Ctrl-g` or `+`, on a tree git
+/// must read in full.
+#[test]
+fn the_changed_files_keys_run_no_filter_a_repository_configures() {
+    let p = repo();
+    let marker = p.config_home.path().join("ran");
+    let touch = format!("touch '{}'; cat", marker.display());
+    let included = p.config_home.path().join("more.cfg");
+    std::fs::write(
+        &included,
+        format!(
+            "[filter \"hidden\"]\n\tprocess = \"touch '{}'\"\n",
+            marker.display()
+        ),
+    )
+    .expect("write");
+    git(&p, p.root(), &["config", "filter.evil.clean", &touch]);
+    git(&p, p.root(), &["config", "filter.evil.required", "true"]);
+    git(
+        &p,
+        p.root(),
+        &["config", "include.path", &included.display().to_string()],
+    );
+    p.write(".gitattributes", "*.py filter=evil\n");
+    std::fs::create_dir_all(p.path(".git/info")).expect("mkdir");
+    std::fs::write(p.path(".git/info/attributes"), "*.md filter=hidden\n").expect("write");
+    let mut h = open(&p);
+    make_stat_dirty(p.root());
+    h.key("ctrl-g");
+    let marks = h.state.changed.clone().expect("changed files marked");
+    assert_eq!(marks.paths, ["d.py", "src/a.py", "src/c.py"]);
+    make_stat_dirty(p.root());
+    h.key("+");
+    assert_eq!(preset_paths(&p), ["d.py", "src/a.py", "src/c.py"]);
+    assert!(!marker.exists(), "a repository filter ran");
+}
+
+/// `+` never includes a changed file the preset excludes, and says so.
+#[test]
+fn plus_leaves_out_the_changed_files_the_preset_excludes() {
+    let p = repo();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nfiles = [\"keep.md\"]\nexclude = [\"src/c.py\", \"d.*\"]\n",
+    );
+    let mut h = open(&p);
+    h.key("+");
+    assert_eq!(preset_paths(&p), ["keep.md", "src/a.py"]);
+    let (text, _) = status(&h);
+    assert!(
+        text.contains("2 changed file(s) the preset excludes left out: src/c.py, d.py"),
+        "{text}"
+    );
+    assert!(!h.composed_text().contains("### src/c.py"));
+    assert!(!h.composed_text().contains("### d.py"));
+}
+
+/// A `.git` file planted to lead to another repository: both keys say
+/// why and change nothing.
+#[test]
+fn a_gitdir_file_to_another_repository_turns_the_keys_off() {
+    let victim = repo();
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write(
+        ".git",
+        &format!("gitdir: {}\n", victim.path(".git").display()),
+    );
+    let mut h = open(&p);
+    for key in ["ctrl-g", "+"] {
+        h.key(key);
+        let (text, level) = status(&h);
+        assert_eq!(level, Level::Error, "{key}: {text}");
+        assert!(
+            text.contains("is in a git repository that is not its own"),
+            "{key}: {text}"
+        );
+        assert!(h.state.changed.is_none());
+        assert!(!p.path("ctxcurate.toml").exists(), "{key} wrote nothing");
+    }
+}

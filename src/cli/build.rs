@@ -54,6 +54,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         Some(rev) => Some(changed::diff(
             &project,
             rev,
+            &preset.exclude,
             project.settings.max_file_size,
             ctx,
         )?),

@@ -13,7 +13,7 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 use ctxcurate::core::compose::changes::Changes;
-use ctxcurate::core::git::{ChangedInProject, Repo};
+use ctxcurate::core::git::{self, ChangedInProject, GitError, Repo};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::tokens;
@@ -28,7 +28,14 @@ use super::{Ctx, user_err};
 /// `add` would add them by name.
 pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
-    let files = changed_in_project(&project, rev, ctx)?;
+    let exclude = match &target.preset {
+        None => project.active_preset().exclude,
+        Some(name) => project
+            .preset(name)
+            .map(|(p, _)| p.exclude.clone())
+            .unwrap_or_default(),
+    };
+    let files = changed_in_project(&project, rev, &exclude, ctx)?;
     if files.is_empty() {
         writeln!(
             ctx.out,
@@ -62,7 +69,7 @@ pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ct
 /// `build --changed [REF]`: `preset` with the changed files it does not
 /// already show added in full (for this build only).
 pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -> Result<Preset> {
-    let files = changed_in_project(project, rev, ctx)?;
+    let files = changed_in_project(project, rev, &preset.exclude, ctx)?;
     let walked = project.walk();
     let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &walked);
     let shown: HashSet<&str> = resolved.iter().map(|r| r.path.as_str()).collect();
@@ -82,9 +89,15 @@ pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -
     Ok(preset)
 }
 
-/// `build --diff [REF]`: the changes to the files the project shows,
-/// capped at `max_bytes`.
-pub fn diff(project: &Project, rev: &str, max_bytes: u64, ctx: &mut Ctx) -> Result<Changes> {
+/// `build --diff [REF]`: the changes to the files the project shows and
+/// the preset does not exclude, capped at `max_bytes`.
+pub fn diff(
+    project: &Project,
+    rev: &str,
+    exclude: &[String],
+    max_bytes: u64,
+    ctx: &mut Ctx,
+) -> Result<Changes> {
     let repo = open(project)?;
     let mut changes = match repo.diff(Some(rev), max_bytes) {
         Ok(c) => c,
@@ -105,6 +118,23 @@ pub fn diff(project: &Project, rev: &str, max_bytes: u64, ctx: &mut Ctx) -> Resu
         ));
     }
     changes.untracked.retain(|p| walked.contains(p));
+    // Nor does a file the preset excludes: the user took it out.
+    let named: Vec<String> = changes
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .chain(changes.untracked.iter().cloned())
+        .collect();
+    let out = git::excluded(&named, exclude);
+    if !out.is_empty() {
+        let before = changes.files.len() + changes.untracked.len();
+        changes.files.retain(|f| !out.contains(&f.path));
+        changes.untracked.retain(|p| !out.contains(p));
+        let left = before - changes.files.len() - changes.untracked.len();
+        changes.notes.push(format!(
+            "{left} file(s) the preset excludes left out of the diff"
+        ));
+    }
     for note in &changes.notes {
         writeln!(ctx.err, "note: {}", display_line(note, 500))?;
     }
@@ -159,12 +189,18 @@ pub fn fit(
     Ok(changes)
 }
 
-/// The changed files git reports that the project's walk shows, with a
-/// note on stderr for each kind of file left out.
-fn changed_in_project(project: &Project, rev: &str, ctx: &mut Ctx) -> Result<Vec<String>> {
+/// The changed files git reports that the project's walk shows and the
+/// preset does not exclude, with a note on stderr for each kind of file
+/// left out.
+fn changed_in_project(
+    project: &Project,
+    rev: &str,
+    exclude: &[String],
+    ctx: &mut Ctx,
+) -> Result<Vec<String>> {
     let repo = open(project)?;
     let changed: ChangedInProject = match repo.changed_files(Some(rev)) {
-        Ok(c) => c.in_walk(&project.walk()),
+        Ok(c) => c.in_walk(&project.walk()).without_excluded(exclude),
         Err(e) => user_err!("--changed: {}", display_line(&error_chain(&e), 500)),
     };
     for note in changed.notes() {
@@ -176,9 +212,10 @@ fn changed_in_project(project: &Project, rev: &str, ctx: &mut Ctx) -> Result<Vec
 fn open(project: &Project) -> Result<Repo> {
     match Repo::open(&project.root) {
         Ok(repo) => Ok(repo),
-        Err(e) => user_err!(
+        Err(e @ GitError::NotARepo { .. }) => user_err!(
             "{}: --changed and --diff need one",
             display_line(&error_chain(&e), 500)
         ),
+        Err(e) => user_err!("{}", display_line(&error_chain(&e), 500)),
     }
 }

@@ -346,6 +346,14 @@ impl effects::Runtime for Threads<'_> {
         None
     }
 
+    fn apart(&mut self, root: &Path, job: Job) -> Option<Event> {
+        let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
+        thread::spawn(move || {
+            let _ = tx.send(Msg::App(jobs::run_apart(job, &root)));
+        });
+        None
+    }
+
     fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
         spawn_walker(root.to_path_buf(), patterns, self.walk_tx.clone());
         Vec::new()

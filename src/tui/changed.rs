@@ -1,9 +1,11 @@
 //! Git in the TUI: mark the files changed against `HEAD` in the tree, and
 //! include them in the preset as one undoable step — what `ctxcurate add
-//! --changed` does from the shell. git is asked on the worker
-//! (`Job::Changed`, through `core::git`), through the project's walk, so
-//! the same files come out as on the command line; outside a git
-//! repository the status line says so and nothing changes.
+//! --changed` does from the shell. git is asked on a thread of its own,
+//! never the composing worker (`Job::Changed` runs apart, through
+//! `core::git` with its deadline), through the project's walk and the
+//! preset's `exclude`, so the same files come out as on the command line;
+//! outside a git repository (or in one that is not this checkout's own)
+//! the status line says so and nothing changes.
 
 use crate::core::curation;
 use crate::core::git::ChangedInProject;
@@ -43,6 +45,7 @@ fn ask_git(state: &mut State, include: bool) -> Vec<Effect> {
     vec![Effect::job(Job::Changed {
         include,
         walked: state.walked.clone(),
+        exclude: state.preset().exclude,
     })]
 }
 

@@ -23,6 +23,9 @@ pub trait Runtime {
     fn save(&mut self, file: &ProjectFile) -> Option<Event>;
     /// Run a job (on the worker, or inline).
     fn job(&mut self, job: Job) -> Option<Event>;
+    /// Run a job that [`Job::runs_apart`] (git) in `root`: on a thread
+    /// of its own, never on the worker (or inline).
+    fn apart(&mut self, root: &Path, job: Job) -> Option<Event>;
     /// Walk the project again with the settings' ignore rules (the walk
     /// streams `Walked` events).
     fn walk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
@@ -41,6 +44,10 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
     while let Some(effect) = queue.pop_front() {
         let events = match effect {
             Effect::Save => runtime.save(&state.project.file).into_iter().collect(),
+            Effect::Job(job) if job.runs_apart() => runtime
+                .apart(&state.project.root, *job)
+                .into_iter()
+                .collect(),
             Effect::Job(job) => runtime.job(*job).into_iter().collect(),
             Effect::Walk => runtime.walk(
                 &state.project.root,

@@ -266,6 +266,10 @@ impl effects::Runtime for Inline<'_> {
         Some(jobs::run(job, &self.root, self.cache))
     }
 
+    fn apart(&mut self, root: &Path, job: Job) -> Option<Event> {
+        Some(jobs::run_apart(job, root))
+    }
+
     fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
         vec![
             Event::Walked(walk::walk_files_with(root, &patterns)),

@@ -3,7 +3,8 @@
 //! function of its inputs and the shared cache, returning the event that
 //! carries its result back to `update`; the event loop runs them on a
 //! worker thread, tests run them inline. The summary command, if any, runs
-//! inside the compose jobs, so it never blocks the UI thread.
+//! inside the compose jobs, so it never blocks the UI thread. git runs
+//! apart from the worker ([`run_apart`]): a repository can make it wait.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -159,13 +160,7 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
                 composed: Box::new(composed),
             }
         }
-        Job::Changed { include, walked } => Event::Changed {
-            include,
-            result: Repo::open(root)
-                .and_then(|repo| repo.changed_files(None))
-                .map(|changed| changed.in_walk(&walked))
-                .map_err(|e| error_chain(&e)),
-        },
+        job @ Job::Changed { .. } => run_apart(job, root),
         Job::PresetTotals {
             presets,
             opts,
@@ -231,6 +226,31 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             }
         }
     }
+}
+
+/// Run a job that [`Job::runs_apart`]: git, with its deadline, on the
+/// caller's thread (the app gives it one of its own). A panic comes back
+/// as a failed job, as the worker reports one.
+pub fn run_apart(job: Job, root: &Path) -> Event {
+    let run = std::panic::AssertUnwindSafe(|| match job {
+        Job::Changed {
+            include,
+            walked,
+            exclude,
+        } => Event::Changed {
+            include,
+            result: Repo::open(root)
+                .and_then(|repo| repo.changed_files(None))
+                .map(|changed| changed.in_walk(&walked).without_excluded(&exclude))
+                .map_err(|e| error_chain(&e)),
+        },
+        other => Event::JobFailed(format!(
+            "internal error: {} is not a job that runs apart",
+            other.describe()
+        )),
+    });
+    std::panic::catch_unwind(run)
+        .unwrap_or_else(|_| Event::JobFailed("internal error while asking git".into()))
 }
 
 /// The block `item` would add to the composition: rendered by

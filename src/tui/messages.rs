@@ -214,6 +214,8 @@ pub enum Job {
     Changed {
         include: bool,
         walked: Arc<Vec<String>>,
+        /// The active preset's `exclude`: those files are left out.
+        exclude: Vec<String>,
     },
     /// Compose and count each preset once, for the picker's totals
     /// (key, preset).
@@ -258,5 +260,13 @@ impl Job {
             Job::PresetTotals { .. } => "counting the presets".into(),
             Job::Block { item, .. } => format!("rendering {}", item.path),
         }
+    }
+
+    /// A job that may wait on something outside the process however long
+    /// it likes (git, on what a repository holds: a FIFO index, a hung
+    /// filesystem, until its deadline): it runs on a thread of its own,
+    /// never on the worker, so compositions and `y` never wait for it.
+    pub fn runs_apart(&self) -> bool {
+        matches!(self, Job::Changed { .. })
     }
 }

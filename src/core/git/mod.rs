@@ -4,34 +4,64 @@
 //!
 //! The `git` command rather than a library: it is present wherever a
 //! repository is, understands every repository format and setting the
-//! user's own git does, and needs no C library in the build. It is run
-//! as data in, data out, and so that nothing it reads from a repository
-//! can run a program or change the repository:
+//! user's own git does, and needs no C library in the build. A repository
+//! is untrusted input (it may arrive as a tarball with its `.git`), so git
+//! runs as data in, data out, and nothing the repository says may run a
+//! program, point git at another repository, write, or hang the caller:
 //!
-//! * paths come NUL-separated (`-z`), so names with spaces, newlines or
-//!   quotes arrive exact; names that are not UTF-8 are counted and left
-//!   out (a preset stores paths as UTF-8 strings);
-//! * a revision is checked before use: one that starts with `-` is
-//!   refused (it would read as an option), the rest are resolved with
-//!   `rev-parse --verify --end-of-options`, and only the resolved object
-//!   name is passed on;
-//! * external diff drivers and text conversions (`--no-ext-diff`,
-//!   `--no-textconv`), the fsmonitor hook and colours are off, prefixes
-//!   are fixed (`a/`, `b/`) whatever the config says, and optional locks
-//!   are off, so reading never rewrites the index;
+//! * the repository must be this checkout's own (`location`): a `.git`
+//!   file, link, `core.worktree` or `commondir` leading to another
+//!   repository turns the git features off, with the reason;
+//! * every run has a deadline (30 s; `CTXCURATE_GIT_TIMEOUT` in seconds)
+//!   and is killed with its process group when it passes (`command`: a
+//!   FIFO for `.git/index` hangs git forever), and a heap cap (a file git
+//!   reads that never ends fails at it);
+//! * paths come NUL-separated (`-z`); names that are not UTF-8 are
+//!   counted and left out (a preset stores paths as UTF-8 strings); a
+//!   diff's parts are named by their own headers (`diff_parts`);
+//! * a revision that starts with `-` is refused (it would read as an
+//!   option), the rest are resolved with `rev-parse --verify
+//!   --end-of-options`, and only the resolved object name is passed on;
 //! * the diff is read as a stream and capped: a file's part that does not
 //!   fit in the cap is left out with a note, never cut mid-hunk.
+//!
+//! What a repository's config (or an `include.path` / `includeIf` it
+//! pulls in) could make git run, and why it does not. The commands run are
+//! `rev-parse`, `config`, `diff`, `ls-files` and `hash-object --stdin`:
+//!
+//! | setting | reached by | held off by |
+//! |---|---|---|
+//! | `filter.*.clean`/`smudge`/`process` (via `.gitattributes`, `.git/info/attributes`) | `diff` of a stat-dirty file | every name `git config` lists emptied, `required=false` |
+//! | `diff.external`, `diff.*.command` | `diff` | `--no-ext-diff`, `diff.external=` |
+//! | `diff.*.textconv` | `diff` | `--no-textconv` |
+//! | `core.fsmonitor` | `diff`, `ls-files` | `core.fsmonitor=false` |
+//! | `core.pager`, `pager.*` | any | `--no-pager`, stdout a pipe |
+//! | `core.hooksPath` (`post-index-change`) | an index write | optional locks off (no write); `core.hooksPath=/dev/null` |
+//! | a submodule's own config and filters | `diff` looking into a submodule | `--ignore-submodules=all`, `submodule.recurse=false` |
+//! | `remote.*.uploadpack`, `core.sshCommand`, `core.gitProxy`, `protocol.*`, `credential.helper`, `core.askPass` | a partial clone fetching a missing object | `GIT_NO_LAZY_FETCH=1`, `protocol.allow=never`, helpers emptied |
+//! | `alias.*` | only for commands git does not have | only built-in commands are run |
+//! | `gpg.program`, `core.editor`, `sequence.editor`, `merge.*.driver`, `uploadpack.packObjectsHook` | signing, editing, merging, serving | never reached by these commands |
+//! | `GIT_DIR`, `GIT_WORK_TREE`, `GIT_INDEX_FILE`, `GIT_EXTERNAL_DIFF`, `GIT_SSH_COMMAND`, … in the caller's environment | any | removed before git runs |
 //!
 //! Paths are relative to the project root (`--relative`): a project that
 //! is a subfolder of its repository sees only its own files.
 
-use std::io::{BufRead, BufReader, Read};
+mod command;
+mod diff_parts;
+mod location;
+
+pub use command::DEFAULT_DEADLINE;
+
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use thiserror::Error;
 
-use crate::core::compose::changes::{Changes, FileDiff};
+use crate::core::compose::changes::Changes;
+
+use command::Git;
+use diff_parts::CappedDiff;
+use location::Layout;
 
 /// Why git could not answer.
 #[derive(Debug, Error)]
@@ -45,9 +75,29 @@ pub enum GitError {
     /// A revision git does not know.
     #[error("unknown revision {0:?} (not a commit of this repository)")]
     UnknownRevision(String),
+    /// The repository git finds from the project is not this checkout's
+    /// own (a `.git` file or link, `core.worktree` or `commondir` leads
+    /// to another one).
+    #[error(
+        "{} is in a git repository that is not its own: {why}; the git features do nothing here",
+        root.display()
+    )]
+    NotOwn { root: PathBuf, why: String },
     /// git ran but failed.
     #[error("git {command} failed: {stderr}")]
-    Failed { command: String, stderr: String },
+    Failed {
+        command: String,
+        /// Its exit status (`None`: killed by a signal).
+        status: Option<i32>,
+        stderr: String,
+    },
+    /// git did not finish in time and was stopped.
+    #[error(
+        "git {command} did not finish within {seconds} s and was stopped (is something in \
+         the repository, such as .git/index, a FIFO or on a hung filesystem?); \
+         CTXCURATE_GIT_TIMEOUT sets the limit in seconds"
+    )]
+    TimedOut { command: String, seconds: f64 },
     #[error("cannot run git: {0}")]
     Spawn(std::io::Error),
 }
@@ -80,6 +130,9 @@ pub struct ChangedInProject {
     /// Changed files the project ignores (the project file itself, which
     /// is never shown, is not listed).
     pub ignored: Vec<String>,
+    /// Changed files the preset's `exclude` names
+    /// ([`ChangedInProject::without_excluded`]).
+    pub excluded: Vec<String>,
     /// How many changed files no longer exist.
     pub deleted: usize,
     /// How many changed files have names that are not UTF-8.
@@ -101,6 +154,7 @@ impl ChangedFiles {
                 .into_iter()
                 .filter(|p| p != crate::core::project::PROJECT_FILE)
                 .collect(),
+            excluded: Vec::new(),
             deleted: self.deleted.len(),
             not_utf8: self.not_utf8,
         }
@@ -108,6 +162,23 @@ impl ChangedFiles {
 }
 
 impl ChangedInProject {
+    /// Leave out the changed files a preset's `exclude` names (a path, a
+    /// folder or a glob, matched as the preset's own globs match them):
+    /// a file the user took out of the preset is never added back, or
+    /// sent, because it changed.
+    pub fn without_excluded(mut self, exclude: &[String]) -> Self {
+        let out = excluded(&self.paths, exclude);
+        if out.is_empty() {
+            return self;
+        }
+        let (paths, excluded): (Vec<String>, Vec<String>) = std::mem::take(&mut self.paths)
+            .into_iter()
+            .partition(|p| !out.contains(p));
+        self.paths = paths;
+        self.excluded = excluded;
+        self
+    }
+
     /// One line for each kind of changed file left out (the CLI prints
     /// them as notes, the TUI in its status line).
     pub fn notes(&self) -> Vec<String> {
@@ -119,6 +190,15 @@ impl ChangedInProject {
                 self.ignored.len(),
                 names.join(", "),
                 if self.ignored.len() > 5 { ", …" } else { "" }
+            ));
+        }
+        if !self.excluded.is_empty() {
+            let names: Vec<&str> = self.excluded.iter().take(5).map(String::as_str).collect();
+            notes.push(format!(
+                "{} changed file(s) the preset excludes left out: {}{}",
+                self.excluded.len(),
+                names.join(", "),
+                if self.excluded.len() > 5 { ", …" } else { "" }
             ));
         }
         if self.deleted > 0 {
@@ -134,40 +214,77 @@ impl ChangedInProject {
     }
 }
 
+/// Which of `paths` a preset's `exclude` names (a path, a folder or a
+/// glob), matched as the preset's own globs match them: the one rule
+/// `--changed` and `--diff` leave files out by.
+pub fn excluded(paths: &[String], exclude: &[String]) -> std::collections::HashSet<String> {
+    if exclude.is_empty() || paths.is_empty() {
+        return std::collections::HashSet::new();
+    }
+    let mut sorted = paths.to_vec();
+    sorted.sort();
+    sorted.dedup();
+    // One glob over the paths, once with the exclusions and once
+    // without: what only the first leaves out is excluded.
+    let every = [crate::core::model::FileItem::new("**")];
+    let reach = |exclude: &[String]| -> std::collections::HashSet<String> {
+        crate::core::walk::expand_over(&every, exclude, &sorted)
+            .0
+            .into_iter()
+            .map(|r| r.path)
+            .collect()
+    };
+    let kept = reach(exclude);
+    reach(&[])
+        .into_iter()
+        .filter(|p| !kept.contains(p))
+        .collect()
+}
+
 /// The git work tree around a project root.
 #[derive(Debug, Clone)]
 pub struct Repo {
     root: PathBuf,
+    git: Git,
 }
 
 impl Repo {
-    /// The repository `root` is in; an error when it is in none.
+    /// The repository `root` is in; an error when it is in none, or in
+    /// one that is not this checkout's own.
     pub fn open(root: &Path) -> Result<Repo, GitError> {
-        let repo = Repo {
+        let mut git = Git::new(root);
+        let not_a_repo = |why: String| GitError::NotARepo {
             root: root.to_path_buf(),
+            why,
         };
-        match repo.run(&["rev-parse", "--is-inside-work-tree"]) {
-            Ok(out) if out.trim_ascii() == b"true" => Ok(repo),
-            Ok(_) => Err(GitError::NotARepo {
-                root: root.to_path_buf(),
-                why: " (it is inside a .git folder)".into(),
-            }),
-            Err(GitError::Spawn(e)) => Err(GitError::NotARepo {
-                root: root.to_path_buf(),
-                why: format!(" (git could not be run: {e})"),
-            }),
-            Err(GitError::Failed { stderr, .. }) if stderr.contains("dubious ownership") => {
-                Err(GitError::NotARepo {
-                    root: root.to_path_buf(),
-                    why: " that git trusts (owned by another user; see git's safe.directory)"
-                        .into(),
-                })
+        let layout = match layout(&git) {
+            Ok(layout) => layout,
+            Err(GitError::Spawn(e)) => {
+                return Err(not_a_repo(format!(" (git could not be run: {e})")));
             }
-            Err(_) => Err(GitError::NotARepo {
-                root: root.to_path_buf(),
-                why: String::new(),
-            }),
+            Err(GitError::Failed { stderr, .. }) if stderr.contains("dubious ownership") => {
+                return Err(not_a_repo(
+                    " that git trusts (owned by another user; see git's safe.directory)".into(),
+                ));
+            }
+            Err(e @ GitError::TimedOut { .. }) => return Err(e),
+            Err(_) => return Err(not_a_repo(String::new())),
+        };
+        location::check(root, &layout).map_err(|why| GitError::NotOwn {
+            root: root.to_path_buf(),
+            why,
+        })?;
+        match git.run(&["rev-parse", "--is-inside-work-tree"]) {
+            Ok(out) if out.trim_ascii() == b"true" => {}
+            Ok(_) => return Err(not_a_repo(" (it is inside a .git folder)".into())),
+            Err(e @ GitError::TimedOut { .. }) => return Err(e),
+            Err(_) => return Err(not_a_repo(String::new())),
         }
+        git.neutralise_filters()?;
+        Ok(Repo {
+            root: root.to_path_buf(),
+            git,
+        })
     }
 
     /// The files changed in the working tree and index against `rev`
@@ -214,6 +331,7 @@ impl Repo {
             "--relative",
             "--no-ext-diff",
             "--no-textconv",
+            "--ignore-submodules=all",
             base,
             "--",
         ])
@@ -236,39 +354,16 @@ impl Repo {
             "--no-textconv",
             "--no-renames",
             "--relative",
+            "--ignore-submodules=all",
             "--src-prefix=a/",
             "--dst-prefix=b/",
             &base,
             "--",
         ];
-        let names = self.changed_names(&base)?;
-        let names: Vec<String> = split_z(&names)
-            .map(|n| String::from_utf8_lossy(n).into_owned())
-            .collect();
-        let mut child = self
-            .command(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(GitError::Spawn)?;
-        let stdout = child.stdout.take().ok_or_else(|| GitError::Failed {
-            command: "diff".into(),
-            stderr: "no output stream".into(),
+        let reader = self.git.stream(&args, move |stdout| {
+            let mut reader = CappedDiff::new(max_bytes);
+            reader.read_all(BufReader::new(stdout)).map(|()| reader)
         })?;
-        let mut reader = CappedDiff::new(max_bytes, names);
-        let read = reader.read_all(BufReader::new(stdout));
-        let mut stderr = String::new();
-        if let Some(mut e) = child.stderr.take() {
-            let _ = e.read_to_string(&mut stderr);
-        }
-        let status = child.wait().map_err(GitError::Spawn)?;
-        read.map_err(GitError::Spawn)?;
-        if !status.success() {
-            return Err(GitError::Failed {
-                command: "diff".into(),
-                stderr: stderr.trim().to_string(),
-            });
-        }
         changes.files = reader.files;
         changes.notes = reader.notes;
         for name in split_z(&self.untracked_raw()?) {
@@ -314,7 +409,9 @@ impl Repo {
                 Ok((name.to_string(), id))
             }
             Err(GitError::Failed { .. }) if name == "HEAD" => {
-                let out = self.run(&["hash-object", "-t", "tree", "/dev/null"])?;
+                // The empty tree, from empty input: no path, so no
+                // attribute or filter applies.
+                let out = self.run(&["hash-object", "-t", "tree", "--stdin"])?;
                 Ok((
                     "HEAD (no commits yet)".to_string(),
                     String::from_utf8_lossy(&out).trim().to_string(),
@@ -325,49 +422,47 @@ impl Repo {
         }
     }
 
-    /// `git` in the root, with nothing from the repository or the
-    /// environment able to run a program or write.
-    fn command(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new("git");
-        cmd.arg("-C")
-            .arg(&self.root)
-            .args([
-                "--no-pager",
-                "-c",
-                "core.fsmonitor=false",
-                "-c",
-                "core.quotePath=false",
-                "-c",
-                "diff.noprefix=false",
-                "-c",
-                "diff.relative=false",
-            ])
-            .args(args)
-            .env("GIT_OPTIONAL_LOCKS", "0")
-            .env("GIT_TERMINAL_PROMPT", "0")
-            .env_remove("GIT_EXTERNAL_DIFF")
-            .env_remove("GIT_PAGER")
-            .stdin(Stdio::null());
-        cmd
-    }
-
-    /// Run git to completion; its stdout, or its stderr as the error.
     fn run(&self, args: &[&str]) -> Result<Vec<u8>, GitError> {
-        let out = self
-            .command(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .output()
-            .map_err(GitError::Spawn)?;
-        if out.status.success() {
-            Ok(out.stdout)
-        } else {
-            Err(GitError::Failed {
-                command: args.first().copied().unwrap_or("").to_string(),
-                stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
-            })
-        }
+        self.git.run(args)
     }
+}
+
+/// Where git says the repository around the root is.
+fn layout(git: &Git) -> Result<Layout, GitError> {
+    let out = git.run(&[
+        "rev-parse",
+        "--path-format=absolute",
+        "--show-toplevel",
+        "--absolute-git-dir",
+        "--git-common-dir",
+    ])?;
+    let text = String::from_utf8_lossy(&out);
+    let lines: Vec<&str> = text
+        .strip_suffix('\n')
+        .unwrap_or(&text)
+        .split('\n')
+        .collect();
+    let [top, git_dir, common] = lines[..] else {
+        return Err(GitError::NotOwn {
+            root: git.root().to_path_buf(),
+            why: format!("git names its repository in a way this tool cannot read: {text:?}"),
+        });
+    };
+    let core_worktree = match git.run(&["config", "--get", "core.worktree"]) {
+        Ok(out) => Some(PathBuf::from(
+            String::from_utf8_lossy(&out)
+                .trim_end_matches('\n')
+                .to_string(),
+        )),
+        Err(GitError::Failed { .. }) => None,
+        Err(e) => return Err(e),
+    };
+    Ok(Layout {
+        toplevel: PathBuf::from(top),
+        git_dir: PathBuf::from(git_dir),
+        common_dir: PathBuf::from(common),
+        core_worktree,
+    })
 }
 
 /// The NUL-separated names of `-z` output.
@@ -375,114 +470,26 @@ fn split_z(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
     bytes.split(|&b| b == 0).filter(|n| !n.is_empty())
 }
 
-/// Reads a unified diff file by file (each part starts at a
-/// `diff --git ` line), keeping the parts that fit in the byte cap.
-struct CappedDiff {
-    left: u64,
-    /// The changed paths in git's order, to name each part.
-    names: Vec<String>,
-    files: Vec<FileDiff>,
-    notes: Vec<String>,
-    /// The part being read: its bytes (until it outgrows `left`) and size.
-    part: Vec<u8>,
-    part_size: u64,
-    parts: usize,
-}
-
-impl CappedDiff {
-    fn new(max_bytes: u64, names: Vec<String>) -> Self {
-        CappedDiff {
-            left: max_bytes,
-            names,
-            files: Vec::new(),
-            notes: Vec::new(),
-            part: Vec::new(),
-            part_size: 0,
-            parts: 0,
-        }
-    }
-
-    fn read_all(&mut self, mut input: impl BufRead) -> std::io::Result<()> {
-        let mut line = Vec::new();
-        loop {
-            line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
-                break;
-            }
-            if line.starts_with(b"diff --git ") {
-                self.finish_part();
-            }
-            self.part_size += line.len() as u64;
-            if self.part_size <= self.left {
-                self.part.extend_from_slice(&line);
-            }
-        }
-        self.finish_part();
-        Ok(())
-    }
-
-    fn finish_part(&mut self) {
-        if self.part_size == 0 {
-            return;
-        }
-        let path = self
-            .names
-            .get(self.parts)
-            .cloned()
-            .unwrap_or_else(|| format!("file {}", self.parts + 1));
-        self.parts += 1;
-        if self.part_size <= self.left {
-            self.left -= self.part_size;
-            let text = match String::from_utf8(std::mem::take(&mut self.part)) {
-                Ok(text) => text,
-                Err(e) => {
-                    self.notes.push(format!(
-                        "{path}: invalid UTF-8 in the diff replaced with U+FFFD"
-                    ));
-                    String::from_utf8_lossy(e.as_bytes()).into_owned()
-                }
-            };
-            self.files.push(FileDiff { path, text });
-        } else {
-            self.notes.push(format!(
-                "{path}: its diff ({} bytes) is left out: the diff is capped at max_file_size",
-                self.part_size
-            ));
-        }
-        self.part.clear();
-        self.part_size = 0;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_capped_diff_keeps_whole_parts_in_order() {
-        let diff = "diff --git a/a b/a\n-1\n+2\ndiff --git a/big b/big\n+xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\ndiff --git a/c b/c\n+3\n";
-        let mut r = CappedDiff::new(60, vec!["a".into(), "big".into(), "c".into()]);
-        r.read_all(diff.as_bytes()).unwrap();
-        let kept: Vec<&str> = r.files.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(kept, ["a", "c"]);
-        assert_eq!(r.files[0].text, "diff --git a/a b/a\n-1\n+2\n");
-        assert_eq!(r.files[1].text, "diff --git a/c b/c\n+3\n");
-        assert_eq!(r.notes.len(), 1);
+    fn changed_files_the_preset_excludes_are_left_out() {
+        let changed = ChangedInProject {
+            against: "HEAD".into(),
+            paths: ["a.py", "lib/x.py", "secret.py", "z.md", "gen/y.py"]
+                .map(String::from)
+                .to_vec(),
+            ..ChangedInProject::default()
+        };
+        let out = changed.without_excluded(&["secret.py".into(), "lib".into(), "gen/*.py".into()]);
+        assert_eq!(out.paths, ["a.py", "z.md"]);
+        assert_eq!(out.excluded, ["lib/x.py", "secret.py", "gen/y.py"]);
         assert!(
-            r.notes[0].starts_with("big: its diff (61 bytes) is left out"),
+            out.notes()[0].starts_with("3 changed file(s) the preset excludes left out: lib/x.py"),
             "{:?}",
-            r.notes
-        );
-    }
-
-    #[test]
-    fn invalid_utf8_in_a_diff_is_replaced_with_a_note() {
-        let mut r = CappedDiff::new(1000, vec!["a".into()]);
-        r.read_all(&b"diff --git a/a b/a\n+\xff\n"[..]).unwrap();
-        assert_eq!(r.files[0].text, "diff --git a/a b/a\n+\u{fffd}\n");
-        assert_eq!(
-            r.notes,
-            ["a: invalid UTF-8 in the diff replaced with U+FFFD"]
+            out.notes()
         );
     }
 
@@ -490,6 +497,7 @@ mod tests {
     fn option_like_revisions_are_refused_before_git_runs() {
         let repo = Repo {
             root: PathBuf::from("/nonexistent"),
+            git: Git::new(Path::new("/nonexistent")),
         };
         for rev in ["--output=/tmp/x", "-p", "--"] {
             assert!(matches!(
