@@ -15,9 +15,11 @@
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
 //! saves that keep the user's text in `project/preserve.rs`; the lock and
 //! [`Project::edit`] in `project/lock.rs`; keeping writes inside the root
-//! in `project/confine.rs`; root discovery and path normalisation in
+//! in `project/confine.rs`; opening files for reading beneath the root
+//! (race-free) in `project/beneath.rs`; root discovery and path normalisation in
 //! `project/paths.rs`.
 
+pub mod beneath;
 pub mod confine;
 mod file;
 mod lock;

@@ -36,6 +36,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use super::pack::{self, Packs};
+use crate::core::project::beneath::{Links, open_beneath};
 use crate::core::project::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use crate::core::tokens::hex;
 
@@ -314,7 +315,7 @@ impl DiskCache {
         let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
         Some(
             packs
-                .get_or_insert_with(|| Arc::new(Packs::load(dir, &self.key)))
+                .get_or_insert_with(|| Arc::new(Packs::load(self.within(dir), dir, &self.key)))
                 .clone(),
         )
     }
@@ -329,6 +330,11 @@ impl DiskCache {
         self.root
             .as_deref()
             .is_some_and(|root| check_inside(root, path).is_ok())
+    }
+
+    /// The folder reads stay beneath: the root (`dir` itself without one).
+    fn within<'a>(&'a self, dir: &'a Path) -> &'a Path {
+        self.root.as_deref().unwrap_or(dir)
     }
 
     /// Where the entries live, when enabled.
@@ -355,7 +361,7 @@ impl DiskCache {
         if let Some(payload) = packed.as_deref().and_then(|b| open_sealed(&self.key, b)) {
             return Some(payload.to_vec());
         }
-        match read_entry(&path, &self.key) {
+        match read_entry(self.within(&path), &path, &self.key) {
             Loose::Missing => None,
             Loose::Sealed(payload) => Some(payload),
             Loose::Bad => {
@@ -459,7 +465,7 @@ impl DiskCache {
             .collect();
         // Entries in packs count with their bucket (fresh from disk: the
         // packs may have changed since this process first read them).
-        for (name, (entries, bytes)) in Packs::load(dir, &self.key).stats() {
+        for (name, (entries, bytes)) in Packs::load(self.within(dir), dir, &self.key).stats() {
             match out.iter_mut().find(|b| b.name == name) {
                 Some(b) => {
                     b.entries += entries;
@@ -497,7 +503,7 @@ impl DiskCache {
         *self.packs.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let packs = dir.join(pack::DIR);
         if fs::symlink_metadata(&packs).is_ok_and(|m| m.is_dir()) {
-            for (file, entries) in Packs::files(dir, &self.key) {
+            for (file, entries) in Packs::files(self.within(dir), dir, &self.key) {
                 if fs::remove_file(&file).is_ok() {
                     removed += entries;
                 }
@@ -564,23 +570,13 @@ fn is_entry_name(name: &str) -> bool {
     is_lower_hex(name, 64)
 }
 
-/// The file at `path` if it is a regular file reached without a link
-/// (and never waiting on a FIFO): how entries and packs are opened.
-pub(super) fn open_regular(path: &Path) -> Option<fs::File> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        // No link is followed, and opening a FIFO does not wait for a
-        // writer; the type is checked on the opened file itself.
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    #[cfg(not(unix))]
-    if !fs::symlink_metadata(path).ok()?.is_file() {
-        return None;
-    }
-    let file = options.open(path).ok()?;
+/// The file at `path` (under `root`) if it is a regular file reached
+/// without a link on any component below `root` (and never waiting on a
+/// FIFO): how entries and packs are opened, through the one race-free
+/// open of project files ([`open_beneath`]).
+pub(super) fn open_regular(root: &Path, path: &Path) -> Option<fs::File> {
+    let rel = path.strip_prefix(root).ok()?;
+    let file = open_beneath(root, rel, Links::Never).ok()?;
     file.metadata().ok()?.is_file().then_some(file)
 }
 
@@ -601,8 +597,8 @@ const READ_WHOLE: u64 = 64 << 10;
 
 /// The entry at `path` if it is a regular file (not a link, FIFO or
 /// device) of at most [`MAX_ENTRY`] bytes sealed under `key`.
-fn read_entry(path: &Path, key: &SealKey) -> Loose {
-    let Some(file) = open_regular(path) else {
+fn read_entry(root: &Path, path: &Path, key: &SealKey) -> Loose {
+    let Some(file) = open_regular(root, path) else {
         return Loose::Missing;
     };
     let Some(len) = file.metadata().ok().map(|m| m.len()) else {
@@ -821,7 +817,10 @@ mod tests {
         assert!(!path.exists());
         let planted = fs::File::create(&path).unwrap();
         planted.set_len(MAX_ENTRY).unwrap();
-        assert!(matches!(read_entry(&path, &cache.key), Loose::Bad));
+        assert!(matches!(
+            read_entry(dir.path(), &path, &cache.key),
+            Loose::Bad
+        ));
         assert_eq!(cache.get("views", &k), None);
         assert!(!path.exists());
     }

@@ -95,7 +95,8 @@ impl Packs {
     /// Read the index of every pack in `cache_dir/packs` whose index is
     /// sealed under `key`; packs that fail a check, or come after the
     /// budgets ran out, are left out.
-    pub fn load(cache_dir: &Path, key: &SealKey) -> Packs {
+    /// Packs are opened beneath `root` (see `open_regular`).
+    pub fn load(root: &Path, cache_dir: &Path, key: &SealKey) -> Packs {
         let mut packs = Packs::default();
         let mut budget = Budget {
             bytes: INDEX_BUDGET,
@@ -105,7 +106,7 @@ impl Packs {
             if budget.bytes == 0 {
                 break;
             }
-            let Some(file) = open_regular(&path) else {
+            let Some(file) = open_regular(root, &path) else {
                 continue;
             };
             let before = budget.bytes;
@@ -134,7 +135,7 @@ impl Packs {
 
     /// Each pack file in `cache_dir/packs` (named as packs are) with its
     /// number of entries (0 for a pack that fails the checks).
-    pub fn files(cache_dir: &Path, key: &SealKey) -> Vec<(std::path::PathBuf, usize)> {
+    pub fn files(root: &Path, cache_dir: &Path, key: &SealKey) -> Vec<(std::path::PathBuf, usize)> {
         let mut budget = Budget {
             bytes: INDEX_BUDGET,
             entries: MAX_ENTRIES,
@@ -143,7 +144,7 @@ impl Packs {
             .into_iter()
             .filter(|p| fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
             .map(|path| {
-                let entries = open_regular(&path)
+                let entries = open_regular(root, &path)
                     .and_then(|f| read_index(&f, key, &mut budget))
                     .map_or(0, |index| index.len());
                 (path, entries)
@@ -387,7 +388,7 @@ mod tests {
     }
 
     fn pack_files(root: &Path) -> Vec<std::path::PathBuf> {
-        Packs::files(&cache_dir(root), &seal_key())
+        Packs::files(root, &cache_dir(root), &seal_key())
             .into_iter()
             .map(|(p, _)| p)
             .collect()
@@ -592,7 +593,7 @@ mod tests {
         sparse(5, 1000, 16 << 20);
         sparse(6, 1000, u64::MAX);
 
-        let loaded = Packs::load(&cache_dir(root), &seal_key());
+        let loaded = Packs::load(root, &cache_dir(root), &seal_key());
         assert!(loaded.stats().is_empty(), "{:?}", loaded.stats());
         assert!(loaded.places.is_empty() && loaded.files.is_empty());
         assert!(loaded.unverified_bytes() <= INDEX_BUDGET);
@@ -623,7 +624,7 @@ mod tests {
             bytes: 10,
             entries: MAX_ENTRIES,
         };
-        let file = open_regular(&pack_files(root)[0]).unwrap();
+        let file = open_regular(root, &pack_files(root)[0]).unwrap();
         assert!(read_index(&file, &seal_key(), &mut budget).is_none());
         assert_eq!(budget.bytes, 0, "spent: no later pack is read");
         let mut budget = Budget {
