@@ -123,7 +123,6 @@ fn has_link(root: &Path, inner: &Path) -> bool {
 /// Open `inner` (plain names, no link expected) beneath `real_root`.
 #[cfg(unix)]
 fn open_resolved(real_root: &Path, inner: &Path) -> io::Result<File> {
-    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
     let dir = open_at(None, real_root, libc::O_DIRECTORY)?;
     if inner.as_os_str().is_empty() {
         return Ok(File::from(dir));
@@ -140,16 +139,22 @@ fn open_resolved(real_root: &Path, inner: &Path) -> io::Result<File> {
             ) => {}
         Err(e) => return Err(e),
     }
+    open_by_components(dir, inner)
+}
+
+/// Open `inner` from `dir` one component at a time, each with
+/// `O_NOFOLLOW` (folders also `O_DIRECTORY`): a link anywhere fails.
+#[cfg(unix)]
+fn open_by_components(dir: std::os::fd::OwnedFd, inner: &Path) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
     let mut names = inner.components().peekable();
-    let mut at: OwnedFd = dir;
+    let mut at = dir;
     while let Some(name) = names.next() {
         let last = names.peek().is_none();
         let flags = if last { 0 } else { libc::O_DIRECTORY };
-        let next = open_at(Some(at.as_raw_fd()), Path::new(name.as_os_str()), flags)?;
-        at = next;
+        at = open_at(Some(at.as_raw_fd()), Path::new(name.as_os_str()), flags)?;
     }
-    // SAFETY: `at` is an owned, open descriptor handed over whole.
-    Ok(unsafe { File::from_raw_fd(std::os::fd::IntoRawFd::into_raw_fd(at)) })
+    Ok(File::from(at))
 }
 
 /// `openat(dir, path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
@@ -297,18 +302,22 @@ mod tests {
         symlink(outside.path(), r.join("d")).unwrap();
         let e = open_resolved(&r, Path::new("d/a.txt")).unwrap_err();
         assert_eq!(e.raw_os_error(), Some(libc::ELOOP), "{e}");
-        // The component walk (no openat2) refuses it too.
-        let dir = open_at(None, &r, libc::O_DIRECTORY).unwrap();
-        let e = open_at(
-            Some(std::os::fd::AsRawFd::as_raw_fd(&dir)),
-            Path::new("d"),
-            libc::O_DIRECTORY,
-        )
-        .unwrap_err();
+        // The component walk (no openat2) refuses it too, at the link,
+        // and opens what has no link.
+        let dir = || open_at(None, &r, libc::O_DIRECTORY).unwrap();
+        let e = open_by_components(dir(), Path::new("d/a.txt")).unwrap_err();
         assert!(
             matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)),
             "{e}"
         );
+        let e = open_by_components(dir(), Path::new("d")).unwrap_err();
+        assert_eq!(e.raw_os_error(), Some(libc::ELOOP), "{e}");
+        let mut text = String::new();
+        open_by_components(dir(), Path::new("d.old/a.txt"))
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
+        assert_eq!(text, "inside");
     }
 
     #[test]
