@@ -37,7 +37,10 @@ pub use file::{
     MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
     save_atomic, save_edit, to_toml, unknown_keys,
 };
-pub use lock::{LOCK_FILE, ProjectLock};
+pub use lock::{
+    GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
+    set_wait_notice,
+};
 pub use paths::{
     CONFIG_ENV, find_root, global_config_path, lexical, normalize_rel, user_state_dir,
     user_state_dir_from,
