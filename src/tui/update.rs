@@ -434,7 +434,10 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
         return Vec::new();
     }
     // Whatever else the saver says, it no longer waits for the lock.
-    state.save_locked = None;
+    let waited = state.save_locked.take().is_some();
+    if waited && outcome == SyncOutcome::Saved {
+        state.say(Level::Info, "the lock was released: saved");
+    }
     if matches!(state.overlay, Some(Overlay::ConfirmQuit)) {
         state.overlay = None;
     }

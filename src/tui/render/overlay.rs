@@ -77,11 +77,11 @@ fn confirm_copy(frame: &mut Frame, area: Rect, pending: &PendingCopy) {
 
 /// Quit without the save that waits for another process's lock?
 fn confirm_quit(state: &State, frame: &mut Frame, area: Rect) {
-    let rect = centered(area, 80, 7);
+    let rect = centered(area, 80, 9);
     frame.render_widget(Clear, rect);
     let waiting = state.save_locked.as_deref().unwrap_or_default();
     let lines = vec![
-        Line::raw(display_line(waiting, rect.width.saturating_sub(4) as usize).into_owned()),
+        Line::raw(display_line(waiting, 400).into_owned()),
         Line::raw(""),
         Line::raw("Quit now and drop the change that is not saved yet?"),
         Line::styled(
@@ -94,11 +94,13 @@ fn confirm_quit(state: &State, frame: &mut Frame, area: Rect) {
         ),
     ];
     frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::default()
-                .borders(Borders::ALL)
-                .title(" Quit without saving? "),
-        ),
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" Quit without saving? "),
+            ),
         rect,
     );
 }
