@@ -55,8 +55,9 @@ impl BeneathError {
 }
 
 /// Open `rel` (relative to `root`) for reading, never reaching anything
-/// outside `root`; see the module comment. An absolute `rel` or one that
-/// climbs with `..` out of the root is [`BeneathError::Outside`].
+/// outside `root`; see the module comment. An absolute `rel`, or one that
+/// resolves out of the root, is [`BeneathError::Outside`]; with
+/// [`Links::Never`] so is any `..`.
 pub fn open_beneath(root: &Path, rel: &Path, links: Links) -> Result<File, BeneathError> {
     let outside = || BeneathError::Outside {
         path: rel.to_path_buf(),
@@ -69,9 +70,13 @@ pub fn open_beneath(root: &Path, rel: &Path, links: Links) -> Result<File, Benea
     let inner = match links {
         Links::Never => plain_components(rel).ok_or_else(outside)?,
         Links::Inside => {
-            // Lexically inside first: `..` and absolute paths are refused
-            // before anything is resolved.
-            plain_components(rel).ok_or_else(outside)?;
+            // An absolute path, or one whose `..` climb out of the root
+            // even lexically, is refused before anything is resolved (not
+            // even whether it exists is told); other `..` are resolved with
+            // the links, and what they come to must lie inside.
+            if !lexically_inside(rel) {
+                return Err(outside());
+            }
             match real_root.join(rel).canonicalize() {
                 Ok(real) => real
                     .strip_prefix(&real_root)
@@ -107,6 +112,20 @@ fn plain_components(rel: &Path) -> Option<PathBuf> {
         }
     }
     Some(out)
+}
+
+/// `rel` is relative and its `..` never climb above where it starts.
+fn lexically_inside(rel: &Path) -> bool {
+    let mut depth = 0usize;
+    rel.components().all(|c| match c {
+        Component::Normal(_) => {
+            depth += 1;
+            true
+        }
+        Component::CurDir => true,
+        Component::ParentDir => depth.checked_sub(1).map(|d| depth = d).is_some(),
+        Component::RootDir | Component::Prefix(_) => false,
+    })
 }
 
 /// Whether a prefix of `inner` under `root` is a link now (to tell a link
@@ -279,9 +298,22 @@ mod tests {
             ));
             assert_eq!(read(r, "real/sub/a.txt", links).unwrap(), "inside");
             assert_eq!(read(r, "./real/sub/a.txt", links).unwrap(), "inside");
+            assert!(read(r, "real/../../secret", links).is_err());
             let missing = read(r, "real/nope", links).unwrap_err();
             assert_eq!(missing.io_kind(), Some(io::ErrorKind::NotFound));
         }
+        // `..` that stays inside: resolved when links may be.
+        assert_eq!(
+            read(r, "real/x/../sub/a.txt", Links::Inside)
+                .unwrap_err()
+                .io_kind(),
+            Some(io::ErrorKind::NotFound)
+        );
+        assert_eq!(
+            read(r, "real/sub/../sub/a.txt", Links::Inside).unwrap(),
+            "inside"
+        );
+        assert!(read(r, "real/sub/../sub/a.txt", Links::Never).is_err());
         // A link that stays inside: followed only when allowed.
         assert_eq!(read(r, "inner/sub/a.txt", Links::Inside).unwrap(), "inside");
         assert!(read(r, "inner/sub/a.txt", Links::Never).is_err());
