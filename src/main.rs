@@ -58,6 +58,8 @@ fn main() -> ExitCode {
         use std::io::IsTerminal;
         (!quiet && io::stderr().is_terminal()).then(indicatif::ProgressDrawTarget::stderr)
     };
+    // A project lock another process holds is waited for out loud.
+    ctxcurate::core::project::set_wait_notice(lock_wait_notice);
     let mut err = stderr();
     let mut ctx = cli::Ctx {
         cwd,
@@ -79,6 +81,16 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// What the CLI says while it waits for a project lock another process
+/// holds (see `core::project::lock`).
+fn lock_wait_notice(lock: &std::path::Path) {
+    let _ = writeln!(
+        stderr(),
+        "ctxcurate: waiting for {} held by another process…",
+        lock.display()
+    );
 }
 
 /// The directory to run in: `-C DIR` (which must be an existing directory:

@@ -15,9 +15,11 @@
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
 //! saves that keep the user's text in `project/preserve.rs`; the lock and
 //! [`Project::edit`] in `project/lock.rs`; keeping writes inside the root
-//! in `project/confine.rs`; root discovery and path normalisation in
+//! in `project/confine.rs`; opening files for reading beneath the root
+//! (race-free) in `project/beneath.rs`; root discovery and path normalisation in
 //! `project/paths.rs`.
 
+pub mod beneath;
 pub mod confine;
 mod file;
 mod lock;
@@ -35,7 +37,10 @@ pub use file::{
     MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
     save_atomic, save_edit, to_toml, unknown_keys,
 };
-pub use lock::{LOCK_FILE, ProjectLock};
+pub use lock::{
+    GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
+    set_wait_notice,
+};
 pub use paths::{
     CONFIG_ENV, RootNote, RootSearch, find_root, global_config_path, lexical, normalize_rel,
     search_root, user_state_dir, user_state_dir_from,

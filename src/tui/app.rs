@@ -269,8 +269,15 @@ fn event_loop(
                 .map(drop);
         }
     }
+    if state.drop_pending_save {
+        // The user chose to quit without the save that waits for another
+        // process's lock: the saver is left to the process's end.
+        drawn.context("cannot draw to the terminal")?;
+        return Ok(ended);
+    }
     // Flush the last save before leaving (and before reporting a broken
-    // terminal: the curation matters more).
+    // terminal: the curation matters more). A lock another process holds
+    // is waited for within its bound, then reported.
     let _ = save_tx.send(SyncMsg::Save(Box::new(state.project.file.clone())));
     drop(save_tx);
     let saved = saver.join();
@@ -497,6 +504,7 @@ fn spawn_sync(
     let (sync_tx, sync_rx): (Sender<SyncMsg>, Receiver<SyncMsg>) = mpsc::channel();
     let handle = thread::spawn(move || {
         let mut sync = DiskSync::new(path, loaded);
+        let sync_locked_message = sync.locked_message();
         // The problem of the last save, reported after the terminal is
         // restored if the app quits with it unresolved.
         let mut last_problem = None;
@@ -508,8 +516,14 @@ fn spawn_sync(
                 }
             }
             let saving = newest.is_some();
+            let mut waited = false;
             let outcome = match newest {
-                Some(file) => sync.save(&file),
+                Some(file) => sync.save_waiting(&file, &mut |_: &Path| {
+                    // A second into the wait: the app can offer to quit.
+                    waited = true;
+                    let locked = SyncOutcome::Locked(sync_locked_message.clone());
+                    let _ = tx.send(Msg::App(Event::Disk(Box::new(locked))));
+                }),
                 None => sync.check(),
             };
             if saving {
@@ -522,8 +536,9 @@ fn spawn_sync(
                     _ => None,
                 };
             }
-            if outcome != SyncOutcome::Unchanged {
+            if outcome != SyncOutcome::Unchanged || waited {
                 // The loop may be gone (quitting): the outcome still counts.
+                // After a wait it is always sent: the app stops waiting.
                 let _ = tx.send(Msg::App(Event::Disk(Box::new(outcome))));
             }
         }

@@ -41,6 +41,10 @@ pub struct Harness {
     pub editor_answers: std::collections::VecDeque<Result<String, String>>,
     /// The texts handed to the editor, in order.
     pub edited: Vec<(EditPurpose, String)>,
+    /// A save that found the project lock held by another process: the
+    /// app's saver would wait for it; the harness keeps it until
+    /// [`Harness::retry_save`] (saves never block a test).
+    pub pending_save: Option<ProjectFile>,
     sync: DiskSync,
     view: ViewState,
     terminal: Terminal<TestBackend>,
@@ -73,6 +77,7 @@ impl Harness {
             saves: 0,
             editor_answers: Default::default(),
             edited: Vec::new(),
+            pending_save: None,
             view: ViewState::default(),
             terminal: Terminal::new(TestBackend::new(width, height))?,
         };
@@ -106,6 +111,7 @@ impl Harness {
             saves: &mut self.saves,
             editor_answers: &mut self.editor_answers,
             edited: &mut self.edited,
+            pending_save: &mut self.pending_save,
         };
         effects::run(&mut self.state, effects, &mut inline);
         self.settle_finder();
@@ -120,6 +126,15 @@ impl Harness {
             if !running {
                 break;
             }
+        }
+    }
+
+    /// Try the save that waits for the project lock again (as the app's
+    /// saver does once the lock is free), feeding its outcome back.
+    pub fn retry_save(&mut self) {
+        // The app's saver writes the newest snapshot: the state's file.
+        if self.pending_save.take().is_some() {
+            self.run(vec![Effect::Save]);
         }
     }
 
@@ -251,14 +266,18 @@ struct Inline<'a> {
     saves: &'a mut usize,
     editor_answers: &'a mut std::collections::VecDeque<Result<String, String>>,
     edited: &'a mut Vec<(EditPurpose, String)>,
+    pending_save: &'a mut Option<ProjectFile>,
 }
 
 impl effects::Runtime for Inline<'_> {
     fn save(&mut self, file: &ProjectFile) -> Option<Event> {
-        let outcome = self.sync.save(file);
+        // Never waits: a held lock leaves the save pending, as the app's
+        // saver leaves it waiting.
+        let outcome = self.sync.try_save(file);
         if outcome == SyncOutcome::Saved {
             *self.saves += 1;
         }
+        *self.pending_save = matches!(outcome, SyncOutcome::Locked(_)).then(|| file.clone());
         Some(Event::Disk(Box::new(outcome)))
     }
 

@@ -79,6 +79,21 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             // decide it either way.
             _ => Vec::new(),
         },
+        Overlay::ConfirmQuit => match action {
+            Action::Confirm => {
+                state.overlay = None;
+                state.drop_pending_save = true;
+                state.quit = true;
+                Vec::new()
+            }
+            Action::Cancel | Action::Quit => {
+                state.overlay = None;
+                state.say(Level::Info, "still waiting to save");
+                Vec::new()
+            }
+            // As in every confirm: a stray key decides nothing.
+            _ => Vec::new(),
+        },
         Overlay::Input { prompt, buffer } => match action {
             Action::Confirm => submit_input(state, prompt, buffer),
             Action::Cancel => {

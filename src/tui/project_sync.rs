@@ -8,9 +8,12 @@
 //! A save holds the project lock the CLI's edits hold ([`ProjectLock`])
 //! from that comparison to the rename, so no CLI edit can slip in between,
 //! and it edits the text last read, so the user's comments and layout
-//! stay.
+//! stay. A lock another process holds is waited for only as long as
+//! `core::project::give_up_after` allows; the app is told after a second
+//! ([`SyncOutcome::Locked`]) so that `q` can offer to drop the save
+//! instead of hanging.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::core::model::ProjectFile;
 use crate::core::project::{self, OnDisk, ProjectLock};
@@ -31,6 +34,10 @@ pub enum SyncOutcome {
     Invalid(String),
     /// Writing failed.
     Failed(String),
+    /// Another process holds the project lock: the save waits for it
+    /// (the message says which file), or, from [`DiskSync::try_save`],
+    /// was not tried.
+    Locked(String),
 }
 
 /// The sync's memory of the file on disk.
@@ -91,15 +98,43 @@ impl DiskSync {
     }
 
     /// Write `file` unless the disk changed under the app (then load the
-    /// disk's version instead) or already holds it.
+    /// disk's version instead) or already holds it; a lock another
+    /// process holds is waited for (within the bound), silently.
     pub fn save(&mut self, file: &ProjectFile) -> SyncOutcome {
+        self.save_waiting(file, &mut |_: &Path| {})
+    }
+
+    /// [`DiskSync::save`], calling `waiting` with the lock file's path
+    /// once the wait for a lock another process holds has lasted a second.
+    pub fn save_waiting(
+        &mut self,
+        file: &ProjectFile,
+        waiting: &mut dyn FnMut(&Path),
+    ) -> SyncOutcome {
         if *file == self.file && self.invalid.is_none() && self.peek_unchanged() {
             return SyncOutcome::Unchanged;
         }
-        let lock = match ProjectLock::acquire(&self.path) {
-            Ok(lock) => lock,
-            Err(e) => return SyncOutcome::Failed(e.to_string()),
-        };
+        match ProjectLock::acquire_within(&self.path, project::give_up_after(), waiting) {
+            Ok(lock) => self.save_locked(file, &lock),
+            Err(e) => SyncOutcome::Failed(e.to_string()),
+        }
+    }
+
+    /// [`DiskSync::save`] without waiting: [`SyncOutcome::Locked`] when
+    /// another process holds the lock (for a caller that retries later).
+    pub fn try_save(&mut self, file: &ProjectFile) -> SyncOutcome {
+        if *file == self.file && self.invalid.is_none() && self.peek_unchanged() {
+            return SyncOutcome::Unchanged;
+        }
+        match ProjectLock::try_acquire(&self.path) {
+            Ok(Some(lock)) => self.save_locked(file, &lock),
+            Ok(None) => SyncOutcome::Locked(locked_message(&self.path)),
+            Err(e) => SyncOutcome::Failed(e.to_string()),
+        }
+    }
+
+    /// The save itself, under `lock`.
+    fn save_locked(&mut self, file: &ProjectFile, lock: &ProjectLock) -> SyncOutcome {
         match self.check() {
             SyncOutcome::Unchanged => {}
             SyncOutcome::Reloaded(disk) => return SyncOutcome::Conflict(disk),
@@ -128,11 +163,30 @@ impl DiskSync {
         }
     }
 
+    /// The message of [`SyncOutcome::Locked`] for this project file.
+    pub fn locked_message(&self) -> String {
+        locked_message(&self.path)
+    }
+
     /// Whether the file on disk is still what the app last read or wrote
     /// (a nothing-to-do save then skips the lock).
     fn peek_unchanged(&self) -> bool {
         project::read_bounded(&self.path).ok() == self.known
     }
+}
+
+/// What the app says while a save waits for a lock another process holds.
+fn locked_message(project_file: &Path) -> String {
+    let lock = project_file
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(project::confine::STATE_DIR)
+        .join(project::LOCK_FILE);
+    format!(
+        "waiting for {} held by another process; the change is saved when it is released \
+         (q offers to quit without it)",
+        lock.display()
+    )
 }
 
 #[cfg(test)]

@@ -86,6 +86,8 @@ pub enum Overlay {
     },
     /// Copy a text that holds likely secrets? (names each file and line)
     ConfirmCopy(Box<PendingCopy>),
+    /// Quit without the save that waits for another process's lock?
+    ConfirmQuit,
     /// The fuzzy file finder (its matcher is `State::finder`).
     Finder,
     /// Where the tokens go: the included files by tokens (`b`), with
@@ -208,6 +210,12 @@ pub struct State {
     /// Terminal height, for page moves.
     pub page: usize,
     pub quit: bool,
+    /// A save waits for the project lock another process holds (the
+    /// message says which): `q` asks before quitting without it.
+    pub save_locked: Option<String>,
+    /// The user chose to quit without the waiting save: the event loop
+    /// neither sends a last save nor waits for the saver.
+    pub drop_pending_save: bool,
     /// The focused pane takes the whole width (`z`).
     pub zoom: bool,
     /// Terminal width and height (where a mouse click lands).
@@ -267,6 +275,8 @@ impl State {
             changed: None,
             page: 20,
             quit: false,
+            save_locked: None,
+            drop_pending_save: false,
             zoom: false,
             size: (80, 24),
             preset_totals: HashMap::new(),
@@ -605,7 +615,7 @@ impl State {
     pub fn context(&self) -> Context {
         match &self.overlay {
             Some(Overlay::Picker { .. }) => Context::Picker,
-            Some(Overlay::ConfirmCopy(_)) => Context::Confirm,
+            Some(Overlay::ConfirmCopy(_) | Overlay::ConfirmQuit) => Context::Confirm,
             Some(Overlay::Tokens { .. }) => Context::Tokens,
             _ => self.focus.context(),
         }

@@ -242,7 +242,13 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
     }
     match action {
         Action::Quit => {
-            state.quit = true;
+            if state.save_locked.is_some() {
+                // Quitting would wait for the lock (or drop the change):
+                // the user decides which.
+                state.overlay = Some(Overlay::ConfirmQuit);
+            } else {
+                state.quit = true;
+            }
             Vec::new()
         }
         Action::Help => {
@@ -424,8 +430,23 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
 
 /// The project file changed on disk (or could not be written).
 fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
+    if let SyncOutcome::Locked(waiting) = outcome {
+        state.say(Level::Warn, waiting.clone());
+        state.save_locked = Some(waiting);
+        return Vec::new();
+    }
+    // Whatever else the saver says, it no longer waits for the lock.
+    let waited = state.save_locked.take().is_some();
+    if waited && outcome == SyncOutcome::Saved {
+        state.say(Level::Info, "the lock was released: saved");
+    }
+    if matches!(state.overlay, Some(Overlay::ConfirmQuit)) {
+        state.overlay = None;
+    }
     let (file, message) = match outcome {
-        SyncOutcome::Unchanged | SyncOutcome::Saved => return Vec::new(),
+        SyncOutcome::Unchanged | SyncOutcome::Saved | SyncOutcome::Locked(_) => {
+            return Vec::new();
+        }
         SyncOutcome::Invalid(e) => {
             state.say(
                 Level::Error,

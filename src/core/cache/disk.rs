@@ -13,7 +13,8 @@
 //! `.ctxcurate/` may come with a cloned repository, so the cache trusts
 //! nothing it finds there: an entry is read only if it is a regular file
 //! (never through a link, never a FIFO or a device) and only up to
-//! [`MAX_ENTRY`] bytes; nothing is written or deleted through a link that
+//! [`MAX_ENTRY`] bytes, and a large one is streamed through its seal check
+//! before it is held in memory; nothing is written or deleted through a link that
 //! leaves the project; and [`DiskCache::clear`] deletes only files named
 //! as the cache names its entries.
 //!
@@ -35,6 +36,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use super::pack::{self, Packs};
+use crate::core::project::beneath::{Links, open_beneath};
 use crate::core::project::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use crate::core::tokens::hex;
 
@@ -240,7 +242,7 @@ impl Batch {
             }
         } else if self.cache.confined(&dir.join(pack::DIR)) {
             let _ = self.cache.ignore_in_git();
-            let _ = pack::write(dir, &entries);
+            let _ = pack::write(dir, &self.cache.key, &entries);
         }
     }
 }
@@ -313,7 +315,7 @@ impl DiskCache {
         let mut packs = self.packs.lock().unwrap_or_else(|e| e.into_inner());
         Some(
             packs
-                .get_or_insert_with(|| Arc::new(Packs::load(dir)))
+                .get_or_insert_with(|| Arc::new(Packs::load(self.within(dir), dir, &self.key)))
                 .clone(),
         )
     }
@@ -328,6 +330,11 @@ impl DiskCache {
         self.root
             .as_deref()
             .is_some_and(|root| check_inside(root, path).is_ok())
+    }
+
+    /// The folder reads stay beneath: the root (`dir` itself without one).
+    fn within<'a>(&'a self, dir: &'a Path) -> &'a Path {
+        self.root.as_deref().unwrap_or(dir)
     }
 
     /// Where the entries live, when enabled.
@@ -354,10 +361,10 @@ impl DiskCache {
         if let Some(payload) = packed.as_deref().and_then(|b| open_sealed(&self.key, b)) {
             return Some(payload.to_vec());
         }
-        let bytes = read_entry(&path)?;
-        match open_sealed(&self.key, &bytes) {
-            Some(payload) => Some(payload.to_vec()),
-            None => {
+        match read_entry(self.within(&path), &path, &self.key) {
+            Loose::Missing => None,
+            Loose::Sealed(payload) => Some(payload),
+            Loose::Bad => {
                 // Corrupt: drop it so it is rewritten by the next put.
                 if self.confined(&path) {
                     let _ = fs::remove_file(&path);
@@ -458,7 +465,7 @@ impl DiskCache {
             .collect();
         // Entries in packs count with their bucket (fresh from disk: the
         // packs may have changed since this process first read them).
-        for (name, (entries, bytes)) in Packs::load(dir).stats() {
+        for (name, (entries, bytes)) in Packs::load(self.within(dir), dir, &self.key).stats() {
             match out.iter_mut().find(|b| b.name == name) {
                 Some(b) => {
                     b.entries += entries;
@@ -496,7 +503,7 @@ impl DiskCache {
         *self.packs.lock().unwrap_or_else(|e| e.into_inner()) = None;
         let packs = dir.join(pack::DIR);
         if fs::symlink_metadata(&packs).is_ok_and(|m| m.is_dir()) {
-            for (file, entries) in Packs::files(dir) {
+            for (file, entries) in Packs::files(self.within(dir), dir, &self.key) {
                 if fs::remove_file(&file).is_ok() {
                     removed += entries;
                 }
@@ -563,40 +570,93 @@ fn is_entry_name(name: &str) -> bool {
     is_lower_hex(name, 64)
 }
 
-/// The file at `path` if it is a regular file reached without a link
-/// (and never waiting on a FIFO): how entries and packs are opened.
-pub(super) fn open_regular(path: &Path) -> Option<fs::File> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        // No link is followed, and opening a FIFO does not wait for a
-        // writer; the type is checked on the opened file itself.
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    #[cfg(not(unix))]
-    if !fs::symlink_metadata(path).ok()?.is_file() {
-        return None;
-    }
-    let file = options.open(path).ok()?;
+/// The file at `path` (under `root`) if it is a regular file reached
+/// without a link on any component below `root` (and never waiting on a
+/// FIFO): how entries and packs are opened, through the one race-free
+/// open of project files ([`open_beneath`]).
+pub(super) fn open_regular(root: &Path, path: &Path) -> Option<fs::File> {
+    let rel = path.strip_prefix(root).ok()?;
+    let file = open_beneath(root, rel, Links::Never).ok()?;
     file.metadata().ok()?.is_file().then_some(file)
 }
 
-/// The bytes of the entry at `path` if it is a regular file (not a link,
-/// FIFO or device) of at most [`MAX_ENTRY`] bytes.
-fn read_entry(path: &Path) -> Option<Vec<u8>> {
-    let file = open_regular(path)?;
-    let len = file.metadata().ok()?.len();
-    if len > MAX_ENTRY {
-        return None;
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(len).ok()?);
-    file.take(MAX_ENTRY + 1).read_to_end(&mut bytes).ok()?;
-    (bytes.len() as u64 <= MAX_ENTRY).then_some(bytes)
+/// What reading a loose entry found.
+enum Loose {
+    /// No regular file there (or one over [`MAX_ENTRY`], or unreadable).
+    Missing,
+    /// A file whose seal does not hold: damaged, or planted.
+    Bad,
+    /// The payload of an entry sealed under the user's key.
+    Sealed(Vec<u8>),
 }
 
-fn mac(key: &SealKey) -> Hmac<Sha256> {
+/// Entries up to this size are read whole before their seal is checked;
+/// a larger one is first streamed through the HMAC with a buffer this
+/// size, so a planted entry costs reading, never its size in memory.
+const READ_WHOLE: u64 = 64 << 10;
+
+/// The entry at `path` if it is a regular file (not a link, FIFO or
+/// device) of at most [`MAX_ENTRY`] bytes sealed under `key`.
+fn read_entry(root: &Path, path: &Path, key: &SealKey) -> Loose {
+    let Some(file) = open_regular(root, path) else {
+        return Loose::Missing;
+    };
+    let Some(len) = file.metadata().ok().map(|m| m.len()) else {
+        return Loose::Missing;
+    };
+    if len > MAX_ENTRY {
+        return Loose::Missing;
+    }
+    if len > READ_WHOLE && !streamed_seal_holds(&file, key) {
+        return Loose::Bad;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    let mut reader = &file;
+    if std::io::Seek::rewind(&mut reader).is_err()
+        || reader.take(len).read_to_end(&mut bytes).is_err()
+    {
+        return Loose::Missing;
+    }
+    // Checked again on the bytes kept: the file may have changed since.
+    match open_sealed(key, &bytes) {
+        Some(payload) => {
+            let start = bytes.len() - payload.len();
+            bytes.drain(..start);
+            Loose::Sealed(bytes)
+        }
+        None => Loose::Bad,
+    }
+}
+
+/// Whether the entry in `file` (read from its start, through a fixed
+/// buffer) is sealed under `key`.
+fn streamed_seal_holds(file: &fs::File, key: &SealKey) -> bool {
+    let mut reader = std::io::BufReader::with_capacity(READ_WHOLE as usize, file);
+    let mut head = [0u8; MAGIC.len() + 65];
+    if reader.read_exact(&mut head).is_err() || &head[..MAGIC.len()] != MAGIC {
+        return false;
+    }
+    let sum = &head[MAGIC.len()..];
+    if sum[64] != b'\n' {
+        return false;
+    }
+    let Some(sum) = std::str::from_utf8(&sum[..64]).ok().and_then(parse_hex_key) else {
+        return false;
+    };
+    let mut m = mac(key);
+    let mut buf = vec![0u8; READ_WHOLE as usize];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => m.update(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    m.verify_slice(&sum).is_ok()
+}
+
+pub(super) fn mac(key: &SealKey) -> Hmac<Sha256> {
     // HMAC takes keys of any length: 32 bytes cannot fail.
     <Hmac<Sha256> as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
 }
@@ -737,6 +797,32 @@ mod tests {
         assert!(!cache.contains("b", &k));
         cache.clear().unwrap();
         assert!(target.exists(), "the link's target is left alone");
+    }
+
+    #[test]
+    fn large_entries_are_checked_streaming_before_they_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = DiskCache::open(dir.path());
+        let k = key(&[b"big"]);
+        let big = vec![b'v'; 3 * READ_WHOLE as usize + 7];
+        cache.put("views", &k, &big);
+        assert_eq!(cache.get("views", &k).as_deref(), Some(&big[..]));
+        // A planted entry as large as an entry may be (sparse: zeros),
+        // and a real one damaged at its end: misses, and removed.
+        let path = cache.entry_path("views", &k).unwrap();
+        let mut bytes = fs::read(&path).unwrap();
+        *bytes.last_mut().unwrap() ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        assert_eq!(cache.get("views", &k), None);
+        assert!(!path.exists());
+        let planted = fs::File::create(&path).unwrap();
+        planted.set_len(MAX_ENTRY).unwrap();
+        assert!(matches!(
+            read_entry(dir.path(), &path, &cache.key),
+            Loose::Bad
+        ));
+        assert_eq!(cache.get("views", &k), None);
+        assert!(!path.exists());
     }
 
     #[test]

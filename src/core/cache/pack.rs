@@ -4,22 +4,37 @@
 //! writing bytes, was a fifth of a cold skeleton build).
 //!
 //! A pack is written once to a temporary file and renamed into place, and
-//! never changed after. It starts with a magic line and an index (bucket,
-//! key, offset and length of each entry), then the entries, each sealed as
-//! a loose entry is ([`super::disk::seal`]). Everything read from a pack is
-//! checked like a loose entry: the file must be a regular file reached
-//! without a link, the index must fit the file, and each payload must open
-//! under the user's seal key. A pack that fails any check is skipped whole.
+//! never changed after. It starts with a header (magic line, entry count,
+//! index length and an HMAC of the index under the user's seal key), then
+//! the index (bucket, key, offset and length of each entry), then the
+//! entries, each sealed as a loose entry is ([`super::disk::seal`]).
+//!
+//! `.ctxcurate/cache` may come with a cloned repository, so a pack is
+//! hostile until its index's seal holds: the file must be a regular file
+//! reached without a link, the declared index must fit the file and
+//! [`MAX_INDEX_BYTES`], and it is streamed through the HMAC with a fixed
+//! buffer before a single entry is parsed or stored. What all packs may
+//! make a process read before that check is bounded ([`INDEX_BUDGET`]),
+//! as is what verified indexes may hold ([`MAX_ENTRIES`]), so a planted
+//! folder of sparse or forged packs costs bounded time and no memory. A
+//! pack that fails any check is skipped whole; each payload is still
+//! checked under the seal key when read.
 
 use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{Read, Write};
 use std::path::Path;
 
-use super::disk::{MAX_ENTRY, is_lower_hex, open_regular};
+use hmac::Mac;
 
-/// The first line of every pack; a new format gets a new magic.
-const MAGIC: &[u8] = b"ctxcurate-pack 1\n";
+use super::disk::{MAX_ENTRY, SealKey, is_lower_hex, mac, open_regular};
+
+/// The first line of every pack; a new format gets a new magic (packs of
+/// format 1 had no sealed index: they are now skipped, and recomputed).
+const MAGIC: &[u8] = b"ctxcurate-pack 2\n";
+
+/// Magic, entry count (u32), index length (u64), index HMAC (32 bytes).
+const HEADER_LEN: usize = MAGIC.len() + 4 + 8 + 32;
 
 /// The folder of the packs inside the cache folder (never a bucket name).
 pub const DIR: &str = "packs";
@@ -31,8 +46,21 @@ const SUFFIX: &str = ".pack";
 pub const TEMP_PREFIX: &str = ".tmp-pack-";
 pub const TEMP_SUFFIX: &str = ".tmp";
 
-/// A pack holds at most this many entries (a bound on the index read).
-const MAX_ENTRIES: usize = 1 << 20;
+/// All packs of a cache together hold at most this many entries (a bound
+/// on the memory of the loaded indexes; later packs are left out, their
+/// entries recomputed). A build writes a few per file.
+pub const MAX_ENTRIES: usize = 1 << 21;
+
+/// One pack's index is at most this long (a record is ~60 bytes: over a
+/// million entries).
+pub const MAX_INDEX_BYTES: u64 = 64 << 20;
+
+/// How many index bytes all packs together may make a process read (and
+/// hash) before their seals are checked; packs past it are skipped.
+pub const INDEX_BUDGET: u64 = 256 << 20;
+
+/// The buffer indexes are streamed through while their seal is checked.
+const CHUNK: usize = 64 << 10;
 
 /// One entry to write: bucket, key and the sealed bytes.
 pub type Entry = (String, [u8; 32], Vec<u8>);
@@ -52,18 +80,39 @@ pub struct Packs {
     /// The bucket names seen (a handful): places name them by index.
     buckets: Vec<String>,
     places: HashMap<(usize, [u8; 32]), Place>,
+    /// Index bytes read before their seal was checked (at most
+    /// [`INDEX_BUDGET`]).
+    unverified: u64,
+}
+
+/// What loading may still spend: index bytes to read, entries to hold.
+struct Budget {
+    bytes: u64,
+    entries: usize,
 }
 
 impl Packs {
-    /// Read the index of every pack in `cache_dir/packs`; packs that fail
-    /// a check are left out.
-    pub fn load(cache_dir: &Path) -> Packs {
+    /// Read the index of every pack in `cache_dir/packs` whose index is
+    /// sealed under `key`; packs that fail a check, or come after the
+    /// budgets ran out, are left out.
+    /// Packs are opened beneath `root` (see `open_regular`).
+    pub fn load(root: &Path, cache_dir: &Path, key: &SealKey) -> Packs {
         let mut packs = Packs::default();
+        let mut budget = Budget {
+            bytes: INDEX_BUDGET,
+            entries: MAX_ENTRIES,
+        };
         for path in pack_paths(cache_dir) {
-            let Some(file) = open_regular(&path) else {
+            if budget.bytes == 0 {
+                break;
+            }
+            let Some(file) = open_regular(root, &path) else {
                 continue;
             };
-            let Some(index) = read_index(&file) else {
+            let before = budget.bytes;
+            let index = read_index(&file, key, &mut budget);
+            packs.unverified += before - budget.bytes;
+            let Some(index) = index else {
                 continue;
             };
             let pack = packs.files.len();
@@ -86,23 +135,34 @@ impl Packs {
 
     /// Each pack file in `cache_dir/packs` (named as packs are) with its
     /// number of entries (0 for a pack that fails the checks).
-    pub fn files(cache_dir: &Path) -> Vec<(std::path::PathBuf, usize)> {
+    pub fn files(root: &Path, cache_dir: &Path, key: &SealKey) -> Vec<(std::path::PathBuf, usize)> {
+        let mut budget = Budget {
+            bytes: INDEX_BUDGET,
+            entries: MAX_ENTRIES,
+        };
         pack_paths(cache_dir)
             .into_iter()
             .filter(|p| fs::symlink_metadata(p).is_ok_and(|m| m.is_file()))
             .map(|path| {
-                let entries = open_regular(&path)
-                    .and_then(|f| read_index(&f))
+                let entries = open_regular(root, &path)
+                    .and_then(|f| read_index(&f, key, &mut budget))
                     .map_or(0, |index| index.len());
                 (path, entries)
             })
             .collect()
     }
 
+    /// How many index bytes were read before their seal was checked.
+    #[cfg(test)]
+    pub fn unverified_bytes(&self) -> u64 {
+        self.unverified
+    }
+
     /// The sealed bytes of `bucket`/`key`, if a pack holds them.
     pub fn get(&self, bucket: &str, key: &[u8; 32]) -> Option<Vec<u8>> {
         let place = self.place(bucket, key)?;
         let file = self.files.get(place.pack)?;
+        // The length comes from a sealed index, and is at most MAX_ENTRY.
         let mut bytes = vec![0; usize::try_from(place.len).ok()?];
         read_exact_at(file, &mut bytes, place.offset).ok()?;
         Some(bytes)
@@ -130,35 +190,37 @@ impl Packs {
     }
 }
 
-/// Write `entries` as one pack in `cache_dir/packs`.
-pub fn write(cache_dir: &Path, entries: &[Entry]) -> std::io::Result<()> {
+/// Write `entries` as one pack in `cache_dir/packs`, its index sealed
+/// under `key`.
+pub fn write(cache_dir: &Path, key: &SealKey, entries: &[Entry]) -> std::io::Result<()> {
     let dir = cache_dir.join(DIR);
     fs::create_dir_all(&dir)?;
-    let mut index = Vec::new();
-    index.extend_from_slice(MAGIC);
-    index.extend_from_slice(
-        &u32::try_from(entries.len())
-            .unwrap_or(u32::MAX)
-            .to_le_bytes(),
-    );
-    let index_len: usize = MAGIC.len()
-        + 4
-        + entries
-            .iter()
-            .map(|(bucket, _, _)| 1 + bucket.len() + 32 + 16)
-            .sum::<usize>();
-    let mut offset = index_len as u64;
+    let count = u32::try_from(entries.len()).map_err(std::io::Error::other)?;
+    let index_len: usize = entries
+        .iter()
+        .map(|(bucket, _, _)| 1 + bucket.len() + 32 + 16)
+        .sum();
+    let mut offset = (HEADER_LEN + index_len) as u64;
+    let mut index = Vec::with_capacity(index_len);
     let mut name = sha2::Sha256::default();
-    for (bucket, key, bytes) in entries {
+    for (bucket, entry_key, bytes) in entries {
         let bucket = bucket.as_bytes();
         index.push(u8::try_from(bucket.len()).map_err(std::io::Error::other)?);
         index.extend_from_slice(bucket);
-        index.extend_from_slice(key);
+        index.extend_from_slice(entry_key);
         index.extend_from_slice(&offset.to_le_bytes());
         index.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
         offset += bytes.len() as u64;
-        sha2::Digest::update(&mut name, key);
+        sha2::Digest::update(&mut name, entry_key);
     }
+    let index_len = index.len() as u64;
+    if index_len > MAX_INDEX_BYTES {
+        return Err(std::io::Error::other("pack index too large"));
+    }
+    let mut seal = mac(key);
+    seal.update(&count.to_le_bytes());
+    seal.update(&index_len.to_le_bytes());
+    seal.update(&index);
     let name = crate::core::tokens::hex(&sha2::Digest::finalize(name)[..16]);
     let mut tmp = tempfile::Builder::new()
         .prefix(TEMP_PREFIX)
@@ -166,6 +228,10 @@ pub fn write(cache_dir: &Path, entries: &[Entry]) -> std::io::Result<()> {
         .tempfile_in(&dir)?;
     {
         let mut out = std::io::BufWriter::new(tmp.as_file_mut());
+        out.write_all(MAGIC)?;
+        out.write_all(&count.to_le_bytes())?;
+        out.write_all(&index_len.to_le_bytes())?;
+        out.write_all(&seal.finalize().into_bytes())?;
         out.write_all(&index)?;
         for (_, _, bytes) in entries {
             out.write_all(bytes)?;
@@ -201,36 +267,83 @@ fn pack_paths(cache_dir: &Path) -> Vec<std::path::PathBuf> {
     paths
 }
 
-/// A pack's index, checked against the file's length.
-#[allow(clippy::type_complexity)]
-fn read_index(file: &File) -> Option<Vec<(String, [u8; 32], u64, u64)>> {
+/// One index record: bucket, key, offset and length of an entry.
+type Record = (String, [u8; 32], u64, u64);
+
+/// A pack's index, when its seal holds under `key` and every record fits
+/// the file; the index bytes read are taken from `budget` (all of them
+/// before the seal is known), the records from its entries.
+fn read_index(file: &File, key: &SealKey, budget: &mut Budget) -> Option<Vec<Record>> {
     let file_len = file.metadata().ok()?.len();
-    let mut head = std::io::BufReader::new(file);
-    let mut magic = vec![0; MAGIC.len()];
-    head.read_exact(&mut magic).ok()?;
+    let mut head = [0u8; HEADER_LEN];
+    read_exact_at(file, &mut head, 0).ok()?;
+    let (magic, rest) = head.split_at(MAGIC.len());
     if magic != MAGIC {
         return None;
     }
-    let count = usize::try_from(u32::from_le_bytes(read_array(&mut head)?)).ok()?;
-    if count > MAX_ENTRIES {
+    let (count, rest) = rest.split_at(4);
+    let index_len = &rest[..8];
+    let count = usize::try_from(u32::from_le_bytes(count.try_into().ok()?)).ok()?;
+    let index_len = u64::from_le_bytes(index_len.try_into().ok()?);
+    // Rejected before a byte of the index is read: more than it may hold,
+    // longer than the file, shorter than its records.
+    let fits = (HEADER_LEN as u64)
+        .checked_add(index_len)
+        .is_some_and(|end| end <= file_len);
+    let min_len = (count as u64).saturating_mul(1 + 32 + 16);
+    if count > budget.entries || !fits || index_len > MAX_INDEX_BYTES || index_len < min_len {
         return None;
     }
+    if index_len > budget.bytes {
+        budget.bytes = 0;
+        return None;
+    }
+    budget.bytes -= index_len;
+    if !index_sealed(file, key, &head, index_len) {
+        return None;
+    }
+    let mut reader = std::io::BufReader::new(file);
+    std::io::Seek::seek(&mut reader, std::io::SeekFrom::Start(HEADER_LEN as u64)).ok()?;
+    let mut reader = reader.take(index_len);
     let mut index = Vec::with_capacity(count.min(4096));
     for _ in 0..count {
-        let [bucket_len] = read_array::<1>(&mut head)?;
+        let [bucket_len] = read_array::<1>(&mut reader)?;
         let mut bucket = vec![0; usize::from(bucket_len)];
-        head.read_exact(&mut bucket).ok()?;
+        reader.read_exact(&mut bucket).ok()?;
         let bucket = String::from_utf8(bucket).ok()?;
-        let key: [u8; 32] = read_array(&mut head)?;
-        let offset = u64::from_le_bytes(read_array(&mut head)?);
-        let len = u64::from_le_bytes(read_array(&mut head)?);
+        let entry_key: [u8; 32] = read_array(&mut reader)?;
+        let offset = u64::from_le_bytes(read_array(&mut reader)?);
+        let len = u64::from_le_bytes(read_array(&mut reader)?);
         let fits = offset.checked_add(len).is_some_and(|end| end <= file_len);
         if !fits || len > MAX_ENTRY {
             return None;
         }
-        index.push((bucket, key, offset, len));
+        index.push((bucket, entry_key, offset, len));
     }
+    budget.entries -= count;
     Some(index)
+}
+
+/// Whether the `index_len` bytes after the header hash, with the header's
+/// count and length, to the header's HMAC under `key`: streamed through a
+/// fixed buffer, so a forged index costs reading, never memory.
+fn index_sealed(file: &File, key: &SealKey, head: &[u8; HEADER_LEN], index_len: u64) -> bool {
+    let counts = &head[MAGIC.len()..MAGIC.len() + 12];
+    let sum = &head[MAGIC.len() + 12..];
+    let mut seal = mac(key);
+    seal.update(counts);
+    let mut buf = vec![0u8; CHUNK];
+    let mut at = HEADER_LEN as u64;
+    let end = at + index_len;
+    while at < end {
+        let n = usize::try_from((end - at).min(CHUNK as u64)).unwrap_or(CHUNK);
+        if read_exact_at(file, &mut buf[..n], at).is_err() {
+            return false;
+        }
+        seal.update(&buf[..n]);
+        at += n as u64;
+    }
+    seal.verify_slice(sum).is_ok()
 }
 
 fn read_array<const N: usize>(from: &mut impl Read) -> Option<[u8; N]> {
@@ -254,8 +367,12 @@ fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<()
 
 #[cfg(test)]
 mod tests {
-    use super::super::disk::{DiskCache, cache_dir, key};
+    use super::super::disk::{DiskCache, cache_dir, key, seal, user_key};
     use super::*;
+
+    fn seal_key() -> SealKey {
+        user_key().unwrap()
+    }
 
     /// `n` entries put through a batched cache in `root`, then written.
     fn batched(root: &Path, n: usize) -> Vec<[u8; 32]> {
@@ -271,7 +388,7 @@ mod tests {
     }
 
     fn pack_files(root: &Path) -> Vec<std::path::PathBuf> {
-        Packs::files(&cache_dir(root))
+        Packs::files(root, &cache_dir(root), &seal_key())
             .into_iter()
             .map(|(p, _)| p)
             .collect()
@@ -354,7 +471,7 @@ mod tests {
         assert_eq!(read_all(), 39);
         // Garbage, an absurd count, an empty file.
         for junk in [
-            b"ctxcurate-pack 1\n\xff\xff\xff\xff".to_vec(),
+            b"ctxcurate-pack 2\n\xff\xff\xff\xff".to_vec(),
             b"not a pack".to_vec(),
             Vec::new(),
         ] {
@@ -411,6 +528,119 @@ mod tests {
         assert_eq!(pack_files(dir.path()).len(), 1);
         drop(cache);
         assert_eq!(pack_files(dir.path()).len(), 1, "6 MB left: loose");
+    }
+
+    /// A pack in the format before indexes were sealed (magic, count,
+    /// records, payloads), as anyone can write one: `entries` of `views`
+    /// under `k`, each pointing at `payload`.
+    fn unsealed_pack(k: &[u8; 32], entries: u32, payload: &[u8]) -> Vec<u8> {
+        let mut out = b"ctxcurate-pack 1\n".to_vec();
+        out.extend_from_slice(&entries.to_le_bytes());
+        let index_end = out.len() as u64 + u64::from(entries) * (1 + 5 + 32 + 16);
+        for _ in 0..entries {
+            out.push(5);
+            out.extend_from_slice(b"views");
+            out.extend_from_slice(k);
+            out.extend_from_slice(&index_end.to_le_bytes());
+            out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        }
+        out.extend_from_slice(payload);
+        out
+    }
+
+    /// Attack: a repository ships `.ctxcurate/cache/packs` full of
+    /// indexes (forged, huge, sparse). Nothing of an index is parsed or
+    /// kept before its seal holds, and what is read before is bounded.
+    #[test]
+    fn planted_indexes_are_refused_before_they_are_parsed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let packs = cache_dir(root).join(DIR);
+        fs::create_dir_all(&packs).unwrap();
+        let k = key(&[b"a file's content hash"]);
+        let plant = |n: u8, bytes: &[u8]| {
+            let path = packs.join(format!("{:032x}.pack", n));
+            fs::write(&path, bytes).unwrap();
+            path
+        };
+        // A well-formed index with a payload sealed under someone's key,
+        // in the old unsealed format and in the new one with a forged seal.
+        let forged = seal(&[1; 32], b"FORGED VIEW");
+        plant(1, &unsealed_pack(&k, 3, &forged));
+        let mut new = MAGIC.to_vec();
+        new.extend_from_slice(&1u32.to_le_bytes());
+        new.extend_from_slice(&(1 + 5 + 32 + 16u64).to_le_bytes());
+        new.extend_from_slice(&[0xab; 32]);
+        new.extend_from_slice(&unsealed_pack(&k, 1, &forged)[MAGIC.len() + 4..]);
+        plant(2, &new);
+        // Sparse files that declare the most they can: a huge count, a
+        // huge index, and one that is read in full (16 MiB) and fails.
+        let sparse = |n: u8, count: u32, index_len: u64| {
+            let mut head = MAGIC.to_vec();
+            head.extend_from_slice(&count.to_le_bytes());
+            head.extend_from_slice(&index_len.to_le_bytes());
+            head.extend_from_slice(&[0; 32]);
+            let path = plant(n, &head);
+            fs::File::options()
+                .write(true)
+                .open(&path)
+                .unwrap()
+                .set_len(1 << 32)
+                .unwrap();
+        };
+        sparse(3, u32::MAX, 1 << 30);
+        sparse(4, 1000, MAX_INDEX_BYTES + 1);
+        sparse(5, 1000, 16 << 20);
+        sparse(6, 1000, u64::MAX);
+
+        let loaded = Packs::load(root, &cache_dir(root), &seal_key());
+        assert!(loaded.stats().is_empty(), "{:?}", loaded.stats());
+        assert!(loaded.places.is_empty() && loaded.files.is_empty());
+        assert!(loaded.unverified_bytes() <= INDEX_BUDGET);
+        assert_eq!(
+            loaded.unverified_bytes(),
+            (1 + 5 + 32 + 16) + (16 << 20),
+            "only the forged-seal index and the 16 MiB one are read"
+        );
+        let cache = DiskCache::open(root);
+        assert!(
+            !cache.contains("views", &k),
+            "a planted index marks nothing"
+        );
+        assert_eq!(cache.get("views", &k), None);
+        assert!(cache.stats().is_empty());
+        // The cache still works: a batch written now is found next run.
+        let keys = batched(root, 40);
+        let again = DiskCache::open(root);
+        assert_eq!(again.get_text("views", &keys[3]).as_deref(), Some("view 3"));
+    }
+
+    #[test]
+    fn the_index_budget_stops_reading() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        batched(root, 40);
+        let mut budget = Budget {
+            bytes: 10,
+            entries: MAX_ENTRIES,
+        };
+        let file = open_regular(root, &pack_files(root)[0]).unwrap();
+        assert!(read_index(&file, &seal_key(), &mut budget).is_none());
+        assert_eq!(budget.bytes, 0, "spent: no later pack is read");
+        let mut budget = Budget {
+            bytes: INDEX_BUDGET,
+            entries: 39,
+        };
+        assert!(read_index(&file, &seal_key(), &mut budget).is_none());
+        let mut budget = Budget {
+            bytes: INDEX_BUDGET,
+            entries: MAX_ENTRIES,
+        };
+        assert_eq!(
+            read_index(&file, &seal_key(), &mut budget).unwrap().len(),
+            40
+        );
+        assert_eq!(budget.entries, MAX_ENTRIES - 40);
     }
 
     #[test]

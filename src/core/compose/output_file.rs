@@ -1,6 +1,9 @@
 //! The numbered output file of `ctxcurate build --save` and the TUI's `w`:
 //! `{output_dir}/{namespace}_{NNN}.md` (`.xml` for XML output), NNN one
 //! past the highest number already there, zero-padded to three digits.
+//! When nothing is free above the highest (a repository may ship
+//! `context_18446744073709551615.md`), the first free number from 1 is
+//! used, so no planted name can stop saves.
 //!
 //! The file stays inside the project root: an output location that leaves
 //! it, lexically (`..`, an absolute path) or through a symlink that the
@@ -24,7 +27,7 @@ use crate::core::project::lexical;
 use crate::core::secrets::Finding;
 
 /// How many taken numbers are skipped before giving up.
-const ATTEMPTS: u64 = 10_000;
+const ATTEMPTS: usize = 10_000;
 
 /// Why no output file was written.
 #[derive(Debug, Error)]
@@ -118,12 +121,25 @@ pub fn write_next(
         // A link created between the check and here is caught now.
         check_no_link_out(root, &dir)?;
     }
-    let start = highest_number(&dir, &prefix).saturating_add(1);
-    create_numbered(&dir, &prefix, extension(format), start, text)
+    let taken = taken_numbers(&dir, &prefix);
+    create_numbered(&dir, &prefix, extension(format), candidates(&taken), text)
 }
 
-/// Create `{dir}/{prefix}{NNN}.{ext}` for the first NNN from `number` on
-/// that no entry has, holding `text`. The text is written and synced to a
+/// The numbers a save tries, in order: those above the highest taken one,
+/// then (when they run out at `u64::MAX`) the free ones from 1 up. Numbers
+/// taken by another process after `taken` was read are skipped when the
+/// name is claimed.
+fn candidates(taken: &std::collections::BTreeSet<u64>) -> impl Iterator<Item = u64> + '_ {
+    let highest = taken.last().copied().unwrap_or(0);
+    let above = highest.checked_add(1).map(|first| first..=u64::MAX);
+    above
+        .into_iter()
+        .flatten()
+        .chain((1..=u64::MAX).filter(move |n| !taken.contains(n)))
+}
+
+/// Create `{dir}/{prefix}{NNN}.{ext}` for the first NNN of `numbers`
+/// that no entry has, holding `text` (at most [`ATTEMPTS`] are tried). The text is written and synced to a
 /// temporary file first and then given its name without replacing
 /// anything (`persist_noclobber`), so a numbered file is never seen
 /// half-written, an interrupted save leaves no partial file holding a
@@ -133,7 +149,7 @@ fn create_numbered(
     dir: &Path,
     prefix: &str,
     ext: &str,
-    mut number: u64,
+    numbers: impl Iterator<Item = u64>,
     text: &str,
 ) -> Result<PathBuf, OutputError> {
     let exhausted = || OutputError::Exhausted {
@@ -149,13 +165,12 @@ fn create_numbered(
         .map_err(io_error)?;
     temp.write_all(text.as_bytes()).map_err(io_error)?;
     temp.as_file().sync_all().map_err(io_error)?;
-    for _ in 0..ATTEMPTS {
+    for number in numbers.take(ATTEMPTS) {
         let path = dir.join(format!("{prefix}{number:03}.{ext}"));
         match temp.persist_noclobber(&path) {
             Ok(_) => return Ok(path),
             Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => {
                 temp = e.file;
-                number = number.checked_add(1).ok_or_else(exhausted)?;
             }
             Err(e) => {
                 return Err(OutputError::Io {
@@ -222,9 +237,9 @@ fn check_no_link_out(root: &Path, dir: &Path) -> Result<(), OutputError> {
     Ok(())
 }
 
-/// The highest NNN of `{prefix}NNN.md` / `.xml` in `dir` (0 if none): the
-/// numbers of both formats are one sequence.
-fn highest_number(dir: &Path, prefix: &str) -> u64 {
+/// The NNN of every `{prefix}NNN.md` / `.xml` in `dir`: the numbers of
+/// both formats are one sequence.
+fn taken_numbers(dir: &Path, prefix: &str) -> std::collections::BTreeSet<u64> {
     fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -241,8 +256,7 @@ fn highest_number(dir: &Path, prefix: &str) -> u64 {
             }
             num.parse::<u64>().ok()
         })
-        .max()
-        .unwrap_or(0)
+        .collect()
 }
 
 #[cfg(test)]
@@ -301,16 +315,38 @@ mod tests {
         std::os::unix::fs::symlink(out.join("target"), out.join("c_002.md")).unwrap();
         #[cfg(not(unix))]
         fs::write(out.join("c_002.md"), "theirs").unwrap();
-        let path = create_numbered(out, "c_", "md", 1, "mine").unwrap();
+        let path = create_numbered(out, "c_", "md", 1.., "mine").unwrap();
         assert_eq!(path, out.join("c_003.md"));
         assert_eq!(fs::read_to_string(out.join("c_001.md")).unwrap(), "theirs");
         assert!(!out.join("target").exists(), "a symlink is not followed");
-        let last = create_numbered(out, "c_", "md", u64::MAX, "x").unwrap();
+        let last = create_numbered(out, "c_", "md", u64::MAX..=u64::MAX, "x").unwrap();
         assert!(last.ends_with(format!("c_{}.md", u64::MAX)), "{last:?}");
         assert!(matches!(
-            create_numbered(out, "c_", "md", u64::MAX, "x"),
+            create_numbered(out, "c_", "md", u64::MAX..=u64::MAX, "x"),
             Err(OutputError::Exhausted { .. })
         ));
+    }
+
+    #[test]
+    fn a_shipped_highest_number_does_not_stop_saves() {
+        let dir = tempfile::tempdir().unwrap();
+        let s = Settings::default();
+        let out = dir.path().join(".ctxcurate/out");
+        fs::create_dir_all(&out).unwrap();
+        // What a repository can ship: the last number there is, and the
+        // one before it.
+        for n in [u64::MAX, u64::MAX - 1, 1] {
+            fs::write(out.join(format!("context_{n:03}.md")), "shipped").unwrap();
+        }
+        let saved = write_next(dir.path(), &s, Format::Markdown, "mine").unwrap();
+        assert_eq!(saved, out.join("context_002.md"));
+        assert_eq!(fs::read_to_string(&saved).unwrap(), "mine");
+        let next = write_next(dir.path(), &s, Format::Xml, "<documents/>").unwrap();
+        assert_eq!(next, out.join("context_003.xml"));
+        for n in [u64::MAX, u64::MAX - 1, 1] {
+            let shipped = out.join(format!("context_{n:03}.md"));
+            assert_eq!(fs::read_to_string(shipped).unwrap(), "shipped");
+        }
     }
 
     #[test]

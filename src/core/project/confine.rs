@@ -5,14 +5,18 @@
 //! the path, resolved link by link, stays inside the root; a link that
 //! stays inside is followed (a dotfiles repository may link its own files).
 //!
-//! The check guards against what a cloned repository contains, not against
-//! another local process swapping links between the check and the write.
+//! The check guards writes against what a cloned repository contains, not
+//! against another local process swapping links between the check and the
+//! write. Reads do not rely on it: they open beneath the root
+//! (`beneath.rs`), which refuses a link swapped in while it opens.
 
 use std::fs;
 use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use thiserror::Error;
+
+use super::beneath::{BeneathError, Links, open_beneath};
 
 /// The directory under the root holding caches, outputs and the lock.
 pub const STATE_DIR: &str = ".ctxcurate";
@@ -92,16 +96,23 @@ pub fn ensure_state_dir(root: &Path) -> io::Result<PathBuf> {
 /// reading (a screenshot): it exists, is a regular file, and no link on
 /// the way to it leads out of the root. Otherwise why not, naming `rel`.
 pub fn check_file_inside(root: &Path, rel: &str) -> Result<(), String> {
-    let path = root.join(rel);
-    if check_inside(root, &path).is_err() {
-        return Err(format!(
-            "{rel}: a symbolic link leading outside the project (or nowhere)"
-        ));
-    }
-    match fs::metadata(&path) {
-        Ok(m) if m.is_file() => Ok(()),
-        Ok(_) => Err(format!("{rel}: not a file")),
-        Err(_) => Err(format!("{rel}: file not found")),
+    let outside = || format!("{rel}: a symbolic link leading outside the project (or nowhere)");
+    // Opened, not looked at: the same race-free open every read uses.
+    match open_beneath(root, Path::new(rel), Links::Inside) {
+        Ok(file) => match file.metadata() {
+            Ok(m) if m.is_file() => Ok(()),
+            Ok(_) => Err(format!("{rel}: not a file")),
+            Err(e) => Err(format!("{rel}: {e}")),
+        },
+        Err(BeneathError::Outside { .. }) => Err(outside()),
+        Err(e) if e.io_kind() == Some(io::ErrorKind::NotFound) => {
+            // A dangling link is a link leading nowhere, not a missing file.
+            match fs::symlink_metadata(root.join(rel)) {
+                Ok(m) if m.file_type().is_symlink() => Err(outside()),
+                _ => Err(format!("{rel}: file not found")),
+            }
+        }
+        Err(e) => Err(format!("{rel}: {e}")),
     }
 }
 

@@ -58,6 +58,15 @@ pub enum ProjectError {
     /// A preset name must have a visible character and no control ones.
     #[error("invalid preset name {0:?}")]
     InvalidPresetName(String),
+    /// Another process held the project lock for as long as a wait may
+    /// last (`project::lock::give_up_after`).
+    #[error(
+        "gave up after {waited_secs} s waiting for {} held by another process \
+         (is another ctxcurate still running?); nothing was written \
+         (CTXCURATE_LOCK_TIMEOUT sets how many seconds to wait)",
+        path.display()
+    )]
+    LockTimeout { path: PathBuf, waited_secs: u64 },
     /// The file, or the folder holding its lock, is a link out of the
     /// project: it is not written through.
     #[error(transparent)]

@@ -9,9 +9,20 @@
 //! nothing. Neither the lock nor the project file is ever reached through
 //! a link that leaves the root (see `confine.rs`). The lock is released when
 //! the guard is dropped or the process dies (even by SIGKILL).
+//!
+//! Another process may hold the lock for long (a stuck editor hook, a
+//! `ctxcurate` suspended with ^Z, a repository shipping a process that
+//! holds it): so waiting is never silent and never endless. After
+//! [`NOTICE_AFTER`] the wait is announced (the CLI prints "waiting for …
+//! held by another process" through the hook [`set_wait_notice`]; the TUI
+//! asks [`ProjectLock::try_acquire`] first and says so itself), and after
+//! [`give_up_after`] (30 s, or `CTXCURATE_LOCK_TIMEOUT` seconds) it ends
+//! with [`ProjectError::LockTimeout`] naming the lock file.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use super::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use super::file::{OnDisk, io_error, load_on_disk, save_edit};
@@ -20,6 +31,39 @@ use crate::core::model::ProjectFile;
 
 /// The lock file's name inside `.ctxcurate/`.
 pub const LOCK_FILE: &str = "lock";
+
+/// How long a wait for the lock goes on before it is announced.
+pub const NOTICE_AFTER: Duration = Duration::from_secs(1);
+
+/// How long a wait for the lock goes on before it fails, unless
+/// [`LOCK_TIMEOUT_ENV`] says otherwise.
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
+
+/// The environment variable that sets [`give_up_after`], in seconds
+/// (scripts that prefer to wait longer; tests that cannot wait 30 s).
+pub const LOCK_TIMEOUT_ENV: &str = "CTXCURATE_LOCK_TIMEOUT";
+
+/// How often a waiting process tries the lock again.
+const RETRY: Duration = Duration::from_millis(50);
+
+/// What the process does when a wait is announced (set once by the CLI).
+static WAIT_NOTICE: OnceLock<fn(&Path)> = OnceLock::new();
+
+/// Announce every wait for a project lock with `notice` (given the lock
+/// file's path) from now on in this process; the first call wins.
+pub fn set_wait_notice(notice: fn(&Path)) {
+    let _ = WAIT_NOTICE.set(notice);
+}
+
+/// How long [`ProjectLock::acquire`] waits: [`LOCK_TIMEOUT_ENV`] seconds
+/// when set to a number (fractions allowed), else [`GIVE_UP_AFTER`].
+pub fn give_up_after() -> Duration {
+    std::env::var(LOCK_TIMEOUT_ENV)
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .and_then(|secs| Duration::try_from_secs_f64(secs).ok())
+        .unwrap_or(GIVE_UP_AFTER)
+}
 
 /// An exclusive hold on one project file; see the module comment.
 #[derive(Debug)]
@@ -31,33 +75,67 @@ pub struct ProjectLock {
 
 impl ProjectLock {
     /// Wait for and take the lock of the project file at `path` (its
-    /// folder is the project root). Fails, saying why, when the file or
-    /// `.ctxcurate` is a link leading out of the root.
+    /// folder is the project root), announcing a wait through the notice
+    /// of [`set_wait_notice`] and giving up after [`give_up_after`]. Fails,
+    /// saying why, when the file or `.ctxcurate` is a link leading out of
+    /// the root.
     pub fn acquire(path: &Path) -> Result<ProjectLock, ProjectError> {
-        let root = match path.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        check_inside(root, path)?;
-        check_inside(root, &root.join(STATE_DIR))?;
-        let dir = ensure_state_dir(root).map_err(io_error(&root.join(STATE_DIR), "create"))?;
-        let lock_path = dir.join(LOCK_FILE);
-        let mut options = fs::OpenOptions::new();
-        options.read(true).write(true).create(true).truncate(false);
-        #[cfg(unix)]
-        {
-            // A planted `lock` link must not create or open a file elsewhere.
-            use std::os::unix::fs::OpenOptionsExt;
-            options.custom_flags(libc::O_NOFOLLOW).mode(0o644);
-        }
-        let lock = options
-            .open(&lock_path)
-            .map_err(io_error(&lock_path, "open the lock file"))?;
-        lock.lock().map_err(io_error(&lock_path, "lock"))?;
-        Ok(ProjectLock {
-            _lock: lock,
-            path: path.to_path_buf(),
+        ProjectLock::acquire_within(path, give_up_after(), &mut |lock: &Path| {
+            if let Some(notice) = WAIT_NOTICE.get() {
+                notice(lock);
+            }
         })
+    }
+
+    /// Take the lock if no other process holds it (`None` when one does),
+    /// without waiting.
+    pub fn try_acquire(path: &Path) -> Result<Option<ProjectLock>, ProjectError> {
+        let (lock, lock_path) = open_lock_file(path)?;
+        match lock.try_lock() {
+            Ok(()) => Ok(Some(ProjectLock {
+                _lock: lock,
+                path: path.to_path_buf(),
+            })),
+            Err(fs::TryLockError::WouldBlock) => Ok(None),
+            Err(fs::TryLockError::Error(e)) => Err(io_error(&lock_path, "lock")(e)),
+        }
+    }
+
+    /// [`ProjectLock::acquire`], waiting at most `give_up` and calling
+    /// `notice` (with the lock file's path) once the wait has lasted
+    /// [`NOTICE_AFTER`].
+    pub fn acquire_within(
+        path: &Path,
+        give_up: Duration,
+        notice: &mut dyn FnMut(&Path),
+    ) -> Result<ProjectLock, ProjectError> {
+        let (lock, lock_path) = open_lock_file(path)?;
+        let start = Instant::now();
+        let mut announced = false;
+        loop {
+            match lock.try_lock() {
+                Ok(()) => {
+                    return Ok(ProjectLock {
+                        _lock: lock,
+                        path: path.to_path_buf(),
+                    });
+                }
+                Err(fs::TryLockError::WouldBlock) => {}
+                Err(fs::TryLockError::Error(e)) => return Err(io_error(&lock_path, "lock")(e)),
+            }
+            let waited = start.elapsed();
+            if waited >= give_up {
+                return Err(ProjectError::LockTimeout {
+                    path: lock_path,
+                    waited_secs: waited.as_secs_f64().round() as u64,
+                });
+            }
+            if !announced && waited >= NOTICE_AFTER {
+                announced = true;
+                notice(&lock_path);
+            }
+            std::thread::sleep(RETRY.min(give_up - waited));
+        }
     }
 
     /// The project file as it is now, under the lock (`None`: no file).
@@ -75,6 +153,35 @@ impl ProjectLock {
             file: new.clone(),
         })
     }
+}
+
+/// The lock file of the project file at `path`, open (created when
+/// missing), after checking that neither it nor `.ctxcurate` leads out of
+/// the root; and its path.
+fn open_lock_file(path: &Path) -> Result<(fs::File, PathBuf), ProjectError> {
+    let root = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    check_inside(root, path)?;
+    check_inside(root, &root.join(STATE_DIR))?;
+    let dir = ensure_state_dir(root).map_err(io_error(&root.join(STATE_DIR), "create"))?;
+    let lock_path = dir.join(LOCK_FILE);
+    let mut options = fs::OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        // A planted `lock` link must not create or open a file elsewhere;
+        // a planted FIFO must not hang the open.
+        use std::os::unix::fs::OpenOptionsExt;
+        options
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .mode(0o644);
+    }
+    let lock = options
+        .open(&lock_path)
+        .map_err(io_error(&lock_path, "open the lock file"))?;
+    Ok((lock, lock_path))
 }
 
 impl Project {
@@ -159,6 +266,31 @@ mod tests {
         });
         assert!(r.is_err());
         assert!(!dir.path().join("ctxcurate.toml").exists());
+    }
+
+    /// Attack: another process holds the lock and never lets go. The wait
+    /// is announced once, then ends with an error naming the lock file.
+    #[test]
+    fn a_held_lock_is_announced_then_given_up() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctxcurate.toml");
+        let held = ProjectLock::acquire(&path).unwrap();
+        assert!(ProjectLock::try_acquire(&path).unwrap().is_none());
+        let mut notices = Vec::new();
+        let give_up = NOTICE_AFTER + Duration::from_millis(300);
+        let e = ProjectLock::acquire_within(&path, give_up, &mut |p: &Path| {
+            notices.push(p.to_path_buf())
+        })
+        .unwrap_err();
+        let lock = dir.path().join(STATE_DIR).join(LOCK_FILE);
+        assert_eq!(notices, vec![lock.clone()], "announced once");
+        assert!(matches!(&e, ProjectError::LockTimeout { path, .. } if *path == lock));
+        assert!(e.to_string().contains("held by another process"), "{e}");
+        drop(held);
+        assert!(ProjectLock::try_acquire(&path).unwrap().is_some());
+        let mut notices = 0;
+        ProjectLock::acquire_within(&path, Duration::ZERO, &mut |_: &Path| notices += 1).unwrap();
+        assert_eq!(notices, 0, "a free lock is taken at once, unannounced");
     }
 
     #[cfg(unix)]

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::is_inside;
+use crate::core::project::beneath::{BeneathError, Links, open_beneath};
 
 /// The default of the `max_file_size` setting: files larger than this are
 /// not read into a composition (unless their entry forces it).
@@ -166,29 +167,49 @@ pub fn read_content_with(root: &Path, rel: &str, policy: &ReadPolicy, force: boo
     if !policy.may_read(rel) {
         return Content::Unreadable(FileProblem::OutsideRoot);
     }
-    // A symlink may lead out of the project: what is read must resolve
-    // inside the (resolved) root. The resolved path is what is read, so a
-    // link swapped in after this check is not followed.
-    let mut path = root.join(rel);
-    if let (Ok(real), Ok(real_root)) = (path.canonicalize(), root.canonicalize()) {
-        if !policy.allow_outside_root && !real.starts_with(&real_root) {
-            return Content::Unreadable(FileProblem::OutsideRoot);
-        }
-        path = real;
-    }
+    let file = match open_for_reading(root, rel, policy) {
+        Ok(file) => file,
+        Err(problem) => return Content::Unreadable(problem),
+    };
     let limit = if force {
         u64::MAX
     } else {
         policy.max_file_size
     };
-    match read_bytes(&path, limit) {
+    match read_bytes(file, limit) {
         Ok(bytes) => decode(bytes),
         Err(p) => Content::Unreadable(p),
     }
 }
 
-fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, FileProblem> {
-    let meta = fs::metadata(path).map_err(io_problem)?;
+/// Open `rel` under `root`. A symlink may lead out of the project, and a
+/// folder may be swapped for one while the file is opened (another
+/// process, a racing script): so the open itself refuses anything outside
+/// the root ([`open_beneath`]) rather than a check before it. Links that
+/// stay inside are followed. Only a policy that allows reading outside
+/// the root opens the path as given.
+fn open_for_reading(root: &Path, rel: &str, policy: &ReadPolicy) -> Result<fs::File, FileProblem> {
+    if policy.allow_outside_root {
+        let mut options = fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            // A FIFO must not hang the open; its type is checked after.
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK);
+        }
+        return options.open(root.join(rel)).map_err(io_problem);
+    }
+    open_beneath(root, Path::new(rel), Links::Inside).map_err(|e| match e {
+        BeneathError::Outside { .. } => FileProblem::OutsideRoot,
+        BeneathError::Io { source, .. } => io_problem(source),
+    })
+}
+
+/// The bytes of the opened `file`, if it is a regular file of at most
+/// `limit` bytes (type and size from the descriptor, not the path).
+fn read_bytes(file: fs::File, limit: u64) -> Result<Vec<u8>, FileProblem> {
+    let meta = file.metadata().map_err(io_problem)?;
     if !meta.is_file() {
         return Err(FileProblem::NotAFile);
     }
@@ -201,8 +222,8 @@ fn read_bytes(path: &Path, limit: u64) -> Result<Vec<u8>, FileProblem> {
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
     // The file may grow between the size check and the read: never read
     // more than the cap allows.
-    fs::File::open(path)
-        .and_then(|f| f.take(limit.saturating_add(1)).read_to_end(&mut bytes))
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
         .map_err(io_problem)?;
     if bytes.len() as u64 > limit {
         return Err(FileProblem::TooLarge {

@@ -9,8 +9,10 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
+use crate::tui::action::Action;
 use crate::tui::format::compact;
 use crate::tui::help_text::{help_lines, help_rect_size};
+use crate::tui::keymap::Context;
 use crate::tui::model::PendingCopy;
 use crate::tui::state::{Overlay, Prompt, State};
 use crate::tui::token_view::preset_key;
@@ -22,6 +24,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::Picker { cursor }) => picker(state, frame, area, *cursor),
         Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
         Some(Overlay::ConfirmCopy(pending)) => confirm_copy(state, frame, area, pending),
+        Some(Overlay::ConfirmQuit) => confirm_quit(state, frame, area),
         Some(Overlay::Finder) => super::finder::draw(state, frame, area),
         Some(Overlay::Tokens { path }) => super::tokens::draw(state, frame, area, path.as_deref()),
     }
@@ -70,6 +73,57 @@ fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &PendingC
         ),
         rect,
     );
+}
+
+/// Quit without the save that waits for another process's lock?
+fn confirm_quit(state: &State, frame: &mut Frame, area: Rect) {
+    let rect = centered(area, 80, 9);
+    frame.render_widget(Clear, rect);
+    let waiting = state.save_locked.as_deref().unwrap_or_default();
+    let lines = vec![
+        Line::raw(display_line(waiting, 400).into_owned()),
+        Line::raw(""),
+        Line::raw("Quit now and drop the change that is not saved yet?"),
+        Line::styled(
+            format!(
+                "{} quit without saving · {} keep waiting",
+                keys_for(state, Action::Confirm),
+                keys_for(state, Action::Cancel)
+            ),
+            Style::default().fg(Color::DarkGray),
+        ),
+    ];
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" Quit without saving? "),
+            ),
+        rect,
+    );
+}
+
+/// The keys that give `action` in a confirm question (its own keys, then
+/// the global ones), as the keymap has them: `Enter / y`.
+fn keys_for(state: &State, action: Action) -> String {
+    let keys: Vec<String> = [Context::Confirm, Context::Global]
+        .into_iter()
+        .flat_map(|ctx| {
+            state
+                .keymap
+                .keys_for(action)
+                .into_iter()
+                .filter(move |(c, _)| *c == ctx)
+                .map(|(_, key)| key.to_string())
+        })
+        .collect();
+    if keys.is_empty() {
+        action.name().to_string()
+    } else {
+        keys.join(" / ")
+    }
 }
 
 /// A centred rectangle of at most `w`×`h`.
