@@ -9,6 +9,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use crate::core::project::beneath;
+
 /// The search paths of one project.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Layout {
@@ -145,7 +147,7 @@ fn python_roots(root: &Path, files: &[String]) -> Vec<String> {
 /// and `setup.cfg` (`[options] package_dir`), root-relative.
 fn metadata_package_dirs(root: &Path) -> Vec<String> {
     let mut out = Vec::new();
-    if let Some(doc) = read_small(&root.join("pyproject.toml"))
+    if let Some(doc) = read_small(root, "pyproject.toml")
         .and_then(|text| text.parse::<toml_edit::DocumentMut>().ok())
     {
         let tool = doc.get("tool");
@@ -192,7 +194,7 @@ fn metadata_package_dirs(root: &Path) -> Vec<String> {
             }));
         }
     }
-    if let Some(text) = read_small(&root.join("setup.cfg")) {
+    if let Some(text) = read_small(root, "setup.cfg") {
         out.extend(setup_cfg_package_dirs(&text));
     }
     let mut dirs: Vec<String> = out.iter().filter_map(|d| normalize(d)).collect();
@@ -289,7 +291,7 @@ fn compile_commands_dirs(root: &Path) -> Vec<String> {
     };
     let mut out = Vec::new();
     for place in ["compile_commands.json", "build/compile_commands.json"] {
-        let Some(text) = read_small(&root.join(place)) else {
+        let Some(text) = read_small(root, place) else {
             continue;
         };
         let Ok(serde_json::Value::Array(entries)) = serde_json::from_str(&text) else {
@@ -352,14 +354,22 @@ fn relative_inside(root: &Path, abs: &Path) -> Option<String> {
     normalize(&rel)
 }
 
-/// A project metadata file, if it is small enough to be one and not a
-/// link (a shipped link could point anywhere on the machine).
-fn read_small(path: &Path) -> Option<String> {
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > 1 << 20 {
+/// A project metadata file at `rel`, if it is a regular file small enough
+/// to be one. It is opened beneath the root with no link followed (a
+/// shipped link could point anywhere on the machine, and a folder swapped
+/// for one between a check and the read would be followed), and a FIFO
+/// does not block the open.
+fn read_small(root: &Path, rel: &str) -> Option<String> {
+    use std::io::Read;
+    const MAX: u64 = 1 << 20;
+    let file = beneath::open_beneath(root, Path::new(rel), beneath::Links::Never).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX {
         return None;
     }
-    std::fs::read_to_string(path).ok()
+    let mut text = String::new();
+    file.take(MAX).read_to_string(&mut text).ok()?;
+    Some(text)
 }
 
 pub(super) fn parent(file: &str) -> &str {
@@ -455,6 +465,31 @@ mod tests {
             .unwrap();
             assert!(metadata_package_dirs(dir.path()).is_empty());
         }
+    }
+
+    /// A shipped FIFO in place of a metadata file (or of the folder that
+    /// holds `compile_commands.json`) is skipped, not waited on, and a
+    /// folder linked out of the root is not followed.
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_linked_folders_are_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["pyproject.toml", "setup.cfg", "compile_commands.json"] {
+            let c =
+                std::ffi::CString::new(dir.path().join(name).into_os_string().into_encoded_bytes())
+                    .unwrap();
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        }
+        assert!(metadata_package_dirs(dir.path()).is_empty());
+        assert!(compile_commands_dirs(dir.path()).is_empty());
+        let elsewhere = tempfile::tempdir().unwrap();
+        std::fs::write(
+            elsewhere.path().join("compile_commands.json"),
+            r#"[{"directory": "/", "file": "a.c", "command": "cc -Ifar a.c"}]"#,
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(elsewhere.path(), dir.path().join("build")).unwrap();
+        assert_eq!(read_small(dir.path(), "build/compile_commands.json"), None);
     }
 
     #[test]
