@@ -142,8 +142,11 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             preset,
             targets,
             opts,
+            consent,
             walked,
         } => {
+            let patterns = crate::core::walk::WalkPatterns::default();
+            let (preset, _) = consent.gate(root, &preset, Some(&walked), &patterns);
             let packed = pack::pack(root, &preset, &targets, &opts, cache, &walked);
             let composed = summarize(
                 root,

@@ -1,0 +1,392 @@
+//! Explicit entries of a project preset that reach the user's own
+//! secrets, and the consent that lets a composition read them.
+//!
+//! A glob never brings in a credential file or an ignored one (the walk
+//! and `walk::is_sensitive` see to that), but a preset may name any file.
+//! A project file comes from the repository, so its explicit entries to a
+//! credential file (`.env`, filled after cloning), a version control
+//! folder (`.git/config`) or a file the walk leaves out (gitignored:
+//! what the developer keeps to themselves) are held back until the user
+//! consents, either with `ctxcurate trust` or by adding the file
+//! themselves in this checkout (`ctxcurate add`, the TUI). Both are
+//! recorded in the user's [`TrustStore`](super::TrustStore), never in the
+//! repository. The user's own presets (the global config) are never held.
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashSet};
+use std::fs;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::core::model::{FileItem, Preset};
+use crate::core::walk::{self, WalkPatterns};
+
+/// Why an explicit entry needs consent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// A credential file ([`walk::is_sensitive`]), or a link to one.
+    Sensitive,
+    /// Inside a version control folder ([`is_vcs_path`]), or a link there.
+    Vcs,
+    /// A file the walk leaves out (gitignored, or another ignore rule).
+    Ignored,
+}
+
+impl Reason {
+    /// What the entry is, for the user.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::Sensitive => "a credential file",
+            Reason::Vcs => "version control data",
+            Reason::Ignored => "an ignored file",
+        }
+    }
+}
+
+/// An explicit entry held back until the user consents.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Held {
+    /// The entry's path as the preset names it.
+    pub path: String,
+    pub reason: Reason,
+}
+
+/// The folders of version control systems: what is in them is the tool's
+/// own data (`.git/config` holds the tokens a CI checkout writes).
+const VCS_FOLDERS: &[&str] = &[".git", ".hg", ".svn", ".bzr", "_darcs", "CVS", ".jj"];
+
+/// `true` for a path inside a version control folder (`.git/…`, `.hg/…`,
+/// `.svn/…` at any depth), or that folder itself.
+pub fn is_vcs_path(rel: &str) -> bool {
+    rel.split('/').any(|c| VCS_FOLDERS.contains(&c))
+}
+
+/// What a composition may take from a preset's explicit entries: nothing
+/// held for the user's own preset; for a project preset, the entries
+/// that need consent unless the user allowed them in this checkout.
+/// The default holds them all: forgetting to say is the safe side.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntryConsent {
+    /// The preset is the user's own (from the global config).
+    pub own: bool,
+    /// Root-relative paths the user allowed in this checkout.
+    pub allowed: Arc<BTreeSet<String>>,
+}
+
+impl EntryConsent {
+    /// For the user's own preset: nothing is held.
+    pub fn own() -> EntryConsent {
+        EntryConsent {
+            own: true,
+            allowed: Arc::default(),
+        }
+    }
+
+    /// For a project preset, with the paths the user allowed.
+    pub fn project(allowed: Arc<BTreeSet<String>>) -> EntryConsent {
+        EntryConsent {
+            own: false,
+            allowed,
+        }
+    }
+
+    /// Whether `path` (as an entry names it) is allowed.
+    pub fn allows(&self, path: &str) -> bool {
+        self.own || normal(path).is_some_and(|p| self.allowed.contains(&p))
+    }
+
+    /// The entries of `entries` held back, in entry order. `walked` is the
+    /// project's walk when the caller has it (sorted or not); without it,
+    /// or for a hidden path, the walk is made here (with hidden files).
+    pub fn held(
+        &self,
+        root: &Path,
+        entries: &[FileItem],
+        walked: Option<&[String]>,
+        patterns: &WalkPatterns,
+    ) -> Vec<Held> {
+        if self.own {
+            return Vec::new();
+        }
+        let mut walk = WalkCheck::new(root, walked, patterns);
+        entries
+            .iter()
+            .filter(|e| !self.allows(&e.path))
+            .filter_map(|e| {
+                let reason = entry_reason(root, &e.path, &mut walk)?;
+                Some(Held {
+                    path: e.path.clone(),
+                    reason,
+                })
+            })
+            .collect()
+    }
+
+    /// `preset` without its held entries, and those entries.
+    pub fn gate<'a>(
+        &self,
+        root: &Path,
+        preset: &'a Preset,
+        walked: Option<&[String]>,
+        patterns: &WalkPatterns,
+    ) -> (Cow<'a, Preset>, Vec<Held>) {
+        let held = self.held(root, &preset.files, walked, patterns);
+        if held.is_empty() {
+            return (Cow::Borrowed(preset), held);
+        }
+        let out: HashSet<&str> = held.iter().map(|h| h.path.as_str()).collect();
+        let mut gated = preset.clone();
+        gated.files.retain(|e| !out.contains(e.path.as_str()));
+        (Cow::Owned(gated), held)
+    }
+}
+
+/// The one note for the held entries, naming the first few and saying how
+/// to allow them; `None` for none.
+pub fn held_note(held: &[Held]) -> Option<String> {
+    let first = held.first()?;
+    let names: Vec<String> = held
+        .iter()
+        .take(3)
+        .map(|h| format!("{} ({})", h.path, h.reason.describe()))
+        .collect();
+    let more = match held.len() {
+        n if n > 3 => format!(" and {} more", n - 3),
+        _ => String::new(),
+    };
+    let (entries, them) = match held.len() {
+        1 => ("entry", "it"),
+        _ => ("entries", "them"),
+    };
+    Some(format!(
+        "left out {} {entries} of the project file that need your consent: {}{more}; \
+         review and allow {them} with `ctxcurate trust`, or add {them} yourself \
+         (`ctxcurate add {}`)",
+        held.len(),
+        names.join(", "),
+        first.path,
+    ))
+}
+
+/// Why the entry `path` needs consent, if it does: its name, or where a
+/// link leads, or the walk leaving it out. A glob that names no file is
+/// never held (a glob brings in only walked, non-credential files).
+pub fn reason(root: &Path, path: &str, walked: Option<&[String]>) -> Option<Reason> {
+    entry_reason(
+        root,
+        path,
+        &mut WalkCheck::new(root, walked, &WalkPatterns::default()),
+    )
+}
+
+fn entry_reason(root: &Path, path: &str, walk: &mut WalkCheck) -> Option<Reason> {
+    let rel = normal(path)?;
+    if walk::is_glob(&rel) && !root.join(&rel).is_file() {
+        return None;
+    }
+    if let Some(r) = lexical_reason(&rel) {
+        return Some(r);
+    }
+    let full = root.join(&rel);
+    let meta = fs::symlink_metadata(&full).ok()?;
+    if meta.is_dir() {
+        // A folder entry renders nothing (it is not a file).
+        return None;
+    }
+    if meta.file_type().is_symlink() {
+        // A link inside the root to a credential file is that file.
+        let target = fs::canonicalize(&full).ok()?;
+        let real_root = fs::canonicalize(root).ok()?;
+        if let Ok(to) = target.strip_prefix(&real_root)
+            && let Some(r) = lexical_reason(&walk::rel_string(to))
+        {
+            return Some(r);
+        }
+    }
+    (!walk.contains(&rel)).then_some(Reason::Ignored)
+}
+
+/// Why `rel` needs consent by its name alone (a credential file, version
+/// control data), without looking at the disk or the walk.
+pub fn lexical_reason(rel: &str) -> Option<Reason> {
+    if is_vcs_path(rel) {
+        Some(Reason::Vcs)
+    } else if walk::is_sensitive(rel) || walk::is_sensitive(&rel.to_ascii_lowercase()) {
+        // Lower case too: `.ENV` is `.env` on a case-insensitive disk.
+        Some(Reason::Sensitive)
+    } else {
+        None
+    }
+}
+
+/// `path` as a root-relative, `/`-separated path without `.` and `..`
+/// (`None` when it leaves the root: the read policy refuses it anyway):
+/// the form in which an allowed entry is recorded.
+pub fn normal(path: &str) -> Option<String> {
+    let path = path.trim_end_matches('/');
+    if !walk::is_inside(path) {
+        return None;
+    }
+    let rel = walk::rel_string(&crate::core::project::lexical(Path::new(path)));
+    (!rel.is_empty()).then_some(rel)
+}
+
+/// Membership in the walk, made at most once and only when asked.
+struct WalkCheck<'a> {
+    root: &'a Path,
+    patterns: &'a WalkPatterns,
+    /// The caller's walk (hidden files skipped), if any.
+    given: Option<&'a [String]>,
+    given_set: Option<HashSet<&'a str>>,
+    /// The walk with hidden files, made here when needed.
+    with_hidden: Option<HashSet<String>>,
+}
+
+impl<'a> WalkCheck<'a> {
+    fn new(root: &'a Path, given: Option<&'a [String]>, patterns: &'a WalkPatterns) -> Self {
+        WalkCheck {
+            root,
+            patterns,
+            given,
+            given_set: None,
+            with_hidden: None,
+        }
+    }
+
+    fn contains(&mut self, rel: &str) -> bool {
+        let hidden = rel.split('/').any(|c| c.starts_with('.'));
+        if let (Some(given), false) = (self.given, hidden) {
+            if given.is_sorted() {
+                return given.binary_search_by(|p| p.as_str().cmp(rel)).is_ok();
+            }
+            let set = self
+                .given_set
+                .get_or_insert_with(|| given.iter().map(String::as_str).collect());
+            return set.contains(rel);
+        }
+        let (root, patterns) = (self.root, self.patterns);
+        self.with_hidden
+            .get_or_insert_with(|| walk_with_hidden(root, patterns))
+            .contains(rel)
+    }
+}
+
+/// The project's walk with hidden files kept (a hidden file such as
+/// `.github/workflows/ci.yml` is not ignored; `.gitignore` rules and the
+/// built-in ignores still apply).
+fn walk_with_hidden(root: &Path, patterns: &WalkPatterns) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for entry in walk::walker_with(root, patterns)
+        .hidden(false)
+        .build()
+        .flatten()
+    {
+        if !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        if let Ok(rel) = entry.path().strip_prefix(root) {
+            out.insert(walk::rel_string(rel));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (p, text) in [
+            ("src/app.py", "x = 1\n"),
+            (".env", "KEY=1\n"),
+            (".git/config", "[core]\n"),
+            ("secret/prod.yaml", "k: v\n"),
+            (".github/ci.yml", "on: push\n"),
+            (".gitignore", "secret/\n"),
+        ] {
+            fs::create_dir_all(root.join(p).parent().unwrap()).unwrap();
+            fs::write(root.join(p), text).unwrap();
+        }
+        dir
+    }
+
+    fn items(paths: &[&str]) -> Vec<FileItem> {
+        paths.iter().map(|p| FileItem::new(*p)).collect()
+    }
+
+    #[test]
+    fn sensitive_vcs_and_ignored_entries_are_held() {
+        let dir = project();
+        let root = dir.path();
+        let entries = items(&[
+            "src/app.py",
+            ".env",
+            "./.git/config",
+            "secret/prod.yaml",
+            ".github/ci.yml",
+            "src/*.py",
+            "missing.py",
+        ]);
+        let held = EntryConsent::default().held(root, &entries, None, &WalkPatterns::default());
+        let got: Vec<(&str, Reason)> = held.iter().map(|h| (h.path.as_str(), h.reason)).collect();
+        assert_eq!(
+            got,
+            [
+                (".env", Reason::Sensitive),
+                ("./.git/config", Reason::Vcs),
+                ("secret/prod.yaml", Reason::Ignored),
+            ]
+        );
+        // With the caller's walk: the same answer.
+        let walked = walk::walk_files(root);
+        let again =
+            EntryConsent::default().held(root, &entries, Some(&walked), &Default::default());
+        assert_eq!(again, held);
+        // Allowed paths and the user's own preset hold nothing.
+        let allowed: BTreeSet<String> = [".env", ".git/config", "secret/prod.yaml"]
+            .map(String::from)
+            .into();
+        assert!(
+            EntryConsent::project(Arc::new(allowed))
+                .held(root, &entries, None, &Default::default())
+                .is_empty()
+        );
+        assert!(
+            EntryConsent::own()
+                .held(root, &entries, None, &Default::default())
+                .is_empty()
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_credential_file_is_held_as_one() {
+        let dir = project();
+        std::os::unix::fs::symlink(".env", dir.path().join("notes.txt")).unwrap();
+        assert_eq!(
+            reason(dir.path(), "notes.txt", None),
+            Some(Reason::Sensitive)
+        );
+    }
+
+    #[test]
+    fn gate_keeps_the_rest_and_the_note_says_how_to_allow() {
+        let dir = project();
+        let preset = Preset {
+            files: items(&["src/app.py", ".env"]),
+            ..Preset::default()
+        };
+        let (gated, held) =
+            EntryConsent::default().gate(dir.path(), &preset, None, &Default::default());
+        assert_eq!(gated.files, items(&["src/app.py"]));
+        let note = held_note(&held).unwrap();
+        assert!(note.contains(".env (a credential file)"), "{note}");
+        assert!(
+            note.contains("ctxcurate trust") && note.contains("ctxcurate add .env"),
+            "{note}"
+        );
+        assert_eq!(held_note(&[]), None);
+    }
+}
