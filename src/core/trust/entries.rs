@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
 use std::fs;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::core::model::{FileItem, Preset};
 use crate::core::walk::{self, WalkPatterns};
@@ -231,49 +231,89 @@ pub fn normal(path: &str) -> Option<String> {
     (!rel.is_empty()).then_some(rel)
 }
 
-/// Membership in the walk, made at most once and only when asked.
+/// Membership in the walk: the caller's walk answers yes quickly; a no is
+/// confirmed by a walk of our own, made at most once and only when asked,
+/// that keeps hidden files (`.github/workflows/ci.yml` is not ignored)
+/// and leaves out the project file's own `ignore` patterns (a project
+/// that ignores `docs/` and names `docs/guide.md` asks for nothing of
+/// the user's). `.gitignore` rules and the built-in ignores apply.
 struct WalkCheck<'a> {
     root: &'a Path,
-    patterns: &'a WalkPatterns,
-    /// The caller's walk (hidden files skipped), if any.
+    patterns: WalkPatterns,
+    /// The caller's walk, if any.
     given: Option<&'a [String]>,
     given_set: Option<HashSet<&'a str>>,
-    /// The walk with hidden files, made here when needed.
-    with_hidden: Option<HashSet<String>>,
+    /// Our own walk, made when needed.
+    own: Option<Arc<HashSet<String>>>,
 }
 
 impl<'a> WalkCheck<'a> {
-    fn new(root: &'a Path, given: Option<&'a [String]>, patterns: &'a WalkPatterns) -> Self {
+    fn new(root: &'a Path, given: Option<&'a [String]>, patterns: &WalkPatterns) -> Self {
         WalkCheck {
             root,
-            patterns,
+            patterns: WalkPatterns {
+                ignore: Vec::new(),
+                unignore: patterns.unignore.clone(),
+            },
             given,
             given_set: None,
-            with_hidden: None,
+            own: None,
         }
     }
 
     fn contains(&mut self, rel: &str) -> bool {
-        let hidden = rel.split('/').any(|c| c.starts_with('.'));
-        if let (Some(given), false) = (self.given, hidden) {
-            if given.is_sorted() {
-                return given.binary_search_by(|p| p.as_str().cmp(rel)).is_ok();
+        if let Some(given) = self.given {
+            let found = if given.is_sorted() {
+                given.binary_search_by(|p| p.as_str().cmp(rel)).is_ok()
+            } else {
+                self.given_set
+                    .get_or_insert_with(|| given.iter().map(String::as_str).collect())
+                    .contains(rel)
+            };
+            if found {
+                return true;
             }
-            let set = self
-                .given_set
-                .get_or_insert_with(|| given.iter().map(String::as_str).collect());
-            return set.contains(rel);
         }
-        let (root, patterns) = (self.root, self.patterns);
-        self.with_hidden
-            .get_or_insert_with(|| walk_with_hidden(root, patterns))
+        let (root, patterns, given) = (self.root, &self.patterns, self.given);
+        self.own
+            .get_or_insert_with(|| own_walk(root, patterns, given))
             .contains(rel)
     }
 }
 
-/// The project's walk with hidden files kept (a hidden file such as
-/// `.github/workflows/ci.yml` is not ignored; `.gitignore` rules and the
-/// built-in ignores still apply).
+/// Our own walk, remembered for the caller's walk it completes: the TUI
+/// composes on every keypress over one walk, and a project preset naming
+/// a hidden or ignored file would otherwise walk the tree each time. A
+/// new walk of the caller's (a rescan) is another list, so the walk is
+/// made again.
+fn own_walk(
+    root: &Path,
+    patterns: &WalkPatterns,
+    given: Option<&[String]>,
+) -> Arc<HashSet<String>> {
+    type Key = (std::path::PathBuf, WalkPatterns, usize, usize);
+    static LAST: Mutex<Option<(Key, Arc<HashSet<String>>)>> = Mutex::new(None);
+    let Some(given) = given else {
+        return Arc::new(walk_with_hidden(root, patterns));
+    };
+    let key: Key = (
+        root.to_path_buf(),
+        patterns.clone(),
+        given.as_ptr() as usize,
+        given.len(),
+    );
+    let lock = || LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((k, walk)) = lock().as_ref()
+        && *k == key
+    {
+        return walk.clone();
+    }
+    let walk = Arc::new(walk_with_hidden(root, patterns));
+    *lock() = Some((key, walk.clone()));
+    walk
+}
+
+/// The project's walk with hidden files kept.
 fn walk_with_hidden(root: &Path, patterns: &WalkPatterns) -> HashSet<String> {
     let mut out = HashSet::new();
     for entry in walk::walker_with(root, patterns)
@@ -357,6 +397,27 @@ mod tests {
             EntryConsent::own()
                 .held(root, &entries, None, &Default::default())
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn the_project_files_own_ignore_patterns_hold_nothing() {
+        let dir = project();
+        let patterns = WalkPatterns {
+            ignore: vec!["src/".into()],
+            unignore: Vec::new(),
+        };
+        let walked = walk::walk_files_with(dir.path(), &patterns);
+        assert!(!walked.contains(&"src/app.py".to_string()));
+        let held = EntryConsent::default().held(
+            dir.path(),
+            &items(&["src/app.py", "secret/prod.yaml"]),
+            Some(&walked),
+            &patterns,
+        );
+        assert_eq!(
+            held.iter().map(|h| h.path.as_str()).collect::<Vec<_>>(),
+            ["secret/prod.yaml"]
         );
     }
 
