@@ -97,7 +97,16 @@ pub fn run(mode: Mode, ctx: &mut Ctx) -> Result<()> {
 /// The explicit entries of every project preset that are held now, each
 /// once, with the presets naming it.
 fn held_entries(project: &Project) -> Vec<(Held, Vec<String>)> {
-    let consent = EntryConsent::project(project.allowed.clone());
+    // What the project would read once trusted: its own
+    // `allow_outside_root` counts (it is among the settings shown).
+    let outside = project.settings.allow_outside_root
+        || project
+            .file
+            .project
+            .get("allow_outside_root")
+            .and_then(toml::Value::as_bool)
+            == Some(true);
+    let consent = EntryConsent::project(project.allowed.clone(), outside);
     let mut named: Vec<(String, Vec<String>)> = Vec::new();
     for (name, scope) in project.preset_names() {
         // The user's own (global) presets are never held.

@@ -260,7 +260,10 @@ impl Project {
     pub fn entry_consent(&self, name: &str) -> trust::entries::EntryConsent {
         match self.preset(name) {
             Some((_, Scope::Global)) => trust::entries::EntryConsent::own(),
-            _ => trust::entries::EntryConsent::project(self.allowed.clone()),
+            _ => trust::entries::EntryConsent::project(
+                self.allowed.clone(),
+                self.settings.allow_outside_root,
+            ),
         }
     }
 

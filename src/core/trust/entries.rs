@@ -30,6 +30,9 @@ pub enum Reason {
     Vcs,
     /// A file the walk leaves out (gitignored, or another ignore rule).
     Ignored,
+    /// Outside the project (`../x`, an absolute path): read only when
+    /// `allow_outside_root` is set, and then only with consent too.
+    Outside,
 }
 
 impl Reason {
@@ -39,6 +42,7 @@ impl Reason {
             Reason::Sensitive => "a credential file",
             Reason::Vcs => "version control data",
             Reason::Ignored => "an ignored file",
+            Reason::Outside => "a file outside the project",
         }
     }
 }
@@ -71,6 +75,11 @@ pub struct EntryConsent {
     pub own: bool,
     /// Root-relative paths the user allowed in this checkout.
     pub allowed: Arc<BTreeSet<String>>,
+    /// Files outside the root may be read (`allow_outside_root`, from the
+    /// user's config or a trusted project file): a project preset's
+    /// entries out there are then held too. Otherwise the read policy
+    /// refuses them with its own message.
+    pub outside_readable: bool,
 }
 
 impl EntryConsent {
@@ -78,15 +87,17 @@ impl EntryConsent {
     pub fn own() -> EntryConsent {
         EntryConsent {
             own: true,
-            allowed: Arc::default(),
+            ..EntryConsent::default()
         }
     }
 
-    /// For a project preset, with the paths the user allowed.
-    pub fn project(allowed: Arc<BTreeSet<String>>) -> EntryConsent {
+    /// For a project preset, with the paths the user allowed and whether
+    /// files outside the root may be read at all.
+    pub fn project(allowed: Arc<BTreeSet<String>>, outside_readable: bool) -> EntryConsent {
         EntryConsent {
             own: false,
             allowed,
+            outside_readable,
         }
     }
 
@@ -113,7 +124,8 @@ impl EntryConsent {
             .iter()
             .filter(|e| !self.allows(&e.path))
             .filter_map(|e| {
-                let reason = entry_reason(root, &e.path, &mut walk)?;
+                let reason = entry_reason(root, &e.path, &mut walk)
+                    .filter(|r| *r != Reason::Outside || self.outside_readable)?;
                 Some(Held {
                     path: e.path.clone(),
                     reason,
@@ -180,6 +192,10 @@ pub fn reason(root: &Path, path: &str, walked: Option<&[String]>) -> Option<Reas
 }
 
 fn entry_reason(root: &Path, path: &str, walk: &mut WalkCheck) -> Option<Reason> {
+    let trimmed = path.trim_end_matches('/');
+    if !walk::is_inside(trimmed) {
+        return Some(Reason::Outside);
+    }
     let rel = normal(path)?;
     if walk::is_glob(&rel) && !root.join(&rel).is_file() {
         return None;
@@ -219,13 +235,13 @@ pub fn lexical_reason(rel: &str) -> Option<Reason> {
     }
 }
 
-/// `path` as a root-relative, `/`-separated path without `.` and `..`
-/// (`None` when it leaves the root: the read policy refuses it anyway):
-/// the form in which an allowed entry is recorded.
+/// The form in which an allowed entry is recorded: a path inside the root
+/// as a root-relative, `/`-separated path without `.` and `..`; one
+/// outside as written (`None` for an empty path).
 pub fn normal(path: &str) -> Option<String> {
     let path = path.trim_end_matches('/');
     if !walk::is_inside(path) {
-        return None;
+        return Some(path.to_string());
     }
     let rel = walk::rel_string(&crate::core::project::lexical(Path::new(path)));
     (!rel.is_empty()).then_some(rel)
@@ -368,8 +384,10 @@ mod tests {
             ".github/ci.yml",
             "src/*.py",
             "missing.py",
+            "../outside.txt",
         ]);
-        let held = EntryConsent::default().held(root, &entries, None, &WalkPatterns::default());
+        let consent = EntryConsent::project(Arc::default(), true);
+        let held = consent.held(root, &entries, None, &WalkPatterns::default());
         let got: Vec<(&str, Reason)> = held.iter().map(|h| (h.path.as_str(), h.reason)).collect();
         assert_eq!(
             got,
@@ -377,19 +395,23 @@ mod tests {
                 (".env", Reason::Sensitive),
                 ("./.git/config", Reason::Vcs),
                 ("secret/prod.yaml", Reason::Ignored),
+                ("../outside.txt", Reason::Outside),
             ]
         );
         // With the caller's walk: the same answer.
         let walked = walk::walk_files(root);
-        let again =
-            EntryConsent::default().held(root, &entries, Some(&walked), &Default::default());
+        let again = consent.held(root, &entries, Some(&walked), &Default::default());
         assert_eq!(again, held);
+        // Where the read policy refuses what is outside, it says so itself.
+        let unreadable = EntryConsent::default().held(root, &entries, None, &Default::default());
+        assert_eq!(unreadable, held[..3]);
         // Allowed paths and the user's own preset hold nothing.
-        let allowed: BTreeSet<String> = [".env", ".git/config", "secret/prod.yaml"]
-            .map(String::from)
-            .into();
+        let allowed: BTreeSet<String> =
+            [".env", ".git/config", "secret/prod.yaml", "../outside.txt"]
+                .map(String::from)
+                .into();
         assert!(
-            EntryConsent::project(Arc::new(allowed))
+            EntryConsent::project(Arc::new(allowed), true)
                 .held(root, &entries, None, &Default::default())
                 .is_empty()
         );
