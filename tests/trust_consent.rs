@@ -11,6 +11,8 @@
 mod common;
 
 use common::{Project, stderr, stdout};
+use ctxcurate::core::project::Project as CoreProject;
+use ctxcurate::core::trust::TrustStore;
 use ctxcurate::tui::harness::Harness;
 
 /// What the contributor fills in after cloning.
@@ -276,4 +278,27 @@ fn the_tui_marks_a_held_entry() {
             .any(|l| l.contains("⊘ .env") && l.contains("needs trust")),
         "{screen}"
     );
+}
+
+#[test]
+fn including_the_file_in_the_tui_is_the_users_own_consent() {
+    let p = Project::empty();
+    hostile_preset(&p, &["src/app.py", ".env"]);
+    let store = TrustStore::at(p.config_home.path().join("state/ctxcurate/trust"));
+    let project = CoreProject::open_with(p.root(), None, Some(&store)).unwrap();
+    let mut h = Harness::open_project(project, 100, 12).expect("open the TUI");
+    assert!(!h.composed_text().contains("hello-from-dotenv"));
+    // Space takes the held entry out; Space again is the user's include.
+    h.goto(".env");
+    h.keys("space");
+    assert!(!h.composed_text().contains("hello-from-dotenv"));
+    h.keys("space");
+    assert!(
+        h.composed_text().contains("hello-from-dotenv"),
+        "{}",
+        h.composed_text()
+    );
+    assert!(!h.screen().contains("needs trust"));
+    // Recorded for this checkout: the CLI reads it too.
+    assert!(p.ok(&["build"]).contains("hello-from-dotenv"));
 }
