@@ -224,6 +224,33 @@ fn a_packed_build_holds_the_same_entries() {
         "{}",
         stderr(&out)
     );
+
+    // A preset's target is an entry too: a packed build reads it in full.
+    let t = Project::empty();
+    t.write("src/app.py", "print('app')\n");
+    t.write(".env", DOTENV);
+    t.write(
+        "ctxcurate.toml",
+        "[presets.default]\ntargets = [\".env\"]\nfiles = [\"src/app.py\"]\n",
+    );
+    let out = t.run(&["build", "--budget", "5000"]);
+    assert!(
+        !stdout(&out).contains("hello-from-dotenv"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains(".env (a credential file)"),
+        "{}",
+        stderr(&out)
+    );
+    // Named on the command line, it is the user's own.
+    let out = t.run(&["build", "--budget", "5000", "--target", ".env"]);
+    assert!(
+        stdout(&out).contains("hello-from-dotenv"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

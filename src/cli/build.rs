@@ -69,8 +69,10 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let cache = project.run_cache();
     let patterns = walk::WalkPatterns::from_settings(&project.settings);
     let mut targets = preset.targets.clone();
+    let mut own_targets = Vec::new();
     for t in &args.targets {
         let rel = target_path(ctx, &project, t)?;
+        own_targets.push(rel.clone());
         if !targets.contains(&rel) {
             targets.push(rel);
         }
@@ -114,6 +116,9 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         if let Some(note) = trust::entries::held_note(&held) {
             writeln!(ctx.err, "warning: {}", display_line(&note, 300))?;
         }
+        // A held target of the preset goes too; one named here is the
+        // user's own.
+        targets.retain(|t| gated.targets.contains(t) || own_targets.contains(t));
         let packed = pack::pack(&project.root, &gated, &targets, &opts, &cache, &walked);
         cache.progress().start("scanning for secrets", 0);
         let findings =

@@ -134,7 +134,8 @@ impl EntryConsent {
             .collect()
     }
 
-    /// `preset` without its held entries, and those entries.
+    /// `preset` without its held entries, and those entries. Its targets
+    /// are entries too (a packed build reads a target in full).
     pub fn gate<'a>(
         &self,
         root: &Path,
@@ -142,13 +143,22 @@ impl EntryConsent {
         walked: Option<&[String]>,
         patterns: &WalkPatterns,
     ) -> (Cow<'a, Preset>, Vec<Held>) {
-        let held = self.held(root, &preset.files, walked, patterns);
+        let mut named = preset.files.clone();
+        named.extend(
+            preset
+                .targets
+                .iter()
+                .filter(|t| !preset.files.iter().any(|e| e.path == **t))
+                .map(|t| FileItem::new(t.as_str())),
+        );
+        let held = self.held(root, &named, walked, patterns);
         if held.is_empty() {
             return (Cow::Borrowed(preset), held);
         }
         let out: HashSet<&str> = held.iter().map(|h| h.path.as_str()).collect();
         let mut gated = preset.clone();
         gated.files.retain(|e| !out.contains(e.path.as_str()));
+        gated.targets.retain(|t| !out.contains(t.as_str()));
         (Cow::Owned(gated), held)
     }
 }
@@ -459,11 +469,14 @@ mod tests {
         let dir = project();
         let preset = Preset {
             files: items(&["src/app.py", ".env"]),
+            targets: vec![".git/config".into(), "src/app.py".into()],
             ..Preset::default()
         };
         let (gated, held) =
             EntryConsent::default().gate(dir.path(), &preset, None, &Default::default());
         assert_eq!(gated.files, items(&["src/app.py"]));
+        assert_eq!(gated.targets, ["src/app.py"]);
+        assert_eq!(held.len(), 2);
         let note = held_note(&held).unwrap();
         assert!(note.contains(".env (a credential file)"), "{note}");
         assert!(
