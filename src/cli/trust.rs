@@ -108,16 +108,22 @@ fn held_entries(project: &Project) -> Vec<(Held, Vec<String>)> {
             == Some(true);
     let consent = EntryConsent::project(project.allowed.clone(), outside);
     let mut named: Vec<(String, Vec<String>)> = Vec::new();
-    for (name, scope) in project.preset_names() {
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
+    for (name, _) in project.preset_names() {
         // The user's own (global) presets are never held.
         let Some((preset, Scope::Project)) = project.preset(&name) else {
             continue;
         };
-        debug_assert_eq!(scope, Scope::Project);
-        for item in &preset.files {
-            match named.iter_mut().find(|(p, _)| *p == item.path) {
-                Some((_, presets)) => presets.push(name.clone()),
-                None => named.push((item.path.clone(), vec![name.clone()])),
+        // Its targets are entries too (a packed build reads them).
+        let paths = preset.files.iter().map(|i| &i.path).chain(&preset.targets);
+        for path in paths {
+            match index.get(path) {
+                Some(&i) if !named[i].1.contains(&name) => named[i].1.push(name.clone()),
+                Some(_) => {}
+                None => {
+                    index.insert(path.clone(), named.len());
+                    named.push((path.clone(), vec![name.clone()]));
+                }
             }
         }
     }
@@ -125,16 +131,14 @@ fn held_entries(project: &Project) -> Vec<(Held, Vec<String>)> {
         .iter()
         .map(|(p, _)| ctxcurate::core::model::FileItem::new(p.as_str()))
         .collect();
-    let walked = project.walk();
     let patterns = ctxcurate::core::walk::WalkPatterns::from_settings(&project.settings);
     consent
-        .held(&project.root, &items, Some(&walked), &patterns)
+        .held(&project.root, &items, None, &patterns)
         .into_iter()
         .map(|h| {
-            let presets = named
-                .iter()
-                .find(|(p, _)| *p == h.path)
-                .map(|(_, n)| n.clone())
+            let presets = index
+                .get(&h.path)
+                .map(|&i| named[i].1.clone())
                 .unwrap_or_default();
             (h, presets)
         })
