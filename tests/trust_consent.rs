@@ -329,3 +329,25 @@ fn including_the_file_in_the_tui_is_the_users_own_consent() {
     // Recorded for this checkout: the CLI reads it too.
     assert!(p.ok(&["build"]).contains("hello-from-dotenv"));
 }
+
+#[test]
+fn a_global_preset_copied_into_the_project_keeps_the_users_entries() {
+    let p = Project::empty();
+    p.write(".env", DOTENV);
+    p.write("src/app.py", "print('app')\n");
+    std::fs::create_dir_all(p.global_config().parent().unwrap()).unwrap();
+    std::fs::write(
+        p.global_config(),
+        "[project]\nactive_preset = \"mine\"\n\n[[presets.mine.files]]\npath = \".env\"\n",
+    )
+    .unwrap();
+    assert!(p.ok(&["build"]).contains("hello-from-dotenv"));
+    // An edit copies the preset into the project file (copy on write).
+    p.ok(&["add", "src/app.py"]);
+    assert!(p.read("ctxcurate.toml").contains(".env"));
+    let out = p.ok(&["build"]);
+    assert!(
+        out.contains("hello-from-dotenv") && out.contains("print('app')"),
+        "{out}"
+    );
+}

@@ -316,6 +316,16 @@ impl Project {
     /// is copied in first, a missing one is created empty.
     pub fn active_preset_mut(&mut self) -> &mut Preset {
         let name = self.settings.active_preset.clone();
+        if !self.file.presets.contains_key(&name)
+            && let Some(mine) = self.global.presets.get(&name)
+        {
+            // The copy's entries are the user's own (their global
+            // config), not the repository's: they stay allowed in this
+            // checkout (`core::trust::entries`). Without a store they are
+            // held, the safe side.
+            let own: Vec<String> = mine.files.iter().map(|e| e.path.clone()).collect();
+            let _ = self.allow_own(&own);
+        }
         let global = &self.global.presets;
         self.file
             .presets
