@@ -119,13 +119,33 @@ impl EntryConsent {
         if self.own {
             return Vec::new();
         }
-        let mut walk = WalkCheck::new(root, walked, patterns);
-        entries
+        // First what the names and the disk say; then one walk answers
+        // for all the entries still in doubt.
+        let first: Vec<(&FileItem, Check)> = entries
             .iter()
             .filter(|e| !self.allows(&e.path))
-            .filter_map(|e| {
-                let reason = entry_reason(root, &e.path, &mut walk)
-                    .filter(|r| *r != Reason::Outside || self.outside_readable)?;
+            .map(|e| (e, first_check(root, &e.path)))
+            .collect();
+        let doubtful: Vec<&str> = first
+            .iter()
+            .filter_map(|(_, c)| match c {
+                Check::InWalk(rel) => Some(rel.as_str()),
+                _ => None,
+            })
+            .collect();
+        let walked_ok = in_walk(root, &doubtful, walked, patterns);
+        first
+            .into_iter()
+            .filter_map(|(e, check)| {
+                let reason = match check {
+                    Check::Held(r) => r,
+                    Check::Fine => return None,
+                    Check::InWalk(rel) if walked_ok.contains(&rel) => return None,
+                    Check::InWalk(_) => Reason::Ignored,
+                };
+                if reason == Reason::Outside && !self.outside_readable {
+                    return None;
+                }
                 Some(Held {
                     path: e.path.clone(),
                     reason,
@@ -190,46 +210,60 @@ pub fn held_note(held: &[Held]) -> Option<String> {
     ))
 }
 
-/// Why the entry `path` needs consent, if it does: its name, or where a
-/// link leads, or the walk leaving it out. A glob that names no file is
-/// never held (a glob brings in only walked, non-credential files).
-pub fn reason(root: &Path, path: &str, walked: Option<&[String]>) -> Option<Reason> {
-    entry_reason(
-        root,
-        path,
-        &mut WalkCheck::new(root, walked, &WalkPatterns::default()),
-    )
+/// What the name and the disk say of an entry.
+enum Check {
+    Held(Reason),
+    /// Nothing to read (a glob, a folder, a missing file).
+    Fine,
+    /// Held unless the walk has this root-relative path.
+    InWalk(String),
 }
 
-fn entry_reason(root: &Path, path: &str, walk: &mut WalkCheck) -> Option<Reason> {
+/// Why the entry `path` needs consent by its name, or where a link
+/// leads; or that the walk must say. A glob that names no file is never
+/// held (a glob brings in only walked, non-credential files).
+fn first_check(root: &Path, path: &str) -> Check {
     let trimmed = path.trim_end_matches('/');
     if !walk::is_inside(trimmed) {
-        return Some(Reason::Outside);
+        return Check::Held(Reason::Outside);
     }
-    let rel = normal(path)?;
+    let Some(rel) = normal(path) else {
+        return Check::Fine;
+    };
     if walk::is_glob(&rel) && !root.join(&rel).is_file() {
-        return None;
+        return Check::Fine;
     }
     if let Some(r) = lexical_reason(&rel) {
-        return Some(r);
+        return Check::Held(r);
     }
     let full = root.join(&rel);
-    let meta = fs::symlink_metadata(&full).ok()?;
+    let Ok(meta) = fs::symlink_metadata(&full) else {
+        return Check::Fine;
+    };
     if meta.is_dir() {
         // A folder entry renders nothing (it is not a file).
-        return None;
+        return Check::Fine;
     }
-    if meta.file_type().is_symlink() {
-        // A link inside the root to a credential file is that file.
-        let target = fs::canonicalize(&full).ok()?;
-        let real_root = fs::canonicalize(root).ok()?;
-        if let Ok(to) = target.strip_prefix(&real_root)
-            && let Some(r) = lexical_reason(&walk::rel_string(to))
-        {
-            return Some(r);
-        }
+    // Through links (the file itself, or a folder on the way) the entry
+    // is the file they lead to: a link to `.env` is `.env`, one out of the
+    // root is outside it, one that leads nowhere reads nothing.
+    let real = |p: &Path| fs::canonicalize(p).ok();
+    let (Some(real_root), Some(target)) = (real(root), real(&full)) else {
+        return Check::Fine;
+    };
+    if target.is_dir() {
+        return Check::Fine;
     }
-    (!walk.contains(&rel)).then_some(Reason::Ignored)
+    let Ok(to) = target.strip_prefix(&real_root) else {
+        return Check::Held(Reason::Outside);
+    };
+    let to = walk::rel_string(to);
+    if let Some(r) = lexical_reason(&to) {
+        return Check::Held(r);
+    }
+    // The walk lists a linked file under its own name only, so the
+    // target's place is what is asked.
+    Check::InWalk(to)
 }
 
 /// Why `rel` needs consent by its name alone (a credential file, version
@@ -257,104 +291,86 @@ pub fn normal(path: &str) -> Option<String> {
     (!rel.is_empty()).then_some(rel)
 }
 
-/// Membership in the walk: the caller's walk answers yes quickly; a no is
-/// confirmed by a walk of our own, made at most once and only when asked,
-/// that keeps hidden files (`.github/workflows/ci.yml` is not ignored)
-/// and leaves out the project file's own `ignore` patterns (a project
-/// that ignores `docs/` and names `docs/guide.md` asks for nothing of
-/// the user's). `.gitignore` rules and the built-in ignores apply.
-struct WalkCheck<'a> {
-    root: &'a Path,
-    patterns: WalkPatterns,
-    /// The caller's walk, if any.
-    given: Option<&'a [String]>,
-    given_set: Option<HashSet<&'a str>>,
-    /// Our own walk, made when needed.
-    own: Option<Arc<HashSet<String>>>,
-}
-
-impl<'a> WalkCheck<'a> {
-    fn new(root: &'a Path, given: Option<&'a [String]>, patterns: &WalkPatterns) -> Self {
-        WalkCheck {
-            root,
-            patterns: WalkPatterns {
-                ignore: Vec::new(),
-                unignore: patterns.unignore.clone(),
-            },
-            given,
-            given_set: None,
-            own: None,
-        }
-    }
-
-    fn contains(&mut self, rel: &str) -> bool {
-        if let Some(given) = self.given {
-            let found = if given.is_sorted() {
-                given.binary_search_by(|p| p.as_str().cmp(rel)).is_ok()
-            } else {
-                self.given_set
-                    .get_or_insert_with(|| given.iter().map(String::as_str).collect())
-                    .contains(rel)
-            };
-            if found {
-                return true;
-            }
-        }
-        let (root, patterns, given) = (self.root, &self.patterns, self.given);
-        self.own
-            .get_or_insert_with(|| own_walk(root, patterns, given))
-            .contains(rel)
-    }
-}
-
-/// Our own walk, remembered for the caller's walk it completes: the TUI
-/// composes on every keypress over one walk, and a project preset naming
-/// a hidden or ignored file would otherwise walk the tree each time. A
-/// new walk of the caller's (a rescan) is another list, so the walk is
-/// made again.
-fn own_walk(
+/// Which of `rels` the walk has. The caller's walk answers yes quickly; a
+/// no is confirmed by a walk of our own (`walk::walker_with`, so every
+/// ignore rule applies) that keeps hidden files (`.github/ci.yml` is not
+/// ignored), leaves out the project file's own `ignore` patterns (a
+/// project that ignores `docs/` and names `docs/guide.md` asks nothing of
+/// the user's) and descends only into the folders that lead to `rels`, so
+/// it costs a few directory listings, not the tree.
+fn in_walk(
     root: &Path,
-    patterns: &WalkPatterns,
+    rels: &[&str],
     given: Option<&[String]>,
-) -> Arc<HashSet<String>> {
-    type Key = (std::path::PathBuf, WalkPatterns, usize, usize);
-    static LAST: Mutex<Option<(Key, Arc<HashSet<String>>)>> = Mutex::new(None);
-    let Some(given) = given else {
-        return Arc::new(walk_with_hidden(root, patterns));
+    patterns: &WalkPatterns,
+) -> HashSet<String> {
+    let mut found: HashSet<String> = HashSet::new();
+    let mut rest: Vec<&str> = Vec::new();
+    let sorted = given.is_some_and(|g| g.is_sorted());
+    let given_set: Option<HashSet<&str>> = match given {
+        Some(g) if !sorted && !rels.is_empty() => Some(g.iter().map(String::as_str).collect()),
+        _ => None,
     };
-    let key: Key = (
-        root.to_path_buf(),
-        patterns.clone(),
-        given.as_ptr() as usize,
-        given.len(),
-    );
-    let lock = || LAST.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((k, walk)) = lock().as_ref()
-        && *k == key
-    {
-        return walk.clone();
+    for rel in rels {
+        let known = match (given, &given_set) {
+            (_, Some(set)) => set.contains(rel),
+            (Some(g), None) => g.binary_search_by(|p| p.as_str().cmp(rel)).is_ok(),
+            (None, _) => false,
+        };
+        if known {
+            found.insert((*rel).to_string());
+        } else {
+            rest.push(rel);
+        }
     }
-    let walk = Arc::new(walk_with_hidden(root, patterns));
-    *lock() = Some((key, walk.clone()));
-    walk
-}
-
-/// The project's walk with hidden files kept.
-fn walk_with_hidden(root: &Path, patterns: &WalkPatterns) -> HashSet<String> {
-    let mut out = HashSet::new();
-    for entry in walk::walker_with(root, patterns)
+    if rest.is_empty() {
+        return found;
+    }
+    let wanted: HashSet<&str> = rest.iter().copied().collect();
+    let folders: HashSet<&str> = rest
+        .iter()
+        .flat_map(|rel| rel.match_indices('/').map(move |(i, _)| &rel[..i]))
+        .collect();
+    let patterns = WalkPatterns {
+        ignore: Vec::new(),
+        unignore: patterns.unignore.clone(),
+    };
+    let seen = Mutex::new(Vec::new());
+    walk::walker_with(root, &patterns)
         .hidden(false)
-        .build()
-        .flatten()
-    {
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        if let Ok(rel) = entry.path().strip_prefix(root) {
-            out.insert(walk::rel_string(rel));
-        }
-    }
-    out
+        .threads(1)
+        .build_parallel()
+        .run(|| {
+            Box::new(|entry| {
+                use ignore::WalkState;
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
+                let Ok(rel) = entry.path().strip_prefix(root) else {
+                    return WalkState::Continue;
+                };
+                let rel = walk::rel_string(rel);
+                let kind = entry.file_type();
+                if entry.depth() == 0 {
+                    WalkState::Continue
+                } else if kind.is_some_and(|t| t.is_dir()) {
+                    if folders.contains(rel.as_str()) {
+                        WalkState::Continue
+                    } else {
+                        WalkState::Skip
+                    }
+                } else {
+                    if kind.is_some_and(|t| t.is_file()) && wanted.contains(rel.as_str()) {
+                        seen.lock()
+                            .unwrap_or_else(|poisoned| poisoned.into_inner())
+                            .push(rel);
+                    }
+                    WalkState::Continue
+                }
+            })
+        });
+    found.extend(seen.into_inner().unwrap_or_else(|p| p.into_inner()));
+    found
 }
 
 #[cfg(test)]
@@ -458,9 +474,30 @@ mod tests {
     fn a_link_to_a_credential_file_is_held_as_one() {
         let dir = project();
         std::os::unix::fs::symlink(".env", dir.path().join("notes.txt")).unwrap();
+        std::os::unix::fs::symlink("src/app.py", dir.path().join("app_link.py")).unwrap();
+        std::os::unix::fs::symlink("src", dir.path().join("code")).unwrap();
+        std::os::unix::fs::symlink("nowhere", dir.path().join("dangling")).unwrap();
+        std::os::unix::fs::symlink("secret", dir.path().join("open")).unwrap();
+        let consent = EntryConsent::project(Arc::default(), true);
+        let held = consent.held(
+            dir.path(),
+            &items(&[
+                "notes.txt",
+                "app_link.py",
+                "code/app.py",
+                "dangling",
+                "open/prod.yaml",
+            ]),
+            None,
+            &Default::default(),
+        );
+        let got: Vec<(&str, Reason)> = held.iter().map(|h| (h.path.as_str(), h.reason)).collect();
         assert_eq!(
-            reason(dir.path(), "notes.txt", None),
-            Some(Reason::Sensitive)
+            got,
+            [
+                ("notes.txt", Reason::Sensitive),
+                ("open/prod.yaml", Reason::Ignored)
+            ]
         );
     }
 
