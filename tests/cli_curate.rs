@@ -31,7 +31,7 @@ fn project_with_summarizer(script_body: &str, timeout: u64) -> Project {
     );
     // The user's consent to the project's summary_command (tests/trust.rs
     // shows it does not run without).
-    p.ok(&["trust"]);
+    p.ok(&["trust", "--yes"]);
     p
 }
 

@@ -93,7 +93,13 @@ fn entries_outside_the_root_are_refused() {
         err.contains("ignoring allow_outside_root (this project is not trusted"),
         "{err}"
     );
-    for entry in ["../outside.txt", &abs.display().to_string(), "ssh/id_rsa"] {
+    // A credential file named by a project preset waits for consent
+    // (issue 22, tests/trust_consent.rs); what is outside is refused.
+    assert!(
+        err.contains("that need your consent: ssh/id_rsa (a credential file)"),
+        "{err}"
+    );
+    for entry in ["../outside.txt", &abs.display().to_string()] {
         assert!(
             err.contains(&format!(
                 "warning: {entry}: path is outside the project root, refused"
@@ -109,6 +115,16 @@ fn entries_outside_the_root_are_refused() {
     // The user's own global config may allow it.
     std::fs::create_dir_all(p.global_config().parent().unwrap()).unwrap();
     std::fs::write(p.global_config(), "[project]\nallow_outside_root = true\n").unwrap();
+    // The project preset's entries out there still need consent.
+    let out = p.run(&["build", "--allow-secrets"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stdout(&out).contains("PRIVATE STUFF"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("(a file outside the project)"),
+        "{}",
+        stderr(&out)
+    );
+    p.ok(&["trust", "--yes"]);
     let out = p.run(&["build", "--allow-secrets"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let text = stdout(&out);

@@ -80,7 +80,12 @@ users:
 ";
 
 fn scan(root: &Path, preset: &Preset) -> (compose::Composition, Vec<Finding>) {
-    let opts = ComposeOptions::from_settings(&Settings::default());
+    // The test's presets are the user's own: explicit entries to
+    // credential files are read (see `core::trust::entries`).
+    let opts = ComposeOptions {
+        consent: ctxcurate::core::trust::entries::EntryConsent::own(),
+        ..ComposeOptions::from_settings(&Settings::default())
+    };
     let cache = FileCache::new();
     let c = compose::compose_with(root, preset, &opts, &cache, None);
     let findings = Scanner::new(root, &cache).composition(&c, preset, opts.max_messages);

@@ -48,7 +48,7 @@ fn a_project_summary_command_runs_only_after_trust() {
     assert!(stdout(&out).contains("### notes.txt [summary]"));
 
     // Consent: shown, recorded, and then the command runs.
-    let out = p.run(&["trust"]);
+    let out = p.run(&["trust", "--yes"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out), "", "no advice to run what is running");
     let shown = stdout(&out);
@@ -76,7 +76,7 @@ fn a_project_summary_command_runs_only_after_trust() {
         "{}",
         stderr(&out)
     );
-    p.ok(&["trust"]);
+    p.ok(&["trust", "--yes"]);
     p.ok(&["build"]);
     assert!(p.path("pwned2.txt").exists());
 
@@ -103,7 +103,7 @@ fn trust_shows_hostile_settings_escaped() {
         "ctxcurate.toml",
         "[project]\nsummary_command = \"echo \\u001b]52;c;cHduZWQ=\\u0007 \\u202egnp.exe; cat\"\n",
     );
-    let shown = p.ok(&["trust"]);
+    let shown = p.ok(&["trust", "--yes"]);
     assert!(
         !shown.contains(['\u{1b}', '\u{7}', '\u{202e}']),
         "raw control or bidi characters printed: {shown:?}"
@@ -131,7 +131,7 @@ fn opening_the_tui_runs_a_project_command_only_after_trust() {
     assert!(status.contains("ctxcurate trust"), "{status}");
 
     // The same consent the CLI records, read the way the TUI reads it.
-    p.ok(&["trust"]);
+    p.ok(&["trust", "--yes"]);
     let store = TrustStore::at(p.config_home.path().join("state/ctxcurate/trust"));
     let project = CoreProject::open_with(p.root(), None, Some(&store)).unwrap();
     let h = Harness::open_project(project, 120, 30).expect("open the TUI");
@@ -217,7 +217,7 @@ fn untrusted_output_locations_stay_inside_the_root() {
 
     // Trusted, the project's location is honoured.
     let (p, root) = nested("[project]\noutput_dir = \"../../escape\"\n");
-    let shown = String::from_utf8(run_in(&p, &root, &["trust"]).stdout).unwrap();
+    let shown = String::from_utf8(run_in(&p, &root, &["trust", "--yes"]).stdout).unwrap();
     assert!(shown.contains("output_dir = \"../../escape\""), "{shown}");
     let out = run_in(&p, &root, &["build", "--save"]);
     assert!(out.status.success(), "{}", stderr(&out));

@@ -171,14 +171,23 @@ pub enum Command {
     /// Print the terminal UI's key bindings as a Markdown table (with your
     /// global config's `[keymap]` overrides).
     Keys,
-    /// Allow this project's ctxcurate.toml to set what runs a program or
-    /// reaches outside the project (summary_command, allow_outside_root,
-    /// an output_dir or namespace leading out): prints those settings and
-    /// remembers consent to exactly them; a change needs consent again.
+    /// Review and allow what this project's ctxcurate.toml asks for beyond
+    /// what it may do on its own: settings that run a program or reach
+    /// outside the project (summary_command and the scripts it names,
+    /// allow_outside_root, an output_dir or namespace leading out) and
+    /// preset entries to credential files, version control folders or
+    /// ignored files. Shows them, then asks (y/N) on a terminal; consent
+    /// covers exactly what was shown, and a change needs it again.
     Trust {
         /// Withdraw the consent instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["yes", "show"])]
         revoke: bool,
+        /// Allow without asking (for scripts): what is shown is recorded.
+        #[arg(long, short = 'y', conflicts_with = "show")]
+        yes: bool,
+        /// Only show what would be allowed; record nothing.
+        #[arg(long)]
+        show: bool,
     },
     /// Count the tokens of files' raw content (the active preset's files
     /// when no path is given).

@@ -16,6 +16,7 @@ use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::secrets::{Finding, RuleSet, Scanner};
+use ctxcurate::core::trust;
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
@@ -40,6 +41,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         )?;
     }
     let mut opts = ComposeOptions::from_settings(&project.settings);
+    opts.consent = project.entry_consent(
+        args.preset
+            .as_deref()
+            .unwrap_or(project.active_preset_name()),
+    );
     if let Some(s) = args.strategy {
         opts.strategy = s;
     }
@@ -64,8 +70,10 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let cache = project.run_cache();
     let patterns = walk::WalkPatterns::from_settings(&project.settings);
     let mut targets = preset.targets.clone();
+    let mut own_targets = Vec::new();
     for t in &args.targets {
         let rel = target_path(ctx, &project, t)?;
+        own_targets.push(rel.clone());
         if !targets.contains(&rel) {
             targets.push(rel);
         }
@@ -91,6 +99,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             )?;
             opts.sections.changes = Some(Arc::new(fitted));
         }
+        let consent = opts.consent.clone();
         let opts = PackOptions {
             budget,
             map_budget: args.map_budget.unwrap_or(project.settings.repo_map_budget),
@@ -102,7 +111,16 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
         };
         let shown = progress::show(ctx, cache.progress());
         let walked = walk::walk_files_with(&project.root, &patterns);
-        let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
+        // The pack reads what the composition would: held entries wait
+        // for consent (`trust::entries`), with the same note.
+        let (gated, held) = consent.gate(&project.root, &preset, Some(&walked), &patterns);
+        if let Some(note) = trust::entries::held_note(&held) {
+            writeln!(ctx.err, "warning: {}", display_line(&note, 300))?;
+        }
+        // A held target of the preset goes too; one named here is the
+        // user's own.
+        targets.retain(|t| gated.targets.contains(t) || own_targets.contains(t));
+        let packed = pack::pack(&project.root, &gated, &targets, &opts, &cache, &walked);
         cache.progress().start("scanning for secrets", 0);
         let findings =
             Scanner::new(&project.root, &cache).packed(&packed, &preset, opts.max_messages);

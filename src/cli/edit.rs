@@ -240,6 +240,7 @@ fn add(
     }
     let (name, preset) = target_preset(project, target)?;
     let mut added = Vec::new();
+    let mut own = Vec::new();
     for entry in entries {
         // A folder (`dir/**`) is included as Space on a folder does.
         let folder = entry
@@ -249,6 +250,9 @@ fn add(
             Some(dir) => curation::include_folder(preset, dir, mode),
             None => curation::include(preset, &entry, mode)?,
         };
+        if folder.is_none() && !walk::is_glob(&entry) {
+            own.push(entry.clone());
+        }
         match how {
             Included::Added => added.push(entry),
             Included::AlreadyListed => {
@@ -261,6 +265,7 @@ fn add(
             )?,
         }
     }
+    allow_own(project, &own, ctx)?;
     Ok(format!(
         "added {} entr{} to preset {name}{}",
         added.len(),
@@ -271,6 +276,18 @@ fn add(
             format!(": {}", added.join(", "))
         }
     ))
+}
+
+/// Files the user named to `add` are their own choice in this checkout
+/// (see `Project::allow_own`); a store that cannot be written is said.
+fn allow_own(project: &mut Project, files: &[String], ctx: &mut Ctx) -> Result<()> {
+    if let Err(e) = project.allow_own(files) {
+        writeln!(
+            ctx.err,
+            "warning: {e}: a credential or ignored file added here is left out until `ctxcurate trust`"
+        )?;
+    }
+    Ok(())
 }
 
 /// What an `add` argument becomes in the preset: a file's relative path, a

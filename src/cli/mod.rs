@@ -183,7 +183,15 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
             ctxcurate::tui::clipboard::serve(std::io::stdin().lock(), &mut *ctx.out)?;
             Ok(())
         }
-        Command::Trust { revoke } => trust::run(revoke, ctx),
+        Command::Trust { revoke, yes, show } => trust::run(
+            match (revoke, yes, show) {
+                (true, _, _) => trust::Mode::Revoke,
+                (_, true, _) => trust::Mode::Yes,
+                (_, _, true) => trust::Mode::Show,
+                _ => trust::Mode::Ask,
+            },
+            ctx,
+        ),
         Command::Keys => {
             let project = ctx.project()?;
             let (keymap, problems) =

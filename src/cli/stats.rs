@@ -23,8 +23,10 @@ pub fn stats(
     ctx: &mut Ctx,
 ) -> Result<()> {
     let project = ctx.project()?;
+    let consent = project.entry_consent(preset.unwrap_or(project.active_preset_name()));
     let preset = chosen_preset(&project, preset)?;
-    let opts = ComposeOptions::from_settings(&project.settings);
+    let mut opts = ComposeOptions::from_settings(&project.settings);
+    opts.consent = consent;
     let kind = tokenizer.unwrap_or(project.settings.tokenizer);
     let cache = project.run_cache();
     let map = MapOptions {

@@ -87,6 +87,12 @@ pub struct Project {
     /// The fingerprint of the guarded settings the user consented to for
     /// this project (`ctxcurate trust`), read once when opened.
     pub consent: Option<[u8; 32]>,
+    /// The explicit entries the user allowed in this checkout (read with
+    /// `consent`; see `core::trust::entries`).
+    pub allowed: std::sync::Arc<std::collections::BTreeSet<String>>,
+    /// Where the consents are kept (`None`: nowhere; nothing is allowed
+    /// beyond what the project file may do on its own).
+    pub store: Option<TrustStore>,
 }
 
 impl Project {
@@ -140,13 +146,13 @@ impl Project {
             warnings.push(format!("{}: unknown key {key}", path.display()));
         }
         // A store that cannot be read is no consent (the safe side).
-        let consent = match store.map(|s| s.consent(root)) {
-            Some(Ok(consent)) => consent,
+        let record = match store.map(|s| s.record(root)) {
+            Some(Ok(record)) => record,
             Some(Err(e)) => {
                 warnings.push(format!("{e}: treating the project as untrusted"));
-                None
+                trust::Record::default()
             }
-            None => None,
+            None => trust::Record::default(),
         };
         if let Some(g) = global {
             for key in unknown_keys(&global_file) {
@@ -164,7 +170,9 @@ impl Project {
             global: global_file,
             settings: Settings::default(),
             warnings,
-            consent,
+            consent: record.fingerprint,
+            allowed: std::sync::Arc::new(record.allowed),
+            store: store.cloned(),
         };
         let resolved = project.resolve();
         project.warnings.extend(resolved.warning(&project.path));
@@ -230,7 +238,46 @@ impl Project {
             &self.file.project,
             &self.global.project,
             self.consent.as_ref(),
+            &self.root,
         )
+    }
+
+    /// The user added `files` themselves (`ctxcurate add`, Space in the
+    /// TUI): their own choice in this checkout, recorded in the trust
+    /// store so that a project preset's entry to one of them (a credential
+    /// or ignored file) is read from now on. Without a store, nothing is
+    /// recorded and the entries stay held.
+    pub fn allow_own(&mut self, files: &[String]) -> Result<(), trust::TrustError> {
+        let new: Vec<String> = files
+            .iter()
+            .filter(|f| !crate::core::walk::is_glob(f))
+            .filter_map(|f| trust::entries::normal(f))
+            .filter(|f| !self.allowed.contains(f))
+            .collect();
+        let Some(store) = &self.store else {
+            return Ok(());
+        };
+        if new.is_empty() {
+            return Ok(());
+        }
+        store.allow(&self.root, new.iter().map(String::as_str))?;
+        std::sync::Arc::make_mut(&mut self.allowed).extend(new);
+        Ok(())
+    }
+
+    /// What a composition of the preset `name` may take from its explicit
+    /// entries: everything for the user's own (global) preset; for a
+    /// project preset, held entries only when allowed in this checkout
+    /// (see `core::trust::entries`). A preset that does not exist yet is
+    /// taken as a project preset (its entries will be the project's).
+    pub fn entry_consent(&self, name: &str) -> trust::entries::EntryConsent {
+        match self.preset(name) {
+            Some((_, Scope::Global)) => trust::entries::EntryConsent::own(),
+            _ => trust::entries::EntryConsent::project(
+                self.allowed.clone(),
+                self.settings.allow_outside_root,
+            ),
+        }
     }
 
     /// Whether `ctxcurate.toml` exists (a new project has none until saved).
@@ -282,6 +329,16 @@ impl Project {
     /// is copied in first, a missing one is created empty.
     pub fn active_preset_mut(&mut self) -> &mut Preset {
         let name = self.settings.active_preset.clone();
+        if !self.file.presets.contains_key(&name)
+            && let Some(mine) = self.global.presets.get(&name)
+        {
+            // The copy's entries are the user's own (their global
+            // config), not the repository's: they stay allowed in this
+            // checkout (`core::trust::entries`). Without a store they are
+            // held, the safe side.
+            let own: Vec<String> = mine.files.iter().map(|e| e.path.clone()).collect();
+            let _ = self.allow_own(&own);
+        }
         let global = &self.global.presets;
         self.file
             .presets

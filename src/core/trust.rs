@@ -13,10 +13,22 @@
 //! told how to trust. The global config is the user's own file and is
 //! always honoured.
 //!
+//! A consent covers content as well as values: a command that names a
+//! script inside the root is consented to with that script's hash
+//! (`trust/scripts.rs`), so a checkout replaced at the same path needs
+//! consent again. The same record holds the explicit preset entries the
+//! user allowed in this checkout (`trust/entries.rs`): a project preset's
+//! entries to credential files, version control folders and ignored
+//! files are held back until then.
+//!
 //! [`resolve`] is the one place settings are resolved from the layers;
 //! `Project::refresh_settings` calls it, and both the CLI and the TUI read
 //! the settings from the `Project`.
 
+pub mod entries;
+pub mod scripts;
+
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -38,6 +50,9 @@ pub struct Guarded {
     /// Whether this value needs consent (values that cannot do harm, such
     /// as an `output_dir` inside the root, do not).
     pub needs_consent: fn(&toml::Value) -> bool,
+    /// The value is a command: the scripts it names inside the root are
+    /// part of what is consented to (their content, see `trust/scripts.rs`).
+    pub runs: bool,
 }
 
 /// Every guarded setting. A new setting that runs a program or reaches
@@ -47,21 +62,25 @@ pub const GUARDED: &[Guarded] = &[
         key: "summary_command",
         why: "runs a program",
         needs_consent: names_a_program,
+        runs: true,
     },
     Guarded {
         key: "allow_outside_root",
         why: "reads files outside the project",
         needs_consent: is_true,
+        runs: false,
     },
     Guarded {
         key: "output_dir",
         why: "writes outside the project",
         needs_consent: dir_leaves_root,
+        runs: false,
     },
     Guarded {
         key: "namespace",
         why: "writes outside the project",
         needs_consent: dir_leaves_root,
+        runs: false,
     },
 ];
 
@@ -70,6 +89,9 @@ pub const GUARDED: &[Guarded] = &[
 pub struct Pending {
     /// The project file's values that need consent, in [`GUARDED`] order.
     pub values: Vec<(&'static Guarded, toml::Value)>,
+    /// The scripts inside the root that those values name, with their
+    /// content's hash (filled by [`Pending::at`]).
+    pub scripts: Vec<(&'static Guarded, scripts::Script)>,
 }
 
 impl Pending {
@@ -83,7 +105,23 @@ impl Pending {
                 (g.needs_consent)(value).then(|| (g, value.clone()))
             })
             .collect();
-        Pending { values }
+        Pending {
+            values,
+            scripts: Vec::new(),
+        }
+    }
+
+    /// [`Pending::of`] for the project at `root`: with the scripts inside
+    /// the root that a command value names.
+    pub fn at(layer: &SettingsLayer, root: &Path) -> Pending {
+        let mut pending = Pending::of(layer);
+        pending.scripts = pending
+            .values
+            .iter()
+            .filter(|(g, _)| g.runs)
+            .flat_map(|(g, v)| scripts::named_scripts(root, v).into_iter().map(|s| (*g, s)))
+            .collect();
+        pending
     }
 
     /// Nothing needs consent.
@@ -103,20 +141,46 @@ impl Pending {
             hash.update(json.as_bytes());
             hash.update(b"\n");
         }
+        // Without scripts this is the fingerprint of the first version,
+        // so a consent given before scripts were hashed still holds.
+        for (g, script) in &self.scripts {
+            let content = script
+                .hash
+                .map_or_else(|| "unreadable".to_string(), |h| hex(&h));
+            let path = serde_json::to_string(&script.path).unwrap_or_default();
+            hash.update(format!("{} script {path} {content}\n", g.key).as_bytes());
+        }
         hash.finalize().into()
     }
 
     /// One `key = value` line per value (TOML inline syntax; the caller
     /// escapes it for a terminal: it is the repository's text).
     pub fn lines(&self) -> Vec<String> {
-        self.values
+        let mut lines: Vec<String> = self
+            .values
             .iter()
             .map(|(g, v)| format!("{} = {v}   ({})", g.key, g.why))
-            .collect()
+            .collect();
+        for (g, script) in &self.scripts {
+            let content = script
+                .hash
+                .map_or_else(|| "unreadable".to_string(), |h| hex(&h[..8]));
+            lines.push(format!(
+                "  runs {} (content sha256 {content}…; {} needs consent again when it changes)",
+                script.path, g.key
+            ));
+        }
+        lines
     }
 }
 
-/// Shorthand for [`Pending::of`]`(layer).fingerprint()`.
+/// Shorthand for [`Pending::at`]`(layer, root).fingerprint()`.
+pub fn fingerprint_at(layer: &SettingsLayer, root: &Path) -> [u8; 32] {
+    Pending::at(layer, root).fingerprint()
+}
+
+/// [`Pending::of`]`(layer).fingerprint()`: the fingerprint of the values
+/// alone, which is the whole of it when they name no script in the root.
 pub fn fingerprint(layer: &SettingsLayer) -> [u8; 32] {
     Pending::of(layer).fingerprint()
 }
@@ -175,13 +239,15 @@ impl Resolved {
 
 /// Project over global over embedded defaults (merged as tables and
 /// deserialized once, see [`Settings::merge`]), with the project's guarded
-/// values kept only when `consent` is the fingerprint of exactly them.
+/// values kept only when `consent` is the fingerprint of exactly them (and
+/// of the scripts they name inside `root`).
 pub fn resolve(
     project: &SettingsLayer,
     global: &SettingsLayer,
     consent: Option<&[u8; 32]>,
+    root: &Path,
 ) -> Resolved {
-    let pending = Pending::of(project);
+    let pending = Pending::at(project, root);
     let standing = match consent {
         _ if pending.is_empty() => Standing::NothingToTrust,
         Some(c) if *c == pending.fingerprint() => Standing::Trusted,
@@ -284,8 +350,18 @@ pub struct TrustStore {
     dir: PathBuf,
 }
 
-/// A record is a fingerprint line and the path: never more than this.
-const RECORD_LIMIT: u64 = 64 * 1024;
+/// A record is a fingerprint line, the path and the allowed entries:
+/// never more than this is read.
+const RECORD_LIMIT: u64 = 1 << 20;
+
+/// What the user consented to for one project path.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Record {
+    /// The fingerprint of the guarded settings ([`Pending::fingerprint`]).
+    pub fingerprint: Option<[u8; 32]>,
+    /// The explicit entries allowed in this checkout (see [`entries`]).
+    pub allowed: BTreeSet<String>,
+}
 
 impl TrustStore {
     /// The store in `dir`.
@@ -322,16 +398,30 @@ impl TrustStore {
     /// The fingerprint consented to for `root`, if any. A malformed
     /// record is no consent.
     pub fn consent(&self, root: &Path) -> Result<Option<[u8; 32]>, TrustError> {
+        Ok(self.record(root)?.fingerprint)
+    }
+
+    /// The explicit entries the user allowed for `root` (see
+    /// [`entries`]).
+    pub fn allowed(&self, root: &Path) -> Result<BTreeSet<String>, TrustError> {
+        Ok(self.record(root)?.allowed)
+    }
+
+    /// Everything recorded for `root`: the first line is the fingerprint
+    /// (`-` for none), the second the project's path, then one
+    /// `allow "<path>"` line (a JSON string) per allowed entry. What does
+    /// not parse is left out: no consent.
+    pub fn record(&self, root: &Path) -> Result<Record, TrustError> {
         let path = self.record_path(root);
         let mut text = String::new();
         match fs::File::open(&path) {
             Ok(file) => {
                 // Not UTF-8 or too long: no consent.
                 if file.take(RECORD_LIMIT).read_to_string(&mut text).is_err() {
-                    return Ok(None);
+                    return Ok(Record::default());
                 }
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Record::default()),
             Err(source) => {
                 return Err(TrustError::Io {
                     path,
@@ -340,12 +430,47 @@ impl TrustStore {
                 });
             }
         }
-        Ok(text.lines().next().and_then(parse_hex))
+        let mut lines = text.lines();
+        let fingerprint = lines.next().and_then(parse_hex);
+        let allowed = lines
+            .skip(1)
+            .filter_map(|l| l.strip_prefix("allow "))
+            .filter_map(|json| serde_json::from_str::<String>(json).ok())
+            .collect();
+        Ok(Record {
+            fingerprint,
+            allowed,
+        })
     }
 
-    /// Record consent to `fingerprint` for `root`, atomically (a
-    /// temporary file in the store renamed over the record).
+    /// Record consent to `fingerprint` for `root` (the allowed entries
+    /// stay).
     pub fn grant(&self, root: &Path, fingerprint: &[u8; 32]) -> Result<PathBuf, TrustError> {
+        let mut record = self.record(root)?;
+        record.fingerprint = Some(*fingerprint);
+        self.write(root, &record)
+    }
+
+    /// Allow the explicit entries `paths` (root-relative) for `root`, as
+    /// `ctxcurate trust` does for a project's held entries and an edit of
+    /// the user's own does for the file it adds.
+    pub fn allow<'a>(
+        &self,
+        root: &Path,
+        paths: impl IntoIterator<Item = &'a str>,
+    ) -> Result<PathBuf, TrustError> {
+        let mut record = self.record(root)?;
+        let before = record.allowed.len();
+        record.allowed.extend(paths.into_iter().map(str::to_owned));
+        if record.allowed.len() == before {
+            return Ok(self.record_path(root));
+        }
+        self.write(root, &record)
+    }
+
+    /// Write `record` for `root`, atomically (a temporary file in the
+    /// store renamed over the record).
+    fn write(&self, root: &Path, record: &Record) -> Result<PathBuf, TrustError> {
         let path = self.record_path(root);
         let io_err = |op: &'static str| {
             let path = path.clone();
@@ -354,7 +479,20 @@ impl TrustStore {
         fs::create_dir_all(&self.dir).map_err(io_err("create the directory of"))?;
         let mut tmp = tempfile::NamedTempFile::new_in(&self.dir).map_err(io_err("write"))?;
         let canonical = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-        writeln!(tmp, "{}\n{}", hex(fingerprint), canonical.display()).map_err(io_err("write"))?;
+        let mut text = format!(
+            "{}\n{}\n",
+            record
+                .fingerprint
+                .as_ref()
+                .map_or("-".to_string(), |f| hex(f)),
+            // The path is for a person reading the store: one line.
+            canonical.display().to_string().replace(['\n', '\r'], "?"),
+        );
+        for entry in &record.allowed {
+            let json = serde_json::to_string(entry).unwrap_or_default();
+            text.push_str(&format!("allow {json}\n"));
+        }
+        tmp.write_all(text.as_bytes()).map_err(io_err("write"))?;
         tmp.as_file().sync_all().map_err(io_err("write"))?;
         tmp.persist(&path).map_err(|e| io_err("write")(e.error))?;
         Ok(path)
@@ -390,6 +528,9 @@ fn parse_hex(line: &str) -> Option<[u8; 32]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// No scripts: a root that does not exist.
+    const NO_ROOT: &str = "/nonexistent/ctxcurate-root";
 
     fn layer(src: &str) -> SettingsLayer {
         toml::from_str(src).unwrap()
@@ -427,7 +568,7 @@ mod tests {
         let project =
             layer("summary_command = \"id > pwned\"\nbudget = 7\nnamespace = \"../../../x\"\n");
         let global = layer("summary_timeout = 3\n");
-        let untrusted = resolve(&project, &global, None);
+        let untrusted = resolve(&project, &global, None, Path::new(NO_ROOT));
         assert_eq!(untrusted.standing, Standing::Untrusted);
         assert_eq!(untrusted.ignored, ["summary_command", "namespace"]);
         assert_eq!(untrusted.settings.summary_command.argv(), None);
@@ -443,7 +584,7 @@ mod tests {
         );
 
         let consent = fingerprint(&project);
-        let trusted = resolve(&project, &global, Some(&consent));
+        let trusted = resolve(&project, &global, Some(&consent), Path::new(NO_ROOT));
         assert_eq!(trusted.standing, Standing::Trusted);
         assert!(trusted.ignored.is_empty() && trusted.warning(Path::new("x")).is_none());
         assert_eq!(
@@ -454,14 +595,14 @@ mod tests {
 
         let edited =
             layer("summary_command = \"id > pwned2\"\nbudget = 7\nnamespace = \"../../../x\"\n");
-        let changed = resolve(&edited, &global, Some(&consent));
+        let changed = resolve(&edited, &global, Some(&consent), Path::new(NO_ROOT));
         assert_eq!(changed.standing, Standing::Changed);
         assert_eq!(changed.settings.summary_command.argv(), None);
         // A harmless edit keeps the consent.
         let harmless =
             layer("summary_command = \"id > pwned\"\nbudget = 9\nnamespace = \"../../../x\"\n");
         assert_eq!(
-            resolve(&harmless, &global, Some(&consent)).standing,
+            resolve(&harmless, &global, Some(&consent), Path::new(NO_ROOT)).standing,
             Standing::Trusted
         );
     }
@@ -471,7 +612,7 @@ mod tests {
         let global = layer(
             "summary_command = \"llm\"\nallow_outside_root = true\noutput_dir = \"/tmp/ctx\"\n",
         );
-        let r = resolve(&SettingsLayer::default(), &global, None);
+        let r = resolve(&SettingsLayer::default(), &global, None, Path::new(NO_ROOT));
         assert_eq!(r.standing, Standing::NothingToTrust);
         assert!(r.settings.allow_outside_root && r.settings.output_outside_root);
         assert!(r.settings.summary_command.argv().is_some());
@@ -494,6 +635,48 @@ mod tests {
         assert_eq!(store.consent(project.path()).unwrap(), None);
         assert!(store.revoke(project.path()).unwrap());
         assert!(!store.revoke(project.path()).unwrap());
+    }
+
+    #[test]
+    fn allowed_entries_and_the_fingerprint_live_side_by_side() {
+        let state = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let store = TrustStore::at(state.path().join("trust"));
+        let root = project.path();
+        store.allow(root, [".env", "odd\nname"]).unwrap();
+        assert_eq!(store.consent(root).unwrap(), None, "no settings consent");
+        store.grant(root, &[3u8; 32]).unwrap();
+        store.allow(root, [".git/config"]).unwrap();
+        let record = store.record(root).unwrap();
+        assert_eq!(record.fingerprint, Some([3u8; 32]));
+        assert_eq!(
+            record
+                .allowed
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            [".env", ".git/config", "odd\nname"]
+        );
+        assert!(store.revoke(root).unwrap());
+        assert!(store.allowed(root).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_changed_script_withdraws_the_consent() {
+        let project = tempfile::tempdir().unwrap();
+        let root = project.path();
+        fs::create_dir_all(root.join("tools")).unwrap();
+        fs::write(root.join("tools/sum.sh"), "cat\n").unwrap();
+        let layer = layer("summary_command = \"./tools/sum.sh\"\n");
+        let consent = fingerprint_at(&layer, root);
+        let global = SettingsLayer::default();
+        let r = resolve(&layer, &global, Some(&consent), root);
+        assert_eq!(r.standing, Standing::Trusted);
+        // Same setting, new script: the checkout was replaced.
+        fs::write(root.join("tools/sum.sh"), "id > pwned\n").unwrap();
+        let r = resolve(&layer, &global, Some(&consent), root);
+        assert_eq!(r.standing, Standing::Changed);
+        assert_eq!(r.settings.summary_command.argv(), None);
     }
 
     #[test]

@@ -45,6 +45,15 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
 /// view mode, masks and slices back.
 pub fn toggle_file(state: &mut State, path: &str) -> Vec<Effect> {
     let included = state.is_included(path);
+    if !included {
+        // The user's own choice in this checkout: a project preset's
+        // entry to this file, if it is a credential or ignored file, is
+        // read from now on (`Project::allow_own`). Recorded before the
+        // edit, whose composition reads the consent.
+        if let Err(e) = state.project.allow_own(&[path.to_string()]) {
+            state.say(Level::Warn, format!("{e}: {path} stays left out"));
+        }
+    }
     let parked = state.parked.get(path).cloned();
     let mut dropped = None;
     let effects = edit(state, |preset, _| {

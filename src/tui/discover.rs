@@ -93,6 +93,7 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         targets: preset.targets.clone(),
         preset,
         opts,
+        consent: state.compose_options().consent,
         walked: state.walked.clone(),
     })]
 }

@@ -143,8 +143,16 @@ pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
             preset,
             targets,
             opts,
+            consent,
             walked,
         } => {
+            let patterns = crate::core::walk::WalkPatterns::default();
+            let (preset, _) = consent.gate(root, &preset, Some(&walked), &patterns);
+            // The targets are the preset's: a held one goes too.
+            let targets: Vec<String> = targets
+                .into_iter()
+                .filter(|t| preset.targets.contains(t))
+                .collect();
             let packed = pack::pack(root, &preset, &targets, &opts, cache, &walked);
             let composed = summarize(
                 root,

@@ -205,6 +205,9 @@ pub enum Job {
         preset: Preset,
         targets: Vec<String>,
         opts: PackOptions,
+        /// What the preset's explicit entries may read (the worker gates
+        /// the preset before packing it, as `build` does).
+        consent: crate::core::trust::entries::EntryConsent,
         walked: Arc<Vec<String>>,
     },
     /// Empty the on-disk cache (and the rendered views made from it).

@@ -621,9 +621,15 @@ impl State {
         }
     }
 
-    /// Compose options from the current settings.
+    /// Compose options from the current settings, with what the active
+    /// preset's explicit entries may read (`trust::entries`).
     pub fn compose_options(&self) -> ComposeOptions {
-        ComposeOptions::from_settings(&self.project.settings)
+        ComposeOptions {
+            consent: self
+                .project
+                .entry_consent(self.project.active_preset_name()),
+            ..ComposeOptions::from_settings(&self.project.settings)
+        }
     }
 
     /// What a preset's repo map needs, from the current settings.

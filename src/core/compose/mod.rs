@@ -29,6 +29,7 @@ use rayon::prelude::*;
 
 use crate::core::cache::{FileCache, render_key};
 use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
+use crate::core::trust;
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
 use crate::text::sanitize::escape_line;
@@ -71,8 +72,9 @@ pub struct Composition {
     pub files: Vec<RenderedFile>,
     /// Problems with the preset itself (bad globs, globs matching nothing).
     pub problems: Vec<String>,
-    /// Files of the preset left out as binary or oversize (one note in
-    /// `problems` says so).
+    /// Files of the preset left out as binary or oversize, and explicit
+    /// entries held for the user's consent (`trust::entries`); one note in
+    /// `problems` says so for each kind.
     pub skipped: Vec<String>,
 }
 
@@ -223,8 +225,16 @@ pub fn render_parts(
                 .clone(),
         }
     };
+    // A project preset's explicit entries to credential files, VCS
+    // folders and ignored files wait for the user's consent; the check
+    // asks the walk (the one globs need, when there is one).
+    let has_globs = preset.files.iter().any(|e| walk::is_glob(&e.path));
+    let own = (walked.is_none() && has_globs).then(&mut project_files);
+    let (gated, held) = opts
+        .consent
+        .gate(root, preset, walked.or(own.as_deref()), &opts.walk);
     let (mut resolved, problems) =
-        walk::expand_items(&preset.files, &preset.exclude, || project_files().to_vec());
+        walk::expand_items(&gated.files, &gated.exclude, || project_files().to_vec());
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     add_focus_files(root, opts, &mut resolved, &mut problems);
     let progress = cache.progress();
@@ -237,7 +247,10 @@ pub fn render_parts(
             file
         })
         .collect();
-    let (files, skipped) = drop_skipped(files, &mut problems);
+    let (files, mut skipped) = drop_skipped(files, &mut problems);
+    // Held entries are left out as skipped ones are (the TUI marks them).
+    problems.extend(trust::entries::held_note(&held));
+    skipped.extend(held.into_iter().map(|h| h.path));
     let map = if preset.repo_map > 0 {
         map(&files, &project_files())
     } else {

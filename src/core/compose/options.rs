@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::changes::Changes;
 use crate::core::model::{FileItem, Format, Settings, Strategy, TreeMode, ViewMode};
 use crate::core::syntax::Lang;
+use crate::core::trust::entries::EntryConsent;
 use crate::core::walk;
 
 /// How to compose, resolved from settings and command-line overrides.
@@ -28,6 +29,12 @@ pub struct ComposeOptions {
     pub walk: walk::WalkPatterns,
     /// What the text shows besides the files: the tree, the changes.
     pub sections: Sections,
+    /// Which of the preset's explicit entries may be read (a project
+    /// preset's entries to credential files, VCS folders and ignored
+    /// files need the user's consent, see `core::trust::entries`). The
+    /// default holds them: a front end sets it from
+    /// `Project::entry_consent`.
+    pub consent: EntryConsent,
 }
 
 /// The sections a composition adds around its files, which a packed build
@@ -77,6 +84,7 @@ impl ComposeOptions {
             read: walk::ReadPolicy::from_settings(s),
             walk: walk::WalkPatterns::from_settings(s),
             sections: Sections::from_settings(s),
+            consent: EntryConsent::default(),
         }
     }
 

@@ -409,6 +409,9 @@ impl<'a> Packer<'a> {
             // The pack is handed the walk; it never walks by itself.
             walk: walk::WalkPatterns::default(),
             sections: opts.sections.clone(),
+            // Unused: the pack renders files one by one; its caller hands
+            // it a preset gated by `trust::entries` already.
+            consent: Default::default(),
         };
         if compose_opts.sections.needs_project_files() {
             compose_opts.sections.project_files = Arc::from(walked);

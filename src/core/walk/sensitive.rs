@@ -1,34 +1,194 @@
 //! The names of files that usually hold credentials: a glob never pulls
-//! them into a composition (see `walk/glob.rs`).
+//! them into a composition (see `walk/glob.rs`), and an explicit entry of
+//! a project file needs the user's consent (see `core::trust::entries`).
+//!
+//! The list follows where real tools leave secrets: dotenv files, private
+//! keys and keystores, the per-tool credential files (`.npmrc`, `.pypirc`,
+//! `.netrc`, `.git-credentials`, `.pgpass`, `.my.cnf`, `.vault-token`,
+//! `.docker/config.json`, `.cargo/credentials`, `.gem/credentials`,
+//! `.m2/settings.xml`), cloud CLI folders (`.aws/`, `.azure/`,
+//! `.config/gcloud/`, `.oci/`, …) and Terraform's variables and state. It
+//! is matched on names only, so it never reads a file; it is checked
+//! against the Python standard library, pip and `/usr/include` so that
+//! ordinary source files are never flagged (`tests/sensitive_names.rs`).
+
+/// File names (the last component) that hold credentials wherever they are.
+const NAMES: &[&str] = &[
+    ".netrc",
+    "_netrc",
+    ".pgpass",
+    ".my.cnf",
+    ".mylogin.cnf",
+    ".git-credentials",
+    ".dockercfg",
+    ".npmrc",
+    ".yarnrc",
+    ".yarnrc.yml",
+    ".pypirc",
+    ".vault-token",
+    ".htpasswd",
+    ".s3cfg",
+    ".boto",
+    ".passwd-s3fs",
+    ".terraformrc",
+    "terraform.rc",
+    "credentials.json",
+    "client_secret.json",
+    "service-account.json",
+    "kubeconfig",
+    "secrets.yml",
+    "secrets.yaml",
+    "secrets.json",
+    "secrets.toml",
+    "master.key",
+    "credentials.yml.enc",
+];
+
+/// Folders whose every file is a credential store: a cloud CLI's own
+/// folder, gnupg, ssh. Matched as a component anywhere in the path.
+const FOLDERS: &[&str] = &[
+    ".aws", ".azure", ".gcloud", ".oci", ".gnupg", ".ssh", ".kube", ".doctl",
+];
+
+/// `(folder, file)` pairs: the file is a credential store only in that
+/// folder (a `config.json` elsewhere is ordinary).
+const IN_FOLDER: &[(&str, &str)] = &[
+    (".docker", "config.json"),
+    (".cargo", "credentials"),
+    (".cargo", "credentials.toml"),
+    (".gem", "credentials"),
+    (".m2", "settings.xml"),
+    (".m2", "settings-security.xml"),
+    (".config", "hub"),
+    (".ivy2", ".credentials"),
+];
+
+/// Paths (from any folder) under which every file is a credential store.
+const NESTED: &[&str] = &[".config/gcloud/", ".config/gh/", ".config/doctl/"];
+
+/// Extensions (lower case) of keys, certificates, keystores and Terraform
+/// variables and state.
+const EXTENSIONS: &[&str] = &[
+    "pem",
+    "key",
+    "p12",
+    "pfx",
+    "jks",
+    "keystore",
+    "bks",
+    "p8",
+    "ppk",
+    "kubeconfig",
+    "tfvars",
+    "tfstate",
+    "gpg",
+    "kdbx",
+];
 
 /// `true` for files that usually hold credentials: `.env` and `.env.*`,
-/// private keys and certificates (`*.pem`, `*.key`, `*.p12`, `*.pfx`,
-/// `id_rsa`, `id_ed25519`, … and their `.pub` siblings, PuTTY `*.ppk`),
-/// kubeconfigs (`kubeconfig`, `*.kubeconfig`, `.kube/config`), `.netrc`,
-/// `.pgpass`, `.git-credentials`. A glob never pulls them in; naming one
-/// explicitly does.
+/// private keys, certificates and keystores, SSH keys and their `.pub`
+/// siblings, the credential files of package managers, databases and
+/// cloud CLIs, Terraform variables and state (`*.tfvars`, `*.tfstate`,
+/// `*.tfstate.backup`). A glob never pulls them in; an explicit entry
+/// of a project file needs consent.
 pub fn is_sensitive(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    let ext = name.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
+    let lower = name.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map(|(_, e)| e);
+    let folders: Vec<&str> = rel.split('/').collect();
+    let folders = &folders[..folders.len().saturating_sub(1)];
+    let padded = format!("/{rel}");
     name == ".env"
         || name.starts_with(".env.")
         || name.ends_with(".env")
-        || matches!(
-            name,
-            ".netrc"
-                | "_netrc"
-                | ".pgpass"
-                | "credentials.json"
-                | ".git-credentials"
-                | "kubeconfig"
-        )
-        || rel == ".kube/config"
-        || rel.ends_with("/.kube/config")
+        || NAMES.contains(&name)
         || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"]
             .iter()
             .any(|k| name.starts_with(k))
-        || matches!(
-            ext.as_deref(),
-            Some("pem" | "key" | "p12" | "pfx" | "jks" | "keystore" | "ppk" | "kubeconfig")
-        )
+        || ext.is_some_and(|e| EXTENSIONS.contains(&e))
+        || lower.ends_with(".tfstate.backup")
+        || lower.ends_with(".tfvars.json")
+        || folders.iter().any(|f| FOLDERS.contains(f))
+        || IN_FOLDER
+            .iter()
+            .any(|(dir, file)| name == *file && folders.last() == Some(dir))
+        || NESTED.iter().any(|n| padded.contains(&format!("/{n}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn credential_stores_of_real_tools_are_sensitive() {
+        for rel in [
+            ".env",
+            "app/.env.local",
+            "prod.env",
+            ".npmrc",
+            "web/.npmrc",
+            ".pypirc",
+            "infra/prod.tfvars",
+            "infra/prod.auto.tfvars.json",
+            "terraform.tfstate",
+            "infra/terraform.tfstate.backup",
+            ".docker/config.json",
+            "home/.docker/config.json",
+            ".vault-token",
+            "site/.htpasswd",
+            ".netrc",
+            ".aws/credentials",
+            ".aws/config",
+            "ci/.azure/accessTokens.json",
+            ".config/gcloud/application_default_credentials.json",
+            "x/.config/gcloud/credentials.db",
+            ".gcloud/key.json",
+            ".oci/config",
+            ".gem/credentials",
+            ".cargo/credentials",
+            ".cargo/credentials.toml",
+            ".m2/settings.xml",
+            ".git-credentials",
+            ".pgpass",
+            ".my.cnf",
+            "release.keystore",
+            "android/upload.jks",
+            "certs/server.pem",
+            "tls.KEY",
+            "deploy/id_ed25519.pub",
+            ".ssh/config",
+            ".kube/config",
+            "ops/prod.kubeconfig",
+            "config/master.key",
+            "AuthKey_ABC123.p8",
+        ] {
+            assert!(is_sensitive(rel), "{rel} should be sensitive");
+        }
+    }
+
+    #[test]
+    fn ordinary_source_files_are_not() {
+        for rel in [
+            "src/env.py",
+            "src/keys.py",
+            "environment.yml",
+            "config.json",
+            "settings.xml",
+            "src/credentials.py",
+            "docs/npmrc.md",
+            "Cargo.toml",
+            ".cargo/config.toml",
+            "tf/main.tf",
+            "tf/variables.tf",
+            "keyboard.c",
+            "src/docker/config.json",
+            ".docker/Dockerfile",
+            "KEYS.asc",
+            "aws/credentials.py",
+            "include/openssl/pem.h",
+            "lib/python3/email/_header_value_parser.py",
+        ] {
+            assert!(!is_sensitive(rel), "{rel} should not be sensitive");
+        }
+    }
 }

@@ -12,6 +12,7 @@ use super::{ViewState, look, pane_block, scroll_to};
 use crate::core::compose::file_name;
 use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
+use crate::core::trust::entries::lexical_reason;
 use crate::text::sanitize::display_line;
 use crate::tui::format::compact;
 use crate::tui::state::{Pane, State};
@@ -240,8 +241,14 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
                 spans.push(Span::styled(" listed", Style::default().fg(DIM)));
             }
             if skipped {
-                // Included, but a build leaves it out (one note says so).
-                spans.push(Span::styled(" skipped", Style::default().fg(Color::Red)));
+                // Included, but a build leaves it out (one note says so):
+                // binary or oversize, or an entry waiting for consent.
+                let label = if needs_trust(state, &row.path) {
+                    " needs trust"
+                } else {
+                    " skipped"
+                };
+                spans.push(Span::styled(label, Style::default().fg(Color::Red)));
             }
             if let Some(f) = state.composed_file(&row.path) {
                 let style = if f.error { Color::Red } else { DIM };
@@ -489,4 +496,20 @@ fn raw_preview(
         .collect();
     let title = format!(" Raw · {} · v: mark slice ", display_line(path, 60));
     frame.render_widget(Paragraph::new(rows).block(pane_block(title, focused)), area);
+}
+
+/// A left-out entry waiting for the user's consent (`core::trust::entries`:
+/// a credential file, version control data, or a file the walk leaves
+/// out) rather than a binary or oversize one.
+fn needs_trust(state: &State, path: &str) -> bool {
+    if lexical_reason(path).is_some() {
+        return true;
+    }
+    let walked = state.walked.as_slice();
+    let in_walk = if state.walk_done {
+        walked.binary_search_by(|p| p.as_str().cmp(path)).is_ok()
+    } else {
+        walked.iter().any(|p| p == path)
+    };
+    !in_walk
 }

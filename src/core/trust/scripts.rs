@@ -1,0 +1,187 @@
+//! The scripts a guarded command names inside the project, and the hash
+//! of their content that a consent covers.
+//!
+//! `summary_command = "./tools/sum.sh"` is one value whatever the script
+//! says: a consent to the value alone would survive replacing the
+//! checkout at the same path with another whose `tools/sum.sh` does
+//! something else. So the fingerprint also covers the content of every
+//! file of the root a command's words name (direnv's rule: allowed once,
+//! for that content). A word is taken as a path from the root and from
+//! the current directory (the command runs there); each that is a
+//! regular file inside the root (links followed, and must stay inside)
+//! is hashed. A word naming no such file adds nothing, so a script that
+//! appears, changes or goes away changes the fingerprint.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::core::model::CommandLine;
+
+/// A script is hashed up to this many bytes (with its length): a real
+/// one is a few kilobytes.
+const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+
+/// One file of the root that a command names, and what it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Script {
+    /// Relative to the root, `/`-separated.
+    pub path: String,
+    /// SHA-256 of its content (see [`hash_file`]), or `None` when it could
+    /// not be read (then any later reading differs).
+    pub hash: Option<[u8; 32]>,
+}
+
+/// The files inside `root` that `value` (a command setting) names, sorted
+/// by path, each once.
+pub fn named_scripts(root: &Path, value: &toml::Value) -> Vec<Script> {
+    let Ok(command) = value.clone().try_into::<CommandLine>() else {
+        return Vec::new();
+    };
+    let Ok(real_root) = fs::canonicalize(root) else {
+        return Vec::new();
+    };
+    let cwd = std::env::current_dir().ok();
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for word in words(&command) {
+        let word = Path::new(&word);
+        let bases = [Some(root), cwd.as_deref()];
+        for base in bases.into_iter().flatten() {
+            let Some(rel) = inside(&real_root, &base.join(word)) else {
+                continue;
+            };
+            if !found.iter().any(|(p, _)| *p == rel.0) {
+                found.push(rel);
+            }
+        }
+    }
+    found.sort();
+    found
+        .into_iter()
+        .map(|(path, real)| Script {
+            hash: hash_file(&real).ok(),
+            path,
+        })
+        .collect()
+}
+
+/// The words of a command: an argv's elements, or a shell line split at
+/// blanks, quotes and shell punctuation (and `=`, for `--opt=path`).
+fn words(command: &CommandLine) -> Vec<String> {
+    let Some(argv) = command.argv() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let texts: Vec<&str> = match command {
+        CommandLine::Shell(_) => argv.get(2).map(String::as_str).into_iter().collect(),
+        CommandLine::Argv(_) => argv.iter().map(String::as_str).collect(),
+    };
+    for text in texts {
+        out.push(text.to_string());
+        out.extend(
+            text.split(|c: char| c.is_whitespace() || ";&|<>()'\"`=$".contains(c))
+                .filter(|w| !w.is_empty() && *w != text)
+                .map(str::to_string),
+        );
+    }
+    out
+}
+
+/// `(relative path, canonical path)` when `path` is a regular file whose
+/// canonical path lies inside `real_root`.
+fn inside(real_root: &Path, path: &Path) -> Option<(String, PathBuf)> {
+    let real = fs::canonicalize(path).ok()?;
+    if !fs::metadata(&real).ok()?.is_file() {
+        return None;
+    }
+    let rel = real.strip_prefix(real_root).ok()?;
+    let rel = crate::core::walk::rel_string(rel);
+    (!rel.is_empty()).then_some((rel, real))
+}
+
+/// SHA-256 of the length and the first [`MAX_SCRIPT_BYTES`] bytes of a
+/// regular file (a FIFO swapped in is refused without waiting).
+pub fn hash_file(path: &Path) -> io::Result<[u8; 32]> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::other("not a regular file"));
+    }
+    let mut hash = Sha256::new();
+    hash.update(meta.len().to_le_bytes());
+    let mut reader = file.take(MAX_SCRIPT_BYTES);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = reader.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hash.update(&buf[..n]);
+    }
+    Ok(hash.finalize().into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(src: &str) -> toml::Value {
+        toml::from_str::<toml::Table>(&format!("v = {src}")).unwrap()["v"].clone()
+    }
+
+    #[test]
+    fn scripts_inside_the_root_are_found_and_hashed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("tools")).unwrap();
+        fs::write(root.join("tools/sum.sh"), "cat\n").unwrap();
+        fs::write(root.join("tools/x.py"), "print(1)\n").unwrap();
+        let paths = |src: &str| -> Vec<String> {
+            named_scripts(root, &value(src))
+                .into_iter()
+                .map(|s| s.path)
+                .collect()
+        };
+        assert_eq!(paths("\"./tools/sum.sh\""), ["tools/sum.sh"]);
+        assert_eq!(
+            paths("\"python3 tools/x.py --in=tools/sum.sh\""),
+            ["tools/sum.sh", "tools/x.py"]
+        );
+        assert_eq!(paths("[\"python3\", \"tools/x.py\"]"), ["tools/x.py"]);
+        assert!(paths("\"cat; tr a-z A-Z\"").is_empty());
+        assert!(
+            paths("\"cat /etc/hostname\"").is_empty(),
+            "outside the root"
+        );
+
+        let before = named_scripts(root, &value("\"./tools/sum.sh\""));
+        fs::write(root.join("tools/sum.sh"), "id > pwned\n").unwrap();
+        let after = named_scripts(root, &value("\"./tools/sum.sh\""));
+        assert_ne!(before, after, "a changed script hashes differently");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_leaving_the_root_or_a_fifo_is_not_a_script() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("s.sh"), "x").unwrap();
+        std::os::unix::fs::symlink(outside.path().join("s.sh"), dir.path().join("s.sh")).unwrap();
+        assert!(named_scripts(dir.path(), &value("\"./s.sh\"")).is_empty());
+        let fifo = dir.path().join("f.sh");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(named_scripts(dir.path(), &value("\"./f.sh\"")).is_empty());
+        assert!(hash_file(&fifo).is_err(), "refused without waiting");
+    }
+}
