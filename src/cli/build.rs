@@ -100,7 +100,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             ..PackOptions::from_settings(&project.settings)
         };
         let shown = progress::show(ctx, cache.progress());
-        let walked = walk::walk_files_with(&project.root, &patterns);
+        let walked = walk_noting(&project.root, &patterns, ctx)?;
         let packed = pack::pack(&project.root, &preset, &targets, &opts, &cache, &walked);
         cache.progress().start("scanning for secrets", 0);
         let findings =
@@ -143,8 +143,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
 
     opts.sections.changes = changes.map(Arc::new);
     // Globs expand over the walk with the project's ignore patterns.
-    let walked = (preset.files.iter().any(|f| walk::is_glob(&f.path)))
-        .then(|| walk::walk_files_with(&project.root, &patterns));
+    let walked = if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
+        Some(walk_noting(&project.root, &patterns, ctx)?)
+    } else {
+        None
+    };
     let map = MapOptions {
         tokenizer,
         ..MapOptions::from_settings(&project.settings)
@@ -392,4 +395,18 @@ pub fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
             }
         },
     }
+}
+
+/// The project's walk, saying which ignore files below the root it
+/// skipped or cut (the root's own were said when the project opened).
+fn walk_noting(
+    root: &std::path::Path,
+    patterns: &walk::WalkPatterns,
+    ctx: &mut Ctx,
+) -> Result<Vec<String>> {
+    let walked = walk::walk_files_noted(root, patterns);
+    for note in &walked.notes {
+        writeln!(ctx.err, "warning: {}", display_line(&note.to_string(), 300))?;
+    }
+    Ok(walked.files)
 }
