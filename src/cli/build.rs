@@ -404,9 +404,15 @@ fn walk_noting(
     patterns: &walk::WalkPatterns,
     ctx: &mut Ctx,
 ) -> Result<Vec<String>> {
+    /// Notes named one by one; a checkout with many bad ignore files
+    /// gets one more line for the rest.
+    const SHOWN: usize = 5;
     let walked = walk::walk_files_noted(root, patterns);
-    for note in &walked.notes {
+    for note in walked.notes.iter().take(SHOWN) {
         writeln!(ctx.err, "warning: {}", display_line(&note.to_string(), 300))?;
+    }
+    if let Some(more) = walked.notes.len().checked_sub(SHOWN).filter(|&n| n > 0) {
+        writeln!(ctx.err, "warning: {more} more ignore files skipped or cut")?;
     }
     Ok(walked.files)
 }

@@ -134,7 +134,9 @@ impl IgnoreRules {
             .canonicalize()
             .ok()
             .and_then(|real| {
-                ignore_file::load(Some(&real), root, &root.join(IGNORE_FILE), String::new).0
+                let mut budget = ignore_file::MAX_IGNORE_PATTERNS;
+                let path = root.join(IGNORE_FILE);
+                ignore_file::load(Some(&real), root, &path, &mut budget, String::new).0
             })
             .unwrap_or_else(Gitignore::empty);
         IgnoreRules {

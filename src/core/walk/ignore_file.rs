@@ -30,6 +30,11 @@ pub const MAX_IGNORE_FILE_BYTES: u64 = 256 * 1024;
 /// their number.
 pub const MAX_IGNORE_PATTERNS: usize = 5_000;
 
+/// Patterns of all the ignore files of one walk used at most: a checkout
+/// can hold many files, each under [`MAX_IGNORE_PATTERNS`]. (Compiled
+/// matchers take a few KiB a pattern: this keeps a walk's under ~100 MB.)
+pub const MAX_WALK_PATTERNS: usize = 30_000;
+
 /// Why an ignore file was skipped, or applied only in part.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum IgnoreFileProblem {
@@ -45,6 +50,13 @@ pub enum IgnoreFileProblem {
     /// More than [`MAX_IGNORE_PATTERNS`] patterns.
     #[error("{count}+ patterns; only the first {MAX_IGNORE_PATTERNS} are applied")]
     TooManyPatterns { count: usize },
+    /// The walk's ignore files together hold more than
+    /// [`MAX_WALK_PATTERNS`]: this file's past that are left out.
+    #[error(
+        "the project's ignore files hold over {MAX_WALK_PATTERNS} patterns; \
+         only the first {used} of this one are applied"
+    )]
+    OverWalkBudget { used: usize },
     /// Unreadable for another reason (permissions, I/O).
     #[error("cannot be read ({0}); its patterns are not applied")]
     Io(String),
@@ -76,6 +88,13 @@ pub fn read_ignore_file(
     root: Option<&Path>,
     path: &Path,
 ) -> Result<Option<(String, Option<IgnoreFileProblem>)>, IgnoreFileProblem> {
+    // Most folders have no such file: one `lstat` says so, before the
+    // dearer resolution below.
+    match std::fs::symlink_metadata(path) {
+        Ok(_) => {}
+        Err(e) if is_absent(&e) => return Ok(None),
+        Err(e) => return Err(IgnoreFileProblem::Io(e.to_string())),
+    }
     // Resolve every link on the way (the file itself, or `.git/info`
     // being one) and check where it lands before anything is opened.
     let real = match path.canonicalize() {
@@ -141,10 +160,14 @@ fn io_problem(e: io::Error) -> IgnoreFileProblem {
 }
 
 /// The matcher of one ignore file's `text`, its patterns relative to
-/// `dir`, using at most [`MAX_IGNORE_PATTERNS`] of them (the problem
-/// says when more were left out). A malformed line matches nothing; the
-/// others still count, as with git.
-pub fn matcher(dir: &Path, text: &str) -> (Gitignore, Option<IgnoreFileProblem>) {
+/// `dir`, using at most `limit` (and [`MAX_IGNORE_PATTERNS`]) of them; the
+/// number used, and the problem when more were left out. A malformed line
+/// matches nothing; the others still count, as with git.
+pub fn matcher(
+    dir: &Path,
+    text: &str,
+    limit: usize,
+) -> (Gitignore, usize, Option<IgnoreFileProblem>) {
     let mut builder = GitignoreBuilder::new(dir);
     let mut count = 0usize;
     let mut problem = None;
@@ -162,15 +185,17 @@ pub fn matcher(dir: &Path, text: &str) -> (Gitignore, Option<IgnoreFileProblem>)
             problem = Some(IgnoreFileProblem::TooManyPatterns { count });
             break;
         }
+        if count == limit {
+            problem = Some(IgnoreFileProblem::OverWalkBudget { used: count });
+            break;
+        }
         count += 1;
         // `None`: no path kept per glob (memory), and a bad line is
         // dropped like git drops it.
         let _ = builder.add_line(None, line);
     }
-    (
-        builder.build().unwrap_or_else(|_| Gitignore::empty()),
-        problem,
-    )
+    let gitignore = builder.build().unwrap_or_else(|_| Gitignore::empty());
+    (gitignore, count, problem)
 }
 
 /// Lines that hold no pattern: what `add_line` skips without compiling.
@@ -179,13 +204,15 @@ fn is_blank_or_comment(line: &str) -> bool {
 }
 
 /// Read and compile the ignore file at `path` in one step (see
-/// [`read_ignore_file`] and [`matcher`]): `None` when there is none, and
-/// the note to hand on when it was skipped or cut. `shown` is how the
-/// note names the file.
+/// [`read_ignore_file`] and [`matcher`]), taking the patterns it uses out
+/// of `budget`: `None` when there is none (or nothing to match), and the
+/// note to hand on when it was skipped or cut. `shown` is how the note
+/// names the file.
 pub fn load(
     root: Option<&Path>,
     dir: &Path,
     path: &Path,
+    budget: &mut usize,
     shown: impl FnOnce() -> String,
 ) -> (Option<Gitignore>, Option<IgnoreFileNote>) {
     let note = |problem| {
@@ -198,7 +225,8 @@ pub fn load(
         Ok(None) => (None, None),
         Err(problem) => (None, note(problem)),
         Ok(Some((text, cut))) => {
-            let (gitignore, too_many) = matcher(dir, &text);
+            let (gitignore, used, too_many) = matcher(dir, &text, *budget);
+            *budget -= used;
             let gitignore = (!gitignore.is_empty()).then_some(gitignore);
             match too_many.or(cut) {
                 Some(problem) => (gitignore, note(problem)),
@@ -294,7 +322,8 @@ mod tests {
         for i in 0..MAX_IGNORE_PATTERNS {
             text.push_str(&format!("p{i}\n"));
         }
-        let (m, problem) = matcher(dir, &text);
+        let (m, used, problem) = matcher(dir, &text, usize::MAX);
+        assert_eq!(used, MAX_IGNORE_PATTERNS);
         assert_eq!(
             problem,
             Some(IgnoreFileProblem::TooManyPatterns {
@@ -308,5 +337,10 @@ mod tests {
                 .is_ignore()
         );
         assert_eq!(m.len(), MAX_IGNORE_PATTERNS);
+        let (m, used, problem) = matcher(dir, &text, 2);
+        assert_eq!(
+            (m.len(), used, problem),
+            (2, 2, Some(IgnoreFileProblem::OverWalkBudget { used: 2 }))
+        );
     }
 }

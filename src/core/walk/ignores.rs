@@ -59,6 +59,36 @@ struct Folder {
     via_unignore: bool,
 }
 
+/// The folders a walk entered: every one by path, and the chain from the
+/// root to the last one entered, which is where a depth-first walk asks
+/// next (a short scan, no hashing of each entry's parent).
+#[derive(Default)]
+struct Folders {
+    by_path: HashMap<PathBuf, Folder>,
+    chain: Vec<(PathBuf, Folder)>,
+}
+
+impl Folders {
+    fn get(&self, dir: &Path) -> Option<Folder> {
+        let found = self
+            .chain
+            .iter()
+            .rev()
+            .find(|(d, _)| d.as_os_str() == dir.as_os_str())
+            .map(|(_, f)| f);
+        found.or_else(|| self.by_path.get(dir)).cloned()
+    }
+
+    fn insert(&mut self, dir: &Path, folder: Folder) {
+        // What is not above `dir` is done with, in a depth-first walk.
+        while self.chain.last().is_some_and(|(d, _)| !dir.starts_with(d)) {
+            self.chain.pop();
+        }
+        self.chain.push((dir.to_path_buf(), folder.clone()));
+        self.by_path.insert(dir.to_path_buf(), folder);
+    }
+}
+
 /// The ignore files of one walk, read as the walk enters each folder.
 pub struct IgnoreFiles {
     /// The root as the walk names paths.
@@ -66,11 +96,13 @@ pub struct IgnoreFiles {
     /// The root with its links resolved: every ignore file must be inside.
     real_root: Option<PathBuf>,
     global: Option<Gitignore>,
-    folders: Mutex<HashMap<PathBuf, Folder>>,
+    folders: Mutex<Folders>,
     /// Notes on the files of the folders entered below the root.
     notes: Mutex<Vec<IgnoreFileNote>>,
     /// Notes on the root's own ignore files and the global excludes.
     root_notes: Vec<IgnoreFileNote>,
+    /// Patterns the walk may still compile ([`ignore_file::MAX_WALK_PATTERNS`]).
+    budget: Mutex<usize>,
 }
 
 impl IgnoreFiles {
@@ -80,8 +112,11 @@ impl IgnoreFiles {
     pub fn new(root: &Path) -> IgnoreFiles {
         let real_root = root.canonicalize().ok();
         let mut root_notes = Vec::new();
+        let mut budget = ignore_file::MAX_WALK_PATTERNS;
         let global = ignore_file::global_excludes_path().and_then(|path| {
-            let (m, note) = ignore_file::load(None, root, &path, || path.display().to_string());
+            let (m, note) = ignore_file::load(None, root, &path, &mut budget, || {
+                path.display().to_string()
+            });
             root_notes.extend(note);
             m
         });
@@ -89,13 +124,14 @@ impl IgnoreFiles {
             root: root.to_path_buf(),
             real_root,
             global,
-            folders: Mutex::new(HashMap::new()),
+            folders: Mutex::new(Folders::default()),
             notes: Mutex::new(Vec::new()),
             root_notes: Vec::new(),
+            budget: Mutex::new(budget),
         };
         let rules = files.read_folder(root, None);
         files.lock_folders().insert(
-            root.to_path_buf(),
+            root,
             Folder {
                 rules,
                 via_unignore: false,
@@ -147,7 +183,7 @@ impl IgnoreFiles {
             .and_then(|f| f.rules);
         let rules = self.read_folder(dir, parent);
         self.lock_folders().insert(
-            dir.to_path_buf(),
+            dir,
             Folder {
                 rules,
                 via_unignore,
@@ -170,10 +206,10 @@ impl IgnoreFiles {
     }
 
     fn folder(&self, dir: &Path) -> Option<Folder> {
-        self.lock_folders().get(dir).cloned()
+        self.lock_folders().get(dir)
     }
 
-    fn lock_folders(&self) -> std::sync::MutexGuard<'_, HashMap<PathBuf, Folder>> {
+    fn lock_folders(&self) -> std::sync::MutexGuard<'_, Folders> {
         // A panic elsewhere leaves the map whole: each insert is one step.
         self.folders.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -206,7 +242,8 @@ impl IgnoreFiles {
     fn load(&self, dir: &Path, path: &Path) -> Option<Gitignore> {
         // No root to check against (it vanished): read nothing.
         let real_root = self.real_root.as_deref()?;
-        let (m, note) = ignore_file::load(Some(real_root), dir, path, || {
+        let mut budget = self.budget.lock().unwrap_or_else(PoisonError::into_inner);
+        let (m, note) = ignore_file::load(Some(real_root), dir, path, &mut budget, || {
             path.strip_prefix(&self.root)
                 .map_or_else(|_| path.display().to_string(), rel_string)
         });
@@ -303,5 +340,38 @@ mod tests {
         assert_eq!(notes.len(), 1, "{notes:?}");
         assert_eq!(notes[0].path, "sub/.gitignore");
         assert_eq!(notes[0].problem, ignore_file::IgnoreFileProblem::NotAFile);
+    }
+
+    #[test]
+    fn a_walks_patterns_are_bounded_all_files_together() {
+        use ignore_file::{IgnoreFileProblem, MAX_IGNORE_PATTERNS, MAX_WALK_PATTERNS};
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let full: String = (0..MAX_IGNORE_PATTERNS)
+            .map(|i| format!("p{i}\n"))
+            .collect();
+        let files = MAX_WALK_PATTERNS / MAX_IGNORE_PATTERNS + 1;
+        for k in 0..files {
+            write(root, &format!("d{k}/.gitignore"), &full);
+        }
+        let ignores = IgnoreFiles::new(root);
+        for k in 0..files {
+            ignores.enter(&root.join(format!("d{k}")), false);
+        }
+        let notes = ignores.notes();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert_eq!(notes[0].path, format!("d{}/.gitignore", files - 1));
+        assert_eq!(
+            notes[0].problem,
+            IgnoreFileProblem::OverWalkBudget {
+                used: MAX_WALK_PATTERNS % MAX_IGNORE_PATTERNS
+            }
+        );
+        let last = root.join(format!("d{}", files - 1));
+        assert!(
+            !ignores.verdict(&last.join("p0"), false).0.ignored,
+            "over budget"
+        );
+        assert!(ignores.verdict(&root.join("d0/p4999"), false).0.ignored);
     }
 }

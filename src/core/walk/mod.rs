@@ -30,6 +30,7 @@ pub use glob::{
 };
 pub use ignore_file::{
     IgnoreFileNote, IgnoreFileProblem, MAX_IGNORE_FILE_BYTES, MAX_IGNORE_PATTERNS,
+    MAX_WALK_PATTERNS,
 };
 pub use ignores::IgnoreFiles;
 pub use incremental::{ResolveChange, Resolver};
