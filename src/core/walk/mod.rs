@@ -151,6 +151,34 @@ fn each_file(root: &Path, builder: ignore::WalkBuilder, mut f: impl FnMut(String
     }
 }
 
+/// Whether a walk of `root` with `patterns` leaves out `rel` (a
+/// root-relative, `/`-separated path): an ignore file, the hidden-file
+/// rule, a built-in, the patterns or the blacklist skips it or a folder
+/// above it. The same decision as the walk's, for one path, without
+/// walking the tree (for an explicit entry naming a file the walk would
+/// not show). A path that leaves the root is skipped.
+pub fn walk_skips(root: &Path, patterns: &WalkPatterns, rel: &str) -> bool {
+    if !is_inside(rel) || is_blacklisted(rel) {
+        return true;
+    }
+    let rules = IgnoreRules::new(root, patterns);
+    let ignores = IgnoreFiles::new(root);
+    let parts: Vec<&str> = rel
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let mut path = root.to_path_buf();
+    for (i, part) in parts.iter().enumerate() {
+        path.push(part);
+        let is_dir =
+            i + 1 < parts.len() || std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        if !keeps(&rules, &ignores, &path, is_dir) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The walk every discovery uses: the ignore files of the root and the
 /// folders under it, read by us and bounded (`walk/ignores.rs`; nothing
 /// above the root), the user's global git excludes, the [built-in
@@ -259,6 +287,57 @@ mod tests {
         assert!(!is_inside("../b"));
         assert!(!is_inside("a/../../b"));
         assert!(!is_inside("/etc/passwd"));
+    }
+
+    #[test]
+    fn walk_skips_agrees_with_the_walk() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for p in [
+            "a.py",
+            "logs/x.py",
+            "sub/keep.log",
+            "sub/drop.log",
+            ".env",
+            ".git/config",
+            "node_modules/m.js",
+        ] {
+            let path = root.join(p);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "x").unwrap();
+        }
+        fs::write(root.join(".gitignore"), "*.log\nlogs/\n").unwrap();
+        fs::write(root.join("sub/.gitignore"), "!keep.log\n").unwrap();
+        fs::write(root.join(".ctxcurateignore"), "!.*\n!.git/\n").unwrap();
+        let patterns = WalkPatterns::default();
+        let walked = walk_files(root);
+        assert_eq!(
+            walked,
+            [
+                ".ctxcurateignore",
+                ".gitignore",
+                "a.py",
+                "sub/.gitignore",
+                "sub/keep.log"
+            ]
+        );
+        for rel in [
+            "a.py",
+            "logs/x.py",
+            "sub/keep.log",
+            "sub/drop.log",
+            ".env",
+            ".git/config",
+            "node_modules/m.js",
+            "../a.py",
+            ".ctxcurate/x",
+        ] {
+            assert_eq!(
+                walk_skips(root, &patterns, rel),
+                !walked.iter().any(|w| w == rel),
+                "{rel}"
+            );
+        }
     }
 
     #[test]
