@@ -305,3 +305,29 @@ fn the_users_global_unignore_keeps_working() {
     let text = p.ok(&["build"]);
     assert!(text.contains("### build/gen.py"), "{text}");
 }
+
+/// The user's global git excludes (`core.excludesFile` of the user's own
+/// git config) still apply; a repository's `.git/config` naming another
+/// excludes file (here a FIFO) is repository input and is not read.
+#[test]
+fn the_users_global_excludes_apply_and_the_repositorys_do_not() {
+    let p = project_with_glob();
+    p.write("notes.local", "LOCAL NOTES\n");
+    let excludes = p.config_home.path().join("git-excludes");
+    std::fs::write(&excludes, "*.local\n").expect("write");
+    let gitconfig = p.config_home.path().join("gitconfig");
+    std::fs::write(
+        &gitconfig,
+        format!("[core]\n\texcludesFile = {}\n", excludes.display()),
+    )
+    .expect("write");
+    mkfifo(&p.path("repo-excludes"));
+    p.write(".git/config", "[core]\n\texcludesFile = repo-excludes\n");
+    let mut cmd = p.cmd(&["build"]);
+    cmd.env("GIT_CONFIG_GLOBAL", &gitconfig);
+    let out = run_guarded(cmd);
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{err}");
+    assert!(text.contains("### app.py"), "{text}");
+    assert!(!text.contains("LOCAL NOTES"), "global excludes: {text}");
+}
