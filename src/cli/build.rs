@@ -110,7 +110,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             ..PackOptions::from_settings(&project.settings)
         };
         let shown = progress::show(ctx, cache.progress());
-        let walked = walk::walk_files_with(&project.root, &patterns);
+        let walked = walk_noting(&project.root, &patterns, ctx)?;
         // The pack reads what the composition would: held entries wait
         // for consent (`trust::entries`), with the same note.
         let (gated, held) = consent.gate(&project.root, &preset, Some(&walked), &patterns);
@@ -162,8 +162,11 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
 
     opts.sections.changes = changes.map(Arc::new);
     // Globs expand over the walk with the project's ignore patterns.
-    let walked = (preset.files.iter().any(|f| walk::is_glob(&f.path)))
-        .then(|| walk::walk_files_with(&project.root, &patterns));
+    let walked = if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
+        Some(walk_noting(&project.root, &patterns, ctx)?)
+    } else {
+        None
+    };
     let map = MapOptions {
         tokenizer,
         ..MapOptions::from_settings(&project.settings)
@@ -419,4 +422,24 @@ pub fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
             }
         },
     }
+}
+
+/// The project's walk, saying which ignore files below the root it
+/// skipped or cut (the root's own were said when the project opened).
+fn walk_noting(
+    root: &std::path::Path,
+    patterns: &walk::WalkPatterns,
+    ctx: &mut Ctx,
+) -> Result<Vec<String>> {
+    /// Notes named one by one; a checkout with many bad ignore files
+    /// gets one more line for the rest.
+    const SHOWN: usize = 5;
+    let walked = walk::walk_files_noted(root, patterns);
+    for note in walked.notes.iter().take(SHOWN) {
+        writeln!(ctx.err, "warning: {}", display_line(&note.to_string(), 300))?;
+    }
+    if let Some(more) = walked.notes.len().checked_sub(SHOWN).filter(|&n| n > 0) {
+        writeln!(ctx.err, "warning: {more} more ignore files skipped or cut")?;
+    }
+    Ok(walked.files)
 }

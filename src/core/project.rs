@@ -176,6 +176,13 @@ impl Project {
         };
         let resolved = project.resolve();
         project.warnings.extend(resolved.warning(&project.path));
+        // The root's ignore files are repository input too: one skipped
+        // or cut is said once here, for every command and the TUI.
+        project.warnings.extend(
+            crate::core::walk::root_ignore_notes(root)
+                .iter()
+                .map(ToString::to_string),
+        );
         project.settings = resolved.settings;
         Ok(project)
     }

@@ -292,7 +292,7 @@ pub fn normal(path: &str) -> Option<String> {
 }
 
 /// Which of `rels` the walk has. The caller's walk answers yes quickly; a
-/// no is confirmed by a walk of our own (`walk::walker_with`, so every
+/// no is confirmed by a walk of our own (`walk::walker_with_hidden`, so every
 /// ignore rule applies) that keeps hidden files (`.github/ci.yml` is not
 /// ignored), leaves out the project file's own `ignore` patterns (a
 /// project that ignores `docs/` and names `docs/guide.md` asks nothing of
@@ -336,8 +336,7 @@ fn in_walk(
         unignore: patterns.unignore.clone(),
     };
     let seen = Mutex::new(Vec::new());
-    walk::walker_with(root, &patterns)
-        .hidden(false)
+    walk::walker_with_hidden(root, &patterns)
         .threads(1)
         .build_parallel()
         .run(|| {

@@ -7,13 +7,21 @@
 //! line of the root `.ctxcurateignore` brings a built-in back (`!build/`
 //! walks `build/` again); `[project] ignore` skips more; `[project]
 //! unignore` keeps what a built-in or `ignore` would skip. (Ordinary
-//! `.ctxcurateignore` and `.gitignore` lines are applied by the walker
-//! itself, see `walk::walker_with`.)
+//! ignore-file lines are applied by the walk itself, see `walk/ignores.rs`
+//! and `walk::walker_with`.)
+//!
+//! Those un-ignores come with the repository (the settings cannot say
+//! whether an `unignore` was written by the user's global config or by
+//! the project file, so every one is treated as the project's), and they
+//! never reach what [`is_protected`] names: VCS folders, `.ctxcurate/` and
+//! credential files stay out whatever they say.
 
 use std::path::Path;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
+use super::ignore_file;
+use super::sensitive::is_sensitive;
 use crate::core::model::Settings;
 
 /// The project's own ignore file; its `!` lines un-ignore built-ins.
@@ -34,6 +42,22 @@ const DIR_NAMES: &[&str] = &[
     ".mypy_cache",
     ".pytest_cache",
     ".ruff_cache",
+];
+
+/// Folders of version-control systems: their configuration can hold
+/// credentials (remote URLs with tokens, CI checkout headers) and their
+/// objects are the whole history. No project un-ignore reaches them.
+pub const VCS_DIRS: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    "_darcs",
+    "CVS",
+    ".jj",
+    ".pijul",
+    ".fslckout",
+    "_FOSSIL_",
 ];
 
 /// Build output folders, skipped wherever they are unless they are a
@@ -72,9 +96,24 @@ impl WalkPatterns {
     }
 }
 
+/// What the built-in ignores and their overrides say about one path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuleVerdict {
+    /// Skipped (a built-in or `[project] ignore`).
+    Skip,
+    /// Kept: nothing skips it.
+    Keep,
+    /// Kept only because an un-ignore (a `!` line of the root
+    /// `.ctxcurateignore`, `[project] unignore`) overrides a built-in or
+    /// `ignore`: never for an [`is_protected`] path.
+    Unignored,
+}
+
 /// The ignore rules of one walk: the built-ins, with the root
 /// `.ctxcurateignore`'s un-ignores and the `[project]` patterns.
 pub struct IgnoreRules {
+    /// The root the paths asked about lie under.
+    root: std::path::PathBuf,
     /// The `!` lines of the root `.ctxcurateignore`.
     file_unignore: Gitignore,
     /// `[project] ignore`.
@@ -84,27 +123,76 @@ pub struct IgnoreRules {
 }
 
 impl IgnoreRules {
-    /// The rules for a walk of `root` (reads `root/.ctxcurateignore`; a
-    /// missing file un-ignores nothing, and a malformed line of it or of
-    /// the patterns is skipped: the valid lines still count).
+    /// The rules for a walk of `root` (reads `root/.ctxcurateignore`,
+    /// bounded as every ignore file, see `walk/ignore_file.rs`; a missing
+    /// or skipped file un-ignores nothing, and a malformed line of it or
+    /// of the patterns is skipped: the valid lines still count).
     pub fn new(root: &Path, patterns: &WalkPatterns) -> Self {
-        let mut builder = GitignoreBuilder::new(root);
-        // Errors name bad lines; the valid lines still count.
-        let _ = builder.add(root.join(IGNORE_FILE));
+        // The walk reports a skipped file (`walk/ignores.rs` reads the
+        // same one); here it only un-ignores nothing.
+        let file_unignore = root
+            .canonicalize()
+            .ok()
+            .and_then(|real| {
+                let mut budget = ignore_file::MAX_IGNORE_PATTERNS;
+                let path = root.join(IGNORE_FILE);
+                ignore_file::load(Some(&real), root, &path, &mut budget, String::new).0
+            })
+            .unwrap_or_else(Gitignore::empty);
         IgnoreRules {
-            file_unignore: builder.build().unwrap_or_else(|_| Gitignore::empty()),
+            root: root.to_path_buf(),
+            file_unignore,
             ignore: lines(root, &patterns.ignore),
             keep: lines(root, &patterns.unignore),
         }
     }
 
-    /// `true` when the walk should skip `path` (a folder when `is_dir`).
+    /// `true` when the walk should skip `path` (a folder when `is_dir`)
+    /// for a built-in or `[project] ignore`, un-ignores applied (and
+    /// refused for a [protected](is_protected) path).
     pub fn skips(&self, path: &Path, is_dir: bool) -> bool {
-        let builtin = is_builtin_ignored(path, is_dir)
-            && !self.file_unignore.matched(path, is_dir).is_whitelist();
-        let ignored = builtin || self.ignore.matched(path, is_dir).is_ignore();
-        ignored && !self.keep.matched(path, is_dir).is_ignore()
+        match self.verdict(path, is_dir) {
+            RuleVerdict::Skip => true,
+            RuleVerdict::Keep => false,
+            RuleVerdict::Unignored => self.is_protected(path),
+        }
     }
+
+    /// The built-ins and the `[project]` patterns on `path`, without the
+    /// protection (the walk applies it, with what the ignore files say).
+    pub fn verdict(&self, path: &Path, is_dir: bool) -> RuleVerdict {
+        let builtin = is_builtin_ignored(path, is_dir);
+        let unignored_builtin = builtin && self.file_unignore.matched(path, is_dir).is_whitelist();
+        let ignored =
+            (builtin && !unignored_builtin) || self.ignore.matched(path, is_dir).is_ignore();
+        if ignored {
+            if self.keep.matched(path, is_dir).is_ignore() {
+                RuleVerdict::Unignored
+            } else {
+                RuleVerdict::Skip
+            }
+        } else if unignored_builtin {
+            RuleVerdict::Unignored
+        } else {
+            RuleVerdict::Keep
+        }
+    }
+
+    /// [`is_protected`] for a path under this walk's root.
+    pub fn is_protected(&self, path: &Path) -> bool {
+        path.strip_prefix(&self.root)
+            .is_ok_and(|rel| is_protected(&super::rel_string(rel)))
+    }
+}
+
+/// `true` for what no un-ignore of the project's own may bring into a
+/// walk: a VCS folder ([`VCS_DIRS`]) or anything in one, the tool's own
+/// `.ctxcurate/`, and credential files (`walk::is_sensitive`). `rel` is
+/// root-relative and `/`-separated.
+pub fn is_protected(rel: &str) -> bool {
+    rel.split('/')
+        .any(|part| part == super::CACHE_DIR || VCS_DIRS.contains(&part))
+        || is_sensitive(rel)
 }
 
 /// `patterns` as the lines of one gitignore file at `root`.

@@ -1,25 +1,38 @@
 //! File discovery: which files of a project a composition may see. This
-//! module walks the tree (gitignore-aware, with the built-in ignores and
-//! the `[project] ignore`/`unignore` patterns of `walk/builtin.rs`) and
-//! holds the path rules (the blacklist, credential files, staying inside
-//! the root). Its submodules: `walk/glob.rs` expands a preset's entries
+//! module walks the tree and holds the path rules (the blacklist,
+//! credential files, staying inside the root). Its submodules:
+//! `walk/ignore_file.rs` reads one ignore file, bounded, and
+//! `walk/ignores.rs` applies a walk's ignore files with git's precedence;
+//! `walk/builtin.rs` holds the built-in ignores and the `[project]
+//! ignore`/`unignore` patterns; `walk/glob.rs` expands a preset's entries
 //! against one sorted walk, and `walk/incremental.rs` patches the
 //! resolution after an edit; `walk/read.rs` reads one file with the size,
 //! binary and encoding checks.
 
 use std::path::{Component, Path};
+use std::sync::Arc;
 
 mod builtin;
 mod glob;
+mod ignore_file;
+mod ignores;
 mod incremental;
 mod read;
 mod sensitive;
 
-pub use builtin::{IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, WalkPatterns, is_builtin_ignored};
+pub use builtin::{
+    IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, RuleVerdict, VCS_DIRS, WalkPatterns,
+    is_builtin_ignored, is_protected,
+};
 pub use glob::{
     ExpandProblem, GlobIndex, ResolvedItem, compile_glob, expand_items, expand_over, expand_shared,
     is_glob,
 };
+pub use ignore_file::{
+    IgnoreFileNote, IgnoreFileProblem, MAX_IGNORE_FILE_BYTES, MAX_IGNORE_PATTERNS,
+    MAX_WALK_PATTERNS,
+};
+pub use ignores::IgnoreFiles;
 pub use incremental::{ResolveChange, Resolver};
 pub use read::{
     Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_with,
@@ -63,23 +76,53 @@ pub fn is_inside(rel: &str) -> bool {
 }
 
 /// Every file under `root` that git would not ignore (`.gitignore`,
-/// `.ignore`, `.ctxcurateignore`, global excludes; hidden files skipped),
-/// minus the built-in ignores and the blacklist, as sorted `/`-separated
-/// relative paths. Without the `[project]` patterns: a caller with the
-/// project's settings uses [`walk_files_with`].
+/// `.ignore`, `.ctxcurateignore`, `.git/info/exclude`, the user's global
+/// excludes; hidden files skipped), minus the built-in ignores and the
+/// blacklist, as sorted `/`-separated relative paths. Without the
+/// `[project]` patterns: a caller with the project's settings uses
+/// [`walk_files_with`].
 pub fn walk_files(root: &Path) -> Vec<String> {
     walk_files_with(root, &WalkPatterns::default())
 }
 
 /// [`walk_files`], with the `[project] ignore`/`unignore` patterns.
 pub fn walk_files_with(root: &Path, patterns: &WalkPatterns) -> Vec<String> {
-    let mut out = Vec::new();
-    walk_each_with(root, patterns, |rel| {
-        out.push(rel);
+    walk_files_noted(root, patterns).files
+}
+
+/// A walk's files, and the notes on the ignore files it skipped or cut.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Walked {
+    /// Sorted, `/`-separated, relative to the root.
+    pub files: Vec<String>,
+    /// The ignore files below the root that were skipped or cut (the
+    /// root's own are [`root_ignore_notes`], which opening a project
+    /// reports).
+    pub notes: Vec<IgnoreFileNote>,
+}
+
+/// [`walk_files_with`], with the notes on the ignore files below the root
+/// that the walk skipped or applied only in part.
+pub fn walk_files_noted(root: &Path, patterns: &WalkPatterns) -> Walked {
+    let (builder, ignores) = walker_noted(root, patterns);
+    let mut files = Vec::new();
+    each_file(root, builder, |rel| {
+        files.push(rel);
         true
     });
-    out.sort();
-    out
+    files.sort();
+    Walked {
+        files,
+        notes: ignores.notes(),
+    }
+}
+
+/// The root's own ignore files (and the user's global excludes) that
+/// every walk of `root` skips or applies in part, as notes: opening a
+/// project reports them once (`Project::warnings`), for the CLI and the
+/// TUI alike.
+pub fn root_ignore_notes(root: &Path) -> Vec<IgnoreFileNote> {
+    IgnoreFiles::new(root).root_notes().to_vec()
 }
 
 /// Hand each file of the walk (as [`walk_files`] lists them, in walk
@@ -89,8 +132,12 @@ pub fn walk_each(root: &Path, f: impl FnMut(String) -> bool) {
 }
 
 /// [`walk_each`], with the `[project] ignore`/`unignore` patterns.
-pub fn walk_each_with(root: &Path, patterns: &WalkPatterns, mut f: impl FnMut(String) -> bool) {
-    for entry in walker_with(root, patterns).build().flatten() {
+pub fn walk_each_with(root: &Path, patterns: &WalkPatterns, f: impl FnMut(String) -> bool) {
+    each_file(root, walker_with(root, patterns), f)
+}
+
+fn each_file(root: &Path, builder: ignore::WalkBuilder, mut f: impl FnMut(String) -> bool) {
+    for entry in builder.build().flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
@@ -104,27 +151,139 @@ pub fn walk_each_with(root: &Path, patterns: &WalkPatterns, mut f: impl FnMut(St
     }
 }
 
-/// The walk every discovery uses: `.gitignore` (even outside a git
-/// repository), `.ignore`, `.ctxcurateignore`, global git excludes, the
-/// [built-in ignores](IgnoreRules); hidden files skipped; links not
-/// followed.
+/// Whether a walk of `root` with `patterns` leaves out `rel` (a
+/// root-relative, `/`-separated path): an ignore file, the hidden-file
+/// rule, a built-in, the patterns or the blacklist skips it or a folder
+/// above it. The same decision as the walk's, for one path, without
+/// walking the tree (for an explicit entry naming a file the walk would
+/// not show). A path that leaves the root is skipped.
+pub fn walk_skips(root: &Path, patterns: &WalkPatterns, rel: &str) -> bool {
+    if !is_inside(rel) || is_blacklisted(rel) {
+        return true;
+    }
+    let rules = IgnoreRules::new(root, patterns);
+    let ignores = IgnoreFiles::new(root);
+    let parts: Vec<&str> = rel
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    let mut path = root.to_path_buf();
+    for (i, part) in parts.iter().enumerate() {
+        path.push(part);
+        let is_dir =
+            i + 1 < parts.len() || std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+        if !keeps(&rules, &ignores, &path, is_dir, Hidden::Skip) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The walk every discovery uses: the ignore files of the root and the
+/// folders under it, read by us and bounded (`walk/ignores.rs`; nothing
+/// above the root), the user's global git excludes, the [built-in
+/// ignores](IgnoreRules); hidden files skipped; links not followed.
 pub fn walker(root: &Path) -> ignore::WalkBuilder {
     walker_with(root, &WalkPatterns::default())
 }
 
 /// [`walker`], with the `[project] ignore`/`unignore` patterns.
 pub fn walker_with(root: &Path, patterns: &WalkPatterns) -> ignore::WalkBuilder {
+    walker_noted(root, patterns).0
+}
+
+/// [`walker_with`], and the ignore files it reads, for their notes.
+///
+/// The `ignore` crate's own ignore-file reading is off (it opens devices
+/// and FIFOs, reads without bound and climbs above the root); each entry
+/// is decided in `filter_entry`, in this order:
+/// 1. gitignored (`.gitignore`, `info/exclude`, global excludes): skipped,
+///    whatever any un-ignore says;
+/// 2. ignored by the ignore files by precedence: skipped;
+/// 3. hidden and not re-included by a `!` line: skipped;
+/// 4. a built-in or `[project] ignore`, unless un-ignored: skipped;
+/// 5. kept only through an un-ignore (3 or 4, or a folder above so kept)
+///    and [protected](is_protected): skipped.
+pub fn walker_noted(
+    root: &Path,
+    patterns: &WalkPatterns,
+) -> (ignore::WalkBuilder, Arc<IgnoreFiles>) {
+    walker_deciding(root, patterns, Hidden::Skip)
+}
+
+/// [`walker_with`], keeping hidden files and folders that nothing else
+/// skips (an ignore file, a built-in, the patterns): for telling an
+/// ignored path from one that is only hidden (`.github/ci.yml`).
+pub fn walker_with_hidden(root: &Path, patterns: &WalkPatterns) -> ignore::WalkBuilder {
+    walker_deciding(root, patterns, Hidden::Keep).0
+}
+
+/// What the walk does with a hidden name that no `!` line re-includes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hidden {
+    Skip,
+    Keep,
+}
+
+fn walker_deciding(
+    root: &Path,
+    patterns: &WalkPatterns,
+    hidden: Hidden,
+) -> (ignore::WalkBuilder, Arc<IgnoreFiles>) {
     let mut builder = ignore::WalkBuilder::new(root);
     let rules = IgnoreRules::new(root, patterns);
+    let ignores = Arc::new(IgnoreFiles::new(root));
+    let seen = Arc::clone(&ignores);
     builder
-        .require_git(false)
-        .add_custom_ignore_filename(IGNORE_FILE)
+        .standard_filters(false)
         .follow_links(false)
         .filter_entry(move |e| {
             // The root itself is never skipped, whatever its name.
-            e.depth() == 0 || !rules.skips(e.path(), e.file_type().is_some_and(|t| t.is_dir()))
+            e.depth() == 0
+                || keeps(
+                    &rules,
+                    &seen,
+                    e.path(),
+                    e.file_type().is_some_and(|t| t.is_dir()),
+                    hidden,
+                )
         });
-    builder
+    (builder, ignores)
+}
+
+/// Whether the walk keeps `path` (see [`walker_noted`] for the order);
+/// a folder kept is entered (its ignore files read).
+fn keeps(
+    rules: &IgnoreRules,
+    ignores: &IgnoreFiles,
+    path: &Path,
+    is_dir: bool,
+    show_hidden: Hidden,
+) -> bool {
+    let (files, via_parent) = ignores.verdict(path, is_dir);
+    if files.gitignored || files.ignored {
+        return false;
+    }
+    let hidden = path
+        .file_name()
+        .is_some_and(|n| n.as_encoded_bytes().starts_with(b"."));
+    if hidden && !files.whitelisted && show_hidden == Hidden::Skip {
+        return false;
+    }
+    // Shown only because hidden files are asked for: not an un-ignore.
+    let hidden = hidden && show_hidden == Hidden::Skip;
+    let verdict = rules.verdict(path, is_dir);
+    if verdict == RuleVerdict::Skip {
+        return false;
+    }
+    let via_unignore = via_parent || hidden || verdict == RuleVerdict::Unignored;
+    if via_unignore && rules.is_protected(path) {
+        return false;
+    }
+    if is_dir {
+        ignores.enter(path, via_unignore);
+    }
+    true
 }
 
 /// A relative path as a `/`-separated string.
@@ -159,6 +318,57 @@ mod tests {
         assert!(!is_inside("../b"));
         assert!(!is_inside("a/../../b"));
         assert!(!is_inside("/etc/passwd"));
+    }
+
+    #[test]
+    fn walk_skips_agrees_with_the_walk() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for p in [
+            "a.py",
+            "logs/x.py",
+            "sub/keep.log",
+            "sub/drop.log",
+            ".env",
+            ".git/config",
+            "node_modules/m.js",
+        ] {
+            let path = root.join(p);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "x").unwrap();
+        }
+        fs::write(root.join(".gitignore"), "*.log\nlogs/\n").unwrap();
+        fs::write(root.join("sub/.gitignore"), "!keep.log\n").unwrap();
+        fs::write(root.join(".ctxcurateignore"), "!.*\n!.git/\n").unwrap();
+        let patterns = WalkPatterns::default();
+        let walked = walk_files(root);
+        assert_eq!(
+            walked,
+            [
+                ".ctxcurateignore",
+                ".gitignore",
+                "a.py",
+                "sub/.gitignore",
+                "sub/keep.log"
+            ]
+        );
+        for rel in [
+            "a.py",
+            "logs/x.py",
+            "sub/keep.log",
+            "sub/drop.log",
+            ".env",
+            ".git/config",
+            "node_modules/m.js",
+            "../a.py",
+            ".ctxcurate/x",
+        ] {
+            assert_eq!(
+                walk_skips(root, &patterns, rel),
+                !walked.iter().any(|w| w == rel),
+                "{rel}"
+            );
+        }
     }
 
     #[test]
