@@ -84,7 +84,11 @@ fn no_findings_on_the_python_stdlib() {
             files: keys.clone(),
             ..Preset::default()
         };
-        let opts = ComposeOptions::from_settings(&Settings::default());
+        // Named by the user (not a repository's preset): no consent asked.
+        let opts = ComposeOptions {
+            consent: ctxcurate::core::trust::entries::EntryConsent::own(),
+            ..ComposeOptions::from_settings(&Settings::default())
+        };
         let cache = FileCache::new();
         let c = compose::compose_with(&root, &named, &opts, &cache, None);
         let found = Scanner::new(&root, &cache).composition(&c, &named, opts.max_messages);

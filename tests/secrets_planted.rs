@@ -286,7 +286,12 @@ fn the_tui_asks_naming_the_files_line_and_the_discussion() {
         screen.contains("discussion message 1, line 1: GitHub token ghp_…(40 chars)"),
         "{screen}"
     );
+    // The copy key does not answer; `c`, once the findings could be read,
+    // does.
     h.key("y");
+    assert!(h.copied.is_empty(), "y does not confirm");
+    h.wait(500);
+    h.key("c");
     assert_eq!(h.copied.len(), 1);
     assert!(h.copied[0].contains(GH_TOKEN), "copied as composed");
 }

@@ -34,8 +34,8 @@ use crate::core::summary::Summarizer;
 use crate::core::trust::{self, TrustStore};
 
 pub use file::{
-    MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_global, load_on_disk, parse_text,
-    read_bounded, read_bounded_beneath, save_atomic, save_edit, to_toml, unknown_keys,
+    MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
+    save_atomic, save_edit, to_toml, unknown_keys,
 };
 pub use lock::{
     GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
@@ -133,7 +133,7 @@ impl Project {
         // written by us: report it and go on with the defaults (a broken
         // project file, which we do write, is an error instead).
         let mut warnings = Vec::new();
-        let global_file = match global.map(load_global) {
+        let global_file = match global.map(load_file) {
             Some(Ok(file)) => file.unwrap_or_default(),
             Some(Err(e)) => {
                 warnings.push(format!("{e} (global config ignored; defaults apply)"));

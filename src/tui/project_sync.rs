@@ -55,7 +55,7 @@ pub struct DiskSync {
 impl DiskSync {
     /// Start from the file as the app loaded it.
     pub fn new(path: PathBuf, loaded: ProjectFile) -> Self {
-        let known = project::read_bounded_beneath(&path).ok();
+        let known = project::read_bounded(&path).ok();
         DiskSync {
             path,
             known,
@@ -66,7 +66,7 @@ impl DiskSync {
 
     /// Has the file on disk changed since the app last read or wrote it?
     pub fn check(&mut self) -> SyncOutcome {
-        let now = project::read_bounded_beneath(&self.path).ok();
+        let now = project::read_bounded(&self.path).ok();
         if now == self.known {
             // Back to what the app last read or wrote (a broken file put
             // back as it was): saves go on.
@@ -171,7 +171,7 @@ impl DiskSync {
     /// Whether the file on disk is still what the app last read or wrote
     /// (a nothing-to-do save then skips the lock).
     fn peek_unchanged(&self) -> bool {
-        project::read_bounded_beneath(&self.path).ok() == self.known
+        project::read_bounded(&self.path).ok() == self.known
     }
 }
 

@@ -86,32 +86,15 @@ pub struct OnDisk {
     pub file: ProjectFile,
 }
 
-/// Read and parse the project file at `path`; `Ok(None)` when it does not
-/// exist. It is read beneath its own folder (the project root): a link
-/// that leads out of it is refused, so a shipped `ctxcurate.toml` linked
-/// to a file elsewhere on the machine cannot show that file in a parse
-/// error.
+/// Read and parse `path`; `Ok(None)` when it does not exist.
 pub fn load_file(path: &Path) -> Result<Option<ProjectFile>, ProjectError> {
     Ok(load_on_disk(path)?.map(|d| d.file))
 }
 
-/// Read and parse the user's own global config at `path`; `Ok(None)` when
-/// it does not exist. Unlike a project file it may be a link anywhere (a
-/// dotfiles manager's), since the user made it.
-pub fn load_global(path: &Path) -> Result<Option<ProjectFile>, ProjectError> {
-    Ok(load_with(path, read_bounded)?.map(|d| d.file))
-}
-
-/// [`load_file`], keeping the text.
+/// Read and parse `path`, keeping its text; `Ok(None)` when it does not
+/// exist.
 pub fn load_on_disk(path: &Path) -> Result<Option<OnDisk>, ProjectError> {
-    load_with(path, read_bounded_beneath)
-}
-
-fn load_with(
-    path: &Path,
-    read: fn(&Path) -> io::Result<Vec<u8>>,
-) -> Result<Option<OnDisk>, ProjectError> {
-    let bytes = match read(path) {
+    let bytes = match read_bounded(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(path, "read")(e)),
@@ -144,6 +127,7 @@ pub const MAX_PROJECT_FILE: u64 = 32 << 20;
 /// (a link to one is followed; a link to `/dev/zero` or a FIFO is refused,
 /// without waiting for a writer) of at most [`MAX_PROJECT_FILE`] bytes.
 pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
+    use std::io::Read;
     let mut options = fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -151,31 +135,7 @@ pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    read_opened(options.open(path)?)
-}
-
-/// [`read_bounded`] for a project file: opened beneath the folder that
-/// holds it, so a link is followed only while it stays inside that folder
-/// (`project::beneath`).
-pub fn read_bounded_beneath(path: &Path) -> io::Result<Vec<u8>> {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
-        return Err(io::Error::other("not a file path"));
-    };
-    let dir = if dir.as_os_str().is_empty() {
-        Path::new(".")
-    } else {
-        dir
-    };
-    let file = super::beneath::open_beneath(dir, Path::new(name), super::beneath::Links::Inside)
-        .map_err(|e| match e.io_kind() {
-            Some(kind) => io::Error::new(kind, e.to_string()),
-            None => io::Error::other(e.to_string()),
-        })?;
-    read_opened(file)
-}
-
-fn read_opened(file: fs::File) -> io::Result<Vec<u8>> {
-    use std::io::Read;
+    let file = options.open(path)?;
     let meta = file.metadata()?;
     if !meta.is_file() {
         return Err(io::Error::other("not a regular file"));
@@ -493,36 +453,7 @@ mod tests {
         let path = dir.path().join("ctxcurate.toml");
         std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
         let e = load_file(&path).unwrap_err();
-        assert!(format!("{:?}", e).contains("outside"), "{e:?}");
-        // The user's own global config may be a link, but not to a device.
-        let e = load_global(&path).unwrap_err();
         assert!(format!("{:?}", e).contains("not a regular file"), "{e:?}");
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_project_file_linked_out_of_its_folder_is_not_read() {
-        let dir = tempfile::tempdir().unwrap();
-        let outside = dir.path().join("secret.toml");
-        fs::write(&outside, "token = \"hunter2\"\n[[[").unwrap();
-        let root = dir.path().join("project");
-        fs::create_dir(&root).unwrap();
-        let path = root.join("ctxcurate.toml");
-        std::os::unix::fs::symlink(&outside, &path).unwrap();
-        let e = load_file(&path).unwrap_err();
-        let shown = format!("{e:#} {e:?}");
-        assert!(!shown.contains("hunter2"), "{shown}");
-        assert!(shown.contains("outside"), "{shown}");
-        // The user's own global config may be such a link.
-        assert!(matches!(
-            load_global(&path),
-            Err(ProjectError::Parse { .. })
-        ));
-        // A link that stays inside the folder is followed.
-        fs::write(root.join("real.toml"), "[project]\nbudget = 5\n").unwrap();
-        fs::remove_file(&path).unwrap();
-        std::os::unix::fs::symlink("real.toml", &path).unwrap();
-        assert!(load_file(&path).unwrap().is_some());
     }
 
     #[test]
