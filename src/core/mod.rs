@@ -8,6 +8,7 @@ pub mod compose;
 pub mod curation;
 pub mod discovery;
 pub mod git;
+pub mod io_bounds;
 pub mod lru;
 pub mod memory;
 pub mod model;

@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::GitError;
+use crate::core::io_bounds;
 
 /// How long one git command may run unless `CTXCURATE_GIT_TIMEOUT`
 /// (seconds) says otherwise: far more than a status of a large
@@ -216,7 +217,7 @@ impl Git {
         let (err_tx, err_rx) = mpsc::channel();
         if let Some(pipe) = child.stderr.take() {
             std::thread::spawn(move || {
-                let _ = err_tx.send(read_draining(pipe, STDERR_LIMIT));
+                let _ = err_tx.send(io_bounds::read_draining(pipe, STDERR_LIMIT));
             });
         }
         let timed_out = || GitError::TimedOut {
@@ -338,22 +339,6 @@ fn neutral_filter_settings(listed: &[u8]) -> Vec<(OsString, OsString)> {
         }
     }
     settings
-}
-
-/// The first `keep` bytes of `pipe`, reading (and dropping) the rest until
-/// it closes.
-fn read_draining(mut pipe: impl Read, keep: usize) -> Vec<u8> {
-    let mut kept = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match pipe.read(&mut buf) {
-            Ok(0) | Err(_) => return kept,
-            Ok(n) => {
-                let room = keep.saturating_sub(kept.len()).min(n);
-                kept.extend_from_slice(&buf[..room]);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -128,18 +128,7 @@ pub const MAX_PROJECT_FILE: u64 = 32 << 20;
 /// without waiting for a writer) of at most [`MAX_PROJECT_FILE`] bytes.
 pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
     use std::io::Read;
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
+    let (file, _) = crate::core::io_bounds::open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(MAX_PROJECT_FILE + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_PROJECT_FILE {

@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use crate::core::io_bounds;
+
 /// The most bytes of a summary command's output ever read, whatever
 /// `max_file_size` says.
 pub const OUTPUT_CEILING: usize = 16 * 1024 * 1024;
@@ -75,7 +77,7 @@ pub fn run_command(
     if let Some(pipe) = child.stderr.take() {
         let tx = tx.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(("err", read_draining(pipe, STDERR_LIMIT)));
+            let _ = tx.send(("err", io_bounds::read_draining(pipe, STDERR_LIMIT)));
         });
     } else {
         let _ = tx.send(("err", Vec::new()));
@@ -151,22 +153,6 @@ fn read_capped(pipe: impl Read, cap: usize) -> Vec<u8> {
     let limit = u64::try_from(cap).unwrap_or(u64::MAX).saturating_add(1);
     let _ = pipe.take(limit).read_to_end(&mut bytes);
     bytes
-}
-
-/// The first `keep` bytes of `pipe`, reading (and dropping) the rest until
-/// it closes.
-fn read_draining(mut pipe: impl Read, keep: usize) -> Vec<u8> {
-    let mut kept = Vec::new();
-    let mut buf = [0u8; 8192];
-    loop {
-        match pipe.read(&mut buf) {
-            Ok(0) | Err(_) => return kept,
-            Ok(n) => {
-                let room = keep.saturating_sub(kept.len()).min(n);
-                kept.extend_from_slice(&buf[..room]);
-            }
-        }
-    }
 }
 
 /// Output bytes as trimmed text; a character cut in half at the end (by

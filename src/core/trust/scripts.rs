@@ -104,18 +104,7 @@ fn inside(real_root: &Path, path: &Path) -> Option<(String, PathBuf)> {
 /// SHA-256 of the length and the first [`MAX_SCRIPT_BYTES`] bytes of a
 /// regular file (a FIFO swapped in is refused without waiting).
 pub fn hash_file(path: &Path) -> io::Result<[u8; 32]> {
-    let mut options = fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
+    let (file, meta) = crate::core::io_bounds::open_regular(path)?;
     let mut hash = Sha256::new();
     hash.update(meta.len().to_le_bytes());
     let mut reader = file.take(MAX_SCRIPT_BYTES);
