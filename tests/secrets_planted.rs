@@ -4,6 +4,8 @@
 //! naming file and line, in plain and packed builds.
 
 mod common;
+#[path = "secrets_planted/shapes.rs"]
+mod shapes;
 
 use std::path::Path;
 
@@ -11,7 +13,7 @@ use common::{Project, stderr, stdout};
 use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{DiscussionEntry, FileItem, Preset, Settings, ViewMode};
-use ctxcurate::core::secrets::{Finding, Place, Scanner};
+use ctxcurate::core::secrets::{self, Finding, Place, Scanner};
 
 const GH_TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -327,4 +329,29 @@ fn a_secret_in_the_repo_map_names_the_files_line() {
         "{}",
         stderr(&out)
     );
+}
+
+/// Recall on realistic shapes (issue 22 §5): every planted credential is
+/// found, on its own line. Prints how many were found before failing, so
+/// a run on older code measures its recall.
+#[test]
+fn every_realistic_shape_is_found() {
+    let shapes = shapes::all();
+    assert!(shapes.len() >= 60, "only {} shapes", shapes.len());
+    let mut missed = Vec::new();
+    for s in &shapes {
+        let lines: Vec<usize> = secrets::scan(&s.text).iter().map(|h| h.line).collect();
+        if !lines.contains(&s.line) {
+            missed.push(format!(
+                "{} (found on lines {lines:?}, want {})",
+                s.name, s.line
+            ));
+        }
+    }
+    eprintln!(
+        "recall: {} of {} shapes found",
+        shapes.len() - missed.len(),
+        shapes.len()
+    );
+    assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
 }

@@ -17,6 +17,7 @@
 //! a *masked* form of the match: the secret itself is never echoed in full,
 //! so the warning cannot leak it into a terminal scrollback or a log.
 
+mod key_body;
 pub mod rules;
 mod scan;
 

@@ -205,6 +205,24 @@ fn ordinary_code_is_not_flagged() {
         "                      passwd='geheim$parole')",
         "(\"http://user%2Dname:pass%2Eword@example.com/\", (\"user-name\", \"pass.word\")),",
         "(\"http://user%20space:pass%3Acolon@example.com/\", (\"user space\", \"pass:colon\")),",
+        // Issue 22: Django's template docstring (the value is a template
+        // expression closed by its own quote), and the shapes of Django's,
+        // numpy's and urllib3's other alarms.
+        "        >>> token = 'variable|default:\"Default value\"|date:\"Y-m-d\"'",
+        "    password_change_template = \"custom_admin/password_change_form.html\"",
+        "    _csrf_id_token = MASKED_TEST_SECRET2",
+        "                \"password\": \"1234567890\",",
+        "    ADMIN_PASSWORD = 'pbkdf2_sha256$30000$Vo0VlMnkR4Bk$qEvtdyZRWTcOsCnI/oQ7fVOu1XAURIZYoOZ3iq8Dr4M='",
+        "            \"PASSWORD\": \"superS3cret\",",
+        "<assemblyIdentity publicKeyToken=\"1fc8b3b9a1e18e3b\"></assemblyIdentity>",
+        "            ({\"basic_auth\": \"user:pass\"}, {\"authorization\": \"Basic dXNlcjpwYXNz6Q==\"}),",
+        "            \"authorization\": \"Basic 0ZbQvCfRjzrQv9Cw0YDQvtC70Yw=\"",
+        "The Authorization: Basic Authentication header",
+        "bypass_cache = 'x9Kq2LmZ8vWp'",
+        "redis://:password@localhost:6379/0",
+        "TWILIO_ACCOUNT_SID = 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'",
+        "sha = 'AC0123456789012345678901234567890123'",
+        "\"auth\": \"dXNlcjpwYXNzd29yZA==\"",
     ];
     for line in lines {
         assert!(
