@@ -355,3 +355,76 @@ fn every_realistic_shape_is_found() {
     );
     assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
 }
+
+/// Django's `template/base.py` docstring (issue 22 §5): a doctest that
+/// assigns a template expression to `token` made every full, skeleton and
+/// packed build of Django exit 1. The value is a filter chain closed by
+/// its own quote, not a credential.
+const DJANGO_TEMPLATE: &str = r#""""Template parsing."""
+
+from .exceptions import TemplateSyntaxError
+
+
+class FilterExpression:
+    """
+    Parse a variable token and its optional filters (all as a single string),
+    and return a list of tuples of the filter name and arguments.
+    Sample::
+
+        >>> token = 'variable|default:"Default value"|date:"Y-m-d"'
+        >>> p = Parser('')
+        >>> fe = FilterExpression(token, p)
+        >>> len(fe.filters)
+        2
+    """
+
+    def __init__(self, token, parser):
+        self.token = token
+"#;
+
+#[test]
+fn djangos_template_docstring_builds_in_every_mode() {
+    let p = Project::empty();
+    p.write("template/__init__.py", "");
+    p.write(
+        "template/exceptions.py",
+        "class TemplateSyntaxError(Exception):\n    pass\n",
+    );
+    p.write("template/base.py", DJANGO_TEMPLATE);
+    p.ok(&["add", "template/base.py"]);
+    let full = p.run(&["build"]);
+    assert!(full.status.success(), "full: {}", stderr(&full));
+    assert!(stdout(&full).contains("variable|default"));
+    p.ok(&["set", "template/base.py", "--mode", "skeleton"]);
+    let skeleton = p.run(&["build"]);
+    assert!(skeleton.status.success(), "skeleton: {}", stderr(&skeleton));
+    assert!(
+        stdout(&skeleton).contains("variable|default"),
+        "{}",
+        stdout(&skeleton)
+    );
+    let packed = p.run(&["build", "--target", "template/base.py"]);
+    assert!(packed.status.success(), "packed: {}", stderr(&packed));
+}
+
+/// The same build refuses once the docstring holds a real-looking value
+/// in matching quotes: the fix is in what makes a value, not a pass for
+/// doctests.
+#[test]
+fn a_credential_in_a_doctest_still_blocks() {
+    let p = Project::empty();
+    let text = DJANGO_TEMPLATE.replace(
+        r#"'variable|default:"Default value"|date:"Y-m-d"'"#,
+        "'Zq8Lm3Xv9Kp2Rt7W'",
+    );
+    p.write("template/base.py", &text);
+    p.ok(&["add", "template/base.py"]);
+    let out = p.run(&["build"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("likely secret: template/base.py:12: secret-looking assignment token"),
+        "{}",
+        stderr(&out)
+    );
+}
