@@ -223,6 +223,10 @@ fn ordinary_code_is_not_flagged() {
         "TWILIO_ACCOUNT_SID = 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'",
         "sha = 'AC0123456789012345678901234567890123'",
         "\"auth\": \"dXNlcjpwYXNzd29yZA==\"",
+        // awscli's and botocore's examples: resource names and page tokens.
+        "    \"encryptionKey\": \"arn:aws:kms:us-west-2:111122223333:key/a1b2c3d4-5678-90ab\",",
+        "    \"NextToken\": \"eyJNYXJrZXIiOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91bnQiOiAyfQ3x\",",
+        "    \"ChangeToken\": \"abcd12f2-46da-4fdb-b8d5-fbd4c466928f\",",
     ];
     for line in lines {
         assert!(
@@ -261,6 +265,22 @@ fn a_huge_line_is_scanned_in_linear_time() {
     assert!(scan(&line).is_empty());
     let line = "token=\"".repeat(1 << 17);
     assert!(scan(&line).is_empty());
+    // The second round's shapes on adversarial input: keywords repeated
+    // on one line, and a megabyte of full-width base64 lines.
+    for piece in [
+        "authorization: basic ",
+        ";password=",
+        "?sv=2020-01-01&sig=",
+        "\"auth\":\"",
+        "redis://:",
+        "db_pass=",
+        "x-api-key: ",
+    ] {
+        let line = piece.repeat((1 << 20) / piece.len());
+        assert!(scan(&line).is_empty(), "{piece}");
+    }
+    let block = format!("{}\n", "QUJD".repeat(16)).repeat(1 << 14);
+    assert!(scan(&block).is_empty(), "one repeated line is no key");
 }
 
 #[test]
