@@ -250,11 +250,21 @@ impl<'a> Scanner<'a> {
         // twice.
         let mut sections: Option<Vec<(usize, String)>> = None;
         let mut lines = LineCounter::default();
-        for range in self.uncovered(text, files, &scanned) {
+        let (parts, bodies) = self.split(text, files, &scanned);
+        for range in parts {
             let offset = range.start;
             for mut hit in self.rules.scan(&text[range]) {
                 hit.span = hit.span.start + offset..hit.span.end + offset;
                 hit.start += offset;
+                // A match wholly inside a body was the file's own scan's
+                // to report, with the whole body in view (a key's tail
+                // seen here without its BEGIN line is no second key).
+                let from = hit.start.min(hit.span.start);
+                let to = hit.span.end;
+                let at = bodies.partition_point(|b| b.start <= from);
+                if at > 0 && to <= bodies[at - 1].end {
+                    continue;
+                }
                 if seen.insert(unescape_xml(&text[hit.span.clone()])) {
                     hit.line += lines.before(text, offset);
                     let sections = sections.get_or_insert_with(|| section_starts(text));
@@ -284,8 +294,20 @@ impl<'a> Scanner<'a> {
         files: &[RenderedFile],
         scanned: &HashSet<String>,
     ) -> Vec<Range<usize>> {
+        self.split(text, files, &scanned).0
+    }
+
+    /// [`Scanner::uncovered`], and where the bodies it skips stand in
+    /// `text` (whole, in order).
+    fn split(
+        &self,
+        text: &str,
+        files: &[RenderedFile],
+        scanned: &HashSet<String>,
+    ) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
         let reach = self.rules.reach() + 1;
         let mut parts = Vec::new();
+        let mut bodies = Vec::new();
         let mut from = 0;
         let mut cursor = 0;
         for f in files {
@@ -315,13 +337,14 @@ impl<'a> Scanner<'a> {
             let inner_end = before_lines(text, at, end, reach);
             if inner_start < inner_end {
                 parts.push(from..inner_start);
+                bodies.push(at..end);
                 from = inner_end;
             }
             cursor = end;
         }
         parts.push(from..text.len());
         parts.retain(|r| !r.is_empty());
-        parts
+        (parts, bodies)
     }
 
     /// The findings of one rendered file, each with its secret's text.

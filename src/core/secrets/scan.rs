@@ -75,7 +75,7 @@ impl RuleSet {
                 },
             ));
         }
-        keep_first_of_overlaps(found)
+        keep_first_of_overlaps(found, self.reach())
     }
 
     /// The matches of `whole_text` rule `index` anywhere in `text`.
@@ -173,16 +173,20 @@ impl RuleSet {
 }
 
 /// Where two rules matched overlapping text (a GitHub token assigned to
-/// `TOKEN`), the earlier rule in the file wins; the result is in text order.
-fn keep_first_of_overlaps(mut found: Vec<(usize, Hit)>) -> Vec<Hit> {
+/// `TOKEN`; a key body after its `BEGIN` line, which the header's rule
+/// reports from the line above), the match on the earlier line wins, then
+/// the earlier rule in the file; the result is in text order. Matches start
+/// at most `reach` lines above their secret, so only hits that close are
+/// compared.
+fn keep_first_of_overlaps(mut found: Vec<(usize, Hit)>, reach: usize) -> Vec<Hit> {
     found.sort_by_key(|(rule, h)| (h.line, *rule, h.span.start));
     let mut kept: Vec<Hit> = Vec::with_capacity(found.len());
-    let mut line_from = 0;
+    let mut from = 0;
     for (_, hit) in found {
-        if kept.last().is_some_and(|k| k.line != hit.line) {
-            line_from = kept.len();
+        while kept.get(from).is_some_and(|k| k.line + reach < hit.line) {
+            from += 1;
         }
-        let overlaps = kept[line_from..]
+        let overlaps = kept[from..]
             .iter()
             .any(|k| k.span.start < hit.span.end && hit.span.start < k.span.end);
         if !overlaps {

@@ -484,3 +484,39 @@ fn files_first_then_the_text_without_their_bodies() {
         );
     }
 }
+
+/// A key file named in a preset is one finding: the last pass reads the
+/// edges of its body again (without its `BEGIN` line at the far edge) and
+/// must not report the body's tail as a second, headless key.
+#[test]
+fn a_key_file_is_one_finding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let b64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut key = String::from("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA");
+    for i in 16..25 * 64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        key.push(b64[(x % 64) as usize] as char);
+        if (i + 1) % 64 == 0 {
+            key.push('\n');
+        }
+    }
+    key.push_str("-----END RSA PRIVATE KEY-----\n");
+    std::fs::write(dir.path().join("deploy.key"), &key).expect("write");
+    std::fs::write(dir.path().join("a.py"), "x = 1\n").expect("write");
+    let preset = Preset {
+        files: ["deploy.key", "a.py"]
+            .map(crate::core::model::FileItem::new)
+            .to_vec(),
+        ..Preset::default()
+    };
+    let opts = crate::core::compose::ComposeOptions::from_settings(&Default::default());
+    let cache = FileCache::new();
+    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
+    assert!(c.text.contains(&key), "the key is in the context verbatim");
+    let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
+    let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
+    assert_eq!(shown, ["deploy.key:1: private key MIIE…(64 chars)"]);
+}
