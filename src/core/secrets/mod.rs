@@ -288,6 +288,7 @@ impl<'a> Scanner<'a> {
     /// CDATA), each widened into the bodies by as many lines as a rule
     /// reaches, so a match across an edge is still seen. A body that is not
     /// in the text verbatim (escaped XML) stays inside a part.
+    #[cfg(test)]
     fn uncovered(
         &self,
         text: &str,

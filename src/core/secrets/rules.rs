@@ -57,7 +57,6 @@ struct RuleSpec {
     decode: Decode,
     #[serde(default)]
     allowlist: AllowSpec,
-    allowlist_from: Option<String>,
 }
 
 /// How a rule reads its secret before its allowlist judges it.
@@ -87,7 +86,7 @@ impl Decode {
     }
 }
 
-#[derive(Debug, Default, Clone, Deserialize)]
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AllowSpec {
     #[serde(default)]
@@ -246,9 +245,7 @@ impl RuleSet {
         let mut words: Vec<String> = Vec::new();
         let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
         let mut whole_text_rules = Vec::new();
-        // Each rule's allowlist spec by id, for `allowlist_from`.
-        let mut specs: Vec<(String, AllowSpec)> = Vec::new();
-        for (index, mut spec) in file.rules.into_iter().enumerate() {
+        for (index, spec) in file.rules.into_iter().enumerate() {
             let invalid = |problem: &str| RulesError::Invalid {
                 id: spec.id.clone(),
                 problem: problem.to_string(),
@@ -278,13 +275,6 @@ impl RuleSet {
                     }
                 }
             }
-            if let Some(from) = &spec.allowlist_from {
-                let Some((_, shared)) = specs.iter().find(|(id, _)| id == from) else {
-                    return Err(invalid("`allowlist_from` names no earlier rule"));
-                };
-                spec.allowlist = shared.clone();
-            }
-            specs.push((spec.id.clone(), spec.allowlist.clone()));
             let regex = compile(&spec.id, &spec.regex)?;
             let groups = |prefix: &str| -> Vec<usize> {
                 regex
@@ -382,12 +372,6 @@ mod tests {
             "[[rules]]\nid = \"z\"\ndescription = \"z\"\nregex = \"a\"\nkeywords = [\"A\"]\n";
         assert!(RuleSet::parse(upper).is_err());
         assert!(RuleSet::parse("[[rules]]\nid = 1\n").is_err());
-        let shared = "[[rules]]\nid = \"a\"\ndescription = \"a\"\nregex = \"(?P<secret>a+)\"\nkeywords = [\"a\"]\n[rules.allowlist]\nregexes = [\"^aa$\"]\n\n[[rules]]\nid = \"b\"\ndescription = \"b\"\nregex = \"(?P<secret>a+)\"\nkeywords = [\"a\"]\nallowlist_from = \"a\"\n";
-        let set = RuleSet::parse(shared).expect("valid");
-        assert!(set.rules[1].allowlist.allows("aa", None, "aa"));
-        let dangling = shared.replace("allowlist_from = \"a\"", "allowlist_from = \"z\"");
-        let e = RuleSet::parse(&dangling).unwrap_err().to_string();
-        assert!(e.contains("`b`") && e.contains("allowlist_from"), "{e}");
     }
 
     #[test]
