@@ -275,12 +275,7 @@ mod tests {
         assert_eq!(bodies(&key_tail), [0]);
         // Hex digests: 64 columns, too few symbols.
         let hex: String = (0..6)
-            .map(|i| {
-                format!(
-                    "{}\n",
-                    format!("{i}f3a9c0b7e1d2").repeat(5)[..64].to_string()
-                )
-            })
+            .map(|i| format!("{}\n", &format!("{i}f3a9c0b7e1d2").repeat(5)[..64]))
             .collect();
         assert!(bodies(&hex).is_empty());
         // A certificate's middle: random bytes around a subject name.

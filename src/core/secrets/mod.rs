@@ -295,7 +295,7 @@ impl<'a> Scanner<'a> {
         files: &[RenderedFile],
         scanned: &HashSet<String>,
     ) -> Vec<Range<usize>> {
-        self.split(text, files, &scanned).0
+        self.split(text, files, scanned).0
     }
 
     /// [`Scanner::uncovered`], and where the bodies it skips stand in
