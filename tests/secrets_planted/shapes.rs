@@ -606,5 +606,16 @@ pub fn all() -> Vec<Shape> {
         ),
         4,
     ));
+    // A key body without its armor inside JSON, its lines joined by `\n`
+    // escapes (a service-account file with the BEGIN line cut).
+    let body = f.pem_body("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC", 4);
+    v.push(shape(
+        "key body without its BEGIN line in JSON",
+        format!(
+            "{{\n  \"type\": \"service_account\",\n  \"private_key\": \"{}\"\n}}\n",
+            body.replace('\n', "\\n")
+        ),
+        3,
+    ));
     v
 }

@@ -1,7 +1,9 @@
 //! Likely secrets in a context about to leave the machine: private keys
-//! (PEM, PuTTY, kubeconfig), provider tokens (AWS, GCP, GitHub, GitLab,
-//! Slack, OpenAI, Anthropic, …), JWTs and `Bearer` credentials, and
-//! random-looking values assigned to names like `password` or `token`.
+//! (PEM, PuTTY, kubeconfig, and bodies that lost their `BEGIN` line),
+//! provider tokens (AWS, GCP, GitHub, GitLab, Slack, OpenAI, Anthropic,
+//! Stripe, Vault, …), JWTs, `Bearer` and `Basic` credentials, passwords in
+//! URLs and connection strings, and random-looking values assigned to names
+//! like `password`, `token` or `DB_PASS`.
 //!
 //! The rules are data (`config/secrets.toml`, see [`rules`]); [`scan`]
 //! applies them to one text. [`Scanner`] applies them to everything a
