@@ -1,7 +1,9 @@
 //! Likely secrets in a context about to leave the machine: private keys
-//! (PEM, PuTTY, kubeconfig), provider tokens (AWS, GCP, GitHub, GitLab,
-//! Slack, OpenAI, Anthropic, …), JWTs and `Bearer` credentials, and
-//! random-looking values assigned to names like `password` or `token`.
+//! (PEM, PuTTY, kubeconfig, and bodies that lost their `BEGIN` line),
+//! provider tokens (AWS, GCP, GitHub, GitLab, Slack, OpenAI, Anthropic,
+//! Stripe, Vault, …), JWTs, `Bearer` and `Basic` credentials, passwords in
+//! URLs and connection strings, and random-looking values assigned to names
+//! like `password`, `token` or `DB_PASS`.
 //!
 //! The rules are data (`config/secrets.toml`, see [`rules`]); [`scan`]
 //! applies them to one text. [`Scanner`] applies them to everything a
@@ -17,6 +19,7 @@
 //! a *masked* form of the match: the secret itself is never echoed in full,
 //! so the warning cannot leak it into a terminal scrollback or a log.
 
+mod key_body;
 pub mod rules;
 mod scan;
 
@@ -249,11 +252,21 @@ impl<'a> Scanner<'a> {
         // twice.
         let mut sections: Option<Vec<(usize, String)>> = None;
         let mut lines = LineCounter::default();
-        for range in self.uncovered(text, files, &scanned) {
+        let (parts, bodies) = self.split(text, files, &scanned);
+        for range in parts {
             let offset = range.start;
             for mut hit in self.rules.scan(&text[range]) {
                 hit.span = hit.span.start + offset..hit.span.end + offset;
                 hit.start += offset;
+                // A match wholly inside a body was the file's own scan's
+                // to report, with the whole body in view (a key's tail
+                // seen here without its BEGIN line is no second key).
+                let from = hit.start.min(hit.span.start);
+                let to = hit.span.end;
+                let at = bodies.partition_point(|b| b.start <= from);
+                if at > 0 && to <= bodies[at - 1].end {
+                    continue;
+                }
                 if seen.insert(unescape_xml(&text[hit.span.clone()])) {
                     hit.line += lines.before(text, offset);
                     let sections = sections.get_or_insert_with(|| section_starts(text));
@@ -277,14 +290,27 @@ impl<'a> Scanner<'a> {
     /// CDATA), each widened into the bodies by as many lines as a rule
     /// reaches, so a match across an edge is still seen. A body that is not
     /// in the text verbatim (escaped XML) stays inside a part.
+    #[cfg(test)]
     fn uncovered(
         &self,
         text: &str,
         files: &[RenderedFile],
         scanned: &HashSet<String>,
     ) -> Vec<Range<usize>> {
+        self.split(text, files, scanned).0
+    }
+
+    /// [`Scanner::uncovered`], and where the bodies it skips stand in
+    /// `text` (whole, in order).
+    fn split(
+        &self,
+        text: &str,
+        files: &[RenderedFile],
+        scanned: &HashSet<String>,
+    ) -> (Vec<Range<usize>>, Vec<Range<usize>>) {
         let reach = self.rules.reach() + 1;
         let mut parts = Vec::new();
+        let mut bodies = Vec::new();
         let mut from = 0;
         let mut cursor = 0;
         for f in files {
@@ -314,13 +340,14 @@ impl<'a> Scanner<'a> {
             let inner_end = before_lines(text, at, end, reach);
             if inner_start < inner_end {
                 parts.push(from..inner_start);
+                bodies.push(at..end);
                 from = inner_end;
             }
             cursor = end;
         }
         parts.push(from..text.len());
         parts.retain(|r| !r.is_empty());
-        parts
+        (parts, bodies)
     }
 
     /// The findings of one rendered file, each with its secret's text.

@@ -1,13 +1,19 @@
 //! Scanning one text with a [`RuleSet`]: one Aho-Corasick pass finds the
 //! lines holding some rule's keyword, and only those rules' regexes run,
 //! only on those lines (plus the few lines a multi-line rule may reach).
-//! Every step is linear in the text (the `regex` crate guarantees it), so a
-//! 10 MB minified line costs about as much as reading it.
+//! The few `whole_text` rules run once over the whole text, and
+//! [`super::key_body`] looks for private-key bodies that lost their
+//! `BEGIN` line. Every step is linear in the text (the `regex` crate
+//! guarantees it), so a 10 MB minified line costs about as much as reading
+//! it.
 
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+use regex::Captures;
+
+use super::key_body;
 use super::rules::{Rule, RuleSet};
 
 /// One match in a text. The secret itself is not kept: `span` points at it
@@ -53,7 +59,43 @@ impl RuleSet {
         for (line, rule) in todo {
             self.scan_line(text, &starts, line, rule, &mut found);
         }
-        keep_first_of_overlaps(found)
+        for &rule in &self.whole_text_rules {
+            self.scan_whole(text, &starts, rule, &mut found);
+        }
+        for body in key_body::find(text, &starts) {
+            found.push((
+                usize::MAX,
+                Hit {
+                    line: body.line + 1,
+                    rule: self.key_body.0.clone(),
+                    kind: self.key_body.1.clone(),
+                    masked: mask(&text[body.span.clone()]),
+                    start: body.span.start,
+                    span: body.span,
+                },
+            ));
+        }
+        keep_first_of_overlaps(found, self.reach())
+    }
+
+    /// The matches of `whole_text` rule `index` anywhere in `text`.
+    fn scan_whole(
+        &self,
+        text: &str,
+        starts: &[usize],
+        index: usize,
+        found: &mut Vec<(usize, Hit)>,
+    ) {
+        let rule = &self.rules[index];
+        for caps in rule.regex.captures_iter(text) {
+            let Some(whole) = caps.get(0) else { continue };
+            let line = line_of(starts, whole.start());
+            let start = starts[line];
+            let first = &text[start..line_end(text, starts, line)];
+            if let Some(hit) = self.hit(rule, &caps, 0, line, first) {
+                found.push((index, hit));
+            }
+        }
     }
 
     /// The matches of rule `index` that start on line `line` (0-based).
@@ -76,49 +118,75 @@ impl RuleSet {
             if whole.start() > first.len() {
                 break;
             }
-            let secret = rule.secret_group.and_then(|g| caps.get(g)).unwrap_or(whole);
-            if !self.reports(rule, secret.as_str(), first) {
-                continue;
+            if let Some(hit) = self.hit(rule, &caps, start, line, first) {
+                found.push((index, hit));
             }
-            let name = rule.name_group.and_then(|g| caps.get(g));
-            let masked = match name {
-                Some(n) => format!("{} = {}", n.as_str(), mask(secret.as_str())),
-                None => mask(secret.as_str()),
-            };
-            found.push((
-                index,
-                Hit {
-                    line: line + 1,
-                    rule: rule.id.clone(),
-                    kind: rule.description.clone(),
-                    masked,
-                    start: start + whole.start(),
-                    span: start + secret.start()..start + secret.end(),
-                },
-            ));
         }
     }
 
-    /// `true` when `secret`, found by `rule` on `line`, is worth reporting.
-    fn reports(&self, rule: &Rule, secret: &str, line: &str) -> bool {
+    /// The hit of one match of `rule` (`caps`, in a text that starts at
+    /// byte `base` of the scanned one, on 0-based `line` reading `first`),
+    /// unless the rule's allowlists or entropy say it is no secret.
+    fn hit(
+        &self,
+        rule: &Rule,
+        caps: &Captures<'_>,
+        base: usize,
+        line: usize,
+        first: &str,
+    ) -> Option<Hit> {
+        let whole = caps.get(0)?;
+        let secret = rule
+            .secret_groups
+            .iter()
+            .find_map(|&g| caps.get(g))
+            .unwrap_or(whole);
+        let name = rule.name_groups.iter().find_map(|&g| caps.get(g));
+        if !self.reports(rule, secret.as_str(), name.map(|n| n.as_str()), first) {
+            return None;
+        }
+        let masked = match name {
+            Some(n) => format!("{} = {}", n.as_str(), mask(secret.as_str())),
+            None => mask(secret.as_str()),
+        };
+        Some(Hit {
+            line: line + 1,
+            rule: rule.id.clone(),
+            kind: rule.description.clone(),
+            masked,
+            start: base + whole.start(),
+            span: base + secret.start()..base + secret.end(),
+        })
+    }
+
+    /// `true` when `secret` (assigned to `name`), found by `rule` on
+    /// `line`, is worth reporting.
+    fn reports(&self, rule: &Rule, secret: &str, name: Option<&str>, line: &str) -> bool {
         if rule.entropy.is_some_and(|min| entropy(secret) < min) {
             return false;
         }
-        !rule.allowlist.allows(secret, line) && !self.global.allows(secret, line)
+        let Some(judged) = rule.decode.apply(secret) else {
+            return false;
+        };
+        !rule.allowlist.allows(&judged, name, line) && !self.global.allows(secret, name, line)
     }
 }
 
 /// Where two rules matched overlapping text (a GitHub token assigned to
-/// `TOKEN`), the earlier rule in the file wins; the result is in text order.
-fn keep_first_of_overlaps(mut found: Vec<(usize, Hit)>) -> Vec<Hit> {
+/// `TOKEN`; a key body after its `BEGIN` line, which the header's rule
+/// reports from the line above), the match on the earlier line wins, then
+/// the earlier rule in the file; the result is in text order. Matches start
+/// at most `reach` lines above their secret, so only hits that close are
+/// compared.
+fn keep_first_of_overlaps(mut found: Vec<(usize, Hit)>, reach: usize) -> Vec<Hit> {
     found.sort_by_key(|(rule, h)| (h.line, *rule, h.span.start));
     let mut kept: Vec<Hit> = Vec::with_capacity(found.len());
-    let mut line_from = 0;
+    let mut from = 0;
     for (_, hit) in found {
-        if kept.last().is_some_and(|k| k.line != hit.line) {
-            line_from = kept.len();
+        while kept.get(from).is_some_and(|k| k.line + reach < hit.line) {
+            from += 1;
         }
-        let overlaps = kept[line_from..]
+        let overlaps = kept[from..]
             .iter()
             .any(|k| k.span.start < hit.span.end && hit.span.start < k.span.end);
         if !overlaps {
@@ -130,7 +198,7 @@ fn keep_first_of_overlaps(mut found: Vec<(usize, Hit)>) -> Vec<Hit> {
 }
 
 /// Byte offset of each line's first character.
-fn line_starts(text: &str) -> Vec<usize> {
+pub(super) fn line_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
     // `match_indices` on a char searches with memchr, fast even unoptimised.
     starts.extend(
@@ -147,7 +215,7 @@ fn line_of(starts: &[usize], pos: usize) -> usize {
 }
 
 /// End of line `line` (0-based), its newline excluded.
-fn line_end(text: &str, starts: &[usize], line: usize) -> usize {
+pub(super) fn line_end(text: &str, starts: &[usize], line: usize) -> usize {
     match starts.get(line + 1) {
         Some(&next) => next - 1,
         None => text.len(),

@@ -205,6 +205,28 @@ fn ordinary_code_is_not_flagged() {
         "                      passwd='geheim$parole')",
         "(\"http://user%2Dname:pass%2Eword@example.com/\", (\"user-name\", \"pass.word\")),",
         "(\"http://user%20space:pass%3Acolon@example.com/\", (\"user space\", \"pass:colon\")),",
+        // Issue 22: Django's template docstring (the value is a template
+        // expression closed by its own quote), and the shapes of Django's,
+        // numpy's and urllib3's other alarms.
+        "        >>> token = 'variable|default:\"Default value\"|date:\"Y-m-d\"'",
+        "    password_change_template = \"custom_admin/password_change_form.html\"",
+        "    _csrf_id_token = MASKED_TEST_SECRET2",
+        "                \"password\": \"1234567890\",",
+        "    ADMIN_PASSWORD = 'pbkdf2_sha256$30000$Vo0VlMnkR4Bk$qEvtdyZRWTcOsCnI/oQ7fVOu1XAURIZYoOZ3iq8Dr4M='",
+        "            \"PASSWORD\": \"superS3cret\",",
+        "<assemblyIdentity publicKeyToken=\"1fc8b3b9a1e18e3b\"></assemblyIdentity>",
+        "            ({\"basic_auth\": \"user:pass\"}, {\"authorization\": \"Basic dXNlcjpwYXNz6Q==\"}),",
+        "            \"authorization\": \"Basic 0ZbQvCfRjzrQv9Cw0YDQvtC70Yw=\"",
+        "The Authorization: Basic Authentication header",
+        "bypass_cache = 'x9Kq2LmZ8vWp'",
+        "redis://:password@localhost:6379/0",
+        "TWILIO_ACCOUNT_SID = 'ACxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'",
+        "sha = 'AC0123456789012345678901234567890123'",
+        "\"auth\": \"dXNlcjpwYXNzd29yZA==\"",
+        // awscli's and botocore's examples: resource names and page tokens.
+        "    \"encryptionKey\": \"arn:aws:kms:us-west-2:111122223333:key/a1b2c3d4-5678-90ab\",",
+        "    \"NextToken\": \"eyJNYXJrZXIiOiBudWxsLCAiYm90b190cnVuY2F0ZV9hbW91bnQiOiAyfQ3x\",",
+        "    \"ChangeToken\": \"abcd12f2-46da-4fdb-b8d5-fbd4c466928f\",",
     ];
     for line in lines {
         assert!(
@@ -243,6 +265,22 @@ fn a_huge_line_is_scanned_in_linear_time() {
     assert!(scan(&line).is_empty());
     let line = "token=\"".repeat(1 << 17);
     assert!(scan(&line).is_empty());
+    // The second round's shapes on adversarial input: keywords repeated
+    // on one line, and a megabyte of full-width base64 lines.
+    for piece in [
+        "authorization: basic ",
+        ";password=",
+        "?sv=2020-01-01&sig=",
+        "\"auth\":\"",
+        "redis://:",
+        "db_pass=",
+        "x-api-key: ",
+    ] {
+        let line = piece.repeat((1 << 20) / piece.len());
+        assert!(scan(&line).is_empty(), "{piece}");
+    }
+    let block = format!("{}\n", "QUJD".repeat(16)).repeat(1 << 14);
+    assert!(scan(&block).is_empty(), "one repeated line is no key");
 }
 
 #[test]
@@ -445,4 +483,40 @@ fn files_first_then_the_text_without_their_bodies() {
             "{format:?}: {blind:?}"
         );
     }
+}
+
+/// A key file named in a preset is one finding: the last pass reads the
+/// edges of its body again (without its `BEGIN` line at the far edge) and
+/// must not report the body's tail as a second, headless key.
+#[test]
+fn a_key_file_is_one_finding() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let b64 = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut key = String::from("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA");
+    for i in 16..25 * 64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        key.push(b64[(x % 64) as usize] as char);
+        if (i + 1) % 64 == 0 {
+            key.push('\n');
+        }
+    }
+    key.push_str("-----END RSA PRIVATE KEY-----\n");
+    std::fs::write(dir.path().join("deploy.key"), &key).expect("write");
+    std::fs::write(dir.path().join("a.py"), "x = 1\n").expect("write");
+    let preset = Preset {
+        files: ["deploy.key", "a.py"]
+            .map(crate::core::model::FileItem::new)
+            .to_vec(),
+        ..Preset::default()
+    };
+    let opts = crate::core::compose::ComposeOptions::from_settings(&Default::default());
+    let cache = FileCache::new();
+    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
+    assert!(c.text.contains(&key), "the key is in the context verbatim");
+    let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
+    let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
+    assert_eq!(shown, ["deploy.key:1: private key MIIE…(64 chars)"]);
 }
