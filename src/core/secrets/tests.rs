@@ -512,7 +512,11 @@ fn a_key_file_is_one_finding() {
             .to_vec(),
         ..Preset::default()
     };
-    let opts = crate::core::compose::ComposeOptions::from_settings(&Default::default());
+    // The user's own preset: the key file is read (`trust::entries`).
+    let opts = crate::core::compose::ComposeOptions {
+        consent: crate::core::trust::entries::EntryConsent::own(),
+        ..crate::core::compose::ComposeOptions::from_settings(&Default::default())
+    };
     let cache = FileCache::new();
     let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
     assert!(c.text.contains(&key), "the key is in the context verbatim");
