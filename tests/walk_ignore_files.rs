@@ -330,4 +330,24 @@ fn the_users_global_excludes_apply_and_the_repositorys_do_not() {
     assert!(out.status.success(), "{err}");
     assert!(text.contains("### app.py"), "{text}");
     assert!(!text.contains("LOCAL NOTES"), "global excludes: {text}");
+
+    // A repository's `!` lines (in its .gitignore or a shipped
+    // info/exclude) cannot lift the user's own global excludes.
+    p.write(".gitignore", "!*.local\n!mine/\n");
+    p.write(".git/info/exclude", "!notes.local\n");
+    p.write("mine/diary.md", "DIARY\n");
+    std::fs::write(&excludes, "*.local\nmine/\n").expect("write");
+    let mut cmd = p.cmd(&["build"]);
+    cmd.env("GIT_CONFIG_GLOBAL", &gitconfig);
+    let out = run_guarded(cmd);
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{err}");
+    assert!(
+        !text.contains("LOCAL NOTES"),
+        "re-included by the repository: {text}"
+    );
+    assert!(
+        !text.contains("DIARY"),
+        "re-included by the repository: {text}"
+    );
 }

@@ -162,13 +162,18 @@ impl IgnoreFiles {
         }
         let mut global = Match::None;
         fill(&mut global, &self.global, path, is_dir);
+        // The user's own global excludes are final: git lets a
+        // repository's `!` line re-include what they ignore, but for a
+        // context tool they are the user's privacy rule (`*.secret`,
+        // `mynotes/`), which a repository must not lift.
+        let private = global.is_ignore();
         let git = git.or(exclude).or(global);
-        let gitignored = git.is_ignore();
+        let gitignored = git.is_ignore() || private;
         let all = custom.or(ignore).or(git);
         let verdict = FileVerdict {
             gitignored,
-            ignored: all.is_ignore(),
-            whitelisted: all.is_whitelist(),
+            ignored: all.is_ignore() || private,
+            whitelisted: all.is_whitelist() && !private,
         };
         (verdict, via_unignore)
     }
