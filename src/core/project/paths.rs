@@ -4,7 +4,7 @@
 //!
 //! The walk up stops where git's `safe.directory` check would: a project
 //! file above the start that another user owns, or that lies at or beyond
-//! a sticky world-writable folder (`/tmp`), is not adopted — adopting one
+//! a world-writable folder (`/tmp`, or any `0777` one), is not adopted — adopting one
 //! would make that user's settings and presets govern the start folder and
 //! pull in its siblings. The start folder is the root then, and a
 //! [`RootNote`] says which file was passed over and how to use it on
@@ -38,7 +38,7 @@ pub enum RootNote {
         owner: u32,
         root: PathBuf,
     },
-    /// At or beyond `shared`, a sticky world-writable folder: not adopted;
+    /// At or beyond `shared`, a world-writable folder: not adopted;
     /// `root` (the start) is the root instead.
     Shared {
         file: PathBuf,
@@ -91,7 +91,7 @@ pub fn find_root(start: &Path) -> PathBuf {
 
 /// [`find_root`] with its note: the start folder's own project file is
 /// always adopted; above it, the walk adopts the nearest project file the
-/// current user owns, unless reaching it crosses a sticky world-writable
+/// current user owns, unless reaching it crosses a world-writable
 /// folder. A file it does not adopt ends the walk: the start folder is the
 /// root, and the note names the file.
 pub fn search_root(start: &Path) -> RootSearch {
@@ -170,13 +170,14 @@ fn project_file_owner(dir: &Path) -> Option<u32> {
     }
 }
 
-/// Sticky and writable by every user, like `/tmp`: anyone may have put a
-/// project file there.
+/// Writable by every user, like `/tmp` (sticky) or a careless `0777`
+/// folder (not sticky, where anyone may even replace the user's own
+/// files): anyone may have put a project file there.
 fn is_shared(dir: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o1002 == 0o1002)
+        fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o002 == 0o002)
     }
     #[cfg(not(unix))]
     {
@@ -498,8 +499,14 @@ mod tests {
                 note: None
             }
         );
-        // Sticky alone, or world-writable alone, is not shared.
-        for mode in [0o1755, 0o777] {
+        // World-writable without the sticky bit is shared too (anyone may
+        // even replace the user's own file there).
+        chmod(&shared, 0o777);
+        fs::remove_file(shared.join("work").join(PROJECT_FILE)).unwrap();
+        assert_eq!(search_root(&nested).root, nested, "0777 is shared");
+        fs::write(shared.join("work").join(PROJECT_FILE), "").unwrap();
+        // Sticky alone is not shared.
+        for mode in [0o1755, 0o755] {
             chmod(&shared, mode);
             fs::remove_file(shared.join("work").join(PROJECT_FILE)).unwrap();
             assert_eq!(search_root(&nested).root, shared, "{mode:o}");
