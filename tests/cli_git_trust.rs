@@ -235,8 +235,8 @@ fn filter_drivers_a_repository_configures_never_run() {
         ),
     );
     append(&p.path(".git/info/attributes"), "a0.txt filter=onbranch\n");
-    // The user's own driver (global config, as `git lfs install` writes
-    // one) is the user's program: it keeps working.
+    // Even the user's own driver (global config, as `git lfs install`
+    // writes one) never runs: the repository picks its files.
     let own = p.config_home.path().join("own-driver-ran");
     std::fs::write(
         p.config_home.path().join(".gitconfig"),
@@ -270,7 +270,7 @@ fn filter_drivers_a_repository_configures_never_run() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert!(ran.is_empty(), "repository filters ran: {ran:?}");
-    assert!(own.exists(), "the user's own filter driver ran");
+    assert!(!own.exists(), "the user's own filter driver ran");
     // And git still answered.
     assert!(texts[0].contains("### a.py"), "{}", texts[0]);
     assert!(texts[1].contains("\n-x = 1\n+x = 2\n"), "{}", texts[1]);
@@ -629,4 +629,69 @@ fn an_endless_attributes_file_ends_in_an_error() {
     let err = stderr(&out);
     assert!(err.contains("Out of memory"), "{err}");
     assert!(stdout(&out).is_empty());
+}
+
+/// A filter driver the user installed (global config, simulated with
+/// `GIT_CONFIG_GLOBAL`) runs a command relative to the work tree
+/// (`sh tools/x.sh`, as `python3 -m mod` imports the repository's own
+/// `mod.py`), and the repository selects it, through its `.gitattributes`
+/// or the user's global attributes: it never runs.
+#[test]
+fn the_user_s_own_filter_drivers_never_run_for_the_repository() {
+    let p = repo();
+    let marker = p.config_home.path().join("global-driver-ran");
+    p.write(
+        "tools/x.sh",
+        &format!("touch '{}'\ncat\n", marker.display()),
+    );
+    p.write(".gitattributes", "*.py filter=x\n");
+    git(&p, p.root(), &["add", "-A"]);
+    git(&p, p.root(), &["commit", "-qm", "tools"]);
+    p.write("a.py", "x = 3\n");
+    let attributes = p.config_home.path().join("global-attributes");
+    std::fs::write(&attributes, "*.txt filter=y\n").expect("write");
+    let global = p.config_home.path().join("global.gitconfig");
+    std::fs::write(
+        &global,
+        format!(
+            "[filter \"x\"]\n\tclean = sh tools/x.sh\n\tsmudge = cat\n\trequired = true\n\
+             [filter \"y\"]\n\tclean = sh tools/x.sh\n\
+             [core]\n\tattributesFile = {}\n",
+            attributes.display()
+        ),
+    )
+    .expect("write");
+    let global = global.display().to_string();
+    let env = [("GIT_CONFIG_GLOBAL", global.as_str())];
+    // git itself runs the driver on a stat-dirty tree.
+    make_stat_dirty(p.root());
+    let probe = Command::new("git")
+        .args(["diff", "--name-only"])
+        .current_dir(p.root())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", &global)
+        .output()
+        .expect("git");
+    assert!(probe.status.success());
+    assert!(marker.exists(), "the global driver is live");
+    std::fs::remove_file(&marker).expect("rm");
+
+    for args in [
+        &["build", "--diff", "HEAD"][..],
+        &["build", "--changed"],
+        &["add", "--changed"],
+    ] {
+        make_stat_dirty(p.root());
+        let out = run_in(&p, p.root(), args, &env);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(!marker.exists(), "{args:?} ran the user's filter driver");
+        if args[1] == "--diff" {
+            assert!(
+                stdout(&out).contains("\n-x = 2\n+x = 3\n"),
+                "{}",
+                stdout(&out)
+            );
+        }
+    }
+    assert!(preset_paths(&p).contains(&"a.py".to_string()));
 }
