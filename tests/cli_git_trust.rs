@@ -695,3 +695,32 @@ fn the_user_s_own_filter_drivers_never_run_for_the_repository() {
     }
     assert!(preset_paths(&p).contains(&"a.py".to_string()));
 }
+
+/// A bare repository laid out at the project root (`HEAD`, `config`,
+/// `objects/`, `refs/`, no `.git`) with `core.worktree = .` (and
+/// `core.bare = false`, without which git refuses it) would make
+/// the git directory itself the work tree: its `config`, `HEAD` and hooks
+/// would be added as changed files. Refused, with the reason.
+#[test]
+fn a_bare_repository_at_the_root_is_refused() {
+    let p = Project::empty();
+    git(&p, p.root(), &["init", "-q", "--bare", "-b", "main"]);
+    git(&p, p.root(), &["config", "core.bare", "false"]);
+    git(&p, p.root(), &["config", "core.worktree", "."]);
+    p.write("mine.py", "m = 1\n");
+    for args in [
+        &["build", "--diff"][..],
+        &["build", "--changed"],
+        &["add", "--changed"],
+    ] {
+        let out = run(&p, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("its git directory is the project itself"),
+            "{args:?}: {err}"
+        );
+        assert!(!stdout(&out).contains("[core]"), "{args:?}");
+    }
+    assert!(preset_paths(&p).is_empty(), "{:?}", preset_paths(&p));
+}
