@@ -724,3 +724,68 @@ fn a_bare_repository_at_the_root_is_refused() {
     }
     assert!(preset_paths(&p).is_empty(), "{:?}", preset_paths(&p));
 }
+
+/// A tracked credential file (`*.tfvars`, `walk::is_sensitive`) that git
+/// reports as changed is never in `--diff`, `--changed` or what
+/// `add --changed` adds, and `add --changed` records no consent for
+/// anything: the user named no file.
+#[test]
+fn changed_credential_files_never_reach_the_diff_the_preset_or_consent() {
+    let p = repo();
+    p.write("prod.tfvars", "db_password = \"old\"\n");
+    git(&p, p.root(), &["add", "-A"]);
+    git(&p, p.root(), &["commit", "-qm", "vars"]);
+    p.write("a.py", "x = 3\n");
+    p.write("prod.tfvars", "db_password = \"realpw\"\n");
+    p.write("new.tfvars", "token = \"untrackedpw\"\n");
+    for args in [
+        &["build", "--diff", "HEAD"][..],
+        &["build", "--changed"],
+        &["build", "--changed", "--diff"],
+    ] {
+        let out = run(&p, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(!text.contains("realpw"), "{args:?}: {text}");
+        assert!(!text.contains("untrackedpw"), "{args:?}: {text}");
+        // Named in a note only, never as a file, a part or an untracked
+        // file of the context.
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with("> note:"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!body.contains("tfvars"), "{args:?}: {text}");
+        assert!(text.contains("a.py"), "{args:?}: {text}");
+        let said = format!("{text}{}", stderr(&out));
+        assert!(
+            said.contains("2 changed credential file(s) left out"),
+            "{args:?}: {said}"
+        );
+    }
+    let out = run(&p, &["add", "--changed"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("2 changed credential file(s) left out"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(preset_paths(&p), ["a.py"]);
+    // Nothing was recorded as the user's own choice (the trust store,
+    // under XDG_STATE_HOME, holds no allowed entry)…
+    let store = p.config_home.path().join("state/ctxcurate/trust");
+    for record in std::fs::read_dir(&store).into_iter().flatten().flatten() {
+        let text = std::fs::read_to_string(record.path()).unwrap_or_default();
+        assert!(!text.contains("allow "), "consent recorded: {text}");
+    }
+    // …so an entry the
+    // repository adds to its preset later is still held.
+    let file = p.read("ctxcurate.toml");
+    p.write(
+        "ctxcurate.toml",
+        &file.replace("\"a.py\"", "\"a.py\", \"prod.tfvars\""),
+    );
+    let out = run(&p, &["build"]);
+    let text = stdout(&out);
+    assert!(!text.contains("realpw"), "{text}");
+}
