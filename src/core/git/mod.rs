@@ -546,6 +546,31 @@ mod tests {
     }
 
     #[test]
+    fn changed_credential_and_blacklisted_files_are_held_back_even_when_walked() {
+        let changed = ChangedFiles {
+            against: "HEAD".into(),
+            paths: ["a.py", "prod.tfvars", "app/.env", "history.toml"]
+                .map(String::from)
+                .to_vec(),
+            ..ChangedFiles::default()
+        };
+        // The walk shows credential files (a user may pick one by name).
+        let walked = ["a.py", "prod.tfvars", "app/.env", "history.toml"].map(String::from);
+        let out = changed.in_walk(&walked);
+        assert_eq!(out.paths, ["a.py"]);
+        assert_eq!(out.credentials, ["prod.tfvars", "app/.env"]);
+        assert_eq!(out.ignored, ["history.toml"]);
+        assert!(
+            out.notes()
+                .iter()
+                .any(|n| n
+                    .starts_with("2 changed credential file(s) left out: prod.tfvars, app/.env")),
+            "{:?}",
+            out.notes()
+        );
+    }
+
+    #[test]
     fn option_like_revisions_are_refused_before_git_runs() {
         let repo = Repo {
             root: PathBuf::from("/nonexistent"),
