@@ -235,8 +235,8 @@ fn filter_drivers_a_repository_configures_never_run() {
         ),
     );
     append(&p.path(".git/info/attributes"), "a0.txt filter=onbranch\n");
-    // The user's own driver (global config, as `git lfs install` writes
-    // one) is the user's program: it keeps working.
+    // Even the user's own driver (global config, as `git lfs install`
+    // writes one) never runs: the repository picks its files.
     let own = p.config_home.path().join("own-driver-ran");
     std::fs::write(
         p.config_home.path().join(".gitconfig"),
@@ -270,7 +270,7 @@ fn filter_drivers_a_repository_configures_never_run() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert!(ran.is_empty(), "repository filters ran: {ran:?}");
-    assert!(own.exists(), "the user's own filter driver ran");
+    assert!(!own.exists(), "the user's own filter driver ran");
     // And git still answered.
     assert!(texts[0].contains("### a.py"), "{}", texts[0]);
     assert!(texts[1].contains("\n-x = 1\n+x = 2\n"), "{}", texts[1]);
@@ -629,4 +629,163 @@ fn an_endless_attributes_file_ends_in_an_error() {
     let err = stderr(&out);
     assert!(err.contains("Out of memory"), "{err}");
     assert!(stdout(&out).is_empty());
+}
+
+/// A filter driver the user installed (global config, simulated with
+/// `GIT_CONFIG_GLOBAL`) runs a command relative to the work tree
+/// (`sh tools/x.sh`, as `python3 -m mod` imports the repository's own
+/// `mod.py`), and the repository selects it, through its `.gitattributes`
+/// or the user's global attributes: it never runs.
+#[test]
+fn the_user_s_own_filter_drivers_never_run_for_the_repository() {
+    let p = repo();
+    let marker = p.config_home.path().join("global-driver-ran");
+    p.write(
+        "tools/x.sh",
+        &format!("touch '{}'\ncat\n", marker.display()),
+    );
+    p.write(".gitattributes", "*.py filter=x\n");
+    git(&p, p.root(), &["add", "-A"]);
+    git(&p, p.root(), &["commit", "-qm", "tools"]);
+    p.write("a.py", "x = 3\n");
+    let attributes = p.config_home.path().join("global-attributes");
+    std::fs::write(&attributes, "*.txt filter=y\n").expect("write");
+    let global = p.config_home.path().join("global.gitconfig");
+    std::fs::write(
+        &global,
+        format!(
+            "[filter \"x\"]\n\tclean = sh tools/x.sh\n\tsmudge = cat\n\trequired = true\n\
+             [filter \"y\"]\n\tclean = sh tools/x.sh\n\
+             [core]\n\tattributesFile = {}\n",
+            attributes.display()
+        ),
+    )
+    .expect("write");
+    let global = global.display().to_string();
+    let env = [("GIT_CONFIG_GLOBAL", global.as_str())];
+    // git itself runs the driver on a stat-dirty tree.
+    make_stat_dirty(p.root());
+    let probe = Command::new("git")
+        .args(["diff", "--name-only"])
+        .current_dir(p.root())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", &global)
+        .output()
+        .expect("git");
+    assert!(probe.status.success());
+    assert!(marker.exists(), "the global driver is live");
+    std::fs::remove_file(&marker).expect("rm");
+
+    for args in [
+        &["build", "--diff", "HEAD"][..],
+        &["build", "--changed"],
+        &["add", "--changed"],
+    ] {
+        make_stat_dirty(p.root());
+        let out = run_in(&p, p.root(), args, &env);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        assert!(!marker.exists(), "{args:?} ran the user's filter driver");
+        if args[1] == "--diff" {
+            assert!(
+                stdout(&out).contains("\n-x = 2\n+x = 3\n"),
+                "{}",
+                stdout(&out)
+            );
+        }
+    }
+    assert!(preset_paths(&p).contains(&"a.py".to_string()));
+}
+
+/// A bare repository laid out at the project root (`HEAD`, `config`,
+/// `objects/`, `refs/`, no `.git`) with `core.worktree = .` (and
+/// `core.bare = false`, without which git refuses it) would make
+/// the git directory itself the work tree: its `config`, `HEAD` and hooks
+/// would be added as changed files. Refused, with the reason.
+#[test]
+fn a_bare_repository_at_the_root_is_refused() {
+    let p = Project::empty();
+    git(&p, p.root(), &["init", "-q", "--bare", "-b", "main"]);
+    git(&p, p.root(), &["config", "core.bare", "false"]);
+    git(&p, p.root(), &["config", "core.worktree", "."]);
+    p.write("mine.py", "m = 1\n");
+    for args in [
+        &["build", "--diff"][..],
+        &["build", "--changed"],
+        &["add", "--changed"],
+    ] {
+        let out = run(&p, args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("its git directory is the project itself"),
+            "{args:?}: {err}"
+        );
+        assert!(!stdout(&out).contains("[core]"), "{args:?}");
+    }
+    assert!(preset_paths(&p).is_empty(), "{:?}", preset_paths(&p));
+}
+
+/// A tracked credential file (`*.tfvars`, `walk::is_sensitive`) that git
+/// reports as changed is never in `--diff`, `--changed` or what
+/// `add --changed` adds, and `add --changed` records no consent for
+/// anything: the user named no file.
+#[test]
+fn changed_credential_files_never_reach_the_diff_the_preset_or_consent() {
+    let p = repo();
+    p.write("prod.tfvars", "db_password = \"old\"\n");
+    git(&p, p.root(), &["add", "-A"]);
+    git(&p, p.root(), &["commit", "-qm", "vars"]);
+    p.write("a.py", "x = 3\n");
+    p.write("prod.tfvars", "db_password = \"realpw\"\n");
+    p.write("new.tfvars", "token = \"untrackedpw\"\n");
+    for args in [
+        &["build", "--diff", "HEAD"][..],
+        &["build", "--changed"],
+        &["build", "--changed", "--diff"],
+    ] {
+        let out = run(&p, args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        assert!(!text.contains("realpw"), "{args:?}: {text}");
+        assert!(!text.contains("untrackedpw"), "{args:?}: {text}");
+        // Named in a note only, never as a file, a part or an untracked
+        // file of the context.
+        let body: String = text
+            .lines()
+            .filter(|l| !l.starts_with("> note:"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!body.contains("tfvars"), "{args:?}: {text}");
+        assert!(text.contains("a.py"), "{args:?}: {text}");
+        let said = format!("{text}{}", stderr(&out));
+        assert!(
+            said.contains("2 changed credential file(s) left out"),
+            "{args:?}: {said}"
+        );
+    }
+    let out = run(&p, &["add", "--changed"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("2 changed credential file(s) left out"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(preset_paths(&p), ["a.py"]);
+    // Nothing was recorded as the user's own choice (the trust store,
+    // under XDG_STATE_HOME, holds no allowed entry)…
+    let store = p.config_home.path().join("state/ctxcurate/trust");
+    for record in std::fs::read_dir(&store).into_iter().flatten().flatten() {
+        let text = std::fs::read_to_string(record.path()).unwrap_or_default();
+        assert!(!text.contains("allow "), "consent recorded: {text}");
+    }
+    // …so an entry the
+    // repository adds to its preset later is still held.
+    let file = p.read("ctxcurate.toml");
+    p.write(
+        "ctxcurate.toml",
+        &file.replace("\"a.py\"", "\"a.py\", \"prod.tfvars\""),
+    );
+    let out = run(&p, &["build"]);
+    let text = stdout(&out);
+    assert!(!text.contains("realpw"), "{text}");
 }

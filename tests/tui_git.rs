@@ -301,3 +301,40 @@ fn a_gitdir_file_to_another_repository_turns_the_keys_off() {
         assert!(!p.path("ctxcurate.toml").exists(), "{key} wrote nothing");
     }
 }
+
+/// A tracked credential file git reports as changed (`prod.tfvars`) is
+/// neither marked nor included by `+`, and the status line says why.
+#[test]
+fn plus_never_includes_a_changed_credential_file() {
+    let p = repo();
+    p.write("prod.tfvars", "db_password = \"old\"\n");
+    git(&p, p.root(), &["add", "prod.tfvars"]);
+    git(
+        &p,
+        p.root(),
+        &[
+            "-c",
+            "user.name=T",
+            "-c",
+            "user.email=t@example.com",
+            "commit",
+            "-qm",
+            "vars",
+            // Only it: `src/c.py` stays staged.
+            "--",
+            "prod.tfvars",
+        ],
+    );
+    p.write("prod.tfvars", "db_password = \"realpw\"\n");
+    let mut h = open(&p);
+    h.key("+");
+    assert_eq!(preset_paths(&p), ["d.py", "src/a.py", "src/c.py"]);
+    let (text, _) = status(&h);
+    assert!(
+        text.contains("1 changed credential file(s) left out: prod.tfvars"),
+        "{text}"
+    );
+    let marks = h.state.changed.clone().expect("marked");
+    assert!(!marks.paths.iter().any(|p| p.ends_with(".tfvars")));
+    assert!(!h.composed_text().contains("realpw"));
+}

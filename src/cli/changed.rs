@@ -5,7 +5,10 @@
 //!
 //! Changed files pass through the project's walk, so what the walk never
 //! shows (built-in ignores such as `ctxcurate.toml` itself,
-//! `.ctxcurateignore`, binaries the walk skips) is not added either.
+//! `.ctxcurateignore`, binaries the walk skips) is not added either, nor
+//! is a credential file (`core::git::held_back`), whose diff is dropped
+//! too. `add --changed` records no consent: git named the files, not the
+//! user.
 //! Outside a git repository each of these is a user error (exit 1) and
 //! nothing is changed or written.
 
@@ -60,7 +63,9 @@ pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ct
             paths,
             mode,
             target,
-            changed: None,
+            // Set, so that the add records no consent: git named these
+            // files, the user did not.
+            changed: Some(rev.to_string()),
         },
         ctx,
     )

@@ -35,8 +35,13 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             paths,
             mode,
             target,
-            ..
-        } => add(project, &paths, mode, &target, ctx)?,
+            changed,
+        } => {
+            // `add --changed` (which passes its files here with `changed`
+            // set) adds what git named, not the user: no consent recorded.
+            let own_choice = changed.is_none();
+            add(project, &paths, mode, &target, own_choice, ctx)?
+        }
         Command::Rm { paths, target } => rm(project, &paths, &target, ctx)?,
         Command::Set {
             path,
@@ -231,6 +236,7 @@ fn add(
     paths: &[String],
     mode: Option<ViewMode>,
     target: &PresetTarget,
+    own_choice: bool,
     ctx: &mut Ctx,
 ) -> Result<String> {
     let root = project.root.clone();
@@ -265,7 +271,9 @@ fn add(
             )?,
         }
     }
-    allow_own(project, &own, ctx)?;
+    if own_choice {
+        allow_own(project, &own, ctx)?;
+    }
     Ok(format!(
         "added {} entr{} to preset {name}{}",
         added.len(),

@@ -1,5 +1,5 @@
-//! Running `git` so that nothing a repository configures runs a program,
-//! and so that a git that never ends (a FIFO where `.git/index` should
+//! Running `git` so that nothing a repository configures runs a program
+//! (no filter driver at all, not even the user's own), and so that a git that never ends (a FIFO where `.git/index` should
 //! be, a hung network filesystem) is stopped at a deadline. Every git run
 //! of `core::git` goes through [`Git`]; the audit of what a repository's
 //! config could make git run is in `core::git`'s header.
@@ -122,15 +122,17 @@ impl Git {
         &self.root
     }
 
-    /// Empty every filter driver the repository's config defines or
-    /// changes (its `clean`, `smudge` and `process`) and make none
-    /// required, so that comparing the work tree with the index never
-    /// runs one. git lists the names itself, following `include.path` and
-    /// `includeIf` as it would when it runs a filter. A driver only the
-    /// user's own config (global, system, command line) defines, such as
-    /// `git lfs install` writes, is the user's program and keeps working.
+    /// Empty every filter driver git knows of, at any scope (the
+    /// repository's config and what it includes, but also the user's
+    /// global and system config and the command line): its `clean`,
+    /// `smudge` and `process`, and make none required, so that comparing
+    /// the work tree with the index never runs one. A driver the user
+    /// installed is no safer: the repository chooses which files it gets
+    /// (`.gitattributes`), steers it through settings of its own
+    /// (`lfs.extension.*` in a shipped `.git/config`) and is its working
+    /// directory (`python3 -m mod` imports the repository's `mod.py`).
     pub fn neutralise_filters(&mut self) -> Result<(), GitError> {
-        let listed = match self.run(&["config", "-z", "--show-scope", "--get-regexp", r"^filter\."])
+        let listed = match self.run(&["config", "-z", "--name-only", "--get-regexp", r"^filter\."])
         {
             Ok(out) => out,
             // Status 1: no such key, so no filter.
@@ -293,22 +295,12 @@ fn kill_group(child: &Child) {
     }
 }
 
-/// The config settings that empty each filter driver the repository
-/// names in `listed` (`git config -z --show-scope --get-regexp
-/// ^filter\.` output: `scope\0key\nvalue\0`, or `scope\0key\0` for a key
-/// with no value). A name any setting outside the user's own scopes
-/// (`global`, `system`, `command`) touches is emptied whole.
+/// The config settings that empty each filter driver named in `listed`
+/// (`git config -z --name-only --get-regexp ^filter\.` output: `key\0`
+/// for each setting, whatever its scope), each name once.
 fn neutral_filter_settings(listed: &[u8]) -> Vec<(OsString, OsString)> {
     let mut names: Vec<&[u8]> = Vec::new();
-    let mut fields = listed.split(|&b| b == 0);
-    while let Some(scope) = fields.next() {
-        let Some(entry) = fields.next() else {
-            break;
-        };
-        if matches!(scope, b"global" | b"system" | b"command") {
-            continue;
-        }
-        let key = entry.split(|&b| b == b'\n').next().unwrap_or_default();
+    for key in listed.split(|&b| b == 0) {
         let Some(rest) = key.strip_prefix(b"filter.") else {
             continue;
         };
@@ -346,12 +338,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_filter_name_the_repository_touches_is_emptied_and_not_required() {
-        let listed =
-            b"local\0filter.lfs.clean\ngit-lfs clean -- %f\0local\0filter.lfs.process\nx\0\
-                       worktree\0filter.a.b=c.smudge\ny\0local\0filter.flag.required\0\
-                       global\0filter.mine.clean\nmine\0system\0filter.sys.clean\ns\0\
-                       global\0filter.flag.clean\nf\0";
+    fn every_filter_name_at_every_scope_is_emptied_and_not_required() {
+        // Names as `--name-only -z` lists them: from the repository, an
+        // include, the user's global config and the command line alike.
+        let listed = b"filter.lfs.clean\0filter.lfs.process\0filter.a.b=c.smudge\0\
+                       filter.flag.required\0filter.mine.clean\0filter.lfs.smudge\0\
+                       filter.flag.clean\0";
         let settings = neutral_filter_settings(listed);
         let keys: Vec<&str> = settings.iter().filter_map(|(k, _)| k.to_str()).collect();
         assert_eq!(
@@ -369,6 +361,10 @@ mod tests {
                 "filter.flag.smudge",
                 "filter.flag.process",
                 "filter.flag.required",
+                "filter.mine.clean",
+                "filter.mine.smudge",
+                "filter.mine.process",
+                "filter.mine.required",
             ]
         );
         assert!(settings.iter().all(|(k, v)| v.to_str()

@@ -21,6 +21,10 @@ pub struct CappedDiff {
     left: u64,
     pub files: Vec<FileDiff>,
     pub notes: Vec<String>,
+    /// The files whose parts are never kept ([`super::held_back`]:
+    /// credential files), in git's order: dropped whole, they take
+    /// nothing of the cap.
+    pub held: Vec<String>,
     /// The part being read: its header's path (`Err`: the header as
     /// read, which named none), its bytes (until it outgrows `left`) and
     /// its size.
@@ -35,6 +39,7 @@ impl CappedDiff {
             left: max_bytes,
             files: Vec::new(),
             notes: Vec::new(),
+            held: Vec::new(),
             path: Err(String::new()),
             part: Vec::new(),
             part_size: 0,
@@ -79,6 +84,12 @@ impl CappedDiff {
                 return;
             }
         };
+        if super::held_back(&path) {
+            if !self.held.contains(&path) {
+                self.held.push(path);
+            }
+            return;
+        }
         if size > self.left {
             self.notes.push(format!(
                 "{path}: its diff ({size} bytes) is left out: the diff is capped at max_file_size"

@@ -6,7 +6,9 @@
 //! context (as deletions in a diff, say).
 //!
 //! Accepted, with `T` the work tree git reports, `G` the git directory and
-//! `C` the common directory (all resolved):
+//! `C` the common directory (all resolved), never when `G` or `C` is the
+//! project root or a folder around it (a bare repository laid out at the
+//! root, made a work tree by `core.worktree = .`), and then when:
 //! * `T` is the project root or a folder above it (a project may be a
 //!   subfolder of its repository), and
 //! * `G` and `C` both lie inside the project root and `T` is the root (a
@@ -46,6 +48,20 @@ pub fn check(root: &Path, layout: &Layout) -> Result<(), String> {
     let top = canon(&layout.toplevel)?;
     let git_dir = canon(&layout.git_dir)?;
     let common = canon(&layout.common_dir)?;
+    // A git directory laid out at the root itself (a bare repository's
+    // `HEAD`, `config`, `objects/`, made a work tree by `core.worktree =
+    // .`), or one the root lies in, would make git's own files the
+    // project's: its `config` and hooks would be "changed files".
+    if let Some(dir) = [&git_dir, &common]
+        .into_iter()
+        .find(|d| root.starts_with(d))
+    {
+        return Err(format!(
+            "its git directory is the project itself, or holds it ({}): a bare \
+             repository's files are not a work tree",
+            dir.display()
+        ));
+    }
     if !root.starts_with(&top) {
         return Err(format!(
             "its work tree is {} (core.worktree), which does not hold the project",
@@ -188,6 +204,18 @@ mod tests {
         )
         .unwrap();
         assert_eq!(check(&root, &layout(&root, &wt, &vgit, None)), Ok(()));
+    }
+
+    #[test]
+    fn a_git_directory_at_or_around_the_root_is_refused() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("root");
+        std::fs::create_dir_all(root.join("sub")).unwrap();
+        let why = check(&root, &layout(&root, &root, &root, Some("."))).unwrap_err();
+        assert!(why.contains("is the project itself"), "{why}");
+        let sub = root.join("sub");
+        let why = check(&sub, &layout(&sub, &root, &root, Some("sub"))).unwrap_err();
+        assert!(why.contains("is the project itself, or holds it"), "{why}");
     }
 
     #[test]

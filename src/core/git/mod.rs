@@ -11,7 +11,10 @@
 //!
 //! * the repository must be this checkout's own (`location`): a `.git`
 //!   file, link, `core.worktree` or `commondir` leading to another
-//!   repository turns the git features off, with the reason;
+//!   repository, or a git directory that is the project root itself (a
+//!   bare layout), turns the git features off, with the reason;
+//! * a changed credential file (`held_back`) is never listed, added or
+//!   diffed: a change is not the user naming it;
 //! * every run has a deadline (30 s; `CTXCURATE_GIT_TIMEOUT` in seconds)
 //!   and is killed with its process group when it passes (`command`: a
 //!   FIFO for `.git/index` hangs git forever), and a heap cap (a file git
@@ -31,7 +34,7 @@
 //!
 //! | setting | reached by | held off by |
 //! |---|---|---|
-//! | `filter.*.clean`/`smudge`/`process` (via `.gitattributes`, `.git/info/attributes`) | `diff` of a stat-dirty file | every name `git config` lists emptied, `required=false` |
+//! | `filter.*.clean`/`smudge`/`process` (via `.gitattributes`, `.git/info/attributes`, the user's global attributes) | `diff` of a stat-dirty file | every name `git config` lists at any scope emptied, `required=false`: the user's own drivers too, since the repository picks their files, steers them (`lfs.extension.*`) and is their working directory (`python3 -m mod` imports its `mod.py`); the cost is that a stat-dirty file a driver would have cleaned (LFS) shows as changed, or binary |
 //! | `diff.external`, `diff.*.command` | `diff` | `--no-ext-diff`, `diff.external=` |
 //! | `diff.*.textconv` | `diff` | `--no-textconv` |
 //! | `core.fsmonitor` | `diff`, `ls-files` | `core.fsmonitor=false` |
@@ -130,6 +133,9 @@ pub struct ChangedInProject {
     /// Changed files the project ignores (the project file itself, which
     /// is never shown, is not listed).
     pub ignored: Vec<String>,
+    /// Changed files that hold credentials ([`held_back`]): never added
+    /// or sent because they changed; the user names one to take it.
+    pub credentials: Vec<String>,
     /// Changed files the preset's `exclude` names
     /// ([`ChangedInProject::without_excluded`]).
     pub excluded: Vec<String>,
@@ -139,21 +145,37 @@ pub struct ChangedInProject {
     pub not_utf8: usize,
 }
 
+/// `true` for a changed file that `--changed`, `--diff`, `add --changed`
+/// and the TUI's changed-files keys never take, whatever git says: a
+/// credential file (`walk::is_sensitive`: a tracked `prod.tfvars` that
+/// changed is no request to send it) or one no composition may hold
+/// (`walk::is_blacklisted`). The walk shows credential files, so that the
+/// user can pick one by name; a change is not the user naming it.
+pub fn held_back(path: &str) -> bool {
+    crate::core::walk::is_sensitive(path) || crate::core::walk::is_blacklisted(path)
+}
+
 impl ChangedFiles {
-    /// Keep the files `walked` (a project's walk) shows.
+    /// Keep the files `walked` (a project's walk) shows, less the ones
+    /// [`held_back`].
     pub fn in_walk(self, walked: &[String]) -> ChangedInProject {
         let shown: std::collections::HashSet<&str> = walked.iter().map(String::as_str).collect();
-        let (paths, ignored): (Vec<String>, Vec<String>) = self
-            .paths
+        let (held, paths): (Vec<String>, Vec<String>) =
+            self.paths.into_iter().partition(|p| held_back(p));
+        let (credentials, blacklisted): (Vec<String>, Vec<String>) = held
             .into_iter()
-            .partition(|p| shown.contains(p.as_str()));
+            .partition(|p| crate::core::walk::is_sensitive(p));
+        let (paths, ignored): (Vec<String>, Vec<String>) =
+            paths.into_iter().partition(|p| shown.contains(p.as_str()));
         ChangedInProject {
             against: self.against,
             paths,
             ignored: ignored
                 .into_iter()
+                .chain(blacklisted)
                 .filter(|p| p != crate::core::project::PROJECT_FILE)
                 .collect(),
+            credentials,
             excluded: Vec::new(),
             deleted: self.deleted.len(),
             not_utf8: self.not_utf8,
@@ -192,6 +214,9 @@ impl ChangedInProject {
                 if self.ignored.len() > 5 { ", …" } else { "" }
             ));
         }
+        if !self.credentials.is_empty() {
+            notes.push(credentials_note(&self.credentials));
+        }
         if !self.excluded.is_empty() {
             let names: Vec<&str> = self.excluded.iter().take(5).map(String::as_str).collect();
             notes.push(format!(
@@ -212,6 +237,18 @@ impl ChangedInProject {
         }
         notes
     }
+}
+
+/// The note for changed credential files left out ([`held_back`]).
+fn credentials_note(paths: &[String]) -> String {
+    let names: Vec<&str> = paths.iter().take(5).map(String::as_str).collect();
+    format!(
+        "{} changed credential file(s) left out: {}{} (a change never sends one; \
+         `ctxcurate add PATH` does)",
+        paths.len(),
+        names.join(", "),
+        if paths.len() > 5 { ", …" } else { "" }
+    )
 }
 
 /// Which of `paths` a preset's `exclude` names (a path, a folder or a
@@ -366,8 +403,11 @@ impl Repo {
         })?;
         changes.files = reader.files;
         changes.notes = reader.notes;
+        // Credential files: neither their diff nor their name.
+        let mut held = reader.held;
         for name in split_z(&self.untracked_raw()?) {
             match std::str::from_utf8(name) {
+                Ok(path) if held_back(path) => held.push(path.to_string()),
                 Ok(path) => changes.untracked.push(path.to_string()),
                 Err(_) => changes
                     .notes
@@ -375,6 +415,18 @@ impl Repo {
             }
         }
         changes.untracked.sort();
+        let (credentials, blacklisted): (Vec<String>, Vec<String>) = held
+            .into_iter()
+            .partition(|p| crate::core::walk::is_sensitive(p));
+        if !credentials.is_empty() {
+            changes.notes.push(credentials_note(&credentials));
+        }
+        if !blacklisted.is_empty() {
+            changes.notes.push(format!(
+                "{} changed file(s) no context may hold left out",
+                blacklisted.len()
+            ));
+        }
         Ok(changes)
     }
 
@@ -488,6 +540,31 @@ mod tests {
         assert_eq!(out.excluded, ["lib/x.py", "secret.py", "gen/y.py"]);
         assert!(
             out.notes()[0].starts_with("3 changed file(s) the preset excludes left out: lib/x.py"),
+            "{:?}",
+            out.notes()
+        );
+    }
+
+    #[test]
+    fn changed_credential_and_blacklisted_files_are_held_back_even_when_walked() {
+        let changed = ChangedFiles {
+            against: "HEAD".into(),
+            paths: ["a.py", "prod.tfvars", "app/.env", "history.toml"]
+                .map(String::from)
+                .to_vec(),
+            ..ChangedFiles::default()
+        };
+        // The walk shows credential files (a user may pick one by name).
+        let walked = ["a.py", "prod.tfvars", "app/.env", "history.toml"].map(String::from);
+        let out = changed.in_walk(&walked);
+        assert_eq!(out.paths, ["a.py"]);
+        assert_eq!(out.credentials, ["prod.tfvars", "app/.env"]);
+        assert_eq!(out.ignored, ["history.toml"]);
+        assert!(
+            out.notes()
+                .iter()
+                .any(|n| n
+                    .starts_with("2 changed credential file(s) left out: prod.tfvars, app/.env")),
             "{:?}",
             out.notes()
         );
