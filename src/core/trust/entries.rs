@@ -55,14 +55,12 @@ pub struct Held {
     pub reason: Reason,
 }
 
-/// The folders of version control systems: what is in them is the tool's
-/// own data (`.git/config` holds the tokens a CI checkout writes).
-const VCS_FOLDERS: &[&str] = &[".git", ".hg", ".svn", ".bzr", "_darcs", "CVS", ".jj"];
-
 /// `true` for a path inside a version control folder (`.git/…`, `.hg/…`,
-/// `.svn/…` at any depth), or that folder itself.
+/// `.pijul/…`, `.sl/…` at any depth: [`walk::VCS_DIRS`], the one list the
+/// walk uses too), or that folder itself: what is in them is the tool's
+/// own data (`.git/config` holds the tokens a CI checkout writes).
 pub fn is_vcs_path(rel: &str) -> bool {
-    rel.split('/').any(|c| VCS_FOLDERS.contains(&c))
+    rel.split('/').any(|c| walk::VCS_DIRS.contains(&c))
 }
 
 /// What a composition may take from a preset's explicit entries: nothing
@@ -445,6 +443,24 @@ mod tests {
                 .held(root, &entries, None, &Default::default())
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn every_vcs_folder_is_version_control_data() {
+        for rel in [
+            ".git/config",
+            ".hg/hgrc",
+            "sub/.pijul/config",
+            ".sl/config",
+            ".sl/store/x",
+            ".jj/repo/store/x",
+            "_FOSSIL_",
+        ] {
+            assert_eq!(lexical_reason(rel), Some(Reason::Vcs), "{rel}");
+        }
+        for rel in ["src/sl/x.py", "docs/git.md", "pijul.txt"] {
+            assert_eq!(lexical_reason(rel), None, "{rel}");
+        }
     }
 
     #[test]
