@@ -72,7 +72,15 @@ const NAMES: &[&str] = &[
 /// Folders whose every file is a credential store: a cloud CLI's own
 /// folder, gnupg, ssh. Matched as a component anywhere in the path.
 const FOLDERS: &[&str] = &[
-    ".aws", ".azure", ".gcloud", ".oci", ".gnupg", ".ssh", ".kube", ".doctl", ".wrangler",
+    ".aws",
+    ".azure",
+    ".gcloud",
+    ".oci",
+    ".gnupg",
+    ".ssh",
+    ".kube",
+    ".doctl",
+    ".wrangler",
 ];
 
 /// `(folder, file)` pairs: the file is a credential store only in that
