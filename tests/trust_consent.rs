@@ -351,3 +351,149 @@ fn a_global_preset_copied_into_the_project_keeps_the_users_entries() {
         "{out}"
     );
 }
+
+/// Every consent line recorded in the store of `p` (the user's state
+/// directory), in file order.
+fn recorded(p: &Project) -> Vec<String> {
+    let dir = p.config_home.path().join("state/ctxcurate/trust");
+    let Ok(read) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    for entry in read.flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap_or_default();
+        lines.extend(
+            text.lines()
+                .filter(|l| l.starts_with("allow "))
+                .map(String::from),
+        );
+    }
+    lines
+}
+
+/// `ctxcurate add docs/notes.txt` (an ordinary file) records no consent;
+/// when a later pull turns the file into a link to `.env`, the entry is
+/// judged again and held, and a consent given for a link is for where it
+/// leads: the same link pointed elsewhere is held again.
+#[cfg(unix)]
+#[test]
+fn consent_is_for_what_the_entry_leads_to_not_its_name() {
+    use std::os::unix::fs::symlink;
+    let p = Project::empty();
+    hostile_preset(&p, &["src/app.py"]);
+    p.write("docs/notes.txt", "plain notes\n");
+    p.ok(&["add", "docs/notes.txt"]);
+    assert!(p.ok(&["build"]).contains("plain notes"));
+    // An ordinary file needs no consent: none is recorded.
+    assert_eq!(recorded(&p), Vec::<String>::new());
+
+    // What a pull can do: the file becomes a link to the user's `.env`.
+    std::fs::remove_file(p.path("docs/notes.txt")).unwrap();
+    symlink("../.env", p.path("docs/notes.txt")).unwrap();
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !stdout(&out).contains("hello-from-dotenv"),
+        "sent: {}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("docs/notes.txt (a credential file)"),
+        "{}",
+        stderr(&out)
+    );
+
+    // The user adds the link themselves: consent for `.env` through it.
+    p.ok(&["add", "docs/notes.txt"]);
+    assert!(p.ok(&["build"]).contains("hello-from-dotenv"));
+    // Pointed elsewhere (another credential file), it is judged again.
+    p.write(
+        "deploy/.npmrc",
+        "//registry.npmjs.org/:_authToken=npm-token-here\n",
+    );
+    std::fs::remove_file(p.path("docs/notes.txt")).unwrap();
+    symlink("../deploy/.npmrc", p.path("docs/notes.txt")).unwrap();
+    let out = p.run(&["build"]);
+    assert!(
+        !stdout(&out).contains("npm-token-here"),
+        "sent: {}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("docs/notes.txt (a credential file)"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// The status line's text, if any.
+fn status(h: &Harness) -> String {
+    h.state
+        .status
+        .as_ref()
+        .map(|(t, _)| t.clone())
+        .unwrap_or_default()
+}
+
+/// `Y` copies the current file's view, and `r` (in the preview) shows its
+/// raw text: for a project preset's held entry neither reads it; the
+/// status says why and how to allow it. After the user's own include,
+/// both do.
+#[test]
+fn a_held_entry_is_not_copied_or_previewed_until_the_user_includes_it() {
+    use ctxcurate::tui::state::Pane;
+    let p = Project::empty();
+    hostile_preset(&p, &["src/app.py", ".env"]);
+    let store = TrustStore::at(p.config_home.path().join("state/ctxcurate/trust"));
+    let project = CoreProject::open_with(p.root(), None, Some(&store)).unwrap();
+    let mut h = Harness::open_project(project, 140, 12).expect("open the TUI");
+    h.goto(".env");
+    h.key("Y");
+    assert!(h.copied.is_empty(), "copied: {:?}", h.copied);
+    let said = status(&h);
+    assert!(
+        said.contains(".env needs trust") && said.contains("ctxcurate trust"),
+        "{said}"
+    );
+    assert!(h.screen().contains("ctxcurate trust"), "{}", h.screen());
+
+    // The raw preview does not read it either.
+    h.keys("tab tab");
+    assert_eq!(h.state.focus, Pane::Preview);
+    h.key("r");
+    let said = status(&h);
+    assert!(said.contains(".env needs trust"), "{said}");
+    assert!(
+        h.state.preview.raw_text.is_none(),
+        "read: {:?}",
+        h.state.preview.raw_text
+    );
+    assert!(!h.screen().contains("hello-from-dotenv"), "{}", h.screen());
+    assert!(!h.state.preview.raw, "left in an empty raw view");
+    // Nor does moving onto it with the raw view open.
+    h.goto("src/app.py");
+    h.key("r");
+    assert!(h.state.preview.raw_text.is_some());
+    h.goto(".env");
+    assert!(status(&h).contains(".env needs trust"), "{}", status(&h));
+    assert!(
+        h.state.preview.raw_text.is_none(),
+        "{:?}",
+        h.state.preview.raw_text
+    );
+    assert!(!h.screen().contains("hello-from-dotenv"), "{}", h.screen());
+
+    // Space takes the held entry out; Space again is the user's include.
+    h.keys("shift-tab shift-tab");
+    assert_eq!(h.state.focus, Pane::Tree);
+    h.keys("space space");
+    assert!(h.composed_text().contains("hello-from-dotenv"));
+    h.key("Y");
+    assert_eq!(h.copied.len(), 1, "{}", h.screen());
+    assert!(h.copied[0].contains("hello-from-dotenv"), "{:?}", h.copied);
+    h.keys("tab tab r");
+    assert!(h.state.preview.raw);
+    let raw = h.state.preview.raw_text.clone().expect("the raw text");
+    assert_eq!(raw.0, ".env");
+    assert!(raw.1.iter().any(|l| l.contains("hello-from-dotenv")));
+}

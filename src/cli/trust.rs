@@ -11,7 +11,7 @@ use std::io::{BufRead, IsTerminal};
 
 use anyhow::{Context as _, Result};
 use ctxcurate::core::project::{Project, Scope};
-use ctxcurate::core::trust::entries::{self, EntryConsent, Held};
+use ctxcurate::core::trust::entries::{EntryConsent, Held};
 use ctxcurate::core::trust::{Pending, TrustStore};
 use ctxcurate::text::sanitize::display_line;
 
@@ -81,10 +81,8 @@ pub fn run(mode: Mode, ctx: &mut Ctx) -> Result<()> {
     if !pending.is_empty() {
         store.grant(&project.root, &pending.fingerprint())?;
     }
-    let allowed: Vec<String> = held
-        .iter()
-        .filter_map(|(h, _)| entries::normal(&h.path))
-        .collect();
+    // Each for what it leads to now (a link's target is in its key).
+    let allowed: Vec<String> = held.iter().map(|(h, _)| h.key.clone()).collect();
     store.allow(&project.root, allowed.iter().map(String::as_str))?;
     writeln!(
         ctx.out,
@@ -165,9 +163,14 @@ fn show(pending: &Pending, held: &[(Held, Vec<String>)], file: &str, ctx: &mut C
             "preset entries that would send your own files (left out until allowed):"
         )?;
         for (h, presets) in held {
+            // A link is shown with where it leads: that is what is allowed.
+            let to = h
+                .target()
+                .map(|t| format!(" -> {}", display_line(t, usize::MAX)))
+                .unwrap_or_default();
             writeln!(
                 ctx.out,
-                "  {}   ({}; preset {})",
+                "  {}{to}   ({}; preset {})",
                 display_line(&h.path, usize::MAX),
                 h.reason.describe(),
                 display_line(&presets.join(", "), 500)

@@ -252,18 +252,20 @@ impl Project {
     /// The user added `files` themselves (`ctxcurate add`, Space in the
     /// TUI): their own choice in this checkout, recorded in the trust
     /// store so that a project preset's entry to one of them (a credential
-    /// or ignored file) is read from now on. Without a store, nothing is
+    /// or ignored file) is read from now on. Only the files that need
+    /// consent now are recorded, each for what it leads to
+    /// (`trust::entries::needing_consent`). Without a store, nothing is
     /// recorded and the entries stay held.
     pub fn allow_own(&mut self, files: &[String]) -> Result<(), trust::TrustError> {
-        let new: Vec<String> = files
-            .iter()
-            .filter(|f| !crate::core::walk::is_glob(f))
-            .filter_map(|f| trust::entries::normal(f))
-            .filter(|f| !self.allowed.contains(f))
-            .collect();
         let Some(store) = &self.store else {
             return Ok(());
         };
+        let new = trust::entries::needing_consent(
+            &self.root,
+            files,
+            self.allowed.clone(),
+            &crate::core::walk::WalkPatterns::from_settings(&self.settings),
+        );
         if new.is_empty() {
             return Ok(());
         }

@@ -359,7 +359,8 @@ const RECORD_LIMIT: u64 = 1 << 20;
 pub struct Record {
     /// The fingerprint of the guarded settings ([`Pending::fingerprint`]).
     pub fingerprint: Option<[u8; 32]>,
-    /// The explicit entries allowed in this checkout (see [`entries`]).
+    /// The explicit entries allowed in this checkout, as their
+    /// [`entries::consent_key`]s (a link's target is part of it).
     pub allowed: BTreeSet<String>,
 }
 

@@ -48,6 +48,10 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
                 .apart(&state.project.root, *job)
                 .into_iter()
                 .collect(),
+            // A held entry's text is neither copied nor shown (`Y`, `r`).
+            Effect::Job(job) if let Some(why) = super::update::refuse_held(state, &job) => {
+                vec![Event::JobFailed(why)]
+            }
             Effect::Job(job) => runtime.job(*job).into_iter().collect(),
             Effect::Walk => runtime.walk(
                 &state.project.root,

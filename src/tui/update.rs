@@ -521,6 +521,46 @@ fn shown_pack(state: &State) -> Option<std::sync::Arc<crate::core::compose::Comp
     state.discovery.as_ref().map(|d| d.composition.clone())
 }
 
+/// Why `job` may not run: it reads the raw text of a file (`Y` copies
+/// its view, `r` shows it) that is a held entry of the active project
+/// preset, waiting for the user's consent (`core::trust::entries`, as a
+/// composition gates it). `None` for every other job and file. A file
+/// the preset does not include is the user's own pick and is not asked.
+/// A refused raw view drops the text of the file before (the raw view
+/// then closes rather than show another file's text under this one).
+pub(super) fn refuse_held(state: &mut State, job: &Job) -> Option<String> {
+    let path = match job {
+        Job::Raw(path) => path.as_str(),
+        Job::YankFile { item, .. } => item.path.as_str(),
+        _ => return None,
+    };
+    if !state.is_included(path) {
+        return None;
+    }
+    let consent = state
+        .project
+        .entry_consent(state.project.active_preset_name());
+    // The walk answers when it is complete; else the check walks the few
+    // folders on the way itself.
+    let walked = state.walk_done.then_some(state.walked.as_slice());
+    let held = consent.held(
+        &state.project.root,
+        &[crate::core::model::FileItem::new(path)],
+        walked,
+        &walk::WalkPatterns::from_settings(&state.project.settings),
+    );
+    let h = held.first()?;
+    if matches!(job, Job::Raw(_)) {
+        state.preview.raw_text = None;
+    }
+    Some(format!(
+        "{} needs trust ({}): not read; allow it with `ctxcurate trust`, or Space twice \
+         to include it yourself",
+        display_line(path, 200),
+        h.reason.describe()
+    ))
+}
+
 fn yank_file(state: &mut State) -> Vec<Effect> {
     let Some(path) = state.current_file().map(str::to_string) else {
         state.say(Level::Info, "no file under the cursor");

@@ -11,6 +11,12 @@
 //! themselves in this checkout (`ctxcurate add`, the TUI). Both are
 //! recorded in the user's [`TrustStore`](super::TrustStore), never in the
 //! repository. The user's own presets (the global config) are never held.
+//!
+//! A consent is for what the entry leads to, not for its name: it is
+//! recorded under a [`consent_key`] that names the link's target too, so
+//! a file a later pull swaps for a link to `.env` is judged again. Only
+//! entries that need consent at the time are recorded ([`needing_consent`]):
+//! adding an ordinary file records nothing.
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
@@ -53,16 +59,86 @@ pub struct Held {
     /// The entry's path as the preset names it.
     pub path: String,
     pub reason: Reason,
+    /// What a consent to it is recorded as ([`consent_key`]).
+    pub key: String,
 }
 
-/// The folders of version control systems: what is in them is the tool's
-/// own data (`.git/config` holds the tokens a CI checkout writes).
-const VCS_FOLDERS: &[&str] = &[".git", ".hg", ".svn", ".bzr", "_darcs", "CVS", ".jj"];
+impl Held {
+    /// Where the entry leads when it is a link (root-relative, or an
+    /// absolute path outside the root), for the review.
+    pub fn target(&self) -> Option<&str> {
+        self.key.split_once(LINK).map(|(_, to)| to)
+    }
+}
+
+/// Between an entry's name and its link's target in a [`consent_key`]: a
+/// NUL, which no path holds, so no name can pass for a name and a target.
+const LINK: char = '\0';
+
+/// What a consent to the entry `path` is recorded as: its [`normal`] name
+/// when it is what it says (a file, or nothing yet), else the name and
+/// where it leads (`docs/notes.txt` NUL `.env`), root-relative or as an
+/// absolute path outside the root. Through a link, or a linked folder on
+/// the way, a consent is thus for the file read: the same name pointed
+/// elsewhere later has another key and is held again. `None` for an
+/// empty path.
+pub fn consent_key(root: &Path, path: &str) -> Option<String> {
+    let name = normal(path)?;
+    let trimmed = path.trim_end_matches('/');
+    let full = if walk::is_inside(trimmed) {
+        root.join(&name)
+    } else {
+        // An absolute path replaces the root; `../x` is resolved below.
+        root.join(trimmed)
+    };
+    let (Ok(real_root), Ok(real)) = (fs::canonicalize(root), fs::canonicalize(&full)) else {
+        // Nothing there (or the root is gone): nothing is read, and a
+        // link made later resolves to another key.
+        return Some(name);
+    };
+    let target = match real.strip_prefix(&real_root) {
+        Ok(rel) => walk::rel_string(rel),
+        Err(_) => real.to_string_lossy().into_owned(),
+    };
+    if target == name {
+        Some(name)
+    } else {
+        Some(format!("{name}{LINK}{target}"))
+    }
+}
+
+/// The consent keys of those of `paths` (root-relative, or as an entry
+/// names them) that need consent now, and are not in `allowed`: what the
+/// user's own add of them records. An ordinary file, a glob or a folder
+/// needs none and records nothing (a consent recorded for it would
+/// cover a link swapped in at its name later, were it not keyed by the
+/// target; recording only what is needed keeps the store to what the
+/// user allowed). Files outside the root count as readable here: the
+/// read policy still refuses them unless `allow_outside_root` is set.
+pub fn needing_consent(
+    root: &Path,
+    paths: &[String],
+    allowed: Arc<BTreeSet<String>>,
+    patterns: &WalkPatterns,
+) -> Vec<String> {
+    let items: Vec<FileItem> = paths
+        .iter()
+        .filter(|p| !walk::is_glob(p))
+        .map(|p| FileItem::new(p.as_str()))
+        .collect();
+    EntryConsent::project(allowed, true)
+        .held(root, &items, None, patterns)
+        .into_iter()
+        .map(|h| h.key)
+        .collect()
+}
 
 /// `true` for a path inside a version control folder (`.git/…`, `.hg/…`,
-/// `.svn/…` at any depth), or that folder itself.
+/// `.pijul/…`, `.sl/…` at any depth: [`walk::VCS_DIRS`], the one list the
+/// walk uses too), or that folder itself: what is in them is the tool's
+/// own data (`.git/config` holds the tokens a CI checkout writes).
 pub fn is_vcs_path(rel: &str) -> bool {
-    rel.split('/').any(|c| VCS_FOLDERS.contains(&c))
+    rel.split('/').any(|c| walk::VCS_DIRS.contains(&c))
 }
 
 /// What a composition may take from a preset's explicit entries: nothing
@@ -73,7 +149,8 @@ pub fn is_vcs_path(rel: &str) -> bool {
 pub struct EntryConsent {
     /// The preset is the user's own (from the global config).
     pub own: bool,
-    /// Root-relative paths the user allowed in this checkout.
+    /// The [`consent_key`]s of the entries the user allowed in this
+    /// checkout.
     pub allowed: Arc<BTreeSet<String>>,
     /// Files outside the root may be read (`allow_outside_root`, from the
     /// user's config or a trusted project file): a project preset's
@@ -101,9 +178,9 @@ impl EntryConsent {
         }
     }
 
-    /// Whether `path` (as an entry names it) is allowed.
-    pub fn allows(&self, path: &str) -> bool {
-        self.own || normal(path).is_some_and(|p| self.allowed.contains(&p))
+    /// Whether the entry whose [`consent_key`] is `key` is allowed.
+    fn allows(&self, key: Option<&str>) -> bool {
+        self.own || key.is_some_and(|k| self.allowed.contains(k))
     }
 
     /// The entries of `entries` held back, in entry order. `walked` is the
@@ -121,14 +198,16 @@ impl EntryConsent {
         }
         // First what the names and the disk say; then one walk answers
         // for all the entries still in doubt.
-        let first: Vec<(&FileItem, Check)> = entries
+        // A consent is looked up by what the entry leads to now.
+        let first: Vec<(&FileItem, Option<String>, Check)> = entries
             .iter()
-            .filter(|e| !self.allows(&e.path))
-            .map(|e| (e, first_check(root, &e.path)))
+            .map(|e| (e, consent_key(root, &e.path)))
+            .filter(|(_, key)| !self.allows(key.as_deref()))
+            .map(|(e, key)| (e, key, first_check(root, &e.path)))
             .collect();
         let doubtful: Vec<&str> = first
             .iter()
-            .filter_map(|(_, c)| match c {
+            .filter_map(|(_, _, c)| match c {
                 Check::InWalk(rel) => Some(rel.as_str()),
                 _ => None,
             })
@@ -136,7 +215,7 @@ impl EntryConsent {
         let walked_ok = in_walk(root, &doubtful, walked, patterns);
         first
             .into_iter()
-            .filter_map(|(e, check)| {
+            .filter_map(|(e, key, check)| {
                 let reason = match check {
                     Check::Held(r) => r,
                     Check::Fine => return None,
@@ -149,6 +228,7 @@ impl EntryConsent {
                 Some(Held {
                     path: e.path.clone(),
                     reason,
+                    key: key.unwrap_or_else(|| e.path.clone()),
                 })
             })
             .collect()
@@ -448,6 +528,24 @@ mod tests {
     }
 
     #[test]
+    fn every_vcs_folder_is_version_control_data() {
+        for rel in [
+            ".git/config",
+            ".hg/hgrc",
+            "sub/.pijul/config",
+            ".sl/config",
+            ".sl/store/x",
+            ".jj/repo/store/x",
+            "_FOSSIL_",
+        ] {
+            assert_eq!(lexical_reason(rel), Some(Reason::Vcs), "{rel}");
+        }
+        for rel in ["src/sl/x.py", "docs/git.md", "pijul.txt"] {
+            assert_eq!(lexical_reason(rel), None, "{rel}");
+        }
+    }
+
+    #[test]
     fn the_project_files_own_ignore_patterns_hold_nothing() {
         let dir = project();
         let patterns = WalkPatterns {
@@ -498,6 +596,53 @@ mod tests {
                 ("open/prod.yaml", Reason::Ignored)
             ]
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_consent_is_for_where_the_entry_leads() {
+        let dir = project();
+        let root = dir.path();
+        fs::write(root.join("notes.txt"), "plain\n").unwrap();
+        let patterns = WalkPatterns::default();
+        // An ordinary file needs no consent: nothing to record.
+        let none = needing_consent(root, &["notes.txt".into()], Arc::default(), &patterns);
+        assert!(none.is_empty(), "{none:?}");
+        assert_eq!(
+            consent_key(root, "./notes.txt").as_deref(),
+            Some("notes.txt")
+        );
+        // A consent by name (what older records hold) does not cover the
+        // name become a link to `.env`.
+        fs::remove_file(root.join("notes.txt")).unwrap();
+        std::os::unix::fs::symlink(".env", root.join("notes.txt")).unwrap();
+        let by_name = EntryConsent::project(Arc::new(["notes.txt".to_string()].into()), true);
+        let held = by_name.held(root, &items(&["notes.txt"]), None, &patterns);
+        assert_eq!(held.len(), 1);
+        assert_eq!(held[0].key, "notes.txt\0.env");
+        assert_eq!(held[0].target(), Some(".env"));
+        // Consent to the link as it is covers it; pointed elsewhere, not.
+        let keys = needing_consent(root, &["notes.txt".into()], Arc::default(), &patterns);
+        assert_eq!(keys, ["notes.txt\0.env"]);
+        let allowed = EntryConsent::project(Arc::new(keys.into_iter().collect()), true);
+        assert!(
+            allowed
+                .held(root, &items(&["notes.txt"]), None, &patterns)
+                .is_empty()
+        );
+        fs::remove_file(root.join("notes.txt")).unwrap();
+        std::os::unix::fs::symlink(".git/config", root.join("notes.txt")).unwrap();
+        let held = allowed.held(root, &items(&["notes.txt"]), None, &patterns);
+        assert_eq!(held.len(), 1);
+        assert_eq!(held[0].reason, Reason::Vcs);
+        // A linked folder on the way counts as a link.
+        std::os::unix::fs::symlink("secret", root.join("open")).unwrap();
+        assert_eq!(
+            consent_key(root, "open/prod.yaml").as_deref(),
+            Some("open/prod.yaml\0secret/prod.yaml")
+        );
+        // `.env` itself stays keyed by its name (older records still hold).
+        assert_eq!(consent_key(root, ".env").as_deref(), Some(".env"));
     }
 
     #[test]

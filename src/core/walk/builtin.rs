@@ -56,6 +56,8 @@ pub const VCS_DIRS: &[&str] = &[
     "CVS",
     ".jj",
     ".pijul",
+    // Sapling.
+    ".sl",
     ".fslckout",
     "_FOSSIL_",
 ];

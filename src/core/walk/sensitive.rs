@@ -6,8 +6,12 @@
 //! keys and keystores, the per-tool credential files (`.npmrc`, `.pypirc`,
 //! `.netrc`, `.git-credentials`, `.pgpass`, `.my.cnf`, `.vault-token`,
 //! `.docker/config.json`, `.cargo/credentials`, `.gem/credentials`,
-//! `.m2/settings.xml`), cloud CLI folders (`.aws/`, `.azure/`,
-//! `.config/gcloud/`, `.oci/`, …) and Terraform's variables and state. It
+//! `.m2/settings.xml`, `.gradle/gradle.properties`, `.bundle/config`,
+//! composer's `auth.json`, `pip.conf`, `.hgrc`, `rclone.conf`), other
+//! environment files (`.envrc`, `.dev.vars`, `local.settings.json`,
+//! `wp-config.php`), shell and REPL histories, cloud CLI folders
+//! (`.aws/`, `.azure/`, `.config/gcloud/`, `.config/op/`, `.wrangler/`,
+//! `.oci/`, …) and Terraform's variables, state and tokens. It
 //! is matched on names only, so it never reads a file; it is checked
 //! against the Python standard library, pip and `/usr/include` so that
 //! ordinary source files are never flagged (`tests/sensitive_names.rs`).
@@ -42,12 +46,41 @@ const NAMES: &[&str] = &[
     "secrets.toml",
     "master.key",
     "credentials.yml.enc",
+    // direnv, Cloudflare Workers, Azure Functions: environment files by
+    // another name.
+    ".envrc",
+    ".dev.vars",
+    "local.settings.json",
+    // Composer's tokens for private repositories (beside composer.json).
+    "auth.json",
+    "rclone.conf",
+    "pip.conf",
+    "pip.ini",
+    ".hgrc",
+    "wp-config.php",
+    // Shell and REPL histories: passwords typed on a command line.
+    ".bash_history",
+    ".zsh_history",
+    ".psql_history",
+    ".mysql_history",
+    ".python_history",
+    ".sqlite_history",
+    ".node_repl_history",
+    ".rediscli_history",
 ];
 
 /// Folders whose every file is a credential store: a cloud CLI's own
 /// folder, gnupg, ssh. Matched as a component anywhere in the path.
 const FOLDERS: &[&str] = &[
-    ".aws", ".azure", ".gcloud", ".oci", ".gnupg", ".ssh", ".kube", ".doctl",
+    ".aws",
+    ".azure",
+    ".gcloud",
+    ".oci",
+    ".gnupg",
+    ".ssh",
+    ".kube",
+    ".doctl",
+    ".wrangler",
 ];
 
 /// `(folder, file)` pairs: the file is a credential store only in that
@@ -61,10 +94,20 @@ const IN_FOLDER: &[(&str, &str)] = &[
     (".m2", "settings-security.xml"),
     (".config", "hub"),
     (".ivy2", ".credentials"),
+    (".gradle", "gradle.properties"),
+    (".bundle", "config"),
+    (".terraform.d", "credentials.tfrc.json"),
 ];
 
 /// Paths (from any folder) under which every file is a credential store.
-const NESTED: &[&str] = &[".config/gcloud/", ".config/gh/", ".config/doctl/"];
+const NESTED: &[&str] = &[
+    ".config/gcloud/",
+    ".config/gh/",
+    ".config/doctl/",
+    ".config/rclone/",
+    ".config/op/",
+    ".config/pip/",
+];
 
 /// Extensions (lower case) of keys, certificates, keystores and Terraform
 /// variables and state.
@@ -101,6 +144,8 @@ pub fn is_sensitive(rel: &str) -> bool {
     name == ".env"
         || name.starts_with(".env.")
         || name.ends_with(".env")
+        // `.dev.vars.staging`: Wrangler's per-environment variant.
+        || name.starts_with(".dev.vars.")
         || NAMES.contains(&name)
         || ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"]
             .iter()
@@ -161,6 +206,32 @@ mod tests {
             "ops/prod.kubeconfig",
             "config/master.key",
             "AuthKey_ABC123.p8",
+            ".envrc",
+            "services/api/.envrc",
+            ".dev.vars",
+            "worker/.dev.vars.staging",
+            "func/local.settings.json",
+            "auth.json",
+            "php/app/auth.json",
+            ".gradle/gradle.properties",
+            "home/.gradle/gradle.properties",
+            ".config/rclone/rclone.conf",
+            "rclone.conf",
+            ".terraform.d/credentials.tfrc.json",
+            ".bash_history",
+            "home/u/.zsh_history",
+            ".psql_history",
+            ".mysql_history",
+            ".python_history",
+            ".bundle/config",
+            "app/.bundle/config",
+            "pip.conf",
+            ".config/pip/pip.conf",
+            "pip.ini",
+            ".hgrc",
+            ".config/op/config",
+            ".wrangler/state/v3/d1/db.sqlite",
+            "wordpress/wp-config.php",
         ] {
             assert!(is_sensitive(rel), "{rel} should be sensitive");
         }
@@ -187,6 +258,17 @@ mod tests {
             "aws/credentials.py",
             "include/openssl/pem.h",
             "lib/python3/email/_header_value_parser.py",
+            "envrc.md",
+            "gradle.properties",
+            "src/bundle/config",
+            ".bundle/config.rb",
+            "src/auth.py",
+            "auth.json.example",
+            "wp-config-sample.php",
+            "docs/history.md",
+            "credentials.tfrc.json.md",
+            "pip/_internal/configuration.py",
+            "config/op.yml",
         ] {
             assert!(!is_sensitive(rel), "{rel} should not be sensitive");
         }
