@@ -221,7 +221,7 @@ impl Project {
     fn file_cache_on(&self, disk: DiskCache) -> FileCache {
         let summarizer = Summarizer::new(
             disk.clone(),
-            crate::core::summary::SummaryConfig::from_settings(&self.settings),
+            crate::core::summary::SummaryConfig::for_project(&self.settings, &self.root),
         );
         let cache = FileCache::for_project(disk, summarizer);
         cache.set_c_macros(self.c_macros());

@@ -265,6 +265,10 @@ pub fn resolve(
     // What is left of an output location that leaves the root came from
     // the global config or a trusted project file.
     settings.output_outside_root = output_leaves_root(&settings.output_dir, &settings.namespace);
+    // A command the project file sets (and the user trusted) wins over
+    // the global one; it alone may count on the project as its folder.
+    settings.summary_command_from_project =
+        layer.get("summary_command").is_some_and(names_a_program);
     Resolved {
         settings,
         standing,
@@ -573,6 +577,7 @@ mod tests {
         assert_eq!(untrusted.standing, Standing::Untrusted);
         assert_eq!(untrusted.ignored, ["summary_command", "namespace"]);
         assert_eq!(untrusted.settings.summary_command.argv(), None);
+        assert!(!untrusted.settings.summary_command_from_project);
         assert_eq!(untrusted.settings.namespace, "context");
         assert!(!untrusted.settings.output_outside_root);
         assert_eq!(untrusted.settings.budget, 7, "harmless keys stay");
@@ -593,6 +598,7 @@ mod tests {
             "id > pwned"
         );
         assert!(trusted.settings.output_outside_root);
+        assert!(trusted.settings.summary_command_from_project);
 
         let edited =
             layer("summary_command = \"id > pwned2\"\nbudget = 7\nnamespace = \"../../../x\"\n");
@@ -617,6 +623,10 @@ mod tests {
         assert_eq!(r.standing, Standing::NothingToTrust);
         assert!(r.settings.allow_outside_root && r.settings.output_outside_root);
         assert!(r.settings.summary_command.argv().is_some());
+        assert!(
+            !r.settings.summary_command_from_project,
+            "the user's own command runs outside the checkout"
+        );
     }
 
     #[test]

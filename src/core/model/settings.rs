@@ -195,6 +195,12 @@ pub struct Settings {
     /// trusted project file. `false` everywhere else.
     #[serde(skip)]
     pub output_outside_root: bool,
+    /// Not a key of any file: `core::trust` sets it when the
+    /// `summary_command` in force is the project file's (trusted), whose
+    /// scripts are named relative to the root; the user's own global
+    /// command runs from a neutral folder instead (`core::summary`).
+    #[serde(skip)]
+    pub summary_command_from_project: bool,
 }
 
 /// One line of gitignore syntax (`[project] ignore`/`unignore`), checked

@@ -3,6 +3,7 @@
 //! after a timeout. Only `core::summary` calls it, on the caller's thread.
 
 use std::io::{Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,9 +39,13 @@ pub fn run_command(
     input: &str,
     timeout: Duration,
     max_output: usize,
+    workdir: Option<&Path>,
 ) -> Result<CommandOutput, String> {
     let (program, args) = argv.split_first().ok_or("is empty")?;
     let mut cmd = Command::new(program);
+    if let Some(dir) = workdir {
+        cmd.current_dir(dir);
+    }
     cmd.args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

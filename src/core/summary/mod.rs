@@ -28,7 +28,7 @@ pub mod command;
 pub mod gate;
 pub mod heuristic;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -51,6 +51,8 @@ pub struct SummaryConfig {
     pub timeout: Duration,
     /// The most bytes of the command's output kept as a summary.
     pub max_output: usize,
+    /// The folder the command runs in (`None`: this process's).
+    pub workdir: Option<PathBuf>,
 }
 
 impl Default for SummaryConfig {
@@ -59,6 +61,7 @@ impl Default for SummaryConfig {
             command: None,
             timeout: Duration::from_secs(30),
             max_output: 1024 * 1024,
+            workdir: None,
         }
     }
 }
@@ -71,6 +74,25 @@ impl SummaryConfig {
             max_output: usize::try_from(s.max_file_size)
                 .unwrap_or(usize::MAX)
                 .clamp(1, OUTPUT_CEILING),
+            workdir: None,
+        }
+    }
+
+    /// [`SummaryConfig::from_settings`] for the project at `root`: a
+    /// trusted project file's command runs in the root (the scripts it
+    /// names, and that consent covers, are the root's); the user's own
+    /// global command runs in `/`, so nothing of the checkout is on its
+    /// way (`python3 -c …` imports from its working folder first, and a
+    /// repository could ship a `textwrap.py`).
+    pub fn for_project(s: &Settings, root: &Path) -> Self {
+        let workdir = if s.summary_command_from_project {
+            root.to_path_buf()
+        } else {
+            PathBuf::from("/")
+        };
+        SummaryConfig {
+            workdir: Some(workdir),
+            ..SummaryConfig::from_settings(s)
         }
     }
 }
@@ -115,7 +137,7 @@ impl Summarizer {
     pub fn for_project(root: &Path, settings: &Settings) -> Self {
         Summarizer::new(
             DiskCache::open(root),
-            SummaryConfig::from_settings(settings),
+            SummaryConfig::for_project(settings, root),
         )
     }
 
@@ -185,7 +207,13 @@ impl Summarizer {
                 notes: Vec::new(),
             };
         };
-        match run_command(argv, text, self.config.timeout, self.config.max_output) {
+        match run_command(
+            argv,
+            text,
+            self.config.timeout,
+            self.config.max_output,
+            self.config.workdir.as_deref(),
+        ) {
             Ok(CommandOutput { text, cut: false }) => {
                 self.disk.put(BUCKET, &key, text.as_bytes());
                 Summary {
@@ -232,21 +260,22 @@ mod tests {
     fn command_output_failure_timeout_and_silence() {
         let t = Duration::from_secs(5);
         assert_eq!(
-            run_command(&sh("tr a-z A-Z"), "abc\n", t, CAP),
+            run_command(&sh("tr a-z A-Z"), "abc\n", t, CAP, None),
             Ok(CommandOutput {
                 text: "ABC\n".into(),
                 cut: false
             })
         );
-        let err = run_command(&sh("echo boom >&2; exit 3"), "x", t, CAP).unwrap_err();
+        let err = run_command(&sh("echo boom >&2; exit 3"), "x", t, CAP, None).unwrap_err();
         assert_eq!(err, "exited with status 3: boom");
         assert_eq!(
-            run_command(&sh("cat >/dev/null"), "x", t, CAP),
+            run_command(&sh("cat >/dev/null"), "x", t, CAP, None),
             Err("printed nothing".into())
         );
-        let err = run_command(&sh("sleep 30"), "x", Duration::from_secs(1), CAP).unwrap_err();
+        let err = run_command(&sh("sleep 30"), "x", Duration::from_secs(1), CAP, None).unwrap_err();
         assert_eq!(err, "timed out after 1 s");
-        let err = run_command(&["/nonexistent/summarizer".to_string()], "x", t, CAP).unwrap_err();
+        let err =
+            run_command(&["/nonexistent/summarizer".to_string()], "x", t, CAP, None).unwrap_err();
         assert!(err.contains("could not start"), "{err}");
     }
 
@@ -254,7 +283,7 @@ mod tests {
     fn any_timeout_works() {
         // `Instant::now() + Duration::from_secs(u64::MAX)` overflows.
         for secs in [u64::MAX, i64::MAX as u64] {
-            let out = run_command(&sh("echo ok"), "x", Duration::from_secs(secs), CAP);
+            let out = run_command(&sh("echo ok"), "x", Duration::from_secs(secs), CAP, None);
             assert_eq!(out.map(|o| o.text), Ok("ok\n".into()), "{secs}");
         }
         let settings = Settings {
@@ -279,7 +308,7 @@ mod tests {
             ("trap '' PIPE; yes 2>/dev/null; sleep 600", "ignores it"),
             ("yes >&2 & sleep 0.2; echo fine; kill $!", "floods stderr"),
         ] {
-            let out = run_command(&sh(script), "x", Duration::from_secs(600), 4096);
+            let out = run_command(&sh(script), "x", Duration::from_secs(600), 4096, None);
             let out = out.unwrap_or_else(|e| panic!("{what}: {e}"));
             assert!(out.text.len() <= 4097, "{what}: {}", out.text.len());
             if what == "floods stderr" {
@@ -299,6 +328,7 @@ mod tests {
             command: Some(sh("yes")),
             timeout: Duration::from_secs(600),
             max_output: 1000,
+            workdir: None,
         };
         let s = Summarizer::new(DiskCache::open(dir.path()), config);
         let hash = store::key(&[b"x"]);
@@ -340,6 +370,7 @@ mod tests {
             command: Some(sh(&format!("cat >> '{}'; echo EXTERNAL", log.display()))),
             timeout: Duration::from_secs(5),
             max_output: CAP,
+            workdir: None,
         };
         let s = Summarizer::new(DiskCache::open(dir.path()), config);
         let key = format!("AKIA{}", "IOSFODNN7EXAMPL3");
@@ -364,6 +395,35 @@ mod tests {
         assert!(std::fs::read_to_string(&log).unwrap().contains("return 1"));
     }
 
+    /// The user's own global command runs from `/`, a trusted project's
+    /// from the root: nothing in the checkout is on the global command's
+    /// way (a repository's `textwrap.py` for `python3 -c …`).
+    #[test]
+    fn the_global_command_runs_outside_the_checkout_and_the_projects_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut settings = Settings {
+            summary_command: crate::core::model::CommandLine::Shell("pwd".into()),
+            ..Settings::default()
+        };
+        let pwd = |settings: &Settings| {
+            let config = SummaryConfig::for_project(settings, dir.path());
+            let argv = config.command.clone().unwrap();
+            run_command(
+                &argv,
+                "x",
+                Duration::from_secs(5),
+                CAP,
+                config.workdir.as_deref(),
+            )
+            .unwrap()
+            .text
+        };
+        assert_eq!(pwd(&settings).trim(), "/");
+        settings.summary_command_from_project = true;
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        assert_eq!(std::path::Path::new(pwd(&settings).trim()), real);
+    }
+
     #[test]
     fn a_failing_command_falls_back_uncached() {
         let dir = tempfile::tempdir().unwrap();
@@ -371,6 +431,7 @@ mod tests {
             command: Some(sh("exit 1")),
             timeout: Duration::from_secs(5),
             max_output: CAP,
+            workdir: None,
         };
         let s = Summarizer::new(DiskCache::open(dir.path()), config);
         let text = "line\n".repeat(40);
