@@ -9,7 +9,11 @@
 //! for that content). A word is taken as a path from the root and from
 //! the current directory (the command runs there); each that is a
 //! regular file inside the root (links followed, and must stay inside)
-//! is hashed. A word naming no such file adds nothing, so a script that
+//! is hashed. A word naming a folder inside the root (`make -C tools`,
+//! `node tools`) covers the files in it, and a word that reads as a
+//! Python module (`python3 -m sumtool`) covers `sumtool.py` or the
+//! `sumtool/` package; up to [`MAX_FOLDER_FILES`] files a folder, links
+//! not followed. A word naming no such file adds nothing, so a script that
 //! appears, changes or goes away changes the fingerprint.
 
 use std::fs;
@@ -23,6 +27,10 @@ use crate::core::model::CommandLine;
 /// A script is hashed up to this many bytes (with its length): a real
 /// one is a few kilobytes.
 const MAX_SCRIPT_BYTES: u64 = 16 << 20;
+
+/// The most files hashed for one folder a command names (past it, the
+/// rest of the folder is not covered; a real tool folder holds a few).
+pub const MAX_FOLDER_FILES: usize = 256;
 
 /// One file of the root that a command names, and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,14 +54,14 @@ pub fn named_scripts(root: &Path, value: &toml::Value) -> Vec<Script> {
     let cwd = std::env::current_dir().ok();
     let mut found: Vec<(String, PathBuf)> = Vec::new();
     for word in words(&command) {
-        let word = Path::new(&word);
-        let bases = [Some(root), cwd.as_deref()];
-        for base in bases.into_iter().flatten() {
-            let Some(rel) = inside(&real_root, &base.join(word)) else {
-                continue;
-            };
-            if !found.iter().any(|(p, _)| *p == rel.0) {
-                found.push(rel);
+        for candidate in candidates(&word) {
+            let bases = [Some(root), cwd.as_deref()];
+            for base in bases.into_iter().flatten() {
+                for rel in inside_any(&real_root, &base.join(&candidate)) {
+                    if !found.iter().any(|(p, _)| *p == rel.0) {
+                        found.push(rel);
+                    }
+                }
             }
         }
     }
@@ -85,6 +93,65 @@ fn words(command: &CommandLine) -> Vec<String> {
                 .filter(|w| !w.is_empty() && *w != text)
                 .map(str::to_string),
         );
+    }
+    out
+}
+
+/// The paths a word may name: itself, and for a word that reads as a
+/// dotted Python module name, its module file and package folder.
+fn candidates(word: &str) -> Vec<PathBuf> {
+    let mut out = vec![PathBuf::from(word)];
+    let module = !word.is_empty()
+        && !word.starts_with('.')
+        && !word.ends_with('.')
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    if module {
+        let path = word.replace('.', "/");
+        out.push(PathBuf::from(format!("{path}.py")));
+        out.push(PathBuf::from(path));
+    }
+    out
+}
+
+/// What `path` covers inside `real_root`: the file itself, or the regular
+/// files of a folder (not the root itself), in name order, links not
+/// followed, at most [`MAX_FOLDER_FILES`].
+fn inside_any(real_root: &Path, path: &Path) -> Vec<(String, PathBuf)> {
+    if let Some(file) = inside(real_root, path) {
+        return vec![file];
+    }
+    let Ok(real) = fs::canonicalize(path) else {
+        return Vec::new();
+    };
+    if real == real_root || !real.starts_with(real_root) || !real.is_dir() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut folders = vec![real];
+    while let Some(dir) = folders.pop() {
+        let Ok(entries) = fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.flatten().collect();
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            if out.len() >= MAX_FOLDER_FILES {
+                return out;
+            }
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if kind.is_dir() {
+                folders.push(path);
+            } else if kind.is_file()
+                && let Ok(rel) = path.strip_prefix(real_root)
+            {
+                out.push((crate::core::walk::rel_string(rel), path));
+            }
+        }
     }
     out
 }
@@ -156,6 +223,38 @@ mod tests {
         fs::write(root.join("tools/sum.sh"), "id > pwned\n").unwrap();
         let after = named_scripts(root, &value("\"./tools/sum.sh\""));
         assert_ne!(before, after, "a changed script hashes differently");
+    }
+
+    /// `python3 -m sumtool` and `make -C tools` name no file, yet run
+    /// the root's code: consent covers the module and the folder.
+    #[test]
+    fn modules_and_folders_a_command_names_are_covered() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("sumtool/inner")).unwrap();
+        fs::write(root.join("sumtool/__main__.py"), "print(1)\n").unwrap();
+        fs::write(root.join("sumtool/inner/util.py"), "X = 1\n").unwrap();
+        fs::write(root.join("single.py"), "print(2)\n").unwrap();
+        let paths = |src: &str| -> Vec<String> {
+            named_scripts(root, &value(src))
+                .into_iter()
+                .map(|s| s.path)
+                .collect()
+        };
+        assert_eq!(
+            paths("\"python3 -m sumtool\""),
+            ["sumtool/__main__.py", "sumtool/inner/util.py"]
+        );
+        assert_eq!(paths("\"python3 -m single\""), ["single.py"]);
+        assert_eq!(
+            paths("\"make -C sumtool/inner\""),
+            ["sumtool/inner/util.py"]
+        );
+        assert!(paths("\"make -C .\"").is_empty(), "not the whole root");
+        let before = named_scripts(root, &value("\"python3 -m sumtool\""));
+        fs::write(root.join("sumtool/inner/util.py"), "import os\n").unwrap();
+        let after = named_scripts(root, &value("\"python3 -m sumtool\""));
+        assert_ne!(before, after, "a changed module withdraws the consent");
     }
 
     #[cfg(unix)]
