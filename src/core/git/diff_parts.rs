@@ -50,7 +50,13 @@ impl CappedDiff {
         let mut line = Vec::new();
         loop {
             line.clear();
-            if input.read_until(b'\n', &mut line)? == 0 {
+            // Only what the part could still keep is held of a line (and
+            // enough of it to read a header): a file that is one line of
+            // hundreds of megabytes is counted, not buffered.
+            let room = self.left.saturating_sub(self.part_size).saturating_add(1);
+            let keep = usize::try_from(room).unwrap_or(usize::MAX).max(HEADER_KEEP);
+            let size = read_line_capped(&mut input, &mut line, keep)?;
+            if size == 0 {
                 break;
             }
             if let Some(header) = line.strip_prefix(b"diff --git ") {
@@ -59,7 +65,7 @@ impl CappedDiff {
                 self.path =
                     header_path(header).ok_or_else(|| String::from_utf8_lossy(header).into_owned());
             }
-            self.part_size += line.len() as u64;
+            self.part_size += size;
             if self.part_size <= self.left {
                 self.part.extend_from_slice(&line);
             }
@@ -107,6 +113,38 @@ impl CappedDiff {
             }
         };
         self.files.push(FileDiff { path, text });
+    }
+}
+
+/// How much of a line is always kept, whatever the cap: room for a
+/// `diff --git` header with two long paths.
+const HEADER_KEEP: usize = 64 * 1024;
+
+/// Read one line (through its `\n`, or to the end) from `input`, keeping
+/// at most `keep` bytes of it in `line`; returns its whole length (0 at
+/// the end).
+fn read_line_capped(
+    input: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    keep: usize,
+) -> std::io::Result<u64> {
+    let mut size = 0u64;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(size);
+        }
+        let (take, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = keep.saturating_sub(line.len()).min(take);
+        line.extend_from_slice(&buf[..room]);
+        input.consume(take);
+        size += take as u64;
+        if done {
+            return Ok(size);
+        }
     }
 }
 
@@ -199,6 +237,44 @@ mod tests {
             "{:?}",
             r.notes
         );
+    }
+
+    /// A part that is one enormous line is counted through, not held:
+    /// the line buffer keeps what the cap could keep (and a header's
+    /// worth), and the parts after it are read as usual.
+    #[test]
+    fn a_one_line_part_is_counted_not_buffered() {
+        struct Lazy(u64);
+        impl std::io::Read for Lazy {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                let n = (self.0.min(buf.len() as u64)) as usize;
+                buf[..n].fill(b'x');
+                self.0 -= n as u64;
+                Ok(n)
+            }
+        }
+        let big: u64 = 20 << 20;
+        let input = std::io::Read::chain(
+            std::io::Read::chain(&b"diff --git a/big b/big\n+"[..], Lazy(big)),
+            &b"\ndiff --git a/c b/c\n+3\n"[..],
+        );
+        let mut r = CappedDiff::new(1000);
+        r.read_all(std::io::BufReader::new(input)).unwrap();
+        let kept: Vec<&str> = r.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(kept, ["c"]);
+        let whole = 23 + 1 + big + 1;
+        assert!(
+            r.notes[0].starts_with(&format!("big: its diff ({whole} bytes) is left out")),
+            "{:?}",
+            r.notes
+        );
+        let mut line = Vec::new();
+        let mut input = std::io::BufReader::new(std::io::Read::chain(Lazy(big), &b"\n"[..]));
+        assert_eq!(
+            read_line_capped(&mut input, &mut line, 100).unwrap(),
+            big + 1
+        );
+        assert_eq!(line.len(), 100, "only what may be kept is held");
     }
 
     #[test]
