@@ -5,114 +5,11 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::process::Command;
 
 use common::Project;
-
-/// A private tmux server for one test; killed on drop.
-struct Tmux {
-    socket: String,
-    _conf: tempfile::NamedTempFile,
-    conf_path: String,
-}
-
-impl Tmux {
-    fn new(name: &str) -> Option<Tmux> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "tmux is required in CI (.ci/run installs it)"
-            );
-            eprintln!("note: tmux not installed; skipping the end-to-end test");
-            return None;
-        }
-        let conf = tempfile::NamedTempFile::new().expect("tmux conf");
-        std::fs::write(
-            conf.path(),
-            "set -g set-clipboard on\nset -g default-terminal xterm-256color\n\
-             set -g status off\nset -g exit-empty off\n",
-        )
-        .expect("write tmux conf");
-        let conf_path = conf.path().display().to_string();
-        let tmux = Tmux {
-            socket: format!("ctxcurate-e2e-{name}-{}", std::process::id()),
-            _conf: conf,
-            conf_path,
-        };
-        let started = tmux.cmd(&["start-server"]);
-        assert!(started.status.success(), "tmux start-server");
-        Some(tmux)
-    }
-
-    fn cmd(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .args(["-L", &self.socket, "-f", &self.conf_path])
-            .args(args)
-            .output()
-            .expect("run tmux")
-    }
-
-    fn start(&self, root: &Path, env: &[(&str, &str)]) {
-        let mut command = format!("cd '{}' &&", root.display());
-        for (k, v) in env {
-            command.push_str(&format!(" {k}='{v}'"));
-        }
-        command.push_str(&format!(" '{}'", env!("CARGO_BIN_EXE_ctxcurate")));
-        let out = self.cmd(&[
-            "new-session",
-            "-d",
-            "-s",
-            "e2e",
-            "-x",
-            "120",
-            "-y",
-            "30",
-            "sh",
-            "-c",
-            &command,
-        ]);
-        assert!(out.status.success(), "tmux new-session");
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.cmd(&["capture-pane", "-p", "-t", "e2e"]).stdout).into_owned()
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.cmd(&["send-keys", "-t", "e2e", k]);
-            sleep(Duration::from_millis(60));
-        }
-    }
-
-    fn buffer(&self) -> Option<String> {
-        let out = self.cmd(&["show-buffer"]);
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
-    }
-
-    /// Wait until `check` holds, or fail with the last screen.
-    fn wait(&self, what: &str, mut check: impl FnMut(&Tmux) -> bool) {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(30) {
-            if check(self) {
-                return;
-            }
-            sleep(Duration::from_millis(100));
-        }
-        panic!("timed out waiting for {what}; screen:\n{}", self.screen());
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd(&["kill-server"]);
-    }
-}
+use common::tmux::Tmux;
 
 /// A FIFO in place of `.git/index`; on drop a writer opens and closes it,
 /// so a git still waiting on it reads an end and exits (never left behind).

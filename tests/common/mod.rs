@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 pub mod pty;
+pub mod tmux;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
