@@ -99,14 +99,15 @@ const IN_FOLDER: &[(&str, &str)] = &[
     (".terraform.d", "credentials.tfrc.json"),
 ];
 
-/// Paths (from any folder) under which every file is a credential store.
+/// Paths (from any folder, so written with their leading `/`) under which
+/// every file is a credential store.
 const NESTED: &[&str] = &[
-    ".config/gcloud/",
-    ".config/gh/",
-    ".config/doctl/",
-    ".config/rclone/",
-    ".config/op/",
-    ".config/pip/",
+    "/.config/gcloud/",
+    "/.config/gh/",
+    "/.config/doctl/",
+    "/.config/rclone/",
+    "/.config/op/",
+    "/.config/pip/",
 ];
 
 /// Extensions (lower case) of keys, certificates, keystores and Terraform
@@ -138,9 +139,10 @@ pub fn is_sensitive(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let lower = name.to_ascii_lowercase();
     let ext = lower.rsplit_once('.').map(|(_, e)| e);
-    let folders: Vec<&str> = rel.split('/').collect();
-    let folders = &folders[..folders.len().saturating_sub(1)];
-    let padded = format!("/{rel}");
+    // The folders on the way, and the last of them (no allocation: this
+    // runs for every file a glob matches).
+    let dirs = rel.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+    let parent = dirs.rsplit('/').next().filter(|d| !d.is_empty());
     name == ".env"
         || name.starts_with(".env.")
         || name.ends_with(".env")
@@ -153,11 +155,13 @@ pub fn is_sensitive(rel: &str) -> bool {
         || ext.is_some_and(|e| EXTENSIONS.contains(&e))
         || lower.ends_with(".tfstate.backup")
         || lower.ends_with(".tfvars.json")
-        || folders.iter().any(|f| FOLDERS.contains(f))
+        || dirs.split('/').any(|f| FOLDERS.contains(&f))
         || IN_FOLDER
             .iter()
-            .any(|(dir, file)| name == *file && folders.last() == Some(dir))
-        || NESTED.iter().any(|n| padded.contains(&format!("/{n}")))
+            .any(|(dir, file)| name == *file && parent == Some(*dir))
+        || NESTED
+            .iter()
+            .any(|n| rel.starts_with(&n[1..]) || rel.contains(n))
 }
 
 #[cfg(test)]
