@@ -12,9 +12,9 @@ mod corpus;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy, TokenizerKind, ViewMode};
+use ctxcurate::core::sources::Sources;
 use ctxcurate::core::{tokens, walk};
 
 fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) {
@@ -40,7 +40,7 @@ fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) 
     }
     // Warm: the same project composed again through a long-lived cache
     // (what the TUI and repeated builds do): only stat calls and joins.
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let walked = walk::walk_files(root);
     compose::compose_with(root, &preset, &opts, &cache, Some(&walked));
     let mut warm = f64::MAX;

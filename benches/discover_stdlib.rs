@@ -13,11 +13,11 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ctxcurate::core::cache::DiskCache;
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{self, PackOptions};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
+use ctxcurate::core::sources::Sources;
+use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::{discovery::repo_map, walk};
 
 /// Seconds of `f`, and its result.
@@ -30,7 +30,7 @@ fn timed<T>(f: impl FnOnce() -> T) -> (f64, T) {
 fn round(
     root: &Path,
     files: &[String],
-    cache: &FileCache,
+    cache: &Sources,
     targets: &[String],
 ) -> (f64, f64, f64, usize, usize) {
     let (t_graph, graph) = timed(|| ImportGraph::build(root, files, &[], cache));
@@ -101,9 +101,9 @@ fn main() {
             r.0, r.1, r.2, r.3, r.4
         );
     };
-    let cold = FileCache::with_disk(DiskCache::at(disk_dir.path()));
+    let cold = Sources::with_disk(DiskCache::at(disk_dir.path()));
     show("cold", round(&root, &files, &cold, &targets));
-    let disk = FileCache::with_disk(DiskCache::at(disk_dir.path()));
+    let disk = Sources::with_disk(DiskCache::at(disk_dir.path()));
     show(
         "warm (disk, new run)",
         round(&root, &files, &disk, &targets),

@@ -13,10 +13,10 @@ mod corpus;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ctxcurate::core::cache::DiskCache;
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy};
+use ctxcurate::core::sources::Sources;
+use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summary::{Summarizer, SummaryConfig};
 use ctxcurate::core::walk;
 
@@ -31,7 +31,7 @@ fn build(root: &Path, cache_dir: &Path, walked: &[String]) -> (f64, usize, usize
     let mut opts = ComposeOptions::from_settings(&Settings::default());
     opts.strategy = Strategy::Summarize;
     let summarizer = Summarizer::new(DiskCache::at(cache_dir), SummaryConfig::default());
-    let cache = FileCache::with_summarizer(summarizer);
+    let cache = Sources::with_summarizer(summarizer);
     let t = Instant::now();
     let c = compose::compose_with(root, &preset, &opts, &cache, Some(walked));
     (

@@ -10,8 +10,8 @@ mod common;
 use std::fs;
 
 use common::{Project, stderr, stdout};
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::project::Project as Curation;
+use ctxcurate::core::sources::Sources;
 use ctxcurate::core::syntax::{self, CMacros, Lang};
 
 /// A prototype whose trailing lowercase attribute macro no shape catches.
@@ -57,7 +57,7 @@ fn project_c_macros_fix_a_declaration_and_the_note_names_the_line() {
 fn the_cache_parses_with_its_macros_and_forgets_trees_when_they_change() {
     let dir = tempfile::tempdir().expect("temp dir");
     fs::write(dir.path().join("lib.c"), SOURCE).expect("write");
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let tree = cache.symbols(dir.path(), "lib.c").expect("a C file");
     assert_eq!(tree.error_line, Some(1));
     cache.set_c_macros(CMacros::new(&["mylib_nothrow".to_string()]));

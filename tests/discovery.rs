@@ -5,10 +5,10 @@
 
 mod common;
 
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{self, PackOptions, Role};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
+use ctxcurate::core::sources::Sources;
 use ctxcurate::core::tokens;
 use ctxcurate::core::walk;
 
@@ -59,7 +59,7 @@ fn c_project() -> Project {
 fn graph(p: &Project, include_dirs: &[&str]) -> ImportGraph {
     let files = walk::walk_files(p.root());
     let dirs: Vec<String> = include_dirs.iter().map(|s| s.to_string()).collect();
-    ImportGraph::build(p.root(), &files, &dirs, &FileCache::new())
+    ImportGraph::build(p.root(), &files, &dirs, &Sources::new())
 }
 
 fn edges(g: &ImportGraph) -> Vec<(String, String, f64)> {
@@ -203,7 +203,7 @@ fn packing_orders_roles_and_reduces_before_dropping() {
     let mut preset = Preset::default();
     preset.files.push(FileItem::new("README.md"));
     let targets = vec!["app.py".to_string()];
-    let cache = FileCache::new();
+    let cache = Sources::new();
 
     let roomy = pack::pack(
         p.root(),
@@ -299,7 +299,7 @@ fn xml_packing_stays_in_budget() {
         &Preset::default(),
         &["src/main.c".to_string()],
         &opts,
-        &FileCache::new(),
+        &Sources::new(),
         &files,
     );
     assert!(
@@ -328,7 +328,7 @@ fn discovered_files_the_preset_lists_keep_their_own_view() {
         &preset,
         &["app.py".to_string()],
         &pack_opts(5000),
-        &FileCache::new(),
+        &Sources::new(),
         &files,
     );
     let item = packed
@@ -371,7 +371,7 @@ fn packing_tries_every_candidate_and_lists_what_it_dropped() {
         &Preset::default(),
         &targets,
         &opts,
-        &FileCache::new(),
+        &Sources::new(),
         &files,
     );
     assert!(packed.stats.tokens <= 400, "{}", packed.stats.tokens);
@@ -415,7 +415,7 @@ fn packing_tries_every_candidate_and_lists_what_it_dropped() {
 fn a_target_that_does_not_fit_is_reported_with_its_cheapest_size() {
     let p = python_project();
     let files = walk::walk_files(p.root());
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let targets = vec!["app.py".to_string()];
     let packed = pack::pack(
         p.root(),

@@ -11,18 +11,18 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::Sections;
 use ctxcurate::core::discovery::graph::{ImportGraph, UnresolvedImport};
 use ctxcurate::core::discovery::pack::{self, PackOptions, Role};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
+use ctxcurate::core::sources::Sources;
 use ctxcurate::core::walk::{self, ReadPolicy};
 
 use common::{Project, stderr};
 
 fn graph_at(root: &Path) -> ImportGraph {
     let files = walk::walk_files(root);
-    ImportGraph::build(root, &files, &[], &FileCache::new())
+    ImportGraph::build(root, &files, &[], &Sources::new())
 }
 
 fn imports_of(g: &ImportGraph, path: &str) -> Vec<String> {
@@ -105,7 +105,7 @@ fn a_package_opened_at_its_own_folder_resolves_its_absolute_imports() {
         &Preset::default(),
         &["ops/prepare.py".to_string()],
         &opts,
-        &FileCache::new(),
+        &Sources::new(),
         &files,
     );
     let roles: Vec<(&str, Role)> = packed
@@ -273,7 +273,7 @@ fn pip_opened_at_its_package_folder() {
         return;
     };
     let files = walk::walk_files(&dir);
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let g = ImportGraph::build(&dir, &files, &[], &cache);
     let prepare = "_internal/operations/prepare.py";
     let imports = imports_of(&g, prepare);

@@ -5,10 +5,10 @@
 
 mod corpus;
 
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{self, PackOptions};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind};
+use ctxcurate::core::sources::Sources;
 use ctxcurate::core::{discovery::repo_map, tokens, walk};
 
 /// A small deterministic generator (xorshift64*), so a failure names its
@@ -49,7 +49,7 @@ fn budgets_are_never_exceeded_and_well_used() {
         .filter(|f| !f.starts_with("site-packages/"))
         .collect();
     // No disk cache: never write into the standard library.
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let graph = ImportGraph::build(&root, &files, &[], &cache);
     assert!(graph.len() > 1500, "{} modules", graph.len());
     let modules: Vec<String> = files

@@ -16,10 +16,10 @@ mod corpus;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions, Composition};
 use ctxcurate::core::model::{FileItem, Preset, Settings, ViewMode};
 use ctxcurate::core::secrets::{Finding, Place, Scanner};
+use ctxcurate::core::sources::Sources;
 
 /// `root` composed with `**` in `mode` (minus `exclude`), and its findings.
 fn scan_tree(root: &Path, exclude: &[&str], mode: ViewMode) -> (Composition, Vec<Finding>) {
@@ -31,7 +31,7 @@ fn scan_tree(root: &Path, exclude: &[&str], mode: ViewMode) -> (Composition, Vec
         ..Preset::default()
     };
     let opts = ComposeOptions::from_settings(&Settings::default());
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let c = compose::compose_with(root, &preset, &opts, &cache, None);
     let started = Instant::now();
     let findings = Scanner::new(root, &cache).composition(&c, &preset, opts.max_messages);
@@ -91,7 +91,7 @@ fn no_findings_on_the_python_stdlib() {
             consent: ctxcurate::core::trust::entries::EntryConsent::own(),
             ..ComposeOptions::from_settings(&Settings::default())
         };
-        let cache = FileCache::new();
+        let cache = Sources::new();
         let c = compose::compose_with(&root, &named, &opts, &cache, None);
         let found = Scanner::new(&root, &cache).composition(&c, &named, opts.max_messages);
         eprintln!(

@@ -10,10 +10,10 @@ mod shapes;
 use std::path::Path;
 
 use common::{Project, stderr, stdout};
-use ctxcurate::core::cache::FileCache;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{DiscussionEntry, FileItem, Preset, Settings, ViewMode};
 use ctxcurate::core::secrets::{self, Finding, Place, Scanner};
+use ctxcurate::core::sources::Sources;
 
 const GH_TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -88,7 +88,7 @@ fn scan(root: &Path, preset: &Preset) -> (compose::Composition, Vec<Finding>) {
         consent: ctxcurate::core::trust::entries::EntryConsent::own(),
         ..ComposeOptions::from_settings(&Settings::default())
     };
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let c = compose::compose_with(root, preset, &opts, &cache, None);
     let findings = Scanner::new(root, &cache).composition(&c, preset, opts.max_messages);
     (c, findings)
@@ -309,7 +309,7 @@ fn xml_output_gives_the_same_findings() {
     let (_, markdown) = scan(p.root(), &preset);
     let mut opts = ComposeOptions::from_settings(&Settings::default());
     opts.format = ctxcurate::core::model::Format::Xml;
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let c = compose::compose_with(p.root(), &preset, &opts, &cache, None);
     assert!(c.text.starts_with("<documents>"), "{}", c.text);
     let xml = Scanner::new(p.root(), &cache).composition(&c, &preset, opts.max_messages);

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use ctxcurate::core::anchor::{self, Resolution};
-use ctxcurate::core::cache::DiskCache;
+use ctxcurate::core::store::DiskCache;
 use ctxcurate::text::sanitize::display_line;
 
 use super::args::CacheCommand;

@@ -3,7 +3,6 @@
 //! the CLI and the TUI are thin edges over these modules.
 
 pub mod anchor;
-pub mod cache;
 pub mod compose;
 pub mod curation;
 pub mod discovery;
@@ -16,6 +15,8 @@ pub mod pretokens;
 pub mod progress;
 pub mod project;
 pub mod secrets;
+pub mod sources;
+pub mod store;
 pub mod summary;
 pub mod syntax;
 pub mod token_map;

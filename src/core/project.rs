@@ -28,8 +28,9 @@ mod preserve;
 
 use std::path::{Path, PathBuf};
 
-use crate::core::cache::{DiskCache, FileCache};
 use crate::core::model::{Preset, ProjectFile, Settings};
+use crate::core::sources::Sources;
+use crate::core::store::DiskCache;
 use crate::core::summary::Summarizer;
 use crate::core::trust::{self, TrustStore};
 
@@ -207,23 +208,23 @@ impl Project {
     /// The cache every command and the TUI read this project through: its
     /// disk cache under `.ctxcurate/`, its summarizer, its C/C++ macros
     /// and its memory bound (`memory_cache`, MiB).
-    pub fn file_cache(&self) -> FileCache {
+    pub fn file_cache(&self) -> Sources {
         self.file_cache_on(DiskCache::open(&self.root))
     }
 
     /// [`Project::file_cache`] for one command that ends with it: what it
     /// adds to the disk cache is written as packs when the cache goes (or
     /// as it grows), not one file per entry.
-    pub fn run_cache(&self) -> FileCache {
+    pub fn run_cache(&self) -> Sources {
         self.file_cache_on(DiskCache::open(&self.root).batched())
     }
 
-    fn file_cache_on(&self, disk: DiskCache) -> FileCache {
+    fn file_cache_on(&self, disk: DiskCache) -> Sources {
         let summarizer = Summarizer::new(
             disk.clone(),
             crate::core::summary::SummaryConfig::for_project(&self.settings, &self.root),
         );
-        let cache = FileCache::for_project(disk, summarizer);
+        let cache = Sources::for_project(disk, summarizer);
         cache.set_c_macros(self.c_macros());
         cache.set_memory_bound(self.settings.memory_cache.saturating_mul(1 << 20));
         cache

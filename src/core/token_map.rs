@@ -4,9 +4,9 @@
 
 use serde::Serialize;
 
-use crate::core::cache::FileCache;
 use crate::core::compose::{self, Composition};
 use crate::core::model::{TokenizerKind, ViewMode};
+use crate::core::sources::Sources;
 use crate::text::words::{plural, thousands};
 
 /// One rendered file of the composition.
@@ -36,7 +36,7 @@ pub struct TokenMap {
 impl TokenMap {
     /// Count every rendered file of `c` and the whole text with `kind`
     /// (counts come from `cache` where the same text was counted before).
-    pub fn of(c: &Composition, cache: &FileCache, kind: TokenizerKind, budget: usize) -> Self {
+    pub fn of(c: &Composition, cache: &Sources, kind: TokenizerKind, budget: usize) -> Self {
         let files: Vec<TokenRow> = c
             .files
             .iter()
@@ -209,7 +209,7 @@ mod tests {
             problems: Vec::new(),
             skipped: Vec::new(),
         };
-        let map = TokenMap::of(&c, &FileCache::new(), TokenizerKind::O200k, 1_000);
+        let map = TokenMap::of(&c, &Sources::new(), TokenizerKind::O200k, 1_000);
         let paths: Vec<&str> = map.files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["big.py", "small.py"]);
         assert!(map.files[0].tokens > 10 * map.files[1].tokens);

@@ -25,9 +25,9 @@ use super::render::{self, ViewState};
 use super::signals;
 use super::state::{Level, State};
 use super::update::{follow_cursor, update};
-use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
+use crate::core::sources::Sources;
 use crate::core::walk;
 use crate::text::error_chain;
 
@@ -454,7 +454,7 @@ fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
 
 /// One worker thread; a queued compose (or preview block) that a newer
 /// one supersedes is skipped.
-fn spawn_worker(root: PathBuf, cache: Arc<FileCache>, tx: Sender<Msg>) -> Sender<Job> {
+fn spawn_worker(root: PathBuf, cache: Arc<Sources>, tx: Sender<Msg>) -> Sender<Job> {
     let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
     thread::spawn(move || {
         while let Ok(job) = jobs_rx.recv() {

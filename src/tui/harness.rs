@@ -22,15 +22,15 @@ use super::project_sync::{DiskSync, SyncOutcome};
 use super::render::{self, ViewState};
 use super::state::State;
 use super::update::{follow_cursor, update};
-use crate::core::cache::FileCache;
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
+use crate::core::sources::Sources;
 use crate::core::walk;
 
 /// The TUI without a terminal.
 pub struct Harness {
     pub state: State,
-    pub cache: FileCache,
+    pub cache: Sources,
     /// Every text copied to the clipboard, in order.
     pub copied: Vec<String>,
     /// How many saves wrote the file.
@@ -261,7 +261,7 @@ impl Harness {
 struct Inline<'a> {
     root: PathBuf,
     sync: &'a mut DiskSync,
-    cache: &'a FileCache,
+    cache: &'a Sources,
     copied: &'a mut Vec<String>,
     saves: &'a mut usize,
     editor_answers: &'a mut std::collections::VecDeque<Result<String, String>>,

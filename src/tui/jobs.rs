@@ -11,13 +11,13 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::cache::FileCache;
 use crate::core::compose::output_file;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile};
 use crate::core::discovery::{context, pack};
 use crate::core::git::Repo;
 use crate::core::model::{FileItem, Format, TokenizerKind};
 use crate::core::secrets::Scanner;
+use crate::core::sources::Sources;
 use crate::core::views;
 use crate::core::walk::ResolvedItem;
 use crate::text::error_chain;
@@ -30,7 +30,7 @@ use super::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 const EXACT_TOTAL_LIMIT: usize = 2 * 1024 * 1024;
 
 /// Run one job.
-pub fn run(job: Job, root: &Path, cache: &FileCache) -> Event {
+pub fn run(job: Job, root: &Path, cache: &Sources) -> Event {
     match job {
         Job::Compose {
             generation,
@@ -270,7 +270,7 @@ fn block(
     generation: u64,
     opts: &ComposeOptions,
     tokenizer: TokenizerKind,
-    cache: &FileCache,
+    cache: &Sources,
 ) -> FileBlock {
     let resolved = ResolvedItem {
         path: item.path.clone(),
@@ -313,7 +313,7 @@ fn problem_text(content: &crate::core::walk::Content) -> String {
 
 /// The tokens of a composition as the gauge counts them: the whole text,
 /// or past [`EXACT_TOTAL_LIMIT`] the sum of its files' (cached) counts.
-fn total(c: &Composition, tokenizer: TokenizerKind, cache: &FileCache) -> (usize, bool) {
+fn total(c: &Composition, tokenizer: TokenizerKind, cache: &Sources) -> (usize, bool) {
     if c.text.len() <= EXACT_TOTAL_LIMIT {
         (cache.count(tokenizer, &c.text), true)
     } else {
@@ -332,7 +332,7 @@ fn summarize(
     c: &Composition,
     format: Format,
     tokenizer: TokenizerKind,
-    cache: &FileCache,
+    cache: &Sources,
 ) -> Composed {
     let lines: Vec<String> = c.text.lines().map(str::to_string).collect();
     let mut files = Vec::new();

@@ -7,9 +7,9 @@
 //! module only moves the preview and asks for work. Called from `update`,
 //! `navigate` and `overlays`.
 
-use crate::core::cache::render_key;
 use crate::core::curation;
 use crate::core::model::{FileItem, MaskState, ViewMode};
+use crate::core::sources::render_key;
 use crate::core::syntax::Symbol;
 use crate::text::sanitize::display_line;
 

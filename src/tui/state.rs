@@ -7,11 +7,11 @@ use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::core::cache::render_key;
 use crate::core::compose::ComposeOptions;
 use crate::core::discovery::context::MapOptions;
 use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
+use crate::core::sources::render_key;
 use crate::core::walk::{self, ResolvedItem};
 
 use super::clock::Clock;

@@ -27,8 +27,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::cache::{FileCache, render_key};
 use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
+use crate::core::sources::{Sources, render_key};
 use crate::core::trust;
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
@@ -83,7 +83,7 @@ pub fn render_file(
     root: &Path,
     resolved: &ResolvedItem,
     opts: &ComposeOptions,
-    cache: &FileCache,
+    cache: &Sources,
 ) -> RenderedFile {
     cache.set_policy(opts.read);
     let item = &resolved.item;
@@ -127,7 +127,7 @@ pub fn render_file(
 
 /// Compose `preset` over the project at `root` with a fresh cache.
 pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Composition {
-    compose_with(root, preset, opts, &FileCache::new(), None)
+    compose_with(root, preset, opts, &Sources::new(), None)
 }
 
 /// Compose through a long-lived `cache`; `walked` is the project's file
@@ -136,7 +136,7 @@ pub fn compose_with(
     root: &Path,
     preset: &Preset,
     opts: &ComposeOptions,
-    cache: &FileCache,
+    cache: &Sources,
     walked: Option<&[String]>,
 ) -> Composition {
     compose_with_map(root, preset, opts, cache, walked, |_, _| None)
@@ -150,7 +150,7 @@ pub fn compose_with_map(
     root: &Path,
     preset: &Preset,
     opts: &ComposeOptions,
-    cache: &FileCache,
+    cache: &Sources,
     walked: Option<&[String]>,
     map: impl FnOnce(&[RenderedFile], &[String]) -> Option<String>,
 ) -> Composition {
@@ -210,7 +210,7 @@ pub fn render_parts(
     root: &Path,
     preset: &Preset,
     opts: &ComposeOptions,
-    cache: &FileCache,
+    cache: &Sources,
     walked: Option<&[String]>,
     map: impl FnOnce(&[RenderedFile], &[String]) -> Option<String>,
 ) -> Parts {
@@ -451,7 +451,7 @@ mod tests {
         for format in [Format::Markdown, Format::Xml] {
             let mut opts = ComposeOptions::from_settings(&Default::default());
             opts.format = format;
-            let cache = FileCache::new();
+            let cache = Sources::new();
             let kept = compose_with(dir.path(), &preset, &opts, &cache, None);
             let parts = render_parts(dir.path(), &preset, &opts, &cache, None, |_, _| None);
             let released = parts.assemble(&preset, &opts, Bodies::Release);

@@ -9,12 +9,12 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::core::cache::FileCache;
 use crate::core::compose::{self, Bodies, ComposeOptions, Composition, Parts};
 use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack;
 use crate::core::discovery::repo_map;
 use crate::core::model::{Preset, Settings, TokenizerKind};
+use crate::core::sources::Sources;
 
 /// What the repo map of a preset needs besides the compose options.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +45,7 @@ pub fn compose(
     preset: &Preset,
     opts: &ComposeOptions,
     map: &MapOptions,
-    cache: &FileCache,
+    cache: &Sources,
     walked: Option<&[String]>,
 ) -> Composition {
     parts(root, preset, opts, map, cache, walked).assemble(preset, opts, Bodies::Keep)
@@ -57,7 +57,7 @@ pub fn parts(
     preset: &Preset,
     opts: &ComposeOptions,
     map: &MapOptions,
-    cache: &FileCache,
+    cache: &Sources,
     walked: Option<&[String]>,
 ) -> Parts {
     compose::render_parts(root, preset, opts, cache, walked, |files, walked| {
@@ -102,7 +102,7 @@ mod tests {
     fn compose_of(dir: &Path, preset: &Preset) -> String {
         let opts = ComposeOptions::from_settings(&Settings::default());
         let map = MapOptions::from_settings(&Settings::default());
-        compose(dir, preset, &opts, &map, &FileCache::new(), None).text
+        compose(dir, preset, &opts, &map, &Sources::new(), None).text
     }
 
     #[test]

@@ -19,7 +19,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::core::cache::FileCache;
+use crate::core::sources::Sources;
 use crate::core::syntax::Lang;
 
 pub use imports::{Include, PyImport};
@@ -67,12 +67,7 @@ pub struct ImportGraph {
 impl ImportGraph {
     /// The graph over `files` (the walked project, relative paths), read
     /// through `cache`; `include_dirs` as in `[project] include_dirs`.
-    pub fn build(
-        root: &Path,
-        files: &[String],
-        include_dirs: &[String],
-        cache: &FileCache,
-    ) -> Self {
+    pub fn build(root: &Path, files: &[String], include_dirs: &[String], cache: &Sources) -> Self {
         let mut code: Vec<&String> = files
             .iter()
             .filter(|f| Lang::from_path(f).is_some())

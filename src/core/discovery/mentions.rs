@@ -9,7 +9,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::core::cache::FileCache;
+use crate::core::sources::Sources;
 use crate::core::syntax::{Lang, Symbol};
 
 /// How a mention names files.
@@ -42,7 +42,7 @@ const PATH_EXTENSIONS: &[&str] = &[
 ];
 
 /// The mentions of `task` matched against the project's files (`walked`).
-pub fn find(root: &Path, task: &str, walked: &[String], cache: &FileCache) -> Vec<Mention> {
+pub fn find(root: &Path, task: &str, walked: &[String], cache: &Sources) -> Vec<Mention> {
     let (paths, idents) = candidates(task);
     let mut out: Vec<Mention> = paths
         .into_iter()
@@ -168,7 +168,7 @@ fn defining_files(
     root: &Path,
     idents: &[String],
     walked: &[String],
-    cache: &FileCache,
+    cache: &Sources,
 ) -> BTreeSet<(String, String)> {
     let wanted: HashSet<&str> = idents.iter().map(String::as_str).collect();
     let mut out = BTreeSet::new();

@@ -16,13 +16,13 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::core::cache::FileCache;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
 use crate::core::discovery::exclusions::{Excluded, LeftOut};
 use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
 use crate::core::discovery::mentions;
 use crate::core::discovery::repo_map::{self, RepoMap};
 use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
+use crate::core::sources::Sources;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
 mod report;
@@ -163,7 +163,7 @@ pub fn pack(
     preset: &Preset,
     targets: &[String],
     opts: &PackOptions,
-    cache: &FileCache,
+    cache: &Sources,
     walked: &[String],
 ) -> Packed {
     cache.set_policy(opts.read);
@@ -179,7 +179,7 @@ pub fn pack_with(
     preset: &Preset,
     targets: &[String],
     opts: &PackOptions,
-    cache: &FileCache,
+    cache: &Sources,
     walked: &[String],
     graph: &ImportGraph,
 ) -> Packed {
@@ -249,7 +249,7 @@ pub fn ranking(
     root: &Path,
     preset: &Preset,
     targets: &[String],
-    cache: &FileCache,
+    cache: &Sources,
     walked: &[String],
     graph: &ImportGraph,
 ) -> Ranking {
@@ -385,7 +385,7 @@ impl Candidates {
 
 struct Packer<'a> {
     root: &'a Path,
-    cache: &'a FileCache,
+    cache: &'a Sources,
     opts: &'a PackOptions,
     compose_opts: ComposeOptions,
     preset: &'a Preset,
@@ -394,7 +394,7 @@ struct Packer<'a> {
 impl<'a> Packer<'a> {
     fn new(
         root: &'a Path,
-        cache: &'a FileCache,
+        cache: &'a Sources,
         opts: &'a PackOptions,
         preset: &'a Preset,
         walked: &[String],

@@ -10,9 +10,9 @@ use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::core::cache::FileCache;
 use crate::core::discovery::graph::Ranked;
 use crate::core::model::TokenizerKind;
+use crate::core::sources::Sources;
 use crate::core::syntax::Symbol;
 use crate::core::tokens;
 use crate::text::sanitize::escape_line;
@@ -45,7 +45,7 @@ pub fn build(
     skip: &HashSet<&str>,
     budget: usize,
     tokenizer: TokenizerKind,
-    cache: &FileCache,
+    cache: &Sources,
 ) -> RepoMap {
     let files: Vec<&str> = ranked
         .iter()
@@ -68,7 +68,7 @@ struct Sizer<'a> {
     files: &'a [&'a str],
     /// Each file's outline block, rendered on first use.
     outlines: Vec<Option<Arc<str>>>,
-    cache: &'a FileCache,
+    cache: &'a Sources,
     tokenizer: TokenizerKind,
     budget: usize,
 }
@@ -224,7 +224,7 @@ mod tests {
         let names: Vec<String> = (0..40).map(|i| format!("m{i:02}.py")).collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let ranked = ranked(&refs);
-        let cache = FileCache::new();
+        let cache = Sources::new();
         for budget in [0, 10, 40, 100, 333, 1000, 5000] {
             let map = build(
                 dir.path(),
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn skipped_files_are_not_listed() {
         let dir = project();
-        let cache = FileCache::new();
+        let cache = Sources::new();
         let skip: HashSet<&str> = ["m00.py"].into_iter().collect();
         let map = build(
             dir.path(),

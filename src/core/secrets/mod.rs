@@ -31,10 +31,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::cache::FileCache;
 use crate::core::compose::{self, Composition, RenderedFile};
 use crate::core::discovery::pack::Packed;
 use crate::core::model::{Preset, ViewMode};
+use crate::core::sources::Sources;
 use crate::core::walk;
 
 pub use rules::{RuleSet, RulesError};
@@ -127,18 +127,18 @@ pub struct FileFindings {
 /// the files' own text, to number findings as the files do.
 pub struct Scanner<'a> {
     root: &'a Path,
-    cache: &'a FileCache,
+    cache: &'a Sources,
     rules: &'a RuleSet,
 }
 
 impl<'a> Scanner<'a> {
     /// A scanner with the built-in rules.
-    pub fn new(root: &'a Path, cache: &'a FileCache) -> Self {
+    pub fn new(root: &'a Path, cache: &'a Sources) -> Self {
         Scanner::with_rules(root, cache, RuleSet::builtin())
     }
 
     /// A scanner with `rules` (see [`RuleSet::compile_builtin`]).
-    pub fn with_rules(root: &'a Path, cache: &'a FileCache, rules: &'a RuleSet) -> Self {
+    pub fn with_rules(root: &'a Path, cache: &'a Sources, rules: &'a RuleSet) -> Self {
         Scanner { root, cache, rules }
     }
 

@@ -327,7 +327,7 @@ fn the_whole_output_is_scanned_last() {
         ..Preset::default()
     };
     let opts = crate::core::compose::ComposeOptions::from_settings(&Default::default());
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
     let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
     let places: Vec<String> = findings.iter().map(|f| f.place.to_string()).collect();
@@ -352,7 +352,7 @@ fn a_secret_only_in_the_view_names_the_view() {
         key: String::new(),
         body_at: None,
     };
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let findings = Scanner::new(dir.path(), &cache).file(&file);
     let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
     assert_eq!(
@@ -391,7 +391,7 @@ fn the_output_is_scanned_around_the_bodies_not_through_them() {
         ..Default::default()
     };
     let opts = crate::core::compose::ComposeOptions::from_settings(&settings);
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
     let scanner = Scanner::new(dir.path(), &cache);
     let parts = scanner.uncovered(&c.text, &c.files, &HashSet::new());
@@ -447,7 +447,7 @@ fn files_first_then_the_text_without_their_bodies() {
     ] {
         let mut opts = compose::ComposeOptions::from_settings(&Default::default());
         opts.format = format;
-        let cache = FileCache::new();
+        let cache = Sources::new();
         let whole = compose::compose_with(dir.path(), &preset, &opts, &cache, None);
         let scanner = Scanner::new(dir.path(), &cache);
         let want = scanner.composition(&whole, &preset, opts.max_messages);
@@ -517,7 +517,7 @@ fn a_key_file_is_one_finding() {
         consent: crate::core::trust::entries::EntryConsent::own(),
         ..crate::core::compose::ComposeOptions::from_settings(&Default::default())
     };
-    let cache = FileCache::new();
+    let cache = Sources::new();
     let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
     assert!(c.text.contains(&key), "the key is in the context verbatim");
     let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);

@@ -32,8 +32,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use crate::core::cache::disk::{self as store, DiskCache};
 use crate::core::model::Settings;
+use crate::core::store::disk::{self as store, DiskCache};
 use command::{CommandOutput, run_command};
 use heuristic as summary;
 

@@ -1,4 +1,4 @@
-//! `cache` is the in-memory cache (its on-disk half is `cache::disk`,
+//! `Sources` is the per-file engine (its on-disk half is `store::disk`,
 //! the [`DiskCache`]) shared by composition and the TUI: one file's content
 //! (re-read only when its size or mtime changes), its symbol tree (parsed
 //! once per content), its rendered view per entry settings, and token
@@ -21,14 +21,11 @@ use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
-use crate::core::model::{FileItem, TokenizerKind, ViewMode};
-pub mod disk;
-mod pack;
-
-use crate::core::cache::disk as store;
-pub use crate::core::cache::disk::DiskCache;
 use crate::core::lru::{Lru, LruStats};
+use crate::core::model::{FileItem, TokenizerKind, ViewMode};
 use crate::core::progress::Progress;
+pub use crate::core::store::DiskCache;
+use crate::core::store::disk as store;
 use crate::core::summary::Summarizer;
 use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
@@ -81,14 +78,14 @@ type ViewKey = ([u8; 32], String, String, ViewMode);
 
 /// The shared cache. Cheap to clone handles to via `Arc`; safe across threads.
 #[derive(Debug, Default)]
-pub struct FileCache {
+pub struct Sources {
     /// How files are read; changing it forgets what was read before.
     policy: Mutex<ReadPolicy>,
     files: Mutex<Lru<String, Arc<CachedFile>>>,
     /// Files over the size cap, read in full for entries that force it.
     forced: Mutex<Lru<String, Arc<CachedFile>>>,
     views: Mutex<Lru<ViewKey, Arc<View>>>,
-    /// Texts derived per content ([`FileCache::derived`]), by their key.
+    /// Texts derived per content ([`Sources::derived`]), by their key.
     derived: Mutex<Lru<[u8; 32], Arc<str>>>,
     tokens: TokenCache,
     disk: DiskCache,
@@ -128,7 +125,7 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-impl FileCache {
+impl Sources {
     /// Heuristic summaries, nothing on disk.
     pub fn new() -> Self {
         Self::default()
@@ -136,7 +133,7 @@ impl FileCache {
 
     /// A cache that also keeps its costly results in `disk`.
     pub fn with_disk(disk: DiskCache) -> Self {
-        FileCache {
+        Sources {
             disk,
             ..Self::default()
         }
@@ -144,7 +141,7 @@ impl FileCache {
 
     /// Summaries made (and cached on disk) by `summarizer`.
     pub fn with_summarizer(summarizer: Summarizer) -> Self {
-        FileCache {
+        Sources {
             summarizer,
             ..Self::default()
         }
@@ -153,7 +150,7 @@ impl FileCache {
     /// The cache of a project: costly results in `disk`, summaries from
     /// `summarizer` (what the CLI and the TUI use).
     pub fn for_project(disk: DiskCache, summarizer: Summarizer) -> Self {
-        FileCache {
+        Sources {
             disk,
             summarizer,
             ..Self::default()
@@ -237,7 +234,7 @@ impl FileCache {
         self.file_in(&self.files, root, rel, false)
     }
 
-    /// [`FileCache::file`], but with `force` a file over the size cap is
+    /// [`Sources::file`], but with `force` a file over the size cap is
     /// read in full (kept apart, so unforced entries never see it).
     pub fn file_forced(&self, root: &Path, rel: &str, force: bool) -> Arc<CachedFile> {
         let file = self.file(root, rel);
@@ -507,7 +504,7 @@ mod tests {
         for i in 0..60 {
             std::fs::write(dir.path().join(format!("m{i}.py")), body(i)).expect("write");
         }
-        let cache = FileCache::new();
+        let cache = Sources::new();
         cache.set_memory_bound(256 << 10);
         let item = |i: usize| FileItem::new(format!("m{i}.py"));
         for round in 0..2 {
@@ -567,7 +564,7 @@ mod tests {
     fn rereads_only_changed_files() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "one\n").unwrap();
-        let cache = FileCache::new();
+        let cache = Sources::new();
         let first = cache.file(dir.path(), "a.txt");
         let again = cache.file(dir.path(), "a.txt");
         assert!(Arc::ptr_eq(&first, &again));
@@ -584,7 +581,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.py"), "def f():\n    return 1\n").unwrap();
         let disk = DiskCache::open(dir.path());
-        let first = FileCache::with_disk(disk.clone());
+        let first = Sources::with_disk(disk.clone());
         let n = first.count(TokenizerKind::O200k, "hello world");
         assert_eq!(n, 2);
         let item = FileItem::new("a.py");
@@ -598,7 +595,7 @@ mod tests {
         // planting different values under the same keys.
         let hash: [u8; 32] = Sha256::digest(b"hello world").into();
         disk.put("tokens", &store::key(&[b"o200k", &hash]), b"99");
-        let second = FileCache::with_disk(disk.clone());
+        let second = Sources::with_disk(disk.clone());
         assert_eq!(second.count(TokenizerKind::O200k, "hello world"), 99);
         let (again, _) = second
             .view(dir.path(), "a.py", &item, ViewMode::Skeleton)
@@ -617,7 +614,7 @@ mod tests {
     fn views_are_cached_per_settings() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.txt"), "x\n").unwrap();
-        let cache = FileCache::new();
+        let cache = Sources::new();
         let item = FileItem::new("a.txt");
         let (a, _) = cache
             .view(dir.path(), "a.txt", &item, ViewMode::Full)

@@ -1,0 +1,7 @@
+//! The on-disk store under `.ctxcurate/cache`: sealed entries kept across
+//! runs (token counts, views, summaries), loose or in packs.
+
+pub mod disk;
+mod pack;
+
+pub use disk::DiskCache;
