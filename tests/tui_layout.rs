@@ -92,7 +92,7 @@ fn the_tokens_overlay_lists_files_largest_first_with_the_stats_numbers() {
         );
     }
     // The total is the gauge's.
-    let total = ctxcurate::tui::format::thousands(h.state.gauge.used);
+    let total = ctxcurate::text::words::thousands(h.state.gauge.used);
     assert!(screen.contains(&format!("{total}  ")), "{screen}");
     assert!(screen.contains("≈ before the gauge's count"), "{screen}");
 }

@@ -83,7 +83,7 @@ pub fn shot(command: ShotCommand, ctx: &mut Ctx) -> Result<()> {
         let rel = ctx.rel_path(&root, Path::new(arg))?;
         if adding {
             talk::check_screenshot_path(&rel)?;
-            confine::check_file_inside(&root, &rel).map_err(UserError)?;
+            confine::check_file_inside(&root, &rel).map_err(|e| UserError(e.to_string()))?;
         }
         rels.push(rel);
     }

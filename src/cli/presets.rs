@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use ctxcurate::core::project::{Project, Scope};
-use ctxcurate::core::summary::heuristic::plural;
 use ctxcurate::text::sanitize::display_line;
+use ctxcurate::text::words::plural;
 
 /// Names and paths come from files: shown escaped, never raw.
 fn safe(s: &str) -> String {

@@ -15,12 +15,19 @@ pub fn thousands(n: usize) -> String {
 }
 
 /// `n` and `noun`, plural unless `n` is 1: `1 file`, `0 files`,
-/// `2 entries`, `1,200 matches` (English rules for the nouns we use).
+/// `2 entries`, `1,200 matches`.
 pub fn plural(n: usize, noun: &str) -> String {
+    format!("{} {}", thousands(n), noun_for(n, noun))
+}
+
+/// `noun` as the count `n` wants it: `file` for 1, `files` otherwise
+/// (English rules for the nouns we use: `entries`, `matches`, `keys`).
+/// For a count written some other way than [`plural`]'s.
+pub fn noun_for(n: usize, noun: &str) -> String {
     if n == 1 {
-        return format!("1 {noun}");
+        return noun.to_owned();
     }
-    let many = if let Some(stem) = noun
+    if let Some(stem) = noun
         .strip_suffix('y')
         .filter(|s| !s.ends_with(['a', 'e', 'i', 'o', 'u']))
     {
@@ -29,8 +36,7 @@ pub fn plural(n: usize, noun: &str) -> String {
         format!("{noun}es")
     } else {
         format!("{noun}s")
-    };
-    format!("{} {many}", thousands(n))
+    }
 }
 
 #[cfg(test)]
@@ -50,5 +56,7 @@ mod tests {
         assert_eq!(plural(2, "key"), "2 keys");
         assert_eq!(plural(3, "match"), "3 matches");
         assert_eq!(plural(1_500, "file"), "1,500 files");
+        assert_eq!(noun_for(1, "line"), "line");
+        assert_eq!(noun_for(4062, "byte"), "bytes");
     }
 }

@@ -33,7 +33,7 @@ pub fn toggle_screenshot(state: &mut State) -> Vec<Effect> {
     if !listed {
         let root = &state.project.root;
         if let Err(problem) = crate::core::project::confine::check_file_inside(root, &path) {
-            state.say(Level::Warn, problem);
+            state.say(Level::Warn, problem.to_string());
             return Vec::new();
         }
     }

@@ -13,7 +13,6 @@ use super::curate::{self, Batch};
 use super::discover;
 use super::discuss;
 use super::finder_overlay;
-use super::format::thousands;
 use super::look;
 use super::messages::{Effect, Event, Job};
 use super::model::PendingCopy;
@@ -26,6 +25,7 @@ use super::state::{Level, Overlay, Pane, Prompt, State};
 use super::symbols::flat_symbols;
 use super::token_keys;
 use super::token_view;
+use crate::text::words::thousands;
 
 /// Apply one event.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {

@@ -23,7 +23,10 @@
 //! A planted `gitdir:` file or link to another repository has no such
 //! back-link: that repository's own checkout is elsewhere.
 
+use std::io;
 use std::path::{Path, PathBuf};
+
+use thiserror::Error;
 
 /// Where git says the repository is (as `rev-parse` prints it).
 #[derive(Debug, Clone)]
@@ -38,11 +41,65 @@ pub struct Layout {
     pub core_worktree: Option<PathBuf>,
 }
 
+/// Why the repository git found is not the project's own, naming the
+/// paths that say so. Causes are shown, not chained: the message is one
+/// clause of `GitError::NotOwn`'s.
+#[derive(Debug, Error)]
+pub enum Foreign {
+    /// A path git reported cannot be resolved.
+    #[error("cannot resolve {}: {error}", path.display())]
+    Unresolvable { path: PathBuf, error: io::Error },
+    /// The git directory is the project root or holds it.
+    #[error(
+        "its git directory is the project itself, or holds it ({}): a bare \
+         repository's files are not a work tree",
+        dir.display()
+    )]
+    GitDirHoldsRoot { dir: PathBuf },
+    /// The work tree does not hold the project.
+    #[error(
+        "its work tree is {} (core.worktree), which does not hold the project",
+        top.display()
+    )]
+    WorkTreeElsewhere { top: PathBuf },
+    /// A repository inside the project whose work tree is not the project.
+    #[error(
+        "its work tree is {} (core.worktree), not the project that holds its git directory",
+        top.display()
+    )]
+    WorkTreeNotRoot { top: PathBuf },
+    /// `T/.git` cannot be inspected.
+    #[error("{} cannot be read: {error}", dot_git.display())]
+    DotGitUnreadable { dot_git: PathBuf, error: io::Error },
+    /// `T/.git` is a symbolic link.
+    #[error("{} is a link to {}, outside the project", dot_git.display(), git_dir.display())]
+    DotGitLink { dot_git: PathBuf, git_dir: PathBuf },
+    /// A real `.git` folder sharing another repository's objects.
+    #[error(
+        "its git directory {} shares objects and refs with {}",
+        git_dir.display(),
+        common.display()
+    )]
+    SharedObjects { git_dir: PathBuf, common: PathBuf },
+    /// A `gitdir:` file or link to a repository that does not name this
+    /// checkout back.
+    #[error(
+        "{} names the git directory {}, outside the project, which does not name this \
+         checkout back (a linked worktree or a submodule would)",
+        dot_git.display(),
+        git_dir.display()
+    )]
+    NoBackLink { dot_git: PathBuf, git_dir: PathBuf },
+}
+
 /// `Ok` when `layout` is the own repository of the project at `root`;
-/// else why not, in words.
-pub fn check(root: &Path, layout: &Layout) -> Result<(), String> {
+/// else why not.
+pub fn check(root: &Path, layout: &Layout) -> Result<(), Foreign> {
     let canon = |p: &Path| {
-        std::fs::canonicalize(p).map_err(|e| format!("cannot resolve {}: {e}", p.display()))
+        std::fs::canonicalize(p).map_err(|error| Foreign::Unresolvable {
+            path: p.to_path_buf(),
+            error,
+        })
     };
     let root = canon(root)?;
     let top = canon(&layout.toplevel)?;
@@ -56,17 +113,10 @@ pub fn check(root: &Path, layout: &Layout) -> Result<(), String> {
         .into_iter()
         .find(|d| root.starts_with(d))
     {
-        return Err(format!(
-            "its git directory is the project itself, or holds it ({}): a bare \
-             repository's files are not a work tree",
-            dir.display()
-        ));
+        return Err(Foreign::GitDirHoldsRoot { dir: dir.clone() });
     }
     if !root.starts_with(&top) {
-        return Err(format!(
-            "its work tree is {} (core.worktree), which does not hold the project",
-            top.display()
-        ));
+        return Err(Foreign::WorkTreeElsewhere { top });
     }
     if git_dir.starts_with(&root) && common.starts_with(&root) {
         // A repository shipped in the project is the project's only when
@@ -75,30 +125,21 @@ pub fn check(root: &Path, layout: &Layout) -> Result<(), String> {
         if top == root {
             return Ok(());
         }
-        return Err(format!(
-            "its work tree is {} (core.worktree), not the project that holds its git directory",
-            top.display()
-        ));
+        return Err(Foreign::WorkTreeNotRoot { top });
     }
     let dot_git = top.join(".git");
-    let meta = std::fs::symlink_metadata(&dot_git)
-        .map_err(|e| format!("{} cannot be read: {e}", dot_git.display()))?;
+    let meta = match std::fs::symlink_metadata(&dot_git) {
+        Ok(meta) => meta,
+        Err(error) => return Err(Foreign::DotGitUnreadable { dot_git, error }),
+    };
     if meta.file_type().is_symlink() {
-        return Err(format!(
-            "{} is a link to {}, outside the project",
-            dot_git.display(),
-            git_dir.display()
-        ));
+        return Err(Foreign::DotGitLink { dot_git, git_dir });
     }
     if meta.is_dir() {
         if canon(&dot_git)? == git_dir && common == git_dir {
             return Ok(());
         }
-        return Err(format!(
-            "its git directory {} shares objects and refs with {}",
-            git_dir.display(),
-            common.display()
-        ));
+        return Err(Foreign::SharedObjects { git_dir, common });
     }
     // A `gitdir:` file: git followed it to `git_dir`; does `git_dir`
     // name this checkout back?
@@ -124,12 +165,7 @@ pub fn check(root: &Path, layout: &Layout) -> Result<(), String> {
             return Ok(());
         }
     }
-    Err(format!(
-        "{} names the git directory {}, outside the project, which does not name this \
-         checkout back (a linked worktree or a submodule would)",
-        dot_git.display(),
-        git_dir.display()
-    ))
+    Err(Foreign::NoBackLink { dot_git, git_dir })
 }
 
 #[cfg(test)]
@@ -152,11 +188,8 @@ mod tests {
         std::fs::create_dir_all(top.join(".git")).unwrap();
         std::fs::create_dir_all(top.join("sub")).unwrap();
         let git = top.join(".git");
-        assert_eq!(
-            check(&top.join("sub"), &layout(top, &git, &git, None)),
-            Ok(())
-        );
-        assert_eq!(check(top, &layout(top, &git, &git, None)), Ok(()));
+        assert!(check(&top.join("sub"), &layout(top, &git, &git, None)).is_ok());
+        assert!(check(top, &layout(top, &git, &git, None)).is_ok());
     }
 
     #[test]
@@ -166,10 +199,14 @@ mod tests {
         std::fs::create_dir_all(root.join(".git")).unwrap();
         std::fs::create_dir_all(&other).unwrap();
         let git = root.join(".git");
-        let why = check(&root, &layout(&other, &git, &git, Some("../../other"))).unwrap_err();
+        let why = check(&root, &layout(&other, &git, &git, Some("../../other")))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("does not hold the project"), "{why}");
         // Above the project: git would read files outside it.
-        let why = check(&root, &layout(t.path(), &git, &git, Some("../.."))).unwrap_err();
+        let why = check(&root, &layout(t.path(), &git, &git, Some("../..")))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("not the project that holds"), "{why}");
     }
 
@@ -181,11 +218,15 @@ mod tests {
         std::fs::create_dir_all(&root).unwrap();
         let vgit = victim.join(".git");
         std::os::unix::fs::symlink(&vgit, root.join(".git")).unwrap();
-        let why = check(&root, &layout(&root, &vgit, &vgit, None)).unwrap_err();
+        let why = check(&root, &layout(&root, &vgit, &vgit, None))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("is a link to"), "{why}");
         std::fs::remove_file(root.join(".git")).unwrap();
         std::fs::write(root.join(".git"), format!("gitdir: {}\n", vgit.display())).unwrap();
-        let why = check(&root, &layout(&root, &vgit, &vgit, None)).unwrap_err();
+        let why = check(&root, &layout(&root, &vgit, &vgit, None))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("does not name this checkout back"), "{why}");
         // A victim's linked worktree names its own checkout, not this one.
         let wt = vgit.join("worktrees/w");
@@ -203,7 +244,7 @@ mod tests {
             format!("{}\n", root.join(".git").display()),
         )
         .unwrap();
-        assert_eq!(check(&root, &layout(&root, &wt, &vgit, None)), Ok(()));
+        assert!(check(&root, &layout(&root, &wt, &vgit, None)).is_ok());
     }
 
     #[test]
@@ -211,10 +252,14 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let root = t.path().join("root");
         std::fs::create_dir_all(root.join("sub")).unwrap();
-        let why = check(&root, &layout(&root, &root, &root, Some("."))).unwrap_err();
+        let why = check(&root, &layout(&root, &root, &root, Some(".")))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("is the project itself"), "{why}");
         let sub = root.join("sub");
-        let why = check(&sub, &layout(&sub, &root, &root, Some("sub"))).unwrap_err();
+        let why = check(&sub, &layout(&sub, &root, &root, Some("sub")))
+            .unwrap_err()
+            .to_string();
         assert!(why.contains("is the project itself, or holds it"), "{why}");
     }
 

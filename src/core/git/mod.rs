@@ -309,7 +309,7 @@ impl Repo {
         };
         location::check(root, &layout).map_err(|why| GitError::NotOwn {
             root: root.to_path_buf(),
-            why,
+            why: why.to_string(),
         })?;
         match git.run(&["rev-parse", "--is-inside-work-tree"]) {
             Ok(out) if out.trim_ascii() == b"true" => {}

@@ -92,27 +92,56 @@ pub fn ensure_state_dir(root: &Path) -> io::Result<PathBuf> {
     Ok(dir)
 }
 
+/// Why a file a preset names for reading (a screenshot) cannot be read,
+/// naming the file as the preset does.
+#[derive(Debug, Error)]
+pub enum FileCheckError {
+    /// A link on the way leads out of the root, or nowhere.
+    #[error("{rel}: a symbolic link leading outside the project (or nowhere)")]
+    Outside { rel: String },
+    /// It is a folder, a FIFO, a device…
+    #[error("{rel}: not a file")]
+    NotAFile { rel: String },
+    /// Nothing is there.
+    #[error("{rel}: file not found")]
+    NotFound { rel: String },
+    /// The race-free open failed otherwise. The cause is shown, not
+    /// chained, so the message stays one line as before.
+    #[error("{rel}: {error}")]
+    Open { rel: String, error: BeneathError },
+    /// The opened file's metadata could not be read.
+    #[error("{rel}: {error}")]
+    Metadata { rel: String, error: io::Error },
+}
+
 /// `Ok` when `rel` (relative to `root`) is a file a preset may name for
 /// reading (a screenshot): it exists, is a regular file, and no link on
 /// the way to it leads out of the root. Otherwise why not, naming `rel`.
-pub fn check_file_inside(root: &Path, rel: &str) -> Result<(), String> {
-    let outside = || format!("{rel}: a symbolic link leading outside the project (or nowhere)");
+pub fn check_file_inside(root: &Path, rel: &str) -> Result<(), FileCheckError> {
+    let rel_owned = || rel.to_owned();
+    let outside = || FileCheckError::Outside { rel: rel_owned() };
     // Opened, not looked at: the same race-free open every read uses.
     match open_beneath(root, Path::new(rel), Links::Inside) {
         Ok(file) => match file.metadata() {
             Ok(m) if m.is_file() => Ok(()),
-            Ok(_) => Err(format!("{rel}: not a file")),
-            Err(e) => Err(format!("{rel}: {e}")),
+            Ok(_) => Err(FileCheckError::NotAFile { rel: rel_owned() }),
+            Err(error) => Err(FileCheckError::Metadata {
+                rel: rel_owned(),
+                error,
+            }),
         },
         Err(BeneathError::Outside { .. }) => Err(outside()),
         Err(e) if e.io_kind() == Some(io::ErrorKind::NotFound) => {
             // A dangling link is a link leading nowhere, not a missing file.
             match fs::symlink_metadata(root.join(rel)) {
                 Ok(m) if m.file_type().is_symlink() => Err(outside()),
-                _ => Err(format!("{rel}: file not found")),
+                _ => Err(FileCheckError::NotFound { rel: rel_owned() }),
             }
         }
-        Err(e) => Err(format!("{rel}: {e}")),
+        Err(error) => Err(FileCheckError::Open {
+            rel: rel_owned(),
+            error,
+        }),
     }
 }
 
@@ -158,15 +187,18 @@ mod tests {
         fs::create_dir(r.join("d")).unwrap();
         symlink(r.join("a.png"), r.join("inner.png")).unwrap();
         symlink(outside.path().join("b.png"), r.join("out.png")).unwrap();
-        assert_eq!(check_file_inside(r, "a.png"), Ok(()));
-        assert_eq!(check_file_inside(r, "inner.png"), Ok(()));
-        let e = check_file_inside(r, "out.png").unwrap_err();
+        assert!(check_file_inside(r, "a.png").is_ok());
+        assert!(check_file_inside(r, "inner.png").is_ok());
+        let e = check_file_inside(r, "out.png").unwrap_err().to_string();
         assert!(e.contains("outside the project"), "{e}");
         assert_eq!(
-            check_file_inside(r, "nope.png").unwrap_err(),
+            check_file_inside(r, "nope.png").unwrap_err().to_string(),
             "nope.png: file not found"
         );
-        assert_eq!(check_file_inside(r, "d").unwrap_err(), "d: not a file");
+        assert_eq!(
+            check_file_inside(r, "d").unwrap_err().to_string(),
+            "d: not a file"
+        );
     }
 
     #[test]

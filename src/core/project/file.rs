@@ -43,8 +43,13 @@ pub enum ProjectError {
         source: io::Error,
     },
     /// The file could not be turned into TOML (a value TOML cannot hold).
-    #[error("cannot write {} as TOML: {message}", path.display())]
-    Serialize { path: PathBuf, message: String },
+    // `reason` is shown, not chained as a source: the message stays one
+    // line, as `{:#}` would otherwise repeat it.
+    #[error("cannot write {} as TOML: {reason}", path.display())]
+    Serialize {
+        path: PathBuf,
+        reason: super::preserve::RenderError,
+    },
     /// No preset, project or global, has this name.
     #[error("no preset named `{0}`")]
     NoSuchPreset(String),
@@ -216,9 +221,9 @@ pub fn save_edit(
         Some(base) => preserve::render_edit(&base.text, &base.file, new),
         None => preserve::render_fresh(new),
     }
-    .map_err(|message| ProjectError::Serialize {
+    .map_err(|reason| ProjectError::Serialize {
         path: path.to_path_buf(),
-        message,
+        reason,
     })?;
     write_atomic(path, text.as_bytes())?;
     Ok(text)

@@ -16,6 +16,7 @@
 //! [`render_edit`]) gets a clean layout: `toml`'s pretty printer, without
 //! an empty `[project]` table.
 
+use thiserror::Error;
 use toml::Value;
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike};
 
@@ -32,9 +33,21 @@ enum Place {
     Entry,
 }
 
+/// Why a model could not be turned into TOML text. No path: the caller
+/// (`file::save_edit`) names the file it was writing.
+#[derive(Debug, Error)]
+pub enum RenderError {
+    /// A value TOML cannot hold.
+    #[error("{0}")]
+    Toml(#[from] toml::ser::Error),
+    /// The model serialized to something other than a table.
+    #[error("the project file is not a table")]
+    NotATable,
+}
+
 /// `file` as TOML text in the clean layout used for a new file.
-pub fn render_fresh(file: &ProjectFile) -> Result<String, String> {
-    let text = toml::to_string_pretty(file).map_err(|e| e.to_string())?;
+pub fn render_fresh(file: &ProjectFile) -> Result<String, RenderError> {
+    let text = toml::to_string_pretty(file)?;
     if file.project != Default::default() {
         return Ok(text);
     }
@@ -49,7 +62,11 @@ pub fn render_fresh(file: &ProjectFile) -> Result<String, String> {
 /// differs between `old` and `new` changes in the text. The result is
 /// parsed back and compared with `new`; should the merge ever disagree,
 /// the clean layout is written instead (losing formatting, never meaning).
-pub fn render_edit(old_text: &str, old: &ProjectFile, new: &ProjectFile) -> Result<String, String> {
+pub fn render_edit(
+    old_text: &str,
+    old: &ProjectFile,
+    new: &ProjectFile,
+) -> Result<String, RenderError> {
     match merge_text(old_text, old, new)? {
         Some(text) => Ok(text),
         None => render_fresh(new),
@@ -62,7 +79,7 @@ fn merge_text(
     old_text: &str,
     old: &ProjectFile,
     new: &ProjectFile,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, RenderError> {
     let (bom, body) = match old_text.strip_prefix('\u{feff}') {
         Some(rest) => ("\u{feff}", rest),
         None => ("", old_text),
@@ -119,10 +136,10 @@ fn keep_head(original: &str, edited: &str) -> String {
 }
 
 /// The model as a TOML table, without an empty `[project]`.
-fn to_tree(file: &ProjectFile) -> Result<toml::Table, String> {
-    let mut tree = match Value::try_from(file).map_err(|e| e.to_string())? {
+fn to_tree(file: &ProjectFile) -> Result<toml::Table, RenderError> {
+    let mut tree = match Value::try_from(file)? {
         Value::Table(t) => t,
-        _ => return Err("the project file is not a table".into()),
+        _ => return Err(RenderError::NotATable),
     };
     if tree
         .get("project")

@@ -10,6 +10,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use thiserror::Error;
+
 use crate::core::io_bounds;
 
 /// The most bytes of a summary command's output ever read, whatever
@@ -30,6 +32,47 @@ pub struct CommandOutput {
     pub cut: bool,
 }
 
+/// Why a summary command gave no summary. Each reads after
+/// "summary_command " in the note a file gets; causes are shown, not
+/// chained, so the note stays one line.
+#[derive(Debug, Error)]
+pub enum CommandError {
+    /// The command line names no program.
+    #[error("is empty")]
+    Empty,
+    /// The program could not be started.
+    #[error("`{program}` could not start: {error}")]
+    Spawn {
+        program: String,
+        error: std::io::Error,
+    },
+    /// It ran past its timeout and was killed.
+    #[error("timed out after {} s", .after.as_secs())]
+    TimedOut { after: Duration },
+    /// Waiting for it failed.
+    #[error("failed: {0}")]
+    Wait(std::io::Error),
+    /// It exited unsuccessfully; `code` is `None` for a signal, `stderr`
+    /// its first line of error output (clipped), possibly empty.
+    #[error("exited with {}{}", exit_code(*.code), stderr_part(.stderr))]
+    Exited { code: Option<i32>, stderr: String },
+    /// It succeeded but printed nothing.
+    #[error("printed nothing")]
+    Silent,
+}
+
+fn exit_code(code: Option<i32>) -> String {
+    code.map_or("a signal".to_string(), |c| format!("status {c}"))
+}
+
+fn stderr_part(stderr: &str) -> String {
+    if stderr.is_empty() {
+        String::new()
+    } else {
+        format!(": {stderr}")
+    }
+}
+
 /// Run `argv` with `input` on stdin; its stdout (trimmed, non-empty; at
 /// most `max_output` bytes, the command stopped once it printed more) or
 /// why not. Killed after `timeout` (a timeout too large for the clock is
@@ -40,8 +83,8 @@ pub fn run_command(
     timeout: Duration,
     max_output: usize,
     workdir: Option<&Path>,
-) -> Result<CommandOutput, String> {
-    let (program, args) = argv.split_first().ok_or("is empty")?;
+) -> Result<CommandOutput, CommandError> {
+    let (program, args) = argv.split_first().ok_or(CommandError::Empty)?;
     let mut cmd = Command::new(program);
     if let Some(dir) = workdir {
         cmd.current_dir(dir);
@@ -53,9 +96,10 @@ pub fn run_command(
     // Its own process group, so a timeout kills what it started too.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| format!("`{program}` could not start: {e}"))?;
+    let mut child = cmd.spawn().map_err(|error| CommandError::Spawn {
+        program: program.clone(),
+        error,
+    })?;
     let (tx, rx) = mpsc::channel();
     if let Some(mut stdin) = child.stdin.take() {
         let input = input.to_string();
@@ -100,11 +144,11 @@ pub fn run_command(
             }
             Ok(None) => {
                 kill(&mut child);
-                return Err(format!("timed out after {} s", timeout.as_secs()));
+                return Err(CommandError::TimedOut { after: timeout });
             }
             Err(e) => {
                 kill(&mut child);
-                return Err(format!("failed: {e}"));
+                return Err(CommandError::Wait(e));
             }
         }
     };
@@ -132,18 +176,14 @@ pub fn run_command(
     if let Some(status) = status.filter(|s| !s.success()) {
         let stderr = String::from_utf8_lossy(err.as_deref().unwrap_or_default());
         let first = stderr.lines().next().unwrap_or("").trim();
-        let code = status
-            .code()
-            .map_or("a signal".to_string(), |c| format!("status {c}"));
-        return Err(if first.is_empty() {
-            format!("exited with {code}")
-        } else {
-            format!("exited with {code}: {}", super::heuristic::clip(first, 200))
+        return Err(CommandError::Exited {
+            code: status.code(),
+            stderr: super::heuristic::clip(first, 200).to_string(),
         });
     }
     let text = text_of(out.as_deref().unwrap_or_default());
     if text.is_empty() {
-        return Err("printed nothing".into());
+        return Err(CommandError::Silent);
     }
     Ok(CommandOutput {
         text: text + "\n",

@@ -14,6 +14,7 @@ mod keys;
 use std::fmt::Write;
 
 use crate::core::syntax::{self, Lang};
+use crate::text::words::noun_for;
 
 /// Lines of a plain text file kept in its summary.
 const HEAD_LINES: usize = 10;
@@ -44,8 +45,8 @@ pub fn summarize(path: &str, text: &str) -> String {
     let _ = write!(
         out,
         "\n({}, {})\n",
-        plural(line_count(text), "line"),
-        plural(text.len(), "byte")
+        count(line_count(text), "line"),
+        count(text.len(), "byte")
     );
     // A tiny file says more than any summary of it, in fewer bytes.
     if out.len() >= text.len() {
@@ -54,13 +55,11 @@ pub fn summarize(path: &str, text: &str) -> String {
     out
 }
 
-/// `1 line`, `2 lines`.
-pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
+/// `1 line`, `4062 bytes`: the noun from the shared rule, the digits plain
+/// (not `text::words::plural`'s `4,062`), because a summary is text the
+/// model reads, cached on disk and pinned by golden outputs.
+fn count(n: usize, noun: &str) -> String {
+    format!("{n} {}", noun_for(n, noun))
 }
 
 fn line_count(text: &str) -> usize {
@@ -99,7 +98,7 @@ fn code_summary(lang: Lang, text: &str) -> String {
             sym.signature,
             sym.start_line,
             sym.end_line,
-            plural(sym.end_line + 1 - sym.start_line, "line")
+            count(sym.end_line + 1 - sym.start_line, "line")
         );
     }
     if tree.symbols.is_empty() && tree.module_doc.is_none() {

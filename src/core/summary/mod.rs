@@ -260,23 +260,25 @@ mod tests {
     fn command_output_failure_timeout_and_silence() {
         let t = Duration::from_secs(5);
         assert_eq!(
-            run_command(&sh("tr a-z A-Z"), "abc\n", t, CAP, None),
-            Ok(CommandOutput {
+            run_command(&sh("tr a-z A-Z"), "abc\n", t, CAP, None).ok(),
+            Some(CommandOutput {
                 text: "ABC\n".into(),
                 cut: false
             })
         );
         let err = run_command(&sh("echo boom >&2; exit 3"), "x", t, CAP, None).unwrap_err();
-        assert_eq!(err, "exited with status 3: boom");
-        assert_eq!(
-            run_command(&sh("cat >/dev/null"), "x", t, CAP, None),
-            Err("printed nothing".into())
-        );
+        assert_eq!(err.to_string(), "exited with status 3: boom");
+        let err = run_command(&sh("exit 4"), "x", t, CAP, None).unwrap_err();
+        assert_eq!(err.to_string(), "exited with status 4");
+        let err = run_command(&sh("cat >/dev/null"), "x", t, CAP, None).unwrap_err();
+        assert_eq!(err.to_string(), "printed nothing");
         let err = run_command(&sh("sleep 30"), "x", Duration::from_secs(1), CAP, None).unwrap_err();
-        assert_eq!(err, "timed out after 1 s");
+        assert_eq!(err.to_string(), "timed out after 1 s");
         let err =
             run_command(&["/nonexistent/summarizer".to_string()], "x", t, CAP, None).unwrap_err();
-        assert!(err.contains("could not start"), "{err}");
+        assert!(err.to_string().contains("could not start"), "{err}");
+        let err = run_command(&[], "x", t, CAP, None).unwrap_err();
+        assert_eq!(err.to_string(), "is empty");
     }
 
     #[test]
@@ -284,7 +286,7 @@ mod tests {
         // `Instant::now() + Duration::from_secs(u64::MAX)` overflows.
         for secs in [u64::MAX, i64::MAX as u64] {
             let out = run_command(&sh("echo ok"), "x", Duration::from_secs(secs), CAP, None);
-            assert_eq!(out.map(|o| o.text), Ok("ok\n".into()), "{secs}");
+            assert_eq!(out.map(|o| o.text).ok(), Some("ok\n".into()), "{secs}");
         }
         let settings = Settings {
             summary_timeout: u64::MAX,

@@ -12,8 +12,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::text::sanitize::{display_line, push_visible};
+use crate::text::words::thousands;
 use crate::tui::finder::{Finder, Hit};
-use crate::tui::format::thousands;
 use crate::tui::state::State;
 
 /// How to use the finder, under the list.

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{LineGauge, Paragraph};
 
 use crate::text::sanitize::display_line;
+use crate::text::words::thousands;
 use crate::tui::action::Action;
-use crate::tui::format::thousands;
 use crate::tui::keymap::Context;
 use crate::tui::state::{Level, Pane, State};
 

@@ -13,7 +13,7 @@ use super::overlay::centered;
 use super::scroll_to;
 use crate::core::token_map::{OTHER_LABEL, TokenMap, percent, row_label};
 use crate::text::sanitize::display_line;
-use crate::tui::format::thousands;
+use crate::text::words::thousands;
 use crate::tui::help_text::{APPROX_NOTE, wrap};
 use crate::tui::state::State;
 use crate::tui::token_view::token_map;
