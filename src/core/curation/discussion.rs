@@ -7,7 +7,7 @@
 //! Nothing here reads the disk: a screenshot's path is checked lexically
 //! (relative, `/`-separated, no `.`/`..`, an image extension); whether the
 //! file exists and stays inside the root through its links is the front
-//! ends' check (`core::project::confine`). A likely secret in a message or
+//! ends' check (`core::paths::confine`). A likely secret in a message or
 //! the task is found here ([`secrets_in`]); the CLI refuses it unless told
 //! otherwise, the TUI keeps it and warns.
 

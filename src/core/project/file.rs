@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::confine::Escape;
+use crate::core::paths::confine::Escape;
 use super::preserve;
 use crate::core::model::{Extra, ProjectFile};
 
