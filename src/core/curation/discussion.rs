@@ -12,7 +12,7 @@
 //! otherwise, the TUI keeps it and warns.
 
 use crate::core::model::{DiscussionEntry, Preset};
-use crate::core::secrets;
+use crate::core::secrets::scan::scan;
 
 use super::CurationError;
 
@@ -185,7 +185,7 @@ pub fn message_count(preset: &Preset) -> usize {
 /// (`"1 likely secret(s), first line 2: AWS access key AKIA…"`); `None`
 /// when the scan finds nothing. The secret is shown masked only.
 pub fn secrets_in(text: &str) -> Option<String> {
-    let hits = secrets::scan(text);
+    let hits = scan(text);
     let first = hits.first()?;
     Some(format!(
         "{} likely secret(s), first line {}: {} {}",
