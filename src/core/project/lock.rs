@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::core::paths::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use super::file::{OnDisk, io_error, load_on_disk, save_edit};
 use super::{Project, ProjectError};
 use crate::core::model::ProjectFile;
+use crate::core::paths::confine::{STATE_DIR, check_inside, ensure_state_dir};
 
 /// The lock file's name inside `.ctxcurate/`.
 pub const LOCK_FILE: &str = "lock";
