@@ -120,47 +120,53 @@ const TABLES: &[(&str, Table)] = &[("src/tui", TUI), ("src/core", CORE), ("src/t
 /// The TUI, as its modules are today: plain data at the bottom, the state
 /// over it, drawing over the state, the handlers over drawing, `update`
 /// over the handlers, the event loop on top.
+#[rustfmt::skip]
 const TUI: Table = &[
-    &[("tui", "the TUI's module list and `run`")],
-    &[("tui::harness", "the headless driver the tests use")],
-    &[("tui::app", "the event loop")],
-    &[("tui::effects", "the one effect interpreter")],
-    &[(
-        "tui::update",
-        "events to handlers: the one place the state changes",
-    )],
-    &[("tui::mouse", "clicks and the wheel")],
-    &[("tui::overlays", "keys in the overlays")],
+    &[
+        ("tui", "the TUI's module list and `run`"),
+    ],
+    &[
+        ("tui::harness", "the headless driver the tests use"),
+    ],
+    &[
+        ("tui::app", "the event loop"),
+    ],
+    &[
+        ("tui::effects", "the one effect interpreter"),
+    ],
+    &[
+        ("tui::update", "events to handlers: the one place the state changes"),
+    ],
+    &[
+        ("tui::mouse", "clicks and the wheel"),
+    ],
+    &[
+        ("tui::overlays", "keys in the overlays"),
+    ],
     &[
         ("tui::discover", "handler: discovery proposals"),
         ("tui::finder_overlay", "the finder's keys"),
         ("tui::token_keys", "the tokens overlay's keys"),
     ],
-    &[("tui::navigate", "handler: cursor and focus movement")],
     &[
-        (
-            "tui::changed",
-            "handler: files changed in git, marked and included",
-        ),
+        ("tui::navigate", "handler: cursor and focus movement"),
+    ],
+    &[
+        ("tui::changed", "handler: files changed in git, marked and included"),
         ("tui::curate", "handler: the curation keys, as core edits"),
         ("tui::discuss", "handler: screenshots, discussion and task"),
         ("tui::look", "handler: the preview following the user"),
     ],
-    &[(
-        "tui::commit",
-        "an edit becomes an undo step, a save, a recompose",
-    )],
     &[
-        (
-            "tui::dispatch",
-            "terminal keys to events, through the keymap",
-        ),
-        (
-            "tui::jobs",
-            "the worker's jobs: heavy effects off the UI thread",
-        ),
+        ("tui::commit", "an edit becomes an undo step, a save, a recompose"),
     ],
-    &[("tui::render", "drawing: a function of the state")],
+    &[
+        ("tui::dispatch", "terminal keys to events, through the keymap"),
+        ("tui::jobs", "the worker's jobs: heavy effects off the UI thread"),
+    ],
+    &[
+        ("tui::render", "drawing: a function of the state"),
+    ],
     &[
         ("tui::layout", "where the panes go"),
         ("tui::preview_view", "what the preview shows"),
@@ -176,29 +182,14 @@ const TUI: Table = &[
     ],
     &[
         ("tui::action", "the table of every user action"),
-        (
-            "tui::clipboard",
-            "copying out: system clipboard, OSC 52, or nowhere",
-        ),
-        (
-            "tui::clock",
-            "the TUI's \"now\", moved by hand in the harness",
-        ),
+        ("tui::clipboard", "copying out: system clipboard, OSC 52, or nowhere"),
+        ("tui::clock", "the TUI's \"now\", moved by hand in the harness"),
         ("tui::editor", "editing a text in the user's own editor"),
         ("tui::finder", "the fuzzy file matcher"),
         ("tui::format", "token counts as the TUI shows them"),
-        (
-            "tui::model",
-            "plain data: what jobs send back, pending copies",
-        ),
-        (
-            "tui::project_sync",
-            "the TUI and ctxcurate.toml on disk in step",
-        ),
-        (
-            "tui::signals",
-            "SIGTERM, SIGHUP and SIGINT end it as `q` does",
-        ),
+        ("tui::model", "plain data: what jobs send back, pending copies"),
+        ("tui::project_sync", "the TUI and ctxcurate.toml on disk in step"),
+        ("tui::signals", "SIGTERM, SIGHUP and SIGINT end it as `q` does"),
         ("tui::symbols", "the symbols pane's rows"),
         ("tui::tree", "the file tree's rows"),
     ],
@@ -207,76 +198,49 @@ const TUI: Table = &[
 /// The core: the composition and discovery that the front ends call on
 /// top, the per-file engine (`sources`) in the middle, and the rules it is
 /// made of (the walk, syntax, tokens, the model, paths) at the bottom.
+#[rustfmt::skip]
 const CORE: Table = &[
     &[
         ("core", "the core's module list"),
         ("core::discovery", "discovery's module list"),
     ],
     &[
-        (
-            "core::discovery::context",
-            "what a preset composes to, with its repo map",
-        ),
+        ("core::discovery::context", "what a preset composes to, with its repo map"),
         ("core::git", "changed files and diffs, from the git command"),
         ("core::token_map", "where a composition's tokens go"),
     ],
-    &[(
-        "core::secrets",
-        "the Scanner: findings in a composition or a pack, by place",
-    )],
-    &[(
-        "core::discovery::pack",
-        "fills a token budget from targets and their imports",
-    )],
-    &[(
-        "core::compose",
-        "a preset's files, screenshots and discussion into one text",
-    )],
-    &[(
-        "core::discovery::repo_map",
-        "the project's files in rank order, outlined",
-    )],
+    &[
+        ("core::secrets", "the Scanner: findings in a composition or a pack, by place"),
+    ],
+    &[
+        ("core::discovery::pack", "fills a token budget from targets and their imports"),
+    ],
+    &[
+        ("core::compose", "a preset's files, screenshots and discussion into one text"),
+    ],
+    &[
+        ("core::discovery::repo_map", "the project's files in rank order, outlined"),
+    ],
     &[
         ("core::discovery::graph", "the ranked import graph"),
         ("core::discovery::mentions", "the files a task names"),
-        (
-            "core::project",
-            "the project: its file, settings and preset operations",
-        ),
+        ("core::project", "the project: its file, settings and preset operations"),
     ],
-    &[(
-        "core::sources",
-        "the per-file engine: read, parse, render, summarise, count",
-    )],
-    &[(
-        "core::views",
-        "one file's text in, the text the model sees out",
-    )],
-    &[(
-        "core::summary",
-        "the summary view: built-in or a consented command",
-    )],
     &[
-        (
-            "core::anchor",
-            "anchored slices found again in a changed file",
-        ),
-        (
-            "core::curation",
-            "every edit of a preset, as pure functions",
-        ),
-        (
-            "core::discovery::exclusions",
-            "what discovery must leave out",
-        ),
-        (
-            "core::store",
-            "the sealed on-disk store under .ctxcurate/cache",
-        ),
-        (
-            "core::trust",
-            "which settings a project file may set, and consent",
-        ),
+        ("core::sources", "the per-file engine: read, parse, render, summarise, count"),
+    ],
+    &[
+        ("core::views", "one file's text in, the text the model sees out"),
+    ],
+    &[
+        ("core::summary", "the summary view: built-in or a consented command"),
+    ],
+    &[
+        ("core::anchor", "anchored slices found again in a changed file"),
+        ("core::curation", "every edit of a preset, as pure functions"),
+        ("core::discovery::exclusions", "what discovery must leave out"),
+        ("core::store", "the sealed on-disk store under .ctxcurate/cache"),
+        ("core::trust", "which settings a project file may set, and consent"),
     ],
     &[
         ("core::syntax", "tree-sitter symbols, skeletons and masks"),
@@ -288,24 +252,25 @@ const CORE: Table = &[
         ("core::lru", "a map bounded by bytes"),
         ("core::memory", "giving memory back to the kernel"),
         ("core::model", "the data model, as stored in ctxcurate.toml"),
-        (
-            "core::paths",
-            "the root, state dirs, and keeping reads and writes inside",
-        ),
+        ("core::paths", "the root, state dirs, and keeping reads and writes inside"),
         ("core::pretokens", "o200k's pre-tokenizer, by hand"),
         ("core::progress", "counters a long core call bumps"),
-        (
-            "core::secrets::scan",
-            "likely secrets in one text, by the rules",
-        ),
+        ("core::secrets::scan", "likely secrets in one text, by the rules"),
     ],
 ];
 
 /// Text rules every part shares.
+#[rustfmt::skip]
 const TEXT: Table = &[
-    &[("text", "error chains, and the module list")],
-    &[("text::terminal", "the CLI's terminal-safe writer")],
-    &[("text::sanitize", "file text made safe to show")],
+    &[
+        ("text", "error chains, and the module list"),
+    ],
+    &[
+        ("text::terminal", "the CLI's terminal-safe writer"),
+    ],
+    &[
+        ("text::sanitize", "file text made safe to show"),
+    ],
     &[
         ("text::invisible", "the invisible characters (generated)"),
         ("text::words", "numbers and counted nouns"),
@@ -917,7 +882,7 @@ fn every_module_imports_only_from_the_layers_below_it() {
     let offences = layer_offences();
     assert!(
         offences.is_empty(),
-        "the modules break the layer table (tests/architecture.rs, LAYERS):\n{}",
+        "the modules break the layer table (tests/architecture.rs, TABLES):\n{}",
         offences.join("\n")
     );
 }
