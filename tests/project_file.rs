@@ -7,9 +7,8 @@ use std::path::{Path, PathBuf};
 use ctxcurate::core::model::{
     FileItem, Format, MaskState, ProjectFile, Strategy, TokenizerKind, ViewMode,
 };
-use ctxcurate::core::project::{
-    PROJECT_FILE, Project, ProjectError, Scope, find_root, load_file, save_atomic,
-};
+use ctxcurate::core::paths::{PROJECT_FILE, find_root};
+use ctxcurate::core::project::{Project, ProjectError, Scope, load_file, save_atomic};
 
 /// A project file naming every field of `core::model`, plus unknown keys at
 /// each level a user could put one.

@@ -6,7 +6,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use ctxcurate::core::model::{FileItem, TokenizerKind};
-use ctxcurate::core::project::{PROJECT_FILE, Project, ProjectError, Scope, load_file};
+use ctxcurate::core::paths::PROJECT_FILE;
+use ctxcurate::core::project::{Project, ProjectError, Scope, load_file};
 
 fn write_project(root: &Path, text: &str) -> PathBuf {
     let path = root.join(PROJECT_FILE);

@@ -11,7 +11,8 @@ use std::path::Path;
 use anyhow::Result;
 use ctxcurate::core::curation::discussion as talk;
 use ctxcurate::core::model::DiscussionEntry;
-use ctxcurate::core::project::{Project, confine};
+use ctxcurate::core::paths::confine;
+use ctxcurate::core::project::Project;
 use ctxcurate::text::sanitize::display_line;
 
 use super::args::{DiscussCommand, PresetTarget, ShotCommand, TaskCommand, TextSource};

@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use ctxcurate::core::model::{FileItem, Preset, TokenizerKind, ViewMode};
-use ctxcurate::core::project::{self, Project};
+use ctxcurate::core::paths;
+use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang, Symbol};
 use ctxcurate::core::walk::{self, Content, FileProblem, ReadPolicy};
 use ctxcurate::core::{tokens, views};
@@ -22,7 +23,7 @@ use super::{Ctx, user_err, write_content};
 /// project, its root and relative path; outside it (the user named it
 /// explicitly, as with `cat`), its own folder and name.
 fn locate(ctx: &Ctx, path: &Path) -> Result<(PathBuf, String)> {
-    let root = project::find_root(&ctx.cwd);
+    let root = paths::find_root(&ctx.cwd);
     if let Ok(rel) = ctx.rel_path(&root, path) {
         return Ok((root, rel));
     }
@@ -172,7 +173,7 @@ pub fn tokens(
     force_full: bool,
     ctx: &mut Ctx,
 ) -> Result<()> {
-    let root = project::find_root(&ctx.cwd);
+    let root = paths::find_root(&ctx.cwd);
     // The project's settings and preset decide what may be read, as in
     // `build`; without a project file, the defaults (and global config).
     let project = if paths.is_empty() {

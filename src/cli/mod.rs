@@ -26,6 +26,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use ctxcurate::core::paths;
 use ctxcurate::core::project::{self, Project};
 
 pub use args::{Cli, Command};
@@ -113,7 +114,7 @@ impl Ctx<'_> {
         } else {
             self.cwd.join(arg)
         };
-        match project::normalize_rel(root, &abs) {
+        match paths::normalize_rel(root, &abs) {
             Some(rel) if !rel.is_empty() => Ok(rel),
             _ => user_err!(
                 "{} is outside the project root {}",

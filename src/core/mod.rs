@@ -11,6 +11,7 @@ pub mod io_bounds;
 pub mod lru;
 pub mod memory;
 pub mod model;
+pub mod paths;
 pub mod pretokens;
 pub mod progress;
 pub mod project;

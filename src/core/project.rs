@@ -14,21 +14,18 @@
 //!
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
 //! saves that keep the user's text in `project/preserve.rs`; the lock and
-//! [`Project::edit`] in `project/lock.rs`; keeping writes inside the root
-//! in `project/confine.rs`; opening files for reading beneath the root
-//! (race-free) in `project/beneath.rs`; root discovery and path normalisation in
-//! `project/paths.rs`.
+//! [`Project::edit`] in `project/lock.rs`. Root discovery, path
+//! normalisation and the rules that keep reads and writes inside the root
+//! are `core::paths`, below the project.
 
-pub mod beneath;
-pub mod confine;
 mod file;
 mod lock;
-mod paths;
 mod preserve;
 
 use std::path::{Path, PathBuf};
 
 use crate::core::model::{Preset, ProjectFile, Settings};
+use crate::core::paths::{PROJECT_FILE, global_config_path, search_root};
 use crate::core::sources::Sources;
 use crate::core::store::DiskCache;
 use crate::core::summary::Summarizer;
@@ -42,13 +39,6 @@ pub use lock::{
     GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
     set_wait_notice,
 };
-pub use paths::{
-    CONFIG_ENV, RootNote, RootSearch, find_root, global_config_path, lexical, normalize_rel,
-    search_root, user_state_dir, user_state_dir_from,
-};
-
-/// The name of the project file at the project root.
-pub const PROJECT_FILE: &str = "ctxcurate.toml";
 
 /// The preset used when none is named and the one fallen back to after the
 /// active preset is deleted.

@@ -384,7 +384,7 @@ impl TrustStore {
     fn user_from(
         var: impl Fn(&str) -> Option<std::ffi::OsString>,
     ) -> Result<TrustStore, TrustError> {
-        let base = crate::core::project::user_state_dir_from(var).ok_or(TrustError::NoStateDir)?;
+        let base = crate::core::paths::user_state_dir_from(var).ok_or(TrustError::NoStateDir)?;
         Ok(TrustStore::at(base.join("trust")))
     }
 

@@ -32,7 +32,7 @@ pub fn toggle_screenshot(state: &mut State) -> Vec<Effect> {
     let listed = state.preset_screenshots().contains(&path);
     if !listed {
         let root = &state.project.root;
-        if let Err(problem) = crate::core::project::confine::check_file_inside(root, &path) {
+        if let Err(problem) = crate::core::paths::confine::check_file_inside(root, &path) {
             state.say(Level::Warn, problem.to_string());
             return Vec::new();
         }

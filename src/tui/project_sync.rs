@@ -180,7 +180,7 @@ fn locked_message(project_file: &Path) -> String {
     let lock = project_file
         .parent()
         .unwrap_or(Path::new("."))
-        .join(project::confine::STATE_DIR)
+        .join(crate::core::paths::confine::STATE_DIR)
         .join(project::LOCK_FILE);
     format!(
         "waiting for {} held by another process; the change is saved when it is released \

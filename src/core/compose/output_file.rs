@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::core::model::{Format, Settings};
-use crate::core::project::lexical;
+use crate::core::paths::lexical;
 use crate::core::secrets::Finding;
 
 /// How many taken numbers are skipped before giving up.

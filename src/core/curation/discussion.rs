@@ -7,12 +7,12 @@
 //! Nothing here reads the disk: a screenshot's path is checked lexically
 //! (relative, `/`-separated, no `.`/`..`, an image extension); whether the
 //! file exists and stays inside the root through its links is the front
-//! ends' check (`core::project::confine`). A likely secret in a message or
+//! ends' check (`core::paths::confine`). A likely secret in a message or
 //! the task is found here ([`secrets_in`]); the CLI refuses it unless told
 //! otherwise, the TUI keeps it and warns.
 
 use crate::core::model::{DiscussionEntry, Preset};
-use crate::core::secrets;
+use crate::core::secrets::scan::scan;
 
 use super::CurationError;
 
@@ -185,7 +185,7 @@ pub fn message_count(preset: &Preset) -> usize {
 /// (`"1 likely secret(s), first line 2: AWS access key AKIA…"`); `None`
 /// when the scan finds nothing. The secret is shown masked only.
 pub fn secrets_in(text: &str) -> Option<String> {
-    let hits = secrets::scan(text);
+    let hits = scan(text);
     let first = hits.first()?;
     Some(format!(
         "{} likely secret(s), first line {}: {} {}",

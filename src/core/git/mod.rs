@@ -173,7 +173,7 @@ impl ChangedFiles {
             ignored: ignored
                 .into_iter()
                 .chain(blacklisted)
-                .filter(|p| p != crate::core::project::PROJECT_FILE)
+                .filter(|p| p != crate::core::paths::PROJECT_FILE)
                 .collect(),
             credentials,
             excluded: Vec::new(),

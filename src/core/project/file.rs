@@ -13,9 +13,9 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use super::confine::Escape;
 use super::preserve;
 use crate::core::model::{Extra, ProjectFile};
+use crate::core::paths::confine::Escape;
 
 /// What can go wrong reading, writing or editing the project file.
 ///

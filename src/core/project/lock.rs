@@ -7,7 +7,7 @@
 //! The lock file sits in `.ctxcurate/` (already ignored by git, next to the
 //! caches) rather than beside `ctxcurate.toml`, so the user's tree gains
 //! nothing. Neither the lock nor the project file is ever reached through
-//! a link that leaves the root (see `confine.rs`). The lock is released when
+//! a link that leaves the root (see `core::paths::confine`). The lock is released when
 //! the guard is dropped or the process dies (even by SIGKILL).
 //!
 //! Another process may hold the lock for long (a stuck editor hook, a
@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use super::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use super::file::{OnDisk, io_error, load_on_disk, save_edit};
 use super::{Project, ProjectError};
 use crate::core::model::ProjectFile;
+use crate::core::paths::confine::{STATE_DIR, check_inside, ensure_state_dir};
 
 /// The lock file's name inside `.ctxcurate/`.
 pub const LOCK_FILE: &str = "lock";

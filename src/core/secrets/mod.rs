@@ -5,7 +5,7 @@
 //! URLs and connection strings, and random-looking values assigned to names
 //! like `password`, `token` or `DB_PASS`.
 //!
-//! The rules are data (`config/secrets.toml`, see [`rules`]); [`scan`]
+//! The rules are data (`config/secrets.toml`, see [`scan::rules`]); [`scan()`]
 //! applies them to one text. [`Scanner`] applies them to everything a
 //! composed context holds — each file's rendered view, the repo map, the
 //! screenshot paths, the discussion, and finally the whole output text, so
@@ -19,9 +19,7 @@
 //! a *masked* form of the match: the secret itself is never echoed in full,
 //! so the warning cannot leak it into a terminal scrollback or a log.
 
-mod key_body;
-pub mod rules;
-mod scan;
+pub mod scan;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -37,7 +35,7 @@ use crate::core::model::{Preset, ViewMode};
 use crate::core::sources::Sources;
 use crate::core::walk;
 
-pub use rules::{RuleSet, RulesError};
+pub use scan::rules::{RuleSet, RulesError};
 pub use scan::{Hit, entropy, mask, scan};
 
 /// Where a finding is, in terms the user can act on.

@@ -2,10 +2,15 @@
 //! lines holding some rule's keyword, and only those rules' regexes run,
 //! only on those lines (plus the few lines a multi-line rule may reach).
 //! The few `whole_text` rules run once over the whole text, and
-//! [`super::key_body`] looks for private-key bodies that lost their
+//! `key_body` looks for private-key bodies that lost their
 //! `BEGIN` line. Every step is linear in the text (the `regex` crate
 //! guarantees it), so a 10 MB minified line costs about as much as reading
 //! it.
+//!
+//! The detection on one text, with the [`rules`] under it, is a leaf: the
+//! summary gate and the discussion check use it, and [`super::Scanner`],
+//! which maps findings to the places of a composed context, stands over
+//! composition.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -13,8 +18,10 @@ use std::sync::Arc;
 
 use regex::Captures;
 
-use super::key_body;
-use super::rules::{Rule, RuleSet};
+mod key_body;
+pub mod rules;
+
+use rules::{Rule, RuleSet};
 
 /// One match in a text. The secret itself is not kept: `span` points at it
 /// in the scanned text, so printing a hit (even with `{:?}`) cannot leak it.

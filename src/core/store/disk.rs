@@ -36,8 +36,8 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
 use super::pack::{self, Packs};
-use crate::core::project::beneath::{Links, open_beneath};
-use crate::core::project::confine::{STATE_DIR, check_inside, ensure_state_dir};
+use crate::core::paths::beneath::{Links, open_beneath};
+use crate::core::paths::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use crate::core::tokens::hex;
 
 /// The largest entry read back; a bigger file is a miss (entries hold
@@ -67,7 +67,7 @@ pub fn user_key() -> Option<SealKey> {
         if cfg!(test) {
             return Some([7; 32]);
         }
-        let dir = crate::core::project::user_state_dir()?;
+        let dir = crate::core::paths::user_state_dir()?;
         load_or_create_key(&dir.join(KEY_FILE)).ok()
     })
 }

@@ -8,7 +8,7 @@
 //! stops gets the built-in summary instead (the caller's fallback), with a
 //! note naming the file and the line, never the secret.
 
-use crate::core::secrets;
+use crate::core::secrets::scan::scan;
 use crate::core::walk;
 
 /// Why `text` (the content of `path`) must not go to an external program,
@@ -20,7 +20,7 @@ pub fn withheld(path: &str, text: &str) -> Option<String> {
              the built-in summary is shown"
         ));
     }
-    let hits = secrets::scan(text);
+    let hits = scan(text);
     let first = hits.first()?;
     // The kind and the line say where to look; the masked form is left out
     // too, since a note travels into the context itself.

@@ -367,7 +367,7 @@ pub fn normal(path: &str) -> Option<String> {
     if !walk::is_inside(path) {
         return Some(path.to_string());
     }
-    let rel = walk::rel_string(&crate::core::project::lexical(Path::new(path)));
+    let rel = walk::rel_string(&crate::core::paths::lexical(Path::new(path)));
     (!rel.is_empty()).then_some(rel)
 }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::is_inside;
-use crate::core::project::beneath::{BeneathError, Links, open_beneath};
+use crate::core::paths::beneath::{BeneathError, Links, open_beneath};
 
 /// The default of the `max_file_size` setting: files larger than this are
 /// not read into a composition (unless their entry forces it).

@@ -23,7 +23,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     let Some(finder) = state.finder.as_ref() else {
         return;
     };
-    let rect = super::overlay::centered(
+    let rect = super::centered(
         area,
         area.width.saturating_sub(4).min(110),
         area.height.saturating_sub(2),

@@ -84,6 +84,18 @@ pub fn scroll_to(cursor: usize, height: usize, len: usize) -> usize {
     }
 }
 
+/// A centred rectangle of at most `w`×`h` (an overlay's box).
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -7,6 +7,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
+use super::centered;
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
 use crate::tui::action::Action;
@@ -123,18 +124,6 @@ fn keys_for(state: &State, action: Action) -> String {
         action.name().to_string()
     } else {
         keys.join(" / ")
-    }
-}
-
-/// A centred rectangle of at most `w`×`h`.
-pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
     }
 }
 

@@ -9,8 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::overlay::centered;
-use super::scroll_to;
+use super::{centered, scroll_to};
 use crate::core::token_map::{OTHER_LABEL, TokenMap, percent, row_label};
 use crate::text::sanitize::display_line;
 use crate::text::words::thousands;

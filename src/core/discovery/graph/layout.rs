@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::core::project::beneath;
+use crate::core::paths::beneath;
 
 /// The search paths of one project.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

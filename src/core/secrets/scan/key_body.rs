@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::scan::{entropy, line_end};
+use super::{entropy, line_end};
 
 /// A likely key body: the 0-based line it starts on and its first line's
 /// base64, the part a finding shows masked.

@@ -1,6 +1,10 @@
 //! Where things are: the project root (found by walking up to
-//! `ctxcurate.toml`), the global config file, and the root-relative,
-//! `/`-separated form in which paths are stored in the project file.
+//! `ctxcurate.toml`), the global config file, the user's state directory,
+//! and the root-relative, `/`-separated form in which paths are stored in
+//! the project file. Under it, the two rules that keep the tool inside the
+//! root: writes ask [`confine`], reads open through [`beneath`]. A leaf of
+//! the core: everything that reads or writes under the root (the project
+//! file, the walk, the on-disk store, trust) stands on it.
 //!
 //! The walk up stops where git's `safe.directory` check would: a project
 //! file above the start that another user owns, or that lies at or beyond
@@ -15,7 +19,11 @@ use std::fmt;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
-use super::PROJECT_FILE;
+pub mod beneath;
+pub mod confine;
+
+/// The name of the project file, which marks the project root.
+pub const PROJECT_FILE: &str = "ctxcurate.toml";
 
 /// Environment variable naming the global config file directly. It wins
 /// over the XDG location; `/dev/null` (an empty file) disables it.
