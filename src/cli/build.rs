@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use ctxcurate::core::compose::RenderedFile;
-use ctxcurate::core::compose::output_file::{self, SaveError};
+use ctxcurate::core::engine::output_file::{self, SaveError};
 use ctxcurate::core::compose::{self, Bodies, ComposeOptions};
 use ctxcurate::core::discovery::context::{self, MapOptions};
 use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};

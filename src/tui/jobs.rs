@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::compose::output_file;
+use crate::core::engine::output_file;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile};
 use crate::core::discovery::{context, pack};
 use crate::core::git::Repo;

@@ -155,7 +155,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                         "{}/{}_NNN.{}",
                         s.output_dir,
                         s.namespace,
-                        crate::core::compose::output_file::extension(s.format)
+                        crate::core::engine::output_file::extension(s.format)
                     );
                     state.say(
                         Level::Error,

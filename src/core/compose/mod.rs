@@ -11,13 +11,12 @@
 //! mode a file renders in), `tree` (the directory tree before the files),
 //! `changes` (the `## Changes` section of `build --diff`), `markdown` and
 //! `xml` (the two output formats, each of which makes sure
-//! no content can forge structure) and `output_file` (the numbered output
-//! file of `build --save` and `w`).
+//! no content can forge structure). The numbered output file is
+//! `core::engine::output_file`.
 
 pub mod changes;
 pub mod markdown;
 pub mod options;
-pub mod output_file;
 pub mod tree;
 pub mod xml;
 
