@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::engine::output_file;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile};
 use crate::core::discovery::{context, pack};
+use crate::core::engine::output_file;
 use crate::core::git::Repo;
 use crate::core::model::{FileItem, Format, TokenizerKind};
 use crate::core::secrets::Scanner;

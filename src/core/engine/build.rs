@@ -15,9 +15,9 @@ use crate::core::model::{Format, Preset, TokenizerKind};
 use crate::core::secrets::{RuleSet, Scanner};
 use crate::core::{memory, tokens, trust, walk};
 
+use super::Workspace;
 use super::error::{BuildError, Refused};
 use super::request::{BuildKind, BuildRequest, Built, PackReport};
-use super::Workspace;
 
 impl Workspace<'_> {
     /// Build what `req` asks for: compose or pack (see [`BuildKind`]),
@@ -42,8 +42,11 @@ impl Workspace<'_> {
     /// The preset's composition as a preview shows it (bodies kept, not
     /// scanned or counted): `ctxcurate stats`, the TUI's preview and gauge.
     pub fn compose(&self, preset: &Preset, opts: &ComposeOptions, map: &MapOptions) -> Composition {
-        context::parts(&self.root, preset, opts, map, self.sources, self.walked())
-            .assemble(preset, opts, Bodies::Keep)
+        context::parts(&self.root, preset, opts, map, self.sources, self.walked()).assemble(
+            preset,
+            opts,
+            Bodies::Keep,
+        )
     }
 
     /// Pack `req.preset` into the budget around its targets and
@@ -133,7 +136,10 @@ impl Workspace<'_> {
             };
             return Err(Refused::new(why, built));
         }
-        let missing = built.packed.as_ref().map_or(&[][..], |p| &p.missing_targets);
+        let missing = built
+            .packed
+            .as_ref()
+            .map_or(&[][..], |p| &p.missing_targets);
         if !missing.is_empty() && !req.allow_partial {
             let why = BuildError::TargetsDoNotFit {
                 missing: missing.to_vec(),
@@ -240,8 +246,8 @@ impl Workspace<'_> {
     /// Whether a build packs ([`BuildKind::Auto`]): targets named, a
     /// budget given, or a task to fit into the model window.
     fn asks_for_budget(&self, req: &BuildRequest) -> bool {
-        let task_steers = !req.preset.task.trim().is_empty()
-            && self.window(self.task_tokens(req)).is_some();
+        let task_steers =
+            !req.preset.task.trim().is_empty() && self.window(self.task_tokens(req)).is_some();
         !req.targets.is_empty() || req.budget.is_some() || task_steers
     }
 

@@ -53,7 +53,11 @@ impl Workspace<'_> {
 
     /// [`Workspace::save`] of `built` as `req` says; a refusal keeps what
     /// was built.
-    pub(super) fn deliver(&self, mut built: Built, req: &BuildRequest) -> Result<Built, Box<Refused>> {
+    pub(super) fn deliver(
+        &self,
+        mut built: Built,
+        req: &BuildRequest,
+    ) -> Result<Built, Box<Refused>> {
         let saved = self.save(
             &built.text,
             &built.findings,

@@ -50,7 +50,12 @@ impl Workspace<'_> {
 
     /// The block `item` would add to the composition, in `opts.format`,
     /// and its tokens.
-    pub fn block(&self, item: FileItem, opts: &ComposeOptions, tokenizer: TokenizerKind) -> FileBlock {
+    pub fn block(
+        &self,
+        item: FileItem,
+        opts: &ComposeOptions,
+        tokenizer: TokenizerKind,
+    ) -> FileBlock {
         let file = self.render(item, opts);
         if file.skipped.is_some() {
             return FileBlock {
@@ -72,7 +77,12 @@ impl Workspace<'_> {
 
     /// `item`'s view for the clipboard (an error in place of a file that
     /// cannot be shown), counted and scanned for secrets.
-    pub fn file_copy(&self, item: FileItem, opts: &ComposeOptions, tokenizer: TokenizerKind) -> FileCopy {
+    pub fn file_copy(
+        &self,
+        item: FileItem,
+        opts: &ComposeOptions,
+        tokenizer: TokenizerKind,
+    ) -> FileCopy {
         let file = self.render(item, opts);
         let text = match &file.error {
             Some(e) => format!("ERROR: {e}: {}", file.path),
