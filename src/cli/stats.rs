@@ -5,8 +5,7 @@
 use anyhow::Result;
 use clap::CommandFactory;
 use ctxcurate::core::compose::ComposeOptions;
-use ctxcurate::core::discovery::context::MapOptions;
-use ctxcurate::core::engine::Workspace;
+use ctxcurate::core::engine::{MapOptions, Workspace};
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::text::sanitize::{display_line, escape_line};

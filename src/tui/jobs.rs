@@ -16,8 +16,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::core::compose::{self, Composition, RenderedFile};
-use crate::core::discovery::context::MapOptions;
-use crate::core::engine::{self, BuildError, BuildKind, BuildRequest, Destination, Workspace};
+use crate::core::engine::{
+    self, BuildError, BuildKind, BuildRequest, Destination, MapOptions, Workspace,
+};
 use crate::core::git::Repo;
 use crate::core::model::{Format, Settings, TokenizerKind};
 use crate::core::sources::Sources;

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::core::compose::{ComposeOptions, Composition};
-use crate::core::discovery::context::MapOptions;
 use crate::core::discovery::pack::{PackOptions, Packed};
+use crate::core::engine::MapOptions;
 use crate::core::git::ChangedInProject;
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
 use crate::core::secrets::Finding;

@@ -12,13 +12,15 @@
 //! Submodules, one step each: `request` (what to build and what came
 //! out), `error` (the refusals), `build` (compose or pack, scan, count),
 //! `deliver` (the secret rule and the destinations), `files` (one file's
-//! block and copy, the gauge's totals, a discovery) and `output_file`
-//! (the numbered output file of `build --save` and the TUI's `w`).
+//! block and copy, the gauge's totals), `map` (the repo map on its own)
+//! and `output_file` (the numbered output file of `build --save` and the
+//! TUI's `w`).
 
 mod build;
 mod deliver;
 mod error;
 mod files;
+mod map;
 pub mod output_file;
 mod request;
 #[cfg(test)]
@@ -32,8 +34,12 @@ use crate::core::project::Project;
 use crate::core::sources::Sources;
 use crate::core::walk::{self, IgnoreFileNote, WalkPatterns};
 
+/// What a preset's repo map needs besides the compose options (a
+/// [`BuildRequest`] holds one).
+pub use crate::core::discovery::context::MapOptions;
 pub use error::{BuildError, Refused};
 pub use files::{EXACT_TOTAL_LIMIT, FileBlock, FileCopy};
+pub use map::MapBuilt;
 pub use request::{BuildKind, BuildRequest, Built, Destination, PackReport};
 
 /// The context every use case needs, built once per command (the CLI) or
