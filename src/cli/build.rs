@@ -117,53 +117,7 @@ fn report(outcome: Result<Built, Box<Refused>>, args: &BuildArgs, ctx: &mut Ctx)
             (*so_far, Some(why))
         }
     };
-    for note in &built.changes_dropped {
-        writeln!(ctx.err, "warning: {}", display_line(note, 500))?;
-    }
-    if let Some(BuildError::ChangesOverBudget {
-        against,
-        tokens,
-        budget,
-    }) = &refused
-    {
-        user_err!(
-            "the changes against {} take {tokens} tokens, over the budget of {budget}: \
-             raise --budget, compare with a nearer REF, or pass --allow-partial to leave \
-             out the largest files' diffs",
-            display_line(against, 200)
-        );
-    }
-    report_walk(&built.walk_notes, ctx)?;
-    if let Some(note) = &built.held {
-        writeln!(ctx.err, "warning: {}", display_line(note, 300))?;
-    }
-    if let Some(why @ BuildError::TaskDoesNotFit { .. }) = &refused {
-        user_err!("{why}");
-    }
-    for problem in &built.problems {
-        writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
-    }
-    if let Some(BuildError::TargetsDoNotFit { missing }) = &refused
-        && let Some(first) = missing.first()
-    {
-        let also = match missing.len() {
-            1 => String::new(),
-            n => format!(" (and {} more targets)", n - 1),
-        };
-        user_err!(
-            "{}{also}: raise --budget, or pass --allow-partial to build without it",
-            display_line(&first.to_string(), 300)
-        );
-    }
-    if let Some(packed) = &built.packed {
-        for missing in &packed.missing_targets {
-            writeln!(
-                ctx.err,
-                "warning: {}",
-                display_line(&missing.to_string(), 300)
-            )?;
-        }
-    }
+    report_preparation(&built, refused.as_ref(), ctx)?;
     report_files(&built.files, ctx)?;
     report_secrets(&built.findings, args.allow_secrets, ctx)?;
     match refused {
@@ -178,15 +132,72 @@ fn report(outcome: Result<Built, Box<Refused>>, args: &BuildArgs, ctx: &mut Ctx)
     if built.written.is_none() {
         write_content(ctx, &built.text)?;
     }
-    if let Some(packed) = &built.packed {
-        return report_pack(
+    match &built.packed {
+        Some(packed) => report_pack(
             packed,
             built.tokenizer,
             built.written.as_ref(),
             args.stats_json,
             ctx,
+        ),
+        None => report_size(&built, ctx),
+    }
+}
+
+/// What the build said before its files: the diffs left out to fit, the
+/// walk's notes, the held entries, the preset's problems, the targets
+/// left out; a refusal at one of these steps ends the report there.
+fn report_preparation(built: &Built, refused: Option<&BuildError>, ctx: &mut Ctx) -> Result<()> {
+    for note in &built.changes_dropped {
+        writeln!(ctx.err, "warning: {}", display_line(note, 500))?;
+    }
+    if let Some(BuildError::ChangesOverBudget {
+        against,
+        tokens,
+        budget,
+    }) = refused
+    {
+        user_err!(
+            "the changes against {} take {tokens} tokens, over the budget of {budget}: \
+             raise --budget, compare with a nearer REF, or pass --allow-partial to leave \
+             out the largest files' diffs",
+            display_line(against, 200)
         );
     }
+    report_walk(&built.walk_notes, ctx)?;
+    if let Some(note) = &built.held {
+        writeln!(ctx.err, "warning: {}", display_line(note, 300))?;
+    }
+    if let Some(why @ BuildError::TaskDoesNotFit { .. }) = refused {
+        user_err!("{why}");
+    }
+    for problem in &built.problems {
+        writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
+    }
+    if let Some(BuildError::TargetsDoNotFit { missing }) = refused
+        && let Some(first) = missing.first()
+    {
+        let also = match missing.len() {
+            1 => String::new(),
+            n => format!(" (and {} more targets)", n - 1),
+        };
+        user_err!(
+            "{}{also}: raise --budget, or pass --allow-partial to build without it",
+            display_line(&first.to_string(), 300)
+        );
+    }
+    for missing in built.packed.iter().flat_map(|p| &p.missing_targets) {
+        writeln!(
+            ctx.err,
+            "warning: {}",
+            display_line(&missing.to_string(), 300)
+        )?;
+    }
+    Ok(())
+}
+
+/// A composition's size on stderr: files, tokens, errors, where written.
+fn report_size(built: &Built, ctx: &mut Ctx) -> Result<()> {
     let (rendered, errors) = (built.rendered(), built.with_errors());
     write!(
         ctx.err,

@@ -160,7 +160,10 @@ fn write_output(root: &Path, cache: &Sources, job: WriteJob) -> Event {
         reuse: ready,
         ..BuildRequest::new(preset, &settings)
     };
-    let mut workspace = Workspace::shared(root, *settings, cache).with_walk(walked);
+    // Saved in the CLI's memory-saving order, the sources let go.
+    let mut workspace = Workspace::shared(root, *settings, cache)
+        .with_walk(walked)
+        .releasing();
     Event::Wrote(match workspace.build(req) {
         Ok(built) => {
             let path = built.written.unwrap_or_default();

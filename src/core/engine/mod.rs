@@ -92,6 +92,15 @@ impl<'s> Workspace<'s> {
         }
     }
 
+    /// A build here lets the sources go once it has scanned them, as a
+    /// one-shot workspace does (the TUI's `w`, so a save peaks no higher
+    /// than `ctxcurate build --save`; the next composition reads the files
+    /// again).
+    pub fn releasing(mut self) -> Self {
+        self.one_shot = true;
+        self
+    }
+
     /// With the project's files already walked (the TUI walks in the
     /// background and hands each job its list).
     pub fn with_walk(mut self, files: Arc<Vec<String>>) -> Self {

@@ -104,11 +104,17 @@ fn a_build_is_the_whole_composition_scanned() {
     let at = util.and_then(|f| f.body_at.clone()).expect("placed");
     assert_eq!(&built.text[at], "def helper():\n    return 1\n");
 
-    let shared = Sources::new();
-    let mut workspace = Workspace::shared(dir.path(), project.settings.clone(), &shared);
-    let again = workspace.build(req).expect("built");
-    assert_eq!((&again.text, again.tokens), (&text, tokens));
-    assert_eq!(findings(&again), found);
+    // The TUI's `y` (sources kept) and `w` (released as the CLI does).
+    for releasing in [false, true] {
+        let shared = Sources::new();
+        let mut workspace = Workspace::shared(dir.path(), project.settings.clone(), &shared);
+        if releasing {
+            workspace = workspace.releasing();
+        }
+        let again = workspace.build(req.clone()).expect("built");
+        assert_eq!((&again.text, again.tokens), (&text, tokens), "{releasing}");
+        assert_eq!(findings(&again), found, "{releasing}");
+    }
 }
 
 /// Likely secrets refuse every destination unless allowed, and the
