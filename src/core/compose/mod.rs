@@ -148,9 +148,9 @@ pub fn compose_with(
 }
 
 /// A composition before its text is put together: the rendered files, the
-/// map and the problems. A caller short of memory scans the bodies, lets
-/// the cache go, then assembles with [`Bodies::Release`], so the files'
-/// texts and the composed text are never all held at once.
+/// map and the problems. `core::engine` scans the bodies, lets the cache
+/// go, then assembles with [`Bodies::Release`], so the files' texts and
+/// the composed text are never all held at once.
 #[derive(Debug)]
 pub struct Parts {
     pub files: Vec<RenderedFile>,
