@@ -5,19 +5,17 @@
 //! `cli::changed`).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use anyhow::Result;
 use ctxcurate::core::compose::RenderedFile;
-use ctxcurate::core::compose::output_file::{self, SaveError};
-use ctxcurate::core::compose::{self, Bodies, ComposeOptions};
-use ctxcurate::core::discovery::context::{self, MapOptions};
-use ctxcurate::core::discovery::pack::{self, PackOptions, PackStats, Packed};
-use ctxcurate::core::model::{Format, Preset, TokenizerKind};
+use ctxcurate::core::discovery::pack::PackStats;
+use ctxcurate::core::engine::{
+    BuildError, BuildRequest, Built, Destination, PackReport, Refused, Workspace,
+};
+use ctxcurate::core::model::{Preset, TokenizerKind};
 use ctxcurate::core::project::Project;
-use ctxcurate::core::secrets::{Finding, RuleSet, Scanner};
-use ctxcurate::core::trust;
-use ctxcurate::core::walk;
+use ctxcurate::core::secrets::Finding;
+use ctxcurate::core::walk::IgnoreFileNote;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
 
@@ -40,7 +38,26 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             display_line(&missing, 300)
         )?;
     }
-    let mut opts = ComposeOptions::from_settings(&project.settings);
+    let req = request(&args, &project, preset, ctx)?;
+    let sources = project.run_cache();
+    let mut workspace = Workspace::open(&project, &sources);
+    let shown = progress::show(ctx, sources.progress());
+    let outcome = workspace.build(req);
+    drop(shown);
+    report(outcome, &args, ctx)
+}
+
+/// The flags as a request: the preset's options with the flags' overrides,
+/// git's changes (`--diff`), the targets named, the budgets, where the text
+/// goes.
+fn request(
+    args: &BuildArgs,
+    project: &Project,
+    preset: Preset,
+    ctx: &mut Ctx,
+) -> Result<BuildRequest> {
+    let mut req = BuildRequest::new(preset, &project.settings);
+    let opts = &mut req.compose;
     opts.consent = project.entry_consent(
         args.preset
             .as_deref()
@@ -56,169 +73,141 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if let Some(tree) = args.tree {
         opts.sections.tree = tree;
     }
-    let changes = match &args.diff {
-        Some(rev) => Some(changed::diff(
-            &project,
+    if let Some(rev) = &args.diff {
+        req.changes = Some(changed::diff(
+            project,
             rev,
-            &preset.exclude,
+            &req.preset.exclude,
             project.settings.max_file_size,
             ctx,
-        )?),
-        None => None,
-    };
-    let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
-    let cache = project.run_cache();
-    let patterns = walk::WalkPatterns::from_settings(&project.settings);
-    let mut targets = preset.targets.clone();
-    let mut own_targets = Vec::new();
+        )?);
+    }
+    req.map.tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     for t in &args.targets {
-        let rel = target_path(ctx, &project, t)?;
-        own_targets.push(rel.clone());
-        if !targets.contains(&rel) {
-            targets.push(rel);
+        let rel = target_path(ctx, project, t)?;
+        if !req.targets.contains(&rel) {
+            req.targets.push(rel);
         }
     }
-    let task_tokens =
-        compose::task_markdown(&preset.task).map_or(0, |section| cache.count(tokenizer, &section));
-    let window = pack::window_budget(
-        project.settings.model_window,
-        project.settings.output_reserve,
-        task_tokens,
-    );
-    let task_steers = !preset.task.trim().is_empty() && window.is_some();
-    if !args.targets.is_empty() || args.budget.is_some() || task_steers {
-        let budget = args.budget.or(window).unwrap_or(project.settings.budget);
-        if let Some(changes) = changes {
-            let fitted = changed::fit(
-                changes,
-                opts.format,
-                tokenizer,
-                budget,
-                args.allow_partial,
-                ctx,
-            )?;
-            opts.sections.changes = Some(Arc::new(fitted));
-        }
-        let consent = opts.consent.clone();
-        let opts = PackOptions {
-            budget,
-            map_budget: args.map_budget.unwrap_or(project.settings.repo_map_budget),
-            tokenizer,
-            format: opts.format,
-            max_messages: opts.max_messages,
-            sections: opts.sections.clone(),
-            ..PackOptions::from_settings(&project.settings)
-        };
-        let shown = progress::show(ctx, cache.progress());
-        let walked = walk_noting(&project.root, &patterns, ctx)?;
-        // The pack reads what the composition would: held entries wait
-        // for consent (`trust::entries`), with the same note.
-        let (gated, held) = consent.gate(&project.root, &preset, Some(&walked), &patterns);
-        if let Some(note) = trust::entries::held_note(&held) {
-            writeln!(ctx.err, "warning: {}", display_line(&note, 300))?;
-        }
-        // A held target of the preset goes too; one named here is the
-        // user's own.
-        targets.retain(|t| gated.targets.contains(t) || own_targets.contains(t));
-        let packed = pack::pack(&project.root, &gated, &targets, &opts, &cache, &walked);
-        cache.progress().start("scanning for secrets", 0);
-        let findings =
-            Scanner::new(&project.root, &cache).packed(&packed, &preset, opts.max_messages);
-        drop(shown);
-        if packed.text.is_empty() && task_tokens > 0 {
-            // The task is never dropped: without room for it, no context.
-            user_err!(
-                "the task ({task_tokens} tokens) and the headings do not fit the budget of {} tokens",
-                opts.budget
-            );
-        }
-        for problem in &packed.problems {
-            writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
-        }
-        if let Some(first) = packed.missing_targets.first() {
-            if !args.allow_partial {
-                let also = match packed.missing_targets.len() {
-                    1 => String::new(),
-                    n => format!(" (and {} more targets)", n - 1),
-                };
-                user_err!(
-                    "{}{also}: raise --budget, or pass --allow-partial to build without it",
-                    display_line(&first.to_string(), 300)
-                );
-            }
-            for missing in &packed.missing_targets {
-                writeln!(
-                    ctx.err,
-                    "warning: {}",
-                    display_line(&missing.to_string(), 300)
-                )?;
-            }
-        }
-        report_files(&packed.files, ctx)?;
-        report_secrets(&findings, args.allow_secrets, ctx)?;
-        let path = write_out(&args, &project, opts.format, &packed.text, &findings, ctx)?;
-        return report_pack(&packed, tokenizer, path, args.stats_json, ctx);
-    }
-
-    opts.sections.changes = changes.map(Arc::new);
-    // Globs expand over the walk with the project's ignore patterns.
-    let walked = if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
-        Some(walk_noting(&project.root, &patterns, ctx)?)
+    req.budget = args.budget;
+    req.map_budget = args.map_budget;
+    req.allow_partial = args.allow_partial;
+    req.allow_secrets = args.allow_secrets;
+    req.destination = if args.save {
+        Destination::NextOutputFile
     } else {
-        None
+        match &args.output {
+            Some(p) => Destination::Path(ctx.cwd.join(p)),
+            None => Destination::Caller,
+        }
     };
-    let map = MapOptions {
-        tokenizer,
-        ..MapOptions::from_settings(&project.settings)
+    Ok(req)
+}
+
+/// The result on stderr (and the text on stdout when it came back to the
+/// caller), in the order the build went: what the walk and the pack said,
+/// the preset's problems, the files' warnings and notes, the likely
+/// secrets, then where the text went and its size. A refusal is reported
+/// where the build stopped, after what it had said until then.
+fn report(outcome: Result<Built, Box<Refused>>, args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
+    let (built, refused) = match outcome {
+        Ok(built) => (built, None),
+        Err(refused) => {
+            let Refused { why, so_far } = *refused;
+            (*so_far, Some(why))
+        }
     };
-    let shown = progress::show(ctx, cache.progress());
-    let parts = context::parts(
-        &project.root,
-        &preset,
-        &opts,
-        &map,
-        &cache,
-        walked.as_deref(),
-    );
-    // The files are scanned for secrets first, so the text can be put
-    // together as their bodies are let go: the files' texts and the
-    // composed text are never all held at once (the build's peak memory).
-    cache.progress().start("scanning for secrets", 0);
-    let rules = RuleSet::compile_builtin();
-    let scanner = Scanner::with_rules(&project.root, &cache, &rules);
-    let in_files = scanner.files(&parts.files);
-    cache.clear();
-    let composition = parts.assemble(&preset, &opts, Bodies::Release);
-    let findings = scanner.composition_after(in_files, &composition, &preset, opts.max_messages);
-    drop(rules);
-    ctxcurate::core::memory::trim();
-    cache.progress().start("counting tokens", 0);
-    let total = cache.count(tokenizer, &composition.text);
-    drop(shown);
-    for problem in &composition.problems {
+    report_preparation(&built, refused.as_ref(), ctx)?;
+    report_files(&built.files, ctx)?;
+    report_secrets(&built.findings, args.allow_secrets, ctx)?;
+    match refused {
+        Some(BuildError::Secrets { count, .. }) => user_err!(
+            "refusing to write a context with {count} likely secret(s); \
+             remove them (or exclude the files) or pass --allow-secrets"
+        ),
+        Some(BuildError::Output(e)) => user_err!("{}", display_line(&error_chain(&e), 500)),
+        Some(why) => user_err!("{why}"),
+        None => {}
+    }
+    if built.written.is_none() {
+        write_content(ctx, &built.text)?;
+    }
+    match &built.packed {
+        Some(packed) => report_pack(
+            packed,
+            built.tokenizer,
+            built.written.as_ref(),
+            args.stats_json,
+            ctx,
+        ),
+        None => report_size(&built, ctx),
+    }
+}
+
+/// What the build said before its files: the diffs left out to fit, the
+/// walk's notes, the held entries, the preset's problems, the targets
+/// left out; a refusal at one of these steps ends the report there.
+fn report_preparation(built: &Built, refused: Option<&BuildError>, ctx: &mut Ctx) -> Result<()> {
+    for note in &built.changes_dropped {
+        writeln!(ctx.err, "warning: {}", display_line(note, 500))?;
+    }
+    if let Some(BuildError::ChangesOverBudget {
+        against,
+        tokens,
+        budget,
+    }) = refused
+    {
+        user_err!(
+            "the changes against {} take {tokens} tokens, over the budget of {budget}: \
+             raise --budget, compare with a nearer REF, or pass --allow-partial to leave \
+             out the largest files' diffs",
+            display_line(against, 200)
+        );
+    }
+    report_walk(&built.walk_notes, ctx)?;
+    if let Some(note) = &built.held {
+        writeln!(ctx.err, "warning: {}", display_line(note, 300))?;
+    }
+    if let Some(why @ BuildError::TaskDoesNotFit { .. }) = refused {
+        user_err!("{why}");
+    }
+    for problem in &built.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
-    report_files(&composition.files, ctx)?;
-    report_secrets(&findings, args.allow_secrets, ctx)?;
-    let target = write_out(
-        &args,
-        &project,
-        opts.format,
-        &composition.text,
-        &findings,
-        ctx,
+    if let Some(BuildError::TargetsDoNotFit { missing }) = refused
+        && let Some(first) = missing.first()
+    {
+        let also = match missing.len() {
+            1 => String::new(),
+            n => format!(" (and {} more targets)", n - 1),
+        };
+        user_err!(
+            "{}{also}: raise --budget, or pass --allow-partial to build without it",
+            display_line(&first.to_string(), 300)
+        );
+    }
+    for missing in built.packed.iter().flat_map(|p| &p.missing_targets) {
+        writeln!(
+            ctx.err,
+            "warning: {}",
+            display_line(&missing.to_string(), 300)
+        )?;
+    }
+    Ok(())
+}
+
+/// A composition's size on stderr: files, tokens, errors, where written.
+fn report_size(built: &Built, ctx: &mut Ctx) -> Result<()> {
+    let (rendered, errors) = (built.rendered(), built.with_errors());
+    write!(
+        ctx.err,
+        "{rendered} files, {} tokens ({})",
+        built.tokens, built.tokenizer
     )?;
-    let rendered = composition.files.iter().filter(|f| f.aggregate).count();
-    let errors = composition
-        .files
-        .iter()
-        .filter(|f| f.error.is_some())
-        .count();
-    write!(ctx.err, "{rendered} files, {total} tokens ({tokenizer})")?;
     if errors > 0 {
         write!(ctx.err, ", {errors} with errors")?;
     }
-    if let Some(path) = &target {
+    if let Some(path) = &built.written {
         let shown = path.display().to_string();
         write!(ctx.err, ", written to {}", display_line(&shown, 500))?;
     }
@@ -239,56 +228,6 @@ pub fn target_path(ctx: &Ctx, project: &Project, arg: &std::path::Path) -> Resul
     Ok(rel)
 }
 
-/// Write `text` where the flags say (`--save`: the next numbered output
-/// file, inside the root unless trusted settings say otherwise; `-o FILE`;
-/// else stdout); the path written, if any. Likely secrets (`findings`)
-/// refuse every destination unless `--allow-secrets`.
-fn write_out(
-    args: &BuildArgs,
-    project: &Project,
-    format: Format,
-    text: &str,
-    findings: &[Finding],
-    ctx: &mut Ctx,
-) -> Result<Option<PathBuf>> {
-    let written = if args.save {
-        output_file::save_scanned(
-            &project.root,
-            &project.settings,
-            format,
-            text,
-            findings,
-            args.allow_secrets,
-        )
-        .map(Some)
-    } else {
-        output_file::check_secrets(findings, args.allow_secrets).map(|()| None)
-    };
-    let saved = match written {
-        Ok(saved) => saved,
-        Err(SaveError::Secrets { count, .. }) => user_err!(
-            "refusing to write a context with {count} likely secret(s); \
-             remove them (or exclude the files) or pass --allow-secrets"
-        ),
-        Err(SaveError::Output(e)) => user_err!("{}", display_line(&error_chain(&e), 500)),
-    };
-    if saved.is_some() {
-        return Ok(saved);
-    }
-    let Some(path) = args.output.as_ref().map(|p| ctx.cwd.join(p)) else {
-        write_content(ctx, text)?;
-        return Ok(None);
-    };
-    let written = path
-        .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
-        .and_then(|()| std::fs::write(&path, text));
-    if let Err(e) = written {
-        user_err!("cannot write {}: {e}", path.display());
-    }
-    Ok(Some(path))
-}
-
 /// One line per file that could not be shown or was shown with a caveat;
 /// the build itself goes on.
 fn report_files(files: &[RenderedFile], ctx: &mut Ctx) -> Result<()> {
@@ -306,7 +245,8 @@ fn report_files(files: &[RenderedFile], ctx: &mut Ctx) -> Result<()> {
 }
 
 /// Each likely secret named by file and line, masked: an error when it
-/// will stop the build (see [`write_out`]), else a warning.
+/// will stop the build (see `core::engine::Workspace::save`), else a
+/// warning.
 fn report_secrets(findings: &[Finding], allow: bool, ctx: &mut Ctx) -> Result<()> {
     let verb = if allow { "warning" } else { "error" };
     for finding in findings {
@@ -322,9 +262,9 @@ fn report_secrets(findings: &[Finding], allow: bool, ctx: &mut Ctx) -> Result<()
 
 /// The packing stats on stderr: one line for people, or JSON.
 fn report_pack(
-    packed: &Packed,
+    packed: &PackReport,
     tokenizer: TokenizerKind,
-    path: Option<PathBuf>,
+    path: Option<&PathBuf>,
     json: bool,
     ctx: &mut Ctx,
 ) -> Result<()> {
@@ -334,7 +274,7 @@ fn report_pack(
             "stats": s,
             "tokenizer": tokenizer.as_str(),
             "items": packed.items,
-            "written_to": path.as_ref().map(|p| p.display().to_string()),
+            "written_to": path.map(|p| p.display().to_string()),
         });
         writeln!(ctx.err, "{value}")?;
         return Ok(());
@@ -359,7 +299,7 @@ fn report_pack(
         s.budget,
         s.utilisation * 100.0,
     )?;
-    if let Some(path) = &path {
+    if let Some(path) = path {
         let shown = path.display().to_string();
         write!(ctx.err, ", written to {}", display_line(&shown, 500))?;
     }
@@ -424,22 +364,17 @@ pub fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
     }
 }
 
-/// The project's walk, saying which ignore files below the root it
-/// skipped or cut (the root's own were said when the project opened).
-fn walk_noting(
-    root: &std::path::Path,
-    patterns: &walk::WalkPatterns,
-    ctx: &mut Ctx,
-) -> Result<Vec<String>> {
+/// Which ignore files below the root the walk skipped or cut (the
+/// root's own were said when the project opened).
+fn report_walk(notes: &[IgnoreFileNote], ctx: &mut Ctx) -> Result<()> {
     /// Notes named one by one; a checkout with many bad ignore files
     /// gets one more line for the rest.
     const SHOWN: usize = 5;
-    let walked = walk::walk_files_noted(root, patterns);
-    for note in walked.notes.iter().take(SHOWN) {
+    for note in notes.iter().take(SHOWN) {
         writeln!(ctx.err, "warning: {}", display_line(&note.to_string(), 300))?;
     }
-    if let Some(more) = walked.notes.len().checked_sub(SHOWN).filter(|&n| n > 0) {
+    if let Some(more) = notes.len().checked_sub(SHOWN).filter(|&n| n > 0) {
         writeln!(ctx.err, "warning: {more} more ignore files skipped or cut")?;
     }
-    Ok(walked.files)
+    Ok(())
 }

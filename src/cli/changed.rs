@@ -1,7 +1,8 @@
 //! `add --changed`, `build --changed` and `build --diff`: git's view of a
 //! change turned into preset entries, extra files of one build, or the
 //! `## Changes` section. What git is asked and how is `core::git`; this
-//! file decides what to do with the answer and says it on stderr.
+//! file decides what to do with the answer and says it on stderr (a
+//! packed build fits the changes to its budget in `core::engine`).
 //!
 //! Changed files pass through the project's walk, so what the walk never
 //! shows (built-in ignores such as `ctxcurate.toml` itself,
@@ -17,9 +18,8 @@ use std::collections::HashSet;
 use anyhow::Result;
 use ctxcurate::core::compose::changes::Changes;
 use ctxcurate::core::git::{self, ChangedInProject, GitError, Repo};
-use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
-use ctxcurate::core::tokens;
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
@@ -142,54 +142,6 @@ pub fn diff(
     }
     for note in &changes.notes {
         writeln!(ctx.err, "note: {}", display_line(note, 500))?;
-    }
-    Ok(changes)
-}
-
-/// In a packed build the changes come first: a diff over the whole
-/// budget is an error, or with `allow_partial` loses its largest files'
-/// parts (each named in a note) until it fits.
-pub fn fit(
-    mut changes: Changes,
-    format: Format,
-    tokenizer: TokenizerKind,
-    budget: usize,
-    allow_partial: bool,
-    ctx: &mut Ctx,
-) -> Result<Changes> {
-    let cost = |c: &Changes| {
-        tokens::count(
-            tokenizer,
-            &match format {
-                Format::Markdown => c.markdown(),
-                Format::Xml => c.xml(),
-            },
-        )
-    };
-    let mut tokens = cost(&changes);
-    if tokens <= budget {
-        return Ok(changes);
-    }
-    if !allow_partial {
-        user_err!(
-            "the changes against {} take {tokens} tokens, over the budget of {budget}: \
-             raise --budget, compare with a nearer REF, or pass --allow-partial to leave \
-             out the largest files' diffs",
-            display_line(&changes.against, 200)
-        );
-    }
-    while tokens > budget && !changes.files.is_empty() {
-        let largest = changes
-            .files
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, f)| f.text.len())
-            .map_or(0, |(i, _)| i);
-        let dropped = changes.files.remove(largest);
-        let note = format!("{}: its diff is left out to fit the budget", dropped.path);
-        writeln!(ctx.err, "warning: {}", display_line(&note, 500))?;
-        changes.notes.push(note);
-        tokens = cost(&changes);
     }
     Ok(changes)
 }

@@ -4,14 +4,9 @@
 //! they go to the model in full, so outlining them would spend the map's
 //! budget twice.
 
-use std::collections::HashSet;
-
 use anyhow::Result;
-use ctxcurate::core::discovery::exclusions::Excluded;
-use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{UNRESOLVED_EXAMPLES, unresolved_note};
-use ctxcurate::core::discovery::repo_map;
-use ctxcurate::core::walk;
+use ctxcurate::core::engine::{MapBuilt, Workspace};
 use ctxcurate::text::sanitize::display_line;
 
 use super::args::MapArgs;
@@ -30,28 +25,15 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     }
     let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     let budget = args.budget.unwrap_or(project.settings.repo_map_budget);
-    let cache = project.run_cache();
-    let shown = progress::show(ctx, cache.progress());
-    let walked = walk::walk_files_with(
-        &project.root,
-        &walk::WalkPatterns::from_settings(&project.settings),
-    );
-    let graph = ImportGraph::build(
-        &project.root,
-        &walked,
-        &project.settings.include_dirs,
-        &cache,
-    );
-    let mut ranked = graph.rank(&targets);
-    // The preset's exclusions hold in its map too.
-    let excluded = Excluded::among(&preset, &targets, graph.paths());
-    ranked.retain(|r| !excluded.contains(&r.path));
-    let skip: HashSet<&str> = targets.iter().map(String::as_str).collect();
-    cache.progress().start("outlining the map", 0);
-    let map = repo_map::build(&project.root, &ranked, &skip, budget, tokenizer, &cache);
+    let sources = project.run_cache();
+    let shown = progress::show(ctx, sources.progress());
+    let MapBuilt {
+        map,
+        files,
+        unresolved,
+    } = Workspace::open(&project, &sources).repo_map(&preset, &targets, budget, tokenizer);
     drop(shown);
     ctx.out.write_all(map.text.as_bytes())?;
-    let unresolved = graph.unresolved();
     if args.stats_json {
         let value = serde_json::json!({
             "listed": map.listed,
@@ -60,7 +42,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
             "tokens": map.tokens,
             "budget": budget,
             "tokenizer": tokenizer.as_str(),
-            "files": graph.len(),
+            "files": files,
             "unresolved_imports": unresolved.len(),
             "unresolved_examples": &unresolved[..unresolved.len().min(UNRESOLVED_EXAMPLES)],
         });
@@ -78,7 +60,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         "repo map: {} of {} files listed, {} with outlines; {} / {budget} tokens ({tokenizer})",
         map.listed, map.candidates, map.outlined, map.tokens
     )?;
-    if let Some(note) = unresolved_note(unresolved.len(), unresolved) {
+    if let Some(note) = unresolved_note(unresolved.len(), &unresolved) {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
     Ok(())

@@ -5,7 +5,7 @@
 use anyhow::Result;
 use clap::CommandFactory;
 use ctxcurate::core::compose::ComposeOptions;
-use ctxcurate::core::discovery::context::{self, MapOptions};
+use ctxcurate::core::engine::{MapOptions, Workspace};
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::text::sanitize::{display_line, escape_line};
@@ -33,7 +33,7 @@ pub fn stats(
         tokenizer: kind,
         ..MapOptions::from_settings(&project.settings)
     };
-    let composition = context::compose(&project.root, &preset, &opts, &map, &cache, None);
+    let composition = Workspace::open(&project, &cache).compose(&preset, &opts, &map);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }

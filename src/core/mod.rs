@@ -6,6 +6,7 @@ pub mod anchor;
 pub mod compose;
 pub mod curation;
 pub mod discovery;
+pub mod engine;
 pub mod git;
 pub mod io_bounds;
 pub mod lru;

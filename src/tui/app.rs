@@ -4,8 +4,8 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -335,7 +335,7 @@ fn handle(state: &mut State, msg: Msg, tree_top: usize) -> Vec<Effect> {
 /// edits: the terminal is handed to the editor while the loop waits.
 struct Threads<'a> {
     walk_tx: &'a Sender<Msg>,
-    jobs: &'a Sender<Job>,
+    jobs: &'a Worker,
     save: &'a Sender<SyncMsg>,
     clipboard: &'a mut dyn Clipboard,
     terminal: &'a mut ratatui::DefaultTerminal,
@@ -349,7 +349,7 @@ impl effects::Runtime for Threads<'_> {
     }
 
     fn job(&mut self, job: Job) -> Option<Event> {
-        let _ = self.jobs.send(job);
+        self.jobs.send(job);
         None
     }
 
@@ -395,7 +395,7 @@ fn run_effects(
     state: &mut State,
     effects: Vec<Effect>,
     walk_tx: &Sender<Msg>,
-    jobs: &Sender<Job>,
+    jobs: &Worker,
     save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
     (terminal, gate): (&mut ratatui::DefaultTerminal, &InputGate),
@@ -452,39 +452,83 @@ fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
     });
 }
 
-/// One worker thread; a queued compose (or preview block) that a newer
-/// one supersedes is skipped.
-fn spawn_worker(root: PathBuf, cache: Arc<Sources>, tx: Sender<Msg>) -> Sender<Job> {
-    let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
+/// The app's handle on the worker thread: jobs wait in its
+/// [`jobs::Waiting`] (newest composition and preview block win) until the
+/// worker takes them; dropping the handle lets the worker end once
+/// nothing waits.
+struct Worker {
+    shared: Arc<WorkerShared>,
+}
+
+/// What the app and the worker share: the waiting jobs, whether the app
+/// has let go, and the signal that something changed.
+#[derive(Default)]
+struct WorkerShared {
+    waiting: Mutex<(jobs::Waiting, bool)>,
+    changed: Condvar,
+}
+
+impl WorkerShared {
+    fn lock(&self) -> MutexGuard<'_, (jobs::Waiting, bool)> {
+        // A panic while holding the lock leaves a whole queue (every
+        // change is one call): carry on with it.
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next job, waiting for one; `None` once the app has let go and
+    /// nothing waits.
+    fn take(&self) -> Option<Job> {
+        let mut guard = self.lock();
+        loop {
+            if let Some(job) = guard.0.take() {
+                return Some(job);
+            }
+            if guard.1 {
+                return None;
+            }
+            guard = self
+                .changed
+                .wait(guard)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+impl Worker {
+    fn send(&self, job: Job) {
+        self.shared.lock().0.push(job);
+        self.shared.changed.notify_one();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.shared.lock().1 = true;
+        self.shared.changed.notify_one();
+    }
+}
+
+/// The worker thread: runs the jobs it takes, one at a time, and sends
+/// back their events (a panic becomes a failed job).
+fn spawn_worker(root: PathBuf, cache: Arc<Sources>, tx: Sender<Msg>) -> Worker {
+    let shared = Arc::new(WorkerShared::default());
+    let taken = shared.clone();
     thread::spawn(move || {
-        while let Ok(job) = jobs_rx.recv() {
-            let mut queue = vec![job];
-            queue.extend(jobs_rx.try_iter());
-            let last_compose = queue.iter().rposition(|j| matches!(j, Job::Compose { .. }));
-            // Only the newest preview block: the cursor has left the others.
-            let last_block = queue.iter().rposition(|j| matches!(j, Job::Block { .. }));
-            for (i, job) in queue.into_iter().enumerate() {
-                if matches!(job, Job::Compose { .. }) && Some(i) != last_compose {
-                    continue;
-                }
-                if matches!(job, Job::Block { .. }) && Some(i) != last_block {
-                    continue;
-                }
-                let what = job.describe();
-                let run = std::panic::AssertUnwindSafe(|| jobs::run(job, &root, &cache));
-                let event = std::panic::catch_unwind(run).unwrap_or_else(|p| {
-                    Event::JobFailed(format!(
-                        "internal error while {what}: {}",
-                        panic_text(p.as_ref())
-                    ))
-                });
-                if tx.send(Msg::App(event)).is_err() {
-                    return;
-                }
+        while let Some(job) = taken.take() {
+            let what = job.describe();
+            let run = std::panic::AssertUnwindSafe(|| jobs::run(job, &root, &cache));
+            let event = std::panic::catch_unwind(run).unwrap_or_else(|p| {
+                Event::JobFailed(format!(
+                    "internal error while {what}: {}",
+                    panic_text(p.as_ref())
+                ))
+            });
+            if tx.send(Msg::App(event)).is_err() {
+                return;
             }
         }
     });
-    jobs_tx
+    Worker { shared }
 }
 
 /// What the sync thread is asked to do.

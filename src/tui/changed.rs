@@ -14,7 +14,7 @@ use crate::text::words::plural;
 
 use super::action::Action;
 use super::commit::edit;
-use super::messages::{Effect, Job};
+use super::messages::{ChangedJob, Effect, Job};
 use super::model::ChangedMarks;
 use super::state::{Level, State};
 
@@ -42,11 +42,11 @@ fn ask_git(state: &mut State, include: bool) -> Vec<Effect> {
         return Vec::new();
     }
     state.say(Level::Info, "asking git what changed…");
-    vec![Effect::job(Job::Changed {
+    vec![Effect::job(Job::Changed(ChangedJob {
         include,
         walked: state.walked.clone(),
         exclude: state.preset().exclude,
-    })]
+    }))]
 }
 
 /// git answered: mark the files, and include them if that was asked.

@@ -5,7 +5,7 @@
 
 use crate::core::model::{Preset, ProjectFile};
 
-use super::messages::{Effect, Job};
+use super::messages::{ComposeJob, CountJob, Effect, Job};
 use super::state::{HISTORY_LIMIT, Level, State};
 
 /// At most this many uncounted files are counted ahead of a compose.
@@ -71,19 +71,19 @@ pub fn recompose(state: &mut State) -> Vec<Effect> {
     // A few new files are counted ahead of the compose so the gauge moves
     // at once; a cold start just waits for the composition.
     if !missing.is_empty() && missing.len() <= COUNT_AHEAD {
-        effects.push(Effect::job(Job::Count {
+        effects.push(Effect::job(Job::Count(CountJob {
             files: missing,
             opts: state.compose_options(),
             tokenizer: state.project.settings.tokenizer,
-        }));
+        })));
     }
-    effects.push(Effect::job(Job::Compose {
+    effects.push(Effect::job(Job::Compose(ComposeJob {
         generation: state.generation,
         preset: state.preset(),
         opts: state.compose_options(),
         map: state.map_options(),
         tokenizer: state.project.settings.tokenizer,
         walked: state.walked.clone(),
-    }));
+    })));
     effects
 }

@@ -13,7 +13,7 @@ use crate::core::discovery::pack::{PackOptions, Packed, Role};
 use crate::core::model::ViewMode;
 
 use super::commit::{edit, recompose};
-use super::messages::{Effect, Job};
+use super::messages::{DiscoverJob, Effect, Job};
 use super::model::{Composed, Discovery};
 use super::navigate::sync_preview;
 use super::state::{Level, State};
@@ -88,14 +88,14 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         Level::Info,
         format!("discovering around {} targets…", preset.targets.len()),
     );
-    vec![Effect::job(Job::Discover {
+    vec![Effect::job(Job::Discover(DiscoverJob {
         generation: state.generation,
         targets: preset.targets.clone(),
         preset,
         opts,
         consent: state.compose_options().consent,
         walked: state.walked.clone(),
-    })]
+    }))]
 }
 
 /// A discovery finished: show its proposals, and its packed text in the

@@ -1,238 +1,223 @@
 //! The worker's jobs: composing, parsing symbols, reading raw text,
-//! preparing clipboard text and writing output files. Each job is a plain
-//! function of its inputs and the shared cache, returning the event that
-//! carries its result back to `update`; the event loop runs them on a
-//! worker thread, tests run them inline. The summary command, if any, runs
-//! inside the compose jobs, so it never blocks the UI thread. git runs
-//! apart from the worker ([`run_apart`]): a repository can make it wait.
+//! preparing clipboard text and writing output files. Each kind is one
+//! small function: the job's inputs as a request to `core::engine` (which
+//! composes, packs, scans, counts and delivers, as it does for the CLI),
+//! the result as the event that carries it back to `update`. The event
+//! loop runs them on a worker thread, which takes them from [`Waiting`]
+//! (newest composition and preview block win); tests run them inline.
+//! The summary command, if any, runs inside the compose jobs, so it never
+//! blocks the UI thread. git runs apart from the worker ([`run_apart`]):
+//! a repository can make it wait.
 
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::compose::output_file;
-use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile};
-use crate::core::discovery::{context, pack};
+use crate::core::compose::{self, Composition, RenderedFile};
+use crate::core::engine::{
+    self, BuildError, BuildKind, BuildRequest, Destination, MapOptions, Workspace,
+};
 use crate::core::git::Repo;
-use crate::core::model::{FileItem, Format, TokenizerKind};
-use crate::core::secrets::Scanner;
+use crate::core::model::{Format, Settings, TokenizerKind};
 use crate::core::sources::Sources;
 use crate::core::views;
-use crate::core::walk::ResolvedItem;
 use crate::text::error_chain;
 
-use super::messages::{Event, Job};
+use super::messages::{
+    BlockJob, ChangedJob, ComposeJob, DiscoverJob, Event, FileJob, Job, TotalsJob, WriteJob,
+    YankJob,
+};
 use super::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 
-/// Compositions up to this size are counted exactly as a whole; larger
-/// ones sum their per-file counts (cached) so the gauge stays fast.
-const EXACT_TOTAL_LIMIT: usize = 2 * 1024 * 1024;
-
-/// Run one job.
+/// Run one job: its inputs as a request to the engine (`core::engine`),
+/// the result as the event `update` takes.
 pub fn run(job: Job, root: &Path, cache: &Sources) -> Event {
+    // Each job's options come with it, from the settings as the app had
+    // them when it asked; `w` brings the settings its output file needs.
+    let workspace = Workspace::shared(root, Settings::default(), cache);
     match job {
-        Job::Compose {
-            generation,
-            preset,
-            opts,
-            map,
-            tokenizer,
-            walked,
-        } => {
-            let c = context::compose(root, &preset, &opts, &map, cache, Some(&walked));
-            Event::Composed(summarize(
-                root,
-                generation,
-                &c,
-                opts.format,
-                tokenizer,
-                cache,
-            ))
+        Job::Compose(job) => compose(workspace, job),
+        Job::Count(job) => {
+            Event::Counted(workspace.block_tokens(&job.files, &job.opts, job.tokenizer))
         }
-        Job::Count {
-            files,
-            opts,
-            tokenizer,
-        } => Event::Counted(
-            files
-                .iter()
-                .map(|r| {
-                    let f = compose::render_file(root, r, &opts, cache);
-                    // A binary or oversize file is left out of the text.
-                    let n = match f.skipped {
-                        Some(_) => 0,
-                        None => cache.count(tokenizer, &compose::markdown_file(&f)),
-                    };
-                    (f.path, f.key, n)
-                })
-                .collect(),
-        ),
         Job::Symbols(path) => Event::Symbols(SymbolsView {
             tree: cache.symbols(root, &path),
             path,
         }),
-        Job::Raw(path) => {
-            let file = cache.file(root, &path);
-            match file.text() {
-                Some(t) => Event::RawText {
-                    path,
-                    lines: Arc::new(t.lines().map(str::to_string).collect()),
-                },
-                None => Event::JobFailed(format!("{path}: {}", problem_text(&file.content))),
-            }
-        }
-        Job::Yank {
-            preset,
-            opts,
-            map,
-            tokenizer,
-            walked,
-            ready,
-        } => {
-            let c = ready.unwrap_or_else(|| {
-                Arc::new(context::compose(
-                    root,
-                    &preset,
-                    &opts,
-                    &map,
-                    cache,
-                    Some(&walked),
-                ))
-            });
-            let n = c.files.iter().filter(|f| f.aggregate).count();
-            let errors = c.files.iter().filter(|f| f.error.is_some()).count();
+        Job::Raw(path) => raw(root, cache, path),
+        Job::Yank(job) => yank(workspace, job),
+        Job::YankFile(job) => yank_file(&workspace, job),
+        Job::Discover(job) => discover(workspace, job),
+        job @ Job::Changed(_) => run_apart(job, root),
+        Job::PresetTotals(job) => preset_totals(workspace, job),
+        Job::ClearCache => Event::CacheCleared(
+            workspace
+                .clear_cache()
+                .map_err(|e| format!("cannot clear the cache: {e}")),
+        ),
+        Job::Block(job) => Event::Block(Arc::new(block(&workspace, job))),
+        Job::WriteOutput(job) => write_output(root, cache, job),
+    }
+}
+
+/// The preview's composition, laid out and counted.
+fn compose(workspace: Workspace<'_>, job: ComposeJob) -> Event {
+    let workspace = workspace.with_walk(job.walked);
+    let c = workspace.compose(&job.preset, &job.opts, &job.map);
+    Event::Composed(summarize(
+        &workspace,
+        job.generation,
+        &c,
+        job.opts.format,
+        job.tokenizer,
+    ))
+}
+
+/// The picker's totals: each preset composed and counted as the gauge
+/// counts.
+fn preset_totals(workspace: Workspace<'_>, job: TotalsJob) -> Event {
+    let workspace = workspace.with_walk(job.walked);
+    let totals = job.presets.into_iter().map(|(key, preset)| {
+        let (tokens, exact) = workspace.preset_total(&preset, &job.opts, &job.map, job.tokenizer);
+        (key, tokens, exact)
+    });
+    Event::PresetTotals(totals.collect())
+}
+
+/// `y`: the context composed fresh (or the shown discovery's), counted
+/// and scanned, for the clipboard.
+fn yank(workspace: Workspace<'_>, job: YankJob) -> Event {
+    let YankJob {
+        preset,
+        opts,
+        map,
+        tokenizer,
+        walked,
+        ready,
+    } = job;
+    let req = BuildRequest {
+        compose: opts,
+        map: MapOptions { tokenizer, ..map },
+        kind: BuildKind::Compose,
+        // Back to the app, which asks before copying secrets.
+        destination: Destination::Caller,
+        allow_secrets: true,
+        reuse: ready,
+        ..BuildRequest::new(preset, &Settings::default())
+    };
+    match workspace.with_walk(walked).build(req) {
+        Ok(built) => {
+            let (n, errors) = (built.rendered(), built.with_errors());
             let label = if errors > 0 {
                 format!("context ({n} files, {errors} shown as ERROR)")
             } else {
                 format!("context ({n} files)")
             };
             Event::CopyReady {
-                tokens: cache.count(tokenizer, &c.text),
-                findings: Scanner::new(root, cache).composition(&c, &preset, opts.max_messages),
-                text: c.text.clone(),
+                tokens: built.tokens,
+                findings: built.findings,
+                text: built.text,
                 label,
                 tokenizer,
             }
         }
-        Job::YankFile {
-            item,
-            opts,
-            tokenizer,
-        } => {
-            let resolved = ResolvedItem {
-                path: item.path.clone(),
-                item,
-                entry: 0,
-            };
-            let file = compose::render_file(root, &resolved, &opts, cache);
-            let text = match &file.error {
-                Some(e) => format!("ERROR: {e}: {}", file.path),
-                None => file.text.to_string(),
-            };
-            Event::CopyReady {
-                tokens: cache.count(tokenizer, &text),
-                findings: Scanner::new(root, cache).file(&file),
-                text,
-                label: format!("{} [{}]", file.path, file.mode),
-                tokenizer,
-            }
+        // Back to the caller with secrets allowed: nothing refuses it.
+        Err(refused) => Event::JobFailed(format!("not copied: {}", refused.why)),
+    }
+}
+
+/// `Y`: one file's view for the clipboard.
+fn yank_file(workspace: &Workspace<'_>, job: FileJob) -> Event {
+    let tokenizer = job.tokenizer;
+    let copy = workspace.file_copy(job.item, &job.opts, tokenizer);
+    Event::CopyReady {
+        tokens: copy.tokens,
+        findings: copy.findings,
+        text: copy.text,
+        label: copy.label,
+        tokenizer,
+    }
+}
+
+/// `w`: the numbered output file, as `ctxcurate build --save` writes it
+/// (the same engine call): likely secrets refuse it; inside the root
+/// unless trusted settings say otherwise; a number taken by another
+/// process is skipped.
+fn write_output(root: &Path, cache: &Sources, job: WriteJob) -> Event {
+    let WriteJob {
+        preset,
+        opts,
+        settings,
+        walked,
+        ready,
+    } = job;
+    let req = BuildRequest {
+        compose: opts,
+        kind: BuildKind::Compose,
+        destination: Destination::NextOutputFile,
+        reuse: ready,
+        ..BuildRequest::new(preset, &settings)
+    };
+    // Saved in the CLI's memory-saving order, the sources let go.
+    let mut workspace = Workspace::shared(root, *settings, cache)
+        .with_walk(walked)
+        .releasing();
+    Event::Wrote(match workspace.build(req) {
+        Ok(built) => {
+            let path = built.written.unwrap_or_default();
+            Ok(path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string())
         }
-        Job::Discover {
-            generation,
-            preset,
-            targets,
-            opts,
-            consent,
-            walked,
-        } => {
-            let patterns = crate::core::walk::WalkPatterns::default();
-            let (preset, _) = consent.gate(root, &preset, Some(&walked), &patterns);
-            // The targets are the preset's: a held one goes too.
-            let targets: Vec<String> = targets
-                .into_iter()
-                .filter(|t| preset.targets.contains(t))
-                .collect();
-            let packed = pack::pack(root, &preset, &targets, &opts, cache, &walked);
-            let composed = summarize(
-                root,
-                generation,
-                &packed.composition(),
-                opts.format,
-                opts.tokenizer,
-                cache,
-            );
-            Event::Discovered {
-                generation,
-                packed: Box::new(packed),
-                composed: Box::new(composed),
-            }
-        }
-        job @ Job::Changed { .. } => run_apart(job, root),
-        Job::PresetTotals {
-            presets,
-            opts,
-            map,
-            tokenizer,
-            walked,
-        } => Event::PresetTotals(
-            presets
-                .into_iter()
-                .map(|(key, preset)| {
-                    let c = context::compose(root, &preset, &opts, &map, cache, Some(&walked));
-                    let (tokens, exact) = total(&c, tokenizer, cache);
-                    (key, tokens, exact)
-                })
-                .collect(),
-        ),
-        Job::ClearCache => {
-            let cleared = cache.summarizer().disk().clear();
-            cache.clear_views();
-            Event::CacheCleared(cleared.map_err(|e| format!("cannot clear the cache: {e}")))
-        }
-        Job::Block {
-            item,
-            generation,
-            opts,
-            tokenizer,
-        } => Event::Block(Arc::new(block(
-            root, item, generation, &opts, tokenizer, cache,
-        ))),
-        Job::WriteOutput {
-            preset,
-            opts,
-            settings,
-            walked,
-            ready,
-        } => {
-            let map = context::MapOptions::from_settings(&settings);
-            let c = ready.unwrap_or_else(|| {
-                Arc::new(context::compose(
-                    root,
-                    &preset,
-                    &opts,
-                    &map,
-                    cache,
-                    Some(&walked),
-                ))
-            });
-            let findings = Scanner::new(root, cache).composition(&c, &preset, opts.max_messages);
-            // As `ctxcurate build --save` does (the same function): refuse
-            // likely secrets; inside the root unless trusted settings say
-            // otherwise; a number taken by another process is skipped.
-            match output_file::save_scanned(root, &settings, opts.format, &c.text, &findings, false)
-            {
-                Ok(path) => Event::Wrote(Ok(path
-                    .strip_prefix(root)
-                    .unwrap_or(&path)
-                    .display()
-                    .to_string())),
-                Err(e @ output_file::SaveError::Secrets { .. }) => Event::Wrote(Err(format!(
-                    "not written: {e}; `ctxcurate build --save --allow-secrets` writes it anyway"
-                ))),
-                Err(e) => Event::Wrote(Err(format!("not written: {e}"))),
-            }
-        }
+        Err(refused) => match refused.why {
+            e @ BuildError::Secrets { .. } => Err(format!(
+                "not written: {e}; `ctxcurate build --save --allow-secrets` writes it anyway"
+            )),
+            e => Err(format!("not written: {e}")),
+        },
+    })
+}
+
+/// `d`: the pack around the targets, and its text laid out for the
+/// preview.
+fn discover(workspace: Workspace<'_>, job: DiscoverJob) -> Event {
+    let DiscoverJob {
+        generation,
+        preset,
+        targets,
+        opts,
+        consent,
+        walked,
+    } = job;
+    let workspace = workspace.with_walk(walked);
+    let packed = workspace.discover(&preset, &targets, &opts, &consent);
+    let composed = summarize(
+        &workspace,
+        generation,
+        &packed.composition(),
+        opts.format,
+        opts.tokenizer,
+    );
+    Event::Discovered {
+        generation,
+        packed: Box::new(packed),
+        composed: Box::new(composed),
+    }
+}
+
+/// A file's raw text, for slicing.
+fn raw(root: &Path, cache: &Sources, path: String) -> Event {
+    let file = cache.file(root, &path);
+    match file.text() {
+        Some(t) => Event::RawText {
+            path,
+            lines: Arc::new(t.lines().map(str::to_string).collect()),
+        },
+        None => Event::JobFailed(format!("{path}: {}", problem_text(&file.content))),
     }
 }
 
@@ -241,11 +226,11 @@ pub fn run(job: Job, root: &Path, cache: &Sources) -> Event {
 /// as a failed job, as the worker reports one.
 pub fn run_apart(job: Job, root: &Path) -> Event {
     let run = std::panic::AssertUnwindSafe(|| match job {
-        Job::Changed {
+        Job::Changed(ChangedJob {
             include,
             walked,
             exclude,
-        } => Event::Changed {
+        }) => Event::Changed {
             include,
             result: Repo::open(root)
                 .and_then(|repo| repo.changed_files(None))
@@ -261,38 +246,21 @@ pub fn run_apart(job: Job, root: &Path) -> Event {
         .unwrap_or_else(|_| Event::JobFailed("internal error while asking git".into()))
 }
 
-/// The block `item` would add to the composition: rendered by
-/// `compose::render_file` (as `Y` and `build` render it) and laid out as
-/// the composition lays out a file, in the output format.
-fn block(
-    root: &Path,
-    item: FileItem,
-    generation: u64,
-    opts: &ComposeOptions,
-    tokenizer: TokenizerKind,
-    cache: &Sources,
-) -> FileBlock {
-    let resolved = ResolvedItem {
-        path: item.path.clone(),
+/// The block `item` would add to the composition (the engine renders it
+/// as `Y` and `build` render it), as lines for the preview.
+fn block(workspace: &Workspace<'_>, job: BlockJob) -> FileBlock {
+    let BlockJob {
         item,
-        entry: 0,
-    };
-    let file = compose::render_file(root, &resolved, opts, cache);
-    let text = match opts.format {
-        Format::Markdown => compose::markdown_file(&file),
-        Format::Xml => compose::xml_document(1, &file),
-    };
+        generation,
+        opts,
+        tokenizer,
+    } = job;
+    let engine::FileBlock { file, text, tokens } = workspace.block(item, &opts, tokenizer);
     FileBlock {
-        tokens: match file.skipped {
-            Some(_) => 0,
-            None => cache.count(tokenizer, &text),
-        },
+        tokens,
         // A binary or oversize file adds no section to a build, only a
         // note: its block is empty.
-        lines: Arc::new(match file.skipped {
-            Some(_) => Vec::new(),
-            None => text.lines().map(str::to_string).collect(),
-        }),
+        lines: Arc::new(text.lines().map(str::to_string).collect()),
         problem: match &file.skipped {
             Some(why) => Some(format!("{why}: a build leaves it out with a note")),
             None => file.error.clone(),
@@ -311,29 +279,15 @@ fn problem_text(content: &crate::core::walk::Content) -> String {
     }
 }
 
-/// The tokens of a composition as the gauge counts them: the whole text,
-/// or past [`EXACT_TOTAL_LIMIT`] the sum of its files' (cached) counts.
-fn total(c: &Composition, tokenizer: TokenizerKind, cache: &Sources) -> (usize, bool) {
-    if c.text.len() <= EXACT_TOTAL_LIMIT {
-        (cache.count(tokenizer, &c.text), true)
-    } else {
-        let files = c.files.iter().filter(|f| f.aggregate);
-        let sum = files
-            .map(|f| cache.count(tokenizer, &compose::markdown_file(f)))
-            .sum();
-        (sum, false)
-    }
-}
-
 /// Where each file stands in the composed text, and the token counts.
 fn summarize(
-    root: &Path,
+    workspace: &Workspace<'_>,
     generation: u64,
     c: &Composition,
     format: Format,
     tokenizer: TokenizerKind,
-    cache: &Sources,
 ) -> Composed {
+    let (root, cache) = (workspace.root(), workspace.sources());
     let lines: Vec<String> = c.text.lines().map(str::to_string).collect();
     let mut files = Vec::new();
     let mut finder = SectionFinder::new(&c.text);
@@ -376,7 +330,7 @@ fn summarize(
         });
     }
     progress.start("", 0);
-    let (total_tokens, exact) = if c.text.len() <= EXACT_TOTAL_LIMIT {
+    let (total_tokens, exact) = if c.text.len() <= engine::EXACT_TOTAL_LIMIT {
         (cache.count(tokenizer, &c.text), true)
     } else {
         (files.iter().map(|f| f.tokens).sum(), false)
@@ -439,4 +393,137 @@ impl<'a> SectionFinder<'a> {
 
 fn newlines(s: &str) -> usize {
     s.bytes().filter(|&b| b == b'\n').count()
+}
+
+/// The jobs waiting for the worker. A kind whose newer job supersedes the
+/// older (a composition, a preview block: the preset or the cursor has
+/// moved on) has one typed latest-wins slot (gitui's `AsyncSingleJob`): a
+/// new job replaces the one waiting there, which is dropped unrun. Every
+/// other job waits in line. The worker takes them in the order they were
+/// asked for.
+#[derive(Debug, Default)]
+pub struct Waiting {
+    /// Jobs asked for so far: each job's place in the order.
+    asked: u64,
+    compose: Latest<ComposeJob>,
+    block: Latest<BlockJob>,
+    queue: VecDeque<(u64, Job)>,
+}
+
+/// One kind's slot: the newest job asked for, until the worker takes it.
+#[derive(Debug)]
+struct Latest<T>(Option<(u64, T)>);
+
+impl<T> Default for Latest<T> {
+    fn default() -> Self {
+        Latest(None)
+    }
+}
+
+impl<T> Latest<T> {
+    /// Hold `job` (asked for `n`th), dropping the one waiting.
+    fn put(&mut self, n: u64, job: T) {
+        self.0 = Some((n, job));
+    }
+
+    fn asked(&self) -> Option<u64> {
+        self.0.as_ref().map(|(n, _)| *n)
+    }
+
+    fn take(&mut self) -> Option<T> {
+        self.0.take().map(|(_, job)| job)
+    }
+}
+
+impl Waiting {
+    /// Wait with the others (or replace the older of its kind).
+    pub fn push(&mut self, job: Job) {
+        self.asked += 1;
+        let n = self.asked;
+        match job {
+            Job::Compose(job) => self.compose.put(n, job),
+            Job::Block(job) => self.block.put(n, job),
+            job => self.queue.push_back((n, job)),
+        }
+    }
+
+    /// The job asked for first among those waiting.
+    pub fn take(&mut self) -> Option<Job> {
+        let compose = self.compose.asked();
+        let block = self.block.asked();
+        let queued = self.queue.front().map(|(n, _)| *n);
+        let first = [compose, block, queued].into_iter().flatten().min()?;
+        if compose == Some(first) {
+            self.compose.take().map(Job::Compose)
+        } else if block == Some(first) {
+            self.block.take().map(Job::Block)
+        } else {
+            self.queue.pop_front().map(|(_, job)| job)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::compose::ComposeOptions;
+    use crate::core::model::{FileItem, Preset, Settings};
+
+    fn compose_job(generation: u64) -> Job {
+        let settings = Settings::default();
+        Job::Compose(ComposeJob {
+            generation,
+            preset: Preset::default(),
+            opts: ComposeOptions::from_settings(&settings),
+            map: MapOptions::from_settings(&settings),
+            tokenizer: settings.tokenizer,
+            walked: Arc::new(Vec::new()),
+        })
+    }
+
+    fn block_job(path: &str) -> Job {
+        let settings = Settings::default();
+        Job::Block(BlockJob {
+            item: FileItem::new(path),
+            generation: 0,
+            opts: ComposeOptions::from_settings(&settings),
+            tokenizer: settings.tokenizer,
+        })
+    }
+
+    fn describe(waiting: &mut Waiting) -> Vec<String> {
+        std::iter::from_fn(|| waiting.take())
+            .map(|job| match job {
+                Job::Compose(c) => format!("compose {}", c.generation),
+                other => other.describe(),
+            })
+            .collect()
+    }
+
+    /// Superseded compositions and blocks are dropped by their slot; the
+    /// rest run in the order asked, the newest of a kind at its own place.
+    #[test]
+    fn the_newest_of_a_kind_wins_and_the_order_holds() {
+        let mut waiting = Waiting::default();
+        waiting.push(compose_job(1));
+        waiting.push(Job::Raw("a.py".into()));
+        waiting.push(block_job("x.py"));
+        waiting.push(Job::ClearCache);
+        waiting.push(compose_job(2));
+        waiting.push(block_job("y.py"));
+        waiting.push(Job::Symbols("b.py".into()));
+        assert_eq!(
+            describe(&mut waiting),
+            [
+                "reading a.py",
+                "clearing the cache",
+                "compose 2",
+                "rendering y.py",
+                "reading the symbols of b.py",
+            ]
+        );
+        assert!(waiting.take().is_none());
+        waiting.push(compose_job(3));
+        assert_eq!(describe(&mut waiting), ["compose 3"]);
+    }
 }

@@ -13,7 +13,7 @@ use crate::core::sources::render_key;
 use crate::core::syntax::Symbol;
 use crate::text::sanitize::display_line;
 
-use super::messages::{Effect, Job};
+use super::messages::{BlockJob, Effect, Job};
 use super::model::{FileBlock, PreviewSearch};
 use super::preview_view::{Shown, body_range, shown, symbol_lines};
 use super::state::{Level, Overlay, Pane, Prompt, State};
@@ -89,12 +89,12 @@ pub fn request_block(state: &mut State) -> Vec<Effect> {
     {
         return Vec::new();
     }
-    vec![Effect::job(Job::Block {
+    vec![Effect::job(Job::Block(BlockJob {
         item,
         generation,
         opts,
         tokenizer: state.project.settings.tokenizer,
-    })]
+    }))]
 }
 
 /// A block came back from the worker: kept if it is for the preset as it

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use crate::core::compose::{ComposeOptions, Composition};
-use crate::core::discovery::context::MapOptions;
 use crate::core::discovery::pack::{PackOptions, Packed};
+use crate::core::engine::MapOptions;
 use crate::core::git::ChangedInProject;
 use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
 use crate::core::secrets::Finding;
@@ -155,88 +155,125 @@ pub enum Effect {
     },
 }
 
-/// Heavy work, run off the UI thread.
+/// Heavy work, run off the UI thread: each kind's inputs in a struct of
+/// its own, which `tui::jobs` turns into a request to `core::engine`.
 #[derive(Debug, Clone)]
 pub enum Job {
-    Compose {
-        generation: u64,
-        preset: Preset,
-        opts: ComposeOptions,
-        map: MapOptions,
-        tokenizer: TokenizerKind,
-        walked: Arc<Vec<String>>,
-    },
+    Compose(ComposeJob),
     /// Count the blocks of a few files (for the gauge, ahead of a compose).
-    Count {
-        files: Vec<ResolvedItem>,
-        opts: ComposeOptions,
-        tokenizer: TokenizerKind,
-    },
+    Count(CountJob),
     Symbols(String),
     Raw(String),
     /// Compose fresh (or take `ready`, the packed composition a shown
     /// discovery holds) and count exactly, for the clipboard.
-    Yank {
-        preset: Preset,
-        opts: ComposeOptions,
-        map: MapOptions,
-        tokenizer: TokenizerKind,
-        walked: Arc<Vec<String>>,
-        ready: Option<Arc<Composition>>,
-    },
+    Yank(YankJob),
     /// One file's view, for the clipboard.
-    YankFile {
-        item: FileItem,
-        opts: ComposeOptions,
-        tokenizer: TokenizerKind,
-    },
+    YankFile(FileJob),
     /// Write the numbered output file: the preset composed fresh, or
     /// `ready` (as for `Yank`).
-    WriteOutput {
-        preset: Preset,
-        opts: ComposeOptions,
-        settings: Box<Settings>,
-        walked: Arc<Vec<String>>,
-        ready: Option<Arc<Composition>>,
-    },
+    WriteOutput(WriteJob),
     /// Pack the budget around the targets (discovery).
-    Discover {
-        generation: u64,
-        preset: Preset,
-        targets: Vec<String>,
-        opts: PackOptions,
-        /// What the preset's explicit entries may read (the worker gates
-        /// the preset before packing it, as `build` does).
-        consent: crate::core::trust::entries::EntryConsent,
-        walked: Arc<Vec<String>>,
-    },
+    Discover(DiscoverJob),
     /// Empty the on-disk cache (and the rendered views made from it).
     ClearCache,
     /// Ask git which files changed against `HEAD` (working tree, index
     /// and untracked files), kept to the files the walk shows.
-    Changed {
-        include: bool,
-        walked: Arc<Vec<String>>,
-        /// The active preset's `exclude`: those files are left out.
-        exclude: Vec<String>,
-    },
-    /// Compose and count each preset once, for the picker's totals
-    /// (key, preset).
-    PresetTotals {
-        presets: Vec<(u64, Preset)>,
-        opts: ComposeOptions,
-        map: MapOptions,
-        tokenizer: TokenizerKind,
-        walked: Arc<Vec<String>>,
-    },
+    Changed(ChangedJob),
+    /// Compose and count each preset once, for the picker's totals.
+    PresetTotals(TotalsJob),
     /// Render the block `item` would add to the composition made for
     /// `generation` (the preview of a file outside it).
-    Block {
-        item: FileItem,
-        generation: u64,
-        opts: ComposeOptions,
-        tokenizer: TokenizerKind,
-    },
+    Block(BlockJob),
+}
+
+/// Compose the preset for the preview and the gauge.
+#[derive(Debug, Clone)]
+pub struct ComposeJob {
+    pub generation: u64,
+    pub preset: Preset,
+    pub opts: ComposeOptions,
+    pub map: MapOptions,
+    pub tokenizer: TokenizerKind,
+    pub walked: Arc<Vec<String>>,
+}
+
+/// See [`Job::Count`].
+#[derive(Debug, Clone)]
+pub struct CountJob {
+    pub files: Vec<ResolvedItem>,
+    pub opts: ComposeOptions,
+    pub tokenizer: TokenizerKind,
+}
+
+/// See [`Job::Yank`].
+#[derive(Debug, Clone)]
+pub struct YankJob {
+    pub preset: Preset,
+    pub opts: ComposeOptions,
+    pub map: MapOptions,
+    pub tokenizer: TokenizerKind,
+    pub walked: Arc<Vec<String>>,
+    pub ready: Option<Arc<Composition>>,
+}
+
+/// One file's view (see [`Job::YankFile`]).
+#[derive(Debug, Clone)]
+pub struct FileJob {
+    pub item: FileItem,
+    pub opts: ComposeOptions,
+    pub tokenizer: TokenizerKind,
+}
+
+/// See [`Job::WriteOutput`].
+#[derive(Debug, Clone)]
+pub struct WriteJob {
+    pub preset: Preset,
+    pub opts: ComposeOptions,
+    pub settings: Box<Settings>,
+    pub walked: Arc<Vec<String>>,
+    pub ready: Option<Arc<Composition>>,
+}
+
+/// See [`Job::Discover`].
+#[derive(Debug, Clone)]
+pub struct DiscoverJob {
+    pub generation: u64,
+    pub preset: Preset,
+    pub targets: Vec<String>,
+    pub opts: PackOptions,
+    /// What the preset's explicit entries may read (the worker gates
+    /// the preset before packing it, as `build` does).
+    pub consent: crate::core::trust::entries::EntryConsent,
+    pub walked: Arc<Vec<String>>,
+}
+
+/// See [`Job::Changed`].
+#[derive(Debug, Clone)]
+pub struct ChangedJob {
+    pub include: bool,
+    pub walked: Arc<Vec<String>>,
+    /// The active preset's `exclude`: those files are left out.
+    pub exclude: Vec<String>,
+}
+
+/// See [`Job::PresetTotals`].
+#[derive(Debug, Clone)]
+pub struct TotalsJob {
+    /// (key, preset)
+    pub presets: Vec<(u64, Preset)>,
+    pub opts: ComposeOptions,
+    pub map: MapOptions,
+    pub tokenizer: TokenizerKind,
+    pub walked: Arc<Vec<String>>,
+}
+
+/// See [`Job::Block`].
+#[derive(Debug, Clone)]
+pub struct BlockJob {
+    pub item: FileItem,
+    pub generation: u64,
+    pub opts: ComposeOptions,
+    pub tokenizer: TokenizerKind,
 }
 
 impl Effect {
@@ -255,13 +292,13 @@ impl Job {
             Job::Symbols(p) => format!("reading the symbols of {p}"),
             Job::Raw(p) => format!("reading {p}"),
             Job::Yank { .. } => "composing for the clipboard".into(),
-            Job::YankFile { item, .. } => format!("rendering {}", item.path),
+            Job::YankFile(FileJob { item, .. }) => format!("rendering {}", item.path),
             Job::WriteOutput { .. } => "writing the output file".into(),
             Job::Discover { .. } => "discovering".into(),
             Job::ClearCache => "clearing the cache".into(),
             Job::Changed { .. } => "asking git what changed".into(),
             Job::PresetTotals { .. } => "counting the presets".into(),
-            Job::Block { item, .. } => format!("rendering {}", item.path),
+            Job::Block(BlockJob { item, .. }) => format!("rendering {}", item.path),
         }
     }
 

@@ -6,7 +6,7 @@
 
 use super::action::Action;
 use super::curate;
-use super::messages::{Effect, Job};
+use super::messages::{Effect, Job, TotalsJob};
 use super::navigate::{follow_cursor, moved};
 use super::state::{Overlay, Pane, State};
 use super::token_view::{preset_key, token_map};
@@ -112,11 +112,11 @@ pub(super) fn ask_preset_totals(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     }
     state.totals_pending = true;
-    vec![Effect::job(Job::PresetTotals {
+    vec![Effect::job(Job::PresetTotals(TotalsJob {
         presets,
         opts: state.compose_options(),
         map: state.map_options(),
         tokenizer: state.project.settings.tokenizer,
         walked: state.walked.clone(),
-    })]
+    }))]
 }

@@ -14,7 +14,7 @@ use super::discover;
 use super::discuss;
 use super::finder_overlay;
 use super::look;
-use super::messages::{Effect, Event, Job};
+use super::messages::{Effect, Event, FileJob, Job, WriteJob, YankJob};
 use super::model::PendingCopy;
 use super::mouse;
 pub use super::navigate::follow_cursor;
@@ -155,7 +155,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                         "{}/{}_NNN.{}",
                         s.output_dir,
                         s.namespace,
-                        crate::core::compose::output_file::extension(s.format)
+                        crate::core::engine::output_file::extension(s.format)
                     );
                     state.say(
                         Level::Error,
@@ -321,23 +321,23 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Yank => {
             state.say(Level::Info, "composing…");
-            vec![Effect::job(Job::Yank {
+            vec![Effect::job(Job::Yank(YankJob {
                 preset: state.preset(),
                 opts: state.compose_options(),
                 map: state.map_options(),
                 tokenizer: state.project.settings.tokenizer,
                 walked: state.walked.clone(),
                 ready: shown_pack(state),
-            })]
+            }))]
         }
         Action::YankFile => yank_file(state),
-        Action::WriteOutput => vec![Effect::job(Job::WriteOutput {
+        Action::WriteOutput => vec![Effect::job(Job::WriteOutput(WriteJob {
             preset: state.preset(),
             opts: state.compose_options(),
             settings: Box::new(state.project.settings.clone()),
             walked: state.walked.clone(),
             ready: shown_pack(state),
-        })],
+        }))],
         Action::Presets => {
             let active = state.project.active_preset_name().to_string();
             let cursor = state
@@ -531,7 +531,7 @@ fn shown_pack(state: &State) -> Option<std::sync::Arc<crate::core::compose::Comp
 pub(super) fn refuse_held(state: &mut State, job: &Job) -> Option<String> {
     let path = match job {
         Job::Raw(path) => path.as_str(),
-        Job::YankFile { item, .. } => item.path.as_str(),
+        Job::YankFile(FileJob { item, .. }) => item.path.as_str(),
         _ => return None,
     };
     if !state.is_included(path) {
@@ -569,11 +569,11 @@ fn yank_file(state: &mut State) -> Vec<Effect> {
     let item = state
         .item_for(&path)
         .unwrap_or_else(|| crate::core::model::FileItem::new(path));
-    vec![Effect::job(Job::YankFile {
+    vec![Effect::job(Job::YankFile(FileJob {
         item,
         opts: state.compose_options(),
         tokenizer: state.project.settings.tokenizer,
-    })]
+    }))]
 }
 
 fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {

@@ -11,13 +11,12 @@
 //! mode a file renders in), `tree` (the directory tree before the files),
 //! `changes` (the `## Changes` section of `build --diff`), `markdown` and
 //! `xml` (the two output formats, each of which makes sure
-//! no content can forge structure) and `output_file` (the numbered output
-//! file of `build --save` and `w`).
+//! no content can forge structure). The numbered output file is
+//! `core::engine::output_file`.
 
 pub mod changes;
 pub mod markdown;
 pub mod options;
-pub mod output_file;
 pub mod tree;
 pub mod xml;
 
@@ -125,7 +124,9 @@ pub fn render_file(
     file
 }
 
-/// Compose `preset` over the project at `root` with a fresh cache.
+/// Compose `preset` over the project at `root` with a fresh cache (no
+/// repo map). Front ends build through `core::engine`, which adds the map
+/// and the secret scan; this and [`compose_with`] serve tests and benches.
 pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Composition {
     compose_with(root, preset, opts, &Sources::new(), None)
 }
@@ -139,28 +140,17 @@ pub fn compose_with(
     cache: &Sources,
     walked: Option<&[String]>,
 ) -> Composition {
-    compose_with_map(root, preset, opts, cache, walked, |_, _| None)
-}
-
-/// [`compose_with`], with a repo map after the files: `map` is given the
-/// rendered files and the project's file list and returns the map's text
-/// (`None`: no map). `core::discovery::context` builds it, so this module
-/// stays below discovery.
-pub fn compose_with_map(
-    root: &Path,
-    preset: &Preset,
-    opts: &ComposeOptions,
-    cache: &Sources,
-    walked: Option<&[String]>,
-    map: impl FnOnce(&[RenderedFile], &[String]) -> Option<String>,
-) -> Composition {
-    render_parts(root, preset, opts, cache, walked, map).assemble(preset, opts, Bodies::Keep)
+    render_parts(root, preset, opts, cache, walked, |_, _| None).assemble(
+        preset,
+        opts,
+        Bodies::Keep,
+    )
 }
 
 /// A composition before its text is put together: the rendered files, the
-/// map and the problems. A caller short of memory scans the bodies, lets
-/// the cache go, then assembles with [`Bodies::Release`], so the files'
-/// texts and the composed text are never all held at once.
+/// map and the problems. `core::engine` scans the bodies, lets the cache
+/// go, then assembles with [`Bodies::Release`], so the files' texts and
+/// the composed text are never all held at once.
 #[derive(Debug)]
 pub struct Parts {
     pub files: Vec<RenderedFile>,
@@ -204,8 +194,11 @@ impl Parts {
     }
 }
 
-/// [`compose_with_map`] up to the text: the files read and rendered (on
-/// every core), the skipped ones set apart, the map built.
+/// A composition up to the text: the files read and rendered (on every
+/// core), the skipped ones set apart, and the map, which `map` is given
+/// the rendered files and the project's file list to make (`None`: no
+/// map; `core::discovery::context` builds it, so this module stays below
+/// discovery).
 pub fn render_parts(
     root: &Path,
     preset: &Preset,

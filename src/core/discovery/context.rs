@@ -2,14 +2,15 @@
 //! `core::compose` renders them, and — when the preset asks for one with
 //! `repo_map = N` — a repo map of the project's other files ranked around
 //! its targets, exactly as a packed build ranks them (without the files
-//! the preset excludes). `ctxcurate build`,
-//! `stats` and the TUI's preview, gauge, `y` and `w` all call [`compose`],
-//! so an accepted discovery composes to the files and the map it packed.
+//! the preset excludes). `core::engine` builds every composition (for
+//! `ctxcurate build`, `stats` and the TUI's preview, gauge, `y` and `w`)
+//! from [`parts`], so an accepted discovery composes to the files and the
+//! map it packed.
 
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::core::compose::{self, Bodies, ComposeOptions, Composition, Parts};
+use crate::core::compose::{self, ComposeOptions, Parts};
 use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack;
 use crate::core::discovery::repo_map;
@@ -35,23 +36,12 @@ impl MapOptions {
     }
 }
 
-/// Compose `preset` through `cache` (`walked`: the project's files when the
-/// caller has them). With `repo_map > 0` and targets, the map lists the
-/// files the context does not hold, ranked around the targets and the
-/// files the task names, in at most `repo_map` tokens; without targets
-/// there is nothing to rank around and no map.
-pub fn compose(
-    root: &Path,
-    preset: &Preset,
-    opts: &ComposeOptions,
-    map: &MapOptions,
-    cache: &Sources,
-    walked: Option<&[String]>,
-) -> Composition {
-    parts(root, preset, opts, map, cache, walked).assemble(preset, opts, Bodies::Keep)
-}
-
-/// [`compose`] up to the text (see [`compose::Parts`]).
+/// `preset`'s composition through `cache` up to the text (see
+/// [`compose::Parts`]; `walked`: the project's files when the caller has
+/// them). With `repo_map > 0` and targets, the map lists the files the
+/// context does not hold, ranked around the targets and the files the
+/// task names, in at most `repo_map` tokens; without targets there is
+/// nothing to rank around and no map.
 pub fn parts(
     root: &Path,
     preset: &Preset,
@@ -79,6 +69,7 @@ pub fn parts(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::compose::Bodies;
     use crate::core::model::FileItem;
 
     fn project() -> tempfile::TempDir {
@@ -102,7 +93,9 @@ mod tests {
     fn compose_of(dir: &Path, preset: &Preset) -> String {
         let opts = ComposeOptions::from_settings(&Settings::default());
         let map = MapOptions::from_settings(&Settings::default());
-        compose(dir, preset, &opts, &map, &Sources::new(), None).text
+        parts(dir, preset, &opts, &map, &Sources::new(), None)
+            .assemble(preset, &opts, Bodies::Keep)
+            .text
     }
 
     #[test]

@@ -1,0 +1,316 @@
+//! Build a context: compose the preset or pack it into a budget, scan it
+//! for secrets, count it, and hand it to `deliver`. The memory-saving
+//! order of a composition lives here, once: the files are rendered, their
+//! bodies scanned, the sources let go (one-shot workspaces), the text put
+//! together as each body is released, the allocator trimmed, and only
+//! then the whole counted.
+
+use std::sync::Arc;
+
+use crate::core::compose::changes::Changes;
+use crate::core::compose::{self, Bodies, ComposeOptions, Composition};
+use crate::core::discovery::context::{self, MapOptions};
+use crate::core::discovery::pack::{self, PackOptions, Packed};
+use crate::core::model::{Format, Preset, TokenizerKind};
+use crate::core::secrets::{RuleSet, Scanner};
+use crate::core::{memory, tokens, trust, walk};
+
+use super::Workspace;
+use super::error::{BuildError, Refused};
+use super::request::{BuildKind, BuildRequest, Built, PackReport};
+
+impl Workspace<'_> {
+    /// Build what `req` asks for: compose or pack (see [`BuildKind`]),
+    /// scan for secrets, count, and deliver to `req.destination` (likely
+    /// secrets refuse every destination unless `req.allow_secrets`).
+    pub fn build(&mut self, req: BuildRequest) -> Result<Built, Box<Refused>> {
+        if let Some(ready) = req.reuse.clone() {
+            return self.build_from(&ready, &req);
+        }
+        let packs = match req.kind {
+            BuildKind::Compose => false,
+            BuildKind::Pack => true,
+            BuildKind::Auto => self.asks_for_budget(&req),
+        };
+        if packs {
+            self.pack(req)
+        } else {
+            self.compose_scanned(req)
+        }
+    }
+
+    /// The preset's composition as a preview shows it (bodies kept, not
+    /// scanned or counted): `ctxcurate stats`, the TUI's preview and gauge.
+    pub fn compose(&self, preset: &Preset, opts: &ComposeOptions, map: &MapOptions) -> Composition {
+        context::parts(&self.root, preset, opts, map, self.sources, self.walked()).assemble(
+            preset,
+            opts,
+            Bodies::Keep,
+        )
+    }
+
+    /// Pack `req.preset` into the budget around its targets and
+    /// `req.targets`: the budget is `req.budget`, else what the model
+    /// window leaves after the task, else the settings'; the changes are
+    /// fitted first; the preset's held entries (and held targets it names)
+    /// wait for consent.
+    pub fn pack(&mut self, mut req: BuildRequest) -> Result<Built, Box<Refused>> {
+        let tokenizer = req.tokenizer();
+        let mut built = Built::empty(tokenizer);
+        let task_tokens = self.task_tokens(&req);
+        let budget = req
+            .budget
+            .or(self.window(task_tokens))
+            .unwrap_or(self.settings.budget);
+        let mut sections = req.compose.sections.clone();
+        if let Some(changes) = req.changes.take() {
+            let fitted = fit_changes(
+                changes,
+                req.compose.format,
+                tokenizer,
+                budget,
+                req.allow_partial,
+            );
+            match fitted {
+                Ok((fitted, dropped)) => {
+                    built.changes_dropped = dropped;
+                    sections.changes = Some(Arc::new(fitted));
+                }
+                Err(why) => return Err(Refused::new(why, built)),
+            }
+        }
+        let opts = PackOptions {
+            budget,
+            map_budget: req.map_budget.unwrap_or(self.settings.repo_map_budget),
+            tokenizer,
+            format: req.compose.format,
+            max_messages: req.compose.max_messages,
+            sections,
+            ..PackOptions::from_settings(&self.settings)
+        };
+        let walked = self.walk();
+        built.walk_notes = std::mem::take(&mut self.walk_notes);
+        // The pack reads what the composition would: held entries wait
+        // for consent (`trust::entries`), with the same note.
+        let (gated, held) =
+            req.compose
+                .consent
+                .gate(&self.root, &req.preset, Some(&walked), &self.patterns);
+        built.held = trust::entries::held_note(&held);
+        let mut targets = req.preset.targets.clone();
+        for t in &req.targets {
+            if !targets.contains(t) {
+                targets.push(t.clone());
+            }
+        }
+        // A held target of the preset goes too; one named in the request
+        // is the user's own.
+        targets.retain(|t| gated.targets.contains(t) || req.targets.contains(t));
+        let packed = pack::pack(&self.root, &gated, &targets, &opts, self.sources, &walked);
+        self.sources.progress().start("scanning for secrets", 0);
+        built.findings =
+            Scanner::new(&self.root, self.sources).packed(&packed, &req.preset, opts.max_messages);
+        let Packed {
+            text,
+            items,
+            files,
+            stats,
+            problems,
+            missing_targets,
+            ..
+        } = packed;
+        built.tokens = stats.tokens;
+        built.text = text;
+        built.files = files;
+        built.problems = problems;
+        built.packed = Some(PackReport {
+            items,
+            stats,
+            missing_targets,
+        });
+        if built.text.is_empty() && task_tokens > 0 {
+            // The task is never dropped: without room for it, no context.
+            let why = BuildError::TaskDoesNotFit {
+                task_tokens,
+                budget: opts.budget,
+            };
+            return Err(Refused::new(why, built));
+        }
+        let missing = built
+            .packed
+            .as_ref()
+            .map_or(&[][..], |p| &p.missing_targets);
+        if !missing.is_empty() && !req.allow_partial {
+            let why = BuildError::TargetsDoNotFit {
+                missing: missing.to_vec(),
+            };
+            return Err(Refused::new(why, built));
+        }
+        self.deliver(built, &req)
+    }
+
+    /// A discovery (the TUI's `d`): `preset` packed around `targets`
+    /// with `opts`, its held entries (and held targets) left out.
+    pub fn discover(
+        &self,
+        preset: &Preset,
+        targets: &[String],
+        opts: &PackOptions,
+        consent: &trust::entries::EntryConsent,
+    ) -> Packed {
+        let walked = self.walked().unwrap_or_default();
+        let (preset, _) = consent.gate(&self.root, preset, Some(walked), &self.patterns);
+        // The targets are the preset's: a held one goes too.
+        let targets: Vec<String> = targets
+            .iter()
+            .filter(|t| preset.targets.contains(t))
+            .cloned()
+            .collect();
+        pack::pack(&self.root, &preset, &targets, opts, self.sources, walked)
+    }
+
+    /// Compose `req.preset` in the memory-saving order (see the module
+    /// doc), then deliver.
+    fn compose_scanned(&mut self, req: BuildRequest) -> Result<Built, Box<Refused>> {
+        let preset = &req.preset;
+        let tokenizer = req.tokenizer();
+        let mut built = Built::empty(tokenizer);
+        let mut opts = req.compose.clone();
+        if let Some(changes) = &req.changes {
+            opts.sections.changes = Some(Arc::new(changes.clone()));
+        }
+        // Globs expand over the walk with the project's ignore patterns.
+        let walked = if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
+            Some(self.walk())
+        } else {
+            self.walked.clone()
+        };
+        built.walk_notes = std::mem::take(&mut self.walk_notes);
+        let parts = context::parts(
+            &self.root,
+            preset,
+            &opts,
+            &req.map,
+            self.sources,
+            walked.as_deref().map(Vec::as_slice),
+        );
+        let progress = self.sources.progress();
+        progress.start("scanning for secrets", 0);
+        let composition = {
+            // A one-shot build compiles its own rules and drops them (and
+            // what their regexes cached) before the allocator is trimmed.
+            let owned;
+            let rules = if self.one_shot {
+                owned = RuleSet::compile_builtin();
+                &owned
+            } else {
+                RuleSet::builtin()
+            };
+            let scanner = Scanner::with_rules(&self.root, self.sources, rules);
+            // The files are scanned first, so the text can be put together
+            // as their bodies are let go: the files' texts and the composed
+            // text are never all held at once (the build's peak memory).
+            let in_files = scanner.files(&parts.files);
+            if self.one_shot {
+                self.sources.clear();
+            }
+            let composition = parts.assemble(preset, &opts, Bodies::Release);
+            built.findings =
+                scanner.composition_after(in_files, &composition, preset, opts.max_messages);
+            composition
+        };
+        memory::trim();
+        progress.start("counting tokens", 0);
+        built.tokens = self.sources.count(tokenizer, &composition.text);
+        built.text = composition.text;
+        built.files = composition.files;
+        built.problems = composition.problems;
+        self.deliver(built, &req)
+    }
+
+    /// `ready` (composed before) scanned whole, counted and delivered.
+    fn build_from(&self, ready: &Composition, req: &BuildRequest) -> Result<Built, Box<Refused>> {
+        let mut built = Built::empty(req.tokenizer());
+        built.tokens = self.sources.count(req.tokenizer(), &ready.text);
+        built.findings = Scanner::new(&self.root, self.sources).composition(
+            ready,
+            &req.preset,
+            req.compose.max_messages,
+        );
+        built.text = ready.text.clone();
+        built.files = ready.files.clone();
+        built.problems = ready.problems.clone();
+        self.deliver(built, req)
+    }
+
+    /// Whether a build packs ([`BuildKind::Auto`]): targets named, a
+    /// budget given, or a task to fit into the model window.
+    fn asks_for_budget(&self, req: &BuildRequest) -> bool {
+        let task_steers =
+            !req.preset.task.trim().is_empty() && self.window(self.task_tokens(req)).is_some();
+        !req.targets.is_empty() || req.budget.is_some() || task_steers
+    }
+
+    /// The tokens of the task's section (0 without a task).
+    fn task_tokens(&self, req: &BuildRequest) -> usize {
+        compose::task_markdown(&req.preset.task)
+            .map_or(0, |section| self.sources.count(req.tokenizer(), &section))
+    }
+
+    /// What the model window leaves for the context (`None`: no window
+    /// set).
+    fn window(&self, task_tokens: usize) -> Option<usize> {
+        pack::window_budget(
+            self.settings.model_window,
+            self.settings.output_reserve,
+            task_tokens,
+        )
+    }
+}
+
+/// In a packed build the changes come first: a diff over the whole
+/// budget is refused, or with `allow_partial` loses its largest files'
+/// parts (each named in a note, returned) until it fits.
+fn fit_changes(
+    mut changes: Changes,
+    format: Format,
+    tokenizer: TokenizerKind,
+    budget: usize,
+    allow_partial: bool,
+) -> Result<(Changes, Vec<String>), BuildError> {
+    let cost = |c: &Changes| {
+        tokens::count(
+            tokenizer,
+            &match format {
+                Format::Markdown => c.markdown(),
+                Format::Xml => c.xml(),
+            },
+        )
+    };
+    let mut tokens = cost(&changes);
+    if tokens <= budget {
+        return Ok((changes, Vec::new()));
+    }
+    if !allow_partial {
+        return Err(BuildError::ChangesOverBudget {
+            against: changes.against,
+            tokens,
+            budget,
+        });
+    }
+    let mut dropped = Vec::new();
+    while tokens > budget && !changes.files.is_empty() {
+        let largest = changes
+            .files
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, f)| f.text.len())
+            .map_or(0, |(i, _)| i);
+        let file = changes.files.remove(largest);
+        let note = format!("{}: its diff is left out to fit the budget", file.path);
+        dropped.push(note.clone());
+        changes.notes.push(note);
+        tokens = cost(&changes);
+    }
+    Ok((changes, dropped))
+}

@@ -1,0 +1,276 @@
+//! The engine on a temp project: a build is the composition every front
+//! end showed before (same text, findings and count, whether it keeps the
+//! sources or lets them go), a pack is the pack, and a save follows the
+//! one secret rule and numbers its files.
+
+use std::path::Path;
+
+use super::*;
+use crate::core::compose::Bodies;
+use crate::core::discovery::context;
+use crate::core::discovery::pack::{self, PackOptions};
+use crate::core::model::{FileItem, Preset};
+use crate::core::secrets::Scanner;
+
+const SECRET: &str = "TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n";
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (rel, text) in files {
+        let path = dir.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+fn sample() -> tempfile::TempDir {
+    project(&[
+        ("app.py", "from pkg.core import App\n\nApp().run()\n"),
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/core.py",
+            "from pkg.util import helper\n\nclass App:\n    def run(self):\n        return helper()\n",
+        ),
+        ("pkg/util.py", "def helper():\n    return 1\n"),
+        ("notes/a.md", "# A\n\nsome notes\n"),
+        ("notes/b.md", "# B\n\nmore notes\n"),
+    ])
+}
+
+fn preset(files: &[&str]) -> Preset {
+    Preset {
+        files: files.iter().map(|f| FileItem::new(*f)).collect(),
+        ..Preset::default()
+    }
+}
+
+fn open(root: &Path) -> crate::core::project::Project {
+    crate::core::project::Project::open_at(root, None).expect("project")
+}
+
+/// The text, count and findings of composing whole and scanning the
+/// whole (what the TUI's `w` and `y` did before the engine).
+fn composed_whole(root: &Path, req: &BuildRequest) -> (String, usize, Vec<String>) {
+    let sources = Sources::new();
+    let c = context::parts(root, &req.preset, &req.compose, &req.map, &sources, None).assemble(
+        &req.preset,
+        &req.compose,
+        Bodies::Keep,
+    );
+    let findings =
+        Scanner::new(root, &sources).composition(&c, &req.preset, req.compose.max_messages);
+    let tokens = sources.count(req.tokenizer(), &c.text);
+    (
+        c.text,
+        tokens,
+        findings.iter().map(ToString::to_string).collect(),
+    )
+}
+
+fn findings(built: &Built) -> Vec<String> {
+    built.findings.iter().map(ToString::to_string).collect()
+}
+
+/// The build scans the bodies first and releases them as the text is
+/// put together, in a one-shot workspace (which lets its sources go) and
+/// a shared one alike: the text, the count and the findings are those
+/// of composing whole and scanning the whole.
+#[test]
+fn a_build_is_the_whole_composition_scanned() {
+    let dir = sample();
+    std::fs::write(dir.path().join("pkg/secret.py"), SECRET).expect("write");
+    let project = open(dir.path());
+    let mut p = preset(&["app.py", "pkg/*.py", "notes/a.md"]);
+    p.task = "Fix App.run".into();
+    let mut req = BuildRequest::new(p, &project.settings);
+    req.kind = BuildKind::Compose;
+    req.allow_secrets = true;
+    let (text, tokens, found) = composed_whole(dir.path(), &req);
+    assert!(text.contains("### pkg/util.py"), "{text}");
+    assert!(!found.is_empty(), "the planted secret is found");
+
+    let sources = Sources::new();
+    let built = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect("built");
+    assert_eq!(built.text, text);
+    assert_eq!((built.tokens, built.exact), (tokens, true));
+    assert_eq!(findings(&built), found);
+    assert!(built.packed.is_none() && built.written.is_none());
+    // The bodies went as the text was written; their places stay.
+    assert!(built.files.iter().all(|f| f.text.is_empty()));
+    let util = built.files.iter().find(|f| f.path == "pkg/util.py");
+    let at = util.and_then(|f| f.body_at.clone()).expect("placed");
+    assert_eq!(&built.text[at], "def helper():\n    return 1\n");
+
+    // The TUI's `y` (sources kept) and `w` (released as the CLI does).
+    for releasing in [false, true] {
+        let shared = Sources::new();
+        let mut workspace = Workspace::shared(dir.path(), project.settings.clone(), &shared);
+        if releasing {
+            workspace = workspace.releasing();
+        }
+        let again = workspace.build(req.clone()).expect("built");
+        assert_eq!((&again.text, again.tokens), (&text, tokens), "{releasing}");
+        assert_eq!(findings(&again), found, "{releasing}");
+    }
+}
+
+/// Likely secrets refuse every destination unless allowed, and the
+/// refusal keeps what was built (the front end reports it).
+#[test]
+fn a_save_refuses_secrets_unless_allowed() {
+    let dir = project(&[("secret.py", SECRET)]);
+    let project = open(dir.path());
+    let sources = Sources::new();
+    let mut req = BuildRequest::new(preset(&["secret.py"]), &project.settings);
+    req.destination = Destination::NextOutputFile;
+    let refused = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect_err("refused");
+    assert!(
+        matches!(refused.why, BuildError::Secrets { count: 1, .. }),
+        "{refused}"
+    );
+    assert_eq!(refused.so_far.findings.len(), 1);
+    assert!(refused.so_far.written.is_none());
+    let written: Vec<_> = std::fs::read_dir(dir.path())
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name())
+        .collect();
+    assert_eq!(written, ["secret.py"], "nothing written");
+
+    req.destination = Destination::Caller;
+    let refused = Workspace::open(&project, &sources).build(req.clone());
+    assert!(refused.is_err(), "back to the caller is refused too");
+
+    req.allow_secrets = true;
+    req.destination = Destination::NextOutputFile;
+    let built = Workspace::open(&project, &sources)
+        .build(req)
+        .expect("allowed");
+    let path = built.written.expect("written");
+    assert_eq!(std::fs::read_to_string(path).expect("read"), built.text);
+}
+
+/// Each save takes the next number; a named path is written as asked,
+/// its folders made.
+#[test]
+fn saves_are_numbered_and_paths_written() {
+    let dir = sample();
+    let project = open(dir.path());
+    let sources = Sources::new();
+    let mut req = BuildRequest::new(preset(&["app.py"]), &project.settings);
+    req.destination = Destination::NextOutputFile;
+    let first = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect("first");
+    let second = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect("second");
+    let (a, b) = (
+        first.written.expect("first path"),
+        second.written.expect("second path"),
+    );
+    assert_ne!(a, b);
+    assert!(a.starts_with(dir.path()) && b.starts_with(dir.path()));
+    assert!(a.to_string_lossy().ends_with("_001.md"), "{}", a.display());
+    assert!(b.to_string_lossy().ends_with("_002.md"), "{}", b.display());
+    assert_eq!(std::fs::read_to_string(&b).expect("read"), second.text);
+
+    let out = dir.path().join("out/deep/ctx.md");
+    req.destination = Destination::Path(out.clone());
+    let built = Workspace::open(&project, &sources)
+        .build(req)
+        .expect("path");
+    assert_eq!(built.written.as_deref(), Some(out.as_path()));
+    assert_eq!(std::fs::read_to_string(out).expect("read"), built.text);
+}
+
+/// Targets make a build pack (`BuildKind::Auto`): the same text as the
+/// pack itself, with its report; a target over the budget refuses the
+/// build unless partial builds are allowed.
+#[test]
+fn targets_pack_and_a_target_that_does_not_fit_refuses() {
+    let dir = sample();
+    let project = open(dir.path());
+    let sources = Sources::new();
+    let mut req = BuildRequest::new(Preset::default(), &project.settings);
+    req.targets = vec!["app.py".into()];
+    req.budget = Some(2_000);
+    let built = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect("packed");
+    let report = built.packed.as_ref().expect("a pack");
+    assert!(report.missing_targets.is_empty());
+    assert!(built.text.contains("### app.py"), "{}", built.text);
+
+    let opts = PackOptions {
+        budget: 2_000,
+        ..PackOptions::from_settings(&project.settings)
+    };
+    let walked = crate::core::walk::walk_files_with(dir.path(), &Default::default());
+    let packed = pack::pack(
+        dir.path(),
+        &Preset::default(),
+        &req.targets,
+        &opts,
+        &Sources::new(),
+        &walked,
+    );
+    assert_eq!(built.text, packed.text);
+    assert_eq!(built.tokens, packed.stats.tokens);
+
+    req.budget = Some(5);
+    let refused = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect_err("too small");
+    assert!(
+        matches!(&refused.why, BuildError::TargetsDoNotFit { missing } if missing[0].path == "app.py"),
+        "{refused}"
+    );
+    req.allow_partial = true;
+    let partial = Workspace::open(&project, &sources)
+        .build(req)
+        .expect("partial");
+    assert_eq!(partial.packed.expect("pack").missing_targets.len(), 1);
+}
+
+/// A composition made before (the TUI's shown discovery) is scanned,
+/// counted and delivered as it is.
+#[test]
+fn a_ready_composition_is_delivered_as_it_is() {
+    let dir = project(&[("secret.py", SECRET)]);
+    let project = open(dir.path());
+    let sources = Sources::new();
+    let workspace = Workspace::shared(dir.path(), project.settings.clone(), &sources);
+    let mut req = BuildRequest::new(preset(&["secret.py"]), &project.settings);
+    let ready = workspace.compose(&req.preset, &req.compose, &req.map);
+    let (text, tokens, found) = composed_whole(dir.path(), &req);
+    assert_eq!(ready.text, text);
+    req.reuse = Some(Arc::new(ready));
+    req.allow_secrets = true;
+    let mut workspace = workspace;
+    let built = workspace.build(req).expect("built");
+    assert_eq!((&built.text, built.tokens), (&text, tokens));
+    assert_eq!(findings(&built), found);
+}
+
+/// The block of one file is the composition's block of it, counted.
+#[test]
+fn a_files_block_and_copy() {
+    let dir = sample();
+    let project = open(dir.path());
+    let sources = Sources::new();
+    let workspace = Workspace::shared(dir.path(), project.settings.clone(), &sources);
+    let req = BuildRequest::new(preset(&["pkg/util.py"]), &project.settings);
+    let block = workspace.block(FileItem::new("pkg/util.py"), &req.compose, req.tokenizer());
+    let whole = workspace.compose(&req.preset, &req.compose, &req.map);
+    assert!(whole.text.contains(&block.text), "{}", block.text);
+    assert_eq!(block.tokens, sources.count(req.tokenizer(), &block.text));
+    let copy = workspace.file_copy(FileItem::new("pkg/util.py"), &req.compose, req.tokenizer());
+    assert_eq!(copy.text, "def helper():\n    return 1\n");
+    assert!(copy.label.starts_with("pkg/util.py ["), "{}", copy.label);
+    assert!(copy.findings.is_empty());
+}
