@@ -3,7 +3,7 @@
 //! parsed, and a shipped output file with the last number there is does
 //! not stop `--save`.
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr};
 

@@ -2,7 +2,7 @@
 //! formats, strategies, errors as content, determinism, `--save`, exit
 //! codes and broken pipes.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::process::Stdio;

@@ -5,7 +5,7 @@
 //! is recomputed, `cache clear` empties it, and a summarizer that hangs or
 //! fails falls back to the built-in summary with a note.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -29,7 +29,7 @@ fn project_with_summarizer(script_body: &str, timeout: u64) -> Project {
             script.display()
         ),
     );
-    // The user's consent to the project's summary_command (tests/trust.rs
+    // The user's consent to the project's summary_command (core/trust/consent.rs
     // shows it does not run without).
     p.ok(&["trust", "--yes"]);
     p

@@ -3,7 +3,7 @@
 //! finished text, stats for people and machines, the on-disk cache, and
 //! errors for bad targets.
 
-mod common;
+use crate::common;
 
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::tokens;

@@ -4,7 +4,7 @@
 //! non-image, a missing file, a likely secret, invalid UTF-8 on stdin, a
 //! terminal escape in a message.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::Stdio;

@@ -2,7 +2,7 @@
 //! `slice`, `view`, `symbols`, `tokens`, and what they leave in
 //! `ctxcurate.toml` (round trip, malformed files left untouched).
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr, stdout};
 use ctxcurate::core::model::{MaskState, ProjectFile, ViewMode};

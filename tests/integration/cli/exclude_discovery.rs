@@ -4,7 +4,7 @@
 //! not brought in by a task that names it; and the packed build says it
 //! left it out. Through the real binary on a small Python project.
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr};
 

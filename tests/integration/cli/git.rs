@@ -7,7 +7,7 @@
 //! Each repository is isolated from the machine's git configuration
 //! (`GIT_CONFIG_NOSYSTEM`, `HOME` in a temporary folder).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -9,7 +9,7 @@
 //! extraction is), so git has to read the work tree. Each ctxcurate run
 //! has a watchdog: a run that hangs fails the test instead of hanging it.
 
-mod common;
+use crate::common;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

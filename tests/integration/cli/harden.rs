@@ -3,7 +3,7 @@
 //! allow them, the global config can), the size cap and its override, and
 //! bad files that become one-line notes while the build goes on.
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr, stdout};
 
@@ -94,7 +94,7 @@ fn entries_outside_the_root_are_refused() {
         "{err}"
     );
     // A credential file named by a project preset waits for consent
-    // (issue 22, tests/trust_consent.rs); what is outside is refused.
+    // (issue 22, core/trust/entries.rs); what is outside is refused.
     assert!(
         err.contains("that need your consent: ssh/id_rsa (a credential file)"),
         "{err}"

@@ -5,7 +5,7 @@
 //! `tokens` run that could count nothing fails instead of printing
 //! "0 total".
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr, stdout};
 

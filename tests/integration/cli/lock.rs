@@ -5,7 +5,7 @@
 
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};

@@ -1,6 +1,6 @@
 //! `ctxcurate preset …` and global presets through the real binary.
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr};
 

@@ -4,7 +4,7 @@
 //! the same bytes in every case. `CTXCURATE_PROGRESS_DELAY_MS=0` shows it
 //! at once instead of after a second.
 
-mod common;
+use crate::common;
 
 use common::pty::stderr_on_terminal;
 use common::{Project, stderr, stdout};

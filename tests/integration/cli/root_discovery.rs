@@ -5,7 +5,7 @@
 //! the start folder and says which file it passed over and how to use it
 //! on purpose (`-C DIR`). Tests run as root, so any owner can be set.
 
-mod common;
+use crate::common;
 
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;

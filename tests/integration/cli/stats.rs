@@ -2,7 +2,7 @@
 //! lists and `tokens` on a file outside the project: the real binary in a
 //! temp project.
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr, stdout};
 

@@ -6,7 +6,7 @@
 //! file; the marker must never hold the secret, and the context shows the
 //! built-in summary with a note naming file and line.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

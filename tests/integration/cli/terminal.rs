@@ -5,7 +5,7 @@
 //! come out of the terminal's side. The same commands piped keep the file
 //! bytes exact.
 
-mod common;
+use crate::common;
 
 use std::ffi::OsStr;
 use std::fs::File;

@@ -3,8 +3,8 @@
 //! format, the setting and its override, the gauge counting it, hostile
 //! names, and a real tree (a package of the Python standard library).
 
-mod common;
-mod corpus;
+use crate::common;
+use crate::common::machine;
 
 use std::path::Path;
 
@@ -183,7 +183,9 @@ fn hostile_names_stay_one_line_each() {
 /// files and folders (no folder chain to join here).
 #[test]
 fn real_stdlib_packages() {
-    let stdlib = corpus::python_stdlib().expect("python3's standard library");
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
     let p = Project::empty();
     let mut files = Vec::new();
     let mut folders = std::collections::BTreeSet::new();

@@ -1,6 +1,7 @@
 //! Helpers of the real-code tests: finding the real files, and the
 //! independent oracles (Python's `ast` in one subprocess, `gcc
-//! -aux-info`). Each test crate uses a part of it.
+//! -aux-info`), for the tests that `machine` lets run and for the benches
+//! (which include this file by its path, so it names nothing of `common`).
 
 #![allow(dead_code)]
 

@@ -1,9 +1,16 @@
 //! Shared helpers for integration tests: a temp project with fixture files
 //! and a way to run the real `ctxcurate` binary in it, isolated from the
-//! user's global config.
+//! user's global config. Beside it: `machine` (the switch for tests that
+//! need this machine's corpora and tools), `corpus` (finding real code and
+//! the oracles that judge it), `isolated` (a test in a child process with
+//! its own environment), `pty` and `tmux` (terminals for the CLI and the
+//! TUI end to end).
 
 #![allow(dead_code)]
 
+pub mod corpus;
+pub mod isolated;
+pub mod machine;
 pub mod pty;
 pub mod tmux;
 

@@ -1,6 +1,6 @@
 //! A raw pseudo-terminal for tests that check what reaches a terminal:
-//! the CLI's escaping (`cli_terminal`) and its progress line
-//! (`cli_progress`).
+//! the CLI's escaping (`cli::terminal`) and its progress line
+//! (`cli::progress`).
 
 use std::ffi::OsStr;
 use std::fs::File;

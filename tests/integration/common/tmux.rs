@@ -5,8 +5,13 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
+
+/// Servers started by this process: with the pid, a socket name no other
+/// test (all share this process) or test run uses.
+static SERVERS: AtomicUsize = AtomicUsize::new(0);
 
 /// A private tmux server for one test.
 pub struct Tmux {
@@ -16,15 +21,10 @@ pub struct Tmux {
 }
 
 impl Tmux {
+    /// A server named after `name`; `None` where the machine's tests are
+    /// off (see `common::machine`), a failure where tmux is missing.
     pub fn new(name: &str) -> Option<Tmux> {
-        if Command::new("tmux").arg("-V").output().is_err() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "tmux is required in CI (.ci/run installs it)"
-            );
-            eprintln!("note: tmux not installed; skipping the end-to-end test");
-            return None;
-        }
+        super::machine::program("tmux", "-V", "tmux")?;
         let conf = tempfile::NamedTempFile::new().expect("tmux conf");
         std::fs::write(
             conf.path(),
@@ -38,7 +38,11 @@ impl Tmux {
         .expect("write tmux conf");
         let conf_path = conf.path().display().to_string();
         let tmux = Tmux {
-            socket: format!("ctxcurate-e2e-{name}-{}", std::process::id()),
+            socket: format!(
+                "ctxcurate-e2e-{name}-{}-{}",
+                std::process::id(),
+                SERVERS.fetch_add(1, Ordering::Relaxed)
+            ),
             _conf: conf,
             conf_path,
         };

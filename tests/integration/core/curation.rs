@@ -4,8 +4,8 @@
 //! the two `ctxcurate.toml` files must be byte-identical after every step.
 //! An edit undone (or toggled back) leaves no trace in the file.
 
-mod common;
-mod corpus;
+use crate::common;
+use crate::common::machine;
 
 use common::Project;
 use ctxcurate::core::model::ViewMode;
@@ -351,9 +351,7 @@ fn set_and_unset_through_the_cli_leaves_no_trace() {
 /// machine's python3) in a project, curated through both front ends.
 #[test]
 fn the_same_edits_on_the_python_stdlib_json_package() {
-    let Some(stdlib) = corpus::python_stdlib() else {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python3");
-        eprintln!("skipped: no python3 standard library");
+    let Some(stdlib) = machine::python_stdlib() else {
         return;
     };
     let make = || {

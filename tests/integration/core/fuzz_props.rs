@@ -8,7 +8,8 @@
 //!
 //! Each property runs `CTXCURATE_FUZZ_CASES` cases (default 48, so the
 //! suite stays quick); a long run is e.g.
-//! `CTXCURATE_FUZZ_CASES=20000 cargo test --release --test fuzz_props`.
+//! `CTXCURATE_FUZZ_CASES=20000 cargo test --release --test integration
+//! fuzz_props`.
 //! Inputs that fail are to be kept as plain tests at the bottom (the runs
 //! so far found none; the two there are hand-picked seeds).
 

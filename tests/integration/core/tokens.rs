@@ -3,14 +3,15 @@
 //! BPE files): on real files of the Python standard library and on text
 //! that is hard for BPE (unicode, whitespace runs, long numbers).
 
-mod corpus;
+use crate::common::{corpus, machine};
+
+use std::path::Path;
 
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::tokens;
 
-fn samples() -> Vec<(String, String)> {
-    let root = corpus::python_stdlib().expect("python3's standard library");
-    let mut files: Vec<_> = std::fs::read_dir(&root)
+fn samples(stdlib: &Path) -> Vec<(String, String)> {
+    let mut files: Vec<_> = std::fs::read_dir(stdlib)
         .expect("stdlib readable")
         .flatten()
         .map(|e| e.path())
@@ -43,9 +44,12 @@ fn samples() -> Vec<(String, String)> {
 
 #[test]
 fn o200k_and_cl100k_counts_equal_tiktoken() {
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
     let o200k = tiktoken_rs::o200k_base().expect("o200k_base");
     let cl100k = tiktoken_rs::cl100k_base().expect("cl100k_base");
-    let samples = samples();
+    let samples = samples(&stdlib);
     assert!(samples.len() > 40, "enough real files: {}", samples.len());
     let mut total = 0;
     for (name, text) in &samples {
@@ -67,20 +71,18 @@ fn o200k_and_cl100k_counts_equal_tiktoken() {
 }
 
 /// Real C and C++ headers: every 8th `.h` of /usr/include and a few of
-/// libstdc++'s headers.
-fn c_and_cpp_samples() -> Vec<(String, String)> {
-    let mut files = corpus::files_in(std::path::Path::new("/usr/include"), "h");
-    files.retain(|p| p.parent() == Some(std::path::Path::new("/usr/include")));
+/// libstdc++'s headers (in `cpp`).
+fn c_and_cpp_samples(include: &Path, cpp: &Path) -> Vec<(String, String)> {
+    let mut files = corpus::files_in(include, "h");
+    files.retain(|p| p.parent() == Some(include));
     let mut out: Vec<(String, String)> = files
         .iter()
         .step_by(8)
         .filter_map(|p| Some((p.display().to_string(), std::fs::read_to_string(p).ok()?)))
         .collect();
-    if let Some(dir) = corpus::cpp_include_dir() {
-        for name in ["vector", "string", "algorithm", "bits/stl_tree.h"] {
-            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
-                out.push((name.to_string(), text));
-            }
+    for name in ["vector", "string", "algorithm", "bits/stl_tree.h"] {
+        if let Ok(text) = std::fs::read_to_string(cpp.join(name)) {
+            out.push((name.to_string(), text));
         }
     }
     out
@@ -94,8 +96,17 @@ fn c_and_cpp_samples() -> Vec<(String, String)> {
 /// against tiktoken.
 #[test]
 fn counts_of_pieces_add_up_to_the_count_of_the_whole() {
-    let mut texts = samples();
-    texts.extend(c_and_cpp_samples());
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
+    let Some(include) = machine::usr_include() else {
+        return;
+    };
+    let Some(cpp) = machine::cpp_include() else {
+        return;
+    };
+    let mut texts = samples(&stdlib);
+    texts.extend(c_and_cpp_samples(include, &cpp));
     assert!(texts.len() > 60, "enough real files: {}", texts.len());
     let tricky = [
         "a \n b",
@@ -142,15 +153,18 @@ fn counts_of_pieces_add_up_to_the_count_of_the_whole() {
 /// top-level modules, on C and C++ headers, and on text outside ASCII.
 #[test]
 fn o200k_pieces_equal_the_regex_on_real_files() {
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
+    let Some(include) = machine::usr_include() else {
+        return;
+    };
+    let Some(cpp) = machine::cpp_include() else {
+        return;
+    };
     let regex = bpe_openai::o200k_base();
     let mut files: Vec<std::path::PathBuf> = Vec::new();
-    let stdlib = corpus::python_stdlib().expect("python3's standard library");
-    let cpp = corpus::cpp_include_dir().expect("libstdc++ headers");
-    for dir in [
-        stdlib.as_path(),
-        std::path::Path::new("/usr/include"),
-        &cpp.join("bits"),
-    ] {
+    for dir in [stdlib.as_path(), include, &cpp.join("bits")] {
         let mut found: Vec<_> = std::fs::read_dir(dir)
             .expect("readable")
             .flatten()

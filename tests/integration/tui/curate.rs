@@ -3,7 +3,7 @@
 //! are marked (stale×N) and the stale slice shows as a note, never as
 //! lines; `C` clears the summary cache. Driven through the real keymap.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::tui::harness::Harness;

@@ -3,7 +3,7 @@
 //! the packed total on the gauge, `I` accepts them as one undoable step,
 //! `o` discards them.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::core::model::{ProjectFile, ViewMode};

@@ -5,7 +5,7 @@
 //! scripted in the harness; `ctxcurate build` afterwards renders them; the
 //! CLI's `shot`, `discuss` and `task` write the same bytes.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::core::model::{DiscussionEntry, Preset, ProjectFile};

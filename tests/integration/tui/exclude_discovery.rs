@@ -3,7 +3,7 @@
 //! when a target imports it, and the status line says one was left out.
 //! Driven by keys through the real keymap.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::tui::harness::Harness;

@@ -4,11 +4,11 @@
 //! panes following, Esc closes; a snapshot of the overlay; and pip's real
 //! sources, where `reqinst` must find `req/req_install.py` first.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
-use common::Project;
+use common::{Project, machine};
 use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::Event;
 use ctxcurate::tui::state::{Overlay, Pane};
@@ -255,19 +255,6 @@ fn finder_overlay_snapshot() {
     insta::assert_snapshot!("finder_overlay", h.screen());
 }
 
-/// pip's package folder: `CTXCURATE_PIP_DIR`, else the pip python3 imports.
-fn pip_dir() -> Option<std::path::PathBuf> {
-    if let Some(dir) = std::env::var_os("CTXCURATE_PIP_DIR") {
-        return Some(dir.into());
-    }
-    let out = std::process::Command::new("python3")
-        .args(["-c", "import os, pip; print(os.path.dirname(pip.__file__))"])
-        .output()
-        .ok()?;
-    let dir = std::path::PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.join("_internal").is_dir().then_some(dir)
-}
-
 /// Copy the tree at `from` to `to` (regular files and folders only), so
 /// the app's cache is not written into the installed pip.
 fn copy_tree(from: &Path, to: &Path) {
@@ -286,12 +273,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 #[test]
 fn reqinst_finds_req_install_first_in_pip() {
-    let Some(pip) = pip_dir() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have pip for python3 (.ci/run installs python3-pip)"
-        );
-        eprintln!("skipped: no pip for python3");
+    let Some(pip) = machine::pip() else {
         return;
     };
     let p = Project::empty();

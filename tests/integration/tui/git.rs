@@ -4,7 +4,7 @@
 //! --changed` adds — and outside a git repository both say so and change
 //! nothing.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Command;

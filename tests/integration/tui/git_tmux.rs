@@ -3,7 +3,7 @@
 //! it, and Space and `y` still compose and copy — end to end, the binary
 //! in tmux, the copy landing in tmux's paste buffer (OSC 52).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -3,7 +3,7 @@
 //! the root, and hostile bytes in file names, symbols and huge lines that
 //! must never reach the terminal.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::tui::harness::Harness;

@@ -5,7 +5,7 @@
 //! The harness runs on a thread with a deadline, so a regression fails
 //! here instead of hanging the test run.
 
-mod common;
+use crate::common;
 
 use std::ffi::CString;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! `update`, rendered into a fixed-size `TestBackend` and snapshot with
 //! insta; plus what the keys leave in `ctxcurate.toml` and the clipboard.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::core::compose::{self, ComposeOptions};
@@ -632,7 +632,7 @@ fn preview_says_when_the_file_is_not_included() {
     let mut h = open(&p, 120, 24);
     h.goto("src/util.c");
     let screen = h.screen();
-    // The block it would add, under a header saying so (tests/tui_look.rs).
+    // The block it would add, under a header saying so (tui/look.rs).
     assert!(
         screen.contains("NOT INCLUDED · would add ~") && screen.contains("Space includes it"),
         "{screen}"

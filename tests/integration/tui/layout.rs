@@ -3,7 +3,7 @@
 //! driven through the real keymap and `update` (`tui::harness`), screens
 //! snapshot with insta.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::core::model::{ProjectFile, ViewMode};

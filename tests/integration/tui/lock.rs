@@ -4,7 +4,7 @@
 //! and `q` asks whether to quit without it. Keys go through the real
 //! keymap and dispatcher (the harness).
 
-mod common;
+use crate::common;
 
 use std::fs::File;
 use std::time::Duration;

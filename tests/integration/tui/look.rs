@@ -4,9 +4,9 @@
 //! a line, `/` `n` `N` search, `c` slices the symbol under the cursor.
 //! Driven by keys through the real keymap; screens at fixed sizes.
 
-mod common;
+use crate::common;
 
-use common::Project;
+use common::{Project, machine};
 use ctxcurate::core::model::{ProjectFile, ViewMode};
 use ctxcurate::core::syntax::{self, Lang};
 use ctxcurate::tui::harness::Harness;
@@ -213,7 +213,9 @@ fn the_symbols_cursor_follows_into_the_block_of_a_file_outside() {
 #[test]
 fn colon_goes_to_a_line_and_says_when_it_cannot() {
     let p = Project::fixture();
-    let stdlib = std::path::PathBuf::from(python_stdlib());
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
     let decoder = std::fs::read_to_string(stdlib.join("json/decoder.py")).expect("stdlib");
     p.write("json/decoder.py", &decoder);
     let mut h = open(&p, 80, 24);
@@ -251,7 +253,9 @@ fn colon_goes_to_a_line_and_says_when_it_cannot() {
 #[test]
 fn slash_searches_the_preview_and_n_n_step_through_the_matches() {
     let p = Project::fixture();
-    let stdlib = std::path::PathBuf::from(python_stdlib());
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
     let decoder = std::fs::read_to_string(stdlib.join("json/decoder.py")).expect("stdlib");
     p.write("json/decoder.py", &decoder);
     let mut h = open(&p, 120, 30);
@@ -344,26 +348,14 @@ fn c_slices_the_symbol_under_the_cursor_and_u_takes_it_back() {
     assert_eq!(item.view_mode, ViewMode::Full);
 }
 
-fn python_stdlib() -> String {
-    let out = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .expect("python3 on PATH");
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .trim()
-        .to_string()
-}
-
 /// A real module: the preview follows `JSONDecoder.decode` in full and
 /// masked, and `c` slices exactly its lines.
 #[test]
 fn on_json_decoder_the_preview_follows_a_method_and_c_slices_it() {
     let p = Project::empty();
-    let stdlib = std::path::PathBuf::from(python_stdlib());
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
     let source = std::fs::read_to_string(stdlib.join("json/decoder.py")).expect("stdlib");
     p.write("json/decoder.py", &source);
     let tree = syntax::parse(Lang::Python, &source);

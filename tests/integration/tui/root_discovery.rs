@@ -3,33 +3,33 @@
 //! start folder is the root, and the status line says which file was
 //! passed over and how to use it (`-C DIR`).
 
-mod common;
+use crate::common;
 
 use std::os::unix::fs::PermissionsExt;
 
 use common::Project;
+use common::isolated;
 use ctxcurate::core::project::Project as CoreProject;
 use ctxcurate::tui::harness::Harness;
 
 #[test]
 fn a_planted_project_file_above_is_named_in_the_status_line() {
-    let p = Project::empty();
-    // SAFETY: the only test of this binary, before any other thread reads
-    // the environment: the user's config and state are the temp ones.
-    unsafe {
-        std::env::set_var("XDG_CONFIG_HOME", p.config_home.path());
-        std::env::set_var("XDG_STATE_HOME", p.config_home.path().join("state"));
-        std::env::set_var("HOME", p.config_home.path());
-        std::env::remove_var("CTXCURATE_CONFIG");
-    }
-    p.write(
-        "shared/ctxcurate.toml",
-        "[[presets.default.files]]\npath = \"**\"\n",
-    );
-    p.write("shared/sibling.txt", "SIBLING\n");
-    p.write("shared/work/app.py", "print(1)\n");
-    let shared = std::fs::canonicalize(p.path("shared")).unwrap();
-    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    // `Project::open` reads the user's config and consents through the
+    // environment, which all tests share: it runs in a child process
+    // whose environment holds the temp config home.
+    let Some(shared) = isolated::child_folder() else {
+        let p = Project::empty();
+        p.write(
+            "shared/ctxcurate.toml",
+            "[[presets.default.files]]\npath = \"**\"\n",
+        );
+        p.write("shared/sibling.txt", "SIBLING\n");
+        p.write("shared/work/app.py", "print(1)\n");
+        let shared = std::fs::canonicalize(p.path("shared")).unwrap();
+        std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o1777)).unwrap();
+        isolated::run_in_child(&p, &shared);
+        return;
+    };
     let project = CoreProject::open(&shared.join("work")).expect("open");
     assert_eq!(project.root, shared.join("work"));
     let h = Harness::open_project(project, 200, 12).expect("harness");

@@ -3,7 +3,7 @@
 //! hand-ordered `ctxcurate.toml`; an edit made by the CLI while the app is
 //! open is loaded and kept by the app's next save (both hold one lock).
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::tui::harness::Harness;

@@ -3,12 +3,12 @@
 //! must land the composed context in tmux's paste buffer (OSC 52 with
 //! `set-clipboard on`), byte for byte what `ctxcurate build` prints.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
-use common::Project;
 use common::tmux::Tmux;
+use common::{Project, machine};
 
 #[test]
 fn include_yank_quit_and_restore_in_tmux() {
@@ -75,23 +75,12 @@ struct Xvfb {
 }
 
 impl Xvfb {
-    /// Start one on a free display, or `None` (a note) where Xvfb or
-    /// xclip is not installed; CI must have both (.ci/run installs them).
+    /// Start one on a free display; `None` where the machine's tests are
+    /// off (see `common::machine`), a failure where Xvfb or xclip is
+    /// missing.
     fn start() -> Option<Xvfb> {
-        let have = |cmd: &str| {
-            Command::new("sh")
-                .args(["-c", &format!("command -v {cmd}")])
-                .output()
-                .is_ok_and(|o| o.status.success())
-        };
-        if !have("Xvfb") || !have("xclip") {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "Xvfb and xclip are required in CI (.ci/run installs them)"
-            );
-            eprintln!("note: Xvfb or xclip not installed; skipping the system clipboard test");
-            return None;
-        }
+        machine::program("Xvfb", "-help", "xvfb")?;
+        machine::program("xclip", "-version", "xclip")?;
         // `-displayfd 1`: Xvfb picks a free display and prints its number
         // once it accepts connections.
         let mut child = Command::new("Xvfb")

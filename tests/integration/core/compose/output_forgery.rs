@@ -6,7 +6,7 @@
 //! real binary (plain and packed builds) and in the TUI preview's
 //! jump-to-file.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use ctxcurate::core::compose::{self, ComposeOptions, RenderedFile};

@@ -3,7 +3,7 @@
 //! includes and include dirs), its personalized ranking, what targets
 //! reach, and packing into a budget.
 
-mod common;
+use crate::common;
 
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{self, PackOptions, Role};

@@ -6,9 +6,9 @@
 //! its package folder, as a user who clones pip and runs ctxcurate in
 //! `src/pip` would.
 
-mod common;
+use crate::common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use ctxcurate::core::compose::Sections;
@@ -18,7 +18,7 @@ use ctxcurate::core::model::{Format, Preset, TokenizerKind};
 use ctxcurate::core::sources::Sources;
 use ctxcurate::core::walk::{self, ReadPolicy};
 
-use common::{Project, stderr};
+use common::{Project, machine, stderr};
 
 fn graph_at(root: &Path) -> ImportGraph {
     let files = walk::walk_files(root);
@@ -229,8 +229,7 @@ fn a_package_in_a_renamed_folder_is_named_by_its_own_imports() {
     let g = graph_at(q.root());
     assert!(imports_of(&g, "a.py").is_empty());
 
-    let Some(dir) = pip_dir() else {
-        eprintln!("no pip found (python3 -c 'import pip'): skipped");
+    let Some(dir) = machine::pip() else {
         return;
     };
     let copy = p.path("pip-renamed");
@@ -249,27 +248,13 @@ fn a_package_in_a_renamed_folder_is_named_by_its_own_imports() {
     );
 }
 
-/// pip's package folder: `CTXCURATE_PIP_DIR`, else the pip python3 imports.
-fn pip_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("CTXCURATE_PIP_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    let out = Command::new("python3")
-        .args(["-c", "import os, pip; print(os.path.dirname(pip.__file__))"])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.join("_internal").is_dir().then_some(dir)
-}
-
 /// pip opened at its own folder (`src/pip` of a clone): marking
 /// `_internal/operations/prepare.py` finds what it imports and what imports
-/// it. `cargo test --test discovery_layouts -- --nocapture` prints the
-/// numbers.
+/// it. `CTXCURATE_SLOW_TESTS=1 cargo test --test integration
+/// pip_opened_at_its_package_folder -- --nocapture` prints the numbers.
 #[test]
 fn pip_opened_at_its_package_folder() {
-    let Some(dir) = pip_dir() else {
-        eprintln!("no pip found (python3 -c 'import pip'): skipped");
+    let Some(dir) = machine::pip() else {
         return;
     };
     let files = walk::walk_files(&dir);
@@ -351,13 +336,9 @@ fn pip_opened_at_its_package_folder() {
 /// two that cannot — a macro include and a file Lua does not ship.
 #[test]
 fn lua_sources_resolve_their_includes() {
-    let dir = std::env::var_os("CTXCURATE_LUA_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/corpora/lua54"));
-    if !dir.join("lvm.c").is_file() {
-        eprintln!("no Lua sources at {}: skipped", dir.display());
+    let Some(dir) = machine::lua_sources() else {
         return;
-    }
+    };
     let g = graph_at(&dir);
     let lvm = imports_of(&g, "lvm.c");
     for h in ["lua.h", "ldo.h", "lvm.h", "lobject.h", "lstate.h"] {

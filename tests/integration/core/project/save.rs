@@ -3,7 +3,7 @@
 //! where the edit is — a one-line edit is a one-line diff — for file
 //! entries as `[[…files]]` blocks, as inline tables and as bare paths.
 
-mod common;
+use crate::common;
 
 use common::Project;
 

@@ -4,7 +4,7 @@
 //! fails is never written over); a project's guarded key counts only once
 //! the project is trusted.
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr};
 use ctxcurate::core::model::{ClipboardMode, Format, TokenizerKind};

@@ -4,14 +4,14 @@
 //! with `--nocapture` to see the findings and how long each scan took
 //! (printed, never asserted).
 //!
-//! Corpora: the Python standard library and `/usr/include` (on every
-//! machine), pip (installed with python3), and the projects `.ci/run`
-//! downloads from PyPI into `target/corpora/` (Django, numpy, pygments,
-//! requests, urllib3; or any directories named in `CTXCURATE_CORPORA`,
-//! separated by `:`). Outside CI a missing one is skipped with a note; in
-//! CI it fails the test.
+//! Corpora: the Python standard library and `/usr/include`, pip
+//! (installed with python3), and the projects `.ci/run` downloads from
+//! PyPI into `target/corpora/` (Django, numpy, pygments, requests, urllib3;
+//! plus any directories named in `CTXCURATE_CORPORA`, separated by `:`).
+//! The tests run only with `CTXCURATE_SLOW_TESTS=1` (`common::machine`),
+//! and then a missing corpus fails them.
 
-mod corpus;
+use crate::common::{corpus, machine};
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -57,8 +57,7 @@ fn scan_tree(root: &Path, exclude: &[&str], mode: ViewMode) -> (Composition, Vec
 
 #[test]
 fn no_findings_on_the_python_stdlib() {
-    let Some(root) = corpus::python_stdlib() else {
-        eprintln!("note: python3 not installed; skipping");
+    let Some(root) = machine::python_stdlib() else {
         return;
     };
     // Bytecode caches and installed third-party packages are not the stdlib.
@@ -105,7 +104,7 @@ fn no_findings_on_the_python_stdlib() {
 
 #[test]
 fn no_findings_in_skeletons_of_the_python_stdlib() {
-    let Some(root) = corpus::python_stdlib() else {
+    let Some(root) = machine::python_stdlib() else {
         return;
     };
     let exclude = ["**/__pycache__", "site-packages", "test", "idlelib"];
@@ -116,11 +115,9 @@ fn no_findings_in_skeletons_of_the_python_stdlib() {
 
 #[test]
 fn no_findings_on_system_headers() {
-    let root = Path::new("/usr/include");
-    if !root.join("stdio.h").is_file() {
-        eprintln!("note: no /usr/include; skipping");
+    let Some(root) = machine::usr_include() else {
         return;
-    }
+    };
     let (c, findings) = scan_tree(root, &[], ViewMode::Full);
     assert!(c.files.len() > 100, "the headers were not composed");
     assert!(findings.is_empty(), "{} findings", findings.len());
@@ -137,7 +134,7 @@ const DOWNLOADED: [&str; 5] = [
 
 /// Downloaded projects: `target/corpora/*` (filled by `.ci/run`), pip's
 /// own sources and the directories in `CTXCURATE_CORPORA`.
-fn downloaded_corpora() -> Vec<PathBuf> {
+fn downloaded_corpora(pip: PathBuf) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::env::var("CTXCURATE_CORPORA")
         .map(|v| {
             v.split(':')
@@ -156,18 +153,8 @@ fn downloaded_corpora() -> Vec<PathBuf> {
         found.sort();
         dirs.extend(found);
     }
-    dirs.extend(pip_sources());
+    dirs.push(pip);
     dirs
-}
-
-/// pip's package folder, if python3 has pip.
-fn pip_sources() -> Option<PathBuf> {
-    let out = std::process::Command::new("python3")
-        .args(["-c", "import os, pip; print(os.path.dirname(pip.__file__))"])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.join("__init__.py").is_file().then_some(dir)
 }
 
 /// A finding in a test suite or the documentation: test fixtures plant
@@ -184,25 +171,23 @@ fn in_tests_or_docs(finding: &Finding) -> bool {
 
 #[test]
 fn no_findings_on_downloaded_projects() {
-    let dirs = downloaded_corpora();
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/corpora");
-    let missing: Vec<&str> = DOWNLOADED
-        .iter()
-        .copied()
-        .filter(|name| !local.join(name).is_dir())
-        .collect();
-    if !missing.is_empty() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "corpora missing from {} (CI must have them, see .ci/run): {missing:?}",
-            local.display()
-        );
-        eprintln!("note: corpora missing (see .ci/run), not scanned: {missing:?}");
-    }
-    if dirs.is_empty() {
-        eprintln!("note: no downloaded corpora (see .ci/run); skipping");
+    let what = format!(
+        "target/corpora/{{{}}} (downloaded by .ci/run)",
+        DOWNLOADED.join(",")
+    );
+    let all_there = || {
+        DOWNLOADED
+            .iter()
+            .all(|name| machine::downloaded_dir(name).is_some())
+            .then_some(())
+    };
+    let Some(()) = machine::need(&what, all_there) else {
         return;
-    }
+    };
+    let Some(pip) = machine::pip() else {
+        return;
+    };
+    let dirs = downloaded_corpora(pip);
     let mut in_code = Vec::new();
     let mut in_tests = 0;
     for dir in &dirs {
@@ -225,12 +210,9 @@ fn no_findings_on_downloaded_projects() {
 /// every full, skeleton and packed build.
 #[test]
 fn no_findings_in_djangos_package_in_any_view() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/corpora/django-5.2.19");
-    if !root.is_dir() {
-        assert!(std::env::var_os("CI").is_none(), "CI must have Django");
-        eprintln!("note: no Django corpus (see .ci/run); skipping");
+    let Some(root) = machine::downloaded("django-5.2.19") else {
         return;
-    }
+    };
     for mode in [ViewMode::Full, ViewMode::Skeleton] {
         let (c, findings) = scan_tree(&root.join("django"), &[], mode);
         assert!(c.files.len() > 500, "Django was not composed");

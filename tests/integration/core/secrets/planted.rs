@@ -3,8 +3,7 @@
 //! discussion and the screenshot paths are scanned too; `build` refuses
 //! naming file and line, in plain and packed builds.
 
-mod common;
-#[path = "secrets_planted/shapes.rs"]
+use crate::common;
 mod shapes;
 
 use std::path::Path;

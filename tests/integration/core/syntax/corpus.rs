@@ -13,10 +13,10 @@
 //! - truncated real files of all three languages: every view renders
 //!   without panicking.
 //!
-//! A missing tool or directory is reported on stderr, never passed
-//! silently.
+//! They run only with `CTXCURATE_SLOW_TESTS=1` (`common::machine`), and
+//! then a missing tool or directory fails them, never passes silently.
 
-mod corpus;
+use crate::common::{corpus, machine};
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -26,7 +26,7 @@ use ctxcurate::core::model::MaskState;
 use ctxcurate::core::syntax::{self, Lang, SymbolKind, SymbolTree};
 use rayon::prelude::*;
 
-use corpus::{PyChecker, cpp_include_dir, gcc_declarations, python_stdlib, read_sources};
+use corpus::{PyChecker, gcc_declarations, read_sources};
 
 /// Definitions tree-sitter-python cannot see, each with the reason. In
 /// test_compile.py, `test_weird_attribute_position_regressions` dedents
@@ -48,8 +48,7 @@ fn is_documented_gap(file: &str, missing: &[String]) -> bool {
 #[test]
 fn python_stdlib_skeletons_parse_and_keep_every_definition() {
     let started = Instant::now();
-    let Some(stdlib) = python_stdlib() else {
-        skip("NOTE: python3 or its stdlib not found; Python corpus test skipped");
+    let Some(stdlib) = machine::python_stdlib() else {
         return;
     };
     let files = corpus::files_under(&stdlib, &|p| {
@@ -57,10 +56,7 @@ fn python_stdlib_skeletons_parse_and_keep_every_definition() {
             && !p.components().any(|c| c.as_os_str() == "site-packages")
     });
     let (sources, not_utf8) = read_sources(&files);
-    let Some(checker) = PyChecker::start() else {
-        skip("NOTE: python3 does not run; Python corpus test skipped");
-        return;
-    };
+    let checker = machine::require("python3 to run its `ast` oracle", PyChecker::start());
     let with_errors = AtomicUsize::new(0);
     sources
         .par_iter()
@@ -162,11 +158,12 @@ fn python_renderings(tree: &SymbolTree, text: &str) -> Vec<(&'static str, String
 
 #[test]
 fn c_headers_have_every_function_gcc_declares() {
-    let dir = std::path::Path::new("/usr/include");
-    if !dir.is_dir() {
-        skip("NOTE: /usr/include not found; C header corpus test skipped");
+    let Some(dir) = machine::usr_include() else {
         return;
-    }
+    };
+    let Some(()) = machine::program("gcc", "--version", "gcc") else {
+        return;
+    };
     let headers = corpus::files_in(dir, "h");
     let (sources, _) = read_sources(&headers);
     let results: Vec<(String, usize, Vec<String>)> = sources
@@ -182,10 +179,6 @@ fn c_headers_have_every_function_gcc_declares() {
         "C headers: {} files, {checked} gcc declarations checked",
         results.len()
     );
-    if checked == 0 {
-        eprintln!("NOTE: gcc -aux-info gave nothing (no gcc?); only known names are checked");
-        return;
-    }
     let excluded = |path: &str| {
         NOT_C_WITHOUT_CPP
             .iter()
@@ -261,15 +254,15 @@ fn c_headers_have_known_names() {
             ],
         ),
     ];
+    let Some(include) = machine::usr_include() else {
+        return;
+    };
     for (header, names) in expect {
-        let path = std::path::Path::new("/usr/include").join(header);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!(
-                "NOTE: {} not found; its known names are not checked",
-                path.display()
-            );
-            continue;
-        };
+        let path = include.join(header);
+        let text = machine::require(
+            &path.display().to_string(),
+            std::fs::read_to_string(&path).ok(),
+        );
         let tree = syntax::parse(Lang::C, &text);
         for (name, kind) in *names {
             let found = tree.iter().find(|s| s.path == *name || s.name == *name);
@@ -284,8 +277,7 @@ fn c_headers_have_known_names() {
 
 #[test]
 fn libstdcxx_headers_have_known_classes_and_methods() {
-    let Some(dir) = cpp_include_dir() else {
-        skip("NOTE: /usr/include/c++/* not found; C++ header corpus test skipped");
+    let Some(dir) = machine::cpp_include() else {
         return;
     };
     let expect: &[(&str, &[&str])] = &[
@@ -338,10 +330,10 @@ fn libstdcxx_headers_have_known_classes_and_methods() {
     ];
     for (file, paths) in expect {
         let path = dir.join(file);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("NOTE: {} not found; not checked", path.display());
-            continue;
-        };
+        let text = machine::require(
+            &path.display().to_string(),
+            std::fs::read_to_string(&path).ok(),
+        );
         let tree = syntax::parse(Lang::Cpp, &text);
         let have: BTreeSet<String> = tree.iter().map(|s| strip_dup(&s.path)).collect();
         for want in *paths {
@@ -356,8 +348,7 @@ fn libstdcxx_headers_have_known_classes_and_methods() {
 
 #[test]
 fn libstdcxx_headers_all_parse_to_many_symbols() {
-    let Some(dir) = cpp_include_dir() else {
-        skip("NOTE: /usr/include/c++/* not found; C++ header corpus test skipped");
+    let Some(dir) = machine::cpp_include() else {
         return;
     };
     let mut files = corpus::files_in(&dir.join("bits"), "h");
@@ -386,29 +377,33 @@ fn libstdcxx_headers_all_parse_to_many_symbols() {
 
 #[test]
 fn truncated_real_files_render_without_panicking() {
-    let mut samples: Vec<(Lang, String)> = Vec::new();
-    if let Some(stdlib) = python_stdlib() {
-        for name in ["argparse.py", "dataclasses.py"] {
-            if let Ok(text) = std::fs::read_to_string(stdlib.join(name)) {
-                samples.push((Lang::Python, text));
-            }
-        }
-    }
-    for name in ["stdlib.h", "zlib.h"] {
-        if let Ok(text) = std::fs::read_to_string(std::path::Path::new("/usr/include").join(name)) {
-            samples.push((Lang::C, text));
-        }
-    }
-    if let Some(dir) = cpp_include_dir() {
-        for name in ["bits/stl_vector.h", "optional"] {
-            if let Ok(text) = std::fs::read_to_string(dir.join(name)) {
-                samples.push((Lang::Cpp, text));
-            }
-        }
-    }
-    if samples.is_empty() {
-        skip("NOTE: no real files found; truncation test skipped");
+    let Some(stdlib) = machine::python_stdlib() else {
         return;
+    };
+    let Some(include) = machine::usr_include() else {
+        return;
+    };
+    let Some(cpp) = machine::cpp_include() else {
+        return;
+    };
+    let mut samples: Vec<(Lang, String)> = Vec::new();
+    for (lang, dir, names) in [
+        (
+            Lang::Python,
+            stdlib.as_path(),
+            ["argparse.py", "dataclasses.py"],
+        ),
+        (Lang::C, include, ["stdlib.h", "zlib.h"]),
+        (Lang::Cpp, cpp.as_path(), ["bits/stl_vector.h", "optional"]),
+    ] {
+        for name in names {
+            let path = dir.join(name);
+            let text = machine::require(
+                &path.display().to_string(),
+                std::fs::read_to_string(&path).ok(),
+            );
+            samples.push((lang, text));
+        }
     }
     samples.par_iter().for_each(|(lang, text)| {
         for cut in cut_points(text, 4) {
@@ -442,12 +437,4 @@ fn strip_dup(path: &str) -> String {
         base = head;
     }
     base.to_string()
-}
-
-/// A corpus is missing: fine on a developer's odd machine, a failure in
-/// CI (where `.ci/run` installs everything), so the test cannot pass by
-/// checking nothing.
-fn skip(why: &str) {
-    assert!(std::env::var_os("CI").is_none(), "{why} (CI must have it)");
-    eprintln!("{why}");
 }

@@ -5,7 +5,7 @@
 //! list is passed to each parse (no process-wide state), `symbols` and
 //! `view` read it from the project, and the caches are keyed on it.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

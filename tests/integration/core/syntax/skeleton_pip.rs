@@ -6,12 +6,14 @@
 //! text in o200k tokens, every skeleton parses (Python's own `ast`), and
 //! every def and class outside function bodies is kept.
 //!
-//! `cargo test --test skeleton_pip -- --nocapture` prints the numbers.
+//! `CTXCURATE_SLOW_TESTS=1 cargo test --test integration skeleton_pip --
+//! --nocapture` prints the numbers (`CTXCURATE_PIP_DIR` names another
+//! tree, to measure e.g. a newer pip).
 
-mod corpus;
+use crate::common::{corpus, machine};
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use ctxcurate::core::model::TokenizerKind;
@@ -21,20 +23,6 @@ use rayon::prelude::*;
 
 /// The skeleton must cut at least this share of the full text's tokens.
 const MIN_CUT: f64 = 0.55;
-
-/// The package directory of the pip python3 imports, if any
-/// (`CTXCURATE_PIP_DIR` names another tree, to measure e.g. a newer pip).
-fn pip_dir() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("CTXCURATE_PIP_DIR") {
-        return Some(PathBuf::from(dir));
-    }
-    let out = Command::new("python3")
-        .args(["-c", "import os, pip; print(os.path.dirname(pip.__file__))"])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.join("_vendor").is_dir().then_some(dir)
-}
 
 /// For each (original file, skeleton): whether the skeleton parses, and
 /// the defs and classes outside function bodies that the original has
@@ -140,12 +128,7 @@ fn print_top(title: &str, sorted: &[&Measured], dir: &Path) {
 
 #[test]
 fn pip_skeletons_cut_tokens_parse_and_keep_every_definition() {
-    let Some(dir) = pip_dir() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have pip for python3 (.ci/run installs python3-pip)"
-        );
-        eprintln!("skipped: python3 has no pip with vendored libraries");
+    let Some(dir) = machine::pip() else {
         return;
     };
     let files = corpus::files_under(&dir, &|p| p.extension().is_some_and(|e| e == "py"));

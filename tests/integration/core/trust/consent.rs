@@ -5,7 +5,7 @@
 //! TUI alike. Also: huge timeouts and endless summarizer output, `-C` on a
 //! path that is not a directory.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -8,7 +8,7 @@
 //! `--yes`), `--show` records nothing, and consent covers the content of
 //! a script the summary command names inside the root.
 
-mod common;
+use crate::common;
 
 use common::{Project, stderr, stdout};
 use ctxcurate::core::project::Project as CoreProject;

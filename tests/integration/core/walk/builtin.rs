@@ -3,9 +3,9 @@
 //! (plain and packed), `.ctxcurateignore` ignoring and un-ignoring, and the
 //! `[project] ignore`/`unignore` patterns.
 
-mod common;
+use crate::common;
 
-use common::{Project, stderr, stdout};
+use common::{Project, machine, stderr, stdout};
 use ctxcurate::core::walk::{self, walk_files};
 
 /// A project folder full of what no one wants in a context.
@@ -182,17 +182,6 @@ fn ctxcurateignore_ignores_and_unignores() {
     );
 }
 
-/// The pip that python3 imports (installed with its `__pycache__`
-/// folders full of real `.pyc` files), if any.
-fn pip_dir() -> Option<std::path::PathBuf> {
-    let out = std::process::Command::new("python3")
-        .args(["-c", "import os, pip; print(os.path.dirname(pip.__file__))"])
-        .output()
-        .ok()?;
-    let dir = std::path::PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.join("_vendor").is_dir().then_some(dir)
-}
-
 /// Copy the tree at `from` to `to` (regular files and folders only).
 fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
     std::fs::create_dir_all(to).expect("mkdir");
@@ -228,12 +217,7 @@ fn files_under(base: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Stri
 /// for the binaries and the big file.
 #[test]
 fn a_real_untidy_tree_composes_only_its_text() {
-    let Some(pip) = pip_dir() else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have pip for python3 (.ci/run installs python3-pip)"
-        );
-        eprintln!("skipped: no pip for python3");
+    let Some(pip) = machine::pip() else {
         return;
     };
     let p = Project::empty();

@@ -11,7 +11,7 @@
 //! cap, so a regression fails here instead of hanging the test run or
 //! eating the machine's memory.
 
-mod common;
+use crate::common;
 
 use std::ffi::CString;
 use std::os::unix::process::CommandExt;

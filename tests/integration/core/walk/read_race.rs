@@ -7,7 +7,7 @@
 
 #![cfg(target_os = "linux")]
 
-mod common;
+use crate::common;
 
 use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;

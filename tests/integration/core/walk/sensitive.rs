@@ -3,22 +3,11 @@
 //! `/usr/include` is checked and the few flagged are printed, and must be
 //! files that really are keys, certificates or credential stores.
 
-mod corpus;
+use crate::common::{corpus, machine};
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use ctxcurate::core::walk;
-
-/// pip's sources, if pip is installed.
-fn pip_dir() -> Option<PathBuf> {
-    let out = Command::new("python3")
-        .args(["-c", "import pip,os;print(os.path.dirname(pip.__file__))"])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.is_dir().then_some(dir)
-}
 
 /// The files of `root` that `is_sensitive` flags, relative to `root`.
 fn flagged(root: &Path) -> (usize, Vec<String>) {
@@ -34,14 +23,16 @@ fn flagged(root: &Path) -> (usize, Vec<String>) {
 
 #[test]
 fn no_ordinary_source_file_is_flagged() {
-    let roots: Vec<PathBuf> = [
-        corpus::python_stdlib(),
-        pip_dir(),
-        Some(PathBuf::from("/usr/include")).filter(|p| p.is_dir()),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
+    let Some(pip) = machine::pip() else {
+        return;
+    };
+    let Some(include) = machine::usr_include() else {
+        return;
+    };
+    let roots: Vec<PathBuf> = vec![stdlib, pip, include.to_path_buf()];
     for root in roots {
         let (total, flagged) = flagged(&root);
         println!(
