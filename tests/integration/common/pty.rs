@@ -11,27 +11,44 @@ use std::process::{Command, Stdio};
 use super::Project;
 
 /// A raw pseudo-terminal (no output processing, so the bytes read are the
-/// bytes written): (master, slave), both close-on-exec.
+/// bytes written): (master, slave), both close-on-exec from the start.
+/// Not `openpty`, which makes them inheritable: every test shares this
+/// process, and a child another test spawned between `openpty` and
+/// setting close-on-exec would hold the slave open, so the read here would
+/// wait for that child to end.
 pub fn openpty() -> (OwnedFd, OwnedFd) {
-    let mut master = -1;
-    let mut slave = -1;
-    // SAFETY: plain FFI; `termios` is plain data filled by cfmakeraw, and
-    // the out-pointers are valid for the call.
+    let flags = libc::O_RDWR | libc::O_NOCTTY | libc::O_CLOEXEC;
+    let fail = |what: &str| -> ! { panic!("{what}: {}", std::io::Error::last_os_error()) };
+    // SAFETY: plain FFI on descriptors this function owns; `name` is a
+    // buffer of the length given, which ptsname_r NUL-terminates, and
+    // `termios` is plain data filled by tcgetattr and cfmakeraw.
     unsafe {
-        let mut raw: libc::termios = std::mem::zeroed();
-        libc::cfmakeraw(&mut raw);
-        let rc = libc::openpty(
-            &mut master,
-            &mut slave,
-            std::ptr::null_mut(),
-            &raw,
-            std::ptr::null(),
-        );
-        assert_eq!(rc, 0, "openpty: {}", std::io::Error::last_os_error());
-        for fd in [master, slave] {
-            libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC);
+        let master = libc::posix_openpt(flags);
+        if master < 0 {
+            fail("posix_openpt");
         }
-        (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave))
+        let master = OwnedFd::from_raw_fd(master);
+        if libc::grantpt(master.as_raw_fd()) != 0 || libc::unlockpt(master.as_raw_fd()) != 0 {
+            fail("grantpt/unlockpt");
+        }
+        let mut name = [0 as libc::c_char; 128];
+        if libc::ptsname_r(master.as_raw_fd(), name.as_mut_ptr(), name.len()) != 0 {
+            fail("ptsname_r");
+        }
+        let slave = libc::open(name.as_ptr(), flags);
+        if slave < 0 {
+            fail("open the slave");
+        }
+        let slave = OwnedFd::from_raw_fd(slave);
+        let mut raw: libc::termios = std::mem::zeroed();
+        if libc::tcgetattr(slave.as_raw_fd(), &mut raw) != 0 {
+            fail("tcgetattr");
+        }
+        libc::cfmakeraw(&mut raw);
+        if libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &raw) != 0 {
+            fail("tcsetattr");
+        }
+        (master, slave)
     }
 }
 
