@@ -95,7 +95,9 @@ pub fn cpp_include() -> Option<PathBuf> {
 /// `program` on `PATH`, runnable (`program <arg>` starts), from the
 /// Debian package `package`.
 pub fn program(program: &str, arg: &str, package: &str) -> Option<()> {
-    need(&format!("{program} ({package})"), || runs(program, arg))
+    need(&format!("{program} (Debian package {package})"), || {
+        runs(program, arg)
+    })
 }
 
 /// Whether `program <arg>` starts (its exit status aside: some tools

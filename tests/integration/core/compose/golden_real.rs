@@ -3,8 +3,7 @@
 //! temp project and composed in every view mode. The snapshots pin the
 //! exact bytes `ctxcurate build` produces for them.
 
-use crate::common;
-use common::{Project, machine};
+use crate::common::{Project, machine};
 
 /// A project holding copies of real files under stable names (`None`:
 /// the test is skipped, see `common::machine`).
