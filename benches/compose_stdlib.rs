@@ -6,7 +6,7 @@
 //! Run: `cargo bench --bench compose_stdlib` (optionally with a directory
 //! argument: `cargo bench --bench compose_stdlib -- /path/to/tree`).
 
-#[path = "../tests/corpus/mod.rs"]
+#[path = "../tests/integration/common/corpus.rs"]
 mod corpus;
 
 use std::path::PathBuf;

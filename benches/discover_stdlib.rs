@@ -6,7 +6,7 @@
 //! Run: `cargo bench --bench discover_stdlib`. The disk cache goes to a
 //! temporary directory, never into the standard library.
 
-#[path = "../tests/corpus/mod.rs"]
+#[path = "../tests/integration/common/corpus.rs"]
 mod corpus;
 
 use std::collections::HashSet;

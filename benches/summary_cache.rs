@@ -7,7 +7,7 @@
 //! Run: `cargo bench --bench summary_cache` (optionally with a directory:
 //! `cargo bench --bench summary_cache -- /path/to/tree`).
 
-#[path = "../tests/corpus/mod.rs"]
+#[path = "../tests/integration/common/corpus.rs"]
 mod corpus;
 
 use std::path::{Path, PathBuf};
