@@ -3,30 +3,18 @@
 
 use std::path::Path;
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir)
-        .expect("readable source dir")
-        .flatten()
-    {
-        let path = entry.path();
-        if path.is_dir() {
-            rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+use crate::common::source::rust_files;
 
 #[test]
 fn the_core_imports_no_terminal_crate_and_no_tui() {
     let core = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/core");
     let mut files = Vec::new();
-    rust_files(&core, &mut files);
+    files.extend(rust_files(&core));
     assert!(files.len() > 10, "found the core's files");
     // The shared text rules (`src/text`) are used by the core: same bar.
     let text = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/text");
     let before = files.len();
-    rust_files(&text, &mut files);
+    files.extend(rust_files(&text));
     assert!(files.len() > before, "found the text module's files");
     let forbidden = [
         "ratatui",
@@ -64,7 +52,7 @@ fn the_core_imports_no_terminal_crate_and_no_tui() {
 fn the_cli_prints_only_through_the_terminal_safe_writer() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    rust_files(&src.join("cli"), &mut files);
+    files.extend(rust_files(&src.join("cli")));
     assert!(files.len() > 3, "found the CLI's files");
     files.push(src.join("main.rs"));
     let mut offences = Vec::new();
@@ -743,7 +731,7 @@ fn layered_files() -> Vec<(std::path::PathBuf, Vec<String>, Read)> {
     let src = manifest.join("src");
     let mut files = Vec::new();
     for root in ROOTS {
-        rust_files(&src.join(root), &mut files);
+        files.extend(rust_files(&src.join(root)));
     }
     files.sort();
     let mut read: Vec<_> = files

@@ -15,4 +15,5 @@ mod architecture;
 mod cli;
 mod common;
 mod core;
+mod tidy;
 mod tui;

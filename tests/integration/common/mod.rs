@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod isolated;
 pub mod machine;
 pub mod pty;
+pub mod source;
 pub mod tmux;
 
 use std::path::{Path, PathBuf};
