@@ -672,7 +672,7 @@ fn read_source(module: &[String], src: &str) -> Read {
 }
 
 /// The module path of a source file below `src`: `core/discovery/pack.rs`
-/// and `core/compose/mod.rs` are `core::discovery::pack` and `core::compose`.
+/// and `core/compose.rs` (or a `core/compose/mod.rs`) are `core::discovery::pack` and `core::compose`.
 fn module_of(rel: &Path) -> Vec<String> {
     let mut parts: Vec<String> = rel
         .iter()
@@ -731,6 +731,11 @@ fn layered_files() -> Vec<(std::path::PathBuf, Vec<String>, Read)> {
     let src = manifest.join("src");
     let mut files = Vec::new();
     for root in ROOTS {
+        // A root's own file sits beside its folder (`src/core.rs`).
+        let own = src.join(format!("{root}.rs"));
+        if own.is_file() {
+            files.push(own);
+        }
         files.extend(rust_files(&src.join(root)));
     }
     files.sort();
