@@ -35,7 +35,10 @@ use super::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 /// the result as the event `update` takes.
 pub fn run(job: Job, root: &Path, sources: &Sources) -> Event {
     // Each job's options come with it, from the settings as the app had
-    // them when it asked; `w` brings the settings its output file needs.
+    // them when it asked. The jobs whose workspace reads the settings
+    // bring the project's own: `w` (its output file) and discovery (the
+    // walk patterns its consent gate asks with); the others' requests carry
+    // everything they use.
     let workspace = Workspace::shared(root, Settings::default(), sources);
     match job {
         Job::Compose(job) => compose(workspace, job),
@@ -49,7 +52,7 @@ pub fn run(job: Job, root: &Path, sources: &Sources) -> Event {
         Job::Raw(path) => raw(root, sources, path),
         Job::Yank(job) => yank(workspace, job),
         Job::YankFile(job) => yank_file(&workspace, job),
-        Job::Discover(job) => discover(workspace, job),
+        Job::Discover(job) => discover(root, sources, job),
         job @ Job::Changed(_) => run_apart(job, root),
         Job::PresetTotals(job) => preset_totals(workspace, job),
         Job::ClearCache => Event::CacheCleared(
@@ -183,17 +186,19 @@ fn write_output(root: &Path, sources: &Sources, job: WriteJob) -> Event {
 }
 
 /// `d`: the pack around the targets, and its text laid out for the
-/// preview.
-fn discover(workspace: Workspace<'_>, job: DiscoverJob) -> Event {
+/// preview. Its workspace has the project's settings, so the consent gate
+/// walks with the project's patterns, as `build --pack` does.
+fn discover(root: &Path, sources: &Sources, job: DiscoverJob) -> Event {
     let DiscoverJob {
         generation,
         preset,
         targets,
         opts,
         consent,
+        settings,
         walked,
     } = job;
-    let workspace = workspace.with_walk(walked);
+    let workspace = Workspace::shared(root, *settings, sources).with_walk(walked);
     let packed = workspace.discover(&preset, &targets, &opts, &consent);
     let composed = summarize(
         &workspace,
