@@ -83,7 +83,8 @@ pub fn render_file(
     resolved: &ResolvedItem,
     opts: &ComposeOptions,
 ) -> RenderedFile {
-    codebase.sources.set_policy(opts.read);
+    let Codebase { root, sources, .. } = *codebase;
+    sources.set_policy(opts.read);
     let item = &resolved.item;
     let mode = opts.mode_for(item);
     let mut file = RenderedFile {
@@ -100,10 +101,7 @@ pub fn render_file(
     if !item.auto_aggregate {
         return file;
     }
-    match codebase
-        .sources
-        .view(codebase.root, &resolved.path, item, file.mode)
-    {
+    match sources.view(root, &resolved.path, item, file.mode) {
         Ok((view, lossy)) => {
             file.mode = view.mode;
             file.text = view.text.clone();

@@ -13,7 +13,6 @@ use crate::core::discovery::context::{self, MapOptions};
 use crate::core::discovery::pack::{self, PackOptions, Packed};
 use crate::core::model::{Format, Preset, TokenizerKind};
 use crate::core::secrets::{RuleSet, Scanner};
-use crate::core::sources::Codebase;
 use crate::core::{memory, tokens, trust, walk};
 
 use super::Workspace;
@@ -182,16 +181,11 @@ impl Workspace<'_> {
             opts.sections.changes = Some(Arc::new(changes.clone()));
         }
         // Globs expand over the walk with the project's ignore patterns.
-        let walked = if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
-            Some(self.walk())
-        } else {
-            self.walked.clone()
-        };
+        if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
+            self.walk();
+        }
         built.walk_notes = std::mem::take(&mut self.walk_notes);
-        let codebase = Codebase {
-            walked: walked.as_deref().map(Vec::as_slice),
-            ..self.codebase()
-        };
+        let codebase = self.codebase();
         let parts = context::parts(&codebase, preset, &opts, &req.map);
         let progress = self.sources.progress();
         progress.start("scanning for secrets", 0);
