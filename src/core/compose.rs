@@ -27,7 +27,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
-use crate::core::sources::{Sources, render_key};
+use crate::core::sources::{Codebase, Sources, render_key};
 use crate::core::trust;
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
@@ -77,14 +77,14 @@ pub struct Composition {
     pub skipped: Vec<String>,
 }
 
-/// Read and render one resolved entry through `cache`.
+/// Read and render one resolved entry of `codebase` through its sources.
 pub fn render_file(
-    root: &Path,
+    codebase: &Codebase,
     resolved: &ResolvedItem,
     opts: &ComposeOptions,
-    cache: &Sources,
 ) -> RenderedFile {
-    cache.set_policy(opts.read);
+    let Codebase { root, sources, .. } = *codebase;
+    sources.set_policy(opts.read);
     let item = &resolved.item;
     let mode = opts.mode_for(item);
     let mut file = RenderedFile {
@@ -101,7 +101,7 @@ pub fn render_file(
     if !item.auto_aggregate {
         return file;
     }
-    match cache.view(root, &resolved.path, item, file.mode) {
+    match sources.view(root, &resolved.path, item, file.mode) {
         Ok((view, lossy)) => {
             file.mode = view.mode;
             file.text = view.text.clone();
@@ -124,31 +124,21 @@ pub fn render_file(
     file
 }
 
-/// Compose `preset` over the project at `root` with a fresh cache (no
+/// Compose `preset` over the project at `root` with fresh sources (no
 /// repo map). Front ends build through `core::engine`, which adds the map
 /// and the secret scan; this and [`compose_with`] serve tests and benches.
 pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Composition {
-    compose_with(root, preset, opts, &Sources::new(), None)
+    compose_with(&Codebase::new(root, &Sources::new()), preset, opts)
 }
 
-/// Compose through a long-lived `cache`; `walked` is the project's file
-/// list when the caller already has it (globs then need no new walk).
-pub fn compose_with(
-    root: &Path,
-    preset: &Preset,
-    opts: &ComposeOptions,
-    cache: &Sources,
-    walked: Option<&[String]>,
-) -> Composition {
-    render_parts(root, preset, opts, cache, walked, |_, _| None).assemble(
-        preset,
-        opts,
-        Bodies::Keep,
-    )
+/// Compose over `codebase`, whose sources may be long-lived; with its walk,
+/// globs need no new walk.
+pub fn compose_with(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions) -> Composition {
+    render_parts(codebase, preset, opts, |_, _| None).assemble(preset, opts, Bodies::Keep)
 }
 
 /// A composition before its text is put together: the rendered files, the
-/// map and the problems. `core::engine` scans the bodies, lets the cache
+/// map and the problems. `core::engine` scans the bodies, lets the sources
 /// go, then assembles with [`Bodies::Release`], so the files' texts and
 /// the composed text are never all held at once.
 #[derive(Debug)]
@@ -194,20 +184,24 @@ impl Parts {
     }
 }
 
-/// A composition up to the text: the files read and rendered (on every
-/// core), the skipped ones set apart, and the map, which `map` is given
-/// the rendered files and the project's file list to make (`None`: no
-/// map; `core::discovery::context` builds it, so this module stays below
-/// discovery).
+/// A composition of `codebase` up to the text: the files read and rendered
+/// (on every core), the skipped ones set apart, and the map, which `map`
+/// is given the rendered files and `codebase` with its walk to make (`None`:
+/// no map; `core::discovery::context` builds it, so this module stays
+/// below discovery). Without a walk in `codebase`, one is made with
+/// `opts.walk` when something needs it.
 pub fn render_parts(
-    root: &Path,
+    codebase: &Codebase,
     preset: &Preset,
     opts: &ComposeOptions,
-    cache: &Sources,
-    walked: Option<&[String]>,
-    map: impl FnOnce(&[RenderedFile], &[String]) -> Option<String>,
+    map: impl FnOnce(&[RenderedFile], &Codebase) -> Option<String>,
 ) -> Parts {
-    cache.set_policy(opts.read);
+    let Codebase {
+        root,
+        sources,
+        walked,
+    } = *codebase;
+    sources.set_policy(opts.read);
     // The walk, once, only when something needs it.
     let mut own_walk: Option<Arc<[String]>> = None;
     let mut project_files = || -> Arc<[String]> {
@@ -230,12 +224,12 @@ pub fn render_parts(
         walk::expand_items(&gated.files, &gated.exclude, || project_files().to_vec());
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     add_focus_files(root, opts, &mut resolved, &mut problems);
-    let progress = cache.progress();
+    let progress = sources.progress();
     progress.start("files rendered", resolved.len());
     let files: Vec<RenderedFile> = resolved
         .par_iter()
         .map(|r| {
-            let file = render_file(root, r, opts, cache);
+            let file = render_file(codebase, r, opts);
             progress.step();
             file
         })
@@ -245,7 +239,8 @@ pub fn render_parts(
     problems.extend(trust::entries::held_note(&held));
     skipped.extend(held.into_iter().map(|h| h.path));
     let map = if preset.repo_map > 0 {
-        map(&files, &project_files())
+        let walked = project_files();
+        map(&files, &codebase.with_walk(&walked))
     } else {
         None
     };
@@ -444,9 +439,10 @@ mod tests {
         for format in [Format::Markdown, Format::Xml] {
             let mut opts = ComposeOptions::from_settings(&Default::default());
             opts.format = format;
-            let cache = Sources::new();
-            let kept = compose_with(dir.path(), &preset, &opts, &cache, None);
-            let parts = render_parts(dir.path(), &preset, &opts, &cache, None, |_, _| None);
+            let sources = Sources::new();
+            let codebase = Codebase::new(dir.path(), &sources);
+            let kept = compose_with(&codebase, &preset, &opts);
+            let parts = render_parts(&codebase, &preset, &opts, |_, _| None);
             let released = parts.assemble(&preset, &opts, Bodies::Release);
             assert_eq!(released.text, kept.text, "{format:?}");
             for (k, r) in kept.files.iter().zip(&released.files) {

@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 use crate::core::model::Settings;
 use crate::core::project::Project;
-use crate::core::sources::Sources;
+use crate::core::sources::{Codebase, Sources};
 use crate::core::walk::{self, IgnoreFileNote, WalkPatterns};
 
 /// What a preset's repo map needs besides the compose options (a
@@ -137,5 +137,15 @@ impl<'s> Workspace<'s> {
     /// The walk, if there is one already.
     fn walked(&self) -> Option<&[String]> {
         self.walked.as_deref().map(Vec::as_slice)
+    }
+
+    /// The project as composition, discovery and the secret scan read it:
+    /// the root, the sources, and the walk if there is one already.
+    pub fn codebase(&self) -> Codebase<'_> {
+        Codebase {
+            root: &self.root,
+            sources: self.sources,
+            walked: self.walked(),
+        }
     }
 }

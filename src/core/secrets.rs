@@ -24,7 +24,6 @@ pub mod scan;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
-use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -32,7 +31,7 @@ use rayon::prelude::*;
 use crate::core::compose::{self, Composition, RenderedFile};
 use crate::core::discovery::pack::Packed;
 use crate::core::model::{Preset, ViewMode};
-use crate::core::sources::Sources;
+use crate::core::sources::Codebase;
 use crate::core::walk;
 
 pub use scan::rules::{RuleSet, RulesError};
@@ -121,23 +120,25 @@ pub struct FileFindings {
     scanned: HashSet<String>,
 }
 
-/// Scans contexts composed over the project at `root`; `cache` supplies
-/// the files' own text, to number findings as the files do.
+/// Scans contexts composed over `codebase`; its sources supply the
+/// files' own text, to number findings as the files do.
 pub struct Scanner<'a> {
-    root: &'a Path,
-    cache: &'a Sources,
+    codebase: Codebase<'a>,
     rules: &'a RuleSet,
 }
 
 impl<'a> Scanner<'a> {
     /// A scanner with the built-in rules.
-    pub fn new(root: &'a Path, cache: &'a Sources) -> Self {
-        Scanner::with_rules(root, cache, RuleSet::builtin())
+    pub fn new(codebase: &Codebase<'a>) -> Self {
+        Scanner::with_rules(codebase, RuleSet::builtin())
     }
 
     /// A scanner with `rules` (see [`RuleSet::compile_builtin`]).
-    pub fn with_rules(root: &'a Path, cache: &'a Sources, rules: &'a RuleSet) -> Self {
-        Scanner { root, cache, rules }
+    pub fn with_rules(codebase: &Codebase<'a>, rules: &'a RuleSet) -> Self {
+        Scanner {
+            codebase: *codebase,
+            rules,
+        }
     }
 
     /// The findings in a composition of `preset` (its discussion shown up
@@ -358,7 +359,8 @@ impl<'a> Scanner<'a> {
             return Vec::new();
         }
         // A full view is the file itself; any other view is located back.
-        let source = (f.mode != ViewMode::Full).then(|| self.cache.file(self.root, &f.path));
+        let source = (f.mode != ViewMode::Full)
+            .then(|| self.codebase.sources.file(self.codebase.root, &f.path));
         let mut locator = source.as_deref().and_then(|s| s.text()).map(Locator::new);
         hits.into_iter()
             .map(|hit| {
@@ -398,7 +400,7 @@ impl<'a> Scanner<'a> {
         let Some(path) = path else {
             return Place::RepoMap { line: hit.line };
         };
-        let file = self.cache.file(self.root, &path);
+        let file = self.codebase.sources.file(self.codebase.root, &path);
         match file
             .text()
             .and_then(|src| Locator::new(src).line_of(map, hit))

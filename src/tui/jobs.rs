@@ -33,23 +33,26 @@ use super::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 
 /// Run one job: its inputs as a request to the engine (`core::engine`),
 /// the result as the event `update` takes.
-pub fn run(job: Job, root: &Path, cache: &Sources) -> Event {
+pub fn run(job: Job, root: &Path, sources: &Sources) -> Event {
     // Each job's options come with it, from the settings as the app had
-    // them when it asked; `w` brings the settings its output file needs.
-    let workspace = Workspace::shared(root, Settings::default(), cache);
+    // them when it asked. The jobs whose workspace reads the settings
+    // bring the project's own: `w` (its output file) and discovery (the
+    // walk patterns its consent gate asks with); the others' requests carry
+    // everything they use.
+    let workspace = Workspace::shared(root, Settings::default(), sources);
     match job {
         Job::Compose(job) => compose(workspace, job),
         Job::Count(job) => {
             Event::Counted(workspace.block_tokens(&job.files, &job.opts, job.tokenizer))
         }
         Job::Symbols(path) => Event::Symbols(SymbolsView {
-            tree: cache.symbols(root, &path),
+            tree: sources.symbols(root, &path),
             path,
         }),
-        Job::Raw(path) => raw(root, cache, path),
+        Job::Raw(path) => raw(root, sources, path),
         Job::Yank(job) => yank(workspace, job),
         Job::YankFile(job) => yank_file(&workspace, job),
-        Job::Discover(job) => discover(workspace, job),
+        Job::Discover(job) => discover(root, sources, job),
         job @ Job::Changed(_) => run_apart(job, root),
         Job::PresetTotals(job) => preset_totals(workspace, job),
         Job::ClearCache => Event::CacheCleared(
@@ -58,7 +61,7 @@ pub fn run(job: Job, root: &Path, cache: &Sources) -> Event {
                 .map_err(|e| format!("cannot clear the cache: {e}")),
         ),
         Job::Block(job) => Event::Block(Arc::new(block(&workspace, job))),
-        Job::WriteOutput(job) => write_output(root, cache, job),
+        Job::WriteOutput(job) => write_output(root, sources, job),
     }
 }
 
@@ -145,7 +148,7 @@ fn yank_file(workspace: &Workspace<'_>, job: FileJob) -> Event {
 /// (the same engine call): likely secrets refuse it; inside the root
 /// unless trusted settings say otherwise; a number taken by another
 /// process is skipped.
-fn write_output(root: &Path, cache: &Sources, job: WriteJob) -> Event {
+fn write_output(root: &Path, sources: &Sources, job: WriteJob) -> Event {
     let WriteJob {
         preset,
         opts,
@@ -161,7 +164,7 @@ fn write_output(root: &Path, cache: &Sources, job: WriteJob) -> Event {
         ..BuildRequest::new(preset, &settings)
     };
     // Saved in the CLI's memory-saving order, the sources let go.
-    let mut workspace = Workspace::shared(root, *settings, cache)
+    let mut workspace = Workspace::shared(root, *settings, sources)
         .with_walk(walked)
         .releasing();
     Event::Wrote(match workspace.build(req) {
@@ -183,17 +186,19 @@ fn write_output(root: &Path, cache: &Sources, job: WriteJob) -> Event {
 }
 
 /// `d`: the pack around the targets, and its text laid out for the
-/// preview.
-fn discover(workspace: Workspace<'_>, job: DiscoverJob) -> Event {
+/// preview. Its workspace has the project's settings, so the consent gate
+/// walks with the project's patterns, as `build --pack` does.
+fn discover(root: &Path, sources: &Sources, job: DiscoverJob) -> Event {
     let DiscoverJob {
         generation,
         preset,
         targets,
         opts,
         consent,
+        settings,
         walked,
     } = job;
-    let workspace = workspace.with_walk(walked);
+    let workspace = Workspace::shared(root, *settings, sources).with_walk(walked);
     let packed = workspace.discover(&preset, &targets, &opts, &consent);
     let composed = summarize(
         &workspace,
@@ -210,8 +215,8 @@ fn discover(workspace: Workspace<'_>, job: DiscoverJob) -> Event {
 }
 
 /// A file's raw text, for slicing.
-fn raw(root: &Path, cache: &Sources, path: String) -> Event {
-    let file = cache.file(root, &path);
+fn raw(root: &Path, sources: &Sources, path: String) -> Event {
+    let file = sources.file(root, &path);
     match file.text() {
         Some(t) => Event::RawText {
             path,
@@ -287,13 +292,13 @@ fn summarize(
     format: Format,
     tokenizer: TokenizerKind,
 ) -> Composed {
-    let (root, cache) = (workspace.root(), workspace.sources());
+    let (root, sources) = (workspace.root(), workspace.sources());
     let lines: Vec<String> = c.text.lines().map(str::to_string).collect();
     let mut files = Vec::new();
     let mut finder = SectionFinder::new(&c.text);
     // Counting every file is the long part of a first composition of a
     // huge tree: the gauge shows it (`Event::Progress`).
-    let progress = cache.progress();
+    let progress = sources.progress();
     progress.start("files counted", c.files.len());
     let shown: Vec<&RenderedFile> = c.files.iter().filter(|f| f.aggregate).collect();
     // Each file's block and count, on both cores; then where each block
@@ -302,8 +307,8 @@ fn summarize(
         .par_iter()
         .map(|f| {
             let markdown = compose::markdown_file(f);
-            let tokens = cache.count(tokenizer, &markdown);
-            let summary_cached = f.error.is_none() && cache.summary_cached(root, &f.path);
+            let tokens = sources.count(tokenizer, &markdown);
+            let summary_cached = f.error.is_none() && sources.summary_cached(root, &f.path);
             progress.step();
             (markdown, tokens, summary_cached)
         })
@@ -331,7 +336,7 @@ fn summarize(
     }
     progress.start("", 0);
     let (total_tokens, exact) = if c.text.len() <= engine::EXACT_TOTAL_LIMIT {
-        (cache.count(tokenizer, &c.text), true)
+        (sources.count(tokenizer, &c.text), true)
     } else {
         (files.iter().map(|f| f.tokens).sum(), false)
     };

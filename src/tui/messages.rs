@@ -244,6 +244,8 @@ pub struct DiscoverJob {
     /// What the preset's explicit entries may read (the worker gates
     /// the preset before packing it, as `build` does).
     pub consent: crate::core::trust::entries::EntryConsent,
+    /// The project's settings: the gate asks the walk with its patterns.
+    pub settings: Box<Settings>,
     pub walked: Arc<Vec<String>>,
 }
 

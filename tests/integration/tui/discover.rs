@@ -333,3 +333,35 @@ fn headings(text: &str) -> Vec<String> {
     v.sort();
     v
 }
+
+/// The pack behind `i` gates the preset with the project's own walk
+/// patterns, as `build --pack` does: a target in a folder the project
+/// un-ignores (`dist/`, a built-in ignore) is not held for consent, even
+/// when it appeared after the tree was walked (the consent check then
+/// walks towards it itself, with the project's `unignore`).
+#[test]
+fn discovery_keeps_a_target_the_project_unignores() {
+    let p = project();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nunignore = [\"dist/\"]\n\n[presets.default]\ntargets = [\"dist/gen.py\"]\n",
+    );
+    let mut h = Harness::open(p.root(), None, 110, 16).expect("open");
+    // Written after the walk: the tree does not list it yet.
+    p.write("dist/gen.py", "from pkg.core import App\n");
+    h.keys("i");
+    let proposed: Vec<String> = h
+        .state
+        .discovery
+        .as_ref()
+        .expect("a discovery")
+        .proposed
+        .iter()
+        .map(|(path, _)| path.clone())
+        .collect();
+    assert!(
+        proposed.iter().any(|f| f == "dist/gen.py"),
+        "{proposed:?}\n{}",
+        h.screen()
+    );
+}

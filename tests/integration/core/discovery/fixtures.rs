@@ -8,7 +8,7 @@ use crate::common;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{self, PackOptions, Role};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::tokens;
 use ctxcurate::core::walk;
 
@@ -59,7 +59,10 @@ fn c_project() -> Project {
 fn graph(p: &Project, include_dirs: &[&str]) -> ImportGraph {
     let files = walk::walk_files(p.root());
     let dirs: Vec<String> = include_dirs.iter().map(|s| s.to_string()).collect();
-    ImportGraph::build(p.root(), &files, &dirs, &Sources::new())
+    ImportGraph::build(
+        &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
+        &dirs,
+    )
 }
 
 fn edges(g: &ImportGraph) -> Vec<(String, String, f64)> {
@@ -206,12 +209,10 @@ fn packing_orders_roles_and_reduces_before_dropping() {
     let cache = Sources::new();
 
     let roomy = pack::pack(
-        p.root(),
+        &Codebase::new(p.root(), &cache).with_walk(&files),
         &preset,
         &targets,
         &pack_opts(5000),
-        &cache,
-        &files,
     );
     let got: Vec<(&str, Role, Option<ViewMode>)> = roomy
         .items
@@ -249,12 +250,10 @@ fn packing_orders_roles_and_reduces_before_dropping() {
     // Tight: everything must still fit, by reducing first.
     for budget in [0, 20, 60, 90, 120, 160, 200, 300] {
         let packed = pack::pack(
-            p.root(),
+            &Codebase::new(p.root(), &cache).with_walk(&files),
             &preset,
             &targets,
             &pack_opts(budget),
-            &cache,
-            &files,
         );
         let exact = tokens::count(TokenizerKind::O200k, &packed.text);
         assert!(
@@ -276,7 +275,12 @@ fn packing_orders_roles_and_reduces_before_dropping() {
     }
     // Too small for core.py in full or as a skeleton (no shorter for so
     // small a file), enough for its outline (and the directory tree).
-    let tight = pack::pack(p.root(), &preset, &targets, &pack_opts(85), &cache, &files);
+    let tight = pack::pack(
+        &Codebase::new(p.root(), &cache).with_walk(&files),
+        &preset,
+        &targets,
+        &pack_opts(85),
+    );
     let core = &tight.items[1];
     assert_eq!(
         (core.path.as_str(), core.mode),
@@ -295,12 +299,10 @@ fn xml_packing_stays_in_budget() {
     opts.format = Format::Xml;
     opts.include_dirs = vec!["include".to_string()];
     let packed = pack::pack(
-        p.root(),
+        &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
         &Preset::default(),
         &["src/main.c".to_string()],
         &opts,
-        &Sources::new(),
-        &files,
     );
     assert!(
         packed
@@ -324,12 +326,10 @@ fn discovered_files_the_preset_lists_keep_their_own_view() {
     models.view_mode = ViewMode::Summary;
     preset.files.push(models);
     let packed = pack::pack(
-        p.root(),
+        &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
         &preset,
         &["app.py".to_string()],
         &pack_opts(5000),
-        &Sources::new(),
-        &files,
     );
     let item = packed
         .items
@@ -367,12 +367,10 @@ fn packing_tries_every_candidate_and_lists_what_it_dropped() {
     let mut opts = pack_opts(400);
     opts.map_budget = 0;
     let packed = pack::pack(
-        p.root(),
+        &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
         &Preset::default(),
         &targets,
         &opts,
-        &Sources::new(),
-        &files,
     );
     assert!(packed.stats.tokens <= 400, "{}", packed.stats.tokens);
     let included: Vec<(&str, Option<ViewMode>)> = packed
@@ -418,12 +416,10 @@ fn a_target_that_does_not_fit_is_reported_with_its_cheapest_size() {
     let cache = Sources::new();
     let targets = vec!["app.py".to_string()];
     let packed = pack::pack(
-        p.root(),
+        &Codebase::new(p.root(), &cache).with_walk(&files),
         &Preset::default(),
         &targets,
         &pack_opts(5),
-        &cache,
-        &files,
     );
     assert_eq!(packed.missing_targets.len(), 1, "{:?}", packed.items);
     let missing = &packed.missing_targets[0];
@@ -433,22 +429,18 @@ fn a_target_that_does_not_fit_is_reported_with_its_cheapest_size() {
     let size = missing.tokens.expect("tried");
     assert!(size > 5, "{size}");
     let fits = pack::pack(
-        p.root(),
+        &Codebase::new(p.root(), &cache).with_walk(&files),
         &Preset::default(),
         &targets,
         &pack_opts(size),
-        &cache,
-        &files,
     );
     assert!(fits.missing_targets.is_empty(), "{:?}", fits.items);
     assert_eq!(fits.items[0].mode, Some(ViewMode::Outline));
     let short = pack::pack(
-        p.root(),
+        &Codebase::new(p.root(), &cache).with_walk(&files),
         &Preset::default(),
         &targets,
         &pack_opts(size - 1),
-        &cache,
-        &files,
     );
     assert_eq!(short.missing_targets.len(), 1);
 }

@@ -15,14 +15,14 @@ use ctxcurate::core::compose::Sections;
 use ctxcurate::core::discovery::graph::{ImportGraph, UnresolvedImport};
 use ctxcurate::core::discovery::pack::{self, PackOptions, Role};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::walk::{self, ReadPolicy};
 
 use common::{Project, machine, stderr};
 
 fn graph_at(root: &Path) -> ImportGraph {
     let files = walk::walk_files(root);
-    ImportGraph::build(root, &files, &[], &Sources::new())
+    ImportGraph::build(&Codebase::new(root, &Sources::new()).with_walk(&files), &[])
 }
 
 fn imports_of(g: &ImportGraph, path: &str) -> Vec<String> {
@@ -101,12 +101,10 @@ fn a_package_opened_at_its_own_folder_resolves_its_absolute_imports() {
         sections: Sections::default(),
     };
     let packed = pack::pack(
-        &root,
+        &Codebase::new(&root, &Sources::new()).with_walk(&files),
         &Preset::default(),
         &["ops/prepare.py".to_string()],
         &opts,
-        &Sources::new(),
-        &files,
     );
     let roles: Vec<(&str, Role)> = packed
         .items
@@ -259,7 +257,7 @@ fn pip_opened_at_its_package_folder() {
     };
     let files = walk::walk_files(&dir);
     let cache = Sources::new();
-    let g = ImportGraph::build(&dir, &files, &[], &cache);
+    let g = ImportGraph::build(&Codebase::new(&dir, &cache).with_walk(&files), &[]);
     let prepare = "_internal/operations/prepare.py";
     let imports = imports_of(&g, prepare);
     for expected in [
@@ -292,12 +290,10 @@ fn pip_opened_at_its_package_folder() {
         sections: Sections::default(),
     };
     let packed = pack::pack(
-        &dir,
+        &Codebase::new(&dir, &cache).with_walk(&files),
         &Preset::default(),
         &[prepare.to_string()],
         &opts,
-        &cache,
-        &files,
     );
     let s = &packed.stats;
     eprintln!(

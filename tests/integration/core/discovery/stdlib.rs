@@ -8,7 +8,7 @@ use crate::common::machine;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{self, PackOptions};
 use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::{discovery::repo_map, tokens, walk};
 
 /// A small deterministic generator (xorshift64*), so a failure names its
@@ -46,7 +46,7 @@ fn budgets_are_never_exceeded_and_well_used() {
         .collect();
     // No disk cache: never write into the standard library.
     let cache = Sources::new();
-    let graph = ImportGraph::build(&root, &files, &[], &cache);
+    let graph = ImportGraph::build(&Codebase::new(&root, &cache).with_walk(&files), &[]);
     assert!(graph.len() > 1500, "{} modules", graph.len());
     let modules: Vec<String> = files
         .iter()
@@ -66,12 +66,11 @@ fn budgets_are_never_exceeded_and_well_used() {
 
         let ranked = graph.rank(&targets);
         let map = repo_map::build(
-            &root,
+            &Codebase::new(&root, &cache),
             &ranked,
             &Default::default(),
             budget,
             tokenizer,
-            &cache,
         );
         let exact = tokens::count(tokenizer, &map.text);
         assert_eq!(exact, map.tokens, "{ctx}");
@@ -98,7 +97,13 @@ fn budgets_are_never_exceeded_and_well_used() {
                 read: Default::default(),
                 sections: ctxcurate::core::compose::Sections::default(),
             };
-            let packed = pack::pack_with(&root, &preset, &targets, &opts, &cache, &files, &graph);
+            let packed = pack::pack_with(
+                &Codebase::new(&root, &cache).with_walk(&files),
+                &preset,
+                &targets,
+                &opts,
+                &graph,
+            );
             let exact = tokens::count(tokenizer, &packed.text);
             assert_eq!(exact, packed.stats.tokens, "{ctx}");
             assert!(exact <= budget, "pack over budget: {exact} ({ctx})");

@@ -19,7 +19,7 @@ use std::time::Instant;
 use ctxcurate::core::compose::{self, ComposeOptions, Composition};
 use ctxcurate::core::model::{FileItem, Preset, Settings, ViewMode};
 use ctxcurate::core::secrets::{Finding, Place, Scanner};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 
 /// `root` composed with `**` in `mode` (minus `exclude`), and its findings.
 fn scan_tree(root: &Path, exclude: &[&str], mode: ViewMode) -> (Composition, Vec<Finding>) {
@@ -32,9 +32,10 @@ fn scan_tree(root: &Path, exclude: &[&str], mode: ViewMode) -> (Composition, Vec
     };
     let opts = ComposeOptions::from_settings(&Settings::default());
     let cache = Sources::new();
-    let c = compose::compose_with(root, &preset, &opts, &cache, None);
+    let c = compose::compose_with(&Codebase::new(root, &cache), &preset, &opts);
     let started = Instant::now();
-    let findings = Scanner::new(root, &cache).composition(&c, &preset, opts.max_messages);
+    let findings =
+        Scanner::new(&Codebase::new(root, &cache)).composition(&c, &preset, opts.max_messages);
     let bytes: usize = c.files.iter().map(|f| f.text.len()).sum();
     eprintln!(
         "{} findings in {} files ({} MB, {mode} view) of {}: scanned in {:?} ({} build)",
@@ -91,8 +92,9 @@ fn no_findings_on_the_python_stdlib() {
             ..ComposeOptions::from_settings(&Settings::default())
         };
         let cache = Sources::new();
-        let c = compose::compose_with(&root, &named, &opts, &cache, None);
-        let found = Scanner::new(&root, &cache).composition(&c, &named, opts.max_messages);
+        let c = compose::compose_with(&Codebase::new(&root, &cache), &named, &opts);
+        let found =
+            Scanner::new(&Codebase::new(&root, &cache)).composition(&c, &named, opts.max_messages);
         eprintln!(
             "{} private keys found in {} .pem files",
             found.len(),

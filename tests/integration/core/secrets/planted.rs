@@ -12,7 +12,7 @@ use common::{Project, stderr, stdout};
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{DiscussionEntry, FileItem, Preset, Settings, ViewMode};
 use ctxcurate::core::secrets::{self, Finding, Place, Scanner};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 
 const GH_TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -88,8 +88,9 @@ fn scan(root: &Path, preset: &Preset) -> (compose::Composition, Vec<Finding>) {
         ..ComposeOptions::from_settings(&Settings::default())
     };
     let cache = Sources::new();
-    let c = compose::compose_with(root, preset, &opts, &cache, None);
-    let findings = Scanner::new(root, &cache).composition(&c, preset, opts.max_messages);
+    let c = compose::compose_with(&Codebase::new(root, &cache), preset, &opts);
+    let findings =
+        Scanner::new(&Codebase::new(root, &cache)).composition(&c, preset, opts.max_messages);
     (c, findings)
 }
 
@@ -309,9 +310,10 @@ fn xml_output_gives_the_same_findings() {
     let mut opts = ComposeOptions::from_settings(&Settings::default());
     opts.format = ctxcurate::core::model::Format::Xml;
     let cache = Sources::new();
-    let c = compose::compose_with(p.root(), &preset, &opts, &cache, None);
+    let c = compose::compose_with(&Codebase::new(p.root(), &cache), &preset, &opts);
     assert!(c.text.starts_with("<documents>"), "{}", c.text);
-    let xml = Scanner::new(p.root(), &cache).composition(&c, &preset, opts.max_messages);
+    let xml =
+        Scanner::new(&Codebase::new(p.root(), &cache)).composition(&c, &preset, opts.max_messages);
     assert_eq!(xml, markdown);
     assert_eq!(markdown.len(), 6);
 }
