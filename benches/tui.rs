@@ -22,10 +22,10 @@ use std::time::Instant;
 
 use ctxcurate::core::project::Project;
 use ctxcurate::core::walk;
-use ctxcurate::tui::harness::Harness;
-use ctxcurate::tui::keymap::Keymap;
+use ctxcurate::tui::input::keymap::Keymap;
 use ctxcurate::tui::messages::{Effect, Job};
 use ctxcurate::tui::render::{self, ViewState};
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::State;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -157,7 +157,7 @@ fn gauge_100k_bench() {
         let _f = h.state.project.file.clone();
         let clones = thread_cpu_ms() - t;
         let t = thread_cpu_ms();
-        let _e = ctxcurate::tui::commit::recompose(&mut h.state);
+        let _e = ctxcurate::tui::undo::recompose(&mut h.state);
         let recompose = thread_cpu_ms() - t;
         let t = thread_cpu_ms();
         let mut preset = h.state.preset();

@@ -315,7 +315,7 @@ fn a_real_untidy_tree_composes_only_its_text() {
 #[test]
 fn the_tui_gauge_counts_a_binary_as_nothing() {
     let p = Project::fixture();
-    let mut h = ctxcurate::tui::harness::Harness::open(p.root(), None, 120, 24).expect("open");
+    let mut h = ctxcurate::tui::run::harness::Harness::open(p.root(), None, 120, 24).expect("open");
     h.goto("src/app.py");
     h.key("space");
     let before = h.state.gauge.used;

@@ -9,7 +9,7 @@ mod corpus;
 
 use common::Project;
 use ctxcurate::core::model::ViewMode;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::symbols::flat_symbols;
 
 /// Hand-written, with a comment and a glob in skeleton mode with a mask:

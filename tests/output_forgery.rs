@@ -11,7 +11,7 @@ mod common;
 use common::Project;
 use ctxcurate::core::compose::{self, ComposeOptions, RenderedFile};
 use ctxcurate::core::model::{DiscussionEntry, Format, Preset, Settings, ViewMode};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 use proptest::prelude::*;
 
 fn file(path: &str, text: &str) -> RenderedFile {

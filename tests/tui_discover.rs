@@ -7,7 +7,7 @@ mod common;
 
 use common::Project;
 use ctxcurate::core::model::{ProjectFile, ViewMode};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 fn project() -> Project {
     let p = Project::empty();

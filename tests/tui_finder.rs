@@ -9,8 +9,8 @@ mod common;
 use std::path::Path;
 
 use common::Project;
-use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::Event;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::{Overlay, Pane};
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {

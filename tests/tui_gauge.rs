@@ -3,8 +3,8 @@
 //! a sum made anew: random keypresses through the real keymap, with the
 //! worker's answers applied in full, counts only, or not at all.
 
-use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::{Effect, Job};
+use ctxcurate::tui::run::harness::Harness;
 
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -7,7 +7,7 @@ mod common;
 use common::Project;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{MaskState, ProjectFile, TokenizerKind, ViewMode};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {
     Harness::open(p.root(), None, w, h).expect("open the TUI")
@@ -291,7 +291,7 @@ fn help_overlay_lists_every_action() {
         seen.push_str(&next);
         screen = next;
     }
-    for info in ctxcurate::tui::action::ACTIONS {
+    for info in ctxcurate::tui::input::action::ACTIONS {
         assert!(seen.contains(info.name), "help lacks {}", info.name);
     }
     h.key("x");
@@ -493,7 +493,7 @@ fn user_keymap_overrides_and_bad_entries_keep_defaults() {
     // The default still works next to the override.
     h.keys("j space");
     assert_eq!(default_files(&p).len(), 2);
-    let (_, problems) = ctxcurate::tui::keymap::Keymap::load(
+    let (_, problems) = ctxcurate::tui::input::keymap::Keymap::load(
         toml::from_str::<toml::Table>(&std::fs::read_to_string(&global).unwrap())
             .unwrap()
             .get("keymap"),

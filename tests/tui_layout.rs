@@ -7,8 +7,8 @@ mod common;
 
 use common::Project;
 use ctxcurate::core::model::{ProjectFile, ViewMode};
-use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::{Event, MouseKind};
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::{Overlay, Pane};
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {
@@ -92,7 +92,7 @@ fn the_tokens_overlay_lists_files_largest_first_with_the_stats_numbers() {
         );
     }
     // The total is the gauge's.
-    let total = ctxcurate::tui::format::thousands(h.state.gauge.used);
+    let total = ctxcurate::tui::draw::format::thousands(h.state.gauge.used);
     assert!(screen.contains(&format!("{total}  ")), "{screen}");
     assert!(screen.contains("≈ before the gauge's count"), "{screen}");
 }
@@ -183,7 +183,7 @@ fn the_picker_shows_each_presets_token_total() {
     let screen = h.screen();
     insta::assert_snapshot!("picker_totals", screen);
     for (name, n) in [("default", 1), ("tiny", 2)] {
-        let total = ctxcurate::tui::format::compact(stats_total(&p, name));
+        let total = ctxcurate::tui::draw::format::compact(stats_total(&p, name));
         let line = screen
             .lines()
             .find(|l| l.contains(&format!(" {name}")) && l.contains(&format!("{n} ")))

@@ -9,7 +9,7 @@ mod common;
 use common::Project;
 use ctxcurate::core::model::{ProjectFile, ViewMode};
 use ctxcurate::core::syntax::{self, Lang};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::symbols::flat_symbols;
 use ratatui::style::Color;
 
@@ -30,9 +30,7 @@ fn status(h: &Harness) -> String {
 
 /// The lines the preview shows now.
 fn shown_lines(h: &Harness) -> Vec<String> {
-    ctxcurate::tui::preview_view::shown(&h.state)
-        .lines()
-        .to_vec()
+    ctxcurate::tui::preview::shown(&h.state).lines().to_vec()
 }
 
 /// Move the symbols cursor (the pane focused) onto `symbol` with `j`.

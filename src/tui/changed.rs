@@ -12,11 +12,11 @@ use crate::core::git::ChangedInProject;
 use crate::text::sanitize::display_line;
 use crate::text::words::plural;
 
-use super::action::Action;
-use super::commit::edit;
-use super::messages::{Effect, Job};
-use super::model::ChangedMarks;
-use super::state::{Level, State};
+use crate::tui::input::action::Action;
+use crate::tui::messages::{Effect, Job};
+use crate::tui::state::model::ChangedMarks;
+use crate::tui::state::{Level, State};
+use crate::tui::undo::edit;
 
 /// Mark the changed files in the tree, or unmark them when they are shown.
 pub fn toggle_marks(state: &mut State) -> Vec<Effect> {

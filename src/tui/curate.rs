@@ -1,15 +1,15 @@
 //! Curation edits on the active preset, called from `update`: include and
 //! exclude, view modes, flags, masks, slices and batch operations. Each
 //! edit is one call of `core::curation` and one undoable step
-//! (`commit::edit`).
+//! (`undo::edit`).
 
 use crate::core::anchor;
 use crate::core::curation;
 use crate::core::model::{FileItem, MaskState, ViewMode};
 
-use super::commit::edit;
-use super::messages::Effect;
-use super::state::{Level, State};
+use crate::tui::messages::Effect;
+use crate::tui::state::{Level, State};
+use crate::tui::undo::edit;
 
 /// Space on a file or folder.
 pub fn toggle_include(state: &mut State) -> Vec<Effect> {

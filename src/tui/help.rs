@@ -7,8 +7,8 @@
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::action::ACTIONS;
-use super::keymap::Keymap;
+use crate::tui::input::action::ACTIONS;
+use crate::tui::input::keymap::Keymap;
 
 /// What the gauge's `≈` means (the help and the tokens overlay say it).
 pub const APPROX_NOTE: &str = "≈ before the gauge's count: an estimate, the files' \

@@ -2,11 +2,11 @@
 //! file under it and the preview scrolled to it; the raw-text view and
 //! marking a slice in it. Called from `update`.
 
-use super::action::Action;
-use super::look;
-use super::messages::{Effect, Job};
-use super::preview_view::shown;
-use super::state::{Level, Overlay, Pane, Prompt, State};
+use crate::tui::input::action::Action;
+use crate::tui::messages::{Effect, Job};
+use crate::tui::preview::follow;
+use crate::tui::preview::shown;
+use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
 
 /// Movement in the focused pane.
 pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
@@ -15,7 +15,7 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
         Pane::Symbols => {
             let len = state.symbol_count();
             state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
-            look::follow_symbol(state, true);
+            follow::follow_symbol(state, true);
             Vec::new()
         }
         Pane::Preview => {
@@ -76,7 +76,7 @@ fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
 /// the preview to it.
 pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
     sync_preview(state);
-    let mut effects = look::follow_tree(state);
+    let mut effects = follow::follow_tree(state);
     let Some(path) = state.current_file().map(str::to_string) else {
         state.symbols = None;
         return effects;

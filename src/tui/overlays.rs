@@ -1,18 +1,20 @@
 //! Keys while an overlay is open: the help, the preset picker and text
 //! prompts (filter, preset names, slice tags). Called from `update`.
 
-use super::action::Action;
-use super::commit;
-use super::curate;
-use super::help_text::help_max_scroll;
-use super::look;
-use super::messages::Effect;
-use super::model::PendingCopy;
-use super::navigate::{follow_cursor, moved};
-use super::state::{Level, Overlay, Prompt, State};
-use super::token_keys;
+pub mod render;
+
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
+use crate::tui::curate;
+use crate::tui::help::help_max_scroll;
+use crate::tui::input::action::Action;
+use crate::tui::messages::Effect;
+use crate::tui::navigate::{follow_cursor, moved};
+use crate::tui::preview::follow;
+use crate::tui::state::model::PendingCopy;
+use crate::tui::state::{Level, Overlay, Prompt, State};
+use crate::tui::tokens;
+use crate::tui::undo;
 
 /// How long after the question before copying likely secrets opens a
 /// confirm is ignored. Keys typed ahead while the copy was being composed,
@@ -45,8 +47,8 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             Vec::new()
         }
         Overlay::Picker { cursor } => on_picker(state, cursor, action),
-        Overlay::Finder => super::finder_overlay::on_action(state, action),
-        Overlay::Tokens { path } => token_keys::on_tokens(state, path, action),
+        Overlay::Finder => crate::tui::finder::keys::on_action(state, action),
+        Overlay::Tokens { path } => tokens::keys::on_tokens(state, path, action),
         Overlay::ConfirmCopy(pending) => match action {
             Action::Confirm if state.clock.since(pending.opened) < CONFIRM_PAUSE => {
                 // Too soon to have read the findings: a key typed ahead
@@ -124,7 +126,7 @@ pub fn apply_preset(state: &mut State, name: &str) -> Vec<Effect> {
                 .iter()
                 .position(|(n, _)| n == name)
                 .map_or(String::new(), |i| format!(" ({})", i + 1));
-            commit::commit(
+            undo::commit(
                 state,
                 before,
                 format!("preset: {}{position} · u goes back", display_line(name, 60)),
@@ -230,7 +232,7 @@ fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
                     state.overlay = Some(Overlay::Picker {
                         cursor: cursor.min(len.saturating_sub(2)),
                     });
-                    commit::commit(state, before, format!("deleted preset {name} (u undoes)"))
+                    undo::commit(state, before, format!("deleted preset {name} (u undoes)"))
                 }
                 Err(e) => {
                     state.say(Level::Error, e.to_string());
@@ -299,11 +301,11 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             return curate::add_slice(state, path, start, end, buffer);
         }
         Prompt::GotoLine => {
-            look::goto_line(state, &buffer);
+            follow::goto_line(state, &buffer);
             return Vec::new();
         }
         Prompt::Search => {
-            look::search(state, &buffer);
+            follow::search(state, &buffer);
             return Vec::new();
         }
         Prompt::NewPreset => state
@@ -316,7 +318,7 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             .map(|()| format!("renamed {old} to {name}")),
     };
     match result {
-        Ok(message) => commit::commit(state, before, message),
+        Ok(message) => undo::commit(state, before, message),
         Err(e) => {
             // Keep what was typed so it can be corrected.
             state.overlay = Some(reopen);

@@ -5,13 +5,16 @@
 //! worker rendered), a folder shows how much of it is included, `r` shows
 //! the raw text. The `:`, `/`, `n`, `N` keys and the symbols cursor act on
 //! the lines of [`shown`]. Pure functions of the state: rendering and the
-//! handlers (`look`) both use them.
+//! handlers (`preview::follow`) both use them.
+
+pub mod follow;
+pub mod render;
 
 use crate::core::model::{Format, ViewMode};
 use crate::core::syntax::Symbol;
 
-use super::model::{Composed, FileBlock};
-use super::state::State;
+use crate::tui::state::State;
+use crate::tui::state::model::{Composed, FileBlock};
 
 /// What the preview pane shows.
 #[derive(Debug, Clone, Copy, PartialEq)]

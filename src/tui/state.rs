@@ -3,6 +3,9 @@
 //! undo history. `update` is the only code that changes it; rendering
 //! only reads it.
 
+pub mod clock;
+pub mod model;
+
 use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
@@ -14,14 +17,14 @@ use crate::core::project::Project;
 use crate::core::sources::render_key;
 use crate::core::walk::{self, ResolvedItem};
 
-use super::clock::Clock;
-use super::finder::Finder;
-use super::keymap::{Context, Keymap};
-use super::model::{
+use crate::tui::finder::Finder;
+use crate::tui::input::keymap::{Context, Keymap};
+use crate::tui::state::clock::Clock;
+use crate::tui::state::model::{
     ChangedMarks, Composed, ComposedFile, Discovery, FileBlock, PendingCopy, PreviewSearch,
     SymbolsView,
 };
-use super::tree::{FileTree, Row};
+use crate::tui::tree::{FileTree, Row};
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,7 +131,7 @@ pub struct PreviewState {
     pub raw_cursor: usize,
     pub slice_anchor: Option<usize>,
     /// The blocks files outside the composition would add, by path (see
-    /// `preview_view::block_of`; dropped when the preset changes).
+    /// `preview::block_of`; dropped when the preset changes).
     pub blocks: HashMap<String, Arc<FileBlock>>,
     /// Lines of the view shown in the symbol highlight (inclusive).
     pub highlight: Option<(usize, usize)>,
@@ -220,7 +223,7 @@ pub struct State {
     pub zoom: bool,
     /// Terminal width and height (where a mouse click lands).
     pub size: (u16, u16),
-    /// Preset totals for the picker, by [`super::token_view::preset_key`]:
+    /// Preset totals for the picker, by [`crate::tui::tokens::preset_key`]:
     /// tokens, and whether that is an exact count of the whole text.
     pub preset_totals: HashMap<u64, (usize, bool)>,
     /// A preset-totals job is running (not asked again until it is back).
@@ -572,7 +575,7 @@ impl State {
         self.symbols
             .as_ref()
             .and_then(|s| s.tree.as_ref())
-            .map_or(0, |t| super::symbols::flat_symbols(t).len())
+            .map_or(0, |t| crate::tui::symbols::flat_symbols(t).len())
     }
 
     /// The row under the tree cursor.

@@ -5,13 +5,16 @@
 //! so the overlay and the gauge always agree. Plain functions of the state,
 //! read by rendering and by the overlay's keys alike.
 
+pub mod keys;
+pub mod render;
+
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 use crate::core::model::{Preset, Settings};
 use crate::core::token_map::{TokenMap, TokenRow};
 
-use super::state::State;
+use crate::tui::state::State;
 
 /// The included files by tokens, largest first, against the budget; the
 /// total is the gauge's.

@@ -5,8 +5,8 @@
 
 use crate::core::model::{Preset, ProjectFile};
 
-use super::messages::{Effect, Job};
-use super::state::{HISTORY_LIMIT, Level, State};
+use crate::tui::messages::{Effect, Job};
+use crate::tui::state::{HISTORY_LIMIT, Level, State};
 
 /// At most this many uncounted files are counted ahead of a compose.
 const COUNT_AHEAD: usize = 256;

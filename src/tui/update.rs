@@ -6,26 +6,25 @@ use crate::core::model::{MaskState, ViewMode};
 use crate::core::walk;
 use crate::text::sanitize::display_line;
 
-use super::action::Action;
-use super::changed;
-use super::commit::{self, recompose};
-use super::curate::{self, Batch};
-use super::discover;
-use super::discuss;
-use super::finder_overlay;
-use super::format::thousands;
-use super::look;
-use super::messages::{Effect, Event, Job};
-use super::model::PendingCopy;
-use super::mouse;
-pub use super::navigate::follow_cursor;
-use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
-use super::overlays::{self, on_input, on_overlay};
-use super::project_sync::SyncOutcome;
-use super::state::{Level, Overlay, Pane, Prompt, State};
-use super::symbols::flat_symbols;
-use super::token_keys;
-use super::token_view;
+use crate::tui::changed;
+use crate::tui::curate::{self, Batch};
+use crate::tui::discover;
+use crate::tui::discuss;
+use crate::tui::draw::format::thousands;
+use crate::tui::finder;
+use crate::tui::input::action::Action;
+use crate::tui::input::mouse;
+use crate::tui::messages::{Effect, Event, Job};
+pub use crate::tui::navigate::follow_cursor;
+use crate::tui::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
+use crate::tui::overlays::{self, on_input, on_overlay};
+use crate::tui::preview::follow;
+use crate::tui::run::project_sync::SyncOutcome;
+use crate::tui::state::model::PendingCopy;
+use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
+use crate::tui::symbols::flat_symbols;
+use crate::tui::tokens;
+use crate::tui::undo::{self, recompose};
 
 /// Apply one event.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
@@ -34,9 +33,9 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
             if state.finder.is_some() =>
         {
-            finder_overlay::on_input(state, ev)
+            finder::keys::on_input(state, ev)
         }
-        Event::FinderResults => finder_overlay::on_results(state),
+        Event::FinderResults => finder::keys::on_results(state),
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
         Event::InputClear => {
@@ -54,7 +53,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             // Only the tree grows while the walk streams in; globs are
             // resolved against the whole list once it is done (or at the
             // next edit), so a huge walk never stalls a keystroke.
-            finder_overlay::add_walked(state, &batch);
+            finder::keys::add_walked(state, &batch);
             state.add_walked(batch);
             state.refresh_rows();
             Vec::new()
@@ -77,7 +76,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                 sync_preview(state);
             }
             state.refresh_gauge();
-            look::after_compose(state)
+            follow::after_compose(state)
         }
         Event::Counted(counts) => {
             for (path, key, n) in counts {
@@ -219,7 +218,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         } => discover::on_discovered(state, generation, *packed, *composed),
         Event::Changed { include, result } => changed::on_changed(state, include, result),
         Event::Block(block) => {
-            look::on_block(state, block);
+            follow::on_block(state, block);
             Vec::new()
         }
         Event::Edited {
@@ -268,7 +267,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::TokenMap => {
-            let path = token_view::path_at(state, 0);
+            let path = tokens::path_at(state, 0);
             state.overlay = Some(Overlay::Tokens { path });
             Vec::new()
         }
@@ -347,7 +346,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
                 .position(|(n, _)| *n == active)
                 .unwrap_or(0);
             state.overlay = Some(Overlay::Picker { cursor });
-            token_keys::ask_preset_totals(state)
+            tokens::keys::ask_preset_totals(state)
         }
         Action::Undo | Action::Redo => undo_redo(state, action == Action::Undo),
         Action::Filter => {
@@ -358,7 +357,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             });
             Vec::new()
         }
-        Action::Finder => finder_overlay::open(state),
+        Action::Finder => finder::keys::open(state),
         Action::Refresh => {
             state.begin_walk();
             state.say(Level::Info, "scanning the project again…");
@@ -404,13 +403,13 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
-        Action::PreviewGotoLine => look::goto_line_prompt(state),
-        Action::PreviewSearch => look::search_prompt(state),
+        Action::PreviewGotoLine => follow::goto_line_prompt(state),
+        Action::PreviewSearch => follow::search_prompt(state),
         Action::SearchNext | Action::SearchPrev => {
-            look::search_step(state, action == Action::SearchNext);
+            follow::search_step(state, action == Action::SearchNext);
             Vec::new()
         }
-        Action::SliceSymbol => look::slice_symbol(state),
+        Action::SliceSymbol => follow::slice_symbol(state),
         Action::Preset1
         | Action::Preset2
         | Action::Preset3
@@ -492,7 +491,7 @@ fn scanning_for_globs(state: &State) -> bool {
 fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
     let before = state.project.file.clone();
     let message = f(state);
-    commit::commit(state, before, message)
+    undo::commit(state, before, message)
 }
 
 fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {

@@ -7,7 +7,7 @@
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
-use super::state::Pane;
+use crate::tui::state::Pane;
 
 /// Below this width only the focused pane is shown.
 pub const NARROW_WIDTH: u16 = 80;

@@ -7,17 +7,17 @@
 //! `render::finder`; which key means what is `dispatch::finder_key`.
 //! Called from `update` and `overlays`.
 
-use super::action::Action;
-use super::curate;
-use super::finder::Finder;
-use super::messages::{Effect, Event};
-use super::navigate::follow_cursor;
-use super::state::{Level, Overlay, Pane, State};
 use crate::text::sanitize::display_line;
+use crate::tui::curate;
+use crate::tui::finder::Finder;
+use crate::tui::input::action::Action;
+use crate::tui::messages::{Effect, Event};
+use crate::tui::navigate::follow_cursor;
+use crate::tui::state::{Level, Overlay, Pane, State};
 
 /// `Ctrl-p`: open the finder over the files walked so far (batches still
 /// streaming in are added as they arrive, see [`add_walked`]).
-pub(super) fn open(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open(state: &mut State) -> Vec<Effect> {
     let mut finder = Finder::new(state.walked.iter().cloned(), state.wake.clone());
     finder.tick(0);
     state.finder = Some(finder);
@@ -26,7 +26,7 @@ pub(super) fn open(state: &mut State) -> Vec<Effect> {
 }
 
 /// An action while the finder is open.
-pub(super) fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
+pub(crate) fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
     let half = (state.page / 2).max(1) as isize;
     let delta = match action {
         Action::Up => -1,
@@ -49,7 +49,7 @@ pub(super) fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
 
 /// A typed character, Backspace or Ctrl-u: a new query for the matcher
 /// threads, and whatever results they already have (never waiting).
-pub(super) fn on_input(state: &mut State, event: Event) -> Vec<Effect> {
+pub(crate) fn on_input(state: &mut State, event: Event) -> Vec<Effect> {
     let Some(finder) = state.finder.as_mut() else {
         return Vec::new();
     };
@@ -64,7 +64,7 @@ pub(super) fn on_input(state: &mut State, event: Event) -> Vec<Effect> {
 }
 
 /// The matcher threads have new results (the loop was woken for it).
-pub(super) fn on_results(state: &mut State) -> Vec<Effect> {
+pub(crate) fn on_results(state: &mut State) -> Vec<Effect> {
     if let Some(finder) = state.finder.as_mut() {
         finder.tick(0);
     }
@@ -73,7 +73,7 @@ pub(super) fn on_results(state: &mut State) -> Vec<Effect> {
 
 /// A batch of the walk arrived while the finder is open: it ranks those
 /// files too, so none is missed once the walk is done.
-pub(super) fn add_walked(state: &mut State, batch: &[String]) {
+pub(crate) fn add_walked(state: &mut State, batch: &[String]) {
     if let Some(finder) = state.finder.as_mut() {
         finder.extend(batch.iter().cloned());
     }

@@ -12,8 +12,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::text::sanitize::{display_line, push_visible};
+use crate::tui::draw::format::thousands;
 use crate::tui::finder::{Finder, Hit};
-use crate::tui::format::thousands;
 use crate::tui::state::State;
 
 /// How to use the finder, under the list.
@@ -23,7 +23,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     let Some(finder) = state.finder.as_ref() else {
         return;
     };
-    let rect = super::overlay::centered(
+    let rect = crate::tui::draw::centered(
         area,
         area.width.saturating_sub(4).min(110),
         area.height.saturating_sub(2),
@@ -82,7 +82,7 @@ fn rows(state: &State, finder: &Finder, area: Rect) -> Vec<Line<'static>> {
         };
         return vec![Line::styled(empty, Style::default().fg(Color::DarkGray))];
     }
-    let top = super::scroll_to(finder.selected(), height, finder.matched());
+    let top = crate::tui::draw::scroll_to(finder.selected(), height, finder.matched());
     finder
         .hits(top, height)
         .iter()

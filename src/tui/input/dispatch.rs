@@ -6,10 +6,10 @@ use crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 
-use super::action::Action;
-use super::keymap::Key;
-use super::messages::{Event, MouseKind};
-use super::state::{Overlay, State};
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Key;
+use crate::tui::messages::{Event, MouseKind};
+use crate::tui::state::{Overlay, State};
 
 /// The event a key press means in the current state, if any.
 pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {

@@ -8,10 +8,10 @@ use std::fmt;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::action::Action;
+use crate::tui::input::action::Action;
 
 /// The embedded default bindings.
-pub const DEFAULT_KEYMAP: &str = include_str!("../../config/keymap.toml");
+pub const DEFAULT_KEYMAP: &str = include_str!("../../../config/keymap.toml");
 
 /// Where a key is pressed: a pane or an overlay.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -401,7 +401,7 @@ impl Keymap {
     /// The key table of the README: every action, its keys and its doc.
     pub fn markdown_table(&self) -> String {
         let mut out = String::from("| keys | action | what it does |\n|---|---|---|\n");
-        for info in super::action::ACTIONS {
+        for info in crate::tui::input::action::ACTIONS {
             let keys = self.keys_label(info.action).replace('|', "\\|");
             out.push_str(&format!("| `{keys}` | `{}` | {} |\n", info.name, info.doc));
         }

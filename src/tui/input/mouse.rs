@@ -2,22 +2,22 @@
 //! pointer and picks the row clicked (a tree row, a symbol); the wheel
 //! moves the pane under the pointer, focused or not. While an overlay is
 //! open the wheel moves in it and a click does nothing. The pane under
-//! the pointer comes from `tui::layout`, the function rendering uses.
+//! the pointer comes from `tui::draw::layout`, the function rendering uses.
 
-use super::action::Action;
-use super::layout::pane_at;
-use super::messages::{Effect, MouseKind};
-use super::navigate::{follow_cursor, navigate};
-use super::overlays::on_overlay;
-use super::render::scroll_to;
-use super::state::{Pane, State};
+use crate::tui::draw::layout::pane_at;
+use crate::tui::draw::scroll_to;
+use crate::tui::input::action::Action;
+use crate::tui::messages::{Effect, MouseKind};
+use crate::tui::navigate::{follow_cursor, navigate};
+use crate::tui::overlays::on_overlay;
+use crate::tui::state::{Pane, State};
 
 /// Rows one wheel step moves.
 const WHEEL_ROWS: usize = 3;
 
 /// The mouse did `kind` at (`column`, `row`); `tree_top` is the first
 /// tree row on screen.
-pub(super) fn on_mouse(
+pub(crate) fn on_mouse(
     state: &mut State,
     kind: MouseKind,
     (column, row): (u16, u16),

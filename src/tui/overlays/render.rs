@@ -9,13 +9,14 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
-use crate::tui::action::Action;
-use crate::tui::format::compact;
-use crate::tui::help_text::{help_lines, help_rect_size};
-use crate::tui::keymap::Context;
-use crate::tui::model::PendingCopy;
+use crate::tui::draw::centered;
+use crate::tui::draw::format::compact;
+use crate::tui::help::{help_lines, help_rect_size};
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Context;
+use crate::tui::state::model::PendingCopy;
 use crate::tui::state::{Overlay, Prompt, State};
-use crate::tui::token_view::preset_key;
+use crate::tui::tokens::preset_key;
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     match &state.overlay {
@@ -25,8 +26,10 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
         Some(Overlay::ConfirmCopy(pending)) => confirm_copy(state, frame, area, pending),
         Some(Overlay::ConfirmQuit) => confirm_quit(state, frame, area),
-        Some(Overlay::Finder) => super::finder::draw(state, frame, area),
-        Some(Overlay::Tokens { path }) => super::tokens::draw(state, frame, area, path.as_deref()),
+        Some(Overlay::Finder) => crate::tui::finder::render::draw(state, frame, area),
+        Some(Overlay::Tokens { path }) => {
+            crate::tui::tokens::render::draw(state, frame, area, path.as_deref())
+        }
     }
 }
 
@@ -126,18 +129,6 @@ fn keys_for(state: &State, action: Action) -> String {
     }
 }
 
-/// A centred rectangle of at most `w`×`h`.
-pub(super) fn centered(area: Rect, w: u16, h: u16) -> Rect {
-    let w = w.min(area.width);
-    let h = h.min(area.height);
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
-}
-
 fn help(state: &State, frame: &mut Frame, area: Rect, scroll: usize) {
     let (w, h) = help_rect_size((area.width, area.height));
     let rect = centered(area, w, h);
@@ -182,7 +173,7 @@ fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     if names.is_empty() {
         lines.push(Line::raw("(no presets yet: n saves the current curation)"));
     }
-    let top = super::scroll_to(cursor, list.height as usize, names.len());
+    let top = crate::tui::draw::scroll_to(cursor, list.height as usize, names.len());
     for (i, (name, scope)) in names
         .iter()
         .enumerate()

@@ -3,7 +3,7 @@
 //! render key while the preset stays the same), the lines of the symbol
 //! under the symbols cursor (scrolled to and highlighted), `:` to go to a
 //! line, `/` `n` `N` to search the lines shown, and `c` to slice the
-//! symbol under the cursor. What is shown is `preview_view::shown`; this
+//! symbol under the cursor. What is shown is `preview::shown`; this
 //! module only moves the preview and asks for work. Called from `update`,
 //! `navigate` and `overlays`.
 
@@ -13,11 +13,11 @@ use crate::core::sources::render_key;
 use crate::core::syntax::Symbol;
 use crate::text::sanitize::display_line;
 
-use super::messages::{Effect, Job};
-use super::model::{FileBlock, PreviewSearch};
-use super::preview_view::{Shown, body_range, shown, symbol_lines};
-use super::state::{Level, Overlay, Pane, Prompt, State};
-use super::symbols::flat_symbols;
+use crate::tui::messages::{Effect, Job};
+use crate::tui::preview::{Shown, body_range, shown, symbol_lines};
+use crate::tui::state::model::{FileBlock, PreviewSearch};
+use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
+use crate::tui::symbols::flat_symbols;
 
 /// At most this many rendered blocks are kept (a walk over many files
 /// outside the preset must not hold them all).
@@ -75,7 +75,7 @@ pub fn request_block(state: &mut State) -> Vec<Effect> {
     let Some(path) = state.current_file().map(str::to_string) else {
         return Vec::new();
     };
-    if !super::preview_view::outside(state, &path) {
+    if !crate::tui::preview::outside(state, &path) {
         return Vec::new();
     }
     let item = would_be_item(state, &path);

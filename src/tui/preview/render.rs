@@ -1,5 +1,5 @@
 //! The preview's views besides the composition and the raw text (see
-//! `tui::preview_view`): the block a file outside the composition would
+//! `tui::preview`): the block a file outside the composition would
 //! add under a NOT INCLUDED header, a folder's summary; and the marks
 //! every view of the preview shares: the symbol highlight and the search
 //! matches.
@@ -10,12 +10,12 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 
-use super::pane_block;
 use crate::text::sanitize::display_line;
-use crate::tui::format::compact;
-use crate::tui::model::FileBlock;
-use crate::tui::preview_view::{Shown, shown};
+use crate::tui::draw::format::compact;
+use crate::tui::draw::pane_block;
+use crate::tui::preview::{Shown, shown};
 use crate::tui::state::State;
+use crate::tui::state::model::FileBlock;
 
 /// The background of the symbol under the symbols cursor.
 pub const HIGHLIGHT: Color = Color::Rgb(70, 55, 20);

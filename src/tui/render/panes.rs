@@ -8,13 +8,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use tui_tree_widget::{Tree, TreeItem};
 
-use super::{ViewState, look, pane_block, scroll_to};
+use super::ViewState;
 use crate::core::compose::file_name;
 use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
 use crate::core::trust::entries::lexical_reason;
 use crate::text::sanitize::display_line;
-use crate::tui::format::compact;
+use crate::tui::draw::format::compact;
+use crate::tui::draw::{pane_block, scroll_to};
+use crate::tui::preview;
 use crate::tui::state::{Pane, State};
 use crate::tui::symbols::flat_symbols;
 use crate::tui::tree::Row;
@@ -394,7 +396,7 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
         raw_preview(state, frame, area, focused, inner_h, width);
         return;
     }
-    if look::other_view(state, frame, area, focused) {
+    if preview::render::other_view(state, frame, area, focused) {
         return;
     }
     let Some(c) = &state.composed else {
@@ -414,7 +416,9 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
             state.included_under(&row.path),
             state.files.count_under(&row.path),
         );
-        lines.push(look::folder_line(state, &row.path, included, total, width));
+        lines.push(preview::render::folder_line(
+            state, &row.path, included, total, width,
+        ));
         room = room.saturating_sub(1);
     }
     let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
@@ -435,7 +439,7 @@ pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
                 } else {
                     Style::default()
                 };
-                look::decorate(state, i, text, style)
+                preview::render::decorate(state, i, text, style)
             }),
     );
     let title = format!(
@@ -480,10 +484,10 @@ fn raw_preview(
             let num = Span::styled(format!("{:>num_w$} ", i + 1), Style::default().fg(DIM));
             let text = display_line(l, width.saturating_sub(num_w + 1).min(MAX_LINE)).into_owned();
             let mut spans = vec![num];
-            spans.extend(look::match_spans(state, text, Style::default()));
+            spans.extend(preview::render::match_spans(state, text, Style::default()));
             let mut line = Line::from(spans);
-            if look::highlighted(state, i) {
-                line = line.style(Style::default().bg(look::HIGHLIGHT));
+            if preview::render::highlighted(state, i) {
+                line = line.style(Style::default().bg(preview::render::HIGHLIGHT));
             }
             if sel.is_some_and(|(a, b)| (a..=b).contains(&i)) {
                 line = line.style(Style::default().bg(Color::Rgb(40, 70, 40)));

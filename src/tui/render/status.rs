@@ -8,9 +8,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{LineGauge, Paragraph};
 
 use crate::text::sanitize::display_line;
-use crate::tui::action::Action;
-use crate::tui::format::thousands;
-use crate::tui::keymap::Context;
+use crate::tui::draw::format::thousands;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Context;
 use crate::tui::state::{Level, Pane, State};
 
 /// The gauge's colour for a share of the budget: green, then warning past

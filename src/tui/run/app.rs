@@ -12,24 +12,24 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use crossterm::event::{self as term, Event as TermEvent};
 
-use super::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
-use super::commit::recompose;
-use super::dispatch;
-use super::editor::{self, InputGate};
-use super::effects;
-use super::jobs;
-use super::keymap::Keymap;
-use super::messages::{EditPurpose, Effect, Event, Job};
-use super::project_sync::{DiskSync, SyncOutcome};
-use super::render::{self, ViewState};
-use super::signals;
-use super::state::{Level, State};
-use super::update::{follow_cursor, update};
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
 use crate::core::sources::Sources;
 use crate::core::walk;
 use crate::text::error_chain;
+use crate::tui::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
+use crate::tui::input::dispatch;
+use crate::tui::input::keymap::Keymap;
+use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::render::{self, ViewState};
+use crate::tui::run::editor::{self, InputGate};
+use crate::tui::run::effects;
+use crate::tui::run::jobs;
+use crate::tui::run::project_sync::{DiskSync, SyncOutcome};
+use crate::tui::run::signals;
+use crate::tui::state::{Level, State};
+use crate::tui::undo::recompose;
+use crate::tui::update::{follow_cursor, update};
 
 /// What arrives at the loop.
 enum Msg {

@@ -11,10 +11,10 @@ use std::path::Path;
 
 use crate::core::model::ProjectFile;
 
-use super::messages::{EditPurpose, Effect, Event, Job};
-use super::state::State;
-use super::update::update;
 use crate::core::walk::WalkPatterns;
+use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::state::State;
+use crate::tui::update::update;
 
 /// How effects are carried out. Each method returns the events that are
 /// known at once (none when the result arrives later through the loop).
@@ -49,7 +49,7 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
                 .into_iter()
                 .collect(),
             // A held entry's text is neither copied nor shown (`Y`, `r`).
-            Effect::Job(job) if let Some(why) = super::update::refuse_held(state, &job) => {
+            Effect::Job(job) if let Some(why) = crate::tui::update::refuse_held(state, &job) => {
                 vec![Event::JobFailed(why)]
             }
             Effect::Job(job) => runtime.job(*job).into_iter().collect(),

@@ -10,22 +10,22 @@ use crossterm::event::{KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::app;
-use super::clock::Clock;
-use super::commit::recompose;
-use super::dispatch;
-use super::effects;
-use super::jobs;
-use super::keymap::Key;
-use super::messages::{EditPurpose, Effect, Event, Job};
-use super::project_sync::{DiskSync, SyncOutcome};
-use super::render::{self, ViewState};
-use super::state::State;
-use super::update::{follow_cursor, update};
 use crate::core::model::ProjectFile;
 use crate::core::project::Project;
 use crate::core::sources::Sources;
 use crate::core::walk;
+use crate::tui::input::dispatch;
+use crate::tui::input::keymap::Key;
+use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::render::{self, ViewState};
+use crate::tui::run::app;
+use crate::tui::run::effects;
+use crate::tui::run::jobs;
+use crate::tui::run::project_sync::{DiskSync, SyncOutcome};
+use crate::tui::state::State;
+use crate::tui::state::clock::Clock;
+use crate::tui::undo::recompose;
+use crate::tui::update::{follow_cursor, update};
 
 /// The TUI without a terminal.
 pub struct Harness {

@@ -22,8 +22,8 @@ use crate::core::views;
 use crate::core::walk::ResolvedItem;
 use crate::text::error_chain;
 
-use super::messages::{Event, Job};
-use super::model::{Composed, ComposedFile, FileBlock, SymbolsView};
+use crate::tui::messages::{Event, Job};
+use crate::tui::state::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 
 /// Compositions up to this size are counted exactly as a whole; larger
 /// ones sum their per-file counts (cached) so the gauge stays fast.

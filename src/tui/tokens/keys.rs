@@ -4,16 +4,16 @@
 //! (`curate`), one undoable step, and the overlay stays open on the same
 //! file while the counts follow.
 
-use super::action::Action;
-use super::curate;
-use super::messages::{Effect, Job};
-use super::navigate::{follow_cursor, moved};
-use super::state::{Overlay, Pane, State};
-use super::token_view::{preset_key, token_map};
 use crate::core::model::Preset;
+use crate::tui::curate;
+use crate::tui::input::action::Action;
+use crate::tui::messages::{Effect, Job};
+use crate::tui::navigate::{follow_cursor, moved};
+use crate::tui::state::{Overlay, Pane, State};
+use crate::tui::tokens::{preset_key, token_map};
 
 /// A key while the tokens overlay is open on `path`.
-pub(super) fn on_tokens(state: &mut State, path: Option<String>, action: Action) -> Vec<Effect> {
+pub(crate) fn on_tokens(state: &mut State, path: Option<String>, action: Action) -> Vec<Effect> {
     let map = token_map(state);
     let paths: Vec<String> = map.files.iter().map(|f| f.path.clone()).collect();
     let cursor = path
@@ -77,7 +77,7 @@ pub(super) fn on_tokens(state: &mut State, path: Option<String>, action: Action)
 
 /// Put the tree cursor on `path` (its folders opened; the filter cleared
 /// if it hides it), focus the tree, and let the panes follow.
-pub(super) fn open_in_tree(state: &mut State, path: &str) -> Vec<Effect> {
+pub(crate) fn open_in_tree(state: &mut State, path: &str) -> Vec<Effect> {
     if !state.rows.iter().any(|r| r.path == path) {
         state.filter.clear();
     }
@@ -95,7 +95,7 @@ pub(super) fn open_in_tree(state: &mut State, path: &str) -> Vec<Effect> {
 /// The picker opened: ask the worker for the total of every preset not
 /// counted yet in its current form (one job; the picker shows `…` until
 /// it is back). Not while the walk runs: globs would expand short.
-pub(super) fn ask_preset_totals(state: &mut State) -> Vec<Effect> {
+pub(crate) fn ask_preset_totals(state: &mut State) -> Vec<Effect> {
     if !state.walk_done || state.totals_pending {
         return Vec::new();
     }

@@ -9,14 +9,14 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::overlay::centered;
-use super::scroll_to;
 use crate::core::token_map::{OTHER_LABEL, TokenMap, percent, row_label};
 use crate::text::sanitize::display_line;
-use crate::tui::format::thousands;
-use crate::tui::help_text::{APPROX_NOTE, wrap};
+use crate::tui::draw::centered;
+use crate::tui::draw::format::thousands;
+use crate::tui::draw::scroll_to;
+use crate::tui::help::{APPROX_NOTE, wrap};
 use crate::tui::state::State;
-use crate::tui::token_view::token_map;
+use crate::tui::tokens::token_map;
 
 /// Footer rows under the list: the rest, the total, the keys, the note.
 const FOOTER: usize = 5;
