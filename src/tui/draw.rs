@@ -9,6 +9,9 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::{Block, BorderType, Borders};
 
+/// Text that says less: hints, counts, what is left out.
+pub const DIM: Color = Color::DarkGray;
+
 /// A centred rectangle of at most `w`×`h`.
 pub fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);

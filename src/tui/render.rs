@@ -5,7 +5,6 @@
 //! file-derived text goes through `text::sanitize`, so nothing from a
 //! file reaches the terminal raw.
 
-mod panes;
 mod status;
 
 use ratatui::Frame;
@@ -14,7 +13,8 @@ use tui_tree_widget::TreeState;
 
 use super::draw::layout;
 use super::overlays;
-use super::state::{Pane, State};
+use super::state::{Overlay, Pane, State};
+use super::{finder, help, preview, symbols, tokens, tree};
 
 /// Below this width only the focused pane is shown.
 pub const NARROW_WIDTH: u16 = layout::NARROW_WIDTH;
@@ -35,13 +35,31 @@ pub fn render(state: &State, view: &mut ViewState, frame: &mut Frame) {
     }
     status::gauge(state, frame, gauge);
     status::status_line(state, frame, status);
-    overlays::render::draw(state, frame, area);
+    overlay(state, frame, area);
+}
+
+/// The overlay open, if any, over the panes.
+fn overlay(state: &State, frame: &mut Frame, area: Rect) {
+    match &state.overlay {
+        None => {}
+        Some(Overlay::Help { scroll }) => help::render::draw(state, frame, area, *scroll),
+        Some(Overlay::Picker { cursor }) => overlays::render::picker(state, frame, area, *cursor),
+        Some(Overlay::Input { prompt, buffer }) => {
+            overlays::render::input(frame, area, prompt, buffer)
+        }
+        Some(Overlay::ConfirmCopy(pending)) => {
+            overlays::render::confirm_copy(state, frame, area, pending)
+        }
+        Some(Overlay::ConfirmQuit) => overlays::render::confirm_quit(state, frame, area),
+        Some(Overlay::Finder) => finder::render::draw(state, frame, area),
+        Some(Overlay::Tokens { path }) => tokens::render::draw(state, frame, area, path.as_deref()),
+    }
 }
 
 fn draw_pane(state: &State, view: &mut ViewState, frame: &mut Frame, pane: Pane, area: Rect) {
     match pane {
-        Pane::Tree => panes::tree(state, view, frame, area),
-        Pane::Symbols => panes::symbols(state, frame, area),
-        Pane::Preview => panes::preview(state, frame, area),
+        Pane::Tree => tree::render::draw(state, &mut view.tree, frame, area),
+        Pane::Symbols => symbols::render::draw(state, frame, area),
+        Pane::Preview => preview::render::draw(state, frame, area),
     }
 }

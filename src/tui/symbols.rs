@@ -1,6 +1,8 @@
 //! The symbols pane's list: a file's symbol tree flattened depth-first,
 //! each with its nesting depth, in the order the pane shows them.
 
+pub mod render;
+
 use crate::core::syntax::{Symbol, SymbolTree};
 
 /// Every symbol of `tree`, depth-first, with its depth.

@@ -2,6 +2,8 @@
 //! streams paths in, and flattened into the visible rows of the tree pane
 //! (open folders, name filter). Pure data: no terminal here.
 
+pub mod render;
+
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// One folder of the tree.

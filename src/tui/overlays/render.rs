@@ -1,5 +1,6 @@
-//! Overlays drawn over the panes: the help table (generated from the
-//! action table and the keymap), the preset picker and text prompts.
+//! Overlays drawn over the panes: the preset picker, text prompts and
+//! the confirm questions (copy a text with likely secrets, quit without
+//! the waiting save).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -11,32 +12,16 @@ use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::centered;
 use crate::tui::draw::format::compact;
-use crate::tui::help::{help_lines, help_rect_size};
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Context;
 use crate::tui::state::model::PendingCopy;
-use crate::tui::state::{Overlay, Prompt, State};
+use crate::tui::state::{Prompt, State};
 use crate::tui::tokens::preset_key;
-
-pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
-    match &state.overlay {
-        None => {}
-        Some(Overlay::Help { scroll }) => help(state, frame, area, *scroll),
-        Some(Overlay::Picker { cursor }) => picker(state, frame, area, *cursor),
-        Some(Overlay::Input { prompt, buffer }) => input(frame, area, prompt, buffer),
-        Some(Overlay::ConfirmCopy(pending)) => confirm_copy(state, frame, area, pending),
-        Some(Overlay::ConfirmQuit) => confirm_quit(state, frame, area),
-        Some(Overlay::Finder) => crate::tui::finder::render::draw(state, frame, area),
-        Some(Overlay::Tokens { path }) => {
-            crate::tui::tokens::render::draw(state, frame, area, path.as_deref())
-        }
-    }
-}
 
 /// At most this many findings are listed; the rest are counted.
 const FINDINGS_SHOWN: usize = 8;
 
-fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &PendingCopy) {
+pub fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &PendingCopy) {
     let shown = pending.findings.len().min(FINDINGS_SHOWN);
     let extra = usize::from(pending.findings.len() > shown);
     let height = (shown + extra + 5) as u16;
@@ -79,7 +64,7 @@ fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &PendingC
 }
 
 /// Quit without the save that waits for another process's lock?
-fn confirm_quit(state: &State, frame: &mut Frame, area: Rect) {
+pub fn confirm_quit(state: &State, frame: &mut Frame, area: Rect) {
     let rect = centered(area, 80, 9);
     frame.render_widget(Clear, rect);
     let waiting = state.save_locked.as_deref().unwrap_or_default();
@@ -129,31 +114,7 @@ fn keys_for(state: &State, action: Action) -> String {
     }
 }
 
-fn help(state: &State, frame: &mut Frame, area: Rect, scroll: usize) {
-    let (w, h) = help_rect_size((area.width, area.height));
-    let rect = centered(area, w, h);
-    let lines = help_lines(&state.keymap, rect.width.saturating_sub(2) as usize);
-    let inner = rect.height.saturating_sub(2) as usize;
-    let scroll = scroll.min(lines.len().saturating_sub(inner));
-    let last = (scroll + inner).min(lines.len());
-    let shown: Vec<Line> = lines.into_iter().skip(scroll).take(inner).collect();
-    frame.render_widget(Clear, rect);
-    frame.render_widget(
-        Paragraph::new(shown).block(Block::default().borders(Borders::ALL).title(format!(
-            " Help · j/k PgUp/PgDn g/G scroll · any other key closes · {last}/{} ",
-            last.max(help_max_rows(state, area))
-        ))),
-        rect,
-    );
-}
-
-/// How many lines the help has at this size (for its title).
-fn help_max_rows(state: &State, area: Rect) -> usize {
-    let (w, _) = help_rect_size((area.width, area.height));
-    help_lines(&state.keymap, w.saturating_sub(2) as usize).len()
-}
-
-fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
+pub fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     let names = state.project.preset_names();
     let active = state.project.active_preset_name();
     let height = (names.len() as u16 + 4).clamp(6, area.height);
@@ -232,7 +193,7 @@ fn preset_total(state: &State, name: &str) -> String {
     }
 }
 
-fn input(frame: &mut Frame, area: Rect, prompt: &Prompt, buffer: &str) {
+pub fn input(frame: &mut Frame, area: Rect, prompt: &Prompt, buffer: &str) {
     let title = match prompt {
         Prompt::Filter => " Filter files (Enter keep · Esc clear) ".to_string(),
         Prompt::NewPreset => " New preset name ".to_string(),

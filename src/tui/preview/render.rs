@@ -12,10 +12,13 @@ use ratatui::widgets::Paragraph;
 
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
-use crate::tui::draw::pane_block;
+use crate::tui::draw::{DIM, pane_block, scroll_to};
 use crate::tui::preview::{Shown, shown};
-use crate::tui::state::State;
 use crate::tui::state::model::FileBlock;
+use crate::tui::state::{Pane, State};
+
+/// Longest line drawn from a file (the rest is cut with `…`).
+const MAX_LINE: usize = 1000;
 
 /// The background of the symbol under the symbols cursor.
 pub const HIGHLIGHT: Color = Color::Rgb(70, 55, 20);
@@ -270,4 +273,118 @@ pub fn match_spans(state: &State, text: String, style: Style) -> Vec<Span<'stati
         spans.push(Span::styled(text[at..].to_string(), style));
     }
     spans
+}
+
+/// Draw the preview pane: the raw text, another view (see
+/// [`other_view`]) or the composition.
+pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
+    let focused = state.focus == Pane::Preview;
+    let inner_h = area.height.saturating_sub(2) as usize;
+    let width = area.width.saturating_sub(2) as usize;
+    if state.preview.raw {
+        raw_preview(state, frame, area, focused, inner_h, width);
+        return;
+    }
+    if other_view(state, frame, area, focused) {
+        return;
+    }
+    let Some(c) = &state.composed else {
+        frame.render_widget(
+            Paragraph::new("composing…").block(pane_block(" Preview ".into(), focused)),
+            area,
+        );
+        return;
+    };
+    let current = state.current_file();
+    let heading = current.and_then(|p| state.composed_file(p)).map(|f| f.line);
+    let mut lines: Vec<Line> = Vec::new();
+    let mut room = inner_h;
+    // A folder: how much of it is in, over its first file's block.
+    if let Some(row) = state.current_row().filter(|r| r.is_dir) {
+        let (included, total) = (
+            state.included_under(&row.path),
+            state.files.count_under(&row.path),
+        );
+        lines.push(folder_line(state, &row.path, included, total, width));
+        room = room.saturating_sub(1);
+    }
+    let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
+    lines.extend(
+        c.lines
+            .iter()
+            .enumerate()
+            .skip(scroll)
+            .take(room)
+            .map(|(i, l)| {
+                let text = display_line(l, width.min(MAX_LINE)).into_owned();
+                let style = if Some(i) == heading {
+                    Style::default()
+                        .fg(Color::Yellow)
+                        .add_modifier(Modifier::BOLD)
+                } else if l.starts_with("## ") || l.starts_with("### ") {
+                    Style::default().fg(Color::Cyan)
+                } else {
+                    Style::default()
+                };
+                decorate(state, i, text, style)
+            }),
+    );
+    let title = format!(
+        " Preview · line {}/{} ",
+        (scroll + 1).min(c.lines.len().max(1)),
+        c.lines.len()
+    );
+    frame.render_widget(
+        Paragraph::new(lines).block(pane_block(title, focused)),
+        area,
+    );
+}
+
+fn raw_preview(
+    state: &State,
+    frame: &mut Frame,
+    area: Rect,
+    focused: bool,
+    inner_h: usize,
+    width: usize,
+) {
+    let Some((path, lines)) = &state.preview.raw_text else {
+        frame.render_widget(
+            Paragraph::new("loading…").block(pane_block(" Raw ".into(), focused)),
+            area,
+        );
+        return;
+    };
+    let cursor = state.preview.raw_cursor;
+    let sel = state
+        .preview
+        .slice_anchor
+        .map(|a| (a.min(cursor), a.max(cursor)));
+    let top = scroll_to(cursor, inner_h, lines.len());
+    let num_w = lines.len().to_string().len();
+    let rows: Vec<Line> = lines
+        .iter()
+        .enumerate()
+        .skip(top)
+        .take(inner_h)
+        .map(|(i, l)| {
+            let num = Span::styled(format!("{:>num_w$} ", i + 1), Style::default().fg(DIM));
+            let text = display_line(l, width.saturating_sub(num_w + 1).min(MAX_LINE)).into_owned();
+            let mut spans = vec![num];
+            spans.extend(match_spans(state, text, Style::default()));
+            let mut line = Line::from(spans);
+            if highlighted(state, i) {
+                line = line.style(Style::default().bg(HIGHLIGHT));
+            }
+            if sel.is_some_and(|(a, b)| (a..=b).contains(&i)) {
+                line = line.style(Style::default().bg(Color::Rgb(40, 70, 40)));
+            }
+            if i == cursor && focused {
+                line = line.style(Style::default().add_modifier(Modifier::REVERSED));
+            }
+            line
+        })
+        .collect();
+    let title = format!(" Raw · {} · v: mark slice ", display_line(path, 60));
+    frame.render_widget(Paragraph::new(rows).block(pane_block(title, focused)), area);
 }

@@ -1,37 +1,29 @@
-//! The three panes: file tree (tui-tree-widget), symbols with their mask
-//! states, and the preview (composition or a file's raw text).
+//! The tree pane: the project's files (tui-tree-widget) with what the
+//! preset does with each (included, its view mode and flags, targets,
+//! discovery's proposals, git's changes, entries waiting for consent).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
-use tui_tree_widget::{Tree, TreeItem};
+use tui_tree_widget::{Tree, TreeItem, TreeState};
 
-use super::ViewState;
-use crate::core::compose::file_name;
-use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
 use crate::core::trust::entries::lexical_reason;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
-use crate::tui::draw::{pane_block, scroll_to};
-use crate::tui::preview;
+use crate::tui::draw::{DIM, pane_block};
 use crate::tui::state::{Pane, State};
-use crate::tui::symbols::flat_symbols;
 use crate::tui::tree::Row;
 
-/// Longest line drawn from a file (the rest is cut with `…`).
-const MAX_LINE: usize = 1000;
-
 const INCLUDED: Color = Color::Green;
-const DIM: Color = Color::DarkGray;
 /// Targets and the files discovery proposes.
 const DISCOVERED: Color = Color::Cyan;
 /// Files git sees changed against HEAD.
 const CHANGED: Color = Color::LightRed;
 
-pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) {
+pub fn draw(state: &State, view: &mut TreeState<String>, frame: &mut Frame, area: Rect) {
     let mut title = format!(" Files {}", state.files.len());
     if !state.walk_done {
         title.push_str(" (scanning…)");
@@ -61,7 +53,7 @@ pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) 
                 .node_closed_symbol("▸ ")
                 .node_open_symbol("▾ ")
                 .node_no_children_symbol("  ");
-            frame.render_stateful_widget(tree, area, &mut view.tree);
+            frame.render_stateful_widget(tree, area, view);
         }
         Err(e) => frame.render_widget(
             Paragraph::new(format!("tree error: {e}")).block(block),
@@ -73,26 +65,26 @@ pub fn tree(state: &State, view: &mut ViewState, frame: &mut Frame, area: Rect) 
 /// The tree widget's open and selected nodes mirror the state; its scroll
 /// offset keeps the cursor in view without leaving empty rows at the end
 /// (after the window grew, say).
-fn sync_tree_state(state: &State, view: &mut ViewState, height: usize) {
-    view.tree.close_all();
+fn sync_tree_state(state: &State, view: &mut TreeState<String>, height: usize) {
+    view.close_all();
     for row in state.rows.iter().filter(|r| r.is_dir) {
         if !state.filter.is_empty() || state.open_dirs.contains(&row.path) {
-            view.tree.open(chain(&row.path));
+            view.open(chain(&row.path));
         }
     }
     if let Some(row) = state.current_row() {
-        view.tree.select(chain(&row.path));
+        view.select(chain(&row.path));
     }
     let len = state.rows.len();
     let cursor = state.cursor;
-    let mut offset = view.tree.get_offset().min(len.saturating_sub(height));
+    let mut offset = view.get_offset().min(len.saturating_sub(height));
     if cursor < offset {
         offset = cursor;
     } else if height > 0 && cursor >= offset + height {
         offset = cursor + 1 - height;
     }
-    view.tree.scroll_up(usize::MAX);
-    view.tree.scroll_down(offset);
+    view.scroll_up(usize::MAX);
+    view.scroll_down(offset);
 }
 
 /// `a/b/c` → `["a", "a/b", "a/b/c"]`: the widget's identifier path.
@@ -276,230 +268,6 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
         line = line.style(Style::default().bg(Color::Rgb(40, 40, 90)));
     }
     line
-}
-
-pub fn symbols(state: &State, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Symbols;
-    let inner_h = area.height.saturating_sub(2) as usize;
-    let width = area.width.saturating_sub(2) as usize;
-    let Some(view) = &state.symbols else {
-        let msg = match state.current_file() {
-            Some(_) => "loading…",
-            None => "(a folder)",
-        };
-        frame.render_widget(
-            Paragraph::new(msg).block(pane_block(" Symbols ".into(), focused)),
-            area,
-        );
-        return;
-    };
-    // In the masked view, the default state of symbols without their own
-    // (`D` steps it).
-    let default = state
-        .item_for(&view.path)
-        .filter(|i| i.view_mode == crate::core::model::ViewMode::Masked)
-        .map(|i| format!("· {} ", i.mask_default))
-        .unwrap_or_default();
-    let title = format!(
-        " Symbols · {} {default}",
-        display_line(file_name(&view.path), 40)
-    );
-    let Some(tree) = &view.tree else {
-        frame.render_widget(
-            Paragraph::new("no symbols for this file type")
-                .style(Style::default().fg(DIM))
-                .block(pane_block(title, focused)),
-            area,
-        );
-        return;
-    };
-    let flat = flat_symbols(tree);
-    if flat.is_empty() {
-        frame.render_widget(
-            Paragraph::new("(no symbols)").block(pane_block(title, focused)),
-            area,
-        );
-        return;
-    }
-    let item = state.item_for(&view.path);
-    let masked = item
-        .as_ref()
-        .is_some_and(|i| i.effective_mode() == ViewMode::Masked);
-    let states = item
-        .as_ref()
-        .map(|it| mask_states(it, &tree.symbols))
-        .unwrap_or_default();
-    let top = scroll_to(state.symbol_cursor, inner_h, flat.len());
-    let lines: Vec<Line> = flat
-        .iter()
-        .enumerate()
-        .skip(top)
-        .take(inner_h)
-        .map(|(i, (depth, sym))| {
-            let mask = states.get(i).copied().unwrap_or_default();
-            let (tag, color) = if masked {
-                (format!("{:<4}", mask.as_str()), mask_color(mask))
-            } else {
-                ("    ".to_string(), DIM)
-            };
-            let text = format!(
-                "{}{} {}",
-                "  ".repeat(*depth),
-                abbreviate(sym.kind.as_str()),
-                sym.name
-            );
-            let cursor = if i == state.symbol_cursor { "›" } else { " " };
-            let mut line = Line::from(vec![
-                Span::raw(cursor),
-                Span::styled(tag, Style::default().fg(color)),
-                Span::raw(" "),
-                Span::raw(display_line(&text, width.saturating_sub(6)).into_owned()),
-            ]);
-            if i == state.symbol_cursor && focused {
-                line = line.style(Style::default().add_modifier(Modifier::REVERSED));
-            }
-            line
-        })
-        .collect();
-    frame.render_widget(
-        Paragraph::new(lines).block(pane_block(title, focused)),
-        area,
-    );
-}
-
-fn mask_color(m: crate::core::model::MaskState) -> Color {
-    use crate::core::model::MaskState;
-    match m {
-        MaskState::Def => Color::Green,
-        MaskState::Sig => Color::Cyan,
-        MaskState::Agg => Color::Yellow,
-        MaskState::Hide => Color::DarkGray,
-    }
-}
-
-fn abbreviate(kind: &str) -> &str {
-    match kind {
-        "function" => "fn",
-        "method" => "meth",
-        "namespace" => "ns",
-        "constant" => "const",
-        "template" => "tmpl",
-        other => other,
-    }
-}
-
-pub fn preview(state: &State, frame: &mut Frame, area: Rect) {
-    let focused = state.focus == Pane::Preview;
-    let inner_h = area.height.saturating_sub(2) as usize;
-    let width = area.width.saturating_sub(2) as usize;
-    if state.preview.raw {
-        raw_preview(state, frame, area, focused, inner_h, width);
-        return;
-    }
-    if preview::render::other_view(state, frame, area, focused) {
-        return;
-    }
-    let Some(c) = &state.composed else {
-        frame.render_widget(
-            Paragraph::new("composing…").block(pane_block(" Preview ".into(), focused)),
-            area,
-        );
-        return;
-    };
-    let current = state.current_file();
-    let heading = current.and_then(|p| state.composed_file(p)).map(|f| f.line);
-    let mut lines: Vec<Line> = Vec::new();
-    let mut room = inner_h;
-    // A folder: how much of it is in, over its first file's block.
-    if let Some(row) = state.current_row().filter(|r| r.is_dir) {
-        let (included, total) = (
-            state.included_under(&row.path),
-            state.files.count_under(&row.path),
-        );
-        lines.push(preview::render::folder_line(
-            state, &row.path, included, total, width,
-        ));
-        room = room.saturating_sub(1);
-    }
-    let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
-    lines.extend(
-        c.lines
-            .iter()
-            .enumerate()
-            .skip(scroll)
-            .take(room)
-            .map(|(i, l)| {
-                let text = display_line(l, width.min(MAX_LINE)).into_owned();
-                let style = if Some(i) == heading {
-                    Style::default()
-                        .fg(Color::Yellow)
-                        .add_modifier(Modifier::BOLD)
-                } else if l.starts_with("## ") || l.starts_with("### ") {
-                    Style::default().fg(Color::Cyan)
-                } else {
-                    Style::default()
-                };
-                preview::render::decorate(state, i, text, style)
-            }),
-    );
-    let title = format!(
-        " Preview · line {}/{} ",
-        (scroll + 1).min(c.lines.len().max(1)),
-        c.lines.len()
-    );
-    frame.render_widget(
-        Paragraph::new(lines).block(pane_block(title, focused)),
-        area,
-    );
-}
-
-fn raw_preview(
-    state: &State,
-    frame: &mut Frame,
-    area: Rect,
-    focused: bool,
-    inner_h: usize,
-    width: usize,
-) {
-    let Some((path, lines)) = &state.preview.raw_text else {
-        frame.render_widget(
-            Paragraph::new("loading…").block(pane_block(" Raw ".into(), focused)),
-            area,
-        );
-        return;
-    };
-    let cursor = state.preview.raw_cursor;
-    let sel = state
-        .preview
-        .slice_anchor
-        .map(|a| (a.min(cursor), a.max(cursor)));
-    let top = scroll_to(cursor, inner_h, lines.len());
-    let num_w = lines.len().to_string().len();
-    let rows: Vec<Line> = lines
-        .iter()
-        .enumerate()
-        .skip(top)
-        .take(inner_h)
-        .map(|(i, l)| {
-            let num = Span::styled(format!("{:>num_w$} ", i + 1), Style::default().fg(DIM));
-            let text = display_line(l, width.saturating_sub(num_w + 1).min(MAX_LINE)).into_owned();
-            let mut spans = vec![num];
-            spans.extend(preview::render::match_spans(state, text, Style::default()));
-            let mut line = Line::from(spans);
-            if preview::render::highlighted(state, i) {
-                line = line.style(Style::default().bg(preview::render::HIGHLIGHT));
-            }
-            if sel.is_some_and(|(a, b)| (a..=b).contains(&i)) {
-                line = line.style(Style::default().bg(Color::Rgb(40, 70, 40)));
-            }
-            if i == cursor && focused {
-                line = line.style(Style::default().add_modifier(Modifier::REVERSED));
-            }
-            line
-        })
-        .collect();
-    let title = format!(" Raw · {} · v: mark slice ", display_line(path, 60));
-    frame.render_widget(Paragraph::new(rows).block(pane_block(title, focused)), area);
 }
 
 /// A left-out entry waiting for the user's consent (`core::trust::entries`:
