@@ -100,13 +100,14 @@ pub fn run(cwd: &Path) -> Result<Ended> {
 /// the status line: reported, never fatal.
 pub fn startup(project: Project) -> (State, ClipboardMode) {
     let (keymap, problems) = Keymap::load(project.global.extra.get("keymap"));
-    let (mode, mode_problem) = clipboard_mode(&project);
+    // Typed and checked when the settings were loaded (a bad mode is one
+    // of the project's warnings).
+    let mode = project.settings.clipboard;
     let mut state = State::new(project, keymap);
     let mut warnings = state.project.warnings.clone();
     if !problems.is_empty() {
         warnings.push(format!("keymap: {} (defaults kept)", problems.join("; ")));
     }
-    warnings.extend(mode_problem);
     if !warnings.is_empty() {
         state.say(Level::Warn, warnings.join(" · "));
     }
@@ -133,11 +134,6 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .map(|s| s.to_string())
         .or_else(|| payload.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "unknown panic".to_string())
-}
-
-fn clipboard_mode(project: &Project) -> (ClipboardMode, Option<String>) {
-    // Typed and checked when the settings were loaded.
-    (project.settings.clipboard, None)
 }
 
 fn event_loop(
