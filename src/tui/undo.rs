@@ -1,7 +1,8 @@
-//! Finishing a change of the project file: the one way an edit becomes
-//! an undoable step (the snapshot before it goes on the undo stack), is
-//! saved, and asks for a fresh composition. Every handler that changes the
-//! preset or the settings ends here; it never calls back into `update`.
+//! Undo steps: the one way a change of the project file becomes an
+//! undoable step (the snapshot before it goes on the undo stack), is
+//! saved, and asks for a fresh composition; and undo and redo themselves.
+//! Every handler that changes the preset or the settings ends here; it
+//! never calls back into `update`.
 
 use crate::core::model::{Preset, ProjectFile};
 
@@ -85,5 +86,42 @@ pub fn recompose(state: &mut State) -> Vec<Effect> {
         tokenizer: state.project.settings.tokenizer,
         walked: state.walked.clone(),
     }));
+    effects
+}
+
+/// Undo: the project file before the last change comes back.
+pub fn undo(state: &mut State) -> Vec<Effect> {
+    undo_redo(state, true)
+}
+
+/// Redo: the change undone last is made again.
+pub fn redo(state: &mut State) -> Vec<Effect> {
+    undo_redo(state, false)
+}
+
+pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
+    let (from, to) = if undo {
+        (&mut state.history.undo, &mut state.history.redo)
+    } else {
+        (&mut state.history.redo, &mut state.history.undo)
+    };
+    let Some(snapshot) = from.pop() else {
+        state.say(
+            Level::Info,
+            if undo {
+                "nothing to undo"
+            } else {
+                "nothing to redo"
+            },
+        );
+        return Vec::new();
+    };
+    to.push(std::mem::replace(&mut state.project.file, snapshot));
+    state.project.refresh_settings();
+    state.add_explicit_files();
+    state.refresh();
+    state.say(Level::Info, if undo { "undone" } else { "redone" });
+    let mut effects = vec![Effect::Save];
+    effects.extend(recompose(state));
     effects
 }

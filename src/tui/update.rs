@@ -1,13 +1,15 @@
 //! `update(&mut State, Event) -> Vec<Effect>`: the one place the TUI's
-//! state changes. Navigation and overlays are handled here; curation edits
-//! live in `curate`. Side effects are returned as data for the event loop.
+//! state changes. Each event goes to one named handler; a user action
+//! goes to an open overlay's keys, or else to its row of the action table
+//! (`actions`). Side effects are returned as data for the event loop.
 
-use crate::core::model::{MaskState, ViewMode};
+use std::sync::Arc;
+
+use crate::core::model::TokenizerKind;
 use crate::core::walk;
 use crate::text::sanitize::display_line;
 
 use crate::tui::changed;
-use crate::tui::curate::{self, Batch};
 use crate::tui::discover;
 use crate::tui::discuss;
 use crate::tui::draw::format::thousands;
@@ -16,15 +18,15 @@ use crate::tui::input::action::Action;
 use crate::tui::input::mouse;
 use crate::tui::messages::{Effect, Event, Job};
 pub use crate::tui::navigate::follow_cursor;
-use crate::tui::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
-use crate::tui::overlays::{self, on_input, on_overlay};
+use crate::tui::navigate::sync_preview;
+use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
-use crate::tui::state::model::PendingCopy;
-use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
-use crate::tui::symbols::flat_symbols;
-use crate::tui::tokens;
+use crate::tui::state::model::{Composed, PendingCopy, SymbolsView};
+use crate::tui::state::{Level, Overlay, State};
 use crate::tui::undo::{self, recompose};
+
+mod actions;
 
 /// Apply one event.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
@@ -38,66 +40,14 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         Event::FinderResults => finder::keys::on_results(state),
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
-        Event::InputClear => {
-            if let Some(Overlay::Input { buffer, .. }) = &mut state.overlay {
-                buffer.clear();
-            }
-            on_input(state, Some('\0'))
-        }
-        Event::Resize { width, height } => {
-            state.size = (width, height);
-            state.page = usize::from(height.saturating_sub(6)).max(2);
-            Vec::new()
-        }
-        Event::Walked(batch) => {
-            // Only the tree grows while the walk streams in; globs are
-            // resolved against the whole list once it is done (or at the
-            // next edit), so a huge walk never stalls a keystroke.
-            finder::keys::add_walked(state, &batch);
-            state.add_walked(batch);
-            state.refresh_rows();
-            Vec::new()
-        }
-        Event::WalkDone => {
-            // Files may have changed: the picker counts its presets again.
-            state.preset_totals.clear();
-            state.finish_walk();
-            state.refresh();
-            let mut effects = recompose(state);
-            effects.extend(follow_cursor(state));
-            effects
-        }
-        Event::Composed(c) => {
-            state.gauge.work = None;
-            state.learn_counts(&c);
-            // While a discovery is shown, the preview keeps its packed text.
-            if c.generation == state.generation && state.discovery.is_none() {
-                state.composed = Some(c);
-                sync_preview(state);
-            }
-            state.refresh_gauge();
-            follow::after_compose(state)
-        }
-        Event::Counted(counts) => {
-            for (path, key, n) in counts {
-                state.learn_count(path, key, n);
-            }
-            state.refresh_gauge();
-            Vec::new()
-        }
-        Event::Symbols(view) => {
-            if state.current_file() == Some(view.path.as_str()) {
-                state.symbols = Some(view);
-                state.symbol_cursor = 0;
-            }
-            Vec::new()
-        }
-        Event::RawText { path, lines } => {
-            state.preview.raw_cursor = 0;
-            state.preview.slice_anchor = None;
-            state.preview.raw_text = Some((path, lines));
-            Vec::new()
-        }
+        Event::InputClear => input_clear(state),
+        Event::Resize { width, height } => resized(state, width, height),
+        Event::Walked(batch) => walked(state, batch),
+        Event::WalkDone => walk_done(state),
+        Event::Composed(c) => composed(state, c),
+        Event::Counted(counts) => counted(state, counts),
+        Event::Symbols(view) => symbols(state, view),
+        Event::RawText { path, lines } => raw_text(state, path, lines),
         Event::CopyReady {
             text,
             label,
@@ -105,82 +55,26 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             tokenizer,
             findings,
         } => {
-            if findings.is_empty() {
-                return vec![Effect::Copy {
+            let opened = state.clock.now();
+            copy_ready(
+                state,
+                PendingCopy {
                     text,
                     label,
                     tokens,
                     tokenizer,
-                }];
-            }
-            state.say(
-                Level::Warn,
-                format!(
-                    "{} likely secret(s) in {label}: {}",
-                    findings.len(),
-                    state.keymap.confirm_copy_hint()
-                ),
-            );
-            state.overlay = Some(Overlay::ConfirmCopy(Box::new(PendingCopy {
-                text,
-                label,
-                tokens,
-                tokenizer,
-                findings,
-                opened: state.clock.now(),
-            })));
-            Vec::new()
+                    findings,
+                    opened,
+                },
+            )
         }
         Event::Copied {
             label,
             tokens,
             tokenizer,
             result,
-        } => {
-            match result {
-                Ok(dest) => state.say(
-                    Level::Info,
-                    format!(
-                        "copied {label} · {} tokens ({tokenizer}) → {dest}",
-                        thousands(tokens)
-                    ),
-                ),
-                Err(e) => {
-                    // Too large for OSC 52, no clipboard at all: the text
-                    // can still leave through the numbered output file.
-                    let key = state.keymap.key_name(Action::WriteOutput);
-                    let s = &state.project.settings;
-                    let file = format!(
-                        "{}/{}_NNN.{}",
-                        s.output_dir,
-                        s.namespace,
-                        crate::core::compose::output_file::extension(s.format)
-                    );
-                    state.say(
-                        Level::Error,
-                        format!(
-                            "copy failed: {e} · {key} writes it to {} instead",
-                            display_line(&file, 80)
-                        ),
-                    )
-                }
-            }
-            Vec::new()
-        }
-        Event::CacheCleared(Ok(n)) => {
-            state.preset_totals.clear();
-            state.say(
-                Level::Info,
-                format!(
-                    "disk cache cleared ({n} entries): summaries, views and counts are made again"
-                ),
-            );
-            recompose(state)
-        }
-        Event::CacheCleared(Err(e)) => {
-            state.say(Level::Error, e);
-            Vec::new()
-        }
+        } => copied(state, &label, tokens, tokenizer, result),
+        Event::CacheCleared(result) => cache_cleared(state, result),
         Event::Wrote(Ok(path)) => {
             state.say(Level::Info, format!("wrote {path}"));
             Vec::new()
@@ -189,14 +83,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             state.gauge.work = (done < total).then_some((phase, done, total));
             Vec::new()
         }
-        Event::Wrote(Err(e)) | Event::JobFailed(e) => {
-            if state.preview.raw && state.preview.raw_text.is_none() {
-                // The raw text could not be read: back to the composition.
-                state.preview.raw = false;
-            }
-            state.say(Level::Error, e);
-            Vec::new()
-        }
+        Event::Wrote(Err(e)) | Event::JobFailed(e) => job_failed(state, e),
         Event::Disk(outcome) => on_disk(state, *outcome),
         Event::Mouse {
             kind,
@@ -204,13 +91,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             row,
             tree_top,
         } => mouse::on_mouse(state, kind, (column, row), tree_top),
-        Event::PresetTotals(totals) => {
-            state.totals_pending = false;
-            for (key, tokens, exact) in totals {
-                state.preset_totals.insert(key, (tokens, exact));
-            }
-            Vec::new()
-        }
+        Event::PresetTotals(totals) => preset_totals(state, totals),
         Event::Discovered {
             generation,
             packed,
@@ -235,196 +116,228 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         if matches!(overlay, Overlay::Tokens { .. })
             && matches!(action, Action::Undo | Action::Redo)
         {
-            return undo_redo(state, action == Action::Undo);
+            return undo::undo_redo(state, action == Action::Undo);
         }
         return on_overlay(state, overlay, action);
     }
-    match action {
-        Action::Quit => {
-            if state.save_locked.is_some() {
-                // Quitting would wait for the lock (or drop the change):
-                // the user decides which.
-                state.overlay = Some(Overlay::ConfirmQuit);
-            } else {
-                state.quit = true;
-            }
-            Vec::new()
-        }
-        Action::Help => {
-            state.overlay = Some(Overlay::Help { scroll: 0 });
-            Vec::new()
-        }
-        Action::NextPane | Action::PrevPane => {
-            state.focus = if action == Action::NextPane {
-                state.focus.next()
-            } else {
-                state.focus.prev()
-            };
-            Vec::new()
-        }
-        Action::Zoom => {
-            state.zoom = !state.zoom;
-            Vec::new()
-        }
-        Action::TokenMap => {
-            let path = tokens::path_at(state, 0);
-            state.overlay = Some(Overlay::Tokens { path });
-            Vec::new()
-        }
-        Action::Up
-        | Action::Down
-        | Action::PageUp
-        | Action::PageDown
-        | Action::Top
-        | Action::Bottom
-        | Action::Collapse
-        | Action::Expand => navigate(state, action),
-        Action::ToggleInclude if discuss::image_under_cursor(state).is_some() => {
-            discuss::toggle_screenshot(state)
-        }
-        Action::ToggleInclude => curate::toggle_include(state),
-        Action::NextMode => curate::cycle_mode(state, true),
-        Action::PrevMode => curate::cycle_mode(state, false),
-        Action::ToggleForceFull => curate::toggle_flag(state, true),
-        Action::ToggleAggregate => curate::toggle_flag(state, false),
-        Action::SelectRange => {
-            // Like visual mode: `v` starts, movement extends, a batch key
-            // applies; `v` again (or Esc) cancels, and says so.
-            if state.range_anchor.take().is_some() {
-                state.say(Level::Info, "selection cancelled");
-            } else {
-                state.range_anchor = Some(state.cursor);
-            }
-            Vec::new()
-        }
-        Action::BatchFull => curate::batch(state, Batch::Mode(ViewMode::Full)),
-        Action::BatchSummary => curate::batch(state, Batch::Mode(ViewMode::Summary)),
-        Action::BatchSkeleton => curate::batch(state, Batch::Mode(ViewMode::Skeleton)),
-        Action::BatchMaskedDef => curate::batch(state, Batch::MaskedDef),
-        Action::BatchRemove => curate::batch(state, Batch::Remove),
-        Action::MaskDef => mask_current(state, Some(MaskState::Def)),
-        Action::MaskSig => mask_current(state, Some(MaskState::Sig)),
-        Action::MaskAgg => mask_current(state, Some(MaskState::Agg)),
-        Action::MaskHide => mask_current(state, Some(MaskState::Hide)),
-        Action::MaskCycle => mask_current(state, None),
-        Action::MaskDefaultCycle if state.focus == Pane::Symbols => {
-            curate::cycle_mask_default(state)
-        }
-        Action::MaskDefaultCycle => Vec::new(),
-        Action::Yank | Action::WriteOutput if scanning_for_globs(state) => {
-            state.say(
-                Level::Warn,
-                "still scanning the project: the preset's globs are not complete yet; try again in a moment",
-            );
-            Vec::new()
-        }
-        Action::Yank => {
-            state.say(Level::Info, "composing…");
-            vec![Effect::job(Job::Yank {
-                preset: state.preset(),
-                opts: state.compose_options(),
-                map: state.map_options(),
-                tokenizer: state.project.settings.tokenizer,
-                walked: state.walked.clone(),
-                ready: shown_pack(state),
-            })]
-        }
-        Action::YankFile => yank_file(state),
-        Action::WriteOutput => vec![Effect::job(Job::WriteOutput {
-            preset: state.preset(),
-            opts: state.compose_options(),
-            settings: Box::new(state.project.settings.clone()),
-            walked: state.walked.clone(),
-            ready: shown_pack(state),
-        })],
-        Action::Presets => {
-            let active = state.project.active_preset_name().to_string();
-            let cursor = state
-                .project
-                .preset_names()
-                .iter()
-                .position(|(n, _)| *n == active)
-                .unwrap_or(0);
-            state.overlay = Some(Overlay::Picker { cursor });
-            tokens::keys::ask_preset_totals(state)
-        }
-        Action::Undo | Action::Redo => undo_redo(state, action == Action::Undo),
-        Action::Filter => {
-            state.focus = Pane::Tree;
-            state.overlay = Some(Overlay::Input {
-                prompt: Prompt::Filter,
-                buffer: state.filter.clone(),
-            });
-            Vec::new()
-        }
-        Action::Finder => finder::keys::open(state),
-        Action::Refresh => {
-            state.begin_walk();
-            state.say(Level::Info, "scanning the project again…");
-            vec![Effect::Walk]
-        }
-        Action::ClearCache => {
-            state.say(Level::Info, "clearing the summary cache…");
-            vec![Effect::job(Job::ClearCache)]
-        }
-        Action::CycleStrategy => change_setting(state, |st| {
-            let next = st.project.settings.strategy.next();
-            st.project.file.project.set("strategy", next);
-            format!("strategy: {next}")
-        }),
-        Action::CycleTokenizer => change_setting(state, |st| {
-            let next = st.project.settings.tokenizer.next();
-            st.project.file.project.set("tokenizer", next);
-            format!("tokenizer: {next}")
-        }),
-        Action::ToggleTarget => discover::toggle_target(state),
-        Action::Discover => discover::discover(state),
-        Action::AcceptDiscovery => discover::accept(state),
-        Action::DiscardDiscovery => discover::discard(state),
-        Action::MarkChanged => changed::toggle_marks(state),
-        Action::IncludeChanged => changed::include(state),
-        Action::ToggleRaw => toggle_raw(state),
-        Action::SliceMark => slice_mark(state),
-        Action::Confirm => {
-            if state.focus == Pane::Preview && state.preview.raw {
-                slice_mark(state)
-            } else {
-                Vec::new()
-            }
-        }
-        Action::Cancel => {
-            if state.preview.slice_anchor.take().is_none()
-                && state.range_anchor.take().is_none()
-                && !state.filter.is_empty()
-            {
-                state.clear_filter();
-                return follow_cursor(state);
-            }
-            Vec::new()
-        }
-        Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
-        Action::PreviewGotoLine => follow::goto_line_prompt(state),
-        Action::PreviewSearch => follow::search_prompt(state),
-        Action::SearchNext | Action::SearchPrev => {
-            follow::search_step(state, action == Action::SearchNext);
-            Vec::new()
-        }
-        Action::SliceSymbol => follow::slice_symbol(state),
-        Action::Preset1
-        | Action::Preset2
-        | Action::Preset3
-        | Action::Preset4
-        | Action::Preset5
-        | Action::Preset6
-        | Action::Preset7
-        | Action::Preset8
-        | Action::Preset9
-        | Action::PresetNext
-        | Action::PresetPrev => overlays::switch_preset(state, action),
-        Action::EditTask => discuss::edit_task(state),
-        Action::DiscussAdd => discuss::discuss_add(state),
-        Action::DiscussCompact => discuss::discuss_compact(state),
+    actions::handler(action)(state)
+}
+
+/// Ctrl-u in a prompt: clear it.
+fn input_clear(state: &mut State) -> Vec<Effect> {
+    if let Some(Overlay::Input { buffer, .. }) = &mut state.overlay {
+        buffer.clear();
     }
+    on_input(state, Some('\0'))
+}
+
+fn resized(state: &mut State, width: u16, height: u16) -> Vec<Effect> {
+    state.size = (width, height);
+    state.page = usize::from(height.saturating_sub(6)).max(2);
+    Vec::new()
+}
+
+fn walked(state: &mut State, batch: Vec<String>) -> Vec<Effect> {
+    // Only the tree grows while the walk streams in; globs are resolved
+    // against the whole list once it is done (or at the next edit), so a
+    // huge walk never stalls a keystroke.
+    finder::keys::add_walked(state, &batch);
+    state.add_walked(batch);
+    state.refresh_rows();
+    Vec::new()
+}
+
+fn walk_done(state: &mut State) -> Vec<Effect> {
+    // Files may have changed: the picker counts its presets again.
+    state.preset_totals.clear();
+    state.finish_walk();
+    state.refresh();
+    let mut effects = recompose(state);
+    effects.extend(follow_cursor(state));
+    effects
+}
+
+fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
+    state.gauge.work = None;
+    state.learn_counts(&c);
+    // While a discovery is shown, the preview keeps its packed text.
+    if c.generation == state.generation && state.discovery.is_none() {
+        state.composed = Some(c);
+        sync_preview(state);
+    }
+    state.refresh_gauge();
+    follow::after_compose(state)
+}
+
+fn counted(state: &mut State, counts: Vec<(String, String, usize)>) -> Vec<Effect> {
+    for (path, key, n) in counts {
+        state.learn_count(path, key, n);
+    }
+    state.refresh_gauge();
+    Vec::new()
+}
+
+fn symbols(state: &mut State, view: SymbolsView) -> Vec<Effect> {
+    if state.current_file() == Some(view.path.as_str()) {
+        state.symbols = Some(view);
+        state.symbol_cursor = 0;
+    }
+    Vec::new()
+}
+
+fn raw_text(state: &mut State, path: String, lines: Arc<Vec<String>>) -> Vec<Effect> {
+    state.preview.raw_cursor = 0;
+    state.preview.slice_anchor = None;
+    state.preview.raw_text = Some((path, lines));
+    Vec::new()
+}
+
+/// Text to copy is ready: it goes, or (likely secrets in it) the user is
+/// asked first.
+fn copy_ready(state: &mut State, pending: PendingCopy) -> Vec<Effect> {
+    if pending.findings.is_empty() {
+        let PendingCopy {
+            text,
+            label,
+            tokens,
+            tokenizer,
+            ..
+        } = pending;
+        return vec![Effect::Copy {
+            text,
+            label,
+            tokens,
+            tokenizer,
+        }];
+    }
+    state.say(
+        Level::Warn,
+        format!(
+            "{} likely secret(s) in {}: {}",
+            pending.findings.len(),
+            pending.label,
+            state.keymap.confirm_copy_hint()
+        ),
+    );
+    state.overlay = Some(Overlay::ConfirmCopy(Box::new(pending)));
+    Vec::new()
+}
+
+fn copied(
+    state: &mut State,
+    label: &str,
+    tokens: usize,
+    tokenizer: TokenizerKind,
+    result: Result<String, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(dest) => state.say(
+            Level::Info,
+            format!(
+                "copied {label} · {} tokens ({tokenizer}) → {dest}",
+                thousands(tokens)
+            ),
+        ),
+        Err(e) => {
+            // Too large for OSC 52, no clipboard at all: the text can
+            // still leave through the numbered output file.
+            let key = state.keymap.key_name(Action::WriteOutput);
+            let s = &state.project.settings;
+            let file = format!(
+                "{}/{}_NNN.{}",
+                s.output_dir,
+                s.namespace,
+                crate::core::compose::output_file::extension(s.format)
+            );
+            state.say(
+                Level::Error,
+                format!(
+                    "copy failed: {e} · {key} writes it to {} instead",
+                    display_line(&file, 80)
+                ),
+            )
+        }
+    }
+    Vec::new()
+}
+
+fn cache_cleared(state: &mut State, result: Result<usize, String>) -> Vec<Effect> {
+    match result {
+        Ok(n) => {
+            state.preset_totals.clear();
+            state.say(
+                Level::Info,
+                format!(
+                    "disk cache cleared ({n} entries): summaries, views and counts are made again"
+                ),
+            );
+            recompose(state)
+        }
+        Err(e) => {
+            state.say(Level::Error, e);
+            Vec::new()
+        }
+    }
+}
+
+fn job_failed(state: &mut State, e: String) -> Vec<Effect> {
+    if state.preview.raw && state.preview.raw_text.is_none() {
+        // The raw text could not be read: back to the composition.
+        state.preview.raw = false;
+    }
+    state.say(Level::Error, e);
+    Vec::new()
+}
+
+fn preset_totals(state: &mut State, totals: Vec<(u64, usize, bool)>) -> Vec<Effect> {
+    state.totals_pending = false;
+    for (key, tokens, exact) in totals {
+        state.preset_totals.insert(key, (tokens, exact));
+    }
+    Vec::new()
+}
+
+/// `y`: copy the composition (the discovery's packed one while shown).
+fn yank(state: &mut State) -> Vec<Effect> {
+    if scanning_for_globs(state) {
+        return still_scanning(state);
+    }
+    state.say(Level::Info, "composing…");
+    vec![Effect::job(Job::Yank {
+        preset: state.preset(),
+        opts: state.compose_options(),
+        map: state.map_options(),
+        tokenizer: state.project.settings.tokenizer,
+        walked: state.walked.clone(),
+        ready: shown_pack(state),
+    })]
+}
+
+/// `w`: write the numbered output file.
+fn write_output(state: &mut State) -> Vec<Effect> {
+    if scanning_for_globs(state) {
+        return still_scanning(state);
+    }
+    vec![Effect::job(Job::WriteOutput {
+        preset: state.preset(),
+        opts: state.compose_options(),
+        settings: Box::new(state.project.settings.clone()),
+        walked: state.walked.clone(),
+        ready: shown_pack(state),
+    })]
+}
+
+fn still_scanning(state: &mut State) -> Vec<Effect> {
+    state.say(
+        Level::Warn,
+        "still scanning the project: the preset's globs are not complete yet; try again in a moment",
+    );
+    Vec::new()
+}
+
+fn clear_cache(state: &mut State) -> Vec<Effect> {
+    state.say(Level::Info, "clearing the summary cache…");
+    vec![Effect::job(Job::ClearCache)]
 }
 
 /// The project file changed on disk (or could not be written).
@@ -488,31 +401,6 @@ fn scanning_for_globs(state: &State) -> bool {
     !state.walk_done && state.preset().files.iter().any(|f| walk::is_glob(&f.path))
 }
 
-fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
-    let before = state.project.file.clone();
-    let message = f(state);
-    undo::commit(state, before, message)
-}
-
-fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {
-    if state.focus != Pane::Symbols {
-        return Vec::new();
-    }
-    let symbol = state
-        .symbols
-        .as_ref()
-        .and_then(|s| s.tree.as_ref())
-        .and_then(|t| {
-            flat_symbols(t)
-                .get(state.symbol_cursor)
-                .map(|(_, s)| s.path.clone())
-        });
-    match symbol {
-        Some(symbol) => curate::mask(state, &symbol, to),
-        None => Vec::new(),
-    }
-}
-
 /// The packed composition of the discovery shown, if any: what `y` and
 /// `w` take instead of composing the preset (one truth with the gauge and
 /// the preview).
@@ -573,31 +461,4 @@ fn yank_file(state: &mut State) -> Vec<Effect> {
         opts: state.compose_options(),
         tokenizer: state.project.settings.tokenizer,
     })]
-}
-
-fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
-    let (from, to) = if undo {
-        (&mut state.history.undo, &mut state.history.redo)
-    } else {
-        (&mut state.history.redo, &mut state.history.undo)
-    };
-    let Some(snapshot) = from.pop() else {
-        state.say(
-            Level::Info,
-            if undo {
-                "nothing to undo"
-            } else {
-                "nothing to redo"
-            },
-        );
-        return Vec::new();
-    };
-    to.push(std::mem::replace(&mut state.project.file, snapshot));
-    state.project.refresh_settings();
-    state.add_explicit_files();
-    state.refresh();
-    state.say(Level::Info, if undo { "undone" } else { "redone" });
-    let mut effects = vec![Effect::Save];
-    effects.extend(recompose(state));
-    effects
 }
