@@ -13,6 +13,7 @@ use anyhow::{Context as _, Result};
 use crossterm::event::{self as term, Event as TermEvent};
 
 use crate::core::model::ProjectFile;
+use crate::core::progress::Progress;
 use crate::core::project::Project;
 use crate::core::sources::Sources;
 use crate::core::walk;
@@ -140,150 +141,213 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     mut state: State,
     mode: ClipboardMode,
-    (tx, rx): (Sender<Msg>, Receiver<Msg>),
+    channel: (Sender<Msg>, Receiver<Msg>),
 ) -> Result<Ended> {
-    let root = state.project.root.clone();
-    // The finder's matcher threads wake the loop when they have results
-    // (at most once between two of its ticks), so the list redraws.
-    let wake_tx = tx.clone();
-    state.wake = Arc::new(move || {
-        let _ = wake_tx.send(Msg::App(Event::FinderResults));
-    });
-    let gate = Arc::new(InputGate::default());
-    spawn_input(tx.clone(), gate.clone());
-    spawn_walker(root.clone(), patterns(&state), tx.clone());
-    // Counts, parsed views and summaries (the summary command runs on the
-    // worker) go through the project's disk cache, shared with the CLI.
-    let cache = Arc::new(state.project.file_cache());
-    cache.set_policy(state.compose_options().read);
-    let progress = cache.progress();
-    let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
-    let mut shown_progress = (0, 0);
-    let (save_tx, saver) = spawn_sync(
-        state.project.path.clone(),
-        state.project.file.clone(),
-        tx.clone(),
-    );
-    let mut clipboard: Box<dyn Clipboard> =
-        clipboard::from_mode(mode, &EnvProbe::from_env(), io::stdout());
-    let mut view = ViewState::default();
-
-    if let Ok(size) = terminal.size() {
-        let effects = update(
-            &mut state,
-            Event::Resize {
-                width: size.width,
-                height: size.height,
-            },
-        );
-        run_effects(
-            &mut state,
-            effects,
-            &tx,
-            &jobs_tx,
-            &save_tx,
-            clipboard.as_mut(),
-            (&mut *terminal, &gate),
-        );
-    }
-    let mut first = recompose(&mut state);
-    first.extend(follow_cursor(&mut state));
-    run_effects(
-        &mut state,
-        first,
-        &tx,
-        &jobs_tx,
-        &save_tx,
-        clipboard.as_mut(),
-        (&mut *terminal, &gate),
-    );
+    let mut lp = Loop::start(terminal, &mut state, mode, channel);
+    lp.first_frame(&mut state);
     let mut ended = Ended::Quit;
-    // A terminal that fails (hung up: SIGHUP, a closed SSH session) ends
-    // the loop, but the last save below still happens.
-    let mut drawn = terminal
-        .draw(|f| render::render(&state, &mut view, f))
-        .map(drop);
-
-    while !state.quit && drawn.is_ok() {
+    while !state.quit && lp.drawn.is_ok() {
+        let working = lp.follow_progress(&mut state);
         // While the worker counts a lot, the gauge follows it (a tick every
         // 100 ms); idle, the loop wakes once a second.
-        let (done, total) = progress.get();
-        let working = done < total;
-        let tick = if working { 100 } else { 1000 };
-        if (done, total) != shown_progress {
-            shown_progress = (done, total);
-            let phase = progress.phase();
-            update(&mut state, Event::Progress { phase, done, total });
-            if !working {
-                drawn = terminal
-                    .draw(|f| render::render(&state, &mut view, f))
-                    .map(drop);
-            }
-        }
-        let msg = match rx.recv_timeout(Duration::from_millis(tick)) {
+        let tick = Duration::from_millis(if working { 100 } else { 1000 });
+        let msg = match lp.rx.recv_timeout(tick) {
             Ok(m) => m,
             Err(RecvTimeoutError::Timeout) => {
-                if working {
-                    drawn = terminal
-                        .draw(|f| render::render(&state, &mut view, f))
-                        .map(drop);
-                } else {
-                    // Idle: look for outside changes to the project file.
-                    let _ = save_tx.send(SyncMsg::Check);
-                }
+                lp.on_tick(&state, working);
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
         };
-        // Handle everything that is waiting before drawing once.
+        if let Some(sig) = lp.handle_waiting(&mut state, msg) {
+            ended = Ended::Signal(sig);
+            state.quit = true;
+        }
+        if !state.quit {
+            lp.draw(&state);
+        }
+    }
+    lp.finish(&state, ended)
+}
+
+/// What the event loop holds besides the state: the terminal, the
+/// channel, the threads it hands work to, the clipboard, and the widgets'
+/// scroll state.
+struct Loop<'t> {
+    terminal: &'t mut ratatui::DefaultTerminal,
+    tx: Sender<Msg>,
+    rx: Receiver<Msg>,
+    gate: Arc<InputGate>,
+    jobs_tx: Sender<Job>,
+    save_tx: Sender<SyncMsg>,
+    saver: thread::JoinHandle<Option<String>>,
+    /// How far the worker's counting has come, and what the gauge shows.
+    progress: Arc<Progress>,
+    shown_progress: (usize, usize),
+    clipboard: Box<dyn Clipboard>,
+    view: ViewState,
+    /// The last draw: a terminal that fails (hung up: SIGHUP, a closed SSH
+    /// session) ends the loop, but the last save still happens.
+    drawn: io::Result<()>,
+}
+
+impl<'t> Loop<'t> {
+    /// Start the input, walker, worker and saver threads.
+    fn start(
+        terminal: &'t mut ratatui::DefaultTerminal,
+        state: &mut State,
+        mode: ClipboardMode,
+        (tx, rx): (Sender<Msg>, Receiver<Msg>),
+    ) -> Loop<'t> {
+        let root = state.project.root.clone();
+        // The finder's matcher threads wake the loop when they have results
+        // (at most once between two of its ticks), so the list redraws.
+        let wake_tx = tx.clone();
+        state.wake = Arc::new(move || {
+            let _ = wake_tx.send(Msg::App(Event::FinderResults));
+        });
+        let gate = Arc::new(InputGate::default());
+        spawn_input(tx.clone(), gate.clone());
+        spawn_walker(root.clone(), patterns(state), tx.clone());
+        // Counts, parsed views and summaries (the summary command runs on the
+        // worker) go through the project's disk cache, shared with the CLI.
+        let cache = Arc::new(state.project.file_cache());
+        cache.set_policy(state.compose_options().read);
+        let progress = cache.progress();
+        let jobs_tx = spawn_worker(root.clone(), cache, tx.clone());
+        let (save_tx, saver) = spawn_sync(
+            state.project.path.clone(),
+            state.project.file.clone(),
+            tx.clone(),
+        );
+        let clipboard: Box<dyn Clipboard> =
+            clipboard::from_mode(mode, &EnvProbe::from_env(), io::stdout());
+        Loop {
+            terminal,
+            tx,
+            rx,
+            gate,
+            jobs_tx,
+            save_tx,
+            saver,
+            progress,
+            shown_progress: (0, 0),
+            clipboard,
+            view: ViewState::default(),
+            drawn: Ok(()),
+        }
+    }
+
+    /// The terminal's size, the first composition, the panes following
+    /// the cursor, and the first frame.
+    fn first_frame(&mut self, state: &mut State) {
+        if let Ok(size) = self.terminal.size() {
+            let effects = update(
+                state,
+                Event::Resize {
+                    width: size.width,
+                    height: size.height,
+                },
+            );
+            self.run_effects(state, effects);
+        }
+        let mut first = recompose(state);
+        first.extend(follow_cursor(state));
+        self.run_effects(state, first);
+        self.draw(state);
+    }
+
+    fn draw(&mut self, state: &State) {
+        let view = &mut self.view;
+        self.drawn = self
+            .terminal
+            .draw(|f| render::render(state, view, f))
+            .map(drop);
+    }
+
+    fn run_effects(&mut self, state: &mut State, effects: Vec<Effect>) {
+        run_effects(
+            state,
+            effects,
+            &self.tx,
+            &self.jobs_tx,
+            &self.save_tx,
+            self.clipboard.as_mut(),
+            (&mut *self.terminal, &self.gate),
+        );
+    }
+
+    /// Show the worker's progress in the gauge when it moved; whether the
+    /// worker is busy counting.
+    fn follow_progress(&mut self, state: &mut State) -> bool {
+        let (done, total) = self.progress.get();
+        let working = done < total;
+        if (done, total) != self.shown_progress {
+            self.shown_progress = (done, total);
+            let phase = self.progress.phase();
+            update(state, Event::Progress { phase, done, total });
+            if !working {
+                self.draw(state);
+            }
+        }
+        working
+    }
+
+    /// Nothing arrived for a tick: redraw the moving gauge, or (idle) look
+    /// for outside changes to the project file.
+    fn on_tick(&mut self, state: &State, working: bool) {
+        if working {
+            self.draw(state);
+        } else {
+            let _ = self.save_tx.send(SyncMsg::Check);
+        }
+    }
+
+    /// Handle `msg` and everything else waiting (for at most 12 ms) before
+    /// the next frame is drawn; a termination signal stops it and is
+    /// returned.
+    fn handle_waiting(&mut self, state: &mut State, msg: Msg) -> Option<i32> {
         let deadline = Instant::now() + Duration::from_millis(12);
         let mut next = Some(msg);
         while let Some(msg) = next.take() {
             if let Msg::Signal(sig) = msg {
-                ended = Ended::Signal(sig);
-                state.quit = true;
-                break;
+                return Some(sig);
             }
-            let effects = handle(&mut state, msg, view.tree.get_offset());
-            run_effects(
-                &mut state,
-                effects,
-                &tx,
-                &jobs_tx,
-                &save_tx,
-                clipboard.as_mut(),
-                (&mut *terminal, &gate),
-            );
+            let effects = handle(state, msg, self.view.tree.get_offset());
+            self.run_effects(state, effects);
             if state.quit || Instant::now() > deadline {
                 break;
             }
-            next = rx.try_recv().ok();
+            next = self.rx.try_recv().ok();
         }
-        if !state.quit {
-            drawn = terminal
-                .draw(|f| render::render(&state, &mut view, f))
-                .map(drop);
+        None
+    }
+
+    /// The loop is over: flush the last save (unless the user chose to
+    /// drop it), then report a broken terminal or a save that failed.
+    fn finish(self, state: &State, ended: Ended) -> Result<Ended> {
+        if state.drop_pending_save {
+            // The user chose to quit without the save that waits for another
+            // process's lock: the saver is left to the process's end.
+            self.drawn.context("cannot draw to the terminal")?;
+            return Ok(ended);
         }
-    }
-    if state.drop_pending_save {
-        // The user chose to quit without the save that waits for another
-        // process's lock: the saver is left to the process's end.
-        drawn.context("cannot draw to the terminal")?;
-        return Ok(ended);
-    }
-    // Flush the last save before leaving (and before reporting a broken
-    // terminal: the curation matters more). A lock another process holds
-    // is waited for within its bound, then reported.
-    let _ = save_tx.send(SyncMsg::Save(Box::new(state.project.file.clone())));
-    drop(save_tx);
-    let saved = saver.join();
-    drawn.context("cannot draw to the terminal")?;
-    match saved {
-        Ok(None) => Ok(ended),
-        Ok(Some(problem)) => Err(anyhow::anyhow!("the curation was not saved: {problem}")),
-        Err(_) => Err(anyhow::anyhow!(
-            "the curation may not be saved: the saver crashed"
-        )),
+        // Flush the last save before leaving (and before reporting a broken
+        // terminal: the curation matters more). A lock another process holds
+        // is waited for within its bound, then reported.
+        let _ = self
+            .save_tx
+            .send(SyncMsg::Save(Box::new(state.project.file.clone())));
+        drop(self.save_tx);
+        let saved = self.saver.join();
+        self.drawn.context("cannot draw to the terminal")?;
+        match saved {
+            Ok(None) => Ok(ended),
+            Ok(Some(problem)) => Err(anyhow::anyhow!("the curation was not saved: {problem}")),
+            Err(_) => Err(anyhow::anyhow!(
+                "the curation may not be saved: the saver crashed"
+            )),
+        }
     }
 }
 
