@@ -169,6 +169,7 @@ fn tui_step(h: &mut Harness, step: &Tui) {
             let index = h
                 .state
                 .symbols
+                .view
                 .as_ref()
                 .and_then(|s| s.tree.as_ref())
                 .and_then(|t| flat_symbols(t).iter().position(|(_, s)| s.path == symbol))

@@ -51,7 +51,7 @@ fn the_kept_sum_equals_a_sum_made_anew() {
         let effects = h.press(key);
         let kept = h.state.verify_gauge_sum();
         assert!(kept.is_ok(), "step {step} after {key}: {kept:?}");
-        patched += usize::from(h.state.resolver.patched > 0);
+        patched += usize::from(h.state.walk.resolver.patched > 0);
         match next(3) {
             0 => h.run(effects),
             1 => {

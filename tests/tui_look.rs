@@ -38,18 +38,19 @@ fn symbol_cursor_to(h: &mut Harness, symbol: &str) {
     let index = h
         .state
         .symbols
+        .view
         .as_ref()
         .and_then(|s| s.tree.as_ref())
         .and_then(|t| flat_symbols(t).iter().position(|(_, s)| s.path == symbol))
         .unwrap_or_else(|| panic!("no symbol {symbol}"));
     // (`g` in the symbols pane is mask_agg, not top.)
-    while h.state.symbol_cursor > index {
+    while h.state.symbols.cursor > index {
         h.key("k");
     }
-    while h.state.symbol_cursor < index {
+    while h.state.symbols.cursor < index {
         h.key("j");
     }
-    assert_eq!(h.state.symbol_cursor, index);
+    assert_eq!(h.state.symbols.cursor, index);
 }
 
 /// Rows of the screen (as text) whose preview cells carry the highlight.

@@ -34,7 +34,7 @@ pub fn include(state: &mut State) -> Vec<Effect> {
 }
 
 fn ask_git(state: &mut State, include: bool) -> Vec<Effect> {
-    if !state.walk_done {
+    if !state.walk.done {
         state.say(
             Level::Warn,
             "still scanning the project: the changed files are known once the scan is done; try again in a moment",
@@ -44,7 +44,7 @@ fn ask_git(state: &mut State, include: bool) -> Vec<Effect> {
     state.say(Level::Info, "asking git what changed…");
     vec![Effect::job(Job::Changed {
         include,
-        walked: state.walked.clone(),
+        walked: state.walk.walked.clone(),
         exclude: state.preset().exclude,
     })]
 }

@@ -93,12 +93,12 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         format!("discovering around {} targets…", preset.targets.len()),
     );
     vec![Effect::job(Job::Discover {
-        generation: state.generation,
+        generation: state.composition.generation,
         targets: preset.targets.clone(),
         preset,
         opts,
         consent: state.compose_options().consent,
-        walked: state.walked.clone(),
+        walked: state.walk.walked.clone(),
     })]
 }
 
@@ -111,7 +111,7 @@ pub fn on_discovered(
     packed: Packed,
     composed: Composed,
 ) -> Vec<Effect> {
-    if generation != state.generation {
+    if generation != state.composition.generation {
         state.say(
             Level::Warn,
             "discovery dropped: the preset changed while it ran (press i again)",
@@ -176,7 +176,7 @@ pub fn on_discovered(
     };
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
-    state.composed = Some(composed);
+    state.composition.composed = Some(composed);
     sync_preview(state);
     Vec::new()
 }

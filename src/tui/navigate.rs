@@ -14,17 +14,18 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
         Pane::Tree => navigate_tree(state, action),
         Pane::Symbols => {
             let len = state.symbol_count();
-            state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
+            state.symbols.cursor = moved(state.symbols.cursor, len, action, state.screen.page);
             follow::follow_symbol(state, true);
             Vec::new()
         }
         Pane::Preview => {
             if state.preview.raw {
                 let len = state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len());
-                state.preview.raw_cursor = moved(state.preview.raw_cursor, len, action, state.page);
+                state.preview.raw_cursor =
+                    moved(state.preview.raw_cursor, len, action, state.screen.page);
             } else {
                 let len = shown(state).lines().len();
-                state.preview.scroll = moved(state.preview.scroll, len, action, state.page);
+                state.preview.scroll = moved(state.preview.scroll, len, action, state.screen.page);
             }
             Vec::new()
         }
@@ -52,22 +53,29 @@ fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
     };
     match action {
         Action::Expand if row.is_dir => {
-            state.open_dirs.insert(row.path);
+            state.tree.open_dirs.insert(row.path);
             state.refresh_rows();
         }
-        Action::Collapse if row.is_dir && state.open_dirs.contains(&row.path) => {
-            state.open_dirs.remove(&row.path);
+        Action::Collapse if row.is_dir && state.tree.open_dirs.contains(&row.path) => {
+            state.tree.open_dirs.remove(&row.path);
             state.refresh_rows();
         }
         Action::Collapse => {
             if let Some((parent, _)) = row.path.rsplit_once('/')
-                && let Some(i) = state.rows.iter().position(|r| r.path == parent)
+                && let Some(i) = state.tree.rows.iter().position(|r| r.path == parent)
             {
-                state.cursor = i;
+                state.tree.cursor = i;
             }
         }
         Action::Expand => {}
-        _ => state.cursor = moved(state.cursor, state.rows.len(), action, state.page),
+        _ => {
+            state.tree.cursor = moved(
+                state.tree.cursor,
+                state.tree.rows.len(),
+                action,
+                state.screen.page,
+            )
+        }
     }
     follow_cursor(state)
 }
@@ -78,13 +86,13 @@ pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
     sync_preview(state);
     let mut effects = follow::follow_tree(state);
     let Some(path) = state.current_file().map(str::to_string) else {
-        state.symbols = None;
+        state.symbols.view = None;
         return effects;
     };
-    if state.symbols.as_ref().is_some_and(|s| s.path == path) {
+    if state.symbols.view.as_ref().is_some_and(|s| s.path == path) {
         return effects;
     }
-    state.symbols = None;
+    state.symbols.view = None;
     effects.push(Effect::job(Job::Symbols(path.clone())));
     if state.preview.raw {
         effects.push(Effect::job(Job::Raw(path)));
@@ -100,7 +108,7 @@ pub(super) fn sync_preview(state: &mut State) {
     let Some(row) = state.current_row() else {
         return;
     };
-    let line = state.composed.as_ref().and_then(|c| {
+    let line = state.composition.composed.as_ref().and_then(|c| {
         c.files
             .iter()
             .find(|f| {

@@ -28,9 +28,9 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
         Overlay::Help { scroll } => {
             // The help is wrapped to the overlay: its length depends on
             // the terminal's width.
-            let last = help_max_scroll(&state.keymap, state.size);
+            let last = help_max_scroll(&state.keymap, state.screen.size);
             let scroll = scroll.min(last);
-            let half = (state.page / 2).max(1);
+            let half = (state.screen.page / 2).max(1);
             let scroll = match action {
                 Action::Down => (scroll + 1).min(last),
                 Action::Up => scroll.saturating_sub(1),
@@ -188,7 +188,7 @@ fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
         | Action::PageUp
         | Action::PageDown => {
             state.overlay = Some(Overlay::Picker {
-                cursor: moved(cursor, len, action, state.page),
+                cursor: moved(cursor, len, action, state.screen.page),
             });
             Vec::new()
         }
@@ -265,8 +265,8 @@ pub(super) fn on_input(state: &mut State, c: Option<char>) -> Vec<Effect> {
         }
     }
     if *prompt == Prompt::Filter {
-        state.filter = buffer.clone();
-        state.cursor = 0;
+        state.tree.filter = buffer.clone();
+        state.tree.cursor = 0;
         state.refresh_rows();
         return follow_cursor(state);
     }
@@ -283,7 +283,7 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
     let name = buffer.trim().to_string();
     let result = match prompt {
         Prompt::Filter => {
-            state.filter = buffer;
+            state.tree.filter = buffer;
             state.refresh_rows();
             return follow_cursor(state);
         }

@@ -62,12 +62,13 @@ pub fn shown(state: &State) -> Shown<'_> {
     }
     let Some(row) = state.current_row() else {
         return state
+            .composition
             .composed
             .as_ref()
             .map_or(Shown::Nothing, Shown::Composition);
     };
     if row.is_dir {
-        let holds = state.composed.as_ref().is_some_and(|c| {
+        let holds = state.composition.composed.as_ref().is_some_and(|c| {
             let prefix = format!("{}/", row.path);
             c.files.iter().any(|f| f.path.starts_with(&prefix))
         });
@@ -75,7 +76,7 @@ pub fn shown(state: &State) -> Shown<'_> {
             return Shown::Folder {
                 path: &row.path,
                 included: state.included_under(&row.path),
-                total: state.files.count_under(&row.path),
+                total: state.tree.files.count_under(&row.path),
             };
         }
     } else if outside(state, &row.path) {
@@ -89,6 +90,7 @@ pub fn shown(state: &State) -> Shown<'_> {
         return Shown::Listed(&row.path);
     }
     state
+        .composition
         .composed
         .as_ref()
         .map_or(Shown::Nothing, Shown::Composition)
@@ -108,7 +110,7 @@ pub fn block_of<'a>(state: &'a State, path: &str) -> Option<&'a FileBlock> {
         .blocks
         .get(path)
         .map(|b| b.as_ref())
-        .filter(|b| b.generation == state.generation)
+        .filter(|b| b.generation == state.composition.generation)
 }
 
 /// Where the body of the file block starting at line `heading` of

@@ -30,7 +30,7 @@ pub struct ViewState {
 pub fn render(state: &State, view: &mut ViewState, frame: &mut Frame) {
     let area = frame.area();
     let [main, gauge, status] = layout::rows(area);
-    for (pane, rect) in layout::panes(main, state.focus, state.zoom) {
+    for (pane, rect) in layout::panes(main, state.focus, state.screen.zoom) {
         draw_pane(state, view, frame, pane, rect);
     }
     status::gauge(state, frame, gauge);

@@ -149,11 +149,24 @@ pub struct History {
 /// How many undo steps are kept.
 pub const HISTORY_LIMIT: usize = 200;
 
-/// The application state.
-pub struct State {
-    pub project: Project,
-    pub keymap: Keymap,
+/// The tree pane: the project's files, which folders are open, the
+/// filter, the visible rows and the cursor over them.
+#[derive(Debug, Default)]
+pub struct TreePane {
     pub files: FileTree,
+    pub open_dirs: HashSet<String>,
+    pub filter: String,
+    /// Visible tree rows (derived from files, open_dirs and filter).
+    pub rows: Vec<Row>,
+    pub cursor: usize,
+    /// Where a range selection (`v`) started.
+    pub range_anchor: Option<usize>,
+}
+
+/// The walked files and what the active preset's entries resolve to
+/// among them.
+#[derive(Default)]
+pub struct Walk {
     /// Every walked file, sorted (what globs expand over).
     pub walked: Arc<Vec<String>>,
     /// What the preset's globs match in `walked`, kept across edits.
@@ -161,34 +174,80 @@ pub struct State {
     /// The last resolution's inputs, so an edit re-resolves only the
     /// paths it touched.
     pub resolver: walk::Resolver,
-    pub walk_done: bool,
-    pub open_dirs: HashSet<String>,
-    pub filter: String,
-    /// Visible tree rows (derived from files, open_dirs and filter).
-    pub rows: Vec<Row>,
-    pub cursor: usize,
-    pub range_anchor: Option<usize>,
-    pub focus: Pane,
-    pub symbols: Option<SymbolsView>,
-    pub symbol_cursor: usize,
-    pub preview: PreviewState,
-    pub composed: Option<Composed>,
+    /// The walk is complete.
+    pub done: bool,
     /// The preset's files as resolved by the last `refresh`.
     pub resolved: Vec<ResolvedItem>,
-    /// Per file: the render key and token count of its block, from the
-    /// compositions and counts seen so far.
+}
+
+/// The symbols pane: the current file's symbols and the cursor over them.
+#[derive(Debug, Default)]
+pub struct SymbolsPane {
+    pub view: Option<SymbolsView>,
+    pub cursor: usize,
+}
+
+/// The composition and the budget gauge: the last composition, the
+/// counts known per file, and the gauge's sum over them.
+#[derive(Debug, Default)]
+pub struct Composition {
+    pub composed: Option<Composed>,
+    /// Generation of the newest compose request.
+    pub generation: u64,
     /// Per file, the render key its count is for and the count (a fast
     /// hash: the gauge looks every included file up on every edit).
     pub block_tokens: FxHashMap<String, (String, usize)>,
     /// The gauge's sum over the included files, patched through small
     /// edits (see [`State::refresh_gauge`]); `None`: summed anew next time.
-    gauge_sum: Option<GaugeSum>,
+    sum: Option<GaugeSum>,
     /// Tokens of the composition outside the file blocks (headings,
     /// joins, other sections), from the last exact count.
     pub overhead: i64,
     pub gauge: Gauge,
-    /// Generation of the newest compose request.
-    pub generation: u64,
+}
+
+/// The terminal as the panes see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Screen {
+    /// Terminal width and height (where a mouse click lands).
+    pub size: (u16, u16),
+    /// Terminal height, for page moves.
+    pub page: usize,
+    /// The focused pane takes the whole width (`z`).
+    pub zoom: bool,
+}
+
+impl Default for Screen {
+    fn default() -> Screen {
+        Screen {
+            size: (80, 24),
+            page: 20,
+            zoom: false,
+        }
+    }
+}
+
+/// Preset totals for the picker, by [`crate::tui::tokens::preset_key`].
+#[derive(Debug, Default)]
+pub struct PresetTotals {
+    /// Tokens, and whether that is an exact count of the whole text.
+    pub by_key: HashMap<u64, (usize, bool)>,
+    /// A preset-totals job is running (not asked again until it is back).
+    pub pending: bool,
+}
+
+/// The application state: the project, and one part per pane and feature
+/// (as yazi's `Core { mgr, tasks, pick, input, … }`), so a handler can
+/// take the part it changes.
+pub struct State {
+    pub project: Project,
+    pub keymap: Keymap,
+    pub tree: TreePane,
+    pub walk: Walk,
+    pub focus: Pane,
+    pub symbols: SymbolsPane,
+    pub preview: PreviewState,
+    pub composition: Composition,
     pub overlay: Option<Overlay>,
     pub history: History,
     pub status: Option<(String, Level)>,
@@ -210,8 +269,7 @@ pub struct State {
     pub clock: Clock,
     /// The files git sees changed, marked in the tree (`mark_changed`).
     pub changed: Option<ChangedMarks>,
-    /// Terminal height, for page moves.
-    pub page: usize,
+    pub screen: Screen,
     pub quit: bool,
     /// A save waits for the project lock another process holds (the
     /// message says which): `q` asks before quitting without it.
@@ -219,15 +277,7 @@ pub struct State {
     /// The user chose to quit without the waiting save: the event loop
     /// neither sends a last save nor waits for the saver.
     pub drop_pending_save: bool,
-    /// The focused pane takes the whole width (`z`).
-    pub zoom: bool,
-    /// Terminal width and height (where a mouse click lands).
-    pub size: (u16, u16),
-    /// Preset totals for the picker, by [`crate::tui::tokens::preset_key`]:
-    /// tokens, and whether that is an exact count of the whole text.
-    pub preset_totals: HashMap<u64, (usize, bool)>,
-    /// A preset-totals job is running (not asked again until it is back).
-    pub totals_pending: bool,
+    pub preset_totals: PresetTotals,
 }
 
 /// The gauge's sum over the included files under `opts`: the counts
@@ -246,27 +296,12 @@ impl State {
         let mut state = State {
             project,
             keymap,
-            files: FileTree::new(),
-            walked: Arc::new(Vec::new()),
-            globs: walk::GlobIndex::default(),
-            resolver: walk::Resolver::default(),
-            walk_done: false,
-            open_dirs: HashSet::new(),
-            filter: String::new(),
-            rows: Vec::new(),
-            cursor: 0,
-            range_anchor: None,
+            tree: TreePane::default(),
+            walk: Walk::default(),
             focus: Pane::Tree,
-            symbols: None,
-            symbol_cursor: 0,
+            symbols: SymbolsPane::default(),
             preview: PreviewState::default(),
-            composed: None,
-            resolved: Vec::new(),
-            block_tokens: FxHashMap::default(),
-            gauge_sum: None,
-            overhead: 0,
-            gauge: Gauge::default(),
-            generation: 0,
+            composition: Composition::default(),
             overlay: None,
             history: History::default(),
             status: None,
@@ -276,14 +311,11 @@ impl State {
             wake: Arc::new(|| {}),
             clock: Clock::system(),
             changed: None,
-            page: 20,
+            screen: Screen::default(),
             quit: false,
             save_locked: None,
             drop_pending_save: false,
-            zoom: false,
-            size: (80, 24),
-            preset_totals: HashMap::new(),
-            totals_pending: false,
+            preset_totals: PresetTotals::default(),
         };
         state.add_explicit_files();
         state.refresh();
@@ -298,7 +330,7 @@ impl State {
             let path = item.path.trim_end_matches('/');
             // A folder named as an entry is not a file of the tree.
             if !walk::is_glob(path) && walk::is_inside(path) && !root.join(path).is_dir() {
-                self.files.insert(path);
+                self.tree.files.insert(path);
             }
         }
     }
@@ -307,25 +339,25 @@ impl State {
     /// done, in [`State::finish_walk`]).
     pub fn add_walked(&mut self, batch: Vec<String>) {
         for path in &batch {
-            self.files.insert(path);
+            self.tree.files.insert(path);
         }
-        Arc::make_mut(&mut self.walked).extend(batch);
+        Arc::make_mut(&mut self.walk.walked).extend(batch);
     }
 
     /// Forget the walked files before a new walk (the preset's own files
     /// stay listed).
     pub fn begin_walk(&mut self) {
-        self.files = FileTree::new();
-        self.walked = Arc::new(Vec::new());
-        self.walk_done = false;
+        self.tree.files = FileTree::new();
+        self.walk.walked = Arc::new(Vec::new());
+        self.walk.done = false;
         self.add_explicit_files();
         self.refresh_rows();
     }
 
     /// The walk is complete: sort the file list globs expand over.
     pub fn finish_walk(&mut self) {
-        self.walk_done = true;
-        let walked = Arc::make_mut(&mut self.walked);
+        self.walk.done = true;
+        let walked = Arc::make_mut(&mut self.walk.walked);
         walked.sort_unstable();
         walked.dedup();
     }
@@ -353,16 +385,16 @@ impl State {
     pub fn refresh(&mut self) {
         let preset = self.preset();
         // Patched at the paths an edit touched, when only those changed.
-        let change = self.resolver.resolve(
+        let change = self.walk.resolver.resolve(
             &preset.files,
             &preset.exclude,
-            &self.walked,
-            &mut self.globs,
-            &mut self.resolved,
+            &self.walk.walked,
+            &mut self.walk.globs,
+            &mut self.walk.resolved,
         );
         match change {
             walk::ResolveChange::Patched(touched) => self.patch_gauge_sum(touched),
-            walk::ResolveChange::Rebuilt => self.gauge_sum = None,
+            walk::ResolveChange::Rebuilt => self.composition.sum = None,
         }
         self.refresh_rows();
     }
@@ -372,9 +404,10 @@ impl State {
     pub fn included_under(&self, dir: &str) -> usize {
         let prefix = format!("{dir}/");
         let start = self
+            .walk
             .resolved
             .partition_point(|r| r.path.as_str() < prefix.as_str());
-        self.resolved[start..]
+        self.walk.resolved[start..]
             .iter()
             .take_while(|r| r.path.starts_with(&prefix))
             .count()
@@ -388,19 +421,18 @@ impl State {
     /// composition's counts or a change of the compose options.
     pub fn refresh_gauge(&mut self) -> Vec<ResolvedItem> {
         let opts = self.compose_options();
-        if self.gauge_sum.as_ref().is_none_or(|g| g.opts != opts) {
-            self.gauge_sum = Some(self.sum_gauge(opts));
+        if self.composition.sum.as_ref().is_none_or(|g| g.opts != opts) {
+            self.composition.sum = Some(self.sum_gauge(opts));
         }
-        let Some(g) = &self.gauge_sum else {
+        let Some(g) = &self.composition.sum else {
             return Vec::new();
         };
         let (sum, missing) = (g.sum, g.missing.values().cloned().collect::<Vec<_>>());
-        let current = self
-            .composed
-            .as_ref()
-            .filter(|c| c.generation == self.generation && c.exact && missing.is_empty());
-        let work = self.gauge.work;
-        self.gauge = match current {
+        let current = self.composition.composed.as_ref().filter(|c| {
+            c.generation == self.composition.generation && c.exact && missing.is_empty()
+        });
+        let work = self.composition.gauge.work;
+        self.composition.gauge = match current {
             Some(c) => Gauge {
                 used: c.total_tokens,
                 pending: 0,
@@ -408,7 +440,7 @@ impl State {
                 work,
             },
             None => Gauge {
-                used: usize::try_from((sum as i64 + self.overhead).max(0)).unwrap_or(0),
+                used: usize::try_from((sum as i64 + self.composition.overhead).max(0)).unwrap_or(0),
                 pending: missing.len(),
                 exact: false,
                 work,
@@ -426,7 +458,7 @@ impl State {
         };
         // Every file of one entry renders with the same key.
         let mut keys: Vec<Option<String>> = Vec::new();
-        for r in self.resolved.iter().filter(|r| r.item.auto_aggregate) {
+        for r in self.walk.resolved.iter().filter(|r| r.item.auto_aggregate) {
             if keys.len() <= r.entry && r.entry != usize::MAX {
                 keys.resize(r.entry + 1, None);
             }
@@ -440,7 +472,7 @@ impl State {
                     &fresh
                 }
             };
-            match self.block_tokens.get(&r.path) {
+            match self.composition.block_tokens.get(&r.path) {
                 Some((k, n)) if k == key => g.sum += n,
                 _ => {
                     g.missing.insert(r.path.clone(), r.clone());
@@ -457,7 +489,7 @@ impl State {
             return None;
         }
         let key = render_key(&r.item, opts.mode_for(&r.item));
-        Some(match self.block_tokens.get(&r.path) {
+        Some(match self.composition.block_tokens.get(&r.path) {
             Some((k, n)) if *k == key => Some(*n),
             _ => None,
         })
@@ -465,7 +497,7 @@ impl State {
 
     /// Take `r`'s share out of (`add == false`) or into the kept sum.
     fn move_share(&mut self, r: &ResolvedItem, add: bool) {
-        let Some(mut g) = self.gauge_sum.take() else {
+        let Some(mut g) = self.composition.sum.take() else {
             return;
         };
         match self.gauge_share(&g.opts, r) {
@@ -479,13 +511,13 @@ impl State {
                 g.missing.remove(&r.path);
             }
         }
-        self.gauge_sum = Some(g);
+        self.composition.sum = Some(g);
     }
 
     /// The resolution was patched at `touched` (each with its item
     /// before): move those files' shares.
     fn patch_gauge_sum(&mut self, touched: Vec<(String, Option<ResolvedItem>)>) {
-        if self.gauge_sum.is_none() {
+        if self.composition.sum.is_none() {
             return;
         }
         for (path, before) in touched {
@@ -501,7 +533,7 @@ impl State {
     /// `Err` with both sums when the kept sum differs from one made anew
     /// (for tests: a patch that missed a path shows here).
     pub fn verify_gauge_sum(&self) -> Result<(), String> {
-        let Some(kept) = &self.gauge_sum else {
+        let Some(kept) = &self.composition.sum else {
             return Ok(());
         };
         let fresh = self.sum_gauge(kept.opts.clone());
@@ -525,7 +557,7 @@ impl State {
         if let Some(r) = &included {
             self.move_share(r, false);
         }
-        self.block_tokens.insert(path, (key, n));
+        self.composition.block_tokens.insert(path, (key, n));
         if let Some(r) = &included {
             self.move_share(r, true);
         }
@@ -533,15 +565,16 @@ impl State {
 
     /// Take in a composition's per-file counts.
     pub fn learn_counts(&mut self, composed: &Composed) {
-        self.gauge_sum = None;
+        self.composition.sum = None;
         let mut sum = 0i64;
         for f in &composed.files {
             sum += f.tokens as i64;
-            self.block_tokens
+            self.composition
+                .block_tokens
                 .insert(f.path.clone(), (f.key.clone(), f.tokens));
         }
         if composed.exact {
-            self.overhead = composed.total_tokens as i64 - sum;
+            self.composition.overhead = composed.total_tokens as i64 - sum;
         }
     }
 
@@ -549,10 +582,10 @@ impl State {
     /// the folders above it are opened, so it stays visible unfiltered.
     pub fn clear_filter(&mut self) {
         let current = self.current_row().map(|r| r.path.clone());
-        self.filter.clear();
+        self.tree.filter.clear();
         if let Some(path) = current {
             for (i, _) in path.match_indices('/') {
-                self.open_dirs.insert(path[..i].to_string());
+                self.tree.open_dirs.insert(path[..i].to_string());
             }
         }
         self.refresh_rows();
@@ -561,18 +594,22 @@ impl State {
     /// Recompute the visible rows, keeping the cursor on the same path.
     pub fn refresh_rows(&mut self) {
         let current = self.current_row().map(|r| r.path.clone());
-        self.rows = self.files.rows(&self.open_dirs, &self.filter);
+        self.tree.rows = self
+            .tree
+            .files
+            .rows(&self.tree.open_dirs, &self.tree.filter);
         if let Some(path) = current
-            && let Some(i) = self.rows.iter().position(|r| r.path == path)
+            && let Some(i) = self.tree.rows.iter().position(|r| r.path == path)
         {
-            self.cursor = i;
+            self.tree.cursor = i;
         }
-        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+        self.tree.cursor = self.tree.cursor.min(self.tree.rows.len().saturating_sub(1));
     }
 
     /// How many rows the symbols pane lists for the current file.
     pub fn symbol_count(&self) -> usize {
         self.symbols
+            .view
             .as_ref()
             .and_then(|s| s.tree.as_ref())
             .map_or(0, |t| crate::tui::symbols::flat_symbols(t).len())
@@ -580,7 +617,7 @@ impl State {
 
     /// The row under the tree cursor.
     pub fn current_row(&self) -> Option<&Row> {
-        self.rows.get(self.cursor)
+        self.tree.rows.get(self.tree.cursor)
     }
 
     /// The file under the tree cursor (not a folder).
@@ -592,10 +629,11 @@ impl State {
 
     /// How `path` is included, if it is (a binary search).
     pub fn resolved_for(&self, path: &str) -> Option<&ResolvedItem> {
-        self.resolved
+        self.walk
+            .resolved
             .binary_search_by(|r| r.path.as_str().cmp(path))
             .ok()
-            .map(|i| &self.resolved[i])
+            .map(|i| &self.walk.resolved[i])
     }
 
     /// `true` when the preset includes `path`.
@@ -605,7 +643,7 @@ impl State {
 
     /// Every included file, sorted.
     pub fn included_paths(&self) -> Vec<&str> {
-        self.resolved.iter().map(|r| r.path.as_str()).collect()
+        self.walk.resolved.iter().map(|r| r.path.as_str()).collect()
     }
 
     /// The preset entry that renders `path`: its explicit entry, or the
@@ -647,13 +685,13 @@ impl State {
 
     /// The range of rows selected with `v` (inclusive), if any.
     pub fn selection(&self) -> Option<(usize, usize)> {
-        let anchor = self.range_anchor?;
-        Some((anchor.min(self.cursor), anchor.max(self.cursor)))
+        let anchor = self.tree.range_anchor?;
+        Some((anchor.min(self.tree.cursor), anchor.max(self.tree.cursor)))
     }
 
     /// The composed file entry of `path`, if it is in the composition.
     pub fn composed_file(&self, path: &str) -> Option<&ComposedFile> {
-        let c = self.composed.as_ref()?;
+        let c = self.composition.composed.as_ref()?;
         c.index.get(path).and_then(|i| c.files.get(*i))
     }
 }

@@ -21,18 +21,28 @@ use crate::tui::state::State;
 pub fn token_map(state: &State) -> TokenMap {
     let opts = state.compose_options();
     let rows = state
+        .walk
         .resolved
         .iter()
         .filter(|r| r.item.auto_aggregate)
         .map(|r| TokenRow {
             path: r.path.clone(),
             mode: opts.mode_for(&r.item),
-            tokens: state.block_tokens.get(&r.path).map_or(0, |(_, n)| *n),
+            tokens: state
+                .composition
+                .block_tokens
+                .get(&r.path)
+                .map_or(0, |(_, n)| *n),
             error: state.composed_file(&r.path).is_some_and(|f| f.error),
         })
         .collect();
     let settings = &state.project.settings;
-    TokenMap::from_rows(rows, state.gauge.used, settings.tokenizer, settings.budget)
+    TokenMap::from_rows(
+        rows,
+        state.composition.gauge.used,
+        settings.tokenizer,
+        settings.budget,
+    )
 }
 
 /// The path of row `cursor` of the overlay (the files come first, then

@@ -66,7 +66,7 @@ pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Ve
 /// few files it lacks first) and ask for a fresh composition (older
 /// answers are dropped).
 pub fn recompose(state: &mut State) -> Vec<Effect> {
-    state.generation += 1;
+    state.composition.generation += 1;
     let missing = state.refresh_gauge();
     let mut effects = Vec::new();
     // A few new files are counted ahead of the compose so the gauge moves
@@ -79,12 +79,12 @@ pub fn recompose(state: &mut State) -> Vec<Effect> {
         }));
     }
     effects.push(Effect::job(Job::Compose {
-        generation: state.generation,
+        generation: state.composition.generation,
         preset: state.preset(),
         opts: state.compose_options(),
         map: state.map_options(),
         tokenizer: state.project.settings.tokenizer,
-        walked: state.walked.clone(),
+        walked: state.walk.walked.clone(),
     }));
     effects
 }

@@ -80,7 +80,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Progress { phase, done, total } => {
-            state.gauge.work = (done < total).then_some((phase, done, total));
+            state.composition.gauge.work = (done < total).then_some((phase, done, total));
             Vec::new()
         }
         Event::Wrote(Err(e)) | Event::JobFailed(e) => job_failed(state, e),
@@ -132,8 +132,8 @@ fn input_clear(state: &mut State) -> Vec<Effect> {
 }
 
 fn resized(state: &mut State, width: u16, height: u16) -> Vec<Effect> {
-    state.size = (width, height);
-    state.page = usize::from(height.saturating_sub(6)).max(2);
+    state.screen.size = (width, height);
+    state.screen.page = usize::from(height.saturating_sub(6)).max(2);
     Vec::new()
 }
 
@@ -149,7 +149,7 @@ fn walked(state: &mut State, batch: Vec<String>) -> Vec<Effect> {
 
 fn walk_done(state: &mut State) -> Vec<Effect> {
     // Files may have changed: the picker counts its presets again.
-    state.preset_totals.clear();
+    state.preset_totals.by_key.clear();
     state.finish_walk();
     state.refresh();
     let mut effects = recompose(state);
@@ -158,11 +158,11 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
 }
 
 fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
-    state.gauge.work = None;
+    state.composition.gauge.work = None;
     state.learn_counts(&c);
     // While a discovery is shown, the preview keeps its packed text.
-    if c.generation == state.generation && state.discovery.is_none() {
-        state.composed = Some(c);
+    if c.generation == state.composition.generation && state.discovery.is_none() {
+        state.composition.composed = Some(c);
         sync_preview(state);
     }
     state.refresh_gauge();
@@ -179,8 +179,8 @@ fn counted(state: &mut State, counts: Vec<(String, String, usize)>) -> Vec<Effec
 
 fn symbols(state: &mut State, view: SymbolsView) -> Vec<Effect> {
     if state.current_file() == Some(view.path.as_str()) {
-        state.symbols = Some(view);
-        state.symbol_cursor = 0;
+        state.symbols.view = Some(view);
+        state.symbols.cursor = 0;
     }
     Vec::new()
 }
@@ -264,7 +264,7 @@ fn copied(
 fn cache_cleared(state: &mut State, result: Result<usize, String>) -> Vec<Effect> {
     match result {
         Ok(n) => {
-            state.preset_totals.clear();
+            state.preset_totals.by_key.clear();
             state.say(
                 Level::Info,
                 format!(
@@ -290,9 +290,9 @@ fn job_failed(state: &mut State, e: String) -> Vec<Effect> {
 }
 
 fn preset_totals(state: &mut State, totals: Vec<(u64, usize, bool)>) -> Vec<Effect> {
-    state.totals_pending = false;
+    state.preset_totals.pending = false;
     for (key, tokens, exact) in totals {
-        state.preset_totals.insert(key, (tokens, exact));
+        state.preset_totals.by_key.insert(key, (tokens, exact));
     }
     Vec::new()
 }
@@ -308,7 +308,7 @@ fn yank(state: &mut State) -> Vec<Effect> {
         opts: state.compose_options(),
         map: state.map_options(),
         tokenizer: state.project.settings.tokenizer,
-        walked: state.walked.clone(),
+        walked: state.walk.walked.clone(),
         ready: shown_pack(state),
     })]
 }
@@ -322,7 +322,7 @@ fn write_output(state: &mut State) -> Vec<Effect> {
         preset: state.preset(),
         opts: state.compose_options(),
         settings: Box::new(state.project.settings.clone()),
-        walked: state.walked.clone(),
+        walked: state.walk.walked.clone(),
         ready: shown_pack(state),
     })]
 }
@@ -398,7 +398,7 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
 /// The walk is still running and the preset has globs, so a composition
 /// now would miss files `ctxcurate build` includes.
 fn scanning_for_globs(state: &State) -> bool {
-    !state.walk_done && state.preset().files.iter().any(|f| walk::is_glob(&f.path))
+    !state.walk.done && state.preset().files.iter().any(|f| walk::is_glob(&f.path))
 }
 
 /// The packed composition of the discovery shown, if any: what `y` and
@@ -429,7 +429,7 @@ pub(super) fn refuse_held(state: &mut State, job: &Job) -> Option<String> {
         .entry_consent(state.project.active_preset_name());
     // The walk answers when it is complete; else the check walks the few
     // folders on the way itself.
-    let walked = state.walk_done.then_some(state.walked.as_slice());
+    let walked = state.walk.done.then_some(state.walk.walked.as_slice());
     let held = consent.held(
         &state.project.root,
         &[crate::core::model::FileItem::new(path)],

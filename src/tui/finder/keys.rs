@@ -18,7 +18,7 @@ use crate::tui::state::{Level, Overlay, Pane, State};
 /// `Ctrl-p`: open the finder over the files walked so far (batches still
 /// streaming in are added as they arrive, see [`add_walked`]).
 pub(crate) fn open(state: &mut State) -> Vec<Effect> {
-    let mut finder = Finder::new(state.walked.iter().cloned(), state.wake.clone());
+    let mut finder = Finder::new(state.walk.walked.iter().cloned(), state.wake.clone());
     finder.tick(0);
     state.finder = Some(finder);
     state.overlay = Some(Overlay::Finder);
@@ -27,7 +27,7 @@ pub(crate) fn open(state: &mut State) -> Vec<Effect> {
 
 /// An action while the finder is open.
 pub(crate) fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
-    let half = (state.page / 2).max(1) as isize;
+    let half = (state.screen.page / 2).max(1) as isize;
     let delta = match action {
         Action::Up => -1,
         Action::Down => 1,
@@ -109,14 +109,14 @@ fn go_to_selected(state: &mut State) -> Vec<Effect> {
 /// preview panes follow the cursor, as after any move.
 fn reveal(state: &mut State, path: &str) -> Vec<Effect> {
     for (i, _) in path.match_indices('/') {
-        state.open_dirs.insert(path[..i].to_string());
+        state.tree.open_dirs.insert(path[..i].to_string());
     }
     state.refresh_rows();
-    let mut row = state.rows.iter().position(|r| r.path == path);
-    if row.is_none() && !state.filter.is_empty() {
-        state.filter.clear();
+    let mut row = state.tree.rows.iter().position(|r| r.path == path);
+    if row.is_none() && !state.tree.filter.is_empty() {
+        state.tree.filter.clear();
         state.refresh_rows();
-        row = state.rows.iter().position(|r| r.path == path);
+        row = state.tree.rows.iter().position(|r| r.path == path);
     }
     let Some(row) = row else {
         state.say(
@@ -125,8 +125,8 @@ fn reveal(state: &mut State, path: &str) -> Vec<Effect> {
         );
         return Vec::new();
     };
-    state.range_anchor = None;
-    state.cursor = row;
+    state.tree.range_anchor = None;
+    state.tree.cursor = row;
     state.focus = Pane::Tree;
     follow_cursor(state)
 }

@@ -29,7 +29,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         area.height.saturating_sub(2),
     );
     frame.render_widget(Clear, rect);
-    let scanning = if state.walk_done {
+    let scanning = if state.walk.done {
         ""
     } else {
         " · scanning…"

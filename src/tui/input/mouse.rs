@@ -30,7 +30,12 @@ pub(crate) fn on_mouse(
             MouseKind::Click => Vec::new(),
         };
     }
-    let Some((pane, area)) = pane_at(state.size, state.focus, state.zoom, (column, row)) else {
+    let Some((pane, area)) = pane_at(
+        state.screen.size,
+        state.focus,
+        state.screen.zoom,
+        (column, row),
+    ) else {
         return Vec::new();
     };
     match kind {
@@ -74,16 +79,16 @@ fn click_row(
     match pane {
         Pane::Tree => {
             let index = tree_top + line;
-            if index < state.rows.len() {
-                state.cursor = index;
+            if index < state.tree.rows.len() {
+                state.tree.cursor = index;
                 return follow_cursor(state);
             }
         }
         Pane::Symbols => {
             let len = state.symbol_count();
-            let index = scroll_to(state.symbol_cursor, height, len) + line;
+            let index = scroll_to(state.symbols.cursor, height, len) + line;
             if index < len {
-                state.symbol_cursor = index;
+                state.symbols.cursor = index;
             }
         }
         Pane::Preview => {}

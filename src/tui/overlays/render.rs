@@ -186,7 +186,7 @@ fn preset_total(state: &State, name: &str) -> String {
         return String::new();
     };
     let key = preset_key(preset, &state.project.settings);
-    match state.preset_totals.get(&key) {
+    match state.preset_totals.by_key.get(&key) {
         Some((tokens, true)) => compact(*tokens),
         Some((tokens, false)) => format!("≈{}", compact(*tokens)),
         None => "…".to_string(),

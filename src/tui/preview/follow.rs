@@ -67,7 +67,7 @@ pub fn after_compose(state: &mut State) -> Vec<Effect> {
 /// Ask the worker for the block of the current file if it is outside the
 /// composition and no block for its current entry is kept.
 pub fn request_block(state: &mut State) -> Vec<Effect> {
-    let generation = state.generation;
+    let generation = state.composition.generation;
     state
         .preview
         .blocks
@@ -100,7 +100,7 @@ pub fn request_block(state: &mut State) -> Vec<Effect> {
 /// A block came back from the worker: kept if it is for the preset as it
 /// is now.
 pub fn on_block(state: &mut State, block: std::sync::Arc<FileBlock>) {
-    if block.generation != state.generation {
+    if block.generation != state.composition.generation {
         return;
     }
     if state.preview.blocks.len() >= BLOCKS_KEPT {
@@ -108,7 +108,7 @@ pub fn on_block(state: &mut State, block: std::sync::Arc<FileBlock>) {
     }
     let path = block.path.clone();
     state.preview.blocks.insert(path.clone(), block);
-    if state.focus == Pane::Symbols && state.symbols.as_ref().is_some_and(|s| s.path == path) {
+    if state.focus == Pane::Symbols && state.symbols.view.as_ref().is_some_and(|s| s.path == path) {
         follow_symbol(state, false);
     }
 }
@@ -139,10 +139,10 @@ pub fn follow_symbol(state: &mut State, announce: bool) {
 /// `None` when there is no symbol or no block of its file is shown,
 /// `Err` when its view does not show it.
 fn locate_symbol(state: &State) -> Option<Result<(usize, usize), String>> {
-    let view = state.symbols.as_ref()?;
+    let view = state.symbols.view.as_ref()?;
     let tree = view.tree.as_ref()?;
     let flat = flat_symbols(tree);
-    let (_, symbol) = *flat.get(state.symbol_cursor)?;
+    let (_, symbol) = *flat.get(state.symbols.cursor)?;
     let shown = shown(state);
     if let Shown::Raw(lines) = shown {
         // The raw text is the file itself: its lines are the symbol's.
@@ -191,9 +191,15 @@ fn locate_symbol(state: &State) -> Option<Result<(usize, usize), String>> {
         vec![true; flat.len()]
     };
     Some(
-        symbol_lines(&lines[from..to], mode, &flat, &visible, state.symbol_cursor)
-            .map(|(a, b)| (from + a, from + b))
-            .ok_or_else(not_shown),
+        symbol_lines(
+            &lines[from..to],
+            mode,
+            &flat,
+            &visible,
+            state.symbols.cursor,
+        )
+        .map(|(a, b)| (from + a, from + b))
+        .ok_or_else(not_shown),
     )
 }
 
@@ -372,10 +378,10 @@ pub fn slice_symbol(state: &mut State) -> Vec<Effect> {
     if state.focus != Pane::Symbols {
         return Vec::new();
     }
-    let picked = state.symbols.as_ref().and_then(|view| {
+    let picked = state.symbols.view.as_ref().and_then(|view| {
         let tree = view.tree.as_ref()?;
         let flat = flat_symbols(tree);
-        let (_, s) = flat.get(state.symbol_cursor)?;
+        let (_, s) = flat.get(state.symbols.cursor)?;
         Some((view.path.clone(), s.path.clone(), s.start_line, s.end_line))
     });
     let Some((path, symbol, start, end)) = picked else {

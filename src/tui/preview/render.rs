@@ -288,7 +288,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     if other_view(state, frame, area, focused) {
         return;
     }
-    let Some(c) = &state.composed else {
+    let Some(c) = &state.composition.composed else {
         frame.render_widget(
             Paragraph::new("composing…").block(pane_block(" Preview ".into(), focused)),
             area,
@@ -303,7 +303,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     if let Some(row) = state.current_row().filter(|r| r.is_dir) {
         let (included, total) = (
             state.included_under(&row.path),
-            state.files.count_under(&row.path),
+            state.tree.files.count_under(&row.path),
         );
         lines.push(folder_line(state, &row.path, included, total, width));
         room = room.saturating_sub(1);

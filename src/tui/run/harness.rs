@@ -198,11 +198,11 @@ impl Harness {
     /// Move the tree cursor to `path` (opening its folders).
     pub fn goto(&mut self, path: &str) {
         for (i, _) in path.match_indices('/') {
-            self.state.open_dirs.insert(path[..i].to_string());
+            self.state.tree.open_dirs.insert(path[..i].to_string());
         }
         self.state.refresh_rows();
-        if let Some(i) = self.state.rows.iter().position(|r| r.path == path) {
-            self.state.cursor = i;
+        if let Some(i) = self.state.tree.rows.iter().position(|r| r.path == path) {
+            self.state.tree.cursor = i;
         }
         let effects = follow_cursor(&mut self.state);
         self.run(effects);
@@ -211,6 +211,7 @@ impl Harness {
     /// The latest composition's text (empty before the first one).
     pub fn composed_text(&self) -> String {
         self.state
+            .composition
             .composed
             .as_ref()
             .map(|c| c.text.to_string())

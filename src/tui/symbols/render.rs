@@ -19,7 +19,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Symbols;
     let inner_h = area.height.saturating_sub(2) as usize;
     let width = area.width.saturating_sub(2) as usize;
-    let Some(view) = &state.symbols else {
+    let Some(view) = &state.symbols.view else {
         let msg = match state.current_file() {
             Some(_) => "loading…",
             None => "(a folder)",
@@ -66,7 +66,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         .as_ref()
         .map(|it| mask_states(it, &tree.symbols))
         .unwrap_or_default();
-    let top = scroll_to(state.symbol_cursor, inner_h, flat.len());
+    let top = scroll_to(state.symbols.cursor, inner_h, flat.len());
     let lines: Vec<Line> = flat
         .iter()
         .enumerate()
@@ -85,14 +85,18 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
                 abbreviate(sym.kind.as_str()),
                 sym.name
             );
-            let cursor = if i == state.symbol_cursor { "›" } else { " " };
+            let cursor = if i == state.symbols.cursor {
+                "›"
+            } else {
+                " "
+            };
             let mut line = Line::from(vec![
                 Span::raw(cursor),
                 Span::styled(tag, Style::default().fg(color)),
                 Span::raw(" "),
                 Span::raw(display_line(&text, width.saturating_sub(6)).into_owned()),
             ]);
-            if i == state.symbol_cursor && focused {
+            if i == state.symbols.cursor && focused {
                 line = line.style(Style::default().add_modifier(Modifier::REVERSED));
             }
             line

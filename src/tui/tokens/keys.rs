@@ -28,7 +28,7 @@ pub(crate) fn on_tokens(state: &mut State, path: Option<String>, action: Action)
         | Action::Bottom
         | Action::PageUp
         | Action::PageDown => {
-            let to = moved(cursor, paths.len(), action, state.page);
+            let to = moved(cursor, paths.len(), action, state.screen.page);
             state.overlay = Some(Overlay::Tokens {
                 path: paths.get(to).cloned(),
             });
@@ -78,15 +78,15 @@ pub(crate) fn on_tokens(state: &mut State, path: Option<String>, action: Action)
 /// Put the tree cursor on `path` (its folders opened; the filter cleared
 /// if it hides it), focus the tree, and let the panes follow.
 pub(crate) fn open_in_tree(state: &mut State, path: &str) -> Vec<Effect> {
-    if !state.rows.iter().any(|r| r.path == path) {
-        state.filter.clear();
+    if !state.tree.rows.iter().any(|r| r.path == path) {
+        state.tree.filter.clear();
     }
     for (i, _) in path.match_indices('/') {
-        state.open_dirs.insert(path[..i].to_string());
+        state.tree.open_dirs.insert(path[..i].to_string());
     }
     state.refresh_rows();
-    if let Some(i) = state.rows.iter().position(|r| r.path == path) {
-        state.cursor = i;
+    if let Some(i) = state.tree.rows.iter().position(|r| r.path == path) {
+        state.tree.cursor = i;
     }
     state.focus = Pane::Tree;
     follow_cursor(state)
@@ -96,7 +96,7 @@ pub(crate) fn open_in_tree(state: &mut State, path: &str) -> Vec<Effect> {
 /// counted yet in its current form (one job; the picker shows `…` until
 /// it is back). Not while the walk runs: globs would expand short.
 pub(crate) fn ask_preset_totals(state: &mut State) -> Vec<Effect> {
-    if !state.walk_done || state.totals_pending {
+    if !state.walk.done || state.preset_totals.pending {
         return Vec::new();
     }
     let settings = &state.project.settings;
@@ -106,17 +106,17 @@ pub(crate) fn ask_preset_totals(state: &mut State) -> Vec<Effect> {
         .into_iter()
         .filter_map(|(name, _)| state.project.preset(&name).map(|(p, _)| p.clone()))
         .map(|p| (preset_key(&p, settings), p))
-        .filter(|(key, _)| !state.preset_totals.contains_key(key))
+        .filter(|(key, _)| !state.preset_totals.by_key.contains_key(key))
         .collect();
     if presets.is_empty() {
         return Vec::new();
     }
-    state.totals_pending = true;
+    state.preset_totals.pending = true;
     vec![Effect::job(Job::PresetTotals {
         presets,
         opts: state.compose_options(),
         map: state.map_options(),
         tokenizer: state.project.settings.tokenizer,
-        walked: state.walked.clone(),
+        walked: state.walk.walked.clone(),
     })]
 }

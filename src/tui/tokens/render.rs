@@ -57,7 +57,11 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect, path: Option<&str>) {
         lines.push(Line::raw(""));
     }
     lines.push(Line::raw(row(&map, map.other, OTHER_LABEL, bar)));
-    let approx = if state.gauge.exact { "" } else { "≈" };
+    let approx = if state.composition.gauge.exact {
+        ""
+    } else {
+        "≈"
+    };
     lines.push(Line::styled(
         display_line(
             &format!(

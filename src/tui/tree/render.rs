@@ -24,17 +24,17 @@ const DISCOVERED: Color = Color::Cyan;
 const CHANGED: Color = Color::LightRed;
 
 pub fn draw(state: &State, view: &mut TreeState<String>, frame: &mut Frame, area: Rect) {
-    let mut title = format!(" Files {}", state.files.len());
-    if !state.walk_done {
+    let mut title = format!(" Files {}", state.tree.files.len());
+    if !state.walk.done {
         title.push_str(" (scanning…)");
     }
-    if !state.filter.is_empty() {
-        title.push_str(&format!(" /{}", display_line(&state.filter, 40)));
+    if !state.tree.filter.is_empty() {
+        title.push_str(&format!(" /{}", display_line(&state.tree.filter, 40)));
     }
     title.push(' ');
     let block = pane_block(title, state.focus == Pane::Tree);
-    if state.rows.is_empty() {
-        let msg = if state.walk_done {
+    if state.tree.rows.is_empty() {
+        let msg = if state.walk.done {
             "(no files)"
         } else {
             "scanning…"
@@ -67,16 +67,16 @@ pub fn draw(state: &State, view: &mut TreeState<String>, frame: &mut Frame, area
 /// (after the window grew, say).
 fn sync_tree_state(state: &State, view: &mut TreeState<String>, height: usize) {
     view.close_all();
-    for row in state.rows.iter().filter(|r| r.is_dir) {
-        if !state.filter.is_empty() || state.open_dirs.contains(&row.path) {
+    for row in state.tree.rows.iter().filter(|r| r.is_dir) {
+        if !state.tree.filter.is_empty() || state.tree.open_dirs.contains(&row.path) {
             view.open(chain(&row.path));
         }
     }
     if let Some(row) = state.current_row() {
         view.select(chain(&row.path));
     }
-    let len = state.rows.len();
-    let cursor = state.cursor;
+    let len = state.tree.rows.len();
+    let cursor = state.tree.cursor;
     let mut offset = view.get_offset().min(len.saturating_sub(height));
     if cursor < offset {
         offset = cursor;
@@ -128,7 +128,7 @@ fn tree_items(state: &State) -> Vec<TreeItem<'static, String>> {
         out
     }
     let mut i = 0;
-    build(state, &state.rows, &mut i, 0)
+    build(state, &state.tree.rows, &mut i, 0)
 }
 
 fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
@@ -137,7 +137,7 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
         .is_some_and(|(a, b)| (a..=b).contains(&index));
     let mut spans = Vec::new();
     if row.is_dir {
-        let total = state.files.count_under(&row.path);
+        let total = state.tree.files.count_under(&row.path);
         let inside = state.included_under(&row.path);
         let proposed = state
             .discovery
@@ -182,6 +182,7 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
         let item = state.item_for(&row.path);
         let proposed = state.discovery.as_ref().and_then(|d| d.mode_of(&row.path));
         let skipped = state
+            .composition
             .composed
             .as_ref()
             .is_some_and(|c| c.is_skipped(&row.path));
@@ -277,8 +278,8 @@ fn needs_trust(state: &State, path: &str) -> bool {
     if lexical_reason(path).is_some() {
         return true;
     }
-    let walked = state.walked.as_slice();
-    let in_walk = if state.walk_done {
+    let walked = state.walk.walked.as_slice();
+    let in_walk = if state.walk.done {
         walked.binary_search_by(|p| p.as_str().cmp(path)).is_ok()
     } else {
         walked.iter().any(|p| p == path)

@@ -98,7 +98,7 @@ fn prev_pane(state: &mut State) -> Vec<Effect> {
 }
 
 fn zoom(state: &mut State) -> Vec<Effect> {
-    state.zoom = !state.zoom;
+    state.screen.zoom = !state.screen.zoom;
     Vec::new()
 }
 
@@ -137,10 +137,10 @@ fn toggle_aggregate(state: &mut State) -> Vec<Effect> {
 fn select_range(state: &mut State) -> Vec<Effect> {
     // Like visual mode: `v` starts, movement extends, a batch key applies;
     // `v` again (or Esc) cancels, and says so.
-    if state.range_anchor.take().is_some() {
+    if state.tree.range_anchor.take().is_some() {
         state.say(Level::Info, "selection cancelled");
     } else {
-        state.range_anchor = Some(state.cursor);
+        state.tree.range_anchor = Some(state.tree.cursor);
     }
     Vec::new()
 }
@@ -200,11 +200,12 @@ fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {
     }
     let symbol = state
         .symbols
+        .view
         .as_ref()
         .and_then(|s| s.tree.as_ref())
         .and_then(|t| {
             flat_symbols(t)
-                .get(state.symbol_cursor)
+                .get(state.symbols.cursor)
                 .map(|(_, s)| s.path.clone())
         });
     match symbol {
@@ -229,7 +230,7 @@ fn filter(state: &mut State) -> Vec<Effect> {
     state.focus = Pane::Tree;
     state.overlay = Some(Overlay::Input {
         prompt: Prompt::Filter,
-        buffer: state.filter.clone(),
+        buffer: state.tree.filter.clone(),
     });
     Vec::new()
 }
@@ -276,8 +277,8 @@ fn confirm(state: &mut State) -> Vec<Effect> {
 /// else the filter.
 fn cancel(state: &mut State) -> Vec<Effect> {
     if state.preview.slice_anchor.take().is_none()
-        && state.range_anchor.take().is_none()
-        && !state.filter.is_empty()
+        && state.tree.range_anchor.take().is_none()
+        && !state.tree.filter.is_empty()
     {
         state.clear_filter();
         return follow_cursor(state);
