@@ -20,7 +20,7 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
         return toggle_file(state, &row.path);
     }
     let total = state.tree.files.count_under(&row.path);
-    let inside = state.included_under(&row.path);
+    let inside = state.walk.included_under(&row.path);
     let all_in = total > 0 && inside == total;
     let dir = row.path.clone();
     let files = if all_in {
@@ -150,6 +150,7 @@ fn on_off(b: bool) -> &'static str {
 /// under selected folders included), else the row under the cursor.
 fn batch_targets(state: &State) -> Vec<String> {
     let (from, to) = state
+        .tree
         .selection()
         .unwrap_or((state.tree.cursor, state.tree.cursor));
     let mut out = Vec::new();

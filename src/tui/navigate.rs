@@ -13,7 +13,7 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
     match state.focus {
         Pane::Tree => navigate_tree(state, action),
         Pane::Symbols => {
-            let len = state.symbol_count();
+            let len = state.symbols.count();
             state.symbols.cursor = moved(state.symbols.cursor, len, action, state.screen.page);
             follow::follow_symbol(state, true);
             Vec::new()

@@ -101,7 +101,7 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             Action::Cancel => {
                 state.overlay = None;
                 if prompt == Prompt::Filter {
-                    state.clear_filter();
+                    state.tree.clear_filter();
                     // The panes follow the cursor wherever it is now.
                     return follow_cursor(state);
                 }

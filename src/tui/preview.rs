@@ -75,7 +75,7 @@ pub fn shown(state: &State) -> Shown<'_> {
         if !holds {
             return Shown::Folder {
                 path: &row.path,
-                included: state.included_under(&row.path),
+                included: state.walk.included_under(&row.path),
                 total: state.tree.files.count_under(&row.path),
             };
         }

@@ -4,27 +4,29 @@
 //! only reads it.
 
 pub mod clock;
+pub mod composition;
 pub mod model;
+pub mod walked;
 
-use rustc_hash::FxHashMap;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::core::compose::ComposeOptions;
 use crate::core::discovery::context::MapOptions;
 use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
-use crate::core::sources::render_key;
 use crate::core::walk::{self, ResolvedItem};
 
 use crate::tui::finder::Finder;
 use crate::tui::input::keymap::{Context, Keymap};
 use crate::tui::state::clock::Clock;
 use crate::tui::state::model::{
-    ChangedMarks, Composed, ComposedFile, Discovery, FileBlock, PendingCopy, PreviewSearch,
-    SymbolsView,
+    ChangedMarks, ComposedFile, Discovery, FileBlock, PendingCopy, PreviewSearch,
 };
-use crate::tui::tree::{FileTree, Row};
+use crate::tui::symbols::SymbolsPane;
+use crate::tui::tree::{FileTree, Row, TreePane};
+pub use composition::{Composition, Gauge};
+pub use walked::Walk;
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,19 +110,6 @@ pub enum Level {
     Error,
 }
 
-/// What the budget gauge shows.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Gauge {
-    pub used: usize,
-    /// Files whose count is still being computed.
-    pub pending: usize,
-    /// `used` is the exact count of the current composition.
-    pub exact: bool,
-    /// How far the worker's composition has come while it runs (phase,
-    /// done, total), so a first count over a huge tree shows it moving.
-    pub work: Option<(&'static str, usize, usize)>,
-}
-
 /// The preview pane's state.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PreviewState {
@@ -148,63 +137,6 @@ pub struct History {
 
 /// How many undo steps are kept.
 pub const HISTORY_LIMIT: usize = 200;
-
-/// The tree pane: the project's files, which folders are open, the
-/// filter, the visible rows and the cursor over them.
-#[derive(Debug, Default)]
-pub struct TreePane {
-    pub files: FileTree,
-    pub open_dirs: HashSet<String>,
-    pub filter: String,
-    /// Visible tree rows (derived from files, open_dirs and filter).
-    pub rows: Vec<Row>,
-    pub cursor: usize,
-    /// Where a range selection (`v`) started.
-    pub range_anchor: Option<usize>,
-}
-
-/// The walked files and what the active preset's entries resolve to
-/// among them.
-#[derive(Default)]
-pub struct Walk {
-    /// Every walked file, sorted (what globs expand over).
-    pub walked: Arc<Vec<String>>,
-    /// What the preset's globs match in `walked`, kept across edits.
-    pub globs: walk::GlobIndex,
-    /// The last resolution's inputs, so an edit re-resolves only the
-    /// paths it touched.
-    pub resolver: walk::Resolver,
-    /// The walk is complete.
-    pub done: bool,
-    /// The preset's files as resolved by the last `refresh`.
-    pub resolved: Vec<ResolvedItem>,
-}
-
-/// The symbols pane: the current file's symbols and the cursor over them.
-#[derive(Debug, Default)]
-pub struct SymbolsPane {
-    pub view: Option<SymbolsView>,
-    pub cursor: usize,
-}
-
-/// The composition and the budget gauge: the last composition, the
-/// counts known per file, and the gauge's sum over them.
-#[derive(Debug, Default)]
-pub struct Composition {
-    pub composed: Option<Composed>,
-    /// Generation of the newest compose request.
-    pub generation: u64,
-    /// Per file, the render key its count is for and the count (a fast
-    /// hash: the gauge looks every included file up on every edit).
-    pub block_tokens: FxHashMap<String, (String, usize)>,
-    /// The gauge's sum over the included files, patched through small
-    /// edits (see [`State::refresh_gauge`]); `None`: summed anew next time.
-    sum: Option<GaugeSum>,
-    /// Tokens of the composition outside the file blocks (headings,
-    /// joins, other sections), from the last exact count.
-    pub overhead: i64,
-    pub gauge: Gauge,
-}
 
 /// The terminal as the panes see it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -280,15 +212,6 @@ pub struct State {
     pub preset_totals: PresetTotals,
 }
 
-/// The gauge's sum over the included files under `opts`: the counts
-/// known for their current form, and the files without one (by path).
-#[derive(Debug)]
-struct GaugeSum {
-    opts: ComposeOptions,
-    sum: usize,
-    missing: BTreeMap<String, ResolvedItem>,
-}
-
 impl State {
     /// A fresh state over `project`; the file list starts with the
     /// preset's explicitly named files and grows as the walk streams in.
@@ -354,14 +277,6 @@ impl State {
         self.refresh_rows();
     }
 
-    /// The walk is complete: sort the file list globs expand over.
-    pub fn finish_walk(&mut self) {
-        self.walk.done = true;
-        let walked = Arc::make_mut(&mut self.walk.walked);
-        walked.sort_unstable();
-        walked.dedup();
-    }
-
     /// The active preset (a clone; empty when it does not exist yet).
     pub fn preset(&self) -> Preset {
         self.project.active_preset()
@@ -393,231 +308,56 @@ impl State {
             &mut self.walk.resolved,
         );
         match change {
-            walk::ResolveChange::Patched(touched) => self.patch_gauge_sum(touched),
-            walk::ResolveChange::Rebuilt => self.composition.sum = None,
+            walk::ResolveChange::Patched(touched) => {
+                self.composition.patch_sum(&self.walk, touched)
+            }
+            walk::ResolveChange::Rebuilt => self.composition.forget_sum(),
         }
         self.refresh_rows();
-    }
-
-    /// How many included files folder `dir` holds (a binary search over
-    /// the sorted resolved list).
-    pub fn included_under(&self, dir: &str) -> usize {
-        let prefix = format!("{dir}/");
-        let start = self
-            .walk
-            .resolved
-            .partition_point(|r| r.path.as_str() < prefix.as_str());
-        self.walk.resolved[start..]
-            .iter()
-            .take_while(|r| r.path.starts_with(&prefix))
-            .count()
-    }
-
-    /// Update the gauge from the cached counts; returns the included files
-    /// with no count for their current form. The sum over the included
-    /// files is kept between calls and patched where an edit or a count
-    /// touched a few paths, so a keypress costs the same at 100,000 files
-    /// as at 100; it is summed anew after a full resolution, a
-    /// composition's counts or a change of the compose options.
-    pub fn refresh_gauge(&mut self) -> Vec<ResolvedItem> {
-        let opts = self.compose_options();
-        if self.composition.sum.as_ref().is_none_or(|g| g.opts != opts) {
-            self.composition.sum = Some(self.sum_gauge(opts));
-        }
-        let Some(g) = &self.composition.sum else {
-            return Vec::new();
-        };
-        let (sum, missing) = (g.sum, g.missing.values().cloned().collect::<Vec<_>>());
-        let current = self.composition.composed.as_ref().filter(|c| {
-            c.generation == self.composition.generation && c.exact && missing.is_empty()
-        });
-        let work = self.composition.gauge.work;
-        self.composition.gauge = match current {
-            Some(c) => Gauge {
-                used: c.total_tokens,
-                pending: 0,
-                exact: true,
-                work,
-            },
-            None => Gauge {
-                used: usize::try_from((sum as i64 + self.composition.overhead).max(0)).unwrap_or(0),
-                pending: missing.len(),
-                exact: false,
-                work,
-            },
-        };
-        missing
-    }
-
-    /// The sum over every included file (see [`State::refresh_gauge`]).
-    fn sum_gauge(&self, opts: ComposeOptions) -> GaugeSum {
-        let mut g = GaugeSum {
-            opts,
-            sum: 0,
-            missing: BTreeMap::new(),
-        };
-        // Every file of one entry renders with the same key.
-        let mut keys: Vec<Option<String>> = Vec::new();
-        for r in self.walk.resolved.iter().filter(|r| r.item.auto_aggregate) {
-            if keys.len() <= r.entry && r.entry != usize::MAX {
-                keys.resize(r.entry + 1, None);
-            }
-            let fresh;
-            let key = match keys.get_mut(r.entry) {
-                Some(slot) => {
-                    &*slot.get_or_insert_with(|| render_key(&r.item, g.opts.mode_for(&r.item)))
-                }
-                None => {
-                    fresh = render_key(&r.item, g.opts.mode_for(&r.item));
-                    &fresh
-                }
-            };
-            match self.composition.block_tokens.get(&r.path) {
-                Some((k, n)) if k == key => g.sum += n,
-                _ => {
-                    g.missing.insert(r.path.clone(), r.clone());
-                }
-            }
-        }
-        g
-    }
-
-    /// What `r` adds to the gauge's sum: `None` when it is not rendered,
-    /// `Some(None)` when its current form has no count yet.
-    fn gauge_share(&self, opts: &ComposeOptions, r: &ResolvedItem) -> Option<Option<usize>> {
-        if !r.item.auto_aggregate {
-            return None;
-        }
-        let key = render_key(&r.item, opts.mode_for(&r.item));
-        Some(match self.composition.block_tokens.get(&r.path) {
-            Some((k, n)) if *k == key => Some(*n),
-            _ => None,
-        })
-    }
-
-    /// Take `r`'s share out of (`add == false`) or into the kept sum.
-    fn move_share(&mut self, r: &ResolvedItem, add: bool) {
-        let Some(mut g) = self.composition.sum.take() else {
-            return;
-        };
-        match self.gauge_share(&g.opts, r) {
-            None => {}
-            Some(Some(n)) if add => g.sum += n,
-            Some(Some(n)) => g.sum = g.sum.saturating_sub(n),
-            Some(None) if add => {
-                g.missing.insert(r.path.clone(), r.clone());
-            }
-            Some(None) => {
-                g.missing.remove(&r.path);
-            }
-        }
-        self.composition.sum = Some(g);
-    }
-
-    /// The resolution was patched at `touched` (each with its item
-    /// before): move those files' shares.
-    fn patch_gauge_sum(&mut self, touched: Vec<(String, Option<ResolvedItem>)>) {
-        if self.composition.sum.is_none() {
-            return;
-        }
-        for (path, before) in touched {
-            if let Some(before) = before {
-                self.move_share(&before, false);
-            }
-            if let Some(now) = self.resolved_for(&path).cloned() {
-                self.move_share(&now, true);
-            }
-        }
-    }
-
-    /// `Err` with both sums when the kept sum differs from one made anew
-    /// (for tests: a patch that missed a path shows here).
-    pub fn verify_gauge_sum(&self) -> Result<(), String> {
-        let Some(kept) = &self.composition.sum else {
-            return Ok(());
-        };
-        let fresh = self.sum_gauge(kept.opts.clone());
-        let paths = |g: &GaugeSum| g.missing.keys().cloned().collect::<Vec<_>>();
-        if fresh.sum == kept.sum && paths(&fresh) == paths(kept) {
-            Ok(())
-        } else {
-            Err(format!(
-                "kept sum {} (missing {:?}), anew {} (missing {:?})",
-                kept.sum,
-                paths(kept),
-                fresh.sum,
-                paths(&fresh)
-            ))
-        }
-    }
-
-    /// Take in the count of one file's block (the worker counted it).
-    pub fn learn_count(&mut self, path: String, key: String, n: usize) {
-        let included = self.resolved_for(&path).cloned();
-        if let Some(r) = &included {
-            self.move_share(r, false);
-        }
-        self.composition.block_tokens.insert(path, (key, n));
-        if let Some(r) = &included {
-            self.move_share(r, true);
-        }
-    }
-
-    /// Take in a composition's per-file counts.
-    pub fn learn_counts(&mut self, composed: &Composed) {
-        self.composition.sum = None;
-        let mut sum = 0i64;
-        for f in &composed.files {
-            sum += f.tokens as i64;
-            self.composition
-                .block_tokens
-                .insert(f.path.clone(), (f.key.clone(), f.tokens));
-        }
-        if composed.exact {
-            self.composition.overhead = composed.total_tokens as i64 - sum;
-        }
-    }
-
-    /// Clear the tree filter with the cursor still on the row it was on:
-    /// the folders above it are opened, so it stays visible unfiltered.
-    pub fn clear_filter(&mut self) {
-        let current = self.current_row().map(|r| r.path.clone());
-        self.tree.filter.clear();
-        if let Some(path) = current {
-            for (i, _) in path.match_indices('/') {
-                self.tree.open_dirs.insert(path[..i].to_string());
-            }
-        }
-        self.refresh_rows();
-    }
-
-    /// Recompute the visible rows, keeping the cursor on the same path.
-    pub fn refresh_rows(&mut self) {
-        let current = self.current_row().map(|r| r.path.clone());
-        self.tree.rows = self
-            .tree
-            .files
-            .rows(&self.tree.open_dirs, &self.tree.filter);
-        if let Some(path) = current
-            && let Some(i) = self.tree.rows.iter().position(|r| r.path == path)
-        {
-            self.tree.cursor = i;
-        }
-        self.tree.cursor = self.tree.cursor.min(self.tree.rows.len().saturating_sub(1));
-    }
-
-    /// How many rows the symbols pane lists for the current file.
-    pub fn symbol_count(&self) -> usize {
-        self.symbols
-            .view
-            .as_ref()
-            .and_then(|s| s.tree.as_ref())
-            .map_or(0, |t| crate::tui::symbols::flat_symbols(t).len())
     }
 
     /// The row under the tree cursor.
     pub fn current_row(&self) -> Option<&Row> {
-        self.tree.rows.get(self.tree.cursor)
+        self.tree.current_row()
+    }
+
+    /// `true` when the preset includes `path`.
+    pub fn is_included(&self, path: &str) -> bool {
+        self.walk.is_included(path)
+    }
+
+    /// Every included file, sorted.
+    pub fn included_paths(&self) -> Vec<&str> {
+        self.walk.included_paths()
+    }
+
+    /// Recompute the visible tree rows, keeping the cursor on the same path.
+    pub fn refresh_rows(&mut self) {
+        self.tree.refresh_rows();
+    }
+
+    /// The walk is complete: sort the file list globs expand over.
+    pub fn finish_walk(&mut self) {
+        self.walk.finish();
+    }
+
+    /// Update the gauge from the cached counts (see
+    /// [`Composition::refresh_gauge`]); returns the included files with no
+    /// count for their current form.
+    pub fn refresh_gauge(&mut self) -> Vec<ResolvedItem> {
+        let opts = self.compose_options();
+        self.composition.refresh_gauge(&self.walk, opts)
+    }
+
+    /// `Err` with both sums when the gauge's kept sum differs from one
+    /// made anew (for tests: a patch that missed a path shows here).
+    pub fn verify_gauge_sum(&self) -> Result<(), String> {
+        self.composition.verify_sum(&self.walk)
+    }
+
+    /// Take in the count of one file's block (the worker counted it).
+    pub fn learn_count(&mut self, path: String, key: String, n: usize) {
+        self.composition.learn_count(&self.walk, path, key, n);
     }
 
     /// The file under the tree cursor (not a folder).
@@ -627,29 +367,10 @@ impl State {
             .map(|r| r.path.as_str())
     }
 
-    /// How `path` is included, if it is (a binary search).
-    pub fn resolved_for(&self, path: &str) -> Option<&ResolvedItem> {
-        self.walk
-            .resolved
-            .binary_search_by(|r| r.path.as_str().cmp(path))
-            .ok()
-            .map(|i| &self.walk.resolved[i])
-    }
-
-    /// `true` when the preset includes `path`.
-    pub fn is_included(&self, path: &str) -> bool {
-        self.resolved_for(path).is_some()
-    }
-
-    /// Every included file, sorted.
-    pub fn included_paths(&self) -> Vec<&str> {
-        self.walk.resolved.iter().map(|r| r.path.as_str()).collect()
-    }
-
     /// The preset entry that renders `path`: its explicit entry, or the
     /// glob entry that includes it (with the concrete path).
     pub fn item_for(&self, path: &str) -> Option<FileItem> {
-        self.resolved_for(path).map(|r| r.item.clone())
+        self.walk.resolved_for(path).map(|r| r.item.clone())
     }
 
     /// The keymap context for the current focus and overlay.
@@ -681,12 +402,6 @@ impl State {
     /// Set the status line.
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
         self.status = Some((text.into(), level));
-    }
-
-    /// The range of rows selected with `v` (inclusive), if any.
-    pub fn selection(&self) -> Option<(usize, usize)> {
-        let anchor = self.tree.range_anchor?;
-        Some((anchor.min(self.tree.cursor), anchor.max(self.tree.cursor)))
     }
 
     /// The composed file entry of `path`, if it is in the composition.

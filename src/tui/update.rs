@@ -23,7 +23,7 @@ use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
 use crate::tui::state::model::{Composed, PendingCopy, SymbolsView};
-use crate::tui::state::{Level, Overlay, State};
+use crate::tui::state::{Level, Overlay, PresetTotals, PreviewState, Screen, State};
 use crate::tui::undo::{self, recompose};
 
 mod actions;
@@ -41,13 +41,19 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
         Event::InputClear => input_clear(state),
-        Event::Resize { width, height } => resized(state, width, height),
+        Event::Resize { width, height } => {
+            resized(&mut state.screen, width, height);
+            Vec::new()
+        }
         Event::Walked(batch) => walked(state, batch),
         Event::WalkDone => walk_done(state),
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
         Event::Symbols(view) => symbols(state, view),
-        Event::RawText { path, lines } => raw_text(state, path, lines),
+        Event::RawText { path, lines } => {
+            raw_text(&mut state.preview, path, lines);
+            Vec::new()
+        }
         Event::CopyReady {
             text,
             label,
@@ -91,7 +97,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             row,
             tree_top,
         } => mouse::on_mouse(state, kind, (column, row), tree_top),
-        Event::PresetTotals(totals) => preset_totals(state, totals),
+        Event::PresetTotals(totals) => {
+            preset_totals(&mut state.preset_totals, totals);
+            Vec::new()
+        }
         Event::Discovered {
             generation,
             packed,
@@ -131,10 +140,9 @@ fn input_clear(state: &mut State) -> Vec<Effect> {
     on_input(state, Some('\0'))
 }
 
-fn resized(state: &mut State, width: u16, height: u16) -> Vec<Effect> {
-    state.screen.size = (width, height);
-    state.screen.page = usize::from(height.saturating_sub(6)).max(2);
-    Vec::new()
+fn resized(screen: &mut Screen, width: u16, height: u16) {
+    screen.size = (width, height);
+    screen.page = usize::from(height.saturating_sub(6)).max(2);
 }
 
 fn walked(state: &mut State, batch: Vec<String>) -> Vec<Effect> {
@@ -159,7 +167,7 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
 
 fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     state.composition.gauge.work = None;
-    state.learn_counts(&c);
+    state.composition.learn_counts(&c);
     // While a discovery is shown, the preview keeps its packed text.
     if c.generation == state.composition.generation && state.discovery.is_none() {
         state.composition.composed = Some(c);
@@ -185,11 +193,10 @@ fn symbols(state: &mut State, view: SymbolsView) -> Vec<Effect> {
     Vec::new()
 }
 
-fn raw_text(state: &mut State, path: String, lines: Arc<Vec<String>>) -> Vec<Effect> {
-    state.preview.raw_cursor = 0;
-    state.preview.slice_anchor = None;
-    state.preview.raw_text = Some((path, lines));
-    Vec::new()
+fn raw_text(preview: &mut PreviewState, path: String, lines: Arc<Vec<String>>) {
+    preview.raw_cursor = 0;
+    preview.slice_anchor = None;
+    preview.raw_text = Some((path, lines));
 }
 
 /// Text to copy is ready: it goes, or (likely secrets in it) the user is
@@ -289,12 +296,11 @@ fn job_failed(state: &mut State, e: String) -> Vec<Effect> {
     Vec::new()
 }
 
-fn preset_totals(state: &mut State, totals: Vec<(u64, usize, bool)>) -> Vec<Effect> {
-    state.preset_totals.pending = false;
+fn preset_totals(known: &mut PresetTotals, totals: Vec<(u64, usize, bool)>) {
+    known.pending = false;
     for (key, tokens, exact) in totals {
-        state.preset_totals.by_key.insert(key, (tokens, exact));
+        known.by_key.insert(key, (tokens, exact));
     }
-    Vec::new()
 }
 
 /// `y`: copy the composition (the discovery's packed one while shown).

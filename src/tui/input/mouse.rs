@@ -85,7 +85,7 @@ fn click_row(
             }
         }
         Pane::Symbols => {
-            let len = state.symbol_count();
+            let len = state.symbols.count();
             let index = scroll_to(state.symbols.cursor, height, len) + line;
             if index < len {
                 state.symbols.cursor = index;

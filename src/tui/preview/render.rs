@@ -302,7 +302,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     // A folder: how much of it is in, over its first file's block.
     if let Some(row) = state.current_row().filter(|r| r.is_dir) {
         let (included, total) = (
-            state.included_under(&row.path),
+            state.walk.included_under(&row.path),
             state.tree.files.count_under(&row.path),
         );
         lines.push(folder_line(state, &row.path, included, total, width));

@@ -154,7 +154,7 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
     }
     let ctx = state.focus.context();
     let mut spans = Vec::new();
-    if let (Some((from, to)), Pane::Tree) = (state.selection(), state.focus) {
+    if let (Some((from, to)), Pane::Tree) = (state.tree.selection(), state.focus) {
         spans.push(Span::styled(
             format!("{} selected · ", to + 1 - from),
             Style::default().fg(Color::Yellow),

@@ -133,12 +133,13 @@ fn tree_items(state: &State) -> Vec<TreeItem<'static, String>> {
 
 fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
     let selected = state
+        .tree
         .selection()
         .is_some_and(|(a, b)| (a..=b).contains(&index));
     let mut spans = Vec::new();
     if row.is_dir {
         let total = state.tree.files.count_under(&row.path);
-        let inside = state.included_under(&row.path);
+        let inside = state.walk.included_under(&row.path);
         let proposed = state
             .discovery
             .as_ref()

@@ -280,7 +280,7 @@ fn cancel(state: &mut State) -> Vec<Effect> {
         && state.tree.range_anchor.take().is_none()
         && !state.tree.filter.is_empty()
     {
-        state.clear_filter();
+        state.tree.clear_filter();
         return follow_cursor(state);
     }
     Vec::new()
