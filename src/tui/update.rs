@@ -17,7 +17,7 @@ use crate::tui::finder;
 use crate::tui::input::action::Action;
 use crate::tui::input::mouse;
 use crate::tui::messages::{Effect, Event, Job};
-pub use crate::tui::navigate::follow_cursor;
+use crate::tui::navigate::follow_cursor;
 use crate::tui::navigate::sync_preview;
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
@@ -303,49 +303,6 @@ fn preset_totals(known: &mut PresetTotals, totals: Vec<(u64, usize, bool)>) {
     }
 }
 
-/// `y`: copy the composition (the discovery's packed one while shown).
-fn yank(state: &mut State) -> Vec<Effect> {
-    if scanning_for_globs(state) {
-        return still_scanning(state);
-    }
-    state.say(Level::Info, "composing…");
-    vec![Effect::job(Job::Yank {
-        preset: state.preset(),
-        opts: state.compose_options(),
-        map: state.map_options(),
-        tokenizer: state.project.settings.tokenizer,
-        walked: state.walk.walked.clone(),
-        ready: shown_pack(state),
-    })]
-}
-
-/// `w`: write the numbered output file.
-fn write_output(state: &mut State) -> Vec<Effect> {
-    if scanning_for_globs(state) {
-        return still_scanning(state);
-    }
-    vec![Effect::job(Job::WriteOutput {
-        preset: state.preset(),
-        opts: state.compose_options(),
-        settings: Box::new(state.project.settings.clone()),
-        walked: state.walk.walked.clone(),
-        ready: shown_pack(state),
-    })]
-}
-
-fn still_scanning(state: &mut State) -> Vec<Effect> {
-    state.say(
-        Level::Warn,
-        "still scanning the project: the preset's globs are not complete yet; try again in a moment",
-    );
-    Vec::new()
-}
-
-fn clear_cache(state: &mut State) -> Vec<Effect> {
-    state.say(Level::Info, "clearing the summary cache…");
-    vec![Effect::job(Job::ClearCache)]
-}
-
 /// The project file changed on disk (or could not be written).
 fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     if let SyncOutcome::Locked(waiting) = outcome {
@@ -401,19 +358,6 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     recompose(state)
 }
 
-/// The walk is still running and the preset has globs, so a composition
-/// now would miss files `ctxcurate build` includes.
-fn scanning_for_globs(state: &State) -> bool {
-    !state.walk.done && state.preset().files.iter().any(|f| walk::is_glob(&f.path))
-}
-
-/// The packed composition of the discovery shown, if any: what `y` and
-/// `w` take instead of composing the preset (one truth with the gauge and
-/// the preview).
-fn shown_pack(state: &State) -> Option<std::sync::Arc<crate::core::compose::Composition>> {
-    state.discovery.as_ref().map(|d| d.composition.clone())
-}
-
 /// Why `job` may not run: it reads the raw text of a file (`Y` copies
 /// its view, `r` shows it) that is a held entry of the active project
 /// preset, waiting for the user's consent (`core::trust::entries`, as a
@@ -452,19 +396,4 @@ pub(super) fn refuse_held(state: &mut State, job: &Job) -> Option<String> {
         display_line(path, 200),
         h.reason.describe()
     ))
-}
-
-fn yank_file(state: &mut State) -> Vec<Effect> {
-    let Some(path) = state.current_file().map(str::to_string) else {
-        state.say(Level::Info, "no file under the cursor");
-        return Vec::new();
-    };
-    let item = state
-        .item_for(&path)
-        .unwrap_or_else(|| crate::core::model::FileItem::new(path));
-    vec![Effect::job(Job::YankFile {
-        item,
-        opts: state.compose_options(),
-        tokenizer: state.project.settings.tokenizer,
-    })]
 }

@@ -22,6 +22,7 @@ use crate::tui::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
 use crate::tui::input::dispatch;
 use crate::tui::input::keymap::Keymap;
 use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::navigate::follow_cursor;
 use crate::tui::render::{self, ViewState};
 use crate::tui::run::editor::{self, InputGate};
 use crate::tui::run::effects;
@@ -30,7 +31,7 @@ use crate::tui::run::project_sync::{DiskSync, SyncOutcome};
 use crate::tui::run::signals;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::recompose;
-use crate::tui::update::{follow_cursor, update};
+use crate::tui::update::update;
 
 /// What arrives at the loop.
 enum Msg {

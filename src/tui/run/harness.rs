@@ -17,6 +17,7 @@ use crate::core::walk;
 use crate::tui::input::dispatch;
 use crate::tui::input::keymap::Key;
 use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::navigate::follow_cursor;
 use crate::tui::render::{self, ViewState};
 use crate::tui::run::app;
 use crate::tui::run::effects;
@@ -25,7 +26,7 @@ use crate::tui::run::project_sync::{DiskSync, SyncOutcome};
 use crate::tui::state::State;
 use crate::tui::state::clock::Clock;
 use crate::tui::undo::recompose;
-use crate::tui::update::{follow_cursor, update};
+use crate::tui::update::update;
 
 /// The TUI without a terminal.
 pub struct Harness {

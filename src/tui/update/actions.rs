@@ -5,15 +5,15 @@
 //! small ones that only move the app's own state live here.
 
 use crate::core::model::{MaskState, ViewMode};
+use crate::core::walk;
 
-use super::{clear_cache, write_output, yank, yank_file};
 use crate::tui::changed;
 use crate::tui::curate::{self, Batch};
 use crate::tui::discover;
 use crate::tui::discuss;
 use crate::tui::finder;
 use crate::tui::input::action::Action;
-use crate::tui::messages::Effect;
+use crate::tui::messages::{Effect, Job};
 use crate::tui::navigate::{self, follow_cursor, navigate};
 use crate::tui::overlays;
 use crate::tui::preview::follow;
@@ -299,4 +299,75 @@ fn search_next(state: &mut State) -> Vec<Effect> {
 fn search_prev(state: &mut State) -> Vec<Effect> {
     follow::search_step(state, false);
     Vec::new()
+}
+
+/// `y`: copy the composition (the discovery's packed one while shown).
+fn yank(state: &mut State) -> Vec<Effect> {
+    if scanning_for_globs(state) {
+        return still_scanning(state);
+    }
+    state.say(Level::Info, "composing…");
+    vec![Effect::job(Job::Yank {
+        preset: state.preset(),
+        opts: state.compose_options(),
+        map: state.map_options(),
+        tokenizer: state.project.settings.tokenizer,
+        walked: state.walk.walked.clone(),
+        ready: shown_pack(state),
+    })]
+}
+
+/// `w`: write the numbered output file.
+fn write_output(state: &mut State) -> Vec<Effect> {
+    if scanning_for_globs(state) {
+        return still_scanning(state);
+    }
+    vec![Effect::job(Job::WriteOutput {
+        preset: state.preset(),
+        opts: state.compose_options(),
+        settings: Box::new(state.project.settings.clone()),
+        walked: state.walk.walked.clone(),
+        ready: shown_pack(state),
+    })]
+}
+
+fn still_scanning(state: &mut State) -> Vec<Effect> {
+    state.say(
+        Level::Warn,
+        "still scanning the project: the preset's globs are not complete yet; try again in a moment",
+    );
+    Vec::new()
+}
+
+fn clear_cache(state: &mut State) -> Vec<Effect> {
+    state.say(Level::Info, "clearing the summary cache…");
+    vec![Effect::job(Job::ClearCache)]
+}
+
+/// The walk is still running and the preset has globs, so a composition
+/// now would miss files `ctxcurate build` includes.
+fn scanning_for_globs(state: &State) -> bool {
+    !state.walk.done && state.preset().files.iter().any(|f| walk::is_glob(&f.path))
+}
+
+/// The packed composition of the discovery shown, if any: what `y` and
+/// `w` take instead of composing the preset (one truth with the gauge and
+/// the preview).
+fn shown_pack(state: &State) -> Option<std::sync::Arc<crate::core::compose::Composition>> {
+    state.discovery.as_ref().map(|d| d.composition.clone())
+}
+
+fn yank_file(state: &mut State) -> Vec<Effect> {
+    let Some(path) = state.current_file().map(str::to_string) else {
+        state.say(Level::Info, "no file under the cursor");
+        return Vec::new();
+    };
+    let item = state
+        .item_for(&path)
+        .unwrap_or_else(|| crate::core::model::FileItem::new(path));
+    vec![Effect::job(Job::YankFile {
+        item,
+        opts: state.compose_options(),
+        tokenizer: state.project.settings.tokenizer,
+    })]
 }
