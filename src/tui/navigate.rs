@@ -1,12 +1,11 @@
 //! Movement in the panes and what follows the cursor: the symbols of the
-//! file under it and the preview scrolled to it; the raw-text view and
-//! marking a slice in it. Called from `update`.
+//! file under it and the preview scrolled to it. Called from `update`.
 
 use crate::tui::input::action::Action;
 use crate::tui::messages::{Effect, Job};
 use crate::tui::preview::follow;
 use crate::tui::preview::shown;
-use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
+use crate::tui::state::{Pane, State};
 
 /// Movement in the focused pane.
 pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
@@ -119,57 +118,4 @@ pub(super) fn sync_preview(state: &mut State) {
     if let Some(line) = line {
         state.preview.scroll = line;
     }
-}
-
-pub(super) fn toggle_raw(state: &mut State) -> Vec<Effect> {
-    state.preview.raw = !state.preview.raw;
-    state.preview.slice_anchor = None;
-    state.preview.highlight = None;
-    state.preview.raw_text = None;
-    if !state.preview.raw {
-        sync_preview(state);
-        return Vec::new();
-    }
-    match state.current_file().map(str::to_string) {
-        Some(path) => {
-            state.say(
-                Level::Info,
-                "raw text: v marks the first and last line of a slice",
-            );
-            vec![Effect::job(Job::Raw(path))]
-        }
-        None => {
-            state.preview.raw = false;
-            state.say(Level::Info, "no file under the cursor");
-            Vec::new()
-        }
-    }
-}
-
-pub(super) fn slice_mark(state: &mut State) -> Vec<Effect> {
-    if !state.preview.raw {
-        state.say(Level::Info, "r shows the file's raw text to pick a slice");
-        return Vec::new();
-    }
-    let Some((path, _)) = state.preview.raw_text.clone() else {
-        return Vec::new();
-    };
-    let cursor = state.preview.raw_cursor;
-    match state.preview.slice_anchor.take() {
-        None => {
-            state.preview.slice_anchor = Some(cursor);
-            state.say(
-                Level::Info,
-                format!("slice from line {}: move, then v again", cursor + 1),
-            );
-        }
-        Some(anchor) => {
-            let (start, end) = (anchor.min(cursor) + 1, anchor.max(cursor) + 1);
-            state.overlay = Some(Overlay::Input {
-                prompt: Prompt::SliceTag { path, start, end },
-                buffer: String::new(),
-            });
-        }
-    }
-    Vec::new()
 }

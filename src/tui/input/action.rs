@@ -67,8 +67,8 @@ macro_rules! action_table {
             DiscardDiscovery => "discard_discovery", "Discard the proposed files", discover::discard;
             MarkChanged => "mark_changed", "Mark the files git sees changed against HEAD (± in the tree), or unmark them", changed::toggle_marks;
             IncludeChanged => "include_changed", "Include the files git sees changed against HEAD (one undoable step)", changed::include;
-            ToggleRaw => "toggle_raw", "Preview: switch between the composition and the file's raw text", navigate::toggle_raw;
-            SliceMark => "slice_mark", "Raw text: start or finish selecting lines for a slice", navigate::slice_mark;
+            ToggleRaw => "toggle_raw", "Preview: switch between the composition and the file's raw text", raw::toggle_raw;
+            SliceMark => "slice_mark", "Raw text: start or finish selecting lines for a slice", raw::slice_mark;
             Confirm => "confirm", "Confirm (apply a preset, finish input, copy despite likely secrets)", confirm;
             Cancel => "cancel", "Close the overlay or cancel the selection", cancel;
             PresetNew => "preset_new", "Picker: save the current curation as a new preset", picker_only;

@@ -14,9 +14,9 @@ use crate::tui::discuss;
 use crate::tui::finder;
 use crate::tui::input::action::Action;
 use crate::tui::messages::{Effect, Job};
-use crate::tui::navigate::{self, follow_cursor, navigate};
+use crate::tui::navigate::{follow_cursor, navigate};
 use crate::tui::overlays;
-use crate::tui::preview::follow;
+use crate::tui::preview::{follow, raw};
 use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
 use crate::tui::symbols::flat_symbols;
 use crate::tui::tokens;
@@ -267,7 +267,7 @@ fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Ve
 /// Enter outside an overlay: in the raw preview it marks a slice.
 fn confirm(state: &mut State) -> Vec<Effect> {
     if state.focus == Pane::Preview && state.preview.raw {
-        navigate::slice_mark(state)
+        raw::slice_mark(state)
     } else {
         Vec::new()
     }
