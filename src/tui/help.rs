@@ -4,6 +4,7 @@
 //! Rendering draws these lines; the help's keys count them to know where
 //! scrolling ends. A plain function of the keymap and a width.
 
+pub mod keys;
 pub mod render;
 
 use ratatui::style::{Color, Style};

@@ -58,17 +58,17 @@ with_action! {
     bottom => navigate, Bottom;
     collapse => navigate, Collapse;
     expand => navigate, Expand;
-    preset_1 => overlays::switch_preset, Preset1;
-    preset_2 => overlays::switch_preset, Preset2;
-    preset_3 => overlays::switch_preset, Preset3;
-    preset_4 => overlays::switch_preset, Preset4;
-    preset_5 => overlays::switch_preset, Preset5;
-    preset_6 => overlays::switch_preset, Preset6;
-    preset_7 => overlays::switch_preset, Preset7;
-    preset_8 => overlays::switch_preset, Preset8;
-    preset_9 => overlays::switch_preset, Preset9;
-    preset_next => overlays::switch_preset, PresetNext;
-    preset_prev => overlays::switch_preset, PresetPrev;
+    preset_1 => overlays::picker::switch_preset, Preset1;
+    preset_2 => overlays::picker::switch_preset, Preset2;
+    preset_3 => overlays::picker::switch_preset, Preset3;
+    preset_4 => overlays::picker::switch_preset, Preset4;
+    preset_5 => overlays::picker::switch_preset, Preset5;
+    preset_6 => overlays::picker::switch_preset, Preset6;
+    preset_7 => overlays::picker::switch_preset, Preset7;
+    preset_8 => overlays::picker::switch_preset, Preset8;
+    preset_9 => overlays::picker::switch_preset, Preset9;
+    preset_next => overlays::picker::switch_preset, PresetNext;
+    preset_prev => overlays::picker::switch_preset, PresetPrev;
 }
 
 fn quit(state: &mut State) -> Vec<Effect> {
