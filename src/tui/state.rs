@@ -1,7 +1,9 @@
-//! The TUI's whole state: the project (presets and settings, from the
-//! core), the file tree, cursors, overlays, the last composition and the
-//! undo history. `update` is the only code that changes it; rendering
-//! only reads it.
+//! The TUI's whole state, in parts: the project (presets and settings,
+//! from the core), the tree and symbols panes (`tree::TreePane`,
+//! `symbols::SymbolsPane`), the walk and its resolution (`walked`), the
+//! preview, the composition and gauge (`composition`), the overlay, the
+//! undo history and each feature's own. `update` is the only code that
+//! changes it; rendering only reads it.
 
 pub mod clock;
 pub mod composition;

@@ -1,8 +1,7 @@
-//! The preview's views besides the composition and the raw text (see
-//! `tui::preview`): the block a file outside the composition would
-//! add under a NOT INCLUDED header, a folder's summary; and the marks
-//! every view of the preview shares: the symbol highlight and the search
-//! matches.
+//! The preview pane (what it shows: `tui::preview`): the composition, the
+//! raw text, the block a file outside the composition would add under a
+//! NOT INCLUDED header, a folder's summary; and the marks every view
+//! shares: the symbol highlight and the search matches.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
