@@ -196,7 +196,7 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         Command::Keys => {
             let project = ctx.project()?;
             let (keymap, problems) =
-                ctxcurate::tui::keymap::Keymap::load(project.global.extra.get("keymap"));
+                ctxcurate::tui::input::keymap::Keymap::load(project.global.extra.get("keymap"));
             for p in problems {
                 writeln!(ctx.err, "warning: {p}")?;
             }

@@ -105,81 +105,92 @@ type Table = &'static [&'static [Node]];
 /// `CTXCURATE_BLESS=1 cargo test --test architecture` to redraw it.
 const TABLES: &[(&str, Table)] = &[("src/tui", TUI), ("src/core", CORE), ("src/text", TEXT)];
 
-/// The TUI, as its modules are today: plain data at the bottom, the state
-/// over it, drawing over the state, the handlers over drawing, `update`
-/// over the handlers, the event loop on top.
+/// The TUI, top first: the event loop over `update`, `update` over the
+/// features' handlers, drawing and keys of each feature in its folder,
+/// the state and plain data at the bottom.
 #[rustfmt::skip]
 const TUI: Table = &[
     &[
         ("tui", "the TUI's module list and `run`"),
+        ("tui::input", "the input's module list"),
+        ("tui::run", "the running app's module list"),
     ],
     &[
-        ("tui::harness", "the headless driver the tests use"),
+        ("tui::run::harness", "the headless driver the tests use"),
     ],
     &[
-        ("tui::app", "the event loop"),
+        ("tui::run::app", "the event loop: terminal, threads, named steps"),
     ],
     &[
-        ("tui::effects", "the one effect interpreter"),
+        ("tui::run::effects", "the one effect interpreter"),
     ],
     &[
-        ("tui::update", "events to handlers: the one place the state changes"),
+        ("tui::update", "events to named handlers: the one place the state changes"),
     ],
     &[
-        ("tui::mouse", "clicks and the wheel"),
+        ("tui::update::actions", "the action table's handlers"),
+        ("tui::render", "lays out the frame and picks the overlay"),
+        ("tui::input::mouse", "clicks and the wheel"),
     ],
     &[
-        ("tui::overlays", "keys in the overlays"),
+        ("tui::overlays", "keys while an overlay is open"),
     ],
     &[
-        ("tui::discover", "handler: discovery proposals"),
-        ("tui::finder_overlay", "the finder's keys"),
-        ("tui::token_keys", "the tokens overlay's keys"),
+        ("tui::overlays::picker", "the preset picker"),
+        ("tui::discover", "discovery: targets, proposals, accept"),
+        ("tui::finder::keys", "the finder overlay's keys"),
+        ("tui::tokens::keys", "the tokens overlay's keys"),
+        ("tui::preview::raw", "the preview's raw-text view"),
     ],
     &[
-        ("tui::navigate", "handler: cursor and focus movement"),
+        ("tui::navigate", "movement in the panes; what follows the cursor"),
     ],
     &[
-        ("tui::changed", "handler: files changed in git, marked and included"),
-        ("tui::curate", "handler: the curation keys, as core edits"),
-        ("tui::discuss", "handler: screenshots, discussion and task"),
-        ("tui::look", "handler: the preview following the user"),
+        ("tui::changed", "files changed in git, marked and included"),
+        ("tui::curate", "curation keys, as core edits"),
+        ("tui::discuss", "screenshots, discussion and task"),
+        ("tui::preview::follow", "the preview follows the user"),
+        ("tui::overlays::render", "drawing: picker, prompts, questions"),
+        ("tui::preview::render", "drawing: the preview pane"),
+        ("tui::tokens::render", "drawing: the tokens overlay"),
     ],
     &[
-        ("tui::commit", "an edit becomes an undo step, a save, a recompose"),
+        ("tui::finder::render", "drawing: the finder overlay"),
+        ("tui::help::render", "drawing: the help overlay"),
+        ("tui::help::keys", "the help overlay's keys"),
+        ("tui::symbols::render", "drawing: the symbols pane"),
+        ("tui::tree::render", "drawing: the tree pane"),
+        ("tui::render::status", "drawing: the gauge and the status line"),
+        ("tui::draw::layout", "where the panes go"),
+        ("tui::input::dispatch", "terminal keys to events, through the keymap"),
+        ("tui::preview", "what the preview shows"),
+        ("tui::tokens", "the numbers the tokens overlay shows"),
+        ("tui::undo", "an edit becomes an undo step, a save, a recompose"),
     ],
     &[
-        ("tui::dispatch", "terminal keys to events, through the keymap"),
-        ("tui::jobs", "the worker's jobs: heavy effects off the UI thread"),
+        ("tui::state", "the whole state, in parts"),
+        ("tui::help", "the help's text"),
+        ("tui::run::jobs", "the worker's jobs: requests to core::engine"),
     ],
     &[
-        ("tui::render", "drawing: a function of the state"),
-    ],
-    &[
-        ("tui::layout", "where the panes go"),
-        ("tui::preview_view", "what the preview shows"),
-        ("tui::token_view", "the numbers the tokens overlay shows"),
-    ],
-    &[
-        ("tui::help_text", "the help overlay's text"),
-        ("tui::state", "the whole state"),
-    ],
-    &[
-        ("tui::keymap", "keys to actions, with the user's overrides"),
+        ("tui::state::composition", "the composition and the gauge"),
         ("tui::messages", "Event, Effect and Job"),
+        ("tui::input::keymap", "keys to actions, with the user's overrides"),
+        ("tui::symbols", "the symbols pane's list"),
     ],
     &[
-        ("tui::action", "the table of every user action"),
-        ("tui::clipboard", "copying out: system clipboard, OSC 52, or nowhere"),
-        ("tui::clock", "the TUI's \"now\", moved by hand in the harness"),
-        ("tui::editor", "editing a text in the user's own editor"),
-        ("tui::finder", "the fuzzy file matcher"),
-        ("tui::format", "token counts as the TUI shows them"),
-        ("tui::model", "plain data: what jobs send back, pending copies"),
-        ("tui::project_sync", "the TUI and ctxcurate.toml on disk in step"),
-        ("tui::signals", "SIGTERM, SIGHUP and SIGINT end it as `q` does"),
-        ("tui::symbols", "the symbols pane's rows"),
-        ("tui::tree", "the file tree's rows"),
+        ("tui::input::action", "the table of every user action"),
+        ("tui::draw", "shared drawing helpers"),
+        ("tui::draw::format", "compact numbers"),
+        ("tui::clipboard", "copying out: system clipboard, OSC 52"),
+        ("tui::finder", "the fuzzy matcher"),
+        ("tui::tree", "the file tree"),
+        ("tui::state::clock", "the TUI's \"now\""),
+        ("tui::state::model", "plain data the jobs send back"),
+        ("tui::state::walked", "the walk and the preset's resolution"),
+        ("tui::run::editor", "the user's own editor"),
+        ("tui::run::project_sync", "keeping ctxcurate.toml in step"),
+        ("tui::run::signals", "termination signals"),
     ],
 ];
 
@@ -1036,10 +1047,11 @@ fn the_layer_check_sees_the_real_imports() {
     let (edges, _) = node_edges(&mut offences);
     let has = |from: &str, to: &str| edges.iter().any(|e| e.from.0 == from && e.to.0 == to);
     for (from, to) in [
-        ("tui::update", "tui::curate"),
+        ("tui::update::actions", "tui::curate"),
         ("tui::render", "tui::state"),
-        ("tui::app", "tui::effects"),
-        ("tui::state", "tui::model"),
+        ("tui::run::app", "tui::run::effects"),
+        ("tui::state", "tui::state::model"),
+        ("core::engine", "core::secrets"),
         ("core::sources", "core::store"),
         ("core::store", "core::paths"),
         ("core::summary", "core::secrets::scan"),

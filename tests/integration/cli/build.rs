@@ -254,7 +254,7 @@ fn readme_key_table_is_generated_from_the_action_table() {
     let start = readme.find("<!-- keys:start").expect("keys:start marker");
     let body_start = start + readme[start..].find("-->\n").expect("marker end") + 4;
     let end = readme.find("<!-- keys:end -->").expect("keys:end marker");
-    let table = ctxcurate::tui::keymap::Keymap::defaults().markdown_table();
+    let table = ctxcurate::tui::input::keymap::Keymap::defaults().markdown_table();
     assert_eq!(
         &readme[body_start..end],
         table,

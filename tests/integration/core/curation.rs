@@ -9,7 +9,7 @@ use crate::common::machine;
 
 use common::Project;
 use ctxcurate::core::model::ViewMode;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::symbols::flat_symbols;
 
 /// Hand-written, with a comment and a glob in skeleton mode with a mask:
@@ -169,6 +169,7 @@ fn tui_step(h: &mut Harness, step: &Tui) {
             let index = h
                 .state
                 .symbols
+                .view
                 .as_ref()
                 .and_then(|s| s.tree.as_ref())
                 .and_then(|t| flat_symbols(t).iter().position(|(_, s)| s.path == symbol))

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::Project;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 #[test]
 fn cached_summaries_and_stale_slices_are_marked_and_c_clears() {

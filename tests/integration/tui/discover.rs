@@ -7,7 +7,7 @@ use crate::common;
 
 use common::Project;
 use ctxcurate::core::model::{ProjectFile, ViewMode};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 fn project() -> Project {
     let p = Project::empty();
@@ -276,7 +276,7 @@ fn preview_gauge_yank_and_write_hold_what_build_gives_before_and_after_accept() 
         "y"
     );
     assert_eq!(written(&p, 2), plain, "w");
-    assert_eq!(h.state.gauge.used, count(&plain), "gauge");
+    assert_eq!(h.state.composition.gauge.used, count(&plain), "gauge");
     let map = |text: &str| text[text.find("## Repo Map").expect("a map")..].to_string();
     assert_eq!(map(&plain), map(&packed), "the same map");
     assert_eq!(
@@ -320,7 +320,11 @@ fn accepting_keeps_what_the_pack_did_to_globbed_files_it_reached_by_imports() {
         headings(&packed),
         "{plain}\n---\n{packed}"
     );
-    assert!(h.state.gauge.used <= 500, "{}", h.state.gauge.used);
+    assert!(
+        h.state.composition.gauge.used <= 500,
+        "{}",
+        h.state.composition.gauge.used
+    );
 }
 
 /// The `### ` headings of a composed text (file and mode), sorted.

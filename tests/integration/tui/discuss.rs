@@ -9,8 +9,8 @@ use crate::common;
 
 use common::Project;
 use ctxcurate::core::model::{DiscussionEntry, Preset, ProjectFile};
-use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::EditPurpose;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::Level;
 
 /// A PNG's first bytes: enough for a file that is an image by name.

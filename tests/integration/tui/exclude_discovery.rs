@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::Project;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 #[test]
 fn an_excluded_import_is_neither_proposed_nor_packed() {

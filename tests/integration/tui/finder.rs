@@ -9,8 +9,8 @@ use crate::common;
 use std::path::Path;
 
 use common::{Project, machine};
-use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::Event;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::{Overlay, Pane};
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {
@@ -32,7 +32,7 @@ fn ctrl_p_opens_the_finder_over_every_file_and_typing_narrows() {
     h.key("ctrl-p");
     assert!(finder_is_open(&h));
     let finder = h.state.finder.as_ref().expect("finder");
-    assert_eq!(finder.total(), h.state.walked.len());
+    assert_eq!(finder.total(), h.state.walk.walked.len());
     assert_eq!(finder.matched(), finder.total(), "an empty query lists all");
     let screen = h.screen();
     assert!(screen.contains("Find a file · 4/4"), "{screen}");
@@ -85,16 +85,16 @@ fn enter_goes_to_the_file_and_the_panes_follow() {
     // From another pane, with every folder closed.
     h.key("tab");
     assert_eq!(h.state.focus, Pane::Symbols);
-    assert!(h.state.open_dirs.is_empty());
+    assert!(h.state.tree.open_dirs.is_empty());
     h.key("ctrl-p");
     h.type_text("util");
     h.key("enter");
     assert!(h.state.overlay.is_none() && h.state.finder.is_none());
     assert_eq!(h.state.focus, Pane::Tree);
     assert_eq!(h.state.current_file(), Some("src/util.c"));
-    assert!(h.state.open_dirs.contains("src"));
+    assert!(h.state.tree.open_dirs.contains("src"));
     assert_eq!(
-        h.state.symbols.as_ref().map(|s| s.path.as_str()),
+        h.state.symbols.view.as_ref().map(|s| s.path.as_str()),
         Some("src/util.c"),
         "the symbols pane follows"
     );
@@ -112,11 +112,11 @@ fn enter_clears_a_tree_filter_that_hides_the_file() {
     h.key("/");
     h.type_text("guide");
     h.key("enter");
-    assert_eq!(h.state.filter, "guide");
+    assert_eq!(h.state.tree.filter, "guide");
     h.key("ctrl-p");
     h.type_text("app.py");
     h.key("enter");
-    assert!(h.state.filter.is_empty());
+    assert!(h.state.tree.filter.is_empty());
     assert_eq!(h.state.current_file(), Some("src/app.py"));
     // A file the filter shows keeps the filter.
     h.key("/");
@@ -125,7 +125,7 @@ fn enter_clears_a_tree_filter_that_hides_the_file() {
     h.key("ctrl-p");
     h.type_text("app");
     h.key("enter");
-    assert_eq!(h.state.filter, "py");
+    assert_eq!(h.state.tree.filter, "py");
     assert_eq!(h.state.current_file(), Some("src/app.py"));
 }
 
@@ -189,10 +189,10 @@ fn a_query_without_matches_is_quiet() {
     let undo = h.state.history.undo.len();
     h.keys("space down up");
     assert_eq!(h.state.history.undo.len(), undo);
-    let cursor = h.state.cursor;
+    let cursor = h.state.tree.cursor;
     h.key("enter");
     assert!(h.state.overlay.is_none());
-    assert_eq!(h.state.cursor, cursor, "nothing to go to");
+    assert_eq!(h.state.tree.cursor, cursor, "nothing to go to");
 }
 
 #[test]
@@ -281,7 +281,7 @@ fn reqinst_finds_req_install_first_in_pip() {
     let mut h = open(&p, 120, 30);
     h.key("ctrl-p");
     let total = h.state.finder.as_ref().map_or(0, |f| f.total());
-    assert_eq!(total, h.state.walked.len(), "every walked file");
+    assert_eq!(total, h.state.walk.walked.len(), "every walked file");
     assert!(total > 300, "pip has hundreds of files: {total}");
     h.type_text("reqinst");
     let hits = h
@@ -298,7 +298,7 @@ fn reqinst_finds_req_install_first_in_pip() {
     h.key("enter");
     assert_eq!(h.state.current_file(), Some("_internal/req/req_install.py"));
     assert_eq!(
-        h.state.symbols.as_ref().map(|s| s.path.as_str()),
+        h.state.symbols.view.as_ref().map(|s| s.path.as_str()),
         Some("_internal/req/req_install.py")
     );
 }

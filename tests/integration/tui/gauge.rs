@@ -3,8 +3,8 @@
 //! a sum made anew: random keypresses through the real keymap, with the
 //! worker's answers applied in full, counts only, or not at all.
 
-use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::{Effect, Job};
+use ctxcurate::tui::run::harness::Harness;
 
 fn project() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -51,7 +51,7 @@ fn the_kept_sum_equals_a_sum_made_anew() {
         let effects = h.press(key);
         let kept = h.state.verify_gauge_sum();
         assert!(kept.is_ok(), "step {step} after {key}: {kept:?}");
-        patched += usize::from(h.state.resolver.patched > 0);
+        patched += usize::from(h.state.walk.resolver.patched > 0);
         match next(3) {
             0 => h.run(effects),
             1 => {

@@ -11,7 +11,7 @@ use std::process::Command;
 
 use common::Project;
 use ctxcurate::core::model::ProjectFile;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::Level;
 
 /// Run git in `dir` with no system or user configuration.

@@ -6,7 +6,7 @@
 use crate::common;
 
 use common::Project;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 const GH_TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 

@@ -35,9 +35,10 @@ fn fifo_ignore_files_neither_hang_nor_go_unsaid() {
     let (tx, rx) = mpsc::channel();
     // Left running if it hangs: the test fails at the deadline anyway.
     std::thread::spawn(move || {
-        let mut h = ctxcurate::tui::harness::Harness::open(&root, None, 120, 24).expect("open");
+        let mut h =
+            ctxcurate::tui::run::harness::Harness::open(&root, None, 120, 24).expect("open");
         let status = h.state.status.clone().map(|(s, _)| s).unwrap_or_default();
-        let _ = tx.send((h.screen(), h.state.walked.clone(), status));
+        let _ = tx.send((h.screen(), h.state.walk.walked.clone(), status));
     });
     let (screen, walked, status) = rx
         .recv_timeout(HANG_GUARD)

@@ -7,7 +7,7 @@ use crate::common;
 use common::Project;
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{MaskState, ProjectFile, TokenizerKind, ViewMode};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {
     Harness::open(p.root(), None, w, h).expect("open the TUI")
@@ -42,11 +42,11 @@ fn first_screen_and_navigation() {
     h.keys("h");
     assert_eq!(h.state.current_row().map(|r| r.path.as_str()), Some("src"));
     h.keys("h");
-    assert_eq!(h.state.rows.len(), 3, "src collapsed again");
+    assert_eq!(h.state.tree.rows.len(), 3, "src collapsed again");
     h.keys("G");
     assert_eq!(h.state.current_file(), Some("logo.bin"));
     h.keys("g");
-    assert_eq!(h.state.cursor, 0);
+    assert_eq!(h.state.tree.cursor, 0);
     assert!(
         !p.path("ctxcurate.toml").exists(),
         "moving around saves nothing"
@@ -178,7 +178,10 @@ fn batch_selection_sets_modes_and_removes() {
             ("src/util.c".to_string(), ViewMode::Skeleton)
         ]
     );
-    assert!(h.state.range_anchor.is_none(), "a batch ends the selection");
+    assert!(
+        h.state.tree.range_anchor.is_none(),
+        "a batch ends the selection"
+    );
     h.keys("v k D");
     let f = saved(&p);
     assert!(
@@ -210,10 +213,10 @@ fn a_second_v_cancels_the_selection_and_says_so() {
     h.keys("j l j v j");
     assert!(h.screen().contains("2 selected"), "{}", h.screen());
     h.key("v");
-    assert!(h.state.range_anchor.is_none());
+    assert!(h.state.tree.range_anchor.is_none());
     assert!(h.screen().contains("selection cancelled"), "{}", h.screen());
     h.keys("v esc");
-    assert!(h.state.range_anchor.is_none());
+    assert!(h.state.tree.range_anchor.is_none());
     assert!(!p.path("ctxcurate.toml").exists(), "nothing was changed");
 }
 
@@ -291,7 +294,7 @@ fn help_overlay_lists_every_action() {
         seen.push_str(&next);
         screen = next;
     }
-    for info in ctxcurate::tui::action::ACTIONS {
+    for info in ctxcurate::tui::input::action::ACTIONS {
         assert!(seen.contains(info.name), "help lacks {}", info.name);
     }
     h.key("x");
@@ -326,7 +329,10 @@ fn preview_and_yank_equal_the_cli_build() {
     )
     .text;
     assert_eq!(h.copied[0], built);
-    assert_eq!(&*h.state.composed.as_ref().unwrap().text, built.as_str());
+    assert_eq!(
+        &*h.state.composition.composed.as_ref().unwrap().text,
+        built.as_str()
+    );
     assert!(built.contains("### src/util.c [skeleton]"));
     // Y copies the current file's view only.
     h.key("Y");
@@ -342,12 +348,12 @@ fn strategy_and_tokenizer_keys_are_saved_and_counted() {
     let p = Project::fixture();
     let mut h = open(&p, 120, 24);
     h.keys("j l j space");
-    let o200k = h.state.composed.as_ref().unwrap().total_tokens;
+    let o200k = h.state.composition.composed.as_ref().unwrap().total_tokens;
     h.keys("T");
     assert_eq!(h.state.project.settings.tokenizer, TokenizerKind::Cl100k);
     let text = h.composed_text();
     assert_eq!(
-        h.state.composed.as_ref().unwrap().total_tokens,
+        h.state.composition.composed.as_ref().unwrap().total_tokens,
         ctxcurate::core::tokens::count(TokenizerKind::Cl100k, &text)
     );
     assert!(o200k > 0);
@@ -365,6 +371,7 @@ fn filter_narrows_the_tree() {
     h.type_text("util");
     assert_eq!(
         h.state
+            .tree
             .rows
             .iter()
             .map(|r| r.path.as_str())
@@ -372,9 +379,9 @@ fn filter_narrows_the_tree() {
         ["src", "src/util.c"]
     );
     h.key("enter");
-    assert_eq!(h.state.filter, "util");
+    assert_eq!(h.state.tree.filter, "util");
     h.key("esc");
-    assert!(h.state.filter.is_empty());
+    assert!(h.state.tree.filter.is_empty());
     // The cursor was on `src`, which stays where it was.
     assert_eq!(h.state.current_row().map(|r| r.path.as_str()), Some("src"));
 }
@@ -395,7 +402,7 @@ fn clearing_the_filter_keeps_the_cursor_on_its_file() {
             Some("src/util.c")
         );
         h.keys(clear);
-        assert!(h.state.filter.is_empty(), "{clear}");
+        assert!(h.state.tree.filter.is_empty(), "{clear}");
         assert_eq!(
             h.state.current_row().map(|r| r.path.as_str()),
             Some("src/util.c"),
@@ -461,7 +468,7 @@ fn write_output_numbers_files() {
         first,
         std::fs::read_to_string(out.join("context_002.md")).unwrap()
     );
-    assert_eq!(first, *h.state.composed.as_ref().unwrap().text);
+    assert_eq!(first, *h.state.composition.composed.as_ref().unwrap().text);
     assert_eq!(
         h.state.status.as_ref().unwrap().0,
         "wrote .ctxcurate/out/context_002.md"
@@ -493,7 +500,7 @@ fn user_keymap_overrides_and_bad_entries_keep_defaults() {
     // The default still works next to the override.
     h.keys("j space");
     assert_eq!(default_files(&p).len(), 2);
-    let (_, problems) = ctxcurate::tui::keymap::Keymap::load(
+    let (_, problems) = ctxcurate::tui::input::keymap::Keymap::load(
         toml::from_str::<toml::Table>(&std::fs::read_to_string(&global).unwrap())
             .unwrap()
             .get("keymap"),
@@ -614,15 +621,15 @@ fn refresh_picks_up_new_and_changed_files() {
     let p = Project::fixture();
     let mut h = open(&p, 120, 24);
     h.keys("j space");
-    let before = h.state.gauge.used;
+    let before = h.state.composition.gauge.used;
     p.write("src/new.py", "def new_function():\n    return 42\n");
     h.key("R");
-    assert!(h.state.files.contains("src/new.py"));
+    assert!(h.state.tree.files.contains("src/new.py"));
     assert!(
         h.state.is_included("src/new.py"),
         "the src/** glob takes it"
     );
-    assert!(h.state.gauge.used > before);
+    assert!(h.state.composition.gauge.used > before);
     assert!(h.composed_text().contains("### src/new.py"));
 }
 
@@ -646,11 +653,11 @@ fn the_gauge_on_screen_moves_with_the_keypress() {
     let p = Project::fixture();
     let mut h = open(&p, 120, 24);
     h.keys("j l j space j space");
-    let both = h.state.gauge.used;
+    let both = h.state.composition.gauge.used;
     assert!(h.screen().contains(&format!("{} / 100,000 tokens", both)));
     // Exclude util.c and draw before the recompose job runs.
     let effects = h.press("space");
-    let one = h.state.gauge.used;
+    let one = h.state.composition.gauge.used;
     assert!(one < both);
     let screen = h.screen();
     assert!(
@@ -658,7 +665,7 @@ fn the_gauge_on_screen_moves_with_the_keypress() {
         "the drawn gauge is the updated one: {screen}"
     );
     h.run(effects);
-    let exact = h.state.composed.as_ref().unwrap().total_tokens;
+    let exact = h.state.composition.composed.as_ref().unwrap().total_tokens;
     assert!(h.screen().contains(&format!("{exact} / 100,000 tokens")));
 }
 
@@ -728,7 +735,7 @@ fn number_keys_and_brackets_switch_presets() {
     // In the filter prompt a digit is text.
     h.key("/");
     h.key("3");
-    assert_eq!(h.state.filter, "3");
+    assert_eq!(h.state.tree.filter, "3");
     assert_eq!(active(&h), "a");
 }
 

@@ -7,8 +7,8 @@ use crate::common;
 
 use common::Project;
 use ctxcurate::core::model::{ProjectFile, ViewMode};
-use ctxcurate::tui::harness::Harness;
 use ctxcurate::tui::messages::{Event, MouseKind};
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::{Overlay, Pane};
 
 fn open(p: &Project, w: u16, h: u16) -> Harness {
@@ -92,7 +92,7 @@ fn the_tokens_overlay_lists_files_largest_first_with_the_stats_numbers() {
         );
     }
     // The total is the gauge's.
-    let total = ctxcurate::text::words::thousands(h.state.gauge.used);
+    let total = ctxcurate::text::words::thousands(h.state.composition.gauge.used);
     assert!(screen.contains(&format!("{total}  ")), "{screen}");
     assert!(screen.contains("≈ before the gauge's count"), "{screen}");
 }
@@ -107,7 +107,7 @@ fn enter_in_the_tokens_overlay_opens_the_file_in_the_tree() {
     assert_eq!(h.state.focus, Pane::Tree);
     // The panes follow: the symbols of the file are loaded.
     assert_eq!(
-        h.state.symbols.as_ref().map(|s| s.path.as_str()),
+        h.state.symbols.view.as_ref().map(|s| s.path.as_str()),
         Some("pkg/mid.py")
     );
 }
@@ -119,14 +119,14 @@ fn m_and_x_in_the_tokens_overlay_edit_the_preset_and_undo_steps_back() {
     h.key("b");
     // The cursor is on the largest file: m steps its mode, the overlay
     // stays open on it, and its count shrinks.
-    let before = h.state.gauge.used;
+    let before = h.state.composition.gauge.used;
     h.key("m");
     assert!(matches!(h.state.overlay, Some(Overlay::Tokens { .. })));
     assert_eq!(mode_of(&p, "pkg/big.py"), Some(ViewMode::Summary));
     assert!(
-        h.state.gauge.used < before,
+        h.state.composition.gauge.used < before,
         "{} < {before}",
-        h.state.gauge.used
+        h.state.composition.gauge.used
     );
     insta::assert_snapshot!("tokens_overlay_after_m", h.screen());
     h.key("M");
@@ -183,7 +183,7 @@ fn the_picker_shows_each_presets_token_total() {
     let screen = h.screen();
     insta::assert_snapshot!("picker_totals", screen);
     for (name, n) in [("default", 1), ("tiny", 2)] {
-        let total = ctxcurate::tui::format::compact(stats_total(&p, name));
+        let total = ctxcurate::tui::draw::format::compact(stats_total(&p, name));
         let line = screen
             .lines()
             .find(|l| l.contains(&format!(" {name}")) && l.contains(&format!("{n} ")))
@@ -347,12 +347,12 @@ fn a_click_selects_a_tree_row_and_the_wheel_scrolls_the_pane_under_it() {
         tree_top: 0,
     });
     assert_eq!(h.state.focus, Pane::Preview);
-    assert_eq!(h.state.cursor, 0);
+    assert_eq!(h.state.tree.cursor, 0);
     // A click on a symbol picks it.
     click(&mut h, 5, 3);
     assert_eq!(h.state.current_file(), Some("src/app.py"));
     click(&mut h, 40, 3);
     assert_eq!(h.state.focus, Pane::Symbols);
-    assert_eq!(h.state.symbol_cursor, 2);
+    assert_eq!(h.state.symbols.cursor, 2);
     insta::assert_snapshot!("mouse_symbol_clicked", h.screen());
 }

@@ -10,9 +10,9 @@ use std::fs::File;
 use std::time::Duration;
 
 use common::Project;
-use ctxcurate::tui::action::Action;
-use ctxcurate::tui::harness::Harness;
-use ctxcurate::tui::keymap::Context;
+use ctxcurate::tui::input::action::Action;
+use ctxcurate::tui::input::keymap::Context;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::Overlay;
 
 const TOML: &str = "# ours\n[presets.default]\nfiles = [\"src/app.py\", \"src/util.c\"]\n";

@@ -9,7 +9,7 @@ use crate::common;
 use common::{Project, machine};
 use ctxcurate::core::model::{ProjectFile, ViewMode};
 use ctxcurate::core::syntax::{self, Lang};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::symbols::flat_symbols;
 use ratatui::style::Color;
 
@@ -30,9 +30,7 @@ fn status(h: &Harness) -> String {
 
 /// The lines the preview shows now.
 fn shown_lines(h: &Harness) -> Vec<String> {
-    ctxcurate::tui::preview_view::shown(&h.state)
-        .lines()
-        .to_vec()
+    ctxcurate::tui::preview::shown(&h.state).lines().to_vec()
 }
 
 /// Move the symbols cursor (the pane focused) onto `symbol` with `j`.
@@ -40,18 +38,19 @@ fn symbol_cursor_to(h: &mut Harness, symbol: &str) {
     let index = h
         .state
         .symbols
+        .view
         .as_ref()
         .and_then(|s| s.tree.as_ref())
         .and_then(|t| flat_symbols(t).iter().position(|(_, s)| s.path == symbol))
         .unwrap_or_else(|| panic!("no symbol {symbol}"));
     // (`g` in the symbols pane is mask_agg, not top.)
-    while h.state.symbol_cursor > index {
+    while h.state.symbols.cursor > index {
         h.key("k");
     }
-    while h.state.symbol_cursor < index {
+    while h.state.symbols.cursor < index {
         h.key("j");
     }
-    assert_eq!(h.state.symbol_cursor, index);
+    assert_eq!(h.state.symbols.cursor, index);
 }
 
 /// Rows of the screen (as text) whose preview cells carry the highlight.

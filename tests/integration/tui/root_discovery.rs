@@ -10,7 +10,7 @@ use std::os::unix::fs::PermissionsExt;
 use common::Project;
 use common::isolated;
 use ctxcurate::core::project::Project as CoreProject;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 #[test]
 fn a_planted_project_file_above_is_named_in_the_status_line() {

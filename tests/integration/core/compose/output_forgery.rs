@@ -11,7 +11,7 @@ use crate::common;
 use common::Project;
 use ctxcurate::core::compose::{self, ComposeOptions, RenderedFile};
 use ctxcurate::core::model::{DiscussionEntry, Format, Preset, Settings, ViewMode};
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 use proptest::prelude::*;
 
 fn file(path: &str, text: &str) -> RenderedFile {
@@ -407,7 +407,7 @@ fn the_preview_jumps_to_files_with_markup_in_their_names() {
             ),
         );
         let h = Harness::open(p.root(), None, 100, 30).expect("open");
-        let composed = h.state.composed.as_ref().expect("composed");
+        let composed = h.state.composition.composed.as_ref().expect("composed");
         let expected = |path: &str| match format {
             "xml" => format!(
                 "<source>{}</source>",
@@ -459,7 +459,7 @@ fn a_file_quoting_the_next_heading_does_not_move_the_jump() {
             ),
         );
         let h = Harness::open(p.root(), None, 100, 30).expect("open");
-        let composed = h.state.composed.as_ref().expect("composed");
+        let composed = h.state.composition.composed.as_ref().expect("composed");
         let end_of_a = composed
             .lines
             .iter()

@@ -274,7 +274,7 @@ fn the_tui_asks_naming_the_files_line_and_the_discussion() {
             "[presets.default]\n\n[[presets.default.files]]\npath = \"app/settings.py\"\nview_mode = \"skeleton\"\n\n[[presets.default.discussion]]\nrole = \"User\"\ncontent = \"use {GH_TOKEN}\"\n"
         ),
     );
-    let mut h = ctxcurate::tui::harness::Harness::open(p.root(), None, 140, 30).expect("open");
+    let mut h = ctxcurate::tui::run::harness::Harness::open(p.root(), None, 140, 30).expect("open");
     h.key("y");
     assert!(h.copied.is_empty(), "nothing copied before the answer");
     let screen = h.screen();

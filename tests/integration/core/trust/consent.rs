@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use common::{Project, stderr, stdout};
 use ctxcurate::core::project::Project as CoreProject;
 use ctxcurate::core::trust::TrustStore;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 const NOTES: &str = "Some notes.\nThey go on.\nAnd on.\n";
 

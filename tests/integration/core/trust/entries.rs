@@ -13,7 +13,7 @@ use crate::common;
 use common::{Project, stderr, stdout};
 use ctxcurate::core::project::Project as CoreProject;
 use ctxcurate::core::trust::TrustStore;
-use ctxcurate::tui::harness::Harness;
+use ctxcurate::tui::run::harness::Harness;
 
 /// What the contributor fills in after cloning.
 const DOTENV: &str = "GREETING=hello-from-dotenv\n";

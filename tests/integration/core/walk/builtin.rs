@@ -299,19 +299,26 @@ fn a_real_untidy_tree_composes_only_its_text() {
 #[test]
 fn the_tui_gauge_counts_a_binary_as_nothing() {
     let p = Project::fixture();
-    let mut h = ctxcurate::tui::harness::Harness::open(p.root(), None, 120, 24).expect("open");
+    let mut h = ctxcurate::tui::run::harness::Harness::open(p.root(), None, 120, 24).expect("open");
     h.goto("src/app.py");
     h.key("space");
-    let before = h.state.gauge.used;
+    let before = h.state.composition.gauge.used;
     h.goto("logo.bin");
     let effects = h.press("space");
     assert!(h.state.is_included("logo.bin"));
     h.run(effects);
     assert_eq!(
-        h.state.block_tokens.get("logo.bin").map(|(_, n)| *n),
+        h.state
+            .composition
+            .block_tokens
+            .get("logo.bin")
+            .map(|(_, n)| *n),
         Some(0)
     );
-    assert_eq!(h.state.gauge.used, before, "the exact total is unchanged");
+    assert_eq!(
+        h.state.composition.gauge.used, before,
+        "the exact total is unchanged"
+    );
     let text = h.composed_text();
     assert!(
         text.contains("### src/app.py") && !text.contains("logo.bin"),
