@@ -101,7 +101,7 @@ thread_local! {
 /// punctuation runs end with their line breaks, and whitespace runs end
 /// before a non-space. So the pre-tokens of the whole are those of the
 /// pieces, and the counts add up exactly (tested on real corpora against
-/// counting the whole, in tests/tokens_exact.rs).
+/// counting the whole, in tests/integration/core/tokens.rs).
 pub fn cuts(text: &str, min_len: usize) -> Vec<&str> {
     let bytes = text.as_bytes();
     let step = min_len.max(1);

@@ -14,7 +14,8 @@
 //! `.oci/`, …) and Terraform's variables, state and tokens. It
 //! is matched on names only, so it never reads a file; it is checked
 //! against the Python standard library, pip and `/usr/include` so that
-//! ordinary source files are never flagged (`tests/sensitive_names.rs`).
+//! ordinary source files are never flagged
+//! (`tests/integration/core/walk/sensitive.rs`).
 
 /// File names (the last component) that hold credentials wherever they are.
 const NAMES: &[&str] = &[

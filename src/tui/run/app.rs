@@ -357,7 +357,8 @@ impl<'t> Loop<'t> {
 fn handle(state: &mut State, msg: Msg, tree_top: usize) -> Vec<Effect> {
     match msg {
         // Debug builds: F12 with CTXCURATE_TEST_DIE set ends the process
-        // as a crash would (tests/tui_tmux.rs checks the terminal after).
+        // as a crash would (tests/integration/tui/tmux.rs checks the
+        // terminal after).
         #[cfg(debug_assertions)]
         Msg::Term(TermEvent::Key(key))
             if key.code == crossterm::event::KeyCode::F(12)
