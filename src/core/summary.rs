@@ -1,7 +1,7 @@
 //! The summary view: a file's summary from its source — the built-in
 //! heuristics of `summary::heuristic`, or an external `summary_command` (an
 //! LLM CLI, say, run by `summary::command`) that reads the file on stdin
-//! and prints its summary — both cached on disk (`cache::disk`, bucket
+//! and prints its summary — both cached on disk (`store::disk`, bucket
 //! [`BUCKET`]) by the SHA-256 of the content plus the summarizer's identity
 //! (heuristic version and file type, or the command line). A changed file
 //! has a new hash and a corrupt entry is dropped by the store, so neither is

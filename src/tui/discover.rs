@@ -98,7 +98,6 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         preset,
         opts,
         consent: state.compose_options().consent,
-        settings: Box::new(state.project.settings.clone()),
         walked: state.walk.walked.clone(),
     }))]
 }

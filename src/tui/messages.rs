@@ -8,7 +8,7 @@ use crate::core::compose::{ComposeOptions, Composition};
 use crate::core::discovery::pack::{PackOptions, Packed};
 use crate::core::engine::MapOptions;
 use crate::core::git::ChangedInProject;
-use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
+use crate::core::model::{FileItem, Preset, TokenizerKind};
 use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
 
@@ -229,7 +229,6 @@ pub struct FileJob {
 pub struct WriteJob {
     pub preset: Preset,
     pub opts: ComposeOptions,
-    pub settings: Box<Settings>,
     pub walked: Arc<Vec<String>>,
     pub ready: Option<Arc<Composition>>,
 }
@@ -244,8 +243,6 @@ pub struct DiscoverJob {
     /// What the preset's explicit entries may read (the worker gates
     /// the preset before packing it, as `build` does).
     pub consent: crate::core::trust::entries::EntryConsent,
-    /// The project's settings: the gate asks the walk with its patterns.
-    pub settings: Box<Settings>,
     pub walked: Arc<Vec<String>>,
 }
 

@@ -102,12 +102,13 @@ type Table = &'static [&'static [Node]];
 /// not layered: a test may build its input with the modules above.
 ///
 /// docs/ARCHITECTURE.md shows these tables; after a change, run
-/// `CTXCURATE_BLESS=1 cargo test --test architecture` to redraw it.
+/// `CTXCURATE_BLESS=1 cargo test --test integration -- architecture` to redraw it.
 const TABLES: &[(&str, Table)] = &[("src/tui", TUI), ("src/core", CORE), ("src/text", TEXT)];
 
 /// The TUI, top first: the event loop over `update`, `update` over the
-/// features' handlers, drawing and keys of each feature in its folder,
-/// the state and plain data at the bottom.
+/// handlers (keys of each feature), every handler over all drawing (a
+/// frame is a function of the state: drawing calls no handler), and the
+/// state and plain data at the bottom.
 #[rustfmt::skip]
 const TUI: Table = &[
     &[
@@ -129,7 +130,6 @@ const TUI: Table = &[
     ],
     &[
         ("tui::update::actions", "the action table's handlers"),
-        ("tui::render", "lays out the frame and picks the overlay"),
         ("tui::input::mouse", "clicks and the wheel"),
     ],
     &[
@@ -141,6 +141,7 @@ const TUI: Table = &[
         ("tui::finder::keys", "the finder overlay's keys"),
         ("tui::tokens::keys", "the tokens overlay's keys"),
         ("tui::preview::raw", "the preview's raw-text view"),
+        ("tui::help::keys", "the help overlay's keys"),
     ],
     &[
         ("tui::navigate", "movement in the panes; what follows the cursor"),
@@ -150,6 +151,15 @@ const TUI: Table = &[
         ("tui::curate", "curation keys, as core edits"),
         ("tui::discuss", "screenshots, discussion and task"),
         ("tui::preview::follow", "the preview follows the user"),
+    ],
+    &[
+        ("tui::undo", "an edit becomes an undo step, a save, a recompose"),
+        ("tui::input::dispatch", "terminal keys to events, through the keymap"),
+    ],
+    &[
+        ("tui::render", "drawing: lays out the frame and picks the overlay"),
+    ],
+    &[
         ("tui::overlays::render", "drawing: picker, prompts, questions"),
         ("tui::preview::render", "drawing: the preview pane"),
         ("tui::tokens::render", "drawing: the tokens overlay"),
@@ -157,15 +167,14 @@ const TUI: Table = &[
     &[
         ("tui::finder::render", "drawing: the finder overlay"),
         ("tui::help::render", "drawing: the help overlay"),
-        ("tui::help::keys", "the help overlay's keys"),
         ("tui::symbols::render", "drawing: the symbols pane"),
         ("tui::tree::render", "drawing: the tree pane"),
         ("tui::render::status", "drawing: the gauge and the status line"),
         ("tui::draw::layout", "where the panes go"),
-        ("tui::input::dispatch", "terminal keys to events, through the keymap"),
+    ],
+    &[
         ("tui::preview", "what the preview shows"),
         ("tui::tokens", "the numbers the tokens overlay shows"),
-        ("tui::undo", "an edit becomes an undo step, a save, a recompose"),
     ],
     &[
         ("tui::state", "the whole state, in parts"),
@@ -683,7 +692,7 @@ fn read_source(module: &[String], src: &str) -> Read {
 }
 
 /// The module path of a source file below `src`: `core/discovery/pack.rs`
-/// and `core/compose.rs` (or a `core/compose/mod.rs`) are `core::discovery::pack` and `core::compose`.
+/// and `core/compose.rs` are `core::discovery::pack` and `core::compose`.
 fn module_of(rel: &Path) -> Vec<String> {
     let mut parts: Vec<String> = rel
         .iter()
@@ -884,7 +893,7 @@ fn every_module_imports_only_from_the_layers_below_it() {
     let offences = layer_offences();
     assert!(
         offences.is_empty(),
-        "the modules break the layer table (tests/architecture.rs, TABLES):\n{}",
+        "the modules break the layer table (tests/integration/architecture.rs, TABLES):\n{}",
         offences.join("\n")
     );
 }
@@ -924,7 +933,7 @@ const BEGIN: &str = "<!-- layers:begin -->\n";
 const END: &str = "<!-- layers:end -->";
 
 /// docs/ARCHITECTURE.md shows the layer table as it is:
-/// `CTXCURATE_BLESS=1 cargo test --test architecture` rewrites the block
+/// `CTXCURATE_BLESS=1 cargo test --test integration -- architecture` rewrites the block
 /// between its markers.
 #[test]
 fn the_architecture_map_shows_the_layer_table() {
@@ -951,7 +960,7 @@ fn the_architecture_map_shows_the_layer_table() {
     }
     panic!(
         "docs/ARCHITECTURE.md's layer diagram differs from the table; \
-         run `CTXCURATE_BLESS=1 cargo test --test architecture` to rewrite it. Expected:\n{want}"
+         run `CTXCURATE_BLESS=1 cargo test --test integration -- architecture` to rewrite it. Expected:\n{want}"
     );
 }
 

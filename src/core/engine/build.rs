@@ -145,7 +145,7 @@ impl Workspace<'_> {
         self.deliver(built, &req)
     }
 
-    /// A discovery (the TUI's `d`): `preset` packed around `targets`
+    /// A discovery (the TUI's `i`): `preset` packed around `targets`
     /// with `opts`, its held entries (and held targets) left out.
     pub fn discover(
         &self,

@@ -55,7 +55,7 @@ pub enum OutputError {
     Io { path: PathBuf, source: io::Error },
 }
 
-/// Why a scanned save ([`save_scanned`]) wrote nothing.
+/// Why a save (`Workspace::save`) wrote nothing.
 #[derive(Debug, Error)]
 pub enum SaveError {
     /// The secret scan found something and it was not allowed.
@@ -65,7 +65,8 @@ pub enum SaveError {
     Output(#[from] OutputError),
 }
 
-/// The one rule for a context about to leave through a file: likely
+/// The one rule for a context about to leave through a file (every save
+/// goes through `Workspace::save`, which asks it first): likely
 /// secrets (`findings`, from `core::secrets::Scanner`) refuse it unless
 /// `allow_secrets`.
 pub fn check_secrets(findings: &[Finding], allow_secrets: bool) -> Result<(), SaveError> {
@@ -76,21 +77,6 @@ pub fn check_secrets(findings: &[Finding], allow_secrets: bool) -> Result<(), Sa
         }),
         _ => Ok(()),
     }
-}
-
-/// The one save path of `ctxcurate build --save` and the TUI's `w`:
-/// refuse `text` when its scan found likely secrets (see
-/// [`check_secrets`]), else write it to the next numbered output file.
-pub fn save_scanned(
-    root: &Path,
-    settings: &Settings,
-    format: Format,
-    text: &str,
-    findings: &[Finding],
-    allow_secrets: bool,
-) -> Result<PathBuf, SaveError> {
-    check_secrets(findings, allow_secrets)?;
-    Ok(write_next(root, settings, format, text)?)
 }
 
 /// The file extension of `format`.

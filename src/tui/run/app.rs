@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context as _, Result};
 use crossterm::event::{self as term, Event as TermEvent};
 
-use crate::core::model::ProjectFile;
+use crate::core::model::{ProjectFile, Settings};
 use crate::core::progress::Progress;
 use crate::core::project::Project;
 use crate::core::sources::Sources;
@@ -410,8 +410,8 @@ impl effects::Runtime for Threads<'_> {
         None
     }
 
-    fn job(&mut self, job: Job) -> Option<Event> {
-        self.jobs.send(job);
+    fn job(&mut self, job: Job, settings: &Settings) -> Option<Event> {
+        self.jobs.send(job, settings);
         None
     }
 
@@ -526,12 +526,21 @@ struct Worker {
 /// has let go, and the signal that something changed.
 #[derive(Default)]
 struct WorkerShared {
-    waiting: Mutex<(jobs::Waiting, bool)>,
+    waiting: Mutex<Waiting>,
     changed: Condvar,
 }
 
+/// The jobs waiting for the worker, with the project's settings as the
+/// app had them when it last handed one over (a job runs with the newest).
+#[derive(Default)]
+struct Waiting {
+    jobs: jobs::Waiting,
+    settings: Arc<Settings>,
+    let_go: bool,
+}
+
 impl WorkerShared {
-    fn lock(&self) -> MutexGuard<'_, (jobs::Waiting, bool)> {
+    fn lock(&self) -> MutexGuard<'_, Waiting> {
         // A panic while holding the lock leaves a whole queue (every
         // change is one call): carry on with it.
         self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
@@ -539,13 +548,13 @@ impl WorkerShared {
 
     /// The next job, waiting for one; `None` once the app has let go and
     /// nothing waits.
-    fn take(&self) -> Option<Job> {
+    fn take(&self) -> Option<(Job, Arc<Settings>)> {
         let mut guard = self.lock();
         loop {
-            if let Some(job) = guard.0.take() {
-                return Some(job);
+            if let Some(job) = guard.jobs.take() {
+                return Some((job, guard.settings.clone()));
             }
-            if guard.1 {
+            if guard.let_go {
                 return None;
             }
             guard = self
@@ -557,15 +566,20 @@ impl WorkerShared {
 }
 
 impl Worker {
-    fn send(&self, job: Job) {
-        self.shared.lock().0.push(job);
+    fn send(&self, job: Job, settings: &Settings) {
+        let mut waiting = self.shared.lock();
+        if *waiting.settings != *settings {
+            waiting.settings = Arc::new(settings.clone());
+        }
+        waiting.jobs.push(job);
+        drop(waiting);
         self.shared.changed.notify_one();
     }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        self.shared.lock().1 = true;
+        self.shared.lock().let_go = true;
         self.shared.changed.notify_one();
     }
 }
@@ -576,9 +590,9 @@ fn spawn_worker(root: PathBuf, cache: Arc<Sources>, tx: Sender<Msg>) -> Worker {
     let shared = Arc::new(WorkerShared::default());
     let taken = shared.clone();
     thread::spawn(move || {
-        while let Some(job) = taken.take() {
+        while let Some((job, settings)) = taken.take() {
             let what = job.describe();
-            let run = std::panic::AssertUnwindSafe(|| jobs::run(job, &root, &cache));
+            let run = std::panic::AssertUnwindSafe(|| jobs::run(job, &root, &cache, &settings));
             let event = std::panic::catch_unwind(run).unwrap_or_else(|p| {
                 Event::JobFailed(format!(
                     "internal error while {what}: {}",

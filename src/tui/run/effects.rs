@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::path::Path;
 
-use crate::core::model::ProjectFile;
+use crate::core::model::{ProjectFile, Settings};
 
 use crate::core::walk::WalkPatterns;
 use crate::tui::messages::{EditPurpose, Effect, Event, Job};
@@ -22,7 +22,7 @@ pub trait Runtime {
     /// Save the project file as it is in the state.
     fn save(&mut self, file: &ProjectFile) -> Option<Event>;
     /// Run a job (on the worker, or inline).
-    fn job(&mut self, job: Job) -> Option<Event>;
+    fn job(&mut self, job: Job, settings: &Settings) -> Option<Event>;
     /// Run a job that [`Job::runs_apart`] (git) in `root`: on a thread
     /// of its own, never on the worker (or inline).
     fn apart(&mut self, root: &Path, job: Job) -> Option<Event>;
@@ -52,7 +52,10 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
             Effect::Job(job) if let Some(why) = crate::tui::update::refuse_held(state, &job) => {
                 vec![Event::JobFailed(why)]
             }
-            Effect::Job(job) => runtime.job(*job).into_iter().collect(),
+            Effect::Job(job) => runtime
+                .job(*job, &state.project.settings)
+                .into_iter()
+                .collect(),
             Effect::Walk => runtime.walk(
                 &state.project.root,
                 WalkPatterns::from_settings(&state.project.settings),

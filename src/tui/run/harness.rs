@@ -10,7 +10,7 @@ use crossterm::event::{KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use crate::core::model::ProjectFile;
+use crate::core::model::{ProjectFile, Settings};
 use crate::core::project::Project;
 use crate::core::sources::Sources;
 use crate::core::walk;
@@ -283,8 +283,8 @@ impl effects::Runtime for Inline<'_> {
         Some(Event::Disk(Box::new(outcome)))
     }
 
-    fn job(&mut self, job: Job) -> Option<Event> {
-        Some(jobs::run(job, &self.root, self.cache))
+    fn job(&mut self, job: Job, settings: &Settings) -> Option<Event> {
+        Some(jobs::run(job, &self.root, self.cache, settings))
     }
 
     fn apart(&mut self, root: &Path, job: Job) -> Option<Event> {

@@ -33,13 +33,12 @@ use crate::tui::state::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 
 /// Run one job: its inputs as a request to the engine (`core::engine`),
 /// the result as the event `update` takes.
-pub fn run(job: Job, root: &Path, sources: &Sources) -> Event {
-    // Each job's options come with it, from the settings as the app had
-    // them when it asked. The jobs whose workspace reads the settings
-    // bring the project's own: `w` (its output file) and discovery (the
-    // walk patterns its consent gate asks with); the others' requests carry
-    // everything they use.
-    let workspace = Workspace::shared(root, Settings::default(), sources);
+pub fn run(job: Job, root: &Path, sources: &Sources, settings: &Settings) -> Event {
+    // The workspace has the project's settings as the app had them when
+    // it handed the job over (`w`'s output file, the walk patterns
+    // discovery's consent gate asks with); each job's own options come
+    // with it.
+    let workspace = Workspace::shared(root, settings.clone(), sources);
     match job {
         Job::Compose(job) => compose(workspace, job),
         Job::Count(job) => {
@@ -52,7 +51,7 @@ pub fn run(job: Job, root: &Path, sources: &Sources) -> Event {
         Job::Raw(path) => raw(root, sources, path),
         Job::Yank(job) => yank(workspace, job),
         Job::YankFile(job) => yank_file(&workspace, job),
-        Job::Discover(job) => discover(root, sources, job),
+        Job::Discover(job) => discover(workspace, job),
         job @ Job::Changed(_) => run_apart(job, root),
         Job::PresetTotals(job) => preset_totals(workspace, job),
         Job::ClearCache => Event::CacheCleared(
@@ -61,7 +60,7 @@ pub fn run(job: Job, root: &Path, sources: &Sources) -> Event {
                 .map_err(|e| format!("cannot clear the cache: {e}")),
         ),
         Job::Block(job) => Event::Block(Arc::new(block(&workspace, job))),
-        Job::WriteOutput(job) => write_output(root, sources, job),
+        Job::WriteOutput(job) => write_output(workspace, job),
     }
 }
 
@@ -108,7 +107,7 @@ fn yank(workspace: Workspace<'_>, job: YankJob) -> Event {
         destination: Destination::Caller,
         allow_secrets: true,
         reuse: ready,
-        ..BuildRequest::new(preset, &Settings::default())
+        ..BuildRequest::new(preset, workspace.settings())
     };
     match workspace.with_walk(walked).build(req) {
         Ok(built) => {
@@ -148,11 +147,10 @@ fn yank_file(workspace: &Workspace<'_>, job: FileJob) -> Event {
 /// (the same engine call): likely secrets refuse it; inside the root
 /// unless trusted settings say otherwise; a number taken by another
 /// process is skipped.
-fn write_output(root: &Path, sources: &Sources, job: WriteJob) -> Event {
+fn write_output(workspace: Workspace<'_>, job: WriteJob) -> Event {
     let WriteJob {
         preset,
         opts,
-        settings,
         walked,
         ready,
     } = job;
@@ -161,17 +159,16 @@ fn write_output(root: &Path, sources: &Sources, job: WriteJob) -> Event {
         kind: BuildKind::Compose,
         destination: Destination::NextOutputFile,
         reuse: ready,
-        ..BuildRequest::new(preset, &settings)
+        ..BuildRequest::new(preset, workspace.settings())
     };
+    let root = workspace.root().to_path_buf();
     // Saved in the CLI's memory-saving order, the sources let go.
-    let mut workspace = Workspace::shared(root, *settings, sources)
-        .with_walk(walked)
-        .releasing();
+    let mut workspace = workspace.with_walk(walked).releasing();
     Event::Wrote(match workspace.build(req) {
         Ok(built) => {
             let path = built.written.unwrap_or_default();
             Ok(path
-                .strip_prefix(root)
+                .strip_prefix(&root)
                 .unwrap_or(&path)
                 .display()
                 .to_string())
@@ -185,20 +182,19 @@ fn write_output(root: &Path, sources: &Sources, job: WriteJob) -> Event {
     })
 }
 
-/// `d`: the pack around the targets, and its text laid out for the
+/// `i`: the pack around the targets, and its text laid out for the
 /// preview. Its workspace has the project's settings, so the consent gate
 /// walks with the project's patterns, as `build --pack` does.
-fn discover(root: &Path, sources: &Sources, job: DiscoverJob) -> Event {
+fn discover(workspace: Workspace<'_>, job: DiscoverJob) -> Event {
     let DiscoverJob {
         generation,
         preset,
         targets,
         opts,
         consent,
-        settings,
         walked,
     } = job;
-    let workspace = Workspace::shared(root, *settings, sources).with_walk(walked);
+    let workspace = workspace.with_walk(walked);
     let packed = workspace.discover(&preset, &targets, &opts, &consent);
     let composed = summarize(
         &workspace,

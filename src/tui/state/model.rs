@@ -30,7 +30,7 @@ pub struct PendingCopy {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComposedFile {
     pub path: String,
-    /// How it was rendered (`cache::render_key`).
+    /// How it was rendered (`sources::render_key`).
     pub key: String,
     /// Line of its `### path` heading in the composed text.
     pub line: usize,
@@ -157,7 +157,7 @@ impl ChangedMarks {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FileBlock {
     pub path: String,
-    /// The render key of the entry it would have (`cache::render_key`).
+    /// The render key of the entry it would have (`sources::render_key`).
     pub key: String,
     /// The composition it was made for (the preset as it was).
     pub generation: u64,

@@ -325,7 +325,6 @@ fn write_output(state: &mut State) -> Vec<Effect> {
     vec![Effect::job(Job::WriteOutput(WriteJob {
         preset: state.preset(),
         opts: state.compose_options(),
-        settings: Box::new(state.project.settings.clone()),
         walked: state.walk.walked.clone(),
         ready: shown_pack(state),
     }))]
