@@ -212,13 +212,18 @@ pub enum Command {
     #[command(subcommand)]
     Task(TaskCommand),
     /// Serve the presets and their context to agents over MCP (stdio);
-    /// read-only. `--print-config` shows how to register it.
+    /// read-only unless `--allow-edits`. `--print-config` shows how to
+    /// register it.
     Mcp(McpArgs),
 }
 
 /// `ctxcurate mcp`.
 #[derive(Debug, Args)]
 pub struct McpArgs {
+    /// Offer the tools that change a preset (include, exclude, set_mode,
+    /// mask, save_preset), saved like the CLI's edits.
+    #[arg(long)]
+    pub allow_edits: bool,
     /// Deliver contexts with likely secrets (refused by default, naming
     /// each finding's file and line).
     #[arg(long)]

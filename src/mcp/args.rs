@@ -130,3 +130,64 @@ pub struct MoreArgs {
     /// The cursor a previous result returned.
     pub cursor: String,
 }
+
+/// `include`: files, folders or globs into a preset (`--allow-edits`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IncludeArgs {
+    /// Files, folders or globs relative to the project root.
+    pub paths: Vec<String>,
+    /// The view mode of the new entries: full, summary, skeleton, outline, masked, custom or none.
+    #[serde(default)]
+    pub mode: Option<String>,
+    /// The preset to change (default: the active one; a new name creates it).
+    #[serde(default)]
+    pub preset: Option<String>,
+}
+
+/// `exclude`: files, folders or globs out of a preset (`--allow-edits`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExcludeArgs {
+    /// Files, folders or globs relative to the project root.
+    pub paths: Vec<String>,
+    /// The preset to change (default: the active one).
+    #[serde(default)]
+    pub preset: Option<String>,
+}
+
+/// `set_mode`: how one file of a preset renders (`--allow-edits`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetModeArgs {
+    /// The file, relative to the project root.
+    pub path: String,
+    /// full, summary, skeleton, outline, masked, custom or none.
+    pub mode: String,
+    /// The preset to change (default: the active one).
+    #[serde(default)]
+    pub preset: Option<String>,
+}
+
+/// `mask`: how one symbol of a file renders (`--allow-edits`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MaskArgs {
+    /// The file, relative to the project root.
+    pub path: String,
+    /// The symbol's path as `symbols` lists it, e.g. `App.run`.
+    pub symbol: String,
+    /// def (whole definition), sig (signature and docstring), agg (signature and a one-line summary) or hide.
+    pub state: String,
+    /// The preset to change (default: the active one).
+    #[serde(default)]
+    pub preset: Option<String>,
+}
+
+/// `save_preset`: the active preset copied under a new name.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SavePresetArgs {
+    /// The new preset's name; it becomes the active preset.
+    pub name: String,
+}

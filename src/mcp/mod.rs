@@ -9,12 +9,15 @@
 //! (each tool's arguments and JSON schema), `request` (arguments as engine
 //! requests, paths kept inside the root), `reply` (results and refusals as
 //! tool output), `warm` (the sources kept between calls), `paging` (long
-//! results in parts), `config` (`--print-config`), `error`.
+//! results in parts), `edits` (the tools that change a preset, offered
+//! with `--allow-edits`), `config` (`--print-config`), `error`.
 //!
-//! Read-only: no tool changes a preset or writes a file.
+//! Read-only by default: without `--allow-edits` no tool changes a preset,
+//! and no tool ever writes anything else.
 
 mod args;
 mod config;
+mod edits;
 mod error;
 mod paging;
 mod reply;
@@ -40,6 +43,7 @@ pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
     let project = Project::open(cwd)?;
     let options = tools::Options {
         allow_secrets: args.allow_secrets,
+        allow_edits: args.allow_edits,
         max_result: args.max_result,
     };
     let engine = tools::Engine::new(warm::Warm::new(cwd), options);

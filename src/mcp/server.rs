@@ -102,7 +102,9 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(tools::table()))
+        Ok(ListToolsResult::with_all_items(tools::table(
+            self.engine.allow_edits(),
+        )))
     }
 
     async fn call_tool(

@@ -16,8 +16,10 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::args::{
-    BuildArgs, ChangedArgs, MoreArgs, NoArgs, PackArgs, SymbolsArgs, TokenMapArgs, ViewArgs,
+    BuildArgs, ChangedArgs, ExcludeArgs, IncludeArgs, MaskArgs, MoreArgs, NoArgs, PackArgs,
+    SavePresetArgs, SetModeArgs, SymbolsArgs, TokenMapArgs, ViewArgs,
 };
+use super::edits;
 use super::error::ToolError;
 use super::paging::Pages;
 use super::reply::{self, Reply};
@@ -29,6 +31,8 @@ use super::warm::{Opened, Warm};
 pub struct Options {
     /// Deliver contexts with likely secrets (`--allow-secrets`).
     pub allow_secrets: bool,
+    /// Offer the tools that change a preset (`--allow-edits`).
+    pub allow_edits: bool,
     /// The most one result's text holds (bytes); more comes in parts.
     pub max_result: usize,
 }
@@ -40,8 +44,55 @@ fn tool<T: JsonSchema + 'static>(name: &'static str, description: &'static str) 
         .with_annotations(ToolAnnotations::new().read_only(true).open_world(false))
 }
 
-/// Every tool the server offers.
-pub fn table() -> Vec<Tool> {
+/// One tool that changes a preset.
+fn edit_tool<T: JsonSchema + 'static>(name: &'static str, description: &'static str) -> Tool {
+    Tool::new(name, description, JsonObject::new())
+        .with_input_schema::<T>()
+        .with_annotations(
+            ToolAnnotations::new()
+                .read_only(false)
+                .destructive(false)
+                .idempotent(true)
+                .open_world(false),
+        )
+}
+
+/// The tools that change a preset, offered with `--allow-edits`.
+const EDIT_TOOLS: &[&str] = &["include", "exclude", "set_mode", "mask", "save_preset"];
+
+/// Every tool the server offers (the editing ones only when allowed).
+pub fn table(allow_edits: bool) -> Vec<Tool> {
+    let mut tools = read_only_tools();
+    if allow_edits {
+        tools.extend([
+            edit_tool::<IncludeArgs>(
+                "include",
+                "Add files, folders or globs to a preset (saved to ctxcurate.toml, comments kept).",
+            ),
+            edit_tool::<ExcludeArgs>(
+                "exclude",
+                "Take files, folders or globs out of a preset (saved to ctxcurate.toml).",
+            ),
+            edit_tool::<SetModeArgs>(
+                "set_mode",
+                "Set how one file of a preset renders: full, summary, skeleton, outline, \
+                 masked, custom or none.",
+            ),
+            edit_tool::<MaskArgs>(
+                "mask",
+                "Set how one symbol of a file renders in a preset (def, sig, agg or hide); \
+                 the file switches to the masked view.",
+            ),
+            edit_tool::<SavePresetArgs>(
+                "save_preset",
+                "Save the active preset under a new name and make that the active preset.",
+            ),
+        ]);
+    }
+    tools
+}
+
+fn read_only_tools() -> Vec<Tool> {
     vec![
         tool::<NoArgs>(
             "list_presets",
@@ -124,6 +175,11 @@ impl Engine {
         }
     }
 
+    /// Whether the editing tools are offered.
+    pub fn allow_edits(&self) -> bool {
+        self.options.allow_edits
+    }
+
     /// Run tool `name` on `args`.
     pub fn call(&self, name: &str, args: Option<JsonObject>) -> Outcome {
         let mut logs = Vec::new();
@@ -178,7 +234,46 @@ impl Engine {
                     text: Some(part.text),
                 })
             }
+            edit if EDIT_TOOLS.contains(&edit) => {
+                if !self.options.allow_edits {
+                    return Err(ToolError::new(format!(
+                        "`{edit}` changes a preset: this server is read-only (start it with \
+                         `ctxcurate mcp --allow-edits`)"
+                    )));
+                }
+                let said = self.edit(edit, args, logs)?;
+                Ok(Reply {
+                    text: Some(said),
+                    stats: None,
+                })
+            }
             other => Err(ToolError::new(format!("no tool named `{other}`"))),
+        }
+    }
+
+    /// An editing tool, through the curation core and the project lock.
+    fn edit(
+        &self,
+        name: &str,
+        args: Option<JsonObject>,
+        logs: &mut Vec<String>,
+    ) -> Result<String, ToolError> {
+        let Opened {
+            mut project,
+            sources,
+        } = self.open(logs)?;
+        match name {
+            "include" => edits::include(&mut project, &parse(args)?),
+            "exclude" => edits::exclude(&mut project, &parse(args)?),
+            "set_mode" => edits::set_mode(&mut project, &parse(args)?),
+            "mask" => {
+                let args: MaskArgs = parse(args)?;
+                let rel = request::file(&project.root, &args.path)?;
+                let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
+                let tree = ws.symbols(&rel);
+                edits::mask(&mut project, &args, &rel, tree.as_deref())
+            }
+            _ => edits::save_preset(&mut project, &parse::<SavePresetArgs>(args)?),
         }
     }
 

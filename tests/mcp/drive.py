@@ -115,6 +115,10 @@ async def checks():
         async with transport as (read, write):
             async with ClientSession(read, write, logging_callback=on_log) as s:
                 await run_checks(s, root, marker, expected, logs)
+        transport, on_log = await session(root, "--allow-edits")
+        async with transport as (read, write):
+            async with ClientSession(read, write, logging_callback=on_log) as s:
+                await edit_checks(s, root)
         # The tree changed during the checks: the CLI's text as it is now.
         expected = cli_build(root)
         transport, on_log = await session(root, "--max-result", "3000", "--allow-secrets")
@@ -210,6 +214,43 @@ async def run_checks(s, root, marker, expected, logs):
 
     alive = await s.call_tool("list_presets", {})
     check(not alive.is_error, "the server still serves after the errors")
+    check("include" not in tools, "a read-only server offers no editing tool")
+    edit = await s.call_tool("include", {"paths": ["__init__.py"]})
+    check(edit.is_error and "--allow-edits" in text_of(edit), "and refuses an edit, naming --allow-edits")
+
+
+async def edit_checks(s, root):
+    await s.initialize()
+    tools = {t.name for t in (await s.list_tools()).tools}
+    check({"include", "exclude", "set_mode", "mask", "save_preset"} <= tools,
+          "--allow-edits offers the editing tools")
+    project_file = os.path.join(root, "ctxcurate.toml")
+    r = await s.call_tool("include", {"paths": ["_internal/commands/list.py"], "mode": "outline"})
+    check(not r.is_error, f"include: {text_of(r)}")
+    saved = open(project_file).read()
+    check("_internal/commands/list.py" in saved and "# A project file from a repository" in saved,
+          "the edit is saved to ctxcurate.toml, its comments kept")
+    built = text_of(await s.call_tool("build", {}))
+    check("_internal/commands/list.py" in built, "the next build has the included file")
+    check(built == cli_build(root), "and the CLI builds the same text from the saved file")
+    r = await s.call_tool("set_mode", {"path": "_internal/commands/list.py", "mode": "skeleton"})
+    check(not r.is_error, f"set_mode: {text_of(r)}")
+    r = await s.call_tool("mask", {"path": "_internal/cli/main.py", "symbol": "main", "state": "sig"})
+    check(not r.is_error, f"mask: {text_of(r)}")
+    v = await s.call_tool("view", {"path": "_internal/cli/main.py"})
+    check(stats_of(v)["mode"] == "masked", "a masked file views masked")
+    r = await s.call_tool("mask", {"path": "_internal/cli/main.py", "symbol": "nope", "state": "sig"})
+    check(r.is_error and "no symbol" in text_of(r), "masking an unknown symbol is a tool error")
+    r = await s.call_tool("include", {"paths": ["../../etc/passwd"]})
+    check(r.is_error and "outside the project root" in text_of(r), "an edit outside the root is refused")
+    r = await s.call_tool("exclude", {"paths": ["_internal/commands/list.py"]})
+    check(not r.is_error, f"exclude: {text_of(r)}")
+    built = text_of(await s.call_tool("build", {}))
+    check("_internal/commands/list.py" not in built, "the excluded file is gone from the next build")
+    r = await s.call_tool("save_preset", {"name": "agent"})
+    check(not r.is_error, f"save_preset: {text_of(r)}")
+    presets = json.loads(text_of(await s.call_tool("list_presets", {})))
+    check(presets["active"] == "agent", "the saved preset is the active one")
 
 
 async def paging_checks(s, expected):
