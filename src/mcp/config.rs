@@ -21,7 +21,8 @@ pub fn snippets(exe: &Path, root: &Path) -> String {
          # VS Code (.vscode/mcp.json):\n{vscode}\n\n\
          # Codex (~/.codex/config.toml):\n\
          [mcp_servers.ctxcurate]\ncommand = {exe_toml}\nargs = [\"-C\", {root_toml}, \"mcp\"]\n\n\
-         # Add --allow-secrets after `mcp` to deliver contexts with likely secrets.\n",
+         # After `mcp`: --allow-edits lets the agent change presets, --allow-secrets\n\
+         # delivers contexts with likely secrets.\n",
         exe_sh = shell_word(&exe),
         root_sh = shell_word(&root),
         mcp_servers = pretty(json!({"mcpServers": servers})),
