@@ -32,6 +32,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use ctxcurate::core::project::Project;
 use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
 
 use crate::cli::args::McpArgs;
 
@@ -53,10 +54,18 @@ pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let running = server
+        let running = match server
             .serve((tokio::io::stdin(), tokio::io::stdout()))
             .await
-            .with_context(|| format!("MCP handshake for {}", project.root.display()))?;
+        {
+            Ok(running) => running,
+            // A client that goes before it says hello is no failure.
+            Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("MCP handshake for {}", project.root.display()));
+            }
+        };
         running.waiting().await.context("the MCP service stopped")?;
         Ok(())
     })

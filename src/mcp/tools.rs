@@ -508,3 +508,51 @@ fn part_info(part: &super::paging::Part) -> Value {
 fn error_chain(e: &dyn std::error::Error) -> String {
     ctxcurate::text::error_chain(e)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_tool_has_one_line_for_a_model_and_an_object_schema() {
+        for tool in table(true) {
+            let said = tool.description.as_deref().unwrap_or_default();
+            assert!(!said.is_empty() && !said.contains('\n'), "{}", tool.name);
+            assert_eq!(tool.input_schema.get("type"), Some(&json!("object")));
+        }
+    }
+
+    #[test]
+    fn the_editing_tools_are_offered_only_when_allowed() {
+        let names =
+            |allow| -> Vec<String> { table(allow).iter().map(|t| t.name.to_string()).collect() };
+        assert!(
+            EDIT_TOOLS
+                .iter()
+                .all(|e| !names(false).iter().any(|n| n == e))
+        );
+        assert!(
+            EDIT_TOOLS
+                .iter()
+                .all(|e| names(true).iter().any(|n| n == e))
+        );
+    }
+
+    #[test]
+    fn an_edit_on_a_read_only_server_is_a_tool_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = Options {
+            allow_secrets: false,
+            allow_edits: false,
+            max_result: 1000,
+        };
+        let engine = Engine::new(Warm::new(dir.path()), options);
+        let args = json!({"paths": ["a.py"]}).as_object().cloned();
+        let outcome = engine.call("include", args);
+        assert!(outcome.result.unwrap_err().0.contains("--allow-edits"));
+        assert!(
+            dir.path().read_dir().unwrap().next().is_none(),
+            "nothing written"
+        );
+    }
+}

@@ -162,6 +162,10 @@ async def run_checks(s, root, marker, expected, logs):
     edited = await s.call_tool("build", {})
     check("# edited between two calls" in text_of(edited), "a file edited between calls is read again")
 
+    diff = await s.call_tool("build", {"diff": "HEAD"})
+    check(not diff.is_error and "## Changes" in text_of(diff)
+          and "+# edited between two calls" in text_of(diff), "build with a diff shows git's change")
+
     adhoc = await s.call_tool("build", {"files": [{"path": "_internal/cli/main.py", "mode": "outline"}],
                                         "format": "xml", "tree": "none", "task": "Explain main."})
     check(not adhoc.is_error and "<" in text_of(adhoc) and "Explain main." in text_of(adhoc),

@@ -25,3 +25,32 @@ impl Workspace<'_> {
         self.sources.symbols(&self.root, rel)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::model::{Settings, ViewMode};
+    use crate::core::sources::Sources;
+
+    #[test]
+    fn a_file_has_the_entry_of_the_glob_that_shows_it_and_its_symbols() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        std::fs::write(
+            dir.path().join("src/a.py"),
+            "class A:\n    def run(self):\n        pass\n",
+        )
+        .unwrap();
+        let mut preset = Preset::default();
+        let mut glob = FileItem::new("src/*.py");
+        glob.view_mode = ViewMode::Skeleton;
+        preset.files.push(glob);
+        let sources = Sources::new();
+        let ws = Workspace::shared(dir.path(), Settings::default(), &sources);
+        let item = ws.entry_for(&preset, "src/a.py").unwrap();
+        assert_eq!(item.view_mode, ViewMode::Skeleton);
+        assert!(ws.entry_for(&preset, "b.py").is_none());
+        let tree = ws.symbols("src/a.py").unwrap();
+        assert!(tree.find("A.run").is_some());
+    }
+}
