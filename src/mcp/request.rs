@@ -11,6 +11,7 @@ use ctxcurate::core::model::{FileItem, Format, Preset, TreeMode, ViewMode};
 use ctxcurate::core::paths;
 use ctxcurate::core::project::Project;
 use ctxcurate::core::trust::entries::EntryConsent;
+use ctxcurate::core::walk;
 
 use super::args::{BuildArgs, FileArg, PackArgs};
 use super::error::ToolError;
@@ -66,6 +67,20 @@ pub fn file(root: &Path, arg: &str) -> Result<String, ToolError> {
     }
     if !path.is_file() {
         return Err(ToolError::new(format!("file not found: {rel}")));
+    }
+    Ok(rel)
+}
+
+/// [`file`], and one the server may show on its own: not a credential
+/// file (a preset a person allowed it in still builds it) nor one no
+/// composition may hold.
+pub fn shown_file(root: &Path, arg: &str) -> Result<String, ToolError> {
+    let rel = file(root, arg)?;
+    if walk::is_sensitive(&rel) || walk::is_blacklisted(&rel) {
+        return Err(ToolError::new(format!(
+            "{rel} is a credential or private file: not shown on its own (a preset a \
+             person allowed it in still builds it)"
+        )));
     }
     Ok(rel)
 }
@@ -218,6 +233,9 @@ mod tests {
         assert!(err(serde_json::json!({"targets": ["/etc/passwd"]})).contains("outside"));
         assert!(err(serde_json::json!({"targets": ["gone.py"]})).contains("not found"));
         assert!(err(serde_json::json!({"format": "html"})).starts_with("format:"));
+        std::fs::write(project.root.join(".env"), "A=1\n").unwrap();
+        assert!(shown_file(&project.root, ".env").is_err());
+        assert_eq!(shown_file(&project.root, "a.py").unwrap(), "a.py");
         let files = serde_json::json!({"files": [{"path": "a.py", "mode": "loud"}]});
         assert!(err(files).starts_with("mode:"));
     }

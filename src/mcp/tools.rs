@@ -268,7 +268,7 @@ impl Engine {
             "set_mode" => edits::set_mode(&mut project, &parse(args)?),
             "mask" => {
                 let args: MaskArgs = parse(args)?;
-                let rel = request::file(&project.root, &args.path)?;
+                let rel = request::shown_file(&project.root, &args.path)?;
                 let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
                 let tree = ws.symbols(&rel);
                 edits::mask(&mut project, &args, &rel, tree.as_deref())
@@ -396,7 +396,7 @@ impl Engine {
 
     fn symbols(&self, args: &SymbolsArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
         let Opened { project, sources } = self.open(logs)?;
-        let rel = request::file(&project.root, &args.path)?;
+        let rel = request::shown_file(&project.root, &args.path)?;
         if Lang::from_path(&rel).is_none() {
             return Err(ToolError::new(format!(
                 "{rel}: no symbols for this file type (Python, C and C++ files have them)"
@@ -413,7 +413,7 @@ impl Engine {
 
     fn view(&self, args: &ViewArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
         let Opened { project, sources } = self.open(logs)?;
-        let rel = request::file(&project.root, &args.path)?;
+        let rel = request::shown_file(&project.root, &args.path)?;
         let (preset, consent) = request::preset(&project, args.preset.as_deref())?;
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
         let mut item = ws
