@@ -5,12 +5,13 @@
 //! text is the same bytes.
 //!
 //! Modules: `server` (the `rmcp` handler: tools, resources, log messages),
-//! `tools` (the tool table and what each tool asks the engine), `args`
-//! (each tool's arguments and JSON schema), `request` (arguments as engine
-//! requests, paths kept inside the root), `reply` (results and refusals as
-//! tool output), `warm` (the sources kept between calls), `paging` (long
-//! results in parts), `edits` (the tools that change a preset, offered
-//! with `--allow-edits`), `config` (`--print-config`), `error`.
+//! `table` (the tools' names, descriptions and schemas), `tools` (what
+//! each tool asks the engine), `args` (each tool's arguments and JSON
+//! schema), `request` (arguments as engine requests, paths kept inside the
+//! root), `reply` (results and refusals as tool output), `warm` (the
+//! sources kept between calls), `paging` (long results in parts), `edits`
+//! (the tools that change a preset, offered with `--allow-edits`),
+//! `config` (`--print-config`), `error`.
 //!
 //! Read-only by default: without `--allow-edits` no tool changes a preset,
 //! and no tool ever writes anything else.
@@ -23,6 +24,7 @@ mod paging;
 mod reply;
 mod request;
 mod server;
+mod table;
 mod tools;
 mod warm;
 

@@ -19,7 +19,8 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 
 use super::error::ToolError;
-use super::tools::{self, Engine, Outcome};
+use super::table;
+use super::tools::{Engine, Outcome};
 
 /// Where a preset is as a resource.
 pub const PRESET_URI: &str = "ctxcurate://preset/";
@@ -102,7 +103,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(tools::table(
+        Ok(ListToolsResult::with_all_items(table::table(
             self.engine.allow_edits(),
         )))
     }
