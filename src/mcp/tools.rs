@@ -1,6 +1,6 @@
 //! What each tool does: parse its arguments, ask the engine, and word the
-//! answer (the table of tools is `table`). Every failure, a bad argument included, comes back as
-//! a [`ToolError`].
+//! answer (the table of tools is `table`). Every failure, a bad argument
+//! included, comes back as a [`ToolError`].
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -45,7 +45,8 @@ pub struct Outcome {
 }
 
 /// The server's engine: the warm state and the long results in parts,
-/// shared by every call (one call runs at a time).
+/// shared by every call (each on a blocking thread; the sources and the
+/// project lock are safe to share).
 #[derive(Debug)]
 pub struct Engine {
     options: Options,
