@@ -212,6 +212,9 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         Command::Discuss(cmd) => discuss::discuss(cmd, ctx),
         Command::Shot(cmd) => discuss::shot(cmd, ctx),
         Command::Task(cmd) => discuss::task(cmd, ctx),
+        // Serving owns stdout, so `main` runs it before this; only the
+        // config snippet is printed here.
+        Command::Mcp(_) => crate::mcp::print_config(&ctx.cwd, ctx.out),
         edit_cmd => edit::run(edit_cmd, ctx),
     }
 }

@@ -3,6 +3,7 @@
 //! a closed output pipe is not an error).
 
 mod cli;
+mod mcp;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -48,6 +49,11 @@ fn main() -> ExitCode {
     let Some(command) = cli.command else {
         return run_tui(&cwd);
     };
+    if let cli::Command::Mcp(args) = &command
+        && !args.print_config
+    {
+        return run_mcp(&cwd, args);
+    }
     let stdout = io::stdout();
     let out_is_terminal = {
         use std::io::IsTerminal;
@@ -115,6 +121,23 @@ fn start_dir(dir: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, Stri
         Ok(cwd) if dir.is_relative() => cwd.join(dir),
         _ => dir,
     })
+}
+
+/// `ctxcurate mcp`: the MCP server, before stdout is locked for a
+/// subcommand's output (the server writes the protocol there itself).
+fn run_mcp(cwd: &std::path::Path, args: &cli::args::McpArgs) -> ExitCode {
+    ctxcurate::core::project::set_wait_notice(lock_wait_notice);
+    match mcp::run(cwd, args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let _ = writeln!(stderr(), "ctxcurate: {}", one_line(&e));
+            if cli::is_user_error(&e) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::from(2)
+            }
+        }
+    }
 }
 
 /// `ctxcurate` with no subcommand: the terminal UI.

@@ -211,6 +211,31 @@ pub enum Command {
     /// The preset's task for the model (`## Task`, last in the context).
     #[command(subcommand)]
     Task(TaskCommand),
+    /// Serve the presets and their context to agents over MCP (stdio);
+    /// read-only unless `--allow-edits`. `--print-config` shows how to
+    /// register it.
+    Mcp(McpArgs),
+}
+
+/// `ctxcurate mcp`.
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Offer the tools that change a preset (include, exclude, set_mode,
+    /// mask, save_preset), saved like the CLI's edits.
+    #[arg(long)]
+    pub allow_edits: bool,
+    /// Deliver contexts with likely secrets (refused by default, naming
+    /// each finding's file and line).
+    #[arg(long)]
+    pub allow_secrets: bool,
+    /// The most one tool result holds, in bytes; a longer text comes in
+    /// parts, fetched with the `more` tool.
+    #[arg(long, value_name = "BYTES", default_value_t = 100_000)]
+    pub max_result: usize,
+    /// Print the snippets that register this server in common MCP
+    /// clients (Claude Code, Cursor, VS Code, Codex), then exit.
+    #[arg(long)]
+    pub print_config: bool,
 }
 
 /// Where a message or a task comes from: the argument, a file, or stdin.

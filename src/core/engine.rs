@@ -12,14 +12,17 @@
 //! Submodules, one step each: `request` (what to build and what came
 //! out), `error` (the refusals), `build` (compose or pack, scan, count),
 //! `deliver` (the secret rule and the destinations), `files` (one file's
-//! block and copy, the gauge's totals), `map` (the repo map on its own)
-//! and `output_file` (the numbered output file of `build --save` and the
-//! TUI's `w`).
+//! block and copy, the gauge's totals), `map` (the repo map on its own),
+//! `changes` (git's changed files and diff, filtered by the walk and the
+//! preset), `inspect` (one file's entry and symbols) and `output_file`
+//! (the numbered output file of `build --save` and the TUI's `w`).
 
 mod build;
+mod changes;
 mod deliver;
 mod error;
 mod files;
+mod inspect;
 mod map;
 pub mod output_file;
 mod request;

@@ -1,0 +1,206 @@
+//! The editing tools (`--allow-edits`): each changes one preset through
+//! the curation core under `Project::edit` — the project lock, the file
+//! reloaded as it is on disk, saved atomically with its comments and
+//! layout — as the CLI's `add`, `rm`, `set` and `mask` do, so a person in
+//! the TUI sees the agent's edit like any other writer's. The client named
+//! the files: no consent is recorded, so a credential file added here
+//! stays held until the person allows it.
+
+use std::path::Path;
+
+use ctxcurate::core::curation::{self, CurationError, Included};
+use ctxcurate::core::model::{MaskState, Preset, ViewMode};
+use ctxcurate::core::project::{Project, ProjectError};
+use ctxcurate::core::syntax::SymbolTree;
+use ctxcurate::core::walk;
+
+use super::args::{ExcludeArgs, IncludeArgs, MaskArgs, SavePresetArgs, SetModeArgs};
+use super::error::ToolError;
+use super::request::{inside, named};
+
+impl From<ProjectError> for ToolError {
+    fn from(e: ProjectError) -> Self {
+        ToolError::new(ctxcurate::text::error_chain(&e))
+    }
+}
+
+impl From<CurationError> for ToolError {
+    fn from(e: CurationError) -> Self {
+        ToolError::new(e.to_string())
+    }
+}
+
+/// The preset an edit changes: the active one, or `name` (copied from the
+/// global config, or created empty, in the project file).
+fn target<'a>(project: &'a mut Project, name: Option<&str>) -> (String, &'a mut Preset) {
+    match name {
+        None => {
+            let name = project.active_preset_name().to_string();
+            (name, project.active_preset_mut())
+        }
+        Some(name) => {
+            let inherited = project.global.presets.get(name).cloned();
+            let preset = project
+                .file
+                .presets
+                .entry(name.to_string())
+                .or_insert_with(|| inherited.unwrap_or_default());
+            (name.to_string(), preset)
+        }
+    }
+}
+
+/// What one `include`/`exclude` path names.
+enum Named {
+    File(String),
+    Folder(String),
+    Glob(String),
+}
+
+fn name_of(root: &Path, arg: &str) -> Result<Named, ToolError> {
+    let rel = inside(root, arg)?;
+    let rel = rel.strip_suffix("/**").unwrap_or(&rel).to_string();
+    let abs = root.join(&rel);
+    if abs.is_dir() {
+        Ok(Named::Folder(rel))
+    } else if abs.is_file() {
+        Ok(Named::File(rel))
+    } else if walk::is_glob(&rel) {
+        walk::compile_glob(&rel).map_err(|e| ToolError::new(format!("bad glob {rel}: {e}")))?;
+        Ok(Named::Glob(rel))
+    } else {
+        Err(ToolError::new(format!("{rel}: no such file or folder")))
+    }
+}
+
+pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, ToolError> {
+    let root = project.root.clone();
+    let names = args
+        .paths
+        .iter()
+        .map(|p| name_of(&root, p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mode = args
+        .mode
+        .as_deref()
+        .map(|m| named::<ViewMode>("mode", m))
+        .transpose()?;
+    project.edit(|project| {
+        let (name, preset) = target(project, args.preset.as_deref());
+        let mut said = Vec::new();
+        for n in &names {
+            let (entry, how) = match n {
+                Named::Folder(dir) => (
+                    format!("{dir}/**"),
+                    curation::include_folder(preset, dir, mode),
+                ),
+                Named::File(rel) | Named::Glob(rel) => {
+                    (rel.clone(), curation::include(preset, rel, mode)?)
+                }
+            };
+            said.push(match how {
+                Included::Added => format!("{entry} added"),
+                Included::AlreadyListed => format!("{entry} was already listed"),
+                Included::ByGlob => format!("{entry} is no longer excluded (a glob includes it)"),
+            });
+        }
+        Ok(format!("preset {name}: {}", said.join("; ")))
+    })
+}
+
+pub fn exclude(project: &mut Project, args: &ExcludeArgs) -> Result<String, ToolError> {
+    let root = project.root.clone();
+    let names = args
+        .paths
+        .iter()
+        .map(|p| name_of(&root, p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let walked = project.walk();
+    project.edit(|project| {
+        let (name, preset) = target(project, args.preset.as_deref());
+        let mut removed = Vec::new();
+        for n in &names {
+            match n {
+                Named::Folder(dir) => {
+                    let prefix = format!("{dir}/");
+                    let files: Vec<String> = walked
+                        .iter()
+                        .filter(|f| f.starts_with(&prefix))
+                        .cloned()
+                        .collect();
+                    let before = (preset.files.len(), preset.exclude.len());
+                    curation::exclude_folder(preset, dir, &files);
+                    if (preset.files.len(), preset.exclude.len()) == before {
+                        return Err(ToolError::new(format!("{dir} is not in preset {name}")));
+                    }
+                    removed.push(dir.clone());
+                }
+                Named::File(rel) | Named::Glob(rel) => {
+                    curation::exclude(preset, rel)?;
+                    removed.push(rel.clone());
+                }
+            }
+        }
+        Ok(format!("removed {} from preset {name}", removed.join(", ")))
+    })
+}
+
+/// An edit may give an entry only to a file that exists or that the
+/// preset lists already.
+fn check_file(preset: &Preset, root: &Path, rel: &str) -> Result<(), ToolError> {
+    if preset.item(rel).is_none() && !root.join(rel).is_file() {
+        return Err(ToolError::new(format!("{rel}: file not found")));
+    }
+    Ok(())
+}
+
+pub fn set_mode(project: &mut Project, args: &SetModeArgs) -> Result<String, ToolError> {
+    let rel = inside(&project.root, &args.path)?;
+    let mode = named::<ViewMode>("mode", &args.mode)?;
+    let root = project.root.clone();
+    project.edit(|project| {
+        let (name, preset) = target(project, args.preset.as_deref());
+        check_file(preset, &root, &rel)?;
+        curation::set_mode(preset, &rel, mode)?;
+        Ok(format!("{rel} [{mode}] in preset {name}"))
+    })
+}
+
+/// `symbols` is the file's tree as the engine parsed it (`None`: no
+/// grammar, or unreadable).
+pub fn mask(
+    project: &mut Project,
+    args: &MaskArgs,
+    rel: &str,
+    symbols: Option<&SymbolTree>,
+) -> Result<String, ToolError> {
+    let state = named::<MaskState>("state", &args.state)?;
+    let Some(tree) = symbols else {
+        return Err(ToolError::new(format!(
+            "{rel}: no symbols for this file (Python, C and C++ files have them)"
+        )));
+    };
+    if tree.find(&args.symbol).is_none() {
+        return Err(ToolError::new(format!(
+            "{rel}: no symbol `{}` (the `symbols` tool lists them)",
+            args.symbol
+        )));
+    }
+    let root = project.root.clone();
+    project.edit(|project| {
+        let (name, preset) = target(project, args.preset.as_deref());
+        check_file(preset, &root, rel)?;
+        curation::set_mask(preset, rel, &args.symbol, state)?;
+        Ok(format!("{rel}: {} = {state} in preset {name}", args.symbol))
+    })
+}
+
+pub fn save_preset(project: &mut Project, args: &SavePresetArgs) -> Result<String, ToolError> {
+    project.edit(|project| {
+        project.save_as(&args.name)?;
+        Ok(format!(
+            "the active preset saved as {}, now the active one",
+            args.name
+        ))
+    })
+}

@@ -1,0 +1,82 @@
+//! `ctxcurate mcp`: a Model Context Protocol server over stdio, the third
+//! front end on `core::engine` beside the CLI and the TUI. Agents get the
+//! presets a person curated, packs that fit a budget, files' views and
+//! symbols — built by the same engine calls as `ctxcurate build`, so the
+//! text is the same bytes.
+//!
+//! Modules: `server` (the `rmcp` handler: tools, resources, log messages),
+//! `table` (the tools' names, descriptions and schemas), `tools` (what
+//! each tool asks the engine), `args` (each tool's arguments and JSON
+//! schema), `request` (arguments as engine requests, paths kept inside the
+//! root), `reply` (results and refusals as tool output), `warm` (the
+//! sources kept between calls), `paging` (long results in parts), `edits`
+//! (the tools that change a preset, offered with `--allow-edits`),
+//! `config` (`--print-config`), `error`.
+//!
+//! Read-only by default: without `--allow-edits` no tool changes a preset,
+//! and no tool ever writes anything else.
+
+mod args;
+mod config;
+mod edits;
+mod error;
+mod paging;
+mod reply;
+mod request;
+mod server;
+mod table;
+mod tools;
+mod warm;
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use ctxcurate::core::project::Project;
+use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
+
+use crate::cli::args::McpArgs;
+
+/// Serve the project around `cwd` on stdin/stdout until the client closes
+/// the connection. Stdout is the protocol's: nothing else is printed there.
+pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
+    // Fail at the start, with the CLI's message, on a project file that
+    // does not parse; later calls open it again and say so as tool errors.
+    let project = Project::open(cwd)?;
+    let options = tools::Options {
+        allow_secrets: args.allow_secrets,
+        allow_edits: args.allow_edits,
+        max_result: args.max_result,
+    };
+    let engine = tools::Engine::new(warm::Warm::new(cwd), options);
+    let server = server::Server::new(engine);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let running = match server
+            .serve((tokio::io::stdin(), tokio::io::stdout()))
+            .await
+        {
+            Ok(running) => running,
+            // A client that goes before it says hello is no failure.
+            Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+            Err(e) => {
+                return Err(e)
+                    .with_context(|| format!("MCP handshake for {}", project.root.display()));
+            }
+        };
+        running.waiting().await.context("the MCP service stopped")?;
+        Ok(())
+    })
+}
+
+/// `--print-config`: the client snippets for this binary and project.
+pub fn print_config(cwd: &Path, out: &mut dyn Write) -> Result<()> {
+    let root = ctxcurate::core::paths::find_root(cwd);
+    let exe = std::env::current_exe().unwrap_or_else(|_| "ctxcurate".into());
+    out.write_all(config::snippets(&exe, &root).as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,432 @@
+//! What each tool does: parse its arguments, ask the engine, and word the
+//! answer (the table of tools is `table`). Every failure, a bad argument
+//! included, comes back as a [`ToolError`].
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use ctxcurate::core::compose::ComposeOptions;
+use ctxcurate::core::engine::{MapOptions, Workspace};
+use ctxcurate::core::model::{FileItem, ViewMode};
+use ctxcurate::core::syntax::Lang;
+use ctxcurate::core::token_map::TokenMap;
+use rmcp::model::JsonObject;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::args::{
+    BuildArgs, ChangedArgs, MaskArgs, MoreArgs, NoArgs, PackArgs, SavePresetArgs, SymbolsArgs,
+    TokenMapArgs, ViewArgs,
+};
+use super::edits;
+use super::error::ToolError;
+use super::paging::Pages;
+use super::reply::{self, Reply};
+use super::request::{self, Asked};
+use super::table::EDIT_TOOLS;
+use super::warm::{Opened, Warm};
+
+/// How the server was started.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Deliver contexts with likely secrets (`--allow-secrets`).
+    pub allow_secrets: bool,
+    /// Offer the tools that change a preset (`--allow-edits`).
+    pub allow_edits: bool,
+    /// The most one result's text holds (bytes); more comes in parts.
+    pub max_result: usize,
+}
+
+/// What a call produced: the answer, and the warnings to send the client
+/// as log messages.
+#[derive(Debug)]
+pub struct Outcome {
+    pub result: Result<Reply, ToolError>,
+    pub logs: Vec<String>,
+}
+
+/// The server's engine: the warm state and the long results in parts,
+/// shared by every call (each on a blocking thread; the sources and the
+/// project lock are safe to share).
+#[derive(Debug)]
+pub struct Engine {
+    options: Options,
+    warm: Mutex<Warm>,
+    pages: Mutex<Pages>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A call that panicked left the state as it was between calls.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A tool's arguments (none given: an empty object).
+fn parse<T: DeserializeOwned>(args: Option<JsonObject>) -> Result<T, ToolError> {
+    serde_json::from_value(Value::Object(args.unwrap_or_default()))
+        .map_err(|e| ToolError::new(format!("bad arguments: {e}")))
+}
+
+impl Engine {
+    pub fn new(warm: Warm, options: Options) -> Self {
+        Engine {
+            pages: Mutex::new(Pages::new(options.max_result)),
+            options,
+            warm: Mutex::new(warm),
+        }
+    }
+
+    /// Whether the editing tools are offered.
+    pub fn allow_edits(&self) -> bool {
+        self.options.allow_edits
+    }
+
+    /// Run tool `name` on `args`.
+    pub fn call(&self, name: &str, args: Option<JsonObject>) -> Outcome {
+        let mut logs = Vec::new();
+        let result = self.dispatch(name, args, &mut logs).map(|r| self.paged(r));
+        Outcome { result, logs }
+    }
+
+    fn dispatch(
+        &self,
+        name: &str,
+        args: Option<JsonObject>,
+        logs: &mut Vec<String>,
+    ) -> Result<Reply, ToolError> {
+        match name {
+            "list_presets" => {
+                parse::<NoArgs>(args)?;
+                self.list_presets(logs)
+            }
+            "build" => {
+                let args: BuildArgs = parse(args)?;
+                let opened = self.open(logs)?;
+                let asked = request::build(&opened.project, &args)?;
+                self.build(&opened, asked)
+            }
+            "pack" => {
+                let args: PackArgs = parse(args)?;
+                let opened = self.open(logs)?;
+                let asked = request::pack(&opened.project, &args)?;
+                self.build(&opened, asked)
+            }
+            "symbols" => {
+                let args: SymbolsArgs = parse(args)?;
+                self.symbols(&args, logs)
+            }
+            "view" => {
+                let args: ViewArgs = parse(args)?;
+                self.view(&args, logs)
+            }
+            "token_map" => {
+                let args: TokenMapArgs = parse(args)?;
+                self.token_map(&args, logs)
+            }
+            "changed" => {
+                let args: ChangedArgs = parse(args)?;
+                self.changed(&args, logs)
+            }
+            "more" => {
+                let args: MoreArgs = parse(args)?;
+                let part = lock(&self.pages).more(&args.cursor)?;
+                Ok(Reply {
+                    stats: Some(part_info(&part)),
+                    text: Some(part.text),
+                })
+            }
+            edit if EDIT_TOOLS.contains(&edit) => {
+                if !self.options.allow_edits {
+                    return Err(ToolError::new(format!(
+                        "`{edit}` changes a preset: this server is read-only (start it with \
+                         `ctxcurate mcp --allow-edits`)"
+                    )));
+                }
+                let said = self.edit(edit, args, logs)?;
+                Ok(Reply {
+                    text: Some(said),
+                    stats: None,
+                })
+            }
+            other => Err(ToolError::new(format!("no tool named `{other}`"))),
+        }
+    }
+
+    /// An editing tool, through the curation core and the project lock.
+    fn edit(
+        &self,
+        name: &str,
+        args: Option<JsonObject>,
+        logs: &mut Vec<String>,
+    ) -> Result<String, ToolError> {
+        let Opened {
+            mut project,
+            sources,
+        } = self.open(logs)?;
+        match name {
+            "include" => edits::include(&mut project, &parse(args)?),
+            "exclude" => edits::exclude(&mut project, &parse(args)?),
+            "set_mode" => edits::set_mode(&mut project, &parse(args)?),
+            "mask" => {
+                let args: MaskArgs = parse(args)?;
+                let rel = request::shown_file(&project.root, &args.path)?;
+                let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
+                let tree = ws.symbols(&rel);
+                edits::mask(&mut project, &args, &rel, tree.as_deref())
+            }
+            _ => edits::save_preset(&mut project, &parse::<SavePresetArgs>(args)?),
+        }
+    }
+
+    /// The project as it is now, over the warm sources.
+    fn open(&self, logs: &mut Vec<String>) -> Result<Opened, ToolError> {
+        lock(&self.warm).open(logs)
+    }
+
+    /// A reply whose text is past the limit, cut to its first part (the
+    /// stats say where the rest is).
+    fn paged(&self, mut reply: Reply) -> Reply {
+        let Some(text) = reply.text.take() else {
+            return reply;
+        };
+        let part = lock(&self.pages).first(text);
+        if part.cursor.is_some() {
+            let stats = reply.stats.get_or_insert_with(|| json!({}));
+            stats["part"] = part_info(&part);
+        }
+        reply.text = Some(part.text);
+        reply
+    }
+
+    /// The text of preset `name`, built as `build` builds it (a resource).
+    pub fn preset_text(&self, name: &str) -> Outcome {
+        let mut logs = Vec::new();
+        let result = self.open(&mut logs).and_then(|opened| {
+            let args = BuildArgs {
+                preset: Some(name.to_string()),
+                ..BuildArgs::default()
+            };
+            let asked = request::build(&opened.project, &args)?;
+            self.build(&opened, asked)
+        });
+        Outcome { result, logs }
+    }
+
+    /// The presets: (name, description).
+    pub fn presets(&self) -> Result<Vec<(String, String)>, ToolError> {
+        let opened = self.open(&mut Vec::new())?;
+        let p = &opened.project;
+        Ok(p.preset_names()
+            .into_iter()
+            .map(|(name, _)| {
+                let description = p
+                    .preset(&name)
+                    .map(|(preset, _)| preset.description.clone())
+                    .unwrap_or_default();
+                (name, description)
+            })
+            .collect())
+    }
+
+    fn list_presets(&self, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
+        let Opened { project, sources } = self.open(logs)?;
+        let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
+        let map = MapOptions::from_settings(&project.settings);
+        let active = project.active_preset_name().to_string();
+        let mut listed = Vec::new();
+        for (name, scope) in project.preset_names() {
+            let (preset, consent) = request::preset(&project, Some(&name))?;
+            let mut opts = ComposeOptions::from_settings(&project.settings);
+            opts.consent = consent;
+            let key = format!(
+                "{}\n{:?}",
+                serde_json::to_string(&preset).unwrap_or_default(),
+                opts.consent
+            );
+            let cached = lock(&self.warm).total(&name, &key);
+            let (tokens, exact) = match cached {
+                Some(total) => total,
+                None => {
+                    let (tokens, exact) = ws.preset_total(&preset, &opts, &map, map.tokenizer);
+                    lock(&self.warm).remember_total(&name, key, tokens, exact);
+                    (tokens, exact)
+                }
+            };
+            listed.push(json!({
+                "name": name,
+                "description": preset.description,
+                "active": name == active,
+                "scope": format!("{scope:?}").to_lowercase(),
+                "entries": preset.files.len(),
+                "tokens": tokens,
+                "exact": exact,
+                "resource": format!("ctxcurate://preset/{name}"),
+            }));
+        }
+        Reply::json(&json!({
+            "active": active,
+            "tokenizer": map.tokenizer.as_str(),
+            "budget": project.settings.budget,
+            "presets": listed,
+        }))
+    }
+
+    /// Build (or pack) what was asked, through the engine.
+    fn build(&self, opened: &Opened, asked: Asked) -> Result<Reply, ToolError> {
+        let project = &opened.project;
+        let mut ws = Workspace::shared(&project.root, project.settings.clone(), &opened.sources);
+        let Asked { mut req, diff } = asked;
+        req.allow_secrets = self.options.allow_secrets;
+        let mut notes: Vec<String> = project
+            .missing_files(&req.preset)
+            .into_iter()
+            .map(|f| format!("preset file not found: {f}"))
+            .collect();
+        if let Some(rev) = diff {
+            let changes = ws
+                .diff(&rev, &req.preset.exclude)
+                .map_err(|e| ToolError::new(format!("diff: {}", error_chain(&e))))?;
+            notes.extend(changes.notes.iter().cloned());
+            req.changes = Some(changes);
+        }
+        match ws.build(req) {
+            Ok(built) => Ok(reply::built(built, notes)),
+            Err(refused) => Err(reply::refused(*refused)),
+        }
+    }
+
+    fn symbols(&self, args: &SymbolsArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
+        let Opened { project, sources } = self.open(logs)?;
+        let rel = request::shown_file(&project.root, &args.path)?;
+        if Lang::from_path(&rel).is_none() {
+            return Err(ToolError::new(format!(
+                "{rel}: no symbols for this file type (Python, C and C++ files have them)"
+            )));
+        }
+        let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
+        match ws.symbols(&rel) {
+            Some(tree) => Reply::json(&tree.symbols),
+            None => Err(ToolError::new(format!(
+                "{rel}: cannot be parsed (unreadable, binary or over max_file_size)"
+            ))),
+        }
+    }
+
+    fn view(&self, args: &ViewArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
+        let Opened { project, sources } = self.open(logs)?;
+        let rel = request::shown_file(&project.root, &args.path)?;
+        let (preset, consent) = request::preset(&project, args.preset.as_deref())?;
+        let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
+        let mut item = ws
+            .entry_for(&preset, &rel)
+            .unwrap_or_else(|| FileItem::new(rel.clone()));
+        item.path = rel.clone();
+        if let Some(mode) = &args.mode {
+            item.view_mode = request::named::<ViewMode>("mode", mode)?;
+        }
+        let mut opts = ComposeOptions::from_settings(&project.settings);
+        opts.consent = consent;
+        let rendered = ws.render(item.clone(), &opts);
+        if let Some(e) = &rendered.error {
+            return Err(ToolError::new(format!("{rel}: {e}")));
+        }
+        let tokenizer = project.settings.tokenizer;
+        let copy = ws.file_copy(item.clone(), &opts, tokenizer);
+        if !copy.findings.is_empty() && !self.options.allow_secrets {
+            let found: Vec<String> = copy.findings.iter().map(|f| format!("- {f}")).collect();
+            return Err(ToolError::new(format!(
+                "refused: {rel} holds {} likely secret(s) (this server was started without \
+                 --allow-secrets):\n{}",
+                copy.findings.len(),
+                found.join("\n")
+            )));
+        }
+        let notes: Vec<String> = rendered.notes.iter().map(ToString::to_string).collect();
+        Ok(Reply {
+            text: Some(copy.text),
+            stats: Some(json!({
+                "path": rel,
+                "mode": rendered.mode.as_str(),
+                "asked": item.view_mode.as_str(),
+                "tokens": copy.tokens,
+                "tokenizer": tokenizer.as_str(),
+                "notes": notes,
+            })),
+        })
+    }
+
+    fn token_map(&self, args: &TokenMapArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
+        let Opened { project, sources } = self.open(logs)?;
+        let (preset, consent) = request::preset(&project, args.preset.as_deref())?;
+        let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
+        let mut opts = ComposeOptions::from_settings(&project.settings);
+        opts.consent = consent;
+        let map = MapOptions::from_settings(&project.settings);
+        let composition = ws.compose(&preset, &opts, &map);
+        let tokens = TokenMap::of(
+            &composition,
+            &sources,
+            map.tokenizer,
+            project.settings.budget,
+        );
+        Reply::json(&json!({"map": tokens, "problems": composition.problems}))
+    }
+
+    fn changed(&self, args: &ChangedArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
+        let Opened { project, sources } = self.open(logs)?;
+        let (preset, _) = request::preset(&project, args.preset.as_deref())?;
+        let mut ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
+        let against = args.against.as_deref().unwrap_or("HEAD");
+        let changed = ws
+            .changed_files(against, &preset.exclude)
+            .map_err(|e| ToolError::new(error_chain(&e)))?;
+        Reply::json(&json!({
+            "against": changed.against,
+            "files": changed.paths,
+            "notes": changed.notes(),
+        }))
+    }
+}
+
+/// Where a part stands in its whole, for the model to fetch the rest.
+fn part_info(part: &super::paging::Part) -> Value {
+    let mut info = json!({
+        "start": part.start,
+        "end": part.end,
+        "total_bytes": part.total,
+    });
+    if let Some(cursor) = &part.cursor {
+        info["cursor"] = json!(cursor);
+        info["note"] = json!(format!(
+            "the text is cut at byte {} of {}: call `more` with this cursor for the rest",
+            part.end, part.total
+        ));
+    }
+    info
+}
+
+/// An error and its causes on one line.
+fn error_chain(e: &dyn std::error::Error) -> String {
+    ctxcurate::text::error_chain(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_edit_on_a_read_only_server_is_a_tool_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let options = Options {
+            allow_secrets: false,
+            allow_edits: false,
+            max_result: 1000,
+        };
+        let engine = Engine::new(Warm::new(dir.path()), options);
+        let args = json!({"paths": ["a.py"]}).as_object().cloned();
+        let outcome = engine.call("include", args);
+        assert!(outcome.result.unwrap_err().0.contains("--allow-edits"));
+        assert!(
+            dir.path().read_dir().unwrap().next().is_none(),
+            "nothing written"
+        );
+    }
+}
