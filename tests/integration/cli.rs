@@ -13,6 +13,7 @@ mod git_trust;
 mod harden;
 mod large_files;
 mod lock;
+mod mcp;
 mod presets;
 mod progress;
 mod root_discovery;

@@ -1,15 +1,16 @@
 //! `ctxcurate mcp` driven by a real MCP client: the official Python SDK's
-//! stdio client (PyPI `mcp`) runs `tests/mcp/drive.py`, which initializes,
+//! stdio client (PyPI `mcp`) runs `mcp_drive.py` (beside this file), which initializes,
 //! lists and calls every tool, compares `build` with `ctxcurate build`
 //! byte for byte on pip's sources, and checks the trust boundary.
 //!
 //! The SDK is found as `$CTXCURATE_MCP_PYTHON`, else the venv `.ci/run`
-//! makes (`target/mcp-venv`), else `python3`. Without it the test is
-//! skipped with a note, unless `CTXCURATE_SLOW_TESTS` is set (CI), where a
-//! missing SDK fails it.
+//! makes (`target/mcp-venv`), else `python3`; it is one of the machine's
+//! tools (`common::machine`): the test runs behind `CTXCURATE_SLOW_TESTS`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use crate::common::machine;
 
 /// A Python that imports `mcp`, if there is one.
 fn python_with_sdk() -> Option<PathBuf> {
@@ -28,20 +29,13 @@ fn python_with_sdk() -> Option<PathBuf> {
 
 #[test]
 fn a_real_mcp_client_drives_the_server() {
-    let Some(python) = python_with_sdk() else {
-        if std::env::var_os("CTXCURATE_SLOW_TESTS").is_some() {
-            panic!(
-                "CTXCURATE_SLOW_TESTS is set but no Python with the MCP SDK was found \
-                 ($CTXCURATE_MCP_PYTHON, target/mcp-venv, python3): pip install mcp"
-            );
-        }
-        eprintln!(
-            "note: skipping the MCP client test: no Python with the `mcp` package \
-             (pip install mcp, or set CTXCURATE_MCP_PYTHON)"
-        );
+    let Some(python) = machine::need(
+        "a Python with the MCP SDK (pip install mcp; .ci/run makes target/mcp-venv)",
+        python_with_sdk,
+    ) else {
         return;
     };
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/drive.py");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/cli/mcp_drive.py");
     let out = Command::new(&python)
         .arg(&script)
         .arg(env!("CARGO_BIN_EXE_ctxcurate"))
