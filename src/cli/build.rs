@@ -74,13 +74,7 @@ fn request(
         opts.sections.tree = tree;
     }
     if let Some(rev) = &args.diff {
-        req.changes = Some(changed::diff(
-            project,
-            rev,
-            &req.preset.exclude,
-            project.settings.max_file_size,
-            ctx,
-        )?);
+        req.changes = Some(changed::diff(project, rev, &req.preset.exclude, ctx)?);
     }
     req.map.tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
     for t in &args.targets {

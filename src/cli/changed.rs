@@ -17,9 +17,11 @@ use std::collections::HashSet;
 
 use anyhow::Result;
 use ctxcurate::core::compose::changes::Changes;
-use ctxcurate::core::git::{self, ChangedInProject, GitError, Repo};
+use ctxcurate::core::engine::Workspace;
+use ctxcurate::core::git::GitError;
 use ctxcurate::core::model::{FileItem, Preset, ViewMode};
 use ctxcurate::core::project::Project;
+use ctxcurate::core::sources::Sources;
 use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
@@ -96,50 +98,12 @@ pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -
 
 /// `build --diff [REF]`: the changes to the files the project shows and
 /// the preset does not exclude, capped at `max_bytes`.
-pub fn diff(
-    project: &Project,
-    rev: &str,
-    exclude: &[String],
-    max_bytes: u64,
-    ctx: &mut Ctx,
-) -> Result<Changes> {
-    let repo = open(project)?;
-    let mut changes = match repo.diff(Some(rev), max_bytes) {
+pub fn diff(project: &Project, rev: &str, exclude: &[String], ctx: &mut Ctx) -> Result<Changes> {
+    let sources = Sources::new();
+    let changes = match Workspace::open(project, &sources).diff(rev, exclude) {
         Ok(c) => c,
-        Err(e) => user_err!("--diff: {}", display_line(&error_chain(&e), 500)),
+        Err(e) => return git_err("--diff", e),
     };
-    // What the walk never shows stays out of the diff too (a deleted
-    // file is judged by the built-in list alone).
-    let walked: HashSet<String> = project.walk().into_iter().collect();
-    let shown = |path: &str| {
-        walked.contains(path) || (!project.root.join(path).exists() && !walk::is_blacklisted(path))
-    };
-    let before = changes.files.len();
-    changes.files.retain(|f| shown(&f.path));
-    let hidden = before - changes.files.len();
-    if hidden > 0 {
-        changes.notes.push(format!(
-            "{hidden} file(s) the project ignores left out of the diff"
-        ));
-    }
-    changes.untracked.retain(|p| walked.contains(p));
-    // Nor does a file the preset excludes: the user took it out.
-    let named: Vec<String> = changes
-        .files
-        .iter()
-        .map(|f| f.path.clone())
-        .chain(changes.untracked.iter().cloned())
-        .collect();
-    let out = git::excluded(&named, exclude);
-    if !out.is_empty() {
-        let before = changes.files.len() + changes.untracked.len();
-        changes.files.retain(|f| !out.contains(&f.path));
-        changes.untracked.retain(|p| !out.contains(p));
-        let left = before - changes.files.len() - changes.untracked.len();
-        changes.notes.push(format!(
-            "{left} file(s) the preset excludes left out of the diff"
-        ));
-    }
     for note in &changes.notes {
         writeln!(ctx.err, "note: {}", display_line(note, 500))?;
     }
@@ -155,10 +119,10 @@ fn changed_in_project(
     exclude: &[String],
     ctx: &mut Ctx,
 ) -> Result<Vec<String>> {
-    let repo = open(project)?;
-    let changed: ChangedInProject = match repo.changed_files(Some(rev)) {
-        Ok(c) => c.in_walk(&project.walk()).without_excluded(exclude),
-        Err(e) => user_err!("--changed: {}", display_line(&error_chain(&e), 500)),
+    let sources = Sources::new();
+    let changed = match Workspace::open(project, &sources).changed_files(rev, exclude) {
+        Ok(c) => c,
+        Err(e) => return git_err("--changed", e),
     };
     for note in changed.notes() {
         writeln!(ctx.err, "note: {}", display_line(&note, 1000))?;
@@ -166,13 +130,15 @@ fn changed_in_project(
     Ok(changed.paths)
 }
 
-fn open(project: &Project) -> Result<Repo> {
-    match Repo::open(&project.root) {
-        Ok(repo) => Ok(repo),
-        Err(e @ GitError::NotARepo { .. }) => user_err!(
+/// A git failure as the user error `flag` reports: no repository (or not
+/// this checkout's own) is said as it is, anything else after the flag.
+fn git_err<T>(flag: &str, e: GitError) -> Result<T> {
+    match e {
+        e @ GitError::NotARepo { .. } => user_err!(
             "{}: --changed and --diff need one",
             display_line(&error_chain(&e), 500)
         ),
-        Err(e) => user_err!("{}", display_line(&error_chain(&e), 500)),
+        e @ GitError::NotOwn { .. } => user_err!("{}", display_line(&error_chain(&e), 500)),
+        e => user_err!("{flag}: {}", display_line(&error_chain(&e), 500)),
     }
 }

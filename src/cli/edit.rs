@@ -122,23 +122,12 @@ pub(super) fn target_preset<'a>(
     project: &'a mut Project,
     target: &PresetTarget,
 ) -> Result<(String, &'a mut Preset)> {
-    match &target.preset {
-        None => {
-            let name = project.active_preset_name().to_string();
-            Ok((name, project.active_preset_mut()))
-        }
-        Some(name) => {
-            if !project.file.presets.contains_key(name) {
-                let inherited = project.global.presets.get(name).cloned();
-                project
-                    .file
-                    .presets
-                    .insert(name.clone(), inherited.unwrap_or_default());
-            }
-            let preset = project.file.presets.get_mut(name).expect("inserted above");
-            Ok((name.clone(), preset))
-        }
-    }
+    let name = match &target.preset {
+        None => project.active_preset_name().to_string(),
+        Some(name) => name.clone(),
+    };
+    let preset = project.preset_mut(&name);
+    Ok((name, preset))
 }
 
 /// An edit may create an entry for `rel` only when the file exists (an

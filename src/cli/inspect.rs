@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use ctxcurate::core::model::{FileItem, Preset, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{FileItem, TokenizerKind, ViewMode};
 use ctxcurate::core::paths;
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang, Symbol};
@@ -32,14 +32,6 @@ fn locate(ctx: &Ctx, path: &Path) -> Result<(PathBuf, String)> {
         (Some(dir), Some(name)) => Ok((dir.to_path_buf(), name.to_string_lossy().into_owned())),
         _ => user_err!("{}: not a file", path.display()),
     }
-}
-
-/// The file's entry in `preset` as `build` resolves it: its own entry, or
-/// the glob entry that pulls it in (with its `force_full`, masks, ...).
-fn entry_for(preset: &Preset, rel: &str) -> Option<FileItem> {
-    let files = [rel.to_string()];
-    let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &files);
-    resolved.into_iter().find(|r| r.path == rel).map(|r| r.item)
 }
 
 /// A file named on the command line, read as `build` would read it.
@@ -67,7 +59,10 @@ fn read_named(ctx: &mut Ctx, path: &Path, force_full: bool) -> Result<Named> {
     let item = project
         .as_ref()
         .filter(|p| p.root == root)
-        .and_then(|p| entry_for(&p.active_preset(), &rel))
+        .and_then(|p| {
+            let preset = p.active_preset();
+            walk::entry_for(&preset.files, &preset.exclude, &rel)
+        })
         .unwrap_or_else(|| FileItem::new(rel.clone()));
     let macros = project.as_ref().map(Project::c_macros).unwrap_or_default();
     let force = force_full || item.force_full;
@@ -211,7 +206,9 @@ pub fn tokens(
             .iter()
             .map(|p| {
                 let (dir, rel) = locate(ctx, p)?;
-                let forced = dir == root && entry_for(&preset, &rel).is_some_and(|i| i.force_full);
+                let forced = dir == root
+                    && walk::entry_for(&preset.files, &preset.exclude, &rel)
+                        .is_some_and(|i| i.force_full);
                 Ok((dir, rel, forced))
             })
             .collect::<Result<Vec<_>>>()?

@@ -329,8 +329,14 @@ impl Project {
     /// is copied in first, a missing one is created empty.
     pub fn active_preset_mut(&mut self) -> &mut Preset {
         let name = self.settings.active_preset.clone();
-        if !self.file.presets.contains_key(&name)
-            && let Some(mine) = self.global.presets.get(&name)
+        self.preset_mut(&name)
+    }
+
+    /// The preset `name`, for editing, in the project file: a global preset
+    /// of that name is copied in first, a missing one is created empty.
+    pub fn preset_mut(&mut self, name: &str) -> &mut Preset {
+        if !self.file.presets.contains_key(name)
+            && let Some(mine) = self.global.presets.get(name)
         {
             // The copy's entries are the user's own (their global
             // config), not the repository's: they stay allowed in this
@@ -342,7 +348,7 @@ impl Project {
         let global = &self.global.presets;
         self.file
             .presets
-            .entry(name)
+            .entry(name.to_string())
             .or_insert_with_key(|name| global.get(name).cloned().unwrap_or_default())
     }
 

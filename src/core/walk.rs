@@ -25,8 +25,8 @@ pub use builtin::{
     is_builtin_ignored, is_protected,
 };
 pub use glob::{
-    ExpandProblem, GlobIndex, ResolvedItem, compile_glob, expand_items, expand_over, expand_shared,
-    is_glob,
+    ExpandProblem, GlobIndex, ResolvedItem, compile_glob, entry_for, expand_items, expand_over,
+    expand_shared, is_glob,
 };
 pub use ignore_file::{
     IgnoreFileNote, IgnoreFileProblem, MAX_IGNORE_FILE_BYTES, MAX_IGNORE_PATTERNS,

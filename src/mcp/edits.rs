@@ -33,21 +33,9 @@ impl From<CurationError> for ToolError {
 /// The preset an edit changes: the active one, or `name` (copied from the
 /// global config, or created empty, in the project file).
 fn target<'a>(project: &'a mut Project, name: Option<&str>) -> (String, &'a mut Preset) {
-    match name {
-        None => {
-            let name = project.active_preset_name().to_string();
-            (name, project.active_preset_mut())
-        }
-        Some(name) => {
-            let inherited = project.global.presets.get(name).cloned();
-            let preset = project
-                .file
-                .presets
-                .entry(name.to_string())
-                .or_insert_with(|| inherited.unwrap_or_default());
-            (name.to_string(), preset)
-        }
-    }
+    let name = name.map_or_else(|| project.active_preset_name().to_string(), str::to_string);
+    let preset = project.preset_mut(&name);
+    (name, preset)
 }
 
 /// What one `include`/`exclude` path names.

@@ -14,9 +14,7 @@ impl Workspace<'_> {
     /// the glob entry that pulls it in; `None` when the preset does not
     /// show it.
     pub fn entry_for(&self, preset: &Preset, rel: &str) -> Option<FileItem> {
-        let files = [rel.to_string()];
-        let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &files);
-        resolved.into_iter().find(|r| r.path == rel).map(|r| r.item)
+        walk::entry_for(&preset.files, &preset.exclude, rel)
     }
 
     /// The symbol tree of `rel` (parsed once per content, kept warm in

@@ -95,6 +95,15 @@ pub fn expand_items(
     }
 }
 
+/// `rel`'s entry among a preset's `entries` as a build resolves it: its
+/// own entry, or the glob entry that pulls it in (less what `exclude`
+/// names); `None` when the preset does not show it.
+pub fn entry_for(entries: &[FileItem], exclude: &[String], rel: &str) -> Option<FileItem> {
+    let files = [rel.to_string()];
+    let (resolved, _) = expand_over(entries, exclude, &files);
+    resolved.into_iter().find(|r| r.path == rel).map(|r| r.item)
+}
+
 /// [`expand_items`] over a known, sorted file list. Glob matches that an
 /// `exclude` path or glob names are skipped; explicit entries never are.
 pub fn expand_over(
