@@ -410,7 +410,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
                 scan.blank(from, to);
                 to
             }
-            None if !b.is_ascii_digit() && looks_like_macro(&scan, word, i, end) => {
+            None if !b.is_ascii_digit() && looks_like_macro(&scan, user, word, i, end) => {
                 let after = match scan.next(end, false) {
                     Some((open, Tok::Punct(b'('))) => scan.close(open).unwrap_or(end),
                     _ => end,
@@ -639,7 +639,7 @@ fn spread(scan: &mut Scan, start: usize, open: usize, close: usize) {
 }
 
 /// The shapes that give a word away as a macro (see the module doc).
-fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
+fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: usize) -> bool {
     if is_keyword(word) {
         return false;
     }
@@ -652,11 +652,26 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
         }
     };
     let next = scan.next(end, false).map(|(_, t)| t);
-    let line_start =
-        prev.is_none() || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")));
+    let line_start = prev.is_none()
+        || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")))
+        || after_template_head(scan, before);
     let caps = is_caps(word);
     // `LUAI_FUNC int f`, `l_sinline int f`, `FMT_CONSTEXPR auto f`.
     if line_start && matches!(next, Some(Tok::Word(w)) if is_type_keyword(w)) {
+        return true;
+    }
+    // `PVOID WINAPI f (`, `BOOL CALLBACK f (`: a word right before a
+    // calling convention, itself right before the name, is the return
+    // type, not a macro (blanking both would leave no type).
+    if let Some((after, Tok::Word(second))) = scan.next(end, false)
+        && (user.rule_of(second).is_some() || (caps && is_caps(second)))
+        && names_a_declarator(scan, after + second.len())
+    {
+        return false;
+    }
+    // `API_MACRO Error::Error(...) : msg_(m) {}`: a word before a
+    // constructor or destructor defined out of line, which has no type.
+    if caps && line_start && constructor_follows(scan, end) {
         return true;
     }
     if !caps {
@@ -738,6 +753,91 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
             Some(Tok::Punct(b'*')) => true,
             _ => false,
         }
+}
+
+/// Whether the word at `at` is followed by `(` (pointer stars before it
+/// allowed): the name of a function declarator.
+fn names_a_declarator(scan: &Scan, at: usize) -> bool {
+    let mut at = at;
+    while let Some((star, Tok::Punct(b'*' | b'&'))) = scan.next(at, false) {
+        at = star + 1;
+    }
+    let Some((start, Tok::Word(name))) = scan.next(at, false) else {
+        return false;
+    };
+    !is_keyword(name)
+        && matches!(
+            scan.next(start + name.len(), false),
+            Some((_, Tok::Punct(b'(')))
+        )
+}
+
+/// Whether a `template <...>` head ends right before `start` (`template<>
+/// EIGEN_STRONG_INLINE Packet8f pload<Packet8f>(`): a declaration starts
+/// there as at a line start.
+fn after_template_head(scan: &Scan, start: usize) -> bool {
+    let Some((mut at, Tok::Punct(b'>'))) = scan.prev_token(start, false) else {
+        return false;
+    };
+    let floor = at.saturating_sub(MAX_ARGS_LEN);
+    let mut depth = 0usize;
+    loop {
+        match scan.src[at] {
+            b'>' => depth += 1,
+            b'<' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b';' | b'{' | b'}' => return false,
+            _ => {}
+        }
+        if at == floor {
+            return false;
+        }
+        at -= 1;
+    }
+    matches!(scan.prev_token(at, false), Some((_, Tok::Word("template"))))
+}
+
+/// Whether a constructor or destructor defined out of line follows the
+/// word ending at `end`: `Name::Name(`, `ns::Name::~Name(`.
+fn constructor_follows(scan: &Scan, end: usize) -> bool {
+    let mut segments: Vec<&str> = Vec::new();
+    let mut at = end;
+    loop {
+        let Some((start, token)) = scan.next(at, false) else {
+            return false;
+        };
+        let (name, tilde) = match token {
+            Tok::Punct(b'~') => match scan.next(start + 1, false) {
+                Some((s, Tok::Word(w))) => {
+                    at = s + w.len();
+                    (w, true)
+                }
+                _ => return false,
+            },
+            Tok::Word(w) if !is_keyword(w) => {
+                at = start + w.len();
+                (w, false)
+            }
+            _ => return false,
+        };
+        if segments.len() > 8 {
+            return false;
+        }
+        match scan.next(at, false) {
+            Some((colon, Tok::Punct(b':'))) if scan.src.get(colon + 1) == Some(&b':') && !tilde => {
+                segments.push(name);
+                at = colon + 2;
+            }
+            Some((_, Tok::Punct(b'('))) => {
+                return segments.last().is_some_and(|class| *class == name);
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether two more words follow the word ending at `end` (pointer stars

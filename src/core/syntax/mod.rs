@@ -17,6 +17,7 @@
 //! thread.
 
 pub mod allocator;
+mod branches;
 mod errors;
 mod initializers;
 mod lang;

@@ -34,6 +34,7 @@ use std::borrow::Cow;
 use tree_sitter::Tree;
 
 use super::Lang;
+use super::branches;
 use super::errors;
 use super::initializers;
 use super::lang::parse_tree;
@@ -337,9 +338,13 @@ pub(super) fn blank_ignored<'s>(lang: Lang, source: &'s str, user: &CMacros) -> 
     }
     let light = initializers::blank(source);
     let text = light.as_deref().unwrap_or(source);
-    match (macros::blank(text, user), light) {
+    let text = match (macros::blank(text, user), light) {
         (Some(text), _) | (None, Some(text)) => Cow::Owned(text),
         (None, None) => Cow::Borrowed(source),
+    };
+    match branches::reconcile(&text) {
+        Some(reconciled) => Cow::Owned(reconciled),
+        None => text,
     }
 }
 

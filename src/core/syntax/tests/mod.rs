@@ -10,6 +10,7 @@ mod preproc;
 mod python;
 mod python_walk;
 mod robust;
+mod shapes;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
