@@ -159,7 +159,8 @@ fn typedef_names<'t>(found: &Found<'t>, source: &str) -> impl Iterator<Item = Fo
             }
             name = name.child_by_field_name("declarator")?;
         }
-        let is_new = name.kind() == "type_identifier" && Some(slice(source, name.byte_range())) != tag;
+        let is_new =
+            name.kind() == "type_identifier" && Some(slice(source, name.byte_range())) != tag;
         is_new.then_some(Found {
             kind: SymbolKind::Typedef,
             core: declarator,
@@ -437,13 +438,18 @@ fn base_path(
     // The typedef name of a tagged type (`typedef struct tag {...} Name;`)
     // lives beside the type, in the type's scope.
     let alias = kind == SymbolKind::Typedef
-        && name_node.parent().is_some_and(|n| n.kind() != "alias_declaration")
+        && name_node
+            .parent()
+            .is_some_and(|n| n.kind() != "alias_declaration")
         && parent.is_some_and(|p| {
             matches!(
                 p.kind,
                 SymbolKind::Struct | SymbolKind::Union | SymbolKind::Enum | SymbolKind::Class
             ) && p.range.end >= name_node.end_byte()
-                && p.spans.inner.as_ref().is_none_or(|i| i.end <= name_node.start_byte())
+                && p.spans
+                    .inner
+                    .as_ref()
+                    .is_none_or(|i| i.end <= name_node.start_byte())
         });
     let parent_path = parent.and_then(|p| match p.kind {
         _ if alias => p.path.rsplit_once("::").map(|(scope, _)| scope),

@@ -17,23 +17,96 @@ const S5: &str = "API_MACRO Error::Error(const char* m) : msg_(m), data_{1, 2} {
 const S6: &str = "void f() {\n  MODEL(\"small\")\n  UNUSED(x)\n}\nvoid g() {}\n";
 const S7: &str = "typedef struct tag { int a; } Name;\ntypedef union { int a; } U;\n";
 const S8: &str = "int FN(Name)(int a) {\n  return a;\n}\nEXPORT_FN(foo)(void) { }\nint after(void) { return 0; }\n";
-const S10: &str = "/* leading comment\n * two\n */\nint ok(void);\nint bad(int a) {}\n@@@ garbage here\nint late(void);\n";
+const S10: &str = "/* leading comment\n * two\n */\nMACRO(a) MACRO2(b) {\nint late(void);\n";
 
 #[test]
-fn dump() {
-    for (l, s) in [(Lang::C, S1), (Lang::C, S2), (Lang::Cpp, S3), (Lang::Cpp, S4), (Lang::Cpp, S5), (Lang::Cpp, S6), (Lang::C, S7), (Lang::C, S8), (Lang::C, S10)] {
-        eprintln!("=====\n{}", show(l, s));
-        let tree = parse(l, s);
-        eprintln!("--skel\n{}", skeleton(&tree, s));
-    }
+fn shape_1_branches_that_each_open_a_brace_keep_the_first() {
+    let tree = parse(Lang::C, S1);
+    assert_eq!(
+        show(Lang::C, S1),
+        "f [function] L2-7 | int f(int a)\ng [function] L9-9 | int g(void)\nnote: None\n"
+    );
+    assert!(skeleton(&tree, S1).contains("int g(void) { ... }"));
 }
 
 #[test]
-fn tree_dump() {
-    for (l, s) in [(Lang::Cpp, S3), (Lang::C, S8), (Lang::Cpp, S5), (Lang::C, S2)] {
-        let text = crate::core::syntax::preprocessed(l, s, &Default::default());
-        eprintln!("=====\n{text}");
-        let t = crate::core::syntax::lang::parse_tree(l, &text).unwrap();
-        eprintln!("{}", t.root_node().to_sexp());
-    }
+fn shape_2_a_calling_convention_between_type_and_name() {
+    insta::assert_snapshot!(show(Lang::C, S2), @r"
+    GetThing [function] L1-1 | PVOID WINAPI GetThing(HANDLE h)
+    EnumProc [function] L2-2 | BOOL CALLBACK EnumProc(HWND hwnd, LPARAM lp)
+    NtFoo [function] L3-3 | NTSTATUS NTAPI NtFoo(void)
+    Bar [function] L4-4 | void __stdcall Bar(int x)
+    baz [function] L5-5 | int MYLIB_CALL baz(int a)
+    WndProc [function] L6-9 | static LRESULT CALLBACK WndProc(HWND h)
+    note: None
+    ");
+}
+
+#[test]
+fn shape_3_a_macro_after_template_head_is_not_the_name() {
+    insta::assert_snapshot!(show(Lang::Cpp, S3), @r"
+    Eigen [namespace] L1-7 | namespace Eigen
+    Eigen::pload<Packet8f> [function] L2-2 | template<> EIGEN_STRONG_INLINE Packet8f pload<Packet8f>(const float* from)
+    Eigen::padd<Packet4f> [function] L3-4 | template<> EIGEN_DEVICE_FUNC inline Packet4f padd<Packet4f>(const Packet4f& a, const Packet4f& b)
+    Eigen::after [function] L6-6 | int after(int a)
+    note: None
+    ");
+}
+
+#[test]
+fn shape_4_functions_returning_a_reference_to_a_pointer() {
+    let tree = parse(Lang::Cpp, S4);
+    insta::assert_snapshot!(show(Lang::Cpp, S4), @r"
+    slot [function] L1-2 | template <class T> T *&slot(T **p)
+    get [function] L3-6 | int*& get()
+    note: None
+    ");
+    assert!(!skeleton(&tree, S4).contains("return"));
+}
+
+#[test]
+fn shape_5_a_macro_before_an_out_of_line_constructor() {
+    insta::assert_snapshot!(show(Lang::Cpp, S5), @r"
+    Error::Error [method] L1-1 | Error::Error(const char* m)
+    Error::other [method] L2-2 | void Error::other()
+    Error::third [method] L3-3 | int Error::third() const
+    note: None
+    ");
+}
+
+#[test]
+fn shape_6_a_macro_call_inside_a_body_stays_inside() {
+    insta::assert_snapshot!(show(Lang::Cpp, S6), @r"
+    f [function] L1-4 | void f()
+    g [function] L5-5 | void g()
+    note: None
+    ");
+}
+
+#[test]
+fn shape_7_the_typedef_name_of_a_tagged_type_is_a_symbol() {
+    insta::assert_snapshot!(show(Lang::C, S7), @r"
+    struct tag [struct] L1-1 | typedef struct tag { ... } Name
+    Name [typedef] L1-1 | typedef struct tag Name
+    U [union] L2-2 | typedef union { ... } U
+    note: None
+    ");
+    assert!(parse(Lang::Cpp, S7).find("Name").is_some());
+}
+
+#[test]
+fn shape_8_a_function_named_by_a_macro_keeps_the_name_as_written() {
+    insta::assert_snapshot!(show(Lang::C, S8), @r"
+    FN(Name) [function] L1-3 | int FN(Name)
+    after [function] L5-5 | int after(void)
+    note: None
+    ");
+}
+
+#[test]
+fn shape_10_a_body_left_open_is_noted_at_its_brace() {
+    insta::assert_snapshot!(show(Lang::C, S10), @r"
+    MACRO2 [function] L4-5 | MACRO(a) MACRO2(b)
+    note: Some(4)
+    ");
 }
