@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
+use super::c_defs;
 use super::errors;
 use super::lang::Capture;
 use super::literals;
@@ -37,13 +38,13 @@ pub(super) fn extract(lang: Lang, source: &str, user: &CMacros) -> SymbolTree {
     extract_with(lang, source, user, Finder::Fastest)
 }
 
-/// How definitions are found: Python's by a walk over its statements (see
-/// `python_defs`), or by every language's query (the specification the
-/// walk is tested against).
+/// How definitions are found: by a walk over the tree (Python's
+/// statements, see `python_defs`; every C/C++ node, see `c_defs`), or by
+/// the language's query (the specification the walks are tested against).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Finder {
     Fastest,
-    /// Only the tests ask for Python's query.
+    /// Only the tests ask for the queries.
     #[cfg_attr(not(test), allow(dead_code))]
     Query,
 }
@@ -86,6 +87,7 @@ fn find_definitions<'t>(
 ) -> Vec<Found<'t>> {
     let mut found = match (lang, finder) {
         (Lang::Python, Finder::Fastest) => python_defs::definitions(root, parsed, MAX_START_DEPTH),
+        (Lang::C | Lang::Cpp, Finder::Fastest) => c_defs::definitions(lang, root, MAX_START_DEPTH),
         _ => query_definitions(lang, root, parsed),
     };
     if lang != Lang::Python {

@@ -4,6 +4,7 @@
 //! before accepting it (`INSTA_UPDATE=always cargo test`).
 
 mod c;
+mod c_walk;
 mod cpp;
 mod literals;
 mod preproc;
