@@ -405,6 +405,15 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
                 scan.blank(i, to);
                 to
             }
+            None if is_caps(word) && pointer_macro(&scan, i, end) => {
+                // `typedef void (APIENTRYP PFNGLFOOPROC) (...)`: the macro
+                // stands for `APIENTRY *`; a `*` keeps the declarator.
+                scan.blank(i, end);
+                if let Some(out) = scan.out.as_mut() {
+                    out[i] = b'*';
+                }
+                end
+            }
             None if is_caps(word) && template_parameter(&scan, i, end).is_some() => {
                 let (from, to) = template_parameter(&scan, i, end).unwrap_or((i, end));
                 scan.blank(from, to);
@@ -483,6 +492,20 @@ fn explicit_instantiation(scan: &Scan, word: &str, start: usize, end: usize) -> 
         }
         _ => None,
     }
+}
+
+/// `(APIENTRYP PFNGLFOOPROC) (`: a word alone before the name of a
+/// parenthesised declarator followed by a parameter list, where only a
+/// pointer can stand (`EGLAPIENTRYP`, `GL_APIENTRYP`).
+fn pointer_macro(scan: &Scan, start: usize, end: usize) -> bool {
+    if matches!(scan.prev_token(start, false), Some((_, Tok::Punct(b'('))))
+        && let Some((at, Tok::Word(name))) = scan.next(end, false)
+        && !is_keyword(name)
+        && let Some((close, Tok::Punct(b')'))) = scan.next(at + name.len(), false)
+    {
+        return matches!(scan.next(close + 1, false), Some((_, Tok::Punct(b'('))));
+    }
+    false
 }
 
 /// `JSON_PRIVATE_UNLESS_TESTED:` alone on its line, an access specifier
@@ -677,6 +700,36 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     if !caps {
         return line_start && three_words(scan, end);
     }
+    // `} SDL_AUDIOCVT_PACKED SDL_AudioCVT;`: an attribute between a
+    // typedef's body and its name.
+    if matches!(prev, Some(Tok::Punct(b'}')))
+        && let Some((at, Tok::Word(name))) = scan.next(end, false)
+        && !is_keyword(name)
+        && matches!(
+            scan.next(at + name.len(), false),
+            Some((_, Tok::Punct(b';' | b',')))
+        )
+    {
+        return true;
+    }
+    // `(SDL_PRINTF_FORMAT_STRING const char *fmt`: an annotation before a
+    // parameter whose type is a C type (two types cannot stack).
+    if matches!(prev, Some(Tok::Punct(b'(' | b',')))
+        && let Some((at, Tok::Word(w))) = scan.next(end, false)
+    {
+        let primitive =
+            |w: &str| PRIMITIVES.contains(&w) || matches!(w, "struct" | "enum" | "union");
+        let qualified = matches!(w, "const" | "volatile")
+            && matches!(scan.next(at + w.len(), false), Some((_, Tok::Word(t))) if primitive(t));
+        if primitive(w) || qualified {
+            return true;
+        }
+    }
+    // `explicit PROTOBUF_CONSTEXPR Any(`: only a constructor's name
+    // follows `explicit`.
+    if matches!(prev, Some(Tok::Word("explicit"))) && names_a_declarator(scan, end) {
+        return true;
+    }
     // `void FAR *voidpf`: nothing but a declarator follows a type word.
     if matches!(prev, Some(Tok::Word(p)) if PRIMITIVES.contains(&p))
         && matches!(next, Some(Tok::Punct(b'*' | b'&')))
@@ -696,7 +749,7 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     if line_start
         && let Some((after, Tok::Word(q @ ("const" | "volatile")))) = scan.next(end, false)
         && let Some((_, Tok::Word(w))) = scan.next(after + q.len(), false)
-        && !is_keyword(w)
+        && (!is_keyword(w) || PRIMITIVES.contains(&w))
     {
         return true;
     }
@@ -715,15 +768,25 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     if prev.is_none() && scan.next(end, true).is_none() {
         return true;
     }
-    // `class GTEST_API_ Test {`, `struct FMT_API error : base`.
-    if matches!(prev, Some(Tok::Word("class" | "struct" | "union")))
-        && let Some((after, Tok::Word(name))) = scan.next(end, false)
-    {
+    // `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class
+    // PROTOBUF_EXPORT PROTOBUF_ALIGNAS(8) Arena final {`.
+    if matches!(prev, Some(Tok::Word("class" | "struct" | "union"))) {
+        let at = match scan.next(end, false) {
+            Some((open, Tok::Punct(b'('))) => match scan.close(open) {
+                Some(close) => close,
+                None => return false,
+            },
+            _ => end,
+        };
+        let Some((after, Tok::Word(name))) = scan.next(at, false) else {
+            return false;
+        };
         let third = scan.next(after + name.len(), false).map(|(_, t)| t);
         return matches!(
             third,
             Some(Tok::Punct(b'{' | b':')) | Some(Tok::Word("final"))
-        );
+        ) || (is_caps(name)
+            && matches!(third, Some(Tok::Punct(b'(')) | Some(Tok::Word(_))));
     }
     // `int f (void) MY_ATTR;`, `void g() const FMT_NOEXCEPT {`.
     if matches!(
@@ -739,8 +802,11 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     if is_keyword(second) {
         return false;
     }
-    let third = scan.next(after + second.len(), false).map(|(_, t)| t);
+    let third = scan
+        .next(past_qualified(scan, after + second.len()), false)
+        .map(|(_, t)| t);
     // `CURL_EXTERN CURLcode curl_f (`, `LUA_API lua_Number *f (`,
+    // `PROTOBUF_NODISCARD std::string* f(`,
     // `l_sinline StkId f (`: three words in a row start no C declaration.
     if line_start && matches!(third, Some(Tok::Word(_)) | Some(Tok::Punct(b'*' | b'&'))) {
         return true;
@@ -770,6 +836,24 @@ fn names_a_declarator(scan: &Scan, at: usize) -> bool {
             scan.next(start + name.len(), false),
             Some((_, Tok::Punct(b'(')))
         )
+}
+
+/// Past the `::name` segments of a qualified name from `at` (`std` then
+/// `::string`), a bounded number of them.
+fn past_qualified(scan: &Scan, mut at: usize) -> usize {
+    for _ in 0..8 {
+        let Some((colon, Tok::Punct(b':'))) = scan.next(at, false) else {
+            break;
+        };
+        if scan.src.get(colon + 1) != Some(&b':') {
+            break;
+        }
+        let Some((name, Tok::Word(w))) = scan.next(colon + 2, false) else {
+            break;
+        };
+        at = name + w.len();
+    }
+    at
 }
 
 /// Whether a `template <...>` head ends right before `start` (`template<>

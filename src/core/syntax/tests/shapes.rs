@@ -110,3 +110,57 @@ fn shape_10_a_body_left_open_is_noted_at_its_brace() {
     note: Some(4)
     ");
 }
+
+/// Macro shapes of SDL2 and protobuf (issue 27's measured projects):
+/// an attribute between a typedef's body and its name, a pointer macro
+/// in a function-pointer typedef, an export macro before `const char *`,
+/// a parameter annotation, a macro before a qualified return type, after
+/// `explicit`, and two macros between `class` and its name.
+#[test]
+fn shape_2_macros_of_sdl_and_protobuf() {
+    let cases = [
+        (
+            Lang::C,
+            "typedef struct X {\n  int a;\n} SDL_AUDIOCVT_PACKED SDL_AudioCVT;\n",
+        ),
+        (
+            Lang::C,
+            "typedef EGLBoolean (EGLAPIENTRYP PFNEGLCHOOSECONFIGPROC) (EGLDisplay dpy, EGLint *n);\n",
+        ),
+        (
+            Lang::C,
+            "extern DECLSPEC const char *SDLCALL SDL_GetHint(const char *name);\n",
+        ),
+        (
+            Lang::C,
+            "extern DECLSPEC int SDLCALL SDL_SetError(SDL_PRINTF_FORMAT_STRING const char *fmt, ...) SDL_PRINTF_VARARG_FUNC(1);\n",
+        ),
+        (
+            Lang::Cpp,
+            "class A {\n public:\n  PROTOBUF_NODISCARD std::string* release_type_url();\n  explicit PROTOBUF_CONSTEXPR A(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized);\n};\n",
+        ),
+        (
+            Lang::Cpp,
+            "class PROTOBUF_EXPORT PROTOBUF_ALIGNAS(8) Arena final {\n public:\n  Arena();\n};\n",
+        ),
+    ];
+    let all: String = cases.iter().map(|(lang, src)| show(*lang, src)).collect();
+    insta::assert_snapshot!(all, @r"
+    struct X [struct] L1-3 | typedef struct X { ... } SDL_AUDIOCVT_PACKED SDL_AudioCVT
+    SDL_AudioCVT [typedef] L3-3 | typedef struct X SDL_AudioCVT
+    note: None
+    PFNEGLCHOOSECONFIGPROC [typedef] L1-1 | typedef EGLBoolean (EGLAPIENTRYP PFNEGLCHOOSECONFIGPROC) (EGLDisplay dpy, EGLint *n)
+    note: None
+    SDL_GetHint [function] L1-1 | extern DECLSPEC const char *SDLCALL SDL_GetHint(const char *name)
+    note: None
+    SDL_SetError [function] L1-1 | extern DECLSPEC int SDLCALL SDL_SetError(SDL_PRINTF_FORMAT_STRING const char *fmt, ...)
+    note: None
+    A [class] L1-5 | class A
+    A::release_type_url [method] L3-3 | std::string* release_type_url()
+    A::A [method] L4-4 | explicit PROTOBUF_CONSTEXPR A(::PROTOBUF_NAMESPACE_ID::internal::ConstantInitialized)
+    note: None
+    Arena [class] L1-4 | class PROTOBUF_EXPORT PROTOBUF_ALIGNAS(8) Arena final
+    Arena::Arena [method] L3-3 | Arena()
+    note: None
+    ");
+}
