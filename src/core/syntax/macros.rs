@@ -308,6 +308,16 @@ impl<'a> Scan<'a> {
         Some((start, Tok::Word(self.text.get(start..j)?)))
     }
 
+    /// The token before `i` on the same line, blanked words skipped.
+    fn prev_unblanked(&self, mut i: usize) -> Option<Tok<'a>> {
+        loop {
+            match self.prev(i) {
+                Some((at, Tok::Word(_))) if self.is_blanked(at) => i = at,
+                other => return other.map(|(_, t)| t),
+            }
+        }
+    }
+
     /// Whether the byte at `i` is on a directive line (`#...`, or a
     /// continuation line of one, not told apart here).
     fn in_directive(&self, i: usize) -> bool {
@@ -748,8 +758,33 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     // follow the word at the start of a declaration.
     if line_start
         && let Some((after, Tok::Word(q @ ("const" | "volatile")))) = scan.next(end, false)
-        && let Some((_, Tok::Word(w))) = scan.next(after + q.len(), false)
-        && (!is_keyword(w) || PRIMITIVES.contains(&w))
+        && let Some((at, w)) = scan.next(after + q.len(), false)
+    {
+        // `const xmlChar`, `const char`, `const ::ns::T`.
+        let typed = match w {
+            Tok::Word(w) => !is_keyword(w) || PRIMITIVES.contains(&w),
+            Tok::Punct(b':') => scan.src.get(at + 1) == Some(&b':'),
+            Tok::Punct(_) => false,
+        };
+        if typed {
+            return true;
+        }
+    }
+    // `PROTOBUF_NODISCARD typename T::Type* f(`: no type precedes
+    // `typename`.
+    if line_start && matches!(next, Some(Tok::Word("typename"))) {
+        return true;
+    }
+    // `class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL : ...`:
+    // a word after a class's name, where only `final`, a base clause or
+    // the body may be.
+    if let Some((name_at, Tok::Word(_))) = scan.prev(before)
+        && matches!(
+            scan.prev_unblanked(name_at),
+            Some(Tok::Word("class" | "struct" | "union"))
+        )
+        && let Some((colon, Tok::Punct(b'{' | b':'))) = scan.next(end, false)
+        && scan.src.get(colon + 1) != Some(&b':')
     {
         return true;
     }
@@ -784,9 +819,9 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
         let third = scan.next(after + name.len(), false).map(|(_, t)| t);
         return matches!(
             third,
-            Some(Tok::Punct(b'{' | b':')) | Some(Tok::Word("final"))
-        ) || (is_caps(name)
-            && matches!(third, Some(Tok::Punct(b'(')) | Some(Tok::Word(_))));
+            Some(Tok::Punct(b'{' | b':' | b'<')) | Some(Tok::Word("final"))
+        ) || matches!(third, Some(Tok::Word(w)) if is_caps(w))
+            || (is_caps(name) && matches!(third, Some(Tok::Punct(b'(')) | Some(Tok::Word(_))));
     }
     // `int f (void) MY_ATTR;`, `void g() const FMT_NOEXCEPT {`.
     if matches!(
@@ -821,13 +856,10 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
         }
 }
 
-/// Whether the word at `at` is followed by `(` (pointer stars before it
-/// allowed): the name of a function declarator.
+/// Whether the next word after `at` is followed by `(`: the name of a
+/// function declarator (`WINAPI f (`; not `FILE* f (`, where the word
+/// before the star is a type).
 fn names_a_declarator(scan: &Scan, at: usize) -> bool {
-    let mut at = at;
-    while let Some((star, Tok::Punct(b'*' | b'&'))) = scan.next(at, false) {
-        at = star + 1;
-    }
     let Some((start, Tok::Word(name))) = scan.next(at, false) else {
         return false;
     };

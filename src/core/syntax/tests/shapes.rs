@@ -164,3 +164,34 @@ fn shape_2_macros_of_sdl_and_protobuf() {
     note: None
     ");
 }
+
+/// protobuf's: a macro after a class's name, an export macro before
+/// `const ::ns::T*` and before `FILE*`, macro invocations standing alone
+/// in a class and at file level, a macro in an explicit instantiation
+/// and before `typename`.
+#[test]
+fn shape_3_macros_of_protobuf_headers() {
+    let cases = [
+        "class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL\n    : public ZeroCopyInputStream {\n public:\n  GzipInputStream();\n};\n",
+        "namespace p {\nPROTOBUF_EXPORT const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* Field_Kind_descriptor();\nPROTOBUF_EXPORT FILE* fopen(const char* path, const char* mode);\n}\n",
+        "class D {\n PROTOBUF_DEFINE_NAME_ACCESSOR(Descriptor)\n  const std::string& name() const;\n};\nMAP_HANDLER(STRING)\nMAP_HANDLER(BYTES)\nint after();\n",
+        "extern template class PROTOBUF_EXPORT_TEMPLATE_DECLARE RepeatedField<bool>;\nclass R {\n  PROTOBUF_NODISCARD typename TypeHandler::Type* ReleaseLast() {\n    return 0;\n  }\n};\n",
+    ];
+    let all: String = cases.iter().map(|src| show(Lang::Cpp, src)).collect();
+    insta::assert_snapshot!(all, @r"
+    GzipInputStream [class] L1-5 | class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL : public ZeroCopyInputStream
+    GzipInputStream::GzipInputStream [method] L4-4 | GzipInputStream()
+    note: None
+    p [namespace] L1-4 | namespace p
+    p::Field_Kind_descriptor [function] L2-2 | const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* Field_Kind_descriptor()
+    p::fopen [function] L3-3 | FILE* fopen(const char* path, const char* mode)
+    note: None
+    D [class] L1-4 | class D
+    D::name [method] L3-3 | const std::string& name() const
+    after [function] L7-7 | int after()
+    note: None
+    R [class] L2-6 | class R
+    R::ReleaseLast [method] L3-5 | typename TypeHandler::Type* ReleaseLast()
+    note: None
+    ");
+}
