@@ -870,10 +870,16 @@ fn names_a_declarator(scan: &Scan, at: usize) -> bool {
         )
 }
 
-/// Past the `::name` segments of a qualified name from `at` (`std` then
-/// `::string`), a bounded number of them.
+/// Past the template arguments and `::name` segments of a type name from
+/// `at` (`std` then `::string`, `batch` then `<T, A>`), a bounded number
+/// of them.
 fn past_qualified(scan: &Scan, mut at: usize) -> usize {
     for _ in 0..8 {
+        if let Some((open, Tok::Punct(b'<'))) = scan.next(at, false)
+            && let Some(close) = template_close(scan.src, open)
+        {
+            at = close;
+        }
         let Some((colon, Tok::Punct(b':'))) = scan.next(at, false) else {
             break;
         };
@@ -886,6 +892,27 @@ fn past_qualified(scan: &Scan, mut at: usize) -> usize {
         at = name + w.len();
     }
     at
+}
+
+/// The index after the `>` closing the `<` at `open`, if it closes on
+/// the same line, before any `;`, `{`, `}` or `(` (so `a < b` is no
+/// template argument list).
+fn template_close(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (offset, &b) in bytes.get(open..)?.iter().enumerate().take(256) {
+        match b {
+            b'<' => depth += 1,
+            b'>' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(open + offset + 1);
+                }
+            }
+            b';' | b'{' | b'}' | b'(' | b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether a `template <...>` head ends right before `start` (`template<>

@@ -167,14 +167,15 @@ fn shape_2_macros_of_sdl_and_protobuf() {
 
 /// protobuf's: a macro after a class's name, an export macro before
 /// `const ::ns::T*` and before `FILE*`, macro invocations standing alone
-/// in a class and at file level, a macro in an explicit instantiation
-/// and before `typename`.
+/// in a class and at file level, a macro before a templated return type
+/// (xsimd's), in an explicit instantiation and before `typename`.
 #[test]
 fn shape_3_macros_of_protobuf_headers() {
     let cases = [
         "class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL\n    : public ZeroCopyInputStream {\n public:\n  GzipInputStream();\n};\n",
         "namespace p {\nPROTOBUF_EXPORT const ::PROTOBUF_NAMESPACE_ID::EnumDescriptor* Field_Kind_descriptor();\nPROTOBUF_EXPORT FILE* fopen(const char* path, const char* mode);\n}\n",
         "class D {\n PROTOBUF_DEFINE_NAME_ACCESSOR(Descriptor)\n  const std::string& name() const;\n};\nMAP_HANDLER(STRING)\nMAP_HANDLER(BYTES)\nint after();\n",
+        "template <class T, class A>\ninline XSIMD_NO_DISCARD batch<T, A> batch<T, A>::broadcast(U val) noexcept\n{\n  return 0;\n}\n",
         "extern template class PROTOBUF_EXPORT_TEMPLATE_DECLARE RepeatedField<bool>;\nclass R {\n  PROTOBUF_NODISCARD typename TypeHandler::Type* ReleaseLast() {\n    return 0;\n  }\n};\n",
     ];
     let all: String = cases.iter().map(|src| show(Lang::Cpp, src)).collect();
@@ -189,6 +190,8 @@ fn shape_3_macros_of_protobuf_headers() {
     D [class] L1-4 | class D
     D::name [method] L3-3 | const std::string& name() const
     after [function] L7-7 | int after()
+    note: None
+    batch::broadcast [method] L1-5 | template <class T, class A> inline XSIMD_NO_DISCARD batch<T, A> batch<T, A>::broadcast(U val) noexcept
     note: None
     R [class] L2-6 | class R
     R::ReleaseLast [method] L3-5 | typename TypeHandler::Type* ReleaseLast()
