@@ -54,6 +54,17 @@ fn shape_3_a_macro_after_template_head_is_not_the_name() {
 }
 
 #[test]
+fn shape_3_signatures_stop_at_the_body_and_hold_no_directive() {
+    let src = "#if X\nauto f(int a) noexcept -> R\n#else\nR f(int a) noexcept\n#endif\n{\n  return 0;\n}\n\
+               int g(int a\n#ifdef B\n  , int b\n#else\n  , long b\n#endif\n) { return a; }\n";
+    insta::assert_snapshot!(show(Lang::Cpp, src), @r"
+    f [function] L2-8 | auto f(int a) noexcept -> R
+    g [function] L9-15 | int g(int a, int b)
+    note: None
+    ");
+}
+
+#[test]
 fn shape_4_functions_returning_a_reference_to_a_pointer() {
     let tree = parse(Lang::Cpp, S4);
     insta::assert_snapshot!(show(Lang::Cpp, S4), @r"
@@ -97,7 +108,7 @@ fn shape_7_the_typedef_name_of_a_tagged_type_is_a_symbol() {
 #[test]
 fn shape_8_a_function_named_by_a_macro_keeps_the_name_as_written() {
     insta::assert_snapshot!(show(Lang::C, S8), @r"
-    FN(Name) [function] L1-3 | int FN(Name)
+    FN(Name) [function] L1-3 | int FN(Name)(int a)
     after [function] L5-5 | int after(void)
     note: None
     ");
