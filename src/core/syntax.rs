@@ -2,10 +2,11 @@
 //! stable symbol paths, and the symbol-aware views built on it (skeleton,
 //! outline, masked).
 //!
-//! The flow is: [`parse`] runs the language's `.scm` symbol query
-//! (`queries/*.scm`, `@definition.<kind>` + `@name` captures) over the
-//! syntax tree (`symbols`), nests the definitions by byte range and names
-//! them with stable paths. C and C++ are first freed of attribute macros
+//! The flow is: [`parse`] finds the definitions the language's `.scm`
+//! symbol query specifies (`queries/*.scm`, `@definition.<kind>` + `@name`
+//! captures) by a walk over the syntax tree that yields the query's
+//! matches without compiling it (`python_defs`, `c_defs`), nests them by
+//! byte range and names them with stable paths (`symbols`). C and C++ are first freed of attribute macros
 //! tree-sitter cannot read (`preproc`). While the tree is at hand, the
 //! spans the views need (body, docstring, leading comment) are recorded per
 //! symbol (`spans`), so [`skeleton`], [`outline`] and [`masked`] work on
@@ -13,10 +14,12 @@
 //!
 //! Parsing never fails and never panics: a file with syntax errors yields
 //! the symbols tree-sitter can see, and all slicing of the source is
-//! checked. Queries compile once per process, parsers are reused per
-//! thread.
+//! checked. Parsers are reused per thread; the queries, compiled once per
+//! process, are only run by the tests that check the walks against them.
 
 pub mod allocator;
+mod branches;
+mod c_defs;
 mod errors;
 mod initializers;
 mod lang;

@@ -11,6 +11,8 @@
 //!   member initializer, a template argument or parameter list (`typename
 //!   A = T (&)[N]`, `enable_if_t<...> * = nullptr`), a `noexcept(...)`
 //!   condition, an initializer;
+//!   A body whose `}` is missing does count, at its `{`: it ran to the
+//!   end of the text over what may be symbols;
 //! - the name tree-sitter-cpp misses in an anonymous enum with a base type
 //!   (`enum : unsigned { ... }`).
 //!
@@ -62,8 +64,20 @@ fn visit(lang: Lang, root: Node<'_>, hit: &mut dyn FnMut(Hit) -> bool) {
             } else {
                 node.byte_range().len().max(1)
             };
-            let row = node.start_position().row;
+            let row = error_row(node);
             if !hit(Hit { row, bytes }) {
+                return;
+            }
+            continue;
+        }
+        if lang != Lang::Python && unclosed_body(node) {
+            // The body ran to the end of the text: what follows its `{`
+            // may be symbols read as statements. The error is the `{`.
+            let bytes = node.byte_range().len().max(1);
+            if !hit(Hit {
+                row: node.start_position().row,
+                bytes,
+            }) {
                 return;
             }
             continue;
@@ -90,6 +104,17 @@ fn visit(lang: Lang, root: Node<'_>, hit: &mut dyn FnMut(Hit) -> bool) {
         }
         stack.extend(children.into_iter().rev());
     }
+}
+
+/// The row an `ERROR` node's error is on: that of its first child that
+/// is not a comment (an `ERROR` that opens the file holds the leading
+/// comment, which is not where the error is).
+fn error_row(node: Node) -> usize {
+    let mut cursor = node.walk();
+    let first = node
+        .children(&mut cursor)
+        .find(|c| !c.is_extra() && c.kind() != "comment");
+    first.unwrap_or(node).start_position().row
 }
 
 /// Where in `node` a missing hidden token most likely is: at the first
@@ -121,6 +146,18 @@ fn unnamed_enum_base(node: Node) -> bool {
     node.is_missing()
         && node.kind() == "type_identifier"
         && node.parent().is_some_and(|p| p.kind() == "enum_specifier")
+}
+
+/// A function body whose closing `}` is missing (`MACRO(a) MACRO2(b) {`
+/// read as a function that swallows the rest of the file).
+fn unclosed_body(node: Node) -> bool {
+    node.kind() == "compound_statement"
+        && node
+            .parent()
+            .is_some_and(|p| p.kind() == "function_definition")
+        && node
+            .child(node.child_count().saturating_sub(1))
+            .is_some_and(|last| last.is_missing())
 }
 
 /// Whether nothing inside `node` can be a symbol (see the module doc).

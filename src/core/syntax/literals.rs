@@ -9,8 +9,9 @@
 //!
 //! A table is a dict, list, tuple, set, string or bytes literal whose
 //! source text is over [`LARGE_LITERAL_BYTES`]: the value of an
-//! assignment, a bare statement, or an argument of the call assigned
-//! (`frozenset({...})`, `array("I", (...))`). Only statements outside
+//! assignment, a bare statement, or a literal inside the expression
+//! assigned, whatever builds the value from it (`frozenset({...})`,
+//! `array("I", (...))`, `tuple(sorted({...}))`, `"...".split()`). Only statements outside
 //! function bodies count (module level, class bodies and the
 //! `if`/`try`/`with` blocks around them): a function body is elided whole
 //! by the skeleton anyway. The stand-ins are Python (`{...}` is a set
@@ -187,25 +188,48 @@ enum Shape {
     Bytes,
 }
 
-/// The table literals of a value: the value itself, or the arguments of
-/// a call (`frozenset({...})`, `array("I", (...))`), through parentheses.
+/// The table literals of a value: the value itself, or the literals in
+/// the expression it is built by, whatever the calls around them
+/// (`frozenset({...})`, `array("I", (...))`, `tuple(sorted({...}))`,
+/// `frozenset("""...""".split())`, `set([...]) | {...}`, `frozenset(x for
+/// x in [...])`), in source order. A literal is not searched inside.
 fn tables(value: Node) -> Vec<(Node, Shape)> {
-    let value = unparenthesized(value);
-    if value.kind() != "call" {
-        return shape(value).map(|s| (value, s)).into_iter().collect();
+    let mut found = Vec::new();
+    collect_tables(value, 0, &mut found);
+    found
+}
+
+/// How deep [`collect_tables`] looks into an expression (bounds the
+/// recursion, whatever the input).
+const MAX_EXPRESSION_DEPTH: usize = 12;
+
+fn collect_tables<'t>(node: Node<'t>, depth: usize, out: &mut Vec<(Node<'t>, Shape)>) {
+    let node = unparenthesized(node);
+    if let Some(shape) = shape(node) {
+        out.push((node, shape));
+        return;
     }
-    let Some(args) = value.child_by_field_name("arguments") else {
-        return Vec::new();
-    };
-    let mut cursor = args.walk();
-    args.named_children(&mut cursor)
-        .filter_map(|arg| match arg.kind() {
-            "keyword_argument" => arg.child_by_field_name("value"),
-            _ => Some(arg),
-        })
-        .map(unparenthesized)
-        .filter_map(|arg| shape(arg).map(|s| (arg, s)))
-        .collect()
+    let builds_a_value = matches!(
+        node.kind(),
+        "call"
+            | "argument_list"
+            | "keyword_argument"
+            | "attribute"
+            | "binary_operator"
+            | "boolean_operator"
+            | "unary_operator"
+            | "generator_expression"
+            | "for_in_clause"
+            | "parenthesized_expression"
+    );
+    if !builds_a_value || depth >= MAX_EXPRESSION_DEPTH {
+        return;
+    }
+    let mut cursor = node.walk();
+    let children: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
+    for child in children {
+        collect_tables(child, depth + 1, out);
+    }
 }
 
 fn unparenthesized(mut node: Node) -> Node {

@@ -308,6 +308,16 @@ impl<'a> Scan<'a> {
         Some((start, Tok::Word(self.text.get(start..j)?)))
     }
 
+    /// The token before `i` on the same line, blanked words skipped.
+    fn prev_unblanked(&self, mut i: usize) -> Option<Tok<'a>> {
+        loop {
+            match self.prev(i) {
+                Some((at, Tok::Word(_))) if self.is_blanked(at) => i = at,
+                other => return other.map(|(_, t)| t),
+            }
+        }
+    }
+
     /// Whether the byte at `i` is on a directive line (`#...`, or a
     /// continuation line of one, not told apart here).
     fn in_directive(&self, i: usize) -> bool {
@@ -405,12 +415,21 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
                 scan.blank(i, to);
                 to
             }
+            None if is_caps(word) && pointer_macro(&scan, i, end) => {
+                // `typedef void (APIENTRYP PFNGLFOOPROC) (...)`: the macro
+                // stands for `APIENTRY *`; a `*` keeps the declarator.
+                scan.blank(i, end);
+                if let Some(out) = scan.out.as_mut() {
+                    out[i] = b'*';
+                }
+                end
+            }
             None if is_caps(word) && template_parameter(&scan, i, end).is_some() => {
                 let (from, to) = template_parameter(&scan, i, end).unwrap_or((i, end));
                 scan.blank(from, to);
                 to
             }
-            None if !b.is_ascii_digit() && looks_like_macro(&scan, word, i, end) => {
+            None if !b.is_ascii_digit() && looks_like_macro(&scan, user, word, i, end) => {
                 let after = match scan.next(end, false) {
                     Some((open, Tok::Punct(b'('))) => scan.close(open).unwrap_or(end),
                     _ => end,
@@ -483,6 +502,20 @@ fn explicit_instantiation(scan: &Scan, word: &str, start: usize, end: usize) -> 
         }
         _ => None,
     }
+}
+
+/// `(APIENTRYP PFNGLFOOPROC) (`: a word alone before the name of a
+/// parenthesised declarator followed by a parameter list, where only a
+/// pointer can stand (`EGLAPIENTRYP`, `GL_APIENTRYP`).
+fn pointer_macro(scan: &Scan, start: usize, end: usize) -> bool {
+    if matches!(scan.prev_token(start, false), Some((_, Tok::Punct(b'('))))
+        && let Some((at, Tok::Word(name))) = scan.next(end, false)
+        && !is_keyword(name)
+        && let Some((close, Tok::Punct(b')'))) = scan.next(at + name.len(), false)
+    {
+        return matches!(scan.next(close + 1, false), Some((_, Tok::Punct(b'('))));
+    }
+    false
 }
 
 /// `JSON_PRIVATE_UNLESS_TESTED:` alone on its line, an access specifier
@@ -639,7 +672,7 @@ fn spread(scan: &mut Scan, start: usize, open: usize, close: usize) {
 }
 
 /// The shapes that give a word away as a macro (see the module doc).
-fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
+fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: usize) -> bool {
     if is_keyword(word) {
         return false;
     }
@@ -652,15 +685,60 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
         }
     };
     let next = scan.next(end, false).map(|(_, t)| t);
-    let line_start =
-        prev.is_none() || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")));
+    let line_start = prev.is_none()
+        || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")))
+        || after_template_head(scan, before);
     let caps = is_caps(word);
     // `LUAI_FUNC int f`, `l_sinline int f`, `FMT_CONSTEXPR auto f`.
     if line_start && matches!(next, Some(Tok::Word(w)) if is_type_keyword(w)) {
         return true;
     }
+    // `PVOID WINAPI f (`, `BOOL CALLBACK f (`: a word right before a
+    // calling convention, itself right before the name, is the return
+    // type, not a macro (blanking both would leave no type).
+    if let Some((after, Tok::Word(second))) = scan.next(end, false)
+        && (user.rule_of(second).is_some() || (caps && is_caps(second)))
+        && names_a_declarator(scan, after + second.len())
+    {
+        return false;
+    }
+    // `API_MACRO Error::Error(...) : msg_(m) {}`: a word before a
+    // constructor or destructor defined out of line, which has no type.
+    if caps && line_start && constructor_follows(scan, end) {
+        return true;
+    }
     if !caps {
         return line_start && three_words(scan, end);
+    }
+    // `} SDL_AUDIOCVT_PACKED SDL_AudioCVT;`: an attribute between a
+    // typedef's body and its name.
+    if matches!(prev, Some(Tok::Punct(b'}')))
+        && let Some((at, Tok::Word(name))) = scan.next(end, false)
+        && !is_keyword(name)
+        && matches!(
+            scan.next(at + name.len(), false),
+            Some((_, Tok::Punct(b';' | b',')))
+        )
+    {
+        return true;
+    }
+    // `(SDL_PRINTF_FORMAT_STRING const char *fmt`: an annotation before a
+    // parameter whose type is a C type (two types cannot stack).
+    if matches!(prev, Some(Tok::Punct(b'(' | b',')))
+        && let Some((at, Tok::Word(w))) = scan.next(end, false)
+    {
+        let primitive =
+            |w: &str| PRIMITIVES.contains(&w) || matches!(w, "struct" | "enum" | "union");
+        let qualified = matches!(w, "const" | "volatile")
+            && matches!(scan.next(at + w.len(), false), Some((_, Tok::Word(t))) if primitive(t));
+        if primitive(w) || qualified {
+            return true;
+        }
+    }
+    // `explicit PROTOBUF_CONSTEXPR Any(`: only a constructor's name
+    // follows `explicit`.
+    if matches!(prev, Some(Tok::Word("explicit"))) && names_a_declarator(scan, end) {
+        return true;
     }
     // `void FAR *voidpf`: nothing but a declarator follows a type word.
     if matches!(prev, Some(Tok::Word(p)) if PRIMITIVES.contains(&p))
@@ -680,8 +758,33 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
     // follow the word at the start of a declaration.
     if line_start
         && let Some((after, Tok::Word(q @ ("const" | "volatile")))) = scan.next(end, false)
-        && let Some((_, Tok::Word(w))) = scan.next(after + q.len(), false)
-        && !is_keyword(w)
+        && let Some((at, w)) = scan.next(after + q.len(), false)
+    {
+        // `const xmlChar`, `const char`, `const ::ns::T`.
+        let typed = match w {
+            Tok::Word(w) => !is_keyword(w) || PRIMITIVES.contains(&w),
+            Tok::Punct(b':') => scan.src.get(at + 1) == Some(&b':'),
+            Tok::Punct(_) => false,
+        };
+        if typed {
+            return true;
+        }
+    }
+    // `PROTOBUF_NODISCARD typename T::Type* f(`: no type precedes
+    // `typename`.
+    if line_start && matches!(next, Some(Tok::Word("typename"))) {
+        return true;
+    }
+    // `class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL : ...`:
+    // a word after a class's name, where only `final`, a base clause or
+    // the body may be.
+    if let Some((name_at, Tok::Word(_))) = scan.prev(before)
+        && matches!(
+            scan.prev_unblanked(name_at),
+            Some(Tok::Word("class" | "struct" | "union"))
+        )
+        && let Some((colon, Tok::Punct(b'{' | b':'))) = scan.next(end, false)
+        && scan.src.get(colon + 1) != Some(&b':')
     {
         return true;
     }
@@ -700,15 +803,25 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
     if prev.is_none() && scan.next(end, true).is_none() {
         return true;
     }
-    // `class GTEST_API_ Test {`, `struct FMT_API error : base`.
-    if matches!(prev, Some(Tok::Word("class" | "struct" | "union")))
-        && let Some((after, Tok::Word(name))) = scan.next(end, false)
-    {
+    // `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class
+    // PROTOBUF_EXPORT PROTOBUF_ALIGNAS(8) Arena final {`.
+    if matches!(prev, Some(Tok::Word("class" | "struct" | "union"))) {
+        let at = match scan.next(end, false) {
+            Some((open, Tok::Punct(b'('))) => match scan.close(open) {
+                Some(close) => close,
+                None => return false,
+            },
+            _ => end,
+        };
+        let Some((after, Tok::Word(name))) = scan.next(at, false) else {
+            return false;
+        };
         let third = scan.next(after + name.len(), false).map(|(_, t)| t);
         return matches!(
             third,
-            Some(Tok::Punct(b'{' | b':')) | Some(Tok::Word("final"))
-        );
+            Some(Tok::Punct(b'{' | b':' | b'<')) | Some(Tok::Word("final"))
+        ) || matches!(third, Some(Tok::Word(w)) if is_caps(w))
+            || (is_caps(name) && matches!(third, Some(Tok::Punct(b'(')) | Some(Tok::Word(_))));
     }
     // `int f (void) MY_ATTR;`, `void g() const FMT_NOEXCEPT {`.
     if matches!(
@@ -724,8 +837,11 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
     if is_keyword(second) {
         return false;
     }
-    let third = scan.next(after + second.len(), false).map(|(_, t)| t);
+    let third = scan
+        .next(past_qualified(scan, after + second.len()), false)
+        .map(|(_, t)| t);
     // `CURL_EXTERN CURLcode curl_f (`, `LUA_API lua_Number *f (`,
+    // `PROTOBUF_NODISCARD std::string* f(`,
     // `l_sinline StkId f (`: three words in a row start no C declaration.
     if line_start && matches!(third, Some(Tok::Word(_)) | Some(Tok::Punct(b'*' | b'&'))) {
         return true;
@@ -738,6 +854,133 @@ fn looks_like_macro(scan: &Scan, word: &str, start: usize, end: usize) -> bool {
             Some(Tok::Punct(b'*')) => true,
             _ => false,
         }
+}
+
+/// Whether the next word after `at` is followed by `(`: the name of a
+/// function declarator (`WINAPI f (`; not `FILE* f (`, where the word
+/// before the star is a type).
+fn names_a_declarator(scan: &Scan, at: usize) -> bool {
+    let Some((start, Tok::Word(name))) = scan.next(at, false) else {
+        return false;
+    };
+    !is_keyword(name)
+        && matches!(
+            scan.next(start + name.len(), false),
+            Some((_, Tok::Punct(b'(')))
+        )
+}
+
+/// Past the template arguments and `::name` segments of a type name from
+/// `at` (`std` then `::string`, `batch` then `<T, A>`), a bounded number
+/// of them.
+fn past_qualified(scan: &Scan, mut at: usize) -> usize {
+    for _ in 0..8 {
+        if let Some((open, Tok::Punct(b'<'))) = scan.next(at, false)
+            && let Some(close) = template_close(scan.src, open)
+        {
+            at = close;
+        }
+        let Some((colon, Tok::Punct(b':'))) = scan.next(at, false) else {
+            break;
+        };
+        if scan.src.get(colon + 1) != Some(&b':') {
+            break;
+        }
+        let Some((name, Tok::Word(w))) = scan.next(colon + 2, false) else {
+            break;
+        };
+        at = name + w.len();
+    }
+    at
+}
+
+/// The index after the `>` closing the `<` at `open`, if it closes on
+/// the same line, before any `;`, `{`, `}` or `(` (so `a < b` is no
+/// template argument list).
+fn template_close(bytes: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (offset, &b) in bytes.get(open..)?.iter().enumerate().take(256) {
+        match b {
+            b'<' => depth += 1,
+            b'>' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(open + offset + 1);
+                }
+            }
+            b';' | b'{' | b'}' | b'(' | b'\n' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a `template <...>` head ends right before `start` (`template<>
+/// EIGEN_STRONG_INLINE Packet8f pload<Packet8f>(`): a declaration starts
+/// there as at a line start.
+fn after_template_head(scan: &Scan, start: usize) -> bool {
+    let Some((mut at, Tok::Punct(b'>'))) = scan.prev_token(start, false) else {
+        return false;
+    };
+    let floor = at.saturating_sub(MAX_ARGS_LEN);
+    let mut depth = 0usize;
+    loop {
+        match scan.src[at] {
+            b'>' => depth += 1,
+            b'<' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b';' | b'{' | b'}' => return false,
+            _ => {}
+        }
+        if at == floor {
+            return false;
+        }
+        at -= 1;
+    }
+    matches!(scan.prev_token(at, false), Some((_, Tok::Word("template"))))
+}
+
+/// Whether a constructor or destructor defined out of line follows the
+/// word ending at `end`: `Name::Name(`, `ns::Name::~Name(`.
+fn constructor_follows(scan: &Scan, end: usize) -> bool {
+    let mut segments: Vec<&str> = Vec::new();
+    let mut at = end;
+    loop {
+        let Some((start, token)) = scan.next(at, false) else {
+            return false;
+        };
+        let (name, tilde) = match token {
+            Tok::Punct(b'~') => match scan.next(start + 1, false) {
+                Some((s, Tok::Word(w))) => {
+                    at = s + w.len();
+                    (w, true)
+                }
+                _ => return false,
+            },
+            Tok::Word(w) if !is_keyword(w) => {
+                at = start + w.len();
+                (w, false)
+            }
+            _ => return false,
+        };
+        if segments.len() > 8 {
+            return false;
+        }
+        match scan.next(at, false) {
+            Some((colon, Tok::Punct(b':'))) if scan.src.get(colon + 1) == Some(&b':') && !tilde => {
+                segments.push(name);
+                at = colon + 2;
+            }
+            Some((_, Tok::Punct(b'('))) => {
+                return segments.last().is_some_and(|class| *class == name);
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether two more words follow the word ending at `end` (pointer stars

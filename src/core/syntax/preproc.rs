@@ -34,6 +34,7 @@ use std::borrow::Cow;
 use tree_sitter::Tree;
 
 use super::Lang;
+use super::branches;
 use super::errors;
 use super::initializers;
 use super::lang::parse_tree;
@@ -288,10 +289,29 @@ fn macro_invocation(text: &str, start: usize) -> Option<usize> {
         && argument
             .bytes()
             .all(|b| b.is_ascii_alphabetic() || b"_ *&:<>".contains(&b));
-    let declarator_follows =
-        after.starts_with(|c: char| c.is_ascii_alphabetic() || "_*(".contains(c));
+    // A declarator is a name and its parameters (`yaml_f(void);`), not
+    // another invocation (`MAP_HANDLER(BYTES)`) or a declaration with its
+    // own type (`const std::string& name() const;`).
+    let word_len = after
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let word = &after[..word_len];
+    let declarator_follows = after.starts_with(['*', '('])
+        || (word_len > 0
+            && !word.starts_with(|c: char| c.is_ascii_digit())
+            && !is_caps_word(word)
+            && after[word_len..].trim_start().starts_with('('));
     let typed = bytes[end - 1] != b';' && type_like && declarator_follows;
     (!typed).then_some(end)
+}
+
+/// `ALL_CAPS` (a macro's name, by convention).
+fn is_caps_word(word: &str) -> bool {
+    word.bytes().any(|b| b.is_ascii_uppercase())
+        && word
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// The index after the `)` closing the `(` at `open`, within a bounded
@@ -337,9 +357,13 @@ pub(super) fn blank_ignored<'s>(lang: Lang, source: &'s str, user: &CMacros) -> 
     }
     let light = initializers::blank(source);
     let text = light.as_deref().unwrap_or(source);
-    match (macros::blank(text, user), light) {
+    let text = match (macros::blank(text, user), light) {
         (Some(text), _) | (None, Some(text)) => Cow::Owned(text),
         (None, None) => Cow::Borrowed(source),
+    };
+    match branches::reconcile(&text) {
+        Some(reconciled) => Cow::Owned(reconciled),
+        None => text,
     }
 }
 

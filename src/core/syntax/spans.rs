@@ -332,7 +332,7 @@ fn c_signature(found: &Found, body: Option<Node>, range: &Range<usize>, source: 
     } else {
         without_comments(outer, range.clone(), source)
     };
-    let text = fold(&text);
+    let text = fold(&first_branches(&text));
     let text = text.trim_end_matches([';', ' ', '{']);
     if kind == SymbolKind::Constant {
         truncate(text, CONSTANT_SIGNATURE_MAX)
@@ -341,11 +341,53 @@ fn c_signature(found: &Found, body: Option<Node>, range: &Range<usize>, source: 
     }
 }
 
-/// The `function_declarator` that holds `name`, below `def`.
+/// A head's text without its conditional directive lines and without
+/// the lines of a conditional's later branches (`#else`, `#elif`), as the
+/// parse reads a head repeated across branches: a signature never holds a
+/// directive. A branch opened before the text (`#else` first) counts too.
+fn first_branches(text: &str) -> String {
+    if !text.contains('#') {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0i64;
+    let mut skipping: Option<i64> = None;
+    for line in text.split_inclusive('\n') {
+        let Some(directive) = line.trim_start().strip_prefix('#') else {
+            if skipping.is_none() {
+                out.push_str(line);
+            }
+            continue;
+        };
+        let word = directive.trim_start();
+        if word.starts_with("if") {
+            depth += 1;
+        } else if word.starts_with("el") {
+            skipping.get_or_insert(depth);
+        } else if word.starts_with("endif") {
+            if skipping == Some(depth) {
+                skipping = None;
+            }
+            depth -= 1;
+        } else if skipping.is_none() {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The outermost `function_declarator` that holds `name`, below `def`
+/// (`FN(Name)(int a)`, a name made by a macro, is two).
 fn function_declarator<'t>(name: Node<'t>, def: Node<'t>) -> Option<Node<'t>> {
     let mut current = name;
     while current != def {
         if current.kind() == "function_declarator" {
+            while let Some(parent) = current.parent()
+                && parent.kind() == "function_declarator"
+                && parent != def
+            {
+                current = parent;
+            }
             return Some(current);
         }
         current = current.parent()?;

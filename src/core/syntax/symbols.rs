@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
+use super::c_defs;
 use super::errors;
 use super::lang::Capture;
 use super::literals;
@@ -37,13 +38,13 @@ pub(super) fn extract(lang: Lang, source: &str, user: &CMacros) -> SymbolTree {
     extract_with(lang, source, user, Finder::Fastest)
 }
 
-/// How definitions are found: Python's by a walk over its statements (see
-/// `python_defs`), or by every language's query (the specification the
-/// walk is tested against).
+/// How definitions are found: by a walk over the tree (Python's
+/// statements, see `python_defs`; every C/C++ node, see `c_defs`), or by
+/// the language's query (the specification the walks are tested against).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum Finder {
     Fastest,
-    /// Only the tests ask for Python's query.
+    /// Only the tests ask for the queries.
     #[cfg_attr(not(test), allow(dead_code))]
     Query,
 }
@@ -86,8 +87,16 @@ fn find_definitions<'t>(
 ) -> Vec<Found<'t>> {
     let mut found = match (lang, finder) {
         (Lang::Python, Finder::Fastest) => python_defs::definitions(root, parsed, MAX_START_DEPTH),
+        (Lang::C | Lang::Cpp, Finder::Fastest) => c_defs::definitions(lang, root, MAX_START_DEPTH),
         _ => query_definitions(lang, root, parsed),
     };
+    if lang != Lang::Python {
+        let aliases: Vec<(usize, Found)> = found
+            .iter()
+            .flat_map(|(pattern, f)| typedef_names(f, source).map(move |t| (*pattern, t)))
+            .collect();
+        found.extend(aliases);
+    }
     let guard = include_guard(source);
     found.retain(|(_, f)| wanted(f, guard, source));
     found.sort_by_key(|(pattern, f)| (f.first.start_byte(), Reverse(f.outer.end_byte()), *pattern));
@@ -119,6 +128,66 @@ fn query_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str) -> Vec<(usize
         }
     }
     found
+}
+
+/// The typedef names of a tagged type defined in a typedef (`Name` and
+/// `PName` of `typedef struct tag { ... } Name, *PName;`): symbols of
+/// their own, spanning the declarator, nested in the type (whose symbol is
+/// `struct tag`). A name equal to the tag adds nothing.
+fn typedef_names<'t>(found: &Found<'t>, source: &str) -> impl Iterator<Item = Found<'t>> {
+    let tagged = matches!(
+        found.core.kind(),
+        "struct_specifier" | "union_specifier" | "enum_specifier" | "class_specifier"
+    ) && found.outer.kind() == "type_definition";
+    let tag = found
+        .core
+        .child_by_field_name("name")
+        .map(|n| slice(source, n.byte_range()));
+    let mut cursor = found.outer.walk();
+    let declarators: Vec<Node<'t>> = if tagged {
+        found
+            .outer
+            .children_by_field_name("declarator", &mut cursor)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    declarators.into_iter().filter_map(move |declarator| {
+        let mut name = declarator;
+        // Through pointers and arrays to the name (bounded like the query).
+        for _ in 0..4 {
+            if name.kind() == "type_identifier" {
+                break;
+            }
+            name = name.child_by_field_name("declarator")?;
+        }
+        let is_new =
+            name.kind() == "type_identifier" && Some(slice(source, name.byte_range())) != tag;
+        is_new.then_some(Found {
+            kind: SymbolKind::Typedef,
+            core: declarator,
+            outer: declarator,
+            first: declarator,
+            name,
+        })
+    })
+}
+
+/// `typedef struct tag Name` for the typedef name of a tagged type (see
+/// [`typedef_names`]), whose own node is only the declarator.
+fn alias_signature(found: &Found, source: &str) -> Option<String> {
+    let definition = found.core.parent()?;
+    if found.kind != SymbolKind::Typedef || definition.kind() != "type_definition" {
+        return None;
+    }
+    let tagged = definition.child_by_field_name("type")?;
+    let keyword = tagged.kind().strip_suffix("_specifier")?;
+    let tag = tagged.child_by_field_name("name")?;
+    Some(format!(
+        "typedef {keyword} {} {}",
+        fold(slice(source, tag.byte_range())),
+        fold(slice(source, found.core.byte_range()))
+    ))
 }
 
 /// Drop nameless matches (error recovery) and the include guard.
@@ -227,7 +296,10 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
         } else {
             unique_path(&mut seen, base)
         };
-        let analysis = analyze(lang, &p.found, source);
+        let mut analysis = analyze(lang, &p.found, source);
+        if let Some(signature) = alias_signature(&p.found, source) {
+            analysis.signature = signature;
+        }
         flat.push(Symbol {
             path,
             name,
@@ -365,9 +437,26 @@ fn base_path(
     qualified: &str,
     name: &str,
 ) -> String {
-    let parent_path = parent.map(|p| match p.kind {
-        SymbolKind::Namespace => p.path.split('#').next().unwrap_or(&p.path),
-        _ => p.path.as_str(),
+    // The typedef name of a tagged type (`typedef struct tag {...} Name;`)
+    // lives beside the type, in the type's scope.
+    let alias = kind == SymbolKind::Typedef
+        && name_node
+            .parent()
+            .is_some_and(|n| n.kind() != "alias_declaration")
+        && parent.is_some_and(|p| {
+            matches!(
+                p.kind,
+                SymbolKind::Struct | SymbolKind::Union | SymbolKind::Enum | SymbolKind::Class
+            ) && p.range.end >= name_node.end_byte()
+                && p.spans
+                    .inner
+                    .as_ref()
+                    .is_none_or(|i| i.end <= name_node.start_byte())
+        });
+    let parent_path = parent.and_then(|p| match p.kind {
+        _ if alias => p.path.rsplit_once("::").map(|(scope, _)| scope),
+        SymbolKind::Namespace => Some(p.path.split('#').next().unwrap_or(&p.path)),
+        _ => Some(p.path.as_str()),
     });
     match lang {
         Lang::Python => match parent_path {

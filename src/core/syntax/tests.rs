@@ -4,12 +4,14 @@
 //! before accepting it (`INSTA_UPDATE=always cargo test`).
 
 mod c;
+mod c_walk;
 mod cpp;
 mod literals;
 mod preproc;
 mod python;
 mod python_walk;
 mod robust;
+mod shapes;
 
 use std::collections::BTreeMap;
 use std::fmt::Write;

@@ -20,6 +20,17 @@
           declarator: (identifier) @name)))
   ]) @definition.function
 
+; Functions whose name a macro makes (`int FN(Name)(int a) { ... }`, the
+; "template by include" pattern), named as written: `FN(Name)`.
+(function_definition
+  declarator: [
+    (function_declarator
+      declarator: (function_declarator) @name)
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (function_declarator) @name))
+  ]) @definition.function
+
 ; Prototypes (`int (lua_gettop) (lua_State *L)` included).
 (declaration
   declarator: [

@@ -32,6 +32,12 @@
       (function_declarator
         declarator: [(identifier) (field_identifier) (qualified_identifier)
                      (operator_name) (template_function)] @name))
+    ; `T *&slot(T **p)`: a reference to a pointer.
+    (pointer_declarator
+      declarator: (reference_declarator
+        (function_declarator
+          declarator: [(identifier) (field_identifier) (qualified_identifier)
+                       (operator_name) (template_function)] @name)))
   ]) @definition.function
 
 ; Conversion operators (`operator bool() const`), in a class and out of
@@ -60,6 +66,10 @@
     (reference_declarator
       (function_declarator
         declarator: [(identifier) (qualified_identifier) (operator_name)] @name))
+    (pointer_declarator
+      declarator: (reference_declarator
+        (function_declarator
+          declarator: [(identifier) (qualified_identifier) (operator_name)] @name)))
   ]) @definition.function
 
 ; Method prototypes in a class body.
@@ -74,6 +84,10 @@
     (reference_declarator
       (function_declarator
         declarator: [(field_identifier) (operator_name)] @name))
+    (pointer_declarator
+      declarator: (reference_declarator
+        (function_declarator
+          declarator: [(field_identifier) (operator_name)] @name)))
   ]) @definition.function
 
 (namespace_definition

@@ -74,6 +74,7 @@ fn symbols_have_paths_kinds_and_lines() {
             "struct Point",
             "Size",
             "struct Node",
+            "Node_t",
             "union Value",
             "enum Color",
             "ulong",
@@ -98,6 +99,7 @@ fn symbols_have_paths_kinds_and_lines() {
     struct Point [struct] L13-16 | struct Point
     Size [struct] L18-20 | typedef struct { ... } Size
     struct Node [struct] L22-24 | typedef struct Node { ... } Node_t
+    Node_t [typedef] L24-24 | typedef struct Node Node_t
     union Value [union] L26-26 | union Value
     enum Color [enum] L28-28 | enum Color
     ulong [typedef] L30-30 | typedef unsigned long ulong

@@ -163,3 +163,39 @@ fn docstrings_stay_whole_and_one_line_tables_collapse_under_agg() {
     assert!(agg.contains("W = \"...\"  # str, 2,002 chars\n"), "{agg}");
     assert!(!agg.contains(&format!("W = \"{long_doc}")), "{agg}");
 }
+
+#[test]
+fn a_literal_collapses_whatever_call_builds_the_value() {
+    let words = rows(300, |i| format!("\"word{i}\","));
+    let spaced: String = (0..300).map(|i| format!(" word{i}")).collect();
+    let cases = [
+        (
+            format!("A = frozenset({{\n{words}}})\n"),
+            "A = frozenset({...})  # set, 300 items",
+        ),
+        (
+            format!("B = frozenset(\"\"\"{spaced}\"\"\".split())\n"),
+            "B = frozenset(\"...\".split())  # str, 2,296 chars",
+        ),
+        (
+            format!("C = frozenset(map(str.lower, [\n{words}]))\n"),
+            "C = frozenset(map(str.lower, [...]))  # list, 300 items",
+        ),
+        (
+            format!("D = set([\n{words}]) | {{\n{words}}}\n"),
+            "D = set([...]) | {...}  # list, 300 items; set, 300 items",
+        ),
+        (
+            format!("E = tuple(sorted({{\n{words}}}))\n"),
+            "E = tuple(sorted({...}))  # set, 300 items",
+        ),
+        (
+            format!("F = frozenset(x for x in [\n{words}])\n"),
+            "F = frozenset(x for x in [...])  # list, 300 items",
+        ),
+    ];
+    for (src, want) in cases {
+        let tree = parse(Lang::Python, &src);
+        assert_eq!(skeleton(&tree, &src).trim_end(), want);
+    }
+}

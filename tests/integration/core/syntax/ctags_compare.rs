@@ -3,7 +3,11 @@
 //! `LUAI_FUNC`, `l_sinline`), the headers of zlib (`ZEXTERN`, `OF((...))`),
 //! sqlite (`SQLITE_API`), libpng (`PNG_EXPORT(...)`), curl
 //! (`CURL_EXTERN`), and the header-only C++ libraries fmt and nlohmann
-//! json (conditionals inside declarations, operators, namespaces).
+//! json (conditionals inside declarations, operators, namespaces); and
+//! issue 27's projects that no one here had tuned for: SDL2's headers
+//! (`extern DECLSPEC int SDLCALL f(`, `#if`-heavy platform code), xsimd
+//! (templated SIMD kernels, `template <class A> XSIMD_INLINE ...`) and
+//! protobuf (C++ with `*_inl.h` implementation headers).
 //!
 //! For functions (and prototypes), classes, structs, unions, enums,
 //! typedefs and namespaces, per project:
@@ -13,7 +17,10 @@
 //!   a macro or a type of the project (as ctags lists them) unless ctags
 //!   also lists a function of that name in the file (≥ 99.5%): a macro or
 //!   a return type reported as the name fails this;
-//! - the syntax-error note fires on < 2% of the files.
+//! - the syntax-error note fires on < 2% of the files (< 5% on issue
+//!   27's projects).
+//!
+//! It prints recall per ctags kind too.
 //!
 //! Those are the issue's targets, asserted per project (recall only on
 //! projects with enough tags, see [`MIN_TAGS`]). ctags is told the export
@@ -32,7 +39,7 @@
 
 use crate::common::{corpus, machine};
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -44,6 +51,8 @@ use ctxcurate::core::syntax::{self, Lang, SymbolKind, SymbolTree};
 const RECALL_TARGET: f64 = 99.0;
 const NAMES_TARGET: f64 = 99.5;
 const NOTED_LIMIT: f64 = 2.0;
+/// The note's limit on the projects issue 27 added.
+const NEW_NOTED_LIMIT: f64 = 5.0;
 /// Projects with fewer ctags tags than this are reported, not asserted
 /// (zlib's headers: ctags itself reads most of them as macros).
 const MIN_TAGS: usize = 100;
@@ -57,6 +66,8 @@ struct Project {
     /// Macro definitions handed to ctags (`-D`), as the project defines
     /// them.
     defines: &'static [&'static str],
+    /// The most files (percent) the syntax-error note may fire on.
+    noted_limit: f64,
 }
 
 /// libpng's declaration macros, as `pngconf.h` defines them.
@@ -84,42 +95,71 @@ fn projects() -> Vec<Project> {
             dir: lua,
             prefixes: &[],
             defines: &[],
+            noted_limit: NOTED_LIMIT,
         },
         Project {
             name: "zlib headers",
             dir: "/usr/include".into(),
             prefixes: &["zlib.h", "zconf.h"],
             defines: &[],
+            noted_limit: NOTED_LIMIT,
         },
         Project {
             name: "sqlite3 headers",
             dir: "/usr/include".into(),
             prefixes: &["sqlite3"],
             defines: &[],
+            noted_limit: NOTED_LIMIT,
         },
         Project {
             name: "libpng headers",
             dir: "/usr/include/libpng16".into(),
             prefixes: &["png"],
             defines: PNG_DEFINES,
+            noted_limit: NOTED_LIMIT,
         },
         Project {
             name: "curl headers",
             dir: curl,
             prefixes: &[],
             defines: &[],
+            noted_limit: NOTED_LIMIT,
         },
         Project {
             name: "fmt (C++)",
             dir: "/usr/include/fmt".into(),
             prefixes: &[],
             defines: &[],
+            noted_limit: NOTED_LIMIT,
         },
         Project {
             name: "nlohmann json (C++)",
             dir: "/usr/include/nlohmann".into(),
             prefixes: &[],
             defines: &[],
+            noted_limit: NOTED_LIMIT,
+        },
+        // Issue 27's projects no one had tuned for.
+        Project {
+            name: "SDL2 headers",
+            dir: "/usr/include/SDL2".into(),
+            prefixes: &[],
+            defines: &[],
+            noted_limit: NEW_NOTED_LIMIT,
+        },
+        Project {
+            name: "xsimd (C++)",
+            dir: "/usr/include/xsimd".into(),
+            prefixes: &[],
+            defines: &[],
+            noted_limit: NEW_NOTED_LIMIT,
+        },
+        Project {
+            name: "protobuf (C++)",
+            dir: "/usr/include/google/protobuf".into(),
+            prefixes: &[],
+            defines: &[],
+            noted_limit: NEW_NOTED_LIMIT,
         },
     ]
 }
@@ -237,21 +277,12 @@ fn same_sort(tag: char, kind: SymbolKind) -> bool {
 }
 
 /// Whether our symbols name the tag: same name, same sort, the tag's line
-/// within the symbol's lines.
-///
-/// `typedef struct Tag {...} T;` is one symbol, `struct Tag`: the typedef
-/// `T` counts as found when that symbol's text ends with `T;`.
-fn found(tree: &SymbolTree, tag: &Tag, source: &str) -> bool {
+/// within the symbol's lines (`typedef struct Tag {...} T;` is two
+/// symbols, `struct Tag` and the typedef `T`).
+fn found(tree: &SymbolTree, tag: &Tag) -> bool {
     tree.iter().any(|s| {
         let within = (s.start_line..=s.end_line).contains(&tag.line);
-        let same = s.name == tag.name && same_sort(tag.kind, s.kind);
-        let typedef_of = tag.kind == 't'
-            && same_sort('t', s.kind)
-            && source.get(s.range.clone()).is_some_and(|text| {
-                let text = text.trim_end().trim_end_matches(';').trim_end();
-                text.ends_with(&tag.name)
-            });
-        within && (same || typedef_of)
+        within && s.name == tag.name && same_sort(tag.kind, s.kind)
     })
 }
 
@@ -263,6 +294,8 @@ struct Score {
     functions: usize,
     real_functions: usize,
     noted: usize,
+    /// Tags and recalled tags per ctags kind (`f` and `p` as `f`).
+    by_kind: BTreeMap<char, (usize, usize)>,
     misses: Vec<String>,
     wrong: Vec<String>,
     notes: Vec<String>,
@@ -335,8 +368,12 @@ fn score(project: &Project) -> Option<Score> {
             .filter(|t| !all_macros.contains(&t.name));
         for tag in compared {
             s.tags += 1;
-            if found(&tree, &tag, text) {
+            let kind = if tag.kind == 'p' { 'f' } else { tag.kind };
+            let count = s.by_kind.entry(kind).or_default();
+            count.0 += 1;
+            if found(&tree, &tag) {
                 s.recalled += 1;
+                count.1 += 1;
             } else {
                 s.misses
                     .push(format!("{short}:{} {} {}", tag.line, tag.kind, tag.name));
@@ -406,9 +443,10 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
         if names < NAMES_TARGET {
             below.push(format!("function names {names:.2}% < {NAMES_TARGET}%"));
         }
-        if noted >= NOTED_LIMIT {
+        if noted >= project.noted_limit {
             below.push(format!(
-                "error note on {noted:.1}% of files (limit {NOTED_LIMIT}%)"
+                "error note on {noted:.1}% of files (limit {}%)",
+                project.noted_limit
             ));
         }
         if !below.is_empty() {
@@ -416,6 +454,23 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
             failures.push(format!("{}: {}", project.name, below.join(", ")));
         }
         details.insert(project.name, s);
+    }
+    println!(
+        "\nrecall per ctags kind (f function/prototype, c class, s struct, u union, \
+         g enum, t typedef, n namespace)"
+    );
+    for project in projects() {
+        let Some(s) = details.get(project.name) else {
+            continue;
+        };
+        let cells: Vec<String> = s
+            .by_kind
+            .iter()
+            .map(|(kind, (tags, recalled))| {
+                format!("{kind} {:.1}% of {tags}", percent(*recalled, *tags))
+            })
+            .collect();
+        println!("{:<22} {}", project.name, cells.join(", "));
     }
     for (name, s) in &details {
         let show = |what: &str, list: &[String]| {
