@@ -6,15 +6,18 @@
 //! accepted preset keeps the pack's files, modes and repo map size.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
+pub mod proposal;
+
 use std::sync::Arc;
 
 use crate::core::curation;
 use crate::core::discovery::pack::{PackOptions, Packed, Role};
 use crate::core::model::ViewMode;
 
+use crate::tui::discover::proposal::Discovery;
 use crate::tui::messages::{DiscoverJob, Effect, Job};
 use crate::tui::navigate::sync_preview;
-use crate::tui::state::model::{Composed, Discovery};
+use crate::tui::state::model::Composed;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::{edit, recompose};
 

@@ -4,10 +4,13 @@
 //! Every handler that changes the preset or the settings ends here; it
 //! never calls back into `update`.
 
+pub mod history;
+
 use crate::core::model::{Preset, ProjectFile};
 
 use crate::tui::messages::{ComposeJob, CountJob, Effect, Job};
-use crate::tui::state::{HISTORY_LIMIT, Level, State};
+use crate::tui::state::{Level, State};
+use crate::tui::undo::history::HISTORY_LIMIT;
 
 /// At most this many uncounted files are counted ahead of a compose.
 const COUNT_AHEAD: usize = 256;

@@ -14,8 +14,9 @@ use crate::core::syntax::Symbol;
 use crate::text::sanitize::display_line;
 
 use crate::tui::messages::{BlockJob, Effect, Job};
+use crate::tui::preview::pane::PreviewSearch;
 use crate::tui::preview::{Shown, body_range, shown, symbol_lines};
-use crate::tui::state::model::{FileBlock, PreviewSearch};
+use crate::tui::state::model::FileBlock;
 use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
 use crate::tui::symbols::flat_symbols;
 
