@@ -16,7 +16,6 @@ use crate::core::model::ViewMode;
 
 use crate::tui::discover::proposal::Discovery;
 use crate::tui::messages::{DiscoverJob, Effect, Job};
-use crate::tui::navigate::sync_preview;
 use crate::tui::state::model::Composed;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::{edit, recompose};
@@ -180,7 +179,10 @@ pub fn on_discovered(
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
     state.composition.composed = Some(composed);
-    sync_preview(state);
+    state.preview.follow_row(
+        state.tree.current_row(),
+        state.composition.composed.as_ref(),
+    );
     Vec::new()
 }
 

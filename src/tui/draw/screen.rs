@@ -13,6 +13,15 @@ pub struct Screen {
     pub zoom: bool,
 }
 
+impl Screen {
+    /// The terminal is `width`×`height` now: a page is its height less
+    /// the gauge, borders and status line.
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.size = (width, height);
+        self.page = usize::from(height.saturating_sub(6)).max(2);
+    }
+}
+
 impl Default for Screen {
     fn default() -> Screen {
         Screen {

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::tui::state::model::FileBlock;
+use crate::tui::state::model::{Composed, FileBlock};
+use crate::tui::tree::Row;
 
 /// The preview pane's state.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -23,6 +24,57 @@ pub struct PreviewState {
     pub highlight: Option<(usize, usize)>,
     /// The last search (`/`), highlighted in the lines shown.
     pub search: Option<PreviewSearch>,
+}
+
+impl PreviewState {
+    /// The line the preview moves: the raw text's cursor, or the top of
+    /// the lines shown.
+    pub fn top(&self) -> usize {
+        if self.raw {
+            self.raw_cursor
+        } else {
+            self.scroll
+        }
+    }
+
+    /// Bring line `line` of the lines shown into view: at the top of the
+    /// preview, or under the raw text's cursor.
+    pub fn set_top(&mut self, line: usize) {
+        if self.raw {
+            self.raw_cursor = line;
+        } else {
+            self.scroll = line;
+        }
+    }
+
+    /// Scroll the composition to the heading of `row`'s file (a folder:
+    /// of its first file); the raw text keeps its own cursor.
+    pub fn follow_row(&mut self, row: Option<&Row>, composed: Option<&Composed>) {
+        if self.raw {
+            return;
+        }
+        let (Some(row), Some(composed)) = (row, composed) else {
+            return;
+        };
+        let line = composed
+            .files
+            .iter()
+            .find(|f| {
+                f.path == row.path || (row.is_dir && f.path.starts_with(&format!("{}/", row.path)))
+            })
+            .map(|f| f.line);
+        if let Some(line) = line {
+            self.scroll = line;
+        }
+    }
+
+    /// The current file's raw text arrived (`r`): its cursor at the top,
+    /// no slice begun.
+    pub fn show_raw(&mut self, path: String, lines: Arc<Vec<String>>) {
+        self.raw_cursor = 0;
+        self.slice_anchor = None;
+        self.raw_text = Some((path, lines));
+    }
 }
 
 /// The search in the preview (`/`, `n`, `N`): the query and the line of

@@ -11,3 +11,14 @@ pub struct PresetTotals {
     /// A preset-totals job is running (not asked again until it is back).
     pub pending: bool,
 }
+
+impl PresetTotals {
+    /// The worker's totals arrived, as `(key, tokens, exact)`: the job is
+    /// no longer pending.
+    pub fn learn(&mut self, totals: Vec<(u64, usize, bool)>) {
+        self.pending = false;
+        for (key, tokens, exact) in totals {
+            self.by_key.insert(key, (tokens, exact));
+        }
+    }
+}
