@@ -312,9 +312,7 @@ impl State {
 
     /// The file under the tree cursor (not a folder).
     pub fn current_file(&self) -> Option<&str> {
-        self.current_row()
-            .filter(|r| !r.is_dir)
-            .map(|r| r.path.as_str())
+        self.tree.current_file()
     }
 
     /// The preset entry that renders `path`: its explicit entry, or the

@@ -19,7 +19,7 @@ use crate::tui::navigate::follow_cursor;
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
-use crate::tui::state::model::{Composed, PendingCopy, SymbolsView};
+use crate::tui::state::model::{Composed, PendingCopy};
 use crate::tui::state::{Level, Overlay, State};
 use crate::tui::undo::{self, recompose};
 
@@ -32,9 +32,15 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
             if state.finder.is_some() =>
         {
-            finder::keys::on_input(state, ev)
+            if let Some(finder) = state.finder.as_mut() {
+                finder::keys::on_input(finder, ev);
+            }
+            Vec::new()
         }
-        Event::FinderResults => finder::keys::on_results(state),
+        Event::FinderResults => {
+            finder::keys::on_results(state.finder.as_mut());
+            Vec::new()
+        }
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
         Event::InputClear => input_clear(state),
@@ -46,7 +52,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         Event::WalkDone => walk_done(state),
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
-        Event::Symbols(view) => symbols(state, view),
+        Event::Symbols(view) => {
+            state.symbols.show(state.tree.current_file(), view);
+            Vec::new()
+        }
         Event::RawText { path, lines } => {
             state.preview.show_raw(path, lines);
             Vec::new()
@@ -141,7 +150,7 @@ fn walked(state: &mut State, batch: Vec<String>) -> Vec<Effect> {
     // Only the tree grows while the walk streams in; globs are resolved
     // against the whole list once it is done (or at the next edit), so a
     // huge walk never stalls a keystroke.
-    finder::keys::add_walked(state, &batch);
+    finder::keys::add_walked(state.finder.as_mut(), &batch);
     state.add_walked(batch);
     state.refresh_rows();
     Vec::new()
@@ -177,14 +186,6 @@ fn counted(state: &mut State, counts: Vec<(String, String, usize)>) -> Vec<Effec
         state.learn_count(path, key, n);
     }
     state.refresh_gauge();
-    Vec::new()
-}
-
-fn symbols(state: &mut State, view: SymbolsView) -> Vec<Effect> {
-    if state.current_file() == Some(view.path.as_str()) {
-        state.symbols.view = Some(view);
-        state.symbols.cursor = 0;
-    }
     Vec::new()
 }
 
