@@ -69,12 +69,7 @@ pub fn on_changed(
         }
     };
     let notes = changed.notes();
-    let mut paths = changed.paths;
-    paths.sort_unstable();
-    let marks = ChangedMarks {
-        against: changed.against,
-        paths,
-    };
+    let marks = ChangedMarks::new(changed.against, changed.paths);
     let against = display_line(&marks.against, 60).into_owned();
     let found = marks.paths.len();
     let suffix: String = notes

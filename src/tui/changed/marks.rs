@@ -11,6 +11,13 @@ pub struct ChangedMarks {
 }
 
 impl ChangedMarks {
+    /// The marks of `paths`, changed against `against` (sorted here: the
+    /// look-ups below search them).
+    pub fn new(against: String, mut paths: Vec<String>) -> ChangedMarks {
+        paths.sort_unstable();
+        ChangedMarks { against, paths }
+    }
+
     /// `true` when `path` is one of the changed files.
     pub fn contains(&self, path: &str) -> bool {
         self.paths
