@@ -31,6 +31,47 @@ pub struct Discovery {
 }
 
 impl Discovery {
+    /// The status line's account of the proposal: what it adds and
+    /// changes, what the pack left out and why, and the keys (`accept`,
+    /// `discard`) that take or drop it.
+    pub fn summary(&self, accept: &str, discard: &str) -> String {
+        let s = &self.stats;
+        let message = if self.proposed.is_empty() && self.changed.is_empty() {
+            format!(
+                "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
+                s.discovered, s.tokens, s.budget
+            )
+        } else {
+            let changed = if self.changed.is_empty() {
+                String::new()
+            } else {
+                format!(", {} of yours reduced or listed", self.changed.len())
+            };
+            format!(
+                "discovery: {} files to add{changed} ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
+                self.proposed.len(),
+                s.discovered,
+                self.dropped,
+                s.tokens,
+                s.budget
+            )
+        };
+        let message = match s.unresolved_note() {
+            Some(note) => format!("{message} · {note}"),
+            None => message,
+        };
+        let message = match s.excluded.len() {
+            0 => message,
+            1 => format!("{message} · 1 file the preset excludes left out"),
+            n => format!("{message} · {n} files the preset excludes left out"),
+        };
+        match s.sensitive.len() {
+            0 => message,
+            1 => format!("{message} · 1 credential file left out"),
+            n => format!("{message} · {n} credential files left out"),
+        }
+    }
+
     /// How many proposed files folder `dir` holds.
     pub fn count_under(&self, dir: &str) -> usize {
         let prefix = format!("{dir}/");
