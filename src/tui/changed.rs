@@ -7,14 +7,16 @@
 //! outside a git repository (or in one that is not this checkout's own)
 //! the status line says so and nothing changes.
 
+pub mod marks;
+
 use crate::core::curation;
 use crate::core::git::ChangedInProject;
 use crate::text::sanitize::display_line;
 use crate::text::words::plural;
 
+use crate::tui::changed::marks::ChangedMarks;
 use crate::tui::input::action::Action;
 use crate::tui::messages::{ChangedJob, Effect, Job};
-use crate::tui::state::model::ChangedMarks;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::edit;
 
@@ -67,12 +69,7 @@ pub fn on_changed(
         }
     };
     let notes = changed.notes();
-    let mut paths = changed.paths;
-    paths.sort_unstable();
-    let marks = ChangedMarks {
-        against: changed.against,
-        paths,
-    };
+    let marks = ChangedMarks::new(changed.against, changed.paths);
     let against = display_line(&marks.against, 60).into_owned();
     let found = marks.paths.len();
     let suffix: String = notes

@@ -6,15 +6,17 @@
 //! accepted preset keeps the pack's files, modes and repo map size.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
+pub mod proposal;
+
 use std::sync::Arc;
 
 use crate::core::curation;
 use crate::core::discovery::pack::{PackOptions, Packed, Role};
 use crate::core::model::ViewMode;
 
+use crate::tui::discover::proposal::Discovery;
 use crate::tui::messages::{DiscoverJob, Effect, Job};
-use crate::tui::navigate::sync_preview;
-use crate::tui::state::model::{Composed, Discovery};
+use crate::tui::state::model::Composed;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::{edit, recompose};
 
@@ -133,51 +135,20 @@ pub fn on_discovered(
         return Vec::new();
     }
     let discovery = proposals(packed, state);
-    let s = &discovery.stats;
     let accept = state
         .keymap
         .key_name(crate::tui::input::action::Action::AcceptDiscovery);
     let discard = state
         .keymap
         .key_name(crate::tui::input::action::Action::DiscardDiscovery);
-    let message = if discovery.proposed.is_empty() && discovery.changed.is_empty() {
-        format!(
-            "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
-            s.discovered, s.tokens, s.budget
-        )
-    } else {
-        let changed = if discovery.changed.is_empty() {
-            String::new()
-        } else {
-            format!(", {} of yours reduced or listed", discovery.changed.len())
-        };
-        format!(
-            "discovery: {} files to add{changed} ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
-            discovery.proposed.len(),
-            s.discovered,
-            discovery.dropped,
-            s.tokens,
-            s.budget
-        )
-    };
-    let message = match s.unresolved_note() {
-        Some(note) => format!("{message} · {note}"),
-        None => message,
-    };
-    let message = match s.excluded.len() {
-        0 => message,
-        1 => format!("{message} · 1 file the preset excludes left out"),
-        n => format!("{message} · {n} files the preset excludes left out"),
-    };
-    let message = match s.sensitive.len() {
-        0 => message,
-        1 => format!("{message} · 1 credential file left out"),
-        n => format!("{message} · {n} credential files left out"),
-    };
+    let message = discovery.summary(&accept, &discard);
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
     state.composition.composed = Some(composed);
-    sync_preview(state);
+    state.preview.follow_row(
+        state.tree.current_row(),
+        state.composition.composed.as_ref(),
+    );
     Vec::new()
 }
 

@@ -18,14 +18,13 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
             Vec::new()
         }
         Pane::Preview => {
-            if state.preview.raw {
-                let len = state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len());
-                state.preview.raw_cursor =
-                    moved(state.preview.raw_cursor, len, action, state.screen.page);
+            let len = if state.preview.raw {
+                state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len())
             } else {
-                let len = shown(state).lines().len();
-                state.preview.scroll = moved(state.preview.scroll, len, action, state.screen.page);
-            }
+                shown(state).lines().len()
+            };
+            let top = moved(state.preview.top(), len, action, state.screen.page);
+            state.preview.set_top(top);
             Vec::new()
         }
     }
@@ -82,7 +81,10 @@ fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
 /// After the tree cursor moved: load the new file's symbols and scroll
 /// the preview to it.
 pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
-    sync_preview(state);
+    state.preview.follow_row(
+        state.tree.current_row(),
+        state.composition.composed.as_ref(),
+    );
     let mut effects = follow::follow_tree(state);
     let Some(path) = state.current_file().map(str::to_string) else {
         state.symbols.view = None;
@@ -97,25 +99,4 @@ pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
         effects.push(Effect::job(Job::Raw(path)));
     }
     effects
-}
-
-/// Scroll the composition preview to the current file's heading.
-pub(super) fn sync_preview(state: &mut State) {
-    if state.preview.raw {
-        return;
-    }
-    let Some(row) = state.current_row() else {
-        return;
-    };
-    let line = state.composition.composed.as_ref().and_then(|c| {
-        c.files
-            .iter()
-            .find(|f| {
-                f.path == row.path || (row.is_dir && f.path.starts_with(&format!("{}/", row.path)))
-            })
-            .map(|f| f.line)
-    });
-    if let Some(line) = line {
-        state.preview.scroll = line;
-    }
 }

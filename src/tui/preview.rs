@@ -8,6 +8,7 @@
 //! handlers (`preview::follow`) both use them.
 
 pub mod follow;
+pub mod pane;
 pub mod raw;
 pub mod render;
 

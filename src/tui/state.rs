@@ -1,8 +1,10 @@
 //! The TUI's whole state, in parts: the project (presets and settings,
-//! from the core), the tree and symbols panes (`tree::TreePane`,
-//! `symbols::SymbolsPane`), the walk and its resolution (`walked`), the
-//! preview, the composition and gauge (`composition`), the overlay, the
-//! undo history and each feature's own. `update` is the only code that
+//! from the core), the walk and its resolution (`walked`), the composition
+//! and gauge (`composition`), the overlay, and one part per feature, each
+//! defined in the feature's own folder as a leaf this module imports
+//! (`tree::TreePane`, `symbols::SymbolsPane`, `preview::pane`,
+//! `undo::history`, `discover::proposal`, `changed::marks`,
+//! `tokens::totals`, `draw::screen`). `update` is the only code that
 //! changes it; rendering only reads it.
 
 pub mod clock;
@@ -15,18 +17,22 @@ use std::sync::Arc;
 
 use crate::core::compose::ComposeOptions;
 use crate::core::discovery::context::MapOptions;
-use crate::core::model::{FileItem, Preset, ProjectFile};
+use crate::core::model::{FileItem, Preset};
 use crate::core::project::Project;
 use crate::core::walk::{self, ResolvedItem};
 
+use crate::tui::changed::marks::ChangedMarks;
+use crate::tui::discover::proposal::Discovery;
+use crate::tui::draw::screen::Screen;
 use crate::tui::finder::Finder;
 use crate::tui::input::keymap::{Context, Keymap};
+use crate::tui::preview::pane::PreviewState;
 use crate::tui::state::clock::Clock;
-use crate::tui::state::model::{
-    ChangedMarks, ComposedFile, Discovery, FileBlock, PendingCopy, PreviewSearch,
-};
+use crate::tui::state::model::{ComposedFile, PendingCopy};
 use crate::tui::symbols::SymbolsPane;
+use crate::tui::tokens::totals::PresetTotals;
 use crate::tui::tree::{FileTree, Row, TreePane};
+use crate::tui::undo::history::History;
 pub use composition::{Composition, Gauge};
 pub use walked::Walk;
 
@@ -110,64 +116,6 @@ pub enum Level {
     Info,
     Warn,
     Error,
-}
-
-/// The preview pane's state.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct PreviewState {
-    pub scroll: usize,
-    /// Showing the current file's raw text instead of the composition.
-    pub raw: bool,
-    pub raw_text: Option<(String, Arc<Vec<String>>)>,
-    pub raw_cursor: usize,
-    pub slice_anchor: Option<usize>,
-    /// The blocks files outside the composition would add, by path (see
-    /// `preview::block_of`; dropped when the preset changes).
-    pub blocks: HashMap<String, Arc<FileBlock>>,
-    /// Lines of the view shown in the symbol highlight (inclusive).
-    pub highlight: Option<(usize, usize)>,
-    /// The last search (`/`), highlighted in the lines shown.
-    pub search: Option<PreviewSearch>,
-}
-
-/// Undo and redo stacks of whole project-file snapshots.
-#[derive(Debug, Clone, Default)]
-pub struct History {
-    pub undo: Vec<ProjectFile>,
-    pub redo: Vec<ProjectFile>,
-}
-
-/// How many undo steps are kept.
-pub const HISTORY_LIMIT: usize = 200;
-
-/// The terminal as the panes see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Screen {
-    /// Terminal width and height (where a mouse click lands).
-    pub size: (u16, u16),
-    /// Terminal height, for page moves.
-    pub page: usize,
-    /// The focused pane takes the whole width (`z`).
-    pub zoom: bool,
-}
-
-impl Default for Screen {
-    fn default() -> Screen {
-        Screen {
-            size: (80, 24),
-            page: 20,
-            zoom: false,
-        }
-    }
-}
-
-/// Preset totals for the picker, by [`crate::tui::tokens::preset_key`].
-#[derive(Debug, Default)]
-pub struct PresetTotals {
-    /// Tokens, and whether that is an exact count of the whole text.
-    pub by_key: HashMap<u64, (usize, bool)>,
-    /// A preset-totals job is running (not asked again until it is back).
-    pub pending: bool,
 }
 
 /// The application state: the project, and one part per pane and feature
@@ -364,9 +312,7 @@ impl State {
 
     /// The file under the tree cursor (not a folder).
     pub fn current_file(&self) -> Option<&str> {
-        self.current_row()
-            .filter(|r| !r.is_dir)
-            .map(|r| r.path.as_str())
+        self.tree.current_file()
     }
 
     /// The preset entry that renders `path`: its explicit entry, or the

@@ -27,6 +27,15 @@ pub struct SymbolsPane {
 }
 
 impl SymbolsPane {
+    /// The worker read the symbols of `view.path`: they show, cursor on
+    /// top, if that is still the file under the tree cursor (`current`).
+    pub fn show(&mut self, current: Option<&str>, view: SymbolsView) {
+        if current == Some(view.path.as_str()) {
+            self.view = Some(view);
+            self.cursor = 0;
+        }
+    }
+
     /// How many rows the pane lists for the current file.
     pub fn count(&self) -> usize {
         self.view

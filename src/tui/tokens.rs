@@ -7,6 +7,7 @@
 
 pub mod keys;
 pub mod render;
+pub mod totals;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};

@@ -195,6 +195,13 @@ impl TreePane {
         self.rows.get(self.cursor)
     }
 
+    /// The file under the cursor (not a folder).
+    pub fn current_file(&self) -> Option<&str> {
+        self.current_row()
+            .filter(|r| !r.is_dir)
+            .map(|r| r.path.as_str())
+    }
+
     /// The rows a range selection covers, first to last.
     pub fn selection(&self) -> Option<(usize, usize)> {
         let anchor = self.range_anchor?;

@@ -4,10 +4,12 @@
 //! Every handler that changes the preset or the settings ends here; it
 //! never calls back into `update`.
 
+pub mod history;
+
 use crate::core::model::{Preset, ProjectFile};
 
 use crate::tui::messages::{ComposeJob, CountJob, Effect, Job};
-use crate::tui::state::{HISTORY_LIMIT, Level, State};
+use crate::tui::state::{Level, State};
 
 /// At most this many uncounted files are counted ahead of a compose.
 const COUNT_AHEAD: usize = 256;
@@ -45,11 +47,7 @@ pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Ve
         state.say(Level::Info, message);
         return Vec::new();
     }
-    state.history.undo.push(before);
-    if state.history.undo.len() > HISTORY_LIMIT {
-        state.history.undo.remove(0);
-    }
-    state.history.redo.clear();
+    state.history.record(before);
     // A pending discovery was packed for the preset as it was.
     if state.discovery.take().is_some() {
         message.push_str(" · discovery proposals dropped (press i again)");
@@ -99,13 +97,10 @@ pub fn redo(state: &mut State) -> Vec<Effect> {
     undo_redo(state, false)
 }
 
+/// Undo (`undo`) or redo one step of the history, as one more change of
+/// the project file: saved, and recomposed.
 pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
-    let (from, to) = if undo {
-        (&mut state.history.undo, &mut state.history.redo)
-    } else {
-        (&mut state.history.redo, &mut state.history.undo)
-    };
-    let Some(snapshot) = from.pop() else {
+    if !state.history.step(undo, &mut state.project.file) {
         state.say(
             Level::Info,
             if undo {
@@ -115,8 +110,7 @@ pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
             },
         );
         return Vec::new();
-    };
-    to.push(std::mem::replace(&mut state.project.file, snapshot));
+    }
     state.project.refresh_settings();
     state.add_explicit_files();
     state.refresh();

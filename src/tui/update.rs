@@ -3,8 +3,6 @@
 //! goes to an open overlay's keys, or else to its row of the action table
 //! (`actions`). Side effects are returned as data for the event loop.
 
-use std::sync::Arc;
-
 use crate::core::model::TokenizerKind;
 use crate::core::walk;
 use crate::text::sanitize::display_line;
@@ -18,12 +16,11 @@ use crate::tui::input::action::Action;
 use crate::tui::input::mouse;
 use crate::tui::messages::{Effect, Event, FileJob, Job};
 use crate::tui::navigate::follow_cursor;
-use crate::tui::navigate::sync_preview;
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
-use crate::tui::state::model::{Composed, PendingCopy, SymbolsView};
-use crate::tui::state::{Level, Overlay, PresetTotals, PreviewState, Screen, State};
+use crate::tui::state::model::{Composed, PendingCopy};
+use crate::tui::state::{Level, Overlay, State};
 use crate::tui::undo::{self, recompose};
 
 mod actions;
@@ -35,23 +32,32 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
             if state.finder.is_some() =>
         {
-            finder::keys::on_input(state, ev)
+            if let Some(finder) = state.finder.as_mut() {
+                finder::keys::on_input(finder, ev);
+            }
+            Vec::new()
         }
-        Event::FinderResults => finder::keys::on_results(state),
+        Event::FinderResults => {
+            finder::keys::on_results(state.finder.as_mut());
+            Vec::new()
+        }
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
         Event::InputClear => input_clear(state),
         Event::Resize { width, height } => {
-            resized(&mut state.screen, width, height);
+            state.screen.resize(width, height);
             Vec::new()
         }
         Event::Walked(batch) => walked(state, batch),
         Event::WalkDone => walk_done(state),
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
-        Event::Symbols(view) => symbols(state, view),
+        Event::Symbols(view) => {
+            state.symbols.show(state.tree.current_file(), view);
+            Vec::new()
+        }
         Event::RawText { path, lines } => {
-            raw_text(&mut state.preview, path, lines);
+            state.preview.show_raw(path, lines);
             Vec::new()
         }
         Event::CopyReady {
@@ -98,7 +104,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             tree_top,
         } => mouse::on_mouse(state, kind, (column, row), tree_top),
         Event::PresetTotals(totals) => {
-            preset_totals(&mut state.preset_totals, totals);
+            state.preset_totals.learn(totals);
             Vec::new()
         }
         Event::Discovered {
@@ -140,16 +146,11 @@ fn input_clear(state: &mut State) -> Vec<Effect> {
     on_input(state, Some('\0'))
 }
 
-fn resized(screen: &mut Screen, width: u16, height: u16) {
-    screen.size = (width, height);
-    screen.page = usize::from(height.saturating_sub(6)).max(2);
-}
-
 fn walked(state: &mut State, batch: Vec<String>) -> Vec<Effect> {
     // Only the tree grows while the walk streams in; globs are resolved
     // against the whole list once it is done (or at the next edit), so a
     // huge walk never stalls a keystroke.
-    finder::keys::add_walked(state, &batch);
+    finder::keys::add_walked(state.finder.as_mut(), &batch);
     state.add_walked(batch);
     state.refresh_rows();
     Vec::new()
@@ -171,7 +172,10 @@ fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     // While a discovery is shown, the preview keeps its packed text.
     if c.generation == state.composition.generation && state.discovery.is_none() {
         state.composition.composed = Some(c);
-        sync_preview(state);
+        state.preview.follow_row(
+            state.tree.current_row(),
+            state.composition.composed.as_ref(),
+        );
     }
     state.refresh_gauge();
     follow::after_compose(state)
@@ -183,20 +187,6 @@ fn counted(state: &mut State, counts: Vec<(String, String, usize)>) -> Vec<Effec
     }
     state.refresh_gauge();
     Vec::new()
-}
-
-fn symbols(state: &mut State, view: SymbolsView) -> Vec<Effect> {
-    if state.current_file() == Some(view.path.as_str()) {
-        state.symbols.view = Some(view);
-        state.symbols.cursor = 0;
-    }
-    Vec::new()
-}
-
-fn raw_text(preview: &mut PreviewState, path: String, lines: Arc<Vec<String>>) {
-    preview.raw_cursor = 0;
-    preview.slice_anchor = None;
-    preview.raw_text = Some((path, lines));
 }
 
 /// Text to copy is ready: it goes, or (likely secrets in it) the user is
@@ -294,13 +284,6 @@ fn job_failed(state: &mut State, e: String) -> Vec<Effect> {
     }
     state.say(Level::Error, e);
     Vec::new()
-}
-
-fn preset_totals(known: &mut PresetTotals, totals: Vec<(u64, usize, bool)>) {
-    known.pending = false;
-    for (key, tokens, exact) in totals {
-        known.by_key.insert(key, (tokens, exact));
-    }
 }
 
 /// The project file changed on disk (or could not be written).

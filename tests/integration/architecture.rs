@@ -186,6 +186,7 @@ const TUI: Table = &[
         ("tui::messages", "Event, Effect and Job"),
         ("tui::input::keymap", "keys to actions, with the user's overrides"),
         ("tui::symbols", "the symbols pane's list"),
+        ("tui::preview::pane", "the preview pane's state"),
     ],
     &[
         ("tui::input::action", "the table of every user action"),
@@ -200,6 +201,11 @@ const TUI: Table = &[
         ("tui::run::editor", "the user's own editor"),
         ("tui::run::project_sync", "keeping ctxcurate.toml in step"),
         ("tui::run::signals", "termination signals"),
+        ("tui::undo::history", "the undo and redo stacks"),
+        ("tui::discover::proposal", "what a discovery proposes"),
+        ("tui::changed::marks", "the changed files marked in the tree"),
+        ("tui::tokens::totals", "the presets' token totals"),
+        ("tui::draw::screen", "the terminal as the panes see it"),
     ],
 ];
 
@@ -1060,6 +1066,8 @@ fn the_layer_check_sees_the_real_imports() {
         ("tui::render", "tui::state"),
         ("tui::run::app", "tui::run::effects"),
         ("tui::state", "tui::state::model"),
+        ("tui::state", "tui::undo::history"),
+        ("tui::preview::pane", "tui::state::model"),
         ("core::engine", "core::secrets"),
         ("core::sources", "core::store"),
         ("core::store", "core::paths"),

@@ -49,10 +49,7 @@ pub(crate) fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
 
 /// A typed character, Backspace or Ctrl-u: a new query for the matcher
 /// threads, and whatever results they already have (never waiting).
-pub(crate) fn on_input(state: &mut State, event: Event) -> Vec<Effect> {
-    let Some(finder) = state.finder.as_mut() else {
-        return Vec::new();
-    };
+pub(crate) fn on_input(finder: &mut Finder, event: Event) {
     match event {
         Event::InputChar(c) if !c.is_control() => finder.push(c),
         Event::InputBackspace => finder.pop(),
@@ -60,21 +57,19 @@ pub(crate) fn on_input(state: &mut State, event: Event) -> Vec<Effect> {
         _ => {}
     }
     finder.tick(0);
-    Vec::new()
 }
 
 /// The matcher threads have new results (the loop was woken for it).
-pub(crate) fn on_results(state: &mut State) -> Vec<Effect> {
-    if let Some(finder) = state.finder.as_mut() {
+pub(crate) fn on_results(finder: Option<&mut Finder>) {
+    if let Some(finder) = finder {
         finder.tick(0);
     }
-    Vec::new()
 }
 
 /// A batch of the walk arrived while the finder is open: it ranks those
 /// files too, so none is missed once the walk is done.
-pub(crate) fn add_walked(state: &mut State, batch: &[String]) {
-    if let Some(finder) = state.finder.as_mut() {
+pub(crate) fn add_walked(finder: Option<&mut Finder>, batch: &[String]) {
+    if let Some(finder) = finder {
         finder.extend(batch.iter().cloned());
     }
 }

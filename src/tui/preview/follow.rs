@@ -14,8 +14,9 @@ use crate::core::syntax::Symbol;
 use crate::text::sanitize::display_line;
 
 use crate::tui::messages::{BlockJob, Effect, Job};
+use crate::tui::preview::pane::PreviewSearch;
 use crate::tui::preview::{Shown, body_range, shown, symbol_lines};
-use crate::tui::state::model::{FileBlock, PreviewSearch};
+use crate::tui::state::model::FileBlock;
 use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
 use crate::tui::symbols::flat_symbols;
 
@@ -245,7 +246,7 @@ pub fn goto_line(state: &mut State, typed: &str) {
     let len = shown(state).lines().len();
     match typed.trim().parse::<usize>() {
         Ok(n) if (1..=len).contains(&n) => {
-            show_line(state, n - 1);
+            state.preview.set_top(n - 1);
             state.say(Level::Info, format!("line {n}/{len}"));
         }
         Ok(n) => state.say(
@@ -310,11 +311,7 @@ fn jump(state: &mut State, step: Step) {
         return;
     };
     let matches = matching_lines(shown(state).lines(), &query);
-    let top = if state.preview.raw {
-        state.preview.raw_cursor
-    } else {
-        state.preview.scroll
-    };
+    let top = state.preview.top();
     let Some(&first) = matches.first() else {
         if let Some(s) = &mut state.preview.search {
             s.line = None;
@@ -335,7 +332,7 @@ fn jump(state: &mut State, step: Step) {
         _ => 0,
     });
     let line = matches.get(index).copied().unwrap_or(first);
-    show_line(state, line);
+    state.preview.set_top(line);
     if let Some(s) = &mut state.preview.search {
         s.line = Some(line);
     }
@@ -359,16 +356,6 @@ pub fn matching_lines(lines: &[String], query: &str) -> Vec<usize> {
         .filter(|(_, l)| l.to_lowercase().contains(&needle))
         .map(|(i, _)| i)
         .collect()
-}
-
-/// Bring line `line` of the lines shown into view: at the top of the
-/// preview, or under the raw text's cursor.
-fn show_line(state: &mut State, line: usize) {
-    if state.preview.raw {
-        state.preview.raw_cursor = line;
-    } else {
-        state.preview.scroll = line;
-    }
 }
 
 /// `c` in the symbols pane: a slice of the symbol's lines, tagged at the

@@ -3,7 +3,6 @@
 //! (`v` … `v`, then its tag in a prompt).
 
 use crate::tui::messages::{Effect, Job};
-use crate::tui::navigate;
 use crate::tui::state::{Level, Overlay, Prompt, State};
 
 /// `r`: the preview switches between the composition and the current
@@ -14,7 +13,10 @@ pub fn toggle_raw(state: &mut State) -> Vec<Effect> {
     state.preview.highlight = None;
     state.preview.raw_text = None;
     if !state.preview.raw {
-        navigate::sync_preview(state);
+        state.preview.follow_row(
+            state.tree.current_row(),
+            state.composition.composed.as_ref(),
+        );
         return Vec::new();
     }
     match state.current_file().map(str::to_string) {

@@ -1,0 +1,94 @@
+//! What a discovery proposes: the files the pack adds and changes, and
+//! the packed composition itself, until accepted or discarded. A leaf the
+//! `state` holds (it imports only the core).
+
+use std::sync::Arc;
+
+use crate::core::compose::Composition;
+use crate::core::discovery::pack::PackStats;
+use crate::core::model::ViewMode;
+
+/// What the last discovery proposed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discovery {
+    /// Files the pack includes that the preset does not, with the mode
+    /// they were packed in, sorted by path.
+    pub proposed: Vec<(String, ViewMode)>,
+    /// The preset's own files the pack reduced (`Some(mode)`) or left out
+    /// (`None`) to fit the budget: accepting applies these too, so the
+    /// accepted preset composes to the packed total.
+    pub changed: Vec<(String, Option<ViewMode>)>,
+    pub stats: PackStats,
+    /// Files the pack dropped for lack of room.
+    pub dropped: usize,
+    /// The packed composition itself: while the proposals are shown, the
+    /// preview shows it, the gauge counts it, and `y` and `w` copy and
+    /// write exactly it.
+    pub composition: Arc<Composition>,
+    /// The tokens of the pack's repo map (0: none): accepting keeps it as
+    /// the preset's `repo_map`, so the preset composes to the same map.
+    pub map_tokens: usize,
+}
+
+impl Discovery {
+    /// The status line's account of the proposal: what it adds and
+    /// changes, what the pack left out and why, and the keys (`accept`,
+    /// `discard`) that take or drop it.
+    pub fn summary(&self, accept: &str, discard: &str) -> String {
+        let s = &self.stats;
+        let message = if self.proposed.is_empty() && self.changed.is_empty() {
+            format!(
+                "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
+                s.discovered, s.tokens, s.budget
+            )
+        } else {
+            let changed = if self.changed.is_empty() {
+                String::new()
+            } else {
+                format!(", {} of yours reduced or listed", self.changed.len())
+            };
+            format!(
+                "discovery: {} files to add{changed} ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
+                self.proposed.len(),
+                s.discovered,
+                self.dropped,
+                s.tokens,
+                s.budget
+            )
+        };
+        let message = match s.unresolved_note() {
+            Some(note) => format!("{message} · {note}"),
+            None => message,
+        };
+        let message = match s.excluded.len() {
+            0 => message,
+            1 => format!("{message} · 1 file the preset excludes left out"),
+            n => format!("{message} · {n} files the preset excludes left out"),
+        };
+        match s.sensitive.len() {
+            0 => message,
+            1 => format!("{message} · 1 credential file left out"),
+            n => format!("{message} · {n} credential files left out"),
+        }
+    }
+
+    /// How many proposed files folder `dir` holds.
+    pub fn count_under(&self, dir: &str) -> usize {
+        let prefix = format!("{dir}/");
+        let start = self
+            .proposed
+            .partition_point(|(p, _)| p.as_str() < prefix.as_str());
+        self.proposed[start..]
+            .iter()
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .count()
+    }
+
+    /// The proposed mode of `path`, if it is proposed.
+    pub fn mode_of(&self, path: &str) -> Option<ViewMode> {
+        self.proposed
+            .binary_search_by(|(p, _)| p.as_str().cmp(path))
+            .ok()
+            .map(|i| self.proposed[i].1)
+    }
+}
