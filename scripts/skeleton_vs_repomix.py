@@ -15,7 +15,8 @@ for parsing too, for comparison.
     scripts/skeleton_vs_repomix.py [--ctxcurate BIN] [--repomix CMD] DIR...
 
 DIR is a package folder (e.g. an unpacked sdist's `django/`). Each is
-copied to a temporary folder first (ctxcurate writes `.ctxcurate/` there).
+copied to a temporary folder first (ctxcurate writes `.ctxcurate/` there);
+`--keep FOLDER` works in FOLDER instead and leaves every output there.
 REPOMIX defaults to `npx --yes repomix`; BIN to target/release/ctxcurate,
 else target/debug/ctxcurate.
 """
@@ -149,7 +150,7 @@ def write_all(folder, files):
 def measure(ctxcurate, repomix, package, work):
     name = package.name
     copy = work / name / name
-    shutil.copytree(package, copy, ignore=shutil.ignore_patterns(".ctxcurate"))
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns(".ctxcurate", "ctxcurate.toml"))
     raw = {
         str(p.relative_to(copy)): p.read_text(encoding="utf-8", errors="replace")
         for p in sorted(copy.rglob("*.py"))
@@ -208,12 +209,16 @@ def main():
     parser.add_argument("--ctxcurate", default=default_binary())
     parser.add_argument("--repomix", default=os.environ.get("REPOMIX", "npx --yes repomix"))
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument(
+        "--keep", type=Path, help="work in this (new) folder and keep the outputs there"
+    )
     parser.add_argument("packages", nargs="+", type=Path)
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory(prefix="skel-vs-repomix-") as work:
+        work = args.keep.resolve() if args.keep else Path(work)
         for package in args.packages:
-            rows.append(measure(args.ctxcurate, args.repomix, package.resolve(), Path(work)))
+            rows.append(measure(args.ctxcurate, args.repomix, package.resolve(), work))
     if args.json:
         json.dump(rows, sys.stdout, indent=2)
         print()
