@@ -4,11 +4,16 @@
 //! need this machine's corpora and tools), `corpus` (finding real code and
 //! the oracles that judge it), `isolated` (a test in a child process with
 //! its own environment), `pty` and `tmux` (terminals for the CLI and the
-//! TUI end to end).
+//! TUI end to end), `harness` (the TUI in-process), `git` (repositories
+//! and the binary with git isolated), `files` (FIFOs, executables, copied
+//! trees, a held lock).
 
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod files;
+pub mod git;
+pub mod harness;
 pub mod isolated;
 pub mod machine;
 pub mod pty;
@@ -128,6 +133,11 @@ impl Project {
     pub fn global_config(&self) -> PathBuf {
         self.config_home.path().join("ctxcurate/config.toml")
     }
+}
+
+/// The project file `p` has saved, parsed.
+pub fn saved(p: &Project) -> ctxcurate::core::model::ProjectFile {
+    toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
 }
 
 pub fn stderr(out: &Output) -> String {
