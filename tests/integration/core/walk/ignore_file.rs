@@ -13,12 +13,12 @@
 
 use crate::common;
 
-use std::ffi::CString;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use common::files::mkfifo;
 use common::{Project, stderr, stdout};
 
 /// Time a build of a tiny project may take on a loaded machine before it
@@ -85,13 +85,6 @@ fn build_in(p: &Project, dir: &Path) -> Output {
     let mut cmd = p.cmd(&["build"]);
     cmd.current_dir(dir);
     run_guarded(cmd)
-}
-
-fn mkfifo(path: &Path) {
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    let c = CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
 }
 
 fn link_to_dev_zero(path: &Path) {
