@@ -22,6 +22,7 @@ pub mod tmux;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 pub const APP_PY: &str = r#""""The demo application."""
 import os
@@ -117,6 +118,15 @@ impl Project {
         self.cmd(args).output().expect("run ctxcurate")
     }
 
+    /// Run `ctxcurate args…` in `dir` (a folder of the project, or outside
+    /// it) and return its output.
+    pub fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.cmd(args)
+            .current_dir(dir)
+            .output()
+            .expect("run ctxcurate")
+    }
+
     /// Run and require success; returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
@@ -138,6 +148,41 @@ impl Project {
 /// The project file `p` has saved, parsed.
 pub fn saved(p: &Project) -> ctxcurate::core::model::ProjectFile {
     toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
+}
+
+/// Run `cmd` with its output captured; kill it and fail the test if it
+/// has not ended after `limit`: a hang is a failure, not a stuck run.
+/// The output goes to files, not pipes: nothing has to drain them, and a
+/// process the child leaves behind holding them cannot keep this waiting.
+pub fn output_within(mut cmd: Command, limit: Duration) -> Output {
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let (out_path, err_path) = (out_dir.path().join("out"), out_dir.path().join("err"));
+    let mut child = cmd
+        .stdout(Stdio::from(
+            std::fs::File::create(&out_path).expect("stdout file"),
+        ))
+        .stderr(Stdio::from(
+            std::fs::File::create(&err_path).expect("stderr file"),
+        ))
+        .spawn()
+        .expect("spawn");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} hung (killed after {limit:?})");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: std::fs::read(out_path).expect("stdout"),
+        stderr: std::fs::read(err_path).expect("stderr"),
+    }
 }
 
 pub fn stderr(out: &Output) -> String {

@@ -4,14 +4,13 @@
 //! test instead of hanging it), and the states git must be forced into
 //! (a stat-dirty tree, a FIFO where a file should be).
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::{Duration, SystemTime};
 
 use ctxcurate::core::model::ProjectFile;
 
-use super::{Project, stderr, stdout};
+use super::{Project, output_within, stderr, stdout};
 
 /// Run git in `dir` with no system or user configuration (`HOME` is the
 /// project's temporary config home), a fixed identity and fixed dates, so
@@ -53,45 +52,11 @@ pub fn init_and_commit(p: &Project, dir: &Path, message: &str) {
 /// the test failed) if it has not ended after 90 s: a hang is a failure.
 pub fn run_in(p: &Project, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = p.cmd(args);
-    cmd.current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.current_dir(dir).env("GIT_CONFIG_NOSYSTEM", "1");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().expect("run ctxcurate");
-    let mut out_pipe = child.stdout.take().expect("stdout");
-    let mut err_pipe = child.stderr.take().expect("stderr");
-    // Both pipes drained on their own threads: a child blocked on a full
-    // pipe would otherwise look like a hang.
-    let out_thread = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = out_pipe.read_to_end(&mut b);
-        b
-    });
-    let err_thread = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = err_pipe.read_to_end(&mut b);
-        b
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(90) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("ctxcurate {args:?} hung (killed after 90 s)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: out_thread.join().expect("stdout"),
-        stderr: err_thread.join().expect("stderr"),
-    }
+    output_within(cmd, Duration::from_secs(90))
 }
 
 /// `ctxcurate args…` in the project root, git isolated, under the watchdog.
