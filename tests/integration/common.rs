@@ -185,6 +185,22 @@ pub fn output_within(mut cmd: Command, limit: Duration) -> Output {
     }
 }
 
+/// The preset `name` of the saved project file; empty when there is no
+/// project file or no such preset.
+pub fn saved_preset(p: &Project, name: &str) -> ctxcurate::core::model::Preset {
+    if !p.path("ctxcurate.toml").exists() {
+        return Default::default();
+    }
+    let file: ctxcurate::core::model::ProjectFile =
+        toml::from_str(&p.read("ctxcurate.toml")).expect("ctxcurate.toml parses");
+    file.presets.get(name).cloned().unwrap_or_default()
+}
+
+/// The file headings (`### path`) of a Markdown composition, in order.
+pub fn headings(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("### ")).collect()
+}
+
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }

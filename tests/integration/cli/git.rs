@@ -12,7 +12,7 @@ use crate::common;
 use std::process::Command;
 
 use common::git::{git, init, ok, preset_paths, run};
-use common::{Project, stderr, stdout};
+use common::{Project, headings, stderr, stdout};
 use ctxcurate::core::model::{ProjectFile, TokenizerKind};
 use ctxcurate::core::tokens;
 
@@ -35,10 +35,6 @@ fn repo() -> Project {
     p.write("d.py", "w = 4\n");
     p.write("build/e.py", "gen = 5\n");
     p
-}
-
-fn headings(text: &str) -> Vec<&str> {
-    text.lines().filter(|l| l.starts_with("### ")).collect()
 }
 
 #[test]

@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, SystemTime};
 
-use ctxcurate::core::model::ProjectFile;
-
-use super::{Project, output_within, stderr, stdout};
+use super::{Project, output_within, saved_preset, stderr, stdout};
 
 /// Run git in `dir` with no system or user configuration (`HOME` is the
 /// project's temporary config home), a fixed identity and fixed dates, so
@@ -79,14 +77,11 @@ pub fn ok(p: &Project, args: &[&str]) -> String {
 /// The paths of the saved `default` preset; none when there is no project
 /// file or no such preset.
 pub fn preset_paths(p: &Project) -> Vec<String> {
-    if !p.path("ctxcurate.toml").exists() {
-        return Vec::new();
-    }
-    let f: ProjectFile = toml::from_str(&p.read("ctxcurate.toml")).expect("parses");
-    f.presets
-        .get("default")
-        .map(|preset| preset.files.iter().map(|i| i.path.clone()).collect())
-        .unwrap_or_default()
+    saved_preset(p, "default")
+        .files
+        .iter()
+        .map(|i| i.path.clone())
+        .collect()
 }
 
 /// Every file under `dir` (outside `.git`) gets a new modification time,

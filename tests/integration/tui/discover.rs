@@ -326,9 +326,8 @@ fn accepting_keeps_what_the_pack_did_to_globbed_files_it_reached_by_imports() {
 
 /// The `### ` headings of a composed text (file and mode), sorted.
 fn headings(text: &str) -> Vec<String> {
-    let mut v: Vec<String> = text
-        .lines()
-        .filter(|l| l.starts_with("### "))
+    let mut v: Vec<String> = common::headings(text)
+        .into_iter()
         .map(str::to_string)
         .collect();
     v.sort();
