@@ -4,11 +4,16 @@
 //! need this machine's corpora and tools), `corpus` (finding real code and
 //! the oracles that judge it), `isolated` (a test in a child process with
 //! its own environment), `pty` and `tmux` (terminals for the CLI and the
-//! TUI end to end).
+//! TUI end to end), `harness` (the TUI in-process), `git` (repositories
+//! and the binary with git isolated), `files` (FIFOs, executables, copied
+//! trees, a held lock).
 
 #![allow(dead_code)]
 
 pub mod corpus;
+pub mod files;
+pub mod git;
+pub mod harness;
 pub mod isolated;
 pub mod machine;
 pub mod pty;
@@ -17,6 +22,7 @@ pub mod tmux;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 pub const APP_PY: &str = r#""""The demo application."""
 import os
@@ -112,6 +118,15 @@ impl Project {
         self.cmd(args).output().expect("run ctxcurate")
     }
 
+    /// Run `ctxcurate args…` in `dir` (a folder of the project, or outside
+    /// it) and return its output.
+    pub fn run_in(&self, dir: &Path, args: &[&str]) -> Output {
+        self.cmd(args)
+            .current_dir(dir)
+            .output()
+            .expect("run ctxcurate")
+    }
+
     /// Run and require success; returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
@@ -128,6 +143,62 @@ impl Project {
     pub fn global_config(&self) -> PathBuf {
         self.config_home.path().join("ctxcurate/config.toml")
     }
+}
+
+/// The project file `p` has saved, parsed.
+pub fn saved(p: &Project) -> ctxcurate::core::model::ProjectFile {
+    toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
+}
+
+/// Run `cmd` with its output captured; kill it and fail the test if it
+/// has not ended after `limit`: a hang is a failure, not a stuck run.
+/// The output goes to files, not pipes: nothing has to drain them, and a
+/// process the child leaves behind holding them cannot keep this waiting.
+pub fn output_within(mut cmd: Command, limit: Duration) -> Output {
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let (out_path, err_path) = (out_dir.path().join("out"), out_dir.path().join("err"));
+    let mut child = cmd
+        .stdout(Stdio::from(
+            std::fs::File::create(&out_path).expect("stdout file"),
+        ))
+        .stderr(Stdio::from(
+            std::fs::File::create(&err_path).expect("stderr file"),
+        ))
+        .spawn()
+        .expect("spawn");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} hung (killed after {limit:?})");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: std::fs::read(out_path).expect("stdout"),
+        stderr: std::fs::read(err_path).expect("stderr"),
+    }
+}
+
+/// The preset `name` of the saved project file; empty when there is no
+/// project file or no such preset.
+pub fn saved_preset(p: &Project, name: &str) -> ctxcurate::core::model::Preset {
+    if !p.path("ctxcurate.toml").exists() {
+        return Default::default();
+    }
+    let file: ctxcurate::core::model::ProjectFile =
+        toml::from_str(&p.read("ctxcurate.toml")).expect("ctxcurate.toml parses");
+    file.presets.get(name).cloned().unwrap_or_default()
+}
+
+/// The file headings (`### path`) of a Markdown composition, in order.
+pub fn headings(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| l.starts_with("### ")).collect()
 }
 
 pub fn stderr(out: &Output) -> String {

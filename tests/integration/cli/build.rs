@@ -7,7 +7,7 @@ use crate::common;
 use std::io::Read;
 use std::process::Stdio;
 
-use common::{APP_PY, Project, UTIL_C, stderr, stdout};
+use common::{APP_PY, Project, UTIL_C, headings, stderr, stdout};
 
 #[test]
 fn full_build_is_exact() {
@@ -177,7 +177,7 @@ fn globs_expand_sorted_and_skip_ignored() {
     p.write("history.toml", "x = 1\n");
     p.ok(&["add", "**/*.py", "*.toml"]);
     let text = p.ok(&["build"]);
-    let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("### ")).collect();
+    let heads = headings(&text);
     // `ctxcurate.toml` is a built-in ignore: no glob pulls it in.
     assert_eq!(heads, ["### src/app.py", "### src/b.py"]);
 }

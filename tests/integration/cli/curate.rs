@@ -7,8 +7,7 @@
 
 use crate::common;
 
-use std::path::Path;
-
+use common::files::make_executable;
 use common::{Project, stderr};
 
 /// A project with two summarized files and an external summarizer script
@@ -48,11 +47,6 @@ fn module_a() -> String {
 
 const LOGGING: &str =
     "echo call >> \"$(dirname \"$0\")/calls.log\"\nprintf 'SUMMARY OF %s\\n' \"$(head -n 1)\"";
-
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
-}
 
 fn calls(p: &Project) -> usize {
     std::fs::read_to_string(p.path("calls.log"))

@@ -9,8 +9,8 @@ use crate::common;
 use std::io::Write;
 use std::process::Stdio;
 
-use common::{Project, stderr, stdout};
-use ctxcurate::core::model::{Preset, ProjectFile};
+use common::{Project, saved_preset, stderr, stdout};
+use ctxcurate::core::model::Preset;
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
 const AWS: &str = "aws_access_key_id = AKIAZ7QKXR4MV2N5TWLB";
@@ -21,11 +21,6 @@ fn fixture() -> Project {
     std::fs::write(p.path("docs/shot.png"), PNG).unwrap();
     std::fs::write(p.path("docs/diagram.SVG"), "<svg/>").unwrap();
     p
-}
-
-fn preset(p: &Project, name: &str) -> Preset {
-    let file: ProjectFile = toml::from_str(&p.read("ctxcurate.toml")).expect("parses");
-    file.presets.get(name).cloned().unwrap_or_default()
 }
 
 /// Run with `input` on stdin.
@@ -73,7 +68,7 @@ fn discussion_screenshots_and_task_end_up_in_the_build() {
     let out = with_stdin(&p, &["task", "set", "-"], b"Keep the comments.\n");
     assert!(out.status.success(), "{}", stderr(&out));
 
-    let pr = preset(&p, "default");
+    let pr = saved_preset(&p, "default");
     assert_eq!(pr.screenshots, ["docs/shot.png", "docs/diagram.SVG"]);
     assert_eq!(pr.discussion.len(), 3);
     assert_eq!(pr.discussion[2].role, "Assistant");
@@ -111,7 +106,7 @@ fn discussion_screenshots_and_task_end_up_in_the_build() {
     p.ok(&["shot", "rm", "docs/shot.png"]);
     p.ok(&["discuss", "clear"]);
     assert_eq!(p.ok(&["task", "clear"]), "task cleared in preset default\n");
-    let pr = preset(&p, "default");
+    let pr = saved_preset(&p, "default");
     assert_eq!(pr.screenshots, ["docs/diagram.SVG"]);
     assert!(pr.discussion.is_empty() && pr.task.is_empty());
     let out = p.run(&["task", "show"]);
@@ -134,11 +129,11 @@ fn preset_flag_and_file_source() {
         "Looks fine.",
     ]);
     p.ok(&["shot", "add", "--preset", "port", "docs/shot.png"]);
-    let port = preset(&p, "port");
+    let port = saved_preset(&p, "port");
     assert_eq!(port.task, "Port it to C.");
     assert_eq!(port.discussion[0].role, "Reviewer");
     assert_eq!(port.screenshots, ["docs/shot.png"]);
-    assert_eq!(preset(&p, "default"), Preset::default());
+    assert_eq!(saved_preset(&p, "default"), Preset::default());
     assert_eq!(
         p.ok(&["task", "show", "--preset", "port"]),
         "Port it to C.\n"
@@ -150,7 +145,7 @@ fn preset_flag_and_file_source() {
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
-    assert_eq!(preset(&p, "default").screenshots, ["docs/shot.png"]);
+    assert_eq!(saved_preset(&p, "default").screenshots, ["docs/shot.png"]);
 }
 
 #[test]
@@ -179,7 +174,7 @@ fn paths_leaving_the_root_are_refused() {
         let out = p.run(&["shot", "add", "outdir/x.png"]);
         refused(&p, &out, "outside the project");
     }
-    assert!(preset(&p, "default").screenshots.is_empty());
+    assert!(saved_preset(&p, "default").screenshots.is_empty());
 }
 
 #[test]
@@ -227,7 +222,7 @@ fn a_likely_secret_is_refused_unless_allowed() {
 
     p.ok(&["discuss", "add", "--allow-secrets", AWS]);
     p.ok(&["task", "set", "--allow-secrets", AWS]);
-    assert_eq!(preset(&p, "default").task, AWS);
+    assert_eq!(saved_preset(&p, "default").task, AWS);
     // `build` still refuses to write it anywhere without its own consent.
     let out = p.run(&["build", "--output", "out.md"]);
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));

@@ -9,55 +9,12 @@
 
 use crate::common;
 
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::{Project, stderr, stdout};
+use common::git::{git, init, ok, preset_paths, run};
+use common::{Project, headings, stderr, stdout};
 use ctxcurate::core::model::{ProjectFile, TokenizerKind};
 use ctxcurate::core::tokens;
-
-/// Run git in `dir` with no system or user configuration.
-fn git(p: &Project, dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", p.config_home.path())
-        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
-        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// `ctxcurate args…` with git isolated the same way.
-fn run(p: &Project, args: &[&str]) -> Output {
-    p.cmd(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .output()
-        .expect("run ctxcurate")
-}
-
-fn ok(p: &Project, args: &[&str]) -> String {
-    let out = run(p, args);
-    assert!(
-        out.status.success(),
-        "ctxcurate {args:?} failed ({:?}):\n{}",
-        out.status.code(),
-        stderr(&out)
-    );
-    stdout(&out)
-}
-
-fn init(p: &Project, dir: &Path) {
-    git(p, dir, &["init", "-q", "-b", "main"]);
-    git(p, dir, &["config", "user.name", "Test"]);
-    git(p, dir, &["config", "user.email", "test@example.com"]);
-}
 
 /// A repository with one commit (`a.py`, `b.py`, `keep.md`, a
 /// `.gitignore` for `build/`), then: `a.py` modified, `b.py` deleted,
@@ -78,19 +35,6 @@ fn repo() -> Project {
     p.write("d.py", "w = 4\n");
     p.write("build/e.py", "gen = 5\n");
     p
-}
-
-fn preset_paths(p: &Project) -> Vec<String> {
-    let f: ProjectFile = toml::from_str(&p.read("ctxcurate.toml")).expect("parses");
-    f.presets["default"]
-        .files
-        .iter()
-        .map(|i| i.path.clone())
-        .collect()
-}
-
-fn headings(text: &str) -> Vec<&str> {
-    text.lines().filter(|l| l.starts_with("### ")).collect()
 }
 
 #[test]

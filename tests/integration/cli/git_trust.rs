@@ -11,97 +11,18 @@
 
 use crate::common;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, SystemTime};
+use std::process::Command;
 
+use common::git::{Fifo, git, init, make_stat_dirty, ok, preset_paths, run, run_in};
 use common::{Project, stderr, stdout};
 use ctxcurate::core::model::ProjectFile;
-
-/// Run git in `dir` with no system or user configuration.
-fn git(p: &Project, dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", p.config_home.path())
-        .env("GIT_AUTHOR_NAME", "T")
-        .env("GIT_AUTHOR_EMAIL", "t@example.com")
-        .env("GIT_COMMITTER_NAME", "T")
-        .env("GIT_COMMITTER_EMAIL", "t@example.com")
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// `ctxcurate args…` in `dir`, git isolated, killed (and the test failed)
-/// if it has not ended after 90 s: a hang is a failure here.
-fn run_in(p: &Project, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut cmd = p.cmd(args);
-    cmd.current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let mut child = cmd.spawn().expect("run ctxcurate");
-    let mut out_pipe = child.stdout.take().expect("stdout");
-    let mut err_pipe = child.stderr.take().expect("stderr");
-    let out_thread = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = out_pipe.read_to_end(&mut b);
-        b
-    });
-    let err_thread = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = err_pipe.read_to_end(&mut b);
-        b
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > Duration::from_secs(90) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("ctxcurate {args:?} hung (killed after 90 s)");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: out_thread.join().expect("stdout"),
-        stderr: err_thread.join().expect("stderr"),
-    }
-}
-
-fn run(p: &Project, args: &[&str]) -> Output {
-    run_in(p, p.root(), args, &[])
-}
-
-fn ok(p: &Project, args: &[&str]) -> String {
-    let out = run(p, args);
-    assert!(
-        out.status.success(),
-        "ctxcurate {args:?} failed ({:?}):\n{}",
-        out.status.code(),
-        stderr(&out)
-    );
-    stdout(&out)
-}
 
 /// A repository with `a.py`, `b.md`, `c.txt` committed, then `a.py`
 /// modified.
 fn repo() -> Project {
     let p = Project::empty();
-    git(&p, p.root(), &["init", "-q", "-b", "main"]);
+    init(&p, p.root());
     p.write("a.py", "x = 1\n");
     p.write("b.md", "# B\n");
     p.write("c.txt", "c\n");
@@ -109,29 +30,6 @@ fn repo() -> Project {
     git(&p, p.root(), &["commit", "-qm", "one"]);
     p.write("a.py", "x = 2\n");
     p
-}
-
-/// Every file under `dir` (outside `.git`) gets a new modification time,
-/// so git's index no longer vouches for any of them and git must read
-/// them all, as after extracting an archive.
-fn make_stat_dirty(dir: &Path) {
-    let later = SystemTime::now() + Duration::from_secs(3600);
-    for entry in std::fs::read_dir(dir).expect("read_dir").flatten() {
-        let path = entry.path();
-        if path.file_name().is_some_and(|n| n == ".git") {
-            continue;
-        }
-        let meta = std::fs::symlink_metadata(&path).expect("stat");
-        if meta.is_dir() {
-            make_stat_dirty(&path);
-        } else if meta.is_file() {
-            std::fs::File::options()
-                .append(true)
-                .open(&path)
-                .and_then(|f| f.set_modified(later))
-                .expect("set mtime");
-        }
-    }
 }
 
 fn append(path: &Path, text: &str) {
@@ -148,17 +46,6 @@ fn append(path: &Path, text: &str) {
 /// passes its input through).
 fn plant(marker: &Path) -> String {
     format!("touch '{}'; cat", marker.display())
-}
-
-fn preset_paths(p: &Project) -> Vec<String> {
-    if !p.path("ctxcurate.toml").exists() {
-        return Vec::new();
-    }
-    let f: ProjectFile = toml::from_str(&p.read("ctxcurate.toml")).expect("parses");
-    f.presets
-        .get("default")
-        .map(|preset| preset.files.iter().map(|i| i.path.clone()).collect())
-        .unwrap_or_default()
 }
 
 /// Each way of reading the change, and what it must leave behind.
@@ -288,7 +175,7 @@ fn a_submodule_s_own_filters_never_run() {
     let marker = p.config_home.path().join("sub-ran");
     let sub = p.path("sub");
     std::fs::create_dir_all(&sub).expect("mkdir");
-    git(&p, &sub, &["init", "-q", "-b", "main"]);
+    init(&p, &sub);
     std::fs::write(sub.join("s.py"), "s = 1\n").expect("write");
     git(&p, &sub, &["add", "-A"]);
     git(&p, &sub, &["commit", "-qm", "s"]);
@@ -357,7 +244,7 @@ fn a_partial_clone_never_fetches_through_the_repository_s_transport() {
 /// Another repository on the machine, with a committed file.
 fn victim() -> Project {
     let v = Project::empty();
-    git(&v, v.root(), &["init", "-q", "-b", "main"]);
+    init(&v, v.root());
     v.write("victim_secret.py", "password = 'VICTIM'\n");
     git(&v, v.root(), &["add", "-A"]);
     git(&v, v.root(), &["commit", "-qm", "victim"]);
@@ -433,12 +320,12 @@ fn a_core_worktree_elsewhere_is_refused() {
     // The work tree set to the folder above the project (the user's home,
     // say): the shipped index and HEAD then describe files outside it.
     let p = Project::empty();
-    git(&p, p.root(), &["init", "-q", "-b", "main"]);
+    init(&p, p.root());
     git(&p, p.root(), &["config", "core.worktree", "../.."]);
     assert_refused(&p, &v);
     // The work tree set to another checkout.
     let p = Project::empty();
-    git(&p, p.root(), &["init", "-q", "-b", "main"]);
+    init(&p, p.root());
     git(
         &p,
         p.root(),
@@ -451,7 +338,7 @@ fn a_core_worktree_elsewhere_is_refused() {
 fn a_commondir_to_another_repository_is_refused() {
     let v = victim();
     let p = Project::empty();
-    git(&p, p.root(), &["init", "-q", "-b", "main"]);
+    init(&p, p.root());
     std::fs::write(
         p.path(".git/commondir"),
         format!("{}\n", v.path(".git").display()),
@@ -508,7 +395,7 @@ fn a_linked_worktree_and_a_subfolder_project_keep_working() {
 #[test]
 fn a_file_swapped_for_a_symlink_shifts_no_name_onto_an_ignored_file() {
     let p = Project::empty();
-    git(&p, p.root(), &["init", "-q", "-b", "main"]);
+    init(&p, p.root());
     p.write("a_link.py", "a = 1\n");
     p.write("b_private.txt", "old\n");
     p.write("c.py", "c = 1\n");
@@ -529,30 +416,13 @@ fn a_file_swapped_for_a_symlink_shifts_no_name_onto_an_ignored_file() {
     assert!(text.contains("\n-c = 1\n+c = 2\n"), "{text}");
 }
 
-/// A FIFO; on drop (a failed test too) a writer opens and closes it, so a
-/// git still waiting on it reads an end and exits rather than linger.
-struct Fifo(PathBuf);
-
-impl Drop for Fifo {
-    fn drop(&mut self) {
-        use std::os::unix::fs::OpenOptionsExt;
-        let _ = std::fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(&self.0);
-    }
-}
-
 #[test]
 fn a_fifo_for_the_index_ends_in_a_clear_error_not_a_hang() {
     let p = repo();
     ok(&p, &["add", "b.md"]);
     let before = p.read("ctxcurate.toml");
     std::fs::remove_file(p.path(".git/index")).expect("rm index");
-    let fifo = Fifo(p.path(".git/index"));
-    let c_path = std::ffi::CString::new(fifo.0.display().to_string()).expect("path");
-    // SAFETY: mkfifo(3) reads the NUL-terminated path only.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0, "mkfifo");
+    let _fifo = Fifo::make(p.path(".git/index"));
     for args in [
         &["add", "--changed"][..],
         &["build", "--changed"],

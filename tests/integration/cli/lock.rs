@@ -7,27 +7,12 @@
 
 use crate::common;
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::Project;
-
-/// Another holder of the project lock: the lock file opened and locked by
-/// this test process, which is another process than the CLI it runs.
-fn hold_lock(p: &Project) -> File {
-    std::fs::create_dir_all(p.path(".ctxcurate")).unwrap();
-    let lock = File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(p.path(".ctxcurate/lock"))
-        .unwrap();
-    lock.lock().unwrap();
-    lock
-}
+use common::files::hold_lock;
 
 /// Wait for `child`; a child that is still running after a minute is
 /// killed and the test fails (the old code waited forever).

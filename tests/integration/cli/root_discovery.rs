@@ -42,19 +42,13 @@ fn planted(p: &Project) -> std::path::PathBuf {
     std::fs::canonicalize(p.path("outer")).unwrap()
 }
 
-fn build_in(p: &Project, dir: &Path, args: &[&str]) -> std::process::Output {
-    let mut cmd = p.cmd(args);
-    cmd.current_dir(dir);
-    cmd.output().unwrap()
-}
-
 #[test]
 fn a_project_file_in_a_shared_folder_is_not_adopted_from_below() {
     let p = Project::empty();
     let outer = planted(&p);
     std::fs::set_permissions(&outer, std::fs::Permissions::from_mode(0o1777)).unwrap();
     let work = outer.join("work");
-    let out = build_in(&p, &work, &["build"]);
+    let out = p.run_in(&work, &["build"]);
     let (text, err) = (stdout(&out), stderr(&out));
     assert!(!text.contains("SIBLING_PRIVATE"), "{text}");
     assert!(!text.contains("notes.txt"), "{text}");
@@ -71,7 +65,7 @@ fn a_project_file_in_a_shared_folder_is_not_adopted_from_below() {
         "{err}"
     );
     // On purpose, it is the project.
-    let out = build_in(&p, &work, &["-C", outer.to_str().unwrap(), "build"]);
+    let out = p.run_in(&work, &["-C", outer.to_str().unwrap(), "build"]);
     assert!(stdout(&out).contains("SIBLING_PRIVATE"), "{}", stderr(&out));
 }
 
@@ -82,7 +76,7 @@ fn another_users_project_file_is_not_adopted_from_below() {
     let other = other_user();
     chown(&outer.join("ctxcurate.toml"), other);
     let work = outer.join("work");
-    let out = build_in(&p, &work, &["build"]);
+    let out = p.run_in(&work, &["build"]);
     let (text, err) = (stdout(&out), stderr(&out));
     assert!(!text.contains("SIBLING_PRIVATE"), "{text}");
     assert!(
@@ -97,7 +91,7 @@ fn another_users_project_file_is_not_adopted_from_below() {
         "{err}"
     );
     // Named with -C it is adopted, and the build says whose it is.
-    let out = build_in(&p, &work, &["-C", outer.to_str().unwrap(), "build"]);
+    let out = p.run_in(&work, &["-C", outer.to_str().unwrap(), "build"]);
     assert!(stdout(&out).contains("SIBLING_PRIVATE"), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(&format!(
@@ -114,7 +108,7 @@ fn another_users_project_file_is_not_adopted_from_below() {
 fn the_users_own_project_file_above_is_adopted_as_before() {
     let p = Project::empty();
     let outer = planted(&p);
-    let out = build_in(&p, &outer.join("work"), &["build"]);
+    let out = p.run_in(&outer.join("work"), &["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("SIBLING_PRIVATE"));
     assert!(!stderr(&out).contains("not adopted"), "{}", stderr(&out));

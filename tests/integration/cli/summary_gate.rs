@@ -10,6 +10,7 @@ use crate::common;
 
 use std::path::Path;
 
+use common::files::make_executable;
 use common::{Project, stderr};
 
 // Split so this file does not itself hold key-shaped strings.
@@ -48,11 +49,6 @@ fn project(files: &[(&str, &str)], preset: &str) -> (Project, std::path::PathBuf
     .unwrap();
     p.write("ctxcurate.toml", preset);
     (p, marker)
-}
-
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 fn marker_text(marker: &Path) -> String {

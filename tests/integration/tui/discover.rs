@@ -6,7 +6,8 @@
 use crate::common;
 
 use common::Project;
-use ctxcurate::core::model::{ProjectFile, ViewMode};
+use common::saved;
+use ctxcurate::core::model::ViewMode;
 use ctxcurate::tui::run::harness::Harness;
 
 fn project() -> Project {
@@ -24,10 +25,6 @@ fn project() -> Project {
     p.write("pkg/deep.py", "x = 1\n");
     p.write("other.py", "import os\n");
     p
-}
-
-fn saved(p: &Project) -> ProjectFile {
-    toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
 }
 
 fn files(p: &Project) -> Vec<(String, ViewMode)> {
@@ -329,9 +326,8 @@ fn accepting_keeps_what_the_pack_did_to_globbed_files_it_reached_by_imports() {
 
 /// The `### ` headings of a composed text (file and mode), sorted.
 fn headings(text: &str) -> Vec<String> {
-    let mut v: Vec<String> = text
-        .lines()
-        .filter(|l| l.starts_with("### "))
+    let mut v: Vec<String> = common::headings(text)
+        .into_iter()
         .map(str::to_string)
         .collect();
     v.sort();

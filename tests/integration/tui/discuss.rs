@@ -7,8 +7,8 @@
 
 use crate::common;
 
-use common::Project;
-use ctxcurate::core::model::{DiscussionEntry, Preset, ProjectFile};
+use common::{Project, saved_preset};
+use ctxcurate::core::model::{DiscussionEntry, Preset};
 use ctxcurate::tui::messages::EditPurpose;
 use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::Level;
@@ -35,12 +35,6 @@ fn status(h: &Harness) -> (String, Level) {
     h.state.status.clone().expect("a status message")
 }
 
-fn on_disk(p: &Project) -> Preset {
-    let text = std::fs::read_to_string(p.path("ctxcurate.toml")).unwrap_or_default();
-    let file: ProjectFile = toml::from_str(&text).expect("ctxcurate.toml parses");
-    file.presets.get("default").cloned().unwrap_or_default()
-}
-
 #[test]
 fn space_on_a_png_adds_a_screenshot_and_u_undoes_it() {
     let p = fixture();
@@ -60,7 +54,7 @@ fn space_on_a_png_adds_a_screenshot_and_u_undoes_it() {
     let screen = h.screen();
     insta::assert_snapshot!("screenshot_marked", screen);
     assert!(screen.contains("shot.png ▣ screenshot"), "{screen}");
-    assert_eq!(on_disk(&p).screenshots, ["docs/shot.png"]);
+    assert_eq!(saved_preset(&p, "default").screenshots, ["docs/shot.png"]);
 
     h.key("u");
     assert_eq!(preset(&h), Preset::default());
@@ -250,7 +244,7 @@ fn e_edits_the_task_and_u_undoes_it() {
     h.key("u");
     assert_eq!(preset(&h).task, "");
     assert!(!h.composed_text().contains("## Task"));
-    assert_eq!(on_disk(&p).task, "");
+    assert_eq!(saved_preset(&p, "default").task, "");
 }
 
 #[test]

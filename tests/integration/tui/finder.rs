@@ -6,16 +6,12 @@
 
 use crate::common;
 
-use std::path::Path;
-
+use common::files::copy_tree;
+use common::harness::open;
 use common::{Project, machine};
 use ctxcurate::tui::messages::Event;
 use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::{Overlay, Pane};
-
-fn open(p: &Project, w: u16, h: u16) -> Harness {
-    Harness::open(p.root(), None, w, h).expect("open the TUI")
-}
 
 fn selected(h: &Harness) -> Option<String> {
     h.state.finder.as_ref().and_then(|f| f.selected_path())
@@ -253,22 +249,6 @@ fn finder_overlay_snapshot() {
     h.type_text("s");
     h.key("down");
     insta::assert_snapshot!("finder_overlay", h.screen());
-}
-
-/// Copy the tree at `from` to `to` (regular files and folders only), so
-/// the app's cache is not written into the installed pip.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let kind = entry.file_type().expect("file type");
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 #[test]

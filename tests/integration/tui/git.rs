@@ -6,29 +6,10 @@
 
 use crate::common;
 
-use std::path::Path;
-use std::process::Command;
-
 use common::Project;
-use ctxcurate::core::model::ProjectFile;
+use common::git::{git, init, make_stat_dirty, preset_paths};
 use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::Level;
-
-/// Run git in `dir` with no system or user configuration.
-fn git(p: &Project, dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", p.config_home.path())
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// One commit (`src/a.py`, `src/b.py`, `keep.md`, a `.gitignore` for
 /// `build/`), then `src/a.py` modified, `src/b.py` deleted, `src/c.py`
@@ -37,7 +18,7 @@ fn git(p: &Project, dir: &Path, args: &[&str]) {
 /// `.ctxcurateignore`.
 fn repo() -> Project {
     let p = Project::empty();
-    git(&p, p.root(), &["init", "-q", "-b", "main"]);
+    init(&p, p.root());
     p.write("src/a.py", "x = 1\n");
     p.write("src/b.py", "y = 1\n");
     p.write("keep.md", "# Keep\n");
@@ -45,19 +26,7 @@ fn repo() -> Project {
     p.write(".gitignore", "build/\n");
     p.write(".ctxcurateignore", "notes.txt\n");
     git(&p, p.root(), &["add", "-A"]);
-    git(
-        &p,
-        p.root(),
-        &[
-            "-c",
-            "user.name=T",
-            "-c",
-            "user.email=t@example.com",
-            "commit",
-            "-qm",
-            "one",
-        ],
-    );
+    git(&p, p.root(), &["commit", "-qm", "one"]);
     p.write("src/a.py", "x = 2\n");
     std::fs::remove_file(p.path("src/b.py")).expect("rm");
     p.write("src/c.py", "z = 3\n");
@@ -70,17 +39,6 @@ fn repo() -> Project {
 
 fn open(p: &Project) -> Harness {
     Harness::open(p.root(), None, 100, 20).expect("open the TUI")
-}
-
-fn preset_paths(p: &Project) -> Vec<String> {
-    if !p.path("ctxcurate.toml").exists() {
-        return Vec::new();
-    }
-    let file: ProjectFile = toml::from_str(&p.read("ctxcurate.toml")).expect("parses");
-    file.presets
-        .get("default")
-        .map(|preset| preset.files.iter().map(|f| f.path.clone()).collect())
-        .unwrap_or_default()
 }
 
 fn status(h: &Harness) -> (String, Level) {
@@ -194,28 +152,6 @@ fn hostile_changed_names_are_shown_escaped() {
     h.key("+");
     assert!(preset_paths(&p).iter().any(|p| p.starts_with("evil")));
     assert!(!h.screen().contains('\u{1b}'));
-}
-
-/// Every file under `dir` (outside `.git`) gets a new modification time,
-/// so git must read them all, as after extracting an archive.
-fn make_stat_dirty(dir: &Path) {
-    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
-    for entry in std::fs::read_dir(dir).expect("read_dir").flatten() {
-        let path = entry.path();
-        if path.file_name().is_some_and(|n| n == ".git") {
-            continue;
-        }
-        let meta = std::fs::symlink_metadata(&path).expect("stat");
-        if meta.is_dir() {
-            make_stat_dirty(&path);
-        } else if meta.is_file() {
-            std::fs::File::options()
-                .append(true)
-                .open(&path)
-                .and_then(|f| f.set_modified(later))
-                .expect("set mtime");
-        }
-    }
 }
 
 /// A repository's clean and process filters (in `.git/config` and in a

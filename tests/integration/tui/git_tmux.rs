@@ -5,36 +5,9 @@
 
 use crate::common;
 
-use std::path::PathBuf;
-use std::process::Command;
-
 use common::Project;
+use common::git::{Fifo, init_and_commit};
 use common::tmux::Tmux;
-
-/// A FIFO in place of `.git/index`; on drop a writer opens and closes it,
-/// so a git still waiting on it reads an end and exits (never left behind).
-struct Fifo(PathBuf);
-
-impl Drop for Fifo {
-    fn drop(&mut self) {
-        use std::os::unix::fs::OpenOptionsExt;
-        let _ = std::fs::OpenOptions::new()
-            .write(true)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(&self.0);
-    }
-}
-
-fn git(p: &Project, args: &[&str]) {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(p.root())
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", p.config_home.path())
-        .output()
-        .expect("git");
-    assert!(out.status.success(), "git {args:?}");
-}
 
 #[test]
 fn a_stuck_git_never_holds_up_compose_or_yank() {
@@ -42,25 +15,9 @@ fn a_stuck_git_never_holds_up_compose_or_yank() {
         return;
     };
     let p = Project::fixture();
-    git(&p, &["init", "-q", "-b", "main"]);
-    git(&p, &["add", "-A"]);
-    git(
-        &p,
-        &[
-            "-c",
-            "user.name=T",
-            "-c",
-            "user.email=t@example.com",
-            "commit",
-            "-qm",
-            "one",
-        ],
-    );
+    init_and_commit(&p, p.root(), "one");
     std::fs::remove_file(p.path(".git/index")).expect("rm index");
-    let fifo = Fifo(p.path(".git/index"));
-    let c_path = std::ffi::CString::new(fifo.0.display().to_string()).expect("path");
-    // SAFETY: mkfifo(3) reads the NUL-terminated path only.
-    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0, "mkfifo");
+    let fifo = Fifo::make(p.path(".git/index"));
 
     let global = p.config_home.path().join("config.toml");
     std::fs::write(&global, "[project]\nclipboard = \"osc52\"\n").expect("write");

@@ -6,13 +6,9 @@
 use crate::common;
 
 use common::Project;
-use ctxcurate::tui::run::harness::Harness;
+use common::harness::open;
 
 const GH_TOKEN: &str = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
-
-fn open(p: &Project, w: u16, h: u16) -> Harness {
-    Harness::open(p.root(), None, w, h).expect("open the TUI")
-}
 
 fn secret_project() -> Project {
     let p = Project::empty();

@@ -7,23 +7,15 @@
 
 use crate::common;
 
-use std::ffi::CString;
-use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
 use common::Project;
+use common::files::mkfifo;
 
 /// How long opening a tiny project may take on a loaded machine before it
 /// counts as hung (a guard, not a measurement).
 const HANG_GUARD: Duration = Duration::from_secs(120);
-
-fn mkfifo(path: &Path) {
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    let c = CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
-}
 
 #[test]
 fn fifo_ignore_files_neither_hang_nor_go_unsaid() {

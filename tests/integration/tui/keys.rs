@@ -5,17 +5,11 @@
 use crate::common;
 
 use common::Project;
+use common::harness::open;
+use common::saved;
 use ctxcurate::core::compose::{self, ComposeOptions};
-use ctxcurate::core::model::{MaskState, ProjectFile, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{MaskState, TokenizerKind, ViewMode};
 use ctxcurate::tui::run::harness::Harness;
-
-fn open(p: &Project, w: u16, h: u16) -> Harness {
-    Harness::open(p.root(), None, w, h).expect("open the TUI")
-}
-
-fn saved(p: &Project) -> ProjectFile {
-    toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
-}
 
 fn default_files(p: &Project) -> Vec<(String, ViewMode)> {
     saved(p)

@@ -6,18 +6,12 @@
 use crate::common;
 
 use common::Project;
-use ctxcurate::core::model::{ProjectFile, ViewMode};
+use common::harness::open;
+use common::saved;
+use ctxcurate::core::model::ViewMode;
 use ctxcurate::tui::messages::{Event, MouseKind};
 use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::{Overlay, Pane};
-
-fn open(p: &Project, w: u16, h: u16) -> Harness {
-    Harness::open(p.root(), None, w, h).expect("open the TUI")
-}
-
-fn saved(p: &Project) -> ProjectFile {
-    toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
-}
 
 fn mode_of(p: &Project, path: &str) -> Option<ViewMode> {
     saved(p)

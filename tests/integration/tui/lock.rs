@@ -6,30 +6,16 @@
 
 use crate::common;
 
-use std::fs::File;
 use std::time::Duration;
 
 use common::Project;
+use common::files::hold_lock;
 use ctxcurate::tui::input::action::Action;
 use ctxcurate::tui::input::keymap::Context;
 use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::Overlay;
 
 const TOML: &str = "# ours\n[presets.default]\nfiles = [\"src/app.py\", \"src/util.c\"]\n";
-
-/// The project lock, held by someone else than the app.
-fn hold_lock(p: &Project) -> File {
-    std::fs::create_dir_all(p.path(".ctxcurate")).unwrap();
-    let lock = File::options()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(p.path(".ctxcurate/lock"))
-        .unwrap();
-    lock.lock().unwrap();
-    lock
-}
 
 /// The key the confirm question takes as "yes", from the keymap.
 fn confirm_key(h: &Harness) -> String {

@@ -6,8 +6,10 @@
 
 use crate::common;
 
+use common::harness::open;
+use common::saved;
 use common::{Project, machine};
-use ctxcurate::core::model::{ProjectFile, ViewMode};
+use ctxcurate::core::model::ViewMode;
 use ctxcurate::core::syntax::{self, Lang};
 use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::symbols::flat_symbols;
@@ -15,14 +17,6 @@ use ratatui::style::Color;
 
 /// The symbol highlight's background (`render::look::HIGHLIGHT`).
 const HIGHLIGHT: Color = Color::Rgb(70, 55, 20);
-
-fn open(p: &Project, w: u16, h: u16) -> Harness {
-    Harness::open(p.root(), None, w, h).expect("open the TUI")
-}
-
-fn saved(p: &Project) -> ProjectFile {
-    toml::from_str(&p.read("ctxcurate.toml")).expect("saved file parses")
-}
 
 fn status(h: &Harness) -> String {
     h.state.status.clone().map(|(s, _)| s).unwrap_or_default()

@@ -8,7 +8,7 @@
 
 use crate::common;
 
-use common::Project;
+use common::{Project, headings};
 use ctxcurate::core::compose::{self, ComposeOptions, RenderedFile};
 use ctxcurate::core::model::{DiscussionEntry, Format, Preset, Settings, ViewMode};
 use ctxcurate::tui::run::harness::Harness;
@@ -206,7 +206,7 @@ fn a_file_name_with_a_newline_is_one_markdown_heading() {
         ..Preset::default()
     };
     let md = compose::assemble(&files, &preset, &options(Format::Markdown), None);
-    let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("### ")).collect();
+    let headings = headings(&md);
     assert_eq!(
         headings,
         ["### a␊### b.py", "### c.py", "### Discussion Excerpt 1"],
@@ -387,7 +387,7 @@ fn real_builds_parse_strictly_plain_and_packed() {
     assert_eq!(docs, elements(&doc, "source").len());
 
     let md = p.ok(&["build"]);
-    let headings: Vec<&str> = md.lines().filter(|l| l.starts_with("### ")).collect();
+    let headings = headings(&md);
     assert_eq!(headings.len(), 4 + 1, "four files and one excerpt: {md}");
     assert!(
         headings.contains(&"### src/new␊### line.py"),

@@ -2,13 +2,15 @@
 //! saves and root discovery (docs/ARCHITECTURE.md, "core::project").
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ctxcurate::core::model::{
     FileItem, Format, MaskState, ProjectFile, Strategy, TokenizerKind, ViewMode,
 };
 use ctxcurate::core::paths::{PROJECT_FILE, find_root};
 use ctxcurate::core::project::{Project, ProjectError, Scope, load_file, save_atomic};
+
+use crate::common::files::write_project;
 
 /// A project file naming every field of `core::model`, plus unknown keys at
 /// each level a user could put one.
@@ -69,12 +71,6 @@ content = "summary so far"
 [presets."review api"]
 files = ["api.py"]
 "#;
-
-fn write_project(root: &Path, text: &str) -> PathBuf {
-    let path = root.join(PROJECT_FILE);
-    fs::write(&path, text).unwrap();
-    path
-}
 
 /// The names in `dir`, but `.ctxcurate` (a save's lock lives there, see
 /// [`state_dir_holds_only_the_lock`]).

@@ -3,17 +3,13 @@
 //! missing-files check (docs/ARCHITECTURE.md, "core::project").
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use ctxcurate::core::model::{FileItem, TokenizerKind};
 use ctxcurate::core::paths::PROJECT_FILE;
 use ctxcurate::core::project::{Project, ProjectError, Scope, load_file};
 
-fn write_project(root: &Path, text: &str) -> PathBuf {
-    let path = root.join(PROJECT_FILE);
-    fs::write(&path, text).unwrap();
-    path
-}
+use crate::common::files::write_project;
 
 /// A global config with a budget, a `shared` and a `review` preset, and a
 /// project overriding the tokenizer and `shared`.

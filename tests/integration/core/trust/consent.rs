@@ -159,13 +159,6 @@ fn nested(toml: &str) -> (Project, PathBuf) {
     (p, root)
 }
 
-fn run_in(p: &Project, dir: &Path, args: &[&str]) -> std::process::Output {
-    p.cmd(args)
-        .current_dir(dir)
-        .output()
-        .expect("run ctxcurate")
-}
-
 /// Every file under `dir`, relative, sorted.
 fn files_under(dir: &Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -197,7 +190,7 @@ fn untrusted_output_locations_stay_inside_the_root() {
         "[project]\noutput_dir = \"/tmp/ctxcurate-escape-test\"\n",
     ] {
         let (p, root) = nested(toml);
-        let out = run_in(&p, &root, &["build", "--save"]);
+        let out = p.run_in(&root, &["build", "--save"]);
         assert!(out.status.success(), "{toml}: {}", stderr(&out));
         assert!(stderr(&out).contains("ctxcurate trust"), "{}", stderr(&out));
         let written: Vec<String> = files_under(p.root())
@@ -217,9 +210,9 @@ fn untrusted_output_locations_stay_inside_the_root() {
 
     // Trusted, the project's location is honoured.
     let (p, root) = nested("[project]\noutput_dir = \"../../escape\"\n");
-    let shown = String::from_utf8(run_in(&p, &root, &["trust", "--yes"]).stdout).unwrap();
+    let shown = String::from_utf8(p.run_in(&root, &["trust", "--yes"]).stdout).unwrap();
     assert!(shown.contains("output_dir = \"../../escape\""), "{shown}");
-    let out = run_in(&p, &root, &["build", "--save"]);
+    let out = p.run_in(&root, &["build", "--save"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(p.path("a/escape/context_001.md").is_file());
 }

@@ -12,45 +12,18 @@ use crate::common;
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
-use common::{Project, stderr};
+use common::{Project, output_within, stderr};
 
 /// Long enough for a slow shared machine; only a hang gets near it.
 const DEADLINE: Duration = Duration::from_secs(120);
 
 /// Run `cmd` to completion, killing it (and failing the test) if it is
 /// still running at the deadline.
-fn run_bounded(mut cmd: Command) -> Output {
-    let out_dir = tempfile::tempdir().expect("tempdir");
-    let (out_path, err_path) = (out_dir.path().join("out"), out_dir.path().join("err"));
-    let mut child = cmd
-        .stdout(Stdio::from(
-            fs::File::create(&out_path).expect("stdout file"),
-        ))
-        .stderr(Stdio::from(
-            fs::File::create(&err_path).expect("stderr file"),
-        ))
-        .spawn()
-        .expect("spawn ctxcurate");
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if started.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("ctxcurate hung: {cmd:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: fs::read(out_path).expect("stdout"),
-        stderr: fs::read(err_path).expect("stderr"),
-    }
+fn run_bounded(cmd: Command) -> Output {
+    output_within(cmd, DEADLINE)
 }
 
 /// Every file under `dir` with its contents, sorted (links not followed).

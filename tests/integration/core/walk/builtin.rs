@@ -5,6 +5,7 @@
 
 use crate::common;
 
+use common::files::copy_tree;
 use common::{Project, machine, stderr, stdout};
 use ctxcurate::core::walk::{self, walk_files};
 
@@ -180,21 +181,6 @@ fn ctxcurateignore_ignores_and_unignores() {
         !files.iter().any(|f| f.contains("node_modules")),
         "{files:?}"
     );
-}
-
-/// Copy the tree at `from` to `to` (regular files and folders only).
-fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let kind = entry.file_type().expect("file type");
-        let target = to.join(entry.file_name());
-        if kind.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else if kind.is_file() {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 /// Every file under `dir` as a `/`-separated path relative to `base`.

@@ -13,13 +13,13 @@
 
 use crate::common;
 
-use std::ffi::CString;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
-use common::{Project, stderr, stdout};
+use common::files::mkfifo;
+use common::{Project, output_within, stderr, stdout};
 
 /// Time a build of a tiny project may take on a loaded machine before it
 /// counts as hung (a guard, not a measurement: a healthy build takes well
@@ -32,7 +32,6 @@ const MEMORY_CAP: libc::rlim_t = 3 << 30;
 
 /// Run `cmd` under [`MEMORY_CAP`]; kill it and fail after [`HANG_GUARD`].
 fn run_guarded(mut cmd: Command) -> Output {
-    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
     // SAFETY: setrlimit is async-signal-safe; nothing else runs between
     // fork and exec.
     unsafe {
@@ -47,37 +46,7 @@ fn run_guarded(mut cmd: Command) -> Output {
             Ok(())
         });
     }
-    let mut child = cmd.spawn().expect("spawn ctxcurate");
-    // Drain the pipes on threads so a chatty child never blocks on them.
-    let mut out_pipe = child.stdout.take().expect("stdout");
-    let mut err_pipe = child.stderr.take().expect("stderr");
-    let out_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut out_pipe, &mut buf);
-        buf
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut err_pipe, &mut buf);
-        buf
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > HANG_GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("ctxcurate hung (killed after {HANG_GUARD:?})");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    Output {
-        status,
-        stdout: out_reader.join().expect("stdout reader"),
-        stderr: err_reader.join().expect("stderr reader"),
-    }
+    output_within(cmd, HANG_GUARD)
 }
 
 /// `ctxcurate build` in `dir` of project `p`, guarded.
@@ -85,13 +54,6 @@ fn build_in(p: &Project, dir: &Path) -> Output {
     let mut cmd = p.cmd(&["build"]);
     cmd.current_dir(dir);
     run_guarded(cmd)
-}
-
-fn mkfifo(path: &Path) {
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
-    let c = CString::new(path.as_os_str().as_encoded_bytes()).expect("path");
-    // SAFETY: a valid NUL-terminated path.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "mkfifo");
 }
 
 fn link_to_dev_zero(path: &Path) {
