@@ -49,9 +49,9 @@ impl Lang {
     /// The query file as written (`queries/<lang>.scm`).
     pub(super) fn query_file(self) -> &'static str {
         match self {
-            Lang::Python => include_str!("queries/python.scm"),
-            Lang::C => include_str!("queries/c.scm"),
-            Lang::Cpp => include_str!("queries/cpp.scm"),
+            Lang::Python => include_str!("queries/python/symbols.scm"),
+            Lang::C => include_str!("queries/c/symbols.scm"),
+            Lang::Cpp => include_str!("queries/cpp/symbols.scm"),
         }
     }
 
