@@ -6,13 +6,16 @@
 //! the first step of every view; the rest of the module reads the
 //! resulting [`SymbolTree`].
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
 use super::errors;
+use super::generic;
 use super::lang::Capture;
+use super::lang::parse_tree;
 use super::literals;
 use super::macros::CMacros;
 use super::pairs::{Declarations, parameter_types};
@@ -50,7 +53,14 @@ pub(super) enum Finder {
 
 /// [`extract`], finding the definitions as `finder` says.
 pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Finder) -> SymbolTree {
-    let Some((tree, parsed)) = preproc::parse(lang, source, user) else {
+    // Only C and C++ need the pre-pass (macros, conditionals); Python's
+    // returns the source as is, and the data-driven languages skip it.
+    let parsed = if lang.is_c_family() || lang == Lang::Python {
+        preproc::parse(lang, source, user)
+    } else {
+        parse_tree(lang, source).map(|tree| (tree, Cow::Borrowed(source)))
+    };
+    let Some((tree, parsed)) = parsed else {
         return SymbolTree {
             lang,
             symbols: Vec::new(),
@@ -195,10 +205,13 @@ fn nest(lang: Lang, found: Vec<Found>) -> Vec<Placed> {
 /// local details, not symbols: C has no nested functions, C++'s most
 /// vexing parse makes some variables look like prototypes, and a macro
 /// statement such as `JSON_CATCH (...) { ... }` reads as a definition.
+/// In the data-driven languages only functions bound to local variables
+/// are (see `generic::is_local`); Python keeps nested definitions.
 fn is_local_declaration(lang: Lang, parent: &Found, child: &Found) -> bool {
-    lang != Lang::Python
-        && parent.kind.is_function()
-        && (child.kind == SymbolKind::Constant || child.kind.is_function())
+    if !lang.is_c_family() {
+        return lang != Lang::Python && generic::is_local(parent, child);
+    }
+    parent.kind.is_function() && (child.kind == SymbolKind::Constant || child.kind.is_function())
 }
 
 /// Name, kind and path of every placed definition, assembled into a tree.
@@ -210,10 +223,11 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
     let mut flat: Vec<Symbol> = Vec::with_capacity(placed.len());
     for p in placed {
         let parent = p.parent.and_then(|i| flat.get(i));
-        let (name, qualified) = names(p.found.name, source);
+        let (name, qualified) = generic::own_name(lang, &p.found, source)
+            .unwrap_or_else(|| names(p.found.name, source));
         let kind = refine_kind(lang, &p.found, parent, &qualified, &namespaces);
         let base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
-        let path = if lang != Lang::Python && kind.is_function() {
+        let path = if lang.is_c_family() && kind.is_function() {
             let params = parameter_types(p.found.core, source);
             if p.found.core.kind() == "function_definition" {
                 declarations
@@ -382,6 +396,7 @@ fn base_path(
             Some(p) => format!("{p}::{qualified}"),
             None => qualified.to_string(),
         },
+        _ => generic::base_path(lang, parent_path, qualified),
     }
 }
 
@@ -427,7 +442,8 @@ fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
         return doc_from_string(slice(source, string.byte_range()));
     }
     let comments: Vec<&str> = children
-        .take_while(|n| n.kind() == "comment")
+        .skip_while(|n| n.kind() == "hash_bang_line")
+        .take_while(|n| lang.row().comments.contains(&n.kind()))
         .map(|n| slice(source, n.byte_range()))
         .collect();
     doc_from_comment(&comments.join("\n"))
