@@ -16,10 +16,10 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
+use super::Lang;
 use super::languages::PathStyle;
 use super::spans::{Analysis, Found, Spans};
 use super::text::{fold, slice, starts_line, truncate};
-use super::{Lang, SymbolKind};
 
 /// The longest signature kept for symbols without a body (an alias or a
 /// constant's value can be huge).
@@ -48,8 +48,9 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
         None => truncate(signature, SIGNATURE_MAX),
     };
     let braced = body.filter(|b| slice(source, b.byte_range()).starts_with('{'));
+    // An empty body (`{}`) stays: the placeholder would only make it longer.
     let elide = braced
-        .filter(|_| found.kind.is_function())
+        .filter(|b| found.kind.is_function() && !is_empty_block(b.byte_range(), source))
         .map(|b| b.byte_range());
     let spans = Spans {
         lead,
@@ -120,10 +121,18 @@ fn body_node(core: Node) -> Option<Node> {
     if let Some(body) = core.child_by_field_name("body") {
         return Some(body);
     }
-    let declarator = (0..core.named_child_count())
+    // `const f = () => {}`, `obj.f = function () {}`, `{ f: () => {} }`.
+    let bound = (0..core.named_child_count())
         .filter_map(|i| core.named_child(i as u32))
-        .find(|n| n.kind() == "variable_declarator");
-    if let Some(value) = declarator.and_then(|d| d.child_by_field_name("value")) {
+        .find(|n| matches!(n.kind(), "variable_declarator" | "assignment_expression"));
+    let value = match core.kind() {
+        "pair" => core.child_by_field_name("value"),
+        _ => bound.and_then(|d| {
+            d.child_by_field_name("value")
+                .or_else(|| d.child_by_field_name("right"))
+        }),
+    };
+    if let Some(value) = value {
         return value.child_by_field_name("body");
     }
     let ty = core.child_by_field_name("type")?;
@@ -134,6 +143,13 @@ fn body_node(core: Node) -> Option<Node> {
         "interface_type" => Some(ty),
         _ => None,
     }
+}
+
+/// Whether a braced body holds nothing but whitespace.
+fn is_empty_block(range: Range<usize>, source: &str) -> bool {
+    slice(source, inside_braces(range, source))
+        .trim()
+        .is_empty()
 }
 
 /// The bytes between a body's braces: from after the first `{` to before
@@ -232,15 +248,4 @@ pub(super) fn base_path(lang: Lang, parent: Option<&str>, qualified: &str) -> St
         Some(p) => format!("{p}{separator}{qualified}"),
         None => qualified.to_string(),
     }
-}
-
-/// A function bound to a variable inside a function body
-/// (`const onClick = () => {}`) is a local detail, not a symbol.
-pub(super) fn is_local(parent: &Found, child: &Found) -> bool {
-    parent.kind.is_function()
-        && child.kind == SymbolKind::Function
-        && matches!(
-            child.core.kind(),
-            "lexical_declaration" | "variable_declaration"
-        )
 }

@@ -205,11 +205,11 @@ fn nest(lang: Lang, found: Vec<Found>) -> Vec<Placed> {
 /// local details, not symbols: C has no nested functions, C++'s most
 /// vexing parse makes some variables look like prototypes, and a macro
 /// statement such as `JSON_CATCH (...) { ... }` reads as a definition.
-/// In the data-driven languages only functions bound to local variables
-/// are (see `generic::is_local`); Python keeps nested definitions.
+/// Python and the data-driven languages keep nested definitions (ctags
+/// lists a JavaScript function's inner functions too).
 fn is_local_declaration(lang: Lang, parent: &Found, child: &Found) -> bool {
     if !lang.is_c_family() {
-        return lang != Lang::Python && generic::is_local(parent, child);
+        return false;
     }
     parent.kind.is_function() && (child.kind == SymbolKind::Constant || child.kind.is_function())
 }

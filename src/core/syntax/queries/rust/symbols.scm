@@ -55,3 +55,7 @@
 
 (static_item
   name: (identifier) @name) @definition.constant
+
+; Associated types of a trait (`type Item;`), as ctags lists them.
+(associated_type
+  name: (type_identifier) @name) @definition.type

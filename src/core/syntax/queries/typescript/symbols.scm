@@ -21,6 +21,11 @@
 (method_signature
   name: (_) @name) @definition.method
 
+; A construct signature (`new (message: string): Error`) is a method named
+; `new`, as ctags lists it.
+(construct_signature
+  "new" @name) @definition.method
+
 (interface_declaration
   name: (type_identifier) @name) @definition.interface
 
