@@ -7,7 +7,7 @@
 //!
 //! Run: `cargo bench --bench anchor_resolve`.
 
-#[path = "../tests/corpus/mod.rs"]
+#[path = "../tests/integration/common/corpus.rs"]
 mod corpus;
 
 use std::time::Instant;

@@ -6,7 +6,7 @@
 //! Run: `cargo bench --bench compose_stdlib` (optionally with a directory
 //! argument: `cargo bench --bench compose_stdlib -- /path/to/tree`).
 
-#[path = "../tests/corpus/mod.rs"]
+#[path = "../tests/integration/common/corpus.rs"]
 mod corpus;
 
 use std::path::PathBuf;
@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy, TokenizerKind, ViewMode};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::{tokens, walk};
 
 fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) {
@@ -42,11 +42,19 @@ fn run(root: &std::path::Path, label: &str, mode: ViewMode, strategy: Strategy) 
     // (what the TUI and repeated builds do): only stat calls and joins.
     let cache = Sources::new();
     let walked = walk::walk_files(root);
-    compose::compose_with(root, &preset, &opts, &cache, Some(&walked));
+    compose::compose_with(
+        &Codebase::new(root, &cache).with_walk(&walked),
+        &preset,
+        &opts,
+    );
     let mut warm = f64::MAX;
     for _ in 0..3 {
         let t = Instant::now();
-        compose::compose_with(root, &preset, &opts, &cache, Some(&walked));
+        compose::compose_with(
+            &Codebase::new(root, &cache).with_walk(&walked),
+            &preset,
+            &opts,
+        );
         warm = warm.min(t.elapsed().as_secs_f64());
     }
     let Some(c) = composition else { return };

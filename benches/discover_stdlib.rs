@@ -6,7 +6,7 @@
 //! Run: `cargo bench --bench discover_stdlib`. The disk cache goes to a
 //! temporary directory, never into the standard library.
 
-#[path = "../tests/corpus/mod.rs"]
+#[path = "../tests/integration/common/corpus.rs"]
 mod corpus;
 
 use std::collections::HashSet;
@@ -16,7 +16,7 @@ use std::time::Instant;
 use ctxcurate::core::discovery::graph::ImportGraph;
 use ctxcurate::core::discovery::pack::{self, PackOptions};
 use ctxcurate::core::model::{Format, Preset, TokenizerKind};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::{discovery::repo_map, walk};
 
@@ -33,16 +33,16 @@ fn round(
     cache: &Sources,
     targets: &[String],
 ) -> (f64, f64, f64, usize, usize) {
-    let (t_graph, graph) = timed(|| ImportGraph::build(root, files, &[], cache));
+    let (t_graph, graph) =
+        timed(|| ImportGraph::build(&Codebase::new(root, cache).with_walk(files), &[]));
     let (t_map, map) = timed(|| {
         let ranked = graph.rank(targets);
         repo_map::build(
-            root,
+            &Codebase::new(root, cache),
             &ranked,
             &HashSet::new(),
             2048,
             TokenizerKind::O200k,
-            cache,
         )
     });
     let opts = PackOptions {
@@ -57,12 +57,10 @@ fn round(
     };
     let (t_pack, packed) = timed(|| {
         pack::pack_with(
-            root,
+            &Codebase::new(root, cache).with_walk(files),
             &Preset::default(),
             targets,
             &opts,
-            cache,
-            files,
             &graph,
         )
     });

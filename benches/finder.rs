@@ -80,7 +80,7 @@ fn main() {
         })
         .collect();
     // What Ctrl-p costs the UI thread: the walked paths copied into the
-    // matcher and a first non-blocking tick (`finder_overlay::open`).
+    // matcher and a first non-blocking tick (`finder::keys::open`).
     let t = Instant::now();
     let mut finder = Finder::new(paths.iter().cloned(), Arc::new(|| {}));
     finder.tick(0);
@@ -102,7 +102,7 @@ fn main() {
         for (row, c) in rows.iter_mut().zip(query.chars()) {
             let t = Instant::now();
             // What one key costs the UI thread in the app: the new query
-            // and a tick that never waits (`finder_overlay::on_input`),
+            // and a tick that never waits (`finder::keys::on_input`),
             // then the frame reading a screenful of hits (`render::finder`).
             finder.push(c);
             finder.tick(0);

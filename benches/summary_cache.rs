@@ -7,7 +7,7 @@
 //! Run: `cargo bench --bench summary_cache` (optionally with a directory:
 //! `cargo bench --bench summary_cache -- /path/to/tree`).
 
-#[path = "../tests/corpus/mod.rs"]
+#[path = "../tests/integration/common/corpus.rs"]
 mod corpus;
 
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use ctxcurate::core::compose::{self, ComposeOptions};
 use ctxcurate::core::model::{FileItem, Preset, Settings, Strategy};
-use ctxcurate::core::sources::Sources;
+use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::store::DiskCache;
 use ctxcurate::core::summary::{Summarizer, SummaryConfig};
 use ctxcurate::core::walk;
@@ -33,7 +33,11 @@ fn build(root: &Path, cache_dir: &Path, walked: &[String]) -> (f64, usize, usize
     let summarizer = Summarizer::new(DiskCache::at(cache_dir), SummaryConfig::default());
     let cache = Sources::with_summarizer(summarizer);
     let t = Instant::now();
-    let c = compose::compose_with(root, &preset, &opts, &cache, Some(walked));
+    let c = compose::compose_with(
+        &Codebase::new(root, &cache).with_walk(walked),
+        &preset,
+        &opts,
+    );
     (
         t.elapsed().as_secs_f64(),
         cache.summarizer().computed(),

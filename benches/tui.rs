@@ -22,10 +22,10 @@ use std::time::Instant;
 
 use ctxcurate::core::project::Project;
 use ctxcurate::core::walk;
-use ctxcurate::tui::harness::Harness;
-use ctxcurate::tui::keymap::Keymap;
+use ctxcurate::tui::input::keymap::Keymap;
 use ctxcurate::tui::messages::{Effect, Job};
 use ctxcurate::tui::render::{self, ViewState};
+use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::State;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -57,7 +57,13 @@ fn gauge_bench() {
     let t = Instant::now();
     let mut h = Harness::open(dir.path(), None, 160, 50).expect("open");
     let cold = t.elapsed().as_secs_f64();
-    let total = |h: &Harness| h.state.composed.as_ref().map_or(0, |c| c.total_tokens);
+    let total = |h: &Harness| {
+        h.state
+            .composition
+            .composed
+            .as_ref()
+            .map_or(0, |c| c.total_tokens)
+    };
     println!(
         "gauge: 10,000 files included, {} tokens; cold open + compose {:.3} s",
         total(&h),
@@ -68,7 +74,7 @@ fn gauge_bench() {
     let mut gauge_ms = Vec::new();
     let mut compose_ms = Vec::new();
     for i in 0..20 {
-        let before = h.state.gauge.used;
+        let before = h.state.composition.gauge.used;
         // The gauge's new value: the keypress through `update` plus the
         // count job for the few files it does not know yet (none when a
         // file is excluded; one when it comes back in a new form).
@@ -79,7 +85,7 @@ fn gauge_bench() {
             .partition(|e| matches!(e, Effect::Job(job) if matches!(**job, Job::Count { .. })));
         h.run(counts);
         gauge_ms.push(t.elapsed().as_secs_f64() * 1000.0);
-        assert_ne!(before, h.state.gauge.used, "the gauge moved");
+        assert_ne!(before, h.state.composition.gauge.used, "the gauge moved");
         // The preview's recomposition, in the background in the app.
         let t = Instant::now();
         h.run(rest);
@@ -157,7 +163,7 @@ fn gauge_100k_bench() {
         let _f = h.state.project.file.clone();
         let clones = thread_cpu_ms() - t;
         let t = thread_cpu_ms();
-        let _e = ctxcurate::tui::commit::recompose(&mut h.state);
+        let _e = ctxcurate::tui::undo::recompose(&mut h.state);
         let recompose = thread_cpu_ms() - t;
         let t = thread_cpu_ms();
         let mut preset = h.state.preset();
@@ -227,7 +233,7 @@ fn first_frame_bench() {
         "first frame: full walk {:.3} s, merging it into the tree {:.3} s ({} files)",
         walked,
         t.elapsed().as_secs_f64(),
-        state.files.len()
+        state.tree.files.len()
     );
 }
 

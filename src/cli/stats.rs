@@ -28,16 +28,16 @@ pub fn stats(
     let mut opts = ComposeOptions::from_settings(&project.settings);
     opts.consent = consent;
     let kind = tokenizer.unwrap_or(project.settings.tokenizer);
-    let cache = project.run_cache();
+    let sources = project.run_cache();
     let map = MapOptions {
         tokenizer: kind,
         ..MapOptions::from_settings(&project.settings)
     };
-    let composition = Workspace::open(&project, &cache).compose(&preset, &opts, &map);
+    let composition = Workspace::open(&project, &sources).compose(&preset, &opts, &map);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
-    let map = TokenMap::of(&composition, &cache, kind, project.settings.budget);
+    let map = TokenMap::of(&composition, &sources, kind, project.settings.budget);
     if json {
         serde_json::to_writer_pretty(&mut *ctx.out, &map)?;
         writeln!(ctx.out)?;

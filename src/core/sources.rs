@@ -14,6 +14,11 @@
 //! they may come from an external summarizer with its own cache.
 //! Summaries go through the cache's [`Summarizer`], which keeps them on
 //! disk across runs in its own bucket.
+//!
+//! [`Codebase`] (submodule `codebase`) is the value composition, discovery
+//! and the secret scan take: a root, its `Sources`, and the walk.
+
+mod codebase;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -31,6 +36,7 @@ use crate::core::syntax::{self, CMacros, Lang, SymbolTree};
 use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
 use crate::core::walk::{self, Content, FileProblem, ReadPolicy};
+pub use codebase::Codebase;
 
 /// What identifies a version of a file on disk without reading it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -35,8 +35,8 @@ pub struct TokenMap {
 
 impl TokenMap {
     /// Count every rendered file of `c` and the whole text with `kind`
-    /// (counts come from `cache` where the same text was counted before).
-    pub fn of(c: &Composition, cache: &Sources, kind: TokenizerKind, budget: usize) -> Self {
+    /// (counts come from `sources` where the same text was counted before).
+    pub fn of(c: &Composition, sources: &Sources, kind: TokenizerKind, budget: usize) -> Self {
         let files: Vec<TokenRow> = c
             .files
             .iter()
@@ -44,11 +44,11 @@ impl TokenMap {
             .map(|f| TokenRow {
                 path: f.path.clone(),
                 mode: f.mode,
-                tokens: cache.count(kind, &compose::markdown_file(f)),
+                tokens: sources.count(kind, &compose::markdown_file(f)),
                 error: f.error.is_some(),
             })
             .collect();
-        TokenMap::from_rows(files, cache.count(kind, &c.text), kind, budget)
+        TokenMap::from_rows(files, sources.count(kind, &c.text), kind, budget)
     }
 
     /// The map of file rows counted elsewhere (the TUI's counts, which

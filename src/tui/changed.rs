@@ -12,11 +12,11 @@ use crate::core::git::ChangedInProject;
 use crate::text::sanitize::display_line;
 use crate::text::words::plural;
 
-use super::action::Action;
-use super::commit::edit;
-use super::messages::{ChangedJob, Effect, Job};
-use super::model::ChangedMarks;
-use super::state::{Level, State};
+use crate::tui::input::action::Action;
+use crate::tui::messages::{ChangedJob, Effect, Job};
+use crate::tui::state::model::ChangedMarks;
+use crate::tui::state::{Level, State};
+use crate::tui::undo::edit;
 
 /// Mark the changed files in the tree, or unmark them when they are shown.
 pub fn toggle_marks(state: &mut State) -> Vec<Effect> {
@@ -34,7 +34,7 @@ pub fn include(state: &mut State) -> Vec<Effect> {
 }
 
 fn ask_git(state: &mut State, include: bool) -> Vec<Effect> {
-    if !state.walk_done {
+    if !state.walk.done {
         state.say(
             Level::Warn,
             "still scanning the project: the changed files are known once the scan is done; try again in a moment",
@@ -44,7 +44,7 @@ fn ask_git(state: &mut State, include: bool) -> Vec<Effect> {
     state.say(Level::Info, "asking git what changed…");
     vec![Effect::job(Job::Changed(ChangedJob {
         include,
-        walked: state.walked.clone(),
+        walked: state.walk.walked.clone(),
         exclude: state.preset().exclude,
     }))]
 }

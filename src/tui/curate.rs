@@ -1,15 +1,15 @@
 //! Curation edits on the active preset, called from `update`: include and
 //! exclude, view modes, flags, masks, slices and batch operations. Each
 //! edit is one call of `core::curation` and one undoable step
-//! (`commit::edit`).
+//! (`undo::edit`).
 
 use crate::core::anchor;
 use crate::core::curation;
 use crate::core::model::{FileItem, MaskState, ViewMode};
 
-use super::commit::edit;
-use super::messages::Effect;
-use super::state::{Level, State};
+use crate::tui::messages::Effect;
+use crate::tui::state::{Level, State};
+use crate::tui::undo::edit;
 
 /// Space on a file or folder.
 pub fn toggle_include(state: &mut State) -> Vec<Effect> {
@@ -19,12 +19,12 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
     if !row.is_dir {
         return toggle_file(state, &row.path);
     }
-    let total = state.files.count_under(&row.path);
-    let inside = state.included_under(&row.path);
+    let total = state.tree.files.count_under(&row.path);
+    let inside = state.walk.included_under(&row.path);
     let all_in = total > 0 && inside == total;
     let dir = row.path.clone();
     let files = if all_in {
-        state.files.files_under(&dir)
+        state.tree.files.files_under(&dir)
     } else {
         Vec::new()
     };
@@ -149,13 +149,16 @@ fn on_off(b: bool) -> &'static str {
 /// The files a batch key acts on: every file in the `v` selection (files
 /// under selected folders included), else the row under the cursor.
 fn batch_targets(state: &State) -> Vec<String> {
-    let (from, to) = state.selection().unwrap_or((state.cursor, state.cursor));
+    let (from, to) = state
+        .tree
+        .selection()
+        .unwrap_or((state.tree.cursor, state.tree.cursor));
     let mut out = Vec::new();
-    for row in state.rows.iter().skip(from).take(to + 1 - from) {
+    for row in state.tree.rows.iter().skip(from).take(to + 1 - from) {
         if row.is_dir {
             // A folder in the selection stands for its included files (all
             // of them when none is included yet).
-            let files = state.files.files_under(&row.path);
+            let files = state.tree.files.files_under(&row.path);
             let included: Vec<String> = files
                 .iter()
                 .filter(|f| state.is_included(f))
@@ -182,7 +185,7 @@ pub enum Batch {
 /// `F A S D X` on the selection.
 pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
     let targets = batch_targets(state);
-    state.range_anchor = None;
+    state.tree.range_anchor = None;
     if targets.is_empty() {
         return Vec::new();
     }
@@ -208,10 +211,10 @@ pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
 
 /// `d s g x` / Space in the symbols pane.
 pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effect> {
-    let Some(path) = state.symbols.as_ref().map(|s| s.path.clone()) else {
+    let Some(path) = state.symbols.view.as_ref().map(|s| s.path.clone()) else {
         return Vec::new();
     };
-    let tree = state.symbols.as_ref().and_then(|s| s.tree.clone());
+    let tree = state.symbols.view.as_ref().and_then(|s| s.tree.clone());
     let current = tree.and_then(|tree| {
         state
             .item_for(&path)
@@ -227,7 +230,7 @@ pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effec
 /// `D` in the symbols pane: the file's default mask steps to the next
 /// state (the file switches to `masked`).
 pub fn cycle_mask_default(state: &mut State) -> Vec<Effect> {
-    let Some(path) = state.symbols.as_ref().map(|s| s.path.clone()) else {
+    let Some(path) = state.symbols.view.as_ref().map(|s| s.path.clone()) else {
         return Vec::new();
     };
     let Some(item) = state.item_for(&path) else {

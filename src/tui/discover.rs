@@ -12,11 +12,11 @@ use crate::core::curation;
 use crate::core::discovery::pack::{PackOptions, Packed, Role};
 use crate::core::model::ViewMode;
 
-use super::commit::{edit, recompose};
-use super::messages::{DiscoverJob, Effect, Job};
-use super::model::{Composed, Discovery};
-use super::navigate::sync_preview;
-use super::state::{Level, State};
+use crate::tui::messages::{DiscoverJob, Effect, Job};
+use crate::tui::navigate::sync_preview;
+use crate::tui::state::model::{Composed, Discovery};
+use crate::tui::state::{Level, State};
+use crate::tui::undo::{edit, recompose};
 
 /// What `packed` adds to the preset shown in `state`.
 pub fn proposals(packed: &Packed, state: &State) -> Discovery {
@@ -57,7 +57,9 @@ pub fn toggle_target(state: &mut State) -> Vec<Effect> {
         state.say(Level::Warn, "targets are files: move to a file");
         return Vec::new();
     };
-    let key = state.keymap.key_name(super::action::Action::Discover);
+    let key = state
+        .keymap
+        .key_name(crate::tui::input::action::Action::Discover);
     edit(state, |preset, _| {
         let on = !curation::is_target(preset, &path);
         curation::set_target(preset, &path, on);
@@ -76,7 +78,9 @@ pub fn toggle_target(state: &mut State) -> Vec<Effect> {
 pub fn discover(state: &mut State) -> Vec<Effect> {
     let preset = state.preset();
     if preset.targets.is_empty() {
-        let key = state.keymap.key_name(super::action::Action::ToggleTarget);
+        let key = state
+            .keymap
+            .key_name(crate::tui::input::action::Action::ToggleTarget);
         state.say(
             Level::Warn,
             format!("no targets: mark the files you work on with {key} in the tree first"),
@@ -89,12 +93,13 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         format!("discovering around {} targets…", preset.targets.len()),
     );
     vec![Effect::job(Job::Discover(DiscoverJob {
-        generation: state.generation,
+        generation: state.composition.generation,
         targets: preset.targets.clone(),
         preset,
         opts,
         consent: state.compose_options().consent,
-        walked: state.walked.clone(),
+        settings: Box::new(state.project.settings.clone()),
+        walked: state.walk.walked.clone(),
     }))]
 }
 
@@ -107,7 +112,7 @@ pub fn on_discovered(
     packed: Packed,
     composed: Composed,
 ) -> Vec<Effect> {
-    if generation != state.generation {
+    if generation != state.composition.generation {
         state.say(
             Level::Warn,
             "discovery dropped: the preset changed while it ran (press i again)",
@@ -132,10 +137,10 @@ pub fn on_discovered(
     let s = &discovery.stats;
     let accept = state
         .keymap
-        .key_name(super::action::Action::AcceptDiscovery);
+        .key_name(crate::tui::input::action::Action::AcceptDiscovery);
     let discard = state
         .keymap
-        .key_name(super::action::Action::DiscardDiscovery);
+        .key_name(crate::tui::input::action::Action::DiscardDiscovery);
     let message = if discovery.proposed.is_empty() && discovery.changed.is_empty() {
         format!(
             "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
@@ -172,7 +177,7 @@ pub fn on_discovered(
     };
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
-    state.composed = Some(composed);
+    state.composition.composed = Some(composed);
     sync_preview(state);
     Vec::new()
 }

@@ -4,16 +4,16 @@
 //! user's editor (an `Effect::Edit` the event loop runs with the terminal
 //! handed over; the text comes back as `Event::Edited`), `ctrl-k` adds a
 //! compaction point. Each change is one `core::curation::discussion` edit
-//! and one undoable step (`commit::edit`); a likely secret is kept but
+//! and one undoable step (`undo::edit`); a likely secret is kept but
 //! warned about in the status line (the CLI refuses it).
 
 use crate::core::curation::discussion as talk;
 use crate::core::tokens;
 use crate::text::sanitize::display_line;
 
-use super::commit::edit;
-use super::messages::{EditPurpose, Effect};
-use super::state::{Level, State};
+use crate::tui::messages::{EditPurpose, Effect};
+use crate::tui::state::{Level, State};
+use crate::tui::undo::edit;
 
 /// The image file under the tree cursor, if it is one.
 pub fn image_under_cursor(state: &State) -> Option<String> {

@@ -4,6 +4,9 @@
 //! latest ranked snapshot, so a keystroke never waits for 100,000 paths
 //! to be scored (`benches/finder.rs` measures it).
 
+pub mod keys;
+pub mod render;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 

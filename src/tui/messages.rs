@@ -12,9 +12,9 @@ use crate::core::model::{FileItem, Preset, Settings, TokenizerKind};
 use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
 
-use super::action::Action;
-use super::model::{Composed, FileBlock, SymbolsView};
-use super::project_sync::SyncOutcome;
+use crate::tui::input::action::Action;
+use crate::tui::run::project_sync::SyncOutcome;
+use crate::tui::state::model::{Composed, FileBlock, SymbolsView};
 
 /// Everything `update` reacts to.
 #[derive(Debug, Clone)]
@@ -101,7 +101,7 @@ pub enum Event {
         tree_top: usize,
     },
     /// The picker's preset totals came back: (key, tokens, exact) per
-    /// preset (`token_view::preset_key`).
+    /// preset (`tokens::preset_key`).
     PresetTotals(Vec<(u64, usize, bool)>),
     /// The external editor closed: the text as it was handed over
     /// (`before`), and as saved, or why there is none.
@@ -244,6 +244,8 @@ pub struct DiscoverJob {
     /// What the preset's explicit entries may read (the worker gates
     /// the preset before packing it, as `build` does).
     pub consent: crate::core::trust::entries::EntryConsent,
+    /// The project's settings: the gate asks the walk with its patterns.
+    pub settings: Box<Settings>,
     pub walked: Arc<Vec<String>>,
 }
 

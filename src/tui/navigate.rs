@@ -1,30 +1,30 @@
 //! Movement in the panes and what follows the cursor: the symbols of the
-//! file under it and the preview scrolled to it; the raw-text view and
-//! marking a slice in it. Called from `update`.
+//! file under it and the preview scrolled to it. Called from `update`.
 
-use super::action::Action;
-use super::look;
-use super::messages::{Effect, Job};
-use super::preview_view::shown;
-use super::state::{Level, Overlay, Pane, Prompt, State};
+use crate::tui::input::action::Action;
+use crate::tui::messages::{Effect, Job};
+use crate::tui::preview::follow;
+use crate::tui::preview::shown;
+use crate::tui::state::{Pane, State};
 
 /// Movement in the focused pane.
 pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
     match state.focus {
         Pane::Tree => navigate_tree(state, action),
         Pane::Symbols => {
-            let len = state.symbol_count();
-            state.symbol_cursor = moved(state.symbol_cursor, len, action, state.page);
-            look::follow_symbol(state, true);
+            let len = state.symbols.count();
+            state.symbols.cursor = moved(state.symbols.cursor, len, action, state.screen.page);
+            follow::follow_symbol(state, true);
             Vec::new()
         }
         Pane::Preview => {
             if state.preview.raw {
                 let len = state.preview.raw_text.as_ref().map_or(0, |(_, l)| l.len());
-                state.preview.raw_cursor = moved(state.preview.raw_cursor, len, action, state.page);
+                state.preview.raw_cursor =
+                    moved(state.preview.raw_cursor, len, action, state.screen.page);
             } else {
                 let len = shown(state).lines().len();
-                state.preview.scroll = moved(state.preview.scroll, len, action, state.page);
+                state.preview.scroll = moved(state.preview.scroll, len, action, state.screen.page);
             }
             Vec::new()
         }
@@ -52,22 +52,29 @@ fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
     };
     match action {
         Action::Expand if row.is_dir => {
-            state.open_dirs.insert(row.path);
+            state.tree.open_dirs.insert(row.path);
             state.refresh_rows();
         }
-        Action::Collapse if row.is_dir && state.open_dirs.contains(&row.path) => {
-            state.open_dirs.remove(&row.path);
+        Action::Collapse if row.is_dir && state.tree.open_dirs.contains(&row.path) => {
+            state.tree.open_dirs.remove(&row.path);
             state.refresh_rows();
         }
         Action::Collapse => {
             if let Some((parent, _)) = row.path.rsplit_once('/')
-                && let Some(i) = state.rows.iter().position(|r| r.path == parent)
+                && let Some(i) = state.tree.rows.iter().position(|r| r.path == parent)
             {
-                state.cursor = i;
+                state.tree.cursor = i;
             }
         }
         Action::Expand => {}
-        _ => state.cursor = moved(state.cursor, state.rows.len(), action, state.page),
+        _ => {
+            state.tree.cursor = moved(
+                state.tree.cursor,
+                state.tree.rows.len(),
+                action,
+                state.screen.page,
+            )
+        }
     }
     follow_cursor(state)
 }
@@ -76,15 +83,15 @@ fn navigate_tree(state: &mut State, action: Action) -> Vec<Effect> {
 /// the preview to it.
 pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
     sync_preview(state);
-    let mut effects = look::follow_tree(state);
+    let mut effects = follow::follow_tree(state);
     let Some(path) = state.current_file().map(str::to_string) else {
-        state.symbols = None;
+        state.symbols.view = None;
         return effects;
     };
-    if state.symbols.as_ref().is_some_and(|s| s.path == path) {
+    if state.symbols.view.as_ref().is_some_and(|s| s.path == path) {
         return effects;
     }
-    state.symbols = None;
+    state.symbols.view = None;
     effects.push(Effect::job(Job::Symbols(path.clone())));
     if state.preview.raw {
         effects.push(Effect::job(Job::Raw(path)));
@@ -100,7 +107,7 @@ pub(super) fn sync_preview(state: &mut State) {
     let Some(row) = state.current_row() else {
         return;
     };
-    let line = state.composed.as_ref().and_then(|c| {
+    let line = state.composition.composed.as_ref().and_then(|c| {
         c.files
             .iter()
             .find(|f| {
@@ -111,57 +118,4 @@ pub(super) fn sync_preview(state: &mut State) {
     if let Some(line) = line {
         state.preview.scroll = line;
     }
-}
-
-pub(super) fn toggle_raw(state: &mut State) -> Vec<Effect> {
-    state.preview.raw = !state.preview.raw;
-    state.preview.slice_anchor = None;
-    state.preview.highlight = None;
-    state.preview.raw_text = None;
-    if !state.preview.raw {
-        sync_preview(state);
-        return Vec::new();
-    }
-    match state.current_file().map(str::to_string) {
-        Some(path) => {
-            state.say(
-                Level::Info,
-                "raw text: v marks the first and last line of a slice",
-            );
-            vec![Effect::job(Job::Raw(path))]
-        }
-        None => {
-            state.preview.raw = false;
-            state.say(Level::Info, "no file under the cursor");
-            Vec::new()
-        }
-    }
-}
-
-pub(super) fn slice_mark(state: &mut State) -> Vec<Effect> {
-    if !state.preview.raw {
-        state.say(Level::Info, "r shows the file's raw text to pick a slice");
-        return Vec::new();
-    }
-    let Some((path, _)) = state.preview.raw_text.clone() else {
-        return Vec::new();
-    };
-    let cursor = state.preview.raw_cursor;
-    match state.preview.slice_anchor.take() {
-        None => {
-            state.preview.slice_anchor = Some(cursor);
-            state.say(
-                Level::Info,
-                format!("slice from line {}: move, then v again", cursor + 1),
-            );
-        }
-        Some(anchor) => {
-            let (start, end) = (anchor.min(cursor) + 1, anchor.max(cursor) + 1);
-            state.overlay = Some(Overlay::Input {
-                prompt: Prompt::SliceTag { path, start, end },
-                buffer: String::new(),
-            });
-        }
-    }
-    Vec::new()
 }

@@ -1,18 +1,22 @@
-//! Keys while an overlay is open: the help, the preset picker and text
-//! prompts (filter, preset names, slice tags). Called from `update`.
+//! Keys while an overlay is open: each goes to its feature (the help, the
+//! preset picker, the finder, the tokens overlay); the confirm questions
+//! (copy likely secrets, quit without the waiting save) and the text
+//! prompts (filter, preset names, slice tags, go to line, search) are
+//! answered here. Called from `update`.
 
-use super::action::Action;
-use super::commit;
-use super::curate;
-use super::help_text::help_max_scroll;
-use super::look;
-use super::messages::Effect;
-use super::model::PendingCopy;
-use super::navigate::{follow_cursor, moved};
-use super::state::{Level, Overlay, Prompt, State};
-use super::token_keys;
-use crate::core::project::Scope;
-use crate::text::sanitize::display_line;
+pub mod picker;
+pub mod render;
+
+use crate::tui::curate;
+use crate::tui::help;
+use crate::tui::input::action::Action;
+use crate::tui::messages::Effect;
+use crate::tui::navigate::follow_cursor;
+use crate::tui::preview::follow;
+use crate::tui::state::model::PendingCopy;
+use crate::tui::state::{Level, Overlay, Prompt, State};
+use crate::tui::tokens;
+use crate::tui::undo;
 
 /// How long after the question before copying likely secrets opens a
 /// confirm is ignored. Keys typed ahead while the copy was being composed,
@@ -23,30 +27,10 @@ pub const CONFIRM_PAUSE: std::time::Duration = std::time::Duration::from_millis(
 /// Keys while an overlay is open.
 pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) -> Vec<Effect> {
     match overlay {
-        Overlay::Help { scroll } => {
-            // The help is wrapped to the overlay: its length depends on
-            // the terminal's width.
-            let last = help_max_scroll(&state.keymap, state.size);
-            let scroll = scroll.min(last);
-            let half = (state.page / 2).max(1);
-            let scroll = match action {
-                Action::Down => (scroll + 1).min(last),
-                Action::Up => scroll.saturating_sub(1),
-                Action::PageDown => (scroll + half).min(last),
-                Action::PageUp => scroll.saturating_sub(half),
-                Action::Top => 0,
-                Action::Bottom => last,
-                _ => {
-                    state.overlay = None;
-                    return Vec::new();
-                }
-            };
-            state.overlay = Some(Overlay::Help { scroll });
-            Vec::new()
-        }
-        Overlay::Picker { cursor } => on_picker(state, cursor, action),
-        Overlay::Finder => super::finder_overlay::on_action(state, action),
-        Overlay::Tokens { path } => token_keys::on_tokens(state, path, action),
+        Overlay::Help { scroll } => help::keys::on_help(state, scroll, action),
+        Overlay::Picker { cursor } => picker::on_picker(state, cursor, action),
+        Overlay::Finder => crate::tui::finder::keys::on_action(state, action),
+        Overlay::Tokens { path } => tokens::keys::on_tokens(state, path, action),
         Overlay::ConfirmCopy(pending) => match action {
             Action::Confirm if state.clock.since(pending.opened) < CONFIRM_PAUSE => {
                 // Too soon to have read the findings: a key typed ahead
@@ -99,7 +83,7 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             Action::Cancel => {
                 state.overlay = None;
                 if prompt == Prompt::Filter {
-                    state.clear_filter();
+                    state.tree.clear_filter();
                     // The panes follow the cursor wherever it is now.
                     return follow_cursor(state);
                 }
@@ -107,146 +91,6 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             }
             _ => Vec::new(),
         },
-    }
-}
-
-/// Make `name` the active preset: one undoable step, like any edit.
-pub fn apply_preset(state: &mut State, name: &str) -> Vec<Effect> {
-    let before = state.project.file.clone();
-    match state.project.apply(name) {
-        Ok(()) => {
-            state.add_explicit_files();
-            // Proposals belong to the preset they were made for.
-            state.discovery = None;
-            let position = state
-                .project
-                .preset_names()
-                .iter()
-                .position(|(n, _)| n == name)
-                .map_or(String::new(), |i| format!(" ({})", i + 1));
-            commit::commit(
-                state,
-                before,
-                format!("preset: {}{position} · u goes back", display_line(name, 60)),
-            )
-        }
-        Err(e) => {
-            state.say(Level::Error, e.to_string());
-            Vec::new()
-        }
-    }
-}
-
-/// `preset_N`, `preset_next`, `preset_prev`: the preset at that place of
-/// the picker's list (next and previous wrap around).
-pub fn switch_preset(state: &mut State, action: Action) -> Vec<Effect> {
-    let names = state.project.preset_names();
-    if names.is_empty() {
-        state.say(
-            Level::Warn,
-            "no presets yet: p opens the picker, n saves one",
-        );
-        return Vec::new();
-    }
-    let active = state.project.active_preset_name().to_string();
-    let at = names.iter().position(|(n, _)| *n == active);
-    let len = names.len();
-    let index = match (action.preset_number(), action) {
-        (Some(n), _) => n,
-        (None, Action::PresetNext) => at.map_or(0, |i| (i + 1) % len),
-        (None, _) => at.map_or(len - 1, |i| (i + len - 1) % len),
-    };
-    let Some((name, _)) = names.get(index) else {
-        state.say(
-            Level::Warn,
-            format!("there is no preset {} ({len} in all)", index + 1),
-        );
-        return Vec::new();
-    };
-    if *name == active {
-        state.say(
-            Level::Info,
-            format!("preset {} is already active", index + 1),
-        );
-        return Vec::new();
-    }
-    let name = name.clone();
-    apply_preset(state, &name)
-}
-
-fn on_picker(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> {
-    let names = state.project.preset_names();
-    let len = names.len();
-    let selected = names.get(cursor).cloned();
-    match action {
-        Action::Up
-        | Action::Down
-        | Action::Top
-        | Action::Bottom
-        | Action::PageUp
-        | Action::PageDown => {
-            state.overlay = Some(Overlay::Picker {
-                cursor: moved(cursor, len, action, state.page),
-            });
-            Vec::new()
-        }
-        Action::Confirm => {
-            state.overlay = None;
-            let Some((name, _)) = selected else {
-                return Vec::new();
-            };
-            apply_preset(state, &name)
-        }
-        Action::PresetNew => {
-            state.overlay = Some(Overlay::Input {
-                prompt: Prompt::NewPreset,
-                buffer: String::new(),
-            });
-            Vec::new()
-        }
-        Action::PresetRename => {
-            match selected {
-                Some((name, Scope::Project)) => {
-                    state.overlay = Some(Overlay::Input {
-                        prompt: Prompt::RenamePreset(name.clone()),
-                        buffer: name,
-                    })
-                }
-                Some((name, Scope::Global)) => state.say(
-                    Level::Warn,
-                    format!("{name} is a global preset; it can't be renamed here"),
-                ),
-                None => {}
-            }
-            Vec::new()
-        }
-        Action::PresetDelete => {
-            let Some((name, _)) = selected else {
-                return Vec::new();
-            };
-            let before = state.project.file.clone();
-            match state.project.delete(&name) {
-                Ok(()) => {
-                    state.overlay = Some(Overlay::Picker {
-                        cursor: cursor.min(len.saturating_sub(2)),
-                    });
-                    commit::commit(state, before, format!("deleted preset {name} (u undoes)"))
-                }
-                Err(e) => {
-                    state.say(Level::Error, e.to_string());
-                    Vec::new()
-                }
-            }
-        }
-        Action::Cancel | Action::Presets | Action::Quit => {
-            state.overlay = None;
-            Vec::new()
-        }
-        Action::Help => {
-            state.overlay = Some(Overlay::Help { scroll: 0 });
-            Vec::new()
-        }
-        _ => Vec::new(),
     }
 }
 
@@ -263,8 +107,8 @@ pub(super) fn on_input(state: &mut State, c: Option<char>) -> Vec<Effect> {
         }
     }
     if *prompt == Prompt::Filter {
-        state.filter = buffer.clone();
-        state.cursor = 0;
+        state.tree.filter = buffer.clone();
+        state.tree.cursor = 0;
         state.refresh_rows();
         return follow_cursor(state);
     }
@@ -281,7 +125,7 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
     let name = buffer.trim().to_string();
     let result = match prompt {
         Prompt::Filter => {
-            state.filter = buffer;
+            state.tree.filter = buffer;
             state.refresh_rows();
             return follow_cursor(state);
         }
@@ -299,11 +143,11 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             return curate::add_slice(state, path, start, end, buffer);
         }
         Prompt::GotoLine => {
-            look::goto_line(state, &buffer);
+            follow::goto_line(state, &buffer);
             return Vec::new();
         }
         Prompt::Search => {
-            look::search(state, &buffer);
+            follow::search(state, &buffer);
             return Vec::new();
         }
         Prompt::NewPreset => state
@@ -316,7 +160,7 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             .map(|()| format!("renamed {old} to {name}")),
     };
     match result {
-        Ok(message) => commit::commit(state, before, message),
+        Ok(message) => undo::commit(state, before, message),
         Err(e) => {
             // Keep what was typed so it can be corrected.
             state.overlay = Some(reopen);

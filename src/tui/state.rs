@@ -1,27 +1,34 @@
-//! The TUI's whole state: the project (presets and settings, from the
-//! core), the file tree, cursors, overlays, the last composition and the
-//! undo history. `update` is the only code that changes it; rendering
-//! only reads it.
+//! The TUI's whole state, in parts: the project (presets and settings,
+//! from the core), the tree and symbols panes (`tree::TreePane`,
+//! `symbols::SymbolsPane`), the walk and its resolution (`walked`), the
+//! preview, the composition and gauge (`composition`), the overlay, the
+//! undo history and each feature's own. `update` is the only code that
+//! changes it; rendering only reads it.
 
-use rustc_hash::FxHashMap;
-use std::collections::{BTreeMap, HashMap, HashSet};
+pub mod clock;
+pub mod composition;
+pub mod model;
+pub mod walked;
+
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::core::compose::ComposeOptions;
 use crate::core::discovery::context::MapOptions;
 use crate::core::model::{FileItem, Preset, ProjectFile};
 use crate::core::project::Project;
-use crate::core::sources::render_key;
 use crate::core::walk::{self, ResolvedItem};
 
-use super::clock::Clock;
-use super::finder::Finder;
-use super::keymap::{Context, Keymap};
-use super::model::{
-    ChangedMarks, Composed, ComposedFile, Discovery, FileBlock, PendingCopy, PreviewSearch,
-    SymbolsView,
+use crate::tui::finder::Finder;
+use crate::tui::input::keymap::{Context, Keymap};
+use crate::tui::state::clock::Clock;
+use crate::tui::state::model::{
+    ChangedMarks, ComposedFile, Discovery, FileBlock, PendingCopy, PreviewSearch,
 };
-use super::tree::{FileTree, Row};
+use crate::tui::symbols::SymbolsPane;
+use crate::tui::tree::{FileTree, Row, TreePane};
+pub use composition::{Composition, Gauge};
+pub use walked::Walk;
 
 /// The panes, in Tab order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,19 +112,6 @@ pub enum Level {
     Error,
 }
 
-/// What the budget gauge shows.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Gauge {
-    pub used: usize,
-    /// Files whose count is still being computed.
-    pub pending: usize,
-    /// `used` is the exact count of the current composition.
-    pub exact: bool,
-    /// How far the worker's composition has come while it runs (phase,
-    /// done, total), so a first count over a huge tree shows it moving.
-    pub work: Option<(&'static str, usize, usize)>,
-}
-
 /// The preview pane's state.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PreviewState {
@@ -128,7 +122,7 @@ pub struct PreviewState {
     pub raw_cursor: usize,
     pub slice_anchor: Option<usize>,
     /// The blocks files outside the composition would add, by path (see
-    /// `preview_view::block_of`; dropped when the preset changes).
+    /// `preview::block_of`; dropped when the preset changes).
     pub blocks: HashMap<String, Arc<FileBlock>>,
     /// Lines of the view shown in the symbol highlight (inclusive).
     pub highlight: Option<(usize, usize)>,
@@ -146,46 +140,48 @@ pub struct History {
 /// How many undo steps are kept.
 pub const HISTORY_LIMIT: usize = 200;
 
-/// The application state.
+/// The terminal as the panes see it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Screen {
+    /// Terminal width and height (where a mouse click lands).
+    pub size: (u16, u16),
+    /// Terminal height, for page moves.
+    pub page: usize,
+    /// The focused pane takes the whole width (`z`).
+    pub zoom: bool,
+}
+
+impl Default for Screen {
+    fn default() -> Screen {
+        Screen {
+            size: (80, 24),
+            page: 20,
+            zoom: false,
+        }
+    }
+}
+
+/// Preset totals for the picker, by [`crate::tui::tokens::preset_key`].
+#[derive(Debug, Default)]
+pub struct PresetTotals {
+    /// Tokens, and whether that is an exact count of the whole text.
+    pub by_key: HashMap<u64, (usize, bool)>,
+    /// A preset-totals job is running (not asked again until it is back).
+    pub pending: bool,
+}
+
+/// The application state: the project, and one part per pane and feature
+/// (as yazi's `Core { mgr, tasks, pick, input, … }`), so a handler can
+/// take the part it changes.
 pub struct State {
     pub project: Project,
     pub keymap: Keymap,
-    pub files: FileTree,
-    /// Every walked file, sorted (what globs expand over).
-    pub walked: Arc<Vec<String>>,
-    /// What the preset's globs match in `walked`, kept across edits.
-    pub globs: walk::GlobIndex,
-    /// The last resolution's inputs, so an edit re-resolves only the
-    /// paths it touched.
-    pub resolver: walk::Resolver,
-    pub walk_done: bool,
-    pub open_dirs: HashSet<String>,
-    pub filter: String,
-    /// Visible tree rows (derived from files, open_dirs and filter).
-    pub rows: Vec<Row>,
-    pub cursor: usize,
-    pub range_anchor: Option<usize>,
+    pub tree: TreePane,
+    pub walk: Walk,
     pub focus: Pane,
-    pub symbols: Option<SymbolsView>,
-    pub symbol_cursor: usize,
+    pub symbols: SymbolsPane,
     pub preview: PreviewState,
-    pub composed: Option<Composed>,
-    /// The preset's files as resolved by the last `refresh`.
-    pub resolved: Vec<ResolvedItem>,
-    /// Per file: the render key and token count of its block, from the
-    /// compositions and counts seen so far.
-    /// Per file, the render key its count is for and the count (a fast
-    /// hash: the gauge looks every included file up on every edit).
-    pub block_tokens: FxHashMap<String, (String, usize)>,
-    /// The gauge's sum over the included files, patched through small
-    /// edits (see [`State::refresh_gauge`]); `None`: summed anew next time.
-    gauge_sum: Option<GaugeSum>,
-    /// Tokens of the composition outside the file blocks (headings,
-    /// joins, other sections), from the last exact count.
-    pub overhead: i64,
-    pub gauge: Gauge,
-    /// Generation of the newest compose request.
-    pub generation: u64,
+    pub composition: Composition,
     pub overlay: Option<Overlay>,
     pub history: History,
     pub status: Option<(String, Level)>,
@@ -207,8 +203,7 @@ pub struct State {
     pub clock: Clock,
     /// The files git sees changed, marked in the tree (`mark_changed`).
     pub changed: Option<ChangedMarks>,
-    /// Terminal height, for page moves.
-    pub page: usize,
+    pub screen: Screen,
     pub quit: bool,
     /// A save waits for the project lock another process holds (the
     /// message says which): `q` asks before quitting without it.
@@ -216,24 +211,7 @@ pub struct State {
     /// The user chose to quit without the waiting save: the event loop
     /// neither sends a last save nor waits for the saver.
     pub drop_pending_save: bool,
-    /// The focused pane takes the whole width (`z`).
-    pub zoom: bool,
-    /// Terminal width and height (where a mouse click lands).
-    pub size: (u16, u16),
-    /// Preset totals for the picker, by [`super::token_view::preset_key`]:
-    /// tokens, and whether that is an exact count of the whole text.
-    pub preset_totals: HashMap<u64, (usize, bool)>,
-    /// A preset-totals job is running (not asked again until it is back).
-    pub totals_pending: bool,
-}
-
-/// The gauge's sum over the included files under `opts`: the counts
-/// known for their current form, and the files without one (by path).
-#[derive(Debug)]
-struct GaugeSum {
-    opts: ComposeOptions,
-    sum: usize,
-    missing: BTreeMap<String, ResolvedItem>,
+    pub preset_totals: PresetTotals,
 }
 
 impl State {
@@ -243,27 +221,12 @@ impl State {
         let mut state = State {
             project,
             keymap,
-            files: FileTree::new(),
-            walked: Arc::new(Vec::new()),
-            globs: walk::GlobIndex::default(),
-            resolver: walk::Resolver::default(),
-            walk_done: false,
-            open_dirs: HashSet::new(),
-            filter: String::new(),
-            rows: Vec::new(),
-            cursor: 0,
-            range_anchor: None,
+            tree: TreePane::default(),
+            walk: Walk::default(),
             focus: Pane::Tree,
-            symbols: None,
-            symbol_cursor: 0,
+            symbols: SymbolsPane::default(),
             preview: PreviewState::default(),
-            composed: None,
-            resolved: Vec::new(),
-            block_tokens: FxHashMap::default(),
-            gauge_sum: None,
-            overhead: 0,
-            gauge: Gauge::default(),
-            generation: 0,
+            composition: Composition::default(),
             overlay: None,
             history: History::default(),
             status: None,
@@ -273,14 +236,11 @@ impl State {
             wake: Arc::new(|| {}),
             clock: Clock::system(),
             changed: None,
-            page: 20,
+            screen: Screen::default(),
             quit: false,
             save_locked: None,
             drop_pending_save: false,
-            zoom: false,
-            size: (80, 24),
-            preset_totals: HashMap::new(),
-            totals_pending: false,
+            preset_totals: PresetTotals::default(),
         };
         state.add_explicit_files();
         state.refresh();
@@ -295,7 +255,7 @@ impl State {
             let path = item.path.trim_end_matches('/');
             // A folder named as an entry is not a file of the tree.
             if !walk::is_glob(path) && walk::is_inside(path) && !root.join(path).is_dir() {
-                self.files.insert(path);
+                self.tree.files.insert(path);
             }
         }
     }
@@ -304,27 +264,19 @@ impl State {
     /// done, in [`State::finish_walk`]).
     pub fn add_walked(&mut self, batch: Vec<String>) {
         for path in &batch {
-            self.files.insert(path);
+            self.tree.files.insert(path);
         }
-        Arc::make_mut(&mut self.walked).extend(batch);
+        Arc::make_mut(&mut self.walk.walked).extend(batch);
     }
 
     /// Forget the walked files before a new walk (the preset's own files
     /// stay listed).
     pub fn begin_walk(&mut self) {
-        self.files = FileTree::new();
-        self.walked = Arc::new(Vec::new());
-        self.walk_done = false;
+        self.tree.files = FileTree::new();
+        self.walk.walked = Arc::new(Vec::new());
+        self.walk.done = false;
         self.add_explicit_files();
         self.refresh_rows();
-    }
-
-    /// The walk is complete: sort the file list globs expand over.
-    pub fn finish_walk(&mut self) {
-        self.walk_done = true;
-        let walked = Arc::make_mut(&mut self.walked);
-        walked.sort_unstable();
-        walked.dedup();
     }
 
     /// The active preset (a clone; empty when it does not exist yet).
@@ -350,234 +302,64 @@ impl State {
     pub fn refresh(&mut self) {
         let preset = self.preset();
         // Patched at the paths an edit touched, when only those changed.
-        let change = self.resolver.resolve(
+        let change = self.walk.resolver.resolve(
             &preset.files,
             &preset.exclude,
-            &self.walked,
-            &mut self.globs,
-            &mut self.resolved,
+            &self.walk.walked,
+            &mut self.walk.globs,
+            &mut self.walk.resolved,
         );
         match change {
-            walk::ResolveChange::Patched(touched) => self.patch_gauge_sum(touched),
-            walk::ResolveChange::Rebuilt => self.gauge_sum = None,
+            walk::ResolveChange::Patched(touched) => {
+                self.composition.patch_sum(&self.walk, touched)
+            }
+            walk::ResolveChange::Rebuilt => self.composition.forget_sum(),
         }
         self.refresh_rows();
-    }
-
-    /// How many included files folder `dir` holds (a binary search over
-    /// the sorted resolved list).
-    pub fn included_under(&self, dir: &str) -> usize {
-        let prefix = format!("{dir}/");
-        let start = self
-            .resolved
-            .partition_point(|r| r.path.as_str() < prefix.as_str());
-        self.resolved[start..]
-            .iter()
-            .take_while(|r| r.path.starts_with(&prefix))
-            .count()
-    }
-
-    /// Update the gauge from the cached counts; returns the included files
-    /// with no count for their current form. The sum over the included
-    /// files is kept between calls and patched where an edit or a count
-    /// touched a few paths, so a keypress costs the same at 100,000 files
-    /// as at 100; it is summed anew after a full resolution, a
-    /// composition's counts or a change of the compose options.
-    pub fn refresh_gauge(&mut self) -> Vec<ResolvedItem> {
-        let opts = self.compose_options();
-        if self.gauge_sum.as_ref().is_none_or(|g| g.opts != opts) {
-            self.gauge_sum = Some(self.sum_gauge(opts));
-        }
-        let Some(g) = &self.gauge_sum else {
-            return Vec::new();
-        };
-        let (sum, missing) = (g.sum, g.missing.values().cloned().collect::<Vec<_>>());
-        let current = self
-            .composed
-            .as_ref()
-            .filter(|c| c.generation == self.generation && c.exact && missing.is_empty());
-        let work = self.gauge.work;
-        self.gauge = match current {
-            Some(c) => Gauge {
-                used: c.total_tokens,
-                pending: 0,
-                exact: true,
-                work,
-            },
-            None => Gauge {
-                used: usize::try_from((sum as i64 + self.overhead).max(0)).unwrap_or(0),
-                pending: missing.len(),
-                exact: false,
-                work,
-            },
-        };
-        missing
-    }
-
-    /// The sum over every included file (see [`State::refresh_gauge`]).
-    fn sum_gauge(&self, opts: ComposeOptions) -> GaugeSum {
-        let mut g = GaugeSum {
-            opts,
-            sum: 0,
-            missing: BTreeMap::new(),
-        };
-        // Every file of one entry renders with the same key.
-        let mut keys: Vec<Option<String>> = Vec::new();
-        for r in self.resolved.iter().filter(|r| r.item.auto_aggregate) {
-            if keys.len() <= r.entry && r.entry != usize::MAX {
-                keys.resize(r.entry + 1, None);
-            }
-            let fresh;
-            let key = match keys.get_mut(r.entry) {
-                Some(slot) => {
-                    &*slot.get_or_insert_with(|| render_key(&r.item, g.opts.mode_for(&r.item)))
-                }
-                None => {
-                    fresh = render_key(&r.item, g.opts.mode_for(&r.item));
-                    &fresh
-                }
-            };
-            match self.block_tokens.get(&r.path) {
-                Some((k, n)) if k == key => g.sum += n,
-                _ => {
-                    g.missing.insert(r.path.clone(), r.clone());
-                }
-            }
-        }
-        g
-    }
-
-    /// What `r` adds to the gauge's sum: `None` when it is not rendered,
-    /// `Some(None)` when its current form has no count yet.
-    fn gauge_share(&self, opts: &ComposeOptions, r: &ResolvedItem) -> Option<Option<usize>> {
-        if !r.item.auto_aggregate {
-            return None;
-        }
-        let key = render_key(&r.item, opts.mode_for(&r.item));
-        Some(match self.block_tokens.get(&r.path) {
-            Some((k, n)) if *k == key => Some(*n),
-            _ => None,
-        })
-    }
-
-    /// Take `r`'s share out of (`add == false`) or into the kept sum.
-    fn move_share(&mut self, r: &ResolvedItem, add: bool) {
-        let Some(mut g) = self.gauge_sum.take() else {
-            return;
-        };
-        match self.gauge_share(&g.opts, r) {
-            None => {}
-            Some(Some(n)) if add => g.sum += n,
-            Some(Some(n)) => g.sum = g.sum.saturating_sub(n),
-            Some(None) if add => {
-                g.missing.insert(r.path.clone(), r.clone());
-            }
-            Some(None) => {
-                g.missing.remove(&r.path);
-            }
-        }
-        self.gauge_sum = Some(g);
-    }
-
-    /// The resolution was patched at `touched` (each with its item
-    /// before): move those files' shares.
-    fn patch_gauge_sum(&mut self, touched: Vec<(String, Option<ResolvedItem>)>) {
-        if self.gauge_sum.is_none() {
-            return;
-        }
-        for (path, before) in touched {
-            if let Some(before) = before {
-                self.move_share(&before, false);
-            }
-            if let Some(now) = self.resolved_for(&path).cloned() {
-                self.move_share(&now, true);
-            }
-        }
-    }
-
-    /// `Err` with both sums when the kept sum differs from one made anew
-    /// (for tests: a patch that missed a path shows here).
-    pub fn verify_gauge_sum(&self) -> Result<(), String> {
-        let Some(kept) = &self.gauge_sum else {
-            return Ok(());
-        };
-        let fresh = self.sum_gauge(kept.opts.clone());
-        let paths = |g: &GaugeSum| g.missing.keys().cloned().collect::<Vec<_>>();
-        if fresh.sum == kept.sum && paths(&fresh) == paths(kept) {
-            Ok(())
-        } else {
-            Err(format!(
-                "kept sum {} (missing {:?}), anew {} (missing {:?})",
-                kept.sum,
-                paths(kept),
-                fresh.sum,
-                paths(&fresh)
-            ))
-        }
-    }
-
-    /// Take in the count of one file's block (the worker counted it).
-    pub fn learn_count(&mut self, path: String, key: String, n: usize) {
-        let included = self.resolved_for(&path).cloned();
-        if let Some(r) = &included {
-            self.move_share(r, false);
-        }
-        self.block_tokens.insert(path, (key, n));
-        if let Some(r) = &included {
-            self.move_share(r, true);
-        }
-    }
-
-    /// Take in a composition's per-file counts.
-    pub fn learn_counts(&mut self, composed: &Composed) {
-        self.gauge_sum = None;
-        let mut sum = 0i64;
-        for f in &composed.files {
-            sum += f.tokens as i64;
-            self.block_tokens
-                .insert(f.path.clone(), (f.key.clone(), f.tokens));
-        }
-        if composed.exact {
-            self.overhead = composed.total_tokens as i64 - sum;
-        }
-    }
-
-    /// Clear the tree filter with the cursor still on the row it was on:
-    /// the folders above it are opened, so it stays visible unfiltered.
-    pub fn clear_filter(&mut self) {
-        let current = self.current_row().map(|r| r.path.clone());
-        self.filter.clear();
-        if let Some(path) = current {
-            for (i, _) in path.match_indices('/') {
-                self.open_dirs.insert(path[..i].to_string());
-            }
-        }
-        self.refresh_rows();
-    }
-
-    /// Recompute the visible rows, keeping the cursor on the same path.
-    pub fn refresh_rows(&mut self) {
-        let current = self.current_row().map(|r| r.path.clone());
-        self.rows = self.files.rows(&self.open_dirs, &self.filter);
-        if let Some(path) = current
-            && let Some(i) = self.rows.iter().position(|r| r.path == path)
-        {
-            self.cursor = i;
-        }
-        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
-    }
-
-    /// How many rows the symbols pane lists for the current file.
-    pub fn symbol_count(&self) -> usize {
-        self.symbols
-            .as_ref()
-            .and_then(|s| s.tree.as_ref())
-            .map_or(0, |t| super::symbols::flat_symbols(t).len())
     }
 
     /// The row under the tree cursor.
     pub fn current_row(&self) -> Option<&Row> {
-        self.rows.get(self.cursor)
+        self.tree.current_row()
+    }
+
+    /// `true` when the preset includes `path`.
+    pub fn is_included(&self, path: &str) -> bool {
+        self.walk.is_included(path)
+    }
+
+    /// Every included file, sorted.
+    pub fn included_paths(&self) -> Vec<&str> {
+        self.walk.included_paths()
+    }
+
+    /// Recompute the visible tree rows, keeping the cursor on the same path.
+    pub fn refresh_rows(&mut self) {
+        self.tree.refresh_rows();
+    }
+
+    /// The walk is complete: sort the file list globs expand over.
+    pub fn finish_walk(&mut self) {
+        self.walk.finish();
+    }
+
+    /// Update the gauge from the cached counts (see
+    /// [`Composition::refresh_gauge`]); returns the included files with no
+    /// count for their current form.
+    pub fn refresh_gauge(&mut self) -> Vec<ResolvedItem> {
+        let opts = self.compose_options();
+        self.composition.refresh_gauge(&self.walk, opts)
+    }
+
+    /// `Err` with both sums when the gauge's kept sum differs from one
+    /// made anew (for tests: a patch that missed a path shows here).
+    pub fn verify_gauge_sum(&self) -> Result<(), String> {
+        self.composition.verify_sum(&self.walk)
+    }
+
+    /// Take in the count of one file's block (the worker counted it).
+    pub fn learn_count(&mut self, path: String, key: String, n: usize) {
+        self.composition.learn_count(&self.walk, path, key, n);
     }
 
     /// The file under the tree cursor (not a folder).
@@ -587,28 +369,10 @@ impl State {
             .map(|r| r.path.as_str())
     }
 
-    /// How `path` is included, if it is (a binary search).
-    pub fn resolved_for(&self, path: &str) -> Option<&ResolvedItem> {
-        self.resolved
-            .binary_search_by(|r| r.path.as_str().cmp(path))
-            .ok()
-            .map(|i| &self.resolved[i])
-    }
-
-    /// `true` when the preset includes `path`.
-    pub fn is_included(&self, path: &str) -> bool {
-        self.resolved_for(path).is_some()
-    }
-
-    /// Every included file, sorted.
-    pub fn included_paths(&self) -> Vec<&str> {
-        self.resolved.iter().map(|r| r.path.as_str()).collect()
-    }
-
     /// The preset entry that renders `path`: its explicit entry, or the
     /// glob entry that includes it (with the concrete path).
     pub fn item_for(&self, path: &str) -> Option<FileItem> {
-        self.resolved_for(path).map(|r| r.item.clone())
+        self.walk.resolved_for(path).map(|r| r.item.clone())
     }
 
     /// The keymap context for the current focus and overlay.
@@ -642,15 +406,9 @@ impl State {
         self.status = Some((text.into(), level));
     }
 
-    /// The range of rows selected with `v` (inclusive), if any.
-    pub fn selection(&self) -> Option<(usize, usize)> {
-        let anchor = self.range_anchor?;
-        Some((anchor.min(self.cursor), anchor.max(self.cursor)))
-    }
-
     /// The composed file entry of `path`, if it is in the composition.
     pub fn composed_file(&self, path: &str) -> Option<&ComposedFile> {
-        let c = self.composed.as_ref()?;
+        let c = self.composition.composed.as_ref()?;
         c.index.get(path).and_then(|i| c.files.get(*i))
     }
 }

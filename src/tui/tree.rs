@@ -2,6 +2,8 @@
 //! streams paths in, and flattened into the visible rows of the tree pane
 //! (open folders, name filter). Pure data: no terminal here.
 
+pub mod render;
+
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 /// One folder of the tree.
@@ -170,6 +172,58 @@ fn push_rows(
             depth,
             is_dir: false,
         });
+    }
+}
+
+/// The tree pane: the project's files, which folders are open, the
+/// filter, the visible rows and the cursor over them.
+#[derive(Debug, Default)]
+pub struct TreePane {
+    pub files: FileTree,
+    pub open_dirs: HashSet<String>,
+    pub filter: String,
+    /// Visible tree rows (derived from files, open_dirs and filter).
+    pub rows: Vec<Row>,
+    pub cursor: usize,
+    /// Where a range selection (`v`) started.
+    pub range_anchor: Option<usize>,
+}
+
+impl TreePane {
+    /// The row under the cursor.
+    pub fn current_row(&self) -> Option<&Row> {
+        self.rows.get(self.cursor)
+    }
+
+    /// The rows a range selection covers, first to last.
+    pub fn selection(&self) -> Option<(usize, usize)> {
+        let anchor = self.range_anchor?;
+        Some((anchor.min(self.cursor), anchor.max(self.cursor)))
+    }
+
+    /// Recompute the visible rows, keeping the cursor on the same path.
+    pub fn refresh_rows(&mut self) {
+        let current = self.current_row().map(|r| r.path.clone());
+        self.rows = self.files.rows(&self.open_dirs, &self.filter);
+        if let Some(path) = current
+            && let Some(i) = self.rows.iter().position(|r| r.path == path)
+        {
+            self.cursor = i;
+        }
+        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+    }
+
+    /// Clear the filter with the cursor still on the row it was on: the
+    /// folders above it are opened, so it stays visible unfiltered.
+    pub fn clear_filter(&mut self) {
+        let current = self.current_row().map(|r| r.path.clone());
+        self.filter.clear();
+        if let Some(path) = current {
+            for (i, _) in path.match_indices('/') {
+                self.open_dirs.insert(path[..i].to_string());
+            }
+        }
+        self.refresh_rows();
     }
 }
 

@@ -1,31 +1,32 @@
 //! `update(&mut State, Event) -> Vec<Effect>`: the one place the TUI's
-//! state changes. Navigation and overlays are handled here; curation edits
-//! live in `curate`. Side effects are returned as data for the event loop.
+//! state changes. Each event goes to one named handler; a user action
+//! goes to an open overlay's keys, or else to its row of the action table
+//! (`actions`). Side effects are returned as data for the event loop.
 
-use crate::core::model::{MaskState, ViewMode};
+use std::sync::Arc;
+
+use crate::core::model::TokenizerKind;
 use crate::core::walk;
 use crate::text::sanitize::display_line;
 
-use super::action::Action;
-use super::changed;
-use super::commit::{self, recompose};
-use super::curate::{self, Batch};
-use super::discover;
-use super::discuss;
-use super::finder_overlay;
-use super::look;
-use super::messages::{Effect, Event, FileJob, Job, WriteJob, YankJob};
-use super::model::PendingCopy;
-use super::mouse;
-pub use super::navigate::follow_cursor;
-use super::navigate::{navigate, slice_mark, sync_preview, toggle_raw};
-use super::overlays::{self, on_input, on_overlay};
-use super::project_sync::SyncOutcome;
-use super::state::{Level, Overlay, Pane, Prompt, State};
-use super::symbols::flat_symbols;
-use super::token_keys;
-use super::token_view;
 use crate::text::words::thousands;
+use crate::tui::changed;
+use crate::tui::discover;
+use crate::tui::discuss;
+use crate::tui::finder;
+use crate::tui::input::action::Action;
+use crate::tui::input::mouse;
+use crate::tui::messages::{Effect, Event, FileJob, Job};
+use crate::tui::navigate::follow_cursor;
+use crate::tui::navigate::sync_preview;
+use crate::tui::overlays::{on_input, on_overlay};
+use crate::tui::preview::follow;
+use crate::tui::run::project_sync::SyncOutcome;
+use crate::tui::state::model::{Composed, PendingCopy, SymbolsView};
+use crate::tui::state::{Level, Overlay, PresetTotals, PreviewState, Screen, State};
+use crate::tui::undo::{self, recompose};
+
+mod actions;
 
 /// Apply one event.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
@@ -34,69 +35,23 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
             if state.finder.is_some() =>
         {
-            finder_overlay::on_input(state, ev)
+            finder::keys::on_input(state, ev)
         }
-        Event::FinderResults => finder_overlay::on_results(state),
+        Event::FinderResults => finder::keys::on_results(state),
         Event::InputChar(c) => on_input(state, Some(c)),
         Event::InputBackspace => on_input(state, None),
-        Event::InputClear => {
-            if let Some(Overlay::Input { buffer, .. }) = &mut state.overlay {
-                buffer.clear();
-            }
-            on_input(state, Some('\0'))
-        }
+        Event::InputClear => input_clear(state),
         Event::Resize { width, height } => {
-            state.size = (width, height);
-            state.page = usize::from(height.saturating_sub(6)).max(2);
+            resized(&mut state.screen, width, height);
             Vec::new()
         }
-        Event::Walked(batch) => {
-            // Only the tree grows while the walk streams in; globs are
-            // resolved against the whole list once it is done (or at the
-            // next edit), so a huge walk never stalls a keystroke.
-            finder_overlay::add_walked(state, &batch);
-            state.add_walked(batch);
-            state.refresh_rows();
-            Vec::new()
-        }
-        Event::WalkDone => {
-            // Files may have changed: the picker counts its presets again.
-            state.preset_totals.clear();
-            state.finish_walk();
-            state.refresh();
-            let mut effects = recompose(state);
-            effects.extend(follow_cursor(state));
-            effects
-        }
-        Event::Composed(c) => {
-            state.gauge.work = None;
-            state.learn_counts(&c);
-            // While a discovery is shown, the preview keeps its packed text.
-            if c.generation == state.generation && state.discovery.is_none() {
-                state.composed = Some(c);
-                sync_preview(state);
-            }
-            state.refresh_gauge();
-            look::after_compose(state)
-        }
-        Event::Counted(counts) => {
-            for (path, key, n) in counts {
-                state.learn_count(path, key, n);
-            }
-            state.refresh_gauge();
-            Vec::new()
-        }
-        Event::Symbols(view) => {
-            if state.current_file() == Some(view.path.as_str()) {
-                state.symbols = Some(view);
-                state.symbol_cursor = 0;
-            }
-            Vec::new()
-        }
+        Event::Walked(batch) => walked(state, batch),
+        Event::WalkDone => walk_done(state),
+        Event::Composed(c) => composed(state, c),
+        Event::Counted(counts) => counted(state, counts),
+        Event::Symbols(view) => symbols(state, view),
         Event::RawText { path, lines } => {
-            state.preview.raw_cursor = 0;
-            state.preview.slice_anchor = None;
-            state.preview.raw_text = Some((path, lines));
+            raw_text(&mut state.preview, path, lines);
             Vec::new()
         }
         Event::CopyReady {
@@ -106,98 +61,35 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             tokenizer,
             findings,
         } => {
-            if findings.is_empty() {
-                return vec![Effect::Copy {
+            let opened = state.clock.now();
+            copy_ready(
+                state,
+                PendingCopy {
                     text,
                     label,
                     tokens,
                     tokenizer,
-                }];
-            }
-            state.say(
-                Level::Warn,
-                format!(
-                    "{} likely secret(s) in {label}: {}",
-                    findings.len(),
-                    state.keymap.confirm_copy_hint()
-                ),
-            );
-            state.overlay = Some(Overlay::ConfirmCopy(Box::new(PendingCopy {
-                text,
-                label,
-                tokens,
-                tokenizer,
-                findings,
-                opened: state.clock.now(),
-            })));
-            Vec::new()
+                    findings,
+                    opened,
+                },
+            )
         }
         Event::Copied {
             label,
             tokens,
             tokenizer,
             result,
-        } => {
-            match result {
-                Ok(dest) => state.say(
-                    Level::Info,
-                    format!(
-                        "copied {label} · {} tokens ({tokenizer}) → {dest}",
-                        thousands(tokens)
-                    ),
-                ),
-                Err(e) => {
-                    // Too large for OSC 52, no clipboard at all: the text
-                    // can still leave through the numbered output file.
-                    let key = state.keymap.key_name(Action::WriteOutput);
-                    let s = &state.project.settings;
-                    let file = format!(
-                        "{}/{}_NNN.{}",
-                        s.output_dir,
-                        s.namespace,
-                        crate::core::engine::output_file::extension(s.format)
-                    );
-                    state.say(
-                        Level::Error,
-                        format!(
-                            "copy failed: {e} · {key} writes it to {} instead",
-                            display_line(&file, 80)
-                        ),
-                    )
-                }
-            }
-            Vec::new()
-        }
-        Event::CacheCleared(Ok(n)) => {
-            state.preset_totals.clear();
-            state.say(
-                Level::Info,
-                format!(
-                    "disk cache cleared ({n} entries): summaries, views and counts are made again"
-                ),
-            );
-            recompose(state)
-        }
-        Event::CacheCleared(Err(e)) => {
-            state.say(Level::Error, e);
-            Vec::new()
-        }
+        } => copied(state, &label, tokens, tokenizer, result),
+        Event::CacheCleared(result) => cache_cleared(state, result),
         Event::Wrote(Ok(path)) => {
             state.say(Level::Info, format!("wrote {path}"));
             Vec::new()
         }
         Event::Progress { phase, done, total } => {
-            state.gauge.work = (done < total).then_some((phase, done, total));
+            state.composition.gauge.work = (done < total).then_some((phase, done, total));
             Vec::new()
         }
-        Event::Wrote(Err(e)) | Event::JobFailed(e) => {
-            if state.preview.raw && state.preview.raw_text.is_none() {
-                // The raw text could not be read: back to the composition.
-                state.preview.raw = false;
-            }
-            state.say(Level::Error, e);
-            Vec::new()
-        }
+        Event::Wrote(Err(e)) | Event::JobFailed(e) => job_failed(state, e),
         Event::Disk(outcome) => on_disk(state, *outcome),
         Event::Mouse {
             kind,
@@ -206,10 +98,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             tree_top,
         } => mouse::on_mouse(state, kind, (column, row), tree_top),
         Event::PresetTotals(totals) => {
-            state.totals_pending = false;
-            for (key, tokens, exact) in totals {
-                state.preset_totals.insert(key, (tokens, exact));
-            }
+            preset_totals(&mut state.preset_totals, totals);
             Vec::new()
         }
         Event::Discovered {
@@ -219,7 +108,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         } => discover::on_discovered(state, generation, *packed, *composed),
         Event::Changed { include, result } => changed::on_changed(state, include, result),
         Event::Block(block) => {
-            look::on_block(state, block);
+            follow::on_block(state, block);
             Vec::new()
         }
         Event::Edited {
@@ -236,195 +125,181 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         if matches!(overlay, Overlay::Tokens { .. })
             && matches!(action, Action::Undo | Action::Redo)
         {
-            return undo_redo(state, action == Action::Undo);
+            return undo::undo_redo(state, action == Action::Undo);
         }
         return on_overlay(state, overlay, action);
     }
-    match action {
-        Action::Quit => {
-            if state.save_locked.is_some() {
-                // Quitting would wait for the lock (or drop the change):
-                // the user decides which.
-                state.overlay = Some(Overlay::ConfirmQuit);
-            } else {
-                state.quit = true;
-            }
-            Vec::new()
-        }
-        Action::Help => {
-            state.overlay = Some(Overlay::Help { scroll: 0 });
-            Vec::new()
-        }
-        Action::NextPane | Action::PrevPane => {
-            state.focus = if action == Action::NextPane {
-                state.focus.next()
-            } else {
-                state.focus.prev()
-            };
-            Vec::new()
-        }
-        Action::Zoom => {
-            state.zoom = !state.zoom;
-            Vec::new()
-        }
-        Action::TokenMap => {
-            let path = token_view::path_at(state, 0);
-            state.overlay = Some(Overlay::Tokens { path });
-            Vec::new()
-        }
-        Action::Up
-        | Action::Down
-        | Action::PageUp
-        | Action::PageDown
-        | Action::Top
-        | Action::Bottom
-        | Action::Collapse
-        | Action::Expand => navigate(state, action),
-        Action::ToggleInclude if discuss::image_under_cursor(state).is_some() => {
-            discuss::toggle_screenshot(state)
-        }
-        Action::ToggleInclude => curate::toggle_include(state),
-        Action::NextMode => curate::cycle_mode(state, true),
-        Action::PrevMode => curate::cycle_mode(state, false),
-        Action::ToggleForceFull => curate::toggle_flag(state, true),
-        Action::ToggleAggregate => curate::toggle_flag(state, false),
-        Action::SelectRange => {
-            // Like visual mode: `v` starts, movement extends, a batch key
-            // applies; `v` again (or Esc) cancels, and says so.
-            if state.range_anchor.take().is_some() {
-                state.say(Level::Info, "selection cancelled");
-            } else {
-                state.range_anchor = Some(state.cursor);
-            }
-            Vec::new()
-        }
-        Action::BatchFull => curate::batch(state, Batch::Mode(ViewMode::Full)),
-        Action::BatchSummary => curate::batch(state, Batch::Mode(ViewMode::Summary)),
-        Action::BatchSkeleton => curate::batch(state, Batch::Mode(ViewMode::Skeleton)),
-        Action::BatchMaskedDef => curate::batch(state, Batch::MaskedDef),
-        Action::BatchRemove => curate::batch(state, Batch::Remove),
-        Action::MaskDef => mask_current(state, Some(MaskState::Def)),
-        Action::MaskSig => mask_current(state, Some(MaskState::Sig)),
-        Action::MaskAgg => mask_current(state, Some(MaskState::Agg)),
-        Action::MaskHide => mask_current(state, Some(MaskState::Hide)),
-        Action::MaskCycle => mask_current(state, None),
-        Action::MaskDefaultCycle if state.focus == Pane::Symbols => {
-            curate::cycle_mask_default(state)
-        }
-        Action::MaskDefaultCycle => Vec::new(),
-        Action::Yank | Action::WriteOutput if scanning_for_globs(state) => {
-            state.say(
-                Level::Warn,
-                "still scanning the project: the preset's globs are not complete yet; try again in a moment",
+    actions::handler(action)(state)
+}
+
+/// Ctrl-u in a prompt: clear it.
+fn input_clear(state: &mut State) -> Vec<Effect> {
+    if let Some(Overlay::Input { buffer, .. }) = &mut state.overlay {
+        buffer.clear();
+    }
+    on_input(state, Some('\0'))
+}
+
+fn resized(screen: &mut Screen, width: u16, height: u16) {
+    screen.size = (width, height);
+    screen.page = usize::from(height.saturating_sub(6)).max(2);
+}
+
+fn walked(state: &mut State, batch: Vec<String>) -> Vec<Effect> {
+    // Only the tree grows while the walk streams in; globs are resolved
+    // against the whole list once it is done (or at the next edit), so a
+    // huge walk never stalls a keystroke.
+    finder::keys::add_walked(state, &batch);
+    state.add_walked(batch);
+    state.refresh_rows();
+    Vec::new()
+}
+
+fn walk_done(state: &mut State) -> Vec<Effect> {
+    // Files may have changed: the picker counts its presets again.
+    state.preset_totals.by_key.clear();
+    state.finish_walk();
+    state.refresh();
+    let mut effects = recompose(state);
+    effects.extend(follow_cursor(state));
+    effects
+}
+
+fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
+    state.composition.gauge.work = None;
+    state.composition.learn_counts(&c);
+    // While a discovery is shown, the preview keeps its packed text.
+    if c.generation == state.composition.generation && state.discovery.is_none() {
+        state.composition.composed = Some(c);
+        sync_preview(state);
+    }
+    state.refresh_gauge();
+    follow::after_compose(state)
+}
+
+fn counted(state: &mut State, counts: Vec<(String, String, usize)>) -> Vec<Effect> {
+    for (path, key, n) in counts {
+        state.learn_count(path, key, n);
+    }
+    state.refresh_gauge();
+    Vec::new()
+}
+
+fn symbols(state: &mut State, view: SymbolsView) -> Vec<Effect> {
+    if state.current_file() == Some(view.path.as_str()) {
+        state.symbols.view = Some(view);
+        state.symbols.cursor = 0;
+    }
+    Vec::new()
+}
+
+fn raw_text(preview: &mut PreviewState, path: String, lines: Arc<Vec<String>>) {
+    preview.raw_cursor = 0;
+    preview.slice_anchor = None;
+    preview.raw_text = Some((path, lines));
+}
+
+/// Text to copy is ready: it goes, or (likely secrets in it) the user is
+/// asked first.
+fn copy_ready(state: &mut State, pending: PendingCopy) -> Vec<Effect> {
+    if pending.findings.is_empty() {
+        let PendingCopy {
+            text,
+            label,
+            tokens,
+            tokenizer,
+            ..
+        } = pending;
+        return vec![Effect::Copy {
+            text,
+            label,
+            tokens,
+            tokenizer,
+        }];
+    }
+    state.say(
+        Level::Warn,
+        format!(
+            "{} likely secret(s) in {}: {}",
+            pending.findings.len(),
+            pending.label,
+            state.keymap.confirm_copy_hint()
+        ),
+    );
+    state.overlay = Some(Overlay::ConfirmCopy(Box::new(pending)));
+    Vec::new()
+}
+
+fn copied(
+    state: &mut State,
+    label: &str,
+    tokens: usize,
+    tokenizer: TokenizerKind,
+    result: Result<String, String>,
+) -> Vec<Effect> {
+    match result {
+        Ok(dest) => state.say(
+            Level::Info,
+            format!(
+                "copied {label} · {} tokens ({tokenizer}) → {dest}",
+                thousands(tokens)
+            ),
+        ),
+        Err(e) => {
+            // Too large for OSC 52, no clipboard at all: the text can
+            // still leave through the numbered output file.
+            let key = state.keymap.key_name(Action::WriteOutput);
+            let s = &state.project.settings;
+            let file = format!(
+                "{}/{}_NNN.{}",
+                s.output_dir,
+                s.namespace,
+                crate::core::engine::output_file::extension(s.format)
             );
+            state.say(
+                Level::Error,
+                format!(
+                    "copy failed: {e} · {key} writes it to {} instead",
+                    display_line(&file, 80)
+                ),
+            )
+        }
+    }
+    Vec::new()
+}
+
+fn cache_cleared(state: &mut State, result: Result<usize, String>) -> Vec<Effect> {
+    match result {
+        Ok(n) => {
+            state.preset_totals.by_key.clear();
+            state.say(
+                Level::Info,
+                format!(
+                    "disk cache cleared ({n} entries): summaries, views and counts are made again"
+                ),
+            );
+            recompose(state)
+        }
+        Err(e) => {
+            state.say(Level::Error, e);
             Vec::new()
         }
-        Action::Yank => {
-            state.say(Level::Info, "composing…");
-            vec![Effect::job(Job::Yank(YankJob {
-                preset: state.preset(),
-                opts: state.compose_options(),
-                map: state.map_options(),
-                tokenizer: state.project.settings.tokenizer,
-                walked: state.walked.clone(),
-                ready: shown_pack(state),
-            }))]
-        }
-        Action::YankFile => yank_file(state),
-        Action::WriteOutput => vec![Effect::job(Job::WriteOutput(WriteJob {
-            preset: state.preset(),
-            opts: state.compose_options(),
-            settings: Box::new(state.project.settings.clone()),
-            walked: state.walked.clone(),
-            ready: shown_pack(state),
-        }))],
-        Action::Presets => {
-            let active = state.project.active_preset_name().to_string();
-            let cursor = state
-                .project
-                .preset_names()
-                .iter()
-                .position(|(n, _)| *n == active)
-                .unwrap_or(0);
-            state.overlay = Some(Overlay::Picker { cursor });
-            token_keys::ask_preset_totals(state)
-        }
-        Action::Undo | Action::Redo => undo_redo(state, action == Action::Undo),
-        Action::Filter => {
-            state.focus = Pane::Tree;
-            state.overlay = Some(Overlay::Input {
-                prompt: Prompt::Filter,
-                buffer: state.filter.clone(),
-            });
-            Vec::new()
-        }
-        Action::Finder => finder_overlay::open(state),
-        Action::Refresh => {
-            state.begin_walk();
-            state.say(Level::Info, "scanning the project again…");
-            vec![Effect::Walk]
-        }
-        Action::ClearCache => {
-            state.say(Level::Info, "clearing the summary cache…");
-            vec![Effect::job(Job::ClearCache)]
-        }
-        Action::CycleStrategy => change_setting(state, |st| {
-            let next = st.project.settings.strategy.next();
-            st.project.file.project.set("strategy", next);
-            format!("strategy: {next}")
-        }),
-        Action::CycleTokenizer => change_setting(state, |st| {
-            let next = st.project.settings.tokenizer.next();
-            st.project.file.project.set("tokenizer", next);
-            format!("tokenizer: {next}")
-        }),
-        Action::ToggleTarget => discover::toggle_target(state),
-        Action::Discover => discover::discover(state),
-        Action::AcceptDiscovery => discover::accept(state),
-        Action::DiscardDiscovery => discover::discard(state),
-        Action::MarkChanged => changed::toggle_marks(state),
-        Action::IncludeChanged => changed::include(state),
-        Action::ToggleRaw => toggle_raw(state),
-        Action::SliceMark => slice_mark(state),
-        Action::Confirm => {
-            if state.focus == Pane::Preview && state.preview.raw {
-                slice_mark(state)
-            } else {
-                Vec::new()
-            }
-        }
-        Action::Cancel => {
-            if state.preview.slice_anchor.take().is_none()
-                && state.range_anchor.take().is_none()
-                && !state.filter.is_empty()
-            {
-                state.clear_filter();
-                return follow_cursor(state);
-            }
-            Vec::new()
-        }
-        Action::PresetNew | Action::PresetRename | Action::PresetDelete => Vec::new(),
-        Action::PreviewGotoLine => look::goto_line_prompt(state),
-        Action::PreviewSearch => look::search_prompt(state),
-        Action::SearchNext | Action::SearchPrev => {
-            look::search_step(state, action == Action::SearchNext);
-            Vec::new()
-        }
-        Action::SliceSymbol => look::slice_symbol(state),
-        Action::Preset1
-        | Action::Preset2
-        | Action::Preset3
-        | Action::Preset4
-        | Action::Preset5
-        | Action::Preset6
-        | Action::Preset7
-        | Action::Preset8
-        | Action::Preset9
-        | Action::PresetNext
-        | Action::PresetPrev => overlays::switch_preset(state, action),
-        Action::EditTask => discuss::edit_task(state),
-        Action::DiscussAdd => discuss::discuss_add(state),
-        Action::DiscussCompact => discuss::discuss_compact(state),
+    }
+}
+
+fn job_failed(state: &mut State, e: String) -> Vec<Effect> {
+    if state.preview.raw && state.preview.raw_text.is_none() {
+        // The raw text could not be read: back to the composition.
+        state.preview.raw = false;
+    }
+    state.say(Level::Error, e);
+    Vec::new()
+}
+
+fn preset_totals(known: &mut PresetTotals, totals: Vec<(u64, usize, bool)>) {
+    known.pending = false;
+    for (key, tokens, exact) in totals {
+        known.by_key.insert(key, (tokens, exact));
     }
 }
 
@@ -483,44 +358,6 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     recompose(state)
 }
 
-/// The walk is still running and the preset has globs, so a composition
-/// now would miss files `ctxcurate build` includes.
-fn scanning_for_globs(state: &State) -> bool {
-    !state.walk_done && state.preset().files.iter().any(|f| walk::is_glob(&f.path))
-}
-
-fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
-    let before = state.project.file.clone();
-    let message = f(state);
-    commit::commit(state, before, message)
-}
-
-fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {
-    if state.focus != Pane::Symbols {
-        return Vec::new();
-    }
-    let symbol = state
-        .symbols
-        .as_ref()
-        .and_then(|s| s.tree.as_ref())
-        .and_then(|t| {
-            flat_symbols(t)
-                .get(state.symbol_cursor)
-                .map(|(_, s)| s.path.clone())
-        });
-    match symbol {
-        Some(symbol) => curate::mask(state, &symbol, to),
-        None => Vec::new(),
-    }
-}
-
-/// The packed composition of the discovery shown, if any: what `y` and
-/// `w` take instead of composing the preset (one truth with the gauge and
-/// the preview).
-fn shown_pack(state: &State) -> Option<std::sync::Arc<crate::core::compose::Composition>> {
-    state.discovery.as_ref().map(|d| d.composition.clone())
-}
-
 /// Why `job` may not run: it reads the raw text of a file (`Y` copies
 /// its view, `r` shows it) that is a held entry of the active project
 /// preset, waiting for the user's consent (`core::trust::entries`, as a
@@ -542,7 +379,7 @@ pub(super) fn refuse_held(state: &mut State, job: &Job) -> Option<String> {
         .entry_consent(state.project.active_preset_name());
     // The walk answers when it is complete; else the check walks the few
     // folders on the way itself.
-    let walked = state.walk_done.then_some(state.walked.as_slice());
+    let walked = state.walk.done.then_some(state.walk.walked.as_slice());
     let held = consent.held(
         &state.project.root,
         &[crate::core::model::FileItem::new(path)],
@@ -559,46 +396,4 @@ pub(super) fn refuse_held(state: &mut State, job: &Job) -> Option<String> {
         display_line(path, 200),
         h.reason.describe()
     ))
-}
-
-fn yank_file(state: &mut State) -> Vec<Effect> {
-    let Some(path) = state.current_file().map(str::to_string) else {
-        state.say(Level::Info, "no file under the cursor");
-        return Vec::new();
-    };
-    let item = state
-        .item_for(&path)
-        .unwrap_or_else(|| crate::core::model::FileItem::new(path));
-    vec![Effect::job(Job::YankFile(FileJob {
-        item,
-        opts: state.compose_options(),
-        tokenizer: state.project.settings.tokenizer,
-    }))]
-}
-
-fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
-    let (from, to) = if undo {
-        (&mut state.history.undo, &mut state.history.redo)
-    } else {
-        (&mut state.history.redo, &mut state.history.undo)
-    };
-    let Some(snapshot) = from.pop() else {
-        state.say(
-            Level::Info,
-            if undo {
-                "nothing to undo"
-            } else {
-                "nothing to redo"
-            },
-        );
-        return Vec::new();
-    };
-    to.push(std::mem::replace(&mut state.project.file, snapshot));
-    state.project.refresh_settings();
-    state.add_explicit_files();
-    state.refresh();
-    state.say(Level::Info, if undo { "undone" } else { "redone" });
-    let mut effects = vec![Effect::Save];
-    effects.extend(recompose(state));
-    effects
 }

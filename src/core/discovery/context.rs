@@ -8,14 +8,13 @@
 //! map it packed.
 
 use std::collections::HashSet;
-use std::path::Path;
 
 use crate::core::compose::{self, ComposeOptions, Parts};
 use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack;
 use crate::core::discovery::repo_map;
 use crate::core::model::{Preset, Settings, TokenizerKind};
-use crate::core::sources::Sources;
+use crate::core::sources::Codebase;
 
 /// What the repo map of a preset needs besides the compose options.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,32 +35,29 @@ impl MapOptions {
     }
 }
 
-/// `preset`'s composition through `cache` up to the text (see
-/// [`compose::Parts`]; `walked`: the project's files when the caller has
-/// them). With `repo_map > 0` and targets, the map lists the files the
+/// `preset`'s composition of `codebase` up to the text (see
+/// [`compose::Parts`]). With `repo_map > 0` and targets, the map lists the files the
 /// context does not hold, ranked around the targets and the files the
 /// task names, in at most `repo_map` tokens; without targets there is
 /// nothing to rank around and no map.
 pub fn parts(
-    root: &Path,
+    codebase: &Codebase,
     preset: &Preset,
     opts: &ComposeOptions,
     map: &MapOptions,
-    cache: &Sources,
-    walked: Option<&[String]>,
 ) -> Parts {
-    compose::render_parts(root, preset, opts, cache, walked, |files, walked| {
+    compose::render_parts(codebase, preset, opts, |files, codebase| {
         if preset.targets.is_empty() {
             return None;
         }
-        let graph = ImportGraph::build(root, walked, &map.include_dirs, cache);
-        let ranked = pack::ranking(root, preset, &preset.targets, cache, walked, &graph).ranked;
+        let graph = ImportGraph::build(codebase, &map.include_dirs);
+        let ranked = pack::ranking(codebase, preset, &preset.targets, &graph).ranked;
         let shown: HashSet<&str> = files
             .iter()
             .filter(|f| f.aggregate)
             .map(|f| f.path.as_str())
             .collect();
-        let map = repo_map::build(root, &ranked, &shown, preset.repo_map, map.tokenizer, cache);
+        let map = repo_map::build(codebase, &ranked, &shown, preset.repo_map, map.tokenizer);
         (!map.text.is_empty()).then_some(map.text)
     })
 }
@@ -90,10 +86,11 @@ mod tests {
         dir
     }
 
-    fn compose_of(dir: &Path, preset: &Preset) -> String {
+    fn compose_of(dir: &std::path::Path, preset: &Preset) -> String {
         let opts = ComposeOptions::from_settings(&Settings::default());
         let map = MapOptions::from_settings(&Settings::default());
-        parts(dir, preset, &opts, &map, &Sources::new(), None)
+        let sources = crate::core::sources::Sources::new();
+        parts(&Codebase::new(dir, &sources), preset, &opts, &map)
             .assemble(preset, &opts, Bodies::Keep)
             .text
     }

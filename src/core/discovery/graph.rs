@@ -13,7 +13,6 @@ mod rank;
 mod resolve;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
-use std::path::Path;
 use std::sync::Arc;
 
 use petgraph::Direction;
@@ -21,7 +20,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::core::sources::Sources;
+use crate::core::sources::Codebase;
 use crate::core::syntax::Lang;
 
 pub use imports::{Include, PyImport};
@@ -67,16 +66,18 @@ pub struct ImportGraph {
 }
 
 impl ImportGraph {
-    /// The graph over `files` (the walked project, relative paths), read
-    /// through `cache`; `include_dirs` as in `[project] include_dirs`.
-    pub fn build(root: &Path, files: &[String], include_dirs: &[String], cache: &Sources) -> Self {
+    /// The graph over `codebase`'s walked files, read through its
+    /// sources; `include_dirs` as in `[project] include_dirs`.
+    pub fn build(codebase: &Codebase, include_dirs: &[String]) -> Self {
+        let Codebase { root, sources, .. } = *codebase;
+        let files = codebase.files();
         let mut code: Vec<&String> = files
             .iter()
             .filter(|f| Lang::from_path(f).is_some())
             .collect();
         code.sort();
         code.dedup();
-        let progress = cache.progress();
+        let progress = sources.progress();
         progress.start("files read for imports", code.len());
         // The statements are cached per content (memory and disk): an
         // unchanged project is not scanned again.
@@ -85,7 +86,7 @@ impl ImportGraph {
             .map(|path| {
                 progress.step();
                 let lang = Lang::from_path(path);
-                cache.derived_from_text(root, path, modules::cache_key(lang), |text| {
+                sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
                     modules::encode(lang, text)
                 })
             })

@@ -5,11 +5,10 @@
 //! say which mentions matched, so a typo is visible.
 
 use std::collections::{BTreeSet, HashSet};
-use std::path::Path;
 
 use serde::Serialize;
 
-use crate::core::sources::Sources;
+use crate::core::sources::Codebase;
 use crate::core::syntax::{Lang, Symbol};
 
 /// How a mention names files.
@@ -41,8 +40,9 @@ const PATH_EXTENSIONS: &[&str] = &[
     "json", "yaml", "yml", "cfg", "ini", "js", "ts",
 ];
 
-/// The mentions of `task` matched against the project's files (`walked`).
-pub fn find(root: &Path, task: &str, walked: &[String], cache: &Sources) -> Vec<Mention> {
+/// The mentions of `task` matched against `codebase`'s walked files.
+pub fn find(codebase: &Codebase, task: &str) -> Vec<Mention> {
+    let walked = codebase.files();
     let (paths, idents) = candidates(task);
     let mut out: Vec<Mention> = paths
         .into_iter()
@@ -56,7 +56,7 @@ pub fn find(root: &Path, task: &str, walked: &[String], cache: &Sources) -> Vec<
         })
         .collect();
     if !idents.is_empty() {
-        let defined = defining_files(root, &idents, walked, cache);
+        let defined = defining_files(codebase, &idents);
         out.extend(idents.into_iter().map(|text| {
             let files = defined
                 .iter()
@@ -164,23 +164,23 @@ fn match_path(text: &str, walked: &[String]) -> Vec<String> {
 
 /// (name, file) for every code file that defines one of `idents`, sorted.
 /// A file is parsed only when its text holds one of the names.
-fn defining_files(
-    root: &Path,
-    idents: &[String],
-    walked: &[String],
-    cache: &Sources,
-) -> BTreeSet<(String, String)> {
+fn defining_files(codebase: &Codebase, idents: &[String]) -> BTreeSet<(String, String)> {
+    let Codebase { root, sources, .. } = *codebase;
     let wanted: HashSet<&str> = idents.iter().map(String::as_str).collect();
     let mut out = BTreeSet::new();
-    for path in walked.iter().filter(|p| Lang::from_path(p).is_some()) {
-        let file = cache.file(root, path);
+    for path in codebase
+        .files()
+        .iter()
+        .filter(|p| Lang::from_path(p).is_some())
+    {
+        let file = sources.file(root, path);
         let Some(text) = file.text() else {
             continue;
         };
         if !idents.iter().any(|i| text.contains(i.as_str())) {
             continue;
         }
-        let Some(tree) = cache.symbols(root, path) else {
+        let Some(tree) = sources.symbols(root, path) else {
             continue;
         };
         let mut stack: Vec<&Symbol> = tree.symbols.iter().collect();

@@ -11,7 +11,6 @@
 //! ([`Packed::missing_targets`]): the caller decides whether that is an error.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -22,7 +21,7 @@ use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
 use crate::core::discovery::mentions;
 use crate::core::discovery::repo_map::{self, RepoMap};
 use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
-use crate::core::sources::Sources;
+use crate::core::sources::Codebase;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
 mod report;
@@ -156,38 +155,34 @@ fn reductions(wanted: ViewMode) -> &'static [ViewMode] {
     }
 }
 
-/// Pack `preset` and `targets` over the project at `root` (`walked`: its
+/// Pack `preset` and `targets` over `codebase` (its walk: the project's
 /// files) into `opts.budget` tokens.
 pub fn pack(
-    root: &Path,
+    codebase: &Codebase,
     preset: &Preset,
     targets: &[String],
     opts: &PackOptions,
-    cache: &Sources,
-    walked: &[String],
 ) -> Packed {
-    cache.set_policy(opts.read);
-    let graph = ImportGraph::build(root, walked, &opts.include_dirs, cache);
-    pack_with(root, preset, targets, opts, cache, walked, &graph)
+    codebase.sources.set_policy(opts.read);
+    let graph = ImportGraph::build(codebase, &opts.include_dirs);
+    pack_with(codebase, preset, targets, opts, &graph)
 }
 
 /// [`pack`] over an import graph the caller already built: build the
 /// candidates, fit them in rank order (keeping room for the map before the
 /// preset's entries), shrink the whole to the exact budget, count.
 pub fn pack_with(
-    root: &Path,
+    codebase: &Codebase,
     preset: &Preset,
     targets: &[String],
     opts: &PackOptions,
-    cache: &Sources,
-    walked: &[String],
     graph: &ImportGraph,
 ) -> Packed {
     let Ranking {
         ranked,
         mentions,
         excluded,
-    } = ranking(root, preset, targets, cache, walked, graph);
+    } = ranking(codebase, preset, targets, graph);
     // What the preset excludes, or no glob would bring in, never becomes
     // a candidate, however it is reached; the stats name it as left out.
     let mut left_out = LeftOut::default();
@@ -196,9 +191,15 @@ pub fn pack_with(
     for list in [&mut reach.direct, &mut reach.transitive, &mut reach.callers] {
         *list = excluded.split(std::mem::take(list), &mut left_out);
     }
-    let (candidates, preset_from, problems) =
-        build_candidates(preset, targets, &mentioned, walked, &ranked, &reach);
-    let packer = Packer::new(root, cache, opts, preset, walked);
+    let (candidates, preset_from, problems) = build_candidates(
+        preset,
+        targets,
+        &mentioned,
+        codebase.files(),
+        &ranked,
+        &reach,
+    );
+    let packer = Packer::new(codebase, opts, preset);
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
     let mut fitted = packer.fit_all(&candidates, preset_from, &ranked, base);
@@ -246,17 +247,15 @@ pub struct Ranking {
 /// alike, and neither ranks a file discovery leaves out (one the preset
 /// excludes, a credential file), nor lets one seed the ranking.
 pub fn ranking(
-    root: &Path,
+    codebase: &Codebase,
     preset: &Preset,
     targets: &[String],
-    cache: &Sources,
-    walked: &[String],
     graph: &ImportGraph,
 ) -> Ranking {
     let mentions = if preset.task.trim().is_empty() {
         Vec::new()
     } else {
-        mentions::find(root, &preset.task, walked, cache)
+        mentions::find(codebase, &preset.task)
     };
     let matched = mentions::matched_files(&mentions);
     let excluded = Excluded::among(
@@ -384,21 +383,14 @@ impl Candidates {
 }
 
 struct Packer<'a> {
-    root: &'a Path,
-    cache: &'a Sources,
+    codebase: Codebase<'a>,
     opts: &'a PackOptions,
     compose_opts: ComposeOptions,
     preset: &'a Preset,
 }
 
 impl<'a> Packer<'a> {
-    fn new(
-        root: &'a Path,
-        cache: &'a Sources,
-        opts: &'a PackOptions,
-        preset: &'a Preset,
-        walked: &[String],
-    ) -> Self {
+    fn new(codebase: &Codebase<'a>, opts: &'a PackOptions, preset: &'a Preset) -> Self {
         let mut compose_opts = ComposeOptions {
             strategy: Strategy::Auto,
             summary_only: false,
@@ -414,11 +406,10 @@ impl<'a> Packer<'a> {
             consent: Default::default(),
         };
         if compose_opts.sections.needs_project_files() {
-            compose_opts.sections.project_files = Arc::from(walked);
+            compose_opts.sections.project_files = Arc::from(codebase.files());
         }
         Packer {
-            root,
-            cache,
+            codebase: *codebase,
             opts,
             compose_opts,
             preset,
@@ -442,7 +433,7 @@ impl<'a> Packer<'a> {
             target_costs: HashMap::new(),
         };
         let mut map_reserve = 0;
-        let progress = self.cache.progress();
+        let progress = self.codebase.sources.progress();
         progress.start("candidates packed", candidates.list.len());
         for (i, (resolved, role)) in candidates.list.iter().enumerate() {
             progress.step();
@@ -470,14 +461,8 @@ impl<'a> Packer<'a> {
     fn reserve_map(&self, ranked: &[Ranked], files: &[RenderedFile], left: usize) -> usize {
         let so_far: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
         let room = self.opts.map_budget.min(left);
-        let provisional = repo_map::build(
-            self.root,
-            ranked,
-            &so_far,
-            room,
-            self.opts.tokenizer,
-            self.cache,
-        );
+        let provisional =
+            repo_map::build(&self.codebase, ranked, &so_far, room, self.opts.tokenizer);
         room.min(provisional.tokens + MAP_SEPARATOR)
     }
 
@@ -494,12 +479,11 @@ impl<'a> Packer<'a> {
                 map
             } else {
                 repo_map::build(
-                    self.root,
+                    &self.codebase,
                     ranked,
                     &included,
                     map_room,
                     self.opts.tokenizer,
-                    self.cache,
                 )
             };
             let text = self.assemble(&fitted.files, &map.text);
@@ -547,7 +531,7 @@ impl<'a> Packer<'a> {
     }
 
     fn count(&self, text: &str) -> usize {
-        self.cache.count(self.opts.tokenizer, text)
+        self.codebase.sources.count(self.opts.tokenizer, text)
     }
 
     fn assemble(&self, files: &[RenderedFile], map: &str) -> String {
@@ -600,7 +584,7 @@ impl<'a> Packer<'a> {
         let wanted = out.wanted;
         if !resolved.item.auto_aggregate {
             // Listed by name only, as the user asked.
-            let file = compose::render_file(self.root, resolved, &self.compose_opts, self.cache);
+            let file = compose::render_file(&self.codebase, resolved, &self.compose_opts);
             let cost = self.count(&format!("\n- `{}`", file.path));
             if cost <= *left {
                 *left -= cost;
@@ -618,7 +602,7 @@ impl<'a> Packer<'a> {
                 item,
                 ..resolved.clone()
             };
-            compose::render_file(self.root, &attempt, &self.compose_opts, self.cache)
+            compose::render_file(&self.codebase, &attempt, &self.compose_opts)
         };
         let modes = reductions(wanted);
         let cheapest_mode = modes.last().copied().unwrap_or(wanted);

@@ -7,12 +7,11 @@
 
 use std::collections::HashSet;
 use std::fmt::Write;
-use std::path::Path;
 use std::sync::Arc;
 
 use crate::core::discovery::graph::Ranked;
 use crate::core::model::TokenizerKind;
-use crate::core::sources::Sources;
+use crate::core::sources::Codebase;
 use crate::core::syntax::Symbol;
 use crate::core::tokens;
 use crate::text::sanitize::escape_line;
@@ -38,14 +37,14 @@ pub struct RepoMap {
     pub candidates: usize,
 }
 
-/// The map of `ranked` (minus `skip`) that best fills `budget` tokens.
+/// The map of `ranked` (minus `skip`) that best fills `budget` tokens,
+/// the outlines read from `codebase`.
 pub fn build(
-    root: &Path,
+    codebase: &Codebase,
     ranked: &[Ranked],
     skip: &HashSet<&str>,
     budget: usize,
     tokenizer: TokenizerKind,
-    cache: &Sources,
 ) -> RepoMap {
     let files: Vec<&str> = ranked
         .iter()
@@ -53,10 +52,9 @@ pub fn build(
         .filter(|p| !skip.contains(p))
         .collect();
     let mut sizer = Sizer {
-        root,
+        codebase: *codebase,
         files: &files,
         outlines: vec![None; files.len()],
-        cache,
         tokenizer,
         budget,
     };
@@ -64,11 +62,10 @@ pub fn build(
 }
 
 struct Sizer<'a> {
-    root: &'a Path,
+    codebase: Codebase<'a>,
     files: &'a [&'a str],
     /// Each file's outline block, rendered on first use.
     outlines: Vec<Option<Arc<str>>>,
-    cache: &'a Sources,
     tokenizer: TokenizerKind,
     budget: usize,
 }
@@ -154,9 +151,9 @@ impl Sizer<'_> {
 
     fn outline(&mut self, i: usize) -> &str {
         if self.outlines[i].is_none() {
-            let block = self
-                .cache
-                .derived(self.root, self.files[i], "repo-map-outline", |tree| {
+            let Codebase { root, sources, .. } = self.codebase;
+            let block = sources
+                .derived(root, self.files[i], "repo-map-outline", |tree| {
                     outline_block(&tree.symbols)
                 })
                 .unwrap_or_else(|| Arc::from(""));
@@ -196,6 +193,7 @@ fn one_line(sig: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::sources::Sources;
 
     fn ranked(paths: &[&str]) -> Vec<Ranked> {
         paths
@@ -224,25 +222,24 @@ mod tests {
         let names: Vec<String> = (0..40).map(|i| format!("m{i:02}.py")).collect();
         let refs: Vec<&str> = names.iter().map(String::as_str).collect();
         let ranked = ranked(&refs);
-        let cache = Sources::new();
+        let sources = Sources::new();
+        let codebase = Codebase::new(dir.path(), &sources);
         for budget in [0, 10, 40, 100, 333, 1000, 5000] {
             let map = build(
-                dir.path(),
+                &codebase,
                 &ranked,
                 &HashSet::new(),
                 budget,
                 TokenizerKind::O200k,
-                &cache,
             );
             assert!(map.tokens <= budget, "{budget}: {}", map.tokens);
             assert_eq!(map.tokens, tokens::count(TokenizerKind::O200k, &map.text));
             if map.listed < 40 && budget > 0 {
                 // One more path would not fit.
                 let mut sizer = Sizer {
-                    root: dir.path(),
+                    codebase,
                     files: &refs,
                     outlines: vec![None; 40],
-                    cache: &cache,
                     tokenizer: TokenizerKind::O200k,
                     budget,
                 };
@@ -251,12 +248,11 @@ mod tests {
             }
         }
         let all = build(
-            dir.path(),
+            &codebase,
             &ranked,
             &HashSet::new(),
             100_000,
             TokenizerKind::O200k,
-            &cache,
         );
         assert_eq!((all.outlined, all.listed), (40, 40));
         assert!(all.text.contains("m00.py\n  def function_0_0(a, b)\n"));
@@ -265,15 +261,14 @@ mod tests {
     #[test]
     fn skipped_files_are_not_listed() {
         let dir = project();
-        let cache = Sources::new();
+        let sources = Sources::new();
         let skip: HashSet<&str> = ["m00.py"].into_iter().collect();
         let map = build(
-            dir.path(),
+            &Codebase::new(dir.path(), &sources),
             &ranked(&["m00.py", "m01.py"]),
             &skip,
             1000,
             TokenizerKind::O200k,
-            &cache,
         );
         assert!(!map.text.contains("m00.py"));
         assert!(map.text.contains("m01.py"));

@@ -42,11 +42,7 @@ impl Workspace<'_> {
     /// The preset's composition as a preview shows it (bodies kept, not
     /// scanned or counted): `ctxcurate stats`, the TUI's preview and gauge.
     pub fn compose(&self, preset: &Preset, opts: &ComposeOptions, map: &MapOptions) -> Composition {
-        context::parts(&self.root, preset, opts, map, self.sources, self.walked()).assemble(
-            preset,
-            opts,
-            Bodies::Keep,
-        )
+        context::parts(&self.codebase(), preset, opts, map).assemble(preset, opts, Bodies::Keep)
     }
 
     /// Pack `req.preset` into the budget around its targets and
@@ -106,10 +102,10 @@ impl Workspace<'_> {
         // A held target of the preset goes too; one named in the request
         // is the user's own.
         targets.retain(|t| gated.targets.contains(t) || req.targets.contains(t));
-        let packed = pack::pack(&self.root, &gated, &targets, &opts, self.sources, &walked);
+        let codebase = self.codebase().with_walk(&walked);
+        let packed = pack::pack(&codebase, &gated, &targets, &opts);
         self.sources.progress().start("scanning for secrets", 0);
-        built.findings =
-            Scanner::new(&self.root, self.sources).packed(&packed, &req.preset, opts.max_messages);
+        built.findings = Scanner::new(&codebase).packed(&packed, &req.preset, opts.max_messages);
         let Packed {
             text,
             items,
@@ -158,15 +154,20 @@ impl Workspace<'_> {
         opts: &PackOptions,
         consent: &trust::entries::EntryConsent,
     ) -> Packed {
-        let walked = self.walked().unwrap_or_default();
-        let (preset, _) = consent.gate(&self.root, preset, Some(walked), &self.patterns);
+        let codebase = self.codebase();
+        let (preset, _) = consent.gate(
+            codebase.root,
+            preset,
+            Some(codebase.files()),
+            &self.patterns,
+        );
         // The targets are the preset's: a held one goes too.
         let targets: Vec<String> = targets
             .iter()
             .filter(|t| preset.targets.contains(t))
             .cloned()
             .collect();
-        pack::pack(&self.root, &preset, &targets, opts, self.sources, walked)
+        pack::pack(&codebase, &preset, &targets, opts)
     }
 
     /// Compose `req.preset` in the memory-saving order (see the module
@@ -180,20 +181,12 @@ impl Workspace<'_> {
             opts.sections.changes = Some(Arc::new(changes.clone()));
         }
         // Globs expand over the walk with the project's ignore patterns.
-        let walked = if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
-            Some(self.walk())
-        } else {
-            self.walked.clone()
-        };
+        if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
+            self.walk();
+        }
         built.walk_notes = std::mem::take(&mut self.walk_notes);
-        let parts = context::parts(
-            &self.root,
-            preset,
-            &opts,
-            &req.map,
-            self.sources,
-            walked.as_deref().map(Vec::as_slice),
-        );
+        let codebase = self.codebase();
+        let parts = context::parts(&codebase, preset, &opts, &req.map);
         let progress = self.sources.progress();
         progress.start("scanning for secrets", 0);
         let composition = {
@@ -206,7 +199,7 @@ impl Workspace<'_> {
             } else {
                 RuleSet::builtin()
             };
-            let scanner = Scanner::with_rules(&self.root, self.sources, rules);
+            let scanner = Scanner::with_rules(&codebase, rules);
             // The files are scanned first, so the text can be put together
             // as their bodies are let go: the files' texts and the composed
             // text are never all held at once (the build's peak memory).
@@ -232,7 +225,7 @@ impl Workspace<'_> {
     fn build_from(&self, ready: &Composition, req: &BuildRequest) -> Result<Built, Box<Refused>> {
         let mut built = Built::empty(req.tokenizer());
         built.tokens = self.sources.count(req.tokenizer(), &ready.text);
-        built.findings = Scanner::new(&self.root, self.sources).composition(
+        built.findings = Scanner::new(&self.codebase()).composition(
             ready,
             &req.preset,
             req.compose.max_messages,

@@ -45,7 +45,7 @@ impl Workspace<'_> {
             item,
             entry: 0,
         };
-        compose::render_file(&self.root, &resolved, opts, self.sources)
+        compose::render_file(&self.codebase(), &resolved, opts)
     }
 
     /// The block `item` would add to the composition, in `opts.format`,
@@ -90,7 +90,7 @@ impl Workspace<'_> {
         };
         FileCopy {
             tokens: self.sources.count(tokenizer, &text),
-            findings: Scanner::new(&self.root, self.sources).file(&file),
+            findings: Scanner::new(&self.codebase()).file(&file),
             label: format!("{} [{}]", file.path, file.mode),
             text,
         }
@@ -104,10 +104,11 @@ impl Workspace<'_> {
         opts: &ComposeOptions,
         tokenizer: TokenizerKind,
     ) -> Vec<(String, String, usize)> {
+        let codebase = self.codebase();
         files
             .iter()
             .map(|r| {
-                let f = compose::render_file(&self.root, r, opts, self.sources);
+                let f = compose::render_file(&codebase, r, opts);
                 let n = match f.skipped {
                     Some(_) => 0,
                     None => self.sources.count(tokenizer, &compose::markdown_file(&f)),

@@ -34,19 +34,15 @@ impl Workspace<'_> {
         tokenizer: TokenizerKind,
     ) -> MapBuilt {
         let walked = self.walk();
-        let graph = ImportGraph::build(
-            &self.root,
-            &walked,
-            &self.settings.include_dirs,
-            self.sources,
-        );
+        let codebase = self.codebase().with_walk(&walked);
+        let graph = ImportGraph::build(&codebase, &self.settings.include_dirs);
         let mut ranked = graph.rank(targets);
         // The preset's exclusions hold in its map too.
         let excluded = Excluded::among(preset, targets, graph.paths());
         ranked.retain(|r| !excluded.contains(&r.path));
         let skip: HashSet<&str> = targets.iter().map(String::as_str).collect();
         self.sources.progress().start("outlining the map", 0);
-        let map = repo_map::build(&self.root, &ranked, &skip, budget, tokenizer, self.sources);
+        let map = repo_map::build(&codebase, &ranked, &skip, budget, tokenizer);
         MapBuilt {
             map,
             files: graph.len(),

@@ -53,13 +53,13 @@ fn open(root: &Path) -> crate::core::project::Project {
 /// whole (what the TUI's `w` and `y` did before the engine).
 fn composed_whole(root: &Path, req: &BuildRequest) -> (String, usize, Vec<String>) {
     let sources = Sources::new();
-    let c = context::parts(root, &req.preset, &req.compose, &req.map, &sources, None).assemble(
+    let codebase = Codebase::new(root, &sources);
+    let c = context::parts(&codebase, &req.preset, &req.compose, &req.map).assemble(
         &req.preset,
         &req.compose,
         Bodies::Keep,
     );
-    let findings =
-        Scanner::new(root, &sources).composition(&c, &req.preset, req.compose.max_messages);
+    let findings = Scanner::new(&codebase).composition(&c, &req.preset, req.compose.max_messages);
     let tokens = sources.count(req.tokenizer(), &c.text);
     (
         c.text,
@@ -212,12 +212,10 @@ fn targets_pack_and_a_target_that_does_not_fit_refuses() {
     };
     let walked = crate::core::walk::walk_files_with(dir.path(), &Default::default());
     let packed = pack::pack(
-        dir.path(),
+        &Codebase::new(dir.path(), &Sources::new()).with_walk(&walked),
         &Preset::default(),
         &req.targets,
         &opts,
-        &Sources::new(),
-        &walked,
     );
     assert_eq!(built.text, packed.text);
     assert_eq!(built.tokens, packed.stats.tokens);

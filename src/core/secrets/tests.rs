@@ -2,6 +2,7 @@
 //! found and a table of ordinary code lines that must not be.
 
 use super::*;
+use crate::core::sources::Sources;
 
 fn found(text: &str) -> Vec<(usize, String)> {
     scan(text)
@@ -327,9 +328,10 @@ fn the_whole_output_is_scanned_last() {
         ..Preset::default()
     };
     let opts = crate::core::compose::ComposeOptions::from_settings(&Default::default());
-    let cache = Sources::new();
-    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
-    let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
+    let sources = Sources::new();
+    let codebase = Codebase::new(dir.path(), &sources);
+    let c = crate::core::compose::compose_with(&codebase, &preset, &opts);
+    let findings = Scanner::new(&codebase).composition(&c, &preset, opts.max_messages);
     let places: Vec<String> = findings.iter().map(|f| f.place.to_string()).collect();
     // First seen in the directory tree, before its heading under `## Files`.
     assert_eq!(places, ["context line 4 (## Directory Tree)"]);
@@ -352,8 +354,9 @@ fn a_secret_only_in_the_view_names_the_view() {
         key: String::new(),
         body_at: None,
     };
-    let cache = Sources::new();
-    let findings = Scanner::new(dir.path(), &cache).file(&file);
+    let sources = Sources::new();
+    let codebase = Codebase::new(dir.path(), &sources);
+    let findings = Scanner::new(&codebase).file(&file);
     let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
     assert_eq!(
         shown,
@@ -391,9 +394,10 @@ fn the_output_is_scanned_around_the_bodies_not_through_them() {
         ..Default::default()
     };
     let opts = crate::core::compose::ComposeOptions::from_settings(&settings);
-    let cache = Sources::new();
-    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
-    let scanner = Scanner::new(dir.path(), &cache);
+    let sources = Sources::new();
+    let codebase = Codebase::new(dir.path(), &sources);
+    let c = crate::core::compose::compose_with(&codebase, &preset, &opts);
+    let scanner = Scanner::new(&codebase);
     let parts = scanner.uncovered(&c.text, &c.files, &HashSet::new());
     let covered: usize = parts.iter().map(|r| r.len()).sum();
     assert!(
@@ -447,13 +451,14 @@ fn files_first_then_the_text_without_their_bodies() {
     ] {
         let mut opts = compose::ComposeOptions::from_settings(&Default::default());
         opts.format = format;
-        let cache = Sources::new();
-        let whole = compose::compose_with(dir.path(), &preset, &opts, &cache, None);
-        let scanner = Scanner::new(dir.path(), &cache);
+        let sources = Sources::new();
+        let codebase = Codebase::new(dir.path(), &sources);
+        let whole = compose::compose_with(&codebase, &preset, &opts);
+        let scanner = Scanner::new(&codebase);
         let want = scanner.composition(&whole, &preset, opts.max_messages);
         assert_eq!(want.len(), 3, "{format:?}: {want:?}");
 
-        let parts = compose::render_parts(dir.path(), &preset, &opts, &cache, None, |_, _| None);
+        let parts = compose::render_parts(&codebase, &preset, &opts, |_, _| None);
         let in_files = scanner.files(&parts.files);
         let released = parts.assemble(&preset, &opts, Bodies::Release);
         assert_eq!(released.text, whole.text, "{format:?}");
@@ -517,10 +522,11 @@ fn a_key_file_is_one_finding() {
         consent: crate::core::trust::entries::EntryConsent::own(),
         ..crate::core::compose::ComposeOptions::from_settings(&Default::default())
     };
-    let cache = Sources::new();
-    let c = crate::core::compose::compose_with(dir.path(), &preset, &opts, &cache, None);
+    let sources = Sources::new();
+    let codebase = Codebase::new(dir.path(), &sources);
+    let c = crate::core::compose::compose_with(&codebase, &preset, &opts);
     assert!(c.text.contains(&key), "the key is in the context verbatim");
-    let findings = Scanner::new(dir.path(), &cache).composition(&c, &preset, opts.max_messages);
+    let findings = Scanner::new(&codebase).composition(&c, &preset, opts.max_messages);
     let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
     assert_eq!(shown, ["deploy.key:1: private key MIIE…(64 chars)"]);
 }

@@ -9,8 +9,8 @@ use ratatui::widgets::{LineGauge, Paragraph};
 
 use crate::text::sanitize::display_line;
 use crate::text::words::thousands;
-use crate::tui::action::Action;
-use crate::tui::keymap::Context;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Context;
 use crate::tui::state::{Level, Pane, State};
 
 /// The gauge's colour for a share of the budget: green, then warning past
@@ -34,16 +34,16 @@ pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
     let (used, approx, stale, packed) = match &state.discovery {
         Some(d) => (d.stats.tokens, false, false, "packed "),
         None => (
-            state.gauge.used,
-            !state.gauge.exact,
-            state.gauge.pending > 0,
+            state.composition.gauge.used,
+            !state.composition.gauge.exact,
+            state.composition.gauge.pending > 0,
             "",
         ),
     };
     let ratio = used as f64 / budget as f64;
     // While the worker composes (a first count over a huge tree), how far
     // it has come; else `…` while some counts are pending.
-    let pending = match state.gauge.work {
+    let pending = match state.composition.gauge.work {
         Some((phase, done, total)) if state.discovery.is_none() => {
             format!(" · {phase} {} / {}", thousands(done), thousands(total))
         }
@@ -75,7 +75,7 @@ pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
 /// The keys of the actions worth hinting now: what a started selection
 /// or slice needs next, else the focused pane's main actions.
 fn hint_actions(state: &State) -> &'static [Action] {
-    if state.range_anchor.is_some() && state.focus == Pane::Tree {
+    if state.tree.range_anchor.is_some() && state.focus == Pane::Tree {
         return &[
             Action::BatchFull,
             Action::BatchSummary,
@@ -154,7 +154,7 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
     }
     let ctx = state.focus.context();
     let mut spans = Vec::new();
-    if let (Some((from, to)), Pane::Tree) = (state.selection(), state.focus) {
+    if let (Some((from, to)), Pane::Tree) = (state.tree.selection(), state.focus) {
         spans.push(Span::styled(
             format!("{} selected · ", to + 1 - from),
             Style::default().fg(Color::Yellow),

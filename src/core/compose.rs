@@ -1,0 +1,468 @@
+//! Composition: a preset's files, screenshots and discussion turned into
+//! the one text the model sees (docs/ARCHITECTURE.md, "core::compose"), as
+//! Markdown or XML.
+//!
+//! The stable part comes first (files, then screenshots) and the changing
+//! discussion last, so provider prompt caches hit. The output depends only
+//! on the inputs: same files and preset, same bytes.
+//!
+//! This module reads and renders the files and puts the text together;
+//! its submodules hold one idea each: `options` (how to compose, which
+//! mode a file renders in), `tree` (the directory tree before the files),
+//! `changes` (the `## Changes` section of `build --diff`), `markdown` and
+//! `xml` (the two output formats, each of which makes sure
+//! no content can forge structure). The numbered output file is
+//! `core::engine::output_file`.
+
+pub mod changes;
+pub mod markdown;
+pub mod options;
+pub mod tree;
+pub mod xml;
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
+use crate::core::sources::{Codebase, Sources, render_key};
+use crate::core::trust;
+use crate::core::views;
+use crate::core::walk::{self, ResolvedItem};
+use crate::text::sanitize::escape_line;
+pub use markdown::{fence_for, fence_lang, file_name, files_heading, markdown_file, task_markdown};
+pub use options::{ComposeOptions, Sections, focus_matches};
+use xml::Kind;
+pub use xml::document as xml_document;
+
+/// One file of a composition, rendered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedFile {
+    pub path: String,
+    /// The mode that produced `text`.
+    pub mode: ViewMode,
+    /// The rendered body (empty when `error` is set); shared with the
+    /// cached view (and, in `full` mode, the file's text).
+    pub text: Arc<str>,
+    /// Why the file could not be shown (`file not found`, …).
+    pub error: Option<String>,
+    /// Set for a binary or oversize file ([`walk::FileProblem::is_skip`]):
+    /// [`drop_skipped`] leaves it out of the text.
+    pub skipped: Option<walk::FileProblem>,
+    pub notes: Vec<views::Note>,
+    /// `false`: listed but not rendered (`auto_aggregate = false`).
+    pub aggregate: bool,
+    /// [`render_key`] of the entry and requested mode: equal keys and
+    /// content give equal output.
+    pub key: String,
+    /// Where `text` stands verbatim in the composed text, set by
+    /// [`Parts::assemble`] (the secret scan skips what it scanned per
+    /// file); `None` when it is not there as is (escaped XML) or the file
+    /// was not assembled.
+    pub body_at: Option<Range<usize>>,
+}
+
+/// A composed context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Composition {
+    pub text: String,
+    pub files: Vec<RenderedFile>,
+    /// Problems with the preset itself (bad globs, globs matching nothing).
+    pub problems: Vec<String>,
+    /// Files of the preset left out as binary or oversize, and explicit
+    /// entries held for the user's consent (`trust::entries`); one note in
+    /// `problems` says so for each kind.
+    pub skipped: Vec<String>,
+}
+
+/// Read and render one resolved entry of `codebase` through its sources.
+pub fn render_file(
+    codebase: &Codebase,
+    resolved: &ResolvedItem,
+    opts: &ComposeOptions,
+) -> RenderedFile {
+    let Codebase { root, sources, .. } = *codebase;
+    sources.set_policy(opts.read);
+    let item = &resolved.item;
+    let mode = opts.mode_for(item);
+    let mut file = RenderedFile {
+        path: resolved.path.clone(),
+        mode,
+        text: Arc::from(""),
+        error: None,
+        skipped: None,
+        notes: Vec::new(),
+        aggregate: item.auto_aggregate,
+        key: render_key(item, mode),
+        body_at: None,
+    };
+    if !item.auto_aggregate {
+        return file;
+    }
+    match sources.view(root, &resolved.path, item, file.mode) {
+        Ok((view, lossy)) => {
+            file.mode = view.mode;
+            file.text = view.text.clone();
+            file.notes = view.notes.clone();
+            if lossy {
+                file.notes.insert(
+                    0,
+                    views::Note::new(
+                        views::NoteKind::Encoding,
+                        "invalid UTF-8 replaced with U+FFFD",
+                    ),
+                );
+            }
+        }
+        Err(problem) => {
+            file.error = Some(problem.to_string());
+            file.skipped = problem.is_skip().then_some(problem);
+        }
+    }
+    file
+}
+
+/// Compose `preset` over the project at `root` with fresh sources (no
+/// repo map). Front ends build through `core::engine`, which adds the map
+/// and the secret scan; this and [`compose_with`] serve tests and benches.
+pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Composition {
+    compose_with(&Codebase::new(root, &Sources::new()), preset, opts)
+}
+
+/// Compose over `codebase`, whose sources may be long-lived; with its walk,
+/// globs need no new walk.
+pub fn compose_with(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions) -> Composition {
+    render_parts(codebase, preset, opts, |_, _| None).assemble(preset, opts, Bodies::Keep)
+}
+
+/// A composition before its text is put together: the rendered files, the
+/// map and the problems. `core::engine` scans the bodies, lets the sources
+/// go, then assembles with [`Bodies::Release`], so the files' texts and
+/// the composed text are never all held at once.
+#[derive(Debug)]
+pub struct Parts {
+    pub files: Vec<RenderedFile>,
+    pub problems: Vec<String>,
+    pub skipped: Vec<String>,
+    map: Option<String>,
+    /// The project's files, when a section lists them.
+    project_files: Option<Arc<[String]>>,
+}
+
+/// What [`Parts::assemble`] does with each file's body once written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bodies {
+    Keep,
+    /// Drop it (the composition's files keep everything but their text).
+    Release,
+}
+
+impl Parts {
+    /// The composed text, in `opts.format`.
+    pub fn assemble(
+        mut self,
+        preset: &Preset,
+        opts: &ComposeOptions,
+        bodies: Bodies,
+    ) -> Composition {
+        let text = match self.project_files.take() {
+            Some(project_files) => {
+                let mut opts = opts.clone();
+                opts.sections.project_files = project_files;
+                render_text(&mut self.files, preset, &opts, self.map.as_deref(), bodies)
+            }
+            None => render_text(&mut self.files, preset, opts, self.map.as_deref(), bodies),
+        };
+        Composition {
+            text,
+            files: self.files,
+            problems: self.problems,
+            skipped: self.skipped,
+        }
+    }
+}
+
+/// A composition of `codebase` up to the text: the files read and rendered
+/// (on every core), the skipped ones set apart, and the map, which `map`
+/// is given the rendered files and `codebase` with its walk to make (`None`:
+/// no map; `core::discovery::context` builds it, so this module stays
+/// below discovery). Without a walk in `codebase`, one is made with
+/// `opts.walk` when something needs it.
+pub fn render_parts(
+    codebase: &Codebase,
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: impl FnOnce(&[RenderedFile], &Codebase) -> Option<String>,
+) -> Parts {
+    let Codebase {
+        root,
+        sources,
+        walked,
+    } = *codebase;
+    sources.set_policy(opts.read);
+    // The walk, once, only when something needs it.
+    let mut own_walk: Option<Arc<[String]>> = None;
+    let mut project_files = || -> Arc<[String]> {
+        match walked {
+            Some(files) => Arc::from(files),
+            None => own_walk
+                .get_or_insert_with(|| Arc::from(walk::walk_files_with(root, &opts.walk)))
+                .clone(),
+        }
+    };
+    // A project preset's explicit entries to credential files, VCS
+    // folders and ignored files wait for the user's consent; the check
+    // asks the walk (the one globs need, when there is one).
+    let has_globs = preset.files.iter().any(|e| walk::is_glob(&e.path));
+    let own = (walked.is_none() && has_globs).then(&mut project_files);
+    let (gated, held) = opts
+        .consent
+        .gate(root, preset, walked.or(own.as_deref()), &opts.walk);
+    let (mut resolved, problems) =
+        walk::expand_items(&gated.files, &gated.exclude, || project_files().to_vec());
+    let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+    add_focus_files(root, opts, &mut resolved, &mut problems);
+    let progress = sources.progress();
+    progress.start("files rendered", resolved.len());
+    let files: Vec<RenderedFile> = resolved
+        .par_iter()
+        .map(|r| {
+            let file = render_file(codebase, r, opts);
+            progress.step();
+            file
+        })
+        .collect();
+    let (files, mut skipped) = drop_skipped(files, &mut problems);
+    // Held entries are left out as skipped ones are (the TUI marks them).
+    problems.extend(trust::entries::held_note(&held));
+    skipped.extend(held.into_iter().map(|h| h.path));
+    let map = if preset.repo_map > 0 {
+        let walked = project_files();
+        map(&files, &codebase.with_walk(&walked))
+    } else {
+        None
+    };
+    Parts {
+        files,
+        problems,
+        skipped,
+        map,
+        project_files: opts.sections.needs_project_files().then(project_files),
+    }
+}
+
+/// Binary and oversize files are left out, with one note in `problems`
+/// for all of them (never an `ERROR:` section in the text); their paths
+/// are returned beside the files kept (the TUI marks them).
+pub fn drop_skipped(
+    files: Vec<RenderedFile>,
+    problems: &mut Vec<String>,
+) -> (Vec<RenderedFile>, Vec<String>) {
+    let (skipped, kept): (Vec<RenderedFile>, Vec<RenderedFile>) =
+        files.into_iter().partition(|f| f.skipped.is_some());
+    problems.extend(walk::skipped_note(
+        skipped
+            .iter()
+            .filter_map(|f| Some((f.path.as_str(), f.skipped.as_ref()?))),
+    ));
+    (kept, skipped.into_iter().map(|f| f.path).collect())
+}
+
+/// A focus file the preset does not list is added (in full) when it is a
+/// file of the project; a focus matching nothing is a problem.
+fn add_focus_files(
+    root: &Path,
+    opts: &ComposeOptions,
+    resolved: &mut Vec<ResolvedItem>,
+    problems: &mut Vec<String>,
+) {
+    for focus in &opts.focus {
+        if resolved.iter().any(|r| focus_matches(focus, &r.path)) {
+            continue;
+        }
+        let rel = focus.trim_start_matches("./").to_string();
+        if walk::is_inside(&rel) && root.join(&rel).is_file() {
+            resolved.push(ResolvedItem {
+                path: rel.clone(),
+                item: crate::core::model::FileItem::new(rel),
+                entry: usize::MAX,
+            });
+        } else {
+            problems.push(format!(
+                "focus `{focus}` matches no file of the preset or the project"
+            ));
+        }
+    }
+}
+
+/// The whole text: the directory tree (`opts.sections.tree`), the files,
+/// then `map` (a repo map section, for packed builds), screenshots,
+/// discussion and the changes (`opts.sections.changes`), in
+/// `opts.format`. In XML these are all children of the one root
+/// `<documents>`; the tree comes before the `<document>`s, the rest after
+/// them.
+pub fn assemble(
+    files: &[RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+) -> String {
+    // The renderers note where each body lands; these copies share the
+    // bodies.
+    render_text(&mut files.to_vec(), preset, opts, map, Bodies::Keep)
+}
+
+/// [`assemble`] over files it may annotate (`body_at`) and release.
+fn render_text(
+    files: &mut [RenderedFile],
+    preset: &Preset,
+    opts: &ComposeOptions,
+    map: Option<&str>,
+    bodies: Bodies,
+) -> String {
+    let mut sink = BodySink::new(bodies);
+    match opts.format {
+        Format::Markdown => markdown::render(files, preset, opts, map, &mut sink),
+        Format::Xml => xml::render(files, preset, opts, map, &mut sink),
+    }
+}
+
+/// What the renderers do with each body once written (see [`Bodies`]).
+struct BodySink {
+    bodies: Bodies,
+    /// Bytes released since the allocator last gave pages back.
+    freed: usize,
+}
+
+impl BodySink {
+    fn new(bodies: Bodies) -> Self {
+        BodySink { bodies, freed: 0 }
+    }
+
+    /// Note where `f`'s body was written in the output (`from..`, when
+    /// verbatim) and, with [`Bodies::Release`], drop it: from here on only
+    /// its place is needed. The allocator keeps freed pages, so they are
+    /// handed back every few MB (the output grows meanwhile).
+    fn written(&mut self, f: &mut RenderedFile, from: Option<usize>) {
+        f.body_at = from.map(|from| from..from + f.text.len());
+        if self.bodies == Bodies::Release && !f.text.is_empty() {
+            self.freed += f.text.len();
+            f.text = Arc::from("");
+            if self.freed >= TRIM_EVERY {
+                crate::core::memory::trim();
+                self.freed = 0;
+            }
+        }
+    }
+}
+
+/// Released bytes between two trims of the allocator.
+const TRIM_EVERY: usize = 4 << 20;
+
+/// The line that names `path` at the start of its section: its Markdown
+/// heading (a ` [mode]` may follow) or its XML `<source>` line, escaped so
+/// it stays one line.
+pub fn section_line(path: &str, format: Format) -> String {
+    match format {
+        Format::Markdown => format!("### {}", escape_line(path)),
+        Format::Xml => format!("<source>{}</source>", xml::escape(path, Kind::Field)),
+    }
+}
+
+/// The discussion as rendered: from the latest compaction point on (the
+/// compaction entry included, as the summary of what came before), then
+/// only the newest `max_messages` (0: all).
+pub fn visible_discussion(entries: &[DiscussionEntry], max_messages: usize) -> &[DiscussionEntry] {
+    let from = entries
+        .iter()
+        .rposition(|e| e.role == DiscussionEntry::COMPACTION)
+        .unwrap_or(0);
+    let tail = &entries[from..];
+    if max_messages > 0 && tail.len() > max_messages {
+        &tail[tail.len() - max_messages..]
+    } else {
+        tail
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(role: &str, content: &str) -> DiscussionEntry {
+        DiscussionEntry {
+            role: role.into(),
+            content: content.into(),
+            extra: Default::default(),
+        }
+    }
+
+    #[test]
+    fn discussion_compaction_and_limit() {
+        let d = vec![
+            entry("User", "a"),
+            entry("AI", "b"),
+            entry("Compaction", "sum"),
+            entry("User", "c"),
+            entry("AI", "d"),
+        ];
+        let roles = |v: &[DiscussionEntry]| v.iter().map(|e| e.content.clone()).collect::<Vec<_>>();
+        assert_eq!(roles(visible_discussion(&d, 0)), ["sum", "c", "d"]);
+        assert_eq!(roles(visible_discussion(&d, 2)), ["c", "d"]);
+        assert_eq!(roles(visible_discussion(&d[..2], 0)), ["a", "b"]);
+    }
+
+    /// Assembling as the bodies go gives the same bytes as keeping them,
+    /// in both formats, and each body's recorded place holds it verbatim
+    /// (none for a body XML had to change).
+    #[test]
+    fn released_bodies_assemble_to_the_same_text_and_places() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let files = [
+            ("a.py", "def f():\n    return 1\n"),
+            (
+                "b.h",
+                "#include <stdio.h>\nint g(int a) { return a && 1; }\n",
+            ),
+            ("c.txt", "x]]>y\n"),
+            ("d.py", "no_newline = 1"),
+            ("e.txt", ""),
+            ("f.txt", "bell \x07 here\n"),
+        ];
+        let mut preset = Preset::default();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).expect("write");
+            preset.files.push(crate::core::model::FileItem::new(name));
+        }
+        for format in [Format::Markdown, Format::Xml] {
+            let mut opts = ComposeOptions::from_settings(&Default::default());
+            opts.format = format;
+            let sources = Sources::new();
+            let codebase = Codebase::new(dir.path(), &sources);
+            let kept = compose_with(&codebase, &preset, &opts);
+            let parts = render_parts(&codebase, &preset, &opts, |_, _| None);
+            let released = parts.assemble(&preset, &opts, Bodies::Release);
+            assert_eq!(released.text, kept.text, "{format:?}");
+            for (k, r) in kept.files.iter().zip(&released.files) {
+                assert!(r.text.is_empty(), "{format:?} {}", r.path);
+                assert_eq!(r.body_at, k.body_at, "{format:?} {}", r.path);
+                if let Some(at) = &k.body_at {
+                    assert_eq!(&kept.text[at.clone()], &*k.text, "{format:?} {}", k.path);
+                }
+            }
+            let placed: Vec<&str> = kept
+                .files
+                .iter()
+                .filter(|f| f.body_at.is_some())
+                .map(|f| f.path.as_str())
+                .collect();
+            let want: &[&str] = match format {
+                Format::Markdown => &["a.py", "b.h", "c.txt", "d.py", "e.txt", "f.txt"],
+                Format::Xml => &["a.py", "b.h", "d.py", "e.txt"],
+            };
+            assert_eq!(placed, want, "{format:?}");
+        }
+    }
+}

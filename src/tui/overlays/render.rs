@@ -1,0 +1,219 @@
+//! Overlays drawn over the panes: the preset picker, text prompts and
+//! the confirm questions (copy a text with likely secrets, quit without
+//! the waiting save).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::core::project::Scope;
+use crate::text::sanitize::display_line;
+use crate::tui::draw::centered;
+use crate::tui::draw::format::compact;
+use crate::tui::input::action::Action;
+use crate::tui::input::keymap::Context;
+use crate::tui::state::model::PendingCopy;
+use crate::tui::state::{Prompt, State};
+use crate::tui::tokens::preset_key;
+
+/// At most this many findings are listed; the rest are counted.
+const FINDINGS_SHOWN: usize = 8;
+
+pub fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &PendingCopy) {
+    let shown = pending.findings.len().min(FINDINGS_SHOWN);
+    let extra = usize::from(pending.findings.len() > shown);
+    let height = (shown + extra + 5) as u16;
+    let rect = centered(area, 90, height);
+    frame.render_widget(Clear, rect);
+    let mut lines = vec![Line::raw(format!(
+        "{} holds {} likely secret(s):",
+        display_line(&pending.label, 50),
+        pending.findings.len()
+    ))];
+    for f in &pending.findings[..shown] {
+        let text = f.to_string();
+        lines.push(Line::styled(
+            format!(
+                "  {}",
+                display_line(&text, rect.width.saturating_sub(6) as usize)
+            ),
+            Style::default().fg(Color::Yellow),
+        ));
+    }
+    if extra > 0 {
+        lines.push(Line::raw(format!(
+            "  … and {} more",
+            pending.findings.len() - shown
+        )));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        state.keymap.confirm_copy_hint(),
+        Style::default().fg(Color::DarkGray),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" Copy to the clipboard? "),
+        ),
+        rect,
+    );
+}
+
+/// Quit without the save that waits for another process's lock?
+pub fn confirm_quit(state: &State, frame: &mut Frame, area: Rect) {
+    let rect = centered(area, 80, 9);
+    frame.render_widget(Clear, rect);
+    let waiting = state.save_locked.as_deref().unwrap_or_default();
+    let lines = vec![
+        Line::raw(display_line(waiting, 400).into_owned()),
+        Line::raw(""),
+        Line::raw("Quit now and drop the change that is not saved yet?"),
+        Line::styled(
+            format!(
+                "{} quit without saving · {} keep waiting",
+                keys_for(state, Action::Confirm),
+                keys_for(state, Action::Cancel)
+            ),
+            Style::default().fg(Color::DarkGray),
+        ),
+    ];
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" Quit without saving? "),
+            ),
+        rect,
+    );
+}
+
+/// The keys that give `action` in a confirm question (its own keys, then
+/// the global ones), as the keymap has them: `Enter / y`.
+fn keys_for(state: &State, action: Action) -> String {
+    let keys: Vec<String> = [Context::Confirm, Context::Global]
+        .into_iter()
+        .flat_map(|ctx| {
+            state
+                .keymap
+                .keys_for(action)
+                .into_iter()
+                .filter(move |(c, _)| *c == ctx)
+                .map(|(_, key)| key.to_string())
+        })
+        .collect();
+    if keys.is_empty() {
+        action.name().to_string()
+    } else {
+        keys.join(" / ")
+    }
+}
+
+pub fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
+    let names = state.project.preset_names();
+    let active = state.project.active_preset_name();
+    let height = (names.len() as u16 + 4).clamp(6, area.height);
+    let rect = centered(area, 60, height);
+    frame.render_widget(Clear, rect);
+    let [list, hint] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(Rect {
+        x: rect.x + 1,
+        y: rect.y + 1,
+        width: rect.width.saturating_sub(2),
+        height: rect.height.saturating_sub(2),
+    });
+    frame.render_widget(
+        Block::default().borders(Borders::ALL).title(" Presets "),
+        rect,
+    );
+    let mut lines = Vec::new();
+    if names.is_empty() {
+        lines.push(Line::raw("(no presets yet: n saves the current curation)"));
+    }
+    let top = crate::tui::draw::scroll_to(cursor, list.height as usize, names.len());
+    for (i, (name, scope)) in names
+        .iter()
+        .enumerate()
+        .skip(top)
+        .take(list.height as usize)
+    {
+        let mark = if name == active { "* " } else { "  " };
+        // The number key that applies it (1-9).
+        let number = if i < 9 {
+            format!("{} ", i + 1)
+        } else {
+            "  ".to_string()
+        };
+        let mut spans = vec![
+            Span::styled(number, Style::default().fg(Color::DarkGray)),
+            Span::raw(mark),
+            Span::raw(display_line(name, 40).into_owned()),
+        ];
+        if *scope == Scope::Global {
+            spans.push(Span::styled(
+                " (global)",
+                Style::default().fg(Color::DarkGray),
+            ));
+        }
+        // The total, at the right end of the row.
+        let total = format!("{} tokens", preset_total(state, name));
+        let used: usize = spans.iter().map(|s| s.width()).sum();
+        let gap = (list.width as usize).saturating_sub(used + total.chars().count());
+        spans.push(Span::raw(" ".repeat(gap.max(1))));
+        spans.push(Span::styled(total, Style::default().fg(Color::DarkGray)));
+        let mut line = Line::from(spans);
+        if i == cursor {
+            line = line.style(Style::default().add_modifier(Modifier::REVERSED));
+        }
+        lines.push(line);
+    }
+    frame.render_widget(Paragraph::new(lines), list);
+    frame.render_widget(
+        Paragraph::new("Enter apply · n new · r rename · D delete · Esc close")
+            .style(Style::default().fg(Color::DarkGray)),
+        hint,
+    );
+}
+
+/// A preset's token total as the picker shows it: `…` until the worker
+/// has counted it, `≈` before an estimate.
+fn preset_total(state: &State, name: &str) -> String {
+    let Some((preset, _)) = state.project.preset(name) else {
+        return String::new();
+    };
+    let key = preset_key(preset, &state.project.settings);
+    match state.preset_totals.by_key.get(&key) {
+        Some((tokens, true)) => compact(*tokens),
+        Some((tokens, false)) => format!("≈{}", compact(*tokens)),
+        None => "…".to_string(),
+    }
+}
+
+pub fn input(frame: &mut Frame, area: Rect, prompt: &Prompt, buffer: &str) {
+    let title = match prompt {
+        Prompt::Filter => " Filter files (Enter keep · Esc clear) ".to_string(),
+        Prompt::NewPreset => " New preset name ".to_string(),
+        Prompt::RenamePreset(old) => format!(" Rename {} to ", display_line(old, 30)),
+        Prompt::SliceTag { start, end, .. } => {
+            format!(" Tag for the slice of lines {start}-{end} (Enter) ")
+        }
+        Prompt::GotoLine => " Go to line (Enter · Esc cancels) ".to_string(),
+        Prompt::Search => " Search the preview (Enter · n next · N previous) ".to_string(),
+    };
+    let rect = Rect {
+        x: area.x,
+        y: area.y + area.height.saturating_sub(5),
+        width: area.width,
+        height: 3.min(area.height),
+    };
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(format!("{}▏", display_line(buffer, area.width as usize)))
+            .block(Block::default().borders(Borders::ALL).title(title)),
+        rect,
+    );
+}

@@ -1,0 +1,653 @@
+//! The event loop: terminal set-up and restore (on quit, error and panic),
+//! the input, walker, worker and saver threads, and the running of the
+//! effects `update` returns. Everything heavy happens off this thread.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result};
+use crossterm::event::{self as term, Event as TermEvent};
+
+use crate::core::model::ProjectFile;
+use crate::core::progress::Progress;
+use crate::core::project::Project;
+use crate::core::sources::Sources;
+use crate::core::walk;
+use crate::text::error_chain;
+use crate::tui::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
+use crate::tui::input::dispatch;
+use crate::tui::input::keymap::Keymap;
+use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::navigate::follow_cursor;
+use crate::tui::render::{self, ViewState};
+use crate::tui::run::editor::{self, InputGate};
+use crate::tui::run::effects;
+use crate::tui::run::jobs;
+use crate::tui::run::project_sync::{DiskSync, SyncOutcome};
+use crate::tui::run::signals;
+use crate::tui::state::{Level, State};
+use crate::tui::undo::recompose;
+use crate::tui::update::update;
+
+/// What arrives at the loop.
+enum Msg {
+    Term(TermEvent),
+    App(Event),
+    /// A termination signal (see [`signals`]): quit as `q` does.
+    Signal(i32),
+}
+
+/// How the app ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit.
+    Quit,
+    /// A termination signal ended it (after the save and the restore).
+    Signal(i32),
+}
+
+impl Ended {
+    /// The process exit status for this ending.
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Ended::Quit => 0,
+            Ended::Signal(sig) => u8::try_from(signals::exit_status(sig)).unwrap_or(u8::MAX),
+        }
+    }
+}
+
+/// How many walked paths travel in one message.
+const WALK_BATCH: usize = 2000;
+
+/// Run the TUI on the project around `cwd` until the user quits or a
+/// termination signal arrives; the terminal is restored either way.
+pub fn run(cwd: &Path) -> Result<Ended> {
+    let (state, mode) = startup(Project::open(cwd)?);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    // Watch before the terminal changes, so no signal finds it raw.
+    let signal_tx = tx.clone();
+    signals::watch(move |sig| {
+        let _ = signal_tx.send(Msg::Signal(sig));
+    })
+    .context("cannot watch for termination signals")?;
+    // The last resort for exits that pass by the loop and the panic hook
+    // (abort, `process::exit`, fatal signals): armed before the terminal
+    // changes.
+    signals::guard_terminal();
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            signals::restore_terminal();
+            return Err(e).context("cannot set up the terminal");
+        }
+    };
+    install_panic_hook();
+    if state.project.settings.mouse
+        && let Err(e) = crossterm::execute!(io::stdout(), term::EnableMouseCapture)
+    {
+        signals::restore_terminal();
+        return Err(e).context("cannot turn mouse capture on");
+    }
+    let result = event_loop(&mut terminal, state, mode, (tx, rx));
+    signals::restore_terminal();
+    result
+}
+
+/// The state the app starts in, with what went wrong loading the user's
+/// settings (unknown keys, a bad keymap entry, a bad clipboard mode) in
+/// the status line: reported, never fatal.
+pub fn startup(project: Project) -> (State, ClipboardMode) {
+    let (keymap, problems) = Keymap::load(project.global.extra.get("keymap"));
+    // Typed and checked when the settings were loaded (a bad mode is one
+    // of the project's warnings).
+    let mode = project.settings.clipboard;
+    let mut state = State::new(project, keymap);
+    let mut warnings = state.project.warnings.clone();
+    if !problems.is_empty() {
+        warnings.push(format!("keymap: {} (defaults kept)", problems.join("; ")));
+    }
+    if !warnings.is_empty() {
+        state.say(Level::Warn, warnings.join(" · "));
+    }
+    (state, mode)
+}
+
+/// A panic on the UI thread restores the terminal before the message is
+/// printed; a panic on a background thread is caught there (the job
+/// becomes an error in the status line) and must not touch the screen.
+fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if thread::current().name() == Some("main") {
+            signals::restore_terminal();
+            default(info);
+        }
+    }));
+}
+
+/// The text of a caught panic.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    mut state: State,
+    mode: ClipboardMode,
+    channel: (Sender<Msg>, Receiver<Msg>),
+) -> Result<Ended> {
+    let mut lp = Loop::start(terminal, &mut state, mode, channel);
+    lp.first_frame(&mut state);
+    let mut ended = Ended::Quit;
+    while !state.quit && lp.drawn.is_ok() {
+        let working = lp.follow_progress(&mut state);
+        // While the worker counts a lot, the gauge follows it (a tick every
+        // 100 ms); idle, the loop wakes once a second.
+        let tick = Duration::from_millis(if working { 100 } else { 1000 });
+        let msg = match lp.rx.recv_timeout(tick) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) => {
+                lp.on_tick(&state, working);
+                continue;
+            }
+            Err(RecvTimeoutError::Disconnected) => break,
+        };
+        if let Some(sig) = lp.handle_waiting(&mut state, msg) {
+            ended = Ended::Signal(sig);
+            state.quit = true;
+        }
+        if !state.quit {
+            lp.draw(&state);
+        }
+    }
+    lp.finish(&state, ended)
+}
+
+/// What the event loop holds besides the state: the terminal, the
+/// channel, the threads it hands work to, the clipboard, and the widgets'
+/// scroll state.
+struct Loop<'t> {
+    terminal: &'t mut ratatui::DefaultTerminal,
+    tx: Sender<Msg>,
+    rx: Receiver<Msg>,
+    gate: Arc<InputGate>,
+    worker: Worker,
+    save_tx: Sender<SyncMsg>,
+    saver: thread::JoinHandle<Option<String>>,
+    /// How far the worker's counting has come, and what the gauge shows.
+    progress: Arc<Progress>,
+    shown_progress: (usize, usize),
+    clipboard: Box<dyn Clipboard>,
+    view: ViewState,
+    /// The last draw: a terminal that fails (hung up: SIGHUP, a closed SSH
+    /// session) ends the loop, but the last save still happens.
+    drawn: io::Result<()>,
+}
+
+impl<'t> Loop<'t> {
+    /// Start the input, walker, worker and saver threads.
+    fn start(
+        terminal: &'t mut ratatui::DefaultTerminal,
+        state: &mut State,
+        mode: ClipboardMode,
+        (tx, rx): (Sender<Msg>, Receiver<Msg>),
+    ) -> Loop<'t> {
+        let root = state.project.root.clone();
+        // The finder's matcher threads wake the loop when they have results
+        // (at most once between two of its ticks), so the list redraws.
+        let wake_tx = tx.clone();
+        state.wake = Arc::new(move || {
+            let _ = wake_tx.send(Msg::App(Event::FinderResults));
+        });
+        let gate = Arc::new(InputGate::default());
+        spawn_input(tx.clone(), gate.clone());
+        spawn_walker(root.clone(), patterns(state), tx.clone());
+        // Counts, parsed views and summaries (the summary command runs on the
+        // worker) go through the project's disk cache, shared with the CLI.
+        let cache = Arc::new(state.project.file_cache());
+        cache.set_policy(state.compose_options().read);
+        let progress = cache.progress();
+        let worker = spawn_worker(root.clone(), cache, tx.clone());
+        let (save_tx, saver) = spawn_sync(
+            state.project.path.clone(),
+            state.project.file.clone(),
+            tx.clone(),
+        );
+        let clipboard: Box<dyn Clipboard> =
+            clipboard::from_mode(mode, &EnvProbe::from_env(), io::stdout());
+        Loop {
+            terminal,
+            tx,
+            rx,
+            gate,
+            worker,
+            save_tx,
+            saver,
+            progress,
+            shown_progress: (0, 0),
+            clipboard,
+            view: ViewState::default(),
+            drawn: Ok(()),
+        }
+    }
+
+    /// The terminal's size, the first composition, the panes following
+    /// the cursor, and the first frame.
+    fn first_frame(&mut self, state: &mut State) {
+        if let Ok(size) = self.terminal.size() {
+            let effects = update(
+                state,
+                Event::Resize {
+                    width: size.width,
+                    height: size.height,
+                },
+            );
+            self.run_effects(state, effects);
+        }
+        let mut first = recompose(state);
+        first.extend(follow_cursor(state));
+        self.run_effects(state, first);
+        self.draw(state);
+    }
+
+    fn draw(&mut self, state: &State) {
+        let view = &mut self.view;
+        self.drawn = self
+            .terminal
+            .draw(|f| render::render(state, view, f))
+            .map(drop);
+    }
+
+    fn run_effects(&mut self, state: &mut State, effects: Vec<Effect>) {
+        run_effects(
+            state,
+            effects,
+            &self.tx,
+            &self.worker,
+            &self.save_tx,
+            self.clipboard.as_mut(),
+            (&mut *self.terminal, &self.gate),
+        );
+    }
+
+    /// Show the worker's progress in the gauge when it moved; whether the
+    /// worker is busy counting.
+    fn follow_progress(&mut self, state: &mut State) -> bool {
+        let (done, total) = self.progress.get();
+        let working = done < total;
+        if (done, total) != self.shown_progress {
+            self.shown_progress = (done, total);
+            let phase = self.progress.phase();
+            update(state, Event::Progress { phase, done, total });
+            if !working {
+                self.draw(state);
+            }
+        }
+        working
+    }
+
+    /// Nothing arrived for a tick: redraw the moving gauge, or (idle) look
+    /// for outside changes to the project file.
+    fn on_tick(&mut self, state: &State, working: bool) {
+        if working {
+            self.draw(state);
+        } else {
+            let _ = self.save_tx.send(SyncMsg::Check);
+        }
+    }
+
+    /// Handle `msg` and everything else waiting (for at most 12 ms) before
+    /// the next frame is drawn; a termination signal stops it and is
+    /// returned.
+    fn handle_waiting(&mut self, state: &mut State, msg: Msg) -> Option<i32> {
+        let deadline = Instant::now() + Duration::from_millis(12);
+        let mut next = Some(msg);
+        while let Some(msg) = next.take() {
+            if let Msg::Signal(sig) = msg {
+                return Some(sig);
+            }
+            let effects = handle(state, msg, self.view.tree.get_offset());
+            self.run_effects(state, effects);
+            if state.quit || Instant::now() > deadline {
+                break;
+            }
+            next = self.rx.try_recv().ok();
+        }
+        None
+    }
+
+    /// The loop is over: flush the last save (unless the user chose to
+    /// drop it), then report a broken terminal or a save that failed.
+    fn finish(self, state: &State, ended: Ended) -> Result<Ended> {
+        if state.drop_pending_save {
+            // The user chose to quit without the save that waits for another
+            // process's lock: the saver is left to the process's end.
+            self.drawn.context("cannot draw to the terminal")?;
+            return Ok(ended);
+        }
+        // Flush the last save before leaving (and before reporting a broken
+        // terminal: the curation matters more). A lock another process holds
+        // is waited for within its bound, then reported.
+        let _ = self
+            .save_tx
+            .send(SyncMsg::Save(Box::new(state.project.file.clone())));
+        drop(self.save_tx);
+        let saved = self.saver.join();
+        self.drawn.context("cannot draw to the terminal")?;
+        match saved {
+            Ok(None) => Ok(ended),
+            Ok(Some(problem)) => Err(anyhow::anyhow!("the curation was not saved: {problem}")),
+            Err(_) => Err(anyhow::anyhow!(
+                "the curation may not be saved: the saver crashed"
+            )),
+        }
+    }
+}
+
+/// One message for `update`; `tree_top` is the tree's first row on
+/// screen (where a click lands).
+fn handle(state: &mut State, msg: Msg, tree_top: usize) -> Vec<Effect> {
+    match msg {
+        // Debug builds: F12 with CTXCURATE_TEST_DIE set ends the process
+        // as a crash would (tests/tui_tmux.rs checks the terminal after).
+        #[cfg(debug_assertions)]
+        Msg::Term(TermEvent::Key(key))
+            if key.code == crossterm::event::KeyCode::F(12)
+                && std::env::var_os("CTXCURATE_TEST_DIE").is_some() =>
+        {
+            signals::test_die();
+            Vec::new()
+        }
+        Msg::Term(TermEvent::Key(key)) => match dispatch::key_event(state, &key) {
+            Some(ev) => {
+                state.status = None;
+                update(state, ev)
+            }
+            None => Vec::new(),
+        },
+        Msg::Term(TermEvent::Resize(width, height)) => {
+            update(state, Event::Resize { width, height })
+        }
+        Msg::Term(TermEvent::Mouse(mouse)) => match dispatch::mouse_event(&mouse, tree_top) {
+            Some(ev) => {
+                state.status = None;
+                update(state, ev)
+            }
+            None => Vec::new(),
+        },
+        Msg::Term(_) => Vec::new(),
+        Msg::App(ev) => update(state, ev),
+        // Handled by the loop before it gets here.
+        Msg::Signal(_) => Vec::new(),
+    }
+}
+
+/// The loop's way of carrying out effects (see [`effects`]): saves go to
+/// the sync thread, jobs to the worker, walks to a new walker thread;
+/// their results come back through the channel. Copies happen here, and
+/// edits: the terminal is handed to the editor while the loop waits.
+struct Threads<'a> {
+    walk_tx: &'a Sender<Msg>,
+    jobs: &'a Worker,
+    save: &'a Sender<SyncMsg>,
+    clipboard: &'a mut dyn Clipboard,
+    terminal: &'a mut ratatui::DefaultTerminal,
+    gate: &'a InputGate,
+}
+
+impl effects::Runtime for Threads<'_> {
+    fn save(&mut self, file: &ProjectFile) -> Option<Event> {
+        let _ = self.save.send(SyncMsg::Save(Box::new(file.clone())));
+        None
+    }
+
+    fn job(&mut self, job: Job) -> Option<Event> {
+        self.jobs.send(job);
+        None
+    }
+
+    fn apart(&mut self, root: &Path, job: Job) -> Option<Event> {
+        let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
+        thread::spawn(move || {
+            let _ = tx.send(Msg::App(jobs::run_apart(job, &root)));
+        });
+        None
+    }
+
+    fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        spawn_walker(root.to_path_buf(), patterns, self.walk_tx.clone());
+        Vec::new()
+    }
+
+    fn copy(&mut self, text: &str) -> Result<String, String> {
+        self.clipboard
+            .copy(text)
+            .map(|dest| dest.to_string())
+            .map_err(|e| error_chain(&e))
+    }
+
+    fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String> {
+        let what = match purpose {
+            EditPurpose::Task => "task",
+            EditPurpose::Message => "message",
+        };
+        let command = editor::editor_command(|name| std::env::var(name).ok());
+        self.gate.pause();
+        let result = editor::with_terminal_released(|| editor::edit_text(&command, what, text));
+        // Whatever the editor left on the screen goes: the next draw is full.
+        let cleared = self.terminal.clear();
+        self.gate.resume();
+        match (result, cleared) {
+            (Ok(edited), Ok(())) => edited,
+            (Err(e), _) | (_, Err(e)) => Err(format!("cannot hand the terminal over: {e}")),
+        }
+    }
+}
+
+fn run_effects(
+    state: &mut State,
+    effects: Vec<Effect>,
+    walk_tx: &Sender<Msg>,
+    jobs: &Worker,
+    save: &Sender<SyncMsg>,
+    clipboard: &mut dyn Clipboard,
+    (terminal, gate): (&mut ratatui::DefaultTerminal, &InputGate),
+) {
+    let mut threads = Threads {
+        walk_tx,
+        jobs,
+        save,
+        clipboard,
+        terminal,
+        gate,
+    };
+    effects::run(state, effects, &mut threads);
+}
+
+/// Read terminal events until the terminal fails or the loop is gone;
+/// the gate stops it while an editor owns the terminal.
+fn spawn_input(tx: Sender<Msg>, gate: Arc<InputGate>) {
+    thread::spawn(move || {
+        while let Some(ev) = gate.next_event() {
+            if let Some(ev) = ev
+                && tx.send(Msg::Term(ev)).is_err()
+            {
+                break;
+            }
+        }
+    });
+}
+
+/// The `[project] ignore`/`unignore` patterns the walk applies.
+fn patterns(state: &State) -> walk::WalkPatterns {
+    walk::WalkPatterns::from_settings(&state.project.settings)
+}
+
+fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
+    thread::spawn(move || {
+        let mut batch = Vec::with_capacity(WALK_BATCH);
+        let mut last = Instant::now();
+        let mut open = true;
+        walk::walk_each_with(&root, &patterns, |rel| {
+            batch.push(rel);
+            if batch.len() >= WALK_BATCH || last.elapsed() > Duration::from_millis(100) {
+                let full = std::mem::take(&mut batch);
+                open = tx.send(Msg::App(Event::Walked(full))).is_ok();
+                last = Instant::now();
+            }
+            open
+        });
+        if !open {
+            return;
+        }
+        let _ = tx.send(Msg::App(Event::Walked(batch)));
+        let _ = tx.send(Msg::App(Event::WalkDone));
+    });
+}
+
+/// The app's handle on the worker thread: jobs wait in its
+/// [`jobs::Waiting`] (newest composition and preview block win) until the
+/// worker takes them; dropping the handle lets the worker end once
+/// nothing waits.
+struct Worker {
+    shared: Arc<WorkerShared>,
+}
+
+/// What the app and the worker share: the waiting jobs, whether the app
+/// has let go, and the signal that something changed.
+#[derive(Default)]
+struct WorkerShared {
+    waiting: Mutex<(jobs::Waiting, bool)>,
+    changed: Condvar,
+}
+
+impl WorkerShared {
+    fn lock(&self) -> MutexGuard<'_, (jobs::Waiting, bool)> {
+        // A panic while holding the lock leaves a whole queue (every
+        // change is one call): carry on with it.
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The next job, waiting for one; `None` once the app has let go and
+    /// nothing waits.
+    fn take(&self) -> Option<Job> {
+        let mut guard = self.lock();
+        loop {
+            if let Some(job) = guard.0.take() {
+                return Some(job);
+            }
+            if guard.1 {
+                return None;
+            }
+            guard = self
+                .changed
+                .wait(guard)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+impl Worker {
+    fn send(&self, job: Job) {
+        self.shared.lock().0.push(job);
+        self.shared.changed.notify_one();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.shared.lock().1 = true;
+        self.shared.changed.notify_one();
+    }
+}
+
+/// The worker thread: runs the jobs it takes, one at a time, and sends
+/// back their events (a panic becomes a failed job).
+fn spawn_worker(root: PathBuf, cache: Arc<Sources>, tx: Sender<Msg>) -> Worker {
+    let shared = Arc::new(WorkerShared::default());
+    let taken = shared.clone();
+    thread::spawn(move || {
+        while let Some(job) = taken.take() {
+            let what = job.describe();
+            let run = std::panic::AssertUnwindSafe(|| jobs::run(job, &root, &cache));
+            let event = std::panic::catch_unwind(run).unwrap_or_else(|p| {
+                Event::JobFailed(format!(
+                    "internal error while {what}: {}",
+                    panic_text(p.as_ref())
+                ))
+            });
+            if tx.send(Msg::App(event)).is_err() {
+                return;
+            }
+        }
+    });
+    Worker { shared }
+}
+
+/// What the sync thread is asked to do.
+enum SyncMsg {
+    Save(Box<ProjectFile>),
+    Check,
+}
+
+/// The sync thread: writes the newest snapshot it is sent (through
+/// [`DiskSync`], so an outside change is loaded, not overwritten) and
+/// checks the file for outside changes when asked.
+fn spawn_sync(
+    path: PathBuf,
+    loaded: ProjectFile,
+    tx: Sender<Msg>,
+) -> (Sender<SyncMsg>, thread::JoinHandle<Option<String>>) {
+    let (sync_tx, sync_rx): (Sender<SyncMsg>, Receiver<SyncMsg>) = mpsc::channel();
+    let handle = thread::spawn(move || {
+        let mut sync = DiskSync::new(path, loaded);
+        let sync_locked_message = sync.locked_message();
+        // The problem of the last save, reported after the terminal is
+        // restored if the app quits with it unresolved.
+        let mut last_problem = None;
+        while let Ok(msg) = sync_rx.recv() {
+            let mut newest = None;
+            for m in std::iter::once(msg).chain(sync_rx.try_iter()) {
+                if let SyncMsg::Save(file) = m {
+                    newest = Some(*file);
+                }
+            }
+            let saving = newest.is_some();
+            let mut waited = false;
+            let outcome = match newest {
+                Some(file) => sync.save_waiting(&file, &mut |_: &Path| {
+                    // A second into the wait: the app can offer to quit.
+                    waited = true;
+                    let locked = SyncOutcome::Locked(sync_locked_message.clone());
+                    let _ = tx.send(Msg::App(Event::Disk(Box::new(locked))));
+                }),
+                None => sync.check(),
+            };
+            if saving {
+                last_problem = match &outcome {
+                    SyncOutcome::Failed(e) | SyncOutcome::Invalid(e) => Some(e.clone()),
+                    SyncOutcome::Conflict(_) => Some(
+                        "ctxcurate.toml changed on disk; the app's last change was not saved"
+                            .to_string(),
+                    ),
+                    _ => None,
+                };
+            }
+            if outcome != SyncOutcome::Unchanged || waited {
+                // The loop may be gone (quitting): the outcome still counts.
+                // After a wait it is always sent: the app stops waiting.
+                let _ = tx.send(Msg::App(Event::Disk(Box::new(outcome))));
+            }
+        }
+        last_problem
+    });
+    (sync_tx, handle)
+}

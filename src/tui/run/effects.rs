@@ -1,0 +1,87 @@
+//! Running the effects `update` returns: the one interpreter that the
+//! event loop (`app`) and the headless harness (`harness`) share, so the
+//! harness tests exercise the real one. What differs between the two is
+//! only how an effect is carried out, behind [`Runtime`]: the app hands
+//! saves and jobs to its threads (their results come back later as
+//! events), the harness runs them inline and hands their events back at
+//! once. Either way every result goes through `update`, in order.
+
+use std::collections::VecDeque;
+use std::path::Path;
+
+use crate::core::model::ProjectFile;
+
+use crate::core::walk::WalkPatterns;
+use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::state::State;
+use crate::tui::update::update;
+
+/// How effects are carried out. Each method returns the events that are
+/// known at once (none when the result arrives later through the loop).
+pub trait Runtime {
+    /// Save the project file as it is in the state.
+    fn save(&mut self, file: &ProjectFile) -> Option<Event>;
+    /// Run a job (on the worker, or inline).
+    fn job(&mut self, job: Job) -> Option<Event>;
+    /// Run a job that [`Job::runs_apart`] (git) in `root`: on a thread
+    /// of its own, never on the worker (or inline).
+    fn apart(&mut self, root: &Path, job: Job) -> Option<Event>;
+    /// Walk the project again with the settings' ignore rules (the walk
+    /// streams `Walked` events).
+    fn walk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
+    /// Put text on the clipboard; where it went, or why not.
+    fn copy(&mut self, text: &str) -> Result<String, String>;
+    /// Let the user edit `text` in an external editor (the app hands the
+    /// terminal over and waits; the harness answers from a script): the
+    /// text saved, or why there is none.
+    fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String>;
+}
+
+/// Run `effects`, and the effects of the events they give back, to
+/// quiescence (first in, first out).
+pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
+    let mut queue: VecDeque<Effect> = effects.into();
+    while let Some(effect) = queue.pop_front() {
+        let events = match effect {
+            Effect::Save => runtime.save(&state.project.file).into_iter().collect(),
+            Effect::Job(job) if job.runs_apart() => runtime
+                .apart(&state.project.root, *job)
+                .into_iter()
+                .collect(),
+            // A held entry's text is neither copied nor shown (`Y`, `r`).
+            Effect::Job(job) if let Some(why) = crate::tui::update::refuse_held(state, &job) => {
+                vec![Event::JobFailed(why)]
+            }
+            Effect::Job(job) => runtime.job(*job).into_iter().collect(),
+            Effect::Walk => runtime.walk(
+                &state.project.root,
+                WalkPatterns::from_settings(&state.project.settings),
+            ),
+            Effect::Copy {
+                text,
+                label,
+                tokens,
+                tokenizer,
+            } => vec![Event::Copied {
+                label,
+                tokens,
+                tokenizer,
+                result: runtime.copy(&text),
+            }],
+            Effect::Edit {
+                purpose,
+                initial_text,
+            } => {
+                let result = runtime.edit(purpose, &initial_text);
+                vec![Event::Edited {
+                    purpose,
+                    before: initial_text,
+                    result,
+                }]
+            }
+        };
+        for event in events {
+            queue.extend(update(state, event));
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! The walked files and what the active preset's entries resolve to among
+//! them: the list globs expand over, kept sorted once the walk is done,
+//! and the resolution the tree, the gauge and the curation keys ask
+//! "is this file included, and how?".
+
+use std::sync::Arc;
+
+use crate::core::walk::{self, ResolvedItem};
+
+/// The walked files and what the active preset's entries resolve to
+/// among them.
+#[derive(Default)]
+pub struct Walk {
+    /// Every walked file, sorted (what globs expand over).
+    pub walked: Arc<Vec<String>>,
+    /// What the preset's globs match in `walked`, kept across edits.
+    pub globs: walk::GlobIndex,
+    /// The last resolution's inputs, so an edit re-resolves only the
+    /// paths it touched.
+    pub resolver: walk::Resolver,
+    /// The walk is complete.
+    pub done: bool,
+    /// The preset's files as resolved by the last `refresh`.
+    pub resolved: Vec<ResolvedItem>,
+}
+
+impl Walk {
+    /// The walk is complete: sort the file list globs expand over.
+    pub fn finish(&mut self) {
+        self.done = true;
+        let walked = Arc::make_mut(&mut self.walked);
+        walked.sort_unstable();
+        walked.dedup();
+    }
+
+    /// How `path` is included, if it is (a binary search).
+    pub fn resolved_for(&self, path: &str) -> Option<&ResolvedItem> {
+        self.resolved
+            .binary_search_by(|r| r.path.as_str().cmp(path))
+            .ok()
+            .map(|i| &self.resolved[i])
+    }
+
+    /// `true` when the preset includes `path`.
+    pub fn is_included(&self, path: &str) -> bool {
+        self.resolved_for(path).is_some()
+    }
+
+    /// Every included file, sorted.
+    pub fn included_paths(&self) -> Vec<&str> {
+        self.resolved.iter().map(|r| r.path.as_str()).collect()
+    }
+
+    /// How many included files folder `dir` holds (a binary search over
+    /// the sorted resolved list).
+    pub fn included_under(&self, dir: &str) -> usize {
+        let prefix = format!("{dir}/");
+        let start = self
+            .resolved
+            .partition_point(|r| r.path.as_str() < prefix.as_str());
+        self.resolved[start..]
+            .iter()
+            .take_while(|r| r.path.starts_with(&prefix))
+            .count()
+    }
+}

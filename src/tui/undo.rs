@@ -1,0 +1,127 @@
+//! Undo steps: the one way a change of the project file becomes an
+//! undoable step (the snapshot before it goes on the undo stack), is
+//! saved, and asks for a fresh composition; and undo and redo themselves.
+//! Every handler that changes the preset or the settings ends here; it
+//! never calls back into `update`.
+
+use crate::core::model::{Preset, ProjectFile};
+
+use crate::tui::messages::{ComposeJob, CountJob, Effect, Job};
+use crate::tui::state::{HISTORY_LIMIT, Level, State};
+
+/// At most this many uncounted files are counted ahead of a compose.
+const COUNT_AHEAD: usize = 256;
+
+/// Run `edit` on the active preset as one undoable step. The closure
+/// returns the status message, or an error message (nothing changes).
+pub fn edit(
+    state: &mut State,
+    edit: impl FnOnce(&mut Preset, &State) -> Result<String, String>,
+) -> Vec<Effect> {
+    let before = state.project.file.clone();
+    let mut preset = state.preset();
+    match edit(&mut preset, state) {
+        // An edit that changed nothing leaves the file alone (a global
+        // or missing preset is not copied in for nothing).
+        Ok(message) if preset == state.preset() => {
+            state.say(Level::Info, message);
+            Vec::new()
+        }
+        Ok(message) => {
+            *state.project.active_preset_mut() = preset;
+            commit(state, before, message)
+        }
+        Err(message) => {
+            state.say(Level::Warn, message);
+            Vec::new()
+        }
+    }
+}
+
+/// Record `before` for undo, refresh what derives from the preset, save
+/// and recompose.
+pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Vec<Effect> {
+    if state.project.file == before {
+        state.say(Level::Info, message);
+        return Vec::new();
+    }
+    state.history.undo.push(before);
+    if state.history.undo.len() > HISTORY_LIMIT {
+        state.history.undo.remove(0);
+    }
+    state.history.redo.clear();
+    // A pending discovery was packed for the preset as it was.
+    if state.discovery.take().is_some() {
+        message.push_str(" · discovery proposals dropped (press i again)");
+    }
+    state.project.refresh_settings();
+    state.refresh();
+    state.say(Level::Info, message);
+    let mut effects = vec![Effect::Save];
+    effects.extend(recompose(state));
+    effects
+}
+
+/// Update the gauge from cached counts (asking the worker to count the
+/// few files it lacks first) and ask for a fresh composition (older
+/// answers are dropped).
+pub fn recompose(state: &mut State) -> Vec<Effect> {
+    state.composition.generation += 1;
+    let missing = state.refresh_gauge();
+    let mut effects = Vec::new();
+    // A few new files are counted ahead of the compose so the gauge moves
+    // at once; a cold start just waits for the composition.
+    if !missing.is_empty() && missing.len() <= COUNT_AHEAD {
+        effects.push(Effect::job(Job::Count(CountJob {
+            files: missing,
+            opts: state.compose_options(),
+            tokenizer: state.project.settings.tokenizer,
+        })));
+    }
+    effects.push(Effect::job(Job::Compose(ComposeJob {
+        generation: state.composition.generation,
+        preset: state.preset(),
+        opts: state.compose_options(),
+        map: state.map_options(),
+        tokenizer: state.project.settings.tokenizer,
+        walked: state.walk.walked.clone(),
+    })));
+    effects
+}
+
+/// Undo: the project file before the last change comes back.
+pub fn undo(state: &mut State) -> Vec<Effect> {
+    undo_redo(state, true)
+}
+
+/// Redo: the change undone last is made again.
+pub fn redo(state: &mut State) -> Vec<Effect> {
+    undo_redo(state, false)
+}
+
+pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
+    let (from, to) = if undo {
+        (&mut state.history.undo, &mut state.history.redo)
+    } else {
+        (&mut state.history.redo, &mut state.history.undo)
+    };
+    let Some(snapshot) = from.pop() else {
+        state.say(
+            Level::Info,
+            if undo {
+                "nothing to undo"
+            } else {
+                "nothing to redo"
+            },
+        );
+        return Vec::new();
+    };
+    to.push(std::mem::replace(&mut state.project.file, snapshot));
+    state.project.refresh_settings();
+    state.add_explicit_files();
+    state.refresh();
+    state.say(Level::Info, if undo { "undone" } else { "redone" });
+    let mut effects = vec![Effect::Save];
+    effects.extend(recompose(state));
+    effects
+}

@@ -1,0 +1,265 @@
+//! `ctxcurate build` run as a real binary in temp projects: exact output,
+//! formats, strategies, errors as content, determinism, `--save`, exit
+//! codes and broken pipes.
+
+use crate::common;
+
+use std::io::Read;
+use std::process::Stdio;
+
+use common::{APP_PY, Project, UTIL_C, stderr, stdout};
+
+#[test]
+fn full_build_is_exact() {
+    let p = Project::fixture();
+    // New entries land in path order (core::curation), whatever the
+    // order of the arguments.
+    p.ok(&["add", "src/app.py", "src/util.c", "docs/guide.md"]);
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let expected = format!(
+        "## Directory Tree\n\n```\ndocs/\n  guide.md\nsrc/\n  app.py\n  util.c\n```\n\n\
+         ## Files\n\n### docs/guide.md\n\n```markdown\n# Guide\n\nRead this first. Then more.\n```\n\n\
+         ### src/app.py\n\n```python\n{}```\n\n### src/util.c\n\n```c\n{}```\n",
+        APP_PY, UTIL_C
+    );
+    assert_eq!(stdout(&out), expected);
+    let err = stderr(&out);
+    assert!(err.contains("3 files, "), "{err}");
+    assert!(err.contains(" tokens (o200k)"), "{err}");
+}
+
+#[test]
+fn token_total_matches_tokens_of_output() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py"]);
+    let out = p.run(&["build", "--tokenizer", "cl100k"]);
+    let text = stdout(&out);
+    let n = ctxcurate::core::tokens::count(ctxcurate::core::model::TokenizerKind::Cl100k, &text);
+    assert!(stderr(&out).contains(&format!("1 files, {n} tokens (cl100k)")));
+}
+
+#[test]
+fn screenshots_discussion_and_listed_only_files() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        r#"
+[project]
+max_messages = 2
+
+[presets.default]
+screenshots = ["docs/ui.png"]
+
+[[presets.default.files]]
+path = "src/util.c"
+view_mode = "none"
+
+[[presets.default.files]]
+path = "src/app.py"
+auto_aggregate = false
+
+[[presets.default.discussion]]
+role = "User"
+content = "old question"
+
+[[presets.default.discussion]]
+role = "Compaction"
+content = "We fixed the parser."
+
+[[presets.default.discussion]]
+role = "User"
+content = "  Why does run fail?  "
+
+[[presets.default.discussion]]
+role = "AI"
+content = "Because x <= 0."
+"#,
+    );
+    let text = p.ok(&["build"]);
+    assert_eq!(
+        text,
+        "## Directory Tree\n\n```\nsrc/\n  app.py\n  util.c\n```\n\n\
+         ## Files\n\n### src/util.c [none]\n\n(context excluded)\n\n\
+         Also in this project, not included (ask for them if needed):\n- `src/app.py`\n\n\
+         ## Screenshots\n\n![ui.png](docs/ui.png)\n\n\
+         ## Discussion History\n\n### Discussion Excerpt 1\n\nUser: Why does run fail?\n\n---\n\n\
+         ### Discussion Excerpt 2\n\nAI: Because x <= 0.\n"
+    );
+}
+
+#[test]
+fn strategies_switch_the_files_heading() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py", "--mode", "skeleton"]);
+    let summary = p.ok(&["build", "--strategy", "summarize"]);
+    let tree = "## Directory Tree\n\n```\nsrc/\n  app.py\n```\n\n";
+    let files = |text: &str| text.strip_prefix(tree).map(str::to_string);
+    let summary = files(&summary).expect("the tree first");
+    assert!(summary.starts_with("## Files (Summary)\n\n### src/app.py [summary]\n"));
+    let full = files(&p.ok(&["build", "--strategy", "full"])).expect("the tree first");
+    assert!(full.starts_with("## Files\n\n### src/app.py\n\n```python\n"));
+    assert!(full.contains("return x > 0"));
+    let auto = files(&p.ok(&["build"])).expect("the tree first");
+    assert!(auto.starts_with("## Files\n\n### src/app.py [skeleton]\n"));
+    assert!(!auto.contains("return x > 0"));
+}
+
+#[test]
+fn xml_format() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nfiles = [\"docs/guide.md\", \"src/gone.py\"]\n",
+    );
+    let xml = p.ok(&["build", "--format", "xml"]);
+    assert_eq!(
+        xml,
+        "<documents>\n<directory_tree>\ndocs/\n  guide.md\n</directory_tree>\n\
+         <document index=\"1\">\n<source>docs/guide.md</source>\n<document_content>\n\
+         # Guide\n\nRead this first. Then more.\n</document_content>\n</document>\n\
+         <document index=\"2\">\n<source>src/gone.py</source>\n<document_content>\n\
+         ERROR: file not found: src/gone.py\n</document_content>\n</document>\n</documents>\n"
+    );
+}
+
+#[test]
+fn errors_are_content_not_failures() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py", "logo.bin"]);
+    std::fs::remove_file(p.path("src/app.py")).unwrap();
+    let out = p.run(&["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("### src/app.py\n\nERROR: file not found: src/app.py"),
+        "{text}"
+    );
+    // A binary is left out with one note, never an error section.
+    assert!(!text.contains("logo.bin"), "{text}");
+    let err = stderr(&out);
+    assert!(
+        err.contains("warning: skipped 1 file (1 binary): logo.bin\n"),
+        "{err}"
+    );
+    assert!(err.contains("warning: preset file not found: src/app.py"));
+}
+
+#[test]
+fn fences_grow_past_backticks_in_content() {
+    let p = Project::empty();
+    p.write("notes.md", "```sh\nls\n```\n");
+    p.ok(&["add", "notes.md"]);
+    assert_eq!(
+        p.ok(&["build"]),
+        "## Directory Tree\n\n```\nnotes.md\n```\n\n\
+         ## Files\n\n### notes.md\n\n````markdown\n```sh\nls\n```\n````\n"
+    );
+}
+
+#[test]
+fn output_is_deterministic() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/**", "docs/*.md"]);
+    p.ok(&["set", "src/app.py", "--mode", "outline"]);
+    let a = p.run(&["build"]).stdout;
+    let b = p.run(&["build"]).stdout;
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+}
+
+#[test]
+fn globs_expand_sorted_and_skip_ignored() {
+    let p = Project::fixture();
+    p.write(".gitignore", "build/\n");
+    p.write("build/gen.py", "x = 1\n");
+    p.write("src/b.py", "y = 2\n");
+    p.write("history.toml", "x = 1\n");
+    p.ok(&["add", "**/*.py", "*.toml"]);
+    let text = p.ok(&["build"]);
+    let heads: Vec<&str> = text.lines().filter(|l| l.starts_with("### ")).collect();
+    // `ctxcurate.toml` is a built-in ignore: no glob pulls it in.
+    assert_eq!(heads, ["### src/app.py", "### src/b.py"]);
+}
+
+#[test]
+fn save_numbers_output_files() {
+    let p = Project::fixture();
+    p.ok(&["add", "docs/guide.md"]);
+    let first = p.run(&["build", "--save"]);
+    assert!(first.status.success());
+    assert!(stdout(&first).is_empty());
+    assert!(stderr(&first).contains("context_001.md"));
+    p.ok(&["build", "--save"]);
+    let out = p.root().join(".ctxcurate/out");
+    let a = std::fs::read_to_string(out.join("context_001.md")).unwrap();
+    let b = std::fs::read_to_string(out.join("context_002.md")).unwrap();
+    assert_eq!(a, b);
+    assert!(a.starts_with(
+        "## Directory Tree\n\n```\ndocs/\n  guide.md\n```\n\n## Files\n\n### docs/guide.md"
+    ));
+    p.ok(&["build", "-o", "ctx.md"]);
+    assert_eq!(p.read("ctx.md"), a);
+}
+
+#[test]
+fn unknown_preset_and_bad_arguments_exit_1() {
+    let p = Project::fixture();
+    let out = p.run(&["build", "--preset", "nope"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("no preset named `nope`"));
+    let out = p.run(&["build", "--strategy", "bogus"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = p.run(&["frobnicate"]);
+    assert_eq!(out.status.code(), Some(1));
+    p.write("blocker", "a file, not a folder");
+    let out = p.run(&["build", "-o", "blocker/out.md"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot write"));
+    assert!(p.run(&["--help"]).status.success());
+    for sub in [
+        "build", "view", "symbols", "add", "rm", "set", "mask", "slice", "preset", "tokens",
+    ] {
+        let out = p.run(&[sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+        assert!(stdout(&out).contains("Usage: ctxcurate"), "{sub} --help");
+    }
+}
+
+#[test]
+fn broken_pipe_exits_zero() {
+    let p = Project::empty();
+    let big: String = (0..20_000).map(|i| format!("line {i}\n")).collect();
+    p.write("big.txt", &big);
+    p.ok(&["add", "big.txt"]);
+    let mut child = p
+        .cmd(&["build", "--tokenizer", "estimate"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut buf = [0u8; 16];
+    stdout.read_exact(&mut buf).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"));
+}
+
+#[test]
+fn readme_key_table_is_generated_from_the_action_table() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme.find("<!-- keys:start").expect("keys:start marker");
+    let body_start = start + readme[start..].find("-->\n").expect("marker end") + 4;
+    let end = readme.find("<!-- keys:end -->").expect("keys:end marker");
+    let table = ctxcurate::tui::input::keymap::Keymap::defaults().markdown_table();
+    assert_eq!(
+        &readme[body_start..end],
+        table,
+        "README key table is stale: regenerate it with `ctxcurate keys`"
+    );
+    let p = Project::empty();
+    assert_eq!(p.ok(&["keys"]), table);
+}

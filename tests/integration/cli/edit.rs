@@ -1,0 +1,437 @@
+//! Headless curation through the real binary: `add`, `rm`, `set`, `mask`,
+//! `slice`, `view`, `symbols`, `tokens`, and what they leave in
+//! `ctxcurate.toml` (round trip, malformed files left untouched).
+
+use crate::common;
+
+use common::{Project, stderr, stdout};
+use ctxcurate::core::model::{MaskState, ProjectFile, ViewMode};
+
+fn project_file(p: &Project) -> ProjectFile {
+    toml::from_str(&p.read("ctxcurate.toml")).expect("ctxcurate.toml parses")
+}
+
+#[test]
+fn first_edit_creates_project_file_with_default_preset() {
+    let p = Project::fixture();
+    assert!(!p.path("ctxcurate.toml").exists());
+    let out = p.ok(&["add", "src/app.py", "--mode", "skeleton"]);
+    assert!(out.contains("added 1 entry to preset default"), "{out}");
+    let f = project_file(&p);
+    let item = &f.presets["default"].files[0];
+    assert_eq!(item.path, "src/app.py");
+    assert_eq!(item.view_mode, ViewMode::Skeleton);
+}
+
+#[test]
+fn add_from_a_subdirectory_stores_root_relative_paths() {
+    let p = Project::fixture();
+    p.ok(&["add", "docs/guide.md"]);
+    let out = p
+        .cmd(&["add", "app.py", "*.c", "."])
+        .current_dir(p.path("src"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let paths: Vec<String> = project_file(&p).presets["default"]
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .collect();
+    assert_eq!(paths, ["docs/guide.md", "src/app.py", "src/*.c", "src/**"]);
+}
+
+#[test]
+fn add_refuses_missing_and_outside_paths() {
+    let p = Project::fixture();
+    let out = p.run(&["add", "nope.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("nope.py: no such file or directory"));
+    let out = p.run(&["add", "../outside.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("outside the project root"));
+    assert!(
+        !p.path("ctxcurate.toml").exists(),
+        "a failed add must not save"
+    );
+}
+
+#[test]
+fn rm_set_and_flags() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py", "src/util.c", "docs/guide.md"]);
+    p.ok(&["rm", "docs/guide.md"]);
+    p.ok(&["set", "src/util.c", "--mode", "outline", "--force-full"]);
+    p.ok(&[
+        "set",
+        "src/app.py",
+        "--no-aggregate",
+        "--mask-default",
+        "hide",
+    ]);
+    let f = project_file(&p);
+    let files = &f.presets["default"].files;
+    assert_eq!(files.len(), 2);
+    assert_eq!(files[1].view_mode, ViewMode::Outline);
+    assert!(files[1].force_full);
+    assert!(!files[0].auto_aggregate);
+    assert_eq!(files[0].mask_default, MaskState::Hide);
+    p.ok(&["set", "src/util.c", "--no-force-full"]);
+    assert!(!project_file(&p).presets["default"].files[1].force_full);
+    let out = p.run(&["rm", "docs/guide.md"]);
+    assert_eq!(out.status.code(), Some(1));
+    // A file a glob pulls in is excluded rather than refused.
+    p.ok(&["add", "docs/*.md"]);
+    p.ok(&["rm", "docs/guide.md"]);
+    assert_eq!(
+        project_file(&p).presets["default"].exclude,
+        ["docs/guide.md"]
+    );
+    assert!(!p.ok(&["build"]).contains("docs/guide.md"));
+}
+
+#[test]
+fn mask_checks_the_symbol_and_switches_to_masked() {
+    let p = Project::fixture();
+    p.ok(&["mask", "src/app.py", "App.run", "sig"]);
+    p.ok(&["mask", "src/app.py", "main", "hide"]);
+    let f = project_file(&p);
+    let item = &f.presets["default"].files[0];
+    assert_eq!(item.view_mode, ViewMode::Masked);
+    assert_eq!(item.ast_mask["App.run"], MaskState::Sig);
+    assert_eq!(item.ast_mask["main"], MaskState::Hide);
+    let out = p.run(&["mask", "src/app.py", "App.runn", "def"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("did you mean `App.run`"),
+        "{}",
+        stderr(&out)
+    );
+    let text = p.ok(&["build"]);
+    assert!(text.contains("### src/app.py [masked]"));
+    assert!(!text.contains("def main"), "{text}");
+    assert!(text.contains("def run(self, x: int) -> bool:"), "{text}");
+    assert!(!text.contains("return x > 0"), "{text}");
+}
+
+#[test]
+fn slice_stores_anchors_and_renders() {
+    let p = Project::fixture();
+    p.ok(&[
+        "slice",
+        "src/util.c",
+        "9",
+        "11",
+        "--tag",
+        "add",
+        "--comment",
+        "the sum",
+    ]);
+    let f = project_file(&p);
+    let item = &f.presets["default"].files[0];
+    assert_eq!(item.view_mode, ViewMode::Custom);
+    let s = &item.custom_slices[0];
+    assert_eq!((s.start_line, s.end_line), (9, 11));
+    assert_eq!(s.anchor_before, ["    int y;", "};", ""]);
+    assert!(s.anchor_after.is_empty());
+    assert_eq!(s.content_hash.as_ref().map(String::len), Some(64));
+    assert_eq!(
+        p.ok(&["build"]),
+        "## Directory Tree\n\n```\nsrc/\n  util.c\n```\n\n\
+         ## Files\n\n### src/util.c [custom]\n\n```c\n--- slice [add] (the sum), lines 9-11 ---\n\
+         int add(int a, int b) {\n    return a + b;\n}\n```\n"
+    );
+    let out = p.run(&["slice", "src/util.c", "5", "99"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("(11 lines)"));
+}
+
+#[test]
+fn edited_file_makes_slice_stale_not_wrong() {
+    let p = Project::fixture();
+    p.ok(&["slice", "src/util.c", "9", "11"]);
+    p.write("src/util.c", "int add(int a, int b) { return b + a; }\n");
+    let text = p.ok(&["build"]);
+    assert!(
+        text.contains("> note: stale slice (was lines 9-11)"),
+        "{text}"
+    );
+    assert!(!text.contains("return a + b"));
+}
+
+#[test]
+fn malformed_toml_is_reported_and_left_untouched() {
+    let p = Project::fixture();
+    let cases = [
+        ("[project]\nbudget = \"lots\"\n", "ctxcurate.toml:2:10"),
+        ("[project]\nstrategy = auto\n", "ctxcurate.toml:2:"),
+        (
+            "[presets.default]\n[[presets.default.files]]\npath = \"a\"\nview_mode = \"bogus\"\n",
+            "ctxcurate.toml:4:",
+        ),
+    ];
+    for (bad, location) in cases {
+        p.write("ctxcurate.toml", bad);
+        for args in [
+            &["add", "src/app.py"][..],
+            &["build"],
+            &["preset", "save", "x"],
+        ] {
+            let out = p.run(args);
+            assert_eq!(out.status.code(), Some(1), "{args:?} on {bad:?}");
+            let err = stderr(&out);
+            assert!(err.contains(location), "{args:?}: {err} lacks {location}");
+            assert_eq!(err.trim_end().lines().count(), 1, "one-line reason: {err}");
+            assert_eq!(p.read("ctxcurate.toml"), bad, "file must be untouched");
+        }
+    }
+}
+
+#[test]
+fn toml_round_trip_keeps_every_field_and_unknown_keys() {
+    let p = Project::fixture();
+    let original = r#"
+[project]
+namespace = "ctx"
+output_dir = "out"
+strategy = "summarize"
+summary_only = true
+tokenizer = "cl100k"
+budget = 5000
+format = "xml"
+active_preset = "default"
+max_messages = 4
+include_dirs = ["include"]
+shiny_new_setting = 3
+
+[presets.default]
+description = "what this is for"
+screenshots = ["docs/ui.png"]
+exclude = ["src/gen", "**/*_test.py"]
+
+[[presets.default.files]]
+path = "src/app.py"
+view_mode = "masked"
+force_full = true
+auto_aggregate = false
+mask_default = "sig"
+ast_mask = { "App.run" = "def", "App._cache" = "hide" }
+pinned = "yes"
+
+[[presets.default.files.custom_slices]]
+start_line = 2
+end_line = 3
+tag = "t"
+comment = "c"
+content_hash = "abc"
+anchor_before = ["x"]
+anchor_after = ["y", "z"]
+
+[[presets.default.discussion]]
+role = "User"
+content = "hello"
+
+[presets.other]
+files = ["src/util.c"]
+"#;
+    p.write("ctxcurate.toml", original);
+    let before: ProjectFile = toml::from_str(original).unwrap();
+    let out = p.run(&["preset", "apply", "default"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("shiny_new_setting"),
+        "unknown keys are reported"
+    );
+    let after = project_file(&p);
+    assert_eq!(after, before);
+    assert!(p.read("ctxcurate.toml").contains("shiny_new_setting = 3"));
+}
+
+#[test]
+fn view_works_without_a_project_file() {
+    let p = Project::fixture();
+    let full = p.ok(&["view", "src/util.c"]);
+    assert_eq!(full, common::UTIL_C);
+    let none = p.ok(&["view", "src/util.c", "--mode", "none"]);
+    assert_eq!(none, "(context excluded)\n");
+    let summary = p.run(&["view", "docs/guide.md", "--mode", "skeleton"]);
+    // Too small to summarize: the file is its own summary.
+    assert_eq!(stdout(&summary), "# Guide\n\nRead this first. Then more.\n");
+    assert!(stderr(&summary).contains("showing summary"));
+    let out = p.run(&["view", "missing.py"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("missing.py: file not found"));
+    assert!(!p.path("ctxcurate.toml").exists());
+}
+
+#[test]
+fn symbols_json_has_the_documented_fields() {
+    let p = Project::fixture();
+    let json: serde_json::Value =
+        serde_json::from_str(&p.ok(&["symbols", "src/app.py", "--json"])).unwrap();
+    let top = json.as_array().unwrap();
+    let app = &top[0];
+    for key in [
+        "path",
+        "name",
+        "kind",
+        "start_line",
+        "end_line",
+        "signature",
+        "children",
+    ] {
+        assert!(app.get(key).is_some(), "missing {key} in {app}");
+    }
+    assert_eq!(app["path"], "App");
+    assert_eq!(app["kind"], "class");
+    assert_eq!(app["start_line"], 5);
+    assert_eq!(app["end_line"], 13);
+    let run = &app["children"][0];
+    assert_eq!(run["path"], "App.run");
+    assert_eq!(run["kind"], "method");
+    assert_eq!(run["signature"], "def run(self, x: int) -> bool");
+    assert_eq!(top[1]["path"], "main");
+    let text = p.ok(&["symbols", "src/util.c"]);
+    assert!(text.contains("struct struct Point"), "{text}");
+    assert!(text.contains("function add"), "{text}");
+    let out = p.run(&["symbols", "docs/guide.md"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn tokens_counts_files_and_total() {
+    let p = Project::fixture();
+    let out = p.ok(&["tokens", "src/app.py", "src/util.c", "logo.bin"]);
+    let count =
+        |t: &str| ctxcurate::core::tokens::count(ctxcurate::core::model::TokenizerKind::O200k, t);
+    let (a, c) = (count(common::APP_PY), count(common::UTIL_C));
+    assert_eq!(
+        out,
+        format!(
+            "{a:>9}  src/app.py\n{c:>9}  src/util.c\n{:>9}  logo.bin (binary file skipped)\n{:>9}  total (o200k)\n",
+            "-",
+            a + c
+        )
+    );
+    p.ok(&["add", "src/util.c"]);
+    let preset = p.ok(&["tokens", "--tokenizer", "estimate"]);
+    assert_eq!(
+        preset,
+        format!(
+            "{:>9}  src/util.c\n{:>9}  total (estimate)\n",
+            common::UTIL_C.len().div_ceil(4),
+            common::UTIL_C.len().div_ceil(4)
+        )
+    );
+}
+
+#[test]
+fn rm_of_a_glob_matches_what_add_stored() {
+    let p = Project::fixture();
+    let run_in_src = |args: &[&str]| {
+        let out = p.cmd(args).current_dir(p.path("src")).output().unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    p.ok(&["add", "docs/guide.md"]);
+    run_in_src(&["add", "*.py"]);
+    assert_eq!(
+        project_file(&p).presets["default"].files[1].path,
+        "src/*.py"
+    );
+    run_in_src(&["rm", "*.py"]);
+    assert_eq!(project_file(&p).presets["default"].files.len(), 1);
+}
+
+#[test]
+fn blacklisted_files_are_refused_by_every_edit() {
+    let p = Project::fixture();
+    p.write("history.toml", "x = 1\n");
+    for args in [
+        &["add", "history.toml"][..],
+        &["set", "history.toml", "--mode", "full"],
+        &["slice", "history.toml", "1", "1"],
+    ] {
+        let out = p.run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).contains("never included"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn names_from_files_are_printed_escaped() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.\"evil\\u001b]0;T\\u0007\"]\ndescription = \"\\u001b[2J\"\nfiles = [\"src/app.py\"]\n",
+    );
+    let out = p.ok(&["preset", "list"]);
+    assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out:?}");
+    assert!(out.contains("evil␛]0;T␇"), "{out:?}");
+}
+
+/// `add DIR`, `rm DIR` and edits of files a glob includes do what Space and
+/// `f` do in the TUI (one `core::curation`).
+#[test]
+fn folders_and_globbed_files_are_edited_as_in_the_tui() {
+    let p = Project::fixture();
+    p.ok(&["add", "src"]);
+    p.ok(&["rm", "src/util.c"]);
+    assert_eq!(project_file(&p).presets["default"].exclude, ["src/util.c"]);
+    // Adding the folder again takes the exclusion back.
+    let out = p.run(&["add", "src"]);
+    assert!(stderr(&out).contains("note: src/** was already listed"));
+    let f = project_file(&p);
+    assert!(f.presets["default"].exclude.is_empty());
+    // Excluded, then added: the exclusion goes, the glob includes it.
+    p.ok(&["rm", "src/util.c"]);
+    let out = p.run(&["add", "src/util.c"]);
+    assert!(
+        stderr(&out).contains("note: src/util.c is no longer excluded (a glob includes it)"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("added 0 entries"), "{}", stdout(&out));
+    assert_eq!(project_file(&p).presets["default"].files.len(), 1);
+    // `set` on a globbed file copies the glob's entry (here `skeleton`).
+    p.ok(&["set", "src/**", "--mode", "skeleton"]);
+    p.ok(&["set", "src/app.py", "--no-aggregate"]);
+    let f = project_file(&p);
+    let app = f.presets["default"]
+        .item("src/app.py")
+        .expect("explicit entry");
+    assert_eq!(app.view_mode, ViewMode::Skeleton);
+    assert!(!app.auto_aggregate);
+    // Back to what the glob gives: the entry goes.
+    p.ok(&["set", "src/app.py", "--aggregate"]);
+    let paths: Vec<String> = project_file(&p).presets["default"]
+        .files
+        .iter()
+        .map(|f| f.path.clone())
+        .collect();
+    assert_eq!(paths, ["src/**"]);
+    // `add` of a file a glob includes names it, as a copy of the glob's.
+    p.ok(&["add", "src/util.c"]);
+    let f = project_file(&p);
+    assert_eq!(
+        f.presets["default"].item("src/util.c").map(|i| i.view_mode),
+        Some(ViewMode::Skeleton)
+    );
+    // The folder out: every entry under it.
+    p.ok(&["rm", "src"]);
+    assert!(project_file(&p).presets["default"].files.is_empty());
+    assert!(project_file(&p).presets["default"].exclude.is_empty());
+    let out = p.run(&["rm", "src"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("src is not in preset default"),
+        "{}",
+        stderr(&out)
+    );
+    let out = p.run(&["rm", "docs/guide.md"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("docs/guide.md is not in preset default"));
+}

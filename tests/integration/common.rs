@@ -1,0 +1,139 @@
+//! Shared helpers for integration tests: a temp project with fixture files
+//! and a way to run the real `ctxcurate` binary in it, isolated from the
+//! user's global config. Beside it: `machine` (the switch for tests that
+//! need this machine's corpora and tools), `corpus` (finding real code and
+//! the oracles that judge it), `isolated` (a test in a child process with
+//! its own environment), `pty` and `tmux` (terminals for the CLI and the
+//! TUI end to end).
+
+#![allow(dead_code)]
+
+pub mod corpus;
+pub mod isolated;
+pub mod machine;
+pub mod pty;
+pub mod source;
+pub mod tmux;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub const APP_PY: &str = r#""""The demo application."""
+import os
+
+
+class App:
+    """Runs things."""
+
+    def run(self, x: int) -> bool:
+        """Run once."""
+        return x > 0
+
+    def _cache(self):
+        return {}
+
+
+def main():
+    App().run(1)
+"#;
+
+pub const UTIL_C: &str = r#"/* Small geometry helpers. */
+#include <stdio.h>
+
+struct Point {
+    int x;
+    int y;
+};
+
+int add(int a, int b) {
+    return a + b;
+}
+"#;
+
+/// A temp project directory plus an isolated config home.
+pub struct Project {
+    pub dir: tempfile::TempDir,
+    pub config_home: tempfile::TempDir,
+}
+
+impl Project {
+    /// An empty project.
+    pub fn empty() -> Self {
+        Project {
+            dir: tempfile::tempdir().expect("tempdir"),
+            config_home: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    /// A project with `src/app.py`, `src/util.c`, `docs/guide.md`, a
+    /// binary `logo.bin`, and no `ctxcurate.toml`.
+    pub fn fixture() -> Self {
+        let p = Self::empty();
+        p.write("src/app.py", APP_PY);
+        p.write("src/util.c", UTIL_C);
+        p.write("docs/guide.md", "# Guide\n\nRead this first. Then more.\n");
+        std::fs::write(p.path("logo.bin"), b"\x89PNG\0\0\x01").expect("write");
+        p
+    }
+
+    pub fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.dir.path().join(rel)
+    }
+
+    pub fn write(&self, rel: &str, text: &str) {
+        let path = self.path(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+
+    pub fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.path(rel)).expect("read")
+    }
+
+    /// A `ctxcurate` command running in the project root.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ctxcurate"));
+        cmd.args(args)
+            .current_dir(self.root())
+            .env("XDG_CONFIG_HOME", self.config_home.path())
+            .env("HOME", self.config_home.path())
+            .env("XDG_STATE_HOME", self.config_home.path().join("state"))
+            .env_remove("CTXCURATE_CONFIG")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Run `ctxcurate args…` and return its output.
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.cmd(args).output().expect("run ctxcurate")
+    }
+
+    /// Run and require success; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "ctxcurate {args:?} failed ({:?}):\n{}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("utf-8 stdout")
+    }
+
+    /// The global config file of this project's isolated config home.
+    pub fn global_config(&self) -> PathBuf {
+        self.config_home.path().join("ctxcurate/config.toml")
+    }
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

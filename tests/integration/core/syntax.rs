@@ -1,0 +1,7 @@
+//! `core::syntax`: symbols, skeletons and masks on real code against
+//! independent oracles (Python's `ast`, gcc, universal-ctags), and C macros.
+
+mod corpus;
+mod ctags_compare;
+mod macros;
+mod skeleton_pip;

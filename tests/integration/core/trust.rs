@@ -1,0 +1,6 @@
+//! `core::trust`: what a repository's project file asks for needs consent,
+//! and what it ships cannot write or hang through links.
+
+mod consent;
+mod entries;
+mod files;

@@ -1,0 +1,365 @@
+//! A cloned repository's `ctxcurate.toml` is data, never a command: its
+//! `summary_command` runs, and its output location may leave the project,
+//! only after `ctxcurate trust` (consent to exactly those values, kept in
+//! the isolated state directory of the test), for `build` and for the
+//! TUI alike. Also: huge timeouts and endless summarizer output, `-C` on a
+//! path that is not a directory.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Project, stderr, stdout};
+use ctxcurate::core::project::Project as CoreProject;
+use ctxcurate::core::trust::TrustStore;
+use ctxcurate::tui::run::harness::Harness;
+
+const NOTES: &str = "Some notes.\nThey go on.\nAnd on.\n";
+
+/// A project whose file asks for `summary_command = command` and renders
+/// `notes.txt` as a summary.
+fn hostile(p: &Project, command: &str) {
+    p.write("notes.txt", &NOTES.repeat(20));
+    p.write(
+        "ctxcurate.toml",
+        &format!(
+            "[project]\nsummary_command = {command:?}\n\n\
+             [[presets.default.files]]\npath = \"notes.txt\"\nview_mode = \"summary\"\n"
+        ),
+    );
+}
+
+#[test]
+fn a_project_summary_command_runs_only_after_trust() {
+    let p = Project::empty();
+    hostile(&p, "id > pwned.txt; cat");
+    let pwned = p.path("pwned.txt");
+
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!pwned.exists(), "the repository's command ran on build");
+    let err = stderr(&out);
+    assert!(
+        err.contains("ignoring summary_command (this project is not trusted")
+            && err.contains("`ctxcurate trust`"),
+        "{err}"
+    );
+    assert_eq!(err.matches("ctxcurate trust").count(), 1, "one line: {err}");
+    assert!(stdout(&out).contains("### notes.txt [summary]"));
+
+    // Consent: shown, recorded, and then the command runs.
+    let out = p.run(&["trust", "--yes"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "no advice to run what is running");
+    let shown = stdout(&out);
+    assert!(
+        shown.contains("summary_command = \"id > pwned.txt; cat\"   (runs a program)"),
+        "{shown}"
+    );
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(pwned.exists(), "trusted, the command runs");
+    assert!(
+        !stderr(&out).contains("ctxcurate trust"),
+        "{}",
+        stderr(&out)
+    );
+
+    // An edited command needs consent again.
+    std::fs::remove_file(&pwned).unwrap();
+    hostile(&p, "id > pwned2.txt; cat");
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!p.path("pwned2.txt").exists(), "a changed command ran");
+    assert!(
+        stderr(&out).contains("changed since you trusted this project"),
+        "{}",
+        stderr(&out)
+    );
+    p.ok(&["trust", "--yes"]);
+    p.ok(&["build"]);
+    assert!(p.path("pwned2.txt").exists());
+
+    // Revoked: it no longer runs.
+    std::fs::remove_file(p.path("pwned2.txt")).unwrap();
+    assert!(
+        p.ok(&["trust", "--revoke"])
+            .starts_with("no longer trusted: ")
+    );
+    p.ok(&["cache", "clear"]);
+    p.ok(&["build"]);
+    assert!(!p.path("pwned2.txt").exists());
+    assert!(
+        p.ok(&["trust", "--revoke"])
+            .starts_with("was not trusted: ")
+    );
+}
+
+#[test]
+fn trust_shows_hostile_settings_escaped() {
+    let p = Project::empty();
+    p.write("notes.txt", NOTES);
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nsummary_command = \"echo \\u001b]52;c;cHduZWQ=\\u0007 \\u202egnp.exe; cat\"\n",
+    );
+    let shown = p.ok(&["trust", "--yes"]);
+    assert!(
+        !shown.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+        "raw control or bidi characters printed: {shown:?}"
+    );
+    assert!(shown.contains("summary_command"), "{shown}");
+    // A project with nothing guarded has nothing to trust.
+    let plain = Project::empty();
+    plain.write("ctxcurate.toml", "[project]\noutput_dir = \"out\"\n");
+    assert!(plain.ok(&["trust"]).starts_with("nothing to trust"));
+}
+
+#[test]
+fn opening_the_tui_runs_a_project_command_only_after_trust() {
+    let p = Project::empty();
+    let pwned = p.path("pwned.txt");
+    // The harness runs in the test's directory: an absolute target.
+    hostile(&p, &format!("id > '{}'; cat", pwned.display()));
+    let h = Harness::open(p.root(), None, 120, 30).expect("open the TUI");
+    assert!(h.composed_text().contains("### notes.txt [summary]"));
+    assert!(
+        !pwned.exists(),
+        "opening the TUI ran the repository's command"
+    );
+    let (status, _) = h.state.status.clone().expect("a warning");
+    assert!(status.contains("ctxcurate trust"), "{status}");
+
+    // The same consent the CLI records, read the way the TUI reads it.
+    p.ok(&["trust", "--yes"]);
+    let store = TrustStore::at(p.config_home.path().join("state/ctxcurate/trust"));
+    let project = CoreProject::open_with(p.root(), None, Some(&store)).unwrap();
+    let h = Harness::open_project(project, 120, 30).expect("open the TUI");
+    assert!(pwned.exists(), "trusted, the command runs");
+    assert!(h.composed_text().contains("They go on."));
+
+    // An edit to the command withdraws it.
+    std::fs::remove_file(&pwned).unwrap();
+    hostile(&p, &format!("id > '{}'; cat; true", pwned.display()));
+    let project = CoreProject::open_with(p.root(), None, Some(&store)).unwrap();
+    let _h = Harness::open_project(project, 120, 30).expect("open the TUI");
+    assert!(!pwned.exists(), "a changed command ran in the TUI");
+}
+
+/// A project nested two folders deep in a temp dir, so `../..` stays in
+/// the temp dir.
+fn nested(toml: &str) -> (Project, PathBuf) {
+    let p = Project::empty();
+    p.write("a/b/proj/notes.txt", NOTES);
+    p.write(
+        "a/b/proj/ctxcurate.toml",
+        &format!("{toml}\n[presets.default]\nfiles = [\"notes.txt\"]\n"),
+    );
+    let root = p.path("a/b/proj");
+    (p, root)
+}
+
+fn run_in(p: &Project, dir: &Path, args: &[&str]) -> std::process::Output {
+    p.cmd(args)
+        .current_dir(dir)
+        .output()
+        .expect("run ctxcurate")
+}
+
+/// Every file under `dir`, relative, sorted.
+fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(path);
+            } else {
+                out.push(
+                    path.strip_prefix(dir)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn untrusted_output_locations_stay_inside_the_root() {
+    for toml in [
+        "[project]\noutput_dir = \"../../escape\"\n",
+        "[project]\nnamespace = \"../../../../x\"\n",
+        "[project]\noutput_dir = \"/tmp/ctxcurate-escape-test\"\n",
+    ] {
+        let (p, root) = nested(toml);
+        let out = run_in(&p, &root, &["build", "--save"]);
+        assert!(out.status.success(), "{toml}: {}", stderr(&out));
+        assert!(stderr(&out).contains("ctxcurate trust"), "{}", stderr(&out));
+        let written: Vec<String> = files_under(p.root())
+            .into_iter()
+            .filter(|f| !f.starts_with("a/b/proj/notes.txt"))
+            .filter(|f| !f.starts_with("a/b/proj/ctxcurate.toml"))
+            .filter(|f| !f.starts_with("a/b/proj/.ctxcurate/cache"))
+            .filter(|f| f != "a/b/proj/.ctxcurate/.gitignore")
+            .collect();
+        assert_eq!(
+            written,
+            ["a/b/proj/.ctxcurate/out/context_001.md"],
+            "{toml}"
+        );
+        assert!(!Path::new("/tmp/ctxcurate-escape-test").exists());
+    }
+
+    // Trusted, the project's location is honoured.
+    let (p, root) = nested("[project]\noutput_dir = \"../../escape\"\n");
+    let shown = String::from_utf8(run_in(&p, &root, &["trust", "--yes"]).stdout).unwrap();
+    assert!(shown.contains("output_dir = \"../../escape\""), "{shown}");
+    let out = run_in(&p, &root, &["build", "--save"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.path("a/escape/context_001.md").is_file());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_output_folder_out_of_the_root_is_refused() {
+    let p = Project::fixture();
+    let outside = tempfile::tempdir().unwrap();
+    // (A `.ctxcurate` linked out is the disk cache's business: here only
+    // the output folder leads out.)
+    std::fs::create_dir_all(p.path(".ctxcurate")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), p.path(".ctxcurate/out")).unwrap();
+    p.ok(&["add", "src/app.py"]);
+    let out = p.run(&["build", "--save"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is a symlink that leads outside the project root"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(files_under(outside.path()), Vec::<String>::new());
+    // The TUI's `w` refuses the same way.
+    let mut h = Harness::open(p.root(), None, 120, 30).unwrap();
+    h.keys("w");
+    let (status, _) = h.state.status.clone().unwrap();
+    assert!(status.contains("not written"), "{status}");
+    assert_eq!(files_under(outside.path()), Vec::<String>::new());
+}
+
+#[test]
+fn the_output_file_name_follows_the_format() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py"]);
+    p.ok(&["build", "--save", "--format", "xml"]);
+    p.ok(&["build", "--save"]);
+    p.write(
+        "ctxcurate.toml",
+        &p.read("ctxcurate.toml")
+            .replacen("[project]", "[project]\nformat = \"xml\"", 1),
+    );
+    if !p.read("ctxcurate.toml").contains("format = \"xml\"") {
+        let with = format!("[project]\nformat = \"xml\"\n{}", p.read("ctxcurate.toml"));
+        p.write("ctxcurate.toml", &with);
+    }
+    let mut h = Harness::open(p.root(), None, 120, 30).unwrap();
+    h.keys("w");
+    let out = files_under(&p.path(".ctxcurate/out"));
+    assert_eq!(
+        out,
+        ["context_001.xml", "context_002.md", "context_003.xml"]
+    );
+    let xml = p.read(".ctxcurate/out/context_003.xml");
+    assert!(xml.starts_with("<documents>"), "{xml}");
+}
+
+#[test]
+fn parallel_saves_give_distinct_files() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py", "docs/guide.md"]);
+    let expected = p.ok(&["build"]);
+    let children: Vec<_> = (0..40)
+        .map(|_| {
+            p.cmd(&["build", "--save"])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("spawn")
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let files = files_under(&p.path(".ctxcurate/out"));
+    let wanted: Vec<String> = (1..=40).map(|n| format!("context_{n:03}.md")).collect();
+    assert_eq!(files, wanted);
+    for f in files {
+        assert_eq!(p.read(&format!(".ctxcurate/out/{f}")), expected, "{f}");
+    }
+}
+
+#[test]
+fn directory_flag_must_name_a_directory() {
+    let p = Project::fixture();
+    for (dir, why) in [
+        ("/nonexistent/ctxcurate-test", "no such directory"),
+        (
+            &*p.path("src/app.py").display().to_string(),
+            "not a directory",
+        ),
+    ] {
+        for args in [&["-C", dir, "build"][..], &["-C", dir][..]] {
+            let out = p.run(args);
+            assert_eq!(out.status.code(), Some(1), "{args:?}");
+            assert!(stderr(&out).contains(why), "{args:?}: {}", stderr(&out));
+            assert!(stdout(&out).is_empty());
+        }
+    }
+    // A relative directory works from where the command runs.
+    p.ok(&["add", "src/app.py"]);
+    assert!(p.ok(&["-C", "src", "build"]).contains("### src/app.py"));
+}
+
+#[test]
+fn huge_timeouts_and_endless_output_from_the_global_summarizer() {
+    let p = Project::empty();
+    p.write("notes.txt", &NOTES.repeat(20));
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"notes.txt\"\nview_mode = \"summary\"\n",
+    );
+    std::fs::create_dir_all(p.global_config().parent().unwrap()).unwrap();
+    // The largest TOML integer as a timeout: once a panic (Instant overflow).
+    std::fs::write(
+        p.global_config(),
+        "[project]\nsummary_command = \"cat\"\nsummary_timeout = 9223372036854775807\n",
+    )
+    .unwrap();
+    let out = p.ok(&["build"]);
+    assert!(out.contains("They go on."), "{out}");
+
+    // `yes` never stops: the summary is cut at max_file_size, with a note.
+    std::fs::write(
+        p.global_config(),
+        "[project]\nsummary_command = \"yes\"\nmax_file_size = 5000\n",
+    )
+    .unwrap();
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("[summary cut: summary_command printed more than 5000 bytes]"),
+        "{}",
+        &text[..text.len().min(500)]
+    );
+    assert!(text.len() < 20_000, "{}", text.len());
+    assert!(
+        stderr(&out).contains("summary_command printed more than 5000 bytes"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,20 @@
+//! The TUI (`src/tui`): the real keymap, dispatcher and `update` driven
+//! through `tui::harness`, and end to end in tmux (`tmux`, `git_tmux`).
+
+mod curate;
+mod discover;
+mod discuss;
+mod exclude_discovery;
+mod finder;
+mod gauge;
+mod git;
+mod git_tmux;
+mod harden;
+mod ignore_files;
+mod keys;
+mod layout;
+mod lock;
+mod look;
+mod root_discovery;
+mod save;
+mod tmux;
