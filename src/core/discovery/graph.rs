@@ -102,13 +102,14 @@ impl ImportGraph {
                 .map(|i| i.module),
         );
         let set = resolve::FileSet::new(files, layout);
+        let go = modules::GoModules::read(root, files);
         let found: Vec<FileEdges> = code
             .par_iter()
             .zip(&statements)
             .map(|(path, stmts)| {
                 stmts
                     .as_ref()
-                    .map(|stmts| file_edges(&set, path, stmts))
+                    .map(|stmts| file_edges(&set, &go, path, stmts))
                     .unwrap_or_default()
             })
             .collect();
@@ -310,7 +311,12 @@ struct FileEdges<'a> {
 }
 
 /// The edges out of one file, from its encoded import statements.
-fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, stmts: &str) -> FileEdges<'a> {
+fn file_edges<'a>(
+    set: &resolve::FileSet<'a>,
+    go: &modules::GoModules<'a>,
+    path: &str,
+    stmts: &str,
+) -> FileEdges<'a> {
     use resolve::Resolution;
     let (python, includes) = imports::decode(stmts);
     let mut out = FileEdges::default();
@@ -329,7 +335,7 @@ fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, stmts: &str) -> FileEd
         }
     }
     for stmt in modules::decode(stmts) {
-        match modules::resolve(set, path, &stmt) {
+        match modules::resolve(set, go, path, &stmt) {
             Resolution::Files(files) => out.edges.extend(files),
             Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}

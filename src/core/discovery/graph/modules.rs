@@ -1,12 +1,15 @@
 //! Imports of the languages beyond Python and C: Rust `mod` declarations
 //! and `use crate::`/`super::`/`self::` paths, JavaScript/TypeScript
-//! relative imports (`./x`, `../y/index`). Read off the text line by line
+//! relative imports (`./x`, `../y/index`), Go packages under the module
+//! path of a `go.mod` (an edge to each non-test file of the package). Read off the text line by line
 //! (a few statement shapes, no full parse: the graph is built for every
 //! file of a project and cached per content), encoded as `mod`/`use`/`js`
 //! records next to the Python and C ones (which `imports::decode` skips),
 //! and resolved against the project's files. Not done yet: `tsconfig.json`
-//! `paths`, `package.json` `exports`, Go packages, Java packages.
+//! `paths`, `package.json` `exports`, Java packages.
 
+use std::collections::HashMap;
+use std::path::Path;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -21,6 +24,7 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
     match lang {
         Some(Lang::Rust) => records("rs", rust(source)),
         Some(Lang::TypeScript | Lang::Tsx | Lang::JavaScript) => records("js", script(source)),
+        Some(Lang::Go) => records("go", go(source)),
         Some(Lang::Python) => imports::encode(true, source),
         Some(Lang::C | Lang::Cpp) => imports::encode(false, source),
         _ => String::new(),
@@ -51,6 +55,8 @@ pub enum Statement {
     Rust(String),
     /// A JavaScript/TypeScript module specifier (`./x`, `react`).
     Script(String),
+    /// A Go import path (`example.com/app/internal/db`, `fmt`).
+    Go(String),
 }
 
 /// The statements [`encode`] wrote for this module's languages.
@@ -59,6 +65,7 @@ pub fn decode(text: &str) -> Vec<Statement> {
         .filter_map(|line| match line.split_once('\t')? {
             ("rs", s) => Some(Statement::Rust(s.to_string())),
             ("js", s) => Some(Statement::Script(s.to_string())),
+            ("go", s) => Some(Statement::Go(s.to_string())),
             _ => None,
         })
         .collect()
@@ -71,17 +78,115 @@ impl std::fmt::Display for Statement {
         match self {
             Statement::Rust(s) => write!(f, "{s};"),
             Statement::Script(s) => write!(f, "import \"{s}\""),
+            Statement::Go(s) => write!(f, "import \"{s}\""),
         }
     }
 }
 
 /// Resolve one statement of `from_file`: project files, external (a
 /// crate or package), or naming the project but no file of it.
-pub fn resolve<'a>(set: &FileSet<'a>, from_file: &str, stmt: &Statement) -> Resolution<'a> {
+pub fn resolve<'a>(
+    set: &FileSet<'a>,
+    go: &GoModules<'a>,
+    from_file: &str,
+    stmt: &Statement,
+) -> Resolution<'a> {
     match stmt {
         Statement::Rust(s) => resolve_rust(set, from_file, s),
         Statement::Script(s) => resolve_script(set, from_file, s),
+        Statement::Go(s) => go.resolve(s),
     }
+}
+
+/// The Go modules of a project: each `go.mod`'s folder and module path,
+/// and the non-test `.go` files of each folder.
+#[derive(Debug, Default)]
+pub struct GoModules<'a> {
+    modules: Vec<(String, String)>,
+    packages: HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> GoModules<'a> {
+    /// Read every `go.mod` among `files` (relative to `root`); a project
+    /// without one has no Go edges.
+    pub fn read(root: &Path, files: &'a [String]) -> Self {
+        let mut modules = Vec::new();
+        let mut packages: HashMap<&str, Vec<&str>> = HashMap::new();
+        for f in files {
+            if f == "go.mod" || f.ends_with("/go.mod") {
+                let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
+                let module = text
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix("module "))
+                    .map(|m| m.trim().trim_matches('"').to_string());
+                if let Some(module) = module {
+                    modules.push((parent(f).to_string(), module));
+                }
+            } else if f.ends_with(".go") && !f.ends_with("_test.go") {
+                packages.entry(parent(f)).or_default().push(f);
+            }
+        }
+        // The longest module path first: a nested module wins.
+        modules.sort_by_key(|(_, m)| std::cmp::Reverse(m.len()));
+        GoModules { modules, packages }
+    }
+
+    /// An import path under a module of the project: its package's files
+    /// (each weighted so the package counts once), or unresolved when the
+    /// folder holds no Go file; any other path is external.
+    fn resolve(&self, path: &str) -> Resolution<'a> {
+        for (dir, module) in &self.modules {
+            let rest = match path.strip_prefix(module.as_str()) {
+                Some("") => "",
+                Some(rest) if rest.starts_with('/') => &rest[1..],
+                _ => continue,
+            };
+            let folder = match (dir.is_empty(), rest.is_empty()) {
+                (_, true) => dir.clone(),
+                (true, false) => rest.to_string(),
+                (false, false) => format!("{dir}/{rest}"),
+            };
+            return match self.packages.get(folder.as_str()) {
+                Some(files) if !files.is_empty() => {
+                    let weight = 1.0 / files.len() as f64;
+                    Resolution::Files(files.iter().map(|f| (*f, weight)).collect())
+                }
+                _ => Resolution::Unresolved,
+            };
+        }
+        Resolution::External
+    }
+}
+
+/// The import paths of a Go file: `import "x"`, `import alias "x"` and
+/// each line of an `import ( ... )` block.
+fn go(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in source.lines() {
+        let t = line.split("//").next().unwrap_or(line).trim();
+        let spec = if in_block {
+            if t.starts_with(')') {
+                in_block = false;
+                continue;
+            }
+            t
+        } else if let Some(rest) = t.strip_prefix("import") {
+            let rest = rest.trim_start();
+            if rest.starts_with('(') {
+                in_block = !rest.contains(')');
+                rest.trim_start_matches('(')
+            } else {
+                rest
+            }
+        } else {
+            continue;
+        };
+        if let Some(path) = spec.split('"').nth(1).filter(|p| !p.is_empty()) {
+            out.push(path.to_string());
+        }
+    }
+    out
 }
 
 static RUST_MOD: LazyLock<Regex> = LazyLock::new(|| {
@@ -446,6 +551,42 @@ mod tests {
         assert_eq!(r("src/c/d.rs", "use crate::Root"), Some(vec!["src/lib.rs"]));
         assert_eq!(r("src/lib.rs", "use a::f"), Some(vec!["src/a.rs"]));
         assert_eq!(r("src/lib.rs", "use serde::Serialize"), None);
+    }
+
+    #[test]
+    fn go_imports_resolve_to_the_package_files_of_the_module() {
+        let src = "package main\n\nimport \"fmt\"\nimport (\n\t\"example.com/app/internal/db\"\n\
+                   \tlog \"example.com/app/pkg/log\" // logging\n\t_ \"example.com/app/gone\"\n)\n";
+        assert_eq!(
+            go(src),
+            [
+                "fmt",
+                "example.com/app/internal/db",
+                "example.com/app/pkg/log",
+                "example.com/app/gone"
+            ]
+        );
+        let list = files(&[
+            "main.go",
+            "internal/db/db.go",
+            "internal/db/tx.go",
+            "internal/db/db_test.go",
+            "pkg/log/log.go",
+        ]);
+        let mut go = GoModules::read(Path::new("/nonexistent"), &list);
+        go.modules
+            .push((String::new(), "example.com/app".to_string()));
+        let r = |p: &str| targets(go.resolve(p));
+        assert_eq!(
+            r("example.com/app/internal/db"),
+            Some(vec!["internal/db/db.go", "internal/db/tx.go"])
+        );
+        assert_eq!(r("example.com/app/pkg/log"), Some(vec!["pkg/log/log.go"]));
+        assert!(matches!(
+            go.resolve("example.com/app/gone"),
+            Resolution::Unresolved
+        ));
+        assert!(matches!(go.resolve("fmt"), Resolution::External));
     }
 
     #[test]
