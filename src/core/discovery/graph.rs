@@ -102,14 +102,14 @@ impl ImportGraph {
                 .map(|i| i.module),
         );
         let set = resolve::FileSet::new(files, layout);
-        let go = modules::GoModules::read(root, files);
+        let packages = modules::Packages::read(root, files);
         let found: Vec<FileEdges> = code
             .par_iter()
             .zip(&statements)
             .map(|(path, stmts)| {
                 stmts
                     .as_ref()
-                    .map(|stmts| file_edges(&set, &go, path, stmts))
+                    .map(|stmts| file_edges(&set, &packages, path, stmts))
                     .unwrap_or_default()
             })
             .collect();
@@ -313,7 +313,7 @@ struct FileEdges<'a> {
 /// The edges out of one file, from its encoded import statements.
 fn file_edges<'a>(
     set: &resolve::FileSet<'a>,
-    go: &modules::GoModules<'a>,
+    packages: &modules::Packages<'a>,
     path: &str,
     stmts: &str,
 ) -> FileEdges<'a> {
@@ -335,7 +335,7 @@ fn file_edges<'a>(
         }
     }
     for stmt in modules::decode(stmts) {
-        match modules::resolve(set, go, path, &stmt) {
+        match modules::resolve(set, packages, path, &stmt) {
             Resolution::Files(files) => out.edges.extend(files),
             Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}

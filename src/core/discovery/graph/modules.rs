@@ -1,12 +1,14 @@
 //! Imports of the languages beyond Python and C: Rust `mod` declarations
 //! and `use crate::`/`super::`/`self::` paths, JavaScript/TypeScript
 //! relative imports (`./x`, `../y/index`), Go packages under the module
-//! path of a `go.mod` (an edge to each non-test file of the package). Read off the text line by line
+//! path of a `go.mod` (an edge to each non-test file of the package), Java
+//! imports to the class's file by its package folders (`a.b.C` is
+//! `.../a/b/C.java`). Read off the text line by line
 //! (a few statement shapes, no full parse: the graph is built for every
 //! file of a project and cached per content), encoded as `mod`/`use`/`js`
 //! records next to the Python and C ones (which `imports::decode` skips),
 //! and resolved against the project's files. Not done yet: `tsconfig.json`
-//! `paths`, `package.json` `exports`, Java packages.
+//! `paths`, `package.json` `exports`, Kotlin, C# and the other languages.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -25,6 +27,7 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
         Some(Lang::Rust) => records("rs", rust(source)),
         Some(Lang::TypeScript | Lang::Tsx | Lang::JavaScript) => records("js", script(source)),
         Some(Lang::Go) => records("go", go(source)),
+        Some(Lang::Java) => records("java", java(source)),
         Some(Lang::Python) => imports::encode(true, source),
         Some(Lang::C | Lang::Cpp) => imports::encode(false, source),
         _ => String::new(),
@@ -57,6 +60,8 @@ pub enum Statement {
     Script(String),
     /// A Go import path (`example.com/app/internal/db`, `fmt`).
     Go(String),
+    /// A Java import (`com.acme.util.Strings`, `com.acme.util.*`).
+    Java(String),
 }
 
 /// The statements [`encode`] wrote for this module's languages.
@@ -66,6 +71,7 @@ pub fn decode(text: &str) -> Vec<Statement> {
             ("rs", s) => Some(Statement::Rust(s.to_string())),
             ("js", s) => Some(Statement::Script(s.to_string())),
             ("go", s) => Some(Statement::Go(s.to_string())),
+            ("java", s) => Some(Statement::Java(s.to_string())),
             _ => None,
         })
         .collect()
@@ -79,6 +85,7 @@ impl std::fmt::Display for Statement {
             Statement::Rust(s) => write!(f, "{s};"),
             Statement::Script(s) => write!(f, "import \"{s}\""),
             Statement::Go(s) => write!(f, "import \"{s}\""),
+            Statement::Java(s) => write!(f, "import {s};"),
         }
     }
 }
@@ -87,31 +94,37 @@ impl std::fmt::Display for Statement {
 /// crate or package), or naming the project but no file of it.
 pub fn resolve<'a>(
     set: &FileSet<'a>,
-    go: &GoModules<'a>,
+    packages: &Packages<'a>,
     from_file: &str,
     stmt: &Statement,
 ) -> Resolution<'a> {
     match stmt {
         Statement::Rust(s) => resolve_rust(set, from_file, s),
         Statement::Script(s) => resolve_script(set, from_file, s),
-        Statement::Go(s) => go.resolve(s),
+        Statement::Go(s) => packages.resolve_go(s),
+        Statement::Java(s) => packages.resolve_java(s),
     }
 }
 
-/// The Go modules of a project: each `go.mod`'s folder and module path,
-/// and the non-test `.go` files of each folder.
+/// The packages of a project: each `go.mod`'s folder and module path and
+/// the non-test `.go` files of each folder; the `.java` files by name and
+/// by folder.
 #[derive(Debug, Default)]
-pub struct GoModules<'a> {
+pub struct Packages<'a> {
     modules: Vec<(String, String)>,
     packages: HashMap<&'a str, Vec<&'a str>>,
+    java_by_name: HashMap<&'a str, Vec<&'a str>>,
+    java_folders: HashMap<&'a str, Vec<&'a str>>,
 }
 
-impl<'a> GoModules<'a> {
+impl<'a> Packages<'a> {
     /// Read every `go.mod` among `files` (relative to `root`); a project
     /// without one has no Go edges.
     pub fn read(root: &Path, files: &'a [String]) -> Self {
         let mut modules = Vec::new();
         let mut packages: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut java_by_name: HashMap<&str, Vec<&str>> = HashMap::new();
+        let mut java_folders: HashMap<&str, Vec<&str>> = HashMap::new();
         for f in files {
             if f == "go.mod" || f.ends_with("/go.mod") {
                 let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
@@ -124,17 +137,74 @@ impl<'a> GoModules<'a> {
                 }
             } else if f.ends_with(".go") && !f.ends_with("_test.go") {
                 packages.entry(parent(f)).or_default().push(f);
+            } else if f.ends_with(".java") {
+                let name = f.rsplit('/').next().unwrap_or(f);
+                java_by_name.entry(name).or_default().push(f);
+                java_folders.entry(parent(f)).or_default().push(f);
             }
         }
         // The longest module path first: a nested module wins.
         modules.sort_by_key(|(_, m)| std::cmp::Reverse(m.len()));
-        GoModules { modules, packages }
+        Packages {
+            modules,
+            packages,
+            java_by_name,
+            java_folders,
+        }
+    }
+
+    /// A Java import: the file of its class (`a.b.C` in `.../a/b/C.java`,
+    /// a static import's member dropped), every file of the package for
+    /// `a.b.*`. A package the project has whose class it does not is
+    /// unresolved; any other import is external (the JDK, a library).
+    fn resolve_java(&self, import: &str) -> Resolution<'a> {
+        let segments: Vec<&str> = import.split('.').collect();
+        if segments.last() == Some(&"*") {
+            let folder = segments[..segments.len() - 1].join("/");
+            return match self.java_package(&folder) {
+                Some(files) => {
+                    let weight = 1.0 / files.len() as f64;
+                    Resolution::Files(files.iter().map(|f| (*f, weight)).collect())
+                }
+                None => Resolution::External,
+            };
+        }
+        // `a.b.C`, else `a.b.C.member` (static) or `a.b.C.Inner`.
+        for end in (2..=segments.len()).rev() {
+            let path = format!("{}.java", segments[..end].join("/"));
+            let name = format!("{}.java", segments[end - 1]);
+            let found = self.java_by_name.get(name.as_str()).and_then(|files| {
+                files
+                    .iter()
+                    .find(|f| **f == path || f.ends_with(&format!("/{path}")))
+            });
+            if let Some(f) = found {
+                return Resolution::Files(vec![(*f, 1.0)]);
+            }
+        }
+        let package = segments[..segments.len().saturating_sub(1)].join("/");
+        match self.java_package(&package) {
+            Some(_) => Resolution::Unresolved,
+            None => Resolution::External,
+        }
+    }
+
+    /// The files of the project's folder for a package path (`a/b`).
+    fn java_package(&self, folder: &str) -> Option<&Vec<&'a str>> {
+        if folder.is_empty() {
+            return None;
+        }
+        let suffix = format!("/{folder}");
+        self.java_folders
+            .iter()
+            .find(|(dir, _)| **dir == folder || dir.ends_with(&suffix))
+            .map(|(_, files)| files)
     }
 
     /// An import path under a module of the project: its package's files
     /// (each weighted so the package counts once), or unresolved when the
     /// folder holds no Go file; any other path is external.
-    fn resolve(&self, path: &str) -> Resolution<'a> {
+    fn resolve_go(&self, path: &str) -> Resolution<'a> {
         for (dir, module) in &self.modules {
             let rest = match path.strip_prefix(module.as_str()) {
                 Some("") => "",
@@ -156,6 +226,24 @@ impl<'a> GoModules<'a> {
         }
         Resolution::External
     }
+}
+
+/// The imports of a Java file (`import a.b.C;`, `import static
+/// a.b.C.m;`, `import a.b.*;`).
+fn java(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix("import ")?;
+            let rest = rest.strip_prefix("static ").unwrap_or(rest);
+            let name = rest.split(';').next()?.trim();
+            let ok = !name.is_empty()
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || c == '.' || c == '_' || c == '*' || c == '$');
+            ok.then(|| name.to_string())
+        })
+        .collect()
 }
 
 /// The import paths of a Go file: `import "x"`, `import alias "x"` and
@@ -573,20 +661,55 @@ mod tests {
             "internal/db/db_test.go",
             "pkg/log/log.go",
         ]);
-        let mut go = GoModules::read(Path::new("/nonexistent"), &list);
+        let mut go = Packages::read(Path::new("/nonexistent"), &list);
         go.modules
             .push((String::new(), "example.com/app".to_string()));
-        let r = |p: &str| targets(go.resolve(p));
+        let r = |p: &str| targets(go.resolve_go(p));
         assert_eq!(
             r("example.com/app/internal/db"),
             Some(vec!["internal/db/db.go", "internal/db/tx.go"])
         );
         assert_eq!(r("example.com/app/pkg/log"), Some(vec!["pkg/log/log.go"]));
         assert!(matches!(
-            go.resolve("example.com/app/gone"),
+            go.resolve_go("example.com/app/gone"),
             Resolution::Unresolved
         ));
-        assert!(matches!(go.resolve("fmt"), Resolution::External));
+        assert!(matches!(go.resolve_go("fmt"), Resolution::External));
+    }
+
+    #[test]
+    fn java_imports_resolve_by_package_folders() {
+        let src = "package a;\nimport java.util.List;\nimport static com.acme.util.Strings.join;\n\
+                   import com.acme.model.*;\nimport com.acme.util.Gone;\n";
+        assert_eq!(
+            java(src),
+            [
+                "java.util.List",
+                "com.acme.util.Strings.join",
+                "com.acme.model.*",
+                "com.acme.util.Gone"
+            ]
+        );
+        let list = files(&[
+            "src/main/java/com/acme/util/Strings.java",
+            "src/main/java/com/acme/model/User.java",
+            "src/main/java/com/acme/model/Role.java",
+        ]);
+        let p = Packages::read(Path::new("/nonexistent"), &list);
+        let r = |i: &str| targets(p.resolve_java(i));
+        assert_eq!(
+            r("com.acme.util.Strings.join"),
+            Some(vec!["src/main/java/com/acme/util/Strings.java"])
+        );
+        assert_eq!(r("com.acme.model.*").map(|v| v.len()), Some(2));
+        assert!(matches!(
+            p.resolve_java("com.acme.util.Gone"),
+            Resolution::Unresolved
+        ));
+        assert!(matches!(
+            p.resolve_java("java.util.List"),
+            Resolution::External
+        ));
     }
 
     #[test]
