@@ -1,5 +1,5 @@
 //! Syntax: tree-sitter parsing of Python, C, C++, Rust, TypeScript (and
-//! TSX), JavaScript, Go and Java into a symbol tree with stable symbol
+//! TSX), JavaScript, Go, Java, C# and Bash into a symbol tree with stable symbol
 //! paths, and the symbol-aware views built on it (skeleton, outline,
 //! masked).
 //!
@@ -64,6 +64,8 @@ pub enum Lang {
     JavaScript,
     Go,
     Java,
+    CSharp,
+    Bash,
 }
 
 impl Lang {
@@ -85,7 +87,7 @@ impl Lang {
 
     /// The language of a path by its extension (`.py .pyi`, `.c .h`,
     /// `.cc .cpp .hpp ...`, `.rs`, `.ts .tsx`, `.js .jsx .mjs .cjs`, `.go`,
-    /// `.java`).
+    /// `.java`, `.cs`, `.sh .bash`).
     pub fn from_path(path: &str) -> Option<Lang> {
         let name = path.rsplit('/').next().unwrap_or(path);
         let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();

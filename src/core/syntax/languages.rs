@@ -50,7 +50,7 @@ const COMMENT: &[&str] = &["comment"];
 const LINE_BLOCK: &[&str] = &["line_comment", "block_comment"];
 
 /// Every language, in [`Lang`] order (`Lang::row` indexes this).
-pub(super) const ROWS: [Row; 9] = [
+pub(super) const ROWS: [Row; 11] = [
     Row {
         lang: Lang::Python,
         name: "python",
@@ -149,6 +149,29 @@ pub(super) const ROWS: [Row; 9] = [
         placeholder: BRACES,
         paths: PathStyle::Dot,
         symbols: include_str!("queries/java/symbols.scm"),
+    },
+    Row {
+        lang: Lang::CSharp,
+        name: "csharp",
+        extensions: &["cs"],
+        shebangs: &[],
+        grammar: || tree_sitter_c_sharp::LANGUAGE.into(),
+        comments: COMMENT,
+        placeholder: BRACES,
+        paths: PathStyle::Dot,
+        symbols: include_str!("queries/csharp/symbols.scm"),
+    },
+    Row {
+        lang: Lang::Bash,
+        name: "bash",
+        extensions: &["sh", "bash"],
+        shebangs: &["sh", "bash"],
+        grammar: || tree_sitter_bash::LANGUAGE.into(),
+        comments: COMMENT,
+        // The shell's no-op: `{ ... }` would run a command named `...`.
+        placeholder: "{ :; }",
+        paths: PathStyle::Dot,
+        symbols: include_str!("queries/bash/symbols.scm"),
     },
 ];
 

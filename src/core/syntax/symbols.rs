@@ -442,7 +442,9 @@ fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
         return doc_from_string(slice(source, string.byte_range()));
     }
     let comments: Vec<&str> = children
-        .skip_while(|n| n.kind() == "hash_bang_line")
+        .skip_while(|n| {
+            n.kind() == "hash_bang_line" || slice(source, n.byte_range()).starts_with("#!")
+        })
         .take_while(|n| lang.row().comments.contains(&n.kind()))
         .map(|n| slice(source, n.byte_range()))
         .collect();

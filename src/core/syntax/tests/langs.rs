@@ -1,5 +1,5 @@
 //! The data-driven languages (Rust, TypeScript, TSX, JavaScript, Go,
-//! Java): golden symbols, skeleton and outline of one small fixture each
+//! Java, C#, Bash): golden symbols, skeleton and outline of one small fixture each
 //! (`fixtures/`), skeletons that re-parse no worse than the original, and
 //! the mask states on every symbol.
 
@@ -10,7 +10,7 @@ use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
 use crate::core::syntax::{Lang, outline, parse, skeleton};
 
 /// Every fixture with its language.
-const FIXTURES: [(Lang, &str, &str); 6] = [
+const FIXTURES: [(Lang, &str, &str); 8] = [
     (Lang::Rust, "sample.rs", include_str!("fixtures/sample.rs")),
     (
         Lang::TypeScript,
@@ -29,6 +29,12 @@ const FIXTURES: [(Lang, &str, &str); 6] = [
         "Sample.java",
         include_str!("fixtures/Sample.java"),
     ),
+    (
+        Lang::CSharp,
+        "Sample.cs",
+        include_str!("fixtures/Sample.cs"),
+    ),
+    (Lang::Bash, "sample.sh", include_str!("fixtures/sample.sh")),
 ];
 
 /// Symbols, outline and skeleton of one fixture, in one snapshot.
@@ -87,6 +93,16 @@ fn java_symbols_outline_skeleton() {
 }
 
 #[test]
+fn csharp_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::CSharp));
+}
+
+#[test]
+fn bash_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Bash));
+}
+
+#[test]
 fn languages_by_extension_and_shebang() {
     assert_eq!(Lang::from_path("src/lib.rs"), Some(Lang::Rust));
     assert_eq!(Lang::from_path("a.d.ts"), Some(Lang::TypeScript));
@@ -106,6 +122,8 @@ fn languages_by_extension_and_shebang() {
         Some(Lang::Python)
     );
     assert_eq!(Lang::detect("notes", "just text\n"), None);
+    assert_eq!(Lang::detect("ci/run", "#!/bin/bash -e\n"), Some(Lang::Bash));
+    assert_eq!(Lang::from_path("Program.cs"), Some(Lang::CSharp));
     for lang in Lang::all() {
         assert_eq!(Lang::all().nth(lang as usize), Some(lang), "row order");
     }

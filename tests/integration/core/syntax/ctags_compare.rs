@@ -431,19 +431,21 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The languages added as data (Rust, TypeScript, JavaScript, Go, Java)
+/// The languages added as data (Rust, TypeScript, JavaScript, Go, Java, Bash)
 /// against universal-ctags on real projects: recall of ctags' functions,
 /// methods, classes, structs, enums, interfaces/traits and type aliases,
 /// each matched by a symbol of the same name whose lines contain the tag's
 /// line (its start at most 2 lines after it); and every skeleton of a file
 /// that parses cleanly parses cleanly too, and is not larger. Tags ctags 5.9 gets wrong
 /// in JavaScript/TypeScript are dropped and counted: names inside `import`
-/// statements, keywords, and object literals it lists as classes. The
+/// statements, keywords, and object literals it lists as classes; in
+/// shell scripts, array assignments (`X=()`) it lists as functions. The
 /// projects: crates from
 /// cargo's registry (serde, regex, clap_builder, tokio), TypeScript sources
 /// shipped in npm packages (zod, rxjs, immer), JavaScript ones (axios, express),
 /// Go's library (`golang-*-src`: net/http, go/types) and Java's
-/// (`openjdk-*-source`: java.util, java.io). npm packages are unpacked
+/// (`openjdk-*-source`: java.util, java.io), and Bash's completion
+/// scripts (`bash-completion`). npm packages are unpacked
 /// (`npm pack NAME`, then `tar xzf`) into `target/corpora/npm/NAME/`, the
 /// JDK's `src.zip` into `target/corpora/jdk/` (`CTXCURATE_NPM_DIR`,
 /// `CTXCURATE_JDK_DIR` override the places). A project that is not there
@@ -476,6 +478,7 @@ mod languages {
             Lang::TypeScript | Lang::Tsx => ("TypeScript", "fcigmaG"),
             Lang::JavaScript => ("JavaScript", "fcmgGS"),
             Lang::Go => ("Go", "fstian"),
+            Lang::Bash => ("Sh", "f"),
             _ => ("Java", "cigma"),
         }
     }
@@ -562,6 +565,11 @@ mod languages {
             jdk.join("java.base/java/util"),
         ));
         out.push(("java.io".into(), Lang::Java, jdk.join("java.base/java/io")));
+        out.push((
+            "bash-completion".into(),
+            Lang::Bash,
+            PathBuf::from("/usr/share/bash-completion"),
+        ));
         out.into_iter()
             .map(|(name, lang, dir)| {
                 // tree-sitter-typescript 0.23 cannot read an interface whose
@@ -587,9 +595,15 @@ mod languages {
     /// ctags' tags of the compared kinds, by file, over the whole project.
     fn ctags(project: &Project) -> Option<HashMap<PathBuf, Vec<Tag>>> {
         let (language, kinds) = ctags_language(project.lang);
+        // Shell scripts seldom have an extension (bash-completion's): the
+        // language is forced.
+        let select = match project.lang {
+            Lang::Bash => format!("--language-force={language}"),
+            _ => format!("--languages={language}"),
+        };
         let out = Command::new("ctags")
             .args(["-f", "-", "--excmd=number", "--fields=k", "-R"])
-            .arg(format!("--languages={language}"))
+            .arg(select)
             .arg(format!("--kinds-{language}={kinds}"))
             .arg("--exclude=testdata")
             .arg(&project.dir)
@@ -690,11 +704,14 @@ mod languages {
     /// an anonymous one.
     fn not_a_definition(lang: Lang, tag: &Tag, lines: &[&str], imports: &[bool]) -> bool {
         let script = matches!(lang, Lang::TypeScript | Lang::Tsx | Lang::JavaScript);
-        script
-            && (KEYWORDS.contains(&tag.name.as_str())
-                || imports.get(tag.line).copied().unwrap_or(false)
-                || object_literal(tag, lines)
-                || misread_alias(tag, lines))
+        // ctags' shell parser reads the array assignment `COMPREPLY=()` as
+        // a function named `COMPREPLY=`.
+        (lang == Lang::Bash && tag.name.ends_with('='))
+            || script
+                && (KEYWORDS.contains(&tag.name.as_str())
+                    || imports.get(tag.line).copied().unwrap_or(false)
+                    || object_literal(tag, lines)
+                    || misread_alias(tag, lines))
     }
 
     struct Score {
@@ -729,7 +746,7 @@ mod languages {
                 continue;
             };
             let shown = path.to_string_lossy();
-            let Some(lang) = Lang::detect(&shown, &source) else {
+            let Some(lang) = Lang::detect(&shown, &source).or(Some(project.lang)) else {
                 continue;
             };
             let tree = syntax::parse(lang, &source);
@@ -762,7 +779,7 @@ mod languages {
     }
 
     #[test]
-    fn rust_typescript_javascript_go_java_symbols_match_ctags() {
+    fn rust_ts_js_go_java_bash_symbols_match_ctags() {
         if Command::new("ctags").arg("--version").output().is_err() {
             eprintln!("NOTE: universal-ctags not installed; ctags comparison skipped");
             return;
