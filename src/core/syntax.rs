@@ -1,5 +1,5 @@
 //! Syntax: tree-sitter parsing of Python, C, C++, Rust, TypeScript (and
-//! TSX), JavaScript, Go, Java, C# and Bash into a symbol tree with stable symbol
+//! TSX), JavaScript, Go, Java, C#, Bash and PHP into a symbol tree with stable symbol
 //! paths, and the symbol-aware views built on it (skeleton, outline,
 //! masked).
 //!
@@ -66,6 +66,7 @@ pub enum Lang {
     Java,
     CSharp,
     Bash,
+    Php,
 }
 
 impl Lang {
@@ -87,7 +88,7 @@ impl Lang {
 
     /// The language of a path by its extension (`.py .pyi`, `.c .h`,
     /// `.cc .cpp .hpp ...`, `.rs`, `.ts .tsx`, `.js .jsx .mjs .cjs`, `.go`,
-    /// `.java`, `.cs`, `.sh .bash`).
+    /// `.java`, `.cs`, `.sh .bash`, `.php`).
     pub fn from_path(path: &str) -> Option<Lang> {
         let name = path.rsplit('/').next().unwrap_or(path);
         let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();

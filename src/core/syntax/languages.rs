@@ -50,7 +50,7 @@ const COMMENT: &[&str] = &["comment"];
 const LINE_BLOCK: &[&str] = &["line_comment", "block_comment"];
 
 /// Every language, in [`Lang`] order (`Lang::row` indexes this).
-pub(super) const ROWS: [Row; 11] = [
+pub(super) const ROWS: [Row; 12] = [
     Row {
         lang: Lang::Python,
         name: "python",
@@ -172,6 +172,18 @@ pub(super) const ROWS: [Row; 11] = [
         placeholder: "{ :; }",
         paths: PathStyle::Dot,
         symbols: include_str!("queries/bash/symbols.scm"),
+    },
+    Row {
+        lang: Lang::Php,
+        name: "php",
+        extensions: &["php"],
+        shebangs: &["php"],
+        // PHP with its HTML around (`<?php ... ?>` inside a page).
+        grammar: || tree_sitter_php::LANGUAGE_PHP.into(),
+        comments: COMMENT,
+        placeholder: BRACES,
+        paths: PathStyle::Dot,
+        symbols: include_str!("queries/php/symbols.scm"),
     },
 ];
 

@@ -443,7 +443,8 @@ fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
     }
     let comments: Vec<&str> = children
         .skip_while(|n| {
-            n.kind() == "hash_bang_line" || slice(source, n.byte_range()).starts_with("#!")
+            matches!(n.kind(), "hash_bang_line" | "php_tag")
+                || slice(source, n.byte_range()).starts_with("#!")
         })
         .take_while(|n| lang.row().comments.contains(&n.kind()))
         .map(|n| slice(source, n.byte_range()))

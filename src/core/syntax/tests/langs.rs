@@ -1,5 +1,5 @@
 //! The data-driven languages (Rust, TypeScript, TSX, JavaScript, Go,
-//! Java, C#, Bash): golden symbols, skeleton and outline of one small fixture each
+//! Java, C#, Bash, PHP): golden symbols, skeleton and outline of one small fixture each
 //! (`fixtures/`), skeletons that re-parse no worse than the original, and
 //! the mask states on every symbol.
 
@@ -10,7 +10,7 @@ use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
 use crate::core::syntax::{Lang, outline, parse, skeleton};
 
 /// Every fixture with its language.
-const FIXTURES: [(Lang, &str, &str); 8] = [
+const FIXTURES: [(Lang, &str, &str); 9] = [
     (Lang::Rust, "sample.rs", include_str!("fixtures/sample.rs")),
     (
         Lang::TypeScript,
@@ -35,6 +35,7 @@ const FIXTURES: [(Lang, &str, &str); 8] = [
         include_str!("fixtures/Sample.cs"),
     ),
     (Lang::Bash, "sample.sh", include_str!("fixtures/sample.sh")),
+    (Lang::Php, "sample.php", include_str!("fixtures/sample.php")),
 ];
 
 /// Symbols, outline and skeleton of one fixture, in one snapshot.
@@ -100,6 +101,11 @@ fn csharp_symbols_outline_skeleton() {
 #[test]
 fn bash_symbols_outline_skeleton() {
     assert_snapshot!(golden(Lang::Bash));
+}
+
+#[test]
+fn php_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Php));
 }
 
 #[test]
