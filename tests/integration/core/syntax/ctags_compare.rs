@@ -445,7 +445,8 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
 /// shipped in npm packages (zod, rxjs, immer), JavaScript ones (axios, express),
 /// Go's library (`golang-*-src`: net/http, go/types) and Java's
 /// (`openjdk-*-source`: java.util, java.io), and Bash's completion
-/// scripts (`bash-completion`). npm packages are unpacked
+/// scripts (`bash-completion`), and Symfony's console from Debian
+/// (`php-symfony-console`). npm packages are unpacked
 /// (`npm pack NAME`, then `tar xzf`) into `target/corpora/npm/NAME/`, the
 /// JDK's `src.zip` into `target/corpora/jdk/` (`CTXCURATE_NPM_DIR`,
 /// `CTXCURATE_JDK_DIR` override the places). A project that is not there
@@ -479,6 +480,7 @@ mod languages {
             Lang::JavaScript => ("JavaScript", "fcmgGS"),
             Lang::Go => ("Go", "fstian"),
             Lang::Bash => ("Sh", "f"),
+            Lang::Php => ("PHP", "cfint"),
             _ => ("Java", "cigma"),
         }
     }
@@ -566,6 +568,11 @@ mod languages {
         ));
         out.push(("java.io".into(), Lang::Java, jdk.join("java.base/java/io")));
         out.push((
+            "symfony/console".into(),
+            Lang::Php,
+            PathBuf::from("/usr/share/php/Symfony/Component/Console"),
+        ));
+        out.push((
             "bash-completion".into(),
             Lang::Bash,
             PathBuf::from("/usr/share/bash-completion"),
@@ -627,7 +634,8 @@ mod languages {
             }
             let kind = cols.next().and_then(|k| k.chars().next()).unwrap_or(' ');
             tags.entry(PathBuf::from(file)).or_default().push(Tag {
-                name: name.to_string(),
+                // ctags escapes a backslash in a name (PHP namespaces).
+                name: name.replace("\\\\", "\\"),
                 kind,
                 line: number,
             });
@@ -779,7 +787,7 @@ mod languages {
     }
 
     #[test]
-    fn rust_ts_js_go_java_bash_symbols_match_ctags() {
+    fn rust_ts_js_go_java_bash_php_symbols_match_ctags() {
         if Command::new("ctags").arg("--version").output().is_err() {
             eprintln!("NOTE: universal-ctags not installed; ctags comparison skipped");
             return;
