@@ -1,12 +1,16 @@
-//! Syntax: tree-sitter parsing of Python, C and C++ into a symbol tree with
-//! stable symbol paths, and the symbol-aware views built on it (skeleton,
-//! outline, masked).
+//! Syntax: tree-sitter parsing of Python, C, C++, Rust, TypeScript (and
+//! TSX), JavaScript, Go, Java, C#, Bash and PHP into a symbol tree with stable symbol
+//! paths, and the symbol-aware views built on it (skeleton, outline,
+//! masked).
 //!
-//! The flow is: [`parse`] finds the definitions the language's `.scm`
-//! symbol query specifies (`queries/*.scm`, `@definition.<kind>` + `@name`
-//! captures) by a walk over the syntax tree that yields the query's
-//! matches without compiling it (`python_defs`, `c_defs`), nests them by
-//! byte range and names them with stable paths (`symbols`). C and C++ are first freed of attribute macros
+//! A language is data: a row in `languages` (extensions, grammar, comment
+//! kinds, body placeholder, path style) and `queries/<lang>/symbols.scm`.
+//! The flow is: [`parse`] finds the definitions the language's symbol
+//! query specifies (`@definition.<kind>` + `@name` captures): Python, C
+//! and C++ by a walk over the syntax tree that yields the query's matches
+//! without compiling it (`python_defs`, `c_defs`), the other languages by
+//! running the query (`symbols`); the definitions are nested by byte range
+//! and named with stable paths. C and C++ are first freed of attribute macros
 //! tree-sitter cannot read (`preproc`). While the tree is at hand, the
 //! spans the views need (body, docstring, leading comment) are recorded per
 //! symbol (`spans`), so [`skeleton`], [`outline`] and [`masked`] work on
@@ -21,8 +25,10 @@ pub mod allocator;
 mod branches;
 mod c_defs;
 mod errors;
+mod generic;
 mod initializers;
 mod lang;
+mod languages;
 mod literals;
 mod macros;
 mod mask;
@@ -47,31 +53,65 @@ use crate::core::model::MaskState;
 
 pub use macros::CMacros;
 
-/// A language with a grammar and a symbol query.
+/// A language with a grammar and a symbol query. Its data (extensions,
+/// grammar, query, placeholder) is its row in `languages::ROWS`, in this
+/// order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     Python,
     C,
     Cpp,
+    Rust,
+    TypeScript,
+    Tsx,
+    JavaScript,
+    Go,
+    Java,
+    CSharp,
+    Bash,
+    Php,
 }
 
 impl Lang {
+    /// The language's row (see `languages`).
+    fn row(self) -> &'static languages::Row {
+        &languages::ROWS[self as usize]
+    }
+
+    /// The lowercase name (`python`, `cpp`, `typescript`), also the usual
+    /// Markdown fence.
+    pub fn name(self) -> &'static str {
+        self.row().name
+    }
+
+    /// Every language with a grammar.
+    pub fn all() -> impl Iterator<Item = Lang> {
+        languages::ROWS.iter().map(|r| r.lang)
+    }
+
     /// The language of a path by its extension (`.py .pyi`, `.c .h`,
-    /// `.cc .cpp .cxx .hpp .hh .hxx`).
+    /// `.cc .cpp .hpp ...`, `.rs`, `.ts .tsx`, `.js .jsx .mjs .cjs`, `.go`,
+    /// `.java`, `.cs`, `.sh .bash`, `.php`).
     pub fn from_path(path: &str) -> Option<Lang> {
-        let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
-        match ext.as_str() {
-            "py" | "pyi" => Some(Lang::Python),
-            "c" | "h" => Some(Lang::C),
-            "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" | "c++" | "h++" => Some(Lang::Cpp),
-            _ => None,
-        }
+        let name = path.rsplit('/').next().unwrap_or(path);
+        let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+        languages::by_extension(&ext).map(|r| r.lang)
+    }
+
+    /// Whether the C pre-pass (macros, conditionals) applies.
+    pub(crate) fn is_c_family(self) -> bool {
+        matches!(self, Lang::C | Lang::Cpp)
     }
 
     /// Like [`Lang::from_path`], but a `.h` file whose text uses C++
-    /// (`namespace`, `template <`, `class X {`, access specifiers) is C++.
+    /// (`namespace`, `template <`, `class X {`, access specifiers) is C++,
+    /// and a file without an extension is known by its `#!` line.
     pub fn detect(path: &str, source: &str) -> Option<Lang> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if !name.contains('.') {
+            return languages::by_shebang(source).map(|r| r.lang);
+        }
         let lang = Lang::from_path(path)?;
         let is_h = path.to_ascii_lowercase().ends_with(".h");
         if lang == Lang::C && is_h && lang::looks_like_cpp(source) {
@@ -99,6 +139,18 @@ pub enum SymbolKind {
     Namespace,
     Template,
     Constant,
+    /// A Java/TypeScript/Go interface.
+    Interface,
+    /// A Rust trait.
+    Trait,
+    /// A Rust `impl` block (named `impl Type` or `impl Trait for Type`).
+    Impl,
+    /// A Rust `mod`.
+    Module,
+    /// A type alias (`type X = ...`) or a Go named type.
+    Type,
+    /// A Rust `macro_rules!`.
+    Macro,
 }
 
 impl SymbolKind {
@@ -115,12 +167,18 @@ impl SymbolKind {
             SymbolKind::Namespace => "namespace",
             SymbolKind::Template => "template",
             SymbolKind::Constant => "constant",
+            SymbolKind::Interface => "interface",
+            SymbolKind::Trait => "trait",
+            SymbolKind::Impl => "impl",
+            SymbolKind::Module => "module",
+            SymbolKind::Type => "type",
+            SymbolKind::Macro => "macro",
         }
     }
 
     /// The kind named by a query capture suffix (`definition.<name>`).
     pub fn from_name(name: &str) -> Option<SymbolKind> {
-        const ALL: [SymbolKind; 10] = [
+        const ALL: [SymbolKind; 16] = [
             SymbolKind::Function,
             SymbolKind::Method,
             SymbolKind::Class,
@@ -131,6 +189,12 @@ impl SymbolKind {
             SymbolKind::Namespace,
             SymbolKind::Template,
             SymbolKind::Constant,
+            SymbolKind::Interface,
+            SymbolKind::Trait,
+            SymbolKind::Impl,
+            SymbolKind::Module,
+            SymbolKind::Type,
+            SymbolKind::Macro,
         ];
         ALL.into_iter().find(|k| k.as_str() == name)
     }
@@ -246,6 +310,9 @@ pub fn parse_with(lang: Lang, source: &str, macros: &CMacros) -> SymbolTree {
 /// `source` itself for Python. Same length and same line breaks as
 /// `source`.
 pub fn preprocessed(lang: Lang, source: &str, macros: &CMacros) -> String {
+    if !lang.is_c_family() && lang != Lang::Python {
+        return source.to_string();
+    }
     match preproc::parse(lang, source, macros) {
         Some((_, text)) => text.into_owned(),
         None => preproc::blank_ignored(lang, source, macros).into_owned(),

@@ -199,7 +199,7 @@ pub fn fence_lang(path: &str) -> &'static str {
         Some(crate::core::syntax::Lang::Python) => return "python",
         Some(crate::core::syntax::Lang::C) => return "c",
         Some(crate::core::syntax::Lang::Cpp) => return "cpp",
-        None => {}
+        _ => {}
     }
     let Some((_, ext)) = name.rsplit_once('.') else {
         return "";

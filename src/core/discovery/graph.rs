@@ -1,5 +1,6 @@
-//! The import graph of a project (docs/ARCHITECTURE.md, "Discovery"): one node per Python, C or C++
-//! file, an edge from each file to every project file it imports or
+//! The import graph of a project (docs/ARCHITECTURE.md, "Discovery"): one
+//! node per code file (every language with a grammar), an edge from each
+//! file to every project file it imports or
 //! includes, weighted by how much it imports. Ranking personalizes
 //! PageRank on the user's target files; discovery walks the edges out from
 //! them. Imports that lead outside the project (the standard library,
@@ -7,6 +8,7 @@
 
 mod imports;
 mod layout;
+mod modules;
 mod rank;
 mod resolve;
 
@@ -83,9 +85,9 @@ impl ImportGraph {
             .par_iter()
             .map(|path| {
                 progress.step();
-                let python = Lang::from_path(path) == Some(Lang::Python);
-                sources.derived_from_text(root, path, "imports-2", |text| {
-                    imports::encode(python, text)
+                let lang = Lang::from_path(path);
+                sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
+                    modules::encode(lang, text)
                 })
             })
             .collect();
@@ -100,13 +102,14 @@ impl ImportGraph {
                 .map(|i| i.module),
         );
         let set = resolve::FileSet::new(files, layout);
+        let packages = modules::Packages::read(root, files);
         let found: Vec<FileEdges> = code
             .par_iter()
             .zip(&statements)
             .map(|(path, stmts)| {
                 stmts
                     .as_ref()
-                    .map(|stmts| file_edges(&set, path, stmts))
+                    .map(|stmts| file_edges(&set, &packages, path, stmts))
                     .unwrap_or_default()
             })
             .collect();
@@ -308,7 +311,12 @@ struct FileEdges<'a> {
 }
 
 /// The edges out of one file, from its encoded import statements.
-fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, stmts: &str) -> FileEdges<'a> {
+fn file_edges<'a>(
+    set: &resolve::FileSet<'a>,
+    packages: &modules::Packages<'a>,
+    path: &str,
+    stmts: &str,
+) -> FileEdges<'a> {
     use resolve::Resolution;
     let (python, includes) = imports::decode(stmts);
     let mut out = FileEdges::default();
@@ -323,6 +331,13 @@ fn file_edges<'a>(set: &resolve::FileSet<'a>, path: &str, stmts: &str) -> FileEd
         match set.resolve_include(path, inc) {
             Resolution::Files(files) => out.edges.extend(files),
             Resolution::Unresolved => out.unresolved.push(inc.to_string()),
+            Resolution::External => {}
+        }
+    }
+    for stmt in modules::decode(stmts) {
+        match modules::resolve(set, packages, path, &stmt) {
+            Resolution::Files(files) => out.edges.extend(files),
+            Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}
         }
     }

@@ -20,7 +20,7 @@ use crate::text::words::noun_for;
 const HEAD_LINES: usize = 10;
 /// Bumped whenever a heuristic summary changes, so summaries cached on
 /// disk by an older version are recomputed, never served.
-pub const VERSION: &str = "heuristic-4";
+pub const VERSION: &str = "heuristic-5";
 
 /// A summary of `text`, chosen by the extension of `path`.
 pub fn summarize(path: &str, text: &str) -> String {

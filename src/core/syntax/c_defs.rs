@@ -1,5 +1,5 @@
 //! C and C++ definitions found by a walk over the syntax tree, without
-//! compiling `queries/c.scm` and `queries/cpp.scm`: the same matches, with
+//! compiling `queries/c/symbols.scm` and `queries/cpp/symbols.scm`: the same matches, with
 //! the same pattern indices (the queries stay the specification, and a
 //! test checks the two agree on fixtures and system headers). Compiling
 //! the C++ query (C's patterns included) against tree-sitter-cpp's large

@@ -1,5 +1,6 @@
-//! Languages: the tree-sitter grammar and the compiled symbol query of each
-//! [`Lang`] (a query may inherit another's with `; inherits: c`), and a
+//! Languages at run time: the compiled symbol query of each [`Lang`] (its
+//! row in `languages`; a query may inherit another's with `; inherits: c`),
+//! and a
 //! per-thread parser pool. A run over thousands of files
 //! compiles each query once (process-wide) and creates one parser per
 //! language per thread.
@@ -9,6 +10,7 @@ use std::sync::OnceLock;
 
 use tree_sitter::{Language, Parser, Query, Tree};
 
+use super::languages::{ROWS, by_name};
 use super::{Lang, SymbolKind};
 
 /// What one capture of a symbol query means.
@@ -28,36 +30,27 @@ pub(super) struct SymbolQuery {
     pub captures: Vec<Capture>,
 }
 
+/// How many languages there are (rows of `languages::ROWS`).
+const COUNT: usize = ROWS.len();
+
 impl Lang {
     fn index(self) -> usize {
-        match self {
-            Lang::Python => 0,
-            Lang::C => 1,
-            Lang::Cpp => 2,
-        }
+        self as usize
     }
 
     /// The tree-sitter grammar.
     pub(super) fn grammar(self) -> Language {
-        match self {
-            Lang::Python => tree_sitter_python::LANGUAGE.into(),
-            Lang::C => tree_sitter_c::LANGUAGE.into(),
-            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-        }
+        (self.row().grammar)()
     }
 
-    /// The query file as written (`queries/<lang>.scm`).
+    /// The query file as written (`queries/<lang>/symbols.scm`).
     pub(super) fn query_file(self) -> &'static str {
-        match self {
-            Lang::Python => include_str!("queries/python.scm"),
-            Lang::C => include_str!("queries/c.scm"),
-            Lang::Cpp => include_str!("queries/cpp.scm"),
-        }
+        self.row().symbols
     }
 
     /// The text of the symbol query: the query file with each `;
     /// inherits: <lang>` line replaced by that language's query, as
-    /// helix's queries do (C++ builds on C).
+    /// helix's queries do (C++ builds on C, TSX on TypeScript).
     pub(super) fn query_source(self) -> String {
         inherit(self.query_file(), 0)
     }
@@ -66,22 +59,10 @@ impl Lang {
     /// compile against the grammar (a build defect the tests catch; the
     /// program then sees no symbols instead of panicking).
     pub(super) fn symbol_query(self) -> Option<&'static SymbolQuery> {
-        static QUERIES: [OnceLock<Option<SymbolQuery>>; 3] =
-            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static QUERIES: [OnceLock<Option<SymbolQuery>>; COUNT] = [const { OnceLock::new() }; COUNT];
         QUERIES[self.index()]
             .get_or_init(|| compile_query(self).ok())
             .as_ref()
-    }
-}
-
-/// The languages a query may inherit, by the name used after
-/// `; inherits:`.
-fn by_name(name: &str) -> Option<Lang> {
-    match name {
-        "c" => Some(Lang::C),
-        "cpp" => Some(Lang::Cpp),
-        "python" => Some(Lang::Python),
-        _ => None,
     }
 }
 
@@ -96,8 +77,8 @@ fn inherit(text: &str, depth: usize) -> String {
             .filter(|_| depth < 4);
         match parents {
             Some(names) => {
-                for lang in names.split(',').filter_map(|n| by_name(n.trim())) {
-                    out.push_str(&inherit(lang.query_file(), depth + 1));
+                for row in names.split(',').filter_map(|n| by_name(n.trim())) {
+                    out.push_str(&inherit(row.symbols, depth + 1));
                 }
             }
             None => {
@@ -149,7 +130,7 @@ fn classify_capture(name: &str) -> Capture {
 
 thread_local! {
     /// One parser per language, created on first use in each thread.
-    static PARSERS: RefCell<[Option<Parser>; 3]> = const { RefCell::new([None, None, None]) };
+    static PARSERS: RefCell<[Option<Parser>; COUNT]> = const { RefCell::new([const { None }; COUNT]) };
 }
 
 /// Parse `source` with the thread's parser for `lang`. `None` only if the

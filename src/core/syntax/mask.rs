@@ -195,6 +195,11 @@ impl Masker<'_> {
             (Lang::Python, SymbolKind::Constant) => format!("{} = ...  # {summary}", symbol.name),
             (Lang::Python, _) => format!("{signature}: ...  # {summary}"),
             (_, SymbolKind::Namespace) => format!("{signature} {{ /* {summary} */ }}"),
+            // The brace languages added as data fold a body into braces
+            // with the summary inside, which still parses.
+            (lang, _) if !lang.is_c_family() && symbol.spans.body.is_some() => {
+                format!("{signature} {{ /* {summary} */ }}")
+            }
             (_, SymbolKind::Constant) => format!("{signature} /* {summary} */"),
             _ => format!("{signature}; /* {summary} */"),
         }

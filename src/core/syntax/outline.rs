@@ -19,9 +19,19 @@ pub(super) fn render(tree: &SymbolTree) -> String {
 fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize) {
     let label = label(symbol);
     // `class Point: class Point` says nothing twice: a signature that is
-    // only a keyword and the name is left out.
+    // only a keyword and the name (after modifiers such as `pub` or
+    // `export`: `pub struct Point`) is left out.
+    let kind = symbol.kind.as_str();
+    let said = symbol
+        .signature
+        .strip_suffix(symbol.name.as_str())
+        .is_some_and(|head| {
+            let head = head.trim_end();
+            head.split(' ').count() == 1 || head.ends_with(&format!(" {kind}"))
+        });
     let signature = match symbol.signature.split_once(' ') {
         Some((_, name)) if name == symbol.name => String::new(),
+        _ if said && !symbol.signature.contains('(') => String::new(),
         _ => format!(": {}", symbol.signature),
     };
     let _ = writeln!(

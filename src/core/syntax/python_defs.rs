@@ -1,5 +1,5 @@
 //! Python definitions found by a walk over the statements, without running
-//! `queries/python.scm`: the same matches (the query stays the
+//! `queries/python/symbols.scm`: the same matches (the query stays the
 //! specification, and a test checks the two agree on the whole standard
 //! library), several times faster, as the walk never enters an expression.
 //! A query cursor visits every node of the tree; in Python nearly all of

@@ -1,5 +1,6 @@
-//! Skeleton: the file with every function/method body replaced by `...`
-//! (Python, after the docstring) or `{ ... }` (C, C++). Everything outside
+//! Skeleton: the file with every function/method body replaced by the
+//! language's placeholder: `...` (Python, after the docstring), `{ ... }`
+//! (the brace languages). Everything outside
 //! function bodies — imports, globals, class bodies, comments — is kept
 //! byte for byte, except Python data tables, which become one-line
 //! stand-ins (`literals`); a Python skeleton still parses as Python.
@@ -12,10 +13,7 @@ use super::{Lang, Symbol, SymbolTree};
 
 /// What an elided body becomes.
 pub(super) fn placeholder(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Python => "...",
-        Lang::C | Lang::Cpp => "{ ... }",
-    }
+    lang.row().placeholder
 }
 
 /// See [`super::skeleton`].

@@ -69,10 +69,10 @@ impl<'t> Found<'t> {
 pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     let range = definition_range(found, source);
     let lead = leading_comment_start(found.first, source);
-    if lang == Lang::Python {
-        python(found, range, lead, source)
-    } else {
-        c_like(found, range, lead, source)
+    match lang {
+        Lang::Python => python(found, range, lead, source),
+        Lang::C | Lang::Cpp => c_like(found, range, lead, source),
+        _ => super::generic::analyze(lang, found, source),
     }
 }
 
@@ -83,6 +83,9 @@ fn outer_node(node: Node) -> Node {
     while let Some(parent) = current.parent() {
         let wraps = match parent.kind() {
             "decorated_definition" | "template_declaration" => true,
+            // JavaScript/TypeScript `export ...`; a Go `type` with one spec.
+            "export_statement" => parent.child_by_field_name("declaration") == Some(current),
+            "type_declaration" => parent.named_child_count() == 1,
             "type_definition" | "declaration" | "field_declaration" => {
                 parent.child_by_field_name("type") == Some(current)
             }

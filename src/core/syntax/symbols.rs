@@ -6,6 +6,7 @@
 //! the first step of every view; the rest of the module reads the
 //! resulting [`SymbolTree`].
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
@@ -13,7 +14,9 @@ use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
 use super::c_defs;
 use super::errors;
+use super::generic;
 use super::lang::Capture;
+use super::lang::parse_tree;
 use super::literals;
 use super::macros::CMacros;
 use super::pairs::{Declarations, parameter_types};
@@ -51,7 +54,14 @@ pub(super) enum Finder {
 
 /// [`extract`], finding the definitions as `finder` says.
 pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Finder) -> SymbolTree {
-    let Some((tree, parsed)) = preproc::parse(lang, source, user) else {
+    // Only C and C++ need the pre-pass (macros, conditionals); Python's
+    // returns the source as is, and the data-driven languages skip it.
+    let parsed = if lang.is_c_family() || lang == Lang::Python {
+        preproc::parse(lang, source, user)
+    } else {
+        parse_tree(lang, source).map(|tree| (tree, Cow::Borrowed(source)))
+    };
+    let Some((tree, parsed)) = parsed else {
         return SymbolTree {
             lang,
             symbols: Vec::new(),
@@ -264,10 +274,13 @@ fn nest(lang: Lang, found: Vec<Found>) -> Vec<Placed> {
 /// local details, not symbols: C has no nested functions, C++'s most
 /// vexing parse makes some variables look like prototypes, and a macro
 /// statement such as `JSON_CATCH (...) { ... }` reads as a definition.
+/// Python and the data-driven languages keep nested definitions (ctags
+/// lists a JavaScript function's inner functions too).
 fn is_local_declaration(lang: Lang, parent: &Found, child: &Found) -> bool {
-    lang != Lang::Python
-        && parent.kind.is_function()
-        && (child.kind == SymbolKind::Constant || child.kind.is_function())
+    if !lang.is_c_family() {
+        return false;
+    }
+    parent.kind.is_function() && (child.kind == SymbolKind::Constant || child.kind.is_function())
 }
 
 /// Name, kind and path of every placed definition, assembled into a tree.
@@ -279,10 +292,11 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
     let mut flat: Vec<Symbol> = Vec::with_capacity(placed.len());
     for p in placed {
         let parent = p.parent.and_then(|i| flat.get(i));
-        let (name, qualified) = names(p.found.name, source);
+        let (name, qualified) = generic::own_name(lang, &p.found, source)
+            .unwrap_or_else(|| names(p.found.name, source));
         let kind = refine_kind(lang, &p.found, parent, &qualified, &namespaces);
         let base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
-        let path = if lang != Lang::Python && kind.is_function() {
+        let path = if lang.is_c_family() && kind.is_function() {
             let params = parameter_types(p.found.core, source);
             if p.found.core.kind() == "function_definition" {
                 declarations
@@ -471,6 +485,7 @@ fn base_path(
             Some(p) => format!("{p}::{qualified}"),
             None => qualified.to_string(),
         },
+        _ => generic::base_path(lang, parent_path, qualified),
     }
 }
 
@@ -516,7 +531,11 @@ fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
         return doc_from_string(slice(source, string.byte_range()));
     }
     let comments: Vec<&str> = children
-        .take_while(|n| n.kind() == "comment")
+        .skip_while(|n| {
+            matches!(n.kind(), "hash_bang_line" | "php_tag")
+                || slice(source, n.byte_range()).starts_with("#!")
+        })
+        .take_while(|n| lang.row().comments.contains(&n.kind()))
         .map(|n| slice(source, n.byte_range()))
         .collect();
     doc_from_comment(&comments.join("\n"))

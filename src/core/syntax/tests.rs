@@ -6,6 +6,7 @@
 mod c;
 mod c_walk;
 mod cpp;
+mod langs;
 mod literals;
 mod preproc;
 mod python;
@@ -56,7 +57,7 @@ fn masked(lang: Lang, source: &str, default: MaskState, pairs: &[(&str, MaskStat
 #[test]
 fn every_query_compiles_and_names_only_known_kinds() {
     use super::lang::{Capture, compile_query};
-    for lang in [Lang::Python, Lang::C, Lang::Cpp] {
+    for lang in Lang::all() {
         let query = compile_query(lang).unwrap_or_else(|e| panic!("{lang:?} query: {e}"));
         assert!(query.captures.contains(&Capture::Name));
         assert!(

@@ -391,7 +391,8 @@ fn lang() -> impl Strategy<Value = Lang> {
 fn source_for(lang: Lang) -> BoxedStrategy<String> {
     match lang {
         Lang::Python => codeish(PYTHON).boxed(),
-        Lang::C | Lang::Cpp => codeish(C_LIKE).boxed(),
+        // `lang()` draws only Python, C and C++.
+        _ => codeish(C_LIKE).boxed(),
     }
 }
 
@@ -400,6 +401,7 @@ fn path_for(lang: Lang) -> &'static str {
         Lang::Python => "m.py",
         Lang::C => "m.c",
         Lang::Cpp => "m.cpp",
+        other => unreachable!("lang() never draws {other:?}"),
     }
 }
 

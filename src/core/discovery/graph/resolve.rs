@@ -57,7 +57,7 @@ impl<'a> FileSet<'a> {
         }
     }
 
-    fn get(&self, rel: &str) -> Option<&'a str> {
+    pub(super) fn get(&self, rel: &str) -> Option<&'a str> {
         self.files.get(rel).copied()
     }
 

@@ -1,0 +1,251 @@
+//! Spans and names for the brace languages added as data (Rust,
+//! TypeScript, JavaScript, Go, Java): one generic reading of a definition
+//! node — body by the grammar's `body` field, leading comments by the row's
+//! comment kinds, the signature as the text before the body.
+//!
+//! What a query cannot say lives here, each for a stated reason:
+//! - a Rust `impl` block has no name node: it is named by its head
+//!   (`impl Trait for Type`), so its methods read `impl Type::method`;
+//! - a Go method's scope is its receiver's type (`Type.Method`), which is a
+//!   parameter, not an enclosing node;
+//! - Rust attributes (`#[derive]`) are siblings before the item, not
+//!   children, so the range is widened over them here;
+//! - Go's struct and interface bodies are not a `body` field.
+
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::Lang;
+use super::languages::PathStyle;
+use super::spans::{Analysis, Found, Spans};
+use super::text::{fold, slice, starts_line, truncate};
+
+/// The longest signature kept for symbols without a body (an alias or a
+/// constant's value can be huge).
+const SIGNATURE_MAX: usize = 160;
+
+/// Analyse one definition of a data-driven language.
+pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
+    let comments = lang.row().comments;
+    let (start, lead) = leading(found.outer, comments, source);
+    let range = start..end_of(found.outer, source);
+    let body = body_node(found.core);
+    let head_start = found.outer.start_byte();
+    let signature = match body {
+        Some(b) => without_comments(
+            found.outer,
+            head_start..head_end(b, source),
+            comments,
+            source,
+        ),
+        None => without_comments(found.outer, head_start..range.end, comments, source),
+    };
+    let signature = fold(&signature);
+    let signature = signature.trim_end_matches([';', ' ', '{', ',']);
+    let signature = match body {
+        Some(_) => signature.to_string(),
+        None => truncate(signature, SIGNATURE_MAX),
+    };
+    let braced = body.filter(|b| slice(source, b.byte_range()).starts_with('{'));
+    // An empty body (`{}`) stays: the placeholder would only make it longer.
+    let elide = braced
+        .filter(|b| found.kind.is_function() && !is_empty_block(b.byte_range(), source))
+        .map(|b| b.byte_range());
+    let spans = Spans {
+        lead,
+        body: body.map(|b| b.byte_range()),
+        inner: braced.map(|b| inside_braces(b.byte_range(), source)),
+        elide,
+        doc: (lead < range.start).then_some(lead..range.start),
+    };
+    Analysis {
+        range,
+        signature,
+        spans,
+    }
+}
+
+/// Where the head before `body` ends: at the body, or at the `{` inside
+/// it when the body node starts with a keyword (Go's `interface {`).
+fn head_end(body: Node, source: &str) -> usize {
+    let text = slice(source, body.byte_range());
+    match text.find('{') {
+        Some(open) if body.kind() == "interface_type" => body.start_byte() + open,
+        _ => body.start_byte(),
+    }
+}
+
+/// The definition's start (over Rust attributes) and the start of the
+/// comment block directly above it (no blank line between).
+fn leading(outer: Node, comments: &[&str], source: &str) -> (usize, usize) {
+    let mut start = outer.start_byte();
+    let mut lead = start;
+    let mut current = outer;
+    while let Some(prev) = current.prev_sibling() {
+        let is_comment = comments.contains(&prev.kind());
+        let is_attribute = prev.kind() == "attribute_item";
+        if !(is_comment || is_attribute) || !starts_line(source, prev.start_byte()) {
+            break;
+        }
+        let gap = slice(source, prev.end_byte()..lead);
+        if !gap.trim().is_empty() || gap.matches('\n').count() > 1 {
+            break;
+        }
+        lead = prev.start_byte();
+        if is_attribute {
+            start = lead;
+        }
+        current = prev;
+    }
+    (start, lead)
+}
+
+/// The end of the definition: its node plus a directly following `;`,
+/// trailing whitespace trimmed.
+fn end_of(outer: Node, source: &str) -> usize {
+    let mut end = outer.end_byte();
+    if let Some(next) = outer.next_sibling()
+        && slice(source, next.byte_range()) == ";"
+    {
+        end = next.end_byte();
+    }
+    let text = slice(source, outer.start_byte()..end);
+    outer.start_byte() + text.trim_end().len()
+}
+
+/// A definition's body: its `body` field; the body of the function bound
+/// to a variable (`const f = () => {...}`); a Go struct's field list or
+/// interface.
+fn body_node(core: Node) -> Option<Node> {
+    if let Some(body) = core.child_by_field_name("body") {
+        return Some(body);
+    }
+    // `const f = () => {}`, `obj.f = function () {}`, `{ f: () => {} }`.
+    let bound = (0..core.named_child_count())
+        .filter_map(|i| core.named_child(i as u32))
+        .find(|n| matches!(n.kind(), "variable_declarator" | "assignment_expression"));
+    let value = match core.kind() {
+        "pair" => core.child_by_field_name("value"),
+        _ => bound.and_then(|d| {
+            d.child_by_field_name("value")
+                .or_else(|| d.child_by_field_name("right"))
+        }),
+    };
+    if let Some(value) = value {
+        return value.child_by_field_name("body");
+    }
+    let ty = core.child_by_field_name("type")?;
+    match ty.kind() {
+        "struct_type" => (0..ty.named_child_count())
+            .filter_map(|i| ty.named_child(i as u32))
+            .find(|n| n.kind() == "field_declaration_list"),
+        "interface_type" => Some(ty),
+        _ => None,
+    }
+}
+
+/// Whether a braced body holds nothing but whitespace.
+fn is_empty_block(range: Range<usize>, source: &str) -> bool {
+    slice(source, inside_braces(range, source))
+        .trim()
+        .is_empty()
+}
+
+/// The bytes between a body's braces: from after the first `{` to before
+/// the last `}` (a Go `interface {` keeps its keyword outside).
+fn inside_braces(range: Range<usize>, source: &str) -> Range<usize> {
+    let text = slice(source, range.clone());
+    match (text.find('{'), text.rfind('}')) {
+        (Some(open), Some(close)) if open < close => range.start + open + 1..range.start + close,
+        _ => range,
+    }
+}
+
+/// The text of `range` with every comment inside it left out (comments
+/// found in `node`'s subtree, by the row's comment kinds).
+fn without_comments(node: Node, range: Range<usize>, kinds: &[&str], source: &str) -> String {
+    let mut found = Vec::new();
+    let mut stack = vec![node];
+    while let Some(n) = stack.pop() {
+        let r = n.byte_range();
+        if r.end <= range.start || r.start >= range.end {
+            continue;
+        }
+        if kinds.contains(&n.kind()) {
+            found.push(r);
+            continue;
+        }
+        for i in 0..n.child_count() {
+            if let Some(child) = n.child(i) {
+                stack.push(child);
+            }
+        }
+    }
+    found.sort_by_key(|r| r.start);
+    let mut out = String::new();
+    let mut cursor = range.start;
+    for c in &found {
+        if c.start < cursor || c.end > range.end {
+            continue;
+        }
+        out.push_str(slice(source, cursor..c.start));
+        out.push(' ');
+        cursor = c.end;
+    }
+    out.push_str(slice(source, cursor..range.end));
+    out
+}
+
+/// The plain and the qualified name where the name node alone does not
+/// say it: a Rust `impl` block (`Trait for Type`, its path `impl Trait for
+/// Type`) and a Go method (`Method`, its path `Type.Method`). `None`: the name node's text is both.
+pub(super) fn own_name(lang: Lang, found: &Found, source: &str) -> Option<(String, String)> {
+    let core = found.core;
+    match (lang, core.kind()) {
+        (Lang::Rust, "impl_item") => {
+            let ty = core.child_by_field_name("type")?;
+            let ty = fold(slice(source, ty.byte_range()));
+            let name = match core.child_by_field_name("trait") {
+                Some(t) => format!("{} for {ty}", fold(slice(source, t.byte_range()))),
+                None => ty,
+            };
+            Some((name.clone(), format!("impl {name}")))
+        }
+        (Lang::Go, "method_declaration") => {
+            let name = fold(slice(source, found.name.byte_range()));
+            let receiver = receiver_type(core.child_by_field_name("receiver")?, source)?;
+            Some((name.clone(), format!("{receiver}.{name}")))
+        }
+        _ => None,
+    }
+}
+
+/// The type name of a Go receiver (`(s *Server[T])` → `Server`).
+fn receiver_type(receiver: Node, source: &str) -> Option<String> {
+    let mut stack = vec![receiver];
+    while let Some(n) = stack.pop() {
+        if n.kind() == "type_identifier" {
+            return Some(slice(source, n.byte_range()).to_string());
+        }
+        for i in (0..n.named_child_count()).rev() {
+            if let Some(child) = n.named_child(i as u32) {
+                stack.push(child);
+            }
+        }
+    }
+    None
+}
+
+/// The path before duplicate numbering: the parent's path and the name,
+/// joined as the language's row says.
+pub(super) fn base_path(lang: Lang, parent: Option<&str>, qualified: &str) -> String {
+    let separator = match lang.row().paths {
+        PathStyle::Dot => ".",
+        PathStyle::Colons | PathStyle::CTags => "::",
+    };
+    match parent {
+        Some(p) => format!("{p}{separator}{qualified}"),
+        None => qualified.to_string(),
+    }
+}

@@ -1,0 +1,3 @@
+; TSX symbols: TypeScript's, with JSX in expressions.
+
+; inherits: typescript

@@ -1,0 +1,208 @@
+//! The data-driven languages (Rust, TypeScript, TSX, JavaScript, Go,
+//! Java, C#, Bash, PHP): golden symbols, skeleton and outline of one small fixture each
+//! (`fixtures/`), skeletons that re-parse no worse than the original, and
+//! the mask states on every symbol.
+
+use insta::assert_snapshot;
+
+use super::{listing, masked};
+use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
+use crate::core::syntax::{Lang, outline, parse, skeleton};
+
+/// Every fixture with its language.
+const FIXTURES: [(Lang, &str, &str); 9] = [
+    (Lang::Rust, "sample.rs", include_str!("fixtures/sample.rs")),
+    (
+        Lang::TypeScript,
+        "sample.ts",
+        include_str!("fixtures/sample.ts"),
+    ),
+    (Lang::Tsx, "sample.tsx", include_str!("fixtures/sample.tsx")),
+    (
+        Lang::JavaScript,
+        "sample.js",
+        include_str!("fixtures/sample.js"),
+    ),
+    (Lang::Go, "sample.go", include_str!("fixtures/sample.go")),
+    (
+        Lang::Java,
+        "Sample.java",
+        include_str!("fixtures/Sample.java"),
+    ),
+    (
+        Lang::CSharp,
+        "Sample.cs",
+        include_str!("fixtures/Sample.cs"),
+    ),
+    (Lang::Bash, "sample.sh", include_str!("fixtures/sample.sh")),
+    (Lang::Php, "sample.php", include_str!("fixtures/sample.php")),
+];
+
+/// Symbols, outline and skeleton of one fixture, in one snapshot.
+fn golden(lang: Lang) -> String {
+    let (_, name, source) = fixture(lang);
+    let tree = parse(lang, source);
+    assert!(
+        !tree.has_errors,
+        "{name} parses with errors at {:?}",
+        tree.error_line
+    );
+    format!(
+        "module doc: {:?}\n\n# symbols\n{}\n# outline\n{}\n# skeleton\n{}",
+        tree.module_doc,
+        listing(&tree),
+        outline(&tree),
+        skeleton(&tree, source)
+    )
+}
+
+fn fixture(lang: Lang) -> (Lang, &'static str, &'static str) {
+    FIXTURES
+        .into_iter()
+        .find(|(l, _, _)| *l == lang)
+        .unwrap_or_else(|| panic!("no fixture for {lang:?}"))
+}
+
+#[test]
+fn rust_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Rust));
+}
+
+#[test]
+fn typescript_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::TypeScript));
+}
+
+#[test]
+fn tsx_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Tsx));
+}
+
+#[test]
+fn javascript_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::JavaScript));
+}
+
+#[test]
+fn go_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Go));
+}
+
+#[test]
+fn java_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Java));
+}
+
+#[test]
+fn csharp_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::CSharp));
+}
+
+#[test]
+fn bash_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Bash));
+}
+
+#[test]
+fn php_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Php));
+}
+
+#[test]
+fn languages_by_extension_and_shebang() {
+    assert_eq!(Lang::from_path("src/lib.rs"), Some(Lang::Rust));
+    assert_eq!(Lang::from_path("a.d.ts"), Some(Lang::TypeScript));
+    assert_eq!(Lang::from_path("App.tsx"), Some(Lang::Tsx));
+    for ext in ["js", "jsx", "mjs", "cjs"] {
+        assert_eq!(Lang::from_path(&format!("x.{ext}")), Some(Lang::JavaScript));
+    }
+    assert_eq!(Lang::from_path("main.go"), Some(Lang::Go));
+    assert_eq!(Lang::from_path("A.java"), Some(Lang::Java));
+    assert_eq!(Lang::from_path("dir.rs/README"), None);
+    assert_eq!(
+        Lang::detect("bin/cli", "#!/usr/bin/env node\nmain();\n"),
+        Some(Lang::JavaScript)
+    );
+    assert_eq!(
+        Lang::detect("tool", "#!/usr/bin/python3 -u\n"),
+        Some(Lang::Python)
+    );
+    assert_eq!(Lang::detect("notes", "just text\n"), None);
+    assert_eq!(Lang::detect("ci/run", "#!/bin/bash -e\n"), Some(Lang::Bash));
+    assert_eq!(Lang::from_path("Program.cs"), Some(Lang::CSharp));
+    for lang in Lang::all() {
+        assert_eq!(Lang::all().nth(lang as usize), Some(lang), "row order");
+    }
+}
+
+#[test]
+fn skeletons_reparse_no_worse_and_are_smaller() {
+    let mut broken = Vec::new();
+    for (lang, name, source) in FIXTURES {
+        let tree = parse(lang, source);
+        let skeleton = skeleton(&tree, source);
+        assert!(
+            skeleton.len() < source.len(),
+            "{name}: skeleton not smaller"
+        );
+        let again = parse(lang, &skeleton);
+        if again.has_errors {
+            broken.push(format!("{name}: line {:?}", again.error_line));
+        }
+        let before: Vec<&str> = tree.iter().map(|s| s.path.as_str()).collect();
+        let after: Vec<&str> = again.iter().map(|s| s.path.as_str()).collect();
+        // Nested functions vanish with their parent's body; the rest stays.
+        for path in &after {
+            assert!(before.contains(path), "{name}: {path} appeared");
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "skeletons with syntax errors: {broken:?}"
+    );
+}
+
+#[test]
+fn masks_def_is_the_file_and_sig_is_the_skeleton() {
+    for (lang, name, source) in FIXTURES {
+        let tree = parse(lang, source);
+        assert_eq!(masked(lang, source, Def, &[]), source, "{name}: def");
+        assert_eq!(
+            masked(lang, source, Sig, &[]),
+            skeleton(&tree, source),
+            "{name}: sig"
+        );
+        // Hiding everything leaves no symbol behind.
+        let hidden = masked(lang, source, Hide, &[]);
+        let again = parse(lang, &hidden);
+        assert_eq!(again.iter().count(), 0, "{name}: hide left {hidden}");
+    }
+}
+
+#[test]
+fn rust_masks_per_symbol() {
+    let (_, _, source) = fixture(Lang::Rust);
+    let out = masked(
+        Lang::Rust,
+        source,
+        Hide,
+        &[
+            ("impl Point::dist", Sig),
+            ("Area", Agg),
+            ("impl fmt::Display for Point", Def),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn typescript_masks_per_symbol() {
+    let (_, _, source) = fixture(Lang::TypeScript);
+    let out = masked(
+        Lang::TypeScript,
+        source,
+        Agg,
+        &[("Store", Sig), ("Store.add", Def), ("load", Hide)],
+    );
+    assert_snapshot!(out);
+}
