@@ -259,7 +259,7 @@ impl Engine {
                 "entries": preset.files.len(),
                 "tokens": tokens,
                 "exact": exact,
-                "resource": format!("ctxcurate://preset/{name}"),
+                "resource": super::server::preset_uri(&name),
             }));
         }
         Reply::json(&json!({
