@@ -1,7 +1,9 @@
 //! Tool arguments as engine requests: which preset (or an ad-hoc one made
 //! of the files named), the overrides, the targets — each path checked to
 //! stay inside the root. What a request cannot hold without the engine
-//! (git's diff) is handed back for the caller to fetch.
+//! (git's diff) is handed back for the caller to fetch. Every path the
+//! agent names (a file to show, an ad-hoc entry, a target) passes the
+//! engine's consent gate (`trust::entries`): an agent is not the user.
 
 use std::path::Path;
 use std::str::FromStr;
@@ -314,7 +316,7 @@ mod tests {
     }
 
     #[test]
-    fn files_make_an_ad_hoc_preset_without_consent() {
+    fn files_make_an_ad_hoc_preset_gated_as_an_agents() {
         let (_dir, project) = project();
         let asked = build(
             &project,
