@@ -32,7 +32,6 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use ctxcurate::core::project::Project;
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
 
@@ -41,9 +40,10 @@ use crate::cli::args::McpArgs;
 /// Serve the project around `cwd` on stdin/stdout until the client closes
 /// the connection. Stdout is the protocol's: nothing else is printed there.
 pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
-    // Fail at the start, with the CLI's message, on a project file that
-    // does not parse; later calls open it again and say so as tool errors.
-    let project = Project::open(cwd)?;
+    // A project file that does not open (malformed, unreadable, a FIFO)
+    // does not stop the server: each call opens it again and says why as
+    // a tool error, and serves once it is fixed, at the start as mid-session.
+    let root = ctxcurate::core::paths::find_root(cwd);
     let options = tools::Options {
         allow_secrets: args.allow_secrets,
         allow_edits: args.allow_edits,
@@ -64,8 +64,7 @@ pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
             // A client that goes before it says hello is no failure.
             Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
             Err(e) => {
-                return Err(e)
-                    .with_context(|| format!("MCP handshake for {}", project.root.display()));
+                return Err(e).with_context(|| format!("MCP handshake for {}", root.display()));
             }
         };
         running.waiting().await.context("the MCP service stopped")?;

@@ -31,9 +31,10 @@ impl Reply {
 
 /// A built context: its text, and the stats a person reads on stderr from
 /// `ctxcurate build`, as data. `notes` are the caller's own (a preset file
-/// not found, the diff's notes).
-pub fn built(built: Built, mut notes: Vec<String>) -> Reply {
-    let mut left_out: Vec<String> = Vec::new();
+/// not found, the diff's notes); `held` says which paths the agent named
+/// wait for the user's consent.
+pub fn built(built: Built, mut notes: Vec<String>, held: Option<String>) -> Reply {
+    let mut left_out: Vec<String> = held.into_iter().collect();
     left_out.extend(built.changes_dropped.iter().cloned());
     left_out.extend(built.held.iter().cloned());
     left_out.extend(built.problems.iter().cloned());

@@ -1,7 +1,9 @@
 //! Tool arguments as engine requests: which preset (or an ad-hoc one made
 //! of the files named), the overrides, the targets — each path checked to
 //! stay inside the root. What a request cannot hold without the engine
-//! (git's diff) is handed back for the caller to fetch.
+//! (git's diff) is handed back for the caller to fetch. Every path the
+//! agent names (a file to show, an ad-hoc entry, a target) passes the
+//! engine's consent gate (`trust::entries`): an agent is not the user.
 
 use std::path::Path;
 use std::str::FromStr;
@@ -10,8 +12,9 @@ use ctxcurate::core::engine::{BuildKind, BuildRequest};
 use ctxcurate::core::model::{FileItem, Format, Preset, TreeMode, ViewMode};
 use ctxcurate::core::paths;
 use ctxcurate::core::project::Project;
-use ctxcurate::core::trust::entries::EntryConsent;
-use ctxcurate::core::walk;
+use ctxcurate::core::trust::entries::{EntryConsent, Held};
+use ctxcurate::core::walk::{self, WalkPatterns};
+use ctxcurate::text::sanitize::display_line;
 
 use super::args::{BuildArgs, FileArg, PackArgs};
 use super::error::ToolError;
@@ -22,6 +25,18 @@ use super::error::ToolError;
 pub struct Asked {
     pub req: BuildRequest,
     pub diff: Option<String>,
+    /// The files and targets the agent named that wait for the user's
+    /// consent (left out of `req`).
+    pub held: Vec<Held>,
+}
+
+/// How many preset names an unknown-preset error lists.
+const NAMES_LISTED: usize = 20;
+
+/// A name from the project file (a preset's) as it goes into a message:
+/// control characters escaped, cut to a line.
+pub fn shown_name(name: &str) -> String {
+    display_line(name, 80).into_owned()
 }
 
 /// The preset named (or the active one) and the consent for its explicit
@@ -35,11 +50,19 @@ pub fn preset(project: &Project, name: Option<&str>) -> Result<(Preset, EntryCon
         Some(name) => match project.preset(name) {
             Some((p, _)) => Ok((p.clone(), project.entry_consent(name))),
             None => {
-                let names: Vec<String> =
-                    project.preset_names().into_iter().map(|(n, _)| n).collect();
+                let names = project.preset_names();
+                let mut listed: Vec<String> = names
+                    .iter()
+                    .take(NAMES_LISTED)
+                    .map(|(n, _)| shown_name(n))
+                    .collect();
+                if names.len() > NAMES_LISTED {
+                    listed.push(format!("and {} more", names.len() - NAMES_LISTED));
+                }
                 Err(ToolError::new(format!(
-                    "no preset named `{name}` (presets: {})",
-                    names.join(", ")
+                    "no preset named `{}` (presets: {})",
+                    shown_name(name),
+                    listed.join(", ")
                 )))
             }
         },
@@ -71,15 +94,78 @@ pub fn file(root: &Path, arg: &str) -> Result<String, ToolError> {
     Ok(rel)
 }
 
+/// The consent a path the agent names gets: what the user allowed in
+/// this checkout, as for a project preset's entries. An agent is not the
+/// user: what it names never counts as the user's own (unlike the CLI's
+/// `--target` or `ctxcurate add`).
+pub fn agent_consent(project: &Project) -> EntryConsent {
+    EntryConsent::project(project.allowed.clone(), project.settings.allow_outside_root)
+}
+
+/// `preset` (the agent's files and targets) through the engine's consent
+/// gate ([`EntryConsent::gate`]): the entries that need the user's
+/// consent (a credential file, version control data, an ignored file, or
+/// a link to one) are taken out and returned.
+fn gated(project: &Project, preset: Preset) -> (Preset, Vec<Held>) {
+    let patterns = WalkPatterns::from_settings(&project.settings);
+    let consent = agent_consent(project);
+    let (gated, held) = consent.gate(&project.root, &preset, None, &patterns);
+    (gated.into_owned(), held)
+}
+
+/// What stops an agent's paths, in one note for it; `None` for nothing held.
+pub fn agent_note(held: &[Held]) -> Option<String> {
+    if held.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = held.iter().take(3).map(describe).collect();
+    let more = match held.len() {
+        n if n > 3 => format!(" and {} more", n - 3),
+        _ => String::new(),
+    };
+    Some(format!(
+        "left out {} path(s) you named that need the user's consent: {}{more}; an agent \
+         cannot allow them (only the user can, in this checkout)",
+        held.len(),
+        names.join(", ")
+    ))
+}
+
+/// A held path and why, for the agent.
+fn describe(h: &Held) -> String {
+    let path = shown_name(&h.path);
+    match h.target() {
+        Some(to) => format!(
+            "{path} (a link to {}: {})",
+            shown_name(to),
+            h.reason.describe()
+        ),
+        None => format!("{path} ({})", h.reason.describe()),
+    }
+}
+
 /// [`file`], and one the server may show on its own: not a credential
-/// file (a preset a person allowed it in still builds it) nor one no
-/// composition may hold.
-pub fn shown_file(root: &Path, arg: &str) -> Result<String, ToolError> {
-    let rel = file(root, arg)?;
+/// file nor one no composition may hold, and past the engine's consent
+/// gate (judged by where a link leads): a held file is refused.
+pub fn shown_file(project: &Project, arg: &str) -> Result<String, ToolError> {
+    let rel = file(&project.root, arg)?;
     if walk::is_sensitive(&rel) || walk::is_blacklisted(&rel) {
         return Err(ToolError::new(format!(
-            "{rel} is a credential or private file: not shown on its own (a preset a \
-             person allowed it in still builds it)"
+            "{} is a credential or private file: not shown to an agent (a preset the \
+             user allowed it in still builds it)",
+            shown_name(&rel)
+        )));
+    }
+    let asked = Preset {
+        files: vec![FileItem::new(rel.clone())],
+        ..Preset::default()
+    };
+    let (_, held) = gated(project, asked);
+    if let Some(h) = held.first() {
+        return Err(ToolError::new(format!(
+            "{}: not shown to an agent without the user's consent (only the user can \
+             allow it, in this checkout)",
+            describe(h)
         )));
     }
     Ok(rel)
@@ -108,8 +194,13 @@ fn ad_hoc(root: &Path, files: &[FileArg]) -> Result<Preset, ToolError> {
 
 /// `build`'s arguments as a request on `project`.
 pub fn build(project: &Project, args: &BuildArgs) -> Result<Asked, ToolError> {
+    let mut held = Vec::new();
     let (preset, consent) = match &args.files {
-        Some(files) => (ad_hoc(&project.root, files)?, EntryConsent::default()),
+        Some(files) => {
+            let (gated, out) = gated(project, ad_hoc(&project.root, files)?);
+            held = out;
+            (gated, agent_consent(project))
+        }
         None => preset(project, args.preset.as_deref())?,
     };
     let mut req = BuildRequest::new(preset, &project.settings);
@@ -123,12 +214,13 @@ pub fn build(project: &Project, args: &BuildArgs) -> Result<Asked, ToolError> {
     if let Some(tree) = &args.tree {
         req.compose.sections.tree = named::<TreeMode>("tree", tree)?;
     }
-    targets(project, &args.targets, &mut req)?;
+    held.extend(targets(project, &args.targets, &mut req)?);
     req.budget = args.budget;
     req.allow_partial = args.allow_partial;
     Ok(Asked {
         req,
         diff: args.diff.clone(),
+        held,
     })
 }
 
@@ -144,21 +236,39 @@ pub fn pack(project: &Project, args: &PackArgs) -> Result<Asked, ToolError> {
     if let Some(format) = &args.format {
         req.compose.format = named::<Format>("format", format)?;
     }
-    targets(project, &args.targets, &mut req)?;
+    let held = targets(project, &args.targets, &mut req)?;
     req.budget = args.budget;
     req.allow_partial = args.allow_partial;
-    Ok(Asked { req, diff: None })
+    Ok(Asked {
+        req,
+        diff: None,
+        held,
+    })
 }
 
-/// The targets named, each an existing file inside the root, once.
-fn targets(project: &Project, named: &[String], req: &mut BuildRequest) -> Result<(), ToolError> {
+/// The targets named, each an existing file inside the root, once; those
+/// the consent gate holds are left out and returned. The request's
+/// targets are the user's own to the engine (the CLI's `--target`), so an
+/// agent's pass the gate here first.
+fn targets(
+    project: &Project,
+    named: &[String],
+    req: &mut BuildRequest,
+) -> Result<Vec<Held>, ToolError> {
+    let mut asked = Preset::default();
     for t in named {
         let rel = file(&project.root, t)?;
-        if !req.targets.contains(&rel) {
-            req.targets.push(rel);
+        if !asked.targets.contains(&rel) {
+            asked.targets.push(rel);
         }
     }
-    Ok(())
+    let (passed, held) = gated(project, asked);
+    for t in passed.targets {
+        if !req.targets.contains(&t) {
+            req.targets.push(t);
+        }
+    }
+    Ok(held)
 }
 
 #[cfg(test)]
@@ -206,7 +316,7 @@ mod tests {
     }
 
     #[test]
-    fn files_make_an_ad_hoc_preset_without_consent() {
+    fn files_make_an_ad_hoc_preset_gated_as_an_agents() {
         let (_dir, project) = project();
         let asked = build(
             &project,
@@ -219,7 +329,100 @@ mod tests {
         assert_eq!(files.len(), 2);
         assert_eq!(files[0].view_mode, ViewMode::Skeleton);
         assert_eq!(files[1].path, "*.py");
-        assert_eq!(asked.req.compose.consent, EntryConsent::default());
+        assert_eq!(asked.req.compose.consent, agent_consent(&project));
+        assert!(!asked.req.compose.consent.own);
+    }
+
+    /// A project whose harmless-looking names lead to what needs the
+    /// user's consent: `.env`, `.git/config`, a gitignored file.
+    #[cfg(unix)]
+    fn hostile() -> (tempfile::TempDir, Project) {
+        use std::os::unix::fs::symlink;
+        let (dir, _) = project();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join(".git")).unwrap();
+        std::fs::write(root.join(".git/config"), "[remote]\n").unwrap();
+        std::fs::write(root.join(".env"), "A=1\n").unwrap();
+        std::fs::write(root.join(".gitignore"), "ignored.py\n").unwrap();
+        std::fs::write(root.join("ignored.py"), "x = 1\n").unwrap();
+        symlink(".env", root.join("config.py")).unwrap();
+        symlink(".git/config", root.join("gitcfg.py")).unwrap();
+        symlink("ignored.py", root.join("ign.py")).unwrap();
+        let project = Project::open_at(root, None).unwrap();
+        (dir, project)
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_shown_alone_passes_the_consent_gate_where_a_link_leads() {
+        let (_dir, project) = hostile();
+        for (name, why) in [
+            ("config.py", "a credential file"),
+            ("gitcfg.py", "version control data"),
+            (".git/config", "version control data"),
+            ("ign.py", "an ignored file"),
+            ("ignored.py", "an ignored file"),
+        ] {
+            let err = shown_file(&project, name).unwrap_err().to_string();
+            assert!(err.contains(why), "{name}: {err}");
+            assert!(!err.contains("ctxcurate add"), "{err}");
+        }
+        assert_eq!(shown_file(&project, "b.py").unwrap(), "b.py");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_agents_targets_and_files_are_held_like_a_project_files_entries() {
+        let (_dir, project) = hostile();
+        let packed: PackArgs = serde_json::from_value(serde_json::json!({
+            "targets": ["a.py", ".env", "config.py", "gitcfg.py", "ign.py", "ignored.py"]
+        }))
+        .unwrap();
+        let asked = pack(&project, &packed).unwrap();
+        assert_eq!(asked.req.targets, vec!["a.py".to_string()]);
+        assert_eq!(asked.held.len(), 5);
+        let note = agent_note(&asked.held).unwrap();
+        assert!(
+            note.contains("config.py (a link to .env: a credential file)"),
+            "{note}"
+        );
+        assert!(!note.contains("ctxcurate add"), "{note}");
+
+        let asked = build(
+            &project,
+            &args(serde_json::json!({
+                "files": [{"path": "b.py"}, {"path": "config.py"}, {"path": "ign.py"}],
+                "targets": ["gitcfg.py"]
+            })),
+        )
+        .unwrap();
+        let files: Vec<&str> = asked
+            .req
+            .preset
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .collect();
+        assert_eq!(files, vec!["b.py"]);
+        assert!(asked.req.targets.is_empty());
+        assert_eq!(asked.held.len(), 3);
+    }
+
+    #[test]
+    fn an_unknown_preset_is_named_escaped_and_the_list_is_capped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut toml = String::new();
+        for i in 0..30 {
+            toml.push_str(&format!("[presets.\"p{i:02}\\u001b[31m\"]\nfiles = []\n"));
+        }
+        std::fs::write(dir.path().join("ctxcurate.toml"), toml).unwrap();
+        let project = Project::open_at(dir.path(), None).unwrap();
+        let err = preset(&project, Some("no\u{1b}[2Jpe"))
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains('\u{1b}'), "{err:?}");
+        assert!(err.contains("and 10 more"), "{err}");
+        assert!(!err.contains("p29"), "{err}");
     }
 
     #[test]
@@ -234,8 +437,8 @@ mod tests {
         assert!(err(serde_json::json!({"targets": ["gone.py"]})).contains("not found"));
         assert!(err(serde_json::json!({"format": "html"})).starts_with("format:"));
         std::fs::write(project.root.join(".env"), "A=1\n").unwrap();
-        assert!(shown_file(&project.root, ".env").is_err());
-        assert_eq!(shown_file(&project.root, "a.py").unwrap(), "a.py");
+        assert!(shown_file(&project, ".env").is_err());
+        assert_eq!(shown_file(&project, "a.py").unwrap(), "a.py");
         let files = serde_json::json!({"files": [{"path": "a.py", "mode": "loud"}]});
         assert!(err(files).starts_with("mode:"));
     }

@@ -19,11 +19,46 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 
 use super::error::ToolError;
+use super::request::shown_name;
 use super::table;
 use super::tools::{Engine, Outcome};
 
 /// Where a preset is as a resource.
 pub const PRESET_URI: &str = "ctxcurate://preset/";
+
+/// Preset `name`'s resource URI: the name percent-encoded (a preset name
+/// comes from the project file and may hold anything, control characters
+/// included; an ordinary name reads as itself).
+pub fn preset_uri(name: &str) -> String {
+    let mut uri = String::from(PRESET_URI);
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
+/// The preset name a resource URI names ([`preset_uri`]'s inverse);
+/// `None` for another URI or a bad escape.
+pub fn preset_of(uri: &str) -> Option<String> {
+    let encoded = uri.strip_prefix(PRESET_URI)?.as_bytes();
+    let mut name = Vec::with_capacity(encoded.len());
+    let mut i = 0;
+    while i < encoded.len() {
+        if encoded[i] == b'%' {
+            let hex = std::str::from_utf8(encoded.get(i + 1..i + 3)?).ok()?;
+            name.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            name.push(encoded[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(name).ok()
+}
 
 /// The server: a handle on the shared engine.
 #[derive(Clone)]
@@ -148,8 +183,9 @@ impl ServerHandler for Server {
         let resources = presets
             .into_iter()
             .map(|(name, description)| {
-                let mut r = Resource::new(format!("{PRESET_URI}{name}"), name.clone())
-                    .with_title(format!("ctxcurate preset {name}"))
+                let shown = shown_name(&name);
+                let mut r = Resource::new(preset_uri(&name), shown.clone())
+                    .with_title(format!("ctxcurate preset {shown}"))
                     .with_mime_type("text/markdown");
                 if !description.is_empty() {
                     r = r.with_description(description);
@@ -166,9 +202,12 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let uri = request.uri;
-        let Some(name) = uri.strip_prefix(PRESET_URI).map(str::to_string) else {
+        let Some(name) = preset_of(&uri) else {
             return Err(McpError::resource_not_found(
-                format!("no resource {uri}: presets are {PRESET_URI}NAME"),
+                format!(
+                    "no resource {}: presets are {PRESET_URI}NAME",
+                    shown_name(&uri)
+                ),
                 None,
             ));
         };
@@ -188,5 +227,22 @@ impl ServerHandler for Server {
             .into()),
             Err(e) => Err(McpError::invalid_params(e.0, None)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preset_uri_escapes_the_name_and_reads_back() {
+        assert_eq!(preset_uri("default"), "ctxcurate://preset/default");
+        let hostile = "a\u{1b}[2J b/\n..é";
+        let uri = preset_uri(hostile);
+        assert!(uri.chars().all(|c| c.is_ascii_graphic()), "{uri:?}");
+        assert_eq!(preset_of(&uri).as_deref(), Some(hostile));
+        assert_eq!(preset_of("ctxcurate://preset/x%G1"), None);
+        assert_eq!(preset_of("ctxcurate://preset/x%4"), None);
+        assert_eq!(preset_of("file:///x"), None);
     }
 }

@@ -7,7 +7,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use ctxcurate::core::compose::ComposeOptions;
 use ctxcurate::core::engine::{MapOptions, Workspace};
 use ctxcurate::core::model::{FileItem, ViewMode};
-use ctxcurate::core::syntax::Lang;
+use ctxcurate::core::secrets;
+use ctxcurate::core::syntax::{Lang, Symbol};
 use ctxcurate::core::token_map::TokenMap;
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
@@ -167,7 +168,7 @@ impl Engine {
             "set_mode" => edits::set_mode(&mut project, &parse(args)?),
             "mask" => {
                 let args: MaskArgs = parse(args)?;
-                let rel = request::shown_file(&project.root, &args.path)?;
+                let rel = request::shown_file(&project, &args.path)?;
                 let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
                 let tree = ws.symbols(&rel);
                 edits::mask(&mut project, &args, &rel, tree.as_deref())
@@ -258,7 +259,7 @@ impl Engine {
                 "entries": preset.files.len(),
                 "tokens": tokens,
                 "exact": exact,
-                "resource": format!("ctxcurate://preset/{name}"),
+                "resource": super::server::preset_uri(&name),
             }));
         }
         Reply::json(&json!({
@@ -273,7 +274,11 @@ impl Engine {
     fn build(&self, opened: &Opened, asked: Asked) -> Result<Reply, ToolError> {
         let project = &opened.project;
         let mut ws = Workspace::shared(&project.root, project.settings.clone(), &opened.sources);
-        let Asked { mut req, diff } = asked;
+        let Asked {
+            mut req,
+            diff,
+            held,
+        } = asked;
         req.allow_secrets = self.options.allow_secrets;
         let mut notes: Vec<String> = project
             .missing_files(&req.preset)
@@ -288,14 +293,14 @@ impl Engine {
             req.changes = Some(changes);
         }
         match ws.build(req) {
-            Ok(built) => Ok(reply::built(built, notes)),
+            Ok(built) => Ok(reply::built(built, notes, request::agent_note(&held))),
             Err(refused) => Err(reply::refused(*refused)),
         }
     }
 
     fn symbols(&self, args: &SymbolsArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
         let Opened { project, sources } = self.open(logs)?;
-        let rel = request::shown_file(&project.root, &args.path)?;
+        let rel = request::shown_file(&project, &args.path)?;
         if Lang::from_path(&rel).is_none() {
             return Err(ToolError::new(format!(
                 "{rel}: no symbols for this file type (Python, C and C++ files have them)"
@@ -303,7 +308,13 @@ impl Engine {
         }
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
         match ws.symbols(&rel) {
-            Some(tree) => Reply::json(&tree.symbols),
+            Some(tree) => {
+                let found = secrets_in(&rel, &tree.symbols);
+                if !found.is_empty() && !self.options.allow_secrets {
+                    return Err(secrets_refused(&rel, &found));
+                }
+                Reply::json(&tree.symbols)
+            }
             None => Err(ToolError::new(format!(
                 "{rel}: cannot be parsed (unreadable, binary or over max_file_size)"
             ))),
@@ -312,7 +323,7 @@ impl Engine {
 
     fn view(&self, args: &ViewArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
         let Opened { project, sources } = self.open(logs)?;
-        let rel = request::shown_file(&project.root, &args.path)?;
+        let rel = request::shown_file(&project, &args.path)?;
         let (preset, consent) = request::preset(&project, args.preset.as_deref())?;
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
         let mut item = ws
@@ -331,13 +342,8 @@ impl Engine {
         let tokenizer = project.settings.tokenizer;
         let copy = ws.file_copy(item.clone(), &opts, tokenizer);
         if !copy.findings.is_empty() && !self.options.allow_secrets {
-            let found: Vec<String> = copy.findings.iter().map(|f| format!("- {f}")).collect();
-            return Err(ToolError::new(format!(
-                "refused: {rel} holds {} likely secret(s) (this server was started without \
-                 --allow-secrets):\n{}",
-                copy.findings.len(),
-                found.join("\n")
-            )));
+            let found: Vec<String> = copy.findings.iter().map(ToString::to_string).collect();
+            return Err(secrets_refused(&rel, &found));
         }
         let notes: Vec<String> = rendered.notes.iter().map(ToString::to_string).collect();
         Ok(Reply {
@@ -403,6 +409,41 @@ fn part_info(part: &super::paging::Part) -> Value {
     info
 }
 
+/// The likely secrets (by the scanner every build uses) in what
+/// `symbols` returns of `rel`: each symbol's signature (its name in it),
+/// as `rel:line: kind in the signature of PATH`, never the secret.
+fn secrets_in(rel: &str, symbols: &[Symbol]) -> Vec<String> {
+    let mut found = Vec::new();
+    for top in symbols {
+        for s in top.iter() {
+            for hit in secrets::scan(&s.signature)
+                .into_iter()
+                .chain(secrets::scan(&s.path))
+            {
+                found.push(format!(
+                    "{rel}:{}: {} in the signature of `{}`",
+                    s.start_line + hit.line.saturating_sub(1),
+                    hit.kind,
+                    request::shown_name(&s.path)
+                ));
+            }
+        }
+    }
+    found.dedup();
+    found
+}
+
+/// A refusal of what `rel` shows, for the likely secrets `found`.
+fn secrets_refused(rel: &str, found: &[String]) -> ToolError {
+    let listed: Vec<String> = found.iter().map(|f| format!("- {f}")).collect();
+    ToolError::new(format!(
+        "refused: {rel} holds {} likely secret(s) (this server was started without \
+         --allow-secrets):\n{}",
+        found.len(),
+        listed.join("\n")
+    ))
+}
+
 /// An error and its causes on one line.
 fn error_chain(e: &dyn std::error::Error) -> String {
     ctxcurate::text::error_chain(e)
@@ -428,5 +469,34 @@ mod tests {
             dir.path().read_dir().unwrap().next().is_none(),
             "nothing written"
         );
+    }
+
+    #[test]
+    fn symbols_with_a_secret_in_a_signature_are_refused_without_allow_secrets() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("db.py"),
+            "def connect(key=\"AKIAZ7QWERTYUIOPASDF\"):\n    return key\n",
+        )
+        .unwrap();
+        let engine = |allow_secrets| {
+            let options = Options {
+                allow_secrets,
+                allow_edits: false,
+                max_result: 100_000,
+            };
+            Engine::new(Warm::new(dir.path()), options)
+        };
+        let args = json!({"path": "db.py"}).as_object().cloned();
+        let err = engine(false)
+            .call("symbols", args.clone())
+            .result
+            .unwrap_err()
+            .0;
+        assert!(err.contains("db.py:1:"), "{err}");
+        assert!(err.contains("--allow-secrets"), "{err}");
+        assert!(!err.contains("QWERTYUIOPASDF"), "never the secret: {err}");
+        let shown = engine(true).call("symbols", args).result.unwrap();
+        assert!(shown.text.unwrap().contains("connect"));
     }
 }

@@ -125,8 +125,74 @@ async def checks():
         async with transport as (read, write):
             async with ClientSession(read, write, logging_callback=on_log) as s:
                 await paging_checks(s, expected)
+        await broken_start_checks(os.path.join(tmp, "broken"))
+        await hostile_checks(os.path.join(tmp, "hostile"))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+async def broken_start_checks(root):
+    """A project file that does not parse at the start: the server starts,
+    each tool says why, and it serves once the file is fixed."""
+    os.makedirs(root)
+    toml = os.path.join(root, "ctxcurate.toml")
+    with open(toml, "w") as f:
+        f.write("[presets.default\nfiles = [\n")
+    with open(os.path.join(root, "a.py"), "w") as f:
+        f.write("def f():\n    return 1\n")
+    transport, on_log = await session(root)
+    async with transport as (read, write):
+        async with ClientSession(read, write, logging_callback=on_log) as s:
+            await s.initialize()
+            bad = await s.call_tool("list_presets", {})
+            check(bad.is_error and "ctxcurate.toml" in text_of(bad),
+                  f"a malformed project file at the start is a tool error: {text_of(bad)!r}")
+            with open(toml, "w") as f:
+                f.write('[presets.default]\nfiles = ["a.py"]\n')
+            good = await s.call_tool("build", {})
+            check(not good.is_error and "def f" in text_of(good), "and the server serves once it is fixed")
+
+
+async def hostile_checks(root):
+    """Names an agent gives that lead to what needs the user's consent
+    (`.env`, `.git/config`, a gitignored file, links to them) are held
+    or refused, as a project file's entries are."""
+    os.makedirs(os.path.join(root, ".git"))
+    files = {
+        ".git/config": "[remote]\n",
+        ".env": "TOKEN=abc\n",
+        ".gitignore": "ignored.py\n",
+        "ignored.py": "PRIVATE = 1\n",
+        "a.py": "def f():\n    return 1\n",
+        "ctxcurate.toml": '[presets.default]\nfiles = ["a.py"]\n',
+    }
+    for name, text in files.items():
+        with open(os.path.join(root, name), "w") as f:
+            f.write(text)
+    for link, to in (("config.py", ".env"), ("gitcfg.py", ".git/config"), ("ign.py", "ignored.py")):
+        os.symlink(to, os.path.join(root, link))
+    transport, on_log = await session(root)
+    async with transport as (read, write):
+        async with ClientSession(read, write, logging_callback=on_log) as s:
+            await s.initialize()
+            for name in ("config.py", "gitcfg.py", ".git/config", "ign.py", "ignored.py"):
+                for tool in ("view", "symbols"):
+                    r = await s.call_tool(tool, {"path": name})
+                    check(r.is_error and "consent" in text_of(r), f"{tool} refuses {name}: {text_of(r)!r}")
+            for tool in ("pack", "build"):
+                r = await s.call_tool(tool, {"targets": ["a.py", ".env", "config.py", "gitcfg.py", "ign.py"],
+                                             "budget": 4000})
+                said = text_of(r)
+                check(not r.is_error and "TOKEN" not in said and "[remote]" not in said and "PRIVATE" not in said,
+                      f"{tool}: an agent's held targets are not delivered: {said[:300]!r}")
+                left = json.dumps(stats_of(r))
+                check("config.py (a link to .env" in left and "ctxcurate add" not in left,
+                      f"{tool}: and the note says so, for an agent: {left[:400]}")
+            with open(os.path.join(root, "db.py"), "w") as f:
+                f.write('def connect(key="AKIAZ7QWERTYUIOPASDF"):\n    return key\n')
+            r = await s.call_tool("symbols", {"path": "db.py"})
+            check(r.is_error and "db.py:1" in text_of(r) and "QWERTYUIOP" not in text_of(r),
+                  f"symbols refuses a secret in a signature: {text_of(r)!r}")
 
 
 async def run_checks(s, root, marker, expected, logs):
