@@ -168,6 +168,9 @@ fn ordinary_code_is_not_flagged() {
         "    nToken = iEnd-iStart;",
         "  nToken = 2*nToken+10;",
         "    pTokenizer->iOffset = iStart2;",
+        // axios's config merge: object members in code, not config values.
+        "  withCredentials: defaultToConfig2,",
+        "  withXSRFToken: defaultToConfig2,",
         "token_count = prev_count2+extra3",
         "password = os.environ['PASSWORD']",
         "token = get_token(user)",

@@ -159,7 +159,8 @@ fn downloaded_corpora(pip: PathBuf) -> Vec<PathBuf> {
     dirs
 }
 
-/// A finding in a test suite or the documentation: test fixtures plant
+/// A finding in a test suite or the documentation (a docs folder, or a
+/// Markdown or reStructuredText file): test fixtures plant
 /// secret-shaped values on purpose (Django's tests of its own secret
 /// cleansing, CSRF secrets) and docs show example passwords. They are
 /// printed and counted, not held to zero; ordinary code is.
@@ -169,6 +170,9 @@ fn in_tests_or_docs(finding: &Finding) -> bool {
     };
     path.split('/')
         .any(|part| matches!(part, "tests" | "test" | "testing" | "docs" | "doc"))
+        // A package's README and other prose (axios's README shows an
+        // example login) are documentation wherever they sit.
+        || [".md", ".rst"].iter().any(|ext| path.ends_with(ext))
 }
 
 #[test]
