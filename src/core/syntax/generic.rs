@@ -18,7 +18,7 @@ use tree_sitter::Node;
 
 use super::Lang;
 use super::languages::PathStyle;
-use super::spans::{Analysis, Found, Spans};
+use super::spans::{Analysis, Found, Spans, without_comment_kinds};
 use super::text::{fold, slice, starts_line, truncate};
 
 /// The longest signature kept for symbols without a body (an alias or a
@@ -33,13 +33,13 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     let body = body_node(found.core);
     let head_start = found.outer.start_byte();
     let signature = match body {
-        Some(b) => without_comments(
+        Some(b) => without_comment_kinds(
             found.outer,
             head_start..head_end(b, source),
             comments,
             source,
         ),
-        None => without_comments(found.outer, head_start..range.end, comments, source),
+        None => without_comment_kinds(found.outer, head_start..range.end, comments, source),
     };
     let signature = fold(&signature);
     let signature = signature.trim_end_matches([';', ' ', '{', ',']);
@@ -160,41 +160,6 @@ fn inside_braces(range: Range<usize>, source: &str) -> Range<usize> {
         (Some(open), Some(close)) if open < close => range.start + open + 1..range.start + close,
         _ => range,
     }
-}
-
-/// The text of `range` with every comment inside it left out (comments
-/// found in `node`'s subtree, by the row's comment kinds).
-fn without_comments(node: Node, range: Range<usize>, kinds: &[&str], source: &str) -> String {
-    let mut found = Vec::new();
-    let mut stack = vec![node];
-    while let Some(n) = stack.pop() {
-        let r = n.byte_range();
-        if r.end <= range.start || r.start >= range.end {
-            continue;
-        }
-        if kinds.contains(&n.kind()) {
-            found.push(r);
-            continue;
-        }
-        for i in 0..n.child_count() {
-            if let Some(child) = n.child(i) {
-                stack.push(child);
-            }
-        }
-    }
-    found.sort_by_key(|r| r.start);
-    let mut out = String::new();
-    let mut cursor = range.start;
-    for c in &found {
-        if c.start < cursor || c.end > range.end {
-            continue;
-        }
-        out.push_str(slice(source, cursor..c.start));
-        out.push(' ');
-        cursor = c.end;
-    }
-    out.push_str(slice(source, cursor..range.end));
-    out
 }
 
 /// The plain and the qualified name where the name node alone does not

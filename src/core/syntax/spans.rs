@@ -430,19 +430,30 @@ fn declarator_head_end(declarator: Node) -> usize {
     end
 }
 
-/// The text of `range` with every comment inside it left out. Comments
-/// are found in `node`'s subtree, skipping subtrees outside the range so a
-/// class body is not walked for its head.
+/// The text of `range` with every comment inside it left out (C, C++ and
+/// Python name theirs `comment`).
 fn without_comments(node: Node, range: Range<usize>, source: &str) -> String {
-    let mut comments = Vec::new();
+    without_comment_kinds(node, range, &["comment"], source)
+}
+
+/// The text of `range` with every node of `kinds` (a language's comments)
+/// inside it left out. They are found in `node`'s subtree, skipping
+/// subtrees outside the range so a class body is not walked for its head.
+pub(super) fn without_comment_kinds(
+    node: Node,
+    range: Range<usize>,
+    kinds: &[&str],
+    source: &str,
+) -> String {
+    let mut found = Vec::new();
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
         let r = n.byte_range();
         if r.end <= range.start || r.start >= range.end {
             continue;
         }
-        if n.kind() == "comment" {
-            comments.push(r);
+        if kinds.contains(&n.kind()) {
+            found.push(r);
             continue;
         }
         for i in 0..n.child_count() {
@@ -451,10 +462,10 @@ fn without_comments(node: Node, range: Range<usize>, source: &str) -> String {
             }
         }
     }
-    comments.sort_by_key(|r| r.start);
+    found.sort_by_key(|r| r.start);
     let mut out = String::new();
     let mut cursor = range.start;
-    for c in &comments {
+    for c in &found {
         if c.start < cursor || c.end > range.end {
             continue;
         }
