@@ -6,3 +6,4 @@ pub mod action;
 pub mod dispatch;
 pub mod keymap;
 pub mod mouse;
+pub mod scope;

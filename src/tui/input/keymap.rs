@@ -25,10 +25,15 @@ pub enum Context {
     Confirm,
     /// The tokens overlay (`b`).
     Tokens,
+    /// The curation history's list (`U`).
+    History,
+    /// The file finder (`Ctrl-p`): only keys that are not text (a typed
+    /// character always goes to its query).
+    Finder,
 }
 
 impl Context {
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 9] = [
         Context::Global,
         Context::Tree,
         Context::Symbols,
@@ -36,6 +41,8 @@ impl Context {
         Context::Picker,
         Context::Confirm,
         Context::Tokens,
+        Context::History,
+        Context::Finder,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,6 +54,8 @@ impl Context {
             Context::Picker => "picker",
             Context::Confirm => "confirm",
             Context::Tokens => "tokens",
+            Context::History => "history",
+            Context::Finder => "finder",
         }
     }
 
@@ -299,8 +308,14 @@ impl Keymap {
         if ctx == Context::Tokens && TOKENS_PASSTHROUGH.contains(&global) {
             return Some(global);
         }
-        if matches!(ctx, Context::Picker | Context::Confirm | Context::Tokens)
-            && !OVERLAY_PASSTHROUGH.contains(&global)
+        // The finder takes nothing from `[global]`: its letters are text.
+        if ctx == Context::Finder {
+            return None;
+        }
+        if matches!(
+            ctx,
+            Context::Picker | Context::Confirm | Context::Tokens | Context::History
+        ) && !OVERLAY_PASSTHROUGH.contains(&global)
         {
             return None;
         }
@@ -422,10 +437,19 @@ mod tests {
         let (map, problems) = Keymap::load(None);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(map.lookup(Context::Tree, key("g")), Some(Action::Top));
+        // `g` goes to the top in every pane; agg is a key of its own.
+        assert_eq!(map.lookup(Context::Symbols, key("g")), Some(Action::Top));
         assert_eq!(
-            map.lookup(Context::Symbols, key("g")),
+            map.lookup(Context::Symbols, key("O")),
             Some(Action::MaskAgg)
         );
+        assert_eq!(map.lookup(Context::Symbols, key("/")), Some(Action::Filter));
+        assert_eq!(
+            map.lookup(Context::History, key("enter")),
+            Some(Action::Confirm)
+        );
+        assert_eq!(map.lookup(Context::History, key("j")), Some(Action::Down));
+        assert_eq!(map.lookup(Context::History, key("y")), None);
         assert_eq!(
             map.lookup(Context::Tree, key("space")),
             Some(Action::ToggleInclude)

@@ -85,10 +85,10 @@ fn click_row(
             }
         }
         Pane::Symbols => {
-            let len = state.symbols.count();
-            let index = scroll_to(state.symbols.cursor, height, len) + line;
+            let len = state.symbols.visible().len();
+            let index = scroll_to(state.symbols.row(), height, len) + line;
             if index < len {
-                state.symbols.cursor = index;
+                state.symbols.go_to_row(index);
             }
         }
         Pane::Preview => {}

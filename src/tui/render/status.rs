@@ -5,10 +5,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{LineGauge, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, LineGauge, Paragraph};
 
-use crate::text::sanitize::display_line;
+use crate::text::sanitize::{display_line, escape_line};
 use crate::text::words::thousands;
+use crate::tui::draw::centered;
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Context;
 use crate::tui::state::{Level, Pane, State};
@@ -77,6 +78,7 @@ pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
 fn hint_actions(state: &State) -> &'static [Action] {
     if state.tree.range_anchor.is_some() && state.focus == Pane::Tree {
         return &[
+            Action::ToggleInclude,
             Action::BatchFull,
             Action::BatchSummary,
             Action::BatchSkeleton,
@@ -121,7 +123,7 @@ fn hint_actions(state: &State) -> &'static [Action] {
             Action::MaskSig,
             Action::MaskAgg,
             Action::MaskHide,
-            Action::Yank,
+            Action::Filter,
             Action::SliceSymbol,
             Action::Help,
         ],
@@ -137,17 +139,70 @@ fn hint_actions(state: &State) -> &'static [Action] {
     }
 }
 
+fn level_color(level: Level) -> Color {
+    match level {
+        Level::Info => Color::White,
+        Level::Warn => Color::Yellow,
+        Level::Error => Color::Red,
+    }
+}
+
+/// The message log (`!`): the session's status messages whole, wrapped,
+/// the newest at the bottom (and in view).
+pub fn messages(state: &State, frame: &mut Frame, area: Rect) {
+    let rect = centered(
+        area,
+        area.width.saturating_sub(4).max(20),
+        area.height.saturating_sub(2).max(5),
+    );
+    let width = rect.width.saturating_sub(2).max(1) as usize;
+    let mut lines: Vec<Line> = Vec::new();
+    for (text, level) in &state.messages {
+        let style = Style::default().fg(level_color(*level));
+        // Wrapped here (not by the widget) so the newest can be kept in
+        // view by counting lines.
+        let chars: Vec<char> = escape_line(text).chars().collect();
+        for (i, piece) in chars.chunks(width.saturating_sub(2).max(1)).enumerate() {
+            let lead = if i == 0 { "• " } else { "  " };
+            lines.push(Line::styled(
+                format!("{lead}{}", piece.iter().collect::<String>()),
+                style,
+            ));
+        }
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled(
+            "no messages yet",
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
+    let inner = rect.height.saturating_sub(2) as usize;
+    let skip = lines.len().saturating_sub(inner);
+    let shown: Vec<Line> = lines.into_iter().skip(skip).collect();
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(shown).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" Messages · newest last · any key closes "),
+        ),
+        rect,
+    );
+}
+
 pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
     let width = area.width as usize;
     if let Some((text, level)) = &state.status {
-        let color = match level {
-            Level::Info => Color::White,
-            Level::Warn => Color::Yellow,
-            Level::Error => Color::Red,
+        // A message cut to the width says which key shows it whole.
+        let line = if text.chars().count() > width {
+            let more = format!(" ({} whole)", state.keymap.key_name(Action::ShowMessage));
+            let cut = display_line(text, width.saturating_sub(more.chars().count()));
+            format!("{cut}{more}")
+        } else {
+            display_line(text, width).into_owned()
         };
         frame.render_widget(
-            Paragraph::new(display_line(text, width).into_owned())
-                .style(Style::default().fg(color)),
+            Paragraph::new(line).style(Style::default().fg(level_color(*level))),
             area,
         );
         return;
