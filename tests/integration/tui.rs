@@ -15,6 +15,7 @@ mod keys;
 mod layout;
 mod lock;
 mod look;
+mod pane_keys;
 mod root_discovery;
 mod save;
 mod tmux;

@@ -53,9 +53,9 @@ pub fn panes(main: Rect, focus: Pane, zoom: bool) -> Vec<(Pane, Rect)> {
     // is read, as the tree does while it has the focus.
     let constraints = match (main.width >= WIDE_WIDTH, focus) {
         (true, Pane::Symbols) => [
-            Constraint::Percentage(24),
-            Constraint::Percentage(38),
-            Constraint::Percentage(38),
+            Constraint::Percentage(22),
+            Constraint::Percentage(45),
+            Constraint::Percentage(33),
         ],
         (true, _) => [
             Constraint::Percentage(30),
@@ -119,7 +119,7 @@ mod tests {
         assert_eq!(split[1].1.width, SYMBOLS_COLUMNS);
         // And from 120 columns on, more than the tree.
         let split = panes(Rect::new(0, 0, 120, 20), Pane::Symbols, false);
-        assert!(split[1].1.width >= 44, "{split:?}");
+        assert!(split[1].1.width >= 54, "{split:?}");
         assert_eq!(at(120)[0].1.width, 36);
         assert_eq!(at(79).len(), 1);
         let zoomed = panes(Rect::new(0, 0, 200, 20), Pane::Preview, true);

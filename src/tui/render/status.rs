@@ -208,6 +208,7 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
         return;
     }
     let ctx = state.focus.context();
+    let selecting = state.tree.range_anchor.is_some() && state.focus == Pane::Tree;
     let mut spans = Vec::new();
     if let (Some((from, to)), Pane::Tree) = (state.tree.selection(), state.focus) {
         spans.push(Span::styled(
@@ -226,7 +227,15 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
                 key.to_string(),
                 Style::default().fg(Color::Cyan),
             ));
-            spans.push(Span::raw(format!(" {}  ", action.name().replace('_', " "))));
+            let name = action.name();
+            // On a selection every key acts on it: "Space include · F full".
+            let name = if selecting {
+                name.trim_start_matches("batch_")
+                    .trim_start_matches("toggle_")
+            } else {
+                name
+            };
+            spans.push(Span::raw(format!(" {}  ", name.replace('_', " "))));
         }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

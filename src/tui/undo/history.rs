@@ -35,6 +35,13 @@ pub struct Entry<'a> {
     pub now: bool,
 }
 
+impl Entry<'_> {
+    /// The row's name as the list and the status say it.
+    pub fn name(&self) -> &str {
+        self.label.unwrap_or("the oldest state kept")
+    }
+}
+
 impl History {
     /// A change named `label` was made from `before`: it becomes the
     /// newest undo step (the oldest goes past [`HISTORY_LIMIT`]), and

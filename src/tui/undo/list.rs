@@ -43,18 +43,13 @@ pub fn on_keys(state: &mut State, cursor: usize, action: Action) -> Vec<Effect> 
     Vec::new()
 }
 
-/// The name of row `index` as the list and the status say it.
-pub fn row_name(label: Option<&str>) -> &str {
-    label.unwrap_or("the oldest state kept")
-}
-
 /// Make row `index`'s state the project file, as one undoable change.
 pub fn jump(state: &mut State, index: usize) -> Vec<Effect> {
     let entries = state.history.entries();
     let Some(entry) = entries.get(index) else {
         return Vec::new();
     };
-    let name = row_name(entry.label).to_string();
+    let name = entry.name().to_string();
     if entry.now {
         state.say(Level::Info, format!("already at: {name}"));
         return Vec::new();

@@ -11,7 +11,6 @@ use crate::text::sanitize::display_line;
 use crate::tui::draw::{DIM, centered, scroll_to};
 use crate::tui::input::action::Action;
 use crate::tui::state::State;
-use crate::tui::undo::list::row_name;
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     let entries = state.history.entries();
@@ -27,7 +26,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
         .map(|(i, e)| {
             let mark = if e.now { "● " } else { "  " };
             let number = format!("{i:>3} ");
-            let name = display_line(row_name(e.label), width.saturating_sub(12)).into_owned();
+            let name = display_line(e.name(), width.saturating_sub(12)).into_owned();
             let mut spans = vec![
                 Span::styled(mark, Style::default().fg(Color::Green)),
                 Span::styled(number, Style::default().fg(DIM)),
