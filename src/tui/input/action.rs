@@ -54,9 +54,9 @@ macro_rules! action_table {
             Presets => "presets", "Open the preset picker", presets;
             TokenMap => "token_map", "Where the tokens go: included files by tokens, largest first (Enter opens, m/M mode, x removes)", token_map;
             Undo => "undo", "Undo the last curation change", undo::undo;
+            Redo => "redo", "Redo", undo::redo;
             History => "history", "The curation history as a list, each step named (Enter jumps to a step, one undoable move)", undo::list::open;
             ShowMessage => "show_message", "Show the last status message whole (and the earlier ones)", show_message;
-            Redo => "redo", "Redo", undo::redo;
             Filter => "filter", "Filter the focused list by name: the file tree, or the symbols (type, Enter keeps it, Esc clears it)", filter;
             Finder => "finder", "Find a file by fuzzy name (type to narrow, Enter goes to it, Space includes it)", finder::keys::open;
             Refresh => "refresh", "Scan the project again (new, deleted and changed files)", refresh;

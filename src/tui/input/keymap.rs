@@ -383,17 +383,20 @@ impl Keymap {
     /// The keys of `action` for people: one entry per key, naming the
     /// contexts it is bound in (`Enter (preview, picker)`), `-` if none.
     pub fn keys_label(&self, action: Action) -> String {
-        let mut grouped: Vec<(String, Vec<&str>)> = Vec::new();
+        // (key, contexts, bound in [global] too)
+        let mut grouped: Vec<(String, Vec<&str>, bool)> = Vec::new();
         for (ctx, key) in self.keys_for(action) {
             let key = key.to_string();
-            let slot = match grouped.iter().position(|(k, _)| *k == key) {
+            let slot = match grouped.iter().position(|(k, _, _)| *k == key) {
                 Some(i) => i,
                 None => {
-                    grouped.push((key, Vec::new()));
+                    grouped.push((key, Vec::new(), false));
                     grouped.len() - 1
                 }
             };
-            if ctx != Context::Global {
+            if ctx == Context::Global {
+                grouped[slot].2 = true;
+            } else {
                 grouped[slot].1.push(ctx.name());
             }
         }
@@ -402,8 +405,10 @@ impl Keymap {
         }
         grouped
             .into_iter()
-            .map(|(key, ctxs)| {
-                if ctxs.is_empty() {
+            // A key bound globally works everywhere: its pane or overlay
+            // bindings to the same action add nothing to say.
+            .map(|(key, ctxs, global)| {
+                if ctxs.is_empty() || global {
                     key
                 } else {
                     format!("{key} ({})", ctxs.join(", "))
