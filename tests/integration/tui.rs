@@ -12,6 +12,7 @@ mod git_tmux;
 mod harden;
 mod ignore_files;
 mod keys;
+mod keys_tmux;
 mod layout;
 mod lock;
 mod look;
