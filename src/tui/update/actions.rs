@@ -253,11 +253,15 @@ fn cycle_strategy(state: &mut State) -> Vec<Effect> {
 }
 
 fn cycle_tokenizer(state: &mut State) -> Vec<Effect> {
-    change_setting(state, |st| {
+    let mut effects = change_setting(state, |st| {
         let next = st.project.settings.tokenizer.next();
         st.project.file.project.set("tokenizer", next);
         format!("tokenizer: {next}")
-    })
+    });
+    // The symbols' costs are counted again with the new tokenizer.
+    state.symbols.view = None;
+    effects.extend(follow_cursor(state));
+    effects
 }
 
 /// A change of a project setting, as one undoable step.
