@@ -37,13 +37,11 @@ pub struct SymbolsPane {
 
 impl SymbolsPane {
     /// The worker read the symbols of `view.path`: they show, cursor on
-    /// top, if that is still the file under the tree cursor (`current`).
-    /// Another file's symbols start unfiltered.
+    /// the first one listed, if that is still the file under the tree
+    /// cursor (`current`). The filter stays until Esc clears it, as the
+    /// tree's does (the pane's title names it).
     pub fn show(&mut self, current: Option<&str>, view: SymbolsView) {
         if current == Some(view.path.as_str()) {
-            if self.view.as_ref().is_none_or(|v| v.path != view.path) && !self.typing {
-                self.filter.clear();
-            }
             self.view = Some(view);
             self.cursor = self.visible().first().copied().unwrap_or(0);
         }

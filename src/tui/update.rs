@@ -20,7 +20,7 @@ use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
 use crate::tui::state::model::{Composed, PendingCopy};
-use crate::tui::state::{Level, Overlay, State};
+use crate::tui::state::{Level, Overlay, Pane, State};
 use crate::tui::symbols;
 use crate::tui::undo::{self, recompose};
 
@@ -165,7 +165,7 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
 
 /// The symbols filter is being typed (`/` in the symbols pane).
 fn symbols_typing(state: &State) -> bool {
-    state.overlay.is_none() && state.symbols.typing
+    state.overlay.is_none() && state.focus == Pane::Symbols && state.symbols.typing
 }
 
 /// Ctrl-u in a prompt: clear it.

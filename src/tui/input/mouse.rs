@@ -41,6 +41,8 @@ pub(crate) fn on_mouse(
     match kind {
         MouseKind::Click => {
             state.focus = pane;
+            // A click ends typing the symbols filter (what was typed stays).
+            state.symbols.typing = false;
             // Row 0 of the pane is its border.
             let Some(line) = (row - area.y).checked_sub(1).map(usize::from) else {
                 return Vec::new();
