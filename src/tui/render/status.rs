@@ -150,12 +150,8 @@ fn level_color(level: Level) -> Color {
 /// The message log (`!`): the session's status messages whole, wrapped,
 /// the newest at the bottom (and in view).
 pub fn messages(state: &State, frame: &mut Frame, area: Rect) {
-    let rect = centered(
-        area,
-        area.width.saturating_sub(4).max(20),
-        area.height.saturating_sub(2).max(5),
-    );
-    let width = rect.width.saturating_sub(2).max(1) as usize;
+    // The text's width inside the box's borders.
+    let width = area.width.saturating_sub(6).max(18) as usize;
     let mut lines: Vec<Line> = Vec::new();
     for (text, level) in &state.messages {
         let style = Style::default().fg(level_color(*level));
@@ -176,6 +172,9 @@ pub fn messages(state: &State, frame: &mut Frame, area: Rect) {
             Style::default().fg(Color::DarkGray),
         ));
     }
+    // As tall as the messages need, at most the screen less a margin.
+    let height = (lines.len() as u16 + 2).min(area.height.saturating_sub(2).max(3));
+    let rect = centered(area, width as u16 + 2, height);
     let inner = rect.height.saturating_sub(2) as usize;
     let skip = lines.len().saturating_sub(inner);
     let shown: Vec<Line> = lines.into_iter().skip(skip).collect();

@@ -135,6 +135,9 @@ fn space_on_a_selection_includes_or_excludes_all_of_it() {
     h.keys("j l v G");
     assert_eq!(h.state.tree.selection(), Some((1, 4)));
     insta::assert_snapshot!("selection_hints_80x24", h.screen());
+    h.resize(120, 40);
+    insta::assert_snapshot!("selection_hints_120x40", h.screen());
+    h.resize(80, 24);
     let hints = h.screen();
     let last = hints.lines().last().unwrap_or_default();
     assert!(
@@ -262,6 +265,9 @@ fn the_history_list_names_each_step_and_enter_jumps() {
     h.key("U");
     assert_eq!(h.state.overlay, Some(Overlay::History { cursor: 3 }));
     insta::assert_snapshot!("history_list_80x24", h.screen());
+    h.resize(120, 40);
+    insta::assert_snapshot!("history_list_120x40", h.screen());
+    h.resize(80, 24);
     h.keys("k k enter");
     assert_eq!(h.state.overlay, None);
     assert_eq!(files(&p), [("src/app.py".to_string(), ViewMode::Full)]);
@@ -298,6 +304,8 @@ fn a_long_status_message_shows_whole_on_demand() {
     let screen = h.screen();
     insta::assert_snapshot!("message_log_80x24", screen);
     assert!(screen.contains("the_file_at_the_end.py"), "{screen}");
+    h.resize(120, 40);
+    insta::assert_snapshot!("message_log_120x40", h.screen());
     h.key("j");
     assert_eq!(h.state.overlay, None, "any key closes it");
 }
@@ -331,8 +339,11 @@ fn the_raw_cursor_shows_before_v() {
     h.goto("src/app.py");
     h.keys("tab tab r j j");
     let screen = h.screen();
+    insta::assert_snapshot!("raw_cursor_80x24", screen);
     assert!(screen.contains("› 3 "), "{screen}");
     assert!(screen.contains("line 3/"), "{screen}");
+    h.resize(120, 40);
+    insta::assert_snapshot!("raw_cursor_120x40", h.screen());
     // Unfocused, it stays marked.
     h.key("tab");
     assert!(h.screen().contains("› 3 "));
