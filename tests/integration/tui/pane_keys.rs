@@ -251,6 +251,13 @@ fn the_pane_and_the_composition_follow_one_mask_rule() {
         "{}",
         row("meth _cache")
     );
+    // The preview finds the method in the opened class and highlights it.
+    h.keys("k j");
+    assert_eq!(status(&h), "");
+    let (from, to) = h.state.preview.highlight.expect("run highlighted");
+    let shown = ctxcurate::tui::preview::shown(&h.state).lines()[from..=to].join("\n");
+    assert!(shown.contains("def run(self, x: int) -> bool:"), "{shown}");
+    assert!(shown.contains("return x > 0"), "{shown}");
 }
 
 /// `U` lists the history, each step named; Enter jumps to a step as one
