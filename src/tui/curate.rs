@@ -11,8 +11,11 @@ use crate::tui::messages::Effect;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::edit;
 
-/// Space on a file or folder.
+/// Space on a file or folder, or on a `v` selection (all of it).
 pub fn toggle_include(state: &mut State) -> Vec<Effect> {
+    if state.tree.selection().is_some() {
+        return toggle_selection(state);
+    }
     let Some(row) = state.current_row().cloned() else {
         return Vec::new();
     };
@@ -35,6 +38,88 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
         } else {
             curation::include_folder(preset, &dir, None);
             Ok(format!("included {dir}/** ({total} files)"))
+        }
+    })
+}
+
+/// Space on a `v` selection: as Space on each of its rows, in one
+/// undoable step, and the selection ends. When every file the selection
+/// covers is included, all go out (a folder as Space excludes one);
+/// else all come in (a folder as its glob, `dir/**`; a file under a
+/// selected folder through that glob, not an entry of its own).
+fn toggle_selection(state: &mut State) -> Vec<Effect> {
+    let Some((from, to)) = state.tree.selection() else {
+        return Vec::new();
+    };
+    state.tree.range_anchor = None;
+    let rows: Vec<_> = state
+        .tree
+        .rows
+        .iter()
+        .skip(from)
+        .take(to + 1 - from)
+        .cloned()
+        .collect();
+    let dirs: Vec<String> = rows
+        .iter()
+        .filter(|r| r.is_dir)
+        .map(|r| r.path.clone())
+        .collect();
+    let under_a_dir = |path: &str| {
+        dirs.iter().any(|d| {
+            path.len() > d.len() && path.starts_with(d.as_str()) && path[d.len()..].starts_with('/')
+        })
+    };
+    // Outermost folders only: a folder inside a selected one is covered.
+    let top_dirs: Vec<String> = dirs.iter().filter(|d| !under_a_dir(d)).cloned().collect();
+    let files: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.is_dir && !under_a_dir(&r.path))
+        .map(|r| r.path.clone())
+        .collect();
+    let mut covered: Vec<String> = files.clone();
+    for dir in &top_dirs {
+        covered.extend(state.tree.files.files_under(dir));
+    }
+    if covered.is_empty() {
+        state.say(Level::Info, "nothing selected to include");
+        return Vec::new();
+    }
+    let all_in = covered.iter().all(|f| state.is_included(f));
+    let under: Vec<(String, Vec<String>)> = top_dirs
+        .iter()
+        .map(|d| (d.clone(), state.tree.files.files_under(d)))
+        .collect();
+    let n = covered.len();
+    if !all_in {
+        // The user's own choice, as Space on one file records it.
+        let own: Vec<String> = files
+            .iter()
+            .filter(|f| !state.is_included(f))
+            .cloned()
+            .collect();
+        if let Err(e) = state.project.allow_own(&own) {
+            state.say(Level::Warn, format!("{e}: those files stay left out"));
+        }
+    }
+    let included: Vec<bool> = files.iter().map(|f| state.is_included(f)).collect();
+    edit(state, move |preset, _| {
+        if all_in {
+            for (dir, files) in &under {
+                curation::exclude_folder(preset, dir, files);
+            }
+            for f in &files {
+                curation::exclude(preset, f).map_err(|e| e.to_string())?;
+            }
+            Ok(format!("excluded the selection ({n} files)"))
+        } else {
+            for (dir, _) in &under {
+                curation::include_folder(preset, dir, None);
+            }
+            for (f, _) in files.iter().zip(&included).filter(|(_, inc)| !**inc) {
+                curation::include(preset, f, None).map_err(|e| e.to_string())?;
+            }
+            Ok(format!("included the selection ({n} files)"))
         }
     })
 }

@@ -27,6 +27,8 @@ pub enum Event {
     InputBackspace,
     /// Ctrl-u while a prompt is open: clear it.
     InputClear,
+    /// A key (as people name it) with no action in the focused pane.
+    Unbound(String),
     /// The terminal's new size.
     Resize { width: u16, height: u16 },
     /// A batch of files from the background walk.

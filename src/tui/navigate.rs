@@ -12,8 +12,10 @@ pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
     match state.focus {
         Pane::Tree => navigate_tree(state, action),
         Pane::Symbols => {
-            let len = state.symbols.count();
-            state.symbols.cursor = moved(state.symbols.cursor, len, action, state.screen.page);
+            // Over the rows listed (the filter's matches).
+            let len = state.symbols.visible().len();
+            let row = moved(state.symbols.row(), len, action, state.screen.page);
+            state.symbols.go_to_row(row);
             follow::follow_symbol(state, true);
             Vec::new()
         }

@@ -31,6 +31,12 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
         Overlay::Picker { cursor } => picker::on_picker(state, cursor, action),
         Overlay::Finder => crate::tui::finder::keys::on_action(state, action),
         Overlay::Tokens { path } => tokens::keys::on_tokens(state, path, action),
+        Overlay::History { cursor } => undo::list::on_keys(state, cursor, action),
+        // The message log: any key closes it.
+        Overlay::Messages => {
+            state.overlay = None;
+            Vec::new()
+        }
         Overlay::ConfirmCopy(pending) => match action {
             Action::Confirm if state.clock.since(pending.opened) < CONFIRM_PAUSE => {
                 // Too soon to have read the findings: a key typed ahead

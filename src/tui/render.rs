@@ -14,7 +14,7 @@ use tui_tree_widget::TreeState;
 use super::draw::layout;
 use super::overlays;
 use super::state::{Overlay, Pane, State};
-use super::{finder, help, preview, symbols, tokens, tree};
+use super::{finder, help, preview, symbols, tokens, tree, undo};
 
 /// Below this width only the focused pane is shown.
 pub const NARROW_WIDTH: u16 = layout::NARROW_WIDTH;
@@ -53,6 +53,8 @@ fn overlay(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::ConfirmQuit) => overlays::render::confirm_quit(state, frame, area),
         Some(Overlay::Finder) => finder::render::draw(state, frame, area),
         Some(Overlay::Tokens { path }) => tokens::render::draw(state, frame, area, path.as_deref()),
+        Some(Overlay::History { cursor }) => undo::render::draw(state, frame, area, *cursor),
+        Some(Overlay::Messages) => status::messages(state, frame, area),
     }
 }
 

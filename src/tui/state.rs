@@ -108,7 +108,17 @@ pub enum Overlay {
     Tokens {
         path: Option<String>,
     },
+    /// The curation history as a list (`U`), the cursor on a row of
+    /// `History::entries`.
+    History {
+        cursor: usize,
+    },
+    /// The status messages of the session, whole (`!`).
+    Messages,
 }
+
+/// How many status messages the log keeps.
+pub const MESSAGES_KEPT: usize = 100;
 
 /// How serious a status message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +143,9 @@ pub struct State {
     pub overlay: Option<Overlay>,
     pub history: History,
     pub status: Option<(String, Level)>,
+    /// The latest status messages, oldest first (at most
+    /// [`MESSAGES_KEPT`]), shown whole by `show_message`.
+    pub messages: std::collections::VecDeque<(String, Level)>,
     /// Entries excluded with Space this session, so including the file
     /// again brings its view mode, masks and slices back.
     pub parked: HashMap<String, FileItem>,
@@ -178,6 +191,7 @@ impl State {
             overlay: None,
             history: History::default(),
             status: None,
+            messages: Default::default(),
             parked: HashMap::new(),
             discovery: None,
             finder: None,
@@ -327,6 +341,7 @@ impl State {
             Some(Overlay::Picker { .. }) => Context::Picker,
             Some(Overlay::ConfirmCopy(_) | Overlay::ConfirmQuit) => Context::Confirm,
             Some(Overlay::Tokens { .. }) => Context::Tokens,
+            Some(Overlay::History { .. }) => Context::History,
             _ => self.focus.context(),
         }
     }
@@ -347,9 +362,14 @@ impl State {
         MapOptions::from_settings(&self.project.settings)
     }
 
-    /// Set the status line.
+    /// Set the status line (and keep the message for the log).
     pub fn say(&mut self, level: Level, text: impl Into<String>) {
-        self.status = Some((text.into(), level));
+        let text = text.into();
+        if self.messages.len() >= MESSAGES_KEPT {
+            self.messages.pop_front();
+        }
+        self.messages.push_back((text.clone(), level));
+        self.status = Some((text, level));
     }
 
     /// The composed file entry of `path`, if it is in the composition.

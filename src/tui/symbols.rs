@@ -1,6 +1,10 @@
-//! The symbols pane's list: a file's symbol tree flattened depth-first,
-//! each with its nesting depth, in the order the pane shows them.
+//! The symbols pane: a file's symbol tree flattened depth-first, each with
+//! its nesting depth and its size in tokens, in the order the pane shows
+//! them; the cursor over them, and the filter `/` types (`filter`): while
+//! one is set, the pane lists and the keys move over the matching symbols
+//! only.
 
+pub mod filter;
 pub mod render;
 
 use crate::core::syntax::{Symbol, SymbolTree};
@@ -19,28 +23,77 @@ pub fn flat_symbols(tree: &SymbolTree) -> Vec<(usize, &Symbol)> {
     out
 }
 
-/// The symbols pane: the current file's symbols and the cursor over them.
+/// The symbols pane: the current file's symbols, the cursor over them
+/// (an index into [`flat_symbols`], whatever the filter), and the filter.
 #[derive(Debug, Default)]
 pub struct SymbolsPane {
     pub view: Option<SymbolsView>,
     pub cursor: usize,
+    /// Symbols whose path contains this (any case) are listed; empty: all.
+    pub filter: String,
+    /// `/` was pressed: typed keys go to the filter until Enter or Esc.
+    pub typing: bool,
 }
 
 impl SymbolsPane {
     /// The worker read the symbols of `view.path`: they show, cursor on
-    /// top, if that is still the file under the tree cursor (`current`).
+    /// the first one listed, if that is still the file under the tree
+    /// cursor (`current`). The filter stays until Esc clears it, as the
+    /// tree's does (the pane's title names it).
     pub fn show(&mut self, current: Option<&str>, view: SymbolsView) {
         if current == Some(view.path.as_str()) {
             self.view = Some(view);
-            self.cursor = 0;
+            self.cursor = self.visible().first().copied().unwrap_or(0);
         }
     }
 
-    /// How many rows the pane lists for the current file.
+    /// How many symbols the file has (filtered or not).
     pub fn count(&self) -> usize {
-        self.view
-            .as_ref()
-            .and_then(|s| s.tree.as_ref())
-            .map_or(0, |t| flat_symbols(t).len())
+        self.tree().map_or(0, |t| flat_symbols(t).len())
+    }
+
+    fn tree(&self) -> Option<&SymbolTree> {
+        self.view.as_ref().and_then(|s| s.tree.as_deref())
+    }
+
+    /// The rows the pane lists: indices into [`flat_symbols`] of the
+    /// symbols that match the filter (all of them without one).
+    pub fn visible(&self) -> Vec<usize> {
+        let Some(tree) = self.tree() else {
+            return Vec::new();
+        };
+        let needle = self.filter.to_lowercase();
+        flat_symbols(tree)
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, s))| needle.is_empty() || s.path.to_lowercase().contains(&needle))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// The symbol under the cursor, if it is listed (a filter that
+    /// matches nothing leaves none: the mask keys then do nothing).
+    pub fn selected(&self) -> Option<&Symbol> {
+        let tree = self.tree()?;
+        if !self.visible().contains(&self.cursor) {
+            return None;
+        }
+        flat_symbols(tree).get(self.cursor).map(|(_, s)| *s)
+    }
+
+    /// The cursor moved to row `row` of the listed ones (clamped).
+    pub fn go_to_row(&mut self, row: usize) {
+        let visible = self.visible();
+        if let Some(i) = visible.get(row.min(visible.len().saturating_sub(1))) {
+            self.cursor = *i;
+        }
+    }
+
+    /// The cursor's row among the listed ones (0 when it is not listed).
+    pub fn row(&self) -> usize {
+        self.visible()
+            .iter()
+            .position(|i| *i == self.cursor)
+            .unwrap_or(0)
     }
 }

@@ -5,6 +5,8 @@
 //! never calls back into `update`.
 
 pub mod history;
+pub mod list;
+pub mod render;
 
 use crate::core::model::{Preset, ProjectFile};
 
@@ -47,7 +49,7 @@ pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Ve
         state.say(Level::Info, message);
         return Vec::new();
     }
-    state.history.record(before);
+    state.history.record(before, message.clone());
     // A pending discovery was packed for the preset as it was.
     if state.discovery.take().is_some() {
         message.push_str(" · discovery proposals dropped (press i again)");
@@ -100,7 +102,7 @@ pub fn redo(state: &mut State) -> Vec<Effect> {
 /// Undo (`undo`) or redo one step of the history, as one more change of
 /// the project file: saved, and recomposed.
 pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
-    if !state.history.step(undo, &mut state.project.file) {
+    let Some(label) = state.history.step(undo, &mut state.project.file) else {
         state.say(
             Level::Info,
             if undo {
@@ -110,11 +112,19 @@ pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
             },
         );
         return Vec::new();
-    }
+    };
+    let verb = if undo { "undone" } else { "redone" };
+    after_history_move(state, format!("{verb}: {label}"))
+}
+
+/// The project file was replaced by a state of the history (undo, redo,
+/// a jump from the list): what derives from it follows, it is saved and
+/// recomposed.
+pub fn after_history_move(state: &mut State, message: String) -> Vec<Effect> {
     state.project.refresh_settings();
     state.add_explicit_files();
     state.refresh();
-    state.say(Level::Info, if undo { "undone" } else { "redone" });
+    state.say(Level::Info, message);
     let mut effects = vec![Effect::Save];
     effects.extend(recompose(state));
     effects

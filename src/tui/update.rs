@@ -13,14 +13,15 @@ use crate::tui::discover;
 use crate::tui::discuss;
 use crate::tui::finder;
 use crate::tui::input::action::Action;
-use crate::tui::input::mouse;
+use crate::tui::input::{mouse, scope};
 use crate::tui::messages::{Effect, Event, FileJob, Job};
 use crate::tui::navigate::follow_cursor;
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
 use crate::tui::state::model::{Composed, PendingCopy};
-use crate::tui::state::{Level, Overlay, State};
+use crate::tui::state::{Level, Overlay, Pane, State};
+use crate::tui::symbols;
 use crate::tui::undo::{self, recompose};
 
 mod actions;
@@ -35,6 +36,20 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
             if let Some(finder) = state.finder.as_mut() {
                 finder::keys::on_input(finder, ev);
             }
+            Vec::new()
+        }
+        ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
+            if symbols_typing(state) =>
+        {
+            symbols::filter::on_input(state, ev)
+        }
+        Event::Unbound(key) => {
+            let pane = scope::pane_name(state.focus);
+            let help = state.keymap.key_name(Action::Help);
+            state.say(
+                Level::Info,
+                format!("{key}: nothing in the {pane} pane ({help} lists the keys)"),
+            );
             Vec::new()
         }
         Event::FinderResults => {
@@ -135,7 +150,22 @@ fn on_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         return on_overlay(state, overlay, action);
     }
+    if symbols_typing(state) {
+        return match action {
+            Action::Confirm => symbols::filter::confirm(state),
+            _ => symbols::filter::clear(state),
+        };
+    }
+    if let Some(why) = scope::refusal(action, state.focus) {
+        state.say(Level::Info, why);
+        return Vec::new();
+    }
     actions::handler(action)(state)
+}
+
+/// The symbols filter is being typed (`/` in the symbols pane).
+fn symbols_typing(state: &State) -> bool {
+    state.overlay.is_none() && state.focus == Pane::Symbols && state.symbols.typing
 }
 
 /// Ctrl-u in a prompt: clear it.
@@ -329,11 +359,10 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     if file == state.project.file {
         return Vec::new();
     }
+    let before = std::mem::replace(&mut state.project.file, file);
     state
         .history
-        .undo
-        .push(std::mem::replace(&mut state.project.file, file));
-    state.history.redo.clear();
+        .record(before, "ctxcurate.toml reloaded from disk");
     state.project.refresh_settings();
     state.add_explicit_files();
     state.refresh();

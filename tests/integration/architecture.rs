@@ -145,12 +145,14 @@ const TUI: Table = &[
     ],
     &[
         ("tui::navigate", "movement in the panes; what follows the cursor"),
+        ("tui::symbols::filter", "the symbols pane's filter (`/`)"),
     ],
     &[
         ("tui::changed", "files changed in git, marked and included"),
         ("tui::curate", "curation keys, as core edits"),
         ("tui::discuss", "screenshots, discussion and task"),
         ("tui::preview::follow", "the preview follows the user"),
+        ("tui::undo::list", "the history as a list: jump to a step"),
     ],
     &[
         ("tui::undo", "an edit becomes an undo step, a save, a recompose"),
@@ -167,6 +169,7 @@ const TUI: Table = &[
     &[
         ("tui::finder::render", "drawing: the finder overlay"),
         ("tui::help::render", "drawing: the help overlay"),
+        ("tui::undo::render", "drawing: the history's list"),
         ("tui::symbols::render", "drawing: the symbols pane"),
         ("tui::tree::render", "drawing: the tree pane"),
         ("tui::render::status", "drawing: the gauge and the status line"),
@@ -175,6 +178,7 @@ const TUI: Table = &[
     &[
         ("tui::preview", "what the preview shows"),
         ("tui::tokens", "the numbers the tokens overlay shows"),
+        ("tui::input::scope", "the panes each action works in"),
     ],
     &[
         ("tui::state", "the whole state, in parts"),

@@ -5,9 +5,19 @@
 //! function's body as the skeleton does, `agg` folds the symbol into one
 //! summary line, `hide` drops it. Containers (classes, structs,
 //! namespaces) in `def`/`sig` show their own text with each child replaced
-//! by the child's rendering; a hidden container with an explicitly visible
-//! descendant shows just its header, those descendants and its closing
-//! brace. Text outside every symbol is kept unless the default is `hide`.
+//! by the child's rendering. Text outside every symbol is kept unless the
+//! default is `hide`.
+//!
+//! The rule for a person: **a symbol's own entry always wins over its
+//! parent's.** A parent that would fold its body away (`hide`, `agg`, or a
+//! function's `sig`) opens when a descendant has its own entry that shows
+//! more than the parent's state (order `hide` < `agg` < `sig` < `def`): a
+//! hidden container shows just its header, those descendants and its
+//! closing brace; an `agg` container (or a `sig` function) shows its text
+//! with each child rendered by its own state, the others folded by the
+//! parent's. So a method masked `def` inside a class masked `agg` shows in
+//! full, between its siblings' summary lines, and the symbols pane, which
+//! lists each symbol's state by the same rule ([`state_of`]), says `def`.
 //! Under `sig` and `agg`, Python data tables in that text (and in the
 //! constants shown) become one-line stand-ins, as in the skeleton; `def`
 //! shows them whole.
@@ -88,22 +98,30 @@ impl Masker<'_> {
 
     /// The text that replaces the symbol (leading comment included).
     fn render(&self, symbol: &Symbol, state: MaskState) -> String {
+        let opens = || self.opens(symbol, state);
         match state {
-            MaskState::Hide if self.shows_descendant(symbol) => self.shell(symbol),
+            MaskState::Hide if opens() => self.shell(symbol),
             MaskState::Hide => String::new(),
+            MaskState::Agg if opens() => self.full(symbol, state),
             MaskState::Agg => self.agg_line(symbol),
-            MaskState::Sig if symbol.kind.is_function() && symbol.spans.elide.is_some() => {
+            MaskState::Sig
+                if symbol.kind.is_function() && symbol.spans.elide.is_some() && !opens() =>
+            {
                 elided(symbol, self.lang, self.source)
             }
             MaskState::Def | MaskState::Sig => self.full(symbol, state),
         }
     }
 
-    /// Whether some descendant is explicitly set to a visible state.
-    fn shows_descendant(&self, symbol: &Symbol) -> bool {
+    /// Whether a descendant of `symbol` has its own entry that shows more
+    /// than `state`, so `symbol` must open rather than fold it away (the
+    /// own-entry-wins rule of the module header).
+    fn opens(&self, symbol: &Symbol, state: MaskState) -> bool {
         symbol.children.iter().any(|c| {
-            matches!(self.mask.get(&c.path), Some(s) if *s != MaskState::Hide)
-                || self.shows_descendant(c)
+            self.mask
+                .get(&c.path)
+                .is_some_and(|own| shows_more(*own, state))
+                || self.opens(c, state)
         })
     }
 
@@ -227,6 +245,20 @@ impl Masker<'_> {
     }
 }
 
+/// Whether `a` shows more of a symbol than `b`: `hide` < `agg` < `sig`
+/// < `def`.
+pub fn shows_more(a: MaskState, b: MaskState) -> bool {
+    fn rank(m: MaskState) -> u8 {
+        match m {
+            MaskState::Hide => 0,
+            MaskState::Agg => 1,
+            MaskState::Sig => 2,
+            MaskState::Def => 3,
+        }
+    }
+    rank(a) > rank(b)
+}
+
 /// The first line of a docstring or leading comment.
 fn doc_line(text: &str) -> Option<String> {
     if text.starts_with(['#', '/']) {
@@ -291,4 +323,90 @@ fn skip_blank_lines(source: &str, mut from: usize, limit: usize) -> usize {
         from += newline + 1;
     }
     from
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::syntax::parse;
+    use MaskState::{Agg, Def, Hide, Sig};
+
+    const PY: &str = "class App:\n    \"\"\"The app.\"\"\"\n\n    def run(self):\n        \"\"\"Run it.\"\"\"\n        return 1\n\n    def stop(self):\n        return 2\n";
+
+    fn masked(src: &str, lang: Lang, default: MaskState, own: &[(&str, MaskState)]) -> String {
+        let tree = parse(lang, src);
+        let mask = own.iter().map(|(p, m)| (p.to_string(), *m)).collect();
+        render(&tree, src, default, &mask)
+    }
+
+    #[test]
+    fn the_order_of_what_a_state_shows() {
+        assert!(shows_more(Def, Sig) && shows_more(Sig, Agg) && shows_more(Agg, Hide));
+        assert!(!shows_more(Agg, Agg) && !shows_more(Hide, Agg) && !shows_more(Sig, Def));
+    }
+
+    /// An `agg` class with a method of its own `def`: the class opens,
+    /// the method in full, its sibling folded to its summary line.
+    #[test]
+    fn an_own_def_inside_an_agg_class_shows() {
+        assert_eq!(
+            masked(PY, Lang::Python, Def, &[("App", Agg), ("App.run", Def)]),
+            "class App:\n    \"\"\"The app.\"\"\"\n\n    def run(self):\n        \"\"\"Run it.\"\"\"\n        return 1\n\n    def stop(self): ...  # 1 line\n"
+        );
+        // A sig of its own shows too; an agg of its own is what the class
+        // already says: the class stays one line.
+        assert_eq!(
+            masked(PY, Lang::Python, Def, &[("App", Agg), ("App.run", Sig)]),
+            "class App:\n    \"\"\"The app.\"\"\"\n\n    def run(self):\n        \"\"\"Run it.\"\"\"\n        ...\n\n    def stop(self): ...  # 1 line\n"
+        );
+        assert_eq!(
+            masked(PY, Lang::Python, Def, &[("App", Agg), ("App.run", Agg)]),
+            "class App: ...  # The app. (8 lines)\n"
+        );
+        // The file default agg opens the same way.
+        assert_eq!(
+            masked(PY, Lang::Python, Agg, &[("App.run", Def)]),
+            masked(PY, Lang::Python, Def, &[("App", Agg), ("App.run", Def)]),
+        );
+    }
+
+    /// `hide` behaves as before: the class's header and the visible
+    /// method; an own `hide` inside a shown class drops just that method.
+    #[test]
+    fn hide_keeps_an_own_visible_method_and_own_hide_drops_one() {
+        assert_eq!(
+            masked(PY, Lang::Python, Def, &[("App", Hide), ("App.stop", Agg)]),
+            "class App:\n    def stop(self): ...  # 1 line\n"
+        );
+        assert_eq!(
+            masked(PY, Lang::Python, Def, &[("App.stop", Hide)]),
+            "class App:\n    \"\"\"The app.\"\"\"\n\n    def run(self):\n        \"\"\"Run it.\"\"\"\n        return 1\n"
+        );
+    }
+
+    /// A `sig` function folds its body unless a nested function has its
+    /// own `def`.
+    #[test]
+    fn a_sig_function_opens_for_an_own_def_inside() {
+        let src = "def outer(x):\n    def inner(y):\n        return y\n    return inner(x)\n";
+        assert_eq!(
+            masked(src, Lang::Python, Sig, &[]),
+            "def outer(x):\n    ...\n"
+        );
+        assert_eq!(masked(src, Lang::Python, Sig, &[("outer.inner", Def)]), src);
+    }
+
+    /// The same rule in a brace language: a C++ class folded `agg` opens
+    /// for its member of its own `def`.
+    #[test]
+    fn cpp_agg_class_opens_for_an_own_def() {
+        let src = "class C {\npublic:\n  int f() { return 1; }\n  int g() { return 2; }\n};\n";
+        let out = masked(src, Lang::Cpp, Def, &[("C", Agg), ("C::g", Def)]);
+        assert_eq!(
+            out,
+            "class C {\npublic:\n  int f(); /* 1 line */\n  int g() { return 2; }\n};\n"
+        );
+        let folded = masked(src, Lang::Cpp, Def, &[("C", Agg)]);
+        assert!(!folded.contains("return 2"), "{folded}");
+    }
 }

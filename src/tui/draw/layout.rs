@@ -9,6 +9,12 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 use crate::tui::state::Pane;
 
+/// The symbols pane's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`]
+/// while it has the focus: a nested method's kind, name and token cost
+/// (`› def    meth handle_request   1.6k`) and the title with the file
+/// name and its default mask fit.
+pub const SYMBOLS_COLUMNS: u16 = 40;
+
 /// Below this width only the focused pane is shown.
 pub const NARROW_WIDTH: u16 = 80;
 
@@ -43,25 +49,33 @@ pub fn panes(main: Rect, focus: Pane, zoom: bool) -> Vec<(Pane, Rect)> {
     if zoom || main.width < NARROW_WIDTH {
         return vec![(focus, main)];
     }
-    let constraints = if main.width >= WIDE_WIDTH {
-        [
+    // The symbols pane gets the room its names and costs need while it
+    // is read, as the tree does while it has the focus.
+    let constraints = match (main.width >= WIDE_WIDTH, focus) {
+        (true, Pane::Symbols) => [
+            Constraint::Percentage(22),
+            Constraint::Percentage(45),
+            Constraint::Percentage(33),
+        ],
+        (true, _) => [
             Constraint::Percentage(30),
             Constraint::Percentage(22),
             Constraint::Percentage(48),
-        ]
-    } else {
-        let tree = if focus == Pane::Tree {
-            TREE_COLUMNS
-        } else {
-            TREE_COLUMNS_UNFOCUSED
-        };
-        // The symbols pane needs room for a method's name while it is read.
-        let symbols = if focus == Pane::Symbols { 35 } else { 20 };
-        [
-            Constraint::Length(tree),
-            Constraint::Percentage(symbols),
+        ],
+        (false, Pane::Symbols) => [
+            Constraint::Length(TREE_COLUMNS_UNFOCUSED),
+            Constraint::Length(SYMBOLS_COLUMNS),
             Constraint::Min(10),
-        ]
+        ],
+        (false, focus) => [
+            Constraint::Length(if focus == Pane::Tree {
+                TREE_COLUMNS
+            } else {
+                TREE_COLUMNS_UNFOCUSED
+            }),
+            Constraint::Percentage(20),
+            Constraint::Min(10),
+        ],
     };
     let split = Layout::default()
         .direction(Direction::Horizontal)
@@ -102,7 +116,10 @@ mod tests {
         // Reading the symbols, they get room for a method's name.
         let split = panes(Rect::new(0, 0, 80, 20), Pane::Symbols, false);
         assert_eq!(split[0].1.width, TREE_COLUMNS_UNFOCUSED);
-        assert!(split[1].1.width >= 26, "{split:?}");
+        assert_eq!(split[1].1.width, SYMBOLS_COLUMNS);
+        // And from 120 columns on, more than the tree.
+        let split = panes(Rect::new(0, 0, 120, 20), Pane::Symbols, false);
+        assert!(split[1].1.width >= 54, "{split:?}");
         assert_eq!(at(120)[0].1.width, 36);
         assert_eq!(at(79).len(), 1);
         let zoomed = panes(Rect::new(0, 0, 200, 20), Pane::Preview, true);

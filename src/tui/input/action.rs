@@ -31,12 +31,12 @@ macro_rules! action_table {
             PageDown => "page_down", "Scroll down half a page", page_down;
             Top => "top", "Go to the top", top;
             Bottom => "bottom", "Go to the bottom", bottom;
-            ToggleInclude => "toggle_include", "Include or exclude the file or folder", toggle_include;
+            ToggleInclude => "toggle_include", "Include or exclude the file or folder (on a v selection: all of it, and the selection ends)", toggle_include;
             NextMode => "next_mode", "Next view mode of the file", next_mode;
             PrevMode => "prev_mode", "Previous view mode of the file", prev_mode;
             ToggleForceFull => "toggle_force_full", "Toggle force_full (render in full whatever the mode)", toggle_force_full;
             ToggleAggregate => "toggle_aggregate", "Toggle auto_aggregate (listed only, not rendered)", toggle_aggregate;
-            SelectRange => "select_range", "Start a range selection in the tree (move to extend, F A S D X apply it, v or Esc cancels)", select_range;
+            SelectRange => "select_range", "Start a range selection in the tree (move to extend; Space includes or excludes it, F A S D X set its mode; v or Esc cancels)", select_range;
             BatchFull => "batch_full", "Selection: render in full", batch_full;
             BatchSummary => "batch_summary", "Selection: render as summaries", batch_summary;
             BatchSkeleton => "batch_skeleton", "Selection: render as skeletons", batch_skeleton;
@@ -55,7 +55,9 @@ macro_rules! action_table {
             TokenMap => "token_map", "Where the tokens go: included files by tokens, largest first (Enter opens, m/M mode, x removes)", token_map;
             Undo => "undo", "Undo the last curation change", undo::undo;
             Redo => "redo", "Redo", undo::redo;
-            Filter => "filter", "Filter the file tree by name", filter;
+            History => "history", "The curation history as a list, each step named (Enter jumps to a step, one undoable move)", undo::list::open;
+            ShowMessage => "show_message", "Show the last status message whole (and the earlier ones)", show_message;
+            Filter => "filter", "Filter the focused list by name: the file tree, or the symbols (type, Enter keeps it, Esc clears it)", filter;
             Finder => "finder", "Find a file by fuzzy name (type to narrow, Enter goes to it, Space includes it)", finder::keys::open;
             Refresh => "refresh", "Scan the project again (new, deleted and changed files)", refresh;
             ClearCache => "clear_cache", "Clear the on-disk cache (summaries, parsed views, token counts)", clear_cache;

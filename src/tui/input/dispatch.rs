@@ -1,5 +1,7 @@
 //! Terminal key events to [`Event`]s: through the keymap for the focused
-//! pane or overlay, or as typed text while a prompt or the finder is open;
+//! pane or overlay, or as typed text while a prompt, the symbols filter or
+//! the finder is open; a key the focused pane has no action for becomes
+//! [`Event::Unbound`], so the status says so instead of nothing happening;
 //! mouse events to plain [`Event::Mouse`] data.
 
 use crossterm::event::{
@@ -7,9 +9,9 @@ use crossterm::event::{
 };
 
 use crate::tui::input::action::Action;
-use crate::tui::input::keymap::Key;
+use crate::tui::input::keymap::{Context, Key};
 use crate::tui::messages::{Event, MouseKind};
-use crate::tui::state::{Overlay, State};
+use crate::tui::state::{Overlay, Pane, State};
 
 /// The event a key press means in the current state, if any.
 pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
@@ -17,54 +19,56 @@ pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
         return None;
     }
     if let Some(Overlay::Finder) = state.overlay {
-        return finder_key(ev);
+        return finder_key(state, ev);
     }
-    if let Some(Overlay::Input { .. }) = state.overlay {
-        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
-        return match ev.code {
-            KeyCode::Enter => Some(Event::Action(Action::Confirm)),
-            KeyCode::Esc => Some(Event::Action(Action::Cancel)),
-            KeyCode::Char('c') if ctrl => Some(Event::Action(Action::Cancel)),
-            KeyCode::Char('u') if ctrl => Some(Event::InputClear),
-            KeyCode::Backspace => Some(Event::InputBackspace),
-            KeyCode::Char(c) if !ctrl => Some(Event::InputChar(c)),
-            _ => None,
-        };
+    let typing = state.overlay.is_none() && state.focus == Pane::Symbols && state.symbols.typing;
+    if typing || matches!(state.overlay, Some(Overlay::Input { .. })) {
+        return prompt_key(ev);
     }
-    let action = state.keymap.lookup(state.context(), Key::from_event(ev));
+    let key = Key::from_event(ev);
+    let action = state.keymap.lookup(state.context(), key);
     match (&state.overlay, action) {
-        // Help promises that any other key closes it.
-        (Some(Overlay::Help { .. }), None) => Some(Event::Action(Action::Cancel)),
+        // The help and the message log promise that any other key
+        // closes them.
+        (Some(Overlay::Help { .. } | Overlay::Messages), None) => {
+            Some(Event::Action(Action::Cancel))
+        }
+        (None, None) if !matches!(ev.code, KeyCode::Modifier(_) | KeyCode::Null) => {
+            Some(Event::Unbound(key.to_string()))
+        }
         (_, action) => action.map(Event::Action),
     }
 }
 
-/// What a key means while the finder is open. Like a text prompt, typed
-/// characters go to the query (so the keymap's letters do not apply);
-/// the finder's own keys are fixed here.
-fn finder_key(ev: &KeyEvent) -> Option<Event> {
+/// What a key means while a text prompt (or the symbols filter) is
+/// typed: Enter and Esc finish it, the rest is text.
+fn prompt_key(ev: &KeyEvent) -> Option<Event> {
+    let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+    match ev.code {
+        KeyCode::Enter => Some(Event::Action(Action::Confirm)),
+        KeyCode::Esc => Some(Event::Action(Action::Cancel)),
+        KeyCode::Char('c') if ctrl => Some(Event::Action(Action::Cancel)),
+        KeyCode::Char('u') if ctrl => Some(Event::InputClear),
+        KeyCode::Backspace => Some(Event::InputBackspace),
+        KeyCode::Char(c) if !ctrl => Some(Event::InputChar(c)),
+        _ => None,
+    }
+}
+
+/// What a key means while the finder is open: its `[finder]` binding
+/// (remappable like every other key), else query editing: Backspace and
+/// Ctrl-u edit it, a typed character goes into it (the keymap's letters
+/// do not apply).
+fn finder_key(state: &State, ev: &KeyEvent) -> Option<Event> {
     let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
     let alt = ev.modifiers.contains(KeyModifiers::ALT);
-    let action = |a| Some(Event::Action(a));
+    if let Some(action) = state.keymap.lookup(Context::Finder, Key::from_event(ev)) {
+        return Some(Event::Action(action));
+    }
     match ev.code {
-        KeyCode::Enter => action(Action::Confirm),
-        KeyCode::Esc => action(Action::Cancel),
-        KeyCode::Up => action(Action::Up),
-        KeyCode::Down => action(Action::Down),
-        KeyCode::PageUp => action(Action::PageUp),
-        KeyCode::PageDown => action(Action::PageDown),
-        KeyCode::Tab => action(Action::ToggleInclude),
         KeyCode::Backspace => Some(Event::InputBackspace),
-        KeyCode::Char(c) if ctrl => match c {
-            'c' => action(Action::Cancel),
-            'u' => Some(Event::InputClear),
-            'p' | 'k' => action(Action::Up),
-            'n' | 'j' => action(Action::Down),
-            _ => None,
-        },
-        // A space is not part of a query: nucleo matches without it.
-        KeyCode::Char(' ') => action(Action::ToggleInclude),
-        KeyCode::Char(c) if !alt => Some(Event::InputChar(c)),
+        KeyCode::Char('u') if ctrl => Some(Event::InputClear),
+        KeyCode::Char(c) if !ctrl && !alt => Some(Event::InputChar(c)),
         _ => None,
     }
 }

@@ -25,10 +25,15 @@ pub enum Context {
     Confirm,
     /// The tokens overlay (`b`).
     Tokens,
+    /// The curation history's list (`U`).
+    History,
+    /// The file finder (`Ctrl-p`): only keys that are not text (a typed
+    /// character always goes to its query).
+    Finder,
 }
 
 impl Context {
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 9] = [
         Context::Global,
         Context::Tree,
         Context::Symbols,
@@ -36,6 +41,8 @@ impl Context {
         Context::Picker,
         Context::Confirm,
         Context::Tokens,
+        Context::History,
+        Context::Finder,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,6 +54,8 @@ impl Context {
             Context::Picker => "picker",
             Context::Confirm => "confirm",
             Context::Tokens => "tokens",
+            Context::History => "history",
+            Context::Finder => "finder",
         }
     }
 
@@ -299,8 +308,14 @@ impl Keymap {
         if ctx == Context::Tokens && TOKENS_PASSTHROUGH.contains(&global) {
             return Some(global);
         }
-        if matches!(ctx, Context::Picker | Context::Confirm | Context::Tokens)
-            && !OVERLAY_PASSTHROUGH.contains(&global)
+        // The finder takes nothing from `[global]`: its letters are text.
+        if ctx == Context::Finder {
+            return None;
+        }
+        if matches!(
+            ctx,
+            Context::Picker | Context::Confirm | Context::Tokens | Context::History
+        ) && !OVERLAY_PASSTHROUGH.contains(&global)
         {
             return None;
         }
@@ -368,17 +383,20 @@ impl Keymap {
     /// The keys of `action` for people: one entry per key, naming the
     /// contexts it is bound in (`Enter (preview, picker)`), `-` if none.
     pub fn keys_label(&self, action: Action) -> String {
-        let mut grouped: Vec<(String, Vec<&str>)> = Vec::new();
+        // (key, contexts, bound in [global] too)
+        let mut grouped: Vec<(String, Vec<&str>, bool)> = Vec::new();
         for (ctx, key) in self.keys_for(action) {
             let key = key.to_string();
-            let slot = match grouped.iter().position(|(k, _)| *k == key) {
+            let slot = match grouped.iter().position(|(k, _, _)| *k == key) {
                 Some(i) => i,
                 None => {
-                    grouped.push((key, Vec::new()));
+                    grouped.push((key, Vec::new(), false));
                     grouped.len() - 1
                 }
             };
-            if ctx != Context::Global {
+            if ctx == Context::Global {
+                grouped[slot].2 = true;
+            } else {
                 grouped[slot].1.push(ctx.name());
             }
         }
@@ -387,8 +405,10 @@ impl Keymap {
         }
         grouped
             .into_iter()
-            .map(|(key, ctxs)| {
-                if ctxs.is_empty() {
+            // A key bound globally works everywhere: its pane or overlay
+            // bindings to the same action add nothing to say.
+            .map(|(key, ctxs, global)| {
+                if ctxs.is_empty() || global {
                     key
                 } else {
                     format!("{key} ({})", ctxs.join(", "))
@@ -422,10 +442,19 @@ mod tests {
         let (map, problems) = Keymap::load(None);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(map.lookup(Context::Tree, key("g")), Some(Action::Top));
+        // `g` goes to the top in every pane; agg is a key of its own.
+        assert_eq!(map.lookup(Context::Symbols, key("g")), Some(Action::Top));
         assert_eq!(
-            map.lookup(Context::Symbols, key("g")),
+            map.lookup(Context::Symbols, key("O")),
             Some(Action::MaskAgg)
         );
+        assert_eq!(map.lookup(Context::Symbols, key("/")), Some(Action::Filter));
+        assert_eq!(
+            map.lookup(Context::History, key("enter")),
+            Some(Action::Confirm)
+        );
+        assert_eq!(map.lookup(Context::History, key("j")), Some(Action::Down));
+        assert_eq!(map.lookup(Context::History, key("y")), None);
         assert_eq!(
             map.lookup(Context::Tree, key("space")),
             Some(Action::ToggleInclude)

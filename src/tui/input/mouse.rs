@@ -41,6 +41,8 @@ pub(crate) fn on_mouse(
     match kind {
         MouseKind::Click => {
             state.focus = pane;
+            // A click ends typing the symbols filter (what was typed stays).
+            state.symbols.typing = false;
             // Row 0 of the pane is its border.
             let Some(line) = (row - area.y).checked_sub(1).map(usize::from) else {
                 return Vec::new();
@@ -85,10 +87,10 @@ fn click_row(
             }
         }
         Pane::Symbols => {
-            let len = state.symbols.count();
-            let index = scroll_to(state.symbols.cursor, height, len) + line;
+            let len = state.symbols.visible().len();
+            let index = scroll_to(state.symbols.row(), height, len) + line;
             if index < len {
-                state.symbols.cursor = index;
+                state.symbols.go_to_row(index);
             }
         }
         Pane::Preview => {}

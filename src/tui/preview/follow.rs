@@ -366,9 +366,7 @@ pub fn slice_symbol(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     }
     let picked = state.symbols.view.as_ref().and_then(|view| {
-        let tree = view.tree.as_ref()?;
-        let flat = flat_symbols(tree);
-        let (_, s) = flat.get(state.symbols.cursor)?;
+        let s = state.symbols.selected()?;
         Some((view.path.clone(), s.path.clone(), s.start_line, s.end_line))
     });
     let Some((path, symbol, start, end)) = picked else {

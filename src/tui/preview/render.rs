@@ -367,8 +367,21 @@ fn raw_preview(
         .skip(top)
         .take(inner_h)
         .map(|(i, l)| {
-            let num = Span::styled(format!("{:>num_w$} ", i + 1), Style::default().fg(DIM));
-            let text = display_line(l, width.saturating_sub(num_w + 1).min(MAX_LINE)).into_owned();
+            // The cursor is marked in the gutter whether or not the pane
+            // has the focus (reversed too when it has), so where `v`
+            // starts a slice shows before it is pressed.
+            let (mark, num_style) = if i == cursor {
+                (
+                    "›",
+                    Style::default()
+                        .fg(Color::Cyan)
+                        .add_modifier(Modifier::BOLD),
+                )
+            } else {
+                (" ", Style::default().fg(DIM))
+            };
+            let num = Span::styled(format!("{mark}{:>num_w$} ", i + 1), num_style);
+            let text = display_line(l, width.saturating_sub(num_w + 2).min(MAX_LINE)).into_owned();
             let mut spans = vec![num];
             spans.extend(match_spans(state, text, Style::default()));
             let mut line = Line::from(spans);
@@ -384,6 +397,11 @@ fn raw_preview(
             line
         })
         .collect();
-    let title = format!(" Raw · {} · v: mark slice ", display_line(path, 60));
+    let title = format!(
+        " Raw · {} · line {}/{} · v: mark slice ",
+        display_line(path, 60),
+        (cursor + 1).min(lines.len()),
+        lines.len()
+    );
     frame.render_widget(Paragraph::new(rows).block(pane_block(title, focused)), area);
 }

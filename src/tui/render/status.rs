@@ -5,10 +5,11 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{LineGauge, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, LineGauge, Paragraph};
 
-use crate::text::sanitize::display_line;
+use crate::text::sanitize::{display_line, escape_line};
 use crate::text::words::thousands;
+use crate::tui::draw::centered;
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Context;
 use crate::tui::state::{Level, Pane, State};
@@ -77,6 +78,7 @@ pub fn gauge(state: &State, frame: &mut Frame, area: Rect) {
 fn hint_actions(state: &State) -> &'static [Action] {
     if state.tree.range_anchor.is_some() && state.focus == Pane::Tree {
         return &[
+            Action::ToggleInclude,
             Action::BatchFull,
             Action::BatchSummary,
             Action::BatchSkeleton,
@@ -121,7 +123,7 @@ fn hint_actions(state: &State) -> &'static [Action] {
             Action::MaskSig,
             Action::MaskAgg,
             Action::MaskHide,
-            Action::Yank,
+            Action::Filter,
             Action::SliceSymbol,
             Action::Help,
         ],
@@ -137,22 +139,75 @@ fn hint_actions(state: &State) -> &'static [Action] {
     }
 }
 
+fn level_color(level: Level) -> Color {
+    match level {
+        Level::Info => Color::White,
+        Level::Warn => Color::Yellow,
+        Level::Error => Color::Red,
+    }
+}
+
+/// The message log (`!`): the session's status messages whole, wrapped,
+/// the newest at the bottom (and in view).
+pub fn messages(state: &State, frame: &mut Frame, area: Rect) {
+    // The text's width inside the box's borders.
+    let width = area.width.saturating_sub(6).max(18) as usize;
+    let mut lines: Vec<Line> = Vec::new();
+    for (text, level) in &state.messages {
+        let style = Style::default().fg(level_color(*level));
+        // Wrapped here (not by the widget) so the newest can be kept in
+        // view by counting lines.
+        let chars: Vec<char> = escape_line(text).chars().collect();
+        for (i, piece) in chars.chunks(width.saturating_sub(2).max(1)).enumerate() {
+            let lead = if i == 0 { "• " } else { "  " };
+            lines.push(Line::styled(
+                format!("{lead}{}", piece.iter().collect::<String>()),
+                style,
+            ));
+        }
+    }
+    if lines.is_empty() {
+        lines.push(Line::styled(
+            "no messages yet",
+            Style::default().fg(Color::DarkGray),
+        ));
+    }
+    // As tall as the messages need, at most the screen less a margin.
+    let height = (lines.len() as u16 + 2).min(area.height.saturating_sub(2).max(3));
+    let rect = centered(area, width as u16 + 2, height);
+    let inner = rect.height.saturating_sub(2) as usize;
+    let skip = lines.len().saturating_sub(inner);
+    let shown: Vec<Line> = lines.into_iter().skip(skip).collect();
+    frame.render_widget(Clear, rect);
+    frame.render_widget(
+        Paragraph::new(shown).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(" Messages · newest last · any key closes "),
+        ),
+        rect,
+    );
+}
+
 pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
     let width = area.width as usize;
     if let Some((text, level)) = &state.status {
-        let color = match level {
-            Level::Info => Color::White,
-            Level::Warn => Color::Yellow,
-            Level::Error => Color::Red,
+        // A message cut to the width says which key shows it whole.
+        let line = if text.chars().count() > width {
+            let more = format!(" ({} whole)", state.keymap.key_name(Action::ShowMessage));
+            let cut = display_line(text, width.saturating_sub(more.chars().count()));
+            format!("{cut}{more}")
+        } else {
+            display_line(text, width).into_owned()
         };
         frame.render_widget(
-            Paragraph::new(display_line(text, width).into_owned())
-                .style(Style::default().fg(color)),
+            Paragraph::new(line).style(Style::default().fg(level_color(*level))),
             area,
         );
         return;
     }
     let ctx = state.focus.context();
+    let selecting = state.tree.range_anchor.is_some() && state.focus == Pane::Tree;
     let mut spans = Vec::new();
     if let (Some((from, to)), Pane::Tree) = (state.tree.selection(), state.focus) {
         spans.push(Span::styled(
@@ -171,7 +226,15 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
                 key.to_string(),
                 Style::default().fg(Color::Cyan),
             ));
-            spans.push(Span::raw(format!(" {}  ", action.name().replace('_', " "))));
+            let name = action.name();
+            // On a selection every key acts on it: "Space include · F full".
+            let name = if selecting {
+                name.trim_start_matches("batch_")
+                    .trim_start_matches("toggle_")
+            } else {
+                name
+            };
+            spans.push(Span::raw(format!(" {}  ", name.replace('_', " "))));
         }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);

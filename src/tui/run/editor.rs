@@ -22,8 +22,14 @@ use crossterm::terminal::{
     EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 
-/// How long the input thread waits for a key before looking whether it
-/// must pause (the delay before an editor opens, at worst).
+/// How long one wait of the input thread for a key lasts. On Unix it
+/// blocks: [`InputGate::pause`] wakes it (crossterm's own SIGWINCH
+/// handler ends the wait), so it needs no timeout to notice a pause and
+/// the bound only keeps crossterm's deadline finite. Elsewhere it polls,
+/// and this is the delay before an editor opens, at worst.
+#[cfg(unix)]
+pub const INPUT_POLL: Duration = Duration::from_secs(3600);
+#[cfg(not(unix))]
 pub const INPUT_POLL: Duration = Duration::from_millis(100);
 
 /// The editor command from the environment: `$VISUAL`, else `$EDITOR`,
@@ -112,6 +118,10 @@ impl InputGate {
             st.parked = false;
         }
         match event::poll(INPUT_POLL) {
+            // Woken for a pause (the wake-up is a resize event, left for
+            // after it, when it makes a full redraw anyway): read nothing
+            // the editor should have.
+            Ok(true) if self.paused() => Some(None),
             Ok(true) => event::read().ok().map(Some),
             Ok(false) => Some(None),
             Err(_) => None,
@@ -123,6 +133,7 @@ impl InputGate {
     pub fn pause(&self) {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
         st.paused = true;
+        wake_input();
         let deadline = std::time::Instant::now() + Duration::from_secs(1);
         while !st.parked {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
@@ -137,6 +148,13 @@ impl InputGate {
         }
     }
 
+    fn paused(&self) -> bool {
+        self.state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .paused
+    }
+
     /// Let the input thread read again.
     pub fn resume(&self) {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
@@ -144,6 +162,18 @@ impl InputGate {
         self.changed.notify_all();
     }
 }
+
+/// End the input thread's wait for a key: crossterm listens for SIGWINCH
+/// (a terminal resize) in that wait, so one raised here returns it at
+/// once. Where nothing listens yet its default is to be ignored.
+#[cfg(unix)]
+fn wake_input() {
+    // A failed raise leaves the wait to end at the next key or resize.
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGWINCH);
+}
+
+#[cfg(not(unix))]
+fn wake_input() {}
 
 #[cfg(test)]
 mod tests {

@@ -44,10 +44,7 @@ pub fn run(job: Job, root: &Path, sources: &Sources, settings: &Settings) -> Eve
         Job::Count(job) => {
             Event::Counted(workspace.block_tokens(&job.files, &job.opts, job.tokenizer))
         }
-        Job::Symbols(path) => Event::Symbols(SymbolsView {
-            tree: sources.symbols(root, &path),
-            path,
-        }),
+        Job::Symbols(path) => Event::Symbols(symbols(root, sources, settings.tokenizer, path)),
         Job::Raw(path) => raw(root, sources, path),
         Job::Yank(job) => yank(workspace, job),
         Job::YankFile(job) => yank_file(&workspace, job),
@@ -62,6 +59,27 @@ pub fn run(job: Job, root: &Path, sources: &Sources, settings: &Settings) -> Eve
         Job::Block(job) => Event::Block(Arc::new(block(&workspace, job))),
         Job::WriteOutput(job) => write_output(workspace, job),
     }
+}
+
+/// The symbols pane's content: the file's symbol tree and what each
+/// symbol's definition costs in tokens (counted with the project's
+/// tokenizer, in the pane's order).
+fn symbols(root: &Path, sources: &Sources, tokenizer: TokenizerKind, path: String) -> SymbolsView {
+    let tree = sources.symbols(root, &path);
+    let file = sources.file(root, &path);
+    let tokens = match (&tree, file.text()) {
+        (Some(tree), Some(text)) => tree
+            .symbols
+            .iter()
+            .flat_map(|s| s.iter())
+            .map(|s| {
+                text.get(s.range.clone())
+                    .map_or(0, |t| crate::core::tokens::count(tokenizer, t))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    SymbolsView { path, tree, tokens }
 }
 
 /// The preview's composition, laid out and counted.

@@ -75,6 +75,10 @@ pub struct SymbolsView {
     pub path: String,
     /// `None`: the file type has no grammar (or could not be read).
     pub tree: Option<Arc<SymbolTree>>,
+    /// Each symbol's definition in tokens (its whole text, children
+    /// included), in the pane's depth-first order: what showing it in
+    /// full costs, so a person can choose what to mask by cost.
+    pub tokens: Vec<usize>,
 }
 
 /// What a file the composition does not hold would add to it: its block

@@ -1,5 +1,9 @@
 //! The symbols pane: the file's symbols, nested, with the mask each has
-//! in the preset (or the file's default), the cursor's symbol highlighted.
+//! in the preset by the mask rule (`core::syntax::mask`: a symbol's own
+//! entry wins, else its parent's state, else the file's default) and
+//! what its definition costs in tokens, right-aligned so the cost column
+//! reads down; the cursor's symbol highlighted, the filter's prompt on
+//! the last row while it is typed.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -11,15 +15,18 @@ use crate::core::compose::file_name;
 use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
 use crate::text::sanitize::display_line;
+use crate::tui::draw::format::compact;
 use crate::tui::draw::{DIM, pane_block, scroll_to};
 use crate::tui::state::{Pane, State};
 use crate::tui::symbols::flat_symbols;
 
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Symbols;
-    let inner_h = area.height.saturating_sub(2) as usize;
+    let pane = &state.symbols;
+    // The filter's prompt takes the last row while it is typed.
+    let inner_h = (area.height.saturating_sub(2) as usize).saturating_sub(pane.typing as usize);
     let width = area.width.saturating_sub(2) as usize;
-    let Some(view) = &state.symbols.view else {
+    let Some(view) = &pane.view else {
         let msg = match state.current_file() {
             Some(_) => "loading…",
             None => "(a folder)",
@@ -30,17 +37,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         );
         return;
     };
-    // In the masked view, the default state of symbols without their own
-    // (`D` steps it).
-    let default = state
-        .item_for(&view.path)
-        .filter(|i| i.view_mode == crate::core::model::ViewMode::Masked)
-        .map(|i| format!("· {} ", i.mask_default))
-        .unwrap_or_default();
-    let title = format!(
-        " Symbols · {} {default}",
-        display_line(file_name(&view.path), 40)
-    );
+    let title = title(state, &view.path, width);
     let Some(tree) = &view.tree else {
         frame.render_widget(
             Paragraph::new("no symbols for this file type")
@@ -51,13 +48,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         return;
     };
     let flat = flat_symbols(tree);
-    if flat.is_empty() {
-        frame.render_widget(
-            Paragraph::new("(no symbols)").block(pane_block(title, focused)),
-            area,
-        );
-        return;
-    }
+    let visible = pane.visible();
     let item = state.item_for(&view.path);
     let masked = item
         .as_ref()
@@ -66,46 +57,88 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         .as_ref()
         .map(|it| mask_states(it, &tree.symbols))
         .unwrap_or_default();
-    let top = scroll_to(state.symbols.cursor, inner_h, flat.len());
-    let lines: Vec<Line> = flat
+    let row = pane.row();
+    let top = scroll_to(row, inner_h, visible.len());
+    let mut lines: Vec<Line> = visible
         .iter()
-        .enumerate()
         .skip(top)
         .take(inner_h)
-        .map(|(i, (depth, sym))| {
+        .filter_map(|&i| {
+            let (depth, sym) = flat.get(i)?;
             let mask = states.get(i).copied().unwrap_or_default();
             let (tag, color) = if masked {
                 (format!("{:<4}", mask.as_str()), mask_color(mask))
             } else {
                 ("    ".to_string(), DIM)
             };
+            let cost = view.tokens.get(i).map(|n| compact(*n)).unwrap_or_default();
+            // `›` + tag + space, the name, a space and the cost at the right.
+            let room = width.saturating_sub(6 + cost.chars().count() + 1);
             let text = format!(
                 "{}{} {}",
                 "  ".repeat(*depth),
                 abbreviate(sym.kind.as_str()),
                 sym.name
             );
-            let cursor = if i == state.symbols.cursor {
-                "›"
-            } else {
-                " "
-            };
+            let name = display_line(&text, room).into_owned();
+            let pad = room.saturating_sub(name.chars().count());
+            let cursor = if i == pane.cursor { "›" } else { " " };
             let mut line = Line::from(vec![
                 Span::raw(cursor),
                 Span::styled(tag, Style::default().fg(color)),
                 Span::raw(" "),
-                Span::raw(display_line(&text, width.saturating_sub(6)).into_owned()),
+                Span::raw(name),
+                Span::raw(" ".repeat(pad + 1)),
+                Span::styled(cost, Style::default().fg(DIM)),
             ]);
-            if i == state.symbols.cursor && focused {
+            if i == pane.cursor && focused {
                 line = line.style(Style::default().add_modifier(Modifier::REVERSED));
             }
-            line
+            Some(line)
         })
         .collect();
+    if visible.is_empty() {
+        lines.push(Line::styled(
+            if flat.is_empty() {
+                "(no symbols)".to_string()
+            } else {
+                format!("no symbol matches /{}", display_line(&pane.filter, 40))
+            },
+            Style::default().fg(DIM),
+        ));
+    }
+    if pane.typing {
+        lines.resize(inner_h, Line::raw(""));
+        lines.push(Line::from(vec![
+            Span::styled("/", Style::default().fg(Color::Cyan)),
+            Span::raw(display_line(&pane.filter, width.saturating_sub(2)).into_owned()),
+            Span::styled("▏", Style::default().fg(Color::Cyan)),
+        ]));
+    }
     frame.render_widget(
         Paragraph::new(lines).block(pane_block(title, focused)),
         area,
     );
+}
+
+/// ` Symbols · table.py · sig /run `: the file name, in the masked view
+/// the default state of symbols without their own (`D` steps it), and the
+/// filter; cut to the pane's width from the file name, so the rest reads.
+fn title(state: &State, path: &str, width: usize) -> String {
+    let default = state
+        .item_for(path)
+        .filter(|i| i.view_mode == ViewMode::Masked)
+        .map(|i| format!(" · {}", i.mask_default))
+        .unwrap_or_default();
+    let filter = if state.symbols.filter.is_empty() || state.symbols.typing {
+        String::new()
+    } else {
+        format!(" /{}", display_line(&state.symbols.filter, 20))
+    };
+    let fixed =
+        " Symbols · ".chars().count() + default.chars().count() + filter.chars().count() + 1;
+    let name = display_line(file_name(path), width.saturating_sub(fixed).clamp(4, 40));
+    format!(" Symbols · {name}{default}{filter} ")
 }
 
 fn mask_color(m: crate::core::model::MaskState) -> Color {

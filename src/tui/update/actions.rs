@@ -18,7 +18,7 @@ use crate::tui::navigate::{follow_cursor, navigate};
 use crate::tui::overlays;
 use crate::tui::preview::{follow, raw};
 use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
-use crate::tui::symbols::flat_symbols;
+use crate::tui::symbols;
 use crate::tui::tokens;
 use crate::tui::undo;
 
@@ -135,13 +135,21 @@ fn toggle_aggregate(state: &mut State) -> Vec<Effect> {
 }
 
 fn select_range(state: &mut State) -> Vec<Effect> {
-    // Like visual mode: `v` starts, movement extends, a batch key applies;
-    // `v` again (or Esc) cancels, and says so.
+    // Like visual mode: `v` starts, movement extends, Space or a batch
+    // key applies; `v` again (or Esc) cancels, and says so.
     if state.tree.range_anchor.take().is_some() {
         state.say(Level::Info, "selection cancelled");
     } else {
         state.tree.range_anchor = Some(state.tree.cursor);
+        // The hints name the keys that act on a selection.
+        state.status = None;
     }
+    Vec::new()
+}
+
+/// `!`: the session's status messages, whole.
+fn show_message(state: &mut State) -> Vec<Effect> {
+    state.overlay = Some(Overlay::Messages);
     Vec::new()
 }
 
@@ -198,17 +206,7 @@ fn mask_current(state: &mut State, to: Option<MaskState>) -> Vec<Effect> {
     if state.focus != Pane::Symbols {
         return Vec::new();
     }
-    let symbol = state
-        .symbols
-        .view
-        .as_ref()
-        .and_then(|s| s.tree.as_ref())
-        .and_then(|t| {
-            flat_symbols(t)
-                .get(state.symbols.cursor)
-                .map(|(_, s)| s.path.clone())
-        });
-    match symbol {
+    match state.symbols.selected().map(|s| s.path.clone()) {
         Some(symbol) => curate::mask(state, &symbol, to),
         None => Vec::new(),
     }
@@ -226,7 +224,12 @@ fn presets(state: &mut State) -> Vec<Effect> {
     tokens::keys::ask_preset_totals(state)
 }
 
+/// `/`: filter the focused list, the symbols or (from anywhere else) the
+/// tree.
 fn filter(state: &mut State) -> Vec<Effect> {
+    if state.focus == Pane::Symbols {
+        return symbols::filter::open(state);
+    }
     state.focus = Pane::Tree;
     state.overlay = Some(Overlay::Input {
         prompt: Prompt::Filter,
@@ -250,11 +253,15 @@ fn cycle_strategy(state: &mut State) -> Vec<Effect> {
 }
 
 fn cycle_tokenizer(state: &mut State) -> Vec<Effect> {
-    change_setting(state, |st| {
+    let mut effects = change_setting(state, |st| {
         let next = st.project.settings.tokenizer.next();
         st.project.file.project.set("tokenizer", next);
         format!("tokenizer: {next}")
-    })
+    });
+    // The symbols' costs are counted again with the new tokenizer.
+    state.symbols.view = None;
+    effects.extend(follow_cursor(state));
+    effects
 }
 
 /// A change of a project setting, as one undoable step.
@@ -274,8 +281,11 @@ fn confirm(state: &mut State) -> Vec<Effect> {
 }
 
 /// Esc outside an overlay: drops a slice mark, else a range selection,
-/// else the filter.
+/// else the filter (the symbols' in the symbols pane).
 fn cancel(state: &mut State) -> Vec<Effect> {
+    if state.focus == Pane::Symbols && !state.symbols.filter.is_empty() {
+        return symbols::filter::clear(state);
+    }
     if state.preview.slice_anchor.take().is_none()
         && state.tree.range_anchor.take().is_none()
         && !state.tree.filter.is_empty()

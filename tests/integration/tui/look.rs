@@ -37,7 +37,6 @@ fn symbol_cursor_to(h: &mut Harness, symbol: &str) {
         .and_then(|s| s.tree.as_ref())
         .and_then(|t| flat_symbols(t).iter().position(|(_, s)| s.path == symbol))
         .unwrap_or_else(|| panic!("no symbol {symbol}"));
-    // (`g` in the symbols pane is mask_agg, not top.)
     while h.state.symbols.cursor > index {
         h.key("k");
     }
