@@ -76,6 +76,9 @@ pub enum ProjectError {
     /// project: it is not written through.
     #[error(transparent)]
     Escape(#[from] Escape),
+    /// The user's own state (the active preset) could not be saved.
+    #[error(transparent)]
+    Personal(#[from] super::personal::PersonalError),
 }
 
 pub(super) fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ProjectError {
