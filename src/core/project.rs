@@ -27,6 +27,7 @@
 //! are `core::paths`, below the project.
 
 mod file;
+mod hint;
 mod lock;
 mod personal;
 mod preserve;
@@ -44,13 +45,12 @@ pub use file::{
     MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
     save_atomic, save_edit, to_toml, unknown_keys,
 };
+pub use hint::PresetHint;
 pub use lock::{
     GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
     set_wait_notice,
 };
-pub use personal::{
-    CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState,
-};
+pub use personal::{CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState};
 
 /// The preset used when none is named and the one fallen back to after the
 /// active preset is deleted.
@@ -118,9 +118,9 @@ impl Project {
             Project::open_with(&found.root, global_config_path().as_deref(), store.as_ref())?;
         match PersonalStore::user() {
             Ok(personal) => project.use_personal(personal),
-            Err(e) => project
-                .warnings
-                .push(format!("{e}: the active preset and toggles are not remembered")),
+            Err(e) => project.warnings.push(format!(
+                "{e}: the active preset and toggles are not remembered"
+            )),
         }
         // A project file passed over (another user's, beyond /tmp) is said
         // first: it explains the root every other message is about.
@@ -392,6 +392,13 @@ impl Project {
         self.global.presets.get(name).map(|p| (p, Scope::Global))
     }
 
+    /// The error for `name`, which names no preset: with the nearest
+    /// name and the list (see [`PresetHint`]), for every front end.
+    pub fn no_such_preset(&self, name: &str) -> ProjectError {
+        let names: Vec<String> = self.preset_names().into_iter().map(|(n, _)| n).collect();
+        ProjectError::NoSuchPreset(name.to_owned(), PresetHint::new(name, &names))
+    }
+
     /// The name of the active preset (it may not exist yet).
     pub fn active_preset_name(&self) -> &str {
         &self.settings.active_preset
@@ -435,7 +442,7 @@ impl Project {
     /// layer), never written to the project file.
     pub fn apply(&mut self, name: &str) -> Result<(), ProjectError> {
         if self.preset(name).is_none() {
-            return Err(ProjectError::NoSuchPreset(name.to_owned()));
+            return Err(self.no_such_preset(name));
         }
         self.set_active(name);
         Ok(())
@@ -519,7 +526,7 @@ impl Project {
         match self.preset(name) {
             Some((_, Scope::Project)) => Ok(()),
             Some((_, Scope::Global)) => Err(ProjectError::GlobalPreset(name.to_owned())),
-            None => Err(ProjectError::NoSuchPreset(name.to_owned())),
+            None => Err(self.no_such_preset(name)),
         }
     }
 }

@@ -326,6 +326,10 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
              reloaded it (u brings your version back)",
         ),
     };
+    // The file on disk holds no personal layer: the user's own choices
+    // stay as they are.
+    let mut file = file;
+    file.personal = state.project.file.personal.clone();
     if file == state.project.file {
         return Vec::new();
     }

@@ -50,9 +50,10 @@ pub enum ProjectError {
         path: PathBuf,
         reason: super::preserve::RenderError,
     },
-    /// No preset, project or global, has this name.
-    #[error("no preset named `{0}`")]
-    NoSuchPreset(String),
+    /// No preset, project or global, has this name: the hint names the
+    /// nearest one and lists them ([`super::Project::no_such_preset`]).
+    #[error("no preset named `{0}`{1}")]
+    NoSuchPreset(String, super::hint::PresetHint),
     /// A preset of this name already exists.
     #[error("a preset named `{0}` already exists")]
     PresetExists(String),

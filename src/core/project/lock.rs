@@ -275,7 +275,7 @@ mod tests {
         let mut p = Project::open_at(dir.path(), None).unwrap();
         let r: Result<(), ProjectError> = p.edit(|p| {
             p.active_preset_mut().description = "x".into();
-            Err(ProjectError::NoSuchPreset("y".into()))
+            Err(ProjectError::NoSuchPreset("y".into(), Default::default()))
         });
         assert!(r.is_err());
         assert!(!dir.path().join("ctxcurate.toml").exists());

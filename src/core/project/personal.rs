@@ -353,7 +353,11 @@ mod tests {
         assert_ne!(store.path(one.path()), store.path(two.path()));
         assert_eq!(store.load(two.path()).state, CheckoutState::default());
         assert_eq!(
-            store.load(one.path()).state.project.get_str("active_preset"),
+            store
+                .load(one.path())
+                .state
+                .project
+                .get_str("active_preset"),
             Some("mine")
         );
     }

@@ -772,10 +772,7 @@ mod tests {
                 .ast_mask
                 .remove("A.g");
         });
-        assert!(
-            out.contains("ast_mask = { \"A.f\" = \"def\" }\n"),
-            "{out}"
-        );
+        assert!(out.contains("ast_mask = { \"A.f\" = \"def\" }\n"), "{out}");
         // A compact table stays compact.
         let text = "[presets.a]\nfiles = [{path = \"b.py\", view_mode = \"masked\", ast_mask = {A = \"def\"}}]\n";
         let out = edited(text, |f| {
@@ -783,7 +780,10 @@ mod tests {
                 .ast_mask
                 .insert("B".into(), MaskState::Hide);
         });
-        assert!(out.contains("ast_mask = {A = \"def\", B = \"hide\"}}]"), "{out}");
+        assert!(
+            out.contains("ast_mask = {A = \"def\", B = \"hide\"}}]"),
+            "{out}"
+        );
         // An array written with spaces inside its brackets.
         let text = "[presets.a]\nfiles = [ \"a.py\" ]\n";
         let out = edited(text, |f| {
