@@ -14,6 +14,7 @@ mod ignore_files;
 mod keys;
 mod layout;
 mod lock;
+mod personal;
 mod look;
 mod root_discovery;
 mod save;
