@@ -123,7 +123,10 @@ fn preset_apply_leaves_the_shared_file_byte_identical() {
         "active preset is now tables (for you, in this checkout)\n"
     );
     assert_eq!(p.read("ctxcurate.toml"), TEAM_FILE);
-    assert_eq!(p.ok(&["preset", "list"]), "  default\n* tables  — the tables\n");
+    assert_eq!(
+        p.ok(&["preset", "list"]),
+        "  default\n* tables  — the tables\n"
+    );
     let text = p.ok(&["build"]);
     assert!(text.contains("### src/util.c") && !text.contains("### src/app.py"));
     // Saving a copy makes it active for this user too; the shared file
@@ -236,7 +239,10 @@ fn a_corrupt_state_file_is_moved_aside_not_fatal() {
         err.contains("could not be read") && err.contains(&aside.display().to_string()),
         "{err}"
     );
-    assert_eq!(std::fs::read_to_string(&aside).unwrap(), "active_preset = [\n");
+    assert_eq!(
+        std::fs::read_to_string(&aside).unwrap(),
+        "active_preset = [\n"
+    );
     p.ok(&["preset", "apply", "tables"]);
     assert!(p.ok(&["preset", "list"]).contains("* tables"));
     assert!(aside.exists(), "the bad file is kept");

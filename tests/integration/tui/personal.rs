@@ -31,7 +31,11 @@ fn switching_presets_and_toggles_leave_the_shared_file_byte_identical() {
     p.write("ctxcurate.toml", TEAM);
     let state = tempfile::tempdir().unwrap();
     let mut h = open_with(&p, state.path());
-    assert_eq!(h.state.project.active_preset_name(), "a", "the team default");
+    assert_eq!(
+        h.state.project.active_preset_name(),
+        "a",
+        "the team default"
+    );
     h.key("2");
     h.key("]");
     h.keys("p k enter");
