@@ -215,6 +215,7 @@ impl State {
         self.project.view = crate::core::project::ViewState {
             cursor: self.tree.current_row().map(|r| r.path.clone()),
             expanded: self.tree.open_folders(),
+            discovery: self.discovery.is_some(),
         };
         self.project.save_personal()
     }

@@ -163,6 +163,11 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
     state.refresh();
     let mut effects = recompose(state);
     effects.extend(follow_cursor(state));
+    // Proposals were shown when the app last closed in this checkout:
+    // pack again (once), for the composition just asked for.
+    if std::mem::take(&mut state.project.view.discovery) {
+        effects.extend(discover::discover(state));
+    }
     effects
 }
 

@@ -1,7 +1,8 @@
 //! The user's own state in one checkout, kept out of the shared
 //! `ctxcurate.toml`: the choices that are one person's (the active
 //! preset, the tokenizer and strategy toggles) and where they were in the
-//! TUI (the tree's cursor and open folders). One small TOML file per
+//! TUI (the tree's cursor and open folders, whether a discovery was
+//! shown). One small TOML file per
 //! checkout under `$XDG_STATE_HOME/ctxcurate/checkouts/` (default
 //! `~/.local/state/ctxcurate/checkouts/`), named by the SHA-256 of the
 //! checkout's canonical path, as the trust records are: two clones of one
@@ -59,12 +60,18 @@ pub struct ViewState {
     /// The open folders, sorted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expanded: Vec<String>,
+    /// A discovery's proposals were shown: the next start packs around
+    /// the preset's targets again (the same preset, targets and budget
+    /// give the same proposals), rather than keep a pack that may be
+    /// stale.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub discovery: bool,
 }
 
 impl ViewState {
     /// Whether nothing is remembered.
     pub fn is_empty(&self) -> bool {
-        self.cursor.is_none() && self.expanded.is_empty()
+        self.cursor.is_none() && self.expanded.is_empty() && !self.discovery
     }
 }
 

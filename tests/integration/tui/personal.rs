@@ -115,3 +115,42 @@ fn the_cursor_starts_at_the_top_of_a_large_tree() {
     let first = screen.lines().nth(1).unwrap_or_default();
     assert!(first.contains("pkg000"), "{screen}");
 }
+
+/// Proposals shown when the app closed are shown again at the next start
+/// (packed anew from the same preset and targets).
+#[test]
+fn a_restart_shows_the_last_discovery_again() {
+    let p = Project::empty();
+    p.write("app.py", "from pkg import util\n\nutil.helper()\n");
+    p.write("pkg/__init__.py", "");
+    p.write("pkg/util.py", "def helper():\n    return 1\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\ntargets = [\"app.py\"]\nfiles = [\"app.py\"]\n",
+    );
+    let state = tempfile::tempdir().unwrap();
+    let mut h = open_with(&p, state.path());
+    h.keys("i");
+    let proposed = h
+        .state
+        .discovery
+        .as_ref()
+        .expect("proposals")
+        .proposed
+        .clone();
+    assert!(
+        proposed.iter().any(|(path, _)| path == "pkg/util.py"),
+        "{proposed:?}"
+    );
+    h.remember().expect("remember");
+    drop(h);
+    let mut h = open_with(&p, state.path());
+    let again = h.state.discovery.as_ref().expect("proposals again");
+    assert_eq!(again.proposed, proposed);
+    // Discarded: the next start has none.
+    h.keys("o");
+    h.remember().expect("remember");
+    drop(h);
+    let h = open_with(&p, state.path());
+    assert!(h.state.discovery.is_none());
+}
