@@ -27,24 +27,16 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
             p.save_as(&name)
                 .map(|()| format!("saved preset {name} and made it active"))
         })?,
-        PresetCommand::Apply { name } => {
-            let message = project.edit(|p| {
-                p.apply(&name).map(|()| {
-                    format!(
-                        "active preset is now {} (for you, in this checkout)",
-                        safe(&name)
-                    )
-                })
-            })?;
-            if project.personal_store.is_none() {
-                writeln!(
-                    ctx.err,
-                    "warning: no state directory (XDG_STATE_HOME and HOME are unset): \
-                     the choice lasts only for this command"
-                )?;
-            }
-            message
-        }
+        // Without a state directory, opening the project said that the
+        // choice is not remembered.
+        PresetCommand::Apply { name } => project.edit(|p| {
+            p.apply(&name).map(|()| {
+                format!(
+                    "active preset is now {} (for you, in this checkout)",
+                    safe(&name)
+                )
+            })
+        })?,
         PresetCommand::Rename { old, new } => project.edit(|p| {
             p.rename(&old, &new)
                 .map(|()| format!("renamed preset {old} to {new}"))

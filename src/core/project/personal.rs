@@ -215,7 +215,16 @@ impl PersonalStore {
 fn read_text(path: &Path) -> io::Result<Option<String>> {
     let file = match crate::core::io_bounds::open_regular(path) {
         Ok((file, _)) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        // No store folder (or a file in its place, which a save reports):
+        // no state yet.
+        Err(e)
+            if matches!(
+                e.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(None);
+        }
         Err(e) => return Err(e),
     };
     let mut bytes = Vec::new();
