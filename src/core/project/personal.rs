@@ -83,7 +83,7 @@ pub struct CheckoutState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub root: Option<String>,
     /// The user's own `[project]` values ([`PERSONAL_KEYS`] only).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "SettingsLayer::is_empty")]
     pub project: SettingsLayer,
     #[serde(default, skip_serializing_if = "ViewState::is_empty")]
     pub view: ViewState,
@@ -313,6 +313,32 @@ mod tests {
         assert_eq!(
             back.state.root.as_deref(),
             Some(canonical.display().to_string().as_str())
+        );
+    }
+
+    #[test]
+    fn the_file_reads_as_a_person_would_write_it() {
+        let (_s, root, store) = store();
+        let mut state = CheckoutState {
+            root: Some("/work/proj".into()),
+            ..CheckoutState::default()
+        };
+        store.save(root.path(), &state).unwrap();
+        let path = store.path(root.path());
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "# ctxcurate: your own state in one checkout (not shared; safe to delete)\n\
+             root = \"/work/proj\"\n"
+        );
+        state.project.set("active_preset", "tables");
+        state.view.cursor = Some("src/a.py".into());
+        state.view.expanded = vec!["src".into()];
+        store.save(root.path(), &state).unwrap();
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "# ctxcurate: your own state in one checkout (not shared; safe to delete)\n\
+             root = \"/work/proj\"\n\n[project]\nactive_preset = \"tables\"\n\n\
+             [view]\ncursor = \"src/a.py\"\nexpanded = [\"src\"]\n"
         );
     }
 
