@@ -349,11 +349,7 @@ pub fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
         None => Ok(project.active_preset()),
         Some(name) => match project.preset(name) {
             Some((p, _)) => Ok(p.clone()),
-            None => {
-                let names: Vec<String> =
-                    project.preset_names().into_iter().map(|(n, _)| n).collect();
-                user_err!("no preset named `{name}` (presets: {})", names.join(", "))
-            }
+            None => Err(project.no_such_preset(name).into()),
         },
     }
 }

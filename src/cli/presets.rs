@@ -1,4 +1,9 @@
 //! `ctxcurate preset …`: list, show, save-as, apply, rename, delete.
+//!
+//! Applying a preset is the user's own choice: it goes to their state
+//! file for this checkout (`core::project::personal`), never into the
+//! shared `ctxcurate.toml`; `preset save` writes the new preset there,
+//! not which one is active.
 
 use anyhow::Result;
 use ctxcurate::core::project::{Project, Scope};
@@ -10,8 +15,8 @@ fn safe(s: &str) -> String {
     display_line(s, 200).into_owned()
 }
 
+use super::Ctx;
 use super::args::PresetCommand;
-use super::{Ctx, user_err};
 
 pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
@@ -22,9 +27,15 @@ pub fn run(cmd: PresetCommand, ctx: &mut Ctx) -> Result<()> {
             p.save_as(&name)
                 .map(|()| format!("saved preset {name} and made it active"))
         })?,
+        // Without a state directory, opening the project said that the
+        // choice is not remembered.
         PresetCommand::Apply { name } => project.edit(|p| {
-            p.apply(&name)
-                .map(|()| format!("active preset is now {name}"))
+            p.apply(&name).map(|()| {
+                format!(
+                    "active preset is now {} (for you, in this checkout)",
+                    safe(&name)
+                )
+            })
         })?,
         PresetCommand::Rename { old, new } => project.edit(|p| {
             p.rename(&old, &new)
@@ -72,7 +83,7 @@ fn show(cmd: PresetCommand, project: &Project, ctx: &mut Ctx) -> Result<()> {
         PresetCommand::Show { name } => {
             let name = name.unwrap_or_else(|| project.active_preset_name().to_string());
             let Some((preset, scope)) = project.preset(&name) else {
-                user_err!("no preset named `{name}`");
+                return Err(project.no_such_preset(&name).into());
             };
             let scope = match scope {
                 Scope::Project => "project",
@@ -100,6 +111,15 @@ fn show(cmd: PresetCommand, project: &Project, ctx: &mut Ctx) -> Result<()> {
             }
             for e in &preset.exclude {
                 writeln!(ctx.out, "  exclude {}", safe(e))?;
+            }
+            for t in &preset.targets {
+                writeln!(ctx.out, "  target {}", safe(t))?;
+            }
+            if preset.repo_map > 0 {
+                writeln!(ctx.out, "  repo map {} tokens", preset.repo_map)?;
+            }
+            if !preset.task.is_empty() {
+                writeln!(ctx.out, "  task {}", safe(&preset.task))?;
             }
             for s in &preset.screenshots {
                 writeln!(ctx.out, "  screenshot {}", safe(s))?;

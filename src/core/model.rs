@@ -98,7 +98,8 @@ mod settings;
 pub use preset::*;
 pub use settings::*;
 
-/// A whole `ctxcurate.toml` (or the global `config.toml`), as stored.
+/// A whole `ctxcurate.toml` (or the global `config.toml`), as stored,
+/// with the user's own settings for this checkout beside it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ProjectFile {
     #[serde(default)]
@@ -110,6 +111,33 @@ pub struct ProjectFile {
     pub syntax: SyntaxConfig,
     #[serde(flatten)]
     pub extra: Extra,
+    /// The user's own choices in this checkout (the active preset, the
+    /// tokenizer and strategy toggles): a layer over `project`, kept in
+    /// the user's state directory (`core::project::personal`), never in
+    /// this file. It travels with the file so that a snapshot of it (an
+    /// undo step) covers a preset switch as it covers an edit; compare
+    /// what a file holds with [`ProjectFile::same_shared`].
+    #[serde(skip)]
+    pub personal: SettingsLayer,
+}
+
+impl ProjectFile {
+    /// Whether `self` and `other` hold the same shared file (the
+    /// [`ProjectFile::personal`] layers may differ): what a save compares.
+    pub fn same_shared(&self, other: &ProjectFile) -> bool {
+        // Destructured, so a new field must be placed on one side.
+        let ProjectFile {
+            project,
+            presets,
+            syntax,
+            extra,
+            personal: _,
+        } = self;
+        *project == other.project
+            && *presets == other.presets
+            && *syntax == other.syntax
+            && *extra == other.extra
+    }
 }
 
 /// The `[syntax]` table of `ctxcurate.toml` or the global config.

@@ -12,6 +12,14 @@
 //! change to the global config still applies. Editing a global preset
 //! copies it into the project first (copy-on-write).
 //!
+//! One person's choices are not the team's: the active preset and the
+//! tokenizer and strategy toggles ([`PERSONAL_KEYS`]) are a personal layer
+//! over the project file's `[project]` table, kept per checkout in the
+//! user's state directory (`project/personal.rs`), with where they were in
+//! the TUI. A value the project file gives for one of them is the team's
+//! default, read and left as it is; switching writes only the personal
+//! layer.
+//!
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
 //! saves that keep the user's text in `project/preserve.rs`; the lock and
 //! [`Project::edit`] in `project/lock.rs`. Root discovery, path
@@ -19,7 +27,9 @@
 //! are `core::paths`, below the project.
 
 mod file;
+mod hint;
 mod lock;
+mod personal;
 mod preserve;
 
 use std::path::{Path, PathBuf};
@@ -35,10 +45,12 @@ pub use file::{
     MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
     save_atomic, save_edit, to_toml, unknown_keys,
 };
+pub use hint::PresetHint;
 pub use lock::{
     GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
     set_wait_notice,
 };
+pub use personal::{CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState};
 
 /// The preset used when none is named and the one fallen back to after the
 /// active preset is deleted.
@@ -84,6 +96,14 @@ pub struct Project {
     /// Where the consents are kept (`None`: nowhere; nothing is allowed
     /// beyond what the project file may do on its own).
     pub store: Option<TrustStore>,
+    /// Where the user's own state for this checkout is kept (`None`:
+    /// nowhere; the personal layer lives only as long as this value).
+    pub personal_store: Option<PersonalStore>,
+    /// Where the user was in the TUI when it last closed (read with the
+    /// personal layer, written by [`Project::save_personal`]).
+    pub view: ViewState,
+    /// The state as last read or written (a save of the same is skipped).
+    personal_saved: Option<CheckoutState>,
 }
 
 impl Project {
@@ -96,6 +116,12 @@ impl Project {
         let store = TrustStore::user().ok();
         let mut project =
             Project::open_with(&found.root, global_config_path().as_deref(), store.as_ref())?;
+        match PersonalStore::user() {
+            Ok(personal) => project.use_personal(personal),
+            Err(e) => project.warnings.push(format!(
+                "{e}: the active preset and toggles are not remembered"
+            )),
+        }
         // A project file passed over (another user's, beyond /tmp) is said
         // first: it explains the root every other message is about.
         if let Some(note) = found.note {
@@ -164,6 +190,9 @@ impl Project {
             consent: record.fingerprint,
             allowed: std::sync::Arc::new(record.allowed),
             store: store.cloned(),
+            personal_store: None,
+            view: ViewState::default(),
+            personal_saved: None,
         };
         let resolved = project.resolve();
         project.warnings.extend(resolved.warning(&project.path));
@@ -179,10 +208,54 @@ impl Project {
     }
 
     /// Recompute `settings` from the project and global `[project]` tables
-    /// (see [`trust::resolve`]: a project file may come from a repository
-    /// the user did not write).
+    /// and the personal layer (see [`trust::resolve`]: a project file may
+    /// come from a repository the user did not write).
     pub fn refresh_settings(&mut self) {
         self.settings = self.resolve().settings;
+    }
+
+    /// Read the user's own state for this checkout from `store` (and keep
+    /// it there from now on): the personal layer over the project file,
+    /// and [`Project::view`]. What could not be used is a warning; an
+    /// active preset that no longer exists falls back to the team's.
+    pub fn use_personal(&mut self, store: PersonalStore) {
+        let Loaded { state, notes } = store.load(&self.root);
+        self.warnings.extend(notes);
+        self.file.personal = state.project.clone();
+        self.view = state.view.clone();
+        self.personal_saved = Some(state);
+        if let Some(name) = self.file.personal.get_str("active_preset")
+            && self.preset(name).is_none()
+        {
+            let name = name.to_owned();
+            self.file.personal.remove("active_preset");
+            self.refresh_settings();
+            self.warnings.push(format!(
+                "your last preset `{}` is no longer defined here: using `{}`",
+                crate::text::sanitize::display_line(&name, 60),
+                crate::text::sanitize::display_line(self.active_preset_name(), 60),
+            ));
+        }
+        self.personal_store = Some(store);
+        self.refresh_settings();
+    }
+
+    /// Write the user's own state for this checkout (the personal layer
+    /// and [`Project::view`]) to the personal store, unless it holds that
+    /// already. `Ok(false)`: nothing written (no change, or no store).
+    pub fn save_personal(&mut self) -> Result<bool, PersonalError> {
+        let Some(store) = &self.personal_store else {
+            return Ok(false);
+        };
+        let mut state = self.personal_saved.clone().unwrap_or_default();
+        state.project = self.file.personal.clone();
+        state.view = self.view.clone();
+        if self.personal_saved.as_ref() == Some(&state) {
+            return Ok(false);
+        }
+        store.save(&self.root, &state)?;
+        self.personal_saved = Some(state);
+        Ok(true)
     }
 
     /// The project's files as every walk of it sees them: the built-in
@@ -232,8 +305,14 @@ impl Project {
 
     /// The settings as [`trust::resolve`] gives them, with what it left out.
     pub fn resolve(&self) -> trust::Resolved {
+        // The personal keys are never guarded: over the project's layer,
+        // they change nothing a consent covers.
+        let mut layer = self.file.project.table().clone();
+        for (key, value) in self.file.personal.table() {
+            layer.insert(key.clone(), value.clone());
+        }
         trust::resolve(
-            &self.file.project,
+            &crate::core::model::SettingsLayer::from_table(layer),
             &self.global.project,
             self.consent.as_ref(),
             &self.root,
@@ -313,6 +392,13 @@ impl Project {
         self.global.presets.get(name).map(|p| (p, Scope::Global))
     }
 
+    /// The error for `name`, which names no preset: with the nearest
+    /// name and the list (see [`PresetHint`]), for every front end.
+    pub fn no_such_preset(&self, name: &str) -> ProjectError {
+        let names: Vec<String> = self.preset_names().into_iter().map(|(n, _)| n).collect();
+        ProjectError::NoSuchPreset(name.to_owned(), PresetHint::new(name, &names))
+    }
+
     /// The name of the active preset (it may not exist yet).
     pub fn active_preset_name(&self) -> &str {
         &self.settings.active_preset
@@ -352,17 +438,18 @@ impl Project {
             .or_insert_with_key(|name| global.get(name).cloned().unwrap_or_default())
     }
 
-    /// Make `name` the active preset (written to the project file).
+    /// Make `name` the active preset: the user's own choice (the personal
+    /// layer), never written to the project file.
     pub fn apply(&mut self, name: &str) -> Result<(), ProjectError> {
         if self.preset(name).is_none() {
-            return Err(ProjectError::NoSuchPreset(name.to_owned()));
+            return Err(self.no_such_preset(name));
         }
         self.set_active(name);
         Ok(())
     }
 
     /// Copy the active preset to a new project preset `name` and make that
-    /// the active one.
+    /// the active one (for this user: see [`Project::apply`]).
     pub fn save_as(&mut self, name: &str) -> Result<(), ProjectError> {
         check_name(name)?;
         if self.preset(name).is_some() {
@@ -388,20 +475,32 @@ impl Project {
         if let Some(preset) = self.file.presets.remove(old) {
             self.file.presets.insert(new.to_owned(), preset);
         }
+        // The team's default follows a rename of the team's preset, as
+        // the user's own choice does.
+        if self.file.project.get_str("active_preset") == Some(old) {
+            self.file.project.set("active_preset", new);
+        }
+        self.refresh_settings();
         if self.active_preset_name() == old {
             self.set_active(new);
         }
         Ok(())
     }
 
-    /// Delete the project preset `name`. If it was active, the active
-    /// preset becomes [`DEFAULT_PRESET`]. A global preset of the same name
-    /// becomes visible again.
+    /// Delete the project preset `name`. If it was active (the user's
+    /// choice, or the team's default), that becomes [`DEFAULT_PRESET`]. A
+    /// global preset of the same name becomes visible again.
     pub fn delete(&mut self, name: &str) -> Result<(), ProjectError> {
         self.check_project_preset(name)?;
         self.file.presets.remove(name);
-        if self.active_preset_name() == name && name != DEFAULT_PRESET {
-            self.set_active(DEFAULT_PRESET);
+        if name != DEFAULT_PRESET {
+            if self.file.project.get_str("active_preset") == Some(name) {
+                self.file.project.set("active_preset", DEFAULT_PRESET);
+            }
+            self.refresh_settings();
+            if self.active_preset_name() == name {
+                self.set_active(DEFAULT_PRESET);
+            }
         }
         Ok(())
     }
@@ -419,7 +518,7 @@ impl Project {
     }
 
     fn set_active(&mut self, name: &str) {
-        self.file.project.set("active_preset", name);
+        self.file.personal.set("active_preset", name);
         self.refresh_settings();
     }
 
@@ -427,7 +526,7 @@ impl Project {
         match self.preset(name) {
             Some((_, Scope::Project)) => Ok(()),
             Some((_, Scope::Global)) => Err(ProjectError::GlobalPreset(name.to_owned())),
-            None => Err(ProjectError::NoSuchPreset(name.to_owned())),
+            None => Err(self.no_such_preset(name)),
         }
     }
 }

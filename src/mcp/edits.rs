@@ -183,11 +183,14 @@ pub fn mask(
     })
 }
 
+/// `save_preset`: the new preset goes into `ctxcurate.toml` (shared);
+/// that it is now the active one is the user's own state in this
+/// checkout, as a switch in the TUI or `preset apply` is.
 pub fn save_preset(project: &mut Project, args: &SavePresetArgs) -> Result<String, ToolError> {
     project.edit(|project| {
         project.save_as(&args.name)?;
         Ok(format!(
-            "the active preset saved as {}, now the active one",
+            "the active preset saved as {}, now the active one (for this user, in this checkout)",
             args.name
         ))
     })

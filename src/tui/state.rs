@@ -204,9 +204,34 @@ impl State {
             drop_pending_save: false,
             preset_totals: PresetTotals::default(),
         };
+        state.restore_view();
         state.add_explicit_files();
         state.refresh();
         state
+    }
+
+    /// Open the folders the user had open in this checkout and start the
+    /// cursor at the path it was on (the top when nothing is remembered):
+    /// see `core::project::personal`.
+    fn restore_view(&mut self) {
+        let view = self.project.view.clone();
+        let inside = |p: &String| walk::is_inside(p) && !walk::is_glob(p);
+        self.tree
+            .open_dirs
+            .extend(view.expanded.iter().filter(|p| inside(p)).cloned());
+        self.tree.start_at(view.cursor.filter(inside));
+    }
+
+    /// Remember where the user is (the tree's cursor and open folders)
+    /// with their own settings, in their state directory, for the next
+    /// start in this checkout.
+    pub fn remember(&mut self) -> Result<bool, crate::core::project::PersonalError> {
+        self.project.view = crate::core::project::ViewState {
+            cursor: self.tree.current_row().map(|r| r.path.clone()),
+            expanded: self.tree.open_folders(),
+            discovery: self.discovery.is_some(),
+        };
+        self.project.save_personal()
     }
 
     /// Put the preset's explicitly named files in the tree, so they show
@@ -234,6 +259,9 @@ impl State {
     /// Forget the walked files before a new walk (the preset's own files
     /// stay listed).
     pub fn begin_walk(&mut self) {
+        // The cursor comes back to its path once the new walk lists it.
+        let here = self.tree.current_row().map(|r| r.path.clone());
+        self.tree.start_at(here);
         self.tree.files = FileTree::new();
         self.walk.walked = Arc::new(Vec::new());
         self.walk.done = false;
@@ -300,9 +328,12 @@ impl State {
         self.tree.refresh_rows();
     }
 
-    /// The walk is complete: sort the file list globs expand over.
+    /// The walk is complete: sort the file list globs expand over, and
+    /// let the cursor go from where it started (`tree::Start`).
     pub fn finish_walk(&mut self) {
         self.walk.finish();
+        self.refresh_rows();
+        self.tree.start = None;
     }
 
     /// Update the gauge from the cached counts (see

@@ -187,6 +187,28 @@ pub struct TreePane {
     pub cursor: usize,
     /// Where a range selection (`v`) started.
     pub range_anchor: Option<usize>,
+    /// Where the cursor rests while the walk streams in (see [`Start`]).
+    pub start: Option<Start>,
+}
+
+/// Where the cursor starts: on the remembered path once the walk lists
+/// it, on the first row until then. Files streaming in above the cursor
+/// would otherwise carry the first screen to an arbitrary folder (the
+/// first one the walk or the preset named). It holds until the user
+/// moves the cursor off the row it put it on, or the walk is done.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Start {
+    /// The remembered path (`None`: the top).
+    pub path: Option<String>,
+    /// The row the cursor was put on.
+    row: usize,
+}
+
+impl Start {
+    /// Start at `path` (`None`: at the top).
+    pub fn at(path: Option<String>) -> Start {
+        Start { path, row: 0 }
+    }
 }
 
 impl TreePane {
@@ -208,16 +230,48 @@ impl TreePane {
         Some((anchor.min(self.cursor), anchor.max(self.cursor)))
     }
 
-    /// Recompute the visible rows, keeping the cursor on the same path.
+    /// Recompute the visible rows, keeping the cursor on the same path
+    /// (or, before the user moved it, where [`Start`] puts it).
     pub fn refresh_rows(&mut self) {
         let current = self.current_row().map(|r| r.path.clone());
         self.rows = self.files.rows(&self.open_dirs, &self.filter);
-        if let Some(path) = current
-            && let Some(i) = self.rows.iter().position(|r| r.path == path)
-        {
-            self.cursor = i;
+        match &mut self.start {
+            Some(start) if start.row == self.cursor => {
+                let wanted = start.path.as_ref();
+                self.cursor = wanted
+                    .and_then(|p| self.rows.iter().position(|r| r.path == *p))
+                    .unwrap_or(0);
+                start.row = self.cursor;
+            }
+            _ => {
+                self.start = None;
+                if let Some(path) = current
+                    && let Some(i) = self.rows.iter().position(|r| r.path == path)
+                {
+                    self.cursor = i;
+                }
+            }
         }
         self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+    }
+
+    /// Start at `path` (`None`: the top) as the walk streams in, with its
+    /// folders open so the row shows.
+    pub fn start_at(&mut self, path: Option<String>) {
+        if let Some(path) = &path {
+            for (i, _) in path.match_indices('/') {
+                self.open_dirs.insert(path[..i].to_string());
+            }
+        }
+        self.cursor = 0;
+        self.start = Some(Start::at(path));
+    }
+
+    /// The open folders, sorted (what is remembered).
+    pub fn open_folders(&self) -> Vec<String> {
+        let mut open: Vec<String> = self.open_dirs.iter().cloned().collect();
+        open.sort();
+        open
     }
 
     /// Clear the filter with the cursor still on the row it was on: the
@@ -275,6 +329,42 @@ mod tests {
         );
         assert!(t.contains("src/core/x.c") && !t.contains("src/core"));
         assert!(t.is_dir("src/core") && !t.is_dir("src/app.py"));
+    }
+
+    /// Files streaming in above the cursor leave it on the first row (or
+    /// on the remembered path once listed) until the user moves it.
+    #[test]
+    fn the_cursor_starts_at_the_top_while_files_stream_in() {
+        let mut pane = TreePane::default();
+        pane.start_at(None);
+        pane.files.insert("src/app.py");
+        pane.refresh_rows();
+        for p in ["a/x.py", "b/y.py"] {
+            pane.files.insert(p);
+            pane.refresh_rows();
+        }
+        assert_eq!(pane.current_row().unwrap().path, "a");
+        // The remembered place, once it is listed.
+        let mut pane = TreePane::default();
+        pane.start_at(Some("src/core/x.c".into()));
+        pane.files.insert("z.md");
+        pane.refresh_rows();
+        assert_eq!(
+            pane.current_row().unwrap().path,
+            "z.md",
+            "the top until then"
+        );
+        for p in ["src/core/x.c", "a/b.py", "src/a.py"] {
+            pane.files.insert(p);
+            pane.refresh_rows();
+        }
+        assert_eq!(pane.current_row().unwrap().path, "src/core/x.c");
+        // Moved by the user: the cursor stays on its row's path.
+        pane.cursor = 0;
+        pane.files.insert("0/first.py");
+        pane.refresh_rows();
+        assert_eq!(pane.current_row().unwrap().path, "a");
+        assert_eq!(pane.start, None);
     }
 
     #[test]

@@ -193,6 +193,11 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
     state.refresh();
     let mut effects = recompose(state);
     effects.extend(follow_cursor(state));
+    // Proposals were shown when the app last closed in this checkout:
+    // pack again (once), for the composition just asked for.
+    if std::mem::take(&mut state.project.view.discovery) {
+        effects.extend(discover::discover(state));
+    }
     effects
 }
 
@@ -356,6 +361,10 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
              reloaded it (u brings your version back)",
         ),
     };
+    // The file on disk holds no personal layer: the user's own choices
+    // stay as they are.
+    let mut file = file;
+    file.personal = state.project.file.personal.clone();
     if file == state.project.file {
         return Vec::new();
     }

@@ -17,6 +17,7 @@ mod layout;
 mod lock;
 mod look;
 mod pane_keys;
+mod personal;
 mod root_discovery;
 mod save;
 mod tmux;

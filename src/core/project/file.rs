@@ -50,9 +50,10 @@ pub enum ProjectError {
         path: PathBuf,
         reason: super::preserve::RenderError,
     },
-    /// No preset, project or global, has this name.
-    #[error("no preset named `{0}`")]
-    NoSuchPreset(String),
+    /// No preset, project or global, has this name: the hint names the
+    /// nearest one and lists them ([`super::Project::no_such_preset`]).
+    #[error("no preset named `{0}`{1}")]
+    NoSuchPreset(String, super::hint::PresetHint),
     /// A preset of this name already exists.
     #[error("a preset named `{0}` already exists")]
     PresetExists(String),
@@ -76,6 +77,9 @@ pub enum ProjectError {
     /// project: it is not written through.
     #[error(transparent)]
     Escape(#[from] Escape),
+    /// The user's own state (the active preset) could not be saved.
+    #[error(transparent)]
+    Personal(#[from] super::personal::PersonalError),
 }
 
 pub(super) fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ProjectError {

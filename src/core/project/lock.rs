@@ -188,19 +188,32 @@ impl Project {
     /// Change the project file safely against other writers: take the
     /// lock, reload the file from disk, run `change` on the reloaded
     /// project, and save the result (keeping the file's comments and
-    /// layout) if it changed or no file exists yet. An error from
-    /// `change` writes nothing.
+    /// layout) if it changed or no file exists yet. A change of the
+    /// user's own layer (applying a preset) is saved to the personal
+    /// store instead, and alone writes nothing to the project file. An
+    /// error from `change` writes nothing.
     pub fn edit<T, E>(&mut self, change: impl FnOnce(&mut Project) -> Result<T, E>) -> Result<T, E>
     where
         E: From<ProjectError>,
     {
         let lock = ProjectLock::acquire(&self.path)?;
         let disk = lock.read()?;
+        let personal = std::mem::take(&mut self.file.personal);
         self.file = disk.as_ref().map(|d| d.file.clone()).unwrap_or_default();
+        self.file.personal = personal.clone();
         self.refresh_settings();
         let out = change(self)?;
-        if disk.as_ref().is_none_or(|d| d.file != self.file) {
+        let shared_changed = match &disk {
+            Some(d) => !d.file.same_shared(&self.file),
+            // No file yet: one is written for a change of the file, not
+            // for a change of the user's own choices only.
+            None => personal == self.file.personal || !self.file.same_shared(&Default::default()),
+        };
+        if shared_changed {
             lock.write(disk.as_ref(), &self.file)?;
+        }
+        if personal != self.file.personal {
+            self.save_personal().map_err(ProjectError::from)?;
         }
         Ok(out)
     }
@@ -262,7 +275,7 @@ mod tests {
         let mut p = Project::open_at(dir.path(), None).unwrap();
         let r: Result<(), ProjectError> = p.edit(|p| {
             p.active_preset_mut().description = "x".into();
-            Err(ProjectError::NoSuchPreset("y".into()))
+            Err(ProjectError::NoSuchPreset("y".into(), Default::default()))
         });
         assert!(r.is_err());
         assert!(!dir.path().join("ctxcurate.toml").exists());

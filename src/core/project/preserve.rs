@@ -102,7 +102,7 @@ fn merge_text(
         keep_head(body, &doc.to_string())
     };
     match toml::from_str::<ProjectFile>(&text) {
-        Ok(back) if back == *new => Ok(Some(format!("{bom}{text}"))),
+        Ok(back) if back.same_shared(new) => Ok(Some(format!("{bom}{text}"))),
         _ => Ok(None),
     }
 }
@@ -196,8 +196,12 @@ fn merge_item(item: &mut Item, old: &Value, new: &Value, place: Place) {
             } else {
                 Place::Header
             };
+            let end = item.as_inline_table().and_then(inline_end);
             if let Some(t) = item.as_table_like_mut() {
                 merge_table(t, o, n, inner);
+            }
+            if let Some(t) = item.as_inline_table_mut() {
+                keep_inline_end(t, end);
             }
             // A header whose last value went (an `exclude` added, then
             // removed) goes too, as if it had never been written.
@@ -229,6 +233,35 @@ fn merge_item(item: &mut Item, old: &Value, new: &Value, place: Place) {
             }
         }
         _ => replace(item, new, place),
+    }
+}
+
+/// The key of an inline table's last value and the space after that
+/// value (before the `}`), when that space is plain blanks.
+fn inline_end(t: &InlineTable) -> Option<(String, String)> {
+    let (key, value) = t.iter().last()?;
+    let end = value.decor().suffix()?.as_str()?;
+    (end.trim().is_empty() && !end.contains('\n')).then(|| (key.to_owned(), end.to_owned()))
+}
+
+/// After keys were added to or removed from an inline table: the space
+/// before the `}` stays before the `}`, so an added pair reads
+/// `{ "a" = "def", "b" = "hide" }`, not `{ "a" = "def" , "b" = "hide" }`.
+fn keep_inline_end(t: &mut InlineTable, end: Option<(String, String)>) {
+    let Some((old_last, space)) = end else {
+        return;
+    };
+    let Some(new_last) = t.iter().last().map(|(k, _)| k.to_owned()) else {
+        return;
+    };
+    if new_last == old_last {
+        return;
+    }
+    if let Some(v) = t.get_mut(&old_last) {
+        v.decor_mut().set_suffix("");
+    }
+    if let Some(v) = t.get_mut(&new_last) {
+        v.decor_mut().set_suffix(space);
     }
 }
 
@@ -413,6 +446,20 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
         v.decor_mut().set_prefix(prefix);
         a.set_trailing(&trailing[cut..]);
     }
+    // The blanks before the `]` (`[ "a.py" ]`) stay before the `]`: an
+    // element added after the old last one reads `"a.py", "b.py" ]`.
+    let end = olds
+        .last()
+        .and_then(|v| v.decor().suffix()?.as_str().map(str::to_owned))
+        .filter(|s| !s.is_empty() && s.trim().is_empty() && !s.contains('\n'));
+    if let Some(space) = end {
+        if let Some(k) = after_last.filter(|&k| k < out.len()) {
+            out[k - 1].decor_mut().set_suffix("");
+        }
+        if let Some(last) = out.last_mut() {
+            last.decor_mut().set_suffix(space);
+        }
+    }
     a.clear();
     for (n, mut v) in out.into_iter().enumerate() {
         if n == 0 {
@@ -448,6 +495,53 @@ fn merge_tables_array(a: &mut ArrayOfTables, old: &[Value], new: &[Value]) {
                 }
             }
         }
+    }
+    lead_new_entries(a, &olds);
+}
+
+/// New entries put before the first old one take over what stood above
+/// it up to its last blank line (the file's or the section's comments),
+/// and are set off from it by a blank line: the old entry keeps only its
+/// own comment, directly above it.
+fn lead_new_entries(a: &mut ArrayOfTables, olds: &[Table]) {
+    let Some(first_old) = olds.first() else {
+        return;
+    };
+    // Old entries are pushed as clones: the first one found is the first
+    // table that is not new.
+    let at = a
+        .iter()
+        .position(|t| t.decor() == first_old.decor() && t.position() == first_old.position());
+    let Some(at) = at.filter(|&at| at > 0) else {
+        return;
+    };
+    let above = first_old
+        .decor()
+        .prefix()
+        .and_then(|p| p.as_str())
+        .unwrap_or_default()
+        .to_owned();
+    let cut = above
+        .split_inclusive('\n')
+        .scan(0, |end, line| {
+            *end += line.len();
+            Some((*end, line.trim().is_empty()))
+        })
+        .filter(|&(_, blank)| blank)
+        .map(|(end, _)| end)
+        .last()
+        .unwrap_or(0);
+    let (head, own) = above.split_at(cut);
+    if let Some(t) = a.get_mut(0) {
+        t.decor_mut().set_prefix(head);
+    }
+    if let Some(t) = a.get_mut(at) {
+        let own = if own.starts_with('\n') {
+            own.to_owned()
+        } else {
+            format!("\n{own}")
+        };
+        t.decor_mut().set_prefix(own);
     }
 }
 
@@ -646,6 +740,87 @@ mod tests {
         });
         assert_eq!(out.matches("# to be filled").count(), 1, "{out}");
         assert!(out.starts_with("# to be filled\n"), "{out}");
+    }
+
+    /// New text reads as a person would type it: `"def", "hide"`, not
+    /// `"def" , "hide"`; the space before a closing brace or bracket
+    /// stays there; a new entry is set off by a blank line as the others
+    /// are.
+    #[test]
+    fn new_text_is_spaced_as_a_person_types_it() {
+        use crate::core::model::MaskState;
+        let text = "[[presets.default.files]]\npath = \"a.py\"\n\n[[presets.default.files]]\npath = \"b.py\"\nview_mode = \"masked\"\nast_mask = { \"A.f\" = \"def\" }\n";
+        let out = edited(text, |f| {
+            let files = &mut f.presets.get_mut("default").unwrap().files;
+            files[1].ast_mask.insert("A.g".into(), MaskState::Hide);
+            let mut c = FileItem::new("c.py");
+            c.view_mode = ViewMode::Masked;
+            c.ast_mask.insert("C.h".into(), MaskState::Sig);
+            files.push(c);
+        });
+        assert_eq!(
+            out,
+            "[[presets.default.files]]\npath = \"a.py\"\n\n\
+             [[presets.default.files]]\npath = \"b.py\"\nview_mode = \"masked\"\n\
+             ast_mask = { \"A.f\" = \"def\", \"A.g\" = \"hide\" }\n\n\
+             [[presets.default.files]]\npath = \"c.py\"\nview_mode = \"masked\"\n\
+             ast_mask = { \"C.h\" = \"sig\" }\n"
+        );
+        // The last pair removed: the space before `}` stays.
+        let out = edited(&out, |f| {
+            f.presets.get_mut("default").unwrap().files[1]
+                .ast_mask
+                .remove("A.g");
+        });
+        assert!(out.contains("ast_mask = { \"A.f\" = \"def\" }\n"), "{out}");
+        // A compact table stays compact.
+        let text = "[presets.a]\nfiles = [{path = \"b.py\", view_mode = \"masked\", ast_mask = {A = \"def\"}}]\n";
+        let out = edited(text, |f| {
+            f.presets.get_mut("a").unwrap().files[0]
+                .ast_mask
+                .insert("B".into(), MaskState::Hide);
+        });
+        assert!(
+            out.contains("ast_mask = {A = \"def\", B = \"hide\"}}]"),
+            "{out}"
+        );
+        // An array written with spaces inside its brackets.
+        let text = "[presets.a]\nfiles = [ \"a.py\" ]\n";
+        let out = edited(text, |f| {
+            f.presets
+                .get_mut("a")
+                .unwrap()
+                .files
+                .push(FileItem::new("b.py"));
+        });
+        assert_eq!(out, "[presets.a]\nfiles = [ \"a.py\", \"b.py\" ]\n");
+    }
+
+    /// An entry put before the first one takes the comments above it up
+    /// to the last blank line (the file's, the section's); the old first
+    /// entry keeps its own comment; each is set off by a blank line.
+    #[test]
+    fn an_entry_put_first_is_set_off_like_the_others() {
+        let text = "# team file\n\n[[presets.a.files]]\npath = \"b.py\"\n\n[[presets.a.files]]\npath = \"d.py\"\n\n# about z\n[[presets.z.files]]\npath = \"z.py\"\n";
+        let out = edited(text, |f| {
+            let files = &mut f.presets.get_mut("a").unwrap().files;
+            files.insert(1, FileItem::new("c.py"));
+            files.insert(0, FileItem::new("a.py"));
+            f.presets
+                .get_mut("z")
+                .unwrap()
+                .files
+                .insert(0, FileItem::new("y.py"));
+        });
+        assert_eq!(
+            out,
+            "# team file\n\n[[presets.a.files]]\npath = \"a.py\"\n\n\
+             [[presets.a.files]]\npath = \"b.py\"\n\n\
+             [[presets.a.files]]\npath = \"c.py\"\n\n\
+             [[presets.a.files]]\npath = \"d.py\"\n\n\
+             [[presets.z.files]]\npath = \"y.py\"\n\n\
+             # about z\n[[presets.z.files]]\npath = \"z.py\"\n"
+        );
     }
 
     #[test]

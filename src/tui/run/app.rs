@@ -168,7 +168,7 @@ fn event_loop(
             lp.draw(&state);
         }
     }
-    lp.finish(&state, ended)
+    lp.finish(&mut state, ended)
 }
 
 /// What the event loop holds besides the state: the terminal, the
@@ -326,7 +326,12 @@ impl<'t> Loop<'t> {
 
     /// The loop is over: flush the last save (unless the user chose to
     /// drop it), then report a broken terminal or a save that failed.
-    fn finish(self, state: &State, ended: Ended) -> Result<Ended> {
+    fn finish(self, state: &mut State, ended: Ended) -> Result<Ended> {
+        // Where the user was, for the next start (their own state file,
+        // never behind the project lock). A convenience: a state directory
+        // that cannot be written was said in the status line at the first
+        // save of the session, and does not fail the exit.
+        let _ = state.remember();
         if state.drop_pending_save {
             // The user chose to quit without the save that waits for another
             // process's lock: the saver is left to the process's end.

@@ -13,6 +13,7 @@ use crate::core::model::{ProjectFile, Settings};
 
 use crate::core::walk::WalkPatterns;
 use crate::tui::messages::{EditPurpose, Effect, Event, Job};
+use crate::tui::run::project_sync::SyncOutcome;
 use crate::tui::state::State;
 use crate::tui::update::update;
 
@@ -43,7 +44,14 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
     let mut queue: VecDeque<Effect> = effects.into();
     while let Some(effect) = queue.pop_front() {
         let events = match effect {
-            Effect::Save => runtime.save(&state.project.file).into_iter().collect(),
+            Effect::Save => {
+                // The user's own layer goes to their state directory (a
+                // small file, written only when it changed); the shared
+                // file to its saver.
+                let mut events: Vec<Event> = personal_saved(state).into_iter().collect();
+                events.extend(runtime.save(&state.project.file));
+                events
+            }
             Effect::Job(job) if job.runs_apart() => runtime
                 .apart(&state.project.root, *job)
                 .into_iter()
@@ -87,4 +95,12 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
             queue.extend(update(state, event));
         }
     }
+}
+
+/// Save the user's own state for this checkout (see
+/// `core::project::personal`); a failure is said as a failed save is.
+fn personal_saved(state: &mut State) -> Option<Event> {
+    let error = state.project.save_personal().err()?;
+    let outcome = SyncOutcome::Failed(crate::text::error_chain(&error));
+    Some(Event::Disk(Box::new(outcome)))
 }

@@ -130,6 +130,13 @@ impl Harness {
         }
     }
 
+    /// What the app does as it ends: remember where the user is (the
+    /// tree's cursor and open folders) with their own settings, in the
+    /// project's personal store (see `State::remember`).
+    pub fn remember(&mut self) -> Result<bool, crate::core::project::PersonalError> {
+        self.state.remember()
+    }
+
     /// Try the save that waits for the project lock again (as the app's
     /// saver does once the lock is free), feeding its outcome back.
     pub fn retry_save(&mut self) {

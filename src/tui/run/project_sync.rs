@@ -5,6 +5,11 @@
 //! file is loaded instead; a file that does not parse is never written
 //! over. The event loop also calls [`DiskSync::check`] about once a second.
 //!
+//! Only the shared file is written here: the user's own layer that
+//! travels with the app's file ([`ProjectFile::personal`]) is compared
+//! out ([`ProjectFile::same_shared`]) and saved to the personal store by
+//! the effect interpreter, so a preset switch writes nothing here.
+//!
 //! A save holds the project lock the CLI's edits hold ([`ProjectLock`])
 //! from that comparison to the rename, so no CLI edit can slip in between,
 //! and it edits the text last read, so the user's comments and layout
@@ -111,7 +116,7 @@ impl DiskSync {
         file: &ProjectFile,
         waiting: &mut dyn FnMut(&Path),
     ) -> SyncOutcome {
-        if *file == self.file && self.invalid.is_none() && self.peek_unchanged() {
+        if file.same_shared(&self.file) && self.invalid.is_none() && self.peek_unchanged() {
             return SyncOutcome::Unchanged;
         }
         match ProjectLock::acquire_within(&self.path, project::give_up_after(), waiting) {
@@ -123,7 +128,7 @@ impl DiskSync {
     /// [`DiskSync::save`] without waiting: [`SyncOutcome::Locked`] when
     /// another process holds the lock (for a caller that retries later).
     pub fn try_save(&mut self, file: &ProjectFile) -> SyncOutcome {
-        if *file == self.file && self.invalid.is_none() && self.peek_unchanged() {
+        if file.same_shared(&self.file) && self.invalid.is_none() && self.peek_unchanged() {
             return SyncOutcome::Unchanged;
         }
         match ProjectLock::try_acquire(&self.path) {
@@ -146,7 +151,7 @@ impl DiskSync {
                 self.path.display()
             ));
         }
-        if *file == self.file {
+        if file.same_shared(&self.file) {
             return SyncOutcome::Unchanged;
         }
         let base = self.known.as_ref().map(|bytes| OnDisk {

@@ -247,7 +247,7 @@ fn refresh(state: &mut State) -> Vec<Effect> {
 fn cycle_strategy(state: &mut State) -> Vec<Effect> {
     change_setting(state, |st| {
         let next = st.project.settings.strategy.next();
-        st.project.file.project.set("strategy", next);
+        st.project.file.personal.set("strategy", next);
         format!("strategy: {next}")
     })
 }
@@ -255,7 +255,7 @@ fn cycle_strategy(state: &mut State) -> Vec<Effect> {
 fn cycle_tokenizer(state: &mut State) -> Vec<Effect> {
     let mut effects = change_setting(state, |st| {
         let next = st.project.settings.tokenizer.next();
-        st.project.file.project.set("tokenizer", next);
+        st.project.file.personal.set("tokenizer", next);
         format!("tokenizer: {next}")
     });
     // The symbols' costs are counted again with the new tokenizer.
@@ -264,7 +264,8 @@ fn cycle_tokenizer(state: &mut State) -> Vec<Effect> {
     effects
 }
 
-/// A change of a project setting, as one undoable step.
+/// A change of one of the user's own settings (the personal layer, never
+/// the shared file), as one undoable step.
 fn change_setting(state: &mut State, f: impl FnOnce(&mut State) -> String) -> Vec<Effect> {
     let before = state.project.file.clone();
     let message = f(state);

@@ -22,6 +22,7 @@ import tempfile
 import time
 
 from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import get_default_environment
 from mcp.client.stdio import stdio_client
 
 BIN = sys.argv[1]
@@ -96,7 +97,10 @@ def cli_build(root, *args):
 
 
 async def session(root, *extra, logs=None):
-    params = StdioServerParameters(command=BIN, args=["-C", root, "mcp", *extra])
+    # The SDK passes the server only a few variables: the user's own state
+    # (the active preset `save_preset` switches to) goes to the test's folder.
+    env = dict(get_default_environment(), XDG_STATE_HOME=os.environ["XDG_STATE_HOME"])
+    params = StdioServerParameters(command=BIN, args=["-C", root, "mcp", *extra], env=env)
 
     async def on_log(params):
         if logs is not None:
@@ -107,6 +111,8 @@ async def session(root, *extra, logs=None):
 
 async def checks():
     tmp = tempfile.mkdtemp(prefix="ctxcurate-mcp-")
+    # The CLI and the server read and write the user's state here.
+    os.environ["XDG_STATE_HOME"] = os.path.join(tmp, "state")
     try:
         root, marker = make_tree(tmp)
         expected = cli_build(root)
@@ -321,6 +327,11 @@ async def edit_checks(s, root):
     check(not r.is_error, f"save_preset: {text_of(r)}")
     presets = json.loads(text_of(await s.call_tool("list_presets", {})))
     check(presets["active"] == "agent", "the saved preset is the active one")
+    saved = open(project_file).read()
+    check("[presets.agent]" in saved and "active_preset" not in saved,
+          "the saved preset is shared; which one is active is the user's own (not in ctxcurate.toml)")
+    listed = subprocess.run([BIN, "-C", root, "preset", "list"], capture_output=True).stdout.decode()
+    check("* agent" in listed, f"and the CLI sees the same active preset: {listed}")
 
 
 async def paging_checks(s, expected):

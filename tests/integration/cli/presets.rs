@@ -101,3 +101,149 @@ fn bad_global_config_is_reported_and_the_defaults_keep_working() {
     assert!(err.contains("global config ignored"), "{err}");
     assert!(common::stdout(&out).contains("### docs/guide.md"));
 }
+
+/// A team's file: comments, a team default preset and tokenizer.
+const TEAM_FILE: &str = "# the team's presets: keep this comment\n\n\
+[project]\nactive_preset = \"default\"   # the team default\ntokenizer = \"cl100k\"\n\n\
+[presets.default]\nfiles = [\"src/app.py\"]\n\n\
+[presets.tables]\ndescription = \"the tables\"\nfiles = [\"src/util.c\"]\n\
+targets = [\"src/util.c\"]\nrepo_map = 500\ntask = \"Fix the tables.\"\n";
+
+/// Applying a preset is the user's own choice: `ctxcurate.toml` keeps its
+/// bytes (git sees nothing), the choice holds for the next commands in
+/// this checkout, and the team's default is still what a fresh clone gets.
+#[test]
+fn preset_apply_leaves_the_shared_file_byte_identical() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", TEAM_FILE);
+    common::git::init_and_commit(&p, p.root(), "team");
+    let out = p.ok(&["preset", "apply", "tables"]);
+    assert_eq!(
+        out,
+        "active preset is now tables (for you, in this checkout)\n"
+    );
+    assert_eq!(p.read("ctxcurate.toml"), TEAM_FILE);
+    assert_eq!(
+        p.ok(&["preset", "list"]),
+        "  default\n* tables  — the tables\n"
+    );
+    let text = p.ok(&["build"]);
+    assert!(text.contains("### src/util.c") && !text.contains("### src/app.py"));
+    // Saving a copy makes it active for this user too; the shared file
+    // gains the preset, not the switch.
+    p.ok(&["preset", "save", "mine"]);
+    let text = p.read("ctxcurate.toml");
+    assert!(text.starts_with(TEAM_FILE), "{text}");
+    assert!(!text[TEAM_FILE.len()..].contains("active_preset"), "{text}");
+    assert!(p.ok(&["preset", "list"]).contains("* mine"));
+    p.ok(&["preset", "apply", "default"]);
+    let status = std::process::Command::new("git")
+        .args(["status", "--porcelain", "--", "ctxcurate.toml"])
+        .current_dir(p.root())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&status.stdout),
+        " M ctxcurate.toml\n",
+        "only the saved preset changed the file"
+    );
+    common::git::git(&p, p.root(), &["checkout", "--", "ctxcurate.toml"]);
+    p.ok(&["preset", "apply", "tables"]);
+    p.ok(&["preset", "apply", "default"]);
+    let diff = std::process::Command::new("git")
+        .args(["diff", "--exit-code", "--stat"])
+        .current_dir(p.root())
+        .output()
+        .unwrap();
+    assert!(
+        diff.status.success(),
+        "switching left a diff: {}",
+        String::from_utf8_lossy(&diff.stdout)
+    );
+}
+
+/// Two clones of one project keep their own active preset.
+#[test]
+fn two_checkouts_keep_their_own_active_preset() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", TEAM_FILE);
+    let other = tempfile::tempdir().unwrap();
+    for rel in ["ctxcurate.toml", "src/app.py", "src/util.c"] {
+        let to = other.path().join(rel);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(p.path(rel), to).unwrap();
+    }
+    p.ok(&["preset", "apply", "tables"]);
+    let list = |dir: &std::path::Path| stdout_of(&p.run_in(dir, &["preset", "list"]));
+    assert_eq!(list(p.root()), "  default\n* tables  — the tables\n");
+    assert_eq!(list(other.path()), "* default\n  tables  — the tables\n");
+}
+
+fn stdout_of(out: &std::process::Output) -> String {
+    assert!(out.status.success(), "{}", stderr(out));
+    common::stdout(out)
+}
+
+/// A typo gets the nearest name and the list, for `preset apply`,
+/// `preset show` and `build -p` alike (one function).
+#[test]
+fn an_unknown_preset_name_suggests_the_nearest() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", TEAM_FILE);
+    for args in [
+        &["preset", "apply", "tabels"][..],
+        &["preset", "show", "tabels"],
+        &["build", "-p", "tabels"],
+    ] {
+        let out = p.run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            stderr(&out),
+            "ctxcurate: no preset named `tabels`; did you mean `tables`? (presets: default, tables)\n",
+            "{args:?}"
+        );
+    }
+    assert_eq!(p.read("ctxcurate.toml"), TEAM_FILE);
+}
+
+#[test]
+fn preset_show_lists_targets_map_and_task() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", TEAM_FILE);
+    assert_eq!(
+        p.ok(&["preset", "show", "tables"]),
+        "preset tables (project)\n  the tables\n  src/util.c  [full]\n  target src/util.c\n  \
+         repo map 500 tokens\n  task Fix the tables.\n"
+    );
+}
+
+/// A state file that does not parse is set aside with a note naming
+/// both places; the command works from the team's defaults, and the next
+/// choice is saved afresh.
+#[test]
+fn a_corrupt_state_file_is_moved_aside_not_fatal() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", TEAM_FILE);
+    let store = ctxcurate::core::project::PersonalStore::at(
+        p.config_home.path().join("state/ctxcurate/checkouts"),
+    );
+    let file = store.path(p.root());
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "active_preset = [\n").unwrap();
+    let out = p.run(&["preset", "list"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(common::stdout(&out), "* default\n  tables  — the tables\n");
+    let aside = file.with_extension("toml.bad");
+    let err = stderr(&out);
+    assert!(
+        err.contains("could not be read") && err.contains(&aside.display().to_string()),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&aside).unwrap(),
+        "active_preset = [\n"
+    );
+    p.ok(&["preset", "apply", "tables"]);
+    assert!(p.ok(&["preset", "list"]).contains("* tables"));
+    assert!(aside.exists(), "the bad file is kept");
+}

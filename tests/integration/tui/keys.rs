@@ -247,7 +247,12 @@ fn presets_save_switch_rename_delete() {
     h.keys("p n");
     h.type_text("bugfix");
     h.key("enter");
-    assert_eq!(saved(&p).project.get_str("active_preset"), Some("bugfix"));
+    assert_eq!(h.state.project.active_preset_name(), "bugfix");
+    assert_eq!(
+        saved(&p).project.get_str("active_preset"),
+        None,
+        "not shared"
+    );
     h.keys("j space");
     // bugfix: app.py + util.c; default: app.py.
     h.keys("p");
@@ -352,7 +357,12 @@ fn strategy_and_tokenizer_keys_are_saved_and_counted() {
     );
     assert!(o200k > 0);
     h.keys("t");
-    assert_eq!(saved(&p).project.get_str("strategy"), Some("summarize"));
+    assert_eq!(
+        h.state.project.settings.strategy.to_string(),
+        "summarize",
+        "the user's own toggle"
+    );
+    assert_eq!(saved(&p).project.get_str("strategy"), None, "not shared");
     // The directory tree, then the files.
     assert!(h.composed_text().contains("```\n\n## Files (Summary)\n"));
 }
@@ -705,7 +715,11 @@ fn number_keys_and_brackets_switch_presets() {
     let active = |h: &Harness| h.state.project.active_preset_name().to_string();
     h.key("2");
     assert_eq!(active(&h), "b");
-    assert_eq!(saved(&p).project.get_str("active_preset"), Some("b"));
+    assert_eq!(
+        saved(&p).project.get_str("active_preset"),
+        None,
+        "not shared"
+    );
     assert!(h.composed_text().contains("### src/util.c"));
     assert!(h.screen().contains("preset: b (2)"), "{}", h.screen());
     h.key("]");

@@ -624,3 +624,47 @@ fn aborts_and_sudden_exits_restore_the_terminal() {
         tmux.wait("the session to end", |t| !t.running());
     }
 }
+
+/// The real app keeps the user's own choices out of the shared file and
+/// brings them back at the next start in this checkout: a preset switched
+/// with `2` and the tokenizer cycled with `T` leave `ctxcurate.toml`
+/// byte-identical, and the second start shows both.
+#[test]
+fn a_restart_brings_back_the_users_preset_and_tokenizer() {
+    let Some(tmux) = Tmux::new("personal") else {
+        return;
+    };
+    let p = Project::fixture();
+    let team = "# the team's file\n[project]\nactive_preset = \"alpha\"\n\n\
+                [presets.alpha]\nfiles = [\"src/app.py\"]\n\n\
+                [presets.beta]\nfiles = [\"src/util.c\"]\n";
+    p.write("ctxcurate.toml", team);
+    let home = p.config_home.path().to_str().unwrap().to_string();
+    let state = format!("{home}/state");
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", home.as_str()),
+        ("XDG_STATE_HOME", state.as_str()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| {
+        let s = t.screen();
+        s.contains("preset alpha") && s.contains("o200k")
+    });
+    tmux.keys(&["2"]);
+    tmux.wait("the second preset", |t| t.screen().contains("preset beta"));
+    tmux.keys(&["T"]);
+    tmux.wait("the next tokenizer", |t| t.screen().contains("cl100k"));
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+    assert_eq!(p.read("ctxcurate.toml"), team, "not a byte changed");
+    tmux.cmd(&["kill-session", "-t", "e2e"]);
+    tmux.start(p.root(), &env);
+    tmux.wait("the user's preset and tokenizer again", |t| {
+        let s = t.screen();
+        s.contains("preset beta") && s.contains("cl100k")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+    assert_eq!(p.read("ctxcurate.toml"), team);
+}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use ctxcurate::core::model::{FileItem, TokenizerKind};
 use ctxcurate::core::paths::PROJECT_FILE;
-use ctxcurate::core::project::{Project, ProjectError, Scope, load_file};
+use ctxcurate::core::project::{PersonalStore, Project, ProjectError, Scope, load_file};
 
 use crate::common::files::write_project;
 
@@ -94,10 +94,15 @@ fn editing_a_global_preset_copies_it_into_the_project() {
     let root = dir.path().join("proj");
     let mut project = Project::open_at(&root, Some(&global)).unwrap();
 
+    let state = tempfile::tempdir().unwrap();
+    let store = PersonalStore::at(state.path());
+    project.use_personal(store.clone());
     project.apply("review").unwrap();
     assert_eq!(project.active_preset_name(), "review");
+    // The user's own choice: not in the shared file's layer.
+    assert_eq!(project.file.project.get_str("active_preset"), None);
     assert_eq!(
-        project.file.project.get_str("active_preset"),
+        project.file.personal.get_str("active_preset"),
         Some("review")
     );
     assert!(
@@ -122,9 +127,21 @@ fn editing_a_global_preset_copies_it_into_the_project() {
     );
 
     project.save().unwrap();
+    assert!(project.save_personal().unwrap());
     let global_text = fs::read_to_string(&global).unwrap();
     assert!(!global_text.contains("new.py"));
-    let reopened = Project::open_at(&root, Some(&global)).unwrap();
+    assert!(
+        !fs::read_to_string(&project.path)
+            .unwrap()
+            .contains("active_preset")
+    );
+    let mut reopened = Project::open_at(&root, Some(&global)).unwrap();
+    assert_eq!(
+        reopened.active_preset_name(),
+        "default",
+        "not without the store"
+    );
+    reopened.use_personal(store);
     assert_eq!(reopened.active_preset_name(), "review");
     assert_eq!(reopened.active_preset().files.len(), 2);
 }
@@ -183,7 +200,8 @@ fn save_as_rename_and_delete() {
     // change the active one.
     p.rename("mine", "ours").unwrap();
     assert_eq!(p.active_preset_name(), "ours");
-    assert_eq!(p.file.project.get_str("active_preset"), Some("ours"));
+    assert_eq!(p.file.personal.get_str("active_preset"), Some("ours"));
+    assert_eq!(p.file.project.get_str("active_preset"), None);
     assert!(p.preset("mine").is_none());
     p.save_as("spare").unwrap();
     p.apply("ours").unwrap();
@@ -192,14 +210,14 @@ fn save_as_rename_and_delete() {
     assert!(
         matches!(p.rename("review", "r2"), Err(ProjectError::GlobalPreset(n)) if n == "review")
     );
-    assert!(matches!(p.rename("nope", "x"), Err(ProjectError::NoSuchPreset(n)) if n == "nope"));
+    assert!(matches!(p.rename("nope", "x"), Err(ProjectError::NoSuchPreset(n, _)) if n == "nope"));
     assert!(matches!(
         p.rename("extra", "review"),
         Err(ProjectError::PresetExists(_))
     ));
     assert!(matches!(
         p.apply("nope"),
-        Err(ProjectError::NoSuchPreset(_))
+        Err(ProjectError::NoSuchPreset(..))
     ));
     assert_eq!(
         p.active_preset_name(),
@@ -217,7 +235,7 @@ fn save_as_rename_and_delete() {
     ));
     assert!(matches!(
         p.delete("ours"),
-        Err(ProjectError::NoSuchPreset(_))
+        Err(ProjectError::NoSuchPreset(..))
     ));
     // Deleting a project preset that hid a global one uncovers it.
     p.delete("shared").unwrap();
@@ -231,7 +249,8 @@ fn save_as_rename_and_delete() {
     let saved = load_file(&p.path).unwrap().unwrap();
     let names: Vec<&String> = saved.presets.keys().collect();
     assert_eq!(names, ["extra"]);
-    assert_eq!(saved.project.get_str("active_preset"), Some("default"));
+    assert_eq!(saved.project.get_str("active_preset"), None);
+    assert_eq!(p.file.personal.get_str("active_preset"), Some("default"));
 }
 
 #[test]
