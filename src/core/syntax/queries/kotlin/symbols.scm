@@ -1,0 +1,48 @@
+; Kotlin symbols.
+;
+; Each pattern captures a defining node as @definition.<kind> and its name as
+; @name (tree-sitter-kotlin-ng ships no tags.scm; the kinds follow
+; universal-ctags' Kotlin parser). Annotations and modifiers are part of the
+; declaration; the KDoc above it is its leading comment. Paths nest with dots:
+; `Outer.Inner.method`; an extension function is named after its receiver
+; (`Point.scale`), an unnamed companion object `Companion`, a secondary
+; constructor `constructor` and an `init` block `init` (see `kotlin_swift`).
+; For the same node the first pattern wins, so the specific class kinds come
+; before the plain class.
+
+(class_declaration
+  "interface"
+  name: (identifier) @name) @definition.interface
+
+(class_declaration
+  (modifiers (class_modifier "enum"))
+  name: (identifier) @name) @definition.enum
+
+(class_declaration
+  name: (identifier) @name) @definition.class
+
+(object_declaration
+  name: (identifier) @name) @definition.class
+
+(companion_object
+  name: (identifier) @name) @definition.class
+
+(companion_object
+  "companion" @name) @definition.class
+
+(function_declaration
+  name: (identifier) @name) @definition.function
+
+(secondary_constructor
+  "constructor" @name) @definition.method
+
+(anonymous_initializer
+  "init" @name) @definition.method
+
+; A property with a getter or setter is computed: a definition with a body.
+(property_declaration
+  (variable_declaration (identifier) @name)
+  [(getter) (setter)]) @definition.function
+
+(type_alias
+  type: (identifier) @name) @definition.type
