@@ -13,7 +13,8 @@
 //!   itself gives it (the query can only capture its keyword);
 //! - a Swift function's name is its `name` field, which an operator
 //!   (`static func +`) fills with a token the query cannot capture
-//!   generically, and an extension is named after the type it extends
+//!   generically; a name in backticks is named without them; and an
+//!   extension is named after the type it extends
 //!   (`extension Point`), as a Rust `impl` block is.
 
 use tree_sitter::Node;
@@ -71,15 +72,21 @@ pub(super) fn own_name(lang: Lang, found: &Found, source: &str) -> Option<(Strin
     let core = found.core;
     match (lang, core.kind()) {
         (Lang::Kotlin, "function_declaration" | "property_declaration") => {
-            let name = fold(slice(source, found.name.byte_range()));
-            let receiver = kotlin_receiver(core, found.name, source)?;
-            Some((name.clone(), format!("{receiver}.{name}")))
+            let name = unquoted(slice(source, found.name.byte_range()));
+            let qualified = match kotlin_receiver(core, found.name, source) {
+                Some(receiver) => format!("{receiver}.{name}"),
+                None => name.clone(),
+            };
+            Some((name, qualified))
         }
         (Lang::Kotlin, "companion_object") if core.child_by_field_name("name").is_none() => {
             Some(("Companion".to_string(), "Companion".to_string()))
         }
         (Lang::Swift, "function_declaration" | "protocol_function_declaration") => {
-            let name = fold(slice(source, core.child_by_field_name("name")?.byte_range()));
+            let name = unquoted(slice(
+                source,
+                core.child_by_field_name("name")?.byte_range(),
+            ));
             Some((name.clone(), name))
         }
         (Lang::Swift, "class_declaration") if found.kind == super::SymbolKind::Impl => {
@@ -88,6 +95,18 @@ pub(super) fn own_name(lang: Lang, found: &Found, source: &str) -> Option<(Strin
         }
         _ => None,
     }
+}
+
+/// A name as the language knows it: without the backticks that let a
+/// keyword or any text be a name (`` `default` ``, Kotlin's and Swift
+/// 6's `` `emit: no payload` `` test names).
+fn unquoted(text: &str) -> String {
+    let text = text.trim();
+    let inner = text
+        .strip_prefix('`')
+        .and_then(|t| t.strip_suffix('`'))
+        .filter(|t| !t.is_empty());
+    fold(inner.unwrap_or(text))
 }
 
 /// `extension Point`, or with the protocols it adopts `extension Point:

@@ -36,7 +36,11 @@ const FIXTURES: [(Lang, &str, &str); 11] = [
     ),
     (Lang::Bash, "sample.sh", include_str!("fixtures/sample.sh")),
     (Lang::Php, "sample.php", include_str!("fixtures/sample.php")),
-    (Lang::Kotlin, "sample.kt", include_str!("fixtures/sample.kt")),
+    (
+        Lang::Kotlin,
+        "sample.kt",
+        include_str!("fixtures/sample.kt"),
+    ),
     (
         Lang::Swift,
         "Sample.swift",

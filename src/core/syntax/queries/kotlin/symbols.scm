@@ -46,3 +46,17 @@
 
 (type_alias
   type: (identifier) @name) @definition.type
+
+; tree-sitter-kotlin-ng reads an annotation class with annotations of its
+; own and no body (`@Target(...)\nannotation class Required`) as an
+; expression: `annotation class Required` is its infix call.
+(annotated_expression
+  (infix_expression
+    .
+    (identifier) @_annotation
+    .
+    (identifier) @_class
+    .
+    (identifier) @name)
+  (#eq? @_annotation "annotation")
+  (#eq? @_class "class")) @definition.class
