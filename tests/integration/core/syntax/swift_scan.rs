@@ -93,11 +93,11 @@ fn blank_comments_and_strings(source: &str) -> String {
             let escape = format!("\\{}", "#".repeat(pounds));
             if starts(&close) {
                 strings.pop();
-                out.extend(close.chars());
+                out.push_str(&close);
                 i += close.chars().count();
             } else if starts(&format!("{escape}(")) {
                 interpolations.push(0);
-                out.extend(format!("{escape}(").chars());
+                out.push_str(&format!("{escape}("));
                 i += escape.chars().count() + 1;
             } else if starts(&escape) && rest.len() > escape.len() {
                 out.push(' ');
