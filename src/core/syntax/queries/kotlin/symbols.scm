@@ -53,10 +53,10 @@
 (annotated_expression
   (infix_expression
     .
-    (identifier) @_annotation
+    (identifier)
     .
-    (identifier) @_class
+    (identifier)
     .
-    (identifier) @name)
-  (#eq? @_annotation "annotation")
-  (#eq? @_class "class")) @definition.class
+    (identifier) @name
+    .)
+  (#match? @definition.class "annotation\\s+class\\s+\\S+$")) @definition.class
