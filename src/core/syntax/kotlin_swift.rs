@@ -3,7 +3,8 @@
 //!
 //! Each rule is here for a stated reason:
 //! - neither grammar marks every body with a `body` field: a Kotlin
-//!   function's `function_body` holds a block or an `= expression`, a
+//!   function's `function_body` holds a block or an `= expression` (whose
+//!   call's trailing lambda the skeleton elides), a
 //!   class its `class_body`, a computed property its getter; a Swift
 //!   computed property or subscript its `computed_property`;
 //! - a Kotlin extension function or property is scoped by its receiver,
@@ -52,10 +53,19 @@ fn kotlin_body(core: Node) -> Option<Node> {
     }
 }
 
-/// The block of a `function_body`, or the `= expression` itself (kept by
-/// the skeleton: only braced bodies are elided).
+/// The block of a `function_body`; for an `= expression` body, the
+/// trailing lambda of a call (`= ModuleDefinition { ... }`, `=
+/// withContext(io) { ... }`, the shape of whole Expo modules), so the
+/// skeleton keeps the call and elides the lambda; else the expression
+/// itself (kept: only braced bodies are elided).
 fn function_body(body: Node) -> Option<Node> {
-    Some(child_of_kind(body, &["block"]).unwrap_or(body))
+    if let Some(block) = child_of_kind(body, &["block"]) {
+        return Some(block);
+    }
+    let lambda = child_of_kind(body, &["call_expression"])
+        .and_then(|call| child_of_kind(call, &["annotated_lambda"]))
+        .and_then(|annotated| child_of_kind(annotated, &["lambda_literal"]));
+    Some(lambda.unwrap_or(body))
 }
 
 /// The first named child of one of these kinds.
