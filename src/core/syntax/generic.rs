@@ -52,6 +52,7 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     // An empty body (`{}`) stays: the placeholder would only make it longer.
     let elide = braced
         .filter(|b| found.kind.is_function() && !is_empty_block(b.byte_range(), source))
+        .filter(|_| !kotlin_swift::accessors_elide(lang, found.core))
         .map(|b| b.byte_range());
     let spans = Spans {
         lead,

@@ -4,9 +4,10 @@
 //! Each rule is here for a stated reason:
 //! - neither grammar marks every body with a `body` field: a Kotlin
 //!   function's `function_body` holds a block or an `= expression` (whose
-//!   call's trailing lambda the skeleton elides), a
-//!   class its `class_body`, a computed property its getter; a Swift
-//!   computed property or subscript its `computed_property`;
+//!   call's trailing lambda the skeleton elides), a class its
+//!   `class_body`, a computed property its getter (with a setter too,
+//!   each accessor is a symbol and elided on its own); a Swift computed
+//!   property or subscript its `computed_property`;
 //! - a Kotlin extension function or property is scoped by its receiver,
 //!   a type written before the name (`fun Point.scale()` is
 //!   `Point.scale`), not by an enclosing node;
@@ -44,6 +45,7 @@ fn kotlin_body(core: Node) -> Option<Node> {
         }
         "function_declaration" => function_body(child_of_kind(core, &["function_body"])?),
         "secondary_constructor" | "anonymous_initializer" => child_of_kind(core, &["block"]),
+        "getter" | "setter" => function_body(child_of_kind(core, &["function_body"])?),
         // A computed property: its first accessor's body is the body.
         "property_declaration" => {
             let accessor = child_of_kind(core, &["getter", "setter"])?;
@@ -51,6 +53,16 @@ fn kotlin_body(core: Node) -> Option<Node> {
         }
         _ => None,
     }
+}
+
+/// Whether a definition's body is left to its children: a Kotlin
+/// property with both a getter and a setter, whose accessors are symbols
+/// of their own (one elided range could not hold both bodies).
+pub(super) fn accessors_elide(lang: Lang, core: Node) -> bool {
+    lang == Lang::Kotlin
+        && core.kind() == "property_declaration"
+        && child_of_kind(core, &["getter"]).is_some()
+        && child_of_kind(core, &["setter"]).is_some()
 }
 
 /// The block of a `function_body`; for an `= expression` body, the

@@ -44,6 +44,18 @@
   (variable_declaration (identifier) @name)
   [(getter) (setter)]) @definition.function
 
+; With both a getter and a setter, each accessor is a method of its own
+; (`name.get`, `name.set`), so the skeleton elides both bodies.
+(property_declaration
+  (getter
+    "get" @name) @definition.method
+  (setter))
+
+(property_declaration
+  (getter)
+  (setter
+    "set" @name) @definition.method)
+
 (type_alias
   type: (identifier) @name) @definition.type
 
