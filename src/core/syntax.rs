@@ -1,5 +1,5 @@
 //! Syntax: tree-sitter parsing of Python, C, C++, Rust, TypeScript (and
-//! TSX), JavaScript, Go, Java, C#, Bash and PHP into a symbol tree with stable symbol
+//! TSX), JavaScript, Go, Java, C#, Bash, PHP, Kotlin and Swift into a symbol tree with stable symbol
 //! paths, and the symbol-aware views built on it (skeleton, outline,
 //! masked).
 //!
@@ -27,6 +27,7 @@ mod c_defs;
 mod errors;
 mod generic;
 mod initializers;
+mod kotlin_swift;
 mod lang;
 mod languages;
 mod literals;
@@ -71,6 +72,8 @@ pub enum Lang {
     CSharp,
     Bash,
     Php,
+    Kotlin,
+    Swift,
 }
 
 impl Lang {
@@ -92,7 +95,7 @@ impl Lang {
 
     /// The language of a path by its extension (`.py .pyi`, `.c .h`,
     /// `.cc .cpp .hpp ...`, `.rs`, `.ts .tsx`, `.js .jsx .mjs .cjs`, `.go`,
-    /// `.java`, `.cs`, `.sh .bash`, `.php`).
+    /// `.java`, `.cs`, `.sh .bash`, `.php`, `.kt .kts`, `.swift`).
     pub fn from_path(path: &str) -> Option<Lang> {
         let name = path.rsplit('/').next().unwrap_or(path);
         let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();

@@ -17,6 +17,7 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::Lang;
+use super::kotlin_swift;
 use super::languages::PathStyle;
 use super::spans::{Analysis, Found, Spans, without_comment_kinds};
 use super::text::{fold, slice, starts_line, truncate};
@@ -30,7 +31,7 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     let comments = lang.row().comments;
     let (start, lead) = leading(found.outer, comments, source);
     let range = start..end_of(found.outer, source);
-    let body = body_node(found.core);
+    let body = kotlin_swift::body(lang, found.core).or_else(|| body_node(found.core));
     let head_start = found.outer.start_byte();
     let signature = match body {
         Some(b) => without_comment_kinds(
@@ -51,6 +52,7 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     // An empty body (`{}`) stays: the placeholder would only make it longer.
     let elide = braced
         .filter(|b| found.kind.is_function() && !is_empty_block(b.byte_range(), source))
+        .filter(|_| !kotlin_swift::accessors_elide(lang, found.core))
         .map(|b| b.byte_range());
     let spans = Spans {
         lead,
@@ -182,7 +184,7 @@ pub(super) fn own_name(lang: Lang, found: &Found, source: &str) -> Option<(Strin
             let receiver = receiver_type(core.child_by_field_name("receiver")?, source)?;
             Some((name.clone(), format!("{receiver}.{name}")))
         }
-        _ => None,
+        _ => kotlin_swift::own_name(lang, found, source),
     }
 }
 

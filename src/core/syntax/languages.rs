@@ -50,7 +50,7 @@ const COMMENT: &[&str] = &["comment"];
 const LINE_BLOCK: &[&str] = &["line_comment", "block_comment"];
 
 /// Every language, in [`Lang`] order (`Lang::row` indexes this).
-pub(super) const ROWS: [Row; 12] = [
+pub(super) const ROWS: [Row; 14] = [
     Row {
         lang: Lang::Python,
         name: "python",
@@ -184,6 +184,28 @@ pub(super) const ROWS: [Row; 12] = [
         placeholder: BRACES,
         paths: PathStyle::Dot,
         symbols: include_str!("queries/php/symbols.scm"),
+    },
+    Row {
+        lang: Lang::Kotlin,
+        name: "kotlin",
+        extensions: &["kt", "kts"],
+        shebangs: &["kotlin"],
+        grammar: || tree_sitter_kotlin_ng::LANGUAGE.into(),
+        comments: LINE_BLOCK,
+        placeholder: BRACES,
+        paths: PathStyle::Dot,
+        symbols: include_str!("queries/kotlin/symbols.scm"),
+    },
+    Row {
+        lang: Lang::Swift,
+        name: "swift",
+        extensions: &["swift"],
+        shebangs: &["swift"],
+        grammar: || tree_sitter_swift::LANGUAGE.into(),
+        comments: &["comment", "multiline_comment"],
+        placeholder: BRACES,
+        paths: PathStyle::Dot,
+        symbols: include_str!("queries/swift/symbols.scm"),
     },
 ];
 

@@ -421,11 +421,18 @@ fn refine_kind(
     if found.kind != SymbolKind::Function {
         return found.kind;
     }
+    // A Kotlin or Swift interface, enum or extension holds methods too
+    // (with bodies: default methods, enum methods).
+    let members = matches!(lang, Lang::Kotlin | Lang::Swift);
     let in_type = parent.is_some_and(|p| {
         matches!(
             p.kind,
             SymbolKind::Class | SymbolKind::Struct | SymbolKind::Union
-        )
+        ) || (members
+            && matches!(
+                p.kind,
+                SymbolKind::Interface | SymbolKind::Enum | SymbolKind::Impl
+            ))
     });
     let scope = qualified.rsplit_once("::").map(|(scope, _)| scope);
     let out_of_line = lang == Lang::Cpp

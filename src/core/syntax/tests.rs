@@ -6,6 +6,7 @@
 mod c;
 mod c_walk;
 mod cpp;
+mod kotlin_swift;
 mod langs;
 mod literals;
 mod preproc;

@@ -2,5 +2,6 @@
 //! real layouts and the Python standard library.
 
 mod fixtures;
+mod kotlin;
 mod layouts;
 mod stdlib;

@@ -3,12 +3,15 @@
 //! relative imports (`./x`, `../y/index`), Go packages under the module
 //! path of a `go.mod` (an edge to each non-test file of the package), Java
 //! imports to the class's file by its package folders (`a.b.C` is
-//! `.../a/b/C.java`). Read off the text line by line
+//! `.../a/b/C.java`), Kotlin imports by the packages the files declare
+//! (`kotlin`). Read off the text line by line
 //! (a few statement shapes, no full parse: the graph is built for every
 //! file of a project and cached per content), encoded as `mod`/`use`/`js`
 //! records next to the Python and C ones (which `imports::decode` skips),
 //! and resolved against the project's files. Not done yet: `tsconfig.json`
-//! `paths`, `package.json` `exports`, Kotlin, C# and the other languages.
+//! `paths`, `package.json` `exports`, C# and the other languages.
+
+mod kotlin;
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -28,6 +31,7 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
         Some(Lang::TypeScript | Lang::Tsx | Lang::JavaScript) => records("js", script(source)),
         Some(Lang::Go) => records("go", go(source)),
         Some(Lang::Java) => records("java", java(source)),
+        Some(Lang::Kotlin) => records("kt", kotlin::imports(source)),
         Some(Lang::Python) => imports::encode(true, source),
         Some(Lang::C | Lang::Cpp) => imports::encode(false, source),
         _ => String::new(),
@@ -62,6 +66,8 @@ pub enum Statement {
     Go(String),
     /// A Java import (`com.acme.util.Strings`, `com.acme.util.*`).
     Java(String),
+    /// A Kotlin import (`com.acme.Point`, `com.acme.*`; see `kotlin`).
+    Kotlin(String),
 }
 
 /// The statements [`encode`] wrote for this module's languages.
@@ -72,6 +78,7 @@ pub fn decode(text: &str) -> Vec<Statement> {
             ("js", s) => Some(Statement::Script(s.to_string())),
             ("go", s) => Some(Statement::Go(s.to_string())),
             ("java", s) => Some(Statement::Java(s.to_string())),
+            ("kt", s) => Some(Statement::Kotlin(s.to_string())),
             _ => None,
         })
         .collect()
@@ -86,6 +93,7 @@ impl std::fmt::Display for Statement {
             Statement::Script(s) => write!(f, "import \"{s}\""),
             Statement::Go(s) => write!(f, "import \"{s}\""),
             Statement::Java(s) => write!(f, "import {s};"),
+            Statement::Kotlin(s) => write!(f, "import {s}"),
         }
     }
 }
@@ -103,6 +111,9 @@ pub fn resolve<'a>(
         Statement::Script(s) => resolve_script(set, from_file, s),
         Statement::Go(s) => packages.resolve_go(s),
         Statement::Java(s) => packages.resolve_java(s),
+        Statement::Kotlin(s) => {
+            kotlin::or_java(packages.kotlin.resolve(s), || packages.resolve_java(s))
+        }
     }
 }
 
@@ -115,6 +126,7 @@ pub struct Packages<'a> {
     packages: HashMap<&'a str, Vec<&'a str>>,
     java_by_name: HashMap<&'a str, Vec<&'a str>>,
     java_folders: HashMap<&'a str, Vec<&'a str>>,
+    kotlin: kotlin::Index<'a>,
 }
 
 impl<'a> Packages<'a> {
@@ -150,6 +162,7 @@ impl<'a> Packages<'a> {
             packages,
             java_by_name,
             java_folders,
+            kotlin: kotlin::Index::read(root, files),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The data-driven languages (Rust, TypeScript, TSX, JavaScript, Go,
-//! Java, C#, Bash, PHP): golden symbols, skeleton and outline of one small fixture each
+//! Java, C#, Bash, PHP, Kotlin, Swift): golden symbols, skeleton and outline of one small fixture each
 //! (`fixtures/`), skeletons that re-parse no worse than the original, and
 //! the mask states on every symbol.
 
@@ -10,7 +10,7 @@ use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
 use crate::core::syntax::{Lang, outline, parse, skeleton};
 
 /// Every fixture with its language.
-const FIXTURES: [(Lang, &str, &str); 9] = [
+const FIXTURES: [(Lang, &str, &str); 11] = [
     (Lang::Rust, "sample.rs", include_str!("fixtures/sample.rs")),
     (
         Lang::TypeScript,
@@ -36,6 +36,16 @@ const FIXTURES: [(Lang, &str, &str); 9] = [
     ),
     (Lang::Bash, "sample.sh", include_str!("fixtures/sample.sh")),
     (Lang::Php, "sample.php", include_str!("fixtures/sample.php")),
+    (
+        Lang::Kotlin,
+        "sample.kt",
+        include_str!("fixtures/sample.kt"),
+    ),
+    (
+        Lang::Swift,
+        "Sample.swift",
+        include_str!("fixtures/Sample.swift"),
+    ),
 ];
 
 /// Symbols, outline and skeleton of one fixture, in one snapshot.
@@ -109,6 +119,16 @@ fn php_symbols_outline_skeleton() {
 }
 
 #[test]
+fn kotlin_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Kotlin));
+}
+
+#[test]
+fn swift_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Swift));
+}
+
+#[test]
 fn languages_by_extension_and_shebang() {
     assert_eq!(Lang::from_path("src/lib.rs"), Some(Lang::Rust));
     assert_eq!(Lang::from_path("a.d.ts"), Some(Lang::TypeScript));
@@ -130,6 +150,13 @@ fn languages_by_extension_and_shebang() {
     assert_eq!(Lang::detect("notes", "just text\n"), None);
     assert_eq!(Lang::detect("ci/run", "#!/bin/bash -e\n"), Some(Lang::Bash));
     assert_eq!(Lang::from_path("Program.cs"), Some(Lang::CSharp));
+    assert_eq!(Lang::from_path("Main.kt"), Some(Lang::Kotlin));
+    assert_eq!(Lang::from_path("build.gradle.kts"), Some(Lang::Kotlin));
+    assert_eq!(Lang::from_path("App.swift"), Some(Lang::Swift));
+    assert_eq!(
+        Lang::detect("script", "#!/usr/bin/env kotlin\n"),
+        Some(Lang::Kotlin)
+    );
     for lang in Lang::all() {
         assert_eq!(Lang::all().nth(lang as usize), Some(lang), "row order");
     }

@@ -93,7 +93,7 @@ fn random_source(rng: &mut Rng) -> String {
 }
 
 /// Every view of `source`, plus the tree invariants.
-fn check(lang: Lang, source: &str) {
+pub(super) fn check(lang: Lang, source: &str) {
     let tree = parse(lang, source);
     check_invariants(&tree, source);
     let _ = skeleton(&tree, source);

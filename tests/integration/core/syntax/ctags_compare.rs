@@ -486,7 +486,8 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The languages added as data (Rust, TypeScript, JavaScript, Go, Java, Bash)
+/// The languages added as data (Rust, TypeScript, JavaScript, Go, Java, Bash,
+/// PHP, Kotlin)
 /// against universal-ctags on real projects: recall of ctags' functions,
 /// methods, classes, structs, enums, interfaces/traits and type aliases,
 /// each matched by a symbol of the same name whose lines contain the tag's
@@ -501,7 +502,9 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
 /// Go's library (`golang-*-src`: net/http, go/types) and Java's
 /// (`openjdk-*-source`: java.util, java.io), and Bash's completion
 /// scripts (`bash-completion`), and Symfony's console from Debian
-/// (`php-symfony-console`). npm packages are unpacked
+/// (`php-symfony-console`), and the Kotlin of two React Native modules'
+/// Android code (`expo-modules-core`, `react-native-screens`). npm
+/// packages are unpacked
 /// (`npm pack NAME`, then `tar xzf`) into `target/corpora/npm/NAME/`, the
 /// JDK's `src.zip` into `target/corpora/jdk/` (`CTXCURATE_NPM_DIR`,
 /// `CTXCURATE_JDK_DIR` override the places). A project that is not there
@@ -536,6 +539,9 @@ mod languages {
             Lang::Go => ("Go", "fstian"),
             Lang::Bash => ("Sh", "f"),
             Lang::Php => ("PHP", "cfint"),
+            // Classes, interfaces, functions and methods, objects, type
+            // aliases (not packages, properties or constants).
+            Lang::Kotlin => ("Kotlin", "ciomT"),
             _ => ("Java", "cigma"),
         }
     }
@@ -626,6 +632,17 @@ mod languages {
             "symfony/console".into(),
             Lang::Php,
             PathBuf::from("/usr/share/php/Symfony/Component/Console"),
+        ));
+        // Kotlin as React Native and Expo modules ship it for Android.
+        out.push((
+            "expo-modules-core".into(),
+            Lang::Kotlin,
+            npm.join("expo-modules-core/package/android"),
+        ));
+        out.push((
+            "rn-screens".into(),
+            Lang::Kotlin,
+            npm.join("react-native-screens/package/android"),
         ));
         out.push((
             "bash-completion".into(),
@@ -770,11 +787,28 @@ mod languages {
         // ctags' shell parser reads the array assignment `COMPREPLY=()` as
         // a function named `COMPREPLY=`.
         (lang == Lang::Bash && tag.name.ends_with('='))
+            || (lang == Lang::Kotlin && kotlin_local(tag, lines))
             || script
                 && (KEYWORDS.contains(&tag.name.as_str())
                     || imports.get(tag.line).copied().unwrap_or(false)
                     || object_literal(tag, lines)
                     || misread_alias(tag, lines))
+    }
+
+    /// Whether a Kotlin "method" tag is something ctags 5.9 lists that no
+    /// one defines: a lambda (`<lambda>`), a lambda's parameter (`{ a, b
+    /// ->`), a loop variable (`for (i in`), a local `val`/`var` (`when
+    /// (val v = ...)`), or a backticked name it prints as stray bytes.
+    fn kotlin_local(tag: &Tag, lines: &[&str]) -> bool {
+        let Some(text) = tag.line.checked_sub(1).and_then(|i| lines.get(i)) else {
+            return false;
+        };
+        let name = regex::escape(&tag.name);
+        let local = format!(
+            r"\{{[^{{}}=]*\b{name}\b[^{{}}=]*->|\bfor \([^)]*\b{name}\b[^)]*\)? in |\b(val|var) {name}\b"
+        );
+        let is_word = tag.name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        !is_word || regex::Regex::new(&local).is_ok_and(|re| re.is_match(text))
     }
 
     struct Score {
@@ -842,7 +876,7 @@ mod languages {
     }
 
     #[test]
-    fn rust_ts_js_go_java_bash_php_symbols_match_ctags() {
+    fn rust_ts_js_go_java_bash_php_kotlin_symbols_match_ctags() {
         // Behind `CTXCURATE_SLOW_TESTS=1` like the C/C++ comparison; every
         // project is one `.ci/run` installs.
         let Some(()) = crate::common::machine::program("ctags", "--version", "universal-ctags")
