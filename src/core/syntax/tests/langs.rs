@@ -1,5 +1,5 @@
 //! The data-driven languages (Rust, TypeScript, TSX, JavaScript, Go,
-//! Java, C#, Bash, PHP): golden symbols, skeleton and outline of one small fixture each
+//! Java, C#, Bash, PHP, Ruby, Lua, Markdown): golden symbols, skeleton and outline of one small fixture each
 //! (`fixtures/`), skeletons that re-parse no worse than the original, and
 //! the mask states on every symbol.
 
@@ -10,7 +10,7 @@ use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
 use crate::core::syntax::{Lang, outline, parse, skeleton};
 
 /// Every fixture with its language.
-const FIXTURES: [(Lang, &str, &str); 9] = [
+const FIXTURES: [(Lang, &str, &str); 12] = [
     (Lang::Rust, "sample.rs", include_str!("fixtures/sample.rs")),
     (
         Lang::TypeScript,
@@ -36,6 +36,13 @@ const FIXTURES: [(Lang, &str, &str); 9] = [
     ),
     (Lang::Bash, "sample.sh", include_str!("fixtures/sample.sh")),
     (Lang::Php, "sample.php", include_str!("fixtures/sample.php")),
+    (Lang::Ruby, "sample.rb", include_str!("fixtures/sample.rb")),
+    (Lang::Lua, "sample.lua", include_str!("fixtures/sample.lua")),
+    (
+        Lang::Markdown,
+        "sample.md",
+        include_str!("fixtures/sample.md"),
+    ),
 ];
 
 /// Symbols, outline and skeleton of one fixture, in one snapshot.
@@ -106,6 +113,21 @@ fn bash_symbols_outline_skeleton() {
 #[test]
 fn php_symbols_outline_skeleton() {
     assert_snapshot!(golden(Lang::Php));
+}
+
+#[test]
+fn ruby_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Ruby));
+}
+
+#[test]
+fn lua_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Lua));
+}
+
+#[test]
+fn markdown_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Markdown));
 }
 
 #[test]
@@ -205,4 +227,77 @@ fn typescript_masks_per_symbol() {
         &[("Store", Sig), ("Store.add", Def), ("load", Hide)],
     );
     assert_snapshot!(out);
+}
+
+
+#[test]
+fn ruby_masks_per_symbol() {
+    let (_, _, source) = fixture(Lang::Ruby);
+    let out = masked(
+        Lang::Ruby,
+        source,
+        Hide,
+        &[
+            ("Geometry::Shape#initialize", Sig),
+            ("Geometry::Circle", Agg),
+            ("Geometry::Shape.unit", Def),
+            ("main", Agg),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn lua_masks_per_symbol() {
+    let (_, _, source) = fixture(Lang::Lua);
+    let out = masked(
+        Lang::Lua,
+        source,
+        Sig,
+        &[
+            ("M.circle_area", Agg),
+            ("Shape:describe", Def),
+            ("helper", Hide),
+            ("M.square", Agg),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn markdown_sections_mask_to_their_heading_or_away() {
+    let (_, _, source) = fixture(Lang::Markdown);
+    let out = masked(
+        Lang::Markdown,
+        source,
+        Def,
+        &[
+            ("ctxcurate > Install", Sig),
+            ("ctxcurate > Keys", Agg),
+            ("ctxcurate > Licence", Hide),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn markdown_headings_in_code_quotes_and_lists_are_no_sections() {
+    let source = "# A\n\n```md\n# not a heading\n```\n\n    # indented code\n\n> # quoted\n\n- # listed\n\n## B ##\n\nText.\n\nC\n=\n";
+    let tree = parse(Lang::Markdown, source);
+    assert_eq!(listing(&tree), "A [section] L1-15 | # A\nA > B [section] L13-15 | ## B\nC [section] L17-18 | # C\n");
+}
+
+#[test]
+fn ruby_and_lua_by_name_and_shebang() {
+    assert_eq!(Lang::from_path("lib/rack.rb"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("Rakefile"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("x/Gemfile"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("a.gemspec"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("tasks/build.rake"), Some(Lang::Ruby));
+    assert_eq!(Lang::detect("bin/rackup", "#!/usr/bin/env ruby\n"), Some(Lang::Ruby));
+    assert_eq!(Lang::detect("Gemfile", "source 'x'\n"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("init.lua"), Some(Lang::Lua));
+    assert_eq!(Lang::detect("bin/busted", "#!/usr/bin/env lua5.1\n"), Some(Lang::Lua));
+    assert_eq!(Lang::from_path("README.md"), Some(Lang::Markdown));
+    assert!(!Lang::Markdown.is_code() && Lang::Ruby.is_code());
 }
