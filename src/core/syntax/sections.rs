@@ -164,8 +164,12 @@ fn own_text(source: &str, own: Range<usize>) -> Option<Range<usize>> {
     if kept == 0 {
         return None;
     }
+    // At the very end of a text without a final line break the heading
+    // keeps its own: tree-sitter-md reads a heading without one as an
+    // error.
+    let at_end = own.start + kept >= source.len();
     let from = match own.start.checked_sub(1) {
-        Some(newline) if source.as_bytes().get(newline) == Some(&b'\n') => newline,
+        Some(newline) if !at_end && source.as_bytes().get(newline) == Some(&b'\n') => newline,
         _ => own.start,
     };
     Some(from..own.start + kept)

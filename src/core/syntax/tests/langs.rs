@@ -301,3 +301,20 @@ fn ruby_and_lua_by_name_and_shebang() {
     assert_eq!(Lang::from_path("README.md"), Some(Lang::Markdown));
     assert!(!Lang::Markdown.is_code() && Lang::Ruby.is_code());
 }
+
+#[test]
+fn markdown_skeleton_keeps_a_final_heading_readable() {
+    // tree-sitter-md reads a heading without a line break at the very end
+    // as an error: the skeleton keeps the heading's own.
+    for (source, want) in [
+        ("# A\n\nText.", "# A\n"),
+        ("# A\n\nText.\n", "# A\n"),
+        ("# A\nText.\n## B\n\nMore.\n", "# A\n## B\n"),
+        ("Title\n=====\n\nText.\n", "Title\n=====\n"),
+    ] {
+        let tree = parse(Lang::Markdown, source);
+        let skeleton = skeleton(&tree, source);
+        assert_eq!(skeleton, want, "{source:?}");
+        assert!(!parse(Lang::Markdown, &skeleton).has_errors, "{source:?}");
+    }
+}
