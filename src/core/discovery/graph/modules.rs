@@ -10,6 +10,9 @@
 //! and resolved against the project's files. Not done yet: `tsconfig.json`
 //! `paths`, `package.json` `exports`, Kotlin, C# and the other languages.
 
+mod lua;
+mod ruby;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::LazyLock;
@@ -28,6 +31,8 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
         Some(Lang::TypeScript | Lang::Tsx | Lang::JavaScript) => records("js", script(source)),
         Some(Lang::Go) => records("go", go(source)),
         Some(Lang::Java) => records("java", java(source)),
+        Some(Lang::Ruby) => ruby::encode(source),
+        Some(Lang::Lua) => lua::encode(source),
         Some(Lang::Python) => imports::encode(true, source),
         Some(Lang::C | Lang::Cpp) => imports::encode(false, source),
         _ => String::new(),
@@ -39,6 +44,9 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
 pub fn cache_key(lang: Option<Lang>) -> &'static str {
     match lang {
         Some(Lang::Python | Lang::C | Lang::Cpp) | None => "imports-2",
+        // Read since their readers came (`ruby`, `lua`): not the empty
+        // records cached before.
+        Some(Lang::Ruby | Lang::Lua) => "imports-ruby-lua-1",
         Some(_) => "imports-modules-1",
     }
 }
@@ -62,6 +70,12 @@ pub enum Statement {
     Go(String),
     /// A Java import (`com.acme.util.Strings`, `com.acme.util.*`).
     Java(String),
+    /// A Ruby `require_relative 'x'`.
+    RubyRelative(String),
+    /// A Ruby `require 'x'`.
+    Ruby(String),
+    /// A Lua `require("a.b")`.
+    Lua(String),
 }
 
 /// The statements [`encode`] wrote for this module's languages.
@@ -72,6 +86,9 @@ pub fn decode(text: &str) -> Vec<Statement> {
             ("js", s) => Some(Statement::Script(s.to_string())),
             ("go", s) => Some(Statement::Go(s.to_string())),
             ("java", s) => Some(Statement::Java(s.to_string())),
+            ("rbrel", s) => Some(Statement::RubyRelative(s.to_string())),
+            ("rb", s) => Some(Statement::Ruby(s.to_string())),
+            ("lua", s) => Some(Statement::Lua(s.to_string())),
             _ => None,
         })
         .collect()
@@ -86,6 +103,9 @@ impl std::fmt::Display for Statement {
             Statement::Script(s) => write!(f, "import \"{s}\""),
             Statement::Go(s) => write!(f, "import \"{s}\""),
             Statement::Java(s) => write!(f, "import {s};"),
+            Statement::RubyRelative(s) => write!(f, "require_relative \"{s}\""),
+            Statement::Ruby(s) => write!(f, "require \"{s}\""),
+            Statement::Lua(s) => write!(f, "require(\"{s}\")"),
         }
     }
 }
@@ -103,6 +123,9 @@ pub fn resolve<'a>(
         Statement::Script(s) => resolve_script(set, from_file, s),
         Statement::Go(s) => packages.resolve_go(s),
         Statement::Java(s) => packages.resolve_java(s),
+        Statement::RubyRelative(s) => ruby::resolve_relative(set, from_file, s),
+        Statement::Ruby(s) => ruby::resolve_require(set, from_file, s),
+        Statement::Lua(s) => lua::resolve(set, from_file, s),
     }
 }
 
