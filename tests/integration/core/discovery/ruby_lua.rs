@@ -38,7 +38,7 @@ fn ruby_require_relative_and_lib_requires() {
     let p = Project::empty();
     p.write(
         "lib/shop.rb",
-        "require 'json'\nrequire \"shop/cart\"\nrequire_relative 'shop/version'\n\nmodule Shop; end\n",
+        "require 'json'\nrequire \"shop/cart\"\nrequire_relative 'shop/version'\nrequire 'shop/' + kind\n\nmodule Shop; end\n",
     );
     p.write(
         "lib/shop/cart.rb",
@@ -84,7 +84,7 @@ fn lua_requires_find_modules_and_init_files() {
     );
     p.write(
         "app/init.lua",
-        "local M = {}\nlocal util = require('app.util')\nlocal gone = require('app.gone')\nreturn M\n",
+        "local M = {}\nlocal util = require('app.util')\nlocal gone = require('app.gone')\nlocal x = require('app.' .. name)\nreturn M\n",
     );
     p.write("app/util.lua", "return { ok = true }\n");
     // A plugin tree: its modules are found from its own `lua/` folder.

@@ -29,7 +29,12 @@ pub(super) fn encode(source: &str) -> String {
     for line in source.lines() {
         let code = line.split("--").next().unwrap_or(line);
         for c in REQUIRE.captures_iter(code) {
-            if let Some(name) = c.get(1).or(c.get(2)) {
+            let (Some(whole), Some(name)) = (c.get(0), c.get(1).or(c.get(2))) else {
+                continue;
+            };
+            // `require("pl." .. name)` names a module only at run time.
+            let joined = code[whole.end()..].trim_start().starts_with("..");
+            if !joined && !name.as_str().ends_with('.') {
                 out.push(name.as_str().to_string());
             }
         }

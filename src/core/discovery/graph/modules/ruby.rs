@@ -36,9 +36,13 @@ pub(super) fn encode(source: &str) -> String {
         let Some(c) = REQUIRE.captures(line) else {
             continue;
         };
-        let Some(name) = c.get(2).or(c.get(3)) else {
+        let (Some(whole), Some(name)) = (c.get(0), c.get(2).or(c.get(3))) else {
             continue;
         };
+        // `require "rack/" + name` names a file only at run time.
+        if line[whole.end()..].trim_start().starts_with('+') {
+            continue;
+        }
         let name = name.as_str().trim().to_string();
         if c.get(1).is_some() {
             relative.push(name);
