@@ -127,7 +127,9 @@ impl Lang {
         let name = path.rsplit('/').next().unwrap_or(path);
         if !name.contains('.') {
             let named = languages::by_file_name(name);
-            return named.or_else(|| languages::by_shebang(source)).map(|r| r.lang);
+            return named
+                .or_else(|| languages::by_shebang(source))
+                .map(|r| r.lang);
         }
         let lang = Lang::from_path(path)?;
         let is_h = path.to_ascii_lowercase().ends_with(".h");

@@ -541,9 +541,14 @@ fn unique_path(seen: &mut HashMap<String, usize>, base: String) -> String {
 fn is_magic_comment(text: &str) -> bool {
     let body = text.trim_start_matches('#').trim().to_ascii_lowercase();
     body.starts_with("-*-")
-        || ["frozen_string_literal:", "encoding:", "coding:", "warn_indent:"]
-            .iter()
-            .any(|m| body.starts_with(m))
+        || [
+            "frozen_string_literal:",
+            "encoding:",
+            "coding:",
+            "warn_indent:",
+        ]
+        .iter()
+        .any(|m| body.starts_with(m))
 }
 
 /// First line of the module docstring (Python) or of the comment block

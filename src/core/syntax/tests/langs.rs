@@ -229,7 +229,6 @@ fn typescript_masks_per_symbol() {
     assert_snapshot!(out);
 }
 
-
 #[test]
 fn ruby_masks_per_symbol() {
     let (_, _, source) = fixture(Lang::Ruby);
@@ -284,7 +283,10 @@ fn markdown_sections_mask_to_their_heading_or_away() {
 fn markdown_headings_in_code_quotes_and_lists_are_no_sections() {
     let source = "# A\n\n```md\n# not a heading\n```\n\n    # indented code\n\n> # quoted\n\n- # listed\n\n## B ##\n\nText.\n\nC\n=\n";
     let tree = parse(Lang::Markdown, source);
-    assert_eq!(listing(&tree), "A [section] L1-15 | # A\nA > B [section] L13-15 | ## B\nC [section] L17-18 | # C\n");
+    assert_eq!(
+        listing(&tree),
+        "A [section] L1-15 | # A\nA > B [section] L13-15 | ## B\nC [section] L17-18 | # C\n"
+    );
 }
 
 #[test]
@@ -294,10 +296,16 @@ fn ruby_and_lua_by_name_and_shebang() {
     assert_eq!(Lang::from_path("x/Gemfile"), Some(Lang::Ruby));
     assert_eq!(Lang::from_path("a.gemspec"), Some(Lang::Ruby));
     assert_eq!(Lang::from_path("tasks/build.rake"), Some(Lang::Ruby));
-    assert_eq!(Lang::detect("bin/rackup", "#!/usr/bin/env ruby\n"), Some(Lang::Ruby));
+    assert_eq!(
+        Lang::detect("bin/rackup", "#!/usr/bin/env ruby\n"),
+        Some(Lang::Ruby)
+    );
     assert_eq!(Lang::detect("Gemfile", "source 'x'\n"), Some(Lang::Ruby));
     assert_eq!(Lang::from_path("init.lua"), Some(Lang::Lua));
-    assert_eq!(Lang::detect("bin/busted", "#!/usr/bin/env lua5.1\n"), Some(Lang::Lua));
+    assert_eq!(
+        Lang::detect("bin/busted", "#!/usr/bin/env lua5.1\n"),
+        Some(Lang::Lua)
+    );
     assert_eq!(Lang::from_path("README.md"), Some(Lang::Markdown));
     assert!(!Lang::Markdown.is_code() && Lang::Ruby.is_code());
 }

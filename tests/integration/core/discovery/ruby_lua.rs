@@ -12,7 +12,10 @@ use ctxcurate::core::walk;
 
 fn graph(p: &Project) -> ImportGraph {
     let files = walk::walk_files(p.root());
-    ImportGraph::build(&Codebase::new(p.root(), &Sources::new()).with_walk(&files), &[])
+    ImportGraph::build(
+        &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
+        &[],
+    )
 }
 
 fn edges(g: &ImportGraph) -> Vec<(String, String)> {
@@ -50,7 +53,10 @@ fn ruby_require_relative_and_lib_requires() {
     // The standard library's `digest/md5`, from a folder named `digest`.
     p.write("lib/shop/digest/sum.rb", "require 'digest/md5'\n");
     p.write("bin/shop.rb", "require_relative '../lib/shop'\n");
-    p.write("Rakefile", "require_relative 'lib/shop/version'\nrequire_relative 'tasks/gone'\n");
+    p.write(
+        "Rakefile",
+        "require_relative 'lib/shop/version'\nrequire_relative 'tasks/gone'\n",
+    );
     p.write("README.md", "# Shop\n\nSee [cart](lib/shop/cart.rb).\n");
     let g = graph(&p);
     assert!(!g.contains("README.md"), "Markdown is no node of the graph");
@@ -88,7 +94,10 @@ fn lua_requires_find_modules_and_init_files() {
     );
     p.write("app/util.lua", "return { ok = true }\n");
     // A plugin tree: its modules are found from its own `lua/` folder.
-    p.write("plugin/lua/tool/core.lua", "local h = require('tool.helpers')\n");
+    p.write(
+        "plugin/lua/tool/core.lua",
+        "local h = require('tool.helpers')\n",
+    );
     p.write("plugin/lua/tool/helpers.lua", "return {}\n");
     let g = graph(&p);
     assert_eq!(

@@ -662,9 +662,17 @@ mod languages {
             PathBuf::from("/usr/share/bash-completion"),
         ));
         let deb = env_dir("CTXCURATE_DEB_DIR", "target/corpora/deb");
-        for (package, gem) in [("ruby-rack", "rack-"), ("ruby-thor", "thor-"), ("rake", "rake-")] {
+        for (package, gem) in [
+            ("ruby-rack", "rack-"),
+            ("ruby-thor", "thor-"),
+            ("rake", "rake-"),
+        ] {
             let dir = gem_dir(&deb.join(package), gem).unwrap_or_else(|| deb.join(package));
-            out.push((gem.trim_end_matches('-').to_string(), Lang::Ruby, dir.join("lib")));
+            out.push((
+                gem.trim_end_matches('-').to_string(),
+                Lang::Ruby,
+                dir.join("lib"),
+            ));
         }
         for (package, folder) in [("lua-penlight", "pl"), ("lua-busted", "busted")] {
             let dir = deb.join(package).join("usr/share/lua/5.1").join(folder);
@@ -672,7 +680,9 @@ mod languages {
         }
         // The Markdown of the crates this project builds with: READMEs,
         // changelogs, guides, written by hundreds of hands.
-        if let Some(registry) = crate_dir("serde-").and_then(|d| Some(d.parent()?.parent()?.to_path_buf())) {
+        if let Some(registry) =
+            crate_dir("serde-").and_then(|d| Some(d.parent()?.parent()?.to_path_buf()))
+        {
             out.push(("crates' docs".into(), Lang::Markdown, registry));
         }
         out.into_iter()

@@ -88,7 +88,11 @@ fn normalize(dir: &str, relative: &str) -> Option<String> {
 
 /// `require_relative 'x'`: the file beside the requiring one, else
 /// unresolved (it names a project file by its path).
-pub(super) fn resolve_relative<'a>(set: &FileSet<'a>, from_file: &str, name: &str) -> Resolution<'a> {
+pub(super) fn resolve_relative<'a>(
+    set: &FileSet<'a>,
+    from_file: &str,
+    name: &str,
+) -> Resolution<'a> {
     let found = normalize(parent(from_file), &with_extension(name)).and_then(|p| set.get(&p));
     match found {
         Some(f) => Resolution::Files(vec![(f, 1.0)]),
@@ -99,7 +103,11 @@ pub(super) fn resolve_relative<'a>(set: &FileSet<'a>, from_file: &str, name: &st
 /// `require 'x'`: `lib/x.rb` in the `lib/` folders above the requiring
 /// file, then the project's top `lib/`; see the module header for the
 /// rest.
-pub(super) fn resolve_require<'a>(set: &FileSet<'a>, from_file: &str, name: &str) -> Resolution<'a> {
+pub(super) fn resolve_require<'a>(
+    set: &FileSet<'a>,
+    from_file: &str,
+    name: &str,
+) -> Resolution<'a> {
     let file = with_extension(name);
     let mut dir = parent(from_file);
     let mut candidates = Vec::new();
