@@ -326,3 +326,16 @@ fn markdown_skeleton_keeps_a_final_heading_readable() {
         assert!(!parse(Lang::Markdown, &skeleton).has_errors, "{source:?}");
     }
 }
+
+#[test]
+fn ruby_bodies_with_a_comment_on_the_last_line_are_elided_and_one_liners_kept() {
+    let source = "def f(a)\n  a + 1 # add\nend\n\ndef g; 1; end\n\ndef h(x) = x\n";
+    let tree = parse(Lang::Ruby, source);
+    let skeleton = skeleton(&tree, source);
+    // The comment after the last statement is inside the body.
+    assert_eq!(
+        skeleton,
+        "def f(a)\n  # ...\nend\n\ndef g; 1; end\n\ndef h(x) = x\n"
+    );
+    assert!(!parse(Lang::Ruby, &skeleton).has_errors);
+}
