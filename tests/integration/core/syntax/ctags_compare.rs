@@ -509,8 +509,8 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
 /// Penlight and busted as Debian ships them (`.ci/run` unpacks the
 /// packages with `dpkg-deb -x` into `target/corpora/deb/PACKAGE/`,
 /// `CTXCURATE_DEB_DIR` overrides the place); for Markdown (ctags' chapters
-/// to level-5 subsections), the `.md` files of the crates in cargo's
-/// registry. npm packages are unpacked
+/// to level-5 subsections), the `.md` files of tokio, regex and petgraph
+/// from cargo's registry. npm packages are unpacked
 /// (`npm pack NAME`, then `tar xzf`) into `target/corpora/npm/NAME/`, the
 /// JDK's `src.zip` into `target/corpora/jdk/` (`CTXCURATE_NPM_DIR`,
 /// `CTXCURATE_JDK_DIR` override the places). A project that is not there
@@ -678,12 +678,14 @@ mod languages {
             let dir = deb.join(package).join("usr/share/lua/5.1").join(folder);
             out.push((folder.replace("pl", "penlight"), Lang::Lua, dir));
         }
-        // The Markdown of the crates this project builds with: READMEs,
-        // changelogs, guides, written by hundreds of hands.
-        if let Some(registry) =
-            crate_dir("serde-").and_then(|d| Some(d.parent()?.parent()?.to_path_buf()))
-        {
-            out.push(("crates' docs".into(), Lang::Markdown, registry));
+        // The Markdown of crates this project builds with (so cargo has
+        // them): READMEs, changelogs, design notes.
+        for name in ["tokio-", "regex-", "petgraph-"] {
+            let dir = crate_dir(name)
+                .and_then(|src| Some(src.parent()?.to_path_buf()))
+                .unwrap_or_else(|| PathBuf::from(name));
+            let docs = format!("{} docs", name.trim_end_matches('-'));
+            out.push((docs, Lang::Markdown, dir));
         }
         out.into_iter()
             .map(|(name, lang, dir)| {
