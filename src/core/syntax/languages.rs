@@ -286,7 +286,8 @@ pub(super) const ROWS: [Row; 15] = [
         bodies: Bodies::Keyword {
             close: "end",
             own_line: false,
-            fold: "{signature} end -- {summary}",
+            // A block comment: a table field's `,` may follow on the line.
+            fold: "{signature} end --[[ {summary} ]]",
         },
         paths: PathStyle::Dot,
         symbols: include_str!("queries/lua/symbols.scm"),

@@ -210,9 +210,11 @@ impl Masker<'_> {
             (Lang::Python, _) => format!("{signature}: ...  # {summary}"),
             (_, SymbolKind::Namespace) => format!("{signature} {{ /* {summary} */ }}"),
             // Ruby's and Lua's `end`, Markdown's comment: the row says.
-            (lang, _) if symbol.spans.body.is_some() && lang.row().bodies.fold().is_some() => {
+            // (An empty `def f\n end` too: the keyword closes it.)
+            (lang, _) if lang.row().bodies.fold().is_some() => {
                 let fold = lang.row().bodies.fold().unwrap_or_default();
-                fill(fold, signature, &summary.replace("-->", "-- >"))
+                let summary = summary.replace("-->", "-- >").replace("]]", "] ]");
+                fill(fold, signature, &summary)
             }
             // The brace languages added as data fold a body into braces
             // with the summary inside, which still parses.

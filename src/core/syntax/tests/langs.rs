@@ -339,3 +339,31 @@ fn ruby_bodies_with_a_comment_on_the_last_line_are_elided_and_one_liners_kept() 
     );
     assert!(!parse(Lang::Ruby, &skeleton).has_errors);
 }
+
+#[test]
+fn agg_folds_every_ruby_and_lua_definition_into_a_line_that_parses() {
+    for (lang, name, source) in FIXTURES {
+        if !matches!(lang, Lang::Ruby | Lang::Lua) {
+            continue;
+        }
+        let folded = masked(lang, source, Agg, &[]);
+        let again = parse(lang, &folded);
+        assert!(!again.has_errors, "{name}: {folded}");
+        for s in again.iter() {
+            assert_eq!(
+                s.start_line, s.end_line,
+                "{name}: {} spans lines in {folded}",
+                s.path
+            );
+        }
+    }
+    let empty = "class A
+  def empty?
+  end
+end
+";
+    assert_eq!(
+        masked(Lang::Ruby, empty, Sig, &[("A#empty?", Agg)]),
+        "class A\n  def empty?; end  # 2 lines\nend\n"
+    );
+}
