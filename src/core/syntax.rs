@@ -1,7 +1,8 @@
 //! Syntax: tree-sitter parsing of Python, C, C++, Rust, TypeScript (and
-//! TSX), JavaScript, Go, Java, C#, Bash, PHP, Kotlin and Swift into a symbol tree with stable symbol
-//! paths, and the symbol-aware views built on it (skeleton, outline,
-//! masked).
+//! TSX), JavaScript, Go, Java, C#, Bash, PHP, Kotlin, Swift, Ruby and Lua
+//! into a symbol tree with stable symbol paths, and the symbol-aware views
+//! built on it (skeleton, outline, masked); Markdown's headings as a tree
+//! of sections.
 //!
 //! A language is data: a row in `languages` (extensions, grammar, comment
 //! kinds, body placeholder, path style) and `queries/<lang>/symbols.scm`.
@@ -37,6 +38,7 @@ mod outline;
 mod pairs;
 mod preproc;
 mod python_defs;
+mod sections;
 mod skeleton;
 mod spans;
 mod symbols;
@@ -74,6 +76,11 @@ pub enum Lang {
     Php,
     Kotlin,
     Swift,
+    Ruby,
+    Lua,
+    /// Markdown: its sections (a heading and the text up to the next
+    /// heading of the same or a higher level) are the symbols.
+    Markdown,
 }
 
 impl Lang {
@@ -95,11 +102,22 @@ impl Lang {
 
     /// The language of a path by its extension (`.py .pyi`, `.c .h`,
     /// `.cc .cpp .hpp ...`, `.rs`, `.ts .tsx`, `.js .jsx .mjs .cjs`, `.go`,
-    /// `.java`, `.cs`, `.sh .bash`, `.php`, `.kt .kts`, `.swift`).
+    /// `.java`, `.cs`, `.sh .bash`, `.php`, `.kt .kts`, `.swift`,
+    /// `.rb .rake .gemspec`, `.lua`, `.md .markdown`) or its whole name
+    /// (`Rakefile`, `Gemfile`).
     pub fn from_path(path: &str) -> Option<Lang> {
         let name = path.rsplit('/').next().unwrap_or(path);
+        if let Some(row) = languages::by_file_name(name) {
+            return Some(row.lang);
+        }
         let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
         languages::by_extension(&ext).map(|r| r.lang)
+    }
+
+    /// Whether the language is code (Markdown is prose): the import graph,
+    /// the focus build's skeletons and code summaries are for code only.
+    pub fn is_code(self) -> bool {
+        self != Lang::Markdown
     }
 
     /// Whether the C pre-pass (macros, conditionals) applies.
@@ -113,7 +131,10 @@ impl Lang {
     pub fn detect(path: &str, source: &str) -> Option<Lang> {
         let name = path.rsplit('/').next().unwrap_or(path);
         if !name.contains('.') {
-            return languages::by_shebang(source).map(|r| r.lang);
+            let named = languages::by_file_name(name);
+            return named
+                .or_else(|| languages::by_shebang(source))
+                .map(|r| r.lang);
         }
         let lang = Lang::from_path(path)?;
         let is_h = path.to_ascii_lowercase().ends_with(".h");
@@ -154,6 +175,8 @@ pub enum SymbolKind {
     Type,
     /// A Rust `macro_rules!`.
     Macro,
+    /// A Markdown section: a heading and the text under it.
+    Section,
 }
 
 impl SymbolKind {
@@ -176,12 +199,13 @@ impl SymbolKind {
             SymbolKind::Module => "module",
             SymbolKind::Type => "type",
             SymbolKind::Macro => "macro",
+            SymbolKind::Section => "section",
         }
     }
 
     /// The kind named by a query capture suffix (`definition.<name>`).
     pub fn from_name(name: &str) -> Option<SymbolKind> {
-        const ALL: [SymbolKind; 16] = [
+        const ALL: [SymbolKind; 17] = [
             SymbolKind::Function,
             SymbolKind::Method,
             SymbolKind::Class,
@@ -198,6 +222,7 @@ impl SymbolKind {
             SymbolKind::Module,
             SymbolKind::Type,
             SymbolKind::Macro,
+            SymbolKind::Section,
         ];
         ALL.into_iter().find(|k| k.as_str() == name)
     }
@@ -322,8 +347,10 @@ pub fn preprocessed(lang: Lang, source: &str, macros: &CMacros) -> String {
     }
 }
 
-/// The code with every function/method body replaced by `...` (Python) or
-/// `{ ... }` (C/C++); docstrings and leading comments kept. Python data
+/// The code with every function/method body replaced by `...` (Python),
+/// `{ ... }` (C/C++), the row's placeholder (`# ...` before Ruby's `end`);
+/// docstrings and leading comments kept. A Markdown file keeps its
+/// headings only. Python data
 /// tables outside functions become one-line stand-ins
 /// (`_EMOJI = {...}  # dict, 3,608 entries`).
 pub fn skeleton(tree: &SymbolTree, source: &str) -> String {

@@ -17,6 +17,7 @@ mod mcp;
 mod presets;
 mod progress;
 mod root_discovery;
+mod ruby_lua_markdown;
 mod stats;
 mod summary_gate;
 mod terminal;

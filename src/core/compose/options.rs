@@ -117,7 +117,7 @@ impl ComposeOptions {
                 ViewMode::Full
             } else if matches!(item.view_mode, ViewMode::Custom | ViewMode::None) {
                 item.view_mode
-            } else if Lang::from_path(&item.path).is_some() {
+            } else if Lang::from_path(&item.path).is_some_and(Lang::is_code) {
                 ViewMode::Skeleton
             } else {
                 item.view_mode

@@ -73,7 +73,7 @@ impl ImportGraph {
         let files = codebase.files();
         let mut code: Vec<&String> = files
             .iter()
-            .filter(|f| Lang::from_path(f).is_some())
+            .filter(|f| Lang::from_path(f).is_some_and(Lang::is_code))
             .collect();
         code.sort();
         code.dedup();

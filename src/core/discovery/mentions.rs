@@ -171,7 +171,7 @@ fn defining_files(codebase: &Codebase, idents: &[String]) -> BTreeSet<(String, S
     for path in codebase
         .files()
         .iter()
-        .filter(|p| Lang::from_path(p).is_some())
+        .filter(|p| Lang::from_path(p).is_some_and(Lang::is_code))
     {
         let file = sources.file(root, path);
         let Some(text) = file.text() else {

@@ -20,7 +20,7 @@ use crate::text::words::noun_for;
 const HEAD_LINES: usize = 10;
 /// Bumped whenever a heuristic summary changes, so summaries cached on
 /// disk by an older version are recomputed, never served.
-pub const VERSION: &str = "heuristic-5";
+pub const VERSION: &str = "heuristic-6";
 
 /// A summary of `text`, chosen by the extension of `path`.
 pub fn summarize(path: &str, text: &str) -> String {
@@ -28,7 +28,8 @@ pub fn summarize(path: &str, text: &str) -> String {
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())
         .unwrap_or_default();
-    let body = if let Some(lang) = Lang::detect(path, text) {
+    // Markdown has a grammar but is prose: its own summary below.
+    let body = if let Some(lang) = Lang::detect(path, text).filter(|l| l.is_code()) {
         code_summary(lang, text)
     } else {
         match ext.as_str() {

@@ -1,7 +1,9 @@
-//! Spans and names for the brace languages added as data (Rust,
-//! TypeScript, JavaScript, Go, Java): one generic reading of a definition
-//! node — body by the grammar's `body` field, leading comments by the row's
-//! comment kinds, the signature as the text before the body.
+//! Spans and names for the languages added as data (Rust, TypeScript,
+//! JavaScript, Go, Java, C#, Bash, PHP, Ruby, Lua): one generic reading of
+//! a definition node — body by the grammar's `body` field, leading
+//! comments by the row's comment kinds, the signature as the text before
+//! the body. How a body is closed is the row's `bodies`: braces, or a
+//! keyword (`end`) after the statements the skeleton replaces.
 //!
 //! What a query cannot say lives here, each for a stated reason:
 //! - a Rust `impl` block has no name node: it is named by its head
@@ -10,7 +12,12 @@
 //!   parameter, not an enclosing node;
 //! - Rust attributes (`#[derive]`) are siblings before the item, not
 //!   children, so the range is widened over them here;
-//! - Go's struct and interface bodies are not a `body` field.
+//! - Go's struct and interface bodies are not a `body` field;
+//! - a Ruby method's path says how it is called (`Class#m`, `Class.m`,
+//!   `def self.m` or a `def` inside `class << self`), which is its
+//!   enclosing nodes', not its own;
+//! - a Lua function's name is a field of a table (`M.f`, `M:m`): the name
+//!   is the field, the path the expression as written.
 
 use std::ops::Range;
 
@@ -18,7 +25,7 @@ use tree_sitter::Node;
 
 use super::Lang;
 use super::kotlin_swift;
-use super::languages::PathStyle;
+use super::languages::{Bodies, PathStyle};
 use super::spans::{Analysis, Found, Spans, without_comment_kinds};
 use super::text::{fold, slice, starts_line, truncate};
 
@@ -29,35 +36,65 @@ const SIGNATURE_MAX: usize = 160;
 /// Analyse one definition of a data-driven language.
 pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     let comments = lang.row().comments;
+    let bodies = lang.row().bodies;
     let (start, lead) = leading(found.outer, comments, source);
     let range = start..end_of(found.outer, source);
     let body = kotlin_swift::body(lang, found.core).or_else(|| body_node(found.core));
-    let head_start = found.outer.start_byte();
-    let signature = match body {
-        Some(b) => without_comment_kinds(
-            found.outer,
-            head_start..head_end(b, source),
-            comments,
-            source,
-        ),
-        None => without_comment_kinds(found.outer, head_start..range.end, comments, source),
+    // The keyword that closes a body (`end`), when the row's bodies have
+    // one and this definition ends with it. Without it (Ruby's endless
+    // `def f(x) = x * 2`) there is no body to elide: the head is the
+    // whole definition.
+    let close = match bodies {
+        Bodies::Keyword { close, .. } => {
+            let holder = body
+                .and_then(|b| b.parent())
+                .or_else(|| bound_value(found.core))
+                .unwrap_or(found.core);
+            last_child(holder).filter(|c| c.kind() == close)
+        }
+        _ => None,
     };
+    let body = match bodies {
+        Bodies::Keyword { .. } => body.filter(|_| close.is_some()),
+        _ => body,
+    };
+    let head_start = found.outer.start_byte();
+    let head_end = match (body, close) {
+        (Some(b), _) => head_end(b, source),
+        (None, Some(c)) => c.start_byte(),
+        (None, None) => range.end,
+    };
+    let signature = without_comment_kinds(found.outer, head_start..head_end, comments, source);
     let signature = fold(&signature);
     let signature = signature.trim_end_matches([';', ' ', '{', ',']);
     let signature = match body {
         Some(_) => signature.to_string(),
         None => truncate(signature, SIGNATURE_MAX),
     };
-    let braced = body.filter(|b| slice(source, b.byte_range()).starts_with('{'));
-    // An empty body (`{}`) stays: the placeholder would only make it longer.
-    let elide = braced
-        .filter(|b| found.kind.is_function() && !is_empty_block(b.byte_range(), source))
-        .filter(|_| !kotlin_swift::accessors_elide(lang, found.core))
-        .map(|b| b.byte_range());
+    let (inner, elide) = match bodies {
+        Bodies::Keyword { own_line, .. } => {
+            let elide = body
+                .filter(|_| found.kind.is_function() && close.is_some())
+                .map(|b| b.byte_range())
+                .filter(|b| !slice(source, b.clone()).trim().is_empty())
+                .filter(|b| !own_line || ends_line(source, b.end));
+            (body.map(|b| b.byte_range()), elide)
+        }
+        _ => {
+            let braced = body.filter(|b| slice(source, b.byte_range()).starts_with('{'));
+            // An empty body (`{}`) stays: the placeholder would only make
+            // it longer.
+            let elide = braced
+                .filter(|b| found.kind.is_function() && !is_empty_block(b.byte_range(), source))
+                .filter(|_| !kotlin_swift::accessors_elide(lang, found.core))
+                .map(|b| b.byte_range());
+            (braced.map(|b| inside_braces(b.byte_range(), source)), elide)
+        }
+    };
     let spans = Spans {
         lead,
         body: body.map(|b| b.byte_range()),
-        inner: braced.map(|b| inside_braces(b.byte_range(), source)),
+        inner,
         elide,
         doc: (lead < range.start).then_some(lead..range.start),
     };
@@ -66,6 +103,18 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
         signature,
         spans,
     }
+}
+
+/// The last child of a node, anonymous tokens included (`end`).
+fn last_child(node: Node) -> Option<Node> {
+    node.child(node.child_count().checked_sub(1)?)
+}
+
+/// Whether nothing but spaces follows `at` on its line.
+fn ends_line(source: &str, at: usize) -> bool {
+    let rest = source.get(at..).unwrap_or("");
+    let line = rest.split('\n').next().unwrap_or("");
+    line.trim().is_empty()
 }
 
 /// Where the head before `body` ends: at the body, or at the `{` inside
@@ -123,18 +172,7 @@ fn body_node(core: Node) -> Option<Node> {
     if let Some(body) = core.child_by_field_name("body") {
         return Some(body);
     }
-    // `const f = () => {}`, `obj.f = function () {}`, `{ f: () => {} }`.
-    let bound = (0..core.named_child_count())
-        .filter_map(|i| core.named_child(i as u32))
-        .find(|n| matches!(n.kind(), "variable_declarator" | "assignment_expression"));
-    let value = match core.kind() {
-        "pair" => core.child_by_field_name("value"),
-        _ => bound.and_then(|d| {
-            d.child_by_field_name("value")
-                .or_else(|| d.child_by_field_name("right"))
-        }),
-    };
-    if let Some(value) = value {
+    if let Some(value) = bound_value(core) {
         return value.child_by_field_name("body");
     }
     let ty = core.child_by_field_name("type")?;
@@ -144,6 +182,27 @@ fn body_node(core: Node) -> Option<Node> {
             .find(|n| n.kind() == "field_declaration_list"),
         "interface_type" => Some(ty),
         _ => None,
+    }
+}
+
+/// The function bound to a name: `const f = () => {}`, `obj.f = function
+/// () {}`, `{ f: () => {} }`; Lua's `M.f = function ... end` (the first
+/// value) and `{ f = function ... end }`.
+fn bound_value(core: Node) -> Option<Node> {
+    match core.kind() {
+        "pair" | "field" => core.child_by_field_name("value"),
+        "assignment_statement" => (0..core.named_child_count())
+            .filter_map(|i| core.named_child(i as u32))
+            .find(|n| n.kind() == "expression_list")
+            .and_then(|list| list.child_by_field_name("value")),
+        _ => {
+            let bound = (0..core.named_child_count())
+                .filter_map(|i| core.named_child(i as u32))
+                .find(|n| matches!(n.kind(), "variable_declarator" | "assignment_expression"))?;
+            bound
+                .child_by_field_name("value")
+                .or_else(|| bound.child_by_field_name("right"))
+        }
     }
 }
 
@@ -166,7 +225,10 @@ fn inside_braces(range: Range<usize>, source: &str) -> Range<usize> {
 
 /// The plain and the qualified name where the name node alone does not
 /// say it: a Rust `impl` block (`Trait for Type`, its path `impl Trait for
-/// Type`) and a Go method (`Method`, its path `Type.Method`). `None`: the name node's text is both.
+/// Type`), a Go method (`Method`, its path `Type.Method`), a Ruby class
+/// named with its scope (`Inner` of `class Outer::Inner`) or method (`m`,
+/// qualified `#m` or `.m`), a Lua function (`f` of `M.f`), a Markdown
+/// heading (its text). `None`: the name node's text is both.
 pub(super) fn own_name(lang: Lang, found: &Found, source: &str) -> Option<(String, String)> {
     let core = found.core;
     match (lang, core.kind()) {
@@ -184,8 +246,52 @@ pub(super) fn own_name(lang: Lang, found: &Found, source: &str) -> Option<(Strin
             let receiver = receiver_type(core.child_by_field_name("receiver")?, source)?;
             Some((name.clone(), format!("{receiver}.{name}")))
         }
+        (Lang::Ruby, "class" | "module") => {
+            let last = found.name.child_by_field_name("name").unwrap_or(found.name);
+            let name = slice(source, last.byte_range()).to_string();
+            Some((name, fold(slice(source, found.name.byte_range()))))
+        }
+        (Lang::Ruby, "method" | "singleton_method") => {
+            let name = slice(source, found.name.byte_range()).to_string();
+            let qualified = match core.child_by_field_name("object") {
+                Some(object) if slice(source, object.byte_range()) != "self" => {
+                    format!("{}.{name}", fold(slice(source, object.byte_range())))
+                }
+                Some(_) => format!(".{name}"),
+                None if in_singleton_class(core) => format!(".{name}"),
+                None => format!("#{name}"),
+            };
+            Some((name, qualified))
+        }
+        (Lang::Markdown, _) => {
+            let name = super::sections::name(found, source);
+            Some((name.clone(), name))
+        }
+        (Lang::Lua, _) => {
+            let field = found
+                .name
+                .child_by_field_name("field")
+                .or_else(|| found.name.child_by_field_name("method"))
+                .unwrap_or(found.name);
+            let name = slice(source, field.byte_range()).to_string();
+            Some((name, fold(slice(source, found.name.byte_range()))))
+        }
         _ => kotlin_swift::own_name(lang, found, source),
     }
+}
+
+/// Whether a Ruby `def` sits in a `class << self` (nearer than any class
+/// or module): it defines a singleton method.
+fn in_singleton_class(def: Node) -> bool {
+    let mut current = def.parent();
+    while let Some(node) = current {
+        match node.kind() {
+            "singleton_class" => return true,
+            "class" | "module" | "method" | "singleton_method" => return false,
+            _ => current = node.parent(),
+        }
+    }
+    false
 }
 
 /// The type name of a Go receiver (`(s *Server[T])` → `Server`).
@@ -205,14 +311,21 @@ fn receiver_type(receiver: Node, source: &str) -> Option<String> {
 }
 
 /// The path before duplicate numbering: the parent's path and the name,
-/// joined as the language's row says.
+/// joined as the language's row says. Ruby's methods bring their own
+/// separator (`#m`, `.m`), dropped at the top level.
 pub(super) fn base_path(lang: Lang, parent: Option<&str>, qualified: &str) -> String {
     let separator = match lang.row().paths {
         PathStyle::Dot => ".",
         PathStyle::Colons | PathStyle::CTags => "::",
+        PathStyle::Ruby if qualified.starts_with(['#', '.']) => "",
+        PathStyle::Ruby => "::",
+        PathStyle::Headings => " > ",
     };
     match parent {
         Some(p) => format!("{p}{separator}{qualified}"),
+        None if lang.row().paths == PathStyle::Ruby => {
+            qualified.trim_start_matches(['#', '.']).to_string()
+        }
         None => qualified.to_string(),
     }
 }

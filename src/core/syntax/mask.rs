@@ -29,7 +29,7 @@ use std::ops::Range;
 use crate::core::model::MaskState;
 
 use super::literals::{LargeLiteral, collapse};
-use super::skeleton::elided;
+use super::skeleton::{elided, placeholder};
 use super::text::{
     blank_line_before, doc_from_comment, doc_from_string, indent_before, indent_start, slice, tidy,
 };
@@ -109,6 +109,7 @@ impl Masker<'_> {
             {
                 elided(symbol, self.lang, self.source)
             }
+            MaskState::Sig if symbol.spans.elide.is_some() => self.own_text_elided(symbol),
             MaskState::Def | MaskState::Sig => self.full(symbol, state),
         }
     }
@@ -138,6 +139,19 @@ impl Masker<'_> {
             }
             _ => self.splice(whole, &symbol.children, state),
         }
+    }
+
+    /// A symbol whose own text before its children is elided (a Markdown
+    /// section under `sig`: its heading, then its subsections as they are
+    /// masked).
+    fn own_text_elided(&self, symbol: &Symbol) -> String {
+        let Some(own) = symbol.spans.elide.clone() else {
+            return self.full(symbol, MaskState::Sig);
+        };
+        let mut out = slice(self.source, symbol.spans.lead..own.start).to_string();
+        out.push_str(placeholder(self.lang));
+        out.push_str(&self.splice(own.end..symbol.range.end, &symbol.children, MaskState::Sig));
+        out
     }
 
     /// `source[region]` with each child's span replaced by its rendering.
@@ -213,6 +227,13 @@ impl Masker<'_> {
             (Lang::Python, SymbolKind::Constant) => format!("{} = ...  # {summary}", symbol.name),
             (Lang::Python, _) => format!("{signature}: ...  # {summary}"),
             (_, SymbolKind::Namespace) => format!("{signature} {{ /* {summary} */ }}"),
+            // Ruby's and Lua's `end`, Markdown's comment: the row says.
+            // (An empty `def f\n end` too: the keyword closes it.)
+            (lang, _) if lang.row().bodies.fold().is_some() => {
+                let fold = lang.row().bodies.fold().unwrap_or_default();
+                let summary = summary.replace("-->", "-- >").replace("]]", "] ]");
+                fill(fold, signature, &summary)
+            }
             // The brace languages added as data fold a body into braces
             // with the summary inside, which still parses.
             (lang, _) if !lang.is_c_family() && symbol.spans.body.is_some() => {
@@ -259,9 +280,22 @@ pub fn shows_more(a: MaskState, b: MaskState) -> bool {
     rank(a) > rank(b)
 }
 
+/// `template` with its `{signature}` and then its `{summary}` filled in
+/// (once each, so a signature that holds `{summary}` stays as written).
+fn fill(template: &str, signature: &str, summary: &str) -> String {
+    let Some((before, after)) = template.split_once("{signature}") else {
+        return template.to_string();
+    };
+    let after = match after.split_once("{summary}") {
+        Some((a, b)) => format!("{a}{summary}{b}"),
+        None => after.to_string(),
+    };
+    format!("{before}{signature}{after}")
+}
+
 /// The first line of a docstring or leading comment.
 fn doc_line(text: &str) -> Option<String> {
-    if text.starts_with(['#', '/']) {
+    if text.starts_with(['#', '/', '-']) {
         doc_from_comment(text)
     } else {
         doc_from_string(text)

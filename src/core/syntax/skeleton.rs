@@ -1,6 +1,7 @@
 //! Skeleton: the file with every function/method body replaced by the
 //! language's placeholder: `...` (Python, after the docstring), `{ ... }`
-//! (the brace languages). Everything outside
+//! (the brace languages), a comment before the `end` (Ruby, Lua); a
+//! Markdown file keeps its headings. Everything outside
 //! function bodies — imports, globals, class bodies, comments — is kept
 //! byte for byte, except Python data tables, which become one-line
 //! stand-ins (`literals`); a Python skeleton still parses as Python.
@@ -48,12 +49,18 @@ pub(super) fn elided(symbol: &Symbol, lang: Lang, source: &str) -> String {
 }
 
 /// The elided body of each outermost function (nested functions vanish
-/// with their parent's body), in source order.
+/// with their parent's body), in source order. A symbol that is no
+/// function elides only its own text before its children (a Markdown
+/// section's, above its subsections), which keep theirs.
 fn collect_cuts(symbols: &[Symbol], out: &mut Vec<Range<usize>>) {
     for symbol in symbols {
         match &symbol.spans.elide {
             Some(body) if symbol.kind.is_function() => out.push(body.clone()),
-            _ => collect_cuts(&symbol.children, out),
+            Some(own) => {
+                out.push(own.clone());
+                collect_cuts(&symbol.children, out);
+            }
+            None => collect_cuts(&symbol.children, out),
         }
     }
 }

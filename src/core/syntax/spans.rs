@@ -22,7 +22,9 @@ pub(super) struct Spans {
     /// Where children live: after the `:` (Python), inside the braces (C,
     /// C++). A hidden container shows its visible children here.
     pub inner: Option<Range<usize>>,
-    /// Functions only: what the skeleton replaces with `...` / `{ ... }`.
+    /// What the skeleton replaces with the placeholder: a function's body
+    /// (`...`, `{ ... }`); a Markdown section's own text between its
+    /// heading and its first subsection.
     pub elide: Option<Range<usize>>,
     /// The docstring statement (Python) or the leading comment block.
     pub doc: Option<Range<usize>>,
@@ -50,6 +52,10 @@ pub(super) struct Found<'t> {
     /// `ERROR` (`int f (void) SOME_ATTR;`) the first of its type tokens.
     pub first: Node<'t>,
     pub name: Node<'t>,
+    /// Where the definition ends for nesting: `outer`'s end, or for a
+    /// Markdown heading the start of the next heading of the same or a
+    /// higher level (`sections::extend`).
+    pub end: usize,
 }
 
 impl<'t> Found<'t> {
@@ -61,6 +67,7 @@ impl<'t> Found<'t> {
             outer,
             first: first_node(outer),
             name,
+            end: outer.end_byte(),
         }
     }
 }
@@ -72,6 +79,7 @@ pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     match lang {
         Lang::Python => python(found, range, lead, source),
         Lang::C | Lang::Cpp => c_like(found, range, lead, source),
+        Lang::Markdown => super::sections::analyze(found, source),
         _ => super::generic::analyze(lang, found, source),
     }
 }
@@ -311,6 +319,7 @@ fn c_signature(found: &Found, body: Option<Node>, range: &Range<usize>, source: 
         outer,
         first,
         name,
+        ..
     } = *found;
     // Comments are looked for below the node that holds the whole text.
     let outer = if first == outer {

@@ -22,6 +22,7 @@ use super::macros::CMacros;
 use super::pairs::{Declarations, parameter_types};
 use super::preproc;
 use super::python_defs;
+use super::sections;
 use super::spans::{Found, analyze};
 use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
 use super::{Lang, Symbol, SymbolKind, SymbolTree};
@@ -109,8 +110,11 @@ fn find_definitions<'t>(
     }
     let guard = include_guard(source);
     found.retain(|(_, f)| wanted(f, guard, source));
-    found.sort_by_key(|(pattern, f)| (f.first.start_byte(), Reverse(f.outer.end_byte()), *pattern));
-    found.dedup_by_key(|(_, f)| (f.first.start_byte(), f.outer.end_byte()));
+    if lang == Lang::Markdown {
+        sections::extend(&mut found, source.len());
+    }
+    found.sort_by_key(|(pattern, f)| (f.first.start_byte(), Reverse(f.end), *pattern));
+    found.dedup_by_key(|(_, f)| (f.first.start_byte(), f.end));
     found.into_iter().map(|(_, f)| f).collect()
 }
 
@@ -179,6 +183,7 @@ fn typedef_names<'t>(found: &Found<'t>, source: &str) -> impl Iterator<Item = Fo
             outer: declarator,
             first: declarator,
             name,
+            end: declarator.end_byte(),
         })
     })
 }
@@ -250,9 +255,9 @@ fn nest(lang: Lang, found: Vec<Found>) -> Vec<Placed> {
     let mut placed: Vec<Placed> = Vec::with_capacity(found.len());
     let mut stack: Vec<usize> = Vec::new();
     for f in found {
-        let end = f.outer.end_byte();
+        let end = f.end;
         while let Some(&top) = stack.last() {
-            if placed[top].found.outer.end_byte() >= end {
+            if placed[top].found.end >= end {
                 break;
             }
             stack.pop();
@@ -422,7 +427,8 @@ fn refine_kind(
         return found.kind;
     }
     // A Kotlin or Swift interface, enum or extension holds methods too
-    // (with bodies: default methods, enum methods).
+    // (with bodies: default methods, enum methods); a Ruby `def` in a
+    // module is an instance method of the module.
     let members = matches!(lang, Lang::Kotlin | Lang::Swift);
     let in_type = parent.is_some_and(|p| {
         matches!(
@@ -433,6 +439,7 @@ fn refine_kind(
                 p.kind,
                 SymbolKind::Interface | SymbolKind::Enum | SymbolKind::Impl
             ))
+            || (lang == Lang::Ruby && p.kind == SymbolKind::Module)
     });
     let scope = qualified.rsplit_once("::").map(|(scope, _)| scope);
     let out_of_line = lang == Lang::Cpp
@@ -477,6 +484,10 @@ fn base_path(
     let parent_path = parent.and_then(|p| match p.kind {
         _ if alias => p.path.rsplit_once("::").map(|(scope, _)| scope),
         SymbolKind::Namespace => Some(p.path.split('#').next().unwrap_or(&p.path)),
+        // A reopened Ruby class or module is the same scope too.
+        SymbolKind::Class | SymbolKind::Module if lang == Lang::Ruby => {
+            Some(without_duplicate_number(&p.path))
+        }
         _ => Some(p.path.as_str()),
     });
     match lang {
@@ -493,6 +504,14 @@ fn base_path(
             None => qualified.to_string(),
         },
         _ => generic::base_path(lang, parent_path, qualified),
+    }
+}
+
+/// A path without its trailing `#n` (`Foo#2` is `Foo`; `Foo#bar` stays).
+fn without_duplicate_number(path: &str) -> &str {
+    match path.rsplit_once('#') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
+        _ => path,
     }
 }
 
@@ -524,6 +543,22 @@ fn unique_path(seen: &mut HashMap<String, usize>, base: String) -> String {
     }
 }
 
+/// A comment that tells the interpreter something (Ruby's `#
+/// frozen_string_literal: true`, `# -*- coding: utf-8 -*-`), not the
+/// reader.
+fn is_magic_comment(text: &str) -> bool {
+    let body = text.trim_start_matches('#').trim().to_ascii_lowercase();
+    body.starts_with("-*-")
+        || [
+            "frozen_string_literal:",
+            "encoding:",
+            "coding:",
+            "warn_indent:",
+        ]
+        .iter()
+        .any(|m| body.starts_with(m))
+}
+
 /// First line of the module docstring (Python) or of the comment block
 /// the file starts with (C, C++).
 fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
@@ -544,6 +579,7 @@ fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
         })
         .take_while(|n| lang.row().comments.contains(&n.kind()))
         .map(|n| slice(source, n.byte_range()))
+        .filter(|text| !is_magic_comment(text))
         .collect();
     doc_from_comment(&comments.join("\n"))
 }

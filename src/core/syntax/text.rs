@@ -106,7 +106,8 @@ pub(super) fn doc_from_string(literal: &str) -> Option<String> {
 }
 
 /// The first line of a comment block that says something: `//`, `/*`,
-/// `*/`, leading `*` and `#` markers stripped.
+/// `*/`, leading `*` and `#` markers stripped, and Lua's `--`, `--[[`,
+/// `]]`.
 pub(super) fn doc_from_comment(comment: &str) -> Option<String> {
     first_meaningful_line(comment.lines().map(strip_comment_markers))
 }
@@ -116,7 +117,12 @@ fn strip_comment_markers(line: &str) -> &str {
     let line = line.strip_suffix("*/").unwrap_or(line);
     let line = line.trim_start_matches('/');
     let line = line.trim_start_matches(['*', '!', '#']);
-    line.trim()
+    let line = line.strip_prefix("--").map_or(line, |l| {
+        let l = l.trim_start_matches('-');
+        l.strip_prefix("[[").unwrap_or(l)
+    });
+    let line = line.trim_end();
+    line.strip_suffix("]]").unwrap_or(line).trim()
 }
 
 /// The first line with a letter or digit, control characters (a lone

@@ -254,9 +254,13 @@ fn view_works_without_a_project_file() {
     assert_eq!(full, common::UTIL_C);
     let none = p.ok(&["view", "src/util.c", "--mode", "none"]);
     assert_eq!(none, "(context excluded)\n");
-    let summary = p.run(&["view", "docs/guide.md", "--mode", "skeleton"]);
-    // Too small to summarize: the file is its own summary.
-    assert_eq!(stdout(&summary), "# Guide\n\nRead this first. Then more.\n");
+    // A Markdown skeleton is its headings.
+    let headings = p.ok(&["view", "docs/guide.md", "--mode", "skeleton"]);
+    assert_eq!(headings, "# Guide\n");
+    p.write("docs/notes.txt", "Read this first. Then more.\n");
+    let summary = p.run(&["view", "docs/notes.txt", "--mode", "skeleton"]);
+    // No grammar, and too small to summarize: the file is its own summary.
+    assert_eq!(stdout(&summary), "Read this first. Then more.\n");
     assert!(stderr(&summary).contains("showing summary"));
     let out = p.run(&["view", "missing.py"]);
     assert_eq!(out.status.code(), Some(1));
@@ -294,7 +298,11 @@ fn symbols_json_has_the_documented_fields() {
     let text = p.ok(&["symbols", "src/util.c"]);
     assert!(text.contains("struct struct Point"), "{text}");
     assert!(text.contains("function add"), "{text}");
-    let out = p.run(&["symbols", "docs/guide.md"]);
+    // Markdown's symbols are its sections; a file without a grammar has none.
+    let sections = p.ok(&["symbols", "docs/guide.md"]);
+    assert!(sections.contains("section Guide"), "{sections}");
+    p.write("docs/notes.txt", "Read this first.\n");
+    let out = p.run(&["symbols", "docs/notes.txt"]);
     assert_eq!(out.status.code(), Some(1));
 }
 

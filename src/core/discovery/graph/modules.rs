@@ -13,6 +13,9 @@
 
 mod kotlin;
 
+mod lua;
+mod ruby;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::LazyLock;
@@ -32,6 +35,8 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
         Some(Lang::Go) => records("go", go(source)),
         Some(Lang::Java) => records("java", java(source)),
         Some(Lang::Kotlin) => records("kt", kotlin::imports(source)),
+        Some(Lang::Ruby) => ruby::encode(source),
+        Some(Lang::Lua) => lua::encode(source),
         Some(Lang::Python) => imports::encode(true, source),
         Some(Lang::C | Lang::Cpp) => imports::encode(false, source),
         _ => String::new(),
@@ -43,6 +48,9 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
 pub fn cache_key(lang: Option<Lang>) -> &'static str {
     match lang {
         Some(Lang::Python | Lang::C | Lang::Cpp) | None => "imports-2",
+        // Read since their readers came (`ruby`, `lua`): not the empty
+        // records cached before.
+        Some(Lang::Ruby | Lang::Lua) => "imports-ruby-lua-1",
         Some(_) => "imports-modules-1",
     }
 }
@@ -68,6 +76,12 @@ pub enum Statement {
     Java(String),
     /// A Kotlin import (`com.acme.Point`, `com.acme.*`; see `kotlin`).
     Kotlin(String),
+    /// A Ruby `require_relative 'x'`.
+    RubyRelative(String),
+    /// A Ruby `require 'x'`.
+    Ruby(String),
+    /// A Lua `require("a.b")`.
+    Lua(String),
 }
 
 /// The statements [`encode`] wrote for this module's languages.
@@ -79,6 +93,9 @@ pub fn decode(text: &str) -> Vec<Statement> {
             ("go", s) => Some(Statement::Go(s.to_string())),
             ("java", s) => Some(Statement::Java(s.to_string())),
             ("kt", s) => Some(Statement::Kotlin(s.to_string())),
+            ("rbrel", s) => Some(Statement::RubyRelative(s.to_string())),
+            ("rb", s) => Some(Statement::Ruby(s.to_string())),
+            ("lua", s) => Some(Statement::Lua(s.to_string())),
             _ => None,
         })
         .collect()
@@ -94,6 +111,9 @@ impl std::fmt::Display for Statement {
             Statement::Go(s) => write!(f, "import \"{s}\""),
             Statement::Java(s) => write!(f, "import {s};"),
             Statement::Kotlin(s) => write!(f, "import {s}"),
+            Statement::RubyRelative(s) => write!(f, "require_relative \"{s}\""),
+            Statement::Ruby(s) => write!(f, "require \"{s}\""),
+            Statement::Lua(s) => write!(f, "require(\"{s}\")"),
         }
     }
 }
@@ -114,6 +134,9 @@ pub fn resolve<'a>(
         Statement::Kotlin(s) => {
             kotlin::or_java(packages.kotlin.resolve(s), || packages.resolve_java(s))
         }
+        Statement::RubyRelative(s) => ruby::resolve_relative(set, from_file, s),
+        Statement::Ruby(s) => ruby::resolve_require(set, from_file, s),
+        Statement::Lua(s) => lua::resolve(set, from_file, s),
     }
 }
 

@@ -1,5 +1,5 @@
 //! The data-driven languages (Rust, TypeScript, TSX, JavaScript, Go,
-//! Java, C#, Bash, PHP, Kotlin, Swift): golden symbols, skeleton and outline of one small fixture each
+//! Java, C#, Bash, PHP, Kotlin, Swift, Ruby, Lua, Markdown): golden symbols, skeleton and outline of one small fixture each
 //! (`fixtures/`), skeletons that re-parse no worse than the original, and
 //! the mask states on every symbol.
 
@@ -10,7 +10,7 @@ use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
 use crate::core::syntax::{Lang, outline, parse, skeleton};
 
 /// Every fixture with its language.
-const FIXTURES: [(Lang, &str, &str); 11] = [
+const FIXTURES: [(Lang, &str, &str); 14] = [
     (Lang::Rust, "sample.rs", include_str!("fixtures/sample.rs")),
     (
         Lang::TypeScript,
@@ -45,6 +45,13 @@ const FIXTURES: [(Lang, &str, &str); 11] = [
         Lang::Swift,
         "Sample.swift",
         include_str!("fixtures/Sample.swift"),
+    ),
+    (Lang::Ruby, "sample.rb", include_str!("fixtures/sample.rb")),
+    (Lang::Lua, "sample.lua", include_str!("fixtures/sample.lua")),
+    (
+        Lang::Markdown,
+        "sample.md",
+        include_str!("fixtures/sample.md"),
     ),
 ];
 
@@ -126,6 +133,21 @@ fn kotlin_symbols_outline_skeleton() {
 #[test]
 fn swift_symbols_outline_skeleton() {
     assert_snapshot!(golden(Lang::Swift));
+}
+
+#[test]
+fn ruby_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Ruby));
+}
+
+#[test]
+fn lua_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Lua));
+}
+
+#[test]
+fn markdown_symbols_outline_skeleton() {
+    assert_snapshot!(golden(Lang::Markdown));
 }
 
 #[test]
@@ -232,4 +254,143 @@ fn typescript_masks_per_symbol() {
         &[("Store", Sig), ("Store.add", Def), ("load", Hide)],
     );
     assert_snapshot!(out);
+}
+
+#[test]
+fn ruby_masks_per_symbol() {
+    let (_, _, source) = fixture(Lang::Ruby);
+    let out = masked(
+        Lang::Ruby,
+        source,
+        Hide,
+        &[
+            ("Geometry::Shape#initialize", Sig),
+            ("Geometry::Circle", Agg),
+            ("Geometry::Shape.unit", Def),
+            ("main", Agg),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn lua_masks_per_symbol() {
+    let (_, _, source) = fixture(Lang::Lua);
+    let out = masked(
+        Lang::Lua,
+        source,
+        Sig,
+        &[
+            ("M.circle_area", Agg),
+            ("Shape:describe", Def),
+            ("helper", Hide),
+            ("M.square", Agg),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn markdown_sections_mask_to_their_heading_or_away() {
+    let (_, _, source) = fixture(Lang::Markdown);
+    let out = masked(
+        Lang::Markdown,
+        source,
+        Def,
+        &[
+            ("ctxcurate > Install", Sig),
+            ("ctxcurate > Keys", Agg),
+            ("ctxcurate > Licence", Hide),
+        ],
+    );
+    assert_snapshot!(out);
+}
+
+#[test]
+fn markdown_headings_in_code_quotes_and_lists_are_no_sections() {
+    let source = "# A\n\n```md\n# not a heading\n```\n\n    # indented code\n\n> # quoted\n\n- # listed\n\n## B ##\n\nText.\n\nC\n=\n";
+    let tree = parse(Lang::Markdown, source);
+    assert_eq!(
+        listing(&tree),
+        "A [section] L1-15 | # A\nA > B [section] L13-15 | ## B\nC [section] L17-18 | # C\n"
+    );
+}
+
+#[test]
+fn ruby_and_lua_by_name_and_shebang() {
+    assert_eq!(Lang::from_path("lib/rack.rb"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("Rakefile"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("x/Gemfile"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("a.gemspec"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("tasks/build.rake"), Some(Lang::Ruby));
+    assert_eq!(
+        Lang::detect("bin/rackup", "#!/usr/bin/env ruby\n"),
+        Some(Lang::Ruby)
+    );
+    assert_eq!(Lang::detect("Gemfile", "source 'x'\n"), Some(Lang::Ruby));
+    assert_eq!(Lang::from_path("init.lua"), Some(Lang::Lua));
+    assert_eq!(
+        Lang::detect("bin/busted", "#!/usr/bin/env lua5.1\n"),
+        Some(Lang::Lua)
+    );
+    assert_eq!(Lang::from_path("README.md"), Some(Lang::Markdown));
+    assert!(!Lang::Markdown.is_code() && Lang::Ruby.is_code());
+}
+
+#[test]
+fn markdown_skeleton_keeps_a_final_heading_readable() {
+    // tree-sitter-md reads a heading without a line break at the very end
+    // as an error: the skeleton keeps the heading's own.
+    for (source, want) in [
+        ("# A\n\nText.", "# A\n"),
+        ("# A\n\nText.\n", "# A\n"),
+        ("# A\nText.\n## B\n\nMore.\n", "# A\n## B\n"),
+        ("Title\n=====\n\nText.\n", "Title\n=====\n"),
+    ] {
+        let tree = parse(Lang::Markdown, source);
+        let skeleton = skeleton(&tree, source);
+        assert_eq!(skeleton, want, "{source:?}");
+        assert!(!parse(Lang::Markdown, &skeleton).has_errors, "{source:?}");
+    }
+}
+
+#[test]
+fn ruby_bodies_with_a_comment_on_the_last_line_are_elided_and_one_liners_kept() {
+    let source = "def f(a)\n  a + 1 # add\nend\n\ndef g; 1; end\n\ndef h(x) = x\n";
+    let tree = parse(Lang::Ruby, source);
+    let skeleton = skeleton(&tree, source);
+    // The comment after the last statement is inside the body.
+    assert_eq!(
+        skeleton,
+        "def f(a)\n  # ...\nend\n\ndef g; 1; end\n\ndef h(x) = x\n"
+    );
+    assert!(!parse(Lang::Ruby, &skeleton).has_errors);
+}
+
+#[test]
+fn agg_folds_every_ruby_and_lua_definition_into_a_line_that_parses() {
+    for (lang, name, source) in FIXTURES {
+        if !matches!(lang, Lang::Ruby | Lang::Lua) {
+            continue;
+        }
+        let folded = masked(lang, source, Agg, &[]);
+        let again = parse(lang, &folded);
+        assert!(!again.has_errors, "{name}: {folded}");
+        for s in again.iter() {
+            assert_eq!(
+                s.start_line, s.end_line,
+                "{name}: {} spans lines in {folded}",
+                s.path
+            );
+        }
+    }
+    let empty = "class A
+  def empty?
+  end
+end
+";
+    assert_eq!(
+        masked(Lang::Ruby, empty, Sig, &[("A#empty?", Agg)]),
+        "class A\n  def empty?; end  # 2 lines\nend\n"
+    );
 }

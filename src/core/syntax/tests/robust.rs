@@ -241,3 +241,100 @@ fn views_of_a_tree_with_another_source_do_not_panic() {
         let _ = tree.definition(other, "A.f");
     }
 }
+
+/// Tokens of Ruby, Lua and Markdown, to reach into their grammars.
+const KEYWORD_TOKENS: &[&str] = &[
+    "def ",
+    "end",
+    "\n",
+    " ",
+    "class ",
+    "module ",
+    "self.",
+    "class << self\n",
+    "function ",
+    "local ",
+    "return ",
+    "=",
+    "(",
+    ")",
+    "{",
+    "}",
+    ",",
+    ".",
+    ":",
+    "#",
+    "# ",
+    "## ",
+    "--",
+    "--[[",
+    "]]",
+    "f",
+    "M",
+    "x",
+    "```\n",
+    "===\n",
+    "---\n",
+    "> ",
+    "- ",
+    "    ",
+    "\t",
+    "\r\n",
+    "<<-EOS\n",
+    "EOS\n",
+    "\"",
+    "'",
+    "=begin\n",
+    "=end\n",
+    "é",
+    "😀",
+];
+
+#[test]
+fn ruby_lua_and_markdown_garbage_never_panics() {
+    let mut rng = Rng(0x5EED_0B5E_55ED);
+    for _ in 0..150 {
+        let source: String = (0..rng.below(120))
+            .map(|_| KEYWORD_TOKENS[rng.below(KEYWORD_TOKENS.len())])
+            .collect();
+        for lang in [Lang::Ruby, Lang::Lua, Lang::Markdown] {
+            check(lang, &source);
+        }
+    }
+    for _ in 0..40 {
+        let bytes: Vec<u8> = (0..rng.below(400)).map(|_| rng.next() as u8).collect();
+        let source = String::from_utf8_lossy(&bytes);
+        for lang in [Lang::Ruby, Lang::Lua, Lang::Markdown] {
+            check(lang, &source);
+        }
+    }
+}
+
+#[test]
+fn every_prefix_and_suffix_of_the_ruby_lua_and_markdown_fixtures() {
+    let fixtures = [
+        (Lang::Ruby, include_str!("fixtures/sample.rb")),
+        (Lang::Lua, include_str!("fixtures/sample.lua")),
+        (Lang::Markdown, include_str!("fixtures/sample.md")),
+    ];
+    for (lang, text) in fixtures {
+        for (at, _) in text.char_indices().step_by(7) {
+            check(lang, &text[..at]);
+            check(lang, &text[at..]);
+        }
+    }
+}
+
+#[test]
+fn deep_ruby_lua_and_markdown_nesting_is_bounded() {
+    let ruby = "module M\n".repeat(2_000) + &"end\n".repeat(2_000);
+    let tree = parse(Lang::Ruby, &ruby);
+    assert!(tree.iter().count() <= super::super::symbols::MAX_DEPTH);
+    check(Lang::Ruby, &ruby);
+    let lua = "function f()\n".repeat(3_000) + &"end\n".repeat(3_000);
+    check(Lang::Lua, &lua);
+    let markdown: String = (0..3_000)
+        .map(|i| format!("{} h{i}\n\ntext\n\n", "#".repeat(1 + i % 6)))
+        .collect();
+    check(Lang::Markdown, &markdown);
+}

@@ -486,8 +486,8 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The languages added as data (Rust, TypeScript, JavaScript, Go, Java, Bash,
-/// PHP, Kotlin)
+/// The languages added as data (Rust, TypeScript, JavaScript, Go, Java,
+/// Bash, PHP, Kotlin, Ruby, Lua, Markdown)
 /// against universal-ctags on real projects: recall of ctags' functions,
 /// methods, classes, structs, enums, interfaces/traits and type aliases,
 /// each matched by a symbol of the same name whose lines contain the tag's
@@ -495,16 +495,23 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
 /// that parses cleanly parses cleanly too, and is not larger. Tags ctags 5.9 gets wrong
 /// in JavaScript/TypeScript are dropped and counted: names inside `import`
 /// statements, keywords, and object literals it lists as classes; in
-/// shell scripts, array assignments (`X=()`) it lists as functions. The
+/// shell scripts, array assignments (`X=()`) it lists as functions; in
+/// Ruby, `def`s inside heredoc strings (`class_eval <<-METHOD`); in Lua,
+/// any `name =` on a line that holds the word `function` (see
+/// `lua_function_line`). The
 /// projects: crates from
 /// cargo's registry (serde, regex, clap_builder, tokio), TypeScript sources
 /// shipped in npm packages (zod, rxjs, immer), JavaScript ones (axios, express),
 /// Go's library (`golang-*-src`: net/http, go/types) and Java's
 /// (`openjdk-*-source`: java.util, java.io), and Bash's completion
 /// scripts (`bash-completion`), and Symfony's console from Debian
-/// (`php-symfony-console`), and the Kotlin of two React Native modules'
-/// Android code (`expo-modules-core`, `react-native-screens`). npm
-/// packages are unpacked
+/// (`php-symfony-console`), the Kotlin of two React Native modules'
+/// Android code (`expo-modules-core`, `react-native-screens`); Ruby's rack,
+/// thor and rake and Lua's Penlight and busted as Debian ships them
+/// (`.ci/run` unpacks the packages with `dpkg-deb -x` into
+/// `target/corpora/deb/PACKAGE/`, `CTXCURATE_DEB_DIR` overrides the place);
+/// for Markdown (ctags' chapters to level-5 subsections), the `.md` files of
+/// tokio, regex and petgraph from cargo's registry. npm packages are unpacked
 /// (`npm pack NAME`, then `tar xzf`) into `target/corpora/npm/NAME/`, the
 /// JDK's `src.zip` into `target/corpora/jdk/` (`CTXCURATE_NPM_DIR`,
 /// `CTXCURATE_JDK_DIR` override the places). A project that is not there
@@ -542,6 +549,9 @@ mod languages {
             // Classes, interfaces, functions and methods, objects, type
             // aliases (not packages, properties or constants).
             Lang::Kotlin => ("Kotlin", "ciomT"),
+            Lang::Ruby => ("Ruby", "cfmS"),
+            Lang::Lua => ("Lua", "f"),
+            Lang::Markdown => ("Markdown", "csStTu"),
             _ => ("Java", "cigma"),
         }
     }
@@ -569,6 +579,23 @@ mod languages {
         }
         found.sort();
         found.pop().map(|p| p.join("src"))
+    }
+
+    /// A gem's folder in a Debian package unpacked by `.ci/run`
+    /// (`usr/share/rubygems-integration/all/gems/rack-2.2.22`).
+    fn gem_dir(package: &Path, prefix: &str) -> Option<PathBuf> {
+        let gems = package.join("usr/share/rubygems-integration/all/gems");
+        let mut found: Vec<PathBuf> = std::fs::read_dir(gems)
+            .ok()?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+            })
+            .collect();
+        found.sort();
+        found.pop()
     }
 
     /// Go's library sources (Debian's `/usr/share/go-1.NN/src`), the
@@ -649,6 +676,32 @@ mod languages {
             Lang::Bash,
             PathBuf::from("/usr/share/bash-completion"),
         ));
+        let deb = env_dir("CTXCURATE_DEB_DIR", "target/corpora/deb");
+        for (package, gem) in [
+            ("ruby-rack", "rack-"),
+            ("ruby-thor", "thor-"),
+            ("rake", "rake-"),
+        ] {
+            let dir = gem_dir(&deb.join(package), gem).unwrap_or_else(|| deb.join(package));
+            out.push((
+                gem.trim_end_matches('-').to_string(),
+                Lang::Ruby,
+                dir.join("lib"),
+            ));
+        }
+        for (package, folder) in [("lua-penlight", "pl"), ("lua-busted", "busted")] {
+            let dir = deb.join(package).join("usr/share/lua/5.1").join(folder);
+            out.push((folder.replace("pl", "penlight"), Lang::Lua, dir));
+        }
+        // The Markdown of crates this project builds with (so cargo has
+        // them): READMEs, changelogs, design notes.
+        for name in ["tokio-", "regex-", "petgraph-"] {
+            let dir = crate_dir(name)
+                .and_then(|src| Some(src.parent()?.to_path_buf()))
+                .unwrap_or_else(|| PathBuf::from(name));
+            let docs = format!("{} docs", name.trim_end_matches('-'));
+            out.push((docs, Lang::Markdown, dir));
+        }
         out.into_iter()
             .map(|(name, lang, dir)| {
                 // tree-sitter-typescript 0.23 cannot read an interface whose
@@ -715,10 +768,25 @@ mod languages {
         Some(tags)
     }
 
-    /// A symbol of the tag's name whose lines contain the tag's line.
-    fn found(tree: &SymbolTree, tag: &Tag) -> bool {
-        tree.iter()
-            .any(|s| s.name == tag.name && s.start_line <= tag.line + 2 && tag.line <= s.end_line)
+    /// A symbol of the tag's name whose lines contain the tag's line. ctags
+    /// names a Lua function as written (`M.f`, `M:m`), we by its field.
+    /// ctags names a Markdown setext heading by its last line and keeps
+    /// runs of spaces; we by all of its lines, folded.
+    fn found(lang: Lang, tree: &SymbolTree, tag: &Tag) -> bool {
+        let folded = tag.name.split_whitespace().collect::<Vec<_>>().join(" ");
+        let name = match lang {
+            Lang::Lua => tag
+                .name
+                .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or(&tag.name),
+            Lang::Markdown => folded.as_str(),
+            _ => tag.name.as_str(),
+        };
+        tree.iter().any(|s| {
+            let same = s.name == name || (lang == Lang::Markdown && s.name.ends_with(name));
+            same && s.start_line <= tag.line + 2 && tag.line <= s.end_line
+        })
     }
 
     /// Words ctags 5.9's TypeScript parser sometimes reports as names
@@ -757,6 +825,58 @@ mod languages {
         inside
     }
 
+    /// The 1-based lines inside Ruby heredocs (`<<-EOS`, `<<~'EOS'`), up
+    /// to the line that closes each.
+    fn heredoc_lines(source: &str) -> Vec<bool> {
+        let opener = regex::Regex::new(r#"<<[-~]?(?:'([^']+)'|"([^"]+)"|([A-Za-z_]\w*))"#)
+            .expect("heredoc pattern");
+        let mut inside = vec![false];
+        let mut waiting: Vec<String> = Vec::new();
+        for line in source.lines() {
+            if let Some(end) = waiting.first() {
+                inside.push(true);
+                if line.trim() == end {
+                    waiting.remove(0);
+                }
+                continue;
+            }
+            inside.push(false);
+            for c in opener.captures_iter(line) {
+                if let Some(word) = c.get(1).or(c.get(2)).or(c.get(3)) {
+                    waiting.push(word.as_str().to_string());
+                }
+            }
+        }
+        inside
+    }
+
+    /// Whether a Lua tag's line defines a function of that name: `function
+    /// NAME` or `NAME = function`. ctags 5.9's Lua parser names a function
+    /// after the first `NAME =` of any line where the word `function`
+    /// appears (`fun = function_arg(1, fun)`, `ok, config =
+    /// pcall(function() ...`, `f = f or function ...`), and after a
+    /// computed field (`Date[c] = function`), which has no name to find.
+    fn lua_function_line(name: &str, line: &str) -> bool {
+        if name.contains('[') {
+            return false;
+        }
+        let folded = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        if folded.contains(&format!("function {name}")) {
+            return true;
+        }
+        let Some(at) = line.find(name) else {
+            return false;
+        };
+        let rest = line[at + name.len()..].trim_start();
+        let Some(value) = rest.strip_prefix('=') else {
+            return false;
+        };
+        let value = value.trim_start();
+        value
+            .strip_prefix("function")
+            .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+    }
+
     /// Whether a JavaScript/TypeScript "class" tag is an object literal
     /// (`auth = {`, `const opts = {`): ctags lists those as classes; they
     /// are not.
@@ -784,6 +904,15 @@ mod languages {
     /// an anonymous one.
     fn not_a_definition(lang: Lang, tag: &Tag, lines: &[&str], imports: &[bool]) -> bool {
         let script = matches!(lang, Lang::TypeScript | Lang::Tsx | Lang::JavaScript);
+        let line = tag.line.checked_sub(1).and_then(|i| lines.get(i)).copied();
+        // Ruby's parser reads the `def`s of a string (`class_eval
+        // <<-METHOD`), which define nothing until run.
+        if lang == Lang::Ruby {
+            return imports.get(tag.line).copied().unwrap_or(false);
+        }
+        if lang == Lang::Lua {
+            return !lua_function_line(&tag.name, line.unwrap_or(""));
+        }
         // ctags' shell parser reads the array assignment `COMPREPLY=()` as
         // a function named `COMPREPLY=`.
         (lang == Lang::Bash && tag.name.ends_with('='))
@@ -848,7 +977,12 @@ mod languages {
             };
             let tree = syntax::parse(lang, &source);
             let lines: Vec<&str> = source.lines().collect();
-            let imports = import_lines(&source);
+            // Lines whose tags ctags reads from text that is no code: a
+            // JavaScript/TypeScript import, a Ruby heredoc.
+            let imports = match lang {
+                Lang::Ruby => heredoc_lines(&source),
+                _ => import_lines(&source),
+            };
             score.files += 1;
             let skeleton = syntax::skeleton(&tree, &source);
             let worse = !tree.has_errors && syntax::parse(lang, &skeleton).has_errors;
@@ -862,7 +996,7 @@ mod languages {
                     continue;
                 }
                 score.tags += 1;
-                if found(&tree, tag) {
+                if found(lang, &tree, tag) {
                     score.recalled += 1;
                 } else {
                     let file = path.strip_prefix(&project.dir).unwrap_or(&path);
@@ -876,7 +1010,7 @@ mod languages {
     }
 
     #[test]
-    fn rust_ts_js_go_java_bash_php_kotlin_symbols_match_ctags() {
+    fn data_languages_symbols_match_ctags() {
         // Behind `CTXCURATE_SLOW_TESTS=1` like the C/C++ comparison; every
         // project is one `.ci/run` installs.
         let Some(()) = crate::common::machine::program("ctags", "--version", "universal-ctags")
