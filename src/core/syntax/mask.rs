@@ -109,7 +109,11 @@ impl Masker<'_> {
             {
                 elided(symbol, self.lang, self.source)
             }
-            MaskState::Sig if symbol.spans.elide.is_some() => self.own_text_elided(symbol),
+            // A function that opens shows in full (own-entry-wins); a
+            // Markdown section keeps its heading and its subsections.
+            MaskState::Sig if !symbol.kind.is_function() && symbol.spans.elide.is_some() => {
+                self.own_text_elided(symbol)
+            }
             MaskState::Def | MaskState::Sig => self.full(symbol, state),
         }
     }
