@@ -411,9 +411,9 @@ fn file_edges<'a>(
             Resolution::External => {}
         }
     }
-    for stmt in modules::decode(stmts) {
+    for (stmt, kind) in modules::decode_kinded(stmts) {
         match modules::resolve(set, packages, path, &stmt) {
-            Resolution::Files(files) => out.edges.extend(with(files, ImportKind::Runtime)),
+            Resolution::Files(files) => out.edges.extend(with(files, kind)),
             Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}
         }

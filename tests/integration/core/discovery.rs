@@ -1,6 +1,7 @@
 //! `core::discovery`: the import graph, packing and the repo map on fixtures,
-//! real layouts and the Python standard library.
+//! real layouts and the Python standard library; imports weighed by kind.
 
 mod fixtures;
 mod layouts;
 mod stdlib;
+mod weights;

@@ -135,7 +135,9 @@ pub fn python(source: &str) -> Vec<PyImport> {
 enum Block {
     /// `if TYPE_CHECKING:` (or `if typing.TYPE_CHECKING:`).
     TypeChecking,
-    /// A `def` or `async def` body.
+    /// A `def` or `async def` body, or `if __name__ == "__main__":` (a
+    /// module's demo or command line, run only as a script): imports
+    /// there run only on that path.
     Function,
 }
 
@@ -165,13 +167,14 @@ impl Blocks {
         } else {
             ImportKind::Runtime
         };
-        let opens = if code.starts_with("def ") || code.starts_with("async def ") {
-            Some(Block::Function)
-        } else if is_type_checking_if(code) {
-            Some(Block::TypeChecking)
-        } else {
-            None
-        };
+        let opens =
+            if code.starts_with("def ") || code.starts_with("async def ") || is_main_if(code) {
+                Some(Block::Function)
+            } else if is_type_checking_if(code) {
+                Some(Block::TypeChecking)
+            } else {
+                None
+            };
         if let (Some(block), Some(indent)) = (opens, indent) {
             self.0.push((indent, block));
         }
@@ -194,6 +197,16 @@ fn is_type_checking_if(code: &str) -> bool {
             c == "TYPE_CHECKING"
                 || c.rsplit_once('.')
                     .is_some_and(|(m, name)| name == "TYPE_CHECKING" && is_dotted_name(m))
+        })
+}
+
+/// `if __name__ == "__main__":` (strings are blanked by then: `""`).
+fn is_main_if(code: &str) -> bool {
+    code.strip_prefix("if ")
+        .and_then(|c| c.trim_end().strip_suffix(':'))
+        .is_some_and(|c| {
+            let c: String = c.chars().filter(|ch| !ch.is_whitespace()).collect();
+            c == "__name__==\"\"" || c == "\"\"==__name__"
         })
 }
 
@@ -229,15 +242,16 @@ fn logical_lines(source: &str, mut each: impl FnMut(Option<usize>, &str) -> Opti
         }
         // Most lines hold no quote, bracket, continuation or import, and
         // open or close no block: skip them without allocating.
+        let may_close = watch.is_some_and(|w| indent.is_some_and(|i| i <= w))
+            && !line.trim().is_empty()
+            && !line.trim_start().starts_with('#');
         if pending.is_empty()
+            && !may_close
             && !line.contains("import")
             && !line.contains("TYPE_CHECKING")
             && !line
                 .bytes()
                 .any(|b| matches!(b, b'"' | b'\'' | b'(' | b'\\'))
-            && !(watch.is_some_and(|w| indent.is_some_and(|i| i <= w))
-                && !line.trim().is_empty()
-                && !line.trim_start().starts_with('#'))
         {
             continue;
         }
@@ -469,6 +483,8 @@ import not_a_module
 \"\"\"
         import inside
 def f(): pass
+if __name__ == \"__main__\":
+    from .demo import run
 import again
 from .x import *
 def g():
@@ -481,6 +497,7 @@ def g():
             ("top", Runtime),
             ("lazy", Local),
             ("inside", Local),
+            ("demo", Local),
             ("again", Runtime),
             ("x", ReExport),
             ("y", TypeOnly),

@@ -17,6 +17,7 @@ mod script;
 use std::path::Path;
 
 use super::imports;
+use super::kind::ImportKind;
 use super::resolve::{FileSet, Resolution};
 use crate::core::syntax::Lang;
 
@@ -26,7 +27,7 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
     match lang {
         Some(Lang::Rust) => records("rs", rust::encode(source)),
         Some(Lang::TypeScript | Lang::Tsx | Lang::JavaScript) => {
-            records("js", script::encode(source))
+            kinded_records("js", script::encode_kinded(source))
         }
         Some(Lang::Go) => records("go", go::encode(source)),
         Some(Lang::Java) => records("java", java::encode(source)),
@@ -40,8 +41,8 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
 /// as before, a new one for the languages this module reads.
 pub fn cache_key(lang: Option<Lang>) -> &'static str {
     match lang {
-        Some(Lang::Python | Lang::C | Lang::Cpp) | None => "imports-2",
-        Some(_) => "imports-modules-1",
+        Some(Lang::Python | Lang::C | Lang::Cpp) | None => "imports-3",
+        Some(_) => "imports-modules-2",
     }
 }
 
@@ -50,6 +51,19 @@ fn records(tag: &str, specs: Vec<String>) -> String {
         .into_iter()
         .filter(|s| !s.contains(['\t', '\n']))
         .map(|s| format!("{tag}\t{s}\n"))
+        .collect()
+}
+
+/// Records whose statements carry a kind: `tag\tstatement`, then
+/// `\tkind` unless it is a runtime import.
+fn kinded_records(tag: &str, specs: Vec<(String, ImportKind)>) -> String {
+    specs
+        .into_iter()
+        .filter(|(s, _)| !s.contains(['\t', '\n']))
+        .map(|(s, kind)| match kind {
+            ImportKind::Runtime => format!("{tag}\t{s}\n"),
+            kind => format!("{tag}\t{s}\t{}\n", kind.code()),
+        })
         .collect()
 }
 
@@ -66,15 +80,28 @@ pub enum Statement {
     Java(String),
 }
 
-/// The statements [`encode`] wrote for this module's languages.
-pub fn decode(text: &str) -> Vec<Statement> {
+/// The statements [`encode`] wrote for this module's languages, each
+/// with how it is imported (runtime where the language's records say
+/// nothing).
+pub fn decode_kinded(text: &str) -> Vec<(Statement, ImportKind)> {
     text.lines()
-        .filter_map(|line| match line.split_once('\t')? {
-            ("rs", s) => Some(Statement::Rust(s.to_string())),
-            ("js", s) => Some(Statement::Script(s.to_string())),
-            ("go", s) => Some(Statement::Go(s.to_string())),
-            ("java", s) => Some(Statement::Java(s.to_string())),
-            _ => None,
+        .filter_map(|line| {
+            let (tag, rest) = line.split_once('\t')?;
+            let (s, kind) = match rest.split_once('\t') {
+                Some((s, code)) => (s, ImportKind::from_code(code)),
+                None => (rest, ImportKind::Runtime),
+            };
+            Some((tag, s, kind))
+        })
+        .filter_map(|(tag, s, kind)| {
+            let stmt = match tag {
+                "rs" => Statement::Rust(s.to_string()),
+                "js" => Statement::Script(s.to_string()),
+                "go" => Statement::Go(s.to_string()),
+                "java" => Statement::Java(s.to_string()),
+                _ => return None,
+            };
+            Some((stmt, kind))
         })
         .collect()
 }

@@ -8,6 +8,7 @@ use regex::Regex;
 
 use super::{join, parent};
 use crate::core::discovery::graph::resolve::{FileSet, Resolution};
+use crate::core::discovery::graph::stdlib;
 
 static RUST_MOD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+([A-Za-z_][A-Za-z0-9_]*)\s*;")
@@ -159,7 +160,13 @@ pub(super) fn resolve<'a>(set: &FileSet<'a>, from_file: &str, stmt: &str) -> Res
         }
         // A module declared at the crate root (`use config::Settings` in
         // `main.rs`) is the project's; any other first segment is a crate.
-        Some(first) if module_file(set, root_dir, first).is_some() && !first.is_empty() => {
+        // `std`, `core` and `alloc` are the standard library's even where
+        // the crate has a module of that name.
+        Some(first)
+            if module_file(set, root_dir, first).is_some()
+                && !first.is_empty()
+                && !stdlib::is_rust(first) =>
+        {
             segments.insert(0, "crate");
             (root_dir.to_string(), root)
         }
@@ -255,5 +262,15 @@ mod tests {
         assert_eq!(r("src/c/d.rs", "use crate::Root"), Some(vec!["src/lib.rs"]));
         assert_eq!(r("src/lib.rs", "use a::f"), Some(vec!["src/a.rs"]));
         assert_eq!(r("src/lib.rs", "use serde::Serialize"), None);
+    }
+
+    #[test]
+    fn standard_crates_are_not_root_modules() {
+        let list = files(&["src/lib.rs", "src/core.rs", "src/config.rs"]);
+        let set = set(&list);
+        let r = |stmt: &str| targets(resolve(&set, "src/lib.rs", stmt));
+        assert_eq!(r("use core::mem"), None);
+        assert_eq!(r("use crate::core::Thing"), Some(vec!["src/core.rs"]));
+        assert_eq!(r("use config::Settings"), Some(vec!["src/config.rs"]));
     }
 }
