@@ -3,7 +3,10 @@
 //! the tree, and accept them into the preset as one undoable step — or
 //! discard them. While proposals are shown, the preview shows the packed
 //! text, the gauge counts it, and `y`/`w` copy and write exactly it; the
-//! accepted preset keeps the pack's files, modes and repo map size.
+//! accepted preset keeps the pack's files, modes and repo map size. A file
+//! the user had curated keeps its mode, masks, slices and `force_full`
+//! unless the pack had to reduce or drop it to fit, and the status names
+//! every file whose mode changed.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
 pub mod proposal;
@@ -29,9 +32,11 @@ pub fn proposals(packed: &Packed, state: &State) -> Discovery {
         .filter_map(|i| Some((i.path.clone(), i.mode?)))
         .collect();
     proposed.sort();
-    // Every file the preset includes that the pack shows otherwise (or
-    // drops), whatever role brought it into the pack: a file a glob of the
-    // preset includes may be reached as an import first.
+    // Every file the preset includes that the pack had to reduce or drop
+    // to fit, whatever role brought it into the pack (a file a glob of the
+    // preset includes may be reached as an import first). A file the pack
+    // took as it wanted it (a target in full) is not a change: the user's
+    // own view of it (masked, slices, `force_full`) stays.
     let opts = state.compose_options();
     let changed = packed
         .items
@@ -39,7 +44,8 @@ pub fn proposals(packed: &Packed, state: &State) -> Discovery {
         .filter_map(|i| {
             let item = state.item_for(&i.path)?;
             let shown = item.auto_aggregate.then(|| opts.mode_for(&item));
-            (i.mode != shown).then(|| (i.path.clone(), i.mode))
+            let as_wanted = shown.is_some() && i.mode == Some(i.wanted);
+            (i.mode != shown && !as_wanted).then(|| (i.path.clone(), i.mode))
         })
         .collect();
     Discovery {
@@ -152,25 +158,34 @@ pub fn on_discovered(
     Vec::new()
 }
 
-/// Add every proposed file to the preset in its packed mode: one step.
+/// How many changed files the accept status names before it counts.
+const NAMED_CHANGES: usize = 3;
+
+/// Add every proposed file to the preset in its packed mode, and apply
+/// what the pack had to do to the user's own files: one step. The status
+/// names the files whose mode changed (`a.py masked → skeleton`), then
+/// counts the rest.
 pub fn accept(state: &mut State) -> Vec<Effect> {
     let Some(discovery) = state.discovery.take() else {
         state.say(Level::Warn, "no discovery to accept");
         return Vec::new();
     };
     let n = discovery.proposed.len();
-    let (reduced, listed) = (
-        discovery
-            .changed
-            .iter()
-            .filter(|(_, m)| m.is_some())
-            .count(),
-        discovery
-            .changed
-            .iter()
-            .filter(|(_, m)| m.is_none())
-            .count(),
-    );
+    let opts = state.compose_options();
+    let changes: Vec<String> = discovery
+        .changed
+        .iter()
+        .map(|(path, mode)| {
+            let before = state
+                .item_for(path)
+                .filter(|item| item.auto_aggregate)
+                .map(|item| opts.mode_for(&item));
+            change_label(path, before, *mode)
+        })
+        .collect();
+    let undo = state
+        .keymap
+        .key_name(crate::tui::input::action::Action::Undo);
     edit(state, |preset, _| {
         curation::accept_pack(
             preset,
@@ -180,14 +195,31 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
         )
         .map_err(|e| e.to_string())?;
         let mut message = format!("added {n} discovered files");
-        if reduced + listed > 0 {
-            message.push_str(&format!(
-                "; as packed, {reduced} of your files change mode and {listed} are listed only"
-            ));
+        if !changes.is_empty() {
+            message.push_str("; to fit the budget: ");
+            message.push_str(&changes[..changes.len().min(NAMED_CHANGES)].join(", "));
+            if changes.len() > NAMED_CHANGES {
+                message.push_str(&format!(
+                    " and {} more of your files change mode",
+                    changes.len() - NAMED_CHANGES
+                ));
+            }
         }
-        message.push_str(" (undo with u)");
+        message.push_str(&format!(" (undo with {undo})"));
         Ok(message)
     })
+}
+
+/// `a.py masked → skeleton`, `b.py → listed only`: one file the accept
+/// changes, from its mode before (`None`: listed only) to the pack's.
+fn change_label(path: &str, before: Option<ViewMode>, after: Option<ViewMode>) -> String {
+    let mode = |m: Option<ViewMode>| m.map_or("listed only".to_string(), |m| m.to_string());
+    format!(
+        "{} {} → {}",
+        crate::text::sanitize::display_line(path, 80),
+        mode(before),
+        mode(after)
+    )
 }
 
 /// Forget the proposals; the preview and the gauge go back to the preset.
