@@ -147,7 +147,10 @@ pub fn on_discovered(
     let discard = state
         .keymap
         .key_name(crate::tui::input::action::Action::DiscardDiscovery);
-    let message = discovery.summary(&accept, &discard);
+    let tokens = state
+        .keymap
+        .key_name(crate::tui::input::action::Action::TokenMap);
+    let message = discovery.summary(&accept, &discard, &tokens);
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
     state.composition.composed = Some(composed);

@@ -481,7 +481,17 @@ fn the_tokens_overlay_shows_the_packed_composition_and_what_was_left_out() {
     let mut h = Harness::open(p.root(), None, 120, 30).expect("open");
     h.keys("i");
     let d = h.state.discovery.clone().expect("a discovery");
-    assert!(!d.stats.dropped_files.is_empty(), "{:?}", d.stats);
+    assert!(d.stats.dropped_files.len() > 3, "{:?}", d.stats);
+    // The status names the first files dropped for room.
+    let (status, _) = h.state.status.clone().expect("a status");
+    let named = d.stats.dropped_files[..3].join(", ");
+    let more = d.stats.dropped_files.len() - 3;
+    assert!(
+        status.contains(&format!(
+            "· left out for room: {named} and {more} more (b lists them)"
+        )),
+        "{status}"
+    );
     h.keys("b");
     let map = ctxcurate::tui::tokens::token_map(&h.state);
     assert_eq!(map.total, d.stats.tokens, "the gauge's total");
