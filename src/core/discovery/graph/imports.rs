@@ -539,6 +539,41 @@ if True: import lazy; from q import r
         );
     }
 
+    /// Broken and odd sources never panic and never invent a block: a
+    /// block opener at the end, tabs, an unterminated string, a dedent
+    /// inside brackets, a `def` whose signature never closes.
+    #[test]
+    fn odd_sources_keep_their_kinds_sane() {
+        let odd = [
+            "if TYPE_CHECKING:",
+            "if TYPE_CHECKING:\n",
+            "\tdef f(:\n\t\timport x\nimport y\n",
+            "def f(\n  a,\nimport z\n",
+            "\"\"\"never closed\nimport inside_string\n",
+            "x = (\n1,\n)\nimport after\n",
+            "if TYPE_CHECKING :\n    import spaced\n",
+            "  \n\t\n#\n",
+            "é = 1\n  é = 2\nimport u\n",
+        ];
+        for src in odd {
+            let _ = python(src);
+        }
+        use ImportKind::*;
+        // Tabs indent as spaces do.
+        assert_eq!(
+            kinds("\tdef f():\n\t\timport x\nimport y\n"),
+            [("x".to_string(), Local), ("y".to_string(), Runtime)]
+        );
+        assert!(kinds("\"\"\"never closed\nimport inside_string\n").is_empty());
+        assert_eq!(
+            kinds("if TYPE_CHECKING :\n    import spaced\nimport top\n"),
+            [
+                ("spaced".to_string(), TypeOnly),
+                ("top".to_string(), Runtime)
+            ]
+        );
+    }
+
     #[test]
     fn a_closing_docstring_line_ends_the_string() {
         let src = "\"\"\"\nDoc.\n\"\"\"\nimport os\n";
