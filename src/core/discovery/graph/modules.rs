@@ -102,7 +102,7 @@ pub fn resolve<'a>(
 ) -> Resolution<'a> {
     match stmt {
         Statement::Rust(s) => rust::resolve(set, from_file, s),
-        Statement::Script(s) => script::resolve(set, from_file, s),
+        Statement::Script(s) => script::resolve(set, &packages.script, from_file, s),
         Statement::Go(s) => packages.go.resolve(s),
         Statement::Java(s) => packages.java.resolve(s),
     }
@@ -115,6 +115,7 @@ pub fn resolve<'a>(
 pub struct Packages<'a> {
     go: go::Modules<'a>,
     java: java::Classes<'a>,
+    script: script::Project,
 }
 
 impl<'a> Packages<'a> {
@@ -124,6 +125,7 @@ impl<'a> Packages<'a> {
         Packages {
             go: go::Modules::read(root, files),
             java: java::Classes::read(files),
+            script: script::Project::read(root, files),
         }
     }
 }
