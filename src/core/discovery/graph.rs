@@ -102,7 +102,13 @@ impl ImportGraph {
                 .map(|i| i.module),
         );
         let set = resolve::FileSet::new(files, layout);
-        let packages = modules::Packages::read(root, files);
+        let packages = modules::Packages::read(
+            root,
+            files,
+            code.iter()
+                .zip(&statements)
+                .filter_map(|(path, s)| Some((path.as_str(), s.as_deref()?))),
+        );
         let found: Vec<FileEdges> = code
             .par_iter()
             .zip(&statements)
