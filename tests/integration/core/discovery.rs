@@ -2,5 +2,6 @@
 //! real layouts and the Python standard library.
 
 mod fixtures;
+mod languages;
 mod layouts;
 mod stdlib;

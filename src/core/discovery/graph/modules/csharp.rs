@@ -44,8 +44,10 @@ pub(super) fn declarations(source: &str) -> Vec<String> {
 #[derive(Debug, Default)]
 pub(super) struct Namespaces<'a> {
     files: HashMap<String, Vec<&'a str>>,
-    /// The first segment of every declared namespace (`Python` of
-    /// `Python.Runtime`): a `using` under one names the project.
+    /// The first names of the project's own namespaces (`Python` of
+    /// `Python.Runtime`): a `using` under one names the project. A name
+    /// only a few files declare is left out: projects put a polyfill or
+    /// two into `System`, which does not make `using System.Linq;` theirs.
     roots: HashSet<String>,
 }
 
@@ -53,16 +55,24 @@ impl<'a> Namespaces<'a> {
     /// From each file's declared namespaces.
     pub(super) fn read(declared: impl IntoIterator<Item = (&'a str, Vec<String>)>) -> Self {
         let mut out = Namespaces::default();
+        let mut by_root: HashMap<String, HashSet<&str>> = HashMap::new();
+        let mut declaring = 0;
         for (file, namespaces) in declared {
+            declaring += 1;
             for ns in namespaces {
-                out.roots
-                    .insert(ns.split('.').next().unwrap_or(&ns).to_string());
+                let root = ns.split('.').next().unwrap_or(&ns).to_string();
+                by_root.entry(root).or_default().insert(file);
                 let files = out.files.entry(ns).or_default();
                 if !files.contains(&file) {
                     files.push(file);
                 }
             }
         }
+        out.roots = by_root
+            .into_iter()
+            .filter(|(_, files)| files.len() * ROOT_SHARE >= declaring)
+            .map(|(root, _)| root)
+            .collect();
         for files in out.files.values_mut() {
             files.sort_unstable();
         }
@@ -99,6 +109,10 @@ impl<'a> Namespaces<'a> {
         }
     }
 }
+
+/// A first name is the project's when at least one in this many of the
+/// files that declare a namespace declare one under it.
+const ROOT_SHARE: usize = 10;
 
 /// Every file of a namespace, each weighted so the namespace counts once.
 fn spread<'a>(files: &[&'a str]) -> Resolution<'a> {
@@ -159,5 +173,19 @@ mod tests {
         assert_eq!(n.resolve("Acme.Missing"), Resolution::Unresolved);
         assert_eq!(n.resolve("Acme"), Resolution::Unresolved);
         assert_eq!(n.resolve("System.Text"), Resolution::External);
+        // One polyfill in `System` among many files: `System` stays
+        // external, the polyfill's own namespace resolves.
+        let many: Vec<String> = (0..30).map(|i| format!("f{i}.cs")).collect();
+        let n = Namespaces::read(
+            many.iter()
+                .map(|f| (f.as_str(), ns(&["Acme.Core"])))
+                .chain([("Polyfill.cs", ns(&["System.Runtime.CompilerServices"]))]),
+        );
+        assert_eq!(n.resolve("System.Linq"), Resolution::External);
+        assert_eq!(n.resolve("Acme.Gone"), Resolution::Unresolved);
+        assert_eq!(
+            targets(n.resolve("System.Runtime.CompilerServices")),
+            Some(vec!["Polyfill.cs"])
+        );
     }
 }
