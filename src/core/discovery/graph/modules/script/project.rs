@@ -93,9 +93,12 @@ impl Project {
 
     /// The config that governs `file`: the nearest above it.
     pub fn config_of(&self, file: &str) -> Option<&Config> {
-        self.configs
-            .iter()
-            .find(|c| c.dir.is_empty() || file.starts_with(&format!("{}/", c.dir)))
+        self.configs.iter().find(|c| {
+            c.dir.is_empty()
+                || file
+                    .strip_prefix(c.dir.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
     }
 }
 
