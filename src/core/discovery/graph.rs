@@ -8,6 +8,7 @@
 //! them. Imports that lead outside the project (the standard library,
 //! system headers, third-party packages) are not edges and not errors.
 
+mod explain;
 mod imports;
 mod kind;
 mod layout;
@@ -28,6 +29,7 @@ use serde::Serialize;
 use crate::core::sources::Codebase;
 use crate::core::syntax::Lang;
 
+pub use explain::{Explained, Outcome, explain};
 pub use imports::{Include, PyImport};
 pub use kind::ImportKind;
 pub use layout::Layout;
@@ -83,40 +85,9 @@ impl ImportGraph {
     /// The graph over `codebase`'s walked files, read through its
     /// sources; `include_dirs` as in `[project] include_dirs`.
     pub fn build(codebase: &Codebase, include_dirs: &[String]) -> Self {
-        let Codebase { root, sources, .. } = *codebase;
-        let files = codebase.files();
-        let mut code: Vec<&String> = files
-            .iter()
-            .filter(|f| Lang::from_path(f).is_some())
-            .collect();
-        code.sort();
-        code.dedup();
-        let progress = sources.progress();
-        progress.start("files read for imports", code.len());
-        // The statements are cached per content (memory and disk): an
-        // unchanged project is not scanned again.
-        let statements: Vec<Option<Arc<str>>> = code
-            .par_iter()
-            .map(|path| {
-                progress.step();
-                let lang = Lang::from_path(path);
-                sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
-                    modules::encode(lang, text)
-                })
-            })
-            .collect();
-        let mut layout = Layout::find(root, files, include_dirs);
-        layout.name_root_from_imports(
-            files,
-            statements
-                .iter()
-                .flatten()
-                .flat_map(|s| imports::decode(s).0)
-                .filter(|i| i.level == 0)
-                .map(|i| i.module),
-        );
-        let set = resolve::FileSet::new(files, layout);
-        let packages = modules::Packages::read(root, files);
+        let code = code_files(codebase.files());
+        let statements = read_statements(codebase, &code);
+        let (set, packages) = resolver(codebase, include_dirs, &code, &statements);
         let found: Vec<FileEdges> = code
             .par_iter()
             .zip(&statements)
@@ -368,6 +339,65 @@ impl ImportGraph {
     }
 }
 
+/// The code files among `files` (every language with a grammar), sorted.
+fn code_files(files: &[String]) -> Vec<&String> {
+    let mut code: Vec<&String> = files
+        .iter()
+        .filter(|f| Lang::from_path(f).is_some())
+        .collect();
+    code.sort();
+    code.dedup();
+    code
+}
+
+/// The encoded import statements of each of `code` (a file that does not
+/// read has none), cached per content (memory and disk): an unchanged
+/// project is not scanned again.
+fn read_statements(codebase: &Codebase, code: &[&String]) -> Vec<Option<Arc<str>>> {
+    let Codebase { root, sources, .. } = *codebase;
+    let progress = sources.progress();
+    progress.start("files read for imports", code.len());
+    code.par_iter()
+        .map(|path| {
+            progress.step();
+            let lang = Lang::from_path(path);
+            sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
+                modules::encode(lang, text)
+            })
+        })
+        .collect()
+}
+
+/// What resolving needs to know of the project: its files in their
+/// layout, and what its metadata files and declarations say.
+fn resolver<'a>(
+    codebase: &Codebase<'a>,
+    include_dirs: &[String],
+    code: &[&'a String],
+    statements: &[Option<Arc<str>>],
+) -> (resolve::FileSet<'a>, modules::Packages<'a>) {
+    let (root, files) = (codebase.root, codebase.files());
+    let mut layout = Layout::find(root, files, include_dirs);
+    layout.name_root_from_imports(
+        files,
+        statements
+            .iter()
+            .flatten()
+            .flat_map(|s| imports::decode(s).0)
+            .filter(|i| i.level == 0)
+            .map(|i| i.module),
+    );
+    let set = resolve::FileSet::new(files, layout);
+    let packages = modules::Packages::read(
+        root,
+        files,
+        code.iter()
+            .zip(statements)
+            .filter_map(|(path, s)| Some((path.as_str(), s.as_deref()?))),
+    );
+    (set, packages)
+}
+
 /// What one file's statements led to.
 #[derive(Default)]
 struct FileEdges<'a> {
@@ -392,7 +422,8 @@ fn file_edges<'a>(
     };
     // A package's `__init__` importing names from its modules passes them
     // on: a re-export, whoever imports the package.
-    let is_init = path.ends_with("__init__.py") || path.ends_with("__init__.pyi");
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let is_init = name == "__init__.py" || name == "__init__.pyi";
     for stmt in &python {
         let kind = match stmt.kind {
             ImportKind::Runtime if is_init && !stmt.names.is_empty() => ImportKind::ReExport,

@@ -2,6 +2,7 @@
 //! real layouts and the Python standard library; imports weighed by kind.
 
 mod fixtures;
+mod languages;
 mod layouts;
 mod stdlib;
 mod weights;

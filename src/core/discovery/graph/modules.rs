@@ -1,16 +1,21 @@
 //! Imports of the languages beyond Python and C, one file per language
 //! under `modules/`: Rust `mod` declarations and `use` paths,
-//! JavaScript/TypeScript specifiers, Go packages under the module path of
-//! a `go.mod`, Java imports by package folders. Read off the text line by
-//! line (a few statement shapes, no full parse: the graph is built for
-//! every file of a project and cached per content), encoded as one
-//! `tag\tstatement` record a line next to the Python and C ones (which
-//! `imports::decode` skips), and resolved against the project's files.
-//! This file only dispatches: a language adds its file, a tag, a
-//! [`Statement`] variant and a [`Packages`] field.
+//! JavaScript/TypeScript specifiers (with `tsconfig.json` paths and the
+//! project's own packages), Go packages under the module path of a
+//! `go.mod`, Java imports by package folders, PHP `use` through composer
+//! autoload maps, C# `using` to the files declaring the namespace. Read off
+//! the text line by line (a few statement shapes, no full parse: the graph
+//! is built for every file of a project and cached per content), encoded
+//! as one `tag\tstatement` record a line next to the Python and C ones
+//! (which `imports::decode` skips), and resolved against the project's
+//! files. This file only dispatches: a language adds its file, a tag, a
+//! [`Statement`] variant and, when it needs to know more of the project
+//! than its file list, a [`Packages`] field.
 
+mod csharp;
 mod go;
 mod java;
+mod php;
 mod rust;
 mod script;
 
@@ -31,6 +36,10 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
         }
         Some(Lang::Go) => records("go", go::encode(source)),
         Some(Lang::Java) => records("java", java::encode(source)),
+        Some(Lang::Php) => records("php", php::encode(source)),
+        Some(Lang::CSharp) => {
+            records("cs", csharp::encode(source)) + &records("csns", csharp::declarations(source))
+        }
         Some(Lang::Python) => imports::encode(true, source),
         Some(Lang::C | Lang::Cpp) => imports::encode(false, source),
         _ => String::new(),
@@ -42,7 +51,7 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
 pub fn cache_key(lang: Option<Lang>) -> &'static str {
     match lang {
         Some(Lang::Python | Lang::C | Lang::Cpp) | None => "imports-3",
-        Some(_) => "imports-modules-2",
+        Some(_) => "imports-modules-3",
     }
 }
 
@@ -78,11 +87,19 @@ pub enum Statement {
     Go(String),
     /// A Java import (`com.acme.util.Strings`, `com.acme.util.*`).
     Java(String),
+    /// A PHP `use` of a class (`App\Model\User`).
+    Php(String),
+    /// A C# `using` of a namespace or type (`Acme.Core`).
+    CSharp(String),
 }
 
-/// The statements [`encode`] wrote for this module's languages, each
-/// with how it is imported (runtime where the language's records say
-/// nothing).
+/// The statements [`encode`] wrote for this module's languages.
+pub fn decode(text: &str) -> Vec<Statement> {
+    decode_kinded(text).into_iter().map(|(s, _)| s).collect()
+}
+
+/// [`decode`], each statement with how it is imported (runtime where the
+/// language's records say nothing).
 pub fn decode_kinded(text: &str) -> Vec<(Statement, ImportKind)> {
     text.lines()
         .filter_map(|line| {
@@ -99,6 +116,8 @@ pub fn decode_kinded(text: &str) -> Vec<(Statement, ImportKind)> {
                 "js" => Statement::Script(s.to_string()),
                 "go" => Statement::Go(s.to_string()),
                 "java" => Statement::Java(s.to_string()),
+                "php" => Statement::Php(s.to_string()),
+                "cs" => Statement::CSharp(s.to_string()),
                 _ => return None,
             };
             Some((stmt, kind))
@@ -115,6 +134,8 @@ impl std::fmt::Display for Statement {
             Statement::Script(s) => write!(f, "import \"{s}\""),
             Statement::Go(s) => write!(f, "import \"{s}\""),
             Statement::Java(s) => write!(f, "import {s};"),
+            Statement::Php(s) => write!(f, "use {s};"),
+            Statement::CSharp(s) => write!(f, "using {s};"),
         }
     }
 }
@@ -129,28 +150,49 @@ pub fn resolve<'a>(
 ) -> Resolution<'a> {
     match stmt {
         Statement::Rust(s) => rust::resolve(set, from_file, s),
-        Statement::Script(s) => script::resolve(set, from_file, s),
+        Statement::Script(s) => script::resolve(set, &packages.script, from_file, s),
         Statement::Go(s) => packages.go.resolve(s),
         Statement::Java(s) => packages.java.resolve(s),
+        Statement::Php(s) => packages.php.resolve(set, s),
+        Statement::CSharp(s) => packages.csharp.resolve(s),
     }
 }
 
 /// What resolving needs to know of the project beyond its file list, one
 /// field per language that has any: Go's modules and packages, Java's
-/// classes.
+/// classes, the tsconfig/package.json mappings of JavaScript/TypeScript,
+/// PHP's composer autoload maps, C#'s namespaces.
 #[derive(Debug, Default)]
 pub struct Packages<'a> {
     go: go::Modules<'a>,
     java: java::Classes<'a>,
+    script: script::Project,
+    php: php::Autoload,
+    csharp: csharp::Namespaces<'a>,
 }
 
 impl<'a> Packages<'a> {
     /// Read the project's `files` (relative to `root`) and the metadata
-    /// files among them.
-    pub fn read(root: &Path, files: &'a [String]) -> Self {
+    /// files among them; `encoded` is each code file's [`encode`]d text,
+    /// for what files declare (C# namespaces).
+    pub fn read<'s>(
+        root: &Path,
+        files: &'a [String],
+        encoded: impl IntoIterator<Item = (&'a str, &'s str)>,
+    ) -> Self {
+        let declared = encoded.into_iter().filter_map(|(file, text)| {
+            let namespaces: Vec<String> = text
+                .lines()
+                .filter_map(|l| l.strip_prefix("csns\t").map(String::from))
+                .collect();
+            (!namespaces.is_empty()).then_some((file, namespaces))
+        });
         Packages {
             go: go::Modules::read(root, files),
             java: java::Classes::read(files),
+            script: script::Project::read(root, files),
+            php: php::Autoload::read(root, files),
+            csharp: csharp::Namespaces::read(declared),
         }
     }
 }

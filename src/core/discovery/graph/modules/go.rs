@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::parent;
+use super::{join, parent};
+use crate::core::discovery::graph::layout::read_small;
 use crate::core::discovery::graph::resolve::Resolution;
 
 /// The project's Go modules (each `go.mod`'s folder and module path) and
@@ -24,13 +25,14 @@ impl<'a> Modules<'a> {
         let mut packages: HashMap<&str, Vec<&str>> = HashMap::new();
         for f in files {
             if f == "go.mod" || f.ends_with("/go.mod") {
-                let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
+                let text = read_small(root, f).unwrap_or_default();
                 let module = text
                     .lines()
                     .find_map(|l| l.trim().strip_prefix("module "))
-                    .map(|m| m.trim().trim_matches('"').to_string());
+                    .map(|m| m.split("//").next().unwrap_or(m).trim().trim_matches('"'))
+                    .filter(|m| !m.is_empty());
                 if let Some(module) = module {
-                    modules.push((parent(f).to_string(), module));
+                    modules.push((parent(f).to_string(), module.to_string()));
                 }
             } else if f.ends_with(".go") && !f.ends_with("_test.go") {
                 packages.entry(parent(f)).or_default().push(f);
@@ -43,28 +45,46 @@ impl<'a> Modules<'a> {
 
     /// An import path under a module of the project: its package's files
     /// (each weighted so the package counts once), or unresolved when the
-    /// folder holds no Go file; any other path is external.
+    /// folder holds no Go file. Go's own tree is the module `std`, whose
+    /// packages are imported without a prefix (`net/http`, `fmt`: a first
+    /// element with no dot). A path under no module is its vendored copy
+    /// (`vendor/<path>` of a module) when the project has one, else
+    /// external.
     pub(super) fn resolve(&self, path: &str) -> Resolution<'a> {
         for (dir, module) in &self.modules {
-            let rest = match path.strip_prefix(module.as_str()) {
-                Some("") => "",
-                Some(rest) if rest.starts_with('/') => &rest[1..],
-                _ => continue,
-            };
-            let folder = match (dir.is_empty(), rest.is_empty()) {
-                (_, true) => dir.clone(),
-                (true, false) => rest.to_string(),
-                (false, false) => format!("{dir}/{rest}"),
-            };
-            return match self.packages.get(folder.as_str()) {
-                Some(files) if !files.is_empty() => {
-                    let weight = 1.0 / files.len() as f64;
-                    Resolution::Files(files.iter().map(|f| (*f, weight)).collect())
+            let rest = if module == "std" {
+                let first = path.split('/').next().unwrap_or(path);
+                // cgo's pseudo-package `C` has no folder anywhere.
+                if first.contains('.') || path == "C" {
+                    continue;
                 }
-                _ => Resolution::Unresolved,
+                path
+            } else {
+                match path.strip_prefix(module.as_str()) {
+                    Some("") => "",
+                    Some(rest) if rest.starts_with('/') => &rest[1..],
+                    _ => continue,
+                }
+            };
+            return match self.package(&join(dir, rest)) {
+                Some(files) => files,
+                None => Resolution::Unresolved,
             };
         }
-        Resolution::External
+        self.modules
+            .iter()
+            .find_map(|(dir, _)| self.package(&join(&join(dir, "vendor"), path)))
+            .unwrap_or(Resolution::External)
+    }
+
+    /// The files of the package in `folder`, each weighted so it counts
+    /// once.
+    fn package(&self, folder: &str) -> Option<Resolution<'a>> {
+        let files = self.packages.get(folder).filter(|f| !f.is_empty())?;
+        let weight = 1.0 / files.len() as f64;
+        Some(Resolution::Files(
+            files.iter().map(|f| (*f, weight)).collect(),
+        ))
     }
 }
 
@@ -138,5 +158,26 @@ mod tests {
             Resolution::Unresolved
         ));
         assert!(matches!(go.resolve("fmt"), Resolution::External));
+        // Go's own tree: module `std`, packages without a prefix, the
+        // vendored ones under `vendor/`.
+        let list = files(&[
+            "net/http/server.go",
+            "net/http/internal/chunked.go",
+            "vendor/golang.org/x/net/idna/idna.go",
+        ]);
+        let mut std = Modules::read(Path::new("/nonexistent"), &list);
+        std.modules.push((String::new(), "std".to_string()));
+        let r = |p: &str| targets(std.resolve(p));
+        assert_eq!(
+            r("net/http/internal"),
+            Some(vec!["net/http/internal/chunked.go"])
+        );
+        assert_eq!(
+            r("golang.org/x/net/idna"),
+            Some(vec!["vendor/golang.org/x/net/idna/idna.go"])
+        );
+        assert!(matches!(std.resolve("net/gone"), Resolution::Unresolved));
+        assert!(matches!(std.resolve("C"), Resolution::External));
+        assert!(matches!(std.resolve("example.com/x"), Resolution::External));
     }
 }

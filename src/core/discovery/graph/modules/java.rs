@@ -32,18 +32,18 @@ impl<'a> Classes<'a> {
     /// unresolved; any other import is external (the JDK, a library).
     pub(super) fn resolve(&self, import: &str) -> Resolution<'a> {
         let segments: Vec<&str> = import.split('.').collect();
+        let mut class_end = segments.len();
         if segments.last() == Some(&"*") {
             let folder = segments[..segments.len() - 1].join("/");
-            return match self.package(&folder) {
-                Some(files) => {
-                    let weight = 1.0 / files.len() as f64;
-                    Resolution::Files(files.iter().map(|f| (*f, weight)).collect())
-                }
-                None => Resolution::External,
-            };
+            if let Some(files) = self.package(&folder) {
+                let weight = 1.0 / files.len() as f64;
+                return Resolution::Files(files.iter().map(|f| (*f, weight)).collect());
+            }
+            // `import static a.b.C.*;`: the members of a class.
+            class_end -= 1;
         }
         // `a.b.C`, else `a.b.C.member` (static) or `a.b.C.Inner`.
-        for end in (2..=segments.len()).rev() {
+        for end in (2..=class_end).rev() {
             let path = format!("{}.java", segments[..end].join("/"));
             let name = format!("{}.java", segments[end - 1]);
             let found = self.by_name.get(name.as_str()).and_then(|files| {
@@ -55,7 +55,7 @@ impl<'a> Classes<'a> {
                 return Resolution::Files(vec![(*f, 1.0)]);
             }
         }
-        let package = segments[..segments.len().saturating_sub(1)].join("/");
+        let package = segments[..class_end.saturating_sub(1)].join("/");
         match self.package(&package) {
             Some(_) => Resolution::Unresolved,
             None => Resolution::External,
@@ -101,14 +101,16 @@ mod tests {
     #[test]
     fn java_imports_resolve_by_package_folders() {
         let src = "package a;\nimport java.util.List;\nimport static com.acme.util.Strings.join;\n\
-                   import com.acme.model.*;\nimport com.acme.util.Gone;\n";
+                   import com.acme.model.*;\nimport com.acme.util.Gone;\n\
+                   import static com.acme.util.Strings.*;\n";
         assert_eq!(
             encode(src),
             [
                 "java.util.List",
                 "com.acme.util.Strings.join",
                 "com.acme.model.*",
-                "com.acme.util.Gone"
+                "com.acme.util.Gone",
+                "com.acme.util.Strings.*"
             ]
         );
         let list = files(&[
@@ -123,6 +125,14 @@ mod tests {
             Some(vec!["src/main/java/com/acme/util/Strings.java"])
         );
         assert_eq!(r("com.acme.model.*").map(|v| v.len()), Some(2));
+        assert_eq!(
+            r("com.acme.util.Strings.*"),
+            Some(vec!["src/main/java/com/acme/util/Strings.java"])
+        );
+        assert!(matches!(
+            p.resolve("com.acme.util.Gone.*"),
+            Resolution::Unresolved
+        ));
         assert!(matches!(
             p.resolve("com.acme.util.Gone"),
             Resolution::Unresolved

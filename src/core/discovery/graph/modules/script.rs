@@ -6,10 +6,14 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+mod project;
+
 use super::{join, parent};
 use crate::core::discovery::graph::kind::ImportKind;
 use crate::core::discovery::graph::resolve::{FileSet, Resolution};
 use crate::core::discovery::graph::stdlib;
+
+pub(super) use project::Project;
 
 static SCRIPT_SPEC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -89,38 +93,129 @@ fn kind_of(c: &regex::Captures<'_>) -> ImportKind {
     }
 }
 
-/// The extensions tried after a relative specifier, in order.
+/// The extensions tried after a specifier, in order.
 const SCRIPT_EXTENSIONS: [&str; 9] = ["ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs", "mts", "cts"];
 
-pub(super) fn resolve<'a>(set: &FileSet<'a>, from_file: &str, spec: &str) -> Resolution<'a> {
+/// A specifier of `from_file`: a relative one to the file it names; one
+/// a `paths` pattern of the governing `tsconfig.json` matches, or one
+/// under its `baseUrl`, to the file mapped; one naming a package of the
+/// project (`@acme/core/utils`) through that package's `exports` or
+/// entry points. A specifier that names the project (relative, a
+/// matched `paths` pattern, a project package) but no file of it is
+/// unresolved; any other is external (`react`, `node:fs`).
+pub(super) fn resolve<'a>(
+    set: &FileSet<'a>,
+    project: &Project,
+    from_file: &str,
+    spec: &str,
+) -> Resolution<'a> {
     // `fs`, `node:path`: Node's own, whatever a project file is named.
     if stdlib::is_node(spec) {
         return Resolution::External;
     }
-    if !(spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == "..") {
-        return Resolution::External;
+    if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
+        return match normalize(parent(from_file), spec).and_then(|base| probe(set, &base)) {
+            Some(f) => Resolution::Files(vec![(f, 1.0)]),
+            None => Resolution::Unresolved,
+        };
     }
-    let Some(base) = normalize(parent(from_file), spec) else {
-        return Resolution::Unresolved;
-    };
+    if let Some(config) = project.config_of(from_file) {
+        if let Some(targets) = mapped(&config.paths, spec) {
+            return first_found(set, &targets);
+        }
+        if let Some(f) = config
+            .base
+            .as_deref()
+            .and_then(|base| normalize(base, spec))
+            .and_then(|path| probe(set, &path))
+        {
+            return Resolution::Files(vec![(f, 1.0)]);
+        }
+    }
+    for package in &project.packages {
+        let sub = match spec.strip_prefix(package.name.as_str()) {
+            Some("") => ".".to_string(),
+            Some(rest) if rest.starts_with('/') => format!(".{rest}"),
+            _ => continue,
+        };
+        let mut targets = mapped(&package.exports, &sub).unwrap_or_default();
+        if sub == "." {
+            targets.extend(package.entries.iter().cloned());
+            targets.push(join(&package.dir, "index"));
+        } else if package.exports.is_empty() {
+            targets.extend(normalize(&package.dir, &sub));
+        }
+        return first_found(set, &targets);
+    }
+    Resolution::External
+}
+
+/// The first target that is a project source, else the source a built
+/// output stands for (`dist/x.js` in a package that ships `src/x.ts`),
+/// else a declaration file; unresolved when there is none.
+fn first_found<'a>(set: &FileSet<'a>, targets: &[String]) -> Resolution<'a> {
+    let found: Vec<&'a str> = targets.iter().filter_map(|t| probe(set, t)).collect();
+    let source = found
+        .iter()
+        .find(|f| !DECLARATION.iter().any(|d| f.ends_with(d)))
+        .copied()
+        .or_else(|| {
+            targets.iter().find_map(|t| {
+                let (dir, rest) = t
+                    .split_once("/dist/")
+                    .or_else(|| t.strip_prefix("dist/").map(|rest| ("", rest)))?;
+                probe(set, &join(dir, &join("src", rest)))
+            })
+        })
+        .or(found.first().copied());
+    match source {
+        Some(f) => Resolution::Files(vec![(f, 1.0)]),
+        None => Resolution::Unresolved,
+    }
+}
+
+/// The suffixes of TypeScript declaration files.
+const DECLARATION: [&str; 3] = [".d.ts", ".d.mts", ".d.cts"];
+
+/// The targets of the first pattern that matches `spec` (exact, else the
+/// one `*` with the longest prefix), its `*` substituted.
+fn mapped(patterns: &[(String, Vec<String>)], spec: &str) -> Option<Vec<String>> {
+    if let Some((_, targets)) = patterns.iter().find(|(p, _)| p == spec) {
+        return Some(targets.clone());
+    }
+    let (star, (_, targets)) = patterns
+        .iter()
+        .filter_map(|entry| {
+            let (prefix, suffix) = entry.0.split_once('*')?;
+            let middle = spec.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            Some(((prefix.len(), middle), entry))
+        })
+        .max_by_key(|((len, _), _)| *len)?;
+    Some(targets.iter().map(|t| t.replacen('*', star.1, 1)).collect())
+}
+
+/// The project file a path names: itself, with an extension (`./x.js`
+/// written for `x.ts`, as TypeScript's ES modules do), or its folder's
+/// `index` file.
+fn probe<'a>(set: &FileSet<'a>, base: &str) -> Option<&'a str> {
+    if base.is_empty() {
+        return None;
+    }
     // TypeScript written for ES modules imports `./x.js` for `./x.ts`.
     let stem = [".js", ".jsx", ".mjs", ".cjs"]
         .iter()
         .find_map(|e| base.strip_suffix(e))
-        .unwrap_or(&base);
-    let mut candidates = vec![base.clone()];
-    for root in [stem, base.as_str()] {
+        .unwrap_or(base);
+    let mut candidates = vec![base.to_string()];
+    for root in [stem, base] {
         candidates.extend(SCRIPT_EXTENSIONS.iter().map(|e| format!("{root}.{e}")));
     }
     candidates.extend(
         SCRIPT_EXTENSIONS
             .iter()
-            .map(|e| join(&base, &format!("index.{e}"))),
+            .map(|e| join(base, &format!("index.{e}"))),
     );
-    match candidates.iter().find_map(|c| set.get(c)) {
-        Some(f) => Resolution::Files(vec![(f, 1.0)]),
-        None => Resolution::Unresolved,
-    }
+    candidates.iter().find_map(|c| set.get(c))
 }
 
 /// `dir` joined with a relative specifier, `.` and `..` folded; `None`
@@ -173,7 +268,7 @@ mod tests {
         let set = set(&list);
         for spec in ["fs", "node:fs", "fs/promises"] {
             assert!(matches!(
-                resolve(&set, "src/app.ts", spec),
+                resolve(&set, &Project::default(), "src/app.ts", spec),
                 Resolution::External
             ));
         }
@@ -203,19 +298,91 @@ mod tests {
             "lib/x.cjs",
         ]);
         let set = set(&list);
-        let r = |spec: &str| targets(resolve(&set, "src/app.ts", spec));
+        let r = |spec: &str| targets(resolve(&set, &Project::default(), "src/app.ts", spec));
         assert_eq!(r("./util"), Some(vec!["src/util.ts"]));
         assert_eq!(r("./types.js"), Some(vec!["src/types.ts"]));
         assert_eq!(r("./lazy"), Some(vec!["src/lazy/index.tsx"]));
         assert_eq!(r("../lib/x"), Some(vec!["lib/x.cjs"]));
         assert_eq!(r("./missing"), None);
         assert!(matches!(
-            resolve(&set, "src/app.ts", "./missing"),
+            resolve(&set, &Project::default(), "src/app.ts", "./missing"),
             Resolution::Unresolved
         ));
         assert!(matches!(
-            resolve(&set, "src/app.ts", "react"),
+            resolve(&set, &Project::default(), "src/app.ts", "react"),
             Resolution::External
         ));
+    }
+
+    #[test]
+    fn paths_base_url_and_project_packages_resolve() {
+        let list = files(&[
+            "tsconfig.json",
+            "src/app.ts",
+            "src/lib/util.ts",
+            "src/lib/index.ts",
+            "src/env.d.ts",
+            "packages/core/src/index.ts",
+            "packages/core/src/deep/x.ts",
+            "packages/core/types.d.ts",
+        ]);
+        let set = set(&list);
+        let project = Project {
+            configs: vec![project::Config {
+                dir: String::new(),
+                base: Some("src".to_string()),
+                paths: vec![
+                    ("@lib/*".to_string(), vec!["src/lib/*".to_string()]),
+                    ("@lib".to_string(), vec!["src/lib".to_string()]),
+                    ("@gone/*".to_string(), vec!["src/gone/*".to_string()]),
+                ],
+            }],
+            packages: vec![project::Package {
+                dir: "packages/core".to_string(),
+                name: "@acme/core".to_string(),
+                exports: vec![
+                    (
+                        ".".to_string(),
+                        vec![
+                            "packages/core/types.d.ts".to_string(),
+                            "packages/core/dist/index.js".to_string(),
+                        ],
+                    ),
+                    (
+                        "./deep/*".to_string(),
+                        vec!["packages/core/dist/deep/*.js".to_string()],
+                    ),
+                ],
+                entries: Vec::new(),
+            }],
+        };
+        let r = |spec: &str| targets(resolve(&set, &project, "src/app.ts", spec));
+        assert_eq!(r("@lib/util.js"), Some(vec!["src/lib/util.ts"]));
+        assert_eq!(r("@lib"), Some(vec!["src/lib/index.ts"]));
+        assert_eq!(r("lib/util"), Some(vec!["src/lib/util.ts"]));
+        assert_eq!(r("env"), Some(vec!["src/env.d.ts"]));
+        // A built output leads to its source, which beats a declaration.
+        assert_eq!(r("@acme/core"), Some(vec!["packages/core/src/index.ts"]));
+        assert_eq!(
+            r("@acme/core/deep/x"),
+            Some(vec!["packages/core/src/deep/x.ts"])
+        );
+        assert!(matches!(
+            resolve(&set, &project, "src/app.ts", "@gone/thing"),
+            Resolution::Unresolved
+        ));
+        assert!(matches!(
+            resolve(&set, &project, "src/app.ts", "@acme/core/private"),
+            Resolution::Unresolved
+        ));
+        for external in ["react", "@acme/corex", "node:fs", "lodash/fp"] {
+            assert!(
+                matches!(
+                    resolve(&set, &project, "src/app.ts", external),
+                    Resolution::External
+                ),
+                "{external}"
+            );
+        }
     }
 }
