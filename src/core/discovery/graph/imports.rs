@@ -229,32 +229,38 @@ fn logical_lines(source: &str, mut each: impl FnMut(Option<usize>, &str) -> Opti
     let mut watch: Option<usize> = None;
     for raw in source.lines() {
         let mut line = raw;
-        let mut indent = Some(indentation(raw));
+        // The code after a closing triple quote continues a statement.
+        let mut continues_string = false;
         if let Some(quote) = in_string {
             match line.find(quote) {
                 Some(end) => {
                     in_string = None;
                     line = &line[end + 3..];
-                    indent = None;
+                    continues_string = true;
                 }
                 None => continue,
             }
         }
         // Most lines hold no quote, bracket, continuation or import, and
-        // open or close no block: skip them without allocating.
-        let may_close = watch.is_some_and(|w| indent.is_some_and(|i| i <= w))
-            && !line.trim().is_empty()
-            && !line.trim_start().starts_with('#');
+        // open or close no block: skip them without allocating (the block
+        // checks, dearer, only for the lines that would be skipped).
         if pending.is_empty()
-            && !may_close
             && !line.contains("import")
-            && !line.contains("TYPE_CHECKING")
             && !line
                 .bytes()
                 .any(|b| matches!(b, b'"' | b'\'' | b'(' | b'\\'))
         {
-            continue;
+            let code = line.trim_start();
+            let opens = code.starts_with("if ") && code.contains("TYPE_CHECKING");
+            let closes = !continues_string
+                && watch.is_some_and(|w| indentation(line) <= w)
+                && !code.is_empty()
+                && !code.starts_with('#');
+            if !opens && !closes {
+                continue;
+            }
         }
+        let indent = (!continues_string).then(|| indentation(line));
         let (code, opens) = strip_strings(line);
         if opens.is_some() {
             in_string = opens;
