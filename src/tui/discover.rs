@@ -4,9 +4,10 @@
 //! discard them. While proposals are shown, the preview shows the packed
 //! text, the gauge counts it, and `y`/`w` copy and write exactly it; the
 //! accepted preset keeps the pack's files, modes and repo map size. A file
-//! the user had curated keeps its mode, masks, slices and `force_full`
-//! unless the pack had to reduce or drop it to fit, and the status names
-//! every file whose mode changed.
+//! the user curated (its own entry with a mode, masks, slices or
+//! `force_full`) keeps all of it, even where the pack reduced it to fit;
+//! the others follow the pack; the status names every file whose mode
+//! changed and every curated one kept against the pack.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
 pub mod proposal;
@@ -35,27 +36,48 @@ pub fn proposals(packed: &Packed, state: &State) -> Discovery {
     // Every file the preset includes that the pack had to reduce or drop
     // to fit, whatever role brought it into the pack (a file a glob of the
     // preset includes may be reached as an import first). A file the pack
-    // took as it wanted it (a target in full) is not a change: the user's
-    // own view of it (masked, slices, `force_full`) stays.
+    // took as it wanted it (a target in full) is not a change. A file the
+    // user curated (its own entry with a mode, masks, slices or
+    // `force_full`) is never changed: accepting keeps their view of it,
+    // and the status names it.
     let opts = state.compose_options();
-    let changed = packed
-        .items
-        .iter()
-        .filter_map(|i| {
-            let item = state.item_for(&i.path)?;
-            let shown = item.auto_aggregate.then(|| opts.mode_for(&item));
-            let as_wanted = shown.is_some() && i.mode == Some(i.wanted);
-            (i.mode != shown && !as_wanted).then(|| (i.path.clone(), i.mode))
-        })
-        .collect();
+    let mut changed = Vec::new();
+    let mut kept = Vec::new();
+    for i in &packed.items {
+        let Some(item) = state.item_for(&i.path) else {
+            continue;
+        };
+        let shown = item.auto_aggregate.then(|| opts.mode_for(&item));
+        let as_wanted = shown.is_some() && i.mode == Some(i.wanted);
+        if i.mode == shown || as_wanted {
+            continue;
+        }
+        if is_curated(&item, &i.path) {
+            kept.push((i.path.clone(), i.mode));
+        } else {
+            changed.push((i.path.clone(), i.mode));
+        }
+    }
     Discovery {
         proposed,
         changed,
+        kept,
         dropped: packed.stats.dropped,
         stats: packed.stats.clone(),
         composition: Arc::new(packed.composition()),
         map_tokens: packed.map.tokens,
     }
+}
+
+/// Whether `item` is the user's own curation of `path`: an entry for
+/// that file itself (not a glob) with a mode other than full, masks,
+/// slices or `force_full`.
+fn is_curated(item: &crate::core::model::FileItem, path: &str) -> bool {
+    item.path == path
+        && (item.view_mode != ViewMode::Full
+            || item.force_full
+            || !item.ast_mask.is_empty()
+            || !item.custom_slices.is_empty())
 }
 
 /// Mark or unmark the file under the cursor as a target (saved in the
@@ -165,9 +187,10 @@ pub fn on_discovered(
 const NAMED_CHANGES: usize = 3;
 
 /// Add every proposed file to the preset in its packed mode, and apply
-/// what the pack had to do to the user's own files: one step. The status
-/// names the files whose mode changed (`a.py masked → skeleton`), then
-/// counts the rest.
+/// what the pack had to do to the files the preset includes but the user
+/// did not curate: one step. The status names the files whose mode changed
+/// (`a.py full → skeleton`) and the curated ones kept as the user had them
+/// though the pack reduced them, then counts the rest.
 pub fn accept(state: &mut State) -> Vec<Effect> {
     let Some(discovery) = state.discovery.take() else {
         state.say(Level::Warn, "no discovery to accept");
@@ -184,6 +207,18 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
                 .filter(|item| item.auto_aggregate)
                 .map(|item| opts.mode_for(&item));
             change_label(path, before, *mode)
+        })
+        .collect();
+    // The curated files the pack shows otherwise keep the user's view.
+    let kept: Vec<String> = discovery
+        .kept
+        .iter()
+        .map(|(path, mode)| {
+            let packed = mode.map_or("left out".to_string(), |m| m.to_string());
+            format!(
+                "{} (packed: {packed})",
+                crate::text::sanitize::display_line(path, 80)
+            )
         })
         .collect();
     let undo = state
@@ -206,6 +241,13 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
                     " and {} more of your files change mode",
                     changes.len() - NAMED_CHANGES
                 ));
+            }
+        }
+        if !kept.is_empty() {
+            message.push_str("; kept your own view of ");
+            message.push_str(&kept[..kept.len().min(NAMED_CHANGES)].join(", "));
+            if kept.len() > NAMED_CHANGES {
+                message.push_str(&format!(" and {} more", kept.len() - NAMED_CHANGES));
             }
         }
         message.push_str(&format!(" (undo with {undo})"));

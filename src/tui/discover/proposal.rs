@@ -18,6 +18,10 @@ pub struct Discovery {
     /// (`None`) to fit the budget: accepting applies these too, so the
     /// accepted preset composes to the packed total.
     pub changed: Vec<(String, Option<ViewMode>)>,
+    /// Files the user curated (a mode, masks, slices, `force_full` of
+    /// their own) that the pack reduced (`Some(mode)`) or left out
+    /// (`None`): accepting keeps the user's view of them, and says so.
+    pub kept: Vec<(String, Option<ViewMode>)>,
     pub stats: PackStats,
     /// Files the pack dropped for lack of room.
     pub dropped: usize,
@@ -37,7 +41,8 @@ impl Discovery {
     /// and the keys (`accept`, `discard`) that take or drop it.
     pub fn summary(&self, accept: &str, discard: &str, tokens: &str) -> String {
         let s = &self.stats;
-        let message = if self.proposed.is_empty() && self.changed.is_empty() {
+        let message = if self.proposed.is_empty() && self.changed.is_empty() && self.kept.is_empty()
+        {
             format!(
                 "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
                 s.discovered, s.tokens, s.budget
@@ -56,6 +61,13 @@ impl Discovery {
                 s.tokens,
                 s.budget
             )
+        };
+        let message = match self.kept.len() {
+            0 => message,
+            n => format!(
+                "{message} · accepting keeps your own view of {n} curated {} the pack reduced",
+                if n == 1 { "file" } else { "files" }
+            ),
         };
         let message = match dropped_note(&s.dropped_files, tokens) {
             Some(note) => format!("{message} · {note}"),

@@ -535,3 +535,51 @@ fn the_tokens_overlay_shows_the_packed_composition_and_what_was_left_out() {
     h.keys("esc o b");
     assert!(h.screen().contains("(no files included)"), "{}", h.screen());
 }
+
+/// A file the user curated (its own skeleton entry, pinned in full) that
+/// the pack must reduce or drop to fit: accepting keeps the entry exactly
+/// as it was and the status says so, with what the pack had made of it.
+#[test]
+fn accepting_keeps_a_curated_file_the_pack_reduced_and_says_so() {
+    let p = project();
+    let big: String = (0..60)
+        .map(|i| {
+            format!("def function_number_{i}(alpha, beta):\n    return alpha * beta + {i}\n\n")
+        })
+        .collect();
+    p.write("other.py", &big);
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 400\n\n[presets.default]\ntargets = [\"app.py\"]\n\n\
+         [[presets.default.files]]\npath = \"other.py\"\nview_mode = \"masked\"\n\
+         ast_mask = { \"function_number_3\" = \"def\" }\n",
+    );
+    let before = saved(&p).presets["default"].files.clone();
+    let mut h = Harness::open(p.root(), None, 200, 16).expect("open");
+    h.keys("i");
+    let d = h.state.discovery.clone().expect("a discovery");
+    assert!(d.changed.is_empty(), "{:?}", d.changed);
+    assert_eq!(d.kept.len(), 1, "{:?}", d.kept);
+    let (path, packed) = d.kept[0].clone();
+    assert_eq!(path, "other.py");
+    assert_ne!(packed, Some(ViewMode::Masked));
+    let (status, _) = h.state.status.clone().expect("a status");
+    assert!(
+        status.contains("· accepting keeps your own view of 1 curated file the pack reduced"),
+        "{status}"
+    );
+    h.keys("I");
+    let after = saved(&p).presets["default"].files.clone();
+    let other = |files: &[ctxcurate::core::model::FileItem]| {
+        files.iter().find(|f| f.path == "other.py").cloned()
+    };
+    assert_eq!(other(&after), other(&before));
+    let packed = packed.map_or("left out".to_string(), |m| m.to_string());
+    let (status, _) = h.state.status.clone().expect("a status");
+    assert_eq!(
+        status,
+        format!(
+            "added 5 discovered files; kept your own view of other.py (packed: {packed}) (undo with u)"
+        )
+    );
+}
