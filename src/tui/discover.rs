@@ -3,7 +3,11 @@
 //! the tree, and accept them into the preset as one undoable step — or
 //! discard them. While proposals are shown, the preview shows the packed
 //! text, the gauge counts it, and `y`/`w` copy and write exactly it; the
-//! accepted preset keeps the pack's files, modes and repo map size.
+//! accepted preset keeps the pack's files, modes and repo map size. A file
+//! the user curated (its own entry with a mode, masks, slices or
+//! `force_full`) keeps all of it, even where the pack reduced it to fit;
+//! the others follow the pack; the status names every file whose mode
+//! changed and every curated one kept against the pack.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
 pub mod proposal;
@@ -29,27 +33,51 @@ pub fn proposals(packed: &Packed, state: &State) -> Discovery {
         .filter_map(|i| Some((i.path.clone(), i.mode?)))
         .collect();
     proposed.sort();
-    // Every file the preset includes that the pack shows otherwise (or
-    // drops), whatever role brought it into the pack: a file a glob of the
-    // preset includes may be reached as an import first.
+    // Every file the preset includes that the pack had to reduce or drop
+    // to fit, whatever role brought it into the pack (a file a glob of the
+    // preset includes may be reached as an import first). A file the pack
+    // took as it wanted it (a target in full) is not a change. A file the
+    // user curated (its own entry with a mode, masks, slices or
+    // `force_full`) is never changed: accepting keeps their view of it,
+    // and the status names it.
     let opts = state.compose_options();
-    let changed = packed
-        .items
-        .iter()
-        .filter_map(|i| {
-            let item = state.item_for(&i.path)?;
-            let shown = item.auto_aggregate.then(|| opts.mode_for(&item));
-            (i.mode != shown).then(|| (i.path.clone(), i.mode))
-        })
-        .collect();
+    let mut changed = Vec::new();
+    let mut kept = Vec::new();
+    for i in &packed.items {
+        let Some(item) = state.item_for(&i.path) else {
+            continue;
+        };
+        let shown = item.auto_aggregate.then(|| opts.mode_for(&item));
+        let as_wanted = shown.is_some() && i.mode == Some(i.wanted);
+        if i.mode == shown || as_wanted {
+            continue;
+        }
+        if is_curated(&item, &i.path) {
+            kept.push((i.path.clone(), i.mode));
+        } else {
+            changed.push((i.path.clone(), i.mode));
+        }
+    }
     Discovery {
         proposed,
         changed,
+        kept,
         dropped: packed.stats.dropped,
         stats: packed.stats.clone(),
         composition: Arc::new(packed.composition()),
         map_tokens: packed.map.tokens,
     }
+}
+
+/// Whether `item` is the user's own curation of `path`: an entry for
+/// that file itself (not a glob) with a mode other than full, masks,
+/// slices or `force_full`.
+fn is_curated(item: &crate::core::model::FileItem, path: &str) -> bool {
+    item.path == path
+        && (item.view_mode != ViewMode::Full
+            || item.force_full
+            || !item.ast_mask.is_empty()
+            || !item.custom_slices.is_empty())
 }
 
 /// Mark or unmark the file under the cursor as a target (saved in the
@@ -141,7 +169,10 @@ pub fn on_discovered(
     let discard = state
         .keymap
         .key_name(crate::tui::input::action::Action::DiscardDiscovery);
-    let message = discovery.summary(&accept, &discard);
+    let tokens = state
+        .keymap
+        .key_name(crate::tui::input::action::Action::TokenMap);
+    let message = discovery.summary(&accept, &discard, &tokens);
     state.say(Level::Info, message);
     state.discovery = Some(discovery);
     state.composition.composed = Some(composed);
@@ -152,25 +183,47 @@ pub fn on_discovered(
     Vec::new()
 }
 
-/// Add every proposed file to the preset in its packed mode: one step.
+/// How many changed files the accept status names before it counts.
+const NAMED_CHANGES: usize = 3;
+
+/// Add every proposed file to the preset in its packed mode, and apply
+/// what the pack had to do to the files the preset includes but the user
+/// did not curate: one step. The status names the files whose mode changed
+/// (`a.py full → skeleton`) and the curated ones kept as the user had them
+/// though the pack reduced them, then counts the rest.
 pub fn accept(state: &mut State) -> Vec<Effect> {
     let Some(discovery) = state.discovery.take() else {
         state.say(Level::Warn, "no discovery to accept");
         return Vec::new();
     };
     let n = discovery.proposed.len();
-    let (reduced, listed) = (
-        discovery
-            .changed
-            .iter()
-            .filter(|(_, m)| m.is_some())
-            .count(),
-        discovery
-            .changed
-            .iter()
-            .filter(|(_, m)| m.is_none())
-            .count(),
-    );
+    let opts = state.compose_options();
+    let changes: Vec<String> = discovery
+        .changed
+        .iter()
+        .map(|(path, mode)| {
+            let before = state
+                .item_for(path)
+                .filter(|item| item.auto_aggregate)
+                .map(|item| opts.mode_for(&item));
+            change_label(path, before, *mode)
+        })
+        .collect();
+    // The curated files the pack shows otherwise keep the user's view.
+    let kept: Vec<String> = discovery
+        .kept
+        .iter()
+        .map(|(path, mode)| {
+            let packed = mode.map_or("left out".to_string(), |m| m.to_string());
+            format!(
+                "{} (packed: {packed})",
+                crate::text::sanitize::display_line(path, 80)
+            )
+        })
+        .collect();
+    let undo = state
+        .keymap
+        .key_name(crate::tui::input::action::Action::Undo);
     edit(state, |preset, _| {
         curation::accept_pack(
             preset,
@@ -180,14 +233,38 @@ pub fn accept(state: &mut State) -> Vec<Effect> {
         )
         .map_err(|e| e.to_string())?;
         let mut message = format!("added {n} discovered files");
-        if reduced + listed > 0 {
-            message.push_str(&format!(
-                "; as packed, {reduced} of your files change mode and {listed} are listed only"
-            ));
+        if !changes.is_empty() {
+            message.push_str("; to fit the budget: ");
+            message.push_str(&changes[..changes.len().min(NAMED_CHANGES)].join(", "));
+            if changes.len() > NAMED_CHANGES {
+                message.push_str(&format!(
+                    " and {} more of your files change mode",
+                    changes.len() - NAMED_CHANGES
+                ));
+            }
         }
-        message.push_str(" (undo with u)");
+        if !kept.is_empty() {
+            message.push_str("; kept your own view of ");
+            message.push_str(&kept[..kept.len().min(NAMED_CHANGES)].join(", "));
+            if kept.len() > NAMED_CHANGES {
+                message.push_str(&format!(" and {} more", kept.len() - NAMED_CHANGES));
+            }
+        }
+        message.push_str(&format!(" (undo with {undo})"));
         Ok(message)
     })
+}
+
+/// `a.py masked → skeleton`, `b.py → listed only`: one file the accept
+/// changes, from its mode before (`None`: listed only) to the pack's.
+fn change_label(path: &str, before: Option<ViewMode>, after: Option<ViewMode>) -> String {
+    let mode = |m: Option<ViewMode>| m.map_or("listed only".to_string(), |m| m.to_string());
+    format!(
+        "{} {} → {}",
+        crate::text::sanitize::display_line(path, 80),
+        mode(before),
+        mode(after)
+    )
 }
 
 /// Forget the proposals; the preview and the gauge go back to the preset.

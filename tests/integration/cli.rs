@@ -5,6 +5,7 @@ mod bounds;
 mod build;
 mod curate;
 mod discovery;
+mod discovery_languages;
 mod discuss;
 mod edit;
 mod exclude_discovery;

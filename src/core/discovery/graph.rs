@@ -1,29 +1,37 @@
 //! The import graph of a project (docs/ARCHITECTURE.md, "Discovery"): one
 //! node per code file (every language with a grammar), an edge from each
 //! file to every project file it imports or
-//! includes, weighted by how much it imports. Ranking personalizes
+//! includes, weighted by how much it imports and how ([`ImportKind`]: a
+//! type-only, function-local or re-exporting import weighs less than a
+//! runtime one at the top of a module). Ranking personalizes
 //! PageRank on the user's target files; discovery walks the edges out from
 //! them. Imports that lead outside the project (the standard library,
 //! system headers, third-party packages) are not edges and not errors.
 
+mod explain;
 mod imports;
+mod kind;
 mod layout;
 mod modules;
 mod rank;
 mod resolve;
+mod stdlib;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::EdgeRef;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::core::sources::Codebase;
 use crate::core::syntax::Lang;
 
+pub use explain::{Explained, Outcome, explain};
 pub use imports::{Include, PyImport};
+pub use kind::ImportKind;
 pub use layout::Layout;
 pub use rank::{DAMPING, pagerank};
 
@@ -56,10 +64,18 @@ pub struct UnresolvedImport {
     pub import: String,
 }
 
+/// An edge: how much the importer imports of the file, each statement
+/// weighed by its kind, and the strongest kind among those statements.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Edge {
+    weight: f64,
+    kind: ImportKind,
+}
+
 /// The import graph over a project's code files.
 #[derive(Debug, Default)]
 pub struct ImportGraph {
-    graph: DiGraph<String, f64>,
+    graph: DiGraph<String, Edge>,
     index: HashMap<String, NodeIndex>,
     /// Every unresolved statement, by file then order in it.
     unresolved: Vec<UnresolvedImport>,
@@ -69,40 +85,9 @@ impl ImportGraph {
     /// The graph over `codebase`'s walked files, read through its
     /// sources; `include_dirs` as in `[project] include_dirs`.
     pub fn build(codebase: &Codebase, include_dirs: &[String]) -> Self {
-        let Codebase { root, sources, .. } = *codebase;
-        let files = codebase.files();
-        let mut code: Vec<&String> = files
-            .iter()
-            .filter(|f| Lang::from_path(f).is_some_and(Lang::is_code))
-            .collect();
-        code.sort();
-        code.dedup();
-        let progress = sources.progress();
-        progress.start("files read for imports", code.len());
-        // The statements are cached per content (memory and disk): an
-        // unchanged project is not scanned again.
-        let statements: Vec<Option<Arc<str>>> = code
-            .par_iter()
-            .map(|path| {
-                progress.step();
-                let lang = Lang::from_path(path);
-                sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
-                    modules::encode(lang, text)
-                })
-            })
-            .collect();
-        let mut layout = Layout::find(root, files, include_dirs);
-        layout.name_root_from_imports(
-            files,
-            statements
-                .iter()
-                .flatten()
-                .flat_map(|s| imports::decode(s).0)
-                .filter(|i| i.level == 0)
-                .map(|i| i.module),
-        );
-        let set = resolve::FileSet::new(files, layout);
-        let packages = modules::Packages::read(root, files);
+        let code = code_files(codebase.files());
+        let statements = read_statements(codebase, &code);
+        let (set, packages) = resolver(codebase, include_dirs, &code, &statements);
         let found: Vec<FileEdges> = code
             .par_iter()
             .zip(&statements)
@@ -130,18 +115,23 @@ impl ImportGraph {
         }
         for (path, targets) in code.iter().zip(edges) {
             let from = index[path.as_str()];
-            let mut merged: BTreeMap<NodeIndex, f64> = BTreeMap::new();
-            for (to, w) in targets {
+            let mut merged: BTreeMap<NodeIndex, Edge> = BTreeMap::new();
+            for (to, w, kind) in targets {
                 // A header may exist outside the code set (`.inc`); only
                 // code files are nodes.
                 if let Some(&to) = index.get(to)
                     && to != from
                 {
-                    *merged.entry(to).or_default() += w;
+                    let edge = merged.entry(to).or_insert(Edge {
+                        weight: 0.0,
+                        kind: ImportKind::TypeOnly,
+                    });
+                    edge.weight += w * kind.weight();
+                    edge.kind = edge.kind.min(kind);
                 }
             }
-            for (to, w) in merged {
-                graph.add_edge(from, to, w);
+            for (to, edge) in merged {
+                graph.add_edge(from, to, edge);
             }
         }
         ImportGraph {
@@ -186,7 +176,7 @@ impl ImportGraph {
                 Some((
                     self.graph[a].as_str(),
                     self.graph[b].as_str(),
-                    self.graph[e],
+                    self.graph[e].weight,
                 ))
             })
             .collect();
@@ -208,8 +198,45 @@ impl ImportGraph {
         out
     }
 
+    /// How `from` imports `to`: the strongest kind among its statements
+    /// naming it (`None`: it does not import it).
+    pub fn import_kind(&self, from: &str, to: &str) -> Option<ImportKind> {
+        let (&a, &b) = (self.index.get(from)?, self.index.get(to)?);
+        self.graph.find_edge(a, b).map(|e| self.graph[e].kind)
+    }
+
+    /// How the targets import each file they import directly: the
+    /// strongest kind over every target's statements naming it, by path.
+    /// The packer reads it to tell a runtime import from a type-only one.
+    pub fn direct_kinds(&self, targets: &[String]) -> BTreeMap<String, ImportKind> {
+        let starts: Vec<NodeIndex> = targets
+            .iter()
+            .filter_map(|t| self.index.get(t).copied())
+            .collect();
+        self.kinds_from(&starts)
+            .into_iter()
+            .filter(|(n, _)| !starts.contains(n))
+            .map(|(n, k)| (self.graph[n].clone(), k))
+            .collect()
+    }
+
+    /// The strongest kind of an edge from `starts` to each node they
+    /// import.
+    fn kinds_from(&self, starts: &[NodeIndex]) -> HashMap<NodeIndex, ImportKind> {
+        let mut kinds: HashMap<NodeIndex, ImportKind> = HashMap::new();
+        for &start in starts {
+            for e in self.graph.edges_directed(start, Direction::Outgoing) {
+                let k = kinds.entry(e.target()).or_insert(e.weight().kind);
+                *k = (*k).min(e.weight().kind);
+            }
+        }
+        kinds
+    }
+
     /// Every node ranked for relevance to `targets`: the targets, then
-    /// what they import directly, then what they reach through other
+    /// what they import directly at runtime, then what they import
+    /// directly otherwise (only for types, inside a function, as a
+    /// re-export), then what they reach through other
     /// imports, then the rest — each group by personalized PageRank seeded
     /// on the targets (targets that are not nodes are ignored; none at all
     /// ranks the whole project evenly). Ties, and files the targets never
@@ -229,18 +256,28 @@ impl ImportGraph {
         let targets_only: Vec<NodeIndex> = targets.iter().filter_map(node).collect();
         let mut seeds = targets_only.clone();
         seeds.extend(boost.iter().filter_map(node));
-        let scores = pagerank(&self.graph, &seeds);
+        let weight = |e: &Edge| e.weight;
+        let scores = pagerank(&self.graph, &seeds, weight);
         let global = if seeds.is_empty() {
             scores.clone()
         } else {
-            pagerank(&self.graph, &[])
+            pagerank(&self.graph, &[], weight)
         };
         let depth = self.depths(&targets_only);
+        let direct = self.kinds_from(&targets_only);
         // Scores equal up to float noise are ties.
         let bucket = |s: f64| (s * 1e12).round() as i64;
         let mut order: Vec<NodeIndex> = self.graph.node_indices().collect();
         order.sort_by(|&a, &b| {
-            let tier = |n: NodeIndex| depth.get(&n).map_or(3, |d| (*d).min(2));
+            // 0 targets, 1 runtime imports, 2 other direct imports, 3
+            // transitive, 4 unreached.
+            let tier = |n: NodeIndex| match depth.get(&n) {
+                None => 4,
+                Some(0) => 0,
+                Some(1) if direct.get(&n).is_some_and(|k| k.is_runtime()) => 1,
+                Some(1) => 2,
+                Some(_) => 3,
+            };
             tier(a)
                 .cmp(&tier(b))
                 .then_with(|| bucket(scores[b.index()]).cmp(&bucket(scores[a.index()])))
@@ -302,10 +339,70 @@ impl ImportGraph {
     }
 }
 
+/// The code files among `files` (every language with a grammar), sorted.
+fn code_files(files: &[String]) -> Vec<&String> {
+    let mut code: Vec<&String> = files
+        .iter()
+        .filter(|f| Lang::from_path(f).is_some_and(Lang::is_code))
+        .collect();
+    code.sort();
+    code.dedup();
+    code
+}
+
+/// The encoded import statements of each of `code` (a file that does not
+/// read has none), cached per content (memory and disk): an unchanged
+/// project is not scanned again.
+fn read_statements(codebase: &Codebase, code: &[&String]) -> Vec<Option<Arc<str>>> {
+    let Codebase { root, sources, .. } = *codebase;
+    let progress = sources.progress();
+    progress.start("files read for imports", code.len());
+    code.par_iter()
+        .map(|path| {
+            progress.step();
+            let lang = Lang::from_path(path);
+            sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
+                modules::encode(lang, text)
+            })
+        })
+        .collect()
+}
+
+/// What resolving needs to know of the project: its files in their
+/// layout, and what its metadata files and declarations say.
+fn resolver<'a>(
+    codebase: &Codebase<'a>,
+    include_dirs: &[String],
+    code: &[&'a String],
+    statements: &[Option<Arc<str>>],
+) -> (resolve::FileSet<'a>, modules::Packages<'a>) {
+    let (root, files) = (codebase.root, codebase.files());
+    let mut layout = Layout::find(root, files, include_dirs);
+    layout.name_root_from_imports(
+        files,
+        statements
+            .iter()
+            .flatten()
+            .flat_map(|s| imports::decode(s).0)
+            .filter(|i| i.level == 0)
+            .map(|i| i.module),
+    );
+    let set = resolve::FileSet::new(files, layout);
+    let packages = modules::Packages::read(
+        root,
+        files,
+        code.iter()
+            .zip(statements)
+            .filter_map(|(path, s)| Some((path.as_str(), s.as_deref()?))),
+    );
+    (set, packages)
+}
+
 /// What one file's statements led to.
 #[derive(Default)]
 struct FileEdges<'a> {
-    edges: Vec<(&'a str, f64)>,
+    /// Each file reached, with the statement's weight and kind.
+    edges: Vec<(&'a str, f64, ImportKind)>,
     /// The statements that did not resolve, as written.
     unresolved: Vec<String>,
 }
@@ -320,23 +417,34 @@ fn file_edges<'a>(
     use resolve::Resolution;
     let (python, includes) = imports::decode(stmts);
     let mut out = FileEdges::default();
+    let with = |files: Vec<(&'a str, f64)>, kind: ImportKind| {
+        files.into_iter().map(move |(f, w)| (f, w, kind))
+    };
+    // A package's `__init__` importing names from its modules passes them
+    // on: a re-export, whoever imports the package.
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let is_init = name == "__init__.py" || name == "__init__.pyi";
     for stmt in &python {
+        let kind = match stmt.kind {
+            ImportKind::Runtime if is_init && !stmt.names.is_empty() => ImportKind::ReExport,
+            kind => kind,
+        };
         match set.resolve_python(path, stmt) {
-            Resolution::Files(files) => out.edges.extend(files),
+            Resolution::Files(files) => out.edges.extend(with(files, kind)),
             Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}
         }
     }
     for inc in &includes {
         match set.resolve_include(path, inc) {
-            Resolution::Files(files) => out.edges.extend(files),
+            Resolution::Files(files) => out.edges.extend(with(files, ImportKind::Runtime)),
             Resolution::Unresolved => out.unresolved.push(inc.to_string()),
             Resolution::External => {}
         }
     }
-    for stmt in modules::decode(stmts) {
+    for (stmt, kind) in modules::decode_kinded(stmts) {
         match modules::resolve(set, packages, path, &stmt) {
-            Resolution::Files(files) => out.edges.extend(files),
+            Resolution::Files(files) => out.edges.extend(with(files, kind)),
             Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}
         }

@@ -18,6 +18,10 @@ pub struct Discovery {
     /// (`None`) to fit the budget: accepting applies these too, so the
     /// accepted preset composes to the packed total.
     pub changed: Vec<(String, Option<ViewMode>)>,
+    /// Files the user curated (a mode, masks, slices, `force_full` of
+    /// their own) that the pack reduced (`Some(mode)`) or left out
+    /// (`None`): accepting keeps the user's view of them, and says so.
+    pub kept: Vec<(String, Option<ViewMode>)>,
     pub stats: PackStats,
     /// Files the pack dropped for lack of room.
     pub dropped: usize,
@@ -32,11 +36,13 @@ pub struct Discovery {
 
 impl Discovery {
     /// The status line's account of the proposal: what it adds and
-    /// changes, what the pack left out and why, and the keys (`accept`,
-    /// `discard`) that take or drop it.
-    pub fn summary(&self, accept: &str, discard: &str) -> String {
+    /// changes, what the pack left out and why (the first files it dropped
+    /// for room by name, and the key of the overlay that lists them all),
+    /// and the keys (`accept`, `discard`) that take or drop it.
+    pub fn summary(&self, accept: &str, discard: &str, tokens: &str) -> String {
         let s = &self.stats;
-        let message = if self.proposed.is_empty() && self.changed.is_empty() {
+        let message = if self.proposed.is_empty() && self.changed.is_empty() && self.kept.is_empty()
+        {
             format!(
                 "discovery: nothing to add ({} discovered, {} / {} tokens packed)",
                 s.discovered, s.tokens, s.budget
@@ -55,6 +61,17 @@ impl Discovery {
                 s.tokens,
                 s.budget
             )
+        };
+        let message = match self.kept.len() {
+            0 => message,
+            n => format!(
+                "{message} · accepting keeps your own view of {n} curated {} the pack reduced",
+                if n == 1 { "file" } else { "files" }
+            ),
+        };
+        let message = match dropped_note(&s.dropped_files, tokens) {
+            Some(note) => format!("{message} · {note}"),
+            None => message,
         };
         let message = match s.unresolved_note() {
             Some(note) => format!("{message} · {note}"),
@@ -91,4 +108,23 @@ impl Discovery {
             .ok()
             .map(|i| self.proposed[i].1)
     }
+}
+
+/// How many dropped files the status names before it counts.
+const NAMED_DROPS: usize = 3;
+
+/// "left out for room: a.py, b.py, c.py and 4 more (b lists them)":
+/// `None` when the pack dropped nothing.
+fn dropped_note(dropped: &[String], tokens: &str) -> Option<String> {
+    let first = dropped.first()?;
+    let mut note = format!("left out for room: {first}");
+    for path in dropped.iter().skip(1).take(NAMED_DROPS - 1) {
+        note.push_str(", ");
+        note.push_str(path);
+    }
+    if dropped.len() > NAMED_DROPS {
+        note.push_str(&format!(" and {} more", dropped.len() - NAMED_DROPS));
+    }
+    note.push_str(&format!(" ({tokens} lists them)"));
+    Some(note)
 }

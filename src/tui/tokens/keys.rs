@@ -2,7 +2,9 @@
 //! included files (largest first), open one in the tree, step its view
 //! mode, or take it out of the preset. Every edit is the tree's own
 //! (`curate`), one undoable step, and the overlay stays open on the same
-//! file while the counts follow.
+//! file while the counts follow. While a discovery is shown the table is
+//! the packed text, which no edit of the preset changes: the mode and
+//! remove keys say to accept or discard it first.
 
 use crate::core::model::Preset;
 use crate::tui::curate;
@@ -21,6 +23,21 @@ pub(crate) fn on_tokens(state: &mut State, path: Option<String>, action: Action)
         .and_then(|p| paths.iter().position(|q| q == p))
         .unwrap_or(0);
     let current = paths.get(cursor).cloned();
+    if state.discovery.is_some()
+        && matches!(
+            action,
+            Action::NextMode | Action::PrevMode | Action::ToggleInclude
+        )
+    {
+        let key = |a| state.keymap.key_name(a);
+        let message = format!(
+            "this is the packed discovery: accept it ({}) or discard it ({}) to edit the preset",
+            key(Action::AcceptDiscovery),
+            key(Action::DiscardDiscovery)
+        );
+        state.say(crate::tui::state::Level::Warn, message);
+        return Vec::new();
+    }
     match action {
         Action::Up
         | Action::Down

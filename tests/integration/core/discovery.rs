@@ -1,8 +1,11 @@
 //! `core::discovery`: the import graph, packing and the repo map on fixtures,
-//! real layouts and the Python standard library; Ruby's and Lua's imports.
+//! real layouts and the Python standard library; imports weighed by kind;
+//! Ruby's, Lua's and Kotlin's imports.
 
 mod fixtures;
 mod kotlin;
+mod languages;
 mod layouts;
 mod ruby_lua;
 mod stdlib;
+mod weights;

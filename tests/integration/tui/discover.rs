@@ -166,8 +166,11 @@ fn accepting_applies_what_the_pack_did_to_the_preset_and_edits_drop_proposals() 
         Some(mode) => assert_eq!(other.view_mode, mode),
         None => assert!(!other.auto_aggregate),
     }
+    // The status names the file and what became of it.
+    let after = packed_mode.map_or("listed only".to_string(), |m| m.to_string());
     assert!(
-        h.screen().contains("of your files change mode"),
+        h.screen()
+            .contains(&format!("to fit the budget: other.py full → {after} (undo")),
         "{}",
         h.screen()
     );
@@ -363,5 +366,220 @@ fn discovery_keeps_a_target_the_project_unignores() {
         proposed.iter().any(|f| f == "dist/gen.py"),
         "{proposed:?}\n{}",
         h.screen()
+    );
+}
+
+/// A target the user masked (its API, one body in full) and a file they
+/// pinned with `force_full`: accepting a roomy pack keeps both exactly as
+/// they were — mode, masks, pin — and the status names no change.
+#[test]
+fn accepting_keeps_the_users_own_view_of_the_files_they_curated() {
+    let p = project();
+    p.write(
+        "app.py",
+        "from pkg.core import App\n\nclass Table:\n    def render(self):\n        return App().run()\n\n    \
+         def measure(self):\n        return 1\n",
+    );
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 5000\n\n[presets.default]\ntargets = [\"app.py\"]\n\n\
+         [[presets.default.files]]\npath = \"app.py\"\nview_mode = \"masked\"\n\
+         ast_mask = { \"Table.render\" = \"def\" }\n\n\
+         [[presets.default.files]]\npath = \"other.py\"\nview_mode = \"skeleton\"\nforce_full = true\n",
+    );
+    let before = saved(&p).presets["default"].files.clone();
+    let mut h = Harness::open(p.root(), None, 140, 16).expect("open");
+    h.keys("i");
+    let d = h.state.discovery.clone().expect("a discovery");
+    assert!(d.changed.is_empty(), "{:?}", d.changed);
+    h.keys("I");
+    let after = saved(&p).presets["default"].files.clone();
+    let curated = |files: &[ctxcurate::core::model::FileItem]| {
+        files
+            .iter()
+            .filter(|f| f.path == "app.py" || f.path == "other.py")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(curated(&after), curated(&before));
+    let screen = h.screen();
+    assert!(
+        screen.contains("added 4 discovered files (undo with u)"),
+        "{screen}"
+    );
+}
+
+/// Five files of the user's that the pack must reduce or drop: the status
+/// names the first three with their modes before and after, and counts
+/// the rest.
+#[test]
+fn the_accept_status_names_the_files_whose_mode_changed() {
+    let p = project();
+    let big = |name: &str| -> String {
+        (0..60)
+            .map(|i| format!("def {name}_{i}(alpha, beta):\n    return alpha * beta + {i}\n\n"))
+            .collect()
+    };
+    let mut toml = "[project]\nbudget = 700\nrepo_map_budget = 0\n\n[presets.default]\n\
+                    targets = [\"app.py\"]\n"
+        .to_string();
+    for i in 0..5 {
+        p.write(&format!("big{i}.py"), &big(&format!("big{i}")));
+        toml.push_str(&format!(
+            "\n[[presets.default.files]]\npath = \"big{i}.py\"\n"
+        ));
+    }
+    p.write("ctxcurate.toml", &toml);
+    let mut h = Harness::open(p.root(), None, 250, 16).expect("open");
+    h.keys("i");
+    let d = h.state.discovery.clone().expect("a discovery");
+    assert_eq!(d.changed.len(), 5, "{:?}", d.changed);
+    h.keys("I");
+    let (status, _) = h.state.status.clone().expect("a status");
+    let label = |(path, mode): &(String, Option<ViewMode>)| {
+        let after = mode.map_or("listed only".to_string(), |m| m.to_string());
+        format!("{path} full → {after}")
+    };
+    let named: Vec<String> = d.changed[..3].iter().map(label).collect();
+    assert_eq!(
+        status,
+        format!(
+            "added 5 discovered files; to fit the budget: {} and 2 more of your files change mode (undo with u)",
+            named.join(", ")
+        )
+    );
+}
+
+/// A project whose target imports more than the budget holds, even as
+/// outlines: the pack drops some imports for room.
+fn crowded() -> Project {
+    let p = Project::empty();
+    let body = |name: &str| -> String {
+        (0..40)
+            .map(|i| format!("def {name}_{i}(alpha, beta):\n    return alpha * beta + {i}\n\n"))
+            .collect()
+    };
+    let mut app = String::new();
+    for i in 0..10 {
+        app.push_str(&format!("from mod{i} import mod{i}_0\n"));
+        p.write(&format!("mod{i}.py"), &body(&format!("mod{i}")));
+    }
+    p.write("app.py", &app);
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 1500\nrepo_map_budget = 0\n\n[presets.default]\ntargets = [\"app.py\"]\n",
+    );
+    p
+}
+
+/// `b` during a proposal: the packed files with the counts of the packed
+/// text and the gauge's total (not the preset's "no files included"), and
+/// under them what the pack left out and why.
+#[test]
+fn the_tokens_overlay_shows_the_packed_composition_and_what_was_left_out() {
+    let p = crowded();
+    let mut h = Harness::open(p.root(), None, 120, 30).expect("open");
+    h.keys("i");
+    let d = h.state.discovery.clone().expect("a discovery");
+    assert!(d.stats.dropped_files.len() > 3, "{:?}", d.stats);
+    // The status names the first files dropped for room.
+    let (status, _) = h.state.status.clone().expect("a status");
+    let named = d.stats.dropped_files[..3].join(", ");
+    let more = d.stats.dropped_files.len() - 3;
+    assert!(
+        status.contains(&format!(
+            "· left out for room: {named} and {more} more (b lists them)"
+        )),
+        "{status}"
+    );
+    h.keys("b");
+    let map = ctxcurate::tui::tokens::token_map(&h.state);
+    assert_eq!(map.total, d.stats.tokens, "the gauge's total");
+    let mut packed: Vec<&str> = d
+        .composition
+        .files
+        .iter()
+        .filter(|f| f.aggregate)
+        .map(|f| f.path.as_str())
+        .collect();
+    packed.sort();
+    let mut rows: Vec<&str> = map.files.iter().map(|f| f.path.as_str()).collect();
+    rows.sort();
+    assert_eq!(rows, packed);
+    let left = ctxcurate::tui::tokens::left_out(&h.state);
+    assert_eq!(
+        left.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>(),
+        d.stats
+            .dropped_files
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+    );
+    let screen = h.screen();
+    assert!(
+        screen.contains(&format!("Left out by the pack ({}):", left.len())),
+        "{screen}"
+    );
+    assert!(screen.contains("· no room in the budget"), "{screen}");
+    insta::assert_snapshot!("tokens_overlay_during_discovery", screen);
+    // Its mode keys do not edit the preset under a packed table.
+    h.keys("m");
+    assert!(h.state.discovery.is_some());
+    assert!(
+        h.screen()
+            .contains("this is the packed discovery: accept it (I) or discard it (o)"),
+        "{}",
+        h.screen()
+    );
+    // After a discard the overlay is the preset's again.
+    h.keys("esc o b");
+    assert!(h.screen().contains("(no files included)"), "{}", h.screen());
+}
+
+/// A file the user curated (its own skeleton entry, pinned in full) that
+/// the pack must reduce or drop to fit: accepting keeps the entry exactly
+/// as it was and the status says so, with what the pack had made of it.
+#[test]
+fn accepting_keeps_a_curated_file_the_pack_reduced_and_says_so() {
+    let p = project();
+    let big: String = (0..60)
+        .map(|i| {
+            format!("def function_number_{i}(alpha, beta):\n    return alpha * beta + {i}\n\n")
+        })
+        .collect();
+    p.write("other.py", &big);
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 400\n\n[presets.default]\ntargets = [\"app.py\"]\n\n\
+         [[presets.default.files]]\npath = \"other.py\"\nview_mode = \"masked\"\n\
+         ast_mask = { \"function_number_3\" = \"def\" }\n",
+    );
+    let before = saved(&p).presets["default"].files.clone();
+    let mut h = Harness::open(p.root(), None, 200, 16).expect("open");
+    h.keys("i");
+    let d = h.state.discovery.clone().expect("a discovery");
+    assert!(d.changed.is_empty(), "{:?}", d.changed);
+    assert_eq!(d.kept.len(), 1, "{:?}", d.kept);
+    let (path, packed) = d.kept[0].clone();
+    assert_eq!(path, "other.py");
+    assert_ne!(packed, Some(ViewMode::Masked));
+    let (status, _) = h.state.status.clone().expect("a status");
+    assert!(
+        status.contains("· accepting keeps your own view of 1 curated file the pack reduced"),
+        "{status}"
+    );
+    h.keys("I");
+    let after = saved(&p).presets["default"].files.clone();
+    let other = |files: &[ctxcurate::core::model::FileItem]| {
+        files.iter().find(|f| f.path == "other.py").cloned()
+    };
+    assert_eq!(other(&after), other(&before));
+    let packed = packed.map_or("left out".to_string(), |m| m.to_string());
+    let (status, _) = h.state.status.clone().expect("a status");
+    assert_eq!(
+        status,
+        format!(
+            "added 5 discovered files; kept your own view of other.py (packed: {packed}) (undo with u)"
+        )
     );
 }

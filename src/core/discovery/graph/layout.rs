@@ -359,7 +359,7 @@ fn relative_inside(root: &Path, abs: &Path) -> Option<String> {
 /// shipped link could point anywhere on the machine, and a folder swapped
 /// for one between a check and the read would be followed), and a FIFO
 /// does not block the open.
-fn read_small(root: &Path, rel: &str) -> Option<String> {
+pub(super) fn read_small(root: &Path, rel: &str) -> Option<String> {
     use std::io::Read;
     const MAX: u64 = 1 << 20;
     let file = beneath::open_beneath(root, Path::new(rel), beneath::Links::Never).ok()?;

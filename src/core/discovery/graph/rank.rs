@@ -15,9 +15,14 @@ const MAX_ITERATIONS: usize = 200;
 const TOLERANCE: f64 = 1e-12;
 
 /// The rank of every node (summing to 1), personalized on `seeds` (all
-/// nodes equally when empty). Rank of a node without outgoing edges is
-/// redistributed by the personalization vector, so it never leaks.
-pub fn pagerank<N>(graph: &DiGraph<N, f64>, seeds: &[NodeIndex]) -> Vec<f64> {
+/// nodes equally when empty), each edge weighing `weight` of it. Rank of a
+/// node without outgoing edges is redistributed by the personalization
+/// vector, so it never leaks.
+pub fn pagerank<N, E>(
+    graph: &DiGraph<N, E>,
+    seeds: &[NodeIndex],
+    weight: impl Fn(&E) -> f64,
+) -> Vec<f64> {
     let n = graph.node_count();
     if n == 0 {
         return Vec::new();
@@ -38,7 +43,7 @@ pub fn pagerank<N>(graph: &DiGraph<N, f64>, seeds: &[NodeIndex]) -> Vec<f64> {
     for node in graph.node_indices() {
         let mut links: Vec<(usize, f64)> = graph
             .edges_directed(node, Direction::Outgoing)
-            .map(|e| (e.target().index(), *e.weight()))
+            .map(|e| (e.target().index(), weight(e.weight())))
             .filter(|(to, w)| *to != node.index() && *w > 0.0)
             .collect();
         let total: f64 = links.iter().map(|(_, w)| w).sum();
@@ -84,7 +89,7 @@ mod tests {
         let c = g.add_node("c");
         g.add_edge(a, b, 3.0);
         g.add_edge(a, c, 1.0);
-        let r = pagerank(&g, &[a]);
+        let r = pagerank(&g, &[a], |w| *w);
         assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-9);
         assert!(r[a.index()] > r[b.index()]);
         assert!(r[b.index()] > r[c.index()], "{r:?}");
@@ -97,7 +102,7 @@ mod tests {
         for i in 0..3 {
             g.add_edge(n[i], n[(i + 1) % 3], 1.0);
         }
-        for r in pagerank(&g, &[]) {
+        for r in pagerank(&g, &[], |w| *w) {
             assert!((r - 1.0 / 3.0).abs() < 1e-9);
         }
     }
@@ -110,7 +115,7 @@ mod tests {
         let b = g.add_node(());
         let lone = g.add_node(());
         g.add_edge(a, b, 1.0);
-        let r = pagerank(&g, &[a]);
+        let r = pagerank(&g, &[a], |w| *w);
         assert_eq!(r[lone.index()], 0.0);
         assert!((r[a.index()] + r[b.index()] - 1.0).abs() < 1e-9);
     }

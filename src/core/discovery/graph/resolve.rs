@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::imports::{Include, PyImport};
 use super::layout::{Layout, join, normalize, parent};
+use super::stdlib;
 
 /// What one statement led to.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,7 +81,12 @@ impl<'a> FileSet<'a> {
 
     /// The places an absolute `module` may live: (folder, module under it).
     /// A folder reached through a package name (the root's own) comes
-    /// first.
+    /// first. A module whose first name is the standard library's
+    /// (`abc`, `types`) is looked for only at the top of a Python root that
+    /// is not itself a package: `from abc import ABC` in `rich/console.py`
+    /// is the standard library's, not `rich/abc.py` (Python 3 has no
+    /// implicit relative imports), while the standard library opened as a
+    /// project, or a top-level module that shadows it, still resolves.
     fn absolute_bases(&self, from_file: &str, module: &str) -> Vec<(String, String)> {
         let mut bases = Vec::new();
         for (name, dir) in &self.layout.py_aliases {
@@ -91,6 +97,15 @@ impl<'a> FileSet<'a> {
             {
                 bases.push((dir.clone(), rest.to_string()));
             }
+        }
+        let head = module.split('.').next().unwrap_or(module);
+        if stdlib::is_python(head) {
+            for root in &self.layout.py_roots {
+                if self.module_file(root, "").is_none() {
+                    bases.push((root.clone(), module.to_string()));
+                }
+            }
+            return bases;
         }
         for root in &self.layout.py_roots {
             bases.push((root.clone(), module.to_string()));
@@ -198,6 +213,11 @@ impl<'a> FileSet<'a> {
                 None => return false,
             },
         };
+        // A standard name that did not resolve at a root is the standard
+        // library's, whatever file shares its name inside a package.
+        if stdlib::is_python(head) && head != self.layout.root_name {
+            return false;
+        }
         head == self.layout.root_name
             || self
                 .layout
@@ -298,6 +318,7 @@ mod tests {
             level,
             module: module.to_string(),
             names: names.iter().map(|s| s.to_string()).collect(),
+            kind: Default::default(),
         }
     }
 
@@ -372,6 +393,58 @@ mod tests {
         assert_eq!(r("tool.py", py(0, "app.gone", &[])), ["?"]);
         assert_eq!(r("app/core.py", py(1, "gone", &["x"])), ["?"]);
         assert_eq!(r("tool.py", py(0, "proj.x", &[])), ["?"]);
+    }
+
+    #[test]
+    fn standard_library_names_are_not_project_files() {
+        let all = files(&[
+            "rich/__init__.py",
+            "rich/abc.py",
+            "rich/console.py",
+            "rich/types.py",
+            "tools/run.py",
+            "tools/typing.py",
+            "tools/helper.py",
+        ]);
+        let set = FileSet::new(&all, layout(&[""], &[], &[]));
+        let r = |from: &str, i: PyImport| paths(set.resolve_python(from, &i));
+        // The standard library's, from a package module and from a script.
+        assert_eq!(
+            r("rich/console.py", py(0, "abc", &["ABC"])),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            r("rich/console.py", py(0, "types", &[])),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            r("tools/run.py", py(0, "typing", &["Any"])),
+            Vec::<&str>::new()
+        );
+        // Relative or package-qualified: the project's file.
+        assert_eq!(r("rich/console.py", py(1, "abc", &["X"])), ["rich/abc.py"]);
+        assert_eq!(r("rich/console.py", py(1, "", &["abc"])), ["rich/abc.py"]);
+        assert_eq!(
+            r("tools/run.py", py(0, "rich.abc", &["RichRenderable"])),
+            ["rich/abc.py", "rich/__init__.py"]
+        );
+        // Not a standard name: a script's own folder as before.
+        assert_eq!(r("tools/run.py", py(0, "helper", &[])), ["tools/helper.py"]);
+        // The root opened as a package (`rich/` itself): its `abc.py` is
+        // not the top-level `abc`.
+        let inside = files(&["__init__.py", "abc.py", "console.py"]);
+        let set = FileSet::new(&inside, layout(&[""], &[("rich", "")], &[]));
+        assert_eq!(
+            paths(set.resolve_python("console.py", &py(0, "abc", &["ABC"]))),
+            Vec::<&str>::new()
+        );
+        // The standard library opened as a project: its own modules.
+        let lib = files(&["abc.py", "os.py", "json/__init__.py", "json/decoder.py"]);
+        let set = FileSet::new(&lib, layout(&[""], &[], &[]));
+        assert_eq!(
+            paths(set.resolve_python("json/decoder.py", &py(0, "os", &[]))),
+            ["os.py"]
+        );
     }
 
     #[test]

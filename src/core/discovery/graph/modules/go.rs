@@ -1,0 +1,183 @@
+//! Go imports: the paths of `import` lines and blocks; a path under the
+//! module path of one of the project's `go.mod` files resolves to every
+//! non-test file of its package's folder.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use super::{join, parent};
+use crate::core::discovery::graph::layout::read_small;
+use crate::core::discovery::graph::resolve::Resolution;
+
+/// The project's Go modules (each `go.mod`'s folder and module path) and
+/// the non-test `.go` files of each folder.
+#[derive(Debug, Default)]
+pub(super) struct Modules<'a> {
+    modules: Vec<(String, String)>,
+    packages: HashMap<&'a str, Vec<&'a str>>,
+}
+
+impl<'a> Modules<'a> {
+    /// Read every `go.mod` among `files` (relative to `root`); a project
+    /// without one has no Go edges.
+    pub(super) fn read(root: &Path, files: &'a [String]) -> Self {
+        let mut modules = Vec::new();
+        let mut packages: HashMap<&str, Vec<&str>> = HashMap::new();
+        for f in files {
+            if f == "go.mod" || f.ends_with("/go.mod") {
+                let text = read_small(root, f).unwrap_or_default();
+                let module = text
+                    .lines()
+                    .find_map(|l| l.trim().strip_prefix("module "))
+                    .map(|m| m.split("//").next().unwrap_or(m).trim().trim_matches('"'))
+                    .filter(|m| !m.is_empty());
+                if let Some(module) = module {
+                    modules.push((parent(f).to_string(), module.to_string()));
+                }
+            } else if f.ends_with(".go") && !f.ends_with("_test.go") {
+                packages.entry(parent(f)).or_default().push(f);
+            }
+        }
+        // The longest module path first: a nested module wins.
+        modules.sort_by_key(|(_, m)| std::cmp::Reverse(m.len()));
+        Modules { modules, packages }
+    }
+
+    /// An import path under a module of the project: its package's files
+    /// (each weighted so the package counts once), or unresolved when the
+    /// folder holds no Go file. Go's own tree is the module `std`, whose
+    /// packages are imported without a prefix (`net/http`, `fmt`: a first
+    /// element with no dot). A path under no module is its vendored copy
+    /// (`vendor/<path>` of a module) when the project has one, else
+    /// external.
+    pub(super) fn resolve(&self, path: &str) -> Resolution<'a> {
+        for (dir, module) in &self.modules {
+            let rest = if module == "std" {
+                let first = path.split('/').next().unwrap_or(path);
+                // cgo's pseudo-package `C` has no folder anywhere.
+                if first.contains('.') || path == "C" {
+                    continue;
+                }
+                path
+            } else {
+                match path.strip_prefix(module.as_str()) {
+                    Some("") => "",
+                    Some(rest) if rest.starts_with('/') => &rest[1..],
+                    _ => continue,
+                }
+            };
+            return match self.package(&join(dir, rest)) {
+                Some(files) => files,
+                None => Resolution::Unresolved,
+            };
+        }
+        self.modules
+            .iter()
+            .find_map(|(dir, _)| self.package(&join(&join(dir, "vendor"), path)))
+            .unwrap_or(Resolution::External)
+    }
+
+    /// The files of the package in `folder`, each weighted so it counts
+    /// once.
+    fn package(&self, folder: &str) -> Option<Resolution<'a>> {
+        let files = self.packages.get(folder).filter(|f| !f.is_empty())?;
+        let weight = 1.0 / files.len() as f64;
+        Some(Resolution::Files(
+            files.iter().map(|f| (*f, weight)).collect(),
+        ))
+    }
+}
+
+/// The import paths of a Go file: `import "x"`, `import alias "x"` and
+/// each line of an `import ( ... )` block.
+pub(super) fn encode(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    for line in source.lines() {
+        let t = line.split("//").next().unwrap_or(line).trim();
+        let spec = if in_block {
+            if t.starts_with(')') {
+                in_block = false;
+                continue;
+            }
+            t
+        } else if let Some(rest) = t.strip_prefix("import") {
+            let rest = rest.trim_start();
+            if rest.starts_with('(') {
+                in_block = !rest.contains(')');
+                rest.trim_start_matches('(')
+            } else {
+                rest
+            }
+        } else {
+            continue;
+        };
+        if let Some(path) = spec.split('"').nth(1).filter(|p| !p.is_empty()) {
+            out.push(path.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::discovery::graph::modules::testing::{files, targets};
+
+    #[test]
+    fn go_imports_resolve_to_the_package_files_of_the_module() {
+        let src = "package main\n\nimport \"fmt\"\nimport (\n\t\"example.com/app/internal/db\"\n\
+                   \tlog \"example.com/app/pkg/log\" // logging\n\t_ \"example.com/app/gone\"\n)\n";
+        assert_eq!(
+            encode(src),
+            [
+                "fmt",
+                "example.com/app/internal/db",
+                "example.com/app/pkg/log",
+                "example.com/app/gone"
+            ]
+        );
+        let list = files(&[
+            "main.go",
+            "internal/db/db.go",
+            "internal/db/tx.go",
+            "internal/db/db_test.go",
+            "pkg/log/log.go",
+        ]);
+        let mut go = Modules::read(Path::new("/nonexistent"), &list);
+        go.modules
+            .push((String::new(), "example.com/app".to_string()));
+        let r = |p: &str| targets(go.resolve(p));
+        assert_eq!(
+            r("example.com/app/internal/db"),
+            Some(vec!["internal/db/db.go", "internal/db/tx.go"])
+        );
+        assert_eq!(r("example.com/app/pkg/log"), Some(vec!["pkg/log/log.go"]));
+        assert!(matches!(
+            go.resolve("example.com/app/gone"),
+            Resolution::Unresolved
+        ));
+        assert!(matches!(go.resolve("fmt"), Resolution::External));
+        // Go's own tree: module `std`, packages without a prefix, the
+        // vendored ones under `vendor/`.
+        let list = files(&[
+            "net/http/server.go",
+            "net/http/internal/chunked.go",
+            "vendor/golang.org/x/net/idna/idna.go",
+        ]);
+        let mut std = Modules::read(Path::new("/nonexistent"), &list);
+        std.modules.push((String::new(), "std".to_string()));
+        let r = |p: &str| targets(std.resolve(p));
+        assert_eq!(
+            r("net/http/internal"),
+            Some(vec!["net/http/internal/chunked.go"])
+        );
+        assert_eq!(
+            r("golang.org/x/net/idna"),
+            Some(vec!["vendor/golang.org/x/net/idna/idna.go"])
+        );
+        assert!(matches!(std.resolve("net/gone"), Resolution::Unresolved));
+        assert!(matches!(std.resolve("C"), Resolution::External));
+        assert!(matches!(std.resolve("example.com/x"), Resolution::External));
+    }
+}

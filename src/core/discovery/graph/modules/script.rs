@@ -1,0 +1,388 @@
+//! JavaScript and TypeScript imports: the specifiers of `import`/`export
+//! … from`, `import()` and `require()`, a relative one resolved to the
+//! file it names after the extensions and `index` files are tried.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+mod project;
+
+use super::{join, parent};
+use crate::core::discovery::graph::kind::ImportKind;
+use crate::core::discovery::graph::resolve::{FileSet, Resolution};
+use crate::core::discovery::graph::stdlib;
+
+pub(super) use project::Project;
+
+static SCRIPT_SPEC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:^|[^.\w$])(?:import|export)\b[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]|(?:^|[^.\w$])import\s*\(?\s*['"]([^'"]+)['"]|\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)"#,
+    )
+    .expect("a constant pattern")
+});
+
+/// Every module specifier imported, exported from or required.
+#[cfg(test)]
+pub(super) fn encode(source: &str) -> Vec<String> {
+    encode_kinded(source).into_iter().map(|(s, _)| s).collect()
+}
+
+/// [`encode`]'s specifiers, each with how it is imported: `import type`
+/// and `export type … from` (or braces of `type` names only) type-only,
+/// other `export … from` a re-export, `import()` lazy (as a
+/// function-local import), the rest runtime.
+pub(super) fn encode_kinded(source: &str) -> Vec<(String, ImportKind)> {
+    let mut out = Vec::new();
+    let mut pending = String::new();
+    for line in source.lines() {
+        let t = line.trim_start();
+        if t.starts_with("//") || t.starts_with('*') {
+            continue;
+        }
+        // A multi-line `import { a,\n b } from "x"` is read as one line.
+        let text = if !pending.is_empty() {
+            pending.push(' ');
+            pending.push_str(line);
+            if !line.contains('}') && pending.len() < 4096 {
+                continue;
+            }
+            std::mem::take(&mut pending)
+        } else if (t.starts_with("import ") || t.starts_with("export "))
+            && t.contains('{')
+            && !t.contains('}')
+        {
+            pending = line.to_string();
+            continue;
+        } else {
+            line.to_string()
+        };
+        for c in SCRIPT_SPEC.captures_iter(&text) {
+            if let Some(m) = c.get(1).or(c.get(2)).or(c.get(3)) {
+                out.push((m.as_str().to_string(), kind_of(&c)));
+            }
+        }
+    }
+    out
+}
+
+/// How the statement [`SCRIPT_SPEC`] matched imports its specifier.
+fn kind_of(c: &regex::Captures<'_>) -> ImportKind {
+    let whole = c.get(0).map_or("", |m| m.as_str());
+    // The pattern takes the character before the keyword too.
+    let stmt = whole.trim_start_matches(|ch: char| !ch.is_ascii_alphabetic());
+    let (keyword, clause) = stmt.split_at(stmt.len().min(6));
+    let clause = clause.trim_start();
+    if c.get(1).is_some() {
+        let type_names_only = clause.strip_prefix('{').is_some_and(|inner| {
+            let inner = inner.split('}').next().unwrap_or("");
+            let mut names = inner.split(',').map(str::trim).filter(|n| !n.is_empty());
+            names.clone().next().is_some() && names.all(|n| n.starts_with("type "))
+        });
+        if clause.starts_with("type ") || clause.starts_with("type{") || type_names_only {
+            ImportKind::TypeOnly
+        } else if keyword == "export" {
+            ImportKind::ReExport
+        } else {
+            ImportKind::Runtime
+        }
+    } else if c.get(2).is_some() && keyword == "import" && clause.starts_with('(') {
+        ImportKind::Local
+    } else {
+        ImportKind::Runtime
+    }
+}
+
+/// The extensions tried after a specifier, in order.
+const SCRIPT_EXTENSIONS: [&str; 9] = ["ts", "tsx", "d.ts", "js", "jsx", "mjs", "cjs", "mts", "cts"];
+
+/// A specifier of `from_file`: a relative one to the file it names; one
+/// a `paths` pattern of the governing `tsconfig.json` matches, or one
+/// under its `baseUrl`, to the file mapped; one naming a package of the
+/// project (`@acme/core/utils`) through that package's `exports` or
+/// entry points. A specifier that names the project (relative, a
+/// matched `paths` pattern, a project package) but no file of it is
+/// unresolved; any other is external (`react`, `node:fs`).
+pub(super) fn resolve<'a>(
+    set: &FileSet<'a>,
+    project: &Project,
+    from_file: &str,
+    spec: &str,
+) -> Resolution<'a> {
+    // `fs`, `node:path`: Node's own, whatever a project file is named.
+    if stdlib::is_node(spec) {
+        return Resolution::External;
+    }
+    if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
+        return match normalize(parent(from_file), spec).and_then(|base| probe(set, &base)) {
+            Some(f) => Resolution::Files(vec![(f, 1.0)]),
+            None => Resolution::Unresolved,
+        };
+    }
+    if let Some(config) = project.config_of(from_file) {
+        if let Some(targets) = mapped(&config.paths, spec) {
+            return first_found(set, &targets);
+        }
+        if let Some(f) = config
+            .base
+            .as_deref()
+            .and_then(|base| normalize(base, spec))
+            .and_then(|path| probe(set, &path))
+        {
+            return Resolution::Files(vec![(f, 1.0)]);
+        }
+    }
+    for package in &project.packages {
+        let sub = match spec.strip_prefix(package.name.as_str()) {
+            Some("") => ".".to_string(),
+            Some(rest) if rest.starts_with('/') => format!(".{rest}"),
+            _ => continue,
+        };
+        let mut targets = mapped(&package.exports, &sub).unwrap_or_default();
+        if sub == "." {
+            targets.extend(package.entries.iter().cloned());
+            targets.push(join(&package.dir, "index"));
+        } else if package.exports.is_empty() {
+            targets.extend(normalize(&package.dir, &sub));
+        }
+        return first_found(set, &targets);
+    }
+    Resolution::External
+}
+
+/// The first target that is a project source, else the source a built
+/// output stands for (`dist/x.js` in a package that ships `src/x.ts`),
+/// else a declaration file; unresolved when there is none.
+fn first_found<'a>(set: &FileSet<'a>, targets: &[String]) -> Resolution<'a> {
+    let found: Vec<&'a str> = targets.iter().filter_map(|t| probe(set, t)).collect();
+    let source = found
+        .iter()
+        .find(|f| !DECLARATION.iter().any(|d| f.ends_with(d)))
+        .copied()
+        .or_else(|| {
+            targets.iter().find_map(|t| {
+                let (dir, rest) = t
+                    .split_once("/dist/")
+                    .or_else(|| t.strip_prefix("dist/").map(|rest| ("", rest)))?;
+                probe(set, &join(dir, &join("src", rest)))
+            })
+        })
+        .or(found.first().copied());
+    match source {
+        Some(f) => Resolution::Files(vec![(f, 1.0)]),
+        None => Resolution::Unresolved,
+    }
+}
+
+/// The suffixes of TypeScript declaration files.
+const DECLARATION: [&str; 3] = [".d.ts", ".d.mts", ".d.cts"];
+
+/// The targets of the first pattern that matches `spec` (exact, else the
+/// one `*` with the longest prefix), its `*` substituted.
+fn mapped(patterns: &[(String, Vec<String>)], spec: &str) -> Option<Vec<String>> {
+    if let Some((_, targets)) = patterns.iter().find(|(p, _)| p == spec) {
+        return Some(targets.clone());
+    }
+    let (star, (_, targets)) = patterns
+        .iter()
+        .filter_map(|entry| {
+            let (prefix, suffix) = entry.0.split_once('*')?;
+            let middle = spec.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            Some(((prefix.len(), middle), entry))
+        })
+        .max_by_key(|((len, _), _)| *len)?;
+    Some(targets.iter().map(|t| t.replacen('*', star.1, 1)).collect())
+}
+
+/// The project file a path names: itself, with an extension (`./x.js`
+/// written for `x.ts`, as TypeScript's ES modules do), or its folder's
+/// `index` file.
+fn probe<'a>(set: &FileSet<'a>, base: &str) -> Option<&'a str> {
+    if base.is_empty() {
+        return None;
+    }
+    // TypeScript written for ES modules imports `./x.js` for `./x.ts`.
+    let stem = [".js", ".jsx", ".mjs", ".cjs"]
+        .iter()
+        .find_map(|e| base.strip_suffix(e))
+        .unwrap_or(base);
+    let mut candidates = vec![base.to_string()];
+    for root in [stem, base] {
+        candidates.extend(SCRIPT_EXTENSIONS.iter().map(|e| format!("{root}.{e}")));
+    }
+    candidates.extend(
+        SCRIPT_EXTENSIONS
+            .iter()
+            .map(|e| join(base, &format!("index.{e}"))),
+    );
+    candidates.iter().find_map(|c| set.get(c))
+}
+
+/// `dir` joined with a relative specifier, `.` and `..` folded; `None`
+/// when it climbs above the project.
+fn normalize(dir: &str, spec: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in spec.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::discovery::graph::modules::testing::{files, set, targets};
+
+    #[test]
+    fn type_only_imports_and_re_exports_are_told_apart() {
+        let src = "import type { A } from './a';\nimport { type B, type C } from './b';\n\
+                   import { type D, e } from './d';\nexport type { F } from './f';\n\
+                   export * from './g';\nexport { h } from './h';\nimport i from './i';\n\
+                   const j = await import('./j');\nimport './k';\nconst l = require('./l');\n\
+                   import type {\n  M,\n} from './m';\n";
+        use ImportKind::*;
+        let want = [
+            ("./a", TypeOnly),
+            ("./b", TypeOnly),
+            ("./d", Runtime),
+            ("./f", TypeOnly),
+            ("./g", ReExport),
+            ("./h", ReExport),
+            ("./i", Runtime),
+            ("./j", Local),
+            ("./k", Runtime),
+            ("./l", Runtime),
+            ("./m", TypeOnly),
+        ];
+        assert_eq!(
+            encode_kinded(src),
+            want.map(|(s, k)| (s.to_string(), k)).to_vec()
+        );
+        let list = files(&["src/fs.ts", "src/app.ts"]);
+        let set = set(&list);
+        for spec in ["fs", "node:fs", "fs/promises"] {
+            assert!(matches!(
+                resolve(&set, &Project::default(), "src/app.ts", spec),
+                Resolution::External
+            ));
+        }
+    }
+
+    #[test]
+    fn script_specifiers_and_relative_resolution() {
+        let src = "import React from 'react';\nimport {\n  a,\n  b,\n} from \"./util\";\n\
+                   export * from './types.js';\nconst x = require('../lib/x');\n\
+                   const y = await import('./lazy');\nimport './side-effect';\n";
+        assert_eq!(
+            encode(src),
+            [
+                "react",
+                "./util",
+                "./types.js",
+                "../lib/x",
+                "./lazy",
+                "./side-effect"
+            ]
+        );
+        let list = files(&[
+            "src/app.ts",
+            "src/util.ts",
+            "src/types.ts",
+            "src/lazy/index.tsx",
+            "lib/x.cjs",
+        ]);
+        let set = set(&list);
+        let r = |spec: &str| targets(resolve(&set, &Project::default(), "src/app.ts", spec));
+        assert_eq!(r("./util"), Some(vec!["src/util.ts"]));
+        assert_eq!(r("./types.js"), Some(vec!["src/types.ts"]));
+        assert_eq!(r("./lazy"), Some(vec!["src/lazy/index.tsx"]));
+        assert_eq!(r("../lib/x"), Some(vec!["lib/x.cjs"]));
+        assert_eq!(r("./missing"), None);
+        assert!(matches!(
+            resolve(&set, &Project::default(), "src/app.ts", "./missing"),
+            Resolution::Unresolved
+        ));
+        assert!(matches!(
+            resolve(&set, &Project::default(), "src/app.ts", "react"),
+            Resolution::External
+        ));
+    }
+
+    #[test]
+    fn paths_base_url_and_project_packages_resolve() {
+        let list = files(&[
+            "tsconfig.json",
+            "src/app.ts",
+            "src/lib/util.ts",
+            "src/lib/index.ts",
+            "src/env.d.ts",
+            "packages/core/src/index.ts",
+            "packages/core/src/deep/x.ts",
+            "packages/core/types.d.ts",
+        ]);
+        let set = set(&list);
+        let project = Project {
+            configs: vec![project::Config {
+                dir: String::new(),
+                base: Some("src".to_string()),
+                paths: vec![
+                    ("@lib/*".to_string(), vec!["src/lib/*".to_string()]),
+                    ("@lib".to_string(), vec!["src/lib".to_string()]),
+                    ("@gone/*".to_string(), vec!["src/gone/*".to_string()]),
+                ],
+            }],
+            packages: vec![project::Package {
+                dir: "packages/core".to_string(),
+                name: "@acme/core".to_string(),
+                exports: vec![
+                    (
+                        ".".to_string(),
+                        vec![
+                            "packages/core/types.d.ts".to_string(),
+                            "packages/core/dist/index.js".to_string(),
+                        ],
+                    ),
+                    (
+                        "./deep/*".to_string(),
+                        vec!["packages/core/dist/deep/*.js".to_string()],
+                    ),
+                ],
+                entries: Vec::new(),
+            }],
+        };
+        let r = |spec: &str| targets(resolve(&set, &project, "src/app.ts", spec));
+        assert_eq!(r("@lib/util.js"), Some(vec!["src/lib/util.ts"]));
+        assert_eq!(r("@lib"), Some(vec!["src/lib/index.ts"]));
+        assert_eq!(r("lib/util"), Some(vec!["src/lib/util.ts"]));
+        assert_eq!(r("env"), Some(vec!["src/env.d.ts"]));
+        // A built output leads to its source, which beats a declaration.
+        assert_eq!(r("@acme/core"), Some(vec!["packages/core/src/index.ts"]));
+        assert_eq!(
+            r("@acme/core/deep/x"),
+            Some(vec!["packages/core/src/deep/x.ts"])
+        );
+        assert!(matches!(
+            resolve(&set, &project, "src/app.ts", "@gone/thing"),
+            Resolution::Unresolved
+        ));
+        assert!(matches!(
+            resolve(&set, &project, "src/app.ts", "@acme/core/private"),
+            Resolution::Unresolved
+        ));
+        for external in ["react", "@acme/corex", "node:fs", "lodash/fp"] {
+            assert!(
+                matches!(
+                    resolve(&set, &project, "src/app.ts", external),
+                    Resolution::External
+                ),
+                "{external}"
+            );
+        }
+    }
+}

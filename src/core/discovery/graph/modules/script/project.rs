@@ -1,0 +1,396 @@
+//! What a JavaScript/TypeScript project says about its own specifiers:
+//! `tsconfig.json`/`jsconfig.json` `compilerOptions.baseUrl` and `paths`
+//! (with `extends` followed one level, comments and trailing commas
+//! allowed as `tsc` allows them), and the `package.json` of each package
+//! of the project (a workspace of a monorepo, or the package itself), whose
+//! `name` makes `import "name/sub"` a project import, resolved through its
+//! `exports`, `types`, `module` or `main`. Read once per graph, bounded
+//! regular files beneath the root, never run.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::super::{join, parent};
+use crate::core::discovery::graph::layout::read_small;
+
+/// The specifier mappings of one `tsconfig.json` (or `jsconfig.json`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::core::discovery::graph::modules) struct Config {
+    /// The folder of the config file, root-relative.
+    pub dir: String,
+    /// `baseUrl`, root-relative, when set (by the file or what it extends).
+    pub base: Option<String>,
+    /// `paths`: each pattern (at most one `*`) with its targets,
+    /// root-relative (a target's `*` kept).
+    pub paths: Vec<(String, Vec<String>)>,
+}
+
+/// One package of the project: its `package.json`'s folder, `name`, and
+/// the targets each subpath leads to (`"."` for the bare name), in the
+/// order they are tried.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::core::discovery::graph::modules) struct Package {
+    pub dir: String,
+    pub name: String,
+    /// `exports` flattened: (subpath pattern, targets root-relative).
+    pub exports: Vec<(String, Vec<String>)>,
+    /// `types`, `module`, `main`, root-relative, for the bare name when
+    /// `exports` does not say.
+    pub entries: Vec<String>,
+}
+
+/// The configs and packages of a project.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(in crate::core::discovery::graph::modules) struct Project {
+    /// Deepest folder first, so the nearest config above a file is found
+    /// first.
+    pub configs: Vec<Config>,
+    pub packages: Vec<Package>,
+}
+
+/// Files beyond this many configs or packages are not read: a tree with
+/// more is not one project.
+const MAX_MANIFESTS: usize = 2000;
+
+impl Project {
+    /// Read every `tsconfig.json`, `jsconfig.json` and `package.json`
+    /// among `files` (outside `node_modules`); one that does not parse is
+    /// skipped.
+    pub fn read(root: &Path, files: &[String]) -> Self {
+        let mut project = Project::default();
+        let named = |f: &&String, name: &str| {
+            (f.as_str() == name || f.ends_with(&format!("/{name}")))
+                && !f.split('/').any(|p| p == "node_modules")
+        };
+        for f in files
+            .iter()
+            .filter(|f| named(f, "tsconfig.json") || named(f, "jsconfig.json"))
+            .take(MAX_MANIFESTS)
+        {
+            if let Some(config) = read_config(root, f) {
+                project.configs.push(config);
+            }
+        }
+        project.configs.sort_by_key(|c| {
+            std::cmp::Reverse(c.dir.matches('/').count() + !c.dir.is_empty() as usize)
+        });
+        for f in files
+            .iter()
+            .filter(|f| named(f, "package.json"))
+            .take(MAX_MANIFESTS)
+        {
+            if let Some(package) = read_package(root, f) {
+                project.packages.push(package);
+            }
+        }
+        // The longest name first: `@scope/a-b` before `@scope/a`.
+        project
+            .packages
+            .sort_by_key(|p| std::cmp::Reverse(p.name.len()));
+        project
+    }
+
+    /// The config that governs `file`: the nearest above it.
+    pub fn config_of(&self, file: &str) -> Option<&Config> {
+        self.configs.iter().find(|c| {
+            c.dir.is_empty()
+                || file
+                    .strip_prefix(c.dir.as_str())
+                    .is_some_and(|rest| rest.starts_with('/'))
+        })
+    }
+}
+
+/// A config's `compilerOptions`, over those of the file it `extends` (a
+/// relative path, one level: what a project's own configs do).
+fn read_config(root: &Path, file: &str) -> Option<Config> {
+    let value = jsonc(&read_small(root, file)?)?;
+    let dir = parent(file).to_string();
+    let mut config = Config {
+        dir: dir.clone(),
+        ..Config::default()
+    };
+    let extends = value.get("extends").and_then(Value::as_str);
+    if let Some(ext) = extends.filter(|e| e.starts_with('.')) {
+        let mut path = join_rel(&dir, ext);
+        if let Some(p) = path.as_ref()
+            && !p.ends_with(".json")
+        {
+            path = Some(format!("{p}.json"));
+        }
+        if let Some(base_file) = path
+            && let Some(base) = read_small(root, &base_file).and_then(|t| jsonc(&t))
+        {
+            apply_options(&mut config, parent(&base_file), &base);
+        }
+    }
+    apply_options(&mut config, &dir, &value);
+    Some(config)
+}
+
+/// `compilerOptions.baseUrl` and `paths` of `value` (a config file in
+/// `dir`) over what `config` holds. `paths` are relative to `baseUrl`
+/// when it is set, else to the file that names them.
+fn apply_options(config: &mut Config, dir: &str, value: &Value) {
+    let Some(options) = value.get("compilerOptions") else {
+        return;
+    };
+    if let Some(base) = options.get("baseUrl").and_then(Value::as_str) {
+        config.base = join_rel(dir, base);
+    }
+    let Some(paths) = options.get("paths").and_then(Value::as_object) else {
+        return;
+    };
+    let against = config.base.clone().unwrap_or_else(|| dir.to_string());
+    config.paths = paths
+        .iter()
+        .map(|(pattern, targets)| {
+            let targets = targets
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .filter_map(|t| join_rel(&against, t))
+                .collect();
+            (pattern.clone(), targets)
+        })
+        .collect();
+}
+
+/// A `package.json` with a `name`.
+fn read_package(root: &Path, file: &str) -> Option<Package> {
+    let value: Value = serde_json::from_str(&read_small(root, file)?).ok()?;
+    let name = value.get("name")?.as_str()?.to_string();
+    if name.is_empty() || name.contains(['\t', '\n']) {
+        return None;
+    }
+    let dir = parent(file).to_string();
+    let mut exports = Vec::new();
+    match value.get("exports") {
+        // `"exports": "./x.js"` or conditions only: the bare name.
+        Some(e @ (Value::String(_) | Value::Array(_))) => {
+            exports.push((".".to_string(), leaves(&dir, e)));
+        }
+        Some(Value::Object(map)) if map.keys().all(|k| !k.starts_with('.')) => {
+            exports.push((".".to_string(), leaves(&dir, &Value::Object(map.clone()))));
+        }
+        Some(Value::Object(map)) => {
+            for (sub, target) in map {
+                exports.push((sub.clone(), leaves(&dir, target)));
+            }
+        }
+        _ => {}
+    }
+    let entries = ["types", "typings", "module", "main"]
+        .iter()
+        .filter_map(|k| value.get(*k)?.as_str())
+        .filter_map(|t| join_rel(&dir, t))
+        .collect();
+    Some(Package {
+        dir,
+        name,
+        exports,
+        entries,
+    })
+}
+
+/// Every target string of an `exports` entry (nested conditions
+/// flattened), root-relative. Conditions come in the order the JSON map
+/// keeps (key order without serde_json's `preserve_order`): the resolver
+/// prefers a source to a declaration, whatever the order.
+fn leaves(dir: &str, value: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => out.extend(join_rel(dir, s)),
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(map) => stack.extend(map.values().rev()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `rel` (`./a`, `../b`, `c`) from `dir`, folded; `None` when it leaves
+/// the root or is absolute.
+fn join_rel(dir: &str, rel: &str) -> Option<String> {
+    if rel.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for part in rel.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(join("", &parts.join("/")))
+}
+
+/// JSON with `//` and `/* */` comments and trailing commas, as `tsc`
+/// reads its configs.
+pub(in crate::core::discovery::graph::modules) fn jsonc(text: &str) -> Option<Value> {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push(c);
+                while let Some(s) = chars.next() {
+                    out.push(s);
+                    match s {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for s in chars.by_ref() {
+                    if s == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            '/' if chars.peek() == Some(&'*') => {
+                chars.next();
+                let mut last = ' ';
+                for s in chars.by_ref() {
+                    if last == '*' && s == '/' {
+                        break;
+                    }
+                    last = s;
+                }
+                out.push(' ');
+            }
+            _ => out.push(c),
+        }
+    }
+    serde_json::from_str(&drop_trailing_commas(&out)).ok()
+}
+
+/// `[1, 2,]` → `[1, 2]`, outside strings.
+fn drop_trailing_commas(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut in_string = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            out.push(c);
+            if c == '\\' {
+                out.extend(chars.get(i + 1));
+                i += 1;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+            out.push(c);
+        } else if c == ',' {
+            let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+            if !matches!(next, Some('}' | ']')) {
+                out.push(c);
+            }
+        } else {
+            out.push(c);
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jsonc_reads_comments_and_trailing_commas_not_inside_strings() {
+        let v = jsonc(
+            "{\n  // a comment\n  \"a\": \"http://x/*y*/\", /* block */\n  \"b\": [1, 2,],\n}\n",
+        )
+        .unwrap();
+        assert_eq!(v["a"], "http://x/*y*/");
+        assert_eq!(v["b"], serde_json::json!([1, 2]));
+        assert_eq!(jsonc("{ broken"), None);
+        assert_eq!(jsonc("{\"a\": \"unterminated"), None);
+    }
+
+    #[test]
+    fn configs_extend_one_level_and_paths_follow_base_url() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("app")).unwrap();
+        std::fs::write(
+            dir.path().join("tsconfig.base.json"),
+            "{ \"compilerOptions\": { \"baseUrl\": \"./src\", \"paths\": { \"@lib/*\": [\"lib/*\"] } } }",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("app/tsconfig.json"),
+            "{ \"extends\": \"../tsconfig.base\", // shared\n \"compilerOptions\": { \"strict\": true, } }",
+        )
+        .unwrap();
+        let config = read_config(dir.path(), "app/tsconfig.json").unwrap();
+        assert_eq!(config.dir, "app");
+        assert_eq!(config.base.as_deref(), Some("src"));
+        assert_eq!(
+            config.paths,
+            [("@lib/*".to_string(), vec!["src/lib/*".to_string()])]
+        );
+        // A config that names paths outside the root keeps none of them.
+        std::fs::write(
+            dir.path().join("tsconfig.json"),
+            "{ \"compilerOptions\": { \"paths\": { \"x\": [\"../../etc/x\", \"/abs\"] } } }",
+        )
+        .unwrap();
+        let config = read_config(dir.path(), "tsconfig.json").unwrap();
+        assert_eq!(config.paths, [("x".to_string(), Vec::new())]);
+    }
+
+    #[test]
+    fn packages_flatten_exports_in_condition_order() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("packages/core")).unwrap();
+        std::fs::write(
+            dir.path().join("packages/core/package.json"),
+            r#"{ "name": "@acme/core", "main": "./dist/index.js", "types": "dist/index.d.ts",
+                "exports": { ".": { "import": "./dist/index.js", "types": "./dist/index.d.ts" },
+                             "./utils/*": "./src/utils/*.ts" } }"#,
+        )
+        .unwrap();
+        let p = read_package(dir.path(), "packages/core/package.json").unwrap();
+        assert_eq!(p.name, "@acme/core");
+        assert_eq!(
+            p.exports,
+            [
+                (
+                    ".".to_string(),
+                    vec![
+                        "packages/core/dist/index.js".to_string(),
+                        "packages/core/dist/index.d.ts".to_string()
+                    ]
+                ),
+                (
+                    "./utils/*".to_string(),
+                    vec!["packages/core/src/utils/*.ts".to_string()]
+                ),
+            ]
+        );
+        assert_eq!(
+            p.entries,
+            [
+                "packages/core/dist/index.d.ts",
+                "packages/core/dist/index.js"
+            ]
+        );
+        std::fs::write(dir.path().join("package.json"), "{ \"private\": true }").unwrap();
+        assert_eq!(read_package(dir.path(), "package.json"), None);
+    }
+}

@@ -1,0 +1,384 @@
+//! The import graph measured on one real project per language (issue 24):
+//! for every file of a target set, each import statement is read and
+//! resolved as the graph does (`graph::explain`), and the share of the
+//! target's direct *project imports* that resolve to a project file must be
+//! at least 90%. A table per language is printed (`--nocapture`).
+//!
+//! A project import is decided here from the statement's spelling alone,
+//! not from the resolver's verdict, so an import the resolver wrongly
+//! calls external still counts against it:
+//! - Rust: `mod x;`, and `use` paths from `crate::`, `self::`, `super::`
+//!   or a module at the crate root (a `src/<name>.rs` or `src/<name>/`);
+//! - TypeScript/JavaScript: a relative specifier (`./`, `../`) or the
+//!   package's own name (`rxjs`, `rxjs/operators`);
+//! - Go (the standard library, module `std`): a path whose first element
+//!   has no dot (`net/http/internal`, `fmt`), cgo's `C` aside;
+//! - Java: an import whose package (its lowercase leading names) is a
+//!   folder of the project;
+//! - PHP: a class under the project's namespace
+//!   (`Symfony\Component\Console\`);
+//! - C#: a `using` whose first name is the first name of the namespaces
+//!   at least a tenth of the project's files declare (`Python` of
+//!   `Python.Runtime`; not `System`, where pythonnet puts two polyfills).
+//!
+//! An import that resolves to a project file although its spelling does
+//! not name the project (a vendored Go package) counts as a resolved
+//! project import and is shown in its own column.
+//!
+//! The projects (under `CTXCURATE_SLOW_TESTS`, `.ci/run` installs them):
+//! clap_builder from cargo's registry; rxjs and axios from npm
+//! (`target/corpora/npm`); express likewise; Go's `net/http` in Debian's
+//! `golang-*-src` tree; the JDK's `java.util` (`target/corpora/jdk`);
+//! Symfony's console from Debian (`php-symfony-console`, copied with the
+//! upstream `composer.json` Debian leaves out); pythonnet's C# runtime
+//! from its PyPI sdist (`target/corpora/pythonnet`).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use ctxcurate::core::discovery::graph::{Explained, Outcome, explain};
+use ctxcurate::core::sources::{Codebase, Sources};
+use ctxcurate::core::walk;
+
+use crate::common::machine;
+
+/// The issue's bar.
+const TARGET_PERCENT: f64 = 90.0;
+
+/// One project measured.
+struct Case {
+    lang: &'static str,
+    name: &'static str,
+    root: PathBuf,
+    /// Which walked files are the targets.
+    target: fn(&str) -> bool,
+    /// Whether a statement (as written) names the project; given the
+    /// project's walked files.
+    project: Box<dyn Fn(&str) -> bool>,
+}
+
+/// What one project measured.
+#[derive(Debug, Default)]
+struct Row {
+    files: usize,
+    statements: usize,
+    project: usize,
+    resolved: usize,
+    /// Resolved to a project file though the spelling does not name it.
+    resolved_other: usize,
+    misses: Vec<String>,
+}
+
+impl Row {
+    fn percent(&self) -> f64 {
+        if self.project == 0 {
+            return 0.0;
+        }
+        100.0 * self.resolved as f64 / self.project as f64
+    }
+}
+
+fn measure(case: &Case) -> Row {
+    let files = walk::walk_files(&case.root);
+    let targets: Vec<String> = files.iter().filter(|f| (case.target)(f)).cloned().collect();
+    // No disk cache: never write into a corpus.
+    let sources = Sources::new();
+    let explained = explain(
+        &Codebase::new(&case.root, &sources).with_walk(&files),
+        &[],
+        &targets,
+    );
+    let mut row = Row {
+        files: targets.len(),
+        statements: explained.len(),
+        ..Row::default()
+    };
+    for Explained {
+        file,
+        import,
+        outcome,
+    } in &explained
+    {
+        let resolved = matches!(outcome, Outcome::Files(f) if !f.is_empty());
+        let named = (case.project)(import);
+        if !named && !resolved {
+            continue;
+        }
+        row.project += 1;
+        if resolved {
+            row.resolved += 1;
+            row.resolved_other += usize::from(!named);
+        } else {
+            row.misses.push(format!("{file}: {import} ({outcome:?})"));
+        }
+    }
+    row
+}
+
+#[test]
+fn direct_project_imports_resolve_per_language() {
+    let Some(cases) = machine::need(
+        "the language corpora: clap_builder in cargo's registry, target/corpora/npm (rxjs, axios, express), \
+         golang-*-src, target/corpora/jdk, php-symfony-console, target/corpora/pythonnet",
+        cases,
+    ) else {
+        return;
+    };
+    let mut report = String::from(
+        "lang        project        files  imports  project  resolved  (other)       %\n",
+    );
+    let mut failed = Vec::new();
+    for case in &cases {
+        let row = measure(case);
+        report.push_str(&format!(
+            "{:<11} {:<13} {:>6} {:>8} {:>8} {:>9} {:>9} {:>7.1}\n",
+            case.lang,
+            case.name,
+            row.files,
+            row.statements,
+            row.project,
+            row.resolved,
+            row.resolved_other,
+            row.percent()
+        ));
+        for miss in row.misses.iter().take(5) {
+            report.push_str(&format!("    unresolved: {miss}\n"));
+        }
+        if row.project < 10 || row.percent() < TARGET_PERCENT {
+            failed.push(format!("{} ({}): {:?}", case.name, case.lang, row));
+        }
+    }
+    eprint!("{report}");
+    assert!(
+        failed.is_empty(),
+        "{report}\nbelow {TARGET_PERCENT}%: {failed:#?}"
+    );
+}
+
+/// Every project, or `None` when one is missing (named by `need`'s
+/// failure through the caller).
+fn cases() -> Option<Vec<Case>> {
+    let npm = corpora().join("npm");
+    let clap = crate_dir("clap_builder-")?;
+    let clap_src = clap.join("src");
+    let go = go_src()?;
+    let jdk = corpora().join("jdk/java.base");
+    let php = symfony_console()?;
+    let pythonnet = pythonnet()?;
+    let namespaces = declared_roots(&pythonnet);
+    let jdk_root = jdk.clone();
+    let dirs = [
+        npm.join("rxjs/package"),
+        npm.join("axios/package"),
+        npm.join("express/package"),
+        jdk.clone(),
+    ];
+    if dirs.iter().any(|d| !d.is_dir()) {
+        return None;
+    }
+    Some(vec![
+        Case {
+            lang: "rust",
+            name: "clap_builder",
+            root: clap,
+            target: |f| f.starts_with("src/") && f.ends_with(".rs"),
+            project: Box::new(move |s| rust_project(&clap_src, s)),
+        },
+        Case {
+            lang: "typescript",
+            name: "rxjs",
+            root: npm.join("rxjs/package"),
+            target: |f| f.starts_with("src/") && f.ends_with(".ts"),
+            project: Box::new(|s| script_project(s, "rxjs")),
+        },
+        Case {
+            lang: "javascript",
+            name: "axios",
+            root: npm.join("axios/package"),
+            target: |f| f.starts_with("lib/") && f.ends_with(".js"),
+            project: Box::new(|s| script_project(s, "axios")),
+        },
+        Case {
+            lang: "javascript",
+            name: "express",
+            root: npm.join("express/package"),
+            target: |f| f == "index.js" || f.starts_with("lib/"),
+            project: Box::new(|s| script_project(s, "express")),
+        },
+        Case {
+            lang: "go",
+            name: "net/http",
+            root: go,
+            target: |f| f.starts_with("net/http/") && f.ends_with(".go"),
+            project: Box::new(|s| {
+                let path = s.trim_start_matches("import \"").trim_end_matches('"');
+                path != "C" && !path.split('/').next().unwrap_or(path).contains('.')
+            }),
+        },
+        Case {
+            lang: "java",
+            name: "java.util",
+            root: jdk,
+            target: |f| f.starts_with("java/util/") && f.ends_with(".java"),
+            project: Box::new(move |s| java_project(&jdk_root, s)),
+        },
+        Case {
+            lang: "php",
+            name: "symfony/console",
+            root: php,
+            target: |f| f.ends_with(".php") && !f.starts_with("Tests/"),
+            project: Box::new(|s| s.starts_with("use Symfony\\Component\\Console\\")),
+        },
+        Case {
+            lang: "csharp",
+            name: "pythonnet",
+            root: pythonnet,
+            target: |f| f.starts_with("src/runtime/") && f.ends_with(".cs"),
+            project: Box::new(move |s| {
+                let name = s.trim_start_matches("using ").trim_end_matches(';');
+                namespaces.contains(name.split('.').next().unwrap_or(name))
+            }),
+        },
+    ])
+}
+
+/// `mod x;`, or a `use` from `crate`/`self`/`super` or a root module.
+fn rust_project(src: &Path, stmt: &str) -> bool {
+    if stmt.starts_with("mod ") {
+        return true;
+    }
+    let path = stmt.trim_start_matches("use ").trim_end_matches(';');
+    let first = path.split("::").next().unwrap_or(path);
+    matches!(first, "crate" | "self" | "super")
+        || src.join(format!("{first}.rs")).is_file()
+        || src.join(first).is_dir()
+}
+
+/// A relative specifier, or the package's own name.
+fn script_project(stmt: &str, name: &str) -> bool {
+    let spec = stmt.trim_start_matches("import \"").trim_end_matches('"');
+    spec.starts_with("./")
+        || spec.starts_with("../")
+        || spec == name
+        || spec.starts_with(&format!("{name}/"))
+}
+
+/// An import whose package (the lowercase names before the first
+/// capitalized one, or before `*`) is a folder of the project.
+fn java_project(root: &Path, stmt: &str) -> bool {
+    let name = stmt.trim_start_matches("import ").trim_end_matches(';');
+    let package: Vec<&str> = name
+        .split('.')
+        .take_while(|s| *s != "*" && s.starts_with(|c: char| c.is_lowercase()))
+        .collect();
+    !package.is_empty() && root.join(package.join("/")).is_dir()
+}
+
+/// The first names of the namespaces at least a tenth of the `.cs`
+/// files under `root` declare.
+fn declared_roots(root: &Path) -> HashSet<String> {
+    let mut files_by_root: HashMap<String, usize> = HashMap::new();
+    let cs: Vec<String> = walk::walk_files(root)
+        .into_iter()
+        .filter(|f| f.ends_with(".cs"))
+        .collect();
+    for f in &cs {
+        let text = std::fs::read_to_string(root.join(f)).unwrap_or_default();
+        let roots: HashSet<&str> = text
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("namespace "))
+            .filter_map(|rest| rest.split(['.', ' ', '{', ';']).next())
+            .filter(|first| !first.is_empty())
+            .collect();
+        for r in roots {
+            *files_by_root.entry(r.to_string()).or_default() += 1;
+        }
+    }
+    files_by_root
+        .into_iter()
+        .filter(|(_, n)| n * 10 >= cs.len())
+        .map(|(r, _)| r)
+        .collect()
+}
+
+fn corpora() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target/corpora")
+}
+
+/// The newest `prefix<version>` crate in cargo's registry sources.
+fn crate_dir(prefix: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    let mut found = Vec::new();
+    for index in std::fs::read_dir(home.join("registry/src")).ok()?.flatten() {
+        for entry in std::fs::read_dir(index.path()).ok()?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rest = name.strip_prefix(prefix);
+            if rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
+                found.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    found.pop()
+}
+
+/// Go's library sources, the newest `/usr/share/go-1.NN/src` (a module
+/// `std`, its `go.mod` at the top).
+fn go_src() -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/share")
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("go-"))
+        })
+        .map(|p| p.join("src"))
+        .filter(|p| p.join("go.mod").is_file())
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// Symfony's console as Debian ships it, copied into `target/` with the
+/// upstream `composer.json` (its PSR-4 map: the namespace at the
+/// package's top), which Debian replaces by its own autoloader.
+fn symfony_console() -> Option<PathBuf> {
+    let from = Path::new("/usr/share/php/Symfony/Component/Console");
+    if !from.is_dir() {
+        return None;
+    }
+    let to = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/corpora/symfony-console");
+    if !to.join("composer.json").is_file() {
+        let status = std::process::Command::new("cp")
+            .arg("-rL")
+            .arg(from)
+            .arg(&to)
+            .status()
+            .ok()?;
+        if !status.success() {
+            return None;
+        }
+        std::fs::write(
+            to.join("composer.json"),
+            r#"{
+    "name": "symfony/console",
+    "autoload": {
+        "psr-4": { "Symfony\\Component\\Console\\": "" },
+        "exclude-from-classmap": [ "/Tests/" ]
+    }
+}
+"#,
+        )
+        .ok()?;
+    }
+    Some(to)
+}
+
+/// pythonnet's sdist, unpacked by `.ci/run`.
+fn pythonnet() -> Option<PathBuf> {
+    let dir = corpora().join("pythonnet");
+    dir.join("src/runtime").is_dir().then_some(dir)
+}
