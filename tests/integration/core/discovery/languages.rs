@@ -27,8 +27,9 @@
 //! project import and is shown in its own column.
 //!
 //! The projects (under `CTXCURATE_SLOW_TESTS`, `.ci/run` installs them):
-//! clap_builder and tokio (its `src/` and `tests/`) from cargo's registry; rxjs and axios from npm
-//! (`target/corpora/npm`); express likewise; Go's `net/http` in Debian's
+//! clap_builder and tokio (its `src/` and `tests/`) from cargo's registry;
+//! rxjs, zod (which imports itself by name: `zod/v4/core`, through its
+//! `exports`), axios and express from npm (`target/corpora/npm`); Go's `net/http` in Debian's
 //! `golang-*-src` tree; the JDK's `java.util` (`target/corpora/jdk`);
 //! Symfony's console from Debian (`php-symfony-console`, copied with the
 //! upstream `composer.json` Debian leaves out); pythonnet's C# runtime
@@ -180,6 +181,7 @@ fn cases() -> Option<Vec<Case>> {
     let jdk_root = jdk.clone();
     let dirs = [
         npm.join("rxjs/package"),
+        npm.join("zod/package"),
         npm.join("axios/package"),
         npm.join("express/package"),
         jdk.clone(),
@@ -208,6 +210,13 @@ fn cases() -> Option<Vec<Case>> {
             root: npm.join("rxjs/package"),
             target: |f| f.starts_with("src/") && f.ends_with(".ts"),
             project: Box::new(|_, s| script_project(s, "rxjs")),
+        },
+        Case {
+            lang: "typescript",
+            name: "zod",
+            root: npm.join("zod/package"),
+            target: |f| f.starts_with("src/") && f.ends_with(".ts"),
+            project: Box::new(|_, s| script_project(s, "zod")),
         },
         Case {
             lang: "javascript",
@@ -401,4 +410,91 @@ fn symfony_console() -> Option<PathBuf> {
 fn pythonnet() -> Option<PathBuf> {
     let dir = corpora().join("pythonnet");
     dir.join("src/runtime").is_dir().then_some(dir)
+}
+
+/// Metadata a cloned project ships is data: configs that point outside
+/// the root, have the wrong types, do not parse, are links or FIFOs,
+/// name no package, or map every class leave the graph built, with edges
+/// only between the project's files and the imports they leave behind
+/// reported.
+#[test]
+fn hostile_metadata_is_only_data() {
+    use ctxcurate::core::discovery::graph::ImportGraph;
+
+    let p = crate::common::Project::empty();
+    p.write(
+        "tsconfig.json",
+        r#"{ "extends": "/etc/passwd", "compilerOptions": { "baseUrl": "../../..",
+            "paths": { "*": ["../../../etc/*"], "a*b*c": ["x"], "n": 5 } } }"#,
+    );
+    p.write("web/jsconfig.json", "\u{0}not json at all {{{");
+    p.write("package.json", r#"{ "name": 5, "exports": "../../etc" }"#);
+    p.write(
+        "packages/x/package.json",
+        r#"{ "name": "x", "exports": { "./a": 7, ".": [null, { "import": { "deep": "../../../../etc/hosts" } }] } }"#,
+    );
+    p.write(
+        "composer.json",
+        r#"{ "autoload": { "psr-4": { "App\\": 42, "": "../..", "Lib\\": ["../../x", "lib"] } } }"#,
+    );
+    p.write(
+        "Cargo.toml",
+        "[package]\nname = 3\n[lib]\npath = \"../../etc/passwd\"\n",
+    );
+    p.write("go.mod", "module\n");
+    p.write(
+        "src/main.ts",
+        "import a from \"x\";\nimport b from \"../../../../etc/hosts\";\nimport c from \"anything/at/all\";\nimport d from \"./util\";\n",
+    );
+    p.write("src/util.ts", "export const u = 1;\n");
+    p.write(
+        "src/a.php",
+        "<?php\nuse App\\Thing;\nuse Lib\\Tool;\nuse Lib\\Gone;\nuse Vendor\\Pkg\\X;\n",
+    );
+    p.write("lib/Tool.php", "<?php\nclass Tool {}\n");
+    p.write(
+        "src/main.rs",
+        "#[path = \"/etc/passwd\"]\nmod p;\n#[path = \"../../../../etc/passwd\"]\nmod q;\nuse passwd::x;\n",
+    );
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink("/etc/hostname", p.path("web/tsconfig.json")).unwrap();
+        let fifo = std::ffi::CString::new(
+            p.path("packages/y/package.json")
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        std::fs::create_dir_all(p.path("packages/y")).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+    }
+    let files = walk::walk_files(p.root());
+    let g = ImportGraph::build(
+        &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
+        &[],
+    );
+    let edges: Vec<(&str, &str)> = g.edges().into_iter().map(|(a, b, _)| (a, b)).collect();
+    assert_eq!(
+        edges,
+        [
+            ("src/a.php", "lib/Tool.php"),
+            ("src/main.ts", "src/util.ts")
+        ]
+    );
+    let unresolved: Vec<(&str, &str)> = g
+        .unresolved()
+        .iter()
+        .map(|u| (u.file.as_str(), u.import.as_str()))
+        .collect();
+    assert_eq!(
+        unresolved,
+        [
+            ("src/a.php", "use Lib\\Gone;"),
+            ("src/main.rs", "#[path = \"/etc/passwd\"] mod p;"),
+            ("src/main.rs", "#[path = \"../../../../etc/passwd\"] mod q;"),
+            // `x` is a package of the project whose exports lead nowhere.
+            ("src/main.ts", "import \"x\""),
+            ("src/main.ts", "import \"../../../../etc/hosts\""),
+        ]
+    );
 }
