@@ -91,9 +91,8 @@ pub(super) fn encode(source: &str) -> Vec<String> {
     // The brace depth inside each inline module open here, and its name.
     let mut inline: Vec<(usize, String)> = Vec::new();
     for line in source.lines() {
-        let code = braces.code(line);
         let depth = braces.depth;
-        braces.scan(&code);
+        let code = braces.line(line);
         if let Some(c) = INLINE_MOD.captures(&code) {
             inline.push((depth + 1, c[1].to_string()));
         }
@@ -174,84 +173,96 @@ fn out_of_inline(path: &str, levels: usize) -> String {
     }
 }
 
-/// Brace depth through a Rust file, line by line, with strings, char
-/// literals and comments (line and block) left out so `"{}"` in a format
-/// string does not count.
+/// Brace depth through a Rust file, line by line, with strings (raw ones
+/// too), char literals and comments (line and block) left out so `"{}"` in
+/// a format string does not count.
 #[derive(Debug, Default)]
 struct Braces {
     depth: usize,
-    in_string: bool,
+    /// Inside a string: `Some(0)` a normal one, `Some(n)` a raw one closed
+    /// by `"` and `n - 1` `#`s.
+    string: Option<usize>,
     in_block_comment: bool,
 }
 
 impl Braces {
-    /// The line with its comments removed (strings kept), the state
-    /// carried to the next line.
-    fn code(&mut self, line: &str) -> String {
+    /// The line with its comments removed (strings kept), its braces
+    /// counted, the state carried to the next line.
+    fn line(&mut self, line: &str) -> String {
+        let chars: Vec<char> = line.chars().collect();
         let mut out = String::with_capacity(line.len());
-        let mut chars = line.chars().peekable();
-        let mut in_string = self.in_string;
-        while let Some(c) = chars.next() {
-            if self.in_block_comment {
-                if c == '*' && chars.peek() == Some(&'/') {
-                    chars.next();
-                    self.in_block_comment = false;
-                }
-                continue;
-            }
-            if in_string {
-                out.push(c);
-                if c == '\\' {
-                    out.extend(chars.next());
-                } else if c == '"' {
-                    in_string = false;
-                }
-                continue;
-            }
-            match c {
-                '/' if chars.peek() == Some(&'/') => break,
-                '/' if chars.peek() == Some(&'*') => {
-                    chars.next();
-                    self.in_block_comment = true;
-                }
-                '"' => {
-                    in_string = true;
-                    out.push(c);
-                }
-                _ => out.push(c),
-            }
-        }
-        out
-    }
-
-    /// Count the braces of `code` (from [`code`](Self::code)) outside
-    /// strings and char literals.
-    fn scan(&mut self, code: &str) {
-        let chars: Vec<char> = code.chars().collect();
         let mut i = 0;
         while i < chars.len() {
             let c = chars[i];
-            if self.in_string {
-                if c == '\\' {
+            let next = chars.get(i + 1).copied();
+            if self.in_block_comment {
+                if c == '*' && next == Some('/') {
+                    self.in_block_comment = false;
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+            if let Some(raw) = self.string {
+                out.push(c);
+                if raw == 0 && c == '\\' {
+                    out.extend(next);
                     i += 1;
                 } else if c == '"' {
-                    self.in_string = false;
-                }
-            } else {
-                match c {
-                    '"' => self.in_string = true,
-                    // `'{'`, `'}'`, `'"'`, `'\''`: a char literal.
-                    '\'' if chars.get(i + 2) == Some(&'\'') => i += 2,
-                    '\'' if chars.get(i + 1) == Some(&'\\') && chars.get(i + 3) == Some(&'\'') => {
-                        i += 3
+                    let hashes = raw.saturating_sub(1);
+                    if chars[i + 1..]
+                        .iter()
+                        .take(hashes)
+                        .filter(|h| **h == '#')
+                        .count()
+                        == hashes
+                    {
+                        out.extend(std::iter::repeat_n('#', hashes));
+                        i += hashes;
+                        self.string = None;
                     }
-                    '{' => self.depth += 1,
-                    '}' => self.depth = self.depth.saturating_sub(1),
-                    _ => {}
                 }
+                i += 1;
+                continue;
             }
+            let word_before = i > 0 && (chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+            match c {
+                '/' if next == Some('/') => break,
+                '/' if next == Some('*') => {
+                    self.in_block_comment = true;
+                    i += 2;
+                    continue;
+                }
+                '"' => self.string = Some(0),
+                // `r"…"`, `r#"…"#`, `br"…"`.
+                'r' if !word_before || (i == 1 && chars[0] == 'b') => {
+                    let hashes = chars[i + 1..].iter().take_while(|h| **h == '#').count();
+                    if chars.get(i + 1 + hashes) == Some(&'"') {
+                        out.extend(&chars[i..i + 2 + hashes]);
+                        self.string = Some(hashes + 1);
+                        i += 2 + hashes;
+                        continue;
+                    }
+                }
+                // `'{'`, `'}'`, `'"'`, `'\''`: a char literal.
+                '\'' if chars.get(i + 2) == Some(&'\'') => {
+                    out.extend(&chars[i..i + 3]);
+                    i += 3;
+                    continue;
+                }
+                '\'' if next == Some('\\') && chars.get(i + 3) == Some(&'\'') => {
+                    out.extend(&chars[i..i + 4]);
+                    i += 4;
+                    continue;
+                }
+                '{' => self.depth += 1,
+                '}' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+            out.push(c);
             i += 1;
         }
+        out
     }
 }
 
@@ -588,6 +599,7 @@ mod tests {
     fn inline_modules_path_attributes_and_own_roots() {
         let src = "#[path = \"support/panic.rs\"]\nmod panic;\nuse super::x;\n\
                    const S: &str = \"{ not a brace\";\nfn f() { let c = '{'; }\n\
+                   const R: &str = r#\"{ \"raw\" {\"#; /* { */ const M: &str = \"a\\\"{\";\n\
                    #[cfg(test)]\nmod tests {\n    use super::*;\n    use super::helper::H;\n\
                    // }\n    mod deeper {\n        use super::super::Y;\n        use super::super::super::Z;\n        mod file;\n    }\n}\nuse super::after;\n";
         assert_eq!(
@@ -652,5 +664,31 @@ mod tests {
         // A root module's name is a crate's away from the root.
         assert_eq!(r("src/a/tests/loom.rs", "use a::Y"), None);
         assert_eq!(r("src/bin/tool.rs", "mod args"), None);
+    }
+
+    #[test]
+    fn braces_skip_strings_chars_and_comments() {
+        let mut b = Braces::default();
+        let lines = [
+            ("fn f() {", 1),
+            ("    let s = \"{ }}} \\\" {\"; // {", 1),
+            (
+                "    let r = r#\"{ \"quoted\" {\"#; let c = '{'; let e = '\\'';",
+                1,
+            ),
+            ("    /* { starts", 1),
+            ("    still { comment */ if x {", 2),
+            ("    let multi = \"line {", 2),
+            ("    more } \";", 2),
+            ("    let raw = r##\"a \"# {", 2),
+            ("    \"## ; }", 1),
+            ("}", 0),
+        ];
+        for (line, depth) in lines {
+            b.line(line);
+            assert_eq!(b.depth, depth, "after {line:?}");
+        }
+        assert_eq!(b.line("let x = 1; // gone"), "let x = 1; ");
+        assert_eq!(b.line("a /* b */ c"), "a  c");
     }
 }
