@@ -20,12 +20,27 @@ static SCRIPT_SPEC: LazyLock<Regex> = LazyLock::new(|| {
     .expect("a constant pattern")
 });
 
-/// Every module specifier imported, exported from or required.
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^///\s*<reference\s+path\s*=\s*["']([^"']+)["']"#).expect("a constant pattern")
+});
+
+/// Every module specifier imported, exported from or required, and the
+/// files of `/// <reference path>` directives (as `./path`).
 pub(super) fn encode(source: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut pending = String::new();
     for line in source.lines() {
         let t = line.trim_start();
+        // `/// <reference path="x.d.ts" />`: a file named from its folder.
+        if let Some(c) = REFERENCE.captures(t) {
+            let path = &c[1];
+            out.push(if path.starts_with('.') {
+                path.to_string()
+            } else {
+                format!("./{path}")
+            });
+            continue;
+        }
         if t.starts_with("//") || t.starts_with('*') {
             continue;
         }
@@ -220,7 +235,8 @@ mod tests {
     fn script_specifiers_and_relative_resolution() {
         let src = "import React from 'react';\nimport {\n  a,\n  b,\n} from \"./util\";\n\
                    export * from './types.js';\nconst x = require('../lib/x');\n\
-                   const y = await import('./lazy');\nimport './side-effect';\n";
+                   const y = await import('./lazy');\nimport './side-effect';\n\
+                   /// <reference path=\"globals.d.ts\" />\n// import './commented';\n";
         assert_eq!(
             encode(src),
             [
@@ -229,7 +245,8 @@ mod tests {
                 "./types.js",
                 "../lib/x",
                 "./lazy",
-                "./side-effect"
+                "./side-effect",
+                "./globals.d.ts"
             ]
         );
         let list = files(&[
