@@ -59,7 +59,7 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
 pub fn cache_key(lang: Option<Lang>) -> &'static str {
     match lang {
         Some(Lang::Python | Lang::C | Lang::Cpp) | None => "imports-3",
-        Some(_) => "imports-modules-3",
+        Some(_) => "imports-modules-4",
     }
 }
 
@@ -173,7 +173,7 @@ pub fn resolve<'a>(
     stmt: &Statement,
 ) -> Resolution<'a> {
     match stmt {
-        Statement::Rust(s) => rust::resolve(set, from_file, s),
+        Statement::Rust(s) => rust::resolve(set, &packages.rust, from_file, s),
         Statement::Script(s) => script::resolve(set, &packages.script, from_file, s),
         Statement::Go(s) => packages.go.resolve(s),
         Statement::Java(s) => packages.java.resolve(s),
@@ -189,14 +189,15 @@ pub fn resolve<'a>(
 }
 
 /// What resolving needs to know of the project beyond its file list, one
-/// field per language that has any: Go's modules and packages, Java's
-/// classes, the tsconfig/package.json mappings of JavaScript/TypeScript,
+/// field per language that has any: Rust's library crates, Go's modules
+/// and packages, Java's classes, the tsconfig/package.json mappings of JavaScript/TypeScript,
 /// PHP's composer autoload maps, C#'s namespaces.
 #[derive(Debug, Default)]
 pub struct Packages<'a> {
     go: go::Modules<'a>,
     java: java::Classes<'a>,
     kotlin: kotlin::Index<'a>,
+    rust: rust::Crates,
     script: script::Project,
     php: php::Autoload,
     csharp: csharp::Namespaces<'a>,
@@ -222,6 +223,7 @@ impl<'a> Packages<'a> {
             go: go::Modules::read(root, files),
             java: java::Classes::read(files),
             kotlin: kotlin::Index::read(root, files),
+            rust: rust::Crates::read(root, files),
             script: script::Project::read(root, files),
             php: php::Autoload::read(root, files),
             csharp: csharp::Namespaces::read(declared),

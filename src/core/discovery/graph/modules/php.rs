@@ -123,7 +123,9 @@ impl Autoload {
             let Some(rest) = class.strip_prefix(prefix.as_str()) else {
                 continue;
             };
-            named = true;
+            // The fallback prefix `""` takes any class: one it does not
+            // find is a dependency's, not a missing project file.
+            named |= !prefix.is_empty();
             let rel = format!("{}.php", rest.replace('\\', "/"));
             if let Some(f) = dirs.iter().find_map(|d| set.get(&join(d, &rel))) {
                 return Resolution::Files(vec![(f, 1.0)]);
@@ -133,7 +135,7 @@ impl Autoload {
             if !class.starts_with(prefix.as_str()) {
                 continue;
             }
-            named = true;
+            named |= !prefix.is_empty();
             let (namespace, name) = class.rsplit_once('\\').unwrap_or(("", class));
             let mut rel = namespace.replace('\\', "/");
             rel = join(&rel, &format!("{}.php", name.replace('_', "/")));
@@ -168,6 +170,9 @@ fn prefixes(dir: &str, map: Option<&Value>) -> Vec<(String, Vec<String>)> {
                 .collect();
             (prefix.trim_start_matches('\\').to_string(), folders)
         })
+        // A prefix whose folders all leave the root (or are not strings)
+        // places nothing.
+        .filter(|(_, folders): &(String, Vec<String>)| !folders.is_empty())
         .collect()
 }
 

@@ -22,7 +22,12 @@ static SCRIPT_SPEC: LazyLock<Regex> = LazyLock::new(|| {
     .expect("a constant pattern")
 });
 
-/// Every module specifier imported, exported from or required.
+static REFERENCE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^///\s*<reference\s+path\s*=\s*["']([^"']+)["']"#).expect("a constant pattern")
+});
+
+/// Every module specifier imported, exported from or required, and the
+/// files of `/// <reference path>` directives (as `./path`).
 #[cfg(test)]
 pub(super) fn encode(source: &str) -> Vec<String> {
     encode_kinded(source).into_iter().map(|(s, _)| s).collect()
@@ -37,6 +42,17 @@ pub(super) fn encode_kinded(source: &str) -> Vec<(String, ImportKind)> {
     let mut pending = String::new();
     for line in source.lines() {
         let t = line.trim_start();
+        // `/// <reference path="x.d.ts" />`: a file named from its folder.
+        if let Some(c) = REFERENCE.captures(t) {
+            let path = &c[1];
+            let spec = if path.starts_with('.') {
+                path.to_string()
+            } else {
+                format!("./{path}")
+            };
+            out.push((spec, ImportKind::Runtime));
+            continue;
+        }
         if t.starts_with("//") || t.starts_with('*') {
             continue;
         }
@@ -120,8 +136,13 @@ pub(super) fn resolve<'a>(
         };
     }
     if let Some(config) = project.config_of(from_file) {
-        if let Some(targets) = mapped(&config.paths, spec) {
-            return first_found(set, &targets);
+        if let Some((pattern, targets)) = mapped(&config.paths, spec) {
+            match first_found(set, &targets) {
+                // `"*"` maps every specifier: one it does not find is a
+                // package's, as `tsc` then looks in `node_modules`.
+                Resolution::Unresolved if pattern == "*" => {}
+                found => return found,
+            }
         }
         if let Some(f) = config
             .base
@@ -138,7 +159,9 @@ pub(super) fn resolve<'a>(
             Some(rest) if rest.starts_with('/') => format!(".{rest}"),
             _ => continue,
         };
-        let mut targets = mapped(&package.exports, &sub).unwrap_or_default();
+        let mut targets = mapped(&package.exports, &sub)
+            .map(|(_, t)| t)
+            .unwrap_or_default();
         if sub == "." {
             targets.extend(package.entries.iter().cloned());
             targets.push(join(&package.dir, "index"));
@@ -150,14 +173,23 @@ pub(super) fn resolve<'a>(
     Resolution::External
 }
 
-/// The first target that is a project source, else the source a built
-/// output stands for (`dist/x.js` in a package that ships `src/x.ts`),
+/// The first target that is a project source (TypeScript before
+/// JavaScript), else the source a built output stands for (`dist/x.js` in a package that ships `src/x.ts`),
 /// else a declaration file; unresolved when there is none.
 fn first_found<'a>(set: &FileSet<'a>, targets: &[String]) -> Resolution<'a> {
     let found: Vec<&'a str> = targets.iter().filter_map(|t| probe(set, t)).collect();
+    let declaration = |f: &&str| DECLARATION.iter().any(|d| f.ends_with(d));
+    // A TypeScript source before built JavaScript (zod's `exports` list
+    // `./src/index.ts` beside `./index.js`), in any condition order.
+    let typescript = |f: &&str| {
+        [".ts", ".tsx", ".mts", ".cts"]
+            .iter()
+            .any(|e| f.ends_with(e))
+    };
     let source = found
         .iter()
-        .find(|f| !DECLARATION.iter().any(|d| f.ends_with(d)))
+        .find(|f| typescript(f) && !declaration(f))
+        .or_else(|| found.iter().find(|f| !declaration(f)))
         .copied()
         .or_else(|| {
             targets.iter().find_map(|t| {
@@ -177,13 +209,13 @@ fn first_found<'a>(set: &FileSet<'a>, targets: &[String]) -> Resolution<'a> {
 /// The suffixes of TypeScript declaration files.
 const DECLARATION: [&str; 3] = [".d.ts", ".d.mts", ".d.cts"];
 
-/// The targets of the first pattern that matches `spec` (exact, else the
-/// one `*` with the longest prefix), its `*` substituted.
-fn mapped(patterns: &[(String, Vec<String>)], spec: &str) -> Option<Vec<String>> {
-    if let Some((_, targets)) = patterns.iter().find(|(p, _)| p == spec) {
-        return Some(targets.clone());
+/// The pattern that matches `spec` (exact, else the one `*` with the
+/// longest prefix) and its targets, `*` substituted.
+fn mapped<'p>(patterns: &'p [(String, Vec<String>)], spec: &str) -> Option<(&'p str, Vec<String>)> {
+    if let Some((pattern, targets)) = patterns.iter().find(|(p, _)| p == spec) {
+        return Some((pattern, targets.clone()));
     }
-    let (star, (_, targets)) = patterns
+    let (star, (pattern, targets)) = patterns
         .iter()
         .filter_map(|entry| {
             let (prefix, suffix) = entry.0.split_once('*')?;
@@ -191,7 +223,10 @@ fn mapped(patterns: &[(String, Vec<String>)], spec: &str) -> Option<Vec<String>>
             Some(((prefix.len(), middle), entry))
         })
         .max_by_key(|((len, _), _)| *len)?;
-    Some(targets.iter().map(|t| t.replacen('*', star.1, 1)).collect())
+    Some((
+        pattern.as_str(),
+        targets.iter().map(|t| t.replacen('*', star.1, 1)).collect(),
+    ))
 }
 
 /// The project file a path names: itself, with an extension (`./x.js`
@@ -278,7 +313,8 @@ mod tests {
     fn script_specifiers_and_relative_resolution() {
         let src = "import React from 'react';\nimport {\n  a,\n  b,\n} from \"./util\";\n\
                    export * from './types.js';\nconst x = require('../lib/x');\n\
-                   const y = await import('./lazy');\nimport './side-effect';\n";
+                   const y = await import('./lazy');\nimport './side-effect';\n\
+                   /// <reference path=\"globals.d.ts\" />\n// import './commented';\n";
         assert_eq!(
             encode(src),
             [
@@ -287,7 +323,8 @@ mod tests {
                 "./types.js",
                 "../lib/x",
                 "./lazy",
-                "./side-effect"
+                "./side-effect",
+                "./globals.d.ts"
             ]
         );
         let list = files(&[
@@ -325,6 +362,8 @@ mod tests {
             "packages/core/src/index.ts",
             "packages/core/src/deep/x.ts",
             "packages/core/types.d.ts",
+            "packages/core/both.js",
+            "packages/core/src/both.ts",
         ]);
         let set = set(&list);
         let project = Project {
@@ -349,6 +388,13 @@ mod tests {
                         ],
                     ),
                     (
+                        "./both".to_string(),
+                        vec![
+                            "packages/core/both.js".to_string(),
+                            "packages/core/src/both.ts".to_string(),
+                        ],
+                    ),
+                    (
                         "./deep/*".to_string(),
                         vec!["packages/core/dist/deep/*.js".to_string()],
                     ),
@@ -361,6 +407,10 @@ mod tests {
         assert_eq!(r("@lib"), Some(vec!["src/lib/index.ts"]));
         assert_eq!(r("lib/util"), Some(vec!["src/lib/util.ts"]));
         assert_eq!(r("env"), Some(vec!["src/env.d.ts"]));
+        assert_eq!(
+            r("@acme/core/both"),
+            Some(vec!["packages/core/src/both.ts"])
+        );
         // A built output leads to its source, which beats a declaration.
         assert_eq!(r("@acme/core"), Some(vec!["packages/core/src/index.ts"]));
         assert_eq!(
