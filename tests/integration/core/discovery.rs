@@ -3,4 +3,5 @@
 
 mod fixtures;
 mod layouts;
+mod packing;
 mod stdlib;
