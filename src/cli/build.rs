@@ -301,7 +301,7 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
-    for note in [s.excluded_note(), s.sensitive_note()]
+    for note in [s.dropped_note(), s.excluded_note(), s.sensitive_note()]
         .into_iter()
         .flatten()
     {

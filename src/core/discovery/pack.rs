@@ -1,14 +1,21 @@
 //! Packing a token budget (docs/ARCHITECTURE.md, "Discovery"): from a few target files, discover
 //! what else the model needs through the import graph, and fill the budget
-//! in priority order — targets in full, their direct imports in full,
-//! transitive imports as skeletons by rank, the files that import a target
-//! (callers, tests), the repo map, then the preset's own entries. An item
-//! that does not fit is reduced (full → skeleton → outline) before it is
-//! dropped — every candidate is tried, in rank order — and the exact count of the finished text is checked last, so the result
-//! never exceeds the budget. A file the preset excludes, or a credential
-//! file, is never a candidate nor in the map, however it is reached
-//! (`exclusions`). Targets that do not fit are reported apart
-//! ([`Packed::missing_targets`]): the caller decides whether that is an error.
+//! in priority order — the targets at the user's own view (their preset
+//! entry: masked, slices, forced full; else in full), their direct imports
+//! in full, transitive imports as skeletons by rank, the files that import
+//! a target (callers, tests), the repo map, then the preset's own entries.
+//! The targets and their direct imports are fitted together (`fit`): every
+//! import is reduced (full → skeleton → outline, the largest first) before
+//! the lowest ranked is dropped, and a target is reduced only when no
+//! import is left to give room. Any later item that does not fit is
+//! reduced before it is dropped — every candidate is tried, in rank order.
+//! What was dropped is named in a `## Left out` note after the map
+//! (`left_out`), counted in the budget; the exact count of the finished
+//! text is checked last, so the result never exceeds the budget. A file
+//! the preset excludes, or a credential file, is never a candidate nor in
+//! the map, however it is reached (`exclusions`). Targets that do not fit
+//! are reported apart ([`Packed::missing_targets`]): the caller decides
+//! whether that is an error.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -759,11 +766,10 @@ impl<'a> Packer<'a> {
             // leaves it out with one note for all of them.
             return (out, Some(cheapest_file), 0);
         }
-        let cheapest = self.block_cost(&cheapest_file, 1);
-        out.needs = Some(cheapest);
-        if cheapest > *left {
-            return (out, None, cheapest);
-        }
+        // The last form is most often the cheapest, but not always (the
+        // outline of many short functions is longer than their skeleton):
+        // the others are tried even when it does not fit.
+        let mut cheapest = self.block_cost(&cheapest_file, 1);
         let mut tried: Vec<ViewMode> = Vec::new();
         for &mode in modes {
             let file = if mode == cheapest_mode {
@@ -778,14 +784,15 @@ impl<'a> Packer<'a> {
             }
             tried.push(file.mode);
             let cost = self.block_cost(&file, 1);
+            cheapest = cheapest.min(cost);
             if cost <= *left {
                 *left -= cost;
                 out.mode = Some(file.mode);
                 out.tokens = cost;
-                out.needs = None;
                 return (out, Some(file), cheapest);
             }
         }
+        out.needs = Some(cheapest);
         (out, None, cheapest)
     }
 }

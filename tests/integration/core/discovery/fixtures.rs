@@ -293,7 +293,7 @@ fn packing_orders_roles_and_reduces_before_dropping() {
     assert!(
         tight.text.ends_with(
             "## Left out\n\nNot included, for lack of room (ask for them if needed):\n\
-             - 4 files (112 tokens at least)\n"
+             - 4 files (110 tokens at least)\n"
         ),
         "{}",
         tight.text
