@@ -18,6 +18,7 @@ use serde::Serialize;
 use crate::core::compose::xml::{Kind, escape};
 use crate::core::model::Format;
 use crate::text::sanitize::escape_line;
+use crate::text::words::{plural, thousands};
 
 use super::{PackedItem, Role};
 
@@ -106,11 +107,10 @@ pub fn render_naming(dropped: &[Dropped], format: Format, listed: usize) -> Opti
             }
             if !rest.is_empty() {
                 let more = if named.is_empty() { "" } else { "and " };
-                let files = if rest.len() == 1 { "file" } else { "files" };
                 let _ = write!(
                     out,
-                    "\n- {more}{} {files} ({} tokens at least)",
-                    rest.len(),
+                    "\n- {more}{} ({} tokens at least)",
+                    plural(rest.len(), "file"),
                     thousands(rest_tokens)
                 );
             }
@@ -164,19 +164,6 @@ pub fn upper_bound(paths: &[&str], format: Format) -> Option<String> {
         }));
     }
     render(&bound, format)
-}
-
-/// `n` with thousands separators, as the user reads token counts.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -248,14 +235,5 @@ mod tests {
             assert!(bound.len() >= note.len(), "{bound}\n{note}");
         }
         assert_eq!(upper_bound(&[], Format::Markdown), None);
-    }
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(21_141), "21,141");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }
