@@ -69,8 +69,6 @@ copy "$corpora/npm/rxjs/package" rxjs
 # The user's view of decode.c: the API as signatures, the function they
 # work on in full.
 cat >"$work/brotli-masked/ctxcurate.toml" <<'TOML'
-active_preset = "default"
-
 [presets.default]
 
 [[presets.default.files]]
