@@ -305,6 +305,8 @@ struct Fitted {
     left: usize,
     /// A target's cost alone at its cheapest form, for the error.
     target_costs: HashMap<String, usize>,
+    /// The targets no budget shows (binary, oversize), and why.
+    unreadable_targets: HashMap<String, String>,
 }
 
 impl Fitted {
@@ -313,6 +315,10 @@ impl Fitted {
     fn place(&mut self, item: PackedItem, file: Option<RenderedFile>, cost: usize) {
         if item.role == Role::Target {
             self.target_costs.insert(item.path.clone(), cost);
+            if let Some(why) = file.as_ref().and_then(|f| f.skipped.as_ref()) {
+                self.unreadable_targets
+                    .insert(item.path.clone(), why.to_string());
+            }
         }
         self.items.push(item);
         self.files.extend(file);
@@ -327,6 +333,7 @@ impl Fitted {
                 path: i.path.clone(),
                 tokens: self.target_costs.get(&i.path).copied(),
                 budget,
+                unreadable: self.unreadable_targets.get(&i.path).cloned(),
             })
             .collect()
     }
@@ -407,6 +414,7 @@ impl<'a> Packer<'a> {
             files: Vec::new(),
             left: self.opts.budget.saturating_sub(base),
             target_costs: HashMap::new(),
+            unreadable_targets: HashMap::new(),
         };
         let mut map_reserve = 0;
         let mut note_reserve = note_reserve.min(fitted.left);

@@ -427,3 +427,19 @@ fn a_packed_build_names_what_it_left_out_and_stats_agrees() {
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
     assert_eq!(json["left_out"], serde_json::json!(left_out));
 }
+
+#[test]
+fn a_binary_target_says_so_rather_than_that_it_does_not_fit() {
+    let p = project();
+    std::fs::write(p.root().join("blob.py"), b"\x00\x01\x02 binary").expect("write");
+    let out = p.run(&["build", "--target", "blob.py", "--budget", "500"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "target blob.py cannot be packed: binary file skipped: \
+             pass --allow-partial to build without it"
+        ),
+        "{err}"
+    );
+}

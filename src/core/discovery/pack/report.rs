@@ -165,10 +165,17 @@ pub struct MissingTarget {
     /// form (headings included); `None` if it was never tried.
     pub tokens: Option<usize>,
     pub budget: usize,
+    /// Why it cannot be shown at any budget (a binary file, one over the
+    /// size cap), when that is why it is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
 }
 
 impl std::fmt::Display for MissingTarget {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(why) = &self.unreadable {
+            return write!(f, "target {} cannot be packed: {why}", self.path);
+        }
         match self.tokens {
             Some(tokens) => write!(
                 f,
