@@ -13,6 +13,7 @@ use ctxcurate::core::engine::{BuildKind, BuildRequest, MapOptions, PackReport, W
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::text::sanitize::{display_line, escape_line};
+use ctxcurate::text::words::thousands;
 
 use super::Ctx;
 use super::build::{chosen_preset, target_path};
@@ -150,7 +151,7 @@ fn pack_notes(packed: &PackReport) -> String {
     for d in &s.left_out {
         let why = match d.why {
             Why::Budget => match d.tokens {
-                Some(t) => format!("no room: at least {t} tokens"),
+                Some(t) => format!("no room: at least {} tokens", thousands(t)),
                 None => "no room".to_string(),
             },
             Why::Excluded => "the preset excludes it".to_string(),

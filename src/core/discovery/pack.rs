@@ -106,8 +106,8 @@ pub struct PackedItem {
     pub mode: Option<ViewMode>,
     /// Its share of the total (0 when dropped).
     pub tokens: usize,
-    /// Dropped: what its cheapest form would have taken (`None`: included,
-    /// or never rendered).
+    /// Dropped for lack of room: what its cheapest form would have taken
+    /// (`None`: included, or left out for what it is, binary or oversize).
     pub needs: Option<usize>,
 }
 

@@ -388,10 +388,11 @@ fn a_packed_build_names_what_it_left_out_and_stats_agrees() {
         String::from("## Left out\n\nNot included, for lack of room (ask for them if needed):");
     for d in &left_out {
         assert_eq!(d["why"], "budget", "{d}");
+        let tokens = d["tokens"].as_u64().unwrap_or_default() as usize;
         note.push_str(&format!(
             "\n- `{}` (at least {} tokens)",
             d["path"].as_str().unwrap_or_default(),
-            d["tokens"]
+            ctxcurate::text::words::thousands(tokens)
         ));
     }
     assert!(text.ends_with(&format!("{note}\n")), "{text}");
@@ -415,10 +416,11 @@ fn a_packed_build_names_what_it_left_out_and_stats_agrees() {
     assert!(out.status.success(), "{}", stderr(&out));
     let table = stdout(&out);
     for d in &left_out {
+        let tokens = d["tokens"].as_u64().unwrap_or_default() as usize;
         let row = format!(
             "left out   {} (no room: at least {} tokens)",
             d["path"].as_str().unwrap_or_default(),
-            d["tokens"]
+            ctxcurate::text::words::thousands(tokens)
         );
         assert!(table.contains(&row), "{table}");
     }

@@ -49,11 +49,12 @@ pub struct Dropped {
     pub tokens: Option<usize>,
 }
 
-/// The candidates dropped for lack of room, in rank order.
+/// The candidates dropped for lack of room, in rank order (not those
+/// left out for what they are, binary or oversize: they have no size).
 pub fn for_budget(items: &[PackedItem]) -> Vec<Dropped> {
     items
         .iter()
-        .filter(|i| i.mode.is_none())
+        .filter(|i| i.mode.is_none() && i.needs.is_some())
         .map(|i| Dropped {
             path: i.path.clone(),
             role: Some(i.role),
@@ -211,6 +212,25 @@ mod tests {
         assert!(!note.contains("secret_stuff") && !note.contains(".env"));
         assert_eq!(render(&all[LISTED + 3..], Format::Markdown), None);
         assert_eq!(render(&[], Format::Xml), None);
+    }
+
+    #[test]
+    fn a_binary_or_oversize_file_is_not_left_out_for_room() {
+        use crate::core::model::ViewMode;
+        let item = |path: &str, mode: Option<ViewMode>, needs: Option<usize>| PackedItem {
+            path: path.to_string(),
+            role: Role::Import,
+            wanted: ViewMode::Full,
+            mode,
+            tokens: 0,
+            needs,
+        };
+        let items = [
+            item("in.py", Some(ViewMode::Full), None),
+            item("big.py", None, Some(40)),
+            item("logo.png", None, None),
+        ];
+        assert_eq!(for_budget(&items), [dropped("big.py", 40)]);
     }
 
     #[test]
