@@ -177,7 +177,12 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
             preset,
             tokenizer,
             json,
-        } => stats::stats(preset.as_deref(), tokenizer, json, ctx),
+            targets,
+            budget,
+        } => {
+            let pack = stats::PackAsk { targets, budget };
+            stats::stats(preset.as_deref(), tokenizer, json, &pack, ctx)
+        }
         Command::Completions { shell } => stats::completions(shell, ctx),
         Command::Man => stats::man(ctx),
         Command::ClipboardHold => {

@@ -144,9 +144,17 @@ pub enum Command {
         #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
         tokenizer: Option<TokenizerKind>,
         /// As JSON: tokenizer, budget, total, other, and files with path,
-        /// mode, tokens and error.
+        /// mode, tokens and error (packed: also `left_out` and `reduced`).
         #[arg(long)]
         json: bool,
+        /// Count the pack around this file (repeatable) as `build --target`
+        /// makes it, and list what it left out.
+        #[arg(long = "target", value_name = "FILE")]
+        targets: Vec<std::path::PathBuf>,
+        /// The pack's budget (as `build --budget`; packs without a target
+        /// too).
+        #[arg(long, value_name = "N")]
+        budget: Option<usize>,
     },
     /// Print a completion script for SHELL; e.g. for bash:
     /// `ctxcurate completions bash > ~/.local/share/bash-completion/completions/ctxcurate`.

@@ -175,8 +175,13 @@ fn report_preparation(built: &Built, refused: Option<&BuildError>, ctx: &mut Ctx
             1 => String::new(),
             n => format!(" (and {} more targets)", n - 1),
         };
+        let raise = if first.unreadable.is_none() {
+            "raise --budget, or "
+        } else {
+            ""
+        };
         user_err!(
-            "{}{also}: raise --budget, or pass --allow-partial to build without it",
+            "{}{also}: {raise}pass --allow-partial to build without it",
             display_line(&first.to_string(), 300)
         );
     }
@@ -301,7 +306,7 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
-    for note in [s.excluded_note(), s.sensitive_note()]
+    for note in [s.dropped_note(), s.excluded_note(), s.sensitive_note()]
         .into_iter()
         .flatten()
     {

@@ -1,27 +1,42 @@
 //! `ctxcurate stats`: where the tokens of a preset's composition go, file
-//! by file (the table of `core::token_map`), as text or JSON; and the
-//! `completions` and `man` commands, which print what clap derives.
+//! by file (the table of `core::token_map`), as text or JSON — or of the
+//! pack `build --target … --budget …` makes, with what it left out and
+//! why; and the `completions` and `man` commands, which print what clap
+//! derives.
 
 use anyhow::Result;
 use clap::CommandFactory;
 use ctxcurate::core::compose::ComposeOptions;
-use ctxcurate::core::engine::{MapOptions, Workspace};
+use ctxcurate::core::compose::Composition;
+use ctxcurate::core::discovery::pack::left_out::Why;
+use ctxcurate::core::engine::{BuildKind, BuildRequest, MapOptions, PackReport, Workspace};
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::text::sanitize::{display_line, escape_line};
+use ctxcurate::text::words::thousands;
 
 use super::Ctx;
-use super::build::chosen_preset;
+use super::build::{chosen_preset, target_path};
 
 /// Width of the bar column of the text table.
 const BAR_WIDTH: usize = 20;
+
+/// What `stats` packs around (nothing: it counts the composition).
+pub struct PackAsk {
+    pub targets: Vec<std::path::PathBuf>,
+    pub budget: Option<usize>,
+}
 
 pub fn stats(
     preset: Option<&str>,
     tokenizer: Option<TokenizerKind>,
     json: bool,
+    pack: &PackAsk,
     ctx: &mut Ctx,
 ) -> Result<()> {
+    if !pack.targets.is_empty() || pack.budget.is_some() {
+        return packed_stats(preset, tokenizer, json, pack, ctx);
+    }
     let project = ctx.project()?;
     let consent = project.entry_consent(preset.unwrap_or(project.active_preset_name()));
     let preset = chosen_preset(&project, preset)?;
@@ -38,6 +53,11 @@ pub fn stats(
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
     let map = TokenMap::of(&composition, &sources, kind, project.settings.budget);
+    print_map(map, json, ctx)
+}
+
+/// The table (or JSON) of `map`.
+fn print_map(map: TokenMap, json: bool, ctx: &mut Ctx) -> Result<()> {
     if json {
         serde_json::to_writer_pretty(&mut *ctx.out, &map)?;
         writeln!(ctx.out)?;
@@ -51,6 +71,95 @@ pub fn stats(
         ctx.out.write_all(shown.table(BAR_WIDTH).as_bytes())?;
     }
     Ok(())
+}
+
+/// `stats --target … --budget …`: the pack's files by tokens, then what
+/// it reduced and what it left out, and why (JSON: the map with `left_out`
+/// and `reduced` added). The pack is the one `build` makes (the engine's),
+/// its text never printed: a target that does not fit is listed as left
+/// out, and likely secrets do not stop a count.
+fn packed_stats(
+    preset_name: Option<&str>,
+    tokenizer: Option<TokenizerKind>,
+    json: bool,
+    pack: &PackAsk,
+    ctx: &mut Ctx,
+) -> Result<()> {
+    let project = ctx.project()?;
+    let preset = chosen_preset(&project, preset_name)?;
+    let mut req = BuildRequest::new(preset, &project.settings);
+    req.compose.consent =
+        project.entry_consent(preset_name.unwrap_or(project.active_preset_name()));
+    if let Some(kind) = tokenizer {
+        req.map.tokenizer = kind;
+    }
+    req.kind = BuildKind::Pack;
+    req.budget = pack.budget;
+    req.allow_partial = true;
+    req.allow_secrets = true;
+    for t in &pack.targets {
+        let rel = target_path(ctx, &project, t)?;
+        if !req.targets.contains(&rel) {
+            req.targets.push(rel);
+        }
+    }
+    let kind = req.tokenizer();
+    let sources = project.run_cache();
+    let built = match Workspace::open(&project, &sources).build(req) {
+        Ok(built) => built,
+        Err(refused) => *refused.so_far,
+    };
+    for problem in &built.problems {
+        writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
+    }
+    let Some(packed) = &built.packed else {
+        return Ok(());
+    };
+    let composition = Composition {
+        text: built.text.clone(),
+        files: built.files.clone(),
+        problems: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let map = TokenMap::of(&composition, &sources, kind, packed.stats.budget);
+    if json {
+        let mut value = serde_json::to_value(&map)?;
+        value["left_out"] = serde_json::to_value(&packed.stats.left_out)?;
+        value["reduced"] = serde_json::to_value(&packed.stats.reduced_files)?;
+        serde_json::to_writer_pretty(&mut *ctx.out, &value)?;
+        writeln!(ctx.out)?;
+        return Ok(());
+    }
+    print_map(map, false, ctx)?;
+    ctx.out.write_all(pack_notes(packed).as_bytes())?;
+    Ok(())
+}
+
+/// The reduced files and what was left out, one line each, after the
+/// table.
+fn pack_notes(packed: &PackReport) -> String {
+    let s = &packed.stats;
+    let mut out = String::new();
+    for r in &s.reduced_files {
+        out.push_str(&format!(
+            "reduced    {} ({} → {})\n",
+            escape_line(&r.path),
+            r.wanted,
+            r.mode
+        ));
+    }
+    for d in &s.left_out {
+        let why = match d.why {
+            Why::Budget => match d.tokens {
+                Some(t) => format!("no room: at least {} tokens", thousands(t)),
+                None => "no room".to_string(),
+            },
+            Why::Excluded => "the preset excludes it".to_string(),
+            Why::Sensitive => "a credential file".to_string(),
+        };
+        out.push_str(&format!("left out   {} ({why})\n", escape_line(&d.path)));
+    }
+    out
 }
 
 /// A completion script for `shell` on stdout.

@@ -49,6 +49,9 @@ pub(super) fn render(
     if let Some(map) = map.filter(|m| !m.is_empty()) {
         sections.push(map.trim_end().to_string());
     }
+    if let Some(note) = &opts.sections.left_out {
+        sections.push(note.to_string());
+    }
     if !preset.screenshots.is_empty() {
         let shots: Vec<String> = preset
             .screenshots

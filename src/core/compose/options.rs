@@ -48,6 +48,9 @@ pub struct Sections {
     pub project_files: Arc<[String]>,
     /// The `## Changes` section (`build --diff`), last; `None`: none.
     pub changes: Option<Arc<Changes>>,
+    /// A pack's `## Left out` note, rendered for the format already
+    /// (`core::discovery::pack::left_out`), after the repo map; `None`: none.
+    pub left_out: Option<Arc<str>>,
 }
 
 impl Sections {
@@ -57,6 +60,7 @@ impl Sections {
             tree: s.tree,
             project_files: Arc::from([]),
             changes: None,
+            left_out: None,
         }
     }
 

@@ -188,6 +188,10 @@ pub(super) fn render(
         let body = format!("{}\n", body.trim_end());
         let _ = writeln!(out, "<repo_map>\n{}</repo_map>", escape(&body, Kind::Body));
     }
+    if let Some(note) = &opts.sections.left_out {
+        // Escaped by its renderer (`core::discovery::pack::left_out`).
+        let _ = writeln!(out, "{note}");
+    }
     if !preset.screenshots.is_empty() {
         out.push_str("<screenshots>\n");
         for p in &preset.screenshots {

@@ -1,14 +1,21 @@
 //! Packing a token budget (docs/ARCHITECTURE.md, "Discovery"): from a few target files, discover
 //! what else the model needs through the import graph, and fill the budget
-//! in priority order — targets in full, their direct imports in full,
-//! transitive imports as skeletons by rank, the files that import a target
-//! (callers, tests), the repo map, then the preset's own entries. An item
-//! that does not fit is reduced (full → skeleton → outline) before it is
-//! dropped — every candidate is tried, in rank order — and the exact count of the finished text is checked last, so the result
-//! never exceeds the budget. A file the preset excludes, or a credential
-//! file, is never a candidate nor in the map, however it is reached
-//! (`exclusions`). Targets that do not fit are reported apart
-//! ([`Packed::missing_targets`]): the caller decides whether that is an error.
+//! in priority order — the targets at the user's own view (their preset
+//! entry: masked, slices, forced full; else in full), their direct imports
+//! in full, transitive imports as skeletons by rank, the files that import
+//! a target (callers, tests), the repo map, then the preset's own entries.
+//! The targets and their direct imports are fitted together (`fit`): every
+//! import is reduced (full → skeleton → outline, the largest first) before
+//! the lowest ranked is dropped, and a target is reduced only when no
+//! import is left to give room. Any later item that does not fit is
+//! reduced before it is dropped — every candidate is tried, in rank order.
+//! What was dropped is named in a `## Left out` note after the map
+//! (`left_out`), counted in the budget; the exact count of the finished
+//! text is checked last, so the result never exceeds the budget. A file
+//! the preset excludes, or a credential file, is never a candidate nor in
+//! the map, however it is reached (`exclusions`). Targets that do not fit
+//! are reported apart ([`Packed::missing_targets`]): the caller decides
+//! whether that is an error.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -17,17 +24,23 @@ use serde::Serialize;
 
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
 use crate::core::discovery::exclusions::{Excluded, LeftOut};
-use crate::core::discovery::graph::{ImportGraph, Ranked, Reach};
+use crate::core::discovery::graph::{ImportGraph, Ranked};
 use crate::core::discovery::mentions;
 use crate::core::discovery::repo_map::{self, RepoMap};
-use crate::core::model::{FileItem, Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
+use crate::core::model::{Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
 use crate::core::sources::Codebase;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
+mod candidates;
+mod fit;
+pub mod left_out;
 mod report;
 
+use candidates::{Candidates, build_candidates};
 use report::stats;
-pub use report::{MissingTarget, PackStats, UNRESOLVED_EXAMPLES, unresolved_note, window_budget};
+pub use report::{
+    MissingTarget, PackStats, Reduced, UNRESOLVED_EXAMPLES, unresolved_note, window_budget,
+};
 
 /// Tokens kept for the blank line between the files and the map.
 const MAP_SEPARATOR: usize = 1;
@@ -93,6 +106,9 @@ pub struct PackedItem {
     pub mode: Option<ViewMode>,
     /// Its share of the total (0 when dropped).
     pub tokens: usize,
+    /// Dropped for lack of room: what its cheapest form would have taken
+    /// (`None`: included, or left out for what it is, binary or oversize).
+    pub needs: Option<usize>,
 }
 
 impl PackedItem {
@@ -107,6 +123,7 @@ impl PackedItem {
             },
             mode: None,
             tokens: 0,
+            needs: None,
         }
     }
 }
@@ -185,11 +202,11 @@ pub fn pack_with(
     } = ranking(codebase, preset, targets, graph);
     // What the preset excludes, or no glob would bring in, never becomes
     // a candidate, however it is reached; the stats name it as left out.
-    let mut left_out = LeftOut::default();
-    let mentioned = excluded.split(mentions::matched_files(&mentions), &mut left_out);
+    let mut kept_out = LeftOut::default();
+    let mentioned = excluded.split(mentions::matched_files(&mentions), &mut kept_out);
     let mut reach = graph.reach(targets);
     for list in [&mut reach.direct, &mut reach.transitive, &mut reach.callers] {
-        *list = excluded.split(std::mem::take(list), &mut left_out);
+        *list = excluded.split(std::mem::take(list), &mut kept_out);
     }
     let (candidates, preset_from, problems) = build_candidates(
         preset,
@@ -212,8 +229,12 @@ pub fn pack_with(
     stats.task_tokens =
         compose::task_markdown(&preset.task).map_or(0, |section| packer.count(&section));
     stats.mentions = mentions;
-    stats.excluded = left_out.excluded.into_iter().collect();
-    stats.sensitive = left_out.sensitive.into_iter().collect();
+    stats.excluded = kept_out.excluded.into_iter().collect();
+    stats.sensitive = kept_out.sensitive.into_iter().collect();
+    stats.left_out = left_out::for_budget(&fitted.items);
+    stats
+        .left_out
+        .extend(left_out::by_choice(&stats.excluded, &stats.sensitive));
     stats.unresolved_imports = graph.unresolved().len();
     stats.unresolved_examples =
         graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();
@@ -276,60 +297,6 @@ pub fn ranking(
     }
 }
 
-/// Every candidate in priority order — the targets, their direct imports,
-/// the files the task names, the targets' transitive imports, the files
-/// that import a target, then the preset's own entries — and where the
-/// preset's entries start; with the preset's problems (bad globs).
-fn build_candidates(
-    preset: &Preset,
-    targets: &[String],
-    mentioned: &[String],
-    walked: &[String],
-    ranked: &[Ranked],
-    reach: &Reach,
-) -> (Candidates, usize, Vec<walk::ExpandProblem>) {
-    let position: HashMap<&str, usize> = ranked
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.path.as_str(), i))
-        .collect();
-    let by_rank = |list: &[String]| {
-        let mut v: Vec<String> = list.to_vec();
-        v.sort_by_key(|p| position.get(p.as_str()).copied().unwrap_or(usize::MAX));
-        v
-    };
-    let (resolved, problems) =
-        walk::expand_items(&preset.files, &preset.exclude, || walked.to_vec());
-    // A discovered file the preset lists keeps the user's own settings
-    // (its view mode, masks, slices), with the discovered priority.
-    let own: HashMap<&str, &ResolvedItem> = resolved.iter().map(|r| (r.path.as_str(), r)).collect();
-    let wanted = |p: &str, mode: ViewMode| match own.get(p) {
-        Some(r) => (*r).clone(),
-        None => discovered(p, mode),
-    };
-    let mut candidates = Candidates::default();
-    for t in targets {
-        candidates.push(discovered(t, ViewMode::Full), Role::Target);
-    }
-    for p in by_rank(&reach.direct) {
-        candidates.push(wanted(&p, ViewMode::Full), Role::Import);
-    }
-    for p in mentioned {
-        candidates.push(wanted(p, ViewMode::Full), Role::Mentioned);
-    }
-    for p in by_rank(&reach.transitive) {
-        candidates.push(wanted(&p, ViewMode::Skeleton), Role::Transitive);
-    }
-    for p in by_rank(&reach.callers) {
-        candidates.push(wanted(&p, ViewMode::Full), Role::Caller);
-    }
-    let preset_from = candidates.list.len();
-    for r in resolved {
-        candidates.push(r, Role::Preset);
-    }
-    (candidates, preset_from, problems)
-}
-
 /// The candidates after fitting: what became of each, the included files
 /// in output order, and the budget left.
 struct Fitted {
@@ -338,9 +305,25 @@ struct Fitted {
     left: usize,
     /// A target's cost alone at its cheapest form, for the error.
     target_costs: HashMap<String, usize>,
+    /// The targets no budget shows (binary, oversize), and why.
+    unreadable_targets: HashMap<String, String>,
 }
 
 impl Fitted {
+    /// Record a candidate placed (`cost`: the context with it alone at its
+    /// cheapest, kept for a target's error).
+    fn place(&mut self, item: PackedItem, file: Option<RenderedFile>, cost: usize) {
+        if item.role == Role::Target {
+            self.target_costs.insert(item.path.clone(), cost);
+            if let Some(why) = file.as_ref().and_then(|f| f.skipped.as_ref()) {
+                self.unreadable_targets
+                    .insert(item.path.clone(), why.to_string());
+            }
+        }
+        self.items.push(item);
+        self.files.extend(file);
+    }
+
     /// The targets that were dropped, with what they would have cost.
     fn missing_targets(&self, budget: usize) -> Vec<MissingTarget> {
         self.items
@@ -350,35 +333,9 @@ impl Fitted {
                 path: i.path.clone(),
                 tokens: self.target_costs.get(&i.path).copied(),
                 budget,
+                unreadable: self.unreadable_targets.get(&i.path).cloned(),
             })
             .collect()
-    }
-}
-
-/// A discovered file, wanted in `mode`.
-fn discovered(path: &str, mode: ViewMode) -> ResolvedItem {
-    let mut item = FileItem::new(path);
-    item.view_mode = mode;
-    ResolvedItem {
-        path: path.to_string(),
-        item,
-        // Not from the preset: no entry index.
-        entry: usize::MAX,
-    }
-}
-
-/// Candidates in priority order, each path once (the first role wins).
-#[derive(Default)]
-struct Candidates {
-    list: Vec<(ResolvedItem, Role)>,
-    seen: HashSet<String>,
-}
-
-impl Candidates {
-    fn push(&mut self, r: ResolvedItem, role: Role) {
-        if self.seen.insert(r.path.clone()) {
-            self.list.push((r, role));
-        }
     }
 }
 
@@ -417,8 +374,11 @@ impl<'a> Packer<'a> {
     }
 
     /// Fit every candidate in order into what `base` (the headings,
-    /// screenshots and discussion) leaves of the budget; before the
-    /// preset's entries, keep the room the map needs.
+    /// screenshots and discussion) leaves of the budget, keeping room for
+    /// the `## Left out` note: first a bound of any note, then, when
+    /// something was reduced or dropped, again with the room the note of
+    /// that first fit takes (a file is worth more than the slack of a
+    /// bound).
     fn fit_all(
         &self,
         candidates: &Candidates,
@@ -426,32 +386,81 @@ impl<'a> Packer<'a> {
         ranked: &[Ranked],
         base: usize,
     ) -> Fitted {
+        let left = self.opts.budget.saturating_sub(base);
+        let bound = self.reserve_note(candidates, left);
+        let first = self.fit_reserving(candidates, preset_from, ranked, base, bound);
+        let note = left_out::render(&left_out::for_budget(&first.items), self.opts.format);
+        let needed = note.map_or(0, |note| self.count(&format!("\n\n{note}")));
+        // Nothing left out or reduced: the room kept went to the map.
+        if needed >= bound || first.items.iter().all(|i| i.mode == Some(i.wanted)) {
+            return first;
+        }
+        self.fit_reserving(candidates, preset_from, ranked, base, needed)
+    }
+
+    /// [`Self::fit_all`] with `note_reserve` tokens kept for the note (the
+    /// targets may take them); before the preset's entries, keep the room
+    /// the map needs.
+    fn fit_reserving(
+        &self,
+        candidates: &Candidates,
+        preset_from: usize,
+        ranked: &[Ranked],
+        base: usize,
+        note_reserve: usize,
+    ) -> Fitted {
         let mut fitted = Fitted {
             items: Vec::with_capacity(candidates.list.len()),
             files: Vec::new(),
             left: self.opts.budget.saturating_sub(base),
             target_costs: HashMap::new(),
+            unreadable_targets: HashMap::new(),
         };
         let mut map_reserve = 0;
+        let mut note_reserve = note_reserve.min(fitted.left);
+        fitted.left -= note_reserve;
         let progress = self.codebase.sources.progress();
         progress.start("candidates packed", candidates.list.len());
-        for (i, (resolved, role)) in candidates.list.iter().enumerate() {
+        // The targets and their direct imports are fitted together: imports
+        // reduced before any is dropped, the targets last (`fit`).
+        let group = candidates
+            .list
+            .iter()
+            .take_while(|(_, role)| matches!(role, Role::Target | Role::Import))
+            .count();
+        for placed in fit::fit_group(
+            self,
+            &candidates.list[..group],
+            &mut fitted.left,
+            &mut note_reserve,
+        ) {
+            fitted.place(placed.item, placed.file, base + placed.cheapest);
+        }
+        for (i, (resolved, role)) in candidates.list.iter().enumerate().skip(group) {
             progress.step();
             if i == preset_from {
                 map_reserve = self.reserve_map(ranked, &fitted.files, fitted.left);
                 fitted.left -= map_reserve;
             }
             let (item, file, cheapest) = self.fit(resolved, *role, &mut fitted.left);
-            if *role == Role::Target {
-                fitted
-                    .target_costs
-                    .insert(item.path.clone(), base + cheapest);
-            }
-            fitted.items.push(item);
-            fitted.files.extend(file);
+            fitted.place(item, file, base + cheapest);
         }
-        fitted.left += map_reserve;
+        fitted.left += map_reserve + note_reserve;
         fitted
+    }
+
+    /// The tokens to keep for the `## Left out` note while the files are
+    /// fitted: an upper bound of any note over these candidates, at most
+    /// an eighth of `left`; the map takes what the note does not use.
+    fn reserve_note(&self, candidates: &Candidates, left: usize) -> usize {
+        let paths: Vec<&str> = candidates
+            .list
+            .iter()
+            .map(|(r, _)| r.path.as_str())
+            .collect();
+        left_out::upper_bound(&paths, self.opts.format)
+            .map_or(0, |note| self.count(&format!("\n\n{note}")))
+            .min(left / 8)
     }
 
     /// The tokens to keep for the map (at most `map_budget` and `left`):
@@ -467,13 +476,24 @@ impl<'a> Packer<'a> {
     }
 
     /// The text with a map of what the files did not include, in the room
-    /// they left; then the exact count of the whole decides, shrinking the
-    /// map first and dropping the last files after, until it fits.
+    /// they left, and the `## Left out` note; then the exact count of the
+    /// whole decides, shrinking the map first, then dropping the last
+    /// files that are not targets, then the note, then the targets, until
+    /// it fits.
     fn shrink(&self, ranked: &[Ranked], fitted: &mut Fitted) -> (String, RepoMap) {
         let included_paths: Vec<String> = fitted.files.iter().map(|f| f.path.clone()).collect();
         let included: HashSet<&str> = included_paths.iter().map(String::as_str).collect();
+        let targets: HashSet<String> = fitted
+            .items
+            .iter()
+            .filter(|i| i.role == Role::Target)
+            .map(|i| i.path.clone())
+            .collect();
         let mut map_room = fitted.left;
         let mut map = RepoMap::default();
+        // How many files the note names: all it may, none (a count), or no
+        // note at all (`None`).
+        let mut naming = Some(left_out::LISTED);
         loop {
             map = if map_room == map.tokens && !map.text.is_empty() {
                 map
@@ -486,7 +506,11 @@ impl<'a> Packer<'a> {
                     self.opts.tokenizer,
                 )
             };
-            let text = self.assemble(&fitted.files, &map.text);
+            let note = naming.and_then(|n| {
+                left_out::render_naming(&left_out::for_budget(&fitted.items), self.opts.format, n)
+            });
+            let has_note = note.is_some();
+            let text = self.assemble_with(&fitted.files, &map.text, note);
             let total = self.count(&text);
             if total <= self.opts.budget || (fitted.files.is_empty() && map.text.is_empty()) {
                 return (text, map);
@@ -496,13 +520,30 @@ impl<'a> Packer<'a> {
                 map_room = map.tokens.saturating_sub(over.max(1));
                 continue;
             }
-            if let Some(last) = fitted.files.pop()
+            if has_note && naming > Some(0) {
+                naming = Some(0);
+                continue;
+            }
+            let last = match fitted
+                .files
+                .iter()
+                .rposition(|f| !targets.contains(&f.path))
+            {
+                Some(i) => Some(fitted.files.remove(i)),
+                None if has_note => {
+                    naming = None;
+                    continue;
+                }
+                None => fitted.files.pop(),
+            };
+            if let Some(last) = last
                 && let Some(item) = fitted
                     .items
                     .iter_mut()
                     .rev()
                     .find(|it| it.path == last.path)
             {
+                item.needs = Some(item.tokens);
                 item.mode = None;
                 item.tokens = 0;
             }
@@ -536,6 +577,38 @@ impl<'a> Packer<'a> {
 
     fn assemble(&self, files: &[RenderedFile], map: &str) -> String {
         compose::assemble(files, self.preset, &self.compose_opts, Some(map))
+    }
+
+    /// [`Self::assemble`] with the `## Left out` note after the map.
+    fn assemble_with(&self, files: &[RenderedFile], map: &str, note: Option<String>) -> String {
+        let Some(note) = note else {
+            return self.assemble(files, map);
+        };
+        let mut opts = self.compose_opts.clone();
+        opts.sections.left_out = Some(Arc::from(note));
+        compose::assemble(files, self.preset, &opts, Some(map))
+    }
+
+    /// `resolved` rendered in `mode` (its own settings otherwise).
+    fn render_as(&self, resolved: &ResolvedItem, mode: ViewMode) -> RenderedFile {
+        let mut item = resolved.item.clone();
+        item.view_mode = mode;
+        item.force_full = false;
+        let attempt = ResolvedItem {
+            item,
+            ..resolved.clone()
+        };
+        compose::render_file(&self.codebase, &attempt, &self.compose_opts)
+    }
+
+    /// What `file` adds to the output: its block, or its line in the list
+    /// of files named only.
+    fn file_cost(&self, file: &RenderedFile) -> usize {
+        if file.aggregate {
+            self.block_cost(file, 1)
+        } else {
+            self.count(&format!("\n- `{}`", file.path))
+        }
     }
 
     /// The block a file adds to the output, with its separator, and its
@@ -592,18 +665,10 @@ impl<'a> Packer<'a> {
                 out.tokens = cost;
                 return (out, Some(file), cost);
             }
+            out.needs = Some(cost);
             return (out, None, cost);
         }
-        let render = |mode: ViewMode| {
-            let mut item = resolved.item.clone();
-            item.view_mode = mode;
-            item.force_full = false;
-            let attempt = ResolvedItem {
-                item,
-                ..resolved.clone()
-            };
-            compose::render_file(&self.codebase, &attempt, &self.compose_opts)
-        };
+        let render = |mode: ViewMode| self.render_as(resolved, mode);
         let modes = reductions(wanted);
         let cheapest_mode = modes.last().copied().unwrap_or(wanted);
         let cheapest_file = render(cheapest_mode);
@@ -612,10 +677,10 @@ impl<'a> Packer<'a> {
             // leaves it out with one note for all of them.
             return (out, Some(cheapest_file), 0);
         }
-        let cheapest = self.block_cost(&cheapest_file, 1);
-        if cheapest > *left {
-            return (out, None, cheapest);
-        }
+        // The last form is most often the cheapest, but not always (the
+        // outline of many short functions is longer than their skeleton):
+        // the others are tried even when it does not fit.
+        let mut cheapest = self.block_cost(&cheapest_file, 1);
         let mut tried: Vec<ViewMode> = Vec::new();
         for &mode in modes {
             let file = if mode == cheapest_mode {
@@ -630,6 +695,7 @@ impl<'a> Packer<'a> {
             }
             tried.push(file.mode);
             let cost = self.block_cost(&file, 1);
+            cheapest = cheapest.min(cost);
             if cost <= *left {
                 *left -= cost;
                 out.mode = Some(file.mode);
@@ -637,6 +703,7 @@ impl<'a> Packer<'a> {
                 return (out, Some(file), cheapest);
             }
         }
+        out.needs = Some(cheapest);
         (out, None, cheapest)
     }
 }

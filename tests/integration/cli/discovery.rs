@@ -362,3 +362,86 @@ fn a_budget_from_the_model_window() {
     let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
     assert_eq!(json["stats"]["budget"], 123);
 }
+
+#[test]
+fn a_packed_build_names_what_it_left_out_and_stats_agrees() {
+    let p = project();
+    // A helper module too big for the budget in any form.
+    let helpers: String = (0..40)
+        .map(|i| format!("def helper_{i}(a, b):\n    return a + b * {i}\n\n"))
+        .collect();
+    p.write("pkg/util.py", &helpers);
+    let args = ["--target", "app.py", "--budget", "150"];
+    let out = p.run(&[&["build", "--stats-json"][..], &args].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let last = stderr(&out).lines().last().unwrap_or_default().to_string();
+    let json: serde_json::Value = serde_json::from_str(&last).expect("json");
+    let left_out = json["stats"]["left_out"]
+        .as_array()
+        .expect("a list")
+        .clone();
+    assert!(!left_out.is_empty(), "{json}");
+    // The note ends the output and names exactly the dropped files, each
+    // with its cheapest size; the budget holds with it.
+    let mut note =
+        String::from("## Left out\n\nNot included, for lack of room (ask for them if needed):");
+    for d in &left_out {
+        assert_eq!(d["why"], "budget", "{d}");
+        let tokens = d["tokens"].as_u64().unwrap_or_default() as usize;
+        note.push_str(&format!(
+            "\n- `{}` (at least {} tokens)",
+            d["path"].as_str().unwrap_or_default(),
+            ctxcurate::text::words::thousands(tokens)
+        ));
+    }
+    assert!(text.ends_with(&format!("{note}\n")), "{text}");
+    assert!(tokens::count(TokenizerKind::O200k, &text) <= 150);
+    let dropped: Vec<&str> = left_out.iter().filter_map(|d| d["path"].as_str()).collect();
+    assert_eq!(json["stats"]["dropped_files"], serde_json::json!(dropped));
+
+    // People read it on stderr too.
+    let out = p.run(&[&["build"][..], &args].concat());
+    let err = stderr(&out);
+    let line = format!(
+        "note: left out {} file{} for lack of room: {}",
+        dropped.len(),
+        if dropped.len() == 1 { "" } else { "s" },
+        dropped.join(", ")
+    );
+    assert!(err.contains(&line), "{err}");
+
+    // `stats` counts the same pack and lists the same files.
+    let out = p.run(&["stats", "--target", "app.py", "--budget", "150"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    for d in &left_out {
+        let tokens = d["tokens"].as_u64().unwrap_or_default() as usize;
+        let row = format!(
+            "left out   {} (no room: at least {} tokens)",
+            d["path"].as_str().unwrap_or_default(),
+            ctxcurate::text::words::thousands(tokens)
+        );
+        assert!(table.contains(&row), "{table}");
+    }
+    assert!(table.contains("app.py"), "{table}");
+    let out = p.run(&["stats", "--json", "--target", "app.py", "--budget", "150"]);
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("json");
+    assert_eq!(json["left_out"], serde_json::json!(left_out));
+}
+
+#[test]
+fn a_binary_target_says_so_rather_than_that_it_does_not_fit() {
+    let p = project();
+    std::fs::write(p.root().join("blob.py"), b"\x00\x01\x02 binary").expect("write");
+    let out = p.run(&["build", "--target", "blob.py", "--budget", "500"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains(
+            "target blob.py cannot be packed: binary file skipped: \
+             pass --allow-partial to build without it"
+        ),
+        "{err}"
+    );
+}

@@ -6,6 +6,7 @@ mod fixtures;
 mod kotlin;
 mod languages;
 mod layouts;
+mod packing;
 mod ruby_lua;
 mod stdlib;
 mod weights;

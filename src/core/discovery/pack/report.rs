@@ -11,6 +11,7 @@ use crate::core::discovery::repo_map::RepoMap;
 use crate::core::model::ViewMode;
 
 use super::PackedItem;
+use super::left_out::Dropped;
 
 /// How many unresolved imports the stats show by name.
 pub const UNRESOLVED_EXAMPLES: usize = 5;
@@ -53,6 +54,20 @@ pub struct PackStats {
     pub utilisation: f64,
     /// The paths of the dropped candidates, in rank order.
     pub dropped_files: Vec<String>,
+    /// What was left out and why: the candidates dropped for lack of room
+    /// (rank order, with their cheapest size), then the files the preset
+    /// excludes and the credential files the targets reached.
+    pub left_out: Vec<Dropped>,
+    /// The files included in a cheaper form than wanted, in rank order.
+    pub reduced_files: Vec<Reduced>,
+}
+
+/// A file included in a cheaper form than wanted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Reduced {
+    pub path: String,
+    pub wanted: ViewMode,
+    pub mode: ViewMode,
 }
 
 impl PackStats {
@@ -60,6 +75,13 @@ impl PackStats {
     /// import of the project resolved.
     pub fn unresolved_note(&self) -> Option<String> {
         unresolved_note(self.unresolved_imports, &self.unresolved_examples)
+    }
+
+    /// "left out N files for lack of room: a, b, …": `None` when every
+    /// candidate fitted.
+    pub fn dropped_note(&self) -> Option<String> {
+        let (one, many) = ("file for lack of room", "files for lack of room");
+        left_out_note(&self.dropped_files, one, many, "")
     }
 
     /// "left out N files the preset excludes: a, b, …": `None` when the
@@ -143,10 +165,17 @@ pub struct MissingTarget {
     /// form (headings included); `None` if it was never tried.
     pub tokens: Option<usize>,
     pub budget: usize,
+    /// Why it cannot be shown at any budget (a binary file, one over the
+    /// size cap), when that is why it is missing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<String>,
 }
 
 impl std::fmt::Display for MissingTarget {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some(why) = &self.unreadable {
+            return write!(f, "target {} cannot be packed: {why}", self.path);
+        }
         match self.tokens {
             Some(tokens) => write!(
                 f,
@@ -197,6 +226,17 @@ pub(super) fn stats(
             .iter()
             .filter(|i| i.mode.is_none())
             .map(|i| i.path.clone())
+            .collect(),
+        reduced_files: included
+            .iter()
+            .filter_map(|i| {
+                let mode = i.mode.filter(|m| *m != i.wanted)?;
+                Some(Reduced {
+                    path: i.path.clone(),
+                    wanted: i.wanted,
+                    mode,
+                })
+            })
             .collect(),
         ..PackStats::default()
     }

@@ -275,12 +275,13 @@ fn packing_orders_roles_and_reduces_before_dropping() {
         }
     }
     // Too small for core.py in full or as a skeleton (no shorter for so
-    // small a file), enough for its outline (and the directory tree).
+    // small a file), enough for its outline, the directory tree and a
+    // `## Left out` note that counts the rest.
     let tight = pack::pack(
         &Codebase::new(p.root(), &cache).with_walk(&files),
         &preset,
         &targets,
-        &pack_opts(85),
+        &pack_opts(120),
     );
     let core = &tight.items[1];
     assert_eq!(
@@ -290,6 +291,14 @@ fn packing_orders_roles_and_reduces_before_dropping() {
         tight.items
     );
     assert!(tight.text.contains("### pkg/core.py [outline]"));
+    assert!(
+        tight.text.ends_with(
+            "## Left out\n\nNot included, for lack of room (ask for them if needed):\n\
+             - 4 files (110 tokens at least)\n"
+        ),
+        "{}",
+        tight.text
+    );
 }
 
 #[test]

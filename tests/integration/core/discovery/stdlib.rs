@@ -6,8 +6,8 @@
 use crate::common::machine;
 
 use ctxcurate::core::discovery::graph::ImportGraph;
-use ctxcurate::core::discovery::pack::{self, PackOptions};
-use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind};
+use ctxcurate::core::discovery::pack::{self, PackOptions, Role};
+use ctxcurate::core::model::{FileItem, Format, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::{discovery::repo_map, tokens, walk};
 
@@ -113,5 +113,57 @@ fn budgets_are_never_exceeded_and_well_used() {
                 packed.stats
             );
         }
+    }
+}
+
+/// On real modules of the standard library, at 30,000 tokens: the target
+/// whole and every module it imports directly in the pack in some form
+/// (their outlines fit), within the budget — the packer used to give the
+/// first imports all the room and drop the rest.
+#[test]
+fn every_direct_import_is_present_in_some_form() {
+    let Some(root) = machine::python_stdlib() else {
+        return;
+    };
+    let files: Vec<String> = walk::walk_files(&root)
+        .into_iter()
+        .filter(|f| !f.starts_with("site-packages/"))
+        .collect();
+    let cache = Sources::new();
+    let codebase = Codebase::new(&root, &cache).with_walk(&files);
+    let graph = ImportGraph::build(&codebase, &[]);
+    let tokenizer = TokenizerKind::O200k;
+    for target in ["email/message.py", "http/client.py"] {
+        let targets = vec![target.to_string()];
+        let direct = graph.reach(&targets).direct;
+        assert!(direct.len() >= 5, "{target}: {direct:?}");
+        let opts = PackOptions {
+            budget: 30_000,
+            map_budget: 2048,
+            tokenizer,
+            format: Format::Markdown,
+            max_messages: 0,
+            include_dirs: Vec::new(),
+            read: Default::default(),
+            sections: ctxcurate::core::compose::Sections::default(),
+        };
+        let packed = pack::pack_with(&codebase, &Preset::default(), &targets, &opts, &graph);
+        let exact = tokens::count(tokenizer, &packed.text);
+        assert!(exact <= 30_000, "{target}: {exact}");
+        assert_eq!(packed.items[0].path, target);
+        assert_eq!(packed.items[0].mode, Some(ViewMode::Full), "{target}");
+        let missing: Vec<&str> = packed
+            .items
+            .iter()
+            .filter(|i| i.role == Role::Import && i.mode.is_none())
+            .map(|i| i.path.as_str())
+            .collect();
+        assert!(missing.is_empty(), "{target}: {missing:?} left out");
+        let imports = packed
+            .items
+            .iter()
+            .filter(|i| i.role == Role::Import)
+            .count();
+        assert_eq!(imports, direct.len(), "{target}");
     }
 }
