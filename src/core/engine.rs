@@ -26,6 +26,7 @@ mod inspect;
 mod map;
 pub mod output_file;
 mod request;
+mod stream;
 #[cfg(test)]
 mod tests;
 
@@ -43,7 +44,7 @@ pub use crate::core::discovery::context::MapOptions;
 pub use error::{BuildError, Refused};
 pub use files::{EXACT_TOTAL_LIMIT, FileBlock, FileCopy};
 pub use map::MapBuilt;
-pub use request::{BuildKind, BuildRequest, Built, Destination, PackReport};
+pub use request::{BuildKind, BuildRequest, Built, Destination, PackReport, Spooled};
 
 /// The context every use case needs, built once per command (the CLI) or
 /// per job (the TUI's worker): the project's root and settings, the

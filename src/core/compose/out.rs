@@ -35,6 +35,12 @@ impl<'s> Out<'s> {
         Out { sink, len: 0 }
     }
 
+    /// A writer going on where another over the same sink stopped, after
+    /// `len` bytes.
+    pub fn resume(sink: &'s mut dyn Sink, len: usize) -> Self {
+        Out { sink, len }
+    }
+
     /// Bytes written so far.
     pub fn len(&self) -> usize {
         self.len

@@ -39,6 +39,20 @@ pub enum Destination {
     Path(PathBuf),
     /// The project's next numbered output file (see `output_file`).
     NextOutputFile,
+    /// Back to the caller as a [`Spooled`] text in a temporary file
+    /// (`ctxcurate build` to a pipe): a large build is never held in
+    /// memory, and nothing is handed back before the secret rule passed.
+    Stream,
+}
+
+/// A built text kept in a temporary file ([`Destination::Stream`]): the
+/// text before the files section, the files section in the file, the
+/// text after it.
+#[derive(Debug, Clone)]
+pub struct Spooled {
+    pub head: String,
+    pub file: Arc<tempfile::NamedTempFile>,
+    pub tail: String,
 }
 
 /// What to build.
@@ -138,6 +152,9 @@ pub struct Built {
     pub packed: Option<PackReport>,
     /// Where the text was written (`None`: back to the caller).
     pub written: Option<PathBuf>,
+    /// The text, when it came back as a file ([`Destination::Stream`];
+    /// `text` is empty then).
+    pub spooled: Option<Spooled>,
 }
 
 impl Built {
@@ -156,6 +173,7 @@ impl Built {
             problems: Vec::new(),
             packed: None,
             written: None,
+            spooled: None,
         }
     }
 
