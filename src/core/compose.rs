@@ -346,17 +346,22 @@ fn project_files(
 /// for all of them (never an `ERROR:` section in the text); their paths
 /// are returned beside the files kept (the TUI marks them).
 pub fn drop_skipped(
-    files: Vec<RenderedFile>,
+    mut files: Vec<RenderedFile>,
     problems: &mut Vec<String>,
 ) -> (Vec<RenderedFile>, Vec<String>) {
-    let (skipped, kept): (Vec<RenderedFile>, Vec<RenderedFile>) =
-        files.into_iter().partition(|f| f.skipped.is_some());
+    // In place: a build of 100,000 files holds no second list of them.
     problems.extend(walk::skipped_note(
-        skipped
+        files
             .iter()
             .filter_map(|f| Some((f.path.as_str(), f.skipped.as_ref()?))),
     ));
-    (kept, skipped.into_iter().map(|f| f.path).collect())
+    let skipped = files
+        .iter()
+        .filter(|f| f.skipped.is_some())
+        .map(|f| f.path.clone())
+        .collect();
+    files.retain(|f| f.skipped.is_none());
+    (files, skipped)
 }
 
 /// A focus file the preset does not list is added (in full) when it is a

@@ -162,8 +162,10 @@ pub(super) fn write_markdown_file(out: &mut Out, f: &RenderedFile) -> Option<usi
 pub fn fence_for(text: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
-    for c in text.chars() {
-        if c == '`' {
+    // Bytes, not chars: a backtick is one byte, never part of another
+    // character, and every body of the output passes here.
+    for &c in text.as_bytes() {
+        if c == b'`' {
             run += 1;
             longest = longest.max(run);
         } else {

@@ -25,6 +25,7 @@ use crate::core::compose::{
 use crate::core::discovery::context;
 use crate::core::secrets::{RuleSet, Scanner, StreamScan};
 use crate::core::tokens::stream::StreamCount;
+use crate::core::walk::ResolvedItem;
 
 use super::Workspace;
 use super::error::{BuildError, Refused};
@@ -152,8 +153,9 @@ impl Workspace<'_> {
             counter: &mut counter,
             scan: scanner.stream(preset, opts.max_messages),
         };
-        let plan = Plan::new(&codebase, preset, &opts);
-        let files = self.stream_files(&plan, &opts, &scanner, &mut sink);
+        let mut plan = Plan::new(&codebase, preset, &opts);
+        let resolved = std::mem::take(&mut plan.resolved);
+        let files = self.stream_files(resolved, &opts, &scanner, &mut sink);
         let parts = plan.finish(
             &codebase,
             preset,
@@ -197,24 +199,33 @@ impl Workspace<'_> {
         }
     }
 
-    /// The plan's files rendered, scanned and written a chunk at a time
-    /// through `sink` (bodies released once written; binary and oversize
-    /// files not written); all of them, in order.
+    /// The plan's files (`resolved`) rendered, scanned and written a chunk
+    /// at a time through `sink` (bodies released once written; binary and
+    /// oversize files not written); all of them, in order. The entries
+    /// are let go as they are rendered.
     fn stream_files(
         &self,
-        plan: &Plan,
+        mut resolved: Vec<ResolvedItem>,
         opts: &ComposeOptions,
         scanner: &Scanner,
         sink: &mut StreamSink,
     ) -> Vec<RenderedFile> {
         let codebase = self.codebase();
         let progress = self.sources.progress();
-        progress.start("files rendered", plan.resolved.len());
-        let mut files = Vec::with_capacity(plan.resolved.len());
+        progress.start("files rendered", resolved.len());
+        let mut files = Vec::new();
         let mut out = Out::new(sink);
         let mut section = FilesSection::start(&mut out, opts);
         let mut written = out.len();
-        for chunk in plan.resolved.chunks(CHUNK) {
+        // Taken from the end, so each chunk is split off without moving
+        // the rest.
+        resolved.reverse();
+        while !resolved.is_empty() {
+            let mut chunk = resolved.split_off(resolved.len().saturating_sub(CHUNK));
+            chunk.reverse();
+            if resolved.len() < resolved.capacity() / 2 {
+                resolved.shrink_to_fit();
+            }
             let mut rendered: Vec<RenderedFile> = chunk
                 .par_iter()
                 .map(|r| {
@@ -223,6 +234,7 @@ impl Workspace<'_> {
                     file
                 })
                 .collect();
+            drop(chunk);
             sink.scan.add_files(scanner.files(&rendered));
             if self.one_shot {
                 // Read once: nothing is kept for a later build.

@@ -100,9 +100,10 @@ impl StreamScan<'_> {
     /// The findings of the next files' own scan ([`Scanner::files`]),
     /// before their blocks are streamed.
     pub fn add_files(&mut self, found: FileFindings) {
+        // Which files were scanned is not needed here: every body that
+        // streams by was scanned just before.
         self.files.findings.extend(found.findings);
         self.files.seen.extend(found.seen);
-        self.files.scanned.extend(found.scanned);
     }
 
     /// Whether anything was found so far (the files and the preset).
