@@ -130,7 +130,8 @@ pub struct PackReport {
 pub struct Built {
     pub text: String,
     /// The files, rendered; a file's body may have been let go once its
-    /// text was written (its `body_at` says where it stands in `text`).
+    /// text was written (its `body_at` says where it stands in `text`),
+    /// and in a build that went to a file or a spool, its render key.
     pub files: Vec<RenderedFile>,
     /// The tokens of `text`; `exact` is false when it is a sum of the
     /// files' counts.

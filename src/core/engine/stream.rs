@@ -155,7 +155,11 @@ impl Workspace<'_> {
         };
         let mut plan = Plan::new(&codebase, preset, &opts);
         let resolved = std::mem::take(&mut plan.resolved);
-        let files = self.stream_files(resolved, &opts, &scanner, &mut sink);
+        // A build that goes to a file keeps of each file what a report
+        // of it needs: not its render key (a cache's, 100,000 of them
+        // weigh megabytes).
+        let keep_keys = req.destination == Destination::Caller;
+        let files = self.stream_files(resolved, &opts, &scanner, &mut sink, keep_keys);
         let parts = plan.finish(
             &codebase,
             preset,
@@ -209,11 +213,13 @@ impl Workspace<'_> {
         opts: &ComposeOptions,
         scanner: &Scanner,
         sink: &mut StreamSink,
+        keep_keys: bool,
     ) -> Vec<RenderedFile> {
         let codebase = self.codebase();
         let progress = self.sources.progress();
         progress.start("files rendered", resolved.len());
-        let mut files = Vec::new();
+        // Its pages are touched only as it fills.
+        let mut files = Vec::with_capacity(resolved.len());
         let mut out = Out::new(sink);
         let mut section = FilesSection::start(&mut out, opts);
         let mut written = out.len();
@@ -244,6 +250,9 @@ impl Workspace<'_> {
             for f in &mut rendered {
                 if f.skipped.is_none() {
                     section.file(&mut out, f, Bodies::Release);
+                }
+                if !keep_keys {
+                    f.key = String::new();
                 }
             }
             written = out.len();

@@ -273,7 +273,7 @@ fn a_build_to_a_file_streams_the_bytes_of_stdout() {
     let p = Project::empty();
     for i in 0..400 {
         let body =
-            format!("def f{i}(x):\n    return x * {i}  # ``` <a & b>\n\n").repeat(1 + i % 50);
+            format!("def f{i}(x):\n    return x * {i}  # ``` <a & b>\n\n").repeat(4 + i % 120);
         p.write(&format!("pkg/m{:02}/mod_{i}.py", i / 40), &body);
     }
     p.ok(&["add", "pkg/**/*.py"]);
