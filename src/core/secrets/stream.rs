@@ -119,7 +119,7 @@ impl StreamScan<'_> {
         last.text.push_str(tail);
         let mut first = match self.first.take() {
             Some(first) => first,
-            None => std::mem::replace(&mut last, Part::default()),
+            None => std::mem::take(&mut last),
         };
         first.text.insert_str(0, head);
         for b in &mut first.bodies {
@@ -223,7 +223,7 @@ impl Sink for StreamScan<'_> {
         self.part = Part {
             text: tail.to_string(),
             line: self.lines,
-            bodies: vec![0..tail.len()],
+            bodies: std::iter::once(0..tail.len()).collect(),
         };
         self.lines += newlines(tail);
     }
