@@ -78,7 +78,7 @@ struct StreamSink<'r, 'c> {
     /// The first write error (the rest is not written).
     error: Option<io::Error>,
     count: StreamCount,
-    counter: &'c mut dyn FnMut(&str) -> usize,
+    counter: &'c mut (dyn FnMut(&str) -> usize + Send),
     scan: StreamScan<'r>,
 }
 
@@ -226,13 +226,20 @@ impl Workspace<'_> {
         // Taken from the end, so each chunk is split off without moving
         // the rest.
         resolved.reverse();
-        while !resolved.is_empty() {
+        let mut next_chunk = || {
+            if resolved.is_empty() {
+                return None;
+            }
             let mut chunk = resolved.split_off(resolved.len().saturating_sub(CHUNK));
             chunk.reverse();
             if resolved.len() < resolved.capacity() / 2 {
                 resolved.shrink_to_fit();
             }
-            let mut rendered: Vec<RenderedFile> = chunk
+            Some(chunk)
+        };
+        // A chunk read, rendered and its bodies scanned (on every core).
+        let prepare = |chunk: Vec<ResolvedItem>| {
+            let rendered: Vec<RenderedFile> = chunk
                 .par_iter()
                 .map(|r| {
                     let file = compose::render_file(&codebase, r, opts);
@@ -240,22 +247,31 @@ impl Workspace<'_> {
                     file
                 })
                 .collect();
-            drop(chunk);
-            sink.scan.add_files(scanner.files(&rendered));
-            if self.one_shot {
-                // Read once: nothing is kept for a later build.
-                self.sources.clear();
-            }
-            let mut out = Out::resume(sink, written);
-            for f in &mut rendered {
-                if f.skipped.is_none() {
-                    section.file(&mut out, f, Bodies::Release);
+            let found = scanner.files(&rendered);
+            (rendered, found)
+        };
+        let mut ready = next_chunk().map(prepare);
+        while let Some((mut rendered, found)) = ready.take() {
+            // The next chunk is prepared while this one is written.
+            let upcoming = next_chunk();
+            let write = || {
+                sink.scan.add_files(found);
+                if self.one_shot {
+                    // Read once: nothing is kept for a later build.
+                    self.sources.clear();
                 }
-                if !keep_keys {
-                    f.key = String::new();
+                let mut out = Out::resume(&mut *sink, written);
+                for f in &mut rendered {
+                    if f.skipped.is_none() {
+                        section.file(&mut out, f, Bodies::Release);
+                    }
+                    if !keep_keys {
+                        f.key = String::new();
+                    }
                 }
-            }
-            written = out.len();
+                written = out.len();
+            };
+            ready = rayon::join(|| upcoming.map(prepare), write).0;
             files.append(&mut rendered);
         }
         section.end(&mut Out::resume(sink, written));
