@@ -142,9 +142,10 @@ pub fn compose_with(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions)
 }
 
 /// A composition before its text is put together: the rendered files, the
-/// map and the problems. `core::engine` scans the bodies, lets the sources
-/// go, then assembles with [`Bodies::Release`], so the files' texts and
-/// the composed text are never all held at once.
+/// map and the problems. A preview assembles it whole
+/// ([`Parts::assemble`]); a build (`core::engine::stream`) writes the
+/// files section itself as the files are rendered and takes the rest from
+/// [`Parts::head_and_tail`].
 #[derive(Debug)]
 pub struct Parts {
     pub files: Vec<RenderedFile>,

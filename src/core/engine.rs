@@ -11,7 +11,9 @@
 //!
 //! Submodules, one step each: `request` (what to build and what came
 //! out), `error` (the refusals), `build` (compose or pack, scan, count),
-//! `deliver` (the secret rule and the destinations), `files` (one file's
+//! `stream` (a composition written, counted and scanned as its files are
+//! rendered, so memory does not grow with the output), `deliver` (the
+//! secret rule and the destinations), `files` (one file's
 //! block and copy, the gauge's totals), `map` (the repo map on its own),
 //! `changes` (git's changed files and diff, filtered by the walk and the
 //! preset), `inspect` (one file's entry and symbols) and `output_file`
