@@ -4,20 +4,34 @@
 # runs only when it is installed; the ratios are ctxcurate's time over the
 # peer's (below 1: ctxcurate is faster).
 #
-#   benches/peers.sh [TREE] [RUNS]
+#   benches/peers.sh [TREE | --generated[=FILES]] [RUNS]
 #
 # TREE defaults to a copy of the Python standard library's .py files (no
-# site-packages). Peers: code2prompt and yek (`cargo install code2prompt
-# yek`), files-to-prompt (`pip install files-to-prompt`), repomix
-# (`npm install -g repomix`, or set REPOMIX=path/to/repomix). ctxcurate is
-# built in release mode first.
+# site-packages); --generated makes a deterministic tree of FILES Python
+# modules (default 100,000, about 155 MB; scripts/gen_pytree.py) under
+# target/bench-trees, once. Peers: code2prompt and yek (`cargo install
+# code2prompt yek`), files-to-prompt (`pip install files-to-prompt`, or set
+# FILES_TO_PROMPT=path/to/it, e.g. in a venv), repomix (`npm install -g
+# repomix`, or set REPOMIX=path/to/repomix). ctxcurate is built in release
+# mode first; BEFORE=path/to/an/older/ctxcurate times that binary's warm
+# `build -o FILE` too, alternating with this one's. Besides wall time and
+# peak RSS, the table gives peak RSS as a share of the output's size for
+# the `-o FILE` builds (issue 28's bar: at most 25%).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${2:-5}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [ -n "${1:-}" ]; then
+if [[ "${1:-}" == --generated* ]]; then
+  count=${1#--generated}; count=${count#=}; count=${count:-100000}
+  tree=$PWD/target/bench-trees/py$count
+  if [ ! -f "$tree.done" ]; then
+    rm -rf "$tree"
+    python3 scripts/gen_pytree.py "$tree" "$count"
+    touch "$tree.done"
+  fi
+elif [ -n "${1:-}" ]; then
   tree=$(realpath "$1")
 else
   stdlib=$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
@@ -55,6 +69,8 @@ view_mode = "skeleton"
 TOML
 
 repomix=${REPOMIX:-$(command -v repomix || true)}
+ftp=${FILES_TO_PROMPT:-$(command -v files-to-prompt || true)}
+before=${BEFORE:-}
 have() { command -v "$1" >/dev/null 2>&1; }
 
 # One timed run of "$@" in $tree, output to /dev/null: "seconds kilobytes".
@@ -79,32 +95,45 @@ cold_full() { "$ctx" cache clear >/dev/null; "$ctx" build --preset default; }
 warm_full() { "$ctx" build --preset default; }
 cold_skel() { "$ctx" cache clear >/dev/null; "$ctx" build --preset skeleton; }
 export -f cold_full warm_full cold_skel; export ctx
+out=$work/out.md
+# Warm the cache (and the page cache) for the `-o FILE` builds.
+(cd "$tree" && "$ctx" build --preset default -o "$out" 2>/dev/null)
+[ -z "$before" ] || (cd "$tree" && "$before" build --preset default -o "$out" 2>/dev/null)
 
 for _ in $(seq "$runs"); do
   job "ctxcurate full, cold" bash -c cold_full
   job "ctxcurate full, warm" bash -c warm_full
   job "ctxcurate skeleton, cold" bash -c cold_skel
+  job "ctxcurate -o FILE, warm" "$ctx" build --preset default -o "$out"
+  [ -z "$before" ] || job "before: -o FILE, warm" "$before" build --preset default -o "$out"
   # code2prompt 4.x counts tokens by default (`--token-format raw`); 2.x
   # took `--tokens raw --no-clipboard`.
   have code2prompt && job "code2prompt --tokens" code2prompt . --output-file /dev/null --token-format raw
   have yek && job "yek --tokens" yek --tokens 100000000 .
-  have files-to-prompt && job "files-to-prompt" files-to-prompt .
+  [ -n "$ftp" ] && job "files-to-prompt" "$ftp" . -o "$work/ftp.md"
   [ -n "$repomix" ] && job "repomix --compress" "$repomix" --compress --stdout .
 done
 
 printf '\ntree: %s (%s files, %.1f MB), %s runs each, %s cores\n\n' \
   "$tree" "$files" "$(echo "$bytes/1000000" | bc -l)" "$runs" "$(nproc)"
 printf '%-28s %9s %9s\n' job "wall s" "RSS MB"
+out_mb=$(echo "$(stat -c %s "$out")/1000000" | bc -l)
 for name in "ctxcurate full, cold" "ctxcurate full, warm" "ctxcurate skeleton, cold" \
+  "ctxcurate -o FILE, warm" "before: -o FILE, warm" \
   "code2prompt --tokens" "yek --tokens" "files-to-prompt" "repomix --compress"; do
   [ -n "${wall[$name]:-}" ] || continue
   w=$(echo "${wall[$name]}" | median); r=$(echo "${rss[$name]}" | median)
-  printf '%-28s %9s %9.0f\n' "$name" "$w" "$(echo "$r/1024" | bc -l)"
+  share=""
+  [[ "$name" == *"-o FILE"* ]] && share=$(printf '%5.1f%% of the output' "$(echo "100*$r*1024/($out_mb*1000000)" | bc -l)")
+  printf '%-28s %9s %9.0f  %s\n' "$name" "$w" "$(echo "$r/1024" | bc -l)" "$share"
 done
+printf '\noutput: %.1f MB\n' "$out_mb"
 ratio() { python3 -c "a,b=float('$1'),float('$2'); print(f'{a/b:.2f}' if a==a and b==b and b>0 else 'n/a')"; }
 echo
 [ -n "${wall["code2prompt --tokens"]:-}" ] && echo "cold full build / code2prompt --tokens: $(ratio "$(echo "${wall["ctxcurate full, cold"]}" | median)" "$(echo "${wall["code2prompt --tokens"]}" | median)")"
 [ -n "${wall["yek --tokens"]:-}" ] && echo "cold full build / yek --tokens: $(ratio "$(echo "${wall["ctxcurate full, cold"]}" | median)" "$(echo "${wall["yek --tokens"]}" | median)")"
 [ -n "${wall["files-to-prompt"]:-}" ] && echo "warm full build / files-to-prompt: $(ratio "$(echo "${wall["ctxcurate full, warm"]}" | median)" "$(echo "${wall["files-to-prompt"]}" | median)")"
+[ -n "${wall["files-to-prompt"]:-}" ] && echo "warm build -o FILE / files-to-prompt: $(ratio "$(echo "${wall["ctxcurate -o FILE, warm"]}" | median)" "$(echo "${wall["files-to-prompt"]}" | median)")"
+[ -n "${wall["before: -o FILE, warm"]:-}" ] && echo "warm build -o FILE / before: $(ratio "$(echo "${wall["ctxcurate -o FILE, warm"]}" | median)" "$(echo "${wall["before: -o FILE, warm"]}" | median)")"
 [ -n "${wall["repomix --compress"]:-}" ] && echo "cold skeleton build / repomix --compress: $(ratio "$(echo "${wall["ctxcurate skeleton, cold"]}" | median)" "$(echo "${wall["repomix --compress"]}" | median)")"
 exit 0

@@ -92,7 +92,10 @@ fn request(
     } else {
         match &args.output {
             Some(p) => Destination::Path(ctx.cwd.join(p)),
-            None => Destination::Caller,
+            // A terminal gets the text line by line, made safe to show;
+            // a pipe gets it streamed from a file, never held whole.
+            None if ctx.out_is_terminal => Destination::Caller,
+            None => Destination::Stream,
         }
     };
     Ok(req)
@@ -123,8 +126,10 @@ fn report(outcome: Result<Built, Box<Refused>>, args: &BuildArgs, ctx: &mut Ctx)
         Some(why) => user_err!("{why}"),
         None => {}
     }
-    if built.written.is_none() {
-        write_content(ctx, &built.text)?;
+    match &built.spooled {
+        Some(spooled) => spooled.write_to(ctx.out)?,
+        None if built.written.is_none() => write_content(ctx, &built.text)?,
+        None => {}
     }
     match &built.packed {
         Some(packed) => report_pack(

@@ -14,9 +14,11 @@
 //! no content can forge structure). The numbered output file is
 //! `core::engine::output_file`.
 
+mod blocks;
 pub mod changes;
 pub mod markdown;
 pub mod options;
+pub mod out;
 pub mod tree;
 pub mod xml;
 
@@ -32,8 +34,10 @@ use crate::core::trust;
 use crate::core::views;
 use crate::core::walk::{self, ResolvedItem};
 use crate::text::sanitize::escape_line;
+pub use blocks::FilesSection;
 pub use markdown::{fence_for, fence_lang, file_name, files_heading, markdown_file, task_markdown};
 pub use options::{ComposeOptions, Sections, focus_matches};
+pub use out::{Out, Sink};
 use xml::Kind;
 pub use xml::document as xml_document;
 
@@ -138,9 +142,10 @@ pub fn compose_with(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions)
 }
 
 /// A composition before its text is put together: the rendered files, the
-/// map and the problems. `core::engine` scans the bodies, lets the sources
-/// go, then assembles with [`Bodies::Release`], so the files' texts and
-/// the composed text are never all held at once.
+/// map and the problems. A preview assembles it whole
+/// ([`Parts::assemble`]); a build (`core::engine::stream`) writes the
+/// files section itself as the files are rendered and takes the rest from
+/// [`Parts::head_and_tail`].
 #[derive(Debug)]
 pub struct Parts {
     pub files: Vec<RenderedFile>,
@@ -182,6 +187,38 @@ impl Parts {
             skipped: self.skipped,
         }
     }
+
+    /// The text before and after the files section (see [`head`] and
+    /// [`tail`]), for a caller that writes the files section itself.
+    pub fn head_and_tail(&self, preset: &Preset, opts: &ComposeOptions) -> (String, String) {
+        let map = self.map.as_deref();
+        match &self.project_files {
+            Some(project_files) => {
+                let mut opts = opts.clone();
+                opts.sections.project_files = project_files.clone();
+                (head(&self.files, &opts), tail(preset, &opts, map))
+            }
+            None => (head(&self.files, opts), tail(preset, opts, map)),
+        }
+    }
+
+    /// The composition of these parts whose files section is `files_text`
+    /// (its bodies' places counted from its start): `head`, it and `tail`
+    /// as one text.
+    pub fn into_composition(mut self, text: String, head_len: usize) -> Composition {
+        for f in &mut self.files {
+            f.body_at = f
+                .body_at
+                .take()
+                .map(|at| at.start + head_len..at.end + head_len);
+        }
+        Composition {
+            text,
+            files: self.files,
+            problems: self.problems,
+            skipped: self.skipped,
+        }
+    }
 }
 
 /// A composition of `codebase` up to the text: the files read and rendered
@@ -196,37 +233,11 @@ pub fn render_parts(
     opts: &ComposeOptions,
     map: impl FnOnce(&[RenderedFile], &Codebase) -> Option<String>,
 ) -> Parts {
-    let Codebase {
-        root,
-        sources,
-        walked,
-    } = *codebase;
-    sources.set_policy(opts.read);
-    // The walk, once, only when something needs it.
-    let mut own_walk: Option<Arc<[String]>> = None;
-    let mut project_files = || -> Arc<[String]> {
-        match walked {
-            Some(files) => Arc::from(files),
-            None => own_walk
-                .get_or_insert_with(|| Arc::from(walk::walk_files_with(root, &opts.walk)))
-                .clone(),
-        }
-    };
-    // A project preset's explicit entries to credential files, VCS
-    // folders and ignored files wait for the user's consent; the check
-    // asks the walk (the one globs need, when there is one).
-    let has_globs = preset.files.iter().any(|e| walk::is_glob(&e.path));
-    let own = (walked.is_none() && has_globs).then(&mut project_files);
-    let (gated, held) = opts
-        .consent
-        .gate(root, preset, walked.or(own.as_deref()), &opts.walk);
-    let (mut resolved, problems) =
-        walk::expand_items(&gated.files, &gated.exclude, || project_files().to_vec());
-    let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
-    add_focus_files(root, opts, &mut resolved, &mut problems);
-    let progress = sources.progress();
-    progress.start("files rendered", resolved.len());
-    let files: Vec<RenderedFile> = resolved
+    let plan = Plan::new(codebase, preset, opts);
+    let progress = codebase.sources.progress();
+    progress.start("files rendered", plan.resolved.len());
+    let files: Vec<RenderedFile> = plan
+        .resolved
         .par_iter()
         .map(|r| {
             let file = render_file(codebase, r, opts);
@@ -234,22 +245,101 @@ pub fn render_parts(
             file
         })
         .collect();
-    let (files, mut skipped) = drop_skipped(files, &mut problems);
-    // Held entries are left out as skipped ones are (the TUI marks them).
-    problems.extend(trust::entries::held_note(&held));
-    skipped.extend(held.into_iter().map(|h| h.path));
-    let map = if preset.repo_map > 0 {
-        let walked = project_files();
-        map(&files, &codebase.with_walk(&walked))
-    } else {
-        None
-    };
-    Parts {
-        files,
-        problems,
-        skipped,
-        map,
-        project_files: opts.sections.needs_project_files().then(project_files),
+    plan.finish(codebase, preset, opts, files, map)
+}
+
+/// What a composition will read, before anything is read: the preset's
+/// entries resolved (globs expanded over the walk, focus files added,
+/// held entries set apart). [`render_parts`] renders them all at once;
+/// `stream` renders them a few at a time.
+pub struct Plan {
+    pub resolved: Vec<ResolvedItem>,
+    problems: Vec<String>,
+    held: Vec<trust::entries::Held>,
+    /// The walk made here, when `codebase` had none and something needed it.
+    own_walk: Option<Arc<[String]>>,
+}
+
+impl Plan {
+    pub fn new(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions) -> Plan {
+        let Codebase {
+            root,
+            sources,
+            walked,
+        } = *codebase;
+        sources.set_policy(opts.read);
+        let mut own_walk = None;
+        // A project preset's explicit entries to credential files, VCS
+        // folders and ignored files wait for the user's consent; the check
+        // asks the walk (the one globs need, when there is one).
+        let has_globs = preset.files.iter().any(|e| walk::is_glob(&e.path));
+        let own =
+            (walked.is_none() && has_globs).then(|| project_files(codebase, opts, &mut own_walk));
+        let (gated, held) = opts
+            .consent
+            .gate(root, preset, walked.or(own.as_deref()), &opts.walk);
+        let (mut resolved, problems) = walk::expand_items(&gated.files, &gated.exclude, || {
+            project_files(codebase, opts, &mut own_walk).to_vec()
+        });
+        let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+        add_focus_files(root, opts, &mut resolved, &mut problems);
+        Plan {
+            resolved,
+            problems,
+            held,
+            own_walk,
+        }
+    }
+
+    /// The parts, once every entry of the plan is rendered as `files`
+    /// (in order; bodies may have been released): the skipped files set
+    /// apart, the held entries noted, the map made.
+    pub fn finish(
+        mut self,
+        codebase: &Codebase,
+        preset: &Preset,
+        opts: &ComposeOptions,
+        files: Vec<RenderedFile>,
+        map: impl FnOnce(&[RenderedFile], &Codebase) -> Option<String>,
+    ) -> Parts {
+        let mut problems = std::mem::take(&mut self.problems);
+        let (files, mut skipped) = drop_skipped(files, &mut problems);
+        // Held entries are left out as skipped ones are (the TUI marks them).
+        let held = std::mem::take(&mut self.held);
+        problems.extend(trust::entries::held_note(&held));
+        skipped.extend(held.into_iter().map(|h| h.path));
+        let map = if preset.repo_map > 0 {
+            let walked = project_files(codebase, opts, &mut self.own_walk);
+            map(&files, &codebase.with_walk(&walked))
+        } else {
+            None
+        };
+        let listed = opts
+            .sections
+            .needs_project_files()
+            .then(|| project_files(codebase, opts, &mut self.own_walk));
+        Parts {
+            files,
+            problems,
+            skipped,
+            map,
+            project_files: listed,
+        }
+    }
+}
+
+/// The project's files: `codebase`'s walk, or one made once (into `own`)
+/// with `opts.walk`.
+fn project_files(
+    codebase: &Codebase,
+    opts: &ComposeOptions,
+    own: &mut Option<Arc<[String]>>,
+) -> Arc<[String]> {
+    match codebase.walked {
+        Some(files) => Arc::from(files),
+        None => own
+            .get_or_insert_with(|| Arc::from(walk::walk_files_with(codebase.root, &opts.walk)))
+            .clone(),
     }
 }
 
@@ -257,17 +347,22 @@ pub fn render_parts(
 /// for all of them (never an `ERROR:` section in the text); their paths
 /// are returned beside the files kept (the TUI marks them).
 pub fn drop_skipped(
-    files: Vec<RenderedFile>,
+    mut files: Vec<RenderedFile>,
     problems: &mut Vec<String>,
 ) -> (Vec<RenderedFile>, Vec<String>) {
-    let (skipped, kept): (Vec<RenderedFile>, Vec<RenderedFile>) =
-        files.into_iter().partition(|f| f.skipped.is_some());
+    // In place: a build of 100,000 files holds no second list of them.
     problems.extend(walk::skipped_note(
-        skipped
+        files
             .iter()
             .filter_map(|f| Some((f.path.as_str(), f.skipped.as_ref()?))),
     ));
-    (kept, skipped.into_iter().map(|f| f.path).collect())
+    let skipped = files
+        .iter()
+        .filter(|f| f.skipped.is_some())
+        .map(|f| f.path.clone())
+        .collect();
+    files.retain(|f| f.skipped.is_none());
+    (files, skipped)
 }
 
 /// A focus file the preset does not list is added (in full) when it is a
@@ -322,44 +417,41 @@ fn render_text(
     map: Option<&str>,
     bodies: Bodies,
 ) -> String {
-    let mut sink = BodySink::new(bodies);
+    let (head, tail) = (head(files, opts), tail(preset, opts, map));
+    let size: usize = files
+        .iter()
+        .map(|f| f.text.len() + f.path.len() + 128)
+        .sum();
+    // The output is written once, into one buffer sized for it.
+    let mut text = String::with_capacity(head.len() + size + tail.len());
+    let mut out = Out::new(&mut text);
+    out.push_str(&head);
+    let mut section = FilesSection::start(&mut out, opts);
+    for f in files.iter_mut() {
+        section.file(&mut out, f, bodies);
+    }
+    section.end(&mut out);
+    out.push_str(&tail);
+    text
+}
+
+/// The text before the files section in `opts.format` (the directory
+/// tree of `files`).
+pub fn head(files: &[RenderedFile], opts: &ComposeOptions) -> String {
     match opts.format {
-        Format::Markdown => markdown::render(files, preset, opts, map, &mut sink),
-        Format::Xml => xml::render(files, preset, opts, map, &mut sink),
+        Format::Markdown => markdown::head(files, opts),
+        Format::Xml => xml::head(files, opts),
     }
 }
 
-/// What the renderers do with each body once written (see [`Bodies`]).
-struct BodySink {
-    bodies: Bodies,
-    /// Bytes released since the allocator last gave pages back.
-    freed: usize,
-}
-
-impl BodySink {
-    fn new(bodies: Bodies) -> Self {
-        BodySink { bodies, freed: 0 }
-    }
-
-    /// Note where `f`'s body was written in the output (`from..`, when
-    /// verbatim) and, with [`Bodies::Release`], drop it: from here on only
-    /// its place is needed. The allocator keeps freed pages, so they are
-    /// handed back every few MB (the output grows meanwhile).
-    fn written(&mut self, f: &mut RenderedFile, from: Option<usize>) {
-        f.body_at = from.map(|from| from..from + f.text.len());
-        if self.bodies == Bodies::Release && !f.text.is_empty() {
-            self.freed += f.text.len();
-            f.text = Arc::from("");
-            if self.freed >= TRIM_EVERY {
-                crate::core::memory::trim();
-                self.freed = 0;
-            }
-        }
+/// The text after the files section in `opts.format`: `map`,
+/// screenshots, discussion, changes, task.
+pub fn tail(preset: &Preset, opts: &ComposeOptions, map: Option<&str>) -> String {
+    match opts.format {
+        Format::Markdown => markdown::tail(preset, opts, map),
+        Format::Xml => xml::tail(preset, opts, map),
     }
 }
-
-/// Released bytes between two trims of the allocator.
-const TRIM_EVERY: usize = 4 << 20;
 
 /// The line that names `path` at the start of its section: its Markdown
 /// heading (a ` [mode]` may follow) or its XML `<source>` line, escaped so

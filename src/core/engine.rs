@@ -11,7 +11,9 @@
 //!
 //! Submodules, one step each: `request` (what to build and what came
 //! out), `error` (the refusals), `build` (compose or pack, scan, count),
-//! `deliver` (the secret rule and the destinations), `files` (one file's
+//! `stream` (a composition written, counted and scanned as its files are
+//! rendered, so memory does not grow with the output), `deliver` (the
+//! secret rule and the destinations), `files` (one file's
 //! block and copy, the gauge's totals), `map` (the repo map on its own),
 //! `changes` (git's changed files and diff, filtered by the walk and the
 //! preset), `inspect` (one file's entry and symbols) and `output_file`
@@ -26,6 +28,7 @@ mod inspect;
 mod map;
 pub mod output_file;
 mod request;
+mod stream;
 #[cfg(test)]
 mod tests;
 
@@ -43,7 +46,7 @@ pub use crate::core::discovery::context::MapOptions;
 pub use error::{BuildError, Refused};
 pub use files::{EXACT_TOTAL_LIMIT, FileBlock, FileCopy};
 pub use map::MapBuilt;
-pub use request::{BuildKind, BuildRequest, Built, Destination, PackReport};
+pub use request::{BuildKind, BuildRequest, Built, Destination, PackReport, Spooled};
 
 /// The context every use case needs, built once per command (the CLI) or
 /// per job (the TUI's worker): the project's root and settings, the

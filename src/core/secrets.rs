@@ -20,6 +20,7 @@
 //! so the warning cannot leak it into a terminal scrollback or a log.
 
 pub mod scan;
+mod stream;
 
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -36,6 +37,7 @@ use crate::core::walk;
 
 pub use scan::rules::{RuleSet, RulesError};
 pub use scan::{Hit, entropy, mask, scan};
+pub use stream::StreamScan;
 
 /// Where a finding is, in terms the user can act on.
 #[derive(Debug, Clone, PartialEq, Eq)]

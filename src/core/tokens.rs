@@ -5,6 +5,8 @@
 //! cut where no pre-token can span the cut and counted on every core: the
 //! sum is the exact count (see `cuts`).
 
+pub mod stream;
+
 use crate::core::lru::{Lru, LruStats};
 use std::sync::Mutex;
 

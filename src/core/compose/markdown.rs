@@ -8,8 +8,9 @@
 use std::fmt::Write;
 
 use super::options::ComposeOptions;
+use super::out::Out;
 use super::tree;
-use super::{BodySink, RenderedFile, section_line, visible_discussion};
+use super::{RenderedFile, section_line, visible_discussion};
 use crate::core::model::{Format, Preset, ViewMode};
 use crate::core::syntax::Lang;
 use crate::core::views;
@@ -26,26 +27,21 @@ pub fn files_heading(opts: &ComposeOptions) -> &'static str {
     }
 }
 
-/// The whole Markdown text (see [`super::assemble`]): the directory tree,
-/// the files, then `map`, screenshots, discussion and changes.
-pub(super) fn render(
-    files: &mut [RenderedFile],
-    preset: &Preset,
-    opts: &ComposeOptions,
-    map: Option<&str>,
-    sink: &mut BodySink,
-) -> String {
-    // The output is written once, into one buffer sized for the files:
-    // the other sections are small; the files are not copied twice.
-    let bodies: usize = files.iter().map(|f| f.text.len() + f.path.len() + 64).sum();
-    let mut out = String::with_capacity(bodies + map.map_or(0, str::len) + 4096);
-    let mut sections = Vec::new();
+/// The text before the files section: the directory tree, if any.
+pub(super) fn head(files: &[RenderedFile], opts: &ComposeOptions) -> String {
     let tree = tree::render(&tree::paths(files, opts));
-    if !tree.is_empty() {
-        let fence = fence_for(&tree);
-        out.push_str(&format!("## Directory Tree\n\n{fence}\n{tree}{fence}\n\n"));
+    if tree.is_empty() {
+        return String::new();
     }
-    write_markdown_files(&mut out, files, opts, sink);
+    let fence = fence_for(&tree);
+    format!("## Directory Tree\n\n{fence}\n{tree}{fence}\n\n")
+}
+
+/// The text after the files section: `map`, screenshots, discussion,
+/// changes and the task, then the final line break.
+pub(super) fn tail(preset: &Preset, opts: &ComposeOptions, map: Option<&str>) -> String {
+    let mut out = String::new();
+    let mut sections = Vec::new();
     if let Some(map) = map.filter(|m| !m.is_empty()) {
         sections.push(map.trim_end().to_string());
     }
@@ -99,28 +95,22 @@ pub fn task_markdown(task: &str) -> Option<String> {
     (!task.is_empty()).then(|| format!("## Task\n\n{task}"))
 }
 
-/// The files section, appended to `out`.
-fn write_markdown_files(
-    out: &mut String,
-    files: &mut [RenderedFile],
-    opts: &ComposeOptions,
-    sink: &mut BodySink,
-) {
+/// The start of the files section.
+pub(super) fn files_start(out: &mut Out, opts: &ComposeOptions) {
     out.push_str(files_heading(opts));
-    if !files.iter().any(|f| f.aggregate) {
+}
+
+/// The end of the files section: a note when no file was written, then
+/// the files `listed` (named, not included).
+pub(super) fn files_end(out: &mut Out, written: bool, listed: &[String]) {
+    if !written {
         out.push_str("\n\n(no files)");
     }
-    for f in files.iter_mut().filter(|f| f.aggregate) {
-        out.push_str("\n\n");
-        let at = write_markdown_file(out, f);
-        sink.written(f, at);
-    }
-    let listed: Vec<&RenderedFile> = files.iter().filter(|f| !f.aggregate).collect();
     if !listed.is_empty() {
         out.push_str("\n\nAlso in this project, not included (ask for them if needed):\n");
         let names: Vec<String> = listed
             .iter()
-            .map(|f| format!("- `{}`", escape_line(&f.path)))
+            .map(|path| format!("- `{}`", escape_line(path)))
             .collect();
         out.push_str(&names.join("\n"));
     }
@@ -128,14 +118,14 @@ fn write_markdown_files(
 
 /// One file as a Markdown block: heading, fenced body, notes.
 pub fn markdown_file(f: &RenderedFile) -> String {
-    let mut out = String::with_capacity(f.text.len() + f.path.len() + 64);
-    write_markdown_file(&mut out, f);
-    out
+    let mut text = String::with_capacity(f.text.len() + f.path.len() + 64);
+    write_markdown_file(&mut Out::new(&mut text), f);
+    text
 }
 
 /// [`markdown_file`], appended to `out`; where its body starts in `out`
 /// (the body is there verbatim, up to a last line break).
-fn write_markdown_file(out: &mut String, f: &RenderedFile) -> Option<usize> {
+pub(super) fn write_markdown_file(out: &mut Out, f: &RenderedFile) -> Option<usize> {
     out.push_str(&section_line(&f.path, Format::Markdown));
     if f.error.is_none() && f.mode != ViewMode::Full {
         let _ = write!(out, " [{}]", f.mode);
@@ -163,8 +153,7 @@ fn write_markdown_file(out: &mut String, f: &RenderedFile) -> Option<usize> {
     };
     let body = f.text.strip_suffix('\n').unwrap_or(&f.text);
     let _ = writeln!(out, "{fence}{lang}");
-    let at = out.len();
-    out.push_str(body);
+    let at = out.body(body);
     let _ = write!(out, "\n{fence}");
     for note in &f.notes {
         let _ = write!(out, "\n\n> note: {}", escape_line(note));
@@ -176,8 +165,10 @@ fn write_markdown_file(out: &mut String, f: &RenderedFile) -> Option<usize> {
 pub fn fence_for(text: &str) -> String {
     let mut longest = 0;
     let mut run = 0;
-    for c in text.chars() {
-        if c == '`' {
+    // Bytes, not chars: a backtick is one byte, never part of another
+    // character, and every body of the output passes here.
+    for &c in text.as_bytes() {
+        if c == b'`' {
             run += 1;
             longest = longest.max(run);
         } else {

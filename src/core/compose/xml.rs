@@ -30,7 +30,8 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
-use super::{self as compose, BodySink, ComposeOptions, RenderedFile};
+use super::out::Out;
+use super::{self as compose, ComposeOptions, RenderedFile};
 use crate::core::model::{Format, Preset, ViewMode};
 
 /// Where an escaped string goes in the XML output.
@@ -104,14 +105,14 @@ fn legal_chars(s: &str) -> Cow<'_, str> {
 
 /// One file as an XML `<document>` numbered `index`.
 pub fn document(index: usize, f: &RenderedFile) -> String {
-    let mut out = String::with_capacity(f.text.len() + f.path.len() + 128);
-    write_document(&mut out, index, f);
-    out
+    let mut text = String::with_capacity(f.text.len() + f.path.len() + 128);
+    write_document(&mut Out::new(&mut text), index, f);
+    text
 }
 
 /// [`document`], appended to `out`; where the file's text starts in `out`
 /// when it is there verbatim (plain or in one CDATA section).
-fn write_document(out: &mut String, index: usize, f: &RenderedFile) -> Option<usize> {
+pub(super) fn write_document(out: &mut Out, index: usize, f: &RenderedFile) -> Option<usize> {
     let _ = write!(out, "<document index=\"{index}\"");
     if f.error.is_none() && f.mode != ViewMode::Full {
         let _ = write!(out, " view=\"{}\"", f.mode);
@@ -124,17 +125,24 @@ fn write_document(out: &mut String, index: usize, f: &RenderedFile) -> Option<us
         None => format!("{}\n", f.text).into(),
     };
     let escaped = escape(&body, Kind::Body);
+    let in_cdata = escaped
+        .strip_prefix(CDATA_OPEN)
+        .and_then(|e| e.strip_suffix(CDATA_CLOSE))
+        .filter(|inner| **inner == *body);
     let verbatim = if f.error.is_some() {
+        out.push_str(&escaped);
         None
     } else if *escaped == *body {
-        Some(out.len())
+        Some(out.body(&escaped))
+    } else if let Some(inner) = in_cdata {
+        out.push_str(CDATA_OPEN);
+        let at = out.body(inner);
+        out.push_str(CDATA_CLOSE);
+        Some(at)
     } else {
-        let inner = escaped
-            .strip_prefix(CDATA_OPEN)
-            .and_then(|e| e.strip_suffix(CDATA_CLOSE));
-        (inner == Some(&*body)).then(|| out.len() + CDATA_OPEN.len())
+        out.push_str(&escaped);
+        None
     };
-    out.push_str(&escaped);
     out.push_str("</document_content>\n");
     for note in &f.notes {
         let _ = writeln!(out, "<note>{}</note>", escape(note, Kind::Field));
@@ -146,21 +154,10 @@ fn write_document(out: &mut String, index: usize, f: &RenderedFile) -> Option<us
 const CDATA_OPEN: &str = "<![CDATA[";
 const CDATA_CLOSE: &str = "]]>";
 
-/// The whole XML output (see [`compose::assemble`]): one root
-/// `<documents>` holding the directory tree, the documents, then the repo
-/// map, screenshots, discussion, changes and task.
-pub(super) fn render(
-    files: &mut [RenderedFile],
-    preset: &Preset,
-    opts: &ComposeOptions,
-    map: Option<&str>,
-    sink: &mut BodySink,
-) -> String {
-    let bodies: usize = files
-        .iter()
-        .map(|f| f.text.len() + f.path.len() + 128)
-        .sum();
-    let mut out = String::with_capacity(bodies + map.map_or(0, str::len) + 4096);
+/// The text before the documents: the strategy's comment, the root
+/// `<documents>` and the directory tree.
+pub(super) fn head(files: &[RenderedFile], opts: &ComposeOptions) -> String {
+    let mut out = String::new();
     if opts.focused() {
         out.push_str("<!-- focused: focus files in full, other code as skeletons -->\n");
     } else if opts.summarizes() {
@@ -175,10 +172,13 @@ pub(super) fn render(
             escape(&tree, Kind::Body)
         );
     }
-    for (i, f) in files.iter_mut().filter(|f| f.aggregate).enumerate() {
-        let at = write_document(&mut out, i + 1, f);
-        sink.written(f, at);
-    }
+    out
+}
+
+/// The text after the documents: the repo map, screenshots, discussion,
+/// changes and task, and the end of the root.
+pub(super) fn tail(preset: &Preset, opts: &ComposeOptions, map: Option<&str>) -> String {
+    let mut out = String::new();
     if let Some(map) = map.filter(|m| !m.is_empty()) {
         // A body like the documents' content; the Markdown heading is the tag.
         let body = match map.split_once("\n\n") {

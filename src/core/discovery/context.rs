@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use crate::core::compose::{self, ComposeOptions, Parts};
+use crate::core::compose::{self, ComposeOptions, Parts, RenderedFile};
 use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack;
 use crate::core::discovery::repo_map;
@@ -46,7 +46,16 @@ pub fn parts(
     opts: &ComposeOptions,
     map: &MapOptions,
 ) -> Parts {
-    compose::render_parts(codebase, preset, opts, |files, codebase| {
+    compose::render_parts(codebase, preset, opts, map_for(preset, map))
+}
+
+/// What makes the repo map of [`parts`] from the rendered files (for a
+/// caller that renders them itself, as a streamed build does).
+pub fn map_for<'a>(
+    preset: &'a Preset,
+    map: &'a MapOptions,
+) -> impl FnOnce(&[RenderedFile], &Codebase) -> Option<String> + 'a {
+    move |files, codebase| {
         if preset.targets.is_empty() {
             return None;
         }
@@ -59,7 +68,7 @@ pub fn parts(
             .collect();
         let map = repo_map::build(codebase, &ranked, &shown, preset.repo_map, map.tokenizer);
         (!map.text.is_empty()).then_some(map.text)
-    })
+    }
 }
 
 #[cfg(test)]

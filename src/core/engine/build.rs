@@ -1,9 +1,6 @@
-//! Build a context: compose the preset or pack it into a budget, scan it
-//! for secrets, count it, and hand it to `deliver`. The memory-saving
-//! order of a composition lives here, once: the files are rendered, their
-//! bodies scanned, the sources let go (one-shot workspaces), the text put
-//! together as each body is released, the allocator trimmed, and only
-//! then the whole counted.
+//! Build a context: compose the preset (streamed, see `stream`) or pack
+//! it into a budget, scan it for secrets, count it, and hand it to
+//! `deliver`.
 
 use std::sync::Arc;
 
@@ -12,8 +9,8 @@ use crate::core::compose::{self, Bodies, ComposeOptions, Composition};
 use crate::core::discovery::context::{self, MapOptions};
 use crate::core::discovery::pack::{self, PackOptions, Packed};
 use crate::core::model::{Format, Preset, TokenizerKind};
-use crate::core::secrets::{RuleSet, Scanner};
-use crate::core::{memory, tokens, trust, walk};
+use crate::core::secrets::Scanner;
+use crate::core::{tokens, trust};
 
 use super::Workspace;
 use super::error::{BuildError, Refused};
@@ -35,7 +32,7 @@ impl Workspace<'_> {
         if packs {
             self.pack(req)
         } else {
-            self.compose_scanned(req)
+            self.compose_streamed(req)
         }
     }
 
@@ -168,57 +165,6 @@ impl Workspace<'_> {
             .cloned()
             .collect();
         pack::pack(&codebase, &preset, &targets, opts)
-    }
-
-    /// Compose `req.preset` in the memory-saving order (see the module
-    /// doc), then deliver.
-    fn compose_scanned(&mut self, req: BuildRequest) -> Result<Built, Box<Refused>> {
-        let preset = &req.preset;
-        let tokenizer = req.tokenizer();
-        let mut built = Built::empty(tokenizer);
-        let mut opts = req.compose.clone();
-        if let Some(changes) = &req.changes {
-            opts.sections.changes = Some(Arc::new(changes.clone()));
-        }
-        // Globs expand over the walk with the project's ignore patterns.
-        if preset.files.iter().any(|f| walk::is_glob(&f.path)) {
-            self.walk();
-        }
-        built.walk_notes = std::mem::take(&mut self.walk_notes);
-        let codebase = self.codebase();
-        let parts = context::parts(&codebase, preset, &opts, &req.map);
-        let progress = self.sources.progress();
-        progress.start("scanning for secrets", 0);
-        let composition = {
-            // A one-shot build compiles its own rules and drops them (and
-            // what their regexes cached) before the allocator is trimmed.
-            let owned;
-            let rules = if self.one_shot {
-                owned = RuleSet::compile_builtin();
-                &owned
-            } else {
-                RuleSet::builtin()
-            };
-            let scanner = Scanner::with_rules(&codebase, rules);
-            // The files are scanned first, so the text can be put together
-            // as their bodies are let go: the files' texts and the composed
-            // text are never all held at once (the build's peak memory).
-            let in_files = scanner.files(&parts.files);
-            if self.one_shot {
-                self.sources.clear();
-            }
-            let composition = parts.assemble(preset, &opts, Bodies::Release);
-            built.findings =
-                scanner.composition_after(in_files, &composition, preset, opts.max_messages);
-            composition
-        };
-        memory::trim();
-        progress.start("counting tokens", 0);
-        built.tokens = self.sources.count(tokenizer, &composition.text);
-        built.text = composition.text;
-        built.files = composition.files;
-        built.problems = composition.problems;
-        self.deliver(built, &req)
     }
 
     /// `ready` (composed before) scanned whole, counted and delivered.

@@ -2,6 +2,7 @@
 //! every destination unless allowed), then the destination — back to the
 //! caller, a named file, or the project's next numbered output file.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use crate::core::model::Format;
@@ -28,7 +29,8 @@ impl Workspace<'_> {
     ) -> Result<Option<PathBuf>, BuildError> {
         output_file::check_secrets(findings, allow_secrets)?;
         match destination {
-            Destination::Caller => Ok(None),
+            // A text built in memory (a pack) comes back as it is.
+            Destination::Caller | Destination::Stream => Ok(None),
             Destination::NextOutputFile => Ok(Some(output_file::write_next(
                 &self.root,
                 &self.settings,
@@ -36,10 +38,7 @@ impl Workspace<'_> {
                 text,
             )?)),
             Destination::Path(path) => {
-                let written = path
-                    .parent()
-                    .map_or(Ok(()), std::fs::create_dir_all)
-                    .and_then(|()| std::fs::write(path, text));
+                let written = output_file::write_path(path, |file| file.write_all(text.as_bytes()));
                 match written {
                     Ok(()) => Ok(Some(path.clone())),
                     Err(source) => Err(BuildError::Write {

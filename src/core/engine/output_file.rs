@@ -95,6 +95,19 @@ pub fn write_next(
     format: Format,
     text: &str,
 ) -> Result<PathBuf, OutputError> {
+    write_next_with(root, settings, format, |file| {
+        file.write_all(text.as_bytes())
+    })
+}
+
+/// [`write_next`] of what `write` writes into the new file (a streamed
+/// build copies its parts in).
+pub fn write_next_with(
+    root: &Path,
+    settings: &Settings,
+    format: Format,
+    write: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> Result<PathBuf, OutputError> {
     let (dir, prefix) = location(root, settings)?;
     if !settings.output_outside_root {
         check_no_link_out(root, &dir)?;
@@ -108,7 +121,34 @@ pub fn write_next(
         check_no_link_out(root, &dir)?;
     }
     let taken = taken_numbers(&dir, &prefix);
-    create_numbered(&dir, &prefix, extension(format), candidates(&taken), text)
+    create_numbered(&dir, &prefix, extension(format), candidates(&taken), write)
+}
+
+/// Write the file at `path` (its folders made) with what `write` writes:
+/// into a temporary file beside it, renamed over `path` only once all
+/// was written, so a failed write leaves the file there as it was and
+/// no reader sees it half-written. Made with the permissions a new file
+/// gets (`0o666` less the umask), as `std::fs::write` would.
+pub fn write_path(
+    path: &Path,
+    write: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    fs::create_dir_all(dir)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".tmp-ctxcurate-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut temp = builder.tempfile_in(dir)?;
+    write(temp.as_file_mut())?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The numbers a save tries, in order: those above the highest taken one,
@@ -125,7 +165,8 @@ fn candidates(taken: &std::collections::BTreeSet<u64>) -> impl Iterator<Item = u
 }
 
 /// Create `{dir}/{prefix}{NNN}.{ext}` for the first NNN of `numbers`
-/// that no entry has, holding `text` (at most [`ATTEMPTS`] are tried). The text is written and synced to a
+/// that no entry has, holding what `write` writes (at most [`ATTEMPTS`]
+/// are tried). The text is written and synced to a
 /// temporary file first and then given its name without replacing
 /// anything (`persist_noclobber`), so a numbered file is never seen
 /// half-written, an interrupted save leaves no partial file holding a
@@ -136,7 +177,7 @@ fn create_numbered(
     prefix: &str,
     ext: &str,
     numbers: impl Iterator<Item = u64>,
-    text: &str,
+    write: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> Result<PathBuf, OutputError> {
     let exhausted = || OutputError::Exhausted {
         dir: dir.to_path_buf(),
@@ -149,7 +190,7 @@ fn create_numbered(
         .prefix(".tmp-output-")
         .tempfile_in(dir)
         .map_err(io_error)?;
-    temp.write_all(text.as_bytes()).map_err(io_error)?;
+    write(temp.as_file_mut()).map_err(io_error)?;
     temp.as_file().sync_all().map_err(io_error)?;
     for number in numbers.take(ATTEMPTS) {
         let path = dir.join(format!("{prefix}{number:03}.{ext}"));
@@ -257,6 +298,10 @@ mod tests {
         }
     }
 
+    fn text(s: &str) -> impl FnOnce(&mut fs::File) -> io::Result<()> + '_ {
+        move |file| file.write_all(s.as_bytes())
+    }
+
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = fs::read_dir(dir)
             .unwrap()
@@ -301,16 +346,45 @@ mod tests {
         std::os::unix::fs::symlink(out.join("target"), out.join("c_002.md")).unwrap();
         #[cfg(not(unix))]
         fs::write(out.join("c_002.md"), "theirs").unwrap();
-        let path = create_numbered(out, "c_", "md", 1.., "mine").unwrap();
+        let path = create_numbered(out, "c_", "md", 1.., text("mine")).unwrap();
         assert_eq!(path, out.join("c_003.md"));
         assert_eq!(fs::read_to_string(out.join("c_001.md")).unwrap(), "theirs");
         assert!(!out.join("target").exists(), "a symlink is not followed");
-        let last = create_numbered(out, "c_", "md", u64::MAX..=u64::MAX, "x").unwrap();
+        let last = create_numbered(out, "c_", "md", u64::MAX..=u64::MAX, text("x")).unwrap();
         assert!(last.ends_with(format!("c_{}.md", u64::MAX)), "{last:?}");
         assert!(matches!(
-            create_numbered(out, "c_", "md", u64::MAX..=u64::MAX, "x"),
+            create_numbered(out, "c_", "md", u64::MAX..=u64::MAX, text("x")),
             Err(OutputError::Exhausted { .. })
         ));
+    }
+
+    /// A write that fails halfway leaves the file there as it was and no
+    /// temporary file; one that succeeds replaces it whole.
+    #[test]
+    fn a_path_is_replaced_only_by_a_whole_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctx.md");
+        fs::write(&path, "older").unwrap();
+        let failed = write_path(&path, |file| {
+            file.write_all(b"half of it")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert_eq!(failed.unwrap_err().to_string(), "disk full");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "older");
+        assert_eq!(names(dir.path()), ["ctx.md"]);
+        write_path(&path, text("newer")).unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "newer");
+        let deep = dir.path().join("a/b/c.md");
+        write_path(&deep, text("x")).unwrap();
+        assert_eq!(fs::read_to_string(&deep).unwrap(), "x");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            let plain = dir.path().join("plain");
+            fs::write(&plain, "x").unwrap();
+            assert_eq!(mode(&deep), mode(&plain), "as a new file is made");
+        }
     }
 
     #[test]

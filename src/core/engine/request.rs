@@ -39,6 +39,20 @@ pub enum Destination {
     Path(PathBuf),
     /// The project's next numbered output file (see `output_file`).
     NextOutputFile,
+    /// Back to the caller as a [`Spooled`] text in a temporary file
+    /// (`ctxcurate build` to a pipe): a large build is never held in
+    /// memory, and nothing is handed back before the secret rule passed.
+    Stream,
+}
+
+/// A built text kept in a temporary file ([`Destination::Stream`]): the
+/// text before the files section, the files section in the file, the
+/// text after it.
+#[derive(Debug, Clone)]
+pub struct Spooled {
+    pub head: String,
+    pub file: Arc<tempfile::NamedTempFile>,
+    pub tail: String,
 }
 
 /// What to build.
@@ -116,7 +130,8 @@ pub struct PackReport {
 pub struct Built {
     pub text: String,
     /// The files, rendered; a file's body may have been let go once its
-    /// text was written (its `body_at` says where it stands in `text`).
+    /// text was written (its `body_at` says where it stands in `text`),
+    /// and in a build that went to a file or a spool, its render key.
     pub files: Vec<RenderedFile>,
     /// The tokens of `text`; `exact` is false when it is a sum of the
     /// files' counts.
@@ -138,6 +153,9 @@ pub struct Built {
     pub packed: Option<PackReport>,
     /// Where the text was written (`None`: back to the caller).
     pub written: Option<PathBuf>,
+    /// The text, when it came back as a file ([`Destination::Stream`];
+    /// `text` is empty then).
+    pub spooled: Option<Spooled>,
 }
 
 impl Built {
@@ -156,6 +174,7 @@ impl Built {
             problems: Vec::new(),
             packed: None,
             written: None,
+            spooled: None,
         }
     }
 

@@ -146,12 +146,17 @@ fn a_save_refuses_secrets_unless_allowed() {
     assert!(refused.is_err(), "back to the caller is refused too");
 
     req.allow_secrets = true;
+    let text = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect("allowed")
+        .text;
     req.destination = Destination::NextOutputFile;
     let built = Workspace::open(&project, &sources)
         .build(req)
         .expect("allowed");
     let path = built.written.expect("written");
-    assert_eq!(std::fs::read_to_string(path).expect("read"), built.text);
+    assert!(built.text.is_empty(), "streamed to the file, not kept");
+    assert_eq!(std::fs::read_to_string(path).expect("read"), text);
 }
 
 /// Each save takes the next number; a named path is written as asked,
@@ -162,6 +167,10 @@ fn saves_are_numbered_and_paths_written() {
     let project = open(dir.path());
     let sources = Sources::new();
     let mut req = BuildRequest::new(preset(&["app.py"]), &project.settings);
+    let text = Workspace::open(&project, &sources)
+        .build(req.clone())
+        .expect("caller")
+        .text;
     req.destination = Destination::NextOutputFile;
     let first = Workspace::open(&project, &sources)
         .build(req.clone())
@@ -177,7 +186,7 @@ fn saves_are_numbered_and_paths_written() {
     assert!(a.starts_with(dir.path()) && b.starts_with(dir.path()));
     assert!(a.to_string_lossy().ends_with("_001.md"), "{}", a.display());
     assert!(b.to_string_lossy().ends_with("_002.md"), "{}", b.display());
-    assert_eq!(std::fs::read_to_string(&b).expect("read"), second.text);
+    assert_eq!(std::fs::read_to_string(&b).expect("read"), text);
 
     let out = dir.path().join("out/deep/ctx.md");
     req.destination = Destination::Path(out.clone());
@@ -185,7 +194,7 @@ fn saves_are_numbered_and_paths_written() {
         .build(req)
         .expect("path");
     assert_eq!(built.written.as_deref(), Some(out.as_path()));
-    assert_eq!(std::fs::read_to_string(out).expect("read"), built.text);
+    assert_eq!(std::fs::read_to_string(out).expect("read"), text);
 }
 
 /// Targets make a build pack (`BuildKind::Auto`): the same text as the
@@ -271,4 +280,141 @@ fn a_files_block_and_copy() {
     assert_eq!(copy.text, "def helper():\n    return 1\n");
     assert!(copy.label.starts_with("pkg/util.py ["), "{}", copy.label);
     assert!(copy.findings.is_empty());
+}
+
+/// Many files (over a chunk of them, over a count segment), some binary,
+/// missing, listed only, with fences, markup and control characters, a
+/// secret in a path and one at a body's edge: a build streamed to a file,
+/// to the next numbered file and to a spool has the bytes of the
+/// composition made whole (the preview's), the same count and the same
+/// findings, in both formats; refused, it writes nothing.
+#[test]
+fn a_streamed_build_is_the_whole_composition() {
+    let mut files: Vec<(String, String)> = Vec::new();
+    for i in 0..600 {
+        let body = format!(
+            "def f{i}(x):\n    return x < {i} && x > 0  # ]]> ```` \n\n\nclass C{i}:\n    pass\n"
+        )
+        .repeat(1 + i % 60);
+        files.push((format!("pkg/m{:03}/mod_{i}.py", i / 50), body));
+    }
+    files.push(("pkg/bell.txt".into(), "bell \u{7} here\n".repeat(50)));
+    files.push((
+        "pkg/edge.py".into(),
+        format!("{SECRET}{}", "x = 1\n".repeat(200)),
+    ));
+    files.push((
+        "pkg/ghp_zyxwvutsrqponmlkjihgfedcba9876543210.py".into(),
+        "y = 2\n".into(),
+    ));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let dir = project(&refs);
+    std::fs::write(dir.path().join("pkg/blob.bin"), b"\0\x01\x02binary").expect("write");
+    let project = open(dir.path());
+    let mut p = preset(&["pkg/**", "missing.py"]);
+    p.files.push(FileItem {
+        auto_aggregate: false,
+        ..FileItem::new("notes/listed.md")
+    });
+    p.task = "Stream it".into();
+    for format in [
+        crate::core::model::Format::Markdown,
+        crate::core::model::Format::Xml,
+    ] {
+        let mut req = BuildRequest::new(p.clone(), &project.settings);
+        req.compose.format = format;
+        req.kind = BuildKind::Compose;
+        req.allow_secrets = true;
+        let (text, tokens, found) = composed_whole(dir.path(), &req);
+        assert!(text.len() > 1 << 20, "{format:?}: over a count segment");
+        assert!(found.len() >= 2, "{format:?}: {found:?}");
+        let sources = Sources::new();
+        let caller = Workspace::open(&project, &sources)
+            .build(req.clone())
+            .expect("caller");
+        assert!(caller.text == text, "{format:?}: the caller's text");
+        assert_eq!(caller.tokens, tokens, "{format:?}");
+        assert_eq!(findings(&caller), found, "{format:?}");
+
+        let out = dir.path().join("out/ctx.txt");
+        for destination in [
+            Destination::Path(out.clone()),
+            Destination::NextOutputFile,
+            Destination::Stream,
+        ] {
+            req.destination = destination.clone();
+            let built = Workspace::open(&project, &sources)
+                .build(req.clone())
+                .expect("streamed");
+            assert!(built.text.is_empty(), "{format:?} {destination:?}");
+            let bytes = match (&built.written, &built.spooled) {
+                (Some(path), None) => std::fs::read(path).expect("read"),
+                (None, Some(spooled)) => {
+                    let mut bytes = Vec::new();
+                    spooled.write_to(&mut bytes).expect("spooled");
+                    assert_eq!(spooled.len(), bytes.len() as u64);
+                    bytes
+                }
+                other => panic!("{format:?} {destination:?}: {other:?}"),
+            };
+            assert!(
+                bytes == text.as_bytes(),
+                "{format:?} {destination:?}: bytes"
+            );
+            assert_eq!(built.tokens, tokens, "{format:?} {destination:?}");
+            assert_eq!(findings(&built), found, "{format:?} {destination:?}");
+            // The places of the bodies are those of the whole text.
+            let edge = built.files.iter().find(|f| f.path == "pkg/edge.py");
+            let at = edge.and_then(|f| f.body_at.clone()).expect("placed");
+            assert!(text[at].starts_with(SECRET), "{format:?}");
+        }
+
+        // Refused: no file, an older output left as it was.
+        std::fs::write(&out, "older").expect("write");
+        let before = std::fs::read_dir(out.parent().expect("dir"))
+            .expect("dir")
+            .count();
+        req.allow_secrets = false;
+        req.destination = Destination::Path(out.clone());
+        let refused = Workspace::open(&project, &sources)
+            .build(req.clone())
+            .expect_err("refused");
+        assert!(
+            matches!(refused.why, BuildError::Secrets { .. }),
+            "{refused}"
+        );
+        assert_eq!(std::fs::read_to_string(&out).expect("read"), "older");
+        let after = std::fs::read_dir(out.parent().expect("dir"))
+            .expect("dir")
+            .count();
+        assert_eq!(before, after, "{format:?}: no file left behind");
+        std::fs::remove_file(&out).expect("rm");
+    }
+}
+
+/// A destination that cannot be written (its folder is a file) refuses
+/// the build with the path, and leaves nothing.
+#[test]
+fn an_unwritable_destination_is_refused_by_name() {
+    let dir = sample();
+    std::fs::write(dir.path().join("blocker"), "a file").expect("write");
+    let project = open(dir.path());
+    let sources = Sources::new();
+    let mut req = BuildRequest::new(preset(&["app.py"]), &project.settings);
+    let out = dir.path().join("blocker/ctx.md");
+    req.destination = Destination::Path(out.clone());
+    let refused = Workspace::open(&project, &sources)
+        .build(req)
+        .expect_err("refused");
+    assert!(
+        matches!(&refused.why, BuildError::Write { path, .. } if *path == out),
+        "{refused}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("blocker")).expect("read"),
+        "a file"
+    );
 }

@@ -263,3 +263,78 @@ fn readme_key_table_is_generated_from_the_action_table() {
     let p = Project::empty();
     assert_eq!(p.ok(&["keys"]), table);
 }
+
+/// A build of many files streamed to a file (`-o`, `--save`) has the bytes
+/// and the count of the build to a pipe; with a likely secret it writes
+/// nothing and leaves the older file; a write that dies halfway (a file
+/// size limit) leaves the older file too.
+#[test]
+fn a_build_to_a_file_streams_the_bytes_of_stdout() {
+    let p = Project::empty();
+    for i in 0..400 {
+        let body =
+            format!("def f{i}(x):\n    return x * {i}  # ``` <a & b>\n\n").repeat(4 + i % 120);
+        p.write(&format!("pkg/m{:02}/mod_{i}.py", i / 40), &body);
+    }
+    p.ok(&["add", "pkg/**/*.py"]);
+    let piped = p.run(&["build"]);
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    let text = stdout(&piped);
+    assert!(text.len() > 1 << 20, "{}", text.len());
+    assert_eq!(headings(&text).len(), 400);
+    let count = |out: &std::process::Output| {
+        let err = stderr(out);
+        err.split(" tokens").next().unwrap_or_default().to_string()
+    };
+    let to_file = p.run(&["build", "-o", "out/ctx.md"]);
+    assert!(to_file.status.success(), "{}", stderr(&to_file));
+    assert!(stdout(&to_file).is_empty());
+    assert!(p.read("out/ctx.md") == text, "-o: the same bytes");
+    assert_eq!(count(&to_file), count(&piped));
+    p.ok(&["build", "--save"]);
+    assert!(p.read(".ctxcurate/out/context_001.md") == text, "--save");
+    let xml = p.run(&["build", "--format", "xml"]);
+    p.ok(&["build", "--format", "xml", "-o", "out/ctx.xml"]);
+    assert!(p.read("out/ctx.xml") == stdout(&xml), "xml");
+
+    let folder = |p: &Project| {
+        let mut names: Vec<String> = std::fs::read_dir(p.path("out"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    p.write(
+        "pkg/m05/mod_999.py",
+        "TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n",
+    );
+    let refused = p.run(&["build", "-o", "out/ctx.md"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("pkg/m05/mod_999.py:1"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(p.read("out/ctx.md") == text, "the older file stays");
+    assert_eq!(folder(&p), ["ctx.md", "ctx.xml"], "nothing else written");
+
+    // Killed by a file size limit halfway through the write.
+    std::fs::remove_file(p.path("pkg/m05/mod_999.py")).unwrap();
+    let mut limited = std::process::Command::new("sh");
+    limited
+        .args(["-c", "ulimit -f 256; exec \"$0\" build -o out/ctx.md"])
+        .arg(env!("CARGO_BIN_EXE_ctxcurate"));
+    let cmd = p.cmd(&[]);
+    limited.current_dir(p.root());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => limited.env(k, v),
+            None => limited.env_remove(k),
+        };
+    }
+    p.write("pkg/m05/mod_998.py", "x = 1\n");
+    let died = limited.output().unwrap();
+    assert!(!died.status.success(), "{}", stderr(&died));
+    assert!(p.read("out/ctx.md") == text, "the older file stays");
+}
