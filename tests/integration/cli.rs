@@ -10,6 +10,7 @@ mod edit;
 mod exclude_discovery;
 mod git;
 mod git_trust;
+mod global_config;
 mod harden;
 mod large_files;
 mod lock;
