@@ -7,7 +7,7 @@ use crate::core::model::TokenizerKind;
 use crate::core::walk;
 use crate::text::sanitize::display_line;
 
-use crate::text::words::thousands;
+use crate::text::words::{plural, thousands};
 use crate::tui::changed;
 use crate::tui::discover;
 use crate::tui::discuss;
@@ -92,6 +92,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                     tokenizer,
                     findings,
                     opened,
+                    scroll: 0,
                 },
             )
         }
@@ -242,11 +243,17 @@ fn copy_ready(state: &mut State, pending: PendingCopy) -> Vec<Effect> {
             tokenizer,
         }];
     }
+    // The status line (and the message log) names where, as the CLI does.
+    let first = pending
+        .findings
+        .first()
+        .map(|f| format!(", first {}", f.place))
+        .unwrap_or_default();
     state.say(
         Level::Warn,
         format!(
-            "{} likely secret(s) in {}: {}",
-            pending.findings.len(),
+            "{} in {}{first}: {}",
+            plural(pending.findings.len(), "likely secret"),
             pending.label,
             state.keymap.confirm_copy_hint()
         ),
