@@ -21,4 +21,5 @@ mod root_discovery;
 mod stats;
 mod summary_gate;
 mod terminal;
+mod tokens;
 mod tree;
