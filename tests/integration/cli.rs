@@ -1,6 +1,7 @@
 //! The CLI (`src/cli`): the real `ctxcurate` binary run in temp
 //! projects, one file per subcommand or concern.
 
+mod add_rules;
 mod bounds;
 mod build;
 mod curate;
