@@ -207,6 +207,10 @@ fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     state.composition.learn_counts(&c);
     // While a discovery is shown, the preview keeps its packed text.
     if c.generation == state.composition.generation && state.discovery.is_none() {
+        let before = state.composition.composed.as_ref().map(|old| &old.skipped);
+        if !c.skipped.is_empty() && before != Some(&c.skipped) {
+            say_skipped(state, &c.skipped);
+        }
         state.composition.composed = Some(c);
         state.preview.follow_row(
             state.tree.current_row(),
@@ -215,6 +219,30 @@ fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     }
     state.refresh_gauge();
     follow::after_compose(state)
+}
+
+/// The build leaves included files out (binary, over `max_file_size`):
+/// the status line says so once, when that list changes, as `build` says
+/// it on stderr; the tree marks each (`⊘`).
+fn say_skipped(state: &mut State, skipped: &[String]) {
+    let shown: Vec<&str> = skipped.iter().take(3).map(String::as_str).collect();
+    let more = if skipped.len() > shown.len() {
+        ", …"
+    } else {
+        ""
+    };
+    let note = format!(
+        "{} left out (binary or over max_file_size): {}{more}",
+        plural(skipped.len(), "included file"),
+        display_line(&shown.join(", "), 200)
+    );
+    // After the edit that caused it, the note follows the edit's own
+    // message rather than hiding it.
+    let prior = state.status.take();
+    state.say(Level::Warn, note.clone());
+    if let Some((text, Level::Info)) = prior {
+        state.status = Some((format!("{text} · {note}"), Level::Warn));
+    }
 }
 
 fn counted(state: &mut State, counts: Vec<(String, String, usize)>) -> Vec<Effect> {

@@ -21,4 +21,5 @@ mod pane_keys;
 mod personal;
 mod root_discovery;
 mod save;
+mod skipped;
 mod tmux;

@@ -93,6 +93,19 @@ impl Composed {
             .binary_search_by(|p| p.as_str().cmp(path))
             .is_ok()
     }
+
+    /// How many files under folder `dir` the preset includes but the
+    /// composition left out (a binary search over the sorted list).
+    pub fn skipped_under(&self, dir: &str) -> usize {
+        let prefix = format!("{dir}/");
+        let start = self
+            .skipped
+            .partition_point(|p| p.as_str() < prefix.as_str());
+        self.skipped[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&prefix))
+            .count()
+    }
 }
 
 /// The symbols pane's content.
