@@ -4,6 +4,7 @@
 mod add_rules;
 mod bounds;
 mod build;
+mod completions;
 mod curate;
 mod discovery;
 mod discuss;
