@@ -221,7 +221,8 @@ fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     follow::after_compose(state)
 }
 
-/// The build leaves included files out (binary, over `max_file_size`):
+/// The build leaves included files out (binary, over `max_file_size`, or
+/// waiting for consent):
 /// the status line says so once, when that list changes, as `build` says
 /// it on stderr; the tree marks each (`⊘`).
 fn say_skipped(state: &mut State, skipped: &[String]) {
@@ -232,7 +233,7 @@ fn say_skipped(state: &mut State, skipped: &[String]) {
         ""
     };
     let note = format!(
-        "{} left out (binary or over max_file_size): {}{more}",
+        "{} left out of the context (the tree's ⊘ says why): {}{more}",
         plural(skipped.len(), "included file"),
         display_line(&shown.join(", "), 200)
     );

@@ -37,11 +37,15 @@ fn a_folder_of_skipped_files_is_not_shown_as_included() {
     assert!(row("mixed/").contains("◐ mixed/ 2/2 1 skipped"), "{screen}");
     assert!(
         screen.contains(
-            "3 included files left out (binary or over max_file_size): assets/a.bin, assets/b.bin, mixed/d.bin"
+            "3 included files left out of the context (the tree's ⊘ says why): assets/a.bin, assets/b.bin, …"
         ),
         "{screen}"
     );
     // Said once: a recompose with the same files left out says nothing new.
     h.keys("t");
-    assert!(!h.screen().contains("left out (binary"), "{}", h.screen());
+    assert!(
+        !h.screen().contains("left out of the context"),
+        "{}",
+        h.screen()
+    );
 }
