@@ -198,13 +198,14 @@ pub enum Command {
         show: bool,
     },
     /// Count the tokens of files' raw content (the active preset's files
-    /// when no path is given).
+    /// when no path is given; `-` reads standard input). A file named here
+    /// is counted whatever its size, with a note over `max_file_size`.
     Tokens {
         paths: Vec<PathBuf>,
         #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]
         tokenizer: Option<TokenizerKind>,
-        /// Read the files whatever their size, as `force_full = true` on a
-        /// preset entry does (`max_file_size` applies otherwise).
+        /// Count the preset's files whatever their size, as `force_full =
+        /// true` on an entry does (`max_file_size` applies otherwise).
         #[arg(long)]
         force_full: bool,
     },

@@ -4,6 +4,7 @@
 //! `--changed` and `--diff` bring in git's view of the change (see
 //! `cli::changed`).
 
+use ctxcurate::text::words::noun_for;
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -119,8 +120,9 @@ fn report(outcome: Result<Built, Box<Refused>>, args: &BuildArgs, ctx: &mut Ctx)
     report_secrets(&built.findings, args.allow_secrets, ctx)?;
     match refused {
         Some(BuildError::Secrets { count, .. }) => user_err!(
-            "refusing to write a context with {count} likely secret(s); \
-             remove them (or exclude the files) or pass --allow-secrets"
+            "refusing to write a context with {count} likely {}; \
+             remove them (or exclude the files) or pass --allow-secrets",
+            noun_for(count, "secret")
         ),
         Some(BuildError::Output(e)) => user_err!("{}", display_line(&error_chain(&e), 500)),
         Some(why) => user_err!("{why}"),
@@ -205,8 +207,10 @@ fn report_size(built: &Built, ctx: &mut Ctx) -> Result<()> {
     let (rendered, errors) = (built.rendered(), built.with_errors());
     write!(
         ctx.err,
-        "{rendered} files, {} tokens ({})",
-        built.tokens, built.tokenizer
+        "{rendered} {}, {} tokens ({})",
+        noun_for(rendered, "file"),
+        built.tokens,
+        built.tokenizer
     )?;
     if errors > 0 {
         write!(ctx.err, ", {errors} with errors")?;
@@ -287,7 +291,7 @@ fn report_pack(
         ctx.err,
         "packed {} of {} candidates ({} full, {} in their own view, {} reduced; {} dropped; \
          {} discovered from {} targets), \
-         repo map {} files ({} outlined, {} tokens): {} / {} tokens ({:.1}%, {tokenizer})",
+         repo map {} {} ({} outlined, {} tokens): {} / {} tokens ({:.1}%, {tokenizer})",
         s.included,
         s.candidates,
         s.full,
@@ -297,6 +301,7 @@ fn report_pack(
         s.discovered,
         s.targets,
         s.map_listed,
+        noun_for(s.map_listed, "file"),
         s.map_outlined,
         s.map_tokens,
         s.tokens,

@@ -13,6 +13,7 @@
 //! Outside a git repository each of these is a user error (exit 1) and
 //! nothing is changed or written.
 
+use ctxcurate::text::words::noun_for;
 use std::collections::HashSet;
 
 use anyhow::Result;
@@ -87,8 +88,9 @@ pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -
         .collect();
     writeln!(
         ctx.err,
-        "note: {} changed file(s) against {}, {} added on top of the preset",
+        "note: {} changed {} against {}, {} added on top of the preset",
         files.len(),
+        noun_for(files.len(), "file"),
         display_line(rev, 200),
         new.len()
     )?;

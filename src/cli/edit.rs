@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::Result;
 use ctxcurate::core::anchor;
 use ctxcurate::core::curation::{self, CurationError, Included};
-use ctxcurate::core::model::{FileItem, Preset, ViewMode};
+use ctxcurate::core::model::{FileItem, Preset, Settings, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang};
 use ctxcurate::core::walk;
@@ -233,6 +233,7 @@ fn add(
     for arg in paths {
         entries.push(entry_path(&root, arg, ctx)?);
     }
+    warn_unmatched_globs(&root, &project.settings, &entries, ctx)?;
     let (name, preset) = target_preset(project, target)?;
     let mut added = Vec::new();
     let mut own = Vec::new();
@@ -273,6 +274,39 @@ fn add(
             format!(": {}", added.join(", "))
         }
     ))
+}
+
+/// A glob that matches no file now is most likely a typo (`zz*.py`): say
+/// so at `add` time, not only at the next build. It is still added (a
+/// warning, not an error): a glob may name files that appear later, such
+/// as generated ones, and `rm` takes it out again.
+fn warn_unmatched_globs(
+    root: &Path,
+    settings: &Settings,
+    entries: &[String],
+    ctx: &mut Ctx,
+) -> Result<()> {
+    let globs: Vec<FileItem> = entries
+        .iter()
+        .filter(|e| walk::is_glob(e))
+        .map(FileItem::new)
+        .collect();
+    if globs.is_empty() {
+        return Ok(());
+    }
+    let files = walk::walk_files_with(root, &walk::WalkPatterns::from_settings(settings));
+    for glob in &globs {
+        let (found, _) = walk::expand_over(std::slice::from_ref(glob), &[], &files);
+        if found.is_empty() {
+            writeln!(
+                ctx.err,
+                "warning: glob `{0}` matches no file (added anyway, for files that appear \
+                 later; `ctxcurate rm '{0}'` takes it out)",
+                escape_line(&glob.path)
+            )?;
+        }
+    }
+    Ok(())
 }
 
 /// Files the user named to `add` are their own choice in this checkout

@@ -2,7 +2,9 @@
 //!
 //! They read files as `build` does: the `max_file_size` of the project
 //! and global config applies, lifted by `force_full` on the file's preset
-//! entry (its own or a glob's) or by `--force-full`.
+//! entry (its own or a glob's) or by `--force-full`. `tokens` only reads,
+//! so a file named on its command line is counted whatever its size (with
+//! a note over the cap), and `-` counts standard input.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,19 @@ use ctxcurate::text::sanitize::escape_line;
 use rayon::prelude::*;
 
 use super::{Ctx, user_err, write_content};
+
+/// The tokens of standard input (`tokens -`), which must be UTF-8 text.
+fn count_stdin(kind: TokenizerKind) -> Result<usize> {
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(tokens::count(kind, &text)),
+        Err(e) => user_err!(
+            "standard input is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ),
+    }
+}
 
 /// Where a file named on the command line is read from: inside the
 /// project, its root and relative path; outside it (the user named it
@@ -169,6 +184,9 @@ pub fn tokens(
     ctx: &mut Ctx,
 ) -> Result<()> {
     let root = paths::find_root(&ctx.cwd);
+    // `-` is standard input, as Unix tools read it; the rest are files.
+    let from_stdin = paths.iter().any(|p| p.as_os_str() == "-");
+    let named: Vec<&PathBuf> = paths.iter().filter(|p| p.as_os_str() != "-").collect();
     // The project's settings and preset decide what may be read, as in
     // `build`; without a project file, the defaults (and global config).
     let project = if paths.is_empty() {
@@ -193,6 +211,8 @@ pub fn tokens(
         });
     // (root, path under it, forced): a named file outside the project is
     // counted too (it is only read), under its own folder.
+    // A file named on the command line is read whatever its size: counting
+    // only reads it (`max_file_size` bounds what a context carries).
     let files: Vec<(PathBuf, String, bool)> = if paths.is_empty() {
         let (resolved, _) = walk::expand_items(&preset.files, &preset.exclude, || {
             walk::walk_files_with(&root, &patterns)
@@ -202,7 +222,7 @@ pub fn tokens(
             .map(|r| (root.clone(), r.path, r.item.force_full))
             .collect()
     } else {
-        paths
+        named
             .iter()
             .map(|p| {
                 let (dir, rel) = locate(ctx, p)?;
@@ -213,11 +233,14 @@ pub fn tokens(
             })
             .collect::<Result<Vec<_>>>()?
     };
-    let counts: Vec<(String, Result<usize, FileProblem>)> = files
+    let lift = force_full || !paths.is_empty();
+    let max = policy.max_file_size;
+    let mut over_cap = Vec::new();
+    let mut counts: Vec<(String, Result<usize, FileProblem>)> = files
         .into_par_iter()
         .map(|(dir, rel, forced)| {
-            let n = match walk::read_content_with(&dir, &rel, &policy, force_full || forced) {
-                Content::Text { text, .. } => Ok(tokens::count(kind, &text)),
+            let n = match walk::read_content_with(&dir, &rel, &policy, lift || forced) {
+                Content::Text { text, .. } => Ok((tokens::count(kind, &text), text.len())),
                 Content::Unreadable(p) => Err(p),
             };
             let shown = if dir == root {
@@ -227,9 +250,23 @@ pub fn tokens(
             };
             // One row per file, whatever its name: a newline or a control
             // in it is shown, never printed.
-            (escape_line(&shown).into_owned(), n)
+            (escape_line(&shown).into_owned(), n, forced)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|(shown, n, forced)| {
+            if let Ok((_, bytes)) = n
+                && bytes as u64 > max
+                && !(force_full || forced)
+            {
+                over_cap.push((shown.clone(), bytes));
+            }
+            (shown, n.map(|(tokens, _)| tokens))
         })
         .collect();
+    if from_stdin {
+        counts.push(("-".to_string(), Ok(count_stdin(kind)?)));
+    }
     let mut total = 0;
     let mut skipped = Vec::new();
     for (rel, n) in &counts {
@@ -245,6 +282,13 @@ pub fn tokens(
         }
     }
     writeln!(ctx.out, "{total:>9}  total ({kind})")?;
+    for (rel, bytes) in &over_cap {
+        writeln!(
+            ctx.err,
+            "note: {rel} is {bytes} bytes, over max_file_size ({max}): counted in full here; \
+             a context shows it as a one-line note unless its entry has force_full"
+        )?;
+    }
     for (rel, problem) in &skipped {
         writeln!(ctx.err, "warning: {rel} not counted: {}", explain(problem))?;
     }

@@ -8,6 +8,7 @@ use anyhow::Result;
 use ctxcurate::core::discovery::pack::{UNRESOLVED_EXAMPLES, unresolved_note};
 use ctxcurate::core::engine::{MapBuilt, Workspace};
 use ctxcurate::text::sanitize::display_line;
+use ctxcurate::text::words::noun_for;
 
 use super::args::MapArgs;
 use super::build::{chosen_preset, target_path};
@@ -57,8 +58,12 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     }
     writeln!(
         ctx.err,
-        "repo map: {} of {} files listed, {} with outlines; {} / {budget} tokens ({tokenizer})",
-        map.listed, map.candidates, map.outlined, map.tokens
+        "repo map: {} of {} {} listed, {} with outlines; {} / {budget} tokens ({tokenizer})",
+        map.listed,
+        map.candidates,
+        noun_for(map.candidates, "file"),
+        map.outlined,
+        map.tokens
     )?;
     if let Some(note) = unresolved_note(unresolved.len(), &unresolved) {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;

@@ -172,13 +172,13 @@ pub fn include(
         let mut item = inherited(preset, path).unwrap_or_else(|| FileItem::new(path));
         item.path = path.to_string();
         if let Some(mode) = mode {
-            item.view_mode = mode;
+            switch_mode(&mut item, mode);
         }
         insert_entry(preset, item);
         return Ok(Included::Added);
     };
     if let Some(mode) = mode {
-        edit_entry(preset, path, |item| item.view_mode = mode)?;
+        edit_entry(preset, path, |item| switch_mode(item, mode))?;
     }
     Ok(how)
 }
@@ -230,13 +230,13 @@ pub fn include_folder(preset: &mut Preset, dir: &str, mode: Option<ViewMode>) ->
     match preset.item_mut(&glob) {
         Some(item) => {
             if let Some(mode) = mode {
-                item.view_mode = mode;
+                switch_mode(item, mode);
             }
             Included::AlreadyListed
         }
         None => {
             let mut item = FileItem::new(glob);
-            item.view_mode = mode.unwrap_or(ViewMode::Full);
+            switch_mode(&mut item, mode.unwrap_or(ViewMode::Full));
             insert_entry(preset, item);
             Included::Added
         }
@@ -264,8 +264,9 @@ pub fn set_mode(preset: &mut Preset, path: &str, mode: ViewMode) -> Result<(), C
     edit_entry(preset, path, |item| switch_mode(item, mode))
 }
 
-/// Switch `item` to `mode`. A file that enters `masked` with no mask of
-/// its own starts from `sig` (signatures and docstrings: the API), so the
+/// Switch `item` to `mode`: the one rule for every way a file gets a mode
+/// (`set --mode`, `add --mode`, `m` in the TUI, a folder's mode). A file
+/// that enters `masked` with no mask of its own starts from `sig` (signatures and docstrings: the API), so the
 /// bodies the user picks with `d` are the ones shown in full; leaving
 /// `masked` still untouched takes that default back, so cycling through
 /// the modes leaves no trace in the file.

@@ -26,7 +26,8 @@ pub mod confine;
 pub const PROJECT_FILE: &str = "ctxcurate.toml";
 
 /// Environment variable naming the global config file directly. It wins
-/// over the XDG location; `/dev/null` (an empty file) disables it.
+/// over the XDG location; `/dev/null` or an empty value means no global
+/// config at all, silently (see [`global_config_path`]).
 pub const CONFIG_ENV: &str = "CTXCURATE_CONFIG";
 
 /// The root [`search_root`] found, and what the user should hear about it.
@@ -209,8 +210,10 @@ fn current_user() -> u32 {
 
 /// The global config file: `$CTXCURATE_CONFIG`, else
 /// `$XDG_CONFIG_HOME/ctxcurate/config.toml`, else
-/// `$HOME/.config/ctxcurate/config.toml`; `None` when none of those is set.
-/// The file need not exist.
+/// `$HOME/.config/ctxcurate/config.toml`; `None` when none of those is set,
+/// and when `$CTXCURATE_CONFIG` is empty or `/dev/null`: the documented way
+/// to run without a global config (scripts, tests), which must not warn
+/// that a device "cannot be read" on every command. The file need not exist.
 pub fn global_config_path() -> Option<PathBuf> {
     global_config_path_from(|name| std::env::var_os(name))
 }
@@ -235,8 +238,8 @@ pub fn user_state_dir_from(var: impl Fn(&str) -> Option<OsString>) -> Option<Pat
 
 fn global_config_path_from(var: impl Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
     let set = |name: &str| var(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(path) = set(CONFIG_ENV) {
-        return Some(path);
+    if let Some(value) = var(CONFIG_ENV) {
+        return (!value.is_empty() && value != "/dev/null").then(|| PathBuf::from(value));
     }
     // The XDG spec says to ignore a relative XDG_CONFIG_HOME.
     let base = set("XDG_CONFIG_HOME")
@@ -337,10 +340,25 @@ mod tests {
             path(&all[2..]),
             Some("/home/u/.config/ctxcurate/config.toml".into())
         );
-        // Empty and relative values are ignored, as the XDG spec says.
-        let odd = [(CONFIG_ENV, ""), ("XDG_CONFIG_HOME", "rel"), ("HOME", "/h")];
+        // Empty and relative XDG values are ignored, as the XDG spec says.
+        let odd = [("XDG_CONFIG_HOME", "rel"), ("HOME", "/h")];
         assert_eq!(path(&odd), Some("/h/.config/ctxcurate/config.toml".into()));
+        let empty_xdg = [("XDG_CONFIG_HOME", ""), ("HOME", "/h")];
+        assert_eq!(
+            path(&empty_xdg),
+            Some("/h/.config/ctxcurate/config.toml".into())
+        );
         assert_eq!(path(&[]), None);
+        // CTXCURATE_CONFIG empty or /dev/null: no global config at all,
+        // not the XDG one behind it.
+        for off in ["", "/dev/null"] {
+            let vars = [
+                (CONFIG_ENV, off),
+                ("XDG_CONFIG_HOME", "/xdg"),
+                ("HOME", "/h"),
+            ];
+            assert_eq!(global_config_path_from(env(&vars)), None, "{off:?}");
+        }
     }
 
     #[test]

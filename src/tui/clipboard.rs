@@ -12,11 +12,19 @@
 //! system clipboard is tried first and, on any error, OSC 52 from then on
 //! ([`FallbackClipboard`]).
 //!
-//! OSC 52 is written plainly, never wrapped in tmux's DCS passthrough. Inside
-//! tmux with `set-clipboard on`, tmux reads the sequence itself, fills its
-//! paste buffer (`tmux show-buffer`) and forwards it to the outer terminal
-//! if that terminal supports it; with `set-clipboard off` tmux drops it.
+//! OSC 52 tells the truth about where it went. Inside tmux with
+//! `set-clipboard on`, tmux reads the sequence itself, fills its paste
+//! buffer (`tmux show-buffer`) and forwards it to the outer terminal if
+//! that terminal supports it; with `external` or `off` tmux drops it, so
+//! the copy is wrapped in tmux's passthrough where `allow-passthrough` is
+//! on and refused, saying how to fix it, where not ([`tmux`]). Text over
+//! the terminal's OSC 52 limit ([`limits`]) is refused, never sent to be
+//! dropped.
 
+pub mod limits;
+pub mod tmux;
+
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
@@ -24,19 +32,30 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crossterm::Command as _;
 use crossterm::clipboard::CopyToClipboard;
 use thiserror::Error;
 
 /// The `clipboard` setting (typed in the core, where settings are read).
 pub use crate::core::model::ClipboardMode;
+pub use limits::{DEFAULT_OSC52_MAX_BYTES, Osc52Limit};
+pub use tmux::{SetClipboard, TmuxAnswer, TmuxClipboard, TmuxProbe};
 
 /// Where a copy went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Destination {
     /// The desktop's clipboard (arboard).
     System,
-    /// The terminal's clipboard, via an OSC 52 sequence.
+    /// The terminal's clipboard, via an OSC 52 sequence (not in tmux).
     Osc52,
+    /// Inside tmux with `set-clipboard on`: tmux's paste buffer, and the
+    /// outer terminal's clipboard if it takes OSC 52.
+    Osc52ViaTmux,
+    /// Inside tmux whose `set-clipboard` drops OSC 52, wrapped in its
+    /// passthrough (`allow-passthrough on`): the outer terminal only.
+    Osc52Passthrough,
+    /// Inside tmux, which did not say whether it passes OSC 52 on.
+    Osc52TmuxUnknown,
     /// Nowhere: the clipboard is switched off.
     Off,
 }
@@ -46,6 +65,13 @@ impl fmt::Display for Destination {
         f.write_str(match self {
             Destination::System => "system clipboard",
             Destination::Osc52 => "terminal clipboard (OSC 52)",
+            Destination::Osc52ViaTmux => "terminal clipboard (OSC 52) through tmux (set-clipboard on)",
+            Destination::Osc52Passthrough => {
+                "outer terminal's clipboard (OSC 52 through tmux passthrough; not tmux's buffer)"
+            }
+            Destination::Osc52TmuxUnknown => {
+                "terminal clipboard (OSC 52), if tmux passes it on (tmux did not say its set-clipboard)"
+            }
             Destination::Off => "nowhere (clipboard is off)",
         })
     }
@@ -65,14 +91,39 @@ pub enum ClipboardError {
     Terminal(#[source] io::Error),
     /// The text is over the OSC 52 size cap; nothing was sent, because a
     /// terminal that drops or truncates it would leave a wrong clipboard.
-    #[error("{len} bytes is too much for the terminal clipboard (OSC 52 limit {max} bytes)")]
-    TooLarge { len: usize, max: usize },
+    #[error(
+        "{len} bytes is too much for the terminal clipboard (OSC 52 limit {max} bytes{})",
+        for_terminal(terminal)
+    )]
+    TooLarge {
+        len: usize,
+        max: usize,
+        /// The terminal whose limit it is ([`limits::OTHER`]: unknown).
+        terminal: String,
+    },
+    /// Inside tmux whose `set-clipboard` drops programs' OSC 52, with no
+    /// passthrough allowed: nothing was sent, since nothing would arrive.
+    #[error(
+        "tmux's set-clipboard is {}, so tmux drops OSC 52 from programs: nothing was copied \
+         (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or `set -g allow-passthrough on`)",
+        setting.name()
+    )]
+    TmuxDrops { setting: SetClipboard },
     /// The system clipboard failed and so did the OSC 52 fallback.
     #[error("system clipboard failed ({system}), and so did OSC 52 ({osc52})")]
     BothFailed {
         system: Box<ClipboardError>,
         osc52: Box<ClipboardError>,
     },
+}
+
+/// ` for kitty` after a limit that is a known terminal's.
+fn for_terminal(terminal: &str) -> String {
+    if terminal == limits::OTHER || terminal.is_empty() {
+        String::new()
+    } else {
+        format!(" for {terminal}; the osc52_limits setting changes it")
+    }
 }
 
 /// Something that can take a copy of text.
@@ -95,11 +146,19 @@ pub struct EnvProbe {
     /// only, so this counts as a display because Wayland sessions usually
     /// run XWayland; if not, the fallback to OSC 52 covers it.
     pub wayland_display: Option<String>,
+    /// `TMUX`: inside tmux, whose options decide where OSC 52 goes.
+    pub tmux: Option<String>,
+    /// `TERM` (`xterm-kitty`), `TERM_PROGRAM` (`Tabby`),
+    /// `KITTY_WINDOW_ID` and `TERMUX_VERSION`: which terminal this is,
+    /// for its OSC 52 limit ([`limits::detect`]).
+    pub term: Option<String>,
+    pub term_program: Option<String>,
+    pub kitty_window_id: Option<String>,
+    pub termux_version: Option<String>,
 }
 
 impl EnvProbe {
-    /// Reads `SSH_TTY`, `SSH_CONNECTION`, `DISPLAY` and `WAYLAND_DISPLAY`.
-    /// A value that is not UTF-8 still counts as set.
+    /// Reads the variables named by the fields. A value that is not UTF-8 still counts as set.
     pub fn from_env() -> Self {
         let var =
             |name: &str| std::env::var_os(name).map(|value| value.to_string_lossy().into_owned());
@@ -108,6 +167,11 @@ impl EnvProbe {
             ssh_connection: var("SSH_CONNECTION"),
             display: var("DISPLAY"),
             wayland_display: var("WAYLAND_DISPLAY"),
+            tmux: var("TMUX"),
+            term: var("TERM"),
+            term_program: var("TERM_PROGRAM"),
+            kitty_window_id: var("KITTY_WINDOW_ID"),
+            termux_version: var("TERMUX_VERSION"),
         }
     }
 
@@ -115,6 +179,11 @@ impl EnvProbe {
     /// the remote machine's, not the user's).
     pub fn over_ssh(&self) -> bool {
         is_set(&self.ssh_tty) || is_set(&self.ssh_connection)
+    }
+
+    /// Whether we run inside tmux.
+    pub fn in_tmux(&self) -> bool {
+        is_set(&self.tmux)
     }
 
     /// Whether a graphical session is reachable. macOS and Windows always
@@ -155,22 +224,45 @@ pub fn route(mode: ClipboardMode, env: &EnvProbe) -> Route {
     }
 }
 
-/// Builds the clipboard for `mode`. `terminal` is where OSC 52 sequences
-/// are written (the TUI passes stdout); OSC 52 uses the default size cap
-/// [`DEFAULT_OSC52_MAX_BYTES`]. Nothing is opened yet: the system
-/// clipboard connects on first use.
+/// Builds the clipboard for `mode`, with the OSC 52 limits the terminal
+/// has by default ([`from_settings`] with no `osc52_limits`).
 pub fn from_mode(
     mode: ClipboardMode,
     env: &EnvProbe,
     terminal: impl Write + Send + 'static,
 ) -> Box<dyn Clipboard> {
+    from_settings(mode, &BTreeMap::new(), env, terminal)
+}
+
+/// Builds the clipboard for `mode`. `terminal` is where OSC 52 sequences
+/// are written (the TUI passes stdout); OSC 52 is capped at the limit of
+/// the terminal `env` names, `osc52_limits` overriding ([`limits`]), and
+/// inside tmux asks tmux, in the background, what it does with OSC 52
+/// ([`TmuxProbe::ask`]). Nothing else is opened yet: the system clipboard
+/// connects on first use.
+pub fn from_settings(
+    mode: ClipboardMode,
+    osc52_limits: &BTreeMap<String, usize>,
+    env: &EnvProbe,
+    terminal: impl Write + Send + 'static,
+) -> Box<dyn Clipboard> {
+    let osc52 = |terminal| {
+        let tmux = if env.in_tmux() {
+            TmuxProbe::ask()
+        } else {
+            TmuxProbe::not_in_tmux()
+        };
+        Osc52Clipboard::new(terminal)
+            .with_limit(limits::limit_for(env, osc52_limits))
+            .with_tmux(tmux)
+    };
     match route(mode, env) {
         Route::Off => Box::new(NoClipboard),
         Route::System => Box::new(SystemClipboard::new()),
-        Route::Osc52 => Box::new(Osc52Clipboard::new(terminal)),
+        Route::Osc52 => Box::new(osc52(terminal)),
         Route::SystemThenOsc52 => Box::new(FallbackClipboard::new(
             Box::new(SystemClipboard::new()),
-            Box::new(Osc52Clipboard::new(terminal)),
+            Box::new(osc52(terminal)),
         )),
     }
 }
@@ -230,27 +322,21 @@ impl Clipboard for FallbackClipboard {
     }
 }
 
-/// The default OSC 52 cap on the text, in bytes: 768 000, whose base64
-/// (1 024 000 bytes) plus the `52;c;` header stays under the 1 MiB limit on
-/// one escape sequence in tmux (`INPUT_BUF_LIMIT`; longer sequences are
-/// silently dropped). Many terminals accept less (some only ~100 KB, and
-/// some have OSC 52 off entirely); we cannot detect that, so this cap only
-/// rules out copies that are certain to be lost.
-pub const DEFAULT_OSC52_MAX_BYTES: usize = 768_000;
-
 /// Copies by writing an OSC 52 sequence (`ESC ] 52 ; c ; <base64> ESC \`,
 /// built by crossterm) to the terminal, which puts the text on the
 /// clipboard of the machine the user sits at, over SSH too.
 ///
 /// Text over the cap ([`DEFAULT_OSC52_MAX_BYTES`] unless changed with
-/// [`Osc52Clipboard::with_max_bytes`]) is refused with
+/// [`Osc52Clipboard::with_limit`]) is refused with
 /// [`ClipboardError::TooLarge`] instead of sent: a terminal that drops or
 /// cuts a long sequence would leave the user pasting the wrong context.
-/// A successful copy only means the bytes were written; no terminal says
+/// Inside tmux, what tmux said of its options decides ([`tmux`]). A
+/// successful copy only means the bytes were written; no terminal says
 /// whether it honoured them.
 pub struct Osc52Clipboard<W> {
     terminal: W,
-    max_bytes: usize,
+    limit: Osc52Limit,
+    tmux: TmuxProbe,
 }
 
 impl<W: Write> Osc52Clipboard<W> {
@@ -258,13 +344,29 @@ impl<W: Write> Osc52Clipboard<W> {
     pub fn new(terminal: W) -> Self {
         Osc52Clipboard {
             terminal,
-            max_bytes: DEFAULT_OSC52_MAX_BYTES,
+            limit: Osc52Limit {
+                terminal: limits::OTHER.to_string(),
+                max_bytes: DEFAULT_OSC52_MAX_BYTES,
+            },
+            tmux: TmuxProbe::not_in_tmux(),
         }
     }
 
     /// Refuses text longer than `max_bytes` bytes (before base64).
     pub fn with_max_bytes(mut self, max_bytes: usize) -> Self {
-        self.max_bytes = max_bytes;
+        self.limit.max_bytes = max_bytes;
+        self
+    }
+
+    /// Refuses text over `limit`, naming its terminal when it does.
+    pub fn with_limit(mut self, limit: Osc52Limit) -> Self {
+        self.limit = limit;
+        self
+    }
+
+    /// Inside tmux: what it does with OSC 52 decides the copy.
+    pub fn with_tmux(mut self, tmux: TmuxProbe) -> Self {
+        self.tmux = tmux;
         self
     }
 
@@ -276,16 +378,41 @@ impl<W: Write> Osc52Clipboard<W> {
 
 impl<W: Write + Send> Clipboard for Osc52Clipboard<W> {
     fn copy(&mut self, text: &str) -> Result<Destination, ClipboardError> {
-        if text.len() > self.max_bytes {
+        if text.len() > self.limit.max_bytes {
             return Err(ClipboardError::TooLarge {
                 len: text.len(),
-                max: self.max_bytes,
+                max: self.limit.max_bytes,
+                terminal: self.limit.terminal.clone(),
             });
         }
-        // `execute!` writes the whole sequence, then flushes.
-        crossterm::execute!(self.terminal, CopyToClipboard::to_clipboard_from(text))
+        let (wrap, destination) = match self.tmux.answer() {
+            TmuxAnswer::NotInTmux => (false, Destination::Osc52),
+            TmuxAnswer::Unknown => (false, Destination::Osc52TmuxUnknown),
+            TmuxAnswer::Known(TmuxClipboard {
+                set_clipboard: SetClipboard::On,
+                ..
+            }) => (false, Destination::Osc52ViaTmux),
+            TmuxAnswer::Known(TmuxClipboard {
+                passthrough: true, ..
+            }) => (true, Destination::Osc52Passthrough),
+            TmuxAnswer::Known(TmuxClipboard { set_clipboard, .. }) => {
+                return Err(ClipboardError::TmuxDrops {
+                    setting: set_clipboard,
+                });
+            }
+        };
+        let mut sequence = String::new();
+        CopyToClipboard::to_clipboard_from(text)
+            .write_ansi(&mut sequence)
+            .map_err(|_| ClipboardError::Terminal(io::Error::other("cannot format OSC 52")))?;
+        if wrap {
+            sequence = tmux::passthrough(&sequence);
+        }
+        self.terminal
+            .write_all(sequence.as_bytes())
+            .and_then(|()| self.terminal.flush())
             .map_err(ClipboardError::Terminal)?;
-        Ok(Destination::Osc52)
+        Ok(destination)
     }
 }
 

@@ -6,6 +6,7 @@
 use crate::core::anchor;
 use crate::core::curation;
 use crate::core::model::{FileItem, MaskState, ViewMode};
+use crate::text::words::noun_for;
 
 use crate::tui::messages::Effect;
 use crate::tui::state::{Level, State};
@@ -34,10 +35,16 @@ pub fn toggle_include(state: &mut State) -> Vec<Effect> {
     edit(state, move |preset, _| {
         if all_in {
             curation::exclude_folder(preset, &dir, &files);
-            Ok(format!("excluded {dir}/ ({total} files)"))
+            Ok(format!(
+                "excluded {dir}/ ({total} {})",
+                noun_for(total, "file")
+            ))
         } else {
             curation::include_folder(preset, &dir, None);
-            Ok(format!("included {dir}/** ({total} files)"))
+            Ok(format!(
+                "included {dir}/** ({total} {})",
+                noun_for(total, "file")
+            ))
         }
     })
 }
@@ -111,7 +118,10 @@ fn toggle_selection(state: &mut State) -> Vec<Effect> {
             for f in &files {
                 curation::exclude(preset, f).map_err(|e| e.to_string())?;
             }
-            Ok(format!("excluded the selection ({n} files)"))
+            Ok(format!(
+                "excluded the selection ({n} {})",
+                noun_for(n, "file")
+            ))
         } else {
             for (dir, _) in &under {
                 curation::include_folder(preset, dir, None);
@@ -119,7 +129,10 @@ fn toggle_selection(state: &mut State) -> Vec<Effect> {
             for (f, _) in files.iter().zip(&included).filter(|(_, inc)| !**inc) {
                 curation::include(preset, f, None).map_err(|e| e.to_string())?;
             }
-            Ok(format!("included the selection ({n} files)"))
+            Ok(format!(
+                "included the selection ({n} {})",
+                noun_for(n, "file")
+            ))
         }
     })
 }
@@ -287,9 +300,9 @@ pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
             done.map_err(|e: curation::CurationError| e.to_string())?;
         }
         Ok(match op {
-            Batch::Remove => format!("removed {n} files"),
-            Batch::Mode(mode) => format!("{n} files: {mode}"),
-            Batch::MaskedDef => format!("{n} files: masked, every symbol def"),
+            Batch::Remove => format!("removed {n} {}", noun_for(n, "file")),
+            Batch::Mode(mode) => format!("{n} {}: {mode}", noun_for(n, "file")),
+            Batch::MaskedDef => format!("{n} {}: masked, every symbol def", noun_for(n, "file")),
         })
     })
 }

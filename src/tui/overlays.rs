@@ -37,7 +37,29 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             state.overlay = None;
             Vec::new()
         }
-        Overlay::ConfirmCopy(pending) => match action {
+        Overlay::ConfirmCopy(mut pending) => match action {
+            // The findings scroll; the question stays open.
+            Action::Down
+            | Action::Up
+            | Action::PageDown
+            | Action::PageUp
+            | Action::Top
+            | Action::Bottom => {
+                let height = state.screen.size.1;
+                let (last, page) = (pending.max_scroll(height), pending.rows_shown(height));
+                let scroll = pending.scroll.min(last);
+                pending.scroll = match action {
+                    Action::Down => scroll + 1,
+                    Action::Up => scroll.saturating_sub(1),
+                    Action::PageDown => scroll + page,
+                    Action::PageUp => scroll.saturating_sub(page),
+                    Action::Top => 0,
+                    _ => last,
+                }
+                .min(last);
+                state.overlay = Some(Overlay::ConfirmCopy(pending));
+                Vec::new()
+            }
             Action::Confirm if state.clock.since(pending.opened) < CONFIRM_PAUSE => {
                 // Too soon to have read the findings: a key typed ahead
                 // (or the rest of the batch that asked) does not answer;
@@ -67,7 +89,10 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             }
             // Anything else keeps the question open: a stray key must not
             // decide it either way.
-            _ => Vec::new(),
+            _ => {
+                state.overlay = Some(Overlay::ConfirmCopy(pending));
+                Vec::new()
+            }
         },
         Overlay::ConfirmQuit => match action {
             Action::Confirm => {

@@ -7,7 +7,7 @@ use crate::core::model::TokenizerKind;
 use crate::core::walk;
 use crate::text::sanitize::display_line;
 
-use crate::text::words::thousands;
+use crate::text::words::{plural, thousands};
 use crate::tui::changed;
 use crate::tui::discover;
 use crate::tui::discuss;
@@ -92,6 +92,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
                     tokenizer,
                     findings,
                     opened,
+                    scroll: 0,
                 },
             )
         }
@@ -206,6 +207,10 @@ fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     state.composition.learn_counts(&c);
     // While a discovery is shown, the preview keeps its packed text.
     if c.generation == state.composition.generation && state.discovery.is_none() {
+        let before = state.composition.composed.as_ref().map(|old| &old.skipped);
+        if !c.skipped.is_empty() && before != Some(&c.skipped) {
+            say_skipped(state, &c.skipped);
+        }
         state.composition.composed = Some(c);
         state.preview.follow_row(
             state.tree.current_row(),
@@ -214,6 +219,31 @@ fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     }
     state.refresh_gauge();
     follow::after_compose(state)
+}
+
+/// The build leaves included files out (binary, over `max_file_size`, or
+/// waiting for consent):
+/// the status line says so once, when that list changes, as `build` says
+/// it on stderr; the tree marks each (`⊘`).
+fn say_skipped(state: &mut State, skipped: &[String]) {
+    let shown: Vec<&str> = skipped.iter().take(3).map(String::as_str).collect();
+    let more = if skipped.len() > shown.len() {
+        ", …"
+    } else {
+        ""
+    };
+    let note = format!(
+        "{} left out of the context (the tree's ⊘ says why): {}{more}",
+        plural(skipped.len(), "included file"),
+        display_line(&shown.join(", "), 200)
+    );
+    // After the edit that caused it, the note follows the edit's own
+    // message rather than hiding it.
+    let prior = state.status.take();
+    state.say(Level::Warn, note.clone());
+    if let Some((text, Level::Info)) = prior {
+        state.status = Some((format!("{text} · {note}"), Level::Warn));
+    }
 }
 
 fn counted(state: &mut State, counts: Vec<(String, String, usize)>) -> Vec<Effect> {
@@ -242,11 +272,17 @@ fn copy_ready(state: &mut State, pending: PendingCopy) -> Vec<Effect> {
             tokenizer,
         }];
     }
+    // The status line (and the message log) names where, as the CLI does.
+    let first = pending
+        .findings
+        .first()
+        .map(|f| format!(", first {}", f.place))
+        .unwrap_or_default();
     state.say(
         Level::Warn,
         format!(
-            "{} likely secret(s) in {}: {}",
-            pending.findings.len(),
+            "{} in {}{first}: {}",
+            plural(pending.findings.len(), "likely secret"),
             pending.label,
             state.keymap.confirm_copy_hint()
         ),

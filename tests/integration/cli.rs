@@ -1,8 +1,10 @@
 //! The CLI (`src/cli`): the real `ctxcurate` binary run in temp
 //! projects, one file per subcommand or concern.
 
+mod add_rules;
 mod bounds;
 mod build;
+mod completions;
 mod curate;
 mod discovery;
 mod discovery_languages;
@@ -11,6 +13,7 @@ mod edit;
 mod exclude_discovery;
 mod git;
 mod git_trust;
+mod global_config;
 mod harden;
 mod large_files;
 mod lock;
@@ -22,4 +25,5 @@ mod ruby_lua_markdown;
 mod stats;
 mod summary_gate;
 mod terminal;
+mod tokens;
 mod tree;

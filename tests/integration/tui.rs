@@ -1,6 +1,8 @@
 //! The TUI (`src/tui`): the real keymap, dispatcher and `update` driven
 //! through `tui::harness`, and end to end in tmux (`tmux`, `git_tmux`).
 
+mod clipboard_tmux;
+mod confirm_secrets;
 mod curate;
 mod discover;
 mod discuss;
@@ -20,4 +22,5 @@ mod pane_keys;
 mod personal;
 mod root_discovery;
 mod save;
+mod skipped;
 mod tmux;

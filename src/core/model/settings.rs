@@ -164,6 +164,10 @@ pub struct Settings {
     pub include_dirs: Vec<String>,
     /// Where the TUI's yank goes.
     pub clipboard: ClipboardMode,
+    /// Bytes of text one OSC 52 copy may carry, by terminal name
+    /// (`kitty`, `tabby`, `termux`, `other`), over the built-in limits
+    /// (`tui::clipboard::limits`).
+    pub osc52_limits: std::collections::BTreeMap<String, usize>,
     /// The TUI captures the mouse: a click focuses a pane and picks a
     /// row, the wheel scrolls (off: the terminal selects text as usual).
     pub mouse: bool,

@@ -92,6 +92,11 @@ fn env(vars: &[(&str, &str)]) -> EnvProbe {
             "SSH_CONNECTION" => &mut probe.ssh_connection,
             "DISPLAY" => &mut probe.display,
             "WAYLAND_DISPLAY" => &mut probe.wayland_display,
+            "TMUX" => &mut probe.tmux,
+            "TERM" => &mut probe.term,
+            "TERM_PROGRAM" => &mut probe.term_program,
+            "KITTY_WINDOW_ID" => &mut probe.kitty_window_id,
+            "TERMUX_VERSION" => &mut probe.termux_version,
             other => panic!("not probed: {other}"),
         };
         *slot = Some(value.to_owned());
@@ -124,7 +129,7 @@ fn osc52_refuses_text_over_the_cap_and_sends_nothing() {
 
     let mut clipboard = Osc52Clipboard::new(Vec::new()).with_max_bytes(4);
     match clipboard.copy("ééa") {
-        Err(ClipboardError::TooLarge { len: 5, max: 4 }) => {}
+        Err(ClipboardError::TooLarge { len: 5, max: 4, .. }) => {}
         other => panic!("expected TooLarge, got {other:?}"),
     }
     assert!(clipboard.into_inner().is_empty());
@@ -264,4 +269,167 @@ fn destinations_read_well_in_the_status_line() {
         Destination::Osc52.to_string(),
         "terminal clipboard (OSC 52)"
     );
+}
+
+/// An OSC 52 clipboard inside a tmux that answered `answer`.
+fn in_tmux(answer: Option<TmuxClipboard>) -> Osc52Clipboard<Vec<u8>> {
+    Osc52Clipboard::new(Vec::new()).with_tmux(TmuxProbe::answered(answer))
+}
+
+fn tmux_says(set_clipboard: SetClipboard, passthrough: bool) -> Option<TmuxClipboard> {
+    Some(TmuxClipboard {
+        set_clipboard,
+        passthrough,
+    })
+}
+
+#[test]
+fn tmux_answers_parse() {
+    let parse = TmuxClipboard::parse;
+    assert_eq!(
+        parse("external 0\n"),
+        tmux_says(SetClipboard::External, false)
+    );
+    assert_eq!(parse("on 1"), tmux_says(SetClipboard::On, true));
+    assert_eq!(parse("off all"), tmux_says(SetClipboard::Off, true));
+    assert_eq!(parse("off on"), tmux_says(SetClipboard::Off, true));
+    // tmux before 3.3: no allow-passthrough, an empty word.
+    assert_eq!(
+        parse("external \n"),
+        tmux_says(SetClipboard::External, false)
+    );
+    assert_eq!(parse(""), None);
+    assert_eq!(parse("no server running"), None);
+}
+
+#[test]
+fn tmux_with_set_clipboard_on_takes_the_plain_sequence() {
+    let mut clipboard = in_tmux(tmux_says(SetClipboard::On, false));
+    assert_eq!(clipboard.copy("hi").ok(), Some(Destination::Osc52ViaTmux));
+    assert_eq!(clipboard.into_inner(), b"\x1b]52;c;aGk=\x1b\\");
+    assert_eq!(
+        Destination::Osc52ViaTmux.to_string(),
+        "terminal clipboard (OSC 52) through tmux (set-clipboard on)"
+    );
+}
+
+#[test]
+fn tmux_that_drops_osc52_copies_nothing_and_says_how_to_fix_it() {
+    for setting in [SetClipboard::External, SetClipboard::Off] {
+        let mut clipboard = in_tmux(tmux_says(setting, false));
+        let err = clipboard.copy("ctx").unwrap_err();
+        assert!(
+            matches!(err, ClipboardError::TmuxDrops { setting: s } if s == setting),
+            "{err:?}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "tmux's set-clipboard is {}, so tmux drops OSC 52 from programs: nothing was \
+                 copied (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or \
+                 `set -g allow-passthrough on`)",
+                setting.name()
+            )
+        );
+        assert!(clipboard.into_inner().is_empty(), "nothing was sent");
+    }
+}
+
+#[test]
+fn tmux_with_passthrough_gets_the_wrapped_sequence() {
+    let mut clipboard = in_tmux(tmux_says(SetClipboard::External, true));
+    assert_eq!(
+        clipboard.copy("hi").ok(),
+        Some(Destination::Osc52Passthrough)
+    );
+    // Every ESC of the sequence doubled inside `ESC P tmux; … ESC \`.
+    assert_eq!(
+        clipboard.into_inner(),
+        b"\x1bPtmux;\x1b\x1b]52;c;aGk=\x1b\x1b\\\x1b\\"
+    );
+}
+
+#[test]
+fn tmux_that_did_not_answer_is_not_claimed_to_have_taken_the_copy() {
+    let mut clipboard = in_tmux(None);
+    assert_eq!(
+        clipboard.copy("hi").ok(),
+        Some(Destination::Osc52TmuxUnknown)
+    );
+    assert_eq!(clipboard.into_inner(), b"\x1b]52;c;aGk=\x1b\\");
+    assert!(
+        Destination::Osc52TmuxUnknown
+            .to_string()
+            .contains("if tmux passes it on")
+    );
+}
+
+#[test]
+fn the_terminal_is_told_by_its_variables() {
+    use limits::detect;
+    assert_eq!(detect(&env(&[("KITTY_WINDOW_ID", "1")])), Some("kitty"));
+    assert_eq!(detect(&env(&[("TERM", "xterm-kitty")])), Some("kitty"));
+    assert_eq!(detect(&env(&[("TERM_PROGRAM", "Tabby")])), Some("tabby"));
+    assert_eq!(
+        detect(&env(&[("TERMUX_VERSION", "0.118.0")])),
+        Some("termux")
+    );
+    // Inside tmux the outer kitty's variable is still there.
+    let kitty_in_tmux = env(&[("TERM", "tmux-256color"), ("KITTY_WINDOW_ID", "3")]);
+    assert_eq!(detect(&kitty_in_tmux), Some("kitty"));
+    assert_eq!(detect(&env(&[("TERM", "xterm-256color")])), None);
+    assert_eq!(detect(&env(&[("KITTY_WINDOW_ID", "")])), None);
+}
+
+#[test]
+fn limits_are_the_terminals_unless_the_setting_names_one() {
+    use limits::limit_for;
+    let none = BTreeMap::new();
+    let kitty = env(&[("KITTY_WINDOW_ID", "1")]);
+    let xterm = env(&[("TERM", "xterm-256color")]);
+    let limit = |terminal: &str, max_bytes| Osc52Limit {
+        terminal: terminal.to_string(),
+        max_bytes,
+    };
+    assert_eq!(limit_for(&kitty, &none), limit("kitty", 6_138));
+    assert_eq!(
+        limit_for(&env(&[("TERM_PROGRAM", "Tabby")]), &none),
+        limit("tabby", 768)
+    );
+    assert_eq!(
+        limit_for(&env(&[("TERMUX_VERSION", "1")]), &none),
+        limit("termux", 4_096)
+    );
+    assert_eq!(
+        limit_for(&xterm, &none),
+        limit("other", DEFAULT_OSC52_MAX_BYTES)
+    );
+    let mine: BTreeMap<String, usize> =
+        [("kitty".to_string(), 100_000), ("other".to_string(), 50)].into();
+    assert_eq!(limit_for(&kitty, &mine), limit("kitty", 100_000));
+    assert_eq!(limit_for(&xterm, &mine), limit("other", 50));
+    // Every built-in limit says where it comes from.
+    for (name, bytes, source) in limits::KNOWN {
+        assert!(*bytes > 0 && source.contains("issue"), "{name}");
+    }
+}
+
+#[test]
+fn a_copy_over_the_terminals_limit_names_the_terminal_and_sends_nothing() {
+    let kitty: BTreeMap<String, usize> = BTreeMap::new();
+    let probe = env(&[("SSH_TTY", "/dev/pts/1"), ("KITTY_WINDOW_ID", "1")]);
+    let terminal = SharedTerminal::default();
+    let mut clipboard = from_settings(ClipboardMode::Auto, &kitty, &probe, terminal.clone());
+    let err = clipboard.copy(&"x".repeat(6_139)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "6139 bytes is too much for the terminal clipboard (OSC 52 limit 6138 bytes for kitty; \
+         the osc52_limits setting changes it)"
+    );
+    assert!(terminal.bytes().is_empty());
+    assert_eq!(
+        clipboard.copy(&"x".repeat(6_138)).ok(),
+        Some(Destination::Osc52)
+    );
+    assert_eq!(osc52_payload(&terminal.bytes()).len(), 6_138);
 }

@@ -2,6 +2,7 @@
 //! the packed composition itself, until accepted or discarded. A leaf the
 //! `state` holds (it imports only the core).
 
+use crate::text::words::noun_for;
 use std::sync::Arc;
 
 use crate::core::compose::Composition;
@@ -54,8 +55,9 @@ impl Discovery {
                 format!(", {} of yours reduced or listed", self.changed.len())
             };
             format!(
-                "discovery: {} files to add{changed} ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
+                "discovery: {} {} to add{changed} ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
                 self.proposed.len(),
+                noun_for(self.proposed.len(), "file"),
                 s.discovered,
                 self.dropped,
                 s.tokens,

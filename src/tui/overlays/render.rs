@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
+use crate::text::words::plural;
 use crate::tui::draw::centered;
 use crate::tui::draw::format::compact;
 use crate::tui::input::action::Action;
@@ -18,21 +19,38 @@ use crate::tui::state::model::PendingCopy;
 use crate::tui::state::{Prompt, State};
 use crate::tui::tokens::preset_key;
 
-/// At most this many findings are listed; the rest are counted.
-const FINDINGS_SHOWN: usize = 8;
-
+/// Copy a text with likely secrets? Each finding by file and line, as the
+/// CLI's `build` names them, in a list that scrolls when the screen is
+/// too short for all of them.
 pub fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &PendingCopy) {
-    let shown = pending.findings.len().min(FINDINGS_SHOWN);
-    let extra = usize::from(pending.findings.len() > shown);
-    let height = (shown + extra + 5) as u16;
-    let rect = centered(area, 90, height);
+    let total = pending.findings.len();
+    let rows = pending.rows_shown(area.height);
+    let first = pending.scroll.min(pending.max_scroll(area.height));
+    // Over the panes only: the status line says what the question is.
+    let panes = Rect {
+        height: area.height.saturating_sub(2),
+        ..area
+    };
+    let rect = centered(panes, 90, pending.height(area.height));
     frame.render_widget(Clear, rect);
+    let shown = &pending.findings[first.min(total)..(first + rows).min(total)];
+    let range = if shown.len() < total {
+        let up = keys_for(state, Action::Up);
+        let down = keys_for(state, Action::Down);
+        format!(
+            " ({}-{} of {total}; {down} / {up} scroll)",
+            first + 1,
+            first + shown.len()
+        )
+    } else {
+        String::new()
+    };
     let mut lines = vec![Line::raw(format!(
-        "{} holds {} likely secret(s):",
+        "{} holds {}{range}:",
         display_line(&pending.label, 50),
-        pending.findings.len()
+        plural(total, "likely secret"),
     ))];
-    for f in &pending.findings[..shown] {
+    for f in shown {
         let text = f.to_string();
         lines.push(Line::styled(
             format!(
@@ -41,12 +59,6 @@ pub fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &Pend
             ),
             Style::default().fg(Color::Yellow),
         ));
-    }
-    if extra > 0 {
-        lines.push(Line::raw(format!(
-            "  … and {} more",
-            pending.findings.len() - shown
-        )));
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(

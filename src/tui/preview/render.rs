@@ -3,6 +3,7 @@
 //! NOT INCLUDED header, a folder's summary; and the marks every view
 //! shares: the symbol highlight and the search matches.
 
+use crate::text::words::noun_for;
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -203,7 +204,10 @@ pub fn folder_line(
     width: usize,
 ) -> Line<'static> {
     let proposed = state.discovery.as_ref().map_or(0, |d| d.count_under(path));
-    let mut text = format!("{path}/ · {included} of {total} files included");
+    let mut text = format!(
+        "{path}/ · {included} of {total} {} included",
+        noun_for(total, "file")
+    );
     if proposed > 0 {
         text.push_str(&format!(" · +{proposed} proposed"));
     }

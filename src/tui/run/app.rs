@@ -221,8 +221,12 @@ impl<'t> Loop<'t> {
             state.project.file.clone(),
             tx.clone(),
         );
-        let clipboard: Box<dyn Clipboard> =
-            clipboard::from_mode(mode, &EnvProbe::from_env(), io::stdout());
+        let clipboard: Box<dyn Clipboard> = clipboard::from_settings(
+            mode,
+            &state.project.settings.osc52_limits,
+            &EnvProbe::from_env(),
+            io::stdout(),
+        );
         Loop {
             terminal,
             tx,

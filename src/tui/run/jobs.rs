@@ -9,6 +9,7 @@
 //! blocks the UI thread. git runs apart from the worker ([`run_apart`]):
 //! a repository can make it wait.
 
+use crate::text::words::noun_for;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
@@ -131,9 +132,12 @@ fn yank(workspace: Workspace<'_>, job: YankJob) -> Event {
         Ok(built) => {
             let (n, errors) = (built.rendered(), built.with_errors());
             let label = if errors > 0 {
-                format!("context ({n} files, {errors} shown as ERROR)")
+                format!(
+                    "context ({n} {}, {errors} shown as ERROR)",
+                    noun_for(n, "file")
+                )
             } else {
-                format!("context ({n} files)")
+                format!("context ({n} {})", noun_for(n, "file"))
             };
             Event::CopyReady {
                 tokens: built.tokens,

@@ -22,6 +22,32 @@ pub struct PendingCopy {
     /// When the question opened: a confirm arriving sooner is refused
     /// (see `overlays::CONFIRM_PAUSE`).
     pub opened: std::time::Instant,
+    /// The first finding shown: the list scrolls when it is longer than
+    /// the screen has room for.
+    pub scroll: usize,
+}
+
+impl PendingCopy {
+    /// The question's height on a screen `height` rows tall: its findings,
+    /// a heading, a blank line, the keys and the border, as the panes
+    /// allow (the gauge and the status line stay in sight, with a row of
+    /// the panes above and below).
+    pub fn height(&self, height: u16) -> u16 {
+        let wanted = u16::try_from(self.findings.len().saturating_add(5)).unwrap_or(u16::MAX);
+        wanted.min(height.saturating_sub(4)).max(6)
+    }
+
+    /// How many findings fit at once on a screen `height` rows tall.
+    pub fn rows_shown(&self, height: u16) -> usize {
+        usize::from(self.height(height).saturating_sub(5))
+            .min(self.findings.len())
+            .max(1)
+    }
+
+    /// The last useful scroll: the last page of findings.
+    pub fn max_scroll(&self, height: u16) -> usize {
+        self.findings.len().saturating_sub(self.rows_shown(height))
+    }
 }
 
 /// One file's place in the composition.
@@ -66,6 +92,19 @@ impl Composed {
         self.skipped
             .binary_search_by(|p| p.as_str().cmp(path))
             .is_ok()
+    }
+
+    /// How many files under folder `dir` the preset includes but the
+    /// composition left out (a binary search over the sorted list).
+    pub fn skipped_under(&self, dir: &str) -> usize {
+        let prefix = format!("{dir}/");
+        let start = self
+            .skipped
+            .partition_point(|p| p.as_str() < prefix.as_str());
+        self.skipped[start..]
+            .iter()
+            .take_while(|p| p.starts_with(&prefix))
+            .count()
     }
 }
 

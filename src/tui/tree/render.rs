@@ -144,10 +144,19 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
             .discovery
             .as_ref()
             .map_or(0, |d| d.count_under(&row.path));
+        // Included files a build leaves out (binary, oversize) are not in
+        // the context: a folder of only those is not "all in".
+        let skipped = state
+            .composition
+            .composed
+            .as_ref()
+            .map_or(0, |c| c.skipped_under(&row.path))
+            .min(inside);
         let (mark, color) = match inside {
             0 if proposed > 0 => ("+ ", DISCOVERED),
             0 => ("○ ", DIM),
-            n if n == total => ("● ", INCLUDED),
+            n if n == skipped => ("⊘ ", Color::Red),
+            n if n == total && skipped == 0 => ("● ", INCLUDED),
             _ => ("◐ ", Color::Yellow),
         };
         spans.push(Span::styled(mark, Style::default().fg(color)));
@@ -161,6 +170,12 @@ fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
             spans.push(Span::styled(
                 format!(" {inside}/{total}"),
                 Style::default().fg(DIM),
+            ));
+        }
+        if skipped > 0 {
+            spans.push(Span::styled(
+                format!(" {skipped} skipped"),
+                Style::default().fg(Color::Red),
             ));
         }
         if proposed > 0 {

@@ -36,7 +36,7 @@ fn token_total_matches_tokens_of_output() {
     let out = p.run(&["build", "--tokenizer", "cl100k"]);
     let text = stdout(&out);
     let n = ctxcurate::core::tokens::count(ctxcurate::core::model::TokenizerKind::Cl100k, &text);
-    assert!(stderr(&out).contains(&format!("1 files, {n} tokens (cl100k)")));
+    assert!(stderr(&out).contains(&format!("1 file, {n} tokens (cl100k)")));
 }
 
 #[test]

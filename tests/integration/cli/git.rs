@@ -94,7 +94,7 @@ fn build_changed_composes_on_top_of_the_preset_without_saving() {
         ["### keep.md", "### a.py", "### c.py", "### d.py"]
     );
     assert!(
-        stderr(&out).contains("3 changed file(s) against HEAD, 3 added on top of the preset"),
+        stderr(&out).contains("3 changed files against HEAD, 3 added on top of the preset"),
         "{}",
         stderr(&out)
     );
@@ -236,7 +236,7 @@ fn diff_appends_a_changes_section_counted_in_the_total() {
     );
     let n = tokens::count(TokenizerKind::O200k, &text);
     assert!(
-        stderr(&out).contains(&format!("1 files, {n} tokens")),
+        stderr(&out).contains(&format!("1 file, {n} tokens")),
         "{}",
         stderr(&out)
     );

@@ -1,7 +1,8 @@
 //! `view`, `symbols` and `tokens` on a file over the default 1 MiB cap
 //! (the real binary in a temp project): they honour `max_file_size` from
 //! the project and the global config and `force_full` on the file's preset
-//! entry (its own or a glob's), as `build` does, and `--force-full`; a
+//! entry (its own or a glob's), as `build` does, and `--force-full`;
+//! `tokens` counts a file it is named whatever its size (with a note); a
 //! `tokens` run that could count nothing fails instead of printing
 //! "0 total".
 
@@ -68,16 +69,35 @@ fn over_the_default_cap_each_command_refuses_and_says_how_to_read_it() {
         assert!(err.contains("--force-full"), "{err}");
         assert!(err.contains("max_file_size"), "{err}");
     }
-    // Nothing counted: no "0 total" success.
-    let out = p.run(&["tokens", "big.c"]);
-    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    // `tokens` only reads: a file it is given is counted whatever its
+    // size, with a note that a context would not carry it.
+    let out = p.run(&["tokens", "big.c", "small.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let size = std::fs::metadata(p.path("big.c")).unwrap().len();
+    assert_eq!(
+        stderr(&out),
+        format!(
+            "note: big.c is {size} bytes, over max_file_size (1048576): counted in full here; \
+             a context shows it as a one-line note unless its entry has force_full\n"
+        )
+    );
+    let counted = stdout(&out);
+    assert!(counted.lines().any(|l| l.ends_with("  big.c")), "{counted}");
+    // The preset's own count (no path) keeps the cap, as `build` does.
+    p.ok(&["add", "big.c", "small.py"]);
+    let out = p.run(&["tokens"]);
+    assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).contains("big.c (file too large"));
     assert!(stderr(&out).contains("warning: big.c not counted: file too large"));
-    assert!(stderr(&out).contains("no file could be counted"));
-    // Something counted: the skipped file is reported, the total stands.
-    let out = p.run(&["tokens", "big.c", "small.py"]);
-    assert_eq!(out.status.code(), Some(0));
-    assert!(stderr(&out).contains("warning: big.c not counted"));
+    // Nothing counted: no "0 total" success.
+    std::fs::write(p.path("blob.bin"), b"\x00\x01\x02binary").unwrap();
+    let out = p.run(&["tokens", "blob.bin"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("no file could be counted"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

@@ -41,7 +41,7 @@ fn a_stuck_git_never_holds_up_compose_or_yank() {
     tmux.wait("app.py included", |t| t.screen().contains("● app.py"));
     tmux.keys(&["y"]);
     tmux.wait("the copy", |t| {
-        t.screen().contains("copied context (1 files)")
+        t.screen().contains("copied context (1 file)")
     });
     let buffer = tmux.buffer().expect("a paste buffer after y");
     assert!(buffer.contains("### src/app.py"), "{buffer}");

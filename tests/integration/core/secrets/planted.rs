@@ -235,7 +235,7 @@ fn build_refuses_naming_the_files_line_in_any_mode() {
     }
     // The body's password is not in the skeleton: not reported.
     assert!(!err.contains("app/settings.py:8"), "{err}");
-    assert!(err.contains("5 likely secret(s)"), "{err}");
+    assert!(err.contains("5 likely secrets"), "{err}");
     for (_, secret) in planted() {
         assert!(!err.contains(&secret), "a secret is echoed: {err}");
     }
@@ -278,7 +278,7 @@ fn the_tui_asks_naming_the_files_line_and_the_discussion() {
     h.key("y");
     assert!(h.copied.is_empty(), "nothing copied before the answer");
     let screen = h.screen();
-    assert!(screen.contains("6 likely secret(s)"), "{screen}");
+    assert!(screen.contains("6 likely secrets"), "{screen}");
     assert!(
         screen
             .contains("app/settings.py:12: AWS secret key AWS_SECRET_ACCESS_KEY = wJal…(40 chars)"),
