@@ -262,6 +262,7 @@ const CORE: Table = &[
         ("core::discovery::exclusions", "what discovery must leave out"),
         ("core::store", "the sealed on-disk store under .ctxcurate/cache"),
         ("core::trust", "which settings a project file may set, and consent"),
+        ("core::watch", "which files changed on disk, gathered and bounded"),
     ],
     &[
         ("core::syntax", "tree-sitter symbols, skeletons and masks"),
