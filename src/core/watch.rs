@@ -62,7 +62,7 @@ impl Changes {
 /// the caller reports this once and carries on without it.
 #[derive(Debug, thiserror::Error)]
 pub enum WatchError {
-    #[error("cannot watch {}: {source}", root.display())]
+    #[error("cannot watch {}", root.display())]
     Start {
         root: PathBuf,
         #[source]

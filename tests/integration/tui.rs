@@ -14,6 +14,7 @@ mod ignore_files;
 mod keys;
 mod keys_tmux;
 mod layout;
+mod live;
 mod lock;
 mod look;
 mod pane_keys;
