@@ -81,6 +81,9 @@ pub enum WatchError {
 /// What a watch hands its caller.
 #[derive(Debug)]
 pub enum WatchReport {
+    /// The set-up is done: every kept folder is watched (a change from
+    /// now on is reported; one before may not be).
+    Watching { folders: usize },
     /// Paths changed (after a quiet spell).
     Changed(Changes),
     /// Watching has stopped; no report follows.
@@ -141,6 +144,9 @@ fn watch(
     let mut watched = 0usize;
     for dir in kept_folders(root, patterns) {
         add_folder(&mut watcher, &dir, &mut watched)?;
+    }
+    if !report(WatchReport::Watching { folders: watched }) {
+        return Ok(());
     }
     while !stop.load(Ordering::Relaxed) {
         let Some(raw) = gather(&rx, stop) else {
@@ -329,7 +335,7 @@ fn sift(root: &Path, check: &SkipCheck, raw: Vec<Raw>) -> Changes {
 
 /// The files that change what the walk or the build sees, reported even
 /// though some are hidden: the project file and the ignore files.
-fn is_control_file(rel: &str) -> bool {
+pub fn is_control_file(rel: &str) -> bool {
     if walk::is_blacklisted(rel) {
         return false;
     }
@@ -350,10 +356,29 @@ mod tests {
     fn started(root: &Path) -> (ProjectWatch, Receiver<WatchReport>) {
         let (tx, rx) = mpsc::channel();
         let w = ProjectWatch::start(root, WalkPatterns::default(), move |r| tx.send(r).is_ok());
-        // The set-up walks the folders before watching: give it a moment
-        // (a report would show a race as a missing path, not a hang).
-        thread::sleep(Duration::from_millis(300));
+        match next(&rx, Duration::from_secs(5)) {
+            Some(WatchReport::Watching { folders }) => assert!(folders >= 1),
+            other => panic!("expected the set-up's end, got {other:?}"),
+        }
         (w, rx)
+    }
+
+    /// The paths of the reports until they name all of `expected` (a
+    /// loaded machine may split one burst over two spells), and any that
+    /// come soon after.
+    fn changed_until(rx: &Receiver<WatchReport>, expected: &[&str]) -> Vec<String> {
+        let mut named = BTreeSet::new();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !expected.iter().all(|e| named.contains(*e)) && Instant::now() < deadline {
+            if let Some(WatchReport::Changed(c)) = next(rx, Duration::from_millis(500)) {
+                assert!(!c.overflowed);
+                named.extend(c.paths);
+            }
+        }
+        while let Some(WatchReport::Changed(c)) = next(rx, Duration::from_millis(400)) {
+            named.extend(c.paths);
+        }
+        named.into_iter().collect()
     }
 
     fn changed(rx: &Receiver<WatchReport>) -> Changes {
@@ -385,14 +410,8 @@ mod tests {
         fs::write(root.join(".env"), "K=v").unwrap();
         fs::create_dir_all(root.join(".ctxcurate")).unwrap();
         fs::write(root.join(".ctxcurate/out.md"), "x").unwrap();
-        let c = changed(&rx);
-        assert_eq!(
-            c,
-            Changes {
-                paths: vec!["src/a.py".into(), "src/gone.py".into(), "src/new.py".into()],
-                overflowed: false,
-            }
-        );
+        let expected = ["src/a.py", "src/gone.py", "src/new.py"];
+        assert_eq!(changed_until(&rx, &expected), expected);
         // Reading a file is no change.
         let _ = fs::read(root.join("src/a.py")).unwrap();
         assert!(next(&rx, Duration::from_millis(600)).is_none());
@@ -418,19 +437,55 @@ mod tests {
     }
 
     #[test]
-    fn a_storm_is_one_bounded_report() {
+    fn a_storm_is_reported_bounded_and_whole() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
         let (_w, rx) = started(root);
-        for i in 0..(MAX_REPORTED_PATHS + 500) {
+        let n = MAX_REPORTED_PATHS + 500;
+        for i in 0..n {
             fs::write(root.join(format!("f{i}.txt")), "x").unwrap();
         }
         let mut reports = vec![changed(&rx)];
         while let Some(WatchReport::Changed(c)) = next(&rx, Duration::from_millis(800)) {
             reports.push(c);
         }
-        assert!(reports.iter().any(|c| c.overflowed), "{}", reports.len());
+        // However the spells fell: each report bounded, and every file
+        // named or covered by an overflow.
         assert!(reports.iter().all(|c| c.paths.len() <= MAX_REPORTED_PATHS));
+        let named: BTreeSet<&String> = reports.iter().flat_map(|c| &c.paths).collect();
+        assert!(
+            reports.iter().any(|c| c.overflowed) || named.len() == n,
+            "{} named in {} reports",
+            named.len(),
+            reports.len()
+        );
+    }
+
+    #[test]
+    fn one_spell_past_the_bound_overflows() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let check = SkipCheck::new(root, &WalkPatterns::default());
+        let raw: Vec<Raw> = (0..MAX_REPORTED_PATHS + 10)
+            .map(|i| Raw::Paths(vec![root.join(format!("f{i}"))]))
+            .chain([Raw::Paths(vec![PathBuf::from("/etc/passwd")])])
+            .collect();
+        let c = sift(root, &check, raw);
+        assert!(c.overflowed);
+        assert_eq!(c.paths.len(), MAX_REPORTED_PATHS);
+        // Outside the root: never named.
+        let c = sift(
+            root,
+            &check,
+            vec![Raw::Paths(vec![
+                PathBuf::from("/etc/passwd"),
+                root.join("ok.txt"),
+            ])],
+        );
+        assert_eq!(c.paths, ["ok.txt"]);
+        assert!(!c.overflowed);
+        let c = sift(root, &check, vec![Raw::Overflow]);
+        assert!(c.overflowed && c.paths.is_empty());
     }
 
     #[test]

@@ -21,3 +21,4 @@ mod stats;
 mod summary_gate;
 mod terminal;
 mod tree;
+mod watch;

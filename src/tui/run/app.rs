@@ -506,6 +506,8 @@ fn spawn_input(tx: Sender<Msg>, gate: Arc<InputGate>) {
 fn spawn_watch(root: &Path, patterns: walk::WalkPatterns, tx: Sender<Msg>) -> ProjectWatch {
     ProjectWatch::start(root, patterns, move |report| {
         let event = match report {
+            // Nothing to show: the tree is walked already.
+            WatchReport::Watching { .. } => return true,
             WatchReport::Changed(changes) => Event::FilesChanged(changes),
             WatchReport::Failed(e) => Event::WatchFailed(error_chain(&e)),
         };

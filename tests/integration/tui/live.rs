@@ -6,7 +6,7 @@
 //! and the cursor stays on its path throughout.
 
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::common;
 
@@ -17,12 +17,21 @@ use ctxcurate::tui::messages::Event;
 use ctxcurate::tui::run::harness::Harness;
 use ctxcurate::tui::state::Level;
 
-/// The next report of `watch`'s channel, as the app's loop would get it.
-fn next_change(rx: &mpsc::Receiver<WatchReport>) -> Changes {
-    match rx.recv_timeout(Duration::from_secs(5)) {
-        Ok(WatchReport::Changed(c)) => c,
-        other => panic!("expected a change on disk, got {other:?}"),
+/// The watch's reports until they name all of `expected` (a loaded
+/// machine may split one burst over two spells), as one change.
+fn changes_naming(rx: &mpsc::Receiver<WatchReport>, expected: &[&str]) -> Changes {
+    let mut all = Changes::default();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !expected.iter().all(|e| all.paths.iter().any(|p| p == e)) {
+        assert!(Instant::now() < deadline, "{all:?}");
+        if let Ok(WatchReport::Changed(c)) = rx.recv_timeout(Duration::from_millis(500)) {
+            all.paths.extend(c.paths);
+            all.overflowed |= c.overflowed;
+        }
     }
+    all.paths.sort();
+    all.paths.dedup();
+    all
 }
 
 fn project() -> Project {
@@ -50,7 +59,10 @@ fn a_change_on_disk_updates_the_tree_gauge_and_preview_with_the_cursor_kept() {
     let _watch = ProjectWatch::start(p.root(), WalkPatterns::default(), move |r| {
         tx.send(r).is_ok()
     });
-    std::thread::sleep(Duration::from_millis(300));
+    assert!(matches!(
+        rx.recv_timeout(Duration::from_secs(5)),
+        Ok(WatchReport::Watching { .. })
+    ));
 
     p.write("src/new.py", "def fresh():\n    return 4\n");
     std::fs::remove_file(p.path("src/gone.py")).expect("rm");
@@ -59,7 +71,7 @@ fn a_change_on_disk_updates_the_tree_gauge_and_preview_with_the_cursor_kept() {
         "def b():\n    return 2\n\n\ndef b_grew():\n    return 'a longer body than before'\n",
     );
     p.write("more.log", "ignored\n");
-    let changes = next_change(&rx);
+    let changes = changes_naming(&rx, &["src/b.py", "src/gone.py", "src/new.py"]);
     assert_eq!(changes.paths, ["src/b.py", "src/gone.py", "src/new.py"]);
     h.send(Event::FilesChanged(changes));
 
