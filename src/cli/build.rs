@@ -43,7 +43,7 @@ pub(super) fn build_once(
     if let Some(rev) = &args.changed {
         preset = changed::on_top(&project, preset, rev, ctx)?;
     }
-    if let Some(task) = task_arg(&args, ctx)? {
+    if let Some(task) = task_arg(args, ctx)? {
         preset.task = task;
     }
     for missing in project.missing_files(&preset) {
