@@ -15,6 +15,7 @@ mod keys;
 mod keys_tmux;
 mod layout;
 mod live;
+mod live_tmux;
 mod lock;
 mod look;
 mod pane_keys;

@@ -72,6 +72,8 @@ pub fn run(cwd: &Path) -> Result<Ended> {
     // Watch before the terminal changes, so no signal finds it raw.
     let signal_tx = tx.clone();
     signals::watch(move |sig| {
+        // The loop may be waiting for the user's editor: end that wait.
+        editor::interrupt();
         let _ = signal_tx.send(Msg::Signal(sig));
     })
     .context("cannot watch for termination signals")?;
