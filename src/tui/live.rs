@@ -31,8 +31,19 @@ pub fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
 /// Files changed: walk again, unless a walk is under way (then once more
 /// after it, so nothing it missed stays missed).
 fn on_changed(state: &mut State, changes: Changes) -> Vec<Effect> {
+    // The project file is the saver's to follow (the app's own saves come
+    // back here too): it alone changes no file of the tree.
+    let own = project_file(state);
+    let paths: Vec<String> = changes
+        .paths
+        .into_iter()
+        .filter(|p| Some(p.as_str()) != own.as_deref())
+        .collect();
+    if paths.is_empty() && !changes.overflowed {
+        return Vec::new();
+    }
     let live = &mut state.walk.live;
-    live.changed.extend(changes.paths);
+    live.changed.extend(paths);
     live.overflowed |= changes.overflowed;
     if live.in_flight || !state.walk.done {
         live.again = true;
@@ -40,6 +51,12 @@ fn on_changed(state: &mut State, changes: Changes) -> Vec<Effect> {
     }
     live.in_flight = true;
     vec![Effect::Rewalk]
+}
+
+/// The project file's root-relative path, when it lies in the root.
+pub fn project_file(state: &State) -> Option<String> {
+    let rel = state.project.path.strip_prefix(&state.project.root).ok()?;
+    Some(crate::core::walk::rel_string(rel))
 }
 
 /// A whole walk is back: it replaces the tree's files (and what globs

@@ -321,6 +321,13 @@ impl<'t> Loop<'t> {
             if let Msg::Signal(sig) = msg {
                 return Some(sig);
             }
+            // The project file changed on disk: the saver looks now, not
+            // at the next idle tick.
+            if let Msg::App(Event::FilesChanged(changes)) = &msg
+                && crate::tui::live::project_file(state).is_some_and(|f| changes.touches(&f))
+            {
+                let _ = self.save_tx.send(SyncMsg::Check);
+            }
             let effects = handle(state, msg, self.view.tree.get_offset());
             self.run_effects(state, effects);
             if state.quit || Instant::now() > deadline {

@@ -112,6 +112,16 @@ fn changes_during_a_walk_wait_for_it_and_a_failed_watch_says_so_once() {
     assert!(h.state.tree.files.contains("src/late.py"));
     assert!(!h.state.walk.live.again && !h.state.walk.live.in_flight);
 
+    // The project file alone (the app's own save, say) walks nothing.
+    let effects = ctxcurate::tui::update::update(
+        &mut h.state,
+        Event::FilesChanged(Changes {
+            paths: vec!["ctxcurate.toml".into()],
+            overflowed: false,
+        }),
+    );
+    assert!(effects.is_empty(), "{effects:?}");
+
     h.send(Event::WatchFailed("the limit".into()));
     let (text, level) = h.state.status.clone().expect("a status");
     assert_eq!(level, Level::Warn);
