@@ -82,7 +82,8 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
 }
 
 /// Ctrl-C, SIGTERM and SIGHUP set the returned flag instead of ending the
-/// process: the loop ends between two builds.
+/// process: the loop ends between two builds. A second one (a long build
+/// the user will not wait for) ends the process at once, status 1.
 fn stop_on_signals() -> Result<Arc<AtomicBool>> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [
@@ -90,7 +91,9 @@ fn stop_on_signals() -> Result<Arc<AtomicBool>> {
         signal_hook::consts::SIGTERM,
         signal_hook::consts::SIGHUP,
     ] {
-        signal_hook::flag::register(sig, stop.clone())
+        // Registered first, so it sees the flag as the earlier signal left it.
+        signal_hook::flag::register_conditional_shutdown(sig, 1, stop.clone())
+            .and_then(|_| signal_hook::flag::register(sig, stop.clone()))
             .context("cannot watch for termination signals")?;
     }
     Ok(stop)
