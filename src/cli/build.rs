@@ -26,20 +26,33 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if args.watch {
         return super::watch::build_watch(&args, ctx);
     }
-    build_once(&args, ctx, None, &mut Vec::new())
+    build_once(&args, ctx, &Rebuild::default(), &mut Vec::new())
 }
 
-/// One build as `build` makes it; `note` (what changed, in watch mode)
-/// opens its last line, and `included` gets the files it composed (also
-/// when it was refused), for the watch to know which changes matter.
+/// What a rebuild of `build --watch` adds to a build.
+#[derive(Default)]
+pub(super) struct Rebuild<'a> {
+    /// What changed: opens the report's last line.
+    pub note: Option<&'a str>,
+    /// The output's own root-relative path: left out, or each rebuild
+    /// would compose the last one's output into the next.
+    pub output: Option<&'a str>,
+}
+
+/// One build as `build` makes it (with `rebuild`'s additions); `included`
+/// gets the files it composed (also when it was refused), for the watch
+/// to know which changes matter.
 pub(super) fn build_once(
     args: &BuildArgs,
     ctx: &mut Ctx,
-    note: Option<&str>,
+    rebuild: &Rebuild,
     included: &mut Vec<String>,
 ) -> Result<()> {
     let project = ctx.project()?;
     let mut preset = chosen_preset(&project, args.preset.as_deref())?;
+    if let Some(own) = rebuild.output {
+        preset.exclude.push(own.to_string());
+    }
     if let Some(rev) = &args.changed {
         preset = changed::on_top(&project, preset, rev, ctx)?;
     }
@@ -65,7 +78,7 @@ pub(super) fn build_once(
     };
     *included = files.iter().map(|f| f.path.clone()).collect();
     included.sort_unstable();
-    report(outcome, args, note, ctx)
+    report(outcome, args, rebuild.note, ctx)
 }
 
 /// The flags as a request: the preset's options with the flags' overrides,

@@ -7,7 +7,8 @@
 //! builds again). Ctrl-C, SIGTERM or SIGHUP end it between two builds,
 //! with exit status 0: the output is never left half written by them.
 //!
-//! Without `-o` it refuses: stdout has no place to rewrite.
+//! The output, when it lies in the project, is left out of its own
+//! composition. Without `-o` it refuses: stdout has no place to rewrite.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,7 +23,7 @@ use ctxcurate::text::sanitize::display_line;
 use ctxcurate::text::words::plural;
 
 use super::args::BuildArgs;
-use super::build::build_once;
+use super::build::{Rebuild, build_once};
 use super::{Ctx, user_err};
 
 /// How often the loop looks at the stop flag while nothing changes.
@@ -42,7 +43,11 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
     // rewrite is no change.
     let own = output_rel(&root, &ctx.cwd.join(output));
     let mut included = Vec::new();
-    if let Err(e) = build_once(args, ctx, None, &mut included) {
+    let first = Rebuild {
+        note: None,
+        output: own.as_deref(),
+    };
+    if let Err(e) = build_once(args, ctx, &first, &mut included) {
         report_failure(&e, ctx)?;
     }
     let mut walked = walk::walk_files_with(&root, &patterns);
@@ -73,7 +78,11 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
             continue;
         };
         let note = format!("{what} changed");
-        if let Err(e) = build_once(args, ctx, Some(&note), &mut included) {
+        let rebuild = Rebuild {
+            note: Some(&note),
+            output: own.as_deref(),
+        };
+        if let Err(e) = build_once(args, ctx, &rebuild, &mut included) {
             report_failure(&e, ctx)?;
         }
     }

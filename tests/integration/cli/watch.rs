@@ -180,3 +180,20 @@ fn build_watch_without_an_output_file_refuses() {
     let out = p.run(&["build", "--watch", "--save"]);
     assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
 }
+
+#[test]
+fn an_output_inside_the_project_is_left_out_of_its_own_rebuilds() {
+    let p = project();
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"**\"\n",
+    );
+    let (child, rx) = spawn_watch(&p);
+    p.write("src/b.py", "def b():\n    return 3\n");
+    // src/a.py, src/b.py and README.md: not out.md, written a moment ago.
+    wait_for(&rx, "src/b.py changed · 3 files");
+    let out = p.read("out.md");
+    assert!(!out.contains("out.md"), "{out}");
+    signal(&child, libc::SIGTERM);
+    assert_eq!(finish(child, &rx).code(), Some(0));
+}
