@@ -20,6 +20,7 @@ mod presets;
 mod progress;
 mod stats;
 mod trust;
+mod watch;
 
 use std::fmt;
 use std::io::Write;

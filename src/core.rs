@@ -26,3 +26,4 @@ pub mod tokens;
 pub mod trust;
 pub mod views;
 pub mod walk;
+pub mod watch;

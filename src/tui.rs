@@ -26,6 +26,7 @@ pub mod draw;
 pub mod finder;
 pub mod help;
 pub mod input;
+pub mod live;
 pub mod messages;
 mod navigate;
 pub mod overlays;

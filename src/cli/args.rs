@@ -414,6 +414,11 @@ pub struct BuildArgs {
     /// keys, API tokens, passwords); without it such a build fails.
     #[arg(long)]
     pub allow_secrets: bool,
+    /// Build, then build again whenever an included file, a new or
+    /// deleted file, an ignore file or ctxcurate.toml changes, rewriting
+    /// the -o FILE (needed) with one line per rebuild, until Ctrl-C.
+    #[arg(long, conflicts_with = "save")]
+    pub watch: bool,
 }
 
 #[derive(Debug, Args)]

@@ -24,12 +24,40 @@ use super::args::BuildArgs;
 use super::{Ctx, changed, progress, user_err, write_content};
 
 pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
+    if args.watch {
+        return super::watch::build_watch(&args, ctx);
+    }
+    build_once(&args, ctx, &Rebuild::default(), &mut Vec::new())
+}
+
+/// What a rebuild of `build --watch` adds to a build.
+#[derive(Default)]
+pub(super) struct Rebuild<'a> {
+    /// What changed: opens the report's last line.
+    pub note: Option<&'a str>,
+    /// The output's own root-relative path: left out, or each rebuild
+    /// would compose the last one's output into the next.
+    pub output: Option<&'a str>,
+}
+
+/// One build as `build` makes it (with `rebuild`'s additions); `included`
+/// gets the files it composed (also when it was refused), for the watch
+/// to know which changes matter.
+pub(super) fn build_once(
+    args: &BuildArgs,
+    ctx: &mut Ctx,
+    rebuild: &Rebuild,
+    included: &mut Vec<String>,
+) -> Result<()> {
     let project = ctx.project()?;
     let mut preset = chosen_preset(&project, args.preset.as_deref())?;
+    if let Some(own) = rebuild.output {
+        preset.exclude.push(own.to_string());
+    }
     if let Some(rev) = &args.changed {
         preset = changed::on_top(&project, preset, rev, ctx)?;
     }
-    if let Some(task) = task_arg(&args, ctx)? {
+    if let Some(task) = task_arg(args, ctx)? {
         preset.task = task;
     }
     for missing in project.missing_files(&preset) {
@@ -39,13 +67,19 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
             display_line(&missing, 300)
         )?;
     }
-    let req = request(&args, &project, preset, ctx)?;
+    let req = request(args, &project, preset, ctx)?;
     let sources = project.run_cache();
     let mut workspace = Workspace::open(&project, &sources);
     let shown = progress::show(ctx, sources.progress());
     let outcome = workspace.build(req);
     drop(shown);
-    report(outcome, &args, ctx)
+    let files = match &outcome {
+        Ok(built) => &built.files,
+        Err(refused) => &refused.so_far.files,
+    };
+    *included = files.iter().map(|f| f.path.clone()).collect();
+    included.sort_unstable();
+    report(outcome, args, rebuild.note, ctx)
 }
 
 /// The flags as a request: the preset's options with the flags' overrides,
@@ -107,7 +141,12 @@ fn request(
 /// the preset's problems, the files' warnings and notes, the likely
 /// secrets, then where the text went and its size. A refusal is reported
 /// where the build stopped, after what it had said until then.
-fn report(outcome: Result<Built, Box<Refused>>, args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
+fn report(
+    outcome: Result<Built, Box<Refused>>,
+    args: &BuildArgs,
+    note: Option<&str>,
+    ctx: &mut Ctx,
+) -> Result<()> {
     let (built, refused) = match outcome {
         Ok(built) => (built, None),
         Err(refused) => {
@@ -132,6 +171,9 @@ fn report(outcome: Result<Built, Box<Refused>>, args: &BuildArgs, ctx: &mut Ctx)
         Some(spooled) => spooled.write_to(ctx.out)?,
         None if built.written.is_none() => write_content(ctx, &built.text)?,
         None => {}
+    }
+    if let Some(note) = note.filter(|_| !args.stats_json) {
+        write!(ctx.err, "{} · ", display_line(note, 300))?;
     }
     match &built.packed {
         Some(packed) => report_pack(

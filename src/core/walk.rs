@@ -158,25 +158,47 @@ fn each_file(root: &Path, builder: ignore::WalkBuilder, mut f: impl FnMut(String
 /// walking the tree (for an explicit entry naming a file the walk would
 /// not show). A path that leaves the root is skipped.
 pub fn walk_skips(root: &Path, patterns: &WalkPatterns, rel: &str) -> bool {
-    if !is_inside(rel) || is_blacklisted(rel) {
-        return true;
-    }
-    let rules = IgnoreRules::new(root, patterns);
-    let ignores = IgnoreFiles::new(root);
-    let parts: Vec<&str> = rel
-        .split('/')
-        .filter(|p| !p.is_empty() && *p != ".")
-        .collect();
-    let mut path = root.to_path_buf();
-    for (i, part) in parts.iter().enumerate() {
-        path.push(part);
-        let is_dir =
-            i + 1 < parts.len() || std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
-        if !keeps(&rules, &ignores, &path, is_dir, Hidden::Skip) {
-            return true;
+    SkipCheck::new(root, patterns).skips(rel)
+}
+
+/// [`walk_skips`] for many paths: the ignore files are read once, when
+/// the check is made (and a folder's own when a path first enters it).
+pub struct SkipCheck {
+    root: std::path::PathBuf,
+    rules: IgnoreRules,
+    ignores: IgnoreFiles,
+}
+
+impl SkipCheck {
+    /// A check with the ignore files of `root` as they are now.
+    pub fn new(root: &Path, patterns: &WalkPatterns) -> SkipCheck {
+        SkipCheck {
+            root: root.to_path_buf(),
+            rules: IgnoreRules::new(root, patterns),
+            ignores: IgnoreFiles::new(root),
         }
     }
-    false
+
+    /// Whether the walk leaves out `rel` (see [`walk_skips`]).
+    pub fn skips(&self, rel: &str) -> bool {
+        if !is_inside(rel) || is_blacklisted(rel) {
+            return true;
+        }
+        let parts: Vec<&str> = rel
+            .split('/')
+            .filter(|p| !p.is_empty() && *p != ".")
+            .collect();
+        let mut path = self.root.clone();
+        for (i, part) in parts.iter().enumerate() {
+            path.push(part);
+            let is_dir =
+                i + 1 < parts.len() || std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir());
+            if !keeps(&self.rules, &self.ignores, &path, is_dir, Hidden::Skip) {
+                return true;
+            }
+        }
+        false
+    }
 }
 
 /// The walk every discovery uses: the ignore files of the root and the

@@ -11,6 +11,7 @@ use crate::core::git::ChangedInProject;
 use crate::core::model::{FileItem, Preset, TokenizerKind};
 use crate::core::secrets::Finding;
 use crate::core::walk::ResolvedItem;
+use crate::core::watch::Changes;
 
 use crate::tui::input::action::Action;
 use crate::tui::run::project_sync::SyncOutcome;
@@ -35,6 +36,13 @@ pub enum Event {
     Walked(Vec<String>),
     /// The walk finished.
     WalkDone,
+    /// Files changed on disk (from the project's watch, `core::watch`).
+    FilesChanged(Changes),
+    /// Watching the project stopped (why): said once; `R` still walks.
+    WatchFailed(String),
+    /// A whole walk made after files changed on disk, sorted: it replaces
+    /// the tree's files at once (the cursor stays on its path).
+    Rewalked(Vec<String>),
     /// A composition finished.
     Composed(Composed),
     /// Block counts of single files: (path, render key, tokens).
@@ -142,6 +150,10 @@ pub enum Effect {
     Job(Box<Job>),
     /// Walk the project again (the walk streams `Walked` events).
     Walk,
+    /// Walk the project again in the background and deliver the whole
+    /// list at once as [`Event::Rewalked`] (files changed on disk: the
+    /// tree stays as it is meanwhile).
+    Rewalk,
     /// Put text on the clipboard and report where it went.
     Copy {
         text: String,

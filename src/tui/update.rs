@@ -14,6 +14,7 @@ use crate::tui::discuss;
 use crate::tui::finder;
 use crate::tui::input::action::Action;
 use crate::tui::input::{mouse, scope};
+use crate::tui::live;
 use crate::tui::messages::{Effect, Event, FileJob, Job};
 use crate::tui::navigate::follow_cursor;
 use crate::tui::overlays::{on_input, on_overlay};
@@ -65,6 +66,9 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         }
         Event::Walked(batch) => walked(state, batch),
         Event::WalkDone => walk_done(state),
+        ev @ (Event::FilesChanged(_) | Event::Rewalked(_) | Event::WatchFailed(_)) => {
+            live::on_event(state, ev)
+        }
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
         Event::Symbols(view) => {
@@ -198,6 +202,12 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
     // pack again (once), for the composition just asked for.
     if std::mem::take(&mut state.project.view.discovery) {
         effects.extend(discover::discover(state));
+    }
+    // Files changed on disk while this walk ran: it may have missed them.
+    let live = &mut state.walk.live;
+    if std::mem::take(&mut live.again) && !live.in_flight {
+        live.in_flight = true;
+        effects.push(Effect::Rewalk);
     }
     effects
 }

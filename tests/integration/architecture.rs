@@ -138,6 +138,7 @@ const TUI: Table = &[
     &[
         ("tui::overlays::picker", "the preset picker"),
         ("tui::discover", "discovery: targets, proposals, accept"),
+        ("tui::live", "files changed on disk: walk again, tree and panes follow"),
         ("tui::finder::keys", "the finder overlay's keys"),
         ("tui::tokens::keys", "the tokens overlay's keys"),
         ("tui::preview::raw", "the preview's raw-text view"),
@@ -262,6 +263,7 @@ const CORE: Table = &[
         ("core::discovery::exclusions", "what discovery must leave out"),
         ("core::store", "the sealed on-disk store under .ctxcurate/cache"),
         ("core::trust", "which settings a project file may set, and consent"),
+        ("core::watch", "which files changed on disk, gathered and bounded"),
     ],
     &[
         ("core::syntax", "tree-sitter symbols, skeletons and masks"),

@@ -27,3 +27,4 @@ mod summary_gate;
 mod terminal;
 mod tokens;
 mod tree;
+mod watch;

@@ -16,6 +16,8 @@ mod ignore_files;
 mod keys;
 mod keys_tmux;
 mod layout;
+mod live;
+mod live_tmux;
 mod lock;
 mod look;
 mod pane_keys;

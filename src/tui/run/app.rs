@@ -17,6 +17,7 @@ use crate::core::progress::Progress;
 use crate::core::project::Project;
 use crate::core::sources::Sources;
 use crate::core::walk;
+use crate::core::watch::{ProjectWatch, WatchReport};
 use crate::text::error_chain;
 use crate::tui::clipboard::{self, Clipboard, ClipboardMode, EnvProbe};
 use crate::tui::input::dispatch;
@@ -71,6 +72,8 @@ pub fn run(cwd: &Path) -> Result<Ended> {
     // Watch before the terminal changes, so no signal finds it raw.
     let signal_tx = tx.clone();
     signals::watch(move |sig| {
+        // The loop may be waiting for the user's editor: end that wait.
+        editor::interrupt();
         let _ = signal_tx.send(Msg::Signal(sig));
     })
     .context("cannot watch for termination signals")?;
@@ -190,6 +193,8 @@ struct Loop<'t> {
     /// The last draw: a terminal that fails (hung up: SIGHUP, a closed SSH
     /// session) ends the loop, but the last save still happens.
     drawn: io::Result<()>,
+    /// The project's watch (files changed on disk); stops when dropped.
+    _watch: ProjectWatch,
 }
 
 impl<'t> Loop<'t> {
@@ -210,6 +215,7 @@ impl<'t> Loop<'t> {
         let gate = Arc::new(InputGate::default());
         spawn_input(tx.clone(), gate.clone());
         spawn_walker(root.clone(), patterns(state), tx.clone());
+        let watch = spawn_watch(&root, patterns(state), tx.clone());
         // Counts, parsed views and summaries (the summary command runs on the
         // worker) go through the project's disk cache, shared with the CLI.
         let cache = Arc::new(state.project.file_cache());
@@ -240,6 +246,7 @@ impl<'t> Loop<'t> {
             clipboard,
             view: ViewState::default(),
             drawn: Ok(()),
+            _watch: watch,
         }
     }
 
@@ -317,6 +324,13 @@ impl<'t> Loop<'t> {
         while let Some(msg) = next.take() {
             if let Msg::Signal(sig) = msg {
                 return Some(sig);
+            }
+            // The project file changed on disk: the saver looks now, not
+            // at the next idle tick.
+            if let Msg::App(Event::FilesChanged(changes)) = &msg
+                && crate::tui::live::project_file(state).is_some_and(|f| changes.touches(&f))
+            {
+                let _ = self.save_tx.send(SyncMsg::Check);
             }
             let effects = handle(state, msg, self.view.tree.get_offset());
             self.run_effects(state, effects);
@@ -437,6 +451,15 @@ impl effects::Runtime for Threads<'_> {
         Vec::new()
     }
 
+    fn rewalk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
+        thread::spawn(move || {
+            let files = walk::walk_files_with(&root, &patterns);
+            let _ = tx.send(Msg::App(Event::Rewalked(files)));
+        });
+        Vec::new()
+    }
+
     fn copy(&mut self, text: &str) -> Result<String, String> {
         self.clipboard
             .copy(text)
@@ -494,6 +517,20 @@ fn spawn_input(tx: Sender<Msg>, gate: Arc<InputGate>) {
             }
         }
     });
+}
+
+/// Watch the project's files: what changed (or why watching stopped)
+/// comes to the loop as an event, from the watch's own thread.
+fn spawn_watch(root: &Path, patterns: walk::WalkPatterns, tx: Sender<Msg>) -> ProjectWatch {
+    ProjectWatch::start(root, patterns, move |report| {
+        let event = match report {
+            // Nothing to show: the tree is walked already.
+            WatchReport::Watching { .. } => return true,
+            WatchReport::Changed(changes) => Event::FilesChanged(changes),
+            WatchReport::Failed(e) => Event::WatchFailed(error_chain(&e)),
+        };
+        tx.send(Msg::App(event)).is_ok()
+    })
 }
 
 /// The `[project] ignore`/`unignore` patterns the walk applies.

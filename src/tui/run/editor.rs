@@ -9,11 +9,16 @@
 //! not choose what runs). Like git, the value is run by `sh -c` so it may
 //! carry arguments (`code -w`, `emacs -nw`). The temporary file is made by
 //! `tempfile` (mode 0600, a fresh name) and removed afterwards.
+//!
+//! A termination signal while the editor runs ends the editor (SIGTERM,
+//! SIGKILL two seconds later) and the wait for it, so the app can save,
+//! give the terminal back and exit as for `q`, its temporary file gone.
 
 use std::io::{self, Write};
-use std::process::Command;
+use std::process::{Child, Command, ExitStatus};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossterm::cursor::Show;
 use crossterm::event;
@@ -55,13 +60,17 @@ pub fn edit_text(editor: &str, what: &str, text: &str) -> Result<String, String>
     file.write_all(text.as_bytes())
         .and_then(|()| file.flush())
         .map_err(|e| format!("cannot write the temporary file: {e}"))?;
-    let status = Command::new("sh")
+    let child = Command::new("sh")
         .arg("-c")
-        .arg(format!("{editor} \"$@\""))
+        .arg(shell_line(editor))
         .arg(editor)
         .arg(file.path())
-        .status()
+        .spawn()
         .map_err(|e| format!("cannot run {editor}: {e}"))?;
+    let status = wait_unless_ending(child).map_err(|e| format!("cannot run {editor}: {e}"))?;
+    if ENDING.load(Ordering::SeqCst) {
+        return Err("the app is ending (a termination signal)".to_string());
+    }
     if !status.success() {
         return Err(format!("{editor} ended with {status}"));
     }
@@ -71,6 +80,78 @@ pub fn edit_text(editor: &str, what: &str, text: &str) -> Result<String, String>
         std::fs::read(file.path()).map_err(|e| format!("cannot read the edited text back: {e}"))?;
     String::from_utf8(bytes).map_err(|_| "the edited text is not UTF-8".to_string())
 }
+
+/// The line `sh -c` runs: the editor with the file's name; a plain
+/// command (words only, as `vim` or `code -w`) is `exec`ed, so the
+/// process the app waits for, and ends on a signal, is the editor itself
+/// and not a shell above it.
+fn shell_line(editor: &str) -> String {
+    let plain = !editor.contains([
+        ';', '&', '|', '(', ')', '{', '}', '<', '>', '`', '$', '\n', '\\', '\'', '"', '#', '=',
+    ]) && !editor.trim_start().starts_with("exec ");
+    if plain {
+        format!("exec {editor} \"$@\"")
+    } else {
+        format!("{editor} \"$@\"")
+    }
+}
+
+/// A termination signal came (see [`interrupt`]): an editor running now
+/// is ended, and one asked for later is not waited for.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// How often the wait for the editor looks at [`ENDING`] (only while an
+/// editor runs).
+const EDITOR_CHECK: Duration = Duration::from_millis(50);
+
+/// How long an editor has to end after SIGTERM before it is killed.
+const EDITOR_GRACE: Duration = Duration::from_secs(2);
+
+/// A termination signal came while the app may be waiting for the editor
+/// (called from the signals thread): the editor gets SIGTERM, its wait
+/// ends, the temporary file is removed, and the loop quits as for `q`
+/// (the save, the terminal restored) instead of waiting for the user.
+pub fn interrupt() {
+    ENDING.store(true, Ordering::SeqCst);
+}
+
+/// Wait for the editor; once [`ENDING`] is set, end it (SIGTERM, then
+/// SIGKILL after [`EDITOR_GRACE`]).
+fn wait_unless_ending(mut child: Child) -> io::Result<ExitStatus> {
+    let mut asked_at: Option<Instant> = None;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(status);
+        }
+        if ENDING.load(Ordering::SeqCst) {
+            match asked_at {
+                None => {
+                    end_child(&child);
+                    asked_at = Some(Instant::now());
+                }
+                Some(at) if at.elapsed() > EDITOR_GRACE => {
+                    let _ = child.kill();
+                    return child.wait();
+                }
+                Some(_) => {}
+            }
+        }
+        std::thread::sleep(EDITOR_CHECK);
+    }
+}
+
+/// SIGTERM to the editor's shell, which (a single command, as editors
+/// are run) `sh` has usually replaced with the editor itself.
+#[cfg(unix)]
+fn end_child(child: &Child) {
+    if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+        // SAFETY: kill(2) on our own child's pid, not yet reaped.
+        unsafe { libc::kill(pid, libc::SIGTERM) };
+    }
+}
+
+#[cfg(not(unix))]
+fn end_child(_child: &Child) {}
 
 /// Give the terminal to `run` and take it back: leave the alternate
 /// screen and raw mode, run, then restore both. The caller redraws in
@@ -222,6 +303,8 @@ mod tests {
             !std::path::Path::new(path).exists(),
             "the temp file is removed"
         );
+        assert_eq!(shell_line("code -w"), "exec code -w \"$@\"");
+        assert_eq!(shell_line("f() { :; }; f"), "f() { :; }; f \"$@\"");
         let failed = edit_text("false", "task", "x").unwrap_err();
         assert!(failed.contains("false ended with"), "{failed}");
         let binary = edit_text("f() { printf '\\377' > \"$1\"; }; f", "task", "x");

@@ -30,6 +30,9 @@ pub trait Runtime {
     /// Walk the project again with the settings' ignore rules (the walk
     /// streams `Walked` events).
     fn walk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
+    /// Walk the project whole (files changed on disk) and hand the sorted
+    /// list back as one [`Event::Rewalked`] (later, or at once).
+    fn rewalk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
     /// Put text on the clipboard; where it went, or why not.
     fn copy(&mut self, text: &str) -> Result<String, String>;
     /// Let the user edit `text` in an external editor (the app hands the
@@ -65,6 +68,10 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
                 .into_iter()
                 .collect(),
             Effect::Walk => runtime.walk(
+                &state.project.root,
+                WalkPatterns::from_settings(&state.project.settings),
+            ),
+            Effect::Rewalk => runtime.rewalk(
                 &state.project.root,
                 WalkPatterns::from_settings(&state.project.settings),
             ),

@@ -305,6 +305,10 @@ impl effects::Runtime for Inline<'_> {
         ]
     }
 
+    fn rewalk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        vec![Event::Rewalked(walk::walk_files_with(root, &patterns))]
+    }
+
     fn copy(&mut self, text: &str) -> Result<String, String> {
         self.copied.push(text.to_string());
         Ok("the test clipboard".to_string())

@@ -22,6 +22,24 @@ pub struct Walk {
     pub done: bool,
     /// The preset's files as resolved by the last `refresh`.
     pub resolved: Vec<ResolvedItem>,
+    /// Following the files on disk (see `tui::live`).
+    pub live: Live,
+}
+
+/// The walks made because files changed on disk: one at a time, the
+/// changes seen meanwhile gathered for the next.
+#[derive(Default)]
+pub struct Live {
+    /// A walk for changes on disk is under way.
+    pub in_flight: bool,
+    /// Changes arrived while a walk was under way: walk again after it.
+    pub again: bool,
+    /// The paths changed since the last walk for changes was applied.
+    pub changed: std::collections::BTreeSet<String>,
+    /// More changed than was named: anything may have.
+    pub overflowed: bool,
+    /// Watching stopped (and the user was told once).
+    pub failed: bool,
 }
 
 impl Walk {
