@@ -3,7 +3,8 @@
 //! (the brace languages). Everything outside
 //! function bodies — imports, globals, class bodies, comments — is kept
 //! byte for byte, except Python data tables, which become one-line
-//! stand-ins (`literals`); a Python skeleton still parses as Python.
+//! stand-ins (`literals`), and the licence banner a file opens with, which
+//! is left out (`licence`); a Python skeleton still parses as Python.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -25,6 +26,8 @@ pub(super) fn render(tree: &SymbolTree, source: &str) -> String {
         .into_iter()
         .map(|body| (body, Cow::Borrowed(with)))
         .collect();
+    // The licence banner says nothing of the code (see `licence`).
+    cuts.extend(tree.licence.clone().map(|l| (l, Cow::Borrowed(""))));
     cuts.extend(
         tree.large_literals
             .iter()
