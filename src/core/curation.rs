@@ -282,18 +282,23 @@ fn switch_mode(item: &mut FileItem, mode: ViewMode) {
     item.view_mode = mode;
 }
 
-/// Step the view mode of `path` forward or back; the new mode.
+/// Step the view mode of `path` forward or back; the new mode. A file
+/// without a grammar (`has_grammar` false) skips skeleton, outline and
+/// masked: on it they would only repeat its summary
+/// ([`ViewMode::needs_grammar`]).
 pub fn cycle_mode(
     preset: &mut Preset,
     path: &str,
     forward: bool,
+    has_grammar: bool,
 ) -> Result<FileItem, CurationError> {
     edit_entry(preset, path, |item| {
-        let mode = if forward {
-            item.view_mode.next()
-        } else {
-            item.view_mode.prev()
-        };
+        let step = |m: ViewMode| if forward { m.next() } else { m.prev() };
+        let mut mode = step(item.view_mode);
+        // Bounded: full and none never need a grammar.
+        while !has_grammar && mode.needs_grammar() {
+            mode = step(mode);
+        }
         switch_mode(item, mode);
         item.clone()
     })

@@ -30,6 +30,7 @@ mod initializers;
 mod kotlin_swift;
 mod lang;
 mod languages;
+pub mod licence;
 mod literals;
 mod macros;
 mod mask;
@@ -244,8 +245,13 @@ impl Symbol {
 pub struct SymbolTree {
     pub lang: Lang,
     pub symbols: Vec<Symbol>,
-    /// First line of the module docstring / leading file comment.
+    /// First line of the module docstring / leading file comment (a
+    /// licence banner is not one: see `licence`).
     pub module_doc: Option<String>,
+    /// The licence banner the file opens with (and the blank lines after
+    /// it), which the skeleton and the summary leave out.
+    #[serde(skip)]
+    pub licence: Option<Range<usize>>,
     /// The parse hit syntax errors (symbols are still extracted).
     pub has_errors: bool,
     /// Python data tables outside function bodies, which the views show as

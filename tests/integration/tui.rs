@@ -20,4 +20,5 @@ mod pane_keys;
 mod personal;
 mod root_discovery;
 mod save;
+mod symbols_pane;
 mod tmux;
