@@ -102,7 +102,7 @@ pub fn view(path: &Path, mode: ViewMode, force_full: bool, ctx: &mut Ctx) -> Res
     if view.mode != mode && mode.needs_grammar() && !views::has_grammar(&rel, &text) {
         writeln!(
             ctx.err,
-            "note: {}: {}; showing its {}",
+            "note: {}: {}; showing {}",
             escape_line(&rel),
             views::no_grammar(&rel),
             view.mode

@@ -458,6 +458,54 @@ pub fn accept_pack(
 mod tests {
     use super::*;
 
+    /// Without a grammar the cycle skips skeleton, outline and masked both
+    /// ways, from any mode (one set by hand included); with one it visits
+    /// every mode.
+    #[test]
+    fn the_cycle_skips_the_modes_a_file_without_a_grammar_lacks() {
+        let mut preset = Preset::default();
+        include(&mut preset, "a.yaml", None).expect("include");
+        fn walk(preset: &mut Preset, forward: bool, grammar: bool) -> ViewMode {
+            let item = cycle_mode(preset, "a.yaml", forward, grammar).expect("cycle");
+            item.view_mode
+        }
+        let ahead: Vec<ViewMode> = (0..4).map(|_| walk(&mut preset, true, false)).collect();
+        assert_eq!(
+            ahead,
+            [
+                ViewMode::Summary,
+                ViewMode::Custom,
+                ViewMode::None,
+                ViewMode::Full
+            ]
+        );
+        let back: Vec<ViewMode> = (0..4).map(|_| walk(&mut preset, false, false)).collect();
+        assert_eq!(
+            back,
+            [
+                ViewMode::None,
+                ViewMode::Custom,
+                ViewMode::Summary,
+                ViewMode::Full
+            ]
+        );
+        let all: Vec<ViewMode> = (0..7).map(|_| walk(&mut preset, true, true)).collect();
+        assert_eq!(
+            all,
+            [
+                ViewMode::Summary,
+                ViewMode::Skeleton,
+                ViewMode::Outline,
+                ViewMode::Masked,
+                ViewMode::Custom,
+                ViewMode::None,
+                ViewMode::Full
+            ]
+        );
+        set_mode(&mut preset, "a.yaml", ViewMode::Skeleton).expect("mode");
+        assert_eq!(walk(&mut preset, true, false), ViewMode::Custom);
+    }
+
     /// Masked mode starts from `sig` (the API); batch `D` keeps `def`;
     /// cycling through `masked` untouched leaves no trace; a file with a
     /// mask of its own keeps its default.
