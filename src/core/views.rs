@@ -330,7 +330,7 @@ mod tests {
         );
         assert_eq!(
             no_grammar("x.\n"),
-            "no grammar for .\\n: skeleton/outline/masked are not offered"
+            "no grammar for .␊: skeleton/outline/masked are not offered"
         );
     }
 
