@@ -103,8 +103,7 @@ fn code_summary(lang: Lang, text: &str) -> String {
     }
     if tree.symbols.is_empty() && tree.module_doc.is_none() {
         // Its first lines, but never its licence banner.
-        let from = tree.licence.as_ref().map_or(0, |l| l.end);
-        return head_summary(text.get(from..).unwrap_or(text));
+        return head_summary(&tree.without_licence(text));
     }
     out
 }

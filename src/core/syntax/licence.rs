@@ -2,8 +2,8 @@
 //! their copyright and licence (`// Copyright 2009 The Go Authors…`,
 //! `/*! express … MIT Licensed */`, `# SPDX-License-Identifier: MIT`).
 //! It says nothing about the code, so the summary never starts with it
-//! (the module doc is the first comment block after it) and the skeleton
-//! leaves it out.
+//! (the module doc is the first other comment block) and the skeleton
+//! leaves it out — a banner under a title line too.
 //!
 //! It works on the syntax tree's leading comment nodes (the row's comment
 //! kinds), so every language's comment syntax — `//`, `#`, `--`, `/* */` —
@@ -15,32 +15,38 @@ use std::ops::Range;
 
 use tree_sitter::Node;
 
-/// The leading comments of a file: the licence banner's byte range (with
-/// the blank lines after it), if the file opens with one, and the text of
-/// the comments after it (the module doc's candidates), in order.
+/// The leading comments of a file: the byte ranges of its licence blocks
+/// (each with the blank lines after it) — the banner it opens with, or the
+/// one under a title line (`// std::rel_ops implementation -*- C++ -*-`)
+/// — and the text of the other comments (the module doc's candidates), in
+/// order.
 pub(super) struct Leading<'s> {
-    pub licence: Option<Range<usize>>,
+    pub licence: Vec<Range<usize>>,
     pub rest: Vec<&'s str>,
 }
 
 /// Split the leading comment nodes `comments` (in source order, `source`
-/// their text) into the licence banner and the rest.
+/// their text) into licence blocks and the rest.
 pub(super) fn split<'s>(comments: &[Node], source: &'s str) -> Leading<'s> {
-    let blocks = blocks(comments, source);
-    let banner = blocks
-        .iter()
-        .take_while(|block| is_licence(&block.text(source)))
-        .count();
-    let licence = match (blocks.first(), banner.checked_sub(1).map(|i| &blocks[i])) {
-        (Some(first), Some(last)) if banner > 0 => {
-            Some(first.range.start..past_blank_lines(source, last.range.end))
+    let mut licence: Vec<Range<usize>> = Vec::new();
+    let mut rest = Vec::new();
+    for block in blocks(comments, source) {
+        if is_licence(&block.text(source)) {
+            let end = past_blank_lines(source, block.range.end);
+            match licence.last_mut() {
+                // Two blocks of one banner: one cut.
+                Some(last) if last.end == block.range.start => last.end = end,
+                _ => licence.push(block.range.start..end),
+            }
+        } else {
+            rest.extend(
+                block
+                    .parts
+                    .iter()
+                    .map(|r| source.get(r.clone()).unwrap_or("")),
+            );
         }
-        _ => None,
-    };
-    let rest = blocks[banner..]
-        .iter()
-        .flat_map(|b| b.parts.iter().map(|r| source.get(r.clone()).unwrap_or("")))
-        .collect();
+    }
     Leading { licence, rest }
 }
 
@@ -132,6 +138,8 @@ const LICENCE_PHRASES: &[&str] = &[
     "mit license",
     "apache license",
     "general public license",
+    "gpl version",
+    "runtime library exception",
     "mozilla public license",
     "this source code form is subject to",
     "permission is hereby granted",
@@ -146,7 +154,7 @@ const LICENCE_PHRASES: &[&str] = &[
 /// Whether a comment block is a licence or copyright notice: an SPDX tag,
 /// a licence's own wording, or a line that opens with `Copyright`, `(c)`
 /// or `©` (a doc that mentions copyright in passing is not one).
-pub fn is_licence(text: &str) -> bool {
+pub(super) fn is_licence(text: &str) -> bool {
     let lower = text.to_lowercase();
     LICENCE_PHRASES.iter().any(|p| lower.contains(p))
         || lower.lines().any(|line| {
@@ -260,11 +268,22 @@ mod tests {
         let src = "// Geometry helpers.\n\nfn f() {}\n";
         let tree = parse(Lang::Rust, src);
         assert_eq!(tree.module_doc.as_deref(), Some("Geometry helpers."));
-        assert_eq!(tree.licence, None);
+        assert!(tree.licence.is_empty());
         assert_eq!(skeleton(&tree, src), src);
         // A file that is only a banner: nothing left to cut past.
         let only = "// Copyright 2020 A\n";
         let tree = parse(Lang::Go, only);
-        assert_eq!((tree.module_doc, tree.licence), (None, Some(0..only.len())));
+        assert_eq!((tree.module_doc, tree.licence), (None, vec![0..only.len()]));
+        // GNU's shape: a title line, then the banner.
+        let gnu = "// std::rel_ops implementation -*- C++ -*-\n\n// Copyright (C) 2001-2022 Free Software Foundation, Inc.\n//\n// This file is part of the GNU ISO C++ Library.\n\n/** @file */\nint f();\n";
+        let tree = parse(Lang::Cpp, gnu);
+        assert_eq!(
+            tree.module_doc.as_deref(),
+            Some("std::rel_ops implementation -*- C++ -*-")
+        );
+        assert_eq!(
+            skeleton(&tree, gnu),
+            "// std::rel_ops implementation -*- C++ -*-\n\n/** @file */\nint f();\n"
+        );
     }
 }

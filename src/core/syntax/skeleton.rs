@@ -27,7 +27,7 @@ pub(super) fn render(tree: &SymbolTree, source: &str) -> String {
         .map(|body| (body, Cow::Borrowed(with)))
         .collect();
     // The licence banner says nothing of the code (see `licence`).
-    cuts.extend(tree.licence.clone().map(|l| (l, Cow::Borrowed(""))));
+    cuts.extend(tree.licence.iter().map(|l| (l.clone(), Cow::Borrowed(""))));
     cuts.extend(
         tree.large_literals
             .iter()

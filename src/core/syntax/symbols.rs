@@ -68,7 +68,7 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
             lang,
             symbols: Vec::new(),
             module_doc: None,
-            licence: None,
+            licence: Vec::new(),
             has_errors: true,
             large_literals: Vec::new(),
             error_line: Some(1),
@@ -530,9 +530,9 @@ fn unique_path(seen: &mut HashMap<String, usize>, base: String) -> String {
 }
 
 /// First line of the module docstring (Python) or of the comment block
-/// the file starts with (the other languages), a licence banner skipped;
-/// and that banner's range (`licence`).
-fn module_doc(lang: Lang, root: Node, source: &str) -> (Option<String>, Option<Range<usize>>) {
+/// the file starts with (the other languages), licence blocks skipped;
+/// and those blocks' ranges (`licence`).
+fn module_doc(lang: Lang, root: Node, source: &str) -> (Option<String>, Vec<Range<usize>>) {
     let mut cursor = root.walk();
     let children: Vec<Node> = root.named_children(&mut cursor).collect();
     let comments: Vec<Node> = children
