@@ -114,7 +114,15 @@ pub fn view(path: &Path, mode: ViewMode, force_full: bool, ctx: &mut Ctx) -> Res
     } = read_named(ctx, path, force_full)?;
     let view = views::render_with(&rel, &text, mode, &item, &macros);
     write_content(ctx, &view.text)?;
-    if view.mode != mode {
+    if view.mode != mode && mode.needs_grammar() && !views::has_grammar(&rel, &text) {
+        writeln!(
+            ctx.err,
+            "note: {}: {}; showing {}",
+            escape_line(&rel),
+            views::no_grammar(&rel),
+            view.mode
+        )?;
+    } else if view.mode != mode {
         writeln!(
             ctx.err,
             "note: {} has no {mode} view; showing {}",
@@ -130,14 +138,14 @@ pub fn view(path: &Path, mode: ViewMode, force_full: bool, ctx: &mut Ctx) -> Res
 
 pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Result<()> {
     let (_, rel) = locate(ctx, path)?;
-    if Lang::from_path(&rel).is_none() {
-        user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
+    if views::grammar_by_name(&rel) == Some(false) {
+        user_err!("{rel}: no symbols: {}", views::no_grammar(&rel));
     }
     let Named {
         rel, text, macros, ..
     } = read_named(ctx, path, force_full)?;
     let Some(lang) = Lang::detect(&rel, &text) else {
-        user_err!("{rel}: no symbols for this file type (Python, C and C++ files have them)");
+        user_err!("{rel}: no symbols: {}", views::no_grammar(&rel));
     };
     let tree = syntax::parse_with(lang, &text, &macros);
     if json {

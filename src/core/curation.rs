@@ -283,18 +283,23 @@ fn switch_mode(item: &mut FileItem, mode: ViewMode) {
     item.view_mode = mode;
 }
 
-/// Step the view mode of `path` forward or back; the new mode.
+/// Step the view mode of `path` forward or back; the new mode. A file
+/// without a grammar (`has_grammar` false) skips skeleton, outline and
+/// masked: on it they would only repeat its summary
+/// ([`ViewMode::needs_grammar`]).
 pub fn cycle_mode(
     preset: &mut Preset,
     path: &str,
     forward: bool,
+    has_grammar: bool,
 ) -> Result<FileItem, CurationError> {
     edit_entry(preset, path, |item| {
-        let mode = if forward {
-            item.view_mode.next()
-        } else {
-            item.view_mode.prev()
-        };
+        let step = |m: ViewMode| if forward { m.next() } else { m.prev() };
+        let mut mode = step(item.view_mode);
+        // Bounded: full and none never need a grammar.
+        while !has_grammar && mode.needs_grammar() {
+            mode = step(mode);
+        }
         switch_mode(item, mode);
         item.clone()
     })
@@ -453,6 +458,54 @@ pub fn accept_pack(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without a grammar the cycle skips skeleton, outline and masked both
+    /// ways, from any mode (one set by hand included); with one it visits
+    /// every mode.
+    #[test]
+    fn the_cycle_skips_the_modes_a_file_without_a_grammar_lacks() {
+        let mut preset = Preset::default();
+        include(&mut preset, "a.yaml", None).expect("include");
+        fn walk(preset: &mut Preset, forward: bool, grammar: bool) -> ViewMode {
+            let item = cycle_mode(preset, "a.yaml", forward, grammar).expect("cycle");
+            item.view_mode
+        }
+        let ahead: Vec<ViewMode> = (0..4).map(|_| walk(&mut preset, true, false)).collect();
+        assert_eq!(
+            ahead,
+            [
+                ViewMode::Summary,
+                ViewMode::Custom,
+                ViewMode::None,
+                ViewMode::Full
+            ]
+        );
+        let back: Vec<ViewMode> = (0..4).map(|_| walk(&mut preset, false, false)).collect();
+        assert_eq!(
+            back,
+            [
+                ViewMode::None,
+                ViewMode::Custom,
+                ViewMode::Summary,
+                ViewMode::Full
+            ]
+        );
+        let all: Vec<ViewMode> = (0..7).map(|_| walk(&mut preset, true, true)).collect();
+        assert_eq!(
+            all,
+            [
+                ViewMode::Summary,
+                ViewMode::Skeleton,
+                ViewMode::Outline,
+                ViewMode::Masked,
+                ViewMode::Custom,
+                ViewMode::None,
+                ViewMode::Full
+            ]
+        );
+        set_mode(&mut preset, "a.yaml", ViewMode::Skeleton).expect("mode");
+        assert_eq!(walk(&mut preset, true, false), ViewMode::Custom);
+    }
 
     /// Masked mode starts from `sig` (the API); batch `D` keeps `def`;
     /// cycling through `masked` untouched leaves no trace; a file with a

@@ -31,6 +31,7 @@ mod initializers;
 mod kotlin_swift;
 mod lang;
 mod languages;
+mod licence;
 mod literals;
 mod macros;
 mod mask;
@@ -269,8 +270,14 @@ impl Symbol {
 pub struct SymbolTree {
     pub lang: Lang,
     pub symbols: Vec<Symbol>,
-    /// First line of the module docstring / leading file comment.
+    /// First line of the module docstring / leading file comment (a
+    /// licence banner is not one: see `licence`).
     pub module_doc: Option<String>,
+    /// The licence blocks among the comments the file opens with (each
+    /// with the blank lines after it), which the skeleton and the summary
+    /// leave out.
+    #[serde(skip)]
+    pub licence: Vec<Range<usize>>,
     /// The parse hit syntax errors (symbols are still extracted).
     pub has_errors: bool,
     /// Python data tables outside function bodies, which the views show as
@@ -301,6 +308,24 @@ impl SymbolTree {
     pub fn definition<'a>(&self, source: &'a str, path: &str) -> Option<&'a str> {
         let symbol = self.find(path)?;
         source.get(symbol.range.clone())
+    }
+}
+
+impl SymbolTree {
+    /// `source` (the text this tree was parsed from) without its licence
+    /// blocks (see `licence`).
+    pub fn without_licence<'a>(&self, source: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.licence.is_empty() {
+            return std::borrow::Cow::Borrowed(source);
+        }
+        let mut out = String::with_capacity(source.len());
+        let mut at = 0;
+        for cut in &self.licence {
+            out.push_str(source.get(at..cut.start).unwrap_or(""));
+            at = cut.end.max(at);
+        }
+        out.push_str(source.get(at..).unwrap_or(""));
+        std::borrow::Cow::Owned(out)
     }
 }
 

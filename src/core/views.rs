@@ -91,6 +91,36 @@ impl From<String> for Note {
     }
 }
 
+/// Whether `path` (with content `text`) has a grammar: the same test the
+/// render makes ([`Lang::detect`]).
+pub fn has_grammar(path: &str, text: &str) -> bool {
+    Lang::detect(path, text).is_some()
+}
+
+/// Whether the name alone says `path` has a grammar: `Some` for a name
+/// with an extension, `None` for one without (its `#!` line decides, so
+/// the text must be read).
+pub fn grammar_by_name(path: &str) -> Option<bool> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.contains('.').then(|| Lang::from_path(path).is_some())
+}
+
+/// Why a file without a grammar offers fewer modes (those that do not
+/// [`ViewMode::needs_grammar`]), in one line: `no
+/// grammar for .yaml: skeleton/outline/masked are not offered` (a name
+/// without an extension is named whole).
+pub fn no_grammar(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let what = match name.rsplit_once('.') {
+        Some((_, ext)) if !ext.is_empty() => format!(".{ext}"),
+        _ => name.to_string(),
+    };
+    format!(
+        "no grammar for {}: skeleton/outline/masked are not offered",
+        escape_line(&what)
+    )
+}
+
 /// Render `text` (the content of `path`) as `item` asks, in `mode`, with
 /// the heuristic summaries and no cache.
 pub fn render(path: &str, text: &str, mode: ViewMode, item: &FileItem) -> View {
@@ -280,6 +310,28 @@ mod tests {
         assert_eq!(v.notes.len(), 1);
         assert_eq!(v.notes[0].kind, NoteKind::StaleSlice);
         assert!(v.notes[0].starts_with("stale slice (was lines 9-12)"));
+    }
+
+    #[test]
+    fn files_without_a_grammar_say_so() {
+        assert!(ViewMode::Masked.needs_grammar() && !ViewMode::Custom.needs_grammar());
+        assert_eq!(grammar_by_name("a/b.yaml"), Some(false));
+        assert_eq!(grammar_by_name("a/b.RS"), Some(true));
+        assert_eq!(grammar_by_name("bin/tool"), None);
+        assert!(has_grammar("bin/tool", "#!/usr/bin/env python3\n"));
+        assert!(!has_grammar("bin/tool", "hello\n"));
+        assert_eq!(
+            no_grammar("conf/app.yaml"),
+            "no grammar for .yaml: skeleton/outline/masked are not offered"
+        );
+        assert_eq!(
+            no_grammar("Makefile"),
+            "no grammar for Makefile: skeleton/outline/masked are not offered"
+        );
+        assert_eq!(
+            no_grammar("x.\n"),
+            "no grammar for .␊: skeleton/outline/masked are not offered"
+        );
     }
 
     #[test]

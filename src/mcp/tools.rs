@@ -8,8 +8,9 @@ use ctxcurate::core::compose::ComposeOptions;
 use ctxcurate::core::engine::{MapOptions, Workspace};
 use ctxcurate::core::model::{FileItem, ViewMode};
 use ctxcurate::core::secrets;
-use ctxcurate::core::syntax::{Lang, Symbol};
+use ctxcurate::core::syntax::Symbol;
 use ctxcurate::core::token_map::TokenMap;
+use ctxcurate::core::views;
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -301,9 +302,10 @@ impl Engine {
     fn symbols(&self, args: &SymbolsArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
         let Opened { project, sources } = self.open(logs)?;
         let rel = request::shown_file(&project, &args.path)?;
-        if Lang::from_path(&rel).is_none() {
+        if views::grammar_by_name(&rel) == Some(false) {
             return Err(ToolError::new(format!(
-                "{rel}: no symbols for this file type (Python, C and C++ files have them)"
+                "{rel}: no symbols: {}",
+                views::no_grammar(&rel)
             )));
         }
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
@@ -345,7 +347,14 @@ impl Engine {
             let found: Vec<String> = copy.findings.iter().map(ToString::to_string).collect();
             return Err(secrets_refused(&rel, &found));
         }
-        let notes: Vec<String> = rendered.notes.iter().map(ToString::to_string).collect();
+        let mut notes: Vec<String> = rendered.notes.iter().map(ToString::to_string).collect();
+        let no_grammar = views::grammar_by_name(&rel) == Some(false);
+        if no_grammar && item.view_mode.needs_grammar() && rendered.mode != item.view_mode {
+            notes.insert(
+                0,
+                format!("{}; its summary is shown", views::no_grammar(&rel)),
+            );
+        }
         Ok(Reply {
             text: Some(copy.text),
             stats: Some(json!({

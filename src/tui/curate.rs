@@ -6,6 +6,7 @@
 use crate::core::anchor;
 use crate::core::curation;
 use crate::core::model::{FileItem, MaskState, ViewMode};
+use crate::core::views;
 use crate::text::words::noun_for;
 
 use crate::tui::messages::Effect;
@@ -200,16 +201,25 @@ pub fn cycle_mode(state: &mut State, forward: bool) -> Vec<Effect> {
 }
 
 /// The next or previous view mode of `path` (`m` / `M` in the tree and
-/// in the tokens overlay): one `core::curation` edit, one undo step.
+/// in the tokens overlay): one `core::curation` edit, one undo step. A
+/// file without a grammar skips skeleton, outline and masked, and the
+/// message says why.
 pub fn cycle_mode_of(state: &mut State, path: &str, forward: bool) -> Vec<Effect> {
+    let grammar = state.symbols.has_grammar(path);
     edit(state, |preset, _| {
-        let item = curation::cycle_mode(preset, path, forward).map_err(|e| e.to_string())?;
+        let item =
+            curation::cycle_mode(preset, path, forward, grammar).map_err(|e| e.to_string())?;
+        let why = if grammar {
+            String::new()
+        } else {
+            format!(" ({})", views::no_grammar(path))
+        };
         if item.view_mode == ViewMode::Custom && item.custom_slices.is_empty() {
             Ok(format!(
-                "{path}: custom — no slices yet, so its summary shows (r in the preview makes one)"
+                "{path}: custom — no slices yet, so its summary shows (r in the preview makes one){why}"
             ))
         } else {
-            Ok(format!("{path}: {}", item.view_mode))
+            Ok(format!("{path}: {}{why}", item.view_mode))
         }
     })
 }

@@ -98,6 +98,20 @@ pub fn shown(state: &State) -> Shown<'_> {
         .map_or(Shown::Nothing, Shown::Composition)
 }
 
+/// Why `path`, shown in `shown` mode, is not in the mode its entry asks:
+/// a file without a grammar asked for skeleton, outline or masked shows
+/// its summary (`no grammar for .yaml: …`). The preview's header line.
+pub fn fallback_note(state: &State, path: &str, shown: ViewMode) -> Option<String> {
+    let asked = state.item_for(path)?.effective_mode();
+    let fell_back = asked.needs_grammar() && shown == ViewMode::Summary;
+    (fell_back && !state.symbols.has_grammar(path)).then(|| {
+        format!(
+            "{asked} shows its summary: {}",
+            crate::core::views::no_grammar(path)
+        )
+    })
+}
+
 /// `true` when `path` is neither in the composition shown nor included
 /// by the preset: the preview shows what it would add.
 pub fn outside(state: &State, path: &str) -> bool {

@@ -8,6 +8,7 @@ pub mod filter;
 pub mod render;
 
 use crate::core::syntax::{Symbol, SymbolTree};
+use crate::core::views;
 use crate::tui::state::model::SymbolsView;
 
 /// Every symbol of `tree`, depth-first, with its depth.
@@ -45,6 +46,19 @@ impl SymbolsPane {
             self.view = Some(view);
             self.cursor = self.visible().first().copied().unwrap_or(0);
         }
+    }
+
+    /// Whether `path` has a grammar: its extension says; for a name
+    /// without one, this pane, once the worker read the file (its `#!`
+    /// line names the language); before that, every mode is kept (the
+    /// render falls back to the summary if it has none).
+    pub fn has_grammar(&self, path: &str) -> bool {
+        views::grammar_by_name(path).unwrap_or_else(|| {
+            self.view
+                .as_ref()
+                .filter(|v| v.path == path)
+                .is_none_or(|v| v.tree.is_some())
+        })
     }
 
     /// How many symbols the file has (filtered or not).

@@ -18,6 +18,7 @@ mod harden;
 mod large_files;
 mod lock;
 mod mcp;
+mod no_grammar;
 mod presets;
 mod progress;
 mod root_discovery;

@@ -25,4 +25,5 @@ mod personal;
 mod root_discovery;
 mod save;
 mod skipped;
+mod symbols_pane;
 mod tmux;

@@ -36,6 +36,19 @@ named_enum! {
     }
 }
 
+impl ViewMode {
+    /// Whether this mode reads the file's symbol tree (skeleton, outline,
+    /// masked). On a file without a grammar such a mode would only repeat
+    /// its summary, so that file offers full, summary, custom and none
+    /// (`core::views::no_grammar` says why).
+    pub fn needs_grammar(self) -> bool {
+        matches!(
+            self,
+            ViewMode::Skeleton | ViewMode::Outline | ViewMode::Masked
+        )
+    }
+}
+
 // `named_enum!` derives no `Default` (most of its enums have none), so the
 // default variant is named by hand.
 #[allow(clippy::derivable_impls)]

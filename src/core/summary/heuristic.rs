@@ -103,7 +103,8 @@ fn code_summary(lang: Lang, text: &str) -> String {
         );
     }
     if tree.symbols.is_empty() && tree.module_doc.is_none() {
-        return head_summary(text);
+        // Its first lines, but never its licence banner.
+        return head_summary(&tree.without_licence(text));
     }
     out
 }
@@ -207,6 +208,24 @@ mod tests {
         assert!(s.starts_with("this is line number 1\n"));
         assert!(s.contains("line number 10\n…\n(12 lines, "), "{s}");
         assert!(!s.contains("line number 11"));
+    }
+
+    /// express's `index.js`: its banner, then one line of code. The
+    /// summary starts with the code, not the licence.
+    #[test]
+    fn the_summary_never_starts_with_a_licence_banner() {
+        let express = "/*!\n * express\n * Copyright(c) 2009-2013 TJ Holowaychuk\n \
+                       * Copyright(c) 2013 Roman Shtylman\n * Copyright(c) 2014-2015 Douglas Christopher Wilson\n \
+                       * MIT Licensed\n */\n\n'use strict';\n\nmodule.exports = require('./lib/express');\n";
+        assert_eq!(
+            summarize("index.js", express),
+            "'use strict';\n\nmodule.exports = require('./lib/express');\n(11 lines, 224 bytes)\n"
+        );
+        let go = "// Copyright 2009 The Go Authors. All rights reserved.\n\
+                  // Use of this source code is governed by a BSD-style\n\
+                  // license that can be found in the LICENSE file.\n\n\
+                  // Package sort sorts.\npackage sort\n\nfunc Ints(x []int) {\n\tsortInts(x)\n}\n";
+        assert!(summarize("sort.go", go).starts_with("Package sort sorts.\n- "));
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! Markdown file keeps its headings. Everything outside
 //! function bodies — imports, globals, class bodies, comments — is kept
 //! byte for byte, except Python data tables, which become one-line
-//! stand-ins (`literals`); a Python skeleton still parses as Python.
+//! stand-ins (`literals`), and the licence banner a file opens with, which
+//! is left out (`licence`); a Python skeleton still parses as Python.
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -26,6 +27,8 @@ pub(super) fn render(tree: &SymbolTree, source: &str) -> String {
         .into_iter()
         .map(|body| (body, Cow::Borrowed(with)))
         .collect();
+    // The licence banner says nothing of the code (see `licence`).
+    cuts.extend(tree.licence.iter().map(|l| (l.clone(), Cow::Borrowed(""))));
     cuts.extend(
         tree.large_literals
             .iter()

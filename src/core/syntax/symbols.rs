@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 
 use tree_sitter::{Node, QueryCursor, StreamingIterator};
 
@@ -17,6 +18,7 @@ use super::errors;
 use super::generic;
 use super::lang::Capture;
 use super::lang::parse_tree;
+use super::licence;
 use super::literals;
 use super::macros::CMacros;
 use super::pairs::{Declarations, parameter_types};
@@ -67,6 +69,7 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
             lang,
             symbols: Vec::new(),
             module_doc: None,
+            licence: Vec::new(),
             has_errors: true,
             large_literals: Vec::new(),
             error_line: Some(1),
@@ -76,10 +79,12 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
     let found = find_definitions(lang, root, &parsed, source, finder);
     let placed = nest(lang, found);
     let error_line = errors::first_line(lang, root);
+    let (module_doc, licence) = module_doc(lang, root, source);
     SymbolTree {
         lang,
         symbols: build(lang, &placed, source),
-        module_doc: module_doc(lang, root, source),
+        module_doc,
+        licence,
         has_errors: error_line.is_some(),
         error_line,
         large_literals: literals::find(lang, root, source),
@@ -560,26 +565,34 @@ fn is_magic_comment(text: &str) -> bool {
 }
 
 /// First line of the module docstring (Python) or of the comment block
-/// the file starts with (C, C++).
-fn module_doc(lang: Lang, root: Node, source: &str) -> Option<String> {
+/// the file starts with (the other languages), licence blocks skipped;
+/// and those blocks' ranges (`licence`).
+fn module_doc(lang: Lang, root: Node, source: &str) -> (Option<String>, Vec<Range<usize>>) {
     let mut cursor = root.walk();
-    let mut children = root.named_children(&mut cursor);
-    if lang == Lang::Python {
-        let first = children.find(|n| n.kind() != "comment")?;
-        let string = (first.kind() == "expression_statement").then(|| first.named_child(0))??;
-        if !matches!(string.kind(), "string" | "concatenated_string") {
-            return None;
-        }
-        return doc_from_string(slice(source, string.byte_range()));
-    }
-    let comments: Vec<&str> = children
+    let children: Vec<Node> = root.named_children(&mut cursor).collect();
+    let comments: Vec<Node> = children
+        .iter()
+        .copied()
         .skip_while(|n| {
             matches!(n.kind(), "hash_bang_line" | "php_tag")
                 || slice(source, n.byte_range()).starts_with("#!")
         })
         .take_while(|n| lang.row().comments.contains(&n.kind()))
-        .map(|n| slice(source, n.byte_range()))
-        .filter(|text| !is_magic_comment(text))
+        .filter(|n| !is_magic_comment(slice(source, n.byte_range())))
         .collect();
-    doc_from_comment(&comments.join("\n"))
+    let leading = licence::split(&comments, source);
+    if lang == Lang::Python {
+        let doc = children
+            .iter()
+            .find(|n| n.kind() != "comment")
+            .filter(|n| n.kind() == "expression_statement")
+            .and_then(|n| n.named_child(0))
+            .filter(|s| matches!(s.kind(), "string" | "concatenated_string"))
+            .map(|s| slice(source, s.byte_range()))
+            // A docstring that is the licence says nothing of the module.
+            .filter(|text| !licence::is_licence(text))
+            .and_then(doc_from_string);
+        return (doc, leading.licence);
+    }
+    (doc_from_comment(&leading.rest.join("\n")), leading.licence)
 }

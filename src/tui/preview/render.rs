@@ -13,7 +13,7 @@ use ratatui::widgets::Paragraph;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
 use crate::tui::draw::{DIM, pane_block, scroll_to};
-use crate::tui::preview::{Shown, shown};
+use crate::tui::preview::{Shown, fallback_note, shown};
 use crate::tui::state::model::FileBlock;
 use crate::tui::state::{Pane, State};
 
@@ -105,9 +105,12 @@ fn block_view(
         }
         Some(problem) => format!("NOT INCLUDED · {problem}"),
         None => format!(
-            "NOT INCLUDED · would add ~{} tokens as {} · Space includes it",
+            "NOT INCLUDED · would add ~{} tokens as {}{} · Space includes it",
             compact(block.tokens),
-            block.mode
+            block.mode,
+            fallback_note(state, &block.path, block.mode)
+                .map(|n| format!(" · {n}"))
+                .unwrap_or_default()
         ),
     };
     let mut lines: Vec<Line<'static>> = wrap_parts(&header, width)
@@ -310,6 +313,16 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         );
         lines.push(folder_line(state, &row.path, included, total, width));
         room = room.saturating_sub(1);
+    }
+    // A file shown as its summary in a mode that reads symbols: why.
+    let note = current
+        .and_then(|p| Some((p, state.composed_file(p)?.mode)))
+        .and_then(|(p, mode)| fallback_note(state, p, mode));
+    if let Some(note) = note {
+        for part in wrap_parts(&note, width) {
+            lines.push(Line::styled(part, NOTICE));
+            room = room.saturating_sub(1);
+        }
     }
     let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
     lines.extend(

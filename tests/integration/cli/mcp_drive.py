@@ -252,6 +252,10 @@ async def run_checks(s, root, marker, expected, logs):
           "symbols lists main()")
     view = await s.call_tool("view", {"path": "_internal/commands/install.py"})
     check(not view.is_error and stats_of(view)["mode"] == "skeleton", "view uses the preset's mode")
+    txt = await s.call_tool("view", {"path": "_vendor/vendor.txt", "mode": "outline"})
+    check(not txt.is_error and stats_of(txt)["mode"] == "summary"
+          and any("no grammar for .txt" in n for n in stats_of(txt)["notes"]),
+          "view says why a file without a grammar has no outline")
     tm = await s.call_tool("token_map", {})
     check(not tm.is_error and len(json.loads(text_of(tm))["map"]["files"]) > 5, "token_map lists files")
     changed = await s.call_tool("changed", {})

@@ -75,9 +75,11 @@ const STEPS: &[Step] = &[
         cli: &["rm", "src/util.c"],
         tui: Tui::At("src/util.c", "space"),
     },
+    // A mode a Markdown file offers (it has no grammar: the TUI's cycle
+    // skips skeleton, outline and masked).
     Step {
-        cli: &["set", "docs/guide.md", "--mode", "outline"],
-        tui: Tui::Mode("docs/guide.md", ViewMode::Outline),
+        cli: &["set", "docs/guide.md", "--mode", "custom"],
+        tui: Tui::Mode("docs/guide.md", ViewMode::Custom),
     },
     Step {
         cli: &["set", "src/app.py", "--no-aggregate"],

@@ -1,0 +1,185 @@
+//! The symbols pane on a Rust and a TypeScript file, through the real
+//! keymap: open the file, focus the pane, mask a method, snapshot; and a
+//! file without a grammar, whose mode cycle skips the views that read
+//! symbols and says why (status line, preview header).
+
+use crate::common;
+
+use common::harness::open;
+use common::{Project, saved};
+use ctxcurate::core::model::{MaskState, ViewMode};
+use ctxcurate::tui::run::harness::Harness;
+use ctxcurate::tui::symbols::flat_symbols;
+
+const TABLE_RS: &str = "\
+//! A table of rows.
+
+/// One row.
+pub struct Row {
+    pub name: String,
+}
+
+/// The table.
+pub struct Table {
+    rows: Vec<Row>,
+}
+
+impl Table {
+    /// A new, empty table.
+    pub fn new() -> Self {
+        Table { rows: Vec::new() }
+    }
+
+    /// Add a row.
+    pub fn push(&mut self, name: &str) {
+        self.rows.push(Row { name: name.to_string() });
+    }
+
+    /// How many rows.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+}
+";
+
+const STORE_TS: &str = "\
+/** Where users live. */
+export interface User {
+  id: number;
+  name: string;
+}
+
+/** Users by id. */
+export class Store {
+  private users = new Map<number, User>();
+
+  /** Add or replace a user. */
+  put(user: User): void {
+    this.users.set(user.id, user);
+  }
+
+  /** The user with this id. */
+  get(id: number): User | undefined {
+    return this.users.get(id);
+  }
+}
+
+export function emptyStore(): Store {
+  return new Store();
+}
+";
+
+/// Move the symbols cursor (the pane focused) onto `path`.
+fn to_symbol(h: &mut Harness, path: &str) {
+    let tree = h.state.symbols.view.as_ref().and_then(|v| v.tree.clone());
+    let tree = tree.expect("the file's symbols are loaded");
+    let flat = flat_symbols(&tree);
+    let at = flat.iter().position(|(_, s)| s.path == path);
+    let at = at.unwrap_or_else(|| {
+        let paths: Vec<&str> = flat.iter().map(|(_, s)| s.path.as_str()).collect();
+        panic!("no symbol {path} in {paths:?}")
+    });
+    h.key("g");
+    for _ in 0..at {
+        h.key("j");
+    }
+    assert_eq!(
+        h.state.symbols.selected().map(|s| s.path.as_str()),
+        Some(path)
+    );
+}
+
+/// Include `file`, focus the symbols pane and hide `method`: the pane
+/// shows it as `hide`, the preset holds it.
+fn mask_a_method(file: &str, text: &str, method: &str) -> String {
+    let p = Project::empty();
+    p.write(file, text);
+    let mut h = open(&p, 120, 30);
+    h.goto(file);
+    h.keys("space tab");
+    to_symbol(&mut h, method);
+    h.key("x");
+    let item = &saved(&p).presets["default"].files[0];
+    assert_eq!(
+        (
+            item.path.as_str(),
+            item.view_mode,
+            item.ast_mask.get(method)
+        ),
+        (file, ViewMode::Masked, Some(&MaskState::Hide))
+    );
+    h.screen()
+}
+
+#[test]
+fn rust_symbols_pane_with_a_hidden_method() {
+    let screen = mask_a_method("src/table.rs", TABLE_RS, "impl Table::push");
+    insta::assert_snapshot!("rust_hidden_method", screen);
+}
+
+#[test]
+fn typescript_symbols_pane_with_a_hidden_method() {
+    let screen = mask_a_method("src/store.ts", STORE_TS, "Store.put");
+    insta::assert_snapshot!("typescript_hidden_method", screen);
+}
+
+/// `m` on a YAML file: full → summary → custom → none → full, never
+/// skeleton, outline or masked, and the status line says why.
+#[test]
+fn a_file_without_a_grammar_cycles_only_the_modes_that_change_it() {
+    let p = Project::empty();
+    p.write("conf/app.yaml", "name: app\nport: 8080\n");
+    let mut h = open(&p, 120, 30);
+    h.goto("conf/app.yaml");
+    h.key("space");
+    let mode = |p: &Project| saved(p).presets["default"].files[0].view_mode;
+    let mut seen = Vec::new();
+    for _ in 0..4 {
+        h.key("m");
+        seen.push(mode(&p));
+    }
+    assert_eq!(
+        seen,
+        [
+            ViewMode::Summary,
+            ViewMode::Custom,
+            ViewMode::None,
+            ViewMode::Full
+        ]
+    );
+    h.key("M");
+    assert_eq!(mode(&p), ViewMode::None);
+    let screen = h.screen();
+    assert!(
+        screen.contains("no grammar for .yaml: skeleton/outline/masked are not"),
+        "{screen}"
+    );
+    // A file with a grammar still cycles through every mode.
+    p.write("src/a.rs", "fn f() {}\n");
+    let mut h = open(&p, 120, 30);
+    h.goto("src/a.rs");
+    h.keys("space m m");
+    assert_eq!(
+        saved(&p).presets["default"].files[1].view_mode,
+        ViewMode::Skeleton
+    );
+}
+
+/// A YAML file a preset asks in `skeleton` (by hand, or by a glob) shows
+/// its summary, and the preview's header says why.
+#[test]
+fn the_preview_says_why_a_file_shows_its_summary() {
+    let p = Project::empty();
+    p.write("conf/app.yaml", "name: app\nport: 8080\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nfiles = [{ path = \"conf/app.yaml\", view_mode = \"skeleton\" }]\n",
+    );
+    let mut h = open(&p, 120, 30);
+    h.goto("conf/app.yaml");
+    let screen = h.screen();
+    assert!(
+        screen.contains("skeleton shows its summary: no grammar for .yaml"),
+        "{screen}"
+    );
+}
