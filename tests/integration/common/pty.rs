@@ -57,6 +57,10 @@ pub fn openpty() -> (OwnedFd, OwnedFd) {
 pub fn on_terminal<S: AsRef<OsStr>>(p: &Project, args: &[S]) -> (bool, Vec<u8>) {
     let (master, slave) = openpty();
     let mut cmd = p.cmd(&[]);
+    // The progress line (`\r`-redrawn, tested in `cli::progress`) shows
+    // after a second of work, which a loaded machine reaches: only what
+    // the command itself prints is looked at here.
+    cmd.env("CTXCURATE_PROGRESS_DELAY_MS", "86400000");
     cmd.args(args)
         .stdout(Stdio::from(slave.try_clone().expect("dup")))
         .stderr(Stdio::from(slave));

@@ -304,7 +304,8 @@ struct Score {
 fn score(project: &Project) -> Option<Score> {
     let keep = |p: &Path| {
         let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let ours = Lang::from_path(name).is_some_and(|l| l != Lang::Python);
+        // C and C++ only: Lua's sources ship a README.md, a Markdown file now.
+        let ours = Lang::from_path(name).is_some_and(|l| matches!(l, Lang::C | Lang::Cpp));
         ours && (project.prefixes.is_empty()
             || project.prefixes.iter().any(|x| name.starts_with(x)))
     };
