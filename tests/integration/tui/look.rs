@@ -369,7 +369,9 @@ fn on_json_decoder_the_preview_follows_a_method_and_c_slices_it() {
     assert_eq!(h.state.preview.scroll, a);
     let rows = highlighted_rows(&mut h);
     assert!(
-        rows[0].contains("def decode(self, s, _w=WHITESPACE.match):"),
+        // The focused symbols pane takes 45 % at 120 columns: the
+        // preview's line is cut at its edge.
+        rows[0].contains("def decode(self, s, _w=WHITESPACE"),
         "{rows:?}"
     );
     // raw_decode hidden, decode to sig: the masked block shows decode's
