@@ -1,0 +1,129 @@
+//! How often the project uses a name (aider's repo map ranks by
+//! references, not just definitions): the identifiers of each code file,
+//! found by a cheap tokenizer pass and cached per content, counted as the
+//! number of files that name each one. A symbol's weight in the map grows
+//! with the files that use it; dunders and private names nobody else uses
+//! weigh little.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::core::sources::Codebase;
+use crate::core::syntax::Lang;
+
+/// How many files name each identifier.
+#[derive(Debug, Default)]
+pub struct References {
+    files_naming: HashMap<String, usize>,
+}
+
+impl References {
+    /// The identifiers of the code files among `paths`.
+    pub fn count(codebase: &Codebase, paths: &[&str]) -> References {
+        let Codebase { root, sources, .. } = *codebase;
+        let mut files_naming: HashMap<String, usize> = HashMap::new();
+        for path in paths {
+            // Prose that names a function does not use it.
+            if !Lang::from_path(path).is_some_and(Lang::is_code) {
+                continue;
+            }
+            let Some(idents) =
+                sources.derived_from_text(root, path, "repo-map-identifiers", identifiers)
+            else {
+                continue;
+            };
+            for ident in idents.lines() {
+                *files_naming.entry(ident.to_string()).or_default() += 1;
+            }
+        }
+        References { files_naming }
+    }
+
+    /// Files other than the defining one that name `name` (the definer
+    /// names it itself, so one naming is its own).
+    pub fn by_others(&self, name: &str) -> usize {
+        self.files_naming
+            .get(name)
+            .map_or(0, |&n| n.saturating_sub(1))
+    }
+
+    /// A symbol's weight: grows with the log of the files using it, so a
+    /// name used everywhere does not drown the rest; a dunder or a private
+    /// name no other file uses is kept for last.
+    pub fn weight(&self, name: &str) -> f64 {
+        let others = self.by_others(name);
+        let base = 1.0 + (1.0 + others as f64).ln();
+        if others > 0 {
+            base
+        } else if is_dunder(name) {
+            0.1
+        } else if name.starts_with('_') {
+            0.3
+        } else {
+            base
+        }
+    }
+}
+
+/// `__repr__`, `__bool__`: hooks the language calls, rarely by name.
+fn is_dunder(name: &str) -> bool {
+    name.len() > 4 && name.starts_with("__") && name.ends_with("__")
+}
+
+/// The distinct ASCII identifiers of `text` (two characters or more), one
+/// a line, sorted.
+pub fn identifiers(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            // ASCII bytes only, so the slice is on char boundaries.
+            if i - start >= 2 {
+                seen.insert(&text[start..i]);
+            }
+        } else if b.is_ascii_digit() {
+            // `0x1F`, `1e5`: a number's letters are not a name.
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let mut out: Vec<&str> = seen.into_iter().collect();
+    out.sort_unstable();
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_distinct_names_not_numbers() {
+        assert_eq!(
+            identifiers("x = foo(bar, 0x1F) + foo.baz_2 # é_q _a"),
+            "_a\n_q\nbar\nbaz_2\nfoo"
+        );
+        assert_eq!(identifiers(""), "");
+    }
+
+    #[test]
+    fn weights_follow_other_files() {
+        let refs = References {
+            files_naming: [("used", 5), ("alone", 1), ("__repr__", 1), ("__init__", 9)]
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect(),
+        };
+        assert!(refs.weight("used") > refs.weight("alone"));
+        assert!(refs.weight("alone") > refs.weight("_private"));
+        assert!(refs.weight("_private") > refs.weight("__repr__"));
+        assert!(refs.weight("__init__") > refs.weight("alone"));
+    }
+}
