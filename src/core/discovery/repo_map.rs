@@ -74,7 +74,7 @@ pub fn build(
     let picks = if outlines.iter().all(Vec::is_empty) {
         Vec::new()
     } else {
-        ranked_symbols(&outlines, &References::count(codebase, &files))
+        ranked_symbols(&outlines, &References::count(codebase, &files, &outlines))
     };
     Sizer {
         files: &files,
@@ -93,7 +93,7 @@ fn file_outline(codebase: &Codebase, path: &str) -> Vec<Entry> {
     }
     let Codebase { root, sources, .. } = *codebase;
     sources
-        .derived(root, path, "repo-map-entries", |tree| {
+        .derived(root, path, "repo-map-outline-v2", |tree| {
             outline::encode(&outline::entries(&tree.symbols))
         })
         .map(|text| outline::decode(&text))
@@ -367,6 +367,33 @@ mod tests {
             "{}",
             some.text
         );
+    }
+
+    #[test]
+    fn defining_a_name_is_not_using_it() {
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            &dir,
+            &[
+                (
+                    "lib.py",
+                    "def render():\n    pass\n\ndef called():\n    pass\n",
+                ),
+                ("other.py", "def render():\n    pass\n"),
+                ("app.py", "from lib import called\ncalled()\n"),
+            ],
+        );
+        let paths = ["lib.py", "other.py", "app.py"];
+        let small = (1..400)
+            .map(|b| map_of(&dir, &paths, b))
+            .find(|m| m.outlined > 0)
+            .unwrap();
+        assert!(
+            small.text.contains("lib.py\n  def called()\n"),
+            "{}",
+            small.text
+        );
+        assert!(!small.text.contains("render"), "{}", small.text);
     }
 
     #[test]

@@ -60,9 +60,18 @@ fn collapse_refs<'a>(symbols: &[&'a Symbol]) -> Vec<Vec<&'a Symbol>> {
     groups
 }
 
+/// A signature longer than this many characters is cut, ending in `…`:
+/// a constructor with twenty keyword arguments would cost a map as much as
+/// ten other files' first lines.
+const MAX_SIGNATURE_CHARS: usize = 120;
+
 fn entry(depth: u8, group: &[&Symbol]) -> Entry {
     let first = group[0];
     let mut text = one_line(&first.signature);
+    if let Some((cut, _)) = text.char_indices().nth(MAX_SIGNATURE_CHARS) {
+        text.truncate(cut);
+        text.push('…');
+    }
     if group.len() > 1 {
         let _ = write!(text, " ({} definitions)", group.len());
     }
@@ -135,6 +144,16 @@ mod tests {
             !got.iter()
                 .any(|(_, t)| t.contains("OTHER") && t.contains("definitions"))
         );
+    }
+
+    #[test]
+    fn long_signatures_are_cut_on_a_char_boundary() {
+        let params: String = (0..40).map(|i| format!("é{i}: int, ")).collect();
+        let got = outline(Lang::Python, &format!("def f({params}):\n    pass\n"));
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].1.chars().count(), MAX_SIGNATURE_CHARS + 1);
+        assert!(got[0].1.starts_with("def f(é0: int, é1: int"), "{got:?}");
+        assert!(got[0].1.ends_with('…'), "{got:?}");
     }
 
     #[test]

@@ -10,15 +10,21 @@ use std::collections::{HashMap, HashSet};
 use crate::core::sources::Codebase;
 use crate::core::syntax::Lang;
 
+use super::outline::Entry;
+
 /// How many files name each identifier.
 #[derive(Debug, Default)]
 pub struct References {
     files_naming: HashMap<String, usize>,
+    /// How many of the outlined files define each name.
+    files_defining: HashMap<String, usize>,
 }
 
 impl References {
-    /// The identifiers of the code files among `paths`.
-    pub fn count(codebase: &Codebase, paths: &[&str]) -> References {
+    /// The identifiers of the code files among `paths`, less a naming by
+    /// each file whose outline (in `outlines`, by the same index) defines
+    /// the name: `render` defined in twenty classes is not used by them.
+    pub fn count(codebase: &Codebase, paths: &[&str], outlines: &[Vec<Entry>]) -> References {
         let Codebase { root, sources, .. } = *codebase;
         let mut files_naming: HashMap<String, usize> = HashMap::new();
         for path in paths {
@@ -35,15 +41,25 @@ impl References {
                 *files_naming.entry(ident.to_string()).or_default() += 1;
             }
         }
-        References { files_naming }
+        let mut files_defining: HashMap<String, usize> = HashMap::new();
+        for entries in outlines {
+            let defined: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+            for name in defined {
+                *files_defining.entry(name.to_string()).or_default() += 1;
+            }
+        }
+        References {
+            files_naming,
+            files_defining,
+        }
     }
 
-    /// Files other than the defining one that name `name` (the definer
-    /// names it itself, so one naming is its own).
+    /// Files other than the definers that name `name` (a name asked about
+    /// has at least one definer, which names it itself).
     pub fn by_others(&self, name: &str) -> usize {
-        self.files_naming
-            .get(name)
-            .map_or(0, |&n| n.saturating_sub(1))
+        let naming = self.files_naming.get(name).copied().unwrap_or(0);
+        let defining = self.files_defining.get(name).copied().unwrap_or(0);
+        naming.saturating_sub(defining.max(1))
     }
 
     /// A symbol's weight: grows with the log of the files using it, so a
@@ -120,6 +136,7 @@ mod tests {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
                 .collect(),
+            files_defining: HashMap::new(),
         };
         assert!(refs.weight("used") > refs.weight("alone"));
         assert!(refs.weight("alone") > refs.weight("_private"));
