@@ -4,7 +4,8 @@
 //!
 //! Like aider's map, it ranks symbols, not files: a symbol weighs more the
 //! more other files name it ([`references`]) and the higher its file ranks
-//! (the import graph puts the targets' imports first), and a file's second
+//! (the import graph puts the targets' imports first; a file they do not
+//! reach weighs a fifth), and a file's second
 //! symbol weighs half its first, its third a third, so a bigger budget
 //! outlines more files before it deepens the top ones. Its size is found by
 //! binary search over how many of the ranked symbols are shown and then how
@@ -36,6 +37,9 @@ const MAX_OUTLINE_LINES: usize = 30;
 /// symbol line), which bounds how many files a budget can outline, and so
 /// how many get parsed.
 const MIN_OUTLINED_TOKENS: usize = 6;
+/// The weight of a file the targets do not reach, against 1 for one they
+/// do: its most used symbol still shows once the reached files have theirs.
+const UNREACHED_WEIGHT: f64 = 0.2;
 
 /// A sized repo map.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -61,11 +65,11 @@ pub fn build(
     budget: usize,
     tokenizer: TokenizerKind,
 ) -> RepoMap {
-    let files: Vec<&str> = ranked
+    let kept: Vec<&Ranked> = ranked
         .iter()
-        .map(|r| r.path.as_str())
-        .filter(|p| !skip.contains(p))
+        .filter(|r| !skip.contains(r.path.as_str()))
         .collect();
+    let files: Vec<&str> = kept.iter().map(|r| r.path.as_str()).collect();
     let window = files.len().min(budget / MIN_OUTLINED_TOKENS + 1);
     let outlines: Vec<Vec<Entry>> = files[..window]
         .iter()
@@ -74,7 +78,8 @@ pub fn build(
     let picks = if outlines.iter().all(Vec::is_empty) {
         Vec::new()
     } else {
-        ranked_symbols(&outlines, &References::count(codebase, &files, &outlines))
+        let refs = References::count(codebase, &files, &outlines);
+        ranked_symbols(&outlines, &file_weights(&kept[..window]), &refs)
     };
     Sizer {
         files: &files,
@@ -84,6 +89,26 @@ pub fn build(
         budget,
     }
     .fit()
+}
+
+/// A file's weight by its place in the ranking (the square root of it, so
+/// the tenth file weighs a third of the first), and less for a file the
+/// targets do not reach through imports (a personalized rank of 0 where
+/// others have more): the map prefers what the targets use.
+fn file_weights(ranked: &[&Ranked]) -> Vec<f64> {
+    let any_reached = ranked.iter().any(|r| r.score > 0.0);
+    ranked
+        .iter()
+        .enumerate()
+        .map(|(place, r)| {
+            let reach = if any_reached && r.score <= 0.0 {
+                UNREACHED_WEIGHT
+            } else {
+                1.0
+            };
+            reach / ((1 + place) as f64).sqrt()
+        })
+        .collect()
 }
 
 /// The outline of a code file (none for prose or a file without a grammar).
@@ -102,9 +127,13 @@ fn file_outline(codebase: &Codebase, path: &str) -> Vec<Entry> {
 
 /// Every outline line as (file, entry), best first: the entry's weight by
 /// references, divided by its place among its file's entries (best first)
-/// and by the square root of its file's place in the ranking. Ties go by
+/// and times its file's weight ([`file_weights`]). Ties go by
 /// file rank, then source order, so the map is the same on every run.
-fn ranked_symbols(outlines: &[Vec<Entry>], refs: &References) -> Vec<(usize, usize)> {
+fn ranked_symbols(
+    outlines: &[Vec<Entry>],
+    file_weights: &[f64],
+    refs: &References,
+) -> Vec<(usize, usize)> {
     let mut scored: Vec<(f64, usize, usize)> = Vec::new();
     for (f, entries) in outlines.iter().enumerate() {
         let mut own: Vec<(f64, usize)> = entries
@@ -113,7 +142,7 @@ fn ranked_symbols(outlines: &[Vec<Entry>], refs: &References) -> Vec<(usize, usi
             .map(|(e, entry)| (refs.weight(&entry.name), e))
             .collect();
         own.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-        let file_weight = 1.0 / ((1 + f) as f64).sqrt();
+        let file_weight = file_weights.get(f).copied().unwrap_or(0.0);
         for (place, (weight, e)) in own.into_iter().take(MAX_OUTLINE_LINES).enumerate() {
             scored.push((weight * file_weight / (1 + place) as f64, f, e));
         }
@@ -394,6 +423,22 @@ mod tests {
             small.text
         );
         assert!(!small.text.contains("render"), "{}", small.text);
+    }
+
+    #[test]
+    fn files_the_targets_do_not_reach_weigh_less() {
+        let r = |path: &str, score: f64| Ranked {
+            path: path.into(),
+            score,
+        };
+        let (a, b, c) = (r("a", 0.5), r("b", 0.1), r("c", 0.0));
+        assert_eq!(
+            file_weights(&[&a, &b, &c]),
+            vec![1.0, 1.0 / 2f64.sqrt(), UNREACHED_WEIGHT / 3f64.sqrt()]
+        );
+        // No targets (no scores): the ranking alone.
+        let (a, b) = (r("a", 0.0), r("b", 0.0));
+        assert_eq!(file_weights(&[&a, &b]), vec![1.0, 1.0 / 2f64.sqrt()]);
     }
 
     #[test]
