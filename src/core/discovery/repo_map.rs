@@ -7,8 +7,10 @@
 //! (the import graph puts the targets' imports first; a file they do not
 //! reach weighs a fifth), and a file's second
 //! symbol weighs half its first, its third a third, so a bigger budget
-//! outlines more files before it deepens the top ones. Its size is found by
-//! binary search over how many of the ranked symbols are shown and then how
+//! outlines more files before it deepens the top ones; a file's bare path
+//! is a line of its own in that ranking, worth a fifth of its best symbol.
+//! Its size is found by
+//! binary search over how many of the ranked lines are shown and then how
 //! many more files are listed as bare paths, counting the exact tokens of
 //! every candidate, so the map never exceeds its budget and stops only
 //! where one more line would not fit.
@@ -40,6 +42,9 @@ const MIN_OUTLINED_TOKENS: usize = 6;
 /// The weight of a file the targets do not reach, against 1 for one they
 /// do: its most used symbol still shows once the reached files have theirs.
 const UNREACHED_WEIGHT: f64 = 0.2;
+/// What listing a file's bare path is worth against its best symbol
+/// (weight 1 for a name no other file uses).
+const PATH_WORTH: f64 = 0.5;
 
 /// A sized repo map.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -75,12 +80,12 @@ pub fn build(
         .iter()
         .map(|path| file_outline(codebase, path))
         .collect();
-    let picks = if outlines.iter().all(Vec::is_empty) {
-        Vec::new()
+    let refs = if outlines.iter().all(Vec::is_empty) {
+        References::default()
     } else {
-        let refs = References::count(codebase, &files, &outlines);
-        ranked_symbols(&outlines, &file_weights(&kept[..window]), &refs)
+        References::count(codebase, &files, &outlines)
     };
+    let picks = ranked_lines(&outlines, &file_weights(&kept[..window]), &refs);
     Sizer {
         files: &files,
         outlines: &outlines,
@@ -125,16 +130,19 @@ fn file_outline(codebase: &Codebase, path: &str) -> Vec<Entry> {
         .unwrap_or_default()
 }
 
-/// Every outline line as (file, entry), best first: the entry's weight by
-/// references, divided by its place among its file's entries (best first)
-/// and times its file's weight ([`file_weights`]). Ties go by
-/// file rank, then source order, so the map is the same on every run.
-fn ranked_symbols(
+/// Every line the map could show, best first: a symbol as (file,
+/// `Some(entry)`), weighing its references divided by its place among its
+/// file's entries (best first) and times its file's weight
+/// ([`file_weights`]); a file's bare path as (file, `None`), weighing
+/// [`PATH_WORTH`] times its file's weight, so a low file is listed before a
+/// top file's tenth symbol. Ties go by file rank, then source order, so the
+/// map is the same on every run.
+fn ranked_lines(
     outlines: &[Vec<Entry>],
     file_weights: &[f64],
     refs: &References,
-) -> Vec<(usize, usize)> {
-    let mut scored: Vec<(f64, usize, usize)> = Vec::new();
+) -> Vec<(usize, Option<usize>)> {
+    let mut scored: Vec<(f64, usize, Option<usize>)> = Vec::new();
     for (f, entries) in outlines.iter().enumerate() {
         let mut own: Vec<(f64, usize)> = entries
             .iter()
@@ -143,8 +151,9 @@ fn ranked_symbols(
             .collect();
         own.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let file_weight = file_weights.get(f).copied().unwrap_or(0.0);
+        scored.push((PATH_WORTH * file_weight, f, None));
         for (place, (weight, e)) in own.into_iter().take(MAX_OUTLINE_LINES).enumerate() {
-            scored.push((weight * file_weight / (1 + place) as f64, f, e));
+            scored.push((weight * file_weight / (1 + place) as f64, f, Some(e)));
         }
     }
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
@@ -155,8 +164,8 @@ struct Sizer<'a> {
     files: &'a [&'a str],
     /// The outlines of the first files, as far as the budget could reach.
     outlines: &'a [Vec<Entry>],
-    /// Outline lines, best first.
-    picks: &'a [(usize, usize)],
+    /// Outline lines and bare paths, best first.
+    picks: &'a [(usize, Option<usize>)],
     tokenizer: TokenizerKind,
     budget: usize,
 }
@@ -171,7 +180,7 @@ impl Sizer<'_> {
                 ..RepoMap::default()
             };
         }
-        // Symbols first: gallop to an upper bound, then bisect.
+        // Ranked lines first: gallop to an upper bound, then bisect.
         let fits = |k: usize| self.measure(k, 0).tokens <= self.budget;
         let total = self.picks.len();
         let mut lo = 0; // fits
@@ -190,9 +199,9 @@ impl Sizer<'_> {
             }
         }
         let k = lo;
-        // Then bare paths of the files not outlined. Every line is at least
+        // Then bare paths of the files not listed yet. Every line is at least
         // one token, which bounds the search.
-        let rest = n - self.measure(k, 0).outlined;
+        let rest = n - self.measure(k, 0).listed;
         let mut m = 0;
         let mut over = rest.min(self.budget) + 1;
         while over - m > 1 {
@@ -214,11 +223,14 @@ impl Sizer<'_> {
         map
     }
 
-    /// The map showing the best `k` outline lines (and the parents of the
-    /// children among them), with `m` more files listed as bare paths.
+    /// The map showing the best `k` lines (and the parents of the children
+    /// among them), with `m` more files listed as bare paths.
     fn measure(&self, k: usize, m: usize) -> RepoMap {
         let mut shown: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); self.outlines.len()];
+        let mut named = vec![false; self.outlines.len()];
         for &(f, e) in &self.picks[..k.min(self.picks.len())] {
+            named[f] = true;
+            let Some(e) = e else { continue };
             shown[f].insert(e);
             if let Some(parent) = parent_of(&self.outlines[f], e) {
                 shown[f].insert(parent);
@@ -228,7 +240,7 @@ impl Sizer<'_> {
         let (mut outlined, mut listed, mut bare) = (0, 0, 0);
         for (i, path) in self.files.iter().enumerate() {
             let lines = shown.get(i).filter(|s| !s.is_empty());
-            if lines.is_none() {
+            if !named.get(i).copied().unwrap_or(false) {
                 if bare == m {
                     continue;
                 }
