@@ -21,10 +21,19 @@ pub struct References {
 }
 
 impl References {
-    /// The identifiers of the code files among `paths`, less a naming by
-    /// each file whose outline (in `outlines`, by the same index) defines
-    /// the name: `render` defined in twenty classes is not used by them.
+    /// How many code files among `paths` name each name the `outlines`
+    /// define, and how many of the outlined files define it: `render`
+    /// defined in twenty classes is not used by them. Only defined names
+    /// are counted, so a big project costs lookups, not a table of every
+    /// word in it.
     pub fn count(codebase: &Codebase, paths: &[&str], outlines: &[Vec<Entry>]) -> References {
+        let mut files_defining: HashMap<String, usize> = HashMap::new();
+        for entries in outlines {
+            let defined: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+            for name in defined {
+                *files_defining.entry(name.to_string()).or_default() += 1;
+            }
+        }
         let Codebase { root, sources, .. } = *codebase;
         let mut files_naming: HashMap<String, usize> = HashMap::new();
         for path in paths {
@@ -38,14 +47,14 @@ impl References {
                 continue;
             };
             for ident in idents.lines() {
-                *files_naming.entry(ident.to_string()).or_default() += 1;
-            }
-        }
-        let mut files_defining: HashMap<String, usize> = HashMap::new();
-        for entries in outlines {
-            let defined: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
-            for name in defined {
-                *files_defining.entry(name.to_string()).or_default() += 1;
+                if let Some((name, _)) = files_defining.get_key_value(ident) {
+                    match files_naming.get_mut(ident) {
+                        Some(n) => *n += 1,
+                        None => {
+                            files_naming.insert(name.clone(), 1);
+                        }
+                    }
+                }
             }
         }
         References {
