@@ -445,3 +445,56 @@ fn a_binary_target_says_so_rather_than_that_it_does_not_fit() {
         "{err}"
     );
 }
+
+#[test]
+fn map_outlines_the_targets_imports_first() {
+    let p = Project::empty();
+    p.write(
+        "app.py",
+        "from pkg.parse import parse_line\n\nparse_line('x')\n",
+    );
+    p.write("pkg/__init__.py", "");
+    p.write("pkg/parse.py", "def parse_line(s):\n    return s\n");
+    // A name three files use, in a file the target never reaches.
+    p.write("lib/__init__.py", "");
+    p.write("lib/common.py", "def shared():\n    pass\n");
+    for name in ["a", "b", "c"] {
+        p.write(
+            &format!("lib/{name}.py"),
+            "from lib.common import shared\n\nshared()\n",
+        );
+    }
+    let first = (20..200)
+        .step_by(2)
+        .map(|b| {
+            let budget = b.to_string();
+            p.run(&[
+                "map",
+                "--target",
+                "app.py",
+                "--budget",
+                &budget,
+                "--stats-json",
+            ])
+        })
+        .find(|out| stdout(out).contains("  def "))
+        .expect("some budget outlines a file");
+    let text = stdout(&first);
+    assert!(
+        text.contains("pkg/parse.py\n  def parse_line(s)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("def shared"), "{text}");
+    assert!(
+        stderr(&first).contains("\"outlined\":1"),
+        "{}",
+        stderr(&first)
+    );
+    // With room, the widely used name is outlined too.
+    let all = p.run(&["map", "--target", "app.py", "--budget", "2000"]);
+    assert!(
+        stdout(&all).contains("lib/common.py\n  def shared()\n"),
+        "{}",
+        stdout(&all)
+    );
+}
