@@ -488,7 +488,7 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
 }
 
 /// The languages added as data (Rust, TypeScript, JavaScript, Go, Java,
-/// Bash, PHP, Kotlin, Ruby, Lua, Markdown)
+/// C#, Bash, PHP, Kotlin, Ruby, Lua, Markdown)
 /// against universal-ctags on real projects: recall of ctags' functions,
 /// methods, classes, structs, enums, interfaces/traits and type aliases,
 /// each matched by a symbol of the same name whose lines contain the tag's
@@ -499,7 +499,9 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
 /// shell scripts, array assignments (`X=()`) it lists as functions; in
 /// Ruby, `def`s inside heredoc strings (`class_eval <<-METHOD`); in Lua,
 /// any `name =` on a line that holds the word `function` (see
-/// `lua_function_line`). The
+/// `lua_function_line`); in C#, the type parameter of a `where`
+/// constraint it names a class (`class EnumOps<T> where T : Enum`, see
+/// `csharp_constraint`). The
 /// projects: crates from
 /// cargo's registry (serde, regex, clap_builder, tokio), TypeScript sources
 /// shipped in npm packages (zod, rxjs, immer), JavaScript ones (axios, express),
@@ -507,7 +509,10 @@ fn c_and_cpp_symbols_match_ctags_on_real_projects() {
 /// (`openjdk-*-source`: java.util, java.io), and Bash's completion
 /// scripts (`bash-completion`), and Symfony's console from Debian
 /// (`php-symfony-console`), the Kotlin of two React Native modules'
-/// Android code (`expo-modules-core`, `react-native-screens`); Ruby's rack,
+/// Android code (`expo-modules-core`, `react-native-screens`); for C#,
+/// pythonnet's runtime (its PyPI sdist, `target/corpora/pythonnet`,
+/// `CTXCURATE_PYTHONNET_DIR` overrides the place) and the managed library
+/// and code generator of `react-native-windows` from npm; Ruby's rack,
 /// thor and rake and Lua's Penlight and busted as Debian ships them
 /// (`.ci/run` unpacks the packages with `dpkg-deb -x` into
 /// `target/corpora/deb/PACKAGE/`, `CTXCURATE_DEB_DIR` overrides the place);
@@ -553,6 +558,9 @@ mod languages {
             Lang::Ruby => ("Ruby", "cfmS"),
             Lang::Lua => ("Lua", "f"),
             Lang::Markdown => ("Markdown", "csStTu"),
+            // Classes (records too), interfaces, structs, enums, methods
+            // (constructors too): the kinds our C# symbols claim.
+            Lang::CSharp => ("C#", "cigsm"),
             _ => ("Java", "cigma"),
         }
     }
@@ -677,6 +685,18 @@ mod languages {
             Lang::Bash,
             PathBuf::from("/usr/share/bash-completion"),
         ));
+        // C#: pythonnet's runtime (its PyPI sdist) and the managed
+        // library and code generator react-native-windows ships on npm.
+        out.push((
+            "pythonnet".into(),
+            Lang::CSharp,
+            env_dir("CTXCURATE_PYTHONNET_DIR", "target/corpora/pythonnet").join("src/runtime"),
+        ));
+        out.push((
+            "rn-windows".into(),
+            Lang::CSharp,
+            npm.join("react-native-windows/package"),
+        ));
         let deb = env_dir("CTXCURATE_DEB_DIR", "target/corpora/deb");
         for (package, gem) in [
             ("ruby-rack", "rack-"),
@@ -770,7 +790,9 @@ mod languages {
     }
 
     /// A symbol of the tag's name whose lines contain the tag's line. ctags
-    /// names a Lua function as written (`M.f`, `M:m`), we by its field.
+    /// names a Lua function as written (`M.f`, `M:m`), we by its field;
+    /// C# operators, destructors and explicit interface members see
+    /// `csharp_name`.
     /// ctags names a Markdown setext heading by its last line and keeps
     /// runs of spaces; we by all of its lines, folded.
     fn found(lang: Lang, tree: &SymbolTree, tag: &Tag) -> bool {
@@ -782,12 +804,22 @@ mod languages {
                 .next()
                 .unwrap_or(&tag.name),
             Lang::Markdown => folded.as_str(),
+            Lang::CSharp => csharp_name(&tag.name),
             _ => tag.name.as_str(),
         };
         tree.iter().any(|s| {
             let same = s.name == name || (lang == Lang::Markdown && s.name.ends_with(name));
             same && s.start_line <= tag.line + 2 && tag.line <= s.end_line
         })
+    }
+
+    /// The name our C# symbols give what ctags names `operator ==`,
+    /// `~Circle` (a destructor) or `IShape.Area` (an explicit interface
+    /// implementation): the operator token, the class, the method.
+    fn csharp_name(name: &str) -> &str {
+        let name = name.strip_prefix("operator ").unwrap_or(name);
+        let name = name.trim_start_matches('~');
+        name.rsplit('.').next().unwrap_or(name)
     }
 
     /// Words ctags 5.9's TypeScript parser sometimes reports as names
@@ -918,11 +950,21 @@ mod languages {
         // a function named `COMPREPLY=`.
         (lang == Lang::Bash && tag.name.ends_with('='))
             || (lang == Lang::Kotlin && kotlin_local(tag, lines))
+            || (lang == Lang::CSharp && csharp_constraint(tag, line.unwrap_or("")))
             || script
                 && (KEYWORDS.contains(&tag.name.as_str())
                     || imports.get(tag.line).copied().unwrap_or(false)
                     || object_literal(tag, lines)
                     || misread_alias(tag, lines))
+    }
+
+    /// Whether a C# "class" tag is a type parameter's constraint: ctags
+    /// 5.9 names `class EnumOps<T> where T : Enum` after the `T` of its
+    /// `where` (the class itself goes untagged).
+    fn csharp_constraint(tag: &Tag, line: &str) -> bool {
+        tag.kind == 'c'
+            && line.contains(&format!(" where {} :", tag.name))
+            && !line.contains(&format!("class {}", tag.name))
     }
 
     /// Whether a Kotlin "method" tag is something ctags 5.9 lists that no

@@ -37,3 +37,15 @@
 
 (local_function_statement
   name: (identifier) @name) @definition.function
+
+; Operators are methods too. They have no identifier: the symbol is named by
+; its operator token (`==`) or, for a conversion, by its target type
+; (`implicit operator JSValue` is `JSValue`); ctags says `operator ==`.
+(operator_declaration
+  operator: _ @name) @definition.method
+
+(conversion_operator_declaration
+  type: (_) @name) @definition.method
+
+(destructor_declaration
+  name: (identifier) @name) @definition.method
