@@ -363,3 +363,43 @@ fn written_as_call(lines: &[&str], line: usize, name: &str) -> bool {
         before_ok && near[i + name.len()..].trim_start().starts_with('(')
     })
 }
+
+/// The newest `prefix<version>` crate folder in cargo's registry sources
+/// (`clap_builder-` → `~/.cargo/registry/src/<index>/clap_builder-4.5.x`).
+pub fn registry_crate(prefix: &str) -> Option<PathBuf> {
+    let home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+    let mut found = Vec::new();
+    for index in std::fs::read_dir(home.join("registry/src")).ok()?.flatten() {
+        for entry in std::fs::read_dir(index.path()).ok()?.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rest = name.strip_prefix(prefix);
+            if rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
+                found.push(entry.path());
+            }
+        }
+    }
+    found.sort();
+    found.pop()
+}
+
+/// Go's library sources (Debian's `golang-*-src`): the newest
+/// `go-1.NN/src` under `/usr/share` or `/usr/lib` that holds a `go.mod`
+/// (the module `std`).
+pub fn go_src() -> Option<PathBuf> {
+    let mut found: Vec<PathBuf> = ["/usr/share", "/usr/lib"]
+        .iter()
+        .filter_map(|d| std::fs::read_dir(d).ok())
+        .flat_map(|entries| entries.flatten())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("go-"))
+        })
+        .map(|p| p.join("src"))
+        .filter(|p| p.join("go.mod").is_file())
+        .collect();
+    found.sort();
+    found.pop()
+}

@@ -42,7 +42,7 @@ use ctxcurate::core::discovery::graph::{Explained, Outcome, explain};
 use ctxcurate::core::sources::{Codebase, Sources};
 use ctxcurate::core::walk;
 
-use crate::common::machine;
+use crate::common::{corpus, machine};
 
 /// The bar.
 const TARGET_PERCENT: f64 = 90.0;
@@ -169,11 +169,11 @@ fn direct_project_imports_resolve_per_language() {
 /// failure through the caller).
 fn cases() -> Option<Vec<Case>> {
     let npm = corpora().join("npm");
-    let clap = crate_dir("clap_builder-")?;
+    let clap = corpus::registry_crate("clap_builder-")?;
     let clap_src = clap.join("src");
-    let tokio = crate_dir("tokio-")?;
+    let tokio = corpus::registry_crate("tokio-")?;
     let tokio_src = tokio.join("src");
-    let go = go_src()?;
+    let go = corpus::go_src()?;
     let jdk = corpora().join("jdk/java.base");
     let php = symfony_console()?;
     let pythonnet = pythonnet()?;
@@ -332,43 +332,6 @@ fn declared_roots(root: &Path) -> HashSet<String> {
 
 fn corpora() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("target/corpora")
-}
-
-/// The newest `prefix<version>` crate in cargo's registry sources.
-fn crate_dir(prefix: &str) -> Option<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
-    let mut found = Vec::new();
-    for index in std::fs::read_dir(home.join("registry/src")).ok()?.flatten() {
-        for entry in std::fs::read_dir(index.path()).ok()?.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let rest = name.strip_prefix(prefix);
-            if rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
-                found.push(entry.path());
-            }
-        }
-    }
-    found.sort();
-    found.pop()
-}
-
-/// Go's library sources, the newest `/usr/share/go-1.NN/src` (a module
-/// `std`, its `go.mod` at the top).
-fn go_src() -> Option<PathBuf> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/share")
-        .ok()?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("go-"))
-        })
-        .map(|p| p.join("src"))
-        .filter(|p| p.join("go.mod").is_file())
-        .collect();
-    found.sort();
-    found.pop()
 }
 
 /// Symfony's console as Debian ships it, copied into `target/` with the

@@ -529,6 +529,8 @@ mod languages {
 
     use ctxcurate::core::syntax::{self, Lang, SymbolTree};
 
+    use crate::common::corpus;
+
     /// The target for these languages.
     const RECALL_TARGET: f64 = 98.0;
     /// Projects with fewer tags are reported, not asserted (as above).
@@ -571,25 +573,6 @@ mod languages {
             .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(default))
     }
 
-    /// The newest `prefix*` directory in cargo's registry sources.
-    fn crate_dir(prefix: &str) -> Option<PathBuf> {
-        let home = std::env::var_os("CARGO_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
-        let mut found = Vec::new();
-        for index in std::fs::read_dir(home.join("registry/src")).ok()?.flatten() {
-            for entry in std::fs::read_dir(index.path()).ok()?.flatten() {
-                let name = entry.file_name().to_string_lossy().into_owned();
-                let rest = name.strip_prefix(prefix);
-                if rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())) {
-                    found.push(entry.path());
-                }
-            }
-        }
-        found.sort();
-        found.pop().map(|p| p.join("src"))
-    }
-
     /// A gem's folder in a Debian package unpacked by `.ci/run`
     /// (`usr/share/rubygems-integration/all/gems/rack-2.2.22`).
     fn gem_dir(package: &Path, prefix: &str) -> Option<PathBuf> {
@@ -607,32 +590,15 @@ mod languages {
         found.pop()
     }
 
-    /// Go's library sources (Debian's `/usr/share/go-1.NN/src`), the
-    /// newest.
-    fn go_src() -> Option<PathBuf> {
-        let mut found: Vec<PathBuf> = ["/usr/share", "/usr/lib"]
-            .iter()
-            .filter_map(|d| std::fs::read_dir(d).ok())
-            .flat_map(|entries| entries.flatten())
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("go-"))
-            })
-            .map(|p| p.join("src"))
-            .filter(|p| p.is_dir())
-            .collect();
-        found.sort();
-        found.pop()
-    }
-
     fn projects() -> Vec<Project> {
         let npm = env_dir("CTXCURATE_NPM_DIR", "target/corpora/npm");
         let jdk = env_dir("CTXCURATE_JDK_DIR", "target/corpora/jdk");
-        let go = go_src().unwrap_or_else(|| PathBuf::from("/usr/share/go/src"));
+        let go = corpus::go_src().unwrap_or_else(|| PathBuf::from("/usr/share/go/src"));
         let mut out = Vec::new();
         for name in ["serde-", "regex-", "clap_builder-", "tokio-"] {
-            let dir = crate_dir(name).unwrap_or_else(|| PathBuf::from(name));
+            let dir = corpus::registry_crate(name)
+                .map(|p| p.join("src"))
+                .unwrap_or_else(|| PathBuf::from(name));
             out.push((name.trim_end_matches('-').to_string(), Lang::Rust, dir));
         }
         out.push(("zod".into(), Lang::TypeScript, npm.join("zod/package/src")));
@@ -717,7 +683,8 @@ mod languages {
         // The Markdown of crates this project builds with (so cargo has
         // them): READMEs, changelogs, design notes.
         for name in ["tokio-", "regex-", "petgraph-"] {
-            let dir = crate_dir(name)
+            let dir = corpus::registry_crate(name)
+                .map(|p| p.join("src"))
                 .and_then(|src| Some(src.parent()?.to_path_buf()))
                 .unwrap_or_else(|| PathBuf::from(name));
             let docs = format!("{} docs", name.trim_end_matches('-'));
