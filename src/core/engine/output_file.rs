@@ -133,6 +133,17 @@ pub fn write_path(
     path: &Path,
     write: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
+    let existing = fs::symlink_metadata(path).ok();
+    // What is there and is not a plain file — a link the user made, a
+    // FIFO, a device (`-o /dev/stdout`) — is written through, as
+    // `std::fs::write` does: renaming over it would replace it.
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(path)?;
+        return write(&mut file);
+    }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -140,15 +151,36 @@ pub fn write_path(
     fs::create_dir_all(dir)?;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".tmp-ctxcurate-");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(fs::Permissions::from_mode(0o666));
+    // A file there keeps its permissions (a 0600 context stays 0600).
+    let permissions = match &existing {
+        Some(m) => Some(m.permissions()),
+        None => new_file_permissions(),
+    };
+    if let Some(permissions) = permissions {
+        builder.permissions(permissions);
     }
     let mut temp = builder.tempfile_in(dir)?;
     write(temp.as_file_mut())?;
+    if let Some(m) = &existing {
+        // Exactly the old bits, the umask aside.
+        temp.as_file().set_permissions(m.permissions())?;
+    }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The permissions a new file gets (`0o666` less the umask, applied by
+/// the system when the file is made).
+fn new_file_permissions() -> Option<fs::Permissions> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(fs::Permissions::from_mode(0o666))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// The numbers a save tries, in order: those above the highest taken one,
@@ -456,5 +488,37 @@ mod tests {
         // A link that stays inside the root is fine.
         let path = write_next(&root, &settings("in_link", "c"), Format::Markdown, "x").unwrap();
         assert!(root.join("inside/c_001.md").is_file(), "{path:?}");
+    }
+
+    /// What is at an output path and is not a plain file is written
+    /// through, never replaced: a link the user made stays a link (its
+    /// target gets the text); a plain file keeps its permissions.
+    #[cfg(unix)]
+    #[test]
+    fn write_path_writes_through_a_link_and_keeps_a_files_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.md");
+        fs::write(&target, "old").unwrap();
+        let link = dir.path().join("link.md");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write_path(&link, text("new")).unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+
+        let private = dir.path().join("private.md");
+        fs::write(&private, "old").unwrap();
+        fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).unwrap();
+        write_path(&private, text("secret context")).unwrap();
+        assert_eq!(fs::read_to_string(&private).unwrap(), "secret context");
+        let mode = fs::metadata(&private).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        let left: Vec<_> = fs::read_dir(dir.path()).unwrap().flatten().collect();
+        assert_eq!(left.len(), 3, "no temporary file left: {left:?}");
     }
 }

@@ -51,7 +51,9 @@ pub enum Destination {
 #[derive(Debug, Clone)]
 pub struct Spooled {
     pub head: String,
-    pub file: Arc<tempfile::NamedTempFile>,
+    /// Unnamed (gone from the file system as it is made), so no kill
+    /// leaves it behind.
+    pub file: Arc<std::fs::File>,
     pub tail: String,
 }
 

@@ -14,7 +14,6 @@
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, Write};
-use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -43,30 +42,20 @@ const SEGMENT: usize = 1 << 20;
 /// Where the files section is written while it is made.
 enum Spool {
     Text(String),
-    File(BufWriter<tempfile::NamedTempFile>),
+    File(BufWriter<File>),
 }
 
 impl Spool {
     /// A spool for `destination`: in memory for the caller's text, else
-    /// a temporary file in the folder the output goes to (so it is copied
-    /// on one file system).
+    /// an unnamed temporary file in the system's temporary folder (no
+    /// name, so a killed build leaves nothing behind; the destination's
+    /// folder is made only when the output is delivered, after the
+    /// secret check).
     fn for_destination(destination: &Destination) -> io::Result<Spool> {
-        let dir = match destination {
-            Destination::Caller => return Ok(Spool::Text(String::new())),
-            Destination::Path(path) => match path.parent() {
-                Some(dir) if !dir.as_os_str().is_empty() => {
-                    std::fs::create_dir_all(dir)?;
-                    dir.to_path_buf()
-                }
-                _ => Path::new(".").to_path_buf(),
-            },
-            // The numbered file's folder is checked (and made) only when
-            // it is written; the system's temporary folder meanwhile.
-            Destination::NextOutputFile | Destination::Stream => std::env::temp_dir(),
-        };
-        let file = tempfile::Builder::new()
-            .prefix(".ctxcurate-spool-")
-            .tempfile_in(dir)?;
+        if matches!(destination, Destination::Caller) {
+            return Ok(Spool::Text(String::new()));
+        }
+        let file = tempfile::tempfile()?;
         Ok(Spool::File(BufWriter::with_capacity(256 * 1024, file)))
     }
 }
@@ -283,7 +272,7 @@ impl Workspace<'_> {
     /// a [`Spooled`] text; where it was written.
     fn deliver_spool(
         &self,
-        file: BufWriter<tempfile::NamedTempFile>,
+        file: BufWriter<File>,
         head: String,
         tail: String,
         req: &BuildRequest,
@@ -295,9 +284,8 @@ impl Workspace<'_> {
         };
         let copy = |out: &mut File| -> io::Result<()> {
             out.write_all(head.as_bytes())?;
-            let spooled = spool.as_file_mut();
-            spooled.rewind()?;
-            io::copy(spooled, out)?;
+            spool.rewind()?;
+            io::copy(&mut spool, out)?;
             out.write_all(tail.as_bytes())
         };
         match &req.destination {
@@ -343,7 +331,9 @@ impl Spooled {
     /// Write the whole text to `out`.
     pub fn write_to(&self, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(self.head.as_bytes())?;
-        let mut file = self.file.reopen()?;
+        // Read from the start; `&File` reads and seeks without `mut`.
+        let mut file: &File = &self.file;
+        file.rewind()?;
         let mut buf = vec![0; 256 * 1024];
         loop {
             let n = file.read(&mut buf)?;
@@ -357,7 +347,7 @@ impl Spooled {
 
     /// The whole text's length in bytes.
     pub fn len(&self) -> u64 {
-        let files = self.file.as_file().metadata().map_or(0, |m| m.len());
+        let files = self.file.metadata().map_or(0, |m| m.len());
         self.head.len() as u64 + files + self.tail.len() as u64
     }
 
