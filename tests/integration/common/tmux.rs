@@ -9,6 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
+use super::Project;
+
 /// Servers started by this process: with the pid, a socket name no other
 /// test (all share this process) or test run uses.
 static SERVERS: AtomicUsize = AtomicUsize::new(0);
@@ -71,6 +73,21 @@ impl Tmux {
         }
         command.push_str(&format!(" '{}'", env!("CARGO_BIN_EXE_ctxcurate")));
         self.new_session(&command);
+    }
+
+    /// Start the binary in `project` as a user would who has no global
+    /// config: `CTXCURATE_CONFIG=/dev/null`, `HOME` the project's own
+    /// config home.
+    pub fn start_app(&self, project: &Project) {
+        let home = project
+            .config_home
+            .path()
+            .to_str()
+            .expect("a UTF-8 temp path");
+        self.start(
+            project.root(),
+            &[("CTXCURATE_CONFIG", "/dev/null"), ("HOME", home)],
+        );
     }
 
     /// A 120×30 session `e2e` running `command` under `sh -c`.

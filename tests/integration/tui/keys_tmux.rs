@@ -14,11 +14,7 @@ fn the_symbols_filter_and_space_on_a_selection_in_tmux() {
         return;
     };
     let p = Project::fixture();
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", p.config_home.path().to_str().unwrap()),
-    ];
-    tmux.start(p.root(), &env);
+    tmux.start_app(&p);
     tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
     // app.py's symbols, focused.
     tmux.keys(&["j", "l", "j", "Tab"]);

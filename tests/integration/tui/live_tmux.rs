@@ -18,11 +18,7 @@ fn a_file_created_while_the_app_runs_shows_in_the_tree() {
         return;
     };
     let p = Project::fixture();
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", p.config_home.path().to_str().unwrap()),
-    ];
-    tmux.start(p.root(), &env);
+    tmux.start_app(&p);
     tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
     tmux.keys(&["j", "l"]);
     tmux.wait("src/ open", |t| t.screen().contains("app.py"));

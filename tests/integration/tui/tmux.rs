@@ -192,11 +192,7 @@ fn previewing_an_osc52_file_does_not_touch_the_clipboard() {
     };
     let p = Project::empty();
     p.write("evil.py", OSC52_FILE);
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", p.config_home.path().to_str().unwrap()),
-    ];
-    tmux.start(p.root(), &env);
+    tmux.start_app(&p);
     tmux.wait("the first frame", |t| t.screen().contains("evil.py"));
     // Include it (the composition preview), then its raw text.
     tmux.keys(&["Space", "Tab", "Tab", "r"]);
@@ -317,11 +313,7 @@ fn a_number_key_switches_the_preset() {
         "[project]\nactive_preset = \"alpha\"\n\n[presets.alpha]\nfiles = [\"src/app.py\"]\n\n\
          [presets.beta]\nfiles = [\"src/util.c\"]\n",
     );
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", p.config_home.path().to_str().unwrap()),
-    ];
-    tmux.start(p.root(), &env);
+    tmux.start_app(&p);
     tmux.wait("the first frame", |t| t.screen().contains("preset alpha"));
     tmux.keys(&["2"]);
     tmux.wait("the second preset", |t| {
@@ -349,11 +341,7 @@ fn the_finder_goes_to_a_file_in_tmux() {
         return;
     };
     let p = Project::fixture();
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", p.config_home.path().to_str().unwrap()),
-    ];
-    tmux.start(p.root(), &env);
+    tmux.start_app(&p);
     tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
     tmux.keys(&["C-p"]);
     tmux.wait("the finder", |t| t.screen().contains("Find a file · 4/4"));
@@ -389,11 +377,7 @@ fn z_zooms_the_focused_pane_across_the_terminal() {
         return;
     };
     let p = Project::fixture();
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", p.config_home.path().to_str().unwrap()),
-    ];
-    tmux.start(p.root(), &env);
+    tmux.start_app(&p);
     tmux.wait("the first frame", |t| t.screen().contains("Symbols"));
     assert_eq!(tmux.format("#{mouse_any_flag}"), "1", "mouse captured");
     // The top row: the tree's border from the first column to the last.
