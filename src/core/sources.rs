@@ -263,24 +263,29 @@ impl Sources {
         force: bool,
     ) -> Arc<CachedFile> {
         let policy = self.policy();
-        let stamp = if policy.may_read(rel) {
-            std::fs::metadata(root.join(rel)).ok().map(|m| Stamp {
-                len: m.len(),
-                modified: m.modified().ok(),
-            })
-        } else {
-            None
+        let stamp_of = |m: &std::fs::Metadata| Stamp {
+            len: m.len(),
+            modified: m.modified().ok(),
         };
-        if let Some(cached) = lock(map).get(rel)
-            && stamp.is_some()
-            && cached.stamp == stamp
+        // Only a file read before needs a look at its stamp first; any
+        // other is opened at once, its stamp taken from the descriptor (a
+        // `stat` a file saved on a 100,000-file build).
+        let cached = lock(map).get(rel);
+        if let Some(cached) = cached
+            && policy.may_read(rel)
+            && cached.stamp.is_some()
+            && cached.stamp
+                == std::fs::metadata(root.join(rel))
+                    .ok()
+                    .as_ref()
+                    .map(stamp_of)
         {
-            return cached.clone();
+            return cached;
         }
-        // Without a stamp the file is gone (or refused): read anyway, so
-        // the problem is named exactly (not found, symlink loop, …).
-        let content = walk::read_content_with(root, rel, &policy, force);
-        let file = Arc::new(CachedFile::new(content, stamp));
+        // A file gone (or refused) is read anyway, so the problem is named
+        // exactly (not found, symlink loop, …); it has no stamp.
+        let (content, meta) = walk::read_content_stamped(root, rel, &policy, force);
+        let file = Arc::new(CachedFile::new(content, meta.as_ref().map(stamp_of)));
         // The text, and about as much again for its symbol tree once parsed.
         let bytes = 2 * file.text().map_or(0, str::len) + rel.len() + ENTRY_OVERHEAD;
         lock(map).insert(rel.to_string(), file.clone(), bytes);

@@ -35,8 +35,8 @@ pub use ignore_file::{
 pub use ignores::IgnoreFiles;
 pub use incremental::{ResolveChange, Resolver};
 pub use read::{
-    Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_with,
-    skipped_note,
+    Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_stamped,
+    read_content_with, skipped_note,
 };
 pub use sensitive::is_sensitive;
 

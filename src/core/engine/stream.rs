@@ -29,6 +29,7 @@ use crate::core::walk::ResolvedItem;
 use super::Workspace;
 use super::error::{BuildError, Refused};
 use super::output_file;
+use super::profile;
 use super::request::{BuildRequest, Built, Destination, Spooled};
 
 /// Files read, rendered and scanned at a time (on every core), then
@@ -103,6 +104,7 @@ impl Workspace<'_> {
     /// Compose `req.preset` as a stream (see the module doc), check the
     /// secret rule, and deliver to `req.destination`.
     pub(super) fn compose_streamed(&mut self, req: BuildRequest) -> Result<Built, Box<Refused>> {
+        let phases = profile::Phases::start();
         let preset = &req.preset;
         let tokenizer = req.tokenizer();
         let mut built = Built::empty(tokenizer);
@@ -117,6 +119,7 @@ impl Workspace<'_> {
             .any(|f| crate::core::walk::is_glob(&f.path))
         {
             self.walk();
+            phases.mark("walked");
         }
         built.walk_notes = std::mem::take(&mut self.walk_notes);
         let spool = match Spool::for_destination(&req.destination) {
@@ -144,11 +147,13 @@ impl Workspace<'_> {
         };
         let mut plan = Plan::new(&codebase, preset, &opts);
         let resolved = std::mem::take(&mut plan.resolved);
+        phases.mark("planned");
         // A build that goes to a file keeps of each file what a report
         // of it needs: not its render key (a cache's, 100,000 of them
         // weigh megabytes).
         let keep_keys = req.destination == Destination::Caller;
         let files = self.stream_files(resolved, &opts, &scanner, &mut sink, keep_keys);
+        phases.mark("files streamed");
         let parts = plan.finish(
             &codebase,
             preset,
@@ -167,6 +172,7 @@ impl Workspace<'_> {
         built.findings = scan.finish(&head, &tail);
         self.sources.progress().start("counting tokens", 0);
         built.tokens = count.finish(&head, &tail, counter);
+        phases.mark("scanned and counted");
         let composition = parts.into_composition(String::new(), head.len());
         built.files = composition.files;
         built.problems = composition.problems;
@@ -183,6 +189,7 @@ impl Workspace<'_> {
             }
             Spool::File(file) => self.deliver_spool(file, head, tail, &req, &mut built),
         };
+        phases.mark("delivered");
         match written {
             Ok(written) => {
                 built.written = written;
@@ -227,16 +234,23 @@ impl Workspace<'_> {
             Some(chunk)
         };
         // A chunk read, rendered and its bodies scanned (on every core).
+        let (rendering, scanning, writing) = (
+            profile::Total::default(),
+            profile::Total::default(),
+            profile::Total::default(),
+        );
         let prepare = |chunk: Vec<ResolvedItem>| {
-            let rendered: Vec<RenderedFile> = chunk
-                .par_iter()
-                .map(|r| {
-                    let file = compose::render_file(&codebase, r, opts);
-                    progress.step();
-                    file
-                })
-                .collect();
-            let found = scanner.files(&rendered);
+            let rendered: Vec<RenderedFile> = rendering.time(|| {
+                chunk
+                    .par_iter()
+                    .map(|r| {
+                        let file = compose::render_file(&codebase, r, opts);
+                        progress.step();
+                        file
+                    })
+                    .collect()
+            });
+            let found = scanning.time(|| scanner.files(&rendered));
             (rendered, found)
         };
         let mut ready = next_chunk().map(prepare);
@@ -244,26 +258,36 @@ impl Workspace<'_> {
             // The next chunk is prepared while this one is written.
             let upcoming = next_chunk();
             let write = || {
-                sink.scan.add_files(found);
-                if self.one_shot {
-                    // Read once: nothing is kept for a later build.
-                    self.sources.clear();
-                }
-                let mut out = Out::resume(&mut *sink, written);
-                for f in &mut rendered {
-                    if f.skipped.is_none() {
-                        section.file(&mut out, f, Bodies::Release);
+                writing.time(|| {
+                    sink.scan.add_files(found);
+                    if self.one_shot {
+                        // Read once: nothing is kept for a later build.
+                        self.sources.clear();
                     }
-                    if !keep_keys {
-                        f.key = String::new();
+                    let mut out = Out::resume(&mut *sink, written);
+                    for f in &mut rendered {
+                        if f.skipped.is_none() {
+                            section.file(&mut out, f, Bodies::Release);
+                        }
+                        if !keep_keys {
+                            f.key = String::new();
+                        }
                     }
-                }
-                written = out.len();
+                    written = out.len();
+                })
             };
             ready = rayon::join(|| upcoming.map(prepare), write).0;
             files.append(&mut rendered);
         }
         section.end(&mut Out::resume(sink, written));
+        profile::totals(
+            "chunks",
+            &[
+                ("rendering", &rendering),
+                ("scanning", &scanning),
+                ("writing", &writing),
+            ],
+        );
         files
     }
 

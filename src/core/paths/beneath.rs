@@ -20,6 +20,9 @@
 use std::fs::File;
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+#[cfg(unix)]
+use std::sync::Mutex;
 
 use thiserror::Error;
 
@@ -66,7 +69,7 @@ pub fn open_beneath(root: &Path, rel: &Path, links: Links) -> Result<File, Benea
         path: rel.to_path_buf(),
         source,
     };
-    let real_root = root.canonicalize().map_err(io_error)?;
+    let root = RootDir::resolve(root).map_err(io_error)?;
     let inner = match links {
         Links::Never => plain_components(rel).ok_or_else(outside)?,
         Links::Inside => {
@@ -77,9 +80,23 @@ pub fn open_beneath(root: &Path, rel: &Path, links: Links) -> Result<File, Benea
             if !lexically_inside(rel) {
                 return Err(outside());
             }
-            match real_root.join(rel).canonicalize() {
+            // Most paths have no link on them: opened with links refused,
+            // they need no resolution at all (a dozen `readlink`s a file,
+            // the largest cost of a 100,000-file build). A link met on the
+            // way sends the path through the resolution below.
+            #[cfg(unix)]
+            if let Some(plain) = plain_components(rel).filter(|p| !p.as_os_str().is_empty()) {
+                match root.open(&plain) {
+                    Ok(file) => return Ok(file),
+                    Err(e) if !matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) => {
+                        return Err(io_error(e));
+                    }
+                    Err(_) => {}
+                }
+            }
+            match root.real.join(rel).canonicalize() {
                 Ok(real) => real
-                    .strip_prefix(&real_root)
+                    .strip_prefix(&root.real)
                     .map_err(|_| outside())?
                     .to_path_buf(),
                 // Missing, a dangling link, a loop of links: nothing to
@@ -88,16 +105,82 @@ pub fn open_beneath(root: &Path, rel: &Path, links: Links) -> Result<File, Benea
             }
         }
     };
-    open_resolved(&real_root, &inner).map_err(|e| match e.raw_os_error() {
+    root.open(&inner).map_err(|e| match e.raw_os_error() {
         // A link met on the way (ELOOP from O_NOFOLLOW or
         // RESOLVE_NO_SYMLINKS, EXDEV from RESOLVE_BENEATH, ENOTDIR from
         // O_NOFOLLOW|O_DIRECTORY on a link): refused, never followed.
         #[cfg(unix)]
         Some(libc::ELOOP | libc::EXDEV) => outside(),
         #[cfg(unix)]
-        Some(libc::ENOTDIR) if has_link(&real_root, &inner) => outside(),
+        Some(libc::ENOTDIR) if has_link(&root.real, &inner) => outside(),
         _ => io_error(e),
     })
+}
+
+/// The project root, resolved and (on Unix) opened once and kept: a build
+/// opens every file beneath the same root, and resolving it again for
+/// each costs a `readlink` per component. The kept descriptor is used only
+/// while the root's path still names the same folder (device and inode
+/// checked on each open), so a root moved or replaced is opened anew.
+struct RootDir {
+    real: PathBuf,
+    #[cfg(unix)]
+    fd: Arc<std::os::fd::OwnedFd>,
+}
+
+/// The root last opened: its path as given, its device and inode, the
+/// resolved path and the descriptor.
+#[cfg(unix)]
+type KeptRoot = (PathBuf, (u64, u64), PathBuf, Arc<std::os::fd::OwnedFd>);
+
+/// The last root opened: one project per process in practice.
+#[cfg(unix)]
+static LAST_ROOT: Mutex<Option<KeptRoot>> = Mutex::new(None);
+
+impl RootDir {
+    #[cfg(unix)]
+    fn resolve(root: &Path) -> io::Result<RootDir> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(root)?;
+        let id = (meta.dev(), meta.ino());
+        let mut last = LAST_ROOT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((path, kept, real, fd)) = last.as_ref()
+            && path == root
+            && *kept == id
+        {
+            return Ok(RootDir {
+                real: real.clone(),
+                fd: fd.clone(),
+            });
+        }
+        let real = root.canonicalize()?;
+        let fd = Arc::new(open_at(None, &real, libc::O_DIRECTORY)?);
+        // Keep it only if it is the folder that was checked (not one
+        // swapped in between the check and the open).
+        let opened = File::from(fd.try_clone()?).metadata()?;
+        if (opened.dev(), opened.ino()) == id {
+            *last = Some((root.to_path_buf(), id, real.clone(), fd.clone()));
+        }
+        Ok(RootDir { real, fd })
+    }
+
+    #[cfg(not(unix))]
+    fn resolve(root: &Path) -> io::Result<RootDir> {
+        Ok(RootDir {
+            real: root.canonicalize()?,
+        })
+    }
+
+    /// Open `inner` (plain names, no link expected) beneath the root.
+    #[cfg(unix)]
+    fn open(&self, inner: &Path) -> io::Result<File> {
+        open_in(&self.fd, inner)
+    }
+
+    #[cfg(not(unix))]
+    fn open(&self, inner: &Path) -> io::Result<File> {
+        open_resolved(&self.real, inner)
+    }
 }
 
 /// `rel` when it is made only of plain names (`.` dropped); `None` for an
@@ -140,14 +223,20 @@ fn has_link(root: &Path, inner: &Path) -> bool {
 }
 
 /// Open `inner` (plain names, no link expected) beneath `real_root`.
-#[cfg(unix)]
+#[cfg(all(test, unix))]
 fn open_resolved(real_root: &Path, inner: &Path) -> io::Result<File> {
     let dir = open_at(None, real_root, libc::O_DIRECTORY)?;
+    open_in(&dir, inner)
+}
+
+/// Open `inner` (plain names, no link expected) beneath the folder `dir`.
+#[cfg(unix)]
+fn open_in(dir: &std::os::fd::OwnedFd, inner: &Path) -> io::Result<File> {
     if inner.as_os_str().is_empty() {
-        return Ok(File::from(dir));
+        return Ok(File::from(dir.try_clone()?));
     }
     #[cfg(target_os = "linux")]
-    match openat2_beneath(&dir, inner) {
+    match openat2_beneath(dir, inner) {
         Ok(file) => return Ok(file),
         // No openat2 (before Linux 5.6, or filtered by a sandbox): the
         // walk below gives the same guarantee with one call per component.
@@ -158,7 +247,7 @@ fn open_resolved(real_root: &Path, inner: &Path) -> io::Result<File> {
             ) => {}
         Err(e) => return Err(e),
     }
-    open_by_components(dir, inner)
+    open_by_components(dir.try_clone()?, inner)
 }
 
 /// Open `inner` from `dir` one component at a time, each with
@@ -350,6 +439,28 @@ mod tests {
             .read_to_string(&mut text)
             .unwrap();
         assert_eq!(text, "inside");
+    }
+
+    /// The kept descriptor of the root is not used once the root's path
+    /// names another folder: a project moved away and made anew is read
+    /// anew, never the old one's files.
+    #[test]
+    fn a_root_replaced_is_opened_anew() {
+        let parent = tempfile::tempdir().unwrap();
+        let root = parent.path().join("p");
+        fs::create_dir(&root).unwrap();
+        fs::write(root.join("a.txt"), "old").unwrap();
+        assert_eq!(read(&root, "a.txt", Links::Inside).unwrap(), "old");
+        fs::rename(&root, parent.path().join("p.old")).unwrap();
+        fs::create_dir(&root).unwrap();
+        fs::write(root.join("a.txt"), "new").unwrap();
+        assert_eq!(read(&root, "a.txt", Links::Inside).unwrap(), "new");
+        assert_eq!(read(&root, "a.txt", Links::Never).unwrap(), "new");
+        fs::remove_dir_all(&root).unwrap();
+        assert_eq!(
+            read(&root, "a.txt", Links::Inside).unwrap_err().io_kind(),
+            Some(io::ErrorKind::NotFound)
+        );
     }
 
     #[test]

@@ -164,22 +164,39 @@ pub fn read_content(root: &Path, rel: &str) -> Content {
 /// over the policy's size cap (unless `force`); invalid UTF-8 is decoded
 /// lossily and flagged.
 pub fn read_content_with(root: &Path, rel: &str, policy: &ReadPolicy, force: bool) -> Content {
+    read_content_stamped(root, rel, policy, force).0
+}
+
+/// [`read_content_with`], and the metadata of the file as opened (from
+/// its descriptor, so it describes the bytes read): `None` when nothing
+/// was opened.
+pub fn read_content_stamped(
+    root: &Path,
+    rel: &str,
+    policy: &ReadPolicy,
+    force: bool,
+) -> (Content, Option<fs::Metadata>) {
     if !policy.may_read(rel) {
-        return Content::Unreadable(FileProblem::OutsideRoot);
+        return (Content::Unreadable(FileProblem::OutsideRoot), None);
     }
     let file = match open_for_reading(root, rel, policy) {
         Ok(file) => file,
-        Err(problem) => return Content::Unreadable(problem),
+        Err(problem) => return (Content::Unreadable(problem), None),
+    };
+    let meta = match file.metadata() {
+        Ok(meta) => meta,
+        Err(e) => return (Content::Unreadable(io_problem(e)), None),
     };
     let limit = if force {
         u64::MAX
     } else {
         policy.max_file_size
     };
-    match read_bytes(file, limit) {
+    let content = match read_bytes(file, &meta, limit) {
         Ok(bytes) => decode(bytes),
         Err(p) => Content::Unreadable(p),
-    }
+    };
+    (content, Some(meta))
 }
 
 /// Open `rel` under `root`. A symlink may lead out of the project, and a
@@ -208,8 +225,7 @@ fn open_for_reading(root: &Path, rel: &str, policy: &ReadPolicy) -> Result<fs::F
 
 /// The bytes of the opened `file`, if it is a regular file of at most
 /// `limit` bytes (type and size from the descriptor, not the path).
-fn read_bytes(file: fs::File, limit: u64) -> Result<Vec<u8>, FileProblem> {
-    let meta = file.metadata().map_err(io_problem)?;
+fn read_bytes(file: fs::File, meta: &fs::Metadata, limit: u64) -> Result<Vec<u8>, FileProblem> {
     if !meta.is_file() {
         return Err(FileProblem::NotAFile);
     }

@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::Regex;
 use serde::Deserialize;
 
@@ -302,6 +302,11 @@ impl RuleSet {
         let keywords = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            // A DFA: the overlapping search this prefilter needs cannot
+            // skip ahead, so it steps every byte of every file; a DFA's
+            // step is one table lookup (the NFA's, several). Under a
+            // hundred short keywords make a table of a few kilobytes.
+            .kind(Some(AhoCorasickKind::DFA))
             .build(&words)?;
         Ok(RuleSet {
             rules,
