@@ -203,7 +203,11 @@ mod tests {
         // chars / 4 per piece: `stop`'s 2 lines are 36 characters.
         assert_eq!(estimate.costs[2], 9);
         // A longer method (a new size: the file is read again).
-        std::fs::write(root.join("app.py"), PY.replace("return 2", "return 2 + 2 + 2 + 2")).expect("write");
+        std::fs::write(
+            root.join("app.py"),
+            PY.replace("return 2", "return 2 + 2 + 2 + 2"),
+        )
+        .expect("write");
         let changed = symbol_costs(&sources, root, "app.py", TokenizerKind::Estimate);
         assert_eq!(changed.map(|c| c.costs[2]), Some(12));
     }
@@ -227,7 +231,10 @@ mod tests {
         std::fs::write(dir.path().join("notes.txt"), "hello\n").expect("write");
         let sources = Sources::new();
         for rel in ["notes.txt", "missing.py"] {
-            assert_eq!(symbol_costs(&sources, dir.path(), rel, TokenizerKind::O200k), None);
+            assert_eq!(
+                symbol_costs(&sources, dir.path(), rel, TokenizerKind::O200k),
+                None
+            );
         }
     }
 }

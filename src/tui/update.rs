@@ -81,7 +81,9 @@ fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
         Event::Counted(counts) => counted(state, counts),
         Event::Symbols(view) => {
             let tokenizer = state.project.settings.tokenizer;
-            state.symbols.show(state.tree.current_file(), tokenizer, view);
+            state
+                .symbols
+                .show(state.tree.current_file(), tokenizer, view);
             Vec::new()
         }
         Event::RawText { path, lines } => {

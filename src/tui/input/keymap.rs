@@ -482,10 +482,19 @@ mod tests {
     #[test]
     fn a_key_means_one_thing_in_every_pane() {
         const SAME_IDEA: &[(&str, &str)] = &[
-            ("/", "find: filter a list (tree, symbols), search a text (preview)"),
+            (
+                "/",
+                "find: filter a list (tree, symbols), search a text (preview)",
+            ),
             ("v", "select a range: of tree rows, of raw-text lines"),
-            ("Space", "flip the row under the cursor: a file in or out, a symbol's mask"),
-            ("Enter", "act on the row: open a folder, confirm or mark a slice in the preview"),
+            (
+                "Space",
+                "flip the row under the cursor: a file in or out, a symbol's mask",
+            ),
+            (
+                "Enter",
+                "act on the row: open a folder, confirm or mark a slice in the preview",
+            ),
         ];
         let map = Keymap::defaults();
         let panes = [Context::Tree, Context::Symbols, Context::Preview];
