@@ -20,6 +20,7 @@ pub mod secrets;
 pub mod sources;
 pub mod store;
 pub mod summary;
+pub mod symbol_costs;
 pub mod syntax;
 pub mod token_map;
 pub mod tokens;

@@ -25,6 +25,7 @@
 pub mod allocator;
 mod branches;
 mod c_defs;
+pub mod costs;
 mod errors;
 mod generic;
 mod initializers;

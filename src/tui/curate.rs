@@ -335,7 +335,7 @@ pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effec
     })
 }
 
-/// `D` in the symbols pane: the file's default mask steps to the next
+/// `=` in the symbols pane: the file's default mask steps to the next
 /// state (the file switches to `masked`).
 pub fn cycle_mask_default(state: &mut State) -> Vec<Effect> {
     let Some(path) = state.symbols.view.as_ref().map(|s| s.path.clone()) else {

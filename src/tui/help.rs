@@ -24,6 +24,10 @@ const NOTES: &[&str] = &[
      wheel scrolls the pane under the pointer (mouse = false in [project] \
      turns it off, so the terminal selects text again)",
     "z zooms the focused pane to the whole width; b shows where the tokens go",
+    "Symbols pane: the number after a symbol is what it costs in tokens (the \
+     active tokenizer) shown in full, with everything nested in it: a \
+     class's holds its methods'. Hiding a shown symbol takes about that off \
+     the gauge (a token or so either way where the text is cut)",
 ];
 
 /// The help overlay's width and height on a `width`×`height` screen.

@@ -176,7 +176,9 @@ pub enum Job {
     Compose(ComposeJob),
     /// Count the blocks of a few files (for the gauge, ahead of a compose).
     Count(CountJob),
-    Symbols(String),
+    /// Read a file's symbols and what each costs (by the tokenizer the
+    /// job names: the pane's numbers follow `T` and its undo).
+    Symbols(SymbolsJob),
     Raw(String),
     /// Compose fresh (or take `ready`, the packed composition a shown
     /// discovery holds) and count exactly, for the clipboard.
@@ -209,6 +211,13 @@ pub struct ComposeJob {
     pub map: MapOptions,
     pub tokenizer: TokenizerKind,
     pub walked: Arc<Vec<String>>,
+}
+
+/// See [`Job::Symbols`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SymbolsJob {
+    pub path: String,
+    pub tokenizer: TokenizerKind,
 }
 
 /// See [`Job::Count`].
@@ -302,7 +311,7 @@ impl Job {
         match self {
             Job::Compose { .. } => "composing".into(),
             Job::Count { .. } => "counting tokens".into(),
-            Job::Symbols(p) => format!("reading the symbols of {p}"),
+            Job::Symbols(job) => format!("reading the symbols of {}", job.path),
             Job::Raw(p) => format!("reading {p}"),
             Job::Yank { .. } => "composing for the clipboard".into(),
             Job::YankFile(FileJob { item, .. }) => format!("rendering {}", item.path),

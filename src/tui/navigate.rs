@@ -2,7 +2,7 @@
 //! file under it and the preview scrolled to it. Called from `update`.
 
 use crate::tui::input::action::Action;
-use crate::tui::messages::{Effect, Job};
+use crate::tui::messages::{Effect, Job, SymbolsJob};
 use crate::tui::preview::follow;
 use crate::tui::preview::shown;
 use crate::tui::state::{Pane, State};
@@ -88,17 +88,36 @@ pub fn follow_cursor(state: &mut State) -> Vec<Effect> {
         state.composition.composed.as_ref(),
     );
     let mut effects = follow::follow_tree(state);
-    let Some(path) = state.current_file().map(str::to_string) else {
-        state.symbols.view = None;
-        return effects;
-    };
-    if state.symbols.view.as_ref().is_some_and(|s| s.path == path) {
-        return effects;
-    }
-    state.symbols.view = None;
-    effects.push(Effect::job(Job::Symbols(path.clone())));
-    if state.preview.raw {
-        effects.push(Effect::job(Job::Raw(path)));
+    let tokenizer = state.project.settings.tokenizer;
+    let current = state.tree.current_file();
+    if let Some(path) = state.symbols.to_ask(current, tokenizer, true) {
+        effects.push(Effect::job(Job::Symbols(SymbolsJob {
+            path: path.clone(),
+            tokenizer,
+        })));
+        if state.preview.raw {
+            effects.push(Effect::job(Job::Raw(path)));
+        }
     }
     effects
+}
+
+/// After any event: the symbols pane's costs follow the active tokenizer
+/// (`T`, its undo, a history jump, the settings read again from disk),
+/// asked for once per change, also while the pane waits for an answer
+/// counted with the tokenizer before (which it drops).
+pub fn symbols_follow_tokenizer(state: &mut State) -> Vec<Effect> {
+    let tokenizer = state.project.settings.tokenizer;
+    let current = state.tree.current_file();
+    let stale = match &state.symbols.view {
+        Some(view) => view.tokenizer != tokenizer,
+        None => current.is_some(),
+    };
+    if !stale {
+        return Vec::new();
+    }
+    match state.symbols.to_ask(current, tokenizer, false) {
+        Some(path) => vec![Effect::job(Job::Symbols(SymbolsJob { path, tokenizer }))],
+        None => Vec::new(),
+    }
 }

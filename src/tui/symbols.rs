@@ -7,6 +7,7 @@
 pub mod filter;
 pub mod render;
 
+use crate::core::model::TokenizerKind;
 use crate::core::syntax::{Symbol, SymbolTree};
 use crate::core::views;
 use crate::tui::state::model::SymbolsView;
@@ -34,18 +35,60 @@ pub struct SymbolsPane {
     pub filter: String,
     /// `/` was pressed: typed keys go to the filter until Enter or Esc.
     pub typing: bool,
+    /// The file and tokenizer whose symbols were asked for last and have
+    /// not come yet.
+    pub asked: Option<(String, TokenizerKind)>,
 }
 
 impl SymbolsPane {
-    /// The worker read the symbols of `view.path`: they show, cursor on
-    /// the first one listed, if that is still the file under the tree
-    /// cursor (`current`). The filter stays until Esc clears it, as the
-    /// tree's does (the pane's title names it).
-    pub fn show(&mut self, current: Option<&str>, view: SymbolsView) {
-        if current == Some(view.path.as_str()) {
-            self.view = Some(view);
+    /// The worker read the symbols of `view.path`: they show if that is
+    /// still the file under the tree cursor (`current`) and they were
+    /// counted with the active `tokenizer` (an older answer is dropped:
+    /// the newer one is on its way, see [`SymbolsPane::to_ask`]). The
+    /// cursor stays on its symbol when the same file's symbols come again
+    /// (new costs after `T`), else goes to the first one listed. The
+    /// filter stays until Esc clears it, as the tree's does (the pane's
+    /// title names it).
+    pub fn show(&mut self, current: Option<&str>, tokenizer: TokenizerKind, view: SymbolsView) {
+        if current != Some(view.path.as_str()) || view.tokenizer != tokenizer {
+            return;
+        }
+        if self.asked.as_ref() == Some(&(view.path.clone(), view.tokenizer)) {
+            self.asked = None;
+        }
+        let same_file = self.view.as_ref().is_some_and(|v| v.path == view.path);
+        self.view = Some(view);
+        if !(same_file && self.cursor < self.count()) {
             self.cursor = self.visible().first().copied().unwrap_or(0);
         }
+    }
+
+    /// The file whose symbols to ask the worker for, so that the pane
+    /// shows those of `current` counted with `tokenizer`; `None` when it
+    /// does, or (unless `again`: the file may have changed) when they
+    /// were asked for already. Another file's symbols go at once; this
+    /// file's stay, cursor and all, until the new costs come.
+    pub fn to_ask(
+        &mut self,
+        current: Option<&str>,
+        tokenizer: TokenizerKind,
+        again: bool,
+    ) -> Option<String> {
+        let Some(path) = current else {
+            self.view = None;
+            return None;
+        };
+        let wanted = (path.to_string(), tokenizer);
+        match &self.view {
+            Some(v) if v.path == path && v.tokenizer == tokenizer => return None,
+            Some(v) if v.path == path => {}
+            _ => self.view = None,
+        }
+        if !again && self.asked.as_ref() == Some(&wanted) {
+            return None;
+        }
+        self.asked = Some(wanted);
+        Some(path.to_string())
     }
 
     /// Whether `path` has a grammar: its extension says; for a name

@@ -16,7 +16,7 @@ use crate::tui::input::action::Action;
 use crate::tui::input::{mouse, scope};
 use crate::tui::live;
 use crate::tui::messages::{Effect, Event, FileJob, Job};
-use crate::tui::navigate::follow_cursor;
+use crate::tui::navigate::{follow_cursor, symbols_follow_tokenizer};
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
@@ -27,8 +27,16 @@ use crate::tui::undo::{self, recompose};
 
 mod actions;
 
-/// Apply one event.
+/// Apply one event; then the symbols pane's costs follow the tokenizer,
+/// whichever way it changed.
 pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
+    let mut effects = on_event(state, event);
+    effects.extend(symbols_follow_tokenizer(state));
+    effects
+}
+
+/// The event's handler.
+fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
     match event {
         Event::Action(action) => on_action(state, action),
         ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
@@ -72,7 +80,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
         Event::Symbols(view) => {
-            state.symbols.show(state.tree.current_file(), view);
+            let tokenizer = state.project.settings.tokenizer;
+            state
+                .symbols
+                .show(state.tree.current_file(), tokenizer, view);
             Vec::new()
         }
         Event::RawText { path, lines } => {

@@ -247,6 +247,7 @@ const CORE: Table = &[
         ("core::discovery::graph", "the ranked import graph"),
         ("core::discovery::mentions", "the files a task names"),
         ("core::project", "the project: its file, settings and preset operations"),
+        ("core::symbol_costs", "each symbol's cost in tokens, kept per content"),
     ],
     &[
         ("core::sources", "the per-file engine: read, parse, render, summarise, count"),

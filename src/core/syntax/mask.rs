@@ -331,7 +331,7 @@ fn python_nonempty(body: String) -> String {
 /// else is on them), plus the blank lines after it when a blank line
 /// already precedes it or it comes first in its region, so removing a
 /// block leaves one separator at most.
-fn whole_lines(source: &str, span: Range<usize>, bounds: Range<usize>) -> Range<usize> {
+pub(super) fn whole_lines(source: &str, span: Range<usize>, bounds: Range<usize>) -> Range<usize> {
     let rest = slice(source, span.end..bounds.end);
     let tail = rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len();
     let ends_line = rest[tail..].starts_with('\n');

@@ -1,7 +1,8 @@
 //! Terminal key events to [`Event`]s: through the keymap for the focused
 //! pane or overlay, or as typed text while a prompt, the symbols filter or
 //! the finder is open; a key the focused pane has no action for becomes
-//! [`Event::Unbound`], so the status says so instead of nothing happening;
+//! [`Event::Unbound`], so the status says so instead of nothing happening
+//! (or, for a key of another pane, its action, which says where it works);
 //! mouse events to plain [`Event::Mouse`] data.
 
 use crossterm::event::{
@@ -10,6 +11,7 @@ use crossterm::event::{
 
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::{Context, Key};
+use crate::tui::input::scope;
 use crate::tui::messages::{Event, MouseKind};
 use crate::tui::state::{Overlay, Pane, State};
 
@@ -34,10 +36,26 @@ pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {
             Some(Event::Action(Action::Cancel))
         }
         (None, None) if !matches!(ev.code, KeyCode::Modifier(_) | KeyCode::Null) => {
-            Some(Event::Unbound(key.to_string()))
+            Some(match elsewhere(state, key) {
+                Some(action) => Event::Action(action),
+                None => Event::Unbound(key.to_string()),
+            })
         }
         (_, action) => action.map(Event::Action),
     }
+}
+
+/// The action `key` has in another pane, which then says where it works
+/// (`scope::refusal`: `batch masked def: in the tree pane, not the
+/// symbols`), rather than only that the key does nothing here.
+fn elsewhere(state: &State, key: Key) -> Option<Action> {
+    [Context::Tree, Context::Symbols, Context::Preview]
+        .into_iter()
+        .filter_map(|ctx| state.keymap.lookup(ctx, key))
+        .find(|action| {
+            let panes = scope::panes(*action);
+            !panes.is_empty() && !panes.contains(&state.focus)
+        })
 }
 
 /// What a key means while a text prompt (or the symbols filter) is

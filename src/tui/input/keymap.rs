@@ -473,6 +473,57 @@ mod tests {
         assert_eq!(map.lookup(Context::Picker, key("y")), None);
     }
 
+    /// The issue's rule, on the defaults: a key means the same in every
+    /// pane where it means something. A pane's key that another pane (or
+    /// `[global]`, which it would shadow) binds to another action is a
+    /// trap (`D` was "selection: masked def" in the tree and "cycle the
+    /// default mask" in the symbols pane), unless it is one of these: the
+    /// same idea, done as that pane can.
+    #[test]
+    fn a_key_means_one_thing_in_every_pane() {
+        const SAME_IDEA: &[(&str, &str)] = &[
+            (
+                "/",
+                "find: filter a list (tree, symbols), search a text (preview)",
+            ),
+            ("v", "select a range: of tree rows, of raw-text lines"),
+            (
+                "Space",
+                "flip the row under the cursor: a file in or out, a symbol's mask",
+            ),
+            (
+                "Enter",
+                "act on the row: open a folder, confirm or mark a slice in the preview",
+            ),
+        ];
+        let map = Keymap::defaults();
+        let panes = [Context::Tree, Context::Symbols, Context::Preview];
+        let mut keys: Vec<Key> = panes
+            .iter()
+            .filter_map(|c| map.bindings.get(c))
+            .flat_map(|m| m.keys().copied())
+            .collect();
+        keys.sort_by_key(|k| k.to_string());
+        keys.dedup();
+        let mut traps = Vec::new();
+        for k in keys {
+            let mut meanings: Vec<Action> =
+                panes.iter().filter_map(|c| map.lookup(*c, k)).collect();
+            meanings.sort_by_key(|a| a.name());
+            meanings.dedup();
+            let name = k.to_string();
+            if meanings.len() > 1 && !SAME_IDEA.iter().any(|(s, _)| *s == name) {
+                traps.push(format!("{name}: {meanings:?}"));
+            }
+        }
+        assert!(traps.is_empty(), "keys with two meanings: {traps:?}");
+        assert_eq!(map.lookup(Context::Symbols, key("D")), None);
+        assert_eq!(
+            map.lookup(Context::Symbols, key("=")),
+            Some(Action::MaskDefaultCycle)
+        );
+    }
+
     #[test]
     fn every_documented_default_key_is_bound() {
         let map = Keymap::defaults();

@@ -23,12 +23,13 @@ use crate::core::engine::{
 use crate::core::git::Repo;
 use crate::core::model::{Format, Settings, TokenizerKind};
 use crate::core::sources::Sources;
+use crate::core::symbol_costs::symbol_costs;
 use crate::core::views;
 use crate::text::error_chain;
 
 use crate::tui::messages::{
-    BlockJob, ChangedJob, ComposeJob, DiscoverJob, Event, FileJob, Job, TotalsJob, WriteJob,
-    YankJob,
+    BlockJob, ChangedJob, ComposeJob, DiscoverJob, Event, FileJob, Job, SymbolsJob, TotalsJob,
+    WriteJob, YankJob,
 };
 use crate::tui::state::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 
@@ -45,7 +46,7 @@ pub fn run(job: Job, root: &Path, sources: &Sources, settings: &Settings) -> Eve
         Job::Count(job) => {
             Event::Counted(workspace.block_tokens(&job.files, &job.opts, job.tokenizer))
         }
-        Job::Symbols(path) => Event::Symbols(symbols(root, sources, settings.tokenizer, path)),
+        Job::Symbols(job) => Event::Symbols(symbols(root, sources, job)),
         Job::Raw(path) => raw(root, sources, path),
         Job::Yank(job) => yank(workspace, job),
         Job::YankFile(job) => yank_file(&workspace, job),
@@ -63,24 +64,24 @@ pub fn run(job: Job, root: &Path, sources: &Sources, settings: &Settings) -> Eve
 }
 
 /// The symbols pane's content: the file's symbol tree and what each
-/// symbol's definition costs in tokens (counted with the project's
-/// tokenizer, in the pane's order).
-fn symbols(root: &Path, sources: &Sources, tokenizer: TokenizerKind, path: String) -> SymbolsView {
-    let tree = sources.symbols(root, &path);
-    let file = sources.file(root, &path);
-    let tokens = match (&tree, file.text()) {
-        (Some(tree), Some(text)) => tree
-            .symbols
-            .iter()
-            .flat_map(|s| s.iter())
-            .map(|s| {
-                text.get(s.range.clone())
-                    .map_or(0, |t| crate::core::tokens::count(tokenizer, t))
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    SymbolsView { path, tree, tokens }
+/// symbol costs in tokens (`core::symbol_costs`: counted once per content
+/// and tokenizer, then kept), in the pane's order.
+fn symbols(root: &Path, sources: &Sources, job: SymbolsJob) -> SymbolsView {
+    let SymbolsJob { path, tokenizer } = job;
+    match symbol_costs(sources, root, &path, tokenizer) {
+        Some(costs) => SymbolsView {
+            path,
+            tree: Some(costs.tree),
+            tokens: costs.costs,
+            tokenizer,
+        },
+        None => SymbolsView {
+            path,
+            tree: None,
+            tokens: Vec::new(),
+            tokenizer,
+        },
+    }
 }
 
 /// The preview's composition, laid out and counted.
@@ -419,8 +420,8 @@ fn newlines(s: &str) -> usize {
 }
 
 /// The jobs waiting for the worker. A kind whose newer job supersedes the
-/// older (a composition, a preview block: the preset or the cursor has
-/// moved on) has one typed latest-wins slot (gitui's `AsyncSingleJob`): a
+/// older (a composition, a preview block, the symbols of the file under
+/// the cursor: the preset or the cursor has moved on) has one typed latest-wins slot (gitui's `AsyncSingleJob`): a
 /// new job replaces the one waiting there, which is dropped unrun. Every
 /// other job waits in line. The worker takes them in the order they were
 /// asked for.
@@ -430,6 +431,7 @@ pub struct Waiting {
     asked: u64,
     compose: Latest<ComposeJob>,
     block: Latest<BlockJob>,
+    symbols: Latest<SymbolsJob>,
     queue: VecDeque<(u64, Job)>,
 }
 
@@ -466,6 +468,7 @@ impl Waiting {
         match job {
             Job::Compose(job) => self.compose.put(n, job),
             Job::Block(job) => self.block.put(n, job),
+            Job::Symbols(job) => self.symbols.put(n, job),
             job => self.queue.push_back((n, job)),
         }
     }
@@ -474,12 +477,18 @@ impl Waiting {
     pub fn take(&mut self) -> Option<Job> {
         let compose = self.compose.asked();
         let block = self.block.asked();
+        let symbols = self.symbols.asked();
         let queued = self.queue.front().map(|(n, _)| *n);
-        let first = [compose, block, queued].into_iter().flatten().min()?;
+        let first = [compose, block, symbols, queued]
+            .into_iter()
+            .flatten()
+            .min()?;
         if compose == Some(first) {
             self.compose.take().map(Job::Compose)
         } else if block == Some(first) {
             self.block.take().map(Job::Block)
+        } else if symbols == Some(first) {
+            self.symbols.take().map(Job::Symbols)
         } else {
             self.queue.pop_front().map(|(_, job)| job)
         }
@@ -514,6 +523,13 @@ mod tests {
         })
     }
 
+    fn symbols_job(path: &str) -> Job {
+        Job::Symbols(SymbolsJob {
+            path: path.into(),
+            tokenizer: Settings::default().tokenizer,
+        })
+    }
+
     fn describe(waiting: &mut Waiting) -> Vec<String> {
         std::iter::from_fn(|| waiting.take())
             .map(|job| match job {
@@ -523,7 +539,7 @@ mod tests {
             .collect()
     }
 
-    /// Superseded compositions and blocks are dropped by their slot; the
+    /// Superseded compositions, blocks and symbols are dropped by their slot; the
     /// rest run in the order asked, the newest of a kind at its own place.
     #[test]
     fn the_newest_of_a_kind_wins_and_the_order_holds() {
@@ -533,8 +549,9 @@ mod tests {
         waiting.push(block_job("x.py"));
         waiting.push(Job::ClearCache);
         waiting.push(compose_job(2));
+        waiting.push(symbols_job("a.py"));
         waiting.push(block_job("y.py"));
-        waiting.push(Job::Symbols("b.py".into()));
+        waiting.push(symbols_job("b.py"));
         assert_eq!(
             describe(&mut waiting),
             [

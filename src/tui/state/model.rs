@@ -114,10 +114,13 @@ pub struct SymbolsView {
     pub path: String,
     /// `None`: the file type has no grammar (or could not be read).
     pub tree: Option<Arc<SymbolTree>>,
-    /// Each symbol's definition in tokens (its whole text, children
-    /// included), in the pane's depth-first order: what showing it in
-    /// full costs, so a person can choose what to mask by cost.
+    /// Each symbol's cost in tokens, in the pane's depth-first order:
+    /// what hiding it takes off its file shown in full, children
+    /// included (`core::syntax::costs`), so a person can choose what to
+    /// mask by cost. Empty when the file has no symbols.
     pub tokens: Vec<usize>,
+    /// The tokenizer `tokens` were counted with.
+    pub tokenizer: TokenizerKind,
 }
 
 /// What a file the composition does not hold would add to it: its block

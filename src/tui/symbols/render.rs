@@ -1,9 +1,10 @@
 //! The symbols pane: the file's symbols, nested, with the mask each has
 //! in the preset by the mask rule (`core::syntax::mask`: a symbol's own
 //! entry wins, else its parent's state, else the file's default) and
-//! what its definition costs in tokens, right-aligned so the cost column
-//! reads down; the cursor's symbol highlighted, the filter's prompt on
-//! the last row while it is typed.
+//! what it costs in tokens, right-aligned so the cost column reads down;
+//! the cursor's symbol highlighted. The last row says what the costs are
+//! ([`LEGEND`]) while the pane has the focus, or is the filter's prompt
+//! while it is typed.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -20,12 +21,19 @@ use crate::tui::draw::{DIM, pane_block, scroll_to};
 use crate::tui::state::{Pane, State};
 use crate::tui::symbols::flat_symbols;
 
+/// What a cost is, on the pane's last row: a symbol shown in full, with
+/// what is nested in it (a class's methods), so hiding it takes about
+/// that off the gauge (the help says it at length).
+pub const LEGEND: &str = "tokens in full, nested included";
+
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Symbols;
     let pane = &state.symbols;
-    // The filter's prompt takes the last row while it is typed.
-    let inner_h = (area.height.saturating_sub(2) as usize).saturating_sub(pane.typing as usize);
     let width = area.width.saturating_sub(2) as usize;
+    // The filter's prompt, or the legend, takes the last row.
+    let legend = focused && !pane.typing && area.height >= 8 && width >= LEGEND.len();
+    let inner_h =
+        (area.height.saturating_sub(2) as usize).saturating_sub((pane.typing || legend) as usize);
     let Some(view) = &pane.view else {
         let msg = match state.current_file() {
             Some(_) => "loading…",
@@ -71,7 +79,12 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
             } else {
                 ("    ".to_string(), DIM)
             };
-            let cost = view.tokens.get(i).map(|n| compact(*n)).unwrap_or_default();
+            // Counted with another tokenizer: new ones are on their way.
+            let cost = match view.tokens.get(i) {
+                Some(_) if view.tokenizer != state.project.settings.tokenizer => "…".into(),
+                Some(n) => compact(*n),
+                None => String::new(),
+            };
             // `›` + tag + space, the name, a space and the cost at the right.
             let room = width.saturating_sub(6 + cost.chars().count() + 1);
             let text = format!(
@@ -107,6 +120,10 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
             Style::default().fg(DIM),
         ));
     }
+    if legend {
+        lines.resize(inner_h, Line::raw(""));
+        lines.push(Line::styled(LEGEND, Style::default().fg(DIM)));
+    }
     if pane.typing {
         lines.resize(inner_h, Line::raw(""));
         lines.push(Line::from(vec![
@@ -122,7 +139,7 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
 }
 
 /// ` Symbols · table.py · sig /run `: the file name, in the masked view
-/// the default state of symbols without their own (`D` steps it), and the
+/// the default state of symbols without their own (`=` steps it), and the
 /// filter; cut to the pane's width from the file name, so the rest reads.
 fn title(state: &State, path: &str, width: usize) -> String {
     let default = state

@@ -252,16 +252,14 @@ fn cycle_strategy(state: &mut State) -> Vec<Effect> {
     })
 }
 
+/// The symbols' costs follow on their own (`update` asks for them
+/// counted again after any change of the tokenizer).
 fn cycle_tokenizer(state: &mut State) -> Vec<Effect> {
-    let mut effects = change_setting(state, |st| {
+    change_setting(state, |st| {
         let next = st.project.settings.tokenizer.next();
         st.project.file.personal.set("tokenizer", next);
         format!("tokenizer: {next}")
-    });
-    // The symbols' costs are counted again with the new tokenizer.
-    state.symbols.view = None;
-    effects.extend(follow_cursor(state));
-    effects
+    })
 }
 
 /// A change of one of the user's own settings (the personal layer, never

@@ -3,6 +3,7 @@
 //! declaration scan), and C macros.
 
 mod corpus;
+mod costs;
 mod ctags_compare;
 mod macros;
 mod skeleton_pip;

@@ -128,15 +128,17 @@ fn masking_symbols_switches_to_masked() {
     );
 }
 
-/// `D` in the symbols pane steps the file's default mask, shown in the
-/// pane's header; a file not yet masked starts at `sig`.
+/// `=` in the symbols pane steps the file's default mask, shown in the
+/// pane's header; a file not yet masked starts at `sig`. `D` there is the
+/// tree's "selection: masked def", as everywhere: it says so and changes
+/// nothing (it once cycled the default here, a key trap).
 #[test]
 fn the_mask_default_cycles_from_the_symbols_pane() {
     let p = Project::fixture();
     let mut h = open(&p, 160, 24);
     h.goto("src/app.py");
     h.keys("space tab");
-    h.key("D");
+    h.key("=");
     let item = |p: &Project| saved(p).presets["default"].files[0].clone();
     assert_eq!(
         (item(&p).view_mode, item(&p).mask_default),
@@ -147,7 +149,7 @@ fn the_mask_default_cycles_from_the_symbols_pane() {
         "{}",
         h.screen()
     );
-    h.key("D");
+    h.key("=");
     assert_eq!(item(&p).mask_default, MaskState::Agg);
     assert!(
         h.screen().contains("Symbols · app.py · agg"),
@@ -158,6 +160,13 @@ fn the_mask_default_cycles_from_the_symbols_pane() {
     assert!(!text.contains("return x > 0"), "{text}");
     h.key("u");
     assert_eq!(item(&p).mask_default, MaskState::Sig, "one undo, one step");
+    h.key("D");
+    assert_eq!(item(&p).mask_default, MaskState::Sig);
+    let screen = h.screen();
+    assert!(
+        screen.contains("batch masked def: in the tree pane, not the symbols"),
+        "{screen}"
+    );
 }
 
 #[test]

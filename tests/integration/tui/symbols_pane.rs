@@ -183,3 +183,135 @@ fn the_preview_says_why_a_file_shows_its_summary() {
         "{screen}"
     );
 }
+
+const APP_PY: &str = "\
+import os
+
+
+class App:
+    \"\"\"The app.\"\"\"
+
+    def run(self, x):
+        \"\"\"Run it once, with x (запустить один раз).\"\"\"
+        total = sum(range(x))
+        return total > 0
+
+    def stop(self):
+        return os.getpid()
+
+
+def main():
+    App().run(3)
+";
+
+/// The costs the pane shows, by symbol path.
+fn costs(h: &Harness) -> Vec<(String, usize)> {
+    let view = h.state.symbols.view.as_ref().expect("symbols loaded");
+    let tree = view.tree.as_ref().expect("a Python file has symbols");
+    flat_symbols(tree)
+        .iter()
+        .map(|(_, s)| s.path.clone())
+        .zip(view.tokens.iter().copied())
+        .collect()
+}
+
+fn pairs(v: &[(&str, usize)]) -> Vec<(String, usize)> {
+    v.iter().map(|(p, n)| (p.to_string(), *n)).collect()
+}
+
+/// Hiding a symbol shown in full takes what the pane shows for it off
+/// the gauge: exactly for the methods and the function, a token less for
+/// the class (its methods included), whose pieces the pane counts apart
+/// (the tokenizer joins text across the places they are cut).
+#[test]
+fn hiding_a_symbol_takes_its_cost_off_the_gauge() {
+    let p = Project::empty();
+    p.write("app.py", APP_PY);
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nfiles = [{ path = \"app.py\", view_mode = \"masked\", mask_default = \"def\" }]\n",
+    );
+    let mut h = open(&p, 120, 30);
+    h.goto("app.py");
+    h.key("tab");
+    // o200k; App = its header, docstring and the blank lines after it
+    // and after stop (9), run and stop.
+    assert_eq!(
+        costs(&h),
+        pairs(&[
+            ("App", 9 + 37 + 11),
+            ("App.run", 37),
+            ("App.stop", 11),
+            ("main", 10)
+        ])
+    );
+    let full = h.state.composition.gauge.used;
+    assert!(h.state.composition.gauge.exact);
+    let mut dropped = Vec::new();
+    for path in ["App", "App.run", "App.stop", "main"] {
+        to_symbol(&mut h, path);
+        h.key("x");
+        assert!(h.state.composition.gauge.exact);
+        dropped.push((path.to_string(), full - h.state.composition.gauge.used));
+        h.key("u");
+        assert_eq!(h.state.composition.gauge.used, full);
+    }
+    assert_eq!(
+        dropped,
+        pairs(&[
+            ("App", 57 - 1),
+            ("App.run", 37),
+            ("App.stop", 11),
+            ("main", 10)
+        ])
+    );
+}
+
+/// `T` counts the pane's costs again with the next tokenizer, and `u`
+/// (undoing it) with the one before: the numbers always follow the
+/// tokenizer the gauge names; the cursor stays on its symbol.
+#[test]
+fn the_costs_follow_the_tokenizer_through_t_and_undo() {
+    let p = Project::empty();
+    p.write("app.py", APP_PY);
+    let mut h = open(&p, 120, 30);
+    h.goto("app.py");
+    h.key("tab");
+    to_symbol(&mut h, "App.run");
+    let o200k = costs(&h);
+    assert_eq!(o200k[1], ("App.run".to_string(), 37));
+    h.key("T");
+    assert_eq!(h.state.project.settings.tokenizer.to_string(), "cl100k");
+    let view = h.state.symbols.view.as_ref().expect("symbols");
+    assert_eq!(view.tokenizer.to_string(), "cl100k");
+    let cl100k = costs(&h);
+    // The Russian in run's docstring costs cl100k two tokens more.
+    assert_eq!(
+        cl100k,
+        pairs(&[("App", 59), ("App.run", 39), ("App.stop", 11), ("main", 10)])
+    );
+    assert_eq!(
+        h.state.symbols.selected().map(|s| s.path.as_str()),
+        Some("App.run")
+    );
+    h.key("T");
+    // estimate: characters / 4, piece by piece.
+    assert_eq!(
+        costs(&h),
+        pairs(&[("App", 55), ("App.run", 34), ("App.stop", 12), ("main", 8)])
+    );
+    h.key("u");
+    assert_eq!(costs(&h), cl100k);
+    h.key("u");
+    assert_eq!(h.state.project.settings.tokenizer.to_string(), "o200k");
+    assert_eq!(costs(&h), o200k);
+    let screen = h.screen();
+    let row = screen
+        .lines()
+        .find(|l| l.contains("meth run"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(row.contains(" 37"), "{row}");
+    // Redo comes back to cl100k's numbers too.
+    h.key("ctrl-r");
+    assert_eq!(costs(&h), cl100k);
+}
