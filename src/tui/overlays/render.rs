@@ -97,7 +97,7 @@ pub fn confirm_write(state: &State, frame: &mut Frame, area: Rect, pending: &Pen
     match &pending.over.unreachable {
         Some(why) => {
             text.push(format!(
-                "{}, so not even a file's path can be copied.",
+                "{}; not even a file's path can be copied.",
                 display_line(why, 400)
             ));
             text.push(format!("Write it to {} anyway?", display_line(&file, 200)));
