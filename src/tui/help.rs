@@ -24,6 +24,10 @@ const NOTES: &[&str] = &[
      wheel scrolls the pane under the pointer (mouse = false in [project] \
      turns it off, so the terminal selects text again)",
     "z zooms the focused pane to the whole width; b shows where the tokens go",
+    "Clipboard: a copy larger than the terminal takes over OSC 52 (kitty 6.1 KB, \
+     Tabby 768 B, Termux 4.1 KB, others 768 KB; osc52_limits in [project] changes \
+     them) is never sent to be dropped: the app offers to write it to the output \
+     file, as w does, and copy that file's path instead",
 ];
 
 /// The help overlay's width and height on a `width`×`height` screen.

@@ -19,10 +19,11 @@ use crate::tui::state::{Level, Overlay, Prompt, State};
 use crate::tui::tokens;
 use crate::tui::undo;
 
-/// How long after the question before copying likely secrets opens a
-/// confirm is ignored. Keys typed ahead while the copy was being composed,
-/// or pressed in the same breath as the key that asked, arrive well within
-/// it; reading the findings takes longer. Cancelling is honoured at once.
+/// How long after a copy's question opens (likely secrets; a copy too
+/// large for OSC 52) a confirm is ignored. Keys typed ahead while the
+/// copy was being composed, or pressed in the same breath as the key that
+/// asked, arrive well within it; reading the question takes longer.
+/// Cancelling is honoured at once.
 pub const CONFIRM_PAUSE: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// Keys while an overlay is open.
