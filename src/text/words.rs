@@ -1,5 +1,5 @@
 //! Numbers and counted nouns as people read them: `97,649`, `1 file`,
-//! `3 files`, `1 entry`, `2 entries`.
+//! `3 files`, `1 entry`, `2 entries`, `2.1 MB`.
 
 /// `n` with thousands separators: `97,649`.
 pub fn thousands(n: usize) -> String {
@@ -12,6 +12,24 @@ pub fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
+}
+
+/// A size in bytes, in decimal units with one decimal past a thousand:
+/// `768 B`, `6.1 KB`, `2.1 MB`, `1.5 GB` (the units terminals' limits and
+/// file managers use).
+pub fn bytes(n: usize) -> String {
+    const UNITS: [(f64, &str); 3] = [(1e9, "GB"), (1e6, "MB"), (1e3, "KB")];
+    if n < 1000 {
+        return format!("{n} B");
+    }
+    let x = n as f64;
+    for (size, unit) in UNITS {
+        // Rounded as shown: 999,960 bytes is `1.0 MB`, not `1000.0 KB`.
+        if (x / size * 10.0).round() >= 10.0 {
+            return format!("{:.1} {unit}", x / size);
+        }
+    }
+    format!("{n} B")
 }
 
 /// `n` and `noun`, plural unless `n` is 1: `1 file`, `0 files`,
@@ -58,5 +76,13 @@ mod tests {
         assert_eq!(plural(1_500, "file"), "1,500 files");
         assert_eq!(noun_for(1, "line"), "line");
         assert_eq!(noun_for(4062, "byte"), "bytes");
+        assert_eq!(bytes(0), "0 B");
+        assert_eq!(bytes(768), "768 B");
+        assert_eq!(bytes(999), "999 B");
+        assert_eq!(bytes(6_138), "6.1 KB");
+        assert_eq!(bytes(768_000), "768.0 KB");
+        assert_eq!(bytes(999_960), "1.0 MB");
+        assert_eq!(bytes(2_100_000), "2.1 MB");
+        assert_eq!(bytes(1_500_000_000), "1.5 GB");
     }
 }

@@ -19,7 +19,9 @@
 //! the copy is wrapped in tmux's passthrough where `allow-passthrough` is
 //! on and refused, saying how to fix it, where not ([`tmux`]). Text over
 //! the terminal's OSC 52 limit ([`limits`]) is refused, never sent to be
-//! dropped.
+//! dropped; the TUI then offers to write it to the output file and copy
+//! that file's path instead ([`ClipboardError::too_large`], the
+//! `tui::overlays` confirm).
 
 pub mod limits;
 pub mod tmux;
@@ -100,6 +102,9 @@ pub enum ClipboardError {
         max: usize,
         /// The terminal whose limit it is ([`limits::OTHER`]: unknown).
         terminal: String,
+        /// Inside tmux that drops programs' OSC 52 (no passthrough):
+        /// nothing of any size would arrive, not even a file's path.
+        tmux_drops: Option<SetClipboard>,
     },
     /// Inside tmux whose `set-clipboard` drops programs' OSC 52, with no
     /// passthrough allowed: nothing was sent, since nothing would arrive.
@@ -115,6 +120,29 @@ pub enum ClipboardError {
         system: Box<ClipboardError>,
         osc52: Box<ClipboardError>,
     },
+}
+
+impl ClipboardError {
+    /// The refusal for size alone ([`ClipboardError::TooLarge`]), also
+    /// when it is the OSC 52 half of [`ClipboardError::BothFailed`]: the
+    /// copy that a smaller text (a file's path) could still make.
+    pub fn too_large(&self) -> Option<&ClipboardError> {
+        match self {
+            ClipboardError::TooLarge { .. } => Some(self),
+            ClipboardError::BothFailed { osc52, .. } => osc52.too_large(),
+            _ => None,
+        }
+    }
+}
+
+/// Why nothing reaches the clipboard over OSC 52 inside tmux with
+/// `set-clipboard` at `setting` and no passthrough, and how to fix it.
+pub fn tmux_drops_why(setting: SetClipboard) -> String {
+    format!(
+        "tmux's set-clipboard is {}, so tmux drops OSC 52 from programs \
+         (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or `set -g allow-passthrough on`)",
+        setting.name()
+    )
 }
 
 /// ` for kitty` after a limit that is a known terminal's.
@@ -379,10 +407,18 @@ impl<W: Write> Osc52Clipboard<W> {
 impl<W: Write + Send> Clipboard for Osc52Clipboard<W> {
     fn copy(&mut self, text: &str) -> Result<Destination, ClipboardError> {
         if text.len() > self.limit.max_bytes {
+            let tmux_drops = match self.tmux.answer() {
+                TmuxAnswer::Known(TmuxClipboard {
+                    set_clipboard,
+                    passthrough: false,
+                }) if set_clipboard != SetClipboard::On => Some(set_clipboard),
+                _ => None,
+            };
             return Err(ClipboardError::TooLarge {
                 len: text.len(),
                 max: self.limit.max_bytes,
                 terminal: self.limit.terminal.clone(),
+                tmux_drops,
             });
         }
         let (wrap, destination) = match self.tmux.answer() {

@@ -15,7 +15,7 @@ use crate::core::watch::Changes;
 
 use crate::tui::input::action::Action;
 use crate::tui::run::project_sync::SyncOutcome;
-use crate::tui::state::model::{Composed, FileBlock, SymbolsView};
+use crate::tui::state::model::{Composed, FileBlock, PendingWrite, SymbolsView};
 
 /// Everything `update` reacts to.
 #[derive(Debug, Clone)]
@@ -68,6 +68,17 @@ pub enum Event {
         label: String,
         tokens: usize,
         tokenizer: TokenizerKind,
+        result: Result<String, String>,
+    },
+    /// A copy was too large for the terminal's OSC 52 cap: ask whether
+    /// to write the output file and copy its path instead.
+    CopyOverCap(Box<PendingWrite>),
+    /// The output file for a copy over the cap was written (or not).
+    WroteForCopy(WroteForCopy),
+    /// Where the written file's path went (or why it did not).
+    PathCopied {
+        /// What was written: `.ctxcurate/out/context_001.md (2.1 MB)`.
+        wrote: String,
         result: Result<String, String>,
     },
     /// The output file was written (or not).
@@ -154,12 +165,24 @@ pub enum Effect {
     /// list at once as [`Event::Rewalked`] (files changed on disk: the
     /// tree stays as it is meanwhile).
     Rewalk,
-    /// Put text on the clipboard and report where it went.
+    /// Put text on the clipboard and report where it went. Too large
+    /// for OSC 52, it comes back as [`Event::CopyOverCap`]: `findings`
+    /// and `allow_secrets` (the user's answer to the secrets question)
+    /// then gate the output file the user may choose instead.
     Copy {
         text: String,
         label: String,
         tokens: usize,
         tokenizer: TokenizerKind,
+        findings: Vec<Finding>,
+        allow_secrets: bool,
+    },
+    /// Put the path of the file written for a copy over the cap on the
+    /// clipboard; comes back as [`Event::PathCopied`].
+    CopyPath {
+        /// Absolute, so it means the same wherever it is pasted.
+        path: String,
+        wrote: String,
     },
     /// Hand the terminal to the user's editor on `initial_text`; what was
     /// saved comes back as [`Event::Edited`].
@@ -188,6 +211,8 @@ pub enum Job {
     /// Write the numbered output file: the preset composed fresh, or
     /// `ready` (as for `Yank`).
     WriteOutput(WriteJob),
+    /// Write a copy too large for OSC 52 to the numbered output file.
+    WriteForCopy(WriteForCopyJob),
     /// Pack the budget around the targets (discovery).
     Discover(DiscoverJob),
     /// Empty the on-disk cache (and the rendered views made from it).
@@ -256,6 +281,29 @@ pub struct WriteJob {
     pub ready: Option<Arc<Composition>>,
 }
 
+/// See [`Job::WriteForCopy`].
+#[derive(Debug, Clone)]
+pub struct WriteForCopyJob {
+    /// Exactly the text the copy would have carried.
+    pub text: String,
+    pub findings: Vec<Finding>,
+    pub allow_secrets: bool,
+    /// The output format, for the file's extension (as `w`).
+    pub format: crate::core::model::Format,
+    /// Why no path can be copied either (see `OverCap::unreachable`).
+    pub unreachable: Option<String>,
+}
+
+/// What [`Job::WriteForCopy`] did.
+#[derive(Debug, Clone)]
+pub struct WroteForCopy {
+    /// The file's absolute path, and as shown (from the project root),
+    /// or why nothing was written.
+    pub result: Result<(String, String), String>,
+    pub bytes: usize,
+    pub unreachable: Option<String>,
+}
+
 /// See [`Job::Discover`].
 #[derive(Debug, Clone)]
 pub struct DiscoverJob {
@@ -315,7 +363,7 @@ impl Job {
             Job::Raw(p) => format!("reading {p}"),
             Job::Yank { .. } => "composing for the clipboard".into(),
             Job::YankFile(FileJob { item, .. }) => format!("rendering {}", item.path),
-            Job::WriteOutput { .. } => "writing the output file".into(),
+            Job::WriteOutput { .. } | Job::WriteForCopy { .. } => "writing the output file".into(),
             Job::Discover { .. } => "discovering".into(),
             Job::ClearCache => "clearing the cache".into(),
             Job::Changed { .. } => "asking git what changed".into(),

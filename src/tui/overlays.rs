@@ -1,6 +1,7 @@
 //! Keys while an overlay is open: each goes to its feature (the help, the
 //! preset picker, the finder, the tokens overlay); the confirm questions
-//! (copy likely secrets, quit without the waiting save) and the text
+//! (copy likely secrets, write a copy too large for OSC 52 to the output
+//! file, quit without the waiting save) and the text
 //! prompts (filter, preset names, slice tags, go to line, search) are
 //! answered here. Called from `update`.
 
@@ -10,18 +11,19 @@ pub mod render;
 use crate::tui::curate;
 use crate::tui::help;
 use crate::tui::input::action::Action;
-use crate::tui::messages::Effect;
+use crate::tui::messages::{Effect, Job, WriteForCopyJob};
 use crate::tui::navigate::follow_cursor;
 use crate::tui::preview::follow;
-use crate::tui::state::model::PendingCopy;
+use crate::tui::state::model::{PendingCopy, PendingWrite};
 use crate::tui::state::{Level, Overlay, Prompt, State};
 use crate::tui::tokens;
 use crate::tui::undo;
 
-/// How long after the question before copying likely secrets opens a
-/// confirm is ignored. Keys typed ahead while the copy was being composed,
-/// or pressed in the same breath as the key that asked, arrive well within
-/// it; reading the findings takes longer. Cancelling is honoured at once.
+/// How long after a copy's question opens (likely secrets; a copy too
+/// large for OSC 52) a confirm is ignored. Keys typed ahead while the
+/// copy was being composed, or pressed in the same breath as the key that
+/// asked, arrive well within it; reading the question takes longer.
+/// Cancelling is honoured at once.
 pub const CONFIRM_PAUSE: std::time::Duration = std::time::Duration::from_millis(400);
 
 /// Keys while an overlay is open.
@@ -73,13 +75,18 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
                     label,
                     tokens,
                     tokenizer,
+                    findings,
                     ..
                 } = *pending;
+                // The user let these findings go: to the clipboard, or to
+                // the output file if the copy turns out too large.
                 vec![Effect::Copy {
                     text,
                     label,
                     tokens,
                     tokenizer,
+                    findings,
+                    allow_secrets: true,
                 }]
             }
             Action::Cancel | Action::Quit => {
@@ -94,6 +101,7 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
                 Vec::new()
             }
         },
+        Overlay::ConfirmWrite(pending) => confirm_write(state, pending, action),
         Overlay::ConfirmQuit => match action {
             Action::Confirm => {
                 state.overlay = None;
@@ -122,6 +130,42 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             }
             _ => Vec::new(),
         },
+    }
+}
+
+/// Write a copy too large for OSC 52 to the output file (and copy its
+/// path)? As in every confirm, a key typed ahead does not answer and a
+/// stray key decides nothing.
+fn confirm_write(state: &mut State, pending: Box<PendingWrite>, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Confirm if state.clock.since(pending.opened) >= CONFIRM_PAUSE => {
+            state.overlay = None;
+            state.say(Level::Info, "writing the output file…");
+            let format = state.compose_options().format;
+            let PendingWrite {
+                text,
+                findings,
+                allow_secrets,
+                over,
+                ..
+            } = *pending;
+            vec![Effect::job(Job::WriteForCopy(WriteForCopyJob {
+                text,
+                findings,
+                allow_secrets,
+                format,
+                unreachable: over.unreachable,
+            }))]
+        }
+        Action::Cancel | Action::Quit => {
+            state.overlay = None;
+            state.say(Level::Info, "not written, not copied");
+            Vec::new()
+        }
+        _ => {
+            state.overlay = Some(Overlay::ConfirmWrite(pending));
+            Vec::new()
+        }
     }
 }
 

@@ -50,6 +50,9 @@ fn overlay(state: &State, frame: &mut Frame, area: Rect) {
         Some(Overlay::ConfirmCopy(pending)) => {
             overlays::render::confirm_copy(state, frame, area, pending)
         }
+        Some(Overlay::ConfirmWrite(pending)) => {
+            overlays::render::confirm_write(state, frame, area, pending)
+        }
         Some(Overlay::ConfirmQuit) => overlays::render::confirm_quit(state, frame, area),
         Some(Overlay::Finder) => finder::render::draw(state, frame, area),
         Some(Overlay::Tokens { path }) => tokens::render::draw(state, frame, area, path.as_deref()),

@@ -28,7 +28,7 @@ use crate::tui::finder::Finder;
 use crate::tui::input::keymap::{Context, Keymap};
 use crate::tui::preview::pane::PreviewState;
 use crate::tui::state::clock::Clock;
-use crate::tui::state::model::{ComposedFile, PendingCopy};
+use crate::tui::state::model::{ComposedFile, PendingCopy, PendingWrite};
 use crate::tui::symbols::SymbolsPane;
 use crate::tui::tokens::totals::PresetTotals;
 use crate::tui::tree::{FileTree, Row, TreePane};
@@ -99,6 +99,9 @@ pub enum Overlay {
     },
     /// Copy a text that holds likely secrets? (names each file and line)
     ConfirmCopy(Box<PendingCopy>),
+    /// A copy is over the terminal's OSC 52 cap: write it to the output
+    /// file and copy that path instead?
+    ConfirmWrite(Box<PendingWrite>),
     /// Quit without the save that waits for another process's lock?
     ConfirmQuit,
     /// The fuzzy file finder (its matcher is `State::finder`).
@@ -370,7 +373,9 @@ impl State {
     pub fn context(&self) -> Context {
         match &self.overlay {
             Some(Overlay::Picker { .. }) => Context::Picker,
-            Some(Overlay::ConfirmCopy(_) | Overlay::ConfirmQuit) => Context::Confirm,
+            Some(Overlay::ConfirmCopy(_) | Overlay::ConfirmWrite(_) | Overlay::ConfirmQuit) => {
+                Context::Confirm
+            }
             Some(Overlay::Tokens { .. }) => Context::Tokens,
             Some(Overlay::History { .. }) => Context::History,
             _ => self.focus.context(),
@@ -386,6 +391,19 @@ impl State {
                 .entry_consent(self.project.active_preset_name()),
             ..ComposeOptions::from_settings(&self.project.settings)
         }
+    }
+
+    /// Where `w` writes: `.ctxcurate/out/context_NNN.md`, NNN the next
+    /// free number when it writes (`core::engine::output_file`; the
+    /// `output_dir` and `namespace` settings).
+    pub fn output_file_pattern(&self) -> String {
+        let s = &self.project.settings;
+        format!(
+            "{}/{}_NNN.{}",
+            s.output_dir,
+            s.namespace,
+            crate::core::engine::output_file::extension(self.compose_options().format)
+        )
     }
 
     /// What a preset's repo map needs, from the current settings.

@@ -7,7 +7,7 @@ use crate::core::model::TokenizerKind;
 use crate::core::walk;
 use crate::text::sanitize::display_line;
 
-use crate::text::words::{plural, thousands};
+use crate::text::words::{bytes, plural, thousands};
 use crate::tui::changed;
 use crate::tui::discover;
 use crate::tui::discuss;
@@ -15,12 +15,12 @@ use crate::tui::finder;
 use crate::tui::input::action::Action;
 use crate::tui::input::{mouse, scope};
 use crate::tui::live;
-use crate::tui::messages::{Effect, Event, FileJob, Job};
+use crate::tui::messages::{Effect, Event, FileJob, Job, WroteForCopy};
 use crate::tui::navigate::{follow_cursor, symbols_follow_tokenizer};
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
-use crate::tui::state::model::{Composed, PendingCopy};
+use crate::tui::state::model::{Composed, PendingCopy, PendingWrite};
 use crate::tui::state::{Level, Overlay, Pane, State};
 use crate::tui::symbols;
 use crate::tui::undo::{self, recompose};
@@ -117,6 +117,21 @@ fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
             tokenizer,
             result,
         } => copied(state, &label, tokens, tokenizer, result),
+        Event::CopyOverCap(pending) => over_cap(state, pending),
+        Event::WroteForCopy(wrote) => wrote_for_copy(state, wrote),
+        Event::PathCopied { wrote, result } => {
+            match result {
+                Ok(dest) => state.say(
+                    Level::Info,
+                    format!("wrote {wrote}; copied its path → {dest}"),
+                ),
+                Err(e) => state.say(
+                    Level::Warn,
+                    format!("wrote {wrote}; its path was not copied: {e}"),
+                ),
+            }
+            Vec::new()
+        }
         Event::CacheCleared(result) => cache_cleared(state, result),
         Event::Wrote(Ok(path)) => {
             state.say(Level::Info, format!("wrote {path}"));
@@ -291,6 +306,8 @@ fn copy_ready(state: &mut State, pending: PendingCopy) -> Vec<Effect> {
             label,
             tokens,
             tokenizer,
+            findings: Vec::new(),
+            allow_secrets: false,
         }];
     }
     // The status line (and the message log) names where, as the CLI does.
@@ -328,16 +345,10 @@ fn copied(
             ),
         ),
         Err(e) => {
-            // Too large for OSC 52, no clipboard at all: the text can
+            // No clipboard at all, tmux dropping OSC 52: the text can
             // still leave through the numbered output file.
             let key = state.keymap.key_name(Action::WriteOutput);
-            let s = &state.project.settings;
-            let file = format!(
-                "{}/{}_NNN.{}",
-                s.output_dir,
-                s.namespace,
-                crate::core::engine::output_file::extension(s.format)
-            );
+            let file = state.output_file_pattern();
             state.say(
                 Level::Error,
                 format!(
@@ -348,6 +359,57 @@ fn copied(
         }
     }
     Vec::new()
+}
+
+/// A copy too large for the terminal's OSC 52 cap: ask whether to write
+/// it to the output file and copy the file's path instead.
+fn over_cap(state: &mut State, mut pending: Box<PendingWrite>) -> Vec<Effect> {
+    pending.opened = state.clock.now();
+    let question = if pending.over.unreachable.is_some() {
+        "write it to the output file instead (no path can be copied either)"
+    } else {
+        "write it to the output file and copy its path instead"
+    };
+    state.say(
+        Level::Warn,
+        format!(
+            "{} is {}; {}: {question}? {}",
+            pending.label,
+            bytes(pending.over.bytes),
+            pending.over.cap_phrase(),
+            state.keymap.confirm_hint(pending.confirm_verb())
+        ),
+    );
+    state.overlay = Some(Overlay::ConfirmWrite(pending));
+    Vec::new()
+}
+
+/// The file for a copy over the cap is written: its path goes to the
+/// clipboard (small enough for any cap but an absurd one), unless OSC 52
+/// cannot arrive at all.
+fn wrote_for_copy(state: &mut State, wrote: WroteForCopy) -> Vec<Effect> {
+    let WroteForCopy {
+        result,
+        bytes: size,
+        unreachable,
+    } = wrote;
+    match result {
+        Ok((path, shown)) => {
+            let wrote = format!("{} ({})", display_line(&shown, 200), bytes(size));
+            if let Some(why) = unreachable {
+                state.say(
+                    Level::Warn,
+                    format!("wrote {wrote}; its path was not copied: {why}"),
+                );
+                return Vec::new();
+            }
+            vec![Effect::CopyPath { path, wrote }]
+        }
+        Err(e) => {
+            state.say(Level::Error, format!("{e}; nothing copied"));
+            Vec::new()
+        }
+    }
 }
 
 fn cache_cleared(state: &mut State, result: Result<usize, String>) -> Vec<Effect> {

@@ -1,6 +1,7 @@
 //! The TUI (`src/tui`): the real keymap, dispatcher and `update` driven
 //! through `tui::harness`, and end to end in tmux (`tmux`, `git_tmux`).
 
+mod clipboard_cap;
 mod clipboard_tmux;
 mod confirm_secrets;
 mod curate;

@@ -433,3 +433,49 @@ fn a_copy_over_the_terminals_limit_names_the_terminal_and_sends_nothing() {
     );
     assert_eq!(osc52_payload(&terminal.bytes()).len(), 6_138);
 }
+
+/// A refusal for size alone is found also inside a failed fallback, and
+/// says whether tmux would drop even a small copy (then the TUI offers
+/// the output file without copying its path).
+#[test]
+fn a_refusal_for_size_says_whether_a_smaller_copy_could_arrive() {
+    let too_large = |clipboard: &mut dyn Clipboard| -> Option<Option<SetClipboard>> {
+        match clipboard.copy("too long").unwrap_err().too_large()? {
+            ClipboardError::TooLarge { tmux_drops, .. } => Some(*tmux_drops),
+            _ => None,
+        }
+    };
+    let mut plain = Osc52Clipboard::new(Vec::new()).with_max_bytes(1);
+    assert_eq!(too_large(&mut plain), Some(None));
+    for (answer, drops) in [
+        (tmux_says(SetClipboard::On, false), None),
+        (tmux_says(SetClipboard::External, true), None),
+        (None, None),
+        (
+            tmux_says(SetClipboard::External, false),
+            Some(SetClipboard::External),
+        ),
+        (tmux_says(SetClipboard::Off, false), Some(SetClipboard::Off)),
+    ] {
+        let mut clipboard = in_tmux(answer).with_max_bytes(1);
+        assert_eq!(too_large(&mut clipboard), Some(drops), "{answer:?}");
+        assert!(clipboard.into_inner().is_empty(), "nothing sent");
+    }
+    let system = FakeSystem {
+        works: false,
+        calls: Arc::new(AtomicUsize::new(0)),
+    };
+    let mut chain = FallbackClipboard::new(
+        Box::new(system),
+        Box::new(Osc52Clipboard::new(Vec::new()).with_max_bytes(1)),
+    );
+    assert_eq!(too_large(&mut chain), Some(None));
+    // Other failures are not about size.
+    let mut dropping = in_tmux(tmux_says(SetClipboard::External, false));
+    assert!(dropping.copy("x").unwrap_err().too_large().is_none());
+    assert_eq!(
+        tmux_drops_why(SetClipboard::External),
+        "tmux's set-clipboard is external, so tmux drops OSC 52 from programs \
+         (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or `set -g allow-passthrough on`)"
+    );
+}

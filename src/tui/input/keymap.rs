@@ -359,6 +359,13 @@ impl Keymap {
     /// How to answer the question before copying likely secrets, from
     /// the `[confirm]` bindings: `c copies anyway · n / Esc cancel`.
     pub fn confirm_copy_hint(&self) -> String {
+        self.confirm_hint("copies anyway")
+    }
+
+    /// The keys of a confirm question, for people: what the confirm key
+    /// does (`verb`: `copies anyway`) and which keys cancel:
+    /// `c copies anyway · n / Esc cancel`.
+    pub fn confirm_hint(&self, verb: &str) -> String {
         let join = |keys: Vec<Key>| {
             keys.iter()
                 .map(Key::to_string)
@@ -373,9 +380,9 @@ impl Keymap {
             }
         }
         let copy = if confirm.is_empty() {
-            "no key copies anyway ([keymap.confirm] binds none)".to_string()
+            format!("no key {verb} ([keymap.confirm] binds none)")
         } else {
-            format!("{} copies anyway", join(confirm))
+            format!("{} {verb}", join(confirm))
         };
         format!("{copy} · {} cancel", join(cancel))
     }

@@ -1,6 +1,7 @@
 //! Overlays drawn over the panes: the preset picker, text prompts and
-//! the confirm questions (copy a text with likely secrets, quit without
-//! the waiting save).
+//! the confirm questions (copy a text with likely secrets, write a copy
+//! too large for OSC 52 to the output file, quit without the waiting
+//! save).
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -10,12 +11,13 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::core::project::Scope;
 use crate::text::sanitize::display_line;
+use crate::text::words::bytes;
 use crate::text::words::plural;
 use crate::tui::draw::centered;
 use crate::tui::draw::format::compact;
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::Context;
-use crate::tui::state::model::PendingCopy;
+use crate::tui::state::model::{PendingCopy, PendingWrite};
 use crate::tui::state::{Prompt, State};
 use crate::tui::tokens::preset_key;
 
@@ -71,6 +73,64 @@ pub fn confirm_copy(state: &State, frame: &mut Frame, area: Rect, pending: &Pend
                 .borders(Borders::ALL)
                 .title(" Copy to the clipboard? "),
         ),
+        rect,
+    );
+}
+
+/// Write a copy too large for the terminal's OSC 52 cap to the output
+/// file (where `w` writes) and copy that file's path instead? Says the
+/// size, the cap and the file; when OSC 52 cannot arrive at all (tmux
+/// drops it), that no path will be copied either.
+pub fn confirm_write(state: &State, frame: &mut Frame, area: Rect, pending: &PendingWrite) {
+    let panes = Rect {
+        height: area.height.saturating_sub(2),
+        ..area
+    };
+    let width = 90.min(panes.width);
+    let file = state.output_file_pattern();
+    let mut text = vec![format!(
+        "{} is {}; {}.",
+        display_line(&pending.label, 60),
+        bytes(pending.over.bytes),
+        pending.over.cap_phrase()
+    )];
+    match &pending.over.unreachable {
+        Some(why) => {
+            text.push(format!(
+                "{}; not even a file's path can be copied.",
+                display_line(why, 400)
+            ));
+            text.push(format!("Write it to {} anyway?", display_line(&file, 200)));
+        }
+        None => text.push(format!(
+            "Write it to {} and copy that path instead?",
+            display_line(&file, 200)
+        )),
+    }
+    // Each paragraph wrapped at the inner width, a blank line and the
+    // keys, and the border.
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    let rows: usize = text
+        .iter()
+        .map(|t| t.chars().count().div_ceil(inner).max(1))
+        .sum();
+    let height = u16::try_from(rows + 4).unwrap_or(u16::MAX);
+    let rect = centered(panes, width, height);
+    frame.render_widget(Clear, rect);
+    let mut lines: Vec<Line> = text.into_iter().map(Line::raw).collect();
+    lines.push(Line::raw(""));
+    lines.push(Line::styled(
+        state.keymap.confirm_hint(pending.confirm_verb()),
+        Style::default().fg(Color::DarkGray),
+    ));
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(ratatui::widgets::Wrap { trim: false })
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" Too large for the terminal clipboard "),
+            ),
         rect,
     );
 }

@@ -30,6 +30,7 @@ use crate::tui::run::effects;
 use crate::tui::run::jobs;
 use crate::tui::run::project_sync::{DiskSync, SyncOutcome};
 use crate::tui::run::signals;
+use crate::tui::state::model::{CopyFailure, OverCap};
 use crate::tui::state::{Level, State};
 use crate::tui::undo::recompose;
 use crate::tui::update::update;
@@ -460,11 +461,8 @@ impl effects::Runtime for Threads<'_> {
         Vec::new()
     }
 
-    fn copy(&mut self, text: &str) -> Result<String, String> {
-        self.clipboard
-            .copy(text)
-            .map(|dest| dest.to_string())
-            .map_err(|e| error_chain(&e))
+    fn copy(&mut self, text: &str) -> Result<String, CopyFailure> {
+        copy_with(self.clipboard, text)
     }
 
     fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String> {
@@ -483,6 +481,31 @@ impl effects::Runtime for Threads<'_> {
             (Err(e), _) | (_, Err(e)) => Err(format!("cannot hand the terminal over: {e}")),
         }
     }
+}
+
+/// A copy through `clipboard`: where it went, or why not, with what a
+/// refusal for size alone needs for the offer of the output file.
+pub fn copy_with(clipboard: &mut dyn Clipboard, text: &str) -> Result<String, CopyFailure> {
+    clipboard
+        .copy(text)
+        .map(|dest| dest.to_string())
+        .map_err(|e| CopyFailure {
+            message: error_chain(&e),
+            over_cap: match e.too_large() {
+                Some(clipboard::ClipboardError::TooLarge {
+                    len,
+                    max,
+                    terminal,
+                    tmux_drops,
+                }) => Some(OverCap {
+                    bytes: *len,
+                    max: *max,
+                    terminal: (terminal != clipboard::limits::OTHER).then(|| terminal.clone()),
+                    unreachable: tmux_drops.map(clipboard::tmux_drops_why),
+                }),
+                _ => None,
+            },
+        })
 }
 
 fn run_effects(

@@ -15,6 +15,7 @@ use crate::core::walk::WalkPatterns;
 use crate::tui::messages::{EditPurpose, Effect, Event, Job};
 use crate::tui::run::project_sync::SyncOutcome;
 use crate::tui::state::State;
+use crate::tui::state::model::{CopyFailure, PendingWrite};
 use crate::tui::update::update;
 
 /// How effects are carried out. Each method returns the events that are
@@ -33,8 +34,9 @@ pub trait Runtime {
     /// Walk the project whole (files changed on disk) and hand the sorted
     /// list back as one [`Event::Rewalked`] (later, or at once).
     fn rewalk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
-    /// Put text on the clipboard; where it went, or why not.
-    fn copy(&mut self, text: &str) -> Result<String, String>;
+    /// Put text on the clipboard; where it went, or why not (and whether
+    /// only its size stood in the way: see [`CopyFailure`]).
+    fn copy(&mut self, text: &str) -> Result<String, CopyFailure>;
     /// Let the user edit `text` in an external editor (the app hands the
     /// terminal over and waits; the harness answers from a script): the
     /// text saved, or why there is none.
@@ -80,11 +82,32 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
                 label,
                 tokens,
                 tokenizer,
-            } => vec![Event::Copied {
-                label,
-                tokens,
-                tokenizer,
-                result: runtime.copy(&text),
+                findings,
+                allow_secrets,
+            } => match runtime.copy(&text) {
+                // Too large for OSC 52 alone: the user is offered the
+                // output file, which takes the text as it is.
+                Err(CopyFailure {
+                    over_cap: Some(over),
+                    ..
+                }) => vec![Event::CopyOverCap(Box::new(PendingWrite {
+                    text,
+                    label,
+                    findings,
+                    allow_secrets,
+                    over,
+                    opened: state.clock.now(),
+                }))],
+                result => vec![Event::Copied {
+                    label,
+                    tokens,
+                    tokenizer,
+                    result: result.map_err(|e| e.message),
+                }],
+            },
+            Effect::CopyPath { path, wrote } => vec![Event::PathCopied {
+                wrote,
+                result: runtime.copy(&path).map_err(|e| e.message),
             }],
             Effect::Edit {
                 purpose,

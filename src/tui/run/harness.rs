@@ -1,7 +1,8 @@
 //! A headless driver of the TUI for tests and benchmarks: key presses go
 //! through the real keymap, dispatcher and `update`; jobs run inline on
-//! the caller's thread; saves go to disk; clipboard copies are recorded;
-//! frames render into a ratatui `TestBackend`.
+//! the caller's thread; saves go to disk; clipboard copies are recorded
+//! (or go through a real clipboard a test hands over, an OSC 52 one
+//! writing into a buffer, say); frames render into a ratatui `TestBackend`.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ use crate::core::model::{ProjectFile, Settings};
 use crate::core::project::Project;
 use crate::core::sources::Sources;
 use crate::core::walk;
+use crate::tui::clipboard::Clipboard;
 use crate::tui::input::dispatch;
 use crate::tui::input::keymap::Key;
 use crate::tui::messages::{EditPurpose, Effect, Event, Job};
@@ -25,6 +27,7 @@ use crate::tui::run::jobs;
 use crate::tui::run::project_sync::{DiskSync, SyncOutcome};
 use crate::tui::state::State;
 use crate::tui::state::clock::Clock;
+use crate::tui::state::model::CopyFailure;
 use crate::tui::undo::recompose;
 use crate::tui::update::update;
 
@@ -34,6 +37,9 @@ pub struct Harness {
     pub cache: Sources,
     /// Every text copied to the clipboard, in order.
     pub copied: Vec<String>,
+    /// A real clipboard for the copies (see [`Harness::use_clipboard`]);
+    /// `None`: every copy succeeds into [`Harness::copied`].
+    clipboard: Option<Box<dyn Clipboard>>,
     /// How many saves wrote the file.
     pub saves: usize,
     /// The editor's scripted answers, taken in order by `e` / `E` (no
@@ -75,6 +81,7 @@ impl Harness {
             state,
             cache,
             copied: Vec::new(),
+            clipboard: None,
             saves: 0,
             editor_answers: Default::default(),
             edited: Vec::new(),
@@ -95,6 +102,14 @@ impl Harness {
         Ok(h)
     }
 
+    /// Send the copies through `clipboard`, as the app sends them through
+    /// the one its settings build (`clipboard::from_settings`): its
+    /// refusals are the app's. What it took is still in
+    /// [`Harness::copied`].
+    pub fn use_clipboard(&mut self, clipboard: Box<dyn Clipboard>) {
+        self.clipboard = Some(clipboard);
+    }
+
     /// Feed one event and run every effect it causes, to quiescence.
     pub fn send(&mut self, event: Event) {
         let effects = update(&mut self.state, event);
@@ -109,6 +124,7 @@ impl Harness {
             sync: &mut self.sync,
             cache: &self.cache,
             copied: &mut self.copied,
+            clipboard: self.clipboard.as_deref_mut(),
             saves: &mut self.saves,
             editor_answers: &mut self.editor_answers,
             edited: &mut self.edited,
@@ -272,6 +288,7 @@ struct Inline<'a> {
     sync: &'a mut DiskSync,
     cache: &'a Sources,
     copied: &'a mut Vec<String>,
+    clipboard: Option<&'a mut (dyn Clipboard + 'static)>,
     saves: &'a mut usize,
     editor_answers: &'a mut std::collections::VecDeque<Result<String, String>>,
     edited: &'a mut Vec<(EditPurpose, String)>,
@@ -309,9 +326,13 @@ impl effects::Runtime for Inline<'_> {
         vec![Event::Rewalked(walk::walk_files_with(root, &patterns))]
     }
 
-    fn copy(&mut self, text: &str) -> Result<String, String> {
+    fn copy(&mut self, text: &str) -> Result<String, CopyFailure> {
+        let went = match self.clipboard.as_deref_mut() {
+            Some(clipboard) => app::copy_with(clipboard, text)?,
+            None => "the test clipboard".to_string(),
+        };
         self.copied.push(text.to_string());
-        Ok("the test clipboard".to_string())
+        Ok(went)
     }
 
     fn edit(&mut self, purpose: EditPurpose, text: &str) -> Result<String, String> {

@@ -29,7 +29,7 @@ use crate::text::error_chain;
 
 use crate::tui::messages::{
     BlockJob, ChangedJob, ComposeJob, DiscoverJob, Event, FileJob, Job, SymbolsJob, TotalsJob,
-    WriteJob, YankJob,
+    WriteForCopyJob, WriteJob, WroteForCopy, YankJob,
 };
 use crate::tui::state::model::{Composed, ComposedFile, FileBlock, SymbolsView};
 
@@ -60,6 +60,7 @@ pub fn run(job: Job, root: &Path, sources: &Sources, settings: &Settings) -> Eve
         ),
         Job::Block(job) => Event::Block(Arc::new(block(&workspace, job))),
         Job::WriteOutput(job) => write_output(workspace, job),
+        Job::WriteForCopy(job) => Event::WroteForCopy(write_for_copy(&workspace, job)),
     }
 }
 
@@ -203,6 +204,47 @@ fn write_output(workspace: Workspace<'_>, job: WriteJob) -> Event {
             e => Err(format!("not written: {e}")),
         },
     })
+}
+
+/// A copy too large for OSC 52, written to the numbered output file
+/// instead: the same engine call and secret rule as `w` (likely secrets
+/// only where the user let them go to the clipboard), the copy's own text.
+fn write_for_copy(workspace: &Workspace<'_>, job: WriteForCopyJob) -> WroteForCopy {
+    let WriteForCopyJob {
+        text,
+        findings,
+        allow_secrets,
+        format,
+        unreachable,
+    } = job;
+    let saved = workspace.save(
+        &text,
+        &findings,
+        format,
+        &Destination::NextOutputFile,
+        allow_secrets,
+    );
+    let root = workspace.root();
+    let result = match saved {
+        Ok(Some(path)) => {
+            let shown = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .display()
+                .to_string();
+            // The path is pasted elsewhere (another shell, a chat): it
+            // must not depend on this process's directory.
+            let absolute = std::path::absolute(&path).unwrap_or(path);
+            Ok((absolute.display().to_string(), shown))
+        }
+        Ok(None) => Err("not written: no output file was made".to_string()),
+        Err(e) => Err(format!("not written: {}", error_chain(&e))),
+    };
+    WroteForCopy {
+        result,
+        bytes: text.len(),
+        unreachable,
+    }
 }
 
 /// `i`: the pack around the targets, and its text laid out for the

@@ -50,6 +50,80 @@ impl PendingCopy {
     }
 }
 
+/// Why a copy did not happen: the message for the status line and, when
+/// the text was only too large for the terminal's OSC 52 cap, what a
+/// smaller copy (the output file's path) needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopyFailure {
+    pub message: String,
+    pub over_cap: Option<OverCap>,
+}
+
+impl From<String> for CopyFailure {
+    fn from(message: String) -> Self {
+        CopyFailure {
+            message,
+            over_cap: None,
+        }
+    }
+}
+
+/// A copy refused because it is larger than the terminal takes over
+/// OSC 52 (`tui::clipboard::limits`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverCap {
+    /// The text's size.
+    pub bytes: usize,
+    /// The cap, in bytes of text.
+    pub max: usize,
+    /// The terminal whose cap it is (`None`: no terminal recognised, the
+    /// default cap).
+    pub terminal: Option<String>,
+    /// Why nothing at all arrives over OSC 52 (tmux drops it), with the
+    /// fix: then not even a path can be copied.
+    pub unreachable: Option<String>,
+}
+
+impl OverCap {
+    /// `kitty takes at most 6.1 KB over OSC 52`, or the default cap's
+    /// wording when no terminal was recognised.
+    pub fn cap_phrase(&self) -> String {
+        let max = crate::text::words::bytes(self.max);
+        match &self.terminal {
+            Some(terminal) => format!("{terminal} takes at most {max} over OSC 52"),
+            None => format!("the terminal clipboard (OSC 52) takes at most {max} here"),
+        }
+    }
+}
+
+/// A copy over the OSC 52 cap, held while the user is asked whether to
+/// write it to the output file (as `w` does) and copy that file's path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingWrite {
+    /// The text the copy would have carried: the file gets exactly it.
+    pub text: String,
+    pub label: String,
+    /// The text's likely secrets, and whether the user has let them leave
+    /// (the secrets question, answered before the copy): the file is
+    /// written through the same gate as `w`'s.
+    pub findings: Vec<Finding>,
+    pub allow_secrets: bool,
+    pub over: OverCap,
+    /// When the question opened (see `overlays::CONFIRM_PAUSE`).
+    pub opened: std::time::Instant,
+}
+
+impl PendingWrite {
+    /// What the confirm key does: `writes it and copies the path`.
+    pub fn confirm_verb(&self) -> &'static str {
+        if self.over.unreachable.is_some() {
+            "writes it"
+        } else {
+            "writes it and copies the path"
+        }
+    }
+}
+
 /// One file's place in the composition.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ComposedFile {
