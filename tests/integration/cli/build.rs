@@ -79,7 +79,8 @@ content = "Because x <= 0."
     let text = p.ok(&["build"]);
     assert_eq!(
         text,
-        "## Directory Tree\n\n```\nsrc/\n  app.py\n  util.c\n```\n\n\
+        // The listed-only file is not in the tree: the context does not hold it.
+        "## Directory Tree\n\n```\nsrc/\n  util.c\n```\n\n\
          ## Files\n\n### src/util.c [none]\n\n(context excluded)\n\n\
          Also in this project, not included (ask for them if needed):\n- `src/app.py`\n\n\
          ## Screenshots\n\n![ui.png](docs/ui.png)\n\n\

@@ -92,7 +92,11 @@ fn a_file_outside_the_composition_shows_the_block_it_would_add() {
         // A folder says how much of it is included.
         h.goto("docs");
         let screen = h.screen();
-        assert!(screen.contains("docs/ · 0 of 1 file"), "{screen}");
+        // Wrapped on a narrow pane, whole on a wide one.
+        assert!(
+            screen.contains("docs/ · 0 of 1 file") || screen.contains("│0 of 1 file included│"),
+            "{screen}"
+        );
         h.goto("src");
         assert!(h.screen().contains("src/ · 2 of 2 file"));
     }

@@ -35,6 +35,12 @@ fn a_folder_of_skipped_files_is_not_shown_as_included() {
         "{screen}"
     );
     assert!(row("mixed/").contains("◐ mixed/ 2/2 1 skipped"), "{screen}");
+    // The preview of the folder says they are left out, not "included".
+    assert!(screen.contains("2 left out (⊘)"), "{screen}");
+    assert!(
+        screen.contains("its included files are left out of"),
+        "{screen}"
+    );
     let status = h.state.status.clone().map(|(text, _)| text);
     assert_eq!(
         status.as_deref(),
