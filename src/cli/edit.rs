@@ -19,6 +19,7 @@ use ctxcurate::text::sanitize::escape_line;
 
 use super::args::{Command, PresetTarget};
 use super::{Ctx, read_text, user_err};
+use ctxcurate::text::words::plural;
 
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
@@ -111,8 +112,8 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             let text = read_text(&root, &rel)?;
             let Some(mut slice) = anchor::create_slice(&text, start, end) else {
                 user_err!(
-                    "{rel}: lines {start}-{end} are not a range of the file ({} lines)",
-                    text.lines().count()
+                    "{rel}: lines {start}-{end} are not a range of the file ({})",
+                    plural(text.lines().count(), "line")
                 );
             };
             slice.tag = tag;

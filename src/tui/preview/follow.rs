@@ -13,6 +13,7 @@ use crate::core::sources::render_key;
 use crate::core::syntax::Symbol;
 use crate::text::sanitize::display_line;
 
+use crate::text::words::plural;
 use crate::tui::messages::{BlockJob, Effect, Job};
 use crate::tui::preview::pane::PreviewSearch;
 use crate::tui::preview::{Shown, body_range, shown, symbol_lines};
@@ -251,7 +252,7 @@ pub fn goto_line(state: &mut State, typed: &str) {
         }
         Ok(n) => state.say(
             Level::Warn,
-            format!("no line {n}: the preview shows {len} lines"),
+            format!("no line {n}: the preview shows {}", plural(len, "line")),
         ),
         Err(_) => state.say(
             Level::Warn,
