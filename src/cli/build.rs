@@ -60,7 +60,14 @@ pub(super) fn build_once(
     if let Some(task) = task_arg(args, ctx)? {
         preset.task = task;
     }
-    for missing in project.missing_files(&preset) {
+    // A missing entry the build renders gets its warning with the other
+    // files' (`report_files`); one listed by name only is never read.
+    let listed_only = |path: &String| preset.item(path).is_some_and(|item| !item.auto_aggregate);
+    for missing in project
+        .missing_files(&preset)
+        .iter()
+        .filter(|p| listed_only(p))
+    {
         writeln!(
             ctx.err,
             "warning: preset file not found: {}",

@@ -187,13 +187,19 @@ fn check_symbol(root: &Path, rel: &str, symbol: &str, macros: &CMacros) -> Resul
 }
 
 /// Symbols whose name looks like `needle`: one contains the other, or
-/// they are at most two edits apart.
+/// they are a slip of the keyboard apart (one edit in a short name, two
+/// from six characters on: `nope` is not a typo of `copy`).
 fn collect_near(symbols: &[syntax::Symbol], needle: &str, out: &mut Vec<String>) {
+    let slips = match needle.chars().count() {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    };
     for s in symbols {
         let name = s.name.to_lowercase();
         if name.contains(needle)
             || (name.len() >= 3 && needle.contains(&name))
-            || edit_distance(&name, needle) <= 2
+            || edit_distance(&name, needle) <= slips
         {
             out.push(s.path.clone());
         }

@@ -143,7 +143,28 @@ fn errors_are_content_not_failures() {
         err.contains("warning: skipped 1 file (1 binary): logo.bin\n"),
         "{err}"
     );
-    assert!(err.contains("warning: preset file not found: src/app.py"));
+    // Said once, with the other files' warnings.
+    assert_eq!(err.matches("src/app.py").count(), 1, "{err}");
+    assert!(err.contains("warning: src/app.py: file not found"), "{err}");
+}
+
+/// An entry listed by name only is never read: its missing file is said
+/// before the build, once.
+#[test]
+fn a_missing_listed_only_entry_is_said_once() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/gone.py\"\nauto_aggregate = false\n",
+    );
+    let out = p.run(&["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("warning: preset file not found: src/gone.py\n"),
+        "{err}"
+    );
+    assert_eq!(err.matches("src/gone.py").count(), 1, "{err}");
 }
 
 #[test]

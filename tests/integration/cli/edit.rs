@@ -107,6 +107,14 @@ fn mask_checks_the_symbol_and_switches_to_masked() {
         "{}",
         stderr(&out)
     );
+    // `rot` is two edits from `run`: too far for a three-letter name.
+    let out = p.run(&["mask", "src/app.py", "App.rot", "def"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no symbol `App.rot` (see `ctxcurate symbols src/app.py`)"),
+        "{}",
+        stderr(&out)
+    );
     let text = p.ok(&["build"]);
     assert!(text.contains("### src/app.py [masked]"));
     assert!(!text.contains("def main"), "{text}");
