@@ -4,7 +4,7 @@
 //! `--changed` and `--diff` bring in git's view of the change (see
 //! `cli::changed`).
 
-use ctxcurate::text::words::noun_for;
+use ctxcurate::text::words::{noun_for, thousands};
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -86,7 +86,7 @@ pub(super) fn build_once(
     };
     *included = files.iter().map(|f| f.path.clone()).collect();
     included.sort_unstable();
-    report(outcome, args, rebuild.note, ctx)
+    report(outcome, args, rebuild.note, project.settings.budget, ctx)
 }
 
 /// The flags as a request: the preset's options with the flags' overrides,
@@ -152,6 +152,7 @@ fn report(
     outcome: Result<Built, Box<Refused>>,
     args: &BuildArgs,
     note: Option<&str>,
+    budget: usize,
     ctx: &mut Ctx,
 ) -> Result<()> {
     let (built, refused) = match outcome {
@@ -190,7 +191,7 @@ fn report(
             args.stats_json,
             ctx,
         ),
-        None => report_size(&built, ctx),
+        None => report_size(&built, budget, ctx),
     }
 }
 
@@ -251,8 +252,10 @@ fn report_preparation(built: &Built, refused: Option<&BuildError>, ctx: &mut Ctx
     Ok(())
 }
 
-/// A composition's size on stderr: files, tokens, errors, where written.
-fn report_size(built: &Built, ctx: &mut Ctx) -> Result<()> {
+/// A composition's size on stderr: files, tokens, errors, where written;
+/// then, past the project's `budget` (the TUI's gauge turns red there),
+/// a note on what to do about it.
+fn report_size(built: &Built, budget: usize, ctx: &mut Ctx) -> Result<()> {
     let (rendered, errors) = (built.rendered(), built.with_errors());
     write!(
         ctx.err,
@@ -269,6 +272,16 @@ fn report_size(built: &Built, ctx: &mut Ctx) -> Result<()> {
         write!(ctx.err, ", written to {}", display_line(&shown, 500))?;
     }
     writeln!(ctx.err)?;
+    if budget > 0 && built.tokens > budget {
+        writeln!(
+            ctx.err,
+            "note: {} tokens is {:.0}% of the budget of {} tokens: `ctxcurate stats` shows \
+             where they go; `build --budget {budget}` packs the context to fit",
+            thousands(built.tokens),
+            built.tokens as f64 * 100.0 / budget as f64,
+            thousands(budget),
+        )?;
+    }
     Ok(())
 }
 

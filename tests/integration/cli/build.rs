@@ -360,3 +360,34 @@ fn a_build_to_a_file_streams_the_bytes_of_stdout() {
     assert!(!died.status.success(), "{}", stderr(&died));
     assert!(p.read("out/ctx.md") == text, "the older file stays");
 }
+
+/// Past the project's budget (where the TUI's gauge turns red) the build
+/// still writes everything, and says what to do about it; within it, it
+/// says nothing more.
+#[test]
+fn a_build_over_the_budget_says_so() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py", "src/util.c"]);
+    let out = p.run(&["build"]);
+    assert!(!stderr(&out).contains("budget"), "{}", stderr(&out));
+    let toml = p.read("ctxcurate.toml");
+    p.write("ctxcurate.toml", &format!("[project]\nbudget = 50\n\n{toml}"));
+    let out = p.run(&["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let tokens: usize = err
+        .split_once(" files, ")
+        .and_then(|(_, rest)| rest.split_once(" tokens"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(tokens > 50, "{err}");
+    assert!(
+        err.ends_with(&format!(
+            "note: {tokens} tokens is {}% of the budget of 50 tokens: `ctxcurate stats` shows \
+             where they go; `build --budget 50` packs the context to fit\n",
+            (tokens as f64 * 2.0).round()
+        )),
+        "{err}"
+    );
+    assert!(stdout(&out).contains("### src/util.c"));
+}
