@@ -71,7 +71,7 @@ pub(super) fn build_once(
         writeln!(
             ctx.err,
             "warning: preset file not found: {}",
-            display_line(&missing, 300)
+            display_line(missing, 300)
         )?;
     }
     let req = request(args, &project, preset, ctx)?;

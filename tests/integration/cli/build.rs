@@ -371,7 +371,10 @@ fn a_build_over_the_budget_says_so() {
     let out = p.run(&["build"]);
     assert!(!stderr(&out).contains("budget"), "{}", stderr(&out));
     let toml = p.read("ctxcurate.toml");
-    p.write("ctxcurate.toml", &format!("[project]\nbudget = 50\n\n{toml}"));
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nbudget = 50\n\n{toml}"),
+    );
     let out = p.run(&["build"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let err = stderr(&out);
