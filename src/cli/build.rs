@@ -351,17 +351,19 @@ fn report_pack(
     }
     write!(
         ctx.err,
-        "packed {} of {} candidates ({} full, {} in their own view, {} reduced; {} dropped; \
-         {} discovered from {} targets), \
+        "packed {} of {} {} ({} full, {} in their own view, {} reduced; {} dropped; \
+         {} discovered from {} {}), \
          repo map {} {} ({} outlined, {} tokens): {} / {} tokens ({:.1}%, {tokenizer})",
         s.included,
         s.candidates,
+        noun_for(s.candidates, "candidate"),
         s.full,
         s.included.saturating_sub(s.full + s.reduced),
         s.reduced,
         s.dropped,
         s.discovered,
         s.targets,
+        noun_for(s.targets, "target"),
         s.map_listed,
         noun_for(s.map_listed, "file"),
         s.map_outlined,
