@@ -60,6 +60,19 @@ pub(super) fn build_once(
     if let Some(task) = task_arg(args, ctx)? {
         preset.task = task;
     }
+    let empty = preset.files.is_empty() && args.targets.is_empty() && args.focus.is_empty();
+    // `--stats-json` keeps stderr one JSON value.
+    if empty && !args.stats_json {
+        let name = args
+            .preset
+            .as_deref()
+            .unwrap_or(project.active_preset_name());
+        writeln!(
+            ctx.err,
+            "note: preset {} has no files yet: `ctxcurate add PATH` adds some",
+            display_line(name, 100)
+        )?;
+    }
     // A missing entry the build renders gets its warning with the other
     // files' (`report_files`); one listed by name only is never read.
     let listed_only = |path: &String| preset.item(path).is_some_and(|item| !item.auto_aggregate);

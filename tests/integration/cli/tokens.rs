@@ -81,12 +81,24 @@ fn a_folder_counts_its_files() {
         .collect();
     assert_eq!(
         rows,
-        ["src/app.py", "src/big.py", "src/deep/x.py", "src/util.c", "total"],
+        [
+            "src/app.py",
+            "src/big.py",
+            "src/deep/x.py",
+            "src/util.c",
+            "total"
+        ],
         "{text}"
     );
-    assert!(text.contains("        -  src/big.py (file too large"), "{text}");
+    assert!(
+        text.contains("        -  src/big.py (file too large"),
+        "{text}"
+    );
     let err = stderr(&out);
-    assert!(err.contains("warning: src/big.py not counted: file too large"), "{err}");
+    assert!(
+        err.contains("warning: src/big.py not counted: file too large"),
+        "{err}"
+    );
     // Forced, it is counted; from inside the folder, `.` is the folder.
     let forced = p.ok(&["tokens", "src", "--force-full"]);
     assert!(!forced.contains("-  src/big.py"), "{forced}");
