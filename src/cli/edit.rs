@@ -356,6 +356,10 @@ fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
             );
         }
         Ok(rel)
+    } else if abs.symlink_metadata().is_ok() {
+        // There, but a FIFO, a socket, a device or a dangling link: a
+        // context holds regular files only.
+        user_err!("{arg}: not a regular file (a context holds files and folders)")
     } else {
         user_err!("{arg}: no such file or directory")
     }

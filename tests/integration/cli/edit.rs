@@ -47,6 +47,19 @@ fn add_refuses_missing_and_outside_paths() {
     let out = p.run(&["add", "nope.py"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("nope.py: no such file or directory"));
+    // There, but not a file: said so, not "no such file".
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(p.path("pipe"))
+        .status();
+    if fifo.is_ok_and(|s| s.success()) {
+        let out = p.run(&["add", "pipe"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).contains("pipe: not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+    }
     let out = p.run(&["add", "../outside.py"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("outside the project root"));
