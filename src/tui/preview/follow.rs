@@ -250,6 +250,13 @@ pub fn goto_line(state: &mut State, typed: &str) {
             state.preview.set_top(n - 1);
             state.say(Level::Info, format!("line {n}/{len}"));
         }
+        // A folder's or a pending file's summary has no numbered lines.
+        Ok(n) if len == 0 => state.say(
+            Level::Warn,
+            format!(
+                "no line {n}: the preview shows no text here (a file or the composition has lines)"
+            ),
+        ),
         Ok(n) => state.say(
             Level::Warn,
             format!("no line {n}: the preview shows {}", plural(len, "line")),

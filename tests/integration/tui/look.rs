@@ -246,6 +246,23 @@ fn colon_goes_to_a_line_and_says_when_it_cannot() {
     assert!(h.screen().contains("Filter files"));
 }
 
+/// On a folder the preview shows a summary, no numbered lines: `:` says
+/// so rather than "the preview shows 0 lines".
+#[test]
+fn colon_on_a_folder_says_there_are_no_lines() {
+    let p = Project::fixture();
+    let mut h = open(&p, 80, 24);
+    h.goto("docs");
+    h.keys("tab tab");
+    h.key(":");
+    h.type_text("3");
+    h.key("enter");
+    assert_eq!(
+        status(&h),
+        "no line 3: the preview shows no text here (a file or the composition has lines)"
+    );
+}
+
 #[test]
 fn slash_searches_the_preview_and_n_n_step_through_the_matches() {
     let p = Project::fixture();
