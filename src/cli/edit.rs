@@ -59,6 +59,9 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             let rel = ctx.rel_path(&root, Path::new(&path))?;
             let (name, preset) = target_preset(project, &target)?;
             check_file(preset, &root, &rel)?;
+            // A file the preset does not take yet is added by the change:
+            // said, so it is no surprise in the next build.
+            let new = curation::effective_item(preset, &rel).is_none();
             if let Some(mode) = mode {
                 curation::set_mode(preset, &rel, mode)?;
             }
@@ -83,7 +86,11 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
                 }
                 _ => String::new(),
             };
-            format!("{} in preset {name}{why}", describe(&item))
+            if new {
+                format!("added {} to preset {name}{why}", describe(&item))
+            } else {
+                format!("{} in preset {name}{why}", describe(&item))
+            }
         }
         Command::Mask {
             path,

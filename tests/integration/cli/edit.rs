@@ -89,8 +89,17 @@ fn rm_set_and_flags() {
     assert!(files[1].force_full);
     assert!(!files[0].auto_aggregate);
     assert_eq!(files[0].mask_default, MaskState::Hide);
-    p.ok(&["set", "src/util.c", "--no-force-full"]);
+    assert_eq!(
+        p.ok(&["set", "src/util.c", "--no-force-full"]),
+        "src/util.c [outline] in preset default\n"
+    );
     assert!(!project_file(&p).presets["default"].files[1].force_full);
+    // A file the preset does not take is added by `set`, and it says so.
+    assert_eq!(
+        p.ok(&["set", "docs/guide.md", "--mode", "summary"]),
+        "added docs/guide.md [summary] to preset default\n"
+    );
+    p.ok(&["rm", "docs/guide.md"]);
     let out = p.run(&["rm", "docs/guide.md"]);
     assert_eq!(out.status.code(), Some(1));
     // A file a glob pulls in is excluded rather than refused.
