@@ -14,7 +14,7 @@ use ctxcurate::core::model::{FileItem, Preset, Settings, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang};
 use ctxcurate::core::views;
-use ctxcurate::core::walk;
+use ctxcurate::core::walk::{self, Content, FileProblem};
 use ctxcurate::text::sanitize::escape_line;
 
 use super::args::{Command, PresetTarget};
@@ -286,13 +286,13 @@ fn add(
             )?,
         }
     }
+    warn_skipped_files(&root, &project.settings, &own, ctx)?;
     if own_choice {
         allow_own(project, &own, ctx)?;
     }
     Ok(format!(
-        "added {} entr{} to preset {name}{}",
-        added.len(),
-        if added.len() == 1 { "y" } else { "ies" },
+        "added {} to preset {name}{}",
+        plural(added.len(), "entry"),
         if added.is_empty() {
             String::new()
         } else {
@@ -329,6 +329,35 @@ fn warn_unmatched_globs(
                  later; `ctxcurate rm '{0}'` takes it out)",
                 escape_line(&glob.path)
             )?;
+        }
+    }
+    Ok(())
+}
+
+/// A file named to `add` that a build leaves out (binary, over
+/// `max_file_size`) is said now, with what brings it in, not only at the
+/// next build. Reading stops at the cap.
+fn warn_skipped_files(
+    root: &Path,
+    settings: &Settings,
+    files: &[String],
+    ctx: &mut Ctx,
+) -> Result<()> {
+    let policy = walk::ReadPolicy::from_settings(settings);
+    for rel in files {
+        match walk::read_content_with(root, rel, &policy, false) {
+            Content::Unreadable(FileProblem::Binary) => writeln!(
+                ctx.err,
+                "warning: {} is binary: a build leaves it out",
+                escape_line(rel)
+            )?,
+            Content::Unreadable(FileProblem::TooLarge { bytes, limit }) => writeln!(
+                ctx.err,
+                "warning: {0} is {bytes} bytes, over max_file_size ({limit}): a build leaves \
+                 it out unless `ctxcurate set {0} --force-full`",
+                escape_line(rel)
+            )?,
+            _ => {}
         }
     }
     Ok(())

@@ -473,3 +473,28 @@ fn folders_and_globbed_files_are_edited_as_in_the_tui() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("docs/guide.md is not in preset default"));
 }
+
+/// A file named to `add` that a build would leave out is said at once,
+/// with what brings it in; a file it keeps says nothing more.
+#[test]
+fn add_warns_of_a_file_a_build_leaves_out() {
+    let p = Project::fixture();
+    let toml = "[project]\nmax_file_size = 4000\n";
+    p.write("ctxcurate.toml", toml);
+    p.write("big.py", &"x = 1\n".repeat(1000));
+    let out = p.run(&["add", "logo.bin", "big.py", "src/app.py"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: logo.bin is binary: a build leaves it out\n\
+         warning: big.py is 6000 bytes, over max_file_size (4000): a build leaves it out \
+         unless `ctxcurate set big.py --force-full`\n"
+    );
+    assert_eq!(
+        stdout(&out),
+        "added 3 entries to preset default: logo.bin, big.py, src/app.py\n"
+    );
+    p.ok(&["set", "big.py", "--force-full"]);
+    let text = p.ok(&["build"]);
+    assert!(text.contains("### big.py\n"), "{text}");
+}
