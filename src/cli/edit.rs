@@ -262,6 +262,7 @@ fn add(
     let (name, preset) = target_preset(project, target)?;
     let mut added = Vec::new();
     let mut own = Vec::new();
+    let mut capped = Vec::new();
     for entry in entries {
         // A folder (`dir/**`) is included as Space on a folder does.
         let folder = entry
@@ -273,6 +274,10 @@ fn add(
         };
         if folder.is_none() && !walk::is_glob(&entry) {
             own.push(entry.clone());
+            // An entry with force_full is read whatever its size.
+            if !curation::effective_item(preset, &entry).is_some_and(|i| i.force_full) {
+                capped.push(entry.clone());
+            }
         }
         match how {
             Included::Added => added.push(entry),
@@ -286,7 +291,7 @@ fn add(
             )?,
         }
     }
-    warn_skipped_files(&root, &project.settings, &own, ctx)?;
+    warn_skipped_files(&root, &project.settings, &capped, ctx)?;
     if own_choice {
         allow_own(project, &own, ctx)?;
     }

@@ -232,8 +232,13 @@ impl ChangedInProject {
         }
         if self.not_utf8 > 0 {
             notes.push(format!(
-                "{} whose names are not UTF-8 left out",
-                plural(self.not_utf8, "changed file")
+                "{} whose {} not UTF-8 left out",
+                plural(self.not_utf8, "changed file"),
+                if self.not_utf8 == 1 {
+                    "name is"
+                } else {
+                    "names are"
+                }
             ));
         }
         notes

@@ -495,6 +495,8 @@ fn add_warns_of_a_file_a_build_leaves_out() {
         "added 3 entries to preset default: logo.bin, big.py, src/app.py\n"
     );
     p.ok(&["set", "big.py", "--force-full"]);
+    let out = p.run(&["add", "big.py"]);
+    assert_eq!(stderr(&out), "note: big.py was already listed\n");
     let text = p.ok(&["build"]);
     assert!(text.contains("### big.py\n"), "{text}");
 }
