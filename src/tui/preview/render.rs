@@ -34,29 +34,22 @@ pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -
     let room = usize::from(area.height.saturating_sub(2));
     let (title, lines) = match shown(state) {
         Shown::Block(block) => block_view(state, block, width, room),
+        // Wrapped, not cut: the one thing the pane has to say.
         Shown::Pending(path) => (
             " Preview · not included ".to_string(),
-            vec![Line::styled(
-                display_line(
-                    &format!("{path} is not included · rendering its block…"),
-                    width,
-                )
-                .into_owned(),
-                NOTICE,
-            )],
+            notice_lines(
+                &format!("{path} is not included · rendering its block…"),
+                width,
+            ),
         ),
         Shown::Listed(path) => (
             " Preview ".to_string(),
-            vec![Line::styled(
-                display_line(
-                    &format!(
-                        "{path} is listed only: the composition names it without its text · a renders it"
-                    ),
-                    width,
-                )
-                .into_owned(),
-                NOTICE,
-            )],
+            notice_lines(
+                &format!(
+                    "{path} is listed only: the composition names it without its text · a renders it"
+                ),
+                width,
+            ),
         ),
         Shown::Folder {
             path,
@@ -71,10 +64,7 @@ pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -
                 "its included files have no block in the composition (listed only, or composing)"
             };
             // Wrapped, not cut: this is all the pane has to say.
-            let mut lines: Vec<Line> = wrap_parts(&folder_text(state, path, included, total), width)
-                .into_iter()
-                .map(|part| Line::styled(part, NOTICE))
-                .collect();
+            let mut lines = notice_lines(&folder_text(state, path, included, total), width);
             lines.push(Line::raw(""));
             lines.extend(
                 wrap_parts(hint, width)
@@ -233,6 +223,14 @@ fn folder_text(state: &State, path: &str, included: usize, total: usize) -> Stri
         text.push_str(&format!(" · +{proposed} proposed"));
     }
     text
+}
+
+/// `text` wrapped to `width` in the notice style.
+fn notice_lines(text: &str, width: usize) -> Vec<Line<'static>> {
+    wrap_parts(text, width)
+        .into_iter()
+        .map(|part| Line::styled(part, NOTICE))
+        .collect()
 }
 
 /// How many of the included files under folder `path` the composition
