@@ -446,6 +446,12 @@ fn a_listed_file_says_it_is_listed_only() {
         screen.contains("src/app.py is listed only: the composition names it"),
         "{screen}"
     );
+    // Whole, wrapped on a narrow terminal rather than cut.
+    h.resize(80, 24);
+    let screen = h.screen();
+    assert!(screen.contains("a renders it"), "{screen}");
+    assert!(!screen.contains("names it…"), "{screen}");
+    h.resize(120, 24);
     h.key("a");
     assert!(h.screen().contains("### src/app.py"));
 }
