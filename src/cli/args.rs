@@ -198,8 +198,9 @@ pub enum Command {
         show: bool,
     },
     /// Count the tokens of files' raw content (the active preset's files
-    /// when no path is given; `-` reads standard input). A file named here
-    /// is counted whatever its size, with a note over `max_file_size`.
+    /// when no path is given; `-` reads standard input; a folder of the
+    /// project counts its files as `add` would take them). A file named
+    /// here is counted whatever its size, with a note over `max_file_size`.
     Tokens {
         paths: Vec<PathBuf>,
         #[arg(long, short, value_parser = named::<TokenizerKind>("TokenizerKind"))]

@@ -4,7 +4,7 @@
 //! `--changed` and `--diff` bring in git's view of the change (see
 //! `cli::changed`).
 
-use ctxcurate::text::words::noun_for;
+use ctxcurate::text::words::{noun_for, thousands};
 use std::path::PathBuf;
 
 use anyhow::Result;
@@ -60,11 +60,31 @@ pub(super) fn build_once(
     if let Some(task) = task_arg(args, ctx)? {
         preset.task = task;
     }
-    for missing in project.missing_files(&preset) {
+    let empty = preset.files.is_empty() && args.targets.is_empty() && args.focus.is_empty();
+    // `--stats-json` keeps stderr one JSON value.
+    if empty && !args.stats_json {
+        let name = args
+            .preset
+            .as_deref()
+            .unwrap_or(project.active_preset_name());
+        writeln!(
+            ctx.err,
+            "note: preset {} has no files yet: `ctxcurate add PATH` adds some",
+            display_line(name, 100)
+        )?;
+    }
+    // A missing entry the build renders gets its warning with the other
+    // files' (`report_files`); one listed by name only is never read.
+    let listed_only = |path: &String| preset.item(path).is_some_and(|item| !item.auto_aggregate);
+    for missing in project
+        .missing_files(&preset)
+        .iter()
+        .filter(|p| listed_only(p))
+    {
         writeln!(
             ctx.err,
             "warning: preset file not found: {}",
-            display_line(&missing, 300)
+            display_line(missing, 300)
         )?;
     }
     let req = request(args, &project, preset, ctx)?;
@@ -79,7 +99,7 @@ pub(super) fn build_once(
     };
     *included = files.iter().map(|f| f.path.clone()).collect();
     included.sort_unstable();
-    report(outcome, args, rebuild.note, ctx)
+    report(outcome, args, rebuild.note, project.settings.budget, ctx)
 }
 
 /// The flags as a request: the preset's options with the flags' overrides,
@@ -145,6 +165,7 @@ fn report(
     outcome: Result<Built, Box<Refused>>,
     args: &BuildArgs,
     note: Option<&str>,
+    budget: usize,
     ctx: &mut Ctx,
 ) -> Result<()> {
     let (built, refused) = match outcome {
@@ -183,7 +204,7 @@ fn report(
             args.stats_json,
             ctx,
         ),
-        None => report_size(&built, ctx),
+        None => report_size(&built, budget, ctx),
     }
 }
 
@@ -244,8 +265,10 @@ fn report_preparation(built: &Built, refused: Option<&BuildError>, ctx: &mut Ctx
     Ok(())
 }
 
-/// A composition's size on stderr: files, tokens, errors, where written.
-fn report_size(built: &Built, ctx: &mut Ctx) -> Result<()> {
+/// A composition's size on stderr: files, tokens, errors, where written;
+/// then, past the project's `budget` (the TUI's gauge turns red there),
+/// a note on what to do about it.
+fn report_size(built: &Built, budget: usize, ctx: &mut Ctx) -> Result<()> {
     let (rendered, errors) = (built.rendered(), built.with_errors());
     write!(
         ctx.err,
@@ -262,6 +285,16 @@ fn report_size(built: &Built, ctx: &mut Ctx) -> Result<()> {
         write!(ctx.err, ", written to {}", display_line(&shown, 500))?;
     }
     writeln!(ctx.err)?;
+    if budget > 0 && built.tokens > budget {
+        writeln!(
+            ctx.err,
+            "note: {} tokens is {:.0}% of the budget of {} tokens: `ctxcurate stats` shows \
+             where they go; `build --budget {budget}` packs the context to fit",
+            thousands(built.tokens),
+            built.tokens as f64 * 100.0 / budget as f64,
+            thousands(budget),
+        )?;
+    }
     Ok(())
 }
 
@@ -331,17 +364,19 @@ fn report_pack(
     }
     write!(
         ctx.err,
-        "packed {} of {} candidates ({} full, {} in their own view, {} reduced; {} dropped; \
-         {} discovered from {} targets), \
+        "packed {} of {} {} ({} full, {} in their own view, {} reduced; {} dropped; \
+         {} discovered from {} {}), \
          repo map {} {} ({} outlined, {} tokens): {} / {} tokens ({:.1}%, {tokenizer})",
         s.included,
         s.candidates,
+        noun_for(s.candidates, "candidate"),
         s.full,
         s.included.saturating_sub(s.full + s.reduced),
         s.reduced,
         s.dropped,
         s.discovered,
         s.targets,
+        noun_for(s.targets, "target"),
         s.map_listed,
         noun_for(s.map_listed, "file"),
         s.map_outlined,

@@ -12,6 +12,7 @@ use ctxcurate::text::sanitize::display_line;
 
 use super::args::CacheCommand;
 use super::{Ctx, read_text, user_err};
+use ctxcurate::text::words::noun_for;
 
 pub fn run(cmd: CacheCommand, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
@@ -34,14 +35,21 @@ pub fn run(cmd: CacheCommand, ctx: &mut Ctx) -> Result<()> {
             for b in &stats {
                 writeln!(
                     ctx.out,
-                    "{}\t{} entries\t{} bytes",
-                    b.name, b.entries, b.bytes
+                    "{}\t{} {}\t{} bytes",
+                    b.name,
+                    b.entries,
+                    noun_for(b.entries, "entry"),
+                    b.bytes
                 )?;
             }
             if stats.len() > 1 {
                 let entries: usize = stats.iter().map(|b| b.entries).sum();
                 let bytes: u64 = stats.iter().map(|b| b.bytes).sum();
-                writeln!(ctx.out, "total\t{entries} entries\t{bytes} bytes")?;
+                writeln!(
+                    ctx.out,
+                    "total\t{entries} {}\t{bytes} bytes",
+                    noun_for(entries, "entry")
+                )?;
             }
             // The in-memory caches of one run (this one holds nothing yet):
             // their bound, from the settings.
@@ -60,7 +68,7 @@ pub fn run(cmd: CacheCommand, ctx: &mut Ctx) -> Result<()> {
             )?;
         }
         CacheCommand::Clear => match disk.clear() {
-            Ok(n) => writeln!(ctx.out, "{dir}: removed {n} entries")?,
+            Ok(n) => writeln!(ctx.out, "{dir}: removed {n} {}", noun_for(n, "entry"))?,
             Err(e) => user_err!("cannot clear {dir}: {e}"),
         },
     }

@@ -14,6 +14,7 @@ use ctxcurate::core::model::DiscussionEntry;
 use ctxcurate::core::paths::confine;
 use ctxcurate::core::project::Project;
 use ctxcurate::text::sanitize::display_line;
+use ctxcurate::text::words::plural;
 
 use super::args::{DiscussCommand, PresetTarget, ShotCommand, TaskCommand, TextSource};
 use super::build::chosen_preset;
@@ -36,7 +37,8 @@ pub fn discuss(command: DiscussCommand, ctx: &mut Ctx) -> Result<()> {
             edit(ctx, &target, |preset| {
                 let count = talk::add_message(preset, &role, &text)?;
                 Ok(format!(
-                    "discussion: {count} message(s) (added one by {role})"
+                    "discussion: {} (added one by {role})",
+                    plural(count, "message")
                 ))
             })
         }
@@ -50,7 +52,8 @@ pub fn discuss(command: DiscussCommand, ctx: &mut Ctx) -> Result<()> {
             edit(ctx, &target, |preset| {
                 let count = talk::add_compaction(preset, &text)?;
                 Ok(format!(
-                    "discussion: compaction point added ({count} entries; the history starts there)"
+                    "discussion: compaction point added ({}; the history starts there)",
+                    plural(count, "entry")
                 ))
             })
         }
@@ -67,7 +70,10 @@ pub fn discuss(command: DiscussCommand, ctx: &mut Ctx) -> Result<()> {
         }
         DiscussCommand::Clear { target } => edit(ctx, &target, |preset| {
             let count = talk::clear_discussion(preset);
-            Ok(format!("discussion cleared ({count} entries removed)"))
+            Ok(format!(
+                "discussion cleared ({} removed)",
+                plural(count, "entry")
+            ))
         }),
     }
 }
@@ -101,8 +107,9 @@ pub fn shot(command: ShotCommand, ctx: &mut Ctx) -> Result<()> {
             }
         }
         Ok(format!(
-            "{} {changed} screenshot(s) {} preset {name} ({} in all)",
+            "{} {} {} preset {name} ({} in all)",
             if adding { "added" } else { "removed" },
+            plural(changed, "screenshot"),
             if adding { "to" } else { "from" },
             preset.screenshots.len()
         ))
@@ -122,8 +129,8 @@ pub fn task(command: TaskCommand, ctx: &mut Ctx) -> Result<()> {
             edit(ctx, &target, |preset| {
                 talk::set_task(preset, &text);
                 Ok(format!(
-                    "task set ({} line(s))",
-                    preset.task.lines().count()
+                    "task set ({})",
+                    plural(preset.task.lines().count(), "line")
                 ))
             })
         }
@@ -208,7 +215,7 @@ fn list_line(number: usize, entry: &DiscussionEntry) -> String {
     let first = display_line(lines.next().unwrap_or(""), LIST_WIDTH);
     let more = lines.count();
     let more = if more > 0 {
-        format!(" (+{more} line(s))")
+        format!(" (+{})", plural(more, "line"))
     } else {
         String::new()
     };

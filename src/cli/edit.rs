@@ -14,11 +14,12 @@ use ctxcurate::core::model::{FileItem, Preset, Settings, ViewMode};
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang};
 use ctxcurate::core::views;
-use ctxcurate::core::walk;
+use ctxcurate::core::walk::{self, Content, FileProblem};
 use ctxcurate::text::sanitize::escape_line;
 
 use super::args::{Command, PresetTarget};
 use super::{Ctx, read_text, user_err};
+use ctxcurate::text::words::plural;
 
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
@@ -58,6 +59,9 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             let rel = ctx.rel_path(&root, Path::new(&path))?;
             let (name, preset) = target_preset(project, &target)?;
             check_file(preset, &root, &rel)?;
+            // A file the preset does not take yet is added by the change:
+            // said, so it is no surprise in the next build.
+            let new = curation::effective_item(preset, &rel).is_none();
             if let Some(mode) = mode {
                 curation::set_mode(preset, &rel, mode)?;
             }
@@ -82,7 +86,11 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
                 }
                 _ => String::new(),
             };
-            format!("{} in preset {name}{why}", describe(&item))
+            if new {
+                format!("added {} to preset {name}{why}", describe(&item))
+            } else {
+                format!("{} in preset {name}{why}", describe(&item))
+            }
         }
         Command::Mask {
             path,
@@ -111,8 +119,8 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             let text = read_text(&root, &rel)?;
             let Some(mut slice) = anchor::create_slice(&text, start, end) else {
                 user_err!(
-                    "{rel}: lines {start}-{end} are not a range of the file ({} lines)",
-                    text.lines().count()
+                    "{rel}: lines {start}-{end} are not a range of the file ({})",
+                    plural(text.lines().count(), "line")
                 );
             };
             slice.tag = tag;
@@ -186,13 +194,19 @@ fn check_symbol(root: &Path, rel: &str, symbol: &str, macros: &CMacros) -> Resul
 }
 
 /// Symbols whose name looks like `needle`: one contains the other, or
-/// they are at most two edits apart.
+/// they are a slip of the keyboard apart (one edit in a short name, two
+/// from six characters on: `nope` is not a typo of `copy`).
 fn collect_near(symbols: &[syntax::Symbol], needle: &str, out: &mut Vec<String>) {
+    let slips = match needle.chars().count() {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    };
     for s in symbols {
         let name = s.name.to_lowercase();
         if name.contains(needle)
             || (name.len() >= 3 && needle.contains(&name))
-            || edit_distance(&name, needle) <= 2
+            || edit_distance(&name, needle) <= slips
         {
             out.push(s.path.clone());
         }
@@ -248,6 +262,7 @@ fn add(
     let (name, preset) = target_preset(project, target)?;
     let mut added = Vec::new();
     let mut own = Vec::new();
+    let mut capped = Vec::new();
     for entry in entries {
         // A folder (`dir/**`) is included as Space on a folder does.
         let folder = entry
@@ -259,6 +274,10 @@ fn add(
         };
         if folder.is_none() && !walk::is_glob(&entry) {
             own.push(entry.clone());
+            // An entry with force_full is read whatever its size.
+            if !curation::effective_item(preset, &entry).is_some_and(|i| i.force_full) {
+                capped.push(entry.clone());
+            }
         }
         match how {
             Included::Added => added.push(entry),
@@ -272,13 +291,13 @@ fn add(
             )?,
         }
     }
+    warn_skipped_files(&root, &project.settings, &capped, ctx)?;
     if own_choice {
         allow_own(project, &own, ctx)?;
     }
     Ok(format!(
-        "added {} entr{} to preset {name}{}",
-        added.len(),
-        if added.len() == 1 { "y" } else { "ies" },
+        "added {} to preset {name}{}",
+        plural(added.len(), "entry"),
         if added.is_empty() {
             String::new()
         } else {
@@ -320,6 +339,35 @@ fn warn_unmatched_globs(
     Ok(())
 }
 
+/// A file named to `add` that a build leaves out (binary, over
+/// `max_file_size`) is said now, with what brings it in, not only at the
+/// next build. Reading stops at the cap.
+fn warn_skipped_files(
+    root: &Path,
+    settings: &Settings,
+    files: &[String],
+    ctx: &mut Ctx,
+) -> Result<()> {
+    let policy = walk::ReadPolicy::from_settings(settings);
+    for rel in files {
+        match walk::read_content_with(root, rel, &policy, false) {
+            Content::Unreadable(FileProblem::Binary) => writeln!(
+                ctx.err,
+                "warning: {} is binary: a build leaves it out",
+                escape_line(rel)
+            )?,
+            Content::Unreadable(FileProblem::TooLarge { bytes, limit }) => writeln!(
+                ctx.err,
+                "warning: {0} is {bytes} bytes, over max_file_size ({limit}): a build leaves \
+                 it out unless `ctxcurate set {0} --force-full`",
+                escape_line(rel)
+            )?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Files the user named to `add` are their own choice in this checkout
 /// (see `Project::allow_own`); a store that cannot be written is said.
 fn allow_own(project: &mut Project, files: &[String], ctx: &mut Ctx) -> Result<()> {
@@ -349,6 +397,10 @@ fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
             );
         }
         Ok(rel)
+    } else if abs.symlink_metadata().is_ok() {
+        // There, but a FIFO, a socket, a device or a dangling link: a
+        // context holds regular files only.
+        user_err!("{arg}: not a regular file (a context holds files and folders)")
     } else {
         user_err!("{arg}: no such file or directory")
     }

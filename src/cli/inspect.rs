@@ -217,40 +217,69 @@ pub fn tokens(
         .map_or_else(walk::WalkPatterns::default, |p| {
             walk::WalkPatterns::from_settings(&p.settings)
         });
-    // (root, path under it, forced): a named file outside the project is
-    // counted too (it is only read), under its own folder.
+    // (root, path under it, forced, named): a named file outside the
+    // project is counted too (it is only read), under its own folder.
     // A file named on the command line is read whatever its size: counting
-    // only reads it (`max_file_size` bounds what a context carries).
-    let files: Vec<(PathBuf, String, bool)> = if paths.is_empty() {
+    // only reads it (`max_file_size` bounds what a context carries). A
+    // folder of the project stands for its files as the walk sees them
+    // (as `add` takes it), each under the cap unless forced.
+    let mut walked: Option<Vec<String>> = None;
+    let files: Vec<(PathBuf, String, bool, bool)> = if paths.is_empty() {
         let (resolved, _) = walk::expand_items(&preset.files, &preset.exclude, || {
             walk::walk_files_with(&root, &patterns)
         });
         resolved
             .into_iter()
-            .map(|r| (root.clone(), r.path, r.item.force_full))
+            .map(|r| (root.clone(), r.path, r.item.force_full, false))
             .collect()
     } else {
-        named
-            .iter()
-            .map(|p| {
-                let (dir, rel) = locate(ctx, p)?;
-                let forced = dir == root
-                    && walk::entry_for(&preset.files, &preset.exclude, &rel)
-                        .is_some_and(|i| i.force_full);
-                Ok((dir, rel, forced))
-            })
-            .collect::<Result<Vec<_>>>()?
+        let mut files = Vec::new();
+        for p in &named {
+            // The project's root itself (`tokens .`) is its top folder.
+            let is_root =
+                paths::normalize_rel(&root, &ctx.cwd.join(p)).is_some_and(|r| r.is_empty());
+            let (dir, rel) = if is_root {
+                (root.clone(), String::new())
+            } else {
+                locate(ctx, p)?
+            };
+            let forced_entry = |rel: &str| {
+                walk::entry_for(&preset.files, &preset.exclude, rel).is_some_and(|i| i.force_full)
+            };
+            if dir == root && root.join(&rel).is_dir() {
+                let all = walked.get_or_insert_with(|| walk::walk_files_with(&root, &patterns));
+                let prefix = format!("{}/", rel.trim_end_matches('/'));
+                let under: Vec<&String> = all
+                    .iter()
+                    .filter(|f| rel.is_empty() || f.starts_with(&prefix))
+                    .collect();
+                if under.is_empty() {
+                    writeln!(
+                        ctx.err,
+                        "warning: {} holds no file to count (the walk ignores what is in it)",
+                        escape_line(if rel.is_empty() { "." } else { &rel })
+                    )?;
+                }
+                for f in under {
+                    files.push((root.clone(), f.clone(), forced_entry(f), false));
+                }
+            } else {
+                let forced = dir == root && forced_entry(&rel);
+                files.push((dir, rel, forced, true));
+            }
+        }
+        files
     };
-    let lift = force_full || !paths.is_empty();
     let max = policy.max_file_size;
     let mut over_cap = Vec::new();
     let mut counts: Vec<(String, Result<usize, FileProblem>)> = files
         .into_par_iter()
-        .map(|(dir, rel, forced)| {
-            let n = match walk::read_content_with(&dir, &rel, &policy, lift || forced) {
-                Content::Text { text, .. } => Ok((tokens::count(kind, &text), text.len())),
-                Content::Unreadable(p) => Err(p),
-            };
+        .map(|(dir, rel, forced, named)| {
+            let n =
+                match walk::read_content_with(&dir, &rel, &policy, force_full || forced || named) {
+                    Content::Text { text, .. } => Ok((tokens::count(kind, &text), text.len())),
+                    Content::Unreadable(p) => Err(p),
+                };
             let shown = if dir == root {
                 rel
             } else {
@@ -274,6 +303,9 @@ pub fn tokens(
         .collect();
     if from_stdin {
         counts.push(("-".to_string(), Ok(count_stdin(kind)?)));
+    }
+    if counts.is_empty() && !paths.is_empty() {
+        user_err!("no file to count");
     }
     let mut total = 0;
     let mut skipped = Vec::new();

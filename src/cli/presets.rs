@@ -81,8 +81,19 @@ fn show(cmd: PresetCommand, project: &Project, ctx: &mut Ctx) -> Result<()> {
             Ok(())
         }
         PresetCommand::Show { name } => {
+            let asked = name.is_some();
             let name = name.unwrap_or_else(|| project.active_preset_name().to_string());
             let Some((preset, scope)) = project.preset(&name) else {
+                if !asked {
+                    // The active preset before its first edit: `build`
+                    // composes it (empty), so it is no error to show it.
+                    writeln!(
+                        ctx.out,
+                        "preset {} (no files yet; `ctxcurate add PATH` adds some)",
+                        safe(&name)
+                    )?;
+                    return Ok(());
+                }
                 return Err(project.no_such_preset(&name).into());
             };
             let scope = match scope {
@@ -125,7 +136,11 @@ fn show(cmd: PresetCommand, project: &Project, ctx: &mut Ctx) -> Result<()> {
                 writeln!(ctx.out, "  screenshot {}", safe(s))?;
             }
             if !preset.discussion.is_empty() {
-                writeln!(ctx.out, "  {} discussion messages", preset.discussion.len())?;
+                writeln!(
+                    ctx.out,
+                    "  {}",
+                    plural(preset.discussion.len(), "discussion message")
+                )?;
             }
             Ok(())
         }

@@ -8,6 +8,7 @@
 
 use crate::core::model::Slice;
 use crate::core::tokens::sha256_hex;
+use crate::text::words::plural;
 
 /// How many lines before and after a slice are stored as anchors.
 pub const ANCHOR_LINES: usize = 3;
@@ -118,8 +119,8 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
         } else {
             Resolution::Stale {
                 reason: format!(
-                    "lines {start}-{end} are past the end of the file ({} lines)",
-                    lines.len()
+                    "lines {start}-{end} are past the end of the file ({})",
+                    plural(lines.len(), "line")
                 ),
             }
         };

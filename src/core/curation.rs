@@ -37,7 +37,7 @@ pub enum CurationError {
     Blacklisted(String),
     #[error("{0} is not in the preset")]
     NotInPreset(String),
-    #[error("no slice {index} in {path} ({count} slices)")]
+    #[error("no slice {index} in {path} ({})", crate::text::words::plural(*count, "slice"))]
     NoSuchSlice {
         path: String,
         index: usize,

@@ -61,6 +61,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::core::compose::changes::Changes;
+use crate::text::words::plural;
 
 use command::Git;
 use diff_parts::CappedDiff;
@@ -208,8 +209,8 @@ impl ChangedInProject {
         if !self.ignored.is_empty() {
             let names: Vec<&str> = self.ignored.iter().take(5).map(String::as_str).collect();
             notes.push(format!(
-                "{} changed file(s) the project ignores left out: {}{}",
-                self.ignored.len(),
+                "{} the project ignores left out: {}{}",
+                plural(self.ignored.len(), "changed file"),
                 names.join(", "),
                 if self.ignored.len() > 5 { ", …" } else { "" }
             ));
@@ -220,19 +221,24 @@ impl ChangedInProject {
         if !self.excluded.is_empty() {
             let names: Vec<&str> = self.excluded.iter().take(5).map(String::as_str).collect();
             notes.push(format!(
-                "{} changed file(s) the preset excludes left out: {}{}",
-                self.excluded.len(),
+                "{} the preset excludes left out: {}{}",
+                plural(self.excluded.len(), "changed file"),
                 names.join(", "),
                 if self.excluded.len() > 5 { ", …" } else { "" }
             ));
         }
         if self.deleted > 0 {
-            notes.push(format!("{} deleted file(s) left out", self.deleted));
+            notes.push(format!("{} left out", plural(self.deleted, "deleted file")));
         }
         if self.not_utf8 > 0 {
             notes.push(format!(
-                "{} changed file(s) whose names are not UTF-8 left out",
-                self.not_utf8
+                "{} whose {} not UTF-8 left out",
+                plural(self.not_utf8, "changed file"),
+                if self.not_utf8 == 1 {
+                    "name is"
+                } else {
+                    "names are"
+                }
             ));
         }
         notes
@@ -243,9 +249,9 @@ impl ChangedInProject {
 fn credentials_note(paths: &[String]) -> String {
     let names: Vec<&str> = paths.iter().take(5).map(String::as_str).collect();
     format!(
-        "{} changed credential file(s) left out: {}{} (a change never sends one; \
+        "{} left out: {}{} (a change never sends one; \
          `ctxcurate add PATH` does)",
-        paths.len(),
+        plural(paths.len(), "changed credential file"),
         names.join(", "),
         if paths.len() > 5 { ", …" } else { "" }
     )
@@ -423,8 +429,8 @@ impl Repo {
         }
         if !blacklisted.is_empty() {
             changes.notes.push(format!(
-                "{} changed file(s) no context may hold left out",
-                blacklisted.len()
+                "{} no context may hold left out",
+                plural(blacklisted.len(), "changed file")
             ));
         }
         Ok(changes)
@@ -539,7 +545,7 @@ mod tests {
         assert_eq!(out.paths, ["a.py", "z.md"]);
         assert_eq!(out.excluded, ["lib/x.py", "secret.py", "gen/y.py"]);
         assert!(
-            out.notes()[0].starts_with("3 changed file(s) the preset excludes left out: lib/x.py"),
+            out.notes()[0].starts_with("3 changed files the preset excludes left out: lib/x.py"),
             "{:?}",
             out.notes()
         );
@@ -561,10 +567,9 @@ mod tests {
         assert_eq!(out.credentials, ["prod.tfvars", "app/.env"]);
         assert_eq!(out.ignored, ["history.toml"]);
         assert!(
-            out.notes()
-                .iter()
-                .any(|n| n
-                    .starts_with("2 changed credential file(s) left out: prod.tfvars, app/.env")),
+            out.notes().iter().any(
+                |n| n.starts_with("2 changed credential files left out: prod.tfvars, app/.env")
+            ),
             "{:?}",
             out.notes()
         );

@@ -5,6 +5,7 @@
 
 use ctxcurate::core::engine::{BuildError, Built, Refused};
 use ctxcurate::core::secrets::Finding;
+use ctxcurate::text::words::plural;
 use serde_json::{Value, json};
 
 use super::error::ToolError;
@@ -103,8 +104,10 @@ pub fn refused(refused: Refused) -> ToolError {
     let Refused { why, so_far } = refused;
     let said = match &why {
         BuildError::Secrets { count, .. } => format!(
-            "refused: the context holds {count} likely secret(s); remove them or exclude \
+            "refused: the context holds {}; remove {} or exclude \
              the files (this server was started without --allow-secrets):\n{}",
+            plural(*count, "likely secret"),
+            if *count == 1 { "it" } else { "them" },
             findings(&so_far.findings)
                 .iter()
                 .map(|f| format!("- {f}"))

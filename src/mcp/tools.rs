@@ -11,6 +11,7 @@ use ctxcurate::core::secrets;
 use ctxcurate::core::syntax::Symbol;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::core::views;
+use ctxcurate::text::words::plural;
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -446,9 +447,9 @@ fn secrets_in(rel: &str, symbols: &[Symbol]) -> Vec<String> {
 fn secrets_refused(rel: &str, found: &[String]) -> ToolError {
     let listed: Vec<String> = found.iter().map(|f| format!("- {f}")).collect();
     ToolError::new(format!(
-        "refused: {rel} holds {} likely secret(s) (this server was started without \
+        "refused: {rel} holds {} (this server was started without \
          --allow-secrets):\n{}",
-        found.len(),
+        plural(found.len(), "likely secret"),
         listed.join("\n")
     ))
 }

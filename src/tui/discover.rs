@@ -18,6 +18,7 @@ use crate::core::curation;
 use crate::core::discovery::pack::{PackOptions, Packed, Role};
 use crate::core::model::ViewMode;
 
+use crate::text::words::plural;
 use crate::tui::discover::proposal::Discovery;
 use crate::tui::messages::{DiscoverJob, Effect, Job};
 use crate::tui::state::model::Composed;
@@ -120,7 +121,10 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
     let opts = PackOptions::from_settings(&state.project.settings);
     state.say(
         Level::Info,
-        format!("discovering around {} targets…", preset.targets.len()),
+        format!(
+            "discovering around {}…",
+            plural(preset.targets.len(), "target")
+        ),
     );
     vec![Effect::job(Job::Discover(DiscoverJob {
         generation: state.composition.generation,

@@ -10,6 +10,7 @@
 use crate::core::curation::discussion as talk;
 use crate::core::tokens;
 use crate::text::sanitize::display_line;
+use crate::text::words::plural;
 
 use crate::tui::messages::{EditPurpose, Effect};
 use crate::tui::state::{Level, State};
@@ -40,13 +41,13 @@ pub fn toggle_screenshot(state: &mut State) -> Vec<Effect> {
     edit(state, |preset, _| {
         let on = talk::toggle_screenshot(preset, &path).map_err(|e| e.to_string())?;
         Ok(format!(
-            "{path}: {} · {} screenshot(s)",
+            "{path}: {} · {}",
             if on {
                 "screenshot added"
             } else {
                 "screenshot removed"
             },
-            preset.screenshots.len()
+            plural(preset.screenshots.len(), "screenshot")
         ))
     })
 }
@@ -79,7 +80,9 @@ pub fn discuss_compact(state: &mut State) -> Vec<Effect> {
         let hidden = talk::messages_since_compaction(preset);
         talk::add_compaction(preset, "").map_err(|e| e.to_string())?;
         Ok(format!(
-            "discussion: compaction point added · the {hidden} message(s) before it are no longer sent"
+            "discussion: compaction point added · the {} before it {} no longer sent",
+            plural(hidden, "message"),
+            if hidden == 1 { "is" } else { "are" }
         ))
     })
 }
@@ -147,8 +150,8 @@ fn add_message(state: &mut State, written: &str) -> Vec<Effect> {
     let effects = edit(state, |preset, _| {
         talk::add_message(preset, &role, &text).map_err(|e| format!("{e}: nothing added"))?;
         Ok(format!(
-            "discussion: {} message(s)",
-            talk::message_count(preset)
+            "discussion: {}",
+            plural(talk::message_count(preset), "message")
         ))
     });
     if !effects.is_empty() {

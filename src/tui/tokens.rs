@@ -33,9 +33,22 @@ pub fn token_map(state: &State) -> TokenMap {
         .resolved
         .iter()
         .filter(|r| r.item.auto_aggregate)
+        // A file the build leaves out (binary, oversize, held) has no
+        // tokens to show, as `stats` leaves it out; the tree marks it ⊘.
+        .filter(|r| {
+            !state
+                .composition
+                .composed
+                .as_ref()
+                .is_some_and(|c| c.is_skipped(&r.path))
+        })
         .map(|r| TokenRow {
             path: r.path.clone(),
-            mode: opts.mode_for(&r.item),
+            // The mode it rendered in (a file with no grammar asked for
+            // an outline shows its summary), as `stats` says it.
+            mode: state
+                .composed_file(&r.path)
+                .map_or_else(|| opts.mode_for(&r.item), |f| f.mode),
             tokens: state
                 .composition
                 .block_tokens

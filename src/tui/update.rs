@@ -419,7 +419,8 @@ fn cache_cleared(state: &mut State, result: Result<usize, String>) -> Vec<Effect
             state.say(
                 Level::Info,
                 format!(
-                    "disk cache cleared ({n} entries): summaries, views and counts are made again"
+                    "disk cache cleared ({}): summaries, views and counts are made again",
+                    plural(n, "entry")
                 ),
             );
             recompose(state)

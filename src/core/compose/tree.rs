@@ -12,20 +12,24 @@
 use std::collections::BTreeMap;
 
 use crate::core::model::TreeMode;
-use crate::core::walk::FileProblem;
 use crate::text::sanitize::escape_line;
 
 use super::{ComposeOptions, RenderedFile};
 
 /// The paths the tree shows under `opts` for a context of `files`: the
 /// files themselves (`included`), the whole project (`all`, the walk
-/// handed over in `Sections::project_files`) or none. A file that is not
-/// there (not found, refused as outside the root) is not in the tree.
+/// handed over in `Sections::project_files`) or none.
+///
+/// The tree tells the model what it is about to read, so a file whose
+/// text is not in the context is not in it ([`in_tree`]): one left out
+/// as binary or oversize, one that could not be read (not found, outside
+/// the root, not a regular file, an I/O error; its `ERROR:` block says
+/// why) and one listed by name only (`auto_aggregate = false`, named under
+/// "not included" after the files). `all` shows the project as the walk
+/// sees it, included or not, so a skipped file there is one more file of
+/// the project, as it should be.
 pub fn paths<'a>(files: &'a [RenderedFile], opts: &'a ComposeOptions) -> Vec<&'a str> {
-    let present = files
-        .iter()
-        .filter(|f| is_present(f))
-        .map(|f| f.path.as_str());
+    let present = files.iter().filter(|f| in_tree(f)).map(|f| f.path.as_str());
     match opts.sections.tree {
         TreeMode::None => Vec::new(),
         TreeMode::Included => present.collect(),
@@ -44,9 +48,12 @@ pub fn paths<'a>(files: &'a [RenderedFile], opts: &'a ComposeOptions) -> Vec<&'a
     }
 }
 
-fn is_present(f: &RenderedFile) -> bool {
-    let absent = [FileProblem::NotFound, FileProblem::OutsideRoot].map(|p| p.to_string());
-    !f.error.as_ref().is_some_and(|e| absent.contains(e))
+/// Whether `f` is in the `included` tree: the one rule for every front
+/// end (the CLI, the TUI's preview and gauge, MCP), since they all
+/// compose here. A file in the `none` view keeps its place: the user
+/// named it on purpose, and its block says its content is left out.
+pub fn in_tree(f: &RenderedFile) -> bool {
+    f.aggregate && f.error.is_none() && f.skipped.is_none()
 }
 
 /// A folder of the tree: its subfolders and its files, by name.
@@ -122,6 +129,7 @@ fn push_line(out: &mut String, depth: usize, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::walk::FileProblem;
 
     #[test]
     fn folders_first_chains_joined_two_spaces_a_level() {
@@ -137,6 +145,62 @@ mod tests {
             tree,
             "docs/guide/\n  intro.md\nsrc/pkg/\n  core/\n    a.py\n    b.py\n  cli.py\nREADME.md\n"
         );
+    }
+
+    fn file(path: &str) -> RenderedFile {
+        RenderedFile {
+            path: path.into(),
+            mode: crate::core::model::ViewMode::Full,
+            text: std::sync::Arc::from("x\n"),
+            error: None,
+            skipped: None,
+            notes: Vec::new(),
+            aggregate: true,
+            key: String::new(),
+            body_at: None,
+        }
+    }
+
+    /// Only files whose text the context holds (or that the user named in
+    /// `none`) are in the `included` tree; `all` shows the project.
+    #[test]
+    fn the_included_tree_leaves_out_what_the_context_does_not_hold() {
+        let mut none = file("src/none.py");
+        none.mode = crate::core::model::ViewMode::None;
+        let mut listed = file("src/listed.py");
+        listed.aggregate = false;
+        let mut blob = file("src/blob.bin");
+        blob.error = Some(FileProblem::Binary.to_string());
+        blob.skipped = Some(FileProblem::Binary);
+        let mut huge = file("big/huge.py");
+        let too_large = FileProblem::TooLarge { bytes: 9, limit: 1 };
+        huge.error = Some(too_large.to_string());
+        huge.skipped = Some(too_large);
+        let mut errors = Vec::new();
+        for (path, problem) in [
+            ("gone.py", FileProblem::NotFound),
+            ("up.py", FileProblem::OutsideRoot),
+            ("src/fifo", FileProblem::NotAFile),
+            ("src/locked.py", FileProblem::Io("permission denied".into())),
+        ] {
+            let mut f = file(path);
+            f.error = Some(problem.to_string());
+            errors.push(f);
+        }
+        let mut files = vec![file("src/a.py"), none, listed, blob, huge];
+        files.extend(errors);
+        let mut opts = ComposeOptions::from_settings(&Default::default());
+        assert_eq!(opts.sections.tree, TreeMode::Included);
+        assert_eq!(paths(&files, &opts), ["src/a.py", "src/none.py"]);
+        opts.sections.tree = TreeMode::All;
+        opts.sections.project_files =
+            std::sync::Arc::from(["big/huge.py".to_string(), "src/blob.bin".to_string()]);
+        assert_eq!(
+            paths(&files, &opts),
+            ["big/huge.py", "src/blob.bin", "src/a.py", "src/none.py"]
+        );
+        opts.sections.tree = TreeMode::None;
+        assert!(paths(&files, &opts).is_empty());
     }
 
     #[test]

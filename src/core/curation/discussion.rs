@@ -13,6 +13,7 @@
 
 use crate::core::model::{DiscussionEntry, Preset};
 use crate::core::secrets::scan::scan;
+use crate::text::words::plural;
 
 use super::CurationError;
 
@@ -182,14 +183,14 @@ pub fn message_count(preset: &Preset) -> usize {
 }
 
 /// What a likely secret in `text` looks like, for an error or a warning
-/// (`"1 likely secret(s), first line 2: AWS access key AKIA…"`); `None`
+/// (`"1 likely secret, first line 2: AWS access key AKIA…"`); `None`
 /// when the scan finds nothing. The secret is shown masked only.
 pub fn secrets_in(text: &str) -> Option<String> {
     let hits = scan(text);
     let first = hits.first()?;
     Some(format!(
-        "{} likely secret(s), first line {}: {} {}",
-        hits.len(),
+        "{}, first line {}: {} {}",
+        plural(hits.len(), "likely secret"),
         first.line,
         first.kind,
         first.masked

@@ -43,7 +43,8 @@ impl Workspace<'_> {
         let hidden = before - changes.files.len();
         if hidden > 0 {
             changes.notes.push(format!(
-                "{hidden} file(s) the project ignores left out of the diff"
+                "{} the project ignores left out of the diff",
+                crate::text::words::plural(hidden, "file")
             ));
         }
         changes.untracked.retain(|p| walked.contains(p));
@@ -60,7 +61,8 @@ impl Workspace<'_> {
             changes.untracked.retain(|p| !out.contains(p));
             let left = before - changes.files.len() - changes.untracked.len();
             changes.notes.push(format!(
-                "{left} file(s) the preset excludes left out of the diff"
+                "{} the preset excludes left out of the diff",
+                crate::text::words::plural(left, "file")
             ));
         }
         Ok(changes)

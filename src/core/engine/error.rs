@@ -34,7 +34,7 @@ pub enum BuildError {
     #[error("{}", missing.first().map(ToString::to_string).unwrap_or_default())]
     TargetsDoNotFit { missing: Vec<MissingTarget> },
     /// The secret scan found likely secrets and they were not allowed.
-    #[error("{count} likely secret(s), first {first}")]
+    #[error("{}, first {first}", crate::text::words::plural(*count, "likely secret"))]
     Secrets { count: usize, first: String },
     /// The numbered output file could not be written.
     #[error(transparent)]

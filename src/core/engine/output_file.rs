@@ -59,7 +59,7 @@ pub enum OutputError {
 #[derive(Debug, Error)]
 pub enum SaveError {
     /// The secret scan found something and it was not allowed.
-    #[error("{count} likely secret(s), first {first}")]
+    #[error("{}, first {first}", crate::text::words::plural(*count, "likely secret"))]
     Secrets { count: usize, first: String },
     #[error(transparent)]
     Output(#[from] OutputError),

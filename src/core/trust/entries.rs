@@ -276,12 +276,12 @@ pub fn held_note(held: &[Held]) -> Option<String> {
         n if n > 3 => format!(" and {} more", n - 3),
         _ => String::new(),
     };
-    let (entries, them) = match held.len() {
-        1 => ("entry", "it"),
-        _ => ("entries", "them"),
+    let (entries, need, them) = match held.len() {
+        1 => ("entry", "needs", "it"),
+        _ => ("entries", "need", "them"),
     };
     Some(format!(
-        "left out {} {entries} of the project file that need your consent: {}{more}; \
+        "left out {} {entries} of the project file that {need} your consent: {}{more}; \
          review and allow {them} with `ctxcurate trust`, or add {them} yourself \
          (`ctxcurate add {}`)",
         held.len(),

@@ -13,6 +13,7 @@ use crate::core::sources::render_key;
 use crate::core::syntax::Symbol;
 use crate::text::sanitize::display_line;
 
+use crate::text::words::plural;
 use crate::tui::messages::{BlockJob, Effect, Job};
 use crate::tui::preview::pane::PreviewSearch;
 use crate::tui::preview::{Shown, body_range, shown, symbol_lines};
@@ -249,9 +250,16 @@ pub fn goto_line(state: &mut State, typed: &str) {
             state.preview.set_top(n - 1);
             state.say(Level::Info, format!("line {n}/{len}"));
         }
+        // A folder's or a pending file's summary has no numbered lines.
+        Ok(n) if len == 0 => state.say(
+            Level::Warn,
+            format!(
+                "no line {n}: the preview shows no text here (a file or the composition has lines)"
+            ),
+        ),
         Ok(n) => state.say(
             Level::Warn,
-            format!("no line {n}: the preview shows {len} lines"),
+            format!("no line {n}: the preview shows {}", plural(len, "line")),
         ),
         Err(_) => state.say(
             Level::Warn,

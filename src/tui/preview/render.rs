@@ -34,49 +34,45 @@ pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -
     let room = usize::from(area.height.saturating_sub(2));
     let (title, lines) = match shown(state) {
         Shown::Block(block) => block_view(state, block, width, room),
+        // Wrapped, not cut: the one thing the pane has to say.
         Shown::Pending(path) => (
             " Preview · not included ".to_string(),
-            vec![Line::styled(
-                display_line(
-                    &format!("{path} is not included · rendering its block…"),
-                    width,
-                )
-                .into_owned(),
-                NOTICE,
-            )],
+            notice_lines(
+                &format!("{path} is not included · rendering its block…"),
+                width,
+            ),
         ),
         Shown::Listed(path) => (
             " Preview ".to_string(),
-            vec![Line::styled(
-                display_line(
-                    &format!(
-                        "{path} is listed only: the composition names it without its text · a renders it"
-                    ),
-                    width,
-                )
-                .into_owned(),
-                NOTICE,
-            )],
+            notice_lines(
+                &format!(
+                    "{path} is listed only: the composition names it without its text · a renders it"
+                ),
+                width,
+            ),
         ),
         Shown::Folder {
             path,
             included,
             total,
-        } => (
-            " Preview ".to_string(),
-            vec![
-                folder_line(state, path, included, total, width),
-                Line::raw(""),
-                Line::styled(
-                    if included == 0 {
-                        "Space includes every file under it; l opens it"
-                    } else {
-                        "its included files have no block in the composition (listed only, or composing)"
-                    },
-                    Style::default().fg(Color::DarkGray),
-                ),
-            ],
-        ),
+        } => {
+            let hint = if included == 0 {
+                "Space includes every file under it; l opens it"
+            } else if skipped_under(state, path) >= included {
+                "its included files are left out of the context (binary, over max_file_size, or waiting for consent; each file's preview says why)"
+            } else {
+                "its included files have no block in the composition (listed only, or composing)"
+            };
+            // Wrapped, not cut: this is all the pane has to say.
+            let mut lines = notice_lines(&folder_text(state, path, included, total), width);
+            lines.push(Line::raw(""));
+            lines.extend(
+                wrap_parts(hint, width)
+                    .into_iter()
+                    .map(|part| Line::styled(part, Style::default().fg(Color::DarkGray))),
+            );
+            (" Preview ".to_string(), lines)
+        }
         _ => return false,
     };
     frame.render_widget(
@@ -197,8 +193,9 @@ fn wrap_words(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
-/// `src/ · 2 of 5 files included` (`· +3 proposed` while a discovery
-/// proposes some of its files).
+/// `src/ · 2 of 5 files included` (`· 1 left out (⊘)` when the build
+/// leaves some out, `· +3 proposed` while a discovery proposes some of its
+/// files), on one line cut to `width`.
 pub fn folder_line(
     state: &State,
     path: &str,
@@ -206,15 +203,44 @@ pub fn folder_line(
     total: usize,
     width: usize,
 ) -> Line<'static> {
+    let text = folder_text(state, path, included, total);
+    Line::styled(display_line(&text, width).into_owned(), NOTICE)
+}
+
+/// What [`folder_line`] says: how many files of the folder are included,
+/// left out of those (the tree's `⊘`) and proposed.
+fn folder_text(state: &State, path: &str, included: usize, total: usize) -> String {
     let proposed = state.discovery.as_ref().map_or(0, |d| d.count_under(path));
     let mut text = format!(
         "{path}/ · {included} of {total} {} included",
         noun_for(total, "file")
     );
+    let left_out = skipped_under(state, path);
+    if left_out > 0 {
+        text.push_str(&format!(" · {left_out} left out (⊘)"));
+    }
     if proposed > 0 {
         text.push_str(&format!(" · +{proposed} proposed"));
     }
-    Line::styled(display_line(&text, width).into_owned(), NOTICE)
+    text
+}
+
+/// `text` wrapped to `width` in the notice style.
+fn notice_lines(text: &str, width: usize) -> Vec<Line<'static>> {
+    wrap_parts(text, width)
+        .into_iter()
+        .map(|part| Line::styled(part, NOTICE))
+        .collect()
+}
+
+/// How many of the included files under folder `path` the composition
+/// left out (the tree's `⊘`).
+fn skipped_under(state: &State, path: &str) -> usize {
+    state
+        .composition
+        .composed
+        .as_ref()
+        .map_or(0, |c| c.skipped_under(path))
 }
 
 /// Line `index` of the view shown, as `text` in `style`, with the symbol

@@ -79,7 +79,8 @@ content = "Because x <= 0."
     let text = p.ok(&["build"]);
     assert_eq!(
         text,
-        "## Directory Tree\n\n```\nsrc/\n  app.py\n  util.c\n```\n\n\
+        // The listed-only file is not in the tree: the context does not hold it.
+        "## Directory Tree\n\n```\nsrc/\n  util.c\n```\n\n\
          ## Files\n\n### src/util.c [none]\n\n(context excluded)\n\n\
          Also in this project, not included (ask for them if needed):\n- `src/app.py`\n\n\
          ## Screenshots\n\n![ui.png](docs/ui.png)\n\n\
@@ -142,7 +143,28 @@ fn errors_are_content_not_failures() {
         err.contains("warning: skipped 1 file (1 binary): logo.bin\n"),
         "{err}"
     );
-    assert!(err.contains("warning: preset file not found: src/app.py"));
+    // Said once, with the other files' warnings.
+    assert_eq!(err.matches("src/app.py").count(), 1, "{err}");
+    assert!(err.contains("warning: src/app.py: file not found"), "{err}");
+}
+
+/// An entry listed by name only is never read: its missing file is said
+/// before the build, once.
+#[test]
+fn a_missing_listed_only_entry_is_said_once() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/gone.py\"\nauto_aggregate = false\n",
+    );
+    let out = p.run(&["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("warning: preset file not found: src/gone.py\n"),
+        "{err}"
+    );
+    assert_eq!(err.matches("src/gone.py").count(), 1, "{err}");
 }
 
 #[test]
@@ -337,4 +359,38 @@ fn a_build_to_a_file_streams_the_bytes_of_stdout() {
     let died = limited.output().unwrap();
     assert!(!died.status.success(), "{}", stderr(&died));
     assert!(p.read("out/ctx.md") == text, "the older file stays");
+}
+
+/// Past the project's budget (where the TUI's gauge turns red) the build
+/// still writes everything, and says what to do about it; within it, it
+/// says nothing more.
+#[test]
+fn a_build_over_the_budget_says_so() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py", "src/util.c"]);
+    let out = p.run(&["build"]);
+    assert!(!stderr(&out).contains("budget"), "{}", stderr(&out));
+    let toml = p.read("ctxcurate.toml");
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nbudget = 50\n\n{toml}"),
+    );
+    let out = p.run(&["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let tokens: usize = err
+        .split_once(" files, ")
+        .and_then(|(_, rest)| rest.split_once(" tokens"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(tokens > 50, "{err}");
+    assert!(
+        err.ends_with(&format!(
+            "note: {tokens} tokens is {}% of the budget of 50 tokens: `ctxcurate stats` shows \
+             where they go; `build --budget 50` packs the context to fit\n",
+            (tokens as f64 * 2.0).round()
+        )),
+        "{err}"
+    );
+    assert!(stdout(&out).contains("### src/util.c"));
 }

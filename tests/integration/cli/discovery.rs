@@ -73,7 +73,7 @@ fn packed_build_holds_its_budget_and_reports() {
     assert!(text.contains("### pkg/core.py\n"));
     assert!(text.contains("### pkg/util.py [skeleton]\n"), "{text}");
     let err = stderr(&out);
-    assert!(err.contains("3 discovered from 1 targets"), "{err}");
+    assert!(err.contains("3 discovered from 1 target)"), "{err}");
     assert!(err.contains(&format!(": {n} / 300 tokens (")), "{err}");
 
     let out = p.run(&[

@@ -56,7 +56,7 @@ fn refused(p: &Project, out: &std::process::Output, needle: &str) {
 fn discussion_screenshots_and_task_end_up_in_the_build() {
     let p = fixture();
     let out = p.ok(&["shot", "add", "docs/shot.png", "docs/diagram.SVG"]);
-    assert_eq!(out, "added 2 screenshot(s) to preset default (2 in all)\n");
+    assert_eq!(out, "added 2 screenshots to preset default (2 in all)\n");
     p.ok(&["discuss", "add", "Why does the parser drop comments?"]);
     p.ok(&["discuss", "compact", "We looked at the lexer."]);
     let out = with_stdin(
@@ -80,7 +80,7 @@ fn discussion_screenshots_and_task_end_up_in_the_build() {
         list,
         "  1  User: Why does the parser drop comments?\n  \
          2  -- compaction -- We looked at the lexer.\n  \
-         3  Assistant: Because of X. (+1 line(s))\n"
+         3  Assistant: Because of X. (+1 line)\n"
     );
     assert_eq!(p.ok(&["task", "show"]), "Keep the comments.\n");
 
@@ -206,7 +206,7 @@ fn a_likely_secret_is_refused_unless_allowed() {
     refused(
         &p,
         &out,
-        "the message holds 1 likely secret(s), first line 1: AWS",
+        "the message holds 1 likely secret, first line 1: AWS",
     );
     assert!(!stderr(&out).contains("AKIAZ7QKXR4MV2N5TWLB"), "masked");
     assert!(stderr(&out).contains("--allow-secrets"));
@@ -215,7 +215,7 @@ fn a_likely_secret_is_refused_unless_allowed() {
         &["task", "set", "-"],
         format!("Use\n{AWS}\n").as_bytes(),
     );
-    refused(&p, &out, "the task holds 1 likely secret(s), first line 2");
+    refused(&p, &out, "the task holds 1 likely secret, first line 2");
     let out = p.run(&["discuss", "compact", AWS]);
     refused(&p, &out, "the summary holds");
     assert!(!p.path("ctxcurate.toml").exists());

@@ -47,6 +47,19 @@ fn add_refuses_missing_and_outside_paths() {
     let out = p.run(&["add", "nope.py"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("nope.py: no such file or directory"));
+    // There, but not a file: said so, not "no such file".
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(p.path("pipe"))
+        .status();
+    if fifo.is_ok_and(|s| s.success()) {
+        let out = p.run(&["add", "pipe"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).contains("pipe: not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+    }
     let out = p.run(&["add", "../outside.py"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("outside the project root"));
@@ -76,8 +89,17 @@ fn rm_set_and_flags() {
     assert!(files[1].force_full);
     assert!(!files[0].auto_aggregate);
     assert_eq!(files[0].mask_default, MaskState::Hide);
-    p.ok(&["set", "src/util.c", "--no-force-full"]);
+    assert_eq!(
+        p.ok(&["set", "src/util.c", "--no-force-full"]),
+        "src/util.c [outline] in preset default\n"
+    );
     assert!(!project_file(&p).presets["default"].files[1].force_full);
+    // A file the preset does not take is added by `set`, and it says so.
+    assert_eq!(
+        p.ok(&["set", "docs/guide.md", "--mode", "summary"]),
+        "added docs/guide.md [summary] to preset default\n"
+    );
+    p.ok(&["rm", "docs/guide.md"]);
     let out = p.run(&["rm", "docs/guide.md"]);
     assert_eq!(out.status.code(), Some(1));
     // A file a glob pulls in is excluded rather than refused.
@@ -104,6 +126,14 @@ fn mask_checks_the_symbol_and_switches_to_masked() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).contains("did you mean `App.run`"),
+        "{}",
+        stderr(&out)
+    );
+    // `rot` is two edits from `run`: too far for a three-letter name.
+    let out = p.run(&["mask", "src/app.py", "App.rot", "def"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("no symbol `App.rot` (see `ctxcurate symbols src/app.py`)"),
         "{}",
         stderr(&out)
     );
@@ -442,4 +472,31 @@ fn folders_and_globbed_files_are_edited_as_in_the_tui() {
     let out = p.run(&["rm", "docs/guide.md"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("docs/guide.md is not in preset default"));
+}
+
+/// A file named to `add` that a build would leave out is said at once,
+/// with what brings it in; a file it keeps says nothing more.
+#[test]
+fn add_warns_of_a_file_a_build_leaves_out() {
+    let p = Project::fixture();
+    let toml = "[project]\nmax_file_size = 4000\n";
+    p.write("ctxcurate.toml", toml);
+    p.write("big.py", &"x = 1\n".repeat(1000));
+    let out = p.run(&["add", "logo.bin", "big.py", "src/app.py"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out),
+        "warning: logo.bin is binary: a build leaves it out\n\
+         warning: big.py is 6000 bytes, over max_file_size (4000): a build leaves it out \
+         unless `ctxcurate set big.py --force-full`\n"
+    );
+    assert_eq!(
+        stdout(&out),
+        "added 3 entries to preset default: logo.bin, big.py, src/app.py\n"
+    );
+    p.ok(&["set", "big.py", "--force-full"]);
+    let out = p.run(&["add", "big.py"]);
+    assert_eq!(stderr(&out), "note: big.py was already listed\n");
+    let text = p.ok(&["build"]);
+    assert!(text.contains("### big.py\n"), "{text}");
 }

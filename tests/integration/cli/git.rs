@@ -49,7 +49,7 @@ fn add_changed_takes_modified_staged_and_untracked_files_not_ignored_or_deleted(
         stdout(&out)
     );
     assert!(
-        stderr(&out).contains("1 deleted file(s) left out"),
+        stderr(&out).contains("1 deleted file left out"),
         "{}",
         stderr(&out)
     );
@@ -419,13 +419,13 @@ fn files_the_project_ignores_stay_out_of_the_diff_and_the_lists() {
     // ctxcurate.toml is tracked and changed, and a built-in ignore.
     assert!(!text.contains("diff --git a/ctxcurate.toml"), "{text}");
     assert!(
-        text.contains("> note: 2 file(s) the project ignores left out of the diff"),
+        text.contains("> note: 2 files the project ignores left out of the diff"),
         "{text}"
     );
     assert!(
         stderr(&out).contains(
             // Hidden files are not walked; the project file is not named.
-            "2 changed file(s) the project ignores left out: notes/private.txt, .ctxcurateignore\n"
+            "2 changed files the project ignores left out: notes/private.txt, .ctxcurateignore\n"
         ),
         "{}",
         stderr(&out)

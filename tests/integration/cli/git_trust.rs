@@ -457,7 +457,7 @@ fn changed_files_the_preset_excludes_are_never_added_or_sent() {
     assert!(!text.contains("gen/out.py"), "{text}");
     assert!(
         stderr(&out)
-            .contains("2 changed file(s) the preset excludes left out: gen/out.py, secret.py"),
+            .contains("2 changed files the preset excludes left out: gen/out.py, secret.py"),
         "{}",
         stderr(&out)
     );
@@ -470,7 +470,7 @@ fn changed_files_the_preset_excludes_are_never_added_or_sent() {
     assert!(!text.contains("secret.py"), "{text}");
     assert!(!text.contains("gen/out.py"), "{text}");
     assert!(
-        text.contains("> note: 2 file(s) the preset excludes left out of the diff"),
+        text.contains("> note: 2 files the preset excludes left out of the diff"),
         "{text}"
     );
     let out = run(&p, &["add", "--changed"]);
@@ -629,14 +629,14 @@ fn changed_credential_files_never_reach_the_diff_the_preset_or_consent() {
         assert!(text.contains("a.py"), "{args:?}: {text}");
         let said = format!("{text}{}", stderr(&out));
         assert!(
-            said.contains("2 changed credential file(s) left out"),
+            said.contains("2 changed credential files left out"),
             "{args:?}: {said}"
         );
     }
     let out = run(&p, &["add", "--changed"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("2 changed credential file(s) left out"),
+        stderr(&out).contains("2 changed credential files left out"),
         "{}",
         stderr(&out)
     );

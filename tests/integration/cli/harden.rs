@@ -96,7 +96,7 @@ fn entries_outside_the_root_are_refused() {
     // A credential file named by a project preset waits for consent
     // (issue 22, core/trust/entries.rs); what is outside is refused.
     assert!(
-        err.contains("that need your consent: ssh/id_rsa (a credential file)"),
+        err.contains("that needs your consent: ssh/id_rsa (a credential file)"),
         "{err}"
     );
     for entry in ["../outside.txt", &abs.display().to_string()] {

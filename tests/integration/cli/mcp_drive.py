@@ -401,6 +401,6 @@ if __name__ == "__main__":
         sys.exit(0)
     asyncio.run(checks())
     if failures:
-        print(f"{len(failures)} check(s) failed", flush=True)
+        print(f"{len(failures)} check{'' if len(failures) == 1 else 's'} failed", flush=True)
         sys.exit(1)
     print("all checks passed", flush=True)

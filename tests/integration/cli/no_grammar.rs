@@ -36,12 +36,12 @@ fn set_keeps_the_mode_and_explains() {
     let out = p.ok(&["set", "conf/app.yaml", "--mode", "masked"]);
     assert_eq!(
         out,
-        format!("conf/app.yaml [masked] in preset default ({WHY}; it renders its summary)\n")
+        format!("added conf/app.yaml [masked] to preset default ({WHY}; it renders its summary)\n")
     );
     let item = &saved(&p).presets["default"].files[0];
     assert_eq!(item.view_mode, ViewMode::Masked);
     let out = p.ok(&["set", "src/a.rs", "--mode", "masked"]);
-    assert_eq!(out, "src/a.rs [masked] in preset default\n");
+    assert_eq!(out, "added src/a.rs [masked] to preset default\n");
     let out = p.ok(&["set", "conf/app.yaml", "--mode", "summary"]);
     assert_eq!(out, "conf/app.yaml [summary] in preset default\n");
 }

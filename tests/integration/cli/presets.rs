@@ -247,3 +247,31 @@ fn a_corrupt_state_file_is_moved_aside_not_fatal() {
     assert!(p.ok(&["preset", "list"]).contains("* tables"));
     assert!(aside.exists(), "the bad file is kept");
 }
+
+/// Before the first edit, the active preset exists for `build` (empty):
+/// `preset show` shows it as such, `build` says how to fill it; a preset
+/// named on the command line must exist.
+#[test]
+fn the_active_preset_before_its_first_edit() {
+    let p = Project::fixture();
+    assert_eq!(
+        p.ok(&["preset", "show"]),
+        "preset default (no files yet; `ctxcurate add PATH` adds some)\n"
+    );
+    let out = p.run(&["preset", "show", "default"]);
+    assert_eq!(out.status.code(), Some(1));
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .starts_with("note: preset default has no files yet: `ctxcurate add PATH` adds some\n"),
+        "{}",
+        stderr(&out)
+    );
+    p.ok(&["add", "src/app.py"]);
+    p.ok(&["discuss", "add", "hello"]);
+    let shown = p.ok(&["preset", "show"]);
+    assert!(shown.ends_with("  1 discussion message\n"), "{shown}");
+    let out = p.run(&["build"]);
+    assert!(!stderr(&out).contains("no files yet"), "{}", stderr(&out));
+}

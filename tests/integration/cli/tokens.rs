@@ -58,3 +58,65 @@ fn standard_input_that_is_not_text_is_refused() {
         stderr(&out)
     );
 }
+
+/// A folder of the project counts its files as `add` takes a folder (the
+/// walk's view: ignores apply; over `max_file_size` a file is not counted
+/// unless forced), from the root or below it; `.` is the whole project;
+/// a folder with nothing to count fails.
+#[test]
+fn a_folder_counts_its_files() {
+    let p = Project::fixture();
+    p.write("src/deep/x.py", "x = 1\n");
+    p.write("src/big.py", &"y = 2\n".repeat(1000));
+    p.write(".gitignore", "build/\n");
+    p.write("build/out.py", "z = 3\n");
+    let toml = "[project]\nmax_file_size = 4000\n";
+    p.write("ctxcurate.toml", toml);
+    let out = p.run(&["tokens", "src"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<&str> = text
+        .lines()
+        .map(|l| l.split_whitespace().nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "src/app.py",
+            "src/big.py",
+            "src/deep/x.py",
+            "src/util.c",
+            "total"
+        ],
+        "{text}"
+    );
+    assert!(
+        text.contains("        -  src/big.py (file too large"),
+        "{text}"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.contains("warning: src/big.py not counted: file too large"),
+        "{err}"
+    );
+    // Forced, it is counted; from inside the folder, `.` is the folder.
+    let forced = p.ok(&["tokens", "src", "--force-full"]);
+    assert!(!forced.contains("-  src/big.py"), "{forced}");
+    let inside = p
+        .cmd(&["tokens", "."])
+        .current_dir(p.path("src"))
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&inside), text);
+    // The whole project: the root's files too, never the ignored ones.
+    let all = p.ok(&["tokens", "."]);
+    assert!(all.contains("  docs/guide.md\n"), "{all}");
+    assert!(!all.contains("build/out.py"), "{all}");
+    let out = p.run(&["tokens", "build"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains("warning: build holds no file to count"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -54,6 +54,63 @@ fn all_shows_the_walked_project_and_none_shows_no_tree() {
     );
 }
 
+/// The tree names what the model is about to read: an included file left
+/// out (binary, over `max_file_size`), one that cannot be read (deleted)
+/// and one listed by name only are not in the
+/// `included` tree, in either format; a file in the `none` view is (its
+/// block says its content is left out). `all` still shows the project.
+#[test]
+fn skipped_unreadable_and_listed_only_files_are_not_in_the_included_tree() {
+    let p = fixture();
+    let toml = p.read("ctxcurate.toml");
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nmax_file_size = 4000\n\n{toml}"),
+    );
+    p.write("src/big.py", &"x = 1\n".repeat(1000));
+    p.write("src/listed.py", "y = 2\n");
+    p.ok(&[
+        "add",
+        "logo.bin",
+        "src/big.py",
+        "src/listed.py",
+        "src/util.c",
+    ]);
+    p.ok(&["set", "src/listed.py", "--no-aggregate"]);
+    p.ok(&["set", "src/util.c", "--mode", "none"]);
+    // A file deleted after it was added.
+    p.write("src/gone.py", "z = 3\n");
+    p.ok(&["add", "src/gone.py"]);
+    std::fs::remove_file(p.path("src/gone.py")).expect("rm");
+    let out = p.run(&["build"]);
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(
+            "## Directory Tree\n\n```\ndocs/\n  guide.md\nsrc/\n  core/deep/\n    x.py\n  app.py\n  util.c\n```\n\n## Files\n\n"
+        ),
+        "{text}"
+    );
+    // Each is still accounted for where it belongs.
+    assert!(stderr(&out).contains("logo.bin"), "{}", stderr(&out));
+    assert!(text.contains("### src/util.c [none]"), "{text}");
+    assert!(
+        text.contains("ERROR: file not found: src/gone.py"),
+        "{text}"
+    );
+    assert!(text.contains("- `src/listed.py`"), "{text}");
+    let xml = p.ok(&["build", "--format", "xml"]);
+    assert!(
+        xml.contains(
+            "<directory_tree>\ndocs/\n  guide.md\nsrc/\n  core/deep/\n    x.py\n  app.py\n  util.c\n</directory_tree>"
+        ),
+        "{xml}"
+    );
+    let all = p.ok(&["build", "--tree", "all"]);
+    for name in ["  big.py\n", "  listed.py\n", "logo.bin\n"] {
+        assert!(all.contains(name), "{name}: {all}");
+    }
+}
+
 #[test]
 fn the_setting_picks_the_mode_and_the_flag_overrides_it() {
     let p = fixture();

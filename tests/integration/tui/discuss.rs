@@ -45,7 +45,7 @@ fn space_on_a_png_adds_a_screenshot_and_u_undoes_it() {
     assert!(preset(&h).files.is_empty(), "an image is not a file entry");
     assert_eq!(
         status(&h).0,
-        "docs/shot.png: screenshot added · 1 screenshot(s)"
+        "docs/shot.png: screenshot added · 1 screenshot"
     );
     assert!(
         h.composed_text()
@@ -65,7 +65,7 @@ fn space_on_a_png_adds_a_screenshot_and_u_undoes_it() {
     assert_eq!(preset(&h), Preset::default());
     assert_eq!(
         status(&h).0,
-        "docs/shot.png: screenshot removed · 0 screenshot(s)"
+        "docs/shot.png: screenshot removed · 0 screenshots"
     );
 }
 
@@ -116,7 +116,7 @@ fn capital_e_writes_a_message_in_the_editor_and_u_undoes_it() {
     assert_eq!(d.len(), 1);
     assert_eq!(d[0].role, "Assistant");
     assert_eq!(d[0].content, "It fails because the cache is stale.");
-    assert_eq!(status(&h), ("discussion: 1 message(s)".into(), Level::Info));
+    assert_eq!(status(&h), ("discussion: 1 message".into(), Level::Info));
     assert!(h.composed_text().contains(
         "## Discussion History\n\n### Discussion Excerpt 1\n\nAssistant: It fails because the cache is stale."
     ));
@@ -185,7 +185,7 @@ fn ctrl_k_adds_a_compaction_point_and_u_undoes_it() {
     h.key("ctrl-k");
     assert_eq!(
         status(&h).0,
-        "discussion: compaction point added · the 1 message(s) before it are no longer sent"
+        "discussion: compaction point added · the 1 message before it is no longer sent"
     );
     h.key("ctrl-k");
     assert_eq!(
@@ -259,9 +259,7 @@ fn a_likely_secret_is_kept_with_a_warning() {
     let (said, level) = status(&h);
     assert_eq!(level, Level::Warn);
     assert!(
-        said.starts_with(
-            "discussion: 1 message(s) · warning: the message holds 1 likely secret(s)"
-        ),
+        said.starts_with("discussion: 1 message · warning: the message holds 1 likely secret"),
         "{said}"
     );
     assert!(

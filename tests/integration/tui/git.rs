@@ -59,7 +59,7 @@ fn ctrl_g_marks_the_changed_files_in_the_tree_and_again_unmarks_them() {
         text.starts_with("3 changed files against HEAD marked ± in the tree · + includes them"),
         "{text}"
     );
-    assert!(text.contains("1 deleted file(s) left out"), "{text}");
+    assert!(text.contains("1 deleted file left out"), "{text}");
     h.goto("src/a.py");
     let screen = h.screen();
     insta::assert_snapshot!("changed_marks", screen);
@@ -206,7 +206,7 @@ fn plus_leaves_out_the_changed_files_the_preset_excludes() {
     assert_eq!(preset_paths(&p), ["keep.md", "src/a.py"]);
     let (text, _) = status(&h);
     assert!(
-        text.contains("2 changed file(s) the preset excludes left out: src/c.py, d.py"),
+        text.contains("2 changed files the preset excludes left out: src/c.py, d.py"),
         "{text}"
     );
     assert!(!h.composed_text().contains("### src/c.py"));
@@ -267,7 +267,7 @@ fn plus_never_includes_a_changed_credential_file() {
     assert_eq!(preset_paths(&p), ["d.py", "src/a.py", "src/c.py"]);
     let (text, _) = status(&h);
     assert!(
-        text.contains("1 changed credential file(s) left out: prod.tfvars"),
+        text.contains("1 changed credential file left out: prod.tfvars"),
         "{text}"
     );
     let marks = h.state.changed.clone().expect("marked");

@@ -92,7 +92,11 @@ fn a_file_outside_the_composition_shows_the_block_it_would_add() {
         // A folder says how much of it is included.
         h.goto("docs");
         let screen = h.screen();
-        assert!(screen.contains("docs/ · 0 of 1 file"), "{screen}");
+        // Wrapped on a narrow pane, whole on a wide one.
+        assert!(
+            screen.contains("docs/ · 0 of 1 file") || screen.contains("│0 of 1 file included│"),
+            "{screen}"
+        );
         h.goto("src");
         assert!(h.screen().contains("src/ · 2 of 2 file"));
     }
@@ -240,6 +244,23 @@ fn colon_goes_to_a_line_and_says_when_it_cannot() {
     h.key("tab");
     h.key("/");
     assert!(h.screen().contains("Filter files"));
+}
+
+/// On a folder the preview shows a summary, no numbered lines: `:` says
+/// so rather than "the preview shows 0 lines".
+#[test]
+fn colon_on_a_folder_says_there_are_no_lines() {
+    let p = Project::fixture();
+    let mut h = open(&p, 80, 24);
+    h.goto("docs");
+    h.keys("tab tab");
+    h.key(":");
+    h.type_text("3");
+    h.key("enter");
+    assert_eq!(
+        status(&h),
+        "no line 3: the preview shows no text here (a file or the composition has lines)"
+    );
 }
 
 #[test]
@@ -425,6 +446,12 @@ fn a_listed_file_says_it_is_listed_only() {
         screen.contains("src/app.py is listed only: the composition names it"),
         "{screen}"
     );
+    // Whole, wrapped on a narrow terminal rather than cut.
+    h.resize(80, 24);
+    let screen = h.screen();
+    assert!(screen.contains("a renders it"), "{screen}");
+    assert!(!screen.contains("names it…"), "{screen}");
+    h.resize(120, 24);
     h.key("a");
     assert!(h.screen().contains("### src/app.py"));
 }

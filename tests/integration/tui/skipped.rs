@@ -35,6 +35,12 @@ fn a_folder_of_skipped_files_is_not_shown_as_included() {
         "{screen}"
     );
     assert!(row("mixed/").contains("◐ mixed/ 2/2 1 skipped"), "{screen}");
+    // The preview of the folder says they are left out, not "included".
+    assert!(screen.contains("2 left out (⊘)"), "{screen}");
+    assert!(
+        screen.contains("its included files are left out of"),
+        "{screen}"
+    );
     let status = h.state.status.clone().map(|(text, _)| text);
     assert_eq!(
         status.as_deref(),
@@ -50,4 +56,41 @@ fn a_folder_of_skipped_files_is_not_shown_as_included() {
         "{}",
         h.screen()
     );
+}
+
+/// `b` lists what the build holds, as `stats` does: no row for a file it
+/// left out, and each file in the mode it rendered in (a file with no
+/// grammar asked for an outline renders its summary).
+#[test]
+fn the_token_map_agrees_with_stats() {
+    let p = Project::empty();
+    p.write("app.py", "def main():\n    return 1\n");
+    std::fs::write(p.path("logo.bin"), b"\x89PNG\0\0\x01").unwrap();
+    p.write("notes.toml", "[a]\nb = 1\n");
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"app.py\"\n\n\
+         [[presets.default.files]]\npath = \"logo.bin\"\n\n\
+         [[presets.default.files]]\npath = \"notes.toml\"\nview_mode = \"outline\"\n",
+    );
+    let mut h = open(&p, 100, 16);
+    h.keys("b");
+    let map = ctxcurate::tui::tokens::token_map(&h.state);
+    let rows: Vec<(String, String)> = map
+        .files
+        .iter()
+        .map(|f| (f.path.clone(), f.mode.to_string()))
+        .collect();
+    let mut rows = rows;
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            ("app.py".to_string(), "full".to_string()),
+            ("notes.toml".to_string(), "summary".to_string())
+        ]
+    );
+    let stats = p.ok(&["stats"]);
+    assert!(stats.contains("  notes.toml [summary]\n"), "{stats}");
+    assert!(!stats.contains("logo.bin"), "{stats}");
 }
