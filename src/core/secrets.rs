@@ -19,6 +19,7 @@
 //! a *masked* form of the match: the secret itself is never echoed in full,
 //! so the warning cannot leak it into a terminal scrollback or a log.
 
+mod clean;
 pub mod scan;
 mod stream;
 
@@ -35,6 +36,7 @@ use crate::core::model::{Preset, ViewMode};
 use crate::core::sources::Codebase;
 use crate::core::walk;
 
+pub use clean::CleanTexts;
 pub use scan::rules::{RuleSet, RulesError};
 pub use scan::{Hit, entropy, mask, scan};
 pub use stream::StreamScan;
@@ -127,6 +129,9 @@ pub struct FileFindings {
 pub struct Scanner<'a> {
     codebase: Codebase<'a>,
     rules: &'a RuleSet,
+    /// Files' texts found clean before (not scanned again), and where the
+    /// clean ones found now are noted.
+    clean: Option<&'a CleanTexts>,
 }
 
 impl<'a> Scanner<'a> {
@@ -140,6 +145,16 @@ impl<'a> Scanner<'a> {
         Scanner {
             codebase: *codebase,
             rules,
+            clean: None,
+        }
+    }
+
+    /// This scanner, passing over the files' texts `clean` knows hold
+    /// nothing, and telling it the clean ones it scans.
+    pub fn remembering(self, clean: &'a CleanTexts) -> Self {
+        Scanner {
+            clean: Some(clean),
+            ..self
         }
     }
 
@@ -356,8 +371,17 @@ impl<'a> Scanner<'a> {
         if !f.aggregate || f.error.is_some() {
             return Vec::new();
         }
+        let known = self.clean.map(|clean| (clean, CleanTexts::id(&f.text)));
+        if let Some((clean, id)) = &known
+            && clean.is_clean(id)
+        {
+            return Vec::new();
+        }
         let hits = self.rules.scan(&f.text);
         if hits.is_empty() {
+            if let Some((clean, id)) = known {
+                clean.remember(id);
+            }
             return Vec::new();
         }
         // A full view is the file itself; any other view is located back.

@@ -454,6 +454,18 @@ impl Sources {
         n
     }
 
+    /// An entry of the disk cache kept by a caller of its own (checked
+    /// under the seal key, as every entry is); `None` when absent.
+    pub fn stored(&self, bucket: &str, key: &[u8; 32]) -> Option<Vec<u8>> {
+        self.disk.get(bucket, key)
+    }
+
+    /// Keep `payload` under `key` in the disk cache as its own file
+    /// ([`DiskCache::put_loose`]: rewritten in place, never packed).
+    pub fn store_loose(&self, bucket: &str, key: &[u8; 32], payload: &[u8]) {
+        self.disk.put_loose(bucket, key, payload);
+    }
+
     /// The part of a cache key naming the extra C/C++ macros (empty when
     /// there are none).
     fn c_macros_key(&self) -> String {

@@ -406,6 +406,18 @@ impl DiskCache {
         }
     }
 
+    /// Store `payload` under `key` as its own file, never in a pack: an
+    /// entry rewritten often (one per project, say) replaces itself
+    /// instead of leaving a copy in each pack. Failures are ignored.
+    pub fn put_loose(&self, bucket: &str, key: &[u8; 32], payload: &[u8]) {
+        let Some(path) = self.entry_path(bucket, key) else {
+            return;
+        };
+        if self.confined(&path) {
+            let _ = self.write_sealed(&path, &seal(&self.key, payload));
+        }
+    }
+
     fn write_sealed(&self, path: &Path, sealed: &[u8]) -> std::io::Result<()> {
         let dir = path.parent().ok_or(std::io::ErrorKind::InvalidInput)?;
         if !dir.is_dir() {

@@ -393,4 +393,55 @@ fn a_build_over_the_budget_says_so() {
         "{err}"
     );
     assert!(stdout(&out).contains("### src/util.c"));
+
+/// A warm build passes over the files whose text passed the secret scan
+/// before (`core::secrets::clean`), and only those: a secret added to a
+/// file that was clean, or in a new file, or present all along, is still
+/// refused, however many builds remembered the rest; a set planted in the
+/// cache (not sealed under the user's key) is not believed.
+#[test]
+fn the_remembered_clean_texts_never_hide_a_secret() {
+    let p = Project::fixture();
+    p.write("pkg/a.py", "x = 1\n");
+    p.write("pkg/b.py", "y = 2\n");
+    p.ok(&["add", "pkg/a.py", "pkg/b.py"]);
+    p.ok(&["build", "-o", "out.md"]);
+    p.ok(&["build", "-o", "out.md"]);
+    let sets = p.path(".ctxcurate/cache/secrets");
+    assert!(sets.is_dir(), "the clean texts are remembered");
+    let token = "TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n";
+    p.write("pkg/a.py", &format!("x = 1\n{token}"));
+    let refused = p.run(&["build", "-o", "out.md"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("pkg/a.py:2"),
+        "{}",
+        stderr(&refused)
+    );
+    // Back to the clean text: remembered, built; then the secret again.
+    p.write("pkg/a.py", "x = 1\n");
+    p.ok(&["build", "-o", "out.md"]);
+    p.write("pkg/a.py", &format!("x = 1\n{token}"));
+    let again = p.run(&["build", "-o", "out.md"]);
+    assert_eq!(again.status.code(), Some(1), "{}", stderr(&again));
+    // A set written by someone else is not believed: every file is
+    // scanned (the planted file replaces the real one, unsealed).
+    for entry in walk(&sets) {
+        std::fs::write(&entry, [0u8; 32]).unwrap();
+    }
+    let planted = p.run(&["build", "-o", "out.md"]);
+    assert_eq!(planted.status.code(), Some(1), "{}", stderr(&planted));
+}
+
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }

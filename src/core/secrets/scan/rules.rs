@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 use serde::Deserialize;
 
@@ -229,6 +229,9 @@ pub struct RuleSet {
     /// The id and the description of a finding of
     /// [`super::key_body`] (a key body without its `BEGIN` line).
     pub key_body: (Arc<str>, Arc<str>),
+    /// SHA-256 of the rule file these rules were parsed from: what a
+    /// remembered scan result was found under.
+    pub fingerprint: [u8; 32],
 }
 
 impl RuleSet {
@@ -302,11 +305,6 @@ impl RuleSet {
         let keywords = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            // A DFA: the overlapping search this prefilter needs cannot
-            // skip ahead, so it steps every byte of every file; a DFA's
-            // step is one table lookup (the NFA's, several). Under a
-            // hundred short keywords make a table of a few kilobytes.
-            .kind(Some(AhoCorasickKind::DFA))
             .build(&words)?;
         Ok(RuleSet {
             rules,
@@ -315,6 +313,7 @@ impl RuleSet {
             keyword_rules,
             whole_text_rules,
             key_body: ("private-key-body".into(), "private key".into()),
+            fingerprint: <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()).into(),
         })
     }
 
