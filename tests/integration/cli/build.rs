@@ -393,6 +393,7 @@ fn a_build_over_the_budget_says_so() {
         "{err}"
     );
     assert!(stdout(&out).contains("### src/util.c"));
+}
 
 /// A warm build passes over the files whose text passed the secret scan
 /// before (`core::secrets::clean`), and only those: a secret added to a
