@@ -50,23 +50,28 @@ struct Stamp {
 pub struct CachedFile {
     stamp: Option<Stamp>,
     pub content: Content,
-    /// SHA-256 of the text (zero for unreadable files).
-    pub hash: [u8; 32],
+    /// SHA-256 of the text (zero for unreadable files), made on first
+    /// use: a file shown in full needs none.
+    hash: OnceLock<[u8; 32]>,
     symbols: OnceLock<Option<Arc<SymbolTree>>>,
 }
 
 impl CachedFile {
     fn new(content: Content, stamp: Option<Stamp>) -> Self {
-        let hash = match &content {
-            Content::Text { text, .. } => Sha256::digest(text.as_bytes()).into(),
-            Content::Unreadable(_) => [0; 32],
-        };
         CachedFile {
             stamp,
             content,
-            hash,
+            hash: OnceLock::new(),
             symbols: OnceLock::new(),
         }
+    }
+
+    /// SHA-256 of the text (zero for unreadable files).
+    pub fn hash(&self) -> &[u8; 32] {
+        self.hash.get_or_init(|| match &self.content {
+            Content::Text { text, .. } => Sha256::digest(text.as_bytes()).into(),
+            Content::Unreadable(_) => [0; 32],
+        })
     }
 
     /// The text, if the file is readable.
@@ -203,7 +208,7 @@ impl Sources {
     /// `true` when the summary of `rel`'s current content is on disk.
     pub fn summary_cached(&self, root: &Path, rel: &str) -> bool {
         let file = self.file(root, rel);
-        file.text().is_some() && self.summarizer.is_cached(rel, &file.hash)
+        file.text().is_some() && self.summarizer.is_cached(rel, file.hash())
     }
 
     /// Read files as `policy` says from now on (a no-op when unchanged;
@@ -325,7 +330,16 @@ impl Sources {
             Content::Text { text, lossy } => (text, *lossy),
             Content::Unreadable(p) => return Err(p.clone()),
         };
-        let key: ViewKey = (file.hash, rel.to_string(), item_fingerprint(item), mode);
+        // A full view is the text itself: nothing to make, keep or key.
+        if mode == ViewMode::Full {
+            let view = View {
+                mode,
+                text: text.clone(),
+                notes: Vec::new(),
+            };
+            return Ok((Arc::new(view), lossy));
+        }
+        let key: ViewKey = (*file.hash(), rel.to_string(), item_fingerprint(item), mode);
         if let Some(v) = lock(&self.views).get(&key) {
             return Ok((v.clone(), lossy));
         }
@@ -335,7 +349,7 @@ impl Sources {
         );
         let disk_key = store::key(&[
             DISK_VERSION.as_bytes(),
-            &file.hash,
+            file.hash(),
             rel.as_bytes(),
             key.2.as_bytes(),
             mode.as_str().as_bytes(),
@@ -353,7 +367,7 @@ impl Sources {
                     mode,
                     item,
                     || self.parsed(&file, rel),
-                    || self.summarizer.summarize(rel, text, &file.hash),
+                    || self.summarizer.summarize(rel, text, file.hash()),
                 );
                 if needs_parse
                     && view.mode == mode
@@ -415,7 +429,7 @@ impl Sources {
         let key = store::key(&[
             DISK_VERSION.as_bytes(),
             name.as_bytes(),
-            &file.hash,
+            file.hash(),
             rel.as_bytes(),
             self.c_macros_key().as_bytes(),
         ]);
@@ -645,11 +659,16 @@ mod tests {
         let (b, _) = cache
             .view(dir.path(), "a.txt", &item, ViewMode::Full)
             .unwrap();
-        assert!(Arc::ptr_eq(&a, &b));
+        // A full view is the file's text, shared, never copied or kept.
+        assert!(Arc::ptr_eq(&a.text, &b.text));
         let (c, _) = cache
             .view(dir.path(), "a.txt", &item, ViewMode::None)
             .unwrap();
         assert_eq!(&*c.text, views::EXCLUDED);
+        let (d, _) = cache
+            .view(dir.path(), "a.txt", &item, ViewMode::None)
+            .unwrap();
+        assert!(Arc::ptr_eq(&c, &d), "other views are kept");
         assert_eq!(
             cache
                 .view(dir.path(), "nope", &item, ViewMode::Full)

@@ -163,17 +163,17 @@ pub(super) fn write_markdown_file(out: &mut Out, f: &RenderedFile) -> Option<usi
 
 /// A backtick fence longer than any run of backticks in `text` (at least 3).
 pub fn fence_for(text: &str) -> String {
-    let mut longest = 0;
-    let mut run = 0;
-    // Bytes, not chars: a backtick is one byte, never part of another
-    // character, and every body of the output passes here.
-    for &c in text.as_bytes() {
-        if c == b'`' {
-            run += 1;
-            longest = longest.max(run);
+    let (mut longest, mut run, mut last) = (0, 0, usize::MAX);
+    // Every body of the output passes here: the backticks are found with
+    // memchr (a `char` pattern), not by looking at every byte.
+    for (at, _) in text.match_indices('`') {
+        run = if last.checked_add(1) == Some(at) {
+            run + 1
         } else {
-            run = 0;
-        }
+            1
+        };
+        longest = longest.max(run);
+        last = at;
     }
     "`".repeat((longest + 1).max(3))
 }
@@ -237,6 +237,9 @@ mod tests {
         assert_eq!(fence_for("plain"), "```");
         assert_eq!(fence_for("a ``` b"), "````");
         assert_eq!(fence_for("`````"), "``````");
+        assert_eq!(fence_for("`` x ```` y ``` `"), "`````");
+        assert_eq!(fence_for("é`é``é"), "```");
+        assert_eq!(fence_for("````\n`"), "`````");
     }
 
     #[test]

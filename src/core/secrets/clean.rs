@@ -28,7 +28,7 @@ pub type TextId = [u8; 16];
 const SCAN_LOGIC: &[u8] = b"scan 1";
 
 /// The disk cache's bucket of the sets.
-const BUCKET: &str = "secrets";
+const BUCKET: &str = "scan-passed";
 
 /// At most this many texts are remembered (16 MB); past it the set
 /// starts again from this build's texts.

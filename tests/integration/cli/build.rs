@@ -408,7 +408,7 @@ fn the_remembered_clean_texts_never_hide_a_secret() {
     p.ok(&["add", "pkg/a.py", "pkg/b.py"]);
     p.ok(&["build", "-o", "out.md"]);
     p.ok(&["build", "-o", "out.md"]);
-    let sets = p.path(".ctxcurate/cache/secrets");
+    let sets = p.path(".ctxcurate/cache/scan-passed");
     assert!(sets.is_dir(), "the clean texts are remembered");
     let token = "TOKEN = \"ghp_abcdefghijklmnopqrstuvwxyz0123456789\"\n";
     p.write("pkg/a.py", &format!("x = 1\n{token}"));
