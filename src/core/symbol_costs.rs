@@ -72,7 +72,7 @@ pub fn symbol_costs_with(
             last = Some(tree);
             continue;
         }
-        let hash = tokens::hex(&file.hash);
+        let hash = tokens::hex(file.hash());
         let n = tree.symbols.iter().map(|s| s.iter().count()).sum::<usize>();
         let name = format!("symbol-costs/1/{tokenizer}");
         let stored = sources.derived_from_text(root, rel, &name, |_| {

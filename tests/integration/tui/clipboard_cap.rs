@@ -364,8 +364,7 @@ fn the_file_keeps_the_secret_rule_of_w() {
     assert!(outputs(&p).is_empty());
     let status = status(&h);
     assert!(
-        status.starts_with("not written: 1 likely secret,")
-            && status.ends_with("; nothing copied"),
+        status.starts_with("not written: 1 likely secret,") && status.ends_with("; nothing copied"),
         "{status}"
     );
 }
