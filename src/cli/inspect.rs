@@ -227,7 +227,7 @@ pub fn tokens(
         });
         resolved
             .into_iter()
-            .map(|r| (root.clone(), r.path, r.item.force_full))
+            .map(|r| (root.clone(), r.path, r.settings.force_full))
             .collect()
     } else {
         named

@@ -89,8 +89,9 @@ pub fn render_file(
 ) -> RenderedFile {
     let Codebase { root, sources, .. } = *codebase;
     sources.set_policy(opts.read);
-    let item = &resolved.item;
-    let mode = opts.mode_for(item);
+    // The entry's settings; the file is `resolved.path`.
+    let item = &*resolved.settings;
+    let mode = opts.mode_at(&resolved.path, item);
     let mut file = RenderedFile {
         path: resolved.path.clone(),
         mode,
@@ -379,11 +380,10 @@ fn add_focus_files(
         }
         let rel = focus.trim_start_matches("./").to_string();
         if walk::is_inside(&rel) && root.join(&rel).is_file() {
-            resolved.push(ResolvedItem {
-                path: rel.clone(),
-                item: crate::core::model::FileItem::new(rel),
-                entry: usize::MAX,
-            });
+            resolved.push(ResolvedItem::new(
+                crate::core::model::FileItem::new(rel),
+                usize::MAX,
+            ));
         } else {
             problems.push(format!(
                 "focus `{focus}` matches no file of the preset or the project"

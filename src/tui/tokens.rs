@@ -32,10 +32,10 @@ pub fn token_map(state: &State) -> TokenMap {
         .walk
         .resolved
         .iter()
-        .filter(|r| r.item.auto_aggregate)
+        .filter(|r| r.settings.auto_aggregate)
         .map(|r| TokenRow {
             path: r.path.clone(),
-            mode: opts.mode_for(&r.item),
+            mode: opts.mode_at(&r.path, &r.settings),
             tokens: state
                 .composition
                 .block_tokens
