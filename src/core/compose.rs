@@ -68,6 +68,13 @@ pub struct RenderedFile {
     pub body_at: Option<Range<usize>>,
 }
 
+/// An empty body, shared: a build of 100,000 files releases as many
+/// bodies, and `Arc::from("")` allocates each time.
+pub(crate) fn no_text() -> Arc<str> {
+    static EMPTY: std::sync::LazyLock<Arc<str>> = std::sync::LazyLock::new(|| Arc::from(""));
+    Arc::clone(&EMPTY)
+}
+
 /// A composed context.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Composition {
@@ -95,7 +102,7 @@ pub fn render_file(
     let mut file = RenderedFile {
         path: resolved.path.clone(),
         mode,
-        text: Arc::from(""),
+        text: no_text(),
         error: None,
         skipped: None,
         notes: Vec::new(),
@@ -279,9 +286,16 @@ impl Plan {
         let (gated, held) = opts
             .consent
             .gate(root, preset, walked.or(own.as_deref()), &opts.walk);
-        let (mut resolved, problems) = walk::expand_items(&gated.files, &gated.exclude, || {
-            project_files(codebase, opts, &mut own_walk).to_vec()
-        });
+        // Over the walk as it is kept: a copy of 100,000 paths would be
+        // the build's largest allocation.
+        let (mut resolved, problems) = if !gated.files.iter().any(|e| walk::is_glob(&e.path)) {
+            walk::expand_over(&gated.files, &gated.exclude, &[])
+        } else if let Some(files) = walked {
+            walk::expand_over(&gated.files, &gated.exclude, files)
+        } else {
+            let files = project_files(codebase, opts, &mut own_walk);
+            walk::expand_over(&gated.files, &gated.exclude, &files)
+        };
         let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         add_focus_files(root, opts, &mut resolved, &mut problems);
         Plan {
