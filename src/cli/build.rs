@@ -27,7 +27,7 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if args.watch {
         return super::watch::build_watch(&args, ctx);
     }
-    build_once(&args, ctx, &Rebuild::default(), &mut Vec::new())
+    build_once(&args, ctx, &Rebuild::default(), None)
 }
 
 /// What a rebuild of `build --watch` adds to a build.
@@ -41,13 +41,13 @@ pub(super) struct Rebuild<'a> {
 }
 
 /// One build as `build` makes it (with `rebuild`'s additions); `included`
-/// gets the files it composed (also when it was refused), for the watch
+/// (a watch's) gets the files it composed (also when it was refused), for the watch
 /// to know which changes matter.
 pub(super) fn build_once(
     args: &BuildArgs,
     ctx: &mut Ctx,
     rebuild: &Rebuild,
-    included: &mut Vec<String>,
+    included: Option<&mut Vec<String>>,
 ) -> Result<()> {
     let project = ctx.project()?;
     let mut preset = chosen_preset(&project, args.preset.as_deref())?;
@@ -97,8 +97,11 @@ pub(super) fn build_once(
         Ok(built) => &built.files,
         Err(refused) => &refused.so_far.files,
     };
-    *included = files.iter().map(|f| f.path.clone()).collect();
-    included.sort_unstable();
+    // Only a watch asks: a one-off build of 100,000 files copies no paths.
+    if let Some(included) = included {
+        *included = files.iter().map(|f| f.path.clone()).collect();
+        included.sort_unstable();
+    }
     report(outcome, args, rebuild.note, project.settings.budget, ctx)
 }
 

@@ -230,7 +230,7 @@ pub fn tokens(
         });
         resolved
             .into_iter()
-            .map(|r| (root.clone(), r.path, r.item.force_full, false))
+            .map(|r| (root.clone(), r.path, r.settings.force_full, false))
             .collect()
     } else {
         let mut files = Vec::new();

@@ -47,7 +47,7 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
         note: None,
         output: own.as_deref(),
     };
-    if let Err(e) = build_once(args, ctx, &first, &mut included) {
+    if let Err(e) = build_once(args, ctx, &first, Some(&mut included)) {
         report_failure(&e, ctx)?;
     }
     let mut walked = walk::walk_files_with(&root, &patterns);
@@ -82,7 +82,7 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
             note: Some(&note),
             output: own.as_deref(),
         };
-        if let Err(e) = build_once(args, ctx, &rebuild, &mut included) {
+        if let Err(e) = build_once(args, ctx, &rebuild, Some(&mut included)) {
             report_failure(&e, ctx)?;
         }
     }

@@ -28,7 +28,7 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::core::model::{DiscussionEntry, Format, Preset, ViewMode};
+use crate::core::model::{DiscussionEntry, FileItem, Format, Preset, ViewMode};
 use crate::core::sources::{Codebase, Sources, render_key};
 use crate::core::trust;
 use crate::core::views;
@@ -68,6 +68,13 @@ pub struct RenderedFile {
     pub body_at: Option<Range<usize>>,
 }
 
+/// An empty body, shared: a build of 100,000 files releases as many
+/// bodies, and `Arc::from("")` allocates each time.
+pub(crate) fn no_text() -> Arc<str> {
+    static EMPTY: std::sync::LazyLock<Arc<str>> = std::sync::LazyLock::new(|| Arc::from(""));
+    Arc::clone(&EMPTY)
+}
+
 /// A composed context.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Composition {
@@ -87,14 +94,37 @@ pub fn render_file(
     resolved: &ResolvedItem,
     opts: &ComposeOptions,
 ) -> RenderedFile {
+    render_at(codebase, resolved.path.clone(), &resolved.settings, opts)
+}
+
+/// [`render_file`], the entry's path taken over by the rendered file: a
+/// build's record of each file keeps the plan's allocation (made on the
+/// thread that planned, where the plan's freed memory is reused) rather
+/// than a copy made on a worker.
+pub fn render_owned(
+    codebase: &Codebase,
+    resolved: ResolvedItem,
+    opts: &ComposeOptions,
+) -> RenderedFile {
+    let ResolvedItem { path, settings, .. } = resolved;
+    render_at(codebase, path, &settings, opts)
+}
+
+/// The file `path` rendered under its entry's settings `item` (whose own
+/// path may be the glob that brought the file in).
+fn render_at(
+    codebase: &Codebase,
+    path: String,
+    item: &FileItem,
+    opts: &ComposeOptions,
+) -> RenderedFile {
     let Codebase { root, sources, .. } = *codebase;
     sources.set_policy(opts.read);
-    let item = &resolved.item;
-    let mode = opts.mode_for(item);
+    let mode = opts.mode_at(&path, item);
     let mut file = RenderedFile {
-        path: resolved.path.clone(),
+        path,
         mode,
-        text: Arc::from(""),
+        text: no_text(),
         error: None,
         skipped: None,
         notes: Vec::new(),
@@ -105,7 +135,7 @@ pub fn render_file(
     if !item.auto_aggregate {
         return file;
     }
-    match sources.view(root, &resolved.path, item, file.mode) {
+    match sources.view(root, &file.path, item, file.mode) {
         Ok((view, lossy)) => {
             file.mode = view.mode;
             file.text = view.text.clone();
@@ -278,9 +308,16 @@ impl Plan {
         let (gated, held) = opts
             .consent
             .gate(root, preset, walked.or(own.as_deref()), &opts.walk);
-        let (mut resolved, problems) = walk::expand_items(&gated.files, &gated.exclude, || {
-            project_files(codebase, opts, &mut own_walk).to_vec()
-        });
+        // Over the walk as it is kept: a copy of 100,000 paths would be
+        // the build's largest allocation.
+        let (mut resolved, problems) = if !gated.files.iter().any(|e| walk::is_glob(&e.path)) {
+            walk::expand_over(&gated.files, &gated.exclude, &[])
+        } else if let Some(files) = walked {
+            walk::expand_over(&gated.files, &gated.exclude, files)
+        } else {
+            let files = project_files(codebase, opts, &mut own_walk);
+            walk::expand_over(&gated.files, &gated.exclude, &files)
+        };
         let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         add_focus_files(root, opts, &mut resolved, &mut problems);
         Plan {
@@ -379,11 +416,7 @@ fn add_focus_files(
         }
         let rel = focus.trim_start_matches("./").to_string();
         if walk::is_inside(&rel) && root.join(&rel).is_file() {
-            resolved.push(ResolvedItem {
-                path: rel.clone(),
-                item: crate::core::model::FileItem::new(rel),
-                entry: usize::MAX,
-            });
+            resolved.push(ResolvedItem::new(FileItem::new(rel), usize::MAX));
         } else {
             problems.push(format!(
                 "focus `{focus}` matches no file of the preset or the project"
@@ -526,7 +559,7 @@ mod tests {
         let mut preset = Preset::default();
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).expect("write");
-            preset.files.push(crate::core::model::FileItem::new(name));
+            preset.files.push(FileItem::new(name));
         }
         for format in [Format::Markdown, Format::Xml] {
             let mut opts = ComposeOptions::from_settings(&Default::default());

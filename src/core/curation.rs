@@ -87,7 +87,7 @@ pub fn inherited(preset: &Preset, path: &str) -> Option<FileItem> {
     resolved
         .into_iter()
         .find(|r| r.path == path)
-        .map(|r| r.item)
+        .map(walk::ResolvedItem::into_item)
 }
 
 /// The entry `path` renders with: its explicit entry, else [`inherited`].

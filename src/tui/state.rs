@@ -366,7 +366,7 @@ impl State {
     /// The preset entry that renders `path`: its explicit entry, or the
     /// glob entry that includes it (with the concrete path).
     pub fn item_for(&self, path: &str) -> Option<FileItem> {
-        self.walk.resolved_for(path).map(|r| r.item.clone())
+        self.walk.resolved_for(path).map(|r| r.item().into_owned())
     }
 
     /// The keymap context for the current focus and overlay.

@@ -32,7 +32,7 @@ pub fn token_map(state: &State) -> TokenMap {
         .walk
         .resolved
         .iter()
-        .filter(|r| r.item.auto_aggregate)
+        .filter(|r| r.settings.auto_aggregate)
         // A file the build leaves out (binary, oversize, held) has no
         // tokens to show, as `stats` leaves it out; the tree marks it ⊘.
         .filter(|r| {
@@ -48,7 +48,7 @@ pub fn token_map(state: &State) -> TokenMap {
             // an outline shows its summary), as `stats` says it.
             mode: state
                 .composed_file(&r.path)
-                .map_or_else(|| opts.mode_for(&r.item), |f| f.mode),
+                .map_or_else(|| opts.mode_at(&r.path, &r.settings), |f| f.mode),
             tokens: state
                 .composition
                 .block_tokens

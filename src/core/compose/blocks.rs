@@ -53,7 +53,7 @@ impl FilesSection {
         self.written += 1;
         f.body_at = at.map(|from| from..from + f.text.len());
         if bodies == Bodies::Release {
-            f.text = "".into();
+            f.text = super::no_text();
         }
     }
 

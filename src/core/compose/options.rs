@@ -116,12 +116,18 @@ impl ComposeOptions {
     /// they are, other code files as skeletons — signatures with the
     /// bodies elided —, anything else by its own mode).
     pub fn mode_for(&self, item: &FileItem) -> ViewMode {
+        self.mode_at(&item.path, item)
+    }
+
+    /// [`ComposeOptions::mode_for`] the file `path` under the settings
+    /// `item` (whose own path may be the glob that brought it in).
+    pub fn mode_at(&self, path: &str, item: &FileItem) -> ViewMode {
         if self.focused() {
-            return if item.force_full || self.is_focus(&item.path) {
+            return if item.force_full || self.is_focus(path) {
                 ViewMode::Full
             } else if matches!(item.view_mode, ViewMode::Custom | ViewMode::None) {
                 item.view_mode
-            } else if Lang::from_path(&item.path).is_some_and(Lang::is_code) {
+            } else if Lang::from_path(path).is_some_and(Lang::is_code) {
                 ViewMode::Skeleton
             } else {
                 item.view_mode

@@ -116,10 +116,10 @@ impl PackedItem {
         PackedItem {
             path: resolved.path.clone(),
             role,
-            wanted: if resolved.item.force_full {
+            wanted: if resolved.settings.force_full {
                 ViewMode::Full
             } else {
-                resolved.item.view_mode
+                resolved.settings.view_mode
             },
             mode: None,
             tokens: 0,
@@ -591,13 +591,10 @@ impl<'a> Packer<'a> {
 
     /// `resolved` rendered in `mode` (its own settings otherwise).
     fn render_as(&self, resolved: &ResolvedItem, mode: ViewMode) -> RenderedFile {
-        let mut item = resolved.item.clone();
-        item.view_mode = mode;
-        item.force_full = false;
-        let attempt = ResolvedItem {
-            item,
-            ..resolved.clone()
-        };
+        let mut attempt = resolved.clone();
+        let settings = attempt.settings_mut();
+        settings.view_mode = mode;
+        settings.force_full = false;
         compose::render_file(&self.codebase, &attempt, &self.compose_opts)
     }
 
@@ -655,7 +652,7 @@ impl<'a> Packer<'a> {
     ) -> (PackedItem, Option<RenderedFile>, usize) {
         let mut out = PackedItem::dropped(resolved, role);
         let wanted = out.wanted;
-        if !resolved.item.auto_aggregate {
+        if !resolved.settings.auto_aggregate {
             // Listed by name only, as the user asked.
             let file = compose::render_file(&self.codebase, resolved, &self.compose_opts);
             let cost = self.count(&format!("\n- `{}`", file.path));

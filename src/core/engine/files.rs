@@ -40,11 +40,7 @@ pub struct FileCopy {
 impl Workspace<'_> {
     /// `item` read and rendered on its own (as a composition renders it).
     pub fn render(&self, item: FileItem, opts: &ComposeOptions) -> RenderedFile {
-        let resolved = ResolvedItem {
-            path: item.path.clone(),
-            item,
-            entry: 0,
-        };
+        let resolved = ResolvedItem::new(item, 0);
         compose::render_file(&self.codebase(), &resolved, opts)
     }
 

@@ -246,9 +246,9 @@ impl Workspace<'_> {
         let prepare = |chunk: Vec<ResolvedItem>| {
             let rendered: Vec<RenderedFile> = rendering.time(|| {
                 chunk
-                    .par_iter()
+                    .into_par_iter()
                     .map(|r| {
-                        let file = compose::render_file(&codebase, r, opts);
+                        let file = compose::render_owned(&codebase, r, opts);
                         progress.step();
                         file
                     })

@@ -50,11 +50,60 @@ const REMEMBERED_GLOBS: usize = 256;
 pub struct ResolvedItem {
     /// The concrete relative path.
     pub path: String,
-    /// The entry's settings (for a glob entry: the glob's, with `path`
-    /// replaced by the concrete file).
-    pub item: FileItem,
+    /// The entry's settings, shared by every file a glob entry brings in
+    /// (a glob over 100,000 files holds one copy, not 100,000): its
+    /// `path` is the entry's, possibly the glob; the file's is
+    /// [`ResolvedItem::path`], and [`ResolvedItem::item`] puts the two
+    /// together.
+    pub settings: Arc<FileItem>,
     /// Index of the preset entry this file came from.
     pub entry: usize,
+}
+
+impl ResolvedItem {
+    /// `item` for its own path (an explicit entry, or one made up).
+    pub fn new(item: FileItem, entry: usize) -> Self {
+        ResolvedItem {
+            path: item.path.clone(),
+            settings: Arc::new(item),
+            entry,
+        }
+    }
+
+    /// The file `path` brought in by the entry `settings`.
+    pub fn shared(path: String, settings: &Arc<FileItem>, entry: usize) -> Self {
+        ResolvedItem {
+            path,
+            settings: Arc::clone(settings),
+            entry,
+        }
+    }
+
+    /// The entry's settings with the concrete path (what renders the
+    /// file: its mode may depend on the path). Borrowed unless a glob
+    /// brought the file in.
+    pub fn item(&self) -> std::borrow::Cow<'_, FileItem> {
+        if self.settings.path == self.path {
+            std::borrow::Cow::Borrowed(&*self.settings)
+        } else {
+            let mut item = (*self.settings).clone();
+            item.path.clone_from(&self.path);
+            std::borrow::Cow::Owned(item)
+        }
+    }
+
+    /// [`ResolvedItem::item`], owned.
+    pub fn into_item(self) -> FileItem {
+        let mut item = Arc::unwrap_or_clone(self.settings);
+        item.path = self.path;
+        item
+    }
+
+    /// The settings to change for this file alone (copied first when
+    /// shared); the path is not one of them.
+    pub fn settings_mut(&mut self) -> &mut FileItem {
+        Arc::make_mut(&mut self.settings)
+    }
 }
 
 /// What went wrong while expanding a preset's entries.
@@ -101,7 +150,10 @@ pub fn expand_items(
 pub fn entry_for(entries: &[FileItem], exclude: &[String], rel: &str) -> Option<FileItem> {
     let files = [rel.to_string()];
     let (resolved, _) = expand_over(entries, exclude, &files);
-    resolved.into_iter().find(|r| r.path == rel).map(|r| r.item)
+    resolved
+        .into_iter()
+        .find(|r| r.path == rel)
+        .map(ResolvedItem::into_item)
 }
 
 /// [`expand_items`] over a known, sorted file list. Glob matches that an
@@ -223,11 +275,7 @@ fn expand_indexed(
         let literal = !is_glob(&entry.path) || files.binary_search(&entry.path).is_ok();
         if literal {
             if !is_blacklisted(&entry.path) && seen.insert(entry.path.as_str()) {
-                out.push(ResolvedItem {
-                    path: entry.path.clone(),
-                    item: entry.clone(),
-                    entry: entry_index,
-                });
+                out.push(ResolvedItem::new(entry.clone(), entry_index));
             }
             continue;
         }
@@ -247,6 +295,7 @@ fn expand_indexed(
             });
         }
         out.reserve(matches.len());
+        let settings = Arc::new(entry.clone());
         for &i in matches.iter() {
             let i = i as usize;
             let path = &files[i];
@@ -258,13 +307,7 @@ fn expand_indexed(
                 continue;
             }
             taken[i] = true;
-            let mut item = entry.clone();
-            item.path = path.clone();
-            out.push(ResolvedItem {
-                path: path.clone(),
-                item,
-                entry: entry_index,
-            });
+            out.push(ResolvedItem::shared(path.clone(), &settings, entry_index));
         }
     }
     (out, problems)
@@ -432,7 +475,7 @@ mod tests {
         let paths: Vec<_> = out.iter().map(|r| r.path.as_str()).collect();
         assert_eq!(paths, ["src/a.py", "src/b.py", "src/sub/c.py"]);
         assert_eq!(
-            out[1].item.view_mode,
+            out[1].settings.view_mode,
             crate::core::model::ViewMode::Skeleton
         );
         assert_eq!(out.iter().map(|r| r.entry).collect::<Vec<_>>(), [0, 1, 2]);

@@ -229,11 +229,7 @@ fn resolve_one(
     index: &mut GlobIndex,
 ) -> Option<ResolvedItem> {
     if let Some(&i) = literals.get(path) {
-        return (!is_blacklisted(path)).then(|| ResolvedItem {
-            path: path.to_string(),
-            item: entries[i].clone(),
-            entry: i,
-        });
+        return (!is_blacklisted(path)).then(|| ResolvedItem::new(entries[i].clone(), i));
     }
     let at = files.binary_search_by(|f| f.as_str().cmp(path)).ok()?;
     if excluded.matches_exact(path) || !index.eligible(files, at) || excluded.matches_glob(path) {
@@ -245,13 +241,9 @@ fn resolve_one(
             continue;
         };
         if matches.binary_search(&at32).is_ok() {
-            let mut item = (*entry).clone();
-            item.path = path.to_string();
-            return Some(ResolvedItem {
-                path: path.to_string(),
-                item,
-                entry: *i,
-            });
+            // A copy of its own: a patch touches few files.
+            let settings = Arc::new((*entry).clone());
+            return Some(ResolvedItem::shared(path.to_string(), &settings, *i));
         }
     }
     None

@@ -105,17 +105,17 @@ impl Composition {
         };
         // Every file of one entry renders with the same key.
         let mut keys: Vec<Option<String>> = Vec::new();
-        for r in walk.resolved.iter().filter(|r| r.item.auto_aggregate) {
+        for r in walk.resolved.iter().filter(|r| r.settings.auto_aggregate) {
             if keys.len() <= r.entry && r.entry != usize::MAX {
                 keys.resize(r.entry + 1, None);
             }
             let fresh;
             let key = match keys.get_mut(r.entry) {
-                Some(slot) => {
-                    &*slot.get_or_insert_with(|| render_key(&r.item, g.opts.mode_for(&r.item)))
-                }
+                Some(slot) => &*slot.get_or_insert_with(|| {
+                    render_key(&r.settings, g.opts.mode_at(&r.path, &r.settings))
+                }),
                 None => {
-                    fresh = render_key(&r.item, g.opts.mode_for(&r.item));
+                    fresh = render_key(&r.settings, g.opts.mode_at(&r.path, &r.settings));
                     &fresh
                 }
             };
@@ -132,10 +132,10 @@ impl Composition {
     /// What `r` adds to the gauge's sum: `None` when it is not rendered,
     /// `Some(None)` when its current form has no count yet.
     fn gauge_share(&self, opts: &ComposeOptions, r: &ResolvedItem) -> Option<Option<usize>> {
-        if !r.item.auto_aggregate {
+        if !r.settings.auto_aggregate {
             return None;
         }
-        let key = render_key(&r.item, opts.mode_for(&r.item));
+        let key = render_key(&r.settings, opts.mode_at(&r.path, &r.settings));
         Some(match self.block_tokens.get(&r.path) {
             Some((k, n)) if *k == key => Some(*n),
             _ => None,

@@ -77,9 +77,11 @@ pub(super) fn build_candidates(
 /// user asks about, so it goes in full).
 fn target_view(own: &ResolvedItem) -> ResolvedItem {
     let mut r = own.clone();
-    if !r.item.auto_aggregate || (r.item.view_mode == ViewMode::None && !r.item.force_full) {
-        r.item.auto_aggregate = true;
-        r.item.view_mode = ViewMode::Full;
+    let s = &r.settings;
+    if !s.auto_aggregate || (s.view_mode == ViewMode::None && !s.force_full) {
+        let s = r.settings_mut();
+        s.auto_aggregate = true;
+        s.view_mode = ViewMode::Full;
     }
     r
 }
@@ -88,12 +90,8 @@ fn target_view(own: &ResolvedItem) -> ResolvedItem {
 fn discovered(path: &str, mode: ViewMode) -> ResolvedItem {
     let mut item = FileItem::new(path);
     item.view_mode = mode;
-    ResolvedItem {
-        path: path.to_string(),
-        item,
-        // Not from the preset: no entry index.
-        entry: usize::MAX,
-    }
+    // Not from the preset: no entry index.
+    ResolvedItem::new(item, usize::MAX)
 }
 
 /// Candidates in priority order, each path once (the first role wins).

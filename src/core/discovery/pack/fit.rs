@@ -138,7 +138,7 @@ fn wanted_mode(resolved: &ResolvedItem) -> crate::core::model::ViewMode {
 /// (a file without a grammar renders skeleton and outline as one summary)
 /// and cost less than the form before.
 fn add_reductions(packer: &Packer, resolved: &ResolvedItem, ladder: &mut Ladder) {
-    if !resolved.item.auto_aggregate {
+    if !resolved.settings.auto_aggregate {
         // Listed by name only: one form.
         return;
     }
