@@ -54,6 +54,9 @@ fn main() -> ExitCode {
     {
         return run_mcp(&cwd, args);
     }
+    // A headless command: see `memory::one_arena` (the TUI and the MCP
+    // server keep glibc's default).
+    ctxcurate::core::memory::one_arena();
     let stdout = io::stdout();
     let out_is_terminal = {
         use std::io::IsTerminal;

@@ -53,6 +53,23 @@ pub fn trim() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub fn trim() {}
 
+/// One allocator arena for the whole process: a one-shot command's
+/// threads allocate in turns (a chunk is read and rendered on every core,
+/// then written on one), and glibc's arena per thread kept each one's
+/// freed pages apart — 9 MB more peak on a 100,000-file build, no faster.
+/// To be called before the command starts any thread.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+pub fn one_arena() {
+    // SAFETY: mallopt only sets a tunable of the allocator; it is called
+    // before the command's threads exist.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn one_arena() {}
+
 /// The address ranges, from `/proc/self/smaps` text, of the mappings of
 /// `exe` that are read-only (`r--p`) and have no anonymous page.
 pub fn clean_read_only(smaps: &str, exe: &str) -> Vec<std::ops::Range<usize>> {
