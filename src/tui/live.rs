@@ -1,14 +1,19 @@
 //! Following the files on disk: the project's watch (`core::watch`, run
-//! by the event loop) reports paths that changed; this walks the project
-//! again in the background and, when the whole list is back, puts it in
-//! the tree at once, keeping the cursor on its path, forgetting what the
-//! panes held for the files that changed, and composing again (gauge and
-//! preview follow). A deleted file leaves the tree; a preset entry naming
-//! it stays, shown missing, as after `R`.
+//! by the event loop) reports paths that changed; this looks at those
+//! paths again in the background (`core::walk::rescan`, by the walk's own
+//! rules) and patches the walk and the tree there only — a file or folder
+//! added or removed, the open folders and the cursor as they were — then
+//! forgets what the panes held for the changed files and composes again
+//! (gauge and preview follow). The whole project is walked again only when
+//! a report overflowed, an ignore file changed or the ignore settings did
+//! (what any path shows may differ then). One walk for changes at a time;
+//! what changes meanwhile waits for the next. A deleted file leaves the
+//! tree; a preset entry naming it stays, shown missing, as after `R`.
 
 use std::sync::Arc;
 
-use crate::core::watch::Changes;
+use crate::core::walk::WalkDelta;
+use crate::core::watch::{Changes, is_control_file};
 use crate::tui::messages::{Effect, Event};
 use crate::tui::navigate::follow_cursor;
 use crate::tui::state::{Level, State};
@@ -20,6 +25,7 @@ pub fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
     match event {
         Event::FilesChanged(changes) => on_changed(state, changes),
         Event::Rewalked(files) => on_rewalked(state, files),
+        Event::Rescanned(delta) => on_rescanned(state, delta),
         Event::WatchFailed(why) => {
             on_failed(state, &why);
             Vec::new()
@@ -28,7 +34,7 @@ pub fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
     }
 }
 
-/// Files changed: walk again, unless a walk is under way (then once more
+/// Files changed: look at them again, unless a walk is under way (then
 /// after it, so nothing it missed stays missed).
 fn on_changed(state: &mut State, changes: Changes) -> Vec<Effect> {
     // The project file is the saver's to follow (the app's own saves come
@@ -43,14 +49,45 @@ fn on_changed(state: &mut State, changes: Changes) -> Vec<Effect> {
         return Vec::new();
     }
     let live = &mut state.walk.live;
-    live.changed.extend(paths);
+    live.whole |= changes.overflowed || paths.iter().any(|p| is_control_file(p));
+    live.changed.extend(paths.iter().cloned());
+    live.pending.extend(paths);
     live.overflowed |= changes.overflowed;
     if live.in_flight || !state.walk.done {
         live.again = true;
         return Vec::new();
     }
+    next_walk(state).into_iter().collect()
+}
+
+/// The ignore settings changed (`ctxcurate.toml` reloaded): walk the
+/// whole project again with them, once no walk is under way.
+pub fn ignores_changed(state: &mut State) -> Vec<Effect> {
+    let live = &mut state.walk.live;
+    live.whole = true;
+    live.overflowed = true;
+    if live.in_flight || !state.walk.done {
+        live.again = true;
+        return Vec::new();
+    }
+    next_walk(state).into_iter().collect()
+}
+
+/// The walk for the changes seen so far: whole when it must be, else a
+/// rescan of the paths named; marked under way.
+pub fn next_walk(state: &mut State) -> Option<Effect> {
+    let live = &mut state.walk.live;
+    live.again = false;
+    let pending = std::mem::take(&mut live.pending);
+    let effect = if std::mem::take(&mut live.whole) {
+        Effect::Rewalk
+    } else if pending.is_empty() {
+        return None;
+    } else {
+        Effect::Rescan(pending.into_iter().collect())
+    };
     live.in_flight = true;
-    vec![Effect::Rewalk]
+    Some(effect)
 }
 
 /// The project file's root-relative path, when it lies in the root.
@@ -77,17 +114,53 @@ fn on_rewalked(state: &mut State, files: Vec<String>) -> Vec<Effect> {
     state.walk.walked = Arc::new(files);
     state.add_explicit_files();
     state.finish_walk();
+    after_walk(state)
+}
+
+/// The changed paths were looked at again: the walk and the tree are
+/// patched where they differ (a list only written to changes neither),
+/// the panes forget the changed files, and the preset is composed again.
+fn on_rescanned(state: &mut State, delta: WalkDelta) -> Vec<Effect> {
+    state.walk.live.in_flight = false;
+    if !state.walk.done {
+        // An `R` walk began meanwhile; the paths are looked at after it.
+        state.walk.live.pending.extend(delta.scopes);
+        state.walk.live.again = true;
+        return Vec::new();
+    }
+    let mut files = Arc::try_unwrap(std::mem::take(&mut state.walk.walked))
+        .unwrap_or_else(|shared| (*shared).clone());
+    let applied = delta.apply(&mut files);
+    // A new list (never the old one changed in place): the resolution
+    // knows a walk by its allocation, and must expand its globs again.
+    state.walk.walked = Arc::new(files);
+    for f in &applied.removed {
+        state.tree.files.remove(f);
+    }
+    for f in &applied.added {
+        state.tree.files.insert(f);
+    }
+    // A removed file the preset names stays, shown missing.
+    state.add_explicit_files();
+    after_walk(state)
+}
+
+/// What follows a walk for changes, whole or patched.
+fn after_walk(state: &mut State) -> Vec<Effect> {
     // Files may have changed: the picker counts its presets again.
     state.preset_totals.by_key.clear();
     forget_changed(state);
     // Inclusion resolved over the new list; rows rebuilt with the cursor
     // on the same path (or, its file gone, the row that took its place).
     state.refresh();
+    // An open finder ranks the files as they are now.
+    if let Some(finder) = state.finder.as_mut() {
+        finder.replace(state.walk.walked.iter().cloned());
+    }
     let mut effects = recompose(state);
     effects.extend(follow_cursor(state));
     if std::mem::take(&mut state.walk.live.again) {
-        state.walk.live.in_flight = true;
-        effects.push(Effect::Rewalk);
+        effects.extend(next_walk(state));
     }
     effects
 }

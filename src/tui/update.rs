@@ -66,7 +66,10 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         }
         Event::Walked(batch) => walked(state, batch),
         Event::WalkDone => walk_done(state),
-        ev @ (Event::FilesChanged(_) | Event::Rewalked(_) | Event::WatchFailed(_)) => {
+        ev @ (Event::FilesChanged(_)
+        | Event::Rewalked(_)
+        | Event::Rescanned(_)
+        | Event::WatchFailed(_)) => {
             live::on_event(state, ev)
         }
         Event::Composed(c) => composed(state, c),
@@ -206,8 +209,7 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
     // Files changed on disk while this walk ran: it may have missed them.
     let live = &mut state.walk.live;
     if std::mem::take(&mut live.again) && !live.in_flight {
-        live.in_flight = true;
-        effects.push(Effect::Rewalk);
+        effects.extend(crate::tui::live::next_walk(state));
     }
     effects
 }

@@ -460,6 +460,20 @@ impl effects::Runtime for Threads<'_> {
         Vec::new()
     }
 
+    fn rescan(
+        &mut self,
+        root: &Path,
+        patterns: walk::WalkPatterns,
+        changed: Vec<String>,
+    ) -> Vec<Event> {
+        let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
+        thread::spawn(move || {
+            let delta = walk::rescan(&root, &patterns, &changed);
+            let _ = tx.send(Msg::App(Event::Rescanned(delta)));
+        });
+        Vec::new()
+    }
+
     fn copy(&mut self, text: &str) -> Result<String, String> {
         self.clipboard
             .copy(text)

@@ -309,6 +309,15 @@ impl effects::Runtime for Inline<'_> {
         vec![Event::Rewalked(walk::walk_files_with(root, &patterns))]
     }
 
+    fn rescan(
+        &mut self,
+        root: &Path,
+        patterns: walk::WalkPatterns,
+        changed: Vec<String>,
+    ) -> Vec<Event> {
+        vec![Event::Rescanned(walk::rescan(root, &patterns, &changed))]
+    }
+
     fn copy(&mut self, text: &str) -> Result<String, String> {
         self.copied.push(text.to_string());
         Ok("the test clipboard".to_string())

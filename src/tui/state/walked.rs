@@ -34,10 +34,17 @@ pub struct Live {
     pub in_flight: bool,
     /// Changes arrived while a walk was under way: walk again after it.
     pub again: bool,
-    /// The paths changed since the last walk for changes was applied.
+    /// The paths changed since the last walk for changes was applied
+    /// (what the panes forget then).
     pub changed: std::collections::BTreeSet<String>,
+    /// The paths changed that no rescan has looked at yet.
+    pub pending: std::collections::BTreeSet<String>,
     /// More changed than was named: anything may have.
     pub overflowed: bool,
+    /// The next walk for changes must be whole: the report overflowed,
+    /// or an ignore file or the ignore settings changed (what any path
+    /// shows may differ).
+    pub whole: bool,
     /// Watching stopped (and the user was told once).
     pub failed: bool,
 }
