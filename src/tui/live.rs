@@ -60,34 +60,10 @@ fn on_changed(state: &mut State, changes: Changes) -> Vec<Effect> {
     next_walk(state).into_iter().collect()
 }
 
-/// The ignore settings changed (`ctxcurate.toml` reloaded): walk the
-/// whole project again with them, once no walk is under way.
-pub fn ignores_changed(state: &mut State) -> Vec<Effect> {
-    let live = &mut state.walk.live;
-    live.whole = true;
-    live.overflowed = true;
-    if live.in_flight || !state.walk.done {
-        live.again = true;
-        return Vec::new();
-    }
-    next_walk(state).into_iter().collect()
-}
-
-/// The walk for the changes seen so far: whole when it must be, else a
-/// rescan of the paths named; marked under way.
+/// The walk for the changes seen so far (see
+/// [`State::next_walk_for_changes`]).
 pub fn next_walk(state: &mut State) -> Option<Effect> {
-    let live = &mut state.walk.live;
-    live.again = false;
-    let pending = std::mem::take(&mut live.pending);
-    let effect = if std::mem::take(&mut live.whole) {
-        Effect::Rewalk
-    } else if pending.is_empty() {
-        return None;
-    } else {
-        Effect::Rescan(pending.into_iter().collect())
-    };
-    live.in_flight = true;
-    Some(effect)
+    state.next_walk_for_changes()
 }
 
 /// The project file's root-relative path, when it lies in the root.

@@ -194,7 +194,7 @@ struct Loop<'t> {
     /// session) ends the loop, but the last save still happens.
     drawn: io::Result<()>,
     /// The project's watch (files changed on disk); stops when dropped.
-    _watch: ProjectWatch,
+    watch: ProjectWatch,
 }
 
 impl<'t> Loop<'t> {
@@ -246,7 +246,7 @@ impl<'t> Loop<'t> {
             clipboard,
             view: ViewState::default(),
             drawn: Ok(()),
-            _watch: watch,
+            watch,
         }
     }
 
@@ -285,7 +285,7 @@ impl<'t> Loop<'t> {
             &self.worker,
             &self.save_tx,
             self.clipboard.as_mut(),
-            (&mut *self.terminal, &self.gate),
+            (&mut *self.terminal, &self.gate, &self.watch),
         );
     }
 
@@ -425,6 +425,9 @@ struct Threads<'a> {
     clipboard: &'a mut dyn Clipboard,
     terminal: &'a mut ratatui::DefaultTerminal,
     gate: &'a InputGate,
+    /// Every whole walk hands its patterns to the watch too (the ignore
+    /// settings may have changed: it watches what the walk enters).
+    watch: &'a ProjectWatch,
 }
 
 impl effects::Runtime for Threads<'_> {
@@ -447,11 +450,13 @@ impl effects::Runtime for Threads<'_> {
     }
 
     fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        self.watch.set_patterns(patterns.clone());
         spawn_walker(root.to_path_buf(), patterns, self.walk_tx.clone());
         Vec::new()
     }
 
     fn rewalk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        self.watch.set_patterns(patterns.clone());
         let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
         thread::spawn(move || {
             let files = walk::walk_files_with(&root, &patterns);
@@ -506,7 +511,7 @@ fn run_effects(
     jobs: &Worker,
     save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
-    (terminal, gate): (&mut ratatui::DefaultTerminal, &InputGate),
+    (terminal, gate, watch): (&mut ratatui::DefaultTerminal, &InputGate, &ProjectWatch),
 ) {
     let mut threads = Threads {
         walk_tx,
@@ -515,6 +520,7 @@ fn run_effects(
         clipboard,
         terminal,
         gate,
+        watch,
     };
     effects::run(state, effects, &mut threads);
 }

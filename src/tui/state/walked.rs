@@ -20,6 +20,9 @@ pub struct Walk {
     pub resolver: walk::Resolver,
     /// The walk is complete.
     pub done: bool,
+    /// The `[project]` patterns the tree was walked with (a change walks
+    /// it again: `State::follow_ignore_settings`).
+    pub patterns: walk::WalkPatterns,
     /// The preset's files as resolved by the last `refresh`.
     pub resolved: Vec<ResolvedItem>,
     /// Following the files on disk (see `tui::live`).
