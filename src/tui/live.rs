@@ -12,7 +12,9 @@
 
 use std::sync::Arc;
 
+use crate::core::project::CheckoutState;
 use crate::core::walk::WalkDelta;
+use crate::text::sanitize::display_line;
 use crate::core::watch::{Changes, is_control_file};
 use crate::tui::messages::{Effect, Event};
 use crate::tui::navigate::follow_cursor;
@@ -26,6 +28,7 @@ pub fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
         Event::FilesChanged(changes) => on_changed(state, changes),
         Event::Rewalked(files) => on_rewalked(state, files),
         Event::Rescanned(delta) => on_rescanned(state, delta),
+        Event::PersonalChanged(disk) => on_personal(state, *disk),
         Event::WatchFailed(why) => {
             on_failed(state, &why);
             Vec::new()
@@ -139,6 +142,40 @@ fn after_walk(state: &mut State) -> Vec<Effect> {
         effects.extend(next_walk(state));
     }
     effects
+}
+
+/// Another program changed the user's own state file (a `preset apply`
+/// from a shell): what this session did not change itself is taken in,
+/// the preset composed again, and the status says what came. One step
+/// of the history (`u` goes back, and saves that).
+fn on_personal(state: &mut State, disk: CheckoutState) -> Vec<Effect> {
+    let before = state.project.file.clone();
+    let adopted = state.project.adopt_personal(disk);
+    if adopted.is_empty() {
+        return Vec::new();
+    }
+    let message = if adopted.contains(&"active_preset") {
+        // Proposals belong to the preset they were made for.
+        state.discovery = None;
+        format!(
+            "preset switched to {} outside the app",
+            display_line(state.project.active_preset_name(), 60)
+        )
+    } else {
+        let what: Vec<String> = adopted
+            .iter()
+            .map(|k| match state.project.file.personal.get(k) {
+                Some(v) => format!("{k} = {}", display_line(&v.to_string(), 40)),
+                None => format!("{k} back to the project's"),
+            })
+            .collect();
+        format!("{} set outside the app", what.join(", "))
+    };
+    state.history.record(before, message.clone());
+    state.add_explicit_files();
+    state.refresh();
+    state.say(Level::Info, message);
+    recompose(state)
 }
 
 /// What the panes hold for a changed file (its symbols, its raw text,

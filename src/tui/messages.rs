@@ -38,6 +38,9 @@ pub enum Event {
     WalkDone,
     /// Files changed on disk (from the project's watch, `core::watch`).
     FilesChanged(Changes),
+    /// Another program (`ctxcurate preset apply`) changed the user's own
+    /// state file for this checkout: the app takes the change in.
+    PersonalChanged(Box<crate::core::project::CheckoutState>),
     /// Watching the project stopped (why): said once; `R` still walks.
     WatchFailed(String),
     /// A whole walk made after files changed on disk, sorted: it replaces

@@ -69,6 +69,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         ev @ (Event::FilesChanged(_)
         | Event::Rewalked(_)
         | Event::Rescanned(_)
+        | Event::PersonalChanged(_)
         | Event::WatchFailed(_)) => {
             live::on_event(state, ev)
         }

@@ -158,7 +158,7 @@ fn event_loop(
         let msg = match lp.rx.recv_timeout(tick) {
             Ok(m) => m,
             Err(RecvTimeoutError::Timeout) => {
-                lp.on_tick(&state, working);
+                lp.on_tick(&mut state, working);
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
@@ -306,12 +306,18 @@ impl<'t> Loop<'t> {
     }
 
     /// Nothing arrived for a tick: redraw the moving gauge, or (idle) look
-    /// for outside changes to the project file.
-    fn on_tick(&mut self, state: &State, working: bool) {
+    /// for outside changes to the project file and to the user's own
+    /// state file (a `preset apply` from a shell; a small file, read here).
+    fn on_tick(&mut self, state: &mut State, working: bool) {
         if working {
             self.draw(state);
-        } else {
-            let _ = self.save_tx.send(SyncMsg::Check);
+            return;
+        }
+        let _ = self.save_tx.send(SyncMsg::Check);
+        if let Some(disk) = state.project.personal_on_disk() {
+            let effects = update(state, Event::PersonalChanged(Box::new(disk)));
+            self.run_effects(state, effects);
+            self.draw(state);
         }
     }
 
