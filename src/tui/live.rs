@@ -107,12 +107,13 @@ fn on_rescanned(state: &mut State, delta: WalkDelta) -> Vec<Effect> {
         state.walk.live.again = true;
         return Vec::new();
     }
-    let mut files = Arc::try_unwrap(std::mem::take(&mut state.walk.walked))
-        .unwrap_or_else(|shared| (*shared).clone());
+    let mut files = (*state.walk.walked).clone();
     let applied = delta.apply(&mut files);
-    // A new list (never the old one changed in place): the resolution
-    // knows a walk by its allocation, and must expand its globs again.
-    state.walk.walked = Arc::new(files);
+    if !applied.is_empty() {
+        // A new list (never the old one changed in place: the resolution
+        // knows a walk by its allocation), the resolution patched to it.
+        state.follow_walk(files, &applied);
+    }
     for f in &applied.removed {
         state.tree.files.remove(f);
     }
@@ -201,6 +202,12 @@ fn forget_changed(state: &mut State) {
         state.preview.raw_text = None;
     }
     state.preview.blocks.retain(|p, _| !touched(p));
+    // Their counts are of the old text: the gauge counts them again.
+    let before = state.composition.block_tokens.len();
+    state.composition.block_tokens.retain(|p, _| !touched(p));
+    if state.composition.block_tokens.len() != before {
+        state.composition.forget_sum();
+    }
 }
 
 /// Watching stopped: said once; the tree stays as walked and `R` walks

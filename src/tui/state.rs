@@ -352,6 +352,27 @@ impl State {
         self.refresh_rows();
     }
 
+    /// The walk became `to` (files on disk came and went, by `applied`):
+    /// the preset's resolution and the gauge's sum are patched at those
+    /// paths (the glob answers carried over), or made anew at the next
+    /// [`State::refresh`] when they cannot be.
+    pub fn follow_walk(&mut self, to: Vec<String>, applied: &walk::Applied) {
+        let from = std::mem::replace(&mut self.walk.walked, Arc::new(to));
+        let preset = self.preset();
+        let patched = self.walk.resolver.follow_walk(
+            &preset.files,
+            &preset.exclude,
+            (&from, &self.walk.walked),
+            applied,
+            &mut self.walk.globs,
+            &mut self.walk.resolved,
+        );
+        match patched {
+            Some(touched) => self.composition.patch_sum(&self.walk, touched),
+            None => self.composition.forget_sum(),
+        }
+    }
+
     /// The row under the tree cursor.
     pub fn current_row(&self) -> Option<&Row> {
         self.tree.current_row()

@@ -35,6 +35,10 @@ pub struct Applied {
     pub added: Vec<String>,
     /// Files the walk held and no longer does, sorted.
     pub removed: Vec<String>,
+    /// Where each of `added` is in the new list (ascending).
+    pub added_at: Vec<usize>,
+    /// Where each of `removed` was in the old list (ascending).
+    pub removed_at: Vec<usize>,
 }
 
 impl Applied {
@@ -171,20 +175,31 @@ impl WalkDelta {
         }
         let old = std::mem::take(walked);
         let mut next = Vec::with_capacity(old.len() + added.len());
+        let (mut added_at, mut removed_at) = (Vec::new(), Vec::new());
         let mut gone = removed.iter().peekable();
         let mut new = added.iter().peekable();
-        for f in old {
+        for (i, f) in old.into_iter().enumerate() {
             while let Some(a) = new.next_if(|a| **a < f) {
+                added_at.push(next.len());
                 next.push(a.clone());
             }
             if gone.next_if(|g| **g == f).is_some() {
+                removed_at.push(i);
                 continue;
             }
             next.push(f);
         }
-        next.extend(new.cloned());
+        for a in new {
+            added_at.push(next.len());
+            next.push(a.clone());
+        }
         *walked = next;
-        Applied { added, removed }
+        Applied {
+            added,
+            removed,
+            added_at,
+            removed_at,
+        }
     }
 }
 
@@ -204,8 +219,14 @@ mod tests {
     fn patched_equals_a_walk(root: &Path, walked: &mut Vec<String>, changed: &[&str]) -> Applied {
         let changed: Vec<String> = changed.iter().map(|s| s.to_string()).collect();
         let delta = rescan(root, &WalkPatterns::default(), &changed);
+        let before = walked.clone();
         let applied = delta.apply(walked);
         assert_eq!(*walked, walk_files_with(root, &WalkPatterns::default()));
+        let at = |list: &[String], idx: &[usize]| -> Vec<String> {
+            idx.iter().map(|&i| list[i].clone()).collect()
+        };
+        assert_eq!(at(walked, &applied.added_at), applied.added);
+        assert_eq!(at(&before, &applied.removed_at), applied.removed);
         applied
     }
 
