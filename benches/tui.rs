@@ -258,7 +258,11 @@ fn burst(root: &Path, round: usize) -> Vec<String> {
         std::fs::write(root.join(&new), "n = 1\n").expect("create");
         paths.push(new);
         let gone = 60_000 + round * 100 + k * 3;
-        let rel = format!("pkg{:03}/sub{:02}/m{gone}.py", gone / 1000, (gone / 10) % 10);
+        let rel = format!(
+            "pkg{:03}/sub{:02}/m{gone}.py",
+            gone / 1000,
+            (gone / 10) % 10
+        );
         std::fs::remove_file(root.join(&rel)).expect("delete");
         paths.push(rel);
     }
@@ -285,7 +289,10 @@ fn live_100k_bench() {
     let mut h = Harness::open(dir.path(), None, 160, 50).expect("open");
     h.goto("pkg000/sub05/m50.py");
     let patterns = walk::WalkPatterns::default();
-    let rounds = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(5);
+    let rounds = std::env::var("ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
     let (mut patched, mut patched_ui, mut whole, mut whole_ui) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for round in 0..rounds * 2 {

@@ -146,8 +146,11 @@ impl Finder {
     /// scrolls; past them the selection stays where it is).
     fn select_path(&mut self, path: &str) {
         let snapshot = self.nucleo.snapshot();
-        let found = (0..snapshot.matched_item_count().min(10_000))
-            .find(|&i| snapshot.get_matched_item(i).is_some_and(|it| it.data == path));
+        let found = (0..snapshot.matched_item_count().min(10_000)).find(|&i| {
+            snapshot
+                .get_matched_item(i)
+                .is_some_and(|it| it.data == path)
+        });
         if let Some(i) = found {
             self.selected = i as usize;
         }
@@ -258,7 +261,10 @@ mod tests {
         assert_eq!(f.total(), 4);
         let listed: Vec<String> = f.hits(0, 10).into_iter().map(|h| h.path).collect();
         assert!(listed.contains(&"src/new_app.py".to_string()), "{listed:?}");
-        assert!(!listed.contains(&"src/gone_app.py".to_string()), "{listed:?}");
+        assert!(
+            !listed.contains(&"src/gone_app.py".to_string()),
+            "{listed:?}"
+        );
         assert_eq!(f.selected_path().as_deref(), Some(pick));
     }
 

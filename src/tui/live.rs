@@ -9,13 +9,17 @@
 //! (what any path shows may differ then). One walk for changes at a time;
 //! what changes meanwhile waits for the next. A deleted file leaves the
 //! tree; a preset entry naming it stays, shown missing, as after `R`.
+//!
+//! The user's own state file is followed too (the event loop looks at it
+//! when idle): a `ctxcurate preset apply` from a shell switches the app's
+//! preset, and the status says so.
 
 use std::sync::Arc;
 
 use crate::core::project::CheckoutState;
 use crate::core::walk::WalkDelta;
-use crate::text::sanitize::display_line;
 use crate::core::watch::{Changes, is_control_file};
+use crate::text::sanitize::display_line;
 use crate::tui::messages::{Effect, Event};
 use crate::tui::navigate::follow_cursor;
 use crate::tui::state::{Level, State};
@@ -52,7 +56,12 @@ fn on_changed(state: &mut State, changes: Changes) -> Vec<Effect> {
         return Vec::new();
     }
     let live = &mut state.walk.live;
-    live.whole |= changes.overflowed || paths.iter().any(|p| is_control_file(p));
+    // A name that is not UTF-8 is listed lossily (`�`): no path leads back
+    // to it, so only a whole walk sees it as it is.
+    live.whole |= changes.overflowed
+        || paths
+            .iter()
+            .any(|p| is_control_file(p) || p.contains(char::REPLACEMENT_CHARACTER));
     live.changed.extend(paths.iter().cloned());
     live.pending.extend(paths);
     live.overflowed |= changes.overflowed;
@@ -93,7 +102,7 @@ fn on_rewalked(state: &mut State, files: Vec<String>) -> Vec<Effect> {
     state.walk.walked = Arc::new(files);
     state.add_explicit_files();
     state.finish_walk();
-    after_walk(state)
+    after_walk(state, true)
 }
 
 /// The changed paths were looked at again: the walk and the tree are
@@ -122,11 +131,12 @@ fn on_rescanned(state: &mut State, delta: WalkDelta) -> Vec<Effect> {
     }
     // A removed file the preset names stays, shown missing.
     state.add_explicit_files();
-    after_walk(state)
+    after_walk(state, !applied.is_empty())
 }
 
-/// What follows a walk for changes, whole or patched.
-fn after_walk(state: &mut State) -> Vec<Effect> {
+/// What follows a walk for changes, whole or patched (`listed`: the list
+/// of files changed, not only files in it).
+fn after_walk(state: &mut State, listed: bool) -> Vec<Effect> {
     // Files may have changed: the picker counts its presets again.
     state.preset_totals.by_key.clear();
     forget_changed(state);
@@ -134,7 +144,7 @@ fn after_walk(state: &mut State) -> Vec<Effect> {
     // on the same path (or, its file gone, the row that took its place).
     state.refresh();
     // An open finder ranks the files as they are now.
-    if let Some(finder) = state.finder.as_mut() {
+    if listed && let Some(finder) = state.finder.as_mut() {
         finder.replace(state.walk.walked.iter().cloned());
     }
     let mut effects = recompose(state);

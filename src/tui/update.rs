@@ -70,9 +70,7 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
         | Event::Rewalked(_)
         | Event::Rescanned(_)
         | Event::PersonalChanged(_)
-        | Event::WatchFailed(_)) => {
-            live::on_event(state, ev)
-        }
+        | Event::WatchFailed(_)) => live::on_event(state, ev),
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
         Event::Symbols(view) => {

@@ -259,7 +259,11 @@ fn read_text(path: &Path) -> io::Result<Option<String>> {
 /// [`PERSONAL_KEYS`], `mine` where it differs from `base` (what both
 /// started from), else `disk` (another program's change, or none). A key
 /// both changed keeps `mine`: the newer save.
-pub fn merge_layers(base: &SettingsLayer, mine: &SettingsLayer, disk: &SettingsLayer) -> SettingsLayer {
+pub fn merge_layers(
+    base: &SettingsLayer,
+    mine: &SettingsLayer,
+    disk: &SettingsLayer,
+) -> SettingsLayer {
     let mut merged = disk.clone();
     for key in PERSONAL_KEYS {
         let ours = mine.get(key);

@@ -97,7 +97,13 @@ fn files_below(check: &SkipCheck, root: &Path, dir: &Path, found: &mut BTreeSet<
             };
             let path = entry.path();
             if !(kind.is_file() || kind.is_dir())
-                || !keeps(&check.rules, &check.ignores, &path, kind.is_dir(), Hidden::Skip)
+                || !keeps(
+                    &check.rules,
+                    &check.ignores,
+                    &path,
+                    kind.is_dir(),
+                    Hidden::Skip,
+                )
             {
                 continue;
             }
@@ -162,14 +168,8 @@ impl WalkDelta {
             .map(String::as_str)
             .filter(|f| self.covers(f))
             .collect();
-        let removed: Vec<String> = held
-            .difference(&found)
-            .map(|s| s.to_string())
-            .collect();
-        let added: Vec<String> = found
-            .difference(&held)
-            .map(|s| s.to_string())
-            .collect();
+        let removed: Vec<String> = held.difference(&found).map(|s| s.to_string()).collect();
+        let added: Vec<String> = found.difference(&held).map(|s| s.to_string()).collect();
         if removed.is_empty() && added.is_empty() {
             return Applied::default();
         }
@@ -271,7 +271,10 @@ mod tests {
             applied.added,
             ["src/c.py", "src/new/deep/n.py", "src/new/m.py"]
         );
-        assert_eq!(applied.removed, ["src/b.py", "src/old/x.py", "src/old/y.py"]);
+        assert_eq!(
+            applied.removed,
+            ["src/b.py", "src/old/x.py", "src/old/y.py"]
+        );
         assert!(walked.contains(&"keep/z.py".to_string()), "outside: kept");
 
         // Only written: nothing to change.
@@ -300,8 +303,7 @@ mod tests {
             fs::create_dir_all(root.join("real")).unwrap();
             write(root, "real/r.py", "r");
             std::os::unix::fs::symlink(root.join("real"), root.join("dirlink")).unwrap();
-            let applied =
-                patched_equals_a_walk(root, &mut walked, &["link.py", "dirlink", "real"]);
+            let applied = patched_equals_a_walk(root, &mut walked, &["link.py", "dirlink", "real"]);
             assert_eq!(applied.added, ["real/r.py"], "links are not followed");
         }
     }

@@ -219,7 +219,11 @@ impl GlobIndex {
                     continue;
                 }
                 let rank = i - gone;
-                while applied.added_at.get(came).is_some_and(|&a| a <= rank + came) {
+                while applied
+                    .added_at
+                    .get(came)
+                    .is_some_and(|&a| a <= rank + came)
+                {
                     came += 1;
                 }
                 out.extend(u32::try_from(rank + came).ok());

@@ -107,8 +107,14 @@ impl Resolver {
         // `[id].tsx` is literal while a file has that name: one that came
         // or went changes what the entry is.
         let came_or_went = |p: &str| {
-            applied.added.binary_search_by(|a| a.as_str().cmp(p)).is_ok()
-                || applied.removed.binary_search_by(|r| r.as_str().cmp(p)).is_ok()
+            applied
+                .added
+                .binary_search_by(|a| a.as_str().cmp(p))
+                .is_ok()
+                || applied
+                    .removed
+                    .binary_search_by(|r| r.as_str().cmp(p))
+                    .is_ok()
         };
         let renamed_kind = entries
             .iter()

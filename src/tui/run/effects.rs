@@ -36,8 +36,7 @@ pub trait Runtime {
     /// Look at the `changed` paths again by the walk's rules
     /// ([`crate::core::walk::rescan`]) and hand what the walk shows there
     /// back as one [`Event::Rescanned`] (later, or at once).
-    fn rescan(&mut self, root: &Path, patterns: WalkPatterns, changed: Vec<String>)
-    -> Vec<Event>;
+    fn rescan(&mut self, root: &Path, patterns: WalkPatterns, changed: Vec<String>) -> Vec<Event>;
     /// Put text on the clipboard; where it went, or why not.
     fn copy(&mut self, text: &str) -> Result<String, String>;
     /// Let the user edit `text` in an external editor (the app hands the

@@ -50,7 +50,10 @@ fn a_burst_is_applied_at_the_changed_paths_with_the_cursor_and_open_folders_kept
     h.goto("src/old/x.py");
     h.goto("src/app.py");
     let open_before = h.state.tree.open_folders();
-    assert!(open_before.contains(&"src/old".to_string()), "{open_before:?}");
+    assert!(
+        open_before.contains(&"src/old".to_string()),
+        "{open_before:?}"
+    );
 
     std::fs::remove_dir_all(p.path("src/old")).unwrap();
     p.write("src/new/deep/n.py", "def n():\n    return 'new'\n");
@@ -67,20 +70,31 @@ fn a_burst_is_applied_at_the_changed_paths_with_the_cursor_and_open_folders_kept
     walk_is_current(&h);
     assert!(h.state.tree.files.contains("src/new/deep/n.py"));
     assert!(!h.state.tree.files.contains("src/new/skip.log"));
-    assert!(!h.state.tree.files.is_dir("src/old"), "the folder left with its files");
+    assert!(
+        !h.state.tree.files.is_dir("src/old"),
+        "the folder left with its files"
+    );
     assert_eq!(h.state.current_file(), Some("src/app.py"), "cursor kept");
     let open_now = h.state.tree.open_folders();
     assert!(open_now.contains(&"src".to_string()), "{open_now:?}");
     let text = h.composed_text();
-    assert!(text.contains("return 'new'") && text.contains("return 42"), "{text}");
+    assert!(
+        text.contains("return 'new'") && text.contains("return 42"),
+        "{text}"
+    );
     assert!(!text.contains("x = 1"), "{text}");
     assert!(!h.state.walk.live.in_flight);
-    h.state.verify_gauge_sum().expect("the gauge's sum as made anew");
+    h.state
+        .verify_gauge_sum()
+        .expect("the gauge's sum as made anew");
 
     // An ignore file changed: what any path shows may differ, walk whole.
     p.write(".gitignore", "*.log\nsrc/new/\n");
     let effects = update(&mut h.state, Event::FilesChanged(changes(&[".gitignore"])));
-    assert!(matches!(effects.as_slice(), [Effect::Rewalk]), "{effects:?}");
+    assert!(
+        matches!(effects.as_slice(), [Effect::Rewalk]),
+        "{effects:?}"
+    );
     h.run(effects);
     walk_is_current(&h);
     assert!(!h.state.tree.files.contains("src/new/deep/n.py"));
@@ -94,7 +108,10 @@ fn a_burst_is_applied_at_the_changed_paths_with_the_cursor_and_open_folders_kept
             overflowed: true,
         }),
     );
-    assert!(matches!(effects.as_slice(), [Effect::Rewalk]), "{effects:?}");
+    assert!(
+        matches!(effects.as_slice(), [Effect::Rewalk]),
+        "{effects:?}"
+    );
     h.run(effects);
     walk_is_current(&h);
 }
@@ -153,7 +170,10 @@ fn new_ignore_settings_in_a_reloaded_project_file_walk_the_tree_again() {
     );
     h.check_disk();
     let (status, _) = h.state.status.clone().expect("a status");
-    assert!(status.starts_with("ctxcurate.toml changed on disk: reloaded"), "{status}");
+    assert!(
+        status.starts_with("ctxcurate.toml changed on disk: reloaded"),
+        "{status}"
+    );
     walk_is_current(&h);
     assert!(h.state.tree.files.contains("gen/g.py"));
     assert!(!h.state.tree.files.contains("docs/guide.md"));
@@ -163,11 +183,18 @@ fn new_ignore_settings_in_a_reloaded_project_file_walk_the_tree_again() {
     p.write("ctxcurate.toml", "[project\nignore = [\n");
     h.check_disk();
     let (status, _) = h.state.status.clone().expect("a status");
-    assert!(status.contains("changes are not saved until it parses"), "{status}");
+    assert!(
+        status.contains("changes are not saved until it parses"),
+        "{status}"
+    );
     assert!(h.state.tree.files.contains("gen/g.py"), "the state kept");
     h.goto("src/app.py");
     h.key("space");
-    assert_eq!(p.read("ctxcurate.toml"), "[project\nignore = [\n", "never written over");
+    assert_eq!(
+        p.read("ctxcurate.toml"),
+        "[project\nignore = [\n",
+        "never written over"
+    );
 }
 
 /// The TUI on `p` with the user's state kept in `state`.
@@ -219,10 +246,20 @@ fn a_preset_applied_from_a_shell_is_followed_and_never_written_over_at_exit() {
     let chosen = h.state.project.settings.tokenizer;
     h.remember().expect("remember");
     let after = open_with(&p, state.path());
-    assert_eq!(after.state.project.active_preset_name(), "b", "the newer choice");
-    assert_eq!(after.state.project.settings.tokenizer, chosen, "and the app's own");
+    assert_eq!(
+        after.state.project.active_preset_name(),
+        "b",
+        "the newer choice"
+    );
+    assert_eq!(
+        after.state.project.settings.tokenizer, chosen,
+        "and the app's own"
+    );
     assert_ne!(chosen, TokenizerKind::O200k, "not the default");
-    assert_eq!(after.state.project.view.cursor.as_deref(), Some("docs/guide.md"));
+    assert_eq!(
+        after.state.project.view.cursor.as_deref(),
+        Some("docs/guide.md")
+    );
 
     // A switch in the app after the shell's: the app's is the newer.
     apply_outside(&p, state.path(), "c");
@@ -232,5 +269,9 @@ fn a_preset_applied_from_a_shell_is_followed_and_never_written_over_at_exit() {
     h.remember().expect("remember");
     let after = open_with(&p, state.path());
     assert_eq!(after.state.project.active_preset_name(), "b");
-    assert_eq!(p.read("ctxcurate.toml"), PRESETS, "the shared file untouched");
+    assert_eq!(
+        p.read("ctxcurate.toml"),
+        PRESETS,
+        "the shared file untouched"
+    );
 }
