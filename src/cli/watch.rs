@@ -5,7 +5,10 @@
 //! — each rebuild's report ending in one line that names what changed.
 //! When ctxcurate.toml changes its `[project] ignore`/`unignore`, the
 //! watch follows the new patterns (the folders it watches, what it
-//! reports), as it follows a changed ignore file by itself. A
+//! reports), as it follows a changed ignore file by itself. Without `-p`,
+//! a `ctxcurate preset apply` (or a tokenizer or strategy switch) from
+//! another shell rebuilds too: the user's own state file is looked at
+//! about once a second. A
 //! failed rebuild is reported and the watch goes on (fix the file, it
 //! builds again). Ctrl-C, SIGTERM or SIGHUP end it between two builds,
 //! with exit status 0: the output is never left half written by them.
@@ -20,7 +23,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
-use ctxcurate::core::project::Project;
+use ctxcurate::core::project::{PersonalStore, Project};
 use ctxcurate::core::walk::{self, WalkPatterns};
 use ctxcurate::core::watch::{Changes, ProjectWatch, WatchReport, is_control_file};
 use ctxcurate::text::sanitize::display_line;
@@ -55,6 +58,10 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
         report_failure(&e, ctx)?;
     }
     let mut walked = walk::walk_files_with(&root, &patterns);
+    // The user's own choices (`preset apply`), when no `-p` overrides them.
+    let store = PersonalStore::user().ok().filter(|_| args.preset.is_none());
+    let mut personal = store.as_ref().map(|s| s.peek(&root).map(|st| st.project));
+    let mut ticks = 0u32;
     let (tx, rx) = mpsc::channel();
     let watch = ProjectWatch::start(&root, patterns.clone(), move |r| tx.send(r).is_ok());
     while !stop.load(Ordering::Relaxed) {
@@ -72,7 +79,27 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
             Ok(WatchReport::Failed(e)) => {
                 user_err!("stopped watching: {}", ctxcurate::text::error_chain(&e))
             }
-            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Timeout) => {
+                ticks = ticks.wrapping_add(1);
+                let now = match &store {
+                    Some(s) if ticks % 5 == 0 => Some(s.peek(&root).map(|st| st.project)),
+                    _ => None,
+                };
+                if let Some(now) = now
+                    && Some(&now) != personal.as_ref()
+                {
+                    personal = Some(now);
+                    let note = "your own preset or settings changed";
+                    let rebuild = Rebuild {
+                        note: Some(note),
+                        output: own.as_deref(),
+                    };
+                    if let Err(e) = build_once(args, ctx, &rebuild, &mut included) {
+                        report_failure(&e, ctx)?;
+                    }
+                }
+                continue;
+            }
             Err(RecvTimeoutError::Disconnected) => break,
         };
         if let Some(own) = &own {

@@ -212,9 +212,14 @@ fn forget_changed(state: &mut State) {
         state.preview.raw_text = None;
     }
     state.preview.blocks.retain(|p, _| !touched(p));
-    // Their counts are of the old text: the gauge counts them again.
+    // Their counts are of the old text: the gauge counts them again (the
+    // named ones: after an overflow the composition brings every count,
+    // and meanwhile the gauge keeps showing the old ones).
     let before = state.composition.block_tokens.len();
-    state.composition.block_tokens.retain(|p, _| !touched(p));
+    state
+        .composition
+        .block_tokens
+        .retain(|p, _| !changed.contains(p));
     if state.composition.block_tokens.len() != before {
         state.composition.forget_sum();
     }

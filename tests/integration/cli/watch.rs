@@ -236,3 +236,27 @@ fn build_watch_follows_a_new_ignore_pattern_and_lifted_project_ignores() {
     signal(&child, libc::SIGTERM);
     assert_eq!(finish(child, &rx).code(), Some(0));
 }
+
+/// `ctxcurate preset apply` from another shell while `build --watch` runs
+/// (no `-p`): the output is rebuilt with the preset now chosen.
+#[test]
+fn build_watch_rebuilds_when_a_preset_is_applied_from_another_shell() {
+    let p = Project::empty();
+    p.write("a.py", "def a():\n    return 'ay'\n");
+    p.write("b.py", "def b():\n    return 'bee'\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.a]\nfiles = [\"a.py\"]\n\n[presets.b]\nfiles = [\"b.py\"]\n",
+    );
+    let out = p.run(&["preset", "apply", "a"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let (child, rx) = spawn_watch(&p);
+    assert!(p.read("out.md").contains("'ay'"));
+    let out = p.run(&["preset", "apply", "b"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    wait_for(&rx, "your own preset or settings changed · 1 file");
+    let out = p.read("out.md");
+    assert!(out.contains("'bee'") && !out.contains("'ay'"), "{out}");
+    signal(&child, libc::SIGTERM);
+    assert_eq!(finish(child, &rx).code(), Some(0));
+}
