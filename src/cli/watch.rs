@@ -82,7 +82,7 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
             Err(RecvTimeoutError::Timeout) => {
                 ticks = ticks.wrapping_add(1);
                 let now = match &store {
-                    Some(s) if ticks % 5 == 0 => Some(s.peek(&root).map(|st| st.project)),
+                    Some(s) if ticks.is_multiple_of(5) => Some(s.peek(&root).map(|st| st.project)),
                     _ => None,
                 };
                 if let Some(now) = now
