@@ -116,13 +116,16 @@ fn on_rescanned(state: &mut State, delta: WalkDelta) -> Vec<Effect> {
         state.walk.live.again = true;
         return Vec::new();
     }
-    let mut files = (*state.walk.walked).clone();
-    let applied = delta.apply(&mut files);
-    if !applied.is_empty() {
-        // A new list (never the old one changed in place: the resolution
-        // knows a walk by its allocation), the resolution patched to it.
-        state.follow_walk(files, &applied);
-    }
+    // A new list (never the old one changed in place: the resolution
+    // knows a walk by its allocation), the resolution patched to it; none
+    // when files were only written.
+    let applied = match delta.applied_to(&state.walk.walked) {
+        Some((files, applied)) => {
+            state.follow_walk(files, &applied);
+            applied
+        }
+        None => Default::default(),
+    };
     for f in &applied.removed {
         state.tree.files.remove(f);
     }

@@ -149,6 +149,19 @@ impl WalkDelta {
     /// Bring `walked` (sorted) up to date: in each scope it holds what
     /// was found there, elsewhere what it held. One pass over the list.
     pub fn apply(&self, walked: &mut Vec<String>) -> Applied {
+        match self.applied_to(walked) {
+            Some((next, applied)) => {
+                *walked = next;
+                applied
+            }
+            None => Applied::default(),
+        }
+    }
+
+    /// [`WalkDelta::apply`] to a new list, `walked` left as it is (the
+    /// old list stays whole for whoever shares it); `None` when the list
+    /// would not change (files were only written): nothing is copied.
+    pub fn applied_to(&self, walked: &[String]) -> Option<(Vec<String>, Applied)> {
         // What the walk held in the scopes: a range per scope.
         let mut held = BTreeSet::new();
         for scope in &self.scopes {
@@ -171,35 +184,34 @@ impl WalkDelta {
         let removed: Vec<String> = held.difference(&found).map(|s| s.to_string()).collect();
         let added: Vec<String> = found.difference(&held).map(|s| s.to_string()).collect();
         if removed.is_empty() && added.is_empty() {
-            return Applied::default();
+            return None;
         }
-        let old = std::mem::take(walked);
-        let mut next = Vec::with_capacity(old.len() + added.len());
+        let mut next = Vec::with_capacity(walked.len() + added.len());
         let (mut added_at, mut removed_at) = (Vec::new(), Vec::new());
         let mut gone = removed.iter().peekable();
         let mut new = added.iter().peekable();
-        for (i, f) in old.into_iter().enumerate() {
-            while let Some(a) = new.next_if(|a| **a < f) {
+        for (i, f) in walked.iter().enumerate() {
+            while let Some(a) = new.next_if(|a| *a < f) {
                 added_at.push(next.len());
                 next.push(a.clone());
             }
-            if gone.next_if(|g| **g == f).is_some() {
+            if gone.next_if(|g| *g == f).is_some() {
                 removed_at.push(i);
                 continue;
             }
-            next.push(f);
+            next.push(f.clone());
         }
         for a in new {
             added_at.push(next.len());
             next.push(a.clone());
         }
-        *walked = next;
-        Applied {
+        let applied = Applied {
             added,
             removed,
             added_at,
             removed_at,
-        }
+        };
+        Some((next, applied))
     }
 }
 
