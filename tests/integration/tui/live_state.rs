@@ -275,3 +275,47 @@ fn a_preset_applied_from_a_shell_is_followed_and_never_written_over_at_exit() {
         "the shared file untouched"
     );
 }
+
+/// Bad input: a name that is not UTF-8 (listed lossily) is walked whole,
+/// never looked up by its lossy name (which would drop the file); a state
+/// file broken while the app runs is no change, and the next save sets it
+/// aside rather than write over it.
+#[test]
+fn odd_names_and_a_broken_state_file_lose_nothing() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", PRESETS);
+    let state = tempfile::tempdir().unwrap();
+    let mut h = open_with(&p, state.path());
+    let odd = std::ffi::OsStr::from_bytes(b"odd_\xff.py");
+    std::fs::write(p.root().join(odd), "o = 1\n").unwrap();
+    let lossy = odd.to_string_lossy().into_owned();
+    let effects = update(&mut h.state, Event::FilesChanged(changes(&[&lossy])));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Rewalk]),
+        "{effects:?}"
+    );
+    h.run(effects);
+    walk_is_current(&h);
+    assert!(h.state.tree.files.contains(&lossy));
+
+    h.key("1");
+    let store = PersonalStore::at(state.path());
+    let file = store.path(p.root());
+    std::fs::write(&file, "[project\nactive_preset = ").unwrap();
+    h.state.status = None;
+    h.check_personal();
+    assert!(h.state.status.is_none(), "a broken file is no change");
+    assert_eq!(h.state.project.active_preset_name(), "a");
+    h.key("2");
+    let aside = file.with_extension("toml.bad");
+    assert_eq!(
+        std::fs::read_to_string(&aside).unwrap(),
+        "[project\nactive_preset = ",
+        "set aside, not written over"
+    );
+    assert_eq!(
+        store.load(p.root()).state.project.get_str("active_preset"),
+        Some("b")
+    );
+}
