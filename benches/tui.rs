@@ -11,9 +11,19 @@
 //! - first frame: on a 100,000-file tree, the time from opening the project
 //!   to the first rendered frame (the walk streams in the background), and,
 //!   for reference, how long the full walk takes. Target: 300 ms.
+//! - live 100k: on a 100,000-file tree, a burst of changes on disk (10
+//!   files written, 10 created, 10 deleted) from the watch's report until
+//!   the app's state holds it (tree, walk, gauge; the compose job runs
+//!   inline, on a preset of 1,000 files): applied at the changed paths
+//!   (`walk::rescan`, what the app does) against a whole walk (what it did
+//!   before, and still does after an overflow or an ignore-file change),
+//!   with the UI thread's part of each. Measured 2026-11-26 (release, a
+//!   2-core machine shared with other builds, load about 6.5): patched
+//!   39–57 ms (UI thread 12–20 ms), whole walk 310–432 ms (UI thread
+//!   117–175 ms). `ROUNDS=N` sets the bursts of each kind (default 5).
 //!
 //! Run: `cargo bench --bench tui` (or `-- gauge`, `-- gauge_100k`,
-//! `-- first_frame` for one of them). `CTXCURATE_BENCH_PARTS=1` also
+//! `-- first_frame`, `-- live_100k` for one of them). `CTXCURATE_BENCH_PARTS=1` also
 //! prints what parts of an edit cost at 100,000 files (rows, settings,
 //! resolution, recompose).
 
@@ -237,6 +247,105 @@ fn first_frame_bench() {
     );
 }
 
+/// One burst of 30 changes in `root`: 10 files written, 10 created, 10
+/// deleted (round `round`, so each burst differs); the paths, sorted.
+fn burst(root: &Path, round: usize) -> Vec<String> {
+    let mut paths = Vec::new();
+    for k in 0..10 {
+        let i = 5_000 + round * 100 + k * 7;
+        let rel = format!("pkg{:03}/sub{:02}/m{i}.py", i / 1000, (i / 10) % 10);
+        std::fs::write(root.join(&rel), format!("x = {round}\n")).expect("write");
+        paths.push(rel);
+        let new = format!("pkg{:03}/fresh{round}/n{k}.py", k * 9);
+        std::fs::create_dir_all(root.join(&new).parent().expect("parent")).expect("mkdir");
+        std::fs::write(root.join(&new), "n = 1\n").expect("create");
+        paths.push(new);
+        let gone = 60_000 + round * 100 + k * 3;
+        let rel = format!(
+            "pkg{:03}/sub{:02}/m{gone}.py",
+            gone / 1000,
+            (gone / 10) % 10
+        );
+        std::fs::remove_file(root.join(&rel)).expect("delete");
+        paths.push(rel);
+    }
+    // The new folders are named too, as the watch names them.
+    for k in 0..10 {
+        paths.push(format!("pkg{:03}/fresh{round}", k * 9));
+    }
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+fn live_100k_bench() {
+    use ctxcurate::core::watch::Changes;
+    use ctxcurate::tui::messages::Event;
+    use ctxcurate::tui::update::update;
+    let dir = tempfile::tempdir().expect("tempdir");
+    generate(dir.path(), 100_000, 1000);
+    std::fs::write(
+        dir.path().join("ctxcurate.toml"),
+        "[presets.default]\nfiles = [\"pkg000/**\"]\n",
+    )
+    .expect("write preset");
+    let mut h = Harness::open(dir.path(), None, 160, 50).expect("open");
+    h.goto("pkg000/sub05/m50.py");
+    let patterns = walk::WalkPatterns::default();
+    let rounds = std::env::var("ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(5);
+    let (mut patched, mut patched_ui, mut whole, mut whole_ui) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for round in 0..rounds * 2 {
+        let paths = burst(dir.path(), round);
+        let is_whole = round % 2 == 1;
+        let t = Instant::now();
+        // What the event loop does: the report goes to `update`; the walk
+        // for it runs off the UI thread; its result goes to `update`.
+        let changes = Changes {
+            paths: paths.clone(),
+            overflowed: is_whole,
+        };
+        let effects = update(&mut h.state, Event::FilesChanged(changes));
+        let event = if is_whole {
+            Event::Rewalked(walk::walk_files_with(dir.path(), &patterns))
+        } else {
+            Event::Rescanned(walk::rescan(dir.path(), &patterns, &paths))
+        };
+        drop(effects);
+        let ui = Instant::now();
+        let effects = update(&mut h.state, event);
+        let ui_ms = ui.elapsed().as_secs_f64() * 1e3;
+        h.run(effects);
+        let total_ms = t.elapsed().as_secs_f64() * 1e3;
+        assert_eq!(
+            *h.state.walk.walked,
+            walk::walk_files_with(dir.path(), &patterns),
+            "the state reflects the disk"
+        );
+        assert_eq!(h.state.current_file(), Some("pkg000/sub05/m50.py"));
+        if is_whole {
+            whole.push(total_ms);
+            whole_ui.push(ui_ms);
+        } else {
+            patched.push(total_ms);
+            patched_ui.push(ui_ms);
+        }
+    }
+    println!(
+        "live 100k: a burst of 30 changes until the state holds it (median of {rounds}): \
+         patched {:.1} ms (UI thread {:.1} ms) · whole walk {:.1} ms (UI thread {:.1} ms); \
+         {} files",
+        median(patched),
+        median(patched_ui),
+        median(whole),
+        median(whole_ui),
+        h.state.walk.walked.len()
+    );
+}
+
 fn main() {
     // SAFETY: first thing, before any parse: as the binary does.
     unsafe { ctxcurate::core::syntax::allocator::install() };
@@ -249,5 +358,8 @@ fn main() {
     }
     if only.as_deref().is_none_or(|o| "first_frame".contains(o)) {
         first_frame_bench();
+    }
+    if only.as_deref().is_none_or(|o| "live_100k".contains(o)) {
+        live_100k_bench();
     }
 }

@@ -2,7 +2,13 @@
 //! (`core::watch`) and build again when a change can alter the output —
 //! an included file written or deleted, a file appearing or leaving the
 //! walk (a glob may take it), a new folder, an ignore file, ctxcurate.toml
-//! — each rebuild's report ending in one line that names what changed. A
+//! — each rebuild's report ending in one line that names what changed.
+//! When ctxcurate.toml changes its `[project] ignore`/`unignore`, the
+//! watch follows the new patterns (the folders it watches, what it
+//! reports), as it follows a changed ignore file by itself. Without `-p`,
+//! a `ctxcurate preset apply` (or a tokenizer or strategy switch) from
+//! another shell rebuilds too: the user's own state file is looked at
+//! about once a second. A
 //! failed rebuild is reported and the watch goes on (fix the file, it
 //! builds again). Ctrl-C, SIGTERM or SIGHUP end it between two builds,
 //! with exit status 0: the output is never left half written by them.
@@ -17,6 +23,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
+use ctxcurate::core::project::{PersonalStore, Project};
 use ctxcurate::core::walk::{self, WalkPatterns};
 use ctxcurate::core::watch::{Changes, ProjectWatch, WatchReport, is_control_file};
 use ctxcurate::text::sanitize::display_line;
@@ -38,7 +45,7 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let stop = stop_on_signals()?;
     let project = ctx.project()?;
     let root = project.root.clone();
-    let patterns = WalkPatterns::from_settings(&project.settings);
+    let mut patterns = WalkPatterns::from_settings(&project.settings);
     // The output itself may lie in the project (and be walked): its own
     // rewrite is no change.
     let own = output_rel(&root, &ctx.cwd.join(output));
@@ -51,8 +58,12 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
         report_failure(&e, ctx)?;
     }
     let mut walked = walk::walk_files_with(&root, &patterns);
+    // The user's own choices (`preset apply`), when no `-p` overrides them.
+    let store = PersonalStore::user().ok().filter(|_| args.preset.is_none());
+    let mut personal = store.as_ref().map(|s| s.peek(&root).map(|st| st.project));
+    let mut ticks = 0u32;
     let (tx, rx) = mpsc::channel();
-    let _watch = ProjectWatch::start(&root, patterns.clone(), move |r| tx.send(r).is_ok());
+    let watch = ProjectWatch::start(&root, patterns.clone(), move |r| tx.send(r).is_ok());
     while !stop.load(Ordering::Relaxed) {
         let mut changes = match rx.recv_timeout(TICK) {
             Ok(WatchReport::Watching { folders }) => {
@@ -68,11 +79,34 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
             Ok(WatchReport::Failed(e)) => {
                 user_err!("stopped watching: {}", ctxcurate::text::error_chain(&e))
             }
-            Err(RecvTimeoutError::Timeout) => continue,
+            Err(RecvTimeoutError::Timeout) => {
+                ticks = ticks.wrapping_add(1);
+                let now = match &store {
+                    Some(s) if ticks.is_multiple_of(5) => Some(s.peek(&root).map(|st| st.project)),
+                    _ => None,
+                };
+                if let Some(now) = now
+                    && Some(&now) != personal.as_ref()
+                {
+                    personal = Some(now);
+                    let note = "your own preset or settings changed";
+                    let rebuild = Rebuild {
+                        note: Some(note),
+                        output: own.as_deref(),
+                    };
+                    if let Err(e) = build_once(args, ctx, &rebuild, Some(&mut included)) {
+                        report_failure(&e, ctx)?;
+                    }
+                }
+                continue;
+            }
             Err(RecvTimeoutError::Disconnected) => break,
         };
         if let Some(own) = &own {
             changes.paths.retain(|p| p != own);
+        }
+        if changes.overflowed || changes.paths.iter().any(|p| p == "ctxcurate.toml") {
+            follow_patterns(&ctx.cwd, &watch, &mut patterns);
         }
         let Some(what) = matters(&root, &changes, &included, &mut walked, &patterns) else {
             continue;
@@ -88,6 +122,21 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
     }
     writeln!(ctx.err, "stopped watching")?;
     Ok(())
+}
+
+/// The project's ignore patterns as ctxcurate.toml gives them now: when
+/// they changed, the watch and the walk follow them. A file that does not
+/// open (a parse error) keeps the patterns as they were; the rebuild says
+/// what is wrong.
+fn follow_patterns(cwd: &Path, watch: &ProjectWatch, patterns: &mut WalkPatterns) {
+    let Ok(project) = Project::open(cwd) else {
+        return;
+    };
+    let now = WalkPatterns::from_settings(&project.settings);
+    if now != *patterns {
+        watch.set_patterns(now.clone());
+        *patterns = now;
+    }
 }
 
 /// Ctrl-C, SIGTERM and SIGHUP set the returned flag instead of ending the

@@ -50,7 +50,9 @@ pub use lock::{
     GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
     set_wait_notice,
 };
-pub use personal::{CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState};
+pub use personal::{
+    CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState, merge_layers,
+};
 
 /// The preset used when none is named and the one fallen back to after the
 /// active preset is deleted.
@@ -243,19 +245,95 @@ impl Project {
     /// Write the user's own state for this checkout (the personal layer
     /// and [`Project::view`]) to the personal store, unless it holds that
     /// already. `Ok(false)`: nothing written (no change, or no store).
+    ///
+    /// Compare and write: another program (`ctxcurate preset apply`) may
+    /// have written the file since this one read it. Only what changed
+    /// here since goes over it ([`merge_layers`]); what the other changed
+    /// is kept, and taken into this project's layer too.
     pub fn save_personal(&mut self) -> Result<bool, PersonalError> {
-        let Some(store) = &self.personal_store else {
+        let Some(store) = self.personal_store.clone() else {
             return Ok(false);
         };
-        let mut state = self.personal_saved.clone().unwrap_or_default();
-        state.project = self.file.personal.clone();
-        state.view = self.view.clone();
-        if self.personal_saved.as_ref() == Some(&state) {
+        let base = self.personal_saved.clone().unwrap_or_default();
+        let disk = store.peek(&self.root);
+        if disk.is_none() {
+            // Broken since it was read: set aside (never written over).
+            let Loaded { notes, .. } = store.load(&self.root);
+            self.warnings.extend(notes);
+        }
+        let mut state = disk.clone().unwrap_or_else(|| base.clone());
+        state.project = merge_layers(&base.project, &self.file.personal, &state.project);
+        if self.view != base.view || disk.is_none() {
+            state.view = self.view.clone();
+        }
+        if state.project != self.file.personal {
+            self.file.personal = state.project.clone();
+            self.refresh_settings();
+        }
+        if disk.as_ref() == Some(&state) {
+            self.personal_saved = Some(state);
             return Ok(false);
         }
         store.save(&self.root, &state)?;
         self.personal_saved = Some(state);
         Ok(true)
+    }
+
+    /// The user's state file, when another program changed their own
+    /// keys in it (the active preset, say) since this one last read or
+    /// wrote it: for [`Project::adopt_personal`]. A file gone or broken
+    /// is no change (the next save writes it again).
+    pub fn personal_on_disk(&self) -> Option<CheckoutState> {
+        let store = self.personal_store.as_ref()?;
+        let disk = store.peek(&self.root)?;
+        let base = self.personal_saved.clone().unwrap_or_default();
+        (disk.project != base.project).then_some(disk)
+    }
+
+    /// Take in another program's change to the user's own keys (from
+    /// [`Project::personal_on_disk`]): each key it changed and this
+    /// project did not since the last read or write; the keys taken, in
+    /// [`PERSONAL_KEYS`] order. An active preset this project file does
+    /// not hold (yet: the other program may have saved it there too, and
+    /// the file is reloaded on its own) waits for the next look.
+    pub fn adopt_personal(&mut self, disk: CheckoutState) -> Vec<&'static str> {
+        let mut base = self.personal_saved.clone().unwrap_or_default();
+        let mut adopted = Vec::new();
+        for key in PERSONAL_KEYS {
+            let theirs = disk.project.get(key);
+            if theirs == base.project.get(key) {
+                continue;
+            }
+            if *key == "active_preset"
+                && let Some(name) = theirs.and_then(|v| v.as_str())
+                && self.preset(name).is_none()
+            {
+                continue;
+            }
+            let ours_unchanged = self.file.personal.get(key) == base.project.get(key);
+            match theirs.cloned() {
+                Some(value) => {
+                    base.project.set(key, value.clone());
+                    if ours_unchanged {
+                        self.file.personal.set(key, value);
+                    }
+                }
+                None => {
+                    base.project.remove(key);
+                    if ours_unchanged {
+                        self.file.personal.remove(key);
+                    }
+                }
+            }
+            if ours_unchanged {
+                adopted.push(*key);
+            }
+        }
+        self.personal_saved = Some(base);
+        if !adopted.is_empty() {
+            self.refresh_settings();
+        }
+        adopted
     }
 
     /// The project's files as every walk of it sees them: the built-in

@@ -6,13 +6,15 @@
 //! `walk/builtin.rs` holds the built-in ignores and the `[project]
 //! ignore`/`unignore` patterns; `walk/glob.rs` expands a preset's entries
 //! against one sorted walk, and `walk/incremental.rs` patches the
-//! resolution after an edit; `walk/read.rs` reads one file with the size,
+//! resolution after an edit; `walk/delta.rs` brings a walk up to date at
+//! the paths that changed on disk; `walk/read.rs` reads one file with the size,
 //! binary and encoding checks.
 
 use std::path::{Component, Path};
 use std::sync::Arc;
 
 mod builtin;
+mod delta;
 mod glob;
 mod ignore_file;
 mod ignores;
@@ -24,6 +26,7 @@ pub use builtin::{
     IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, RuleVerdict, VCS_DIRS, WalkPatterns,
     is_builtin_ignored, is_protected,
 };
+pub use delta::{Applied, WalkDelta, rescan};
 pub use glob::{
     ExpandProblem, GlobIndex, ResolvedItem, compile_glob, entry_for, expand_items, expand_over,
     expand_shared, is_glob,

@@ -2,7 +2,15 @@
 //! walk enters (never one it skips, never one outside the root), gathers
 //! the kernel's events for a short quiet spell, and hands the paths that
 //! changed to its caller, by the walk's rules. The TUI turns a report into
-//! a fresh walk; `build --watch` into a rebuild. No terminal code here.
+//! a patch of its walk; `build --watch` into a rebuild. No terminal code
+//! here.
+//!
+//! The rules follow the project: each report is sifted with the ignore
+//! files as they are then, and when an ignore file changes or the caller
+//! hands new `[project]` patterns ([`ProjectWatch::set_patterns`], after
+//! `ctxcurate.toml` changed) the folders watched are chosen again — a
+//! folder newly un-ignored is watched from then on, one newly ignored no
+//! longer is.
 //!
 //! Bounded twice, so a `git checkout` storm or a 100k-file tree cannot
 //! flood the caller: raw events wait in a channel of [`MAX_PENDING_EVENTS`]
@@ -10,11 +18,11 @@
 //! report names at most [`MAX_REPORTED_PATHS`] paths (past it, the same).
 //! An overflowed report means "anything may have changed: walk again".
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -94,6 +102,26 @@ pub enum WatchReport {
 /// of a second).
 pub struct ProjectWatch {
     stop: Arc<AtomicBool>,
+    rules: Arc<Rules>,
+}
+
+/// The `[project]` patterns a watch sifts with, replaced by its owner.
+struct Rules {
+    patterns: Mutex<WalkPatterns>,
+    /// New patterns wait for the watch's thread to choose its folders again.
+    changed: AtomicBool,
+    /// Wakes the watch's thread for new patterns (the kernel's events
+    /// travel the same channel).
+    wake: SyncSender<Raw>,
+}
+
+impl Rules {
+    fn get(&self) -> WalkPatterns {
+        self.patterns
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
 }
 
 impl Drop for ProjectWatch {
@@ -114,13 +142,37 @@ impl ProjectWatch {
     ) -> ProjectWatch {
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
+        let (tx, rx) = mpsc::sync_channel::<Raw>(MAX_PENDING_EVENTS);
+        let rules = Arc::new(Rules {
+            patterns: Mutex::new(patterns),
+            changed: AtomicBool::new(false),
+            wake: tx.clone(),
+        });
+        let shared = rules.clone();
         let root = root.to_path_buf();
         thread::spawn(move || {
-            if let Err(e) = watch(&root, &patterns, &stopped, &mut report) {
+            if let Err(e) = watch(&root, &shared, (tx, rx), &stopped, &mut report) {
                 report(WatchReport::Failed(e));
             }
         });
-        ProjectWatch { stop }
+        ProjectWatch { stop, rules }
+    }
+
+    /// Sift with `patterns` from now on (the project's `[project]
+    /// ignore`/`unignore` changed) and choose the folders watched again;
+    /// the same patterns again change nothing.
+    pub fn set_patterns(&self, patterns: WalkPatterns) {
+        let mut held = self
+            .rules
+            .patterns
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if *held != patterns {
+            *held = patterns;
+            self.rules.changed.store(true, Ordering::Release);
+            // A full channel wakes it anyway.
+            let _ = self.rules.wake.try_send(Raw::Repatterned);
+        }
     }
 }
 
@@ -129,34 +181,45 @@ enum Raw {
     Paths(Vec<PathBuf>),
     /// The kernel's queue overflowed, or ours did.
     Overflow,
+    /// New patterns came ([`ProjectWatch::set_patterns`]): no path.
+    Repatterned,
 }
 
 /// The watch's thread: set up, then gather and report until stopped.
 fn watch(
     root: &Path,
-    patterns: &WalkPatterns,
+    rules: &Rules,
+    (tx, rx): (SyncSender<Raw>, Receiver<Raw>),
     stop: &AtomicBool,
     report: &mut dyn FnMut(WatchReport) -> bool,
 ) -> Result<(), WatchError> {
-    let (tx, rx) = mpsc::sync_channel::<Raw>(MAX_PENDING_EVENTS);
     let overflowed = Arc::new(AtomicBool::new(false));
     let mut watcher = start_watcher(root, tx, overflowed.clone())?;
-    let mut watched = 0usize;
-    for dir in kept_folders(root, patterns) {
+    let mut watched = HashSet::new();
+    rules.changed.store(false, Ordering::Release);
+    for dir in kept_folders(root, &rules.get()) {
         add_folder(&mut watcher, &dir, &mut watched)?;
     }
-    if !report(WatchReport::Watching { folders: watched }) {
+    if !report(WatchReport::Watching {
+        folders: watched.len(),
+    }) {
         return Ok(());
     }
     while !stop.load(Ordering::Relaxed) {
         let Some(raw) = gather(&rx, stop) else {
             return Ok(());
         };
-        let check = SkipCheck::new(root, patterns);
+        let repatterned = rules.changed.swap(false, Ordering::AcqRel);
+        let patterns = rules.get();
+        let check = SkipCheck::new(root, &patterns);
         let mut changes = sift(root, &check, raw);
         changes.overflowed |= overflowed.swap(false, Ordering::Relaxed);
+        if repatterned || changes.paths.iter().any(|p| is_ignore_file(p)) {
+            // What the walk enters may differ anywhere: choose again.
+            rewatch(&mut watcher, &mut watched, kept_folders(root, &patterns))?;
+        }
         // A folder that appeared is watched from now on (and what is in
-        // it already is reported through it: the caller walks again).
+        // it already is reported through it: the caller looks at it).
         for rel in &changes.paths {
             let dir = root.join(rel);
             if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir()) {
@@ -211,24 +274,48 @@ fn is_change(kind: &EventKind) -> bool {
     }
 }
 
+/// Watch exactly `kept` (the walk's folders under new rules): those not
+/// watched yet are added, those no longer kept let go.
+fn rewatch(
+    watcher: &mut notify::RecommendedWatcher,
+    watched: &mut HashSet<PathBuf>,
+    kept: Vec<PathBuf>,
+) -> Result<(), WatchError> {
+    let kept: HashSet<PathBuf> = kept.into_iter().collect();
+    let dropped: Vec<PathBuf> = watched.difference(&kept).cloned().collect();
+    for dir in dropped {
+        // Gone already: nothing to let go of.
+        let _ = watcher.unwatch(&dir);
+        watched.remove(&dir);
+    }
+    for dir in kept {
+        add_folder(watcher, &dir, watched)?;
+    }
+    Ok(())
+}
+
 /// Watch one folder (not its subfolders: each kept one has its own watch,
-/// so a skipped folder such as `node_modules/` costs nothing).
+/// so a skipped folder such as `node_modules/` costs nothing); one
+/// watched already is left as it is.
 fn add_folder(
     watcher: &mut notify::RecommendedWatcher,
     dir: &Path,
-    watched: &mut usize,
+    watched: &mut HashSet<PathBuf>,
 ) -> Result<(), WatchError> {
-    if *watched >= MAX_WATCHED_FOLDERS {
+    if watched.contains(dir) {
+        return Ok(());
+    }
+    if watched.len() >= MAX_WATCHED_FOLDERS {
         return Err(WatchError::TooManyFolders);
     }
     match watcher.watch(dir, RecursiveMode::NonRecursive) {
         Ok(()) => {
-            *watched += 1;
+            watched.insert(dir.to_path_buf());
             Ok(())
         }
         Err(e) if matches!(e.kind, notify::ErrorKind::MaxFilesWatch) => Err(WatchError::Limit {
             dir: dir.to_path_buf(),
-            watched: *watched,
+            watched: watched.len(),
         }),
         // Gone already, or unreadable: nothing there to follow.
         Err(_) => Ok(()),
@@ -307,6 +394,7 @@ fn sift(root: &Path, check: &SkipCheck, raw: Vec<Raw>) -> Changes {
     for r in raw {
         match r {
             Raw::Overflow => overflowed = true,
+            Raw::Repatterned => {}
             Raw::Paths(ps) => {
                 for p in ps {
                     if paths.len() >= MAX_REPORTED_PATHS {
@@ -336,11 +424,18 @@ fn sift(root: &Path, check: &SkipCheck, raw: Vec<Raw>) -> Changes {
 /// The files that change what the walk or the build sees, reported even
 /// though some are hidden: the project file and the ignore files.
 pub fn is_control_file(rel: &str) -> bool {
+    rel == "ctxcurate.toml" || is_ignore_file(rel)
+}
+
+/// An ignore file the walk reads (`.gitignore`, `.ignore`,
+/// `.ctxcurateignore`, at any depth): a change to one may change what
+/// any path below its folder shows.
+pub fn is_ignore_file(rel: &str) -> bool {
     if walk::is_blacklisted(rel) {
         return false;
     }
     let name = rel.rsplit('/').next().unwrap_or(rel);
-    rel == "ctxcurate.toml" || matches!(name, ".gitignore" | ".ignore") || name == IGNORE_FILE
+    matches!(name, ".gitignore" | ".ignore") || name == IGNORE_FILE
 }
 
 #[cfg(test)]
@@ -486,6 +581,40 @@ mod tests {
         assert!(!c.overflowed);
         let c = sift(root, &check, vec![Raw::Overflow]);
         assert!(c.overflowed && c.paths.is_empty());
+    }
+
+    #[test]
+    fn new_patterns_and_a_changed_ignore_file_choose_the_watched_folders_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("gen/deep")).unwrap();
+        fs::create_dir_all(root.join("src")).unwrap();
+        let (tx, rx) = mpsc::channel();
+        let ignore_gen = WalkPatterns {
+            ignore: vec!["gen/".into()],
+            unignore: Vec::new(),
+        };
+        let w = ProjectWatch::start(root, ignore_gen, move |r| tx.send(r).is_ok());
+        assert!(matches!(
+            next(&rx, Duration::from_secs(5)),
+            Some(WatchReport::Watching { folders: 2 })
+        ));
+        fs::write(root.join("gen/deep/g.py"), "g").unwrap();
+        fs::write(root.join("src/a.py"), "a").unwrap();
+        assert_eq!(changed_until(&rx, &["src/a.py"]), ["src/a.py"]);
+
+        // The project's patterns lifted: gen/ and below are watched now.
+        w.set_patterns(WalkPatterns::default());
+        thread::sleep(Duration::from_millis(600));
+        fs::write(root.join("gen/deep/g.py"), "g2").unwrap();
+        assert_eq!(changed_until(&rx, &["gen/deep/g.py"]), ["gen/deep/g.py"]);
+
+        // An ignore file now skips src/: reported, and src/ let go.
+        fs::write(root.join(".gitignore"), "src/\n").unwrap();
+        assert_eq!(changed_until(&rx, &[".gitignore"]), [".gitignore"]);
+        fs::write(root.join("src/a.py"), "a2").unwrap();
+        fs::write(root.join("gen/deep/g.py"), "g3").unwrap();
+        assert_eq!(changed_until(&rx, &["gen/deep/g.py"]), ["gen/deep/g.py"]);
     }
 
     #[test]

@@ -34,6 +34,8 @@ pub struct Finder {
     /// yet: nucleo calls its callback on every injected path, and the app
     /// needs one wake-up, not 100,000.
     pending: Arc<AtomicBool>,
+    /// The path to select again once a [`Finder::replace`]d list is ranked.
+    reselect: Option<String>,
 }
 
 impl Finder {
@@ -66,6 +68,7 @@ impl Finder {
             selected: 0,
             matcher: Mutex::new(Matcher::new(config)),
             pending,
+            reselect: None,
         };
         finder.extend(paths);
         finder
@@ -78,6 +81,17 @@ impl Finder {
         for path in paths {
             injector.push(path, |p, cols| cols[0] = p.as_str().into());
         }
+    }
+
+    /// Rank `paths` instead of the paths it had (files changed on disk
+    /// while it is open): the query stays, and the selection goes back to
+    /// its path once the workers have ranked the new list, when it is
+    /// still listed (else it stays on the row where it was).
+    pub fn replace(&mut self, paths: impl IntoIterator<Item = String>) {
+        self.reselect = self.selected_path();
+        self.nucleo.restart(true);
+        self.extend(paths);
+        self.tick(0);
     }
 
     /// What the user typed.
@@ -94,6 +108,7 @@ impl Finder {
             .pattern
             .reparse(0, query, CaseMatching::Smart, Normalization::Smart, append);
         self.selected = 0;
+        self.reselect = None;
     }
 
     /// Type one character.
@@ -115,11 +130,30 @@ impl Finder {
     pub fn tick(&mut self, wait_ms: u64) -> bool {
         self.pending.store(false, Ordering::Release);
         let status = self.nucleo.tick(wait_ms);
+        if !status.running
+            && let Some(path) = self.reselect.take()
+        {
+            self.select_path(&path);
+        }
         let count = self.matched();
         if self.selected >= count {
             self.selected = count.saturating_sub(1);
         }
         status.running
+    }
+
+    /// Select `path` when it is among the first matches (a list a person
+    /// scrolls; past them the selection stays where it is).
+    fn select_path(&mut self, path: &str) {
+        let snapshot = self.nucleo.snapshot();
+        let found = (0..snapshot.matched_item_count().min(10_000)).find(|&i| {
+            snapshot
+                .get_matched_item(i)
+                .is_some_and(|it| it.data == path)
+        });
+        if let Some(i) = found {
+            self.selected = i as usize;
+        }
     }
 
     /// How many paths match the query (all of them for an empty query).
@@ -207,6 +241,32 @@ mod tests {
         "tests/unit/test_req.py",
         "README.md",
     ];
+
+    #[test]
+    fn replaced_paths_are_ranked_with_the_query_and_selection_kept() {
+        let mut f = finder(&["src/app.py", "src/apple.py", "src/gone_app.py", "README.md"]);
+        f.set_query("app");
+        settle(&mut f);
+        let pick = "src/apple.py";
+        while f.selected_path().as_deref() != Some(pick) {
+            f.move_selection(1);
+        }
+        f.replace(
+            ["src/app.py", "src/apple.py", "src/new_app.py", "README.md"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        settle(&mut f);
+        assert_eq!(f.query(), "app");
+        assert_eq!(f.total(), 4);
+        let listed: Vec<String> = f.hits(0, 10).into_iter().map(|h| h.path).collect();
+        assert!(listed.contains(&"src/new_app.py".to_string()), "{listed:?}");
+        assert!(
+            !listed.contains(&"src/gone_app.py".to_string()),
+            "{listed:?}"
+        );
+        assert_eq!(f.selected_path().as_deref(), Some(pick));
+    }
 
     #[test]
     fn an_empty_query_lists_every_file() {

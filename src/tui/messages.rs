@@ -38,11 +38,17 @@ pub enum Event {
     WalkDone,
     /// Files changed on disk (from the project's watch, `core::watch`).
     FilesChanged(Changes),
+    /// Another program (`ctxcurate preset apply`) changed the user's own
+    /// state file for this checkout: the app takes the change in.
+    PersonalChanged(Box<crate::core::project::CheckoutState>),
     /// Watching the project stopped (why): said once; `R` still walks.
     WatchFailed(String),
     /// A whole walk made after files changed on disk, sorted: it replaces
     /// the tree's files at once (the cursor stays on its path).
     Rewalked(Vec<String>),
+    /// The changed paths looked at again (files changed on disk, a few
+    /// named): the walk and the tree are patched there only.
+    Rescanned(crate::core::walk::WalkDelta),
     /// A composition finished.
     Composed(Composed),
     /// Block counts of single files: (path, render key, tokens).
@@ -165,6 +171,10 @@ pub enum Effect {
     /// list at once as [`Event::Rewalked`] (files changed on disk: the
     /// tree stays as it is meanwhile).
     Rewalk,
+    /// Look at these changed paths again in the background (by the
+    /// walk's rules) and deliver what the walk shows there as
+    /// [`Event::Rescanned`]: no whole walk for a few files.
+    Rescan(Vec<String>),
     /// Put text on the clipboard and report where it went. Too large
     /// for OSC 52, it comes back as [`Event::CopyOverCap`]: `findings`
     /// and `allow_secrets` (the user's answer to the secrets question)

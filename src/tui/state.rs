@@ -26,6 +26,7 @@ use crate::tui::discover::proposal::Discovery;
 use crate::tui::draw::screen::Screen;
 use crate::tui::finder::Finder;
 use crate::tui::input::keymap::{Context, Keymap};
+use crate::tui::messages::Effect;
 use crate::tui::preview::pane::PreviewState;
 use crate::tui::state::clock::Clock;
 use crate::tui::state::model::{ComposedFile, PendingCopy, PendingWrite};
@@ -182,11 +183,15 @@ impl State {
     /// A fresh state over `project`; the file list starts with the
     /// preset's explicitly named files and grows as the walk streams in.
     pub fn new(project: Project, keymap: Keymap) -> State {
+        let patterns = walk::WalkPatterns::from_settings(&project.settings);
         let mut state = State {
             project,
             keymap,
             tree: TreePane::default(),
-            walk: Walk::default(),
+            walk: Walk {
+                patterns,
+                ..Walk::default()
+            },
             focus: Pane::Tree,
             symbols: SymbolsPane::default(),
             preview: PreviewState::default(),
@@ -272,6 +277,45 @@ impl State {
         self.refresh_rows();
     }
 
+    /// The walk for the changes on disk seen so far (see `tui::live`):
+    /// whole when it must be, else a rescan of the paths named; `None`
+    /// when nothing waits. It is marked under way.
+    pub fn next_walk_for_changes(&mut self) -> Option<Effect> {
+        let live = &mut self.walk.live;
+        live.again = false;
+        let pending = std::mem::take(&mut live.pending);
+        let effect = if std::mem::take(&mut live.whole) {
+            Effect::Rewalk
+        } else if pending.is_empty() {
+            return None;
+        } else {
+            Effect::Rescan(pending.into_iter().collect())
+        };
+        live.in_flight = true;
+        Some(effect)
+    }
+
+    /// The ignore settings (`[project] ignore`/`unignore`) differ from
+    /// those the tree was walked with (`ctxcurate.toml` reloaded, an undo
+    /// over such a change): walk the whole project again with them once
+    /// no walk is under way (the watch follows the new ones then).
+    pub fn follow_ignore_settings(&mut self) -> Option<Effect> {
+        let now = walk::WalkPatterns::from_settings(&self.project.settings);
+        if now == self.walk.patterns {
+            return None;
+        }
+        self.walk.patterns = now;
+        let live = &mut self.walk.live;
+        live.whole = true;
+        // What any pane holds may be of a file now ignored.
+        live.overflowed = true;
+        if live.in_flight || !self.walk.done {
+            live.again = true;
+            return None;
+        }
+        self.next_walk_for_changes()
+    }
+
     /// The active preset (a clone; empty when it does not exist yet).
     pub fn preset(&self) -> Preset {
         self.project.active_preset()
@@ -309,6 +353,27 @@ impl State {
             walk::ResolveChange::Rebuilt => self.composition.forget_sum(),
         }
         self.refresh_rows();
+    }
+
+    /// The walk became `to` (files on disk came and went, by `applied`):
+    /// the preset's resolution and the gauge's sum are patched at those
+    /// paths (the glob answers carried over), or made anew at the next
+    /// [`State::refresh`] when they cannot be.
+    pub fn follow_walk(&mut self, to: Vec<String>, applied: &walk::Applied) {
+        let from = std::mem::replace(&mut self.walk.walked, Arc::new(to));
+        let preset = self.preset();
+        let patched = self.walk.resolver.follow_walk(
+            &preset.files,
+            &preset.exclude,
+            (&from, &self.walk.walked),
+            applied,
+            &mut self.walk.globs,
+            &mut self.walk.resolved,
+        );
+        match patched {
+            Some(touched) => self.composition.patch_sum(&self.walk, touched),
+            None => self.composition.forget_sum(),
+        }
     }
 
     /// The row under the tree cursor.

@@ -62,6 +62,17 @@ impl FileTree {
         dir.files.insert(name.to_string());
     }
 
+    /// Take a file out (no-op when absent); folders it leaves empty go
+    /// too, so a deleted folder does not linger as an empty row.
+    pub fn remove(&mut self, rel: &str) {
+        let rel = rel.trim_matches('/');
+        if !self.contains(rel) {
+            return;
+        }
+        let parts: Vec<&str> = rel.split('/').filter(|p| !p.is_empty()).collect();
+        remove_in(&mut self.root, &parts);
+    }
+
     /// `true` when `rel` is a known file.
     pub fn contains(&self, rel: &str) -> bool {
         let (dir, name) = match rel.rsplit_once('/') {
@@ -107,6 +118,26 @@ impl FileTree {
         let needle = filter.to_lowercase();
         push_rows(&self.root, "", 0, open, &needle, &mut out);
         out
+    }
+}
+
+/// Remove the file at `parts` below `dir` (known to be there), counting
+/// down on the way and dropping folders left empty.
+fn remove_in(dir: &mut Dir, parts: &[&str]) {
+    dir.count = dir.count.saturating_sub(1);
+    match parts {
+        [] => {}
+        [name] => {
+            dir.files.remove(*name);
+        }
+        [first, rest @ ..] => {
+            if let Some(sub) = dir.dirs.get_mut(*first) {
+                remove_in(sub, rest);
+                if sub.count == 0 {
+                    dir.dirs.remove(*first);
+                }
+            }
+        }
     }
 }
 
@@ -310,6 +341,23 @@ mod tests {
         rows.iter()
             .map(|r| format!("{}{}", "  ".repeat(r.depth), r.name))
             .collect()
+    }
+
+    #[test]
+    fn a_removed_file_takes_its_emptied_folders_along() {
+        let mut t = tree();
+        t.remove("src/core/x.c");
+        assert_eq!(t.len(), 3);
+        assert!(!t.is_dir("src/core") && t.is_dir("src"));
+        assert_eq!(t.count_under("src"), 2);
+        t.remove("src/nothing.py");
+        t.remove("src");
+        assert_eq!(t.len(), 3, "absent files and folders: no-op");
+        for f in ["src/app.py", "src/b.py", "README.md"] {
+            t.remove(f);
+        }
+        assert!(t.is_empty() && !t.is_dir("src"));
+        assert!(t.rows(&HashSet::new(), "").is_empty());
     }
 
     #[test]

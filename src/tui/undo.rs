@@ -66,6 +66,9 @@ pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Ve
 /// few files it lacks first) and ask for a fresh composition (older
 /// answers are dropped).
 pub fn recompose(state: &mut State) -> Vec<Effect> {
+    // The ignore settings changed with the file: the tree is walked again
+    // (and composed again once that is back).
+    let mut rewalk: Vec<Effect> = state.follow_ignore_settings().into_iter().collect();
     state.composition.generation += 1;
     let missing = state.refresh_gauge();
     let mut effects = Vec::new();
@@ -86,7 +89,8 @@ pub fn recompose(state: &mut State) -> Vec<Effect> {
         tokenizer: state.project.settings.tokenizer,
         walked: state.walk.walked.clone(),
     })));
-    effects
+    rewalk.append(&mut effects);
+    rewalk
 }
 
 /// Undo: the project file before the last change comes back.

@@ -74,9 +74,11 @@ fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
         }
         Event::Walked(batch) => walked(state, batch),
         Event::WalkDone => walk_done(state),
-        ev @ (Event::FilesChanged(_) | Event::Rewalked(_) | Event::WatchFailed(_)) => {
-            live::on_event(state, ev)
-        }
+        ev @ (Event::FilesChanged(_)
+        | Event::Rewalked(_)
+        | Event::Rescanned(_)
+        | Event::PersonalChanged(_)
+        | Event::WatchFailed(_)) => live::on_event(state, ev),
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
         Event::Symbols(view) => {
@@ -232,8 +234,7 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
     // Files changed on disk while this walk ran: it may have missed them.
     let live = &mut state.walk.live;
     if std::mem::take(&mut live.again) && !live.in_flight {
-        live.in_flight = true;
-        effects.push(Effect::Rewalk);
+        effects.extend(crate::tui::live::next_walk(state));
     }
     effects
 }

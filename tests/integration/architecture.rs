@@ -138,7 +138,7 @@ const TUI: Table = &[
     &[
         ("tui::overlays::picker", "the preset picker"),
         ("tui::discover", "discovery: targets, proposals, accept"),
-        ("tui::live", "files changed on disk: walk again, tree and panes follow"),
+        ("tui::live", "files and state changed on disk: patch the walk, follow"),
         ("tui::finder::keys", "the finder overlay's keys"),
         ("tui::tokens::keys", "the tokens overlay's keys"),
         ("tui::preview::raw", "the preview's raw-text view"),

@@ -18,6 +18,7 @@ mod keys;
 mod keys_tmux;
 mod layout;
 mod live;
+mod live_state;
 mod live_tmux;
 mod lock;
 mod look;

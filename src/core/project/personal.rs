@@ -14,6 +14,13 @@
 //! where, so nothing is lost silently and nothing is written over a file
 //! we failed to parse; a value that does not fit its setting is left out,
 //! with a note.
+//!
+//! Two programs may write it: the TUI keeps it open for a session while
+//! `ctxcurate preset apply` switches the preset from a shell. A save
+//! therefore writes over the file only what this program changed since
+//! it last read or wrote it ([`merge_layers`]: a three-way merge per
+//! key), and the TUI picks up the other's changes as they come
+//! ([`PersonalStore::peek`]).
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -157,6 +164,17 @@ impl PersonalStore {
         Loaded { state, notes }
     }
 
+    /// The state file of the checkout at `root` as it is now, for a check
+    /// while a session runs: `None` when there is none, or it cannot be
+    /// read or parsed (then it is left where it is, for the next start to
+    /// report and set aside). Values that do not fit are left out.
+    pub fn peek(&self, root: &Path) -> Option<CheckoutState> {
+        let path = self.path(root);
+        let text = read_text(&path).ok()??;
+        let state: CheckoutState = toml::from_str(&text).ok()?;
+        Some(checked(state, &path, &mut Vec::new()))
+    }
+
     /// Move the unreadable state file at `path` aside, and say so.
     fn set_aside(&self, path: &Path, why: &str) -> Loaded {
         let aside = path.with_extension("toml.bad");
@@ -235,6 +253,31 @@ fn read_text(path: &Path) -> io::Result<Option<String>> {
     String::from_utf8(bytes)
         .map(Some)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8"))
+}
+
+/// The user's own keys after two programs changed them: per key of
+/// [`PERSONAL_KEYS`], `mine` where it differs from `base` (what both
+/// started from), else `disk` (another program's change, or none). A key
+/// both changed keeps `mine`: the newer save.
+pub fn merge_layers(
+    base: &SettingsLayer,
+    mine: &SettingsLayer,
+    disk: &SettingsLayer,
+) -> SettingsLayer {
+    let mut merged = disk.clone();
+    for key in PERSONAL_KEYS {
+        let ours = mine.get(key);
+        if ours == base.get(key) {
+            continue;
+        }
+        match ours {
+            Some(value) => merged.set(key, value.clone()),
+            None => {
+                merged.remove(key);
+            }
+        }
+    }
+    merged
 }
 
 /// `state` with what it may not hold left out, each named in `notes`:

@@ -238,6 +238,92 @@ impl GlobIndex {
     }
 }
 
+impl GlobIndex {
+    /// The walk `from` became `to` by `applied` (`walk/delta.rs`): carry
+    /// the answers over — each glob's matches moved to their new places,
+    /// the files that came matched against it — instead of matching every
+    /// glob against the whole walk again. `false` (and nothing kept) when
+    /// the answers were not for `from`.
+    pub(super) fn follow(
+        &mut self,
+        from: &Arc<Vec<String>>,
+        to: &Arc<Vec<String>>,
+        applied: &super::Applied,
+    ) -> bool {
+        let was_for_from = self
+            .files
+            .as_ref()
+            .and_then(Weak::upgrade)
+            .is_some_and(|f| Arc::ptr_eq(&f, from));
+        if !was_for_from {
+            self.for_walk(to);
+            return false;
+        }
+        let moved = |old: &[u32]| -> Vec<u32> {
+            let (mut gone, mut came) = (0usize, 0usize);
+            let mut out = Vec::with_capacity(old.len());
+            for &i in old {
+                let i = i as usize;
+                while applied.removed_at.get(gone).is_some_and(|&r| r < i) {
+                    gone += 1;
+                }
+                if applied.removed_at.get(gone) == Some(&i) {
+                    continue;
+                }
+                let rank = i - gone;
+                while applied
+                    .added_at
+                    .get(came)
+                    .is_some_and(|&a| a <= rank + came)
+                {
+                    came += 1;
+                }
+                out.extend(u32::try_from(rank + came).ok());
+            }
+            out
+        };
+        for (pattern, found) in self.matches.iter_mut() {
+            let mut now = moved(found);
+            if let Ok(matcher) = compile_glob(pattern) {
+                let came: Vec<u32> = applied
+                    .added
+                    .iter()
+                    .zip(&applied.added_at)
+                    .filter(|(p, _)| matcher.is_match(p.as_str()))
+                    .filter_map(|(_, &at)| u32::try_from(at).ok())
+                    .collect();
+                if !came.is_empty() {
+                    now.extend(came);
+                    now.sort_unstable();
+                }
+            }
+            *found = now.into();
+        }
+        if self.eligible.len() == from.len() {
+            let old = std::mem::take(&mut self.eligible);
+            let mut survivors = old
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| applied.removed_at.binary_search(i).is_err())
+                .map(|(_, e)| e);
+            let mut came = applied.added.iter().zip(&applied.added_at).peekable();
+            self.eligible = (0..to.len())
+                .filter_map(|n| match came.next_if(|(_, at)| **at == n) {
+                    Some((p, _)) => Some(!is_blacklisted(p) && !is_sensitive(p)),
+                    None => survivors.next(),
+                })
+                .collect();
+            if self.eligible.len() != to.len() {
+                self.eligible.clear();
+            }
+        } else {
+            self.eligible.clear();
+        }
+        self.files = Some(Arc::downgrade(to));
+        true
+    }
+}
+
 /// [`expand_over`] over a walk the caller keeps (`Arc`), reusing what
 /// `index` learnt about it in earlier expansions.
 pub fn expand_shared(

@@ -81,6 +81,82 @@ impl Resolver {
     }
 }
 
+impl Resolver {
+    /// The walk `from` became `to` by `applied` (files on disk came and
+    /// went, `walk/delta.rs`) while the preset stayed `entries`/`exclude`:
+    /// patch the last resolution at the paths that came and went, and
+    /// carry the glob answers over to `to`, instead of expanding every
+    /// glob over `to` again. The paths touched, with their items before
+    /// (as [`ResolveChange::Patched`]); `None` when only a full resolution
+    /// will do (the last one was for other inputs; an entry is a file name
+    /// that looks like a glob and came or went) — then the next
+    /// [`Resolver::resolve`] makes it.
+    pub fn follow_walk(
+        &mut self,
+        entries: &[FileItem],
+        exclude: &[String],
+        (from, to): (&Arc<Vec<String>>, &Arc<Vec<String>>),
+        applied: &super::Applied,
+        index: &mut GlobIndex,
+        resolved: &mut Vec<ResolvedItem>,
+    ) -> Option<Vec<(String, Option<ResolvedItem>)>> {
+        let last = self.last.as_mut()?;
+        let same_inputs = last.walk.upgrade().is_some_and(|w| Arc::ptr_eq(&w, from))
+            && last.entries == entries
+            && last.exclude == exclude;
+        // `[id].tsx` is literal while a file has that name: one that came
+        // or went changes what the entry is.
+        let came_or_went = |p: &str| {
+            applied
+                .added
+                .binary_search_by(|a| a.as_str().cmp(p))
+                .is_ok()
+                || applied
+                    .removed
+                    .binary_search_by(|r| r.as_str().cmp(p))
+                    .is_ok()
+        };
+        let renamed_kind = entries
+            .iter()
+            .any(|e| is_glob(&e.path) && came_or_went(&e.path));
+        if !same_inputs || renamed_kind || !index.follow(from, to, applied) {
+            self.last = None;
+            return None;
+        }
+        last.walk = Arc::downgrade(to);
+        let lits = literals(entries, to);
+        let globs = globs(entries, to);
+        let excluded = Excluder::new(exclude);
+        let mut touched: Vec<&str> = applied
+            .added
+            .iter()
+            .chain(&applied.removed)
+            .map(String::as_str)
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let mut before = Vec::with_capacity(touched.len());
+        for path in touched {
+            let now = resolve_one(path, entries, &lits, &globs, &excluded, to, index);
+            let was = match (
+                resolved.binary_search_by(|r| r.path.as_str().cmp(path)),
+                now,
+            ) {
+                (Ok(at), Some(item)) => Some(std::mem::replace(&mut resolved[at], item)),
+                (Ok(at), None) => Some(resolved.remove(at)),
+                (Err(at), Some(item)) => {
+                    resolved.insert(at, item);
+                    None
+                }
+                (Err(_), None) => None,
+            };
+            before.push((path.to_string(), was));
+        }
+        self.patched += 1;
+        Some(before)
+    }
+}
+
 /// What [`Resolver::resolve`] did to the resolution.
 #[derive(Debug)]
 pub enum ResolveChange {
@@ -344,6 +420,101 @@ mod tests {
             );
         }
         assert!(resolver.patched > 300, "{} patched", resolver.patched);
+    }
+
+    /// After each of many random walk changes (files added and removed,
+    /// now and then one named `[id].tsx` or a credential file), the
+    /// followed resolution equals a full expansion over the new walk, and
+    /// the glob answers carried over equal fresh ones (checked through a
+    /// second, patched resolution after an edit).
+    #[test]
+    fn resolutions_followed_over_walk_changes_equal_full_expansions() {
+        use crate::core::walk::WalkDelta;
+        let names: Vec<String> = ["a", "a/deep", "b", "c", "d/e"]
+            .iter()
+            .flat_map(|d| {
+                ["x.py", "y.py", "z.txt", ".env", "[id].tsx"]
+                    .iter()
+                    .map(move |f| format!("{d}/{f}"))
+            })
+            .chain(["[id].tsx".into(), "top.py".into()])
+            .collect();
+        let mut rng = Lcg(11);
+        let mut files = walk();
+        let entries = vec![
+            FileItem::new("a/deep/x.py"),
+            FileItem::new("[id].tsx"),
+            FileItem::new("**/*.py"),
+            FileItem::new("c/*"),
+        ];
+        let exclude = vec!["b/y.py".to_string(), "d/**/*.txt".to_string()];
+        let mut resolver = Resolver::default();
+        let mut index = GlobIndex::default();
+        let mut resolved = Vec::new();
+        resolver.resolve(&entries, &exclude, &files, &mut index, &mut resolved);
+        let mut followed = 0;
+        for step in 0..300 {
+            // A few paths change: each comes or goes (as on disk).
+            let mut scopes: Vec<String> = (0..1 + rng.next(4))
+                .map(|_| names[rng.next(names.len())].clone())
+                .collect();
+            scopes.sort();
+            scopes.dedup();
+            let found: Vec<String> = scopes
+                .iter()
+                .filter(|s| !files.contains(s) || rng.next(3) == 0)
+                .filter(|s| files.binary_search(s).is_err())
+                .cloned()
+                .collect();
+            let delta = WalkDelta { scopes, found };
+            let mut next = (*files).clone();
+            let applied = delta.apply(&mut next);
+            let next = Arc::new(next);
+            let patch = resolver.follow_walk(
+                &entries,
+                &exclude,
+                (&files, &next),
+                &applied,
+                &mut index,
+                &mut resolved,
+            );
+            files = next;
+            if patch.is_some() {
+                followed += 1;
+            } else {
+                resolver.resolve(&entries, &exclude, &files, &mut index, &mut resolved);
+            }
+            assert_eq!(resolved, full(&entries, &exclude, &files), "step {step}");
+            // The carried-over glob answers are what fresh ones are…
+            for pattern in ["**/*.py", "c/*"] {
+                let matcher = super::super::compile_glob(pattern).unwrap();
+                let fresh: Vec<u32> = (0..files.len())
+                    .filter(|&i| matcher.is_match(files[i].as_str()))
+                    .map(|i| i as u32)
+                    .collect();
+                let kept = index.matches(pattern, &files).unwrap();
+                assert_eq!(*kept, *fresh, "step {step}: {pattern}");
+            }
+            for (i, f) in files.iter().enumerate() {
+                let eligible = !is_blacklisted(f) && !crate::core::walk::is_sensitive(f);
+                assert_eq!(index.eligible(&files, i), eligible, "step {step}: {f}");
+            }
+            // …and serve the next edit as fresh ones would.
+            let mut edited = entries.clone();
+            edited.push(FileItem::new("top.py"));
+            let mut again = resolved.clone();
+            let mut probe = Resolver {
+                last: Some(Inputs {
+                    entries: entries.clone(),
+                    exclude: exclude.clone(),
+                    walk: Arc::downgrade(&files),
+                }),
+                patched: 0,
+            };
+            probe.resolve(&edited, &exclude, &files, &mut index, &mut again);
+            assert_eq!(again, full(&edited, &exclude, &files), "step {step}");
+        }
+        assert!(followed > 200, "{followed} followed");
     }
 
     /// A walk that changed is never patched: it is resolved anew.

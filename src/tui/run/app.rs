@@ -159,7 +159,7 @@ fn event_loop(
         let msg = match lp.rx.recv_timeout(tick) {
             Ok(m) => m,
             Err(RecvTimeoutError::Timeout) => {
-                lp.on_tick(&state, working);
+                lp.on_tick(&mut state, working);
                 continue;
             }
             Err(RecvTimeoutError::Disconnected) => break,
@@ -195,7 +195,7 @@ struct Loop<'t> {
     /// session) ends the loop, but the last save still happens.
     drawn: io::Result<()>,
     /// The project's watch (files changed on disk); stops when dropped.
-    _watch: ProjectWatch,
+    watch: ProjectWatch,
 }
 
 impl<'t> Loop<'t> {
@@ -247,7 +247,7 @@ impl<'t> Loop<'t> {
             clipboard,
             view: ViewState::default(),
             drawn: Ok(()),
-            _watch: watch,
+            watch,
         }
     }
 
@@ -286,7 +286,7 @@ impl<'t> Loop<'t> {
             &self.worker,
             &self.save_tx,
             self.clipboard.as_mut(),
-            (&mut *self.terminal, &self.gate),
+            (&mut *self.terminal, &self.gate, &self.watch),
         );
     }
 
@@ -307,12 +307,18 @@ impl<'t> Loop<'t> {
     }
 
     /// Nothing arrived for a tick: redraw the moving gauge, or (idle) look
-    /// for outside changes to the project file.
-    fn on_tick(&mut self, state: &State, working: bool) {
+    /// for outside changes to the project file and to the user's own
+    /// state file (a `preset apply` from a shell; a small file, read here).
+    fn on_tick(&mut self, state: &mut State, working: bool) {
         if working {
             self.draw(state);
-        } else {
-            let _ = self.save_tx.send(SyncMsg::Check);
+            return;
+        }
+        let _ = self.save_tx.send(SyncMsg::Check);
+        if let Some(disk) = state.project.personal_on_disk() {
+            let effects = update(state, Event::PersonalChanged(Box::new(disk)));
+            self.run_effects(state, effects);
+            self.draw(state);
         }
     }
 
@@ -426,6 +432,9 @@ struct Threads<'a> {
     clipboard: &'a mut dyn Clipboard,
     terminal: &'a mut ratatui::DefaultTerminal,
     gate: &'a InputGate,
+    /// Every whole walk hands its patterns to the watch too (the ignore
+    /// settings may have changed: it watches what the walk enters).
+    watch: &'a ProjectWatch,
 }
 
 impl effects::Runtime for Threads<'_> {
@@ -448,15 +457,31 @@ impl effects::Runtime for Threads<'_> {
     }
 
     fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        self.watch.set_patterns(patterns.clone());
         spawn_walker(root.to_path_buf(), patterns, self.walk_tx.clone());
         Vec::new()
     }
 
     fn rewalk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        self.watch.set_patterns(patterns.clone());
         let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
         thread::spawn(move || {
             let files = walk::walk_files_with(&root, &patterns);
             let _ = tx.send(Msg::App(Event::Rewalked(files)));
+        });
+        Vec::new()
+    }
+
+    fn rescan(
+        &mut self,
+        root: &Path,
+        patterns: walk::WalkPatterns,
+        changed: Vec<String>,
+    ) -> Vec<Event> {
+        let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
+        thread::spawn(move || {
+            let delta = walk::rescan(&root, &patterns, &changed);
+            let _ = tx.send(Msg::App(Event::Rescanned(delta)));
         });
         Vec::new()
     }
@@ -515,7 +540,7 @@ fn run_effects(
     jobs: &Worker,
     save: &Sender<SyncMsg>,
     clipboard: &mut dyn Clipboard,
-    (terminal, gate): (&mut ratatui::DefaultTerminal, &InputGate),
+    (terminal, gate, watch): (&mut ratatui::DefaultTerminal, &InputGate, &ProjectWatch),
 ) {
     let mut threads = Threads {
         walk_tx,
@@ -524,6 +549,7 @@ fn run_effects(
         clipboard,
         terminal,
         gate,
+        watch,
     };
     effects::run(state, effects, &mut threads);
 }

@@ -34,6 +34,10 @@ pub trait Runtime {
     /// Walk the project whole (files changed on disk) and hand the sorted
     /// list back as one [`Event::Rewalked`] (later, or at once).
     fn rewalk(&mut self, root: &Path, patterns: WalkPatterns) -> Vec<Event>;
+    /// Look at the `changed` paths again by the walk's rules
+    /// ([`crate::core::walk::rescan`]) and hand what the walk shows there
+    /// back as one [`Event::Rescanned`] (later, or at once).
+    fn rescan(&mut self, root: &Path, patterns: WalkPatterns, changed: Vec<String>) -> Vec<Event>;
     /// Put text on the clipboard; where it went, or why not (and whether
     /// only its size stood in the way: see [`CopyFailure`]).
     fn copy(&mut self, text: &str) -> Result<String, CopyFailure>;
@@ -76,6 +80,11 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
             Effect::Rewalk => runtime.rewalk(
                 &state.project.root,
                 WalkPatterns::from_settings(&state.project.settings),
+            ),
+            Effect::Rescan(changed) => runtime.rescan(
+                &state.project.root,
+                WalkPatterns::from_settings(&state.project.settings),
+                changed,
             ),
             Effect::Copy {
                 text,

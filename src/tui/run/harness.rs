@@ -146,6 +146,14 @@ impl Harness {
         }
     }
 
+    /// Look at the user's state file as the app's idle tick does, and
+    /// take in what another program changed there.
+    pub fn check_personal(&mut self) {
+        if let Some(disk) = self.state.project.personal_on_disk() {
+            self.send(Event::PersonalChanged(Box::new(disk)));
+        }
+    }
+
     /// What the app does as it ends: remember where the user is (the
     /// tree's cursor and open folders) with their own settings, in the
     /// project's personal store (see `State::remember`).
@@ -324,6 +332,15 @@ impl effects::Runtime for Inline<'_> {
 
     fn rewalk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
         vec![Event::Rewalked(walk::walk_files_with(root, &patterns))]
+    }
+
+    fn rescan(
+        &mut self,
+        root: &Path,
+        patterns: walk::WalkPatterns,
+        changed: Vec<String>,
+    ) -> Vec<Event> {
+        vec![Event::Rescanned(walk::rescan(root, &patterns, &changed))]
     }
 
     fn copy(&mut self, text: &str) -> Result<String, CopyFailure> {

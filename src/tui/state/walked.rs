@@ -20,6 +20,9 @@ pub struct Walk {
     pub resolver: walk::Resolver,
     /// The walk is complete.
     pub done: bool,
+    /// The `[project]` patterns the tree was walked with (a change walks
+    /// it again: `State::follow_ignore_settings`).
+    pub patterns: walk::WalkPatterns,
     /// The preset's files as resolved by the last `refresh`.
     pub resolved: Vec<ResolvedItem>,
     /// Following the files on disk (see `tui::live`).
@@ -34,10 +37,17 @@ pub struct Live {
     pub in_flight: bool,
     /// Changes arrived while a walk was under way: walk again after it.
     pub again: bool,
-    /// The paths changed since the last walk for changes was applied.
+    /// The paths changed since the last walk for changes was applied
+    /// (what the panes forget then).
     pub changed: std::collections::BTreeSet<String>,
+    /// The paths changed that no rescan has looked at yet.
+    pub pending: std::collections::BTreeSet<String>,
     /// More changed than was named: anything may have.
     pub overflowed: bool,
+    /// The next walk for changes must be whole: the report overflowed,
+    /// or an ignore file or the ignore settings changed (what any path
+    /// shows may differ).
+    pub whole: bool,
     /// Watching stopped (and the user was told once).
     pub failed: bool,
 }

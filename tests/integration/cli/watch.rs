@@ -197,3 +197,66 @@ fn an_output_inside_the_project_is_left_out_of_its_own_rebuilds() {
     signal(&child, libc::SIGTERM);
     assert_eq!(finish(child, &rx).code(), Some(0));
 }
+
+/// The watch follows the ignore rules as they change: a new `.gitignore`
+/// pattern takes a file out of the output, and a `[project] ignore` lifted
+/// in ctxcurate.toml brings a folder in — watched from then on, so a
+/// change there rebuilds too (the watch chose its folders at the start,
+/// without it).
+#[test]
+fn build_watch_follows_a_new_ignore_pattern_and_lifted_project_ignores() {
+    let p = Project::empty();
+    p.write("src/a.py", "def a():\n    return 'ay'\n");
+    p.write("src/b.py", "def b():\n    return 'bee'\n");
+    p.write("gen/deep/g.py", "def g():\n    return 'old'\n");
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nignore = [\"gen/\"]\n\n[[presets.default.files]]\npath = \"**/*.py\"\n",
+    );
+    let (child, rx) = spawn_watch(&p);
+    let out = p.read("out.md");
+    assert!(out.contains("'bee'") && !out.contains("'old'"), "{out}");
+
+    p.write(".gitignore", "src/b.py\n");
+    wait_for(&rx, ".gitignore changed · 1 file");
+    let out = p.read("out.md");
+    assert!(out.contains("'ay'") && !out.contains("'bee'"), "{out}");
+
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"**/*.py\"\n",
+    );
+    wait_for(&rx, "ctxcurate.toml changed · 2 files");
+    assert!(p.read("out.md").contains("'old'"));
+    // The watch chooses its folders again on its own thread: a moment.
+    std::thread::sleep(Duration::from_millis(800));
+    p.write("gen/deep/g.py", "def g():\n    return 'new'\n");
+    wait_for(&rx, "gen/deep/g.py changed · 2 files");
+    assert!(p.read("out.md").contains("'new'"));
+    signal(&child, libc::SIGTERM);
+    assert_eq!(finish(child, &rx).code(), Some(0));
+}
+
+/// `ctxcurate preset apply` from another shell while `build --watch` runs
+/// (no `-p`): the output is rebuilt with the preset now chosen.
+#[test]
+fn build_watch_rebuilds_when_a_preset_is_applied_from_another_shell() {
+    let p = Project::empty();
+    p.write("a.py", "def a():\n    return 'ay'\n");
+    p.write("b.py", "def b():\n    return 'bee'\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.a]\nfiles = [\"a.py\"]\n\n[presets.b]\nfiles = [\"b.py\"]\n",
+    );
+    let out = p.run(&["preset", "apply", "a"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let (child, rx) = spawn_watch(&p);
+    assert!(p.read("out.md").contains("'ay'"));
+    let out = p.run(&["preset", "apply", "b"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    wait_for(&rx, "your own preset or settings changed · 1 file");
+    let out = p.read("out.md");
+    assert!(out.contains("'bee'") && !out.contains("'ay'"), "{out}");
+    signal(&child, libc::SIGTERM);
+    assert_eq!(finish(child, &rx).code(), Some(0));
+}

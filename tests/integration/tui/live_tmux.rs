@@ -1,6 +1,7 @@
 //! End to end in tmux, the event loop's own ways: a file created in the
 //! project while the app runs shows in the tree without `R` (the watch,
-//! the loop, the walk, the frame), and a SIGTERM while `e` has handed the
+//! the loop, the walk, the frame), a `preset apply` from a shell is
+//! followed (the idle tick, the status) and kept at exit, and a SIGTERM while `e` has handed the
 //! terminal to the editor ends the editor and the app cleanly: status
 //! 143, the terminal back in cooked mode off the alternate screen, the
 //! curation saved, no temporary file left.
@@ -35,6 +36,45 @@ fn a_file_created_while_the_app_runs_shows_in_the_tree() {
     });
     tmux.keys(&["q"]);
     tmux.wait("the app to quit", |t| !t.running());
+}
+
+/// `ctxcurate preset apply c` from a shell while the app runs: the app
+/// switches (the status says so), and its exit keeps that choice.
+#[test]
+fn a_preset_applied_from_a_shell_while_the_app_runs_is_followed() {
+    let Some(tmux) = Tmux::new("live-preset") else {
+        return;
+    };
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.a]\nfiles = [\"src/app.py\"]\n\n[presets.c]\nfiles = [\"docs/guide.md\"]\n",
+    );
+    let home = p.config_home.path();
+    // The state directory the CLI uses (`Project::cmd`), for the app too.
+    let state = home.join("state");
+    tmux.start(
+        p.root(),
+        &[
+            ("CTXCURATE_CONFIG", "/dev/null"),
+            ("HOME", home.to_str().unwrap()),
+            ("XDG_STATE_HOME", state.to_str().unwrap()),
+        ],
+    );
+    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+    tmux.keys(&["1"]);
+    tmux.wait("preset a", |t| t.screen().contains("preset: a"));
+    let out = p.run(&["preset", "apply", "c"]);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    tmux.wait("the switch said", |t| {
+        t.screen().contains("preset switched to c outside the app")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+    let store = ctxcurate::core::project::PersonalStore::at(state.join("ctxcurate/checkouts"));
+    let kept = store.load(p.root()).state;
+    assert_eq!(kept.project.get_str("active_preset"), Some("c"));
+    assert_eq!(p.read("ctxcurate.toml").matches("presets.").count(), 2);
 }
 
 #[test]
