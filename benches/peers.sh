@@ -103,9 +103,10 @@ out=$work/out.md
 for _ in $(seq "$runs"); do
   job "ctxcurate full, cold" bash -c cold_full
   job "ctxcurate full, warm" bash -c warm_full
-  job "ctxcurate skeleton, cold" bash -c cold_skel
+  # Right after a full build: the skeleton job below clears the cache.
   job "ctxcurate -o FILE, warm" "$ctx" build --preset default -o "$out"
   [ -z "$before" ] || job "before: -o FILE, warm" "$before" build --preset default -o "$out"
+  job "ctxcurate skeleton, cold" bash -c cold_skel
   # code2prompt 4.x counts tokens by default (`--token-format raw`); 2.x
   # took `--tokens raw --no-clipboard`.
   have code2prompt && job "code2prompt --tokens" code2prompt . --output-file /dev/null --token-format raw
