@@ -73,6 +73,17 @@ pub struct ProjectLock {
     path: PathBuf,
 }
 
+impl Drop for ProjectLock {
+    /// Unlock before the file is closed: a lock belongs to the open file,
+    /// which a child process another thread is starting at that moment
+    /// (a `git` the TUI runs) holds too until it runs its program; closing
+    /// alone would leave the lock held that long, and the next save would
+    /// find it taken.
+    fn drop(&mut self) {
+        let _ = self._lock.unlock();
+    }
+}
+
 impl ProjectLock {
     /// Wait for and take the lock of the project file at `path` (its
     /// folder is the project root), announcing a wait through the notice
@@ -233,6 +244,24 @@ impl Project {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A copy of the lock's descriptor elsewhere (what a child process
+    /// being started holds until it runs its program) does not keep the
+    /// lock once the guard is dropped.
+    #[test]
+    fn a_dropped_lock_is_free_whoever_else_holds_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("ctxcurate.toml");
+        let lock = ProjectLock::try_acquire(&path).unwrap().expect("free");
+        let copy = lock._lock.try_clone().unwrap();
+        assert!(ProjectLock::try_acquire(&path).unwrap().is_none(), "held");
+        drop(lock);
+        assert!(
+            ProjectLock::try_acquire(&path).unwrap().is_some(),
+            "free although a copy of its file is open"
+        );
+        drop(copy);
+    }
 
     #[test]
     fn edit_rereads_under_the_lock_and_keeps_comments() {
