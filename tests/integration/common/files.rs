@@ -35,8 +35,8 @@ pub fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// The project's lock (`.ctxcurate/lock`), held as another ctxcurate
-/// would hold it until the returned file is dropped.
-pub fn hold_lock(p: &super::Project) -> File {
+/// would hold it until the returned guard is dropped.
+pub fn hold_lock(p: &super::Project) -> HeldLock {
     std::fs::create_dir_all(p.path(".ctxcurate")).unwrap();
     let lock = File::options()
         .read(true)
@@ -46,7 +46,18 @@ pub fn hold_lock(p: &super::Project) -> File {
         .open(p.path(".ctxcurate/lock"))
         .unwrap();
     lock.lock().unwrap();
-    lock
+    HeldLock(lock)
+}
+
+/// The project lock held by a test, unlocked when dropped (not just
+/// closed: a process another test is starting holds a copy of the file
+/// until it runs its program, and with it the lock).
+pub struct HeldLock(File);
+
+impl Drop for HeldLock {
+    fn drop(&mut self) {
+        let _ = self.0.unlock();
+    }
 }
 
 /// `text` as the project file in `root`; returns its path.
