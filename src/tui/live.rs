@@ -197,7 +197,13 @@ fn on_personal(state: &mut State, disk: CheckoutState) -> Vec<Effect> {
 fn forget_changed(state: &mut State) {
     let changed = std::mem::take(&mut state.walk.live.changed);
     let all = std::mem::take(&mut state.walk.live.overflowed);
-    let touched = |p: &str| all || changed.contains(p);
+    // A folder is reported by its own path when it came whole (replaced,
+    // moved in): what lies under it changed too.
+    let named = |p: &str| {
+        std::iter::successors(Some(p), |q| q.rsplit_once('/').map(|(up, _)| up))
+            .any(|q| changed.contains(q))
+    };
+    let touched = |p: &str| all || named(p);
     if state
         .symbols
         .view
@@ -219,10 +225,7 @@ fn forget_changed(state: &mut State) {
     // named ones: after an overflow the composition brings every count,
     // and meanwhile the gauge keeps showing the old ones).
     let before = state.composition.block_tokens.len();
-    state
-        .composition
-        .block_tokens
-        .retain(|p, _| !changed.contains(p));
+    state.composition.block_tokens.retain(|p, _| !named(p));
     if state.composition.block_tokens.len() != before {
         state.composition.forget_sum();
     }

@@ -4,14 +4,16 @@
 //! Checking a path and then opening it is a race: a folder replaced by a
 //! symlink between the two is followed (a racing script read outside
 //! content in about a quarter of 400 builds). So the check is done by the
-//! open itself. The path is first resolved in user space (a link that
-//! stays inside the root is followed, as a dotfiles repository needs) and
-//! refused when it leads out; then the resolved path, which has no link
-//! left in it, is opened relative to a descriptor of the root with links
-//! refused on every component: `openat2` with `RESOLVE_BENEATH |
+//! open itself: the path is opened relative to a descriptor of the root
+//! (kept between opens while the root's path names the same folder) with
+//! links refused on every component: `openat2` with `RESOLVE_BENEATH |
 //! RESOLVE_NO_SYMLINKS` where Linux has it, else one `openat(O_NOFOLLOW)`
-//! per component. A link swapped in after the resolution makes the open
-//! fail; it is never followed. The file is opened non-blocking (a FIFO
+//! per component. Only when that meets a link is the path resolved in
+//! user space (a link that stays inside the root is followed, as a
+//! dotfiles repository needs; one that leads out is refused), and the
+//! resolved path, which has no link left in it, opened the same way. A
+//! link swapped in after the resolution makes the open fail; it is never
+//! followed. The file is opened non-blocking (a FIFO
 //! does not hang the open); callers check its type on the descriptor.
 //!
 //! Every read of a project file by path goes through [`open_beneath`]
@@ -20,9 +22,8 @@
 use std::fs::File;
 use std::io;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
 #[cfg(unix)]
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use thiserror::Error;
 
