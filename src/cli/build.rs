@@ -93,13 +93,13 @@ pub(super) fn build_once(
     let shown = progress::show(ctx, sources.progress());
     let outcome = workspace.build(req);
     drop(shown);
-    let files = match &outcome {
-        Ok(built) => &built.files,
-        Err(refused) => &refused.so_far.files,
+    let built = match &outcome {
+        Ok(built) => built,
+        Err(refused) => &refused.so_far,
     };
     // Only a watch asks: a one-off build of 100,000 files copies no paths.
     if let Some(included) = included {
-        *included = files.iter().map(|f| f.path.clone()).collect();
+        *included = built.paths().map(str::to_string).collect();
         included.sort_unstable();
     }
     report(outcome, args, rebuild.note, project.settings.budget, ctx)

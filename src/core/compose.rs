@@ -168,7 +168,7 @@ pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Compositi
 /// Compose over `codebase`, whose sources may be long-lived; with its walk,
 /// globs need no new walk.
 pub fn compose_with(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions) -> Composition {
-    render_parts(codebase, preset, opts, |_, _| None).assemble(preset, opts, Bodies::Keep)
+    render_parts(codebase, preset, opts, |_, _, _| None).assemble(preset, opts, Bodies::Keep)
 }
 
 /// A composition before its text is put together: the rendered files, the
@@ -179,6 +179,12 @@ pub fn compose_with(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions)
 #[derive(Debug)]
 pub struct Parts {
     pub files: Vec<RenderedFile>,
+    /// Files shown whole with nothing more to tell (in the tree: no
+    /// error, no note), kept by path only: a build to a file keeps no
+    /// more of them, as 100,000 records weigh 17 MB
+    /// (`core::engine::stream`). Empty for a preview, whose `files` hold
+    /// every file.
+    pub plain: Vec<String>,
     pub problems: Vec<String>,
     pub skipped: Vec<String>,
     map: Option<String>,
@@ -226,9 +232,15 @@ impl Parts {
             Some(project_files) => {
                 let mut opts = opts.clone();
                 opts.sections.project_files = project_files.clone();
-                (head(&self.files, &opts), tail(preset, &opts, map))
+                (
+                    head(&self.files, &self.plain, &opts),
+                    tail(preset, &opts, map),
+                )
             }
-            None => (head(&self.files, opts), tail(preset, opts, map)),
+            None => (
+                head(&self.files, &self.plain, opts),
+                tail(preset, opts, map),
+            ),
         }
     }
 
@@ -253,7 +265,8 @@ impl Parts {
 
 /// A composition of `codebase` up to the text: the files read and rendered
 /// (on every core), the skipped ones set apart, and the map, which `map`
-/// is given the rendered files and `codebase` with its walk to make (`None`:
+/// is given the rendered files (and the paths of [`Parts::plain`]) and
+/// `codebase` with its walk to make (`None`:
 /// no map; `core::discovery::context` builds it, so this module stays
 /// below discovery). Without a walk in `codebase`, one is made with
 /// `opts.walk` when something needs it.
@@ -261,7 +274,7 @@ pub fn render_parts(
     codebase: &Codebase,
     preset: &Preset,
     opts: &ComposeOptions,
-    map: impl FnOnce(&[RenderedFile], &Codebase) -> Option<String>,
+    map: impl FnOnce(&[RenderedFile], &[String], &Codebase) -> Option<String>,
 ) -> Parts {
     let plan = Plan::new(codebase, preset, opts);
     let progress = codebase.sources.progress();
@@ -275,7 +288,7 @@ pub fn render_parts(
             file
         })
         .collect();
-    plan.finish(codebase, preset, opts, files, map)
+    plan.finish(codebase, preset, opts, files, Vec::new(), map)
 }
 
 /// What a composition will read, before anything is read: the preset's
@@ -329,7 +342,8 @@ impl Plan {
     }
 
     /// The parts, once every entry of the plan is rendered as `files`
-    /// (in order; bodies may have been released): the skipped files set
+    /// and `plain` (see [`Parts::plain`]; in order; bodies may have been
+    /// released): the skipped files set
     /// apart, the held entries noted, the map made.
     pub fn finish(
         mut self,
@@ -337,7 +351,8 @@ impl Plan {
         preset: &Preset,
         opts: &ComposeOptions,
         files: Vec<RenderedFile>,
-        map: impl FnOnce(&[RenderedFile], &Codebase) -> Option<String>,
+        plain: Vec<String>,
+        map: impl FnOnce(&[RenderedFile], &[String], &Codebase) -> Option<String>,
     ) -> Parts {
         let mut problems = std::mem::take(&mut self.problems);
         let (files, mut skipped) = drop_skipped(files, &mut problems);
@@ -347,7 +362,7 @@ impl Plan {
         skipped.extend(held.into_iter().map(|h| h.path));
         let map = if preset.repo_map > 0 {
             let walked = project_files(codebase, opts, &mut self.own_walk);
-            map(&files, &codebase.with_walk(&walked))
+            map(&files, &plain, &codebase.with_walk(&walked))
         } else {
             None
         };
@@ -357,6 +372,7 @@ impl Plan {
             .then(|| project_files(codebase, opts, &mut self.own_walk));
         Parts {
             files,
+            plain,
             problems,
             skipped,
             map,
@@ -450,7 +466,7 @@ fn render_text(
     map: Option<&str>,
     bodies: Bodies,
 ) -> String {
-    let (head, tail) = (head(files, opts), tail(preset, opts, map));
+    let (head, tail) = (head(files, &[], opts), tail(preset, opts, map));
     let size: usize = files
         .iter()
         .map(|f| f.text.len() + f.path.len() + 128)
@@ -469,11 +485,12 @@ fn render_text(
 }
 
 /// The text before the files section in `opts.format` (the directory
-/// tree of `files`).
-pub fn head(files: &[RenderedFile], opts: &ComposeOptions) -> String {
+/// tree of `files` and `plain`, see [`Parts::plain`]).
+pub fn head(files: &[RenderedFile], plain: &[String], opts: &ComposeOptions) -> String {
+    let tree = tree::render(tree::paths(files, plain, opts));
     match opts.format {
-        Format::Markdown => markdown::head(files, opts),
-        Format::Xml => xml::head(files, opts),
+        Format::Markdown => markdown::head(tree),
+        Format::Xml => xml::head(&tree, opts),
     }
 }
 
@@ -567,7 +584,7 @@ mod tests {
             let sources = Sources::new();
             let codebase = Codebase::new(dir.path(), &sources);
             let kept = compose_with(&codebase, &preset, &opts);
-            let parts = render_parts(&codebase, &preset, &opts, |_, _| None);
+            let parts = render_parts(&codebase, &preset, &opts, |_, _, _| None);
             let released = parts.assemble(&preset, &opts, Bodies::Release);
             assert_eq!(released.text, kept.text, "{format:?}");
             for (k, r) in kept.files.iter().zip(&released.files) {

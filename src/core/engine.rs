@@ -67,8 +67,9 @@ pub struct Workspace<'s> {
     /// build reports it.
     walk_notes: Vec<IgnoreFileNote>,
     /// A workspace for one command lets its sources go once the files
-    /// are scanned (see [`Workspace::open`]); a long-lived one keeps them
-    /// for the next composition.
+    /// are scanned, and its walk once a streamed build planned over it
+    /// and needs it no more (see [`Workspace::open`]); a long-lived one
+    /// keeps them for the next composition.
     one_shot: bool,
 }
 

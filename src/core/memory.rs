@@ -57,6 +57,10 @@ pub fn trim() {}
 /// threads allocate in turns (a chunk is read and rendered on every core,
 /// then written on one), and glibc's arena per thread kept each one's
 /// freed pages apart — 9 MB more peak on a 100,000-file build, no faster.
+/// And a fixed threshold for blocks of their own mapping: glibc raises it
+/// to the size of each such block freed (up to 32 MB), after which the
+/// build's large lists (the plan, the walk) live in the heap and their
+/// pages stay resident once freed — 2 MB more peak at 100,000 files.
 /// To be called before the command starts any thread.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub fn one_arena() {
@@ -64,6 +68,7 @@ pub fn one_arena() {
     // before the command's threads exist.
     unsafe {
         libc::mallopt(libc::M_ARENA_MAX, 1);
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 256 * 1024);
     }
 }
 

@@ -114,6 +114,9 @@ pub fn walk_files_noted(root: &Path, patterns: &WalkPatterns) -> Walked {
         true
     });
     files.sort();
+    // Kept for the whole build: at 100,000 files, grown by doubling, it
+    // holds 750 KB it never uses.
+    files.shrink_to_fit();
     Walked {
         files,
         notes: ignores.notes(),

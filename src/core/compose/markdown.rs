@@ -9,7 +9,6 @@ use std::fmt::Write;
 
 use super::options::ComposeOptions;
 use super::out::Out;
-use super::tree;
 use super::{RenderedFile, section_line, visible_discussion};
 use crate::core::model::{Format, Preset, ViewMode};
 use crate::core::syntax::Lang;
@@ -27,14 +26,19 @@ pub fn files_heading(opts: &ComposeOptions) -> &'static str {
     }
 }
 
-/// The text before the files section: the directory tree, if any.
-pub(super) fn head(files: &[RenderedFile], opts: &ComposeOptions) -> String {
-    let tree = tree::render(&tree::paths(files, opts));
+/// The text before the files section: the directory `tree`, if any
+/// (made in place: at 100,000 files it is megabytes).
+pub(super) fn head(mut tree: String) -> String {
     if tree.is_empty() {
-        return String::new();
+        return tree;
     }
     let fence = fence_for(&tree);
-    format!("## Directory Tree\n\n{fence}\n{tree}{fence}\n\n")
+    let open = format!("## Directory Tree\n\n{fence}\n");
+    tree.reserve_exact(open.len() + fence.len() + 2);
+    tree.insert_str(0, &open);
+    tree.push_str(&fence);
+    tree.push_str("\n\n");
+    tree
 }
 
 /// The text after the files section: `map`, screenshots, discussion,

@@ -9,16 +9,16 @@
 //! `a␊## Files`, never a forged heading; a top-level name starting with
 //! `#` is written `./#…`, so no tree line starts like a heading.
 
-use std::collections::BTreeMap;
-
 use crate::core::model::TreeMode;
 use crate::text::sanitize::escape_line;
 
 use super::{ComposeOptions, RenderedFile};
 
-/// The paths the tree shows under `opts` for a context of `files`: the
-/// files themselves (`included`), the whole project (`all`, the walk
-/// handed over in `Sections::project_files`) or none.
+/// The paths the tree shows under `opts` for a context of `files` and
+/// `plain` (files shown whole with nothing more to tell, kept by path
+/// only: see [`super::Parts::plain`]): the files themselves (`included`),
+/// the whole project (`all`, the walk handed over in
+/// `Sections::project_files`) or none.
 ///
 /// The tree tells the model what it is about to read, so a file whose
 /// text is not in the context is not in it ([`in_tree`]): one left out
@@ -28,24 +28,33 @@ use super::{ComposeOptions, RenderedFile};
 /// "not included" after the files). `all` shows the project as the walk
 /// sees it, included or not, so a skipped file there is one more file of
 /// the project, as it should be.
-pub fn paths<'a>(files: &'a [RenderedFile], opts: &'a ComposeOptions) -> Vec<&'a str> {
-    let present = files.iter().filter(|f| in_tree(f)).map(|f| f.path.as_str());
-    match opts.sections.tree {
-        TreeMode::None => Vec::new(),
-        TreeMode::Included => present.collect(),
-        TreeMode::All => {
-            let mut all: Vec<&str> = opts
-                .sections
-                .project_files
-                .iter()
-                .map(String::as_str)
-                .collect();
-            // Files of the context outside the walk (an entry the walk
-            // ignores, a focus file) are in the project as the model sees it.
-            all.extend(present);
-            all
-        }
+pub fn paths<'a>(
+    files: &'a [RenderedFile],
+    plain: &'a [String],
+    opts: &'a ComposeOptions,
+) -> Vec<&'a str> {
+    let present = || {
+        files
+            .iter()
+            .filter(|f| in_tree(f))
+            .map(|f| f.path.as_str())
+            .chain(plain.iter().map(String::as_str))
+    };
+    // Sized once: at 100,000 files a list grown by doubling holds a
+    // megabyte it never uses.
+    let listed = match opts.sections.tree {
+        TreeMode::None => return Vec::new(),
+        TreeMode::Included => 0,
+        TreeMode::All => opts.sections.project_files.len(),
+    };
+    let mut all = Vec::with_capacity(listed + present().count());
+    if opts.sections.tree == TreeMode::All {
+        all.extend(opts.sections.project_files.iter().map(String::as_str));
     }
+    // In `all`, files of the context outside the walk (an entry the walk
+    // ignores, a focus file) are in the project as the model sees it.
+    all.extend(present());
+    all
 }
 
 /// Whether `f` is in the `included` tree: the one rule for every front
@@ -56,55 +65,117 @@ pub fn in_tree(f: &RenderedFile) -> bool {
     f.aggregate && f.error.is_none() && f.skipped.is_none()
 }
 
-/// A folder of the tree: its subfolders and its files, by name.
-#[derive(Default)]
-struct Folder<'a> {
-    folders: BTreeMap<&'a str, Folder<'a>>,
-    files: BTreeMap<&'a str, ()>,
-}
-
 /// `paths` (root-relative, `/`-separated, in any order, duplicates
 /// allowed) as the compact tree, one entry a line, each line ending in a
 /// newline; empty for no paths.
-pub fn render(paths: &[&str]) -> String {
-    let mut root = Folder::default();
-    for path in paths {
-        let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-        let Some(name) = parts.pop() else { continue };
-        let mut folder = &mut root;
-        for part in parts {
-            folder = folder.folders.entry(part).or_default();
+///
+/// The paths are sorted part by part and each folder is a run of them,
+/// so the tree of 100,000 files needs no map of folders beside the list.
+pub fn render(paths: Vec<&str>) -> String {
+    // A path with empty parts (`a//b`, `/a`, `a/`) is written plain
+    // first, so that the order of bytes with `/` lowest is the order of
+    // the parts.
+    let spelled: Vec<String> = paths
+        .iter()
+        .filter(|p| !is_plain(p))
+        .map(|p| {
+            p.split('/')
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+                .join("/")
+        })
+        .collect();
+    let mut paths = paths;
+    let mut spelled_plain = spelled.iter();
+    for p in paths.iter_mut().filter(|p| !is_plain(p)) {
+        if let Some(plain) = spelled_plain.next() {
+            *p = plain;
         }
-        // A path that is both a file and a folder's prefix shows as both.
-        folder.files.insert(name, ());
     }
+    paths.retain(|p| !p.is_empty());
+    paths.sort_unstable_by(|a, b| tree_order(a, b));
+    paths.dedup();
     let mut out = String::new();
-    write_folder(&root, 0, &mut out);
+    write_level(&paths, 0, 0, &mut out);
     out
 }
 
-fn write_folder(folder: &Folder, depth: usize, out: &mut String) {
-    for (name, sub) in &folder.folders {
+/// No part of `path` is empty.
+fn is_plain(path: &str) -> bool {
+    path.split('/').all(|c| !c.is_empty())
+}
+
+/// Part by part, each part by its bytes: for plain paths, their bytes
+/// with `/` below every other byte.
+fn tree_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let key = |c: u8| if c == b'/' { 0 } else { u16::from(c) + 1 };
+    a.bytes().map(key).cmp(b.bytes().map(key))
+}
+
+/// The part of `path` at `index` (0: the first).
+fn part(path: &str, index: usize) -> &str {
+    path.split('/').nth(index).unwrap_or_default()
+}
+
+/// Whether the part at `index` is `path`'s last (a file at that level).
+fn ends_at(path: &str, index: usize) -> bool {
+    path.split('/').nth(index + 1).is_none()
+}
+
+/// The runs of `paths` (sorted, each with a part at `index`) that share
+/// the part at `index`: (its name, the run).
+fn runs<'p, 'a>(
+    paths: &'p [&'a str],
+    index: usize,
+) -> impl Iterator<Item = (&'a str, &'p [&'a str])> {
+    let mut rest = paths;
+    std::iter::from_fn(move || {
+        let first = *rest.first()?;
+        let name = part(first, index);
+        let len = rest
+            .iter()
+            .position(|p| part(p, index) != name)
+            .unwrap_or(rest.len());
+        let (run, after) = rest.split_at(len);
+        rest = after;
+        Some((name, run))
+    })
+}
+
+/// The entries of one folder: `paths` share their first `index` parts;
+/// written `depth` levels in, folders first.
+fn write_level(paths: &[&str], index: usize, depth: usize, out: &mut String) {
+    for (name, run) in runs(paths, index) {
+        // A file of that name sorts before the folder's paths.
+        let sub = match run.first() {
+            Some(first) if ends_at(first, index) => &run[1..],
+            _ => run,
+        };
+        if sub.is_empty() {
+            continue;
+        }
         // Join a chain of folders that each hold only one folder.
         let mut label = escape_line(name).into_owned();
-        let mut sub = sub;
-        while sub.files.is_empty() && sub.folders.len() == 1 {
-            let Some((next, deeper)) = sub.folders.iter().next() else {
-                break;
-            };
+        let mut at = index + 1;
+        while let (Some(first), Some(last)) = (sub.first(), sub.last())
+            && part(first, at) == part(last, at)
+            && sub.iter().all(|p| !ends_at(p, at))
+        {
             label.push('/');
-            label.push_str(&escape_line(next));
-            sub = deeper;
+            label.push_str(&escape_line(part(first, at)));
+            at += 1;
         }
         push_line(out, depth, &format!("{}/", unheading(label, depth)));
-        write_folder(sub, depth + 1, out);
+        write_level(sub, at, depth + 1, out);
     }
-    for name in folder.files.keys() {
-        push_line(
-            out,
-            depth,
-            &unheading(escape_line(name).into_owned(), depth),
-        );
+    for (name, run) in runs(paths, index) {
+        if run.first().is_some_and(|first| ends_at(first, index)) {
+            push_line(
+                out,
+                depth,
+                &unheading(escape_line(name).into_owned(), depth),
+            );
+        }
     }
 }
 
@@ -133,7 +204,7 @@ mod tests {
 
     #[test]
     fn folders_first_chains_joined_two_spaces_a_level() {
-        let tree = render(&[
+        let tree = render(vec![
             "src/pkg/core/b.py",
             "README.md",
             "src/pkg/core/a.py",
@@ -191,30 +262,180 @@ mod tests {
         files.extend(errors);
         let mut opts = ComposeOptions::from_settings(&Default::default());
         assert_eq!(opts.sections.tree, TreeMode::Included);
-        assert_eq!(paths(&files, &opts), ["src/a.py", "src/none.py"]);
+        assert_eq!(paths(&files, &[], &opts), ["src/a.py", "src/none.py"]);
         opts.sections.tree = TreeMode::All;
         opts.sections.project_files =
             std::sync::Arc::from(["big/huge.py".to_string(), "src/blob.bin".to_string()]);
         assert_eq!(
-            paths(&files, &opts),
+            paths(&files, &[], &opts),
             ["big/huge.py", "src/blob.bin", "src/a.py", "src/none.py"]
         );
         opts.sections.tree = TreeMode::None;
-        assert!(paths(&files, &opts).is_empty());
+        assert!(paths(&files, &[], &opts).is_empty());
+    }
+
+    /// The tree as a map of folders makes it (the way it was made before
+    /// 100,000-file builds): the oracle for the sorted runs.
+    mod by_map {
+        use std::collections::BTreeMap;
+
+        use super::super::{push_line, unheading};
+        use crate::text::sanitize::escape_line;
+
+        #[derive(Default)]
+        struct Folder<'a> {
+            folders: BTreeMap<&'a str, Folder<'a>>,
+            files: BTreeMap<&'a str, ()>,
+        }
+
+        pub fn render(paths: &[&str]) -> String {
+            let mut root = Folder::default();
+            for path in paths {
+                let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+                let Some(name) = parts.pop() else { continue };
+                let mut folder = &mut root;
+                for part in parts {
+                    folder = folder.folders.entry(part).or_default();
+                }
+                folder.files.insert(name, ());
+            }
+            let mut out = String::new();
+            write_folder(&root, 0, &mut out);
+            out
+        }
+
+        fn write_folder(folder: &Folder, depth: usize, out: &mut String) {
+            for (name, sub) in &folder.folders {
+                let mut label = escape_line(name).into_owned();
+                let mut sub = sub;
+                while sub.files.is_empty() && sub.folders.len() == 1 {
+                    let Some((next, deeper)) = sub.folders.iter().next() else {
+                        break;
+                    };
+                    label.push('/');
+                    label.push_str(&escape_line(next));
+                    sub = deeper;
+                }
+                push_line(out, depth, &format!("{}/", unheading(label, depth)));
+                write_folder(sub, depth + 1, out);
+            }
+            for name in folder.files.keys() {
+                push_line(
+                    out,
+                    depth,
+                    &unheading(escape_line(name).into_owned(), depth),
+                );
+            }
+        }
+    }
+
+    /// The files under `dir`, relative to it (`/`-separated).
+    fn files_under(dir: &std::path::Path) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut todo = vec![dir.to_path_buf()];
+        while let Some(at) = todo.pop() {
+            let Ok(entries) = std::fs::read_dir(&at) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                match entry.file_type() {
+                    Ok(t) if t.is_dir() => todo.push(path),
+                    Ok(_) => {
+                        if let Ok(rel) = path.strip_prefix(dir) {
+                            out.push(rel.to_string_lossy().replace('\\', "/"));
+                        }
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        out
+    }
+
+    /// Byte for byte the tree the map made, on names that sort across
+    /// `/` (`a-b` before `a/`), files that are also folders, empty parts,
+    /// duplicates, and on the real trees of this machine (the C headers,
+    /// the Python standard library) in the walk's order and reversed.
+    #[test]
+    fn the_sorted_runs_draw_the_tree_the_map_drew() {
+        let odd = [
+            "a",
+            "a/b",
+            "a-b/c",
+            "a/b/c",
+            "a//b",
+            "/x",
+            "x/",
+            "",
+            "/",
+            "#h/i",
+            "a.b",
+            "a/b.c/d",
+            "a/b",
+            "z/y/x/w",
+            "z/y/x/v/u",
+            "q/r/s",
+            "q/r/t",
+            "a0/b",
+            "a/",
+            "\u{e9}/x",
+            "A/b",
+            "a b/c",
+            "a\tb/c",
+            "m/n/o/p/q",
+        ];
+        assert_eq!(render(odd.to_vec()), by_map::render(&odd));
+        let stdlib = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+            ])
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|s| std::path::PathBuf::from(s.trim()));
+        let mut checked = 0;
+        for dir in [Some("/usr/include".into()), stdlib].into_iter().flatten() {
+            let mut paths = files_under(&dir);
+            if paths.is_empty() {
+                continue;
+            }
+            paths.sort();
+            let mut refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+            assert_eq!(
+                render(refs.clone()),
+                by_map::render(&refs),
+                "{}",
+                dir.display()
+            );
+            refs.reverse();
+            assert_eq!(
+                render(refs.clone()),
+                by_map::render(&refs),
+                "{}",
+                dir.display()
+            );
+            checked += paths.len();
+        }
+        assert!(
+            checked > 1000,
+            "this machine has real trees to check ({checked} files)"
+        );
     }
 
     #[test]
     fn no_paths_no_tree() {
-        assert_eq!(render(&[]), "");
-        assert_eq!(render(&["", "/"]), "");
+        assert_eq!(render(Vec::new()), "");
+        assert_eq!(render(vec!["", "/"]), "");
     }
 
     #[test]
     fn names_cannot_break_lines() {
-        let tree = render(&["a\n## Files/x\r.py", "b\u{1b}[2J.py"]);
+        let tree = render(vec!["a\n## Files/x\r.py", "b\u{1b}[2J.py"]);
         assert_eq!(tree.lines().count(), 3, "{tree:?}");
         assert!(!tree.contains(['\u{1b}', '\r']), "{tree:?}");
         assert!(tree.starts_with("a␊## Files/\n  x"), "{tree:?}");
-        assert_eq!(render(&["### ", "#x/#y"]), "./#x/\n  #y\n./### \n");
+        assert_eq!(render(vec!["### ", "#x/#y"]), "./#x/\n  #y\n./### \n");
     }
 }

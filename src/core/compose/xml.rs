@@ -156,7 +156,7 @@ const CDATA_CLOSE: &str = "]]>";
 
 /// The text before the documents: the strategy's comment, the root
 /// `<documents>` and the directory tree.
-pub(super) fn head(files: &[RenderedFile], opts: &ComposeOptions) -> String {
+pub(super) fn head(tree: &str, opts: &ComposeOptions) -> String {
     let mut out = String::new();
     if opts.focused() {
         out.push_str("<!-- focused: focus files in full, other code as skeletons -->\n");
@@ -164,12 +164,11 @@ pub(super) fn head(files: &[RenderedFile], opts: &ComposeOptions) -> String {
         out.push_str("<!-- files as summaries -->\n");
     }
     out.push_str("<documents>\n");
-    let tree = super::tree::render(&super::tree::paths(files, opts));
     if !tree.is_empty() {
         let _ = writeln!(
             out,
             "<directory_tree>\n{}</directory_tree>",
-            escape(&tree, Kind::Body)
+            escape(tree, Kind::Body)
         );
     }
     out

@@ -54,8 +54,8 @@ pub fn parts(
 pub fn map_for<'a>(
     preset: &'a Preset,
     map: &'a MapOptions,
-) -> impl FnOnce(&[RenderedFile], &Codebase) -> Option<String> + 'a {
-    move |files, codebase| {
+) -> impl FnOnce(&[RenderedFile], &[String], &Codebase) -> Option<String> + 'a {
+    move |files, plain, codebase| {
         if preset.targets.is_empty() {
             return None;
         }
@@ -65,6 +65,7 @@ pub fn map_for<'a>(
             .iter()
             .filter(|f| f.aggregate)
             .map(|f| f.path.as_str())
+            .chain(plain.iter().map(String::as_str))
             .collect();
         let map = repo_map::build(codebase, &ranked, &shown, preset.repo_map, map.tokenizer);
         (!map.text.is_empty()).then_some(map.text)

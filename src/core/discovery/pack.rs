@@ -626,7 +626,7 @@ impl<'a> Packer<'a> {
         if self.compose_opts.sections.tree != TreeMode::Included {
             return 0;
         }
-        self.count(&compose::tree::render(&[path]))
+        self.count(&compose::tree::render(vec![path]))
     }
 
     /// The frame of a `tree = "included"` directory tree, which the first

@@ -132,9 +132,15 @@ pub struct PackReport {
 pub struct Built {
     pub text: String,
     /// The files, rendered; a file's body may have been let go once its
-    /// text was written (its `body_at` says where it stands in `text`),
-    /// and in a build that went to a file or a spool, its render key.
+    /// text was written (its `body_at` says where it stands in `text`).
+    /// A build that went to a file or a spool keeps here only the files
+    /// with more to tell than their text (an error, a note, left out),
+    /// without their render keys; the others are in `plain`.
     pub files: Vec<RenderedFile>,
+    /// The paths of the files shown whole with nothing more to tell, in
+    /// a build that went to a file or a spool (see
+    /// [`crate::core::compose::Parts::plain`]); empty otherwise.
+    pub plain: Vec<String>,
     /// The tokens of `text`; `exact` is false when it is a sum of the
     /// files' counts.
     pub tokens: usize,
@@ -166,6 +172,7 @@ impl Built {
         Built {
             text: String::new(),
             files: Vec::new(),
+            plain: Vec::new(),
             tokens: 0,
             exact: true,
             tokenizer,
@@ -182,7 +189,15 @@ impl Built {
 
     /// The files shown in the text (not merely listed).
     pub fn rendered(&self) -> usize {
-        self.files.iter().filter(|f| f.aggregate).count()
+        self.files.iter().filter(|f| f.aggregate).count() + self.plain.len()
+    }
+
+    /// The paths of every file of the build (`files` and `plain`).
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.files
+            .iter()
+            .map(|f| f.path.as_str())
+            .chain(self.plain.iter().map(String::as_str))
     }
 
     /// The files shown as an error instead of their text.

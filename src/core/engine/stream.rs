@@ -19,7 +19,7 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::core::compose::{
-    self, Bodies, ComposeOptions, FilesSection, Out, Plan, RenderedFile, Sink,
+    self, Bodies, ComposeOptions, FilesSection, Out, Plan, RenderedFile, Sink, tree,
 };
 use crate::core::discovery::context;
 use crate::core::secrets::{CleanTexts, RuleSet, Scanner, StreamScan};
@@ -39,6 +39,17 @@ const CHUNK: usize = 256;
 /// The token count's segments are about this long (each is looked up
 /// in the count cache, so a warm build does not encode it again).
 const SEGMENT: usize = 1 << 20;
+
+/// What a streamed build keeps of each file it wrote.
+#[derive(Debug, Clone, Copy)]
+enum Records {
+    /// Its whole record (the caller composes with it: the TUI).
+    Whole,
+    /// What a report of the build needs: the path of a file shown whole
+    /// with nothing more to tell ([`compose::Parts::plain`]), the record
+    /// of any other.
+    Report,
+}
 
 /// Where the files section is written while it is made.
 enum Spool {
@@ -136,6 +147,12 @@ impl Workspace<'_> {
         };
         let sources = self.sources;
         let mut counter = |s: &str| sources.count(tokenizer, s);
+        // A one-shot build lets the walk go once the plan holds its paths,
+        // when nothing after needs it (the project's files listed, the
+        // repo map): 5 MB at 100,000 files.
+        let walk_done =
+            self.one_shot && preset.repo_map == 0 && !opts.sections.needs_project_files();
+        let walk = if walk_done { self.walked.take() } else { None };
         let codebase = self.codebase();
         // Files whose text passed the scan in an earlier build pass again
         // without it (a warm build's largest saving).
@@ -148,23 +165,32 @@ impl Workspace<'_> {
             counter: &mut counter,
             scan: scanner.stream(preset, opts.max_messages),
         };
-        let mut plan = Plan::new(&codebase, preset, &opts);
+        let mut plan = match &walk {
+            Some(walk) => Plan::new(&codebase.with_walk(walk), preset, &opts),
+            None => Plan::new(&codebase, preset, &opts),
+        };
+        drop(walk);
         let resolved = std::mem::take(&mut plan.resolved);
         phases.mark("planned");
         // A build that goes to a file keeps of each file what a report
-        // of it needs: not its render key (a cache's, 100,000 of them
-        // weigh megabytes).
-        let keep_keys = req.destination == Destination::Caller;
-        let files = self.stream_files(resolved, &opts, &scanner, &mut sink, keep_keys);
+        // of it needs: a path, and the rest only for a file with more to
+        // tell (a record of each of 100,000 files weighs 17 MB).
+        let records = match req.destination {
+            Destination::Caller => Records::Whole,
+            _ => Records::Report,
+        };
+        let (files, plain) = self.stream_files(resolved, &opts, &scanner, &mut sink, records);
         phases.mark("files streamed");
-        let parts = plan.finish(
+        let mut parts = plan.finish(
             &codebase,
             preset,
             &opts,
             files,
+            plain,
             context::map_for(preset, &req.map),
         );
         let (head, tail) = parts.head_and_tail(preset, &opts);
+        built.plain = std::mem::take(&mut parts.plain);
         let StreamSink {
             spool,
             error,
@@ -205,21 +231,25 @@ impl Workspace<'_> {
 
     /// The plan's files (`resolved`) rendered, scanned and written a chunk
     /// at a time through `sink` (bodies released once written; binary and
-    /// oversize files not written); all of them, in order. The entries
-    /// are let go as they are rendered.
+    /// oversize files not written); all of them, in order, as `records`
+    /// says: (the records, the paths of [`compose::Parts::plain`]). The
+    /// entries are let go as they are rendered.
     fn stream_files(
         &self,
         mut resolved: Vec<ResolvedItem>,
         opts: &ComposeOptions,
         scanner: &Scanner,
         sink: &mut StreamSink,
-        keep_keys: bool,
-    ) -> Vec<RenderedFile> {
+        records: Records,
+    ) -> (Vec<RenderedFile>, Vec<String>) {
         let codebase = self.codebase();
         let progress = self.sources.progress();
         progress.start("files rendered", resolved.len());
         // Its pages are touched only as it fills.
-        let mut files = Vec::with_capacity(resolved.len());
+        let (mut files, mut plain) = match records {
+            Records::Whole => (Vec::with_capacity(resolved.len()), Vec::new()),
+            Records::Report => (Vec::new(), Vec::with_capacity(resolved.len())),
+        };
         let mut out = Out::new(sink);
         let mut section = FilesSection::start(&mut out, opts);
         let mut written = out.len();
@@ -273,15 +303,25 @@ impl Workspace<'_> {
                         if f.skipped.is_none() {
                             section.file(&mut out, f, Bodies::Release);
                         }
-                        if !keep_keys {
-                            f.key = String::new();
-                        }
                     }
                     written = out.len();
                 })
             };
             ready = rayon::join(|| upcoming.map(prepare), write).0;
-            files.append(&mut rendered);
+            match records {
+                Records::Whole => files.append(&mut rendered),
+                Records::Report => {
+                    for mut f in rendered {
+                        if tree::in_tree(&f) && f.notes.is_empty() {
+                            plain.push(std::mem::take(&mut f.path));
+                        } else {
+                            // Not its render key (a cache's).
+                            f.key = String::new();
+                            files.push(f);
+                        }
+                    }
+                }
+            }
         }
         section.end(&mut Out::resume(sink, written));
         profile::totals(
@@ -292,7 +332,7 @@ impl Workspace<'_> {
                 ("writing", &writing),
             ],
         );
-        files
+        (files, plain)
     }
 
     /// The spooled files section delivered with `head` and `tail`: to

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use super::*;
-use crate::core::compose::Bodies;
+use crate::core::compose::{Bodies, tree};
 use crate::core::discovery::context;
 use crate::core::discovery::pack::{self, PackOptions};
 use crate::core::model::{FileItem, Preset};
@@ -366,10 +366,36 @@ fn a_streamed_build_is_the_whole_composition() {
             );
             assert_eq!(built.tokens, tokens, "{format:?} {destination:?}");
             assert_eq!(findings(&built), found, "{format:?} {destination:?}");
-            // The places of the bodies are those of the whole text.
-            let edge = built.files.iter().find(|f| f.path == "pkg/edge.py");
-            let at = edge.and_then(|f| f.body_at.clone()).expect("placed");
-            assert!(text[at].starts_with(SECRET), "{format:?}");
+            // Of a file shown whole with nothing more to tell, the path
+            // is kept; the others' records, for the report: the same
+            // files, errors and notes as the caller's.
+            assert!(built.plain.iter().any(|p| p == "pkg/edge.py"), "{format:?}");
+            assert!(
+                built
+                    .files
+                    .iter()
+                    .all(|f| !tree::in_tree(f) || !f.notes.is_empty()),
+                "{format:?}: only the files with more to tell"
+            );
+            assert!(
+                built
+                    .files
+                    .iter()
+                    .any(|f| f.path == "missing.py" && f.error.is_some())
+            );
+            assert!(
+                built
+                    .files
+                    .iter()
+                    .any(|f| f.path == "notes/listed.md" && !f.aggregate)
+            );
+            assert_eq!(built.rendered(), caller.rendered(), "{format:?}");
+            assert_eq!(built.with_errors(), caller.with_errors(), "{format:?}");
+            let mut paths: Vec<&str> = built.paths().collect();
+            let mut all: Vec<&str> = caller.paths().collect();
+            paths.sort_unstable();
+            all.sort_unstable();
+            assert_eq!(paths, all, "{format:?}");
         }
 
         // Refused: no file, an older output left as it was.

@@ -41,15 +41,24 @@ impl StreamCount {
     /// `s`, the next piece of the stream; whole segments are counted by
     /// `count`.
     pub fn push(&mut self, s: &str, count: &mut dyn FnMut(&str) -> usize) {
+        // One buffer for the whole stream, a segment and the longest
+        // piece long (grown by doubling, it would hold twice that).
+        if self.buf.capacity() == 0 {
+            self.buf.reserve_exact(self.segment.saturating_add(1 << 16));
+        }
+        if self.buf.len() + s.len() > self.buf.capacity() {
+            self.buf.reserve_exact(s.len());
+        }
         self.buf.push_str(s);
         while self.buf.len() > self.segment {
             let Some(cut) = self.next_cut() else { break };
-            let rest = self.buf.split_off(cut);
-            let piece = std::mem::replace(&mut self.buf, rest);
+            let piece = &self.buf[..cut];
             match self.first {
-                None => self.first = Some(piece),
-                Some(_) => self.total += count(&piece),
+                // Its own length: it waits for the text before the stream.
+                None => self.first = Some(piece.to_string()),
+                Some(_) => self.total += count(piece),
             }
+            self.buf.drain(..cut);
             self.searched = 0;
         }
     }
