@@ -133,3 +133,29 @@ fn changes_during_a_walk_wait_for_it_and_a_failed_watch_says_so_once() {
     h.send(Event::WatchFailed("the limit".into()));
     assert!(h.state.status.is_none(), "said once");
 }
+
+/// A folder replaced whole (another moved in over it) is reported by its
+/// own path: what the panes held for the files under it is read again,
+/// as for a file reported by name (here: the preview's raw text, `r`).
+#[test]
+fn a_folder_replaced_whole_is_read_again_below_it() {
+    let p = project();
+    let mut h = Harness::open(p.root(), None, 100, 20).expect("open the TUI");
+    h.goto("src/b.py");
+    h.keys("tab tab r");
+    assert!(h.state.preview.raw_text.is_some(), "the raw text is shown");
+    let screen = h.screen();
+    assert!(screen.contains("def b"), "{screen}");
+    p.write("next/a.py", "def a():\n    return 1\n");
+    p.write("next/b.py", "def moved_in():\n    return 2\n");
+    p.write("next/gone.py", "def gone():\n    return 3\n");
+    std::fs::rename(p.path("src"), p.path("old")).expect("mv");
+    std::fs::rename(p.path("next"), p.path("src")).expect("mv");
+    std::fs::remove_dir_all(p.path("old")).expect("rm");
+    h.send(Event::FilesChanged(Changes {
+        paths: vec!["next".into(), "old".into(), "src".into()],
+        overflowed: false,
+    }));
+    let screen = h.screen();
+    assert!(screen.contains("moved_in"), "the raw text: {screen}");
+}
