@@ -48,7 +48,8 @@ pub enum Command {
     Symbols {
         path: PathBuf,
         /// As JSON: each symbol with path, name, kind, start_line, end_line,
-        /// signature, children.
+        /// signature, children, and tokens (what hiding it takes off, in
+        /// the project's tokenizer, nested symbols included).
         #[arg(long)]
         json: bool,
         /// Read the file whatever its size, as `force_full = true` on a

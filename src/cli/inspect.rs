@@ -15,7 +15,7 @@ use ctxcurate::core::paths;
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang, Symbol};
 use ctxcurate::core::walk::{self, Content, FileProblem, ReadPolicy};
-use ctxcurate::core::{tokens, views};
+use ctxcurate::core::{symbol_costs, tokens, views};
 use ctxcurate::text::sanitize::escape_line;
 use rayon::prelude::*;
 
@@ -58,6 +58,8 @@ struct Named {
     text: String,
     /// The project's extra C/C++ macros (`[syntax] c_macros`).
     macros: CMacros,
+    /// The project's tokenizer (o200k without a project).
+    tokenizer: TokenizerKind,
 }
 
 /// Read `path` under the read policy of the project around the working
@@ -80,6 +82,9 @@ fn read_named(ctx: &mut Ctx, path: &Path, force_full: bool) -> Result<Named> {
         })
         .unwrap_or_else(|| FileItem::new(rel.clone()));
     let macros = project.as_ref().map(Project::c_macros).unwrap_or_default();
+    let tokenizer = project
+        .as_ref()
+        .map_or(TokenizerKind::O200k, |p| p.settings.tokenizer);
     let force = force_full || item.force_full;
     match walk::read_content_with(&root, &rel, &policy, force) {
         Content::Text { text, .. } => Ok(Named {
@@ -87,6 +92,7 @@ fn read_named(ctx: &mut Ctx, path: &Path, force_full: bool) -> Result<Named> {
             item,
             text: text.to_string(),
             macros,
+            tokenizer,
         }),
         Content::Unreadable(problem) => user_err!("{rel}: {}", explain(&problem)),
     }
@@ -111,6 +117,7 @@ pub fn view(path: &Path, mode: ViewMode, force_full: bool, ctx: &mut Ctx) -> Res
         item,
         text,
         macros,
+        ..
     } = read_named(ctx, path, force_full)?;
     let view = views::render_with(&rel, &text, mode, &item, &macros);
     write_content(ctx, &view.text)?;
@@ -142,18 +149,26 @@ pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Resu
         user_err!("{rel}: no symbols: {}", views::no_grammar(&rel));
     }
     let Named {
-        rel, text, macros, ..
+        rel,
+        text,
+        macros,
+        tokenizer,
+        ..
     } = read_named(ctx, path, force_full)?;
     let Some(lang) = Lang::detect(&rel, &text) else {
         user_err!("{rel}: no symbols: {}", views::no_grammar(&rel));
     };
     let tree = syntax::parse_with(lang, &text, &macros);
+    // What hiding each one takes off (the symbols pane's column).
+    let costs = syntax::costs::symbol_costs(&tree, &text, |s| tokens::count(tokenizer, s));
     if json {
-        serde_json::to_writer_pretty(&mut *ctx.out, &tree.symbols)?;
+        let costed = symbol_costs::with_costs(&tree.symbols, &costs);
+        serde_json::to_writer_pretty(&mut *ctx.out, &costed)?;
         writeln!(ctx.out)?;
     } else {
+        let mut costs = costs.iter();
         for sym in &tree.symbols {
-            write_symbol(ctx.out, sym, 0)?;
+            write_symbol(ctx.out, sym, 0, &mut costs)?;
         }
     }
     if let Some(line) = tree.error_line {
@@ -166,10 +181,20 @@ pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Resu
     Ok(())
 }
 
-fn write_symbol(out: &mut dyn Write, sym: &Symbol, depth: usize) -> Result<()> {
+/// `sym` and its children, one a line: kind, path, lines, what it costs
+/// (the next of `costs`, in depth-first order) and its signature.
+fn write_symbol(
+    out: &mut dyn Write,
+    sym: &Symbol,
+    depth: usize,
+    costs: &mut std::slice::Iter<usize>,
+) -> Result<()> {
+    let cost = costs
+        .next()
+        .map_or_else(String::new, |n| format!("  {n} tok"));
     writeln!(
         out,
-        "{}{} {}  L{}-{}  {}",
+        "{}{} {}  L{}-{}{cost}  {}",
         "  ".repeat(depth),
         sym.kind.as_str(),
         escape_line(&sym.path),
@@ -180,7 +205,7 @@ fn write_symbol(out: &mut dyn Write, sym: &Symbol, depth: usize) -> Result<()> {
         escape_line(&sym.signature)
     )?;
     for child in &sym.children {
-        write_symbol(out, child, depth + 1)?;
+        write_symbol(out, child, depth + 1, costs)?;
     }
     Ok(())
 }

@@ -19,11 +19,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::core::model::TokenizerKind;
 use crate::core::sources::Sources;
-use crate::core::syntax::SymbolTree;
 use crate::core::syntax::costs;
+use crate::core::syntax::{Symbol, SymbolKind, SymbolTree};
 use crate::core::tokens;
 
 /// A file's symbols and each one's cost, in depth-first order (the
@@ -33,6 +34,49 @@ pub struct SymbolCosts {
     pub tree: Arc<SymbolTree>,
     pub costs: Vec<usize>,
     pub tokenizer: TokenizerKind,
+}
+
+/// `symbols` for JSON (each with `path`, `name`, `kind`, `start_line`,
+/// `end_line`, `signature`, `tokens`, `children`), `tokens` being each
+/// one's cost from `costs` in depth-first order as [`SymbolCosts::costs`]
+/// has them (left out where `costs` runs short): what `ctxcurate symbols
+/// --json` and the MCP `symbols` tool give.
+pub fn with_costs<'a>(symbols: &'a [Symbol], costs: &[usize]) -> Vec<CostedSymbol<'a>> {
+    costed(symbols, &mut costs.iter())
+}
+
+/// A symbol as [`with_costs`] gives it.
+#[derive(Debug, Serialize)]
+pub struct CostedSymbol<'a> {
+    path: &'a str,
+    name: &'a str,
+    kind: SymbolKind,
+    start_line: usize,
+    end_line: usize,
+    signature: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens: Option<usize>,
+    children: Vec<CostedSymbol<'a>>,
+}
+
+fn costed<'a>(symbols: &'a [Symbol], costs: &mut std::slice::Iter<usize>) -> Vec<CostedSymbol<'a>> {
+    symbols
+        .iter()
+        .map(|s| {
+            // Its cost comes before its children's.
+            let tokens = costs.next().copied();
+            CostedSymbol {
+                path: &s.path,
+                name: &s.name,
+                kind: s.kind,
+                start_line: s.start_line,
+                end_line: s.end_line,
+                signature: &s.signature,
+                tokens,
+                children: costed(&s.children, costs),
+            }
+        })
+        .collect()
 }
 
 /// How many times a file that changes under the reader is read again
@@ -144,6 +188,21 @@ mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     const PY: &str = "class App:\n    def run(self):\n        return 1\n\n    def stop(self):\n        return 2\n";
+
+    /// Each symbol gets its cost in depth-first order, in the fields'
+    /// documented order; costs that run short leave the rest without one.
+    #[test]
+    fn symbols_with_costs_in_depth_first_order() {
+        let tree = crate::core::syntax::parse(crate::core::syntax::Lang::Python, PY);
+        let json = serde_json::to_string(&with_costs(&tree.symbols, &[7, 3, 4])).expect("json");
+        assert!(
+            json.starts_with(r#"[{"path":"App","name":"App","kind":"class","start_line":1,"end_line":6,"signature":"class App","tokens":7,"children":[{"path":"App.run""#),
+            "{json}"
+        );
+        assert!(json.contains(r#""path":"App.stop","name":"stop","kind":"method","start_line":5,"end_line":6,"signature":"def stop(self)","tokens":4,"children":[]"#), "{json}");
+        let short = serde_json::to_string(&with_costs(&tree.symbols, &[7])).expect("json");
+        assert_eq!(short.matches("tokens").count(), 1, "{short}");
+    }
 
     /// Counts with o200k and tallies the texts counted.
     fn counting(calls: &AtomicUsize) -> impl Fn(&str) -> usize + Sync + '_ {

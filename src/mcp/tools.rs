@@ -7,10 +7,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use ctxcurate::core::compose::ComposeOptions;
 use ctxcurate::core::engine::{MapOptions, Workspace};
 use ctxcurate::core::model::{FileItem, ViewMode};
-use ctxcurate::core::secrets;
 use ctxcurate::core::syntax::Symbol;
 use ctxcurate::core::token_map::TokenMap;
 use ctxcurate::core::views;
+use ctxcurate::core::{secrets, symbol_costs};
 use ctxcurate::text::words::plural;
 use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
@@ -310,13 +310,14 @@ impl Engine {
             )));
         }
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
-        match ws.symbols(&rel) {
-            Some(tree) => {
-                let found = secrets_in(&rel, &tree.symbols);
+        match ws.symbol_costs(&rel) {
+            Some(costed) => {
+                let symbols = &costed.tree.symbols;
+                let found = secrets_in(&rel, symbols);
                 if !found.is_empty() && !self.options.allow_secrets {
                     return Err(secrets_refused(&rel, &found));
                 }
-                Reply::json(&tree.symbols)
+                Reply::json(&symbol_costs::with_costs(symbols, &costed.costs))
             }
             None => Err(ToolError::new(format!(
                 "{rel}: cannot be parsed (unreadable, binary or over max_file_size)"

@@ -1,9 +1,11 @@
 //! One file as a front end asks about it outside a build: its entry in a
-//! preset (with its mode, masks and `force_full`) and its symbol tree.
+//! preset (with its mode, masks and `force_full`), its symbol tree and
+//! what each symbol costs.
 
 use std::sync::Arc;
 
 use crate::core::model::{FileItem, Preset};
+use crate::core::symbol_costs::{self, SymbolCosts};
 use crate::core::syntax::SymbolTree;
 use crate::core::walk;
 
@@ -21,6 +23,13 @@ impl Workspace<'_> {
     /// the sources); `None` for a file without a grammar or unreadable.
     pub fn symbols(&self, rel: &str) -> Option<Arc<SymbolTree>> {
         self.sources.symbols(&self.root, rel)
+    }
+
+    /// The symbols of `rel` with what each costs in the project's
+    /// tokenizer (see `core::symbol_costs`); `None` as for
+    /// [`Workspace::symbols`].
+    pub fn symbol_costs(&self, rel: &str) -> Option<SymbolCosts> {
+        symbol_costs::symbol_costs(self.sources, &self.root, rel, self.settings.tokenizer)
     }
 }
 

@@ -250,6 +250,8 @@ async def run_checks(s, root, marker, expected, logs):
     sym = await s.call_tool("symbols", {"path": "_internal/cli/main.py"})
     check(not sym.is_error and any(x["name"] == "main" for x in json.loads(text_of(sym))),
           "symbols lists main()")
+    check(all(x["tokens"] > 0 for x in json.loads(text_of(sym))),
+          "symbols gives what each costs in tokens")
     view = await s.call_tool("view", {"path": "_internal/commands/install.py"})
     check(not view.is_error and stats_of(view)["mode"] == "skeleton", "view uses the preset's mode")
     txt = await s.call_tool("view", {"path": "_vendor/vendor.txt", "mode": "outline"})

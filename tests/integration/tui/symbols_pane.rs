@@ -315,3 +315,47 @@ fn the_costs_follow_the_tokenizer_through_t_and_undo() {
     h.key("ctrl-r");
     assert_eq!(costs(&h), cl100k);
 }
+
+/// (path, tokens) of each symbol of `symbols --json`, depth first.
+fn json_costs(symbols: &serde_json::Value, out: &mut Vec<(String, usize)>) {
+    for s in symbols.as_array().expect("a list") {
+        let path = s["path"].as_str().expect("a path").to_string();
+        let tokens = s["tokens"].as_u64().expect("its cost");
+        out.push((path, usize::try_from(tokens).expect("small")));
+        json_costs(&s["children"], out);
+    }
+}
+
+/// `ctxcurate symbols` gives each symbol the cost the pane shows, as JSON
+/// and as text.
+#[test]
+fn the_cli_gives_each_symbol_the_cost_the_pane_shows() {
+    let p = Project::empty();
+    p.write("app.py", APP_PY);
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nfiles = [{ path = \"app.py\" }]\n",
+    );
+    let mut h = open(&p, 120, 30);
+    h.goto("app.py");
+    h.key("tab");
+    let pane = costs(&h);
+    assert_eq!(
+        pane,
+        pairs(&[
+            ("App", 9 + 37 + 11),
+            ("App.run", 37),
+            ("App.stop", 11),
+            ("main", 10)
+        ])
+    );
+    let json = serde_json::from_str(&p.ok(&["symbols", "app.py", "--json"])).expect("JSON");
+    let mut cli = Vec::new();
+    json_costs(&json, &mut cli);
+    assert_eq!(cli, pane);
+    let text = p.ok(&["symbols", "app.py"]);
+    assert!(
+        text.contains("  method App.run  L7-10  37 tok  def run(self, x)\n"),
+        "{text}"
+    );
+}
