@@ -233,8 +233,10 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
                 name
             };
             let (word, name) = in_group(name);
-            if word.is_some() && word != group {
-                spans.extend(word.map(|w| Span::raw(format!("{} ", w.trim_end_matches('_')))));
+            if let Some(w) = word
+                && word != group
+            {
+                spans.push(Span::raw(format!("{} ", w.trim_end_matches('_'))));
             }
             group = word;
             spans.push(Span::styled(
@@ -248,7 +250,7 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
 }
 
 /// Hinted actions whose names begin with one of these words say it once,
-/// before the first of them, and each only what follows (`mask  d def  s
+/// before the first of them, and each only what follows (`mask d def  s
 /// sig  …  = default`): the symbols pane's line then holds every key it
 /// needs in 80 columns.
 const HINT_GROUPS: &[&str] = &["mask_"];
