@@ -104,7 +104,10 @@ pub struct Project {
     /// Where the user was in the TUI when it last closed (read with the
     /// personal layer, written by [`Project::save_personal`]).
     pub view: ViewState,
-    /// The state as last read or written (a save of the same is skipped).
+    /// The state file as this project has taken it in: as last read or
+    /// written, with this project's own layer (another program's keys
+    /// wait there for [`Project::adopt_personal`]). The base of the
+    /// three-way merge of a save.
     personal_saved: Option<CheckoutState>,
 }
 
@@ -249,7 +252,14 @@ impl Project {
     /// Compare and write: another program (`ctxcurate preset apply`) may
     /// have written the file since this one read it. Only what changed
     /// here since goes over it ([`merge_layers`]); what the other changed
-    /// is kept, and taken into this project's layer too.
+    /// is kept in the file, and never taken into this project here: a
+    /// save is a side effect, and a preset switched under it would leave
+    /// the app showing one preset while its settings said another, with
+    /// nothing said and no undo step. What this project has taken in
+    /// stays its own layer, so [`Project::personal_on_disk`] still sees
+    /// the other's change and [`Project::adopt_personal`] takes it in, by
+    /// the one path that reports the keys (the TUI says so, composes
+    /// again and records the step).
     pub fn save_personal(&mut self) -> Result<bool, PersonalError> {
         let Some(store) = self.personal_store.clone() else {
             return Ok(false);
@@ -266,17 +276,17 @@ impl Project {
         if self.view != base.view || disk.is_none() {
             state.view = self.view.clone();
         }
-        if state.project != self.file.personal {
-            self.file.personal = state.project.clone();
-            self.refresh_settings();
+        let written = disk.as_ref() != Some(&state);
+        if written {
+            store.save(&self.root, &state)?;
         }
-        if disk.as_ref() == Some(&state) {
-            self.personal_saved = Some(state);
-            return Ok(false);
-        }
-        store.save(&self.root, &state)?;
-        self.personal_saved = Some(state);
-        Ok(true)
+        // Accounted for: the file as it now is, but for the other
+        // program's keys not yet taken in (see above).
+        self.personal_saved = Some(CheckoutState {
+            project: self.file.personal.clone(),
+            ..state
+        });
+        Ok(written)
     }
 
     /// The user's state file, when another program changed their own

@@ -12,7 +12,10 @@
 //!
 //! The user's own state file is followed too (the event loop looks at it
 //! when idle): a `ctxcurate preset apply` from a shell switches the app's
-//! preset, and the status says so.
+//! preset, and the status says so. Here only: the app's own saves keep
+//! such a change in the file without taking it in
+//! (`Project::save_personal`), so a switch from outside is always said,
+//! composed and one undo step, however soon after it the user edits.
 
 use std::sync::Arc;
 

@@ -20,7 +20,8 @@
 //! therefore writes over the file only what this program changed since
 //! it last read or wrote it ([`merge_layers`]: a three-way merge per
 //! key), and the TUI picks up the other's changes as they come
-//! ([`PersonalStore::peek`]).
+//! ([`PersonalStore::peek`]) by one path only, which says what changed:
+//! a save keeps them in the file and leaves them to it.
 
 use std::fs;
 use std::io::{self, Read, Write};
@@ -445,6 +446,113 @@ mod tests {
                 .get_str("active_preset"),
             Some("mine")
         );
+    }
+
+    use crate::core::project::Project;
+
+    /// Two programs on one checkout, each a `Project` on the same store:
+    /// the app (`ours`, at preset `a`, saved) and a shell's `preset
+    /// apply` (`theirs`). The temporary directories come first.
+    type Handles = (
+        tempfile::TempDir,
+        tempfile::TempDir,
+        PersonalStore,
+        Project,
+        Project,
+    );
+
+    fn two_handles() -> Handles {
+        let (state, root, store) = store();
+        fs::write(
+            root.path().join("ctxcurate.toml"),
+            "[presets.a]\nfiles = []\n\n[presets.b]\nfiles = []\n\n[presets.c]\nfiles = []\n",
+        )
+        .unwrap();
+        let open = || {
+            let mut project = Project::open_at(root.path(), None).unwrap();
+            project.use_personal(store.clone());
+            project
+        };
+        let mut ours = open();
+        ours.apply("a").unwrap();
+        assert!(ours.save_personal().unwrap());
+        let theirs = open();
+        (state, root, store, ours, theirs)
+    }
+
+    /// The change of one personal key, as the TUI's toggles make it.
+    fn toggle(project: &mut Project, key: &str, value: Option<&str>) {
+        match value {
+            Some(v) => project.file.personal.set(key, v),
+            None => drop(project.file.personal.remove(key)),
+        }
+        project.refresh_settings();
+    }
+
+    /// The review's finding: a save after another program switched the
+    /// preset wrote both changes but switched this project silently. The
+    /// save keeps this project as it was; the idle check then takes the
+    /// other's change in and names it; this project's own change is
+    /// never lost.
+    #[test]
+    fn a_save_keeps_anothers_change_on_disk_and_leaves_it_to_the_idle_check() {
+        let (_s, root, store, mut ours, mut theirs) = two_handles();
+        theirs.apply("c").unwrap();
+        assert!(theirs.save_personal().unwrap());
+
+        toggle(&mut ours, "tokenizer", Some("estimate"));
+        assert!(ours.save_personal().unwrap(), "our change is written");
+        assert_eq!(ours.active_preset_name(), "a", "not switched by a save");
+        let disk = store.load(root.path()).state.project;
+        assert_eq!(disk.get_str("active_preset"), Some("c"), "theirs kept");
+        assert_eq!(disk.get_str("tokenizer"), Some("estimate"), "ours written");
+
+        // Saving again writes nothing and still switches nothing.
+        assert!(!ours.save_personal().unwrap());
+        assert_eq!(ours.active_preset_name(), "a");
+
+        // The idle check sees it, and adopting names it.
+        let seen = ours.personal_on_disk().expect("the other's change is seen");
+        assert_eq!(ours.adopt_personal(seen), vec!["active_preset"]);
+        assert_eq!(ours.active_preset_name(), "c");
+        assert_eq!(ours.file.personal.get_str("tokenizer"), Some("estimate"));
+        assert!(ours.personal_on_disk().is_none(), "taken in once");
+        assert!(!ours.save_personal().unwrap(), "the file holds it already");
+    }
+
+    /// Bad timing the other way: this project switched too before it saw
+    /// the other's switch, and its own (the later choice) goes over. A
+    /// key the other removed (back to the team's) waits for the idle
+    /// check as a value does.
+    #[test]
+    fn our_own_change_wins_and_a_removal_waits_for_the_idle_check() {
+        let (_s, root, store, mut ours, mut theirs) = two_handles();
+        theirs.apply("c").unwrap();
+        toggle(&mut theirs, "tokenizer", Some("estimate"));
+        assert!(theirs.save_personal().unwrap());
+        ours.apply("b").unwrap();
+        assert!(ours.save_personal().unwrap());
+        let disk = store.load(root.path()).state.project;
+        assert_eq!(disk.get_str("active_preset"), Some("b"), "ours, the later");
+        assert_eq!(disk.get_str("tokenizer"), Some("estimate"));
+        assert_eq!(ours.active_preset_name(), "b");
+        assert_eq!(ours.file.personal.get("tokenizer"), None, "not yet taken");
+        let seen = ours.personal_on_disk().expect("the tokenizer is seen");
+        assert_eq!(ours.adopt_personal(seen), vec!["tokenizer"]);
+
+        toggle(&mut theirs, "tokenizer", None);
+        assert!(theirs.save_personal().unwrap());
+        toggle(&mut ours, "strategy", Some("summarize"));
+        assert!(ours.save_personal().unwrap());
+        let disk = store.load(root.path()).state.project;
+        assert_eq!(disk.get("tokenizer"), None, "their removal kept");
+        assert_eq!(disk.get_str("strategy"), Some("summarize"));
+        assert_eq!(disk.get_str("active_preset"), Some("b"));
+        assert_eq!(ours.file.personal.get_str("tokenizer"), Some("estimate"));
+        let seen = ours.personal_on_disk().expect("the removal is seen");
+        assert_eq!(ours.adopt_personal(seen), vec!["tokenizer"]);
+        assert_eq!(ours.file.personal.get("tokenizer"), None);
+        assert_eq!(ours.file.personal.get_str("strategy"), Some("summarize"));
     }
 
     #[cfg(unix)]

@@ -123,6 +123,7 @@ fn hint_actions(state: &State) -> &'static [Action] {
             Action::MaskSig,
             Action::MaskAgg,
             Action::MaskHide,
+            Action::MaskDefaultCycle,
             Action::Filter,
             Action::SliceSymbol,
             Action::Help,
@@ -215,6 +216,7 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
             Style::default().fg(Color::Yellow),
         ));
     }
+    let mut group = None;
     for action in hint_actions(state) {
         let keys = state.keymap.keys_for(*action);
         let key = keys
@@ -222,10 +224,6 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
             .find(|(c, _)| *c == ctx)
             .or_else(|| keys.iter().find(|(c, _)| *c == Context::Global));
         if let Some((_, key)) = key {
-            spans.push(Span::styled(
-                key.to_string(),
-                Style::default().fg(Color::Cyan),
-            ));
             let name = action.name();
             // On a selection every key acts on it: "Space include · F full".
             let name = if selecting {
@@ -234,8 +232,37 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
             } else {
                 name
             };
+            let (word, name) = in_group(name);
+            if let Some(w) = word
+                && word != group
+            {
+                spans.push(Span::raw(format!("{} ", w.trim_end_matches('_'))));
+            }
+            group = word;
+            spans.push(Span::styled(
+                key.to_string(),
+                Style::default().fg(Color::Cyan),
+            ));
             spans.push(Span::raw(format!(" {}  ", name.replace('_', " "))));
         }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// Hinted actions whose names begin with one of these words say it once,
+/// before the first of them, and each only what follows (`mask d def  s
+/// sig  …  = default`): the symbols pane's line then holds every key it
+/// needs in 80 columns.
+const HINT_GROUPS: &[&str] = &["mask_"];
+
+/// The group `name` is hinted in, and what it says there: the rest of
+/// the name, less a `_cycle` (the key steps what it names: `= default`
+/// cycles the default mask).
+fn in_group(name: &str) -> (Option<&'static str>, &str) {
+    for word in HINT_GROUPS {
+        if let Some(rest) = name.strip_prefix(word) {
+            return (Some(word), rest.strip_suffix("_cycle").unwrap_or(rest));
+        }
+    }
+    (None, name)
 }

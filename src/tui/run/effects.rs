@@ -138,6 +138,8 @@ pub fn run(state: &mut State, effects: Vec<Effect>, runtime: &mut dyn Runtime) {
 
 /// Save the user's own state for this checkout (see
 /// `core::project::personal`); a failure is said as a failed save is.
+/// What another program changed there is kept, not taken in: that is
+/// the idle look's (`Event::PersonalChanged`, `tui::live`).
 fn personal_saved(state: &mut State) -> Option<Event> {
     let error = state.project.save_personal().err()?;
     let outcome = SyncOutcome::Failed(crate::text::error_chain(&error));

@@ -10,7 +10,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::core::compose::file_name;
 use crate::core::curation::mask_states;
@@ -35,12 +35,11 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     let inner_h =
         (area.height.saturating_sub(2) as usize).saturating_sub((pane.typing || legend) as usize);
     let Some(view) = &pane.view else {
-        let msg = match state.current_file() {
-            Some(_) => "loading…",
-            None => "(a folder)",
-        };
+        // Wrapped, not cut: the pane is narrow while the tree has the focus.
         frame.render_widget(
-            Paragraph::new(msg).block(pane_block(" Symbols ".into(), focused)),
+            Paragraph::new(no_file(state))
+                .wrap(Wrap { trim: true })
+                .block(pane_block(" Symbols ".into(), focused)),
             area,
         );
         return;
@@ -136,6 +135,29 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         Paragraph::new(lines).block(pane_block(title, focused)),
         area,
     );
+}
+
+/// What the pane says when it shows no file's symbols: why, from the
+/// tree (a folder under the cursor, no row at all and the reason).
+fn no_file(state: &State) -> String {
+    if state.current_file().is_some() {
+        return "loading…".into();
+    }
+    if state.current_row().is_some() {
+        return "(a folder)".into();
+    }
+    if !state.walk.done {
+        "scanning…".into()
+    } else if !state.tree.filter.is_empty() {
+        format!(
+            "(no file matches /{})",
+            display_line(&state.tree.filter, 40)
+        )
+    } else if state.tree.files.is_empty() {
+        "(the project has no files)".into()
+    } else {
+        "(no file selected)".into()
+    }
 }
 
 /// ` Symbols · table.py · sig /run `: the file name, in the masked view

@@ -4,7 +4,8 @@
 //! cursor and the open folders kept; an ignore file or new ignore settings
 //! walk the whole project again; an open finder follows; a `preset apply`
 //! from a shell (the user's state file) is taken in live, said in the
-//! status, and never written over at exit; a ctxcurate.toml that stops
+//! status, never written over at exit, and never taken in silently by a
+//! save the app made before it looked; a ctxcurate.toml that stops
 //! parsing is kept as it is.
 
 use crate::common;
@@ -274,6 +275,70 @@ fn a_preset_applied_from_a_shell_is_followed_and_never_written_over_at_exit() {
         PRESETS,
         "the shared file untouched"
     );
+}
+
+/// The review's finding: a preset applied from a shell, then edits in
+/// the app before its idle look at the state file. Their save wrote both
+/// but switched the app silently: no status, no undo step, the panes of
+/// the old preset. Now a save switches nothing; the idle look switches,
+/// says so, composes again and is one step of the history; the user's
+/// edits stay theirs.
+#[test]
+fn an_edit_saved_before_the_idle_look_never_switches_the_preset_silently() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", PRESETS);
+    let state = tempfile::tempdir().unwrap();
+    let mut h = open_with(&p, state.path());
+    h.key("1");
+    apply_outside(&p, state.path(), "c");
+
+    // A toggle (the user's own layer) and an inclusion (the shared file),
+    // each saved at once.
+    h.key("T");
+    let chosen = h.state.project.settings.tokenizer;
+    assert_ne!(chosen, TokenizerKind::O200k, "not the default");
+    h.goto("src/util.c");
+    h.key("space");
+    assert_eq!(
+        h.state.project.active_preset_name(),
+        "a",
+        "a save switches nothing"
+    );
+    let text = h.composed_text();
+    assert!(text.contains("int add(int a, int b)"), "{text}");
+    assert!(!text.contains("Read this first"), "{text}");
+    let saved = PersonalStore::at(state.path()).load(p.root()).state.project;
+    assert_eq!(
+        saved.get_str("active_preset"),
+        Some("c"),
+        "the shell's kept"
+    );
+    assert_eq!(
+        saved.get("tokenizer"),
+        h.state.project.file.personal.get("tokenizer"),
+        "the app's written"
+    );
+    assert!(saved.get("tokenizer").is_some());
+
+    h.check_personal();
+    let (status, _) = h.state.status.clone().expect("a status");
+    assert_eq!(status, "preset switched to c outside the app");
+    assert!(h.screen().contains("preset switched to c outside the app"));
+    assert_eq!(h.state.project.active_preset_name(), "c");
+    assert_eq!(h.state.project.settings.tokenizer, chosen, "the app's kept");
+    assert!(h.composed_text().contains("Read this first"));
+    h.state
+        .verify_gauge_sum()
+        .expect("the gauge's sum as made anew");
+
+    // One step back: the app's preset again, with the app's inclusion,
+    // and that is saved.
+    h.key("u");
+    assert_eq!(h.state.project.active_preset_name(), "a");
+    assert!(h.composed_text().contains("int add(int a, int b)"));
+    let saved = PersonalStore::at(state.path()).load(p.root()).state.project;
+    assert_eq!(saved.get_str("active_preset"), Some("a"));
+    assert!(p.read("ctxcurate.toml").contains("src/util.c"));
 }
 
 /// Bad input: a name that is not UTF-8 (listed lossily) is walked whole,

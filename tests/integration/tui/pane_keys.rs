@@ -100,6 +100,61 @@ fn slash_filters_the_symbols_and_typed_letters_run_no_keys() {
     }
 }
 
+/// The symbols pane's hint line names every mask key and `=` (the
+/// default mask's cycle), whole in 80 columns: the mask keys say `mask`
+/// once. It follows the keymap: `=` remapped, the hint names the new key,
+/// and that key steps the default mask.
+#[test]
+fn the_symbols_hint_line_holds_every_mask_key_in_80_columns() {
+    let p = Project::fixture();
+    let hint = |h: &mut Harness| {
+        h.state.status = None;
+        let screen = h.screen();
+        screen
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .trim_end()
+            .to_string()
+    };
+    let mut h = open(&p, 80, 24);
+    h.goto("src/app.py");
+    h.key("tab");
+    assert_eq!(
+        hint(&mut h),
+        "mask d def  s sig  O agg  x hide  = default  / filter  c slice symbol  ? help"
+    );
+
+    let global = p.config_home.path().join("config.toml");
+    std::fs::write(
+        &global,
+        "[keymap.symbols]\n\"ctrl-d\" = \"mask_default_cycle\"\n\"=\" = \"none\"\n",
+    )
+    .unwrap();
+    let mut h = Harness::open(p.root(), Some(&global), 80, 24).unwrap();
+    h.goto("src/app.py");
+    for _ in 0..8 {
+        if h.state.item_for("src/app.py").map(|i| i.effective_mode()) == Some(ViewMode::Masked) {
+            break;
+        }
+        h.key("m");
+    }
+    h.key("tab");
+    assert!(
+        hint(&mut h).contains("  x hide  Ctrl-d default  / filter"),
+        "{}",
+        hint(&mut h)
+    );
+    let before = h.screen();
+    assert!(before.contains("Symbols · app.py · sig"), "{before}");
+    h.key("ctrl-d");
+    assert!(
+        h.screen().contains("Symbols · app.py · agg"),
+        "{}",
+        h.screen()
+    );
+}
+
 /// A key with no action in the focused pane says so, and an action bound
 /// where it means nothing (or a key of another pane) says where it works.
 #[test]

@@ -359,3 +359,30 @@ fn the_cli_gives_each_symbol_the_cost_the_pane_shows() {
         "{text}"
     );
 }
+
+/// With no file under the cursor the pane says why, never `(a folder)`
+/// where there is none: an empty project has no files, a tree filter
+/// that matches nothing leaves no file to show.
+#[test]
+fn with_no_file_under_the_cursor_the_pane_says_why() {
+    let p = Project::empty();
+    let mut h = open(&p, 80, 24);
+    // Wrapped in the narrow pane.
+    let screen = h.screen();
+    assert!(screen.contains("│(the project  │"), "{screen}");
+    assert!(screen.contains("│has no files) │"), "{screen}");
+    assert!(!screen.contains("(a folder)"), "{screen}");
+
+    let p = Project::fixture();
+    let mut h = open(&p, 100, 24);
+    assert_eq!(h.state.current_row().map(|r| r.is_dir), Some(true));
+    assert!(h.screen().contains("(a folder)"));
+    h.key("/");
+    h.type_text("zzz");
+    h.key("enter");
+    let screen = h.screen();
+    assert!(screen.contains("│(no file matches  │"), "{screen}");
+    assert!(screen.contains("│/zzz)  "), "{screen}");
+    h.key("esc");
+    assert!(h.screen().contains("(a folder)"), "the filter cleared");
+}
