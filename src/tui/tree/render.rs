@@ -6,7 +6,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
 use crate::core::model::ViewMode;
@@ -34,12 +34,21 @@ pub fn draw(state: &State, view: &mut TreeState<String>, frame: &mut Frame, area
     title.push(' ');
     let block = pane_block(title, state.focus == Pane::Tree);
     if state.tree.rows.is_empty() {
-        let msg = if state.walk.done {
-            "(no files)"
+        let msg = if !state.walk.done {
+            "scanning…".to_string()
+        } else if !state.tree.filter.is_empty() && !state.tree.files.is_empty() {
+            // The project has files: none matches.
+            format!(
+                "(no file matches /{}; Esc clears)",
+                display_line(&state.tree.filter, 40)
+            )
         } else {
-            "scanning…"
+            "(no files)".to_string()
         };
-        frame.render_widget(Paragraph::new(msg).block(block), area);
+        frame.render_widget(
+            Paragraph::new(msg).wrap(Wrap { trim: false }).block(block),
+            area,
+        );
         return;
     }
     let items = tree_items(state);

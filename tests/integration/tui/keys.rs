@@ -399,6 +399,24 @@ fn filter_narrows_the_tree() {
     assert_eq!(h.state.current_row().map(|r| r.path.as_str()), Some("src"));
 }
 
+/// A filter that matches nothing says so (the project has files), and
+/// how to clear it.
+#[test]
+fn a_tree_filter_that_matches_nothing_says_so() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.key("/");
+    h.type_text("zzqx");
+    h.key("enter");
+    assert!(h.state.tree.rows.is_empty());
+    let screen = h.screen();
+    // Wrapped in the pane.
+    assert!(screen.contains("(no file matches /zzqx; Esc"), "{screen}");
+    assert!(screen.contains("clears)"), "{screen}");
+    h.key("esc");
+    assert!(!h.state.tree.rows.is_empty());
+}
+
 /// Clearing the filter keeps the cursor on the file it was on (its folders
 /// opened), and the symbols and preview panes follow it.
 #[test]
