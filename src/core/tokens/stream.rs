@@ -125,6 +125,28 @@ mod tests {
         }
     }
 
+    /// A files section with no line that starts with a letter (a project
+    /// of pretty-printed JSON: `### a.json`, fences, `{`, `  "k": 1`)
+    /// has no cut point, so the count holds the whole stream, and
+    /// `finish` copies it once more: `build -o` of 2,000 such files (105
+    /// MB of output) peaks at 230 MB, before and after edd4815.
+    #[test]
+    #[ignore = "no cut point without a line starting with an ASCII letter: the held text grows with the output (see the report of the review of edd4815)"]
+    fn a_stream_without_letters_at_line_starts_is_still_cut() {
+        let block = "### d/f.json\n\n```json\n[\n  {\n    \"n\": 1,\n    \"v\": [\n      1\n    ]\n  }\n]\n```\n\n";
+        let mut stream = StreamCount::new(1 << 12);
+        let mut c = |s: &str| s.len();
+        for _ in 0..2_000 {
+            stream.push(block, &mut c);
+        }
+        assert!(
+            stream.buf.len() < 4 << 12,
+            "held {} bytes of a {}-byte stream",
+            stream.buf.len(),
+            block.len() * 2_000
+        );
+    }
+
     #[test]
     fn nothing_streamed() {
         let mut c = |s: &str| count(TokenizerKind::O200k, s);
