@@ -126,11 +126,35 @@ fn counts_of_pieces_add_up_to_the_count_of_the_whole() {
         "'s\nS",
         "a\n'd",
         "\nd",
+        "}\n}",
+        "}\n/x",
+        "x\n//y",
+        ";\n#d",
+        "a\n{",
+        "\"x\":\n\"y\"",
+        "a\n1",
+        "a\n(",
+        ".\n.",
+        "!\n!\n",
+        "\n~",
+        "'\n's",
+        "x\n\u{1c}y",
+        "x \n\t\n}",
+        "é\n}",
+        "\u{3000}\n)",
     ];
     for t in tricky {
         texts.push((format!("{t:?}"), t.to_string()));
         texts.push((format!("{t:?} x3"), t.repeat(3)));
     }
+    // Pretty-printed JSON: most of its lines start with spaces or quotes.
+    let json: Vec<serde_json::Value> = texts
+        .iter()
+        .take(40)
+        .map(|(name, text)| serde_json::json!({"name": name, "lines": text.lines().take(30).collect::<Vec<_>>(), "n": [1, 2.5, null]}))
+        .collect();
+    let pretty = serde_json::to_string_pretty(&json).expect("json");
+    texts.push(("pretty JSON".into(), pretty));
     for (name, text) in &texts {
         let pieces = tokens::cuts(text, 1);
         assert_eq!(pieces.concat(), *text, "{name}: the pieces are the text");
