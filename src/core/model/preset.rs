@@ -205,10 +205,48 @@ where
     Ok(entries
         .into_iter()
         .map(|e| match e {
-            FileEntry::Path(p) => FileItem::new(p),
-            FileEntry::Item(i) => i,
+            FileEntry::Path(p) => FileItem::new(tidy_path(&p)),
+            FileEntry::Item(i) => FileItem {
+                path: tidy_path(&i.path),
+                ..i
+            },
         })
         .collect())
+}
+
+/// Paths (or globs) written by hand, each as [`tidy_path`] makes it.
+fn deserialize_paths<'de, D>(de: D) -> Result<Vec<String>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let paths = Vec::<String>::deserialize(de)?;
+    Ok(paths.iter().map(|p| tidy_path(p)).collect())
+}
+
+/// A root-relative path (or glob) as the walk spells it: `./`, empty
+/// parts and a trailing `/` dropped, `x/..` taken out
+/// (`./src//a/../b.py` is `src/b.py`), so an entry written by hand names
+/// the file once, not twice beside the walk's spelling. A `..` above the
+/// root stays (the entry is outside, and held for consent); an absolute
+/// path, and one that would be left empty, stay as written.
+pub fn tidy_path(path: &str) -> String {
+    if path.starts_with('/') {
+        return path.to_string();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." if parts.last().is_some_and(|p| *p != "..") => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    if parts.is_empty() {
+        return path.to_string();
+    }
+    parts.join("/")
 }
 
 /// One message of the discussion history.
@@ -242,11 +280,19 @@ pub struct Preset {
     pub files: Vec<FileItem>,
     /// Paths or globs that glob entries must not pull in (explicitly named
     /// files are never excluded).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "deserialize_paths",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub exclude: Vec<String>,
     /// Files the user is working on: discovery and packing start from
     /// them (see `core::discovery::pack`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "deserialize_paths",
+        skip_serializing_if = "Vec::is_empty"
+    )]
     pub targets: Vec<String>,
     /// Tokens of a repo map after the files: the project's other files
     /// ranked around the targets (and the files the task names), the top
@@ -282,6 +328,36 @@ impl Preset {
 mod tests {
     use super::*;
     use crate::core::model::ProjectFile;
+
+    /// Entries written by hand name files as the walk spells them.
+    #[test]
+    fn hand_written_paths_are_tidied() {
+        for (written, tidy) in [
+            ("./a.py", "a.py"),
+            ("sub//b.py", "sub/b.py"),
+            ("sub/../sub/b.py", "sub/b.py"),
+            ("./src/**/*.py", "src/**/*.py"),
+            ("src/", "src"),
+            ("../up.py", "../up.py"),
+            ("a/../../up.py", "../up.py"),
+            ("/etc/hosts", "/etc/hosts"),
+            (".", "."),
+            ("a.py", "a.py"),
+        ] {
+            assert_eq!(tidy_path(written), tidy, "{written}");
+        }
+        let file: ProjectFile = toml::from_str(
+            "[presets.p]\nfiles = [\"./a.py\", { path = \"sub//b.py\", view_mode = \"outline\" }]\n\
+             exclude = [\"./gen/**\"]\ntargets = [\"./a.py\"]\n",
+        )
+        .expect("parse");
+        let p = &file.presets["p"];
+        let paths: Vec<&str> = p.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["a.py", "sub/b.py"]);
+        assert_eq!(p.files[1].view_mode, ViewMode::Outline);
+        assert_eq!(p.exclude, ["gen/**"]);
+        assert_eq!(p.targets, ["a.py"]);
+    }
 
     #[test]
     fn enums_parse_and_cycle() {

@@ -446,3 +446,28 @@ fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// Entries written by hand as `./a.py`, `sub//b.py` or `sub/../sub/b.py`
+/// name the file the walk spells `a.py` or `sub/b.py`: each file is in
+/// the context once, and the tree has no `./` or `..` folder.
+#[test]
+fn hand_written_entries_name_each_file_once() {
+    let p = Project::empty();
+    p.write("a.py", "A = 1\n");
+    p.write("sub/b.py", "B = 2\n");
+    p.write("gen/c.py", "C = 3\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\n\
+         files = [\"./a.py\", \"a.py\", \"sub//b.py\", \"sub/../sub/b.py\", \"./**/*.py\"]\n\
+         exclude = [\"./gen/**\"]\n",
+    );
+    let text = p.ok(&["build"]);
+    assert_eq!(text.matches("### a.py").count(), 1, "{text}");
+    assert_eq!(text.matches("### sub/b.py").count(), 1, "{text}");
+    assert!(
+        !text.contains("gen/c.py") && !text.contains("C = 3"),
+        "{text}"
+    );
+    assert!(!text.contains("./") && !text.contains(".."), "{text}");
+}
