@@ -105,9 +105,10 @@ thread_local! {
 /// after them, hence the exception: `}\n/` in a C header is one
 /// pre-token). The pre-tokens of the whole are those of the pieces, so
 /// their counts add up exactly (tested on real corpora against counting
-/// the whole, in tests/integration/core/tokens.rs). Every line of a
-/// composition that starts at its margin is such a point: a file's
-/// heading, its fence, a JSON file's closing brace.
+/// the whole, in tests/integration/core/tokens.rs). Every heading and
+/// fence of a composition starts such a point, and so does most code at
+/// its margin (a JSON file's closing brace, a `#` comment), though not a
+/// line that starts with `/`, a control or a non-ASCII character.
 pub fn cuts_before(next: u8) -> bool {
     next.is_ascii_graphic() && next != b'/'
 }

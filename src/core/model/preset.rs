@@ -228,16 +228,19 @@ where
 /// (`./src//a/../b.py` is `src/b.py`), so an entry written by hand names
 /// the file once, not twice beside the walk's spelling. A `..` above the
 /// root stays (the entry is outside, and held for consent); an absolute
-/// path, and one that would be left empty, stay as written.
+/// path, and one that would be left empty, stay as written. In a glob,
+/// `..` and a trailing `/` stay too: `a/**/..` is not `a`.
 pub fn tidy_path(path: &str) -> String {
     if path.starts_with('/') {
         return path.to_string();
     }
+    // The characters of `walk::is_glob` (a layer above this one).
+    let glob = path.contains(['*', '?', '[', '{']);
     let mut parts: Vec<&str> = Vec::new();
     for part in path.split('/') {
         match part {
             "" | "." => {}
-            ".." if parts.last().is_some_and(|p| *p != "..") => {
+            ".." if !glob && parts.last().is_some_and(|p| *p != "..") => {
                 parts.pop();
             }
             other => parts.push(other),
@@ -245,6 +248,9 @@ pub fn tidy_path(path: &str) -> String {
     }
     if parts.is_empty() {
         return path.to_string();
+    }
+    if glob && path.ends_with('/') {
+        parts.push("");
     }
     parts.join("/")
 }
@@ -337,6 +343,9 @@ mod tests {
             ("sub//b.py", "sub/b.py"),
             ("sub/../sub/b.py", "sub/b.py"),
             ("./src/**/*.py", "src/**/*.py"),
+            ("src//**/*.py", "src/**/*.py"),
+            ("a/**/../b", "a/**/../b"),
+            ("gen/**/", "gen/**/"),
             ("src/", "src"),
             ("../up.py", "../up.py"),
             ("a/../../up.py", "../up.py"),
