@@ -316,9 +316,15 @@ impl<'t> Loop<'t> {
         }
         let _ = self.save_tx.send(SyncMsg::Check);
         if let Some(disk) = state.project.personal_on_disk() {
+            // A change that waits (a preset this project file does not
+            // hold yet) is seen on every tick: drawn only once taken in.
+            let said = state.status.clone();
             let effects = update(state, Event::PersonalChanged(Box::new(disk)));
+            let changed = !effects.is_empty() || state.status != said;
             self.run_effects(state, effects);
-            self.draw(state);
+            if changed {
+                self.draw(state);
+            }
         }
     }
 
