@@ -37,8 +37,10 @@ use super::request::{BuildRequest, Built, Destination, Spooled};
 const CHUNK: usize = 256;
 
 /// The token count's segments are about this long (each is looked up
-/// in the count cache, so a warm build does not encode it again).
-const SEGMENT: usize = 1 << 20;
+/// in the count cache, so a warm build does not encode it again): the
+/// count holds about two of them (the first, kept for the text before
+/// the stream, and the one being filled).
+const SEGMENT: usize = 1 << 19;
 
 /// What a streamed build keeps of each file it wrote.
 #[derive(Debug, Clone, Copy)]
