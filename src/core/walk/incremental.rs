@@ -127,31 +127,15 @@ impl Resolver {
         let lits = literals(entries, to);
         let globs = globs(entries, to);
         let excluded = Excluder::new(exclude);
-        let mut touched: Vec<&str> = applied
+        let touched: Vec<&str> = applied
             .added
             .iter()
             .chain(&applied.removed)
             .map(String::as_str)
             .collect();
-        touched.sort_unstable();
-        touched.dedup();
-        let mut before = Vec::with_capacity(touched.len());
-        for path in touched {
-            let now = resolve_one(path, entries, &lits, &globs, &excluded, to, index);
-            let was = match (
-                resolved.binary_search_by(|r| r.path.as_str().cmp(path)),
-                now,
-            ) {
-                (Ok(at), Some(item)) => Some(std::mem::replace(&mut resolved[at], item)),
-                (Ok(at), None) => Some(resolved.remove(at)),
-                (Err(at), Some(item)) => {
-                    resolved.insert(at, item);
-                    None
-                }
-                (Err(_), None) => None,
-            };
-            before.push((path.to_string(), was));
-        }
+        let before = splice(resolved, touched, |path| {
+            resolve_one(path, entries, &lits, &globs, &excluded, to, index)
+        });
         self.patched += 1;
         Some(before)
     }
@@ -271,14 +255,26 @@ fn patch(
         }
     }
     let excluded = Excluder::new(exclude);
+    Some(splice(resolved, touched, |path| {
+        resolve_one(path, entries, &new_lit, &new_globs, &excluded, files, index)
+    }))
+}
+
+/// Each of the `touched` paths resolved again by `now` into the sorted
+/// `resolved` (replaced, removed or inserted in place); what each was
+/// before.
+fn splice(
+    resolved: &mut Vec<ResolvedItem>,
+    mut touched: Vec<&str>,
+    mut now: impl FnMut(&str) -> Option<ResolvedItem>,
+) -> Vec<(String, Option<ResolvedItem>)> {
     touched.sort_unstable();
     touched.dedup();
     let mut before = Vec::with_capacity(touched.len());
     for path in touched {
-        let now = resolve_one(path, entries, &new_lit, &new_globs, &excluded, files, index);
         let was = match (
             resolved.binary_search_by(|r| r.path.as_str().cmp(path)),
-            now,
+            now(path),
         ) {
             (Ok(at), Some(item)) => Some(std::mem::replace(&mut resolved[at], item)),
             (Ok(at), None) => Some(resolved.remove(at)),
@@ -290,7 +286,7 @@ fn patch(
         };
         before.push((path.to_string(), was));
     }
-    Some(before)
+    before
 }
 
 /// How `path` resolves under the new inputs, by the rules of
