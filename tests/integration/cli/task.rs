@@ -242,3 +242,43 @@ fn stats_names_each_pick_and_why() {
     let text = stdout(&out);
     assert!(text.contains("why        router/tree.py: "), "{text}");
 }
+
+/// With a target, a file the task names by path goes in before the
+/// target's imports are given room: the user named both (it was dropped
+/// while a large import went in as an outline).
+#[test]
+fn a_file_the_task_names_comes_before_the_targets_imports() {
+    let p = Project::empty();
+    let types: String = (0..80)
+        .map(|i| format!("class Type{i}:\n    \"\"\"Type {i}.\"\"\"\n    field_{i}: int = {i}\n\n"))
+        .collect();
+    p.write("query/types.py", &types);
+    p.write(
+        "query/client.py",
+        "from query.types import Type1\n\ndef fetch():\n    return Type1()\n",
+    );
+    p.write(
+        "query/hydration.py",
+        "def hydrate(state):\n    \"\"\"Put a dehydrated state back.\"\"\"\n    return dict(state)\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--target",
+        "query/client.py",
+        "--task",
+        "Why does hydrate() in hydration.py drop the state?",
+        "--budget",
+        "700",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(
+        items[..2],
+        [
+            ("query/client.py".to_string(), Some("full".to_string())),
+            ("query/hydration.py".to_string(), Some("full".to_string())),
+        ],
+        "{items:?}"
+    );
+}
