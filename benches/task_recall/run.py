@@ -16,6 +16,11 @@ files in rank order, skipping one that no longer fits:
               docs, fixtures, examples, vendored or generated files)
   bm25-src20  the same, only the first 20 ranked files
 
+The "whole-file ceiling" row is what whole-file packing could reach at
+best: the share of right files that fit the budget alone, and of cases
+whose right files fit it together (ctxcurate can do better by holding a
+large file reduced).
+
 A file's size for the baselines is what `ctxcurate tokens` counts (the
 binary's default tokenizer), so their "tokens" compare with ctxcurate's
 own; the task's tokens are not charged to them.
@@ -216,6 +221,7 @@ def run_case(case, opts):
                     "held": sorted(right & set(held)), "tokens": used, "error": None,
                     "first": held[0] if held else None}
         res["bm25_src_rank"] = {p: rank_src.index(p) + 1 for p in right if p in rank_src}
+        res["right_tokens"] = {p: sizes.get(p) for p in case["right"]}
     except (subprocess.CalledProcessError, OSError) as e:
         res["skipped"] = f"could not set up: {e}"
     finally:
@@ -252,6 +258,15 @@ def report(results, budgets, out=sys.stdout):
                          f"{sum(toks) / (len(toks) or 1):,.0f}",
                          str(over) if m == "ctxcurate" else "-",
                          str(failed) if m == "ctxcurate" else "-"])
+        # What packing whole files can reach at best: right files that fit
+        # whole, cases whose right files fit together.
+        fit = [r for r in done if all(v is not None for v in r.get("right_tokens", {}).values())
+               and r.get("right_tokens")]
+        if fit:
+            rows.append(["whole-file ceiling",
+                         f"{sum(sum(v <= budget for v in r['right_tokens'].values()) / len(r['right']) for r in fit) / len(fit):.2f}",
+                         f"{sum(sum(r['right_tokens'].values()) <= budget for r in fit) / len(fit):.2f}",
+                         "-", "-", "-"])
         print(f"\nat {budget:,} tokens", file=out)
         print(fmt_table(["method", "recall (mean)", "every right file", "tokens (mean)",
                          "over budget", "failed"], rows), file=out)
