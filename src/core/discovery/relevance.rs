@@ -423,7 +423,9 @@ fn lexical(query: &Query, counts: &index::Counts, in_path: &[u32], avg_len: f64)
         let body = counts.body.get(&i).copied().unwrap_or(0) as f64;
         let defs = counts.defs.get(&i).copied().unwrap_or(0) as f64;
         let path = in_path[i] as f64;
-        let tf = PATH_WEIGHT * path + DEF_WEIGHT * defs + body / norm;
+        // A long file's names are normalised with its text: a header that
+        // declares everything matches everything.
+        let tf = PATH_WEIGHT * path + (DEF_WEIGHT * defs + body) / norm;
         if tf <= 0.0 {
             continue;
         }
