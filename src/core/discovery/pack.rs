@@ -171,8 +171,7 @@ impl Packed {
     }
 }
 
-/// The share of the budget a file ranked for the task may take in any but
-/// its cheapest form.
+/// The share of the budget a file ranked for the task may take.
 const RELEVANT_SHARE: f64 = 0.4;
 
 /// One form a candidate is tried in: a view mode, and for a file the task
@@ -811,8 +810,9 @@ impl<'a> Packer<'a> {
             // leaves it out with one note for all of them.
             return (out, Some(cheapest_file), 0);
         }
-        // A file ranked for the task takes at most a share of the budget
-        // in any but its cheapest form: the next best files matter too.
+        // A file ranked for the task takes at most a share of the budget,
+        // in any form: the next best files matter too (a header declaring
+        // everything has an outline larger than most files).
         let cap = match role {
             Role::Relevant => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
             _ => usize::MAX,
@@ -823,8 +823,7 @@ impl<'a> Packer<'a> {
         let mut cheapest = self.block_cost(&cheapest_file, 1);
         let mut tried: Vec<(ViewMode, bool)> = Vec::new();
         for form in &forms {
-            let last = form == &cheapest_form;
-            let file = if last {
+            let file = if form == &cheapest_form {
                 cheapest_file.clone()
             } else {
                 render(form)
@@ -838,7 +837,7 @@ impl<'a> Packer<'a> {
             tried.push(key);
             let cost = self.block_cost(&file, 1);
             cheapest = cheapest.min(cost);
-            if cost <= *left && (cost <= cap || last) {
+            if cost <= *left && cost <= cap {
                 *left -= cost;
                 out.mode = Some(file.mode);
                 out.tokens = cost;
