@@ -17,7 +17,7 @@
 //! are reported apart ([`Packed::missing_targets`]): the caller decides
 //! whether that is an error.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -28,7 +28,7 @@ use crate::core::discovery::graph::{ImportGraph, Ranked};
 use crate::core::discovery::mentions::{self, MentionKind};
 use crate::core::discovery::relevance::{self, Relevance};
 use crate::core::discovery::repo_map::{self, RepoMap};
-use crate::core::model::{Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
+use crate::core::model::{Format, MaskState, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
 use crate::core::sources::Codebase;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
@@ -179,7 +179,14 @@ const RELEVANT_SHARE: f64 = 0.4;
 #[derive(Debug, Clone, PartialEq)]
 struct Form {
     mode: ViewMode,
-    mask: Option<std::collections::BTreeMap<String, crate::core::model::MaskState>>,
+    mask: Option<Mask>,
+}
+
+/// The symbols the task is about in full, the rest as `rest`.
+#[derive(Debug, Clone, PartialEq)]
+struct Mask {
+    symbols: BTreeMap<String, MaskState>,
+    rest: MaskState,
 }
 
 /// The modes an item is tried in, from `wanted` down.
@@ -679,7 +686,8 @@ impl<'a> Packer<'a> {
 
     /// The forms `resolved` is tried in, from `wanted` down: a file the
     /// task found, wanted whole, is next tried with the symbols the task
-    /// is about in full and the rest as signatures, before its skeleton.
+    /// is about in full and the rest as signatures, before its skeleton
+    /// and outline; last with those symbols alone.
     fn forms(&self, resolved: &ResolvedItem, role: Role, wanted: ViewMode) -> Vec<Form> {
         let mut forms: Vec<Form> = reductions(wanted)
             .iter()
@@ -692,11 +700,23 @@ impl<'a> Packer<'a> {
                 .sources
                 .symbols(self.codebase.root, &resolved.path);
             if let Some(mask) = tree.and_then(|t| self.relevance.task_mask(&t)) {
+                // Last, for a file whose outline is still too large: the
+                // symbols the task is about alone, the rest hidden.
+                forms.push(Form {
+                    mode: ViewMode::Masked,
+                    mask: Some(Mask {
+                        symbols: mask.clone(),
+                        rest: MaskState::Hide,
+                    }),
+                });
                 forms.insert(
                     1,
                     Form {
                         mode: ViewMode::Masked,
-                        mask: Some(mask),
+                        mask: Some(Mask {
+                            symbols: mask,
+                            rest: MaskState::Sig,
+                        }),
                     },
                 );
             }
@@ -704,18 +724,14 @@ impl<'a> Packer<'a> {
         forms
     }
 
-    /// `resolved` in the masked view with `mask` over signatures.
-    fn render_masked(
-        &self,
-        resolved: &ResolvedItem,
-        mask: &std::collections::BTreeMap<String, crate::core::model::MaskState>,
-    ) -> RenderedFile {
+    /// `resolved` in the masked view with `mask`.
+    fn render_masked(&self, resolved: &ResolvedItem, mask: &Mask) -> RenderedFile {
         let mut attempt = resolved.clone();
         let settings = attempt.settings_mut();
         settings.view_mode = ViewMode::Masked;
         settings.force_full = false;
-        settings.mask_default = crate::core::model::MaskState::Sig;
-        settings.ast_mask = mask.clone();
+        settings.mask_default = mask.rest;
+        settings.ast_mask = mask.symbols.clone();
         compose::render_file(&self.codebase, &attempt, &self.compose_opts)
     }
 
@@ -821,7 +837,7 @@ impl<'a> Packer<'a> {
         // outline of many short functions is longer than their skeleton):
         // the others are tried even when it does not fit.
         let mut cheapest = self.block_cost(&cheapest_file, 1);
-        let mut tried: Vec<(ViewMode, bool)> = Vec::new();
+        let mut tried: Vec<(ViewMode, Option<MaskState>)> = Vec::new();
         for form in &forms {
             let file = if form == &cheapest_form {
                 cheapest_file.clone()
@@ -830,7 +846,7 @@ impl<'a> Packer<'a> {
             };
             // A file without a grammar renders skeleton and outline as the
             // same summary: try it once.
-            let key = (file.mode, form.mask.is_some());
+            let key = (file.mode, form.mask.as_ref().map(|m| m.rest));
             if tried.contains(&key) {
                 continue;
             }

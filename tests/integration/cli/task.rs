@@ -282,3 +282,32 @@ fn a_file_the_task_names_comes_before_the_targets_imports() {
         "{items:?}"
     );
 }
+
+/// A file whose outline alone is over its share of the budget still comes
+/// in with the symbols the task is about, the rest hidden.
+#[test]
+fn a_huge_file_comes_down_to_the_symbols_the_task_is_about() {
+    let p = Project::empty();
+    let mut big = String::new();
+    for i in 0..300 {
+        big.push_str(&format!(
+            "def helper_{i}(x, y, z):\n    return x + y + z + {i}\n\n"
+        ));
+    }
+    big.push_str("def refetch_interval(query):\n    return query.stale_time * 2\n");
+    p.write("client.py", &big);
+    let out = p.run(&[
+        "build",
+        "--task",
+        "refetch_interval doubles the stale time",
+        "--budget",
+        "1000",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(items[0], ("client.py".to_string(), Some("masked".into())));
+    let text = stdout(&out);
+    assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
+    assert!(!text.contains("def helper_3("), "{text}");
+}
