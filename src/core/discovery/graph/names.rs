@@ -6,19 +6,24 @@
 //! that file defines at its top level: its symbol tree's top-level
 //! symbols (through namespaces), Go's vars and consts, Kotlin's top-level
 //! names. A Go method's name counts only when one file of the package
-//! defines it (`String` on thirty types says nothing). Each name used
-//! weighs by how rare it is among the package's files (a type every file
-//! uses counts less than a helper one file uses), each statement's edges
-//! together weigh one, a file that is not a test never gets a test file,
+//! defines it (`String` on thirty types says nothing), and a name more
+//! than [`PACKAGE_EDGE_CAP`] files define (Go's `init` in every file) not
+//! at all. Each name used weighs by how rare it is among the package's
+//! importers (a type every importer uses counts less than a helper one
+//! uses), each statement's edges together weigh one, a file that is not
+//! a test never gets a test file,
 //! and a file keeps its [`PACKAGE_EDGE_CAP`] strongest package edges: a
 //! wildcard import over a package of N files holds at most N × cap
 //! edges, and none from a file that uses nothing.
 //!
 //! The names a file defines are cached per content (memory and disk) as
 //! import statements are; the identifiers a file uses are read off its
-//! text when needed, never kept.
+//! text once, and only the package names among them kept (at most
+//! [`MAX_NAMES_USED`] a package).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+#[cfg(test)]
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -42,6 +47,10 @@ pub(super) struct Narrowed<'a> {
     pub capped: usize,
 }
 
+/// The most names of one package a file's uses are kept of (a file
+/// naming every class of a huge package counts by its first ones).
+const MAX_NAMES_USED: usize = 4096;
+
 /// For each of `code`, the edges its package statements (`refs`: each
 /// package it names, with the statement's kind) lead to.
 pub(super) fn package_edges<'a>(
@@ -60,23 +69,39 @@ pub(super) fn package_edges<'a>(
             });
         }
     }
-    let indexes: Vec<Index> = packages
+    let mut indexes: Vec<Index> = packages
         .par_iter()
         .map(|p| Index::build(codebase, p))
         .collect();
-    code.par_iter()
+    // What each file uses of each package it names: one read of its text.
+    let uses: Vec<Vec<Use>> = code
+        .par_iter()
         .zip(refs)
         .map(|(path, list)| {
             if list.is_empty() {
-                return Narrowed {
-                    edges: Vec::new(),
-                    capped: 0,
-                };
+                return Vec::new();
             }
+            let named = strongest(list, |p| ids[&key(p)]);
             let file = codebase.sources.file(codebase.root, path);
-            let used = identifiers(file.text().unwrap_or(""));
-            narrow(path, &used, list, |p| &indexes[ids[&key(p)]])
+            names_used(path, file.text().unwrap_or(""), named, &packages, &indexes)
         })
+        .collect();
+    // A name few of a package's importers use weighs more than one all do.
+    let mut importers = vec![0usize; indexes.len()];
+    for u in uses.iter().flatten() {
+        importers[u.package] += 1;
+        for &name in &u.names {
+            indexes[u.package].entries[name as usize].users += 1;
+        }
+    }
+    for (index, importers) in indexes.iter_mut().zip(importers) {
+        for entry in &mut index.entries {
+            entry.weight = (1.0 + importers as f64 / entry.users.max(1) as f64).ln();
+        }
+    }
+    code.par_iter()
+        .zip(uses)
+        .map(|(path, uses)| narrow(path, &uses, &packages, &indexes))
         .collect()
 }
 
@@ -85,36 +110,95 @@ fn key(package: &Package<'_>) -> (usize, usize) {
     (Arc::as_ptr(package) as *const () as usize, package.len())
 }
 
-/// The edges of the file at `path`, which uses `used`, through the
-/// packages it names.
-fn narrow<'a, 'i>(
-    path: &str,
-    used: &HashSet<&str>,
+/// Each package of `refs` once (by its id), with the strongest kind it
+/// is named with.
+fn strongest<'a>(
     refs: &[(Package<'a>, ImportKind)],
-    index: impl Fn(&Package<'a>) -> &'i Index,
-) -> Narrowed<'a> {
-    let skip_tests = !is_test(path);
-    // The strongest kind a package is named with, each package once.
-    let mut named: Vec<(&Package<'a>, ImportKind)> = Vec::new();
+    id: impl Fn(&Package<'a>) -> usize,
+) -> Vec<(usize, ImportKind)> {
+    let mut named: Vec<(usize, ImportKind)> = Vec::new();
     for (package, kind) in refs {
-        match named.iter_mut().find(|(p, _)| key(p) == key(package)) {
+        let i = id(package);
+        match named.iter_mut().find(|(p, _)| *p == i) {
             Some((_, k)) => *k = (*k).min(*kind),
-            None => named.push((package, *kind)),
+            None => named.push((i, *kind)),
         }
     }
-    let mut scored: HashMap<&'a str, (f64, ImportKind)> = HashMap::new();
-    for (package, kind) in named {
-        let index = index(package);
-        // A file of the package does not import what it defines itself.
-        let own = package.binary_search(&path).ok().map(|i| i as u32);
-        let mut scores: HashMap<u32, f64> = HashMap::new();
-        for word in used {
-            let Some(entry) = index.names.get(*word).map(|&i| &index.entries[i as usize]) else {
+    named
+}
+
+/// What one file uses of one package it names.
+struct Use {
+    package: usize,
+    kind: ImportKind,
+    /// The package's names (entries) used, each once, in order of first
+    /// use.
+    names: Vec<u32>,
+}
+
+/// The names of each package in `named` that the file at `path` (with
+/// `text`) uses and does not define itself.
+fn names_used(
+    path: &str,
+    text: &str,
+    named: Vec<(usize, ImportKind)>,
+    packages: &[&Package<'_>],
+    indexes: &[Index],
+) -> Vec<Use> {
+    let mut uses: Vec<Use> = named
+        .into_iter()
+        .map(|(package, kind)| Use {
+            package,
+            kind,
+            names: Vec::new(),
+        })
+        .collect();
+    // A file of the package does not import what it defines itself.
+    let own: Vec<Option<u32>> = uses
+        .iter()
+        .map(|u| packages[u.package].binary_search(&path).ok().map(|i| i as u32))
+        .collect();
+    // Each name once: a bit per name of the package.
+    let mut seen: Vec<Vec<u64>> = uses
+        .iter()
+        .map(|u| vec![0u64; indexes[u.package].entries.len().div_ceil(64)])
+        .collect();
+    for_each_identifier(text, |word| {
+        for ((u, own), seen) in uses.iter_mut().zip(&own).zip(&mut seen) {
+            let index = &indexes[u.package];
+            let Some(&name) = index.names.get(word) else {
                 continue;
             };
-            if own.is_some_and(|own| entry.files.contains(&own)) {
+            let (slot, bit) = (name as usize / 64, 1u64 << (name % 64));
+            if seen[slot] & bit != 0 || u.names.len() >= MAX_NAMES_USED {
                 continue;
             }
+            seen[slot] |= bit;
+            let files = &index.entries[name as usize].files;
+            if !own.is_some_and(|own| files.contains(&own)) {
+                u.names.push(name);
+            }
+        }
+    });
+    drop(seen);
+    uses.retain(|u| !u.names.is_empty());
+    uses
+}
+
+/// The edges of the file at `path` from what it uses of each package.
+fn narrow<'a>(
+    path: &str,
+    uses: &[Use],
+    packages: &[&Package<'a>],
+    indexes: &[Index],
+) -> Narrowed<'a> {
+    let skip_tests = !is_test(path);
+    let mut scored: HashMap<&'a str, (f64, ImportKind)> = HashMap::new();
+    for u in uses {
+        let (package, index) = (packages[u.package], &indexes[u.package]);
+        let mut scores: HashMap<u32, f64> = HashMap::new();
+        for &name in &u.names {
+            let entry = &index.entries[name as usize];
             let share = entry.weight / entry.files.len() as f64;
             for &f in &entry.files {
                 let to = package[f as usize];
@@ -125,9 +209,9 @@ fn narrow<'a, 'i>(
         }
         let total: f64 = scores.values().sum();
         for (f, score) in scores {
-            let edge = scored.entry(package[f as usize]).or_insert((0.0, kind));
+            let edge = scored.entry(package[f as usize]).or_insert((0.0, u.kind));
             edge.0 += score / total;
-            edge.1 = edge.1.min(kind);
+            edge.1 = edge.1.min(u.kind);
         }
     }
     let mut edges: Vec<(&'a str, f64, ImportKind)> =
@@ -148,8 +232,10 @@ struct Index {
 struct Entry {
     /// Positions in the package of the files defining the name.
     files: Vec<u32>,
-    /// How rare the name is among the package's files:
-    /// `ln(1 + files / files using it)`.
+    /// How many of the package's importers use it.
+    users: usize,
+    /// How rare the name is among the importers:
+    /// `ln(1 + importers / importers using it)`.
     weight: f64,
 }
 
@@ -186,34 +272,11 @@ impl Index {
                 _ => continue,
             };
             names.insert(name, entries.len() as u32);
-            entries.push(Entry { files, weight: 1.0 });
-        }
-        // How many of the package's files use each name, counted a part
-        // of the package at a time.
-        let uses = package
-            .par_iter()
-            .fold(
-                || vec![0u32; entries.len()],
-                |mut uses, f| {
-                    let file = codebase.sources.file(codebase.root, f);
-                    for w in identifiers(file.text().unwrap_or("")) {
-                        if let Some(&i) = names.get(w) {
-                            uses[i as usize] += 1;
-                        }
-                    }
-                    uses
-                },
-            )
-            .reduce(
-                || vec![0u32; entries.len()],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(a, b)| *a += b);
-                    a
-                },
-            );
-        let n = package.len().max(1) as f64;
-        for (entry, uses) in entries.iter_mut().zip(uses) {
-            entry.weight = (1.0 + n / f64::from(uses.max(1))).ln();
+            entries.push(Entry {
+                files,
+                users: 0,
+                weight: 1.0,
+            });
         }
         Index { names, entries }
     }
@@ -276,8 +339,20 @@ fn top_level(symbols: &[Symbol], out: &mut String) {
 }
 
 /// The identifiers of C-like source text outside comments (`//`, `/* */`)
-/// and string and character literals (`"…"`, `"""…"""`, Go's `` `…` ``).
-pub(super) fn identifiers(text: &str) -> HashSet<&str> {
+/// and string and character literals (`"…"`, `"""…"""`, Go's `` `…` ``),
+/// each once.
+#[cfg(test)]
+fn identifiers(text: &str) -> HashSet<&str> {
+    let mut out = HashSet::new();
+    for_each_identifier(text, |w| {
+        out.insert(w);
+    });
+    out
+}
+
+/// Each identifier of C-like source text, as [`identifiers`] reads them,
+/// in order, repeats included.
+fn for_each_identifier<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
     let b = text.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
     let after = |from: usize, pat: &str| {
@@ -285,7 +360,6 @@ pub(super) fn identifiers(text: &str) -> HashSet<&str> {
             .and_then(|rest| rest.find(pat))
             .map_or(b.len(), |at| from + at + pat.len())
     };
-    let mut out = HashSet::new();
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -308,14 +382,13 @@ pub(super) fn identifiers(text: &str) -> HashSet<&str> {
             c if ident(c) => {
                 let run = b[i..].iter().take_while(|&&c| ident(c)).count();
                 if let Some(word) = text.get(i..i + run) {
-                    out.insert(word);
+                    f(word);
                 }
                 i + run
             }
             _ => i + 1,
         };
     }
-    out
 }
 
 /// Past the `"` closing a string that opened before `from` (a backslash
