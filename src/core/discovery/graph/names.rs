@@ -27,11 +27,12 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::PACKAGE_EDGE_CAP;
 use super::kind::ImportKind;
 use super::modules;
 use super::test_files::is_test;
-use super::PACKAGE_EDGE_CAP;
 use crate::core::sources::Codebase;
 use crate::core::syntax::{Lang, Symbol, SymbolKind};
 
@@ -131,8 +132,7 @@ fn strongest<'a>(
 struct Use {
     package: usize,
     kind: ImportKind,
-    /// The package's names (entries) used, each once, in order of first
-    /// use.
+    /// The package's names (entries) used, each once.
     names: Vec<u32>,
 }
 
@@ -156,31 +156,31 @@ fn names_used(
     // A file of the package does not import what it defines itself.
     let own: Vec<Option<u32>> = uses
         .iter()
-        .map(|u| packages[u.package].binary_search(&path).ok().map(|i| i as u32))
+        .map(|u| {
+            packages[u.package]
+                .binary_search(&path)
+                .ok()
+                .map(|i| i as u32)
+        })
         .collect();
-    // Each name once: a bit per name of the package.
-    let mut seen: Vec<Vec<u64>> = uses
-        .iter()
-        .map(|u| vec![0u64; indexes[u.package].entries.len().div_ceil(64)])
-        .collect();
+    // Each word once (a file names far fewer words than it writes),
+    // then each package it names.
+    let mut words: FxHashSet<&str> = FxHashSet::default();
     for_each_identifier(text, |word| {
-        for ((u, own), seen) in uses.iter_mut().zip(&own).zip(&mut seen) {
+        words.insert(word);
+    });
+    for word in words {
+        for (u, own) in uses.iter_mut().zip(&own) {
             let index = &indexes[u.package];
             let Some(&name) = index.names.get(word) else {
                 continue;
             };
-            let (slot, bit) = (name as usize / 64, 1u64 << (name % 64));
-            if seen[slot] & bit != 0 || u.names.len() >= MAX_NAMES_USED {
-                continue;
-            }
-            seen[slot] |= bit;
             let files = &index.entries[name as usize].files;
-            if !own.is_some_and(|own| files.contains(&own)) {
+            if u.names.len() < MAX_NAMES_USED && !own.is_some_and(|own| files.contains(&own)) {
                 u.names.push(name);
             }
         }
-    });
-    drop(seen);
+    }
     uses.retain(|u| !u.names.is_empty());
     uses
 }
@@ -225,7 +225,7 @@ fn narrow<'a>(
 /// The names of one package: which of its files define each, and how
 /// much a use of it weighs.
 struct Index {
-    names: HashMap<String, u32>,
+    names: FxHashMap<String, u32>,
     entries: Vec<Entry>,
 }
 
@@ -262,7 +262,7 @@ impl Index {
                 }
             }
         }
-        let mut names: HashMap<String, u32> = HashMap::new();
+        let mut names: FxHashMap<String, u32> = FxHashMap::default();
         let mut entries: Vec<Entry> = Vec::new();
         for (name, (strong, methods)) in by_name {
             let files = match (strong.len(), methods.len()) {
@@ -376,7 +376,10 @@ fn for_each_identifier<'t>(text: &'t str, mut f: impl FnMut(&'t str)) {
                 .filter(|&at| b[i + 1 + at] == b'\'')
                 .map_or(i + 1, |at| i + at + 2),
             c if c.is_ascii_digit() => {
-                let run = b[i..].iter().take_while(|&&c| ident(c) || c == b'.').count();
+                let run = b[i..]
+                    .iter()
+                    .take_while(|&&c| ident(c) || c == b'.')
+                    .count();
                 i + run
             }
             c if ident(c) => {
@@ -418,7 +421,9 @@ mod tests {
         words.sort();
         assert_eq!(
             words,
-            ["Other_1", "Used", "c", "d", "f", "func", "p", "package", "q", "s"]
+            [
+                "Other_1", "Used", "c", "d", "f", "func", "p", "package", "q", "s"
+            ]
         );
         // Unclosed literals and non-ASCII names do not panic or run away.
         let odd = "x := \"open\ny := 'z\nnamé := `never closed";

@@ -25,9 +25,9 @@ pub(super) fn is_test(path: &str) -> bool {
         || stem
             .strip_prefix("Test")
             .is_some_and(|rest| rest.starts_with(|c: char| c.is_uppercase()))
-        || dirs.split('/').any(|d| {
-            TEST_DIRS.contains(&d) || d.ends_with(".Tests") || d.ends_with(".Test")
-        })
+        || dirs
+            .split('/')
+            .any(|d| TEST_DIRS.contains(&d) || d.ends_with(".Tests") || d.ends_with(".Test"))
 }
 
 #[cfg(test)]

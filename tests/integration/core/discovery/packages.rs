@@ -75,10 +75,7 @@ fn a_go_file_imports_only_the_files_of_its_package_whose_names_it_uses() {
     assert_eq!(imports_of(&g, "flag/b.go"), Vec::<String>::new());
     assert_eq!(imports_of(&g, "flag/d.go"), Vec::<String>::new());
     // A test of the package uses the files it calls.
-    assert_eq!(
-        imports_of(&g, "flag/a_test.go"),
-        ["flag/a.go", "flag/b.go"]
-    );
+    assert_eq!(imports_of(&g, "flag/a_test.go"), ["flag/a.go", "flag/b.go"]);
     // Another package: the files it uses, weighted by the names used
     // (three of `c.go`, one of `b.go`).
     assert_eq!(imports_of(&g, "cmd/main.go"), ["flag/b.go", "flag/c.go"]);
@@ -97,10 +94,7 @@ fn a_go_file_imports_only_the_files_of_its_package_whose_names_it_uses() {
 fn a_test_file_is_never_a_package_import_of_a_file_that_is_not_one() {
     let p = Project::empty();
     p.write("go.mod", "module example.com/app\n");
-    p.write(
-        "x/x.go",
-        "package x\n\nfunc X() { fixture(); Y() }\n",
-    );
+    p.write("x/x.go", "package x\n\nfunc X() { fixture(); Y() }\n");
     p.write("x/y.go", "package x\n\nfunc Y() {}\n");
     p.write("x/x_test.go", "package x\n\nfunc fixture() {}\n");
     p.write(
@@ -170,7 +164,10 @@ fn a_csharp_namespace_leads_to_the_types_used() {
         "src/Core/A.cs",
         "namespace Acme.Core\n{\n    public class A {}\n}\n",
     );
-    p.write("src/Core/B.cs", "namespace Acme.Core;\n\npublic class B {}\n");
+    p.write(
+        "src/Core/B.cs",
+        "namespace Acme.Core;\n\npublic class B {}\n",
+    );
     p.write(
         "src/App/App.cs",
         "using Acme.Core;\n\nnamespace Acme.App\n{\n    class App { A a; }\n}\n",
@@ -212,13 +209,17 @@ fn wildcard_imports_over_a_large_package_hold_a_bounded_number_of_edges() {
             ),
         );
         let calls: String = if i % 10 == 0 {
-            (1..=60).map(|k| format!("\tF{}()\n", (i + k) % N)).collect()
+            (1..=60)
+                .map(|k| format!("\tF{}()\n", (i + k) % N))
+                .collect()
         } else {
             String::new()
         };
         p.write(
             &format!("pkg/f{i}.go"),
-            &format!("package pkg\n\nimport \"example.com/gen/pkg\"\n\nfunc F{i}() {{\n{calls}}}\n"),
+            &format!(
+                "package pkg\n\nimport \"example.com/gen/pkg\"\n\nfunc F{i}() {{\n{calls}}}\n"
+            ),
         );
     }
     let g = graph_at(p.root());

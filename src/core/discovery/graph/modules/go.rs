@@ -231,7 +231,17 @@ mod tests {
                    \t\t\"k\": 1,\n\t}\n)\nfunc f() {\n\tvar local = 1\n}\n";
         assert_eq!(
             values(src),
-            ["ErrHelp", "Max", "a", "b", "ContinueOnError", "ExitOnError", "x", "y", "cache"]
+            [
+                "ErrHelp",
+                "Max",
+                "a",
+                "b",
+                "ContinueOnError",
+                "ExitOnError",
+                "x",
+                "y",
+                "cache"
+            ]
         );
     }
 
