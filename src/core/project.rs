@@ -21,16 +21,19 @@
 //! layer.
 //!
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
-//! saves that keep the user's text in `project/preserve.rs`; the lock and
+//! saves that keep the user's text in `project/preserve.rs`; a change replayed
+//! on the file as it is now (undo, redo, a history jump) in `project/rebase.rs`; the lock and
 //! [`Project::edit`] in `project/lock.rs`. Root discovery, path
 //! normalisation and the rules that keep reads and writes inside the root
 //! are `core::paths`, below the project.
 
+mod comments;
 mod file;
 mod hint;
 mod lock;
 mod personal;
 mod preserve;
+mod rebase;
 
 use std::path::{Path, PathBuf};
 
@@ -46,6 +49,7 @@ pub use file::{
     save_atomic, save_edit, to_toml, unknown_keys,
 };
 pub use hint::PresetHint;
+pub use rebase::replay;
 pub use lock::{
     GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
     set_wait_notice,

@@ -49,7 +49,9 @@ pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Ve
         state.say(Level::Info, message);
         return Vec::new();
     }
-    state.history.record(before, message.clone());
+    state
+        .history
+        .record(before, state.project.file.clone(), message.clone());
     // A pending discovery was packed for the preset as it was.
     if state.discovery.take().is_some() {
         message.push_str(" · discovery proposals dropped (press i again)");

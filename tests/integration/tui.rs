@@ -14,6 +14,7 @@ mod git;
 mod git_tmux;
 mod harden;
 mod ignore_files;
+mod keep_written;
 mod keys;
 mod keys_tmux;
 mod layout;
