@@ -15,6 +15,7 @@ mod git_tmux;
 mod harden;
 mod ignore_files;
 mod keep_written;
+mod keep_written_tmux;
 mod keys;
 mod keys_tmux;
 mod layout;
