@@ -178,8 +178,16 @@ pub fn mask(
     project.edit(|project| {
         let (name, preset) = target(project, args.preset.as_deref());
         check_file(preset, &root, rel)?;
-        curation::set_mask(preset, rel, &args.symbol, state)?;
-        Ok(format!("{rel}: {} = {state} in preset {name}", args.symbol))
+        let whole = curation::set_mask(preset, rel, &args.symbol, state)?;
+        let rest = if whole {
+            " (masked view; the other symbols stay in full)"
+        } else {
+            ""
+        };
+        Ok(format!(
+            "{rel}: {} = {state} in preset {name}{rest}",
+            args.symbol
+        ))
     })
 }
 

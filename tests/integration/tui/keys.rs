@@ -797,3 +797,64 @@ fn a_refused_copy_points_at_the_output_file() {
         "{screen}"
     );
 }
+
+/// The first mask on a file shown in full changes only the symbol it
+/// names (issue 38): `x` on `App._cache` hides that method, every other
+/// symbol stays in full, and the status says so.
+#[test]
+fn a_first_mask_on_a_full_file_keeps_the_rest_in_full() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.keys("space tab");
+    let full = h.composed_text();
+    // Symbols: App, App.run, App._cache, main.
+    h.keys("j j x");
+    let item = saved(&p).presets["default"].files[0].clone();
+    assert_eq!(
+        (item.view_mode, item.mask_default),
+        (ViewMode::Masked, MaskState::Def)
+    );
+    assert_eq!(item.ast_mask.len(), 1, "{:?}", item.ast_mask);
+    assert_eq!(item.ast_mask["App._cache"], MaskState::Hide);
+    assert_eq!(
+        h.state.status.as_ref().unwrap().0,
+        "src/app.py: App._cache = hide (masked view; the other symbols stay in full)"
+    );
+    let text = h.composed_text();
+    for kept in ["\"\"\"Run once.\"\"\"", "return x > 0", "App().run(1)", "import os"] {
+        assert!(full.contains(kept) && text.contains(kept), "{kept}:\n{text}");
+    }
+    assert!(!text.contains("return {}"), "{text}");
+    // On a file not included, the mask includes it and says so.
+    h.goto("src/util.c");
+    h.key("x");
+    let status = h.state.status.as_ref().unwrap().0.clone();
+    assert!(
+        status.ends_with("(the file is now included: masked, its other symbols in full)"),
+        "{status}"
+    );
+}
+
+/// Every key the README says does something "in the symbols pane" is a
+/// key of that pane (issue 38: it named `D`, which there says "in the
+/// tree pane, not the symbols"; the key is `=`).
+#[test]
+fn keys_the_readme_names_for_the_symbols_pane_are_bound_there() {
+    use ctxcurate::tui::input::keymap::{Context, Key, Keymap};
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let map = Keymap::defaults();
+    let mut named = Vec::new();
+    for (at, _) in flat.match_indices("` in the symbols pane") {
+        let start = flat[..at].rfind('`').map_or(0, |s| s + 1);
+        let key = &flat[start..at];
+        let bound = Key::parse(key)
+            .ok()
+            .and_then(|k| map.lookup(Context::Symbols, k));
+        assert!(bound.is_some(), "README: `{key}` in the symbols pane is no key there");
+        named.push(key.to_string());
+    }
+    assert!(named.contains(&"=".to_string()), "{named:?}");
+}
