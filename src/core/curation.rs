@@ -582,7 +582,10 @@ mod tests {
         assert_eq!(item.ast_mask.len(), 1, "{:?}", item.ast_mask);
         // A file not included comes in the same way.
         assert!(set_mask(&mut preset, "b.py", "k", MaskState::Sig).expect("mask"));
-        assert_eq!(preset.item("b.py").expect("entry").mask_default, MaskState::Def);
+        assert_eq!(
+            preset.item("b.py").expect("entry").mask_default,
+            MaskState::Def
+        );
         // Already masked: nothing else changes.
         assert!(!set_mask(&mut preset, "a.py", "f", MaskState::Sig).expect("mask"));
         assert_eq!(preset.item("a.py").expect("entry").ast_mask.len(), 2);

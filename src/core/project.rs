@@ -49,7 +49,6 @@ pub use file::{
     save_atomic, save_edit, to_toml, unknown_keys,
 };
 pub use hint::PresetHint;
-pub use rebase::replay;
 pub use lock::{
     GIVE_UP_AFTER, LOCK_FILE, LOCK_TIMEOUT_ENV, NOTICE_AFTER, ProjectLock, give_up_after,
     set_wait_notice,
@@ -57,6 +56,7 @@ pub use lock::{
 pub use personal::{
     CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState, merge_layers,
 };
+pub use rebase::replay;
 
 /// The preset used when none is named and the one fallen back to after the
 /// active preset is deleted.

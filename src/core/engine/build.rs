@@ -7,9 +7,11 @@ use std::sync::Arc;
 use crate::core::compose::changes::Changes;
 use crate::core::compose::{self, Bodies, ComposeOptions, Composition};
 use crate::core::discovery::context::{self, MapOptions};
+use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack::{self, PackOptions, Packed};
 use crate::core::model::{Format, Preset, TokenizerKind};
 use crate::core::secrets::Scanner;
+use crate::core::sources::Codebase;
 use crate::core::{tokens, trust};
 
 use super::Workspace;
@@ -100,7 +102,7 @@ impl Workspace<'_> {
         // is the user's own.
         targets.retain(|t| gated.targets.contains(t) || req.targets.contains(t));
         let codebase = self.codebase().with_walk(&walked);
-        let packed = pack::pack(&codebase, &gated, &targets, &opts);
+        let packed = pack_viewed(&codebase, &gated, &targets, &opts);
         self.sources.progress().start("scanning for secrets", 0);
         built.findings = Scanner::new(&codebase).packed(&packed, &req.preset, opts.max_messages);
         let Packed {
@@ -164,7 +166,7 @@ impl Workspace<'_> {
             .filter(|t| preset.targets.contains(t))
             .cloned()
             .collect();
-        pack::pack(&codebase, &preset, &targets, opts)
+        pack_viewed(&codebase, &preset, &targets, opts)
     }
 
     /// `ready` (composed before) scanned whole, counted and delivered.
@@ -252,4 +254,17 @@ fn fit_changes(
         tokens = cost(&changes);
     }
     Ok((changes, dropped))
+}
+
+/// [`pack::pack`] over the import graph of the files as `preset` shows
+/// them: an import inside a symbol the user hid is not followed.
+fn pack_viewed(
+    codebase: &Codebase,
+    preset: &Preset,
+    targets: &[String],
+    opts: &PackOptions,
+) -> Packed {
+    codebase.sources.set_policy(opts.read);
+    let graph = ImportGraph::build_viewed(codebase, &opts.include_dirs, preset);
+    pack::pack_with(codebase, preset, targets, opts, &graph)
 }

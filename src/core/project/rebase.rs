@@ -68,7 +68,11 @@ fn merge_tables(base: &toml::Table, ours: &toml::Table, theirs: &toml::Table) ->
 }
 
 /// The three-way merge of one value (`None`: absent).
-fn merge_values(base: Option<&Value>, ours: Option<&Value>, theirs: Option<&Value>) -> Option<Value> {
+fn merge_values(
+    base: Option<&Value>,
+    ours: Option<&Value>,
+    theirs: Option<&Value>,
+) -> Option<Value> {
     if base == theirs {
         return ours.cloned();
     }
@@ -84,7 +88,10 @@ fn merge_values(base: Option<&Value>, ours: Option<&Value>, theirs: Option<&Valu
             Some(Value::Table(merge_tables(&toml::Table::new(), o, t)))
         }
         (Some(Value::Array(b)), Some(Value::Array(o)), Some(Value::Array(t))) => {
-            Some(merge_arrays(b, o, t).map_or_else(|| ours.cloned().unwrap_or(Value::Array(Vec::new())), Value::Array))
+            Some(merge_arrays(b, o, t).map_or_else(
+                || ours.cloned().unwrap_or(Value::Array(Vec::new())),
+                Value::Array,
+            ))
         }
         // Both changed it: the file's word stands.
         _ => ours.cloned(),
@@ -94,7 +101,11 @@ fn merge_values(base: Option<&Value>, ours: Option<&Value>, theirs: Option<&Valu
 /// What an array element is known by: its `path` when it is a table with
 /// one (a file entry), else its whole value.
 fn identity(v: &Value) -> String {
-    match v.as_table().and_then(|t| t.get("path")).and_then(Value::as_str) {
+    match v
+        .as_table()
+        .and_then(|t| t.get("path"))
+        .and_then(Value::as_str)
+    {
         Some(path) => format!("path:{path}"),
         None => format!("value:{v}"),
     }
@@ -111,9 +122,11 @@ fn unique_ids(a: &[Value]) -> Option<Vec<String>> {
 /// added come in after the element before them, elements it edited are
 /// merged. `None` when some element appears twice (then `ours` stands).
 fn merge_arrays(base: &[Value], ours: &[Value], theirs: &[Value]) -> Option<Vec<Value>> {
-    let (base_ids, ours_ids, theirs_ids) = (unique_ids(base)?, unique_ids(ours)?, unique_ids(theirs)?);
+    let (base_ids, ours_ids, theirs_ids) =
+        (unique_ids(base)?, unique_ids(ours)?, unique_ids(theirs)?);
     let find = |ids: &[String], id: &str| ids.iter().position(|x| x == id);
-    let mut out: Vec<(String, Value)> = ours_ids.iter().cloned().zip(ours.iter().cloned()).collect();
+    let mut out: Vec<(String, Value)> =
+        ours_ids.iter().cloned().zip(ours.iter().cloned()).collect();
     // Removed or edited by the change.
     for (i, id) in base_ids.iter().enumerate() {
         let Some(o) = out.iter().position(|(x, _)| x == id) else {

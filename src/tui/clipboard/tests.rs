@@ -353,7 +353,12 @@ fn tmux_is_asked_again_at_each_copy() {
     *says.lock().unwrap() = tmux_says(SetClipboard::External, false);
     let err = clipboard.copy("hi").unwrap_err();
     assert!(
-        matches!(err, ClipboardError::TmuxDrops { setting: SetClipboard::External }),
+        matches!(
+            err,
+            ClipboardError::TmuxDrops {
+                setting: SetClipboard::External
+            }
+        ),
         "{err:?}"
     );
     *says.lock().unwrap() = tmux_says(SetClipboard::On, false);
@@ -370,7 +375,11 @@ fn tmux_is_asked_again_at_each_copy() {
     *says.lock().unwrap() = tmux_says(SetClipboard::On, false);
     cached.copy("a").ok();
     cached.copy("b").ok();
-    assert_eq!(asked.load(Ordering::SeqCst), 5, "the second copy used the answer");
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        5,
+        "the second copy used the answer"
+    );
 }
 
 #[test]

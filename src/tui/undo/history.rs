@@ -197,7 +197,10 @@ mod tests {
         assert_eq!(back, want);
         let before = std::mem::replace(&mut current, back);
         h.record(before, current.clone(), "back to: the oldest state kept");
-        assert_eq!(h.step(true, &mut current).as_deref(), Some("back to: the oldest state kept"));
+        assert_eq!(
+            h.step(true, &mut current).as_deref(),
+            Some("back to: the oldest state kept")
+        );
         let mut want = file("b");
         want.project.set("model_window", 128000);
         assert_eq!(current, want);

@@ -161,9 +161,15 @@ fn a_first_mask_on_a_full_file_keeps_the_other_bodies() {
     assert_eq!(item.mask_default, MaskState::Def);
     let text = p.ok(&["build"]);
     for kept in ["return x > 0", "App().run(1)", "\"\"\"Run once.\"\"\""] {
-        assert!(full.contains(kept) && text.contains(kept), "{kept}:\n{text}");
+        assert!(
+            full.contains(kept) && text.contains(kept),
+            "{kept}:\n{text}"
+        );
     }
-    assert!(full.contains("return {}") && !text.contains("return {}"), "{text}");
+    assert!(
+        full.contains("return {}") && !text.contains("return {}"),
+        "{text}"
+    );
     // A second mask changes nothing else.
     let said = p.ok(&["mask", "src/app.py", "main", "sig"]);
     assert_eq!(said.trim(), "src/app.py: main = sig in preset default");

@@ -268,7 +268,9 @@ fn in_tmux_that_drops_osc52_the_offer_is_the_file_alone() {
     // (wrapped where the screen wraps it)
     assert!(
         screen.contains("and copy again, it counts at once;")
-            && screen.contains("│put it in ~/.tmux.conf to keep it); not even a file's path can be copied."),
+            && screen.contains(
+                "│put it in ~/.tmux.conf to keep it); not even a file's path can be copied."
+            ),
         "{screen}"
     );
     assert!(screen.contains("c writes it · n / Esc cancel"), "{screen}");

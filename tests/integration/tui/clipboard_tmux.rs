@@ -132,15 +132,16 @@ fn switching_set_clipboard_while_the_app_runs_counts_at_the_next_yank() {
     tmux.keys(&["y"]);
     tmux.wait("the refusal", |t| t.screen().contains("copy failed"));
     let screen = tmux.screen();
-    assert!(screen.contains("tmux's set-clipboard is external"), "{screen}");
+    assert!(
+        screen.contains("tmux's set-clipboard is external"),
+        "{screen}"
+    );
     assert_eq!(tmux.buffer(), None, "nothing reached tmux");
 
     // The advice followed, no restart: the next `y` copies.
     set("on");
     tmux.keys(&["y"]);
-    tmux.wait("the copy again", |t| {
-        t.screen().contains("copied context")
-    });
+    tmux.wait("the copy again", |t| t.screen().contains("copied context"));
     assert!(tmux.buffer().is_some_and(|b| b.contains("### src/app.py")));
     tmux.keys(&["q"]);
     tmux.wait("the app to quit", |t| !t.running());

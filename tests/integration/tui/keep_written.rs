@@ -137,16 +137,28 @@ mod property {
         for c in &comments {
             prop_assert!(text.contains(c.as_str()), "{c} lost:\n{text}");
         }
-        let table: toml::Table = toml::from_str(text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let table: toml::Table =
+            toml::from_str(text).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let project = table.get("project").and_then(|p| p.as_table());
         for n in 0..rewrites {
             let v = project.and_then(|p| p.get(&format!("outside_{n}")));
-            prop_assert_eq!(v.and_then(|v| v.as_integer()), Some(n as i64), "outside_{} lost:\n{}", n, text);
+            prop_assert_eq!(
+                v.and_then(|v| v.as_integer()),
+                Some(n as i64),
+                "outside_{} lost:\n{}",
+                n,
+                text
+            );
         }
         prop_assert_eq!(
-            table.get("presets").and_then(|p| p.get("default")).and_then(|d| d.get("note")).and_then(|n| n.as_str()),
+            table
+                .get("presets")
+                .and_then(|p| p.get("default"))
+                .and_then(|d| d.get("note"))
+                .and_then(|n| n.as_str()),
             Some("unknown keys stay"),
-            "{}", text
+            "{}",
+            text
         );
         Ok(())
     }

@@ -822,8 +822,16 @@ fn a_first_mask_on_a_full_file_keeps_the_rest_in_full() {
         "src/app.py: App._cache = hide (masked view; the other symbols stay in full)"
     );
     let text = h.composed_text();
-    for kept in ["\"\"\"Run once.\"\"\"", "return x > 0", "App().run(1)", "import os"] {
-        assert!(full.contains(kept) && text.contains(kept), "{kept}:\n{text}");
+    for kept in [
+        "\"\"\"Run once.\"\"\"",
+        "return x > 0",
+        "App().run(1)",
+        "import os",
+    ] {
+        assert!(
+            full.contains(kept) && text.contains(kept),
+            "{kept}:\n{text}"
+        );
     }
     assert!(!text.contains("return {}"), "{text}");
     // On a file not included, the mask includes it and says so.
@@ -853,7 +861,10 @@ fn keys_the_readme_names_for_the_symbols_pane_are_bound_there() {
         let bound = Key::parse(key)
             .ok()
             .and_then(|k| map.lookup(Context::Symbols, k));
-        assert!(bound.is_some(), "README: `{key}` in the symbols pane is no key there");
+        assert!(
+            bound.is_some(),
+            "README: `{key}` in the symbols pane is no key there"
+        );
         named.push(key.to_string());
     }
     assert!(named.contains(&"=".to_string()), "{named:?}");
