@@ -302,7 +302,12 @@ pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
     if targets.is_empty() {
         return Vec::new();
     }
-    let n = targets.len();
+    // A file of the selection that is not included is not removed: the
+    // count says what went.
+    let n = match op {
+        Batch::Remove => targets.iter().filter(|p| state.is_included(p)).count(),
+        _ => targets.len(),
+    };
     edit(state, |preset, _| {
         for path in &targets {
             let done = match op {

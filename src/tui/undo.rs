@@ -119,8 +119,10 @@ pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
         );
         return Vec::new();
     };
+    // The step's name in quotes: "undone: deleted preset minimal" read
+    // as if the undo had deleted it.
     let verb = if undo { "undone" } else { "redone" };
-    after_history_move(state, format!("{verb}: {label}"))
+    after_history_move(state, format!("{verb} \"{label}\""))
 }
 
 /// The project file was replaced by a state of the history (undo, redo,

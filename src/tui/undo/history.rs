@@ -58,6 +58,19 @@ impl Entry<'_> {
     }
 }
 
+/// The name of a step from the status message of its change: the change
+/// itself, without the hints and notes after it ("deleted preset minimal
+/// (u undoes)" is "deleted preset minimal"; "app.py is a target (1 in
+/// all): press i to discover" is "app.py is a target").
+pub fn step_name(message: &str) -> String {
+    let cut = [" (", " · ", ": press ", " — "]
+        .iter()
+        .filter_map(|sep| message.find(sep))
+        .min()
+        .unwrap_or(message.len());
+    message[..cut].trim_end().to_string()
+}
+
 impl History {
     /// A change named `label` made `after` from `before`: it becomes the
     /// newest undo step (the oldest goes past [`HISTORY_LIMIT`]), and
@@ -66,7 +79,7 @@ impl History {
         self.undo.push(Step {
             before,
             after,
-            label: label.into(),
+            label: step_name(&label.into()),
         });
         if self.undo.len() > HISTORY_LIMIT {
             self.undo.remove(0);
@@ -204,5 +217,17 @@ mod tests {
         let mut want = file("b");
         want.project.set("model_window", 128000);
         assert_eq!(current, want);
+    }
+
+    #[test]
+    fn a_step_is_named_by_its_change_without_the_hints() {
+        for (message, name) in [
+            ("deleted preset minimal (u undoes)", "deleted preset minimal"),
+            ("app.py is a target (1 in all): press i to discover", "app.py is a target"),
+            ("included src/** · discovery proposals dropped (press i again)", "included src/**"),
+            ("removed 2 files", "removed 2 files"),
+        ] {
+            assert_eq!(step_name(message), name);
+        }
     }
 }

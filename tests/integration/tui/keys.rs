@@ -275,12 +275,22 @@ fn presets_save_switch_rename_delete() {
     h.type_text("-v2");
     h.key("enter");
     assert!(saved(&p).presets.contains_key("bugfix-v2"));
-    h.keys("p k D esc");
+    h.keys("p k D");
+    assert_eq!(
+        h.state.status.as_ref().unwrap().0,
+        "deleted preset bugfix-v2 (u undoes)",
+        "no confirm, so it says how to take it back"
+    );
+    h.key("esc");
     assert!(!saved(&p).presets.contains_key("bugfix-v2"));
     h.keys("u");
     assert!(
         saved(&p).presets.contains_key("bugfix-v2"),
         "undo brings a deleted preset back"
+    );
+    assert_eq!(
+        h.state.status.as_ref().unwrap().0,
+        "undone \"deleted preset bugfix-v2\""
     );
 }
 
@@ -868,4 +878,17 @@ fn keys_the_readme_names_for_the_symbols_pane_are_bound_there() {
         named.push(key.to_string());
     }
     assert!(named.contains(&"=".to_string()), "{named:?}");
+}
+
+/// `v` … `X` counts the files it removed, not the selection (issue 38:
+/// "removed 13 files" when 7 were).
+#[test]
+fn batch_remove_counts_what_it_removed() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.key("space");
+    h.keys("v j X");
+    assert_eq!(h.state.status.as_ref().unwrap().0, "removed 1 file");
+    assert!(!h.state.is_included("src/app.py"));
 }
