@@ -165,7 +165,8 @@ pub fn mask(
     let state = named::<MaskState>("state", &args.state)?;
     let Some(tree) = symbols else {
         return Err(ToolError::new(format!(
-            "{rel}: no symbols for this file (Python, C and C++ files have them)"
+            "{rel}: no symbols for this file (files in a language with a grammar have them: \
+             Python, C, C++, Rust, TypeScript, Go, Java, …)"
         )));
     };
     if tree.find(&args.symbol).is_none() {

@@ -222,9 +222,18 @@ mod tests {
     #[test]
     fn a_step_is_named_by_its_change_without_the_hints() {
         for (message, name) in [
-            ("deleted preset minimal (u undoes)", "deleted preset minimal"),
-            ("app.py is a target (1 in all): press i to discover", "app.py is a target"),
-            ("included src/** · discovery proposals dropped (press i again)", "included src/**"),
+            (
+                "deleted preset minimal (u undoes)",
+                "deleted preset minimal",
+            ),
+            (
+                "app.py is a target (1 in all): press i to discover",
+                "app.py is a target",
+            ),
+            (
+                "included src/** · discovery proposals dropped (press i again)",
+                "included src/**",
+            ),
             ("removed 2 files", "removed 2 files"),
         ] {
             assert_eq!(step_name(message), name);
