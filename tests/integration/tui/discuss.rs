@@ -172,10 +172,8 @@ fn ctrl_k_adds_a_compaction_point_and_u_undoes_it() {
     assert_eq!(
         status(&h),
         (
-            "no messages since the last compaction point: nothing to compact \
-             (a summary may start a discussion)"
-                .into(),
-            Level::Warn
+            "no messages since the last compaction point: nothing to compact (E adds one)".into(),
+            Level::Info
         )
     );
     h.editor_answers

@@ -892,3 +892,34 @@ fn batch_remove_counts_what_it_removed() {
     assert_eq!(h.state.status.as_ref().unwrap().0, "removed 1 file");
     assert!(!h.state.is_included("src/app.py"));
 }
+
+/// An open folder's preview says how to close it, a closed one how to
+/// open it (issue 38: an open folder still said "l opens it").
+#[test]
+fn a_folders_preview_says_open_or_close_as_it_is() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src");
+    let screen = h.screen();
+    assert!(screen.contains("l opens it"), "{screen}");
+    h.key("l");
+    let screen = h.screen();
+    assert!(screen.contains("h closes it"), "{screen}");
+    assert!(!screen.contains("l opens it"), "{screen}");
+}
+
+/// `ctrl-k` with no messages says so and what the TUI can do, not the
+/// CLI's "a summary may start a discussion" it cannot take.
+#[test]
+fn compacting_nothing_offers_what_the_tui_can_do() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.key("ctrl-k");
+    let status = h.state.status.as_ref().unwrap().0.clone();
+    assert!(
+        status.starts_with("no messages since the last compaction point: nothing to compact ("),
+        "{status}"
+    );
+    assert!(!status.contains("summary"), "{status}");
+    assert!(h.state.history.undo.is_empty());
+}
