@@ -82,7 +82,7 @@ pub fn discuss_compact(state: &mut State) -> Vec<Effect> {
     if talk::messages_since_compaction(&state.preset()) == 0 {
         let add = state.keymap.key_name(Action::DiscussAdd);
         state.say(
-            Level::Info,
+            Level::Warn,
             format!(
                 "no messages since the last compaction point: nothing to compact ({add} adds one)"
             ),
