@@ -173,7 +173,7 @@ fn ctrl_k_adds_a_compaction_point_and_u_undoes_it() {
         status(&h),
         (
             "no messages since the last compaction point: nothing to compact (E adds one)".into(),
-            Level::Info
+            Level::Warn
         )
     );
     h.editor_answers
