@@ -923,3 +923,20 @@ fn compacting_nothing_offers_what_the_tui_can_do() {
     assert!(!status.contains("summary"), "{status}");
     assert!(h.state.history.undo.is_empty());
 }
+
+/// While a preset name is typed, the status line shows the keys of
+/// typing, not the tree's (issue 38).
+#[test]
+fn typing_a_name_shows_the_keys_of_typing() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("p n");
+    h.state.status = None;
+    let screen = h.screen();
+    let last = screen.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("typing the new preset's name · Enter confirm  Esc cancel"),
+        "{last}"
+    );
+    assert!(!last.contains("include"), "{last}");
+}
