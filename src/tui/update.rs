@@ -473,7 +473,7 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
             return Vec::new();
         }
         SyncOutcome::Reloaded(file) => (file, None),
-        SyncOutcome::Conflict { disk, base } => (disk, Some(base)),
+        SyncOutcome::Conflict { disk, base } => (disk, Some(*base)),
     };
     // The file on disk holds no personal layer: the user's own choices
     // stay as they are.

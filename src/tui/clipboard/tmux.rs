@@ -96,6 +96,9 @@ pub enum TmuxAnswer {
     Known(TmuxClipboard),
 }
 
+/// An answer (`None`: tmux gave none) and when it came.
+type Dated = (Instant, Option<TmuxClipboard>);
+
 /// Asks tmux, within a time limit (`None`: no answer).
 pub type Asker = dyn Fn(Duration) -> Option<TmuxClipboard> + Send + Sync;
 
@@ -105,7 +108,7 @@ pub struct TmuxProbe {
     in_tmux: bool,
     asker: Arc<Asker>,
     /// The last answer and when it came (`None`: not yet).
-    last: Arc<Mutex<Option<(Instant, Option<TmuxClipboard>)>>>,
+    last: Arc<Mutex<Option<Dated>>>,
     fresh_for: Duration,
 }
 

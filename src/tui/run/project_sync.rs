@@ -38,7 +38,7 @@ pub enum SyncOutcome {
     /// (so the change can be made again on `disk`).
     Conflict {
         disk: ProjectFile,
-        base: ProjectFile,
+        base: Box<ProjectFile>,
     },
     /// The file on disk does not parse; nothing is written until it does.
     Invalid(String),
@@ -148,7 +148,12 @@ impl DiskSync {
         let base = self.file.clone();
         match self.check() {
             SyncOutcome::Unchanged => {}
-            SyncOutcome::Reloaded(disk) => return SyncOutcome::Conflict { disk, base },
+            SyncOutcome::Reloaded(disk) => {
+                return SyncOutcome::Conflict {
+                    disk,
+                    base: Box::new(base),
+                };
+            }
             other => return other,
         }
         if self.invalid.is_some() {
@@ -238,7 +243,7 @@ mod tests {
             outcome,
             SyncOutcome::Conflict {
                 disk: with_file(&["a.py", "b.py"]),
-                base: with_file(&["a.py"]),
+                base: Box::new(with_file(&["a.py"])),
             }
         );
         let on_disk = project::load_file(&path).unwrap().unwrap();
