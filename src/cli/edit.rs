@@ -87,9 +87,9 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
                 _ => String::new(),
             };
             if new {
-                format!("added {} to preset {name}{why}", describe(&item))
+                format!("added {} to preset {name}{why}", describe(&item, grammar))
             } else {
-                format!("{} in preset {name}{why}", describe(&item))
+                format!("{} in preset {name}{why}", describe(&item, grammar))
             }
         }
         Command::Mask {
@@ -239,9 +239,11 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn describe(item: &FileItem) -> String {
+/// `path [mode]` and its flags; a masked file with a grammar says what
+/// its symbols without a mask of their own show.
+fn describe(item: &FileItem, grammar: bool) -> String {
     let mut s = format!("{} [{}]", item.path, item.view_mode);
-    if item.view_mode == ViewMode::Masked {
+    if item.view_mode == ViewMode::Masked && grammar {
         s.push_str(&format!(
             " (symbols without a mask of their own: {})",
             item.mask_default
