@@ -87,9 +87,9 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
                 _ => String::new(),
             };
             if new {
-                format!("added {} to preset {name}{why}", describe(&item))
+                format!("added {} to preset {name}{why}", describe(&item, grammar))
             } else {
-                format!("{} in preset {name}{why}", describe(&item))
+                format!("{} in preset {name}{why}", describe(&item, grammar))
             }
         }
         Command::Mask {
@@ -103,8 +103,13 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
             check_symbol(&root, &rel, &symbol, &project.c_macros())?;
             let (name, preset) = target_preset(project, &target)?;
             check_file(preset, &root, &rel)?;
-            curation::set_mask(preset, &rel, &symbol, state)?;
-            format!("{rel}: {symbol} = {state} in preset {name}")
+            let whole = curation::set_mask(preset, &rel, &symbol, state)?;
+            let rest = if whole {
+                " (masked view; the other symbols stay in full)"
+            } else {
+                ""
+            };
+            format!("{rel}: {symbol} = {state} in preset {name}{rest}")
         }
         Command::Slice {
             path,
@@ -234,8 +239,16 @@ fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-fn describe(item: &FileItem) -> String {
+/// `path [mode]` and its flags; a masked file with a grammar says what
+/// its symbols without a mask of their own show.
+fn describe(item: &FileItem, grammar: bool) -> String {
     let mut s = format!("{} [{}]", item.path, item.view_mode);
+    if item.view_mode == ViewMode::Masked && grammar {
+        s.push_str(&format!(
+            " (symbols without a mask of their own: {})",
+            item.mask_default
+        ));
+    }
     if item.force_full {
         s.push_str(" force_full");
     }

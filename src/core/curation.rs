@@ -324,16 +324,29 @@ pub fn set_mask_default(
     edit_entry(preset, path, |item| item.mask_default = state)
 }
 
-/// Mask `symbol` of `path` (the file switches to `masked`).
+/// Mask `symbol` of `path` (the file switches to `masked`). The first
+/// mask on a file shown in full (or not included yet) keeps what was
+/// shown: every other symbol stays `def` and only `symbol` changes, so
+/// hiding one function takes about that function off the count. From
+/// another view the file starts from `sig`, as [`switch_mode`] says.
+/// Whether the file was shown in full.
 pub fn set_mask(
     preset: &mut Preset,
     path: &str,
     symbol: &str,
     state: MaskState,
-) -> Result<(), CurationError> {
+) -> Result<bool, CurationError> {
     edit_entry(preset, path, |item| {
-        switch_mode(item, ViewMode::Masked);
+        let whole = item.view_mode == ViewMode::Full;
+        if whole {
+            item.view_mode = ViewMode::Masked;
+            item.mask_default = MaskState::Def;
+            item.ast_mask.clear();
+        } else {
+            switch_mode(item, ViewMode::Masked);
+        }
         item.ast_mask.insert(symbol.to_string(), state);
+        whole
     })
 }
 
@@ -539,6 +552,43 @@ mod tests {
             MaskState::Def,
             "batch D: every symbol def"
         );
+    }
+
+    /// The first mask on a file shown in full changes only the symbol it
+    /// names: the rest stays `def`, also for a file not included yet
+    /// and for a stale mask left from an earlier masked view.
+    #[test]
+    fn a_first_mask_on_a_full_file_keeps_the_rest_as_shown() {
+        let mut preset = Preset::default();
+        include(&mut preset, "a.py", None).expect("include");
+        let whole = set_mask(&mut preset, "a.py", "f", MaskState::Hide).expect("mask");
+        assert!(whole);
+        let item = preset.item("a.py").expect("entry").clone();
+        assert_eq!(
+            (item.view_mode, item.mask_default),
+            (ViewMode::Masked, MaskState::Def)
+        );
+        assert_eq!(
+            item.ast_mask.into_iter().collect::<Vec<_>>(),
+            [("f".to_string(), MaskState::Hide)]
+        );
+        // Back to full with a mask of its own, then a mask again: only
+        // the symbol named differs from full.
+        set_mask(&mut preset, "a.py", "g", MaskState::Sig).expect("mask");
+        set_mode(&mut preset, "a.py", ViewMode::Full).expect("mode");
+        assert!(set_mask(&mut preset, "a.py", "h", MaskState::Hide).expect("mask"));
+        let item = preset.item("a.py").expect("entry").clone();
+        assert_eq!(item.mask_default, MaskState::Def);
+        assert_eq!(item.ast_mask.len(), 1, "{:?}", item.ast_mask);
+        // A file not included comes in the same way.
+        assert!(set_mask(&mut preset, "b.py", "k", MaskState::Sig).expect("mask"));
+        assert_eq!(
+            preset.item("b.py").expect("entry").mask_default,
+            MaskState::Def
+        );
+        // Already masked: nothing else changes.
+        assert!(!set_mask(&mut preset, "a.py", "f", MaskState::Sig).expect("mask"));
+        assert_eq!(preset.item("a.py").expect("entry").ast_mask.len(), 2);
     }
 
     fn globbed() -> Preset {

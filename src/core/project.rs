@@ -21,16 +21,19 @@
 //! layer.
 //!
 //! Reading, parsing and atomic saving of one file live in `project/file.rs`;
-//! saves that keep the user's text in `project/preserve.rs`; the lock and
+//! saves that keep the user's text in `project/preserve.rs`; a change replayed
+//! on the file as it is now (undo, redo, a history jump) in `project/rebase.rs`; the lock and
 //! [`Project::edit`] in `project/lock.rs`. Root discovery, path
 //! normalisation and the rules that keep reads and writes inside the root
 //! are `core::paths`, below the project.
 
+mod comments;
 mod file;
 mod hint;
 mod lock;
 mod personal;
 mod preserve;
+mod rebase;
 
 use std::path::{Path, PathBuf};
 
@@ -53,6 +56,7 @@ pub use lock::{
 pub use personal::{
     CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState, merge_layers,
 };
+pub use rebase::replay;
 
 /// The preset used when none is named and the one fallen back to after the
 /// active preset is deleted.

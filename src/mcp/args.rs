@@ -87,7 +87,8 @@ pub struct PackArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SymbolsArgs {
-    /// A Python, C or C++ file, relative to the project root.
+    /// A source file in a language with a grammar (Python, C, C++, Rust,
+    /// TypeScript, Go, …), relative to the project root.
     pub path: String,
 }
 

@@ -19,6 +19,7 @@ pub fn snippets(exe: &Path, root: &Path) -> String {
          # Cursor (.cursor/mcp.json), Claude Desktop (claude_desktop_config.json)\n\
          # and other clients with an `mcpServers` table:\n{mcp_servers}\n\n\
          # VS Code (.vscode/mcp.json):\n{vscode}\n\n\
+         # Zed (settings.json):\n{zed}\n\n\
          # Codex (~/.codex/config.toml):\n\
          [mcp_servers.ctxcurate]\ncommand = {exe_toml}\nargs = [\"-C\", {root_toml}, \"mcp\"]\n\n\
          # After `mcp`: --allow-edits lets the agent change presets, --allow-secrets\n\
@@ -28,6 +29,9 @@ pub fn snippets(exe: &Path, root: &Path) -> String {
         mcp_servers = pretty(json!({"mcpServers": servers})),
         vscode = pretty(json!({"servers": {"ctxcurate": {
             "type": "stdio", "command": exe, "args": args
+        }}})),
+        zed = pretty(json!({"context_servers": {"ctxcurate": {
+            "command": exe, "args": args, "env": {}
         }}})),
         exe_toml = toml_str(&exe),
         root_toml = toml_str(&root),
@@ -58,5 +62,16 @@ mod tests {
         );
         assert!(text.contains("\"mcpServers\""));
         assert!(text.contains("args = [\"-C\", \"/src/my app\", \"mcp\"]"));
+        // Zed, which the README lists, has its snippet too.
+        let zed = text
+            .split("# Zed (settings.json):\n")
+            .nth(1)
+            .and_then(|rest| rest.split("\n\n").next())
+            .expect("a Zed snippet");
+        let zed: serde_json::Value = serde_json::from_str(zed).expect("JSON");
+        assert_eq!(
+            zed["context_servers"]["ctxcurate"]["args"],
+            json!(["-C", "/src/my app", "mcp"])
+        );
     }
 }

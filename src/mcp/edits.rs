@@ -165,7 +165,8 @@ pub fn mask(
     let state = named::<MaskState>("state", &args.state)?;
     let Some(tree) = symbols else {
         return Err(ToolError::new(format!(
-            "{rel}: no symbols for this file (Python, C and C++ files have them)"
+            "{rel}: no symbols for this file (files in a language with a grammar have them: \
+             Python, C, C++, Rust, TypeScript, Go, Java, …)"
         )));
     };
     if tree.find(&args.symbol).is_none() {
@@ -178,8 +179,16 @@ pub fn mask(
     project.edit(|project| {
         let (name, preset) = target(project, args.preset.as_deref());
         check_file(preset, &root, rel)?;
-        curation::set_mask(preset, rel, &args.symbol, state)?;
-        Ok(format!("{rel}: {} = {state} in preset {name}", args.symbol))
+        let whole = curation::set_mask(preset, rel, &args.symbol, state)?;
+        let rest = if whole {
+            " (masked view; the other symbols stay in full)"
+        } else {
+            ""
+        };
+        Ok(format!(
+            "{rel}: {} = {state} in preset {name}{rest}",
+            args.symbol
+        ))
     })
 }
 

@@ -89,8 +89,9 @@ fn read_only_tools() -> Vec<Tool> {
         ),
         tool::<SymbolsArgs>(
             "symbols",
-            "A Python, C or C++ file's symbol tree (classes, functions, methods with lines \
-             and signatures) as JSON.",
+            "A source file's symbol tree (classes, functions, methods with lines and \
+             signatures) as JSON, for any language with a grammar (Python, C, C++, Rust, \
+             TypeScript, Go, Java, …).",
         ),
         tool::<ViewArgs>(
             "view",
@@ -126,6 +127,22 @@ mod tests {
             assert!(!said.is_empty() && !said.contains('\n'), "{}", tool.name);
             assert_eq!(tool.input_schema.get("type"), Some(&json!("object")));
         }
+    }
+
+    /// Symbols come from every language with a grammar, not only the
+    /// first three (issue 38).
+    #[test]
+    fn the_symbols_tool_names_more_than_python_and_c() {
+        let symbols = table(false)
+            .into_iter()
+            .find(|t| t.name == "symbols")
+            .expect("a symbols tool");
+        let said = symbols.description.as_deref().unwrap_or_default();
+        assert!(
+            said.contains("Rust") && said.contains("TypeScript") && said.contains("Go"),
+            "{said}"
+        );
+        assert!(!said.contains("Python, C or C++ file"), "{said}");
     }
 
     #[test]

@@ -110,8 +110,9 @@ pub enum ClipboardError {
     /// passthrough allowed: nothing was sent, since nothing would arrive.
     #[error(
         "tmux's set-clipboard is {}, so tmux drops OSC 52 from programs: nothing was copied \
-         (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or `set -g allow-passthrough on`)",
-        setting.name()
+         ({})",
+        setting.name(),
+        TMUX_FIX
     )]
     TmuxDrops { setting: SetClipboard },
     /// The system clipboard failed and so did the OSC 52 fallback.
@@ -139,11 +140,15 @@ impl ClipboardError {
 /// `set-clipboard` at `setting` and no passthrough, and how to fix it.
 pub fn tmux_drops_why(setting: SetClipboard) -> String {
     format!(
-        "tmux's set-clipboard is {}, so tmux drops OSC 52 from programs \
-         (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or `set -g allow-passthrough on`)",
+        "tmux's set-clipboard is {}, so tmux drops OSC 52 from programs ({TMUX_FIX})",
         setting.name()
     )
 }
+
+/// How to make tmux take a copy, and when that counts: tmux is asked
+/// again at each copy, so the next `y` after the command uses it.
+pub const TMUX_FIX: &str = "run `tmux set -g set-clipboard on` (or `set -g allow-passthrough on`) \
+     and copy again, it counts at once; put it in ~/.tmux.conf to keep it";
 
 /// ` for kitty` after a limit that is a known terminal's.
 fn for_terminal(terminal: &str) -> String {
@@ -407,7 +412,7 @@ impl<W: Write> Osc52Clipboard<W> {
 impl<W: Write + Send> Clipboard for Osc52Clipboard<W> {
     fn copy(&mut self, text: &str) -> Result<Destination, ClipboardError> {
         if text.len() > self.limit.max_bytes {
-            let tmux_drops = match self.tmux.answer() {
+            let tmux_drops = match self.tmux.answer_now() {
                 TmuxAnswer::Known(TmuxClipboard {
                     set_clipboard,
                     passthrough: false,
@@ -421,7 +426,7 @@ impl<W: Write + Send> Clipboard for Osc52Clipboard<W> {
                 tmux_drops,
             });
         }
-        let (wrap, destination) = match self.tmux.answer() {
+        let (wrap, destination) = match self.tmux.answer_now() {
             TmuxAnswer::NotInTmux => (false, Destination::Osc52),
             TmuxAnswer::Unknown => (false, Destination::Osc52TmuxUnknown),
             TmuxAnswer::Known(TmuxClipboard {

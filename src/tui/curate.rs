@@ -218,6 +218,11 @@ pub fn cycle_mode_of(state: &mut State, path: &str, forward: bool) -> Vec<Effect
             Ok(format!(
                 "{path}: custom — no slices yet, so its summary shows (r in the preview makes one){why}"
             ))
+        } else if item.view_mode == ViewMode::Masked {
+            Ok(format!(
+                "{path}: masked (symbols without a mask of their own: {}){why}",
+                item.mask_default
+            ))
         } else {
             Ok(format!("{path}: {}{why}", item.view_mode))
         }
@@ -297,7 +302,12 @@ pub fn batch(state: &mut State, op: Batch) -> Vec<Effect> {
     if targets.is_empty() {
         return Vec::new();
     }
-    let n = targets.len();
+    // A file of the selection that is not included is not removed: the
+    // count says what went.
+    let n = match op {
+        Batch::Remove => targets.iter().filter(|p| state.is_included(p)).count(),
+        _ => targets.len(),
+    };
     edit(state, |preset, _| {
         for path in &targets {
             let done = match op {
@@ -328,11 +338,26 @@ pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effec
             .item_for(&path)
             .map(|item| curation::mask_state(&item, &tree, symbol))
     });
+    let included = state.is_included(&path);
     edit(state, |preset, _| {
         let state = to.unwrap_or_else(|| current.unwrap_or_default().next());
-        curation::set_mask(preset, &path, symbol, state).map_err(|e| e.to_string())?;
-        Ok(format!("{path}: {symbol} = {state}"))
+        let whole = curation::set_mask(preset, &path, symbol, state).map_err(|e| e.to_string())?;
+        Ok(format!(
+            "{path}: {symbol} = {state}{}",
+            mask_note(included, whole)
+        ))
     })
+}
+
+/// What a symbol's mask did to its file besides that symbol: included
+/// it (it was not), and switched it from full to the masked view with
+/// every other symbol as it was.
+pub fn mask_note(included: bool, whole: bool) -> &'static str {
+    match (included, whole) {
+        (false, _) => " (the file is now included: masked, its other symbols in full)",
+        (true, true) => " (masked view; the other symbols stay in full)",
+        (true, false) => "",
+    }
 }
 
 /// `=` in the symbols pane: the file's default mask steps to the next

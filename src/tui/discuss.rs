@@ -12,6 +12,7 @@ use crate::core::tokens;
 use crate::text::sanitize::display_line;
 use crate::text::words::plural;
 
+use crate::tui::input::action::Action;
 use crate::tui::messages::{EditPurpose, Effect};
 use crate::tui::state::{Level, State};
 use crate::tui::undo::edit;
@@ -76,6 +77,18 @@ pub fn discuss_add(_state: &mut State) -> Vec<Effect> {
 
 /// `ctrl-k`: add a compaction point (the rendered history starts there).
 pub fn discuss_compact(state: &mut State) -> Vec<Effect> {
+    // The core's refusal offers a summary to start with, which only the
+    // CLI takes: the TUI says what is so, and what it can do.
+    if talk::messages_since_compaction(&state.preset()) == 0 {
+        let add = state.keymap.key_name(Action::DiscussAdd);
+        state.say(
+            Level::Warn,
+            format!(
+                "no messages since the last compaction point: nothing to compact ({add} adds one)"
+            ),
+        );
+        return Vec::new();
+    }
     edit(state, |preset, _| {
         let hidden = talk::messages_since_compaction(preset);
         talk::add_compaction(preset, "").map_err(|e| e.to_string())?;

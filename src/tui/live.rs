@@ -188,7 +188,9 @@ fn on_personal(state: &mut State, disk: CheckoutState) -> Vec<Effect> {
             .collect();
         format!("{} set outside the app", what.join(", "))
     };
-    state.history.record(before, message.clone());
+    state
+        .history
+        .record(before, state.project.file.clone(), message.clone());
     state.add_explicit_files();
     state.refresh();
     state.say(Level::Info, message);

@@ -49,7 +49,9 @@ pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Ve
         state.say(Level::Info, message);
         return Vec::new();
     }
-    state.history.record(before, message.clone());
+    state
+        .history
+        .record(before, state.project.file.clone(), message.clone());
     // A pending discovery was packed for the preset as it was.
     if state.discovery.take().is_some() {
         message.push_str(" · discovery proposals dropped (press i again)");
@@ -117,8 +119,10 @@ pub fn undo_redo(state: &mut State, undo: bool) -> Vec<Effect> {
         );
         return Vec::new();
     };
+    // The step's name in quotes: "undone: deleted preset minimal" read
+    // as if the undo had deleted it.
     let verb = if undo { "undone" } else { "redone" };
-    after_history_move(state, format!("{verb}: {label}"))
+    after_history_move(state, format!("{verb} \"{label}\""))
 }
 
 /// The project file was replaced by a state of the history (undo, redo,

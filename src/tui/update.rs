@@ -457,7 +457,7 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     if matches!(state.overlay, Some(Overlay::ConfirmQuit)) {
         state.overlay = None;
     }
-    let (file, message) = match outcome {
+    let (file, base) = match outcome {
         SyncOutcome::Unchanged | SyncOutcome::Saved | SyncOutcome::Locked(_) => {
             return Vec::new();
         }
@@ -472,15 +472,8 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
             state.say(Level::Error, e);
             return Vec::new();
         }
-        SyncOutcome::Reloaded(file) => (
-            file,
-            "ctxcurate.toml changed on disk: reloaded (u goes back to the app's version)",
-        ),
-        SyncOutcome::Conflict(file) => (
-            file,
-            "ctxcurate.toml changed on disk, so your last change was not saved: \
-             reloaded it (u brings your version back)",
-        ),
+        SyncOutcome::Reloaded(file) => (file, None),
+        SyncOutcome::Conflict { disk, base } => (disk, Some(*base)),
     };
     // The file on disk holds no personal layer: the user's own choices
     // stay as they are.
@@ -489,10 +482,31 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     if file == state.project.file {
         return Vec::new();
     }
-    let before = std::mem::replace(&mut state.project.file, file);
-    state
-        .history
-        .record(before, "ctxcurate.toml reloaded from disk");
+    let mine = std::mem::replace(&mut state.project.file, file);
+    let undo = state.keymap.key_name(Action::Undo);
+    let message = match base {
+        // What was written outside is the file now; undo and redo take
+        // back or make again the app's own changes on it, and keep it.
+        None => format!(
+            "ctxcurate.toml changed on disk: reloaded ({undo} takes back your own changes \
+             and keeps what was written there)"
+        ),
+        // The change the app could not save becomes one step: its undo
+        // makes that change again on the file as it is on disk.
+        Some(mut base) => {
+            base.personal = mine.personal.clone();
+            let redone = crate::core::project::replay(&state.project.file, &base, &mine);
+            state.history.record(
+                redone,
+                state.project.file.clone(),
+                "ctxcurate.toml changed on disk before your change was saved",
+            );
+            format!(
+                "ctxcurate.toml changed on disk, so your last change was not saved: \
+                 reloaded it ({undo} makes your change again on it)"
+            )
+        }
+    };
     state.project.refresh_settings();
     state.add_explicit_files();
     state.refresh();

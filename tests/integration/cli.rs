@@ -15,6 +15,7 @@ mod git;
 mod git_trust;
 mod global_config;
 mod harden;
+mod hidden_imports;
 mod large_files;
 mod lock;
 mod mcp;

@@ -14,6 +14,8 @@ mod git;
 mod git_tmux;
 mod harden;
 mod ignore_files;
+mod keep_written;
+mod keep_written_tmux;
 mod keys;
 mod keys_tmux;
 mod layout;

@@ -59,7 +59,7 @@ pub fn map_for<'a>(
         if preset.targets.is_empty() {
             return None;
         }
-        let graph = ImportGraph::build(codebase, &map.include_dirs);
+        let graph = ImportGraph::build_viewed(codebase, &map.include_dirs, preset);
         let ranked = pack::ranking(codebase, preset, &preset.targets, &graph).ranked;
         let shown: HashSet<&str> = files
             .iter()

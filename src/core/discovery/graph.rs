@@ -22,6 +22,7 @@ mod rank;
 mod resolve;
 mod stdlib;
 mod test_files;
+mod view;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
@@ -32,6 +33,7 @@ use petgraph::visit::EdgeRef;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::core::model::Preset;
 use crate::core::sources::Codebase;
 use crate::core::syntax::Lang;
 
@@ -98,8 +100,26 @@ impl ImportGraph {
     /// The graph over `codebase`'s walked files, read through its
     /// sources; `include_dirs` as in `[project] include_dirs`.
     pub fn build(codebase: &Codebase, include_dirs: &[String]) -> Self {
+        ImportGraph::build_from(codebase, include_dirs, &HashMap::new())
+    }
+
+    /// [`ImportGraph::build`] with the files of `preset` read as it shows
+    /// them: an import inside a symbol the preset hides is no edge
+    /// (`graph/view.rs`).
+    pub fn build_viewed(codebase: &Codebase, include_dirs: &[String], preset: &Preset) -> Self {
+        let shown = view::shown_texts(codebase, preset);
+        ImportGraph::build_from(codebase, include_dirs, &shown)
+    }
+
+    /// The graph with the statements of the files in `shown` read from
+    /// the text given there.
+    fn build_from(
+        codebase: &Codebase,
+        include_dirs: &[String],
+        shown: &HashMap<String, String>,
+    ) -> Self {
         let code = code_files(codebase.files());
-        let statements = read_statements(codebase, &code);
+        let statements = read_statements(codebase, &code, shown);
         let (set, packages) = resolver(codebase, include_dirs, &code, &statements);
         let found: Vec<FileEdges> = code
             .par_iter()
@@ -392,7 +412,11 @@ fn code_files(files: &[String]) -> Vec<&String> {
 /// The encoded import statements of each of `code` (a file that does not
 /// read has none), cached per content (memory and disk): an unchanged
 /// project is not scanned again.
-fn read_statements(codebase: &Codebase, code: &[&String]) -> Vec<Option<Arc<str>>> {
+fn read_statements(
+    codebase: &Codebase,
+    code: &[&String],
+    shown: &HashMap<String, String>,
+) -> Vec<Option<Arc<str>>> {
     let Codebase { root, sources, .. } = *codebase;
     let progress = sources.progress();
     progress.start("files read for imports", code.len());
@@ -400,6 +424,9 @@ fn read_statements(codebase: &Codebase, code: &[&String]) -> Vec<Option<Arc<str>
         .map(|path| {
             progress.step();
             let lang = Lang::from_path(path);
+            if let Some(text) = shown.get(path.as_str()) {
+                return Some(Arc::from(modules::encode(lang, text)));
+            }
             sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
                 modules::encode(lang, text)
             })

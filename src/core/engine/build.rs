@@ -11,6 +11,7 @@ use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack::{self, PackOptions, Packed};
 use crate::core::model::{Format, Preset, TokenizerKind};
 use crate::core::secrets::Scanner;
+use crate::core::sources::Codebase;
 use crate::core::{tokens, trust};
 
 use super::Workspace;
@@ -164,7 +165,7 @@ impl Workspace<'_> {
             .filter(|t| preset.targets.contains(t))
             .cloned()
             .collect();
-        pack::pack(&codebase, &preset, &targets, opts)
+        pack_viewed(&codebase, &preset, &targets, opts)
     }
 
     /// `ready` (composed before) scanned whole, counted and delivered.
@@ -224,7 +225,8 @@ fn pack_holding_secrets(
     mut opts: PackOptions,
 ) -> (Packed, Vec<crate::core::secrets::Finding>) {
     codebase.sources.set_policy(opts.read);
-    let graph = ImportGraph::build(codebase, &opts.include_dirs);
+    // Imports inside what the preset hides are no edges of its files.
+    let graph = ImportGraph::build_viewed(codebase, &opts.include_dirs, preset);
     let scanner = Scanner::new(codebase);
     let mut round = 0;
     loop {
@@ -318,4 +320,17 @@ fn fit_changes(
         tokens = cost(&changes);
     }
     Ok((changes, dropped))
+}
+
+/// [`pack::pack`] over the import graph of the files as `preset` shows
+/// them: an import inside a symbol the user hid is not followed.
+fn pack_viewed(
+    codebase: &Codebase,
+    preset: &Preset,
+    targets: &[String],
+    opts: &PackOptions,
+) -> Packed {
+    codebase.sources.set_policy(opts.read);
+    let graph = ImportGraph::build_viewed(codebase, &opts.include_dirs, preset);
+    pack::pack_with(codebase, preset, targets, opts, &graph)
 }

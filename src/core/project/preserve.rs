@@ -12,6 +12,8 @@
 //! Arrays are aligned by their longest common run of equal elements, so
 //! removing one entry removes one entry, not a shift of all the others.
 //!
+//! Whatever the edit removed, the file's comments stay (`comments.rs`).
+//!
 //! A new file (or one whose edit cannot be trusted, see
 //! [`render_edit`]) gets a clean layout: `toml`'s pretty printer, without
 //! an empty `[project]` table.
@@ -20,6 +22,7 @@ use thiserror::Error;
 use toml::Value;
 use toml_edit::{Array, ArrayOfTables, DocumentMut, InlineTable, Item, Table, TableLike};
 
+use super::comments::keep_comments;
 use crate::core::model::ProjectFile;
 
 /// What kind of place a new item goes into.
@@ -67,10 +70,19 @@ pub fn render_edit(
     old: &ProjectFile,
     new: &ProjectFile,
 ) -> Result<String, RenderError> {
-    match merge_text(old_text, old, new)? {
-        Some(text) => Ok(text),
-        None => render_fresh(new),
+    let text = match merge_text(old_text, old, new)? {
+        Some(text) => text,
+        None => render_fresh(new)?,
+    };
+    // No comment of the file is lost, whatever the edit removed.
+    let kept = keep_comments(old_text, &text);
+    if kept != text
+        && toml::from_str::<ProjectFile>(kept.trim_start_matches('\u{feff}'))
+            .is_ok_and(|back| back.same_shared(new))
+    {
+        return Ok(kept);
     }
+    Ok(text)
 }
 
 /// The merge of [`render_edit`]; `None` when the text does not parse as a
@@ -96,8 +108,17 @@ fn merge_text(
         };
         format!("{body}{sep}{}", render_fresh(new)?)
     } else {
-        let old_tree = to_tree(old)?;
-        let new_tree = to_tree(new)?;
+        let mut old_tree = to_tree(old)?;
+        let mut new_tree = to_tree(new)?;
+        // A `[project]` the file has keeps its place when its last key
+        // goes, so a key put back (an undo) lands where it was, not in a
+        // table appended at the end.
+        if doc.get("project").is_some_and(Item::is_table) {
+            for tree in [&mut old_tree, &mut new_tree] {
+                tree.entry("project")
+                    .or_insert_with(|| Value::Table(toml::Table::new()));
+            }
+        }
         merge_table(doc.as_table_mut(), &old_tree, &new_tree, Place::Header);
         keep_head(body, &doc.to_string())
     };
@@ -401,7 +422,14 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
     let mut out = Vec::new();
     let mut fresh = Vec::new();
     let mut after_last = None;
+    // Where each old element went in `out` (`None`: removed).
+    let mut placed: Vec<Option<usize>> = vec![None; olds.len()];
     for step in align(old, new) {
+        if let Step::Keep(i) | Step::Edit(i, _) = step
+            && let Some(p) = placed.get_mut(i)
+        {
+            *p = Some(out.len());
+        }
         fresh.push(matches!(step, Step::Fresh(_)));
         if matches!(step, Step::Keep(i) | Step::Edit(i, _) if i + 1 == olds.len()) {
             after_last = Some(out.len() + 1);
@@ -423,6 +451,7 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
             }
         });
     }
+    keep_line_comments_of_removed(a, &olds, &placed, &mut out);
     // A comment after an old element (`"a.py", # why`) is the prefix of
     // the element after it: it stays on its line when an element is
     // inserted right after that line.
@@ -466,6 +495,51 @@ fn merge_inline_array(a: &mut Array, old: &[Value], new: &[Value]) {
             v.decor_mut().set_prefix(first_prefix.clone());
         }
         a.push_formatted(v);
+    }
+}
+
+/// A comment after an element (`"a.py",  # why`) is the start of the
+/// prefix of the element after it: when that next element is removed,
+/// the comment stays on its line, as the start of the prefix of the next
+/// element kept (or of the space before the `]`). The removed elements'
+/// own comments are put back on lines of their own by `comments.rs`.
+fn keep_line_comments_of_removed(
+    a: &mut Array,
+    olds: &[toml_edit::Value],
+    placed: &[Option<usize>],
+    out: &mut [toml_edit::Value],
+) {
+    let line_tail = |text: &str| -> Option<String> {
+        let cut = text.find('\n').filter(|&c| c > 0)?;
+        text[..cut].contains('#').then(|| text[..cut].to_owned())
+    };
+    let after_line = |text: &str| text.find('\n').map(|c| text[c..].to_owned());
+    let mut i = 1;
+    while i < olds.len() {
+        if placed[i].is_some() {
+            i += 1;
+            continue;
+        }
+        let first = i;
+        while i < olds.len() && placed[i].is_none() {
+            i += 1;
+        }
+        let prefix = olds[first].decor().prefix().and_then(|p| p.as_str());
+        let Some(tail) = prefix.and_then(line_tail) else {
+            continue;
+        };
+        match placed.get(i).copied().flatten() {
+            Some(k) => {
+                let own = out[k].decor().prefix().and_then(|p| p.as_str());
+                let rest = own.and_then(after_line).unwrap_or_default();
+                out[k].decor_mut().set_prefix(format!("{tail}{rest}"));
+            }
+            None => {
+                let trailing = a.trailing().as_str().unwrap_or_default().to_owned();
+                let rest = after_line(&trailing).unwrap_or_else(|| format!("\n{trailing}"));
+                a.set_trailing(format!("{tail}{rest}"));
+            }
+        }
     }
 }
 
@@ -626,6 +700,46 @@ mod tests {
         merge_text(text, &old, &new)
             .unwrap()
             .expect("the merge reads back as the new file")
+    }
+
+    /// The last key of `[project]` taken away and put back (an undo):
+    /// the table stays where it was, every comment stays, and the key
+    /// comes back into it, not into a table appended at the end.
+    #[test]
+    fn project_keeps_its_place_and_comments_when_emptied_and_refilled() {
+        let text = "# top\n[project]\n# the team's window\nmodel_window = 9 # k\n\n\
+                    [presets.a]\nfiles = [\"x\"]\n";
+        let old = parse(text);
+        let mut emptied = old.clone();
+        emptied.project.remove("model_window");
+        let out = render_edit(text, &old, &emptied).unwrap();
+        assert_eq!(
+            out,
+            "# top\n[project]\n# the team's window\n# k\n\n[presets.a]\nfiles = [\"x\"]\n"
+        );
+        // The comments now stand after the header: the key goes in above
+        // them (their place, not their order, is what a round trip costs).
+        let back = render_edit(&out, &emptied, &old).unwrap();
+        assert_eq!(
+            back,
+            "# top\n[project]\nmodel_window = 9\n# the team's window\n# k\n\n[presets.a]\nfiles = [\"x\"]\n"
+        );
+    }
+
+    /// An entry removed takes no comment with it.
+    #[test]
+    fn a_removed_entry_leaves_its_comments() {
+        let text = "# head\n\n[presets.a]\nfiles = [\n    \"x\",  # the core\n    \"y\",\n]\n\n\
+                    # about b\n[presets.b]\nfiles = [\"z\"]\n";
+        let old = parse(text);
+        let mut new = old.clone();
+        new.presets.get_mut("a").unwrap().files.remove(0);
+        new.presets.remove("b");
+        let out = render_edit(text, &old, &new).unwrap();
+        assert_eq!(
+            out,
+            "# head\n\n[presets.a]\nfiles = [\n    # the core\n    \"y\",\n]\n# about b\n"
+        );
     }
 
     #[test]

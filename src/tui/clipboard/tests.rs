@@ -326,13 +326,60 @@ fn tmux_that_drops_osc52_copies_nothing_and_says_how_to_fix_it() {
             err.to_string(),
             format!(
                 "tmux's set-clipboard is {}, so tmux drops OSC 52 from programs: nothing was \
-                 copied (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or \
-                 `set -g allow-passthrough on`)",
+                 copied (run `tmux set -g set-clipboard on` (or `set -g allow-passthrough on`) \
+                 and copy again, it counts at once; put it in ~/.tmux.conf to keep it)",
                 setting.name()
             )
         );
         assert!(clipboard.into_inner().is_empty(), "nothing was sent");
     }
+}
+
+/// tmux's setting switched while the app runs counts from the next
+/// copy: tmux is asked again once its last answer is stale, and a stale
+/// answer is never used when tmux does not answer.
+#[test]
+fn tmux_is_asked_again_at_each_copy() {
+    let says = Arc::new(Mutex::new(tmux_says(SetClipboard::On, false)));
+    let asked = Arc::new(AtomicUsize::new(0));
+    let (s, a) = (Arc::clone(&says), Arc::clone(&asked));
+    let asker: Arc<tmux::Asker> = Arc::new(move |_| {
+        a.fetch_add(1, Ordering::SeqCst);
+        *s.lock().unwrap()
+    });
+    let mut clipboard = Osc52Clipboard::new(Vec::new())
+        .with_tmux(TmuxProbe::asking(Arc::clone(&asker)).fresh_for(std::time::Duration::ZERO));
+    assert_eq!(clipboard.copy("hi").ok(), Some(Destination::Osc52ViaTmux));
+    *says.lock().unwrap() = tmux_says(SetClipboard::External, false);
+    let err = clipboard.copy("hi").unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ClipboardError::TmuxDrops {
+                setting: SetClipboard::External
+            }
+        ),
+        "{err:?}"
+    );
+    *says.lock().unwrap() = tmux_says(SetClipboard::On, false);
+    assert_eq!(clipboard.copy("hi").ok(), Some(Destination::Osc52ViaTmux));
+    *says.lock().unwrap() = None;
+    assert_eq!(
+        clipboard.copy("hi").ok(),
+        Some(Destination::Osc52TmuxUnknown),
+        "no answer: unknown, not the old `on`"
+    );
+    assert_eq!(asked.load(Ordering::SeqCst), 4);
+    // A fresh answer is not asked again (a second by default).
+    let mut cached = Osc52Clipboard::new(Vec::new()).with_tmux(TmuxProbe::asking(asker));
+    *says.lock().unwrap() = tmux_says(SetClipboard::On, false);
+    cached.copy("a").ok();
+    cached.copy("b").ok();
+    assert_eq!(
+        asked.load(Ordering::SeqCst),
+        5,
+        "the second copy used the answer"
+    );
 }
 
 #[test]
@@ -476,6 +523,7 @@ fn a_refusal_for_size_says_whether_a_smaller_copy_could_arrive() {
     assert_eq!(
         tmux_drops_why(SetClipboard::External),
         "tmux's set-clipboard is external, so tmux drops OSC 52 from programs \
-         (`set -g set-clipboard on` in ~/.tmux.conf fixes it, or `set -g allow-passthrough on`)"
+         (run `tmux set -g set-clipboard on` (or `set -g allow-passthrough on`) and copy again, \
+         it counts at once; put it in ~/.tmux.conf to keep it)"
     );
 }

@@ -9,12 +9,16 @@
 //! sequence wrapped in tmux's DCS passthrough still reaches the outer
 //! terminal, though not tmux's paste buffer.
 //!
-//! The question is asked once, on a thread of its own ([`TmuxProbe::ask`])
-//! with a time limit, so a hung or slow tmux never stalls the UI; until it
-//! answers a copy goes out plainly and says tmux's setting is unknown.
+//! The question is asked first at start, on a thread of its own
+//! ([`TmuxProbe::ask`]), and again at each copy once the last answer is
+//! more than [`FRESH_FOR`] old ([`TmuxProbe::answer_now`]): a `set -g
+//! set-clipboard` typed while the app runs counts from the next copy. Each
+//! question has a time limit, so a hung tmux never holds the UI for long;
+//! without an answer a copy goes out plainly and says tmux's setting is
+//! unknown.
 
 use std::process::{Command, Stdio};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// tmux's `set-clipboard` option.
@@ -71,8 +75,16 @@ impl TmuxClipboard {
 /// (tmux finds the pane from `$TMUX_PANE`).
 pub const QUERY: &str = "#{set-clipboard} #{allow-passthrough}";
 
-/// How long tmux may take to answer before the question is given up.
+/// How long tmux may take to answer before the question is given up
+/// (the first question, off the UI thread).
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How long a question at a copy may take (the UI waits for it).
+pub const COPY_QUERY_TIMEOUT: Duration = Duration::from_millis(500);
+
+/// An answer younger than this is used as it is; an older one is asked
+/// again at the next copy.
+pub const FRESH_FOR: Duration = Duration::from_secs(1);
 
 /// What is known of tmux's answer at the moment of a copy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,11 +96,29 @@ pub enum TmuxAnswer {
     Known(TmuxClipboard),
 }
 
-/// tmux's answer, filled once by a background question.
-#[derive(Debug, Clone)]
+/// An answer (`None`: tmux gave none) and when it came.
+type Dated = (Instant, Option<TmuxClipboard>);
+
+/// Asks tmux, within a time limit (`None`: no answer).
+pub type Asker = dyn Fn(Duration) -> Option<TmuxClipboard> + Send + Sync;
+
+/// tmux's answer, asked at start and again when a copy finds it stale.
+#[derive(Clone)]
 pub struct TmuxProbe {
     in_tmux: bool,
-    answer: Arc<OnceLock<Option<TmuxClipboard>>>,
+    asker: Arc<Asker>,
+    /// The last answer and when it came (`None`: not yet).
+    last: Arc<Mutex<Option<Dated>>>,
+    fresh_for: Duration,
+}
+
+impl std::fmt::Debug for TmuxProbe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TmuxProbe")
+            .field("in_tmux", &self.in_tmux)
+            .field("answer", &self.answer())
+            .finish()
+    }
 }
 
 impl TmuxProbe {
@@ -96,53 +126,90 @@ impl TmuxProbe {
     pub fn not_in_tmux() -> Self {
         TmuxProbe {
             in_tmux: false,
-            answer: Arc::default(),
+            asker: Arc::new(|_| None),
+            last: Arc::default(),
+            fresh_for: FRESH_FOR,
         }
     }
 
-    /// Inside tmux with a known answer (`None`: tmux did not answer), for
-    /// tests and callers that asked already.
+    /// Inside tmux with a known answer that never changes (`None`: tmux
+    /// does not answer), for tests and callers that asked already.
     pub fn answered(answer: Option<TmuxClipboard>) -> Self {
-        let probe = TmuxProbe {
-            in_tmux: true,
-            answer: Arc::default(),
-        };
-        let _ = probe.answer.set(answer);
-        probe
+        TmuxProbe::asking(Arc::new(move |_| answer))
     }
 
-    /// Inside tmux: asks `tmux display-message -p` [`QUERY`] on a thread
-    /// of its own, killed after [`QUERY_TIMEOUT`]. Returns at once.
-    pub fn ask() -> Self {
-        let probe = TmuxProbe {
+    /// Inside tmux, asking `asker` at each copy whose last answer is
+    /// stale (the seam tests drive; [`TmuxProbe::ask`] asks tmux).
+    pub fn asking(asker: Arc<Asker>) -> Self {
+        TmuxProbe {
             in_tmux: true,
-            answer: Arc::default(),
-        };
-        let slot = Arc::clone(&probe.answer);
-        let spawned = std::thread::Builder::new()
+            asker,
+            last: Arc::default(),
+            fresh_for: FRESH_FOR,
+        }
+    }
+
+    /// An answer is asked again once older than `fresh_for`.
+    pub fn fresh_for(mut self, fresh_for: Duration) -> Self {
+        self.fresh_for = fresh_for;
+        self
+    }
+
+    /// Inside tmux: asks `tmux display-message -p` [`QUERY`] now on a
+    /// thread of its own, killed after [`QUERY_TIMEOUT`], and again at
+    /// copies. Returns at once.
+    pub fn ask() -> Self {
+        let probe = TmuxProbe::asking(Arc::new(query_tmux));
+        let first = probe.clone();
+        let _ = std::thread::Builder::new()
             .name("tmux-clipboard".into())
             .spawn(move || {
-                let _ = slot.set(query_tmux());
+                let answer = query_tmux(QUERY_TIMEOUT);
+                first.store(answer);
             });
-        if spawned.is_err() {
-            let _ = probe.answer.set(None);
-        }
         probe
     }
 
-    /// What tmux has said so far.
-    pub fn answer(&self) -> TmuxAnswer {
-        match (self.in_tmux, self.answer.get()) {
-            (false, _) => TmuxAnswer::NotInTmux,
-            (true, Some(Some(known))) => TmuxAnswer::Known(*known),
-            (true, _) => TmuxAnswer::Unknown,
+    fn store(&self, answer: Option<TmuxClipboard>) {
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some((Instant::now(), answer));
         }
+    }
+
+    /// What tmux has said so far (no new question).
+    pub fn answer(&self) -> TmuxAnswer {
+        if !self.in_tmux {
+            return TmuxAnswer::NotInTmux;
+        }
+        match self.last.lock().ok().and_then(|l| *l) {
+            Some((_, Some(known))) => TmuxAnswer::Known(known),
+            _ => TmuxAnswer::Unknown,
+        }
+    }
+
+    /// What tmux says at this moment: the last answer while fresh, else
+    /// asked again (within [`COPY_QUERY_TIMEOUT`]). A question that gets
+    /// no answer leaves it unknown, never the old answer.
+    pub fn answer_now(&self) -> TmuxAnswer {
+        if !self.in_tmux {
+            return TmuxAnswer::NotInTmux;
+        }
+        let fresh = self
+            .last
+            .lock()
+            .ok()
+            .and_then(|l| *l)
+            .is_some_and(|(at, _)| at.elapsed() < self.fresh_for);
+        if !fresh {
+            self.store((self.asker)(COPY_QUERY_TIMEOUT));
+        }
+        self.answer()
     }
 }
 
 /// Runs the query; `None` when tmux fails, says something else, or takes
-/// longer than [`QUERY_TIMEOUT`] (then it is killed).
-fn query_tmux() -> Option<TmuxClipboard> {
+/// longer than `timeout` (then it is killed).
+fn query_tmux(timeout: Duration) -> Option<TmuxClipboard> {
     let mut child = Command::new("tmux")
         .args(["display-message", "-p", QUERY])
         .stdin(Stdio::null())
@@ -154,7 +221,7 @@ fn query_tmux() -> Option<TmuxClipboard> {
     loop {
         match child.try_wait() {
             Ok(Some(status)) if status.success() => break,
-            Ok(None) if started.elapsed() < QUERY_TIMEOUT => {
+            Ok(None) if started.elapsed() < timeout => {
                 std::thread::sleep(Duration::from_millis(10));
             }
             _ => {

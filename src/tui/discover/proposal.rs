@@ -58,10 +58,11 @@ impl Discovery {
                 format!(", {} of yours reduced or listed", self.changed.len())
             };
             format!(
-                "discovery: {} {} to add{changed} ({} discovered, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
+                "discovery: {} {} to add{changed} (packed {} of {}, {} dropped), {} / {} tokens packed · {accept} accept · {discard} discard",
                 self.proposed.len(),
                 noun_for(self.proposed.len(), "file"),
-                s.discovered,
+                s.included,
+                s.candidates,
                 self.dropped,
                 s.tokens,
                 s.budget

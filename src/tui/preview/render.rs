@@ -13,6 +13,7 @@ use ratatui::widgets::Paragraph;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
 use crate::tui::draw::{DIM, pane_block, scroll_to};
+use crate::tui::input::action::Action;
 use crate::tui::preview::{Shown, fallback_note, shown};
 use crate::tui::state::model::FileBlock;
 use crate::tui::state::{Pane, State};
@@ -56,18 +57,27 @@ pub fn other_view(state: &State, frame: &mut Frame, area: Rect, focused: bool) -
             included,
             total,
         } => {
+            let opens = if state.tree.open_dirs.contains(path) {
+                format!("{} closes it", state.keymap.key_name(Action::Collapse))
+            } else {
+                format!("{} opens it", state.keymap.key_name(Action::Expand))
+            };
             let hint = if included == 0 {
-                "Space includes every file under it; l opens it"
+                format!(
+                    "{} includes every file under it; {opens}",
+                    state.keymap.key_name(Action::ToggleInclude)
+                )
             } else if skipped_under(state, path) >= included {
-                "its included files are left out of the context (binary, over max_file_size, or waiting for consent; each file's preview says why)"
+                "its included files are left out of the context (binary, over max_file_size, or waiting for consent; each file's preview says why)".to_string()
             } else {
                 "its included files have no block in the composition (listed only, or composing)"
+                    .to_string()
             };
             // Wrapped, not cut: this is all the pane has to say.
             let mut lines = notice_lines(&folder_text(state, path, included, total), width);
             lines.push(Line::raw(""));
             lines.extend(
-                wrap_parts(hint, width)
+                wrap_parts(&hint, width)
                     .into_iter()
                     .map(|part| Line::styled(part, Style::default().fg(Color::DarkGray))),
             );

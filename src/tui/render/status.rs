@@ -207,6 +207,21 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
         );
         return;
     }
+    if let Some(what) = typing(state) {
+        // While text is typed every key is text: the pane's keys would lie.
+        let key = |k: &str| Span::styled(k.to_string(), Style::default().fg(Color::Cyan));
+        let line = Line::from(vec![
+            Span::raw(format!("typing {what} · ")),
+            key("Enter"),
+            Span::raw(" confirm  "),
+            key("Esc"),
+            Span::raw(" cancel  "),
+            key("Backspace"),
+            Span::raw(" delete"),
+        ]);
+        frame.render_widget(Paragraph::new(line), area);
+        return;
+    }
     let ctx = state.focus.context();
     let selecting = state.tree.range_anchor.is_some() && state.focus == Pane::Tree;
     let mut spans = Vec::new();
@@ -247,6 +262,25 @@ pub fn status_line(state: &State, frame: &mut Frame, area: Rect) {
         }
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// What is being typed, when keys are text (a prompt, the symbols
+/// filter): the status line then shows the keys of typing.
+fn typing(state: &State) -> Option<&'static str> {
+    use crate::tui::state::{Overlay, Prompt};
+    match &state.overlay {
+        Some(Overlay::Input { prompt, .. }) => Some(match prompt {
+            Prompt::Filter => "a filter",
+            Prompt::NewPreset => "the new preset's name",
+            Prompt::RenamePreset(_) => "the preset's new name",
+            Prompt::SliceTag { .. } => "the slice's tag",
+            Prompt::GotoLine => "a line number",
+            Prompt::Search => "text to find",
+            Prompt::Task => "your task",
+        }),
+        None if state.focus == Pane::Symbols && state.symbols.typing => Some("a symbol filter"),
+        _ => None,
+    }
 }
 
 /// Hinted actions whose names begin with one of these words say it once,

@@ -750,7 +750,7 @@ fn spawn_sync(
             if saving {
                 last_problem = match &outcome {
                     SyncOutcome::Failed(e) | SyncOutcome::Invalid(e) => Some(e.clone()),
-                    SyncOutcome::Conflict(_) => Some(
+                    SyncOutcome::Conflict { .. } => Some(
                         "ctxcurate.toml changed on disk; the app's last change was not saved"
                             .to_string(),
                     ),

@@ -33,8 +33,13 @@ pub enum SyncOutcome {
     /// The file changed on disk and was loaded (no save was pending).
     Reloaded(ProjectFile),
     /// The file changed on disk while the app had a change to save: the
-    /// change was not written; the disk's file was loaded.
-    Conflict(ProjectFile),
+    /// change was not written; the disk's file was loaded. `base` is the
+    /// file the app last read or wrote, the one its change was made on
+    /// (so the change can be made again on `disk`).
+    Conflict {
+        disk: ProjectFile,
+        base: Box<ProjectFile>,
+    },
     /// The file on disk does not parse; nothing is written until it does.
     Invalid(String),
     /// Writing failed.
@@ -140,9 +145,15 @@ impl DiskSync {
 
     /// The save itself, under `lock`.
     fn save_locked(&mut self, file: &ProjectFile, lock: &ProjectLock) -> SyncOutcome {
+        let base = self.file.clone();
         match self.check() {
             SyncOutcome::Unchanged => {}
-            SyncOutcome::Reloaded(disk) => return SyncOutcome::Conflict(disk),
+            SyncOutcome::Reloaded(disk) => {
+                return SyncOutcome::Conflict {
+                    disk,
+                    base: Box::new(base),
+                };
+            }
             other => return other,
         }
         if self.invalid.is_some() {
@@ -228,7 +239,13 @@ mod tests {
         // The CLI adds a file while the app is open.
         project::save_atomic(&path, &with_file(&["a.py", "b.py"])).unwrap();
         let outcome = sync.save(&with_file(&["c.py"]));
-        assert_eq!(outcome, SyncOutcome::Conflict(with_file(&["a.py", "b.py"])));
+        assert_eq!(
+            outcome,
+            SyncOutcome::Conflict {
+                disk: with_file(&["a.py", "b.py"]),
+                base: Box::new(with_file(&["a.py"])),
+            }
+        );
         let on_disk = project::load_file(&path).unwrap().unwrap();
         assert_eq!(
             on_disk,

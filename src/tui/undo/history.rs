@@ -1,21 +1,37 @@
-//! The undo history: whole project-file snapshots to go back and forth
-//! between, each with the name of the change it stands by ("included
+//! The undo history: the changes made to the project file, each with the
+//! file before and after it and the name of the change ("included
 //! src/**", "app.py: App.run = def"), so the history can be listed and
-//! any step of it jumped to. A leaf the `state` holds (it imports only
-//! the core's model).
+//! any step of it jumped to. Undo, redo and a jump *replay* changes on
+//! the file as it is now (`core::project::replay`) instead of putting an
+//! old snapshot back: what was written in the file outside the app
+//! meanwhile (a setting, a key this version does not know) stays. A leaf
+//! the `state` holds (it imports only the core).
 
 use crate::core::model::ProjectFile;
+use crate::core::project::replay;
 
-/// One snapshot of the project file and the change it goes with: on the
-/// undo stack the file *before* the change named, on the redo stack the
-/// file *after* it (the name travels with the step between the stacks).
+/// One change of the project file: the file before and after it, and
+/// its name. It sits on the undo stack while made, on the redo stack
+/// while undone.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Step {
-    pub file: ProjectFile,
+    pub before: ProjectFile,
+    pub after: ProjectFile,
     pub label: String,
 }
 
-/// Undo and redo stacks of whole project-file snapshots.
+impl Step {
+    /// `current` with this change taken back (`undo`) or made again.
+    fn replay_on(&self, current: &ProjectFile, undo: bool) -> ProjectFile {
+        if undo {
+            replay(current, &self.after, &self.before)
+        } else {
+            replay(current, &self.before, &self.after)
+        }
+    }
+}
+
+/// Undo and redo stacks of changes.
 #[derive(Debug, Clone, Default)]
 pub struct History {
     pub undo: Vec<Step>,
@@ -42,14 +58,28 @@ impl Entry<'_> {
     }
 }
 
+/// The name of a step from the status message of its change: the change
+/// itself, without the hints and notes after it ("deleted preset minimal
+/// (u undoes)" is "deleted preset minimal"; "app.py is a target (1 in
+/// all): press i to discover" is "app.py is a target").
+pub fn step_name(message: &str) -> String {
+    let cut = [" (", " · ", ": press ", " — "]
+        .iter()
+        .filter_map(|sep| message.find(sep))
+        .min()
+        .unwrap_or(message.len());
+    message[..cut].trim_end().to_string()
+}
+
 impl History {
-    /// A change named `label` was made from `before`: it becomes the
+    /// A change named `label` made `after` from `before`: it becomes the
     /// newest undo step (the oldest goes past [`HISTORY_LIMIT`]), and
     /// what was undone can no longer be redone.
-    pub fn record(&mut self, before: ProjectFile, label: impl Into<String>) {
+    pub fn record(&mut self, before: ProjectFile, after: ProjectFile, label: impl Into<String>) {
         self.undo.push(Step {
-            file: before,
-            label: label.into(),
+            before,
+            after,
+            label: step_name(&label.into()),
         });
         if self.undo.len() > HISTORY_LIMIT {
             self.undo.remove(0);
@@ -57,21 +87,20 @@ impl History {
         self.redo.clear();
     }
 
-    /// Undo (`undo`) or redo: the snapshot on top of that stack replaces
-    /// `current`, which goes on the other one. The name of the change
-    /// undone or redone, or `None` when there is nothing to undo or redo
-    /// (`current` is untouched).
+    /// Undo (`undo`) or redo the change on top of that stack, on
+    /// `current` as it is now; the step goes on the other stack. The
+    /// name of the change undone or redone, or `None` when there is
+    /// nothing to undo or redo (`current` is untouched).
     pub fn step(&mut self, undo: bool, current: &mut ProjectFile) -> Option<String> {
         let (from, to) = if undo {
             (&mut self.undo, &mut self.redo)
         } else {
             (&mut self.redo, &mut self.undo)
         };
-        let Step { file, label } = from.pop()?;
-        to.push(Step {
-            file: std::mem::replace(current, file),
-            label: label.clone(),
-        });
+        let step = from.pop()?;
+        *current = step.replay_on(current, undo);
+        let label = step.label.clone();
+        to.push(step);
         Some(label)
     }
 
@@ -100,27 +129,26 @@ impl History {
         self.undo.len()
     }
 
-    /// The project file of row `index` of [`History::entries`] (`current`
-    /// is the state now); `None` past the end.
-    pub fn file_at<'a>(
-        &'a self,
-        index: usize,
-        current: &'a ProjectFile,
-    ) -> Option<&'a ProjectFile> {
+    /// The project file row `index` of [`History::entries`] stands for,
+    /// reached from `current` (the state now) by undoing or redoing the
+    /// changes between, each on the file as it is: what was written in
+    /// the file outside them stays. `None` past the end.
+    pub fn file_at(&self, index: usize, current: &ProjectFile) -> Option<ProjectFile> {
         let now = self.undo.len();
-        match index.cmp(&now) {
-            std::cmp::Ordering::Less => self.undo.get(index).map(|s| &s.file),
-            std::cmp::Ordering::Equal => Some(current),
-            // Redo's top (its last) is the state right after now.
-            std::cmp::Ordering::Greater => {
-                let back = index - now;
-                self.redo
-                    .len()
-                    .checked_sub(back)
-                    .and_then(|i| self.redo.get(i))
-                    .map(|s| &s.file)
+        let mut file = current.clone();
+        if index <= now {
+            for step in self.undo[index..].iter().rev() {
+                file = step.replay_on(&file, true);
             }
+            return Some(file);
         }
+        // Redo's top (its last) is the state right after now.
+        let back = index - now;
+        let first = self.redo.len().checked_sub(back)?;
+        for step in self.redo[first..].iter().rev() {
+            file = step.replay_on(&file, false);
+        }
+        Some(file)
     }
 }
 
@@ -142,7 +170,7 @@ mod tests {
         let mut current = file("a");
         for (next, label) in [("b", "include b"), ("c", "mask c"), ("d", "apply preset d")] {
             let before = std::mem::replace(&mut current, file(next));
-            h.record(before, label);
+            h.record(before, current.clone(), label);
         }
         assert_eq!(
             h.step(true, &mut current).as_deref(),
@@ -161,8 +189,54 @@ mod tests {
         );
         assert_eq!(h.now_index(), 2);
         for (i, tag) in ["a", "b", "c", "d"].iter().enumerate() {
-            assert_eq!(h.file_at(i, &current), Some(&file(tag)), "row {i}");
+            assert_eq!(h.file_at(i, &current), Some(file(tag)), "row {i}");
         }
         assert_eq!(h.file_at(4, &current), None);
+    }
+
+    /// A key written outside the app after the changes survives a jump
+    /// back past them and the undo of that jump.
+    #[test]
+    fn a_jump_keeps_what_was_written_outside() {
+        let mut h = History::default();
+        let mut current = file("a");
+        let before = std::mem::replace(&mut current, file("b"));
+        h.record(before, current.clone(), "namespace b");
+        // Written outside the app, and reloaded.
+        current.project.set("model_window", 128000);
+        let back = h.file_at(0, &current).expect("row 0");
+        let mut want = file("a");
+        want.project.set("model_window", 128000);
+        assert_eq!(back, want);
+        let before = std::mem::replace(&mut current, back);
+        h.record(before, current.clone(), "back to: the oldest state kept");
+        assert_eq!(
+            h.step(true, &mut current).as_deref(),
+            Some("back to: the oldest state kept")
+        );
+        let mut want = file("b");
+        want.project.set("model_window", 128000);
+        assert_eq!(current, want);
+    }
+
+    #[test]
+    fn a_step_is_named_by_its_change_without_the_hints() {
+        for (message, name) in [
+            (
+                "deleted preset minimal (u undoes)",
+                "deleted preset minimal",
+            ),
+            (
+                "app.py is a target (1 in all): press i to discover",
+                "app.py is a target",
+            ),
+            (
+                "included src/** · discovery proposals dropped (press i again)",
+                "included src/**",
+            ),
+            ("removed 2 files", "removed 2 files"),
+        ] {
+            assert_eq!(step_name(message), name);
+        }
     }
 }

@@ -54,12 +54,16 @@ pub fn jump(state: &mut State, index: usize) -> Vec<Effect> {
         state.say(Level::Info, format!("already at: {name}"));
         return Vec::new();
     }
-    let Some(target) = state.history.file_at(index, &state.project.file).cloned() else {
+    // The changes between are undone (or redone) on the file as it is:
+    // what was written in it outside the app meanwhile stays.
+    let Some(target) = state.history.file_at(index, &state.project.file) else {
         return Vec::new();
     };
     let before = std::mem::replace(&mut state.project.file, target);
     let label = format!("back to: {name}");
-    state.history.record(before, label.clone());
+    state
+        .history
+        .record(before, state.project.file.clone(), label.clone());
     let key = state.keymap.key_name(Action::Undo);
     after_history_move(state, format!("{label} ({key} returns)"))
 }

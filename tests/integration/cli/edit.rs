@@ -144,6 +144,45 @@ fn mask_checks_the_symbol_and_switches_to_masked() {
     assert!(!text.contains("return x > 0"), "{text}");
 }
 
+/// The first mask on a file shown in full changes only the symbol it
+/// names (issue 38): the build keeps every other body, and `mask` says
+/// so; switching the mode itself starts from signatures.
+#[test]
+fn a_first_mask_on_a_full_file_keeps_the_other_bodies() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py"]);
+    let full = p.ok(&["build"]);
+    let said = p.ok(&["mask", "src/app.py", "App._cache", "hide"]);
+    assert_eq!(
+        said.trim(),
+        "src/app.py: App._cache = hide in preset default (masked view; the other symbols stay in full)"
+    );
+    let item = project_file(&p).presets["default"].files[0].clone();
+    assert_eq!(item.mask_default, MaskState::Def);
+    let text = p.ok(&["build"]);
+    for kept in ["return x > 0", "App().run(1)", "\"\"\"Run once.\"\"\""] {
+        assert!(
+            full.contains(kept) && text.contains(kept),
+            "{kept}:\n{text}"
+        );
+    }
+    assert!(
+        full.contains("return {}") && !text.contains("return {}"),
+        "{text}"
+    );
+    // A second mask changes nothing else.
+    let said = p.ok(&["mask", "src/app.py", "main", "sig"]);
+    assert_eq!(said.trim(), "src/app.py: main = sig in preset default");
+    assert!(p.ok(&["build"]).contains("return x > 0"));
+    // Switching the mode itself starts from signatures, and says so.
+    p.ok(&["add", "src/util.c"]);
+    let said = p.ok(&["set", "src/util.c", "--mode", "masked"]);
+    assert_eq!(
+        said.trim(),
+        "src/util.c [masked] (symbols without a mask of their own: sig) in preset default"
+    );
+}
+
 #[test]
 fn slice_stores_anchors_and_renders() {
     let p = Project::fixture();

@@ -331,6 +331,8 @@ async def edit_checks(s, root):
     check(not r.is_error, f"set_mode: {text_of(r)}")
     r = await s.call_tool("mask", {"path": "_internal/cli/main.py", "symbol": "main", "state": "sig"})
     check(not r.is_error, f"mask: {text_of(r)}")
+    check("the other symbols stay in full" in text_of(r),
+          "a first mask on a file shown in full keeps its other symbols in full, and says so")
     v = await s.call_tool("view", {"path": "_internal/cli/main.py"})
     check(stats_of(v)["mode"] == "masked", "a masked file views masked")
     r = await s.call_tool("mask", {"path": "_internal/cli/main.py", "symbol": "nope", "state": "sig"})

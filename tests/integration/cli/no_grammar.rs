@@ -41,7 +41,11 @@ fn set_keeps_the_mode_and_explains() {
     let item = &saved(&p).presets["default"].files[0];
     assert_eq!(item.view_mode, ViewMode::Masked);
     let out = p.ok(&["set", "src/a.rs", "--mode", "masked"]);
-    assert_eq!(out, "added src/a.rs [masked] to preset default\n");
+    // With a grammar, masked says what the symbols without a mask show.
+    assert_eq!(
+        out,
+        "added src/a.rs [masked] (symbols without a mask of their own: sig) to preset default\n"
+    );
     let out = p.ok(&["set", "conf/app.yaml", "--mode", "summary"]);
     assert_eq!(out, "conf/app.yaml [summary] in preset default\n");
 }

@@ -267,8 +267,10 @@ fn in_tmux_that_drops_osc52_the_offer_is_the_file_alone() {
     insta::assert_snapshot!("confirm_write_tmux_drops", screen);
     // (wrapped where the screen wraps it)
     assert!(
-        screen.contains("`set -g allow-passthrough on`); not even")
-            && screen.contains("│a file's path can be copied."),
+        screen.contains("and copy again, it counts at once;")
+            && screen.contains(
+                "│put it in ~/.tmux.conf to keep it); not even a file's path can be copied."
+            ),
         "{screen}"
     );
     assert!(screen.contains("c writes it · n / Esc cancel"), "{screen}");

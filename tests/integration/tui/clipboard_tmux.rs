@@ -95,3 +95,54 @@ fn a_copy_over_the_cap_lands_the_written_files_path_in_tmux() {
     tmux.keys(&["q"]);
     tmux.wait("the app to quit", |t| !t.running());
 }
+
+/// tmux's `set-clipboard` switched while the app runs counts from the next
+/// `y` (issue 38): `on` copies, `external` refuses and says how to fix it,
+/// and following that advice makes the next `y` copy, no restart.
+#[test]
+fn switching_set_clipboard_while_the_app_runs_counts_at_the_next_yank() {
+    let Some(tmux) = Tmux::new("clip-switch") else {
+        return;
+    };
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py"]);
+    let global = p.config_home.path().join("config.toml");
+    std::fs::write(&global, "[project]\nclipboard = \"osc52\"\n").unwrap();
+    let global = global.display().to_string();
+    let env = [
+        ("CTXCURATE_CONFIG", global.as_str()),
+        ("HOME", p.config_home.path().to_str().unwrap()),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+    tmux.keys(&["y"]);
+    tmux.wait("the copy", |t| t.screen().contains("copied context"));
+    assert!(tmux.screen().contains("through tmux (set-clipboard on)"));
+    assert!(tmux.buffer().is_some_and(|b| b.contains("### src/app.py")));
+    assert!(tmux.cmd(&["delete-buffer"]).status.success());
+
+    // Switched to `external` while the app runs: the next `y` knows.
+    let set = |value: &str| {
+        let out = tmux.cmd(&["set", "-g", "set-clipboard", value]);
+        assert!(out.status.success());
+        // The app's last answer is fresh for a second.
+        std::thread::sleep(std::time::Duration::from_millis(1200));
+    };
+    set("external");
+    tmux.keys(&["y"]);
+    tmux.wait("the refusal", |t| t.screen().contains("copy failed"));
+    let screen = tmux.screen();
+    assert!(
+        screen.contains("tmux's set-clipboard is external"),
+        "{screen}"
+    );
+    assert_eq!(tmux.buffer(), None, "nothing reached tmux");
+
+    // The advice followed, no restart: the next `y` copies.
+    set("on");
+    tmux.keys(&["y"]);
+    tmux.wait("the copy again", |t| t.screen().contains("copied context"));
+    assert!(tmux.buffer().is_some_and(|b| b.contains("### src/app.py")));
+    tmux.keys(&["q"]);
+    tmux.wait("the app to quit", |t| !t.running());
+}

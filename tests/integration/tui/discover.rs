@@ -542,6 +542,22 @@ fn the_tokens_overlay_shows_the_packed_composition_and_what_was_left_out() {
         )),
         "{status}"
     );
+    // The numbers add up (issue 38: "9 files to add (18 discovered, 12
+    // dropped)"): the files to add (the target among them) are the
+    // packed ones, and packed plus dropped are the candidates.
+    let s = &d.stats;
+    assert_eq!(s.included + s.dropped, s.candidates, "{s:?}");
+    assert_eq!(d.proposed.len(), s.included, "{:?}", d.proposed);
+    assert!(
+        status.starts_with(&format!(
+            "discovery: {} files to add (packed {} of {}, {} dropped), ",
+            d.proposed.len(),
+            s.included,
+            s.candidates,
+            s.dropped
+        )),
+        "{status}"
+    );
     h.keys("b");
     let map = ctxcurate::tui::tokens::token_map(&h.state);
     assert_eq!(map.total, d.stats.tokens, "the gauge's total");

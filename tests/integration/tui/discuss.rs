@@ -172,9 +172,7 @@ fn ctrl_k_adds_a_compaction_point_and_u_undoes_it() {
     assert_eq!(
         status(&h),
         (
-            "no messages since the last compaction point: nothing to compact \
-             (a summary may start a discussion)"
-                .into(),
+            "no messages since the last compaction point: nothing to compact (E adds one)".into(),
             Level::Warn
         )
     );

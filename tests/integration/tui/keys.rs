@@ -275,12 +275,22 @@ fn presets_save_switch_rename_delete() {
     h.type_text("-v2");
     h.key("enter");
     assert!(saved(&p).presets.contains_key("bugfix-v2"));
-    h.keys("p k D esc");
+    h.keys("p k D");
+    assert_eq!(
+        h.state.status.as_ref().unwrap().0,
+        "deleted preset bugfix-v2 (u undoes)",
+        "no confirm, so it says how to take it back"
+    );
+    h.key("esc");
     assert!(!saved(&p).presets.contains_key("bugfix-v2"));
     h.keys("u");
     assert!(
         saved(&p).presets.contains_key("bugfix-v2"),
         "undo brings a deleted preset back"
+    );
+    assert_eq!(
+        h.state.status.as_ref().unwrap().0,
+        "undone \"deleted preset bugfix-v2\""
     );
 }
 
@@ -796,4 +806,137 @@ fn a_refused_copy_points_at_the_output_file() {
         ),
         "{screen}"
     );
+}
+
+/// The first mask on a file shown in full changes only the symbol it
+/// names (issue 38): `x` on `App._cache` hides that method, every other
+/// symbol stays in full, and the status says so.
+#[test]
+fn a_first_mask_on_a_full_file_keeps_the_rest_in_full() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.keys("space tab");
+    let full = h.composed_text();
+    // Symbols: App, App.run, App._cache, main.
+    h.keys("j j x");
+    let item = saved(&p).presets["default"].files[0].clone();
+    assert_eq!(
+        (item.view_mode, item.mask_default),
+        (ViewMode::Masked, MaskState::Def)
+    );
+    assert_eq!(item.ast_mask.len(), 1, "{:?}", item.ast_mask);
+    assert_eq!(item.ast_mask["App._cache"], MaskState::Hide);
+    assert_eq!(
+        h.state.status.as_ref().unwrap().0,
+        "src/app.py: App._cache = hide (masked view; the other symbols stay in full)"
+    );
+    let text = h.composed_text();
+    for kept in [
+        "\"\"\"Run once.\"\"\"",
+        "return x > 0",
+        "App().run(1)",
+        "import os",
+    ] {
+        assert!(
+            full.contains(kept) && text.contains(kept),
+            "{kept}:\n{text}"
+        );
+    }
+    assert!(!text.contains("return {}"), "{text}");
+    // On a file not included, the mask includes it and says so.
+    h.goto("src/util.c");
+    h.key("x");
+    let status = h.state.status.as_ref().unwrap().0.clone();
+    assert!(
+        status.ends_with("(the file is now included: masked, its other symbols in full)"),
+        "{status}"
+    );
+}
+
+/// Every key the README says does something "in the symbols pane" is a
+/// key of that pane (issue 38: it named `D`, which there says "in the
+/// tree pane, not the symbols"; the key is `=`).
+#[test]
+fn keys_the_readme_names_for_the_symbols_pane_are_bound_there() {
+    use ctxcurate::tui::input::keymap::{Context, Key, Keymap};
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let flat = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    let map = Keymap::defaults();
+    let mut named = Vec::new();
+    for (at, _) in flat.match_indices("` in the symbols pane") {
+        let start = flat[..at].rfind('`').map_or(0, |s| s + 1);
+        let key = &flat[start..at];
+        let bound = Key::parse(key)
+            .ok()
+            .and_then(|k| map.lookup(Context::Symbols, k));
+        assert!(
+            bound.is_some(),
+            "README: `{key}` in the symbols pane is no key there"
+        );
+        named.push(key.to_string());
+    }
+    assert!(named.contains(&"=".to_string()), "{named:?}");
+}
+
+/// `v` … `X` counts the files it removed, not the selection (issue 38:
+/// "removed 13 files" when 7 were).
+#[test]
+fn batch_remove_counts_what_it_removed() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src/app.py");
+    h.key("space");
+    h.keys("v j X");
+    assert_eq!(h.state.status.as_ref().unwrap().0, "removed 1 file");
+    assert!(!h.state.is_included("src/app.py"));
+}
+
+/// An open folder's preview says how to close it, a closed one how to
+/// open it (issue 38: an open folder still said "l opens it").
+#[test]
+fn a_folders_preview_says_open_or_close_as_it_is() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.goto("src");
+    let screen = h.screen();
+    assert!(screen.contains("l opens it"), "{screen}");
+    h.key("l");
+    let screen = h.screen();
+    assert!(screen.contains("h closes it"), "{screen}");
+    assert!(!screen.contains("l opens it"), "{screen}");
+}
+
+/// `ctrl-k` with no messages says so and what the TUI can do, not the
+/// CLI's "a summary may start a discussion" it cannot take.
+#[test]
+fn compacting_nothing_offers_what_the_tui_can_do() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.key("ctrl-k");
+    let status = h.state.status.as_ref().unwrap().0.clone();
+    assert!(
+        status.starts_with("no messages since the last compaction point: nothing to compact ("),
+        "{status}"
+    );
+    assert!(!status.contains("summary"), "{status}");
+    assert!(h.state.history.undo.is_empty());
+}
+
+/// While a preset name is typed, the status line shows the keys of
+/// typing, not the tree's (issue 38).
+#[test]
+fn typing_a_name_shows_the_keys_of_typing() {
+    let p = Project::fixture();
+    let mut h = open(&p, 120, 24);
+    h.keys("p n");
+    h.state.status = None;
+    let screen = h.screen();
+    let last = screen.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("typing the new preset's name · Enter confirm  Esc cancel"),
+        "{last}"
+    );
+    assert!(!last.contains("include"), "{last}");
 }

@@ -180,9 +180,14 @@ fn the_symbols_cursor_scrolls_the_preview_and_highlights_the_symbol() {
         "{}",
         status(&h)
     );
-    // main below the hidden symbol: its elided body (the file's default
-    // is sig), then in full with d.
+    // main below the hidden symbol: in full (the first mask on the file
+    // kept the rest as shown), then its body elided with s, and back in
+    // full with d.
     symbol_cursor_to(&mut h, "main");
+    let lines = shown_lines(&h);
+    let (a, b) = h.state.preview.highlight.expect("main is shown");
+    assert_eq!(lines[a..=b], ["def main():", "    App().run(1)"]);
+    h.key("s");
     let lines = shown_lines(&h);
     let (a, b) = h.state.preview.highlight.expect("main is shown");
     assert_eq!(lines[a..=b], ["def main():", "    ..."]);

@@ -348,7 +348,7 @@ fn the_history_list_names_each_step_and_enter_jumps() {
     // One u comes back from the jump.
     h.key("u");
     assert_eq!(mask_of(&p, "src/app.py", "App"), Some(MaskState::Agg));
-    assert!(status(&h).starts_with("undone: back to: included src/app.py"));
+    assert_eq!(status(&h), "undone \"back to: included src/app.py\"");
     // The jump is a row of the list too; Esc closes it.
     h.key("U");
     let screen = h.screen();

@@ -42,7 +42,7 @@ pub enum Outcome {
 /// (walked), by path then order in the file.
 pub fn explain(codebase: &Codebase, include_dirs: &[String], paths: &[String]) -> Vec<Explained> {
     let code = code_files(codebase.files());
-    let statements = read_statements(codebase, &code);
+    let statements = read_statements(codebase, &code, &Default::default());
     let (set, packages) = resolver(codebase, include_dirs, &code, &statements);
     let mut wanted: Vec<&String> = paths.iter().collect();
     wanted.sort();
