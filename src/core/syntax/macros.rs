@@ -395,6 +395,8 @@ struct Scan<'a> {
     src: &'a [u8],
     text: &'a str,
     out: Option<Vec<u8>>,
+    /// Braces the project's macros wrote open and not yet closed.
+    opened: usize,
 }
 
 impl<'a> Scan<'a> {
@@ -518,6 +520,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         src: source.as_bytes(),
         text: source,
         out: None,
+        opened: 0,
     };
     let len = scan.src.len();
     let mut i = 0;

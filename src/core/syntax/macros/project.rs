@@ -307,9 +307,16 @@ fn classify(
     let meaning = if depth > MAX_DEPTH {
         None
     } else {
-        defines
-            .iter()
-            .find_map(|define| meaning_of(define, raw, memo, depth))
+        // An object-like macro takes the first definition the table can
+        // read (`__global` for one compiler, `__attribute__(...)` for the
+        // next); a function-like one its first (a later `#define
+        // PNG_FP_EXPORT(...)` to nothing drops declarations).
+        match defines.first() {
+            Some(first) if first.params.is_some() => meaning_of(first, raw, memo, depth),
+            _ => defines
+                .iter()
+                .find_map(|define| meaning_of(define, raw, memo, depth)),
+        }
     };
     memo.insert(name.to_string(), meaning.clone());
     meaning
@@ -500,8 +507,32 @@ pub(super) fn write(
             })
         })?;
     scan.blank(start, stop);
+    // A macro that closes braces no macro of the project wrote open
+    // (`FMT_END_NAMESPACE` after a `FMT_BEGIN_NAMESPACE` that did not fit)
+    // is blanked too, so braces stay balanced.
+    let net: isize = placed
+        .iter()
+        .map(|(_, t)| match t.as_ref() {
+            "{" => 1,
+            "}" => -1,
+            _ => 0,
+        })
+        .sum();
+    if net < 0 && scan.opened < net.unsigned_abs() {
+        return Some(stop);
+    }
+    scan.opened = scan.opened.saturating_add_signed(net);
+    let listed_nothing = |word: &str| {
+        table.get(word) == Some(&Meaning::Nothing { args: false })
+            || (table.get(word).is_none() && builtin().get(word) == Some(&Rule::Name))
+    };
     if let Some(out) = scan.out.as_mut() {
         for (at, text) in placed {
+            // A word of an argument the project or the list sees through
+            // (`OF((void FAR *p))`) stays blank.
+            if listed_nothing(&text) {
+                continue;
+            }
             out[at..at + text.len()].copy_from_slice(text.as_bytes());
         }
     }
@@ -628,6 +659,23 @@ fn place<'a>(
         spots.push((at, item.text.clone()));
         cursor = at + text.len();
         prev = Some(text);
+    }
+    // A specifier that ends a declaration head (`EIGEN_NOEXCEPT` as
+    // `noexcept`) is written at the end of the invocation, so the head
+    // (and the signature sliced from the file) ends where the macro does.
+    let trailing = matches!(
+        items.first().map(|i| i.text.as_ref()),
+        Some("noexcept" | "override" | "final" | "const" | "throw")
+    );
+    if trailing
+        && items.iter().all(|i| i.origin.is_none())
+        && let Some(&(first, _)) = spots.first()
+        && !src[first..stop].iter().any(|&b| b == b'\n' || b == b'\r')
+    {
+        let shift = stop - cursor;
+        for spot in &mut spots {
+            spot.0 += shift;
+        }
     }
     Some(spots)
 }
