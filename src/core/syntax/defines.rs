@@ -72,9 +72,9 @@ fn follow(line: &str, stack: &mut Vec<bool>, found: &mut Vec<Define>) {
     let dead = || match word {
         "if" | "elif" => {
             let cond = rest.trim().trim_matches(['(', ')', ' ']);
-            cond == "0" || cond == "false" || cplusplus(rest)
+            cond == "0" || cond == "false" || cplusplus(rest) || documentation(rest)
         }
-        "ifdef" | "elifdef" => rest.trim() == "__cplusplus",
+        "ifdef" | "elifdef" => rest.trim() == "__cplusplus" || documentation(rest),
         _ => false,
     };
     match word {
@@ -106,6 +106,15 @@ fn cplusplus(condition: &str) -> bool {
         let before = before.strip_suffix("defined").unwrap_or(before);
         !before.trim_end().ends_with('!')
     })
+}
+
+/// Whether a condition asks for a documentation build (`FMT_DOC`,
+/// `EVENT_IN_DOXYGEN_`, `__DOXYGEN__`), whose definitions are stand-ins
+/// (`#define FMT_ENABLE_IF(...)`, `#define f(x) ...`).
+fn documentation(condition: &str) -> bool {
+    condition
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w.contains("DOXYGEN") || w.ends_with("_DOC") || w.ends_with("_DOCS") || w == "DOC")
 }
 
 /// `NAME body` or `NAME(a, b) body` (the text after `define`).
@@ -257,13 +266,13 @@ mod tests {
     }
 
     #[test]
-    fn branches_for_cplusplus_are_not_read() {
-        let text = "#ifdef __cplusplus\n#define A extern \"C\"\n#else\n#define A extern\n#endif\n#if !defined(__cplusplus)\n#define B 1\n#endif\n#if defined(__cplusplus) && __cplusplus >= 201103L\n#define C noexcept\n#else\n#define C\n#endif\n";
+    fn branches_for_cplusplus_or_documentation_are_not_read() {
+        let text = "#ifdef FMT_DOC\n#define D(...)\n#elif defined(EVENT_IN_DOXYGEN_)\n#define D(x) ...\n#else\n#define D(x) x\n#endif\n#ifdef __cplusplus\n#define A extern \"C\"\n#else\n#define A extern\n#endif\n#if !defined(__cplusplus)\n#define B 1\n#endif\n#if defined(__cplusplus) && __cplusplus >= 201103L\n#define C noexcept\n#else\n#define C\n#endif\n";
         let got: Vec<String> = names(text)
             .into_iter()
             .map(|(n, _, b)| format!("{n}={b}"))
             .collect();
-        assert_eq!(got, ["A=extern", "B=1", "C="]);
+        assert_eq!(got, ["D=x", "A=extern", "B=1", "C="]);
     }
 
     #[test]

@@ -569,12 +569,19 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
                     scan.blank(i, end);
                     Some(end)
                 }
-                project::Meaning::Nothing { args: true } => match scan.next(end, false) {
-                    Some((open, Tok::Punct(b'('))) => scan.close(open).inspect(|&close| {
-                        scan.blank(i, close);
-                    }),
-                    _ => Some(end),
-                },
+                project::Meaning::Nothing { args: true } => {
+                    match (template_parameter(&scan, i, end), scan.next(end, false)) {
+                        // `, FMT_ENABLE_IF(cond)>`: the comma goes too.
+                        (Some((from, to)), _) => {
+                            scan.blank(from, to);
+                            Some(to)
+                        }
+                        (None, Some((open, Tok::Punct(b'(')))) => {
+                            scan.close(open).inspect(|&close| scan.blank(i, close))
+                        }
+                        _ => Some(end),
+                    }
+                }
                 project::Meaning::Write { params, pieces } => {
                     project::write(&mut scan, table, *params, pieces, i, end)
                 }

@@ -52,7 +52,8 @@ const ATTRIBUTE_WORDS: [&str; 11] = [
 
 /// Words that change nothing a declaration's shape needs: calling
 /// conventions, CUDA's qualifiers, extensions.
-const DROPPED_WORDS: [&str; 14] = [
+const DROPPED_WORDS: [&str; 15] = [
+    "restrict",
     "__cdecl",
     "__stdcall",
     "__fastcall",
@@ -286,7 +287,6 @@ fn declarative(p: &str) -> bool {
             | ">"
             | "="
             | "~"
-            | "..."
     )
 }
 
@@ -454,14 +454,15 @@ pub(super) fn write(
     start: usize,
     end: usize,
 ) -> Option<usize> {
-    let (stop, args) = match params {
-        None => (end, Vec::new()),
+    let (stop, args, inside) = match params {
+        None => (end, Vec::new(), None),
         Some((count, variadic)) => {
             let (open, _) = scan
                 .next(end, false)
                 .filter(|(_, t)| *t == super::Tok::Punct(b'('))?;
             let close = scan.close(open)?;
-            (close, arguments(scan, open, close, count, variadic))
+            let args = arguments(scan, open, close, count, variadic);
+            (close, args, Some(open + 1..close - 1))
         }
     };
     let mut items: Vec<Item> = Vec::new();
@@ -505,7 +506,10 @@ pub(super) fn write(
                     .map(|(at, text)| (at, text.into_owned().into()))
                     .collect()
             })
-        })?;
+        });
+    let Some(placed) = placed else {
+        return generator(scan, params.is_some(), pieces, start, stop);
+    };
     scan.blank(start, stop);
     // A macro that closes braces no macro of the project wrote open
     // (`FMT_END_NAMESPACE` after a `FMT_BEGIN_NAMESPACE` that did not fit)
@@ -522,21 +526,69 @@ pub(super) fn write(
         return Some(stop);
     }
     scan.opened = scan.opened.saturating_add_signed(net);
-    let listed_nothing = |word: &str| {
-        table.get(word) == Some(&Meaning::Nothing { args: false })
-            || (table.get(word).is_none() && builtin().get(word) == Some(&Rule::Name))
-    };
+    // When nothing was written between the arguments but themselves,
+    // where they stand, the scan goes on inside them, so the macros they
+    // hold are read too (`OF((void FAR *p))`).
+    let resume = inside
+        .filter(|inside| {
+            placed
+                .iter()
+                .zip(&items_origins(&items, &placed))
+                .all(|((at, _), origin)| origin.is_some() || !inside.contains(at))
+        })
+        .map_or(stop, |inside| inside.start);
     if let Some(out) = scan.out.as_mut() {
         for (at, text) in placed {
-            // A word of an argument the project or the list sees through
-            // (`OF((void FAR *p))`) stays blank.
-            if listed_nothing(&text) {
-                continue;
-            }
             out[at..at + text.len()].copy_from_slice(text.as_bytes());
         }
     }
-    Some(stop)
+    Some(resume)
+}
+
+/// For each spot placed, whether it is an argument's token where it
+/// stands (its origin) or something written.
+fn items_origins(items: &[Item], placed: &[(usize, std::borrow::Cow<str>)]) -> Vec<Option<usize>> {
+    placed
+        .iter()
+        .map(|(at, text)| {
+            items
+                .iter()
+                .find(|i| i.origin == Some(*at) && i.text == *text)
+                .and_then(|i| i.origin)
+        })
+        .collect()
+}
+
+/// An invocation too long to write that stands alone on its lines and
+/// expands to whole declarations (`EIGEN_DENSE_PUBLIC_INTERFACE(X)`,
+/// `PYBIND11_TLS_KEY_INIT(k)`: its expansion holds a `;`): blanked with
+/// the `;` after it, as nothing a symbol can be named from. The index to
+/// go on from, or `None` for any other.
+fn generator(
+    scan: &mut Scan,
+    function_like: bool,
+    pieces: &[Piece],
+    start: usize,
+    stop: usize,
+) -> Option<usize> {
+    let declares = pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Text(t) if t == ";" || t == "}"));
+    if !function_like || !declares || scan.prev(start).is_some() {
+        return None;
+    }
+    let mut end = stop;
+    if let Some((semi, super::Tok::Punct(b';'))) = scan.next(end, true) {
+        end = semi + 1;
+    }
+    match scan.next(end, true) {
+        None => {}
+        Some((at, super::Tok::Punct(b'/')))
+            if matches!(scan.src.get(at + 1), Some(b'/' | b'*')) => {}
+        Some(_) => return None,
+    }
+    scan.blank(start, end);
+    Some(end)
 }
 
 /// The byte ranges of the arguments between `open` and `close` (commas at
@@ -637,7 +689,11 @@ fn place<'a>(
         // A name (not a keyword) is only written where the file has it:
         // symbols are named from the file as written.
         let name = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && !super::is_keyword(text);
+            && !super::is_keyword(text)
+            && !matches!(
+                text,
+                "_Noreturn" | "thread_local" | "_Thread_local" | "__thread"
+            );
         let at = match (aligned, item.origin) {
             (true, Some(origin)) => (origin >= min).then_some(origin)?,
             _ if name => return None,
