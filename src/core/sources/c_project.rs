@@ -120,6 +120,54 @@ fn define_line(flag: &str, seen: &mut std::collections::HashSet<String>) -> Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::syntax::{self, Lang};
+
+    fn macros_of(root: &Path) -> CMacros {
+        project_macros(
+            CMacros::new(&[]),
+            root,
+            WalkPatterns::default(),
+            ReadPolicy::default(),
+        )
+    }
+
+    /// A project's header decides its parses and their cache key; another
+    /// project's parse is untouched; a changed definition is read again
+    /// after a reload and changes the key.
+    #[test]
+    fn a_projects_headers_decide_its_parses_and_keys_alone() {
+        let a = tempfile::tempdir().expect("tempdir");
+        let b = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(a.path().join("include")).expect("mkdir");
+        std::fs::write(
+            a.path().join("include/api.h"),
+            "#define MYLIB_BEGIN(name) namespace name {\n#define MYLIB_END(name) }\n",
+        )
+        .expect("write");
+        let file = "MYLIB_BEGIN(mylib)\nint g(void);\nMYLIB_END(mylib)\n";
+        let paths = |macros: &CMacros| -> Vec<String> {
+            syntax::parse_with(Lang::Cpp, file, macros)
+                .iter()
+                .map(|s| s.path.clone())
+                .collect()
+        };
+        let in_a = macros_of(a.path());
+        let in_b = macros_of(b.path());
+        assert_eq!(paths(&in_a), ["mylib", "mylib::g"]);
+        assert_eq!(paths(&in_b), ["g"]);
+        let key = in_a.key();
+        assert!(key.starts_with("project="), "{key}");
+        assert_eq!(in_b.key(), "");
+        assert_eq!(in_a.entries_key(), "");
+        std::fs::write(
+            a.path().join("include/api.h"),
+            "#define MYLIB_BEGIN(name)\n",
+        )
+        .expect("write");
+        assert_eq!(in_a.key(), key, "read once");
+        let again = in_a.reloaded();
+        assert_ne!(again.key(), key);
+    }
 
     #[test]
     fn flags_of_the_compilation_database_are_defines() {

@@ -587,6 +587,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
                 }
                 // A value is no declaration's business: as if unknown.
                 project::Meaning::Value => None,
+                project::Meaning::Paste => pasted_name(&mut scan, i, end),
             };
             if let Some(to) = to {
                 i = to;
@@ -631,6 +632,29 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         };
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// `FN(Store)(`, `struct FN(Slot) {` or `} FN(Slot);`, a macro that pastes its argument
+/// into a name where a name is declared: the name and the parentheses are
+/// blanked, the argument stands as the name (as ctags reads it). The index
+/// to go on from, or `None` elsewhere.
+fn pasted_name(scan: &mut Scan, start: usize, end: usize) -> Option<usize> {
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    let declarator = matches!(scan.next(close, false), Some((_, Tok::Punct(b'('))));
+    // `struct FN(Slot) {`, `} FN(Slot);`
+    let tagged = matches!(
+        scan.prev_token(start, false),
+        Some((_, Tok::Word("struct" | "union" | "enum") | Tok::Punct(b'}')))
+    );
+    if !declarator && !tagged {
+        return None;
+    }
+    scan.blank(start, open + 1);
+    scan.blank(close - 1, close);
+    Some(open + 1)
 }
 
 /// `decltype(a, b)` (a comma expression, which tree-sitter-cpp cannot

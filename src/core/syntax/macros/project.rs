@@ -96,6 +96,10 @@ pub(super) enum Meaning {
     },
     /// A value: as if the project did not define it.
     Value,
+    /// A function-like macro that pastes its argument into a name
+    /// (`FN(X)`, `CAT(X, suffix)`): in a declarator (`FN(Store)(`) or
+    /// after `struct`, the argument is the name, as ctags reads it.
+    Paste,
 }
 
 /// The project's macros by name, and a digest of them for cache keys.
@@ -338,6 +342,9 @@ fn meaning_of(
                 || p.strip_suffix("...") == Some(word)
         })
     };
+    if params.is_some() && pastes(&toks, &param_index, raw, memo, depth) {
+        return Some(Meaning::Paste);
+    }
     let mut pieces: Vec<Piece> = Vec::new();
     let mut value = false;
     let mut depth_braces = 0usize;
@@ -433,6 +440,36 @@ fn meaning_of(
         (p.len(), variadic)
     });
     Some(Meaning::Write { params, pieces })
+}
+
+/// Whether a function-like macro's body pastes a parameter into a name:
+/// `a ## b` next to a parameter, or the body is one invocation of such a
+/// macro with a parameter among its arguments (`EXPAND_CAT(X, HASHER())`).
+fn pastes(
+    toks: &[(usize, BodyTok)],
+    param_index: &dyn Fn(&str) -> Option<usize>,
+    raw: &HashMap<String, Vec<Define>>,
+    memo: &mut HashMap<String, Option<Meaning>>,
+    depth: usize,
+) -> bool {
+    let is_param = |t: Option<&(usize, BodyTok)>| matches!(t, Some((_, BodyTok::Ident(w))) if param_index(w).is_some());
+    let direct = toks.iter().enumerate().any(|(j, (_, t))| {
+        *t == BodyTok::Punct("##")
+            && (is_param(toks.get(j + 1))
+                || j.checked_sub(1).is_some_and(|k| is_param(toks.get(k))))
+    });
+    if direct {
+        return true;
+    }
+    match toks {
+        [(_, BodyTok::Ident(inner)), (_, BodyTok::Punct("(")), ..]
+            if group_end(toks, 1) == Some(toks.len()) && raw.contains_key(*inner) =>
+        {
+            toks[2..].iter().any(|t| is_param(Some(t)))
+                && classify(inner, raw, memo, depth + 1) == Some(Meaning::Paste)
+        }
+        _ => false,
+    }
 }
 
 /// An item to write: its text and, for a token of an argument, where it
@@ -772,7 +809,7 @@ mod tests {
             })
         );
         assert_eq!(t.get("E"), Some(&Meaning::Value));
-        assert_eq!(t.get("F"), None);
+        assert_eq!(t.get("F"), Some(&Meaning::Paste));
         assert_eq!(t.get("G"), None);
         assert_eq!(t.get("H"), Some(&Meaning::Nothing { args: false }));
         assert_eq!(t.key().len(), 64);

@@ -120,3 +120,14 @@ fn a_project_definition_wins_over_the_built_in_list() {
         crate::core::syntax::preprocessed(Lang::C, file, &CMacros::default().with_texts([header]));
     assert_eq!(text, "static inline  int f(void) { return 0; }\n");
 }
+
+#[test]
+fn a_macro_pasting_its_argument_into_a_name_names_the_function_by_it() {
+    let header = "#define EXPAND_CAT(a, b) CAT(a, b)\n#define CAT(a, b) a ## b\n#define FN(X) EXPAND_CAT(X, HASHER())\n";
+    let file = "typedef struct FN(Slot) {\n  uint16_t delta;\n} FN(Slot);\n\nstatic BROTLI_INLINE size_t FN(HashTypeLength)(void) { return 4; }\n";
+    let tree = with_project(Lang::C, header, file);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Slot", "HashTypeLength"]);
+    assert!(!tree.has_errors);
+    assert_snapshot!(golden(&tree));
+}
