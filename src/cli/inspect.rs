@@ -81,7 +81,18 @@ fn read_named(ctx: &mut Ctx, path: &Path, force_full: bool) -> Result<Named> {
             walk::entry_for(&preset.files, &preset.exclude, &rel)
         })
         .unwrap_or_else(|| FileItem::new(rel.clone()));
-    let macros = project.as_ref().map(Project::c_macros).unwrap_or_default();
+    // A file outside the project reads no macro of the project's files.
+    let macros = project
+        .as_ref()
+        .map(|p| {
+            let macros = p.c_macros();
+            if p.root == root {
+                macros
+            } else {
+                macros.without_project()
+            }
+        })
+        .unwrap_or_default();
     let tokenizer = project
         .as_ref()
         .map_or(TokenizerKind::O200k, |p| p.settings.tokenizer);

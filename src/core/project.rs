@@ -385,14 +385,21 @@ impl Project {
         cache
     }
 
-    /// The user's extra C/C++ macros of the `[syntax]` tables (global,
-    /// then project), for every parse of this project's files.
+    /// The C/C++ macros of every parse of this project's files: the
+    /// user's extra ones of the `[syntax]` tables (global, then project),
+    /// then the project's own `#define`s and `-D` flags, read on first use
+    /// (`sources::c_project`).
     pub fn c_macros(&self) -> crate::core::syntax::CMacros {
         let macros = [
             self.global.syntax.c_macros.as_slice(),
             self.file.syntax.c_macros.as_slice(),
         ];
-        crate::core::syntax::CMacros::new(&macros.concat())
+        crate::core::sources::c_project::project_macros(
+            crate::core::syntax::CMacros::new(&macros.concat()),
+            &self.root,
+            crate::core::walk::WalkPatterns::from_settings(&self.settings),
+            crate::core::walk::ReadPolicy::from_settings(&self.settings),
+        )
     }
 
     /// The settings as [`trust::resolve`] gives them, with what it left out.

@@ -18,6 +18,7 @@
 //! [`Codebase`] (submodule `codebase`) is the value composition, discovery
 //! and the secret scan take: a root, its `Sources`, and the walk.
 
+pub mod c_project;
 mod codebase;
 
 use std::path::Path;
@@ -353,7 +354,7 @@ impl Sources {
             rel.as_bytes(),
             key.2.as_bytes(),
             mode.as_str().as_bytes(),
-            self.c_macros_key().as_bytes(),
+            self.c_macros_key(rel).as_bytes(),
         ]);
         let stored = needs_parse
             .then(|| self.disk.get("views", &disk_key))
@@ -431,7 +432,7 @@ impl Sources {
             name.as_bytes(),
             file.hash(),
             rel.as_bytes(),
-            self.c_macros_key().as_bytes(),
+            self.c_macros_key(rel).as_bytes(),
         ]);
         if let Some(text) = lock(&self.derived).get(&key) {
             return Some(text.clone());
@@ -480,14 +481,25 @@ impl Sources {
         self.disk.put_loose(bucket, key, payload);
     }
 
-    /// The part of a cache key naming the extra C/C++ macros (empty when
-    /// there are none).
-    fn c_macros_key(&self) -> String {
-        lock(&self.c_macros).key()
+    /// The part of a cache key of `rel` naming the C/C++ macros its parse
+    /// reads (empty when there are none): the user's, and for a C/C++
+    /// file the project's (read on first use).
+    fn c_macros_key(&self, rel: &str) -> String {
+        let macros = lock(&self.c_macros).clone();
+        if Lang::from_path(rel).is_some_and(Lang::is_c_family) {
+            macros.key()
+        } else {
+            macros.entries_key()
+        }
     }
 
-    /// Forget everything (for a manual refresh).
+    /// Forget everything (for a manual refresh), the project's C/C++
+    /// macros included (read again on next use).
     pub fn clear(&self) {
+        {
+            let mut macros = lock(&self.c_macros);
+            *macros = macros.reloaded();
+        }
         lock(&self.files).clear();
         lock(&self.forced).clear();
         lock(&self.views).clear();

@@ -26,6 +26,7 @@ pub mod allocator;
 mod branches;
 mod c_defs;
 pub mod costs;
+mod defines;
 mod errors;
 mod generic;
 mod initializers;

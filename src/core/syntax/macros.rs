@@ -21,8 +21,12 @@
 //! Blanking keeps the text's length and newlines, so offsets and lines are
 //! those of the original. Directive lines are left alone.
 
+mod project;
+
+use super::defines;
+
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// What to do with a listed macro.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,12 +99,62 @@ fn builtin() -> &'static HashMap<String, Rule> {
 
 /// The user's extra C/C++ macros (`[syntax] c_macros`, global then
 /// project), each in the format of `queries/ignored_macros.txt` (`NAME`,
-/// `NAME()`, `unwrap NAME`, `spread NAME`, `NAME = keyword`); invalid
-/// entries are skipped. Passed to every C/C++ parse; [`CMacros::key`] is
-/// part of every cache key of what a parse produces.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// `NAME()`, `unwrap NAME`, `spread NAME`, `NAME = keyword`; invalid
+/// entries are skipped), and the project's own macros (its `#define`s and
+/// the `-D`s of its `compile_commands.json`, see `project`), read when a
+/// C/C++ file is first parsed. Passed to every C/C++ parse;
+/// [`CMacros::key`] is part of every cache key of what a parse produces.
+/// A user's entry wins over the project's definition, which wins over
+/// the built-in list.
+#[derive(Debug, Clone, Default)]
 pub struct CMacros {
     entries: Vec<(String, Rule)>,
+    project: Option<Arc<ProjectMacros>>,
+}
+
+/// Where a project's macros come from, read once ([`CMacros::reloaded`]
+/// reads them again).
+pub struct ProjectMacros {
+    /// What names the project (its root), for equality.
+    id: String,
+    /// `-D` flags (`NAME`, `NAME=VALUE`), before any header.
+    flags: Vec<String>,
+    /// The texts of the project's C/C++ files, headers first.
+    load: Arc<dyn Fn() -> Vec<String> + Send + Sync>,
+    table: OnceLock<project::Table>,
+}
+
+impl std::fmt::Debug for ProjectMacros {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProjectMacros")
+            .field("id", &self.id)
+            .field("flags", &self.flags)
+            .field("read", &self.table.get().map(project::Table::len))
+            .finish()
+    }
+}
+
+impl ProjectMacros {
+    fn table(&self) -> &project::Table {
+        self.table.get_or_init(|| {
+            project::Table::from_texts(&self.flags, (self.load)().iter().map(String::as_str))
+        })
+    }
+}
+
+impl PartialEq for CMacros {
+    fn eq(&self, other: &CMacros) -> bool {
+        let project = |m: &CMacros| m.project.as_ref().map(|p| (p.id.clone(), p.flags.clone()));
+        self.entries == other.entries && project(self) == project(other)
+    }
+}
+
+impl Eq for CMacros {}
+
+/// What a word of the text is, by the tables.
+enum Found<'a> {
+    Listed(Rule),
+    Project(&'a project::Meaning, &'a project::Table),
 }
 
 impl CMacros {
@@ -108,17 +162,96 @@ impl CMacros {
     pub fn new(entries: &[String]) -> CMacros {
         CMacros {
             entries: entries.iter().filter_map(|e| entry(e)).collect(),
+            project: None,
+        }
+    }
+
+    /// With a project's own macros: `flags` (`-D NAME=VALUE`) and the
+    /// `#define`s of the texts `load` gives (the project's C/C++ files,
+    /// headers first; the first definition of a name wins), read on first
+    /// use. `id` names the project (two values with the same id, flags
+    /// and entries are equal).
+    pub fn with_project(
+        self,
+        id: String,
+        flags: Vec<String>,
+        load: impl Fn() -> Vec<String> + Send + Sync + 'static,
+    ) -> CMacros {
+        CMacros {
+            project: Some(Arc::new(ProjectMacros {
+                id,
+                flags,
+                load: Arc::new(load),
+                table: OnceLock::new(),
+            })),
+            ..self
+        }
+    }
+
+    /// With the `#define`s of `texts` (headers first) as the project's
+    /// macros.
+    pub fn with_texts<'a>(self, texts: impl IntoIterator<Item = &'a str>) -> CMacros {
+        use sha2::{Digest, Sha256};
+        let texts: Vec<String> = texts.into_iter().map(str::to_string).collect();
+        let mut hasher = Sha256::new();
+        for text in &texts {
+            hasher.update(text.len().to_le_bytes());
+            hasher.update(text.as_bytes());
+        }
+        let id: String = hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        self.with_project(id, Vec::new(), move || texts.clone())
+    }
+
+    /// The same macros, the project's read again on next use (after its
+    /// files changed).
+    pub fn reloaded(&self) -> CMacros {
+        let project = self.project.as_ref().map(|p| {
+            Arc::new(ProjectMacros {
+                id: p.id.clone(),
+                flags: p.flags.clone(),
+                load: p.load.clone(),
+                table: OnceLock::new(),
+            })
+        });
+        CMacros {
+            entries: self.entries.clone(),
+            project,
+        }
+    }
+
+    /// The user's entries alone, no project's macros.
+    pub fn without_project(&self) -> CMacros {
+        CMacros {
+            entries: self.entries.clone(),
+            project: None,
         }
     }
 
     /// No extra macro: the built-in list alone.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries.is_empty() && self.project.is_none()
     }
 
-    /// A stable text naming the valid entries, for cache keys (empty for
-    /// none).
+    /// A stable text naming the valid entries and (reading them if need
+    /// be) the project's macros, for cache keys (empty for none).
     pub fn key(&self) -> String {
+        let mut key = self.entries_key();
+        if let Some(project) = &self.project {
+            let digest = project.table().key();
+            if !digest.is_empty() {
+                key.push_str(&format!("project={digest}\n"));
+            }
+        }
+        key
+    }
+
+    /// A stable text naming the user's valid entries alone (empty for
+    /// none): the key of parses that read no C/C++ macro.
+    pub fn entries_key(&self) -> String {
         let mut key = String::new();
         for (name, rule) in &self.entries {
             key.push_str(&format!("{name}={rule:?}\n"));
@@ -126,14 +259,28 @@ impl CMacros {
         key
     }
 
-    fn rule_of(&self, word: &str) -> Option<Rule> {
-        if let Some(rule) = builtin().get(word) {
-            return Some(*rule);
+    /// Whether `word` is a macro these tables see through.
+    fn blanks(&self, word: &str) -> bool {
+        match self.rule_of(word) {
+            Some(Found::Listed(_)) => true,
+            Some(Found::Project(meaning, _)) => {
+                matches!(meaning, project::Meaning::Nothing { .. })
+            }
+            None => false,
         }
-        self.entries
-            .iter()
-            .find(|(name, _)| name == word)
-            .map(|(_, rule)| *rule)
+    }
+
+    fn rule_of(&self, word: &str) -> Option<Found<'_>> {
+        if let Some((_, rule)) = self.entries.iter().find(|(name, _)| name == word) {
+            return Some(Found::Listed(*rule));
+        }
+        if let Some(project) = &self.project {
+            let table = project.table();
+            if let Some(meaning) = table.get(word) {
+                return Some(Found::Project(meaning, table));
+            }
+        }
+        builtin().get(word).map(|rule| Found::Listed(*rule))
     }
 }
 
@@ -248,6 +395,8 @@ struct Scan<'a> {
     src: &'a [u8],
     text: &'a str,
     out: Option<Vec<u8>>,
+    /// Braces the project's macros wrote open and not yet closed.
+    opened: usize,
 }
 
 impl<'a> Scan<'a> {
@@ -371,6 +520,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         src: source.as_bytes(),
         text: source,
         out: None,
+        opened: 0,
     };
     let len = scan.src.len();
     let mut i = 0;
@@ -388,6 +538,10 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         }
         if b == b'/' && scan.src.get(i + 1) == Some(&b'*') {
             i = comment_end(scan.src, i);
+            continue;
+        }
+        if b == b'"' || b == b'\'' {
+            i = defines::literal_end(scan.src, i).max(i + 1);
             continue;
         }
         if !is_ident(b) || (i > 0 && is_ident(scan.src[i - 1])) {
@@ -408,7 +562,44 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = to;
             continue;
         }
-        i = match user.rule_of(word) {
+        let found = user.rule_of(word);
+        if let Some(Found::Project(meaning, table)) = found {
+            let to = match meaning {
+                project::Meaning::Nothing { args: false } => {
+                    scan.blank(i, end);
+                    Some(end)
+                }
+                project::Meaning::Nothing { args: true } => {
+                    match (template_parameter(&scan, i, end), scan.next(end, false)) {
+                        // `, FMT_ENABLE_IF(cond)>`: the comma goes too.
+                        (Some((from, to)), _) => {
+                            scan.blank(from, to);
+                            Some(to)
+                        }
+                        (None, Some((open, Tok::Punct(b'(')))) => {
+                            scan.close(open).inspect(|&close| scan.blank(i, close))
+                        }
+                        _ => Some(end),
+                    }
+                }
+                project::Meaning::Write { params, pieces } => {
+                    project::write(&mut scan, table, *params, pieces, i, end)
+                }
+                // A value is no declaration's business: as if unknown.
+                project::Meaning::Value => None,
+                project::Meaning::Paste => pasted_name(&mut scan, i, end),
+            };
+            if let Some(to) = to {
+                i = to;
+                continue;
+            }
+        }
+        let listed = match found {
+            Some(Found::Listed(rule)) => Some(rule),
+            Some(Found::Project(..)) => builtin().get(word).copied(),
+            None => None,
+        };
+        i = match listed {
             Some(rule) => apply(&mut scan, rule, i, end),
             None if is_caps(word) && access_label(&scan, i, end).is_some() => {
                 let to = access_label(&scan, i, end).unwrap_or(end);
@@ -441,6 +632,29 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         };
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// `FN(Store)(`, `struct FN(Slot) {` or `} FN(Slot);`, a macro that pastes its argument
+/// into a name where a name is declared: the name and the parentheses are
+/// blanked, the argument stands as the name (as ctags reads it). The index
+/// to go on from, or `None` elsewhere.
+fn pasted_name(scan: &mut Scan, start: usize, end: usize) -> Option<usize> {
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    let declarator = matches!(scan.next(close, false), Some((_, Tok::Punct(b'('))));
+    // `struct FN(Slot) {`, `} FN(Slot);`
+    let tagged = matches!(
+        scan.prev_token(start, false),
+        Some((_, Tok::Word("struct" | "union" | "enum") | Tok::Punct(b'}')))
+    );
+    if !declarator && !tagged {
+        return None;
+    }
+    scan.blank(start, open + 1);
+    scan.blank(close - 1, close);
+    Some(open + 1)
 }
 
 /// `decltype(a, b)` (a comma expression, which tree-sitter-cpp cannot
@@ -697,7 +911,7 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     // calling convention, itself right before the name, is the return
     // type, not a macro (blanking both would leave no type).
     if let Some((after, Tok::Word(second))) = scan.next(end, false)
-        && (user.rule_of(second).is_some() || (caps && is_caps(second)))
+        && (user.blanks(second) || (caps && is_caps(second)))
         && names_a_declarator(scan, after + second.len())
     {
         return false;

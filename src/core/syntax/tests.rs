@@ -10,6 +10,7 @@ mod kotlin_swift;
 mod langs;
 mod literals;
 mod preproc;
+mod project_macros;
 mod python;
 mod python_walk;
 mod robust;

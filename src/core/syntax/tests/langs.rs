@@ -100,6 +100,22 @@ fn javascript_symbols_outline_skeleton() {
     assert_snapshot!(golden(Lang::JavaScript));
 }
 
+/// Issue 36: express's `module.exports = class Application extends
+/// Emitter {` is a class named by its own name.
+#[test]
+fn a_class_expression_assigned_to_module_exports_is_a_class() {
+    let src = "module.exports = class Application extends Emitter {\n  listen(port) {\n    return port;\n  }\n};\n";
+    let tree = crate::core::syntax::parse(Lang::JavaScript, src);
+    let got: Vec<(&str, &str)> = tree
+        .iter()
+        .map(|s| (s.path.as_str(), s.kind.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [("Application", "class"), ("Application.listen", "method")]
+    );
+}
+
 #[test]
 fn go_symbols_outline_skeleton() {
     assert_snapshot!(golden(Lang::Go));

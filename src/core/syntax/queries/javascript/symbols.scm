@@ -16,6 +16,11 @@
 (class_declaration
   name: (_) @name) @definition.class
 
+; A named class expression (`module.exports = class Application extends
+; Emitter {`) is a class named by its own name.
+(class
+  name: (_) @name) @definition.class
+
 ; A named function expression (`return function curried() {}`,
 ; `defineGetter(req, 'host', function host() {})`) is named by its own name.
 (function_expression

@@ -1,0 +1,287 @@
+//! Defines: the `#define`s of a C/C++ text, as the macro pre-pass reads
+//! them (`macros`): the name, the parameters of a function-like macro and
+//! the body (continuation lines joined, comments dropped), in the order
+//! of the text. Every branch of a conditional is read but `#if 0` ones
+//! and those for C++ alone (`#ifdef __cplusplus`, so that a definition
+//! holds for C too); a name defined in several branches has its
+//! definitions in order, and the reader takes the first live one it can
+//! read (`macros::project`).
+
+/// One `#define`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Define {
+    pub name: String,
+    /// The parameters of a function-like macro (`...` for a variadic
+    /// one); `None` for an object-like one.
+    pub params: Option<Vec<String>>,
+    /// The replacement text on one line, comments dropped.
+    pub body: String,
+}
+
+/// The longest body read (a longer one is a code template no declaration
+/// needs to see through).
+const MAX_BODY: usize = 2048;
+
+/// The definitions of `text` outside dead branches, in order.
+pub(super) fn scan(text: &str) -> Vec<Define> {
+    let mut found: Vec<Define> = Vec::new();
+    if !text.contains("define") {
+        return found;
+    }
+    let bytes = text.as_bytes();
+    // Per open conditional: whether the current branch is live.
+    let mut stack: Vec<bool> = Vec::new();
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'\n' => {
+                line_start = true;
+                i += 1;
+            }
+            b' ' | b'\t' | b'\r' | b'\x0c' => i += 1,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => i = line_end(bytes, i),
+            b'/' if bytes.get(i + 1) == Some(&b'*') => i = comment_end(bytes, i),
+            b'#' if line_start => {
+                let end = directive_end(bytes, i);
+                let line = joined(text.get(i + 1..end).unwrap_or(""));
+                follow(&line, &mut stack, &mut found);
+                i = end;
+                line_start = true;
+            }
+            b'"' | b'\'' => {
+                i = literal_end(bytes, i);
+                line_start = false;
+            }
+            _ => {
+                line_start = false;
+                i += 1;
+            }
+        }
+    }
+    found
+}
+
+/// Follow one directive (`line`: after the `#`, joined).
+fn follow(line: &str, stack: &mut Vec<bool>, found: &mut Vec<Define>) {
+    let line = line.trim_start();
+    let word_len = line.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
+    let (word, rest) = line.split_at(word_len);
+    let live = stack.iter().all(|live| *live);
+    let dead = || match word {
+        "if" | "elif" => {
+            let cond = rest.trim().trim_matches(['(', ')', ' ']);
+            cond == "0" || cond == "false" || cplusplus(rest) || documentation(rest)
+        }
+        "ifdef" | "elifdef" => rest.trim() == "__cplusplus" || documentation(rest),
+        _ => false,
+    };
+    match word {
+        "if" | "ifdef" | "ifndef" => stack.push(!dead()),
+        "elif" | "elifdef" | "elifndef" | "else" => {
+            if let Some(live) = stack.last_mut() {
+                *live = !dead();
+            }
+        }
+        "endif" => {
+            stack.pop();
+        }
+        "define" if live => {
+            if let Some(define) = parse_define(rest) {
+                found.push(define);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a condition asks for C++ (`defined(__cplusplus)`, `__cplusplus
+/// >= 201103L`, not `!defined(__cplusplus)`): such a branch is not the
+/// one read, so a definition holds for C files too (`extern "C"` is no
+/// C, `extern` is both).
+fn cplusplus(condition: &str) -> bool {
+    condition.match_indices("__cplusplus").any(|(at, _)| {
+        let before = condition[..at].trim_end_matches(|c: char| c == '(' || c.is_whitespace());
+        let before = before.strip_suffix("defined").unwrap_or(before);
+        !before.trim_end().ends_with('!')
+    })
+}
+
+/// Whether a condition asks for a documentation build (`FMT_DOC`,
+/// `EVENT_IN_DOXYGEN_`, `__DOXYGEN__`), whose definitions are stand-ins
+/// (`#define FMT_ENABLE_IF(...)`, `#define f(x) ...`).
+fn documentation(condition: &str) -> bool {
+    condition
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w.contains("DOXYGEN") || w.ends_with("_DOC") || w.ends_with("_DOCS") || w == "DOC")
+}
+
+/// `NAME body` or `NAME(a, b) body` (the text after `define`).
+fn parse_define(rest: &str) -> Option<Define> {
+    let rest = rest.trim_start();
+    let name_len = rest
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        .count();
+    let name = rest.get(..name_len)?;
+    if name.is_empty() || name.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    let after = &rest[name_len..];
+    let (params, body) = match after.strip_prefix('(') {
+        Some(inner) => {
+            let (list, body) = inner.split_once(')')?;
+            let params: Vec<String> = list
+                .split(',')
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty())
+                .collect();
+            let valid = params.iter().all(|p| {
+                p == "..."
+                    || p.trim_end_matches("...")
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'_')
+            });
+            if !valid {
+                return None;
+            }
+            (Some(params), body)
+        }
+        None => (None, after),
+    };
+    let body = body.trim();
+    if body.len() > MAX_BODY {
+        return None;
+    }
+    Some(Define {
+        name: name.to_string(),
+        params,
+        body: body.to_string(),
+    })
+}
+
+/// A directive's text on one line: continuation backslashes and comments
+/// dropped (string literals kept as written).
+fn joined(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let mut from = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if matches!(bytes.get(i + 1), Some(b'\n' | b'\r')) => {
+                out.push_str(&text[from..i]);
+                out.push(' ');
+                i += 1;
+                while matches!(bytes.get(i), Some(b'\n' | b'\r')) {
+                    i += 1;
+                }
+                from = i;
+            }
+            b'\n' | b'\r' => {
+                out.push_str(&text[from..i]);
+                out.push(' ');
+                i += 1;
+                from = i;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                out.push_str(&text[from..i]);
+                out.push(' ');
+                i = comment_end(bytes, i).min(bytes.len());
+                from = i;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                out.push_str(&text[from..i]);
+                return out;
+            }
+            b'"' | b'\'' => i = literal_end(bytes, i).min(bytes.len()),
+            _ => i += 1,
+        }
+    }
+    out.push_str(text.get(from..).unwrap_or(""));
+    out
+}
+
+/// The index after the string or character literal opening at `i` (its
+/// line's end when it does not close; a `'` after a digit is a C++14
+/// digit separator, not a literal).
+pub(super) fn literal_end(bytes: &[u8], i: usize) -> usize {
+    let quote = bytes[i];
+    if quote == b'\'' && i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
+        return i + 1;
+    }
+    let mut j = i + 1;
+    while j < bytes.len() {
+        match bytes[j] {
+            b'\\' => j += 2,
+            b'\n' => return j,
+            b if b == quote => return j + 1,
+            _ => j += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The end of the directive starting at `i` (continuation lines included).
+fn directive_end(bytes: &[u8], i: usize) -> usize {
+    super::macros::directive_end(bytes, i)
+}
+
+fn line_end(bytes: &[u8], i: usize) -> usize {
+    super::macros::line_end(bytes, i)
+}
+
+fn comment_end(bytes: &[u8], i: usize) -> usize {
+    super::macros::comment_end(bytes, i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(text: &str) -> Vec<(String, Option<Vec<String>>, String)> {
+        scan(text)
+            .into_iter()
+            .map(|d| (d.name, d.params, d.body))
+            .collect()
+    }
+
+    #[test]
+    fn object_and_function_like_with_continuations_and_comments() {
+        let text = "#define A inline /* note */\n# define B(x, y) \\\n  namespace x { \\\n  y\n/* #define C 1 */\n// #define D 1\nint x = '#'; \"#define E\"\n#define F(...) __VA_ARGS__\n#define A static\n";
+        assert_eq!(
+            names(text),
+            [
+                ("A".into(), None, "inline".into()),
+                (
+                    "B".into(),
+                    Some(vec!["x".into(), "y".into()]),
+                    "namespace x {    y".into()
+                ),
+                ("F".into(), Some(vec!["...".into()]), "__VA_ARGS__".into()),
+                ("A".into(), None, "static".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn branches_for_cplusplus_or_documentation_are_not_read() {
+        let text = "#ifdef FMT_DOC\n#define D(...)\n#elif defined(EVENT_IN_DOXYGEN_)\n#define D(x) ...\n#else\n#define D(x) x\n#endif\n#ifdef __cplusplus\n#define A extern \"C\"\n#else\n#define A extern\n#endif\n#if !defined(__cplusplus)\n#define B 1\n#endif\n#if defined(__cplusplus) && __cplusplus >= 201103L\n#define C noexcept\n#else\n#define C\n#endif\n";
+        let got: Vec<String> = names(text)
+            .into_iter()
+            .map(|(n, _, b)| format!("{n}={b}"))
+            .collect();
+        assert_eq!(got, ["D=x", "A=extern", "B=1", "C="]);
+    }
+
+    #[test]
+    fn every_branch_but_dead_ones_counts_in_order() {
+        let text = "#if 0\n#define A 0\n#elif defined(X)\n#define A 1\n#ifdef Y\n#define B 1\n#else\n#define B 2\n#define C 2\n#endif\n#else\n#define A 2\n#define D 2\n#endif\n#define E\n";
+        let got: Vec<String> = names(text)
+            .into_iter()
+            .map(|(n, _, b)| format!("{n}={b}"))
+            .collect();
+        assert_eq!(got, ["A=1", "B=1", "B=2", "C=2", "A=2", "D=2", "E="]);
+    }
+}

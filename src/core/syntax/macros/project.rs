@@ -1,0 +1,828 @@
+//! The project's own macros: what each `#define` of a project (and each
+//! `-D` of its `compile_commands.json`) stands for in a declaration, read
+//! once per project into a [`Table`], and how an invocation is written
+//! over in the text tree-sitter reads.
+//!
+//! A definition means one of three things:
+//! - nothing a declaration needs (`#define EIGEN_DEVICE_FUNC`, `#define
+//!   BROTLI_MODEL(M) __attribute__((model(M)))`, `__declspec(...)`,
+//!   `[[...]]`, calling conventions, other such macros of the project):
+//!   the name and its arguments are blanked;
+//! - tokens to write (`#define SPDLOG_INLINE inline`, `#define
+//!   PYBIND11_NAMESPACE_BEGIN(name) namespace name {`): the expansion, one
+//!   level, parameters substituted, is written over the invocation when
+//!   it fits in it, every name (not a keyword) of it an argument written
+//!   where it stands in the file (a brace initializer shortened to `{}`
+//!   when nothing else fits), so lines, columns and names stay those of
+//!   the file as written; an invocation it does not fit in is left to the
+//!   built-in list and the shapes of `macros`;
+//! - a value (an expression, a number outside brackets and braces):
+//!   left to the built-in list and the shapes, as if unknown.
+//!
+//! A definition the table cannot read (token pasting, an ALL_CAPS word it
+//! does not know, a nested invocation of another macro with a meaning) is
+//! not in the table: the built-in list and the shapes decide, as for a
+//! macro the project does not define.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use sha2::{Digest, Sha256};
+
+use super::super::defines::{self, Define};
+use super::{Rule, Scan, builtin, is_caps, is_ident};
+
+/// How deep definitions that use other definitions are followed.
+const MAX_DEPTH: usize = 4;
+
+/// Words that are attributes with an argument list (dropped with it).
+const ATTRIBUTE_WORDS: [&str; 11] = [
+    "__attribute__",
+    "__attribute",
+    "__declspec",
+    "_Pragma",
+    "__pragma",
+    "alignas",
+    "_Alignas",
+    "__asm__",
+    "__asm",
+    "__nodiscard__",
+    "__alignof__",
+];
+
+/// Words that change nothing a declaration's shape needs: calling
+/// conventions, CUDA's qualifiers, extensions.
+const DROPPED_WORDS: [&str; 15] = [
+    "restrict",
+    "__cdecl",
+    "__stdcall",
+    "__fastcall",
+    "__thiscall",
+    "__vectorcall",
+    "__clrcall",
+    "_cdecl",
+    "_stdcall",
+    "__host__",
+    "__device__",
+    "__global__",
+    "__extension__",
+    "__restrict",
+    "__restrict__",
+];
+
+/// Spellings of `inline` tree-sitter does not know.
+const INLINE_WORDS: [&str; 4] = ["__inline", "__inline__", "__forceinline", "__forceinline__"];
+
+/// One piece of an expansion to write.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum Piece {
+    Text(String),
+    /// The argument at this index (the variadic one takes the rest).
+    Param(usize),
+}
+
+/// What a macro the project defines means in a declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum Meaning {
+    /// Nothing: the name (and the arguments of a function-like macro)
+    /// blanked.
+    Nothing { args: bool },
+    /// This expansion written over the invocation (`params`: the number
+    /// of parameters of a function-like macro, and whether the last one
+    /// is variadic).
+    Write {
+        params: Option<(usize, bool)>,
+        pieces: Vec<Piece>,
+    },
+    /// A value: as if the project did not define it.
+    Value,
+    /// A function-like macro that pastes its argument into a name
+    /// (`FN(X)`, `CAT(X, suffix)`): in a declarator (`FN(Store)(`) or
+    /// after `struct`, the argument is the name, as ctags reads it.
+    Paste,
+}
+
+/// The project's macros by name, and a digest of them for cache keys.
+#[derive(Debug, Default)]
+pub(super) struct Table {
+    map: HashMap<String, Meaning>,
+    key: String,
+}
+
+impl Table {
+    /// The table of `defines` (of a name defined more than once, the
+    /// first definition the table can read wins).
+    pub(super) fn build(defines: Vec<Define>) -> Table {
+        let mut raw: HashMap<String, Vec<Define>> = HashMap::with_capacity(defines.len());
+        for define in defines {
+            raw.entry(define.name.clone()).or_default().push(define);
+        }
+        let mut memo: HashMap<String, Option<Meaning>> = HashMap::with_capacity(raw.len());
+        let mut names: Vec<&String> = raw.keys().collect();
+        names.sort();
+        for name in &names {
+            classify(name, &raw, &mut memo, 0);
+        }
+        let mut key = String::new();
+        let mut hasher = Sha256::new();
+        let mut map = HashMap::with_capacity(memo.len());
+        for name in names {
+            if let Some(Some(meaning)) = memo.remove(name.as_str()) {
+                let _ = writeln!(key, "{name}={meaning:?}");
+                hasher.update(key.as_bytes());
+                key.clear();
+                map.insert(name.clone(), meaning);
+            }
+        }
+        let digest = hasher.finalize();
+        let key = if map.is_empty() {
+            String::new()
+        } else {
+            digest.iter().fold(String::new(), |mut s, b| {
+                let _ = write!(s, "{b:02x}");
+                s
+            })
+        };
+        Table { map, key }
+    }
+
+    /// The table of the `#define`s of `texts`, in order, after `flags`
+    /// (`NAME`, `NAME=VALUE`, `NAME(a)=VALUE`, as `-D` takes them).
+    pub(super) fn from_texts<'a>(
+        flags: &[String],
+        texts: impl IntoIterator<Item = &'a str>,
+    ) -> Table {
+        let mut all: Vec<Define> = flags.iter().filter_map(|f| flag(f)).collect();
+        for text in texts {
+            all.extend(defines::scan(text));
+        }
+        Table::build(all)
+    }
+
+    pub(super) fn get(&self, name: &str) -> Option<&Meaning> {
+        self.map.get(name)
+    }
+
+    /// A digest of the table (empty for an empty one).
+    pub(super) fn key(&self) -> &str {
+        &self.key
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+/// A `-D` flag as a definition (`NAME` alone is `NAME 1`).
+fn flag(text: &str) -> Option<Define> {
+    let (head, body) = text.split_once('=').unwrap_or((text, "1"));
+    let line = format!("#define {head} {body}\n");
+    defines::scan(&line).into_iter().next()
+}
+
+/// A token of a macro body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum BodyTok<'a> {
+    Ident(&'a str),
+    Number(&'a str),
+    Str(&'a str),
+    Punct(&'a str),
+}
+
+impl<'a> BodyTok<'a> {
+    fn text(self) -> &'a str {
+        match self {
+            BodyTok::Ident(t) | BodyTok::Number(t) | BodyTok::Str(t) | BodyTok::Punct(t) => t,
+        }
+    }
+}
+
+/// The tokens of `text` with their offsets (comments skipped).
+fn tokens(text: &str) -> Vec<(usize, BodyTok<'_>)> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let start = i;
+        let tok = match b {
+            b' ' | b'\t' | b'\r' | b'\n' | b'\x0c' | b'\\' => {
+                i += 1;
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                i = super::line_end(bytes, i);
+                continue;
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i = super::comment_end(bytes, i);
+                continue;
+            }
+            b'"' | b'\'' => {
+                i = defines::literal_end(bytes, i).max(i + 1);
+                BodyTok::Str(text.get(start..i).unwrap_or(""))
+            }
+            b'0'..=b'9' => {
+                while i < bytes.len() && (is_ident(bytes[i]) || bytes[i] == b'.') {
+                    i += 1;
+                }
+                BodyTok::Number(text.get(start..i).unwrap_or(""))
+            }
+            _ if is_ident(b) || b >= 0x80 => {
+                while i < bytes.len() && (is_ident(bytes[i]) || bytes[i] >= 0x80) {
+                    i += 1;
+                }
+                BodyTok::Ident(text.get(start..i).unwrap_or(""))
+            }
+            _ => {
+                let two = text.get(i..i + 2).unwrap_or("");
+                let three = text.get(i..i + 3).unwrap_or("");
+                i += if three == "..." {
+                    3
+                } else if matches!(two, "::" | "##" | "->") {
+                    2
+                } else {
+                    1
+                };
+                BodyTok::Punct(text.get(start..i).unwrap_or(""))
+            }
+        };
+        out.push((start, tok));
+    }
+    out
+}
+
+/// The index after the group opening at `tokens[open]` (`(`, `[` or
+/// `{`), or `None` if it does not close.
+fn group_end(tokens: &[(usize, BodyTok)], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, (_, tok)) in tokens.iter().enumerate().skip(open) {
+        match tok {
+            BodyTok::Punct("(" | "[" | "{") => depth += 1,
+            BodyTok::Punct(")" | "]" | "}") => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Punctuation a declaration head may hold; anything else outside braces
+/// makes the body a value.
+fn declarative(p: &str) -> bool {
+    matches!(
+        p,
+        "{" | "}"
+            | "("
+            | ")"
+            | "["
+            | "]"
+            | ";"
+            | ","
+            | ":"
+            | "::"
+            | "*"
+            | "&"
+            | "<"
+            | ">"
+            | "="
+            | "~"
+    )
+}
+
+/// What `name` means (memoised in `memo`; `None`: not readable, left to
+/// the list and the shapes).
+fn classify(
+    name: &str,
+    raw: &HashMap<String, Vec<Define>>,
+    memo: &mut HashMap<String, Option<Meaning>>,
+    depth: usize,
+) -> Option<Meaning> {
+    if let Some(known) = memo.get(name) {
+        return known.clone();
+    }
+    let defines = raw.get(name)?;
+    // A cycle or a deep chain reads as unreadable.
+    memo.insert(name.to_string(), None);
+    let meaning = if depth > MAX_DEPTH {
+        None
+    } else {
+        // An object-like macro takes the first definition the table can
+        // read (`__global` for one compiler, `__attribute__(...)` for the
+        // next); a function-like one its first (a later `#define
+        // PNG_FP_EXPORT(...)` to nothing drops declarations).
+        match defines.first() {
+            Some(first) if first.params.is_some() => meaning_of(first, raw, memo, depth),
+            _ => defines
+                .iter()
+                .find_map(|define| meaning_of(define, raw, memo, depth)),
+        }
+    };
+    memo.insert(name.to_string(), meaning.clone());
+    meaning
+}
+
+fn meaning_of(
+    define: &Define,
+    raw: &HashMap<String, Vec<Define>>,
+    memo: &mut HashMap<String, Option<Meaning>>,
+    depth: usize,
+) -> Option<Meaning> {
+    let toks = tokens(&define.body);
+    let params = define.params.as_ref();
+    let param_index = |word: &str| -> Option<usize> {
+        let params = params?;
+        params.iter().position(|p| {
+            p == word
+                || (word == "__VA_ARGS__" && p == "...")
+                || p.strip_suffix("...") == Some(word)
+        })
+    };
+    if params.is_some() && pastes(&toks, &param_index, raw, memo, depth) {
+        return Some(Meaning::Paste);
+    }
+    let mut pieces: Vec<Piece> = Vec::new();
+    let mut value = false;
+    let mut depth_braces = 0usize;
+    let mut j = 0;
+    while j < toks.len() {
+        let (_, tok) = toks[j];
+        let next_is_group = matches!(toks.get(j + 1), Some((_, BodyTok::Punct("("))));
+        let skip_group = |j: usize| group_end(&toks, j + 1);
+        match tok {
+            BodyTok::Punct("#" | "##") => return None,
+            BodyTok::Punct("[") if matches!(toks.get(j + 1), Some((_, BodyTok::Punct("[")))) => {
+                j = group_end(&toks, j)?;
+                continue;
+            }
+            BodyTok::Punct(p) => {
+                match p {
+                    "{" | "[" => depth_braces += 1,
+                    "}" | "]" => depth_braces = depth_braces.saturating_sub(1),
+                    _ if depth_braces == 0 && !declarative(p) => value = true,
+                    _ => {}
+                }
+                pieces.push(Piece::Text(p.to_string()));
+            }
+            BodyTok::Number(t) | BodyTok::Str(t) => {
+                let linkage = matches!(pieces.last(), Some(Piece::Text(w)) if w == "extern");
+                if depth_braces == 0 && !linkage {
+                    value = true;
+                }
+                pieces.push(Piece::Text(t.to_string()));
+            }
+            BodyTok::Ident(word) => {
+                if let Some(index) = param_index(word) {
+                    pieces.push(Piece::Param(index));
+                } else if ATTRIBUTE_WORDS.contains(&word) {
+                    if next_is_group {
+                        j = skip_group(j)?;
+                        continue;
+                    }
+                } else if DROPPED_WORDS.contains(&word) {
+                } else if INLINE_WORDS.contains(&word) {
+                    pieces.push(Piece::Text("inline".to_string()));
+                } else if let Some(inner) = raw.get(word) {
+                    let meaning = classify(word, raw, memo, depth + 1);
+                    let function_like = inner.iter().any(|d| d.params.is_some());
+                    match (meaning, function_like) {
+                        (Some(Meaning::Nothing { .. }), false) => {}
+                        (Some(Meaning::Nothing { .. }), true) if next_is_group => {
+                            j = skip_group(j)?;
+                            continue;
+                        }
+                        (Some(Meaning::Write { pieces: inner, .. }), false) => {
+                            pieces.extend(inner);
+                        }
+                        (Some(Meaning::Value), false) | (_, true) if !next_is_group => {
+                            pieces.push(Piece::Text(word.to_string()));
+                        }
+                        _ => return None,
+                    }
+                } else if let Some(rule) = builtin().get(word) {
+                    match rule {
+                        Rule::Name => {}
+                        Rule::WithArgs => {
+                            if next_is_group {
+                                j = skip_group(j)?;
+                                continue;
+                            }
+                        }
+                        Rule::Keyword(k) => pieces.push(Piece::Text(k.to_string())),
+                        Rule::Unwrap | Rule::Spread => return None,
+                    }
+                } else if is_caps(word) || word.starts_with("__") {
+                    // A macro defined elsewhere, or a compiler's own word
+                    // (`__global`): unknown.
+                    return None;
+                } else {
+                    pieces.push(Piece::Text(word.to_string()));
+                }
+            }
+        }
+        j += 1;
+    }
+    let function_like = define.params.is_some();
+    if pieces.is_empty() {
+        return Some(Meaning::Nothing {
+            args: function_like,
+        });
+    }
+    if value {
+        return Some(Meaning::Value);
+    }
+    let params = params.map(|p| {
+        let variadic = p.last().is_some_and(|l| l.ends_with("..."));
+        (p.len(), variadic)
+    });
+    Some(Meaning::Write { params, pieces })
+}
+
+/// Whether a function-like macro's body pastes a parameter into a name:
+/// `a ## b` next to a parameter, or the body is one invocation of such a
+/// macro with a parameter among its arguments (`EXPAND_CAT(X, HASHER())`).
+fn pastes(
+    toks: &[(usize, BodyTok)],
+    param_index: &dyn Fn(&str) -> Option<usize>,
+    raw: &HashMap<String, Vec<Define>>,
+    memo: &mut HashMap<String, Option<Meaning>>,
+    depth: usize,
+) -> bool {
+    let is_param = |t: Option<&(usize, BodyTok)>| matches!(t, Some((_, BodyTok::Ident(w))) if param_index(w).is_some());
+    let direct = toks.iter().enumerate().any(|(j, (_, t))| {
+        *t == BodyTok::Punct("##")
+            && (is_param(toks.get(j + 1))
+                || j.checked_sub(1).is_some_and(|k| is_param(toks.get(k))))
+    });
+    if direct {
+        return true;
+    }
+    match toks {
+        [(_, BodyTok::Ident(inner)), (_, BodyTok::Punct("(")), ..]
+            if group_end(toks, 1) == Some(toks.len()) && raw.contains_key(*inner) =>
+        {
+            toks[2..].iter().any(|t| is_param(Some(t)))
+                && classify(inner, raw, memo, depth + 1) == Some(Meaning::Paste)
+        }
+        _ => false,
+    }
+}
+
+/// An item to write: its text and, for a token of an argument, where it
+/// stands in the file.
+struct Item<'a> {
+    text: std::borrow::Cow<'a, str>,
+    origin: Option<usize>,
+}
+
+/// Write `pieces` over the invocation at `start..` (the word ends at
+/// `end`): the index to go on from, or `None` when it is no invocation
+/// (a function-like macro without arguments) or the expansion does not
+/// fit (nothing is changed then).
+pub(super) fn write(
+    scan: &mut Scan,
+    table: &Table,
+    params: Option<(usize, bool)>,
+    pieces: &[Piece],
+    start: usize,
+    end: usize,
+) -> Option<usize> {
+    let (stop, args, inside) = match params {
+        None => (end, Vec::new(), None),
+        Some((count, variadic)) => {
+            let (open, _) = scan
+                .next(end, false)
+                .filter(|(_, t)| *t == super::Tok::Punct(b'('))?;
+            let close = scan.close(open)?;
+            let args = arguments(scan, open, close, count, variadic);
+            (close, args, Some(open + 1..close - 1))
+        }
+    };
+    let mut items: Vec<Item> = Vec::new();
+    for piece in pieces {
+        match piece {
+            Piece::Text(t) => items.push(Item {
+                text: t.as_str().into(),
+                origin: None,
+            }),
+            Piece::Param(index) => {
+                let Some(&(from, to)) = args.get(*index) else {
+                    continue;
+                };
+                let arg = scan.text.get(from..to).unwrap_or("");
+                let toks = tokens(arg);
+                // A lone argument the project defines as nothing is left
+                // out; any other stays as written, where it stands (a
+                // name is read from the file as written).
+                if let [(_, BodyTok::Ident(word))] = toks.as_slice()
+                    && table.get(word) == Some(&Meaning::Nothing { args: false })
+                {
+                    continue;
+                }
+                for (at, tok) in toks {
+                    items.push(Item {
+                        text: tok.text().into(),
+                        origin: Some(from + at),
+                    });
+                }
+            }
+        }
+    }
+    let src = scan.src;
+    let placed = place(src, start, stop, &items, true)
+        .or_else(|| place(src, start, stop, &items, false))
+        .or_else(|| {
+            let short = shortened(&items);
+            place(src, start, stop, &short, false).map(|spots| {
+                spots
+                    .into_iter()
+                    .map(|(at, text)| (at, text.into_owned().into()))
+                    .collect()
+            })
+        });
+    let Some(placed) = placed else {
+        return generator(scan, params.is_some(), pieces, start, stop);
+    };
+    scan.blank(start, stop);
+    // A macro that closes braces no macro of the project wrote open
+    // (`FMT_END_NAMESPACE` after a `FMT_BEGIN_NAMESPACE` that did not fit)
+    // is blanked too, so braces stay balanced.
+    let net: isize = placed
+        .iter()
+        .map(|(_, t)| match t.as_ref() {
+            "{" => 1,
+            "}" => -1,
+            _ => 0,
+        })
+        .sum();
+    if net < 0 && scan.opened < net.unsigned_abs() {
+        return Some(stop);
+    }
+    scan.opened = scan.opened.saturating_add_signed(net);
+    // When nothing was written between the arguments but themselves,
+    // where they stand, the scan goes on inside them, so the macros they
+    // hold are read too (`OF((void FAR *p))`).
+    let resume = inside
+        .filter(|inside| {
+            placed
+                .iter()
+                .zip(&items_origins(&items, &placed))
+                .all(|((at, _), origin)| origin.is_some() || !inside.contains(at))
+        })
+        .map_or(stop, |inside| inside.start);
+    if let Some(out) = scan.out.as_mut() {
+        for (at, text) in placed {
+            out[at..at + text.len()].copy_from_slice(text.as_bytes());
+        }
+    }
+    Some(resume)
+}
+
+/// For each spot placed, whether it is an argument's token where it
+/// stands (its origin) or something written.
+fn items_origins(items: &[Item], placed: &[(usize, std::borrow::Cow<str>)]) -> Vec<Option<usize>> {
+    placed
+        .iter()
+        .map(|(at, text)| {
+            items
+                .iter()
+                .find(|i| i.origin == Some(*at) && i.text == *text)
+                .and_then(|i| i.origin)
+        })
+        .collect()
+}
+
+/// An invocation too long to write that stands alone on its lines and
+/// expands to whole declarations (`EIGEN_DENSE_PUBLIC_INTERFACE(X)`,
+/// `PYBIND11_TLS_KEY_INIT(k)`: its expansion holds a `;`): blanked with
+/// the `;` after it, as nothing a symbol can be named from. The index to
+/// go on from, or `None` for any other.
+fn generator(
+    scan: &mut Scan,
+    function_like: bool,
+    pieces: &[Piece],
+    start: usize,
+    stop: usize,
+) -> Option<usize> {
+    let declares = pieces
+        .iter()
+        .any(|p| matches!(p, Piece::Text(t) if t == ";" || t == "}"));
+    if !function_like || !declares || scan.prev(start).is_some() {
+        return None;
+    }
+    let mut end = stop;
+    if let Some((semi, super::Tok::Punct(b';'))) = scan.next(end, true) {
+        end = semi + 1;
+    }
+    match scan.next(end, true) {
+        None => {}
+        Some((at, super::Tok::Punct(b'/')))
+            if matches!(scan.src.get(at + 1), Some(b'/' | b'*')) => {}
+        Some(_) => return None,
+    }
+    scan.blank(start, end);
+    Some(end)
+}
+
+/// The byte ranges of the arguments between `open` and `close` (commas at
+/// the top level split; the variadic parameter takes the rest).
+fn arguments(
+    scan: &Scan,
+    open: usize,
+    close: usize,
+    count: usize,
+    variadic: bool,
+) -> Vec<(usize, usize)> {
+    let src = scan.src;
+    let mut args = Vec::new();
+    let mut depth = 0usize;
+    let mut from = open + 1;
+    let mut i = open + 1;
+    let last = close - 1;
+    while i < last {
+        match src[i] {
+            b'"' | b'\'' => {
+                i = defines::literal_end(src, i).max(i + 1);
+                continue;
+            }
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 && !(variadic && args.len() + 1 >= count) => {
+                args.push((from, i));
+                from = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    args.push((from, last));
+    args
+}
+
+/// `items` with the contents of brace groups left out (`{ "a", "b" }`
+/// reads as `{}`).
+fn shortened<'a>(items: &'a [Item<'a>]) -> Vec<Item<'a>> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    for item in items {
+        match item.text.as_ref() {
+            "{" => {
+                if depth == 0 {
+                    out.push(Item {
+                        text: "{".into(),
+                        origin: None,
+                    });
+                }
+                depth += 1;
+            }
+            "}" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    out.push(Item {
+                        text: "}".into(),
+                        origin: None,
+                    });
+                }
+            }
+            _ if depth > 0 => {}
+            text => out.push(Item {
+                text: text.to_string().into(),
+                origin: None,
+            }),
+        }
+    }
+    out
+}
+
+/// Whether a space must separate `a` and `b` written one after the other.
+fn separated(a: &str, b: &str) -> bool {
+    let open = |t: &str| matches!(t, "(" | ")" | "[" | "]" | "{" | "}" | ";" | ",");
+    let word = |c: Option<u8>| c.is_some_and(|c| is_ident(c) || c >= 0x80 || c == b'"');
+    let (last, first) = (a.bytes().last(), b.bytes().next());
+    (word(last) && word(first)) || (!word(last) && !word(first) && !open(a) && !open(b))
+}
+
+/// Where each item goes in `start..stop` of `src` (a token never across a
+/// line break), the tokens of arguments where they stand when `aligned`;
+/// `None` when they do not fit, or a name would not stand where the file
+/// has it.
+fn place<'a>(
+    src: &[u8],
+    start: usize,
+    stop: usize,
+    items: &'a [Item<'a>],
+    aligned: bool,
+) -> Option<Vec<(usize, std::borrow::Cow<'a, str>)>> {
+    let mut spots = Vec::with_capacity(items.len());
+    let mut cursor = start;
+    let mut prev: Option<&str> = None;
+    for item in items {
+        let text = item.text.as_ref();
+        let min = cursor + usize::from(prev.is_some_and(|p| separated(p, text)));
+        // A name (not a keyword) is only written where the file has it:
+        // symbols are named from the file as written.
+        let name = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && !super::is_keyword(text)
+            && !matches!(
+                text,
+                "_Noreturn" | "thread_local" | "_Thread_local" | "__thread"
+            );
+        let at = match (aligned, item.origin) {
+            (true, Some(origin)) => (origin >= min).then_some(origin)?,
+            _ if name => return None,
+            _ => {
+                let mut at = min;
+                while let Some(nl) = src
+                    .get(at..(at + text.len()).min(stop))?
+                    .iter()
+                    .position(|&b| b == b'\n' || b == b'\r')
+                {
+                    at += nl + 1;
+                }
+                at
+            }
+        };
+        if at + text.len() > stop {
+            return None;
+        }
+        spots.push((at, item.text.clone()));
+        cursor = at + text.len();
+        prev = Some(text);
+    }
+    // A specifier that ends a declaration head (`EIGEN_NOEXCEPT` as
+    // `noexcept`) is written at the end of the invocation, so the head
+    // (and the signature sliced from the file) ends where the macro does.
+    let trailing = matches!(
+        items.first().map(|i| i.text.as_ref()),
+        Some("noexcept" | "override" | "final" | "const" | "throw")
+    );
+    if trailing
+        && items.iter().all(|i| i.origin.is_none())
+        && let Some(&(first, _)) = spots.first()
+        && !src[first..stop].iter().any(|&b| b == b'\n' || b == b'\r')
+    {
+        let shift = stop - cursor;
+        for spot in &mut spots {
+            spot.0 += shift;
+        }
+    }
+    Some(spots)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> Table {
+        Table::from_texts(&[], [text])
+    }
+
+    #[test]
+    fn definitions_read_as_nothing_words_or_values() {
+        let t = table(
+            "#define A\n#define B(M) __attribute__((model(M)))\n#define C inline\n\
+             #define D(name) namespace name { D_PUSH\n#define D_PUSH _Pragma(\"x\")\n\
+             #define E (1 << 3)\n#define F(a, b) a##b\n#define G MYLIB_CALL\n#define H [[nodiscard]] A\n",
+        );
+        assert_eq!(t.get("A"), Some(&Meaning::Nothing { args: false }));
+        assert_eq!(t.get("B"), Some(&Meaning::Nothing { args: true }));
+        assert_eq!(
+            t.get("C"),
+            Some(&Meaning::Write {
+                params: None,
+                pieces: vec![Piece::Text("inline".into())]
+            })
+        );
+        assert_eq!(
+            t.get("D"),
+            Some(&Meaning::Write {
+                params: Some((1, false)),
+                pieces: vec![
+                    Piece::Text("namespace".into()),
+                    Piece::Param(0),
+                    Piece::Text("{".into())
+                ]
+            })
+        );
+        assert_eq!(t.get("E"), Some(&Meaning::Value));
+        assert_eq!(t.get("F"), Some(&Meaning::Paste));
+        assert_eq!(t.get("G"), None);
+        assert_eq!(t.get("H"), Some(&Meaning::Nothing { args: false }));
+        assert_eq!(t.key().len(), 64);
+        assert_eq!(Table::from_texts(&[], [""]).key(), "");
+    }
+
+    #[test]
+    fn flags_come_first() {
+        let t = Table::from_texts(
+            &["API=".to_string(), "ONE".to_string()],
+            ["#define API extern\n"],
+        );
+        assert_eq!(t.get("API"), Some(&Meaning::Nothing { args: false }));
+        assert_eq!(t.get("ONE"), Some(&Meaning::Value));
+    }
+}

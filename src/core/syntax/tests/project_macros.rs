@@ -1,0 +1,133 @@
+//! Issue 36: C and C++ read with the project's own macros. Each fixture
+//! is a small project: a header that defines the macro (no built-in list
+//! entry names it) and a file that uses it in a declaration. The golden
+//! symbol tree is that of the file parsed with the project's macros; each
+//! test also checks what the built-in list alone gets wrong.
+
+use insta::assert_snapshot;
+
+use super::listing;
+use crate::core::syntax::{CMacros, Lang, SymbolTree, parse, parse_with};
+
+/// `file` parsed as `lang` with the macros of `header` and of itself.
+fn with_project(lang: Lang, header: &str, file: &str) -> SymbolTree {
+    let macros = CMacros::default().with_texts([header, file]);
+    parse_with(lang, file, &macros)
+}
+
+/// The symbol tree, or the error line when the parse hit one.
+fn golden(tree: &SymbolTree) -> String {
+    let mut out = listing(tree);
+    if let Some(line) = tree.error_line {
+        out.push_str(&format!("syntax error at line {line}\n"));
+    }
+    out
+}
+
+#[test]
+fn an_attribute_macro_with_an_argument_is_seen_through() {
+    let header = "#if defined(__GNUC__) && defined(__x86_64__)\n#define BROTLI_MODEL(M) __attribute__((model(M)))\n#else\n#define BROTLI_MODEL(M) /* M */\n#endif\n";
+    let file = "#include \"platform.h\"\n\nstatic const BROTLI_MODEL(\"small\")\nuint8_t kBrotliDictionaryData[] = {\n  116, 105, 109, 101\n};\n\nconst BrotliDictionary* BrotliGetDictionary(void) {\n  return &kBrotliDictionary;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("BrotliGetDictionary").is_some());
+    assert!(parse(Lang::C, file).has_errors);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn function_specifier_macros_around_a_member_are_seen_through() {
+    let header = "#if defined(__CUDACC__)\n#define EIGEN_DEVICE_FUNC __host__ __device__\n#else\n#define EIGEN_DEVICE_FUNC\n#endif\n#ifdef _MSC_VER\n#define EIGEN_STRONG_INLINE __forceinline\n#else\n#define EIGEN_STRONG_INLINE inline\n#endif\n#if EIGEN_HAS_CXX11\n#define EIGEN_NOEXCEPT noexcept\n#else\n#define EIGEN_NOEXCEPT\n#endif\n";
+    let file = "namespace Eigen {\ntemplate<typename Derived> class DenseBase {\n  public:\n    EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE Index size() const EIGEN_NOEXCEPT { return rows() * cols(); }\n    EIGEN_DEVICE_FUNC EIGEN_STRONG_INLINE\n    Index outerSize() const EIGEN_NOEXCEPT {\n      return rows();\n    }\n};\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("Eigen::DenseBase::size").is_some());
+    assert!(tree.find("Eigen::DenseBase::outerSize").is_some());
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_inline_macro_before_an_out_of_line_constructor_is_seen_through() {
+    let header = "#ifdef SPDLOG_COMPILED_LIB\n#    undef SPDLOG_HEADER_ONLY\n#    define SPDLOG_INLINE\n#else\n#    define SPDLOG_INLINE inline\n#endif\n";
+    let file = "#pragma once\n\n#include <spdlog/async_logger.h>\n\nSPDLOG_INLINE spdlog::async_logger::async_logger(std::string logger_name,\n                                                 sinks_init_list sinks_list)\n    : async_logger(std::move(logger_name), sinks_list.begin(), sinks_list.end()) {}\n\nSPDLOG_INLINE void spdlog::async_logger::flush_() {\n    backend_flush_();\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["async_logger", "flush_"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_export_macro_after_an_attribute_is_seen_through() {
+    let header = "#ifdef SPDLOG_COMPILED_LIB\n#    if defined(_WIN32)\n#        define SPDLOG_API __declspec(dllexport)\n#    else\n#        define SPDLOG_API __attribute__((visibility(\"default\")))\n#    endif\n#else\n#    define SPDLOG_API\n#endif\n";
+    let file = "namespace spdlog {\n[[noreturn]] SPDLOG_API void throw_spdlog_ex(const std::string &msg, int last_errno);\n[[noreturn]] SPDLOG_API void throw_spdlog_ex(std::string msg);\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["spdlog", "throw_spdlog_ex", "throw_spdlog_ex"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_initializer_macro_is_read_as_a_braced_initializer() {
+    let header = "#if !defined(SPDLOG_LEVEL_NAMES)\n#    define SPDLOG_LEVEL_NAMES                                                                  \\\n        { \"trace\", \"debug\", \"info\", \"warning\", \"error\", \"critical\", \"off\" }\n#endif\n#define SPDLOG_INLINE inline\n#define SPDLOG_NOEXCEPT noexcept\n";
+    let file = "namespace spdlog {\nnamespace level {\n\nstatic string_view_t level_string_views[] SPDLOG_LEVEL_NAMES;\n\nSPDLOG_INLINE const string_view_t &to_string_view(spdlog::level::level_enum l) SPDLOG_NOEXCEPT {\n    return level_string_views[l];\n}\n}\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("spdlog::level::to_string_view").is_some());
+    assert!(parse(Lang::Cpp, file).has_errors);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_namespace_opened_by_a_macro_is_a_namespace() {
+    let header = "#if defined(_MSC_VER)\n#    define PYBIND11_PRAGMA(...) __pragma(__VA_ARGS__)\n#    define PYBIND11_WARNING_PUSH PYBIND11_PRAGMA(warning(push))\n#else\n#    define PYBIND11_PRAGMA(...) _Pragma(#__VA_ARGS__)\n#    define PYBIND11_WARNING_PUSH PYBIND11_PRAGMA(GCC diagnostic push)\n#endif\n#define PYBIND11_NAMESPACE_BEGIN(name)                                                            \\\n    namespace name {                                                                              \\\n    PYBIND11_WARNING_PUSH\n\n#define PYBIND11_NAMESPACE_END(name)                                                              \\\n    }\n";
+    let file = "PYBIND11_NAMESPACE_BEGIN(pybind11)\nPYBIND11_NAMESPACE_BEGIN(detail)\n\nclass type_caster_generic {\npublic:\n    bool load(handle src, bool convert);\n};\n\nPYBIND11_NAMESPACE_END(detail)\n\ninline void keep_alive_impl(handle nurse, handle patient) {}\n\nPYBIND11_NAMESPACE_END(pybind11)\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(
+        tree.find("pybind11::detail::type_caster_generic::load")
+            .is_some()
+    );
+    assert!(tree.find("pybind11::keep_alive_impl").is_some());
+    assert!(
+        parse(Lang::Cpp, file)
+            .find("pybind11::keep_alive_impl")
+            .is_none()
+    );
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_generator_macro_leaves_the_next_definition_alone() {
+    let header = "#define RB_GENERATE_STATIC(name, type, field, cmp)\t\t\t\\\n\tRB_GENERATE_INTERNAL(name, type, field, cmp, static)\n#define RB_GENERATE_INTERNAL(name, type, field, cmp, attr)\t\t\\\nattr void\t\t\t\t\t\t\t\t\\\nname##_RB_INSERT_COLOR(struct name *head, struct type *elm)\t\t\\\n{\t\t\t\t\t\t\t\t\t\\\n}\n";
+    let file = "static int uv__signal_compare(uv_signal_t* w1, uv_signal_t* w2);\n\nRB_GENERATE_STATIC(uv__signal_tree_s,\n                   uv_signal_s, tree_entry,\n                   uv__signal_compare)\n\nstatic void uv__signal_global_init(void) {\n  uv__signal_global_reinit();\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["uv__signal_compare", "uv__signal_global_init"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_project_definition_wins_over_the_built_in_list() {
+    // `__THROW` is listed (blanked); a project that defines it as a
+    // keyword of its own is read as it says.
+    let header = "#define __THROW inline\n";
+    let file = "static __THROW int f(void) { return 0; }\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(tree.find("f").is_some());
+    let text =
+        crate::core::syntax::preprocessed(Lang::C, file, &CMacros::default().with_texts([header]));
+    assert_eq!(text, "static inline  int f(void) { return 0; }\n");
+}
+
+#[test]
+fn a_macro_pasting_its_argument_into_a_name_names_the_function_by_it() {
+    let header = "#define EXPAND_CAT(a, b) CAT(a, b)\n#define CAT(a, b) a ## b\n#define FN(X) EXPAND_CAT(X, HASHER())\n";
+    let file = "typedef struct FN(Slot) {\n  uint16_t delta;\n} FN(Slot);\n\nstatic BROTLI_INLINE size_t FN(HashTypeLength)(void) { return 4; }\n";
+    let tree = with_project(Lang::C, header, file);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Slot", "HashTypeLength"]);
+    assert!(!tree.has_errors);
+    assert_snapshot!(golden(&tree));
+}
