@@ -35,9 +35,11 @@ fn project() -> Project {
     p
 }
 
-/// `(text, kind, files)` of each mention in `--stats-json`, and the role
-/// of each packed file.
-fn run(p: &Project, task: &str) -> (Vec<(String, String, Vec<String>)>, Vec<(String, String)>) {
+/// One mention as `--stats-json` gives it: text, kind, files.
+type Seen = (String, String, Vec<String>);
+
+/// Each mention in `--stats-json`, and the role of each packed file.
+fn run(p: &Project, task: &str) -> (Vec<Seen>, Vec<(String, String)>) {
     let out = p.run(&["build", "--task", task, "--budget", "4000", "--stats-json"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
@@ -65,7 +67,7 @@ fn run(p: &Project, task: &str) -> (Vec<(String, String, Vec<String>)>, Vec<(Str
     (mentions, roles)
 }
 
-fn m(text: &str, kind: &str, files: &[&str]) -> (String, String, Vec<String>) {
+fn m(text: &str, kind: &str, files: &[&str]) -> Seen {
     (
         text.to_string(),
         kind.to_string(),

@@ -41,7 +41,8 @@ impl Matched {
 /// path (`tests/`, `__tests__/`, `benches/`, `testdata/`, `examples/`, …)
 /// or by the file's name (`test_x.py`, `x_test.go`, `x.test.ts`,
 /// `x.spec.js`, `XTest.java`, `conftest.py`, `x_pb2.py`, `x.pb.go`,
-/// `x.min.js`, `x.generated.cs`).
+/// `x.min.js`, `x.generated.cs`), or a build tool's configuration
+/// (`vite.config.ts`) or a story (`Button.stories.tsx`).
 pub fn is_auxiliary(path: &str) -> bool {
     const FOLDERS: &[&str] = &[
         "test",
@@ -80,7 +81,17 @@ pub fn is_auxiliary(path: &str) -> bool {
     }
     let stem = name.split('.').next().unwrap_or(name);
     let lower = name.to_ascii_lowercase();
-    let dotted = ["test", "spec", "bench", "generated", "gen", "pb", "min"];
+    let dotted = [
+        "test",
+        "spec",
+        "bench",
+        "generated",
+        "gen",
+        "pb",
+        "min",
+        "config",
+        "stories",
+    ];
     let underscored = ["spec", "bench", "generated", "pb2", "pb2_grpc"];
     stem.starts_with("test_")
         || stem.ends_with("_test")
@@ -160,11 +171,64 @@ pub(super) fn scope(text: &str, walked: &[String], cap: usize) -> Matched {
         .filter(|p| !p.is_empty())
         .map(loose)
         .collect();
-    let found = scope_files(&want, walked);
+    let mut found = scope_files(&want, walked);
     if found.is_empty() && want.len() > 1 {
-        return Matched::ranked(scope_files(&want[want.len() - 1..], walked), cap);
+        found = scope_files(&want[want.len() - 1..], walked);
+    }
+    if found.is_empty() {
+        let last = text.rsplit('/').next().unwrap_or(text);
+        found = scope_words_files(last, walked);
     }
     Matched::ranked(found, cap)
+}
+
+/// The files a scope names by its words when nothing bears its name: a
+/// stem or a folder whose words hold the scope's in a row (`response` in
+/// `response_writer.go` or `responseWriter.ts`; `broadcast-client` in
+/// `query-broadcast-client-experimental/`).
+fn scope_words_files<'a>(scope: &str, walked: &'a [String]) -> Vec<(ScopeKey, &'a str)> {
+    let want = name_words(scope);
+    if want.concat().len() < 3 {
+        return Vec::new();
+    }
+    let holds = |name: &str| name_words(name).windows(want.len()).any(|w| w == want);
+    let mut found = Vec::new();
+    for f in walked {
+        let mut parts: Vec<&str> = f.split('/').collect();
+        let name = parts.pop().unwrap_or(f);
+        let stem = name.split('.').next().unwrap_or_default();
+        let (other, aux) = rank(f);
+        if holds(stem) {
+            found.push(((false, other, aux, 0), f.as_str()));
+        } else if let Some(at) = parts.iter().position(|d| holds(d)) {
+            found.push(((true, other, aux, parts.len() - at - 1), f.as_str()));
+        }
+    }
+    found
+}
+
+/// The words of a name: `responseWriter`, `response-writer` and
+/// `response_writer` are `[response, writer]`.
+fn name_words(name: &str) -> Vec<String> {
+    snake(name)
+        .split(['_', '.'])
+        .filter(|w| !w.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// `responseWriter`, `response-writer` → `response_writer`.
+fn snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut prev_lower = false;
+    for c in name.chars() {
+        if c.is_uppercase() && prev_lower {
+            out.push('_');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.extend(if c == '-' { '_' } else { c }.to_lowercase());
+    }
+    out
 }
 
 type ScopeKey = (bool, bool, bool, usize);
@@ -456,6 +520,28 @@ mod tests {
         );
         assert!(files("deps").is_empty());
         assert_eq!(scope("powered-by", &w, 1).total, 4);
+        // Nothing of that name: the stems and folders whose words hold it.
+        let w = walked(&[
+            "response_writer.go",
+            "responses.go",
+            "web/responseWriter.ts",
+            "packages/query-broadcast-client-experimental/src/index.ts",
+            "packages/query-broadcast-client-experimental/vite.config.ts",
+            "packages/query-broadcast-client-experimental/package.json",
+            "packages/query-core/src/broadcast.ts",
+        ]);
+        assert_eq!(
+            scope("response", &w, 8).files,
+            ["response_writer.go", "web/responseWriter.ts"]
+        );
+        assert_eq!(
+            scope("broadcast-client", &w, 8).files,
+            [
+                "packages/query-broadcast-client-experimental/src/index.ts",
+                "packages/query-broadcast-client-experimental/vite.config.ts",
+                "packages/query-broadcast-client-experimental/package.json",
+            ]
+        );
     }
 
     #[test]
@@ -514,6 +600,8 @@ mod tests {
             "api/v1/service.pb.go",
             "dist/app.min.js",
             "Foo.generated.cs",
+            "packages/query-core/vite.config.ts",
+            "src/Button.stories.tsx",
         ] {
             assert!(is_auxiliary(aux), "{aux}");
         }

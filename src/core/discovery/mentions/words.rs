@@ -187,19 +187,23 @@ pub(super) fn read(task: &str) -> Words {
         if word.is_empty() || !seen.insert(format!("{word} {quoted} {called} {private}")) {
             continue;
         }
-        if looks_like_path(word) {
-            let path = word.trim_start_matches("./");
-            if !path.is_empty() && !words.paths.iter().any(|p| p == path) {
-                words.paths.push(path.to_string());
-            }
-            continue;
-        }
         let marked = Marks {
             quoted,
             called,
             private,
         };
-        words.take_code(word, marked);
+        if looks_like_path(word) {
+            let path = word.trim_start_matches("./");
+            if !path.is_empty() && !words.paths.iter().any(|p| p == path) {
+                words.paths.push(path.to_string());
+            }
+            // `Hijack/CloseNotify`: names joined by a slash may be code.
+            if !word.contains('.') {
+                words.take_code(word, marked, false);
+            }
+            continue;
+        }
+        words.take_code(word, marked, true);
     }
     words
 }
@@ -216,8 +220,8 @@ struct Marks {
 }
 
 impl Words {
-    /// The modules and identifiers one word that is no path names.
-    fn take_code(&mut self, word: &str, marks: Marks) {
+    /// The modules (with `modules`) and identifiers one word names.
+    fn take_code(&mut self, word: &str, marks: Marks, modules: bool) {
         let rust = word.contains("::");
         let parts: Vec<&str> = if rust {
             word.split("::").filter(|p| !p.is_empty()).collect()
@@ -236,7 +240,7 @@ impl Words {
             // A bare word that is marked as code may be a module's name.
             is_identifier(word) && !is_keyword(word) && (marks.quoted || looks_like_code(word))
         };
-        if names_module {
+        if modules && names_module {
             push_once(&mut self.modules, word);
         }
         // `a.b.c` names its last part when that is marked; the parts before
@@ -415,6 +419,11 @@ mod tests {
                 "Cargo.toml"
             ]
         );
+        // Names joined by a slash are a path and may be code too.
+        let words = read("panic on Hijack/CloseNotify and max/min");
+        assert_eq!(words.paths, ["Hijack/CloseNotify", "max/min"]);
+        assert_eq!(words.idents, ["CloseNotify"]);
+        assert_eq!(words.modules, Vec::<String>::new());
         // Prose with dots is not a path: `e.g.`, a version, a sentence end.
         let words = read("e.g. version 1.2.3 is out. Use the http://x.io/a.py link");
         assert_eq!(words.paths, Vec::<String>::new());
