@@ -54,6 +54,7 @@ fn round(
         include_dirs: Vec::new(),
         read: Default::default(),
         sections: ctxcurate::core::compose::Sections::default(),
+        hold: Vec::new(),
     };
     let (t_pack, packed) = timed(|| {
         pack::pack_with(

@@ -194,8 +194,13 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
             json,
             targets,
             budget,
+            task,
         } => {
-            let pack = stats::PackAsk { targets, budget };
+            let pack = stats::PackAsk {
+                targets,
+                budget,
+                task,
+            };
             stats::stats(preset.as_deref(), tokenizer, json, &pack, ctx)
         }
         Command::Completions { shell } => stats::completions(shell, ctx),

@@ -156,6 +156,10 @@ pub enum Command {
         /// too).
         #[arg(long, value_name = "N")]
         budget: Option<usize>,
+        /// Count the pack for this task (as `build --task`): every file
+        /// ranked for it, each pick with its reasons.
+        #[arg(long, value_name = "TEXT")]
+        task: Option<String>,
     },
     /// Print a completion script for SHELL; e.g. for bash:
     /// `ctxcurate completions bash > ~/.local/share/bash-completion/completions/ctxcurate`.

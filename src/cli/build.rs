@@ -60,7 +60,10 @@ pub(super) fn build_once(
     if let Some(task) = task_arg(args, ctx)? {
         preset.task = task;
     }
-    let empty = preset.files.is_empty() && args.targets.is_empty() && args.focus.is_empty();
+    let empty = preset.files.is_empty()
+        && args.targets.is_empty()
+        && args.focus.is_empty()
+        && preset.task.trim().is_empty();
     // `--stats-json` keeps stderr one JSON value.
     if empty && !args.stats_json {
         let name = args
@@ -396,9 +399,14 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
-    for note in [s.dropped_note(), s.excluded_note(), s.sensitive_note()]
-        .into_iter()
-        .flatten()
+    for note in [
+        s.dropped_note(),
+        s.excluded_note(),
+        s.sensitive_note(),
+        s.held_note(),
+    ]
+    .into_iter()
+    .flatten()
     {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }

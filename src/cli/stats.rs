@@ -26,6 +26,8 @@ const BAR_WIDTH: usize = 20;
 pub struct PackAsk {
     pub targets: Vec<std::path::PathBuf>,
     pub budget: Option<usize>,
+    /// The task the pack is ranked for (else the preset's).
+    pub task: Option<String>,
 }
 
 pub fn stats(
@@ -35,7 +37,7 @@ pub fn stats(
     pack: &PackAsk,
     ctx: &mut Ctx,
 ) -> Result<()> {
-    if !pack.targets.is_empty() || pack.budget.is_some() {
+    if !pack.targets.is_empty() || pack.budget.is_some() || pack.task.is_some() {
         return packed_stats(preset, tokenizer, json, pack, ctx);
     }
     let project = ctx.project()?;
@@ -87,7 +89,10 @@ fn packed_stats(
     ctx: &mut Ctx,
 ) -> Result<()> {
     let project = ctx.project()?;
-    let preset = chosen_preset(&project, preset_name)?;
+    let mut preset = chosen_preset(&project, preset_name)?;
+    if let Some(task) = &pack.task {
+        preset.task = task.clone();
+    }
     let mut req = BuildRequest::new(preset, &project.settings);
     req.compose.consent =
         project.entry_consent(preset_name.unwrap_or(project.active_preset_name()));
@@ -141,6 +146,18 @@ fn packed_stats(
 fn pack_notes(packed: &PackReport) -> String {
     let s = &packed.stats;
     let mut out = String::new();
+    for item in packed.items.iter().filter(|i| !i.reasons.is_empty()) {
+        let place = if item.mode.is_some() {
+            "why"
+        } else {
+            "why not"
+        };
+        out.push_str(&format!(
+            "{place:<10} {}: {}\n",
+            escape_line(&item.path),
+            escape_line(&item.reasons.join("; "))
+        ));
+    }
     for r in &s.reduced_files {
         out.push_str(&format!(
             "reduced    {} ({} → {})\n",
@@ -157,6 +174,10 @@ fn pack_notes(packed: &PackReport) -> String {
             },
             Why::Excluded => "the preset excludes it".to_string(),
             Why::Sensitive => "a credential file".to_string(),
+            Why::Secret => format!(
+                "held: likely secret at {}",
+                escape_line(d.at.as_deref().unwrap_or(&d.path))
+            ),
         };
         out.push_str(&format!("left out   {} ({why})\n", escape_line(&d.path)));
     }

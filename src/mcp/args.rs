@@ -39,7 +39,8 @@ pub struct BuildArgs {
     /// Token budget; giving one packs the context to fit it.
     #[serde(default)]
     pub budget: Option<usize>,
-    /// The task for the model, rendered last; with a model window set it also steers packing.
+    /// The task for the model, rendered last; with no files in the preset (or a model window
+    /// set) it packs: every project file is ranked for it and the best fill the budget.
     #[serde(default)]
     pub task: Option<String>,
     /// Output format: markdown or xml (default: the project's).
@@ -66,7 +67,9 @@ pub struct PackArgs {
     /// Target files (root-relative) to pack around.
     #[serde(default)]
     pub targets: Vec<String>,
-    /// The task for the model; its mentions of files and symbols steer the pack.
+    /// The task for the model: every project file is ranked for it (its words, the paths and
+    /// identifiers it names, the import graph) and the best fill the budget, each with its
+    /// reasons in the report.
     #[serde(default)]
     pub task: Option<String>,
     /// Token budget (default: what the model window leaves, else the project's budget).

@@ -61,6 +61,7 @@ pub fn built(built: Built, mut notes: Vec<String>, held: Option<String>) -> Repl
         left_out.extend(p.missing_targets.iter().map(ToString::to_string));
         let s = &p.stats;
         left_out.extend(s.dropped_note());
+        left_out.extend(s.held_note());
         notes.extend(
             [s.unresolved_note(), s.excluded_note(), s.sensitive_note()]
                 .into_iter()

@@ -77,13 +77,15 @@ fn read_only_tools() -> Vec<Tool> {
             "build",
             "Build LLM-ready context from a curated preset (default: the active one) or from \
              files/globs you name; returns the text, then its stats (files, tokens, what was \
-             left out). Targets or a budget make it pack.",
+             left out). Targets, a budget, or a task with no preset files make it pack.",
         ),
         tool::<PackArgs>(
             "pack",
-            "Pack context around target files and/or a task into a token budget, following \
-             imports (targets in full, neighbours reduced, a repo map); returns the text and \
-             the packing report.",
+            "Pack context around target files and/or a task into a token budget: a task \
+             alone ranks every project file for it (its words, the paths and identifiers it \
+             names, the import graph) and packs the best, large ones reduced to what the task \
+             is about; targets come in full with their imports; a repo map follows. Returns \
+             the text and the packing report (each pick with its reasons).",
         ),
         tool::<SymbolsArgs>(
             "symbols",

@@ -1,5 +1,6 @@
-//! Discovery in the TUI (docs/ARCHITECTURE.md, "Discovery"): mark target files, pack the budget
-//! around them on the worker, show what the pack would add as proposals in
+//! Discovery in the TUI (docs/ARCHITECTURE.md, "Discovery"): mark target
+//! files or give a task (asked for when the preset has neither), pack the
+//! budget around them on the worker, show what the pack would add as proposals in
 //! the tree, and accept them into the preset as one undoable step — or
 //! discard them. While proposals are shown, the preview shows the packed
 //! text, the gauge counts it, and `y`/`w` copy and write exactly it; the
@@ -67,6 +68,12 @@ pub fn proposals(packed: &Packed, state: &State) -> Discovery {
         stats: packed.stats.clone(),
         composition: Arc::new(packed.composition()),
         map_tokens: packed.map.tokens,
+        reasons: packed
+            .items
+            .iter()
+            .filter(|i| i.mode.is_some() && !i.reasons.is_empty())
+            .map(|i| (i.path.clone(), i.reasons.clone()))
+            .collect(),
     }
 }
 
@@ -105,27 +112,32 @@ pub fn toggle_target(state: &mut State) -> Vec<Effect> {
     })
 }
 
-/// Pack the budget around the targets on the worker.
+/// Pack the budget around the targets and the task on the worker; with
+/// neither, ask for the task (a target can be marked instead).
 pub fn discover(state: &mut State) -> Vec<Effect> {
     let preset = state.preset();
-    if preset.targets.is_empty() {
+    let task = !preset.task.trim().is_empty();
+    if preset.targets.is_empty() && !task {
         let key = state
             .keymap
             .key_name(crate::tui::input::action::Action::ToggleTarget);
+        state.overlay = Some(crate::tui::state::Overlay::Input {
+            prompt: crate::tui::state::Prompt::Task,
+            buffer: String::new(),
+        });
         state.say(
-            Level::Warn,
-            format!("no targets: mark the files you work on with {key} in the tree first"),
+            Level::Info,
+            format!("what is your task? (or Esc, then mark the files you work on with {key})"),
         );
         return Vec::new();
     }
     let opts = PackOptions::from_settings(&state.project.settings);
-    state.say(
-        Level::Info,
-        format!(
-            "discovering around {}…",
-            plural(preset.targets.len(), "target")
-        ),
-    );
+    let around = match (preset.targets.len(), task) {
+        (0, _) => "for the task".to_string(),
+        (n, false) => format!("around {}", plural(n, "target")),
+        (n, true) => format!("around {} and the task", plural(n, "target")),
+    };
+    state.say(Level::Info, format!("discovering {around}…"));
     vec![Effect::job(Job::Discover(DiscoverJob {
         generation: state.composition.generation,
         targets: preset.targets.clone(),

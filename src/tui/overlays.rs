@@ -225,6 +225,18 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             follow::search(state, &buffer);
             return Vec::new();
         }
+        Prompt::Task => {
+            if name.is_empty() {
+                state.say(Level::Warn, "no task: discovery needs a task or a target");
+                return Vec::new();
+            }
+            let mut effects = crate::tui::undo::edit(state, |preset, _| {
+                preset.task = buffer.trim().to_string();
+                Ok("task set".to_string())
+            });
+            effects.extend(crate::tui::discover::discover(state));
+            return effects;
+        }
         Prompt::NewPreset => state
             .project
             .save_as(&name)

@@ -83,6 +83,9 @@ pub enum Prompt {
     GotoLine,
     /// `/` in the preview: text to look for in the lines shown.
     Search,
+    /// `i` with no target and no task: what the task is (saved as the
+    /// preset's `task`; discovery then ranks every file for it).
+    Task,
 }
 
 /// A modal layer over the panes.

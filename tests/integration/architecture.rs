@@ -242,6 +242,7 @@ const CORE: Table = &[
     ],
     &[
         ("core::discovery::repo_map", "the project's files in rank order, outlined"),
+        ("core::discovery::relevance", "every file scored for a task, with its reasons"),
     ],
     &[
         ("core::discovery::graph", "the ranked import graph"),

@@ -25,6 +25,7 @@ mod root_discovery;
 mod ruby_lua_markdown;
 mod stats;
 mod summary_gate;
+mod task;
 mod task_mentions;
 mod terminal;
 mod tokens;

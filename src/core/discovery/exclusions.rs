@@ -18,7 +18,7 @@
 //! the import graph: what it imports may be discovered through it (the
 //! user excluded that file, not its neighbours).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use crate::core::model::{FileItem, Preset};
 use crate::core::walk;
@@ -30,6 +30,9 @@ pub struct Excluded {
     by_preset: HashSet<String>,
     /// Never brought in by a glob (credential files, history, the cache).
     guarded: HashSet<String>,
+    /// Held for a likely secret found in them (path → where), when
+    /// discovery, not the user, brought them in.
+    held: BTreeMap<String, String>,
 }
 
 /// What discovery left out, by reason, sorted.
@@ -39,6 +42,8 @@ pub struct LeftOut {
     pub excluded: BTreeSet<String>,
     /// Credential files by name.
     pub sensitive: BTreeSet<String>,
+    /// Discovered files holding a likely secret: path → where (`a.py:3`).
+    pub held: BTreeMap<String, String>,
 }
 
 impl Excluded {
@@ -74,6 +79,7 @@ impl Excluded {
             return Excluded {
                 by_preset: HashSet::new(),
                 guarded,
+                held: BTreeMap::new(),
             };
         }
         let named: HashSet<&str> = preset
@@ -89,16 +95,29 @@ impl Excluded {
             .into_iter()
             .filter(|p| !kept.contains(p) && !named.contains(p.as_str()))
             .collect();
-        Excluded { by_preset, guarded }
+        Excluded {
+            by_preset,
+            guarded,
+            held: BTreeMap::new(),
+        }
+    }
+
+    /// Leave out `held` too (path, where its likely secret is): files
+    /// discovery brought in whose text holds a secret. A file the user
+    /// chose is never held here: it keeps the build's refusal.
+    pub fn hold(&mut self, held: &[(String, String)]) {
+        for (path, at) in held {
+            self.held.insert(path.clone(), at.clone());
+        }
     }
 
     /// Whether discovery must leave `path` out.
     pub fn contains(&self, path: &str) -> bool {
-        self.by_preset.contains(path) || self.guarded.contains(path)
+        self.by_preset.contains(path) || self.guarded.contains(path) || self.held.contains_key(path)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_preset.is_empty() && self.guarded.is_empty()
+        self.by_preset.is_empty() && self.guarded.is_empty() && self.held.is_empty()
     }
 
     /// `list` without the paths discovery leaves out; those taken out are
@@ -111,7 +130,9 @@ impl Excluded {
         let (out, kept): (Vec<String>, Vec<String>) =
             list.into_iter().partition(|p| self.contains(p));
         for path in out {
-            if self.by_preset.contains(&path) {
+            if let Some(at) = self.held.get(&path) {
+                left_out.held.insert(path, at.clone());
+            } else if self.by_preset.contains(&path) {
                 left_out.excluded.insert(path);
             } else if walk::is_sensitive(&path) {
                 left_out.sensitive.insert(path);

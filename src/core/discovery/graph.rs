@@ -3,7 +3,11 @@
 //! file to every project file it imports or
 //! includes, weighted by how much it imports and how ([`ImportKind`]: a
 //! type-only, function-local or re-exporting import weighs less than a
-//! runtime one at the top of a module). Ranking personalizes
+//! runtime one at the top of a module). A statement naming a whole
+//! package (a Go package, a Go file's own package, Java's `p.*`, a C#
+//! namespace, Kotlin's `p.*`) is an edge only to the files of it whose
+//! names the importer uses, by how many and how rare (`names`), at most
+//! [`PACKAGE_EDGE_CAP`] a file. Ranking personalizes
 //! PageRank on the user's target files; discovery walks the edges out from
 //! them. Imports that lead outside the project (the standard library,
 //! system headers, third-party packages) are not edges and not errors.
@@ -13,9 +17,11 @@ mod imports;
 mod kind;
 mod layout;
 mod modules;
+mod names;
 mod rank;
 mod resolve;
 mod stdlib;
+mod test_files;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
@@ -34,6 +40,11 @@ pub use imports::{Include, PyImport};
 pub use kind::ImportKind;
 pub use layout::Layout;
 pub use rank::{DAMPING, pagerank};
+
+/// The most edges one file gets through package imports (a Go package,
+/// its own one included, Java's `import p.*;`, a C# namespace, Kotlin's
+/// `import p.*`): the files whose names it uses most.
+pub const PACKAGE_EDGE_CAP: usize = 32;
 
 /// A file with its rank.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,6 +90,8 @@ pub struct ImportGraph {
     index: HashMap<String, NodeIndex>,
     /// Every unresolved statement, by file then order in it.
     unresolved: Vec<UnresolvedImport>,
+    /// Files whose package edges the cap cut, with how many, by path.
+    capped: Vec<(String, usize)>,
 }
 
 impl ImportGraph {
@@ -92,21 +105,39 @@ impl ImportGraph {
             .par_iter()
             .zip(&statements)
             .map(|(path, stmts)| {
-                stmts
+                let mut found = stmts
                     .as_ref()
                     .map(|stmts| file_edges(&set, &packages, path, stmts))
-                    .unwrap_or_default()
+                    .unwrap_or_default();
+                if let Some(own) = modules::own_package(&packages, path) {
+                    found.packages.push((own, ImportKind::Runtime));
+                }
+                found
             })
             .collect();
         let mut unresolved = Vec::new();
         let mut edges = Vec::with_capacity(found.len());
+        let mut refs = Vec::with_capacity(found.len());
         for (path, f) in code.iter().zip(found) {
             edges.push(f.edges);
+            refs.push(f.packages);
             unresolved.extend(f.unresolved.into_iter().map(|import| UnresolvedImport {
                 file: (*path).clone(),
                 import,
             }));
         }
+        let mut capped = Vec::new();
+        for ((path, list), narrowed) in code
+            .iter()
+            .zip(edges.iter_mut())
+            .zip(names::package_edges(codebase, &code, &refs))
+        {
+            list.extend(narrowed.edges);
+            if narrowed.capped > 0 {
+                capped.push(((*path).clone(), narrowed.capped));
+            }
+        }
+        drop(refs);
 
         let mut graph = DiGraph::with_capacity(code.len(), 0);
         let mut index = HashMap::with_capacity(code.len());
@@ -138,7 +169,15 @@ impl ImportGraph {
             graph,
             index,
             unresolved,
+            capped,
         }
+    }
+
+    /// The files that used names of more package files than
+    /// [`PACKAGE_EDGE_CAP`] allows, with how many edges the cap left out,
+    /// by path.
+    pub fn capped(&self) -> &[(String, usize)] {
+        &self.capped
     }
 
     /// The import statements that name the project but no file of it, by
@@ -403,6 +442,9 @@ fn resolver<'a>(
 struct FileEdges<'a> {
     /// Each file reached, with the statement's weight and kind.
     edges: Vec<(&'a str, f64, ImportKind)>,
+    /// Each package named, with the statement's kind: narrowed to the
+    /// files whose names are used (`names`).
+    packages: Vec<(names::Package<'a>, ImportKind)>,
     /// The statements that did not resolve, as written.
     unresolved: Vec<String>,
 }
@@ -421,7 +463,8 @@ fn file_edges<'a>(
         files.into_iter().map(move |(f, w)| (f, w, kind))
     };
     // A package's `__init__` importing names from its modules passes them
-    // on: a re-export, whoever imports the package.
+    // on: a re-export, whoever imports the package. (Python and C never
+    // name a whole package.)
     let name = path.rsplit('/').next().unwrap_or(path);
     let is_init = name == "__init__.py" || name == "__init__.pyi";
     for stmt in &python {
@@ -431,6 +474,7 @@ fn file_edges<'a>(
         };
         match set.resolve_python(path, stmt) {
             Resolution::Files(files) => out.edges.extend(with(files, kind)),
+            Resolution::Package(files) => out.packages.push((files, ImportKind::Runtime)),
             Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}
         }
@@ -438,6 +482,7 @@ fn file_edges<'a>(
     for inc in &includes {
         match set.resolve_include(path, inc) {
             Resolution::Files(files) => out.edges.extend(with(files, ImportKind::Runtime)),
+            Resolution::Package(files) => out.packages.push((files, ImportKind::Runtime)),
             Resolution::Unresolved => out.unresolved.push(inc.to_string()),
             Resolution::External => {}
         }
@@ -445,6 +490,7 @@ fn file_edges<'a>(
     for (stmt, kind) in modules::decode_kinded(stmts) {
         match modules::resolve(set, packages, path, &stmt) {
             Resolution::Files(files) => out.edges.extend(with(files, kind)),
+            Resolution::Package(files) => out.packages.push((files, kind)),
             Resolution::Unresolved => out.unresolved.push(stmt.to_string()),
             Resolution::External => {}
         }

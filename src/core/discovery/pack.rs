@@ -17,7 +17,7 @@
 //! are reported apart ([`Packed::missing_targets`]): the caller decides
 //! whether that is an error.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde::Serialize;
@@ -25,9 +25,10 @@ use serde::Serialize;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
 use crate::core::discovery::exclusions::{Excluded, LeftOut};
 use crate::core::discovery::graph::{ImportGraph, Ranked};
-use crate::core::discovery::mentions;
+use crate::core::discovery::mentions::{self, MentionKind};
+use crate::core::discovery::relevance::{self, Relevance};
 use crate::core::discovery::repo_map::{self, RepoMap};
-use crate::core::model::{Format, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
+use crate::core::model::{Format, MaskState, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
 use crate::core::sources::Codebase;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
@@ -62,6 +63,9 @@ pub struct PackOptions {
     /// The sections around the files (the directory tree, the changes),
     /// as in a composition; they count against the budget first.
     pub sections: Sections,
+    /// Files to leave out for a likely secret (path, where it is): the
+    /// engine holds the discovered files whose text the scan flagged.
+    pub hold: Vec<(String, String)>,
 }
 
 impl PackOptions {
@@ -77,6 +81,7 @@ impl PackOptions {
             include_dirs: settings.include_dirs.clone(),
             read: ReadPolicy::from_settings(settings),
             sections: crate::core::compose::Sections::from_settings(settings),
+            hold: Vec::new(),
         }
     }
 }
@@ -90,8 +95,11 @@ pub enum Role {
     Transitive,
     /// A file that imports a target (a caller, a test).
     Caller,
-    /// A file the task names, or one that defines an identifier it names.
+    /// A file the task names by path.
     Mentioned,
+    /// A file ranked for the task (its words, the identifiers it defines,
+    /// its neighbours in the import graph).
+    Relevant,
     Preset,
 }
 
@@ -109,6 +117,10 @@ pub struct PackedItem {
     /// Dropped for lack of room: what its cheapest form would have taken
     /// (`None`: included, or left out for what it is, binary or oversize).
     pub needs: Option<usize>,
+    /// Why discovery picked it (a file ranked for the task: the words and
+    /// mentions it matched, its neighbours, its score).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
 }
 
 impl PackedItem {
@@ -124,6 +136,7 @@ impl PackedItem {
             mode: None,
             tokens: 0,
             needs: None,
+            reasons: Vec::new(),
         }
     }
 }
@@ -156,6 +169,24 @@ impl Packed {
             skipped: self.skipped.clone(),
         }
     }
+}
+
+/// The share of the budget a file ranked for the task may take.
+const RELEVANT_SHARE: f64 = 0.4;
+
+/// One form a candidate is tried in: a view mode, and for a file the task
+/// found, the mask that shows what the task is about.
+#[derive(Debug, Clone, PartialEq)]
+struct Form {
+    mode: ViewMode,
+    mask: Option<Mask>,
+}
+
+/// The symbols the task is about in full, the rest as `rest`.
+#[derive(Debug, Clone, PartialEq)]
+struct Mask {
+    symbols: BTreeMap<String, MaskState>,
+    rest: MaskState,
 }
 
 /// The modes an item is tried in, from `wanted` down.
@@ -196,30 +227,46 @@ pub fn pack_with(
     graph: &ImportGraph,
 ) -> Packed {
     let Ranking {
-        ranked,
+        mut ranked,
         mentions,
-        excluded,
+        mut excluded,
+        relevance,
     } = ranking(codebase, preset, targets, graph);
+    if !opts.hold.is_empty() {
+        excluded.hold(&opts.hold);
+        ranked.retain(|r| !excluded.contains(&r.path));
+    }
     // What the preset excludes, or no glob would bring in, never becomes
     // a candidate, however it is reached; the stats name it as left out.
     let mut kept_out = LeftOut::default();
-    let mentioned = excluded.split(mentions::matched_files(&mentions), &mut kept_out);
+    let mentioned = excluded.split(named_paths(&mentions), &mut kept_out);
     let mut reach = graph.reach(targets);
     for list in [&mut reach.direct, &mut reach.transitive, &mut reach.callers] {
         *list = excluded.split(std::mem::take(list), &mut kept_out);
     }
+    let relevant: Vec<String> = relevance
+        .candidates(RELEVANT_CANDIDATES)
+        .map(|s| s.path.clone())
+        .collect();
+    let relevant = excluded.split(relevant, &mut kept_out);
     let (candidates, preset_from, problems) = build_candidates(
         preset,
         targets,
         &mentioned,
+        &relevant,
         codebase.files(),
         &ranked,
         &reach,
     );
-    let packer = Packer::new(codebase, opts, preset);
+    let packer = Packer::new(codebase, opts, preset, &relevance);
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
     let mut fitted = packer.fit_all(&candidates, preset_from, &ranked, base);
+    for item in &mut fitted.items {
+        if let Some(scored) = relevance.get(&item.path) {
+            item.reasons = scored.why.reasons();
+        }
+    }
     let (files, skipped) = compose::drop_skipped(std::mem::take(&mut fitted.files), &mut problems);
     fitted.files = files;
     let (text, map) = packer.shrink(&ranked, &mut fitted);
@@ -231,10 +278,12 @@ pub fn pack_with(
     stats.mentions = mentions;
     stats.excluded = kept_out.excluded.into_iter().collect();
     stats.sensitive = kept_out.sensitive.into_iter().collect();
+    stats.held_secrets = kept_out.held.values().cloned().collect();
     stats.left_out = left_out::for_budget(&fitted.items);
     stats
         .left_out
         .extend(left_out::by_choice(&stats.excluded, &stats.sensitive));
+    stats.left_out.extend(left_out::held(&kept_out.held));
     stats.unresolved_imports = graph.unresolved().len();
     stats.unresolved_examples =
         graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();
@@ -260,6 +309,24 @@ pub struct Ranking {
     pub mentions: Vec<mentions::Mention>,
     /// The files of the graph and of the mentions discovery leaves out.
     pub excluded: Excluded,
+    /// Every file scored for the task (empty without one), best first.
+    pub relevance: Relevance,
+}
+
+/// How many of the files ranked for the task may become candidates.
+const RELEVANT_CANDIDATES: usize = 60;
+/// How many of the best files for the task seed the repo map's ranking.
+const RELEVANT_SEEDS: usize = 10;
+
+/// The files the task names by path (not by an identifier they define:
+/// those go by their score).
+fn named_paths(mentions: &[mentions::Mention]) -> Vec<String> {
+    let named: Vec<mentions::Mention> = mentions
+        .iter()
+        .filter(|m| m.kind == MentionKind::Path)
+        .cloned()
+        .collect();
+    mentions::matched_files(&named)
 }
 
 /// The project's files ranked around `targets`, the files the preset's
@@ -279,21 +346,42 @@ pub fn ranking(
         mentions::find(codebase, &preset.task)
     };
     let matched = mentions::matched_files(&mentions);
+    let task = !preset.task.trim().is_empty();
+    let walked = if task { codebase.files() } else { &[] };
     let excluded = Excluded::among(
         preset,
         targets,
-        graph.paths().chain(matched.iter().map(String::as_str)),
+        graph
+            .paths()
+            .chain(matched.iter().map(String::as_str))
+            .chain(walked.iter().map(String::as_str)),
     );
-    let seeds: Vec<String> = matched
+    let relevance = if task {
+        let allowed: Vec<&str> = walked
+            .iter()
+            .map(String::as_str)
+            .filter(|p| !excluded.contains(p) && !targets.iter().any(|t| t == p))
+            .collect();
+        relevance::rank(codebase, &allowed, &preset.task, &mentions, graph)
+    } else {
+        Relevance::default()
+    };
+    let mut seeds: Vec<String> = named_paths(&mentions)
         .into_iter()
         .filter(|p| !excluded.contains(p))
         .collect();
+    for best in relevance.candidates(RELEVANT_SEEDS) {
+        if !seeds.contains(&best.path) {
+            seeds.push(best.path.clone());
+        }
+    }
     let mut ranked = graph.rank_with(targets, &seeds);
     ranked.retain(|r| !excluded.contains(&r.path));
     Ranking {
         ranked,
         mentions,
         excluded,
+        relevance,
     }
 }
 
@@ -344,10 +432,16 @@ struct Packer<'a> {
     opts: &'a PackOptions,
     compose_opts: ComposeOptions,
     preset: &'a Preset,
+    relevance: &'a Relevance,
 }
 
 impl<'a> Packer<'a> {
-    fn new(codebase: &Codebase<'a>, opts: &'a PackOptions, preset: &'a Preset) -> Self {
+    fn new(
+        codebase: &Codebase<'a>,
+        opts: &'a PackOptions,
+        preset: &'a Preset,
+        relevance: &'a Relevance,
+    ) -> Self {
         let mut compose_opts = ComposeOptions {
             strategy: Strategy::Auto,
             summary_only: false,
@@ -370,6 +464,7 @@ impl<'a> Packer<'a> {
             opts,
             compose_opts,
             preset,
+            relevance,
         }
     }
 
@@ -589,6 +684,57 @@ impl<'a> Packer<'a> {
         compose::assemble(files, self.preset, &opts, Some(map))
     }
 
+    /// The forms `resolved` is tried in, from `wanted` down: a file the
+    /// task found, wanted whole, is next tried with the symbols the task
+    /// is about in full and the rest as signatures, before its skeleton
+    /// and outline; last with those symbols alone.
+    fn forms(&self, resolved: &ResolvedItem, role: Role, wanted: ViewMode) -> Vec<Form> {
+        let mut forms: Vec<Form> = reductions(wanted)
+            .iter()
+            .map(|&mode| Form { mode, mask: None })
+            .collect();
+        let discovered = matches!(role, Role::Relevant | Role::Mentioned);
+        if discovered && wanted == ViewMode::Full && resolved.entry == usize::MAX {
+            let tree = self
+                .codebase
+                .sources
+                .symbols(self.codebase.root, &resolved.path);
+            if let Some(mask) = tree.and_then(|t| self.relevance.task_mask(&t)) {
+                // Last, for a file whose outline is still too large: the
+                // symbols the task is about alone, the rest hidden.
+                forms.push(Form {
+                    mode: ViewMode::Masked,
+                    mask: Some(Mask {
+                        symbols: mask.clone(),
+                        rest: MaskState::Hide,
+                    }),
+                });
+                forms.insert(
+                    1,
+                    Form {
+                        mode: ViewMode::Masked,
+                        mask: Some(Mask {
+                            symbols: mask,
+                            rest: MaskState::Sig,
+                        }),
+                    },
+                );
+            }
+        }
+        forms
+    }
+
+    /// `resolved` in the masked view with `mask`.
+    fn render_masked(&self, resolved: &ResolvedItem, mask: &Mask) -> RenderedFile {
+        let mut attempt = resolved.clone();
+        let settings = attempt.settings_mut();
+        settings.view_mode = ViewMode::Masked;
+        settings.force_full = false;
+        settings.mask_default = mask.rest;
+        settings.ast_mask = mask.symbols.clone();
+        compose::render_file(&self.codebase, &attempt, &self.compose_opts)
+    }
+
     /// `resolved` rendered in `mode` (its own settings otherwise).
     fn render_as(&self, resolved: &ResolvedItem, mode: ViewMode) -> RenderedFile {
         let mut attempt = resolved.clone();
@@ -665,35 +811,49 @@ impl<'a> Packer<'a> {
             out.needs = Some(cost);
             return (out, None, cost);
         }
-        let render = |mode: ViewMode| self.render_as(resolved, mode);
-        let modes = reductions(wanted);
-        let cheapest_mode = modes.last().copied().unwrap_or(wanted);
-        let cheapest_file = render(cheapest_mode);
+        let forms = self.forms(resolved, role, wanted);
+        let render = |form: &Form| match &form.mask {
+            Some(mask) => self.render_masked(resolved, mask),
+            None => self.render_as(resolved, form.mode),
+        };
+        let cheapest_form = forms.last().cloned().unwrap_or(Form {
+            mode: wanted,
+            mask: None,
+        });
+        let cheapest_file = render(&cheapest_form);
         if cheapest_file.skipped.is_some() {
             // Binary or oversize: costs nothing, and `compose::drop_skipped`
             // leaves it out with one note for all of them.
             return (out, Some(cheapest_file), 0);
         }
+        // A file ranked for the task takes at most a share of the budget,
+        // in any form: the next best files matter too (a header declaring
+        // everything has an outline larger than most files).
+        let cap = match role {
+            Role::Relevant => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
+            _ => usize::MAX,
+        };
         // The last form is most often the cheapest, but not always (the
         // outline of many short functions is longer than their skeleton):
         // the others are tried even when it does not fit.
         let mut cheapest = self.block_cost(&cheapest_file, 1);
-        let mut tried: Vec<ViewMode> = Vec::new();
-        for &mode in modes {
-            let file = if mode == cheapest_mode {
+        let mut tried: Vec<(ViewMode, Option<MaskState>)> = Vec::new();
+        for form in &forms {
+            let file = if form == &cheapest_form {
                 cheapest_file.clone()
             } else {
-                render(mode)
+                render(form)
             };
             // A file without a grammar renders skeleton and outline as the
             // same summary: try it once.
-            if tried.contains(&file.mode) {
+            let key = (file.mode, form.mask.as_ref().map(|m| m.rest));
+            if tried.contains(&key) {
                 continue;
             }
-            tried.push(file.mode);
+            tried.push(key);
             let cost = self.block_cost(&file, 1);
             cheapest = cheapest.min(cost);
-            if cost <= *left {
+            if cost <= *left && cost <= cap {
                 *left -= cost;
                 out.mode = Some(file.mode);
                 out.tokens = cost;

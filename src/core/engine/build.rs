@@ -7,6 +7,7 @@ use std::sync::Arc;
 use crate::core::compose::changes::Changes;
 use crate::core::compose::{self, Bodies, ComposeOptions, Composition};
 use crate::core::discovery::context::{self, MapOptions};
+use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack::{self, PackOptions, Packed};
 use crate::core::model::{Format, Preset, TokenizerKind};
 use crate::core::secrets::Scanner;
@@ -100,9 +101,8 @@ impl Workspace<'_> {
         // is the user's own.
         targets.retain(|t| gated.targets.contains(t) || req.targets.contains(t));
         let codebase = self.codebase().with_walk(&walked);
-        let packed = pack::pack(&codebase, &gated, &targets, &opts);
-        self.sources.progress().start("scanning for secrets", 0);
-        built.findings = Scanner::new(&codebase).packed(&packed, &req.preset, opts.max_messages);
+        let (packed, findings) = pack_holding_secrets(&codebase, &gated, &targets, opts.clone());
+        built.findings = findings;
         let Packed {
             text,
             items,
@@ -183,10 +183,12 @@ impl Workspace<'_> {
     }
 
     /// Whether a build packs ([`BuildKind::Auto`]): targets named, a
-    /// budget given, or a task to fit into the model window.
+    /// budget given, a task to fit into the model window, or a task alone
+    /// (a preset with no files: the task finds them).
     fn asks_for_budget(&self, req: &BuildRequest) -> bool {
+        let task = !req.preset.task.trim().is_empty();
         let task_steers =
-            !req.preset.task.trim().is_empty() && self.window(self.task_tokens(req)).is_some();
+            task && (req.preset.files.is_empty() || self.window(self.task_tokens(req)).is_some());
         !req.targets.is_empty() || req.budget.is_some() || task_steers
     }
 
@@ -205,6 +207,70 @@ impl Workspace<'_> {
             task_tokens,
         )
     }
+}
+
+/// How many times a pack is made again without the discovered files its
+/// scan flagged (each round holds every file flagged so far).
+const HOLD_ROUNDS: usize = 3;
+
+/// Pack and scan; a likely secret in a file discovery brought in (an
+/// import, a file ranked for the task, one the map outlines) holds that
+/// file back and packs again, so only the files the user chose (targets,
+/// the preset's entries) can refuse the build (DESIGN §13).
+fn pack_holding_secrets(
+    codebase: &crate::core::sources::Codebase,
+    preset: &Preset,
+    targets: &[String],
+    mut opts: PackOptions,
+) -> (Packed, Vec<crate::core::secrets::Finding>) {
+    codebase.sources.set_policy(opts.read);
+    let graph = ImportGraph::build(codebase, &opts.include_dirs);
+    let scanner = Scanner::new(codebase);
+    let mut round = 0;
+    loop {
+        let packed = pack::pack_with(codebase, preset, targets, &opts, &graph);
+        codebase.sources.progress().start("scanning for secrets", 0);
+        let findings = scanner.packed(&packed, preset, opts.max_messages);
+        let discovered = discovered_secrets(&packed, preset, &findings);
+        if discovered.is_empty() || round == HOLD_ROUNDS {
+            return (packed, findings);
+        }
+        opts.hold.extend(discovered);
+        round += 1;
+    }
+}
+
+/// The files of `findings` that discovery brought in (not a target nor a
+/// preset entry), each once, with where its first secret is.
+fn discovered_secrets(
+    packed: &Packed,
+    preset: &Preset,
+    findings: &[crate::core::secrets::Finding],
+) -> Vec<(String, String)> {
+    use crate::core::discovery::pack::Role;
+    use crate::core::secrets::Place;
+    let mut out: Vec<(String, String)> = Vec::new();
+    for f in findings {
+        let (path, line) = match &f.place {
+            Place::File { path, line } | Place::View { path, line, .. } => (path, *line),
+            Place::MapFile { path, line } => (path, *line),
+            _ => continue,
+        };
+        let chosen = packed
+            .items
+            .iter()
+            .any(|i| &i.path == path && matches!(i.role, Role::Target | Role::Preset));
+        if chosen || out.iter().any(|(p, _)| p == path) {
+            continue;
+        }
+        out.push((path.clone(), format!("{path}:{line} ({})", f.kind)));
+    }
+    // A file a glob of the preset brings in is the user's choice too.
+    let flagged: Vec<String> = out.iter().map(|(p, _)| p.clone()).collect();
+    let (listed, _) =
+        crate::core::walk::expand_items(&preset.files, &preset.exclude, || flagged.clone());
+    out.retain(|(p, _)| !listed.iter().any(|r| &r.path == p));
+    out
 }
 
 /// In a packed build the changes come first: a diff over the whole

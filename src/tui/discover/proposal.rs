@@ -33,6 +33,9 @@ pub struct Discovery {
     /// The tokens of the pack's repo map (0: none): accepting keeps it as
     /// the preset's `repo_map`, so the preset composes to the same map.
     pub map_tokens: usize,
+    /// Why each file ranked for the task was picked, in pack order (the
+    /// words and mentions it matched, its graph neighbours, its score).
+    pub reasons: Vec<(String, Vec<String>)>,
 }
 
 impl Discovery {
@@ -70,6 +73,17 @@ impl Discovery {
                 "{message} · accepting keeps your own view of {n} curated {} the pack reduced",
                 if n == 1 { "file" } else { "files" }
             ),
+        };
+        let message = match self.reasons.first() {
+            Some((path, why)) if !why.is_empty() => format!(
+                "{message} · best for the task: {path} ({})",
+                why.iter().take(2).cloned().collect::<Vec<_>>().join("; ")
+            ),
+            _ => message,
+        };
+        let message = match s.held_note() {
+            Some(note) => format!("{message} · {note}"),
+            None => message,
         };
         let message = match dropped_note(&s.dropped_files, tokens) {
             Some(note) => format!("{message} · {note}"),

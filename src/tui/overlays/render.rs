@@ -275,6 +275,9 @@ pub fn input(frame: &mut Frame, area: Rect, prompt: &Prompt, buffer: &str) {
         }
         Prompt::GotoLine => " Go to line (Enter · Esc cancels) ".to_string(),
         Prompt::Search => " Search the preview (Enter · n next · N previous) ".to_string(),
+        Prompt::Task => {
+            " Your task: discovery ranks every file for it (Enter · Esc cancels) ".to_string()
+        }
     };
     let rect = Rect {
         x: area.x,

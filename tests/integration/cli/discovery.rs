@@ -323,9 +323,20 @@ fn the_task_steers_a_packed_build() {
             .map(|(_, r)| r.as_str())
     };
     assert_eq!(role("other.py"), Some("mentioned"), "{roles:?}");
-    // util.py defines `helper`: named by the task, it comes in full before
-    // the transitive imports rather than as one of their skeletons.
-    assert_eq!(role("pkg/util.py"), Some("mentioned"), "{roles:?}");
+    // util.py defines `helper`: ranked for the task, it comes in full
+    // before the transitive imports rather than as one of their skeletons.
+    assert_eq!(role("pkg/util.py"), Some("relevant"), "{roles:?}");
+    let util = json["items"]
+        .as_array()
+        .and_then(|items| items.iter().find(|i| i["path"] == "pkg/util.py"))
+        .expect("util.py packed");
+    assert_eq!(util["mode"], "full", "{json}");
+    assert!(
+        util["reasons"][0]
+            .as_str()
+            .is_some_and(|r| r == "the task names the identifier `helper`"),
+        "{json}"
+    );
     assert!(
         json["stats"]["task_tokens"].as_u64().unwrap_or(0) > 10,
         "{json}"

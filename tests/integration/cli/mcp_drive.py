@@ -247,6 +247,18 @@ async def run_checks(s, root, marker, expected, logs):
     check(not pack.is_error and "pack" in stats_of(pack), "pack around a target reports its packing")
     check(stats_of(pack)["tokens"] <= 6000, "the pack fits its budget")
 
+    # A task alone ranks every file of pip for it: the file it is about
+    # leads, with its reasons, within the budget.
+    task = await s.call_tool("pack", {"task": "the wheel cache key should include the interpreter tag",
+                                      "budget": 8000})
+    task_items = stats_of(task)["pack"]["items"] if not task.is_error else []
+    packed = [i for i in task_items if i.get("mode")]
+    check(not task.is_error and packed and packed[0]["path"] == "_internal/cache.py"
+          and any("task word" in r for r in packed[0].get("reasons", [])),
+          "a task alone packs the file it is about first, with its reasons")
+    check(not task.is_error and stats_of(task)["pack"]["stats"]["tokens"] <= 8000,
+          "the task's pack fits its budget")
+
     sym = await s.call_tool("symbols", {"path": "_internal/cli/main.py"})
     check(not sym.is_error and any(x["name"] == "main" for x in json.loads(text_of(sym))),
           "symbols lists main()")

@@ -35,17 +35,67 @@ fn files(p: &Project) -> Vec<(String, ViewMode)> {
         .collect()
 }
 
+/// A task alone is enough: `i` asks for it, Enter saves it as the
+/// preset's task and ranks every file for it; the proposal holds the file
+/// the task is about, and `I` accepts it.
+#[test]
+fn a_task_typed_at_i_discovers_without_targets() {
+    let p = project();
+    let mut h = Harness::open(p.root(), None, 110, 16).expect("open");
+    h.keys("i");
+    h.type_text("the helper should return two");
+    h.keys("enter");
+    assert_eq!(
+        saved(&p).presets["default"].task,
+        "the helper should return two"
+    );
+    let discovery = h.state.discovery.as_ref().expect("a discovery");
+    let proposed = &discovery.proposed;
+    assert!(
+        proposed.contains(&("pkg/util.py".to_string(), ViewMode::Full)),
+        "{proposed:?}"
+    );
+    assert!(
+        !proposed.iter().any(|(p, _)| p == "other.py"),
+        "{proposed:?}"
+    );
+    // The best file leads the pack, with its reasons, and the status
+    // says why it was picked.
+    let (best, why) = discovery.reasons.first().expect("reasons");
+    assert_eq!(best, "pkg/util.py");
+    assert_eq!(why[0], "2 task words: `helper`, `return`", "{why:?}");
+    let status = h
+        .state
+        .status
+        .as_ref()
+        .map(|s| s.0.clone())
+        .unwrap_or_default();
+    assert!(
+        status.contains("best for the task: pkg/util.py (2 task words: `helper`, `return`; "),
+        "{status}"
+    );
+    h.keys("I");
+    assert!(files(&p).iter().any(|(f, _)| f == "pkg/util.py"));
+    // With the task saved, `i` discovers at once (no prompt).
+    h.keys("i");
+    assert!(h.state.overlay.is_none());
+    assert!(h.state.discovery.is_some());
+}
+
 #[test]
 fn mark_discover_accept_undo_discard() {
     let p = project();
     let mut h = Harness::open(p.root(), None, 110, 16).expect("open");
+    // With no target and no task, `i` asks for the task; Esc leaves it.
     h.keys("i");
     assert!(
         h.screen()
-            .contains("no targets: mark the files you work on with *"),
+            .contains("what is your task? (or Esc, then mark the files you work on with *)"),
         "{}",
         h.screen()
     );
+    h.keys("esc");
+    assert!(h.state.overlay.is_none());
     h.goto("app.py");
     h.keys("*");
     assert_eq!(saved(&p).presets["default"].targets, ["app.py"]);

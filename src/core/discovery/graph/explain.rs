@@ -27,8 +27,10 @@ pub struct Explained {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
-    /// These project files (an edge to each; more than one for a Go
-    /// package, a C# namespace, a Python package's `__init__`).
+    /// These project files (an edge to each; more than one for a Python
+    /// package's `__init__`; for a Go package, a C# namespace, a `p.*`
+    /// every file of it, of which the graph keeps those whose names the
+    /// file uses).
     Files(Vec<String>),
     /// Outside the project: not an edge, not a problem.
     External,
@@ -57,6 +59,11 @@ pub fn explain(codebase: &Codebase, include_dirs: &[String], paths: &[String]) -
             let outcome = match r {
                 Resolution::Files(files) => {
                     Outcome::Files(files.into_iter().map(|(f, _)| f.to_string()).collect())
+                }
+                // Every file of the package: the graph keeps those whose
+                // names the file uses.
+                Resolution::Package(files) => {
+                    Outcome::Files(files.iter().map(|f| f.to_string()).collect())
                 }
                 Resolution::External => Outcome::External,
                 Resolution::Unresolved => Outcome::Unresolved,

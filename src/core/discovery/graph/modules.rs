@@ -25,6 +25,7 @@ mod rust;
 mod script;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::imports;
 use super::kind::ImportKind;
@@ -59,7 +60,7 @@ pub fn encode(lang: Option<Lang>, source: &str) -> String {
 pub fn cache_key(lang: Option<Lang>) -> &'static str {
     match lang {
         Some(Lang::Python | Lang::C | Lang::Cpp) | None => "imports-3",
-        Some(_) => "imports-modules-4",
+        Some(_) => "imports-modules-5",
     }
 }
 
@@ -188,6 +189,27 @@ pub fn resolve<'a>(
     }
 }
 
+/// The package `file` belongs to and uses without a statement (a Go
+/// file's own package), when its language has one.
+pub fn own_package<'a>(packages: &Packages<'a>, file: &str) -> Option<Arc<[&'a str]>> {
+    packages.go.own(file)
+}
+
+/// The names a file of `lang` defines at its top level that its symbol
+/// tree leaves out: Go's vars and consts, Kotlin's top-level properties
+/// and functions (read as the Kotlin index reads them).
+pub fn extra_names(lang: Option<Lang>, source: &str) -> Vec<String> {
+    match lang {
+        Some(Lang::Go) => go::values(source),
+        Some(Lang::Kotlin) => {
+            let mut names: Vec<String> = kotlin::top_level_names(source).into_iter().collect();
+            names.sort();
+            names
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// What resolving needs to know of the project beyond its file list, one
 /// field per language that has any: Rust's library crates, Go's modules
 /// and packages, Java's classes, the tsconfig/package.json mappings of JavaScript/TypeScript,
@@ -258,10 +280,12 @@ mod testing {
         list.iter().map(|s| s.to_string()).collect()
     }
 
-    /// The files of a resolution, `None` when it resolved to none.
+    /// The files of a resolution (every file of a package), `None` when
+    /// it resolved to none.
     pub fn targets(r: Resolution<'_>) -> Option<Vec<&str>> {
         match r {
             Resolution::Files(f) => Some(f.into_iter().map(|(p, _)| p).collect()),
+            Resolution::Package(f) => Some(f.to_vec()),
             _ => None,
         }
     }

@@ -4,6 +4,7 @@
 //! system headers) is simply not an edge.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::imports::{Include, PyImport};
 use super::layout::{Layout, join, normalize, parent};
@@ -14,6 +15,11 @@ use super::stdlib;
 pub enum Resolution<'a> {
     /// Project files, each with its edge weight.
     Files(Vec<(&'a str, f64)>),
+    /// Every file of a package (a Go package, Java's `p.*`, a C#
+    /// namespace, Kotlin's `p.*`), sorted, shared by every statement
+    /// naming it: the graph makes an edge only to the files whose names
+    /// the importer uses (`graph::names`).
+    Package(Arc<[&'a str]>),
     /// Outside the project (the standard library, a third-party package, a
     /// system header): not an edge, not a problem.
     External,
@@ -373,6 +379,7 @@ mod tests {
     fn paths(r: Resolution<'_>) -> Vec<&str> {
         match r {
             Resolution::Files(f) => f.into_iter().map(|(f, _)| f).collect(),
+            Resolution::Package(f) => f.to_vec(),
             Resolution::External => Vec::new(),
             Resolution::Unresolved => vec!["?"],
         }

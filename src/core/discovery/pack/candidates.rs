@@ -1,6 +1,7 @@
 //! The candidates of a pack, in priority order (docs/ARCHITECTURE.md,
 //! "Discovery"): the targets at the user's own view, their direct imports,
-//! the files the task names, the transitive imports, the files that import
+//! the files the task names by path, the files ranked for the task, the
+//! transitive imports, the files that import
 //! a target, then the preset's own entries — each path once, and a
 //! discovered file the preset lists with the user's own settings.
 
@@ -20,6 +21,7 @@ pub(super) fn build_candidates(
     preset: &Preset,
     targets: &[String],
     mentioned: &[String],
+    relevant: &[String],
     walked: &[String],
     ranked: &[Ranked],
     reach: &Reach,
@@ -53,11 +55,17 @@ pub(super) fn build_candidates(
         };
         candidates.push(item, Role::Target);
     }
+    // The files the task names by path come right after the targets,
+    // before their imports: the user named both.
+    for p in mentioned {
+        candidates.push(wanted(p, ViewMode::Full), Role::Mentioned);
+    }
     for p in by_rank(&reach.direct) {
         candidates.push(wanted(&p, ViewMode::Full), Role::Import);
     }
-    for p in mentioned {
-        candidates.push(wanted(p, ViewMode::Full), Role::Mentioned);
+    // Then every file ranked for the task, best first.
+    for p in relevant {
+        candidates.push(wanted(p, ViewMode::Full), Role::Relevant);
     }
     for p in by_rank(&reach.transitive) {
         candidates.push(wanted(&p, ViewMode::Skeleton), Role::Transitive);

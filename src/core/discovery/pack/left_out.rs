@@ -35,6 +35,8 @@ pub enum Why {
     Excluded,
     /// A credential file by name.
     Sensitive,
+    /// Discovery brought it in, and it holds a likely secret.
+    Secret,
 }
 
 /// A file left out, and why.
@@ -47,6 +49,9 @@ pub struct Dropped {
     /// What it would have taken at its cheapest (for [`Why::Budget`], when
     /// it was tried).
     pub tokens: Option<usize>,
+    /// Where its likely secret is (`a.py:3`, for [`Why::Secret`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// The candidates dropped for lack of room, in rank order (not those
@@ -60,6 +65,7 @@ pub fn for_budget(items: &[PackedItem]) -> Vec<Dropped> {
             role: Some(i.role),
             why: Why::Budget,
             tokens: i.needs,
+            at: None,
         })
         .collect()
 }
@@ -72,12 +78,27 @@ pub fn by_choice(excluded: &[String], sensitive: &[String]) -> Vec<Dropped> {
             role: None,
             why,
             tokens: None,
+            at: None,
         }
     };
     excluded
         .iter()
         .map(one(Why::Excluded))
         .chain(sensitive.iter().map(one(Why::Sensitive)))
+        .collect()
+}
+
+/// The discovered files held for a likely secret (path → where), as left
+/// out.
+pub fn held(held: &std::collections::BTreeMap<String, String>) -> Vec<Dropped> {
+    held.iter()
+        .map(|(path, at)| Dropped {
+            path: path.clone(),
+            role: None,
+            why: Why::Secret,
+            tokens: None,
+            at: Some(at.clone()),
+        })
         .collect()
 }
 
@@ -154,6 +175,7 @@ pub fn upper_bound(paths: &[&str], format: Format) -> Option<String> {
             role: None,
             why: Why::Budget,
             tokens: Some(99_999_999),
+            at: None,
         })
         .collect();
     if paths.len() > LISTED {
@@ -162,6 +184,7 @@ pub fn upper_bound(paths: &[&str], format: Format) -> Option<String> {
             role: None,
             why: Why::Budget,
             tokens: Some(99_999_999),
+            at: None,
         }));
     }
     render(&bound, format)
@@ -177,6 +200,7 @@ mod tests {
             role: Some(Role::Import),
             why: Why::Budget,
             tokens: Some(tokens),
+            at: None,
         }
     }
 
@@ -224,6 +248,7 @@ mod tests {
             mode,
             tokens: 0,
             needs,
+            reasons: Vec::new(),
         };
         let items = [
             item("in.py", Some(ViewMode::Full), None),

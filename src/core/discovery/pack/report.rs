@@ -41,6 +41,9 @@ pub struct PackStats {
     /// Credential files the targets reach or the task names, left out
     /// (only a preset entry naming one brings it in), sorted.
     pub sensitive: Vec<String>,
+    /// Discovered files left out for a likely secret, each with where it
+    /// is (`a.py:3`), sorted by path.
+    pub held_secrets: Vec<String>,
     pub candidates: usize,
     pub included: usize,
     pub full: usize,
@@ -100,6 +103,26 @@ impl PackStats {
             "credential files discovery reached",
             " (only a preset entry naming one brings it in)",
         )
+    }
+}
+
+impl PackStats {
+    /// "held N discovered files: likely secret at a.py:3, …": `None` when
+    /// no discovered file held one.
+    pub fn held_note(&self) -> Option<String> {
+        let n = self.held_secrets.len();
+        let first = self.held_secrets.first()?;
+        let what = if n == 1 { "file" } else { "files" };
+        let mut line = format!("held {n} discovered {what}: likely secret at {first}");
+        for at in self.held_secrets.iter().skip(1).take(EXCLUDED_EXAMPLES - 1) {
+            line.push_str(", ");
+            line.push_str(at);
+        }
+        if n > EXCLUDED_EXAMPLES {
+            line.push_str(&format!(" and {} more", n - EXCLUDED_EXAMPLES));
+        }
+        line.push_str(" (name a file as a target or add it to the preset to send it anyway)");
+        Some(line)
     }
 }
 

@@ -197,6 +197,7 @@ fn pack_opts(budget: usize) -> PackOptions {
         include_dirs: Vec::new(),
         read: Default::default(),
         sections: ctxcurate::core::compose::Sections::default(),
+        hold: Vec::new(),
     }
 }
 

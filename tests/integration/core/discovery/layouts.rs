@@ -99,6 +99,7 @@ fn a_package_opened_at_its_own_folder_resolves_its_absolute_imports() {
         include_dirs: Vec::new(),
         read: ReadPolicy::default(),
         sections: Sections::default(),
+        hold: Vec::new(),
     };
     let packed = pack::pack(
         &Codebase::new(&root, &Sources::new()).with_walk(&files),
@@ -339,6 +340,7 @@ fn pip_opened_at_its_package_folder() {
         include_dirs: Vec::new(),
         read: ReadPolicy::default(),
         sections: Sections::default(),
+        hold: Vec::new(),
     };
     let packed = pack::pack(
         &Codebase::new(&dir, &cache).with_walk(&files),

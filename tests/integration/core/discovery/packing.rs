@@ -54,6 +54,7 @@ fn opts(budget: usize, format: Format) -> PackOptions {
             tree: TreeMode::None,
             ..Sections::default()
         },
+        hold: Vec::new(),
     }
 }
 

@@ -96,6 +96,7 @@ fn budgets_are_never_exceeded_and_well_used() {
                 include_dirs: Vec::new(),
                 read: Default::default(),
                 sections: ctxcurate::core::compose::Sections::default(),
+                hold: Vec::new(),
             };
             let packed = pack::pack_with(
                 &Codebase::new(&root, &cache).with_walk(&files),
@@ -146,6 +147,7 @@ fn every_direct_import_is_present_in_some_form() {
             include_dirs: Vec::new(),
             read: Default::default(),
             sections: ctxcurate::core::compose::Sections::default(),
+            hold: Vec::new(),
         };
         let packed = pack::pack_with(&codebase, &Preset::default(), &targets, &opts, &graph);
         let exact = tokens::count(tokenizer, &packed.text);

@@ -1,13 +1,14 @@
 //! C# imports: `using A.B;` (also `global using`, `using static A.B.C;`
 //! and the alias `using X = A.B.C;`) names a namespace, not a file, so it
-//! resolves to every project file that declares that namespace (`namespace
-//! A.B { … }` or file-scoped `namespace A.B;`), each edge weighted so the
-//! namespace counts once; a name that is a type (`using static`, an alias)
-//! resolves to its file in its namespace when one is named after it. The
-//! declarations are read with the imports and cached with them.
+//! resolves to the namespace: the project files that declare it
+//! (`namespace A.B { … }` or file-scoped `namespace A.B;`), of which the
+//! graph keeps those whose types the importer uses; a name that is a type
+//! (`using static`, an alias) resolves to its file in its namespace when
+//! one is named after it. The declarations are read with the imports and
+//! cached with them.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use regex::Regex;
 
@@ -43,7 +44,7 @@ pub(super) fn declarations(source: &str) -> Vec<String> {
 /// The project's namespaces and the files that declare each.
 #[derive(Debug, Default)]
 pub(super) struct Namespaces<'a> {
-    files: HashMap<String, Vec<&'a str>>,
+    files: HashMap<String, Arc<[&'a str]>>,
     /// The first names of the project's own namespaces (`Python` of
     /// `Python.Runtime`): a `using` under one names the project. A name
     /// only a few files declare is left out: projects put a polyfill or
@@ -55,6 +56,7 @@ impl<'a> Namespaces<'a> {
     /// From each file's declared namespaces.
     pub(super) fn read(declared: impl IntoIterator<Item = (&'a str, Vec<String>)>) -> Self {
         let mut out = Namespaces::default();
+        let mut files_of: HashMap<String, Vec<&'a str>> = HashMap::new();
         let mut by_root: HashMap<String, HashSet<&str>> = HashMap::new();
         let mut declaring = 0;
         for (file, namespaces) in declared {
@@ -62,10 +64,7 @@ impl<'a> Namespaces<'a> {
             for ns in namespaces {
                 let root = ns.split('.').next().unwrap_or(&ns).to_string();
                 by_root.entry(root).or_default().insert(file);
-                let files = out.files.entry(ns).or_default();
-                if !files.contains(&file) {
-                    files.push(file);
-                }
+                files_of.entry(ns).or_default().push(file);
             }
         }
         out.roots = by_root
@@ -73,9 +72,14 @@ impl<'a> Namespaces<'a> {
             .filter(|(_, files)| files.len() * ROOT_SHARE >= declaring)
             .map(|(root, _)| root)
             .collect();
-        for files in out.files.values_mut() {
-            files.sort_unstable();
-        }
+        out.files = files_of
+            .into_iter()
+            .map(|(ns, mut files)| {
+                files.sort_unstable();
+                files.dedup();
+                (ns, files.into())
+            })
+            .collect();
         out
     }
 
@@ -114,10 +118,9 @@ impl<'a> Namespaces<'a> {
 /// files that declare a namespace declare one under it.
 const ROOT_SHARE: usize = 10;
 
-/// Every file of a namespace, each weighted so the namespace counts once.
-fn spread<'a>(files: &[&'a str]) -> Resolution<'a> {
-    let weight = 1.0 / files.len().max(1) as f64;
-    Resolution::Files(files.iter().map(|f| (*f, weight)).collect())
+/// Every file of a namespace, for the graph to keep those used.
+fn spread<'a>(files: &Arc<[&'a str]>) -> Resolution<'a> {
+    Resolution::Package(files.clone())
 }
 
 #[cfg(test)]
@@ -160,7 +163,7 @@ mod tests {
         );
         assert_eq!(
             n.resolve("Acme.Core"),
-            Resolution::Files(vec![("src/Core/A.cs", 0.5), ("src/Core/B.cs", 0.5)])
+            Resolution::Package(vec!["src/Core/A.cs", "src/Core/B.cs"].into())
         );
         assert_eq!(
             targets(n.resolve("Acme.Util.Strings")),

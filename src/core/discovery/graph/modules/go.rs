@@ -1,9 +1,14 @@
-//! Go imports: the paths of `import` lines and blocks; a path under the
-//! module path of one of the project's `go.mod` files resolves to every
-//! non-test file of its package's folder.
+//! Go imports: the paths of `import` lines and blocks (between the
+//! `package` clause and the first declaration: a doc comment showing an
+//! import is no import); a path under the module path of one of the
+//! project's `go.mod` files resolves to its package: the non-test files
+//! of its folder, of which the graph keeps those whose names the importer
+//! uses. A file's own package is such an import too ([`Modules::own`]):
+//! Go files of one package use each other's names without one.
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::{join, parent};
 use crate::core::discovery::graph::layout::read_small;
@@ -14,7 +19,7 @@ use crate::core::discovery::graph::resolve::Resolution;
 #[derive(Debug, Default)]
 pub(super) struct Modules<'a> {
     modules: Vec<(String, String)>,
-    packages: HashMap<&'a str, Vec<&'a str>>,
+    packages: HashMap<&'a str, Arc<[&'a str]>>,
 }
 
 impl<'a> Modules<'a> {
@@ -40,7 +45,23 @@ impl<'a> Modules<'a> {
         }
         // The longest module path first: a nested module wins.
         modules.sort_by_key(|(_, m)| std::cmp::Reverse(m.len()));
+        let packages = packages
+            .into_iter()
+            .map(|(dir, mut files)| {
+                files.sort_unstable();
+                (dir, Arc::from(files))
+            })
+            .collect();
         Modules { modules, packages }
+    }
+
+    /// The package `file` (a `.go` file, a test too) belongs to: the
+    /// non-test files of its folder, whether or not a `go.mod` names it.
+    pub(super) fn own(&self, file: &str) -> Option<Arc<[&'a str]>> {
+        if !file.ends_with(".go") {
+            return None;
+        }
+        self.packages.get(parent(file)).cloned()
     }
 
     /// An import path under a module of the project: its package's files
@@ -77,24 +98,92 @@ impl<'a> Modules<'a> {
             .unwrap_or(Resolution::External)
     }
 
-    /// The files of the package in `folder`, each weighted so it counts
-    /// once.
+    /// The package in `folder`.
     fn package(&self, folder: &str) -> Option<Resolution<'a>> {
         let files = self.packages.get(folder).filter(|f| !f.is_empty())?;
-        let weight = 1.0 / files.len() as f64;
-        Some(Resolution::Files(
-            files.iter().map(|f| (*f, weight)).collect(),
-        ))
+        Some(Resolution::Package(files.clone()))
     }
 }
 
-/// The import paths of a Go file: `import "x"`, `import alias "x"` and
-/// each line of an `import ( ... )` block.
-pub(super) fn encode(source: &str) -> Vec<String> {
+/// The names a Go file defines at the top level that its symbol tree
+/// does not hold: each `var` and `const` (`var X = …`, `const (` blocks
+/// with one name or several a line), read at gofmt's indentation.
+pub(super) fn values(source: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut in_block = false;
     for line in source.lines() {
+        let spec = if in_block {
+            if line.starts_with(')') {
+                in_block = false;
+                continue;
+            }
+            // One tab deep: a spec; deeper: a value spread over lines.
+            match line.strip_prefix('\t') {
+                Some(rest) if !rest.starts_with(['\t', ' ', '/']) => rest,
+                _ => continue,
+            }
+        } else if let Some(rest) = line
+            .strip_prefix("var ")
+            .or_else(|| line.strip_prefix("const "))
+        {
+            let rest = rest.trim_start();
+            if rest.starts_with('(') {
+                in_block = !rest.contains(')');
+                continue;
+            }
+            rest
+        } else {
+            continue;
+        };
+        let names = spec.split(['=', '/']).next().unwrap_or(spec);
+        // `a, b int`: the names before the type.
+        for part in names.split(',') {
+            let name = part.split_whitespace().next().unwrap_or("");
+            if name != "_" && is_identifier(name) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn is_identifier(s: &str) -> bool {
+    s.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The import paths of a Go file: `import "x"`, `import alias "x"` and
+/// each line of an `import ( ... )` block, read after the `package`
+/// clause (outside block comments) up to the first declaration, where Go
+/// allows imports.
+pub(super) fn encode(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    let mut in_comment = false;
+    let mut in_package = false;
+    for line in source.lines() {
         let t = line.split("//").next().unwrap_or(line).trim();
+        if in_comment {
+            in_comment = !t.contains("*/");
+            continue;
+        }
+        if !in_block && t.starts_with("/*") {
+            in_comment = !t[2..].contains("*/");
+            continue;
+        }
+        if !in_package {
+            in_package = t.starts_with("package ");
+            continue;
+        }
+        if !in_block
+            && ["func", "type", "var", "const"]
+                .iter()
+                .any(|k| t.strip_prefix(k).is_some_and(|r| r.starts_with([' ', '('])))
+        {
+            break;
+        }
         let spec = if in_block {
             if t.starts_with(')') {
                 in_block = false;
@@ -123,6 +212,38 @@ pub(super) fn encode(source: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::core::discovery::graph::modules::testing::{files, targets};
+
+    #[test]
+    fn imports_are_read_between_the_package_clause_and_the_first_declaration() {
+        // pflag's `flag.go` shows its own import in its doc comment.
+        let src = "/*\nPackage pflag.\n\n\timport flag \"github.com/spf13/pflag\"\n*/\n\
+                   package pflag\n\n/* one line */\nimport (\n\t\"bytes\"\n\tgoflag \"flag\"\n)\n\n\
+                   func f() {\n\ts := `\nimport \"os\"\n`\n}\nimport \"late\"\n";
+        assert_eq!(encode(src), ["bytes", "flag"]);
+        assert_eq!(encode("// import \"x\"\npackage a\nimport \"y\"\n"), ["y"]);
+    }
+
+    #[test]
+    fn values_are_the_top_level_vars_and_consts() {
+        let src = "package a\n\nvar ErrHelp = errors.New(\"x\")\nconst Max = 3\n\
+                   var a, b int\nvar _ = f()\nconst (\n\tContinueOnError ErrorHandling = iota\n\
+                   \tExitOnError\n\t// a comment\n\tx, y = 1,\n\t\t2\n)\nvar (\n\tcache = map[string]int{\n\
+                   \t\t\"k\": 1,\n\t}\n)\nfunc f() {\n\tvar local = 1\n}\n";
+        assert_eq!(
+            values(src),
+            [
+                "ErrHelp",
+                "Max",
+                "a",
+                "b",
+                "ContinueOnError",
+                "ExitOnError",
+                "x",
+                "y",
+                "cache"
+            ]
+        );
+    }
 
     #[test]
     fn go_imports_resolve_to_the_package_files_of_the_module() {

@@ -1,8 +1,11 @@
 //! Java imports: `import a.b.C;`, `import static a.b.C.m;` and `import
 //! a.b.*;`, resolved to the class's file by its package folders (`a.b.C`
-//! is `.../a/b/C.java`).
+//! is `.../a/b/C.java`); `a.b.*` to the package: the files of every
+//! folder `.../a/b` (`src/main/java/a/b` and `src/test/java/a/b` alike),
+//! of which the graph keeps those whose classes the importer uses.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use super::parent;
 use crate::core::discovery::graph::resolve::Resolution;
@@ -12,6 +15,9 @@ use crate::core::discovery::graph::resolve::Resolution;
 pub(super) struct Classes<'a> {
     by_name: HashMap<&'a str, Vec<&'a str>>,
     folders: HashMap<&'a str, Vec<&'a str>>,
+    /// Each package asked for by `a.b.*`, once: every statement naming
+    /// it shares one list.
+    packages: Mutex<HashMap<String, Arc<[&'a str]>>>,
 }
 
 impl<'a> Classes<'a> {
@@ -23,7 +29,11 @@ impl<'a> Classes<'a> {
             by_name.entry(name).or_default().push(f);
             folders.entry(parent(f)).or_default().push(f);
         }
-        Classes { by_name, folders }
+        Classes {
+            by_name,
+            folders,
+            packages: Mutex::default(),
+        }
     }
 
     /// A Java import: the file of its class (`a.b.C` in `.../a/b/C.java`,
@@ -35,9 +45,8 @@ impl<'a> Classes<'a> {
         let mut class_end = segments.len();
         if segments.last() == Some(&"*") {
             let folder = segments[..segments.len() - 1].join("/");
-            if let Some(files) = self.package(&folder) {
-                let weight = 1.0 / files.len() as f64;
-                return Resolution::Files(files.iter().map(|f| (*f, weight)).collect());
+            if let Some(files) = self.wildcard(&folder) {
+                return Resolution::Package(files);
             }
             // `import static a.b.C.*;`: the members of a class.
             class_end -= 1;
@@ -60,6 +69,28 @@ impl<'a> Classes<'a> {
             Some(_) => Resolution::Unresolved,
             None => Resolution::External,
         }
+    }
+
+    /// Every file of the folders for a package path (`a/b`), sorted;
+    /// `None` when the project has no such folder.
+    fn wildcard(&self, folder: &str) -> Option<Arc<[&'a str]>> {
+        let mut known = self.packages.lock().unwrap_or_else(|e| e.into_inner());
+        // A folder the project lacks is kept too (empty): `java.util.*`
+        // in every file scans the folders once.
+        if let Some(files) = known.get(folder) {
+            return (!files.is_empty()).then(|| files.clone());
+        }
+        let suffix = format!("/{folder}");
+        let mut files: Vec<&'a str> = self
+            .folders
+            .iter()
+            .filter(|(dir, _)| !folder.is_empty() && (**dir == folder || dir.ends_with(&suffix)))
+            .flat_map(|(_, files)| files.iter().copied())
+            .collect();
+        files.sort_unstable();
+        let files: Arc<[&'a str]> = files.into();
+        known.insert(folder.to_string(), files.clone());
+        (!files.is_empty()).then_some(files)
     }
 
     /// The files of the project's folder for a package path (`a/b`).

@@ -10,7 +10,9 @@
 //! modifiers), when the graph's packages are read: the first
 //! [`HEAD_LIMIT`] bytes of each file, no parse. An import into a package
 //! the project declares that names nothing found there is unresolved; any
-//! other (the JDK, Android, a library) is external. A class the project
+//! other (the JDK, Android, a library) is external. `a.b.*` resolves to
+//! the package, of which the graph keeps the files whose names the
+//! importer uses. A class the project
 //! writes in Java (`a/b/C.java`) is found by the Java rules ([`or_java`]). Swift has no file
 //! imports (`import Foundation` names a module, and a module's files see
 //! each other without one), so it has no reader here.
@@ -18,6 +20,7 @@
 use std::collections::{HashMap, HashSet};
 use std::io::Read;
 use std::path::Path;
+use std::sync::Arc;
 
 use super::super::resolve::Resolution;
 
@@ -82,7 +85,7 @@ const MODIFIERS: &[&str] = &[
 /// The names a Kotlin file defines at its top level: classes, objects,
 /// interfaces, functions, properties and type aliases (extension
 /// functions by their own name: `fun Point.scale` defines `scale`).
-fn top_level_names(source: &str) -> HashSet<String> {
+pub(super) fn top_level_names(source: &str) -> HashSet<String> {
     source.lines().filter_map(top_level_name).collect()
 }
 
@@ -132,6 +135,9 @@ pub(super) fn or_java<'a>(
 ) -> Resolution<'a> {
     match (kotlin, java()) {
         (Resolution::Files(files), _) | (_, Resolution::Files(files)) => Resolution::Files(files),
+        (Resolution::Package(files), _) | (_, Resolution::Package(files)) => {
+            Resolution::Package(files)
+        }
         (Resolution::External, Resolution::External) => Resolution::External,
         _ => Resolution::Unresolved,
     }
@@ -160,6 +166,8 @@ fn without_type_arguments(text: &str) -> String {
 #[derive(Debug, Default)]
 pub(super) struct Index<'a> {
     packages: HashMap<String, Vec<(&'a str, HashSet<String>)>>,
+    /// Each package's files, sorted, for `a.b.*`.
+    wildcards: HashMap<String, Arc<[&'a str]>>,
     files: Vec<&'a str>,
 }
 
@@ -186,6 +194,15 @@ impl<'a> Index<'a> {
                 .push((file, top_level_names(text)));
             index.files.push(file);
         }
+        index.wildcards = index
+            .packages
+            .iter()
+            .map(|(package, files)| {
+                let mut files: Vec<&'a str> = files.iter().map(|(f, _)| *f).collect();
+                files.sort_unstable();
+                (package.clone(), files.into())
+            })
+            .collect();
         index
     }
 
@@ -194,9 +211,8 @@ impl<'a> Index<'a> {
         let segments: Vec<&str> = import.split('.').collect();
         if segments.last() == Some(&"*") {
             let package = segments[..segments.len() - 1].join(".");
-            if let Some(files) = self.packages.get(&package) {
-                let weight = 1.0 / files.len() as f64;
-                return Resolution::Files(files.iter().map(|(f, _)| (*f, weight)).collect());
+            if let Some(files) = self.wildcards.get(&package) {
+                return Resolution::Package(files.clone());
             }
             // `a.b.C.*`: the members of a class.
             return self.resolve(&package);
@@ -260,6 +276,7 @@ mod tests {
     fn targets(r: Resolution<'_>) -> Option<Vec<&str>> {
         match r {
             Resolution::Files(files) => Some(files.into_iter().map(|(f, _)| f).collect()),
+            Resolution::Package(files) => Some(files.to_vec()),
             _ => None,
         }
     }

@@ -1,0 +1,516 @@
+//! How relevant every file of the project is to a task (DESIGN §13, "A
+//! task is a seed, like a target"), as a search engine ranks documents: a
+//! score that is a sum of named parts, each explainable.
+//!
+//! - **Lexical**: BM25F of the task's terms (`terms`) against each file's
+//!   path, the names it defines and its text (`index`, cached by content
+//!   hash), so rare words weigh more than common ones and a word in a
+//!   file's name more than one in its body. Tests, benchmarks, examples,
+//!   fixtures, generated, vendored, documentation and data files keep a
+//!   share of it (`class`) unless the task speaks of their kind.
+//! - **Mentions**: the paths, scopes, modules and identifiers the task names
+//!   (`mentions`), each worth less the more files it matches.
+//! - **Graph**: the best files pass a share of their score to the files
+//!   they import and that import them.
+//!
+//! The result ranks every scored file; packing takes them best first, and
+//! each pick says why ([`Why::reasons`]).
+
+mod class;
+mod index;
+pub mod terms;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::core::discovery::graph::ImportGraph;
+use crate::core::discovery::mentions::{Mention, MentionKind};
+use crate::core::model::MaskState;
+use crate::core::sources::Codebase;
+use crate::core::syntax::SymbolTree;
+
+pub use class::{FileClass, classify};
+
+/// BM25's term-frequency saturation and length normalisation.
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// How much a term found in a file's path, or among the names it defines,
+/// counts against one found in its text.
+const PATH_WEIGHT: f64 = 3.0;
+const DEF_WEIGHT: f64 = 2.0;
+/// What a mention adds, in units of the best lexical score: a path named
+/// outright, a commit scope or module, an identifier the file defines
+/// (divided among the files that define it).
+const PATH_MENTION: f64 = 1.5;
+const SCOPE_MENTION: f64 = 0.8;
+const IDENT_MENTION: f64 = 0.6;
+/// The share of its score each of the best files passes along its edges,
+/// and how many of the best files pass it.
+const SPREAD: f64 = 0.25;
+const SPREADERS: usize = 12;
+/// Files scoring under this share of the best are not worth a candidate.
+pub const CUTOFF: f64 = 0.04;
+
+/// The task as terms, each with its weight (how often the task says it)
+/// and its inverse document frequency over the project.
+#[derive(Debug, Clone, Default)]
+pub struct Query {
+    pub terms: Vec<String>,
+    /// Each term as the task first wrote it (lowercased, unstemmed).
+    shown: Vec<String>,
+    weights: Vec<f64>,
+    idf: Vec<f64>,
+    /// The classes of files the task speaks of (tests, docs, …).
+    speaks_of: Vec<FileClass>,
+}
+
+impl Query {
+    /// The terms of `task` (commit trailers and links left out).
+    pub fn new(task: &str) -> Self {
+        let text: String = task
+            .lines()
+            .filter(|l| !is_trailer(l))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        let mut order = Vec::new();
+        let mut shown = Vec::new();
+        terms::for_each_written(&text, |t, written| {
+            let n = counts.entry(t.to_string()).or_default();
+            if *n == 0 {
+                order.push(t.to_string());
+                shown.push(written.to_string());
+            }
+            *n += 1;
+        });
+        let weights = order
+            .iter()
+            .map(|t| 1.0 + 0.5 * (counts[t].min(3) as f64 - 1.0))
+            .collect();
+        let speaks_of = [
+            FileClass::Test,
+            FileClass::Bench,
+            FileClass::Example,
+            FileClass::Fixture,
+            FileClass::Generated,
+            FileClass::Vendored,
+            FileClass::Doc,
+            FileClass::Data,
+        ]
+        .into_iter()
+        .filter(|c| c.words().iter().any(|w| counts.contains_key(*w)))
+        .collect();
+        Query {
+            idf: vec![0.0; order.len()],
+            terms: order,
+            shown,
+            weights,
+            speaks_of,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// What a term weighs in this query over this project (0: not asked).
+    pub fn weight_of(&self, term: &str) -> f64 {
+        self.terms
+            .iter()
+            .position(|t| t == term)
+            .map_or(0.0, |i| self.weights[i] * self.idf[i])
+    }
+
+    /// The share of its lexical score a file of `class` keeps.
+    fn class_weight(&self, class: FileClass) -> f64 {
+        if self.speaks_of.contains(&class) {
+            1.0
+        } else {
+            class.weight()
+        }
+    }
+}
+
+/// `Signed-off-by:`, `Co-authored-by:`, a bare link: not the task.
+fn is_trailer(line: &str) -> bool {
+    let l = line.trim().to_ascii_lowercase();
+    l.starts_with("signed-off-by:")
+        || l.starts_with("co-authored-by:")
+        || l.starts_with("reviewed-by:")
+        || l.starts_with("change-id:")
+        || l.starts_with("(cherry picked")
+        || (l.starts_with("http") && !l.contains(' '))
+}
+
+/// Why a file ranks where it does: the parts of its score and what made
+/// them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Why {
+    pub score: f64,
+    pub lexical: f64,
+    pub mentioned: f64,
+    pub graph: f64,
+    /// The task's words found in the file, best first (as the task wrote
+    /// them, lowercased).
+    pub words: Vec<String>,
+    /// The task's words found in its path.
+    pub in_path: Vec<String>,
+    /// The mentions that named it (`path`, `identifier` …: text).
+    pub mentions: Vec<String>,
+    /// The best file it is linked to, and how.
+    pub neighbour: Option<String>,
+    /// Its kind, when that ranked it lower.
+    pub demoted: Option<&'static str>,
+}
+
+impl Why {
+    /// The reasons as a person would say them.
+    pub fn reasons(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for m in &self.mentions {
+            out.push(format!("the task names {m}"));
+        }
+        if !self.in_path.is_empty() {
+            out.push(format!("matched {} in its path", quoted(&self.in_path)));
+        }
+        let rest: Vec<String> = self
+            .words
+            .iter()
+            .filter(|w| !self.in_path.contains(w))
+            .cloned()
+            .collect();
+        if !rest.is_empty() {
+            let n = rest.len();
+            let shown: Vec<String> = rest.into_iter().take(5).collect();
+            out.push(format!(
+                "{n} task {}: {}",
+                if n == 1 { "word" } else { "words" },
+                quoted(&shown)
+            ));
+        }
+        if let Some(n) = &self.neighbour {
+            out.push(n.clone());
+        }
+        if let Some(kind) = self.demoted {
+            out.push(format!("a {kind}, ranked below source"));
+        }
+        out.push(format!("score {:.2}", self.score));
+        out
+    }
+}
+
+fn quoted(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One scored file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Scored {
+    pub path: String,
+    #[serde(flatten)]
+    pub why: Why,
+}
+
+/// The project's files ranked for a task, best first (only files with a
+/// score), with the query they were ranked for.
+#[derive(Debug, Clone, Default)]
+pub struct Relevance {
+    pub files: Vec<Scored>,
+    pub query: Query,
+}
+
+impl Relevance {
+    /// The scored file at `path`.
+    pub fn get(&self, path: &str) -> Option<&Scored> {
+        self.files.iter().find(|s| s.path == path)
+    }
+
+    /// The files worth a candidate: at least [`CUTOFF`] of the best
+    /// score, at most `limit` of them.
+    pub fn candidates(&self, limit: usize) -> impl Iterator<Item = &Scored> {
+        let best = self.files.first().map_or(0.0, |s| s.why.score);
+        self.files
+            .iter()
+            .take_while(move |s| s.why.score >= best * CUTOFF && s.why.score > 0.0)
+            .take(limit)
+    }
+
+    /// A mask that shows in full the symbols of `tree` the task is about
+    /// (a name sharing a weighty term with the task) and the rest as
+    /// signatures; `None` when no symbol is about the task.
+    pub fn task_mask(&self, tree: &SymbolTree) -> Option<BTreeMap<String, MaskState>> {
+        if self.query.is_empty() {
+            return None;
+        }
+        let best_idf = self.query.idf.iter().copied().fold(0.0, f64::max);
+        let mut mask = BTreeMap::new();
+        for symbol in tree.iter() {
+            let mut weight = 0.0;
+            terms::for_each_term(&symbol.name, |t| weight += self.query.weight_of(t));
+            // A name made only of common words (`get`, `data`) is not
+            // what the task is about.
+            if weight > 0.0 && weight >= best_idf * 0.35 {
+                mask.insert(symbol.path.clone(), MaskState::Def);
+            }
+        }
+        (!mask.is_empty()).then_some(mask)
+    }
+}
+
+/// Rank `files` (the walked files discovery may use) for `task`, with
+/// its `mentions` and the import graph.
+pub fn rank(
+    codebase: &Codebase,
+    files: &[&str],
+    task: &str,
+    mentions: &[Mention],
+    graph: &ImportGraph,
+) -> Relevance {
+    let mut query = Query::new(task);
+    if query.is_empty() && mentions.iter().all(|m| m.files.is_empty()) {
+        return Relevance {
+            files: Vec::new(),
+            query,
+        };
+    }
+    let wanted: HashMap<&str, usize> = query
+        .terms
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.as_str(), i))
+        .collect();
+    let progress = codebase.sources.progress();
+    progress.start("files ranked for the task", files.len());
+    let counted: Vec<Option<(index::Counts, Vec<u32>)>> = files
+        .par_iter()
+        .map(|path| {
+            progress.step();
+            let counts = index::FileTerms::of(codebase, path)?.counts(&wanted);
+            Some((counts, path_counts(path, &wanted, query.terms.len())))
+        })
+        .collect();
+    let docs: Vec<(&str, index::Counts, Vec<u32>)> = files
+        .iter()
+        .zip(counted)
+        .filter_map(|(p, c)| c.map(|(counts, path)| (*p, counts, path)))
+        .collect();
+    let n = docs.len() as f64;
+    let mut df = vec![0usize; query.terms.len()];
+    for (_, counts, path) in &docs {
+        for (i, d) in df.iter_mut().enumerate() {
+            if counts.body.contains_key(&i) || counts.defs.contains_key(&i) || path[i] > 0 {
+                *d += 1;
+            }
+        }
+    }
+    query.idf = df
+        .iter()
+        .map(|&d| (1.0 + (n - d as f64 + 0.5) / (d as f64 + 0.5)).ln())
+        .collect();
+    let avg_len = (docs.iter().map(|(_, c, _)| c.len as f64).sum::<f64>() / n.max(1.0)).max(1.0);
+
+    let mut scored: HashMap<&str, Why> = HashMap::new();
+    for (path, counts, in_path) in &docs {
+        let why = lexical(&query, counts, in_path, avg_len);
+        if why.lexical > 0.0 {
+            let class = classify(path);
+            let mut why = why;
+            let keep = query.class_weight(class);
+            if keep < 1.0 {
+                why.lexical *= keep;
+                why.demoted = Some(class.noun());
+            }
+            scored.insert(path, why);
+        }
+    }
+    let best_lexical = scored.values().map(|w| w.lexical).fold(0.0, f64::max);
+    let unit = if best_lexical > 0.0 {
+        best_lexical
+    } else {
+        1.0
+    };
+    let known: HashSet<&str> = files.iter().copied().collect();
+    for m in mentions {
+        let matched: Vec<&String> = m
+            .files
+            .iter()
+            .filter(|f| known.contains(f.as_str()))
+            .collect();
+        if matched.is_empty() {
+            continue;
+        }
+        let (worth, label) = match m.kind {
+            MentionKind::Path => (PATH_MENTION, "the path"),
+            MentionKind::Identifier => (
+                IDENT_MENTION / (matched.len() as f64).sqrt(),
+                "the identifier",
+            ),
+            #[allow(unreachable_patterns)]
+            _ => (SCOPE_MENTION / (matched.len() as f64).sqrt(), "the name"),
+        };
+        for f in matched {
+            let Some(path) = files.iter().find(|p| **p == f.as_str()) else {
+                continue;
+            };
+            let why = scored.entry(path).or_default();
+            // An auxiliary file the task names by path is the user's
+            // pick; by identifier it still ranks below the source.
+            let keep = match m.kind {
+                MentionKind::Path => 1.0,
+                _ => query.class_weight(classify(path)),
+            };
+            why.mentioned += worth * unit * keep;
+            why.mentions.push(format!("{label} `{}`", m.text));
+        }
+    }
+    for why in scored.values_mut() {
+        why.score = why.lexical + why.mentioned;
+    }
+    spread(&mut scored, graph, &known);
+    let mut files: Vec<Scored> = scored
+        .into_iter()
+        .map(|(path, mut why)| {
+            why.score = why.lexical + why.mentioned + why.graph;
+            Scored {
+                path: path.to_string(),
+                why,
+            }
+        })
+        .filter(|s| s.why.score > 0.0)
+        .collect();
+    files.sort_by(|a, b| {
+        b.why
+            .score
+            .total_cmp(&a.why.score)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    Relevance { files, query }
+}
+
+/// How often each query term occurs in `path`: the file's own name counts
+/// twice, its folders once.
+fn path_counts(path: &str, wanted: &HashMap<&str, usize>, n: usize) -> Vec<u32> {
+    let mut out = vec![0u32; n];
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    // The extension is no word of the name (`.go`, `.py`).
+    let name = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    terms::for_each_term(name, |t| {
+        if let Some(&i) = wanted.get(t) {
+            out[i] += 2;
+        }
+    });
+    terms::for_each_term(dirs, |t| {
+        if let Some(&i) = wanted.get(t) {
+            out[i] += 1;
+        }
+    });
+    out
+}
+
+/// BM25F of one file: path, names defined and text, with the words that
+/// matched.
+fn lexical(query: &Query, counts: &index::Counts, in_path: &[u32], avg_len: f64) -> Why {
+    let norm = 1.0 - B + B * counts.len as f64 / avg_len;
+    let mut why = Why::default();
+    let mut matched: Vec<(f64, usize)> = Vec::new();
+    for i in 0..query.terms.len() {
+        let body = counts.body.get(&i).copied().unwrap_or(0) as f64;
+        let defs = counts.defs.get(&i).copied().unwrap_or(0) as f64;
+        let path = in_path[i] as f64;
+        // A long file's names are normalised with its text: a header that
+        // declares everything matches everything.
+        let tf = PATH_WEIGHT * path + (DEF_WEIGHT * defs + body) / norm;
+        if tf <= 0.0 {
+            continue;
+        }
+        let part = query.weights[i] * query.idf[i] * tf * (K1 + 1.0) / (K1 + tf);
+        why.lexical += part;
+        matched.push((part, i));
+        if path > 0.0 {
+            why.in_path.push(query.shown[i].clone());
+        }
+    }
+    matched.sort_by(|a, b| b.0.total_cmp(&a.0));
+    why.words = matched
+        .into_iter()
+        .map(|(_, i)| query.shown[i].clone())
+        .collect();
+    why
+}
+
+/// The best files pass [`SPREAD`] of their score to what they import and
+/// what imports them, shared by edge weight; each file remembers the
+/// best file that passed it most.
+fn spread<'a>(scored: &mut HashMap<&'a str, Why>, graph: &ImportGraph, known: &HashSet<&'a str>) {
+    if graph.is_empty() || scored.is_empty() {
+        return;
+    }
+    let mut best: Vec<(&str, f64)> = scored.iter().map(|(p, w)| (*p, w.score)).collect();
+    best.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    best.truncate(SPREADERS);
+    let spreaders: HashMap<&str, f64> = best.iter().copied().collect();
+    // (neighbour, weight, the spreader imports it?) per spreader.
+    let mut links: HashMap<&str, Vec<(&str, f64, bool)>> = HashMap::new();
+    for (from, to, w) in graph.edges() {
+        if spreaders.contains_key(from) && from != to {
+            links.entry(from).or_default().push((to, w, true));
+        }
+        if spreaders.contains_key(to) && from != to {
+            links.entry(to).or_default().push((from, w, false));
+        }
+    }
+    let mut passed: HashMap<&'a str, (f64, f64, String)> = HashMap::new();
+    for (spreader, score) in best {
+        let Some(list) = links.get(spreader) else {
+            continue;
+        };
+        let total: f64 = list.iter().map(|(_, w, _)| w).sum();
+        if total <= 0.0 {
+            continue;
+        }
+        for (to, w, imported) in list {
+            let Some(to): Option<&'a str> = known.get(*to).copied() else {
+                continue;
+            };
+            let share = SPREAD * score * w / total;
+            let entry = passed.entry(to).or_insert((0.0, 0.0, String::new()));
+            entry.0 += share;
+            if share > entry.1 {
+                entry.1 = share;
+                entry.2 = if *imported {
+                    format!("imported by `{spreader}`")
+                } else {
+                    format!("imports `{spreader}`")
+                };
+            }
+        }
+    }
+    for (path, (share, _, how)) in passed {
+        let why = scored.entry(path).or_default();
+        why.graph += share;
+        if why.neighbour.is_none() && !how.is_empty() {
+            why.neighbour = Some(how);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_query_drops_trailers_and_knows_what_it_speaks_of() {
+        let q = Query::new(
+            "Fix flaky tests for the router\n\nSigned-off-by: A <a@b.c>\nhttps://x.y/z\n",
+        );
+        assert_eq!(q.terms, ["flak", "test", "router"]);
+        assert!(q.speaks_of.contains(&FileClass::Test));
+        assert!(!q.speaks_of.contains(&FileClass::Doc));
+    }
+}

@@ -1,0 +1,176 @@
+//! What the lexical score needs of each file, cached by content hash as
+//! token counts are: the terms of its text with their counts, and the
+//! names it defines (a light, language-agnostic scan for the identifier
+//! after `def`, `class`, `fn`, `func`, `struct`, … and for `NAME =` /
+//! `const NAME` bindings, so a TypeScript `export const focusManager = …`
+//! counts as defined). A second task on an unchanged project reads these
+//! from the cache instead of the files' terms anew.
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use regex::Regex;
+
+use crate::core::sources::Codebase;
+
+use super::terms;
+
+/// The derived-text name (and so the cache key) of a file's terms; bump
+/// the version when the format or the term rules change.
+const DERIVED: &str = "relevance-terms-v1";
+
+/// A file's terms, as cached: `D` lines (defined names' terms), then `B`
+/// lines (body terms), each `Dterm count`, then `L total` (the body's
+/// length in terms).
+pub struct FileTerms {
+    text: Arc<str>,
+}
+
+/// One field's counts of the terms a query asks for.
+#[derive(Debug, Default, Clone)]
+pub struct Counts {
+    /// Term index in the query → count.
+    pub defs: HashMap<usize, u32>,
+    pub body: HashMap<usize, u32>,
+    /// Body length in terms.
+    pub len: u32,
+}
+
+impl FileTerms {
+    /// The terms of `rel` from the cache, or made from its text and
+    /// stored; `None` for a file that is not readable text.
+    pub fn of(codebase: &Codebase, rel: &str) -> Option<FileTerms> {
+        let text = codebase
+            .sources
+            .derived_from_text(codebase.root, rel, DERIVED, encode)?;
+        Some(FileTerms { text })
+    }
+
+    /// The counts of the `wanted` terms (term → its index in the query).
+    pub fn counts(&self, wanted: &HashMap<&str, usize>) -> Counts {
+        let mut out = Counts::default();
+        for line in self.text.lines() {
+            let Some((tag, rest)) = line.split_at_checked(1) else {
+                continue;
+            };
+            let Some((term, count)) = rest.trim_start().rsplit_once(' ') else {
+                continue;
+            };
+            let count: u32 = count.parse().unwrap_or(0);
+            match tag {
+                "L" => out.len = count,
+                "D" | "B" => {
+                    if let Some(&i) = wanted.get(term) {
+                        let field = if tag == "D" {
+                            &mut out.defs
+                        } else {
+                            &mut out.body
+                        };
+                        *field.entry(i).or_default() += count;
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// A file's text as the cached lines of [`FileTerms`].
+fn encode(text: &str) -> String {
+    let mut defs: HashMap<String, u32> = HashMap::new();
+    for name in defined_names(text) {
+        terms::for_each_term(name, |t| *defs.entry(t.to_string()).or_default() += 1);
+    }
+    let mut body: HashMap<String, u32> = HashMap::new();
+    let mut len = 0u32;
+    terms::for_each_term(text, |t| {
+        len += 1;
+        match body.get_mut(t) {
+            Some(n) => *n += 1,
+            None => {
+                body.insert(t.to_string(), 1);
+            }
+        }
+    });
+    let mut out = String::with_capacity(body.len() * 12);
+    for (tag, map) in [("D", &defs), ("B", &body)] {
+        let mut sorted: Vec<(&String, &u32)> = map.iter().collect();
+        sorted.sort_unstable();
+        for (term, count) in sorted {
+            out.push_str(tag);
+            out.push_str(term);
+            out.push(' ');
+            out.push_str(&count.to_string());
+            out.push('\n');
+        }
+    }
+    out.push_str(&format!("L total {len}\n"));
+    out
+}
+
+/// The names `text` defines, by keyword (`def`, `class`, `fn`, `func`,
+/// `struct`, …), by a binding at the start of a line (`NAME = …`,
+/// `export const NAME = …`, `var NAME =`) or by `#define`, each as often
+/// as it is defined.
+pub fn defined_names(text: &str) -> impl Iterator<Item = &str> {
+    static DEF: OnceLock<Option<Regex>> = OnceLock::new();
+    let re = DEF.get_or_init(|| {
+        Regex::new(concat!(
+            r"(?m)\b(?:def|class|fn|func|function|struct|enum|union|trait|interface|type|",
+            r"typedef|mod|module|namespace|record|object|protocol|extension|impl|macro_rules!)",
+            r"[ \t]+(?:\([^)\n]{0,80}\)[ \t]*)?\*?[ \t]*([A-Za-z_$][\w$]*)",
+            r"|^(?:export[ \t]+(?:default[ \t]+)?|pub(?:\([^)\n]*\))?[ \t]+)?",
+            r"(?:(?:const|let|var|val|static)[ \t]+)?([A-Za-z_$][\w$]*)[ \t]*(?::[^=\n]{0,80})?=[^=]",
+            r"|#[ \t]*define[ \t]+([A-Za-z_]\w*)",
+        ))
+        .ok()
+    });
+    re.iter().flat_map(move |re| {
+        re.captures_iter(text).filter_map(|c| {
+            c.get(1)
+                .or_else(|| c.get(2))
+                .or_else(|| c.get(3))
+                .map(|m| m.as_str())
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn definitions_are_found_by_keyword_and_binding() {
+        let src = "def parse_url(x):\n    pass\nclass Router:\n  pass\n\
+                   export const focusManager = new FocusManager()\n\
+                   func (t *Tree) addRoute(path string) {}\n\
+                   MAX_SIZE = 10\n#define BROTLI_MODEL(M) x\n";
+        let names: Vec<&str> = defined_names(src).collect();
+        for want in [
+            "parse_url",
+            "Router",
+            "focusManager",
+            "addRoute",
+            "MAX_SIZE",
+            "BROTLI_MODEL",
+        ] {
+            assert!(names.contains(&want), "{want} in {names:?}");
+        }
+    }
+
+    #[test]
+    fn counts_read_back_what_encode_wrote() {
+        let text = encode("def route_match(x):\n    return match(x) or match_all\n");
+        let file = FileTerms {
+            text: Arc::from(text),
+        };
+        let wanted: HashMap<&str, usize> = [("match", 0), ("rout", 1), ("zzz", 2)].into();
+        let counts = file.counts(&wanted);
+        assert_eq!(counts.defs.get(&0), Some(&1));
+        assert_eq!(counts.defs.get(&1), Some(&1));
+        assert_eq!(counts.body.get(&0), Some(&3));
+        assert_eq!(counts.body.get(&2), None);
+        assert!(counts.len >= 6, "{}", counts.len);
+    }
+}

@@ -1,0 +1,313 @@
+//! A task alone finds the code (issue 35): `ctxcurate build --task` in a
+//! project with no preset ranks every file for the task and packs the best
+//! ones, each with its reasons; rare words beat common ones, a test file
+//! ranks below its source, a large file keeps the symbols the task is
+//! about, and a discovered file that holds a likely secret is left out and
+//! named instead of refusing the build.
+
+use crate::common;
+
+use ctxcurate::core::model::TokenizerKind;
+use ctxcurate::core::tokens;
+use serde_json::Value;
+
+use common::{Project, stderr, stdout};
+
+/// A small router project: the file a task is about, its test, files that
+/// share only common words with it, and a module it imports.
+fn router() -> Project {
+    let p = Project::empty();
+    p.write(
+        "router/tree.py",
+        "from router.params import Params\n\n\
+         class Node:\n    \"\"\"A node of the route tree.\"\"\"\n\n\
+         def insert_route(root, path):\n    \"\"\"Add a path; a wildcard segment matches the rest.\"\"\"\n\
+         \x20   for segment in path.split('/'):\n        if segment.startswith('*'):\n\
+         \x20           return wildcard(root, segment)\n    return root\n\n\
+         def wildcard(node, segment):\n    return Params(segment)\n",
+    );
+    p.write(
+        "router/params.py",
+        "class Params:\n    def __init__(self, name):\n        self.name = name\n",
+    );
+    p.write(
+        "router/tree_test.py",
+        "from router.tree import insert_route\n\n\
+         def test_wildcard_after_named_param():\n    assert insert_route(None, '/a/:b/*c') is None\n",
+    );
+    // Common words only: `data`, `match`, `value`, many times over.
+    for i in 0..6 {
+        p.write(
+            &format!("util/data_{i}.py"),
+            "def match(data):\n    value = data\n    return match_value(value, data)\n\n\
+             def match_value(value, data):\n    return value == data\n",
+        );
+    }
+    p.write("README.md", "# router\n\nA router. Data in, data out.\n");
+    p
+}
+
+fn stats_json(out: &std::process::Output) -> Value {
+    let err = stderr(out);
+    serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{e}: {err}"))
+}
+
+/// The packed items as (path, mode), in order (dropped ones too, mode
+/// `null`).
+fn items(stats: &Value) -> Vec<(String, Option<String>)> {
+    stats["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap_or_default().to_string(),
+                i["mode"].as_str().map(str::to_string),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_task_in_plain_words_packs_the_file_it_is_about() {
+    let p = router();
+    let out = p.run(&[
+        "build",
+        "--task",
+        "fix: wrong result when a wildcard follows a named param in the route tree",
+        "--budget",
+        "2000",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = stats_json(&out);
+    let items = items(&stats);
+    assert_eq!(
+        items[0],
+        ("router/tree.py".to_string(), Some("full".into()))
+    );
+    // The source before its test; the test still comes (it speaks of the
+    // same things), but lower.
+    let pos = |path: &str| items.iter().position(|(p, _)| p == path);
+    assert!(
+        pos("router/tree_test.py") > pos("router/tree.py"),
+        "{items:?}"
+    );
+    // The import of the best file comes along through the graph.
+    assert!(pos("router/params.py").is_some(), "{items:?}");
+    // Files that share only common words are not candidates.
+    assert!(pos("util/data_0.py").is_none(), "{items:?}");
+    // Each pick says why.
+    let first = &stats["items"][0]["reasons"];
+    let reasons: Vec<&str> = first
+        .as_array()
+        .expect("reasons")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("`tree`") && r.contains("path")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.contains("`wildcard`")),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.iter().any(|r| r.starts_with("score ")),
+        "{reasons:?}"
+    );
+    let text = stdout(&out);
+    assert!(text.contains("### router/tree.py\n"), "{text}");
+    assert!(tokens::count(TokenizerKind::O200k, &text) <= 2000);
+}
+
+#[test]
+fn a_rare_word_beats_a_common_one() {
+    let p = router();
+    // `data` is in seven files, `wildcard` in two.
+    let out = p.run(&[
+        "build",
+        "--task",
+        "data wildcard",
+        "--budget",
+        "3000",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(items[0].0, "router/tree.py", "{items:?}");
+}
+
+#[test]
+fn a_test_file_ranks_below_its_source_unless_the_task_speaks_of_tests() {
+    let p = router();
+    let run = |task: &str| {
+        let out = p.run(&["build", "--task", task, "--budget", "3000", "--stats-json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        items(&stats_json(&out))
+    };
+    let items = run("insert_route wildcard named param");
+    assert_eq!(items[0].0, "router/tree.py", "{items:?}");
+    let items = run("the wildcard named param test fails: test_wildcard_after_named_param");
+    assert_eq!(items[0].0, "router/tree_test.py", "{items:?}");
+}
+
+#[test]
+fn a_large_file_keeps_what_the_task_is_about_in_full() {
+    let p = Project::empty();
+    let mut big = String::new();
+    for i in 0..60 {
+        big.push_str(&format!(
+            "def helper_{i}(x):\n    \"\"\"Helper {i}.\"\"\"\n{}    return x\n\n",
+            "    x = x + 1\n".repeat(12)
+        ));
+    }
+    big.push_str(
+        "def refetch_interval(query):\n    \"\"\"How long until the query is fetched again.\"\"\"\n\
+         \x20   return query.stale_time * 2\n",
+    );
+    p.write("client.py", &big);
+    let out = p.run(&[
+        "build",
+        "--task",
+        "refetch_interval doubles the stale time",
+        "--budget",
+        "2500",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(items[0], ("client.py".to_string(), Some("masked".into())));
+    let text = stdout(&out);
+    assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
+    assert!(text.contains("def helper_3(x):"), "{text}");
+    assert!(
+        !text.contains("def helper_3(x):\n    \"\"\"Helper 3.\"\"\"\n    x = x + 1"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_discovered_file_with_a_secret_is_left_out_and_named() {
+    let p = router();
+    p.write(
+        "router/wildcard_settings.py",
+        "WILDCARD_TOKEN = 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB'\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--task",
+        "wildcard follows a named param",
+        "--budget",
+        "3000",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("held 1 discovered file: likely secret at router/wildcard_settings.py:1"),
+        "{err}"
+    );
+    let text = stdout(&out);
+    assert!(!text.contains("ghp_"), "{text}");
+    assert!(text.contains("### router/tree.py"), "{text}");
+
+    // A file the user chose keeps the refusal.
+    let out = p.run(&[
+        "build",
+        "--task",
+        "wildcard follows a named param",
+        "--budget",
+        "3000",
+        "--target",
+        "router/wildcard_settings.py",
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("refusing"), "{}", stderr(&out));
+}
+
+#[test]
+fn stats_names_each_pick_and_why() {
+    let p = router();
+    let out = p.run(&[
+        "stats",
+        "--task",
+        "wildcard follows a named param",
+        "--budget",
+        "3000",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("why        router/tree.py: "), "{text}");
+}
+
+/// With a target, a file the task names by path goes in before the
+/// target's imports are given room: the user named both (it was dropped
+/// while a large import went in as an outline).
+#[test]
+fn a_file_the_task_names_comes_before_the_targets_imports() {
+    let p = Project::empty();
+    let types: String = (0..80)
+        .map(|i| format!("class Type{i}:\n    \"\"\"Type {i}.\"\"\"\n    field_{i}: int = {i}\n\n"))
+        .collect();
+    p.write("query/types.py", &types);
+    p.write(
+        "query/client.py",
+        "from query.types import Type1\n\ndef fetch():\n    return Type1()\n",
+    );
+    p.write(
+        "query/hydration.py",
+        "def hydrate(state):\n    \"\"\"Put a dehydrated state back.\"\"\"\n    return dict(state)\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--target",
+        "query/client.py",
+        "--task",
+        "Why does hydrate() in hydration.py drop the state?",
+        "--budget",
+        "700",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(
+        items[..2],
+        [
+            ("query/client.py".to_string(), Some("full".to_string())),
+            ("query/hydration.py".to_string(), Some("full".to_string())),
+        ],
+        "{items:?}"
+    );
+}
+
+/// A file whose outline alone is over its share of the budget still comes
+/// in with the symbols the task is about, the rest hidden.
+#[test]
+fn a_huge_file_comes_down_to_the_symbols_the_task_is_about() {
+    let p = Project::empty();
+    let mut big = String::new();
+    for i in 0..300 {
+        big.push_str(&format!(
+            "def helper_{i}(x, y, z):\n    return x + y + z + {i}\n\n"
+        ));
+    }
+    big.push_str("def refetch_interval(query):\n    return query.stale_time * 2\n");
+    p.write("client.py", &big);
+    let out = p.run(&[
+        "build",
+        "--task",
+        "refetch_interval doubles the stale time",
+        "--budget",
+        "1000",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(items[0], ("client.py".to_string(), Some("masked".into())));
+    let text = stdout(&out);
+    assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
+    assert!(!text.contains("def helper_3("), "{text}");
+}
