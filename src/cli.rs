@@ -108,16 +108,30 @@ impl Ctx<'_> {
     }
 
     /// A command-line path as a root-relative `/` path, refusing paths
-    /// outside the project.
+    /// outside the project and the root itself.
     pub fn rel_path(&self, root: &Path, arg: &Path) -> Result<String> {
+        match self.project_path(root, arg)? {
+            rel if rel.is_empty() => user_err!(
+                "{} is the project root {}, not a file in it",
+                arg.display(),
+                root.display()
+            ),
+            rel => Ok(rel),
+        }
+    }
+
+    /// A command-line path as a root-relative `/` path, `""` for the root
+    /// itself (`.`, `./`, the root's absolute path, `../<root>` from
+    /// inside it); refusing paths outside the project.
+    pub fn project_path(&self, root: &Path, arg: &Path) -> Result<String> {
         let abs = if arg.is_absolute() {
             arg.to_path_buf()
         } else {
             self.cwd.join(arg)
         };
         match paths::normalize_rel(root, &abs) {
-            Some(rel) if !rel.is_empty() => Ok(rel),
-            _ => user_err!(
+            Some(rel) => Ok(rel),
+            None => user_err!(
                 "{} is outside the project root {}",
                 arg.display(),
                 root.display()

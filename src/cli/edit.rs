@@ -277,10 +277,14 @@ fn add(
     let mut own = Vec::new();
     let mut capped = Vec::new();
     for entry in entries {
-        // A folder (`dir/**`) is included as Space on a folder does.
-        let folder = entry
-            .strip_suffix("/**")
-            .filter(|dir| root.join(dir).is_dir());
+        // A folder (`dir/**`, the root's `**`) is included as Space on a
+        // folder does.
+        let folder = match entry.as_str() {
+            "**" => Some(""),
+            _ => entry
+                .strip_suffix("/**")
+                .filter(|dir| root.join(dir).is_dir()),
+        };
         let how = match folder {
             Some(dir) => curation::include_folder(preset, dir, mode),
             None => curation::include(preset, &entry, mode)?,
@@ -399,10 +403,10 @@ fn entry_path(root: &Path, arg: &str, ctx: &Ctx) -> Result<String> {
     if walk::is_glob(arg) && !Path::new(arg).exists() {
         return glob_entry(root, arg, ctx);
     }
-    let rel = ctx.rel_path(root, Path::new(arg))?;
+    let rel = ctx.project_path(root, Path::new(arg))?;
     let abs = root.join(&rel);
     if abs.is_dir() {
-        Ok(format!("{rel}/**"))
+        Ok(curation::folder_glob(&rel))
     } else if abs.is_file() {
         if walk::is_blacklisted(&rel) {
             user_err!(

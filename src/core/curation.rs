@@ -220,13 +220,17 @@ pub fn exclude(preset: &mut Preset, path: &str) -> Result<Option<FileItem>, Cura
 
 /// Include the folder `dir`: its `dir/**` glob entry (added at the end
 /// unless listed), and no exclusion under it any more. With `mode`, the
-/// glob entry renders in that mode.
+/// glob entry renders in that mode. The root (`""`) is `**`.
 pub fn include_folder(preset: &mut Preset, dir: &str, mode: Option<ViewMode>) -> Included {
-    let prefix = format!("{dir}/");
-    preset
-        .exclude
-        .retain(|e| *e != dir && !e.starts_with(&prefix));
-    let glob = format!("{dir}/**");
+    let glob = folder_glob(dir);
+    if dir.is_empty() {
+        preset.exclude.clear();
+    } else {
+        let prefix = format!("{dir}/");
+        preset
+            .exclude
+            .retain(|e| *e != dir && !e.starts_with(&prefix));
+    }
     match preset.item_mut(&glob) {
         Some(item) => {
             if let Some(mode) = mode {
@@ -240,6 +244,16 @@ pub fn include_folder(preset: &mut Preset, dir: &str, mode: Option<ViewMode>) ->
             insert_entry(preset, item);
             Included::Added
         }
+    }
+}
+
+/// The glob entry that includes the folder `dir`: `dir/**`, or `**` for
+/// the root (`""`).
+pub fn folder_glob(dir: &str) -> String {
+    if dir.is_empty() {
+        "**".to_string()
+    } else {
+        format!("{dir}/**")
     }
 }
 
@@ -669,6 +683,16 @@ mod tests {
         assert_eq!(p.exclude, ["lib"]);
         include_folder(&mut p, "lib", None);
         assert!(p.exclude.is_empty());
+    }
+
+    #[test]
+    fn the_root_folder_is_every_file() {
+        let mut p = globbed();
+        p.exclude = vec!["lib".to_string(), "src/a.py".to_string()];
+        assert_eq!(include_folder(&mut p, "", None), Included::Added);
+        assert_eq!(p.files.last().map(|f| f.path.as_str()), Some("**"));
+        assert!(p.exclude.is_empty());
+        assert_eq!(include_folder(&mut p, "", None), Included::AlreadyListed);
     }
 
     #[test]

@@ -27,6 +27,7 @@ mod ruby_lua_markdown;
 mod stats;
 mod summary_gate;
 mod task;
+mod task_mentions;
 mod terminal;
 mod tokens;
 mod tree;

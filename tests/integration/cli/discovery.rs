@@ -299,9 +299,9 @@ fn the_task_steers_a_packed_build() {
     assert_eq!(
         mentions,
         &serde_json::json!([
-            {"text": "other.py", "kind": "path", "files": ["other.py"]},
-            {"text": "helper", "kind": "identifier", "files": ["pkg/util.py"]},
-            {"text": "no_such_function", "kind": "identifier", "files": []},
+            {"text": "other.py", "kind": "path", "files": ["other.py"], "total": 1},
+            {"text": "helper", "kind": "identifier", "files": ["pkg/util.py"], "total": 1},
+            {"text": "no_such_function", "kind": "identifier", "files": [], "total": 0},
         ]),
         "{json}"
     );

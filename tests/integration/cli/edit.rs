@@ -41,6 +41,53 @@ fn add_from_a_subdirectory_stores_root_relative_paths() {
     assert_eq!(paths, ["docs/guide.md", "src/app.py", "src/*.c", "src/**"]);
 }
 
+/// The project root itself, however it is written, is the whole project:
+/// `**`, as a folder's `dir/**`; adding it again says it is listed.
+#[test]
+fn add_of_the_root_adds_the_whole_project() {
+    let p = Project::fixture();
+    p.ok(&["add", "src"]);
+    p.ok(&["rm", "src/util.c"]);
+    let out = p.ok(&["add", "."]);
+    assert_eq!(out, "added 1 entry to preset default: **\n");
+    let f = project_file(&p);
+    let paths: Vec<&str> = f.presets["default"]
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .collect();
+    assert_eq!(paths, ["src/**", "**"]);
+    // As a folder: the exclusions under it go.
+    assert!(f.presets["default"].exclude.is_empty());
+    let root = p.root().canonicalize().expect("root");
+    let name = root
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let up = format!("../{name}");
+    let abs = root.to_string_lossy().into_owned();
+    for (dir, arg) in [
+        (p.root().to_path_buf(), "./"),
+        (p.root().to_path_buf(), abs.as_str()),
+        (p.root().to_path_buf(), up.as_str()),
+        (p.path("src"), ".."),
+        (p.path("docs"), "../"),
+    ] {
+        let out = p.run_in(&dir, &["add", arg]);
+        assert!(out.status.success(), "{arg}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "added 0 entries to preset default\n", "{arg}");
+        assert_eq!(stderr(&out), "note: ** was already listed\n", "{arg}");
+    }
+    assert_eq!(project_file(&p).presets["default"].files.len(), 2);
+    // The build takes every text file once.
+    let out = p.ok(&["build"]);
+    for file in ["src/app.py", "src/util.c", "docs/guide.md"] {
+        assert_eq!(out.matches(&format!("### {file}\n")).count(), 1, "{out}");
+    }
+    assert_eq!(out.matches("### ").count(), 3, "{out}");
+}
+
 #[test]
 fn add_refuses_missing_and_outside_paths() {
     let p = Project::fixture();

@@ -40,18 +40,22 @@ pub struct FileSet<'a> {
     by_name: HashMap<&'a str, Vec<&'a str>>,
     /// Every folder name in the tree.
     dir_names: HashSet<&'a str>,
+    /// Every folder path in the tree, root-relative.
+    dirs: HashSet<&'a str>,
 }
 
 impl<'a> FileSet<'a> {
     pub fn new(files: &'a [String], layout: Layout) -> Self {
         let mut by_name: HashMap<&str, Vec<&str>> = HashMap::new();
         let mut dir_names = HashSet::new();
+        let mut dirs = HashSet::new();
         for f in files {
             let mut parts: Vec<&str> = f.split('/').collect();
             if let Some(name) = parts.pop() {
                 by_name.entry(name).or_default().push(f.as_str());
             }
             dir_names.extend(parts);
+            dirs.extend(f.match_indices('/').map(|(i, _)| &f[..i]));
         }
         for list in by_name.values_mut() {
             list.sort_unstable();
@@ -61,6 +65,7 @@ impl<'a> FileSet<'a> {
             layout,
             by_name,
             dir_names,
+            dirs,
         }
     }
 
@@ -152,7 +157,18 @@ impl<'a> FileSet<'a> {
             }
             return Resolution::Files(found);
         }
-        if stmt.level > 0 || self.names_project(&stmt.module, &stmt.names) {
+        if stmt.level > 0 {
+            return Resolution::Unresolved;
+        }
+        if bases
+            .iter()
+            .any(|(base, module)| self.under_namespace(base, module))
+        {
+            // Another distribution's part of a shared namespace
+            // (`poetry.core` beside poetry's own `src/poetry/`).
+            return Resolution::External;
+        }
+        if self.names_project(&stmt.module, &stmt.names) {
             Resolution::Unresolved
         } else {
             Resolution::External
@@ -205,6 +221,24 @@ impl<'a> FileSet<'a> {
             }
         }
         found
+    }
+
+    /// Whether the deepest project folder `module` reaches under `base`
+    /// (at least its first name) is a namespace package (PEP 420: no
+    /// `__init__.py`), so the part that is missing may be installed by
+    /// another distribution sharing the namespace. A module missing under
+    /// a regular package is the project's and stays unresolved.
+    fn under_namespace(&self, base: &str, module: &str) -> bool {
+        let mut deepest = None;
+        let mut rel = base.to_string();
+        for part in module.split('.').filter(|p| !p.is_empty()) {
+            rel = join(&rel, part);
+            if !self.dirs.contains(rel.as_str()) {
+                break;
+            }
+            deepest = Some(rel.clone());
+        }
+        deepest.is_some_and(|dir| self.module_file(&dir, "").is_none())
     }
 
     /// Whether an absolute import that did not resolve still names the
@@ -461,6 +495,41 @@ mod tests {
         assert_eq!(
             paths(set.resolve_python("tests/test_a.py", &py(0, "pkg.a", &["f"]))),
             ["src/pkg/a.py", "src/pkg/__init__.py"]
+        );
+    }
+
+    /// poetry's `src/poetry/` has no `__init__.py`: a namespace package
+    /// that poetry-core (installed elsewhere) shares as `poetry.core`. A
+    /// module missing under a namespace folder is another distribution's;
+    /// one missing under a regular package is still the project's.
+    #[test]
+    fn a_namespace_package_shares_its_name() {
+        let all = files(&[
+            "src/poetry/poetry.py",
+            "src/poetry/factory.py",
+            "src/poetry/console/__init__.py",
+            "src/poetry/console/application.py",
+            "src/poetry/json/__init__.py",
+            "tests/test_factory.py",
+        ]);
+        // `src/poetry` holds packages without being one: a root as well.
+        let set = FileSet::new(&all, layout(&["", "src", "src/poetry"], &[], &[]));
+        let r = |i: PyImport| paths(set.resolve_python("src/poetry/factory.py", &i));
+        assert_eq!(
+            r(py(0, "poetry.core.packages.dependency", &["Dependency"])),
+            Vec::<&str>::new()
+        );
+        assert_eq!(r(py(0, "poetry.core", &[])), Vec::<&str>::new());
+        // The project's own modules still resolve; a module missing in a
+        // regular package of it is still reported.
+        assert_eq!(
+            r(py(0, "poetry.factory", &["Factory"])),
+            ["src/poetry/factory.py"]
+        );
+        assert_eq!(r(py(0, "poetry.console.gone", &["X"])), ["?"]);
+        assert_eq!(
+            paths(set.resolve_python("tests/test_factory.py", &py(0, "poetry.json.nothing", &[]))),
+            ["?"]
         );
     }
 

@@ -159,6 +159,57 @@ fn map_and_build_report_unresolved_imports() {
     );
 }
 
+/// poetry's layout: `src/poetry/` has no `__init__.py` (a namespace
+/// package it shares with the installed poetry-core, `poetry.core`), and
+/// its modules import both. poetry-core's imports are not the project's
+/// missing files; a module missing in one of poetry's regular packages is.
+#[test]
+fn a_namespace_shared_with_an_installed_package_is_not_unresolved() {
+    let p = Project::empty();
+    p.write(
+        "pyproject.toml",
+        "[tool.poetry]\npackages = [{ include = \"poetry\", from = \"src\" }]\n",
+    );
+    p.write(
+        "src/poetry/factory.py",
+        "from poetry.core.packages.dependency import Dependency\n\
+         from poetry.core.constraints.version import parse_constraint\n\
+         import poetry.core\n\
+         from poetry.console.application import Application\n\
+         from poetry.console.gone import Missing\n",
+    );
+    p.write("src/poetry/poetry.py", "class Poetry:\n    pass\n");
+    p.write("src/poetry/console/__init__.py", "");
+    p.write(
+        "src/poetry/console/application.py",
+        "class Application:\n    pass\n",
+    );
+    p.write(
+        "tests/test_factory.py",
+        "from poetry.factory import Factory\nfrom poetry.core.semver import Version\n",
+    );
+    let out = p.run(&["map", "--stats-json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
+    assert_eq!(json["unresolved_imports"], 1, "{json}");
+    assert_eq!(
+        json["unresolved_examples"][0]["import"],
+        "from poetry.console.gone import Missing"
+    );
+    let g = graph_at(p.root());
+    assert_eq!(
+        imports_of(&g, "src/poetry/factory.py"),
+        [
+            "src/poetry/console/__init__.py",
+            "src/poetry/console/application.py"
+        ]
+    );
+    assert_eq!(
+        imports_of(&g, "tests/test_factory.py"),
+        ["src/poetry/factory.py"]
+    );
+}
+
 #[test]
 fn c_includes_resolve_through_folders_found_in_the_tree() {
     let p = Project::empty();
