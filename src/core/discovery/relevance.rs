@@ -41,9 +41,10 @@ const B: f64 = 0.75;
 const PATH_WEIGHT: f64 = 3.0;
 const DEF_WEIGHT: f64 = 2.0;
 /// What a mention adds, in units of the best lexical score: a path named
-/// outright, a commit scope or module, an identifier the file defines
-/// (divided among the files that define it).
+/// outright, a module, a commit scope, an identifier the file defines
+/// (each but the path divided among the files it matches).
 const PATH_MENTION: f64 = 1.5;
+const MODULE_MENTION: f64 = 1.2;
 const SCOPE_MENTION: f64 = 0.8;
 const IDENT_MENTION: f64 = 0.6;
 /// The share of its score each of the best files passes along its edges,
@@ -347,12 +348,18 @@ pub fn rank(
         }
         let (worth, label) = match m.kind {
             MentionKind::Path => (PATH_MENTION, "the path"),
+            MentionKind::Module => (
+                MODULE_MENTION / (matched.len() as f64).sqrt(),
+                "the module",
+            ),
+            MentionKind::Scope => (
+                SCOPE_MENTION / (matched.len() as f64).sqrt(),
+                "the scope",
+            ),
             MentionKind::Identifier => (
                 IDENT_MENTION / (matched.len() as f64).sqrt(),
                 "the identifier",
             ),
-            #[allow(unreachable_patterns)]
-            _ => (SCOPE_MENTION / (matched.len() as f64).sqrt(), "the name"),
         };
         for f in matched {
             let Some(path) = files.iter().find(|p| **p == f.as_str()) else {
@@ -419,10 +426,10 @@ fn lexical(query: &Query, counts: &index::Counts, in_path: &[u32], avg_len: f64)
     let norm = 1.0 - B + B * counts.len as f64 / avg_len;
     let mut why = Why::default();
     let mut matched: Vec<(f64, usize)> = Vec::new();
-    for i in 0..query.terms.len() {
+    for (i, &path) in in_path.iter().enumerate().take(query.terms.len()) {
         let body = counts.body.get(&i).copied().unwrap_or(0) as f64;
         let defs = counts.defs.get(&i).copied().unwrap_or(0) as f64;
-        let path = in_path[i] as f64;
+        let path = path as f64;
         // A long file's names are normalised with its text: a header that
         // declares everything matches everything.
         let tf = PATH_WEIGHT * path + (DEF_WEIGHT * defs + body) / norm;
