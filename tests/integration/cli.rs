@@ -5,6 +5,7 @@ mod add_rules;
 mod bounds;
 mod build;
 mod completions;
+mod deep_nesting;
 mod curate;
 mod discovery;
 mod discovery_languages;
