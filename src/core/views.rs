@@ -161,6 +161,16 @@ pub fn render_parsed(
         ViewMode::Skeleton | ViewMode::Outline | ViewMode::Masked
     );
     let tree = if wants_tree { parse() } else { None };
+    if let Some(stopped) = tree.as_ref().filter(|t| t.parse_stopped) {
+        // No symbols to shape a view by: the text as it is, said so.
+        let note = format!("{}: shown in full", parse_stopped_note(stopped.lang));
+        notes.push(Note::new(NoteKind::Other, note));
+        return View {
+            mode: ViewMode::Full,
+            text: text.clone(),
+            notes,
+        };
+    }
     let (mode, text) = match (mode, tree) {
         (ViewMode::Full, _) => {
             return View {
@@ -207,6 +217,16 @@ pub fn render_parsed(
         text: Arc::from(text),
         notes,
     }
+}
+
+/// Why a file has no symbols when its parse was stopped at its deadline
+/// (`CTXCURATE_PARSE_TIMEOUT`).
+pub fn parse_stopped_note(lang: Lang) -> String {
+    format!(
+        "parsing as {} stopped after {} s (malformed code that tree-sitter recovers from slowly)",
+        lang.name(),
+        syntax::parse_deadline().as_secs_f64()
+    )
 }
 
 /// Each slice headed by its tag, comment and current line range; stale

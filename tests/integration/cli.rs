@@ -20,6 +20,7 @@ mod large_files;
 mod lock;
 mod mcp;
 mod output_links;
+mod parse_deadline;
 mod no_grammar;
 mod presets;
 mod progress;
