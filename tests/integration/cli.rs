@@ -25,6 +25,7 @@ mod no_grammar;
 mod presets;
 mod progress;
 mod root_discovery;
+mod secrets_config;
 mod secrets_encoded;
 mod ruby_lua_markdown;
 mod stats;

@@ -76,6 +76,9 @@ pub enum Decode {
     /// service account): it counts when the rules find a secret in the
     /// decoded text (`RuleSet::scan`, which handles this one itself).
     Scan,
+    /// A Discord bot token: the part before the first dot is the base64
+    /// of a 17 to 20 digit id, else it is no token.
+    Snowflake,
 }
 
 /// How much of a base64 private key [`Decode::Pem`] reads: its `BEGIN`
@@ -103,6 +106,11 @@ impl Decode {
             }
             // Judged by a scan of the decoded text (`RuleSet::reports`).
             Decode::Scan => Some(secret.into()),
+            Decode::Snowflake => {
+                let id = super::key_body::decode(secret.split('.').next()?);
+                let digits = (17..=20).contains(&id.len()) && id.iter().all(u8::is_ascii_digit);
+                digits.then_some(secret.into())
+            }
         }
     }
 }
