@@ -229,12 +229,32 @@ pub fn parse_stopped_note(lang: Lang) -> String {
     )
 }
 
+/// The slices of one file show at most this many times its text (plus
+/// [`SLICES_SLACK`]): overlapping slices are fine, but a project file
+/// giving an 860 KB file 1,200 slices that each cover it whole took 3 GB.
+const SLICES_TIMES: usize = 2;
+const SLICES_SLACK: usize = 64 * 1024;
+
 /// Each slice headed by its tag, comment and current line range; stale
-/// slices are reported, never rendered.
+/// slices are reported, never rendered. Slices past what the file's text
+/// bounds ([`SLICES_TIMES`]) are left out with a note.
 fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let mut parts = Vec::new();
-    for slice in &item.custom_slices {
+    let mut parts: Vec<String> = Vec::new();
+    let bound = text.len().saturating_mul(SLICES_TIMES).saturating_add(SLICES_SLACK);
+    let mut shown = 0usize;
+    let total = item.custom_slices.len();
+    for (index, slice) in item.custom_slices.iter().enumerate() {
+        if shown > bound {
+            notes.push(Note::new(
+                NoteKind::Other,
+                format!(
+                    "{} of {total} slices left out: together they would show the file more than {SLICES_TIMES} times",
+                    total - index
+                ),
+            ));
+            break;
+        }
         let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
         match anchor::resolve(text, slice) {
             Resolution::Stale { reason } => notes.push(Note::new(
@@ -264,10 +284,11 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
                     _ => {}
                 }
                 part.push_str(" ---\n");
-                for line in &lines[start - 1..end] {
+                for line in lines.get(start.saturating_sub(1)..end).unwrap_or_default() {
                     part.push_str(line);
                     part.push('\n');
                 }
+                shown += part.len();
                 parts.push(part);
             }
         }

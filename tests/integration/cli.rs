@@ -16,6 +16,7 @@ mod git;
 mod git_trust;
 mod global_config;
 mod harden;
+mod hostile_configs;
 mod large_files;
 mod lock;
 mod mcp;
