@@ -241,7 +241,10 @@ const SLICES_SLACK: usize = 64 * 1024;
 fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let mut parts: Vec<String> = Vec::new();
-    let bound = text.len().saturating_mul(SLICES_TIMES).saturating_add(SLICES_SLACK);
+    let bound = text
+        .len()
+        .saturating_mul(SLICES_TIMES)
+        .saturating_add(SLICES_SLACK);
     let mut shown = 0usize;
     let total = item.custom_slices.len();
     for (index, slice) in item.custom_slices.iter().enumerate() {

@@ -555,7 +555,11 @@ fn round_three_shapes_are_found() {
             4,
         ),
         // A `#` inside an unquoted YAML value is no comment.
-        ("db_password: Zq8v#N2xR7kLp\n".into(), "secret-config-value", 1),
+        (
+            "db_password: Zq8v#N2xR7kLp\n".into(),
+            "secret-config-value",
+            1,
+        ),
         // One `-`, `+` or `/` inside a value is no expression.
         ("DB_PASSWORD=Xk9-mP2q7Lz\n".into(), "secret-config-value", 1),
         ("API_TOKEN=Xk9+mP2q7Lz\n".into(), "secret-config-value", 1),
@@ -577,12 +581,15 @@ fn round_three_shapes_are_found() {
             1,
         ),
         // Round 2's remaining shapes.
-        (format!("# created: 2024\nAGE-SECRET-KEY-1{age_body}\n"), "age-secret-key", 2),
+        (
+            format!("# created: 2024\nAGE-SECRET-KEY-1{age_body}\n"),
+            "age-secret-key",
+            2,
+        ),
         (
             format!(
                 "client.run(\"{}.GhJk3L.{}\")\n",
-                "MTA4NjE2NTY2NjE4MDUzNjM4Mg",
-                "Zq8vN2xR7kLp4sWt9bYcQ3mJ5hF1dEa"
+                "MTA4NjE2NTY2NjE4MDUzNjM4Mg", "Zq8vN2xR7kLp4sWt9bYcQ3mJ5hF1dEa"
             ),
             "discord-bot-token",
             1,
@@ -599,7 +606,10 @@ fn round_three_shapes_are_found() {
             1,
         ),
         (
-            format!("SENTRY_DSN = \"https://{hex32}:{}@o1.ingest.sentry.io/42\"\n", "0a1b2c3d4e5f60718293a4b5c6d7e8f9"),
+            format!(
+                "SENTRY_DSN = \"https://{hex32}:{}@o1.ingest.sentry.io/42\"\n",
+                "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+            ),
             "url-password",
             1,
         ),
@@ -608,8 +618,16 @@ fn round_three_shapes_are_found() {
             "pgpass-password",
             1,
         ),
-        ("mysql -u root -pZq8vN2xR7k app < dump.sql\n".into(), "cli-password", 1),
-        ("sshpass -p 'Zq8vN2xR7k' ssh deploy@host\n".into(), "cli-password", 1),
+        (
+            "mysql -u root -pZq8vN2xR7k app < dump.sql\n".into(),
+            "cli-password",
+            1,
+        ),
+        (
+            "sshpass -p 'Zq8vN2xR7k' ssh deploy@host\n".into(),
+            "cli-password",
+            1,
+        ),
         (
             "curl -u admin:Zq8vN2xR7k https://api.example.com/v1\n".into(),
             "cli-password",

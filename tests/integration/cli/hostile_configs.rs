@@ -22,9 +22,8 @@ fn slices_that_each_cover_the_file_are_capped_with_a_note() {
         .collect();
     p.write("big.py", &text);
     let lines = text.lines().count();
-    let mut toml = String::from(
-        "[[presets.default.files]]\npath = \"big.py\"\nview_mode = \"custom\"\n",
-    );
+    let mut toml =
+        String::from("[[presets.default.files]]\npath = \"big.py\"\nview_mode = \"custom\"\n");
     for _ in 0..1200 {
         toml.push_str(&format!(
             "[[presets.default.files.custom_slices]]\nstart_line = 1\nend_line = {lines}\n"
@@ -34,7 +33,8 @@ fn slices_that_each_cover_the_file_are_capped_with_a_note() {
     let out = within(&p, &["build", "-o", "out.md"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("slices left out: together they would show the file more than 2 times"),
+        stderr(&out)
+            .contains("slices left out: together they would show the file more than 2 times"),
         "{}",
         stderr(&out)
     );
@@ -57,16 +57,35 @@ fn a_tsconfig_star_with_100000_targets_is_bounded() {
         ),
     );
     for i in 0..300 {
-        let imports: String = (0..10).map(|j| format!("import {{ x{j} }} from \"pkg{i}_{j}\";\n")).collect();
-        p.write(&format!("src/m{i}.ts"), &format!("{imports}export const m{i} = 1;\n"));
+        let imports: String = (0..10)
+            .map(|j| format!("import {{ x{j} }} from \"pkg{i}_{j}\";\n"))
+            .collect();
+        p.write(
+            &format!("src/m{i}.ts"),
+            &format!("{imports}export const m{i} = 1;\n"),
+        );
     }
-    p.write("ctxcurate.toml", "[[presets.default.files]]\npath = \"src/**\"\n");
-    let config = ["tsconfig.json", "composer.json"].map(|f| p.path(f)).into_iter().find(|f| f.exists()).expect("a config");
-    assert!(std::fs::metadata(&config).expect("config").len() < 1 << 20, "read whole");
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    let config = ["tsconfig.json", "composer.json"]
+        .map(|f| p.path(f))
+        .into_iter()
+        .find(|f| f.exists())
+        .expect("a config");
+    assert!(
+        std::fs::metadata(&config).expect("config").len() < 1 << 20,
+        "read whole"
+    );
     let started = std::time::Instant::now();
     let out = within(&p, &["map"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 #[test]
@@ -75,17 +94,39 @@ fn a_composer_fallback_prefix_over_120000_folders_is_bounded() {
     let folders: Vec<String> = (0..120_000).map(|i| format!("\"{i}\"")).collect();
     p.write(
         "composer.json",
-        &format!("{{\"autoload\":{{\"psr-4\":{{\"\":[{}]}}}}}}", folders.join(",")),
+        &format!(
+            "{{\"autoload\":{{\"psr-4\":{{\"\":[{}]}}}}}}",
+            folders.join(",")
+        ),
     );
     for i in 0..300 {
-        let uses: String = (0..10).map(|j| format!("use Vendor{i}\\Thing{j};\n")).collect();
-        p.write(&format!("src/C{i}.php"), &format!("<?php\n{uses}class C{i} {{}}\n"));
+        let uses: String = (0..10)
+            .map(|j| format!("use Vendor{i}\\Thing{j};\n"))
+            .collect();
+        p.write(
+            &format!("src/C{i}.php"),
+            &format!("<?php\n{uses}class C{i} {{}}\n"),
+        );
     }
-    p.write("ctxcurate.toml", "[[presets.default.files]]\npath = \"src/**\"\n");
-    let config = ["tsconfig.json", "composer.json"].map(|f| p.path(f)).into_iter().find(|f| f.exists()).expect("a config");
-    assert!(std::fs::metadata(&config).expect("config").len() < 1 << 20, "read whole");
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    let config = ["tsconfig.json", "composer.json"]
+        .map(|f| p.path(f))
+        .into_iter()
+        .find(|f| f.exists())
+        .expect("a config");
+    assert!(
+        std::fs::metadata(&config).expect("config").len() < 1 << 20,
+        "read whole"
+    );
     let started = std::time::Instant::now();
     let out = within(&p, &["map"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(started.elapsed() < Duration::from_secs(30), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
 }

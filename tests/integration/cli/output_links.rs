@@ -117,7 +117,11 @@ fn links_inside_and_paths_the_user_names_outside_are_written() {
     // link, is theirs.
     let mine = outside.path().join("mine.md");
     p.ok(&["build", "-o", mine.to_str().expect("utf-8")]);
-    assert!(std::fs::read_to_string(&mine).expect("read").contains("return 1"));
+    assert!(
+        std::fs::read_to_string(&mine)
+            .expect("read")
+            .contains("return 1")
+    );
     let theirs = outside.path().join("link-to-bashrc");
     symlink(outside.path().join("bashrc"), &theirs).expect("symlink");
     p.ok(&["build", "-o", theirs.to_str().expect("utf-8")]);

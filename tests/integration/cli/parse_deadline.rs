@@ -36,7 +36,10 @@ fn a_slow_typescript_parse_is_stopped_and_shown_in_full() {
     let p = Project::empty();
     let text = malformed("ts", 300_000);
     p.write("src/bad.ts", &text);
-    p.write("src/ok.ts", "export function ok(): number {\n  return 1;\n}\n");
+    p.write(
+        "src/ok.ts",
+        "export function ok(): number {\n  return 1;\n}\n",
+    );
     p.write(
         "ctxcurate.toml",
         "[[presets.default.files]]\npath = \"src/**\"\nview_mode = \"skeleton\"\n",
@@ -44,9 +47,8 @@ fn a_slow_typescript_parse_is_stopped_and_shown_in_full() {
     let out = within(&p, &["symbols", "src/bad.ts"], None);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains(
-            "note: src/bad.ts: no symbols: parsing as typescript stopped after 3 s"
-        ),
+        stderr(&out)
+            .contains("note: src/bad.ts: no symbols: parsing as typescript stopped after 3 s"),
         "{}",
         stderr(&out)
     );
@@ -59,7 +61,11 @@ fn a_slow_typescript_parse_is_stopped_and_shown_in_full() {
         "{}",
         stderr(&out)
     );
-    for args in [&["build", "--target", "src/bad.ts", "--budget", "400000"][..], &["map"], &["build"]] {
+    for args in [
+        &["build", "--target", "src/bad.ts", "--budget", "400000"][..],
+        &["map"],
+        &["build"],
+    ] {
         let out = within(&p, args, None);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
     }
@@ -95,7 +101,9 @@ fn the_mcp_symbols_tool_says_the_parse_was_stopped() {
     let reply = server.call("symbols", json!({"path": "bad.ts"}));
     assert!(reply.is_error, "{}", reply.text);
     assert!(
-        reply.text.contains("bad.ts: no symbols: parsing as typescript stopped after 3 s"),
+        reply
+            .text
+            .contains("bad.ts: no symbols: parsing as typescript stopped after 3 s"),
         "{}",
         reply.text
     );

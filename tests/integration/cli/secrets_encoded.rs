@@ -74,7 +74,9 @@ fn rsa_key() -> String {
         .and_then(|o| String::from_utf8(o.stdout).ok())
         .filter(|k| k.contains("PRIVATE KEY-----"));
     made.unwrap_or_else(|| {
-        let mut der = vec![0x30, 0x82, 0x04, 0xa4, 0x02, 0x01, 0x00, 0x02, 0x82, 0x01, 0x01];
+        let mut der = vec![
+            0x30, 0x82, 0x04, 0xa4, 0x02, 0x01, 0x00, 0x02, 0x82, 0x01, 0x01,
+        ];
         der.extend(noise(7, 1180));
         pem(&["RSA", "PRIVATE", "KEY"].join(" "), &der)
     })
@@ -120,7 +122,8 @@ fn plant(p: &Project) -> Vec<(&'static str, usize)> {
              type: kubernetes.io/dockerconfigjson\ndata:\n  .dockerconfigjson: {docker}\n"
         ),
     );
-    let auth_only = base64(format!("{{\"auths\":{{\"ghcr.io\":{{\"auth\":\"{login}\"}}}}}}").as_bytes());
+    let auth_only =
+        base64(format!("{{\"auths\":{{\"ghcr.io\":{{\"auth\":\"{login}\"}}}}}}").as_bytes());
     p.write(
         "k8s/pull.json",
         &format!("{{\n  \"data\": {{\n    \".dockerconfigjson\": \"{auth_only}\"\n  }}\n}}\n"),
@@ -129,7 +132,10 @@ fn plant(p: &Project) -> Vec<(&'static str, usize)> {
         "src/deploy.go",
         &format!("package deploy\n\n// The deploy key.\nconst deployKey = \"{key}\"\n"),
     );
-    p.write("src/keys.py", &format!("import base64\n\nKEY = base64.b64decode(\n    '{key}')\n"));
+    p.write(
+        "src/keys.py",
+        &format!("import base64\n\nKEY = base64.b64decode(\n    '{key}')\n"),
+    );
     vec![
         ("k8s/tls.yaml", 8),
         ("k8s/ssh.yaml", 7),
@@ -144,7 +150,8 @@ fn plant(p: &Project) -> Vec<(&'static str, usize)> {
 /// without credentials, base64 of prose.
 fn plant_harmless(p: &Project) {
     let cert = base64(certificate().as_bytes());
-    let config = base64(b"{\"apiVersion\":\"v1\",\"kind\":\"Config\",\"clusters\":[{\"name\":\"dev\"}]}");
+    let config =
+        base64(b"{\"apiVersion\":\"v1\",\"kind\":\"Config\",\"clusters\":[{\"name\":\"dev\"}]}");
     let prose = base64(b"-----BEGIN NOTES----- nothing private here, only words and more words");
     p.write(
         "ok/ca.yaml",
@@ -209,7 +216,8 @@ fn the_mcp_view_and_build_tools_refuse_base64_keys() {
         let reply = server.call("view", json!({"path": path}));
         assert!(reply.is_error, "{path}: {}", reply.text);
         assert!(
-            reply.text.contains(&format!("{path}:{line}")) && reply.text.contains("--allow-secrets"),
+            reply.text.contains(&format!("{path}:{line}"))
+                && reply.text.contains("--allow-secrets"),
             "{path}: {}",
             reply.text
         );

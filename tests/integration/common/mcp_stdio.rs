@@ -97,10 +97,7 @@ impl McpServer {
     /// Call tool `name` with `arguments`; panics when no answer comes.
     pub fn call(&mut self, name: &str, arguments: Value) -> ToolReply {
         let answer = self
-            .request(
-                "tools/call",
-                json!({"name": name, "arguments": arguments}),
-            )
+            .request("tools/call", json!({"name": name, "arguments": arguments}))
             .unwrap_or_else(|| panic!("no answer to {name}: the server died or hung"));
         if let Some(error) = answer.get("error") {
             return ToolReply {

@@ -215,7 +215,12 @@ fn expand(prefix: &str, tree: &str, out: &mut Vec<String>) {
         }
         items.push(&inner[start..]);
         // Reversed onto the stack: the paths come out in the tree's order.
-        todo.extend(items.into_iter().rev().map(|item| (head.clone(), item, depth + 1)));
+        todo.extend(
+            items
+                .into_iter()
+                .rev()
+                .map(|item| (head.clone(), item, depth + 1)),
+        );
     }
 }
 
