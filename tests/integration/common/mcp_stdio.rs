@@ -30,10 +30,16 @@ pub struct ToolReply {
 impl McpServer {
     /// `ctxcurate mcp args…` in the project root, initialized.
     pub fn start(p: &Project, args: &[&str]) -> Self {
+        Self::start_with_env(p, args, &[])
+    }
+
+    /// [`McpServer::start`] with `env` set for the server.
+    pub fn start_with_env(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut all = vec!["mcp"];
         all.extend_from_slice(args);
         let mut child = p
             .cmd(&all)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
