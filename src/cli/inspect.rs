@@ -182,7 +182,14 @@ pub fn symbols(path: &Path, json: bool, force_full: bool, ctx: &mut Ctx) -> Resu
             write_symbol(ctx.out, sym, 0, &mut costs)?;
         }
     }
-    if let Some(line) = tree.error_line {
+    if tree.parse_stopped {
+        writeln!(
+            ctx.err,
+            "note: {}: no symbols: {}",
+            escape_line(&rel),
+            views::parse_stopped_note(lang)
+        )?;
+    } else if let Some(line) = tree.error_line {
         writeln!(
             ctx.err,
             "note: {} has syntax errors (first at line {line}); symbols may be incomplete",

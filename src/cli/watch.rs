@@ -14,7 +14,9 @@
 //! with exit status 0: the output is never left half written by them.
 //!
 //! The output, when it lies in the project, is left out of its own
-//! composition. Without `-o` it refuses: stdout has no place to rewrite.
+//! composition. Without `-o` it refuses: stdout has no place to rewrite;
+//! nor does it start when the output leads through a link out of the
+//! project (`output_file::check_named`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,6 +25,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use anyhow::{Context as _, Result};
+use ctxcurate::core::engine::output_file;
 use ctxcurate::core::project::{PersonalStore, Project};
 use ctxcurate::core::walk::{self, WalkPatterns};
 use ctxcurate::core::watch::{Changes, ProjectWatch, WatchReport, is_control_file};
@@ -45,6 +48,10 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
     let stop = stop_on_signals()?;
     let project = ctx.project()?;
     let root = project.root.clone();
+    // A link out of the project refuses every rebuild: said once, up front.
+    if let Err(e) = output_file::check_named(&root, &ctx.cwd.join(output)) {
+        user_err!("{}", display_line(&e.to_string(), 500));
+    }
     let mut patterns = WalkPatterns::from_settings(&project.settings);
     // The output itself may lie in the project (and be walked): its own
     // rewrite is no change.

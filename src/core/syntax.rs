@@ -57,6 +57,7 @@ use serde::Serialize;
 
 use crate::core::model::MaskState;
 
+pub use lang::parse_deadline;
 pub use macros::CMacros;
 
 /// A language with a grammar and a symbol query. Its data (extensions,
@@ -288,6 +289,10 @@ pub struct SymbolTree {
     large_literals: Vec<literals::LargeLiteral>,
     /// 1-based line of the first syntax error, when `has_errors`.
     pub error_line: Option<usize>,
+    /// The parse ran past its deadline (`lang::parse_deadline`) and was
+    /// stopped: no symbols, and the views show the text as it is.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub parse_stopped: bool,
 }
 
 impl SymbolTree {

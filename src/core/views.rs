@@ -161,6 +161,16 @@ pub fn render_parsed(
         ViewMode::Skeleton | ViewMode::Outline | ViewMode::Masked
     );
     let tree = if wants_tree { parse() } else { None };
+    if let Some(stopped) = tree.as_ref().filter(|t| t.parse_stopped) {
+        // No symbols to shape a view by: the text as it is, said so.
+        let note = format!("{}: shown in full", parse_stopped_note(stopped.lang));
+        notes.push(Note::new(NoteKind::Other, note));
+        return View {
+            mode: ViewMode::Full,
+            text: text.clone(),
+            notes,
+        };
+    }
     let (mode, text) = match (mode, tree) {
         (ViewMode::Full, _) => {
             return View {
@@ -209,12 +219,45 @@ pub fn render_parsed(
     }
 }
 
+/// Why a file has no symbols when its parse was stopped at its deadline
+/// (`CTXCURATE_PARSE_TIMEOUT`).
+pub fn parse_stopped_note(lang: Lang) -> String {
+    format!(
+        "parsing as {} stopped after {} s (malformed code that tree-sitter recovers from slowly)",
+        lang.name(),
+        syntax::parse_deadline().as_secs_f64()
+    )
+}
+
+/// The slices of one file show at most this many times its text (plus
+/// [`SLICES_SLACK`]): overlapping slices are fine, but a project file
+/// giving an 860 KB file 1,200 slices that each cover it whole took 3 GB.
+const SLICES_TIMES: usize = 2;
+const SLICES_SLACK: usize = 64 * 1024;
+
 /// Each slice headed by its tag, comment and current line range; stale
-/// slices are reported, never rendered.
+/// slices are reported, never rendered. Slices past what the file's text
+/// bounds ([`SLICES_TIMES`]) are left out with a note.
 fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
     let lines: Vec<&str> = text.lines().collect();
-    let mut parts = Vec::new();
-    for slice in &item.custom_slices {
+    let mut parts: Vec<String> = Vec::new();
+    let bound = text
+        .len()
+        .saturating_mul(SLICES_TIMES)
+        .saturating_add(SLICES_SLACK);
+    let mut shown = 0usize;
+    let total = item.custom_slices.len();
+    for (index, slice) in item.custom_slices.iter().enumerate() {
+        if shown > bound {
+            notes.push(Note::new(
+                NoteKind::Other,
+                format!(
+                    "{} of {total} slices left out: together they would show the file more than {SLICES_TIMES} times",
+                    total - index
+                ),
+            ));
+            break;
+        }
         let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
         match anchor::resolve(text, slice) {
             Resolution::Stale { reason } => notes.push(Note::new(
@@ -244,10 +287,11 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
                     _ => {}
                 }
                 part.push_str(" ---\n");
-                for line in &lines[start - 1..end] {
+                for line in lines.get(start.saturating_sub(1)..end).unwrap_or_default() {
                     part.push_str(line);
                     part.push('\n');
                 }
+                shown += part.len();
                 parts.push(part);
             }
         }

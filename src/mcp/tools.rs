@@ -311,6 +311,10 @@ impl Engine {
         }
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
         match ws.symbol_costs(&rel) {
+            Some(costed) if costed.tree.parse_stopped => Err(ToolError::new(format!(
+                "{rel}: no symbols: {}",
+                views::parse_stopped_note(costed.tree.lang)
+            ))),
             Some(costed) => {
                 let symbols = &costed.tree.symbols;
                 let found = secrets_in(&rel, symbols);

@@ -16,6 +16,7 @@ pub mod git;
 pub mod harness;
 pub mod isolated;
 pub mod machine;
+pub mod mcp_stdio;
 pub mod pty;
 pub mod source;
 pub mod tmux;

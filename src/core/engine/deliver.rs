@@ -38,6 +38,7 @@ impl Workspace<'_> {
                 text,
             )?)),
             Destination::Path(path) => {
+                output_file::check_named(&self.root, path).map_err(BuildError::Output)?;
                 let written = output_file::write_path(path, |file| file.write_all(text.as_bytes()));
                 match written {
                     Ok(()) => Ok(Some(path.clone())),

@@ -5,6 +5,10 @@
 //! `context_18446744073709551615.md`), the first free number from 1 is
 //! used, so no planted name can stop saves.
 //!
+//! A path the user names (`-o`) is checked by [`check_named`]: beneath
+//! the project no symlink on its way (the file itself included) may lead
+//! out of the root; a path outside the project is the user's own.
+//!
 //! The file stays inside the project root: an output location that leaves
 //! it, lexically (`..`, an absolute path) or through a symlink that the
 //! project ships, is refused unless the settings allow it
@@ -18,7 +22,7 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use thiserror::Error;
 
@@ -45,6 +49,15 @@ pub enum OutputError {
         link.display()
     )]
     SymlinkOut { link: PathBuf },
+    /// A path named for the output (`-o`) leads, beneath the project,
+    /// through a symlink out of it (a link the repository may ship).
+    #[error(
+        "the output path {} is a symlink to {}, outside the project root; \
+         refusing to write through it (name a path outside the project yourself to write there)",
+        link.display(),
+        target.display()
+    )]
+    LinkedOut { link: PathBuf, target: PathBuf },
     /// The namespace cannot be part of a file name.
     #[error("namespace {0:?} cannot name a file (control characters)")]
     BadNamespace(String),
@@ -122,6 +135,103 @@ pub fn write_next_with(
     }
     let taken = taken_numbers(&dir, &prefix);
     create_numbered(&dir, &prefix, extension(format), candidates(&taken), write)
+}
+
+/// An output path the user named (`-o`), checked before it is written:
+/// the part of it beneath the project root (reached as the user wrote
+/// it, or through their own link to the project) must not pass through a
+/// symlink that leads out of the root — the output file itself included,
+/// and a dangling link by where it points. A path outside the project is
+/// the user's own and is not checked.
+pub fn check_named(root: &Path, path: &Path) -> Result<(), OutputError> {
+    let Ok(real_root) = fs::canonicalize(root) else {
+        return Ok(());
+    };
+    // Taken as the system reads it: `..` after a link is the link's
+    // parent, so the path is not made lexical first.
+    let components: Vec<_> = path.components().collect();
+    let mut prefix = PathBuf::new();
+    for (i, component) in components.iter().enumerate() {
+        prefix.push(component);
+        match fs::canonicalize(&prefix) {
+            Ok(real) if real.starts_with(&real_root) => {
+                return check_beneath(&real_root, real, &prefix, &components[i + 1..]);
+            }
+            Ok(_) => {}
+            // Nothing further down exists: no link on the way.
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+/// [`check_named`] below `at` (the real place of `shown`, in the root):
+/// each existing component of `rest` that is a symlink must lead into
+/// `real_root`.
+fn check_beneath(
+    real_root: &Path,
+    mut at: PathBuf,
+    shown: &Path,
+    rest: &[Component<'_>],
+) -> Result<(), OutputError> {
+    let mut shown = shown.to_path_buf();
+    for component in rest {
+        shown.push(component);
+        match component {
+            Component::CurDir => continue,
+            Component::ParentDir => {
+                at.pop();
+                if !at.starts_with(real_root) {
+                    // Out of the project as the user named it: theirs.
+                    return Ok(());
+                }
+                continue;
+            }
+            _ => at.push(component),
+        }
+        let Ok(meta) = fs::symlink_metadata(&at) else {
+            return Ok(());
+        };
+        if !meta.file_type().is_symlink() {
+            continue;
+        }
+        let target = link_target(&at);
+        if !target.starts_with(real_root) {
+            return Err(OutputError::LinkedOut {
+                link: shown,
+                target,
+            });
+        }
+        at = target;
+    }
+    Ok(())
+}
+
+/// Where the symlink `link` leads, made real: its target, or for a
+/// dangling one the real folder it names joined with the missing rest.
+fn link_target(link: &Path) -> PathBuf {
+    if let Ok(real) = fs::canonicalize(link) {
+        return real;
+    }
+    let named = match fs::read_link(link) {
+        Ok(target) => lexical(&link.parent().unwrap_or(Path::new("/")).join(target)),
+        Err(_) => return link.to_path_buf(),
+    };
+    // The longest part of it that exists, made real, and the rest.
+    let mut missing = Vec::new();
+    let mut base = named.as_path();
+    loop {
+        if let Ok(real) = fs::canonicalize(base) {
+            return missing.iter().rev().fold(real, |p, c| p.join(c));
+        }
+        match (base.parent(), base.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name.to_os_string());
+                base = parent;
+            }
+            _ => return named,
+        }
+    }
 }
 
 /// Write the file at `path` (its folders made) with what `write` writes:

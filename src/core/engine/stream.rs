@@ -359,10 +359,13 @@ impl Workspace<'_> {
             out.write_all(tail.as_bytes())
         };
         match &req.destination {
-            Destination::Path(path) => match output_file::write_path(path, copy) {
-                Ok(()) => Ok(Some(path.clone())),
-                Err(source) => Err(self.write_error(req, source)),
-            },
+            Destination::Path(path) => {
+                output_file::check_named(&self.root, path).map_err(BuildError::Output)?;
+                match output_file::write_path(path, copy) {
+                    Ok(()) => Ok(Some(path.clone())),
+                    Err(source) => Err(self.write_error(req, source)),
+                }
+            }
             Destination::NextOutputFile => {
                 let format = req.compose.format;
                 output_file::write_next_with(&self.root, &self.settings, format, copy)

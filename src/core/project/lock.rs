@@ -16,7 +16,7 @@
 //! [`NOTICE_AFTER`] the wait is announced (the CLI prints "waiting for …
 //! held by another process" through the hook [`set_wait_notice`]; the TUI
 //! asks [`ProjectLock::try_acquire`] first and says so itself), and after
-//! [`give_up_after`] (30 s, or `CTXCURATE_LOCK_TIMEOUT` seconds) it ends
+//! [`give_up_after`] (5 s, or `CTXCURATE_LOCK_TIMEOUT` seconds) it ends
 //! with [`ProjectError::LockTimeout`] naming the lock file.
 
 use std::fs;
@@ -36,11 +36,13 @@ pub const LOCK_FILE: &str = "lock";
 pub const NOTICE_AFTER: Duration = Duration::from_secs(1);
 
 /// How long a wait for the lock goes on before it fails, unless
-/// [`LOCK_TIMEOUT_ENV`] says otherwise.
-pub const GIVE_UP_AFTER: Duration = Duration::from_secs(30);
+/// [`LOCK_TIMEOUT_ENV`] says otherwise. A save holds the lock for
+/// milliseconds, so twenty parallel edits never come near it; a process
+/// that holds it longer is hung, and a user waits no longer than this.
+pub const GIVE_UP_AFTER: Duration = Duration::from_secs(5);
 
 /// The environment variable that sets [`give_up_after`], in seconds
-/// (scripts that prefer to wait longer; tests that cannot wait 30 s).
+/// (scripts that prefer to wait longer; tests that cannot wait 5 s).
 pub const LOCK_TIMEOUT_ENV: &str = "CTXCURATE_LOCK_TIMEOUT";
 
 /// How often a waiting process tries the lock again.

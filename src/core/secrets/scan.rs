@@ -21,7 +21,7 @@ use regex::Captures;
 mod key_body;
 pub mod rules;
 
-use rules::{Rule, RuleSet};
+use rules::{Decode, Rule, RuleSet};
 
 /// One match in a text. The secret itself is not kept: `span` points at it
 /// in the scanned text, so printing a hit (even with `{:?}`) cannot leak it.
@@ -49,6 +49,12 @@ pub fn scan(text: &str) -> Vec<Hit> {
 impl RuleSet {
     /// Every likely secret in `text`, by line then column.
     pub fn scan(&self, text: &str) -> Vec<Hit> {
+        self.scan_at(text, false)
+    }
+
+    /// [`RuleSet::scan`]; `nested` for a text decoded from a match, where
+    /// the rules that decode and scan again do not run (one level deep).
+    fn scan_at(&self, text: &str, nested: bool) -> Vec<Hit> {
         if text.is_empty() {
             return Vec::new();
         }
@@ -62,6 +68,9 @@ impl RuleSet {
         }
         todo.sort_unstable();
         todo.dedup();
+        if nested {
+            todo.retain(|&(_, rule)| self.rules[rule].decode != Decode::Scan);
+        }
         let mut found = Vec::new();
         for (line, rule) in todo {
             self.scan_line(text, &starts, line, rule, &mut found);
@@ -171,6 +180,15 @@ impl RuleSet {
     fn reports(&self, rule: &Rule, secret: &str, name: Option<&str>, line: &str) -> bool {
         if rule.entropy.is_some_and(|min| entropy(secret) < min) {
             return false;
+        }
+        if rule.decode == Decode::Scan {
+            // Base64 of a text holding a secret is that secret.
+            let decoded = key_body::decode(secret);
+            let Ok(decoded) = std::str::from_utf8(&decoded) else {
+                return false;
+            };
+            return !self.global.allows(secret, name, line)
+                && !self.scan_at(decoded, true).is_empty();
         }
         let Some(judged) = rule.decode.apply(secret) else {
             return false;

@@ -533,3 +533,142 @@ fn a_key_file_is_one_finding() {
     let shown: Vec<String> = findings.iter().map(|f| f.to_string()).collect();
     assert_eq!(shown, ["deploy.key:1: private key MIIE…(64 chars)"]);
 }
+
+/// Round 3's config-value shapes and round 2's last planted shapes: each
+/// found, by the rule named. Built from parts so no line of this file is
+/// a secret a scanner of this repository would flag.
+#[test]
+fn round_three_shapes_are_found() {
+    let hex32 = "9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+    let age_body: String = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+        .chars()
+        .cycle()
+        .skip(5)
+        .step_by(3)
+        .take(58)
+        .collect();
+    let cases: Vec<(String, &str, usize)> = vec![
+        // docker-compose's list form.
+        (
+            "services:\n  db:\n    environment:\n      - POSTGRES_PASSWORD=Zq8vN2xR7kLp4s\n".into(),
+            "secret-config-value",
+            4,
+        ),
+        // A `#` inside an unquoted YAML value is no comment.
+        (
+            "db_password: Zq8v#N2xR7kLp\n".into(),
+            "secret-config-value",
+            1,
+        ),
+        // One `-`, `+` or `/` inside a value is no expression.
+        ("DB_PASSWORD=Xk9-mP2q7Lz\n".into(), "secret-config-value", 1),
+        ("API_TOKEN=Xk9+mP2q7Lz\n".into(), "secret-config-value", 1),
+        ("app_secret: Xk9/mP2q7Lz\n".into(), "secret-config-value", 1),
+        // npm's legacy and UUID credentials.
+        (
+            "registry=https://registry.npmjs.org/\n_auth=ZGVwbG95OlpxOHZOMnhSN2s=\n".into(),
+            "npmrc-auth",
+            2,
+        ),
+        (
+            "//npm.example.com/:_password=WnE4dk4yeFI3aw==\n".into(),
+            "npmrc-auth",
+            1,
+        ),
+        (
+            "//registry.npmjs.org/:_authToken=5f3e9a2c-8b1d-4e7f-a6c3-0d9b2e4f7a81\n".into(),
+            "npmrc-auth",
+            1,
+        ),
+        // Round 2's remaining shapes.
+        (
+            format!("# created: 2024\nAGE-SECRET-KEY-1{age_body}\n"),
+            "age-secret-key",
+            2,
+        ),
+        (
+            format!(
+                "client.run(\"{}.GhJk3L.{}\")\n",
+                "MTA4NjE2NTY2NjE4MDUzNjM4Mg", "Zq8vN2xR7kLp4sWt9bYcQ3mJ5hF1dEa"
+            ),
+            "discord-bot-token",
+            1,
+        ),
+        (format!("MAILGUN_KEY = \"key-{hex32}\"\n"), "mailgun-key", 1),
+        (
+            "HEROKU_API_KEY=5f3e9a2c-8b1d-4e7f-a6c3-0d9b2e4f7a81\n".into(),
+            "heroku-key",
+            1,
+        ),
+        (
+            "heroku config --api-key 5f3e9a2c-8b1d-4e7f-a6c3-0d9b2e4f7a81\n".into(),
+            "heroku-key",
+            1,
+        ),
+        (
+            format!(
+                "SENTRY_DSN = \"https://{hex32}:{}@o1.ingest.sentry.io/42\"\n",
+                "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+            ),
+            "url-password",
+            1,
+        ),
+        (
+            "db.internal:5432:app:admin:Zq8vN2xR7kLp\n".into(),
+            "pgpass-password",
+            1,
+        ),
+        (
+            "mysql -u root -pZq8vN2xR7k app < dump.sql\n".into(),
+            "cli-password",
+            1,
+        ),
+        (
+            "sshpass -p 'Zq8vN2xR7k' ssh deploy@host\n".into(),
+            "cli-password",
+            1,
+        ),
+        (
+            "curl -u admin:Zq8vN2xR7k https://api.example.com/v1\n".into(),
+            "cli-password",
+            1,
+        ),
+        (
+            "aws configure set aws_secret_access_key wJalrXUtnFEMI/K7MDENG/bPxRfiCYzQ8vN2xR7k\n"
+                .into(),
+            "aws-secret-key",
+            1,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, rule, line) in &cases {
+        let got = found(text);
+        if got != [(*line, rule.to_string())] {
+            wrong.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What the round-3 rules must leave alone: expressions and words in
+/// config-like lines, CLI lines naming a variable, UUIDs that are ids.
+#[test]
+fn round_three_near_misses_are_not_flagged() {
+    let lines = [
+        "token: self.tokenValue+1",
+        "PASSWORD_MIN_LENGTH=8",
+        "secret_key: base_dir/key2",
+        "mysql -u root -p\"$MYSQL_PASSWORD\" app",
+        "mysql -u root -p app",
+        "sshpass -p \"$PASS\" ssh host",
+        "curl -u \"$USER:$TOKEN\" https://example.com",
+        "curl -u admin: https://example.com",
+        "//registry.npmjs.org/:_authToken=${NPM_TOKEN}",
+        "request_id = 5f3e9a2c-8b1d-4e7f-a6c3-0d9b2e4f7a81",
+        "a:1:b:c:d",
+        "#define KEY_MAX 0x1ff",
+    ];
+    for line in lines {
+        assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
+    }
+}

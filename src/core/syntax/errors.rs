@@ -51,11 +51,13 @@ struct Hit {
 }
 
 /// Call `hit` on every counted error in source order until it returns
-/// `false`. Iterative: the depth of the tree is the input's.
+/// `false`. Iterative: the depth of the tree is the input's. Each node
+/// is visited with its parent (`Node::parent` searches down from the
+/// root: asked of every node of a wide error tree it was quadratic).
 fn visit(lang: Lang, root: Node<'_>, hit: &mut dyn FnMut(Hit) -> bool) {
-    let mut stack = vec![root];
-    while let Some(node) = stack.pop() {
-        if unnamed_enum_base(node) {
+    let mut stack = vec![(root, None)];
+    while let Some((node, parent)) = stack.pop() {
+        if unnamed_enum_base(node, parent) {
             continue;
         }
         if node.is_error() || node.is_missing() {
@@ -70,7 +72,7 @@ fn visit(lang: Lang, root: Node<'_>, hit: &mut dyn FnMut(Hit) -> bool) {
             }
             continue;
         }
-        if lang != Lang::Python && unclosed_body(node) {
+        if lang != Lang::Python && unclosed_body(node, parent) {
             // The body ran to the end of the text: what follows its `{`
             // may be symbols read as statements. The error is the `{`.
             let bytes = node.byte_range().len().max(1);
@@ -82,7 +84,7 @@ fn visit(lang: Lang, root: Node<'_>, hit: &mut dyn FnMut(Hit) -> bool) {
             }
             continue;
         }
-        if lang != Lang::Python && holds_no_symbol(node) {
+        if lang != Lang::Python && holds_no_symbol(node, parent) {
             continue;
         }
         let mut cursor = node.walk();
@@ -102,7 +104,7 @@ fn visit(lang: Lang, root: Node<'_>, hit: &mut dyn FnMut(Hit) -> bool) {
             }
             continue;
         }
-        stack.extend(children.into_iter().rev());
+        stack.extend(children.into_iter().rev().map(|c| (c, Some(node))));
     }
 }
 
@@ -142,26 +144,24 @@ fn hidden_missing_row(node: Node) -> usize {
 /// The name tree-sitter-cpp wants for an anonymous enum with a base type
 /// (`enum : unsigned long long { bit = 1ULL << 63 };`, valid C++): a
 /// missing name, where there is no symbol to miss.
-fn unnamed_enum_base(node: Node) -> bool {
+fn unnamed_enum_base(node: Node, parent: Option<Node>) -> bool {
     node.is_missing()
         && node.kind() == "type_identifier"
-        && node.parent().is_some_and(|p| p.kind() == "enum_specifier")
+        && parent.is_some_and(|p| p.kind() == "enum_specifier")
 }
 
 /// A function body whose closing `}` is missing (`MACRO(a) MACRO2(b) {`
 /// read as a function that swallows the rest of the file).
-fn unclosed_body(node: Node) -> bool {
+fn unclosed_body(node: Node, parent: Option<Node>) -> bool {
     node.kind() == "compound_statement"
-        && node
-            .parent()
-            .is_some_and(|p| p.kind() == "function_definition")
+        && parent.is_some_and(|p| p.kind() == "function_definition")
         && node
             .child(node.child_count().saturating_sub(1))
             .is_some_and(|last| last.is_missing())
 }
 
 /// Whether nothing inside `node` can be a symbol (see the module doc).
-fn holds_no_symbol(node: Node) -> bool {
+fn holds_no_symbol(node: Node, parent: Option<Node>) -> bool {
     match node.kind() {
         "enumerator_list"
         | "decltype"
@@ -172,17 +172,15 @@ fn holds_no_symbol(node: Node) -> bool {
         | "argument_list"
         | "requires_clause"
         | "static_assert_declaration" => true,
-        "compound_statement" => node
-            .parent()
-            .is_some_and(|p| p.kind() == "function_definition"),
-        _ => is_default_value(node),
+        "compound_statement" => parent.is_some_and(|p| p.kind() == "function_definition"),
+        _ => is_default_value(node, parent),
     }
 }
 
 /// A default argument, default member initializer or initializer value
 /// (`= {}`, `= T{}`).
-fn is_default_value(node: Node) -> bool {
-    let Some(parent) = node.parent() else {
+fn is_default_value(node: Node, parent: Option<Node>) -> bool {
+    let Some(parent) = parent else {
         return false;
     };
     let field = match parent.kind() {

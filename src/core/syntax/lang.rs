@@ -3,12 +3,16 @@
 //! and a
 //! per-thread parser pool. A run over thousands of files
 //! compiles each query once (process-wide) and creates one parser per
-//! language per thread.
+//! language per thread. Each parse has a deadline ([`parse_deadline`]):
+//! tree-sitter's error recovery is quadratic on some malformed lines, and
+//! a parse past it is stopped (its caller shows the plain text instead).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::ops::ControlFlow;
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
-use tree_sitter::{Language, Parser, Query, Tree};
+use tree_sitter::{Language, ParseOptions, ParseState, Parser, Point, Query, Tree};
 
 use super::languages::{ROWS, by_name};
 use super::{Lang, SymbolKind};
@@ -131,11 +135,38 @@ fn classify_capture(name: &str) -> Capture {
 thread_local! {
     /// One parser per language, created on first use in each thread.
     static PARSERS: RefCell<[Option<Parser>; COUNT]> = const { RefCell::new([const { None }; COUNT]) };
+    /// Whether this thread's last parse was stopped at its deadline.
+    static STOPPED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Parse `source` with the thread's parser for `lang`. `None` only if the
-/// grammar cannot be loaded (ABI mismatch) or tree-sitter gives up.
+/// How long one parse may take: `CTXCURATE_PARSE_TIMEOUT` (seconds, a
+/// fraction allowed), 3 s by default. A megabyte of well-formed code
+/// parses in a fraction of a second; a malformed 120 KB TypeScript line
+/// took 11 s before this.
+pub fn parse_deadline() -> Duration {
+    static DEADLINE: OnceLock<Duration> = OnceLock::new();
+    *DEADLINE.get_or_init(|| {
+        std::env::var("CTXCURATE_PARSE_TIMEOUT")
+            .ok()
+            .and_then(|v| v.trim().parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s > 0.0)
+            .map_or(Duration::from_secs(3), |s| {
+                Duration::from_secs_f64(s.min(86_400.0))
+            })
+    })
+}
+
+/// Whether the last [`parse_tree`] on this thread was stopped at its
+/// deadline (its `None` is then no grammar failure).
+pub(super) fn last_parse_stopped() -> bool {
+    STOPPED.with(Cell::get)
+}
+
+/// Parse `source` with the thread's parser for `lang`. `None` if the
+/// grammar cannot be loaded (ABI mismatch), tree-sitter gives up, or the
+/// parse ran past [`parse_deadline`] ([`last_parse_stopped`] says so).
 pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
+    STOPPED.with(|s| s.set(false));
     PARSERS.with(|cell| {
         let mut parsers = cell.try_borrow_mut().ok()?;
         let slot = &mut parsers[lang.index()];
@@ -145,10 +176,25 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
             *slot = Some(parser);
         }
         let parser = slot.as_mut()?;
-        let tree = parser.parse(source, None);
+        let started = Instant::now();
+        let deadline = parse_deadline();
+        let mut stopped = false;
+        let mut progress = |_: &ParseState| {
+            if started.elapsed() > deadline {
+                stopped = true;
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let bytes = source.as_bytes();
+        let mut read = |offset: usize, _: Point| bytes.get(offset..).unwrap_or_default();
+        let options = ParseOptions::new().progress_callback(&mut progress);
+        let tree = parser.parse_with_options(&mut read, None, Some(options));
         if tree.is_none() {
             parser.reset();
         }
+        STOPPED.with(|s| s.set(stopped && tree.is_none()));
         tree
     })
 }

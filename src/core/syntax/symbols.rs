@@ -17,7 +17,7 @@ use super::c_defs;
 use super::errors;
 use super::generic;
 use super::lang::Capture;
-use super::lang::parse_tree;
+use super::lang::{last_parse_stopped, parse_tree};
 use super::licence;
 use super::literals;
 use super::macros::CMacros;
@@ -73,6 +73,7 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
             has_errors: true,
             large_literals: Vec::new(),
             error_line: Some(1),
+            parse_stopped: last_parse_stopped(),
         };
     };
     let root = tree.root_node();
@@ -88,6 +89,7 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
         has_errors: error_line.is_some(),
         error_line,
         large_literals: literals::find(lang, root, source),
+        parse_stopped: false,
     }
 }
 

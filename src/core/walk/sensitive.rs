@@ -130,7 +130,8 @@ const EXTENSIONS: &[&str] = &[
     "kdbx",
 ];
 
-/// `true` for files that usually hold credentials: `.env` and `.env.*`,
+/// `true` for files that usually hold credentials: `.env`, `.env.*` and
+/// `.env-*`,
 /// private keys, certificates and keystores, SSH keys and their `.pub`
 /// siblings, the credential files of package managers, databases and
 /// cloud CLIs, Terraform variables and state (`*.tfvars`, `*.tfstate`,
@@ -146,6 +147,12 @@ pub fn is_sensitive(rel: &str) -> bool {
     let parent = dirs.rsplit('/').next().filter(|d| !d.is_empty());
     name == ".env"
         || name.starts_with(".env.")
+        // `.env-production`, `.env_local`: the same file, another spelling.
+        || name.starts_with(".env-")
+        || name.starts_with(".env_")
+        // `.npmrc.ci`, and `docker/npmrc` copied into an image as `.npmrc`.
+        || name.starts_with(".npmrc.")
+        || name == "npmrc"
         || name.ends_with(".env")
         // `.dev.vars.staging`: Wrangler's per-environment variant.
         || name.starts_with(".dev.vars.")
@@ -174,8 +181,12 @@ mod tests {
         for rel in [
             ".env",
             "app/.env.local",
+            ".env-production",
+            "deploy/.env_staging",
             "prod.env",
             ".npmrc",
+            ".npmrc.ci",
+            "docker/npmrc",
             "web/.npmrc",
             ".pypirc",
             "infra/prod.tfvars",

@@ -1,7 +1,7 @@
 //! A project lock held by another process (issue 22 §4): the CLI used to
 //! wait for `.ctxcurate/lock` silently and forever. It now says what it
 //! waits for after about a second and gives up with an error after a
-//! bound (`CTXCURATE_LOCK_TIMEOUT` seconds, 30 by default).
+//! bound (`CTXCURATE_LOCK_TIMEOUT` seconds, 5 by default).
 
 #![cfg(unix)]
 
@@ -97,4 +97,48 @@ fn the_edit_goes_on_once_the_lock_is_released() {
     let (status, _) = finish(child);
     assert!(status.success());
     assert!(p.read("ctxcurate.toml").contains("src/app.py"));
+}
+
+/// Round 3: a lock held by a hung process bounds `add` to a few seconds
+/// by default (it waited 30 s), with the error naming the lock.
+#[test]
+fn add_gives_up_within_seconds_by_default() {
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", "# mine\n");
+    let _held = hold_lock(&p);
+    let started = Instant::now();
+    let out = common::output_within(p.cmd(&["add", "src/app.py"]), Duration::from_secs(30));
+    let took = started.elapsed();
+    assert_eq!(out.status.code(), Some(1), "{}", common::stderr(&out));
+    assert!(took < Duration::from_secs(10), "waited {took:?}");
+    let err = common::stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "gave up after 5 s waiting for {} held by another process",
+            p.path(".ctxcurate/lock").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(p.read("ctxcurate.toml"), "# mine\n", "nothing written");
+}
+
+/// The real TUI on a terminal, the lock held by another process from the
+/// start: `q` quits it.
+#[test]
+fn the_tui_quits_on_q_while_another_process_holds_the_lock() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    let _held = hold_lock(&p);
+    let status = common::pty::tui_typed(
+        &p,
+        &[],
+        Duration::from_secs(3),
+        b"q",
+        Duration::from_secs(10),
+    );
+    let status = status.expect("the TUI did not quit on q");
+    assert!(status.success(), "{status:?}");
 }

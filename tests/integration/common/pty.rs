@@ -106,3 +106,42 @@ fn read_all(mut reader: File) -> Vec<u8> {
     }
     seen
 }
+
+/// The TUI (`ctxcurate args…`, no subcommand) on a terminal: `keys` are
+/// typed after `wait`; its exit status, or `None` when it had not ended
+/// `limit` after the keys (then it is killed). A test of what a hostile
+/// project does to the TUI's start and to `q`.
+pub fn tui_typed(
+    p: &Project,
+    args: &[&str],
+    wait: std::time::Duration,
+    keys: &[u8],
+    limit: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
+    use std::io::Write;
+    let (master, slave) = openpty();
+    let mut cmd = p.cmd(args);
+    cmd.stdin(Stdio::from(slave.try_clone().expect("dup")))
+        .stdout(Stdio::from(slave.try_clone().expect("dup")))
+        .stderr(Stdio::from(slave));
+    let mut child = cmd.spawn().expect("spawn");
+    drop(cmd);
+    let mut writer = File::from(master.try_clone().expect("dup"));
+    // Drained on a thread so the TUI never blocks on a full terminal.
+    let reader = File::from(master);
+    std::thread::spawn(move || read_all(reader));
+    std::thread::sleep(wait);
+    let _ = writer.write_all(keys);
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return Some(status);
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

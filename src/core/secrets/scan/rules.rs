@@ -69,7 +69,21 @@ pub enum Decode {
     /// Base64 of `user:password` (HTTP Basic, docker's `auth`): the
     /// password is judged; a value that is not such text is no credential.
     Basic,
+    /// Base64 of a whole private key file: it counts when its first bytes
+    /// decode to a private key's `BEGIN` line (a certificate's does not).
+    Pem,
+    /// Base64 of a text (a credential JSON: docker's `config.json`, a
+    /// service account): it counts when the rules find a secret in the
+    /// decoded text (`RuleSet::scan`, which handles this one itself).
+    Scan,
+    /// A Discord bot token: the part before the first dot is the base64
+    /// of a 17 to 20 digit id, else it is no token.
+    Snowflake,
 }
+
+/// How much of a base64 private key [`Decode::Pem`] reads: its `BEGIN`
+/// line is in the first 192 bytes.
+const PEM_HEAD: usize = 256;
 
 impl Decode {
     /// The text the allowlist judges, or `None` when `secret` is not a
@@ -81,6 +95,21 @@ impl Decode {
                 let text = String::from_utf8(super::key_body::decode(secret)).ok()?;
                 let (_, password) = text.split_once(':')?;
                 Some(password.to_string().into())
+            }
+            Decode::Pem => {
+                let head = &secret[..secret.len().min(PEM_HEAD)];
+                let bytes = super::key_body::decode(head);
+                let text = String::from_utf8_lossy(&bytes);
+                let key = text.contains("PRIVATE KEY-----")
+                    || (text.contains("PuTTY-User-Key-File") && text.contains("Private"));
+                key.then_some(secret.into())
+            }
+            // Judged by a scan of the decoded text (`RuleSet::reports`).
+            Decode::Scan => Some(secret.into()),
+            Decode::Snowflake => {
+                let id = super::key_body::decode(secret.split('.').next()?);
+                let digits = (17..=20).contains(&id.len()) && id.iter().all(u8::is_ascii_digit);
+                digits.then_some(secret.into())
             }
         }
     }

@@ -151,6 +151,13 @@ impl Autoload {
     }
 }
 
+/// At most this many prefixes of one map, and folders of one prefix, are
+/// read: real `composer.json` files hold a few, and each class name is
+/// looked for in every folder of its prefix (a `""` over 120,000 folders
+/// took minutes).
+const MAX_PREFIXES: usize = 1_000;
+const MAX_FOLDERS: usize = 16;
+
 /// The prefixes of one `psr-4`/`psr-0` map (`"A\\": "src/"` or a list of
 /// folders), folders relative to the root; folders that leave it dropped.
 fn prefixes(dir: &str, map: Option<&Value>) -> Vec<(String, Vec<String>)> {
@@ -158,10 +165,15 @@ fn prefixes(dir: &str, map: Option<&Value>) -> Vec<(String, Vec<String>)> {
         return Vec::new();
     };
     map.iter()
+        .take(MAX_PREFIXES)
         .map(|(prefix, folders)| {
             let folders: Vec<&str> = match folders {
                 Value::String(s) => vec![s.as_str()],
-                Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+                Value::Array(items) => items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .take(MAX_FOLDERS)
+                    .collect(),
                 _ => Vec::new(),
             };
             let folders = folders

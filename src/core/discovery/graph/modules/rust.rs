@@ -177,44 +177,69 @@ fn out_of_inline(path: &str, levels: usize) -> String {
     }
 }
 
+/// Groups nested deeper than this in a `use` tree are left out: real
+/// trees nest a few levels, and one planted 10,000 deep must cost neither
+/// stack nor quadratic time.
+const MAX_GROUP_DEPTH: usize = 32;
+
 /// The paths of a `use` tree (`a::{b, c::{d}}`), each without `as`
-/// renames; `self` in a group names the group's module.
+/// renames; `self` in a group names the group's module. Walked with a
+/// stack of its own, not recursion (a tree's depth is the file's to say).
 fn expand(prefix: &str, tree: &str, out: &mut Vec<String>) {
-    let tree = tree.trim();
-    let Some(open) = tree.find('{') else {
-        let path = tree.split(" as ").next().unwrap_or(tree).trim();
-        let path = path.strip_suffix("::self").unwrap_or(path);
-        // The empty item after a trailing comma (`{ a, b, }`).
-        if path.is_empty() {
-            return;
-        }
-        let full = match (prefix.is_empty(), path) {
-            (_, "self") => prefix.trim_end_matches("::").to_string(),
-            (true, _) => path.to_string(),
-            (false, _) => format!("{prefix}{path}"),
+    let mut todo = vec![(prefix.to_string(), tree, 0usize)];
+    while let Some((prefix, tree, depth)) = todo.pop() {
+        let tree = tree.trim();
+        let Some(open) = tree.find('{') else {
+            leaf(&prefix, tree, out);
+            continue;
         };
-        if !full.is_empty() && full != "*" {
-            out.push(full.trim_end_matches("::*").to_string());
+        if depth >= MAX_GROUP_DEPTH {
+            continue;
         }
-        return;
-    };
-    let head = format!("{prefix}{}", &tree[..open]);
-    let rest = tree[open + 1..].trim_end();
-    let inner = rest.strip_suffix('}').unwrap_or(rest);
-    let mut depth = 0;
-    let mut start = 0;
-    for (i, c) in inner.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                expand(&head, &inner[start..i], out);
-                start = i + 1;
+        let head = format!("{prefix}{}", &tree[..open]);
+        let rest = tree[open + 1..].trim_end();
+        let inner = rest.strip_suffix('}').unwrap_or(rest);
+        let mut items = Vec::new();
+        let mut level = 0i64;
+        let mut start = 0;
+        for (i, c) in inner.char_indices() {
+            match c {
+                '{' => level += 1,
+                '}' => level -= 1,
+                ',' if level == 0 => {
+                    items.push(&inner[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
             }
-            _ => {}
         }
+        items.push(&inner[start..]);
+        // Reversed onto the stack: the paths come out in the tree's order.
+        todo.extend(
+            items
+                .into_iter()
+                .rev()
+                .map(|item| (head.clone(), item, depth + 1)),
+        );
     }
-    expand(&head, &inner[start..], out);
+}
+
+/// One path of a `use` tree, `prefix` the groups' heads above it.
+fn leaf(prefix: &str, tree: &str, out: &mut Vec<String>) {
+    let path = tree.split(" as ").next().unwrap_or(tree).trim();
+    let path = path.strip_suffix("::self").unwrap_or(path);
+    // The empty item after a trailing comma (`{ a, b, }`).
+    if path.is_empty() {
+        return;
+    }
+    let full = match (prefix.is_empty(), path) {
+        (_, "self") => prefix.trim_end_matches("::").to_string(),
+        (true, _) => path.to_string(),
+        (false, _) => format!("{prefix}{path}"),
+    };
+    if !full.is_empty() && full != "*" {
+        out.push(full.trim_end_matches("::*").to_string());
+    }
 }
 
 /// Whether `file` is a crate root by where it is: `lib.rs`, `main.rs`,

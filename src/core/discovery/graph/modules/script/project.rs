@@ -129,6 +129,12 @@ fn read_config(root: &Path, file: &str) -> Option<Config> {
     Some(config)
 }
 
+/// At most this many `paths` patterns, and targets per pattern, are read:
+/// real configs hold a few of each, and every import of the project is
+/// tried against them (a `*` with 100,000 targets took minutes).
+const MAX_PATTERNS: usize = 1_000;
+const MAX_TARGETS: usize = 16;
+
 /// `compilerOptions.baseUrl` and `paths` of `value` (a config file in
 /// `dir`) over what `config` holds. `paths` are relative to `baseUrl`
 /// when it is set, else to the file that names them.
@@ -145,12 +151,14 @@ fn apply_options(config: &mut Config, dir: &str, value: &Value) {
     let against = config.base.clone().unwrap_or_else(|| dir.to_string());
     config.paths = paths
         .iter()
+        .take(MAX_PATTERNS)
         .map(|(pattern, targets)| {
             let targets = targets
                 .as_array()
                 .into_iter()
                 .flatten()
                 .filter_map(Value::as_str)
+                .take(MAX_TARGETS)
                 .filter_map(|t| join_rel(&against, t))
                 .collect();
             (pattern.clone(), targets)

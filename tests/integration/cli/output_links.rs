@@ -1,0 +1,146 @@
+//! `build -o FILE` against links a repository ships, through the real
+//! binary: an output file or a folder on its way that is a symlink out of
+//! the project is refused with an error naming the link and where it
+//! leads (`build`, `build --watch`), and nothing outside changes; a link
+//! that stays inside is written through; a path the user names outside
+//! the project is theirs.
+
+#![cfg(unix)]
+
+use std::os::unix::fs::symlink;
+use std::time::Duration;
+
+use crate::common;
+
+use common::{Project, output_within, stderr};
+
+/// A project with one included file, and a folder outside it holding a
+/// stand-in for `~/.bashrc`.
+fn project() -> (Project, tempfile::TempDir) {
+    let p = Project::empty();
+    p.write("src/a.py", "def a():\n    return 1\n");
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("bashrc"), "export PATH=/usr/bin\n").expect("write");
+    (p, outside)
+}
+
+fn bashrc(outside: &tempfile::TempDir) -> String {
+    std::fs::read_to_string(outside.path().join("bashrc")).expect("read")
+}
+
+#[test]
+fn an_output_file_that_links_out_of_the_project_is_refused() {
+    let (p, outside) = project();
+    let target = outside.path().join("bashrc");
+    symlink(&target, p.path("context.md")).expect("symlink");
+    let out = p.run(&["build", "-o", "context.md"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    let real = std::fs::canonicalize(&target).expect("canonical");
+    assert!(
+        err.contains("context.md is a symlink to ")
+            && err.contains(&real.display().to_string())
+            && err.contains("outside the project root; refusing to write through it"),
+        "{err}"
+    );
+    assert!(!err.contains("written to"), "{err}");
+    assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
+    assert!(
+        std::fs::symlink_metadata(p.path("context.md"))
+            .expect("still there")
+            .file_type()
+            .is_symlink(),
+        "the link itself is left alone"
+    );
+}
+
+#[test]
+fn an_output_folder_that_links_out_of_the_project_is_refused() {
+    let (p, outside) = project();
+    symlink(outside.path(), p.path("out")).expect("symlink");
+    for path in ["out/context.md", "out/bashrc", "./out/../out/new/ctx.md"] {
+        let out = p.run(&["build", "-o", path]);
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("is a symlink to ") && err.contains("outside the project root"),
+            "{path}: {err}"
+        );
+    }
+    assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
+    let mut names: Vec<String> = std::fs::read_dir(outside.path())
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["bashrc"], "nothing written outside");
+    // A dangling link that would create a file outside is refused too.
+    symlink(outside.path().join("new.md"), p.path("dangling.md")).expect("symlink");
+    let out = p.run(&["build", "-o", "dangling.md"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!outside.path().join("new.md").exists());
+}
+
+#[test]
+fn build_watch_refuses_an_output_that_links_out() {
+    let (p, outside) = project();
+    symlink(outside.path().join("bashrc"), p.path("context.md")).expect("symlink");
+    let out = output_within(
+        p.cmd(&["build", "--watch", "-o", "context.md"]),
+        Duration::from_secs(30),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("context.md is a symlink to ") && !err.contains("watching "),
+        "{err}"
+    );
+    assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
+}
+
+#[test]
+fn links_inside_and_paths_the_user_names_outside_are_written() {
+    let (p, outside) = project();
+    // A link that stays in the project: written through, still a link.
+    p.write("docs/ctx.md", "older\n");
+    symlink("docs", p.path("doclink")).expect("symlink");
+    symlink("docs/ctx.md", p.path("ctx.md")).expect("symlink");
+    p.ok(&["build", "-o", "ctx.md"]);
+    assert!(p.read("docs/ctx.md").contains("return 1"));
+    p.ok(&["build", "-o", "doclink/other.md"]);
+    assert!(p.read("docs/other.md").contains("return 1"));
+    // A path the user names outside the project, even through their own
+    // link, is theirs.
+    let mine = outside.path().join("mine.md");
+    p.ok(&["build", "-o", mine.to_str().expect("utf-8")]);
+    assert!(
+        std::fs::read_to_string(&mine)
+            .expect("read")
+            .contains("return 1")
+    );
+    let theirs = outside.path().join("link-to-bashrc");
+    symlink(outside.path().join("bashrc"), &theirs).expect("symlink");
+    p.ok(&["build", "-o", theirs.to_str().expect("utf-8")]);
+    assert!(bashrc(&outside).contains("return 1"), "the user's own link");
+}
+
+/// The project reached through the user's own link to it: the link the
+/// repository ships is still refused.
+#[test]
+fn a_project_reached_through_a_link_still_refuses_its_links_out() {
+    let (p, outside) = project();
+    symlink(outside.path().join("bashrc"), p.path("context.md")).expect("symlink");
+    let via = tempfile::tempdir().expect("tempdir");
+    let alias = via.path().join("proj");
+    symlink(p.root(), &alias).expect("symlink");
+    let out = p.run_in(&alias, &["build", "-o", "context.md"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let named = alias.join("context.md");
+    let out = p.run(&["build", "-o", named.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
+}

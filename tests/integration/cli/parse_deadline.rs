@@ -1,0 +1,118 @@
+//! A malformed line that tree-sitter's error recovery takes quadratic time
+//! on (`x= 1 + = 1 + …`, 300 KB) meets the parse deadline: `symbols`, the
+//! skeleton view, `build --target`, `map` and the MCP `symbols` tool end
+//! in seconds, the views fall back to the plain text with a note. The
+//! deadline is set short (0.2 s): the parse of this input is no longer
+//! slow once the error walk stopped asking `Node::parent`, so a short
+//! deadline is what makes the stop certain.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::common;
+
+use common::mcp_stdio::McpServer;
+use common::{Project, output_within, stderr, stdout};
+
+/// `x= 1 + = 1 + …` in `len` bytes, as a statement of `ext`'s language.
+fn malformed(ext: &str, len: usize) -> String {
+    let run = "= 1 + ".repeat(len / 6);
+    match ext {
+        "go" => format!("package p\n\nvar x= 1 + {run}1\n"),
+        "java" => format!("class P {{ int x= 1 + {run}1; }}\n"),
+        "c" | "cpp" => format!("int x= 1 + {run}1;\n"),
+        _ => format!("x= 1 + {run}1\n"),
+    }
+}
+
+fn within(p: &Project, args: &[&str], timeout: Option<&str>) -> std::process::Output {
+    let mut cmd = p.cmd(args);
+    if let Some(seconds) = timeout {
+        cmd.env("CTXCURATE_PARSE_TIMEOUT", seconds);
+    }
+    output_within(cmd, Duration::from_secs(40))
+}
+
+#[test]
+fn a_slow_typescript_parse_is_stopped_and_shown_in_full() {
+    let p = Project::empty();
+    let text = malformed("ts", 300_000);
+    p.write("src/bad.ts", &text);
+    p.write(
+        "src/ok.ts",
+        "export function ok(): number {\n  return 1;\n}\n",
+    );
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\nview_mode = \"skeleton\"\n",
+    );
+    let out = within(&p, &["symbols", "src/bad.ts"], Some("0.2"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out)
+            .contains("note: src/bad.ts: no symbols: parsing as typescript stopped after 0.2 s"),
+        "{}",
+        stderr(&out)
+    );
+    let out = within(
+        &p,
+        &["view", "--mode", "skeleton", "src/bad.ts"],
+        Some("0.2"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), text, "the plain text");
+    assert!(
+        stderr(&out).contains("parsing as typescript stopped after 0.2 s")
+            && stderr(&out).contains("shown in full"),
+        "{}",
+        stderr(&out)
+    );
+    for args in [
+        &["build", "--target", "src/bad.ts", "--budget", "400000"][..],
+        &["map"],
+        &["build"],
+    ] {
+        let out = within(&p, args, Some("0.2"));
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    }
+    let built = stdout(&within(&p, &["build"], Some("0.2")));
+    assert!(built.contains("export function ok(): number"), "{built}");
+}
+
+#[test]
+fn every_slow_language_meets_the_deadline() {
+    let p = Project::empty();
+    let exts = ["js", "go", "java", "swift", "rb", "lua", "c", "cpp"];
+    for ext in exts {
+        p.write(&format!("bad.{ext}"), &malformed(ext, 300_000));
+    }
+    for ext in exts {
+        let path = format!("bad.{ext}");
+        let started = std::time::Instant::now();
+        let out = within(&p, &["symbols", &path], Some("1"));
+        assert_eq!(out.status.code(), Some(0), "{path}: {}", stderr(&out));
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{path}: {:?}",
+            started.elapsed()
+        );
+    }
+}
+
+#[test]
+fn the_mcp_symbols_tool_says_the_parse_was_stopped() {
+    let p = Project::empty();
+    p.write("bad.ts", &malformed("ts", 300_000));
+    let mut server = McpServer::start_with_env(&p, &[], &[("CTXCURATE_PARSE_TIMEOUT", "0.2")]);
+    let reply = server.call("symbols", json!({"path": "bad.ts"}));
+    assert!(reply.is_error, "{}", reply.text);
+    assert!(
+        reply
+            .text
+            .contains("bad.ts: no symbols: parsing as typescript stopped after 0.2 s"),
+        "{}",
+        reply.text
+    );
+    assert!(server.alive());
+}
