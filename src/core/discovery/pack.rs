@@ -278,12 +278,14 @@ pub fn pack_with(
     stats.mentions = mentions;
     stats.excluded = kept_out.excluded.into_iter().collect();
     stats.sensitive = kept_out.sensitive.into_iter().collect();
-    stats.held_secrets = kept_out.held.values().cloned().collect();
+    // Every file held, whether a candidate or only the map reached it.
+    let held: std::collections::BTreeMap<String, String> = opts.hold.iter().cloned().collect();
+    stats.held_secrets = held.values().cloned().collect();
     stats.left_out = left_out::for_budget(&fitted.items);
     stats
         .left_out
         .extend(left_out::by_choice(&stats.excluded, &stats.sensitive));
-    stats.left_out.extend(left_out::held(&kept_out.held));
+    stats.left_out.extend(left_out::held(&held));
     stats.unresolved_imports = graph.unresolved().len();
     stats.unresolved_examples =
         graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();

@@ -348,14 +348,8 @@ pub fn rank(
         }
         let (worth, label) = match m.kind {
             MentionKind::Path => (PATH_MENTION, "the path"),
-            MentionKind::Module => (
-                MODULE_MENTION / (matched.len() as f64).sqrt(),
-                "the module",
-            ),
-            MentionKind::Scope => (
-                SCOPE_MENTION / (matched.len() as f64).sqrt(),
-                "the scope",
-            ),
+            MentionKind::Module => (MODULE_MENTION / (matched.len() as f64).sqrt(), "the module"),
+            MentionKind::Scope => (SCOPE_MENTION / (matched.len() as f64).sqrt(), "the scope"),
             MentionKind::Identifier => (
                 IDENT_MENTION / (matched.len() as f64).sqrt(),
                 "the identifier",
