@@ -45,7 +45,8 @@ for p in src.rglob("*.py"):
 PY
 fi
 
-cargo build --release --locked -q
+# CTXCURATE=path/to/ctxcurate times that binary instead of this checkout's.
+if [ -z "${CTXCURATE:-}" ]; then cargo build --release --locked -q; fi
 ctx=${CTXCURATE:-$PWD/target/release/ctxcurate}
 export XDG_STATE_HOME=$work/state
 cd "$tree"
