@@ -171,8 +171,11 @@ impl Packed {
     }
 }
 
-/// The share of the budget a file ranked for the task may take.
-const RELEVANT_SHARE: f64 = 0.4;
+/// The share of the budget the best file for the task may take, and any
+/// other file ranked for it: the next best files matter too, so a large
+/// one comes in reduced rather than crowd them out.
+const BEST_SHARE: f64 = 0.4;
+const RELEVANT_SHARE: f64 = 0.2;
 
 /// One form a candidate is tried in: a view mode, and for a file the task
 /// found, the mask that shows what the task is about.
@@ -831,7 +834,13 @@ impl<'a> Packer<'a> {
         // A file ranked for the task takes at most a share of the budget,
         // in any form: the next best files matter too (a header declaring
         // everything has an outline larger than most files).
+        let best = self
+            .relevance
+            .files
+            .first()
+            .is_some_and(|s| s.path == resolved.path);
         let cap = match role {
+            Role::Relevant if best => (self.opts.budget as f64 * BEST_SHARE) as usize,
             Role::Relevant => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
             _ => usize::MAX,
         };
