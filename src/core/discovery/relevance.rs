@@ -1,6 +1,6 @@
-//! How relevant every file of the project is to a task (DESIGN §13, "A
-//! task is a seed, like a target"), as a search engine ranks documents: a
-//! score that is a sum of named parts, each explainable.
+//! How relevant every file of the project is to a task (a task is a seed,
+//! like a target; docs/ARCHITECTURE.md, "Discovery"), as a search engine
+//! ranks documents: a score that is a sum of named parts, each explainable.
 //!
 //! - **Lexical**: BM25F of the task's terms (`terms`) against each file's
 //!   path, the names it defines and its text (`index`, cached by content

@@ -217,7 +217,7 @@ const HOLD_ROUNDS: usize = 3;
 /// Pack and scan; a likely secret in a file discovery brought in (an
 /// import, a file ranked for the task, one the map outlines) holds that
 /// file back and packs again, so only the files the user chose (targets,
-/// the preset's entries) can refuse the build (DESIGN §13).
+/// the preset's entries) can refuse the build.
 fn pack_holding_secrets(
     codebase: &crate::core::sources::Codebase,
     preset: &Preset,

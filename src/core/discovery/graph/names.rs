@@ -1,5 +1,5 @@
-//! Package imports narrowed to the names used (DESIGN §13; issues 35 and
-//! 37). A statement naming a whole package (a Go package, a Go file's own
+//! Package imports narrowed to the names used (docs/ARCHITECTURE.md,
+//! "Discovery"). A statement naming a whole package (a Go package, a Go file's own
 //! package, Java's `import p.*;`, a C# namespace, Kotlin's `import p.*`)
 //! leads to an edge from the importer to a file of the package only when
 //! the importer's text (outside comments and string literals) uses a name
