@@ -356,7 +356,7 @@ pub fn rank(
             ),
         };
         for f in matched {
-            let Some(path) = files.iter().find(|p| **p == f.as_str()) else {
+            let Some(&path) = known.get(f.as_str()) else {
                 continue;
             };
             let why = scored.entry(path).or_default();
