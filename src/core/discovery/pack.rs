@@ -32,6 +32,7 @@ use crate::core::model::{Format, MaskState, Preset, Strategy, TokenizerKind, Tre
 use crate::core::sources::Codebase;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
+mod ahead;
 mod candidates;
 mod fit;
 pub mod left_out;
@@ -536,13 +537,24 @@ impl<'a> Packer<'a> {
         ) {
             fitted.place(placed.item, placed.file, base + placed.cheapest);
         }
+        // The next files ranked for the task keep the room of their
+        // cheapest forms while the better ones are fitted (`ahead`).
+        let mut ahead = ahead::Ahead::new(self, &candidates.list, group, fitted.left);
         for (i, (resolved, role)) in candidates.list.iter().enumerate().skip(group) {
             progress.step();
             if i == preset_from {
                 map_reserve = self.reserve_map(ranked, &fitted.files, fitted.left);
                 fitted.left -= map_reserve;
             }
-            let (item, file, cheapest) = self.fit(resolved, *role, &mut fitted.left);
+            let (mut item, mut file, mut cheapest) =
+                self.fit_within(resolved, *role, &mut fitted.left, ahead.after(i));
+            if item.mode.is_none()
+                && cheapest <= self.cap(resolved, *role)
+                && ahead.release_for(i, cheapest, fitted.left)
+            {
+                (item, file, cheapest) =
+                    self.fit_within(resolved, *role, &mut fitted.left, ahead.after(i));
+            }
             fitted.place(item, file, base + cheapest);
         }
         fitted.left += map_reserve + note_reserve;
@@ -792,6 +804,59 @@ impl<'a> Packer<'a> {
         })
     }
 
+    /// [`Self::fit`] in what `left` holds beyond the `kept` tokens, taking
+    /// what it uses from `left`.
+    fn fit_within(
+        &self,
+        resolved: &ResolvedItem,
+        role: Role,
+        left: &mut usize,
+        kept: usize,
+    ) -> (PackedItem, Option<RenderedFile>, usize) {
+        let mut room = left.saturating_sub(kept);
+        let before = room;
+        let placed = self.fit(resolved, role, &mut room);
+        *left -= before - room;
+        placed
+    }
+
+    /// The most a candidate of `role` may take: a file ranked for the task
+    /// a share of the budget, in any form, so the next best files fit too
+    /// (a header declaring everything has an outline larger than most
+    /// files).
+    fn cap(&self, resolved: &ResolvedItem, role: Role) -> usize {
+        let best = self
+            .relevance
+            .files
+            .first()
+            .is_some_and(|s| s.path == resolved.path);
+        match role {
+            Role::Relevant if best => (self.opts.budget as f64 * BEST_SHARE) as usize,
+            Role::Relevant => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
+            _ => usize::MAX,
+        }
+    }
+
+    /// What the cheapest form of `resolved` as a candidate of `role`
+    /// costs; `None` when it is no block (binary, oversize, named only) or
+    /// over its cap.
+    fn floor_cost(&self, resolved: &ResolvedItem, role: Role) -> Option<usize> {
+        if !resolved.settings.auto_aggregate {
+            return None;
+        }
+        let wanted = PackedItem::dropped(resolved, role).wanted;
+        let form = self.forms(resolved, role, wanted).pop()?;
+        let file = match &form.mask {
+            Some(mask) => self.render_masked(resolved, mask),
+            None => self.render_as(resolved, form.mode),
+        };
+        if file.skipped.is_some() {
+            return None;
+        }
+        let cost = self.block_cost(&file, 1);
+        (cost <= self.cap(resolved, role)).then_some(cost)
+    }
+
     /// Include `resolved` in the first of its modes that fits in `left`;
     /// also the cost of its cheapest form. The cheapest form is tried first,
     /// so a file that cannot fit is dropped after one render.
@@ -831,19 +896,7 @@ impl<'a> Packer<'a> {
             // leaves it out with one note for all of them.
             return (out, Some(cheapest_file), 0);
         }
-        // A file ranked for the task takes at most a share of the budget,
-        // in any form: the next best files matter too (a header declaring
-        // everything has an outline larger than most files).
-        let best = self
-            .relevance
-            .files
-            .first()
-            .is_some_and(|s| s.path == resolved.path);
-        let cap = match role {
-            Role::Relevant if best => (self.opts.budget as f64 * BEST_SHARE) as usize,
-            Role::Relevant => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
-            _ => usize::MAX,
-        };
+        let cap = self.cap(resolved, role);
         // The last form is most often the cheapest, but not always (the
         // outline of many short functions is longer than their skeleton):
         // the others are tried even when it does not fit.

@@ -311,3 +311,48 @@ fn a_huge_file_comes_down_to_the_symbols_the_task_is_about() {
     assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
     assert!(!text.contains("def helper_3("), "{text}");
 }
+
+#[test]
+fn the_next_files_the_task_is_about_keep_room_for_their_cheapest_form() {
+    // Eight files about the task, each best whole, ranked by how often
+    // they speak of it: a greedy fill keeps the first ones whole until the
+    // room left is under the next one's outline and loses the last; the
+    // room kept ahead holds every one, the best still whole.
+    let p = Project::empty();
+    for i in 0..8 {
+        let mut text = String::new();
+        for word in 0..(8 - i) {
+            text.push_str(&format!("EVICT_TTL_{word} = 'evict expired ttl entries'\n"));
+        }
+        for f in 0..6 {
+            text.push_str(&format!(
+                "def step_{i}_{f}(entries, now):\n    kept = []\n    for e in entries:\n\
+                 \x20       if e.stamp + e.ttl > now:\n            kept.append(e)\n    return kept\n\n"
+            ));
+        }
+        p.write(&format!("cache/evict_{i}.py"), &text);
+    }
+    for budget in (1500..=3500).step_by(250) {
+        let out = p.run(&[
+            "build",
+            "--task",
+            "evict expired ttl entries",
+            "--budget",
+            &budget.to_string(),
+            "--stats-json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let items = items(&stats_json(&out));
+        let held: Vec<&String> = items
+            .iter()
+            .filter(|i| i.1.is_some())
+            .map(|i| &i.0)
+            .collect();
+        assert_eq!(held.len(), 8, "at {budget}: {items:?}");
+        assert_eq!(
+            items[0].1.as_deref(),
+            Some("full"),
+            "at {budget}: {items:?}"
+        );
+    }
+}
