@@ -405,6 +405,27 @@ impl Sources {
         })
     }
 
+    /// The symbols of `rel` as `path<TAB>name` lines, kept in memory and on
+    /// disk per content, so what needs only their names (the symbols a
+    /// task is about) reads them without a parse; `None` for files without
+    /// a grammar or unreadable ones.
+    pub fn symbol_names(&self, root: &Path, rel: &str) -> Option<Arc<str>> {
+        let file = self.file(root, rel);
+        self.memo(&file, rel, "symbol-names-v1", || {
+            let tree = self.parsed(&file, rel)?;
+            let mut out = String::new();
+            for symbol in tree.iter() {
+                // A name never holds a line break or a tab; a path made of
+                // names neither.
+                out.push_str(&symbol.path.replace(['\t', '\n'], " "));
+                out.push('\t');
+                out.push_str(&symbol.name.replace(['\t', '\n'], " "));
+                out.push('\n');
+            }
+            Some(out)
+        })
+    }
+
     /// A text derived from the content of `rel` by `derive` (named
     /// `name`), kept in memory and on disk per content; `None` for
     /// unreadable files.

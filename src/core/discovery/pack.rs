@@ -439,6 +439,8 @@ struct Packer<'a> {
     compose_opts: ComposeOptions,
     preset: &'a Preset,
     relevance: &'a Relevance,
+    /// The names the repo maps of this pack looked up, counted once.
+    naming: repo_map::Naming,
 }
 
 impl<'a> Packer<'a> {
@@ -471,6 +473,7 @@ impl<'a> Packer<'a> {
             compose_opts,
             preset,
             relevance,
+            naming: repo_map::Naming::default(),
         }
     }
 
@@ -582,8 +585,14 @@ impl<'a> Packer<'a> {
     fn reserve_map(&self, ranked: &[Ranked], files: &[RenderedFile], left: usize) -> usize {
         let so_far: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
         let room = self.opts.map_budget.min(left);
-        let provisional =
-            repo_map::build(&self.codebase, ranked, &so_far, room, self.opts.tokenizer);
+        let provisional = repo_map::build_with(
+            &self.codebase,
+            ranked,
+            &so_far,
+            room,
+            self.opts.tokenizer,
+            &self.naming,
+        );
         room.min(provisional.tokens + MAP_SEPARATOR)
     }
 
@@ -610,12 +619,13 @@ impl<'a> Packer<'a> {
             map = if map_room == map.tokens && !map.text.is_empty() {
                 map
             } else {
-                repo_map::build(
+                repo_map::build_with(
                     &self.codebase,
                     ranked,
                     &included,
                     map_room,
                     self.opts.tokenizer,
+                    &self.naming,
                 )
             };
             let note = naming.and_then(|n| {
@@ -712,11 +722,11 @@ impl<'a> Packer<'a> {
             .collect();
         let discovered = matches!(role, Role::Relevant | Role::Mentioned);
         if discovered && wanted == ViewMode::Full && resolved.entry == usize::MAX {
-            let tree = self
+            let names = self
                 .codebase
                 .sources
-                .symbols(self.codebase.root, &resolved.path);
-            if let Some(mask) = tree.and_then(|t| self.relevance.task_mask(&t)) {
+                .symbol_names(self.codebase.root, &resolved.path);
+            if let Some(mask) = names.and_then(|n| self.relevance.task_mask(&n)) {
                 // Last, for a file whose outline is still too large: the
                 // symbols the task is about alone, the rest hidden.
                 forms.push(Form {

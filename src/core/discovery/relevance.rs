@@ -29,7 +29,6 @@ use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::mentions::{Mention, MentionKind};
 use crate::core::model::MaskState;
 use crate::core::sources::Codebase;
-use crate::core::syntax::SymbolTree;
 
 pub use class::{FileClass, classify};
 
@@ -242,22 +241,22 @@ impl Relevance {
             .take(limit)
     }
 
-    /// A mask that shows in full the symbols of `tree` the task is about
-    /// (a name sharing a weighty term with the task) and the rest as
-    /// signatures; `None` when no symbol is about the task.
-    pub fn task_mask(&self, tree: &SymbolTree) -> Option<BTreeMap<String, MaskState>> {
+    /// A mask that shows in full the symbols the task is about (a name
+    /// sharing a weighty term with the task) among `symbols` (`path<TAB>name`
+    /// lines, `Sources::symbol_names`); `None` when none is.
+    pub fn task_mask(&self, symbols: &str) -> Option<BTreeMap<String, MaskState>> {
         if self.query.is_empty() {
             return None;
         }
         let best_idf = self.query.idf.iter().copied().fold(0.0, f64::max);
         let mut mask = BTreeMap::new();
-        for symbol in tree.iter() {
+        for (path, name) in symbols.lines().filter_map(|l| l.split_once('\t')) {
             let mut weight = 0.0;
-            terms::for_each_term(&symbol.name, |t| weight += self.query.weight_of(t));
+            terms::for_each_term(name, |t| weight += self.query.weight_of(t));
             // A name made only of common words (`get`, `data`) is not
             // what the task is about.
             if weight > 0.0 && weight >= best_idf * 0.35 {
-                mask.insert(symbol.path.clone(), MaskState::Def);
+                mask.insert(path.to_string(), MaskState::Def);
             }
         }
         (!mask.is_empty()).then_some(mask)

@@ -29,6 +29,7 @@ use crate::core::tokens;
 use crate::text::sanitize::escape_line;
 
 use outline::Entry;
+pub use references::Naming;
 use references::References;
 
 /// The heading of the map section.
@@ -70,6 +71,26 @@ pub fn build(
     budget: usize,
     tokenizer: TokenizerKind,
 ) -> RepoMap {
+    build_with(
+        codebase,
+        ranked,
+        skip,
+        budget,
+        tokenizer,
+        &Naming::default(),
+    )
+}
+
+/// [`build`] with the counts of names `naming` kept from earlier maps of
+/// the same `ranked` (a pack sizes its map several times).
+pub fn build_with(
+    codebase: &Codebase,
+    ranked: &[Ranked],
+    skip: &HashSet<&str>,
+    budget: usize,
+    tokenizer: TokenizerKind,
+    naming: &Naming,
+) -> RepoMap {
     let kept: Vec<&Ranked> = ranked
         .iter()
         .filter(|r| !skip.contains(r.path.as_str()))
@@ -83,7 +104,8 @@ pub fn build(
     let refs = if outlines.iter().all(Vec::is_empty) {
         References::default()
     } else {
-        References::count(codebase, &files, &outlines)
+        let all: Vec<&str> = ranked.iter().map(|r| r.path.as_str()).collect();
+        References::count(codebase, &all, skip, &outlines, naming)
     };
     let picks = ranked_lines(&outlines, &file_weights(&kept[..window]), &refs);
     Sizer {
@@ -363,6 +385,61 @@ mod tests {
         assert!(map.text.contains("m39.py\n  def function_39_0(a, b)\n"));
         assert!(!map.text.contains("function_20_1"), "{}", map.text);
         assert!(map.text.contains("function_0_1"), "{}", map.text);
+    }
+
+    #[test]
+    fn maps_that_share_their_counts_are_the_maps_made_alone() {
+        // A pack sizes several maps of one ranking, skipping other files
+        // each time: the counts kept between them take the skipped files
+        // off, so each map is the one a fresh count would make. `beta` is
+        // used by three files, `alpha` by two; skip beta's users and alpha
+        // is the name worth showing.
+        let dir = tempfile::tempdir().unwrap();
+        write(
+            &dir,
+            &[
+                (
+                    "lib.py",
+                    "def alpha(x):\n    return x\n\ndef beta(x):\n    return x\n",
+                ),
+                ("a1.py", "alpha(1)\n"),
+                ("a2.py", "alpha(2)\n"),
+                ("b1.py", "beta(1)\n"),
+                ("b2.py", "beta(2)\n"),
+                ("b3.py", "beta(3)\n"),
+            ],
+        );
+        let paths = ["lib.py", "a1.py", "a2.py", "b1.py", "b2.py", "b3.py"];
+        let sources = Sources::new();
+        let codebase = Codebase::new(dir.path(), &sources);
+        let naming = Naming::default();
+        let smallest = |skip: &HashSet<&str>, shared: bool| {
+            (1..200)
+                .map(|b| {
+                    if shared {
+                        build_with(
+                            &codebase,
+                            &ranked(&paths),
+                            skip,
+                            b,
+                            TokenizerKind::O200k,
+                            &naming,
+                        )
+                    } else {
+                        build(&codebase, &ranked(&paths), skip, b, TokenizerKind::O200k)
+                    }
+                })
+                .find(|m| m.outlined > 0)
+                .unwrap()
+        };
+        let none = HashSet::new();
+        let first = smallest(&none, true);
+        assert!(first.text.contains("def beta(x)"), "{}", first.text);
+        assert_eq!(first, smallest(&none, false));
+        let users: HashSet<&str> = ["b1.py", "b2.py", "b3.py"].into();
+        let later = smallest(&users, true);
+        assert!(later.text.contains("def alpha(x)"), "{}", later.text);
+        assert_eq!(later, smallest(&users, false));
     }
 
     #[test]

@@ -46,34 +46,71 @@ impl FileTerms {
         Some(FileTerms { text })
     }
 
-    /// The counts of the `wanted` terms (term → its index in the query).
+    /// The counts of the `wanted` terms (term → its index in the query):
+    /// each looked up by bisection of the sorted lines, so a file costs a
+    /// few comparisons per term, not a pass over its every term.
     pub fn counts(&self, wanted: &HashMap<&str, usize>) -> Counts {
         let mut out = Counts::default();
-        for line in self.text.lines() {
-            let Some((tag, rest)) = line.split_at_checked(1) else {
-                continue;
-            };
-            let Some((term, count)) = rest.trim_start().rsplit_once(' ') else {
-                continue;
-            };
-            let count: u32 = count.parse().unwrap_or(0);
-            match tag {
-                "L" => out.len = count,
-                "D" | "B" => {
-                    if let Some(&i) = wanted.get(term) {
-                        let field = if tag == "D" {
-                            &mut out.defs
-                        } else {
-                            &mut out.body
-                        };
-                        *field.entry(i).or_default() += count;
-                    }
+        let text: &str = &self.text;
+        out.len = text
+            .rfind("L total ")
+            .and_then(|at| text[at + "L total ".len()..].trim_end().parse().ok())
+            .unwrap_or(0);
+        for (term, &i) in wanted {
+            for (tag, field) in [(b'D', &mut out.defs), (b'B', &mut out.body)] {
+                if let Some(n) = find(text, tag, term) {
+                    *field.entry(i).or_default() += n;
                 }
-                _ => {}
             }
         }
         out
     }
+}
+
+/// The place of a tag among the sections: the defined names, the body,
+/// the length.
+fn section(tag: u8) -> u8 {
+    match tag {
+        b'D' => 0,
+        b'B' => 1,
+        _ => 2,
+    }
+}
+
+/// The count on the line `{tag}{term} {count}` of `text` (lines sorted by
+/// section, then term), by bisection over its bytes.
+fn find(text: &str, tag: u8, term: &str) -> Option<u32> {
+    let bytes = text.as_bytes();
+    let want = (section(tag), term.as_bytes());
+    let (mut lo, mut hi) = (0usize, bytes.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        // The line holding `mid`: from after the previous line break.
+        let start = bytes[lo..mid]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(lo, |p| lo + p + 1);
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |p| start + p);
+        let line = &bytes[start..end];
+        let (&line_tag, rest) = line.split_first()?;
+        let space = rest.iter().rposition(|&b| b == b' ').unwrap_or(rest.len());
+        let have = (section(line_tag), &rest[..space]);
+        match have.cmp(&want) {
+            std::cmp::Ordering::Equal => {
+                return std::str::from_utf8(&rest[space..])
+                    .ok()?
+                    .trim()
+                    .parse()
+                    .ok();
+            }
+            std::cmp::Ordering::Less => lo = end + 1,
+            std::cmp::Ordering::Greater => hi = start,
+        }
+    }
+    None
 }
 
 /// A file's text as the cached lines of [`FileTerms`].
@@ -157,6 +194,39 @@ mod tests {
         ] {
             assert!(names.contains(&want), "{want} in {names:?}");
         }
+    }
+
+    #[test]
+    fn bisection_finds_every_term_a_pass_would() {
+        // Real text with many terms: every term of either section is found
+        // with the count a line-by-line read gives, and absent ones are not.
+        let stdlib = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/core/discovery/relevance.rs"
+        ))
+        .unwrap_or_default();
+        let text = encode(&stdlib);
+        let file = FileTerms {
+            text: Arc::from(text.as_str()),
+        };
+        let mut lines = 0;
+        for line in text.lines() {
+            let (tag, rest) = line.split_at(1);
+            let (term, count) = rest.rsplit_once(' ').unwrap();
+            let tag = tag.as_bytes()[0];
+            if tag == b'L' {
+                continue;
+            }
+            assert_eq!(find(&text, tag, term), count.parse().ok(), "{line}");
+            lines += 1;
+        }
+        assert!(lines > 200, "{lines}");
+        for absent in ["", "aaaa", "zzzzzz", "mid_absent_term"] {
+            assert_eq!(find(&text, b'B', absent), None);
+            assert_eq!(find(&text, b'D', absent), None);
+        }
+        let wanted: HashMap<&str, usize> = [("scor", 0)].into();
+        assert!(file.counts(&wanted).len > 1000);
     }
 
     #[test]

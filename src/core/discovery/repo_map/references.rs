@@ -6,11 +6,45 @@
 //! weigh little.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 
 use crate::core::sources::Codebase;
 use crate::core::syntax::Lang;
 
 use super::outline::Entry;
+
+/// How many files of a ranking name each name asked so far, kept across
+/// the maps of one ranking.
+#[derive(Debug, Default)]
+pub struct Naming {
+    all: Mutex<HashMap<String, usize>>,
+}
+
+/// Call `found` once per code file of `paths` and name of `wanted` it
+/// names. Prose that names a function does not use it.
+fn for_each_named<'a>(
+    codebase: &Codebase,
+    paths: impl Iterator<Item = &'a str>,
+    wanted: &HashSet<&str>,
+    mut found: impl FnMut(&str),
+) {
+    let Codebase { root, sources, .. } = *codebase;
+    for path in paths {
+        if !Lang::from_path(path).is_some_and(Lang::is_code) {
+            continue;
+        }
+        let Some(idents) =
+            sources.derived_from_text(root, path, "repo-map-identifiers", identifiers)
+        else {
+            continue;
+        };
+        for ident in idents.lines() {
+            if wanted.contains(ident) {
+                found(ident);
+            }
+        }
+    }
+}
 
 /// How many files name each identifier.
 #[derive(Debug, Default)]
@@ -21,12 +55,20 @@ pub struct References {
 }
 
 impl References {
-    /// How many code files among `paths` name each name the `outlines`
-    /// define, and how many of the outlined files define it: `render`
-    /// defined in twenty classes is not used by them. Only defined names
-    /// are counted, so a big project costs lookups, not a table of every
-    /// word in it.
-    pub fn count(codebase: &Codebase, paths: &[&str], outlines: &[Vec<Entry>]) -> References {
+    /// How many code files among `ranked` but not in `skip` name each name
+    /// the `outlines` define, and how many of the outlined files define
+    /// it: `render` defined in twenty classes is not used by them. Only
+    /// defined names are counted, so a big project costs lookups, not a
+    /// table of every word in it; `cache` keeps the counts over all of
+    /// `ranked` for the next map of the same ranking (a pack sizes several),
+    /// and only the skipped files are taken off each time.
+    pub fn count(
+        codebase: &Codebase,
+        ranked: &[&str],
+        skip: &HashSet<&str>,
+        outlines: &[Vec<Entry>],
+        cache: &Naming,
+    ) -> References {
         let mut files_defining: HashMap<String, usize> = HashMap::new();
         for entries in outlines {
             let defined: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
@@ -34,29 +76,36 @@ impl References {
                 *files_defining.entry(name.to_string()).or_default() += 1;
             }
         }
-        let Codebase { root, sources, .. } = *codebase;
-        let mut files_naming: HashMap<String, usize> = HashMap::new();
-        for path in paths {
-            // Prose that names a function does not use it.
-            if !Lang::from_path(path).is_some_and(Lang::is_code) {
-                continue;
+        let mut all = cache.all.lock().unwrap_or_else(|e| e.into_inner());
+        let new: HashSet<&str> = files_defining
+            .keys()
+            .map(String::as_str)
+            .filter(|n| !all.contains_key(*n))
+            .collect();
+        if !new.is_empty() {
+            for name in &new {
+                all.insert((*name).to_string(), 0);
             }
-            let Some(idents) =
-                sources.derived_from_text(root, path, "repo-map-identifiers", identifiers)
-            else {
-                continue;
-            };
-            for ident in idents.lines() {
-                if let Some((name, _)) = files_defining.get_key_value(ident) {
-                    match files_naming.get_mut(ident) {
-                        Some(n) => *n += 1,
-                        None => {
-                            files_naming.insert(name.clone(), 1);
-                        }
-                    }
+            for_each_named(codebase, ranked.iter().copied(), &new, |name| {
+                if let Some(n) = all.get_mut(name) {
+                    *n += 1;
                 }
-            }
+            });
         }
+        let mut files_naming: HashMap<String, usize> = files_defining
+            .keys()
+            .map(|name| (name.clone(), all.get(name).copied().unwrap_or(0)))
+            .collect();
+        drop(all);
+        let wanted: HashSet<&str> = files_defining.keys().map(String::as_str).collect();
+        let ranked_set: HashSet<&str> = ranked.iter().copied().collect();
+        let skipped = skip.iter().copied().filter(|p| ranked_set.contains(p));
+        for_each_named(codebase, skipped, &wanted, |name| {
+            if let Some(n) = files_naming.get_mut(name) {
+                *n = n.saturating_sub(1);
+            }
+        });
+        files_naming.retain(|_, n| *n > 0);
         References {
             files_naming,
             files_defining,
