@@ -555,8 +555,10 @@ impl<'a> Packer<'a> {
                 && cheapest <= self.cap(resolved, *role)
                 && ahead.release_for(i, cheapest, fitted.left)
             {
-                (item, file, cheapest) =
-                    self.fit_within(resolved, *role, &mut fitted.left, ahead.after(i));
+                // The room given up buys its cheapest form, no more: the
+                // rest goes on to the next files.
+                let kept = fitted.left - cheapest;
+                (item, file, cheapest) = self.fit_within(resolved, *role, &mut fitted.left, kept);
             }
             fitted.place(item, file, base + cheapest);
         }
