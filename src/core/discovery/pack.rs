@@ -857,16 +857,26 @@ impl<'a> Packer<'a> {
             return None;
         }
         let wanted = PackedItem::dropped(resolved, role).wanted;
-        let form = self.forms(resolved, role, wanted).pop()?;
-        let file = match &form.mask {
-            Some(mask) => self.render_masked(resolved, mask),
-            None => self.render_as(resolved, form.mode),
-        };
-        if file.skipped.is_some() {
-            return None;
+        let forms = self.forms(resolved, role, wanted);
+        // The last form, and the outline: the symbols a task is about can
+        // be many (every name of `socket.py` says `socket`).
+        let outline = forms
+            .iter()
+            .find(|f| f.mode == ViewMode::Outline && f.mask.is_none());
+        let cheap = forms.last().into_iter().chain(outline);
+        let mut floor: Option<usize> = None;
+        for form in cheap {
+            let file = match &form.mask {
+                Some(mask) => self.render_masked(resolved, mask),
+                None => self.render_as(resolved, form.mode),
+            };
+            if file.skipped.is_some() {
+                return None;
+            }
+            let cost = self.block_cost(&file, 1);
+            floor = Some(floor.map_or(cost, |f| f.min(cost)));
         }
-        let cost = self.block_cost(&file, 1);
-        (cost <= self.cap(resolved, role)).then_some(cost)
+        floor.filter(|&cost| cost <= self.cap(resolved, role))
     }
 
     /// Include `resolved` in the first of its modes that fits in `left`;
