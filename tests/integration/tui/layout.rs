@@ -91,6 +91,51 @@ fn the_tokens_overlay_lists_files_largest_first_with_the_stats_numbers() {
     assert!(screen.contains("≈ before the gauge's count"), "{screen}");
 }
 
+/// `three_files` with a preset repo map over the modules not included.
+fn mapped() -> Project {
+    let p = three_files();
+    for name in ["alpha", "beta", "gamma"] {
+        p.write(
+            &format!("lib/{name}.py"),
+            &format!("class {name}_store:\n    def load_{name}(self, key):\n        return key\n"),
+        );
+    }
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 2000\n\n[presets.default]\n\
+         targets = [\"pkg/small.py\"]\nrepo_map = 400\n\
+         files = [\"pkg/small.py\", \"pkg/mid.py\"]\n",
+    );
+    p
+}
+
+#[test]
+fn the_tokens_overlay_gives_the_repo_map_its_own_row_as_stats_does() {
+    let p = mapped();
+    let mut h = open(&p, 100, 24);
+    h.key("b");
+    let screen = h.screen();
+    insta::assert_snapshot!("tokens_overlay_repo_map", screen);
+    // The same count `ctxcurate stats` prints for the map, then the rest.
+    let map = stats_tokens(&p, "(repo map)");
+    let rest = stats_tokens(&p, "(header, tree, discussion, task)");
+    let row = |label: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no {label} row in {screen}"))
+            .to_string()
+    };
+    assert!(
+        row("(repo map)").contains(&format!(" {map} ")),
+        "{map}: {screen}"
+    );
+    assert!(
+        row("(header, tree, discussion, task)").contains(&format!(" {rest} ")),
+        "{rest}: {screen}"
+    );
+}
+
 #[test]
 fn enter_in_the_tokens_overlay_opens_the_file_in_the_tree() {
     let p = three_files();
