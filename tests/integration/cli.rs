@@ -32,6 +32,7 @@ mod secrets_config;
 mod secrets_encoded;
 mod stats;
 mod summary_gate;
+mod symbol_names;
 mod task;
 mod task_mentions;
 mod terminal;

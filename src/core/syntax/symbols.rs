@@ -302,12 +302,43 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut declarations = Declarations::default();
     let mut flat: Vec<Symbol> = Vec::with_capacity(placed.len());
+    // Each symbol's path as it was before Rust paths followed what people
+    // write: a mask written with one still applies (`Symbol::legacy`).
+    let mut before: Vec<String> = Vec::with_capacity(placed.len());
+    let mut seen_before: HashMap<String, usize> = HashMap::new();
     for p in placed {
         let parent = p.parent.and_then(|i| flat.get(i));
         let (name, qualified) = generic::own_name(lang, &p.found, source)
             .unwrap_or_else(|| names(p.found.name, source));
         let kind = refine_kind(lang, &p.found, parent, &qualified, &namespaces);
-        let base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
+        let mut base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
+        let mut legacy = None;
+        if lang == Lang::Rust {
+            let parent_before = p.parent.and_then(|i| Some((flat.get(i)?, before.get(i)?)));
+            let old = generic::base_path(
+                lang,
+                parent_before.map(|(parent, old)| match parent.kind {
+                    SymbolKind::Namespace => old.split('#').next().unwrap_or(old),
+                    _ => old.as_str(),
+                }),
+                &qualified,
+            );
+            let old = unique_path(&mut seen_before, old);
+            if let Some(impl_block) = p
+                .parent
+                .filter(|_| parent.is_some_and(|p| p.kind == SymbolKind::Impl))
+                && let (Some(block), Some(scope)) = (
+                    flat.get(impl_block),
+                    generic::rust_impl_scope(placed[impl_block].found.core, source),
+                )
+            {
+                base = format!(
+                    "{}{scope}::{qualified}",
+                    generic::rust_impl_prefix(&block.path)
+                );
+            }
+            legacy = Some(old);
+        }
         let path = if lang.is_c_family() && kind.is_function() {
             let params = parameter_types(p.found.core, source);
             if p.found.core.kind() == "function_definition" {
@@ -322,6 +353,12 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
         } else {
             unique_path(&mut seen, base)
         };
+        if let Some(old) = &legacy {
+            before.push(old.clone());
+        } else {
+            before.push(path.clone());
+        }
+        let legacy = legacy.filter(|old| *old != path);
         let mut analysis = analyze(lang, &p.found, source);
         if let Some(signature) = alias_signature(&p.found, source) {
             analysis.signature = signature;
@@ -336,6 +373,7 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
             range: analysis.range,
             children: Vec::new(),
             spans: analysis.spans,
+            legacy,
         });
     }
     assemble(flat, placed)

@@ -86,11 +86,12 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
             };
             // `›` + tag + space, the name, a space and the cost at the right.
             let room = width.saturating_sub(6 + cost.chars().count() + 1);
+            // The name people write: `boolValue.Set`, `noop#2`.
             let text = format!(
                 "{}{} {}",
                 "  ".repeat(*depth),
                 abbreviate(sym.kind.as_str()),
-                sym.name
+                sym.display_name(*depth == 0)
             );
             let name = display_line(&text, room).into_owned();
             let pad = room.saturating_sub(name.chars().count());
