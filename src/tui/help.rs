@@ -23,7 +23,7 @@ const NOTES: &[&str] = &[
     "Mouse: a click focuses the pane under it and picks the row clicked; the \
      wheel scrolls the pane under the pointer (mouse = false in [project] \
      turns it off, so the terminal selects text again)",
-    "z zooms the focused pane to the whole width (the preview wraps); b shows where the tokens go",
+    "z zooms the focused pane to the whole width; b shows where the tokens go",
     "Symbols pane: the number after a symbol is what it costs in tokens (the \
      active tokenizer) shown in full, with everything nested in it: a \
      class's holds its methods'. Hiding a shown symbol takes about that off \

@@ -206,7 +206,8 @@ fn full_row(
 
 /// A row of a narrow pane: the cursor, the state's first letter in the
 /// masked view (`d`, `s`, `a`, `h`), the nesting and the name, cut to
-/// `width`; no kind, no cost (the focused pane shows them).
+/// `width` (a scoped name from the front); no kind, no cost (the focused
+/// pane shows them).
 fn compact_row(
     cursor: &'static str,
     mask: Option<crate::core::model::MaskState>,
@@ -224,7 +225,19 @@ fn compact_row(
         ));
         used += 2;
     }
-    let text = format!("{}{}", " ".repeat(depth), sym.display_name(depth == 0));
+    let room = width.saturating_sub(used + depth);
+    let name = sym.display_name(depth == 0);
+    // A scoped name that does not fit keeps its end, the name itself
+    // (`…lue.Set` rather than `boolValue.…`).
+    let scoped = name.contains('.') || name.contains("::");
+    let name = match name.chars().count() {
+        n if scoped && n > room && room > 1 => {
+            let tail: String = name.chars().skip(n + 1 - room).collect();
+            format!("…{tail}")
+        }
+        _ => name,
+    };
+    let text = format!("{}{name}", " ".repeat(depth));
     spans.push(Span::raw(
         display_line(&text, width.saturating_sub(used)).into_owned(),
     ));

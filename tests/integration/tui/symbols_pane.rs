@@ -425,7 +425,15 @@ fn the_pane_names_go_receivers_and_typescript_overloads() {
     insta::assert_snapshot!("go_receivers", screen);
     assert!(screen.contains("meth boolValue.Set "), "{screen}");
     assert!(screen.contains("meth boolValue.String "), "{screen}");
+    // Narrow and unfocused (80 columns), a scoped name keeps its end.
+    h.key("tab");
+    h.resize(80, 14);
+    let narrow = h.screen();
+    assert!(narrow.contains("│ …Value.String│"), "{narrow}");
+    h.resize(100, 14);
+    h.key("tab");
     h.goto("noop.ts");
+    h.key("tab");
     let screen = h.screen();
     for name in ["fn noop ", "fn noop#2 ", "fn noop#3 "] {
         assert!(screen.contains(name), "{name}: {screen}");
