@@ -314,30 +314,11 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
         let mut base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
         let mut legacy = None;
         if lang == Lang::Rust {
-            let parent_before = p.parent.and_then(|i| Some((flat.get(i)?, before.get(i)?)));
-            let old = generic::base_path(
-                lang,
-                parent_before.map(|(parent, old)| match parent.kind {
-                    SymbolKind::Namespace => old.split('#').next().unwrap_or(old),
-                    _ => old.as_str(),
-                }),
-                &qualified,
-            );
-            let old = unique_path(&mut seen_before, old);
-            if let Some(impl_block) = p
-                .parent
-                .filter(|_| parent.is_some_and(|p| p.kind == SymbolKind::Impl))
-                && let (Some(block), Some(scope)) = (
-                    flat.get(impl_block),
-                    generic::rust_impl_scope(placed[impl_block].found.core, source),
-                )
-            {
-                base = format!(
-                    "{}{scope}::{qualified}",
-                    generic::rust_impl_prefix(&block.path)
-                );
+            let (new, old) = rust_paths(placed, &flat, &before, p, &qualified, source);
+            if let Some(new) = new {
+                base = new;
             }
-            legacy = Some(old);
+            legacy = Some(unique_path(&mut seen_before, old));
         }
         let path = if lang.is_c_family() && kind.is_function() {
             let params = parameter_types(p.found.core, source);
@@ -377,6 +358,43 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
         });
     }
     assemble(flat, placed)
+}
+
+/// A Rust item's path where it is not its parent's path and its name (an
+/// item of an `impl` block: `Type::item`, `<Type as Trait>::item`), and
+/// its path before duplicate numbering as it was before paths followed
+/// what people write (`impl Type::item`: the block's old path and the
+/// name), for `Symbol::legacy`. `flat` and `before` hold the symbols
+/// placed so far and their old paths.
+fn rust_paths(
+    placed: &[Placed],
+    flat: &[Symbol],
+    before: &[String],
+    p: &Placed,
+    qualified: &str,
+    source: &str,
+) -> (Option<String>, String) {
+    let parent = p
+        .parent
+        .and_then(|i| Some((i, flat.get(i)?, before.get(i)?)));
+    let old = generic::base_path(
+        Lang::Rust,
+        parent.map(|(_, parent, old)| match parent.kind {
+            SymbolKind::Namespace => old.split('#').next().unwrap_or(old),
+            _ => old.as_str(),
+        }),
+        qualified,
+    );
+    let new = parent
+        .filter(|(_, parent, _)| parent.kind == SymbolKind::Impl)
+        .and_then(|(i, block, _)| {
+            let scope = generic::rust_impl_scope(placed.get(i)?.found.core, source)?;
+            Some(format!(
+                "{}{scope}::{qualified}",
+                generic::rust_impl_prefix(&block.path)
+            ))
+        });
+    (new, old)
 }
 
 /// Attach every symbol to its parent. Children have larger indices than
