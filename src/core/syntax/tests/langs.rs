@@ -329,6 +329,60 @@ fn rust_paths_are_what_people_write_and_old_ones_still_mask() {
     assert!(old.contains("write!(f"), "{old}");
 }
 
+/// Items of generic and nested `impl` blocks: the type without its
+/// arguments, the trait as written, the module's scope kept; a second
+/// block of the same type numbers what repeats.
+#[test]
+fn rust_paths_of_generic_and_nested_impls() {
+    let source = "\
+mod store {
+    pub struct Wrapper<T>(T);
+    impl<T> Wrapper<T> {
+        pub fn new(t: T) -> Self { Wrapper(t) }
+    }
+    impl Wrapper<u8> {
+        pub fn new() -> Self { Wrapper(0) }
+    }
+    impl<T> From<T> for Wrapper<T> {
+        fn from(t: T) -> Self { Wrapper(t) }
+    }
+}
+";
+    let tree = parse(Lang::Rust, source);
+    let paths: Vec<(&str, Option<&str>)> = tree
+        .iter()
+        .map(|s| (s.path.as_str(), s.legacy.as_deref()))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ("store", None),
+            ("store::Wrapper", None),
+            ("store::impl Wrapper<T>", None),
+            ("store::Wrapper::new", Some("store::impl Wrapper<T>::new")),
+            ("store::impl Wrapper<u8>", None),
+            (
+                "store::Wrapper::new#2",
+                Some("store::impl Wrapper<u8>::new")
+            ),
+            ("store::impl From<T> for Wrapper<T>", None),
+            (
+                "store::<Wrapper as From<T>>::from",
+                Some("store::impl From<T> for Wrapper<T>::from")
+            ),
+        ]
+    );
+    let found = |typed: &str| tree.resolve(typed).map(|s| s.path.as_str());
+    assert_eq!(
+        found("store::Wrapper::from"),
+        Some("store::<Wrapper as From<T>>::from")
+    );
+    assert_eq!(
+        found("store::impl Wrapper<u8>::new"),
+        Some("store::Wrapper::new#2")
+    );
+}
+
 /// Go methods show their receiver and TypeScript overloads their number
 /// where a list of symbols names them (the symbols pane).
 #[test]
