@@ -210,8 +210,31 @@ fn report(
             args.stats_json,
             ctx,
         ),
+        None if args.stats_json => report_size_json(&built, budget, ctx),
         None => report_size(&built, budget, ctx),
     }
+}
+
+/// A composition's size on stderr as one JSON value (`--stats-json`
+/// without packing): what [`report_size`] says, under the names the
+/// packed build's JSON and `stats --json` use.
+fn report_size_json(built: &Built, budget: usize, ctx: &mut Ctx) -> Result<()> {
+    let value = serde_json::json!({
+        "packed": false,
+        "stats": {
+            "files": built.rendered(),
+            "errors": built.with_errors(),
+            "tokens": built.tokens,
+            "exact": built.exact,
+            "map_tokens": built.map_tokens,
+            "budget": budget,
+            "over_budget": budget > 0 && built.tokens > budget,
+        },
+        "tokenizer": built.tokenizer.as_str(),
+        "written_to": built.written.as_ref().map(|p| p.display().to_string()),
+    });
+    writeln!(ctx.err, "{value}")?;
+    Ok(())
 }
 
 /// What the build said before its files: the diffs left out to fit, the
@@ -360,6 +383,7 @@ fn report_pack(
     let s: &PackStats = &packed.stats;
     if json {
         let value = serde_json::json!({
+            "packed": true,
             "stats": s,
             "tokenizer": tokenizer.as_str(),
             "items": packed.items,

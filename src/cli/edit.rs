@@ -100,16 +100,21 @@ fn apply(command: Command, project: &mut Project, ctx: &mut Ctx) -> Result<Strin
         } => {
             let root = project.root.clone();
             let rel = ctx.rel_path(&root, Path::new(&path))?;
-            check_symbol(&root, &rel, &symbol, &project.c_macros())?;
+            let (path, old) = check_symbol(&root, &rel, &symbol, &project.c_macros())?;
             let (name, preset) = target_preset(project, &target)?;
             check_file(preset, &root, &rel)?;
-            let whole = curation::set_mask(preset, &rel, &symbol, state)?;
+            let whole = curation::set_mask_replacing(preset, &rel, &path, old.as_deref(), state)?;
             let rest = if whole {
                 " (masked view; the other symbols stay in full)"
             } else {
                 ""
             };
-            format!("{rel}: {symbol} = {state} in preset {name}{rest}")
+            let typed = if path == symbol.trim() {
+                String::new()
+            } else {
+                format!(" (for `{symbol}`)")
+            };
+            format!("{rel}: {path} = {state}{typed} in preset {name}{rest}")
         }
         Command::Slice {
             path,
@@ -166,7 +171,15 @@ fn check_file(preset: &Preset, root: &Path, rel: &str) -> Result<()> {
     Ok(())
 }
 
-fn check_symbol(root: &Path, rel: &str, symbol: &str, macros: &CMacros) -> Result<()> {
+/// The symbol `symbol` names in `rel` (its path, or another way to write
+/// it: `SymbolTree::resolve`): its path and the path it had before, if
+/// any; else an error naming the symbols it may have meant.
+fn check_symbol(
+    root: &Path,
+    rel: &str,
+    symbol: &str,
+    macros: &CMacros,
+) -> Result<(String, Option<String>)> {
     if views::grammar_by_name(rel) == Some(false) {
         user_err!("{rel}: no symbols to mask: {}", views::no_grammar(rel));
     }
@@ -175,8 +188,8 @@ fn check_symbol(root: &Path, rel: &str, symbol: &str, macros: &CMacros) -> Resul
         user_err!("{rel}: no symbols to mask: {}", views::no_grammar(rel));
     };
     let tree = syntax::parse_with(lang, &text, macros);
-    if tree.find(symbol).is_some() {
-        return Ok(());
+    if let Some(found) = tree.resolve(symbol) {
+        return Ok((found.path.clone(), found.legacy.clone()));
     }
     let last = symbol
         .rsplit(['.', ':'])

@@ -210,11 +210,18 @@ fn write_symbol(
     let cost = costs
         .next()
         .map_or_else(String::new, |n| format!("  {n} tok"));
+    // A path that says its kind (`impl Table`, C's `struct Point`) is not
+    // preceded by it again.
+    let kind = sym.kind.as_str();
+    let kind = if sym.path.starts_with(&format!("{kind} ")) {
+        String::new()
+    } else {
+        format!("{kind} ")
+    };
     writeln!(
         out,
-        "{}{} {}  L{}-{}{cost}  {}",
+        "{}{kind}{}  L{}-{}{cost}  {}",
         "  ".repeat(depth),
-        sym.kind.as_str(),
         escape_line(&sym.path),
         sym.start_line,
         sym.end_line,

@@ -126,8 +126,10 @@ fn packed_stats(
         files: built.files.clone(),
         problems: Vec::new(),
         skipped: Vec::new(),
+        map: None,
     };
-    let map = TokenMap::of(&composition, &sources, kind, packed.stats.budget);
+    let map = TokenMap::of(&composition, &sources, kind, packed.stats.budget)
+        .with_repo_map(packed.stats.map_tokens);
     if json {
         let mut value = serde_json::to_value(&map)?;
         value["left_out"] = serde_json::to_value(&packed.stats.left_out)?;

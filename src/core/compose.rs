@@ -86,6 +86,9 @@ pub struct Composition {
     /// entries held for the user's consent (`trust::entries`); one note in
     /// `problems` says so for each kind.
     pub skipped: Vec<String>,
+    /// The repo map section as it stands in `text` (`None`: no map), so
+    /// where the tokens go can count it apart from the rest.
+    pub map: Option<String>,
 }
 
 /// Read and render one resolved entry of `codebase` through its sources.
@@ -221,6 +224,7 @@ impl Parts {
             files: self.files,
             problems: self.problems,
             skipped: self.skipped,
+            map: self.map.filter(|m| !m.is_empty()),
         }
     }
 
@@ -259,6 +263,7 @@ impl Parts {
             files: self.files,
             problems: self.problems,
             skipped: self.skipped,
+            map: self.map.filter(|m| !m.is_empty()),
         }
     }
 }

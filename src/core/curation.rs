@@ -350,7 +350,22 @@ pub fn set_mask(
     symbol: &str,
     state: MaskState,
 ) -> Result<bool, CurationError> {
+    set_mask_replacing(preset, path, symbol, None, state)
+}
+
+/// [`set_mask`], the entry under `old` removed: the path the symbol had
+/// before ([`Symbol::legacy`]), which would still apply.
+pub fn set_mask_replacing(
+    preset: &mut Preset,
+    path: &str,
+    symbol: &str,
+    old: Option<&str>,
+    state: MaskState,
+) -> Result<bool, CurationError> {
     edit_entry(preset, path, |item| {
+        if let Some(old) = old {
+            item.ast_mask.remove(old);
+        }
         let whole = item.view_mode == ViewMode::Full;
         if whole {
             item.view_mode = ViewMode::Masked;

@@ -44,6 +44,7 @@ mod python_defs;
 mod sections;
 mod skeleton;
 mod spans;
+mod spelling;
 mod symbols;
 mod text;
 
@@ -259,6 +260,11 @@ pub struct Symbol {
     /// Where the views cut: body, docstring, leading comment.
     #[serde(skip)]
     spans: spans::Spans,
+    /// The path this symbol had before paths followed what people write
+    /// (`impl Point::dist` of a Rust method, now `Point::dist`), when it
+    /// differs: a mask written with it still applies ([`Symbol::own_entry`]).
+    #[serde(skip)]
+    pub legacy: Option<String>,
 }
 
 impl Symbol {
@@ -266,6 +272,44 @@ impl Symbol {
     pub fn iter(&self) -> SymbolIter<'_> {
         SymbolIter { stack: vec![self] }
     }
+
+    /// This symbol's own entry in `mask`: under its path, else under the
+    /// path it had before ([`Symbol::legacy`]).
+    pub fn own_entry<T: Copy>(&self, mask: &std::collections::BTreeMap<String, T>) -> Option<T> {
+        mask.get(&self.path)
+            .or_else(|| self.legacy.as_ref().and_then(|old| mask.get(old)))
+            .copied()
+    }
+
+    /// The name a list of symbols shows (the symbols pane): the name with
+    /// the `#n` of a duplicate (`noop#2`, the second overload) or the
+    /// `#def` of a definition paired with its declaration; at the top
+    /// level, where no parent says it, the scope the path gives the name
+    /// too (a Go method `boolValue.Set`, a C++ `Table::push` defined out
+    /// of line).
+    pub fn display_name(&self, top_level: bool) -> String {
+        let (base, suffix) = split_numbering(&self.path);
+        let scoped = top_level
+            && base.len() > self.name.len()
+            && (base.ends_with(&format!(".{}", self.name))
+                || base.ends_with(&format!("::{}", self.name)));
+        let name = if scoped { base } else { &self.name };
+        format!("{name}{suffix}")
+    }
+}
+
+/// A path and its numbering: the `#n` of a duplicate and the `#def` of a
+/// definition paired with its declaration, read from the end (a Ruby
+/// method's path has a `#` of its own, `Class#m#2`).
+pub fn split_numbering(path: &str) -> (&str, &str) {
+    let suffix = |s: &str| s == "def" || (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit()));
+    let mut rest = path;
+    while let Some((head, tail)) = rest.rsplit_once('#')
+        && suffix(tail)
+    {
+        rest = head;
+    }
+    (rest, &path[rest.len()..])
 }
 
 /// The symbols of one file.
@@ -299,6 +343,12 @@ impl SymbolTree {
     /// The symbol with exactly this path.
     pub fn find(&self, path: &str) -> Option<&Symbol> {
         self.iter().find(|s| s.path == path)
+    }
+
+    /// The symbol a person means by `typed` (`core::syntax::spelling`):
+    /// its path, the path it had before, or another way to write it.
+    pub fn resolve(&self, typed: &str) -> Option<&Symbol> {
+        spelling::resolve(self, typed)
     }
 
     /// Every symbol, depth-first in source order (a parent before its

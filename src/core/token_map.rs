@@ -1,6 +1,7 @@
 //! Where the tokens go: the included files of a composition by their
-//! token count, largest first, each with its share of the budget. The
-//! `stats` command prints it; the TUI shows the same rows.
+//! token count, largest first, each with its share of the budget, then
+//! the repo map and the rest. The `stats` command prints it; the TUI
+//! shows the same rows.
 
 use serde::Serialize;
 
@@ -27,7 +28,10 @@ pub struct TokenMap {
     pub budget: usize,
     /// Tokens of the whole composed text.
     pub total: usize,
-    /// What is not a file's section: the header, tree, discussion, task.
+    /// Tokens of the repo map section (0: no map).
+    pub repo_map: usize,
+    /// What is neither a file's section nor the repo map: the header,
+    /// tree, discussion, task.
     pub other: usize,
     /// Largest first; equal counts by path.
     pub files: Vec<TokenRow>,
@@ -48,7 +52,8 @@ impl TokenMap {
                 error: f.error.is_some(),
             })
             .collect();
-        TokenMap::from_rows(files, sources.count(kind, &c.text), kind, budget)
+        let map = c.map.as_deref().map_or(0, |m| sources.count(kind, m));
+        TokenMap::from_rows(files, sources.count(kind, &c.text), kind, budget).with_repo_map(map)
     }
 
     /// The map of file rows counted elsewhere (the TUI's counts, which
@@ -66,11 +71,20 @@ impl TokenMap {
             tokenizer: kind,
             budget,
             total,
+            repo_map: 0,
             // Sections counted alone can tokenize a token or two apart
             // from the whole: never below zero.
             other: total.saturating_sub(in_files),
             files,
         }
+    }
+
+    /// The map with `tokens` of its rest told apart as the repo map's.
+    pub fn with_repo_map(mut self, tokens: usize) -> Self {
+        let tokens = tokens.min(self.other + self.repo_map);
+        self.other = self.other + self.repo_map - tokens;
+        self.repo_map = tokens;
+        self
     }
 
     /// `tokens` as a share of the whole text (0 when it is empty).
@@ -100,6 +114,10 @@ impl TokenMap {
             out.push_str(&self.row(f.tokens, &row_label(f), bar_width));
             out.push('\n');
         }
+        if self.repo_map > 0 {
+            out.push_str(&self.row(self.repo_map, REPO_MAP_LABEL, bar_width));
+            out.push('\n');
+        }
         out.push_str(&self.row(self.other, OTHER_LABEL, bar_width));
         out.push('\n');
         out.push_str(&format!(
@@ -119,6 +137,7 @@ impl TokenMap {
             .first()
             .map_or(0, |f| f.tokens)
             .max(self.other)
+            .max(self.repo_map)
             .max(1);
         let cells = tokens.min(largest) * bar_width * 8 / largest;
         format!(
@@ -140,8 +159,11 @@ impl TokenMap {
     }
 }
 
-/// The label of the row that is not a file.
+/// The label of the row that is neither a file nor the repo map.
 pub const OTHER_LABEL: &str = "(header, tree, discussion, task)";
+
+/// The label of the repo map's row (shown when there is a map).
+pub const REPO_MAP_LABEL: &str = "(repo map)";
 
 /// A file row's label: its path, and its mode unless full (or `[error]`).
 pub fn row_label(f: &TokenRow) -> String {
@@ -208,6 +230,7 @@ mod tests {
             files,
             problems: Vec::new(),
             skipped: Vec::new(),
+            map: None,
         };
         let map = TokenMap::of(&c, &Sources::new(), TokenizerKind::O200k, 1_000);
         let paths: Vec<&str> = map.files.iter().map(|f| f.path.as_str()).collect();
@@ -226,6 +249,35 @@ mod tests {
             lines[3].contains("total of a 1,000 token budget, 2 files, o200k"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn the_repo_map_has_its_own_row() {
+        let rows = vec![TokenRow {
+            path: "a.py".into(),
+            mode: ViewMode::Full,
+            tokens: 100,
+            error: false,
+        }];
+        let map = TokenMap::from_rows(rows, 1_000, TokenizerKind::O200k, 2_000).with_repo_map(850);
+        assert_eq!((map.repo_map, map.other), (850, 50));
+        let table = map.table(8);
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines.len(), 4, "{table}");
+        assert_eq!(
+            lines[1], "      850   42.5%  ████████  (repo map)",
+            "{table}"
+        );
+        assert!(
+            lines[2].ends_with("(header, tree, discussion, task)"),
+            "{table}"
+        );
+        // A map counted alone a token over the rest takes all of it.
+        let map = map.with_repo_map(5_000);
+        assert_eq!((map.repo_map, map.other), (900, 0));
+        // No map: no row.
+        let none = TokenMap::from_rows(Vec::new(), 10, TokenizerKind::O200k, 0);
+        assert!(!none.table(8).contains("(repo map)"));
     }
 
     #[test]

@@ -185,7 +185,10 @@ pub fn render_parsed(
         (ViewMode::Masked, Some(tree)) => {
             let out = syntax::masked(&tree, text, item.mask_default, &item.ast_mask);
             for name in item.ast_mask.keys() {
-                if tree.find(name).is_none() {
+                // A path a symbol had before names it still.
+                if tree.find(name).is_none()
+                    && !tree.iter().any(|s| s.legacy.as_ref() == Some(name))
+                {
                     notes.push(Note::new(
                         NoteKind::MissingSymbol,
                         format!("masked symbol `{name}` not found"),

@@ -169,25 +169,30 @@ pub fn mask(
              Python, C, C++, Rust, TypeScript, Go, Java, …)"
         )));
     };
-    if tree.find(&args.symbol).is_none() {
+    let Some(found) = tree.resolve(&args.symbol) else {
         return Err(ToolError::new(format!(
             "{rel}: no symbol `{}` (the `symbols` tool lists them)",
             args.symbol
         )));
-    }
+    };
+    let (path, old) = (found.path.clone(), found.legacy.clone());
+    let typed = if path == args.symbol.trim() {
+        String::new()
+    } else {
+        format!(" (for `{}`)", args.symbol)
+    };
     let root = project.root.clone();
     project.edit(|project| {
         let (name, preset) = target(project, args.preset.as_deref());
         check_file(preset, &root, rel)?;
-        let whole = curation::set_mask(preset, rel, &args.symbol, state)?;
+        let whole = curation::set_mask_replacing(preset, rel, &path, old.as_deref(), state)?;
         let rest = if whole {
             " (masked view; the other symbols stay in full)"
         } else {
             ""
         };
         Ok(format!(
-            "{rel}: {} = {state} in preset {name}{rest}",
-            args.symbol
+            "{rel}: {path} = {state}{typed} in preset {name}{rest}"
         ))
     })
 }

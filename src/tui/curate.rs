@@ -333,15 +333,20 @@ pub fn mask(state: &mut State, symbol: &str, to: Option<MaskState>) -> Vec<Effec
         return Vec::new();
     };
     let tree = state.symbols.view.as_ref().and_then(|s| s.tree.clone());
-    let current = tree.and_then(|tree| {
+    let current = tree.as_ref().and_then(|tree| {
         state
             .item_for(&path)
-            .map(|item| curation::mask_state(&item, &tree, symbol))
+            .map(|item| curation::mask_state(&item, tree, symbol))
     });
     let included = state.is_included(&path);
+    // Its entry under the path it had before goes (`Symbol::legacy`).
+    let old = tree
+        .as_ref()
+        .and_then(|tree| tree.find(symbol)?.legacy.clone());
     edit(state, |preset, _| {
         let state = to.unwrap_or_else(|| current.unwrap_or_default().next());
-        let whole = curation::set_mask(preset, &path, symbol, state).map_err(|e| e.to_string())?;
+        let whole = curation::set_mask_replacing(preset, &path, symbol, old.as_deref(), state)
+            .map_err(|e| e.to_string())?;
         Ok(format!(
             "{path}: {symbol} = {state}{}",
             mask_note(included, whole)

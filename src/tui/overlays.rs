@@ -237,14 +237,18 @@ fn submit_input(state: &mut State, prompt: Prompt, buffer: String) -> Vec<Effect
             effects.extend(crate::tui::discover::discover(state));
             return effects;
         }
-        Prompt::NewPreset => state
-            .project
-            .save_as(&name)
-            .map(|()| format!("saved preset {name}")),
-        Prompt::RenamePreset(old) => state
-            .project
-            .rename(&old, &name)
-            .map(|()| format!("renamed {old} to {name}")),
+        Prompt::NewPreset => state.project.save_as(&name).map(|()| {
+            format!(
+                "saved preset {name}{}",
+                crate::tui::overlays::picker::number_note(state, &name)
+            )
+        }),
+        Prompt::RenamePreset(old) => state.project.rename(&old, &name).map(|()| {
+            format!(
+                "renamed {old} to {name}{}",
+                crate::tui::overlays::picker::number_note(state, &name)
+            )
+        }),
     };
     match result {
         Ok(message) => undo::commit(state, before, message),

@@ -5,7 +5,7 @@
 //! so the overlay and the gauge always agree. While a discovery's
 //! proposals are shown the gauge counts the packed text, and so does the
 //! table: the packed files with the counts the worker made of them, the
-//! packed total, and what the pack left out and why. Plain functions of
+//! packed total, the repo map's row, and what the pack left out and why. Plain functions of
 //! the state, read by rendering and by the overlay's keys alike.
 
 pub mod keys;
@@ -58,12 +58,18 @@ pub fn token_map(state: &State) -> TokenMap {
         })
         .collect();
     let settings = &state.project.settings;
+    let map = state
+        .composition
+        .composed
+        .as_ref()
+        .map_or(0, |c| c.map_tokens);
     TokenMap::from_rows(
         rows,
         state.composition.gauge.used,
         settings.tokenizer,
         settings.budget,
     )
+    .with_repo_map(map)
 }
 
 /// The packed composition's table: its files with the counts of its
@@ -88,6 +94,7 @@ fn packed_map(state: &State, d: &Discovery) -> TokenMap {
         state.project.settings.tokenizer,
         d.stats.budget,
     )
+    .with_repo_map(d.map_tokens)
 }
 
 /// Why the pack left a file out.

@@ -168,6 +168,7 @@ impl Packed {
             files: self.files.clone(),
             problems: self.problems.clone(),
             skipped: self.skipped.clone(),
+            map: Some(self.map.text.clone()).filter(|m| !m.is_empty()),
         }
     }
 }

@@ -172,6 +172,10 @@ impl Workspace<'_> {
     fn build_from(&self, ready: &Composition, req: &BuildRequest) -> Result<Built, Box<Refused>> {
         let mut built = Built::empty(req.tokenizer());
         built.tokens = self.sources.count(req.tokenizer(), &ready.text);
+        built.map_tokens = ready
+            .map
+            .as_deref()
+            .map_or(0, |m| self.sources.count(req.tokenizer(), m));
         built.findings = Scanner::new(&self.codebase()).composition(
             ready,
             &req.preset,

@@ -146,6 +146,9 @@ pub struct Built {
     pub tokens: usize,
     pub exact: bool,
     pub tokenizer: TokenizerKind,
+    /// Tokens of a composition's repo map section (a preset's
+    /// `repo_map`; 0: none; a pack's map is in `packed`).
+    pub map_tokens: usize,
     /// The likely secrets in `text`.
     pub findings: Vec<Finding>,
     /// Ignore files below the root that the build's walk skipped or cut.
@@ -176,6 +179,7 @@ impl Built {
             tokens: 0,
             exact: true,
             tokenizer,
+            map_tokens: 0,
             findings: Vec::new(),
             walk_notes: Vec::new(),
             changes_dropped: Vec::new(),

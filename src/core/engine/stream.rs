@@ -206,6 +206,10 @@ impl Workspace<'_> {
         built.tokens = count.finish(&head, &tail, counter);
         phases.mark("scanned and counted");
         let composition = parts.into_composition(String::new(), head.len());
+        built.map_tokens = composition
+            .map
+            .as_deref()
+            .map_or(0, |m| self.sources.count(tokenizer, m));
         built.files = composition.files;
         built.problems = composition.problems;
         if let Err(why) = output_file::check_secrets(&built.findings, req.allow_secrets) {

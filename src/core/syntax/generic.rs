@@ -7,7 +7,8 @@
 //!
 //! What a query cannot say lives here, each for a stated reason:
 //! - a Rust `impl` block has no name node: it is named by its head
-//!   (`impl Trait for Type`), so its methods read `impl Type::method`;
+//!   (`impl Trait for Type`), and its items by the scope people write
+//!   (`Type::method`, `<Type as Trait>::method`), not the block's name;
 //! - a Go method's scope is its receiver's type (`Type.Method`), which is a
 //!   parameter, not an enclosing node;
 //! - Rust attributes (`#[derive]`) are siblings before the item, not
@@ -292,6 +293,36 @@ fn in_singleton_class(def: Node) -> bool {
         }
     }
     false
+}
+
+/// The scope a Rust `impl` block gives its items, as people write it:
+/// the type without its generic arguments (`Table` of `impl<T> Table<T>`),
+/// or `<Type as Trait>` for a trait's (the trait as written, so
+/// `From<u8>` and `From<u16>` stay apart). `None`: not an `impl` block.
+pub(super) fn rust_impl_scope(block: Node, source: &str) -> Option<String> {
+    if block.kind() != "impl_item" {
+        return None;
+    }
+    let ty = block.child_by_field_name("type")?;
+    let ty = match ty.kind() {
+        "generic_type" => ty.child_by_field_name("type").unwrap_or(ty),
+        _ => ty,
+    };
+    let ty = fold(slice(source, ty.byte_range()));
+    Some(match block.child_by_field_name("trait") {
+        Some(t) => format!("<{ty} as {}>", fold(slice(source, t.byte_range()))),
+        None => ty,
+    })
+}
+
+/// What comes before an `impl` block's own name in its path (`a::` of
+/// `a::impl Table#2`): the scope of the module it sits in, kept for its
+/// items.
+pub(super) fn rust_impl_prefix(block_path: &str) -> &str {
+    match block_path.rfind("::impl ") {
+        Some(at) => &block_path[..at + 2],
+        None => "",
+    }
 }
 
 /// The type name of a Go receiver (`(s *Server[T])` → `Server`).

@@ -78,7 +78,7 @@ pub fn state_of(
     symbol: &Symbol,
     inherited: MaskState,
 ) -> MaskState {
-    mask.get(&symbol.path).copied().unwrap_or(inherited)
+    symbol.own_entry(mask).unwrap_or(inherited)
 }
 
 impl Masker<'_> {
@@ -123,9 +123,8 @@ impl Masker<'_> {
     /// own-entry-wins rule of the module header).
     fn opens(&self, symbol: &Symbol, state: MaskState) -> bool {
         symbol.children.iter().any(|c| {
-            self.mask
-                .get(&c.path)
-                .is_some_and(|own| shows_more(*own, state))
+            c.own_entry(self.mask)
+                .is_some_and(|own| shows_more(own, state))
                 || self.opens(c, state)
         })
     }

@@ -48,20 +48,7 @@ fn write_symbol(out: &mut String, symbol: &Symbol, depth: usize) {
 }
 
 /// The name, plus the `#n` of a duplicate path and the `#def` of a
-/// definition paired with its declaration (read from the end: a Ruby
-/// method's path has a `#` of its own, `Class#m#2`).
+/// definition paired with its declaration.
 fn label(symbol: &Symbol) -> String {
-    let suffix = |s: &str| s == "def" || (!s.is_empty() && s.chars().all(|c| c.is_ascii_digit()));
-    let mut rest = symbol.path.as_str();
-    let mut start = rest.len();
-    while let Some((head, tail)) = rest.rsplit_once('#')
-        && suffix(tail)
-    {
-        start = head.len();
-        rest = head;
-    }
-    match symbol.path.get(start..) {
-        Some(tail) if !tail.is_empty() => format!("{}{tail}", symbol.name),
-        _ => symbol.name.clone(),
-    }
+    format!("{}{}", symbol.name, super::split_numbering(&symbol.path).1)
 }

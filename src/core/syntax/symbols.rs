@@ -302,12 +302,24 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut declarations = Declarations::default();
     let mut flat: Vec<Symbol> = Vec::with_capacity(placed.len());
+    // Each symbol's path as it was before Rust paths followed what people
+    // write: a mask written with one still applies (`Symbol::legacy`).
+    let mut before: Vec<String> = Vec::with_capacity(placed.len());
+    let mut seen_before: HashMap<String, usize> = HashMap::new();
     for p in placed {
         let parent = p.parent.and_then(|i| flat.get(i));
         let (name, qualified) = generic::own_name(lang, &p.found, source)
             .unwrap_or_else(|| names(p.found.name, source));
         let kind = refine_kind(lang, &p.found, parent, &qualified, &namespaces);
-        let base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
+        let mut base = base_path(lang, kind, p.found.name, parent, &qualified, &name);
+        let mut legacy = None;
+        if lang == Lang::Rust {
+            let (new, old) = rust_paths(placed, &flat, &before, p, &qualified, source);
+            if let Some(new) = new {
+                base = new;
+            }
+            legacy = Some(unique_path(&mut seen_before, old));
+        }
         let path = if lang.is_c_family() && kind.is_function() {
             let params = parameter_types(p.found.core, source);
             if p.found.core.kind() == "function_definition" {
@@ -322,6 +334,12 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
         } else {
             unique_path(&mut seen, base)
         };
+        if let Some(old) = &legacy {
+            before.push(old.clone());
+        } else {
+            before.push(path.clone());
+        }
+        let legacy = legacy.filter(|old| *old != path);
         let mut analysis = analyze(lang, &p.found, source);
         if let Some(signature) = alias_signature(&p.found, source) {
             analysis.signature = signature;
@@ -336,9 +354,47 @@ fn build(lang: Lang, placed: &[Placed], source: &str) -> Vec<Symbol> {
             range: analysis.range,
             children: Vec::new(),
             spans: analysis.spans,
+            legacy,
         });
     }
     assemble(flat, placed)
+}
+
+/// A Rust item's path where it is not its parent's path and its name (an
+/// item of an `impl` block: `Type::item`, `<Type as Trait>::item`), and
+/// its path before duplicate numbering as it was before paths followed
+/// what people write (`impl Type::item`: the block's old path and the
+/// name), for `Symbol::legacy`. `flat` and `before` hold the symbols
+/// placed so far and their old paths.
+fn rust_paths(
+    placed: &[Placed],
+    flat: &[Symbol],
+    before: &[String],
+    p: &Placed,
+    qualified: &str,
+    source: &str,
+) -> (Option<String>, String) {
+    let parent = p
+        .parent
+        .and_then(|i| Some((i, flat.get(i)?, before.get(i)?)));
+    let old = generic::base_path(
+        Lang::Rust,
+        parent.map(|(_, parent, old)| match parent.kind {
+            SymbolKind::Namespace => old.split('#').next().unwrap_or(old),
+            _ => old.as_str(),
+        }),
+        qualified,
+    );
+    let new = parent
+        .filter(|(_, parent, _)| parent.kind == SymbolKind::Impl)
+        .and_then(|(i, block, _)| {
+            let scope = generic::rust_impl_scope(placed.get(i)?.found.core, source)?;
+            Some(format!(
+                "{}{scope}::{qualified}",
+                generic::rust_impl_prefix(&block.path)
+            ))
+        });
+    (new, old)
 }
 
 /// Attach every symbol to its parent. Children have larger indices than

@@ -9,30 +9,39 @@ use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
 use crate::tui::state::Pane;
 
-/// The symbols pane's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`]
-/// while it has the focus: a nested method's kind, name and token cost
-/// (`› def    meth handle_request   1.6k`) and the title with the file
-/// name and its default mask fit.
+/// The symbols pane's narrowest width while it has the focus: a nested
+/// method's kind, name and token cost (`› def    meth handle_request
+/// 1.6k`) and the title with the file name and its default mask fit.
 pub const SYMBOLS_COLUMNS: u16 = 40;
 
 /// Below this width only the focused pane is shown.
 pub const NARROW_WIDTH: u16 = 80;
 
-/// From this width on the panes share it 30 / 22 / 48 %; below it the
-/// focused tree keeps [`TREE_COLUMNS`] so a file name with its mode and
-/// count still fits at 80 columns, and gives way to the preview when the
-/// focus moves on.
-pub const WIDE_WIDTH: u16 = 120;
-
-/// The tree's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`] while it
-/// has the focus.
+/// The tree's narrowest width while it has the focus, so a file name with
+/// its mode and count still fits at 80 columns.
 pub const TREE_COLUMNS: u16 = 42;
 
-/// The tree's width between [`NARROW_WIDTH`] and [`WIDE_WIDTH`] while the
-/// symbols or the preview have the focus: the room goes to the preview,
-/// which is what the user is reading then (and the symbols pane grows
-/// while it has the focus).
+/// The tree's narrowest width while the symbols or the preview have the
+/// focus: the room goes to the pane the user is reading then.
 pub const TREE_COLUMNS_UNFOCUSED: u16 = 24;
+
+/// The tree's and the symbols pane's widths on a `width`-column screen
+/// (the preview takes the rest): each a share of the width, never below
+/// its narrowest while the focus wants it. One rule at every width, so no
+/// pane gets narrower as the terminal gets wider (but for a column of
+/// rounding): the tree keeps its 42 columns at 120 as at 119.
+fn side_widths(width: u16, focus: Pane) -> (u16, u16) {
+    // Computed wide: a percentage of a u16 width overflows it.
+    let share = |percent: u32| (u32::from(width) * percent / 100) as u16;
+    match focus {
+        Pane::Tree => (TREE_COLUMNS.max(share(30)), share(20)),
+        Pane::Symbols => (
+            TREE_COLUMNS_UNFOCUSED.max(share(22)),
+            SYMBOLS_COLUMNS.max(share(45)),
+        ),
+        Pane::Preview => (TREE_COLUMNS_UNFOCUSED.max(share(25)), share(20)),
+    }
+}
 
 /// The screen split into the panes' area, the gauge row and the status row.
 pub fn rows(area: Rect) -> [Rect; 3] {
@@ -49,34 +58,12 @@ pub fn panes(main: Rect, focus: Pane, zoom: bool) -> Vec<(Pane, Rect)> {
     if zoom || main.width < NARROW_WIDTH {
         return vec![(focus, main)];
     }
-    // The symbols pane gets the room its names and costs need while it
-    // is read, as the tree does while it has the focus.
-    let constraints = match (main.width >= WIDE_WIDTH, focus) {
-        (true, Pane::Symbols) => [
-            Constraint::Percentage(22),
-            Constraint::Percentage(45),
-            Constraint::Percentage(33),
-        ],
-        (true, _) => [
-            Constraint::Percentage(30),
-            Constraint::Percentage(22),
-            Constraint::Percentage(48),
-        ],
-        (false, Pane::Symbols) => [
-            Constraint::Length(TREE_COLUMNS_UNFOCUSED),
-            Constraint::Length(SYMBOLS_COLUMNS),
-            Constraint::Min(10),
-        ],
-        (false, focus) => [
-            Constraint::Length(if focus == Pane::Tree {
-                TREE_COLUMNS
-            } else {
-                TREE_COLUMNS_UNFOCUSED
-            }),
-            Constraint::Percentage(20),
-            Constraint::Min(10),
-        ],
-    };
+    let (tree, symbols) = side_widths(main.width, focus);
+    let constraints = [
+        Constraint::Length(tree),
+        Constraint::Length(symbols),
+        Constraint::Min(10),
+    ];
     let split = Layout::default()
         .direction(Direction::Horizontal)
         .constraints(constraints)
@@ -106,7 +93,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_tree_gets_room_at_80_columns_and_a_third_from_120() {
+    fn the_tree_gets_room_at_80_columns_and_a_third_when_wide() {
         let at = |w| panes(Rect::new(0, 0, w, 20), Pane::Tree, false);
         assert_eq!(at(80)[0].1.width, TREE_COLUMNS);
         // Reading the symbols or the preview, the room goes to the preview.
@@ -120,17 +107,48 @@ mod tests {
         // And from 120 columns on, more than the tree.
         let split = panes(Rect::new(0, 0, 120, 20), Pane::Symbols, false);
         assert!(split[1].1.width >= 54, "{split:?}");
-        assert_eq!(at(120)[0].1.width, 36);
+        assert_eq!(at(119)[0].1.width, 42);
+        assert_eq!(at(120)[0].1.width, 42);
+        assert_eq!(at(200)[0].1.width, 60);
         assert_eq!(at(79).len(), 1);
         let zoomed = panes(Rect::new(0, 0, 200, 20), Pane::Preview, true);
         assert_eq!(zoomed, vec![(Pane::Preview, Rect::new(0, 0, 200, 20))]);
+    }
+
+    /// A wider terminal never makes a pane narrower (by more than the
+    /// column rounding moves), whichever pane has the focus; the panes
+    /// fill the width.
+    #[test]
+    fn no_pane_shrinks_as_the_terminal_grows() {
+        for focus in [Pane::Tree, Pane::Symbols, Pane::Preview] {
+            let widths = |w| -> Vec<u16> {
+                panes(Rect::new(0, 0, w, 20), focus, false)
+                    .iter()
+                    .map(|(_, r)| r.width)
+                    .collect()
+            };
+            for w in NARROW_WIDTH..400 {
+                let (now, wider) = (widths(w), widths(w + 1));
+                assert_eq!(now.iter().sum::<u16>(), w, "{focus:?} at {w}: {now:?}");
+                for (a, b) in now.iter().zip(&wider) {
+                    assert!(b + 1 >= *a, "{focus:?} at {w}: {now:?} then {wider:?}");
+                }
+                assert!(now[2] >= 10, "{focus:?} at {w}: {now:?}");
+            }
+        }
+        // Huge widths do not overflow.
+        assert_eq!(
+            panes(Rect::new(0, 0, u16::MAX, 5), Pane::Tree, false).len(),
+            3
+        );
     }
 
     #[test]
     fn the_pane_under_the_pointer() {
         let hit = |c| pane_at((120, 30), Pane::Tree, false, (c, 5)).map(|(p, _)| p);
         assert_eq!(hit(0), Some(Pane::Tree));
-        assert_eq!(hit(40), Some(Pane::Symbols));
+        assert_eq!(hit(41), Some(Pane::Tree));
+        assert_eq!(hit(45), Some(Pane::Symbols));
         assert_eq!(hit(119), Some(Pane::Preview));
         assert_eq!(pane_at((120, 30), Pane::Tree, false, (5, 29)), None);
     }

@@ -38,6 +38,21 @@ pub fn apply_preset(state: &mut State, name: &str) -> Vec<Effect> {
     }
 }
 
+/// ` (number 2 of 3: presets are numbered by name)`: the number key of
+/// preset `name` after a save or a rename moved it (or the others), so
+/// the numbers never shift unsaid. Empty when it has no number key.
+pub fn number_note(state: &State, name: &str) -> String {
+    let names = state.project.preset_names();
+    match names.iter().position(|(n, _)| n == name) {
+        Some(i) if i < 9 => format!(
+            " (number {} of {}: presets are numbered by name)",
+            i + 1,
+            names.len()
+        ),
+        _ => String::new(),
+    }
+}
+
 /// `preset_N`, `preset_next`, `preset_prev`: the preset at that place of
 /// the picker's list (next and previous wrap around).
 pub fn switch_preset(state: &mut State, action: Action) -> Vec<Effect> {

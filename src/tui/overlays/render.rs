@@ -190,7 +190,7 @@ pub fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     let names = state.project.preset_names();
     let active = state.project.active_preset_name();
     let height = (names.len() as u16 + 4).clamp(6, area.height);
-    let rect = centered(area, 60, height);
+    let rect = centered(area, 70, height);
     frame.render_widget(Clear, rect);
     let [list, hint] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(Rect {
         x: rect.x + 1,
@@ -199,7 +199,11 @@ pub fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
         height: rect.height.saturating_sub(2),
     });
     frame.render_widget(
-        Block::default().borders(Borders::ALL).title(" Presets "),
+        // The numbers follow the names, so a new preset may move the
+        // others' (`1`…`9` apply them): the title says so.
+        Block::default()
+            .borders(Borders::ALL)
+            .title(" Presets · numbered by name "),
         rect,
     );
     let mut lines = Vec::new();
@@ -245,7 +249,8 @@ pub fn picker(state: &State, frame: &mut Frame, area: Rect, cursor: usize) {
     }
     frame.render_widget(Paragraph::new(lines), list);
     frame.render_widget(
-        Paragraph::new("Enter apply · n new · r rename · D delete · Esc close")
+        // `D` asks no confirm: it is one undoable step.
+        Paragraph::new("Enter apply · n new · r rename · D delete (u undoes) · Esc close")
             .style(Style::default().fg(Color::DarkGray)),
         hint,
     );

@@ -224,9 +224,8 @@ fn visible_when_masked(
                 .iter()
                 .take_while(|(d, _)| *d > depth)
                 .any(|(_, s)| {
-                    item.ast_mask
-                        .get(&s.path)
-                        .is_some_and(|m| *m != MaskState::Hide)
+                    s.own_entry(&item.ast_mask)
+                        .is_some_and(|m| m != MaskState::Hide)
                 })
         })
         .collect()

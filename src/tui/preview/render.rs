@@ -203,6 +203,15 @@ fn wrap_words(text: &str, width: usize) -> Vec<String> {
     lines
 }
 
+/// `text` in rows of `width` characters (at least one row, even empty).
+fn wrap_chars(text: &str, width: usize) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.is_empty() || width == 0 {
+        return vec![String::new()];
+    }
+    chars.chunks(width).map(|c| c.iter().collect()).collect()
+}
+
 /// `src/ · 2 of 5 files included` (`· 1 left out (⊘)` when the build
 /// leaves some out, `· +3 proposed` while a discovery proposes some of its
 /// files), on one line cut to `width`.
@@ -361,26 +370,36 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         }
     }
     let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
-    lines.extend(
-        c.lines
-            .iter()
-            .enumerate()
-            .skip(scroll)
-            .take(room)
-            .map(|(i, l)| {
-                let text = display_line(l, width.min(MAX_LINE)).into_owned();
-                let style = if Some(i) == heading {
-                    Style::default()
-                        .fg(Color::Yellow)
-                        .add_modifier(Modifier::BOLD)
-                } else if l.starts_with("## ") || l.starts_with("### ") {
-                    Style::default().fg(Color::Cyan)
-                } else {
-                    Style::default()
-                };
-                decorate(state, i, text, style)
-            }),
-    );
+    // Zoomed, the pane is for reading: a long line wraps onto the next
+    // rows instead of being cut.
+    let wrap = state.screen.zoom;
+    let end = lines.len() + room;
+    for (i, l) in c.lines.iter().enumerate().skip(scroll) {
+        if lines.len() >= end {
+            break;
+        }
+        let style = if Some(i) == heading {
+            Style::default()
+                .fg(Color::Yellow)
+                .add_modifier(Modifier::BOLD)
+        } else if l.starts_with("## ") || l.starts_with("### ") {
+            Style::default().fg(Color::Cyan)
+        } else {
+            Style::default()
+        };
+        if wrap {
+            let text = display_line(l, MAX_LINE);
+            for part in wrap_chars(&text, width) {
+                if lines.len() >= end {
+                    break;
+                }
+                lines.push(decorate(state, i, part, style));
+            }
+        } else {
+            let text = display_line(l, width.min(MAX_LINE)).into_owned();
+            lines.push(decorate(state, i, text, style));
+        }
+    }
     let title = format!(
         " Preview · line {}/{} ",
         (scroll + 1).min(c.lines.len().max(1)),

@@ -414,6 +414,7 @@ fn summarize(
         files,
         total_tokens,
         exact,
+        map_tokens: c.map.as_deref().map_or(0, |m| sources.count(tokenizer, m)),
         skipped: {
             let mut skipped = c.skipped.clone();
             skipped.sort_unstable();

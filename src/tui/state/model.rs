@@ -155,6 +155,8 @@ pub struct Composed {
     pub total_tokens: usize,
     /// `total_tokens` counts the whole text (else it sums the files).
     pub exact: bool,
+    /// Tokens of the repo map section (0: no map).
+    pub map_tokens: usize,
     /// Files of the preset left out as binary or oversize, sorted.
     pub skipped: Vec<String>,
 }

@@ -26,6 +26,10 @@ use crate::tui::symbols::flat_symbols;
 /// that off the gauge (the help says it at length).
 pub const LEGEND: &str = "tokens in full, nested included";
 
+/// Below this inner width a row is the name alone, after the state's
+/// first letter in the masked view ([`compact_row`]).
+const COMPACT_BELOW: usize = 24;
+
 pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
     let focused = state.focus == Pane::Symbols;
     let pane = &state.symbols;
@@ -66,6 +70,9 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         .unwrap_or_default();
     let row = pane.row();
     let top = scroll_to(row, inner_h, visible.len());
+    // Too narrow for a kind, a four-letter state and a cost beside a name
+    // (the pane at 80 columns while another has the focus): the names.
+    let narrow = width < COMPACT_BELOW;
     let mut lines: Vec<Line> = visible
         .iter()
         .skip(top)
@@ -73,36 +80,18 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         .filter_map(|&i| {
             let (depth, sym) = flat.get(i)?;
             let mask = states.get(i).copied().unwrap_or_default();
-            let (tag, color) = if masked {
-                (format!("{:<4}", mask.as_str()), mask_color(mask))
-            } else {
-                ("    ".to_string(), DIM)
-            };
-            // Counted with another tokenizer: new ones are on their way.
-            let cost = match view.tokens.get(i) {
-                Some(_) if view.tokenizer != state.project.settings.tokenizer => "…".into(),
-                Some(n) => compact(*n),
-                None => String::new(),
-            };
-            // `›` + tag + space, the name, a space and the cost at the right.
-            let room = width.saturating_sub(6 + cost.chars().count() + 1);
-            let text = format!(
-                "{}{} {}",
-                "  ".repeat(*depth),
-                abbreviate(sym.kind.as_str()),
-                sym.name
-            );
-            let name = display_line(&text, room).into_owned();
-            let pad = room.saturating_sub(name.chars().count());
             let cursor = if i == pane.cursor { "›" } else { " " };
-            let mut line = Line::from(vec![
-                Span::raw(cursor),
-                Span::styled(tag, Style::default().fg(color)),
-                Span::raw(" "),
-                Span::raw(name),
-                Span::raw(" ".repeat(pad + 1)),
-                Span::styled(cost, Style::default().fg(DIM)),
-            ]);
+            let mut line = if narrow {
+                compact_row(cursor, masked.then_some(mask), *depth, sym, width)
+            } else {
+                // Counted with another tokenizer: new ones are on their way.
+                let cost = match view.tokens.get(i) {
+                    Some(_) if view.tokenizer != state.project.settings.tokenizer => "…".into(),
+                    Some(n) => compact(*n),
+                    None => String::new(),
+                };
+                full_row(cursor, masked.then_some(mask), *depth, sym, cost, width)
+            };
             if i == pane.cursor && focused {
                 line = line.style(Style::default().add_modifier(Modifier::REVERSED));
             }
@@ -178,6 +167,81 @@ fn title(state: &State, path: &str, width: usize) -> String {
         " Symbols · ".chars().count() + default.chars().count() + filter.chars().count() + 1;
     let name = display_line(file_name(path), width.saturating_sub(fixed).clamp(4, 40));
     format!(" Symbols · {name}{default}{filter} ")
+}
+
+/// A row with room: the cursor, the state (masked view), the kind and the
+/// name people write, and the cost at the right.
+fn full_row(
+    cursor: &'static str,
+    mask: Option<crate::core::model::MaskState>,
+    depth: usize,
+    sym: &crate::core::syntax::Symbol,
+    cost: String,
+    width: usize,
+) -> Line<'static> {
+    let (tag, color) = match mask {
+        Some(mask) => (format!("{:<4}", mask.as_str()), mask_color(mask)),
+        None => ("    ".to_string(), DIM),
+    };
+    // `›` + tag + space, the name, a space and the cost at the right.
+    let room = width.saturating_sub(6 + cost.chars().count() + 1);
+    // The name people write: `boolValue.Set`, `noop#2`.
+    let text = format!(
+        "{}{} {}",
+        "  ".repeat(depth),
+        abbreviate(sym.kind.as_str()),
+        sym.display_name(depth == 0)
+    );
+    let name = display_line(&text, room).into_owned();
+    let pad = room.saturating_sub(name.chars().count());
+    Line::from(vec![
+        Span::raw(cursor),
+        Span::styled(tag, Style::default().fg(color)),
+        Span::raw(" "),
+        Span::raw(name),
+        Span::raw(" ".repeat(pad + 1)),
+        Span::styled(cost, Style::default().fg(DIM)),
+    ])
+}
+
+/// A row of a narrow pane: the cursor, the state's first letter in the
+/// masked view (`d`, `s`, `a`, `h`), the nesting and the name, cut to
+/// `width` (a scoped name from the front); no kind, no cost (the focused
+/// pane shows them).
+fn compact_row(
+    cursor: &'static str,
+    mask: Option<crate::core::model::MaskState>,
+    depth: usize,
+    sym: &crate::core::syntax::Symbol,
+    width: usize,
+) -> Line<'static> {
+    let mut spans = vec![Span::raw(cursor)];
+    let mut used = 1;
+    if let Some(mask) = mask {
+        let letter: String = mask.as_str().chars().take(1).collect();
+        spans.push(Span::styled(
+            format!("{letter} "),
+            Style::default().fg(mask_color(mask)),
+        ));
+        used += 2;
+    }
+    let room = width.saturating_sub(used + depth);
+    let name = sym.display_name(depth == 0);
+    // A scoped name that does not fit keeps its end, the name itself
+    // (`…lue.Set` rather than `boolValue.…`).
+    let scoped = name.contains('.') || name.contains("::");
+    let name = match name.chars().count() {
+        n if scoped && n > room && room > 1 => {
+            let tail: String = name.chars().skip(n + 1 - room).collect();
+            format!("…{tail}")
+        }
+        _ => name,
+    };
+    let text = format!("{}{name}", " ".repeat(depth));
+    spans.push(Span::raw(
+        display_line(&text, width.saturating_sub(used)).into_owned(),
+    ));
+    Line::from(spans)
 }
 
 fn mask_color(m: crate::core::model::MaskState) -> Color {

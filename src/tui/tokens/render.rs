@@ -11,7 +11,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use crate::core::token_map::{OTHER_LABEL, TokenMap, percent, row_label};
+use crate::core::token_map::{OTHER_LABEL, REPO_MAP_LABEL, TokenMap, percent, row_label};
 use crate::text::sanitize::display_line;
 use crate::text::words::thousands;
 use crate::tui::draw::centered;
@@ -21,7 +21,8 @@ use crate::tui::input::action::Action;
 use crate::tui::state::State;
 use crate::tui::tokens::{LeftOutReason, left_out, token_map};
 
-/// Footer rows under the list: the rest, the total, the keys, the note.
+/// Footer rows under the list: the rest, the total, the keys, the note
+/// (and the repo map's row when there is a map).
 const FOOTER: usize = 5;
 /// At most this many rows for what a discovery left out (its heading
 /// included); the rest is counted.
@@ -31,7 +32,9 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect, path: Option<&str>) {
     let rect = centered(area, 110, area.height.saturating_sub(2));
     let inner = rect.width.saturating_sub(2) as usize;
     let left = left_out(state);
-    let all_rows = (rect.height as usize).saturating_sub(2 + 1 + FOOTER);
+    let map = token_map(state);
+    let footer = FOOTER + usize::from(map.repo_map > 0);
+    let all_rows = (rect.height as usize).saturating_sub(2 + 1 + footer);
     // What was left out takes rows from the list, never all of them.
     let left_rows = if left.is_empty() {
         0
@@ -39,7 +42,6 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect, path: Option<&str>) {
         (left.len() + 1).min(LEFT_OUT_ROWS).min(all_rows / 2)
     };
     let list_rows = all_rows - left_rows;
-    let map = token_map(state);
     let bar = ((inner.saturating_sub(30)) / 4).clamp(4, 20);
     // Tokens, share of the budget, the bar, the share of the total.
     let fixed = 9 + 2 + 6 + 2 + bar + 2 + 6 + 2;
@@ -71,6 +73,9 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect, path: Option<&str>) {
         lines.push(Line::raw(""));
     }
     lines.extend(left_out_lines(&left, left_rows, inner));
+    if map.repo_map > 0 {
+        lines.push(Line::raw(row(&map, map.repo_map, REPO_MAP_LABEL, bar)));
+    }
     lines.push(Line::raw(row(&map, map.other, OTHER_LABEL, bar)));
     let approx = if state.composition.gauge.exact {
         ""

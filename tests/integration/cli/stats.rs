@@ -134,3 +134,97 @@ fn tokens_counts_a_file_outside_the_project() {
     assert!(text.contains(&format!("  {}", file.display())), "{text}");
     assert!(text.contains("  small.py"), "{text}");
 }
+
+/// A preset with `repo_map = N` over a project of several modules.
+fn mapped_project() -> Project {
+    let p = project();
+    for name in ["alpha", "beta", "gamma", "delta"] {
+        p.write(
+            &format!("lib/{name}.py"),
+            &format!(
+                "class {name}_store:\n    def load_{name}(self, key):\n        return key\n\n\
+                 def make_{name}(value):\n    return value * 2\n"
+            ),
+        );
+    }
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 1000\n\n[presets.default]\n\
+         targets = [\"small.py\"]\nrepo_map = 400\n\
+         [[presets.default.files]]\npath = \"small.py\"\n",
+    );
+    p
+}
+
+#[test]
+fn stats_gives_the_repo_map_its_own_row() {
+    let p = mapped_project();
+    let out = p.ok(&["stats"]);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].ends_with("small.py"), "{out}");
+    assert!(lines[1].ends_with("  (repo map)"), "{out}");
+    assert!(
+        lines[2].ends_with("(header, tree, discussion, task)"),
+        "{out}"
+    );
+    let tokens = |line: &str| -> usize {
+        line.split_whitespace()
+            .next()
+            .unwrap_or("")
+            .replace(',', "")
+            .parse()
+            .unwrap_or(0)
+    };
+    // The map (its heading and the four modules' outlines) is most of the
+    // text; what is left is the header and the tree.
+    assert!(tokens(lines[1]) > 60, "{out}");
+    assert!(tokens(lines[2]) < tokens(lines[1]), "{out}");
+    assert_eq!(
+        tokens(lines[0]) + tokens(lines[1]) + tokens(lines[2]),
+        tokens(lines[3]),
+        "{out}"
+    );
+    // JSON: the same numbers, under `repo_map`.
+    let v: serde_json::Value = serde_json::from_str(&p.ok(&["stats", "--json"])).expect("JSON");
+    assert_eq!(v["repo_map"].as_u64(), Some(tokens(lines[1]) as u64), "{v}");
+    assert_eq!(v["other"].as_u64(), Some(tokens(lines[2]) as u64), "{v}");
+    // No map: the JSON says 0 and the table has no such row.
+    let plain = project();
+    assert!(!plain.ok(&["stats"]).contains("(repo map)"));
+    let v: serde_json::Value = serde_json::from_str(&plain.ok(&["stats", "--json"])).expect("JSON");
+    assert_eq!(v["repo_map"].as_u64(), Some(0), "{v}");
+}
+
+#[test]
+fn build_stats_json_without_packing_is_json() {
+    let p = mapped_project();
+    let out = p.run(&["build", "--stats-json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    let v: serde_json::Value = serde_json::from_str(err.trim()).expect("one JSON value on stderr");
+    assert_eq!(v["packed"], false, "{v}");
+    assert_eq!(v["tokenizer"], "o200k", "{v}");
+    assert_eq!(v["stats"]["files"], 1, "{v}");
+    assert_eq!(v["stats"]["errors"], 0, "{v}");
+    assert_eq!(v["stats"]["budget"], 1000, "{v}");
+    assert!(v["written_to"].is_null(), "{v}");
+    // The numbers `build` prints and `stats` counts.
+    let plain = stderr(&p.run(&["build"]));
+    let tokens = v["stats"]["tokens"].as_u64().unwrap_or(0);
+    assert!(
+        plain.contains(&format!("1 file, {tokens} tokens (o200k)")),
+        "{plain} vs {v}"
+    );
+    let table: serde_json::Value = serde_json::from_str(&p.ok(&["stats", "--json"])).expect("JSON");
+    assert_eq!(
+        v["stats"]["map_tokens"], table["repo_map"],
+        "{v} vs {table}"
+    );
+    assert_eq!(Some(tokens), table["total"].as_u64(), "{v} vs {table}");
+    // A packed build's JSON says it packed.
+    let packed = p.run(&["build", "--budget", "900", "--stats-json"]);
+    let v: serde_json::Value =
+        serde_json::from_str(stderr(&packed).trim()).expect("one JSON value on stderr");
+    assert_eq!(v["packed"], true, "{v}");
+}

@@ -218,7 +218,9 @@ fn invisible_characters_show_in_the_preview() {
         h.key(focus);
     }
     let screen = h.screen();
-    // "s", "e": the hidden bytes, each shown.
-    assert!(screen.contains("😀 \\u{e0163}\\u{e0155}"), "{screen}");
+    // "s", "e": the hidden bytes, each shown (the cell after a wide
+    // character is the test backend's, not checked).
+    assert!(screen.contains("😀"), "{screen}");
+    assert!(screen.contains("\\u{e0163}\\u{e0155}"), "{screen}");
     assert!(screen.contains("a\\u{34f}b\\u{17b4}c"), "{screen}");
 }

@@ -940,3 +940,41 @@ fn typing_a_name_shows_the_keys_of_typing() {
     );
     assert!(!last.contains("include"), "{last}");
 }
+
+/// The picker says how its numbers are given (by name), a new or renamed
+/// preset's number is said when it is saved, and `D`, which asks no
+/// confirm, says in the picker that `u` undoes it (issue 38).
+#[test]
+fn the_picker_says_how_it_numbers_and_that_d_is_undoable() {
+    let p = Project::fixture();
+    p.write(
+        "ctxcurate.toml",
+        "[presets.b]\nfiles = [\"src/app.py\"]\n\n[presets.d]\nfiles = [\"src/util.c\"]\n",
+    );
+    let mut h = open(&p, 100, 24);
+    h.key("p");
+    let screen = h.screen();
+    insta::assert_snapshot!("picker_by_name", screen);
+    assert!(screen.contains(" Presets · numbered by name "), "{screen}");
+    assert!(screen.contains("D delete (u undoes)"), "{screen}");
+    // A new preset before the others by name takes number 1 and says so.
+    h.key("n");
+    h.type_text("a-first");
+    h.key("enter");
+    assert_eq!(
+        h.state.status.as_ref().map(|s| s.0.as_str()),
+        Some("saved preset a-first (number 1 of 3: presets are numbered by name)")
+    );
+    h.key("p");
+    let screen = h.screen();
+    assert!(
+        screen.contains("1 * a-first") && screen.contains("2   b") && screen.contains("3   d"),
+        "{screen}"
+    );
+    h.key("esc");
+    // The history names the step without the note.
+    assert_eq!(
+        h.state.history.undo.last().map(|s| s.label.as_str()),
+        Some("saved preset a-first")
+    );
+}

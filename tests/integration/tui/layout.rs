@@ -91,6 +91,51 @@ fn the_tokens_overlay_lists_files_largest_first_with_the_stats_numbers() {
     assert!(screen.contains("≈ before the gauge's count"), "{screen}");
 }
 
+/// `three_files` with a preset repo map over the modules not included.
+fn mapped() -> Project {
+    let p = three_files();
+    for name in ["alpha", "beta", "gamma"] {
+        p.write(
+            &format!("lib/{name}.py"),
+            &format!("class {name}_store:\n    def load_{name}(self, key):\n        return key\n"),
+        );
+    }
+    p.write(
+        "ctxcurate.toml",
+        "[project]\nbudget = 2000\n\n[presets.default]\n\
+         targets = [\"pkg/small.py\"]\nrepo_map = 400\n\
+         files = [\"pkg/small.py\", \"pkg/mid.py\"]\n",
+    );
+    p
+}
+
+#[test]
+fn the_tokens_overlay_gives_the_repo_map_its_own_row_as_stats_does() {
+    let p = mapped();
+    let mut h = open(&p, 100, 24);
+    h.key("b");
+    let screen = h.screen();
+    insta::assert_snapshot!("tokens_overlay_repo_map", screen);
+    // The same count `ctxcurate stats` prints for the map, then the rest.
+    let map = stats_tokens(&p, "(repo map)");
+    let rest = stats_tokens(&p, "(header, tree, discussion, task)");
+    let row = |label: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no {label} row in {screen}"))
+            .to_string()
+    };
+    assert!(
+        row("(repo map)").contains(&format!(" {map} ")),
+        "{map}: {screen}"
+    );
+    assert!(
+        row("(header, tree, discussion, task)").contains(&format!(" {rest} ")),
+        "{rest}: {screen}"
+    );
+}
+
 #[test]
 fn enter_in_the_tokens_overlay_opens_the_file_in_the_tree() {
     let p = three_files();
@@ -268,11 +313,11 @@ fn at_80_columns_the_tree_shows_whole_pip_names_with_mode_and_count() {
             "{name}: count in {line}"
         );
     }
-    // 120 columns and more keep today's proportions.
+    // At 120 columns the tree keeps its 42 columns (a third from 140 on).
     h.resize(120, 24);
     let wide = h.screen();
     let top = wide.lines().next().unwrap_or("");
-    assert_eq!(top.chars().position(|c| c == '┓'), Some(35), "{wide}");
+    assert_eq!(top.chars().position(|c| c == '┓'), Some(41), "{wide}");
 }
 
 #[test]
@@ -345,8 +390,87 @@ fn a_click_selects_a_tree_row_and_the_wheel_scrolls_the_pane_under_it() {
     // A click on a symbol picks it.
     click(&mut h, 5, 3);
     assert_eq!(h.state.current_file(), Some("src/app.py"));
-    click(&mut h, 40, 3);
+    click(&mut h, 45, 3);
     assert_eq!(h.state.focus, Pane::Symbols);
     assert_eq!(h.state.symbols.cursor, 2);
     insta::assert_snapshot!("mouse_symbol_clicked", h.screen());
+}
+
+/// A masked module with long names and one long line.
+fn long_names() -> Project {
+    let p = Project::empty();
+    p.write(
+        "pkg/decoder.py",
+        &format!(
+            "DEFAULT_SCANNER_FLAGS = 1\n\n\
+             class JSONDecodeError(ValueError):\n    \"\"\"Bad JSON.\"\"\"\n\n    \
+             def __init__(self, msg, doc, pos):\n        self.msg = msg\n\n    \
+             def explain_position(self):\n        return self.pos\n\n\
+             def decode_with_long_name(text):\n    return [{}]  # END_OF_THE_LONG_LINE\n",
+            "'item', ".repeat(30)
+        ),
+    );
+    p.write("pkg/other.py", "X = 1\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\n\n[[presets.default.files]]\npath = \"pkg/decoder.py\"\n\
+         view_mode = \"masked\"\nmask_default = \"def\"\n\
+         ast_mask = { \"JSONDecodeError.explain_position\" = \"sig\" }\n",
+    );
+    p
+}
+
+/// Where the first pane's top border ends: its width.
+fn first_pane_width(screen: &str) -> usize {
+    let top = screen.lines().next().unwrap_or("");
+    top.chars()
+        .position(|c| c == '┐' || c == '┓')
+        .map_or(0, |i| i + 1)
+}
+
+/// At 80×24 the unfocused symbols pane names the symbols (no kind or cost
+/// crowding them out); at 120 columns the tree is no narrower than at
+/// 119 (issue 38: it went from 42 to 36).
+#[test]
+fn the_layout_at_80_119_and_120_columns() {
+    let p = long_names();
+    let mut h = open(&p, 80, 24);
+    h.goto("pkg/decoder.py");
+    let screen = h.screen();
+    insta::assert_snapshot!("layout_80x24", screen);
+    for row in ["│›d DEFAULT_SC…│", "│ d JSONDecode…│", "│ s  explain_p…│"] {
+        assert!(screen.contains(row), "{row}: {screen}");
+    }
+    assert!(!screen.contains("cons…"), "{screen}");
+    h.resize(119, 24);
+    let at_119 = h.screen();
+    insta::assert_snapshot!("layout_119x24", at_119);
+    h.resize(120, 24);
+    let at_120 = h.screen();
+    insta::assert_snapshot!("layout_120x24", at_120);
+    assert_eq!(first_pane_width(&at_119), 42, "{at_119}");
+    assert_eq!(first_pane_width(&at_120), 42, "{at_120}");
+    assert!(at_120.contains("│ s  explain_position  │"), "{at_120}");
+    // Focused, the symbols pane has room for kinds and costs.
+    h.key("tab");
+    let focused = h.screen();
+    assert!(
+        focused.contains("sig    meth explain_position"),
+        "{focused}"
+    );
+}
+
+/// Zoomed (`z`), the preview wraps a long line instead of cutting it.
+#[test]
+fn a_zoomed_preview_wraps_long_lines() {
+    let p = long_names();
+    let mut h = open(&p, 100, 24);
+    h.goto("pkg/decoder.py");
+    h.keys("tab tab");
+    assert!(!h.screen().contains("END_OF_THE_LONG_LINE"));
+    h.key("z");
+    let zoomed = h.screen();
+    insta::assert_snapshot!("zoomed_preview_wraps", zoomed);
+    assert!(zoomed.contains("END_OF_THE_LONG_LINE"), "{zoomed}");
+    assert!(!zoomed.contains('…'), "{zoomed}");
 }

@@ -113,7 +113,7 @@ fn mask_a_method(file: &str, text: &str, method: &str) -> String {
 
 #[test]
 fn rust_symbols_pane_with_a_hidden_method() {
-    let screen = mask_a_method("src/table.rs", TABLE_RS, "impl Table::push");
+    let screen = mask_a_method("src/table.rs", TABLE_RS, "Table::push");
     insta::assert_snapshot!("rust_hidden_method", screen);
 }
 
@@ -385,4 +385,100 @@ fn with_no_file_under_the_cursor_the_pane_says_why() {
     assert!(screen.contains("│/zzz)  "), "{screen}");
     h.key("esc");
     assert!(h.screen().contains("(a folder)"), "the filter cleared");
+}
+
+const FLAG_GO: &str = "\
+package flag
+
+type boolValue bool
+
+// Set parses s.
+func (b *boolValue) Set(s string) error {
+	*b = s == \"true\"
+	return nil
+}
+
+func (b *boolValue) String() string {
+	return \"bool\"
+}
+";
+
+const NOOP_TS: &str = "\
+export function noop(): void;
+export function noop(x: number): void;
+export function noop(x?: number): void {
+  return;
+}
+";
+
+/// The pane names a Go method with its receiver and each TypeScript
+/// overload with its number (issue 38): `boolValue.Set`, `noop#2`.
+#[test]
+fn the_pane_names_go_receivers_and_typescript_overloads() {
+    let p = Project::empty();
+    p.write("flag.go", FLAG_GO);
+    p.write("noop.ts", NOOP_TS);
+    let mut h = open(&p, 100, 14);
+    h.goto("flag.go");
+    h.key("tab");
+    let screen = h.screen();
+    insta::assert_snapshot!("go_receivers", screen);
+    assert!(screen.contains("meth boolValue.Set "), "{screen}");
+    assert!(screen.contains("meth boolValue.String "), "{screen}");
+    // Narrow and unfocused (80 columns), a scoped name keeps its end.
+    h.key("tab");
+    h.resize(80, 14);
+    let narrow = h.screen();
+    assert!(narrow.contains("│ …Value.String│"), "{narrow}");
+    h.resize(100, 14);
+    h.key("tab");
+    h.goto("noop.ts");
+    h.key("tab");
+    let screen = h.screen();
+    for name in ["fn noop ", "fn noop#2 ", "fn noop#3 "] {
+        assert!(screen.contains(name), "{name}: {screen}");
+    }
+}
+
+/// A ctxcurate.toml written with the old name of a Rust method
+/// (`impl Table::push`) still masks it, the pane says so, and a key on it
+/// writes the new name in place of the old one.
+#[test]
+fn an_old_mask_name_still_masks_and_a_key_renames_it() {
+    let p = Project::empty();
+    p.write("src/table.rs", TABLE_RS);
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\n\n[[presets.default.files]]\npath = \"src/table.rs\"\n\
+         view_mode = \"masked\"\nmask_default = \"def\"\n\
+         ast_mask = { \"impl Table::push\" = \"hide\" }\n",
+    );
+    let mut h = open(&p, 120, 30);
+    h.goto("src/table.rs");
+    h.key("tab");
+    to_symbol(&mut h, "Table::push");
+    let screen = h.screen();
+    assert!(screen.contains("›hide   meth push"), "{screen}");
+    assert!(
+        !h.composed_text().contains("self.rows.push(Row"),
+        "{}",
+        h.composed_text()
+    );
+    assert!(
+        h.composed_text().contains("fn len(&self)"),
+        "{}",
+        h.composed_text()
+    );
+    assert!(!screen.contains("not found"), "{screen}");
+    h.key("d");
+    let item = &saved(&p).presets["default"].files[0];
+    assert_eq!(
+        item.ast_mask.iter().collect::<Vec<_>>(),
+        [(&"Table::push".to_string(), &MaskState::Def)]
+    );
+    assert!(
+        h.composed_text().contains("self.rows.push(Row"),
+        "{}",
+        h.composed_text()
+    );
 }

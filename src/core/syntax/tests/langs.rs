@@ -260,6 +260,153 @@ fn rust_masks_per_symbol() {
     assert_snapshot!(out);
 }
 
+/// Rust items of an `impl` block read as people write them, their old
+/// paths (`impl Point::dist`) still name them, in a mask too, and the
+/// spellings a person types find them.
+#[test]
+fn rust_paths_are_what_people_write_and_old_ones_still_mask() {
+    let (_, _, source) = fixture(Lang::Rust);
+    let tree = parse(Lang::Rust, source);
+    let methods: Vec<(&str, Option<&str>)> = tree
+        .iter()
+        .filter(|s| s.kind == crate::core::syntax::SymbolKind::Method)
+        .map(|s| (s.path.as_str(), s.legacy.as_deref()))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            ("Area::area", None),
+            ("Area::double", None),
+            ("Point::origin", Some("impl Point::origin")),
+            ("Point::dist", Some("impl Point::dist")),
+            ("<Shape as Area>::area", Some("impl Area for Shape::area")),
+            (
+                "<Point as fmt::Display>::fmt",
+                Some("impl fmt::Display for Point::fmt")
+            ),
+        ]
+    );
+    let resolved = |typed: &str| tree.resolve(typed).map(|s| s.path.as_str());
+    for (typed, path) in [
+        ("Point::dist", "Point::dist"),
+        ("impl Point::dist", "Point::dist"),
+        ("Point.dist", "Point::dist"),
+        (" Point::dist ", "Point::dist"),
+        ("Shape::area", "<Shape as Area>::area"),
+        ("Point::fmt", "<Point as fmt::Display>::fmt"),
+        (
+            "impl fmt::Display for Point::fmt",
+            "<Point as fmt::Display>::fmt",
+        ),
+        ("impl Point", "impl Point"),
+    ] {
+        assert_eq!(resolved(typed), Some(path), "{typed}");
+    }
+    // `area` is a method of the trait and of its impl: no guess.
+    assert_eq!(resolved("area"), None);
+    assert_eq!(resolved("Point::nope"), None);
+    // A mask written with the old paths shows what the new ones show.
+    let old = masked(
+        Lang::Rust,
+        source,
+        Hide,
+        &[
+            ("impl Point::dist", Sig),
+            ("impl fmt::Display for Point::fmt", Def),
+        ],
+    );
+    let new = masked(
+        Lang::Rust,
+        source,
+        Hide,
+        &[("Point::dist", Sig), ("<Point as fmt::Display>::fmt", Def)],
+    );
+    assert_eq!(old, new);
+    assert!(
+        old.contains("pub fn dist(&self, other: &Point) -> f64"),
+        "{old}"
+    );
+    assert!(old.contains("write!(f"), "{old}");
+}
+
+/// Items of generic and nested `impl` blocks: the type without its
+/// arguments, the trait as written, the module's scope kept; a second
+/// block of the same type numbers what repeats.
+#[test]
+fn rust_paths_of_generic_and_nested_impls() {
+    let source = "\
+mod store {
+    pub struct Wrapper<T>(T);
+    impl<T> Wrapper<T> {
+        pub fn new(t: T) -> Self { Wrapper(t) }
+    }
+    impl Wrapper<u8> {
+        pub fn new() -> Self { Wrapper(0) }
+    }
+    impl<T> From<T> for Wrapper<T> {
+        fn from(t: T) -> Self { Wrapper(t) }
+    }
+}
+";
+    let tree = parse(Lang::Rust, source);
+    let paths: Vec<(&str, Option<&str>)> = tree
+        .iter()
+        .map(|s| (s.path.as_str(), s.legacy.as_deref()))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            ("store", None),
+            ("store::Wrapper", None),
+            ("store::impl Wrapper<T>", None),
+            ("store::Wrapper::new", Some("store::impl Wrapper<T>::new")),
+            ("store::impl Wrapper<u8>", None),
+            (
+                "store::Wrapper::new#2",
+                Some("store::impl Wrapper<u8>::new")
+            ),
+            ("store::impl From<T> for Wrapper<T>", None),
+            (
+                "store::<Wrapper as From<T>>::from",
+                Some("store::impl From<T> for Wrapper<T>::from")
+            ),
+        ]
+    );
+    let found = |typed: &str| tree.resolve(typed).map(|s| s.path.as_str());
+    assert_eq!(
+        found("store::Wrapper::from"),
+        Some("store::<Wrapper as From<T>>::from")
+    );
+    assert_eq!(
+        found("store::impl Wrapper<u8>::new"),
+        Some("store::Wrapper::new#2")
+    );
+}
+
+/// Go methods show their receiver and TypeScript overloads their number
+/// where a list of symbols names them (the symbols pane).
+#[test]
+fn display_names_say_the_receiver_and_the_overload() {
+    let names = |lang: Lang| -> Vec<String> {
+        let (_, _, source) = fixture(lang);
+        let tree = parse(lang, source);
+        tree.symbols.iter().map(|s| s.display_name(true)).collect()
+    };
+    let go = names(Lang::Go);
+    assert!(go.contains(&"Circle.Area".to_string()), "{go:?}");
+    assert!(go.contains(&"Circle.Perimeter".to_string()), "{go:?}");
+    assert!(go.contains(&"Describe".to_string()), "{go:?}");
+    let ts = names(Lang::TypeScript);
+    let overloads: Vec<&String> = ts.iter().filter(|n| n.starts_with("overload")).collect();
+    assert_eq!(
+        overloads,
+        ["overload", "overload#2", "overload#3"],
+        "{ts:?}"
+    );
+    let rust = names(Lang::Rust);
+    assert!(rust.contains(&"Point".to_string()), "{rust:?}");
+}
+
 #[test]
 fn typescript_masks_per_symbol() {
     let (_, _, source) = fixture(Lang::TypeScript);

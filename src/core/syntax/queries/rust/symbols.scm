@@ -2,8 +2,9 @@
 ;
 ; Each pattern captures a defining node as @definition.<kind> and its name as
 ; @name (started from tree-sitter-rust's tags.scm). An `impl` block is named
-; by its head (`impl Type`, `impl Trait for Type`), so a method's path is
-; `impl Type::method`; a trait's methods are `Trait::method`. Attributes
+; by its head (`impl Type`, `impl Trait for Type`); its items' paths are
+; what people write (`Type::method`, `<Type as Trait>::method`: see
+; generic.rs); a trait's methods are `Trait::method`. Attributes
 ; (`#[derive]`) and doc comments above an item belong to it. When two
 ; patterns give the same range, the earlier pattern wins.
 
