@@ -226,7 +226,7 @@ pub fn render_parsed(
 /// (`CTXCURATE_PARSE_TIMEOUT`).
 pub fn parse_stopped_note(lang: Lang) -> String {
     format!(
-        "parsing as {} stopped after {} s (malformed code that tree-sitter recovers from slowly)",
+        "parsing as {} stopped after {} s per 512 KiB (malformed code that tree-sitter recovers from slowly)",
         lang.name(),
         syntax::parse_deadline().as_secs_f64()
     )

@@ -139,8 +139,9 @@ thread_local! {
     static STOPPED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// How long one parse may take: `CTXCURATE_PARSE_TIMEOUT` (seconds, a
-/// fraction allowed), 3 s by default. A megabyte of well-formed code
+/// How long one parse of up to 512 KiB may take (a larger file as much per
+/// 512 KiB): `CTXCURATE_PARSE_TIMEOUT` (seconds, a fraction allowed), 3 s
+/// by default. A megabyte of well-formed code
 /// parses in a fraction of a second; a malformed 120 KB TypeScript line
 /// took 11 s before this.
 pub fn parse_deadline() -> Duration {
@@ -154,6 +155,13 @@ pub fn parse_deadline() -> Duration {
                 Duration::from_secs_f64(s.min(86_400.0))
             })
     })
+}
+
+/// The deadline of a parse of `len` bytes: `base` per 512 KiB, at least
+/// `base`. A large well-formed file on a loaded machine is no runaway
+/// parse, and a quadratic one still stops.
+fn deadline_for(base: Duration, len: usize) -> Duration {
+    base.mul_f64((len as f64 / 524_288.0).max(1.0))
 }
 
 /// Whether the last [`parse_tree`] on this thread was stopped at its
@@ -177,7 +185,7 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
         }
         let parser = slot.as_mut()?;
         let started = Instant::now();
-        let deadline = parse_deadline();
+        let deadline = deadline_for(parse_deadline(), source.len());
         let mut stopped = false;
         let mut progress = |_: &ParseState| {
             if started.elapsed() > deadline {
@@ -218,4 +226,18 @@ fn is_cpp_line(line: &str) -> bool {
     let line = line.trim_start();
     PREFIXES.iter().any(|p| line.starts_with(p))
         || (line.starts_with("class ") && !line.ends_with(';'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_parse_may_take_the_base_deadline_per_512_kib() {
+        let base = Duration::from_secs(3);
+        assert_eq!(deadline_for(base, 0), base);
+        assert_eq!(deadline_for(base, 300_000), base);
+        assert_eq!(deadline_for(base, 1_048_576), Duration::from_secs(6));
+        assert_eq!(deadline_for(base, 1_400_000).as_millis(), 8010);
+    }
 }
