@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
+use rustc_hash::FxHashMap;
 
 use crate::core::sources::Codebase;
 
@@ -119,17 +120,25 @@ fn encode(text: &str) -> String {
     for name in defined_names(text) {
         terms::for_each_term(name, |t| *defs.entry(t.to_string()).or_default() += 1);
     }
+    // A word's terms do not depend on where it stands: each distinct word
+    // is split and stemmed once, its terms counted as often as it occurs.
+    let mut words: FxHashMap<&str, u32> = FxHashMap::default();
+    for word in terms::words(text) {
+        *words.entry(word).or_default() += 1;
+    }
     let mut body: HashMap<String, u32> = HashMap::new();
     let mut len = 0u32;
-    terms::for_each_term(text, |t| {
-        len += 1;
-        match body.get_mut(t) {
-            Some(n) => *n += 1,
-            None => {
-                body.insert(t.to_string(), 1);
+    for (word, times) in words {
+        terms::for_each_term(word, |t| {
+            len = len.saturating_add(times);
+            match body.get_mut(t) {
+                Some(n) => *n = n.saturating_add(times),
+                None => {
+                    body.insert(t.to_string(), times);
+                }
             }
-        }
-    });
+        });
+    }
     let mut out = String::with_capacity(body.len() * 12);
     for (tag, map) in [("D", &defs), ("B", &body)] {
         let mut sorted: Vec<(&String, &u32)> = map.iter().collect();
@@ -227,6 +236,35 @@ mod tests {
         }
         let wanted: HashMap<&str, usize> = [("scor", 0)].into();
         assert!(file.counts(&wanted).len > 1000);
+    }
+
+    #[test]
+    fn each_word_counted_once_gives_the_counts_of_every_occurrence() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/core/discovery/pack.rs"
+        ))
+        .unwrap_or_default();
+        let mut want: HashMap<String, u32> = HashMap::new();
+        let mut len = 0;
+        terms::for_each_term(&text, |t| {
+            len += 1;
+            *want.entry(t.to_string()).or_default() += 1;
+        });
+        let encoded = encode(&text);
+        let mut got: HashMap<String, u32> = HashMap::new();
+        for line in encoded.lines() {
+            let (term, count) = line[1..].rsplit_once(' ').unwrap();
+            match &line[..1] {
+                "B" => {
+                    got.insert(term.to_string(), count.parse().unwrap());
+                }
+                "L" => assert_eq!(count, len.to_string()),
+                _ => {}
+            }
+        }
+        assert!(want.len() > 300, "{}", want.len());
+        assert_eq!(got, want);
     }
 
     #[test]

@@ -269,7 +269,7 @@ fn emit(word: &str, each: &mut impl FnMut(&str, &str)) {
 
 /// The words of `text`: runs of ASCII letters, digits and `_` (other
 /// characters separate; non-ASCII text carries no code names).
-fn words(text: &str) -> impl Iterator<Item = &str> {
+pub fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
 }
