@@ -188,3 +188,33 @@ fn a_composer_fallback_prefix_over_120000_folders_is_bounded() {
     );
     assert_capped_with_a_note(&p, "src/C0.php", COMPOSER_NOTE);
 }
+
+/// A preset glob of 600 nested braces (issue 37) panicked in globset:
+/// `build`, `stats`, the TUI and the MCP server now say it is too deep
+/// and go on without it.
+#[test]
+fn a_glob_of_600_nested_braces_is_a_clear_problem() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let glob = format!("{}a.py{}", "{".repeat(600), "}".repeat(600));
+    p.write(
+        "ctxcurate.toml",
+        &format!(
+            "[[presets.default.files]]\npath = \"a.py\"\n\n[[presets.default.files]]\npath = \"{glob}\"\n"
+        ),
+    );
+    let said = "braces nested 600 deep; a glob may nest them at most 16 deep";
+    for args in [&["build"][..], &["stats"]] {
+        let out = within(&p, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+    let mut server = McpServer::start(&p, &[]);
+    let reply = server.call("build", json!({}));
+    assert!(!reply.is_error, "{}", reply.text);
+    assert!(reply.text.contains(said), "{}", reply.text);
+    assert!(server.alive());
+    let mut h = ctxcurate::tui::run::harness::Harness::open(p.root(), None, 120, 20)
+        .expect("the TUI opens");
+    assert!(h.screen().contains("a.py"), "{}", h.screen());
+}
