@@ -21,6 +21,7 @@ mod hostile_configs;
 mod large_files;
 mod lock;
 mod mcp;
+mod mcp_hostile;
 mod no_grammar;
 mod output_links;
 mod parse_deadline;
