@@ -120,7 +120,7 @@ pub fn depth(line: &[u8]) -> usize {
 /// The error answer to a message nested too deep: "invalid request" for
 /// its `id` (read off the top level without parsing the rest), `None`
 /// for a notification (no `id`: nothing to answer).
-fn too_deep(line: &[u8]) -> Option<Value> {
+pub fn too_deep(line: &[u8]) -> Option<Value> {
     let id = top_level_id(line)?;
     Some(json!({
         "jsonrpc": "2.0",
