@@ -11,7 +11,8 @@
 //! root), `reply` (results and refusals as tool output), `warm` (the
 //! sources kept between calls), `paging` (long results in parts), `edits`
 //! (the tools that change a preset, offered with `--allow-edits`),
-//! `config` (`--print-config`), `error`.
+//! `frames` (stdio lines: a message nested too deep answered with an
+//! error), `config` (`--print-config`), `error`.
 //!
 //! Read-only by default: without `--allow-edits` no tool changes a preset,
 //! and no tool ever writes anything else.
@@ -20,6 +21,7 @@ mod args;
 mod config;
 mod edits;
 mod error;
+mod frames;
 mod paging;
 mod reply;
 mod request;
@@ -56,10 +58,12 @@ pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let running = match server
-            .serve((tokio::io::stdin(), tokio::io::stdout()))
-            .await
-        {
+        // stdin → the depth check → rmcp; rmcp's lines and the check's
+        // answers → stdout, each line whole.
+        let (to_rmcp, from_stdin) = tokio::io::duplex(1 << 16);
+        let out = frames::LineOut::default();
+        tokio::spawn(frames::filter_stdin(to_rmcp, out.clone()));
+        let running = match server.serve((from_stdin, out)).await {
             Ok(running) => running,
             // A client that goes before it says hello is no failure.
             Err(ServerInitializeError::ConnectionClosed(_)) => return Ok(()),

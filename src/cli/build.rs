@@ -423,6 +423,9 @@ fn report_pack(
     if let Some(note) = s.unresolved_note() {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
     }
+    for note in &s.limits {
+        writeln!(ctx.err, "note: {}", display_line(note, 500))?;
+    }
     for note in [
         s.dropped_note(),
         s.excluded_note(),

@@ -32,6 +32,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
         map,
         files,
         unresolved,
+        limits,
     } = Workspace::open(&project, &sources).repo_map(&preset, &targets, budget, tokenizer);
     drop(shown);
     ctx.out.write_all(map.text.as_bytes())?;
@@ -46,6 +47,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
             "files": files,
             "unresolved_imports": unresolved.len(),
             "unresolved_examples": &unresolved[..unresolved.len().min(UNRESOLVED_EXAMPLES)],
+            "limits": limits,
         });
         writeln!(ctx.err, "{value}")?;
         return Ok(());
@@ -67,6 +69,9 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     )?;
     if let Some(note) = unresolved_note(unresolved.len(), &unresolved) {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
+    }
+    for note in &limits {
+        writeln!(ctx.err, "note: {}", display_line(note, 500))?;
     }
     Ok(())
 }

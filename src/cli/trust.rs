@@ -67,6 +67,9 @@ pub fn run(mode: Mode, ctx: &mut Ctx) -> Result<()> {
         return Ok(());
     }
     show(&pending, &held, &file, ctx)?;
+    if let Some(refusal) = pending.refusal() {
+        user_err!("cannot trust {file}: {}", display_line(&refusal, 500));
+    }
     match mode {
         Mode::Show => {
             writeln!(ctx.out, "nothing recorded (--show)")?;

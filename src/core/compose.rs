@@ -171,7 +171,11 @@ pub fn compose(root: &Path, preset: &Preset, opts: &ComposeOptions) -> Compositi
 /// Compose over `codebase`, whose sources may be long-lived; with its walk,
 /// globs need no new walk.
 pub fn compose_with(codebase: &Codebase, preset: &Preset, opts: &ComposeOptions) -> Composition {
-    render_parts(codebase, preset, opts, |_, _, _| None).assemble(preset, opts, Bodies::Keep)
+    render_parts(codebase, preset, opts, |_, _, _| MapPart::default()).assemble(
+        preset,
+        opts,
+        Bodies::Keep,
+    )
 }
 
 /// A composition before its text is put together: the rendered files, the
@@ -279,7 +283,7 @@ pub fn render_parts(
     codebase: &Codebase,
     preset: &Preset,
     opts: &ComposeOptions,
-    map: impl FnOnce(&[RenderedFile], &[String], &Codebase) -> Option<String>,
+    map: impl FnOnce(&[RenderedFile], &[String], &Codebase) -> MapPart,
 ) -> Parts {
     let plan = Plan::new(codebase, preset, opts);
     let progress = codebase.sources.progress();
@@ -294,6 +298,14 @@ pub fn render_parts(
         })
         .collect();
     plan.finish(codebase, preset, opts, files, Vec::new(), map)
+}
+
+/// A repo map as a composition gets it: its text (`None`: no map) and
+/// what a bound left out of the import graph under it, for the problems.
+#[derive(Debug, Default)]
+pub struct MapPart {
+    pub text: Option<String>,
+    pub notes: Vec<String>,
 }
 
 /// What a composition will read, before anything is read: the preset's
@@ -357,7 +369,7 @@ impl Plan {
         opts: &ComposeOptions,
         files: Vec<RenderedFile>,
         plain: Vec<String>,
-        map: impl FnOnce(&[RenderedFile], &[String], &Codebase) -> Option<String>,
+        map: impl FnOnce(&[RenderedFile], &[String], &Codebase) -> MapPart,
     ) -> Parts {
         let mut problems = std::mem::take(&mut self.problems);
         let (files, mut skipped) = drop_skipped(files, &mut problems);
@@ -367,7 +379,9 @@ impl Plan {
         skipped.extend(held.into_iter().map(|h| h.path));
         let map = if preset.repo_map > 0 {
             let walked = project_files(codebase, opts, &mut self.own_walk);
-            map(&files, &plain, &codebase.with_walk(&walked))
+            let made = map(&files, &plain, &codebase.with_walk(&walked));
+            problems.extend(made.notes);
+            made.text
         } else {
             None
         };
@@ -589,7 +603,7 @@ mod tests {
             let sources = Sources::new();
             let codebase = Codebase::new(dir.path(), &sources);
             let kept = compose_with(&codebase, &preset, &opts);
-            let parts = render_parts(&codebase, &preset, &opts, |_, _, _| None);
+            let parts = render_parts(&codebase, &preset, &opts, |_, _, _| MapPart::default());
             let released = parts.assemble(&preset, &opts, Bodies::Release);
             assert_eq!(released.text, kept.text, "{format:?}");
             for (k, r) in kept.files.iter().zip(&released.files) {

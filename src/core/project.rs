@@ -56,6 +56,7 @@ pub use lock::{
 pub use personal::{
     CheckoutState, Loaded, PERSONAL_KEYS, PersonalError, PersonalStore, ViewState, merge_layers,
 };
+pub use preserve::{RenderError, render_edit};
 pub use rebase::replay;
 
 /// The preset used when none is named and the one fallen back to after the

@@ -26,6 +26,7 @@
 //! the settings from the `Project`.
 
 pub mod entries;
+mod imports;
 pub mod scripts;
 
 use std::collections::BTreeSet;
@@ -90,8 +91,15 @@ pub struct Pending {
     /// The project file's values that need consent, in [`GUARDED`] order.
     pub values: Vec<(&'static Guarded, toml::Value)>,
     /// The scripts inside the root that those values name, with their
-    /// content's hash (filled by [`Pending::at`]).
+    /// content's hash (filled by [`Pending::at`]), and the files they
+    /// run (what a script imports or sources inside the root).
     pub scripts: Vec<(&'static Guarded, scripts::Script)>,
+    /// Where those scripts' imports were looked for, with what was there
+    /// (`tools/json: nothing`): a file appearing there withdraws consent.
+    pub places: Vec<(&'static Guarded, String)>,
+    /// Words of a command that the shell expands into file names: a
+    /// command with any is never trusted ([`Pending::consentable`]).
+    pub patterns: Vec<(&'static Guarded, String)>,
 }
 
 impl Pending {
@@ -108,6 +116,8 @@ impl Pending {
         Pending {
             values,
             scripts: Vec::new(),
+            places: Vec::new(),
+            patterns: Vec::new(),
         }
     }
 
@@ -115,13 +125,36 @@ impl Pending {
     /// the root that a command value names.
     pub fn at(layer: &SettingsLayer, root: &Path) -> Pending {
         let mut pending = Pending::of(layer);
-        pending.scripts = pending
-            .values
-            .iter()
-            .filter(|(g, _)| g.runs)
-            .flat_map(|(g, v)| scripts::named_scripts(root, v).into_iter().map(|s| (*g, s)))
-            .collect();
+        for (g, v) in pending.values.iter().filter(|(g, _)| g.runs) {
+            let covered = scripts::covered(root, v);
+            pending
+                .scripts
+                .extend(covered.scripts.into_iter().map(|s| (*g, s)));
+            pending
+                .places
+                .extend(covered.places.into_iter().map(|p| (*g, p)));
+            pending
+                .patterns
+                .extend(covered.patterns.into_iter().map(|p| (*g, p)));
+        }
         pending
+    }
+
+    /// Whether consent can be given: no command names files by a pattern
+    /// the shell expands when it runs (a file added later would run
+    /// unreviewed).
+    pub fn consentable(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Why consent cannot be given, for the user: `None` when it can.
+    pub fn refusal(&self) -> Option<String> {
+        let (g, first) = self.patterns.first()?;
+        Some(format!(
+            "{} names files by a pattern (`{first}`) that the shell expands when it runs, \
+             so a file added later would run without review: name each file exactly",
+            g.key
+        ))
     }
 
     /// Nothing needs consent.
@@ -150,6 +183,10 @@ impl Pending {
             let path = serde_json::to_string(&script.path).unwrap_or_default();
             hash.update(format!("{} script {path} {content}\n", g.key).as_bytes());
         }
+        for (g, place) in &self.places {
+            let place = serde_json::to_string(place).unwrap_or_default();
+            hash.update(format!("{} place {place}\n", g.key).as_bytes());
+        }
         hash.finalize().into()
     }
 
@@ -168,6 +205,24 @@ impl Pending {
             lines.push(format!(
                 "  runs {} (content sha256 {content}…; {} needs consent again when it changes)",
                 script.path, g.key
+            ));
+        }
+        let empty = self
+            .places
+            .iter()
+            .filter(|(_, p)| p.ends_with(": nothing"))
+            .count();
+        if empty > 0 {
+            lines.push(format!(
+                "  and {empty} {} where a new file would shadow a module the scripts import \
+                 (consent is needed again if one appears)",
+                if empty == 1 { "place" } else { "places" }
+            ));
+        }
+        for (g, pattern) in &self.patterns {
+            lines.push(format!(
+                "  {} names files by a pattern: {pattern} (cannot be trusted; name each file)",
+                g.key
             ));
         }
         lines
@@ -208,6 +263,9 @@ pub struct Resolved {
     /// Keys whose value does not fit the setting (only possible for a
     /// layer changed in memory: files are checked when loaded); left out.
     pub invalid: Vec<String>,
+    /// Why the guarded values cannot be trusted as they are
+    /// ([`Pending::refusal`]).
+    pub refusal: Option<String>,
 }
 
 impl Resolved {
@@ -222,6 +280,13 @@ impl Resolved {
         }
         if self.ignored.is_empty() {
             return None;
+        }
+        if let Some(refusal) = &self.refusal {
+            return Some(format!(
+                "{}: ignoring {} ({refusal})",
+                project_file.display(),
+                self.ignored.join(", "),
+            ));
         }
         let why = if self.standing == Standing::Changed {
             "changed since you trusted this project"
@@ -250,7 +315,7 @@ pub fn resolve(
     let pending = Pending::at(project, root);
     let standing = match consent {
         _ if pending.is_empty() => Standing::NothingToTrust,
-        Some(c) if *c == pending.fingerprint() => Standing::Trusted,
+        Some(c) if *c == pending.fingerprint() && pending.consentable() => Standing::Trusted,
         Some(_) => Standing::Changed,
         None => Standing::Untrusted,
     };
@@ -274,6 +339,7 @@ pub fn resolve(
         standing,
         ignored,
         invalid,
+        refusal: pending.refusal(),
     }
 }
 

@@ -33,7 +33,7 @@ pub use glob::{
 };
 pub use ignore_file::{
     IgnoreFileNote, IgnoreFileProblem, MAX_IGNORE_FILE_BYTES, MAX_IGNORE_PATTERNS,
-    MAX_WALK_PATTERNS,
+    MAX_WALK_PATTERNS, matcher as ignore_matcher,
 };
 pub use ignores::IgnoreFiles;
 pub use incremental::{ResolveChange, Resolver};

@@ -9,14 +9,15 @@
 use std::path::Path;
 
 use ctxcurate::core::curation::{self, CurationError, Included};
-use ctxcurate::core::model::{MaskState, Preset, ViewMode};
+use ctxcurate::core::model::{FileItem, MaskState, Preset, ViewMode};
 use ctxcurate::core::project::{Project, ProjectError};
 use ctxcurate::core::syntax::SymbolTree;
 use ctxcurate::core::walk;
 
 use super::args::{ExcludeArgs, IncludeArgs, MaskArgs, SavePresetArgs, SetModeArgs};
 use super::error::ToolError;
-use super::request::{inside, named};
+use super::request::{agent_consent, inside, named};
+use ctxcurate::text::sanitize::display_line;
 
 impl From<ProjectError> for ToolError {
     fn from(e: ProjectError) -> Self {
@@ -61,6 +62,56 @@ fn name_of(root: &Path, arg: &str) -> Result<Named, ToolError> {
     }
 }
 
+/// Refuse an entry a build would hold for the user's consent: a
+/// credential file (`.env`), version control data, an ignored file, or a
+/// path that leads out of the root through a link. An agent's edit would
+/// write it into the team's file; the person adds it themselves if they
+/// want it (`ctxcurate add`, the TUI), and allows it there.
+fn refuse_held(project: &Project, names: &[Named]) -> Result<(), ToolError> {
+    let entries: Vec<FileItem> = names
+        .iter()
+        .filter_map(|n| match n {
+            Named::File(rel) => Some(FileItem::new(rel.as_str())),
+            Named::Folder(dir) => Some(FileItem::new(dir.as_str())),
+            Named::Glob(_) => None,
+        })
+        .collect();
+    if entries.is_empty() {
+        return Ok(());
+    }
+    // A link on the way out of the root (the names alone look inside).
+    let real_root = std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
+    for entry in &entries {
+        if let Ok(real) = std::fs::canonicalize(project.root.join(&entry.path))
+            && !real.starts_with(&real_root)
+        {
+            return Err(ToolError::new(format!(
+                "refused: {} is a file outside the project (it leads to {}); an agent may \
+                 not add it to the project's presets",
+                display_line(&entry.path, 200),
+                display_line(&real.display().to_string(), 200)
+            )));
+        }
+    }
+    let patterns = walk::WalkPatterns::from_settings(&project.settings);
+    let held = agent_consent(project).held(&project.root, &entries, None, &patterns);
+    match held.first() {
+        None => Ok(()),
+        Some(h) => {
+            let leads = h
+                .target()
+                .map(|to| format!(" (it leads to {})", display_line(to, 200)))
+                .unwrap_or_default();
+            Err(ToolError::new(format!(
+                "refused: {} is {}{leads}; an agent may not add it to the project's \
+                 presets (the user can, with `ctxcurate add` or the TUI)",
+                display_line(&h.path, 200),
+                h.reason.describe()
+            )))
+        }
+    }
+}
+
 pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, ToolError> {
     let root = project.root.clone();
     let names = args
@@ -68,6 +119,7 @@ pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, Tool
         .iter()
         .map(|p| name_of(&root, p))
         .collect::<Result<Vec<_>, _>>()?;
+    refuse_held(project, &names)?;
     let mode = args
         .mode
         .as_deref()

@@ -67,6 +67,7 @@ pub fn built(built: Built, mut notes: Vec<String>, held: Option<String>) -> Repl
                 .into_iter()
                 .flatten(),
         );
+        notes.extend(s.limits.iter().cloned());
         json!({"stats": s, "items": p.items})
     });
     let mut stats = json!({

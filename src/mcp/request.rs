@@ -39,6 +39,14 @@ pub fn shown_name(name: &str) -> String {
     display_line(name, 80).into_owned()
 }
 
+/// A preset's description as the server sends it to a client that may
+/// show it: one line, every control, bidi and invisible character (an
+/// OSC sequence's ESC, a clear-screen, U+202E) made visible, at most 500
+/// characters.
+pub fn shown_description(description: &str) -> String {
+    display_line(description, 500).into_owned()
+}
+
 /// The preset named (or the active one) and the consent for its explicit
 /// entries; an unknown name lists the presets there are.
 pub fn preset(project: &Project, name: Option<&str>) -> Result<(Preset, EntryConsent), ToolError> {

@@ -19,7 +19,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 
 use super::error::ToolError;
-use super::request::shown_name;
+use super::request::{shown_description, shown_name};
 use super::table;
 use super::tools::{Engine, Outcome};
 
@@ -188,7 +188,7 @@ impl ServerHandler for Server {
                     .with_title(format!("ctxcurate preset {shown}"))
                     .with_mime_type("text/markdown");
                 if !description.is_empty() {
-                    r = r.with_description(description);
+                    r = r.with_description(shown_description(&description));
                 }
                 r
             })

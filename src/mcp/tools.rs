@@ -28,6 +28,14 @@ use super::request::{self, Asked};
 use super::table::EDIT_TOOLS;
 use super::warm::{Opened, Warm};
 
+/// New preset totals `list_presets` composes in one call at most.
+const COUNTED_PRESETS: usize = 64;
+/// Time `list_presets` spends composing totals, past which the rest wait
+/// for a later call.
+const COUNT_TIME: std::time::Duration = std::time::Duration::from_secs(3);
+/// Presets `list_presets` lists at most.
+const LISTED_PRESETS: usize = 2_000;
+
 /// How the server was started.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -229,14 +237,22 @@ impl Engine {
             .collect())
     }
 
+    /// Every preset with its entries and, for the first ones, its total in
+    /// tokens: at most [`COUNTED_PRESETS`] new totals are composed per
+    /// call, within [`COUNT_TIME`] (the rest say `"tokens": null`, and a
+    /// note says how to get one: a total composes the preset, and 20,000
+    /// presets took 68 s). At most [`LISTED_PRESETS`] are listed.
     fn list_presets(&self, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
         let Opened { project, sources } = self.open(logs)?;
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
         let map = MapOptions::from_settings(&project.settings);
         let active = project.active_preset_name().to_string();
+        let names = project.preset_names();
+        let started = std::time::Instant::now();
         let mut listed = Vec::new();
-        for (name, scope) in project.preset_names() {
-            let (preset, consent) = request::preset(&project, Some(&name))?;
+        let (mut composed, mut uncounted) = (0usize, 0usize);
+        for (name, scope) in names.iter().take(LISTED_PRESETS) {
+            let (preset, consent) = request::preset(&project, Some(name))?;
             let mut opts = ComposeOptions::from_settings(&project.settings);
             opts.consent = consent;
             let key = format!(
@@ -244,32 +260,56 @@ impl Engine {
                 serde_json::to_string(&preset).unwrap_or_default(),
                 opts.consent
             );
-            let cached = lock(&self.warm).total(&name, &key);
-            let (tokens, exact) = match cached {
-                Some(total) => total,
-                None => {
+            let cached = lock(&self.warm).total(name, &key);
+            let may_count = composed < COUNTED_PRESETS && started.elapsed() < COUNT_TIME;
+            let total = match cached {
+                Some(total) => Some(total),
+                None if may_count || *name == active => {
+                    composed += 1;
                     let (tokens, exact) = ws.preset_total(&preset, &opts, &map, map.tokenizer);
-                    lock(&self.warm).remember_total(&name, key, tokens, exact);
-                    (tokens, exact)
+                    lock(&self.warm).remember_total(name, key, tokens, exact);
+                    Some((tokens, exact))
+                }
+                None => {
+                    uncounted += 1;
+                    None
                 }
             };
             listed.push(json!({
                 "name": name,
-                "description": preset.description,
-                "active": name == active,
+                "description": request::shown_description(&preset.description),
+                "active": *name == active,
                 "scope": format!("{scope:?}").to_lowercase(),
                 "entries": preset.files.len(),
-                "tokens": tokens,
-                "exact": exact,
-                "resource": super::server::preset_uri(&name),
+                "tokens": total.map(|(tokens, _)| tokens),
+                "exact": total.is_some_and(|(_, exact)| exact),
+                "resource": super::server::preset_uri(name),
             }));
         }
-        Reply::json(&json!({
+        let mut notes = Vec::new();
+        if uncounted > 0 {
+            notes.push(format!(
+                "the tokens of {} are not counted in this call (each total composes \
+                 its preset): list again for more, or `build` one by its name",
+                plural(uncounted, "preset"),
+            ));
+        }
+        if names.len() > LISTED_PRESETS {
+            notes.push(format!(
+                "{} presets; only the first {LISTED_PRESETS} are listed",
+                names.len()
+            ));
+        }
+        let mut answer = json!({
             "active": active,
             "tokenizer": map.tokenizer.as_str(),
             "budget": project.settings.budget,
             "presets": listed,
-        }))
+        });
+        if !notes.is_empty() {
+            answer["notes"] = json!(notes);
+        }
+        Reply::json(&answer)
     }
 
     /// Build (or pack) what was asked, through the engine.

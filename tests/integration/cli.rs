@@ -22,6 +22,7 @@ mod large_files;
 mod lock;
 mod mcp;
 mod mcp_config;
+mod mcp_hostile;
 mod no_grammar;
 mod output_links;
 mod parse_deadline;

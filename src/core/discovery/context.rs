@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 
-use crate::core::compose::{self, ComposeOptions, Parts, RenderedFile};
+use crate::core::compose::{self, ComposeOptions, MapPart, Parts, RenderedFile};
 use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack;
 use crate::core::discovery::repo_map;
@@ -54,10 +54,10 @@ pub fn parts(
 pub fn map_for<'a>(
     preset: &'a Preset,
     map: &'a MapOptions,
-) -> impl FnOnce(&[RenderedFile], &[String], &Codebase) -> Option<String> + 'a {
+) -> impl FnOnce(&[RenderedFile], &[String], &Codebase) -> MapPart + 'a {
     move |files, plain, codebase| {
         if preset.targets.is_empty() {
-            return None;
+            return MapPart::default();
         }
         let graph = ImportGraph::build_viewed(codebase, &map.include_dirs, preset);
         let ranked = pack::ranking(codebase, preset, &preset.targets, &graph).ranked;
@@ -68,7 +68,10 @@ pub fn map_for<'a>(
             .chain(plain.iter().map(String::as_str))
             .collect();
         let map = repo_map::build(codebase, &ranked, &shown, preset.repo_map, map.tokenizer);
-        (!map.text.is_empty()).then_some(map.text)
+        MapPart {
+            text: (!map.text.is_empty()).then_some(map.text),
+            notes: graph.limits(),
+        }
     }
 }
 

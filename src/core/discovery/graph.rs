@@ -94,6 +94,9 @@ pub struct ImportGraph {
     unresolved: Vec<UnresolvedImport>,
     /// Files whose package edges the cap cut, with how many, by path.
     capped: Vec<(String, usize)>,
+    /// What a bound on the project's metadata cut (tsconfig `paths`,
+    /// composer maps), one line each.
+    config_limits: Vec<String>,
 }
 
 impl ImportGraph {
@@ -121,6 +124,7 @@ impl ImportGraph {
         let code = code_files(codebase.files());
         let statements = read_statements(codebase, &code, shown);
         let (set, packages) = resolver(codebase, include_dirs, &code, &statements);
+        let config_limits = packages.limits();
         let found: Vec<FileEdges> = code
             .par_iter()
             .zip(&statements)
@@ -190,7 +194,27 @@ impl ImportGraph {
             index,
             unresolved,
             capped,
+            config_limits,
         }
+    }
+
+    /// What a bound left out of this graph, one line each for the user:
+    /// a resolver config read in part (tsconfig `paths`, composer
+    /// autoload maps), and the files whose package edges
+    /// [`PACKAGE_EDGE_CAP`] cut.
+    pub fn limits(&self) -> Vec<String> {
+        let mut out = self.config_limits.clone();
+        if let Some((first, cut)) = self.capped.first() {
+            let others = match self.capped.len() {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            };
+            out.push(format!(
+                "{first}{others} use names of more package files than {PACKAGE_EDGE_CAP}: \
+                 only the {PACKAGE_EDGE_CAP} used most are import edges ({cut} left out of {first})"
+            ));
+        }
+        out
     }
 
     /// The files that used names of more package files than

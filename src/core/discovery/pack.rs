@@ -292,6 +292,7 @@ pub fn pack_with(
         .extend(left_out::by_choice(&stats.excluded, &stats.sensitive));
     stats.left_out.extend(left_out::held(&held));
     stats.unresolved_imports = graph.unresolved().len();
+    stats.limits = graph.limits();
     stats.unresolved_examples =
         graph.unresolved()[..stats.unresolved_imports.min(UNRESOLVED_EXAMPLES)].to_vec();
     Packed {

@@ -21,6 +21,8 @@ pub struct MapBuilt {
     pub files: usize,
     /// Imports that named no file of the project.
     pub unresolved: Vec<UnresolvedImport>,
+    /// What a bound left out of the graph ([`ImportGraph::limits`]).
+    pub limits: Vec<String>,
 }
 
 impl Workspace<'_> {
@@ -47,6 +49,7 @@ impl Workspace<'_> {
             map,
             files: graph.len(),
             unresolved: graph.unresolved().to_vec(),
+            limits: graph.limits(),
         }
     }
 }

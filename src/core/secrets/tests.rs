@@ -461,7 +461,9 @@ fn files_first_then_the_text_without_their_bodies() {
         let want = scanner.composition(&whole, &preset, opts.max_messages);
         assert_eq!(want.len(), 3, "{format:?}: {want:?}");
 
-        let parts = compose::render_parts(&codebase, &preset, &opts, |_, _, _| None);
+        let parts = compose::render_parts(&codebase, &preset, &opts, |_, _, _| {
+            compose::MapPart::default()
+        });
         let in_files = scanner.files(&parts.files);
         let released = parts.assemble(&preset, &opts, Bodies::Release);
         assert_eq!(released.text, whole.text, "{format:?}");

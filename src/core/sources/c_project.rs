@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::core::paths::beneath::{Links, open_beneath};
 use crate::core::syntax::CMacros;
 use crate::core::walk::{self, Content, ReadPolicy, WalkPatterns};
 
@@ -62,14 +63,27 @@ pub fn read_c_files(root: &Path, files: &[String], policy: &ReadPolicy) -> Vec<S
         .collect()
 }
 
+/// A compilation database at `rel` under `root`: a regular file beneath
+/// the root (opened without blocking: a FIFO is refused at once), at most
+/// 64 MiB.
+fn read_database(root: &Path, rel: &str) -> Option<String> {
+    use std::io::Read;
+    const MAX: u64 = 64 << 20;
+    let file = open_beneath(root, Path::new(rel), Links::Inside).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(MAX).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
 /// The `-D` flags of the project's `compile_commands.json` as `#define`
 /// lines (the first definition of a name wins; empty without a database
 /// or with one that does not parse).
 fn flag_defines(root: &Path) -> String {
-    let Some(text) = COMPILE_COMMANDS
-        .iter()
-        .find_map(|p| std::fs::read_to_string(root.join(p)).ok())
-    else {
+    let Some(text) = COMPILE_COMMANDS.iter().find_map(|p| read_database(root, p)) else {
         return String::new();
     };
     let Ok(serde_json::Value::Array(entries)) = serde_json::from_str::<serde_json::Value>(&text)
@@ -184,5 +198,24 @@ mod tests {
         );
         std::fs::write(dir.path().join("compile_commands.json"), "not json").expect("write");
         assert_eq!(flag_defines(dir.path()), "");
+    }
+
+    /// A compilation database swapped for a FIFO is refused at once.
+    #[test]
+    fn a_fifo_for_a_compilation_database_is_not_waited_on() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("compile_commands.json");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let root = dir.path().to_path_buf();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(flag_defines(&root));
+        });
+        let got = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("not waited on");
+        assert_eq!(got, "");
     }
 }

@@ -3,9 +3,10 @@
 //! and a
 //! per-thread parser pool. A run over thousands of files
 //! compiles each query once (process-wide) and creates one parser per
-//! language per thread. Each parse has a deadline ([`parse_deadline`]):
-//! tree-sitter's error recovery is quadratic on some malformed lines, and
-//! a parse past it is stopped (its caller shows the plain text instead).
+//! language per thread. Each parse has a deadline ([`parse_deadline`]) of
+//! its own CPU time (and ten times that by the clock): tree-sitter's error
+//! recovery is quadratic on some malformed lines, and a parse past it is
+//! stopped (its caller shows the plain text instead).
 
 use std::cell::{Cell, RefCell};
 use std::ops::ControlFlow;
@@ -139,9 +140,9 @@ thread_local! {
     static STOPPED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// How long one parse of up to 512 KiB may take (a larger file as much per
-/// 512 KiB): `CTXCURATE_PARSE_TIMEOUT` (seconds, a fraction allowed), 3 s
-/// by default. A megabyte of well-formed code
+/// How much CPU time one parse of up to 512 KiB may take (a larger file as
+/// much per 512 KiB): `CTXCURATE_PARSE_TIMEOUT` (seconds, a fraction
+/// allowed), 3 s by default. A megabyte of well-formed code
 /// parses in a fraction of a second; a malformed 120 KB TypeScript line
 /// took 11 s before this.
 pub fn parse_deadline() -> Duration {
@@ -185,10 +186,23 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
         }
         let parser = slot.as_mut()?;
         let started = Instant::now();
+        let cpu_started = thread_cpu();
         let deadline = deadline_for(parse_deadline(), source.len());
         let mut stopped = false;
         let mut progress = |_: &ParseState| {
-            if started.elapsed() > deadline {
+            let wall = started.elapsed();
+            if wall <= deadline {
+                return ControlFlow::Continue(());
+            }
+            // Past the deadline by the clock, the parse's own CPU time
+            // decides: a loaded machine slows the clock's parse, not its
+            // work (a 1.4 MB file parsed in a debug build on a busy
+            // machine was stopped). Ten deadlines by the clock stop it
+            // all the same.
+            let worked = cpu_started
+                .zip(thread_cpu())
+                .map_or(wall, |(from, now)| now.saturating_sub(from));
+            if worked > deadline || wall > deadline.saturating_mul(10) {
                 stopped = true;
                 ControlFlow::Break(())
             } else {
@@ -205,6 +219,26 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
         STOPPED.with(|s| s.set(stopped && tree.is_none()));
         tree
     })
+}
+
+/// The CPU time this thread has used, where the system says.
+fn thread_cpu() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec for the call to fill.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+        let secs = u64::try_from(ts.tv_sec).ok()?;
+        let nanos = u32::try_from(ts.tv_nsec).ok()?;
+        ok.then(|| Duration::new(secs, nanos))
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// Whether C-or-C++ text uses constructs only C++ has. Checked on line

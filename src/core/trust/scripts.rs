@@ -15,6 +15,14 @@
 //! `sumtool/` package; up to [`MAX_FOLDER_FILES`] files a folder, links
 //! not followed. A word naming no such file adds nothing, so a script that
 //! appears, changes or goes away changes the fingerprint.
+//!
+//! What those scripts run inside the project is covered too
+//! (`trust/imports.rs`: the Python modules they import, the shell files
+//! they source, and the places a new file would shadow one). A shell
+//! command that names files by a pattern (`tools/summ?rize.py`, `*.py`,
+//! `{a,b}.sh` outside quotes) cannot be consented to at all: the shell
+//! expands it when it runs, so a file added later would run unreviewed
+//! ([`Covered::patterns`]).
 
 use std::fs;
 use std::io::{self, Read};
@@ -42,14 +50,42 @@ pub struct Script {
     pub hash: Option<[u8; 32]>,
 }
 
+/// What a consent to one command covers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Covered {
+    /// The files of the root it names or runs (imports, sourced files),
+    /// sorted by path, each once.
+    pub scripts: Vec<Script>,
+    /// Each place an import was looked for, with what was there
+    /// (`tools/json: nothing`), sorted: a file that appears later
+    /// changes the fingerprint.
+    pub places: Vec<String>,
+    /// The words a shell would expand into file names (`tools/summ?rize.py`):
+    /// a command with any cannot be consented to.
+    pub patterns: Vec<String>,
+}
+
 /// The files inside `root` that `value` (a command setting) names, sorted
-/// by path, each once.
+/// by path, each once (see [`covered`] for all a consent covers).
 pub fn named_scripts(root: &Path, value: &toml::Value) -> Vec<Script> {
+    covered(root, value).scripts
+}
+
+/// What a consent to `value` (a command setting) covers in `root`: the
+/// files it names and what they run, the places looked at, the patterns.
+pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     let Ok(command) = value.clone().try_into::<CommandLine>() else {
-        return Vec::new();
+        return Covered::default();
+    };
+    let patterns = match &command {
+        CommandLine::Shell(line) => shell_patterns(line),
+        CommandLine::Argv(_) => Vec::new(),
     };
     let Ok(real_root) = fs::canonicalize(root) else {
-        return Vec::new();
+        return Covered {
+            patterns,
+            ..Covered::default()
+        };
     };
     let cwd = std::env::current_dir().ok();
     let mut found: Vec<(String, PathBuf)> = Vec::new();
@@ -66,13 +102,64 @@ pub fn named_scripts(root: &Path, value: &toml::Value) -> Vec<Script> {
         }
     }
     found.sort();
-    found
+    let reached = super::imports::reached(&real_root, &found);
+    for (rel, real) in reached.files {
+        if !found.iter().any(|(p, _)| *p == rel) {
+            found.push((rel, real));
+        }
+    }
+    found.sort();
+    let scripts = found
         .into_iter()
         .map(|(path, real)| Script {
             hash: hash_file(&real).ok(),
             path,
         })
-        .collect()
+        .collect();
+    Covered {
+        scripts,
+        places: reached.places.into_iter().collect(),
+        patterns,
+    }
+}
+
+/// The words of a shell line that the shell expands into file names:
+/// those with `*`, `?` or `[` outside quotes, or a `{…,…}` outside
+/// quotes. Quotes and backslashes are read as `sh` reads them.
+fn shell_patterns(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut glob = false;
+    let mut brace = false;
+    let mut quote: Option<char> = None;
+    let mut chars = line.chars();
+    let mut end = |word: &mut String, glob: &mut bool, brace: &mut bool| {
+        if (*glob || *brace) && !out.contains(word) {
+            out.push(word.clone());
+        }
+        word.clear();
+        *glob = false;
+        *brace = false;
+    };
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => word.extend(chars.next()),
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '\\') => word.extend(chars.next()),
+            (None, c) if c.is_whitespace() || ";&|<>()`".contains(c) => {
+                end(&mut word, &mut glob, &mut brace);
+            }
+            (None, c) => {
+                glob |= matches!(c, '*' | '?' | '[');
+                brace |= c == ',' && word.contains('{');
+                word.push(c);
+            }
+        }
+    }
+    end(&mut word, &mut glob, &mut brace);
+    out
 }
 
 /// The words of a command: an argv's elements, or a shell line split at
@@ -255,6 +342,77 @@ mod tests {
         fs::write(root.join("sumtool/inner/util.py"), "import os\n").unwrap();
         let after = named_scripts(root, &value("\"python3 -m sumtool\""));
         assert_ne!(before, after, "a changed module withdraws the consent");
+    }
+
+    #[test]
+    fn words_the_shell_expands_into_file_names_are_patterns() {
+        assert_eq!(
+            shell_patterns("python3 tools/summ?rize.py --x 'a*b' \"c?\" d\\*"),
+            ["tools/summ?rize.py"]
+        );
+        assert_eq!(
+            shell_patterns("sh tools/{a,b}.sh; cat *.md"),
+            ["tools/{a,b}.sh", "*.md"]
+        );
+        assert!(shell_patterns("sed 's/x*/y/' | tr -d '[:space:]'").is_empty());
+    }
+
+    /// A Python script covers what it imports inside the project, and the
+    /// places a new module would shadow one it imports.
+    #[test]
+    fn what_a_python_script_imports_is_covered() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("tools/lib")).unwrap();
+        fs::write(
+            root.join("tools/summarize.py"),
+            "import json\nfrom helper import run\nfrom lib import deep\n",
+        )
+        .unwrap();
+        fs::write(
+            root.join("tools/helper.py"),
+            "from . import x\nimport sys\n",
+        )
+        .unwrap();
+        fs::write(root.join("tools/lib/__init__.py"), "").unwrap();
+        fs::write(root.join("tools/lib/deep.py"), "import other\n").unwrap();
+        fs::write(root.join("tools/unrelated.py"), "").unwrap();
+        let cmd = value("\"python3 tools/summarize.py\"");
+        let covered = covered(root, &cmd);
+        let paths: Vec<&str> = covered.scripts.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "tools/helper.py",
+                "tools/lib/__init__.py",
+                "tools/lib/deep.py",
+                "tools/summarize.py"
+            ]
+        );
+        assert!(
+            covered.places.contains(&"tools/json: nothing".to_string()),
+            "{:?}",
+            covered.places
+        );
+        let before = fingerprint_of(&covered);
+        fs::write(root.join("tools/json.py"), "import os; os.system('id')\n").unwrap();
+        assert_ne!(
+            before,
+            fingerprint_of(&super::covered(root, &cmd)),
+            "json shadowed"
+        );
+        fs::remove_file(root.join("tools/json.py")).unwrap();
+        assert_eq!(before, fingerprint_of(&super::covered(root, &cmd)));
+        fs::write(root.join("tools/lib/deep.py"), "import other\nprint(1)\n").unwrap();
+        assert_ne!(
+            before,
+            fingerprint_of(&super::covered(root, &cmd)),
+            "an import changed"
+        );
+    }
+
+    fn fingerprint_of(c: &Covered) -> (Vec<Script>, Vec<String>) {
+        (c.scripts.clone(), c.places.clone())
     }
 
     #[cfg(unix)]

@@ -15,11 +15,60 @@ pub fn is_glob(s: &str) -> bool {
     s.contains(['*', '?', '[', '{'])
 }
 
+/// Braces nested deeper than this in one glob are refused: real globs
+/// nest one or two (`src/{a,b{1,2}}/*`), and globset's parser recurses
+/// per level (600 levels panicked).
+pub const MAX_BRACE_DEPTH: usize = 16;
+/// A glob longer than this is refused (a path is at most 4,096 bytes).
+pub const MAX_GLOB_LEN: usize = 4096;
+
+/// Why a preset glob was not compiled.
+#[derive(Debug, thiserror::Error)]
+pub enum GlobError {
+    #[error(transparent)]
+    Syntax(#[from] globset::Error),
+    #[error("braces nested {depth} deep; a glob may nest them at most {MAX_BRACE_DEPTH} deep")]
+    TooDeep { depth: usize },
+    #[error("{len} bytes long; a glob may be at most {MAX_GLOB_LEN} bytes")]
+    TooLong { len: usize },
+}
+
+/// The glob's deepest nesting of `{…}` (a `\\`-escaped brace not counted).
+pub fn brace_depth(pattern: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// `Ok` when a glob is within the bounds globset is safe with.
+pub fn check_bounds(pattern: &str) -> Result<(), GlobError> {
+    match brace_depth(pattern) {
+        depth if depth > MAX_BRACE_DEPTH => Err(GlobError::TooDeep { depth }),
+        _ if pattern.len() > MAX_GLOB_LEN => Err(GlobError::TooLong { len: pattern.len() }),
+        _ => Ok(()),
+    }
+}
+
 /// Compile a preset glob: `*` stays within one directory, `**` crosses them.
 /// Compiled globs are remembered (a few hundred patterns): the TUI asks
 /// for the same ones on every keypress (`curation::inherited`), and
 /// compiling one costs as much as matching it against thousands of paths.
-pub fn compile_glob(pattern: &str) -> Result<GlobMatcher, globset::Error> {
+/// A glob past [`MAX_BRACE_DEPTH`] or [`MAX_GLOB_LEN`] is an error.
+pub fn compile_glob(pattern: &str) -> Result<GlobMatcher, GlobError> {
+    check_bounds(pattern)?;
     static COMPILED: Mutex<Option<HashMap<String, GlobMatcher>>> = Mutex::new(None);
     let lock = || {
         COMPILED
@@ -119,7 +168,11 @@ impl std::fmt::Display for ExpandProblem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ExpandProblem::BadGlob { pattern, message } => {
-                write!(f, "bad glob `{pattern}`: {message}")
+                // A pattern too long to show is cut, so the reason reads.
+                match pattern.char_indices().nth(80) {
+                    Some((cut, _)) => write!(f, "bad glob `{}…`: {message}", &pattern[..cut]),
+                    None => write!(f, "bad glob `{pattern}`: {message}"),
+                }
             }
             ExpandProblem::NoMatch { pattern } => write!(f, "glob `{pattern}` matches no file"),
         }
@@ -203,7 +256,7 @@ impl GlobIndex {
         &mut self,
         pattern: &str,
         files: &[String],
-    ) -> Result<Arc<[u32]>, globset::Error> {
+    ) -> Result<Arc<[u32]>, GlobError> {
         if let Some(m) = self.matches.get(pattern) {
             return Ok(m.clone());
         }
@@ -370,7 +423,10 @@ fn expand_indexed(
             Err(e) => {
                 problems.push(ExpandProblem::BadGlob {
                     pattern: entry.path.clone(),
-                    message: e.kind().to_string(),
+                    message: match e {
+                        GlobError::Syntax(e) => e.kind().to_string(),
+                        other => other.to_string(),
+                    },
                 });
                 continue;
             }
@@ -464,6 +520,21 @@ impl Excluder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Nested braces (issue 37): 600 deep panicked in globset; a glob past
+    /// [`MAX_BRACE_DEPTH`] is a clear error, and so is one far too long.
+    #[test]
+    fn deeply_nested_braces_are_an_error_not_a_panic() {
+        for depth in [40, 600, 5000] {
+            let pattern = format!("{}a{}", "{".repeat(depth), "}".repeat(depth));
+            let err = compile_glob(&pattern).expect_err("too deep");
+            assert!(err.to_string().contains("braces nested"), "{err}");
+        }
+        let fine = format!("{}a,b{}", "{".repeat(3), "}".repeat(3));
+        assert!(compile_glob(&fine).is_ok());
+        assert!(compile_glob(&"a".repeat(10_000)).is_err(), "too long");
+        assert!(compile_glob("src/{a,b}/*.py").is_ok());
+    }
 
     /// A folder exclusion takes everything below it and nothing beside it
     /// (`ab.py` is not under `a`), sorted walk or not.

@@ -94,6 +94,11 @@ impl Discovery {
             Some(note) => format!("{message} · {note}"),
             None => message,
         };
+        let message = match s.limits.as_slice() {
+            [] => message,
+            [one] => format!("{message} · {one}"),
+            [first, rest @ ..] => format!("{message} · {first} (and {} more limits)", rest.len()),
+        };
         let message = match s.excluded.len() {
             0 => message,
             1 => format!("{message} · 1 file the preset excludes left out"),

@@ -15,6 +15,7 @@ use ratatui::widgets::{Paragraph, Wrap};
 use crate::core::compose::file_name;
 use crate::core::curation::mask_states;
 use crate::core::model::ViewMode;
+use crate::core::views::parse_stopped_note;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
 use crate::tui::draw::{DIM, pane_block, scroll_to};
@@ -100,7 +101,14 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
         .collect();
     if visible.is_empty() {
         lines.push(Line::styled(
-            if flat.is_empty() {
+            if tree.parse_stopped {
+                // Not "no symbols" in silence: the parse was stopped, and
+                // the views show the file in full (`core::views`).
+                format!(
+                    "no symbols: {}; views show it in full",
+                    parse_stopped_note(tree.lang)
+                )
+            } else if flat.is_empty() {
                 "(no symbols)".to_string()
             } else {
                 format!("no symbol matches /{}", display_line(&pane.filter, 40))
@@ -120,10 +128,14 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
             Span::styled("▏", Style::default().fg(Color::Cyan)),
         ]));
     }
-    frame.render_widget(
-        Paragraph::new(lines).block(pane_block(title, focused)),
-        area,
-    );
+    let paragraph = Paragraph::new(lines).block(pane_block(title, focused));
+    // The note on a stopped parse is long; symbol rows are cut to width.
+    let paragraph = if tree.parse_stopped {
+        paragraph.wrap(Wrap { trim: true })
+    } else {
+        paragraph
+    };
+    frame.render_widget(paragraph, area);
 }
 
 /// What the pane says when it shows no file's symbols: why, from the

@@ -2,13 +2,69 @@
 //! binary and with deadlines: a file given 1,200 slices that each cover
 //! it whole (shown at most twice, with a note), a `tsconfig.json` whose
 //! `paths` maps `*` to 100,000 targets, a `composer.json` PSR-4 prefix
-//! `""` over 120,000 folders.
+//! `""` over 120,000 folders (read in part, with a note in every front
+//! end).
 
 use std::time::Duration;
 
 use crate::common;
 
+use common::mcp_stdio::McpServer;
 use common::{Project, output_within, stderr};
+use serde_json::json;
+
+/// What the user hears when a resolver config is read in part.
+const TSCONFIG_NOTE: &str =
+    "tsconfig.json: `paths` maps `*` to 100000 targets; only the first 16 of a pattern are tried";
+const COMPOSER_NOTE: &str = "composer.json: psr-4: prefix `` names 120000 folders; \
+     only the first 16 of a prefix are read";
+
+/// Every front end of the CLI that builds the import graph says what its
+/// bound cut: `map` (and its `--stats-json`), a packed build, the MCP
+/// server's packed build, and a composed build whose preset has a repo
+/// map.
+fn assert_capped_with_a_note(p: &Project, target: &str, note: &str) {
+    let out = within(p, &["map"]);
+    assert!(
+        stderr(&out).contains(&format!("note: {note}\n")),
+        "{}",
+        stderr(&out)
+    );
+    let out = within(p, &["map", "--stats-json"]);
+    let json: serde_json::Value = serde_json::from_str(stderr(&out).trim()).expect("json");
+    assert_eq!(json["limits"], serde_json::json!([note]), "{json}");
+    let out = within(p, &["build", "--target", target, "--budget", "4000"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("note: {note}\n")),
+        "{}",
+        stderr(&out)
+    );
+    let mut server = McpServer::start(p, &[]);
+    let reply = server.call("build", json!({"targets": [target], "budget": 4000}));
+    assert!(!reply.is_error, "{}", reply.text);
+    assert!(
+        reply.text.contains(&json!(note).to_string()),
+        "{}",
+        reply.text
+    );
+    drop(server);
+    let toml = std::fs::read_to_string(p.path("ctxcurate.toml")).expect("toml");
+    p.write(
+        "ctxcurate.toml",
+        &toml.replace(
+            "[[presets.default.files]]",
+            &format!("[presets.default]\ntargets = [\"{target}\"]\nrepo_map = 500\n\n[[presets.default.files]]"),
+        ),
+    );
+    let out = within(p, &["build"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(&format!("warning: {note}\n")),
+        "{}",
+        stderr(&out)
+    );
+}
 
 fn within(p: &Project, args: &[&str]) -> std::process::Output {
     output_within(p.cmd(args), Duration::from_secs(60))
@@ -86,6 +142,7 @@ fn a_tsconfig_star_with_100000_targets_is_bounded() {
         "{:?}",
         started.elapsed()
     );
+    assert_capped_with_a_note(&p, "src/m0.ts", TSCONFIG_NOTE);
 }
 
 #[test]
@@ -129,4 +186,35 @@ fn a_composer_fallback_prefix_over_120000_folders_is_bounded() {
         "{:?}",
         started.elapsed()
     );
+    assert_capped_with_a_note(&p, "src/C0.php", COMPOSER_NOTE);
+}
+
+/// A preset glob of 600 nested braces (issue 37) panicked in globset:
+/// `build`, `stats`, the TUI and the MCP server now say it is too deep
+/// and go on without it.
+#[test]
+fn a_glob_of_600_nested_braces_is_a_clear_problem() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let glob = format!("{}a.py{}", "{".repeat(600), "}".repeat(600));
+    p.write(
+        "ctxcurate.toml",
+        &format!(
+            "[[presets.default.files]]\npath = \"a.py\"\n\n[[presets.default.files]]\npath = \"{glob}\"\n"
+        ),
+    );
+    let said = "braces nested 600 deep; a glob may nest them at most 16 deep";
+    for args in [&["build"][..], &["stats"]] {
+        let out = within(&p, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+    let mut server = McpServer::start(&p, &[]);
+    let reply = server.call("build", json!({}));
+    assert!(!reply.is_error, "{}", reply.text);
+    assert!(reply.text.contains(said), "{}", reply.text);
+    assert!(server.alive());
+    let mut h = ctxcurate::tui::run::harness::Harness::open(p.root(), None, 120, 20)
+        .expect("the TUI opens");
+    assert!(h.screen().contains("a.py"), "{}", h.screen());
 }

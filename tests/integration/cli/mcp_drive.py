@@ -339,6 +339,14 @@ async def edit_checks(s, root):
     check(r.is_error and "no symbol" in text_of(r), "masking an unknown symbol is a tool error")
     r = await s.call_tool("include", {"paths": ["../../etc/passwd"]})
     check(r.is_error and "outside the project root" in text_of(r), "an edit outside the root is refused")
+    with open(os.path.join(root, ".env"), "w") as f:
+        f.write("TOKEN=abc\n")
+    os.symlink("/etc/hostname", os.path.join(root, "host.txt"))
+    before = open(project_file).read()
+    for name, said in ((".env", "is a credential file"), ("host.txt", "is a file outside the project")):
+        r = await s.call_tool("include", {"paths": [name]})
+        check(r.is_error and said in text_of(r), f"include refuses {name}: {text_of(r)!r}")
+    check(open(project_file).read() == before, "a refused include leaves ctxcurate.toml as it was")
     r = await s.call_tool("exclude", {"paths": ["_internal/commands/list.py"]})
     check(not r.is_error, f"exclude: {text_of(r)}")
     built = text_of(await s.call_tool("build", {}))

@@ -261,6 +261,36 @@ fn the_status_reports_unresolved_imports() {
     );
 }
 
+/// A resolver config read in part (issue 37: caps with a note): the
+/// status says what the bound cut.
+#[test]
+fn the_status_says_what_a_resolver_cap_cut() {
+    let p = Project::empty();
+    let targets: Vec<String> = (0..40).map(|i| format!("\"t{i}/*\"")).collect();
+    p.write(
+        "tsconfig.json",
+        &format!(
+            "{{\"compilerOptions\":{{\"baseUrl\":\".\",\"paths\":{{\"*\":[{}]}}}}}}",
+            targets.join(",")
+        ),
+    );
+    p.write(
+        "app.ts",
+        "import { x } from \"lib\";\nexport const a = x;\n",
+    );
+    p.write("t0/lib.ts", "export const x = 1;\n");
+    let mut h = Harness::open(p.root(), None, 400, 16).expect("open");
+    h.goto("app.ts");
+    h.keys("* i");
+    let screen = h.screen();
+    assert!(
+        screen.contains(
+            "tsconfig.json: `paths` maps `*` to 40 targets; only the first 16 of a pattern are tried"
+        ),
+        "{screen}"
+    );
+}
+
 /// One truth (docs/ARCHITECTURE.md, "Discovery"): while proposals are
 /// shown, the preview, the gauge, `y` and `w` all hold the packed text,
 /// which is what `ctxcurate build` packs for the same preset; after `I`,

@@ -482,3 +482,52 @@ fn an_old_mask_name_still_masks_and_a_key_renames_it() {
         h.composed_text()
     );
 }
+
+/// A parse stopped at its deadline (issue 37) leaves the pane neither on
+/// "loading…" nor silently empty: it says the parse was stopped and that
+/// the views show the file in full. The worker's answer is the one a
+/// stopped parse gives (`SymbolTree::parse_stopped`, no symbols; the
+/// deadline itself is tested on the real binary in `cli::parse_deadline`).
+#[test]
+fn a_parse_stopped_at_its_deadline_is_said_in_the_pane() {
+    use ctxcurate::tui::messages::Event;
+    use ctxcurate::tui::state::model::SymbolsView;
+    use std::sync::Arc;
+
+    let p = Project::empty();
+    p.write("bad.ts", "export const x = 1;\n");
+    let mut h = open(&p, 120, 20);
+    h.goto("bad.ts");
+    let asked = h.state.symbols.view.clone().expect("the symbols came");
+    assert!(!h.screen().contains("parsing as"), "{}", h.screen());
+    let mut tree = (*asked.tree.expect("a grammar")).clone();
+    tree.symbols.clear();
+    tree.parse_stopped = true;
+    h.send(Event::Symbols(SymbolsView {
+        path: "bad.ts".into(),
+        tree: Some(Arc::new(tree)),
+        tokens: Vec::new(),
+        tokenizer: asked.tokenizer,
+    }));
+    let screen = h.screen();
+    // The symbols pane's column, its wrapped rows read as one text.
+    let pane: Vec<&str> = screen
+        .lines()
+        .filter_map(|l| {
+            l.split_once("┃│")?
+                .1
+                .split_once("││")
+                .map(|(p, _)| p.trim())
+        })
+        .collect();
+    let said = pane.join(" ");
+    assert!(!said.contains("loading…"), "{screen}");
+    assert!(!said.contains("(no symbols)"), "{screen}");
+    assert!(
+        said.starts_with(
+            "no symbols: parsing as typescript stopped after 3 s per 512 KiB (malformed code that \
+             tree-sitter recovers from slowly); views show it in full"
+        ),
+        "{screen}"
+    );
+}

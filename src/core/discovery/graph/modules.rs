@@ -253,6 +253,16 @@ impl<'a> Packages<'a> {
     }
 }
 
+impl Packages<'_> {
+    /// What a bound cut while reading the project's metadata (tsconfig
+    /// `paths`, composer autoload maps, too many manifests), one line each.
+    pub fn limits(&self) -> Vec<String> {
+        let mut out = self.script.limits.clone();
+        out.extend(self.php.limits.iter().cloned());
+        out
+    }
+}
+
 /// The folder of a path (`""` at the top).
 fn parent(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(d, _)| d)

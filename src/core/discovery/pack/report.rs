@@ -63,6 +63,9 @@ pub struct PackStats {
     pub left_out: Vec<Dropped>,
     /// The files included in a cheaper form than wanted, in rank order.
     pub reduced_files: Vec<Reduced>,
+    /// What a bound left out of the import graph (a resolver config read
+    /// in part, package edges cut), one line each.
+    pub limits: Vec<String>,
 }
 
 /// A file included in a cheaper form than wanted.

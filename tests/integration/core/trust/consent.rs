@@ -95,6 +95,99 @@ fn a_project_summary_command_runs_only_after_trust() {
     );
 }
 
+/// Consent to `python3 tools/summarize.py` covers what the script runs
+/// inside the project (issue 37): editing `tools/helper.py` that it
+/// imports, or adding `tools/json.py` that shadows the standard library,
+/// needs consent again; a command naming its script by a pattern the
+/// shell expands cannot be trusted at all.
+#[test]
+fn consent_covers_what_the_script_imports_and_no_pattern() {
+    let p = Project::empty();
+    hostile(&p, "python3 tools/summarize.py");
+    p.write(
+        "tools/summarize.py",
+        "import json\nimport sys\nimport helper\nprint(helper.first(sys.stdin.read()))\n",
+    );
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY ' + text.split()[0]\n",
+    );
+    let shown = p.ok(&["trust", "--yes"]);
+    assert!(
+        shown.contains("runs tools/helper.py (content sha256"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("where a new file would shadow a module"),
+        "{shown}"
+    );
+    let out = p.run(&["build"]);
+    assert!(stdout(&out).contains("SUMMARY Some"), "{}", stderr(&out));
+
+    // The imported module changes: the command no longer runs.
+    p.write(
+        "tools/helper.py",
+        "open('pwned.txt', 'w').write('x')\ndef first(text):\n    return 'SUMMARY'\n",
+    );
+    p.ok(&["cache", "clear"]);
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !p.path("pwned.txt").exists(),
+        "an edited import ran unreviewed"
+    );
+    assert!(
+        stderr(&out).contains("changed since you trusted this project"),
+        "{}",
+        stderr(&out)
+    );
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY ' + text.split()[0]\n",
+    );
+    p.ok(&["cache", "clear"]);
+    assert!(
+        stdout(&p.run(&["build"])).contains("SUMMARY Some"),
+        "trusted again as it was"
+    );
+
+    // A new module beside the script shadows the standard library's.
+    p.write("tools/json.py", "open('pwned2.txt', 'w').write('x')\n");
+    p.ok(&["cache", "clear"]);
+    let out = p.run(&["build"]);
+    assert!(
+        !p.path("pwned2.txt").exists(),
+        "a shadowing module ran unreviewed"
+    );
+    assert!(
+        stderr(&out).contains("changed since you trusted this project"),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::remove_file(p.path("tools/json.py")).unwrap();
+
+    // A pattern the shell expands is never consented to.
+    hostile(&p, "python3 tools/summ?rize.py");
+    let out = p.run(&["trust", "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "summary_command names files by a pattern (`tools/summ?rize.py`) that the shell \
+             expands when it runs"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    p.ok(&["cache", "clear"]);
+    let out = p.run(&["build"]);
+    assert!(!stdout(&out).contains("SUMMARY"), "a pattern's command ran");
+    assert!(
+        stderr(&out).contains("names files by a pattern"),
+        "{}",
+        stderr(&out)
+    );
+}
+
 #[test]
 fn trust_shows_hostile_settings_escaped() {
     let p = Project::empty();

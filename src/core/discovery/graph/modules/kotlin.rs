@@ -23,6 +23,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use super::super::resolve::Resolution;
+use crate::core::paths::beneath::{Links, open_beneath};
 
 /// The most bytes read of one file for its package and names.
 const HEAD_LIMIT: u64 = 1 << 20;
@@ -178,7 +179,7 @@ impl<'a> Index<'a> {
         let kotlin = files
             .iter()
             .filter(|f| f.ends_with(".kt") || f.ends_with(".kts"))
-            .filter_map(|f| Some((f.as_str(), head(&root.join(f))?)));
+            .filter_map(|f| Some((f.as_str(), head(root, f)?)));
         let texts: Vec<(&'a str, String)> = kotlin.collect();
         Self::from_texts(texts.iter().map(|(f, t)| (*f, t.as_str())))
     }
@@ -260,10 +261,15 @@ impl<'a> Index<'a> {
     }
 }
 
-/// The first [`HEAD_LIMIT`] bytes of a file as text (invalid UTF-8
-/// replaced), or `None` if it cannot be read.
-fn head(path: &Path) -> Option<String> {
-    let file = std::fs::File::open(path).ok()?;
+/// The first [`HEAD_LIMIT`] bytes of the file `rel` under `root` as text
+/// (invalid UTF-8 replaced), or `None` if it cannot be read. Opened
+/// beneath the root without blocking, and only a regular file is read: a
+/// FIFO swapped in after the walk is refused at once.
+fn head(root: &Path, rel: &str) -> Option<String> {
+    let file = open_beneath(root, Path::new(rel), Links::Inside).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
     let mut bytes = Vec::new();
     file.take(HEAD_LIMIT).read_to_end(&mut bytes).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
@@ -377,5 +383,35 @@ mod tests {
             index.resolve("android.os.Bundle"),
             Resolution::External
         ));
+    }
+
+    /// A `.kt` file swapped for a FIFO (issue 37) is left out at once: a
+    /// blocking open would wait for a writer forever.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_among_the_files_is_left_out_without_waiting() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("a.kt"), "package p\nfun a() = 1\n").expect("write");
+        let fifo = dir.path().join("b.kt");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let root = dir.path().to_path_buf();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let files = vec!["a.kt".to_string(), "b.kt".to_string()];
+            let index = Index::read(&root, &files);
+            let _ = tx.send(
+                index
+                    .files
+                    .iter()
+                    .map(|f| f.to_string())
+                    .collect::<Vec<_>>(),
+            );
+        });
+        let read = rx
+            .recv_timeout(std::time::Duration::from_secs(10))
+            .expect("the index was read without waiting on the FIFO");
+        assert_eq!(read, ["a.kt"]);
     }
 }

@@ -79,6 +79,9 @@ pub(super) struct Autoload {
     psr4: Vec<(String, Vec<String>)>,
     /// PSR-0, the longest prefix first.
     psr0: Vec<(String, Vec<String>)>,
+    /// What a bound cut ([`MAX_PREFIXES`], [`MAX_FOLDERS`]), for the user
+    /// to hear about.
+    pub(super) limits: Vec<String>,
 }
 
 impl Autoload {
@@ -101,7 +104,12 @@ impl Autoload {
                 for (standard, into) in
                     [("psr-4", &mut autoload.psr4), ("psr-0", &mut autoload.psr0)]
                 {
-                    into.extend(prefixes(dir, section.and_then(|s| s.get(standard))));
+                    let map = section.and_then(|s| s.get(standard));
+                    let (found, cut) = prefixes(dir, map);
+                    into.extend(found);
+                    autoload
+                        .limits
+                        .extend(cut.map(|cut| format!("{f}: {standard}: {cut}")));
                 }
             }
         }
@@ -160,20 +168,38 @@ const MAX_FOLDERS: usize = 16;
 
 /// The prefixes of one `psr-4`/`psr-0` map (`"A\\": "src/"` or a list of
 /// folders), folders relative to the root; folders that leave it dropped.
-fn prefixes(dir: &str, map: Option<&Value>) -> Vec<(String, Vec<String>)> {
+/// Past the bounds the rest is left out, and said in the second value.
+fn prefixes(dir: &str, map: Option<&Value>) -> (Vec<(String, Vec<String>)>, Option<String>) {
     let Some(map) = map.and_then(Value::as_object) else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
-    map.iter()
+    let mut cut = (map.len() > MAX_PREFIXES).then(|| {
+        format!(
+            "{} prefixes; only the first {MAX_PREFIXES} are read",
+            map.len()
+        )
+    });
+    let found = map
+        .iter()
         .take(MAX_PREFIXES)
         .map(|(prefix, folders)| {
             let folders: Vec<&str> = match folders {
                 Value::String(s) => vec![s.as_str()],
-                Value::Array(items) => items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .take(MAX_FOLDERS)
-                    .collect(),
+                Value::Array(items) => {
+                    if items.len() > MAX_FOLDERS && cut.is_none() {
+                        cut = Some(format!(
+                            "prefix `{}` names {} folders; only the first {MAX_FOLDERS} \
+                             of a prefix are read",
+                            prefix.replace('\\', "\\\\"),
+                            items.len()
+                        ));
+                    }
+                    items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .take(MAX_FOLDERS)
+                        .collect()
+                }
                 _ => Vec::new(),
             };
             let folders = folders
@@ -185,7 +211,8 @@ fn prefixes(dir: &str, map: Option<&Value>) -> Vec<(String, Vec<String>)> {
         // A prefix whose folders all leave the root (or are not strings)
         // places nothing.
         .filter(|(_, folders): &(String, Vec<String>)| !folders.is_empty())
-        .collect()
+        .collect();
+    (found, cut)
 }
 
 /// `rel` from `dir`, folded; `None` when it leaves the root.

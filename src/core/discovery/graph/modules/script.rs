@@ -401,6 +401,7 @@ mod tests {
                 ],
                 entries: Vec::new(),
             }],
+            limits: Vec::new(),
         };
         let r = |spec: &str| targets(resolve(&set, &project, "src/app.ts", spec));
         assert_eq!(r("@lib/util.js"), Some(vec!["src/lib/util.ts"]));

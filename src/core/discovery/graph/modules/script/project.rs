@@ -47,6 +47,9 @@ pub(in crate::core::discovery::graph::modules) struct Project {
     /// first.
     pub configs: Vec<Config>,
     pub packages: Vec<Package>,
+    /// What a bound cut while reading them ([`MAX_MANIFESTS`],
+    /// [`MAX_PATTERNS`], [`MAX_TARGETS`]), for the user to hear about.
+    pub limits: Vec<String>,
 }
 
 /// Files beyond this many configs or packages are not read: a tree with
@@ -63,23 +66,26 @@ impl Project {
             (f.as_str() == name || f.ends_with(&format!("/{name}")))
                 && !f.split('/').any(|p| p == "node_modules")
         };
-        for f in files
+        let configs: Vec<&String> = files
             .iter()
             .filter(|f| named(f, "tsconfig.json") || named(f, "jsconfig.json"))
-            .take(MAX_MANIFESTS)
-        {
-            if let Some(config) = read_config(root, f) {
+            .collect();
+        manifests_note(
+            configs.len(),
+            "tsconfig.json/jsconfig.json",
+            &mut project.limits,
+        );
+        for f in configs.into_iter().take(MAX_MANIFESTS) {
+            if let Some(config) = read_config(root, f, &mut project.limits) {
                 project.configs.push(config);
             }
         }
         project.configs.sort_by_key(|c| {
             std::cmp::Reverse(c.dir.matches('/').count() + !c.dir.is_empty() as usize)
         });
-        for f in files
-            .iter()
-            .filter(|f| named(f, "package.json"))
-            .take(MAX_MANIFESTS)
-        {
+        let manifests: Vec<&String> = files.iter().filter(|f| named(f, "package.json")).collect();
+        manifests_note(manifests.len(), "package.json", &mut project.limits);
+        for f in manifests.into_iter().take(MAX_MANIFESTS) {
             if let Some(package) = read_package(root, f) {
                 project.packages.push(package);
             }
@@ -102,9 +108,19 @@ impl Project {
     }
 }
 
+/// The note on `count` manifest files named `what` past [`MAX_MANIFESTS`].
+fn manifests_note(count: usize, what: &str, limits: &mut Vec<String>) {
+    if count > MAX_MANIFESTS {
+        limits.push(format!(
+            "the project holds {count} {what} files; only the first {MAX_MANIFESTS} are read"
+        ));
+    }
+}
+
 /// A config's `compilerOptions`, over those of the file it `extends` (a
-/// relative path, one level: what a project's own configs do).
-fn read_config(root: &Path, file: &str) -> Option<Config> {
+/// relative path, one level: what a project's own configs do); what a
+/// bound cut goes to `limits`.
+fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Config> {
     let value = jsonc(&read_small(root, file)?)?;
     let dir = parent(file).to_string();
     let mut config = Config {
@@ -122,10 +138,10 @@ fn read_config(root: &Path, file: &str) -> Option<Config> {
         if let Some(base_file) = path
             && let Some(base) = read_small(root, &base_file).and_then(|t| jsonc(&t))
         {
-            apply_options(&mut config, parent(&base_file), &base);
+            apply_options(&mut config, parent(&base_file), &base, &base_file, limits);
         }
     }
-    apply_options(&mut config, &dir, &value);
+    apply_options(&mut config, &dir, &value, file, limits);
     Some(config)
 }
 
@@ -137,8 +153,15 @@ const MAX_TARGETS: usize = 16;
 
 /// `compilerOptions.baseUrl` and `paths` of `value` (a config file in
 /// `dir`) over what `config` holds. `paths` are relative to `baseUrl`
-/// when it is set, else to the file that names them.
-fn apply_options(config: &mut Config, dir: &str, value: &Value) {
+/// when it is set, else to the file that names them. Past the bounds, the
+/// rest is left out and one note for `file` goes to `limits`.
+fn apply_options(
+    config: &mut Config,
+    dir: &str,
+    value: &Value,
+    file: &str,
+    limits: &mut Vec<String>,
+) {
     let Some(options) = value.get("compilerOptions") else {
         return;
     };
@@ -149,14 +172,23 @@ fn apply_options(config: &mut Config, dir: &str, value: &Value) {
         return;
     };
     let against = config.base.clone().unwrap_or_else(|| dir.to_string());
+    if paths.len() > MAX_PATTERNS {
+        limits.push(format!(
+            "{file}: `paths` holds {} patterns; only the first {MAX_PATTERNS} are read",
+            paths.len()
+        ));
+    }
+    let mut over: Vec<(&str, usize)> = Vec::new();
     config.paths = paths
         .iter()
         .take(MAX_PATTERNS)
         .map(|(pattern, targets)| {
+            let targets = targets.as_array().map(Vec::as_slice).unwrap_or_default();
+            if targets.len() > MAX_TARGETS {
+                over.push((pattern, targets.len()));
+            }
             let targets = targets
-                .as_array()
-                .into_iter()
-                .flatten()
+                .iter()
                 .filter_map(Value::as_str)
                 .take(MAX_TARGETS)
                 .filter_map(|t| join_rel(&against, t))
@@ -164,6 +196,16 @@ fn apply_options(config: &mut Config, dir: &str, value: &Value) {
             (pattern.clone(), targets)
         })
         .collect();
+    if let Some((pattern, count)) = over.first() {
+        let others = match over.len() {
+            1 => String::new(),
+            n => format!(" (and {} more patterns)", n - 1),
+        };
+        limits.push(format!(
+            "{file}: `paths` maps `{pattern}` to {count} targets{others}; only the first \
+             {MAX_TARGETS} of a pattern are tried"
+        ));
+    }
 }
 
 /// A `package.json` with a `name`.
@@ -345,7 +387,7 @@ mod tests {
             "{ \"extends\": \"../tsconfig.base\", // shared\n \"compilerOptions\": { \"strict\": true, } }",
         )
         .unwrap();
-        let config = read_config(dir.path(), "app/tsconfig.json").unwrap();
+        let config = read_config(dir.path(), "app/tsconfig.json", &mut Vec::new()).unwrap();
         assert_eq!(config.dir, "app");
         assert_eq!(config.base.as_deref(), Some("src"));
         assert_eq!(
@@ -358,7 +400,7 @@ mod tests {
             "{ \"compilerOptions\": { \"paths\": { \"x\": [\"../../etc/x\", \"/abs\"] } } }",
         )
         .unwrap();
-        let config = read_config(dir.path(), "tsconfig.json").unwrap();
+        let config = read_config(dir.path(), "tsconfig.json", &mut Vec::new()).unwrap();
         assert_eq!(config.paths, [("x".to_string(), Vec::new())]);
     }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Runs each cargo-fuzz target of fuzz/ for a given time (issue 37), one
+# after the other on one core, and prints per target the runs made, the
+# corpus it ended with and any crash (kept in fuzz/artifacts/TARGET/).
+# Needs the nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`);
+# not part of the tests or CI.
+#
+#   benches/fuzz.sh [SECONDS] [TARGET…]
+#
+# SECONDS defaults to 60; without TARGETs every target runs. The corpus
+# starts from the seeds in fuzz/corpus/TARGET/seed-* (small real files:
+# the stdlib, /usr/include, the syntax fixtures, the embedded config); a
+# run adds to it (ignored by git). A crash becomes a regression test in
+# the normal suite (the bottom of tests/integration/core/fuzz_props.rs).
+set -uo pipefail
+cd "$(dirname "$0")/../fuzz"
+seconds=${1:-60}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  mapfile -t targets < <(cargo +nightly fuzz list --fuzz-dir .)
+fi
+cargo +nightly fuzz build --fuzz-dir . || exit 1
+printf '%-14s %12s %10s %8s  %s\n' target runs exec/s corpus crash
+for t in "${targets[@]}"; do
+  log=$(mktemp)
+  # The parse deadline keeps one input under a second; -timeout catches
+  # anything slower, -rss_limit_mb memory past the documented bound.
+  CTXCURATE_PARSE_TIMEOUT=${CTXCURATE_PARSE_TIMEOUT:-1} \
+    cargo +nightly fuzz run --fuzz-dir . "$t" -- \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len=16384 \
+    -print_final_stats=1 >"$log" 2>&1
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  corpus=$(find "corpus/$t" -type f | wc -l)
+  crash=$(grep -o 'Test unit written to [^ ]*' "$log" | sed 's/Test unit written to //' | tail -1)
+  if [ -z "$crash" ] && grep -q 'ERROR: libFuzzer\|panicked at' "$log"; then
+    crash="see $log"
+  fi
+  printf '%-14s %12s %10s %8s  %s\n' "$t" "${runs:-?}" "${speed:-?}" "$corpus" "${crash:-none}"
+  [ -n "$crash" ] || rm -f "$log"
+done

@@ -1,0 +1,408 @@
+//! What a consented script runs besides itself, inside the project: the
+//! Python modules it imports (and they import), and the shell files it
+//! `source`s, so a consent to `python3 tools/summarize.py` also covers
+//! `tools/helper.py` that it imports, and a new `tools/json.py` that would
+//! shadow the standard library's `json` withdraws it.
+//!
+//! Python looks a top-level name up in the script's own folder first
+//! (`sys.path[0]`), then the current folder under `-m` (the root: a
+//! project command runs there), then elsewhere. So each name a script
+//! imports is looked for in each of those folders, and what is there is
+//! recorded whatever it is: a file (hashed, and read for its own imports),
+//! a folder (a package: its `__init__.py` and the submodules named), or
+//! nothing. "Nothing" is recorded too: a file that appears there later
+//! changes the fingerprint. The reading is line by line (`import a.b`,
+//! `from a import b`, `from . import c`, `import_module("d")`), not a
+//! parse: it reads more than Python would (an import in a string, a
+//! branch never taken), never less of what a line says. This module
+//! stays below `core::discovery` (the layer test), so it keeps its own
+//! small reader; both say the same of these statements.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Files followed at most for one command (past it the rest is left out
+/// and a line of the fingerprint says so).
+const MAX_FILES: usize = 512;
+/// Import names read at most from one file.
+const MAX_NAMES: usize = 512;
+/// Entries of one folder looked at at most.
+const MAX_ENTRIES: usize = 20_000;
+
+/// What a command's scripts reach: files (root-relative path → canonical
+/// path), and every place looked at with what was there, one line each
+/// (`tools/json: nothing`, `pkg: folder`), sorted.
+#[derive(Debug, Default)]
+pub struct Reached {
+    pub files: BTreeMap<String, PathBuf>,
+    pub places: BTreeSet<String>,
+}
+
+/// Follow the imports of `scripts` (root-relative, with their canonical
+/// paths) inside `real_root`.
+pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
+    let mut out = Reached::default();
+    let mut folders = Folders::default();
+    let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
+    for (rel, real) in scripts {
+        // An entry script's folder is `sys.path[0]`, then the root.
+        let dir = real.parent().map(Path::to_path_buf);
+        let search: Vec<PathBuf> = dir.into_iter().chain([real_root.to_path_buf()]).collect();
+        queue.push_back((rel.clone(), real.clone(), search));
+    }
+    let mut read: BTreeSet<PathBuf> = BTreeSet::new();
+    while let Some((rel, real, search)) = queue.pop_front() {
+        if !read.insert(real.clone()) {
+            continue;
+        }
+        if read.len() > MAX_FILES {
+            out.places.insert(format!(
+                "more than {MAX_FILES} files: the rest not followed"
+            ));
+            break;
+        }
+        let Some(text) = small_text(&real) else {
+            continue;
+        };
+        let kind = Kind::of(&rel, &text);
+        let here = real.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut found: Vec<(String, PathBuf)> = Vec::new();
+        match kind {
+            Kind::Python => {
+                for name in python_imports(&text).into_iter().take(MAX_NAMES) {
+                    let bases: Vec<PathBuf> = match name.level {
+                        0 => search.clone(),
+                        n => package_dir(&here, n).into_iter().collect(),
+                    };
+                    for base in &bases {
+                        look_up(
+                            real_root,
+                            base,
+                            &name.parts,
+                            &mut folders,
+                            &mut out,
+                            &mut found,
+                        );
+                    }
+                }
+            }
+            Kind::Shell => {
+                for sourced in shell_sources(&text).into_iter().take(MAX_NAMES) {
+                    for base in [&here, &real_root.to_path_buf()] {
+                        place(real_root, &base.join(&sourced), &mut out, &mut found);
+                    }
+                }
+            }
+            Kind::Other => {}
+        }
+        for (rel, real) in found {
+            out.files.insert(rel.clone(), real.clone());
+            queue.push_back((rel, real, search.clone()));
+        }
+    }
+    out
+}
+
+/// What a file is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Python,
+    Shell,
+    Other,
+}
+
+impl Kind {
+    fn of(rel: &str, text: &str) -> Kind {
+        let first = text.lines().next().unwrap_or("");
+        let shebang = first.strip_prefix("#!").unwrap_or("");
+        if rel.ends_with(".py") || rel.ends_with(".pyw") || shebang.contains("python") {
+            Kind::Python
+        } else if rel.ends_with(".sh")
+            || rel.ends_with(".bash")
+            || shebang.ends_with("sh")
+            || shebang.contains("bash")
+        {
+            Kind::Shell
+        } else {
+            Kind::Other
+        }
+    }
+}
+
+/// A file's text, when it is a regular file of at most 4 MiB (a FIFO
+/// swapped in is refused without waiting).
+fn small_text(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
+    if meta.len() > 4 << 20 {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(4 << 20).read_to_end(&mut bytes).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// One imported name: how many dots lead it (`from ..a import b`: 2) and
+/// its dotted parts (`["a", "b"]`, or `["b"]` for `from . import b`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Name {
+    level: usize,
+    parts: Vec<String>,
+}
+
+/// The names the import statements of a Python text name: `import a.b
+/// as c, d`; `from a.b import c, d` (`a.b`, and `a.b.c`, `a.b.d` which
+/// may be submodules); the relative forms; `import_module("a")` and
+/// `__import__("a")`.
+fn python_imports(text: &str) -> Vec<Name> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        for stmt in line.split(';').map(str::trim) {
+            if let Some(rest) = stmt.strip_prefix("import ") {
+                for item in rest.split(',') {
+                    let module = item.split(" as ").next().unwrap_or("").trim();
+                    out.extend(dotted(module, 0));
+                }
+            } else if let Some(rest) = stmt.strip_prefix("from ") {
+                let Some((module, names)) = rest.split_once(" import ") else {
+                    continue;
+                };
+                let module = module.trim();
+                let level = module.chars().take_while(|&c| c == '.').count();
+                let module = &module[level..];
+                let base = dotted(module, level);
+                let names = names
+                    .trim()
+                    .trim_start_matches('(')
+                    .trim_end_matches([')', '\\']);
+                for item in names.split(',') {
+                    let item = item.split(" as ").next().unwrap_or("").trim();
+                    if item.is_empty() || item == "*" {
+                        continue;
+                    }
+                    let full = if module.is_empty() {
+                        item.to_string()
+                    } else {
+                        format!("{module}.{item}")
+                    };
+                    out.extend(dotted(&full, level));
+                }
+                out.extend(base);
+            }
+            for call in ["import_module(", "__import__("] {
+                for (at, _) in stmt.match_indices(call) {
+                    let arg = stmt[at + call.len()..].trim_start();
+                    let Some(quote) = arg.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                        continue;
+                    };
+                    let inner = &arg[1..];
+                    if let Some(end) = inner.find(quote) {
+                        out.extend(dotted(&inner[..end], 0));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `a.b.c` as a [`Name`], `None` when it is not a dotted name.
+fn dotted(module: &str, level: usize) -> Option<Name> {
+    if module.is_empty() {
+        return (level > 0).then_some(Name {
+            level,
+            parts: Vec::new(),
+        });
+    }
+    let parts: Vec<String> = module.split('.').map(str::to_string).collect();
+    let ok = parts.iter().all(|p| {
+        !p.is_empty()
+            && p.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && !p.starts_with(|c: char| c.is_ascii_digit())
+    });
+    ok.then_some(Name { level, parts })
+}
+
+/// The folder `level` dots name from a module in `here` (`.`: `here`).
+fn package_dir(here: &Path, level: usize) -> Option<PathBuf> {
+    let mut dir = here.to_path_buf();
+    for _ in 1..level {
+        dir = dir.parent()?.to_path_buf();
+    }
+    Some(dir)
+}
+
+/// The files a shell text `source`s or `.`s by a relative path.
+fn shell_sources(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        for stmt in line.split([';', '&', '|']).map(str::trim) {
+            let rest = stmt
+                .strip_prefix("source ")
+                .or_else(|| stmt.strip_prefix(". "));
+            let Some(rest) = rest else { continue };
+            let word = rest
+                .split_whitespace()
+                .next()
+                .unwrap_or("")
+                .trim_matches(['"', '\'']);
+            if !word.is_empty() && !word.starts_with('/') && !word.contains('$') {
+                out.push(word.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The names in each folder looked at, listed once.
+#[derive(Default)]
+struct Folders {
+    listed: HashMap<PathBuf, Vec<String>>,
+}
+
+impl Folders {
+    fn names(&mut self, dir: &Path) -> &[String] {
+        self.listed.entry(dir.to_path_buf()).or_insert_with(|| {
+            let mut names: Vec<String> = fs::read_dir(dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .take(MAX_ENTRIES)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        })
+    }
+}
+
+/// Look `parts` up in `base` as Python would: for its first part, every
+/// entry named `part` or `part.<suffix>` (`.py`, `.pyc`, `.so`, …) is
+/// recorded (nothing there too); a file is reached; a folder is a package
+/// whose `__init__.py` is reached and in which the next part is looked up.
+fn look_up(
+    real_root: &Path,
+    base: &Path,
+    parts: &[String],
+    folders: &mut Folders,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    let Some((first, rest)) = parts.split_first() else {
+        // `from . import x` names `x` below; the package itself is here.
+        place(real_root, &base.join("__init__.py"), out, found);
+        return;
+    };
+    let Ok(real_base) = fs::canonicalize(base) else {
+        return;
+    };
+    if !real_base.starts_with(real_root) {
+        return;
+    }
+    let dotted = format!("{first}.");
+    let matching: Vec<String> = folders
+        .names(&real_base)
+        .iter()
+        .filter(|n| *n == first || n.starts_with(&dotted))
+        .cloned()
+        .collect();
+    let shown = rel_of(real_root, &real_base.join(first));
+    if matching.is_empty() {
+        out.places.insert(format!("{shown}: nothing"));
+        return;
+    }
+    out.places
+        .insert(format!("{shown}: {}", matching.join(" ")));
+    for name in matching {
+        let path = real_base.join(&name);
+        if name == *first && path.is_dir() {
+            place(real_root, &path.join("__init__.py"), out, found);
+            if !rest.is_empty() {
+                look_up(real_root, &path, rest, folders, out, found);
+            }
+        } else {
+            place(real_root, &path, out, found);
+        }
+    }
+}
+
+/// `path` reached when it is a regular file inside `real_root` (links
+/// followed, and must stay inside); recorded as a place either way.
+fn place(real_root: &Path, path: &Path, out: &mut Reached, found: &mut Vec<(String, PathBuf)>) {
+    let real = match fs::canonicalize(path) {
+        Ok(real) if real.starts_with(real_root) => real,
+        Ok(_) => {
+            out.places
+                .insert(format!("{}: outside the project", rel_of(real_root, path)));
+            return;
+        }
+        Err(_) => {
+            out.places
+                .insert(format!("{}: nothing", rel_of(real_root, path)));
+            return;
+        }
+    };
+    if !fs::metadata(&real).is_ok_and(|m| m.is_file()) {
+        return;
+    }
+    let rel = rel_of(real_root, &real);
+    if !out.files.contains_key(&rel) {
+        found.push((rel, real));
+    }
+}
+
+/// `path` relative to the root, `/`-separated (as given when outside).
+fn rel_of(real_root: &Path, path: &Path) -> String {
+    match path.strip_prefix(real_root) {
+        Ok(rel) => crate::core::walk::rel_string(rel),
+        Err(_) => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_statements_are_read_as_python_reads_them() {
+        let names = |text: &str| -> Vec<(usize, String)> {
+            python_imports(text)
+                .into_iter()
+                .map(|n| (n.level, n.parts.join(".")))
+                .collect()
+        };
+        assert_eq!(
+            names("import json, os.path as p\nfrom helper import run, Tool as T\n"),
+            [
+                (0, "json".to_string()),
+                (0, "os.path".to_string()),
+                (0, "helper.run".to_string()),
+                (0, "helper.Tool".to_string()),
+                (0, "helper".to_string()),
+            ]
+        );
+        assert_eq!(
+            names(
+                "from . import a\nfrom ..b import c  # x\nm = importlib.import_module('plug.x')\n"
+            ),
+            [
+                (1, "a".to_string()),
+                (1, String::new()),
+                (2, "b.c".to_string()),
+                (2, "b".to_string()),
+                (0, "plug.x".to_string()),
+            ]
+        );
+        assert!(names("x = 'import'\nprint(1)\n").is_empty());
+    }
+
+    #[test]
+    fn sourced_shell_files_are_read() {
+        assert_eq!(
+            shell_sources("source ./lib.sh\n. \"common.sh\"; echo\nsource $X\nsource /etc/x\n"),
+            ["./lib.sh", "common.sh"]
+        );
+    }
+}

@@ -1,0 +1,210 @@
+//! The stdio lines between the client and `rmcp`, with one check of our
+//! own: a JSON-RPC message nested deeper than [`MAX_DEPTH`] is answered
+//! here with an "invalid request" error for its `id`, instead of being
+//! handed on (`serde_json` stops at 128 levels, and `rmcp` then drops the
+//! line without a word, so the client waited forever).
+//!
+//! Every line the server writes goes through [`LineOut`], whole, so an
+//! error answered here never lands inside one of `rmcp`'s answers.
+
+use std::io::Write;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::task::{Context, Poll};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+
+/// How deep a message may nest (objects and arrays): real MCP messages
+/// nest a handful of levels; `serde_json` refuses past 128.
+pub const MAX_DEPTH: usize = 64;
+
+/// The server's stdout, written one whole line at a time.
+#[derive(Clone, Default)]
+pub struct LineOut {
+    pending: Arc<Mutex<Vec<u8>>>,
+}
+
+impl LineOut {
+    /// Write `line` (without its newline) to stdout at once.
+    fn write_line(&self, line: &[u8]) {
+        let _guard = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(line);
+        let _ = out.write_all(b"\n");
+        let _ = out.flush();
+    }
+}
+
+impl AsyncWrite for LineOut {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let mut pending = self.pending.lock().unwrap_or_else(PoisonError::into_inner);
+        pending.extend_from_slice(buf);
+        // Whole lines go out now, under the lock the error lines take.
+        if let Some(end) = pending.iter().rposition(|&b| b == b'\n') {
+            let lines: Vec<u8> = pending.drain(..=end).collect();
+            let mut out = std::io::stdout().lock();
+            out.write_all(&lines)?;
+            out.flush()?;
+        }
+        Poll::Ready(Ok(buf.len()))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Poll::Ready(std::io::stdout().lock().flush())
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        self.poll_flush(cx)
+    }
+}
+
+/// Copy stdin to `to` (what `rmcp` reads) line by line, answering a line
+/// nested past [`MAX_DEPTH`] on `out` instead; `to` is closed at the end
+/// of stdin, so `rmcp` sees the client go.
+pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
+    let mut input = BufReader::new(tokio::io::stdin());
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line).await {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        if depth(&line) > MAX_DEPTH {
+            if let Some(answer) = too_deep(&line) {
+                out.write_line(answer.to_string().as_bytes());
+            }
+            continue;
+        }
+        if to.write_all(&line).await.is_err() {
+            break;
+        }
+    }
+    let _ = to.shutdown().await;
+}
+
+/// The deepest nesting of objects and arrays in `line` (brackets inside
+/// strings not counted).
+pub fn depth(line: &[u8]) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in line {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+/// The error answer to a message nested too deep: "invalid request" for
+/// its `id` (read off the top level without parsing the rest), `None`
+/// for a notification (no `id`: nothing to answer).
+pub fn too_deep(line: &[u8]) -> Option<Value> {
+    let id = top_level_id(line)?;
+    Some(json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {
+            "code": -32600,
+            "message": format!(
+                "invalid request: the message nests more than {MAX_DEPTH} levels deep"
+            ),
+        },
+    }))
+}
+
+/// The value of the top-level `"id"` key of a JSON object, when it is a
+/// number or a string.
+fn top_level_id(line: &[u8]) -> Option<Value> {
+    let text = std::str::from_utf8(line).ok()?;
+    let bytes = text.as_bytes();
+    let (mut depth, mut i) = (0usize, 0usize);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                let end = string_end(bytes, i)?;
+                if depth == 1 && &text[i..=end] == "\"id\"" {
+                    let rest = text[end + 1..].trim_start().strip_prefix(':')?.trim_start();
+                    let raw = if rest.starts_with('"') {
+                        &rest[..=string_end(rest.as_bytes(), 0)?]
+                    } else {
+                        &rest[..rest.find([',', '}']).unwrap_or(rest.len())]
+                    };
+                    let value: Value = serde_json::from_str(raw.trim()).ok()?;
+                    return (value.is_number() || value.is_string()).then_some(value);
+                }
+                i = end;
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The index of the quote that closes the string opening at `start`.
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_counts_brackets_outside_strings() {
+        assert_eq!(depth(br#"{"a": [1, {"b": "[[[{{"}]}"#), 3);
+        assert_eq!(depth(br#""\"[""#), 0);
+        let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
+        assert_eq!(depth(deep.as_bytes()), 500);
+    }
+
+    #[test]
+    fn a_message_too_deep_is_answered_for_its_id() {
+        let nested = format!("{}1{}", "[".repeat(300), "]".repeat(300));
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"x":{nested}}},"id":"a\"}}"}}"#
+        );
+        let answer = too_deep(line.as_bytes()).expect("answered");
+        assert_eq!(answer["id"], json!("a\"}"));
+        assert_eq!(answer["error"]["code"], json!(-32600));
+        let first = format!(r#"{{"id": 7, "params": {nested}}}"#);
+        assert_eq!(
+            too_deep(first.as_bytes()).expect("answered")["id"],
+            json!(7)
+        );
+        let notification = format!(r#"{{"method":"x","params":{nested}}}"#);
+        assert!(too_deep(notification.as_bytes()).is_none());
+    }
+}

@@ -1,0 +1,152 @@
+//! The MCP server against a hostile repository and a hostile client
+//! (issue 37, the low items): a preset description holding terminal
+//! controls, 3,000 presets to list, a request nested 300 levels deep, and
+//! `include` of a credential file or a link out of the root on a server
+//! started with `--allow-edits`. Driven over stdio with raw JSON-RPC
+//! (`common::mcp_stdio`), each answer awaited with a deadline.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common;
+
+use common::Project;
+use common::mcp_stdio::McpServer;
+
+/// A description with OSC 52 (a clipboard write), a clear-screen and a
+/// right-to-left override reaches the client with each made visible.
+#[test]
+fn resources_list_sends_a_description_made_safe() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\ndescription = \"ok \\u001b]52;c;ZXZpbA==\\u0007 \\u001b[2J \\u202egnp.exe\"\n\n\
+         [[presets.default.files]]\npath = \"a.py\"\n",
+    );
+    let mut server = McpServer::start(&p, &[]);
+    let answer = server
+        .request("resources/list", json!({}))
+        .expect("an answer");
+    let description = answer["result"]["resources"][0]["description"]
+        .as_str()
+        .expect("a description")
+        .to_string();
+    for raw in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!description.contains(raw), "{description:?}");
+    }
+    assert!(description.starts_with("ok "), "{description:?}");
+    assert!(description.contains("\\u{202e}gnp.exe"), "{description:?}");
+    let listed = server.call("list_presets", json!({}));
+    assert!(!listed.text.contains('\u{1b}'), "{}", listed.text);
+    assert!(!listed.text.contains("\\u001b"), "{}", listed.text);
+}
+
+/// 3,000 presets over 300 files: the first call answers within seconds,
+/// counting at most 64 totals and saying how to get the others.
+#[test]
+fn list_presets_counts_a_bounded_number_of_totals_with_a_note() {
+    let p = Project::empty();
+    for i in 0..300 {
+        p.write(
+            &format!("src/m{i}.py"),
+            &format!("def f{i}(x):\n    return x + {i}\n"),
+        );
+    }
+    let mut toml = String::new();
+    for i in 0..3000 {
+        toml.push_str(&format!("[[presets.p{i}.files]]\npath = \"src/**\"\n\n"));
+    }
+    p.write("ctxcurate.toml", &toml);
+    let mut server = McpServer::start(&p, &["--max-result", "100000000"]);
+    let started = Instant::now();
+    let listed = server.call("list_presets", json!({}));
+    assert!(!listed.is_error, "{}", listed.text);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    let value: Value = serde_json::from_str(&listed.text).expect("JSON");
+    let presets = value["presets"].as_array().expect("presets");
+    assert_eq!(presets.len(), 2000, "listed up to the cap");
+    let counted = presets.iter().filter(|p| p["tokens"].is_number()).count();
+    assert!((1..=65).contains(&counted), "{counted} totals composed");
+    let notes = value["notes"].to_string();
+    assert!(notes.contains("are not counted in this call"), "{notes}");
+    assert!(
+        notes.contains("3000 presets; only the first 2000 are listed"),
+        "{notes}"
+    );
+}
+
+/// A request nested past what the JSON reader takes gets an error answer
+/// for its id (it got none: the client waited forever), and the server
+/// goes on answering.
+#[test]
+fn a_request_nested_300_deep_gets_an_error_answer() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let mut server = McpServer::start(&p, &[]);
+    let mut nested = json!(1);
+    for _ in 0..300 {
+        nested = json!([nested]);
+    }
+    let answer = server
+        .request(
+            "tools/call",
+            json!({"name": "build", "arguments": {"x": nested}}),
+        )
+        .expect("an answer to the deep request");
+    assert_eq!(answer["error"]["code"], json!(-32600), "{answer}");
+    assert!(
+        answer["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("nests more than 64 levels")),
+        "{answer}"
+    );
+    let built = server.call("build", json!({"files": [{"path": "a.py"}]}));
+    assert!(
+        !built.is_error && built.text.contains("x = 1"),
+        "{}",
+        built.text
+    );
+}
+
+/// With `--allow-edits`, `include` of `.env`, of a file reached through a
+/// link out of the root, or of a link to a folder outside, is refused
+/// and the project file is left as it was.
+#[cfg(unix)]
+#[test]
+fn include_refuses_a_credential_file_and_a_link_out_of_the_root() {
+    let p = Project::empty();
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("bashrc"), "export TOKEN=x\n").expect("write");
+    p.write("a.py", "x = 1\n");
+    p.write(".env", "A=1\n");
+    std::os::unix::fs::symlink(outside.path().join("bashrc"), p.path("notes.txt")).expect("link");
+    std::os::unix::fs::symlink(outside.path(), p.path("home")).expect("link");
+    p.write("ctxcurate.toml", "# the team's file\n");
+    let mut server = McpServer::start(&p, &["--allow-edits"]);
+    for (path, said) in [
+        (".env", "refused: .env is a credential file"),
+        (
+            "notes.txt",
+            "refused: notes.txt is a file outside the project",
+        ),
+        (
+            "home/bashrc",
+            "refused: home/bashrc is a file outside the project",
+        ),
+        ("home", "refused: home is a file outside the project"),
+    ] {
+        let reply = server.call("include", json!({"paths": [path]}));
+        assert!(reply.is_error, "{path}: {}", reply.text);
+        assert!(reply.text.contains(said), "{path}: {}", reply.text);
+    }
+    assert_eq!(p.read("ctxcurate.toml"), "# the team's file\n");
+    let reply = server.call("include", json!({"paths": ["a.py"]}));
+    assert!(!reply.is_error, "{}", reply.text);
+    assert!(p.read("ctxcurate.toml").contains("a.py"));
+}
