@@ -280,7 +280,7 @@ const CORE: Table = &[
         ("core::paths", "the root, state dirs, and keeping reads and writes inside"),
         ("core::pretokens", "o200k's pre-tokenizer, by hand"),
         ("core::progress", "counters a long core call bumps"),
-        ("core::secrets::scan", "likely secrets in one text, by the rules"),
+        ("core::secret_scan", "likely secrets in one text, by the rules"),
     ],
 ];
 
@@ -1079,7 +1079,7 @@ fn the_layer_check_sees_the_real_imports() {
         ("core::engine", "core::secrets"),
         ("core::sources", "core::store"),
         ("core::store", "core::paths"),
-        ("core::summary", "core::secrets::scan"),
+        ("core::summary", "core::secret_scan"),
         ("core::secrets", "core::discovery::pack"),
         ("core::discovery::pack", "core::discovery::graph"),
         ("core::compose", "text::sanitize"),
