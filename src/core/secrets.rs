@@ -35,9 +35,9 @@ use crate::core::model::{Preset, ViewMode};
 use crate::core::sources::Codebase;
 use crate::core::walk;
 
-pub use clean::CleanTexts;
 pub use crate::core::secret_scan::rules::{RuleSet, RulesError};
 pub use crate::core::secret_scan::{Hit, entropy, mask, scan};
+pub use clean::CleanTexts;
 pub use stream::StreamScan;
 
 /// Where a finding is, in terms the user can act on.
