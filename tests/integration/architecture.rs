@@ -965,17 +965,6 @@ const ALLOWED_CIRCLES: &[(&[&str], &str)] = &[
         ],
         "issue 39",
     ),
-    (&["core::store::disk", "core::store::pack"], "issue 39"),
-    (
-        &[
-            "core::syntax::generic",
-            "core::syntax::kotlin_swift",
-            "core::syntax::sections",
-            "core::syntax::spans",
-        ],
-        "issue 39",
-    ),
-    (&["cli::build", "cli::watch"], "issue 39"),
     // Issue 39: `cli` starts the MCP server and `mcp` parses its flags with
     // `cli::args`; src/mcp/ is being reworked on its own branch.
     (&["cli", "mcp"], "issue 39: the cli and mcp folders"),
