@@ -312,7 +312,7 @@ fn files_to_count(
         for p in named {
             // The project's root itself (`tokens .`) is its top folder.
             let is_root =
-                paths::normalize_rel(&root, &ctx.cwd.join(p)).is_some_and(|r| r.is_empty());
+                paths::normalize_rel(root, &ctx.cwd.join(p)).is_some_and(|r| r.is_empty());
             let (dir, rel) = if is_root {
                 (root.to_path_buf(), String::new())
             } else {
@@ -356,10 +356,7 @@ fn count_files(
     policy: &ReadPolicy,
     kind: TokenizerKind,
     force_full: bool,
-) -> (
-    Vec<(String, Result<usize, FileProblem>)>,
-    Vec<(String, usize)>,
-) {
+) -> (Vec<Counted>, Vec<(String, usize)>) {
     let max = policy.max_file_size;
     let mut over_cap = Vec::new();
     let counts: Vec<Counted> = files
