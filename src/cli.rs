@@ -168,6 +168,7 @@ pub fn read_text(root: &Path, rel: &str) -> Result<String> {
 /// Run one subcommand.
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     match command {
+        Command::Build(args) if args.watch => watch::build_watch(&args, ctx),
         Command::Build(args) => build::build(args, ctx),
         Command::Map(args) => map::map(args, ctx),
         Command::View {

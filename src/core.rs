@@ -16,6 +16,7 @@ pub mod paths;
 pub mod pretokens;
 pub mod progress;
 pub mod project;
+pub mod secret_scan;
 pub mod secrets;
 pub mod sources;
 pub mod store;

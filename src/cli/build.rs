@@ -23,10 +23,8 @@ use ctxcurate::text::sanitize::display_line;
 use super::args::BuildArgs;
 use super::{Ctx, changed, progress, user_err, write_content};
 
+/// `ctxcurate build` without `--watch` (`cli::watch` builds with it).
 pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
-    if args.watch {
-        return super::watch::build_watch(&args, ctx);
-    }
     build_once(&args, ctx, &Rebuild::default(), None)
 }
 

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use ctxcurate::core::model::{FileItem, TokenizerKind, ViewMode};
+use ctxcurate::core::model::{FileItem, Preset, TokenizerKind, ViewMode};
 use ctxcurate::core::paths;
 use ctxcurate::core::project::Project;
 use ctxcurate::core::syntax::{self, CMacros, Lang, Symbol};
@@ -267,29 +267,54 @@ pub fn tokens(
         .map_or_else(walk::WalkPatterns::default, |p| {
             walk::WalkPatterns::from_settings(&p.settings)
         });
-    // (root, path under it, forced, named): a named file outside the
-    // project is counted too (it is only read), under its own folder.
-    // A file named on the command line is read whatever its size: counting
-    // only reads it (`max_file_size` bounds what a context carries). A
-    // folder of the project stands for its files as the walk sees them
-    // (as `add` takes it), each under the cap unless forced.
+    let files = files_to_count(paths, &named, &root, &preset, &patterns, ctx)?;
+    let (mut counts, over_cap) = count_files(files, &root, &policy, kind, force_full);
+    if from_stdin {
+        counts.push(("-".to_string(), Ok(count_stdin(kind)?)));
+    }
+    if counts.is_empty() && !paths.is_empty() {
+        user_err!("no file to count");
+    }
+    report_counts(&counts, &over_cap, kind, policy.max_file_size, ctx)
+}
+
+/// A file to count: (root, path under it, forced, named).
+type ToCount = (PathBuf, String, bool, bool);
+
+/// A file's row name and its count, or why it has none.
+type Counted = (String, Result<usize, FileProblem>);
+
+/// What to count: the active preset's files when no path is named, else
+/// each named path. A named file outside the project is counted too (it is only read), under its own folder.
+/// A file named on the command line is read whatever its size: counting
+/// only reads it (`max_file_size` bounds what a context carries). A
+/// folder of the project stands for its files as the walk sees them
+/// (as `add` takes it), each under the cap unless forced.
+fn files_to_count(
+    paths: &[PathBuf],
+    named: &[&PathBuf],
+    root: &Path,
+    preset: &Preset,
+    patterns: &walk::WalkPatterns,
+    ctx: &mut Ctx,
+) -> Result<Vec<ToCount>> {
     let mut walked: Option<Vec<String>> = None;
-    let files: Vec<(PathBuf, String, bool, bool)> = if paths.is_empty() {
+    let files = if paths.is_empty() {
         let (resolved, _) = walk::expand_items(&preset.files, &preset.exclude, || {
-            walk::walk_files_with(&root, &patterns)
+            walk::walk_files_with(root, patterns)
         });
         resolved
             .into_iter()
-            .map(|r| (root.clone(), r.path, r.settings.force_full, false))
+            .map(|r| (root.to_path_buf(), r.path, r.settings.force_full, false))
             .collect()
     } else {
         let mut files = Vec::new();
-        for p in &named {
+        for p in named {
             // The project's root itself (`tokens .`) is its top folder.
             let is_root =
-                paths::normalize_rel(&root, &ctx.cwd.join(p)).is_some_and(|r| r.is_empty());
+                paths::normalize_rel(root, &ctx.cwd.join(p)).is_some_and(|r| r.is_empty());
             let (dir, rel) = if is_root {
-                (root.clone(), String::new())
+                (root.to_path_buf(), String::new())
             } else {
                 locate(ctx, p)?
             };
@@ -297,7 +322,7 @@ pub fn tokens(
                 walk::entry_for(&preset.files, &preset.exclude, rel).is_some_and(|i| i.force_full)
             };
             if dir == root && root.join(&rel).is_dir() {
-                let all = walked.get_or_insert_with(|| walk::walk_files_with(&root, &patterns));
+                let all = walked.get_or_insert_with(|| walk::walk_files_with(root, patterns));
                 let prefix = format!("{}/", rel.trim_end_matches('/'));
                 let under: Vec<&String> = all
                     .iter()
@@ -311,7 +336,7 @@ pub fn tokens(
                     )?;
                 }
                 for f in under {
-                    files.push((root.clone(), f.clone(), forced_entry(f), false));
+                    files.push((root.to_path_buf(), f.clone(), forced_entry(f), false));
                 }
             } else {
                 let forced = dir == root && forced_entry(&rel);
@@ -320,16 +345,28 @@ pub fn tokens(
         }
         files
     };
+    Ok(files)
+}
+
+/// Each file's count (or why it has none), shown as its row names it, and
+/// the files over `max_file_size` counted in full (name, bytes).
+fn count_files(
+    files: Vec<ToCount>,
+    root: &Path,
+    policy: &ReadPolicy,
+    kind: TokenizerKind,
+    force_full: bool,
+) -> (Vec<Counted>, Vec<(String, usize)>) {
     let max = policy.max_file_size;
     let mut over_cap = Vec::new();
-    let mut counts: Vec<(String, Result<usize, FileProblem>)> = files
+    let counts: Vec<Counted> = files
         .into_par_iter()
         .map(|(dir, rel, forced, named)| {
-            let n =
-                match walk::read_content_with(&dir, &rel, &policy, force_full || forced || named) {
-                    Content::Text { text, .. } => Ok((tokens::count(kind, &text), text.len())),
-                    Content::Unreadable(p) => Err(p),
-                };
+            let n = match walk::read_content_with(&dir, &rel, policy, force_full || forced || named)
+            {
+                Content::Text { text, .. } => Ok((tokens::count(kind, &text), text.len())),
+                Content::Unreadable(p) => Err(p),
+            };
             let shown = if dir == root {
                 rel
             } else {
@@ -351,15 +388,21 @@ pub fn tokens(
             (shown, n.map(|(tokens, _)| tokens))
         })
         .collect();
-    if from_stdin {
-        counts.push(("-".to_string(), Ok(count_stdin(kind)?)));
-    }
-    if counts.is_empty() && !paths.is_empty() {
-        user_err!("no file to count");
-    }
+    (counts, over_cap)
+}
+
+/// The rows, the total, the notes on files over the cap and on those not
+/// counted; an error when none could be.
+fn report_counts(
+    counts: &[Counted],
+    over_cap: &[(String, usize)],
+    kind: TokenizerKind,
+    max: u64,
+    ctx: &mut Ctx,
+) -> Result<()> {
     let mut total = 0;
     let mut skipped = Vec::new();
-    for (rel, n) in &counts {
+    for (rel, n) in counts {
         match n {
             Ok(n) => {
                 total += n;
@@ -372,7 +415,7 @@ pub fn tokens(
         }
     }
     writeln!(ctx.out, "{total:>9}  total ({kind})")?;
-    for (rel, bytes) in &over_cap {
+    for (rel, bytes) in over_cap {
         writeln!(
             ctx.err,
             "note: {rel} is {bytes} bytes, over max_file_size ({max}): counted in full here; \

@@ -5,7 +5,7 @@
 //! URLs and connection strings, and random-looking values assigned to names
 //! like `password`, `token` or `DB_PASS`.
 //!
-//! The rules are data (`config/secrets.toml`, see [`scan::rules`]); [`scan()`]
+//! The rules are data (`config/secrets.toml`, see [`crate::core::secret_scan::rules`]); [`scan()`]
 //! applies them to one text. [`Scanner`] applies them to everything a
 //! composed context holds — each file's rendered view, the repo map, the
 //! screenshot paths, the discussion, and finally the whole output text, so
@@ -20,7 +20,6 @@
 //! so the warning cannot leak it into a terminal scrollback or a log.
 
 mod clean;
-pub mod scan;
 mod stream;
 
 use std::collections::{HashMap, HashSet};
@@ -36,9 +35,9 @@ use crate::core::model::{Preset, ViewMode};
 use crate::core::sources::Codebase;
 use crate::core::walk;
 
+pub use crate::core::secret_scan::rules::{RuleSet, RulesError};
+pub use crate::core::secret_scan::{Hit, entropy, mask, scan};
 pub use clean::CleanTexts;
-pub use scan::rules::{RuleSet, RulesError};
-pub use scan::{Hit, entropy, mask, scan};
 pub use stream::StreamScan;
 
 /// Where a finding is, in terms the user can act on.

@@ -3,5 +3,6 @@
 
 pub mod disk;
 mod pack;
+mod seal;
 
 pub use disk::DiskCache;

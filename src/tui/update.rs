@@ -20,7 +20,7 @@ use crate::tui::navigate::{follow_cursor, symbols_follow_tokenizer};
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
 use crate::tui::run::project_sync::SyncOutcome;
-use crate::tui::state::model::{Composed, PendingCopy, PendingWrite};
+use crate::tui::state::model::{Composed, PendingCopy, PendingWrite, SymbolsView};
 use crate::tui::state::{Level, Overlay, Pane, State};
 use crate::tui::symbols;
 use crate::tui::undo::{self, recompose};
@@ -39,35 +39,14 @@ pub fn update(state: &mut State, event: Event) -> Vec<Effect> {
 fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
     match event {
         Event::Action(action) => on_action(state, action),
-        ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
-            if state.finder.is_some() =>
-        {
-            if let Some(finder) = state.finder.as_mut() {
-                finder::keys::on_input(finder, ev);
-            }
-            Vec::new()
+        ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear) => {
+            on_typing(state, ev)
         }
-        ev @ (Event::InputChar(_) | Event::InputBackspace | Event::InputClear)
-            if symbols_typing(state) =>
-        {
-            symbols::filter::on_input(state, ev)
-        }
-        Event::Unbound(key) => {
-            let pane = scope::pane_name(state.focus);
-            let help = state.keymap.key_name(Action::Help);
-            state.say(
-                Level::Info,
-                format!("{key}: nothing in the {pane} pane ({help} lists the keys)"),
-            );
-            Vec::new()
-        }
+        Event::Unbound(key) => unbound(state, &key),
         Event::FinderResults => {
             finder::keys::on_results(state.finder.as_mut());
             Vec::new()
         }
-        Event::InputChar(c) => on_input(state, Some(c)),
-        Event::InputBackspace => on_input(state, None),
-        Event::InputClear => input_clear(state),
         Event::Resize { width, height } => {
             state.screen.resize(width, height);
             Vec::new()
@@ -81,13 +60,7 @@ fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
         | Event::WatchFailed(_)) => live::on_event(state, ev),
         Event::Composed(c) => composed(state, c),
         Event::Counted(counts) => counted(state, counts),
-        Event::Symbols(view) => {
-            let tokenizer = state.project.settings.tokenizer;
-            state
-                .symbols
-                .show(state.tree.current_file(), tokenizer, view);
-            Vec::new()
-        }
+        Event::Symbols(view) => symbols_arrived(state, view),
         Event::RawText { path, lines } => {
             state.preview.show_raw(path, lines);
             Vec::new()
@@ -121,19 +94,7 @@ fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
         } => copied(state, &label, tokens, tokenizer, result),
         Event::CopyOverCap(pending) => over_cap(state, pending),
         Event::WroteForCopy(wrote) => wrote_for_copy(state, wrote),
-        Event::PathCopied { wrote, result } => {
-            match result {
-                Ok(dest) => state.say(
-                    Level::Info,
-                    format!("wrote {wrote}; copied its path → {dest}"),
-                ),
-                Err(e) => state.say(
-                    Level::Warn,
-                    format!("wrote {wrote}; its path was not copied: {e}"),
-                ),
-            }
-            Vec::new()
-        }
+        Event::PathCopied { wrote, result } => path_copied(state, &wrote, result),
         Event::CacheCleared(result) => cache_cleared(state, result),
         Event::Wrote(Ok(path)) => {
             state.say(Level::Info, format!("wrote {path}"));
@@ -171,6 +132,58 @@ fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
             result,
         } => discuss::on_edited(state, purpose, &before, result),
     }
+}
+
+/// A typed character, a backspace or a clear: to the finder's query, the
+/// symbols pane's filter, or the open prompt, whichever takes them.
+fn on_typing(state: &mut State, event: Event) -> Vec<Effect> {
+    if let Some(finder) = state.finder.as_mut() {
+        finder::keys::on_input(finder, event);
+        return Vec::new();
+    }
+    if symbols_typing(state) {
+        return symbols::filter::on_input(state, event);
+    }
+    match event {
+        Event::InputChar(c) => on_input(state, Some(c)),
+        Event::InputBackspace => on_input(state, None),
+        _ => input_clear(state),
+    }
+}
+
+/// A key bound to nothing where the user is: said, with the help key.
+fn unbound(state: &mut State, key: &str) -> Vec<Effect> {
+    let pane = scope::pane_name(state.focus);
+    let help = state.keymap.key_name(Action::Help);
+    state.say(
+        Level::Info,
+        format!("{key}: nothing in the {pane} pane ({help} lists the keys)"),
+    );
+    Vec::new()
+}
+
+/// The symbols of the file under the cursor, with their costs.
+fn symbols_arrived(state: &mut State, view: SymbolsView) -> Vec<Effect> {
+    let tokenizer = state.project.settings.tokenizer;
+    state
+        .symbols
+        .show(state.tree.current_file(), tokenizer, view);
+    Vec::new()
+}
+
+/// A written context's path copied (or not): said either way.
+fn path_copied(state: &mut State, wrote: &str, result: Result<String, String>) -> Vec<Effect> {
+    match result {
+        Ok(dest) => state.say(
+            Level::Info,
+            format!("wrote {wrote}; copied its path → {dest}"),
+        ),
+        Err(e) => state.say(
+            Level::Warn,
+            format!("wrote {wrote}; its path was not copied: {e}"),
+        ),
+    }
+    Vec::new()
 }
 
 fn on_action(state: &mut State, action: Action) -> Vec<Effect> {

@@ -280,7 +280,7 @@ const CORE: Table = &[
         ("core::paths", "the root, state dirs, and keeping reads and writes inside"),
         ("core::pretokens", "o200k's pre-tokenizer, by hand"),
         ("core::progress", "counters a long core call bumps"),
-        ("core::secrets::scan", "likely secrets in one text, by the rules"),
+        ("core::secret_scan", "likely secrets in one text, by the rules"),
     ],
 ];
 
@@ -569,6 +569,9 @@ struct Read {
     imports: Vec<Import>,
     /// Its child modules compiled only for tests (`#[cfg(test)] mod tests;`).
     test_children: Vec<Vec<String>>,
+    /// The names its own scope binds by `use` (outside test code), to the
+    /// paths they name: a path through one leads on (a re-export).
+    uses: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// Whether the item whose keyword is `t[i]` (`mod`) is compiled only for
@@ -691,6 +694,9 @@ fn read_source(module: &[String], src: &str) -> Read {
             let binds = is_use && n.binds.is_some();
             if let (true, Some(name)) = (is_use, &n.binds) {
                 bound.insert((scope_of[i].clone(), name.clone()), path.clone());
+                if scope_of[i] == module && !in_test[i] {
+                    read.uses.insert(name.clone(), path.clone());
+                }
             }
             if !in_test[i] {
                 read.imports.push(Import {
@@ -761,10 +767,20 @@ fn holds_nodes(path: &[String]) -> bool {
 /// Every source file of the layered modules, as (path relative to the
 /// crate, module path), test modules left out.
 fn layered_files() -> Vec<(std::path::PathBuf, Vec<String>, Read)> {
+    crate_files(ROOTS, None)
+}
+
+/// Every source file of the modules `roots` of one crate (and its root
+/// file, `main.rs`, when given), as (path relative to the crate, module
+/// path, what it names), test modules left out.
+fn crate_files(
+    roots: &[&str],
+    root_file: Option<&str>,
+) -> Vec<(std::path::PathBuf, Vec<String>, Read)> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     let src = manifest.join("src");
-    let mut files = Vec::new();
-    for root in ROOTS {
+    let mut files: Vec<std::path::PathBuf> = root_file.map(|f| src.join(f)).into_iter().collect();
+    for root in roots {
         // A root's own file sits beside its folder (`src/core.rs`).
         let own = src.join(format!("{root}.rs"));
         if own.is_file() {
@@ -777,7 +793,12 @@ fn layered_files() -> Vec<(std::path::PathBuf, Vec<String>, Read)> {
         .iter()
         .map(|file| {
             let rel = file.strip_prefix(&src).expect("a file under src");
-            let module = module_of(rel);
+            // The crate's root file is the crate itself.
+            let module = if Some(rel) == root_file.map(Path::new) {
+                Vec::new()
+            } else {
+                module_of(rel)
+            };
             let text = std::fs::read_to_string(file).expect("readable source");
             let r = read_source(&module, &text);
             let shown = file.strip_prefix(manifest).expect("under the crate");
@@ -910,6 +931,496 @@ fn every_module_imports_only_from_the_layers_below_it() {
         "the modules break the layer table (tests/integration/architecture.rs, TABLES):\n{}",
         offences.join("\n")
     );
+}
+
+// ---------------------------------------------------------------------------
+// Circles: between files, and between folders.
+
+/// The crates of `src`, each as its modules' roots and its root file: the
+/// library (`core`, `text`, `tui`) and the binary (`main.rs` over `cli` and
+/// `mcp`). An import from one crate to the other cannot close a circle.
+const CRATES: &[(&[&str], Option<&str>)] = &[
+    (&["core", "text", "tui"], None),
+    (&["cli", "mcp"], Some("main.rs")),
+];
+
+/// Circles the check allows, each a debt with the change that pays it:
+/// (the modules of the circle, why). An entry no longer needed is an
+/// offence.
+const ALLOWED_CIRCLES: &[(&[&str], &str)] = &[
+    // Issue 39: `server` asks `tools` for the engine and `tools` takes
+    // `preset_uri` from `server`; src/mcp/ is being reworked on its own
+    // branch, which breaks this circle there.
+    (
+        &["mcp::server", "mcp::tools"],
+        "issue 39: mcp server <-> tools",
+    ),
+    // Issue 39: `cli` starts the MCP server and `mcp` parses its flags with
+    // `cli::args`; src/mcp/ is being reworked on its own branch.
+    (&["cli", "mcp"], "issue 39: the cli and mcp folders"),
+    // Issue 39: the macro table and `defines` share their scanners both
+    // ways; src/core/syntax/macros* is being reworked on its own branch.
+    (
+        &["core::syntax::defines", "core::syntax::macros"],
+        "issue 39: syntax macros <-> defines",
+    ),
+];
+
+/// Folders whose children are feature folders, each holding its keys, its
+/// drawing and its state on several floors of the layer table: their
+/// folders are not held against each other (their files still are), with
+/// why. Issue 39: the TUI's feature folders cross its layers; making them
+/// floors is open work.
+const FEATURE_FOLDERS: &[(&str, &str)] = &[(
+    "tui",
+    "issue 39: the TUI's feature folders (finder/, tokens/, …) each span several layers",
+)];
+
+/// One source file as the circle check reads it.
+struct SourceFile {
+    /// Its path, as shown in a failure.
+    shown: String,
+    /// Its module path in its crate.
+    module: Vec<String>,
+    read: Read,
+}
+
+/// The file (an index into `files`) that holds what `path` names: the file
+/// of the longest module path `path` starts with, following the names that
+/// file binds by `use` (a re-export leads to the file that defines the name).
+fn file_holding(files: &[SourceFile], path: &[String]) -> Option<usize> {
+    let mut path = path.to_vec();
+    for _ in 0..16 {
+        let at = files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| path.starts_with(&f.module))
+            .max_by_key(|(_, f)| f.module.len())
+            .map(|(i, _)| i)?;
+        let module = &files[at].module;
+        let Some(next) = path
+            .get(module.len())
+            .and_then(|name| files[at].read.uses.get(name))
+        else {
+            return Some(at);
+        };
+        let mut onward = next.clone();
+        onward.extend(path[module.len() + 1..].iter().cloned());
+        if onward == path {
+            return Some(at);
+        }
+        path = onward;
+    }
+    None
+}
+
+/// Every import from one file to another, as (from, to, line), once per
+/// pair (the first line). A module and the modules inside it are one in
+/// the language (a folder's own file and the files in it share their
+/// items through `super::`): an import between them is not counted.
+fn file_edges(files: &[SourceFile]) -> Vec<(usize, usize, usize)> {
+    let mut edges = std::collections::BTreeMap::new();
+    for (from, file) in files.iter().enumerate() {
+        for import in &file.read.imports {
+            if let Some(to) = file_holding(files, &import.path)
+                && !file.module.starts_with(&files[to].module)
+                && !files[to].module.starts_with(&file.module)
+            {
+                edges.entry((from, to)).or_insert(import.line);
+            }
+        }
+    }
+    edges.into_iter().map(|((f, t), l)| (f, t, l)).collect()
+}
+
+/// The strongly connected parts of the graph of `n` nodes with more than
+/// one node: its circles, each sorted, in order (Tarjan's algorithm).
+fn circles(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    struct Walk<'a> {
+        next: Vec<Vec<usize>>,
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        on_stack: Vec<bool>,
+        stack: Vec<usize>,
+        count: usize,
+        out: &'a mut Vec<Vec<usize>>,
+    }
+    fn visit(w: &mut Walk, v: usize) {
+        w.index[v] = Some(w.count);
+        w.low[v] = w.count;
+        w.count += 1;
+        w.stack.push(v);
+        w.on_stack[v] = true;
+        for k in 0..w.next[v].len() {
+            let u = w.next[v][k];
+            match w.index[u] {
+                None => {
+                    visit(w, u);
+                    w.low[v] = w.low[v].min(w.low[u]);
+                }
+                Some(i) if w.on_stack[u] => w.low[v] = w.low[v].min(i),
+                Some(_) => {}
+            }
+        }
+        if Some(w.low[v]) == w.index[v] {
+            let mut part = Vec::new();
+            while let Some(u) = w.stack.pop() {
+                w.on_stack[u] = false;
+                part.push(u);
+                if u == v {
+                    break;
+                }
+            }
+            if part.len() > 1 {
+                part.sort();
+                w.out.push(part);
+            }
+        }
+    }
+    let mut next = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        next[a].push(b);
+    }
+    let mut out = Vec::new();
+    let mut w = Walk {
+        next,
+        index: vec![None; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        count: 0,
+        out: &mut out,
+    };
+    for v in 0..n {
+        if w.index[v].is_none() {
+            visit(&mut w, v);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The circles of one crate's files, each as the modules in it and the
+/// imports that tie it (one line each): first between files, then between
+/// the folders (modules with modules below them) and files of each folder,
+/// a folder counting as all the files under it. A circle of plain files
+/// inside one folder is told once, as a circle of files.
+fn crate_circles(
+    files: &[SourceFile],
+    feature_folders: &[&str],
+) -> Vec<(Vec<String>, Vec<String>)> {
+    let edges = file_edges(files);
+    let name = |m: &[String]| m.join("::");
+    let tie = |f: usize, t: usize, l: usize| {
+        format!("{}:{l} imports {}", files[f].shown, name(&files[t].module))
+    };
+    let mut out = Vec::new();
+    let pairs: Vec<(usize, usize)> = edges.iter().map(|&(f, t, _)| (f, t)).collect();
+    for part in circles(files.len(), &pairs) {
+        let ties = edges
+            .iter()
+            .filter(|(f, t, _)| part.contains(f) && part.contains(t))
+            .map(|&(f, t, l)| tie(f, t, l))
+            .collect();
+        out.push((part.iter().map(|&i| name(&files[i].module)).collect(), ties));
+    }
+    // Each folder: the units right below it, and the imports between them.
+    let mut folders: std::collections::BTreeSet<Vec<String>> = std::collections::BTreeSet::new();
+    for f in files {
+        for n in 0..f.module.len() {
+            folders.insert(f.module[..n].to_vec());
+        }
+    }
+    for folder in folders {
+        if feature_folders.contains(&folder.join("::").as_str()) {
+            continue;
+        }
+        let unit = |m: &[String]| -> Option<Vec<String>> {
+            (m.len() > folder.len() && m.starts_with(&folder)).then(|| m[..=folder.len()].to_vec())
+        };
+        let units: Vec<Vec<String>> = files
+            .iter()
+            .filter_map(|f| unit(&f.module))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let at = |m: &[String]| unit(m).and_then(|u| units.iter().position(|x| *x == u));
+        let mut between = Vec::new();
+        for &(f, t, l) in &edges {
+            if let (Some(a), Some(b)) = (at(&files[f].module), at(&files[t].module))
+                && a != b
+            {
+                between.push((a, b, f, t, l));
+            }
+        }
+        let pairs: Vec<(usize, usize)> = between.iter().map(|&(a, b, ..)| (a, b)).collect();
+        for part in circles(units.len(), &pairs) {
+            let is_folder = |u: &Vec<String>| {
+                files
+                    .iter()
+                    .any(|f| f.module.len() > u.len() && f.module.starts_with(u))
+            };
+            if !part.iter().any(|&u| is_folder(&units[u])) {
+                continue;
+            }
+            let ties = between
+                .iter()
+                .filter(|(a, b, ..)| part.contains(a) && part.contains(b))
+                .map(|&(_, _, f, t, l)| tie(f, t, l))
+                .collect();
+            out.push((part.iter().map(|&u| name(&units[u])).collect(), ties));
+        }
+    }
+    out
+}
+
+/// What breaks "no circle": each circle of files or folders that the
+/// allow-list does not name, and each allow-list entry no circle needs.
+fn circle_offences() -> Vec<String> {
+    let mut found = Vec::new();
+    for (roots, root_file) in CRATES {
+        let files: Vec<SourceFile> = crate_files(roots, *root_file)
+            .into_iter()
+            .map(|(shown, module, read)| SourceFile {
+                shown: shown.to_string_lossy().replace('\\', "/"),
+                module,
+                read,
+            })
+            .collect();
+        let feature: Vec<&str> = FEATURE_FOLDERS.iter().map(|(f, _)| *f).collect();
+        found.extend(crate_circles(&files, &feature));
+    }
+    judge_circles(found, ALLOWED_CIRCLES)
+}
+
+/// The circles found, less those `allowed` names, as offences; and an
+/// offence for each allowed circle not found.
+fn judge_circles(
+    found: Vec<(Vec<String>, Vec<String>)>,
+    allowed: &[(&[&str], &str)],
+) -> Vec<String> {
+    let mut offences = Vec::new();
+    let mut used = vec![false; allowed.len()];
+    for (modules, ties) in found {
+        if let Some(at) = allowed.iter().position(|(m, _)| {
+            m.len() == modules.len() && m.iter().all(|x| modules.iter().any(|y| y == x))
+        }) {
+            used[at] = true;
+            continue;
+        }
+        offences.push(format!(
+            "a circle: {}\n  {}",
+            modules.join(", "),
+            ties.join("\n  ")
+        ));
+    }
+    for ((modules, why), used) in allowed.iter().zip(used) {
+        if !used {
+            offences.push(format!(
+                "the allowed circle {} ({why}) is gone: remove it from ALLOWED_CIRCLES",
+                modules.join(", ")
+            ));
+        }
+    }
+    offences
+}
+
+/// No file imports, through others, from a file that imports it, and no
+/// folder does so from a folder beside it: each folder sits on one floor.
+#[test]
+fn no_files_or_folders_import_each_other_in_a_circle() {
+    let offences = circle_offences();
+    assert!(
+        offences.is_empty(),
+        "circles in src (tests/integration/architecture.rs, ALLOWED_CIRCLES):\n{}",
+        offences.join("\n")
+    );
+}
+
+/// The circle check on a planted crate: a circle of two files, a circle of
+/// two folders whose files form none, and a re-export that is no circle.
+#[test]
+fn the_circle_check_finds_planted_circles() {
+    let file = |m: &str, src: &str| {
+        let module: Vec<String> = m.split("::").map(String::from).collect();
+        let read = read_source(&module, src);
+        SourceFile {
+            shown: format!("{}.rs", m.replace("::", "/")),
+            module,
+            read,
+        }
+    };
+    let files = vec![
+        file("a", "use crate::b::f;\n"),
+        file("b", "fn g() {\n    crate::a::h();\n}\n"),
+        // A folder's own file and the files in it share items: no circle.
+        file(
+            "x",
+            "pub mod one;\npub mod three;\npub fn k() {\n    three::g();\n}\n",
+        ),
+        file("x::one", "use crate::y::two::f;\n"),
+        file("y", "pub mod two;\n"),
+        file("y::two", "use crate::x::three::g;\n"),
+        file("x::three", "use super::k;\n"),
+        // `p` hands on `r`'s name: `r` naming it through `p` is no circle.
+        file("p", "pub use crate::r::Thing;\n"),
+        file("r", "use crate::p::Thing;\npub struct Thing;\n"),
+    ];
+    // A feature folder's children are not held against each other.
+    let one = crate_circles(&files, &[""]);
+    assert_eq!(one.len(), 1, "only the files' circle at the top");
+    let found = crate_circles(&files, &[]);
+    let circles: Vec<Vec<String>> = found.iter().map(|(m, _)| m.clone()).collect();
+    assert_eq!(circles, [vec!["a", "b"], vec!["x", "y"]]);
+    assert_eq!(found[0].1, ["a.rs:1 imports b", "b.rs:2 imports a"]);
+    assert_eq!(
+        found[1].1,
+        ["x/one.rs:1 imports y::two", "y/two.rs:1 imports x::three"]
+    );
+    // The allow-list passes a named circle and flags one no longer there.
+    let offences = judge_circles(found, &[(&["b", "a"], "planted"), (&["q", "s"], "gone")]);
+    assert_eq!(offences.len(), 2, "{offences:?}");
+    assert!(
+        offences[0].starts_with("a circle: x, y\n"),
+        "{}",
+        offences[0]
+    );
+    assert!(
+        offences[1].contains("q, s (gone) is gone"),
+        "{}",
+        offences[1]
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Long functions.
+
+/// The most lines a function may span, from its `fn` line to its closing
+/// brace: a longer one is a switchboard to split into a table or named steps.
+const MAX_FUNCTION_LINES: usize = 120;
+
+/// Functions allowed to be longer, each a debt: (file, function, why).
+const LONG_FUNCTIONS: &[(&str, &str, &str)] = &[
+    (
+        "src/core/syntax/macros.rs",
+        "looks_like_macro",
+        "issue 39: src/core/syntax/macros* is being reworked on its own branch",
+    ),
+    (
+        "src/core/discovery/relevance.rs",
+        "rank",
+        "issue 39: src/core/discovery/ is being reworked on its own branch",
+    ),
+];
+
+/// The functions of `src` (Rust source, test modules left out) longer than
+/// `max` lines: (name, line of its `fn`, lines).
+fn long_functions(src: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let toks = tokens(&code_only(src));
+    // Whether each token is inside a test module.
+    let mut in_test = vec![false; toks.len()];
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut depth = 0usize;
+    for (i, tok) in toks.iter().enumerate() {
+        if tok.is("{") {
+            if i >= 2 && toks[i - 2].is("mod") && toks[i - 1].is_ident() {
+                let test = only_for_tests(&toks, i - 2) || open.last().is_some_and(|o| o.1);
+                open.push((depth, test));
+            }
+            depth += 1;
+        } else if tok.is("}") {
+            depth = depth.saturating_sub(1);
+            if open.last().is_some_and(|o| o.0 == depth) {
+                open.pop();
+            }
+        }
+        in_test[i] = open.last().is_some_and(|o| o.1);
+    }
+    let mut out = Vec::new();
+    for (i, tok) in toks.iter().enumerate() {
+        if !tok.is("fn") || in_test[i] || !toks.get(i + 1).is_some_and(|t| t.is_ident()) {
+            continue;
+        }
+        // The body opens at the first `{` outside parentheses; a `;` first
+        // is a declaration without one.
+        let mut parens = 0i64;
+        let Some(body) = (i + 2..toks.len()).find(|&j| {
+            match toks[j].text.as_str() {
+                "(" | "[" => parens += 1,
+                ")" | "]" => parens -= 1,
+                _ => {}
+            }
+            parens == 0 && (toks[j].is("{") || toks[j].is(";"))
+        }) else {
+            continue;
+        };
+        if toks[body].is(";") {
+            continue;
+        }
+        let mut level = 0usize;
+        let Some(close) = (body..toks.len()).find(|&j| {
+            if toks[j].is("{") {
+                level += 1;
+            } else if toks[j].is("}") {
+                level -= 1;
+            }
+            level == 0
+        }) else {
+            continue;
+        };
+        let lines = toks[close].line - tok.line + 1;
+        if lines > max {
+            out.push((toks[i + 1].text.clone(), tok.line, lines));
+        }
+    }
+    out
+}
+
+/// No function outside test code spans more than [`MAX_FUNCTION_LINES`]
+/// lines, but those [`LONG_FUNCTIONS`] names.
+#[test]
+fn no_function_is_longer_than_the_limit() {
+    let mut offences = Vec::new();
+    let mut used = vec![false; LONG_FUNCTIONS.len()];
+    for (roots, root_file) in CRATES {
+        for (file, _, _) in crate_files(roots, *root_file) {
+            let shown = file.to_string_lossy().replace('\\', "/");
+            let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&file))
+                .expect("readable source");
+            for (name, line, lines) in long_functions(&text, MAX_FUNCTION_LINES) {
+                if let Some(at) = LONG_FUNCTIONS
+                    .iter()
+                    .position(|(f, n, _)| *f == shown && *n == name)
+                {
+                    used[at] = true;
+                    continue;
+                }
+                offences.push(format!("{shown}:{line}: {name} is {lines} lines"));
+            }
+        }
+    }
+    for ((file, name, _), used) in LONG_FUNCTIONS.iter().zip(used) {
+        if !used {
+            offences.push(format!(
+                "{file}: {name} is no longer over the limit: remove it from LONG_FUNCTIONS"
+            ));
+        }
+    }
+    assert!(
+        offences.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines (split them into a table or named steps):\n{}",
+        offences.join("\n")
+    );
+}
+
+#[test]
+fn the_length_check_measures_functions_from_fn_to_their_brace() {
+    let body = "    let x = \"}\"; // }\n".repeat(3);
+    let src = format!(
+        "fn short() {{}}\ntrait T {{\n    fn declared(&self);\n}}\npub(crate) fn long<T>(a: [u8; 2]) -> Vec<T>\nwhere\n    T: Clone,\n{{\n{body}}}\n#[cfg(test)]\nmod tests {{\n    fn in_a_test() {{\n{body}    }}\n}}\n"
+    );
+    assert_eq!(long_functions(&src, 4), [("long".to_string(), 5, 8)]);
+    assert_eq!(long_functions(&src, 8), []);
 }
 
 /// The layer table as docs/ARCHITECTURE.md shows it: a numbered row per
@@ -1079,7 +1590,7 @@ fn the_layer_check_sees_the_real_imports() {
         ("core::engine", "core::secrets"),
         ("core::sources", "core::store"),
         ("core::store", "core::paths"),
-        ("core::summary", "core::secrets::scan"),
+        ("core::summary", "core::secret_scan"),
         ("core::secrets", "core::discovery::pack"),
         ("core::discovery::pack", "core::discovery::graph"),
         ("core::compose", "text::sanitize"),

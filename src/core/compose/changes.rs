@@ -1,19 +1,12 @@
 //! The `## Changes` section (`build --diff`): the unified diff of the
 //! working tree against a revision, as data ([`Changes`], filled by
-//! `core::git`) and as the text of a section. It comes last, after the
-//! discussion: it changes with every edit, so the stable prefix before it
-//! stays cacheable.
+//! `core::git`); `markdown` and `xml` write it as the text of a section.
+//! It comes last, after the discussion: it changes with every edit, so the
+//! stable prefix before it stays cacheable.
 //!
 //! The diff is file content: in Markdown it sits in a fence longer than
 //! any backtick run inside it, in XML it goes through `xml::escape` like a
 //! document body. Names and notes are one-line fields.
-
-use std::fmt::Write;
-
-use crate::text::sanitize::escape_line;
-
-use super::fence_for;
-use super::xml::{self, Kind};
 
 /// A diff to show, with what was left out of it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -46,59 +39,6 @@ impl Changes {
     /// `true` when there is nothing to show: no diff, no untracked file.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty() && self.untracked.is_empty()
-    }
-
-    /// The Markdown section.
-    pub fn markdown(&self) -> String {
-        let mut out = format!(
-            "## Changes\n\nThe working tree against `{}`:",
-            escape_line(&self.against)
-        );
-        let diff = self.diff();
-        if diff.is_empty() {
-            out.push_str(" no changes to tracked files.");
-        } else {
-            let fence = fence_for(&diff);
-            let body = diff.strip_suffix('\n').unwrap_or(&diff);
-            let _ = write!(out, "\n\n{fence}diff\n{body}\n{fence}");
-        }
-        if !self.untracked.is_empty() {
-            out.push_str("\n\nUntracked files (not in the diff):\n");
-            let names: Vec<String> = self
-                .untracked
-                .iter()
-                .map(|p| format!("- `{}`", escape_line(p)))
-                .collect();
-            out.push_str(&names.join("\n"));
-        }
-        for note in &self.notes {
-            let _ = write!(out, "\n\n> note: {}", escape_line(note));
-        }
-        out
-    }
-
-    /// The XML element, a child of the root `<documents>`.
-    pub fn xml(&self) -> String {
-        let mut out = format!(
-            "<changes against=\"{}\">\n",
-            xml::escape(&self.against, Kind::Field)
-        );
-        let diff = self.diff();
-        if !diff.is_empty() {
-            let _ = writeln!(out, "<diff>\n{}</diff>", xml::escape(&diff, Kind::Body));
-        }
-        for path in &self.untracked {
-            let _ = writeln!(
-                out,
-                "<untracked>{}</untracked>",
-                xml::escape(path, Kind::Field)
-            );
-        }
-        for note in &self.notes {
-            let _ = writeln!(out, "<note>{}</note>", xml::escape(note, Kind::Field));
-        }
-        out.push_str("</changes>\n");
-        out
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::fmt::Write;
 
+use super::changes::Changes;
 use super::options::ComposeOptions;
 use super::out::Out;
 use super::{RenderedFile, section_line, visible_discussion};
@@ -229,6 +230,37 @@ pub fn fence_lang(path: &str) -> &'static str {
 /// The last component of a `/`-separated path.
 pub fn file_name(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
+}
+
+impl Changes {
+    /// The Markdown section.
+    pub fn markdown(&self) -> String {
+        let mut out = format!(
+            "## Changes\n\nThe working tree against `{}`:",
+            escape_line(&self.against)
+        );
+        let diff = self.diff();
+        if diff.is_empty() {
+            out.push_str(" no changes to tracked files.");
+        } else {
+            let fence = fence_for(&diff);
+            let body = diff.strip_suffix('\n').unwrap_or(&diff);
+            let _ = write!(out, "\n\n{fence}diff\n{body}\n{fence}");
+        }
+        if !self.untracked.is_empty() {
+            out.push_str("\n\nUntracked files (not in the diff):\n");
+            let names: Vec<String> = self
+                .untracked
+                .iter()
+                .map(|p| format!("- `{}`", escape_line(p)))
+                .collect();
+            out.push_str(&names.join("\n"));
+        }
+        for note in &self.notes {
+            let _ = write!(out, "\n\n> note: {}", escape_line(note));
+        }
+        out
+    }
 }
 
 #[cfg(test)]

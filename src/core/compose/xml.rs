@@ -30,6 +30,7 @@
 use std::borrow::Cow;
 use std::fmt::Write;
 
+use super::changes::Changes;
 use super::out::Out;
 use super::{self as compose, ComposeOptions, RenderedFile};
 use crate::core::model::{Format, Preset, ViewMode};
@@ -225,6 +226,28 @@ pub(super) fn tail(preset: &Preset, opts: &ComposeOptions, map: Option<&str>) ->
     // One root, so a strict parser reads the whole output.
     out.push_str("</documents>\n");
     out
+}
+
+impl Changes {
+    /// The XML element, a child of the root `<documents>`.
+    pub fn xml(&self) -> String {
+        let mut out = format!(
+            "<changes against=\"{}\">\n",
+            escape(&self.against, Kind::Field)
+        );
+        let diff = self.diff();
+        if !diff.is_empty() {
+            let _ = writeln!(out, "<diff>\n{}</diff>", escape(&diff, Kind::Body));
+        }
+        for path in &self.untracked {
+            let _ = writeln!(out, "<untracked>{}</untracked>", escape(path, Kind::Field));
+        }
+        for note in &self.notes {
+            let _ = writeln!(out, "<note>{}</note>", escape(note, Kind::Field));
+        }
+        out.push_str("</changes>\n");
+        out
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! otherwise, the TUI keeps it and warns.
 
 use crate::core::model::{DiscussionEntry, Preset};
-use crate::core::secrets::scan::scan;
+use crate::core::secret_scan::scan;
 use crate::text::words::plural;
 
 use super::CurationError;

@@ -32,17 +32,14 @@ use std::path::{Path, PathBuf};
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use hmac::{Hmac, KeyInit, Mac};
+use hmac::Mac;
 use sha2::{Digest, Sha256};
 
 use super::pack::{self, Packs};
-use crate::core::paths::beneath::{Links, open_beneath};
+pub use super::seal::{MAX_ENTRY, SealKey};
+use super::seal::{is_lower_hex, mac, open_regular};
 use crate::core::paths::confine::{STATE_DIR, check_inside, ensure_state_dir};
 use crate::core::tokens::hex;
-
-/// The largest entry read back; a bigger file is a miss (entries hold
-/// counts, summaries and views of files that are themselves capped).
-pub const MAX_ENTRY: u64 = 64 << 20;
 
 /// Prefix and suffix of an entry being written (renamed into place).
 const TEMP_PREFIX: &str = ".tmp-entry-";
@@ -50,9 +47,6 @@ const TEMP_SUFFIX: &str = ".tmp";
 
 /// The first line of every entry; a new format gets a new magic.
 const MAGIC: &[u8] = b"ctxcurate-cache 2\n";
-
-/// The secret that seals a user's cache entries.
-pub type SealKey = [u8; 32];
 
 /// The name of the key file in the user's state directory.
 const KEY_FILE: &str = "cache.key";
@@ -569,10 +563,6 @@ fn bucket_entries(bucket: &Path) -> impl Iterator<Item = fs::DirEntry> {
         .flat_map(|shard| fs::read_dir(shard.path()).into_iter().flatten().flatten())
 }
 
-pub(super) fn is_lower_hex(name: &str, len: usize) -> bool {
-    name.len() == len && name.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
-}
-
 fn is_shard_name(name: &str) -> bool {
     is_lower_hex(name, 2)
 }
@@ -580,16 +570,6 @@ fn is_shard_name(name: &str) -> bool {
 /// An entry is named by the 64 hex digits of its key.
 fn is_entry_name(name: &str) -> bool {
     is_lower_hex(name, 64)
-}
-
-/// The file at `path` (under `root`) if it is a regular file reached
-/// without a link on any component below `root` (and never waiting on a
-/// FIFO): how entries and packs are opened, through the one race-free
-/// open of project files ([`open_beneath`]).
-pub(super) fn open_regular(root: &Path, path: &Path) -> Option<fs::File> {
-    let rel = path.strip_prefix(root).ok()?;
-    let file = open_beneath(root, rel, Links::Never).ok()?;
-    file.metadata().ok()?.is_file().then_some(file)
 }
 
 /// What reading a loose entry found.
@@ -666,11 +646,6 @@ fn streamed_seal_holds(file: &fs::File, key: &SealKey) -> bool {
         }
     }
     m.verify_slice(&sum).is_ok()
-}
-
-pub(super) fn mac(key: &SealKey) -> Hmac<Sha256> {
-    // HMAC takes keys of any length: 32 bytes cannot fail.
-    <Hmac<Sha256> as KeyInit>::new_from_slice(key).unwrap_or_else(|_| unreachable!())
 }
 
 /// An entry's bytes: the magic line, the HMAC-SHA256 of the payload under

@@ -27,7 +27,7 @@ use std::path::Path;
 
 use hmac::Mac;
 
-use super::disk::{MAX_ENTRY, SealKey, is_lower_hex, mac, open_regular};
+use super::seal::{MAX_ENTRY, SealKey, is_lower_hex, mac, open_regular};
 
 /// The first line of every pack; a new format gets a new magic (packs of
 /// format 1 had no sealed index: they are now skipped, and recomputed).

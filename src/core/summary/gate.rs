@@ -8,7 +8,7 @@
 //! stops gets the built-in summary instead (the caller's fallback), with a
 //! note naming the file and the line, never the secret.
 
-use crate::core::secrets::scan::scan;
+use crate::core::secret_scan::scan;
 use crate::core::walk;
 
 /// Why `text` (the content of `path`) must not go to an external program,

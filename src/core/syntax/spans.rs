@@ -72,15 +72,15 @@ impl<'t> Found<'t> {
     }
 }
 
-/// Analyse one found definition.
+/// Analyse one found definition of Python (`lang`) or the C family (any
+/// other `lang`); `symbols` sends Markdown to `sections` and the languages
+/// added as data to `generic`.
 pub(super) fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
     let range = definition_range(found, source);
     let lead = leading_comment_start(found.first, source);
     match lang {
         Lang::Python => python(found, range, lead, source),
-        Lang::C | Lang::Cpp => c_like(found, range, lead, source),
-        Lang::Markdown => super::sections::analyze(found, source),
-        _ => super::generic::analyze(lang, found, source),
+        _ => c_like(found, range, lead, source),
     }
 }
 

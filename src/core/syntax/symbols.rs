@@ -25,7 +25,7 @@ use super::pairs::{Declarations, parameter_types};
 use super::preproc;
 use super::python_defs;
 use super::sections;
-use super::spans::{Found, analyze};
+use super::spans::{self, Analysis, Found};
 use super::text::{LineIndex, doc_from_comment, doc_from_string, fold, slice};
 use super::{Lang, Symbol, SymbolKind, SymbolTree};
 
@@ -90,6 +90,15 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
         error_line,
         large_literals: literals::find(lang, root, source),
         parse_stopped: false,
+    }
+}
+
+/// Analyse one found definition, by the reader of its language.
+fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
+    match lang {
+        Lang::Python | Lang::C | Lang::Cpp => spans::analyze(lang, found, source),
+        Lang::Markdown => sections::analyze(found, source),
+        _ => generic::analyze(lang, found, source),
     }
 }
 

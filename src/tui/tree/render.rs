@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 use tui_tree_widget::{Tree, TreeItem, TreeState};
 
-use crate::core::model::ViewMode;
+use crate::core::model::{FileItem, ViewMode};
 use crate::core::trust::entries::lexical_reason;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
@@ -140,160 +140,184 @@ fn tree_items(state: &State) -> Vec<TreeItem<'static, String>> {
     build(state, &state.tree.rows, &mut i, 0)
 }
 
+/// One row of the tree, a folder's or a file's, highlighted when selected.
 fn row_line(state: &State, row: &Row, index: usize) -> Line<'static> {
     let selected = state
         .tree
         .selection()
         .is_some_and(|(a, b)| (a..=b).contains(&index));
-    let mut spans = Vec::new();
-    if row.is_dir {
-        let total = state.tree.files.count_under(&row.path);
-        let inside = state.walk.included_under(&row.path);
-        let proposed = state
-            .discovery
-            .as_ref()
-            .map_or(0, |d| d.count_under(&row.path));
-        // Included files a build leaves out (binary, oversize) are not in
-        // the context: a folder of only those is not "all in".
-        let skipped = state
-            .composition
-            .composed
-            .as_ref()
-            .map_or(0, |c| c.skipped_under(&row.path))
-            .min(inside);
-        let (mark, color) = match inside {
-            0 if proposed > 0 => ("+ ", DISCOVERED),
-            0 => ("○ ", DIM),
-            n if n == skipped => ("⊘ ", Color::Red),
-            n if n == total && skipped == 0 => ("● ", INCLUDED),
-            _ => ("◐ ", Color::Yellow),
-        };
-        spans.push(Span::styled(mark, Style::default().fg(color)));
-        spans.push(Span::styled(
-            format!("{}/", display_line(&row.name, 60)),
-            Style::default()
-                .fg(Color::Blue)
-                .add_modifier(Modifier::BOLD),
-        ));
-        if inside > 0 {
-            spans.push(Span::styled(
-                format!(" {inside}/{total}"),
-                Style::default().fg(DIM),
-            ));
-        }
-        if skipped > 0 {
-            spans.push(Span::styled(
-                format!(" {skipped} skipped"),
-                Style::default().fg(Color::Red),
-            ));
-        }
-        if proposed > 0 {
-            spans.push(Span::styled(
-                format!(" +{proposed}"),
-                Style::default().fg(DISCOVERED),
-            ));
-        }
-        let changed = state
-            .changed
-            .as_ref()
-            .map_or(0, |c| c.count_under(&row.path));
-        if changed > 0 {
-            spans.push(Span::styled(
-                format!(" ±{changed}"),
-                Style::default().fg(CHANGED),
-            ));
-        }
+    let spans = if row.is_dir {
+        folder_spans(state, row)
     } else {
-        let item = state.item_for(&row.path);
-        let proposed = state.discovery.as_ref().and_then(|d| d.mode_of(&row.path));
-        let skipped = state
-            .composition
-            .composed
-            .as_ref()
-            .is_some_and(|c| c.is_skipped(&row.path));
-        let (mark, color) = match (&item, proposed) {
-            (Some(_), _) if skipped => ("⊘ ", Color::Red),
-            (Some(_), _) => ("● ", INCLUDED),
-            (None, Some(_)) => ("+ ", DISCOVERED),
-            (None, None) => ("○ ", DIM),
-        };
-        spans.push(Span::styled(mark, Style::default().fg(color)));
-        spans.push(Span::raw(display_line(&row.name, 80).into_owned()));
-        if state
-            .changed
-            .as_ref()
-            .is_some_and(|c| c.contains(&row.path))
-        {
-            spans.push(Span::styled(" ±", Style::default().fg(CHANGED)));
-        }
-        if state.preset_targets().contains(&row.path) {
-            spans.push(Span::styled(
-                " ◎ target",
-                Style::default().fg(DISCOVERED).add_modifier(Modifier::BOLD),
-            ));
-        }
-        if state.preset_screenshots().contains(&row.path) {
-            spans.push(Span::styled(
-                " ▣ screenshot",
-                Style::default()
-                    .fg(Color::LightMagenta)
-                    .add_modifier(Modifier::BOLD),
-            ));
-        }
-        if let (None, Some(mode)) = (&item, proposed) {
-            spans.push(Span::styled(
-                format!(" discovered {mode}"),
-                Style::default().fg(DISCOVERED),
-            ));
-        }
-        if let Some(item) = item {
-            let mode = item.effective_mode();
-            if mode != ViewMode::Full {
-                spans.push(Span::styled(
-                    format!(" {mode}"),
-                    Style::default().fg(Color::Magenta),
-                ));
-            }
-            if item.force_full {
-                spans.push(Span::styled(" F", Style::default().fg(Color::Yellow)));
-            }
-            if !item.auto_aggregate {
-                spans.push(Span::styled(" listed", Style::default().fg(DIM)));
-            }
-            if skipped {
-                // Included, but a build leaves it out (one note says so):
-                // binary or oversize, or an entry waiting for consent.
-                let label = if needs_trust(state, &row.path) {
-                    " needs trust"
-                } else {
-                    " skipped"
-                };
-                spans.push(Span::styled(label, Style::default().fg(Color::Red)));
-            }
-            if let Some(f) = state.composed_file(&row.path) {
-                let style = if f.error { Color::Red } else { DIM };
-                spans.push(Span::styled(
-                    format!(" {}", compact(f.tokens)),
-                    Style::default().fg(style),
-                ));
-                if f.stale_slices > 0 {
-                    spans.push(Span::styled(
-                        format!(" stale×{}", f.stale_slices),
-                        Style::default().fg(Color::Red),
-                    ));
-                }
-                if f.summary_cached {
-                    // ≡: a summary of this content is on disk (C clears).
-                    spans.push(Span::styled(" ≡", Style::default().fg(Color::Cyan)));
-                }
-            }
-        }
-    }
+        file_spans(state, row)
+    };
     let mut line = Line::from(spans);
     if selected {
         line = line.style(Style::default().bg(Color::Rgb(40, 40, 90)));
     }
     line
+}
+
+/// A folder's row: its mark, its name, and its counts (included, skipped,
+/// proposed, changed).
+fn folder_spans(state: &State, row: &Row) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let total = state.tree.files.count_under(&row.path);
+    let inside = state.walk.included_under(&row.path);
+    let proposed = state
+        .discovery
+        .as_ref()
+        .map_or(0, |d| d.count_under(&row.path));
+    // Included files a build leaves out (binary, oversize) are not in
+    // the context: a folder of only those is not "all in".
+    let skipped = state
+        .composition
+        .composed
+        .as_ref()
+        .map_or(0, |c| c.skipped_under(&row.path))
+        .min(inside);
+    let (mark, color) = match inside {
+        0 if proposed > 0 => ("+ ", DISCOVERED),
+        0 => ("○ ", DIM),
+        n if n == skipped => ("⊘ ", Color::Red),
+        n if n == total && skipped == 0 => ("● ", INCLUDED),
+        _ => ("◐ ", Color::Yellow),
+    };
+    spans.push(Span::styled(mark, Style::default().fg(color)));
+    spans.push(Span::styled(
+        format!("{}/", display_line(&row.name, 60)),
+        Style::default()
+            .fg(Color::Blue)
+            .add_modifier(Modifier::BOLD),
+    ));
+    if inside > 0 {
+        spans.push(Span::styled(
+            format!(" {inside}/{total}"),
+            Style::default().fg(DIM),
+        ));
+    }
+    if skipped > 0 {
+        spans.push(Span::styled(
+            format!(" {skipped} skipped"),
+            Style::default().fg(Color::Red),
+        ));
+    }
+    if proposed > 0 {
+        spans.push(Span::styled(
+            format!(" +{proposed}"),
+            Style::default().fg(DISCOVERED),
+        ));
+    }
+    let changed = state
+        .changed
+        .as_ref()
+        .map_or(0, |c| c.count_under(&row.path));
+    if changed > 0 {
+        spans.push(Span::styled(
+            format!(" ±{changed}"),
+            Style::default().fg(CHANGED),
+        ));
+    }
+    spans
+}
+
+/// A file's row: its mark, its name, and what is said of it (changed,
+/// target, screenshot, discovered, and an included file's own marks).
+fn file_spans(state: &State, row: &Row) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let item = state.item_for(&row.path);
+    let proposed = state.discovery.as_ref().and_then(|d| d.mode_of(&row.path));
+    let skipped = state
+        .composition
+        .composed
+        .as_ref()
+        .is_some_and(|c| c.is_skipped(&row.path));
+    let (mark, color) = match (&item, proposed) {
+        (Some(_), _) if skipped => ("⊘ ", Color::Red),
+        (Some(_), _) => ("● ", INCLUDED),
+        (None, Some(_)) => ("+ ", DISCOVERED),
+        (None, None) => ("○ ", DIM),
+    };
+    spans.push(Span::styled(mark, Style::default().fg(color)));
+    spans.push(Span::raw(display_line(&row.name, 80).into_owned()));
+    if state
+        .changed
+        .as_ref()
+        .is_some_and(|c| c.contains(&row.path))
+    {
+        spans.push(Span::styled(" ±", Style::default().fg(CHANGED)));
+    }
+    if state.preset_targets().contains(&row.path) {
+        spans.push(Span::styled(
+            " ◎ target",
+            Style::default().fg(DISCOVERED).add_modifier(Modifier::BOLD),
+        ));
+    }
+    if state.preset_screenshots().contains(&row.path) {
+        spans.push(Span::styled(
+            " ▣ screenshot",
+            Style::default()
+                .fg(Color::LightMagenta)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    if let (None, Some(mode)) = (&item, proposed) {
+        spans.push(Span::styled(
+            format!(" discovered {mode}"),
+            Style::default().fg(DISCOVERED),
+        ));
+    }
+    if let Some(item) = item {
+        spans.extend(item_spans(state, &row.path, &item, skipped));
+    }
+    spans
+}
+
+/// What an included file's row adds: its view mode, `F`, `listed`, why a
+/// build leaves it out, and its composed tokens.
+fn item_spans(state: &State, path: &str, item: &FileItem, skipped: bool) -> Vec<Span<'static>> {
+    let mut spans = Vec::new();
+    let mode = item.effective_mode();
+    if mode != ViewMode::Full {
+        spans.push(Span::styled(
+            format!(" {mode}"),
+            Style::default().fg(Color::Magenta),
+        ));
+    }
+    if item.force_full {
+        spans.push(Span::styled(" F", Style::default().fg(Color::Yellow)));
+    }
+    if !item.auto_aggregate {
+        spans.push(Span::styled(" listed", Style::default().fg(DIM)));
+    }
+    if skipped {
+        // Included, but a build leaves it out (one note says so):
+        // binary or oversize, or an entry waiting for consent.
+        let label = if needs_trust(state, path) {
+            " needs trust"
+        } else {
+            " skipped"
+        };
+        spans.push(Span::styled(label, Style::default().fg(Color::Red)));
+    }
+    if let Some(f) = state.composed_file(path) {
+        let style = if f.error { Color::Red } else { DIM };
+        spans.push(Span::styled(
+            format!(" {}", compact(f.tokens)),
+            Style::default().fg(style),
+        ));
+        if f.stale_slices > 0 {
+            spans.push(Span::styled(
+                format!(" stale×{}", f.stale_slices),
+                Style::default().fg(Color::Red),
+            ));
+        }
+        if f.summary_cached {
+            // ≡: a summary of this content is on disk (C clears).
+            spans.push(Span::styled(" ≡", Style::default().fg(Color::Cyan)));
+        }
+    }
+    spans
 }
 
 /// A left-out entry waiting for the user's consent (`core::trust::entries`:

@@ -197,7 +197,7 @@ pub(super) fn decode(base64: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::secrets::scan::line_starts;
+    use crate::core::secret_scan::line_starts;
 
     fn bodies(text: &str) -> Vec<usize> {
         find(text, &line_starts(text))

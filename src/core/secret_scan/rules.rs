@@ -13,7 +13,7 @@ use regex::Regex;
 use serde::Deserialize;
 
 /// The built-in rules, shipped in the binary.
-pub const DEFAULT_RULES: &str = include_str!("../../../../config/secrets.toml");
+pub const DEFAULT_RULES: &str = include_str!("../../../config/secrets.toml");
 
 /// A rule file that cannot be used.
 #[derive(Debug, thiserror::Error)]

@@ -8,7 +8,7 @@
 //! it.
 //!
 //! The detection on one text, with the [`rules`] under it, is a leaf: the
-//! summary gate and the discussion check use it, and [`super::Scanner`],
+//! summary gate and the discussion check use it, and [`crate::core::secrets::Scanner`],
 //! which maps findings to the places of a composed context, stands over
 //! composition.
 
