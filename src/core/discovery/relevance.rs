@@ -329,13 +329,46 @@ pub fn rank(
             scored.insert(path, why);
         }
     }
+    let known: HashSet<&str> = files.iter().copied().collect();
+    add_mentions(&mut scored, mentions, &known, &query);
+    for why in scored.values_mut() {
+        why.score = why.lexical + why.mentioned;
+    }
+    spread(&mut scored, graph, &known);
+    let mut files: Vec<Scored> = scored
+        .into_iter()
+        .map(|(path, mut why)| {
+            why.score = why.lexical + why.mentioned + why.graph;
+            Scored {
+                path: path.to_string(),
+                why,
+            }
+        })
+        .filter(|s| s.why.score > 0.0)
+        .collect();
+    files.sort_by(|a, b| {
+        b.why
+            .score
+            .total_cmp(&a.why.score)
+            .then_with(|| a.path.cmp(&b.path))
+    });
+    Relevance { files, query }
+}
+
+/// What the task's `mentions` add to the files they match (of the
+/// `known` ones), in units of the best lexical score.
+fn add_mentions<'a>(
+    scored: &mut HashMap<&'a str, Why>,
+    mentions: &[Mention],
+    known: &HashSet<&'a str>,
+    query: &Query,
+) {
     let best_lexical = scored.values().map(|w| w.lexical).fold(0.0, f64::max);
     let unit = if best_lexical > 0.0 {
         best_lexical
     } else {
         1.0
     };
-    let known: HashSet<&str> = files.iter().copied().collect();
     for m in mentions {
         let matched: Vec<&String> = m
             .files
@@ -369,28 +402,6 @@ pub fn rank(
             why.mentions.push(format!("{label} `{}`", m.text));
         }
     }
-    for why in scored.values_mut() {
-        why.score = why.lexical + why.mentioned;
-    }
-    spread(&mut scored, graph, &known);
-    let mut files: Vec<Scored> = scored
-        .into_iter()
-        .map(|(path, mut why)| {
-            why.score = why.lexical + why.mentioned + why.graph;
-            Scored {
-                path: path.to_string(),
-                why,
-            }
-        })
-        .filter(|s| s.why.score > 0.0)
-        .collect();
-    files.sort_by(|a, b| {
-        b.why
-            .score
-            .total_cmp(&a.why.score)
-            .then_with(|| a.path.cmp(&b.path))
-    });
-    Relevance { files, query }
 }
 
 /// How often each query term occurs in `path`: the file's own name counts
