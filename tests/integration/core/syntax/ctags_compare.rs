@@ -276,14 +276,20 @@ fn same_sort(tag: char, kind: SymbolKind) -> bool {
     }
 }
 
-/// Whether our symbols name the tag: same name, same sort, the tag's line
+/// Whether our symbols name the tag: same name (spaces aside), same sort, the tag's line
 /// within the symbol's lines (`typedef struct Tag {...} T;` is two
 /// symbols, `struct Tag` and the typedef `T`).
 fn found(tree: &SymbolTree, tag: &Tag) -> bool {
     tree.iter().any(|s| {
         let within = (s.start_line..=s.end_line).contains(&tag.line);
-        within && s.name == tag.name && same_sort(tag.kind, s.kind)
+        within && squeezed(&s.name) == squeezed(&tag.name) && same_sort(tag.kind, s.kind)
     })
+}
+
+/// A name without its spaces: ctags writes a conversion operator
+/// `operator itype*`, we as the file does (`operator itype *`).
+fn squeezed(name: &str) -> String {
+    name.split_whitespace().collect()
 }
 
 #[derive(Default)]
@@ -533,6 +539,17 @@ fn compare(projects: Vec<Project>, targets: Targets) {
         "project", "files", "tags", "recall bef→aft", "fns", "fn names bef→aft", "noted bef→aft"
     );
     let mut details: HashMap<&str, Score> = HashMap::new();
+    // `CTXCURATE_CTAGS_ONLY=NAME` scores the projects whose name holds it.
+    let only = std::env::var("CTXCURATE_CTAGS_ONLY").unwrap_or_default();
+    let projects: Vec<Project> = projects
+        .into_iter()
+        .filter(|p| p.name.contains(only.as_str()))
+        .collect();
+    // `CTXCURATE_CTAGS_SHOW=N` shows N misses and notes per project (25).
+    let shown: usize = std::env::var("CTXCURATE_CTAGS_SHOW")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(25);
     for project in &projects {
         let (Some(before), Some(s)) = (score(project, false), score(project, true)) else {
             failures.push(format!(
@@ -613,7 +630,7 @@ fn compare(projects: Vec<Project>, targets: Targets) {
     for (name, s) in &details {
         let show = |what: &str, list: &[String]| {
             if !list.is_empty() {
-                let head: Vec<&str> = list.iter().take(25).map(String::as_str).collect();
+                let head: Vec<&str> = list.iter().take(shown).map(String::as_str).collect();
                 println!("{name}: {} {what}: {}", list.len(), head.join(", "));
             }
         };
