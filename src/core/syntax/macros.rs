@@ -529,6 +529,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         if b == b'#' && scan.prev(i).is_none() {
             let end = directive_end(scan.src, i);
             blank_directive_comments(&mut scan, i, end);
+            blank_named_variadic(&mut scan, i, end);
             i = end;
             continue;
         }
@@ -604,7 +605,8 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
                 }
                 // A value is no declaration's business: as if unknown.
                 project::Meaning::Value => None,
-                project::Meaning::Paste => pasted_name(&mut scan, i, end),
+                project::Meaning::Paste => pasted_name(&mut scan, i, end)
+                    .or_else(|| pasted_variable(&mut scan, table, word, i, end)),
             };
             if let Some(to) = to {
                 i = to;
@@ -661,8 +663,8 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
 
 /// An invocation alone on its lines of a macro the project defines as
 /// whole declarations (`EIGEN_DENSE_PUBLIC_INTERFACE(Matrix)`, a
-/// definition the table may not read otherwise): blanked. The index to go
-/// on from, or `None`.
+/// definition the table may not read otherwise) and no list names:
+/// blanked. The index to go on from, or `None`.
 fn generated(
     scan: &mut Scan,
     user: &CMacros,
@@ -670,7 +672,9 @@ fn generated(
     start: usize,
     end: usize,
 ) -> Option<usize> {
-    if user.entries.iter().any(|(name, _)| name == word) {
+    // A listed macro says more (`spread PNG_FP_EXPORT` names the function
+    // its `PNG_EXPORT(...);` declares).
+    if user.entries.iter().any(|(name, _)| name == word) || builtin().contains_key(word) {
         return None;
     }
     let project = user.project.as_ref()?;
@@ -743,6 +747,54 @@ fn pasted_name(scan: &mut Scan, start: usize, end: usize) -> Option<usize> {
     scan.blank(start, open + 1);
     scan.blank(close - 1, close);
     Some(open + 1)
+}
+
+/// `static DECLARE_CONST(ZERO, 0);`, a macro that declares a variable
+/// named by pasting an argument (`Packet4f p4f_##NAME = ...`): `int`
+/// written over its name, the rest blanked but the argument, which
+/// stands as the variable's name. The index to go on from, or `None`.
+fn pasted_variable(
+    scan: &mut Scan,
+    table: &project::Table,
+    word: &str,
+    start: usize,
+    end: usize,
+) -> Option<usize> {
+    let index = table.pasted_variable(word)?;
+    let starts = match scan.prev_token(start, false) {
+        None | Some((_, Tok::Punct(b';' | b'{' | b'}'))) => true,
+        Some((_, Tok::Word(w))) => matches!(w, "static" | "const" | "extern" | "constexpr"),
+        _ => false,
+    };
+    if !starts || word.len() < 4 {
+        return None;
+    }
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    if !matches!(scan.next(close, false), Some((_, Tok::Punct(b';' | b',')))) {
+        return None;
+    }
+    let args = project::arguments(scan, open, close, index + 1, false);
+    let &(from, to) = args.get(index)?;
+    let (at, Tok::Word(name)) = scan.next(from, false)? else {
+        return None;
+    };
+    if at + name.len() > to
+        || scan
+            .next(at + name.len(), false)
+            .is_some_and(|(n, _)| n < to)
+    {
+        return None;
+    }
+    scan.blank(start, close);
+    let src = scan.src;
+    if let Some(out) = scan.out.as_mut() {
+        out[start..start + 3].copy_from_slice(b"int");
+        out[at..at + name.len()].copy_from_slice(&src[at..at + name.len()]);
+    }
+    Some(close)
 }
 
 /// `= delete` or `= default` after a conversion operator (`operator
@@ -1008,6 +1060,37 @@ fn blank_directive_comments(scan: &mut Scan, start: usize, end: usize) {
         } else {
             j += 1;
         }
+    }
+}
+
+/// `#define g_error(format...)`, GNU's named variadic parameter, which
+/// tree-sitter cannot read: the name before the `...` is blanked (the
+/// parameter reads as `...`).
+fn blank_named_variadic(scan: &mut Scan, start: usize, end: usize) {
+    let Some(text) = scan.text.get(start..end) else {
+        return;
+    };
+    let Some(rest) = text[1..].trim_start().strip_prefix("define") else {
+        return;
+    };
+    let head = rest.trim_start();
+    let name_len = head.bytes().take_while(|&b| is_ident(b)).count();
+    if !head[name_len..].starts_with('(') {
+        return;
+    }
+    let open = end - head.len() + name_len;
+    let Some(close) = scan.text.get(open..end).and_then(|t| t.find(')')) else {
+        return;
+    };
+    let params = &scan.text[open..open + close];
+    let Some(dots) = params.find("...") else {
+        return;
+    };
+    let word = params[..dots].trim_end();
+    let word_len = word.bytes().rev().take_while(|&b| is_ident(b)).count();
+    if word_len > 0 {
+        let at = open + word.len() - word_len;
+        scan.blank(at, at + word_len);
     }
 }
 
@@ -1565,6 +1648,10 @@ mod tests {
             (
                 "#define F(x) \\\n  (x, /* note */ \\\n  x)\n",
                 "#define F(x) \\\n  (x,            \\\n  x)\n",
+            ),
+            (
+                "#define g_error(format...) g_log(format)\n",
+                "#define g_error(      ...) g_log(format)\n",
             ),
             (
                 // A comment over continuation lines keeps their backslashes.

@@ -117,6 +117,11 @@ pub(super) struct Table {
     /// pasted names and nested macros included): an invocation before a
     /// declarator stands for a type.
     types: HashSet<String>,
+    /// Function-like macros that declare a variable named by pasting an
+    /// argument (`#define DECLARE_CONST(NAME, X) Packet4f p4f_##NAME = {X}`),
+    /// with that argument's index: `static DECLARE_CONST(ZERO, 0);` reads
+    /// as a variable named `ZERO`.
+    pasted_variables: HashMap<String, usize>,
     key: String,
 }
 
@@ -159,13 +164,24 @@ impl Table {
             for name in &names {
                 let first = raw.get(name.as_str()).and_then(|d| d.first());
                 if !types.contains(name.as_str())
-                    && first.is_some_and(|d| d.params.is_some() && type_body(&d.body, &types))
+                    && first.is_some_and(|d| d.params.is_some() && type_body(&d.body, &types, &raw))
                 {
                     types.insert(name.to_string());
                 }
             }
             if types.len() == before {
                 break;
+            }
+        }
+        let mut pasted_variables = HashMap::new();
+        for name in &names {
+            let first = raw.get(name.as_str()).and_then(|d| d.first());
+            if let Some(define) = first
+                && let Some(params) = &define.params
+                && let Some(index) = pasted_variable(&define.body, params)
+            {
+                hasher.update(format!("variable {name} {index}\n").as_bytes());
+                pasted_variables.insert(name.to_string(), index);
             }
         }
         for name in &names {
@@ -186,7 +202,11 @@ impl Table {
             }
         }
         let digest = hasher.finalize();
-        let key = if map.is_empty() && declares.is_empty() && types.is_empty() {
+        let key = if map.is_empty()
+            && declares.is_empty()
+            && types.is_empty()
+            && pasted_variables.is_empty()
+        {
             String::new()
         } else {
             digest.iter().fold(String::new(), |mut s, b| {
@@ -198,6 +218,7 @@ impl Table {
             map,
             declares,
             types,
+            pasted_variables,
             key,
         }
     }
@@ -217,6 +238,12 @@ impl Table {
 
     pub(super) fn get(&self, name: &str) -> Option<&Meaning> {
         self.map.get(name)
+    }
+
+    /// The index of the argument that names the variable `name` declares
+    /// (see `pasted_variables`).
+    pub(super) fn pasted_variable(&self, name: &str) -> Option<usize> {
+        self.pasted_variables.get(name).copied()
     }
 
     /// Whether `name` is a function-like macro that expands to a type.
@@ -516,12 +543,18 @@ fn meaning_of(
 fn declarations(body: &str, declaring: &HashSet<String>) -> bool {
     let toks = tokens(body);
     let mut depth = 0usize;
+    let mut braces = 0usize;
     let mut found = false;
     for (j, (_, tok)) in toks.iter().enumerate() {
         match tok {
             BodyTok::Punct("(" | "[") => depth += 1,
             BodyTok::Punct(")" | "]") => depth = depth.saturating_sub(1),
-            BodyTok::Punct(";" | "}") if depth == 0 => found = true,
+            BodyTok::Punct("{") => braces += 1,
+            BodyTok::Punct("}") if depth == 0 => {
+                braces = braces.saturating_sub(1);
+                found = true
+            }
+            BodyTok::Punct(";") if depth == 0 => found = true,
             BodyTok::Ident(inner)
                 if depth == 0
                     && declaring.contains(*inner)
@@ -529,11 +562,74 @@ fn declarations(body: &str, declaring: &HashSet<String>) -> bool {
             {
                 found = true
             }
-            BodyTok::Ident("do" | "while" | "for" | "if" | "return") if depth == 0 => return false,
+            BodyTok::Ident("do" | "while" | "for" | "if" | "return") if depth + braces == 0 => {
+                return false;
+            }
             _ => {}
         }
     }
     found
+}
+
+/// The parameter pasted into the name of the one variable a body declares
+/// (`[const] Type [<...>] prefix##NAME [= ...]`), or `None`.
+fn pasted_variable(body: &str, params: &[String]) -> Option<usize> {
+    let toks = tokens(body);
+    let param = |t: Option<&(usize, BodyTok)>| match t {
+        Some((_, BodyTok::Ident(w))) => params.iter().position(|p| p == w),
+        _ => None,
+    };
+    let mut j = 0;
+    while matches!(
+        toks.get(j),
+        Some((_, BodyTok::Ident("const" | "static" | "constexpr")))
+    ) {
+        j += 1;
+    }
+    match toks.get(j) {
+        Some((_, BodyTok::Ident(w))) if param(toks.get(j)).is_none() && !super::is_keyword(w) => {
+            j += 1
+        }
+        _ => return None,
+    }
+    if matches!(toks.get(j), Some((_, BodyTok::Punct("<")))) {
+        j = group_end_angle(&toks, j)?;
+    }
+    // The declarator: words joined by `##`, one of them a parameter.
+    let mut named = None;
+    loop {
+        if !matches!(toks.get(j), Some((_, BodyTok::Ident(_)))) {
+            return None;
+        }
+        named = named.or(param(toks.get(j)));
+        j += 1;
+        if !matches!(toks.get(j), Some((_, BodyTok::Punct("##")))) {
+            break;
+        }
+        j += 1;
+    }
+    let ends = matches!(toks.get(j), None | Some((_, BodyTok::Punct("=" | "["))));
+    let pasted = toks.iter().any(|(_, t)| *t == BodyTok::Punct("##"));
+    (ends && pasted).then_some(named).flatten()
+}
+
+/// The index after the `>` that closes the `<` at `tokens[open]`.
+fn group_end_angle(tokens: &[(usize, BodyTok)], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, (_, tok)) in tokens.iter().enumerate().skip(open) {
+        match tok {
+            BodyTok::Punct("<") => depth += 1,
+            BodyTok::Punct(">") => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            BodyTok::Punct(";" | "{" | "}") => return None,
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Whether a macro body reads as a type: `typename`/`const` at most, then
@@ -541,8 +637,15 @@ fn declarations(body: &str, declaring: &HashSet<String>) -> bool {
 /// and `::name` segments to its end (`typename internal::func##_retval<T>::type`,
 /// `CwiseBinaryOp<EIGEN_CAT(...)<...>, const L, const R>`), or one
 /// invocation of a macro in `types`.
-fn type_body(body: &str, types: &HashSet<String>) -> bool {
+fn type_body(body: &str, types: &HashSet<String>, raw: &HashMap<String, Vec<Define>>) -> bool {
     let toks = tokens(body);
+    // A lone word is no sure type (`_GLIB_EXTERN`), nor a macro's name.
+    let typed = toks.iter().any(|(_, t)| {
+        matches!(
+            t,
+            BodyTok::Punct("<" | "::" | "##") | BodyTok::Ident("typename")
+        )
+    });
     let mut j = 0;
     while matches!(
         toks.get(j),
@@ -556,10 +659,13 @@ fn type_body(body: &str, types: &HashSet<String>) -> bool {
     {
         return group_end(&toks, j + 1) == Some(toks.len());
     }
+    if !typed {
+        return false;
+    }
     let mut named = false;
     while j < toks.len() {
         match toks[j].1 {
-            BodyTok::Ident(w) if !named && !super::is_keyword(w) => {
+            BodyTok::Ident(w) if !named && !super::is_keyword(w) && !raw.contains_key(w) => {
                 named = true;
                 j += 1;
                 // `func##_retval`
@@ -782,12 +888,26 @@ pub(super) fn generator(scan: &mut Scan, start: usize, stop: usize) -> Option<us
         return None;
     }
     scan.blank(start, end);
+    // Specifiers the project's macros wrote before it (`GLIB_AVAILABLE_IN_2_72`
+    // as `extern`, on the line above) go with it.
+    let mut back = start;
+    while let Some((at, super::Tok::Word(w))) = scan.prev_token(back, false) {
+        let written = scan
+            .out
+            .as_ref()
+            .is_some_and(|out| out.get(at..at + w.len()) != scan.src.get(at..at + w.len()));
+        if !written {
+            break;
+        }
+        scan.blank(at, at + w.len());
+        back = at;
+    }
     Some(end)
 }
 
 /// The byte ranges of the arguments between `open` and `close` (commas at
 /// the top level split; the variadic parameter takes the rest).
-fn arguments(
+pub(super) fn arguments(
     scan: &Scan,
     open: usize,
     close: usize,
