@@ -290,6 +290,7 @@ fn typedef_name<'t>(d: Node<'t>) -> Option<Node<'t>> {
         )?)
     };
     ti(d)
+        .or_else(|| is(d, "primitive_type"))
         .or_else(|| pointed_ti(d))
         .or_else(|| pointer(d, pointed_ti))
         .or_else(|| pointer(d, |n| pointer(n, pointed_ti)))

@@ -82,10 +82,12 @@
     body: (_))
   declarator: (type_identifier) @name) @definition.enum
 
-; Other typedefs: plain, pointer and function-pointer types.
+; Other typedefs: plain, pointer and function-pointer types; a name the
+; grammar takes for a primitive type (`typedef signed char int8_t;`).
 (type_definition
   declarator: [
     (type_identifier) @name
+    (primitive_type) @name
     (pointer_declarator
       declarator: (type_identifier) @name)
     (pointer_declarator
