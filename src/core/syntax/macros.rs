@@ -706,19 +706,18 @@ fn typed(scan: &mut Scan, user: &CMacros, word: &str, start: usize, end: usize) 
         .next(end, false)
         .filter(|(_, t)| *t == Tok::Punct(b'('))?;
     let close = scan.close(open)?;
-    let declarator = match scan.next(close, false)? {
-        (_, Tok::Word(w)) => !is_keyword(w) || matches!(w, "operator" | "const" | "volatile"),
-        (_, Tok::Punct(b'*' | b'&')) => true,
-        _ => false,
+    // Where to go on from: past the declarator's name, which is no macro
+    // for the shapes (`typedef STACK_OF(X509_ALGOR) X509_ALGORS;`).
+    let resume = match scan.next(close, false)? {
+        (at, Tok::Word(w)) if !is_keyword(w) => at + w.len(),
+        (_, Tok::Word("operator" | "const" | "volatile")) | (_, Tok::Punct(b'*' | b'&')) => close,
+        _ => return None,
     };
-    if !declarator {
-        return None;
-    }
     scan.blank(start, close);
     if let Some(out) = scan.out.as_mut() {
         out[start..start + 3].copy_from_slice(b"int");
     }
-    Some(close)
+    Some(resume)
 }
 
 /// `FN(Store)(`, `struct FN(Slot) {` or `} FN(Slot);`, a macro that pastes its argument
@@ -1305,8 +1304,12 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     {
         return true;
     }
-    // `FMT_BEGIN_NAMESPACE` alone on its line.
-    if prev.is_none() && scan.next(end, true).is_none() {
+    // `FMT_BEGIN_NAMESPACE` alone on its line (not a return type whose
+    // declarator starts the next line: `ASN1_UTF8STRING\n*f(`).
+    if prev.is_none()
+        && scan.next(end, true).is_none()
+        && !matches!(scan.next(end, false), Some((_, Tok::Punct(b'*' | b'&'))))
+    {
         return true;
     }
     // `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class
@@ -1657,6 +1660,10 @@ mod tests {
                 // A comment over continuation lines keeps their backslashes.
                 "#if A /* x \\\n y */ \\\n && B\n",
                 "#if A      \\\n      \\\n && B\n",
+            ),
+            (
+                "ASN1_UTF8STRING\n*OSSL_get0_regToken(const M *msg);",
+                "ASN1_UTF8STRING\n*OSSL_get0_regToken(const M *msg);",
             ),
             (
                 "PNG_EXPORT(1, png_uint_32, png_access_version_number, (void));",

@@ -649,7 +649,10 @@ fn type_body(body: &str, types: &HashSet<String>, raw: &HashMap<String, Vec<Defi
     let mut j = 0;
     while matches!(
         toks.get(j),
-        Some((_, BodyTok::Ident("typename" | "const" | "volatile")))
+        Some((
+            _,
+            BodyTok::Ident("typename" | "const" | "volatile" | "struct" | "union" | "enum")
+        ))
     ) {
         j += 1;
     }

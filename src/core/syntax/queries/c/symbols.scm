@@ -18,6 +18,17 @@
       declarator: (pointer_declarator
         declarator: (function_declarator
           declarator: (identifier) @name)))
+    (function_declarator
+      declarator: (parenthesized_declarator
+        (pointer_declarator
+          declarator: (function_declarator
+            declarator: (identifier) @name))))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator
+          (pointer_declarator
+            declarator: (function_declarator
+              declarator: (identifier) @name)))))
   ]) @definition.function
 
 ; Functions whose name a macro makes (`int FN(Name)(int a) { ... }`, the
@@ -48,6 +59,18 @@
       declarator: (pointer_declarator
         declarator: (function_declarator
           declarator: (identifier) @name)))
+    ; Returning a pointer to a function: `int (*f(const M *m))(int)`.
+    (function_declarator
+      declarator: (parenthesized_declarator
+        (pointer_declarator
+          declarator: (function_declarator
+            declarator: (identifier) @name))))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator
+          (pointer_declarator
+            declarator: (function_declarator
+              declarator: (identifier) @name)))))
   ]) @definition.function
 
 ; Tagged types with a body.
@@ -108,6 +131,9 @@
     (pointer_declarator
       declarator: (function_declarator
         declarator: (type_identifier) @name))
+    ; A function type: `typedef int(OSSL_CALLBACK)(const OSSL_PARAM p[]);`.
+    (function_declarator
+      declarator: (parenthesized_declarator (type_identifier) @name))
     (pointer_declarator
       declarator: (function_declarator
         declarator: (parenthesized_declarator
