@@ -562,6 +562,11 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             continue;
         };
         if word == "decltype" {
+            if let Some((from, to)) = decltype_base(&scan, i, end) {
+                scan.blank(from, to);
+                i = to;
+                continue;
+            }
             i = decltype_with_commas(&mut scan, end).unwrap_or(end);
             continue;
         }
@@ -903,6 +908,29 @@ fn unnamed_default(scan: &Scan, at: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// `struct is_template_base_of : decltype(check((T *) nullptr)) {`, a
+/// class whose only base is a `decltype`, which tree-sitter-cpp cannot
+/// read: the range from the `:` to the `)`, blanked (the signature,
+/// sliced from the file, keeps it).
+fn decltype_base(scan: &Scan, start: usize, end: usize) -> Option<(usize, usize)> {
+    let (colon, _) = scan
+        .prev_token(start, false)
+        .filter(|(_, t)| *t == Tok::Punct(b':'))?;
+    if colon == 0 || scan.src[colon - 1] == b':' {
+        return None;
+    }
+    match scan.prev_token(colon, false)? {
+        (_, Tok::Punct(b'>')) => {}
+        (_, Tok::Word(w)) if !is_keyword(w) => {}
+        _ => return None,
+    }
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    matches!(scan.next(close, false), Some((_, Tok::Punct(b'{')))).then_some((colon, close))
 }
 
 /// `decltype(a, b)` (a comma expression, which tree-sitter-cpp cannot
@@ -1721,9 +1749,15 @@ mod tests {
         for (src, want) in cases {
             assert_eq!(blanked(src), want, "{src}");
         }
+        assert_eq!(
+            blanked("struct B : decltype(f<T>((int *) nullptr)) {};"),
+            "struct B                                    {};"
+        );
         for src in [
             "T& operator=(const T&) = delete;",
             "bool operator==(A) const = default;",
+            "auto f() -> decltype(x) { return x; }",
+            "S() : m(decltype(x)(1)) {}",
         ] {
             assert_eq!(blanked(src), src);
         }

@@ -22,7 +22,15 @@
 //! A definition the table cannot read (token pasting, an ALL_CAPS word it
 //! does not know, a nested invocation of another macro with a meaning) is
 //! not in the table: the built-in list and the shapes decide, as for a
-//! macro the project does not define.
+//! macro the project does not define. Whether readable or not, the first
+//! definition of a function-like macro also says (read from its body, and
+//! through the macros it invokes) whether it expands to whole
+//! declarations (`EIGEN_DENSE_PUBLIC_INTERFACE(X)`: an invocation alone
+//! on its lines is blanked), to a type (`EIGEN_CWISE_BINARY_RETURN_TYPE(...)`,
+//! `STACK_OF(X)`: before a declarator it reads as `int`, the signature
+//! keeping the file's text) or to one variable named by pasting an
+//! argument (`static _EIGEN_DECLARE_CONST_FAST_Packet4f(ZERO, 0);` declares
+//! `ZERO`).
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -143,14 +151,20 @@ impl Table {
         let mut hasher = Sha256::new();
         // A body that invokes such a macro declares too (`#define
         // EIGEN_SPARSE_PUBLIC_INTERFACE(D) EIGEN_GENERIC_PUBLIC_INTERFACE(D)`).
+        // The first definitions of function-like macros, tokenized once.
+        let function_like: Vec<(&String, &Define, Vec<(usize, BodyTok)>)> = names
+            .iter()
+            .filter_map(|name| {
+                let define = raw.get(name.as_str())?.first()?;
+                define.params.as_ref()?;
+                Some((*name, define, tokens(&define.body)))
+            })
+            .collect();
         let mut declares = HashSet::new();
         for _ in 0..=MAX_DEPTH {
             let before = declares.len();
-            for name in &names {
-                let first = raw.get(name.as_str()).and_then(|d| d.first());
-                if !declares.contains(name.as_str())
-                    && first.is_some_and(|d| d.params.is_some() && declarations(&d.body, &declares))
-                {
+            for (name, _, toks) in &function_like {
+                if !declares.contains(name.as_str()) && declarations(toks, &declares) {
                     declares.insert(name.to_string());
                 }
             }
@@ -161,11 +175,8 @@ impl Table {
         let mut types = HashSet::new();
         for _ in 0..=MAX_DEPTH {
             let before = types.len();
-            for name in &names {
-                let first = raw.get(name.as_str()).and_then(|d| d.first());
-                if !types.contains(name.as_str())
-                    && first.is_some_and(|d| d.params.is_some() && type_body(&d.body, &types, &raw))
-                {
+            for (name, _, toks) in &function_like {
+                if !types.contains(name.as_str()) && type_body(toks, &types, &raw) {
                     types.insert(name.to_string());
                 }
             }
@@ -174,11 +185,9 @@ impl Table {
             }
         }
         let mut pasted_variables = HashMap::new();
-        for name in &names {
-            let first = raw.get(name.as_str()).and_then(|d| d.first());
-            if let Some(define) = first
-                && let Some(params) = &define.params
-                && let Some(index) = pasted_variable(&define.body, params)
+        for (name, define, toks) in &function_like {
+            if let Some(params) = &define.params
+                && let Some(index) = pasted_variable(toks, params)
             {
                 hasher.update(format!("variable {name} {index}\n").as_bytes());
                 pasted_variables.insert(name.to_string(), index);
@@ -540,8 +549,7 @@ fn meaning_of(
 /// parentheses and brackets (`typedef ... Scalar; ...`, `inline int f()
 /// { ... }`) or an invocation of a macro in `declaring`, and no
 /// `do`/`while` of a statement macro.
-fn declarations(body: &str, declaring: &HashSet<String>) -> bool {
-    let toks = tokens(body);
+fn declarations(toks: &[(usize, BodyTok)], declaring: &HashSet<String>) -> bool {
     let mut depth = 0usize;
     let mut braces = 0usize;
     let mut found = false;
@@ -573,8 +581,7 @@ fn declarations(body: &str, declaring: &HashSet<String>) -> bool {
 
 /// The parameter pasted into the name of the one variable a body declares
 /// (`[const] Type [<...>] prefix##NAME [= ...]`), or `None`.
-fn pasted_variable(body: &str, params: &[String]) -> Option<usize> {
-    let toks = tokens(body);
+fn pasted_variable(toks: &[(usize, BodyTok)], params: &[String]) -> Option<usize> {
     let param = |t: Option<&(usize, BodyTok)>| match t {
         Some((_, BodyTok::Ident(w))) => params.iter().position(|p| p == w),
         _ => None,
@@ -637,8 +644,11 @@ fn group_end_angle(tokens: &[(usize, BodyTok)], open: usize) -> Option<usize> {
 /// and `::name` segments to its end (`typename internal::func##_retval<T>::type`,
 /// `CwiseBinaryOp<EIGEN_CAT(...)<...>, const L, const R>`), or one
 /// invocation of a macro in `types`.
-fn type_body(body: &str, types: &HashSet<String>, raw: &HashMap<String, Vec<Define>>) -> bool {
-    let toks = tokens(body);
+fn type_body(
+    toks: &[(usize, BodyTok)],
+    types: &HashSet<String>,
+    raw: &HashMap<String, Vec<Define>>,
+) -> bool {
     // A lone word is no sure type (`_GLIB_EXTERN`), nor a macro's name.
     let typed = toks.iter().any(|(_, t)| {
         matches!(
