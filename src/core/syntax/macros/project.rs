@@ -110,6 +110,9 @@ pub(super) enum Meaning {
     Paste,
 }
 
+/// A function-like macro's name, first definition and its body's tokens.
+type FunctionLike<'a> = (&'a String, &'a Define, Vec<(usize, BodyTok<'a>)>);
+
 /// The project's macros by name, and a digest of them for cache keys.
 #[derive(Debug, Default)]
 pub(super) struct Table {
@@ -152,7 +155,7 @@ impl Table {
         // A body that invokes such a macro declares too (`#define
         // EIGEN_SPARSE_PUBLIC_INTERFACE(D) EIGEN_GENERIC_PUBLIC_INTERFACE(D)`).
         // The first definitions of function-like macros, tokenized once.
-        let function_like: Vec<(&String, &Define, Vec<(usize, BodyTok)>)> = names
+        let function_like: Vec<FunctionLike> = names
             .iter()
             .filter_map(|name| {
                 let define = raw.get(name.as_str())?.first()?;
@@ -600,7 +603,7 @@ fn pasted_variable(toks: &[(usize, BodyTok)], params: &[String]) -> Option<usize
         _ => return None,
     }
     if matches!(toks.get(j), Some((_, BodyTok::Punct("<")))) {
-        j = group_end_angle(&toks, j)?;
+        j = group_end_angle(toks, j)?;
     }
     // The declarator: words joined by `##`, one of them a parameter.
     let mut named = None;
@@ -670,7 +673,7 @@ fn type_body(
         && types.contains(*first)
         && matches!(toks.get(j + 1), Some((_, BodyTok::Punct("("))))
     {
-        return group_end(&toks, j + 1) == Some(toks.len());
+        return group_end(toks, j + 1) == Some(toks.len());
     }
     if !typed {
         return false;
