@@ -1751,7 +1751,7 @@ mod tests {
         }
         assert_eq!(
             blanked("struct B : decltype(f<T>((int *) nullptr)) {};"),
-            "struct B                                    {};"
+            "struct B                                   {};"
         );
         for src in [
             "T& operator=(const T&) = delete;",
