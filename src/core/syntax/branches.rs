@@ -20,14 +20,23 @@ struct Branch {
     directive: usize,
     /// `#if 0` / `#elif 0`: dead code, never the kept branch.
     zero: bool,
+    /// Read only by a documentation build (`#ifdef EIGEN_PARSED_BY_DOXYGEN`,
+    /// the `#else` of `#ifndef ..._DOXYGEN`): stand-ins, never kept.
+    doc: bool,
     /// Braces opened minus braces closed inside it.
     delta: i64,
+    /// Its last line of code ends inside a declaration head (`class A :
+    /// public B<A>`), not with `;`, `{` or `}`.
+    open_end: bool,
 }
 
 /// One open conditional.
 #[derive(Default)]
 struct Conditional {
     branches: Vec<Branch>,
+    /// The current branch is the one a documentation build skips
+    /// (`#ifndef EIGEN_PARSED_BY_DOXYGEN`).
+    not_doc: bool,
 }
 
 /// `text` with every conditional whose branches leave braces unbalanced
@@ -47,13 +56,17 @@ pub(super) fn reconcile(text: &str) -> Option<String> {
         let is_directive = continued || directive.is_some() || is_any_directive(line, continued);
         continued = is_directive && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         if let Some((word, zero)) = directive {
+            let documented = documented(line);
             match word {
                 "if" | "ifdef" | "ifndef" => stack.push(Conditional {
                     branches: vec![Branch {
                         directive: index,
                         zero,
+                        doc: documented == Some(true),
                         delta: 0,
+                        open_end: false,
                     }],
+                    not_doc: documented == Some(false),
                 }),
                 "endif" => {
                     let Some(done) = stack.pop() else {
@@ -64,10 +77,16 @@ pub(super) fn reconcile(text: &str) -> Option<String> {
                 }
                 _ => {
                     if let Some(open) = stack.last_mut() {
+                        // `#else` after `#ifndef ..._DOXYGEN` is the
+                        // documentation's.
+                        let doc = documented == Some(true) || (word == "else" && open.not_doc);
+                        open.not_doc = documented == Some(false);
                         open.branches.push(Branch {
                             directive: index,
                             zero,
+                            doc,
                             delta: 0,
+                            open_end: false,
                         });
                     }
                 }
@@ -77,8 +96,17 @@ pub(super) fn reconcile(text: &str) -> Option<String> {
         if is_directive {
             continue;
         }
+        let commented = in_comment;
         let delta = braces(line, &mut in_comment);
         add(&mut stack, delta);
+        let code = line.split("//").next().unwrap_or("").trim();
+        let comment = commented || code.starts_with("/*") || code.ends_with("*/");
+        if !code.is_empty()
+            && !comment
+            && let Some(branch) = stack.last_mut().and_then(|c| c.branches.last_mut())
+        {
+            branch.open_end = !code.ends_with([';', '{', '}']);
+        }
     }
     if dropped.is_empty() {
         return None;
@@ -110,10 +138,15 @@ fn add(stack: &mut [Conditional], delta: i64) {
 /// braces it leaves open, as the enclosing branch sees them.
 fn settle(done: Conditional, endif: usize, dropped: &mut Vec<Range<usize>>) -> i64 {
     let unbalanced = done.branches.iter().any(|b| b.delta != 0);
-    if done.branches.len() < 2 || !unbalanced {
+    // A documentation branch is dropped where it repeats a declaration
+    // head (`#ifndef X_DOXYGEN class A : B<A> #else class A : Doc #endif
+    // {`), not where it completes one (`struct evbuffer #ifdef
+    // EVENT_IN_DOXYGEN_ {} #endif;`, which ctags reads).
+    let doc = done.branches.iter().any(|b| b.doc) && done.branches.iter().any(|b| b.open_end);
+    if !doc && (done.branches.len() < 2 || !unbalanced) {
         return done.branches.iter().map(|b| b.delta).sum();
     }
-    let kept = done.branches.iter().position(|b| !b.zero);
+    let kept = done.branches.iter().position(|b| !b.zero && !b.doc);
     let mut delta = 0;
     for (i, branch) in done.branches.iter().enumerate() {
         let end = done
@@ -130,6 +163,35 @@ fn settle(done: Conditional, endif: usize, dropped: &mut Vec<Range<usize>>) -> i
     }
     dropped.push(endif..endif + 1);
     delta
+}
+
+/// Whether a conditional directive line asks for a documentation build
+/// alone (`#ifdef EIGEN_PARSED_BY_DOXYGEN`, `#if defined(DOXYGEN)`:
+/// `Some(true)`) or for anything but one (`#ifndef ..._DOXYGEN`, `#if
+/// !defined(DOXYGEN)`: `Some(false)`); `None` for other conditions.
+fn documented(line: &str) -> Option<bool> {
+    let word = line.trim_start().strip_prefix('#')?.trim_start();
+    let end = word
+        .find(|c: char| !c.is_ascii_alphanumeric())
+        .unwrap_or(word.len());
+    let (name, rest) = word.split_at(end);
+    let rest = rest.split("//").next().unwrap_or("");
+    if !super::defines::documentation(rest) {
+        return None;
+    }
+    let words: Vec<&str> = rest
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let alone = matches!(words.as_slice(), [_] | ["defined", _]);
+    let negated = rest.trim_start().starts_with('!');
+    match name {
+        _ if !alone => None,
+        "ifdef" | "elifdef" => Some(true),
+        "ifndef" | "elifndef" => Some(false),
+        "if" | "elif" => Some(!negated),
+        _ => None,
+    }
 }
 
 /// The byte range of each line, line break included.
@@ -229,6 +291,25 @@ mod tests {
     fn balanced_and_single_branch_conditionals_stay() {
         let src = "#if A\nint a;\n#else\nint b;\n#endif\n#ifdef C\nextern \"C\" {\n#endif\n";
         assert_eq!(reconcile(src), None);
+    }
+
+    #[test]
+    fn documentation_branches_are_dropped() {
+        let src = "#ifndef X_PARSED_BY_DOXYGEN\nclass A : public B<A>\n#else\nclass A : public Doc\n#endif\n{};\n#ifdef __DOXYGEN__\nvoid doc_only();\n#endif\n#if defined(DOXYGEN)\nclass C\n#else\nclass C : D\n#endif\n{};\n";
+        assert_eq!(
+            kept(src),
+            [
+                "class A : public B<A>",
+                "{};",
+                "#ifdef __DOXYGEN__",
+                "void doc_only();",
+                "#endif",
+                "class C : D",
+                "{};"
+            ]
+        );
+        let completes = "struct evbuffer\n#ifdef EVENT_IN_DOXYGEN_\n{}\n#endif\n;\n";
+        assert_eq!(reconcile(completes), None);
     }
 
     #[test]

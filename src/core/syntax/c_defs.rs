@@ -275,6 +275,19 @@ fn c_function<'t>(d: Node<'t>, pointers: usize) -> Option<Node<'t>> {
     function_name(d, &["identifier"])
 }
 
+/// The name of a function that returns a pointer to a function, `int
+/// (*f(const M *m))(int)`: `(function_declarator declarator:
+/// (parenthesized_declarator (pointer_declarator declarator:
+/// (function_declarator declarator: (identifier) @name))))`.
+fn returns_function_pointer<'t>(d: Node<'t>) -> Option<Node<'t>> {
+    let pointed = child_of(
+        inner(d, "function_declarator")?,
+        "parenthesized_declarator",
+        "pointer_declarator",
+    )?;
+    c_function(pointed, 1)
+}
+
 /// The typedef name of `type_definition`'s declarator as `c.scm` reads it.
 fn typedef_name<'t>(d: Node<'t>) -> Option<Node<'t>> {
     let ti = |n: Node<'t>| is(n, "type_identifier");
@@ -290,12 +303,20 @@ fn typedef_name<'t>(d: Node<'t>) -> Option<Node<'t>> {
         )?)
     };
     ti(d)
+        .or_else(|| is(d, "primitive_type"))
         .or_else(|| pointed_ti(d))
         .or_else(|| pointer(d, pointed_ti))
         .or_else(|| pointer(d, |n| pointer(n, pointed_ti)))
         .or_else(|| ti(inner(d, "array_declarator")?))
         .or_else(|| ti(inner(d, "function_declarator")?))
         .or_else(|| fn_pointer(d))
+        .or_else(|| {
+            child_of(
+                inner(d, "function_declarator")?,
+                "parenthesized_declarator",
+                "type_identifier",
+            )
+        })
         .or_else(|| pointer(d, |n| ti(inner(n, "function_declarator")?)))
         .or_else(|| pointer(d, fn_pointer))
 }
@@ -306,7 +327,11 @@ fn c_patterns<'t>(node: Node<'t>, base: usize, out: &mut Vec<Match<'t>>) {
     match node.kind() {
         "function_definition" => {
             for d in declarators(node) {
-                if let Some(name) = (0..3).find_map(|p| c_function(d, p)) {
+                let name = (0..3)
+                    .find_map(|p| c_function(d, p))
+                    .or_else(|| returns_function_pointer(d))
+                    .or_else(|| pointer(d, returns_function_pointer));
+                if let Some(name) = name {
                     push(out, base, Function, node, name);
                 }
                 let named_by_macro =
@@ -329,7 +354,9 @@ fn c_patterns<'t>(node: Node<'t>, base: usize, out: &mut Vec<Match<'t>>) {
                     .or_else(|| parenthesized(d))
                     .or_else(|| pointer(d, parenthesized))
                     .or_else(|| c_function(d, 1))
-                    .or_else(|| c_function(d, 2));
+                    .or_else(|| c_function(d, 2))
+                    .or_else(|| returns_function_pointer(d))
+                    .or_else(|| pointer(d, returns_function_pointer));
                 if let Some(name) = name {
                     push(out, base + 2, Function, node, name);
                 }

@@ -111,7 +111,7 @@ fn cplusplus(condition: &str) -> bool {
 /// Whether a condition asks for a documentation build (`FMT_DOC`,
 /// `EVENT_IN_DOXYGEN_`, `__DOXYGEN__`), whose definitions are stand-ins
 /// (`#define FMT_ENABLE_IF(...)`, `#define f(x) ...`).
-fn documentation(condition: &str) -> bool {
+pub(super) fn documentation(condition: &str) -> bool {
     condition
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|w| w.contains("DOXYGEN") || w.ends_with("_DOC") || w.ends_with("_DOCS") || w == "DOC")

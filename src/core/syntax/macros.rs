@@ -529,6 +529,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         if b == b'#' && scan.prev(i).is_none() {
             let end = directive_end(scan.src, i);
             blank_directive_comments(&mut scan, i, end);
+            blank_named_variadic(&mut scan, i, end);
             i = end;
             continue;
         }
@@ -544,6 +545,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = defines::literal_end(scan.src, i).max(i + 1);
             continue;
         }
+        if b == b'='
+            && let Some(to) = unnamed_default(&scan, i)
+        {
+            scan.blank(i, to);
+            i = to;
+            continue;
+        }
         if !is_ident(b) || (i > 0 && is_ident(scan.src[i - 1])) {
             i += 1;
             continue;
@@ -554,7 +562,22 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             continue;
         };
         if word == "decltype" {
+            if let Some((from, to)) = decltype_base(&scan, i, end) {
+                scan.blank(from, to);
+                i = to;
+                continue;
+            }
             i = decltype_with_commas(&mut scan, end).unwrap_or(end);
+            continue;
+        }
+        if word == "operator"
+            && let Some((from, to)) = deleted_conversion(&scan, end)
+        {
+            scan.blank(from, to);
+        }
+        if let Some(to) = member_pointer_type(&scan, i, end) {
+            scan.blank(i, to);
+            i = to;
             continue;
         }
         if let Some(to) = explicit_instantiation(&scan, word, i, end) {
@@ -587,12 +610,21 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
                 }
                 // A value is no declaration's business: as if unknown.
                 project::Meaning::Value => None,
-                project::Meaning::Paste => pasted_name(&mut scan, i, end),
+                project::Meaning::Paste => pasted_name(&mut scan, i, end)
+                    .or_else(|| pasted_variable(&mut scan, table, word, i, end)),
             };
             if let Some(to) = to {
                 i = to;
                 continue;
             }
+        }
+        if let Some(to) = generated(&mut scan, user, word, i, end) {
+            i = to;
+            continue;
+        }
+        if let Some(to) = typed(&mut scan, user, word, i, end) {
+            i = to;
+            continue;
         }
         let listed = match found {
             Some(Found::Listed(rule)) => Some(rule),
@@ -634,6 +666,65 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
     scan.out.and_then(|out| String::from_utf8(out).ok())
 }
 
+/// An invocation alone on its lines of a macro the project defines as
+/// whole declarations (`EIGEN_DENSE_PUBLIC_INTERFACE(Matrix)`, a
+/// definition the table may not read otherwise) and no list names:
+/// blanked. The index to go on from, or `None`.
+fn generated(
+    scan: &mut Scan,
+    user: &CMacros,
+    word: &str,
+    start: usize,
+    end: usize,
+) -> Option<usize> {
+    // A listed macro says more (`spread PNG_FP_EXPORT` names the function
+    // its `PNG_EXPORT(...);` declares).
+    if user.entries.iter().any(|(name, _)| name == word) || builtin().contains_key(word) {
+        return None;
+    }
+    let project = user.project.as_ref()?;
+    if !project.table().declares(word) {
+        return None;
+    }
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    project::generator(scan, start, close)
+}
+
+/// An invocation of a macro the project defines as a type, before a
+/// declarator (`typedef EIGEN_EXPR_BINARYOP_SCALAR_RETURN_TYPE(E, S, quotient)
+/// Name;`, `inline EIGEN_MATHFUNC_RETVAL(random, Scalar) random(`,
+/// `const __UNPACK_TYPE__(Packet)* a`): blanked, `int` written in its
+/// place, a type tree-sitter reads (the signature is sliced from the file
+/// as written). The index to go on from, or `None`.
+fn typed(scan: &mut Scan, user: &CMacros, word: &str, start: usize, end: usize) -> Option<usize> {
+    if user.entries.iter().any(|(name, _)| name == word) {
+        return None;
+    }
+    let project = user.project.as_ref()?;
+    if !project.table().is_type(word) {
+        return None;
+    }
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    // Where to go on from: past the declarator's name, which is no macro
+    // for the shapes (`typedef STACK_OF(X509_ALGOR) X509_ALGORS;`).
+    let resume = match scan.next(close, false)? {
+        (at, Tok::Word(w)) if !is_keyword(w) => at + w.len(),
+        (_, Tok::Word("operator" | "const" | "volatile")) | (_, Tok::Punct(b'*' | b'&')) => close,
+        _ => return None,
+    };
+    scan.blank(start, close);
+    if let Some(out) = scan.out.as_mut() {
+        out[start..start + 3].copy_from_slice(b"int");
+    }
+    Some(resume)
+}
+
 /// `FN(Store)(`, `struct FN(Slot) {` or `} FN(Slot);`, a macro that pastes its argument
 /// into a name where a name is declared: the name and the parentheses are
 /// blanked, the argument stands as the name (as ctags reads it). The index
@@ -644,17 +735,202 @@ fn pasted_name(scan: &mut Scan, start: usize, end: usize) -> Option<usize> {
         .filter(|(_, t)| *t == Tok::Punct(b'('))?;
     let close = scan.close(open)?;
     let declarator = matches!(scan.next(close, false), Some((_, Tok::Punct(b'('))));
-    // `struct FN(Slot) {`, `} FN(Slot);`
-    let tagged = matches!(
-        scan.prev_token(start, false),
-        Some((_, Tok::Word("struct" | "union" | "enum") | Tok::Punct(b'}')))
-    );
+    // `struct FN(Slot) {`, `} FN(Slot);` (not a function's `}` before
+    // `TEST_IMPL(name) {`).
+    let tagged = match scan.prev_token(start, false) {
+        Some((_, Tok::Word("struct" | "union" | "enum"))) => true,
+        Some((_, Tok::Punct(b'}'))) => matches!(
+            scan.next(close, false),
+            Some((_, Tok::Punct(b';' | b',' | b'[' | b'=')))
+        ),
+        _ => false,
+    };
     if !declarator && !tagged {
         return None;
     }
     scan.blank(start, open + 1);
     scan.blank(close - 1, close);
     Some(open + 1)
+}
+
+/// `static DECLARE_CONST(ZERO, 0);`, a macro that declares a variable
+/// named by pasting an argument (`Packet4f p4f_##NAME = ...`): `int`
+/// written over its name, the rest blanked but the argument, which
+/// stands as the variable's name. The index to go on from, or `None`.
+fn pasted_variable(
+    scan: &mut Scan,
+    table: &project::Table,
+    word: &str,
+    start: usize,
+    end: usize,
+) -> Option<usize> {
+    let index = table.pasted_variable(word)?;
+    let starts = match scan.prev_token(start, false) {
+        None | Some((_, Tok::Punct(b';' | b'{' | b'}'))) => true,
+        Some((_, Tok::Word(w))) => matches!(w, "static" | "const" | "extern" | "constexpr"),
+        _ => false,
+    };
+    if !starts || word.len() < 4 {
+        return None;
+    }
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    if !matches!(scan.next(close, false), Some((_, Tok::Punct(b';' | b',')))) {
+        return None;
+    }
+    let args = project::arguments(scan, open, close, index + 1, false);
+    let &(from, to) = args.get(index)?;
+    let (at, Tok::Word(name)) = scan.next(from, false)? else {
+        return None;
+    };
+    if at + name.len() > to
+        || scan
+            .next(at + name.len(), false)
+            .is_some_and(|(n, _)| n < to)
+    {
+        return None;
+    }
+    scan.blank(start, close);
+    let src = scan.src;
+    if let Some(out) = scan.out.as_mut() {
+        out[start..start + 3].copy_from_slice(b"int");
+        out[at..at + name.len()].copy_from_slice(&src[at..at + name.len()]);
+    }
+    Some(close)
+}
+
+/// `= delete` or `= default` after a conversion operator (`operator
+/// MapType() = delete;`), which tree-sitter-cpp cannot read: its range
+/// (the declaration reads as `operator MapType();`). `end` is the end of
+/// the word `operator`.
+fn deleted_conversion(scan: &Scan, end: usize) -> Option<(usize, usize)> {
+    let (at, Tok::Word(first)) = scan.next(end, false)? else {
+        return None;
+    };
+    if matches!(first, "new" | "delete" | "co_await") {
+        return None;
+    }
+    let line = scan.src.get(at..)?.iter().take(256);
+    let offset = line
+        .take_while(|b| !matches!(b, b';' | b'{' | b'}' | b'=' | b'\n'))
+        .position(|&b| b == b'(')?;
+    let mut after = scan.close(at + offset)?;
+    loop {
+        match scan.next(after, false)? {
+            (i, Tok::Word(w @ ("const" | "volatile" | "noexcept" | "override" | "final"))) => {
+                after = i + w.len()
+            }
+            (i, Tok::Punct(b'&')) => after = i + 1,
+            (eq, Tok::Punct(b'=')) => {
+                let (i, Tok::Word(w @ ("delete" | "default"))) = scan.next(eq + 1, false)? else {
+                    return None;
+                };
+                return Some((eq, i + w.len()));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// `(Derived::*)`, a pointer to member without a name (`-> Return
+/// (Derived::*)(Args...)`), which tree-sitter-cpp cannot read: the end of
+/// the `Derived::` before the `*`, blanked so it reads as a pointer to a
+/// function. `None` for any other word.
+fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
+    if !matches!(scan.prev_token(start, false), Some((_, Tok::Punct(b'(')))) {
+        return None;
+    }
+    let mut at = end;
+    for _ in 0..8 {
+        let (colon, _) = scan
+            .next(at, false)
+            .filter(|(_, t)| *t == Tok::Punct(b':'))?;
+        if scan.src.get(colon + 1) != Some(&b':') {
+            return None;
+        }
+        match scan.next(colon + 2, false)? {
+            (star, Tok::Punct(b'*')) => {
+                let closes = matches!(scan.next(star + 1, false), Some((_, Tok::Punct(b')'))));
+                return closes.then_some(star);
+            }
+            (w, Tok::Word(word)) => at = w + word.len(),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The default value of a parameter without a name (`const void* /*hint*/
+/// = 0`, `typename enable_if<C>::type* = 0`), which tree-sitter-cpp
+/// cannot read: from the `=` at `at` to the `,` or `)` that ends it,
+/// blanked, the parameter reads as its type. `None` for any other `=`.
+fn unnamed_default(scan: &Scan, at: usize) -> Option<usize> {
+    let src = scan.src;
+    if matches!(src.get(at + 1), Some(b'=')) {
+        return None;
+    }
+    // Back over spaces and block comments to a `*` or `&` that does not
+    // touch the `=` (`*=` and `&=` are operators).
+    let mut j = at;
+    loop {
+        while j > 0 && matches!(src[j - 1], b' ' | b'\t' | b'\r' | b'\n') {
+            j -= 1;
+        }
+        if j >= 2 && &src[j - 2..j] == b"*/" {
+            let open = src[..j - 2].windows(2).rposition(|w| w == b"/*")?;
+            j = open;
+            continue;
+        }
+        break;
+    }
+    if j == at || j == 0 || !matches!(src[j - 1], b'*' | b'&') {
+        return None;
+    }
+    // A type before the pointer: `T*`, `type*`, `T const*`, `X<A>*`, `T**`.
+    let mut k = j - 1;
+    while k > 0 && matches!(src[k - 1], b'*' | b'&' | b' ' | b'\t') {
+        k -= 1;
+    }
+    if k == 0 || !(is_ident(src[k - 1]) || src[k - 1] == b'>') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for (offset, &b) in src.get(at + 1..)?.iter().enumerate().take(MAX_ARGS_LEN) {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return (b == b')').then_some(at + 1 + offset),
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => return Some(at + 1 + offset),
+            b';' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// `struct is_template_base_of : decltype(check((T *) nullptr)) {`, a
+/// class whose only base is a `decltype`, which tree-sitter-cpp cannot
+/// read: the range from the `:` to the `)`, blanked (the signature,
+/// sliced from the file, keeps it).
+fn decltype_base(scan: &Scan, start: usize, end: usize) -> Option<(usize, usize)> {
+    let (colon, _) = scan
+        .prev_token(start, false)
+        .filter(|(_, t)| *t == Tok::Punct(b':'))?;
+    if colon == 0 || scan.src[colon - 1] == b':' {
+        return None;
+    }
+    match scan.prev_token(colon, false)? {
+        (_, Tok::Punct(b'>')) => {}
+        (_, Tok::Word(w)) if !is_keyword(w) => {}
+        _ => return None,
+    }
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    let close = scan.close(open)?;
+    matches!(scan.next(close, false), Some((_, Tok::Punct(b'{')))).then_some((colon, close))
 }
 
 /// `decltype(a, b)` (a comma expression, which tree-sitter-cpp cannot
@@ -794,11 +1070,54 @@ fn blank_directive_comments(scan: &mut Scan, start: usize, end: usize) {
             let rest = scan.src.get(close..end).unwrap_or_default();
             if rest.iter().any(|b| !b.is_ascii_whitespace()) {
                 scan.blank(j, close);
+                // A line the comment ends with `\` still continues the
+                // directive (backslash-newline goes before comments).
+                let src = scan.src;
+                if let Some(out) = scan.out.as_mut() {
+                    for k in j..close {
+                        let next = src.get(k + 1..).unwrap_or_default();
+                        if src[k] == b'\\' && (next.starts_with(b"\n") || next.starts_with(b"\r\n"))
+                        {
+                            out[k] = b'\\';
+                        }
+                    }
+                }
             }
             j = close;
         } else {
             j += 1;
         }
+    }
+}
+
+/// `#define g_error(format...)`, GNU's named variadic parameter, which
+/// tree-sitter cannot read: the name before the `...` is blanked (the
+/// parameter reads as `...`).
+fn blank_named_variadic(scan: &mut Scan, start: usize, end: usize) {
+    let Some(text) = scan.text.get(start..end) else {
+        return;
+    };
+    let Some(rest) = text[1..].trim_start().strip_prefix("define") else {
+        return;
+    };
+    let head = rest.trim_start();
+    let name_len = head.bytes().take_while(|&b| is_ident(b)).count();
+    if !head[name_len..].starts_with('(') {
+        return;
+    }
+    let open = end - head.len() + name_len;
+    let Some(close) = scan.text.get(open..end).and_then(|t| t.find(')')) else {
+        return;
+    };
+    let params = &scan.text[open..open + close];
+    let Some(dots) = params.find("...") else {
+        return;
+    };
+    let word = params[..dots].trim_end();
+    let word_len = word.bytes().rev().take_while(|&b| is_ident(b)).count();
+    if word_len > 0 {
+        let at = open + word.len() - word_len;
+        scan.blank(at, at + word_len);
     }
 }
 
@@ -1013,8 +1332,12 @@ fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: 
     {
         return true;
     }
-    // `FMT_BEGIN_NAMESPACE` alone on its line.
-    if prev.is_none() && scan.next(end, true).is_none() {
+    // `FMT_BEGIN_NAMESPACE` alone on its line (not a return type whose
+    // declarator starts the next line: `ASN1_UTF8STRING\n*f(`).
+    if prev.is_none()
+        && scan.next(end, true).is_none()
+        && !matches!(scan.next(end, false), Some((_, Tok::Punct(b'*' | b'&'))))
+    {
         return true;
     }
     // `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class
@@ -1358,12 +1681,85 @@ mod tests {
                 "#define F(x) \\\n  (x,            \\\n  x)\n",
             ),
             (
+                "#define g_error(format...) g_log(format)\n",
+                "#define g_error(      ...) g_log(format)\n",
+            ),
+            (
+                // A comment over continuation lines keeps their backslashes.
+                "#if A /* x \\\n y */ \\\n && B\n",
+                "#if A      \\\n      \\\n && B\n",
+            ),
+            (
+                "ASN1_UTF8STRING\n*OSSL_get0_regToken(const M *msg);",
+                "ASN1_UTF8STRING\n*OSSL_get0_regToken(const M *msg);",
+            ),
+            (
                 "PNG_EXPORT(1, png_uint_32, png_access_version_number, (void));",
                 "              png_uint_32  png_access_version_number  (void) ;",
             ),
         ];
         for (src, want) in cases {
             assert_eq!(blanked(src), want, "{src}");
+        }
+    }
+
+    #[test]
+    fn defaults_of_unnamed_parameters_are_blanked() {
+        let cases = [
+            (
+                "void f(const void* /*hint*/ = 0, int b = 1);",
+                "void f(const void* /*hint*/    , int b = 1);",
+            ),
+            (
+                "T g(typename enable_if<C>::type* = 0) const;",
+                "T g(typename enable_if<C>::type*    ) const;",
+            ),
+            ("int h(T const & = T(1, 2));", "int h(T const &          );"),
+        ];
+        for (src, want) in cases {
+            assert_eq!(blanked(src), want, "{src}");
+        }
+        for src in [
+            "x *= 2;",
+            "a &= b;",
+            "*p = 0;",
+            "int *p = 0;",
+            "f(a, *b = 1);",
+        ] {
+            assert_eq!(blanked(src), src);
+        }
+    }
+
+    #[test]
+    fn conversions_deleted_and_unnamed_member_pointers_are_read() {
+        let cases = [
+            (
+                "operator MapType() = delete;",
+                "operator MapType()         ;",
+            ),
+            (
+                "explicit operator T*() const = default;",
+                "explicit operator T*() const          ;",
+            ),
+            (
+                "auto f(R (C::*pmf)(A)) -> R (ns::D::*)(A) {",
+                "auto f(R (C::*pmf)(A)) -> R (       *)(A) {",
+            ),
+        ];
+        for (src, want) in cases {
+            assert_eq!(blanked(src), want, "{src}");
+        }
+        assert_eq!(
+            blanked("struct B : decltype(f<T>((int *) nullptr)) {};"),
+            "struct B                                   {};"
+        );
+        for src in [
+            "T& operator=(const T&) = delete;",
+            "bool operator==(A) const = default;",
+            "auto f() -> decltype(x) { return x; }",
+            "S() : m(decltype(x)(1)) {}",
+        ] {
+            assert_eq!(blanked(src), src);
         }
     }
 

@@ -400,6 +400,21 @@ fn function_declarator<'t>(name: Node<'t>, def: Node<'t>) -> Option<Node<'t>> {
             {
                 current = parent;
             }
+            // A function returning a pointer to a function, `int
+            // (*f(const M *m))(int)`: the head ends with the outer
+            // parameters.
+            if let Some(pointer) = current
+                .parent()
+                .filter(|p| p.kind() == "pointer_declarator")
+                && let Some(paren) = pointer
+                    .parent()
+                    .filter(|p| p.kind() == "parenthesized_declarator")
+                && let Some(outer) = paren
+                    .parent()
+                    .filter(|p| p.kind() == "function_declarator" && *p != def)
+            {
+                return Some(outer);
+            }
             return Some(current);
         }
         current = current.parent()?;

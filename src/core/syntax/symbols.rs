@@ -163,7 +163,9 @@ fn query_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str) -> Vec<(usize
 /// The typedef names of a tagged type defined in a typedef (`Name` and
 /// `PName` of `typedef struct tag { ... } Name, *PName;`): symbols of
 /// their own, spanning the declarator, nested in the type (whose symbol is
-/// `struct tag`). A name equal to the tag adds nothing.
+/// `struct tag`). A name equal to the tag adds nothing. Of a plain
+/// typedef with several names (`typedef PVOID CV, *PCV;`), the names after
+/// the first, likewise.
 fn typedef_names<'t>(found: &Found<'t>, source: &str) -> impl Iterator<Item = Found<'t>> {
     let tagged = matches!(
         found.core.kind(),
@@ -173,11 +175,16 @@ fn typedef_names<'t>(found: &Found<'t>, source: &str) -> impl Iterator<Item = Fo
         .core
         .child_by_field_name("name")
         .map(|n| slice(source, n.byte_range()));
+    // `typedef PVOID CONDITION_VARIABLE, *PCONDITION_VARIABLE;`: the
+    // query names the first declarator, the others are typedefs too.
+    let plain =
+        !tagged && found.kind == SymbolKind::Typedef && found.outer.kind() == "type_definition";
     let mut cursor = found.outer.walk();
-    let declarators: Vec<Node<'t>> = if tagged {
+    let declarators: Vec<Node<'t>> = if tagged || plain {
         found
             .outer
             .children_by_field_name("declarator", &mut cursor)
+            .skip(usize::from(plain))
             .collect()
     } else {
         Vec::new()
@@ -204,7 +211,8 @@ fn typedef_names<'t>(found: &Found<'t>, source: &str) -> impl Iterator<Item = Fo
     })
 }
 
-/// `typedef struct tag Name` for the typedef name of a tagged type (see
+/// `typedef struct tag Name` for the typedef name of a tagged type, and
+/// `typedef PVOID *PCV` for a plain typedef's later name (see
 /// [`typedef_names`]), whose own node is only the declarator.
 fn alias_signature(found: &Found, source: &str) -> Option<String> {
     let definition = found.core.parent()?;
@@ -212,7 +220,14 @@ fn alias_signature(found: &Found, source: &str) -> Option<String> {
         return None;
     }
     let tagged = definition.child_by_field_name("type")?;
-    let keyword = tagged.kind().strip_suffix("_specifier")?;
+    let Some(keyword) = tagged.kind().strip_suffix("_specifier") else {
+        // A plain typedef's later name: `typedef PVOID *PCV`.
+        return Some(format!(
+            "typedef {} {}",
+            fold(slice(source, tagged.byte_range())),
+            fold(slice(source, found.core.byte_range()))
+        ));
+    };
     let tag = tagged.child_by_field_name("name")?;
     Some(format!(
         "typedef {keyword} {} {}",

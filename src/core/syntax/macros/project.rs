@@ -22,9 +22,17 @@
 //! A definition the table cannot read (token pasting, an ALL_CAPS word it
 //! does not know, a nested invocation of another macro with a meaning) is
 //! not in the table: the built-in list and the shapes decide, as for a
-//! macro the project does not define.
+//! macro the project does not define. Whether readable or not, the first
+//! definition of a function-like macro also says (read from its body, and
+//! through the macros it invokes) whether it expands to whole
+//! declarations (`EIGEN_DENSE_PUBLIC_INTERFACE(X)`: an invocation alone
+//! on its lines is blanked), to a type (`EIGEN_CWISE_BINARY_RETURN_TYPE(...)`,
+//! `STACK_OF(X)`: before a declarator it reads as `int`, the signature
+//! keeping the file's text) or to one variable named by pasting an
+//! argument (`static _EIGEN_DECLARE_CONST_FAST_Packet4f(ZERO, 0);` declares
+//! `ZERO`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
@@ -102,10 +110,29 @@ pub(super) enum Meaning {
     Paste,
 }
 
+/// A function-like macro's name, first definition and its body's tokens.
+type FunctionLike<'a> = (&'a String, &'a Define, Vec<(usize, BodyTok<'a>)>);
+
 /// The project's macros by name, and a digest of them for cache keys.
 #[derive(Debug, Default)]
 pub(super) struct Table {
     map: HashMap<String, Meaning>,
+    /// Function-like macros whose first definition expands to whole
+    /// declarations (a `;` or a `}` outside any group: `EIGEN_DENSE_PUBLIC_INTERFACE(X)`,
+    /// `EIGEN_CHOLMOD_SPECIALIZE0(int, start)`), readable or not: an
+    /// invocation alone on its lines generates code no symbol can be
+    /// named from.
+    declares: HashSet<String>,
+    /// Function-like macros whose first definition expands to a type
+    /// (`EIGEN_CWISE_BINARY_RETURN_TYPE(L, R, OP)` is `CwiseBinaryOp<...>`,
+    /// pasted names and nested macros included): an invocation before a
+    /// declarator stands for a type.
+    types: HashSet<String>,
+    /// Function-like macros that declare a variable named by pasting an
+    /// argument (`#define DECLARE_CONST(NAME, X) Packet4f p4f_##NAME = {X}`),
+    /// with that argument's index: `static DECLARE_CONST(ZERO, 0);` reads
+    /// as a variable named `ZERO`.
+    pasted_variables: HashMap<String, usize>,
     key: String,
 }
 
@@ -125,6 +152,58 @@ impl Table {
         }
         let mut key = String::new();
         let mut hasher = Sha256::new();
+        // A body that invokes such a macro declares too (`#define
+        // EIGEN_SPARSE_PUBLIC_INTERFACE(D) EIGEN_GENERIC_PUBLIC_INTERFACE(D)`).
+        // The first definitions of function-like macros, tokenized once.
+        let function_like: Vec<FunctionLike> = names
+            .iter()
+            .filter_map(|name| {
+                let define = raw.get(name.as_str())?.first()?;
+                define.params.as_ref()?;
+                Some((*name, define, tokens(&define.body)))
+            })
+            .collect();
+        let mut declares = HashSet::new();
+        for _ in 0..=MAX_DEPTH {
+            let before = declares.len();
+            for (name, _, toks) in &function_like {
+                if !declares.contains(name.as_str()) && declarations(toks, &declares) {
+                    declares.insert(name.to_string());
+                }
+            }
+            if declares.len() == before {
+                break;
+            }
+        }
+        let mut types = HashSet::new();
+        for _ in 0..=MAX_DEPTH {
+            let before = types.len();
+            for (name, _, toks) in &function_like {
+                if !types.contains(name.as_str()) && type_body(toks, &types, &raw) {
+                    types.insert(name.to_string());
+                }
+            }
+            if types.len() == before {
+                break;
+            }
+        }
+        let mut pasted_variables = HashMap::new();
+        for (name, define, toks) in &function_like {
+            if let Some(params) = &define.params
+                && let Some(index) = pasted_variable(toks, params)
+            {
+                hasher.update(format!("variable {name} {index}\n").as_bytes());
+                pasted_variables.insert(name.to_string(), index);
+            }
+        }
+        for name in &names {
+            if declares.contains(name.as_str()) {
+                hasher.update(format!("declares {name}\n").as_bytes());
+            }
+            if types.contains(name.as_str()) {
+                hasher.update(format!("type {name}\n").as_bytes());
+            }
+        }
         let mut map = HashMap::with_capacity(memo.len());
         for name in names {
             if let Some(Some(meaning)) = memo.remove(name.as_str()) {
@@ -135,7 +214,11 @@ impl Table {
             }
         }
         let digest = hasher.finalize();
-        let key = if map.is_empty() {
+        let key = if map.is_empty()
+            && declares.is_empty()
+            && types.is_empty()
+            && pasted_variables.is_empty()
+        {
             String::new()
         } else {
             digest.iter().fold(String::new(), |mut s, b| {
@@ -143,7 +226,13 @@ impl Table {
                 s
             })
         };
-        Table { map, key }
+        Table {
+            map,
+            declares,
+            types,
+            pasted_variables,
+            key,
+        }
     }
 
     /// The table of the `#define`s of `texts`, in order, after `flags`
@@ -161,6 +250,23 @@ impl Table {
 
     pub(super) fn get(&self, name: &str) -> Option<&Meaning> {
         self.map.get(name)
+    }
+
+    /// The index of the argument that names the variable `name` declares
+    /// (see `pasted_variables`).
+    pub(super) fn pasted_variable(&self, name: &str) -> Option<usize> {
+        self.pasted_variables.get(name).copied()
+    }
+
+    /// Whether `name` is a function-like macro that expands to a type.
+    pub(super) fn is_type(&self, name: &str) -> bool {
+        self.types.contains(name)
+    }
+
+    /// Whether `name` is a function-like macro that expands to whole
+    /// declarations.
+    pub(super) fn declares(&self, name: &str) -> bool {
+        self.declares.contains(name)
     }
 
     /// A digest of the table (empty for an empty one).
@@ -442,6 +548,178 @@ fn meaning_of(
     Some(Meaning::Write { params, pieces })
 }
 
+/// Whether a macro body holds whole declarations: a `;` or a `}` outside
+/// parentheses and brackets (`typedef ... Scalar; ...`, `inline int f()
+/// { ... }`) or an invocation of a macro in `declaring`, and no
+/// `do`/`while` of a statement macro.
+fn declarations(toks: &[(usize, BodyTok)], declaring: &HashSet<String>) -> bool {
+    let mut depth = 0usize;
+    let mut braces = 0usize;
+    let mut found = false;
+    for (j, (_, tok)) in toks.iter().enumerate() {
+        match tok {
+            BodyTok::Punct("(" | "[") => depth += 1,
+            BodyTok::Punct(")" | "]") => depth = depth.saturating_sub(1),
+            BodyTok::Punct("{") => braces += 1,
+            BodyTok::Punct("}") if depth == 0 => {
+                braces = braces.saturating_sub(1);
+                found = true
+            }
+            BodyTok::Punct(";") if depth == 0 => found = true,
+            BodyTok::Ident(inner)
+                if depth == 0
+                    && declaring.contains(*inner)
+                    && matches!(toks.get(j + 1), Some((_, BodyTok::Punct("(")))) =>
+            {
+                found = true
+            }
+            BodyTok::Ident("do" | "while" | "for" | "if" | "return") if depth + braces == 0 => {
+                return false;
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+/// The parameter pasted into the name of the one variable a body declares
+/// (`[const] Type [<...>] prefix##NAME [= ...]`), or `None`.
+fn pasted_variable(toks: &[(usize, BodyTok)], params: &[String]) -> Option<usize> {
+    let param = |t: Option<&(usize, BodyTok)>| match t {
+        Some((_, BodyTok::Ident(w))) => params.iter().position(|p| p == w),
+        _ => None,
+    };
+    let mut j = 0;
+    while matches!(
+        toks.get(j),
+        Some((_, BodyTok::Ident("const" | "static" | "constexpr")))
+    ) {
+        j += 1;
+    }
+    match toks.get(j) {
+        Some((_, BodyTok::Ident(w))) if param(toks.get(j)).is_none() && !super::is_keyword(w) => {
+            j += 1
+        }
+        _ => return None,
+    }
+    if matches!(toks.get(j), Some((_, BodyTok::Punct("<")))) {
+        j = group_end_angle(toks, j)?;
+    }
+    // The declarator: words joined by `##`, one of them a parameter.
+    let mut named = None;
+    loop {
+        if !matches!(toks.get(j), Some((_, BodyTok::Ident(_)))) {
+            return None;
+        }
+        named = named.or(param(toks.get(j)));
+        j += 1;
+        if !matches!(toks.get(j), Some((_, BodyTok::Punct("##")))) {
+            break;
+        }
+        j += 1;
+    }
+    let ends = matches!(toks.get(j), None | Some((_, BodyTok::Punct("=" | "["))));
+    let pasted = toks.iter().any(|(_, t)| *t == BodyTok::Punct("##"));
+    (ends && pasted).then_some(named).flatten()
+}
+
+/// The index after the `>` that closes the `<` at `tokens[open]`.
+fn group_end_angle(tokens: &[(usize, BodyTok)], open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (j, (_, tok)) in tokens.iter().enumerate().skip(open) {
+        match tok {
+            BodyTok::Punct("<") => depth += 1,
+            BodyTok::Punct(">") => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(j + 1);
+                }
+            }
+            BodyTok::Punct(";" | "{" | "}") => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether a macro body reads as a type: `typename`/`const` at most, then
+/// a name (pasted pieces `func##_retval` included), then `<...>` groups
+/// and `::name` segments to its end (`typename internal::func##_retval<T>::type`,
+/// `CwiseBinaryOp<EIGEN_CAT(...)<...>, const L, const R>`), or one
+/// invocation of a macro in `types`.
+fn type_body(
+    toks: &[(usize, BodyTok)],
+    types: &HashSet<String>,
+    raw: &HashMap<String, Vec<Define>>,
+) -> bool {
+    // A lone word is no sure type (`_GLIB_EXTERN`), nor a macro's name.
+    let typed = toks.iter().any(|(_, t)| {
+        matches!(
+            t,
+            BodyTok::Punct("<" | "::" | "##") | BodyTok::Ident("typename")
+        )
+    });
+    let mut j = 0;
+    while matches!(
+        toks.get(j),
+        Some((
+            _,
+            BodyTok::Ident("typename" | "const" | "volatile" | "struct" | "union" | "enum")
+        ))
+    ) {
+        j += 1;
+    }
+    if let Some((_, BodyTok::Ident(first))) = toks.get(j)
+        && types.contains(*first)
+        && matches!(toks.get(j + 1), Some((_, BodyTok::Punct("("))))
+    {
+        return group_end(toks, j + 1) == Some(toks.len());
+    }
+    if !typed {
+        return false;
+    }
+    let mut named = false;
+    while j < toks.len() {
+        match toks[j].1 {
+            BodyTok::Ident(w) if !named && !super::is_keyword(w) && !raw.contains_key(w) => {
+                named = true;
+                j += 1;
+                // `func##_retval`
+                while matches!(toks.get(j), Some((_, BodyTok::Punct("##"))))
+                    && matches!(toks.get(j + 1), Some((_, BodyTok::Ident(_))))
+                {
+                    j += 2;
+                }
+            }
+            BodyTok::Punct("::") if named => {
+                named = false;
+                j += 1;
+            }
+            BodyTok::Punct("<") if named => {
+                let mut depth = 0usize;
+                let mut k = j;
+                loop {
+                    match toks.get(k).map(|t| t.1) {
+                        Some(BodyTok::Punct("<")) => depth += 1,
+                        Some(BodyTok::Punct(">")) => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        Some(BodyTok::Punct(";" | "{" | "}")) | None => return false,
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                j = k + 1;
+            }
+            _ => return false,
+        }
+    }
+    named
+}
+
 /// Whether a function-like macro's body pastes a parameter into a name:
 /// `a ## b` next to a parameter, or the body is one invocation of such a
 /// macro with a parameter among its arguments (`EXPAND_CAT(X, HASHER())`).
@@ -545,7 +823,13 @@ pub(super) fn write(
             })
         });
     let Some(placed) = placed else {
-        return generator(scan, params.is_some(), pieces, start, stop);
+        let declares = pieces
+            .iter()
+            .any(|p| matches!(p, Piece::Text(t) if t == ";" || t == "}"));
+        if params.is_none() || !declares {
+            return None;
+        }
+        return generator(scan, start, stop);
     };
     scan.blank(start, stop);
     // A macro that closes braces no macro of the project wrote open
@@ -601,17 +885,8 @@ fn items_origins(items: &[Item], placed: &[(usize, std::borrow::Cow<str>)]) -> V
 /// `PYBIND11_TLS_KEY_INIT(k)`: its expansion holds a `;`): blanked with
 /// the `;` after it, as nothing a symbol can be named from. The index to
 /// go on from, or `None` for any other.
-fn generator(
-    scan: &mut Scan,
-    function_like: bool,
-    pieces: &[Piece],
-    start: usize,
-    stop: usize,
-) -> Option<usize> {
-    let declares = pieces
-        .iter()
-        .any(|p| matches!(p, Piece::Text(t) if t == ";" || t == "}"));
-    if !function_like || !declares || scan.prev(start).is_some() {
+pub(super) fn generator(scan: &mut Scan, start: usize, stop: usize) -> Option<usize> {
+    if scan.prev(start).is_some() {
         return None;
     }
     let mut end = stop;
@@ -624,13 +899,31 @@ fn generator(
             if matches!(scan.src.get(at + 1), Some(b'/' | b'*')) => {}
         Some(_) => return None,
     }
+    // `DECLARE(x)` then `{` on the next line: a head, not a generator.
+    if matches!(scan.next(end, false), Some((_, super::Tok::Punct(b'{')))) {
+        return None;
+    }
     scan.blank(start, end);
+    // Specifiers the project's macros wrote before it (`GLIB_AVAILABLE_IN_2_72`
+    // as `extern`, on the line above) go with it.
+    let mut back = start;
+    while let Some((at, super::Tok::Word(w))) = scan.prev_token(back, false) {
+        let written = scan
+            .out
+            .as_ref()
+            .is_some_and(|out| out.get(at..at + w.len()) != scan.src.get(at..at + w.len()));
+        if !written {
+            break;
+        }
+        scan.blank(at, at + w.len());
+        back = at;
+    }
     Some(end)
 }
 
 /// The byte ranges of the arguments between `open` and `close` (commas at
 /// the top level split; the variadic parameter takes the rest).
-fn arguments(
+pub(super) fn arguments(
     scan: &Scan,
     open: usize,
     close: usize,
@@ -720,16 +1013,26 @@ fn place<'a>(
     let mut spots = Vec::with_capacity(items.len());
     let mut cursor = start;
     let mut prev: Option<&str> = None;
+    let mut prev_from_file = false;
     for item in items {
         let text = item.text.as_ref();
-        let min = cursor + usize::from(prev.is_some_and(|p| separated(p, text)));
+        // Two tokens of the file next to each other stay so (`>::`).
+        let from_file = aligned && item.origin.is_some();
+        let apart = !(from_file && prev_from_file) && prev.is_some_and(|p| separated(p, text));
+        let min = cursor + usize::from(apart);
         // A name (not a keyword) is only written where the file has it:
         // symbols are named from the file as written.
         let name = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
             && !super::is_keyword(text)
             && !matches!(
                 text,
-                "_Noreturn" | "thread_local" | "_Thread_local" | "__thread"
+                "_Noreturn"
+                    | "thread_local"
+                    | "_Thread_local"
+                    | "__thread"
+                    | "true"
+                    | "false"
+                    | "nullptr"
             );
         let at = match (aligned, item.origin) {
             (true, Some(origin)) => (origin >= min).then_some(origin)?,
@@ -752,6 +1055,7 @@ fn place<'a>(
         spots.push((at, item.text.clone()));
         cursor = at + text.len();
         prev = Some(text);
+        prev_from_file = from_file;
     }
     // A specifier that ends a declaration head (`EIGEN_NOEXCEPT` as
     // `noexcept`) is written at the end of the invocation, so the head

@@ -55,6 +55,9 @@ fn the_walk_finds_what_the_queries_find_on_small_and_broken_code() {
         "int f(void); int *g(int), **h(void); int (k)(int);\n",
         "typedef struct { int a; } A; typedef struct B { int b; } C, *PC, D[3];\n",
         "typedef int (*fp)(int); typedef int (*(*fpp))(int); typedef union U { int a; } U;\n",
+        "typedef signed char int8_t; typedef unsigned __int64 uint64_t; typedef int ssize_t;\n",
+        "typedef PVOID CONDITION_VARIABLE, *PCONDITION_VARIABLE;\n",
+        "int (*get_read(const M *m))(B *, int);\nchar *(*get_p(M *m))(U *);\nint (*f(int a))(int) { return 0; }\ntypedef int(CB)(const P p[], void *arg);\n",
         "#define X 1\n#define Y\nint FN(Name)(int a) { return a; }\nint *FN(P)(int a) { return 0; }\n",
         "int f (void) MY_ATTR; int *g (void) OTHER junk(;\n",
         "namespace a::b { class C : public D { public: C(); ~C(); operator bool() const; int &r(); \

@@ -131,3 +131,97 @@ fn a_macro_pasting_its_argument_into_a_name_names_the_function_by_it() {
     assert!(!tree.has_errors);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_macro_of_whole_declarations_alone_on_its_line_is_blanked_with_its_specifier() {
+    // Eigen's `EIGEN_DENSE_PUBLIC_INTERFACE` expands to another macro and
+    // typedefs (the table cannot write it); GLib's `G_DECLARE_INTERFACE`
+    // to functions with bodies, after `GLIB_AVAILABLE_IN_2_72`, which
+    // the project defines as `extern`.
+    let header = "#define EIGEN_GENERIC_PUBLIC_INTERFACE(Derived) \\\n  typedef typename Eigen::internal::traits<Derived>::Scalar Scalar; \\\n  using Base::derived;\n#define EIGEN_DENSE_PUBLIC_INTERFACE(Derived) \\\n  EIGEN_GENERIC_PUBLIC_INTERFACE(Derived) \\\n  typedef typename Base::PacketScalar PacketScalar;\n#define _GLIB_EXTERN extern\n#define GLIB_AVAILABLE_IN_2_72 _GLIB_EXTERN\n#define G_DECLARE_INTERFACE(Name, name, MODULE, OBJ) \\\n  GType name##_get_type (void); \\\n  static inline Name * MODULE##_##OBJ (gpointer ptr) { \\\n    return G_CAST (ptr, name##_get_type (), Name); }\n";
+    let file = "namespace Eigen {\ntemplate<typename Derived> class CwiseNullaryOp : public Base {\n  public:\n    typedef Base Base;\n    EIGEN_DENSE_PUBLIC_INTERFACE(CwiseNullaryOp)\n    Index rows() const { return m_rows; }\n};\n}\nGLIB_AVAILABLE_IN_2_72\nG_DECLARE_INTERFACE(GDebugController, g_debug_controller, G, DEBUG_CONTROLLER)\nGLIB_AVAILABLE_IN_2_72\nvoid g_debug_controller_set (GDebugController *self);\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("Eigen::CwiseNullaryOp::rows").is_some());
+    assert!(tree.find("g_debug_controller_set").is_some());
+    let text = crate::core::syntax::preprocessed(
+        Lang::Cpp,
+        file,
+        &CMacros::default().with_texts([header, file]),
+    );
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    assert_eq!(
+        lines[4..11],
+        [
+            "",
+            "Index rows() const { return m_rows; }",
+            "};",
+            "}",
+            "",
+            "",
+            "extern"
+        ]
+    );
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_macro_that_expands_to_a_type_is_read_as_one() {
+    // Eigen's return-type macros paste names through `EIGEN_CAT`; AltiVec's
+    // `__UNPACK_TYPE__` is a dependent type.
+    let header = "#define EIGEN_CAT2(a,b) a ## b\n#define EIGEN_CAT(a,b) EIGEN_CAT2(a,b)\n#define EIGEN_CWISE_BINARY_RETURN_TYPE(LHS,RHS,OPNAME) \\\n    CwiseBinaryOp< \\\n      EIGEN_CAT(EIGEN_CAT(internal::scalar_,OPNAME),_op)< \\\n          typename internal::traits<LHS>::Scalar, \\\n          typename internal::traits<RHS>::Scalar \\\n      >, \\\n      const LHS, \\\n      const RHS \\\n    >\n#define EIGEN_MATHFUNC_RETVAL(func, scalar) typename Eigen::internal::func##_retval<typename Eigen::internal::global_math_functions_filtering_base<scalar>::type>::type\n#define __UNPACK_TYPE__(PACKETNAME) typename unpacket_traits<PACKETNAME>::type\n#define EIGEN_STRONG_INLINE inline\n";
+    let file = "namespace Eigen {\ntypedef EIGEN_CWISE_BINARY_RETURN_TYPE(Derived,OtherDerived,product) ProductReturnType;\ntemplate<typename Scalar> inline EIGEN_MATHFUNC_RETVAL(random, Scalar) random(const Scalar& x, const Scalar& y);\ntemplate<typename Packet>\nEIGEN_STRONG_INLINE Packet pload_common(const __UNPACK_TYPE__(Packet)* from)\n{\n  return vec_xl(0, from);\n}\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["Eigen", "ProductReturnType", "random", "pload_common"]
+    );
+    assert!(parse(Lang::Cpp, file).has_errors);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_macro_that_declares_a_variable_by_pasting_names_it_by_the_argument() {
+    let header = "#define _EIGEN_DECLARE_CONST_FAST_Packet4f(NAME,X) \\\n  Packet4f p4f_##NAME = {X, X, X, X}\n";
+    let file = "namespace Eigen {\nstatic _EIGEN_DECLARE_CONST_FAST_Packet4f(ZERO, 0); //{ 0.0, 0.0, 0.0, 0.0}\ntemplate<> inline Packet4f pset1<Packet4f>(const float& from) { return vec_splats(from); }\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("Eigen::pset1<Packet4f>").is_some());
+    let text = crate::core::syntax::preprocessed(
+        Lang::Cpp,
+        file,
+        &CMacros::default().with_texts([header, file]),
+    );
+    assert_eq!(
+        text.lines().nth(1),
+        Some("static int                                ZERO    ; //{ 0.0, 0.0, 0.0, 0.0}")
+    );
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_exception_specification_macro_with_arguments_is_written() {
+    let header =
+        "#define EIGEN_NOEXCEPT_IF(x) noexcept(x)\n#define EIGEN_NO_THROW noexcept(true)\n";
+    let file = "class Array {\n    Array& operator=(Array&& other) EIGEN_NOEXCEPT_IF(std::is_nothrow_move_assignable<Scalar>::value)\n    {\n      return *this;\n    }\n    Array() EIGEN_NO_THROW : m_rows(0) {}\n};\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["Array", "operator=", "Array"]);
+    assert!(parse(Lang::Cpp, file).has_errors);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_pasting_macro_after_a_function_body_is_no_typedef_name() {
+    // libuv's tests: `TEST_IMPL(name) {` after a function's `}` is read
+    // as it was without the project's macros (not `} FN(Slot);`).
+    let header = "#define TEST_IMPL(name) \\\n  int run_test_##name(void); \\\n  int run_test_##name(void)\n";
+    let file = "static void close_cb(uv_handle_t* handle) {\n  close_cb_called++;\n}\n\nTEST_IMPL(active) {\n  return 0;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    assert_eq!(tree.error_line, parse(Lang::C, file).error_line);
+    assert_snapshot!(golden(&tree));
+}

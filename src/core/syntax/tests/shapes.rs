@@ -209,3 +209,23 @@ fn shape_3_macros_of_protobuf_headers() {
     note: None
     ");
 }
+
+/// Issue 36's C declarations that ctags reads and the walk did not:
+/// functions returning a pointer to a function (OpenSSL's
+/// `BIO_meth_get_read`), a function type's typedef, the second name of a
+/// typedef, and names the grammar takes for primitive types.
+const S11: &str = "int (*BIO_meth_get_read(const BIO_METHOD *biom))(BIO *, char *, int);\nchar *(*get_prompt(const UI_METHOD *m))(UI *);\nint (*nist_mod(const BIGNUM *p))(BIGNUM *r) { return 0; }\ntypedef int(OSSL_CALLBACK)(const OSSL_PARAM params[], void *arg);\ntypedef PVOID CONDITION_VARIABLE, *PCONDITION_VARIABLE;\ntypedef signed char int8_t;\n";
+
+#[test]
+fn shape_11_functions_returning_function_pointers_and_more_typedefs() {
+    insta::assert_snapshot!(show(Lang::C, S11), @r"
+    BIO_meth_get_read [function] L1-1 | int (*BIO_meth_get_read(const BIO_METHOD *biom))(BIO *, char *, int)
+    get_prompt [function] L2-2 | char *(*get_prompt(const UI_METHOD *m))(UI *)
+    nist_mod [function] L3-3 | int (*nist_mod(const BIGNUM *p))(BIGNUM *r)
+    OSSL_CALLBACK [typedef] L4-4 | typedef int(OSSL_CALLBACK)(const OSSL_PARAM params[], void *arg)
+    CONDITION_VARIABLE [typedef] L5-5 | typedef PVOID CONDITION_VARIABLE, *PCONDITION_VARIABLE
+    PCONDITION_VARIABLE [typedef] L5-5 | typedef PVOID *PCONDITION_VARIABLE
+    int8_t [typedef] L6-6 | typedef signed char int8_t
+    note: None
+    ");
+}

@@ -18,6 +18,17 @@
       declarator: (pointer_declarator
         declarator: (function_declarator
           declarator: (identifier) @name)))
+    (function_declarator
+      declarator: (parenthesized_declarator
+        (pointer_declarator
+          declarator: (function_declarator
+            declarator: (identifier) @name))))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator
+          (pointer_declarator
+            declarator: (function_declarator
+              declarator: (identifier) @name)))))
   ]) @definition.function
 
 ; Functions whose name a macro makes (`int FN(Name)(int a) { ... }`, the
@@ -48,6 +59,18 @@
       declarator: (pointer_declarator
         declarator: (function_declarator
           declarator: (identifier) @name)))
+    ; Returning a pointer to a function: `int (*f(const M *m))(int)`.
+    (function_declarator
+      declarator: (parenthesized_declarator
+        (pointer_declarator
+          declarator: (function_declarator
+            declarator: (identifier) @name))))
+    (pointer_declarator
+      declarator: (function_declarator
+        declarator: (parenthesized_declarator
+          (pointer_declarator
+            declarator: (function_declarator
+              declarator: (identifier) @name)))))
   ]) @definition.function
 
 ; Tagged types with a body.
@@ -82,10 +105,12 @@
     body: (_))
   declarator: (type_identifier) @name) @definition.enum
 
-; Other typedefs: plain, pointer and function-pointer types.
+; Other typedefs: plain, pointer and function-pointer types; a name the
+; grammar takes for a primitive type (`typedef signed char int8_t;`).
 (type_definition
   declarator: [
     (type_identifier) @name
+    (primitive_type) @name
     (pointer_declarator
       declarator: (type_identifier) @name)
     (pointer_declarator
@@ -106,6 +131,9 @@
     (pointer_declarator
       declarator: (function_declarator
         declarator: (type_identifier) @name))
+    ; A function type: `typedef int(OSSL_CALLBACK)(const OSSL_PARAM p[]);`.
+    (function_declarator
+      declarator: (parenthesized_declarator (type_identifier) @name))
     (pointer_declarator
       declarator: (function_declarator
         declarator: (parenthesized_declarator
