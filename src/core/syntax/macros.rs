@@ -586,37 +586,11 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             continue;
         }
         let found = user.rule_of(word);
-        if let Some(Found::Project(meaning, table)) = found {
-            let to = match meaning {
-                project::Meaning::Nothing { args: false } => {
-                    scan.blank(i, end);
-                    Some(end)
-                }
-                project::Meaning::Nothing { args: true } => {
-                    match (template_parameter(&scan, i, end), scan.next(end, false)) {
-                        // `, FMT_ENABLE_IF(cond)>`: the comma goes too.
-                        (Some((from, to)), _) => {
-                            scan.blank(from, to);
-                            Some(to)
-                        }
-                        (None, Some((open, Tok::Punct(b'(')))) => {
-                            scan.close(open).inspect(|&close| scan.blank(i, close))
-                        }
-                        _ => Some(end),
-                    }
-                }
-                project::Meaning::Write { params, pieces } => {
-                    project::write(&mut scan, table, *params, pieces, i, end)
-                }
-                // A value is no declaration's business: as if unknown.
-                project::Meaning::Value => None,
-                project::Meaning::Paste => pasted_name(&mut scan, i, end)
-                    .or_else(|| pasted_variable(&mut scan, table, word, i, end)),
-            };
-            if let Some(to) = to {
-                i = to;
-                continue;
-            }
+        if let Some(Found::Project(meaning, table)) = found
+            && let Some(to) = project_meaning(&mut scan, meaning, table, word, i, end)
+        {
+            i = to;
+            continue;
         }
         if let Some(to) = generated(&mut scan, user, word, i, end) {
             i = to;
@@ -626,44 +600,98 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = to;
             continue;
         }
-        let listed = match found {
-            Some(Found::Listed(rule)) => Some(rule),
-            Some(Found::Project(..)) => builtin().get(word).copied(),
-            None => None,
-        };
-        i = match listed {
-            Some(rule) => apply(&mut scan, rule, i, end),
-            None if is_caps(word) && access_label(&scan, i, end).is_some() => {
-                let to = access_label(&scan, i, end).unwrap_or(end);
-                scan.blank(i, to);
-                to
-            }
-            None if is_caps(word) && pointer_macro(&scan, i, end) => {
-                // `typedef void (APIENTRYP PFNGLFOOPROC) (...)`: the macro
-                // stands for `APIENTRY *`; a `*` keeps the declarator.
-                scan.blank(i, end);
-                if let Some(out) = scan.out.as_mut() {
-                    out[i] = b'*';
-                }
-                end
-            }
-            None if is_caps(word) && template_parameter(&scan, i, end).is_some() => {
-                let (from, to) = template_parameter(&scan, i, end).unwrap_or((i, end));
-                scan.blank(from, to);
-                to
-            }
-            None if !b.is_ascii_digit() && looks_like_macro(&scan, user, word, i, end) => {
-                let after = match scan.next(end, false) {
-                    Some((open, Tok::Punct(b'('))) => scan.close(open).unwrap_or(end),
-                    _ => end,
-                };
-                scan.blank(i, after);
-                after
-            }
-            None => end,
-        };
+        i = other_word(&mut scan, user, found, word, i, end);
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// What a macro the project defines (`meaning`) makes of `word` at
+/// `i..end`: the byte scanning goes on from, `None` to read it as unknown.
+fn project_meaning(
+    scan: &mut Scan,
+    meaning: &project::Meaning,
+    table: &project::Table,
+    word: &str,
+    i: usize,
+    end: usize,
+) -> Option<usize> {
+    match meaning {
+        project::Meaning::Nothing { args: false } => {
+            scan.blank(i, end);
+            Some(end)
+        }
+        project::Meaning::Nothing { args: true } => {
+            match (template_parameter(&*scan, i, end), scan.next(end, false)) {
+                // `, FMT_ENABLE_IF(cond)>`: the comma goes too.
+                (Some((from, to)), _) => {
+                    scan.blank(from, to);
+                    Some(to)
+                }
+                (None, Some((open, Tok::Punct(b'(')))) => {
+                    scan.close(open).inspect(|&close| scan.blank(i, close))
+                }
+                _ => Some(end),
+            }
+        }
+        project::Meaning::Write { params, pieces } => {
+            project::write(scan, table, *params, pieces, i, end)
+        }
+        // A value is no declaration's business: as if unknown.
+        project::Meaning::Value => None,
+        project::Meaning::Paste => {
+            pasted_name(scan, i, end).or_else(|| pasted_variable(scan, table, word, i, end))
+        }
+    }
+}
+
+/// `word` at `i..end`, no project macro's: a listed rule, a caps access
+/// label, pointer or template macro, one that looks like a macro, or a
+/// plain word; the byte scanning goes on from.
+fn other_word(
+    scan: &mut Scan,
+    user: &CMacros,
+    found: Option<Found<'_>>,
+    word: &str,
+    i: usize,
+    end: usize,
+) -> usize {
+    let b = scan.src[i];
+    let listed = match found {
+        Some(Found::Listed(rule)) => Some(rule),
+        Some(Found::Project(..)) => builtin().get(word).copied(),
+        None => None,
+    };
+    match listed {
+        Some(rule) => apply(scan, rule, i, end),
+        None if is_caps(word) && access_label(&*scan, i, end).is_some() => {
+            let to = access_label(&*scan, i, end).unwrap_or(end);
+            scan.blank(i, to);
+            to
+        }
+        None if is_caps(word) && pointer_macro(&*scan, i, end) => {
+            // `typedef void (APIENTRYP PFNGLFOOPROC) (...)`: the macro
+            // stands for `APIENTRY *`; a `*` keeps the declarator.
+            scan.blank(i, end);
+            if let Some(out) = scan.out.as_mut() {
+                out[i] = b'*';
+            }
+            end
+        }
+        None if is_caps(word) && template_parameter(&*scan, i, end).is_some() => {
+            let (from, to) = template_parameter(&*scan, i, end).unwrap_or((i, end));
+            scan.blank(from, to);
+            to
+        }
+        None if !b.is_ascii_digit() && looks_like_macro(&*scan, user, word, i, end) => {
+            let after = match scan.next(end, false) {
+                Some((open, Tok::Punct(b'('))) => scan.close(open).unwrap_or(end),
+                _ => end,
+            };
+            scan.blank(i, after);
+            after
+        }
+        None => end,
+    }
 }
 
 /// An invocation alone on its lines of a macro the project defines as

@@ -20,6 +20,12 @@ pub(super) fn resolve<'t>(tree: &'t SymbolTree, typed: &str) -> Option<&'t Symbo
     if let Some(old) = tree.iter().find(|s| s.legacy.as_deref() == Some(typed)) {
         return Some(old);
     }
+    // A Go method as declared: `(b *boolValue) Set`.
+    let declared = go_declaration(typed);
+    let typed = declared.as_deref().unwrap_or(typed);
+    if let Some(exact) = tree.find(typed) {
+        return Some(exact);
+    }
     let loose_typed = loose(typed);
     if loose_typed.is_empty() {
         return None;
@@ -31,6 +37,18 @@ pub(super) fn resolve<'t>(tree: &'t SymbolTree, typed: &str) -> Option<&'t Symbo
         }
     }
     None
+}
+
+/// A Go method written as it is declared, `(b *boolValue) Set` or
+/// `(boolValue) Set`, as its path `boolValue.Set`.
+fn go_declaration(typed: &str) -> Option<String> {
+    let rest = typed.strip_prefix('(')?;
+    let (receiver, method) = rest.split_once(')')?;
+    let method = method.trim();
+    let ty = receiver.split_whitespace().last()?.trim_start_matches('*');
+    let word = |w: &str| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (word(method) && word(ty) && receiver.split_whitespace().count() <= 2)
+        .then(|| format!("{ty}.{method}"))
 }
 
 /// `path` without what people leave out or write either way: `::` read as
@@ -95,6 +113,24 @@ fn matching(text: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::{loose, without_trait};
+
+    #[test]
+    fn a_go_method_as_declared_is_its_path() {
+        use super::go_declaration;
+        assert_eq!(
+            go_declaration("(b *boolValue) Set").as_deref(),
+            Some("boolValue.Set")
+        );
+        assert_eq!(
+            go_declaration("(boolValue) Type").as_deref(),
+            Some("boolValue.Type")
+        );
+        assert_eq!(go_declaration("( b  * boolValue ) Set").as_deref(), None);
+        assert_eq!(go_declaration("(*boolValue).Set"), None);
+        assert_eq!(go_declaration("(a b c) Set"), None);
+        assert_eq!(go_declaration("(b *boolValue)"), None);
+        assert_eq!(go_declaration("plain"), None);
+    }
 
     #[test]
     fn spellings_people_type() {
