@@ -58,6 +58,21 @@ impl BeneathError {
     }
 }
 
+/// The text of `rel` under `root` when it is a regular file beneath the
+/// root of at most `max` bytes (opened without blocking: a FIFO is refused
+/// at once); `None` otherwise. For the small files resolvers read.
+pub fn read_small_text(root: &Path, rel: &str, links: Links, max: u64) -> Option<String> {
+    use std::io::Read;
+    let file = open_beneath(root, Path::new(rel), links).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > max {
+        return None;
+    }
+    let mut text = String::new();
+    file.take(max).read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
 /// Open `rel` (relative to `root`) for reading, never reaching anything
 /// outside `root`; see the module comment. An absolute `rel`, or one that
 /// resolves out of the root, is [`BeneathError::Outside`]; with

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::core::paths::beneath::{Links, open_beneath};
+use crate::core::paths::beneath::{Links, read_small_text};
 use crate::core::syntax::CMacros;
 use crate::core::walk::{self, Content, ReadPolicy, WalkPatterns};
 
@@ -67,16 +67,7 @@ pub fn read_c_files(root: &Path, files: &[String], policy: &ReadPolicy) -> Vec<S
 /// the root (opened without blocking: a FIFO is refused at once), at most
 /// 64 MiB.
 fn read_database(root: &Path, rel: &str) -> Option<String> {
-    use std::io::Read;
-    const MAX: u64 = 64 << 20;
-    let file = open_beneath(root, Path::new(rel), Links::Inside).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(MAX).read_to_string(&mut text).ok()?;
-    Some(text)
+    read_small_text(root, rel, Links::Inside, 64 << 20)
 }
 
 /// The `-D` flags of the project's `compile_commands.json` as `#define`

@@ -360,16 +360,7 @@ fn relative_inside(root: &Path, abs: &Path) -> Option<String> {
 /// for one between a check and the read would be followed), and a FIFO
 /// does not block the open.
 pub(super) fn read_small(root: &Path, rel: &str) -> Option<String> {
-    use std::io::Read;
-    const MAX: u64 = 1 << 20;
-    let file = beneath::open_beneath(root, Path::new(rel), beneath::Links::Never).ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX {
-        return None;
-    }
-    let mut text = String::new();
-    file.take(MAX).read_to_string(&mut text).ok()?;
-    Some(text)
+    beneath::read_small_text(root, rel, beneath::Links::Never, 1 << 20)
 }
 
 pub(super) fn parent(file: &str) -> &str {
