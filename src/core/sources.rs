@@ -2,7 +2,11 @@
 //! the [`DiskCache`]) shared by composition and the TUI: one file's content
 //! (re-read only when its size or mtime changes), its symbol tree (parsed
 //! once per content), its rendered view per entry settings, and token
-//! counts per rendered text.
+//! counts per rendered text. A text is read once into an `Arc<str>` that a
+//! `full` view and the composition share; the in-memory maps are
+//! `core::lru` maps bounded by the `memory_cache` setting (MiB).
+//! `Project::file_cache` (the TUI) and `Project::run_cache` (one CLI
+//! command, batching its disk writes) make one.
 //!
 //! Every key includes the content hash, so a changed file can never be
 //! served a stale view or count.

@@ -11,8 +11,16 @@
 //! and C++ by a walk over the syntax tree that yields the query's matches
 //! without compiling it (`python_defs`, `c_defs`), the other languages by
 //! running the query (`symbols`); the definitions are nested by byte range
-//! and named with stable paths. C and C++ are first freed of attribute macros
-//! tree-sitter cannot read (`preproc`). While the tree is at hand, the
+//! and named with stable paths (a path a symbol had before is kept as
+//! `Symbol::legacy`, so old masks still apply; `spelling` resolves what a
+//! person types). C and C++ are first freed of what tree-sitter cannot
+//! read (`preproc`, `branches`, `macros`, `initializers`), keeping every
+//! byte offset; `defines` and `macros::project` read the project's own
+//! `#define`s, gathered once per project by `sources::c_project` and
+//! carried in [`CMacros`], whose key is in every cache key of a C/C++
+//! parse. A language defined only by its row gets its spans from
+//! `generic`; code beside a row only where a query cannot say it
+//! (`kotlin_swift`, `sections`). While the tree is at hand, the
 //! spans the views need (body, docstring, leading comment) are recorded per
 //! symbol (`spans`), so [`skeleton`], [`outline`] and [`masked`] work on
 //! the [`SymbolTree`] and the source alone, without parsing again.

@@ -1,6 +1,9 @@
 //! Per-file transforms: one file's text and its preset entry in, the text
 //! the model sees out (docs/ARCHITECTURE.md, "core::views"). Symbol-aware modes fall back to a
-//! summary for files without a grammar.
+//! summary for files without a grammar, and say so (`no_grammar`);
+//! `ViewMode::needs_grammar` is what the TUI's mode cycle, `set`, `mask`,
+//! `symbols` and the MCP server ask. Summaries and skeletons leave out
+//! licence banners (`syntax::licence`, by the language row's comment kinds).
 
 use std::fmt::Write;
 use std::sync::Arc;

@@ -1,6 +1,9 @@
 //! Build a context: compose the preset (streamed, see `stream`) or pack
 //! it into a budget, scan it for secrets, count it, and hand it to
 //! `deliver`.
+//!
+//! `Workspace::compose` is a preview's composition (not scanned or counted:
+//! `stats`, the TUI's preview); `Workspace::discover` the TUI's discovery.
 
 use std::sync::Arc;
 

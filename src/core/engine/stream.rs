@@ -11,6 +11,13 @@
 //! Then the destination is written in one go — the tree, the spool, the
 //! rest — into a temporary file renamed into place, so a refused or
 //! failed build leaves no file and an older output intact.
+//!
+//! Files go in chunks of `CHUNK` (rendered and their bodies scanned,
+//! overlapped with writing the previous chunk to the spool); tokens are
+//! counted as the text goes by (`tokens::stream::StreamCount`, in pieces
+//! cut where the count stays exact) and the text between the bodies is
+//! scanned (`secrets::StreamScan`). The clipboard and the server get the
+//! text in memory through the same rendering (`compose::Sink`).
 
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Seek, Write};
