@@ -1,4 +1,4 @@
-//! Nothing the user wrote in `ctxcurate.toml` is lost (DESIGN §13,
+//! Nothing the user wrote in `ctxcurate.toml` is lost (docs/ARCHITECTURE.md, "core::project";
 //! issue 38): undo, redo and a jump in the history (`U`, Enter) take back
 //! or make again the app's own changes on the file as it is on disk, so a
 //! setting, an unknown key and the comments written outside the app (and

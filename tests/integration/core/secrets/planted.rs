@@ -331,7 +331,7 @@ fn a_secret_in_the_repo_map_names_the_files_line() {
         "ctxcurate.toml",
         "[presets.default]\nfiles = [\"app.py\"]\n",
     );
-    // The map's file is one discovery brought in (DESIGN §13): it is held
+    // The map's file is one discovery brought in (docs/ARCHITECTURE.md, "Discovery"): it is held
     // and named, not a reason to refuse the build.
     let out = p.run(&["build", "--target", "app.py"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
