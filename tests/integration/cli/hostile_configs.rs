@@ -165,7 +165,7 @@ fn map_is_bounded(p: &Project, probe: &str, note: &str) {
         "read whole"
     );
     let started = std::time::Instant::now();
-    let out = within(&p, &["map"]);
+    let out = within(p, &["map"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         started.elapsed() < Duration::from_secs(30),
