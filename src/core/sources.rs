@@ -24,10 +24,10 @@
 
 pub mod c_project;
 mod codebase;
+mod stamps;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::SystemTime;
 
 use sha2::{Digest, Sha256};
 
@@ -42,13 +42,7 @@ use crate::core::tokens::TokenCache;
 use crate::core::views::{self, View};
 use crate::core::walk::{self, Content, FileProblem, ReadPolicy};
 pub use codebase::Codebase;
-
-/// What identifies a version of a file on disk without reading it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    len: u64,
-    modified: Option<SystemTime>,
-}
+use stamps::{Stamp, Stamps};
 
 /// One file as last read.
 #[derive(Debug)]
@@ -109,6 +103,11 @@ pub struct Sources {
     /// The project's extra C/C++ macros: every parse reads them, every key
     /// of what a parse produces names them.
     c_macros: Mutex<CMacros>,
+    /// Content hashes by stamp, kept across runs ([`stamps`]).
+    stamps: Mutex<Stamps>,
+    /// The stamps taken in the [`Snapshot`] open now, each file's once
+    /// (`None` outside one: every look at a file takes its stamp again).
+    checked: Mutex<Option<std::collections::HashMap<String, Option<Stamp>>>>,
     /// How far the composition or pack running through this cache has
     /// come (for a front end's progress line).
     progress: Arc<Progress>,
@@ -273,10 +272,6 @@ impl Sources {
         force: bool,
     ) -> Arc<CachedFile> {
         let policy = self.policy();
-        let stamp_of = |m: &std::fs::Metadata| Stamp {
-            len: m.len(),
-            modified: m.modified().ok(),
-        };
         // Only a file read before needs a look at its stamp first; any
         // other is opened at once, its stamp taken from the descriptor (a
         // `stat` a file saved on a 100,000-file build).
@@ -284,22 +279,74 @@ impl Sources {
         if let Some(cached) = cached
             && policy.may_read(rel)
             && cached.stamp.is_some()
-            && cached.stamp
-                == std::fs::metadata(root.join(rel))
-                    .ok()
-                    .as_ref()
-                    .map(stamp_of)
+            && cached.stamp == self.stat(root, rel)
         {
             return cached;
         }
         // A file gone (or refused) is read anyway, so the problem is named
         // exactly (not found, symlink loop, …); it has no stamp.
         let (content, meta) = walk::read_content_stamped(root, rel, &policy, force);
-        let file = Arc::new(CachedFile::new(content, meta.as_ref().map(stamp_of)));
+        let stamp = meta.as_ref().map(Stamp::of);
+        if let Some(checked) = lock(&self.checked).as_mut() {
+            checked.insert(rel.to_string(), stamp);
+        }
+        let file = Arc::new(CachedFile::new(content, stamp));
         // The text, and about as much again for its symbol tree once parsed.
         let bytes = 2 * file.text().map_or(0, str::len) + rel.len() + ENTRY_OVERHEAD;
         lock(map).insert(rel.to_string(), file.clone(), bytes);
         file
+    }
+
+    /// The stamp of `rel` on disk now: taken once per file in a
+    /// [`Snapshot`], at every call outside one.
+    fn stat(&self, root: &Path, rel: &str) -> Option<Stamp> {
+        if let Some(stamp) = lock(&self.checked).as_ref().and_then(|c| c.get(rel)) {
+            return *stamp;
+        }
+        let stamp = std::fs::metadata(root.join(rel))
+            .ok()
+            .map(|m| Stamp::of(&m));
+        if let Some(checked) = lock(&self.checked).as_mut() {
+            checked.insert(rel.to_string(), stamp);
+        }
+        stamp
+    }
+
+    /// Look at each file's stamp once until the snapshot is dropped: for
+    /// one build, which reads a file several times (its imports, its
+    /// terms, its names) and should see one version of it. Snapshots
+    /// nest; the outermost ends it.
+    pub fn snapshot(&self) -> Snapshot<'_> {
+        let mut checked = lock(&self.checked);
+        let outer = checked.is_none();
+        if outer {
+            *checked = Some(std::collections::HashMap::new());
+        }
+        Snapshot {
+            sources: self,
+            outer,
+        }
+    }
+
+    /// The content hash of `rel` without reading it: known when this run
+    /// read it at the stamp it has now, or the [`stamps`] index knows that
+    /// stamp. `None` when unknown (the caller reads the file).
+    fn known_hash(&self, root: &Path, rel: &str) -> Option<[u8; 32]> {
+        let policy = self.policy();
+        if !policy.may_read(rel) {
+            return None;
+        }
+        let stamp = self.stat(root, rel)?;
+        if stamp.len > policy.max_file_size {
+            return None;
+        }
+        let cached = lock(&self.files).get(rel);
+        if let Some(file) = cached
+            && file.stamp == Some(stamp)
+        {
+            return file.text().map(|_| *file.hash());
+        }
+        lock(&self.stamps).hash(&self.disk, rel, &stamp)
     }
 
     /// The symbol tree of `rel`, parsed once per content; `None` for files
@@ -402,10 +449,9 @@ impl Sources {
         name: &str,
         derive: impl FnOnce(&SymbolTree) -> String,
     ) -> Option<Arc<str>> {
-        let file = self.file(root, rel);
         Lang::from_path(rel)?;
-        self.memo(&file, rel, name, || {
-            Some(derive(&*self.parsed(&file, rel)?))
+        self.memo(root, rel, name, |file| {
+            Some(derive(&*self.parsed(file, rel)?))
         })
     }
 
@@ -414,9 +460,8 @@ impl Sources {
     /// task is about) reads them without a parse; `None` for files without
     /// a grammar or unreadable ones.
     pub fn symbol_names(&self, root: &Path, rel: &str) -> Option<Arc<str>> {
-        let file = self.file(root, rel);
-        self.memo(&file, rel, "symbol-names-v1", || {
-            let tree = self.parsed(&file, rel)?;
+        self.memo(root, rel, "symbol-names-v1", |file| {
+            let tree = self.parsed(file, rel)?;
             let mut out = String::new();
             for symbol in tree.iter() {
                 // A name never holds a line break or a tab; a path made of
@@ -440,37 +485,57 @@ impl Sources {
         name: &str,
         derive: impl FnOnce(&str) -> String,
     ) -> Option<Arc<str>> {
-        let file = self.file(root, rel);
-        self.memo(&file, rel, name, || file.text().map(derive))
+        self.memo(root, rel, name, |file| file.text().map(derive))
     }
 
+    /// The text `compute` derives from `rel`'s content, from memory or
+    /// disk when made before: a file whose hash is known by its stamp is
+    /// not read at all.
     fn memo(
         &self,
-        file: &CachedFile,
+        root: &Path,
         rel: &str,
         name: &str,
-        compute: impl FnOnce() -> Option<String>,
+        compute: impl FnOnce(&CachedFile) -> Option<String>,
     ) -> Option<Arc<str>> {
+        if let Some(hash) = self.known_hash(root, rel)
+            && let Some(text) = self.stored_derived(&self.derived_key(name, &hash, rel))
+        {
+            return Some(text);
+        }
+        let file = self.file(root, rel);
         file.text()?;
-        let key = store::key(&[
+        if let Some(stamp) = file.stamp {
+            lock(&self.stamps).learn(&self.disk, rel, stamp, *file.hash());
+        }
+        let key = self.derived_key(name, file.hash(), rel);
+        if let Some(text) = self.stored_derived(&key) {
+            return Some(text);
+        }
+        let text: Arc<str> = compute(&file)?.into();
+        self.disk.put("derived", &key, text.as_bytes());
+        lock(&self.derived).insert(key, text.clone(), text.len() + ENTRY_OVERHEAD);
+        Some(text)
+    }
+
+    /// The key of the text `name` derived from `rel` at content `hash`.
+    fn derived_key(&self, name: &str, hash: &[u8; 32], rel: &str) -> [u8; 32] {
+        store::key(&[
             DISK_VERSION.as_bytes(),
             name.as_bytes(),
-            file.hash(),
+            hash,
             rel.as_bytes(),
             self.c_macros_key(rel).as_bytes(),
-        ]);
-        if let Some(text) = lock(&self.derived).get(&key) {
+        ])
+    }
+
+    /// A derived text made before, from memory or disk.
+    fn stored_derived(&self, key: &[u8; 32]) -> Option<Arc<str>> {
+        if let Some(text) = lock(&self.derived).get(key) {
             return Some(text.clone());
         }
-        let text: Arc<str> = match self.disk.get_text("derived", &key) {
-            Some(text) => text.into(),
-            None => {
-                let text = compute()?;
-                self.disk.put("derived", &key, text.as_bytes());
-                text.into()
-            }
-        };
-        lock(&self.derived).insert(key, text.clone(), text.len() + ENTRY_OVERHEAD);
+        let text: Arc<str> = self.disk.get_text("derived", key)?.into();
+        lock(&self.derived).insert(*key, text.clone(), text.len() + ENTRY_OVERHEAD);
         Some(text)
     }
 
@@ -529,6 +594,9 @@ impl Sources {
         lock(&self.forced).clear();
         lock(&self.views).clear();
         lock(&self.derived).clear();
+        if let Some(checked) = lock(&self.checked).as_mut() {
+            checked.clear();
+        }
     }
 
     /// Forget the rendered views (after the disk cache was cleared, so
@@ -536,6 +604,22 @@ impl Sources {
     pub fn clear_views(&self) {
         lock(&self.views).clear();
         lock(&self.derived).clear();
+    }
+}
+
+/// A build's view of the files ([`Sources::snapshot`]): while it is held,
+/// each file's stamp is taken once.
+#[must_use = "the snapshot ends when dropped"]
+pub struct Snapshot<'a> {
+    sources: &'a Sources,
+    outer: bool,
+}
+
+impl Drop for Snapshot<'_> {
+    fn drop(&mut self) {
+        if self.outer {
+            *lock(&self.sources.checked) = None;
+        }
     }
 }
 
@@ -682,6 +766,73 @@ mod tests {
             .view(dir.path(), "a.py", &item, ViewMode::Skeleton)
             .unwrap();
         assert!(changed.text.contains("def g2()"));
+    }
+
+    #[test]
+    fn a_file_known_by_its_stamp_is_not_read_again_but_a_change_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.py"), "import os\n").unwrap();
+        std::fs::write(root.join("b.py"), "import sys\n").unwrap();
+        let disk = DiskCache::at(&root.join("cache"));
+        let upper = |text: &str| text.to_uppercase();
+        let files_read = |s: &Sources| s.memory_stats()[0].1.entries;
+        {
+            let first = Sources::with_disk(disk.clone());
+            lock(&first.stamps).settle_after(std::time::Duration::ZERO);
+            // b.py is learned too young (the real rule): read every time.
+            assert_eq!(
+                first
+                    .derived_from_text(root, "a.py", "up", upper)
+                    .as_deref(),
+                Some("IMPORT OS\n")
+            );
+            lock(&first.stamps).settle_after(stamps::SETTLED);
+            first.derived_from_text(root, "b.py", "up", upper);
+        }
+        let second = Sources::with_disk(disk.clone());
+        let _snapshot = second.snapshot();
+        let never = |_: &str| -> String { panic!("made again") };
+        assert_eq!(
+            second
+                .derived_from_text(root, "a.py", "up", never)
+                .as_deref(),
+            Some("IMPORT OS\n")
+        );
+        assert_eq!(files_read(&second), 0, "a.py was read again");
+        assert_eq!(
+            second
+                .derived_from_text(root, "b.py", "up", never)
+                .as_deref(),
+            Some("IMPORT SYS\n")
+        );
+        assert_eq!(files_read(&second), 1, "b.py, too young to trust, is read");
+        drop(_snapshot);
+
+        // Another content at another stamp is read and derived anew.
+        std::fs::write(root.join("a.py"), "import os, re\n").unwrap();
+        let third = Sources::with_disk(disk);
+        assert_eq!(
+            third
+                .derived_from_text(root, "a.py", "up", upper)
+                .as_deref(),
+            Some("IMPORT OS, RE\n")
+        );
+    }
+
+    #[test]
+    fn a_snapshot_takes_each_stamp_once() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
+        let sources = Sources::new();
+        let snapshot = sources.snapshot();
+        assert_eq!(sources.file(dir.path(), "a.py").text(), Some("x = 1\n"));
+        std::fs::write(dir.path().join("a.py"), "x = 22\n").unwrap();
+        // The build sees one version of the file …
+        assert_eq!(sources.file(dir.path(), "a.py").text(), Some("x = 1\n"));
+        drop(snapshot);
+        // … and the next look, outside it, the new one.
+        assert_eq!(sources.file(dir.path(), "a.py").text(), Some("x = 22\n"));
     }
 
     #[test]

@@ -232,6 +232,9 @@ fn pack_holding_secrets(
     mut opts: PackOptions,
 ) -> (Packed, Vec<crate::core::secrets::Finding>) {
     codebase.sources.set_policy(opts.read);
+    // One version of each file for the whole pack: its imports, terms and
+    // names are each looked up by stamp, taken once.
+    let _snapshot = codebase.sources.snapshot();
     // Imports inside what the preset hides are no edges of its files.
     let graph = ImportGraph::build_viewed(codebase, &opts.include_dirs, preset);
     let scanner = Scanner::new(codebase);

@@ -343,7 +343,7 @@ impl DiskCache {
 
     /// The payload stored under `key`, if present and intact.
     pub fn get(&self, bucket: &str, key: &[u8; 32]) -> Option<Vec<u8>> {
-        let path = self.entry_path(bucket, key)?;
+        self.dir.as_ref()?;
         // What this run has batched, then the packs (a warm build finds
         // everything there, without a failed open per entry), then the
         // loose entry. A bad entry in a pack stays there (packs are never
@@ -355,6 +355,7 @@ impl DiskCache {
         if let Some(payload) = packed.as_deref().and_then(|b| open_sealed(&self.key, b)) {
             return Some(payload.to_vec());
         }
+        let path = self.entry_path(bucket, key)?;
         match read_entry(self.within(&path), &path, &self.key) {
             Loose::Missing => None,
             Loose::Sealed(payload) => Some(payload),

@@ -79,7 +79,9 @@ pub struct Packs {
     files: Vec<File>,
     /// The bucket names seen (a handful): places name them by index.
     buckets: Vec<String>,
-    places: HashMap<(usize, [u8; 32]), Place>,
+    /// By bucket and key; the keys are SHA-256 digests, so a plain fast
+    /// hash spreads them.
+    places: rustc_hash::FxHashMap<(usize, [u8; 32]), Place>,
     /// Index bytes read before their seal was checked (at most
     /// [`INDEX_BUDGET`]).
     unverified: u64,

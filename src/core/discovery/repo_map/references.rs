@@ -5,8 +5,11 @@
 //! with the files that use it; dunders and private names nobody else uses
 //! weigh little.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Mutex;
+
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::sources::Codebase;
 use crate::core::syntax::Lang;
@@ -17,41 +20,50 @@ use super::outline::Entry;
 /// the maps of one ranking.
 #[derive(Debug, Default)]
 pub struct Naming {
-    all: Mutex<HashMap<String, usize>>,
+    all: Mutex<FxHashMap<String, usize>>,
 }
 
-/// Call `found` once per code file of `paths` and name of `wanted` it
-/// names. Prose that names a function does not use it.
-fn for_each_named<'a>(
+/// How many code files of `paths` name each name of `wanted` (counted
+/// in parallel: a task build counts over every file of the project).
+/// Prose that names a function does not use it.
+fn count_naming<'w>(
     codebase: &Codebase,
-    paths: impl Iterator<Item = &'a str>,
-    wanted: &HashSet<&str>,
-    mut found: impl FnMut(&str),
-) {
+    paths: &[&str],
+    wanted: &FxHashSet<&'w str>,
+) -> FxHashMap<&'w str, usize> {
     let Codebase { root, sources, .. } = *codebase;
-    for path in paths {
-        if !Lang::from_path(path).is_some_and(Lang::is_code) {
-            continue;
-        }
-        let Some(idents) =
-            sources.derived_from_text(root, path, "repo-map-identifiers", identifiers)
-        else {
-            continue;
-        };
-        for ident in idents.lines() {
-            if wanted.contains(ident) {
-                found(ident);
+    paths
+        .par_iter()
+        .fold(FxHashMap::default, |mut counts, path| {
+            if !Lang::from_path(path).is_some_and(Lang::is_code) {
+                return counts;
             }
-        }
-    }
+            let Some(idents) =
+                sources.derived_from_text(root, path, "repo-map-identifiers", identifiers)
+            else {
+                return counts;
+            };
+            for ident in idents.lines() {
+                if let Some(name) = wanted.get(ident) {
+                    *counts.entry(*name).or_default() += 1;
+                }
+            }
+            counts
+        })
+        .reduce(FxHashMap::default, |mut a, b| {
+            for (name, n) in b {
+                *a.entry(name).or_default() += n;
+            }
+            a
+        })
 }
 
 /// How many files name each identifier.
 #[derive(Debug, Default)]
 pub struct References {
-    files_naming: HashMap<String, usize>,
+    files_naming: FxHashMap<String, usize>,
     /// How many of the outlined files define each name.
-    files_defining: HashMap<String, usize>,
+    files_defining: FxHashMap<String, usize>,
 }
 
 impl References {
@@ -69,42 +81,42 @@ impl References {
         outlines: &[Vec<Entry>],
         cache: &Naming,
     ) -> References {
-        let mut files_defining: HashMap<String, usize> = HashMap::new();
+        let mut files_defining: FxHashMap<String, usize> = FxHashMap::default();
         for entries in outlines {
-            let defined: HashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+            let defined: FxHashSet<&str> = entries.iter().map(|e| e.name.as_str()).collect();
             for name in defined {
                 *files_defining.entry(name.to_string()).or_default() += 1;
             }
         }
         let mut all = cache.all.lock().unwrap_or_else(|e| e.into_inner());
-        let new: HashSet<&str> = files_defining
+        let new: FxHashSet<&str> = files_defining
             .keys()
             .map(String::as_str)
             .filter(|n| !all.contains_key(*n))
             .collect();
         if !new.is_empty() {
+            let counts = count_naming(codebase, ranked, &new);
             for name in &new {
-                all.insert((*name).to_string(), 0);
+                all.insert((*name).to_string(), counts.get(name).copied().unwrap_or(0));
             }
-            for_each_named(codebase, ranked.iter().copied(), &new, |name| {
-                if let Some(n) = all.get_mut(name) {
-                    *n += 1;
-                }
-            });
         }
-        let mut files_naming: HashMap<String, usize> = files_defining
+        let mut files_naming: FxHashMap<String, usize> = files_defining
             .keys()
             .map(|name| (name.clone(), all.get(name).copied().unwrap_or(0)))
             .collect();
         drop(all);
-        let wanted: HashSet<&str> = files_defining.keys().map(String::as_str).collect();
-        let ranked_set: HashSet<&str> = ranked.iter().copied().collect();
-        let skipped = skip.iter().copied().filter(|p| ranked_set.contains(p));
-        for_each_named(codebase, skipped, &wanted, |name| {
+        let wanted: FxHashSet<&str> = files_defining.keys().map(String::as_str).collect();
+        let ranked_set: FxHashSet<&str> = ranked.iter().copied().collect();
+        let skipped: Vec<&str> = skip
+            .iter()
+            .copied()
+            .filter(|p| ranked_set.contains(p))
+            .collect();
+        for (name, by) in count_naming(codebase, &skipped, &wanted) {
             if let Some(n) = files_naming.get_mut(name) {
-                *n = n.saturating_sub(1);
+                *n = n.saturating_sub(by);
             }
-        });
+        }
         files_naming.retain(|_, n| *n > 0);
         References {
             files_naming,
@@ -147,7 +159,7 @@ fn is_dunder(name: &str) -> bool {
 /// a line, sorted.
 pub fn identifiers(text: &str) -> String {
     let bytes = text.as_bytes();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: FxHashSet<&str> = FxHashSet::default();
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
@@ -194,7 +206,7 @@ mod tests {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
                 .collect(),
-            files_defining: HashMap::new(),
+            files_defining: FxHashMap::default(),
         };
         assert!(refs.weight("used") > refs.weight("alone"));
         assert!(refs.weight("alone") > refs.weight("_private"));
