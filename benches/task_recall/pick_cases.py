@@ -10,7 +10,9 @@ files (`common.is_source`), each of which existed in the parent and is
 modified in place (no source file added, deleted or renamed). From the kept
 commits of a project, --per-project are drawn in a fixed pseudo-random
 order (sha256 of the commit id), so a re-run on the same mirrors picks the
-same cases.
+same cases. A commit whose parent tree the mirror cannot write out (a
+snapshot that left its largest blobs out) is passed over, as the bench
+could not run it.
 
     benches/task_recall/pick_cases.py [--per-project 20] [--since 2021-01-01]
         [--mirrors /work/.mirror] owner/name... > benches/task_recall/cases.jsonl
@@ -24,6 +26,7 @@ import argparse
 import hashlib
 import json
 import re
+import subprocess
 import sys
 
 import common
@@ -79,6 +82,15 @@ def keep(subject, changes):
     return right if 1 <= len(right) <= 4 else None
 
 
+def archivable(git_dir, parent):
+    """Whether the mirror holds every blob of `parent`'s tree."""
+    try:
+        common.git(git_dir, "archive", "--format=tar", "-o", "/dev/null", parent)
+        return True
+    except subprocess.CalledProcessError:
+        return False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("projects", nargs="+")
@@ -96,10 +108,19 @@ def main():
             if right:
                 kept.append((hashlib.sha256(sha.encode()).hexdigest(), sha, parent, right))
         kept.sort()
-        print(f"{project}: {len(kept)} commits qualify, {min(len(kept), args.per_project)} drawn",
+        drawn, passed = [], 0
+        for entry in kept:
+            if len(drawn) == args.per_project:
+                break
+            if archivable(git_dir, entry[2]):
+                drawn.append(entry)
+            else:
+                passed += 1
+        print(f"{project}: {len(kept)} commits qualify, {len(drawn)} drawn"
+              + (f", {passed} passed over (parent tree incomplete in the mirror)" if passed else ""),
               file=sys.stderr)
         short = project.split("/")[1]
-        for n, (_, sha, parent, right) in enumerate(kept[:args.per_project], 1):
+        for n, (_, sha, parent, right) in enumerate(drawn, 1):
             task = common.task_text(common.commit_message(git_dir, sha))
             print(json.dumps({
                 "id": f"{short}-{n:02d}", "project": project, "commit": sha,

@@ -17,6 +17,12 @@ use crate::core::sources::Codebase;
 
 pub use matching::is_auxiliary;
 
+/// Whether a word of a task is a path (an extension of the language
+/// table or a text file, or a `/`): `tree_test.go`, `src/app`.
+pub fn is_path_word(word: &str) -> bool {
+    words::looks_like_path(word)
+}
+
 /// How a mention names files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

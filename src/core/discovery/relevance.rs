@@ -26,11 +26,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::core::discovery::graph::ImportGraph;
-use crate::core::discovery::mentions::{Mention, MentionKind};
+use crate::core::discovery::mentions::{Mention, MentionKind, is_path_word};
 use crate::core::model::MaskState;
 use crate::core::sources::Codebase;
 
-pub use class::{FileClass, classify};
+pub use class::{FileClass, classify, is_code_path};
 
 /// BM25's term-frequency saturation and length normalisation.
 const K1: f64 = 1.2;
@@ -62,8 +62,10 @@ pub struct Query {
     shown: Vec<String>,
     weights: Vec<f64>,
     idf: Vec<f64>,
-    /// The classes of files the task speaks of (tests, docs, …).
+    /// The classes of files the task's title speaks of (tests, docs, …).
     speaks_of: Vec<FileClass>,
+    /// The classes only the rest of the task names.
+    mentions_of: Vec<FileClass>,
 }
 
 impl Query {
@@ -72,6 +74,7 @@ impl Query {
         let text: String = task
             .lines()
             .filter(|l| !is_trailer(l))
+            .map(without_links)
             .collect::<Vec<_>>()
             .join("\n");
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
@@ -89,25 +92,22 @@ impl Query {
             .iter()
             .map(|t| 1.0 + 0.5 * (counts[t].min(3) as f64 - 1.0))
             .collect();
-        let speaks_of = [
-            FileClass::Test,
-            FileClass::Bench,
-            FileClass::Example,
-            FileClass::Fixture,
-            FileClass::Generated,
-            FileClass::Vendored,
-            FileClass::Doc,
-            FileClass::Data,
-        ]
-        .into_iter()
-        .filter(|c| c.words().iter().any(|w| counts.contains_key(*w)))
-        .collect();
+        // The title (the first line) says what the task is about; the
+        // rest explains it, and a kind it names there (`a test case was
+        // missing`) ranks only partway up.
+        let (title, body) = text.trim_start().split_once('\n').unwrap_or((&text, ""));
+        let speaks_of = spoken_kinds(title);
+        let mentions_of = spoken_kinds(body)
+            .into_iter()
+            .filter(|c| !speaks_of.contains(c))
+            .collect();
         Query {
             idf: vec![0.0; order.len()],
             terms: order,
             shown,
             weights,
             speaks_of,
+            mentions_of,
         }
     }
 
@@ -127,10 +127,50 @@ impl Query {
     fn class_weight(&self, class: FileClass) -> f64 {
         if self.speaks_of.contains(&class) {
             1.0
+        } else if self.mentions_of.contains(&class) {
+            (1.0 + class.weight()) / 2.0
         } else {
             class.weight()
         }
     }
+}
+
+/// The kinds of files `text` speaks of, in words: not by a path it names
+/// (`Update context_test.go` speaks of one file, not of tests).
+fn spoken_kinds(text: &str) -> Vec<FileClass> {
+    let mut spoken = HashSet::new();
+    for word in text.split_whitespace() {
+        let word = word.trim_matches(|c: char| !(c.is_alphanumeric() || "_/.".contains(c)));
+        if !is_path_word(word) {
+            terms::for_each_term(word, |t| {
+                spoken.insert(t.to_string());
+            });
+        }
+    }
+    [
+        FileClass::Test,
+        FileClass::Bench,
+        FileClass::Example,
+        FileClass::Fixture,
+        FileClass::Generated,
+        FileClass::Vendored,
+        FileClass::Doc,
+        FileClass::Data,
+    ]
+    .into_iter()
+    .filter(|c| c.words().iter().any(|w| spoken.contains(*w)))
+    .collect()
+}
+
+/// `line` without its links: the words of `https://github.com/owner/repo/pull/7`
+/// (the host, the owner, the project's name) say where, not what.
+fn without_links(line: &str) -> String {
+    line.split_whitespace()
+        .filter(|w| {
+            !w.contains("://") && !w.trim_start_matches(['(', '<', '[']).starts_with("www.")
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `Signed-off-by:`, `Co-authored-by:`, a bare link: not the task.
@@ -523,5 +563,50 @@ mod tests {
         assert_eq!(q.terms, ["flak", "test", "router"]);
         assert!(q.speaks_of.contains(&FileClass::Test));
         assert!(!q.speaks_of.contains(&FileClass::Doc));
+    }
+
+    #[test]
+    fn links_are_no_words_of_the_task() {
+        let q = Query::new(
+            "Add --listen option\n\nSee also:\n* https://github.com/junegunn/fzf.vim/pull/1044 \
+             (<https://example.org/a_b>) and www.example.com/docs for the port",
+        );
+        assert_eq!(q.terms, ["listen", "option", "port"]);
+    }
+
+    #[test]
+    fn a_path_the_task_names_does_not_speak_of_its_kind() {
+        let q =
+            Query::new("feat: added `AbortWithStatus()` in `Context`\n\n* Update context_test.go");
+        assert_eq!(q.speaks_of, Vec::<FileClass>::new());
+        assert_eq!(q.mentions_of, Vec::<FileClass>::new());
+        assert_eq!(
+            q.terms,
+            [
+                "abort",
+                "status",
+                "abortwithstatus",
+                "context",
+                "test",
+                "contexttest",
+                "go"
+            ]
+        );
+        assert_eq!(q.class_weight(FileClass::Test), 0.3);
+        let q = Query::new("Update docs/usage.md and the tests of tests/test_app.py");
+        assert_eq!(q.speaks_of, [FileClass::Test]);
+        assert_eq!(q.class_weight(FileClass::Test), 1.0);
+        assert_eq!(q.class_weight(FileClass::Doc), 0.3);
+    }
+
+    #[test]
+    fn a_kind_only_the_body_names_ranks_partway_up() {
+        let q = Query::new(
+            "\nfix: pointer support for query params\n\nIt was removed as there was no test case.",
+        );
+        assert_eq!(q.speaks_of, Vec::<FileClass>::new());
+        assert_eq!(q.mentions_of, [FileClass::Test]);
+        assert_eq!(q.class_weight(FileClass::Test), 0.65);
+        assert_eq!(q.class_weight(FileClass::Bench), 0.3);
     }
 }

@@ -155,6 +155,97 @@ fn a_test_file_ranks_below_its_source_unless_the_task_speaks_of_tests() {
     assert_eq!(items[0].0, "router/tree_test.py", "{items:?}");
 }
 
+/// The reasons of the item at `path`.
+fn reasons_of(stats: &Value, path: &str) -> Vec<String> {
+    stats["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|i| i["path"] == path)
+        .and_then(|i| i["reasons"].as_array())
+        .map(|r| {
+            r.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_test_file_the_task_names_or_its_body_mentions_keeps_tests_below_source() {
+    let p = router();
+    p.write(
+        "router/params_test.py",
+        "from router.params import Params\n\n\
+         def test_wildcard_param_name():\n    assert Params('*rest').name == '*rest'\n",
+    );
+    let run = |task: &str| {
+        let out = p.run(&["build", "--task", task, "--budget", "3000", "--stats-json"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stats_json(&out)
+    };
+    let below = "a test file, ranked below source".to_string();
+    // A test file named by its path comes (the user named it); the other
+    // tests stay below the source.
+    let stats = run(
+        "fix: wrong result when a wildcard follows a named param in the route tree\n\n\
+         * Update router/tree_test.py",
+    );
+    let ranked = items(&stats);
+    assert_eq!(ranked[0].0, "router/tree_test.py", "{ranked:?}");
+    assert_eq!(ranked[1].0, "router/tree.py", "{ranked:?}");
+    assert!(
+        reasons_of(&stats, "router/params_test.py").contains(&below),
+        "{:?}",
+        reasons_of(&stats, "router/params_test.py")
+    );
+    // Tests only the body speaks of rank partway up, still below source.
+    let stats = run(
+        "fix: wrong result when a wildcard follows a named param in the route tree\n\n\
+         There was no test case for it.",
+    );
+    let ranked = items(&stats);
+    assert_eq!(ranked[0].0, "router/tree.py", "{ranked:?}");
+    assert!(
+        reasons_of(&stats, "router/tree_test.py").contains(&below),
+        "{:?}",
+        reasons_of(&stats, "router/tree_test.py")
+    );
+}
+
+#[test]
+fn a_shell_script_without_a_grammar_ranks_as_source() {
+    let p = Project::empty();
+    p.write(
+        "shell/completion.zsh",
+        "# zsh completion\n_fzf_complete() {\n  # no comment in a command substitution\n\
+         \x20 local out=$(command ls) # substitution\n}\n",
+    );
+    p.write(
+        "src/proxy.go",
+        "package proxy\n\n// Run runs a command with substitution; see the comment.\n\
+         func Run(name string) string {\n\treturn name\n}\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Remove comment in command substitution",
+        "--budget",
+        "3000",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = stats_json(&out);
+    let ranked = items(&stats);
+    assert_eq!(ranked[0].0, "shell/completion.zsh", "{ranked:?}");
+    let reasons = reasons_of(&stats, "shell/completion.zsh");
+    assert!(
+        !reasons.iter().any(|r| r.contains("ranked below source")),
+        "{reasons:?}"
+    );
+}
+
 #[test]
 fn a_large_file_keeps_what_the_task_is_about_in_full() {
     let p = Project::empty();

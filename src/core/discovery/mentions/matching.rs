@@ -9,6 +9,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use crate::core::discovery::relevance::is_code_path;
 use crate::core::sources::Codebase;
 use crate::core::syntax::{Lang, Symbol, SymbolKind};
 
@@ -108,8 +109,7 @@ pub fn is_auxiliary(path: &str) -> bool {
 /// A file's rank among equals (lower first): code before other text,
 /// source before auxiliary files.
 fn rank(path: &str) -> (bool, bool) {
-    let code = Lang::from_path(path).is_some_and(Lang::is_code);
-    (!code, is_auxiliary(path))
+    (!is_code_path(path), is_auxiliary(path))
 }
 
 /// The walked files `text` names: the path itself, files ending with
@@ -289,7 +289,7 @@ pub(super) fn module(text: &str, walked: &[String], cap: usize) -> Matched {
 /// Whether `file` is the module `want` (`a/b`): `…a/b.<code ext>` or a
 /// package file in `…a/b/`.
 fn is_module_file(file: &str, want: &str) -> bool {
-    if !Lang::from_path(file).is_some_and(Lang::is_code) {
+    if !is_code_path(file) {
         return false;
     }
     let names = |path: &str| path == want || path.ends_with(&format!("/{want}"));

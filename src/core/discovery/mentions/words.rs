@@ -8,6 +8,7 @@
 
 use std::collections::HashSet;
 
+use crate::core::discovery::relevance::is_code_path;
 use crate::core::syntax::Lang;
 
 /// The words of a task, by what they may name; each once, in task order.
@@ -337,7 +338,9 @@ pub(super) fn looks_like_path(word: &str) -> bool {
         .map(|(stem, e)| (stem, e.to_ascii_lowercase()));
     let has_ext = ext.is_some_and(|(stem, e)| {
         !stem.is_empty()
-            && (Lang::from_path(name).is_some() || TEXT_EXTENSIONS.contains(&e.as_str()))
+            && (Lang::from_path(name).is_some()
+                || (e.len() >= 3 && !["cmd", "bat"].contains(&e.as_str()) && is_code_path(name))
+                || TEXT_EXTENSIONS.contains(&e.as_str()))
     });
     has_ext || (word.contains('/') && word.len() > 2)
 }
@@ -418,6 +421,14 @@ mod tests {
                 "go.mod",
                 "Cargo.toml"
             ]
+        );
+        // Code without a grammar (shells, components); not a short
+        // extension that is as often a field (`point.y`, `self.cmd`).
+        let words =
+            read("fix completion.zsh, key-bindings.fish, Card.svelte, point.y and self.cmd");
+        assert_eq!(
+            words.paths,
+            ["completion.zsh", "key-bindings.fish", "Card.svelte"]
         );
         // Names joined by a slash are a path and may be code too.
         let words = read("panic on Hijack/CloseNotify and max/min");

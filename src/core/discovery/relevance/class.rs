@@ -140,9 +140,32 @@ pub fn classify(path: &str) -> FileClass {
     match Lang::from_path(path) {
         Some(Lang::Markdown) => FileClass::Doc,
         Some(_) => FileClass::Source,
+        None if is_code_path(path) => FileClass::Source,
         None if is_doc_name(name) => FileClass::Doc,
         None => FileClass::Data,
     }
+}
+
+/// Extensions of code the language table has no grammar for: shells
+/// (`completion.zsh`), editors' plugins, components (`.vue`, `.svelte`),
+/// grammars (`.y`) and other languages. Their files are source, not data.
+const CODE_EXTENSIONS: &[&str] = &[
+    "zsh", "fish", "ksh", "csh", "ps1", "psm1", "bat", "cmd", "vim", "el", "vue", "svelte",
+    "astro", "pl", "pm", "r", "jl", "scala", "sc", "clj", "cljs", "ex", "exs", "erl", "hrl", "hs",
+    "ml", "mli", "fs", "fsx", "dart", "zig", "nim", "groovy", "tcl", "awk", "m", "mm", "y", "l",
+    "pyx", "cu", "sol", "v", "sv", "vhd", "asm", "s",
+];
+
+/// Whether `path` is code: a language of the table that is not prose, or
+/// an extension of [`CODE_EXTENSIONS`].
+pub fn is_code_path(path: &str) -> bool {
+    if let Some(lang) = Lang::from_path(path) {
+        return lang.is_code();
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && CODE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+    })
 }
 
 /// A kind the file's own name gives (`test_x.py`, `x_test.go`,
@@ -244,6 +267,16 @@ mod tests {
             ("src/Latest.java", Source),
             ("src/EDIT.java", Source),
             ("src/FooIT.java", Test),
+            ("shell/completion.zsh", Source),
+            ("shell/key-bindings.fish", Source),
+            ("plugin/fzf.vim", Source),
+            ("src/components/Button.vue", Source),
+            ("src/lib/Card.svelte", Source),
+            ("cmd-parse.y", Source),
+            ("lib/app.ex", Source),
+            ("tests/completion.zsh", Test),
+            ("config/app.yaml", Data),
+            ("schema.sql", Data),
         ] {
             assert_eq!(classify(path), want, "{path}");
         }
