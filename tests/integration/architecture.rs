@@ -958,12 +958,6 @@ const ALLOWED_CIRCLES: &[(&[&str], &str)] = &[
     // Issue 39: `cli` starts the MCP server and `mcp` parses its flags with
     // `cli::args`; src/mcp/ is being reworked on its own branch.
     (&["cli", "mcp"], "issue 39: the cli and mcp folders"),
-    // Issue 39: the macro table and `defines` share their scanners both
-    // ways; src/core/syntax/macros* is being reworked on its own branch.
-    (
-        &["core::syntax::defines", "core::syntax::macros"],
-        "issue 39: syntax macros <-> defines",
-    ),
 ];
 
 /// Folders whose children are feature folders, each holding its keys, its

@@ -23,7 +23,7 @@
 
 mod project;
 
-use super::defines;
+use super::c_lex::{comment_end, directive_end, line_end, literal_end};
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -542,7 +542,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             continue;
         }
         if b == b'"' || b == b'\'' {
-            i = defines::literal_end(scan.src, i).max(i + 1);
+            i = literal_end(scan.src, i).max(i + 1);
             continue;
         }
         if b == b'='
@@ -1619,34 +1619,6 @@ fn follows_parameters(scan: &Scan, start: usize) -> bool {
         }
         _ => false,
     }
-}
-
-/// The end of the directive starting at `i` (continuation lines included).
-pub(super) fn directive_end(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() {
-        if bytes[i] == b'\n' {
-            let before = bytes[..i].iter().rev().find(|&&b| b != b'\r');
-            if before != Some(&b'\\') {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    i
-}
-
-pub(super) fn line_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| i + p)
-}
-
-pub(super) fn comment_end(bytes: &[u8], i: usize) -> usize {
-    bytes
-        .get(i + 2..)
-        .and_then(|rest| rest.windows(2).position(|w| w == b"*/"))
-        .map_or(bytes.len(), |p| i + 2 + p + 2)
 }
 
 #[cfg(test)]
