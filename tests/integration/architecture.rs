@@ -947,18 +947,7 @@ const CRATES: &[(&[&str], Option<&str>)] = &[
 /// Circles the check allows, each a debt with the change that pays it:
 /// (the modules of the circle, why). An entry no longer needed is an
 /// offence.
-const ALLOWED_CIRCLES: &[(&[&str], &str)] = &[
-    // Issue 39: `server` asks `tools` for the engine and `tools` takes
-    // `preset_uri` from `server`; src/mcp/ is being reworked on its own
-    // branch, which breaks this circle there.
-    (
-        &["mcp::server", "mcp::tools"],
-        "issue 39: mcp server <-> tools",
-    ),
-    // Issue 39: `cli` starts the MCP server and `mcp` parses its flags with
-    // `cli::args`; src/mcp/ is being reworked on its own branch.
-    (&["cli", "mcp"], "issue 39: the cli and mcp folders"),
-];
+const ALLOWED_CIRCLES: &[(&[&str], &str)] = &[];
 
 /// Folders whose children are feature folders, each holding its keys, its
 /// drawing and its state on several floors of the layer table: their
