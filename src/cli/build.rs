@@ -143,7 +143,7 @@ fn report_said(said: &[Said], args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
 }
 
 /// Why the flags made no request, as the user error it is.
-fn refuse(why: AskError) -> Result<()> {
+pub(super) fn refuse(why: AskError) -> Result<()> {
     match why {
         AskError::Preset(e) => Err(e.into()),
         AskError::Git { diff, error } => {
