@@ -16,6 +16,7 @@ mod discuss;
 mod edit;
 mod inspect;
 mod map;
+mod mcp_config;
 mod presets;
 mod progress;
 mod stats;
@@ -240,7 +241,7 @@ pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
         Command::Task(cmd) => discuss::task(cmd, ctx),
         // Serving owns stdout, so `main` runs it before this; only the
         // config snippet is printed here.
-        Command::Mcp(_) => crate::mcp::print_config(&ctx.cwd, ctx.out),
+        Command::Mcp(_) => mcp_config::print(&ctx.cwd, ctx.out),
         edit_cmd => edit::run(edit_cmd, ctx),
     }
 }

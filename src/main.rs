@@ -130,7 +130,12 @@ fn start_dir(dir: Option<std::path::PathBuf>) -> Result<std::path::PathBuf, Stri
 /// subcommand's output (the server writes the protocol there itself).
 fn run_mcp(cwd: &std::path::Path, args: &cli::args::McpArgs) -> ExitCode {
     ctxcurate::core::project::set_wait_notice(lock_wait_notice);
-    match mcp::run(cwd, args) {
+    let options = mcp::Options {
+        allow_secrets: args.allow_secrets,
+        allow_edits: args.allow_edits,
+        max_result: args.max_result,
+    };
+    match mcp::run(cwd, options) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             let _ = writeln!(stderr(), "ctxcurate: {}", one_line(&e));

@@ -5,20 +5,22 @@
 //! text is the same bytes.
 //!
 //! Modules: `server` (the `rmcp` handler: tools, resources, log messages),
-//! `table` (the tools' names, descriptions and schemas), `tools` (what
+//! `table` (the tools' names, descriptions and schemas), `uri` (the
+//! presets' resource URIs), `tools` (what
 //! each tool asks the engine), `args` (each tool's arguments and JSON
 //! schema), `request` (arguments as engine requests, paths kept inside the
 //! root), `reply` (results and refusals as tool output), `warm` (the
 //! sources kept between calls), `paging` (long results in parts), `edits`
 //! (the tools that change a preset, offered with `--allow-edits`),
 //! `frames` (stdio lines: a message nested too deep answered with an
-//! error), `config` (`--print-config`), `error`.
+//! error), `error`. `main` turns the command line into [`Options`]
+//! (`--print-config` is the CLI's, `cli::mcp_config`), so the server
+//! imports nothing of the CLI.
 //!
 //! Read-only by default: without `--allow-edits` no tool changes a preset,
 //! and no tool ever writes anything else.
 
 mod args;
-mod config;
 mod edits;
 mod error;
 mod frames;
@@ -28,29 +30,24 @@ mod request;
 mod server;
 mod table;
 mod tools;
+mod uri;
 mod warm;
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use rmcp::ServiceExt;
 use rmcp::service::ServerInitializeError;
 
-use crate::cli::args::McpArgs;
+pub use tools::Options;
 
 /// Serve the project around `cwd` on stdin/stdout until the client closes
 /// the connection. Stdout is the protocol's: nothing else is printed there.
-pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
+pub fn run(cwd: &Path, options: Options) -> Result<()> {
     // A project file that does not open (malformed, unreadable, a FIFO)
     // does not stop the server: each call opens it again and says why as
     // a tool error, and serves once it is fixed, at the start as mid-session.
     let root = ctxcurate::core::paths::find_root(cwd);
-    let options = tools::Options {
-        allow_secrets: args.allow_secrets,
-        allow_edits: args.allow_edits,
-        max_result: args.max_result,
-    };
     let engine = tools::Engine::new(warm::Warm::new(cwd), options);
     let server = server::Server::new(engine);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -74,12 +71,4 @@ pub fn run(cwd: &Path, args: &McpArgs) -> Result<()> {
         running.waiting().await.context("the MCP service stopped")?;
         Ok(())
     })
-}
-
-/// `--print-config`: the client snippets for this binary and project.
-pub fn print_config(cwd: &Path, out: &mut dyn Write) -> Result<()> {
-    let root = ctxcurate::core::paths::find_root(cwd);
-    let exe = std::env::current_exe().unwrap_or_else(|_| "ctxcurate".into());
-    out.write_all(config::snippets(&exe, &root).as_bytes())?;
-    Ok(())
 }

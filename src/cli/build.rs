@@ -11,7 +11,8 @@ use anyhow::Result;
 use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::discovery::pack::PackStats;
 use ctxcurate::core::engine::{
-    BuildError, BuildRequest, Built, Destination, PackReport, Refused, Workspace,
+    Answered, AskError, AskRefused, BuildAsk, BuildError, Built, Destination, PackReport, Refused,
+    Said, TargetError, TaskText, ask, build_asked,
 };
 use ctxcurate::core::model::{Preset, TokenizerKind};
 use ctxcurate::core::project::Project;
@@ -48,52 +49,17 @@ pub(super) fn build_once(
     included: Option<&mut Vec<String>>,
 ) -> Result<()> {
     let project = ctx.project()?;
-    let mut preset = chosen_preset(&project, args.preset.as_deref())?;
-    if let Some(own) = rebuild.output {
-        preset.exclude.push(own.to_string());
-    }
-    if let Some(rev) = &args.changed {
-        preset = changed::on_top(&project, preset, rev, ctx)?;
-    }
-    if let Some(task) = task_arg(args, ctx)? {
-        preset.task = task;
-    }
-    let empty = preset.files.is_empty()
-        && args.targets.is_empty()
-        && args.focus.is_empty()
-        && preset.task.trim().is_empty();
-    // `--stats-json` keeps stderr one JSON value.
-    if empty && !args.stats_json {
-        let name = args
-            .preset
-            .as_deref()
-            .unwrap_or(project.active_preset_name());
-        writeln!(
-            ctx.err,
-            "note: preset {} has no files yet: `ctxcurate add PATH` adds some",
-            display_line(name, 100)
-        )?;
-    }
-    // A missing entry the build renders gets its warning with the other
-    // files' (`report_files`); one listed by name only is never read.
-    let listed_only = |path: &String| preset.item(path).is_some_and(|item| !item.auto_aggregate);
-    for missing in project
-        .missing_files(&preset)
-        .iter()
-        .filter(|p| listed_only(p))
-    {
-        writeln!(
-            ctx.err,
-            "warning: preset file not found: {}",
-            display_line(missing, 300)
-        )?;
-    }
-    let req = request(args, &project, preset, ctx)?;
-    let sources = project.run_cache();
-    let mut workspace = Workspace::open(&project, &sources);
-    let shown = progress::show(ctx, sources.progress());
-    let outcome = workspace.build(req);
-    drop(shown);
+    let ask = ask(args, rebuild, ctx);
+    let answered = build_asked(&project, ask, |progress| progress::show(ctx, progress));
+    let Answered { said, outcome } = match answered {
+        Ok(answered) => answered,
+        Err(refused) => {
+            let AskRefused { said, why } = *refused;
+            report_said(&said, args, ctx)?;
+            return refuse(why);
+        }
+    };
+    report_said(&said, args, ctx)?;
     let built = match &outcome {
         Ok(built) => built,
         Err(refused) => &refused.so_far,
@@ -106,47 +72,16 @@ pub(super) fn build_once(
     report(outcome, args, rebuild.note, project.settings.budget, ctx)
 }
 
-/// The flags as a request: the preset's options with the flags' overrides,
-/// git's changes (`--diff`), the targets named, the budgets, where the text
-/// goes.
-fn request(
-    args: &BuildArgs,
-    project: &Project,
-    preset: Preset,
-    ctx: &mut Ctx,
-) -> Result<BuildRequest> {
-    let mut req = BuildRequest::new(preset, &project.settings);
-    let opts = &mut req.compose;
-    opts.consent = project.entry_consent(
-        args.preset
-            .as_deref()
-            .unwrap_or(project.active_preset_name()),
-    );
-    if let Some(s) = args.strategy {
-        opts.strategy = s;
-    }
-    if let Some(f) = args.format {
-        opts.format = f;
-    }
-    opts.focus = args.focus.clone();
-    if let Some(tree) = args.tree {
-        opts.sections.tree = tree;
-    }
-    if let Some(rev) = &args.diff {
-        req.changes = Some(changed::diff(project, rev, &req.preset.exclude, ctx)?);
-    }
-    req.map.tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
-    for t in &args.targets {
-        let rel = target_path(ctx, project, t)?;
-        if !req.targets.contains(&rel) {
-            req.targets.push(rel);
-        }
-    }
-    req.budget = args.budget;
-    req.map_budget = args.map_budget;
-    req.allow_partial = args.allow_partial;
-    req.allow_secrets = args.allow_secrets;
-    req.destination = if args.save {
+/// The flags as what the user asked: the preset, git's changes
+/// (`--changed`, `--diff`), the task, the targets as typed, the overrides,
+/// the budgets, where the text goes.
+fn ask(args: &BuildArgs, rebuild: &Rebuild, ctx: &Ctx) -> BuildAsk {
+    let task = match (&args.task, &args.task_file) {
+        (Some(task), _) => Some(TaskText::Text(task.clone())),
+        (None, Some(file)) => Some(TaskText::File(file.clone())),
+        (None, None) => None,
+    };
+    let destination = if args.save {
         Destination::NextOutputFile
     } else {
         match &args.output {
@@ -157,7 +92,79 @@ fn request(
             None => Destination::Stream,
         }
     };
-    Ok(req)
+    BuildAsk {
+        cwd: ctx.cwd.clone(),
+        preset: args.preset.clone(),
+        changed: args.changed.clone(),
+        diff: args.diff.clone(),
+        task,
+        targets: args.targets.clone(),
+        exclude: rebuild.output.map(str::to_string).into_iter().collect(),
+        strategy: args.strategy,
+        format: args.format,
+        focus: args.focus.clone(),
+        tree: args.tree,
+        tokenizer: args.tokenizer,
+        budget: args.budget,
+        map_budget: args.map_budget,
+        allow_partial: args.allow_partial,
+        allow_secrets: args.allow_secrets,
+        destination,
+    }
+}
+
+/// What resolving the flags said, on stderr (`--stats-json` keeps stderr
+/// one JSON value: no note on an empty preset there).
+fn report_said(said: &[Said], args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
+    for said in said {
+        match said {
+            Said::ChangedNote(note) => writeln!(ctx.err, "note: {}", display_line(note, 1000))?,
+            Said::ChangedOnTop { files, rev, added } => writeln!(
+                ctx.err,
+                "note: {files} changed {} against {}, {added} added on top of the preset",
+                noun_for(*files, "file"),
+                display_line(rev, 200),
+            )?,
+            Said::Empty { .. } if args.stats_json => {}
+            Said::Empty { preset } => writeln!(
+                ctx.err,
+                "note: preset {} has no files yet: `ctxcurate add PATH` adds some",
+                display_line(preset, 100)
+            )?,
+            Said::Missing(path) => writeln!(
+                ctx.err,
+                "warning: preset file not found: {}",
+                display_line(path, 300)
+            )?,
+            Said::DiffNote(note) => writeln!(ctx.err, "note: {}", display_line(note, 500))?,
+        }
+    }
+    Ok(())
+}
+
+/// Why the flags made no request, as the user error it is.
+pub(super) fn refuse(why: AskError) -> Result<()> {
+    match why {
+        AskError::Preset(e) => Err(e.into()),
+        AskError::Git { diff, error } => {
+            changed::git_err(if diff { "--diff" } else { "--changed" }, error)
+        }
+        AskError::TaskFile { path, source } => {
+            user_err!("cannot read the task file {}: {source}", path.display())
+        }
+        AskError::Target(e) => target_err(e),
+    }
+}
+
+/// A path that is no target, as the user error it is.
+fn target_err<T>(e: TargetError) -> Result<T> {
+    match e {
+        TargetError::Folder(rel) => {
+            user_err!("{} is a folder: targets are files", display_line(&rel, 300))
+        }
+        TargetError::NotFound(rel) => user_err!("target not found: {}", display_line(&rel, 300)),
+        e => user_err!("{e}"),
+    }
 }
 
 /// The result on stderr (and the text on stdout when it came back to the
@@ -327,15 +334,7 @@ fn report_size(built: &Built, budget: usize, ctx: &mut Ctx) -> Result<()> {
 
 /// A `--target` argument as a root-relative path to an existing file.
 pub fn target_path(ctx: &Ctx, project: &Project, arg: &std::path::Path) -> Result<String> {
-    let rel = ctx.rel_path(&project.root, arg)?;
-    let path = project.root.join(&rel);
-    if path.is_dir() {
-        user_err!("{} is a folder: targets are files", display_line(&rel, 300));
-    }
-    if !path.is_file() {
-        user_err!("target not found: {}", display_line(&rel, 300));
-    }
-    Ok(rel)
+    ask::target(project, &ctx.cwd, arg).or_else(target_err)
 }
 
 /// One line per file that could not be shown or was shown with a caveat;
@@ -455,31 +454,10 @@ fn report_pack(
     Ok(())
 }
 
-/// The task from `--task` or `--task-file`, if either is given.
-fn task_arg(args: &BuildArgs, ctx: &Ctx) -> Result<Option<String>> {
-    if let Some(task) = &args.task {
-        return Ok(Some(task.clone()));
-    }
-    let Some(file) = &args.task_file else {
-        return Ok(None);
-    };
-    let path = ctx.cwd.join(file);
-    match std::fs::read_to_string(&path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) => user_err!("cannot read the task file {}: {e}", path.display()),
-    }
-}
-
 /// The named preset, or the active one; an unknown name is an error but a
 /// missing active preset is simply empty (a fresh project).
 pub fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
-    match name {
-        None => Ok(project.active_preset()),
-        Some(name) => match project.preset(name) {
-            Some((p, _)) => Ok(p.clone()),
-            None => Err(project.no_such_preset(name).into()),
-        },
-    }
+    Ok(ask::preset_named(project, name)?.0)
 }
 
 /// Which ignore files below the root the walk skipped or cut (the

@@ -1,8 +1,8 @@
-//! `add --changed`, `build --changed` and `build --diff`: git's view of a
-//! change turned into preset entries, extra files of one build, or the
-//! `## Changes` section. What git is asked and how is `core::git`; this
-//! file decides what to do with the answer and says it on stderr (a
-//! packed build fits the changes to its budget in `core::engine`).
+//! `add --changed`: git's view of a change turned into preset entries;
+//! and the words of git's failures for `add --changed`, `build --changed`
+//! and `build --diff` (the build's extra files and `## Changes` section
+//! are resolved by the engine, `core::engine::ask`). What git is asked
+//! and how is `core::git`.
 //!
 //! Changed files pass through the project's walk, so what the walk never
 //! shows (built-in ignores such as `ctxcurate.toml` itself,
@@ -13,17 +13,12 @@
 //! Outside a git repository each of these is a user error (exit 1) and
 //! nothing is changed or written.
 
-use ctxcurate::text::words::noun_for;
-use std::collections::HashSet;
-
 use anyhow::Result;
-use ctxcurate::core::compose::changes::Changes;
 use ctxcurate::core::engine::Workspace;
 use ctxcurate::core::git::GitError;
-use ctxcurate::core::model::{FileItem, Preset, ViewMode};
+use ctxcurate::core::model::ViewMode;
 use ctxcurate::core::project::Project;
 use ctxcurate::core::sources::Sources;
-use ctxcurate::core::walk;
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
 
@@ -74,44 +69,6 @@ pub fn add(rev: &str, mode: Option<ViewMode>, target: PresetTarget, ctx: &mut Ct
     )
 }
 
-/// `build --changed [REF]`: `preset` with the changed files it does not
-/// already show added in full (for this build only).
-pub fn on_top(project: &Project, mut preset: Preset, rev: &str, ctx: &mut Ctx) -> Result<Preset> {
-    let files = changed_in_project(project, rev, &preset.exclude, ctx)?;
-    let walked = project.walk();
-    let (resolved, _) = walk::expand_over(&preset.files, &preset.exclude, &walked);
-    let shown: HashSet<&str> = resolved.iter().map(|r| r.path.as_str()).collect();
-    let new: Vec<String> = files
-        .iter()
-        .filter(|p| !shown.contains(p.as_str()))
-        .cloned()
-        .collect();
-    writeln!(
-        ctx.err,
-        "note: {} changed {} against {}, {} added on top of the preset",
-        files.len(),
-        noun_for(files.len(), "file"),
-        display_line(rev, 200),
-        new.len()
-    )?;
-    preset.files.extend(new.into_iter().map(FileItem::new));
-    Ok(preset)
-}
-
-/// `build --diff [REF]`: the changes to the files the project shows and
-/// the preset does not exclude, capped at `max_bytes`.
-pub fn diff(project: &Project, rev: &str, exclude: &[String], ctx: &mut Ctx) -> Result<Changes> {
-    let sources = Sources::new();
-    let changes = match Workspace::open(project, &sources).diff(rev, exclude) {
-        Ok(c) => c,
-        Err(e) => return git_err("--diff", e),
-    };
-    for note in &changes.notes {
-        writeln!(ctx.err, "note: {}", display_line(note, 500))?;
-    }
-    Ok(changes)
-}
-
 /// The changed files git reports that the project's walk shows and the
 /// preset does not exclude, with a note on stderr for each kind of file
 /// left out.
@@ -134,7 +91,7 @@ fn changed_in_project(
 
 /// A git failure as the user error `flag` reports: no repository (or not
 /// this checkout's own) is said as it is, anything else after the flag.
-fn git_err<T>(flag: &str, e: GitError) -> Result<T> {
+pub(super) fn git_err<T>(flag: &str, e: GitError) -> Result<T> {
     match e {
         e @ GitError::NotARepo { .. } => user_err!(
             "{}: --changed and --diff need one",

@@ -9,7 +9,9 @@ use clap::CommandFactory;
 use ctxcurate::core::compose::ComposeOptions;
 use ctxcurate::core::compose::Composition;
 use ctxcurate::core::discovery::pack::left_out::Why;
-use ctxcurate::core::engine::{BuildKind, BuildRequest, MapOptions, PackReport, Workspace};
+use ctxcurate::core::engine::{
+    BuildAsk, BuildKind, MapOptions, PackReport, TaskText, Workspace, ask,
+};
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::project::Project;
 use ctxcurate::core::token_map::TokenMap;
@@ -17,7 +19,7 @@ use ctxcurate::text::sanitize::{display_line, escape_line};
 use ctxcurate::text::words::thousands;
 
 use super::Ctx;
-use super::build::{chosen_preset, target_path};
+use super::build::{chosen_preset, refuse};
 
 /// Width of the bar column of the text table.
 const BAR_WIDTH: usize = 20;
@@ -89,26 +91,24 @@ fn packed_stats(
     ctx: &mut Ctx,
 ) -> Result<()> {
     let project = ctx.project()?;
-    let mut preset = chosen_preset(&project, preset_name)?;
-    if let Some(task) = &pack.task {
-        preset.task = task.clone();
-    }
-    let mut req = BuildRequest::new(preset, &project.settings);
-    req.compose.consent =
-        project.entry_consent(preset_name.unwrap_or(project.active_preset_name()));
-    if let Some(kind) = tokenizer {
-        req.map.tokenizer = kind;
-    }
+    // The engine resolves the flags as for `build` (what it says there,
+    // an empty preset or a missing entry, is not a count's concern).
+    let ask = BuildAsk {
+        cwd: ctx.cwd.clone(),
+        preset: preset_name.map(str::to_string),
+        task: pack.task.clone().map(TaskText::Text),
+        targets: pack.targets.clone(),
+        tokenizer,
+        budget: pack.budget,
+        allow_partial: true,
+        allow_secrets: true,
+        ..BuildAsk::default()
+    };
+    let mut req = match ask::resolve(&project, ask) {
+        Ok(asked) => asked.req,
+        Err(refused) => return refuse(refused.why),
+    };
     req.kind = BuildKind::Pack;
-    req.budget = pack.budget;
-    req.allow_partial = true;
-    req.allow_secrets = true;
-    for t in &pack.targets {
-        let rel = target_path(ctx, &project, t)?;
-        if !req.targets.contains(&rel) {
-            req.targets.push(rel);
-        }
-    }
     let kind = req.tokenizer();
     let sources = project.run_cache();
     let built = match Workspace::open(&project, &sources).build(req) {

@@ -9,7 +9,9 @@
 //! for its users. The front ends decide only *what* to build and how to
 //! show the result.
 //!
-//! Submodules, one step each: `request` (what to build and what came
+//! Submodules, one step each: `ask` (a build as the user said it,
+//! resolved into a request: the preset by name, `--changed`, the task,
+//! the diff, the targets as typed), `request` (what to build and what came
 //! out), `error` (the refusals), `build` (compose or pack, scan, count),
 //! `stream` (a composition written, counted and scanned as its files are
 //! rendered, so memory does not grow with the output), `deliver` (the
@@ -19,6 +21,7 @@
 //! preset), `inspect` (one file's entry and symbols) and `output_file`
 //! (the numbered output file of `build --save` and the TUI's `w`).
 
+pub mod ask;
 mod build;
 mod changes;
 mod deliver;
@@ -44,6 +47,9 @@ use crate::core::walk::{self, IgnoreFileNote, WalkPatterns};
 /// What a preset's repo map needs besides the compose options (a
 /// [`BuildRequest`] holds one).
 pub use crate::core::discovery::context::MapOptions;
+pub use ask::{
+    Answered, AskError, AskRefused, Asked, BuildAsk, Said, TargetError, TaskText, build_asked,
+};
 pub use error::{BuildError, Refused};
 pub use files::{EXACT_TOTAL_LIMIT, FileBlock, FileCopy};
 pub use map::MapBuilt;

@@ -33,6 +33,7 @@
 pub mod allocator;
 mod branches;
 mod c_defs;
+mod c_lex;
 pub mod costs;
 mod defines;
 mod errors;

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use ctxcurate::core::engine::{BuildKind, BuildRequest};
+use ctxcurate::core::engine::{BuildKind, BuildRequest, ask};
 use ctxcurate::core::model::{FileItem, Format, Preset, TreeMode, ViewMode};
 use ctxcurate::core::paths;
 use ctxcurate::core::project::Project;
@@ -50,30 +50,26 @@ pub fn shown_description(description: &str) -> String {
 /// The preset named (or the active one) and the consent for its explicit
 /// entries; an unknown name lists the presets there are.
 pub fn preset(project: &Project, name: Option<&str>) -> Result<(Preset, EntryConsent), ToolError> {
-    match name {
-        None => Ok((
-            project.active_preset(),
-            project.entry_consent(project.active_preset_name()),
-        )),
-        Some(name) => match project.preset(name) {
-            Some((p, _)) => Ok((p.clone(), project.entry_consent(name))),
-            None => {
-                let names = project.preset_names();
-                let mut listed: Vec<String> = names
-                    .iter()
-                    .take(NAMES_LISTED)
-                    .map(|(n, _)| shown_name(n))
-                    .collect();
-                if names.len() > NAMES_LISTED {
-                    listed.push(format!("and {} more", names.len() - NAMES_LISTED));
-                }
-                Err(ToolError::new(format!(
-                    "no preset named `{}` (presets: {})",
-                    shown_name(name),
-                    listed.join(", ")
-                )))
+    // The engine chooses, as for `ctxcurate build`; only the words differ.
+    match (ask::preset_named(project, name), name) {
+        (Ok(chosen), _) => Ok(chosen),
+        (Err(e), None) => Err(ToolError::new(e.to_string())),
+        (Err(_), Some(name)) => {
+            let names = project.preset_names();
+            let mut listed: Vec<String> = names
+                .iter()
+                .take(NAMES_LISTED)
+                .map(|(n, _)| shown_name(n))
+                .collect();
+            if names.len() > NAMES_LISTED {
+                listed.push(format!("and {} more", names.len() - NAMES_LISTED));
             }
-        },
+            Err(ToolError::new(format!(
+                "no preset named `{}` (presets: {})",
+                shown_name(name),
+                listed.join(", ")
+            )))
+        }
     }
 }
 

@@ -283,7 +283,7 @@ impl Engine {
                 "entries": preset.files.len(),
                 "tokens": total.map(|(tokens, _)| tokens),
                 "exact": total.is_some_and(|(_, exact)| exact),
-                "resource": super::server::preset_uri(name),
+                "resource": super::uri::preset_uri(name),
             }));
         }
         let mut notes = Vec::new();

@@ -444,3 +444,63 @@ fn an_unwritable_destination_is_refused_by_name() {
         "a file"
     );
 }
+
+#[test]
+fn an_ask_is_resolved_as_the_user_said_it() {
+    let dir = sample();
+    std::fs::write(dir.path().join("task.txt"), "make it run\n").expect("task");
+    let project = open(dir.path());
+    let cwd = dir.path().join("pkg");
+    let ask = |f: &dyn Fn(&mut BuildAsk)| {
+        let mut ask = BuildAsk {
+            cwd: cwd.clone(),
+            ..BuildAsk::default()
+        };
+        f(&mut ask);
+        ask::resolve(&project, ask)
+    };
+    // Targets as typed from `cwd`, once each; the task read from its file.
+    let asked = ask(&|a| {
+        a.targets = vec!["core.py".into(), "../pkg/core.py".into()];
+        a.task = Some(TaskText::File("../task.txt".into()));
+        a.exclude = vec!["notes/**".into()];
+    })
+    .expect("resolved");
+    assert_eq!(asked.req.targets, ["pkg/core.py"]);
+    assert_eq!(asked.req.preset.task, "make it run\n");
+    assert_eq!(asked.req.preset.exclude, ["notes/**"]);
+    assert_eq!(asked.said, []);
+    // Nothing asked of an empty preset: said so.
+    let asked = ask(&|_| {}).expect("resolved");
+    assert_eq!(
+        asked.said,
+        [Said::Empty {
+            preset: project.active_preset_name().to_string()
+        }]
+    );
+    // Each refusal, typed, with what was said before it.
+    let why = |f: &dyn Fn(&mut BuildAsk)| ask(f).expect_err("refused").why.to_string();
+    assert_eq!(
+        why(&|a| a.targets = vec![".".into()]),
+        "pkg is a folder: targets are files"
+    );
+    assert_eq!(
+        why(&|a| a.targets = vec!["gone.py".into()]),
+        "target not found: pkg/gone.py"
+    );
+    assert!(why(&|a| a.targets = vec!["../..".into()]).contains("is outside the project root"));
+    assert!(why(&|a| a.preset = Some("nope".into())).starts_with("no preset named `nope`"));
+    assert!(
+        why(&|a| a.task = Some(TaskText::File("none.txt".into())))
+            .starts_with("cannot read the task file")
+    );
+    let refused = ask(&|a| {
+        a.changed = Some("HEAD".into());
+    })
+    .expect_err("no repository");
+    assert!(
+        matches!(refused.why, AskError::Git { diff: false, .. }),
+        "{:?}",
+        refused.why
+    );
+}

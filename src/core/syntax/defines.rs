@@ -7,6 +7,8 @@
 //! definitions in order, and the reader takes the first live one it can
 //! read (`macros::project`).
 
+use super::c_lex::{comment_end, directive_end, line_end, literal_end};
+
 /// One `#define`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Define {
@@ -201,39 +203,6 @@ fn joined(text: &str) -> String {
     }
     out.push_str(text.get(from..).unwrap_or(""));
     out
-}
-
-/// The index after the string or character literal opening at `i` (its
-/// line's end when it does not close; a `'` after a digit is a C++14
-/// digit separator, not a literal).
-pub(super) fn literal_end(bytes: &[u8], i: usize) -> usize {
-    let quote = bytes[i];
-    if quote == b'\'' && i > 0 && bytes[i - 1].is_ascii_alphanumeric() {
-        return i + 1;
-    }
-    let mut j = i + 1;
-    while j < bytes.len() {
-        match bytes[j] {
-            b'\\' => j += 2,
-            b'\n' => return j,
-            b if b == quote => return j + 1,
-            _ => j += 1,
-        }
-    }
-    bytes.len()
-}
-
-/// The end of the directive starting at `i` (continuation lines included).
-fn directive_end(bytes: &[u8], i: usize) -> usize {
-    super::macros::directive_end(bytes, i)
-}
-
-fn line_end(bytes: &[u8], i: usize) -> usize {
-    super::macros::line_end(bytes, i)
-}
-
-fn comment_end(bytes: &[u8], i: usize) -> usize {
-    super::macros::comment_end(bytes, i)
 }
 
 #[cfg(test)]

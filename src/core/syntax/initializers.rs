@@ -10,7 +10,7 @@
 //! unclosed initializer ends the search. Blanking keeps the text's length
 //! and newlines, so offsets and lines are those of the original.
 
-use super::macros::{comment_end, directive_end, line_end};
+use super::c_lex::{comment_end, directive_end, line_end};
 
 /// Initializers whose contents are longer than this are blanked; smaller
 /// ones parse quickly and are left as they are.

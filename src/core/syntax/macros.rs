@@ -23,7 +23,7 @@
 
 mod project;
 
-use super::defines;
+use super::c_lex::{comment_end, directive_end, line_end, literal_end};
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -542,7 +542,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             continue;
         }
         if b == b'"' || b == b'\'' {
-            i = defines::literal_end(scan.src, i).max(i + 1);
+            i = literal_end(scan.src, i).max(i + 1);
             continue;
         }
         if b == b'='
@@ -1232,193 +1232,307 @@ fn spread(scan: &mut Scan, start: usize, open: usize, close: usize) {
     }
 }
 
-/// The shapes that give a word away as a macro (see the module doc).
+/// The shapes that give a word away as a macro (see the module doc): the
+/// first of [`SHAPES`] that decides gives the answer.
 fn looks_like_macro(scan: &Scan, user: &CMacros, word: &str, start: usize, end: usize) -> bool {
     if is_keyword(word) {
         return false;
     }
-    // A word already blanked (`LUA_API`, `l_sinline`) does not count.
-    let mut before = start;
-    let prev = loop {
-        match scan.prev(before) {
-            Some((at, Tok::Word(_))) if scan.is_blanked(at) => before = at,
-            other => break other.map(|(_, t)| t),
+    let site = Site::new(scan, user, word, start, end);
+    SHAPES
+        .iter()
+        .find_map(|shape| shape(&site))
+        .unwrap_or(false)
+}
+
+/// A word that may be a macro, with what its shapes look at around it.
+struct Site<'s, 'a> {
+    scan: &'s Scan<'a>,
+    user: &'s CMacros,
+    /// Where the word starts.
+    start: usize,
+    /// Where the word ends.
+    end: usize,
+    /// Where the word starts, or the first of the blanked words right
+    /// before it.
+    before: usize,
+    /// The token before the word, blanked words skipped.
+    prev: Option<Tok<'a>>,
+    /// The token after the word (on any line).
+    next: Option<Tok<'a>>,
+    /// Whether the word starts a declaration (nothing, a storage class or
+    /// a template head before it).
+    line_start: bool,
+    /// Whether the word is ALL_CAPS.
+    caps: bool,
+}
+
+impl<'s, 'a> Site<'s, 'a> {
+    fn new(scan: &'s Scan<'a>, user: &'s CMacros, word: &str, start: usize, end: usize) -> Self {
+        // A word already blanked (`LUA_API`, `l_sinline`) does not count.
+        let mut before = start;
+        let prev = loop {
+            match scan.prev(before) {
+                Some((at, Tok::Word(_))) if scan.is_blanked(at) => before = at,
+                other => break other.map(|(_, t)| t),
+            }
+        };
+        let line_start = prev.is_none()
+            || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")))
+            || after_template_head(scan, before);
+        Site {
+            scan,
+            user,
+            start,
+            end,
+            before,
+            prev,
+            next: scan.next(end, false).map(|(_, t)| t),
+            line_start,
+            caps: is_caps(word),
         }
+    }
+}
+
+/// One shape: `Some(verdict)` when it decides, `None` to ask the next.
+type Shape = fn(&Site) -> Option<bool>;
+
+/// The shapes, in the order they are asked. Those after `lower_case` see
+/// only ALL_CAPS words.
+const SHAPES: &[Shape] = &[
+    before_a_type_keyword,
+    return_type_before_a_convention,
+    before_a_constructor,
+    lower_case,
+    between_a_body_and_a_typedef_name,
+    before_a_parameters_c_type,
+    after_explicit,
+    between_a_type_and_a_pointer,
+    call_before_a_type_keyword,
+    before_a_qualified_type,
+    before_typename,
+    after_a_class_name,
+    a_function_pointers_convention,
+    alone_on_its_line,
+    after_class,
+    after_a_parameter_list,
+    before_a_type_and_a_name,
+];
+
+/// `LUAI_FUNC int f`, `l_sinline int f`, `FMT_CONSTEXPR auto f`.
+fn before_a_type_keyword(s: &Site) -> Option<bool> {
+    (s.line_start && matches!(s.next, Some(Tok::Word(w)) if is_type_keyword(w))).then_some(true)
+}
+
+/// `PVOID WINAPI f (`, `BOOL CALLBACK f (`: a word right before a calling
+/// convention, itself right before the name, is the return type, not a
+/// macro (blanking both would leave no type).
+fn return_type_before_a_convention(s: &Site) -> Option<bool> {
+    let Some((after, Tok::Word(second))) = s.scan.next(s.end, false) else {
+        return None;
     };
-    let next = scan.next(end, false).map(|(_, t)| t);
-    let line_start = prev.is_none()
-        || matches!(prev, Some(Tok::Word("static" | "extern" | "inline")))
-        || after_template_head(scan, before);
-    let caps = is_caps(word);
-    // `LUAI_FUNC int f`, `l_sinline int f`, `FMT_CONSTEXPR auto f`.
-    if line_start && matches!(next, Some(Tok::Word(w)) if is_type_keyword(w)) {
-        return true;
-    }
-    // `PVOID WINAPI f (`, `BOOL CALLBACK f (`: a word right before a
-    // calling convention, itself right before the name, is the return
-    // type, not a macro (blanking both would leave no type).
-    if let Some((after, Tok::Word(second))) = scan.next(end, false)
-        && (user.blanks(second) || (caps && is_caps(second)))
-        && names_a_declarator(scan, after + second.len())
-    {
-        return false;
-    }
-    // `API_MACRO Error::Error(...) : msg_(m) {}`: a word before a
-    // constructor or destructor defined out of line, which has no type.
-    if caps && line_start && constructor_follows(scan, end) {
-        return true;
-    }
-    if !caps {
-        return line_start && three_words(scan, end);
-    }
-    // `} SDL_AUDIOCVT_PACKED SDL_AudioCVT;`: an attribute between a
-    // typedef's body and its name.
-    if matches!(prev, Some(Tok::Punct(b'}')))
-        && let Some((at, Tok::Word(name))) = scan.next(end, false)
+    ((s.user.blanks(second) || (s.caps && is_caps(second)))
+        && names_a_declarator(s.scan, after + second.len()))
+    .then_some(false)
+}
+
+/// `API_MACRO Error::Error(...) : msg_(m) {}`: a word before a
+/// constructor or destructor defined out of line, which has no type.
+fn before_a_constructor(s: &Site) -> Option<bool> {
+    (s.caps && s.line_start && constructor_follows(s.scan, s.end)).then_some(true)
+}
+
+/// A word not in capitals is a macro only as the first of three words
+/// starting a declaration; the shapes after this one are for capitals.
+fn lower_case(s: &Site) -> Option<bool> {
+    (!s.caps).then(|| s.line_start && three_words(s.scan, s.end))
+}
+
+/// `} SDL_AUDIOCVT_PACKED SDL_AudioCVT;`: an attribute between a typedef's
+/// body and its name.
+fn between_a_body_and_a_typedef_name(s: &Site) -> Option<bool> {
+    if matches!(s.prev, Some(Tok::Punct(b'}')))
+        && let Some((at, Tok::Word(name))) = s.scan.next(s.end, false)
         && !is_keyword(name)
         && matches!(
-            scan.next(at + name.len(), false),
+            s.scan.next(at + name.len(), false),
             Some((_, Tok::Punct(b';' | b',')))
         )
     {
-        return true;
+        return Some(true);
     }
-    // `(SDL_PRINTF_FORMAT_STRING const char *fmt`: an annotation before a
-    // parameter whose type is a C type (two types cannot stack).
-    if matches!(prev, Some(Tok::Punct(b'(' | b',')))
-        && let Some((at, Tok::Word(w))) = scan.next(end, false)
+    None
+}
+
+/// `(SDL_PRINTF_FORMAT_STRING const char *fmt`: an annotation before a
+/// parameter whose type is a C type (two types cannot stack).
+fn before_a_parameters_c_type(s: &Site) -> Option<bool> {
+    if !matches!(s.prev, Some(Tok::Punct(b'(' | b','))) {
+        return None;
+    }
+    let Some((at, Tok::Word(w))) = s.scan.next(s.end, false) else {
+        return None;
+    };
+    let primitive = |w: &str| PRIMITIVES.contains(&w) || matches!(w, "struct" | "enum" | "union");
+    let qualified = matches!(w, "const" | "volatile")
+        && matches!(s.scan.next(at + w.len(), false), Some((_, Tok::Word(t))) if primitive(t));
+    (primitive(w) || qualified).then_some(true)
+}
+
+/// `explicit PROTOBUF_CONSTEXPR Any(`: only a constructor's name follows
+/// `explicit`.
+fn after_explicit(s: &Site) -> Option<bool> {
+    (matches!(s.prev, Some(Tok::Word("explicit"))) && names_a_declarator(s.scan, s.end))
+        .then_some(true)
+}
+
+/// `void FAR *voidpf`: nothing but a declarator follows a type word.
+fn between_a_type_and_a_pointer(s: &Site) -> Option<bool> {
+    (matches!(s.prev, Some(Tok::Word(p)) if PRIMITIVES.contains(&p))
+        && matches!(s.next, Some(Tok::Punct(b'*' | b'&'))))
+    .then_some(true)
+}
+
+/// `FMT_MSC_WARNING(suppress : 4566) constexpr ...` at a line start.
+fn call_before_a_type_keyword(s: &Site) -> Option<bool> {
+    if s.line_start
+        && let Some((open, Tok::Punct(b'('))) = s.scan.next(s.end, false)
+        && let Some(close) = s.scan.close(open)
+        && matches!(s.scan.next(close, false), Some((_, Tok::Word(w))) if is_type_keyword(w))
     {
-        let primitive =
-            |w: &str| PRIMITIVES.contains(&w) || matches!(w, "struct" | "enum" | "union");
-        let qualified = matches!(w, "const" | "volatile")
-            && matches!(scan.next(at + w.len(), false), Some((_, Tok::Word(t))) if primitive(t));
-        if primitive(w) || qualified {
-            return true;
-        }
+        return Some(true);
     }
-    // `explicit PROTOBUF_CONSTEXPR Any(`: only a constructor's name
-    // follows `explicit`.
-    if matches!(prev, Some(Tok::Word("explicit"))) && names_a_declarator(scan, end) {
-        return true;
+    None
+}
+
+/// `XMLPUBFUN const xmlChar * XMLCALL f (`: a qualifier and a type follow
+/// the word at the start of a declaration.
+fn before_a_qualified_type(s: &Site) -> Option<bool> {
+    if !s.line_start {
+        return None;
     }
-    // `void FAR *voidpf`: nothing but a declarator follows a type word.
-    if matches!(prev, Some(Tok::Word(p)) if PRIMITIVES.contains(&p))
-        && matches!(next, Some(Tok::Punct(b'*' | b'&')))
-    {
-        return true;
-    }
-    // `FMT_MSC_WARNING(suppress : 4566) constexpr ...` at a line start.
-    if line_start
-        && let Some((open, Tok::Punct(b'('))) = scan.next(end, false)
-        && let Some(close) = scan.close(open)
-        && matches!(scan.next(close, false), Some((_, Tok::Word(w))) if is_type_keyword(w))
-    {
-        return true;
-    }
-    // `XMLPUBFUN const xmlChar * XMLCALL f (`: a qualifier and a type
-    // follow the word at the start of a declaration.
-    if line_start
-        && let Some((after, Tok::Word(q @ ("const" | "volatile")))) = scan.next(end, false)
-        && let Some((at, w)) = scan.next(after + q.len(), false)
-    {
-        // `const xmlChar`, `const char`, `const ::ns::T`.
-        let typed = match w {
-            Tok::Word(w) => !is_keyword(w) || PRIMITIVES.contains(&w),
-            Tok::Punct(b':') => scan.src.get(at + 1) == Some(&b':'),
-            Tok::Punct(_) => false,
-        };
-        if typed {
-            return true;
-        }
-    }
-    // `PROTOBUF_NODISCARD typename T::Type* f(`: no type precedes
-    // `typename`.
-    if line_start && matches!(next, Some(Tok::Word("typename"))) {
-        return true;
-    }
-    // `class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL : ...`:
-    // a word after a class's name, where only `final`, a base clause or
-    // the body may be.
-    if let Some((name_at, Tok::Word(_))) = scan.prev(before)
+    let Some((after, Tok::Word(q @ ("const" | "volatile")))) = s.scan.next(s.end, false) else {
+        return None;
+    };
+    let (at, w) = s.scan.next(after + q.len(), false)?;
+    // `const xmlChar`, `const char`, `const ::ns::T`.
+    let typed = match w {
+        Tok::Word(w) => !is_keyword(w) || PRIMITIVES.contains(&w),
+        Tok::Punct(b':') => s.scan.src.get(at + 1) == Some(&b':'),
+        Tok::Punct(_) => false,
+    };
+    typed.then_some(true)
+}
+
+/// `PROTOBUF_NODISCARD typename T::Type* f(`: no type precedes
+/// `typename`.
+fn before_typename(s: &Site) -> Option<bool> {
+    (s.line_start && matches!(s.next, Some(Tok::Word("typename")))).then_some(true)
+}
+
+/// `class PROTOBUF_EXPORT GzipInputStream PROTOBUF_FUTURE_FINAL : ...`: a
+/// word after a class's name, where only `final`, a base clause or the
+/// body may be.
+fn after_a_class_name(s: &Site) -> Option<bool> {
+    if let Some((name_at, Tok::Word(_))) = s.scan.prev(s.before)
         && matches!(
-            scan.prev_unblanked(name_at),
+            s.scan.prev_unblanked(name_at),
             Some(Tok::Word("class" | "struct" | "union"))
         )
-        && let Some((colon, Tok::Punct(b'{' | b':'))) = scan.next(end, false)
-        && scan.src.get(colon + 1) != Some(&b':')
+        && let Some((colon, Tok::Punct(b'{' | b':'))) = s.scan.next(s.end, false)
+        && s.scan.src.get(colon + 1) != Some(&b':')
     {
-        return true;
+        return Some(true);
     }
-    // `typedef void (XMLCDECL *f) (...)`, `(WINAPI *pfn) (`: a calling
-    // convention before the pointer of a function pointer's declarator
-    // (not a parameter's type: `f(RIPEMD160_CTX *c);`).
-    if matches!(prev, Some(Tok::Punct(b'(')))
-        && let Some((star, Tok::Punct(b'*'))) = scan.next(end, false)
-        && let Some((at, Tok::Word(name))) = scan.next(star + 1, false)
-        && let Some((close, Tok::Punct(b')'))) = scan.next(at + name.len(), false)
-        && matches!(scan.next(close + 1, false), Some((_, Tok::Punct(b'('))))
+    None
+}
+
+/// `typedef void (XMLCDECL *f) (...)`, `(WINAPI *pfn) (`: a calling
+/// convention before the pointer of a function pointer's declarator (not
+/// a parameter's type: `f(RIPEMD160_CTX *c);`).
+fn a_function_pointers_convention(s: &Site) -> Option<bool> {
+    if matches!(s.prev, Some(Tok::Punct(b'(')))
+        && let Some((star, Tok::Punct(b'*'))) = s.scan.next(s.end, false)
+        && let Some((at, Tok::Word(name))) = s.scan.next(star + 1, false)
+        && let Some((close, Tok::Punct(b')'))) = s.scan.next(at + name.len(), false)
+        && matches!(s.scan.next(close + 1, false), Some((_, Tok::Punct(b'('))))
     {
-        return true;
+        return Some(true);
     }
-    // `FMT_BEGIN_NAMESPACE` alone on its line (not a return type whose
-    // declarator starts the next line: `ASN1_UTF8STRING\n*f(`).
-    if prev.is_none()
-        && scan.next(end, true).is_none()
-        && !matches!(scan.next(end, false), Some((_, Tok::Punct(b'*' | b'&'))))
-    {
-        return true;
+    None
+}
+
+/// `FMT_BEGIN_NAMESPACE` alone on its line (not a return type whose
+/// declarator starts the next line: `ASN1_UTF8STRING\n*f(`).
+fn alone_on_its_line(s: &Site) -> Option<bool> {
+    (s.prev.is_none()
+        && s.scan.next(s.end, true).is_none()
+        && !matches!(s.next, Some(Tok::Punct(b'*' | b'&'))))
+    .then_some(true)
+}
+
+/// `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class
+/// PROTOBUF_EXPORT PROTOBUF_ALIGNAS(8) Arena final {`.
+fn after_class(s: &Site) -> Option<bool> {
+    if !matches!(s.prev, Some(Tok::Word("class" | "struct" | "union"))) {
+        return None;
     }
-    // `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class
-    // PROTOBUF_EXPORT PROTOBUF_ALIGNAS(8) Arena final {`.
-    if matches!(prev, Some(Tok::Word("class" | "struct" | "union"))) {
-        let at = match scan.next(end, false) {
-            Some((open, Tok::Punct(b'('))) => match scan.close(open) {
-                Some(close) => close,
-                None => return false,
-            },
-            _ => end,
-        };
-        let Some((after, Tok::Word(name))) = scan.next(at, false) else {
-            return false;
-        };
-        let third = scan.next(after + name.len(), false).map(|(_, t)| t);
-        return matches!(
+    let at = match s.scan.next(s.end, false) {
+        Some((open, Tok::Punct(b'('))) => match s.scan.close(open) {
+            Some(close) => close,
+            None => return Some(false),
+        },
+        _ => s.end,
+    };
+    let Some((after, Tok::Word(name))) = s.scan.next(at, false) else {
+        return Some(false);
+    };
+    let third = s.scan.next(after + name.len(), false).map(|(_, t)| t);
+    Some(
+        matches!(
             third,
             Some(Tok::Punct(b'{' | b':' | b'<')) | Some(Tok::Word("final"))
         ) || matches!(third, Some(Tok::Word(w)) if is_caps(w))
-            || (is_caps(name) && matches!(third, Some(Tok::Punct(b'(')) | Some(Tok::Word(_))));
-    }
-    // `int f (void) MY_ATTR;`, `void g() const FMT_NOEXCEPT {`.
-    if matches!(
-        next,
+            || (is_caps(name) && matches!(third, Some(Tok::Punct(b'(')) | Some(Tok::Word(_)))),
+    )
+}
+
+/// `int f (void) MY_ATTR;`, `void g() const FMT_NOEXCEPT {`.
+fn after_a_parameter_list(s: &Site) -> Option<bool> {
+    (matches!(
+        s.next,
         Some(Tok::Punct(b';' | b'{' | b'(' | b'=')) | Some(Tok::Word(_))
-    ) && follows_parameters(scan, start)
-    {
-        return true;
-    }
-    let Some((after, Tok::Word(second))) = scan.next(end, false) else {
-        return false;
+    ) && follows_parameters(s.scan, s.start))
+    .then_some(true)
+}
+
+/// The last shape, which always decides: `CURL_EXTERN CURLcode curl_f (`,
+/// `LUA_API lua_Number *f (`, `PROTOBUF_NODISCARD std::string* f(`,
+/// `l_sinline StkId f (`: three words in a row start no C declaration;
+/// `int ZEXPORT deflate (`, `char * ZEXPORT zError (`, `typedef Byte FAR
+/// Bytef;`: a type or a name cannot follow a type word directly.
+fn before_a_type_and_a_name(s: &Site) -> Option<bool> {
+    let Some((after, Tok::Word(second))) = s.scan.next(s.end, false) else {
+        return Some(false);
     };
     if is_keyword(second) {
-        return false;
+        return Some(false);
     }
-    let third = scan
-        .next(past_qualified(scan, after + second.len()), false)
+    let third = s
+        .scan
+        .next(past_qualified(s.scan, after + second.len()), false)
         .map(|(_, t)| t);
-    // `CURL_EXTERN CURLcode curl_f (`, `LUA_API lua_Number *f (`,
-    // `PROTOBUF_NODISCARD std::string* f(`,
-    // `l_sinline StkId f (`: three words in a row start no C declaration.
-    if line_start && matches!(third, Some(Tok::Word(_)) | Some(Tok::Punct(b'*' | b'&'))) {
-        return true;
+    if s.line_start && matches!(third, Some(Tok::Word(_)) | Some(Tok::Punct(b'*' | b'&'))) {
+        return Some(true);
     }
-    // `int ZEXPORT deflate (`, `char * ZEXPORT zError (`, `typedef Byte
-    // FAR Bytef;`: a type or a name cannot follow a type word directly.
-    matches!(third, Some(Tok::Punct(b'(' | b';' | b'[' | b',')))
-        && match prev {
-            Some(Tok::Word(p)) => !is_keyword(p) || PRIMITIVES.contains(&p),
-            Some(Tok::Punct(b'*')) => true,
-            _ => false,
-        }
+    Some(
+        matches!(third, Some(Tok::Punct(b'(' | b';' | b'[' | b',')))
+            && match s.prev {
+                Some(Tok::Word(p)) => !is_keyword(p) || PRIMITIVES.contains(&p),
+                Some(Tok::Punct(b'*')) => true,
+                _ => false,
+            },
+    )
 }
 
 /// Whether the next word after `at` is followed by `(`: the name of a
@@ -1619,34 +1733,6 @@ fn follows_parameters(scan: &Scan, start: usize) -> bool {
         }
         _ => false,
     }
-}
-
-/// The end of the directive starting at `i` (continuation lines included).
-pub(super) fn directive_end(bytes: &[u8], mut i: usize) -> usize {
-    while i < bytes.len() {
-        if bytes[i] == b'\n' {
-            let before = bytes[..i].iter().rev().find(|&&b| b != b'\r');
-            if before != Some(&b'\\') {
-                return i + 1;
-            }
-        }
-        i += 1;
-    }
-    i
-}
-
-pub(super) fn line_end(bytes: &[u8], i: usize) -> usize {
-    bytes[i..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(bytes.len(), |p| i + p)
-}
-
-pub(super) fn comment_end(bytes: &[u8], i: usize) -> usize {
-    bytes
-        .get(i + 2..)
-        .and_then(|rest| rest.windows(2).position(|w| w == b"*/"))
-        .map_or(bytes.len(), |p| i + 2 + p + 2)
 }
 
 #[cfg(test)]

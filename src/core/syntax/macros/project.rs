@@ -37,6 +37,7 @@ use std::fmt::Write as _;
 
 use sha2::{Digest, Sha256};
 
+use super::super::c_lex::{comment_end, line_end, literal_end};
 use super::super::defines::{self, Define};
 use super::{Rule, Scan, builtin, is_caps, is_ident};
 
@@ -317,15 +318,15 @@ fn tokens(text: &str) -> Vec<(usize, BodyTok<'_>)> {
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                i = super::line_end(bytes, i);
+                i = line_end(bytes, i);
                 continue;
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i = super::comment_end(bytes, i);
+                i = comment_end(bytes, i);
                 continue;
             }
             b'"' | b'\'' => {
-                i = defines::literal_end(bytes, i).max(i + 1);
+                i = literal_end(bytes, i).max(i + 1);
                 BodyTok::Str(text.get(start..i).unwrap_or(""))
             }
             b'0'..=b'9' => {
@@ -939,7 +940,7 @@ pub(super) fn arguments(
     while i < last {
         match src[i] {
             b'"' | b'\'' => {
-                i = defines::literal_end(src, i).max(i + 1);
+                i = literal_end(src, i).max(i + 1);
                 continue;
             }
             b'(' => depth += 1,

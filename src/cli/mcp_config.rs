@@ -1,12 +1,25 @@
-//! `ctxcurate mcp --print-config`: the snippets that register this server
-//! in common MCP clients, with this binary and this project filled in.
+//! `ctxcurate mcp --print-config`: the snippets that register the MCP
+//! server (`src/mcp/`) in common MCP clients, with this binary and this
+//! project filled in. The CLI prints them; the server needs none of it.
 
+use std::io::Write;
 use std::path::Path;
+
+use anyhow::Result;
 
 use serde_json::json;
 
+/// `--print-config`: the client snippets for this binary and the project
+/// around `cwd`.
+pub fn print(cwd: &Path, out: &mut dyn Write) -> Result<()> {
+    let root = ctxcurate::core::paths::find_root(cwd);
+    let exe = std::env::current_exe().unwrap_or_else(|_| "ctxcurate".into());
+    out.write_all(snippets(&exe, &root).as_bytes())?;
+    Ok(())
+}
+
 /// The snippets for `exe` serving the project at `root`.
-pub fn snippets(exe: &Path, root: &Path) -> String {
+fn snippets(exe: &Path, root: &Path) -> String {
     let exe = exe.display().to_string();
     let root = root.display().to_string();
     let args = json!(["-C", root, "mcp"]);
