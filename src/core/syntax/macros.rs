@@ -528,6 +528,10 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         let b = scan.src[i];
         if b == b'#' && scan.prev(i).is_none() {
             let end = directive_end(scan.src, i);
+            // A null directive (`#` alone), which tree-sitter cannot read.
+            if scan.src[i + 1..end].iter().all(u8::is_ascii_whitespace) {
+                scan.blank(i, i + 1);
+            }
             blank_directive_comments(&mut scan, i, end);
             blank_named_variadic(&mut scan, i, end);
             i = end;
@@ -627,6 +631,12 @@ fn project_meaning(
                     scan.blank(from, to);
                     Some(to)
                 }
+                // `SQLITE_PRIVATE void sqlite3VtabClear(sqlite3*, Table*);`
+                // where another branch says `#define sqlite3VtabClear(D,T)`:
+                // the function's own declaration keeps its name.
+                (None, Some((open, Tok::Punct(b'(')))) if declared_function(scan, i, open) => {
+                    Some(end)
+                }
                 (None, Some((open, Tok::Punct(b'(')))) => {
                     scan.close(open).inspect(|&close| scan.blank(i, close))
                 }
@@ -642,6 +652,26 @@ fn project_meaning(
             pasted_name(scan, i, end).or_else(|| pasted_variable(scan, table, word, i, end))
         }
     }
+}
+
+/// Whether the invocation at `start` (its `(` at `open`) of a macro
+/// defined as nothing is a function's declaration or definition: after a
+/// type (a word no keyword but a type's, or a `*`/`&`, words blanked
+/// skipped) and its `)` followed by `;` or `{`.
+fn declared_function(scan: &Scan, start: usize, open: usize) -> bool {
+    let mut at = start;
+    let typed = loop {
+        match scan.prev_token(at, false) {
+            Some((w, Tok::Word(_))) if scan.is_blanked(w) => at = w,
+            Some((_, Tok::Word(w))) => break !KEYWORDS.contains(&w),
+            Some((_, Tok::Punct(b'*' | b'&'))) => break true,
+            _ => break false,
+        }
+    };
+    typed
+        && scan.close(open).is_some_and(|close| {
+            matches!(scan.next(close, false), Some((_, Tok::Punct(b';' | b'{'))))
+        })
 }
 
 /// `word` at `i..end`, no project macro's: a listed rule, a caps access
@@ -863,7 +893,8 @@ fn deleted_conversion(scan: &Scan, end: usize) -> Option<(usize, usize)> {
 }
 
 /// `(Derived::*)`, a pointer to member without a name (`-> Return
-/// (Derived::*)(Args...)`), which tree-sitter-cpp cannot read: the end of
+/// (Derived::*)(Args...)`) or with one (`typedef void (Appender:: *
+/// Fn)(...)`), which tree-sitter-cpp cannot read: the end of
 /// the `Derived::` before the `*`, blanked so it reads as a pointer to a
 /// function. `None` for any other word.
 fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
@@ -880,7 +911,12 @@ fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
         }
         match scan.next(colon + 2, false)? {
             (star, Tok::Punct(b'*')) => {
-                let closes = matches!(scan.next(star + 1, false), Some((_, Tok::Punct(b')'))));
+                // `(Class::*)` or named, `(Class:: * Name)`.
+                let after = match scan.next(star + 1, false) {
+                    Some((w, Tok::Word(name))) if !is_keyword(name) => w + name.len(),
+                    _ => star + 1,
+                };
+                let closes = matches!(scan.next(after, false), Some((_, Tok::Punct(b')'))));
                 return closes.then_some(star);
             }
             (w, Tok::Word(word)) => at = w + word.len(),
@@ -1771,7 +1807,7 @@ mod tests {
             ),
             (
                 "auto f(R (C::*pmf)(A)) -> R (ns::D::*)(A) {",
-                "auto f(R (C::*pmf)(A)) -> R (       *)(A) {",
+                "auto f(R (   *pmf)(A)) -> R (       *)(A) {",
             ),
         ];
         for (src, want) in cases {

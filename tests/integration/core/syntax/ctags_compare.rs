@@ -558,6 +558,18 @@ fn own_macro_projects() -> Vec<Project> {
             noted_limit: NEW_NOTED_LIMIT,
         });
     }
+    // `CTXCURATE_CTAGS_EXTRA='name=dir;name=dir'` adds projects measured
+    // by hand (stand-ins for issue 36's hidden set that no one tuned for).
+    let extra = std::env::var("CTXCURATE_CTAGS_EXTRA").unwrap_or_default();
+    for (name, dir) in extra.split(';').filter_map(|p| p.split_once('=')) {
+        list.push(Project {
+            name: String::leak(name.trim().to_string()),
+            dir: dir.trim().into(),
+            prefixes: &[],
+            defines: &[],
+            noted_limit: NEW_NOTED_LIMIT,
+        });
+    }
     list
 }
 
