@@ -823,12 +823,7 @@ pub(super) fn write(
             })
         });
     let Some(placed) = placed else {
-        // `#define BYTE xxh_u8`: another type's name, read as one.
-        if params.is_none()
-            && let [Piece::Text(t)] = pieces
-            && t.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-            && !super::is_keyword(t)
-        {
+        if params.is_none() && type_alias(scan, pieces, start, end) {
             return Some(end);
         }
         if let Some(resume) = struct_type(scan, pieces, start, stop) {
@@ -875,6 +870,33 @@ pub(super) fn write(
         }
     }
     Some(resume)
+}
+
+/// Whether the macro at `start..end` names another type (`#define BYTE
+/// xxh_u8`, `#define ARC4RANDOM_UINT32 uint32_t`: one name with an
+/// underscore or a capital, no compiler's `_far` or `_Check_return_`, no
+/// keyword like `consteval`) where a type may stand (after a keyword,
+/// punctuation or a word the project's macros wrote, not after another
+/// type's name: `MEM_STATIC BYTE f(`), and no list names it: it is kept,
+/// read as a type.
+fn type_alias(scan: &Scan, pieces: &[Piece], start: usize, end: usize) -> bool {
+    let [Piece::Text(t)] = pieces else {
+        return false;
+    };
+    let named = t.starts_with(|c: char| c.is_ascii_alphabetic())
+        && t.bytes().all(is_ident)
+        && t.bytes().any(|b| b == b'_' || b.is_ascii_uppercase())
+        && !super::is_keyword(t);
+    let listed = scan.text.get(start..end).is_some_and(|w| builtin().contains_key(w));
+    let mut at = start;
+    let placed = loop {
+        match scan.prev_token(at, false) {
+            Some((w, super::Tok::Word(word))) if written(scan, w, word) => at = w,
+            Some((_, super::Tok::Word(word))) => break super::is_keyword(word),
+            _ => break true,
+        }
+    };
+    named && !listed && placed
 }
 
 /// An invocation too long to write of a macro that expands to a struct,
