@@ -19,7 +19,8 @@
 //!   (`FMT_BEGIN_NAMESPACE`).
 //!
 //! Blanking keeps the text's length and newlines, so offsets and lines are
-//! those of the original. Directive lines are left alone.
+//! those of the original. Directive lines are left alone, but for a null
+//! directive (`#` alone), which is blanked.
 
 mod project;
 
@@ -584,6 +585,11 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = to;
             continue;
         }
+        if let Some(to) = typedef_attribute(&scan, word, i, end) {
+            scan.blank(i, to);
+            i = to;
+            continue;
+        }
         if let Some(to) = explicit_instantiation(&scan, word, i, end) {
             scan.blank(i, to);
             i = to;
@@ -926,6 +932,57 @@ fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
     None
 }
 
+/// `typedef __attribute__((aligned(1))) U16 unalign16;` (zstd), an
+/// attribute right after `typedef`, which tree-sitter-c cannot read: the
+/// end of the attribute, to blank it. `None` for any other word.
+fn typedef_attribute(scan: &Scan, word: &str, start: usize, end: usize) -> Option<usize> {
+    if !matches!(word, "__attribute__" | "__attribute") {
+        return None;
+    }
+    scan.prev_token(start, false)
+        .filter(|(_, t)| *t == Tok::Word("typedef"))?;
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    scan.close(open)
+}
+
+/// An unnamed parameter of a named type defaulted to `{}`
+/// (`std::false_type = {}`, nanobind's and pybind11's tag parameters),
+/// which tree-sitter-cpp cannot read: the end of the `= {}` at `at`, to
+/// blank it. `None` for any other `=`.
+fn braced_default(scan: &Scan, at: usize) -> Option<usize> {
+    let src = scan.src;
+    let (open, _) = scan
+        .next(at + 1, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'{'))?;
+    let (close, _) = scan
+        .next(open + 1, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'}'))?;
+    if !matches!(
+        scan.next(close + 1, false),
+        Some((_, Tok::Punct(b',' | b')')))
+    ) {
+        return None;
+    }
+    // One `::`-qualified name, right after `(` or `,`.
+    let mut j = at;
+    while j > 0 && matches!(src[j - 1], b' ' | b'\t' | b'\r' | b'\n') {
+        j -= 1;
+    }
+    let name_end = j;
+    while j > 0 && (is_ident(src[j - 1]) || src[j - 1] == b':') {
+        j -= 1;
+    }
+    let name = scan.text.get(j..name_end)?;
+    let qualified = name.contains("::")
+        && !name.starts_with(':')
+        && !name.ends_with(':')
+        && name.split("::").all(|w| !w.is_empty() && !is_keyword(w));
+    let (_, before) = scan.prev_token(j, false)?;
+    (qualified && matches!(before, Tok::Punct(b'(' | b','))).then_some(close + 1)
+}
+
 /// The default value of a parameter without a name (`const void* /*hint*/
 /// = 0`, `typename enable_if<C>::type* = 0`), which tree-sitter-cpp
 /// cannot read: from the `=` at `at` to the `,` or `)` that ends it,
@@ -934,6 +991,9 @@ fn unnamed_default(scan: &Scan, at: usize) -> Option<usize> {
     let src = scan.src;
     if matches!(src.get(at + 1), Some(b'=')) {
         return None;
+    }
+    if let Some(to) = braced_default(scan, at) {
+        return Some(to);
     }
     // Back over spaces and block comments to a `*` or `&` that does not
     // touch the `=` (`*=` and `&=` are operators).
@@ -1679,10 +1739,21 @@ pub(super) fn line_end(bytes: &[u8], i: usize) -> usize {
 }
 
 pub(super) fn comment_end(bytes: &[u8], i: usize) -> usize {
-    bytes
-        .get(i + 2..)
-        .and_then(|rest| rest.windows(2).position(|w| w == b"*/"))
-        .map_or(bytes.len(), |p| i + 2 + p + 2)
+    // A byte search for `*` then a look at the next (not `windows(2)`,
+    // which compares slices: the definitions of a whole project are read
+    // through here).
+    let mut j = i + 2;
+    while let Some(p) = bytes
+        .get(j..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'*'))
+    {
+        let star = j + p;
+        if bytes.get(star + 1) == Some(&b'/') {
+            return star + 2;
+        }
+        j = star + 1;
+    }
+    bytes.len()
 }
 
 #[cfg(test)]
@@ -1789,6 +1860,30 @@ mod tests {
             "*p = 0;",
             "int *p = 0;",
             "f(a, *b = 1);",
+        ] {
+            assert_eq!(blanked(src), src);
+        }
+    }
+
+    #[test]
+    fn typedef_attributes_and_braced_tag_defaults_are_blanked() {
+        let cases = [
+            (
+                "typedef __attribute__((aligned(1))) U16 unalign16;",
+                "typedef                             U16 unalign16;",
+            ),
+            (
+                "auto f(R (C::*pmf)(A), std::false_type = {}) const noexcept",
+                "auto f(R (   *pmf)(A), std::false_type     ) const noexcept",
+            ),
+        ];
+        for (src, want) in cases {
+            assert_eq!(blanked(src), want, "{src}");
+        }
+        for src in [
+            "struct S { int a; } __attribute__((packed));",
+            "f(a, b = {});",
+            "void g(std::vector<int> v = {});",
         ] {
             assert_eq!(blanked(src), src);
         }

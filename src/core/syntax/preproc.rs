@@ -15,7 +15,7 @@
 //!   is parsed again with its conditional directives (`#if`, `#else`,
 //!   `#endif`, ...), its `#if 0` branches and its lone macro invocations
 //!   (`DECLARE_OPS(<, less)`, `FMT_TYPE_CONSTANT(int, int_type);`,
-//!   curl's `CURLWARNING(name, "message")`) blanked, once keeping every
+//!   curl's `CURLWARNING(name, "message")`) and `#pragma` lines blanked, once keeping every
 //!   other branch and once keeping only the first branch of a conditional
 //!   whose branch ends inside a declaration head, as ctags does; the parse with the fewest bytes inside
 //!   counted errors wins (the first on a tie). Keeping every branch
@@ -118,7 +118,9 @@ fn flatten(text: &str, branches: Branches) -> Option<String> {
         let range = offset..offset + line.len();
         offset = range.end;
         let directive = (!continued).then(|| conditional(line)).flatten();
-        let conditional = continued || directive.is_some();
+        // `#pragma` lines go too: zstd.h's sit inside a declaration.
+        let pragma = !continued && is_pragma(line);
+        let conditional = continued || directive.is_some() || pragma;
         continued = conditional && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         if let Some((word, zero)) = directive {
             enter(&mut stack, word, zero, branches);
@@ -215,6 +217,15 @@ fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool, branches: Branches) {
             }
         }
     }
+}
+
+/// Whether `line` is a `#pragma` directive.
+fn is_pragma(line: &str) -> bool {
+    line.trim_start().strip_prefix('#').is_some_and(|d| {
+        d.trim_start()
+            .strip_prefix("pragma")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    })
 }
 
 /// The directive word of a conditional line (`if`, `ifdef`, `elif`,

@@ -31,6 +31,15 @@
 //! keeping the file's text) or to one variable named by pasting an
 //! argument (`static _EIGEN_DECLARE_CONST_FAST_Packet4f(ZERO, 0);` declares
 //! `ZERO`).
+//!
+//! Where a meaning does not fit: an object-like macro that names another
+//! type (`#define BYTE xxh_u8`) is kept as a type's name where a type may
+//! stand; one that expands to a `struct`/`union`/`enum` with its body
+//! (`LIST_HEAD(name, type)`) reads as `int` before a declarator; a
+//! generator after specifier macros on its line goes with them. A macro
+//! defined as nothing that stands where a function is declared (`static
+//! void sqlite3VtabClear(...);`, the macro from another branch) is the
+//! function's name and is kept (`macros::declared_function`).
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -887,7 +896,10 @@ fn type_alias(scan: &Scan, pieces: &[Piece], start: usize, end: usize) -> bool {
         && t.bytes().all(is_ident)
         && t.bytes().any(|b| b == b'_' || b.is_ascii_uppercase())
         && !super::is_keyword(t);
-    let listed = scan.text.get(start..end).is_some_and(|w| builtin().contains_key(w));
+    let listed = scan
+        .text
+        .get(start..end)
+        .is_some_and(|w| builtin().contains_key(w));
     let mut at = start;
     let placed = loop {
         match scan.prev_token(at, false) {

@@ -237,7 +237,11 @@ fn a_function_that_a_branch_defines_away_keeps_its_name() {
     let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
-        ["sqlite3VtabClear", "sqlite3VtabDisconnect", "sqlite3VtabClear"]
+        [
+            "sqlite3VtabClear",
+            "sqlite3VtabDisconnect",
+            "sqlite3VtabClear"
+        ]
     );
     assert_snapshot!(golden(&tree));
 }
@@ -265,7 +269,10 @@ fn a_macro_expanding_to_a_struct_reads_as_a_type_before_a_field() {
     let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
-        ["bufferevent_rate_limit_group", "bufferevent_rate_limit_group_get_count"]
+        [
+            "bufferevent_rate_limit_group",
+            "bufferevent_rate_limit_group_get_count"
+        ]
     );
     assert_snapshot!(golden(&tree));
 }
@@ -305,7 +312,27 @@ fn a_named_pointer_to_member_is_read_as_a_pointer() {
     let file = "namespace log4cplus {\nclass LOG4CPLUS_EXPORT SysLogAppender {\n    typedef void (SysLogAppender:: * AppendFuncType) (\n        const spi::InternalLoggingEvent&);\n    AppendFuncType appendFunc;\n};\ntemplate <typename Return, typename Class, typename... Args>\nconstexpr auto pmf_call(Return (Class::*pmf)(Args...)) noexcept { return pmf; }\n}\n";
     let tree = with_project(Lang::Cpp, header, file);
     assert!(!tree.has_errors);
-    assert!(tree.find("log4cplus::SysLogAppender::AppendFuncType").is_some());
+    assert!(
+        tree.find("log4cplus::SysLogAppender::AppendFuncType")
+            .is_some()
+    );
     assert!(tree.find("log4cplus::pmf_call").is_some());
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn typedef_attributes_and_tag_defaults_are_no_syntax_errors() {
+    // zstd's mem.h and nanobind's nb_traits.h, with the project's macros.
+    let header = "#define MEM_STATIC static inline\n";
+    let file = "typedef __attribute__((aligned(1))) unsigned short unalign16;\nMEM_STATIC unsigned MEM_read16(const void* ptr) { return *(const unalign16*)ptr; }\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["unalign16", "MEM_read16"]);
+    let header = "#define NB_INLINE inline\n";
+    let file = "template <typename... Args> struct overload_cast_impl {\n    template <typename Return, typename Class>\n    constexpr auto operator()(Return (Class::*pmf)(Args...), std::false_type = {}) const noexcept\n                              -> decltype(pmf) { return pmf; }\n};\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("overload_cast_impl::operator()").is_some());
     assert_snapshot!(golden(&tree));
 }
