@@ -29,10 +29,21 @@ pub(super) fn line_end(bytes: &[u8], i: usize) -> usize {
 /// The index after the `*/` closing the comment opening at `i` (the
 /// text's end when it does not close).
 pub(super) fn comment_end(bytes: &[u8], i: usize) -> usize {
-    bytes
-        .get(i + 2..)
-        .and_then(|rest| rest.windows(2).position(|w| w == b"*/"))
-        .map_or(bytes.len(), |p| i + 2 + p + 2)
+    // A byte search for `*` then a look at the next (not `windows(2)`,
+    // which compares slices: the definitions of a whole project are read
+    // through here).
+    let mut j = i + 2;
+    while let Some(p) = bytes
+        .get(j..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'*'))
+    {
+        let star = j + p;
+        if bytes.get(star + 1) == Some(&b'/') {
+            return star + 2;
+        }
+        j = star + 1;
+    }
+    bytes.len()
 }
 
 /// The index after the string or character literal opening at `i` (its

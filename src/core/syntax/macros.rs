@@ -19,7 +19,8 @@
 //!   (`FMT_BEGIN_NAMESPACE`).
 //!
 //! Blanking keeps the text's length and newlines, so offsets and lines are
-//! those of the original. Directive lines are left alone.
+//! those of the original. Directive lines are left alone, but for a null
+//! directive (`#` alone), which is blanked.
 
 mod project;
 
@@ -528,6 +529,10 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         let b = scan.src[i];
         if b == b'#' && scan.prev(i).is_none() {
             let end = directive_end(scan.src, i);
+            // A null directive (`#` alone), which tree-sitter cannot read.
+            if scan.src[i + 1..end].iter().all(u8::is_ascii_whitespace) {
+                scan.blank(i, i + 1);
+            }
             blank_directive_comments(&mut scan, i, end);
             blank_named_variadic(&mut scan, i, end);
             i = end;
@@ -580,6 +585,11 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = to;
             continue;
         }
+        if let Some(to) = typedef_attribute(&scan, word, i, end) {
+            scan.blank(i, to);
+            i = to;
+            continue;
+        }
         if let Some(to) = explicit_instantiation(&scan, word, i, end) {
             scan.blank(i, to);
             i = to;
@@ -627,6 +637,12 @@ fn project_meaning(
                     scan.blank(from, to);
                     Some(to)
                 }
+                // `SQLITE_PRIVATE void sqlite3VtabClear(sqlite3*, Table*);`
+                // where another branch says `#define sqlite3VtabClear(D,T)`:
+                // the function's own declaration keeps its name.
+                (None, Some((open, Tok::Punct(b'(')))) if declared_function(scan, i, open) => {
+                    Some(end)
+                }
                 (None, Some((open, Tok::Punct(b'(')))) => {
                     scan.close(open).inspect(|&close| scan.blank(i, close))
                 }
@@ -642,6 +658,26 @@ fn project_meaning(
             pasted_name(scan, i, end).or_else(|| pasted_variable(scan, table, word, i, end))
         }
     }
+}
+
+/// Whether the invocation at `start` (its `(` at `open`) of a macro
+/// defined as nothing is a function's declaration or definition: after a
+/// type (a word no keyword but a type's, or a `*`/`&`, words blanked
+/// skipped) and its `)` followed by `;` or `{`.
+fn declared_function(scan: &Scan, start: usize, open: usize) -> bool {
+    let mut at = start;
+    let typed = loop {
+        match scan.prev_token(at, false) {
+            Some((w, Tok::Word(_))) if scan.is_blanked(w) => at = w,
+            Some((_, Tok::Word(w))) => break !KEYWORDS.contains(&w),
+            Some((_, Tok::Punct(b'*' | b'&'))) => break true,
+            _ => break false,
+        }
+    };
+    typed
+        && scan.close(open).is_some_and(|close| {
+            matches!(scan.next(close, false), Some((_, Tok::Punct(b';' | b'{'))))
+        })
 }
 
 /// `word` at `i..end`, no project macro's: a listed rule, a caps access
@@ -863,7 +899,8 @@ fn deleted_conversion(scan: &Scan, end: usize) -> Option<(usize, usize)> {
 }
 
 /// `(Derived::*)`, a pointer to member without a name (`-> Return
-/// (Derived::*)(Args...)`), which tree-sitter-cpp cannot read: the end of
+/// (Derived::*)(Args...)`) or with one (`typedef void (Appender:: *
+/// Fn)(...)`), which tree-sitter-cpp cannot read: the end of
 /// the `Derived::` before the `*`, blanked so it reads as a pointer to a
 /// function. `None` for any other word.
 fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
@@ -880,7 +917,12 @@ fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
         }
         match scan.next(colon + 2, false)? {
             (star, Tok::Punct(b'*')) => {
-                let closes = matches!(scan.next(star + 1, false), Some((_, Tok::Punct(b')'))));
+                // `(Class::*)` or named, `(Class:: * Name)`.
+                let after = match scan.next(star + 1, false) {
+                    Some((w, Tok::Word(name))) if !is_keyword(name) => w + name.len(),
+                    _ => star + 1,
+                };
+                let closes = matches!(scan.next(after, false), Some((_, Tok::Punct(b')'))));
                 return closes.then_some(star);
             }
             (w, Tok::Word(word)) => at = w + word.len(),
@@ -888,6 +930,57 @@ fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// `typedef __attribute__((aligned(1))) U16 unalign16;` (zstd), an
+/// attribute right after `typedef`, which tree-sitter-c cannot read: the
+/// end of the attribute, to blank it. `None` for any other word.
+fn typedef_attribute(scan: &Scan, word: &str, start: usize, end: usize) -> Option<usize> {
+    if !matches!(word, "__attribute__" | "__attribute") {
+        return None;
+    }
+    scan.prev_token(start, false)
+        .filter(|(_, t)| *t == Tok::Word("typedef"))?;
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    scan.close(open)
+}
+
+/// An unnamed parameter of a named type defaulted to `{}`
+/// (`std::false_type = {}`, nanobind's and pybind11's tag parameters),
+/// which tree-sitter-cpp cannot read: the end of the `= {}` at `at`, to
+/// blank it. `None` for any other `=`.
+fn braced_default(scan: &Scan, at: usize) -> Option<usize> {
+    let src = scan.src;
+    let (open, _) = scan
+        .next(at + 1, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'{'))?;
+    let (close, _) = scan
+        .next(open + 1, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'}'))?;
+    if !matches!(
+        scan.next(close + 1, false),
+        Some((_, Tok::Punct(b',' | b')')))
+    ) {
+        return None;
+    }
+    // One `::`-qualified name, right after `(` or `,`.
+    let mut j = at;
+    while j > 0 && matches!(src[j - 1], b' ' | b'\t' | b'\r' | b'\n') {
+        j -= 1;
+    }
+    let name_end = j;
+    while j > 0 && (is_ident(src[j - 1]) || src[j - 1] == b':') {
+        j -= 1;
+    }
+    let name = scan.text.get(j..name_end)?;
+    let qualified = name.contains("::")
+        && !name.starts_with(':')
+        && !name.ends_with(':')
+        && name.split("::").all(|w| !w.is_empty() && !is_keyword(w));
+    let (_, before) = scan.prev_token(j, false)?;
+    (qualified && matches!(before, Tok::Punct(b'(' | b','))).then_some(close + 1)
 }
 
 /// The default value of a parameter without a name (`const void* /*hint*/
@@ -898,6 +991,9 @@ fn unnamed_default(scan: &Scan, at: usize) -> Option<usize> {
     let src = scan.src;
     if matches!(src.get(at + 1), Some(b'=')) {
         return None;
+    }
+    if let Some(to) = braced_default(scan, at) {
+        return Some(to);
     }
     // Back over spaces and block comments to a `*` or `&` that does not
     // touch the `=` (`*=` and `&=` are operators).
@@ -1845,6 +1941,30 @@ mod tests {
     }
 
     #[test]
+    fn typedef_attributes_and_braced_tag_defaults_are_blanked() {
+        let cases = [
+            (
+                "typedef __attribute__((aligned(1))) U16 unalign16;",
+                "typedef                             U16 unalign16;",
+            ),
+            (
+                "auto f(R (C::*pmf)(A), std::false_type = {}) const noexcept",
+                "auto f(R (   *pmf)(A), std::false_type     ) const noexcept",
+            ),
+        ];
+        for (src, want) in cases {
+            assert_eq!(blanked(src), want, "{src}");
+        }
+        for src in [
+            "struct S { int a; } __attribute__((packed));",
+            "f(a, b = {});",
+            "void g(std::vector<int> v = {});",
+        ] {
+            assert_eq!(blanked(src), src);
+        }
+    }
+
+    #[test]
     fn conversions_deleted_and_unnamed_member_pointers_are_read() {
         let cases = [
             (
@@ -1857,7 +1977,7 @@ mod tests {
             ),
             (
                 "auto f(R (C::*pmf)(A)) -> R (ns::D::*)(A) {",
-                "auto f(R (C::*pmf)(A)) -> R (       *)(A) {",
+                "auto f(R (   *pmf)(A)) -> R (       *)(A) {",
             ),
         ];
         for (src, want) in cases {

@@ -15,7 +15,7 @@
 //!   is parsed again with its conditional directives (`#if`, `#else`,
 //!   `#endif`, ...), its `#if 0` branches and its lone macro invocations
 //!   (`DECLARE_OPS(<, less)`, `FMT_TYPE_CONSTANT(int, int_type);`,
-//!   curl's `CURLWARNING(name, "message")`) blanked, once keeping every
+//!   curl's `CURLWARNING(name, "message")`) and `#pragma` lines inside a declaration head blanked, once keeping every
 //!   other branch and once keeping only the first branch of a conditional
 //!   whose branch ends inside a declaration head, as ctags does; the parse with the fewest bytes inside
 //!   counted errors wins (the first on a tie). Keeping every branch
@@ -114,16 +114,28 @@ fn flatten(text: &str, branches: Branches) -> Option<String> {
     let mut continued = false;
     let mut invocation_end = 0;
     let mut stack: Vec<Frame> = Vec::new();
+    // Whether the last line of code ends inside a declaration head.
+    let mut head_open = false;
     for line in text.split_inclusive('\n') {
         let range = offset..offset + line.len();
         offset = range.end;
         let directive = (!continued).then(|| conditional(line)).flatten();
-        let conditional = continued || directive.is_some();
+        // `#pragma` lines inside a declaration head go too (zstd.h's
+        // `static` ... `#pragma clang diagnostic push` ... `ZSTD_customMem
+        // const ZSTD_defaultCMem = ...`).
+        let pragma = !continued && head_open && is_pragma(line);
+        let conditional = continued || directive.is_some() || pragma;
         continued = conditional && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         if let Some((word, zero)) = directive {
             enter(&mut stack, word, zero, branches);
         }
         let dropped = stack.last().is_some_and(|f| f.blank);
+        if !conditional
+            && !dropped
+            && let Some(last) = last_code_byte(line)
+        {
+            head_open = last.is_ascii_alphanumeric() || matches!(last, b'_' | b')');
+        }
         if !conditional
             && !dropped
             && let Some(frame) = stack.last_mut()
@@ -215,6 +227,15 @@ fn enter(stack: &mut Vec<Frame>, word: &str, zero: bool, branches: Branches) {
             }
         }
     }
+}
+
+/// Whether `line` is a `#pragma` directive.
+fn is_pragma(line: &str) -> bool {
+    line.trim_start().strip_prefix('#').is_some_and(|d| {
+        d.trim_start()
+            .strip_prefix("pragma")
+            .is_some_and(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    })
 }
 
 /// The directive word of a conditional line (`if`, `ifdef`, `elif`,

@@ -31,6 +31,15 @@
 //! keeping the file's text) or to one variable named by pasting an
 //! argument (`static _EIGEN_DECLARE_CONST_FAST_Packet4f(ZERO, 0);` declares
 //! `ZERO`).
+//!
+//! Where a meaning does not fit: an object-like macro that names another
+//! type (`#define BYTE xxh_u8`) is kept as a type's name where a type may
+//! stand; one that expands to a `struct`/`union`/`enum` with its body
+//! (`LIST_HEAD(name, type)`) reads as `int` before a declarator; a
+//! generator after specifier macros on its line goes with them. A macro
+//! defined as nothing that stands where a function is declared (`static
+//! void sqlite3VtabClear(...);`, the macro from another branch) is the
+//! function's name and is kept (`macros::declared_function`).
 
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -824,6 +833,12 @@ pub(super) fn write(
             })
         });
     let Some(placed) = placed else {
+        if params.is_none() && type_alias(scan, pieces, start, end) {
+            return Some(end);
+        }
+        if let Some(resume) = struct_type(scan, pieces, start, stop) {
+            return Some(resume);
+        }
         let declares = pieces
             .iter()
             .any(|p| matches!(p, Piece::Text(t) if t == ";" || t == "}"));
@@ -867,6 +882,59 @@ pub(super) fn write(
     Some(resume)
 }
 
+/// Whether the macro at `start..end` names another type (`#define BYTE
+/// xxh_u8`, `#define ARC4RANDOM_UINT32 uint32_t`: one name with an
+/// underscore or a capital, no compiler's `_far` or `_Check_return_`, no
+/// keyword like `consteval`) where a type may stand (after a keyword,
+/// punctuation or a word the project's macros wrote, not after another
+/// type's name: `MEM_STATIC BYTE f(`), and no list names it: it is kept,
+/// read as a type.
+fn type_alias(scan: &Scan, pieces: &[Piece], start: usize, end: usize) -> bool {
+    let [Piece::Text(t)] = pieces else {
+        return false;
+    };
+    let named = t.starts_with(|c: char| c.is_ascii_alphabetic())
+        && t.bytes().all(is_ident)
+        && t.bytes().any(|b| b == b'_' || b.is_ascii_uppercase())
+        && !super::is_keyword(t);
+    let listed = scan
+        .text
+        .get(start..end)
+        .is_some_and(|w| builtin().contains_key(w));
+    let mut at = start;
+    let placed = loop {
+        match scan.prev_token(at, false) {
+            Some((w, super::Tok::Word(word))) if written(scan, w, word) => at = w,
+            Some((_, super::Tok::Word(word))) => break super::is_keyword(word),
+            _ => break true,
+        }
+    };
+    named && !listed && placed
+}
+
+/// An invocation too long to write of a macro that expands to a struct,
+/// union or enum with its body (`LIST_HEAD(name, type)` is `struct name {
+/// struct type *lh_first; }`) before a declarator (`LIST_HEAD(list,
+/// entry) members;`): blanked, `int` written in its place, a type
+/// tree-sitter reads. The index to go on from, or `None`.
+fn struct_type(scan: &mut Scan, pieces: &[Piece], start: usize, stop: usize) -> Option<usize> {
+    let tag = matches!(pieces.first(), Some(Piece::Text(t)) if matches!(t.as_str(), "struct" | "union" | "enum"));
+    let body = matches!(pieces.last(), Some(Piece::Text(t)) if t == "}");
+    if !tag || !body || stop < start + 3 {
+        return None;
+    }
+    match scan.next(stop, false)? {
+        (_, super::Tok::Word(w)) if !super::is_keyword(w) => {}
+        (_, super::Tok::Punct(b'*')) => {}
+        _ => return None,
+    }
+    scan.blank(start, stop);
+    if let Some(out) = scan.out.as_mut() {
+        out[start..start + 3].copy_from_slice(b"int");
+    }
+    Some(stop)
+}
+
 /// For each spot placed, whether it is an argument's token where it
 /// stands (its origin) or something written.
 fn items_origins(items: &[Item], placed: &[(usize, std::borrow::Cow<str>)]) -> Vec<Option<usize>> {
@@ -887,8 +955,15 @@ fn items_origins(items: &[Item], placed: &[(usize, std::borrow::Cow<str>)]) -> V
 /// the `;` after it, as nothing a symbol can be named from. The index to
 /// go on from, or `None` for any other.
 pub(super) fn generator(scan: &mut Scan, start: usize, stop: usize) -> Option<usize> {
-    if scan.prev(start).is_some() {
-        return None;
+    // Alone on its line, but for words the project's macros wrote or
+    // blanked before it (`XXH_FORCE_INLINE XXH_TARGET_AVX512
+    // XXH3_ACCUMULATE_TEMPLATE(avx512)`), which go with it below.
+    let mut first = start;
+    while let Some((at, tok)) = scan.prev(first) {
+        match tok {
+            super::Tok::Word(w) if written(scan, at, w) => first = at,
+            _ => return None,
+        }
     }
     let mut end = stop;
     if let Some((semi, super::Tok::Punct(b';'))) = scan.next(end, true) {
@@ -909,17 +984,20 @@ pub(super) fn generator(scan: &mut Scan, start: usize, stop: usize) -> Option<us
     // as `extern`, on the line above) go with it.
     let mut back = start;
     while let Some((at, super::Tok::Word(w))) = scan.prev_token(back, false) {
-        let written = scan
-            .out
-            .as_ref()
-            .is_some_and(|out| out.get(at..at + w.len()) != scan.src.get(at..at + w.len()));
-        if !written {
+        if !written(scan, at, w) {
             break;
         }
         scan.blank(at, at + w.len());
         back = at;
     }
     Some(end)
+}
+
+/// Whether the word `w` at `at` was written over or blanked.
+fn written(scan: &Scan, at: usize, w: &str) -> bool {
+    scan.out
+        .as_ref()
+        .is_some_and(|out| out.get(at..at + w.len()) != scan.src.get(at..at + w.len()))
 }
 
 /// The byte ranges of the arguments between `open` and `close` (commas at

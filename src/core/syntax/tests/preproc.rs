@@ -256,3 +256,13 @@ fn a_large_one_line_table_is_no_symbol_and_no_error() {
     assert_eq!(paths, ["lookup"]);
     assert_eq!(tree.find("lookup").map(|s| s.start_line), Some(2));
 }
+
+#[test]
+fn a_pragma_inside_a_declaration_is_no_syntax_error() {
+    // zstd.h: a declaration whose specifiers and name are split by
+    // conditionals and `#pragma` lines.
+    let src = "typedef struct { void* opaque; } ZSTD_customMem;\nstatic\n#ifdef __GNUC__\n__attribute__((__unused__))\n#endif\n\n#if defined(__clang__) && __clang_major__ >= 5\n#pragma clang diagnostic push\n#pragma clang diagnostic ignored \"-Wzero-as-null-pointer-constant\"\n#endif\nZSTD_customMem const ZSTD_defaultCMem = { NULL };\n#if defined(__clang__) && __clang_major__ >= 5\n#pragma clang diagnostic pop\n#endif\n\nint ZSTD_isError(size_t code);\n";
+    let tree = parse(Lang::C, src);
+    assert_eq!(tree.error_line, None);
+    assert!(tree.find("ZSTD_isError").is_some());
+}

@@ -225,3 +225,114 @@ fn a_pasting_macro_after_a_function_body_is_no_typedef_name() {
     assert_eq!(tree.error_line, parse(Lang::C, file).error_line);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_function_that_a_branch_defines_away_keeps_its_name() {
+    // sqlite's amalgamation, libevent's `check_evportop`: the function is
+    // declared in one branch, defined away as a macro in the other.
+    let header = "#ifdef SQLITE_OMIT_VIRTUALTABLE\n#  define sqlite3VtabClear(D,T)\n#  define sqlite3VtabDisconnect(D,T)\n#else\n#define SQLITE_PRIVATE static\n#endif\n";
+    let file = "#ifndef SQLITE_OMIT_VIRTUALTABLE\nSQLITE_PRIVATE void sqlite3VtabClear(sqlite3 *db, Table*);\nSQLITE_PRIVATE void sqlite3VtabDisconnect(sqlite3 *db, Table *p);\n#endif\n\nstatic void\nsqlite3VtabClear(sqlite3 *db, Table *p)\n{\n  (void)db;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "sqlite3VtabClear",
+            "sqlite3VtabDisconnect",
+            "sqlite3VtabClear"
+        ]
+    );
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_macro_naming_another_type_is_a_type_name() {
+    // zstd's `#define BYTE xxh_u8` (for old names), libevent's
+    // `#define ARC4RANDOM_UINT32 uint32_t`: the word reads as a type.
+    let header = "typedef unsigned char xxh_u8;\n#ifdef XXH_OLD_NAMES\n#  define BYTE xxh_u8\n#endif\n#define FORCE_INLINE_TEMPLATE static inline\n";
+    let file = "FORCE_INLINE_TEMPLATE BYTE\nHUF_decodeSymbolX1(BIT_DStream_t* Dstream, const U32 dtLog)\n{\n    BYTE const c = dt[0].byte;\n    return c;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["HUF_decodeSymbolX1"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_macro_expanding_to_a_struct_reads_as_a_type_before_a_field() {
+    // libevent's compat/sys/queue.h: `LIST_HEAD(name, type) members;`.
+    let header = "#define LIST_HEAD(name, type)\t\t\t\t\t\t\\\nstruct name {\t\t\t\t\t\t\t\t\\\n\tstruct type *lh_first;\t/* first element */\t\t\t\\\n}\n";
+    let file = "#include \"compat/sys/queue.h\"\n\nstruct bufferevent_rate_limit_group {\n\tLIST_HEAD(rlim_group_member_list, bufferevent_private) members;\n\tstruct ev_token_bucket rate_limit;\n};\n\nstatic LIST_HEAD(event_list, event) all_events;\n\nint bufferevent_rate_limit_group_get_count(void) {\n\treturn 0;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "bufferevent_rate_limit_group",
+            "bufferevent_rate_limit_group_get_count"
+        ]
+    );
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_generator_after_specifier_macros_on_its_line_is_blanked_with_them() {
+    // xxhash (in zstd): `XXH_FORCE_INLINE XXH_TARGET_AVX512
+    // XXH3_ACCUMULATE_TEMPLATE(avx512)` defines a whole function.
+    let header = "#define XXH_FORCE_INLINE static inline\n#ifndef XXH_TARGET_AVX512\n# define XXH_TARGET_AVX512\n#endif\n#define XXH3_ACCUMULATE_TEMPLATE(name)  \\\nvoid                                    \\\nXXH3_accumulate_##name(xxh_u64* acc)    \\\n{                                       \\\n    XXH3_accumulate_512_##name(acc);    \\\n}\n";
+    let file = "XXH_FORCE_INLINE XXH_TARGET_AVX512 void\nXXH3_accumulate_512_avx512(void* acc)\n{\n    (void)acc;\n}\nXXH_FORCE_INLINE XXH_TARGET_AVX512 XXH3_ACCUMULATE_TEMPLATE(avx512)\n\nXXH_FORCE_INLINE XXH_TARGET_AVX512 void\nXXH3_scrambleAcc_avx512(void* acc)\n{\n    (void)acc;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["XXH3_accumulate_512_avx512", "XXH3_scrambleAcc_avx512"]
+    );
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_null_directive_is_no_syntax_error() {
+    // zstd's compiler.h: a `#` alone on its line between conditionals.
+    let header = "#define ZSTD_ARCH_X86_SSE2\n";
+    let file = "#if defined(__SSE2__)\n#  define ZSTD_ARCH_X86_SSE2\n#endif\n#\n#if defined(ZSTD_ARCH_X86_SSE2)\n#  include <emmintrin.h>\n#endif\nint ZSTD_cpuid(void) { return 0; }\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("ZSTD_cpuid").is_some());
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_named_pointer_to_member_is_read_as_a_pointer() {
+    // log4cplus: `typedef void (SysLogAppender:: * AppendFuncType) (...)`,
+    // nanobind: `operator()(Return (Class::*pmf)(Args...))`.
+    let header = "#define LOG4CPLUS_EXPORT\n";
+    let file = "namespace log4cplus {\nclass LOG4CPLUS_EXPORT SysLogAppender {\n    typedef void (SysLogAppender:: * AppendFuncType) (\n        const spi::InternalLoggingEvent&);\n    AppendFuncType appendFunc;\n};\ntemplate <typename Return, typename Class, typename... Args>\nconstexpr auto pmf_call(Return (Class::*pmf)(Args...)) noexcept { return pmf; }\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(
+        tree.find("log4cplus::SysLogAppender::AppendFuncType")
+            .is_some()
+    );
+    assert!(tree.find("log4cplus::pmf_call").is_some());
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn typedef_attributes_and_tag_defaults_are_no_syntax_errors() {
+    // zstd's mem.h and nanobind's nb_traits.h, with the project's macros.
+    let header = "#define MEM_STATIC static inline\n";
+    let file = "typedef __attribute__((aligned(1))) unsigned short unalign16;\nMEM_STATIC unsigned MEM_read16(const void* ptr) { return *(const unalign16*)ptr; }\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["unalign16", "MEM_read16"]);
+    let header = "#define NB_INLINE inline\n";
+    let file = "template <typename... Args> struct overload_cast_impl {\n    template <typename Return, typename Class>\n    constexpr auto operator()(Return (Class::*pmf)(Args...), std::false_type = {}) const noexcept\n                              -> decltype(pmf) { return pmf; }\n};\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("overload_cast_impl::operator()").is_some());
+    assert_snapshot!(golden(&tree));
+}
