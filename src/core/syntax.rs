@@ -68,6 +68,7 @@ use serde::Serialize;
 use crate::core::model::MaskState;
 
 pub use lang::parse_deadline;
+pub use languages::is_code_path;
 pub use macros::CMacros;
 
 /// A language with a grammar and a symbol query. Its data (extensions,

@@ -30,7 +30,7 @@ use crate::core::discovery::mentions::{Mention, MentionKind, is_path_word};
 use crate::core::model::MaskState;
 use crate::core::sources::Codebase;
 
-pub use class::{FileClass, classify, is_code_path};
+pub use class::{FileClass, classify};
 
 /// BM25's term-frequency saturation and length normalisation.
 const K1: f64 = 1.2;

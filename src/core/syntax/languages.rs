@@ -364,3 +364,25 @@ pub(super) fn by_shebang(source: &str) -> Option<&'static Row> {
     }
     ROWS.iter().find(|r| r.shebangs.contains(&program))
 }
+
+/// Extensions of code the language table has no grammar for: shells
+/// (`completion.zsh`), editors' plugins, components (`.vue`, `.svelte`),
+/// grammars (`.y`) and other languages. Their files are source, not data.
+const CODE_EXTENSIONS: &[&str] = &[
+    "zsh", "fish", "ksh", "csh", "ps1", "psm1", "bat", "cmd", "vim", "el", "vue", "svelte",
+    "astro", "pl", "pm", "r", "jl", "scala", "sc", "clj", "cljs", "ex", "exs", "erl", "hrl", "hs",
+    "ml", "mli", "fs", "fsx", "dart", "zig", "nim", "groovy", "tcl", "awk", "m", "mm", "y", "l",
+    "pyx", "cu", "sol", "v", "sv", "vhd", "asm", "s",
+];
+
+/// Whether `path` is code: a language of the table that is not prose, or
+/// an extension of [`CODE_EXTENSIONS`].
+pub fn is_code_path(path: &str) -> bool {
+    if let Some(lang) = Lang::from_path(path) {
+        return lang.is_code();
+    }
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty() && CODE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
+    })
+}

@@ -9,8 +9,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use crate::core::discovery::relevance::is_code_path;
 use crate::core::sources::Codebase;
+use crate::core::syntax::is_code_path;
 use crate::core::syntax::{Lang, Symbol, SymbolKind};
 
 use super::words::module_parts;

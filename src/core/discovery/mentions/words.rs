@@ -8,8 +8,8 @@
 
 use std::collections::HashSet;
 
-use crate::core::discovery::relevance::is_code_path;
 use crate::core::syntax::Lang;
+use crate::core::syntax::is_code_path;
 
 /// The words of a task, by what they may name; each once, in task order.
 #[derive(Debug, Default, PartialEq, Eq)]

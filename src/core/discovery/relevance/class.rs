@@ -5,7 +5,7 @@
 //! `testdata/`, `_pb2.py`, `vendor/`, `docs/`). The task's ranking puts
 //! everything but source below source unless the task speaks of that kind.
 
-use crate::core::syntax::Lang;
+use crate::core::syntax::{Lang, is_code_path};
 
 /// The kind of a project file, for ranking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -144,28 +144,6 @@ pub fn classify(path: &str) -> FileClass {
         None if is_doc_name(name) => FileClass::Doc,
         None => FileClass::Data,
     }
-}
-
-/// Extensions of code the language table has no grammar for: shells
-/// (`completion.zsh`), editors' plugins, components (`.vue`, `.svelte`),
-/// grammars (`.y`) and other languages. Their files are source, not data.
-const CODE_EXTENSIONS: &[&str] = &[
-    "zsh", "fish", "ksh", "csh", "ps1", "psm1", "bat", "cmd", "vim", "el", "vue", "svelte",
-    "astro", "pl", "pm", "r", "jl", "scala", "sc", "clj", "cljs", "ex", "exs", "erl", "hrl", "hs",
-    "ml", "mli", "fs", "fsx", "dart", "zig", "nim", "groovy", "tcl", "awk", "m", "mm", "y", "l",
-    "pyx", "cu", "sol", "v", "sv", "vhd", "asm", "s",
-];
-
-/// Whether `path` is code: a language of the table that is not prose, or
-/// an extension of [`CODE_EXTENSIONS`].
-pub fn is_code_path(path: &str) -> bool {
-    if let Some(lang) = Lang::from_path(path) {
-        return lang.is_code();
-    }
-    let name = path.rsplit('/').next().unwrap_or(path);
-    name.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty() && CODE_EXTENSIONS.contains(&ext.to_ascii_lowercase().as_str())
-    })
 }
 
 /// A kind the file's own name gives (`test_x.py`, `x_test.go`,
