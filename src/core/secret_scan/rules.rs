@@ -113,7 +113,8 @@ fn private_key_begin(text: &str) -> bool {
         if label.contains("PRIVATE KEY") {
             return true;
         }
-        let cut = label.len() == rest.len();
+        // Two letters at least: `P` alone also begins `PUBLIC KEY`.
+        let cut = label.len() == rest.len() && label.len() >= 2;
         cut && PRIVATE_LABELS.iter().any(|l| l.starts_with(label))
     })
 }

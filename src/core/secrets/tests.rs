@@ -751,6 +751,19 @@ fn round_four_shapes_are_found() {
             "base64-private-key",
             2,
         ),
+        // Wrapped at 76 columns: the BEGIN line ends the first line, cut.
+        (
+            format!(
+                "data:\n  tls.key: |\n{}",
+                base64(key.as_bytes())
+                    .as_bytes()
+                    .chunks(76)
+                    .map(|c| format!("    {}\n", String::from_utf8_lossy(c)))
+                    .collect::<String>()
+            ),
+            "base64-private-key",
+            3,
+        ),
     ];
     let mut wrong = Vec::new();
     for (text, rule, line) in &cases {
