@@ -37,6 +37,10 @@ const MAX_FILES: usize = 512;
 const MAX_NAMES: usize = 512;
 /// Entries of one folder looked at at most.
 const MAX_ENTRIES: usize = 20_000;
+/// Places looked at at most for one command (a script of a few thousand
+/// bare `require`s, each tried in every `node_modules` up to the root,
+/// would otherwise cost millions of `stat`s on every build).
+const MAX_PLACES: usize = 10_000;
 
 /// What a command's scripts reach: files (root-relative path → canonical
 /// path), and every place looked at with what was there, one line each
@@ -67,6 +71,12 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
         if read.len() > MAX_FILES {
             out.places.insert(format!(
                 "more than {MAX_FILES} files: the rest not followed"
+            ));
+            break;
+        }
+        if out.places.len() > MAX_PLACES {
+            out.places.insert(format!(
+                "more than {MAX_PLACES} places: the rest not followed"
             ));
             break;
         }
@@ -416,7 +426,19 @@ fn first_of(
     found: &mut Vec<(String, PathBuf)>,
 ) -> bool {
     for path in candidates {
+        if out.places.len() > MAX_PLACES {
+            out.places.insert(format!(
+                "more than {MAX_PLACES} places: the rest not followed"
+            ));
+            return true;
+        }
         let shown = rel_of(real_root, &crate::core::paths::lexical(path));
+        // Most places hold nothing: one `lstat` says so, where resolving
+        // the path costs a `readlink` per component.
+        if fs::symlink_metadata(path).is_err() {
+            out.places.insert(format!("{shown}: nothing"));
+            continue;
+        }
         match fs::canonicalize(path) {
             Ok(real) if !real.starts_with(real_root) => {
                 out.places.insert(format!("{shown}: outside the project"));
@@ -482,6 +504,28 @@ mod tests {
             ]
         );
         assert!(names("x = 'import'\nprint(1)\n").is_empty());
+    }
+
+    /// A script of thousands of bare `require`s deep in the project:
+    /// the places looked at stop at [`MAX_PLACES`], with a line saying so.
+    #[test]
+    fn places_looked_at_are_bounded() {
+        let root = tempfile::tempdir().unwrap();
+        let real = fs::canonicalize(root.path()).unwrap();
+        let dir = real.join("a/b/c/d/e/f/g/h");
+        fs::create_dir_all(&dir).unwrap();
+        let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
+        fs::write(dir.join("sum.js"), text).unwrap();
+        let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
+        let reached = reached(&real, &[script]);
+        assert!(
+            reached.places.len() <= MAX_PLACES + 2,
+            "{} places",
+            reached.places.len()
+        );
+        assert!(reached.places.contains(&format!(
+            "more than {MAX_PLACES} places: the rest not followed"
+        )));
     }
 
     #[test]
