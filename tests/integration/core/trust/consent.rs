@@ -193,9 +193,18 @@ fn consent_covers_what_the_script_imports_and_no_pattern() {
 /// or Perl summarizer loads from the project is covered — an edit to it,
 /// or a new file where the interpreter would look first, needs consent
 /// again. Node runs on this machine, so its summarizer is run too.
+/// A summarizer command, its files (path, text), the file it loads that
+/// is edited, and where a new file would be loaded first.
+type Case = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    &'static str,
+);
+
 #[test]
 fn consent_covers_what_other_interpreters_load() {
-    let cases: [(&str, &[(&str, &str)], &str, &str); 6] = [
+    let cases: [Case; 6] = [
         (
             "node tools/sum.js",
             &[
