@@ -2,7 +2,8 @@
 //! `ctxcurate.toml`), the global config file, the user's state directory,
 //! and the root-relative, `/`-separated form in which paths are stored in
 //! the project file. Under it, the two rules that keep the tool inside the
-//! root: writes ask [`confine`], reads open through [`beneath`]. A leaf of
+//! root: writes ask [`confine`] (an output file the user names is written
+//! through [`write_beneath`]), reads open through [`beneath`]. A leaf of
 //! the core: everything that reads or writes under the root (the project
 //! file, the walk, the on-disk store, trust) stands on it.
 //!
@@ -21,6 +22,8 @@ use std::path::{Component, Path, PathBuf};
 
 pub mod beneath;
 pub mod confine;
+#[cfg(unix)]
+pub mod write_beneath;
 
 /// The name of the project file, which marks the project root.
 pub const PROJECT_FILE: &str = "ctxcurate.toml";

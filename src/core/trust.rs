@@ -190,6 +190,37 @@ impl Pending {
         hash.finalize().into()
     }
 
+    /// The fingerprint a consent had before it covered what the scripts
+    /// run (the values and the scripts the commands name, nothing else).
+    fn named_only_fingerprint(&self) -> [u8; 32] {
+        let named = Pending {
+            scripts: self
+                .scripts
+                .iter()
+                .filter(|(_, s)| s.named)
+                .cloned()
+                .collect(),
+            places: Vec::new(),
+            ..self.clone()
+        };
+        named.fingerprint()
+    }
+
+    /// What the scripts run inside the project besides themselves: the
+    /// first file they import or source, or the first place a module they
+    /// import is shadowed or leads out. `None` when nothing does, and
+    /// then a consent to the scripts alone covers all that runs.
+    fn runs_besides_named(&self) -> Option<String> {
+        let file = self.scripts.iter().find(|(_, s)| !s.named);
+        if let Some((_, s)) = file {
+            return Some(s.path.clone());
+        }
+        self.places
+            .iter()
+            .find(|(_, p)| !p.ends_with(": nothing"))
+            .map(|(_, p)| p.clone())
+    }
+
     /// One `key = value` line per value (TOML inline syntax; the caller
     /// escapes it for a terminal: it is the repository's text).
     pub fn lines(&self) -> Vec<String> {
@@ -266,6 +297,10 @@ pub struct Resolved {
     /// Why the guarded values cannot be trusted as they are
     /// ([`Pending::refusal`]).
     pub refusal: Option<String>,
+    /// The consent was given to the commands' scripts alone (before
+    /// consent covered what they run), and they now run this file of the
+    /// project too: why it is asked again.
+    pub widened: Option<String>,
 }
 
 impl Resolved {
@@ -288,10 +323,13 @@ impl Resolved {
                 self.ignored.join(", "),
             ));
         }
-        let why = if self.standing == Standing::Changed {
-            "changed since you trusted this project"
-        } else {
-            "this project is not trusted"
+        let why = match (&self.widened, self.standing) {
+            (Some(file), _) => format!(
+                "your consent covered the command's scripts alone; consent now also covers \
+                 the project files they import or source ({file})"
+            ),
+            (None, Standing::Changed) => "changed since you trusted this project".to_string(),
+            (None, _) => "this project is not trusted".to_string(),
         };
         Some(format!(
             "{}: ignoring {} ({why}; built-in summaries, nothing read or written \
@@ -313,9 +351,17 @@ pub fn resolve(
     root: &Path,
 ) -> Resolved {
     let pending = Pending::at(project, root);
+    // A consent from before consent covered what scripts run was to the
+    // values and the named scripts alone: it still covers all that runs
+    // while no other file of the project does.
+    let named_only = consent.filter(|c| **c == pending.named_only_fingerprint());
+    let besides = named_only.and_then(|_| pending.runs_besides_named());
     let standing = match consent {
         _ if pending.is_empty() => Standing::NothingToTrust,
         Some(c) if *c == pending.fingerprint() && pending.consentable() => Standing::Trusted,
+        Some(_) if named_only.is_some() && besides.is_none() && pending.consentable() => {
+            Standing::Trusted
+        }
         Some(_) => Standing::Changed,
         None => Standing::Untrusted,
     };
@@ -340,6 +386,7 @@ pub fn resolve(
         ignored,
         invalid,
         refusal: pending.refusal(),
+        widened: besides.filter(|_| standing == Standing::Changed),
     }
 }
 
@@ -754,6 +801,61 @@ mod tests {
         let r = resolve(&layer, &global, Some(&consent), root);
         assert_eq!(r.standing, Standing::Changed);
         assert_eq!(r.settings.summary_command.argv(), None);
+    }
+
+    /// A consent given before consent covered what scripts import (the
+    /// values and the named scripts alone) still holds while nothing else
+    /// of the project runs: no file imported or sourced, no module
+    /// shadowed. Once one is, consent is asked again, saying why.
+    #[test]
+    fn a_consent_from_before_imports_were_covered_holds_while_nothing_else_runs() {
+        let project = tempfile::tempdir().unwrap();
+        let root = project.path();
+        fs::create_dir_all(root.join("tools")).unwrap();
+        fs::write(
+            root.join("tools/sum.py"),
+            "import json, sys\nprint(sys.stdin.read())\n",
+        )
+        .unwrap();
+        let layer = layer("summary_command = \"python3 tools/sum.py\"\n");
+        // The fingerprint as it was made then: the values and the script.
+        let content = scripts::hash_file(&root.join("tools/sum.py")).unwrap();
+        let mut hash = Sha256::new();
+        hash.update(b"ctxcurate trust v1\n");
+        hash.update(b"summary_command=\"python3 tools/sum.py\"\n");
+        hash.update(
+            format!(
+                "summary_command script \"tools/sum.py\" {}\n",
+                hex(&content)
+            )
+            .as_bytes(),
+        );
+        let old: [u8; 32] = hash.finalize().into();
+        assert_ne!(old, fingerprint_at(&layer, root), "places are covered now");
+        let global = SettingsLayer::default();
+        let r = resolve(&layer, &global, Some(&old), root);
+        assert_eq!(r.standing, Standing::Trusted);
+        assert!(r.warning(Path::new("ctxcurate.toml")).is_none());
+        // A module that shadows `json` appears: asked again, saying why.
+        fs::write(root.join("tools/json.py"), "import os\n").unwrap();
+        let r = resolve(&layer, &global, Some(&old), root);
+        assert_eq!(r.standing, Standing::Changed);
+        assert_eq!(r.settings.summary_command.argv(), None);
+        let warning = r.warning(Path::new("ctxcurate.toml")).unwrap();
+        assert!(
+            warning.contains(
+                "your consent covered the command's scripts alone; consent now also covers \
+                 the project files they import or source (tools/json.py)"
+            ),
+            "{warning}"
+        );
+        // An edited script is a change like any other.
+        fs::remove_file(root.join("tools/json.py")).unwrap();
+        fs::write(root.join("tools/sum.py"), "import os\nos.system('id')\n").unwrap();
+        let r = resolve(&layer, &global, Some(&old), root);
+        assert_eq!(r.standing, Standing::Changed);
+        let warning = r.warning(Path::new("ctxcurate.toml")).unwrap();
+        assert!(warning.contains("changed since you trusted"), "{warning}");
     }
 
     #[test]

@@ -39,7 +39,9 @@ impl Workspace<'_> {
             )?)),
             Destination::Path(path) => {
                 output_file::check_named(&self.root, path).map_err(BuildError::Output)?;
-                let written = output_file::write_path(path, |file| file.write_all(text.as_bytes()));
+                let written = output_file::write_named(&self.root, path, |file| {
+                    file.write_all(text.as_bytes())
+                });
                 match written {
                     Ok(()) => Ok(Some(path.clone())),
                     Err(source) => Err(BuildError::Write {

@@ -144,8 +144,15 @@ pub fn write_next_with(
 /// and a dangling link by where it points. A path outside the project is
 /// the user's own and is not checked.
 pub fn check_named(root: &Path, path: &Path) -> Result<(), OutputError> {
+    resolve_named(root, path).map(|_| ())
+}
+
+/// [`check_named`], and where the path lands when that is beneath the
+/// root: the root's real path and the path below it, every link on the
+/// way resolved (`None`: outside the project, the user's own).
+fn resolve_named(root: &Path, path: &Path) -> Result<Option<(PathBuf, PathBuf)>, OutputError> {
     let Ok(real_root) = fs::canonicalize(root) else {
-        return Ok(());
+        return Ok(None);
     };
     // Taken as the system reads it: `..` after a link is the link's
     // parent, so the path is not made lexical first.
@@ -155,26 +162,32 @@ pub fn check_named(root: &Path, path: &Path) -> Result<(), OutputError> {
         prefix.push(component);
         match fs::canonicalize(&prefix) {
             Ok(real) if real.starts_with(&real_root) => {
-                return check_beneath(&real_root, real, &prefix, &components[i + 1..]);
+                let landed = check_beneath(&real_root, real, &prefix, &components[i + 1..])?;
+                return Ok(landed.and_then(|at| {
+                    let rel = at.strip_prefix(&real_root).ok()?.to_path_buf();
+                    Some((real_root.clone(), rel))
+                }));
             }
             Ok(_) => {}
             // Nothing further down exists: no link on the way.
-            Err(_) => return Ok(()),
+            Err(_) => return Ok(None),
         }
     }
-    Ok(())
+    Ok(None)
 }
 
 /// [`check_named`] below `at` (the real place of `shown`, in the root):
 /// each existing component of `rest` that is a symlink must lead into
-/// `real_root`.
+/// `real_root`. Where the path lands (the missing rest taken lexically),
+/// or `None` when its `..` climb out of the root (the user's own).
 fn check_beneath(
     real_root: &Path,
     mut at: PathBuf,
     shown: &Path,
     rest: &[Component<'_>],
-) -> Result<(), OutputError> {
+) -> Result<Option<PathBuf>, OutputError> {
     let mut shown = shown.to_path_buf();
+    let mut missing = false;
     for component in rest {
         shown.push(component);
         match component {
@@ -183,28 +196,59 @@ fn check_beneath(
                 at.pop();
                 if !at.starts_with(real_root) {
                     // Out of the project as the user named it: theirs.
-                    return Ok(());
+                    return Ok(None);
                 }
                 continue;
             }
             _ => at.push(component),
         }
+        if missing {
+            continue;
+        }
         let Ok(meta) = fs::symlink_metadata(&at) else {
-            return Ok(());
+            // Nothing further down exists: no link on the way.
+            missing = true;
+            continue;
         };
         if !meta.file_type().is_symlink() {
             continue;
         }
-        let target = link_target(&at);
-        if !target.starts_with(real_root) {
-            return Err(OutputError::LinkedOut {
-                link: shown,
-                target,
-            });
+        // A dangling link's target may be a link again (`a -> b`, `b ->
+        // ../outside`): each is followed, and each must stay inside.
+        for _ in 0..40 {
+            let target = link_target(&at);
+            if !target.starts_with(real_root) {
+                return Err(OutputError::LinkedOut {
+                    link: shown,
+                    target,
+                });
+            }
+            at = target;
+            if !fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+                break;
+            }
         }
-        at = target;
     }
-    Ok(())
+    Ok(Some(at))
+}
+
+/// Write the path the user named (checked by [`check_named`]): beneath
+/// the root through descriptors, so a link swapped in after the check is
+/// refused rather than followed (`paths::write_beneath`); outside it, as
+/// [`write_path`] does.
+pub fn write_named(
+    root: &Path,
+    path: &Path,
+    write: impl FnOnce(&mut fs::File) -> io::Result<()>,
+) -> io::Result<()> {
+    match resolve_named(root, path) {
+        #[cfg(unix)]
+        Ok(Some((real_root, rel))) => {
+            crate::core::paths::write_beneath::write_file(&real_root, &rel, write)
+        }
+        Ok(_) => write_path(path, write),
+        Err(e) => Err(io::Error::other(e.to_string())),
+    }
 }
 
 /// Where the symlink `link` leads, made real: its target, or for a

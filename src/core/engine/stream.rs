@@ -372,7 +372,7 @@ impl Workspace<'_> {
         match &req.destination {
             Destination::Path(path) => {
                 output_file::check_named(&self.root, path).map_err(BuildError::Output)?;
-                match output_file::write_path(path, copy) {
+                match output_file::write_named(&self.root, path, copy) {
                     Ok(()) => Ok(Some(path.clone())),
                     Err(source) => Err(self.write_error(req, source)),
                 }

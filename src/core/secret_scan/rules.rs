@@ -81,9 +81,43 @@ pub enum Decode {
     Snowflake,
 }
 
-/// How much of a base64 private key [`Decode::Pem`] reads: its `BEGIN`
-/// line is in the first 192 bytes.
+/// How much of a base64 private key [`Decode::Pem`] reads past where its
+/// `BEGIN` line starts: the line is in the first 192 bytes from there.
 const PEM_HEAD: usize = 256;
+
+/// The base64 of `-----BEGIN` at each of its three alignments (what the
+/// rule's regex finds), each from its first character that does not
+/// depend on the bytes before it.
+const BEGIN_BASE64: [&str; 3] = ["LS0tLS1CRUdJTi", "0tLS0tQkVHSU4", "tLS0tLUJFR0lO"];
+
+/// The labels of private keys' `BEGIN` lines.
+const PRIVATE_LABELS: [&str; 8] = [
+    "PRIVATE KEY",
+    "RSA PRIVATE KEY",
+    "EC PRIVATE KEY",
+    "DSA PRIVATE KEY",
+    "OPENSSH PRIVATE KEY",
+    "ENCRYPTED PRIVATE KEY",
+    "ANY PRIVATE KEY",
+    "PGP PRIVATE KEY BLOCK",
+];
+
+/// Whether `text` (decoded base64) holds a private key's `BEGIN` line: its
+/// label names a private key, or the text ends inside a label that could
+/// still become one (a wrapped line cut there).
+fn private_key_begin(text: &str) -> bool {
+    text.match_indices("-----BEGIN ").any(|(i, m)| {
+        let rest = &text[i + m.len()..];
+        let label = rest.split(['\n', '\r']).next().unwrap_or_default();
+        let label = label.split("-----").next().unwrap_or_default();
+        if label.contains("PRIVATE KEY") {
+            return true;
+        }
+        // Two letters at least: `P` alone also begins `PUBLIC KEY`.
+        let cut = label.len() == rest.len() && label.len() >= 2;
+        cut && PRIVATE_LABELS.iter().any(|l| l.starts_with(label))
+    })
+}
 
 impl Decode {
     /// The text the allowlist judges, or `None` when `secret` is not a
@@ -97,10 +131,18 @@ impl Decode {
                 Some(password.to_string().into())
             }
             Decode::Pem => {
-                let head = &secret[..secret.len().min(PEM_HEAD)];
+                // Decoded from the start (the run's first character opens a
+                // group of four) to a little past the first `BEGIN`.
+                let begin = BEGIN_BASE64
+                    .iter()
+                    .filter_map(|b| secret.find(b))
+                    .min()
+                    .unwrap_or(0);
+                let end = (begin + PEM_HEAD).min(secret.len());
+                let head = secret.get(..end - end % 4).unwrap_or(secret);
                 let bytes = super::key_body::decode(head);
                 let text = String::from_utf8_lossy(&bytes);
-                let key = text.contains("PRIVATE KEY-----")
+                let key = private_key_begin(&text)
                     || (text.contains("PuTTY-User-Key-File") && text.contains("Private"));
                 key.then_some(secret.into())
             }

@@ -674,3 +674,124 @@ fn round_three_near_misses_are_not_flagged() {
         assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
     }
 }
+
+/// Standard base64 (with padding) of `bytes`, for the encoded shapes.
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ABC[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Shapes still passing in round four (issue 37's re-check): a compose
+/// list entry or flow list quoted whole, `docker run -e "NAME=value"`,
+/// Mailgun's current key format, and the base64 of a key file whose
+/// `BEGIN` line is not its first (what `openssl pkcs12` writes).
+#[test]
+fn round_four_shapes_are_found() {
+    let value = "Zq8vN2xR7kLp4s";
+    let hex32 = "9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+    let body = "MIIEpAIBAAKCAQEAx7Lq9dV2mN8pYzW4kB7vQ2rT5sL9dF3gH6jK1cV0bX8nE\n";
+    let key = format!(
+        "Bag Attributes\n    localKeyID: 01 00 00 00\n-----BEGIN {} KEY-----\n{}-----END {} KEY-----\n",
+        "PRIVATE",
+        body.repeat(12),
+        "PRIVATE"
+    );
+    let cases: Vec<(String, &str, usize)> = vec![
+        (
+            format!(
+                "services:\n  db:\n    environment:\n      - \"MYSQL_ROOT_PASSWORD={value}\"\n"
+            ),
+            "secret-assignment",
+            4,
+        ),
+        (
+            format!("    environment:\n      - 'POSTGRES_PASSWORD={value}'\n"),
+            "secret-assignment",
+            2,
+        ),
+        (
+            format!("    environment: [ \"POSTGRES_PASSWORD={value}\", \"TZ=UTC\" ]\n"),
+            "secret-assignment",
+            1,
+        ),
+        (
+            format!("docker run -e \"DB_PASSWORD={value}\" app\n"),
+            "secret-assignment",
+            1,
+        ),
+        (
+            format!("auth=(\"api\", \"{hex32}-0a1b2c3d-4e5f6a7b\")\n"),
+            "mailgun-key",
+            1,
+        ),
+        (
+            format!("data:\n  tls.key: {}\n", base64(key.as_bytes())),
+            "base64-private-key",
+            2,
+        ),
+        (
+            format!(
+                "data:\n  tls.key: {}\n",
+                base64(format!("\n{key}").as_bytes())
+            ),
+            "base64-private-key",
+            2,
+        ),
+        // Wrapped at 76 columns: the BEGIN line ends the first line, cut.
+        (
+            format!(
+                "data:\n  tls.key: |\n{}",
+                base64(key.as_bytes())
+                    .as_bytes()
+                    .chunks(76)
+                    .map(|c| format!("    {}\n", String::from_utf8_lossy(c)))
+                    .collect::<String>()
+            ),
+            "base64-private-key",
+            3,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, rule, line) in &cases {
+        let got = found(text);
+        if got != [(*line, rule.to_string())] {
+            wrong.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What the round-four rules must leave alone: a quoted assignment of a
+/// variable or a word, a UUID-like id with other groups, the base64 of a
+/// certificate after a comment line.
+#[test]
+fn round_four_near_misses_are_not_flagged() {
+    let cert = format!(
+        "subject=CN = example\n-----BEGIN CERTIFICATE-----\n{}-----END CERTIFICATE-----\n",
+        "MIIC8jCCAdqgAwIBAgIIcFq9dV2mN8pYzW4kB7vQ2rT5sL9dF3gH6jK1cV0bX8n\n".repeat(8)
+    );
+    let lines = [
+        "      - \"POSTGRES_PASSWORD=${POSTGRES_PASSWORD}\"".to_string(),
+        "      - \"POSTGRES_PASSWORD_FILE=/run/secrets/db_password\"".to_string(),
+        "      - 'DB_PASSWORD=changeme'".to_string(),
+        "id = \"9f8e7d6c5b4a39281706f5e4d3c2b1a0-0a1b2c3d\"".to_string(),
+        format!("data:\n  tls.crt: {}", base64(cert.as_bytes())),
+    ];
+    for line in &lines {
+        assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
+    }
+}

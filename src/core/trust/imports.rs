@@ -1,6 +1,8 @@
 //! What a consented script runs besides itself, inside the project: the
-//! Python modules it imports (and they import), and the shell files it
-//! `source`s, so a consent to `python3 tools/summarize.py` also covers
+//! Python modules it imports (and they import), the shell files it
+//! `source`s, the JavaScript/TypeScript modules it loads (`node.rs`), and
+//! the files Ruby, PHP, Lua and Perl scripts `require` (`requires.rs`),
+//! so a consent to `python3 tools/summarize.py` also covers
 //! `tools/helper.py` that it imports, and a new `tools/json.py` that would
 //! shadow the standard library's `json` withdraws it.
 //!
@@ -11,12 +13,18 @@
 //! recorded whatever it is: a file (hashed, and read for its own imports),
 //! a folder (a package: its `__init__.py` and the submodules named), or
 //! nothing. "Nothing" is recorded too: a file that appears there later
-//! changes the fingerprint. The reading is line by line (`import a.b`,
-//! `from a import b`, `from . import c`, `import_module("d")`), not a
-//! parse: it reads more than Python would (an import in a string, a
-//! branch never taken), never less of what a line says. This module
-//! stays below `core::discovery` (the layer test), so it keeps its own
-//! small reader; both say the same of these statements.
+//! changes the fingerprint. The other languages record each place their
+//! interpreter tries, in its order, up to the one holding a file. The
+//! reading is line by line (`import a.b`, `from a import b`, `from .
+//! import c`, `import_module("d")`, `require("./e")`), not a parse: it
+//! reads more than the interpreter would (an import in a string, a branch
+//! never taken), never less of what a line says. This module stays below
+//! `core::discovery` (the layer test), so it keeps its own small readers
+//! rather than the import graph's resolvers; both say the same of these
+//! statements.
+
+mod node;
+mod requires;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fs;
@@ -29,6 +37,10 @@ const MAX_FILES: usize = 512;
 const MAX_NAMES: usize = 512;
 /// Entries of one folder looked at at most.
 const MAX_ENTRIES: usize = 20_000;
+/// Places looked at at most for one command (a script of a few thousand
+/// bare `require`s, each tried in every `node_modules` up to the root,
+/// would otherwise cost millions of `stat`s on every build).
+const MAX_PLACES: usize = 10_000;
 
 /// What a command's scripts reach: files (root-relative path → canonical
 /// path), and every place looked at with what was there, one line each
@@ -59,6 +71,12 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
         if read.len() > MAX_FILES {
             out.places.insert(format!(
                 "more than {MAX_FILES} files: the rest not followed"
+            ));
+            break;
+        }
+        if out.places.len() > MAX_PLACES {
+            out.places.insert(format!(
+                "more than {MAX_PLACES} places: the rest not followed"
             ));
             break;
         }
@@ -94,6 +112,22 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
                     }
                 }
             }
+            Kind::Node => {
+                for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
+                    node::look_up(real_root, &here, &spec, &mut out, &mut found);
+                }
+            }
+            Kind::Ruby | Kind::Php | Kind::Lua | Kind::Perl => {
+                let loads = match kind {
+                    Kind::Ruby => requires::ruby(&text, &here, real_root),
+                    Kind::Php => requires::php(&text, &here, real_root),
+                    Kind::Lua => requires::lua(&text, real_root),
+                    _ => requires::perl(&text, &here, real_root),
+                };
+                for candidates in loads.into_iter().take(MAX_NAMES) {
+                    first_of(real_root, &candidates, &mut out, &mut found);
+                }
+            }
             Kind::Other => {}
         }
         for (rel, real) in found {
@@ -109,6 +143,12 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
 enum Kind {
     Python,
     Shell,
+    /// JavaScript or TypeScript (Node, Deno, Bun, tsx, ts-node).
+    Node,
+    Ruby,
+    Php,
+    Lua,
+    Perl,
     Other,
 }
 
@@ -116,14 +156,35 @@ impl Kind {
     fn of(rel: &str, text: &str) -> Kind {
         let first = text.lines().next().unwrap_or("");
         let shebang = first.strip_prefix("#!").unwrap_or("");
-        if rel.ends_with(".py") || rel.ends_with(".pyw") || shebang.contains("python") {
+        // The interpreter: a word of the shebang, its folder cut
+        // (`/usr/bin/env -S deno run`, `/usr/bin/node`).
+        let words: Vec<&str> = shebang
+            .split_whitespace()
+            .map(|w| w.rsplit('/').next().unwrap_or(w))
+            .collect();
+        let ext = rel.rsplit_once('.').map_or("", |(_, e)| e);
+        let named = |names: &[&str]| words.iter().any(|w| names.iter().any(|n| w.starts_with(n)));
+        if matches!(ext, "py" | "pyw") || shebang.contains("python") {
             Kind::Python
-        } else if rel.ends_with(".sh")
-            || rel.ends_with(".bash")
+        } else if matches!(ext, "sh" | "bash")
             || shebang.ends_with("sh")
             || shebang.contains("bash")
         {
             Kind::Shell
+        } else if matches!(
+            ext,
+            "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx"
+        ) || named(&["node", "nodejs", "deno", "bun", "tsx", "ts-node"])
+        {
+            Kind::Node
+        } else if ext == "rb" || named(&["ruby"]) {
+            Kind::Ruby
+        } else if ext == "php" || named(&["php"]) {
+            Kind::Php
+        } else if ext == "lua" || named(&["lua", "luajit"]) {
+            Kind::Lua
+        } else if matches!(ext, "pl" | "pm") || named(&["perl"]) {
+            Kind::Perl
         } else {
             Kind::Other
         }
@@ -353,6 +414,53 @@ fn place(real_root: &Path, path: &Path, out: &mut Reached, found: &mut Vec<(Stri
     }
 }
 
+/// Record `candidates` in order up to the first that holds a file (a file
+/// that appears at an earlier one later would be loaded instead): each
+/// missing one as nothing, one leading out of the root as such, the file
+/// reached. A folder is passed over. Whether a file (or a way out) ended
+/// the search.
+fn first_of(
+    real_root: &Path,
+    candidates: &[PathBuf],
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) -> bool {
+    for path in candidates {
+        if out.places.len() > MAX_PLACES {
+            out.places.insert(format!(
+                "more than {MAX_PLACES} places: the rest not followed"
+            ));
+            return true;
+        }
+        let shown = rel_of(real_root, &crate::core::paths::lexical(path));
+        // Most places hold nothing: one `lstat` says so, where resolving
+        // the path costs a `readlink` per component.
+        if fs::symlink_metadata(path).is_err() {
+            out.places.insert(format!("{shown}: nothing"));
+            continue;
+        }
+        match fs::canonicalize(path) {
+            Ok(real) if !real.starts_with(real_root) => {
+                out.places.insert(format!("{shown}: outside the project"));
+                return true;
+            }
+            Ok(real) if real.is_dir() => {}
+            Ok(real) => {
+                let rel = rel_of(real_root, &real);
+                out.places.insert(format!("{shown}: file"));
+                if !out.files.contains_key(&rel) && !found.iter().any(|(r, _)| *r == rel) {
+                    found.push((rel, real));
+                }
+                return true;
+            }
+            Err(_) => {
+                out.places.insert(format!("{shown}: nothing"));
+            }
+        }
+    }
+    false
+}
+
 /// `path` relative to the root, `/`-separated (as given when outside).
 fn rel_of(real_root: &Path, path: &Path) -> String {
     match path.strip_prefix(real_root) {
@@ -396,6 +504,28 @@ mod tests {
             ]
         );
         assert!(names("x = 'import'\nprint(1)\n").is_empty());
+    }
+
+    /// A script of thousands of bare `require`s deep in the project:
+    /// the places looked at stop at [`MAX_PLACES`], with a line saying so.
+    #[test]
+    fn places_looked_at_are_bounded() {
+        let root = tempfile::tempdir().unwrap();
+        let real = fs::canonicalize(root.path()).unwrap();
+        let dir = real.join("a/b/c/d/e/f/g/h");
+        fs::create_dir_all(&dir).unwrap();
+        let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
+        fs::write(dir.join("sum.js"), text).unwrap();
+        let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
+        let reached = reached(&real, &[script]);
+        assert!(
+            reached.places.len() <= MAX_PLACES + 2,
+            "{} places",
+            reached.places.len()
+        );
+        assert!(reached.places.contains(&format!(
+            "more than {MAX_PLACES} places: the rest not followed"
+        )));
     }
 
     #[test]

@@ -48,6 +48,9 @@ pub struct Script {
     /// SHA-256 of its content (see [`hash_file`]), or `None` when it could
     /// not be read (then any later reading differs).
     pub hash: Option<[u8; 32]>,
+    /// Named by the command itself (not reached through an import or a
+    /// `source`): what a consent covered before imports were followed.
+    pub named: bool,
 }
 
 /// What a consent to one command covers.
@@ -102,6 +105,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         }
     }
     found.sort();
+    let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
     let reached = super::imports::reached(&real_root, &found);
     for (rel, real) in reached.files {
         if !found.iter().any(|(p, _)| *p == rel) {
@@ -113,6 +117,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         .into_iter()
         .map(|(path, real)| Script {
             hash: hash_file(&real).ok(),
+            named: named.contains(&path),
             path,
         })
         .collect();

@@ -144,3 +144,71 @@ fn a_project_reached_through_a_link_still_refuses_its_links_out() {
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
 }
+
+/// A link swapped in between the check and the write (another process
+/// exchanging `out/` with a link out of the project, as fast as it can,
+/// while builds write `-o out/ctx.md`): the write is done on descriptors
+/// beneath the root, so nothing ever lands outside. Before, 2 of 200
+/// builds wrote there.
+#[test]
+fn a_link_swapped_in_while_writing_is_never_followed() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (p, outside) = project();
+    std::fs::create_dir(p.path("out")).expect("mkdir");
+    symlink(outside.path(), p.path("swap")).expect("symlink");
+    let stop = Arc::new(AtomicBool::new(false));
+    let racer = {
+        let stop = stop.clone();
+        let a = std::ffi::CString::new(p.path("out").as_os_str().as_encoded_bytes()).expect("c");
+        let b = std::ffi::CString::new(p.path("swap").as_os_str().as_encoded_bytes()).expect("c");
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                // SAFETY: two NUL-terminated paths; the result is ignored
+                // (a failed exchange only skips a turn).
+                unsafe {
+                    libc::renameat2(
+                        libc::AT_FDCWD,
+                        a.as_ptr(),
+                        libc::AT_FDCWD,
+                        b.as_ptr(),
+                        libc::RENAME_EXCHANGE,
+                    )
+                };
+            }
+        })
+    };
+    for _ in 0..60 {
+        let _ = p.run(&["build", "-o", "out/ctx.md"]);
+    }
+    stop.store(true, Ordering::Relaxed);
+    racer.join().expect("racer");
+    let mut names: Vec<String> = std::fs::read_dir(outside.path())
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["bashrc"], "written outside through a swapped link");
+}
+
+/// A link to a link that leads out (`ctx.md -> b`, `b -> outside`), also
+/// when the last one dangles: refused, naming where it leads.
+#[test]
+fn a_chain_of_links_out_is_refused() {
+    let (p, outside) = project();
+    symlink("b", p.path("ctx.md")).expect("symlink");
+    symlink(outside.path().join("bashrc"), p.path("b")).expect("symlink");
+    symlink("e", p.path("c.md")).expect("symlink");
+    symlink(outside.path().join("new.md"), p.path("e")).expect("symlink");
+    for path in ["ctx.md", "c.md"] {
+        let out = p.run(&["build", "-o", path]);
+        assert_eq!(out.status.code(), Some(1), "{path}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("outside the project root; refusing to write through it"),
+            "{path}: {}",
+            stderr(&out)
+        );
+    }
+    assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
+    assert!(!outside.path().join("new.md").exists());
+}

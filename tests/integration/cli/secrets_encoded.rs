@@ -136,6 +136,19 @@ fn plant(p: &Project) -> Vec<(&'static str, usize)> {
         "src/keys.py",
         &format!("import base64\n\nKEY = base64.b64decode(\n    '{key}')\n"),
     );
+    // What `openssl pkcs12 -nodes` writes (Bag Attributes before the
+    // BEGIN line), base64 wrapped at 76 columns in a YAML block scalar.
+    let bagged =
+        base64(format!("Bag Attributes\n    localKeyID: 01 00 00 00\n{}", rsa_key()).as_bytes());
+    let wrapped: String = bagged
+        .as_bytes()
+        .chunks(76)
+        .map(|c| format!("    {}\n", String::from_utf8_lossy(c)))
+        .collect();
+    p.write(
+        "k8s/bagged.yaml",
+        &format!("apiVersion: v1\nkind: Secret\ndata:\n  tls.key: |\n{wrapped}"),
+    );
     vec![
         ("k8s/tls.yaml", 8),
         ("k8s/ssh.yaml", 7),
@@ -143,6 +156,7 @@ fn plant(p: &Project) -> Vec<(&'static str, usize)> {
         ("k8s/pull.json", 3),
         ("src/deploy.go", 4),
         ("src/keys.py", 4),
+        ("k8s/bagged.yaml", 5),
     ]
 }
 

@@ -188,6 +188,150 @@ fn consent_covers_what_the_script_imports_and_no_pattern() {
     );
 }
 
+/// The same for scripts of the other languages a command runs through an
+/// interpreter (issue 37, round four): what a JavaScript, Ruby, PHP, Lua
+/// or Perl summarizer loads from the project is covered — an edit to it,
+/// or a new file where the interpreter would look first, needs consent
+/// again. Node runs on this machine, so its summarizer is run too.
+/// A summarizer command, its files (path, text), the file it loads that
+/// is edited, and where a new file would be loaded first.
+type Case = (
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    &'static str,
+);
+
+#[test]
+fn consent_covers_what_other_interpreters_load() {
+    let cases: [Case; 6] = [
+        (
+            "node tools/sum.js",
+            &[
+                (
+                    "tools/sum.js",
+                    "const h = require('./helper');\nlet t = '';\nprocess.stdin.on('data', d => t += d);\n\
+                     process.stdin.on('end', () => console.log(h.first(t)));\n",
+                ),
+                (
+                    "tools/helper.js",
+                    "exports.first = t => 'SUMMARY ' + t.split(/\\s/)[0];\n",
+                ),
+            ],
+            "tools/helper.js",
+            "tools/helper",
+        ),
+        (
+            "node tools/sum.mjs",
+            &[
+                (
+                    "tools/sum.mjs",
+                    "import { first } from './lib/index.mjs';\n",
+                ),
+                ("tools/lib/index.mjs", "export const first = t => t;\n"),
+            ],
+            "tools/lib/index.mjs",
+            "tools/lib/index.mjs",
+        ),
+        (
+            "ruby tools/sum.rb",
+            &[
+                (
+                    "tools/sum.rb",
+                    "require 'json'\nrequire_relative 'helper'\n",
+                ),
+                ("tools/helper.rb", "def first(t) t end\n"),
+            ],
+            "tools/helper.rb",
+            "tools/helper.rb",
+        ),
+        (
+            "php tools/sum.php",
+            &[
+                (
+                    "tools/sum.php",
+                    "<?php\nrequire __DIR__ . '/helper.php';\ninclude 'conf.php';\n",
+                ),
+                (
+                    "tools/helper.php",
+                    "<?php function first($t) { return $t; }\n",
+                ),
+            ],
+            "tools/helper.php",
+            "conf.php",
+        ),
+        (
+            "lua tools/sum.lua",
+            &[
+                (
+                    "tools/sum.lua",
+                    "local h = require('tools.helper')\nlocal j = require 'json'\n",
+                ),
+                ("tools/helper.lua", "return {}\n"),
+            ],
+            "tools/helper.lua",
+            "json.lua",
+        ),
+        (
+            "perl tools/sum.pl",
+            &[
+                (
+                    "tools/sum.pl",
+                    "use strict;\nuse FindBin;\nuse lib \"$FindBin::Bin/lib\";\nuse Sum::Helper;\n",
+                ),
+                ("tools/lib/Sum/Helper.pm", "package Sum::Helper; 1;\n"),
+            ],
+            "tools/lib/Sum/Helper.pm",
+            "tools/lib/strict.pm",
+        ),
+    ];
+    for (command, files, loaded, shadow) in cases {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in files {
+            p.write(path, text);
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        assert!(
+            shown.contains(&format!("runs {loaded} (content sha256")),
+            "{command}: {shown}"
+        );
+        let out = p.run(&["build"]);
+        assert!(
+            !stderr(&out).contains("ignoring summary_command"),
+            "{command}: {}",
+            stderr(&out)
+        );
+        if command == "node tools/sum.js" {
+            assert!(stdout(&out).contains("SUMMARY Some"), "{}", stderr(&out));
+        }
+        // What the script loads is edited: consent is asked again.
+        let before = p.read(loaded);
+        p.write(loaded, &format!("{before}\n// edited\n"));
+        let out = p.run(&["build"]);
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{command}: an edit to {loaded} kept the consent: {}",
+            stderr(&out)
+        );
+        p.write(loaded, &before);
+        assert!(
+            !stderr(&p.run(&["build"])).contains("ignoring summary_command"),
+            "{command}: trusted again as it was"
+        );
+        // A new file where the interpreter looks first.
+        if shadow != loaded {
+            p.write(shadow, "os.execute('id > pwned')\n");
+            let out = p.run(&["build"]);
+            assert!(
+                stderr(&out).contains("changed since you trusted this project"),
+                "{command}: a new {shadow} kept the consent: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
 #[test]
 fn trust_shows_hostile_settings_escaped() {
     let p = Project::empty();

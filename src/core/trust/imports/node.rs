@@ -1,0 +1,218 @@
+//! What a JavaScript or TypeScript script loads from the project, for a
+//! consent to `node tools/sum.js` (also `deno`, `bun`, `tsx`, `ts-node`):
+//! the specifiers of its `require("…")`, `import … from "…"`, `import
+//! "…"`, `import("…")` and `export … from "…"`, and where Node looks for
+//! each. A relative one (`./helper`) is the file itself, then with each
+//! extension (`.js`, `.ts`, …), then a folder's `package.json` `main` or
+//! `index` file; a bare one (`lodash`, `@scope/pkg/sub`) is looked for in
+//! each `node_modules` from the script's folder up to the root. Like the
+//! Python reader, it reads lines, not a parse: more than Node would (a
+//! specifier in a comment), never less of what a line says.
+
+use std::path::{Path, PathBuf};
+
+use super::{Reached, first_of};
+
+/// The extensions tried after the name itself, in Node's order and then
+/// the ones TypeScript runners add.
+const EXTENSIONS: [&str; 9] = ["js", "json", "mjs", "cjs", "ts", "tsx", "mts", "cts", "jsx"];
+
+/// Node's own modules: never looked for in `node_modules`.
+const BUILTIN: [&str; 32] = [
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "console",
+    "crypto",
+    "dgram",
+    "dns",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "module",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "process",
+    "querystring",
+    "readline",
+    "repl",
+    "stream",
+    "string_decoder",
+    "timers",
+    "tls",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+];
+
+/// The module specifiers a JavaScript or TypeScript text loads.
+pub(super) fn specifiers(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        for opener in ["require(", "import(", "from ", "import "] {
+            for (at, _) in line.match_indices(opener) {
+                // `import` inside a name (`reimport `) is no statement.
+                let before = line[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$') {
+                    continue;
+                }
+                let rest = line[at + opener.len()..].trim_start();
+                if let Some(spec) = quoted(rest) {
+                    out.push(spec.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The text of the string literal `rest` opens with, if it opens with one
+/// (`'…'`, `"…"`, or a backquoted one without `${`).
+fn quoted(rest: &str) -> Option<&str> {
+    let quote = rest
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let inner = &rest[1..];
+    let spec = &inner[..inner.find(quote)?];
+    (!spec.is_empty() && !spec.contains("${")).then_some(spec)
+}
+
+/// Look `spec`, loaded by a file in `here`, up as Node would, recording
+/// each place tried (up to the one that holds a file) in `out` and the
+/// file reached in `found`.
+pub(super) fn look_up(
+    real_root: &Path,
+    here: &Path,
+    spec: &str,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
+        let _ = load(real_root, &here.join(spec), out, found);
+        return;
+    }
+    if spec.starts_with('/') || spec.contains(':') {
+        // Absolute (outside the project's say) or `node:fs`, `https:…`.
+        return;
+    }
+    let package = package_name(spec);
+    if BUILTIN.contains(&package) {
+        return;
+    }
+    let mut dir = here.to_path_buf();
+    loop {
+        if !dir.starts_with(real_root) {
+            return;
+        }
+        if load(real_root, &dir.join("node_modules").join(spec), out, found) {
+            return;
+        }
+        if !dir.pop() {
+            return;
+        }
+    }
+}
+
+/// `@scope/name` or `name`: the package a bare specifier names.
+fn package_name(spec: &str) -> &str {
+    let mut parts = spec.splitn(3, '/');
+    match (parts.next(), parts.next()) {
+        (Some(scope), Some(name)) if scope.starts_with('@') => {
+            &spec[..scope.len() + 1 + name.len()]
+        }
+        (Some(name), _) => name,
+        _ => spec,
+    }
+}
+
+/// Load `x` as a file, then as a folder; whether a file was reached.
+fn load(real_root: &Path, x: &Path, out: &mut Reached, found: &mut Vec<(String, PathBuf)>) -> bool {
+    let mut candidates = vec![x.to_path_buf()];
+    let name = x.file_name().map(|n| n.to_string_lossy().into_owned());
+    if let Some(name) = &name {
+        candidates.extend(
+            EXTENSIONS
+                .iter()
+                .map(|e| x.with_file_name(format!("{name}.{e}"))),
+        );
+        // TypeScript runners read `./a.js` as `./a.ts` when only that exists.
+        if let Some(stem) = name.strip_suffix(".js") {
+            candidates.extend(["ts", "tsx"].map(|e| x.with_file_name(format!("{stem}.{e}"))));
+        }
+    }
+    if first_of(real_root, &candidates, out, found) {
+        return true;
+    }
+    if !x.is_dir() {
+        return false;
+    }
+    let manifest = x.join("package.json");
+    let mut folder = Vec::new();
+    if first_of(real_root, std::slice::from_ref(&manifest), out, found)
+        && let Some(main) = main_of(&manifest)
+    {
+        let main = x.join(main);
+        folder.push(main.clone());
+        if let Some(name) = main.file_name().map(|n| n.to_string_lossy().into_owned()) {
+            folder.extend(
+                EXTENSIONS
+                    .iter()
+                    .map(|e| main.with_file_name(format!("{name}.{e}"))),
+            );
+        }
+    }
+    folder.extend(EXTENSIONS.iter().map(|e| x.join(format!("index.{e}"))));
+    first_of(real_root, &folder, out, found)
+}
+
+/// The `main` of a `package.json` (at most 1 MiB), if it names one.
+fn main_of(manifest: &Path) -> Option<String> {
+    let text = super::small_text(manifest).filter(|t| t.len() <= 1 << 20)?;
+    let json: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let main = json.get("main")?.as_str()?;
+    (!main.is_empty() && !main.starts_with('/')).then(|| main.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_of_loading_is_read() {
+        let text = "const h = require('./helper');\n\
+                    import fs from \"node:fs\";\n\
+                    import { a } from './lib/a.js'\n\
+                    import './side'\n\
+                    export * from \"../shared\";\n\
+                    const m = await import(`./plug/${name}`);\n\
+                    const n = await import(`./plug/x`);\n\
+                    reimport 'no'; myrequire('./no')\n";
+        assert_eq!(
+            specifiers(text),
+            [
+                "./helper",
+                "node:fs",
+                "./lib/a.js",
+                "./side",
+                "../shared",
+                "./plug/x"
+            ]
+        );
+    }
+
+    #[test]
+    fn package_names_keep_their_scope() {
+        assert_eq!(package_name("lodash/fp"), "lodash");
+        assert_eq!(package_name("@scope/pkg/sub"), "@scope/pkg");
+        assert_eq!(package_name("fs"), "fs");
+    }
+}
