@@ -10,7 +10,7 @@
 //! unclosed initializer ends the search. Blanking keeps the text's length
 //! and newlines, so offsets and lines are those of the original.
 
-use super::c_lex::{comment_end, directive_end, line_end};
+use super::c_lex::{comment_end, directive_end, line_end, literal_end};
 
 /// Initializers whose contents are longer than this are blanked; smaller
 /// ones parse quickly and are left as they are.
@@ -104,22 +104,6 @@ fn matching_brace(bytes: &[u8], open: usize) -> Option<usize> {
         }
     }
     None
-}
-
-/// After the string or character literal opened at `i` (it ends at its
-/// closing quote or, unclosed, at the end of the line).
-fn literal_end(bytes: &[u8], i: usize) -> usize {
-    let quote = bytes[i];
-    let mut j = i + 1;
-    while j < bytes.len() {
-        match bytes[j] {
-            b'\\' => j += 2,
-            b'\n' => return j,
-            b if b == quote => return j + 1,
-            _ => j += 1,
-        }
-    }
-    bytes.len()
 }
 
 #[cfg(test)]
