@@ -14,6 +14,7 @@ pub mod memory;
 pub mod model;
 pub mod paths;
 pub mod pretokens;
+pub mod profile;
 pub mod progress;
 pub mod project;
 pub mod secret_scan;

@@ -30,7 +30,6 @@ mod files;
 mod inspect;
 mod map;
 pub mod output_file;
-mod profile;
 mod request;
 mod stream;
 #[cfg(test)]

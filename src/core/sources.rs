@@ -22,9 +22,11 @@
 //! [`Codebase`] (submodule `codebase`) is the value composition, discovery
 //! and the secret scan take: a root, its `Sources`, and the walk.
 
+mod bundles;
 pub mod c_project;
 mod codebase;
 mod stamps;
+pub mod word_index;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
@@ -86,6 +88,12 @@ impl CachedFile {
 /// the entry's settings and the mode.
 type ViewKey = ([u8; 32], String, String, ViewMode);
 
+/// Each of a list of files' derived-text key, where known without a read.
+type Keys = Arc<Vec<Option<[u8; 32]>>>;
+
+/// A file's stamp as a snapshot took it, and its content hash once known.
+type Seen = (Option<Stamp>, Option<[u8; 32]>);
+
 /// The shared cache. Cheap to clone handles to via `Arc`; safe across threads.
 #[derive(Debug, Default)]
 pub struct Sources {
@@ -105,9 +113,19 @@ pub struct Sources {
     c_macros: Mutex<CMacros>,
     /// Content hashes by stamp, kept across runs ([`stamps`]).
     stamps: Mutex<Stamps>,
+    /// What passes over every file derived, a few entries per name
+    /// ([`bundles`]).
+    bundles: bundles::Bundles,
+    /// The word indexes loaded or built, by derived name ([`word_index`]).
+    word_indexes: Mutex<std::collections::HashMap<String, Arc<word_index::WordIndex>>>,
+    /// In a [`Snapshot`], the keys [`Sources::word_postings`] found for a
+    /// list of files, by a hash of the name and the list: a pack asks
+    /// several times over the same files.
+    word_keys: Mutex<std::collections::HashMap<u64, Keys>>,
     /// The stamps taken in the [`Snapshot`] open now, each file's once
     /// (`None` outside one: every look at a file takes its stamp again).
-    checked: Mutex<Option<std::collections::HashMap<String, Option<Stamp>>>>,
+    /// With each, the content hash once known ([`Sources::known_hash`]).
+    checked: Mutex<Option<std::collections::HashMap<String, Seen>>>,
     /// How far the composition or pack running through this cache has
     /// come (for a front end's progress line).
     progress: Arc<Progress>,
@@ -126,6 +144,9 @@ const MEMORY_SHARES: &[(&str, usize)] = &[
     ("derived", 16),
     ("tokens", 16),
 ];
+
+/// The share of the memory bound that loaded [`bundles`] may hold.
+const BUNDLE_SHARE: usize = 4;
 
 /// Bytes counted for an entry besides its text (keys, maps, `Arc`s).
 const ENTRY_OVERHEAD: usize = 128;
@@ -186,6 +207,7 @@ impl Sources {
                 _ => self.tokens.set_capacity(cap),
             }
         }
+        self.bundles.set_cap(bytes / BUNDLE_SHARE);
     }
 
     /// What each in-memory map holds, its bound and what it let go.
@@ -287,10 +309,13 @@ impl Sources {
         // exactly (not found, symlink loop, …); it has no stamp.
         let (content, meta) = walk::read_content_stamped(root, rel, &policy, force);
         let stamp = meta.as_ref().map(Stamp::of);
-        if let Some(checked) = lock(&self.checked).as_mut() {
-            checked.insert(rel.to_string(), stamp);
-        }
         let file = Arc::new(CachedFile::new(content, stamp));
+        if let Some(checked) = lock(&self.checked).as_mut() {
+            // A file read past the size cap (forced) is no file the
+            // derived texts know.
+            let hash = file.text().filter(|_| !force).map(|_| *file.hash());
+            checked.insert(rel.to_string(), (stamp, hash));
+        }
         // The text, and about as much again for its symbol tree once parsed.
         let bytes = 2 * file.text().map_or(0, str::len) + rel.len() + ENTRY_OVERHEAD;
         lock(map).insert(rel.to_string(), file.clone(), bytes);
@@ -300,14 +325,14 @@ impl Sources {
     /// The stamp of `rel` on disk now: taken once per file in a
     /// [`Snapshot`], at every call outside one.
     fn stat(&self, root: &Path, rel: &str) -> Option<Stamp> {
-        if let Some(stamp) = lock(&self.checked).as_ref().and_then(|c| c.get(rel)) {
+        if let Some((stamp, _)) = lock(&self.checked).as_ref().and_then(|c| c.get(rel)) {
             return *stamp;
         }
         let stamp = std::fs::metadata(root.join(rel))
             .ok()
             .map(|m| Stamp::of(&m));
         if let Some(checked) = lock(&self.checked).as_mut() {
-            checked.insert(rel.to_string(), stamp);
+            checked.insert(rel.to_string(), (stamp, None));
         }
         stamp
     }
@@ -336,17 +361,23 @@ impl Sources {
         if !policy.may_read(rel) {
             return None;
         }
+        // Asked before in this snapshot (a build asks per derived name).
+        if let Some((_, Some(hash))) = lock(&self.checked).as_ref().and_then(|c| c.get(rel)) {
+            return Some(*hash);
+        }
         let stamp = self.stat(root, rel)?;
         if stamp.len > policy.max_file_size {
             return None;
         }
         let cached = lock(&self.files).get(rel);
-        if let Some(file) = cached
-            && file.stamp == Some(stamp)
-        {
-            return file.text().map(|_| *file.hash());
+        let hash = match cached {
+            Some(file) if file.stamp == Some(stamp) => file.text().map(|_| *file.hash()),
+            _ => lock(&self.stamps).hash(&self.disk, rel, &stamp),
+        }?;
+        if let Some(seen) = lock(&self.checked).as_mut().and_then(|c| c.get_mut(rel)) {
+            seen.1 = Some(hash);
         }
-        lock(&self.stamps).hash(&self.disk, rel, &stamp)
+        Some(hash)
     }
 
     /// The symbol tree of `rel`, parsed once per content; `None` for files
@@ -450,7 +481,7 @@ impl Sources {
         derive: impl FnOnce(&SymbolTree) -> String,
     ) -> Option<Arc<str>> {
         Lang::from_path(rel)?;
-        self.memo(root, rel, name, |file| {
+        self.memo(root, rel, name, false, |file| {
             Some(derive(&*self.parsed(file, rel)?))
         })
     }
@@ -460,7 +491,7 @@ impl Sources {
     /// task is about) reads them without a parse; `None` for files without
     /// a grammar or unreadable ones.
     pub fn symbol_names(&self, root: &Path, rel: &str) -> Option<Arc<str>> {
-        self.memo(root, rel, "symbol-names-v1", |file| {
+        self.memo(root, rel, "symbol-names-v1", false, |file| {
             let tree = self.parsed(file, rel)?;
             let mut out = String::new();
             for symbol in tree.iter() {
@@ -485,23 +516,143 @@ impl Sources {
         name: &str,
         derive: impl FnOnce(&str) -> String,
     ) -> Option<Arc<str>> {
-        self.memo(root, rel, name, |file| file.text().map(derive))
+        self.memo(root, rel, name, false, |file| file.text().map(derive))
+    }
+
+    /// [`Sources::derived_from_text`] for a pass over every file of the
+    /// project (terms, imports, identifiers): kept in [`bundles`] as well,
+    /// so the next pass reads a few entries, not one per file.
+    pub fn scanned_from_text(
+        &self,
+        root: &Path,
+        rel: &str,
+        name: &str,
+        derive: impl FnOnce(&str) -> String,
+    ) -> Option<Arc<str>> {
+        self.memo(root, rel, name, true, |file| file.text().map(derive))
+    }
+
+    /// For each of `words`, the files among `files` whose text `name`
+    /// (made by `derive`: lines `word` or `word N`) has a line for it,
+    /// with the line's value, as (index into `files`, value): from the
+    /// project's [`word_index`] for the files it holds as they are now,
+    /// from each file's text for the others. The index is built again
+    /// when too many differ from it.
+    pub fn word_postings(
+        &self,
+        root: &Path,
+        files: &[&str],
+        name: &str,
+        derive: impl Fn(&str) -> String + Sync,
+        words: &[&str],
+    ) -> word_index::Answer {
+        use rayon::prelude::*;
+        use word_index::{Indexed, WordIndex};
+        let read = |at: &[usize]| -> Vec<Option<Arc<str>>> {
+            at.par_iter()
+                .map(|&i| self.derived_from_text(root, files[i], name, &derive))
+                .collect()
+        };
+        let keys = self.word_keys(root, files, name);
+        let loaded = lock(&self.word_indexes).get(name).cloned();
+        let loaded = loaded.or_else(|| {
+            let index = Arc::new(WordIndex::load(&self.disk, name)?);
+            lock(&self.word_indexes).insert(name.to_string(), index.clone());
+            Some(index)
+        });
+        if let Some(index) = loaded
+            && let Some(out) =
+                word_index::answer(&index, &self.disk, name, files, &keys, words, read)
+        {
+            return out;
+        }
+        // Built again from every file's text (each now read, so its key is
+        // known).
+        let all: Vec<usize> = (0..files.len()).collect();
+        let texts = read(&all);
+        let indexed: Vec<Indexed<'_>> = files
+            .par_iter()
+            .zip(texts)
+            .zip(keys.par_iter())
+            .filter_map(|((rel, text), key)| {
+                let text = text?;
+                let key = match key {
+                    Some(key) => *key,
+                    // Unknown by its stamp: `read` read it (and it stays
+                    // the same file for the snapshot).
+                    None => {
+                        let file = self.file(root, rel);
+                        file.text()?;
+                        self.derived_key(name, file.hash(), rel)
+                    }
+                };
+                Some(Indexed { rel, key, text })
+            })
+            .collect();
+        let keys: Vec<Option<[u8; 32]>> = {
+            let by_rel: std::collections::HashMap<&str, [u8; 32]> =
+                indexed.iter().map(|t| (t.rel, t.key)).collect();
+            files.iter().map(|rel| by_rel.get(rel).copied()).collect()
+        };
+        let index = Arc::new(WordIndex::build(&self.disk, name, &indexed));
+        lock(&self.word_indexes).insert(name.to_string(), index.clone());
+        word_index::answer(&index, &self.disk, name, files, &keys, words, read)
+            .unwrap_or_else(|| vec![Vec::new(); words.len()])
+    }
+
+    /// The key of each of `files`' text `name` where its content is known
+    /// without reading it; kept for the snapshot open now, if any.
+    fn word_keys(&self, root: &Path, files: &[&str], name: &str) -> Keys {
+        use rayon::prelude::*;
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        (name, files).hash(&mut h);
+        let id = h.finish();
+        let in_snapshot = lock(&self.checked).is_some();
+        if in_snapshot && let Some(keys) = lock(&self.word_keys).get(&id) {
+            return keys.clone();
+        }
+        let keys: Keys = Arc::new(
+            files
+                .par_iter()
+                .map(|rel| {
+                    let hash = self.known_hash(root, rel)?;
+                    Some(self.derived_key(name, &hash, rel))
+                })
+                .collect(),
+        );
+        if in_snapshot {
+            lock(&self.word_keys).insert(id, keys.clone());
+        }
+        keys
     }
 
     /// The text `compute` derives from `rel`'s content, from memory or
     /// disk when made before: a file whose hash is known by its stamp is
-    /// not read at all.
+    /// not read at all. `bundled` texts are looked up in, and added to,
+    /// the name's [`bundles`] first.
     fn memo(
         &self,
         root: &Path,
         rel: &str,
         name: &str,
+        bundled: bool,
         compute: impl FnOnce(&CachedFile) -> Option<String>,
     ) -> Option<Arc<str>> {
-        if let Some(hash) = self.known_hash(root, rel)
-            && let Some(text) = self.stored_derived(&self.derived_key(name, &hash, rel))
-        {
-            return Some(text);
+        let bundle = |key: &[u8; 32], text: &Arc<str>| {
+            if bundled {
+                self.bundles.add(&self.disk, name, rel, *key, text.clone());
+            }
+        };
+        if let Some(hash) = self.known_hash(root, rel) {
+            let key = self.derived_key(name, &hash, rel);
+            if bundled && let Some(text) = self.bundles.get(&self.disk, name, rel, &key) {
+                return Some(text);
+            }
+            if let Some(text) = self.stored_derived(&key) {
+                bundle(&key, &text);
+                return Some(text);
+            }
         }
         let file = self.file(root, rel);
         file.text()?;
@@ -509,12 +660,17 @@ impl Sources {
             lock(&self.stamps).learn(&self.disk, rel, stamp, *file.hash());
         }
         let key = self.derived_key(name, file.hash(), rel);
+        if bundled && let Some(text) = self.bundles.get(&self.disk, name, rel, &key) {
+            return Some(text);
+        }
         if let Some(text) = self.stored_derived(&key) {
+            bundle(&key, &text);
             return Some(text);
         }
         let text: Arc<str> = compute(&file)?.into();
         self.disk.put("derived", &key, text.as_bytes());
         lock(&self.derived).insert(key, text.clone(), text.len() + ENTRY_OVERHEAD);
+        bundle(&key, &text);
         Some(text)
     }
 
@@ -619,6 +775,7 @@ impl Drop for Snapshot<'_> {
     fn drop(&mut self) {
         if self.outer {
             *lock(&self.sources.checked) = None;
+            lock(&self.sources.word_keys).clear();
         }
     }
 }
@@ -818,6 +975,90 @@ mod tests {
                 .as_deref(),
             Some("IMPORT OS, RE\n")
         );
+    }
+
+    #[test]
+    fn a_scan_is_served_from_its_bundle_and_an_edit_rewrites_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for (name, text) in [("a.py", "import os\n"), ("b.py", "import sys\n")] {
+            std::fs::write(root.join(name), text).unwrap();
+        }
+        let cache = root.join("cache");
+        let disk = DiskCache::at(&cache);
+        let upper = |text: &str| text.to_uppercase();
+        {
+            let first = Sources::with_disk(disk.clone());
+            lock(&first.stamps).settle_after(std::time::Duration::ZERO);
+            for rel in ["a.py", "b.py"] {
+                first.scanned_from_text(root, rel, "up", upper);
+            }
+        }
+        // The per-file entries go: the bundle alone serves the next scan,
+        // without a read or a derive.
+        std::fs::remove_dir_all(cache.join("derived")).unwrap();
+        {
+            let second = Sources::with_disk(disk.clone());
+            let never = |_: &str| -> String { panic!("made again") };
+            for (rel, want) in [("a.py", "IMPORT OS\n"), ("b.py", "IMPORT SYS\n")] {
+                let got = second.scanned_from_text(root, rel, "up", never);
+                assert_eq!(got.as_deref(), Some(want));
+            }
+            assert_eq!(second.memory_stats()[0].1.entries, 0, "a file was read");
+        }
+        // An edit is derived anew, and the next run finds the new text.
+        std::fs::write(root.join("a.py"), "import re\n").unwrap();
+        {
+            let third = Sources::with_disk(disk.clone());
+            lock(&third.stamps).settle_after(std::time::Duration::ZERO);
+            let got = third.scanned_from_text(root, "a.py", "up", upper);
+            assert_eq!(got.as_deref(), Some("IMPORT RE\n"));
+        }
+        std::fs::remove_dir_all(cache.join("derived")).unwrap();
+        let fourth = Sources::with_disk(disk);
+        let never = |_: &str| -> String { panic!("made again") };
+        let got = fourth.scanned_from_text(root, "a.py", "up", never);
+        assert_eq!(got.as_deref(), Some("IMPORT RE\n"));
+    }
+
+    #[test]
+    fn a_word_index_answers_a_second_run_without_reading_and_follows_an_edit() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let files: Vec<String> = (0..100).map(|i| format!("m{i}.py")).collect();
+        for (i, rel) in files.iter().enumerate() {
+            std::fs::write(root.join(rel), format!("common\nonly{i}\n")).unwrap();
+        }
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let disk = DiskCache::at(&root.join("cache"));
+        let lines = |text: &str| text.to_string();
+        let words = ["common", "only7", "absent"];
+        let sorted = |mut v: Vec<(usize, u32)>| {
+            v.sort_unstable();
+            v.into_iter().map(|(i, _)| i).collect::<Vec<_>>()
+        };
+        {
+            let first = Sources::with_disk(disk.clone());
+            lock(&first.stamps).settle_after(std::time::Duration::ZERO);
+            let got = first.word_postings(root, &files, "lines", lines, &words);
+            assert_eq!(got[0].len(), 100);
+            assert_eq!(sorted(got[1].clone()), [7]);
+            assert!(got[2].is_empty());
+        }
+        {
+            let second = Sources::with_disk(disk.clone());
+            let _snapshot = second.snapshot();
+            let never = |_: &str| -> String { panic!("made again") };
+            let got = second.word_postings(root, &files, "lines", never, &words);
+            assert_eq!(got[0].len(), 100);
+            assert_eq!(sorted(got[1].clone()), [7]);
+            assert_eq!(second.memory_stats()[0].1.entries, 0, "a file was read");
+        }
+        std::fs::write(root.join("m7.py"), "common\nedited\n").unwrap();
+        let third = Sources::with_disk(disk);
+        let got = third.word_postings(root, &files, "lines", lines, &["only7", "edited"]);
+        assert!(got[0].is_empty(), "{got:?}");
+        assert_eq!(sorted(got[1].clone()), [7]);
     }
 
     #[test]

@@ -279,6 +279,7 @@ const CORE: Table = &[
         ("core::model", "the data model, as stored in ctxcurate.toml"),
         ("core::paths", "the root, state dirs, and keeping reads and writes inside"),
         ("core::pretokens", "o200k's pre-tokenizer, by hand"),
+        ("core::profile", "a build's phases timed, for the benchmarks"),
         ("core::progress", "counters a long core call bumps"),
         ("core::secret_scan", "likely secrets in one text, by the rules"),
     ],

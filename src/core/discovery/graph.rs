@@ -451,7 +451,7 @@ fn read_statements(
             if let Some(text) = shown.get(path.as_str()) {
                 return Some(Arc::from(modules::encode(lang, text)));
             }
-            sources.derived_from_text(root, path, modules::cache_key(lang), |text| {
+            sources.scanned_from_text(root, path, modules::cache_key(lang), |text| {
                 modules::encode(lang, text)
             })
         })

@@ -29,6 +29,7 @@ use crate::core::discovery::mentions::{self, MentionKind};
 use crate::core::discovery::relevance::{self, Relevance};
 use crate::core::discovery::repo_map::{self, RepoMap};
 use crate::core::model::{Format, MaskState, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
+use crate::core::profile::Phases;
 use crate::core::sources::Codebase;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
@@ -217,7 +218,9 @@ pub fn pack(
     opts: &PackOptions,
 ) -> Packed {
     codebase.sources.set_policy(opts.read);
+    let phases = Phases::start();
     let graph = ImportGraph::build(codebase, &opts.include_dirs);
+    phases.mark("pack: import graph");
     pack_with(codebase, preset, targets, opts, &graph)
 }
 
@@ -231,12 +234,14 @@ pub fn pack_with(
     opts: &PackOptions,
     graph: &ImportGraph,
 ) -> Packed {
+    let phases = Phases::start();
     let Ranking {
         mut ranked,
         mentions,
         mut excluded,
         relevance,
     } = ranking(codebase, preset, targets, graph);
+    phases.mark("pack: ranking");
     if !opts.hold.is_empty() {
         excluded.hold(&opts.hold);
         ranked.retain(|r| !excluded.contains(&r.path));
@@ -267,6 +272,7 @@ pub fn pack_with(
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
     let mut fitted = packer.fit_all(&candidates, preset_from, &ranked, base);
+    phases.mark("pack: fit");
     for item in &mut fitted.items {
         if let Some(scored) = relevance.get(&item.path) {
             item.reasons = scored.why.reasons();
@@ -275,6 +281,7 @@ pub fn pack_with(
     let (files, skipped) = compose::drop_skipped(std::mem::take(&mut fitted.files), &mut problems);
     fitted.files = files;
     let (text, map) = packer.shrink(&ranked, &mut fitted);
+    phases.mark("pack: map and shrink");
     let (text, tokens) = packer.within_budget(text, &mut problems);
     let missing_targets = fitted.missing_targets(opts.budget);
     let mut stats = stats(&fitted.items, &reach, targets, &map, tokens, opts.budget);
@@ -348,6 +355,7 @@ pub fn ranking(
     targets: &[String],
     graph: &ImportGraph,
 ) -> Ranking {
+    let phases = Phases::start();
     let mentions = if preset.task.trim().is_empty() {
         Vec::new()
     } else {
@@ -370,6 +378,7 @@ pub fn ranking(
             .map(String::as_str)
             .filter(|p| !excluded.contains(p) && !targets.iter().any(|t| t == p))
             .collect();
+        phases.mark("ranking: mentions");
         relevance::rank(codebase, &allowed, &preset.task, &mentions, graph)
     } else {
         Relevance::default()
@@ -383,6 +392,7 @@ pub fn ranking(
             seeds.push(best.path.clone());
         }
     }
+    phases.mark("ranking: relevance");
     let mut ranked = graph.rank_with(targets, &seeds);
     ranked.retain(|r| !excluded.contains(&r.path));
     Ranking {

@@ -327,14 +327,15 @@ pub fn rank(
         .collect();
     let progress = codebase.sources.progress();
     progress.start("files ranked for the task", files.len());
-    let counted: Vec<Option<(index::Counts, Vec<u32>)>> = files
-        .par_iter()
-        .map(|path| {
-            progress.step();
-            let counts = index::FileTerms::of(codebase, path)?.counts(&wanted);
-            Some((counts, path_counts(path, &wanted, query.terms.len())))
-        })
-        .collect();
+    let counted: Vec<Option<(index::Counts, Vec<u32>)>> =
+        index::counts(codebase, files, &query.terms)
+            .into_par_iter()
+            .zip(files)
+            .map(|(counts, path)| {
+                progress.step();
+                Some((counts?, path_counts(path, &wanted, query.terms.len())))
+            })
+            .collect();
     let docs: Vec<(&str, index::Counts, Vec<u32>)> = files
         .iter()
         .zip(counted)

@@ -236,13 +236,16 @@ fn pack_holding_secrets(
     // names are each looked up by stamp, taken once.
     let _snapshot = codebase.sources.snapshot();
     // Imports inside what the preset hides are no edges of its files.
+    let phases = crate::core::profile::Phases::start();
     let graph = ImportGraph::build_viewed(codebase, &opts.include_dirs, preset);
+    phases.mark("import graph");
     let scanner = Scanner::new(codebase);
     let mut round = 0;
     loop {
         let packed = pack::pack_with(codebase, preset, targets, &opts, &graph);
         codebase.sources.progress().start("scanning for secrets", 0);
         let findings = scanner.packed(&packed, preset, opts.max_messages);
+        phases.mark("secret scan");
         let discovered = discovered_secrets(&packed, preset, &findings);
         if discovered.is_empty() || round == HOLD_ROUNDS {
             return (packed, findings);

@@ -36,8 +36,8 @@ use crate::core::walk::ResolvedItem;
 use super::Workspace;
 use super::error::{BuildError, Refused};
 use super::output_file;
-use super::profile;
 use super::request::{BuildRequest, Built, Destination, Spooled};
+use crate::core::profile;
 
 /// Files read, rendered and scanned at a time (on every core), then
 /// written in order.

@@ -7,7 +7,7 @@
 //! from the cache instead of the files' terms anew.
 
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use regex::Regex;
 use rustc_hash::FxHashMap;
@@ -20,14 +20,7 @@ use super::terms;
 /// the version when the format or the term rules change.
 const DERIVED: &str = "relevance-terms-v1";
 
-/// A file's terms, as cached: `D` lines (defined names' terms), then `B`
-/// lines (body terms), each `Dterm count`, then `L total` (the body's
-/// length in terms).
-pub struct FileTerms {
-    text: Arc<str>,
-}
-
-/// One field's counts of the terms a query asks for.
+/// One file's counts of the terms a query asks for.
 #[derive(Debug, Default, Clone)]
 pub struct Counts {
     /// Term index in the query → count.
@@ -37,84 +30,43 @@ pub struct Counts {
     pub len: u32,
 }
 
-impl FileTerms {
-    /// The terms of `rel` from the cache, or made from its text and
-    /// stored; `None` for a file that is not readable text.
-    pub fn of(codebase: &Codebase, rel: &str) -> Option<FileTerms> {
-        let text = codebase
-            .sources
-            .derived_from_text(codebase.root, rel, DERIVED, encode)?;
-        Some(FileTerms { text })
-    }
+/// The line of a file's body length.
+const LENGTH: &str = "L total";
 
-    /// The counts of the `wanted` terms (term → its index in the query):
-    /// each looked up by bisection of the sorted lines, so a file costs a
-    /// few comparisons per term, not a pass over its every term.
-    pub fn counts(&self, wanted: &HashMap<&str, usize>) -> Counts {
-        let mut out = Counts::default();
-        let text: &str = &self.text;
-        out.len = text
-            .rfind("L total ")
-            .and_then(|at| text[at + "L total ".len()..].trim_end().parse().ok())
-            .unwrap_or(0);
-        for (term, &i) in wanted {
-            for (tag, field) in [(b'D', &mut out.defs), (b'B', &mut out.body)] {
-                if let Some(n) = find(text, tag, term) {
-                    *field.entry(i).or_default() += n;
-                }
+/// Each of `files`' counts of `terms` (the query's, by index), `None` for
+/// a file that is not readable text. A file's terms are cached lines: `D`
+/// lines (defined names' terms), then `B` lines (body terms), each `Dterm
+/// count`, then `L total N`; the project's word index over them answers
+/// for the files unchanged since it was built, so a second task on an
+/// unchanged project reads the postings of its few terms, not every file.
+pub fn counts(codebase: &Codebase, files: &[&str], terms: &[String]) -> Vec<Option<Counts>> {
+    let mut words: Vec<String> = vec![LENGTH.to_string()];
+    for term in terms {
+        words.push(format!("D{term}"));
+        words.push(format!("B{term}"));
+    }
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let found = codebase
+        .sources
+        .word_postings(codebase.root, files, DERIVED, encode, &words);
+    let mut out: Vec<Option<Counts>> = vec![None; files.len()];
+    for (w, postings) in found.iter().enumerate() {
+        for &(file, n) in postings {
+            let Some(slot) = out.get_mut(file) else {
+                continue;
+            };
+            let counts = slot.get_or_insert_with(Counts::default);
+            match (w, (w + 1) % 2) {
+                (0, _) => counts.len = n,
+                (_, 0) => *counts.defs.entry((w - 1) / 2).or_default() += n,
+                _ => *counts.body.entry((w - 1) / 2).or_default() += n,
             }
         }
-        out
     }
+    out
 }
 
-/// The place of a tag among the sections: the defined names, the body,
-/// the length.
-fn section(tag: u8) -> u8 {
-    match tag {
-        b'D' => 0,
-        b'B' => 1,
-        _ => 2,
-    }
-}
-
-/// The count on the line `{tag}{term} {count}` of `text` (lines sorted by
-/// section, then term), by bisection over its bytes.
-fn find(text: &str, tag: u8, term: &str) -> Option<u32> {
-    let bytes = text.as_bytes();
-    let want = (section(tag), term.as_bytes());
-    let (mut lo, mut hi) = (0usize, bytes.len());
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        // The line holding `mid`: from after the previous line break.
-        let start = bytes[lo..mid]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(lo, |p| lo + p + 1);
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |p| start + p);
-        let line = &bytes[start..end];
-        let (&line_tag, rest) = line.split_first()?;
-        let space = rest.iter().rposition(|&b| b == b' ').unwrap_or(rest.len());
-        let have = (section(line_tag), &rest[..space]);
-        match have.cmp(&want) {
-            std::cmp::Ordering::Equal => {
-                return std::str::from_utf8(&rest[space..])
-                    .ok()?
-                    .trim()
-                    .parse()
-                    .ok();
-            }
-            std::cmp::Ordering::Less => lo = end + 1,
-            std::cmp::Ordering::Greater => hi = start,
-        }
-    }
-    None
-}
-
-/// A file's text as the cached lines of [`FileTerms`].
+/// A file's text as the cached lines [`counts`] reads.
 fn encode(text: &str) -> String {
     let mut defs: HashMap<String, u32> = HashMap::new();
     for name in defined_names(text) {
@@ -206,39 +158,6 @@ mod tests {
     }
 
     #[test]
-    fn bisection_finds_every_term_a_pass_would() {
-        // Real text with many terms: every term of either section is found
-        // with the count a line-by-line read gives, and absent ones are not.
-        let stdlib = std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/src/core/discovery/relevance.rs"
-        ))
-        .unwrap_or_default();
-        let text = encode(&stdlib);
-        let file = FileTerms {
-            text: Arc::from(text.as_str()),
-        };
-        let mut lines = 0;
-        for line in text.lines() {
-            let (tag, rest) = line.split_at(1);
-            let (term, count) = rest.rsplit_once(' ').unwrap();
-            let tag = tag.as_bytes()[0];
-            if tag == b'L' {
-                continue;
-            }
-            assert_eq!(find(&text, tag, term), count.parse().ok(), "{line}");
-            lines += 1;
-        }
-        assert!(lines > 200, "{lines}");
-        for absent in ["", "aaaa", "zzzzzz", "mid_absent_term"] {
-            assert_eq!(find(&text, b'B', absent), None);
-            assert_eq!(find(&text, b'D', absent), None);
-        }
-        let wanted: HashMap<&str, usize> = [("scor", 0)].into();
-        assert!(file.counts(&wanted).len > 1000);
-    }
-
-    #[test]
     fn each_word_counted_once_gives_the_counts_of_every_occurrence() {
         let text = std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -269,16 +188,24 @@ mod tests {
 
     #[test]
     fn counts_read_back_what_encode_wrote() {
-        let text = encode("def route_match(x):\n    return match(x) or match_all\n");
-        let file = FileTerms {
-            text: Arc::from(text),
-        };
-        let wanted: HashMap<&str, usize> = [("match", 0), ("rout", 1), ("zzz", 2)].into();
-        let counts = file.counts(&wanted);
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(
+            root.join("r.py"),
+            "def route_match(x):\n    return match(x) or match_all\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("bin.dat"), b"\xff\x00\xfe").unwrap();
+        let sources = crate::core::sources::Sources::new();
+        let codebase = Codebase::new(root, &sources);
+        let terms: Vec<String> = ["match", "rout", "zzz"].map(String::from).into();
+        let got = counts(&codebase, &["r.py", "bin.dat", "gone.py"], &terms);
+        let counts = got[0].as_ref().unwrap();
         assert_eq!(counts.defs.get(&0), Some(&1));
         assert_eq!(counts.defs.get(&1), Some(&1));
         assert_eq!(counts.body.get(&0), Some(&3));
         assert_eq!(counts.body.get(&2), None);
         assert!(counts.len >= 6, "{}", counts.len);
+        assert!(got[1].is_none() && got[2].is_none(), "{got:?}");
     }
 }

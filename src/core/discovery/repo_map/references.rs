@@ -8,7 +8,6 @@
 use std::collections::HashSet;
 use std::sync::Mutex;
 
-use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::sources::Codebase;
@@ -31,31 +30,25 @@ fn count_naming<'w>(
     paths: &[&str],
     wanted: &FxHashSet<&'w str>,
 ) -> FxHashMap<&'w str, usize> {
-    let Codebase { root, sources, .. } = *codebase;
-    paths
-        .par_iter()
-        .fold(FxHashMap::default, |mut counts, path| {
-            if !Lang::from_path(path).is_some_and(Lang::is_code) {
-                return counts;
-            }
-            let Some(idents) =
-                sources.derived_from_text(root, path, "repo-map-identifiers", identifiers)
-            else {
-                return counts;
-            };
-            for ident in idents.lines() {
-                if let Some(name) = wanted.get(ident) {
-                    *counts.entry(*name).or_default() += 1;
-                }
-            }
-            counts
-        })
-        .reduce(FxHashMap::default, |mut a, b| {
-            for (name, n) in b {
-                *a.entry(name).or_default() += n;
-            }
-            a
-        })
+    let code: Vec<&str> = paths
+        .iter()
+        .copied()
+        .filter(|path| Lang::from_path(path).is_some_and(Lang::is_code))
+        .collect();
+    let names: Vec<&'w str> = wanted.iter().copied().collect();
+    let found = codebase.sources.word_postings(
+        codebase.root,
+        &code,
+        "repo-map-identifiers",
+        identifiers,
+        &names,
+    );
+    names
+        .into_iter()
+        .zip(found)
+        .filter(|(_, files)| !files.is_empty())
+        .map(|(name, files)| (name, files.len()))
+        .collect()
 }
 
 /// How many files name each identifier.
