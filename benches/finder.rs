@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use ctxcurate::tui::finder::Finder;
+use ctxcurate::tui::state::finder::Finder;
 
 const WORDS: &[&str] = &[
     "req",

@@ -5,17 +5,20 @@
 //! composes Markdown itself: previews and yanks come from the same core
 //! call as `ctxcurate build`.
 //!
-//! Where things are: `run` (the event loop, the headless harness, the
-//! effect interpreter, the worker's jobs, signals, the editor hand-over),
-//! `input` (the action table, the keymap, keys and the mouse to events),
-//! `update` (events to handlers; `update::actions` holds the action
-//! table's small handlers), `state` (the state in parts), `render` (the
-//! frame) over `draw` (helpers every drawing shares). Each feature is one
-//! name with its state, keys and drawing together: `tree`, `symbols`,
-//! `preview`, `finder`, `tokens`, `help`, `overlays` (picker, prompts,
-//! confirm questions), `changed`, `discover`, `discuss`, `clipboard`;
-//! `curate` and `undo` are the edits of the preset and how each becomes
-//! an undo step, `navigate` the movement in the panes.
+//! Where things are, floor by floor from the top (a folder imports only
+//! from the floors below its own): `run` (the event loop, the headless
+//! harness, the effect interpreter, the worker's jobs, keys to events,
+//! signals, the editor hand-over); `update` (events to handlers, the
+//! mouse; `update::actions` holds the action table's small handlers) and
+//! `render` (the frame); `overlays` (picker, prompts, confirm questions);
+//! each feature's keys and drawing: `finder`, `live`, `tokens`; then
+//! `changed`, `curate` (the edits of the preset), `discover`, `discuss`,
+//! `navigate` (the movement in the panes), `symbols`; then `help`,
+//! `preview`, `tree`, `undo` (how each edit becomes an undo step); `draw`
+//! (helpers every drawing shares) and `messages` (events, effects, jobs);
+//! `state` (the whole state, each feature's part of it a leaf there); and
+//! at the bottom `input` (the action table, the keymap), `clipboard` and
+//! `project_sync`.
 
 pub mod changed;
 pub mod clipboard;
@@ -31,6 +34,7 @@ pub mod messages;
 mod navigate;
 pub mod overlays;
 pub mod preview;
+pub mod project_sync;
 pub mod render;
 pub mod run;
 pub mod state;

@@ -12,10 +12,9 @@ use ctxcurate::core::compose::RenderedFile;
 use ctxcurate::core::discovery::pack::PackStats;
 use ctxcurate::core::engine::{
     Answered, AskError, AskRefused, BuildAsk, BuildError, Built, Destination, PackReport, Refused,
-    Said, TargetError, TaskText, ask, build_asked,
+    Said, TargetError, TaskText, build_asked,
 };
-use ctxcurate::core::model::{Preset, TokenizerKind};
-use ctxcurate::core::project::Project;
+use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::secrets::Finding;
 use ctxcurate::core::walk::IgnoreFileNote;
 use ctxcurate::text::error_chain;
@@ -333,10 +332,6 @@ fn report_size(built: &Built, budget: usize, ctx: &mut Ctx) -> Result<()> {
 }
 
 /// A `--target` argument as a root-relative path to an existing file.
-pub fn target_path(ctx: &Ctx, project: &Project, arg: &std::path::Path) -> Result<String> {
-    ask::target(project, &ctx.cwd, arg).or_else(target_err)
-}
-
 /// One line per file that could not be shown or was shown with a caveat;
 /// the build itself goes on.
 fn report_files(files: &[RenderedFile], ctx: &mut Ctx) -> Result<()> {
@@ -456,10 +451,6 @@ fn report_pack(
 
 /// The named preset, or the active one; an unknown name is an error but a
 /// missing active preset is simply empty (a fresh project).
-pub fn chosen_preset(project: &Project, name: Option<&str>) -> Result<Preset> {
-    Ok(ask::preset_named(project, name)?.0)
-}
-
 /// Which ignore files below the root the walk skipped or cut (the
 /// root's own were said when the project opened).
 fn report_walk(notes: &[IgnoreFileNote], ctx: &mut Ctx) -> Result<()> {

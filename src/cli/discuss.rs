@@ -10,6 +10,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use ctxcurate::core::curation::discussion as talk;
+use ctxcurate::core::engine::ask;
 use ctxcurate::core::model::DiscussionEntry;
 use ctxcurate::core::paths::confine;
 use ctxcurate::core::project::Project;
@@ -17,7 +18,6 @@ use ctxcurate::text::sanitize::display_line;
 use ctxcurate::text::words::plural;
 
 use super::args::{DiscussCommand, PresetTarget, ShotCommand, TaskCommand, TextSource};
-use super::build::chosen_preset;
 use super::edit::target_preset;
 use super::{Ctx, UserError, user_err};
 
@@ -59,7 +59,7 @@ pub fn discuss(command: DiscussCommand, ctx: &mut Ctx) -> Result<()> {
         }
         DiscussCommand::List { preset } => {
             let project = ctx.project()?;
-            let preset = chosen_preset(&project, preset.as_deref())?;
+            let preset = ask::preset_named(&project, preset.as_deref())?.0;
             if preset.discussion.is_empty() {
                 writeln!(ctx.err, "no discussion in this preset")?;
             }
@@ -136,7 +136,7 @@ pub fn task(command: TaskCommand, ctx: &mut Ctx) -> Result<()> {
         }
         TaskCommand::Show { preset } => {
             let project = ctx.project()?;
-            let preset = chosen_preset(&project, preset.as_deref())?;
+            let preset = ask::preset_named(&project, preset.as_deref())?.0;
             if preset.task.is_empty() {
                 writeln!(ctx.err, "no task in this preset")?;
                 return Ok(());

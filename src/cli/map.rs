@@ -6,35 +6,39 @@
 
 use anyhow::Result;
 use ctxcurate::core::discovery::pack::{UNRESOLVED_EXAMPLES, unresolved_note};
-use ctxcurate::core::engine::{MapBuilt, Workspace};
+use ctxcurate::core::engine::{MapAnswered, MapAsk, MapBuilt, map_asked};
 use ctxcurate::text::sanitize::display_line;
 use ctxcurate::text::words::noun_for;
 
 use super::args::MapArgs;
-use super::build::{chosen_preset, target_path};
+use super::build::refuse;
 use super::{Ctx, progress};
 
 pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     let project = ctx.project()?;
-    let preset = chosen_preset(&project, args.preset.as_deref())?;
-    let mut targets = Vec::new();
-    for t in &args.targets {
-        targets.push(target_path(ctx, &project, t)?);
-    }
-    if targets.is_empty() {
-        targets = preset.targets.clone();
-    }
-    let tokenizer = args.tokenizer.unwrap_or(project.settings.tokenizer);
-    let budget = args.budget.unwrap_or(project.settings.repo_map_budget);
-    let sources = project.run_cache();
-    let shown = progress::show(ctx, sources.progress());
-    let MapBuilt {
-        map,
-        files,
-        unresolved,
-        limits,
-    } = Workspace::open(&project, &sources).repo_map(&preset, &targets, budget, tokenizer);
-    drop(shown);
+    let ask = MapAsk {
+        cwd: ctx.cwd.clone(),
+        preset: args.preset.clone(),
+        targets: args.targets.clone(),
+        budget: args.budget,
+        tokenizer: args.tokenizer,
+    };
+    let answered = map_asked(&project, ask, |p| progress::show(ctx, p));
+    let MapAnswered {
+        built:
+            MapBuilt {
+                map,
+                files,
+                unresolved,
+                limits,
+            },
+        budget,
+        tokenizer,
+        ..
+    } = match answered {
+        Ok(answered) => answered,
+        Err(why) => return refuse(why),
+    };
     ctx.out.write_all(map.text.as_bytes())?;
     if args.stats_json {
         let value = serde_json::json!({

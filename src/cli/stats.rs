@@ -6,11 +6,10 @@
 
 use anyhow::Result;
 use clap::CommandFactory;
-use ctxcurate::core::compose::ComposeOptions;
 use ctxcurate::core::compose::Composition;
 use ctxcurate::core::discovery::pack::left_out::Why;
 use ctxcurate::core::engine::{
-    BuildAsk, BuildKind, MapOptions, PackReport, TaskText, Workspace, ask,
+    BuildAsk, BuildKind, BuildRequest, PackReport, TaskText, Workspace, ask,
 };
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::project::Project;
@@ -19,7 +18,7 @@ use ctxcurate::text::sanitize::{display_line, escape_line};
 use ctxcurate::text::words::thousands;
 
 use super::Ctx;
-use super::build::{chosen_preset, refuse};
+use super::build::refuse;
 
 /// Width of the bar column of the text table.
 const BAR_WIDTH: usize = 20;
@@ -39,21 +38,31 @@ pub fn stats(
     pack: &PackAsk,
     ctx: &mut Ctx,
 ) -> Result<()> {
-    if !pack.targets.is_empty() || pack.budget.is_some() || pack.task.is_some() {
-        return packed_stats(preset, tokenizer, json, pack, ctx);
-    }
     let project = ctx.project()?;
-    let consent = project.entry_consent(preset.unwrap_or(project.active_preset_name()));
-    let preset = chosen_preset(&project, preset)?;
-    let mut opts = ComposeOptions::from_settings(&project.settings);
-    opts.consent = consent;
-    let kind = tokenizer.unwrap_or(project.settings.tokenizer);
-    let sources = project.run_cache();
-    let map = MapOptions {
-        tokenizer: kind,
-        ..MapOptions::from_settings(&project.settings)
+    // The engine resolves the flags as for `build` (what it says there,
+    // an empty preset or a missing entry, is not a count's concern).
+    let ask = BuildAsk {
+        cwd: ctx.cwd.clone(),
+        preset: preset.map(str::to_string),
+        task: pack.task.clone().map(TaskText::Text),
+        targets: pack.targets.clone(),
+        tokenizer,
+        budget: pack.budget,
+        allow_partial: true,
+        allow_secrets: true,
+        ..BuildAsk::default()
     };
-    let composition = Workspace::open(&project, &sources).compose(&preset, &opts, &map);
+    let req = match ask::resolve(&project, ask) {
+        Ok(asked) => asked.req,
+        Err(refused) => return refuse(refused.why),
+    };
+    if !pack.targets.is_empty() || pack.budget.is_some() || pack.task.is_some() {
+        return packed_stats(&project, req, json, ctx);
+    }
+    let kind = req.tokenizer();
+    let sources = project.run_cache();
+    let composition =
+        Workspace::open(&project, &sources).compose(&req.preset, &req.compose, &req.map);
     for problem in &composition.problems {
         writeln!(ctx.err, "warning: {}", display_line(problem, 300))?;
     }
@@ -83,35 +92,11 @@ fn print_map(map: TokenMap, json: bool, ctx: &mut Ctx) -> Result<()> {
 /// and `reduced` added). The pack is the one `build` makes (the engine's),
 /// its text never printed: a target that does not fit is listed as left
 /// out, and likely secrets do not stop a count.
-fn packed_stats(
-    preset_name: Option<&str>,
-    tokenizer: Option<TokenizerKind>,
-    json: bool,
-    pack: &PackAsk,
-    ctx: &mut Ctx,
-) -> Result<()> {
-    let project = ctx.project()?;
-    // The engine resolves the flags as for `build` (what it says there,
-    // an empty preset or a missing entry, is not a count's concern).
-    let ask = BuildAsk {
-        cwd: ctx.cwd.clone(),
-        preset: preset_name.map(str::to_string),
-        task: pack.task.clone().map(TaskText::Text),
-        targets: pack.targets.clone(),
-        tokenizer,
-        budget: pack.budget,
-        allow_partial: true,
-        allow_secrets: true,
-        ..BuildAsk::default()
-    };
-    let mut req = match ask::resolve(&project, ask) {
-        Ok(asked) => asked.req,
-        Err(refused) => return refuse(refused.why),
-    };
+fn packed_stats(project: &Project, mut req: BuildRequest, json: bool, ctx: &mut Ctx) -> Result<()> {
     req.kind = BuildKind::Pack;
     let kind = req.tokenizer();
     let sources = project.run_cache();
-    let built = match Workspace::open(&project, &sources).build(req) {
+    let built = match Workspace::open(project, &sources).build(req) {
         Ok(built) => built,
         Err(refused) => *refused.so_far,
     };

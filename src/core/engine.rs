@@ -16,7 +16,8 @@
 //! `stream` (a composition written, counted and scanned as its files are
 //! rendered, so memory does not grow with the output), `deliver` (the
 //! secret rule and the destinations), `files` (one file's
-//! block and copy, the gauge's totals), `map` (the repo map on its own),
+//! block and copy, the gauge's totals), `map` (the repo map on its own,
+//! and a map as the user said it),
 //! `changes` (git's changed files and diff, filtered by the walk and the
 //! preset), `inspect` (one file's entry and symbols) and `output_file`
 //! (the numbered output file of `build --save` and the TUI's `w`).
@@ -51,7 +52,7 @@ pub use ask::{
 };
 pub use error::{BuildError, Refused};
 pub use files::{EXACT_TOTAL_LIMIT, FileBlock, FileCopy};
-pub use map::MapBuilt;
+pub use map::{MapAnswered, MapAsk, MapBuilt, map_asked};
 pub use request::{BuildKind, BuildRequest, Built, Destination, PackReport, Spooled};
 
 /// The context every use case needs, built once per command (the CLI) or

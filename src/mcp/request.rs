@@ -1,14 +1,15 @@
 //! Tool arguments as engine requests: which preset (or an ad-hoc one made
-//! of the files named), the overrides, the targets — each path checked to
-//! stay inside the root. What a request cannot hold without the engine
-//! (git's diff) is handed back for the caller to fetch. Every path the
+//! of the files named), the overrides, the targets — each checked by the
+//! engine as the CLI's `--target` is (`ask::target`). What a request
+//! cannot hold without a workspace (git's diff) is handed back for the
+//! caller to put on it through the engine (`ask::diff_onto`). Every path the
 //! agent names (a file to show, an ad-hoc entry, a target) passes the
 //! engine's consent gate (`trust::entries`): an agent is not the user.
 
 use std::path::Path;
 use std::str::FromStr;
 
-use ctxcurate::core::engine::{BuildKind, BuildRequest, ask};
+use ctxcurate::core::engine::{BuildKind, BuildRequest, TargetError, ask};
 use ctxcurate::core::model::{FileItem, Format, Preset, TreeMode, ViewMode};
 use ctxcurate::core::paths;
 use ctxcurate::core::project::Project;
@@ -85,17 +86,18 @@ pub fn inside(root: &Path, arg: &str) -> Result<String, ToolError> {
     }
 }
 
-/// [`inside`], and an existing file.
-pub fn file(root: &Path, arg: &str) -> Result<String, ToolError> {
-    let rel = inside(root, arg)?;
-    let path = root.join(&rel);
-    if path.is_dir() {
-        return Err(ToolError::new(format!("{rel} is a folder: name a file")));
-    }
-    if !path.is_file() {
-        return Err(ToolError::new(format!("file not found: {rel}")));
-    }
-    Ok(rel)
+/// [`inside`], and an existing file: the engine's check of a typed target
+/// (`ask::target`, from the root: an agent has no working directory), in
+/// the server's words.
+pub fn file(project: &Project, arg: &str) -> Result<String, ToolError> {
+    ask::target(project, &project.root, Path::new(arg)).map_err(|e| match e {
+        TargetError::Outside { .. } | TargetError::Root { .. } => ToolError::new(format!(
+            "{arg} is outside the project root {}",
+            project.root.display()
+        )),
+        TargetError::Folder(rel) => ToolError::new(format!("{rel} is a folder: name a file")),
+        TargetError::NotFound(rel) => ToolError::new(format!("file not found: {rel}")),
+    })
 }
 
 /// The consent a path the agent names gets: what the user allowed in
@@ -152,7 +154,7 @@ fn describe(h: &Held) -> String {
 /// file nor one no composition may hold, and past the engine's consent
 /// gate (judged by where a link leads): a held file is refused.
 pub fn shown_file(project: &Project, arg: &str) -> Result<String, ToolError> {
-    let rel = file(&project.root, arg)?;
+    let rel = file(project, arg)?;
     if walk::is_sensitive(&rel) || walk::is_blacklisted(&rel) {
         return Err(ToolError::new(format!(
             "{} is a credential or private file: not shown to an agent (a preset the \
@@ -261,7 +263,7 @@ fn targets(
 ) -> Result<Vec<Held>, ToolError> {
     let mut asked = Preset::default();
     for t in named {
-        let rel = file(&project.root, t)?;
+        let rel = file(project, t)?;
         if !asked.targets.contains(&rel) {
             asked.targets.push(rel);
         }
@@ -445,6 +447,26 @@ mod tests {
         assert_eq!(shown_file(&project, "a.py").unwrap(), "a.py");
         let files = serde_json::json!({"files": [{"path": "a.py", "mode": "loud"}]});
         assert!(err(files).starts_with("mode:"));
+    }
+
+    /// A target is checked by the engine (`ask::target`, as the CLI's
+    /// `--target`), and worded as the server words it.
+    #[test]
+    fn a_target_is_the_engines_check_in_the_servers_words() {
+        let (dir, project) = project();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let root = project.root.display().to_string();
+        let err = |arg: &str| file(&project, arg).unwrap_err().to_string();
+        assert_eq!(
+            err("../x.py"),
+            format!("../x.py is outside the project root {root}")
+        );
+        assert_eq!(err("."), format!(". is outside the project root {root}"));
+        assert_eq!(err("sub"), "sub is a folder: name a file");
+        assert_eq!(err("sub/../gone.py"), "file not found: gone.py");
+        assert_eq!(file(&project, "./b.py").unwrap(), "b.py");
+        let abs = project.root.join("a.py");
+        assert_eq!(file(&project, &abs.to_string_lossy()).unwrap(), "a.py");
     }
 
     #[test]

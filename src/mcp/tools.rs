@@ -5,7 +5,7 @@
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use ctxcurate::core::compose::ComposeOptions;
-use ctxcurate::core::engine::{MapOptions, Workspace};
+use ctxcurate::core::engine::{MapOptions, Workspace, ask};
 use ctxcurate::core::model::{FileItem, ViewMode};
 use ctxcurate::core::syntax::Symbol;
 use ctxcurate::core::token_map::TokenMap;
@@ -328,11 +328,9 @@ impl Engine {
             .map(|f| format!("preset file not found: {f}"))
             .collect();
         if let Some(rev) = diff {
-            let changes = ws
-                .diff(&rev, &req.preset.exclude)
+            let said = ask::diff_onto(&mut ws, &mut req, &rev)
                 .map_err(|e| ToolError::new(format!("diff: {}", error_chain(&e))))?;
-            notes.extend(changes.notes.iter().cloned());
-            req.changes = Some(changes);
+            notes.extend(said);
         }
         match ws.build(req) {
             Ok(built) => Ok(reply::built(built, notes, request::agent_note(&held))),

@@ -7,16 +7,14 @@
 //! outside a git repository (or in one that is not this checkout's own)
 //! the status line says so and nothing changes.
 
-pub mod marks;
-
 use crate::core::curation;
 use crate::core::git::ChangedInProject;
 use crate::text::sanitize::display_line;
 use crate::text::words::plural;
 
-use crate::tui::changed::marks::ChangedMarks;
 use crate::tui::input::action::Action;
 use crate::tui::messages::{ChangedJob, Effect, Job};
+use crate::tui::state::marks::ChangedMarks;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::edit;
 

@@ -11,8 +11,6 @@
 //! changed and every curated one kept against the pack.
 //! A target that does not fit the budget is an error: nothing is proposed.
 
-pub mod proposal;
-
 use std::sync::Arc;
 
 use crate::core::curation;
@@ -20,9 +18,9 @@ use crate::core::discovery::pack::{PackOptions, Packed, Role};
 use crate::core::model::ViewMode;
 
 use crate::text::words::plural;
-use crate::tui::discover::proposal::Discovery;
 use crate::tui::messages::{DiscoverJob, Effect, Job};
 use crate::tui::state::model::Composed;
+use crate::tui::state::proposal::Discovery;
 use crate::tui::state::{Level, State};
 use crate::tui::undo::{edit, recompose};
 

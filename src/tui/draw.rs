@@ -4,7 +4,6 @@
 
 pub mod format;
 pub mod layout;
-pub mod screen;
 
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};

@@ -25,8 +25,8 @@ use crate::core::watch::{Changes, is_control_file};
 use crate::text::sanitize::display_line;
 use crate::tui::messages::{Effect, Event};
 use crate::tui::navigate::follow_cursor;
+use crate::tui::state::tree::FileTree;
 use crate::tui::state::{Level, State};
-use crate::tui::tree::FileTree;
 use crate::tui::undo::recompose;
 
 /// The live events, for `update`.
@@ -78,7 +78,7 @@ fn on_changed(state: &mut State, changes: Changes) -> Vec<Effect> {
 /// The walk for the changes seen so far (see
 /// [`State::next_walk_for_changes`]).
 pub fn next_walk(state: &mut State) -> Option<Effect> {
-    state.next_walk_for_changes()
+    state.next_walk_for_changes().map(Effect::from)
 }
 
 /// The project file's root-relative path, when it lies in the root.

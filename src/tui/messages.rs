@@ -14,8 +14,9 @@ use crate::core::walk::ResolvedItem;
 use crate::core::watch::Changes;
 
 use crate::tui::input::action::Action;
-use crate::tui::run::project_sync::SyncOutcome;
+use crate::tui::project_sync::SyncOutcome;
 use crate::tui::state::model::{Composed, FileBlock, PendingWrite, SymbolsView};
+use crate::tui::state::walked::NextWalk;
 
 /// Everything `update` reacts to.
 #[derive(Debug, Clone)]
@@ -354,6 +355,15 @@ pub struct BlockJob {
     pub generation: u64,
     pub opts: ComposeOptions,
     pub tokenizer: TokenizerKind,
+}
+
+impl From<NextWalk> for Effect {
+    fn from(next: NextWalk) -> Self {
+        match next {
+            NextWalk::Whole => Effect::Rewalk,
+            NextWalk::Paths(paths) => Effect::Rescan(paths),
+        }
+    }
 }
 
 impl Effect {

@@ -8,7 +8,6 @@
 //! handlers (`preview::follow`) both use them.
 
 pub mod follow;
-pub mod pane;
 pub mod raw;
 pub mod render;
 
@@ -263,7 +262,7 @@ fn is_ident(c: char) -> bool {
 mod tests {
     use super::*;
     use crate::core::syntax::{self, Lang};
-    use crate::tui::symbols::flat_symbols;
+    use crate::tui::state::symbols::flat_symbols;
 
     const SOURCE: &str = "import os\n\n\nclass A:\n    @property\n    def run(self):\n        return 1\n\n    def stop(self):\n        return 2\n\n\ndef main():\n    A().run\n";
 

@@ -1,15 +1,23 @@
 //! The TUI's whole state, in parts: the project (presets and settings,
 //! from the core), the walk and its resolution (`walked`), the composition
 //! and gauge (`composition`), the overlay, and one part per feature, each
-//! defined in the feature's own folder as a leaf this module imports
-//! (`tree::TreePane`, `symbols::SymbolsPane`, `preview::pane`,
-//! `undo::history`, `discover::proposal`, `changed::marks`,
-//! `tokens::totals`, `draw::screen`). `update` is the only code that
-//! changes it; rendering only reads it.
+//! a leaf module here (`tree`, `symbols`, `preview`, `finder`, `history`,
+//! `proposal`, `marks`, `totals`, `screen`), below every feature's keys
+//! and drawing. `update` is the only code that changes it; rendering only
+//! reads it.
 
 pub mod clock;
 pub mod composition;
+pub mod finder;
+pub mod history;
+pub mod marks;
 pub mod model;
+pub mod preview;
+pub mod proposal;
+pub mod screen;
+pub mod symbols;
+pub mod totals;
+pub mod tree;
 pub mod walked;
 
 use std::collections::HashMap;
@@ -21,19 +29,19 @@ use crate::core::model::{FileItem, Preset};
 use crate::core::project::Project;
 use crate::core::walk::{self, ResolvedItem};
 
-use crate::tui::changed::marks::ChangedMarks;
-use crate::tui::discover::proposal::Discovery;
-use crate::tui::draw::screen::Screen;
-use crate::tui::finder::Finder;
 use crate::tui::input::keymap::{Context, Keymap};
-use crate::tui::messages::Effect;
-use crate::tui::preview::pane::PreviewState;
 use crate::tui::state::clock::Clock;
+use crate::tui::state::finder::Finder;
+use crate::tui::state::history::History;
+use crate::tui::state::marks::ChangedMarks;
 use crate::tui::state::model::{ComposedFile, PendingCopy, PendingWrite};
-use crate::tui::symbols::SymbolsPane;
-use crate::tui::tokens::totals::PresetTotals;
-use crate::tui::tree::{FileTree, Row, TreePane};
-use crate::tui::undo::history::History;
+use crate::tui::state::preview::PreviewState;
+use crate::tui::state::proposal::Discovery;
+use crate::tui::state::screen::Screen;
+use crate::tui::state::symbols::SymbolsPane;
+use crate::tui::state::totals::PresetTotals;
+use crate::tui::state::tree::{FileTree, Row, TreePane};
+use crate::tui::state::walked::NextWalk;
 pub use composition::{Composition, Gauge};
 pub use walked::Walk;
 
@@ -283,26 +291,26 @@ impl State {
     /// The walk for the changes on disk seen so far (see `tui::live`):
     /// whole when it must be, else a rescan of the paths named; `None`
     /// when nothing waits. It is marked under way.
-    pub fn next_walk_for_changes(&mut self) -> Option<Effect> {
+    pub fn next_walk_for_changes(&mut self) -> Option<NextWalk> {
         let live = &mut self.walk.live;
         live.again = false;
         let pending = std::mem::take(&mut live.pending);
-        let effect = if std::mem::take(&mut live.whole) {
-            Effect::Rewalk
+        let next = if std::mem::take(&mut live.whole) {
+            NextWalk::Whole
         } else if pending.is_empty() {
             return None;
         } else {
-            Effect::Rescan(pending.into_iter().collect())
+            NextWalk::Paths(pending.into_iter().collect())
         };
         live.in_flight = true;
-        Some(effect)
+        Some(next)
     }
 
     /// The ignore settings (`[project] ignore`/`unignore`) differ from
     /// those the tree was walked with (`ctxcurate.toml` reloaded, an undo
     /// over such a change): walk the whole project again with them once
     /// no walk is under way (the watch follows the new ones then).
-    pub fn follow_ignore_settings(&mut self) -> Option<Effect> {
+    pub fn follow_ignore_settings(&mut self) -> Option<NextWalk> {
         let now = walk::WalkPatterns::from_settings(&self.project.settings);
         if now == self.walk.patterns {
             return None;

@@ -10,7 +10,6 @@
 
 pub mod keys;
 pub mod render;
-pub mod totals;
 
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -18,8 +17,8 @@ use std::hash::{Hash, Hasher};
 use crate::core::model::{Preset, Settings};
 use crate::core::token_map::{TokenMap, TokenRow};
 
-use crate::tui::discover::proposal::Discovery;
 use crate::tui::state::State;
+use crate::tui::state::proposal::Discovery;
 
 /// The included files by tokens, largest first, against the budget; the
 /// total is the gauge's (the packed one while a discovery is shown).

@@ -4,7 +4,6 @@
 //! Every handler that changes the preset or the settings ends here; it
 //! never calls back into `update`.
 
-pub mod history;
 pub mod list;
 pub mod render;
 
@@ -70,7 +69,11 @@ pub fn commit(state: &mut State, before: ProjectFile, mut message: String) -> Ve
 pub fn recompose(state: &mut State) -> Vec<Effect> {
     // The ignore settings changed with the file: the tree is walked again
     // (and composed again once that is back).
-    let mut rewalk: Vec<Effect> = state.follow_ignore_settings().into_iter().collect();
+    let mut rewalk: Vec<Effect> = state
+        .follow_ignore_settings()
+        .map(Effect::from)
+        .into_iter()
+        .collect();
     state.composition.generation += 1;
     let missing = state.refresh_gauge();
     let mut effects = Vec::new();

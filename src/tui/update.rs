@@ -1,7 +1,8 @@
 //! `update(&mut State, Event) -> Vec<Effect>`: the one place the TUI's
 //! state changes. Each event goes to one named handler; a user action
 //! goes to an open overlay's keys, or else to its row of the action table
-//! (`actions`). Side effects are returned as data for the event loop.
+//! (`actions`). Side effects are returned as data for the event loop. The
+//! mouse (`mouse`) and the panes each action works in (`scope`) are here.
 
 use crate::core::model::TokenizerKind;
 use crate::core::walk;
@@ -13,19 +14,20 @@ use crate::tui::discover;
 use crate::tui::discuss;
 use crate::tui::finder;
 use crate::tui::input::action::Action;
-use crate::tui::input::{mouse, scope};
 use crate::tui::live;
 use crate::tui::messages::{Effect, Event, FileJob, Job, WroteForCopy};
 use crate::tui::navigate::{follow_cursor, symbols_follow_tokenizer};
 use crate::tui::overlays::{on_input, on_overlay};
 use crate::tui::preview::follow;
-use crate::tui::run::project_sync::SyncOutcome;
+use crate::tui::project_sync::SyncOutcome;
 use crate::tui::state::model::{Composed, PendingCopy, PendingWrite, SymbolsView};
 use crate::tui::state::{Level, Overlay, Pane, State};
 use crate::tui::symbols;
 use crate::tui::undo::{self, recompose};
 
 mod actions;
+pub mod mouse;
+pub mod scope;
 
 /// Apply one event; then the symbols pane's costs follow the tokenizer,
 /// whichever way it changed.

@@ -115,6 +115,9 @@ const TUI: Table = &[
         ("tui", "the TUI's module list and `run`"),
         ("tui::input", "the input's module list"),
         ("tui::run", "the running app's module list"),
+        ("tui::finder", "the finder's module list"),
+        ("tui::symbols", "the symbols pane's module list"),
+        ("tui::tree", "the tree pane's module list"),
     ],
     &[
         ("tui::run::harness", "the headless driver the tests use"),
@@ -130,7 +133,7 @@ const TUI: Table = &[
     ],
     &[
         ("tui::update::actions", "the action table's handlers"),
-        ("tui::input::mouse", "clicks and the wheel"),
+        ("tui::update::mouse", "clicks and the wheel"),
     ],
     &[
         ("tui::overlays", "keys while an overlay is open"),
@@ -157,7 +160,7 @@ const TUI: Table = &[
     ],
     &[
         ("tui::undo", "an edit becomes an undo step, a save, a recompose"),
-        ("tui::input::dispatch", "terminal keys to events, through the keymap"),
+        ("tui::run::dispatch", "terminal keys to events, through the keymap"),
     ],
     &[
         ("tui::render", "drawing: lays out the frame and picks the overlay"),
@@ -179,7 +182,7 @@ const TUI: Table = &[
     &[
         ("tui::preview", "what the preview shows"),
         ("tui::tokens", "the numbers the tokens overlay shows"),
-        ("tui::input::scope", "the panes each action works in"),
+        ("tui::update::scope", "the panes each action works in"),
     ],
     &[
         ("tui::state", "the whole state, in parts"),
@@ -190,27 +193,27 @@ const TUI: Table = &[
         ("tui::state::composition", "the composition and the gauge"),
         ("tui::messages", "Event, Effect and Job"),
         ("tui::input::keymap", "keys to actions, with the user's overrides"),
-        ("tui::symbols", "the symbols pane's list"),
-        ("tui::preview::pane", "the preview pane's state"),
+        ("tui::state::symbols", "the symbols pane's list"),
+        ("tui::state::preview", "the preview pane's state"),
     ],
     &[
         ("tui::input::action", "the table of every user action"),
         ("tui::draw", "shared drawing helpers"),
         ("tui::draw::format", "compact numbers"),
         ("tui::clipboard", "copying out: system clipboard, OSC 52"),
-        ("tui::finder", "the fuzzy matcher"),
-        ("tui::tree", "the file tree"),
+        ("tui::state::finder", "the fuzzy matcher"),
+        ("tui::state::tree", "the file tree"),
         ("tui::state::clock", "the TUI's \"now\""),
         ("tui::state::model", "plain data the jobs send back"),
         ("tui::state::walked", "the walk and the preset's resolution"),
         ("tui::run::editor", "the user's own editor"),
-        ("tui::run::project_sync", "keeping ctxcurate.toml in step"),
+        ("tui::project_sync", "keeping ctxcurate.toml in step"),
         ("tui::run::signals", "termination signals"),
-        ("tui::undo::history", "the undo and redo stacks"),
-        ("tui::discover::proposal", "what a discovery proposes"),
-        ("tui::changed::marks", "the changed files marked in the tree"),
-        ("tui::tokens::totals", "the presets' token totals"),
-        ("tui::draw::screen", "the terminal as the panes see it"),
+        ("tui::state::history", "the undo and redo stacks"),
+        ("tui::state::proposal", "what a discovery proposes"),
+        ("tui::state::marks", "the changed files marked in the tree"),
+        ("tui::state::totals", "the presets' token totals"),
+        ("tui::state::screen", "the terminal as the panes see it"),
     ],
 ];
 
@@ -950,20 +953,6 @@ const CRATES: &[(&[&str], Option<&str>)] = &[
 /// offence.
 const ALLOWED_CIRCLES: &[(&[&str], &str)] = &[];
 
-/// Folders whose children are feature folders, each holding its keys, its
-/// drawing and its state on several floors of the layer table: their
-/// folders are not held against each other (their files still are), with
-/// why. Issue 39: the TUI's feature folders cross its layers. Without this
-/// entry the check finds one circle of 21 folders and files under `tui` (every
-/// feature's keys sit high, its drawing in the middle and its state low, and
-/// they meet through `update`, `render` and `state`); folders on one floor
-/// each would mean folders by layer (keys, drawing, state) instead of by
-/// feature, which is a different layout, not a small move.
-const FEATURE_FOLDERS: &[(&str, &str)] = &[(
-    "tui",
-    "issue 39: the TUI's feature folders (finder/, tokens/, …) each span several layers",
-)];
-
 /// One source file as the circle check reads it.
 struct SourceFile {
     /// Its path, as shown in a failure.
@@ -1093,10 +1082,7 @@ fn circles(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
 /// the folders (modules with modules below them) and files of each folder,
 /// a folder counting as all the files under it. A circle of plain files
 /// inside one folder is told once, as a circle of files.
-fn crate_circles(
-    files: &[SourceFile],
-    feature_folders: &[&str],
-) -> Vec<(Vec<String>, Vec<String>)> {
+fn crate_circles(files: &[SourceFile]) -> Vec<(Vec<String>, Vec<String>)> {
     let edges = file_edges(files);
     let name = |m: &[String]| m.join("::");
     let tie = |f: usize, t: usize, l: usize| {
@@ -1120,9 +1106,6 @@ fn crate_circles(
         }
     }
     for folder in folders {
-        if feature_folders.contains(&folder.join("::").as_str()) {
-            continue;
-        }
         let unit = |m: &[String]| -> Option<Vec<String>> {
             (m.len() > folder.len() && m.starts_with(&folder)).then(|| m[..=folder.len()].to_vec())
         };
@@ -1175,8 +1158,7 @@ fn circle_offences() -> Vec<String> {
                 read,
             })
             .collect();
-        let feature: Vec<&str> = FEATURE_FOLDERS.iter().map(|(f, _)| *f).collect();
-        found.extend(crate_circles(&files, &feature));
+        found.extend(crate_circles(&files));
     }
     judge_circles(found, ALLOWED_CIRCLES)
 }
@@ -1226,7 +1208,9 @@ fn no_files_or_folders_import_each_other_in_a_circle() {
 }
 
 /// The circle check on a planted crate: a circle of two files, a circle of
-/// two folders whose files form none, and a re-export that is no circle.
+/// two folders whose files form none, a feature folder whose state the
+/// state below imports while its keys import that state (no folder is
+/// exempt), and a re-export that is no circle.
 #[test]
 fn the_circle_check_finds_planted_circles() {
     let file = |m: &str, src: &str| {
@@ -1253,30 +1237,48 @@ fn the_circle_check_finds_planted_circles() {
         // `p` hands on `r`'s name: `r` naming it through `p` is no circle.
         file("p", "pub use crate::r::Thing;\n"),
         file("r", "use crate::p::Thing;\npub struct Thing;\n"),
+        // `t::feat` keeps its state and its keys; `t::state` holds the
+        // one and is read by the other.
+        file("t::state", "use crate::t::feat::data::D;\npub struct S;\n"),
+        file("t::feat", "pub mod data;\npub mod keys;\n"),
+        file("t::feat::data", "pub struct D;\n"),
+        file("t::feat::keys", "use crate::t::state::S;\n"),
     ];
-    // A feature folder's children are not held against each other.
-    let one = crate_circles(&files, &[""]);
-    assert_eq!(one.len(), 1, "only the files' circle at the top");
-    let found = crate_circles(&files, &[]);
+    let found = crate_circles(&files);
     let circles: Vec<Vec<String>> = found.iter().map(|(m, _)| m.clone()).collect();
-    assert_eq!(circles, [vec!["a", "b"], vec!["x", "y"]]);
+    assert_eq!(
+        circles,
+        [vec!["a", "b"], vec!["x", "y"], vec!["t::feat", "t::state"]]
+    );
     assert_eq!(found[0].1, ["a.rs:1 imports b", "b.rs:2 imports a"]);
     assert_eq!(
         found[1].1,
         ["x/one.rs:1 imports y::two", "y/two.rs:1 imports x::three"]
     );
+    assert_eq!(
+        found[2].1,
+        [
+            "t/state.rs:1 imports t::feat::data",
+            "t/feat/keys.rs:1 imports t::state"
+        ]
+    );
     // The allow-list passes a named circle and flags one no longer there.
     let offences = judge_circles(found, &[(&["b", "a"], "planted"), (&["q", "s"], "gone")]);
-    assert_eq!(offences.len(), 2, "{offences:?}");
+    assert_eq!(offences.len(), 3, "{offences:?}");
     assert!(
         offences[0].starts_with("a circle: x, y\n"),
         "{}",
         offences[0]
     );
     assert!(
-        offences[1].contains("q, s (gone) is gone"),
+        offences[1].starts_with("a circle: t::feat, t::state\n"),
         "{}",
         offences[1]
+    );
+    assert!(
+        offences[2].contains("q, s (gone) is gone"),
+        "{}",
+        offences[2]
     );
 }
 
@@ -1562,8 +1564,8 @@ fn the_layer_check_sees_the_real_imports() {
         ("tui::render", "tui::state"),
         ("tui::run::app", "tui::run::effects"),
         ("tui::state", "tui::state::model"),
-        ("tui::state", "tui::undo::history"),
-        ("tui::preview::pane", "tui::state::model"),
+        ("tui::state", "tui::state::history"),
+        ("tui::state::preview", "tui::state::model"),
         ("core::engine", "core::secrets"),
         ("core::sources", "core::store"),
         ("core::store", "core::paths"),

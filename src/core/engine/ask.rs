@@ -216,11 +216,9 @@ fn resolve_saying(
     }
     if let Some(rev) = &ask.diff {
         let sources = Sources::new();
-        let changes = Workspace::open(project, &sources)
-            .diff(rev, &req.preset.exclude)
+        let notes = diff_onto(&mut Workspace::open(project, &sources), &mut req, rev)
             .map_err(|error| AskError::Git { diff: true, error })?;
-        said.extend(changes.notes.iter().cloned().map(Said::DiffNote));
-        req.changes = Some(changes);
+        said.extend(notes.into_iter().map(Said::DiffNote));
     }
     req.map.tokenizer = ask.tokenizer.unwrap_or(project.settings.tokenizer);
     for t in &ask.targets {
@@ -235,6 +233,21 @@ fn resolve_saying(
     req.allow_secrets = ask.allow_secrets;
     req.destination = ask.destination;
     Ok(req)
+}
+
+/// `--diff REV` (the server's `diff`): git's changes against `rev` on
+/// `req` as its `## Changes`, the preset's exclusions holding, fetched in
+/// `ws` (whose walk the build can then reuse); git's notes on them come
+/// back.
+pub fn diff_onto(
+    ws: &mut Workspace,
+    req: &mut BuildRequest,
+    rev: &str,
+) -> Result<Vec<String>, GitError> {
+    let changes = ws.diff(rev, &req.preset.exclude)?;
+    let notes = changes.notes.clone();
+    req.changes = Some(changes);
+    Ok(notes)
 }
 
 /// The preset named, or the active one (a missing active preset is simply

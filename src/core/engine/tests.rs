@@ -504,3 +504,43 @@ fn an_ask_is_resolved_as_the_user_said_it() {
         refused.why
     );
 }
+
+#[test]
+fn a_map_ask_is_resolved_as_the_user_said_it() {
+    let dir = sample();
+    let project = open(dir.path());
+    let ask = |f: &dyn Fn(&mut MapAsk)| {
+        let mut ask = MapAsk {
+            cwd: dir.path().join("pkg"),
+            ..MapAsk::default()
+        };
+        f(&mut ask);
+        map::map_asked(&project, ask, |_| ())
+    };
+    // Targets as typed from `cwd`, left out of the map they rank; the
+    // budget and tokenizer the settings', unless asked.
+    let answered = ask(&|a| a.targets = vec!["core.py".into()]).expect("made");
+    assert_eq!(answered.targets, ["pkg/core.py"]);
+    assert_eq!(answered.budget, project.settings.repo_map_budget);
+    assert_eq!(answered.tokenizer, project.settings.tokenizer);
+    assert!(answered.built.map.text.contains("pkg/util.py"));
+    assert!(!answered.built.map.text.contains("pkg/core.py"));
+    let answered = ask(&|a| {
+        a.budget = Some(7);
+        a.tokenizer = Some(crate::core::model::TokenizerKind::Estimate);
+    })
+    .expect("made");
+    assert_eq!(answered.budget, 7);
+    assert_eq!(
+        answered.tokenizer,
+        crate::core::model::TokenizerKind::Estimate
+    );
+    assert!(answered.targets.is_empty());
+    // Each refusal, typed, as for a build.
+    let why = |f: &dyn Fn(&mut MapAsk)| ask(f).expect_err("refused").to_string();
+    assert_eq!(
+        why(&|a| a.targets = vec![".".into()]),
+        "pkg is a folder: targets are files"
+    );
+    assert!(why(&|a| a.preset = Some("nope".into())).starts_with("no preset named `nope`"));
+}

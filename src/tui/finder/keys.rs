@@ -9,10 +9,10 @@
 
 use crate::text::sanitize::display_line;
 use crate::tui::curate;
-use crate::tui::finder::Finder;
 use crate::tui::input::action::Action;
 use crate::tui::messages::{Effect, Event};
 use crate::tui::navigate::follow_cursor;
+use crate::tui::state::finder::Finder;
 use crate::tui::state::{Level, Overlay, Pane, State};
 
 /// `Ctrl-p`: open the finder over the files walked so far (batches still

@@ -13,8 +13,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::text::sanitize::{display_line, push_visible};
 use crate::text::words::thousands;
-use crate::tui::finder::{Finder, Hit};
 use crate::tui::state::State;
+use crate::tui::state::finder::{Finder, Hit};
 
 /// How to use the finder, under the list.
 const HINT: &str = "Enter go to · Space include/exclude · ↑↓ Ctrl-n/p move · Esc close";

@@ -15,11 +15,11 @@ use crate::text::sanitize::display_line;
 
 use crate::text::words::plural;
 use crate::tui::messages::{BlockJob, Effect, Job};
-use crate::tui::preview::pane::PreviewSearch;
 use crate::tui::preview::{Shown, body_range, shown, symbol_lines};
 use crate::tui::state::model::FileBlock;
+use crate::tui::state::preview::PreviewSearch;
+use crate::tui::state::symbols::flat_symbols;
 use crate::tui::state::{Level, Overlay, Pane, Prompt, State};
-use crate::tui::symbols::flat_symbols;
 
 /// At most this many rendered blocks are kept (a walk over many files
 /// outside the preset must not hold them all).

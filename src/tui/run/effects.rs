@@ -13,7 +13,7 @@ use crate::core::model::{ProjectFile, Settings};
 
 use crate::core::walk::WalkPatterns;
 use crate::tui::messages::{EditPurpose, Effect, Event, Job};
-use crate::tui::run::project_sync::SyncOutcome;
+use crate::tui::project_sync::SyncOutcome;
 use crate::tui::state::State;
 use crate::tui::state::model::{CopyFailure, PendingWrite};
 use crate::tui::update::update;

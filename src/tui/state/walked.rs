@@ -52,6 +52,17 @@ pub struct Live {
     pub failed: bool,
 }
 
+/// The walk the changes on disk call for
+/// (`State::next_walk_for_changes`); the event loop runs it as
+/// `Effect::Rewalk` or `Effect::Rescan`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NextWalk {
+    /// Walk the whole project again.
+    Whole,
+    /// Look at these changed paths again.
+    Paths(Vec<String>),
+}
+
 impl Walk {
     /// The walk is complete: sort the file list globs expand over.
     pub fn finish(&mut self) {

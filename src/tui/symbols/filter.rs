@@ -1,7 +1,7 @@
 //! `/` in the symbols pane: type to list only the symbols whose path
 //! contains the text (any case), as `/` filters the tree. Enter keeps the
 //! filter (for the next files too, named in the pane's title) and gives
-//! the keys back to the pane; Esc (while typing, or later) clears it. While it is typed, every key is text (`dispatch`
+//! the keys back to the pane; Esc (while typing, or later) clears it. While it is typed, every key is text (`run::dispatch`
 //! sends them here), so a typed name never runs the keys it spells.
 
 use crate::tui::messages::{Effect, Event};

@@ -19,8 +19,8 @@ use crate::core::views::parse_stopped_note;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
 use crate::tui::draw::{DIM, pane_block, scroll_to};
+use crate::tui::state::symbols::flat_symbols;
 use crate::tui::state::{Pane, State};
-use crate::tui::symbols::flat_symbols;
 
 /// What a cost is, on the pane's last row: a symbol shown in full, with
 /// what is nested in it (a class's methods), so hiding it takes about

@@ -14,8 +14,8 @@ use crate::core::trust::entries::lexical_reason;
 use crate::text::sanitize::display_line;
 use crate::tui::draw::format::compact;
 use crate::tui::draw::{DIM, pane_block};
+use crate::tui::state::tree::Row;
 use crate::tui::state::{Pane, State};
-use crate::tui::tree::Row;
 
 const INCLUDED: Color = Color::Green;
 /// Targets and the files discovery proposes.

@@ -10,7 +10,7 @@ use crate::common::machine;
 use common::Project;
 use ctxcurate::core::model::ViewMode;
 use ctxcurate::tui::run::harness::Harness;
-use ctxcurate::tui::symbols::flat_symbols;
+use ctxcurate::tui::state::symbols::flat_symbols;
 
 /// Hand-written, with a comment and a glob in skeleton mode with a mask:
 /// what the drift of issue 11 was about.

@@ -12,7 +12,7 @@ use common::{Project, machine};
 use ctxcurate::core::model::ViewMode;
 use ctxcurate::core::syntax::{self, Lang};
 use ctxcurate::tui::run::harness::Harness;
-use ctxcurate::tui::symbols::flat_symbols;
+use ctxcurate::tui::state::symbols::flat_symbols;
 use ratatui::style::Color;
 
 /// The symbol highlight's background (`render::look::HIGHLIGHT`).

@@ -9,7 +9,7 @@ use common::harness::open;
 use common::{Project, saved};
 use ctxcurate::core::model::{MaskState, ViewMode};
 use ctxcurate::tui::run::harness::Harness;
-use ctxcurate::tui::symbols::flat_symbols;
+use ctxcurate::tui::state::symbols::flat_symbols;
 
 const TABLE_RS: &str = "\
 //! A table of rows.

@@ -11,9 +11,9 @@ use crossterm::event::{
 
 use crate::tui::input::action::Action;
 use crate::tui::input::keymap::{Context, Key};
-use crate::tui::input::scope;
 use crate::tui::messages::{Event, MouseKind};
 use crate::tui::state::{Overlay, Pane, State};
+use crate::tui::update::scope;
 
 /// The event a key press means in the current state, if any.
 pub fn key_event(state: &State, ev: &KeyEvent) -> Option<Event> {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::tui::state::model::{Composed, FileBlock};
-use crate::tui::tree::Row;
+use crate::tui::state::tree::Row;
 
 /// The preview pane's state.
 #[derive(Debug, Clone, Default, PartialEq)]
