@@ -196,9 +196,10 @@ fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Conf
     Some(config)
 }
 
-/// At most this many `paths` patterns, and targets per pattern, are read:
-/// real configs hold a few of each, and every import of the project is
-/// tried against them (a `*` with 100,000 targets took minutes).
+/// At most this many `paths` patterns (and `exports`/`imports` subpaths
+/// of a package), and targets per pattern, are read: real configs hold a
+/// few of each, and every import of the project is tried against them (a
+/// `*` with 100,000 targets took minutes).
 const MAX_PATTERNS: usize = 1_000;
 const MAX_TARGETS: usize = 16;
 
@@ -267,7 +268,8 @@ fn read_package(root: &Path, file: &str) -> Option<Package> {
     let dir = parent(file).to_string();
     let mut imports = Vec::new();
     if let Some(Value::Object(map)) = value.get("imports") {
-        for (pattern, target) in map.iter().filter(|(k, _)| k.starts_with('#')) {
+        let patterns = map.iter().filter(|(k, _)| k.starts_with('#'));
+        for (pattern, target) in patterns.take(MAX_PATTERNS) {
             imports.push((pattern.clone(), leaves(&dir, target)));
         }
     }
@@ -284,7 +286,7 @@ fn read_package(root: &Path, file: &str) -> Option<Package> {
             exports.push((".".to_string(), leaves(&dir, &Value::Object(map.clone()))));
         }
         Some(Value::Object(map)) => {
-            for (sub, target) in map {
+            for (sub, target) in map.iter().take(MAX_PATTERNS) {
                 exports.push((sub.clone(), leaves(&dir, target)));
             }
         }
@@ -311,7 +313,9 @@ fn read_package(root: &Path, file: &str) -> Option<Package> {
 fn leaves(dir: &str, value: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
+    // Past [`MAX_TARGETS`] the rest is not tried (a map of 100,000
+    // conditions would be probed on every import of the package).
+    while let Some(v) = stack.pop().filter(|_| out.len() < MAX_TARGETS) {
         match v {
             Value::String(s) => out.extend(join_rel(dir, s)),
             Value::Array(items) => stack.extend(items.iter().rev()),
@@ -507,5 +511,26 @@ mod tests {
         assert_eq!(project.imported("tools/sum.js", "bad"), None);
         // The nearest package's map only: `packages/core` has none.
         assert_eq!(project.imported("packages/core/x.js", "#db"), None);
+    }
+
+    /// A `package.json` of thousands of subpaths and conditions keeps
+    /// [`MAX_PATTERNS`] of them, each with [`MAX_TARGETS`] targets.
+    #[test]
+    fn package_maps_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let many: Vec<String> = (0..5000).map(|i| format!("\"./t{i}.js\"")).collect();
+        let imports: Vec<String> = (0..2000)
+            .map(|i| format!("\"#p{i}\": [{}]", many[..20].join(",")))
+            .collect();
+        let text = format!(
+            "{{ \"name\": \"x\", \"imports\": {{ {} }}, \"exports\": {{ \"./a\": [{}] }} }}",
+            imports.join(","),
+            many.join(",")
+        );
+        std::fs::write(dir.path().join("package.json"), text).unwrap();
+        let p = read_package(dir.path(), "package.json").unwrap();
+        assert_eq!(p.imports.len(), MAX_PATTERNS);
+        assert!(p.imports.iter().all(|(_, t)| t.len() == MAX_TARGETS));
+        assert_eq!(p.exports[0].1.len(), MAX_TARGETS);
     }
 }

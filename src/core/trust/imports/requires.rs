@@ -34,6 +34,10 @@ use std::path::{Path, PathBuf};
 use crate::core::module_maps::composer::{Autoload, use_names};
 use crate::core::paths::lexical;
 
+/// Folders on Ruby's load path at most (the command's and the scripts'
+/// additions): each bare `require` is looked for in every one.
+const MAX_LOAD_PATH: usize = 64;
+
 /// One file a statement may load: the places to look, in the order the
 /// interpreter looks (the first that holds a file is the one).
 pub(super) type Candidates = Vec<PathBuf>;
@@ -61,6 +65,7 @@ pub(super) fn ruby(
         .any(|op| rest.contains(op));
         if let Some(dir) = adds.then(|| ruby_dir(rest, file, root)).flatten()
             && !load_path.contains(&dir)
+            && load_path.len() < MAX_LOAD_PATH
         {
             load_path.push(dir);
         }
@@ -171,14 +176,7 @@ fn leading_quoted(text: &str) -> Option<&str> {
 /// `here` run from `root`, and the files `autoload` maps the classes it
 /// names to.
 pub(super) fn php(text: &str, here: &Path, root: &Path, autoload: &Autoload) -> Vec<Candidates> {
-    let mut out: Vec<Candidates> = php_classes(text)
-        .iter()
-        .map(|class| {
-            let (files, _) = autoload.candidates(class);
-            files.iter().map(|f| root.join(f)).collect::<Candidates>()
-        })
-        .filter(|c| !c.is_empty())
-        .collect();
+    let mut out: Vec<Candidates> = Vec::new();
     for line in code_lines(text, '#') {
         let line = line.split("//").next().unwrap_or("");
         for keyword in ["require_once", "include_once", "require", "include"] {
@@ -216,6 +214,16 @@ pub(super) fn php(text: &str, here: &Path, root: &Path, autoload: &Autoload) -> 
             }
         }
     }
+    // After the files it names (the caller reads a bounded number).
+    out.extend(
+        php_classes(text)
+            .iter()
+            .map(|class| {
+                let (files, _) = autoload.candidates(class);
+                files.iter().map(|f| root.join(f)).collect::<Candidates>()
+            })
+            .filter(|c| !c.is_empty()),
+    );
     out
 }
 
