@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Generate src/core/discovery/graph/stdlib/python.txt: the top-level
+"""Generate src/core/module_maps/stdlib/python.txt: the top-level
 module names of Python's standard library (`sys.stdlib_module_names`, 3.10
 and later), one a line, sorted. The import graph resolves an absolute
 import whose first name is one of them to the standard library rather than
 to a same-named file next to the importer (`from abc import ABC` in
 rich/console.py is not rich/abc.py).
 
-    python3 scripts/gen_python_stdlib.py > src/core/discovery/graph/stdlib/python.txt
+    python3 scripts/gen_python_stdlib.py > src/core/module_maps/stdlib/python.txt
 
 Names already in the file are kept, so running it under a newer Python adds
 that version's modules without dropping those an older one still has

@@ -12,6 +12,7 @@ pub mod io_bounds;
 pub mod lru;
 pub mod memory;
 pub mod model;
+pub mod module_maps;
 pub mod paths;
 pub mod pretokens;
 pub mod profile;

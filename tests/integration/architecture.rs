@@ -274,6 +274,7 @@ const CORE: Table = &[
         ("core::syntax", "tree-sitter symbols, skeletons and masks"),
         ("core::tokens", "exact token counts"),
         ("core::walk", "which files a composition may see"),
+        ("core::module_maps", "where a project's configs send its imports; the standard libraries' names"),
     ],
     &[
         ("core::io_bounds", "reads that cannot hang or flood"),

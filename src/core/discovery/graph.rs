@@ -20,7 +20,6 @@ mod modules;
 mod names;
 mod rank;
 mod resolve;
-mod stdlib;
 mod test_files;
 mod view;
 

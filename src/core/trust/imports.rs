@@ -29,6 +29,11 @@ mod requires;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use crate::core::module_maps::composer::Autoload;
+use crate::core::module_maps::configs_above;
+use crate::core::module_maps::script::Project;
 
 /// Files followed at most for one command (past it the rest is left out
 /// and a line of the fingerprint says so).
@@ -52,10 +57,13 @@ pub struct Reached {
 }
 
 /// Follow the imports of `scripts` (root-relative, with their canonical
-/// paths) inside `real_root`.
-pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
+/// paths) inside `real_root`; `load_path` holds the folders the command
+/// adds to Ruby's and Perl's search (`-I`, `RUBYLIB`, `PERL5LIB`).
+pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)], load_path: &[PathBuf]) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
+    let mut maps = Maps::default();
+    let mut ruby_path: Vec<PathBuf> = load_path.to_vec();
     let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
     for (rel, real) in scripts {
         // An entry script's folder is `sys.path[0]`, then the root.
@@ -114,15 +122,18 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
             }
             Kind::Node => {
                 for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
-                    node::look_up(real_root, &here, &spec, &mut out, &mut found);
+                    node::look_up(real_root, &here, &spec, &mut maps, &mut out, &mut found);
                 }
             }
             Kind::Ruby | Kind::Php | Kind::Lua | Kind::Perl => {
                 let loads = match kind {
-                    Kind::Ruby => requires::ruby(&text, &here, real_root),
-                    Kind::Php => requires::php(&text, &here, real_root),
+                    Kind::Ruby => requires::ruby(&text, &real, real_root, &mut ruby_path),
+                    Kind::Php => {
+                        let autoload = maps.composer(real_root, &rel_of(real_root, &here));
+                        requires::php(&text, &here, real_root, &autoload)
+                    }
                     Kind::Lua => requires::lua(&text, real_root),
-                    _ => requires::perl(&text, &here, real_root),
+                    _ => requires::perl(&text, &here, real_root, load_path),
                 };
                 for candidates in loads.into_iter().take(MAX_NAMES) {
                     first_of(real_root, &candidates, &mut out, &mut found);
@@ -136,6 +147,41 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)]) -> Reached {
         }
     }
     out
+}
+
+/// The project's module maps as seen from each folder a script loads
+/// from: the `tsconfig.json`, `jsconfig.json` and `package.json` files
+/// (or the `composer.json` files) from that folder up to the root, read
+/// once a folder.
+#[derive(Default)]
+struct Maps {
+    script: HashMap<String, Rc<Project>>,
+    composer: HashMap<String, Rc<Autoload>>,
+}
+
+impl Maps {
+    fn script(&mut self, real_root: &Path, dir: &str) -> Rc<Project> {
+        let names = ["tsconfig.json", "jsconfig.json", "package.json"];
+        self.script
+            .entry(dir.to_string())
+            .or_insert_with(|| {
+                Rc::new(Project::read(
+                    real_root,
+                    &configs_above(real_root, dir, &names),
+                ))
+            })
+            .clone()
+    }
+
+    fn composer(&mut self, real_root: &Path, dir: &str) -> Rc<Autoload> {
+        self.composer
+            .entry(dir.to_string())
+            .or_insert_with(|| {
+                let files = configs_above(real_root, dir, &["composer.json"]);
+                Rc::new(Autoload::read(real_root, &files))
+            })
+            .clone()
+    }
 }
 
 /// What a file is read as.
@@ -517,7 +563,7 @@ mod tests {
         let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
         fs::write(dir.join("sum.js"), text).unwrap();
         let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
-        let reached = reached(&real, &[script]);
+        let reached = reached(&real, &[script], &[]);
         assert!(
             reached.places.len() <= MAX_PLACES + 2,
             "{} places",

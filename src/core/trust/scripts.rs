@@ -106,7 +106,11 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     }
     found.sort();
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
-    let reached = super::imports::reached(&real_root, &found);
+    let load_path: Vec<PathBuf> = load_path(&command)
+        .iter()
+        .map(|dir| crate::core::paths::lexical(&real_root.join(dir)))
+        .collect();
+    let reached = super::imports::reached(&real_root, &found, &load_path);
     for (rel, real) in reached.files {
         if !found.iter().any(|(p, _)| *p == rel) {
             found.push((rel, real));
@@ -186,6 +190,42 @@ fn words(command: &CommandLine) -> Vec<String> {
                 .map(str::to_string),
         );
     }
+    out
+}
+
+/// The folders a command adds to Ruby's or Perl's search, as written
+/// (relative to where it runs): each `-I dir` and `-Idir`, and the parts
+/// of `RUBYLIB=`, `PERL5LIB=` and `PERLLIB=` assignments. Shell words are
+/// split at blanks and their quotes dropped.
+fn load_path(command: &CommandLine) -> Vec<String> {
+    let Some(argv) = command.argv() else {
+        return Vec::new();
+    };
+    let words: Vec<String> = match command {
+        CommandLine::Shell(_) => argv
+            .get(2)
+            .map(|line| {
+                line.split(|c: char| c.is_whitespace() || ";&|()".contains(c))
+                    .map(|w| w.replace(['\'', '"'], ""))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        CommandLine::Argv(_) => argv,
+    };
+    let mut out = Vec::new();
+    let mut words = words.iter().filter(|w| !w.is_empty());
+    while let Some(word) = words.next() {
+        if word == "-I" {
+            out.extend(words.next().cloned());
+        } else if let Some(dir) = word.strip_prefix("-I") {
+            out.push(dir.to_string());
+        } else if let Some((name, value)) = word.split_once('=')
+            && ["RUBYLIB", "PERL5LIB", "PERLLIB"].contains(&name)
+        {
+            out.extend(value.split(':').filter(|d| !d.is_empty()).map(String::from));
+        }
+    }
+    out.retain(|d| !d.starts_with('/') && !d.contains('$'));
     out
 }
 

@@ -178,7 +178,7 @@ pub fn resolve<'a>(
         Statement::Script(s) => script::resolve(set, &packages.script, from_file, s),
         Statement::Go(s) => packages.go.resolve(s),
         Statement::Java(s) => packages.java.resolve(s),
-        Statement::Php(s) => packages.php.resolve(set, s),
+        Statement::Php(s) => php::resolve(&packages.php, set, s),
         Statement::CSharp(s) => packages.csharp.resolve(s),
         Statement::Kotlin(s) => {
             kotlin::or_java(packages.kotlin.resolve(s), || packages.java.resolve(s))

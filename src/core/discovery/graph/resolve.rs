@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use super::imports::{Include, PyImport};
 use super::layout::{Layout, join, normalize, parent};
-use super::stdlib;
+use crate::core::module_maps::stdlib;
 
 /// What one statement led to.
 #[derive(Debug, Clone, PartialEq)]

@@ -5,53 +5,26 @@
 //! each. A relative one (`./helper`) is the file itself, then with each
 //! extension (`.js`, `.ts`, …), then a folder's `package.json` `main` or
 //! `index` file; a bare one (`lodash`, `@scope/pkg/sub`) is looked for in
-//! each `node_modules` from the script's folder up to the root. Like the
-//! Python reader, it reads lines, not a parse: more than Node would (a
-//! specifier in a comment), never less of what a line says.
+//! each `node_modules` from the script's folder up to the root, through
+//! that package's `exports` when it has them. What the project's own
+//! configuration maps is followed too, as `core::module_maps::script`
+//! reads it for the import graph: a `#name` through the nearest
+//! `package.json`'s `imports`, a bare one through the governing
+//! `tsconfig.json`'s `paths` and `baseUrl` (tsx, Bun and ts-node with
+//! tsconfig-paths honour them) and the package's own name (`exports`).
+//! Every target a map names is followed, whichever condition Node would
+//! pick. Like the Python reader, it reads lines, not a parse: more than
+//! Node would (a specifier in a comment), never less of what a line says.
 
 use std::path::{Path, PathBuf};
 
-use super::{Reached, first_of};
+use super::{Maps, Reached, first_of, rel_of};
+use crate::core::module_maps::script::{Package, mapped};
+use crate::core::module_maps::{join, stdlib};
 
 /// The extensions tried after the name itself, in Node's order and then
 /// the ones TypeScript runners add.
 const EXTENSIONS: [&str; 9] = ["js", "json", "mjs", "cjs", "ts", "tsx", "mts", "cts", "jsx"];
-
-/// Node's own modules: never looked for in `node_modules`.
-const BUILTIN: [&str; 32] = [
-    "assert",
-    "async_hooks",
-    "buffer",
-    "child_process",
-    "cluster",
-    "console",
-    "crypto",
-    "dgram",
-    "dns",
-    "events",
-    "fs",
-    "http",
-    "http2",
-    "https",
-    "module",
-    "net",
-    "os",
-    "path",
-    "perf_hooks",
-    "process",
-    "querystring",
-    "readline",
-    "repl",
-    "stream",
-    "string_decoder",
-    "timers",
-    "tls",
-    "tty",
-    "url",
-    "util",
-    "v8",
-    "vm",
-];
 
 /// The module specifiers a JavaScript or TypeScript text loads.
 pub(super) fn specifiers(text: &str) -> Vec<String> {
@@ -93,6 +66,7 @@ pub(super) fn look_up(
     real_root: &Path,
     here: &Path,
     spec: &str,
+    maps: &mut Maps,
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
 ) {
@@ -100,26 +74,105 @@ pub(super) fn look_up(
         let _ = load(real_root, &here.join(spec), out, found);
         return;
     }
-    if spec.starts_with('/') || spec.contains(':') {
-        // Absolute (outside the project's say) or `node:fs`, `https:…`.
+    if spec.starts_with('/') || stdlib::is_node(spec) {
+        // Absolute (outside the project's say), or Node's own.
         return;
+    }
+    let dir = rel_of(real_root, here);
+    let project = maps.script(real_root, &dir);
+    // A file of `dir` stands for the file (the maps look at its folder).
+    let file = join(&dir, "-");
+    if spec.starts_with('#') {
+        for target in project.imported(&file, spec).unwrap_or_default() {
+            let _ = load(real_root, &real_root.join(target), out, found);
+        }
+        return;
+    }
+    if spec.contains(':') {
+        // `https:…`, `npm:x`: not a project file.
+        return;
+    }
+    if let Some(config) = project.config_of(&file) {
+        let mut reached = false;
+        if let Some((_, targets)) = mapped(&config.paths, spec) {
+            for target in targets {
+                reached |= load(real_root, &real_root.join(target), out, found);
+            }
+        }
+        if let Some(base) = &config.base {
+            reached |= load(real_root, &real_root.join(base).join(spec), out, found);
+        }
+        if reached {
+            return;
+        }
+    }
+    // The package's own name leads into its `exports`.
+    for package in project.packages.iter().filter(|p| !p.name.is_empty()) {
+        if exported(real_root, package, &package.name, spec, out, found) {
+            return;
+        }
     }
     let package = package_name(spec);
-    if BUILTIN.contains(&package) {
-        return;
-    }
-    let mut dir = here.to_path_buf();
+    let mut at = here.to_path_buf();
     loop {
-        if !dir.starts_with(real_root) {
+        if !at.starts_with(real_root) {
             return;
         }
-        if load(real_root, &dir.join("node_modules").join(spec), out, found) {
+        let folder = at.join("node_modules").join(package);
+        if let Some(installed) = installed(real_root, &folder)
+            && exported(real_root, &installed, package, spec, out, found)
+        {
             return;
         }
-        if !dir.pop() {
+        if load(real_root, &at.join("node_modules").join(spec), out, found) {
+            return;
+        }
+        if !at.pop() {
             return;
         }
     }
+}
+
+/// The package a `node_modules` folder holds, when it leads to a folder of
+/// the project with a `package.json` (a workspace's link, or a vendored
+/// package).
+fn installed(real_root: &Path, folder: &Path) -> Option<Package> {
+    if std::fs::symlink_metadata(folder).is_err() {
+        return None;
+    }
+    let real = std::fs::canonicalize(folder).ok()?;
+    let rel = real.strip_prefix(real_root).ok()?;
+    let manifest = join(&crate::core::walk::rel_string(rel), "package.json");
+    Package::read(real_root, &manifest)
+}
+
+/// `spec` through the `exports` of `package` when it names the package
+/// as `name` (`name` or `name/sub`) and the package has them: each
+/// target loaded. Whether `exports` decided (Node looks no further, found
+/// or not).
+fn exported(
+    real_root: &Path,
+    package: &Package,
+    name: &str,
+    spec: &str,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) -> bool {
+    if package.exports.is_empty() {
+        return false;
+    }
+    let sub = match spec.strip_prefix(name) {
+        Some("") => ".".to_string(),
+        Some(rest) if rest.starts_with('/') => format!(".{rest}"),
+        _ => return false,
+    };
+    for target in mapped(&package.exports, &sub)
+        .map(|(_, t)| t)
+        .unwrap_or_default()
+    {
+        let _ = load(real_root, &real_root.join(target), out, found);
+    }
+    true
 }
 
 /// `@scope/name` or `name`: the package a bare specifier names.

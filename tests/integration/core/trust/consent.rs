@@ -332,6 +332,180 @@ fn consent_covers_what_other_interpreters_load() {
     }
 }
 
+/// What a project's own configuration maps, and the folders a command
+/// adds to an interpreter's search, lead to project files too (issue 37,
+/// third round): a `tsconfig.json` `paths` pattern and `baseUrl`, a
+/// `package.json` `imports` (`#internal`) and `exports` (the package's
+/// own name, and a workspace package linked into `node_modules`),
+/// composer's PSR-4 autoload map, Ruby's `-Idir` and `$LOAD_PATH`,
+/// Perl's `-Idir` and `@INC`. Each file reached only through that
+/// mapping is covered: after `trust`, an edit to it needs consent again
+/// and the build says why.
+#[test]
+fn consent_covers_what_mapped_imports_load() {
+    type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
+    let cases: [Case; 10] = [
+        (
+            "tsx tools/sum.ts",
+            &[
+                (
+                    "tsconfig.json",
+                    "{ // paths\n \"compilerOptions\": { \"baseUrl\": \".\", \"paths\": { \"@lib/*\": [\"src/lib/*\"] }, } }",
+                ),
+                ("tools/sum.ts", "import { first } from '@lib/first';\n"),
+                (
+                    "src/lib/first.ts",
+                    "export const first = (t: string) => t;\n",
+                ),
+            ],
+            "src/lib/first.ts",
+        ),
+        (
+            "tsx tools/sum.ts",
+            &[
+                (
+                    "tools/tsconfig.json",
+                    "{ \"compilerOptions\": { \"baseUrl\": \"../src\" } }",
+                ),
+                ("tools/sum.ts", "import h from 'helpers/h';\n"),
+                ("src/helpers/h.ts", "export default 1;\n"),
+            ],
+            "src/helpers/h.ts",
+        ),
+        (
+            "node tools/sum.js",
+            &[
+                (
+                    "package.json",
+                    "{ \"name\": \"app\", \"imports\": { \"#internal/*\": \"./src/internal/*.js\" } }",
+                ),
+                ("tools/sum.js", "const f = require('#internal/fmt');\n"),
+                ("src/internal/fmt.js", "module.exports = 1;\n"),
+            ],
+            "src/internal/fmt.js",
+        ),
+        (
+            "node tools/sum.mjs",
+            &[
+                (
+                    "package.json",
+                    "{ \"name\": \"@acme/tool\", \"exports\": { \"./fmt\": { \"import\": \"./lib/fmt.mjs\" } } }",
+                ),
+                ("tools/sum.mjs", "import f from '@acme/tool/fmt';\n"),
+                ("lib/fmt.mjs", "export default 1;\n"),
+            ],
+            "lib/fmt.mjs",
+        ),
+        (
+            "node tools/sum.js",
+            &[
+                (
+                    "packages/core/package.json",
+                    "{ \"name\": \"@acme/core\", \"exports\": { \"./x\": \"./src/x.js\" } }",
+                ),
+                ("tools/sum.js", "require('@acme/core/x');\n"),
+                ("packages/core/src/x.js", "module.exports = 1;\n"),
+            ],
+            "packages/core/src/x.js",
+        ),
+        (
+            "php tools/sum.php",
+            &[
+                (
+                    "composer.json",
+                    "{ \"autoload\": { \"psr-4\": { \"App\\\\\": \"src/\" } } }",
+                ),
+                (
+                    "tools/sum.php",
+                    "<?php\nrequire __DIR__ . '/../vendor/autoload.php';\nuse App\\Text\\Fmt;\necho Fmt::first(stream_get_contents(STDIN));\n",
+                ),
+                (
+                    "src/Text/Fmt.php",
+                    "<?php\nnamespace App\\Text;\nclass Fmt {}\n",
+                ),
+            ],
+            "src/Text/Fmt.php",
+        ),
+        (
+            "ruby -Ivendor/rb tools/sum.rb",
+            &[
+                ("tools/sum.rb", "require 'json'\nrequire 'sumlib/fmt'\n"),
+                ("vendor/rb/sumlib/fmt.rb", "def first(t) t end\n"),
+            ],
+            "vendor/rb/sumlib/fmt.rb",
+        ),
+        (
+            "ruby tools/sum.rb",
+            &[
+                (
+                    "tools/sum.rb",
+                    "$LOAD_PATH.unshift File.expand_path('../rblib', __dir__)\nrequire 'fmt'\n",
+                ),
+                ("rblib/fmt.rb", "def first(t) t end\n"),
+            ],
+            "rblib/fmt.rb",
+        ),
+        (
+            "perl -Ivendor/pl tools/sum.pl",
+            &[
+                ("tools/sum.pl", "use strict;\nuse Fmt::Util;\n"),
+                ("vendor/pl/Fmt/Util.pm", "package Fmt::Util; 1;\n"),
+            ],
+            "vendor/pl/Fmt/Util.pm",
+        ),
+        (
+            "perl tools/sum.pl",
+            &[
+                (
+                    "tools/sum.pl",
+                    "use File::Basename;\nBEGIN { unshift @INC, dirname(__FILE__) . '/plib' }\nuse Sum::Fmt;\n",
+                ),
+                ("tools/plib/Sum/Fmt.pm", "package Sum::Fmt; 1;\n"),
+            ],
+            "tools/plib/Sum/Fmt.pm",
+        ),
+    ];
+    // Every case is tried, and every one that fails is told.
+    let mut failures = Vec::new();
+    for (command, files, loaded) in cases {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in files {
+            p.write(path, text);
+        }
+        if loaded.starts_with("packages/core/") {
+            std::fs::create_dir_all(p.path("node_modules/@acme")).unwrap();
+            std::os::unix::fs::symlink("../../packages/core", p.path("node_modules/@acme/core"))
+                .unwrap();
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        if !shown.contains(&format!("runs {loaded} (content sha256")) {
+            failures.push(format!(
+                "{command}: the review does not show {loaded}: {shown}"
+            ));
+            continue;
+        }
+        let out = p.run(&["build"]);
+        assert!(
+            !stderr(&out).contains("ignoring summary_command"),
+            "{command}: {}",
+            stderr(&out)
+        );
+        let before = p.read(loaded);
+        p.write(loaded, &format!("{before}\n# edited\n"));
+        let out = p.run(&["build"]);
+        if !stderr(&out)
+            .contains("ignoring summary_command (changed since you trusted this project")
+        {
+            failures.push(format!(
+                "{command}: an edit to {loaded} kept the consent: {}",
+                stderr(&out)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn trust_shows_hostile_settings_escaped() {
     let p = Project::empty();

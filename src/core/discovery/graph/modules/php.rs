@@ -1,263 +1,28 @@
-//! PHP imports: the class names of `use` statements (`use A\B\C;`, `use
-//! A\B\{C, D as E};`), resolved through the autoload maps of the project's
-//! `composer.json` files (`autoload` and `autoload-dev`, PSR-4, and PSR-0
-//! whose class names map underscores to folders). `use function`/`use
-//! const` name functions and constants, which no autoload map places, and
-//! are left out; so are closures' `use ($x)`.
+//! PHP imports: the class names of `use` statements, resolved through
+//! the autoload maps of the project's `composer.json` files (both read by
+//! `core::module_maps::composer`, which consent's reader shares).
 
-use std::path::Path;
+use super::Resolution;
+use crate::core::discovery::graph::resolve::FileSet;
 
-use serde_json::Value;
+pub(super) use crate::core::module_maps::composer::{Autoload, use_names as encode};
 
-use super::{join, parent};
-use crate::core::discovery::graph::layout::read_small;
-use crate::core::discovery::graph::resolve::{FileSet, Resolution};
-
-/// The class names `use` statements import, fully qualified without the
-/// leading `\`.
-pub(super) fn encode(source: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut statement: Option<String> = None;
-    for line in source.lines() {
-        let code = line.split("//").next().unwrap_or(line);
-        if let Some(open) = statement.as_mut() {
-            open.push(' ');
-            open.push_str(code);
-        } else {
-            let t = code.trim_start();
-            match t.strip_prefix("use ") {
-                Some(rest) if !rest.trim_start().starts_with(['(', '$']) => {
-                    statement = Some(rest.to_string());
-                }
-                _ => continue,
-            }
-        }
-        if let Some(text) = statement.take_if(|s| s.contains(';')) {
-            let body = text.split(';').next().unwrap_or("").trim();
-            if body.starts_with("function ") || body.starts_with("const ") {
-                continue;
-            }
-            names(body, &mut out);
-        } else if statement.as_ref().is_some_and(|s| s.len() > 4096) {
-            statement = None;
-        }
+/// A class name: the first of its autoload candidates that is a project
+/// file. A name under a prefix of the project whose file is not there is
+/// unresolved; any other is external (a dependency, PHP's own classes).
+pub(super) fn resolve<'a>(autoload: &Autoload, set: &FileSet<'a>, class: &str) -> Resolution<'a> {
+    let (candidates, named) = autoload.candidates(class);
+    match candidates.iter().find_map(|c| set.get(c)) {
+        Some(f) => Resolution::Files(vec![(f, 1.0)]),
+        None if named => Resolution::Unresolved,
+        None => Resolution::External,
     }
-    out
-}
-
-/// The names of one `use` body: `A\B`, `A\B as C`, `A\{B, C\D}`, `A, B`.
-fn names(body: &str, out: &mut Vec<String>) {
-    let clean = |name: &str| {
-        let name = name.split(" as ").next().unwrap_or(name).trim();
-        let name = name.trim_start_matches('\\');
-        let ok = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '\\');
-        ok.then(|| name.to_string())
-    };
-    if let Some((head, group)) = body.split_once('{') {
-        let head = head.trim().trim_end_matches('\\');
-        for item in group.trim_end_matches('}').split(',') {
-            let item = item.trim();
-            // `use A\{function f, const C}` inside a group.
-            if item.is_empty() || item.starts_with("function ") || item.starts_with("const ") {
-                continue;
-            }
-            out.extend(clean(&format!("{head}\\{item}")));
-        }
-    } else {
-        out.extend(body.split(',').filter_map(clean));
-    }
-}
-
-/// The autoload maps of the project's `composer.json` files: namespace
-/// prefix (with its trailing `\`) to folders, root-relative.
-#[derive(Debug, Default)]
-pub(super) struct Autoload {
-    /// PSR-4, the longest prefix first.
-    psr4: Vec<(String, Vec<String>)>,
-    /// PSR-0, the longest prefix first.
-    psr0: Vec<(String, Vec<String>)>,
-    /// What a bound cut ([`MAX_PREFIXES`], [`MAX_FOLDERS`]), for the user
-    /// to hear about.
-    pub(super) limits: Vec<String>,
-}
-
-impl Autoload {
-    /// Read every `composer.json` among `files` outside `vendor/`; one
-    /// that does not parse is skipped.
-    pub(super) fn read(root: &Path, files: &[String]) -> Self {
-        let mut autoload = Autoload::default();
-        for f in files.iter().filter(|f| {
-            (f.as_str() == "composer.json" || f.ends_with("/composer.json"))
-                && !f.split('/').any(|p| p == "vendor")
-        }) {
-            let Some(value): Option<Value> =
-                read_small(root, f).and_then(|t| serde_json::from_str(&t).ok())
-            else {
-                continue;
-            };
-            let dir = parent(f);
-            for section in ["autoload", "autoload-dev"] {
-                let section = value.get(section);
-                for (standard, into) in
-                    [("psr-4", &mut autoload.psr4), ("psr-0", &mut autoload.psr0)]
-                {
-                    let map = section.and_then(|s| s.get(standard));
-                    let (found, cut) = prefixes(dir, map);
-                    into.extend(found);
-                    autoload
-                        .limits
-                        .extend(cut.map(|cut| format!("{f}: {standard}: {cut}")));
-                }
-            }
-        }
-        for map in [&mut autoload.psr4, &mut autoload.psr0] {
-            map.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
-        }
-        autoload
-    }
-
-    /// A class name: its file under the folders of the longest matching
-    /// PSR-4 prefix (`A\B\C` with `A\` in `src/` is `src/B/C.php`), else
-    /// of PSR-0 (`src/A/B/C.php`, `_` in the class name a folder). A name
-    /// under a prefix of the project whose file is not there is
-    /// unresolved; any other is external (a dependency, PHP's own
-    /// classes).
-    pub(super) fn resolve<'a>(&self, set: &FileSet<'a>, class: &str) -> Resolution<'a> {
-        let mut named = false;
-        for (prefix, dirs) in &self.psr4 {
-            let Some(rest) = class.strip_prefix(prefix.as_str()) else {
-                continue;
-            };
-            // The fallback prefix `""` takes any class: one it does not
-            // find is a dependency's, not a missing project file.
-            named |= !prefix.is_empty();
-            let rel = format!("{}.php", rest.replace('\\', "/"));
-            if let Some(f) = dirs.iter().find_map(|d| set.get(&join(d, &rel))) {
-                return Resolution::Files(vec![(f, 1.0)]);
-            }
-        }
-        for (prefix, dirs) in &self.psr0 {
-            if !class.starts_with(prefix.as_str()) {
-                continue;
-            }
-            named |= !prefix.is_empty();
-            let (namespace, name) = class.rsplit_once('\\').unwrap_or(("", class));
-            let mut rel = namespace.replace('\\', "/");
-            rel = join(&rel, &format!("{}.php", name.replace('_', "/")));
-            if let Some(f) = dirs.iter().find_map(|d| set.get(&join(d, &rel))) {
-                return Resolution::Files(vec![(f, 1.0)]);
-            }
-        }
-        if named {
-            Resolution::Unresolved
-        } else {
-            Resolution::External
-        }
-    }
-}
-
-/// At most this many prefixes of one map, and folders of one prefix, are
-/// read: real `composer.json` files hold a few, and each class name is
-/// looked for in every folder of its prefix (a `""` over 120,000 folders
-/// took minutes).
-const MAX_PREFIXES: usize = 1_000;
-const MAX_FOLDERS: usize = 16;
-
-/// The prefixes of one `psr-4`/`psr-0` map (`"A\\": "src/"` or a list of
-/// folders), folders relative to the root; folders that leave it dropped.
-/// Past the bounds the rest is left out, and said in the second value.
-fn prefixes(dir: &str, map: Option<&Value>) -> (Vec<(String, Vec<String>)>, Option<String>) {
-    let Some(map) = map.and_then(Value::as_object) else {
-        return (Vec::new(), None);
-    };
-    let mut cut = (map.len() > MAX_PREFIXES).then(|| {
-        format!(
-            "{} prefixes; only the first {MAX_PREFIXES} are read",
-            map.len()
-        )
-    });
-    let found = map
-        .iter()
-        .take(MAX_PREFIXES)
-        .map(|(prefix, folders)| {
-            let folders: Vec<&str> = match folders {
-                Value::String(s) => vec![s.as_str()],
-                Value::Array(items) => {
-                    if items.len() > MAX_FOLDERS && cut.is_none() {
-                        cut = Some(format!(
-                            "prefix `{}` names {} folders; only the first {MAX_FOLDERS} \
-                             of a prefix are read",
-                            prefix.replace('\\', "\\\\"),
-                            items.len()
-                        ));
-                    }
-                    items
-                        .iter()
-                        .filter_map(Value::as_str)
-                        .take(MAX_FOLDERS)
-                        .collect()
-                }
-                _ => Vec::new(),
-            };
-            let folders = folders
-                .into_iter()
-                .filter_map(|f| inside(dir, f.trim_end_matches('/')))
-                .collect();
-            (prefix.trim_start_matches('\\').to_string(), folders)
-        })
-        // A prefix whose folders all leave the root (or are not strings)
-        // places nothing.
-        .filter(|(_, folders): &(String, Vec<String>)| !folders.is_empty())
-        .collect();
-    (found, cut)
-}
-
-/// `rel` from `dir`, folded; `None` when it leaves the root.
-fn inside(dir: &str, rel: &str) -> Option<String> {
-    if rel.starts_with('/') {
-        return None;
-    }
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in rel.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::core::discovery::graph::modules::testing::{files, set, targets};
-
-    #[test]
-    fn use_statements_name_classes() {
-        let src = "<?php\nnamespace App;\n\nuse Symfony\\Component\\Console\\Command\\Command;\n\
-                   use App\\Model\\{User, Role as R};\nuse \\Psr\\Log\\LoggerInterface as Log, App\\Util;\n\
-                   use function App\\helper;\nuse const App\\VERSION;\nuse App\\Long\\{\n    One,\n    Two,\n};\n\
-                   $f = function () use ($x) {};\nclass A {\n    use App\\Traits\\Greets;\n}\n";
-        assert_eq!(
-            encode(src),
-            [
-                "Symfony\\Component\\Console\\Command\\Command",
-                "App\\Model\\User",
-                "App\\Model\\Role",
-                "Psr\\Log\\LoggerInterface",
-                "App\\Util",
-                "App\\Long\\One",
-                "App\\Long\\Two",
-                "App\\Traits\\Greets",
-            ]
-        );
-    }
 
     #[test]
     fn composer_autoload_maps_resolve_classes() {
@@ -278,7 +43,7 @@ mod tests {
         ]);
         let set = set(&list);
         let a = Autoload::read(dir.path(), &list);
-        let r = |c: &str| targets(a.resolve(&set, c));
+        let r = |c: &str| targets(resolve(&a, &set, c));
         assert_eq!(r("App\\Model\\User"), Some(vec!["src/Model/User.php"]));
         assert_eq!(r("App\\Extra\\Thing"), Some(vec!["extra/Thing.php"]));
         assert_eq!(r("App\\Tests\\UserTest"), Some(vec!["tests/UserTest.php"]));
@@ -287,17 +52,17 @@ mod tests {
             Some(vec!["lib/Legacy/Old/Class.php"])
         );
         assert!(matches!(
-            a.resolve(&set, "App\\Model\\Gone"),
+            resolve(&a, &set, "App\\Model\\Gone"),
             Resolution::Unresolved
         ));
         assert!(matches!(
-            a.resolve(&set, "Psr\\Log\\LoggerInterface"),
+            resolve(&a, &set, "Psr\\Log\\LoggerInterface"),
             Resolution::External
         ));
         std::fs::write(dir.path().join("composer.json"), "{ broken").unwrap();
         let a = Autoload::read(dir.path(), &list);
         assert!(matches!(
-            a.resolve(&set, "App\\Model\\User"),
+            resolve(&a, &set, "App\\Model\\User"),
             Resolution::External
         ));
     }

@@ -16,6 +16,7 @@ use regex::Regex;
 
 use super::{Resolution, join, parent};
 use crate::core::discovery::graph::resolve::FileSet;
+use crate::core::module_maps::join_rel;
 
 /// `require 'x'`, `require_relative("x")`, `autoload :X, 'x'` (a require
 /// on first use) at the start of a statement; a name with interpolation
@@ -70,22 +71,6 @@ fn lib_namespace(file: &str) -> Option<&str> {
     parts.get(lib + 1).copied()
 }
 
-/// A relative path joined to a folder, `.` and `..` resolved; `None` when
-/// it climbs above the project.
-fn normalize(dir: &str, relative: &str) -> Option<String> {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for segment in relative.split('/') {
-        match segment {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            s => parts.push(s),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 /// `require_relative 'x'`: the file beside the requiring one, else
 /// unresolved (it names a project file by its path).
 pub(super) fn resolve_relative<'a>(
@@ -93,7 +78,7 @@ pub(super) fn resolve_relative<'a>(
     from_file: &str,
     name: &str,
 ) -> Resolution<'a> {
-    let found = normalize(parent(from_file), &with_extension(name)).and_then(|p| set.get(&p));
+    let found = join_rel(parent(from_file), &with_extension(name)).and_then(|p| set.get(&p));
     match found {
         Some(f) => Resolution::Files(vec![(f, 1.0)]),
         None => Resolution::Unresolved,

@@ -13,7 +13,7 @@ use std::path::Path;
 use super::{join, parent};
 use crate::core::discovery::graph::layout::read_small;
 use crate::core::discovery::graph::resolve::{FileSet, Resolution};
-use crate::core::discovery::graph::stdlib;
+use crate::core::module_maps::stdlib;
 use braces::Braces;
 
 /// The library crates of the project: each `Cargo.toml`'s library name

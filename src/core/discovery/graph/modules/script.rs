@@ -6,14 +6,16 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-mod project;
-
 use super::{join, parent};
 use crate::core::discovery::graph::kind::ImportKind;
 use crate::core::discovery::graph::resolve::{FileSet, Resolution};
-use crate::core::discovery::graph::stdlib;
+use crate::core::module_maps::join_rel;
+use crate::core::module_maps::script::mapped;
+use crate::core::module_maps::stdlib;
 
-pub(super) use project::Project;
+#[cfg(test)]
+use crate::core::module_maps::script as project;
+pub(super) use crate::core::module_maps::script::Project;
 
 static SCRIPT_SPEC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -130,8 +132,15 @@ pub(super) fn resolve<'a>(
         return Resolution::External;
     }
     if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
-        return match normalize(parent(from_file), spec).and_then(|base| probe(set, &base)) {
+        return match join_rel(parent(from_file), spec).and_then(|base| probe(set, &base)) {
             Some(f) => Resolution::Files(vec![(f, 1.0)]),
+            None => Resolution::Unresolved,
+        };
+    }
+    // `#name`: the nearest package's `imports` map, nothing else.
+    if spec.starts_with('#') {
+        return match project.imported(from_file, spec) {
+            Some(targets) => first_found(set, &targets),
             None => Resolution::Unresolved,
         };
     }
@@ -147,13 +156,13 @@ pub(super) fn resolve<'a>(
         if let Some(f) = config
             .base
             .as_deref()
-            .and_then(|base| normalize(base, spec))
+            .and_then(|base| join_rel(base, spec))
             .and_then(|path| probe(set, &path))
         {
             return Resolution::Files(vec![(f, 1.0)]);
         }
     }
-    for package in &project.packages {
+    for package in project.packages.iter().filter(|p| !p.name.is_empty()) {
         let sub = match spec.strip_prefix(package.name.as_str()) {
             Some("") => ".".to_string(),
             Some(rest) if rest.starts_with('/') => format!(".{rest}"),
@@ -166,7 +175,7 @@ pub(super) fn resolve<'a>(
             targets.extend(package.entries.iter().cloned());
             targets.push(join(&package.dir, "index"));
         } else if package.exports.is_empty() {
-            targets.extend(normalize(&package.dir, &sub));
+            targets.extend(join_rel(&package.dir, &sub));
         }
         return first_found(set, &targets);
     }
@@ -209,26 +218,6 @@ fn first_found<'a>(set: &FileSet<'a>, targets: &[String]) -> Resolution<'a> {
 /// The suffixes of TypeScript declaration files.
 const DECLARATION: [&str; 3] = [".d.ts", ".d.mts", ".d.cts"];
 
-/// The pattern that matches `spec` (exact, else the one `*` with the
-/// longest prefix) and its targets, `*` substituted.
-fn mapped<'p>(patterns: &'p [(String, Vec<String>)], spec: &str) -> Option<(&'p str, Vec<String>)> {
-    if let Some((pattern, targets)) = patterns.iter().find(|(p, _)| p == spec) {
-        return Some((pattern, targets.clone()));
-    }
-    let (star, (pattern, targets)) = patterns
-        .iter()
-        .filter_map(|entry| {
-            let (prefix, suffix) = entry.0.split_once('*')?;
-            let middle = spec.strip_prefix(prefix)?.strip_suffix(suffix)?;
-            Some(((prefix.len(), middle), entry))
-        })
-        .max_by_key(|((len, _), _)| *len)?;
-    Some((
-        pattern.as_str(),
-        targets.iter().map(|t| t.replacen('*', star.1, 1)).collect(),
-    ))
-}
-
 /// The project file a path names: itself, with an extension (`./x.js`
 /// written for `x.ts`, as TypeScript's ES modules do), or its folder's
 /// `index` file.
@@ -251,22 +240,6 @@ fn probe<'a>(set: &FileSet<'a>, base: &str) -> Option<&'a str> {
             .map(|e| join(base, &format!("index.{e}"))),
     );
     candidates.iter().find_map(|c| set.get(c))
-}
-
-/// `dir` joined with a relative specifier, `.` and `..` folded; `None`
-/// when it climbs above the project.
-fn normalize(dir: &str, spec: &str) -> Option<String> {
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in spec.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(parts.join("/"))
 }
 
 #[cfg(test)]
@@ -400,6 +373,7 @@ mod tests {
                     ),
                 ],
                 entries: Vec::new(),
+                imports: vec![("#db".to_string(), vec!["src/lib/util.ts".to_string()])],
             }],
             limits: Vec::new(),
         };
@@ -408,6 +382,11 @@ mod tests {
         assert_eq!(r("@lib"), Some(vec!["src/lib/index.ts"]));
         assert_eq!(r("lib/util"), Some(vec!["src/lib/util.ts"]));
         assert_eq!(r("env"), Some(vec!["src/env.d.ts"]));
+        // `#db` is the package's own name for a file, for its files only.
+        let in_core =
+            |spec: &str| targets(resolve(&set, &project, "packages/core/src/index.ts", spec));
+        assert_eq!(in_core("#db"), Some(vec!["src/lib/util.ts"]));
+        assert_eq!(r("#db"), None);
         assert_eq!(
             r("@acme/core/both"),
             Some(vec!["packages/core/src/both.ts"])

@@ -4,19 +4,20 @@
 //! allowed as `tsc` allows them), and the `package.json` of each package
 //! of the project (a workspace of a monorepo, or the package itself), whose
 //! `name` makes `import "name/sub"` a project import, resolved through its
-//! `exports`, `types`, `module` or `main`. Read once per graph, bounded
-//! regular files beneath the root, never run.
+//! `exports`, `types`, `module` or `main`, and whose `imports` map the
+//! package's own `#name` specifiers. Read once per graph (or per folder a
+//! consented script loads from), bounded regular files beneath the root,
+//! never run.
 
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::super::{join, parent};
-use crate::core::discovery::graph::layout::read_small;
+use super::{join_rel, parent, read_small};
 
 /// The specifier mappings of one `tsconfig.json` (or `jsconfig.json`).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(in crate::core::discovery::graph::modules) struct Config {
+pub struct Config {
     /// The folder of the config file, root-relative.
     pub dir: String,
     /// `baseUrl`, root-relative, when set (by the file or what it extends).
@@ -30,7 +31,7 @@ pub(in crate::core::discovery::graph::modules) struct Config {
 /// the targets each subpath leads to (`"."` for the bare name), in the
 /// order they are tried.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(in crate::core::discovery::graph::modules) struct Package {
+pub struct Package {
     pub dir: String,
     pub name: String,
     /// `exports` flattened: (subpath pattern, targets root-relative).
@@ -38,11 +39,14 @@ pub(in crate::core::discovery::graph::modules) struct Package {
     /// `types`, `module`, `main`, root-relative, for the bare name when
     /// `exports` does not say.
     pub entries: Vec<String>,
+    /// `imports` flattened: (`#` pattern, targets root-relative), what
+    /// the package's own files mean by `#name`.
+    pub imports: Vec<(String, Vec<String>)>,
 }
 
 /// The configs and packages of a project.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(in crate::core::discovery::graph::modules) struct Project {
+pub struct Project {
     /// Deepest folder first, so the nearest config above a file is found
     /// first.
     pub configs: Vec<Config>,
@@ -99,12 +103,59 @@ impl Project {
 
     /// The config that governs `file`: the nearest above it.
     pub fn config_of(&self, file: &str) -> Option<&Config> {
-        self.configs.iter().find(|c| {
-            c.dir.is_empty()
-                || file
-                    .strip_prefix(c.dir.as_str())
-                    .is_some_and(|rest| rest.starts_with('/'))
+        self.configs.iter().find(|c| within(&c.dir, file))
+    }
+
+    /// The targets the `imports` of the nearest package above `file` map
+    /// a `#name` specifier to (what Node reads: the nearest
+    /// `package.json`, and only its map), `None` when none maps it.
+    pub fn imported(&self, file: &str, spec: &str) -> Option<Vec<String>> {
+        let package = self
+            .packages
+            .iter()
+            .filter(|p| within(&p.dir, file))
+            .max_by_key(|p| p.dir.len())?;
+        mapped(&package.imports, spec).map(|(_, targets)| targets)
+    }
+}
+
+/// Whether `file` lies in the folder `dir` (root-relative, `""` the top).
+fn within(dir: &str, file: &str) -> bool {
+    dir.is_empty()
+        || file
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
+/// The pattern of a `paths`, `exports` or `imports` map that matches
+/// `spec` (exact, else the one `*` with the longest prefix) and its
+/// targets, `*` substituted.
+pub fn mapped<'p>(
+    patterns: &'p [(String, Vec<String>)],
+    spec: &str,
+) -> Option<(&'p str, Vec<String>)> {
+    if let Some((pattern, targets)) = patterns.iter().find(|(p, _)| p == spec) {
+        return Some((pattern, targets.clone()));
+    }
+    let (star, (pattern, targets)) = patterns
+        .iter()
+        .filter_map(|entry| {
+            let (prefix, suffix) = entry.0.split_once('*')?;
+            let middle = spec.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            Some(((prefix.len(), middle), entry))
         })
+        .max_by_key(|((len, _), _)| *len)?;
+    Some((
+        pattern.as_str(),
+        targets.iter().map(|t| t.replacen('*', star.1, 1)).collect(),
+    ))
+}
+
+impl Package {
+    /// The package a `package.json` (root-relative) describes: one with a
+    /// `name`, or nameless with an `imports` map.
+    pub fn read(root: &Path, file: &str) -> Option<Package> {
+        read_package(root, file)
     }
 }
 
@@ -145,9 +196,10 @@ fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Conf
     Some(config)
 }
 
-/// At most this many `paths` patterns, and targets per pattern, are read:
-/// real configs hold a few of each, and every import of the project is
-/// tried against them (a `*` with 100,000 targets took minutes).
+/// At most this many `paths` patterns (and `exports`/`imports` subpaths
+/// of a package), and targets per pattern, are read: real configs hold a
+/// few of each, and every import of the project is tried against them (a
+/// `*` with 100,000 targets took minutes).
 const MAX_PATTERNS: usize = 1_000;
 const MAX_TARGETS: usize = 16;
 
@@ -208,14 +260,22 @@ fn apply_options(
     }
 }
 
-/// A `package.json` with a `name`.
+/// A `package.json` with a `name` (or, nameless, with `imports`: an
+/// application's own `#name` map).
 fn read_package(root: &Path, file: &str) -> Option<Package> {
     let value: Value = serde_json::from_str(&read_small(root, file)?).ok()?;
-    let name = value.get("name")?.as_str()?.to_string();
-    if name.is_empty() || name.contains(['\t', '\n']) {
+    let name = value.get("name").and_then(Value::as_str).unwrap_or("");
+    let dir = parent(file).to_string();
+    let mut imports = Vec::new();
+    if let Some(Value::Object(map)) = value.get("imports") {
+        let patterns = map.iter().filter(|(k, _)| k.starts_with('#'));
+        for (pattern, target) in patterns.take(MAX_PATTERNS) {
+            imports.push((pattern.clone(), leaves(&dir, target)));
+        }
+    }
+    if (name.is_empty() && imports.is_empty()) || name.contains(['\t', '\n']) {
         return None;
     }
-    let dir = parent(file).to_string();
     let mut exports = Vec::new();
     match value.get("exports") {
         // `"exports": "./x.js"` or conditions only: the bare name.
@@ -226,7 +286,7 @@ fn read_package(root: &Path, file: &str) -> Option<Package> {
             exports.push((".".to_string(), leaves(&dir, &Value::Object(map.clone()))));
         }
         Some(Value::Object(map)) => {
-            for (sub, target) in map {
+            for (sub, target) in map.iter().take(MAX_PATTERNS) {
                 exports.push((sub.clone(), leaves(&dir, target)));
             }
         }
@@ -239,9 +299,10 @@ fn read_package(root: &Path, file: &str) -> Option<Package> {
         .collect();
     Some(Package {
         dir,
-        name,
+        name: name.to_string(),
         exports,
         entries,
+        imports,
     })
 }
 
@@ -252,7 +313,9 @@ fn read_package(root: &Path, file: &str) -> Option<Package> {
 fn leaves(dir: &str, value: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let mut stack = vec![value];
-    while let Some(v) = stack.pop() {
+    // Past [`MAX_TARGETS`] the rest is not tried (a map of 100,000
+    // conditions would be probed on every import of the package).
+    while let Some(v) = stack.pop().filter(|_| out.len() < MAX_TARGETS) {
         match v {
             Value::String(s) => out.extend(join_rel(dir, s)),
             Value::Array(items) => stack.extend(items.iter().rev()),
@@ -263,28 +326,9 @@ fn leaves(dir: &str, value: &Value) -> Vec<String> {
     out
 }
 
-/// `rel` (`./a`, `../b`, `c`) from `dir`, folded; `None` when it leaves
-/// the root or is absolute.
-fn join_rel(dir: &str, rel: &str) -> Option<String> {
-    if rel.starts_with('/') {
-        return None;
-    }
-    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
-    for part in rel.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(join("", &parts.join("/")))
-}
-
 /// JSON with `//` and `/* */` comments and trailing commas, as `tsc`
 /// reads its configs.
-pub(in crate::core::discovery::graph::modules) fn jsonc(text: &str) -> Option<Value> {
+pub fn jsonc(text: &str) -> Option<Value> {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
@@ -442,5 +486,51 @@ mod tests {
         );
         std::fs::write(dir.path().join("package.json"), "{ \"private\": true }").unwrap();
         assert_eq!(read_package(dir.path(), "package.json"), None);
+        // A nameless application with an `imports` map: its `#` names.
+        std::fs::write(
+            dir.path().join("package.json"),
+            r##"{ "imports": { "#db": "./src/db.js", "#lib/*": { "node": "./lib/*.js" },
+                            "bad": "./x.js" } }"##,
+        )
+        .unwrap();
+        let project = Project::read(
+            dir.path(),
+            &[
+                "package.json".to_string(),
+                "packages/core/package.json".to_string(),
+            ],
+        );
+        assert_eq!(
+            project.imported("tools/sum.js", "#lib/a"),
+            Some(vec!["lib/a.js".to_string()])
+        );
+        assert_eq!(
+            project.imported("tools/sum.js", "#db"),
+            Some(vec!["src/db.js".to_string()])
+        );
+        assert_eq!(project.imported("tools/sum.js", "bad"), None);
+        // The nearest package's map only: `packages/core` has none.
+        assert_eq!(project.imported("packages/core/x.js", "#db"), None);
+    }
+
+    /// A `package.json` of thousands of subpaths and conditions keeps
+    /// [`MAX_PATTERNS`] of them, each with [`MAX_TARGETS`] targets.
+    #[test]
+    fn package_maps_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let many: Vec<String> = (0..5000).map(|i| format!("\"./t{i}.js\"")).collect();
+        let imports: Vec<String> = (0..2000)
+            .map(|i| format!("\"#p{i}\": [{}]", many[..20].join(",")))
+            .collect();
+        let text = format!(
+            "{{ \"name\": \"x\", \"imports\": {{ {} }}, \"exports\": {{ \"./a\": [{}] }} }}",
+            imports.join(","),
+            many.join(",")
+        );
+        std::fs::write(dir.path().join("package.json"), text).unwrap();
+        let p = read_package(dir.path(), "package.json").unwrap();
+        assert_eq!(p.imports.len(), MAX_PATTERNS);
+        assert!(p.imports.iter().all(|(_, t)| t.len() == MAX_TARGETS));
+        assert_eq!(p.exports[0].1.len(), MAX_TARGETS);
     }
 }

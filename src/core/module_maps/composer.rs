@@ -1,0 +1,234 @@
+//! PHP's class names and composer's autoload maps: the class names of
+//! `use` statements (`use A\B\C;`, `use A\B\{C, D as E};`), and the
+//! files the `autoload`/`autoload-dev` maps of a project's
+//! `composer.json` files place them in (PSR-4, and PSR-0 whose class
+//! names map underscores to folders). `use function`/`use const` name
+//! functions and constants, which no autoload map places, and are left
+//! out; so are closures' `use ($x)`.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::{join, parent, read_small};
+
+/// The class names `use` statements import, fully qualified without the
+/// leading `\`.
+pub fn use_names(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut statement: Option<String> = None;
+    for line in source.lines() {
+        let code = line.split("//").next().unwrap_or(line);
+        if let Some(open) = statement.as_mut() {
+            open.push(' ');
+            open.push_str(code);
+        } else {
+            let t = code.trim_start();
+            match t.strip_prefix("use ") {
+                Some(rest) if !rest.trim_start().starts_with(['(', '$']) => {
+                    statement = Some(rest.to_string());
+                }
+                _ => continue,
+            }
+        }
+        if let Some(text) = statement.take_if(|s| s.contains(';')) {
+            let body = text.split(';').next().unwrap_or("").trim();
+            if body.starts_with("function ") || body.starts_with("const ") {
+                continue;
+            }
+            names(body, &mut out);
+        } else if statement.as_ref().is_some_and(|s| s.len() > 4096) {
+            statement = None;
+        }
+    }
+    out
+}
+
+/// The names of one `use` body: `A\B`, `A\B as C`, `A\{B, C\D}`, `A, B`.
+fn names(body: &str, out: &mut Vec<String>) {
+    let clean = |name: &str| {
+        let name = name.split(" as ").next().unwrap_or(name).trim();
+        let name = name.trim_start_matches('\\');
+        let ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '\\');
+        ok.then(|| name.to_string())
+    };
+    if let Some((head, group)) = body.split_once('{') {
+        let head = head.trim().trim_end_matches('\\');
+        for item in group.trim_end_matches('}').split(',') {
+            let item = item.trim();
+            // `use A\{function f, const C}` inside a group.
+            if item.is_empty() || item.starts_with("function ") || item.starts_with("const ") {
+                continue;
+            }
+            out.extend(clean(&format!("{head}\\{item}")));
+        }
+    } else {
+        out.extend(body.split(',').filter_map(clean));
+    }
+}
+
+/// The autoload maps of the project's `composer.json` files: namespace
+/// prefix (with its trailing `\`) to folders, root-relative.
+#[derive(Debug, Default)]
+pub struct Autoload {
+    /// PSR-4, the longest prefix first.
+    psr4: Vec<(String, Vec<String>)>,
+    /// PSR-0, the longest prefix first.
+    psr0: Vec<(String, Vec<String>)>,
+    /// What a bound cut ([`MAX_PREFIXES`], [`MAX_FOLDERS`]), for the user
+    /// to hear about.
+    pub limits: Vec<String>,
+}
+
+impl Autoload {
+    /// Read every `composer.json` among `files` outside `vendor/`; one
+    /// that does not parse is skipped.
+    pub fn read(root: &Path, files: &[String]) -> Self {
+        let mut autoload = Autoload::default();
+        for f in files.iter().filter(|f| {
+            (f.as_str() == "composer.json" || f.ends_with("/composer.json"))
+                && !f.split('/').any(|p| p == "vendor")
+        }) {
+            let Some(value): Option<Value> =
+                read_small(root, f).and_then(|t| serde_json::from_str(&t).ok())
+            else {
+                continue;
+            };
+            let dir = parent(f);
+            for section in ["autoload", "autoload-dev"] {
+                let section = value.get(section);
+                for (standard, into) in
+                    [("psr-4", &mut autoload.psr4), ("psr-0", &mut autoload.psr0)]
+                {
+                    let map = section.and_then(|s| s.get(standard));
+                    let (found, cut) = prefixes(dir, map);
+                    into.extend(found);
+                    autoload
+                        .limits
+                        .extend(cut.map(|cut| format!("{f}: {standard}: {cut}")));
+                }
+            }
+        }
+        for map in [&mut autoload.psr4, &mut autoload.psr0] {
+            map.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
+        }
+        autoload
+    }
+
+    /// A class name's candidate files, in the order the autoloader tries
+    /// them: under the folders of each matching PSR-4 prefix, the longest
+    /// first (`A\B\C` with `A\` in `src/` is `src/B/C.php`), then of
+    /// PSR-0 (`src/A/B/C.php`, `_` in the class name a folder); and
+    /// whether a prefix of the project other than the fallback `""` named
+    /// it (then a name with no file is the project's, not a dependency's).
+    pub fn candidates(&self, class: &str) -> (Vec<String>, bool) {
+        let mut named = false;
+        let mut out = Vec::new();
+        for (prefix, dirs) in &self.psr4 {
+            let Some(rest) = class.strip_prefix(prefix.as_str()) else {
+                continue;
+            };
+            // The fallback prefix `""` takes any class: one it does not
+            // find is a dependency's, not a missing project file.
+            named |= !prefix.is_empty();
+            let rel = format!("{}.php", rest.replace('\\', "/"));
+            out.extend(dirs.iter().map(|d| join(d, &rel)));
+        }
+        for (prefix, dirs) in &self.psr0 {
+            if !class.starts_with(prefix.as_str()) {
+                continue;
+            }
+            named |= !prefix.is_empty();
+            let (namespace, name) = class.rsplit_once('\\').unwrap_or(("", class));
+            let mut rel = namespace.replace('\\', "/");
+            rel = join(&rel, &format!("{}.php", name.replace('_', "/")));
+            out.extend(dirs.iter().map(|d| join(d, &rel)));
+        }
+        (out, named)
+    }
+}
+
+/// At most this many prefixes of one map, and folders of one prefix, are
+/// read: real `composer.json` files hold a few, and each class name is
+/// looked for in every folder of its prefix (a `""` over 120,000 folders
+/// took minutes).
+const MAX_PREFIXES: usize = 1_000;
+const MAX_FOLDERS: usize = 16;
+
+/// The prefixes of one `psr-4`/`psr-0` map (`"A\\": "src/"` or a list of
+/// folders), folders relative to the root; folders that leave it dropped.
+/// Past the bounds the rest is left out, and said in the second value.
+fn prefixes(dir: &str, map: Option<&Value>) -> (Vec<(String, Vec<String>)>, Option<String>) {
+    let Some(map) = map.and_then(Value::as_object) else {
+        return (Vec::new(), None);
+    };
+    let mut cut = (map.len() > MAX_PREFIXES).then(|| {
+        format!(
+            "{} prefixes; only the first {MAX_PREFIXES} are read",
+            map.len()
+        )
+    });
+    let found = map
+        .iter()
+        .take(MAX_PREFIXES)
+        .map(|(prefix, folders)| {
+            let folders: Vec<&str> = match folders {
+                Value::String(s) => vec![s.as_str()],
+                Value::Array(items) => {
+                    if items.len() > MAX_FOLDERS && cut.is_none() {
+                        cut = Some(format!(
+                            "prefix `{}` names {} folders; only the first {MAX_FOLDERS} \
+                             of a prefix are read",
+                            prefix.replace('\\', "\\\\"),
+                            items.len()
+                        ));
+                    }
+                    items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .take(MAX_FOLDERS)
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            let folders = folders
+                .into_iter()
+                .filter_map(|f| super::join_rel(dir, f.trim_end_matches('/')))
+                .collect();
+            (prefix.trim_start_matches('\\').to_string(), folders)
+        })
+        // A prefix whose folders all leave the root (or are not strings)
+        // places nothing.
+        .filter(|(_, folders): &(String, Vec<String>)| !folders.is_empty())
+        .collect();
+    (found, cut)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn use_statements_name_classes() {
+        let src = "<?php\nnamespace App;\n\nuse Symfony\\Component\\Console\\Command\\Command;\n\
+                   use App\\Model\\{User, Role as R};\nuse \\Psr\\Log\\LoggerInterface as Log, App\\Util;\n\
+                   use function App\\helper;\nuse const App\\VERSION;\nuse App\\Long\\{\n    One,\n    Two,\n};\n\
+                   $f = function () use ($x) {};\nclass A {\n    use App\\Traits\\Greets;\n}\n";
+        assert_eq!(
+            use_names(src),
+            [
+                "Symfony\\Component\\Console\\Command\\Command",
+                "App\\Model\\User",
+                "App\\Model\\Role",
+                "Psr\\Log\\LoggerInterface",
+                "App\\Util",
+                "App\\Long\\One",
+                "App\\Long\\Two",
+                "App\\Traits\\Greets",
+            ]
+        );
+    }
+}
