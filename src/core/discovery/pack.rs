@@ -179,6 +179,13 @@ impl Packed {
 /// one comes in reduced rather than crowd them out.
 const BEST_SHARE: f64 = 0.4;
 const RELEVANT_SHARE: f64 = 0.2;
+/// The share of the budget the cheapest form of one of the first
+/// [`FIRST_FEW`] files ranked for the task may take, past its cap: a large
+/// file the task is about (a 1,500-line `context.go` whose outline alone is
+/// 3,800 tokens) comes in as its outline rather than not at all, while its
+/// fuller forms keep to the cap and the files after it keep their room.
+const FLOOR_SHARE: f64 = 0.5;
+const FIRST_FEW: usize = 4;
 
 /// One form a candidate is tried in: a view mode, and for a file the task
 /// found, the mask that shows what the task is about.
@@ -564,7 +571,7 @@ impl<'a> Packer<'a> {
             let (mut item, mut file, mut cheapest) =
                 self.fit_within(resolved, *role, &mut fitted.left, ahead.after(i));
             if item.mode.is_none()
-                && cheapest <= self.cap(resolved, *role)
+                && cheapest <= self.floor_cap(resolved, *role)
                 && ahead.release_for(i, cheapest, fitted.left)
             {
                 // The room given up buys its cheapest form, no more: the
@@ -861,9 +868,28 @@ impl<'a> Packer<'a> {
         }
     }
 
+    /// The most the cheapest form of a candidate of `role` may take: its
+    /// cap, or for one of the first few files ranked for the task, up to
+    /// [`FLOOR_SHARE`] of the budget (the files after it still keep the
+    /// room [`ahead::Ahead`] holds for them).
+    fn floor_cap(&self, resolved: &ResolvedItem, role: Role) -> usize {
+        let cap = self.cap(resolved, role);
+        let first_few = self
+            .relevance
+            .files
+            .iter()
+            .take(FIRST_FEW)
+            .any(|s| s.path == resolved.path);
+        if role == Role::Relevant && first_few {
+            cap.max((self.opts.budget as f64 * FLOOR_SHARE) as usize)
+        } else {
+            cap
+        }
+    }
+
     /// What the cheapest form of `resolved` as a candidate of `role`
     /// costs; `None` when it is no block (binary, oversize, named only) or
-    /// over its cap.
+    /// over what its cheapest form may take ([`Self::floor_cap`]).
     fn floor_cost(&self, resolved: &ResolvedItem, role: Role) -> Option<usize> {
         if !resolved.settings.auto_aggregate {
             return None;
@@ -888,7 +914,7 @@ impl<'a> Packer<'a> {
             let cost = self.block_cost(&file, 1);
             floor = Some(floor.map_or(cost, |f| f.min(cost)));
         }
-        floor.filter(|&cost| cost <= self.cap(resolved, role))
+        floor.filter(|&cost| cost <= self.floor_cap(resolved, role))
     }
 
     /// Include `resolved` in the first of its modes that fits in `left`;
@@ -935,6 +961,9 @@ impl<'a> Packer<'a> {
         // outline of many short functions is longer than their skeleton):
         // the others are tried even when it does not fit.
         let mut cheapest = self.block_cost(&cheapest_file, 1);
+        // The cheapest form seen, for a file whose every form is over its
+        // cap but whose cheapest is within its floor cap.
+        let mut lowest = (cheapest, cheapest_file.clone());
         let mut tried: Vec<(ViewMode, Option<MaskState>)> = Vec::new();
         for form in &forms {
             let file = if form == &cheapest_form {
@@ -957,6 +986,16 @@ impl<'a> Packer<'a> {
                 out.tokens = cost;
                 return (out, Some(file), cheapest);
             }
+            if cost < lowest.0 {
+                lowest = (cost, file);
+            }
+        }
+        let (cost, file) = lowest;
+        if cost <= *left && cost <= self.floor_cap(resolved, role) {
+            *left -= cost;
+            out.mode = Some(file.mode);
+            out.tokens = cost;
+            return (out, Some(file), cheapest);
         }
         out.needs = Some(cheapest);
         (out, None, cheapest)

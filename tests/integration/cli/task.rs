@@ -447,3 +447,67 @@ fn the_next_files_the_task_is_about_keep_room_for_their_cheapest_form() {
         );
     }
 }
+
+/// The best file for the task whose cheapest form (its outline: no symbol
+/// name speaks of the task) is over its share of the budget still comes in
+/// as that outline when it is within half the budget, the next files whole
+/// beside it, the whole within the budget; past half the budget it stays
+/// out.
+#[test]
+fn a_first_ranked_file_whose_outline_is_over_its_share_still_comes_in() {
+    let p = Project::empty();
+    let mut big = String::new();
+    for i in 0..120 {
+        big.push_str(&format!(
+            "def step_{i}(conn, limit):\n    # the listener keeps queued frames across a reconnect\n\
+             \x20   return conn.listener.frames[:limit] + [{i}]\n\n"
+        ));
+    }
+    p.write("server/session.py", &big);
+    p.write(
+        "server/backoff.py",
+        "def delay(n):\n    \"\"\"Wait before a reconnect of the listener.\"\"\"\n    return min(2 ** n, 30)\n",
+    );
+    p.write(
+        "server/codec.py",
+        "def encode(frames):\n    \"\"\"Queued frames, encoded.\"\"\"\n    return b''.join(frames)\n",
+    );
+    let build = |budget: &str| {
+        let out = p.run(&[
+            "build",
+            "--task",
+            "the listener drops queued frames on reconnect",
+            "--budget",
+            budget,
+            "--stats-json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stats_json(&out)
+    };
+    // At 5,000 tokens its share is 2,000 and its outline 2,297: in, as
+    // the outline, and the two small files whole.
+    let stats = build("5000");
+    assert_eq!(
+        items(&stats),
+        vec![
+            ("server/session.py".to_string(), Some("outline".to_string())),
+            ("server/codec.py".to_string(), Some("full".to_string())),
+            ("server/backoff.py".to_string(), Some("full".to_string())),
+        ]
+    );
+    assert_eq!(stats["items"][0]["tokens"], 2297);
+    let tokens = stats["stats"]["tokens"].as_u64().expect("tokens");
+    assert!(tokens <= 5000, "{tokens}");
+    // At 4,000 tokens half the budget is under its outline: left out,
+    // with what it needs; the small files still in.
+    let stats = build("4000");
+    assert_eq!(
+        items(&stats),
+        vec![
+            ("server/session.py".to_string(), None),
+            ("server/codec.py".to_string(), Some("full".to_string())),
+            ("server/backoff.py".to_string(), Some("full".to_string())),
+        ]
+    );
+    assert_eq!(stats["items"][0]["needs"], 2297);
+}
