@@ -566,10 +566,18 @@ impl Sources {
         {
             return out;
         }
-        // Built again from every file's text (each now read, so its key is
-        // known).
         let all: Vec<usize> = (0..files.len()).collect();
         let texts = read(&all);
+        // Most files unknown by their stamps: a new checkout, or a cache
+        // just cleared, whose texts were derived just now. The index is
+        // built by the next run, which finds them cached.
+        if 2 * keys.iter().filter(|k| k.is_some()).count() < files.len() {
+            let mut out = vec![Vec::new(); words.len()];
+            word_index::add_texts(&mut out, words, &all, &texts);
+            return out;
+        }
+        // Built again from every file's text (each now read, so its key is
+        // known).
         let indexed: Vec<Indexed<'_>> = files
             .par_iter()
             .zip(texts)
@@ -1030,33 +1038,45 @@ mod tests {
             std::fs::write(root.join(rel), format!("common\nonly{i}\n")).unwrap();
         }
         let files: Vec<&str> = files.iter().map(String::as_str).collect();
-        let disk = DiskCache::at(&root.join("cache"));
+        let cache = root.join("cache");
+        let disk = DiskCache::at(&cache);
         let lines = |text: &str| text.to_string();
         let words = ["common", "only7", "absent"];
         let sorted = |mut v: Vec<(usize, u32)>| {
             v.sort_unstable();
             v.into_iter().map(|(i, _)| i).collect::<Vec<_>>()
         };
-        {
-            let first = Sources::with_disk(disk.clone());
-            lock(&first.stamps).settle_after(std::time::Duration::ZERO);
-            let got = first.word_postings(root, &files, "lines", lines, &words);
+        let check = |got: Vec<Vec<(usize, u32)>>| {
             assert_eq!(got[0].len(), 100);
             assert_eq!(sorted(got[1].clone()), [7]);
             assert!(got[2].is_empty());
+        };
+        // A first run derives every text: no index yet.
+        {
+            let first = Sources::with_disk(disk.clone());
+            lock(&first.stamps).settle_after(std::time::Duration::ZERO);
+            check(first.word_postings(root, &files, "lines", lines, &words));
         }
+        assert!(!cache.join("word-index").exists());
+        // The next finds them cached and builds it, reading no file.
         {
             let second = Sources::with_disk(disk.clone());
             let _snapshot = second.snapshot();
             let never = |_: &str| -> String { panic!("made again") };
-            let got = second.word_postings(root, &files, "lines", never, &words);
-            assert_eq!(got[0].len(), 100);
-            assert_eq!(sorted(got[1].clone()), [7]);
+            check(second.word_postings(root, &files, "lines", never, &words));
             assert_eq!(second.memory_stats()[0].1.entries, 0, "a file was read");
         }
+        assert!(cache.join("word-index").exists());
+        // The index alone answers the next (the per-file texts are gone).
+        std::fs::remove_dir_all(cache.join("derived")).unwrap();
+        {
+            let third = Sources::with_disk(disk.clone());
+            let never = |_: &str| -> String { panic!("made again") };
+            check(third.word_postings(root, &files, "lines", never, &words));
+        }
         std::fs::write(root.join("m7.py"), "common\nedited\n").unwrap();
-        let third = Sources::with_disk(disk);
-        let got = third.word_postings(root, &files, "lines", lines, &["only7", "edited"]);
+        let fourth = Sources::with_disk(disk);
+        let got = fourth.word_postings(root, &files, "lines", lines, &["only7", "edited"]);
         assert!(got[0].is_empty(), "{got:?}");
         assert_eq!(sorted(got[1].clone()), [7]);
     }

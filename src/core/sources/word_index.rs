@@ -14,7 +14,10 @@
 //! A file whose derived text is not the one indexed (changed, new, or too
 //! young to be known by its stamp) is read as before and answered from its
 //! own text; the index is built again when more than [`REBUILD_SHARE`] of
-//! the files asked about differ from it.
+//! the files asked about differ from it, but only once most files are
+//! known by their stamps: a first run over a new checkout, or after the
+//! cache was cleared, answers from the texts it derives, and the next run
+//! (which finds them cached) builds the index.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -234,8 +237,15 @@ pub fn answer(
             out[w].push((i, value));
         }
     }
+    add_texts(&mut out, words, &others, &read(&others));
+    Some(out)
+}
+
+/// Add to `out` (each of `words`' postings) what the texts of the files
+/// at `at` say, read line by line.
+pub fn add_texts(out: &mut Answer, words: &[&str], at: &[usize], texts: &[Option<Arc<str>>]) {
     let wanted: FxHashMap<&str, usize> = words.iter().enumerate().map(|(w, t)| (*t, w)).collect();
-    for (i, text) in others.iter().zip(read(&others)) {
+    for (i, text) in at.iter().zip(texts) {
         let Some(text) = text else { continue };
         let mut seen: FxHashSet<usize> = FxHashSet::default();
         for line in text.lines() {
@@ -247,7 +257,6 @@ pub fn answer(
             }
         }
     }
-    Some(out)
 }
 
 fn header_key(name: &str) -> [u8; 32] {
