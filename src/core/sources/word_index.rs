@@ -87,12 +87,18 @@ impl WordIndex {
             .collect();
         files.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         files.dedup_by(|a, b| a.0 == b.0);
-        let mut by_word: FxHashMap<&str, Vec<(u32, u32)>> = FxHashMap::default();
+        // Words come from the files: a keyed hash, so no file can make
+        // them collide.
+        let mut by_word: HashMap<&str, Vec<(u32, u32)>> = HashMap::new();
         for (i, (_, _, text)) in files.iter().enumerate() {
             let Ok(i) = u32::try_from(i) else { break };
             for line in text.lines() {
                 let (word, value) = split_line(line);
-                by_word.entry(word).or_default().push((i, value));
+                let postings = by_word.entry(word).or_default();
+                // A word's first line in a file counts, as when read.
+                if postings.last().is_none_or(|p| p.0 != i) {
+                    postings.push((i, value));
+                }
             }
         }
         let mut sorted: Vec<(&str, Vec<(u32, u32)>)> = by_word.into_iter().collect();
@@ -244,16 +250,21 @@ pub fn answer(
 /// Add to `out` (each of `words`' postings) what the texts of the files
 /// at `at` say, read line by line.
 pub fn add_texts(out: &mut Answer, words: &[&str], at: &[usize], texts: &[Option<Arc<str>>]) {
-    let wanted: FxHashMap<&str, usize> = words.iter().enumerate().map(|(w, t)| (*t, w)).collect();
+    let mut wanted: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    for (w, word) in words.iter().enumerate() {
+        wanted.entry(word).or_default().push(w);
+    }
     for (i, text) in at.iter().zip(texts) {
         let Some(text) = text else { continue };
-        let mut seen: FxHashSet<usize> = FxHashSet::default();
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
         for line in text.lines() {
             let (word, value) = split_line(line);
-            if let Some(&w) = wanted.get(word)
-                && seen.insert(w)
+            if let Some(asked) = wanted.get(word)
+                && seen.insert(word)
             {
-                out[w].push((*i, value));
+                for &w in asked {
+                    out[w].push((*i, value));
+                }
             }
         }
     }
@@ -443,6 +454,23 @@ mod tests {
         );
         assert_eq!(sorted(got[1].clone()), [(0, 1), (1, 4)]);
         assert!(got[2].is_empty());
+    }
+
+    #[test]
+    fn a_word_asked_twice_or_written_twice_counts_as_read() {
+        let disk = DiskCache::disabled();
+        let index = WordIndex::build(&disk, "t", &texts(&[("a.py", 1, "x 5\nx 6")]));
+        let read = |at: &[usize]| -> Vec<Option<Arc<str>>> {
+            at.iter().map(|_| Some(Arc::from("x 2\nx 3"))).collect()
+        };
+        let files = ["a.py", "b.py"];
+        let keys = [Some([1; 32]), None];
+        let got = answer(&index, &disk, "t", &files, &keys, &["x", "x"], read).unwrap();
+        for postings in got {
+            let mut postings = postings;
+            postings.sort_unstable();
+            assert_eq!(postings, [(0, 5), (1, 2)]);
+        }
     }
 
     #[test]
