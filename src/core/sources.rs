@@ -303,6 +303,12 @@ impl Sources {
             && cached.stamp.is_some()
             && cached.stamp == self.stat(root, rel)
         {
+            if !force
+                && cached.text().is_some()
+                && let Some(seen) = lock(&self.checked).as_mut().and_then(|c| c.get_mut(rel))
+            {
+                seen.1 = Some(*cached.hash());
+            }
             return cached;
         }
         // A file gone (or refused) is read anyway, so the problem is named
@@ -361,15 +367,22 @@ impl Sources {
         if !policy.may_read(rel) {
             return None;
         }
-        // Asked before in this snapshot (a build asks per derived name).
-        if let Some((_, Some(hash))) = lock(&self.checked).as_ref().and_then(|c| c.get(rel)) {
-            return Some(*hash);
-        }
-        let stamp = self.stat(root, rel)?;
+        // Asked before in this snapshot (a build asks per derived name), or
+        // read in it: the hash is kept with the stamp.
+        let seen = lock(&self.checked).as_ref().map(|c| c.get(rel).copied());
+        let stamp = match seen {
+            Some(Some((_, Some(hash)))) => return Some(hash),
+            Some(Some((stamp, None))) => stamp?,
+            _ => self.stat(root, rel)?,
+        };
         if stamp.len > policy.max_file_size {
             return None;
         }
-        let cached = lock(&self.files).get(rel);
+        // Outside a snapshot, a file read before at this stamp.
+        let cached = match seen {
+            None => lock(&self.files).get(rel),
+            Some(_) => None,
+        };
         let hash = match cached {
             Some(file) if file.stamp == Some(stamp) => file.text().map(|_| *file.hash()),
             _ => lock(&self.stamps).hash(&self.disk, rel, &stamp),
