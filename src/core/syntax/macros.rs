@@ -595,6 +595,10 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = to;
             continue;
         }
+        if let Some(gt) = comparison_argument(&scan, word, end) {
+            let src = scan.src;
+            scan.out.get_or_insert_with(|| src.to_vec())[gt] = b'=';
+        }
         let found = user.rule_of(word);
         if let Some(Found::Project(meaning, table)) = found
             && let Some(to) = project_meaning(&mut scan, meaning, table, word, i, end)
@@ -1087,6 +1091,46 @@ fn decltype_with_commas(scan: &mut Scan, end: usize) -> Option<usize> {
         out[zero] = b'0';
     }
     Some(close)
+}
+
+/// A comparison as a template's first argument (Eigen's
+/// `conditional<N>=4, A, B>`, `conditional<T::Size>=8, ...>`): `>=` is
+/// one token, so the argument list goes on past it, and tree-sitter-cpp
+/// closes it at the `>`. The index of that `>`, which is written as `=`
+/// (`N==4`, a comparison it reads, as long), or `None`: after the name
+/// (`word` ends at `end`), `<`, a name (`::` between its parts), `>=`, an
+/// operand, then `,` or `>`.
+fn comparison_argument(scan: &Scan, word: &str, end: usize) -> Option<usize> {
+    if word == "operator" || word == "template" || word.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    // A name (`::` between its parts) from `at`: the index after it.
+    let name = |mut at: usize| -> Option<usize> {
+        loop {
+            match scan.next(at, true)? {
+                (w, Tok::Word(word)) if !is_keyword(word) => at = w + word.len(),
+                _ => return None,
+            }
+            match scan.next(at, true)? {
+                (c, Tok::Punct(b':')) if scan.src.get(c + 1) == Some(&b':') => at = c + 2,
+                _ => return Some(at),
+            }
+        }
+    };
+    let (open, _) = scan
+        .next(end, true)
+        .filter(|(_, t)| *t == Tok::Punct(b'<'))?;
+    let (gt, _) = scan
+        .next(name(open + 1)?, true)
+        .filter(|(_, t)| *t == Tok::Punct(b'>'))?;
+    if scan.src.get(gt + 1) != Some(&b'=') || scan.src.get(gt + 2) == Some(&b'=') {
+        return None;
+    }
+    let after = name(gt + 2).or_else(|| match scan.next(gt + 2, true)? {
+        (n, Tok::Word(number)) if number.as_bytes()[0].is_ascii_digit() => Some(n + number.len()),
+        _ => None,
+    })?;
+    matches!(scan.next(after, true), Some((_, Tok::Punct(b',' | b'>')))).then_some(gt)
 }
 
 /// An explicit instantiation tree-sitter-cpp cannot read: the `extern`
@@ -1837,6 +1881,29 @@ mod tests {
 
     fn blanked(src: &str) -> String {
         blank(src, &CMacros::default()).unwrap_or_else(|| src.to_string())
+    }
+
+    /// `conditional<N>=4, A>` is read as `conditional<N==4, A>`; a
+    /// comparison elsewhere, `>>=` and `operator<` are left as written.
+    #[test]
+    fn a_comparison_as_a_templates_first_argument_is_written_as_one() {
+        let cases = [
+            (
+                "typedef typename conditional<N>=4, A, B>::type t;",
+                "typedef typename conditional<N==4, A, B>::type t;",
+            ),
+            (
+                "conditional< a::b >=8 >::type x;",
+                "conditional< a::b ==8 >::type x;",
+            ),
+            ("if (a<b>=c) f();", "if (a<b>=c) f();"),
+            ("x = a<b>>=c, y;", "x = a<b>>=c, y;"),
+            ("bool operator<T>=(T a, T b);", "bool operator<T>=(T a, T b);"),
+            ("c<d>==e, f;", "c<d>==e, f;"),
+        ];
+        for (src, want) in cases {
+            assert_eq!(blanked(src), want, "{src}");
+        }
     }
 
     #[test]

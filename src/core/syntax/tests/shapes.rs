@@ -229,3 +229,19 @@ fn shape_11_functions_returning_function_pointers_and_more_typedefs() {
     note: None
     ");
 }
+
+/// Eigen's `conditional<N>=4, A, B>`: a comparison as a template's first
+/// argument (`>=` is one token, so the `<` is not closed there), read as
+/// the compiler reads it.
+const S12: &str = "template <int N> struct Picker {\n  typedef typename conditional<N>=4, A, B>::type type;\n  typedef typename conditional<Traits::Progress>=8,typename H<S>::half,S>::type Half;\n};\nint after() { return 0; }\n";
+
+#[test]
+fn shape_12_a_comparison_as_a_templates_first_argument() {
+    insta::assert_snapshot!(show(Lang::Cpp, S12), @r"
+    Picker [struct] L1-4 | template <int N> struct Picker
+    Picker::type [typedef] L2-2 | typedef typename conditional<N>=4, A, B>::type type
+    Picker::Half [typedef] L3-3 | typedef typename conditional<Traits::Progress>=8,typename H<S>::half,S>::type Half
+    after [function] L5-5 | int after()
+    note: None
+    ");
+}
