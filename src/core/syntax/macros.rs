@@ -1655,7 +1655,7 @@ fn before_a_type_and_a_name(s: &Site) -> Option<bool> {
     let Some((after, Tok::Word(second))) = s.scan.next(s.end, false) else {
         return Some(false);
     };
-    if is_keyword(second) {
+    if is_keyword(second) || before_a_seen_through_qualifier(s, after) {
         return Some(false);
     }
     let third = s
@@ -1673,6 +1673,29 @@ fn before_a_type_and_a_name(s: &Site) -> Option<bool> {
                 _ => false,
             },
     )
+}
+
+/// `static LONG SQLITE_WIN32_VOLATILE winMutex_lock = 0;`: the words
+/// from `at` the tables see through (object-like, no arguments), then a
+/// variable's name (`=`, `;`, `[` or `,` after it): the word before them
+/// is its type, not a macro (blanking both would leave no type).
+fn before_a_seen_through_qualifier(s: &Site, mut at: usize) -> bool {
+    let mut seen = 0;
+    loop {
+        match s.scan.next(at, false) {
+            Some((w, Tok::Word(word))) if !is_keyword(word) && s.user.blanks(word) => {
+                at = w + word.len();
+                seen += 1;
+            }
+            Some((w, Tok::Word(name))) if seen > 0 && !is_keyword(name) => {
+                return matches!(
+                    s.scan.next(w + name.len(), false),
+                    Some((_, Tok::Punct(b'=' | b';' | b'[' | b',')))
+                );
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether the next word after `at` is followed by `(`: the name of a
