@@ -516,7 +516,10 @@ fn a_one_shot_build_reads_the_projects_macros_once() {
     let files: Vec<(String, String)> = (0..600)
         .map(|i| (format!("src/f{i:03}.c"), format!("API int f{i}(void);\n")))
         .collect();
-    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
     let dir = project(&files);
     let project = open(dir.path());
     let sources = project.run_cache();

@@ -1921,7 +1921,10 @@ mod tests {
             ),
             ("if (a<b>=c) f();", "if (a<b>=c) f();"),
             ("x = a<b>>=c, y;", "x = a<b>>=c, y;"),
-            ("bool operator<T>=(T a, T b);", "bool operator<T>=(T a, T b);"),
+            (
+                "bool operator<T>=(T a, T b);",
+                "bool operator<T>=(T a, T b);",
+            ),
             ("c<d>==e, f;", "c<d>==e, f;"),
         ];
         for (src, want) in cases {

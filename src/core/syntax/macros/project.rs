@@ -155,13 +155,9 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// The table of `defines` (of a name defined more than once, the
-    /// first definition the table can read wins).
-    pub(super) fn build(defines: Vec<Define>) -> Table {
-        Table::build_from(&[defines])
-    }
-
-    /// The table of the definitions of `groups`, in order.
+    /// The table of the definitions of `groups`, in order (of a name
+    /// defined more than once, the first definition the table can read
+    /// wins).
     fn build_from(groups: &[Vec<Define>]) -> Table {
         let count = groups.iter().map(Vec::len).sum();
         let mut raw: Raw = HashMap::with_capacity_and_hasher(count, Default::default());
