@@ -525,10 +525,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
     };
     let len = scan.src.len();
     let mut i = 0;
+    // Per open conditional: whether its branch is C++/CLI's.
+    let mut managed: Vec<bool> = Vec::new();
     while i < len {
         let b = scan.src[i];
         if b == b'#' && scan.prev(i).is_none() {
             let end = directive_end(scan.src, i);
+            follow_managed(scan.text.get(i + 1..end).unwrap_or(""), &mut managed);
             // A null directive (`#` alone), which tree-sitter cannot read.
             if scan.src[i + 1..end].iter().all(u8::is_ascii_whitespace) {
                 scan.blank(i, i + 1);
@@ -548,6 +551,11 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         }
         if b == b'"' || b == b'\'' {
             i = literal_end(scan.src, i).max(i + 1);
+            continue;
+        }
+        if b == b'^' && managed.contains(&true) && cli_handle(&scan, i) {
+            scan.blank(i, i + 1);
+            i += 1;
             continue;
         }
         if b == b'='
@@ -1131,6 +1139,46 @@ fn comparison_argument(scan: &Scan, word: &str, end: usize) -> Option<usize> {
         _ => None,
     })?;
     matches!(scan.next(after, true), Some((_, Tok::Punct(b',' | b'>')))).then_some(gt)
+}
+
+/// Follow one directive (`line`: after the `#`) for the branches written
+/// for C++/CLI alone (`#if defined(_MANAGED)`, `#ifdef __cplusplus_cli`):
+/// one entry per open conditional, whether its current branch is one.
+fn follow_managed(line: &str, managed: &mut Vec<bool>) {
+    let line = line.trim_start();
+    let word_len = line.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let (word, rest) = line.split_at(word_len);
+    let cli = || {
+        let cond = rest.split("//").next().unwrap_or("");
+        let cond = cond.split("/*").next().unwrap_or("").trim();
+        let cond = cond.strip_prefix("defined").unwrap_or(cond);
+        matches!(
+            cond.trim_matches(['(', ')', ' ', '\t', '\r', '\n']),
+            "_MANAGED" | "__cplusplus_cli"
+        )
+    };
+    match word {
+        "ifdef" | "if" => managed.push(cli()),
+        "ifndef" => managed.push(false),
+        "elif" | "else" | "elifdef" | "elifndef" => {
+            if let Some(top) = managed.last_mut() {
+                *top = (word == "elif" || word == "elifdef") && cli();
+            }
+        }
+        "endif" => {
+            managed.pop();
+        }
+        _ => {}
+    }
+}
+
+/// Whether the `^` at `at` is a C++/CLI handle (`T^ ref`, `StringMaker<T^>`):
+/// right after a name or a `>`, and before a space, `>`, `)`, `,` or `&`.
+fn cli_handle(scan: &Scan, at: usize) -> bool {
+    let before = at.checked_sub(1).map(|b| scan.src[b]);
+    let after = scan.src.get(at + 1).copied();
+    matches!(before, Some(b) if is_ident(b) || b == b'>')
+        && matches!(after, Some(b' ' | b'\t' | b'>' | b')' | b',' | b'&'))
 }
 
 /// An explicit instantiation tree-sitter-cpp cannot read: the `extern`

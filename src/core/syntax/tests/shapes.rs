@@ -245,3 +245,19 @@ fn shape_12_a_comparison_as_a_templates_first_argument() {
     note: None
     ");
 }
+
+/// Catch2's C++/CLI branch (`#if defined(_MANAGED)`): a handle `T^` in a
+/// parameter list or a template's arguments is read as the type `T`; the
+/// same `^` outside such a branch is C++'s (xor).
+const S13: &str = "#if defined(_MANAGED)\ntemplate<typename T>\nstd::string clrReferenceToString( T^ ref ) {\n    if (ref == nullptr)\n        return std::string(\"null\");\n    return std::string(ref->ToString());\n}\ntemplate <typename T>\nstruct StringMaker<T^> {\n    static std::string convert( T^ ref ) { return clrReferenceToString(ref); }\n};\n#endif\nint mix(int a, int b) { return a^ b; }\n";
+
+#[test]
+fn shape_13_a_cli_handle_in_a_managed_branch() {
+    insta::assert_snapshot!(show(Lang::Cpp, S13), @r"
+    clrReferenceToString [function] L2-7 | template<typename T> std::string clrReferenceToString(T^ ref)
+    StringMaker<T^> [struct] L8-11 | template <typename T> struct StringMaker<T^>
+    StringMaker<T^>::convert [method] L10-10 | static std::string convert(T^ ref)
+    mix [function] L13-13 | int mix(int a, int b)
+    note: None
+    ");
+}
