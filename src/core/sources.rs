@@ -767,6 +767,14 @@ impl Sources {
             let mut macros = lock(&self.c_macros);
             *macros = macros.reloaded();
         }
+        self.release();
+    }
+
+    /// Let go of what was read, rendered and derived (a one-shot build,
+    /// once a chunk of files is written), but not the project's C/C++
+    /// macros: the files are the same, and the macros are read from all
+    /// of them.
+    pub fn release(&self) {
         lock(&self.files).clear();
         lock(&self.forced).clear();
         lock(&self.views).clear();

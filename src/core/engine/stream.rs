@@ -309,7 +309,7 @@ impl Workspace<'_> {
                     sink.scan.add_files(found);
                     if self.one_shot {
                         // Read once: nothing is kept for a later build.
-                        self.sources.clear();
+                        self.sources.release();
                     }
                     let mut out = Out::resume(&mut *sink, written);
                     for f in &mut rendered {

@@ -544,3 +544,44 @@ fn a_map_ask_is_resolved_as_the_user_said_it() {
     );
     assert!(why(&|a| a.preset = Some("nope".into())).starts_with("no preset named `nope`"));
 }
+
+/// A one-shot build lets each chunk's texts go, but not the project's
+/// C/C++ macros: their definitions are read once per build (read again
+/// for every chunk of files, a cold skeleton build of /usr/include took
+/// twice the time of one without them).
+#[test]
+fn a_one_shot_build_reads_the_projects_macros_once() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let files: Vec<(String, String)> = (0..600)
+        .map(|i| (format!("src/f{i:03}.c"), format!("API int f{i}(void);\n")))
+        .collect();
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let dir = project(&files);
+    let project = open(dir.path());
+    let sources = project.run_cache();
+    let loads = Arc::new(AtomicUsize::new(0));
+    let counted = loads.clone();
+    sources.set_c_macros(crate::core::syntax::CMacros::new(&[]).with_project(
+        "p".into(),
+        Vec::new(),
+        move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            vec!["#define API static\n".to_string()]
+        },
+    ));
+    let mut item = FileItem::new("src/*.c");
+    item.view_mode = crate::core::model::ViewMode::Skeleton;
+    let p = Preset {
+        files: vec![item],
+        ..Preset::default()
+    };
+    let built = Workspace::open(&project, &sources)
+        .build(BuildRequest::new(p, &project.settings))
+        .expect("built");
+    assert!(built.text.contains("### src/f599.c"), "{}", built.text);
+    assert_eq!(loads.load(Ordering::SeqCst), 1);
+}

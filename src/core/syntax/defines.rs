@@ -7,6 +7,8 @@
 //! definitions in order, and the reader takes the first live one it can
 //! read (`macros::project`).
 
+use std::borrow::Cow;
+
 use super::c_lex::{comment_end, directive_end, line_end, literal_end};
 
 /// One `#define`.
@@ -47,7 +49,7 @@ pub(super) fn scan(text: &str) -> Vec<Define> {
             b'/' if bytes.get(i + 1) == Some(&b'*') => i = comment_end(bytes, i),
             b'#' if line_start => {
                 let end = directive_end(bytes, i);
-                let line = joined(text.get(i + 1..end).unwrap_or(""));
+                let line = directive_line(text.get(i + 1..end).unwrap_or(""));
                 follow(&line, &mut stack, &mut found);
                 i = end;
                 line_start = true;
@@ -58,7 +60,7 @@ pub(super) fn scan(text: &str) -> Vec<Define> {
             }
             _ => {
                 line_start = false;
-                i += 1;
+                i = plain_end(bytes, i + 1);
             }
         }
     }
@@ -161,6 +163,40 @@ fn parse_define(rest: &str) -> Option<Define> {
         params,
         body: body.to_string(),
     })
+}
+
+/// The index of the next byte at or after `i` that may change what the
+/// scan reads (a line break, a comment's `/`, a quote): any other byte
+/// after a byte of code changes nothing (a `#` is no directive there).
+fn plain_end(bytes: &[u8], i: usize) -> usize {
+    const fn stops() -> [bool; 256] {
+        let mut table = [false; 256];
+        table[b'\n' as usize] = true;
+        table[b'/' as usize] = true;
+        table[b'"' as usize] = true;
+        table[b'\'' as usize] = true;
+        table
+    }
+    const STOPS: [bool; 256] = stops();
+    bytes
+        .get(i..)
+        .and_then(|rest| rest.iter().position(|&b| STOPS[usize::from(b)]))
+        .map_or(bytes.len(), |p| i + p)
+}
+
+/// A directive's text (after the `#`, its line break included) on one
+/// line: as [`joined`] makes it, borrowed when nothing is to be joined or
+/// dropped (no backslash, no `/`, no line break but the last).
+fn directive_line(text: &str) -> Cow<'_, str> {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    let plain = !body
+        .bytes()
+        .any(|b| matches!(b, b'\\' | b'/' | b'\n' | b'\r'));
+    if plain {
+        Cow::Borrowed(body)
+    } else {
+        Cow::Owned(joined(text))
+    }
 }
 
 /// A directive's text on one line: continuation backslashes and comments

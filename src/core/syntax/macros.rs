@@ -525,10 +525,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
     };
     let len = scan.src.len();
     let mut i = 0;
+    // Per open conditional: whether its branch is C++/CLI's.
+    let mut managed: Vec<bool> = Vec::new();
     while i < len {
         let b = scan.src[i];
         if b == b'#' && scan.prev(i).is_none() {
             let end = directive_end(scan.src, i);
+            follow_managed(scan.text.get(i + 1..end).unwrap_or(""), &mut managed);
             // A null directive (`#` alone), which tree-sitter cannot read.
             if scan.src[i + 1..end].iter().all(u8::is_ascii_whitespace) {
                 scan.blank(i, i + 1);
@@ -548,6 +551,11 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         }
         if b == b'"' || b == b'\'' {
             i = literal_end(scan.src, i).max(i + 1);
+            continue;
+        }
+        if b == b'^' && managed.contains(&true) && cli_handle(&scan, i) {
+            scan.blank(i, i + 1);
+            i += 1;
             continue;
         }
         if b == b'='
@@ -594,6 +602,10 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             scan.blank(i, to);
             i = to;
             continue;
+        }
+        if let Some(gt) = comparison_argument(&scan, word, end) {
+            let src = scan.src;
+            scan.out.get_or_insert_with(|| src.to_vec())[gt] = b'=';
         }
         let found = user.rule_of(word);
         if let Some(Found::Project(meaning, table)) = found
@@ -1087,6 +1099,86 @@ fn decltype_with_commas(scan: &mut Scan, end: usize) -> Option<usize> {
         out[zero] = b'0';
     }
     Some(close)
+}
+
+/// A comparison as a template's first argument (Eigen's
+/// `conditional<N>=4, A, B>`, `conditional<T::Size>=8, ...>`): `>=` is
+/// one token, so the argument list goes on past it, and tree-sitter-cpp
+/// closes it at the `>`. The index of that `>`, which is written as `=`
+/// (`N==4`, a comparison it reads, as long), or `None`: after the name
+/// (`word` ends at `end`), `<`, a name (`::` between its parts), `>=`, an
+/// operand, then `,` or `>`.
+fn comparison_argument(scan: &Scan, word: &str, end: usize) -> Option<usize> {
+    if word == "operator" || word == "template" || word.as_bytes()[0].is_ascii_digit() {
+        return None;
+    }
+    // A name (`::` between its parts) from `at`: the index after it.
+    let name = |mut at: usize| -> Option<usize> {
+        loop {
+            match scan.next(at, true)? {
+                (w, Tok::Word(word)) if !is_keyword(word) => at = w + word.len(),
+                _ => return None,
+            }
+            match scan.next(at, true)? {
+                (c, Tok::Punct(b':')) if scan.src.get(c + 1) == Some(&b':') => at = c + 2,
+                _ => return Some(at),
+            }
+        }
+    };
+    let (open, _) = scan
+        .next(end, true)
+        .filter(|(_, t)| *t == Tok::Punct(b'<'))?;
+    let (gt, _) = scan
+        .next(name(open + 1)?, true)
+        .filter(|(_, t)| *t == Tok::Punct(b'>'))?;
+    if scan.src.get(gt + 1) != Some(&b'=') || scan.src.get(gt + 2) == Some(&b'=') {
+        return None;
+    }
+    let after = name(gt + 2).or_else(|| match scan.next(gt + 2, true)? {
+        (n, Tok::Word(number)) if number.as_bytes()[0].is_ascii_digit() => Some(n + number.len()),
+        _ => None,
+    })?;
+    matches!(scan.next(after, true), Some((_, Tok::Punct(b',' | b'>')))).then_some(gt)
+}
+
+/// Follow one directive (`line`: after the `#`) for the branches written
+/// for C++/CLI alone (`#if defined(_MANAGED)`, `#ifdef __cplusplus_cli`):
+/// one entry per open conditional, whether its current branch is one.
+fn follow_managed(line: &str, managed: &mut Vec<bool>) {
+    let line = line.trim_start();
+    let word_len = line.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let (word, rest) = line.split_at(word_len);
+    let cli = || {
+        let cond = rest.split("//").next().unwrap_or("");
+        let cond = cond.split("/*").next().unwrap_or("").trim();
+        let cond = cond.strip_prefix("defined").unwrap_or(cond);
+        matches!(
+            cond.trim_matches(['(', ')', ' ', '\t', '\r', '\n']),
+            "_MANAGED" | "__cplusplus_cli"
+        )
+    };
+    match word {
+        "ifdef" | "if" => managed.push(cli()),
+        "ifndef" => managed.push(false),
+        "elif" | "else" | "elifdef" | "elifndef" => {
+            if let Some(top) = managed.last_mut() {
+                *top = (word == "elif" || word == "elifdef") && cli();
+            }
+        }
+        "endif" => {
+            managed.pop();
+        }
+        _ => {}
+    }
+}
+
+/// Whether the `^` at `at` is a C++/CLI handle (`T^ ref`, `StringMaker<T^>`):
+/// right after a name or a `>`, and before a space, `>`, `)`, `,` or `&`.
+fn cli_handle(scan: &Scan, at: usize) -> bool {
+    let before = at.checked_sub(1).map(|b| scan.src[b]);
+    let after = scan.src.get(at + 1).copied();
+    matches!(before, Some(b) if is_ident(b) || b == b'>')
+        && matches!(after, Some(b' ' | b'\t' | b'>' | b')' | b',' | b'&'))
 }
 
 /// An explicit instantiation tree-sitter-cpp cannot read: the `extern`
@@ -1611,7 +1703,7 @@ fn before_a_type_and_a_name(s: &Site) -> Option<bool> {
     let Some((after, Tok::Word(second))) = s.scan.next(s.end, false) else {
         return Some(false);
     };
-    if is_keyword(second) {
+    if is_keyword(second) || before_a_seen_through_qualifier(s, after) {
         return Some(false);
     }
     let third = s
@@ -1629,6 +1721,29 @@ fn before_a_type_and_a_name(s: &Site) -> Option<bool> {
                 _ => false,
             },
     )
+}
+
+/// `static LONG SQLITE_WIN32_VOLATILE winMutex_lock = 0;`: the words
+/// from `at` the tables see through (object-like, no arguments), then a
+/// variable's name (`=`, `;`, `[` or `,` after it): the word before them
+/// is its type, not a macro (blanking both would leave no type).
+fn before_a_seen_through_qualifier(s: &Site, mut at: usize) -> bool {
+    let mut seen = 0;
+    loop {
+        match s.scan.next(at, false) {
+            Some((w, Tok::Word(word))) if !is_keyword(word) && s.user.blanks(word) => {
+                at = w + word.len();
+                seen += 1;
+            }
+            Some((w, Tok::Word(name))) if seen > 0 && !is_keyword(name) => {
+                return matches!(
+                    s.scan.next(w + name.len(), false),
+                    Some((_, Tok::Punct(b'=' | b';' | b'[' | b',')))
+                );
+            }
+            _ => return false,
+        }
+    }
 }
 
 /// Whether the next word after `at` is followed by `(`: the name of a
@@ -1837,6 +1952,32 @@ mod tests {
 
     fn blanked(src: &str) -> String {
         blank(src, &CMacros::default()).unwrap_or_else(|| src.to_string())
+    }
+
+    /// `conditional<N>=4, A>` is read as `conditional<N==4, A>`; a
+    /// comparison elsewhere, `>>=` and `operator<` are left as written.
+    #[test]
+    fn a_comparison_as_a_templates_first_argument_is_written_as_one() {
+        let cases = [
+            (
+                "typedef typename conditional<N>=4, A, B>::type t;",
+                "typedef typename conditional<N==4, A, B>::type t;",
+            ),
+            (
+                "conditional< a::b >=8 >::type x;",
+                "conditional< a::b ==8 >::type x;",
+            ),
+            ("if (a<b>=c) f();", "if (a<b>=c) f();"),
+            ("x = a<b>>=c, y;", "x = a<b>>=c, y;"),
+            (
+                "bool operator<T>=(T a, T b);",
+                "bool operator<T>=(T a, T b);",
+            ),
+            ("c<d>==e, f;", "c<d>==e, f;"),
+        ];
+        for (src, want) in cases {
+            assert_eq!(blanked(src), want, "{src}");
+        }
     }
 
     #[test]

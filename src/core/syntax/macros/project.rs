@@ -41,8 +41,10 @@
 //! void sqlite3VtabClear(...);`, the macro from another branch) is the
 //! function's name and is kept (`macros::declared_function`).
 
-use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
+
+use rayon::prelude::*;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use sha2::{Digest, Sha256};
 
@@ -121,7 +123,13 @@ pub(super) enum Meaning {
 }
 
 /// A function-like macro's name, first definition and its body's tokens.
-type FunctionLike<'a> = (&'a String, &'a Define, Vec<(usize, BodyTok<'a>)>);
+type FunctionLike<'a> = (&'a str, &'a Define, Vec<(usize, BodyTok<'a>)>);
+
+/// The definitions of each name, in order (borrowed from the scan).
+type Raw<'a> = HashMap<&'a str, Vec<&'a Define>>;
+
+/// What each name read so far means (`None`: unreadable, or being read).
+type Memo<'a> = HashMap<&'a str, Option<Meaning>>;
 
 /// The project's macros by name, and a digest of them for cache keys.
 #[derive(Debug, Default)]
@@ -147,16 +155,18 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// The table of `defines` (of a name defined more than once, the
-    /// first definition the table can read wins).
-    pub(super) fn build(defines: Vec<Define>) -> Table {
-        let mut raw: HashMap<String, Vec<Define>> = HashMap::with_capacity(defines.len());
-        for define in defines {
-            raw.entry(define.name.clone()).or_default().push(define);
+    /// The table of the definitions of `groups`, in order (of a name
+    /// defined more than once, the first definition the table can read
+    /// wins).
+    fn build_from(groups: &[Vec<Define>]) -> Table {
+        let count = groups.iter().map(Vec::len).sum();
+        let mut raw: Raw = HashMap::with_capacity_and_hasher(count, Default::default());
+        for define in groups.iter().flatten() {
+            raw.entry(define.name.as_str()).or_default().push(define);
         }
-        let mut memo: HashMap<String, Option<Meaning>> = HashMap::with_capacity(raw.len());
-        let mut names: Vec<&String> = raw.keys().collect();
-        names.sort();
+        let mut memo: Memo = HashMap::with_capacity_and_hasher(raw.len(), Default::default());
+        let mut names: Vec<&str> = raw.keys().copied().collect();
+        names.sort_unstable();
         for name in &names {
             classify(name, &raw, &mut memo, 0);
         }
@@ -168,36 +178,36 @@ impl Table {
         let function_like: Vec<FunctionLike> = names
             .iter()
             .filter_map(|name| {
-                let define = raw.get(name.as_str())?.first()?;
+                let define: &Define = raw.get(name)?.first()?;
                 define.params.as_ref()?;
                 Some((*name, define, tokens(&define.body)))
             })
             .collect();
-        let mut declares = HashSet::new();
+        let mut declares: HashSet<&str> = HashSet::default();
         for _ in 0..=MAX_DEPTH {
             let before = declares.len();
             for (name, _, toks) in &function_like {
-                if !declares.contains(name.as_str()) && declarations(toks, &declares) {
-                    declares.insert(name.to_string());
+                if !declares.contains(*name) && declarations(toks, &declares) {
+                    declares.insert(name);
                 }
             }
             if declares.len() == before {
                 break;
             }
         }
-        let mut types = HashSet::new();
+        let mut types: HashSet<&str> = HashSet::default();
         for _ in 0..=MAX_DEPTH {
             let before = types.len();
             for (name, _, toks) in &function_like {
-                if !types.contains(name.as_str()) && type_body(toks, &types, &raw) {
-                    types.insert(name.to_string());
+                if !types.contains(*name) && type_body(toks, &types, &raw) {
+                    types.insert(name);
                 }
             }
             if types.len() == before {
                 break;
             }
         }
-        let mut pasted_variables = HashMap::new();
+        let mut pasted_variables = HashMap::default();
         for (name, define, toks) in &function_like {
             if let Some(params) = &define.params
                 && let Some(index) = pasted_variable(toks, params)
@@ -207,20 +217,20 @@ impl Table {
             }
         }
         for name in &names {
-            if declares.contains(name.as_str()) {
+            if declares.contains(*name) {
                 hasher.update(format!("declares {name}\n").as_bytes());
             }
-            if types.contains(name.as_str()) {
+            if types.contains(*name) {
                 hasher.update(format!("type {name}\n").as_bytes());
             }
         }
-        let mut map = HashMap::with_capacity(memo.len());
+        let mut map = HashMap::with_capacity_and_hasher(memo.len(), Default::default());
         for name in names {
-            if let Some(Some(meaning)) = memo.remove(name.as_str()) {
+            if let Some(Some(meaning)) = memo.remove(name) {
                 let _ = writeln!(key, "{name}={meaning:?}");
                 hasher.update(key.as_bytes());
                 key.clear();
-                map.insert(name.clone(), meaning);
+                map.insert(name.to_string(), meaning);
             }
         }
         let digest = hasher.finalize();
@@ -236,10 +246,11 @@ impl Table {
                 s
             })
         };
+        let owned = |set: HashSet<&str>| set.into_iter().map(str::to_string).collect();
         Table {
             map,
-            declares,
-            types,
+            declares: owned(declares),
+            types: owned(types),
             pasted_variables,
             key,
         }
@@ -251,11 +262,13 @@ impl Table {
         flags: &[String],
         texts: impl IntoIterator<Item = &'a str>,
     ) -> Table {
-        let mut all: Vec<Define> = flags.iter().filter_map(|f| flag(f)).collect();
-        for text in texts {
-            all.extend(defines::scan(text));
-        }
-        Table::build(all)
+        let flags: Vec<Define> = flags.iter().filter_map(|f| flag(f)).collect();
+        let texts: Vec<&str> = texts.into_iter().collect();
+        // Each text read on its own (in parallel), in order.
+        let mut groups: Vec<Vec<Define>> = Vec::with_capacity(texts.len() + 1);
+        groups.push(flags);
+        groups.par_extend(texts.par_iter().map(|text| defines::scan(text)));
+        Table::build_from(&groups)
     }
 
     pub(super) fn get(&self, name: &str) -> Option<&Meaning> {
@@ -412,10 +425,10 @@ fn declarative(p: &str) -> bool {
 
 /// What `name` means (memoised in `memo`; `None`: not readable, left to
 /// the list and the shapes).
-fn classify(
-    name: &str,
-    raw: &HashMap<String, Vec<Define>>,
-    memo: &mut HashMap<String, Option<Meaning>>,
+fn classify<'a>(
+    name: &'a str,
+    raw: &Raw<'a>,
+    memo: &mut Memo<'a>,
     depth: usize,
 ) -> Option<Meaning> {
     if let Some(known) = memo.get(name) {
@@ -423,7 +436,7 @@ fn classify(
     }
     let defines = raw.get(name)?;
     // A cycle or a deep chain reads as unreadable.
-    memo.insert(name.to_string(), None);
+    memo.insert(name, None);
     let meaning = if depth > MAX_DEPTH {
         None
     } else {
@@ -438,14 +451,14 @@ fn classify(
                 .find_map(|define| meaning_of(define, raw, memo, depth)),
         }
     };
-    memo.insert(name.to_string(), meaning.clone());
+    memo.insert(name, meaning.clone());
     meaning
 }
 
-fn meaning_of(
-    define: &Define,
-    raw: &HashMap<String, Vec<Define>>,
-    memo: &mut HashMap<String, Option<Meaning>>,
+fn meaning_of<'a>(
+    define: &'a Define,
+    raw: &Raw<'a>,
+    memo: &mut Memo<'a>,
     depth: usize,
 ) -> Option<Meaning> {
     let toks = tokens(&define.body);
@@ -562,7 +575,7 @@ fn meaning_of(
 /// parentheses and brackets (`typedef ... Scalar; ...`, `inline int f()
 /// { ... }`) or an invocation of a macro in `declaring`, and no
 /// `do`/`while` of a statement macro.
-fn declarations(toks: &[(usize, BodyTok)], declaring: &HashSet<String>) -> bool {
+fn declarations(toks: &[(usize, BodyTok)], declaring: &HashSet<&str>) -> bool {
     let mut depth = 0usize;
     let mut braces = 0usize;
     let mut found = false;
@@ -657,11 +670,7 @@ fn group_end_angle(tokens: &[(usize, BodyTok)], open: usize) -> Option<usize> {
 /// and `::name` segments to its end (`typename internal::func##_retval<T>::type`,
 /// `CwiseBinaryOp<EIGEN_CAT(...)<...>, const L, const R>`), or one
 /// invocation of a macro in `types`.
-fn type_body(
-    toks: &[(usize, BodyTok)],
-    types: &HashSet<String>,
-    raw: &HashMap<String, Vec<Define>>,
-) -> bool {
+fn type_body(toks: &[(usize, BodyTok)], types: &HashSet<&str>, raw: &Raw) -> bool {
     // A lone word is no sure type (`_GLIB_EXTERN`), nor a macro's name.
     let typed = toks.iter().any(|(_, t)| {
         matches!(
@@ -733,11 +742,11 @@ fn type_body(
 /// Whether a function-like macro's body pastes a parameter into a name:
 /// `a ## b` next to a parameter, or the body is one invocation of such a
 /// macro with a parameter among its arguments (`EXPAND_CAT(X, HASHER())`).
-fn pastes(
-    toks: &[(usize, BodyTok)],
+fn pastes<'a>(
+    toks: &[(usize, BodyTok<'a>)],
     param_index: &dyn Fn(&str) -> Option<usize>,
-    raw: &HashMap<String, Vec<Define>>,
-    memo: &mut HashMap<String, Option<Meaning>>,
+    raw: &Raw<'a>,
+    memo: &mut Memo<'a>,
     depth: usize,
 ) -> bool {
     let is_param = |t: Option<&(usize, BodyTok)>| matches!(t, Some((_, BodyTok::Ident(w))) if param_index(w).is_some());

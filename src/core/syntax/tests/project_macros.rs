@@ -336,3 +336,20 @@ fn typedef_attributes_and_tag_defaults_are_no_syntax_errors() {
     assert!(tree.find("overload_cast_impl::operator()").is_some());
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_qualifier_macro_between_a_type_and_a_variable_keeps_the_type() {
+    // sqlite3.c: `SQLITE_WIN32_VOLATILE` is nothing in one branch and
+    // `volatile` in the other; `LONG` is a type no header of it defines.
+    let header = "#if SQLITE_OS_WINCE\n# define SQLITE_WIN32_VOLATILE\n#else\n# define SQLITE_WIN32_VOLATILE volatile\n#endif\n";
+    let file = "static LONG SQLITE_WIN32_VOLATILE winMutex_lock = 0;\nstatic int after(void) { return 0; }\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["after"]);
+    // A macro before a type and a name is still a macro.
+    let file = "SQLITE_API LONG SQLITE_WIN32_VOLATILE sqlite3_os_type = 0;\nMYLIB_API int SQLITE_WIN32_VOLATILE f(void);\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    assert_snapshot!(golden(&tree), @"f [function] L2-2 | int SQLITE_WIN32_VOLATILE f(void)");
+}

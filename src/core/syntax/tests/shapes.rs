@@ -229,3 +229,35 @@ fn shape_11_functions_returning_function_pointers_and_more_typedefs() {
     note: None
     ");
 }
+
+/// Eigen's `conditional<N>=4, A, B>`: a comparison as a template's first
+/// argument (`>=` is one token, so the `<` is not closed there), read as
+/// the compiler reads it.
+const S12: &str = "template <int N> struct Picker {\n  typedef typename conditional<N>=4, A, B>::type type;\n  typedef typename conditional<Traits::Progress>=8,typename H<S>::half,S>::type Half;\n};\nint after() { return 0; }\n";
+
+#[test]
+fn shape_12_a_comparison_as_a_templates_first_argument() {
+    insta::assert_snapshot!(show(Lang::Cpp, S12), @r"
+    Picker [struct] L1-4 | template <int N> struct Picker
+    Picker::type [typedef] L2-2 | typedef typename conditional<N>=4, A, B>::type type
+    Picker::Half [typedef] L3-3 | typedef typename conditional<Traits::Progress>=8,typename H<S>::half,S>::type Half
+    after [function] L5-5 | int after()
+    note: None
+    ");
+}
+
+/// Catch2's C++/CLI branch (`#if defined(_MANAGED)`): a handle `T^` in a
+/// parameter list or a template's arguments is read as the type `T`; the
+/// same `^` outside such a branch is C++'s (xor).
+const S13: &str = "#if defined(_MANAGED)\ntemplate<typename T>\nstd::string clrReferenceToString( T^ ref ) {\n    if (ref == nullptr)\n        return std::string(\"null\");\n    return std::string(ref->ToString());\n}\ntemplate <typename T>\nstruct StringMaker<T^> {\n    static std::string convert( T^ ref ) { return clrReferenceToString(ref); }\n};\n#endif\nint mix(int a, int b) { return a^ b; }\n";
+
+#[test]
+fn shape_13_a_cli_handle_in_a_managed_branch() {
+    insta::assert_snapshot!(show(Lang::Cpp, S13), @r"
+    clrReferenceToString [function] L2-7 | template<typename T> std::string clrReferenceToString(T^ ref)
+    StringMaker<T^> [struct] L8-11 | template <typename T> struct StringMaker<T^>
+    StringMaker<T^>::convert [method] L10-10 | static std::string convert(T^ ref)
+    mix [function] L13-13 | int mix(int a, int b)
+    note: None
+    ");
+}
