@@ -122,6 +122,9 @@ pub struct Sources {
     /// list of files, by a hash of the name and the list: a pack asks
     /// several times over the same files.
     word_keys: Mutex<std::collections::HashMap<u64, Keys>>,
+    /// The derived names whose texts this process made anew for most
+    /// files: no word index is built for them until the next run.
+    word_fresh: Mutex<std::collections::HashSet<String>>,
     /// The stamps taken in the [`Snapshot`] open now, each file's once
     /// (`None` outside one: every look at a file takes its stamp again).
     /// With each, the content hash once known ([`Sources::known_hash`]).
@@ -561,9 +564,15 @@ impl Sources {
     ) -> word_index::Answer {
         use rayon::prelude::*;
         use word_index::{Indexed, WordIndex};
+        // How many texts this call derived anew (not found cached).
+        let derived = std::sync::atomic::AtomicUsize::new(0);
+        let counted = |text: &str| {
+            derived.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            derive(text)
+        };
         let read = |at: &[usize]| -> Vec<Option<Arc<str>>> {
             at.par_iter()
-                .map(|&i| self.derived_from_text(root, files[i], name, &derive))
+                .map(|&i| self.derived_from_text(root, files[i], name, &counted))
                 .collect()
         };
         let keys = self.word_keys(root, files, name);
@@ -581,10 +590,14 @@ impl Sources {
         }
         let all: Vec<usize> = (0..files.len()).collect();
         let texts = read(&all);
-        // Most files unknown by their stamps: a new checkout, or a cache
-        // just cleared, whose texts were derived just now. The index is
-        // built by the next run, which finds them cached.
-        if 2 * keys.iter().filter(|k| k.is_some()).count() < files.len() {
+        // Most texts derived just now (a new checkout, a cache just
+        // cleared), in this call or an earlier one of this process: the
+        // index is built by the next run, which finds them cached.
+        let fresh = 2 * derived.load(std::sync::atomic::Ordering::Relaxed) > files.len();
+        if fresh {
+            lock(&self.word_fresh).insert(name.to_string());
+        }
+        if fresh || lock(&self.word_fresh).contains(name) {
             let mut out = vec![Vec::new(); words.len()];
             word_index::add_texts(&mut out, words, &all, &texts);
             return out;

@@ -22,6 +22,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::core::store::{DiskCache, disk::MAX_ENTRY};
@@ -254,19 +255,27 @@ pub fn add_texts(out: &mut Answer, words: &[&str], at: &[usize], texts: &[Option
     for (w, word) in words.iter().enumerate() {
         wanted.entry(word).or_default().push(w);
     }
-    for (i, text) in at.iter().zip(texts) {
-        let Some(text) = text else { continue };
-        let mut seen: FxHashSet<&str> = FxHashSet::default();
-        for line in text.lines() {
-            let (word, value) = split_line(line);
-            if let Some(asked) = wanted.get(word)
-                && seen.insert(word)
-            {
-                for &w in asked {
-                    out[w].push((*i, value));
+    // Each file's lines read in parallel: (word asked, file, value).
+    let found: Vec<Vec<(usize, usize, u32)>> = at
+        .par_iter()
+        .zip(texts)
+        .map(|(i, text)| {
+            let mut hits = Vec::new();
+            let Some(text) = text else { return hits };
+            let mut seen: FxHashSet<&str> = FxHashSet::default();
+            for line in text.lines() {
+                let (word, value) = split_line(line);
+                if let Some(asked) = wanted.get(word)
+                    && seen.insert(word)
+                {
+                    hits.extend(asked.iter().map(|&w| (w, *i, value)));
                 }
             }
-        }
+            hits
+        })
+        .collect();
+    for (w, i, value) in found.into_iter().flatten() {
+        out[w].push((i, value));
     }
 }
 
