@@ -572,7 +572,7 @@ impl Sources {
         };
         let read = |at: &[usize]| -> Vec<Option<Arc<str>>> {
             at.par_iter()
-                .map(|&i| self.derived_from_text(root, files[i], name, &counted))
+                .map(|&i| self.derived_from_text(root, files[i], name, counted))
                 .collect()
         };
         let keys = self.word_keys(root, files, name);
