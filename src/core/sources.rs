@@ -535,8 +535,8 @@ impl Sources {
         self.memo(root, rel, name, false, |file| file.text().map(derive))
     }
 
-    /// [`Sources::derived_from_text`] for a pass over every file of the
-    /// project (terms, imports, identifiers): kept in [`bundles`] as well,
+    /// [`Sources::derived_from_text`] for a pass that needs every file's
+    /// text (the import graph's statements): kept in [`bundles`] as well,
     /// so the next pass reads a few entries, not one per file.
     pub fn scanned_from_text(
         &self,
