@@ -69,7 +69,8 @@ def module(rng, n):
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    # `--help` (or any flag) is no folder to fill with 100,000 files.
+    if len(sys.argv) not in (2, 3) or sys.argv[1].startswith("-"):
         sys.exit(__doc__)
     root = sys.argv[1]
     files = int(sys.argv[2]) if len(sys.argv) == 3 else 100_000
