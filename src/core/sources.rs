@@ -122,8 +122,9 @@ pub struct Sources {
     /// list of files, by a hash of the name and the list: a pack asks
     /// several times over the same files.
     word_keys: Mutex<std::collections::HashMap<u64, Keys>>,
-    /// The derived names whose texts this process made anew for most
-    /// files: no word index is built for them until the next run.
+    /// The derived names whose texts this build made anew for most files:
+    /// no word index is built for them until the next build (the outermost
+    /// snapshot's end), in this process or another.
     word_fresh: Mutex<std::collections::HashSet<String>>,
     /// The stamps taken in the [`Snapshot`] open now, each file's once
     /// (`None` outside one: every look at a file takes its stamp again).
@@ -344,6 +345,30 @@ impl Sources {
             checked.insert(rel.to_string(), (stamp, None));
         }
         stamp
+    }
+
+    /// The stamp of each of `files` where the file has been still long
+    /// enough to be known by it ([`stamps`]), or `None` for all of them
+    /// when one is missing, unreadable or younger (a key over them would
+    /// not stand for their content).
+    pub fn settled_stamps(&self, root: &Path, files: &[&str]) -> Option<Vec<[u8; 48]>> {
+        use rayon::prelude::*;
+        let settle = lock(&self.stamps).settle();
+        let now = std::time::SystemTime::now();
+        files
+            .par_iter()
+            .map(|rel| {
+                let stamp = self.stat(root, rel)?;
+                stamp.settled(now, settle).then(|| stamp.bytes())
+            })
+            .collect()
+    }
+
+    /// Know files by their stamp once still for `settle` (tests, whose
+    /// files are new).
+    #[cfg(test)]
+    pub fn settle_after(&self, settle: std::time::Duration) {
+        lock(&self.stamps).settle_after(settle);
     }
 
     /// Look at each file's stamp once until the snapshot is dropped: for
@@ -591,8 +616,9 @@ impl Sources {
         let all: Vec<usize> = (0..files.len()).collect();
         let texts = read(&all);
         // Most texts derived just now (a new checkout, a cache just
-        // cleared), in this call or an earlier one of this process: the
-        // index is built by the next run, which finds them cached.
+        // cleared), in this call or an earlier one of this build (the
+        // snapshot open now): the index is built by the next build, which
+        // finds them cached.
         let fresh = 2 * derived.load(std::sync::atomic::Ordering::Relaxed) > files.len();
         if fresh {
             lock(&self.word_fresh).insert(name.to_string());
@@ -773,6 +799,12 @@ impl Sources {
         }
     }
 
+    /// The part of every C/C++ cache key naming the user's own macros
+    /// (`[syntax] c_macros`); the project's come from its files.
+    pub fn user_macros_key(&self) -> String {
+        lock(&self.c_macros).entries_key()
+    }
+
     /// Forget everything (for a manual refresh), the project's C/C++
     /// macros included (read again on next use).
     pub fn clear(&self) {
@@ -818,6 +850,9 @@ impl Drop for Snapshot<'_> {
         if self.outer {
             *lock(&self.sources.checked) = None;
             lock(&self.sources.word_keys).clear();
+            // A long-lived process (the TUI, the MCP server) builds the
+            // word index on its next build, as a next run would.
+            lock(&self.sources.word_fresh).clear();
         }
     }
 }
@@ -1113,6 +1148,37 @@ mod tests {
         let got = fourth.word_postings(root, &files, "lines", lines, &["only7", "edited"]);
         assert!(got[0].is_empty(), "{got:?}");
         assert_eq!(sorted(got[1].clone()), [7]);
+    }
+
+    #[test]
+    fn a_long_lived_process_builds_the_word_index_on_its_next_build() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let files: Vec<String> = (0..20).map(|i| format!("m{i}.py")).collect();
+        for (i, rel) in files.iter().enumerate() {
+            std::fs::write(root.join(rel), format!("common\nonly{i}\n")).unwrap();
+        }
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let cache = root.join("cache");
+        let sources = Sources::with_disk(DiskCache::at(&cache));
+        sources.settle_after(std::time::Duration::ZERO);
+        let lines = |text: &str| text.to_string();
+        {
+            // One build asks twice (relevance, then the map).
+            let _build = sources.snapshot();
+            for _ in 0..2 {
+                let got = sources.word_postings(root, &files, "lines", lines, &["only3"]);
+                assert_eq!(got[0].len(), 1);
+            }
+        }
+        assert!(!cache.join("word-index").exists(), "the first build paid");
+        {
+            let _build = sources.snapshot();
+            let never = |_: &str| -> String { panic!("made again") };
+            let got = sources.word_postings(root, &files, "lines", never, &["only3"]);
+            assert_eq!(got[0].len(), 1);
+        }
+        assert!(cache.join("word-index").exists());
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! them. Imports that lead outside the project (the standard library,
 //! system headers, third-party packages) are not edges and not errors.
 
+mod cache;
 mod explain;
 mod imports;
 mod kind;
@@ -114,86 +115,44 @@ impl ImportGraph {
     }
 
     /// The graph with the statements of the files in `shown` read from
-    /// the text given there.
+    /// the text given there; an unchanged project's is loaded from the
+    /// disk cache (`cache`).
     fn build_from(
         codebase: &Codebase,
         include_dirs: &[String],
         shown: &HashMap<String, String>,
     ) -> Self {
+        let phases = crate::core::profile::Phases::start();
         let code = code_files(codebase.files());
-        let statements = read_statements(codebase, &code, shown);
-        let (set, packages) = resolver(codebase, include_dirs, &code, &statements);
-        let config_limits = packages.limits();
-        let found: Vec<FileEdges> = code
-            .par_iter()
-            .zip(&statements)
-            .map(|(path, stmts)| {
-                let mut found = stmts
-                    .as_ref()
-                    .map(|stmts| file_edges(&set, &packages, path, stmts))
-                    .unwrap_or_default();
-                if let Some(own) = modules::own_package(&packages, path) {
-                    found.packages.push((own, ImportKind::Runtime));
-                }
-                found
-            })
-            .collect();
-        let mut unresolved = Vec::new();
-        let mut edges = Vec::with_capacity(found.len());
-        let mut refs = Vec::with_capacity(found.len());
-        for (path, f) in code.iter().zip(found) {
-            edges.push(f.edges);
-            refs.push(f.packages);
-            unresolved.extend(f.unresolved.into_iter().map(|import| UnresolvedImport {
-                file: (*path).clone(),
-                import,
-            }));
-        }
-        let mut capped = Vec::new();
-        for ((path, list), narrowed) in code
-            .iter()
-            .zip(edges.iter_mut())
-            .zip(names::package_edges(codebase, &code, &refs))
-        {
-            list.extend(narrowed.edges);
-            if narrowed.capped > 0 {
-                capped.push(((*path).clone(), narrowed.capped));
+        let key = cache::key(codebase, include_dirs, &code, shown);
+        let kept = key.as_ref().and_then(|k| cache::load(codebase, k, &code));
+        phases.mark("graph: cache");
+        let parts = kept.unwrap_or_else(|| {
+            let parts = resolve_parts(codebase, include_dirs, &code, shown);
+            if let Some(key) = &key {
+                cache::store(codebase, key, &code, &parts);
             }
-        }
-        drop(refs);
-
-        let mut graph = DiGraph::with_capacity(code.len(), 0);
+            parts
+        });
+        let mut graph = DiGraph::with_capacity(code.len(), parts.edges.len());
         let mut index = HashMap::with_capacity(code.len());
         for path in &code {
             index.insert((*path).clone(), graph.add_node((*path).clone()));
         }
-        for (path, targets) in code.iter().zip(edges) {
-            let from = index[path.as_str()];
-            let mut merged: BTreeMap<NodeIndex, Edge> = BTreeMap::new();
-            for (to, w, kind) in targets {
-                // A header may exist outside the code set (`.inc`); only
-                // code files are nodes.
-                if let Some(&to) = index.get(to)
-                    && to != from
-                {
-                    let edge = merged.entry(to).or_insert(Edge {
-                        weight: 0.0,
-                        kind: ImportKind::TypeOnly,
-                    });
-                    edge.weight += w * kind.weight();
-                    edge.kind = edge.kind.min(kind);
-                }
-            }
-            for (to, edge) in merged {
-                graph.add_edge(from, to, edge);
-            }
+        for (from, to, edge) in parts.edges {
+            graph.add_edge(
+                NodeIndex::new(from as usize),
+                NodeIndex::new(to as usize),
+                edge,
+            );
         }
+        phases.mark("graph: nodes and edges");
         ImportGraph {
             graph,
             index,
-            unresolved,
-            capped,
-            config_limits,
+            unresolved: parts.unresolved,
+            capped: parts.capped,
+            config_limits: parts.config_limits,
         }
     }
 
@@ -422,6 +381,92 @@ impl ImportGraph {
 }
 
 /// The code files among `files` (every language with a grammar), sorted.
+/// The graph over `code` made from every file's statements: each edge
+/// (from, to by index into `code`) in the order the graph adds them.
+fn resolve_parts(
+    codebase: &Codebase,
+    include_dirs: &[String],
+    code: &[&String],
+    shown: &HashMap<String, String>,
+) -> cache::Parts {
+    let phases = crate::core::profile::Phases::start();
+    let statements = read_statements(codebase, code, shown);
+    phases.mark("graph: statements");
+    let (set, packages) = resolver(codebase, include_dirs, code, &statements);
+    phases.mark("graph: resolver");
+    let config_limits = packages.limits();
+    let found: Vec<FileEdges> = code
+        .par_iter()
+        .zip(&statements)
+        .map(|(path, stmts)| {
+            let mut found = stmts
+                .as_ref()
+                .map(|stmts| file_edges(&set, &packages, path, stmts))
+                .unwrap_or_default();
+            if let Some(own) = modules::own_package(&packages, path) {
+                found.packages.push((own, ImportKind::Runtime));
+            }
+            found
+        })
+        .collect();
+    phases.mark("graph: file edges");
+    let mut unresolved = Vec::new();
+    let mut edges = Vec::with_capacity(found.len());
+    let mut refs = Vec::with_capacity(found.len());
+    for (path, f) in code.iter().zip(found) {
+        edges.push(f.edges);
+        refs.push(f.packages);
+        unresolved.extend(f.unresolved.into_iter().map(|import| UnresolvedImport {
+            file: (*path).clone(),
+            import,
+        }));
+    }
+    let mut capped = Vec::new();
+    for ((path, list), narrowed) in code
+        .iter()
+        .zip(edges.iter_mut())
+        .zip(names::package_edges(codebase, code, &refs))
+    {
+        list.extend(narrowed.edges);
+        if narrowed.capped > 0 {
+            capped.push(((*path).clone(), narrowed.capped));
+        }
+    }
+    drop(refs);
+    phases.mark("graph: package edges");
+
+    let index: HashMap<&str, u32> = code
+        .iter()
+        .enumerate()
+        .map(|(i, path)| (path.as_str(), i as u32))
+        .collect();
+    let mut out = Vec::new();
+    for (from, targets) in (0u32..).zip(edges) {
+        let mut merged: BTreeMap<u32, Edge> = BTreeMap::new();
+        for (to, w, kind) in targets {
+            // A header may exist outside the code set (`.inc`); only
+            // code files are nodes.
+            if let Some(&to) = index.get(to)
+                && to != from
+            {
+                let edge = merged.entry(to).or_insert(Edge {
+                    weight: 0.0,
+                    kind: ImportKind::TypeOnly,
+                });
+                edge.weight += w * kind.weight();
+                edge.kind = edge.kind.min(kind);
+            }
+        }
+        out.extend(merged.into_iter().map(|(to, edge)| (from, to, edge)));
+    }
+    cache::Parts {
+        edges: out,
+        unresolved,
+        capped,
+        config_limits,
+    }
+}
+
 fn code_files(files: &[String]) -> Vec<&String> {
     let mut code: Vec<&String> = files
         .iter()

@@ -63,9 +63,22 @@ impl Stamp {
         }
     }
 
+    /// The stamp as bytes, for a cache key over many files.
+    pub fn bytes(&self) -> [u8; 48] {
+        let mut out = [0; 48];
+        out[..8].copy_from_slice(&self.len.to_le_bytes());
+        out[8..16].copy_from_slice(&self.modified.0.to_le_bytes());
+        out[16..20].copy_from_slice(&self.modified.1.to_le_bytes());
+        out[20..28].copy_from_slice(&self.changed.0.to_le_bytes());
+        out[28..32].copy_from_slice(&self.changed.1.to_le_bytes());
+        out[32..40].copy_from_slice(&self.inode.to_le_bytes());
+        out[40..48].copy_from_slice(&self.device.to_le_bytes());
+        out
+    }
+
     /// Whether the file has been still for `settle` before `now`, so that
     /// a change would have moved its times.
-    fn settled(&self, now: SystemTime, settle: Duration) -> bool {
+    pub(crate) fn settled(&self, now: SystemTime, settle: Duration) -> bool {
         let Some(line) = now
             .checked_sub(settle)
             .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
@@ -126,6 +139,12 @@ impl Stamps {
             self.known.insert(rel.to_string(), (stamp, hash));
             self.changed = true;
         }
+    }
+
+    /// How long a file must be still for its stamp to stand for its
+    /// content.
+    pub fn settle(&self) -> Duration {
+        self.settle.unwrap_or(SETTLED)
     }
 
     /// Remember files still for only `settle` (tests, whose files are new).

@@ -511,3 +511,19 @@ fn a_first_ranked_file_whose_outline_is_over_its_share_still_comes_in() {
     );
     assert_eq!(stats["items"][0]["needs"], 2297);
 }
+
+#[test]
+fn a_cold_task_build_leaves_the_word_index_to_the_next_run() {
+    let p = router();
+    let task = |text: &str| {
+        let out = p.run(&["build", "--task", text, "--budget", "2000"]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let index = p.path(".ctxcurate/cache/word-index");
+    let first = task("a wildcard after a named param in the route tree");
+    assert!(!index.exists(), "a cold build paid for the index");
+    let second = task("a wildcard after a named param in the route tree");
+    assert!(index.exists(), "the second run built no index");
+    assert_eq!(first, second);
+}
