@@ -108,11 +108,7 @@ pub struct Walked {
 /// that the walk skipped or applied only in part.
 pub fn walk_files_noted(root: &Path, patterns: &WalkPatterns) -> Walked {
     let (builder, ignores) = walker_noted(root, patterns);
-    let mut files = Vec::new();
-    each_file(root, builder, |rel| {
-        files.push(rel);
-        true
-    });
+    let mut files = all_files(root, builder);
     files.sort();
     // Kept for the whole build: at 100,000 files, grown by doubling, it
     // holds 750 KB it never uses.
@@ -140,6 +136,59 @@ pub fn walk_each(root: &Path, f: impl FnMut(String) -> bool) {
 /// [`walk_each`], with the `[project] ignore`/`unignore` patterns.
 pub fn walk_each_with(root: &Path, patterns: &WalkPatterns, f: impl FnMut(String) -> bool) {
     each_file(root, walker_with(root, patterns), f)
+}
+
+/// Every file of the walk, in no particular order: folders are read on
+/// as many threads as the machine has (each thread gathers its own list).
+fn all_files(root: &Path, mut builder: ignore::WalkBuilder) -> Vec<String> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads < 2 {
+        let mut files = Vec::new();
+        each_file(root, builder, |rel| {
+            files.push(rel);
+            true
+        });
+        return files;
+    }
+    let lists = std::sync::Mutex::new(Vec::new());
+    builder.threads(threads).build_parallel().run(|| {
+        struct Gather<'a> {
+            files: Vec<String>,
+            lists: &'a std::sync::Mutex<Vec<Vec<String>>>,
+        }
+        impl Drop for Gather<'_> {
+            fn drop(&mut self) {
+                let files = std::mem::take(&mut self.files);
+                if let Ok(mut lists) = self.lists.lock() {
+                    lists.push(files);
+                }
+            }
+        }
+        let mut gather = Gather {
+            files: Vec::new(),
+            lists: &lists,
+        };
+        Box::new(move |entry| {
+            let Ok(entry) = entry else {
+                return ignore::WalkState::Continue;
+            };
+            if entry.file_type().is_some_and(|t| t.is_file())
+                && let Ok(rel) = entry.path().strip_prefix(root)
+            {
+                let rel = rel_string(rel);
+                if !rel.is_empty() && !is_blacklisted(&rel) {
+                    gather.files.push(rel);
+                }
+            }
+            ignore::WalkState::Continue
+        })
+    });
+    lists
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 fn each_file(root: &Path, builder: ignore::WalkBuilder, mut f: impl FnMut(String) -> bool) {
@@ -416,5 +465,37 @@ mod tests {
         }
         fs::write(root.join(".gitignore"), "*.log\n").unwrap();
         assert_eq!(walk_files(root), ["a.py", "sub/b.c"]);
+    }
+
+    #[test]
+    fn the_parallel_walk_finds_what_the_walk_in_order_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        for i in 0..40 {
+            for p in [
+                format!("d{i}/a.py"),
+                format!("d{i}/x.log"),
+                format!("d{i}/deep/e{i}/b.rs"),
+                format!("d{i}/.hidden/c.py"),
+                format!("d{i}/keep/y.log"),
+            ] {
+                let path = root.join(p);
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                fs::write(path, "x").unwrap();
+            }
+            fs::write(root.join(format!("d{i}/keep/.gitignore")), "!*.log\n").unwrap();
+        }
+        fs::write(root.join(".gitignore"), "*.log\nd3/\n").unwrap();
+        let mut in_order = Vec::new();
+        walk_each(root, |rel| {
+            in_order.push(rel);
+            true
+        });
+        in_order.sort();
+        let parallel = walk_files(root);
+        assert_eq!(parallel, in_order);
+        assert!(parallel.contains(&"d0/keep/y.log".to_string()));
+        assert!(!parallel.iter().any(|p| p.starts_with("d3/") || p.ends_with("x.log")));
+        assert_eq!(parallel.len(), 39 * 3, "{parallel:?}");
     }
 }

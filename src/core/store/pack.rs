@@ -99,11 +99,15 @@ impl Packs {
     /// budgets ran out, are left out.
     /// Packs are opened beneath `root` (see `open_regular`).
     pub fn load(root: &Path, cache_dir: &Path, key: &SealKey) -> Packs {
+        use rayon::prelude::*;
         let mut packs = Packs::default();
         let mut budget = Budget {
             bytes: INDEX_BUDGET,
             entries: MAX_ENTRIES,
         };
+        // Which indexes may be read is settled in order, from their
+        // headers; they are checked and parsed in parallel.
+        let mut heads = Vec::new();
         for path in pack_paths(cache_dir) {
             if budget.bytes == 0 {
                 break;
@@ -112,24 +116,46 @@ impl Packs {
                 continue;
             };
             let before = budget.bytes;
-            let index = read_index(&file, key, &mut budget);
+            let head = read_head(&file, &mut budget);
             packs.unverified += before - budget.bytes;
+            if let Some(head) = head {
+                heads.push((file, head));
+            }
+        }
+        let indexes: Vec<Option<Index>> = heads
+            .par_iter()
+            .map(|(file, head)| parse_index(file, key, head))
+            .collect();
+        let total: usize = indexes.iter().flatten().map(Index::len).sum();
+        packs.places.reserve(total.min(budget.entries));
+        for ((file, _), index) in heads.into_iter().zip(indexes) {
             let Some(index) = index else {
                 continue;
             };
+            if index.len() > budget.entries {
+                continue;
+            }
+            budget.entries -= index.len();
             let pack = packs.files.len();
             packs.files.push(file);
-            for (bucket, key, offset, len) in index {
-                let bucket = match packs.buckets.iter().position(|b| *b == bucket) {
-                    Some(at) => at,
-                    None => {
-                        packs.buckets.push(bucket);
-                        packs.buckets.len() - 1
-                    }
-                };
-                packs
-                    .places
-                    .insert((bucket, key), Place { pack, offset, len });
+            let buckets: Vec<usize> = index
+                .buckets
+                .into_iter()
+                .map(
+                    |bucket| match packs.buckets.iter().position(|b| *b == bucket) {
+                        Some(at) => at,
+                        None => {
+                            packs.buckets.push(bucket);
+                            packs.buckets.len() - 1
+                        }
+                    },
+                )
+                .collect();
+            for (bucket, key, offset, len) in index.records {
+                packs.places.insert(
+                    (buckets[usize::from(bucket)], key),
+                    Place { pack, offset, len },
+                );
             }
         }
         packs
@@ -269,13 +295,44 @@ fn pack_paths(cache_dir: &Path) -> Vec<std::path::PathBuf> {
     paths
 }
 
-/// One index record: bucket, key, offset and length of an entry.
-type Record = (String, [u8; 32], u64, u64);
+/// One index record: bucket (by its place in [`Index::buckets`]), key,
+/// offset and length of an entry.
+type Record = (u16, [u8; 32], u64, u64);
+
+/// A pack's index: its bucket names (a handful) and records.
+struct Index {
+    buckets: Vec<String>,
+    records: Vec<Record>,
+}
+
+impl Index {
+    fn len(&self) -> usize {
+        self.records.len()
+    }
+}
+
+/// What a pack's header declares, checked against the file and budget.
+struct Head {
+    bytes: [u8; HEADER_LEN],
+    count: usize,
+    index_len: u64,
+    file_len: u64,
+}
 
 /// A pack's index, when its seal holds under `key` and every record fits
 /// the file; the index bytes read are taken from `budget` (all of them
 /// before the seal is known), the records from its entries.
-fn read_index(file: &File, key: &SealKey, budget: &mut Budget) -> Option<Vec<Record>> {
+fn read_index(file: &File, key: &SealKey, budget: &mut Budget) -> Option<Index> {
+    let head = read_head(file, budget)?;
+    let index = parse_index(file, key, &head)?;
+    budget.entries = budget.entries.checked_sub(index.len())?;
+    Some(index)
+}
+
+/// A pack's header, when it declares an index that fits the file and
+/// `budget` (whose bytes it takes: they are read before the seal is
+/// known) and may hold the entries budget.
+fn read_head(file: &File, budget: &mut Budget) -> Option<Head> {
     let file_len = file.metadata().ok()?.len();
     let mut head = [0u8; HEADER_LEN];
     read_exact_at(file, &mut head, 0).ok()?;
@@ -301,18 +358,45 @@ fn read_index(file: &File, key: &SealKey, budget: &mut Budget) -> Option<Vec<Rec
         return None;
     }
     budget.bytes -= index_len;
-    if !index_sealed(file, key, &head, index_len) {
+    Some(Head {
+        bytes: head,
+        count,
+        index_len,
+        file_len,
+    })
+}
+
+/// The index `head` declares, when its seal holds under `key` and every
+/// record fits the file.
+fn parse_index(file: &File, key: &SealKey, head: &Head) -> Option<Index> {
+    let Head {
+        count,
+        index_len,
+        file_len,
+        ..
+    } = *head;
+    if !index_sealed(file, key, &head.bytes, index_len) {
         return None;
     }
-    let mut reader = std::io::BufReader::new(file);
+    let mut reader = std::io::BufReader::with_capacity(CHUNK, file);
     std::io::Seek::seek(&mut reader, std::io::SeekFrom::Start(HEADER_LEN as u64)).ok()?;
     let mut reader = reader.take(index_len);
-    let mut index = Vec::with_capacity(count.min(4096));
+    let mut index = Index {
+        buckets: Vec::new(),
+        records: Vec::with_capacity(count),
+    };
+    let mut name = [0u8; 255];
     for _ in 0..count {
         let [bucket_len] = read_array::<1>(&mut reader)?;
-        let mut bucket = vec![0; usize::from(bucket_len)];
-        reader.read_exact(&mut bucket).ok()?;
-        let bucket = String::from_utf8(bucket).ok()?;
+        let name = &mut name[..usize::from(bucket_len)];
+        reader.read_exact(name).ok()?;
+        let bucket = match index.buckets.iter().position(|b| b.as_bytes() == name) {
+            Some(at) => at,
+            None => {
+                index.buckets.push(String::from_utf8(name.to_vec()).ok()?);
+                index.buckets.len() - 1
+            }
+        };
         let entry_key: [u8; 32] = read_array(&mut reader)?;
         let offset = u64::from_le_bytes(read_array(&mut reader)?);
         let len = u64::from_le_bytes(read_array(&mut reader)?);
@@ -320,9 +404,10 @@ fn read_index(file: &File, key: &SealKey, budget: &mut Budget) -> Option<Vec<Rec
         if !fits || len > MAX_ENTRY {
             return None;
         }
-        index.push((bucket, entry_key, offset, len));
+        index
+            .records
+            .push((u16::try_from(bucket).ok()?, entry_key, offset, len));
     }
-    budget.entries -= count;
     Some(index)
 }
 
