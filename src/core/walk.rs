@@ -495,7 +495,11 @@ mod tests {
         let parallel = walk_files(root);
         assert_eq!(parallel, in_order);
         assert!(parallel.contains(&"d0/keep/y.log".to_string()));
-        assert!(!parallel.iter().any(|p| p.starts_with("d3/") || p.ends_with("x.log")));
+        assert!(
+            !parallel
+                .iter()
+                .any(|p| p.starts_with("d3/") || p.ends_with("x.log"))
+        );
         assert_eq!(parallel.len(), 39 * 3, "{parallel:?}");
     }
 }

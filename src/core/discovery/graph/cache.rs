@@ -72,7 +72,7 @@ pub(super) fn key(
         .map(|m| binary_stamp(&m))?;
     let mut shown: Vec<(&String, &String)> = shown.iter().collect();
     shown.sort();
-    let mut slot_parts: Vec<&[u8]> = vec![FORMAT, env!("CARGO_PKG_VERSION").as_bytes(), &exe];
+    let mut slot_parts: Vec<&[u8]> = vec![FORMAT, env!("CARGO_PKG_VERSION").as_bytes()];
     let policy = format!("{:?}", codebase.sources.policy());
     let macros = codebase.sources.user_macros_key();
     let root = codebase.root.to_string_lossy();
@@ -103,6 +103,8 @@ pub(super) fn key(
     let mut h = sha2::Sha256::default();
     use sha2::Digest;
     h.update(slot);
+    // Not in the slot: a new build of ctxcurate replaces the entry.
+    h.update(exe);
     h.update((files.len() as u64).to_le_bytes());
     h.update((code.len() as u64).to_le_bytes());
     for (rel, stamp) in all.iter().zip(&stamps) {
