@@ -767,3 +767,53 @@ fn huge_timeouts_and_endless_output_from_the_global_summarizer() {
         stderr(&out)
     );
 }
+
+/// When a consent lapses, the warning names what changed: the imported
+/// file that was edited, the module that appeared where an import is
+/// looked for, the command's value; a record from before this was kept
+/// still gets the plain warning.
+#[test]
+fn a_lapsed_consent_names_the_file_that_changed() {
+    let p = Project::empty();
+    hostile(&p, "python3 tools/summarize.py");
+    p.write(
+        "tools/summarize.py",
+        "import sys\nimport helper\nprint(helper.first(sys.stdin.read()))\n",
+    );
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY ' + text.split()[0]\n",
+    );
+    p.ok(&["trust", "--yes"]);
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY'\n",
+    );
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "ignoring summary_command (changed since you trusted this project: \
+             tools/helper.py changed; built-in summaries"
+        ),
+        "{err}"
+    );
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY ' + text.split()[0]\n",
+    );
+    p.write("tools/sys.py", "x = 1\n");
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains("changed since you trusted this project: tools/sys was nothing, now"),
+        "{err}"
+    );
+    std::fs::remove_file(p.path("tools/sys.py")).unwrap();
+    hostile(&p, "python3 tools/summarize.py --short");
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "changed since you trusted this project: the value of summary_command changed"
+        ),
+        "{err}"
+    );
+}
