@@ -344,7 +344,44 @@ fn consent_covers_what_other_interpreters_load() {
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 10] = [
+    let cases: [Case; 13] = [
+        (
+            "deno run tools/sum.ts",
+            &[
+                (
+                    "deno.json",
+                    "{ // Deno's own config\n \"imports\": { \"@/\": \"./src/\", \"@std/fmt\": \"jsr:@std/fmt@1\" } }",
+                ),
+                ("tools/sum.ts", "import { first } from '@/text/first.ts';\n"),
+                ("src/text/first.ts", "export const first = 1;\n"),
+            ],
+            "src/text/first.ts",
+        ),
+        (
+            "deno run tools/sum.ts",
+            &[
+                ("tools/deno.jsonc", "{ \"importMap\": \"./maps/im.json\" }"),
+                (
+                    "tools/maps/im.json",
+                    "{ \"imports\": { \"fmt\": \"../../lib/fmt.ts\" } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+            ],
+            "lib/fmt.ts",
+        ),
+        (
+            "deno run --import-map=import_map.json tools/sum.ts",
+            &[
+                (
+                    "import_map.json",
+                    "{ \"imports\": { \"helpers/\": \"./vendor/helpers/\" } }",
+                ),
+                ("tools/sum.ts", "import h from \"helpers/h.ts\";\n"),
+                ("vendor/helpers/h.ts", "export default 1;\n"),
+            ],
+            "vendor/helpers/h.ts",
+        ),
         (
             "tsx tools/sum.ts",
             &[
