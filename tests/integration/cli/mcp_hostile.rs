@@ -194,3 +194,26 @@ fn set_mode_and_mask_refuse_what_include_refuses() {
     assert!(!reply.is_error, "{}", reply.text);
     assert!(p.read("ctxcurate.toml").contains("a.py"));
 }
+
+/// A line that is not JSON, and a bare array nested 300 deep (no `id` to
+/// answer for), each get JSON-RPC's error for `id` null instead of
+/// silence, and the server goes on answering.
+#[test]
+fn a_line_the_server_cannot_read_gets_an_error_for_id_null() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let mut server = McpServer::start(&p, &[]);
+    for (line, code) in [
+        ("[1".to_string(), -32700),
+        ("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": ".to_string(), -32700),
+        (format!("{}{}", "[".repeat(300), "]".repeat(300)), -32600),
+    ] {
+        let answer = server
+            .raw(&line)
+            .unwrap_or_else(|| panic!("no answer to {line:.20}"));
+        assert_eq!(answer["error"]["code"], json!(code), "{answer}");
+    }
+    let built = server.call("build", json!({"files": [{"path": "a.py"}]}));
+    assert!(!built.is_error, "{}", built.text);
+    assert!(server.alive());
+}
