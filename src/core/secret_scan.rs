@@ -224,7 +224,10 @@ fn wrapped_base64<'a>(
         return secret.into();
     }
     let mut joined = secret.to_string();
-    for line in after.lines().skip(usize::from(after.starts_with(['\n', '\r']))) {
+    for line in after
+        .lines()
+        .skip(usize::from(after.starts_with(['\n', '\r'])))
+    {
         let line = line.trim();
         let is_base64 = !line.is_empty()
             && line

@@ -197,7 +197,11 @@ fn check_file(preset: &Preset, root: &Path, rel: &str) -> Result<(), ToolError> 
 /// `set_mode` and `mask` write an entry for exactly `rel` when the preset
 /// has none: refused, as `include` refuses it, when a build would hold
 /// that entry for the user's consent (`.env`, a file behind a link out).
-fn refuse_new_held(project: &mut Project, preset: Option<&str>, rel: &str) -> Result<(), ToolError> {
+fn refuse_new_held(
+    project: &mut Project,
+    preset: Option<&str>,
+    rel: &str,
+) -> Result<(), ToolError> {
     let (_, target) = target(project, preset);
     if target.item(rel).is_some() {
         return Ok(());

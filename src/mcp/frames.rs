@@ -249,7 +249,12 @@ mod tests {
             assert_eq!(answer["error"]["code"], json!(-32700), "{line}");
             assert_eq!(answer["id"], Value::Null, "{line}");
         }
-        for line in ["", "  \n", "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n", "[]"] {
+        for line in [
+            "",
+            "  \n",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n",
+            "[]",
+        ] {
             assert!(unparsable(line.as_bytes()).is_none(), "{line:?}");
         }
     }

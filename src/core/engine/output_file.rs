@@ -141,8 +141,9 @@ pub fn write_next_with(
                 path: dir.clone(),
                 source,
             };
-            let name = crate::core::paths::write_beneath::create_new(&real_root, &rel, names, write)
-                .map_err(io_error)?;
+            let name =
+                crate::core::paths::write_beneath::create_new(&real_root, &rel, names, write)
+                    .map_err(io_error)?;
             return match name {
                 Some(name) => Ok(dir.join(name)),
                 None => Err(OutputError::Exhausted { dir }),

@@ -237,7 +237,15 @@ fn rename_no_replace(dir: &OwnedFd, from: &CString, to: &CString) -> io::Result<
         }
     }
     // SAFETY: as above; a new link never follows `to`.
-    let r = unsafe { libc::linkat(dir.as_raw_fd(), from.as_ptr(), dir.as_raw_fd(), to.as_ptr(), 0) };
+    let r = unsafe {
+        libc::linkat(
+            dir.as_raw_fd(),
+            from.as_ptr(),
+            dir.as_raw_fd(),
+            to.as_ptr(),
+            0,
+        )
+    };
     if r < 0 {
         let e = io::Error::last_os_error();
         return if e.raw_os_error() == Some(libc::EEXIST) {

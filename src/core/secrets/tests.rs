@@ -835,7 +835,10 @@ fn round_five_shapes_are_found() {
         (
             format!(
                 "  .dockerconfigjson: {}\n",
-                base64(format!("{{ \"auths\": {{ \"r.io\": {{ \"auth\": \"{auth}\" }} }} }}").as_bytes())
+                base64(
+                    format!("{{ \"auths\": {{ \"r.io\": {{ \"auth\": \"{auth}\" }} }} }}")
+                        .as_bytes()
+                )
             ),
             "base64-credentials",
             1,
@@ -843,7 +846,10 @@ fn round_five_shapes_are_found() {
         (
             format!(
                 "  .dockerconfigjson: {}\n",
-                base64(format!("{{\r\n  \"auths\": {{\"r.io\": {{\"auth\": \"{auth}\"}}}}}}").as_bytes())
+                base64(
+                    format!("{{\r\n  \"auths\": {{\"r.io\": {{\"auth\": \"{auth}\"}}}}}}")
+                        .as_bytes()
+                )
             ),
             "base64-credentials",
             1,
@@ -894,7 +900,9 @@ fn round_five_shapes_are_found() {
             2,
         ),
         (
-            format!("\"environment\": [\n  {{\n    \"name\": \"DB_PASSWORD\",\n    \"value\": \"{value}\"\n  }}\n]\n"),
+            format!(
+                "\"environment\": [\n  {{\n    \"name\": \"DB_PASSWORD\",\n    \"value\": \"{value}\"\n  }}\n]\n"
+            ),
             "secret-structured-value",
             3,
         ),

@@ -136,7 +136,9 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
 const MAX_SHELL_DEPTH: usize = 4;
 
 /// The shells that run a script line given with `-c`.
-const SHELLS: [&str; 9] = ["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh"];
+const SHELLS: [&str; 9] = [
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh",
+];
 
 /// [`shell_patterns`] of `line`, and of the script lines of the shells it
 /// runs with `-c` ([`inner_patterns`]).

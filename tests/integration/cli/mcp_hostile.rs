@@ -205,7 +205,10 @@ fn a_line_the_server_cannot_read_gets_an_error_for_id_null() {
     let mut server = McpServer::start(&p, &[]);
     for (line, code) in [
         ("[1".to_string(), -32700),
-        ("{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": ".to_string(), -32700),
+        (
+            "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": ".to_string(),
+            -32700,
+        ),
         (format!("{}{}", "[".repeat(300), "]".repeat(300)), -32600),
     ] {
         let answer = server
