@@ -82,7 +82,7 @@ pub fn run(mode: Mode, ctx: &mut Ctx) -> Result<()> {
         _ => {}
     }
     if !pending.is_empty() {
-        store.grant(&project.root, &pending.fingerprint())?;
+        store.grant_pending(&project.root, &pending)?;
     }
     // Each for what it leads to now (a link's target is in its key).
     let allowed: Vec<String> = held.iter().map(|(h, _)| h.key.clone()).collect();

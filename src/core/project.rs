@@ -97,6 +97,9 @@ pub struct Project {
     /// The fingerprint of the guarded settings the user consented to for
     /// this project (`ctxcurate trust`), read once when opened.
     pub consent: Option<[u8; 32]>,
+    /// What that consent covered (`trust::Pending::items`), to say what
+    /// changed when it lapsed.
+    pub consented: Vec<String>,
     /// The explicit entries the user allowed in this checkout (read with
     /// `consent`; see `core::trust::entries`).
     pub allowed: std::sync::Arc<std::collections::BTreeSet<String>>,
@@ -198,6 +201,7 @@ impl Project {
             settings: Settings::default(),
             warnings,
             consent: record.fingerprint,
+            consented: record.covered,
             allowed: std::sync::Arc::new(record.allowed),
             store: store.cloned(),
             personal_store: None,
@@ -411,12 +415,14 @@ impl Project {
         for (key, value) in self.file.personal.table() {
             layer.insert(key.clone(), value.clone());
         }
-        trust::resolve(
+        let mut resolved = trust::resolve(
             &crate::core::model::SettingsLayer::from_table(layer),
             &self.global.project,
             self.consent.as_ref(),
             &self.root,
-        )
+        );
+        resolved.explain_lapse(&self.consented);
+        resolved
     }
 
     /// The user added `files` themselves (`ctxcurate add`, Space in the

@@ -108,7 +108,7 @@ impl RuleSet {
             let line = line_of(starts, whole.start());
             let start = starts[line];
             let first = &text[start..line_end(text, starts, line)];
-            if let Some(hit) = self.hit(rule, &caps, 0, line, first) {
+            if let Some(hit) = self.hit(rule, &caps, 0, line, first, "") {
                 found.push((index, hit));
             }
         }
@@ -134,15 +134,17 @@ impl RuleSet {
             if whole.start() > first.len() {
                 break;
             }
-            if let Some(hit) = self.hit(rule, &caps, start, line, first) {
+            let after = &text[first_end..];
+            if let Some(hit) = self.hit(rule, &caps, start, line, first, after) {
                 found.push((index, hit));
             }
         }
     }
 
     /// The hit of one match of `rule` (`caps`, in a text that starts at
-    /// byte `base` of the scanned one, on 0-based `line` reading `first`),
-    /// unless the rule's allowlists or entropy say it is no secret.
+    /// byte `base` of the scanned one, on 0-based `line` reading `first`,
+    /// with `after` the text after that line), unless the rule's
+    /// allowlists or entropy say it is no secret.
     fn hit(
         &self,
         rule: &Rule,
@@ -150,6 +152,7 @@ impl RuleSet {
         base: usize,
         line: usize,
         first: &str,
+        after: &str,
     ) -> Option<Hit> {
         let whole = caps.get(0)?;
         let secret = rule
@@ -158,7 +161,12 @@ impl RuleSet {
             .find_map(|&g| caps.get(g))
             .unwrap_or(whole);
         let name = rule.name_groups.iter().find_map(|&g| caps.get(g));
-        if !self.reports(rule, secret.as_str(), name.map(|n| n.as_str()), first) {
+        let judged = if rule.decode == Decode::Scan {
+            wrapped_base64(secret.as_str(), first.get(secret.end()..), after)
+        } else {
+            std::borrow::Cow::Borrowed(secret.as_str())
+        };
+        if !self.reports(rule, &judged, name.map(|n| n.as_str()), first) {
             return None;
         }
         let masked = match name {
@@ -195,6 +203,45 @@ impl RuleSet {
         };
         !rule.allowlist.allows(&judged, name, line) && !self.global.allows(secret, name, line)
     }
+}
+
+/// How much base64 [`wrapped_base64`] joins: a credential JSON is a few
+/// kilobytes.
+const MAX_WRAPPED: usize = 64 << 10;
+
+/// `secret`, a base64 value that ends its line (`rest` is what follows it
+/// there: nothing, a quote, spaces), joined with the lines of base64 alone
+/// that follow (`after` starts at the end of its line): a value wrapped
+/// over a YAML block scalar (`.dockerconfigjson: |`) or by `base64`'s 76
+/// columns. Anything else is `secret` as it is.
+fn wrapped_base64<'a>(
+    secret: &'a str,
+    rest: Option<&str>,
+    after: &str,
+) -> std::borrow::Cow<'a, str> {
+    let ends_line = rest.is_some_and(|r| r.trim().trim_matches(['"', '\'']).is_empty());
+    if !ends_line || secret.ends_with('=') {
+        return secret.into();
+    }
+    let mut joined = secret.to_string();
+    for line in after
+        .lines()
+        .skip(usize::from(after.starts_with(['\n', '\r'])))
+    {
+        let line = line.trim();
+        let is_base64 = !line.is_empty()
+            && line
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+        if !is_base64 || joined.len() + line.len() > MAX_WRAPPED {
+            break;
+        }
+        joined.push_str(line);
+        if line.ends_with('=') {
+            break;
+        }
+    }
+    joined.into()
 }
 
 /// Where two rules matched overlapping text (a GitHub token assigned to

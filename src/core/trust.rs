@@ -190,6 +190,32 @@ impl Pending {
         hash.finalize().into()
     }
 
+    /// What the fingerprint covers, one line each (tab-separated, paths
+    /// as JSON strings): each value (by the start of its hash), each
+    /// script with its content's hash, each place looked at with what
+    /// was there. Kept beside a consent so that when it lapses the user
+    /// is told which of them changed ([`lapsed_by`]).
+    pub fn items(&self) -> Vec<String> {
+        let mut items = Vec::new();
+        for (g, value) in &self.values {
+            let json = serde_json::to_string(value).unwrap_or_default();
+            let hash = hex(&Sha256::digest(json.as_bytes())[..8]);
+            items.push(format!("value\t{}\t{hash}", g.key));
+        }
+        for (_, script) in &self.scripts {
+            let content = script
+                .hash
+                .map_or_else(|| "unreadable".to_string(), |h| hex(&h));
+            let path = serde_json::to_string(&script.path).unwrap_or_default();
+            items.push(format!("script\t{path}\t{content}"));
+        }
+        for (_, place) in &self.places {
+            let place = serde_json::to_string(place).unwrap_or_default();
+            items.push(format!("place\t{place}"));
+        }
+        items
+    }
+
     /// The fingerprint a consent had before it covered what the scripts
     /// run (the values and the scripts the commands name, nothing else).
     fn named_only_fingerprint(&self) -> [u8; 32] {
@@ -301,6 +327,11 @@ pub struct Resolved {
     /// consent covered what they run), and they now run this file of the
     /// project too: why it is asked again.
     pub widened: Option<String>,
+    /// What the consent covers now ([`Pending::items`]).
+    pub covered: Vec<String>,
+    /// Which of what the consent covered changed, when the project
+    /// keeps what it covered ([`Resolved::explain_lapse`]).
+    pub lapsed: Option<String>,
 }
 
 impl Resolved {
@@ -328,7 +359,10 @@ impl Resolved {
                 "your consent covered the command's scripts alone; consent now also covers \
                  the project files they import or source ({file})"
             ),
-            (None, Standing::Changed) => "changed since you trusted this project".to_string(),
+            (None, Standing::Changed) => match &self.lapsed {
+                Some(what) => format!("changed since you trusted this project: {what}"),
+                None => "changed since you trusted this project".to_string(),
+            },
             (None, _) => "this project is not trusted".to_string(),
         };
         Some(format!(
@@ -387,7 +421,79 @@ pub fn resolve(
         invalid,
         refusal: pending.refusal(),
         widened: besides.filter(|_| standing == Standing::Changed),
+        covered: pending.items(),
+        lapsed: None,
     }
+}
+
+impl Resolved {
+    /// Say which of `consented` (the items a consent was given for, as
+    /// the trust record keeps them) changed, when the consent lapsed.
+    pub fn explain_lapse(&mut self, consented: &[String]) {
+        if self.standing == Standing::Changed && !consented.is_empty() {
+            self.lapsed = lapsed_by(consented, &self.covered);
+        }
+    }
+}
+
+/// What changed between the items a consent covered (`before`) and what
+/// it would cover now (`now`), for the user: `tools/helper.py changed`,
+/// `tools/json.py is new where a module is looked for`, at most three,
+/// then how many more. `None` when nothing differs.
+pub fn lapsed_by(before: &[String], now: &[String]) -> Option<String> {
+    /// (kind, name, state) of one item.
+    fn parse(item: &str) -> Option<(&str, String, String)> {
+        let mut parts = item.split('\t');
+        let kind = parts.next()?;
+        let name = parts.next()?;
+        let state = parts.next().unwrap_or_default().to_string();
+        match kind {
+            "value" => Some((kind, name.to_string(), state)),
+            "script" => Some((kind, serde_json::from_str(name).ok()?, state)),
+            "place" => {
+                let place: String = serde_json::from_str(name).ok()?;
+                let (at, what) = place.rsplit_once(": ")?;
+                Some((kind, at.to_string(), what.to_string()))
+            }
+            _ => None,
+        }
+    }
+    let index = |items: &[String]| -> std::collections::BTreeMap<(String, String), String> {
+        items
+            .iter()
+            .filter_map(|i| parse(i))
+            .map(|(k, n, s)| ((k.to_string(), n), s))
+            .collect()
+    };
+    let (old, new) = (index(before), index(now));
+    let mut changes = Vec::new();
+    for ((kind, name), state) in &new {
+        let was = old.get(&(kind.clone(), name.clone()));
+        let change = match (kind.as_str(), was) {
+            (_, Some(was)) if was == state => continue,
+            ("value", _) => format!("the value of {name} changed"),
+            ("script", Some(_)) => format!("{name} changed"),
+            ("script", None) => format!("{name} is new to what the command runs"),
+            (_, Some(was)) => format!("{name} was {was}, now {state}"),
+            (_, None) => format!("{name} is now {state}"),
+        };
+        changes.push(change);
+    }
+    for (kind, name) in old.keys() {
+        if !new.contains_key(&(kind.clone(), name.clone())) {
+            changes.push(match kind.as_str() {
+                "value" => format!("{name} is no longer set"),
+                _ => format!("{name} is no longer there"),
+            });
+        }
+    }
+    let more = changes.len().saturating_sub(3);
+    changes.truncate(3);
+    let mut text = changes.join("; ");
+    if more > 0 {
+        text.push_str(&format!("; and {more} more"));
+    }
+    (!text.is_empty()).then_some(text)
 }
 
 /// `layer` without `keys`: the trusted-only keys stripped from the table,
@@ -479,6 +585,9 @@ pub struct Record {
     /// The explicit entries allowed in this checkout, as their
     /// [`entries::consent_key`]s (a link's target is part of it).
     pub allowed: BTreeSet<String>,
+    /// What the consent covered ([`Pending::items`]), to say what changed
+    /// when it lapses; empty in a record from before it was kept.
+    pub covered: Vec<String>,
 }
 
 impl TrustStore {
@@ -550,14 +659,21 @@ impl TrustStore {
         }
         let mut lines = text.lines();
         let fingerprint = lines.next().and_then(parse_hex);
-        let allowed = lines
-            .skip(1)
+        let rest: Vec<&str> = lines.skip(1).collect();
+        let allowed = rest
+            .iter()
             .filter_map(|l| l.strip_prefix("allow "))
             .filter_map(|json| serde_json::from_str::<String>(json).ok())
+            .collect();
+        let covered = rest
+            .iter()
+            .filter_map(|l| l.strip_prefix("covers "))
+            .map(str::to_string)
             .collect();
         Ok(Record {
             fingerprint,
             allowed,
+            covered,
         })
     }
 
@@ -566,6 +682,16 @@ impl TrustStore {
     pub fn grant(&self, root: &Path, fingerprint: &[u8; 32]) -> Result<PathBuf, TrustError> {
         let mut record = self.record(root)?;
         record.fingerprint = Some(*fingerprint);
+        record.covered.clear();
+        self.write(root, &record)
+    }
+
+    /// Record consent to `pending` for `root`: its fingerprint, and what
+    /// it covers ([`Pending::items`]) to say what changed when it lapses.
+    pub fn grant_pending(&self, root: &Path, pending: &Pending) -> Result<PathBuf, TrustError> {
+        let mut record = self.record(root)?;
+        record.fingerprint = Some(pending.fingerprint());
+        record.covered = pending.items();
         self.write(root, &record)
     }
 
@@ -609,6 +735,10 @@ impl TrustStore {
         for entry in &record.allowed {
             let json = serde_json::to_string(entry).unwrap_or_default();
             text.push_str(&format!("allow {json}\n"));
+        }
+        for item in &record.covered {
+            // One line each (the items' paths are JSON strings).
+            text.push_str(&format!("covers {}\n", item.replace(['\n', '\r'], "?")));
         }
         tmp.write_all(text.as_bytes()).map_err(io_err("write"))?;
         tmp.as_file().sync_all().map_err(io_err("write"))?;

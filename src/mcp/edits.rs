@@ -194,11 +194,27 @@ fn check_file(preset: &Preset, root: &Path, rel: &str) -> Result<(), ToolError> 
     Ok(())
 }
 
+/// `set_mode` and `mask` write an entry for exactly `rel` when the preset
+/// has none: refused, as `include` refuses it, when a build would hold
+/// that entry for the user's consent (`.env`, a file behind a link out).
+fn refuse_new_held(
+    project: &mut Project,
+    preset: Option<&str>,
+    rel: &str,
+) -> Result<(), ToolError> {
+    let (_, target) = target(project, preset);
+    if target.item(rel).is_some() {
+        return Ok(());
+    }
+    refuse_held(project, &[Named::File(rel.to_string())])
+}
+
 pub fn set_mode(project: &mut Project, args: &SetModeArgs) -> Result<String, ToolError> {
     let rel = inside(&project.root, &args.path)?;
     let mode = named::<ViewMode>("mode", &args.mode)?;
     let root = project.root.clone();
     project.edit(|project| {
+        refuse_new_held(project, args.preset.as_deref(), &rel)?;
         let (name, preset) = target(project, args.preset.as_deref());
         check_file(preset, &root, &rel)?;
         curation::set_mode(preset, &rel, mode)?;
@@ -235,6 +251,7 @@ pub fn mask(
     };
     let root = project.root.clone();
     project.edit(|project| {
+        refuse_new_held(project, args.preset.as_deref(), rel)?;
         let (name, preset) = target(project, args.preset.as_deref());
         check_file(preset, &root, rel)?;
         let whole = curation::set_mask_replacing(preset, rel, &path, old.as_deref(), state)?;

@@ -1,8 +1,9 @@
-//! The stdio lines between the client and `rmcp`, with one check of our
+//! The stdio lines between the client and `rmcp`, with two checks of our
 //! own: a JSON-RPC message nested deeper than [`MAX_DEPTH`] is answered
 //! here with an "invalid request" error for its `id`, instead of being
 //! handed on (`serde_json` stops at 128 levels, and `rmcp` then drops the
-//! line without a word, so the client waited forever).
+//! line without a word, so the client waited forever); a line that is not
+//! JSON at all gets JSON-RPC's "parse error" for `id` null.
 //!
 //! Every line the server writes goes through [`LineOut`], whole, so an
 //! error answered here never lands inside one of `rmcp`'s answers.
@@ -81,6 +82,10 @@ pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
             }
             continue;
         }
+        if let Some(answer) = unparsable(&line) {
+            out.write_line(answer.to_string().as_bytes());
+            continue;
+        }
         if to.write_all(&line).await.is_err() {
             break;
         }
@@ -117,11 +122,35 @@ pub fn depth(line: &[u8]) -> usize {
     deepest
 }
 
+/// The "parse error" answer (JSON-RPC's -32700, for `id` null) to a line
+/// that is not JSON at all; `None` for JSON and for a blank line. `rmcp`
+/// dropped such a line without a word, and the client waited forever.
+pub fn unparsable(line: &[u8]) -> Option<Value> {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    serde_json::from_slice::<serde::de::IgnoredAny>(line).err()?;
+    Some(json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32700, "message": "parse error: the line is not JSON"},
+    }))
+}
+
 /// The error answer to a message nested too deep: "invalid request" for
-/// its `id` (read off the top level without parsing the rest), `None`
-/// for a notification (no `id`: nothing to answer).
+/// its `id` (read off the top level without parsing the rest); for a line
+/// that is no object (a batch, a bare array) the same for `id` null;
+/// `None` for a notification (an object without `id`: nothing to answer).
 pub fn too_deep(line: &[u8]) -> Option<Value> {
-    let id = top_level_id(line)?;
+    let object = line
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{');
+    let id = match top_level_id(line) {
+        Some(id) => id,
+        None if !object => Value::Null,
+        None => return None,
+    };
     Some(json!({
         "jsonrpc": "2.0",
         "id": id,
@@ -206,5 +235,27 @@ mod tests {
         );
         let notification = format!(r#"{{"method":"x","params":{nested}}}"#);
         assert!(too_deep(notification.as_bytes()).is_none());
+        let batch = format!("[{nested}]");
+        assert_eq!(
+            too_deep(batch.as_bytes()).expect("answered")["id"],
+            Value::Null
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_json_gets_a_parse_error() {
+        for line in ["[1", "{\"jsonrpc\": \"2.0\", \"id\": 1,", "hello", "{]"] {
+            let answer = unparsable(line.as_bytes()).expect(line);
+            assert_eq!(answer["error"]["code"], json!(-32700), "{line}");
+            assert_eq!(answer["id"], Value::Null, "{line}");
+        }
+        for line in [
+            "",
+            "  \n",
+            "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n",
+            "[]",
+        ] {
+            assert!(unparsable(line.as_bytes()).is_none(), "{line:?}");
+        }
     }
 }

@@ -19,6 +19,10 @@
 //! that is then given the next free name without replacing anything, and
 //! a number another process took in the meantime is skipped, so parallel
 //! saves never overwrite each other and no file is seen half-written.
+//! Beneath the root this goes through descriptors
+//! (`paths::write_beneath::create_new`), as a named `-o` path does: a
+//! folder on the way swapped for a link after the check is refused, not
+//! followed.
 
 use std::fs;
 use std::io::{self, Write};
@@ -124,6 +128,27 @@ pub fn write_next_with(
     let (dir, prefix) = location(root, settings)?;
     if !settings.output_outside_root {
         check_no_link_out(root, &dir)?;
+        // Beneath the root the file is made through descriptors, as `-o`
+        // writes: a folder swapped for a link meanwhile is refused.
+        #[cfg(unix)]
+        if let Some((real_root, rel)) = resolve_named(root, &dir)? {
+            let taken = taken_numbers(&dir, &prefix);
+            let ext = extension(format);
+            let names = candidates(&taken)
+                .take(ATTEMPTS)
+                .map(|number| format!("{prefix}{number:03}.{ext}"));
+            let io_error = |source| OutputError::Io {
+                path: dir.clone(),
+                source,
+            };
+            let name =
+                crate::core::paths::write_beneath::create_new(&real_root, &rel, names, write)
+                    .map_err(io_error)?;
+            return match name {
+                Some(name) => Ok(dir.join(name)),
+                None => Err(OutputError::Exhausted { dir }),
+            };
+        }
     }
     fs::create_dir_all(&dir).map_err(|source| OutputError::Io {
         path: dir.clone(),

@@ -13,6 +13,12 @@
 //! it). A link met anywhere was swapped in after the check: the write is
 //! refused, nothing is written. An existing FIFO or device at the name is
 //! written through (as `-o` to one always was), opened `O_NOFOLLOW`.
+//!
+//! [`create_new`] writes the numbered output file (`build --save`, the
+//! TUI's `w`) the same way, except that the temporary file is given the
+//! first free name without replacing anything (`renameat2` with
+//! `RENAME_NOREPLACE`, else `linkat`), so a name another process or the
+//! repository took, a link included, is skipped, never followed.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -115,35 +121,13 @@ pub fn write_file(
     rel: &Path,
     write: impl FnOnce(&mut File) -> io::Result<()>,
 ) -> io::Result<()> {
-    let mut names: Vec<&std::ffi::OsStr> = Vec::new();
-    for component in rel.components() {
-        match component {
-            Component::Normal(name) => names.push(name),
-            Component::CurDir => {}
-            Component::ParentDir if names.pop().is_some() => {}
-            _ => return Err(io::Error::from(io::ErrorKind::InvalidInput)),
-        }
-    }
-    let Some((file_name, folders)) = names.split_last() else {
+    let Some(file_name) = rel.file_name() else {
         return Err(io::Error::from(io::ErrorKind::InvalidInput));
     };
-    let root = CString::new(real_root.as_os_str().as_bytes())
-        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
-    // SAFETY: a NUL-terminated path; the result is checked.
-    let fd = unsafe {
-        libc::open(
-            root.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-        )
-    };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
+    if !matches!(rel.components().next_back(), Some(Component::Normal(_))) {
+        return Err(io::Error::from(io::ErrorKind::InvalidInput));
     }
-    // SAFETY: a fresh descriptor nobody else owns.
-    let mut dir = unsafe { OwnedFd::from_raw_fd(fd) };
-    for name in folders {
-        dir = folder_in(&dir, name)?;
-    }
+    let dir = folder_beneath(real_root, rel.parent().unwrap_or(Path::new("")))?;
     let name = c_name(file_name)?;
     let existing = stat_at(&dir, &name)?;
     if let Some(st) = &existing {
@@ -188,6 +172,124 @@ pub fn write_file(
         unsafe { libc::unlinkat(dir.as_raw_fd(), temp_c.as_ptr(), 0) };
     }
     written
+}
+
+/// The folder `rel` (plain names, `..` taken lexically) beneath
+/// `real_root`, opened from the root's descriptor with its folders made
+/// when missing; a link anywhere on the way is refused.
+fn folder_beneath(real_root: &Path, rel: &Path) -> io::Result<OwnedFd> {
+    let mut names: Vec<&std::ffi::OsStr> = Vec::new();
+    for component in rel.components() {
+        match component {
+            Component::Normal(name) => names.push(name),
+            Component::CurDir => {}
+            Component::ParentDir if names.pop().is_some() => {}
+            _ => return Err(io::Error::from(io::ErrorKind::InvalidInput)),
+        }
+    }
+    let root = CString::new(real_root.as_os_str().as_bytes())
+        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))?;
+    // SAFETY: a NUL-terminated path; the result is checked.
+    let fd = unsafe {
+        libc::open(
+            root.as_ptr(),
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a fresh descriptor nobody else owns.
+    let mut dir = unsafe { OwnedFd::from_raw_fd(fd) };
+    for name in names {
+        dir = folder_in(&dir, name)?;
+    }
+    Ok(dir)
+}
+
+/// Give `from` (in `dir`) the name `to` unless `to` exists (a link
+/// included, which is not followed): `Ok(false)` then.
+fn rename_no_replace(dir: &OwnedFd, from: &CString, to: &CString) -> io::Result<bool> {
+    #[cfg(target_os = "linux")]
+    {
+        const RENAME_NOREPLACE: libc::c_uint = 1;
+        // SAFETY: valid descriptors and NUL-terminated names.
+        let r = unsafe {
+            libc::syscall(
+                libc::SYS_renameat2,
+                dir.as_raw_fd(),
+                from.as_ptr(),
+                dir.as_raw_fd(),
+                to.as_ptr(),
+                RENAME_NOREPLACE,
+            )
+        };
+        if r == 0 {
+            return Ok(true);
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EEXIST) => return Ok(false),
+            // No renameat2 here (an old kernel, a file system without
+            // it): a hard link does the same.
+            Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP) => {}
+            _ => return Err(e),
+        }
+    }
+    // SAFETY: as above; a new link never follows `to`.
+    let r = unsafe {
+        libc::linkat(
+            dir.as_raw_fd(),
+            from.as_ptr(),
+            dir.as_raw_fd(),
+            to.as_ptr(),
+            0,
+        )
+    };
+    if r < 0 {
+        let e = io::Error::last_os_error();
+        return if e.raw_os_error() == Some(libc::EEXIST) {
+            Ok(false)
+        } else {
+            Err(e)
+        };
+    }
+    // SAFETY: as above; `from` is our temporary, now also named `to`.
+    unsafe { libc::unlinkat(dir.as_raw_fd(), from.as_ptr(), 0) };
+    Ok(true)
+}
+
+/// Write a new file in the folder `rel_dir` beneath `real_root` (its
+/// folders made, no link followed, see the module comment) with what
+/// `write` writes, synced, under the first of `names` that nothing there
+/// has: that name, or `None` when every one was taken (nothing is left
+/// behind then). A new file's permissions (`0o666` less the umask).
+pub fn create_new(
+    real_root: &Path,
+    rel_dir: &Path,
+    names: impl IntoIterator<Item = String>,
+    write: impl FnOnce(&mut File) -> io::Result<()>,
+) -> io::Result<Option<String>> {
+    let dir = folder_beneath(real_root, rel_dir)?;
+    let (temp_name, temp) = temp_in(&dir, 0o666)?;
+    let temp_c = c_name(&temp_name)?;
+    let mut temp = File::from(temp);
+    let placed = write(&mut temp)
+        .and_then(|()| temp.sync_all())
+        .and_then(|()| {
+            for name in names {
+                let to = c_name(std::ffi::OsStr::new(&name))?;
+                if rename_no_replace(&dir, &temp_c, &to)? {
+                    return Ok(Some(name));
+                }
+            }
+            Ok(None)
+        });
+    if !matches!(placed, Ok(Some(_))) {
+        // SAFETY: as above; the temporary is ours (made O_EXCL).
+        unsafe { libc::unlinkat(dir.as_raw_fd(), temp_c.as_ptr(), 0) };
+    }
+    placed
 }
 
 /// A new temporary file in `dir` (`.tmp-ctxcurate-…`), made exclusively.

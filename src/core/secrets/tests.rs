@@ -795,3 +795,203 @@ fn round_four_near_misses_are_not_flagged() {
         assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
     }
 }
+
+/// Shapes still passing in round five (issue 37's third re-attack): a
+/// `.dockerconfigjson` wrapped over a block scalar's lines or written
+/// with spaces (`{ "auths"`), a key file base64-encoded twice, YAML flow
+/// collections with a bare value, a Dockerfile's `ENV`/`ARG`, name and
+/// value pairs (Kubernetes, ECS), XML settings, a command line's password
+/// in an exec list or for redis/htpasswd/psql, Mailgun's older keys.
+#[test]
+fn round_five_shapes_are_found() {
+    let value = "Zq8vN2xR7kLp4s";
+    let auth = base64(format!("deploy:{value}").as_bytes());
+    let login = format!("{{\"auths\":{{\"registry.example.com\":{{\"auth\":\"{auth}\"}}}}}}");
+    let wrapped = |text: &str, width: usize| -> String {
+        base64(text.as_bytes())
+            .as_bytes()
+            .chunks(width)
+            .map(|c| format!("    {}\n", String::from_utf8_lossy(c)))
+            .collect()
+    };
+    let body = "MIIEpAIBAAKCAQEAx7Lq9dV2mN8pYzW4kB7vQ2rT5sL9dF3gH6jK1cV0bX8nE\n";
+    let key = format!(
+        "-----BEGIN {} KEY-----\n{}-----END {} KEY-----\n",
+        "PRIVATE",
+        body.repeat(12),
+        "PRIVATE"
+    );
+    let cases: Vec<(String, &str, usize)> = vec![
+        (
+            format!("data:\n  .dockerconfigjson: |\n{}", wrapped(&login, 40)),
+            "base64-credentials",
+            3,
+        ),
+        (
+            format!("data:\n  .dockerconfigjson: >-\n{}", wrapped(&login, 76)),
+            "base64-credentials",
+            3,
+        ),
+        (
+            format!(
+                "  .dockerconfigjson: {}\n",
+                base64(
+                    format!("{{ \"auths\": {{ \"r.io\": {{ \"auth\": \"{auth}\" }} }} }}")
+                        .as_bytes()
+                )
+            ),
+            "base64-credentials",
+            1,
+        ),
+        (
+            format!(
+                "  .dockerconfigjson: {}\n",
+                base64(
+                    format!("{{\r\n  \"auths\": {{\"r.io\": {{\"auth\": \"{auth}\"}}}}}}")
+                        .as_bytes()
+                )
+            ),
+            "base64-credentials",
+            1,
+        ),
+        (
+            format!("  tls.key: {}\n", base64(base64(key.as_bytes()).as_bytes())),
+            "base64-credentials",
+            1,
+        ),
+        (
+            format!("    environment: [POSTGRES_PASSWORD={value}, TZ=UTC]\n"),
+            "secret-structured-value",
+            1,
+        ),
+        (
+            format!("    environment: {{POSTGRES_PASSWORD: {value}, TZ: UTC}}\n"),
+            "secret-structured-value",
+            1,
+        ),
+        (
+            format!("FROM alpine\nENV DB_PASSWORD={value}\n"),
+            "secret-structured-value",
+            2,
+        ),
+        (
+            format!("ENV DB_PASSWORD {value}\n"),
+            "secret-structured-value",
+            1,
+        ),
+        (
+            format!("ENV TZ=UTC API_TOKEN={value} X=1\n"),
+            "secret-structured-value",
+            1,
+        ),
+        (
+            format!("ARG SIGNING_KEY={value}\n"),
+            "secret-structured-value",
+            1,
+        ),
+        (
+            format!("env:\n  - name: DB_PASSWORD\n    value: {value}\n"),
+            "secret-structured-value",
+            2,
+        ),
+        (
+            format!("env:\n- name: \"API_KEY\"\n  value: \"{value}\"\n"),
+            "secret-structured-value",
+            2,
+        ),
+        (
+            format!(
+                "\"environment\": [\n  {{\n    \"name\": \"DB_PASSWORD\",\n    \"value\": \"{value}\"\n  }}\n]\n"
+            ),
+            "secret-structured-value",
+            3,
+        ),
+        (
+            format!("[{{\"name\": \"DB_PASSWORD\", \"value\": \"{value}\"}}]\n"),
+            "secret-structured-value",
+            1,
+        ),
+        (
+            format!("<server>\n  <password>{value}</password>\n</server>\n"),
+            "secret-structured-value",
+            2,
+        ),
+        (
+            format!("<add key=\"DbPassword\" value=\"{value}\" />\n"),
+            "secret-structured-value",
+            1,
+        ),
+        (
+            format!("      test: [\"CMD\", \"mysqladmin\", \"ping\", \"-uroot\", \"-p{value}\"]\n"),
+            "cli-password",
+            1,
+        ),
+        (
+            format!("subprocess.run(['curl', '-u', 'admin:{value}', url])\n"),
+            "cli-password",
+            1,
+        ),
+        (
+            format!("    command: redis-server --appendonly yes --requirepass {value}\n"),
+            "cli-password",
+            1,
+        ),
+        (
+            format!("redis-cli -h cache -a {value} ping\n"),
+            "cli-password",
+            1,
+        ),
+        (
+            format!("htpasswd -b -c /etc/nginx/.htpasswd admin {value}\n"),
+            "cli-password",
+            1,
+        ),
+        (
+            format!("PGPASSWORD={value} psql -h db -U app\n"),
+            "cli-password",
+            1,
+        ),
+        (
+            "mg = Mailgun('key-3ax6xnjp29jd6fds4gc373sgvjxteol0')\n".to_string(),
+            "mailgun-key",
+            1,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (text, rule, line) in &cases {
+        let got = found(text);
+        if got != [(*line, rule.to_string())] {
+            wrong.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What the round-five rules must leave alone: code that passes a
+/// variable, a flow list of references, a Dockerfile `ARG` without a
+/// value or from the build, a name and value pair read from a secret,
+/// XML naming a setting, a password prompt, base64 lines after a login
+/// that are another value.
+#[test]
+fn round_five_near_misses_are_not_flagged() {
+    let lines = [
+        "    const client = new Client({ token: token2, retries: 3 });",
+        "  login({password: hashedPassword, user})",
+        "    environment: [POSTGRES_PASSWORD=${POSTGRES_PASSWORD}, TZ=UTC]",
+        "    environment: {POSTGRES_PASSWORD_FILE: /run/secrets/db_password}",
+        "ARG NPM_TOKEN",
+        "ENV NPM_TOKEN=${NPM_TOKEN}",
+        "ENV PASSWORD_FILE /run/secrets/pw",
+        "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db",
+        "  - name: DB_PASSWORD\n    value: changeme",
+        "<password>${env.DB_PASSWORD}</password>",
+        "<passwordEncoder>bcrypt</passwordEncoder>",
+        "mysql -u root -p app < dump.sql",
+        "redis-cli -a \"$REDIS_PASSWORD\" ping",
+        "PGPASSWORD=$PGPASS psql -h db",
+        "htpasswd -c /etc/nginx/.htpasswd admin",
+    ];
+    for line in &lines {
+        assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
+    }
+}

@@ -185,24 +185,10 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
             *slot = Some(parser);
         }
         let parser = slot.as_mut()?;
-        let started = Instant::now();
-        let cpu_started = thread_cpu();
-        let deadline = deadline_for(parse_deadline(), source.len());
+        let mut budget = Budget::for_len(source.len());
         let mut stopped = false;
         let mut progress = |_: &ParseState| {
-            let wall = started.elapsed();
-            if wall <= deadline {
-                return ControlFlow::Continue(());
-            }
-            // Past the deadline by the clock, the parse's own CPU time
-            // decides: a loaded machine slows the clock's parse, not its
-            // work (a 1.4 MB file parsed in a debug build on a busy
-            // machine was stopped). Ten deadlines by the clock stop it
-            // all the same.
-            let worked = cpu_started
-                .zip(thread_cpu())
-                .map_or(wall, |(from, now)| now.saturating_sub(from));
-            if worked > deadline || wall > deadline.saturating_mul(10) {
+            if budget.spent() {
                 stopped = true;
                 ControlFlow::Break(())
             } else {
@@ -219,6 +205,44 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
         STOPPED.with(|s| s.set(stopped && tree.is_none()));
         tree
     })
+}
+
+/// The time one step over `len` bytes of source may take (a parse, a
+/// query over its tree): [`parse_deadline`] per 512 KiB of this thread's
+/// CPU time, and ten times that by the clock.
+pub(super) struct Budget {
+    started: Instant,
+    cpu_started: Option<Duration>,
+    deadline: Duration,
+}
+
+impl Budget {
+    /// The budget of a step over `len` bytes, from now.
+    pub(super) fn for_len(len: usize) -> Self {
+        Budget {
+            started: Instant::now(),
+            cpu_started: thread_cpu(),
+            deadline: deadline_for(parse_deadline(), len),
+        }
+    }
+
+    /// Whether the step is past its deadline.
+    pub(super) fn spent(&mut self) -> bool {
+        let wall = self.started.elapsed();
+        if wall <= self.deadline {
+            return false;
+        }
+        // Past the deadline by the clock, the step's own CPU time
+        // decides: a loaded machine slows the clock's parse, not its
+        // work (a 1.4 MB file parsed in a debug build on a busy
+        // machine was stopped). Ten deadlines by the clock stop it
+        // all the same.
+        let worked = self
+            .cpu_started
+            .zip(thread_cpu())
+            .map_or(wall, |(from, now)| now.saturating_sub(from));
+        worked > self.deadline || wall > self.deadline.saturating_mul(10)
+    }
 }
 
 /// The CPU time this thread has used, where the system says.

@@ -11,13 +11,15 @@ use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
-use tree_sitter::{Node, QueryCursor, StreamingIterator};
+use std::ops::ControlFlow;
+
+use tree_sitter::{Node, QueryCursor, QueryCursorOptions, StreamingIterator};
 
 use super::c_defs;
 use super::errors;
 use super::generic;
 use super::lang::Capture;
-use super::lang::{last_parse_stopped, parse_tree};
+use super::lang::{Budget, last_parse_stopped, parse_tree};
 use super::licence;
 use super::literals;
 use super::macros::CMacros;
@@ -77,7 +79,20 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
         };
     };
     let root = tree.root_node();
-    let found = find_definitions(lang, root, &parsed, source, finder);
+    let Some(found) = find_definitions(lang, root, &parsed, source, finder) else {
+        // The query ran past the deadline (deep nesting makes each of
+        // its steps walk the whole depth): stopped like a slow parse.
+        return SymbolTree {
+            lang,
+            symbols: Vec::new(),
+            module_doc: None,
+            licence: Vec::new(),
+            has_errors: true,
+            large_literals: Vec::new(),
+            error_line: Some(1),
+            parse_stopped: true,
+        };
+    };
     let placed = nest(lang, found);
     let error_line = errors::first_line(lang, root);
     let (module_doc, licence) = module_doc(lang, root, source);
@@ -105,17 +120,18 @@ fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
 /// Every definition, one per range (for the same range the earlier
 /// pattern of the query wins), sorted by start, outer before inner. The
 /// query's text predicates read `parsed`, the text the tree was built from.
+/// `None` when the query ran past its deadline.
 fn find_definitions<'t>(
     lang: Lang,
     root: Node<'t>,
     parsed: &str,
     source: &str,
     finder: Finder,
-) -> Vec<Found<'t>> {
+) -> Option<Vec<Found<'t>>> {
     let mut found = match (lang, finder) {
         (Lang::Python, Finder::Fastest) => python_defs::definitions(root, parsed, MAX_START_DEPTH),
         (Lang::C | Lang::Cpp, Finder::Fastest) => c_defs::definitions(lang, root, MAX_START_DEPTH),
-        _ => query_definitions(lang, root, parsed),
+        _ => query_definitions(lang, root, parsed)?,
     };
     if lang != Lang::Python {
         let aliases: Vec<(usize, Found)> = found
@@ -131,17 +147,36 @@ fn find_definitions<'t>(
     }
     found.sort_by_key(|(pattern, f)| (f.first.start_byte(), Reverse(f.end), *pattern));
     found.dedup_by_key(|(_, f)| (f.first.start_byte(), f.end));
-    found.into_iter().map(|(_, f)| f).collect()
+    Some(found.into_iter().map(|(_, f)| f).collect())
 }
 
-/// Every match of the language's query, with its pattern index.
-fn query_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str) -> Vec<(usize, Found<'t>)> {
+/// Every match of the language's query, with its pattern index; `None`
+/// when the query ran past the parse deadline (`lang::Budget`): on a
+/// tree nested thousands deep (300 KB of `(`) each step of the cursor
+/// walks the whole depth, and the query took minutes.
+fn query_definitions<'t>(
+    lang: Lang,
+    root: Node<'t>,
+    parsed: &str,
+) -> Option<Vec<(usize, Found<'t>)>> {
     let Some(symbol_query) = lang.symbol_query() else {
-        return Vec::new();
+        return Some(Vec::new());
     };
     let mut cursor = QueryCursor::new();
     cursor.set_max_start_depth(Some(MAX_START_DEPTH));
-    let mut matches = cursor.matches(&symbol_query.query, root, parsed.as_bytes());
+    let mut budget = Budget::for_len(parsed.len());
+    let stopped = std::cell::Cell::new(false);
+    let mut progress = |_: &tree_sitter::QueryCursorState| {
+        if budget.spent() {
+            stopped.set(true);
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = QueryCursorOptions::new().progress_callback(&mut progress);
+    let mut matches =
+        cursor.matches_with_options(&symbol_query.query, root, parsed.as_bytes(), options);
     let mut found = Vec::new();
     while let Some(m) = matches.next() {
         let mut definition = None;
@@ -157,7 +192,8 @@ fn query_definitions<'t>(lang: Lang, root: Node<'t>, parsed: &str) -> Vec<(usize
             found.push((m.pattern_index, Found::new(kind, core, name)));
         }
     }
-    found
+    drop(matches);
+    (!stopped.get()).then_some(found)
 }
 
 /// The typedef names of a tagged type defined in a typedef (`Name` and

@@ -157,6 +157,7 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)], load_path: &[Pat
 struct Maps {
     script: HashMap<String, Rc<Project>>,
     composer: HashMap<String, Rc<Autoload>>,
+    deno: HashMap<String, Rc<Vec<node::ImportMap>>>,
 }
 
 impl Maps {
@@ -170,6 +171,14 @@ impl Maps {
                     &configs_above(real_root, dir, &names),
                 ))
             })
+            .clone()
+    }
+
+    /// The Deno import maps that govern a file of `dir`, nearest first.
+    fn deno(&mut self, real_root: &Path, dir: &str) -> Rc<Vec<node::ImportMap>> {
+        self.deno
+            .entry(dir.to_string())
+            .or_insert_with(|| Rc::new(node::import_maps(real_root, dir)))
             .clone()
     }
 

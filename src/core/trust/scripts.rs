@@ -81,8 +81,8 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         return Covered::default();
     };
     let patterns = match &command {
-        CommandLine::Shell(line) => shell_patterns(line),
-        CommandLine::Argv(_) => Vec::new(),
+        CommandLine::Shell(line) => line_patterns(line, 0),
+        CommandLine::Argv(argv) => inner_patterns(argv, 0),
     };
     let Ok(real_root) = fs::canonicalize(root) else {
         return Covered {
@@ -130,6 +130,98 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         places: reached.places.into_iter().collect(),
         patterns,
     }
+}
+
+/// How deep shells inside shells are read (`sh -c "bash -c '…'"`).
+const MAX_SHELL_DEPTH: usize = 4;
+
+/// The shells that run a script line given with `-c`.
+const SHELLS: [&str; 9] = [
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh",
+];
+
+/// [`shell_patterns`] of `line`, and of the script lines of the shells it
+/// runs with `-c` ([`inner_patterns`]).
+fn line_patterns(line: &str, depth: usize) -> Vec<String> {
+    let mut out = shell_patterns(line);
+    for p in inner_patterns(&shell_words(line), depth) {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The patterns in the script lines that `words` (a command's words,
+/// quotes removed) hand to a shell with `-c` (`sh -c "python3 t/*.py"`,
+/// an argv `["bash", "-lc", "…"]`, after `env` or `busybox`): that shell
+/// expands them when it runs, as the outer one would.
+fn inner_patterns(words: &[String], depth: usize) -> Vec<String> {
+    if depth >= MAX_SHELL_DEPTH {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let name = word.rsplit('/').next().unwrap_or(word);
+        if !SHELLS.contains(&name) {
+            continue;
+        }
+        // Options up to the one holding `c`; the next word is the line.
+        let mut rest = words[i + 1..].iter();
+        while let Some(option) = rest.next() {
+            if !option.starts_with('-') || option == "--" {
+                break;
+            }
+            if !option.starts_with("--") && option.contains('c') {
+                if let Some(line) = rest.next() {
+                    for p in line_patterns(line, depth + 1) {
+                        if !out.contains(&p) {
+                            out.push(p);
+                        }
+                    }
+                }
+                break;
+            }
+            // `-o opt` takes a value.
+            if option == "-o" || option == "+o" {
+                rest.next();
+            }
+        }
+    }
+    out
+}
+
+/// The words of a shell line as the shell hands them to a program: split
+/// at blanks and shell punctuation, quotes and backslashes removed.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut quoted = false;
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') => word.extend(chars.next()),
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                quoted = true;
+            }
+            (None, '\\') => word.extend(chars.next()),
+            (None, c) if c.is_whitespace() || ";&|<>()`".contains(c) => {
+                if !word.is_empty() || quoted {
+                    out.push(std::mem::take(&mut word));
+                }
+                quoted = false;
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if !word.is_empty() || quoted {
+        out.push(word);
+    }
+    out
 }
 
 /// The words of a shell line that the shell expands into file names:
@@ -400,6 +492,33 @@ mod tests {
             ["tools/{a,b}.sh", "*.md"]
         );
         assert!(shell_patterns("sed 's/x*/y/' | tr -d '[:space:]'").is_empty());
+    }
+
+    /// A shell the command runs with `-c` expands the patterns of its
+    /// script line too: in a shell line (`sh -c "…"`, quoted for the outer
+    /// shell) and in an argv (`["bash", "-lc", "…"]`, after `env`), nested.
+    #[test]
+    fn patterns_inside_a_shell_the_command_runs_are_patterns() {
+        let root = Path::new("/nonexistent/ctxcurate-root");
+        let patterns = |src: &str| covered(root, &value(src)).patterns;
+        assert_eq!(
+            patterns(r#"["sh", "-c", "python3 tools/summ?rize.py"]"#),
+            ["tools/summ?rize.py"]
+        );
+        assert_eq!(
+            patterns(r#"["env", "X=1", "/bin/bash", "-lc", "python3 tools/*.py"]"#),
+            ["tools/*.py"]
+        );
+        assert_eq!(
+            patterns(r#"'sh -c "python3 tools/summ?rize.py"'"#),
+            ["tools/summ?rize.py"]
+        );
+        assert_eq!(
+            patterns(r#"'bash -e -c "sh -c \"cat t/[ab].py\""'"#),
+            ["t/[ab].py"]
+        );
+        assert!(patterns(r#"["sh", "-c", "python3 tools/summarize.py"]"#).is_empty());
+        assert!(patterns(r#"["python3", "-c", "print('*')"]"#).is_empty());
     }
 
     /// A Python script covers what it imports inside the project, and the

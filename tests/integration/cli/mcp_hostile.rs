@@ -150,3 +150,73 @@ fn include_refuses_a_credential_file_and_a_link_out_of_the_root() {
     assert!(!reply.is_error, "{}", reply.text);
     assert!(p.read("ctxcurate.toml").contains("a.py"));
 }
+
+/// `set_mode` and `mask` write an entry for a file the preset does not
+/// list: for a credential file or a file behind a link out they are
+/// refused like `include` (before, `set_mode .env full` wrote `.env`
+/// into the team's file), and the project file is left as it was. A file
+/// the user listed themselves still changes mode.
+#[cfg(unix)]
+#[test]
+fn set_mode_and_mask_refuse_what_include_refuses() {
+    let p = Project::empty();
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("tool.py"), "def f():\n    return 1\n").expect("write");
+    p.write("a.py", "def g():\n    return 2\n");
+    p.write(".env", "A=1\n");
+    std::os::unix::fs::symlink(outside.path().join("tool.py"), p.path("tool.py")).expect("link");
+    p.write("ctxcurate.toml", "# the team's file\n");
+    let mut server = McpServer::start(&p, &["--allow-edits"]);
+    for (tool, args, said) in [
+        (
+            "set_mode",
+            json!({"path": ".env", "mode": "full"}),
+            "refused: .env is a credential file",
+        ),
+        (
+            "set_mode",
+            json!({"path": "tool.py", "mode": "skeleton"}),
+            "refused: tool.py is a file outside the project",
+        ),
+        // No symbols are read through the link: refused before that.
+        (
+            "mask",
+            json!({"path": "tool.py", "symbol": "f", "state": "sig"}),
+            "tool.py: no symbols for this file",
+        ),
+    ] {
+        let reply = server.call(tool, args);
+        assert!(reply.is_error, "{tool}: {}", reply.text);
+        assert!(reply.text.contains(said), "{tool}: {}", reply.text);
+    }
+    assert_eq!(p.read("ctxcurate.toml"), "# the team's file\n");
+    let reply = server.call("set_mode", json!({"path": "a.py", "mode": "skeleton"}));
+    assert!(!reply.is_error, "{}", reply.text);
+    assert!(p.read("ctxcurate.toml").contains("a.py"));
+}
+
+/// A line that is not JSON, and a bare array nested 300 deep (no `id` to
+/// answer for), each get JSON-RPC's error for `id` null instead of
+/// silence, and the server goes on answering.
+#[test]
+fn a_line_the_server_cannot_read_gets_an_error_for_id_null() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let mut server = McpServer::start(&p, &[]);
+    for (line, code) in [
+        ("[1".to_string(), -32700),
+        (
+            "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": ".to_string(),
+            -32700,
+        ),
+        (format!("{}{}", "[".repeat(300), "]".repeat(300)), -32600),
+    ] {
+        let answer = server
+            .raw(&line)
+            .unwrap_or_else(|| panic!("no answer to {line:.20}"));
+        assert_eq!(answer["error"]["code"], json!(code), "{answer}");
+    }
+    let built = server.call("build", json!({"files": [{"path": "a.py"}]}));
+    assert!(!built.is_error, "{}", built.text);
+    assert!(server.alive());
+}

@@ -212,3 +212,92 @@ fn a_chain_of_links_out_is_refused() {
     assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
     assert!(!outside.path().join("new.md").exists());
 }
+
+/// `build --save` writes its numbered file through descriptors too: the
+/// output folder swapped for a link out of the project while saving is
+/// refused, never followed (before, only the numbered name was claimed
+/// without following a link; the folder was checked and then used by
+/// path).
+#[test]
+fn a_save_folder_swapped_for_a_link_is_never_followed() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let (p, outside) = project();
+    p.write(
+        "ctxcurate.toml",
+        "[project]\noutput_dir = \"out\"\n\n[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    std::fs::create_dir(p.path("out")).expect("mkdir");
+    symlink(outside.path(), p.path("swap")).expect("symlink");
+    let stop = Arc::new(AtomicBool::new(false));
+    let racer = {
+        let stop = stop.clone();
+        let a = std::ffi::CString::new(p.path("out").as_os_str().as_encoded_bytes()).expect("c");
+        let b = std::ffi::CString::new(p.path("swap").as_os_str().as_encoded_bytes()).expect("c");
+        std::thread::spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                // SAFETY: two NUL-terminated paths; the result is ignored
+                // (a failed exchange only skips a turn).
+                unsafe {
+                    libc::renameat2(
+                        libc::AT_FDCWD,
+                        a.as_ptr(),
+                        libc::AT_FDCWD,
+                        b.as_ptr(),
+                        libc::RENAME_EXCHANGE,
+                    )
+                };
+            }
+        })
+    };
+    let mut saved = 0;
+    for _ in 0..60 {
+        let out = p.run(&["build", "--save"]);
+        saved += usize::from(out.status.success());
+    }
+    stop.store(true, Ordering::Relaxed);
+    racer.join().expect("racer");
+    let mut names: Vec<String> = std::fs::read_dir(outside.path())
+        .expect("read_dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["bashrc"], "written outside through a swapped link");
+    assert!(saved > 0, "no save got through at all");
+}
+
+/// A numbered name the repository ships as a link out is skipped, and a
+/// save into a folder that is a link out (two levels down) is refused.
+#[test]
+fn numbered_saves_skip_shipped_links_and_refuse_folders_that_lead_out() {
+    let (p, outside) = project();
+    std::fs::create_dir_all(p.path(".ctxcurate/out")).expect("mkdir");
+    symlink(
+        outside.path().join("bashrc"),
+        p.path(".ctxcurate/out/context_001.md"),
+    )
+    .expect("symlink");
+    let out = p.run(&["build", "--save"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(".ctxcurate/out/context_002.md"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(bashrc(&outside), "export PATH=/usr/bin\n");
+    p.write(
+        "ctxcurate.toml",
+        "[project]\noutput_dir = \"gen/a/b\"\n\n[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    std::fs::create_dir_all(p.path("gen/a")).expect("mkdir");
+    symlink(outside.path(), p.path("gen/a/b")).expect("symlink");
+    let out = p.run(&["build", "--save"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("is a symlink that leads outside the project root"),
+        "{}",
+        stderr(&out)
+    );
+    let names: Vec<_> = std::fs::read_dir(outside.path()).expect("read").collect();
+    assert_eq!(names.len(), 1, "nothing written outside");
+}

@@ -116,3 +116,45 @@ fn the_mcp_symbols_tool_says_the_parse_was_stopped() {
     );
     assert!(server.alive());
 }
+
+/// 120 KB of one opening bracket parses fast, but the tree it makes is
+/// nested tens of thousands deep, and each step of the symbol query walked
+/// that depth: `symbols` on `((((…` took minutes in Rust, TypeScript, Go,
+/// Java, C#, Kotlin, Swift, Ruby, Lua and shell. The query meets the parse
+/// deadline too: every language ends in seconds, with the stopped note
+/// where the query was stopped, and the skeleton view falls back to the
+/// plain text.
+#[test]
+fn deep_nesting_meets_the_deadline_in_every_language() {
+    let p = Project::empty();
+    let exts = [
+        "py", "c", "cpp", "rs", "ts", "tsx", "js", "go", "java", "cs", "sh", "php", "kt", "swift",
+        "rb", "lua",
+    ];
+    for (i, ext) in exts.iter().enumerate() {
+        let open = ["(", "{", "["][i % 3];
+        p.write(&format!("deep.{ext}"), &open.repeat(120_000));
+    }
+    for ext in exts {
+        let path = format!("deep.{ext}");
+        for args in [
+            &["symbols", &path][..],
+            &["view", "--mode", "skeleton", &path],
+        ] {
+            let started = std::time::Instant::now();
+            let out = within(&p, args, Some("0.5"));
+            assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+            assert!(
+                started.elapsed() < Duration::from_secs(15),
+                "{args:?}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+    let out = within(&p, &["symbols", "deep.rs"], Some("0.5"));
+    assert!(
+        stderr(&out).contains("note: deep.rs: no symbols: parsing as rust stopped after 0.5 s"),
+        "{}",
+        stderr(&out)
+    );
+}

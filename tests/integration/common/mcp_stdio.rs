@@ -100,6 +100,24 @@ impl McpServer {
         None
     }
 
+    /// Send `line` as it is and wait up to 20 s for an answer with `id`
+    /// null (what a server says to a line it cannot read).
+    pub fn raw(&mut self, line: &str) -> Option<Value> {
+        let _ = self.stdin.write_all(format!("{line}\n").as_bytes());
+        let _ = self.stdin.flush();
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+            let line = self.lines.recv_timeout(left).ok()?;
+            let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                continue;
+            };
+            if message.get("id") == Some(&Value::Null) {
+                return Some(message);
+            }
+        }
+        None
+    }
+
     /// Call tool `name` with `arguments`; panics when no answer comes.
     pub fn call(&mut self, name: &str, arguments: Value) -> ToolReply {
         let answer = self

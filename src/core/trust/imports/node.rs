@@ -13,14 +13,96 @@
 //! `tsconfig.json`'s `paths` and `baseUrl` (tsx, Bun and ts-node with
 //! tsconfig-paths honour them) and the package's own name (`exports`).
 //! Every target a map names is followed, whichever condition Node would
-//! pick. Like the Python reader, it reads lines, not a parse: more than
+//! pick. Deno's import maps are followed too (`imports` of the nearest
+//! `deno.json`/`deno.jsonc` and the file its `importMap` names, or an
+//! `import_map.json`, from the script's folder up to the root): an exact
+//! key, else the longest key ending in `/` that begins the specifier.
+//! Like the Python reader, it reads lines, not a parse: more than
 //! Node would (a specifier in a comment), never less of what a line says.
 
 use std::path::{Path, PathBuf};
 
 use super::{Maps, Reached, first_of, rel_of};
-use crate::core::module_maps::script::{Package, mapped};
-use crate::core::module_maps::{join, stdlib};
+use crate::core::module_maps::script::{Package, jsonc, mapped};
+use crate::core::module_maps::{configs_above, join, join_rel, parent, stdlib};
+
+/// The most entries read from one import map.
+const MAX_MAP_ENTRIES: usize = 1000;
+
+/// One Deno import map: each key (a specifier, or a prefix ending in
+/// `/`) with its target, a root-relative path (targets that are URLs or
+/// lead out of the root are left out).
+#[derive(Debug, Default)]
+pub(super) struct ImportMap {
+    entries: Vec<(String, String)>,
+}
+
+impl ImportMap {
+    /// The `imports` of the JSON(C) file `rel` (root-relative), targets
+    /// taken from its folder.
+    fn read(real_root: &Path, rel: &str) -> Option<ImportMap> {
+        let text = super::small_text(&real_root.join(rel)).filter(|t| t.len() <= 1 << 20)?;
+        let json = jsonc(&text)?;
+        let imports = json.get("imports")?.as_object()?;
+        let dir = parent(rel);
+        let entries = imports
+            .iter()
+            .take(MAX_MAP_ENTRIES)
+            .filter_map(|(key, target)| {
+                let target = target.as_str()?;
+                if target.contains(':') {
+                    return None;
+                }
+                let path = join_rel(dir, target)?;
+                // A prefix keeps its slash, so the rest joins under it.
+                let path = if target.ends_with('/') {
+                    format!("{}/", path.trim_end_matches('/'))
+                } else {
+                    path
+                };
+                Some((key.clone(), path))
+            })
+            .collect();
+        Some(ImportMap { entries })
+    }
+
+    /// Where `spec` leads through this map (root-relative), if it maps it.
+    fn resolve(&self, spec: &str) -> Option<String> {
+        if let Some((_, target)) = self.entries.iter().find(|(k, _)| k == spec) {
+            return Some(target.clone());
+        }
+        let (key, target) = self
+            .entries
+            .iter()
+            .filter(|(k, _)| k.ends_with('/') && spec.starts_with(k.as_str()))
+            .max_by_key(|(k, _)| k.len())?;
+        Some(format!("{target}{}", &spec[key.len()..]))
+    }
+}
+
+/// The Deno import maps over a file of `dir`, nearest first: each
+/// `deno.json`/`deno.jsonc` (and the map its `importMap` names) and each
+/// `import_map.json` from `dir` up to the root.
+pub(super) fn import_maps(real_root: &Path, dir: &str) -> Vec<ImportMap> {
+    let names = ["deno.json", "deno.jsonc", "import_map.json"];
+    let mut out = Vec::new();
+    for rel in configs_above(real_root, dir, &names) {
+        out.extend(ImportMap::read(real_root, &rel));
+        if rel.ends_with("import_map.json") {
+            continue;
+        }
+        let named = super::small_text(&real_root.join(&rel))
+            .filter(|t| t.len() <= 1 << 20)
+            .and_then(|t| jsonc(&t))
+            .and_then(|j| j.get("importMap")?.as_str().map(str::to_string))
+            .filter(|m| !m.contains(':'))
+            .and_then(|m| join_rel(parent(&rel), &m));
+        if let Some(map) = named {
+            out.extend(ImportMap::read(real_root, &map));
+        }
+    }
+    out
+}
 
 /// The extensions tried after the name itself, in Node's order and then
 /// the ones TypeScript runners add.
@@ -87,6 +169,15 @@ pub(super) fn look_up(
             let _ = load(real_root, &real_root.join(target), out, found);
         }
         return;
+    }
+    // Deno's import maps come first where Deno runs the script.
+    for map in maps.deno(real_root, &dir).iter() {
+        if let Some(target) = map.resolve(spec) {
+            if load(real_root, &real_root.join(target), out, found) {
+                return;
+            }
+            break;
+        }
     }
     if spec.contains(':') {
         // `https:…`, `npm:x`: not a project file.

@@ -344,7 +344,44 @@ fn consent_covers_what_other_interpreters_load() {
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 10] = [
+    let cases: [Case; 13] = [
+        (
+            "deno run tools/sum.ts",
+            &[
+                (
+                    "deno.json",
+                    "{ // Deno's own config\n \"imports\": { \"@/\": \"./src/\", \"@std/fmt\": \"jsr:@std/fmt@1\" } }",
+                ),
+                ("tools/sum.ts", "import { first } from '@/text/first.ts';\n"),
+                ("src/text/first.ts", "export const first = 1;\n"),
+            ],
+            "src/text/first.ts",
+        ),
+        (
+            "deno run tools/sum.ts",
+            &[
+                ("tools/deno.jsonc", "{ \"importMap\": \"./maps/im.json\" }"),
+                (
+                    "tools/maps/im.json",
+                    "{ \"imports\": { \"fmt\": \"../../lib/fmt.ts\" } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+            ],
+            "lib/fmt.ts",
+        ),
+        (
+            "deno run --import-map=import_map.json tools/sum.ts",
+            &[
+                (
+                    "import_map.json",
+                    "{ \"imports\": { \"helpers/\": \"./vendor/helpers/\" } }",
+                ),
+                ("tools/sum.ts", "import h from \"helpers/h.ts\";\n"),
+                ("vendor/helpers/h.ts", "export default 1;\n"),
+            ],
+            "vendor/helpers/h.ts",
+        ),
         (
             "tsx tools/sum.ts",
             &[
@@ -765,5 +802,55 @@ fn huge_timeouts_and_endless_output_from_the_global_summarizer() {
         stderr(&out).contains("summary_command printed more than 5000 bytes"),
         "{}",
         stderr(&out)
+    );
+}
+
+/// When a consent lapses, the warning names what changed: the imported
+/// file that was edited, the module that appeared where an import is
+/// looked for, the command's value; a record from before this was kept
+/// still gets the plain warning.
+#[test]
+fn a_lapsed_consent_names_the_file_that_changed() {
+    let p = Project::empty();
+    hostile(&p, "python3 tools/summarize.py");
+    p.write(
+        "tools/summarize.py",
+        "import sys\nimport helper\nprint(helper.first(sys.stdin.read()))\n",
+    );
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY ' + text.split()[0]\n",
+    );
+    p.ok(&["trust", "--yes"]);
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY'\n",
+    );
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "ignoring summary_command (changed since you trusted this project: \
+             tools/helper.py changed; built-in summaries"
+        ),
+        "{err}"
+    );
+    p.write(
+        "tools/helper.py",
+        "def first(text):\n    return 'SUMMARY ' + text.split()[0]\n",
+    );
+    p.write("tools/sys.py", "x = 1\n");
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains("changed since you trusted this project: tools/sys was nothing, now"),
+        "{err}"
+    );
+    std::fs::remove_file(p.path("tools/sys.py")).unwrap();
+    hostile(&p, "python3 tools/summarize.py --short");
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "changed since you trusted this project: the value of summary_command changed"
+        ),
+        "{err}"
     );
 }
