@@ -511,3 +511,44 @@ fn a_first_ranked_file_whose_outline_is_over_its_share_still_comes_in() {
     );
     assert_eq!(stats["items"][0]["needs"], 2297);
 }
+
+/// A file ranked for the task whose reduced form shows nothing (a barrel
+/// `index.ts` of re-exports has no symbol: its outline is empty) is not
+/// packed as an empty block: it comes in whole or not at all, and the
+/// room goes to the files after it.
+#[test]
+fn a_reduced_form_that_shows_nothing_is_not_packed() {
+    let p = Project::empty();
+    let mut barrel = String::new();
+    for i in 0..60 {
+        barrel.push_str(&format!("export * from './hydration/part_{i}'\n"));
+    }
+    p.write("src/index.ts", &barrel);
+    p.write(
+        "src/hydration.ts",
+        "export function hydrate(state: unknown) {\n  return dehydrate(state)\n}\n\n\
+         export function dehydrate(state: unknown) {\n  return state\n}\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--task",
+        "hydration drops the state",
+        "--budget",
+        "1200",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = stats_json(&out);
+    assert_eq!(
+        items(&stats),
+        vec![
+            ("src/hydration.ts".to_string(), Some("full".to_string())),
+            ("src/index.ts".to_string(), None),
+        ]
+    );
+    assert!(
+        !stdout(&out).contains("### src/index.ts"),
+        "{}",
+        stdout(&out)
+    );
+}
