@@ -223,9 +223,13 @@ impl Why {
             .collect();
         if !rest.is_empty() {
             let n = rest.len();
-            let shown: Vec<String> = rest.into_iter().take(5).collect();
+            let shown: Vec<String> = rest.into_iter().take(SHOWN_WORDS).collect();
+            let more = match n - shown.len() {
+                0 => String::new(),
+                m => format!(" and {m} more"),
+            };
             out.push(format!(
-                "{n} task {}: {}",
+                "{n} task {}: {}{more}",
                 if n == 1 { "word" } else { "words" },
                 quoted(&shown)
             ));
@@ -240,6 +244,9 @@ impl Why {
         out
     }
 }
+
+/// How many of a file's task words its reasons name.
+const SHOWN_WORDS: usize = 5;
 
 fn quoted(words: &[String]) -> String {
     words
@@ -555,6 +562,33 @@ fn spread<'a>(scored: &mut HashMap<&'a str, Why>, graph: &ImportGraph, known: &H
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reasons_count_every_word_they_do_not_show() {
+        let words = |n: usize| (1..=n).map(|i| format!("w{i}")).collect::<Vec<_>>();
+        let why = Why {
+            score: 3.0,
+            words: words(7),
+            in_path: vec!["w1".to_string()],
+            ..Why::default()
+        };
+        assert_eq!(
+            why.reasons(),
+            [
+                "matched `w1` in its path",
+                "6 task words: `w2`, `w3`, `w4`, `w5`, `w6` and 1 more",
+                "score 3.00"
+            ]
+        );
+        let why = Why {
+            words: words(5),
+            ..Why::default()
+        };
+        assert_eq!(
+            why.reasons()[0],
+            "5 task words: `w1`, `w2`, `w3`, `w4`, `w5`"
+        );
+    }
 
     #[test]
     fn a_query_drops_trailers_and_knows_what_it_speaks_of() {
