@@ -393,7 +393,7 @@ pub struct BuildArgs {
     /// are packed after the targets' imports.
     #[arg(long, value_name = "TEXT", conflicts_with = "task_file")]
     pub task: Option<String>,
-    /// Read the task from FILE (as `--task`).
+    /// Read the task from FILE (as `--task`; `-` reads standard input).
     #[arg(long, value_name = "FILE")]
     pub task_file: Option<PathBuf>,
     /// Build even if a target does not fit the budget (it is left out,

@@ -552,3 +552,47 @@ fn a_reduced_form_that_shows_nothing_is_not_packed() {
         stdout(&out)
     );
 }
+
+/// `--task-file -` reads the task from standard input, as `task set -`
+/// does (an agent pipes a commit message in); the pack is the one
+/// `--task` gives. Input that is not UTF-8 is refused, naming stdin.
+#[test]
+fn a_task_file_of_dash_reads_standard_input() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let p = router();
+    let task = "fix: wrong result when a wildcard follows a named param";
+    let piped = |input: &[u8]| {
+        let mut child = p
+            .cmd(&["build", "--task-file", "-", "--budget", "2000"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input)
+            .expect("write stdin");
+        child.wait_with_output().expect("wait")
+    };
+    let out = piped(format!("{task}\n").as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let given = p.run(&["build", "--task", task, "--budget", "2000"]);
+    assert!(given.status.success(), "{}", stderr(&given));
+    assert!(
+        stdout(&out).contains("### router/tree.py\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(stdout(&out), stdout(&given));
+    let out = piped(b"caf\xe9\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read the task from stdin"),
+        "{}",
+        stderr(&out)
+    );
+}
