@@ -124,6 +124,38 @@ pub(super) fn path(text: &str, walked: &[String], cap: usize) -> Matched {
     if !found.files.is_empty() {
         return found;
     }
+    // A module's path without its extension (`parser/validator: …`).
+    if text.contains('/') && !text.rsplit('/').next().unwrap_or(text).contains('.') {
+        let found: Vec<_> = walked
+            .iter()
+            .filter(|f| is_module_file(f, text))
+            .map(|f| (rank(f), f.as_str()))
+            .collect();
+        if !found.is_empty() {
+            return Matched::ranked(found, cap);
+        }
+    }
+    // Written in another case than the file's (`readme.md`).
+    let lower = text.to_lowercase();
+    let folded: Vec<String> = walked.iter().map(|f| f.to_lowercase()).collect();
+    if lower != text || folded != walked {
+        let found = path_as_written(&lower, &folded, cap);
+        if !found.files.is_empty() {
+            return Matched {
+                files: found
+                    .files
+                    .iter()
+                    .filter_map(|f| {
+                        folded
+                            .iter()
+                            .position(|g| g == f)
+                            .map(|i| walked[i].clone())
+                    })
+                    .collect(),
+                total: found.total,
+            };
+        }
+    }
     let mut tail = text;
     while let Some((_, rest)) = tail.split_once('/') {
         tail = rest;
@@ -527,6 +559,16 @@ mod tests {
         assert_eq!(files("feature/x/y/z.c"), ["x/y/z.c"]);
         // Never down to a bare name another folder holds too.
         assert!(files("other/prepare.py").is_empty());
+        // A module path without its extension (`parser/validator: …`):
+        // the module's own file.
+        assert_eq!(
+            files("_internal/req/req_file"),
+            ["pip/_internal/req/req_file.py"]
+        );
+        // Written in another case than the file's (`readme.md`), when
+        // nothing matches as written.
+        assert_eq!(files("readme.md"), ["pip/_internal/req/README.md"]);
+        assert_eq!(files("X/Y/Z.C"), ["x/y/z.c"]);
     }
 
     #[test]

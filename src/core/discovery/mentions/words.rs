@@ -302,9 +302,17 @@ fn commit_scopes(line: &str) -> (Vec<String>, &str) {
         .or_else(|| start.strip_prefix("* "))
         .unwrap_or(start)
         .trim_start();
+    // The type is lowercase (`fix`), or one of the usual types written
+    // with a capital (`Fix(output): …`; not `Run(x): fails`).
+    let capital = start.starts_with(|c: char| c.is_ascii_uppercase());
     let kind_len = start
-        .find(|c: char| !c.is_ascii_lowercase())
-        .unwrap_or(start.len());
+        .char_indices()
+        .skip(usize::from(capital))
+        .find(|(_, c)| !c.is_ascii_lowercase())
+        .map_or(start.len(), |(i, _)| i);
+    if capital && !COMMIT_TYPES.contains(&start[..kind_len].to_ascii_lowercase().as_str()) {
+        return (Vec::new(), line);
+    }
     let Some(rest) = start[kind_len..].strip_prefix('(') else {
         return (Vec::new(), line);
     };
@@ -369,6 +377,13 @@ fn without_possessive(word: &str) -> &str {
         .or_else(|| word.strip_suffix("\u{2019}s"))
         .unwrap_or(word)
 }
+
+/// The usual types of conventional commits, which some projects write
+/// with a capital.
+const COMMIT_TYPES: &[&str] = &[
+    "build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test",
+    "tests", "bugfix", "hotfix", "feature",
+];
 
 /// `src/tree.go:42` or `tree.go:42:7` without its line and column.
 fn without_line_number(word: &str) -> &str {
@@ -505,6 +520,9 @@ mod tests {
         assert_eq!(scopes("feat(powered-by): show it"), ["powered-by"]);
         assert_eq!(scopes("refactor(core/router)!: split"), ["core/router"]);
         assert_eq!(scopes("feat(api, cli): both"), ["api", "cli"]);
+        // A type written with a capital, as some projects do.
+        assert_eq!(scopes("Fix(output): usage"), ["output"]);
+        assert_eq!(read("Fix(output): usage").idents, Vec::<String>::new());
         assert_eq!(
             scopes("chore: bump\n\n- fix(@tanstack/query-core): x"),
             ["tanstack/query-core"]
