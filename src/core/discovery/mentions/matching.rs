@@ -1,5 +1,6 @@
 //! The project files a task's words name: a path (exactly, by suffix, or a
-//! folder's files), a commit scope (files and folders of that name), a
+//! folder's files; else a module path without its extension, another
+//! case, or its longest tail from a larger repository's root), a commit scope (files and folders of that name), a
 //! module (`a/b.rs`, `a/b/mod.rs`, `pkg/sub/mod/__init__.py`, not the
 //! file that declares `mod b;`), and the files that define an identifier
 //! (as a symbol, or as a top-level variable the symbols do not hold:

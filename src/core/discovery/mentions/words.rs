@@ -1,9 +1,11 @@
 //! Reading a task for what it names, before any file is looked at: the
-//! words that are paths (by every extension the language table knows),
+//! words that are paths (by every extension the language table knows; a
+//! forge link's path, without a `#L10` anchor or a `'s`),
 //! the scopes of conventional-commit subjects (`fix(router): …`), the
 //! module names (`pkg.sub.mod`, `crate::a::b`, a marked bare word) and the
 //! identifiers of code — marked as code by their shape (`snake_case`,
-//! `camelCase`), backticks, a call `f(` or a private `#name`. Plain English
+//! `camelCase`), backticks, a call `f(`, a private `#name` or a member
+//! `Class#method`. Plain English
 //! words (`match`, `data`) and keywords (`false`, `self`) name nothing.
 
 use std::collections::HashSet;
