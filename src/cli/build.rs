@@ -159,6 +159,12 @@ fn report_said(said: &[Said], args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
                 display_line(path, 300)
             )?,
             Said::DiffNote(note) => writeln!(ctx.err, "note: {}", display_line(note, 500))?,
+            Said::EmptyTaskFile(_) if args.stats_json => {}
+            Said::EmptyTaskFile(file) => writeln!(
+                ctx.err,
+                "note: the task file {} is empty: this build has no task",
+                display_line(&file.display().to_string(), 300)
+            )?,
         }
     }
     Ok(())

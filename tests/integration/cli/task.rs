@@ -596,3 +596,18 @@ fn a_task_file_of_dash_reads_standard_input() {
         stderr(&out)
     );
 }
+
+/// A task file that is empty (or blank) is said to be, not taken
+/// silently for no task.
+#[test]
+fn an_empty_task_file_is_named() {
+    let p = router();
+    p.write("task.txt", " \n\n");
+    let out = p.run(&["build", "--task-file", "task.txt", "--budget", "2000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("note: the task file task.txt is empty: this build has no task"),
+        "{}",
+        stderr(&out)
+    );
+}
