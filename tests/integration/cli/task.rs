@@ -611,3 +611,48 @@ fn an_empty_task_file_is_named() {
         stderr(&out)
     );
 }
+
+/// A large file the task names by `Type::method`: when it does not fit
+/// whole, the method comes in full and its impl around it, not every
+/// method of the impl in full (the impl matched the type's name, and a
+/// mask showing it whole was as large as the file).
+#[test]
+fn a_method_the_task_names_comes_in_full_without_its_whole_impl() {
+    let p = Project::empty();
+    let mut text =
+        String::from("pub struct Registry {\n    items: Vec<u32>,\n}\n\nimpl Registry {\n");
+    text.push_str(
+        "    pub fn lookup_entry(&self, id: u32) -> Option<u32> {\n        \
+         self.items.iter().copied().find(|i| *i == id).map(|i| i + 7)\n    }\n",
+    );
+    for i in 0..80 {
+        text.push_str(&format!(
+            "    pub fn other_{i}(&self) -> usize {{\n        \
+             self.items.iter().filter(|x| **x > {i}).count() + {i}\n    }}\n"
+        ));
+    }
+    text.push_str("}\n");
+    p.write("src/store.rs", &text);
+    p.write("src/lib.rs", "pub mod store;\n");
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Registry::lookup_entry panics",
+        "--budget",
+        "1500",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(
+        items[0],
+        ("src/store.rs".to_string(), Some("masked".to_string())),
+        "{items:?}"
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("self.items.iter().copied().find(|i| *i == id).map(|i| i + 7)"),
+        "{text}"
+    );
+    assert!(!text.contains("filter(|x| **x > 3).count() + 3"), "{text}");
+}
