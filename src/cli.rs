@@ -169,8 +169,10 @@ pub fn read_text(root: &Path, rel: &str) -> Result<String> {
 /// Run one subcommand.
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     match command {
-        Command::Build(args) if args.watch => watch::build_watch(&args, ctx),
-        Command::Build(args) => build::build(args, ctx),
+        Command::Build(args) if args.watch => {
+            watch::build_watch(&build::task_from_stdin(args)?, ctx)
+        }
+        Command::Build(args) => build::build(build::task_from_stdin(args)?, ctx),
         Command::Map(args) => map::map(args, ctx),
         Command::View {
             path,

@@ -389,11 +389,13 @@ pub struct BuildArgs {
     pub stats_json: bool,
     /// The task for the model, rendered verbatim as `## Task` after the
     /// discussion (replaces the preset's `task`); in a packed build it is
-    /// counted first, never dropped, and the paths and identifiers it names
-    /// are packed after the targets' imports.
+    /// counted first, never dropped, and every file is ranked for it (its
+    /// words, the paths, scopes, modules and identifiers it names, the
+    /// import graph): the best files fill the budget after the targets.
+    /// A task alone (no preset files) packs.
     #[arg(long, value_name = "TEXT", conflicts_with = "task_file")]
     pub task: Option<String>,
-    /// Read the task from FILE (as `--task`).
+    /// Read the task from FILE (as `--task`; `-` reads standard input).
     #[arg(long, value_name = "FILE")]
     pub task_file: Option<PathBuf>,
     /// Build even if a target does not fit the budget (it is left out,

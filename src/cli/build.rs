@@ -28,6 +28,29 @@ pub fn build(args: BuildArgs, ctx: &mut Ctx) -> Result<()> {
     build_once(&args, ctx, &Rebuild::default(), None)
 }
 
+/// `--task-file -`: the task read from standard input, once (a watch's
+/// rebuilds keep it), as `task set -` reads it.
+pub(super) fn task_from_stdin(mut args: BuildArgs) -> Result<BuildArgs> {
+    if args.task.is_some() || args.task_file.as_deref() != Some(std::path::Path::new("-")) {
+        return Ok(args);
+    }
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes) {
+        user_err!("cannot read the task from stdin: {e}");
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            args.task = Some(text);
+            args.task_file = None;
+            Ok(args)
+        }
+        Err(e) => user_err!(
+            "cannot read the task from stdin: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ),
+    }
+}
+
 /// What a rebuild of `build --watch` adds to a build.
 #[derive(Default)]
 pub(super) struct Rebuild<'a> {
@@ -136,6 +159,12 @@ fn report_said(said: &[Said], args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
                 display_line(path, 300)
             )?,
             Said::DiffNote(note) => writeln!(ctx.err, "note: {}", display_line(note, 500))?,
+            Said::EmptyTaskFile(_) if args.stats_json => {}
+            Said::EmptyTaskFile(file) => writeln!(
+                ctx.err,
+                "note: the task file {} is empty: this build has no task",
+                display_line(&file.display().to_string(), 300)
+            )?,
         }
     }
     Ok(())

@@ -911,6 +911,9 @@ impl<'a> Packer<'a> {
             if file.skipped.is_some() {
                 return None;
             }
+            if Some(form) != forms.first() && shows_nothing(&file) {
+                continue;
+            }
             let cost = self.block_cost(&file, 1);
             floor = Some(floor.map_or(cost, |f| f.min(cost)));
         }
@@ -960,17 +963,27 @@ impl<'a> Packer<'a> {
         // The last form is most often the cheapest, but not always (the
         // outline of many short functions is longer than their skeleton):
         // the others are tried even when it does not fit.
-        let mut cheapest = self.block_cost(&cheapest_file, 1);
+        // A reduced form that shows nothing (the outline of a file of
+        // re-exports) is no form of it: the file comes in as more, or not.
+        let nothing = |i: usize, file: &RenderedFile| i > 0 && shows_nothing(file);
+        let mut cheapest = if nothing(forms.len().saturating_sub(1), &cheapest_file) {
+            usize::MAX
+        } else {
+            self.block_cost(&cheapest_file, 1)
+        };
         // The cheapest form seen, for a file whose every form is over its
         // cap but whose cheapest is within its floor cap.
         let mut lowest = (cheapest, cheapest_file.clone());
         let mut tried: Vec<(ViewMode, Option<MaskState>)> = Vec::new();
-        for form in &forms {
+        for (i, form) in forms.iter().enumerate() {
             let file = if form == &cheapest_form {
                 cheapest_file.clone()
             } else {
                 render(form)
             };
+            if nothing(i, &file) {
+                continue;
+            }
             // A file without a grammar renders skeleton and outline as the
             // same summary: try it once.
             let key = (file.mode, form.mask.as_ref().map(|m| m.rest));
@@ -1000,4 +1013,9 @@ impl<'a> Packer<'a> {
         out.needs = Some(cheapest);
         (out, None, cheapest)
     }
+}
+
+/// Whether `file` renders to nothing but blank lines (and is no error).
+fn shows_nothing(file: &RenderedFile) -> bool {
+    file.error.is_none() && file.skipped.is_none() && file.text.trim().is_empty()
 }

@@ -223,9 +223,13 @@ impl Why {
             .collect();
         if !rest.is_empty() {
             let n = rest.len();
-            let shown: Vec<String> = rest.into_iter().take(5).collect();
+            let shown: Vec<String> = rest.into_iter().take(SHOWN_WORDS).collect();
+            let more = match n - shown.len() {
+                0 => String::new(),
+                m => format!(" and {m} more"),
+            };
             out.push(format!(
-                "{n} task {}: {}",
+                "{n} task {}: {}{more}",
                 if n == 1 { "word" } else { "words" },
                 quoted(&shown)
             ));
@@ -240,6 +244,9 @@ impl Why {
         out
     }
 }
+
+/// How many of a file's task words its reasons name.
+const SHOWN_WORDS: usize = 5;
 
 fn quoted(words: &[String]) -> String {
     words
@@ -289,16 +296,33 @@ impl Relevance {
             return None;
         }
         let best_idf = self.query.idf.iter().copied().fold(0.0, f64::max);
-        let mut mask = BTreeMap::new();
+        let mut about: Vec<(&str, &str)> = Vec::new();
         for (path, name) in symbols.lines().filter_map(|l| l.split_once('\t')) {
             let mut weight = 0.0;
             terms::for_each_term(name, |t| weight += self.query.weight_of(t));
             // A name made only of common words (`get`, `data`) is not
             // what the task is about.
             if weight > 0.0 && weight >= best_idf * 0.35 {
-                mask.insert(path.to_string(), MaskState::Def);
+                about.push((path, name));
             }
         }
+        // A container holding a member the task is about too
+        // (`ArgMatches::get_one`) is what the member is in, not the
+        // subject: left to the mask's default, it shows the member in
+        // full among signatures (or opens around it when the rest is
+        // hidden), not every member in full.
+        let holds = |(path, name): (&str, &str), member: &str| {
+            [path, name].iter().any(|outer| {
+                member
+                    .strip_prefix(outer)
+                    .is_some_and(|rest| rest.starts_with("::") || rest.starts_with('.'))
+            })
+        };
+        let mask: BTreeMap<String, MaskState> = about
+            .iter()
+            .filter(|&&outer| !about.iter().any(|&(member, _)| holds(outer, member)))
+            .map(|(path, _)| (path.to_string(), MaskState::Def))
+            .collect();
         (!mask.is_empty()).then_some(mask)
     }
 }
@@ -555,6 +579,62 @@ fn spread<'a>(scored: &mut HashMap<&'a str, Why>, graph: &ImportGraph, known: &H
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_task_mask_opens_a_container_for_the_member_the_task_names() {
+        let relevance = |task: &str| {
+            let mut query = Query::new(task);
+            query.idf = vec![1.0; query.terms.len()];
+            Relevance {
+                files: Vec::new(),
+                query,
+            }
+        };
+        let symbols = "ArgMatches\tArgMatches\nimpl ArgMatches\tArgMatches\n\
+                       ArgMatches::get_one\tget_one\nArgMatches::remove_many\tremove_many\n\
+                       Color\tColor\n";
+        // `ArgMatches::get_one`: the method in full, its type and impl
+        // not (the rest of the impl as the mask's default: signatures,
+        // or hidden around the method).
+        let mask = relevance("ArgMatches::get_one panics").task_mask(symbols);
+        assert_eq!(
+            mask.expect("a mask").into_iter().collect::<Vec<_>>(),
+            [("ArgMatches::get_one".to_string(), MaskState::Def)]
+        );
+        // The type alone: the type and its impl in full.
+        let mask = relevance("ArgMatches is slow").task_mask(symbols);
+        assert_eq!(
+            mask.expect("a mask").into_keys().collect::<Vec<_>>(),
+            ["ArgMatches", "impl ArgMatches"]
+        );
+    }
+
+    #[test]
+    fn reasons_count_every_word_they_do_not_show() {
+        let words = |n: usize| (1..=n).map(|i| format!("w{i}")).collect::<Vec<_>>();
+        let why = Why {
+            score: 3.0,
+            words: words(7),
+            in_path: vec!["w1".to_string()],
+            ..Why::default()
+        };
+        assert_eq!(
+            why.reasons(),
+            [
+                "matched `w1` in its path",
+                "6 task words: `w2`, `w3`, `w4`, `w5`, `w6` and 1 more",
+                "score 3.00"
+            ]
+        );
+        let why = Why {
+            words: words(5),
+            ..Why::default()
+        };
+        assert_eq!(
+            why.reasons()[0],
+            "5 task words: `w1`, `w2`, `w3`, `w4`, `w5`"
+        );
+    }
 
     #[test]
     fn a_query_drops_trailers_and_knows_what_it_speaks_of() {

@@ -83,6 +83,8 @@ pub enum Said {
     Missing(String),
     /// A note of git's diff (`--diff`).
     DiffNote(String),
+    /// The task file (as typed) holds no task: the build has none.
+    EmptyTaskFile(PathBuf),
 }
 
 /// Why an ask could not become a request.
@@ -185,6 +187,11 @@ fn resolve_saying(
     }
     if let Some(task) = &ask.task {
         preset.task = task_text(&ask.cwd, task)?;
+        if let TaskText::File(file) = task
+            && preset.task.trim().is_empty()
+        {
+            said.push(Said::EmptyTaskFile(file.clone()));
+        }
     }
     if preset.files.is_empty()
         && ask.targets.is_empty()

@@ -14,7 +14,6 @@ use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack::{self, PackOptions, Packed};
 use crate::core::model::{Format, Preset, TokenizerKind};
 use crate::core::secrets::Scanner;
-use crate::core::sources::Codebase;
 use crate::core::{tokens, trust};
 
 use super::Workspace;
@@ -147,7 +146,9 @@ impl Workspace<'_> {
     }
 
     /// A discovery (the TUI's `i`): `preset` packed around `targets`
-    /// with `opts`, its held entries (and held targets) left out.
+    /// with `opts`, its held entries (and held targets) left out, and a
+    /// discovered file holding a likely secret held back and named, as a
+    /// packed build does.
     pub fn discover(
         &self,
         preset: &Preset,
@@ -168,7 +169,7 @@ impl Workspace<'_> {
             .filter(|t| preset.targets.contains(t))
             .cloned()
             .collect();
-        pack_viewed(&codebase, &preset, &targets, opts)
+        pack_holding_secrets(&codebase, &preset, &targets, opts.clone()).0
     }
 
     /// `ready` (composed before) scanned whole, counted and delivered.
@@ -333,17 +334,4 @@ fn fit_changes(
         tokens = cost(&changes);
     }
     Ok((changes, dropped))
-}
-
-/// [`pack::pack`] over the import graph of the files as `preset` shows
-/// them: an import inside a symbol the user hid is not followed.
-fn pack_viewed(
-    codebase: &Codebase,
-    preset: &Preset,
-    targets: &[String],
-    opts: &PackOptions,
-) -> Packed {
-    codebase.sources.set_policy(opts.read);
-    let graph = ImportGraph::build_viewed(codebase, &opts.include_dirs, preset);
-    pack::pack_with(codebase, preset, targets, opts, &graph)
 }

@@ -369,6 +369,15 @@ pub fn draw(state: &State, frame: &mut Frame, area: Rect) {
             room = room.saturating_sub(1);
         }
     }
+    // A file the discovery picked for the task: why, over its block.
+    let why = current.and_then(|p| state.discovery.as_ref()?.reasons_of(p));
+    if let Some(why) = why {
+        let text = format!("picked for the task · {}", why.join(" · "));
+        for part in wrap_parts(&text, width) {
+            lines.push(Line::styled(part, Style::default().fg(Color::Green)));
+            room = room.saturating_sub(1);
+        }
+    }
     let scroll = state.preview.scroll.min(c.lines.len().saturating_sub(1));
     // Zoomed, the pane is for reading: a long line wraps onto the next
     // rows instead of being cut.

@@ -111,6 +111,15 @@ impl Discovery {
         }
     }
 
+    /// Why the pack picked `path` for the task (none: not ranked for it).
+    pub fn reasons_of(&self, path: &str) -> Option<&[String]> {
+        self.reasons
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, why)| why.as_slice())
+            .filter(|why| !why.is_empty())
+    }
+
     /// How many proposed files folder `dir` holds.
     pub fn count_under(&self, dir: &str) -> usize {
         let prefix = format!("{dir}/");

@@ -527,3 +527,148 @@ fn a_cold_task_build_leaves_the_word_index_to_the_next_run() {
     assert!(index.exists(), "the second run built no index");
     assert_eq!(first, second);
 }
+
+/// A file ranked for the task whose reduced form shows nothing (a barrel
+/// `index.ts` of re-exports has no symbol: its outline is empty) is not
+/// packed as an empty block: it comes in whole or not at all, and the
+/// room goes to the files after it.
+#[test]
+fn a_reduced_form_that_shows_nothing_is_not_packed() {
+    let p = Project::empty();
+    let mut barrel = String::new();
+    for i in 0..60 {
+        barrel.push_str(&format!("export * from './hydration/part_{i}'\n"));
+    }
+    p.write("src/index.ts", &barrel);
+    p.write(
+        "src/hydration.ts",
+        "export function hydrate(state: unknown) {\n  return dehydrate(state)\n}\n\n\
+         export function dehydrate(state: unknown) {\n  return state\n}\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--task",
+        "hydration drops the state",
+        "--budget",
+        "1200",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = stats_json(&out);
+    assert_eq!(
+        items(&stats),
+        vec![
+            ("src/hydration.ts".to_string(), Some("full".to_string())),
+            ("src/index.ts".to_string(), None),
+        ]
+    );
+    assert!(
+        !stdout(&out).contains("### src/index.ts"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+/// `--task-file -` reads the task from standard input, as `task set -`
+/// does (an agent pipes a commit message in); the pack is the one
+/// `--task` gives. Input that is not UTF-8 is refused, naming stdin.
+#[test]
+fn a_task_file_of_dash_reads_standard_input() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let p = router();
+    let task = "fix: wrong result when a wildcard follows a named param";
+    let piped = |input: &[u8]| {
+        let mut child = p
+            .cmd(&["build", "--task-file", "-", "--budget", "2000"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input)
+            .expect("write stdin");
+        child.wait_with_output().expect("wait")
+    };
+    let out = piped(format!("{task}\n").as_bytes());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let given = p.run(&["build", "--task", task, "--budget", "2000"]);
+    assert!(given.status.success(), "{}", stderr(&given));
+    assert!(
+        stdout(&out).contains("### router/tree.py\n"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(stdout(&out), stdout(&given));
+    let out = piped(b"caf\xe9\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("cannot read the task from stdin"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A task file that is empty (or blank) is said to be, not taken
+/// silently for no task.
+#[test]
+fn an_empty_task_file_is_named() {
+    let p = router();
+    p.write("task.txt", " \n\n");
+    let out = p.run(&["build", "--task-file", "task.txt", "--budget", "2000"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("note: the task file task.txt is empty: this build has no task"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A large file the task names by `Type::method`: when it does not fit
+/// whole, the method comes in full and its impl around it, not every
+/// method of the impl in full (the impl matched the type's name, and a
+/// mask showing it whole was as large as the file).
+#[test]
+fn a_method_the_task_names_comes_in_full_without_its_whole_impl() {
+    let p = Project::empty();
+    let mut text =
+        String::from("pub struct Registry {\n    items: Vec<u32>,\n}\n\nimpl Registry {\n");
+    text.push_str(
+        "    pub fn lookup_entry(&self, id: u32) -> Option<u32> {\n        \
+         self.items.iter().copied().find(|i| *i == id).map(|i| i + 7)\n    }\n",
+    );
+    for i in 0..80 {
+        text.push_str(&format!(
+            "    pub fn other_{i}(&self) -> usize {{\n        \
+             self.items.iter().filter(|x| **x > {i}).count() + {i}\n    }}\n"
+        ));
+    }
+    text.push_str("}\n");
+    p.write("src/store.rs", &text);
+    p.write("src/lib.rs", "pub mod store;\n");
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Registry::lookup_entry panics",
+        "--budget",
+        "1500",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(
+        items[0],
+        ("src/store.rs".to_string(), Some("masked".to_string())),
+        "{items:?}"
+    );
+    let text = stdout(&out);
+    assert!(
+        text.contains("self.items.iter().copied().find(|i| *i == id).map(|i| i + 7)"),
+        "{text}"
+    );
+    assert!(!text.contains("filter(|x| **x > 3).count() + 3"), "{text}");
+}

@@ -147,3 +147,53 @@ fn identifiers_rank_source_before_tests() {
         )]
     );
 }
+
+/// What an agent pastes: a link to the file on its forge (with a line
+/// anchor), a path from the root of the repository the project is one
+/// package of, `Class#method`, a Rust path through the crate's own name.
+/// Each names its file, which is packed.
+#[test]
+fn forge_links_repository_paths_members_and_crate_paths_name_their_files() {
+    let p = project();
+    p.write("crate/src/store/disk.rs", "pub fn flush() {}\n");
+    let (mentions, roles) = run(
+        &p,
+        "crash at https://github.com/acme/mono/blob/main/web/src/App.tsx#L3 on load",
+    );
+    assert_eq!(
+        mentions,
+        [m("web/src/App.tsx", "path", &["web/src/App.tsx"])]
+    );
+    assert_eq!(mentioned(&roles, &["web/src/App.tsx"]), ["web/src/App.tsx"]);
+    let (mentions, _) = run(&p, "Why does packages/acme/router/tree.go#L12 panic");
+    assert_eq!(
+        mentions,
+        [m(
+            "packages/acme/router/tree.go",
+            "path",
+            &["router/tree.go"]
+        )]
+    );
+    let (mentions, _) = run(&p, "Query#updateRefetchInterval runs twice");
+    assert_eq!(
+        mentions,
+        [m(
+            "updateRefetchInterval",
+            "identifier",
+            &["web/src/query.ts"]
+        )]
+    );
+    let (mentions, roles) = run(&p, "mycrate::store::disk::flush loses writes");
+    assert_eq!(
+        mentions,
+        [m(
+            "mycrate::store::disk::flush",
+            "module",
+            &["crate/src/store/disk.rs"]
+        )]
+    );
+    assert_eq!(
+        mentioned(&roles, &["crate/src/store/disk.rs"]),
+        ["crate/src/store/disk.rs"]
+    );
+}

@@ -82,6 +82,100 @@ fn a_task_typed_at_i_discovers_without_targets() {
     assert!(h.state.discovery.is_some());
 }
 
+/// Each file the discovery proposes for the task says why in the preview,
+/// over its block in the packed composition (not only the best one in the
+/// status line); a file it did not pick says nothing of the kind.
+#[test]
+fn the_preview_of_a_proposed_file_says_why_it_was_picked() {
+    let p = project();
+    let mut h = Harness::open(p.root(), None, 240, 24).expect("open");
+    h.keys("i");
+    h.type_text("the helper should return two");
+    h.keys("enter");
+    let why = h
+        .state
+        .discovery
+        .as_ref()
+        .and_then(|d| d.reasons.iter().find(|(p, _)| p == "pkg/core.py").cloned())
+        .map(|(_, why)| why)
+        .expect("pkg/core.py proposed with reasons");
+    assert_eq!(
+        why,
+        [
+            "2 task words: `helper`, `return`",
+            "imports `pkg/util.py`",
+            "score 1.55"
+        ]
+    );
+    h.goto("pkg/core.py");
+    let screen = h.screen();
+    assert!(
+        screen.contains("picked for the task · 2 task words: `helper`, `return` · imports `pkg/util.py` · score 1.55"),
+        "{screen}"
+    );
+    h.goto("pkg/util.py");
+    let screen = h.screen();
+    assert!(
+        screen.contains(
+            "picked for the task · 2 task words: `helper`, `return` · imported by `pkg/core.py`"
+        ),
+        "{screen}"
+    );
+    h.goto("other.py");
+    assert!(
+        !h.screen().contains("picked for the task"),
+        "{}",
+        h.screen()
+    );
+}
+
+/// A file the discovery brought in for the task that holds a likely
+/// secret is held back and named in the status, as `build --task` does:
+/// it is not proposed, and the packed text never holds the secret.
+#[test]
+fn a_discovered_file_with_a_secret_is_held_and_named() {
+    let p = project();
+    p.write(
+        "pkg/helper_settings.py",
+        "HELPER_TOKEN = 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB'\n\ndef helper_two():\n    return 2\n",
+    );
+    let mut h = Harness::open(p.root(), None, 240, 24).expect("open");
+    h.keys("i");
+    h.type_text("the helper should return two");
+    h.keys("enter");
+    let discovery = h.state.discovery.as_ref().expect("a discovery");
+    assert!(
+        discovery
+            .proposed
+            .contains(&("pkg/util.py".to_string(), ViewMode::Full)),
+        "{:?}",
+        discovery.proposed
+    );
+    assert!(
+        !discovery
+            .proposed
+            .iter()
+            .any(|(p, _)| p == "pkg/helper_settings.py"),
+        "{:?}",
+        discovery.proposed
+    );
+    assert!(
+        !discovery.composition.text.contains("ghp_"),
+        "{}",
+        discovery.composition.text
+    );
+    let status = h
+        .state
+        .status
+        .as_ref()
+        .map(|s| s.0.clone())
+        .unwrap_or_default();
+    assert!(
+        status.contains("held 1 discovered file: likely secret at pkg/helper_settings.py:1"),
+        "{status}"
+    );
+}
+
 #[test]
 fn mark_discover_accept_undo_discard() {
     let p = project();

@@ -1,5 +1,6 @@
 //! The project files a task's words name: a path (exactly, by suffix, or a
-//! folder's files), a commit scope (files and folders of that name), a
+//! folder's files; else a module path without its extension, another
+//! case, or its longest tail from a larger repository's root), a commit scope (files and folders of that name), a
 //! module (`a/b.rs`, `a/b/mod.rs`, `pkg/sub/mod/__init__.py`, not the
 //! file that declares `mod b;`), and the files that define an identifier
 //! (as a symbol, or as a top-level variable the symbols do not hold:
@@ -114,9 +115,64 @@ fn rank(path: &str) -> (bool, bool) {
 
 /// The walked files `text` names: the path itself, files ending with
 /// `/text` (for a bare name, files of that name), or else the files of
-/// the folders it names, shallowest first.
+/// the folders it names, shallowest first. A path naming none of them may
+/// be written from the root of a larger repository (the project is one
+/// package of a monorepo; a forge link's branch holds a `/`): then its
+/// longest tail of two parts or more that names something does.
 pub(super) fn path(text: &str, walked: &[String], cap: usize) -> Matched {
     let text = text.trim_start_matches('/').trim_end_matches('/');
+    let found = path_as_written(text, walked, cap);
+    if !found.files.is_empty() {
+        return found;
+    }
+    // A module's path without its extension (`parser/validator: …`).
+    if text.contains('/') && !text.rsplit('/').next().unwrap_or(text).contains('.') {
+        let found: Vec<_> = walked
+            .iter()
+            .filter(|f| is_module_file(f, text))
+            .map(|f| (rank(f), f.as_str()))
+            .collect();
+        if !found.is_empty() {
+            return Matched::ranked(found, cap);
+        }
+    }
+    // Written in another case than the file's (`readme.md`).
+    let lower = text.to_lowercase();
+    let folded: Vec<String> = walked.iter().map(|f| f.to_lowercase()).collect();
+    if lower != text || folded != walked {
+        let found = path_as_written(&lower, &folded, cap);
+        if !found.files.is_empty() {
+            return Matched {
+                files: found
+                    .files
+                    .iter()
+                    .filter_map(|f| {
+                        folded
+                            .iter()
+                            .position(|g| g == f)
+                            .map(|i| walked[i].clone())
+                    })
+                    .collect(),
+                total: found.total,
+            };
+        }
+    }
+    let mut tail = text;
+    while let Some((_, rest)) = tail.split_once('/') {
+        tail = rest;
+        if !tail.contains('/') {
+            break;
+        }
+        let found = path_as_written(tail, walked, cap);
+        if !found.files.is_empty() {
+            return found;
+        }
+    }
+    found
+}
+
+/// [`path`] for `text` as written.
+fn path_as_written(text: &str, walked: &[String], cap: usize) -> Matched {
     if text.is_empty() {
         return Matched::default();
     }
@@ -272,6 +328,28 @@ pub(super) fn module(text: &str, walked: &[String], cap: usize) -> Matched {
     let parts = module_parts(text);
     let dotted = !text.contains("::") && parts.len() > 1;
     let least = if dotted { 2 } else { 1 };
+    let found = module_of(&parts, least, walked, cap);
+    // `clap_builder::parser::validator`: a path through the crate's own
+    // name (not the standard library's) names the modules after it, two
+    // at least (`tokio::time` is no module of this project).
+    let written_first = text.split("::").next().unwrap_or_default();
+    match parts.split_first() {
+        Some((first, rest))
+            if found.files.is_empty()
+                && text.contains("::")
+                && *first == written_first
+                && !matches!(written_first, "std" | "core" | "alloc")
+                && rest.len() >= 2 =>
+        {
+            module_of(rest, 2, walked, cap)
+        }
+        _ => found,
+    }
+}
+
+/// The files of the longest prefix of `parts`, of `least` parts or more,
+/// that is a module.
+fn module_of(parts: &[&str], least: usize, walked: &[String], cap: usize) -> Matched {
     for k in (least..=parts.len()).rev() {
         let want = parts[..k].join("/");
         let found: Vec<_> = walked
@@ -472,6 +550,26 @@ mod tests {
         assert_eq!(path("pip/_internal/req", &w, 2).total, 5);
         assert!(files("nope.py").is_empty());
         assert!(files("/").is_empty());
+        // A path from the root of a larger repository (the project is one
+        // package of a monorepo, or a forge link's branch has a `/`): its
+        // longest tail of two parts or more that names a file.
+        assert_eq!(
+            files("packages/core/pip/_internal/req/req_file.py"),
+            ["pip/_internal/req/req_file.py"]
+        );
+        assert_eq!(files("feature/x/y/z.c"), ["x/y/z.c"]);
+        // Never down to a bare name another folder holds too.
+        assert!(files("other/prepare.py").is_empty());
+        // A module path without its extension (`parser/validator: …`):
+        // the module's own file.
+        assert_eq!(
+            files("_internal/req/req_file"),
+            ["pip/_internal/req/req_file.py"]
+        );
+        // Written in another case than the file's (`readme.md`), when
+        // nothing matches as written.
+        assert_eq!(files("readme.md"), ["pip/_internal/req/README.md"]);
+        assert_eq!(files("X/Y/Z.C"), ["x/y/z.c"]);
     }
 
     #[test]
@@ -576,6 +674,11 @@ mod tests {
         assert!(files("req.x").is_empty());
         assert!(files("lib.rs.x").is_empty());
         assert!(files("std::io::Error").is_empty());
+        // A path through the crate's own name (`clap_builder::parser::validator`):
+        // the modules after it, at least two of them; never through `std`.
+        assert_eq!(files("mycrate::cache::store::Disk"), ["src/cache/store.rs"]);
+        assert!(files("mycrate::router").is_empty());
+        assert!(files("core::cache::store").is_empty());
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Reading a task for what it names, before any file is looked at: the
-//! words that are paths (by every extension the language table knows),
+//! words that are paths (by every extension the language table knows; a
+//! forge link's path, without a `#L10` anchor or a `'s`),
 //! the scopes of conventional-commit subjects (`fix(router): …`), the
 //! module names (`pkg.sub.mod`, `crate::a::b`, a marked bare word) and the
 //! identifiers of code — marked as code by their shape (`snake_case`,
-//! `camelCase`), backticks, a call `f(` or a private `#name`. Plain English
+//! `camelCase`), backticks, a call `f(`, a private `#name` or a member
+//! `Class#method`. Plain English
 //! words (`match`, `data`) and keywords (`false`, `self`) name nothing.
 
 use std::collections::HashSet;
@@ -172,12 +174,21 @@ pub(super) fn read(task: &str) -> Words {
             in_code = !in_code;
         }
         let private = raw
-            .trim_start_matches(['`', '(', '"', '\''])
+            .trim_start_matches(['`', '(', '"', '\'', '<'])
             .starts_with('#');
         let word = raw
             .trim_start_matches(|c: char| !(c.is_alphanumeric() || "_/.".contains(c)))
             .trim_end_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
-        let word = without_line_number(word);
+        // A link is no code; one to a file on a forge names its path.
+        if word.starts_with("http://") || word.starts_with("https://") {
+            if let Some(path) = forge_path(word)
+                && !words.paths.iter().any(|p| p == path)
+            {
+                words.paths.push(path.to_string());
+            }
+            continue;
+        }
+        let word = without_possessive(without_line_number(without_anchor(word)));
         // `match(x)`: the name called.
         let word = match word.split_once('(') {
             Some((name, _)) if !name.is_empty() => name,
@@ -188,11 +199,18 @@ pub(super) fn read(task: &str) -> Words {
         if word.is_empty() || !seen.insert(format!("{word} {quoted} {called} {private}")) {
             continue;
         }
+        // `Class#method` (JSDoc, Ruby) and `this.#name`: a member.
+        let member = (!word.starts_with('#') && word.contains('#'))
+            .then(|| word.replace(".#", ".").replacen('#', ".", 1));
         let marked = Marks {
             quoted,
             called,
-            private,
+            private: private || member.is_some(),
         };
+        if let Some(member) = member {
+            words.take_code(&member, marked, false);
+            continue;
+        }
         if looks_like_path(word) {
             let path = word.trim_start_matches("./");
             if !path.is_empty() && !words.paths.iter().any(|p| p == path) {
@@ -286,9 +304,17 @@ fn commit_scopes(line: &str) -> (Vec<String>, &str) {
         .or_else(|| start.strip_prefix("* "))
         .unwrap_or(start)
         .trim_start();
+    // The type is lowercase (`fix`), or one of the usual types written
+    // with a capital (`Fix(output): …`; not `Run(x): fails`).
+    let capital = start.starts_with(|c: char| c.is_ascii_uppercase());
     let kind_len = start
-        .find(|c: char| !c.is_ascii_lowercase())
-        .unwrap_or(start.len());
+        .char_indices()
+        .skip(usize::from(capital))
+        .find(|(_, c)| !c.is_ascii_lowercase())
+        .map_or(start.len(), |(i, _)| i);
+    if capital && !COMMIT_TYPES.contains(&start[..kind_len].to_ascii_lowercase().as_str()) {
+        return (Vec::new(), line);
+    }
     let Some(rest) = start[kind_len..].strip_prefix('(') else {
         return (Vec::new(), line);
     };
@@ -314,6 +340,52 @@ fn commit_scopes(line: &str) -> (Vec<String>, &str) {
         .collect();
     (scopes, after)
 }
+
+/// The path of a link to a file or folder on a forge: GitHub's and
+/// Gitea's `…/blob/REF/PATH` and `…/tree/REF/PATH`, GitLab's `…/-/blob/…`,
+/// without its query and anchor. A branch holding a `/` leaves part of
+/// itself in front, which the matching sees past (a path from the root of
+/// a larger repository).
+fn forge_path(link: &str) -> Option<&str> {
+    let link = link.split(['#', '?']).next().unwrap_or(link);
+    let at = ["/blob/", "/tree/", "/src/branch/", "/src/commit/"]
+        .iter()
+        .filter_map(|m| link.find(m).map(|i| i + m.len()))
+        .min()?;
+    let (_reference, path) = link[at..].split_once('/')?;
+    let path = path.trim_end_matches('/');
+    (!path.is_empty()).then_some(path)
+}
+
+/// `src/app.ts#L10` or `#L10-L12` (a forge's line anchor) without it.
+fn without_anchor(word: &str) -> &str {
+    match word.rsplit_once("#L") {
+        Some((head, lines))
+            if !head.is_empty()
+                && !lines.is_empty()
+                && lines
+                    .split("-L")
+                    .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())) =>
+        {
+            head
+        }
+        _ => word,
+    }
+}
+
+/// `Button.tsx's` without its `'s`.
+fn without_possessive(word: &str) -> &str {
+    word.strip_suffix("'s")
+        .or_else(|| word.strip_suffix("\u{2019}s"))
+        .unwrap_or(word)
+}
+
+/// The usual types of conventional commits, which some projects write
+/// with a capital.
+const COMMIT_TYPES: &[&str] = &[
+    "build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test",
+    "tests", "bugfix", "hotfix", "feature",
+];
 
 /// `src/tree.go:42` or `tree.go:42:7` without its line and column.
 fn without_line_number(word: &str) -> &str {
@@ -450,6 +522,9 @@ mod tests {
         assert_eq!(scopes("feat(powered-by): show it"), ["powered-by"]);
         assert_eq!(scopes("refactor(core/router)!: split"), ["core/router"]);
         assert_eq!(scopes("feat(api, cli): both"), ["api", "cli"]);
+        // A type written with a capital, as some projects do.
+        assert_eq!(scopes("Fix(output): usage"), ["output"]);
+        assert_eq!(read("Fix(output): usage").idents, Vec::<String>::new());
         assert_eq!(
             scopes("chore: bump\n\n- fix(@tanstack/query-core): x"),
             ["tanstack/query-core"]
@@ -499,5 +574,40 @@ mod tests {
         // A private name is the name; quoted or not.
         let words = read("`#updateRefetchInterval` and #timerId break");
         assert_eq!(words.idents, ["updateRefetchInterval", "timerId"]);
+        // A member written `Class#method` (JSDoc, Ruby) or reached through
+        // `this.#name`.
+        let words = read(
+            "QueryObserver#updateRefetchInterval runs twice; this.#updateStaleTimeout() leaks",
+        );
+        assert_eq!(
+            words.idents,
+            [
+                "QueryObserver",
+                "updateRefetchInterval",
+                "updateStaleTimeout"
+            ]
+        );
+    }
+
+    #[test]
+    fn forge_links_line_anchors_and_possessives_name_paths() {
+        let words = read(
+            "see https://github.com/o/r/blob/main/src/ui/Card.jsx#L3 and \
+             <https://gitlab.com/g/p/-/blob/v1.2/lib/x.rs?plain=1#L2-L9>, \
+             src/ui/Button.tsx#L10-L12 and Button.tsx's props; \
+             https://github.com/o/r/tree/main/src/ui too, not https://example.com/a.py",
+        );
+        assert_eq!(
+            words.paths,
+            [
+                "src/ui/Card.jsx",
+                "lib/x.rs",
+                "src/ui/Button.tsx",
+                "Button.tsx",
+                "src/ui"
+            ]
+        );
+        // A link's owner and project are no identifiers.
+        assert_eq!(words.idents, Vec::<String>::new());
     }
 }
