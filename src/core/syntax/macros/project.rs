@@ -43,7 +43,6 @@
 
 use std::fmt::Write as _;
 
-use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use sha2::{Digest, Sha256};
@@ -263,6 +262,7 @@ impl Table {
         flags: &[String],
         texts: impl IntoIterator<Item = &'a str>,
     ) -> Table {
+        use rayon::prelude::*;
         let texts: Vec<&str> = texts.into_iter().collect();
         // Each text read on its own (in parallel), in order.
         let groups: Vec<CDefines> = texts.par_iter().map(|t| CDefines::scan(t)).collect();
