@@ -94,17 +94,30 @@ struct Kept {
     defines: Range<usize>,
 }
 
-/// One shard of the kept definitions: its bytes and its files by path.
-#[derive(Debug, Default)]
+/// One shard of the kept definitions: its files by path, and its bytes
+/// once definitions are needed (fetched again then: a warm run needs
+/// only the stamps and hashes, and keeps no definition in memory).
+#[derive(Debug)]
 struct Shard {
-    bytes: Vec<u8>,
+    at: usize,
     files: HashMap<String, Kept>,
+    bytes: OnceLock<Option<Vec<u8>>>,
 }
 
 impl Shard {
-    /// The kept definitions of `rel`, as bytes.
-    fn defines(&self, kept: &Kept) -> &[u8] {
-        self.bytes.get(kept.defines.clone()).unwrap_or_default()
+    /// The kept definitions of a file of this shard, as bytes; `None`
+    /// when the shard changed on disk since it was loaded (another run
+    /// wrote it) or is gone.
+    fn defines(&self, disk: &DiskCache, kept: &Kept) -> Option<&[u8]> {
+        self.bytes
+            .get_or_init(|| {
+                let (files, bytes) = disk
+                    .get(BUCKET, &shard_key(self.at))
+                    .and_then(decode_shard)?;
+                (files == self.files).then_some(bytes)
+            })
+            .as_ref()?
+            .get(kept.defines.clone())
     }
 }
 
@@ -150,7 +163,7 @@ fn project_table(
             .collect()
     };
     let now = SystemTime::now();
-    let read_now = |rel: &str, known: Option<(&Shard, &Kept)>| {
+    let read_now = |rel: &str| {
         let (content, meta) = walk::read_content_stamped(root, rel, policy, false);
         let Content::Text { text, .. } = content else {
             return None;
@@ -160,11 +173,7 @@ fn project_table(
             .as_ref()
             .map(Stamp::of)
             .filter(|s| s.settled(now, settle));
-        let defines = known
-            .filter(|(_, k)| k.hash == hash)
-            .and_then(|(shard, k)| CDefines::decode(shard.defines(k)))
-            .unwrap_or_else(|| CDefines::scan(&text));
-        Some(Found::Read(stamp, hash, defines))
+        Some(Found::Read(stamp, hash, CDefines::scan(&text)))
     };
     let known = |rel: &str| {
         let shard = shards.get(shard_of(rel))?;
@@ -185,7 +194,7 @@ fn project_table(
             {
                 return Some(Found::Kept(kept.hash, None));
             }
-            read_now(rel, known)
+            read_now(rel)
         })
         .collect();
     let digest = inputs_digest(&flags, &ordered, &found);
@@ -196,9 +205,10 @@ fn project_table(
             // not decode is read again.
             found.par_iter_mut().zip(&ordered).for_each(|(found, rel)| {
                 if let Some(Found::Kept(_, defines @ None)) = found {
-                    match known(rel).and_then(|(s, k)| CDefines::decode(s.defines(k))) {
+                    let kept = known(rel).and_then(|(s, k)| s.defines(disk, k));
+                    match kept.and_then(CDefines::decode) {
                         Some(decoded) => *defines = Some(decoded),
-                        None => *found = read_now(rel, None),
+                        None => *found = read_now(rel),
                     }
                 }
             });
@@ -322,8 +332,12 @@ fn write_back(disk: &DiskCache, shards: &[Shard], ordered: &[&String], found: &[
                     encode_entry(&mut out, rel, *stamp, hash, &encoded);
                 }
                 Found::Kept(hash, _) => {
-                    if let Some(kept) = shard.files.get(*rel) {
-                        encode_entry(&mut out, rel, kept.stamp, hash, shard.defines(kept));
+                    // A shard another run rewrote meanwhile: the file
+                    // is read again next time.
+                    if let Some(kept) = shard.files.get(*rel)
+                        && let Some(defines) = shard.defines(disk, kept)
+                    {
+                        encode_entry(&mut out, rel, kept.stamp, hash, defines);
                     }
                 }
             }
@@ -343,12 +357,19 @@ fn shard_key(shard: usize) -> [u8; 32] {
     crate::core::store::disk::key(&[b"c-defines-v1", &shard.to_le_bytes()])
 }
 
-/// The kept definitions of `shard` (none when absent, bad, or kept by
-/// another build of ctxcurate).
+/// The kept files of `shard` (none when absent, bad, or kept by another
+/// build of ctxcurate), their definitions left on disk.
 fn load_shard(disk: &DiskCache, shard: usize) -> Shard {
-    disk.get(BUCKET, &shard_key(shard))
+    let files = disk
+        .get(BUCKET, &shard_key(shard))
         .and_then(decode_shard)
-        .unwrap_or_default()
+        .map(|(files, _)| files)
+        .unwrap_or_default();
+    Shard {
+        at: shard,
+        files,
+        bytes: OnceLock::new(),
+    }
 }
 
 fn encode_entry(
@@ -375,7 +396,7 @@ fn encode_entry(
 
 /// A shard [`write_back`] wrote; `None` when cut short, of another build,
 /// or otherwise not one (a path not UTF-8, a flag neither 0 nor 1).
-fn decode_shard(bytes: Vec<u8>) -> Option<Shard> {
+fn decode_shard(bytes: Vec<u8>) -> Option<(HashMap<String, Kept>, Vec<u8>)> {
     fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
         let (head, rest) = bytes.split_at_checked(n)?;
         *bytes = rest;
@@ -410,7 +431,7 @@ fn decode_shard(bytes: Vec<u8>) -> Option<Shard> {
             },
         );
     }
-    Some(Shard { bytes, files })
+    Some((files, bytes))
 }
 
 /// A compilation database at `rel` under `root`: a regular file beneath
@@ -687,7 +708,7 @@ mod tests {
             let old = load_shard(&disk, *shard);
             let mut bytes = build_id().to_vec();
             for (rel, kept) in &old.files {
-                let defines = old.defines(kept);
+                let defines = old.defines(&disk, kept).expect("kept");
                 encode_entry(
                     &mut bytes,
                     rel,
@@ -702,7 +723,7 @@ mod tests {
         assert_eq!(run(), (want(), 3));
         assert_eq!(run().1, 0);
         // A shard of another build of ctxcurate is no shard.
-        let mut other = load_shard(&disk, shards[0]).bytes;
+        let mut other = disk.get(BUCKET, &shard_key(shards[0])).expect("shard");
         other[0] ^= 1;
         assert!(decode_shard(other).is_none());
     }
