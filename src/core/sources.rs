@@ -351,7 +351,7 @@ impl Sources {
     /// enough to be known by it ([`stamps`]), or `None` for all of them
     /// when one is missing, unreadable or younger (a key over them would
     /// not stand for their content).
-    pub fn settled_stamps(&self, root: &Path, files: &[&str]) -> Option<Vec<[u8; 48]>> {
+    pub fn settled_stamps(&self, root: &Path, files: &[&str]) -> Option<Vec<[u8; Stamp::BYTES]>> {
         use rayon::prelude::*;
         let settle = lock(&self.stamps).settle();
         let now = std::time::SystemTime::now();

@@ -67,9 +67,10 @@ use serde::Serialize;
 
 use crate::core::model::MaskState;
 
+pub use defines::CDefines;
 pub use lang::parse_deadline;
 pub use languages::is_code_path;
-pub use macros::CMacros;
+pub use macros::{CMacroTable, CMacros};
 
 /// A language with a grammar and a symbol query. Its data (extensions,
 /// grammar, query, placeholder) is its row in `languages::ROWS`, in this

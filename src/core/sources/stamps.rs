@@ -63,22 +63,52 @@ impl Stamp {
         }
     }
 
-    /// The stamp as bytes, for a cache key over many files.
-    pub fn bytes(&self) -> [u8; 48] {
-        let mut out = [0; 48];
-        out[..8].copy_from_slice(&self.len.to_le_bytes());
-        out[8..16].copy_from_slice(&self.modified.0.to_le_bytes());
-        out[16..20].copy_from_slice(&self.modified.1.to_le_bytes());
-        out[20..28].copy_from_slice(&self.changed.0.to_le_bytes());
-        out[28..32].copy_from_slice(&self.changed.1.to_le_bytes());
-        out[32..40].copy_from_slice(&self.inode.to_le_bytes());
-        out[40..48].copy_from_slice(&self.device.to_le_bytes());
-        out
+    /// The stamp as bytes ([`Stamp::BYTES`] of them, [`Stamp::read`]
+    /// reads them back).
+    pub fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.len.to_le_bytes());
+        for (secs, nanos) in [self.modified, self.changed] {
+            out.extend_from_slice(&secs.to_le_bytes());
+            out.extend_from_slice(&nanos.to_le_bytes());
+        }
+        out.extend_from_slice(&self.inode.to_le_bytes());
+        out.extend_from_slice(&self.device.to_le_bytes());
+    }
+
+    /// Bytes of a stamp as [`Stamp::write`] writes it.
+    pub const BYTES: usize = 8 + 12 + 12 + 8 + 8;
+
+    /// The stamp as [`Stamp::write`] writes it, for a key over many files.
+    pub fn bytes(&self) -> [u8; Stamp::BYTES] {
+        let mut out = Vec::with_capacity(Stamp::BYTES);
+        self.write(&mut out);
+        out.try_into().unwrap_or([0; Stamp::BYTES])
+    }
+
+    /// The stamp [`Stamp::write`] wrote.
+    pub fn read(bytes: &[u8; Stamp::BYTES]) -> Stamp {
+        let u64_at = |at: usize| {
+            let mut b = [0; 8];
+            b.copy_from_slice(&bytes[at..at + 8]);
+            b
+        };
+        let u32_at = |at: usize| {
+            let mut b = [0; 4];
+            b.copy_from_slice(&bytes[at..at + 4]);
+            u32::from_le_bytes(b)
+        };
+        Stamp {
+            len: u64::from_le_bytes(u64_at(0)),
+            modified: (i64::from_le_bytes(u64_at(8)), u32_at(16)),
+            changed: (i64::from_le_bytes(u64_at(20)), u32_at(28)),
+            inode: u64::from_le_bytes(u64_at(32)),
+            device: u64::from_le_bytes(u64_at(40)),
+        }
     }
 
     /// Whether the file has been still for `settle` before `now`, so that
     /// a change would have moved its times.
-    pub(crate) fn settled(&self, now: SystemTime, settle: Duration) -> bool {
+    pub fn settled(&self, now: SystemTime, settle: Duration) -> bool {
         let Some(line) = now
             .checked_sub(settle)
             .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
@@ -102,7 +132,7 @@ const NAME: &[u8] = b"stamps-v1";
 
 /// Bytes of one entry besides its path: the path's length, the stamp, the
 /// hash.
-const ENTRY_FIXED: usize = 2 + 8 + 12 + 12 + 8 + 8 + 32;
+const ENTRY_FIXED: usize = 2 + Stamp::BYTES + 32;
 
 /// Content hashes by path and stamp.
 #[derive(Debug, Default)]
@@ -192,13 +222,7 @@ fn encode(known: &HashMap<String, (Stamp, [u8; 32])>) -> Vec<u8> {
         };
         out.extend_from_slice(&len.to_le_bytes());
         out.extend_from_slice(path.as_bytes());
-        out.extend_from_slice(&s.len.to_le_bytes());
-        for (secs, nanos) in [s.modified, s.changed] {
-            out.extend_from_slice(&secs.to_le_bytes());
-            out.extend_from_slice(&nanos.to_le_bytes());
-        }
-        out.extend_from_slice(&s.inode.to_le_bytes());
-        out.extend_from_slice(&s.device.to_le_bytes());
+        s.write(&mut out);
         out.extend_from_slice(hash);
     }
     out
@@ -219,21 +243,7 @@ fn decode(mut bytes: &[u8]) -> Option<HashMap<String, (Stamp, [u8; 32])>> {
     while !bytes.is_empty() {
         let len = u16::from_le_bytes(array(&mut bytes)?);
         let path = std::str::from_utf8(take(&mut bytes, usize::from(len))?).ok()?;
-        let size = u64::from_le_bytes(array(&mut bytes)?);
-        let mut times = [(0i64, 0u32); 2];
-        for time in &mut times {
-            *time = (
-                i64::from_le_bytes(array(&mut bytes)?),
-                u32::from_le_bytes(array(&mut bytes)?),
-            );
-        }
-        let stamp = Stamp {
-            len: size,
-            modified: times[0],
-            changed: times[1],
-            inode: u64::from_le_bytes(array(&mut bytes)?),
-            device: u64::from_le_bytes(array(&mut bytes)?),
-        };
+        let stamp = Stamp::read(&array(&mut bytes)?);
         known.insert(path.to_string(), (stamp, array(&mut bytes)?));
     }
     Some(known)

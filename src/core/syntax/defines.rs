@@ -22,6 +22,113 @@ pub(super) struct Define {
     pub body: String,
 }
 
+/// The `#define`s of one C/C++ text as a project's macro table reads
+/// them ([`scan`]), kept per file so that a project's table is built
+/// again without reading its files (`sources::c_project` caches them by
+/// the file's content).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CDefines(pub(super) Vec<Define>);
+
+impl CDefines {
+    /// The definitions of `text` outside dead branches, in order.
+    pub fn scan(text: &str) -> CDefines {
+        CDefines(scan(text))
+    }
+
+    /// How many definitions there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The definitions as bytes [`CDefines::decode`] reads back.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        put_len(out, self.0.len());
+        for define in &self.0 {
+            put_str(out, &define.name);
+            match &define.params {
+                None => out.extend_from_slice(&u32::MAX.to_le_bytes()),
+                Some(params) => {
+                    put_len(out, params.len());
+                    for param in params {
+                        put_str(out, param);
+                    }
+                }
+            }
+            put_str(out, &define.body);
+        }
+    }
+
+    /// What [`CDefines::encode`] wrote; `None` for bytes it did not write
+    /// (cut short, not UTF-8, a name that is no identifier, a body longer
+    /// than a scan keeps, bytes left over).
+    pub fn decode(mut bytes: &[u8]) -> Option<CDefines> {
+        fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+            let (head, rest) = bytes.split_at_checked(n)?;
+            *bytes = rest;
+            Some(head)
+        }
+        fn u32_of(bytes: &mut &[u8]) -> Option<u32> {
+            Some(u32::from_le_bytes(take(bytes, 4)?.try_into().ok()?))
+        }
+        fn str_of(bytes: &mut &[u8], max: usize) -> Option<String> {
+            let len = usize::try_from(u32_of(bytes)?).ok()?;
+            if len > max {
+                return None;
+            }
+            std::str::from_utf8(take(bytes, len)?)
+                .ok()
+                .map(str::to_string)
+        }
+        let identifier = |s: &str| {
+            !s.is_empty()
+                && !s.as_bytes()[0].is_ascii_digit()
+                && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        };
+        let count = usize::try_from(u32_of(&mut bytes)?).ok()?;
+        // Each definition takes at least 13 bytes: a count past that is
+        // a lie.
+        let mut found = Vec::with_capacity(count.min(bytes.len() / 13));
+        for _ in 0..count {
+            let name = str_of(&mut bytes, MAX_WORD)?;
+            let params = match u32_of(&mut bytes)? {
+                u32::MAX => None,
+                n => {
+                    let n = usize::try_from(n).ok()?;
+                    let mut params = Vec::with_capacity(n.min(bytes.len() / 4));
+                    for _ in 0..n {
+                        params.push(str_of(&mut bytes, MAX_WORD)?);
+                    }
+                    Some(params)
+                }
+            };
+            let body = str_of(&mut bytes, MAX_BODY)?;
+            if !identifier(&name) {
+                return None;
+            }
+            found.push(Define { name, params, body });
+        }
+        bytes.is_empty().then_some(CDefines(found))
+    }
+}
+
+fn put_len(out: &mut Vec<u8>, n: usize) {
+    // Lengths are of a text's definitions, far below `u32::MAX`.
+    out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX - 1).to_le_bytes());
+}
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_len(out, s.len());
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// The longest name or parameter [`CDefines::decode`] takes (a scan
+/// keeps any; a longer one only costs its file a read).
+const MAX_WORD: usize = 1 << 16;
+
 /// The longest body read (a longer one is a code template no declaration
 /// needs to see through).
 const MAX_BODY: usize = 2048;

@@ -25,6 +25,7 @@
 mod project;
 
 use super::c_lex::{comment_end, directive_end, line_end, literal_end};
+use super::defines::CDefines;
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -120,8 +121,8 @@ pub struct ProjectMacros {
     id: String,
     /// `-D` flags (`NAME`, `NAME=VALUE`), before any header.
     flags: Vec<String>,
-    /// The texts of the project's C/C++ files, headers first.
-    load: Arc<dyn Fn() -> Vec<String> + Send + Sync>,
+    /// The table of the project's definitions.
+    load: Arc<dyn Fn() -> CMacroTable + Send + Sync>,
     table: OnceLock<project::Table>,
 }
 
@@ -137,9 +138,37 @@ impl std::fmt::Debug for ProjectMacros {
 
 impl ProjectMacros {
     fn table(&self) -> &project::Table {
-        self.table.get_or_init(|| {
-            project::Table::from_texts(&self.flags, (self.load)().iter().map(String::as_str))
-        })
+        self.table.get_or_init(|| (self.load)().0)
+    }
+}
+
+/// What a project's macros mean in a declaration, built from `-D` flags
+/// and its files' definitions, or read back from the bytes
+/// [`CMacroTable::encode`] made (kept across runs by `sources::c_project`).
+#[derive(Debug, Default, PartialEq)]
+pub struct CMacroTable(project::Table);
+
+impl CMacroTable {
+    /// The table of `flags` (`NAME`, `NAME=VALUE`) and then the
+    /// definitions of `groups`, in order (the first readable definition
+    /// of a name wins).
+    pub fn build(flags: &[String], groups: &[&CDefines]) -> CMacroTable {
+        CMacroTable(project::Table::from_defines(flags, groups))
+    }
+
+    pub fn encode(&self) -> Vec<u8> {
+        self.0.encode()
+    }
+
+    /// The table [`CMacroTable::encode`] wrote; `None` for other bytes.
+    pub fn decode(bytes: &[u8]) -> Option<CMacroTable> {
+        project::Table::decode(bytes).map(CMacroTable)
+    }
+
+    /// A digest of the table, as in [`CMacros::key`] (empty for an empty
+    /// table).
+    pub fn key(&self) -> &str {
+        self.0.key()
     }
 }
 
@@ -177,6 +206,37 @@ impl CMacros {
         id: String,
         flags: Vec<String>,
         load: impl Fn() -> Vec<String> + Send + Sync + 'static,
+    ) -> CMacros {
+        self.with_definitions(id, flags, move || {
+            use rayon::prelude::*;
+            load().par_iter().map(|t| CDefines::scan(t)).collect()
+        })
+    }
+
+    /// [`CMacros::with_project`] with each file's definitions as `load`
+    /// gives them (`sources::c_project` keeps them across runs, so an
+    /// unchanged file is not read again).
+    pub fn with_definitions(
+        self,
+        id: String,
+        flags: Vec<String>,
+        load: impl Fn() -> Vec<CDefines> + Send + Sync + 'static,
+    ) -> CMacros {
+        let given = flags.clone();
+        self.with_table(id, flags, move || {
+            let groups = load();
+            CMacroTable::build(&given, &groups.iter().collect::<Vec<_>>())
+        })
+    }
+
+    /// [`CMacros::with_project`] with the table `load` gives (built from
+    /// `flags` and the project's definitions, or kept from an earlier run:
+    /// `sources::c_project`).
+    pub fn with_table(
+        self,
+        id: String,
+        flags: Vec<String>,
+        load: impl Fn() -> CMacroTable + Send + Sync + 'static,
     ) -> CMacros {
         CMacros {
             project: Some(Arc::new(ProjectMacros {

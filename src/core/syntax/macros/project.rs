@@ -43,13 +43,12 @@
 
 use std::fmt::Write as _;
 
-use rayon::prelude::*;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use sha2::{Digest, Sha256};
 
 use super::super::c_lex::{comment_end, line_end, literal_end};
-use super::super::defines::{self, Define};
+use super::super::defines::{self, CDefines, Define};
 use super::{Rule, Scan, builtin, is_caps, is_ident};
 
 /// How deep definitions that use other definitions are followed.
@@ -132,7 +131,7 @@ type Raw<'a> = HashMap<&'a str, Vec<&'a Define>>;
 type Memo<'a> = HashMap<&'a str, Option<Meaning>>;
 
 /// The project's macros by name, and a digest of them for cache keys.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq)]
 pub(super) struct Table {
     map: HashMap<String, Meaning>,
     /// Function-like macros whose first definition expands to whole
@@ -158,10 +157,10 @@ impl Table {
     /// The table of the definitions of `groups`, in order (of a name
     /// defined more than once, the first definition the table can read
     /// wins).
-    fn build_from(groups: &[Vec<Define>]) -> Table {
-        let count = groups.iter().map(Vec::len).sum();
+    fn build_from(groups: &[&[Define]]) -> Table {
+        let count = groups.iter().map(|g| g.len()).sum();
         let mut raw: Raw = HashMap::with_capacity_and_hasher(count, Default::default());
-        for define in groups.iter().flatten() {
+        for define in groups.iter().copied().flatten() {
             raw.entry(define.name.as_str()).or_default().push(define);
         }
         let mut memo: Memo = HashMap::with_capacity_and_hasher(raw.len(), Default::default());
@@ -258,17 +257,26 @@ impl Table {
 
     /// The table of the `#define`s of `texts`, in order, after `flags`
     /// (`NAME`, `NAME=VALUE`, `NAME(a)=VALUE`, as `-D` takes them).
+    #[cfg(test)]
     pub(super) fn from_texts<'a>(
         flags: &[String],
         texts: impl IntoIterator<Item = &'a str>,
     ) -> Table {
-        let flags: Vec<Define> = flags.iter().filter_map(|f| flag(f)).collect();
+        use rayon::prelude::*;
         let texts: Vec<&str> = texts.into_iter().collect();
         // Each text read on its own (in parallel), in order.
-        let mut groups: Vec<Vec<Define>> = Vec::with_capacity(texts.len() + 1);
-        groups.push(flags);
-        groups.par_extend(texts.par_iter().map(|text| defines::scan(text)));
-        Table::build_from(&groups)
+        let groups: Vec<CDefines> = texts.par_iter().map(|t| CDefines::scan(t)).collect();
+        Table::from_defines(flags, &groups.iter().collect::<Vec<_>>())
+    }
+
+    /// The table of the definitions of `groups` (each file's, in order),
+    /// after `flags` (as [`Table::from_texts`] takes them).
+    pub(super) fn from_defines(flags: &[String], groups: &[&CDefines]) -> Table {
+        let flags: Vec<Define> = flags.iter().filter_map(|f| flag(f)).collect();
+        let mut all: Vec<&[Define]> = Vec::with_capacity(groups.len() + 1);
+        all.push(&flags);
+        all.extend(groups.iter().map(|g| g.0.as_slice()));
+        Table::build_from(&all)
     }
 
     pub(super) fn get(&self, name: &str) -> Option<&Meaning> {
@@ -299,6 +307,161 @@ impl Table {
 
     pub(super) fn len(&self) -> usize {
         self.map.len()
+    }
+}
+
+/// Framing of a kept table ([`Table::encode`]).
+mod kept {
+    pub(super) fn put_len(out: &mut Vec<u8>, n: usize) {
+        out.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+    }
+
+    pub(super) fn put_str(out: &mut Vec<u8>, s: &str) {
+        put_len(out, s.len());
+        out.extend_from_slice(s.as_bytes());
+    }
+
+    pub(super) fn take<'a>(bytes: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+        let (head, rest) = bytes.split_at_checked(n)?;
+        *bytes = rest;
+        Some(head)
+    }
+
+    pub(super) fn byte(bytes: &mut &[u8]) -> Option<u8> {
+        take(bytes, 1).map(|b| b[0])
+    }
+
+    pub(super) fn len(bytes: &mut &[u8]) -> Option<usize> {
+        usize::try_from(u32::from_le_bytes(take(bytes, 4)?.try_into().ok()?)).ok()
+    }
+
+    pub(super) fn string(bytes: &mut &[u8]) -> Option<String> {
+        let n = len(bytes)?;
+        std::str::from_utf8(take(bytes, n)?)
+            .ok()
+            .map(str::to_string)
+    }
+
+    /// A count of items of at least `min` bytes each, no more than the
+    /// bytes left hold.
+    pub(super) fn count(bytes: &mut &[u8], min: usize) -> Option<usize> {
+        let n = len(bytes)?;
+        (n <= bytes.len() / min.max(1)).then_some(n)
+    }
+}
+
+impl Table {
+    /// The table as bytes [`Table::decode`] reads back.
+    pub(super) fn encode(&self) -> Vec<u8> {
+        use kept::{put_len, put_str};
+        let mut out = Vec::new();
+        put_str(&mut out, &self.key);
+        put_len(&mut out, self.map.len());
+        for (name, meaning) in &self.map {
+            put_str(&mut out, name);
+            match meaning {
+                Meaning::Nothing { args } => out.extend_from_slice(&[0, u8::from(*args)]),
+                Meaning::Write { params, pieces } => {
+                    out.push(1);
+                    match params {
+                        None => out.push(0),
+                        Some((n, variadic)) => {
+                            out.push(1 + u8::from(*variadic));
+                            put_len(&mut out, *n);
+                        }
+                    }
+                    put_len(&mut out, pieces.len());
+                    for piece in pieces {
+                        match piece {
+                            Piece::Text(text) => {
+                                out.push(0);
+                                put_str(&mut out, text);
+                            }
+                            Piece::Param(i) => {
+                                out.push(1);
+                                put_len(&mut out, *i);
+                            }
+                        }
+                    }
+                }
+                Meaning::Value => out.push(2),
+                Meaning::Paste => out.push(3),
+            }
+        }
+        for set in [&self.declares, &self.types] {
+            put_len(&mut out, set.len());
+            for name in set {
+                put_str(&mut out, name);
+            }
+        }
+        put_len(&mut out, self.pasted_variables.len());
+        for (name, index) in &self.pasted_variables {
+            put_str(&mut out, name);
+            put_len(&mut out, *index);
+        }
+        out
+    }
+
+    /// What [`Table::encode`] wrote; `None` for bytes it did not write.
+    pub(super) fn decode(mut bytes: &[u8]) -> Option<Table> {
+        use kept::{byte, count, len, string};
+        let b = &mut bytes;
+        let key = string(b)?;
+        let n = count(b, 5)?;
+        let mut map = HashMap::with_capacity_and_hasher(n, Default::default());
+        for _ in 0..n {
+            let name = string(b)?;
+            let meaning = match byte(b)? {
+                0 => Meaning::Nothing {
+                    args: match byte(b)? {
+                        0 => false,
+                        1 => true,
+                        _ => return None,
+                    },
+                },
+                1 => {
+                    let params = match byte(b)? {
+                        0 => None,
+                        v @ (1 | 2) => Some((len(b)?, v == 2)),
+                        _ => return None,
+                    };
+                    let n = count(b, 5)?;
+                    let mut pieces = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        pieces.push(match byte(b)? {
+                            0 => Piece::Text(string(b)?),
+                            1 => Piece::Param(len(b)?),
+                            _ => return None,
+                        });
+                    }
+                    Meaning::Write { params, pieces }
+                }
+                2 => Meaning::Value,
+                3 => Meaning::Paste,
+                _ => return None,
+            };
+            map.insert(name, meaning);
+        }
+        let mut sets = [HashSet::default(), HashSet::default()];
+        for set in &mut sets {
+            let n = count(b, 4)?;
+            for _ in 0..n {
+                set.insert(string(b)?);
+            }
+        }
+        let n = count(b, 8)?;
+        let mut pasted_variables = HashMap::default();
+        for _ in 0..n {
+            pasted_variables.insert(string(b)?, len(b)?);
+        }
+        let [declares, types] = sets;
+        b.is_empty().then_some(Table {
+            map,
+            declares,
+            types,
+            pasted_variables,
+            key,
+        })
     }
 }
 
@@ -1206,6 +1369,31 @@ mod tests {
         assert_eq!(t.get("H"), Some(&Meaning::Nothing { args: false }));
         assert_eq!(t.key().len(), 64);
         assert_eq!(Table::from_texts(&[], [""]).key(), "");
+    }
+
+    /// A table reads back as it was written; bytes cut anywhere, or
+    /// with more after them, are no table.
+    #[test]
+    fn a_kept_table_reads_back_and_refuses_a_cut() {
+        let t = table(
+            "#define A\n#define B(M) __attribute__((model(M)))\n#define C inline\n\
+             #define D(name, ...) namespace name { __VA_ARGS__\n#define E (1 << 3)\n#define F(a, b) a##b\n\
+             #define G(X) struct X { int a; };\n#define H(L, R) Pair<L, R>\n\
+             #define I(NAME, X) Packet4f p4f_##NAME = {X}\n",
+        );
+        assert!(t.declares("G") && t.is_type("H") && t.pasted_variable("I").is_some());
+        let bytes = t.encode();
+        assert_eq!(Table::decode(&bytes), Some(t));
+        for cut in 0..bytes.len() {
+            assert_eq!(Table::decode(&bytes[..cut]), None, "cut at {cut}");
+        }
+        let mut longer = bytes;
+        longer.push(0);
+        assert_eq!(Table::decode(&longer), None);
+        assert_eq!(
+            Table::decode(&Table::default().encode()),
+            Some(Table::default())
+        );
     }
 
     #[test]
