@@ -57,6 +57,21 @@ pub(super) enum Finder {
     Query,
 }
 
+/// The tree of a file that could not be read for symbols: none, an error
+/// at line 1, and whether a deadline stopped the parse.
+fn unread(lang: Lang, parse_stopped: bool) -> SymbolTree {
+    SymbolTree {
+        lang,
+        symbols: Vec::new(),
+        module_doc: None,
+        licence: Vec::new(),
+        has_errors: true,
+        large_literals: Vec::new(),
+        error_line: Some(1),
+        parse_stopped,
+    }
+}
+
 /// [`extract`], finding the definitions as `finder` says.
 pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Finder) -> SymbolTree {
     // Only C and C++ need the pre-pass (macros, conditionals); Python's
@@ -67,31 +82,13 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
         parse_tree(lang, source).map(|tree| (tree, Cow::Borrowed(source)))
     };
     let Some((tree, parsed)) = parsed else {
-        return SymbolTree {
-            lang,
-            symbols: Vec::new(),
-            module_doc: None,
-            licence: Vec::new(),
-            has_errors: true,
-            large_literals: Vec::new(),
-            error_line: Some(1),
-            parse_stopped: last_parse_stopped(),
-        };
+        return unread(lang, last_parse_stopped());
     };
     let root = tree.root_node();
     let Some(found) = find_definitions(lang, root, &parsed, source, finder) else {
         // The query ran past the deadline (deep nesting makes each of
         // its steps walk the whole depth): stopped like a slow parse.
-        return SymbolTree {
-            lang,
-            symbols: Vec::new(),
-            module_doc: None,
-            licence: Vec::new(),
-            has_errors: true,
-            large_literals: Vec::new(),
-            error_line: Some(1),
-            parse_stopped: true,
-        };
+        return unread(lang, true);
     };
     let placed = nest(lang, found);
     let error_line = errors::first_line(lang, root);

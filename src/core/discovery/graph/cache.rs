@@ -384,6 +384,14 @@ mod tests {
     use crate::core::sources::Sources;
     use crate::core::store::DiskCache;
 
+    /// Every statement the cache under `root` held, gone: a build must
+    /// read the files again unless a kept graph answers.
+    fn forget_statements(root: &std::path::Path) {
+        for bucket in ["derived", "bundles", "packs"] {
+            let _ = std::fs::remove_dir_all(root.join("cache").join(bucket));
+        }
+    }
+
     #[test]
     fn a_second_build_loads_the_graph_reading_no_file_and_an_edit_is_seen() {
         let (dir, files) = project();
@@ -394,9 +402,7 @@ mod tests {
         assert!(root.join("cache/graph").exists());
         // With every statement the cache held gone, only the kept graph
         // can answer without reading a file.
-        for bucket in ["derived", "bundles", "packs"] {
-            let _ = std::fs::remove_dir_all(root.join("cache").join(bucket));
-        }
+        forget_statements(root);
         let (second, read) = graph(root, &files, &disk, true);
         assert_eq!(read, 0, "a file was read");
         assert_eq!(second.edges(), first.edges());
@@ -427,9 +433,7 @@ mod tests {
             spoiled += 1;
         }
         assert_eq!(spoiled, 1);
-        for bucket in ["derived", "bundles", "packs"] {
-            let _ = std::fs::remove_dir_all(root.join("cache").join(bucket));
-        }
+        forget_statements(root);
         let (again, read) = graph(root, &files, &disk, true);
         assert!(read > 0);
         assert_eq!(again.imports_of("a.py"), ["b.py"]);
