@@ -306,8 +306,11 @@ impl ImportGraph {
         };
         let depth = self.depths(&targets_only);
         let direct = self.kinds_from(&targets_only);
+        let (kin, calls) = self.callers_of(&targets_only);
         // Scores equal up to float noise are ties.
         let bucket = |s: f64| (s * 1e12).round() as i64;
+        let calls = |n: NodeIndex| bucket(calls.get(&n).copied().unwrap_or(0.0));
+        let is_test = |n: NodeIndex| test_files::is_test(&self.graph[n]);
         let mut order: Vec<NodeIndex> = self.graph.node_indices().collect();
         order.sort_by(|&a, &b| {
             // 0 targets, 1 runtime imports, 2 other direct imports, 3
@@ -323,6 +326,12 @@ impl ImportGraph {
                 .cmp(&tier(b))
                 .then_with(|| bucket(scores[b.index()]).cmp(&bucket(scores[a.index()])))
                 .then_with(|| bucket(global[b.index()]).cmp(&bucket(global[a.index()])))
+                // Source before tests; a target's own test first of
+                // them, then what imports the targets most (a package's
+                // tests, which nothing imports, tie at 0 before this).
+                .then_with(|| is_test(a).cmp(&is_test(b)))
+                .then_with(|| kin.contains(&b).cmp(&kin.contains(&a)))
+                .then_with(|| calls(b).cmp(&calls(a)))
                 .then_with(|| self.graph[a].cmp(&self.graph[b]))
         });
         order
@@ -332,6 +341,26 @@ impl ImportGraph {
                 score: scores[n.index()],
             })
             .collect()
+    }
+
+    /// The tests named for one of `targets` (`flag_test.go` for
+    /// `flag.go`, `FooTest.java` for `Foo.java`) that import it, and the
+    /// weight of every file's edges into the targets.
+    fn callers_of(&self, targets: &[NodeIndex]) -> (Vec<NodeIndex>, HashMap<NodeIndex, f64>) {
+        let mut kin = Vec::new();
+        let mut calls: HashMap<NodeIndex, f64> = HashMap::new();
+        for &target in targets {
+            let stem = test_files::stem(&self.graph[target]);
+            for e in self.graph.edges_directed(target, Direction::Incoming) {
+                let caller = e.source();
+                *calls.entry(caller).or_default() += e.weight().weight;
+                let path = &self.graph[caller];
+                if test_files::is_test(path) && test_files::tested_stem(path) == stem {
+                    kin.push(caller);
+                }
+            }
+        }
+        (kin, calls)
     }
 
     /// Import distance from the nearest seed, for every node reached.

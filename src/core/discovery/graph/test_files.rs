@@ -30,9 +30,42 @@ pub(super) fn is_test(path: &str) -> bool {
             .any(|d| TEST_DIRS.contains(&d) || d.ends_with(".Tests") || d.ends_with(".Test"))
 }
 
+/// A file's name up to its first dot: `flag` for `pkg/flag.go`.
+pub(super) fn stem(path: &str) -> &str {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.split('.').next().unwrap_or(name)
+}
+
+/// The stem of the file a test is named for: `flag` for `flag_test.go`,
+/// `Foo` for `FooTest.java`, `FooTests.kt` or `TestFoo.java`, `x` for
+/// `test_x.py`; a name with none of these affixes is its own.
+pub(super) fn tested_stem(path: &str) -> &str {
+    let stem = stem(path);
+    ["_test", "Tests", "Test"]
+        .iter()
+        .find_map(|suffix| stem.strip_suffix(suffix).filter(|s| !s.is_empty()))
+        .or_else(|| {
+            ["test_", "Test"]
+                .iter()
+                .find_map(|prefix| stem.strip_prefix(prefix).filter(|s| !s.is_empty()))
+        })
+        .unwrap_or(stem)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::is_test;
+    use super::{is_test, tested_stem};
+
+    #[test]
+    fn the_file_a_test_is_named_for() {
+        assert_eq!(tested_stem("pkg/flag_test.go"), "flag");
+        assert_eq!(tested_stem("p/FooTest.java"), "Foo");
+        assert_eq!(tested_stem("p/FooTests.kt"), "Foo");
+        assert_eq!(tested_stem("p/TestFoo.java"), "Foo");
+        assert_eq!(tested_stem("tests/test_x.py"), "x");
+        assert_eq!(tested_stem("p/Test.java"), "Test");
+        assert_eq!(tested_stem("flag.go"), "flag");
+    }
 
     #[test]
     fn tests_by_name_and_folder() {

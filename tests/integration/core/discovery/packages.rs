@@ -240,3 +240,50 @@ fn wildcard_imports_over_a_large_package_hold_a_bounded_number_of_edges() {
     assert_eq!(g.edges().len(), 2 * users * PACKAGE_EDGE_CAP);
     assert_eq!(PACKAGE_EDGE_CAP, 32);
 }
+
+#[test]
+fn a_packages_tests_that_use_the_target_rank_first_its_own_test_before_all() {
+    let p = Project::empty();
+    p.write("go.mod", "module example.com/app\n");
+    p.write(
+        "flag/flag.go",
+        "package flag\n\nfunc Parse() {}\n\nfunc Lookup() {}\n\nfunc Set() {}\n",
+    );
+    p.write("flag/other.go", "package flag\n\nfunc Other() {}\n");
+    p.write(
+        "flag/a_test.go",
+        "package flag\n\nimport \"testing\"\n\nfunc TestOther(t *testing.T) { Other() }\n",
+    );
+    p.write(
+        "flag/b_test.go",
+        "package flag\n\nimport \"testing\"\n\nfunc TestParse(t *testing.T) { Parse() }\n",
+    );
+    p.write(
+        "flag/c_test.go",
+        "package flag\n\nimport \"testing\"\n\n\
+         func TestAll(t *testing.T) { Parse(); Lookup(); Set() }\n",
+    );
+    p.write(
+        "flag/flag_test.go",
+        "package flag\n\nimport \"testing\"\n\nfunc TestSet(t *testing.T) { Set() }\n",
+    );
+    let g = graph_at(p.root());
+    let ranked: Vec<String> = g
+        .rank(&["flag/flag.go".to_string()])
+        .into_iter()
+        .map(|r| r.path)
+        .filter(|p| p.ends_with("_test.go"))
+        .collect();
+    // The target's own test, then the ones that use it (by path: a
+    // package edge weighs the same whatever it uses), then the one that
+    // does not use it at all.
+    assert_eq!(
+        ranked,
+        [
+            "flag/flag_test.go",
+            "flag/b_test.go",
+            "flag/c_test.go",
+            "flag/a_test.go"
+        ]
+    );
+}
