@@ -55,6 +55,7 @@ fn round(
         read: Default::default(),
         sections: ctxcurate::core::compose::Sections::default(),
         hold: Vec::new(),
+        fill: true,
     };
     let (t_pack, packed) = timed(|| {
         pack::pack_with(

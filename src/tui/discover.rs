@@ -129,7 +129,12 @@ pub fn discover(state: &mut State) -> Vec<Effect> {
         );
         return Vec::new();
     }
-    let opts = PackOptions::from_settings(&state.project.settings);
+    // The proposal is what the task is about: the room a complete map
+    // leaves stays the user's, not filled with files to accept.
+    let opts = PackOptions {
+        fill: false,
+        ..PackOptions::from_settings(&state.project.settings)
+    };
     let around = match (preset.targets.len(), task) {
         (0, _) => "for the task".to_string(),
         (n, false) => format!("around {}", plural(n, "target")),

@@ -35,6 +35,7 @@ use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
 mod ahead;
 mod candidates;
+mod fill;
 mod fit;
 pub mod left_out;
 mod report;
@@ -68,6 +69,10 @@ pub struct PackOptions {
     /// Files to leave out for a likely secret (path, where it is): the
     /// engine holds the discovered files whose text the scan flagged.
     pub hold: Vec<(String, String)>,
+    /// With a task, fill the room a complete repo map leaves with more
+    /// files (`fill`): a build's output; not the TUI's proposal, which the
+    /// user accepts into the preset file by file.
+    pub fill: bool,
 }
 
 impl PackOptions {
@@ -84,6 +89,7 @@ impl PackOptions {
             read: ReadPolicy::from_settings(settings),
             sections: crate::core::compose::Sections::from_settings(settings),
             hold: Vec::new(),
+            fill: true,
         }
     }
 }
@@ -103,6 +109,8 @@ pub enum Role {
     /// its neighbours in the import graph).
     Relevant,
     Preset,
+    /// A file the room a complete repo map left took, with a task (`fill`).
+    Fill,
 }
 
 /// One candidate and what became of it.
@@ -186,6 +194,8 @@ const RELEVANT_SHARE: f64 = 0.2;
 /// fuller forms keep to the cap and the files after it keep their room.
 const FLOOR_SHARE: f64 = 0.5;
 const FIRST_FEW: usize = 4;
+/// How many times the room a complete map leaves is filled (`fill`).
+const FILL_ROUNDS: usize = 3;
 
 /// One form a candidate is tried in: a view mode, and for a file the task
 /// found, the mask that shows what the task is about.
@@ -287,8 +297,12 @@ pub fn pack_with(
     }
     let (files, skipped) = compose::drop_skipped(std::mem::take(&mut fitted.files), &mut problems);
     fitted.files = files;
-    let (text, map) = packer.shrink(&ranked, &mut fitted);
+    let (mut text, mut map) = packer.shrink(&ranked, &mut fitted);
     phases.mark("pack: map and shrink");
+    if opts.fill && !preset.task.trim().is_empty() {
+        (text, map) = packer.fill_room(text, map, &ranked, &excluded, &mut fitted);
+        phases.mark("pack: fill");
+    }
     let (text, tokens) = packer.within_budget(text, &mut problems);
     let missing_targets = fitted.missing_targets(opts.budget);
     let mut stats = stats(&fitted.items, &reach, targets, &map, tokens, opts.budget);
@@ -693,6 +707,35 @@ impl<'a> Packer<'a> {
         }
     }
 
+    /// With room left after a complete map, more files best first
+    /// (`fill`), then the map and the exact count again.
+    fn fill_room(
+        &self,
+        mut text: String,
+        mut map: RepoMap,
+        ranked: &[Ranked],
+        excluded: &Excluded,
+        fitted: &mut Fitted,
+    ) -> (String, RepoMap) {
+        // The map shrinks as files come in, so what it gives up is room
+        // for another round.
+        for _ in 0..FILL_ROUNDS {
+            let room = self.opts.budget.saturating_sub(self.count(&text));
+            let taken: HashSet<&str> = fitted.items.iter().map(|i| i.path.as_str()).collect();
+            let order = fill::order(self.relevance, ranked, &taken, excluded);
+            let filled = fill::fill(self, &order, room);
+            if filled.items.is_empty() {
+                break;
+            }
+            fitted.items.extend(filled.items);
+            fitted.files.extend(filled.files);
+            // The map loses the files now in; it takes what they left.
+            fitted.left = map.tokens + filled.left;
+            (text, map) = self.shrink(ranked, fitted);
+        }
+        (text, map)
+    }
+
     /// `text` and its count if it is within the budget; otherwise not even
     /// the headings (or the discussion) fit, and an empty context is the
     /// only one within it.
@@ -863,7 +906,7 @@ impl<'a> Packer<'a> {
             .is_some_and(|s| s.path == resolved.path);
         match role {
             Role::Relevant if best => (self.opts.budget as f64 * BEST_SHARE) as usize,
-            Role::Relevant => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
+            Role::Relevant | Role::Fill => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
             _ => usize::MAX,
         }
     }

@@ -124,7 +124,7 @@ impl Query {
     }
 
     /// The share of its lexical score a file of `class` keeps.
-    fn class_weight(&self, class: FileClass) -> f64 {
+    pub fn class_weight(&self, class: FileClass) -> f64 {
         if self.speaks_of.contains(&class) {
             1.0
         } else if self.mentions_of.contains(&class) {

@@ -95,8 +95,27 @@ fn a_task_in_plain_words_packs_the_file_it_is_about() {
     );
     // The import of the best file comes along through the graph.
     assert!(pos("router/params.py").is_some(), "{items:?}");
-    // Files that share only common words are not candidates.
-    assert!(pos("util/data_0.py").is_none(), "{items:?}");
+    // Files that share only common words are not candidates: one comes
+    // in only with the room a complete map leaves, after every file the
+    // task is about.
+    let role = |path: &str| {
+        stats["items"]
+            .as_array()
+            .and_then(|a| a.iter().find(|i| i["path"] == path))
+            .map(|i| i["role"].as_str().unwrap_or_default().to_string())
+    };
+    assert!(
+        matches!(role("util/data_0.py").as_deref(), None | Some("fill")),
+        "{items:?}"
+    );
+    let last_found = ["router/tree.py", "router/tree_test.py", "router/params.py"]
+        .iter()
+        .filter_map(|p| pos(p))
+        .max();
+    assert!(
+        pos("util/data_0.py").is_none_or(|at| Some(at) > last_found),
+        "{items:?}"
+    );
     // Each pick says why.
     let first = &stats["items"][0]["reasons"];
     let reasons: Vec<&str> = first
@@ -671,4 +690,98 @@ fn a_method_the_task_names_comes_in_full_without_its_whole_impl() {
         "{text}"
     );
     assert!(!text.contains("filter(|x| **x > 3).count() + 3"), "{text}");
+}
+
+/// A small project whose words no task below uses: a store, its cache,
+/// their tests and a readme.
+fn small_store() -> Project {
+    let p = Project::empty();
+    p.write(
+        "store/kv.py",
+        "from store.cache import Cache\n\n\
+         class Store:\n    def __init__(self):\n        self.cache = Cache()\n\n\
+         \x20   def put(self, key, value):\n        self.cache.put(key, value)\n",
+    );
+    p.write(
+        "store/cache.py",
+        "class Cache:\n    def __init__(self):\n        self.items = {}\n\n\
+         \x20   def put(self, key, value):\n        self.items[key] = value\n",
+    );
+    p.write(
+        "tests/test_kv.py",
+        "from store.kv import Store\n\ndef test_put():\n    Store().put(1, 2)\n",
+    );
+    p.write("README.md", "# store\n\nKeys and values.\n");
+    p
+}
+
+#[test]
+fn a_task_that_matches_nothing_fills_the_budget_source_first() {
+    let p = small_store();
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Improve the wording of a thing",
+        "--budget",
+        "4000",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = stats_json(&out);
+    let items = items(&stats);
+    // Every file comes in whole: the budget holds the whole project.
+    let pos = |path: &str| items.iter().position(|(p, _)| p == path);
+    for path in ["store/kv.py", "store/cache.py", "tests/test_kv.py"] {
+        assert!(
+            items.contains(&(path.to_string(), Some("full".into()))),
+            "{path}: {items:?}"
+        );
+    }
+    // Source before tests, and each says why it is there.
+    assert!(pos("tests/test_kv.py") > pos("store/kv.py"), "{items:?}");
+    assert!(pos("tests/test_kv.py") > pos("store/cache.py"), "{items:?}");
+    for item in stats["items"].as_array().expect("items") {
+        assert_eq!(item["role"], "fill", "{item}");
+        assert_eq!(item["reasons"][0], "room left in the budget", "{item}");
+    }
+    let text = stdout(&out);
+    assert!(text.contains("### store/kv.py\n"), "{text}");
+    assert!(tokens::count(TokenizerKind::O200k, &text) <= 4000);
+
+    // A budget that holds only part of it: what fits, within the budget.
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Improve the wording of a thing",
+        "--budget",
+        "260",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(tokens::count(TokenizerKind::O200k, &text) <= 260, "{text}");
+}
+
+#[test]
+fn a_file_the_room_brings_in_with_a_secret_is_held_and_named() {
+    let p = small_store();
+    p.write(
+        "store/settings.py",
+        "TOKEN = 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB'\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Improve the wording of a thing",
+        "--budget",
+        "4000",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("held 1 discovered file: likely secret at store/settings.py:1"),
+        "{err}"
+    );
+    let text = stdout(&out);
+    assert!(!text.contains("ghp_"), "{text}");
+    assert!(text.contains("### store/cache.py"), "{text}");
 }

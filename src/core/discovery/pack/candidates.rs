@@ -95,7 +95,7 @@ fn target_view(own: &ResolvedItem) -> ResolvedItem {
 }
 
 /// A discovered file, wanted in `mode`.
-fn discovered(path: &str, mode: ViewMode) -> ResolvedItem {
+pub(super) fn discovered(path: &str, mode: ViewMode) -> ResolvedItem {
     let mut item = FileItem::new(path);
     item.view_mode = mode;
     // Not from the preset: no entry index.

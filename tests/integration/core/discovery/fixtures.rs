@@ -198,6 +198,7 @@ fn pack_opts(budget: usize) -> PackOptions {
         read: Default::default(),
         sections: ctxcurate::core::compose::Sections::default(),
         hold: Vec::new(),
+        fill: true,
     }
 }
 

@@ -100,6 +100,7 @@ fn a_package_opened_at_its_own_folder_resolves_its_absolute_imports() {
         read: ReadPolicy::default(),
         sections: Sections::default(),
         hold: Vec::new(),
+        fill: true,
     };
     let packed = pack::pack(
         &Codebase::new(&root, &Sources::new()).with_walk(&files),
@@ -341,6 +342,7 @@ fn pip_opened_at_its_package_folder() {
         read: ReadPolicy::default(),
         sections: Sections::default(),
         hold: Vec::new(),
+        fill: true,
     };
     let packed = pack::pack(
         &Codebase::new(&dir, &cache).with_walk(&files),

@@ -55,6 +55,7 @@ fn opts(budget: usize, format: Format) -> PackOptions {
             ..Sections::default()
         },
         hold: Vec::new(),
+        fill: true,
     }
 }
 

@@ -97,6 +97,7 @@ fn budgets_are_never_exceeded_and_well_used() {
                 read: Default::default(),
                 sections: ctxcurate::core::compose::Sections::default(),
                 hold: Vec::new(),
+                fill: true,
             };
             let packed = pack::pack_with(
                 &Codebase::new(&root, &cache).with_walk(&files),
@@ -148,6 +149,7 @@ fn every_direct_import_is_present_in_some_form() {
             read: Default::default(),
             sections: ctxcurate::core::compose::Sections::default(),
             hold: Vec::new(),
+            fill: true,
         };
         let packed = pack::pack_with(&codebase, &Preset::default(), &targets, &opts, &graph);
         let exact = tokens::count(tokenizer, &packed.text);
