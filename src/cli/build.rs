@@ -416,7 +416,7 @@ fn report_pack(
     write!(
         ctx.err,
         "packed {} of {} {} ({} full, {} in their own view, {} reduced; {} dropped; \
-         {} discovered from {} {}), \
+         {} discovered from {} {}{}), \
          repo map {} {} ({} outlined, {} tokens): {} / {} tokens ({:.1}%, {tokenizer})",
         s.included,
         s.candidates,
@@ -428,6 +428,11 @@ fn report_pack(
         s.discovered,
         s.targets,
         noun_for(s.targets, "target"),
+        if s.filled > 0 {
+            format!("; {} in the room the map left", s.filled)
+        } else {
+            String::new()
+        },
         s.map_listed,
         noun_for(s.map_listed, "file"),
         s.map_outlined,

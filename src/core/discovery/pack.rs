@@ -722,7 +722,8 @@ impl<'a> Packer<'a> {
         for _ in 0..FILL_ROUNDS {
             let room = self.opts.budget.saturating_sub(self.count(&text));
             let taken: HashSet<&str> = fitted.items.iter().map(|i| i.path.as_str()).collect();
-            let order = fill::order(self.relevance, ranked, &taken, excluded);
+            let walked = self.codebase.files();
+            let order = fill::order(self.relevance, ranked, walked, &taken, excluded);
             let filled = fill::fill(self, &order, room);
             if filled.items.is_empty() {
                 break;

@@ -744,9 +744,28 @@ fn a_task_that_matches_nothing_fills_the_budget_source_first() {
         assert_eq!(item["role"], "fill", "{item}");
         assert_eq!(item["reasons"][0], "room left in the budget", "{item}");
     }
+    // The readme too, last: no rank brought it.
+    assert_eq!(
+        items.last(),
+        Some(&("README.md".to_string(), Some("full".into())))
+    );
+    assert_eq!(stats["stats"]["filled"], 4, "{stats}");
     let text = stdout(&out);
     assert!(text.contains("### store/kv.py\n"), "{text}");
     assert!(tokens::count(TokenizerKind::O200k, &text) <= 4000);
+    // The summary line says so.
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Improve the wording of a thing",
+        "--budget",
+        "4000",
+    ]);
+    assert!(
+        stderr(&out).contains("0 discovered from 0 targets; 4 in the room the map left)"),
+        "{}",
+        stderr(&out)
+    );
 
     // A budget that holds only part of it: what fits, within the budget.
     let out = p.run(&[

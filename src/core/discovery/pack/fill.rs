@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use crate::core::compose::RenderedFile;
 use crate::core::discovery::exclusions::Excluded;
 use crate::core::discovery::graph::Ranked;
-use crate::core::discovery::relevance::{Relevance, classify};
+use crate::core::discovery::relevance::{FileClass, Relevance, classify};
 use crate::core::model::ViewMode;
 use crate::core::walk::ResolvedItem;
 
@@ -30,18 +30,29 @@ const MISSES: usize = 12;
 
 /// The files to fill with, best first: the files scored for the task,
 /// then the map's order (`ranked`), the kinds the task does not demote
-/// first; none already a candidate (`taken`) nor left out.
+/// first, then the other source and doc files of the walk (`walked`: a
+/// readme, a script the graph does not read), shallowest first; none
+/// already a candidate (`taken`) nor left out. Data, lock, generated and
+/// vendored files no rank brought are not worth the room.
 pub(super) fn order(
     relevance: &Relevance,
     ranked: &[Ranked],
+    walked: &[String],
     taken: &HashSet<&str>,
     excluded: &Excluded,
 ) -> Vec<String> {
     let (first, rest): (Vec<&Ranked>, Vec<&Ranked>) = ranked
         .iter()
         .partition(|r| relevance.query.class_weight(classify(&r.path)) >= 1.0);
+    let mut others: Vec<&str> = walked
+        .iter()
+        .map(String::as_str)
+        .filter(|p| matches!(classify(p), FileClass::Source | FileClass::Doc))
+        .collect();
+    others.sort_by_key(|p| (p.matches('/').count(), *p));
     let paths = (relevance.files.iter().map(|s| s.path.as_str()))
-        .chain(first.into_iter().chain(rest).map(|r| r.path.as_str()));
+        .chain(first.into_iter().chain(rest).map(|r| r.path.as_str()))
+        .chain(others);
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
     for path in paths {

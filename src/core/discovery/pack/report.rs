@@ -46,6 +46,8 @@ pub struct PackStats {
     pub held_secrets: Vec<String>,
     pub candidates: usize,
     pub included: usize,
+    /// Included files that took the room a complete map left (`fill`).
+    pub filled: usize,
     pub full: usize,
     pub reduced: usize,
     pub dropped: usize,
@@ -232,6 +234,10 @@ pub(super) fn stats(
         callers: reach.callers.len(),
         candidates: items.len(),
         included: included.len(),
+        filled: included
+            .iter()
+            .filter(|i| i.role == super::Role::Fill)
+            .count(),
         full: included
             .iter()
             .filter(|i| i.mode == Some(ViewMode::Full))
