@@ -80,7 +80,7 @@ impl Query {
         let mut counts: BTreeMap<String, usize> = BTreeMap::new();
         let mut order = Vec::new();
         let mut shown = Vec::new();
-        terms::for_each_written(&text, |t, written| {
+        terms::for_each_written(&without_extensions(&text), |t, written| {
             let n = counts.entry(t.to_string()).or_default();
             if *n == 0 {
                 order.push(t.to_string());
@@ -171,6 +171,42 @@ fn without_links(line: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// `text` with each path's extension dropped: `tree.go` speaks of the
+/// tree, and `go` would match every Go file's text.
+fn without_extensions(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            l.split_whitespace()
+                .map(without_extension)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// `word` (a path such as `tree.go:42`, `` `App.tsx` ``) without its
+/// extension; any other word as it is.
+fn without_extension(word: &str) -> String {
+    let core = word
+        .trim_start_matches(|c: char| !(c.is_alphanumeric() || "_/.".contains(c)))
+        .trim_end_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+    // `tree.go:42:7`: the line and column are no part of the path.
+    let path = core.split(':').next().unwrap_or(core);
+    let name = path.rsplit('/').next().unwrap_or(path);
+    match name.rsplit_once('.') {
+        Some((stem, ext))
+            if !stem.is_empty()
+                && !ext.is_empty()
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && is_path_word(path) =>
+        {
+            word.replacen(&format!("{stem}.{ext}"), stem, 1)
+        }
+        _ => word.to_string(),
+    }
 }
 
 /// `Signed-off-by:`, `Co-authored-by:`, a bare link: not the task.
@@ -647,6 +683,24 @@ mod tests {
     }
 
     #[test]
+    fn a_paths_extension_is_no_word_of_the_task() {
+        let q = Query::new("wrong result in tree.go:42 and `App.tsx`; see router/params.py");
+        for gone in ["go", "tsx", "py"] {
+            assert!(!q.terms.iter().any(|t| t == gone), "{gone}: {:?}", q.terms);
+        }
+        for kept in ["tre", "app", "router", "param"] {
+            assert!(
+                q.terms.iter().any(|t| t.starts_with(kept)),
+                "{kept}: {:?}",
+                q.terms
+            );
+        }
+        // Prose with dots keeps its words.
+        let q = Query::new("e.g. version 1.2.3 of the go toolchain");
+        assert!(q.terms.iter().any(|t| t == "go"), "{:?}", q.terms);
+    }
+
+    #[test]
     fn links_are_no_words_of_the_task() {
         let q = Query::new(
             "Add --listen option\n\nSee also:\n* https://github.com/junegunn/fzf.vim/pull/1044 \
@@ -669,8 +723,7 @@ mod tests {
                 "abortwithstatus",
                 "context",
                 "test",
-                "contexttest",
-                "go"
+                "contexttest"
             ]
         );
         assert_eq!(q.class_weight(FileClass::Test), 0.3);
