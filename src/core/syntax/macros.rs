@@ -541,6 +541,28 @@ impl<'a> Scan<'a> {
             == Some(&b'#')
     }
 
+    /// The keyword the project's macros wrote over the word `word` at
+    /// `at` (`SQLITE_PRIVATE` written as `static`): the last word written
+    /// there, when it is one; the shapes read it as the keyword, not as
+    /// an unknown word.
+    fn written_keyword(&self, at: usize, word: &str) -> Option<&'static str> {
+        let out = self.out.as_ref()?;
+        let span = at..at + word.len();
+        let written = out.get(span.clone())?;
+        if written == self.src.get(span)? {
+            return None;
+        }
+        let last = std::str::from_utf8(written)
+            .ok()?
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .rfind(|w| !w.is_empty())?;
+        TYPE_KEYWORDS
+            .iter()
+            .chain(KEYWORDS.iter())
+            .find(|k| **k == last)
+            .copied()
+    }
+
     /// Whether the original byte at `i` has been blanked.
     fn is_blanked(&self, i: usize) -> bool {
         self.out
@@ -1522,6 +1544,12 @@ impl<'s, 'a> Site<'s, 'a> {
         let prev = loop {
             match scan.prev(before) {
                 Some((at, Tok::Word(_))) if scan.is_blanked(at) => before = at,
+                // A word the project's macros wrote as a keyword is that
+                // keyword (`SQLITE_PRIVATE DWORD f(`: `DWORD` is the type
+                // after `static`, not a macro after a type).
+                Some((at, Tok::Word(w))) => {
+                    break Some(Tok::Word(scan.written_keyword(at, w).unwrap_or(w)));
+                }
                 other => break other.map(|(_, t)| t),
             }
         };

@@ -353,3 +353,16 @@ fn a_qualifier_macro_between_a_type_and_a_variable_keeps_the_type() {
     assert!(!tree.has_errors);
     assert_snapshot!(golden(&tree), @"f [function] L2-2 | int SQLITE_WIN32_VOLATILE f(void)");
 }
+
+#[test]
+fn a_storage_class_macro_before_a_return_type_no_header_defines_keeps_the_type() {
+    // sqlite3.c's os_win.c: `SQLITE_PRIVATE` is the project's `static`;
+    // `DWORD` and `HANDLE` come from <windows.h>, which it does not hold.
+    let header = "#ifndef SQLITE_PRIVATE\n# define SQLITE_PRIVATE static\n#endif\n";
+    let file = "SQLITE_PRIVATE DWORD sqlite3Win32Wait(HANDLE hObject); /* os_win.c */\n\nSQLITE_PRIVATE int sqlite3ThreadJoin(SQLiteThread *p, void **ppOut){\n  DWORD rc;\n  return 0;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["sqlite3Win32Wait", "sqlite3ThreadJoin"]);
+    assert_snapshot!(golden(&tree));
+}
