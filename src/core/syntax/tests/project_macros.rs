@@ -366,3 +366,27 @@ fn a_storage_class_macro_before_a_return_type_no_header_defines_keeps_the_type()
     assert_eq!(names, ["sqlite3Win32Wait", "sqlite3ThreadJoin"]);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_header_whose_code_uses_cpp_only_in_declarations_is_read_as_cpp() {
+    // nanobind's nb_backend_slots.h: a list of `NB_SLOT(...)` that
+    // nb_backend.h includes with `NB_SLOT` defined; `noexcept` is its
+    // only C++.
+    let header = "#define NB_CORE\n#define NB_SLOT(ret, name, args) NB_CORE ret name args;\n#include \"nb_backend_slots.h\"\n";
+    let file = "/// Raise a builtin_exception of the given kind (va_list core)\nNB_SLOT(void, raise_v, (exception_type type, const char *fmt, va_list args))\n\n/// Chain a new error of the given type onto the currently pending one\nNB_SLOT(void, chain_v, (PyObject *type, const char *fmt, va_list args) noexcept)\n";
+    let lang = Lang::detect("nb_backend_slots.h", file);
+    assert_eq!(lang, Some(Lang::Cpp));
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["raise_v", "chain_v"]);
+    // glog's vlog_is_on.h: a qualified name (`google::int32`) in a struct
+    // is its only C++; `::` in a comment or a directive says nothing.
+    let file = "#define VLOG_IS_ON(v) (google::FLAGS_v >= (v))\nstruct SiteFlag {\n  google::int32* level;\n  const char* base_name;\n};\n";
+    assert_eq!(Lang::detect("vlog_is_on.h", file), Some(Lang::Cpp));
+    let c = "/* see std::vector */\n#define X a::b\nstruct S { int a; }; // c::d\n";
+    assert_eq!(Lang::detect("s.h", c), Some(Lang::C));
+    let tree = with_project(Lang::Cpp, "#define GLOG_EXPORT\n", file);
+    assert!(!tree.has_errors);
+    assert_snapshot!(golden(&tree));
+}
