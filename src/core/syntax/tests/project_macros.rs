@@ -390,3 +390,18 @@ fn a_header_whose_code_uses_cpp_only_in_declarations_is_read_as_cpp() {
     assert!(!tree.has_errors);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_conditional_that_closes_a_namespace_and_opens_it_again_is_read_through() {
+    // glog's logging.h: under `GLOG_SANITIZE_THREAD` (defined by the
+    // header itself) the namespace is closed for an `extern "C"`
+    // declaration and opened again. (In a file this small the later
+    // attempts of `preproc` rescue it too; in glog's own they do not, and
+    // `branches::tests` fails without the change.)
+    let header = "#if defined(__has_feature)\n#  if __has_feature(thread_sanitizer)\n#    define GLOG_SANITIZE_THREAD 1\n#  endif\n#endif\n#define GLOG_EXPORT\n";
+    let file = "namespace google {\nclass GLOG_EXPORT LogMessage {\n public:\n  LogMessage(const char* file, int line);\n};\n\n#if defined(GLOG_SANITIZE_THREAD)\n} // namespace google\n\nextern \"C\" void AnnotateBenignRaceSized(\n  const char *file,\n  int line);\n\nnamespace google {\n#endif\n\nGLOG_EXPORT void FlushLogFiles(int min_severity);\n\n}  // namespace google\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("google::FlushLogFiles").is_some());
+    assert_snapshot!(golden(&tree));
+}
