@@ -1739,12 +1739,30 @@ fn a_function_pointers_convention(s: &Site) -> Option<bool> {
 }
 
 /// `FMT_BEGIN_NAMESPACE` alone on its line (not a return type whose
-/// declarator starts the next line: `ASN1_UTF8STRING\n*f(`).
+/// declarator starts the next line: `ASN1_UTF8STRING\n*f(`, `HMODULE\nf(...)\n{`).
 fn alone_on_its_line(s: &Site) -> Option<bool> {
     (s.prev.is_none()
         && s.scan.next(s.end, true).is_none()
-        && !matches!(s.next, Some(Tok::Punct(b'*' | b'&'))))
+        && !matches!(s.next, Some(Tok::Punct(b'*' | b'&')))
+        && !defined_next(s.scan, s.end))
     .then_some(true)
+}
+
+/// Whether a function definition without a return type starts at the
+/// next token after `end`: a name not in capitals (a macro's would be),
+/// its parameter list, then `{`.
+fn defined_next(scan: &Scan, end: usize) -> bool {
+    let Some((at, Tok::Word(name))) = scan.next(end, false) else {
+        return false;
+    };
+    if is_keyword(name) || is_caps(name) {
+        return false;
+    }
+    let Some((open, Tok::Punct(b'('))) = scan.next(at + name.len(), false) else {
+        return false;
+    };
+    scan.close(open)
+        .is_some_and(|close| matches!(scan.next(close, false), Some((_, Tok::Punct(b'{')))))
 }
 
 /// `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class

@@ -1098,6 +1098,18 @@ fn struct_type(scan: &mut Scan, pieces: &[Piece], start: usize, stop: usize) -> 
     match scan.next(stop, false)? {
         (_, super::Tok::Word(w)) if !super::is_keyword(w) => {}
         (_, super::Tok::Punct(b'*')) => {}
+        // A declarator in parentheses (libevent's `TAILQ_HEAD(q, t)
+        // (requests);`).
+        (open, super::Tok::Punct(b'(')) => match scan.next(open + 1, false)? {
+            (at, super::Tok::Word(w)) if !super::is_keyword(w) => {
+                let (close, _) = scan
+                    .next(at + w.len(), false)
+                    .filter(|(_, t)| *t == super::Tok::Punct(b')'))?;
+                scan.next(close + 1, false)
+                    .filter(|(_, t)| matches!(t, super::Tok::Punct(b';' | b',' | b'[' | b'=')))?;
+            }
+            _ => return None,
+        },
         _ => return None,
     }
     scan.blank(start, stop);
@@ -1136,6 +1148,14 @@ pub(super) fn generator(scan: &mut Scan, start: usize, stop: usize) -> Option<us
             super::Tok::Word(w) if written(scan, at, w) => first = at,
             _ => return None,
         }
+    }
+    // After `=`, `,`, `(` or `[` on a line above it is a value
+    // (`global_debug_map =\n\tHT_INITIALIZER();`, a brace initializer).
+    if matches!(
+        scan.prev_token(first, false),
+        Some((_, super::Tok::Punct(b'=' | b',' | b'(' | b'[')))
+    ) {
+        return None;
     }
     let mut end = stop;
     if let Some((semi, super::Tok::Punct(b';'))) = scan.next(end, true) {

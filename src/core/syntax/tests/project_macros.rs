@@ -405,3 +405,25 @@ fn a_conditional_that_closes_a_namespace_and_opens_it_again_is_read_through() {
     assert!(tree.find("google::FlushLogFiles").is_some());
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn libevent_s_table_macros_and_a_return_type_alone_on_its_line_are_read() {
+    // libevent: `HT_HEAD(...)` and `TAILQ_HEAD(...)` expand to a struct
+    // with its body, `HT_INITIALIZER()` to a brace initializer; a field
+    // whose declarator is in parentheses; a Windows return type alone on
+    // the line before the function it types.
+    let header = "#define HT_HEAD(name, type)                                             \\\n  struct name {                                                         \\\n    struct type **hth_table;                                            \\\n    unsigned hth_table_length;                                          \\\n  }\n\n#define HT_INITIALIZER()                        \\\n  { NULL, 0, 0, 0, -1 }\n\n#define TAILQ_HEAD(name, type)\t\t\t\t\t\t\\\nstruct name {\t\t\t\t\t\t\t\t\\\n\tstruct type *tqh_first;\t/* first element */\t\t\t\\\n\tstruct type **tqh_last;\t/* addr of last next element */\t\t\\\n}\n";
+    let file = "static HT_HEAD(event_debug_map, event_debug_entry) global_debug_map =\n\tHT_INITIALIZER();\n\n/* record that ev is now setup */\nstatic void event_debug_note_setup_(const struct event *ev)\n{\n}\n\nstruct evrpc_pool {\n\tint timeout;\n\n\tTAILQ_HEAD(evrpc_requestq, evrpc_request_wrapper) (requests);\n};\n\n#ifdef _WIN32\nHMODULE\nevutil_load_windows_system_library_(const TCHAR *library_name)\n{\n  return 0;\n}\n#endif\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "event_debug_note_setup_",
+            "evrpc_pool",
+            "evutil_load_windows_system_library_"
+        ]
+    );
+    assert_snapshot!(golden(&tree));
+}
