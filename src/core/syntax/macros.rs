@@ -635,6 +635,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = literal_end(scan.src, i).max(i + 1);
             continue;
         }
+        if b == b'@'
+            && let Some(to) = objective_c(&scan, i)
+        {
+            scan.blank(i, to);
+            i = to;
+            continue;
+        }
         if b == b'^' && managed.contains(&true) && cli_handle(&scan, i) {
             scan.blank(i, i + 1);
             i += 1;
@@ -1251,6 +1258,54 @@ fn follow_managed(line: &str, managed: &mut Vec<bool>) {
             managed.pop();
         }
         _ => {}
+    }
+}
+
+/// What only an Objective-C compiler reads, in a C or C++ header's
+/// `#ifdef __OBJC__` (Catch2, SDL2), from the `@` at `at`: a `@protocol`,
+/// `@interface` or `@implementation` through its `@end` (a declaration
+/// `@protocol P;` through its `;`), `@class A, B;` through its `;`,
+/// `@catch (...)` or `@synchronized (...)` through the `)`, any other
+/// `@word` (`@try`, `@finally`, `@autoreleasepool`) alone. The end of what
+/// to blank, or `None` when no word follows the `@`.
+fn objective_c(scan: &Scan, at: usize) -> Option<usize> {
+    let Some((w, Tok::Word(word))) = scan.next(at + 1, true).filter(|(w, _)| *w == at + 1) else {
+        return None;
+    };
+    let end = w + word.len();
+    let semi = || {
+        scan.src[end..]
+            .iter()
+            .position(|&b| b == b';' || b == b'@' || b == b'{')
+            .filter(|&p| scan.src[end + p] == b';')
+            .map(|p| end + p + 1)
+    };
+    match word {
+        "class" => semi(),
+        "protocol" | "interface" | "implementation" => {
+            // A forward declaration ends at its `;` before any line break
+            // of a body.
+            let line = line_end(scan.src, end);
+            if let Some(p) = scan.src[end..line].iter().position(|&b| b == b';') {
+                return Some(end + p + 1);
+            }
+            let mut from = end;
+            loop {
+                let found = scan.text.get(from..)?.find("@end")?;
+                let at_end = from + found;
+                let after = scan.src.get(at_end + 4).copied();
+                let line_start = scan.prev(at_end).is_none();
+                if line_start && !after.is_some_and(is_ident) {
+                    return Some(at_end + 4);
+                }
+                from = at_end + 4;
+            }
+        }
+        "catch" | "synchronized" => match scan.next(end, false) {
+            Some((open, Tok::Punct(b'('))) => scan.close(open),
+            _ => Some(end),
+        },
+        _ => Some(end),
     }
 }
 

@@ -427,3 +427,17 @@ fn libevent_s_table_macros_and_a_return_type_alone_on_its_line_are_read() {
     );
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn objective_c_in_a_c_or_cpp_header_is_no_syntax_error() {
+    // Catch2's single header (`#ifdef __OBJC__` ... `@protocol OcFixture`
+    // ... `@end`, `@try`/`@catch` in a body) and SDL2's SDL_syswm.h
+    // (`@class NSWindow;`): what only an Objective-C compiler reads.
+    let header = "#ifdef __has_feature\n#define CATCH_ARC_ENABLED __has_feature(objc_arc)\n#else\n#define CATCH_ARC_ENABLED 0\n#endif\n";
+    let file = "#ifdef __OBJC__\n#import <objc/runtime.h>\n\n// all its methods are optional.\n@protocol OcFixture\n\n@optional\n\n-(void) setUp;\n-(void) tearDown;\n\n@end\n\nnamespace Catch {\n    class OcMethod : public ITestInvoker {\n    public:\n        void invoke() const override {\n            @try {\n                run();\n            }\n            @catch (NSException *exception) {\n                fail();\n            }\n        }\n    };\n}\n@class NSWindow, NSView;\n#endif\n\nnamespace Catch {\n    void cleanUp();\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("Catch::OcMethod::invoke").is_some());
+    assert!(tree.find("Catch::cleanUp").is_some());
+    assert_snapshot!(golden(&tree));
+}
