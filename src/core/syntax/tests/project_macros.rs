@@ -441,3 +441,24 @@ fn objective_c_in_a_c_or_cpp_header_is_no_syntax_error() {
     assert!(tree.find("Catch::cleanUp").is_some());
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_generator_macro_longer_than_the_bodies_read_is_still_a_generator() {
+    // libevent's ht-internal.h: `HT_PROTOTYPE(...)` and `HT_GENERATE(...)`
+    // expand to several KB of functions each, invoked without a `;`.
+    let mut header = String::from("#define HT_HEAD(name, type) struct name { struct type **hth_table; unsigned hth_table_length; }\n#define HT_INITIALIZER() { NULL, 0 }\n#define HT_PROTOTYPE(name, type, field, hashfn, eqfn)   \\\n  int name##_HT_GROW(struct name *ht, unsigned min_capacity);  \\\n");
+    for i in 0..40 {
+        header.push_str(&format!("  static inline void name##_HT_INIT{i}(struct name *head) {{  \\\n    head->hth_table_length = 0;  /* the length */  \\\n  }}  \\\n"));
+    }
+    header.push_str("  int name##_HT_LAST(void);\n");
+    assert!(header.len() > 4096);
+    header.push_str("#define HT_GENERATE(name, type, field, hashfn, eqfn, load, mallocfn, reallocfn, freefn) \\\n");
+    header.push_str(&"  int name##_HT_GROW(struct name *head, unsigned size) { head->n = size; return 0; } \\\n".repeat(40));
+    header.push_str("  int name##_HT_END(void);\n");
+    let file = "static HT_HEAD(event_debug_map, event_debug_entry) global_debug_map =\n\tHT_INITIALIZER();\n\nHT_PROTOTYPE(event_debug_map, event_debug_entry, node, hash_debug_entry,\n    eq_debug_entry)\nHT_GENERATE(event_debug_map, event_debug_entry, node, hash_debug_entry,\n    eq_debug_entry, 0.5, mm_malloc, mm_realloc, mm_free)\n\n/* record that ev is now setup */\nstatic void event_debug_note_setup_(const struct event *ev)\n{\n}\n";
+    let tree = with_project(Lang::C, &header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["event_debug_note_setup_"]);
+    assert_snapshot!(golden(&tree));
+}
