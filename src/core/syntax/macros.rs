@@ -1036,16 +1036,51 @@ fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
 /// `typedef __attribute__((aligned(1))) U16 unalign16;` (zstd), an
 /// attribute right after `typedef`, which tree-sitter-c cannot read: the
 /// end of the attribute, to blank it. `None` for any other word.
+///
+/// Likewise an attribute between a variable's name and its initializer
+/// (sqlite3.c's `static const Mem nullMem __attribute__((aligned(8))) =
+/// {`, the attribute alone in a conditional): directive lines between
+/// them are passed over.
 fn typedef_attribute(scan: &Scan, word: &str, start: usize, end: usize) -> Option<usize> {
     if !matches!(word, "__attribute__" | "__attribute") {
         return None;
     }
-    scan.prev_token(start, false)
-        .filter(|(_, t)| *t == Tok::Word("typedef"))?;
     let (open, _) = scan
         .next(end, false)
         .filter(|(_, t)| *t == Tok::Punct(b'('))?;
-    scan.close(open)
+    let close = scan.close(open)?;
+    match scan.prev_token(start, false)?.1 {
+        Tok::Word("typedef") => Some(close),
+        _ => {
+            let named = match code_before(scan, start)? {
+                Tok::Word(w) => !is_keyword(w),
+                Tok::Punct(b) => b == b']',
+            };
+            (named && code_after(scan, close) == Some(Tok::Punct(b'='))).then_some(close)
+        }
+    }
+}
+
+/// The token before `at`, directive lines passed over.
+fn code_before<'a>(scan: &Scan<'a>, mut at: usize) -> Option<Tok<'a>> {
+    loop {
+        let (pos, tok) = scan.prev_token(at, false)?;
+        if !scan.in_directive(pos) {
+            return Some(tok);
+        }
+        at = scan.src[..pos].iter().rposition(|&b| b == b'\n')?;
+    }
+}
+
+/// The token at or after `at`, directive lines passed over.
+fn code_after<'a>(scan: &Scan<'a>, mut at: usize) -> Option<Tok<'a>> {
+    loop {
+        let (pos, tok) = scan.next(at, false)?;
+        if tok != Tok::Punct(b'#') || scan.prev(pos).is_some() {
+            return Some(tok);
+        }
+        at = directive_end(scan.src, pos);
+    }
 }
 
 /// An unnamed parameter of a named type defaulted to `{}`

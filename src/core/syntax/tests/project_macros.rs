@@ -462,3 +462,16 @@ fn a_generator_macro_longer_than_the_bodies_read_is_still_a_generator() {
     assert_eq!(names, ["event_debug_note_setup_"]);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn an_attribute_between_a_variable_and_its_initializer_is_seen_through() {
+    // sqlite3.c's `columnNullValue`: `__attribute__((aligned(8)))`, in a
+    // conditional, between a static variable and its `= {`.
+    let header = "#define SQLITE_API\n#define MEM_Null 0x0001\n";
+    let file = "SQLITE_API int sqlite3_data_count(sqlite3_stmt *pStmt){\n  return 0;\n}\n\nstatic const Mem *columnNullValue(void){\n  static const Mem nullMem\n#if defined(SQLITE_DEBUG) && defined(__GNUC__)\n    __attribute__((aligned(8)))\n#endif\n    = {\n        /* .u          = */ {0},\n        /* .flags      = */ (u16)MEM_Null,\n      };\n  return &nullMem;\n}\nstatic const Mem gMem __attribute__((aligned(8))) = { 0 };\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["sqlite3_data_count", "columnNullValue"]);
+    assert_snapshot!(golden(&tree));
+}
