@@ -323,7 +323,9 @@ fn uses_cpp(code: &str) -> bool {
     let qualified = code.match_indices("::").any(|(at, _)| {
         let before = at.checked_sub(1).map(|i| bytes[i]);
         let after = bytes.get(at + 2).copied();
-        let attribute = code[..at].rfind("[[").is_some_and(|o| !code[o..at].contains("]]"));
+        let attribute = code[..at]
+            .rfind("[[")
+            .is_some_and(|o| !code[o..at].contains("]]"));
         before.is_some_and(ident)
             && after.is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
             && !attribute

@@ -750,6 +750,14 @@ fn project_meaning(
                 _ => Some(end),
             }
         }
+        // `static int vdbeSorterJoinAll(VdbeSorter *p, int rcin){` where
+        // another branch says `# define vdbeSorterJoinAll(x,rcin) (rcin)`:
+        // the function's own declaration keeps its name.
+        project::Meaning::Write {
+            params: Some(_), ..
+        } if matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open)) => {
+            Some(end)
+        }
         project::Meaning::Write { params, pieces } => {
             project::write(scan, table, *params, pieces, i, end)
         }

@@ -446,7 +446,9 @@ fn objective_c_in_a_c_or_cpp_header_is_no_syntax_error() {
 fn a_generator_macro_longer_than_the_bodies_read_is_still_a_generator() {
     // libevent's ht-internal.h: `HT_PROTOTYPE(...)` and `HT_GENERATE(...)`
     // expand to several KB of functions each, invoked without a `;`.
-    let mut header = String::from("#define HT_HEAD(name, type) struct name { struct type **hth_table; unsigned hth_table_length; }\n#define HT_INITIALIZER() { NULL, 0 }\n#define HT_PROTOTYPE(name, type, field, hashfn, eqfn)   \\\n  int name##_HT_GROW(struct name *ht, unsigned min_capacity);  \\\n");
+    let mut header = String::from(
+        "#define HT_HEAD(name, type) struct name { struct type **hth_table; unsigned hth_table_length; }\n#define HT_INITIALIZER() { NULL, 0 }\n#define HT_PROTOTYPE(name, type, field, hashfn, eqfn)   \\\n  int name##_HT_GROW(struct name *ht, unsigned min_capacity);  \\\n",
+    );
     for i in 0..40 {
         header.push_str(&format!("  static inline void name##_HT_INIT{i}(struct name *head) {{  \\\n    head->hth_table_length = 0;  /* the length */  \\\n  }}  \\\n"));
     }
@@ -473,5 +475,18 @@ fn an_attribute_between_a_variable_and_its_initializer_is_seen_through() {
     assert!(!tree.has_errors);
     let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["sqlite3_data_count", "columnNullValue"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_function_that_a_branch_defines_as_a_value_keeps_its_name() {
+    // sqlite3.c's vdbesort.c: `vdbeSorterJoinAll` is a function with
+    // threads, `# define vdbeSorterJoinAll(x,rcin) (rcin)` without.
+    let header = "#define SQLITE_OK 0\n";
+    let file = "#if SQLITE_MAX_WORKER_THREADS>0\nstatic int vdbeSorterJoinAll(VdbeSorter *pSorter, int rcin){\n  int rc = rcin;\n  return rc;\n}\n#else\n# define vdbeSorterJoinAll(x,rcin) (rcin)\n#endif\n\nstatic void vdbeSorterReset(VdbeSorter *pSorter){\n  (void)vdbeSorterJoinAll(pSorter, SQLITE_OK);\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["vdbeSorterJoinAll", "vdbeSorterReset"]);
     assert_snapshot!(golden(&tree));
 }
