@@ -1011,10 +1011,21 @@ pub(super) fn write(
         if let Some(resume) = struct_type(scan, pieces, start, stop) {
             return Some(resume);
         }
-        let declares = pieces
-            .iter()
-            .any(|p| matches!(p, Piece::Text(t) if t == ";" || t == "}"));
-        if params.is_none() || !declares {
+        let count = |s: &str| {
+            pieces
+                .iter()
+                .filter(|p| matches!(p, Piece::Text(t) if t == s))
+                .count()
+        };
+        // An object-like macro of whole members (sqlite's Lemon parser:
+        // `sqlite3ParserCTX_SDECL` is `Parse *pParse;`) goes alone on its
+        // line too, when its braces are balanced (never `}` alone, which
+        // closes what another macro opened).
+        let declares = match params {
+            Some(_) => count(";") + count("}") > 0,
+            None => count(";") > 0 && count("{") == count("}"),
+        };
+        if !declares {
             return None;
         }
         return generator(scan, start, stop);

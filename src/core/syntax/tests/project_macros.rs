@@ -490,3 +490,16 @@ fn a_function_that_a_branch_defines_as_a_value_keeps_its_name() {
     assert_eq!(names, ["vdbeSorterJoinAll", "vdbeSorterReset"]);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn an_object_like_macro_of_a_whole_member_alone_on_its_line_is_blanked() {
+    // sqlite3.c's parse.c (Lemon): `sqlite3ParserCTX_SDECL` is `Parse
+    // *pParse;`, too long a name to write over.
+    let header = "#define sqlite3ParserARG_SDECL\n#define sqlite3ParserCTX_SDECL Parse *pParse;\n";
+    let file = "struct yyParser {\n  yyStackEntry *yytos;          /* Pointer to top element of the stack */\n  sqlite3ParserARG_SDECL                /* A place to hold %extra_argument */\n  sqlite3ParserCTX_SDECL                /* A place to hold %extra_context */\n  yyStackEntry *yystackEnd;           /* Last entry in the stack */\n};\ntypedef struct yyParser yyParser;\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["yyParser", "yyParser"]);
+    assert_snapshot!(golden(&tree));
+}
