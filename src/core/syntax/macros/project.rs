@@ -1011,6 +1011,15 @@ pub(super) fn write(
         if let Some(resume) = struct_type(scan, pieces, start, stop) {
             return Some(resume);
         }
+        // Extra parameters at a list's end (Lemon's `sqlite3ParserCTX_PDECL`
+        // is `,Parse *pParse`): blanked, the list reads without them.
+        if params.is_none()
+            && matches!(pieces.first(), Some(Piece::Text(t)) if t == ",")
+            && matches!(next_code(scan, stop), Some(super::Tok::Punct(b')')))
+        {
+            scan.blank(start, stop);
+            return Some(stop);
+        }
         let count = |s: &str| {
             pieces
                 .iter()
@@ -1063,6 +1072,18 @@ pub(super) fn write(
         }
     }
     Some(resume)
+}
+
+/// The token at or after `at`, comments passed over.
+fn next_code<'a>(scan: &Scan<'a>, mut at: usize) -> Option<super::Tok<'a>> {
+    loop {
+        let (pos, tok) = scan.next(at, false)?;
+        match (tok, scan.src.get(pos + 1)) {
+            (super::Tok::Punct(b'/'), Some(b'*')) => at = comment_end(scan.src, pos),
+            (super::Tok::Punct(b'/'), Some(b'/')) => at = line_end(scan.src, pos),
+            _ => return Some(tok),
+        }
+    }
 }
 
 /// Whether the macro at `start..end` names another type (`#define BYTE

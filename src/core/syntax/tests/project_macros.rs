@@ -503,3 +503,19 @@ fn an_object_like_macro_of_a_whole_member_alone_on_its_line_is_blanked() {
     assert_eq!(names, ["yyParser", "yyParser"]);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn an_object_like_macro_of_extra_parameters_is_blanked_at_a_lists_end() {
+    // sqlite3.c's parse.c (Lemon): `sqlite3ParserCTX_PDECL` is `,Parse
+    // *pParse`, a parameter too long to write over.
+    let header = "#define SQLITE_PRIVATE static\n#define sqlite3ParserCTX_PDECL ,Parse *pParse\n#define sqlite3ParserCTX_STORE yypParser->pParse=pParse;\n";
+    let file = "SQLITE_PRIVATE void sqlite3ParserInit(void *yypRawParser sqlite3ParserCTX_PDECL){\n  yyParser *yypParser = (yyParser*)yypRawParser;\n  sqlite3ParserCTX_STORE\n  yypParser->yyhwm = 0;\n}\nstatic YYACTIONTYPE yy_reduce(\n  yyParser *yypParser,         /* The parser */\n  int yyLookahead             /* Lookahead token */\n  sqlite3ParserCTX_PDECL                   /* %extra_context */\n){\n  return 0;\n}\nSQLITE_PRIVATE void sqlite3ParserFinalize(void *p);\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["sqlite3ParserInit", "yy_reduce", "sqlite3ParserFinalize"]
+    );
+    assert_snapshot!(golden(&tree));
+}
