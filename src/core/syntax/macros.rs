@@ -752,10 +752,14 @@ fn project_meaning(
         }
         // `static int vdbeSorterJoinAll(VdbeSorter *p, int rcin){` where
         // another branch says `# define vdbeSorterJoinAll(x,rcin) (rcin)`:
-        // the function's own declaration keeps its name.
+        // the function's own declaration keeps its name. Not a name in
+        // capitals, a macro's by design (`ZEXTERN int ZEXPORT f OF((void));`,
+        // `int LIBBSD_REDIRECT(f, (args), f_alias);`).
         project::Meaning::Write {
             params: Some(_), ..
-        } if matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open)) => {
+        } if !is_caps(word)
+            && matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open)) =>
+        {
             Some(end)
         }
         project::Meaning::Write { params, pieces } => {

@@ -488,6 +488,14 @@ fn a_function_that_a_branch_defines_as_a_value_keeps_its_name() {
     assert!(!tree.has_errors);
     let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["vdbeSorterJoinAll", "vdbeSorterReset"]);
+    // A macro in capitals after a function's name is the macro's
+    // (zlib's `OF((args))`, as zconf.h defines it).
+    let zconf = "#define OF(args)  args\n#define ZEXTERN extern\n#define ZEXPORT\n";
+    let zlib = "ZEXTERN const char * ZEXPORT zlibVersion OF((void));\nZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));\n";
+    let z = with_project(Lang::C, zconf, zlib);
+    assert!(!z.has_errors);
+    let names: Vec<&str> = z.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["zlibVersion", "deflate"]);
     assert_snapshot!(golden(&tree));
 }
 
