@@ -1005,39 +1005,7 @@ pub(super) fn write(
             })
         });
     let Some(placed) = placed else {
-        if params.is_none() && type_alias(scan, pieces, start, end) {
-            return Some(end);
-        }
-        if let Some(resume) = struct_type(scan, pieces, start, stop) {
-            return Some(resume);
-        }
-        // Extra parameters at a list's end (Lemon's `sqlite3ParserCTX_PDECL`
-        // is `,Parse *pParse`): blanked, the list reads without them.
-        if params.is_none()
-            && matches!(pieces.first(), Some(Piece::Text(t)) if t == ",")
-            && matches!(next_code(scan, stop), Some(super::Tok::Punct(b')')))
-        {
-            scan.blank(start, stop);
-            return Some(stop);
-        }
-        let count = |s: &str| {
-            pieces
-                .iter()
-                .filter(|p| matches!(p, Piece::Text(t) if t == s))
-                .count()
-        };
-        // An object-like macro of whole members (sqlite's Lemon parser:
-        // `sqlite3ParserCTX_SDECL` is `Parse *pParse;`) goes alone on its
-        // line too, when its braces are balanced (never `}` alone, which
-        // closes what another macro opened).
-        let declares = match params {
-            Some(_) => count(";") + count("}") > 0,
-            None => count(";") > 0 && count("{") == count("}"),
-        };
-        if !declares {
-            return None;
-        }
-        return generator(scan, start, stop);
+        return unplaced(scan, params, pieces, start, end, stop);
     };
     scan.blank(start, stop);
     // A macro that closes braces no macro of the project wrote open
@@ -1072,6 +1040,52 @@ pub(super) fn write(
         }
     }
     Some(resume)
+}
+
+/// An invocation whose expansion does not fit (see [`write`]): a type's
+/// name kept, a struct read as a type, extra parameters or whole
+/// declarations blanked; the index to go on from, or `None`.
+fn unplaced(
+    scan: &mut Scan,
+    params: Option<(usize, bool)>,
+    pieces: &[Piece],
+    start: usize,
+    end: usize,
+    stop: usize,
+) -> Option<usize> {
+    if params.is_none() && type_alias(scan, pieces, start, end) {
+        return Some(end);
+    }
+    if let Some(resume) = struct_type(scan, pieces, start, stop) {
+        return Some(resume);
+    }
+    // Extra parameters at a list's end (Lemon's `sqlite3ParserCTX_PDECL`
+    // is `,Parse *pParse`): blanked, the list reads without them.
+    if params.is_none()
+        && matches!(pieces.first(), Some(Piece::Text(t)) if t == ",")
+        && matches!(next_code(scan, stop), Some(super::Tok::Punct(b')')))
+    {
+        scan.blank(start, stop);
+        return Some(stop);
+    }
+    let count = |s: &str| {
+        pieces
+            .iter()
+            .filter(|p| matches!(p, Piece::Text(t) if t == s))
+            .count()
+    };
+    // An object-like macro of whole members (sqlite's Lemon parser:
+    // `sqlite3ParserCTX_SDECL` is `Parse *pParse;`) goes alone on its
+    // line too, when its braces are balanced (never `}` alone, which
+    // closes what another macro opened).
+    let declares = match params {
+        Some(_) => count(";") + count("}") > 0,
+        None => count(";") > 0 && count("{") == count("}"),
+    };
+    if !declares {
+        return None;
+    }
+    generator(scan, start, stop)
 }
 
 /// The token at or after `at`, comments passed over.
