@@ -25,6 +25,10 @@ struct Branch {
     doc: bool,
     /// Braces opened minus braces closed inside it.
     delta: i64,
+    /// The lowest `delta` reached: below zero, the branch closes a block
+    /// it did not open (glog's `} // namespace google` ... `namespace
+    /// google {` inside one `#if`).
+    low: i64,
     /// Its last line of code ends inside a declaration head (`class A :
     /// public B<A>`), not with `;`, `{` or `}`.
     open_end: bool,
@@ -64,6 +68,7 @@ pub(super) fn reconcile(text: &str) -> Option<String> {
                         zero,
                         doc: documented == Some(true),
                         delta: 0,
+                        low: 0,
                         open_end: false,
                     }],
                     not_doc: documented == Some(false),
@@ -86,6 +91,7 @@ pub(super) fn reconcile(text: &str) -> Option<String> {
                             zero,
                             doc,
                             delta: 0,
+                            low: 0,
                             open_end: false,
                         });
                     }
@@ -129,6 +135,7 @@ pub(super) fn reconcile(text: &str) -> Option<String> {
 fn add(stack: &mut [Conditional], delta: i64) {
     if let Some(branch) = stack.last_mut().and_then(|c| c.branches.last_mut()) {
         branch.delta += delta;
+        branch.low = branch.low.min(branch.delta);
     }
 }
 
@@ -138,12 +145,16 @@ fn add(stack: &mut [Conditional], delta: i64) {
 /// braces it leaves open, as the enclosing branch sees them.
 fn settle(done: Conditional, endif: usize, dropped: &mut Vec<Range<usize>>) -> i64 {
     let unbalanced = done.branches.iter().any(|b| b.delta != 0);
+    // A branch that closes a block it did not open and opens one again
+    // (`} ... namespace google {`): tree-sitter cannot read it inside a
+    // conditional; its directive lines go, as for an unbalanced one.
+    let reopens = done.branches.iter().any(|b| b.low < 0 && b.delta >= 0);
     // A documentation branch is dropped where it repeats a declaration
     // head (`#ifndef X_DOXYGEN class A : B<A> #else class A : Doc #endif
     // {`), not where it completes one (`struct evbuffer #ifdef
     // EVENT_IN_DOXYGEN_ {} #endif;`, which ctags reads).
     let doc = done.branches.iter().any(|b| b.doc) && done.branches.iter().any(|b| b.open_end);
-    if !doc && (done.branches.len() < 2 || !unbalanced) {
+    if !doc && !reopens && (done.branches.len() < 2 || !unbalanced) {
         return done.branches.iter().map(|b| b.delta).sum();
     }
     let kept = done.branches.iter().position(|b| !b.zero && !b.doc);
@@ -310,6 +321,27 @@ mod tests {
         );
         let completes = "struct evbuffer\n#ifdef EVENT_IN_DOXYGEN_\n{}\n#endif\n;\n";
         assert_eq!(reconcile(completes), None);
+    }
+
+    #[test]
+    fn a_branch_that_closes_a_block_and_opens_it_again_loses_its_directives() {
+        // glog's logging.h: the namespace is closed for an `extern "C"`
+        // declaration and opened again, inside one `#if`.
+        let src = "namespace google {\n#if defined(TSAN)\n} // namespace google\nextern \"C\" void f();\nnamespace google {\n#endif\nvoid g();\n}\n";
+        assert_eq!(
+            kept(src),
+            [
+                "namespace google {",
+                "} // namespace google",
+                "extern \"C\" void f();",
+                "namespace google {",
+                "void g();",
+                "}"
+            ]
+        );
+        // Closing without opening again (`#ifdef __cplusplus` `}`) stays.
+        let src = "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n#ifdef __cplusplus\n}\n#endif\n";
+        assert_eq!(reconcile(src), None);
     }
 
     #[test]

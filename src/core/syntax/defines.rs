@@ -129,9 +129,16 @@ fn put_str(out: &mut Vec<u8>, s: &str) {
 /// keeps any; a longer one only costs its file a read).
 const MAX_WORD: usize = 1 << 16;
 
-/// The longest body read (a longer one is a code template no declaration
-/// needs to see through).
+/// The longest body kept: a longer one is a code template no declaration
+/// needs to see through, kept cut to this length and ended with
+/// [`CUT_MARK`], so that the table still learns from its start whether
+/// it pastes names or expands to whole declarations (libevent's
+/// `HT_GENERATE(...)`), and never writes it.
 const MAX_BODY: usize = 2048;
+
+/// What ends a body cut at [`MAX_BODY`]: a `#` no expansion the table
+/// writes holds (`macros::project` reads such a body as unreadable).
+const CUT_MARK: &str = " #";
 
 /// The definitions of `text` outside dead branches, in order.
 pub(super) fn scan(text: &str) -> Vec<Define> {
@@ -262,13 +269,20 @@ fn parse_define(rest: &str) -> Option<Define> {
         None => (None, after),
     };
     let body = body.trim();
-    if body.len() > MAX_BODY {
-        return None;
-    }
+    let body = if body.len() > MAX_BODY {
+        // Cut at a space, so no word is cut in two.
+        let mut cut = MAX_BODY - CUT_MARK.len();
+        while cut > 0 && !(body.is_char_boundary(cut) && body.as_bytes()[cut] == b' ') {
+            cut -= 1;
+        }
+        format!("{}{CUT_MARK}", &body[..cut])
+    } else {
+        body.to_string()
+    };
     Some(Define {
         name: name.to_string(),
         params,
-        body: body.to_string(),
+        body,
     })
 }
 

@@ -268,7 +268,72 @@ fn thread_cpu() -> Option<Duration> {
 /// Whether C-or-C++ text uses constructs only C++ has. Checked on line
 /// starts so comments and strings that mention them rarely count.
 pub(super) fn looks_like_cpp(source: &str) -> bool {
-    source.lines().any(is_cpp_line)
+    let mut in_comment = false;
+    let mut continued = false;
+    source.lines().any(|line| {
+        let directive = continued || line.trim_start().starts_with('#');
+        continued = directive && line.ends_with('\\');
+        let code = code_of(line, &mut in_comment);
+        is_cpp_line(line) || (!directive && uses_cpp(&code))
+    })
+}
+
+/// The code of `line`: comments and literals blanked; `in_comment`
+/// carries a block comment over lines.
+fn code_of(line: &str, in_comment: &mut bool) -> String {
+    let bytes = line.as_bytes();
+    let mut out = String::with_capacity(line.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if *in_comment {
+            if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
+                *in_comment = false;
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => break,
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                *in_comment = true;
+                i += 1;
+            }
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                out.push(' ');
+            }
+            b => out.push(if b.is_ascii() { b as char } else { ' ' }),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether code outside comments, literals and directives uses what C
+/// has not: a qualified name (`google::int32`, not C23's `[[gnu::cold]]`)
+/// or `noexcept` (nanobind's `NB_SLOT(void, f, (...) noexcept)`, a header
+/// whose C++ is all in declarations other headers expand).
+fn uses_cpp(code: &str) -> bool {
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = code.as_bytes();
+    let qualified = code.match_indices("::").any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + 2).copied();
+        let attribute = code[..at]
+            .rfind("[[")
+            .is_some_and(|o| !code[o..at].contains("]]"));
+        before.is_some_and(ident)
+            && after.is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+            && !attribute
+    });
+    qualified
+        || code
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w == "noexcept")
 }
 
 fn is_cpp_line(line: &str) -> bool {

@@ -541,6 +541,28 @@ impl<'a> Scan<'a> {
             == Some(&b'#')
     }
 
+    /// The keyword the project's macros wrote over the word `word` at
+    /// `at` (`SQLITE_PRIVATE` written as `static`): the last word written
+    /// there, when it is one; the shapes read it as the keyword, not as
+    /// an unknown word.
+    fn written_keyword(&self, at: usize, word: &str) -> Option<&'static str> {
+        let out = self.out.as_ref()?;
+        let span = at..at + word.len();
+        let written = out.get(span.clone())?;
+        if written == self.src.get(span)? {
+            return None;
+        }
+        let last = std::str::from_utf8(written)
+            .ok()?
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .rfind(|w| !w.is_empty())?;
+        TYPE_KEYWORDS
+            .iter()
+            .chain(KEYWORDS.iter())
+            .find(|k| **k == last)
+            .copied()
+    }
+
     /// Whether the original byte at `i` has been blanked.
     fn is_blanked(&self, i: usize) -> bool {
         self.out
@@ -611,6 +633,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         }
         if b == b'"' || b == b'\'' {
             i = literal_end(scan.src, i).max(i + 1);
+            continue;
+        }
+        if b == b'@'
+            && let Some(to) = objective_c(&scan, i)
+        {
+            scan.blank(i, to);
+            i = to;
             continue;
         }
         if b == b'^' && managed.contains(&true) && cli_handle(&scan, i) {
@@ -720,6 +749,18 @@ fn project_meaning(
                 }
                 _ => Some(end),
             }
+        }
+        // `static int vdbeSorterJoinAll(VdbeSorter *p, int rcin){` where
+        // another branch says `# define vdbeSorterJoinAll(x,rcin) (rcin)`:
+        // the function's own declaration keeps its name. Not a name in
+        // capitals, a macro's by design (`ZEXTERN int ZEXPORT f OF((void));`,
+        // `int LIBBSD_REDIRECT(f, (args), f_alias);`).
+        project::Meaning::Write {
+            params: Some(_), ..
+        } if !is_caps(word)
+            && matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open)) =>
+        {
+            Some(end)
         }
         project::Meaning::Write { params, pieces } => {
             project::write(scan, table, *params, pieces, i, end)
@@ -1007,16 +1048,51 @@ fn member_pointer_type(scan: &Scan, start: usize, end: usize) -> Option<usize> {
 /// `typedef __attribute__((aligned(1))) U16 unalign16;` (zstd), an
 /// attribute right after `typedef`, which tree-sitter-c cannot read: the
 /// end of the attribute, to blank it. `None` for any other word.
+///
+/// Likewise an attribute between a variable's name and its initializer
+/// (sqlite3.c's `static const Mem nullMem __attribute__((aligned(8))) =
+/// {`, the attribute alone in a conditional): directive lines between
+/// them are passed over.
 fn typedef_attribute(scan: &Scan, word: &str, start: usize, end: usize) -> Option<usize> {
     if !matches!(word, "__attribute__" | "__attribute") {
         return None;
     }
-    scan.prev_token(start, false)
-        .filter(|(_, t)| *t == Tok::Word("typedef"))?;
     let (open, _) = scan
         .next(end, false)
         .filter(|(_, t)| *t == Tok::Punct(b'('))?;
-    scan.close(open)
+    let close = scan.close(open)?;
+    match scan.prev_token(start, false)?.1 {
+        Tok::Word("typedef") => Some(close),
+        _ => {
+            let named = match code_before(scan, start)? {
+                Tok::Word(w) => !is_keyword(w),
+                Tok::Punct(b) => b == b']',
+            };
+            (named && code_after(scan, close) == Some(Tok::Punct(b'='))).then_some(close)
+        }
+    }
+}
+
+/// The token before `at`, directive lines passed over.
+fn code_before<'a>(scan: &Scan<'a>, mut at: usize) -> Option<Tok<'a>> {
+    loop {
+        let (pos, tok) = scan.prev_token(at, false)?;
+        if !scan.in_directive(pos) {
+            return Some(tok);
+        }
+        at = scan.src[..pos].iter().rposition(|&b| b == b'\n')?;
+    }
+}
+
+/// The token at or after `at`, directive lines passed over.
+fn code_after<'a>(scan: &Scan<'a>, mut at: usize) -> Option<Tok<'a>> {
+    loop {
+        let (pos, tok) = scan.next(at, false)?;
+        if tok != Tok::Punct(b'#') || scan.prev(pos).is_some() {
+            return Some(tok);
+        }
+        at = directive_end(scan.src, pos);
+    }
 }
 
 /// An unnamed parameter of a named type defaulted to `{}`
@@ -1229,6 +1305,54 @@ fn follow_managed(line: &str, managed: &mut Vec<bool>) {
             managed.pop();
         }
         _ => {}
+    }
+}
+
+/// What only an Objective-C compiler reads, in a C or C++ header's
+/// `#ifdef __OBJC__` (Catch2, SDL2), from the `@` at `at`: a `@protocol`,
+/// `@interface` or `@implementation` through its `@end` (a declaration
+/// `@protocol P;` through its `;`), `@class A, B;` through its `;`,
+/// `@catch (...)` or `@synchronized (...)` through the `)`, any other
+/// `@word` (`@try`, `@finally`, `@autoreleasepool`) alone. The end of what
+/// to blank, or `None` when no word follows the `@`.
+fn objective_c(scan: &Scan, at: usize) -> Option<usize> {
+    let Some((w, Tok::Word(word))) = scan.next(at + 1, true).filter(|(w, _)| *w == at + 1) else {
+        return None;
+    };
+    let end = w + word.len();
+    let semi = || {
+        scan.src[end..]
+            .iter()
+            .position(|&b| b == b';' || b == b'@' || b == b'{')
+            .filter(|&p| scan.src[end + p] == b';')
+            .map(|p| end + p + 1)
+    };
+    match word {
+        "class" => semi(),
+        "protocol" | "interface" | "implementation" => {
+            // A forward declaration ends at its `;` before any line break
+            // of a body.
+            let line = line_end(scan.src, end);
+            if let Some(p) = scan.src[end..line].iter().position(|&b| b == b';') {
+                return Some(end + p + 1);
+            }
+            let mut from = end;
+            loop {
+                let found = scan.text.get(from..)?.find("@end")?;
+                let at_end = from + found;
+                let after = scan.src.get(at_end + 4).copied();
+                let line_start = scan.prev(at_end).is_none();
+                if line_start && !after.is_some_and(is_ident) {
+                    return Some(at_end + 4);
+                }
+                from = at_end + 4;
+            }
+        }
+        "catch" | "synchronized" => match scan.next(end, false) {
+            Some((open, Tok::Punct(b'('))) => scan.close(open),
+            _ => Some(end),
+        },
+        _ => Some(end),
     }
 }
 
@@ -1522,6 +1646,12 @@ impl<'s, 'a> Site<'s, 'a> {
         let prev = loop {
             match scan.prev(before) {
                 Some((at, Tok::Word(_))) if scan.is_blanked(at) => before = at,
+                // A word the project's macros wrote as a keyword is that
+                // keyword (`SQLITE_PRIVATE DWORD f(`: `DWORD` is the type
+                // after `static`, not a macro after a type).
+                Some((at, Tok::Word(w))) => {
+                    break Some(Tok::Word(scan.written_keyword(at, w).unwrap_or(w)));
+                }
                 other => break other.map(|(_, t)| t),
             }
         };
@@ -1711,12 +1841,30 @@ fn a_function_pointers_convention(s: &Site) -> Option<bool> {
 }
 
 /// `FMT_BEGIN_NAMESPACE` alone on its line (not a return type whose
-/// declarator starts the next line: `ASN1_UTF8STRING\n*f(`).
+/// declarator starts the next line: `ASN1_UTF8STRING\n*f(`, `HMODULE\nf(...)\n{`).
 fn alone_on_its_line(s: &Site) -> Option<bool> {
     (s.prev.is_none()
         && s.scan.next(s.end, true).is_none()
-        && !matches!(s.next, Some(Tok::Punct(b'*' | b'&'))))
+        && !matches!(s.next, Some(Tok::Punct(b'*' | b'&')))
+        && !defined_next(s.scan, s.end))
     .then_some(true)
+}
+
+/// Whether a function definition without a return type starts at the
+/// next token after `end`: a name not in capitals (a macro's would be),
+/// its parameter list, then `{`.
+fn defined_next(scan: &Scan, end: usize) -> bool {
+    let Some((at, Tok::Word(name))) = scan.next(end, false) else {
+        return false;
+    };
+    if is_keyword(name) || is_caps(name) {
+        return false;
+    }
+    let Some((open, Tok::Punct(b'('))) = scan.next(at + name.len(), false) else {
+        return false;
+    };
+    scan.close(open)
+        .is_some_and(|close| matches!(scan.next(close, false), Some((_, Tok::Punct(b'{')))))
 }
 
 /// `class GTEST_API_ Test {`, `struct FMT_API error : base`, `class

@@ -1005,19 +1005,7 @@ pub(super) fn write(
             })
         });
     let Some(placed) = placed else {
-        if params.is_none() && type_alias(scan, pieces, start, end) {
-            return Some(end);
-        }
-        if let Some(resume) = struct_type(scan, pieces, start, stop) {
-            return Some(resume);
-        }
-        let declares = pieces
-            .iter()
-            .any(|p| matches!(p, Piece::Text(t) if t == ";" || t == "}"));
-        if params.is_none() || !declares {
-            return None;
-        }
-        return generator(scan, start, stop);
+        return unplaced(scan, params, pieces, start, end, stop);
     };
     scan.blank(start, stop);
     // A macro that closes braces no macro of the project wrote open
@@ -1052,6 +1040,64 @@ pub(super) fn write(
         }
     }
     Some(resume)
+}
+
+/// An invocation whose expansion does not fit (see [`write`]): a type's
+/// name kept, a struct read as a type, extra parameters or whole
+/// declarations blanked; the index to go on from, or `None`.
+fn unplaced(
+    scan: &mut Scan,
+    params: Option<(usize, bool)>,
+    pieces: &[Piece],
+    start: usize,
+    end: usize,
+    stop: usize,
+) -> Option<usize> {
+    if params.is_none() && type_alias(scan, pieces, start, end) {
+        return Some(end);
+    }
+    if let Some(resume) = struct_type(scan, pieces, start, stop) {
+        return Some(resume);
+    }
+    // Extra parameters at a list's end (Lemon's `sqlite3ParserCTX_PDECL`
+    // is `,Parse *pParse`): blanked, the list reads without them.
+    if params.is_none()
+        && matches!(pieces.first(), Some(Piece::Text(t)) if t == ",")
+        && matches!(next_code(scan, stop), Some(super::Tok::Punct(b')')))
+    {
+        scan.blank(start, stop);
+        return Some(stop);
+    }
+    let count = |s: &str| {
+        pieces
+            .iter()
+            .filter(|p| matches!(p, Piece::Text(t) if t == s))
+            .count()
+    };
+    // An object-like macro of whole members (sqlite's Lemon parser:
+    // `sqlite3ParserCTX_SDECL` is `Parse *pParse;`) goes alone on its
+    // line too, when its braces are balanced (never `}` alone, which
+    // closes what another macro opened).
+    let declares = match params {
+        Some(_) => count(";") + count("}") > 0,
+        None => count(";") > 0 && count("{") == count("}"),
+    };
+    if !declares {
+        return None;
+    }
+    generator(scan, start, stop)
+}
+
+/// The token at or after `at`, comments passed over.
+fn next_code<'a>(scan: &Scan<'a>, mut at: usize) -> Option<super::Tok<'a>> {
+    loop {
+        let (pos, tok) = scan.next(at, false)?;
+        match (tok, scan.src.get(pos + 1)) {
+            (super::Tok::Punct(b'/'), Some(b'*')) => at = comment_end(scan.src, pos),
+            (super::Tok::Punct(b'/'), Some(b'/')) => at = line_end(scan.src, pos),
+            _ => return Some(tok),
+        }
+    }
 }
 
 /// Whether the macro at `start..end` names another type (`#define BYTE
@@ -1098,6 +1144,18 @@ fn struct_type(scan: &mut Scan, pieces: &[Piece], start: usize, stop: usize) -> 
     match scan.next(stop, false)? {
         (_, super::Tok::Word(w)) if !super::is_keyword(w) => {}
         (_, super::Tok::Punct(b'*')) => {}
+        // A declarator in parentheses (libevent's `TAILQ_HEAD(q, t)
+        // (requests);`).
+        (open, super::Tok::Punct(b'(')) => match scan.next(open + 1, false)? {
+            (at, super::Tok::Word(w)) if !super::is_keyword(w) => {
+                let (close, _) = scan
+                    .next(at + w.len(), false)
+                    .filter(|(_, t)| *t == super::Tok::Punct(b')'))?;
+                scan.next(close + 1, false)
+                    .filter(|(_, t)| matches!(t, super::Tok::Punct(b';' | b',' | b'[' | b'=')))?;
+            }
+            _ => return None,
+        },
         _ => return None,
     }
     scan.blank(start, stop);
@@ -1136,6 +1194,14 @@ pub(super) fn generator(scan: &mut Scan, start: usize, stop: usize) -> Option<us
             super::Tok::Word(w) if written(scan, at, w) => first = at,
             _ => return None,
         }
+    }
+    // After `=`, `,`, `(` or `[` on a line above it is a value
+    // (`global_debug_map =\n\tHT_INITIALIZER();`, a brace initializer).
+    if matches!(
+        scan.prev_token(first, false),
+        Some((_, super::Tok::Punct(b'=' | b',' | b'(' | b'[')))
+    ) {
+        return None;
     }
     let mut end = stop;
     if let Some((semi, super::Tok::Punct(b';'))) = scan.next(end, true) {

@@ -353,3 +353,177 @@ fn a_qualifier_macro_between_a_type_and_a_variable_keeps_the_type() {
     assert!(!tree.has_errors);
     assert_snapshot!(golden(&tree), @"f [function] L2-2 | int SQLITE_WIN32_VOLATILE f(void)");
 }
+
+#[test]
+fn a_storage_class_macro_before_a_return_type_no_header_defines_keeps_the_type() {
+    // sqlite3.c's os_win.c: `SQLITE_PRIVATE` is the project's `static`;
+    // `DWORD` and `HANDLE` come from <windows.h>, which it does not hold.
+    let header = "#ifndef SQLITE_PRIVATE\n# define SQLITE_PRIVATE static\n#endif\n";
+    let file = "SQLITE_PRIVATE DWORD sqlite3Win32Wait(HANDLE hObject); /* os_win.c */\n\nSQLITE_PRIVATE int sqlite3ThreadJoin(SQLiteThread *p, void **ppOut){\n  DWORD rc;\n  return 0;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["sqlite3Win32Wait", "sqlite3ThreadJoin"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_header_whose_code_uses_cpp_only_in_declarations_is_read_as_cpp() {
+    // nanobind's nb_backend_slots.h: a list of `NB_SLOT(...)` that
+    // nb_backend.h includes with `NB_SLOT` defined; `noexcept` is its
+    // only C++.
+    let header = "#define NB_CORE\n#define NB_SLOT(ret, name, args) NB_CORE ret name args;\n#include \"nb_backend_slots.h\"\n";
+    let file = "/// Raise a builtin_exception of the given kind (va_list core)\nNB_SLOT(void, raise_v, (exception_type type, const char *fmt, va_list args))\n\n/// Chain a new error of the given type onto the currently pending one\nNB_SLOT(void, chain_v, (PyObject *type, const char *fmt, va_list args) noexcept)\n";
+    let lang = Lang::detect("nb_backend_slots.h", file);
+    assert_eq!(lang, Some(Lang::Cpp));
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["raise_v", "chain_v"]);
+    // glog's vlog_is_on.h: a qualified name (`google::int32`) in a struct
+    // is its only C++; `::` in a comment or a directive says nothing.
+    let file = "#define VLOG_IS_ON(v) (google::FLAGS_v >= (v))\nstruct SiteFlag {\n  google::int32* level;\n  const char* base_name;\n};\n";
+    assert_eq!(Lang::detect("vlog_is_on.h", file), Some(Lang::Cpp));
+    let c = "/* see std::vector */\n#define X a::b\nstruct S { int a; }; // c::d\n";
+    assert_eq!(Lang::detect("s.h", c), Some(Lang::C));
+    let tree = with_project(Lang::Cpp, "#define GLOG_EXPORT\n", file);
+    assert!(!tree.has_errors);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_conditional_that_closes_a_namespace_and_opens_it_again_is_read_through() {
+    // glog's logging.h: under `GLOG_SANITIZE_THREAD` (defined by the
+    // header itself) the namespace is closed for an `extern "C"`
+    // declaration and opened again. (In a file this small the later
+    // attempts of `preproc` rescue it too; in glog's own they do not, and
+    // `branches::tests` fails without the change.)
+    let header = "#if defined(__has_feature)\n#  if __has_feature(thread_sanitizer)\n#    define GLOG_SANITIZE_THREAD 1\n#  endif\n#endif\n#define GLOG_EXPORT\n";
+    let file = "namespace google {\nclass GLOG_EXPORT LogMessage {\n public:\n  LogMessage(const char* file, int line);\n};\n\n#if defined(GLOG_SANITIZE_THREAD)\n} // namespace google\n\nextern \"C\" void AnnotateBenignRaceSized(\n  const char *file,\n  int line);\n\nnamespace google {\n#endif\n\nGLOG_EXPORT void FlushLogFiles(int min_severity);\n\n}  // namespace google\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("google::FlushLogFiles").is_some());
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn libevent_s_table_macros_and_a_return_type_alone_on_its_line_are_read() {
+    // libevent: `HT_HEAD(...)` and `TAILQ_HEAD(...)` expand to a struct
+    // with its body, `HT_INITIALIZER()` to a brace initializer; a field
+    // whose declarator is in parentheses; a Windows return type alone on
+    // the line before the function it types.
+    let header = "#define HT_HEAD(name, type)                                             \\\n  struct name {                                                         \\\n    struct type **hth_table;                                            \\\n    unsigned hth_table_length;                                          \\\n  }\n\n#define HT_INITIALIZER()                        \\\n  { NULL, 0, 0, 0, -1 }\n\n#define TAILQ_HEAD(name, type)\t\t\t\t\t\t\\\nstruct name {\t\t\t\t\t\t\t\t\\\n\tstruct type *tqh_first;\t/* first element */\t\t\t\\\n\tstruct type **tqh_last;\t/* addr of last next element */\t\t\\\n}\n";
+    let file = "static HT_HEAD(event_debug_map, event_debug_entry) global_debug_map =\n\tHT_INITIALIZER();\n\n/* record that ev is now setup */\nstatic void event_debug_note_setup_(const struct event *ev)\n{\n}\n\nstruct evrpc_pool {\n\tint timeout;\n\n\tTAILQ_HEAD(evrpc_requestq, evrpc_request_wrapper) (requests);\n};\n\n#ifdef _WIN32\nHMODULE\nevutil_load_windows_system_library_(const TCHAR *library_name)\n{\n  return 0;\n}\n#endif\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "event_debug_note_setup_",
+            "evrpc_pool",
+            "evutil_load_windows_system_library_"
+        ]
+    );
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn objective_c_in_a_c_or_cpp_header_is_no_syntax_error() {
+    // Catch2's single header (`#ifdef __OBJC__` ... `@protocol OcFixture`
+    // ... `@end`, `@try`/`@catch` in a body) and SDL2's SDL_syswm.h
+    // (`@class NSWindow;`): what only an Objective-C compiler reads.
+    let header = "#ifdef __has_feature\n#define CATCH_ARC_ENABLED __has_feature(objc_arc)\n#else\n#define CATCH_ARC_ENABLED 0\n#endif\n";
+    let file = "#ifdef __OBJC__\n#import <objc/runtime.h>\n\n// all its methods are optional.\n@protocol OcFixture\n\n@optional\n\n-(void) setUp;\n-(void) tearDown;\n\n@end\n\nnamespace Catch {\n    class OcMethod : public ITestInvoker {\n    public:\n        void invoke() const override {\n            @try {\n                run();\n            }\n            @catch (NSException *exception) {\n                fail();\n            }\n        }\n    };\n}\n@class NSWindow, NSView;\n#endif\n\nnamespace Catch {\n    void cleanUp();\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert!(!tree.has_errors);
+    assert!(tree.find("Catch::OcMethod::invoke").is_some());
+    assert!(tree.find("Catch::cleanUp").is_some());
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_generator_macro_longer_than_the_bodies_read_is_still_a_generator() {
+    // libevent's ht-internal.h: `HT_PROTOTYPE(...)` and `HT_GENERATE(...)`
+    // expand to several KB of functions each, invoked without a `;`.
+    let mut header = String::from(
+        "#define HT_HEAD(name, type) struct name { struct type **hth_table; unsigned hth_table_length; }\n#define HT_INITIALIZER() { NULL, 0 }\n#define HT_PROTOTYPE(name, type, field, hashfn, eqfn)   \\\n  int name##_HT_GROW(struct name *ht, unsigned min_capacity);  \\\n",
+    );
+    for i in 0..40 {
+        header.push_str(&format!("  static inline void name##_HT_INIT{i}(struct name *head) {{  \\\n    head->hth_table_length = 0;  /* the length */  \\\n  }}  \\\n"));
+    }
+    header.push_str("  int name##_HT_LAST(void);\n");
+    assert!(header.len() > 4096);
+    header.push_str("#define HT_GENERATE(name, type, field, hashfn, eqfn, load, mallocfn, reallocfn, freefn) \\\n");
+    header.push_str(&"  int name##_HT_GROW(struct name *head, unsigned size) { head->n = size; return 0; } \\\n".repeat(40));
+    header.push_str("  int name##_HT_END(void);\n");
+    let file = "static HT_HEAD(event_debug_map, event_debug_entry) global_debug_map =\n\tHT_INITIALIZER();\n\nHT_PROTOTYPE(event_debug_map, event_debug_entry, node, hash_debug_entry,\n    eq_debug_entry)\nHT_GENERATE(event_debug_map, event_debug_entry, node, hash_debug_entry,\n    eq_debug_entry, 0.5, mm_malloc, mm_realloc, mm_free)\n\n/* record that ev is now setup */\nstatic void event_debug_note_setup_(const struct event *ev)\n{\n}\n";
+    let tree = with_project(Lang::C, &header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["event_debug_note_setup_"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_attribute_between_a_variable_and_its_initializer_is_seen_through() {
+    // sqlite3.c's `columnNullValue`: `__attribute__((aligned(8)))`, in a
+    // conditional, between a static variable and its `= {`.
+    let header = "#define SQLITE_API\n#define MEM_Null 0x0001\n";
+    let file = "SQLITE_API int sqlite3_data_count(sqlite3_stmt *pStmt){\n  return 0;\n}\n\nstatic const Mem *columnNullValue(void){\n  static const Mem nullMem\n#if defined(SQLITE_DEBUG) && defined(__GNUC__)\n    __attribute__((aligned(8)))\n#endif\n    = {\n        /* .u          = */ {0},\n        /* .flags      = */ (u16)MEM_Null,\n      };\n  return &nullMem;\n}\nstatic const Mem gMem __attribute__((aligned(8))) = { 0 };\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["sqlite3_data_count", "columnNullValue"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_function_that_a_branch_defines_as_a_value_keeps_its_name() {
+    // sqlite3.c's vdbesort.c: `vdbeSorterJoinAll` is a function with
+    // threads, `# define vdbeSorterJoinAll(x,rcin) (rcin)` without.
+    let header = "#define SQLITE_OK 0\n";
+    let file = "#if SQLITE_MAX_WORKER_THREADS>0\nstatic int vdbeSorterJoinAll(VdbeSorter *pSorter, int rcin){\n  int rc = rcin;\n  return rc;\n}\n#else\n# define vdbeSorterJoinAll(x,rcin) (rcin)\n#endif\n\nstatic void vdbeSorterReset(VdbeSorter *pSorter){\n  (void)vdbeSorterJoinAll(pSorter, SQLITE_OK);\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["vdbeSorterJoinAll", "vdbeSorterReset"]);
+    // A macro in capitals after a function's name is the macro's
+    // (zlib's `OF((args))`, as zconf.h defines it).
+    let zconf = "#define OF(args)  args\n#define ZEXTERN extern\n#define ZEXPORT\n";
+    let zlib = "ZEXTERN const char * ZEXPORT zlibVersion OF((void));\nZEXTERN int ZEXPORT deflate OF((z_streamp strm, int flush));\n";
+    let z = with_project(Lang::C, zconf, zlib);
+    assert!(!z.has_errors);
+    let names: Vec<&str> = z.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["zlibVersion", "deflate"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_object_like_macro_of_a_whole_member_alone_on_its_line_is_blanked() {
+    // sqlite3.c's parse.c (Lemon): `sqlite3ParserCTX_SDECL` is `Parse
+    // *pParse;`, too long a name to write over.
+    let header = "#define sqlite3ParserARG_SDECL\n#define sqlite3ParserCTX_SDECL Parse *pParse;\n";
+    let file = "struct yyParser {\n  yyStackEntry *yytos;          /* Pointer to top element of the stack */\n  sqlite3ParserARG_SDECL                /* A place to hold %extra_argument */\n  sqlite3ParserCTX_SDECL                /* A place to hold %extra_context */\n  yyStackEntry *yystackEnd;           /* Last entry in the stack */\n};\ntypedef struct yyParser yyParser;\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["yyParser", "yyParser"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_object_like_macro_of_extra_parameters_is_blanked_at_a_lists_end() {
+    // sqlite3.c's parse.c (Lemon): `sqlite3ParserCTX_PDECL` is `,Parse
+    // *pParse`, a parameter too long to write over.
+    let header = "#define SQLITE_PRIVATE static\n#define sqlite3ParserCTX_PDECL ,Parse *pParse\n#define sqlite3ParserCTX_STORE yypParser->pParse=pParse;\n";
+    let file = "SQLITE_PRIVATE void sqlite3ParserInit(void *yypRawParser sqlite3ParserCTX_PDECL){\n  yyParser *yypParser = (yyParser*)yypRawParser;\n  sqlite3ParserCTX_STORE\n  yypParser->yyhwm = 0;\n}\nstatic YYACTIONTYPE yy_reduce(\n  yyParser *yypParser,         /* The parser */\n  int yyLookahead             /* Lookahead token */\n  sqlite3ParserCTX_PDECL                   /* %extra_context */\n){\n  return 0;\n}\nSQLITE_PRIVATE void sqlite3ParserFinalize(void *p);\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["sqlite3ParserInit", "yy_reduce", "sqlite3ParserFinalize"]
+    );
+    assert_snapshot!(golden(&tree));
+}
