@@ -28,6 +28,7 @@
 pub mod entries;
 mod imports;
 pub mod scripts;
+mod tasks;
 
 use std::collections::BTreeSet;
 use std::fs;

@@ -58,11 +58,24 @@ pub struct Reached {
 
 /// Follow the imports of `scripts` (root-relative, with their canonical
 /// paths) inside `real_root`; `load_path` holds the folders the command
-/// adds to Ruby's and Perl's search (`-I`, `RUBYLIB`, `PERL5LIB`).
-pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)], load_path: &[PathBuf]) -> Reached {
+/// adds to Ruby's and Perl's search (`-I`, `RUBYLIB`, `PERL5LIB`),
+/// `import_maps` the Deno import maps it names (`--import-map`,
+/// root-relative).
+pub fn reached(
+    real_root: &Path,
+    scripts: &[(String, PathBuf)],
+    load_path: &[PathBuf],
+    import_maps: &[String],
+) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
-    let mut maps = Maps::default();
+    let mut maps = Maps {
+        named_deno: import_maps
+            .iter()
+            .filter_map(|rel| node::ImportMap::read(real_root, rel))
+            .collect(),
+        ..Maps::default()
+    };
     let mut ruby_path: Vec<PathBuf> = load_path.to_vec();
     let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
     for (rel, real) in scripts {
@@ -122,7 +135,11 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)], load_path: &[Pat
             }
             Kind::Node => {
                 for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
-                    node::look_up(real_root, &here, &spec, &mut maps, &mut out, &mut found);
+                    let from = node::From {
+                        dir: &here,
+                        file: &rel,
+                    };
+                    node::look_up(real_root, from, &spec, &mut maps, &mut out, &mut found);
                 }
             }
             Kind::Ruby | Kind::Php | Kind::Lua | Kind::Perl => {
@@ -158,6 +175,9 @@ struct Maps {
     script: HashMap<String, Rc<Project>>,
     composer: HashMap<String, Rc<Autoload>>,
     deno: HashMap<String, Rc<Vec<node::ImportMap>>>,
+    /// The import maps the command names (`--import-map`): before the
+    /// ones found beside the scripts.
+    named_deno: Vec<node::ImportMap>,
 }
 
 impl Maps {
@@ -174,7 +194,8 @@ impl Maps {
             .clone()
     }
 
-    /// The Deno import maps that govern a file of `dir`, nearest first.
+    /// The Deno import maps that govern a file of `dir`, nearest first
+    /// (those the command names are in [`Maps::named_deno`]).
     fn deno(&mut self, real_root: &Path, dir: &str) -> Rc<Vec<node::ImportMap>> {
         self.deno
             .entry(dir.to_string())
@@ -248,7 +269,7 @@ impl Kind {
 
 /// A file's text, when it is a regular file of at most 4 MiB (a FIFO
 /// swapped in is refused without waiting).
-fn small_text(path: &Path) -> Option<String> {
+pub(super) fn small_text(path: &Path) -> Option<String> {
     use std::io::Read;
     let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
     if meta.len() > 4 << 20 {
@@ -572,7 +593,7 @@ mod tests {
         let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
         fs::write(dir.join("sum.js"), text).unwrap();
         let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
-        let reached = reached(&real, &[script], &[]);
+        let reached = reached(&real, &[script], &[], &[]);
         assert!(
             reached.places.len() <= MAX_PLACES + 2,
             "{} places",

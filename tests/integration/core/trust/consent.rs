@@ -344,7 +344,7 @@ fn consent_covers_what_other_interpreters_load() {
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 13] = [
+    let cases: [Case; 18] = [
         (
             "deno run tools/sum.ts",
             &[
@@ -381,6 +381,71 @@ fn consent_covers_what_mapped_imports_load() {
                 ("vendor/helpers/h.ts", "export default 1;\n"),
             ],
             "vendor/helpers/h.ts",
+        ),
+        (
+            // A scope's mapping wins for the files under it.
+            "deno run tools/sum.ts",
+            &[
+                (
+                    "deno.json",
+                    "{ \"imports\": { \"fmt\": \"./lib/fmt.ts\" }, \"scopes\": { \"./tools/\": { \"fmt\": \"./tools/vendor/fmt.ts\" } } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+                ("tools/vendor/fmt.ts", "export default 2;\n"),
+            ],
+            "tools/vendor/fmt.ts",
+        ),
+        (
+            "deno run --import-map maps/dev.json tools/sum.ts",
+            &[
+                (
+                    "maps/dev.json",
+                    "{ \"imports\": { \"fmt\": \"../lib/fmt.ts\" } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+            ],
+            "lib/fmt.ts",
+        ),
+        (
+            "deno run -A --import-map=cfg/im.json tools/sum.ts",
+            &[
+                (
+                    "cfg/im.json",
+                    "{ \"scopes\": { \"../tools/\": { \"@x/\": \"../vendor/x/\" } } }",
+                ),
+                ("tools/sum.ts", "import y from '@x/y.ts';\n"),
+                ("vendor/x/y.ts", "export default 1;\n"),
+            ],
+            "vendor/x/y.ts",
+        ),
+        (
+            "deno task sum",
+            &[
+                (
+                    "deno.json",
+                    "{ \"tasks\": { \"sum\": \"deno run --import-map=maps/m.json tools/sum.ts\" } }",
+                ),
+                (
+                    "maps/m.json",
+                    "{ \"imports\": { \"fmt\": \"../lib/fmt.ts\" } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+            ],
+            "lib/fmt.ts",
+        ),
+        (
+            "deno task sum",
+            &[
+                (
+                    "deno.jsonc",
+                    "{ // tasks\n \"tasks\": { \"sum\": { \"description\": \"sum\", \"command\": \"deno run tools/sum.ts\" } } }",
+                ),
+                ("tools/sum.ts", "console.log(1);\n"),
+            ],
+            "tools/sum.ts",
         ),
         (
             "tsx tools/sum.ts",
