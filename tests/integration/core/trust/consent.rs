@@ -919,3 +919,63 @@ fn a_lapsed_consent_names_the_file_that_changed() {
         "{err}"
     );
 }
+
+/// A consent recorded by an earlier ctxcurate keeps no list of what it
+/// covered. When it lapses the warning says so and what to do (run
+/// `ctxcurate trust` again), and names what changed where that can be
+/// known: a consent to the command's value alone (the first records)
+/// now also covers the script it names.
+#[test]
+fn a_lapsed_consent_from_an_earlier_version_says_what_to_do() {
+    let p = Project::empty();
+    hostile(&p, "python3 tools/summarize.py");
+    p.write("tools/summarize.py", "import helper\nprint(helper.X)\n");
+    p.write("tools/helper.py", "X = 1\n");
+    p.ok(&["trust", "--yes"]);
+    let dir = p.config_home.path().join("state/ctxcurate/trust");
+    let records: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let record = &records[0];
+    // The record as the stop before the last wrote it: no `covers` lines.
+    let text = std::fs::read_to_string(record).unwrap();
+    let old: String = text
+        .lines()
+        .filter(|l| !l.starts_with("covers "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(record, &old).unwrap();
+    p.write("tools/helper.py", "X = 2\n");
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "ignoring summary_command (changed since you trusted this project; \
+             your consent was recorded by an earlier ctxcurate, which kept no list \
+             of what it covered; built-in summaries"
+        ) && err.contains("run `ctxcurate trust` again to review what it covers now"),
+        "{err}"
+    );
+    // The first records: the fingerprint of the value alone.
+    let mut table = toml::Table::new();
+    table.insert(
+        "summary_command".into(),
+        toml::Value::String("python3 tools/summarize.py".into()),
+    );
+    let values_only = ctxcurate::core::trust::fingerprint(
+        &ctxcurate::core::model::SettingsLayer::from_table(table),
+    );
+    let hex: String = values_only.iter().map(|b| format!("{b:02x}")).collect();
+    let rest: Vec<&str> = old.lines().skip(1).collect();
+    std::fs::write(record, format!("{hex}\n{}\n", rest.join("\n"))).unwrap();
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "ignoring summary_command (your consent covered the value of summary_command \
+             alone; consent now also covers the files it runs: tools/helper.py, \
+             tools/summarize.py; built-in summaries"
+        ) && err.contains("run `ctxcurate trust` again to review what it covers now"),
+        "{err}"
+    );
+}
