@@ -92,21 +92,26 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     };
     let cwd = std::env::current_dir().ok();
     let mut found: Vec<(String, PathBuf)> = Vec::new();
-    // The lines the Deno tasks it names run count as the command's own,
-    // and the config file they are read from as a file it names.
+    // The lines the tasks it names run (`deno task`, `npm run`, `make`)
+    // count as the command's own, and the file they are read from as a
+    // file it names.
     let tasks = super::tasks::task_lines(&real_root, &command);
     let mut lines = vec![command];
-    for (config, line) in tasks {
-        for pattern in line_patterns(&line, 0) {
-            if !patterns.contains(&pattern) {
-                patterns.push(pattern);
+    for task in tasks {
+        if task.named {
+            for pattern in line_patterns(&task.line, 0) {
+                if !patterns.contains(&pattern) {
+                    patterns.push(pattern);
+                }
             }
         }
-        lines.push(CommandLine::Shell(line));
-        if let Some(file) = inside(&real_root, &real_root.join(&config))
+        if let Some(file) = inside(&real_root, &real_root.join(&task.config))
             && !found.contains(&file)
         {
             found.push(file);
+        }
+        if !task.line.is_empty() {
+            lines.push(CommandLine::Shell(task.line));
         }
     }
     for word in lines.iter().flat_map(words) {

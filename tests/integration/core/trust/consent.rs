@@ -338,13 +338,14 @@ fn consent_covers_what_other_interpreters_load() {
 /// `package.json` `imports` (`#internal`) and `exports` (the package's
 /// own name, and a workspace package linked into `node_modules`),
 /// composer's PSR-4 autoload map, Ruby's `-Idir` and `$LOAD_PATH`,
-/// Perl's `-Idir` and `@INC`. Each file reached only through that
+/// Perl's `-Idir` and `@INC`; a task runner's file (`deno task`,
+/// `make`, `npm run`) and what its task runs. Each file reached only through that
 /// mapping is covered: after `trust`, an edit to it needs consent again
 /// and the build says why.
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 18] = [
+    let cases: [Case; 22] = [
         (
             "deno run tools/sum.ts",
             &[
@@ -446,6 +447,55 @@ fn consent_covers_what_mapped_imports_load() {
                 ("tools/sum.ts", "console.log(1);\n"),
             ],
             "tools/sum.ts",
+        ),
+        // A task runner's file, and what the task runs (round 8).
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "all:\n\techo all\n\nsummary: gen\n\t@python3 tools/sum.py\n",
+                ),
+                ("mk/gen.mk", "gen:\n\tsh tools/gen.sh\n"),
+                ("tools/sum.py", "import sys\n"),
+                ("tools/gen.sh", "true\n"),
+            ],
+            "Makefile",
+        ),
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "include mk/gen.mk\nsummary: gen\n\t@python3 tools/sum.py\n",
+                ),
+                ("mk/gen.mk", "gen:\n\tsh tools/gen.sh\n"),
+                ("tools/sum.py", "import sys\n"),
+                ("tools/gen.sh", "true\n"),
+            ],
+            "tools/gen.sh",
+        ),
+        (
+            "npm run -s sum",
+            &[
+                (
+                    "package.json",
+                    "{ \"scripts\": { \"sum\": \"node tools/sum.js\" } }",
+                ),
+                ("tools/sum.js", "process.stdin.pipe(process.stdout);\n"),
+            ],
+            "package.json",
+        ),
+        (
+            "yarn sum",
+            &[
+                (
+                    "package.json",
+                    "{ \"scripts\": { \"presum\": \"node tools/pre.js\", \"sum\": \"cat\" } }",
+                ),
+                ("tools/pre.js", "console.log(1);\n"),
+            ],
+            "tools/pre.js",
         ),
         (
             "tsx tools/sum.ts",
