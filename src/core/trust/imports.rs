@@ -375,22 +375,107 @@ fn package_dir(here: &Path, level: usize) -> Option<PathBuf> {
 fn shell_sources(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
-        for stmt in line.split([';', '&', '|']).map(str::trim) {
+        for stmt in statements(line) {
             let rest = stmt
                 .strip_prefix("source ")
                 .or_else(|| stmt.strip_prefix(". "));
             let Some(rest) = rest else { continue };
-            let word = rest
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .trim_matches(['"', '\'']);
+            let word = first_word(rest);
+            // `"$(dirname "$0")/lib.sh"`, `${BASH_SOURCE%/*}/lib.sh`,
+            // `$DIR/lib.sh`: the folder is the script's (looked for there
+            // and in the root, as any sourced path).
+            let word = after_expansion(&word).unwrap_or(&word);
             if !word.is_empty() && !word.starts_with('/') && !word.contains('$') {
                 out.push(word.to_string());
             }
         }
     }
     out
+}
+
+/// The statements of a shell line: split at `;`, `&` and `|` outside
+/// `$(…)` and `${…}`, trimmed.
+fn statements(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (at, c) in line.char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            ';' | '&' | '|' if depth == 0 => {
+                out.push(line[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(line[start..].trim());
+    out
+}
+
+/// The first shell word of `text`: up to a blank outside `$(…)` and
+/// `${…}`, its quotes dropped.
+fn first_word(text: &str) -> String {
+    let mut depth = 0usize;
+    let mut word = String::new();
+    for c in text.trim_start().chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            c if c.is_whitespace() && depth == 0 => break,
+            _ => {}
+        }
+        if c != '"' && c != '\'' {
+            word.push(c);
+        }
+    }
+    word
+}
+
+/// What follows the last expansion of `word` (`$(…)`, `${…}`, `$NAME`)
+/// after a `/`, when that holds no expansion: `lib.sh` of
+/// `$(dirname $0)/lib.sh`.
+fn after_expansion(word: &str) -> Option<&str> {
+    let bytes = word.as_bytes();
+    let mut end = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'$' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        match bytes.get(i) {
+            Some(b'(' | b'{') => {
+                let mut depth = 0usize;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'(' | b'{' => depth += 1,
+                        b')' | b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            _ => {
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || b"_#@*?!-".contains(&bytes[i]))
+                {
+                    i += 1;
+                }
+            }
+        }
+        end = Some(i);
+    }
+    let rest = word.get(end?..)?.strip_prefix('/')?;
+    (!rest.is_empty() && !rest.contains('$')).then_some(rest)
 }
 
 /// The names in each folder looked at, listed once.
@@ -609,6 +694,21 @@ mod tests {
         assert_eq!(
             shell_sources("source ./lib.sh\n. \"common.sh\"; echo\nsource $X\nsource /etc/x\n"),
             ["./lib.sh", "common.sh"]
+        );
+    }
+
+    /// The idioms that source a file beside the script name it by the
+    /// script's folder: what follows that folder is read (round eight).
+    #[test]
+    fn files_sourced_from_the_scripts_folder_are_read() {
+        let text = ". \"$(dirname \"$0\")/lib.sh\"\n\
+                    source \"${BASH_SOURCE%/*}/../common/env.sh\"\n\
+                    source $HERE/util.sh\n\
+                    . \"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)/more.sh\"\n\
+                    source \"$DIR/$NAME.sh\"\n";
+        assert_eq!(
+            shell_sources(text),
+            ["lib.sh", "../common/env.sh", "util.sh", "more.sh"]
         );
     }
 }

@@ -350,6 +350,14 @@ fn candidates(word: &str) -> Vec<PathBuf> {
         let path = word.replace('.', "/");
         out.push(PathBuf::from(format!("{path}.py")));
         out.push(PathBuf::from(path));
+        // `python3 -m tools.summarize` runs `tools/__init__.py` first.
+        let parts: Vec<&str> = word.split('.').collect();
+        for end in 1..parts.len() {
+            out.push(PathBuf::from(format!(
+                "{}/__init__.py",
+                parts[..end].join("/")
+            )));
+        }
     }
     out
 }

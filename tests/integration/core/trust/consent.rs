@@ -345,7 +345,7 @@ fn consent_covers_what_other_interpreters_load() {
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 22] = [
+    let cases: [Case; 24] = [
         (
             "deno run tools/sum.ts",
             &[
@@ -447,6 +447,24 @@ fn consent_covers_what_mapped_imports_load() {
                 ("tools/sum.ts", "console.log(1);\n"),
             ],
             "tools/sum.ts",
+        ),
+        // A package `-m` imports first, a file sourced by the script's
+        // folder (round 8).
+        (
+            "python3 -m tools.summarize",
+            &[
+                ("tools/__init__.py", "X = 1\n"),
+                ("tools/summarize.py", "import sys\n"),
+            ],
+            "tools/__init__.py",
+        ),
+        (
+            "bash tools/run.sh",
+            &[
+                ("tools/run.sh", ". \"$(dirname \"$0\")/lib.sh\"\nfirst\n"),
+                ("tools/lib.sh", "first() { head -c 20; }\n"),
+            ],
+            "tools/lib.sh",
         ),
         // A task runner's file, and what the task runs (round 8).
         (
