@@ -1050,3 +1050,53 @@ fn round_eight_near_misses_are_not_flagged() {
         assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
     }
 }
+
+/// Round eight: a secret passed as a call's arguments (`define`,
+/// `Setenv`, `setProperty`), a login call's password, SQL's
+/// `IDENTIFIED BY` and `WITH PASSWORD`, redis.conf's `requirepass`.
+#[test]
+fn round_eight_secret_arguments_are_found() {
+    let value = "Xk9vQ2mLr7TzWq4N";
+    let cases = [
+        format!("define( 'DB_PASSWORD', '{value}' );\n"),
+        format!("os.environ.setdefault(\"DB_PASSWORD\", \"{value}\")\n"),
+        format!("props.setProperty(\"password\", \"{value}\");\n"),
+        format!("os.Setenv(\"API_TOKEN\", \"{value}\")\n"),
+        format!("smtp.login('me@example.com', '{value}')\n"),
+        format!("var cred = new NetworkCredential(\"admin\", \"{value}\");\n"),
+        format!("CREATE USER app IDENTIFIED BY '{value}';\n"),
+        format!("ALTER USER postgres WITH PASSWORD '{value}';\n"),
+        format!("requirepass {value}\n"),
+    ];
+    let mut wrong = Vec::new();
+    for text in &cases {
+        let got = found(text);
+        if got.len() != 1 || got[0].0 != 1 {
+            wrong.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What the argument rule leaves alone: a name and a lookup default or a
+/// label, a variable passed, a placeholder in SQL, a commented setting.
+#[test]
+fn round_eight_argument_near_misses_are_not_flagged() {
+    let lines = [
+        "fields = ('username', 'password')",
+        "os.environ.get(\"DB_PASSWORD\", \"\")",
+        "getattr(settings, 'SECRET_KEY', None)",
+        "labels = {'password': 'Password', 'token': 'API token'}",
+        "self.assertEqual(form.errors['password'], ['This field is required.'])",
+        "smtp.login(user, password)",
+        "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';",
+        "ALTER USER postgres WITH PASSWORD :'pw';",
+        "# requirepass foobared",
+        "define('AUTH_KEY', 'put your unique phrase here');",
+        "    for name in (\"symbol2number\", \"tokens\", \"symbol2label\"):",
+        "    (None, 'joe', 'password', 'proxy.example.com:3128')),",
+    ];
+    for line in &lines {
+        assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
+    }
+}
