@@ -1100,3 +1100,22 @@ fn round_eight_argument_near_misses_are_not_flagged() {
         assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
     }
 }
+
+/// Round eight: a default assigned only when unset (`||=` in Ruby and
+/// JavaScript, `??=` in JavaScript, PHP and C#) is assigned all the same.
+#[test]
+fn round_eight_defaulting_assignments_are_found() {
+    let value = "Xk9vQ2mLr7TzWq4N";
+    for text in [
+        format!("ENV['DB_PASSWORD'] ||= '{value}'\n"),
+        format!("config.apiToken ??= \"{value}\";\n"),
+        format!("$settings['db_password'] ??= '{value}';\n"),
+    ] {
+        assert_eq!(
+            found(&text),
+            [(1, "secret-assignment".to_string())],
+            "{text:?}"
+        );
+    }
+    assert!(found("options.password ||= prompt('Password: ')").is_empty());
+}
