@@ -434,7 +434,8 @@ pub fn preprocessed(lang: Lang, source: &str, macros: &CMacros) -> String {
     if !lang.is_c_family() && lang != Lang::Python {
         return source.to_string();
     }
-    match preproc::parse(lang, source, macros) {
+    let mut budget = lang::Budget::for_len(source.len());
+    match preproc::parse(lang, source, macros, &mut budget) {
         Some((_, text)) => text.into_owned(),
         None => preproc::blank_ignored(lang, source, macros).into_owned(),
     }

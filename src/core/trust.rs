@@ -28,6 +28,7 @@
 pub mod entries;
 mod imports;
 pub mod scripts;
+mod tasks;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -232,6 +233,28 @@ impl Pending {
         named.fingerprint()
     }
 
+    /// The fingerprint of the values alone: a consent's before scripts
+    /// were hashed (and still the whole of it when no command names one).
+    fn values_only_fingerprint(&self) -> [u8; 32] {
+        Pending {
+            scripts: Vec::new(),
+            places: Vec::new(),
+            ..self.clone()
+        }
+        .fingerprint()
+    }
+
+    /// The scripts' paths for a message: the first three, then how many
+    /// more.
+    fn script_list(&self) -> String {
+        let paths: Vec<&str> = self.scripts.iter().map(|(_, s)| s.path.as_str()).collect();
+        let mut list = paths.iter().take(3).copied().collect::<Vec<_>>().join(", ");
+        if paths.len() > 3 {
+            list.push_str(&format!(", and {} more", paths.len() - 3));
+        }
+        list
+    }
+
     /// What the scripts run inside the project besides themselves: the
     /// first file they import or source, or the first place a module they
     /// import is shadowed or leads out. `None` when nothing does, and
@@ -332,6 +355,13 @@ pub struct Resolved {
     /// Which of what the consent covered changed, when the project
     /// keeps what it covered ([`Resolved::explain_lapse`]).
     pub lapsed: Option<String>,
+    /// The consent was to the values alone (the first records, before
+    /// scripts were hashed), and the commands now run these files of the
+    /// project: why it is asked again.
+    pub values_only: Option<String>,
+    /// The consent lapsed and its record, from an earlier version, keeps
+    /// no list of what it covered ([`Resolved::explain_lapse`]).
+    pub earlier_record: bool,
 }
 
 impl Resolved {
@@ -354,20 +384,41 @@ impl Resolved {
                 self.ignored.join(", "),
             ));
         }
+        let mut todo = "review and allow with `ctxcurate trust`";
         let why = match (&self.widened, self.standing) {
             (Some(file), _) => format!(
                 "your consent covered the command's scripts alone; consent now also covers \
                  the project files they import or source ({file})"
             ),
-            (None, Standing::Changed) => match &self.lapsed {
-                Some(what) => format!("changed since you trusted this project: {what}"),
-                None => "changed since you trusted this project".to_string(),
-            },
+            (None, Standing::Changed) => {
+                let again = "run `ctxcurate trust` again to review what it covers now";
+                match (&self.lapsed, &self.values_only) {
+                    (Some(what), _) => format!("changed since you trusted this project: {what}"),
+                    (None, Some(files)) => {
+                        todo = again;
+                        let keys = &self.ignored;
+                        format!(
+                            "your consent covered the {} of {} alone; consent now also covers \
+                             the files {} runs: {files}",
+                            if keys.len() == 1 { "value" } else { "values" },
+                            keys.join(", "),
+                            if keys.len() == 1 { "it" } else { "they" },
+                        )
+                    }
+                    (None, None) if self.earlier_record => {
+                        todo = again;
+                        "changed since you trusted this project; your consent was recorded \
+                         by an earlier ctxcurate, which kept no list of what it covered"
+                            .to_string()
+                    }
+                    (None, None) => "changed since you trusted this project".to_string(),
+                }
+            }
             (None, _) => "this project is not trusted".to_string(),
         };
         Some(format!(
             "{}: ignoring {} ({why}; built-in summaries, nothing read or written \
-             outside the project): review and allow with `ctxcurate trust`",
+             outside the project): {todo}",
             project_file.display(),
             self.ignored.join(", "),
         ))
@@ -390,6 +441,10 @@ pub fn resolve(
     // while no other file of the project does.
     let named_only = consent.filter(|c| **c == pending.named_only_fingerprint());
     let besides = named_only.and_then(|_| pending.runs_besides_named());
+    // A consent from before scripts were hashed was to the values alone.
+    let values_only = consent
+        .filter(|c| !pending.scripts.is_empty() && **c == pending.values_only_fingerprint())
+        .map(|_| pending.script_list());
     let standing = match consent {
         _ if pending.is_empty() => Standing::NothingToTrust,
         Some(c) if *c == pending.fingerprint() && pending.consentable() => Standing::Trusted,
@@ -423,14 +478,23 @@ pub fn resolve(
         widened: besides.filter(|_| standing == Standing::Changed),
         covered: pending.items(),
         lapsed: None,
+        values_only: values_only.filter(|_| standing == Standing::Changed),
+        earlier_record: false,
     }
 }
 
 impl Resolved {
     /// Say which of `consented` (the items a consent was given for, as
     /// the trust record keeps them) changed, when the consent lapsed.
+    /// An empty `consented` is a record from before the items were kept
+    /// ([`Resolved::earlier_record`]).
     pub fn explain_lapse(&mut self, consented: &[String]) {
-        if self.standing == Standing::Changed && !consented.is_empty() {
+        if self.standing != Standing::Changed {
+            return;
+        }
+        if consented.is_empty() {
+            self.earlier_record = self.widened.is_none() && self.values_only.is_none();
+        } else {
             self.lapsed = lapsed_by(consented, &self.covered);
         }
     }

@@ -995,3 +995,127 @@ fn round_five_near_misses_are_not_flagged() {
         assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
     }
 }
+
+/// Round eight's command-line shapes (issue 37, a fresh re-attack): a
+/// password option of any program, spaced or with `=`, also in an exec
+/// list; `docker login -p`, `sqlcmd -P`, `ldapsearch -w`, keytool's
+/// `-storepass`, openssl's `-pass pass:`, `docker run -e …PASSWORD=`.
+#[test]
+fn round_eight_password_options_are_found() {
+    let value = "Xk9vQ2mLr7TzWq4N";
+    let cases = [
+        format!("docker login -u deploy -p {value} registry.example.com\n"),
+        format!("mysql -u root --password {value} app\n"),
+        format!("wget --user=deploy --password={value} https://example.com/a\n"),
+        format!("pg_dumpall --db-password {value}\n"),
+        format!("  args: [\"--password\", \"{value}\"]\n"),
+        format!("sqlcmd -S db -U sa -P {value} -Q 'select 1'\n"),
+        format!("ldapsearch -x -D cn=admin,dc=example -w {value} -b dc=example\n"),
+        format!("keytool -list -keystore app.jks -storepass {value}\n"),
+        format!("openssl pkcs12 -in a.p12 -passin pass:{value} -nodes\n"),
+        format!("docker run -d -e MYSQL_ROOT_PASSWORD={value} mysql:8\n"),
+    ];
+    let mut wrong = Vec::new();
+    for text in &cases {
+        let got = found(text);
+        if got.len() != 1 || got[0].0 != 1 {
+            wrong.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What the round-eight rule leaves alone: an option declared, read
+/// from a variable or stdin, a placeholder, a prompt, a port.
+#[test]
+fn round_eight_near_misses_are_not_flagged() {
+    let lines = [
+        "parser.add_argument('--password', help='the password to use')",
+        "parser.add_argument(\"--password\", default=None, dest=\"pw\")",
+        "echo \"$PW\" | docker login -u deploy --password-stdin registry.example.com",
+        "mysql -u root --password \"$DB_PASSWORD\" app",
+        "cmd = f\"mysql --password={password} app\"",
+        "cmd = \"mysql --password=%s app\" % pw",
+        "  --password <PASSWORD>   the password",
+        "sqlcmd -S db -U sa -P \"$SA_PASSWORD\"",
+        "ldapsearch -x -W -b dc=example",
+        "keytool -list -storepass:env STOREPASS",
+        "openssl pkcs12 -in a.p12 -passin env:P12_PASS",
+        "docker run -e MYSQL_ROOT_PASSWORD -p 3306:3306 mysql:8",
+        "mysql -h db -P 3306 -u app",
+        "      --pass-through-headers enabled",
+        "        --username and --password options instead of via the URL.",
+    ];
+    for line in &lines {
+        assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
+    }
+}
+
+/// Round eight: a secret passed as a call's arguments (`define`,
+/// `Setenv`, `setProperty`), a login call's password, SQL's
+/// `IDENTIFIED BY` and `WITH PASSWORD`, redis.conf's `requirepass`.
+#[test]
+fn round_eight_secret_arguments_are_found() {
+    let value = "Xk9vQ2mLr7TzWq4N";
+    let cases = [
+        format!("define( 'DB_PASSWORD', '{value}' );\n"),
+        format!("os.environ.setdefault(\"DB_PASSWORD\", \"{value}\")\n"),
+        format!("props.setProperty(\"password\", \"{value}\");\n"),
+        format!("os.Setenv(\"API_TOKEN\", \"{value}\")\n"),
+        format!("smtp.login('me@example.com', '{value}')\n"),
+        format!("var cred = new NetworkCredential(\"admin\", \"{value}\");\n"),
+        format!("CREATE USER app IDENTIFIED BY '{value}';\n"),
+        format!("ALTER USER postgres WITH PASSWORD '{value}';\n"),
+        format!("requirepass {value}\n"),
+    ];
+    let mut wrong = Vec::new();
+    for text in &cases {
+        let got = found(text);
+        if got.len() != 1 || got[0].0 != 1 {
+            wrong.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// What the argument rule leaves alone: a name and a lookup default or a
+/// label, a variable passed, a placeholder in SQL, a commented setting.
+#[test]
+fn round_eight_argument_near_misses_are_not_flagged() {
+    let lines = [
+        "fields = ('username', 'password')",
+        "os.environ.get(\"DB_PASSWORD\", \"\")",
+        "getattr(settings, 'SECRET_KEY', None)",
+        "labels = {'password': 'Password', 'token': 'API token'}",
+        "self.assertEqual(form.errors['password'], ['This field is required.'])",
+        "smtp.login(user, password)",
+        "CREATE USER app IDENTIFIED BY '${DB_PASSWORD}';",
+        "ALTER USER postgres WITH PASSWORD :'pw';",
+        "# requirepass foobared",
+        "define('AUTH_KEY', 'put your unique phrase here');",
+        "    for name in (\"symbol2number\", \"tokens\", \"symbol2label\"):",
+        "    (None, 'joe', 'password', 'proxy.example.com:3128')),",
+    ];
+    for line in &lines {
+        assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
+    }
+}
+
+/// Round eight: a default assigned only when unset (`||=` in Ruby and
+/// JavaScript, `??=` in JavaScript, PHP and C#) is assigned all the same.
+#[test]
+fn round_eight_defaulting_assignments_are_found() {
+    let value = "Xk9vQ2mLr7TzWq4N";
+    for text in [
+        format!("ENV['DB_PASSWORD'] ||= '{value}'\n"),
+        format!("config.apiToken ??= \"{value}\";\n"),
+        format!("$settings['db_password'] ??= '{value}';\n"),
+    ] {
+        assert_eq!(
+            found(&text),
+            [(1, "secret-assignment".to_string())],
+            "{text:?}"
+        );
+    }
+    assert!(found("options.password ||= prompt('Password: ')").is_empty());
+}

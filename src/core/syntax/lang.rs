@@ -140,6 +140,13 @@ thread_local! {
     static STOPPED: Cell<bool> = const { Cell::new(false) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many budgets this thread has started: the tests count the
+    /// deadlines one file's symbols get.
+    pub(super) static BUDGETS_STARTED: Cell<usize> = const { Cell::new(0) };
+}
+
 /// How much CPU time one parse of up to 512 KiB may take (a larger file as
 /// much per 512 KiB): `CTXCURATE_PARSE_TIMEOUT` (seconds, a fraction
 /// allowed), 3 s by default. A megabyte of well-formed code
@@ -171,10 +178,12 @@ pub(super) fn last_parse_stopped() -> bool {
     STOPPED.with(Cell::get)
 }
 
-/// Parse `source` with the thread's parser for `lang`. `None` if the
-/// grammar cannot be loaded (ABI mismatch), tree-sitter gives up, or the
-/// parse ran past [`parse_deadline`] ([`last_parse_stopped`] says so).
-pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
+/// Parse `source` with the thread's parser for `lang`, within what is
+/// left of `budget` (the file's one deadline, shared with the steps after
+/// the parse). `None` if the grammar cannot be loaded (ABI mismatch),
+/// tree-sitter gives up, or the budget ran out ([`last_parse_stopped`]
+/// says so).
+pub(super) fn parse_tree(lang: Lang, source: &str, budget: &mut Budget) -> Option<Tree> {
     STOPPED.with(|s| s.set(false));
     PARSERS.with(|cell| {
         let mut parsers = cell.try_borrow_mut().ok()?;
@@ -185,7 +194,6 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
             *slot = Some(parser);
         }
         let parser = slot.as_mut()?;
-        let mut budget = Budget::for_len(source.len());
         let mut stopped = false;
         let mut progress = |_: &ParseState| {
             if budget.spent() {
@@ -207,9 +215,11 @@ pub(super) fn parse_tree(lang: Lang, source: &str) -> Option<Tree> {
     })
 }
 
-/// The time one step over `len` bytes of source may take (a parse, a
-/// query over its tree): [`parse_deadline`] per 512 KiB of this thread's
-/// CPU time, and ten times that by the clock.
+/// The time the symbols of `len` bytes of source may take, every step
+/// together (the parses, the query over the tree): [`parse_deadline`] per
+/// 512 KiB of this thread's CPU time, and ten times that by the clock.
+/// One budget per file, handed from step to step: each gets what the
+/// steps before it left, so the whole stays within the deadline.
 pub(super) struct Budget {
     started: Instant,
     cpu_started: Option<Duration>,
@@ -219,6 +229,8 @@ pub(super) struct Budget {
 impl Budget {
     /// The budget of a step over `len` bytes, from now.
     pub(super) fn for_len(len: usize) -> Self {
+        #[cfg(test)]
+        BUDGETS_STARTED.with(|n| n.set(n.get() + 1));
         Budget {
             started: Instant::now(),
             cpu_started: thread_cpu(),

@@ -37,18 +37,21 @@ use super::Lang;
 use super::branches;
 use super::errors;
 use super::initializers;
-use super::lang::parse_tree;
+use super::lang::{Budget, parse_tree};
 use super::macros::{self, CMacros};
 
 /// The tree of `source` and the text it was parsed from (`source` with
-/// workarounds applied; same length, same lines).
+/// workarounds applied; same length, same lines). Every parse spends from
+/// `budget`: a retry gets what the first parse left, and a retry stopped
+/// keeps the first tree.
 pub(super) fn parse<'s>(
     lang: Lang,
     source: &'s str,
     user: &CMacros,
+    budget: &mut Budget,
 ) -> Option<(Tree, Cow<'s, str>)> {
     let text = blank_ignored(lang, source, user);
-    let tree = parse_tree(lang, &text)?;
+    let tree = parse_tree(lang, &text, budget)?;
     if lang == Lang::Python {
         return Some((tree, text));
     }
@@ -61,7 +64,7 @@ pub(super) fn parse<'s>(
         let Some(flat) = flatten(&text, branches) else {
             continue;
         };
-        let Some(other) = parse_tree(lang, &flat) else {
+        let Some(other) = parse_tree(lang, &flat, budget) else {
             continue;
         };
         let other_weight = errors::weight(lang, other.root_node());

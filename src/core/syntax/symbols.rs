@@ -76,18 +76,21 @@ fn unread(lang: Lang, parse_stopped: bool) -> SymbolTree {
 pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Finder) -> SymbolTree {
     // Only C and C++ need the pre-pass (macros, conditionals); Python's
     // returns the source as is, and the data-driven languages skip it.
+    // One deadline for the file: the parses and the query share it.
+    let mut budget = Budget::for_len(source.len());
     let parsed = if lang.is_c_family() || lang == Lang::Python {
-        preproc::parse(lang, source, user)
+        preproc::parse(lang, source, user, &mut budget)
     } else {
-        parse_tree(lang, source).map(|tree| (tree, Cow::Borrowed(source)))
+        parse_tree(lang, source, &mut budget).map(|tree| (tree, Cow::Borrowed(source)))
     };
     let Some((tree, parsed)) = parsed else {
         return unread(lang, last_parse_stopped());
     };
     let root = tree.root_node();
-    let Some(found) = find_definitions(lang, root, &parsed, source, finder) else {
-        // The query ran past the deadline (deep nesting makes each of
-        // its steps walk the whole depth): stopped like a slow parse.
+    let Some(found) = find_definitions(lang, root, &parsed, source, finder, &mut budget) else {
+        // The query ran past what the parse left of the deadline (deep
+        // nesting makes each of its steps walk the whole depth): stopped
+        // like a slow parse.
         return unread(lang, true);
     };
     let placed = nest(lang, found);
@@ -117,18 +120,19 @@ fn analyze(lang: Lang, found: &Found, source: &str) -> Analysis {
 /// Every definition, one per range (for the same range the earlier
 /// pattern of the query wins), sorted by start, outer before inner. The
 /// query's text predicates read `parsed`, the text the tree was built from.
-/// `None` when the query ran past its deadline.
+/// `None` when the query ran past what is left of `budget`.
 fn find_definitions<'t>(
     lang: Lang,
     root: Node<'t>,
     parsed: &str,
     source: &str,
     finder: Finder,
+    budget: &mut Budget,
 ) -> Option<Vec<Found<'t>>> {
     let mut found = match (lang, finder) {
         (Lang::Python, Finder::Fastest) => python_defs::definitions(root, parsed, MAX_START_DEPTH),
         (Lang::C | Lang::Cpp, Finder::Fastest) => c_defs::definitions(lang, root, MAX_START_DEPTH),
-        _ => query_definitions(lang, root, parsed)?,
+        _ => query_definitions(lang, root, parsed, budget)?,
     };
     if lang != Lang::Python {
         let aliases: Vec<(usize, Found)> = found
@@ -148,20 +152,20 @@ fn find_definitions<'t>(
 }
 
 /// Every match of the language's query, with its pattern index; `None`
-/// when the query ran past the parse deadline (`lang::Budget`): on a
-/// tree nested thousands deep (300 KB of `(`) each step of the cursor
-/// walks the whole depth, and the query took minutes.
+/// when the query ran past what the parse left of the file's budget
+/// (`lang::Budget`): on a tree nested thousands deep (300 KB of `(`) each
+/// step of the cursor walks the whole depth, and the query took minutes.
 fn query_definitions<'t>(
     lang: Lang,
     root: Node<'t>,
     parsed: &str,
+    budget: &mut Budget,
 ) -> Option<Vec<(usize, Found<'t>)>> {
     let Some(symbol_query) = lang.symbol_query() else {
         return Some(Vec::new());
     };
     let mut cursor = QueryCursor::new();
     cursor.set_max_start_depth(Some(MAX_START_DEPTH));
-    let mut budget = Budget::for_len(parsed.len());
     let stopped = std::cell::Cell::new(false);
     let mut progress = |_: &tree_sitter::QueryCursorState| {
         if budget.spent() {

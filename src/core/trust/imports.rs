@@ -58,11 +58,24 @@ pub struct Reached {
 
 /// Follow the imports of `scripts` (root-relative, with their canonical
 /// paths) inside `real_root`; `load_path` holds the folders the command
-/// adds to Ruby's and Perl's search (`-I`, `RUBYLIB`, `PERL5LIB`).
-pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)], load_path: &[PathBuf]) -> Reached {
+/// adds to Ruby's and Perl's search (`-I`, `RUBYLIB`, `PERL5LIB`),
+/// `import_maps` the Deno import maps it names (`--import-map`,
+/// root-relative).
+pub fn reached(
+    real_root: &Path,
+    scripts: &[(String, PathBuf)],
+    load_path: &[PathBuf],
+    import_maps: &[String],
+) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
-    let mut maps = Maps::default();
+    let mut maps = Maps {
+        named_deno: import_maps
+            .iter()
+            .filter_map(|rel| node::ImportMap::read(real_root, rel))
+            .collect(),
+        ..Maps::default()
+    };
     let mut ruby_path: Vec<PathBuf> = load_path.to_vec();
     let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
     for (rel, real) in scripts {
@@ -122,7 +135,11 @@ pub fn reached(real_root: &Path, scripts: &[(String, PathBuf)], load_path: &[Pat
             }
             Kind::Node => {
                 for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
-                    node::look_up(real_root, &here, &spec, &mut maps, &mut out, &mut found);
+                    let from = node::From {
+                        dir: &here,
+                        file: &rel,
+                    };
+                    node::look_up(real_root, from, &spec, &mut maps, &mut out, &mut found);
                 }
             }
             Kind::Ruby | Kind::Php | Kind::Lua | Kind::Perl => {
@@ -158,6 +175,9 @@ struct Maps {
     script: HashMap<String, Rc<Project>>,
     composer: HashMap<String, Rc<Autoload>>,
     deno: HashMap<String, Rc<Vec<node::ImportMap>>>,
+    /// The import maps the command names (`--import-map`): before the
+    /// ones found beside the scripts.
+    named_deno: Vec<node::ImportMap>,
 }
 
 impl Maps {
@@ -174,7 +194,8 @@ impl Maps {
             .clone()
     }
 
-    /// The Deno import maps that govern a file of `dir`, nearest first.
+    /// The Deno import maps that govern a file of `dir`, nearest first
+    /// (those the command names are in [`Maps::named_deno`]).
     fn deno(&mut self, real_root: &Path, dir: &str) -> Rc<Vec<node::ImportMap>> {
         self.deno
             .entry(dir.to_string())
@@ -248,7 +269,7 @@ impl Kind {
 
 /// A file's text, when it is a regular file of at most 4 MiB (a FIFO
 /// swapped in is refused without waiting).
-fn small_text(path: &Path) -> Option<String> {
+pub(super) fn small_text(path: &Path) -> Option<String> {
     use std::io::Read;
     let (file, meta) = crate::core::io_bounds::open_regular(path).ok()?;
     if meta.len() > 4 << 20 {
@@ -354,22 +375,107 @@ fn package_dir(here: &Path, level: usize) -> Option<PathBuf> {
 fn shell_sources(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
-        for stmt in line.split([';', '&', '|']).map(str::trim) {
+        for stmt in statements(line) {
             let rest = stmt
                 .strip_prefix("source ")
                 .or_else(|| stmt.strip_prefix(". "));
             let Some(rest) = rest else { continue };
-            let word = rest
-                .split_whitespace()
-                .next()
-                .unwrap_or("")
-                .trim_matches(['"', '\'']);
+            let word = first_word(rest);
+            // `"$(dirname "$0")/lib.sh"`, `${BASH_SOURCE%/*}/lib.sh`,
+            // `$DIR/lib.sh`: the folder is the script's (looked for there
+            // and in the root, as any sourced path).
+            let word = after_expansion(&word).unwrap_or(&word);
             if !word.is_empty() && !word.starts_with('/') && !word.contains('$') {
                 out.push(word.to_string());
             }
         }
     }
     out
+}
+
+/// The statements of a shell line: split at `;`, `&` and `|` outside
+/// `$(…)` and `${…}`, trimmed.
+fn statements(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (at, c) in line.char_indices() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            ';' | '&' | '|' if depth == 0 => {
+                out.push(line[start..at].trim());
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(line[start..].trim());
+    out
+}
+
+/// The first shell word of `text`: up to a blank outside `$(…)` and
+/// `${…}`, its quotes dropped.
+fn first_word(text: &str) -> String {
+    let mut depth = 0usize;
+    let mut word = String::new();
+    for c in text.trim_start().chars() {
+        match c {
+            '(' | '{' => depth += 1,
+            ')' | '}' => depth = depth.saturating_sub(1),
+            c if c.is_whitespace() && depth == 0 => break,
+            _ => {}
+        }
+        if c != '"' && c != '\'' {
+            word.push(c);
+        }
+    }
+    word
+}
+
+/// What follows the last expansion of `word` (`$(…)`, `${…}`, `$NAME`)
+/// after a `/`, when that holds no expansion: `lib.sh` of
+/// `$(dirname $0)/lib.sh`.
+fn after_expansion(word: &str) -> Option<&str> {
+    let bytes = word.as_bytes();
+    let mut end = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'$' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        match bytes.get(i) {
+            Some(b'(' | b'{') => {
+                let mut depth = 0usize;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'(' | b'{' => depth += 1,
+                        b')' | b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
+            _ => {
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || b"_#@*?!-".contains(&bytes[i]))
+                {
+                    i += 1;
+                }
+            }
+        }
+        end = Some(i);
+    }
+    let rest = word.get(end?..)?.strip_prefix('/')?;
+    (!rest.is_empty() && !rest.contains('$')).then_some(rest)
 }
 
 /// The names in each folder looked at, listed once.
@@ -572,7 +678,7 @@ mod tests {
         let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
         fs::write(dir.join("sum.js"), text).unwrap();
         let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
-        let reached = reached(&real, &[script], &[]);
+        let reached = reached(&real, &[script], &[], &[]);
         assert!(
             reached.places.len() <= MAX_PLACES + 2,
             "{} places",
@@ -588,6 +694,21 @@ mod tests {
         assert_eq!(
             shell_sources("source ./lib.sh\n. \"common.sh\"; echo\nsource $X\nsource /etc/x\n"),
             ["./lib.sh", "common.sh"]
+        );
+    }
+
+    /// The idioms that source a file beside the script name it by the
+    /// script's folder: what follows that folder is read (round eight).
+    #[test]
+    fn files_sourced_from_the_scripts_folder_are_read() {
+        let text = ". \"$(dirname \"$0\")/lib.sh\"\n\
+                    source \"${BASH_SOURCE%/*}/../common/env.sh\"\n\
+                    source $HERE/util.sh\n\
+                    . \"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)/more.sh\"\n\
+                    source \"$DIR/$NAME.sh\"\n";
+        assert_eq!(
+            shell_sources(text),
+            ["lib.sh", "../common/env.sh", "util.sh", "more.sh"]
         );
     }
 }

@@ -80,7 +80,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     let Ok(command) = value.clone().try_into::<CommandLine>() else {
         return Covered::default();
     };
-    let patterns = match &command {
+    let mut patterns = match &command {
         CommandLine::Shell(line) => line_patterns(line, 0),
         CommandLine::Argv(argv) => inner_patterns(argv, 0),
     };
@@ -92,7 +92,29 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     };
     let cwd = std::env::current_dir().ok();
     let mut found: Vec<(String, PathBuf)> = Vec::new();
-    for word in words(&command) {
+    // The lines the tasks it names run (`deno task`, `npm run`, `make`)
+    // count as the command's own, and the file they are read from as a
+    // file it names.
+    let tasks = super::tasks::task_lines(&real_root, &command);
+    let mut lines = vec![command];
+    for task in tasks {
+        if task.named {
+            for pattern in line_patterns(&task.line, 0) {
+                if !patterns.contains(&pattern) {
+                    patterns.push(pattern);
+                }
+            }
+        }
+        if let Some(file) = inside(&real_root, &real_root.join(&task.config))
+            && !found.contains(&file)
+        {
+            found.push(file);
+        }
+        if !task.line.is_empty() {
+            lines.push(CommandLine::Shell(task.line));
+        }
+    }
+    for word in lines.iter().flat_map(words) {
         for candidate in candidates(&word) {
             let bases = [Some(root), cwd.as_deref()];
             for base in bases.into_iter().flatten() {
@@ -106,11 +128,17 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     }
     found.sort();
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
-    let load_path: Vec<PathBuf> = load_path(&command)
+    let load_path: Vec<PathBuf> = lines
         .iter()
+        .flat_map(load_path)
         .map(|dir| crate::core::paths::lexical(&real_root.join(dir)))
         .collect();
-    let reached = super::imports::reached(&real_root, &found, &load_path);
+    let import_maps: Vec<String> = lines
+        .iter()
+        .flat_map(super::tasks::import_map_args)
+        .filter_map(|map| crate::core::module_maps::join_rel("", &map))
+        .collect();
+    let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps);
     for (rel, real) in reached.files {
         if !found.iter().any(|(p, _)| *p == rel) {
             found.push((rel, real));
@@ -290,22 +318,9 @@ fn words(command: &CommandLine) -> Vec<String> {
 /// of `RUBYLIB=`, `PERL5LIB=` and `PERLLIB=` assignments. Shell words are
 /// split at blanks and their quotes dropped.
 fn load_path(command: &CommandLine) -> Vec<String> {
-    let Some(argv) = command.argv() else {
-        return Vec::new();
-    };
-    let words: Vec<String> = match command {
-        CommandLine::Shell(_) => argv
-            .get(2)
-            .map(|line| {
-                line.split(|c: char| c.is_whitespace() || ";&|()".contains(c))
-                    .map(|w| w.replace(['\'', '"'], ""))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        CommandLine::Argv(_) => argv,
-    };
+    let words = super::tasks::plain_words(command);
     let mut out = Vec::new();
-    let mut words = words.iter().filter(|w| !w.is_empty());
+    let mut words = words.iter();
     while let Some(word) = words.next() {
         if word == "-I" {
             out.extend(words.next().cloned());
@@ -335,6 +350,14 @@ fn candidates(word: &str) -> Vec<PathBuf> {
         let path = word.replace('.', "/");
         out.push(PathBuf::from(format!("{path}.py")));
         out.push(PathBuf::from(path));
+        // `python3 -m tools.summarize` runs `tools/__init__.py` first.
+        let parts: Vec<&str> = word.split('.').collect();
+        for end in 1..parts.len() {
+            out.push(PathBuf::from(format!(
+                "{}/__init__.py",
+                parts[..end].join("/")
+            )));
+        }
     }
     out
 }

@@ -338,3 +338,33 @@ fn deep_ruby_lua_and_markdown_nesting_is_bounded() {
         .collect();
     check(Lang::Markdown, &markdown);
 }
+
+/// One file's symbols get one deadline, whatever they take: the parse, the
+/// C/C++ pre-pass's second and third parses and the symbol query share it,
+/// each step getting what the ones before it left. With a deadline per
+/// step, 300 KB of `(` took twice the deadline (a parse, then a query).
+#[test]
+fn the_parse_and_the_query_share_one_deadline() {
+    use crate::core::syntax::lang::BUDGETS_STARTED;
+    let cases = [
+        (Lang::Rust, "fn f() { (((( }\nfn g() {}\n".to_string()),
+        (Lang::TypeScript, "(".repeat(2_000)),
+        (Lang::Go, "package p\nfunc f() { ((( }\n".to_string()),
+        // Errors under `#if` make the pre-pass parse twice more.
+        (
+            Lang::C,
+            "#if A\nint f( {\n#else\nint f() {\n#endif\n  return 1;\n}\n".to_string(),
+        ),
+        (
+            Lang::Cpp,
+            "template <class T> class A { (((( };\n".to_string(),
+        ),
+        (Lang::Python, "def f(:\n    pass\n".to_string()),
+    ];
+    for (lang, source) in cases {
+        let before = BUDGETS_STARTED.with(std::cell::Cell::get);
+        parse(lang, &source);
+        let started = BUDGETS_STARTED.with(std::cell::Cell::get) - before;
+        assert_eq!(started, 1, "{lang:?}: {started} deadlines for one file");
+    }
+}

@@ -15,8 +15,12 @@
 //! Every target a map names is followed, whichever condition Node would
 //! pick. Deno's import maps are followed too (`imports` of the nearest
 //! `deno.json`/`deno.jsonc` and the file its `importMap` names, or an
-//! `import_map.json`, from the script's folder up to the root): an exact
-//! key, else the longest key ending in `/` that begins the specifier.
+//! `import_map.json`, from the script's folder up to the root, and a map
+//! the command names with `--import-map`): an exact key, else the longest
+//! key ending in `/` that begins the specifier, first in the `scopes`
+//! over the loading file (the longest scope first), then in `imports`.
+//! Every map that maps a specifier is followed, not only the one Deno
+//! would pick.
 //! Like the Python reader, it reads lines, not a parse: more than
 //! Node would (a specifier in a comment), never less of what a line says.
 
@@ -31,53 +35,123 @@ const MAX_MAP_ENTRIES: usize = 1000;
 
 /// One Deno import map: each key (a specifier, or a prefix ending in
 /// `/`) with its target, a root-relative path (targets that are URLs or
-/// lead out of the root are left out).
+/// lead out of the root are left out), at the top level (`imports`) and
+/// for the files of each scope.
 #[derive(Debug, Default)]
 pub(super) struct ImportMap {
-    entries: Vec<(String, String)>,
+    imports: Vec<(String, String)>,
+    /// Each scope's root-relative path (a folder's ends in `/`, the root's
+    /// is empty) with its entries, the longest scope first.
+    scopes: Vec<(String, Vec<(String, String)>)>,
+}
+
+/// Where a specifier is loaded from: the file's folder, and the file
+/// (root-relative).
+#[derive(Clone, Copy)]
+pub(super) struct From<'a> {
+    pub(super) dir: &'a Path,
+    pub(super) file: &'a str,
 }
 
 impl ImportMap {
-    /// The `imports` of the JSON(C) file `rel` (root-relative), targets
-    /// taken from its folder.
-    fn read(real_root: &Path, rel: &str) -> Option<ImportMap> {
+    /// The `imports` and `scopes` of the JSON(C) file `rel`
+    /// (root-relative), paths taken from its folder.
+    pub(super) fn read(real_root: &Path, rel: &str) -> Option<ImportMap> {
         let text = super::small_text(&real_root.join(rel)).filter(|t| t.len() <= 1 << 20)?;
         let json = jsonc(&text)?;
-        let imports = json.get("imports")?.as_object()?;
         let dir = parent(rel);
-        let entries = imports
-            .iter()
-            .take(MAX_MAP_ENTRIES)
-            .filter_map(|(key, target)| {
-                let target = target.as_str()?;
-                if target.contains(':') {
-                    return None;
-                }
-                let path = join_rel(dir, target)?;
-                // A prefix keeps its slash, so the rest joins under it.
-                let path = if target.ends_with('/') {
-                    format!("{}/", path.trim_end_matches('/'))
-                } else {
-                    path
-                };
-                Some((key.clone(), path))
+        let mut budget = MAX_MAP_ENTRIES;
+        let imports = json
+            .get("imports")
+            .and_then(|i| i.as_object())
+            .map(|i| entries(dir, i, &mut budget))
+            .unwrap_or_default();
+        let mut scopes: Vec<(String, Vec<(String, String)>)> = json
+            .get("scopes")
+            .and_then(|s| s.as_object())
+            .into_iter()
+            .flatten()
+            .filter_map(|(scope, map)| {
+                let map = map.as_object()?;
+                Some((relative_key(dir, scope)?, entries(dir, map, &mut budget)))
             })
             .collect();
-        Some(ImportMap { entries })
+        if imports.is_empty() && scopes.is_empty() && json.get("imports").is_none() {
+            return None;
+        }
+        scopes.sort_by_key(|(scope, _)| std::cmp::Reverse(scope.len()));
+        Some(ImportMap { imports, scopes })
     }
 
-    /// Where `spec` leads through this map (root-relative), if it maps it.
-    fn resolve(&self, spec: &str) -> Option<String> {
-        if let Some((_, target)) = self.entries.iter().find(|(k, _)| k == spec) {
-            return Some(target.clone());
-        }
-        let (key, target) = self
-            .entries
+    /// Where `spec`, loaded by `file` (root-relative), leads through this
+    /// map (root-relative): through each scope over `file`, the longest
+    /// first, then the top level. Every mapping found, in that order.
+    fn resolve(&self, spec: &str, file: &str) -> Vec<String> {
+        let over = |scope: &str| {
+            scope.is_empty() || scope == file || (scope.ends_with('/') && file.starts_with(scope))
+        };
+        self.scopes
             .iter()
-            .filter(|(k, _)| k.ends_with('/') && spec.starts_with(k.as_str()))
-            .max_by_key(|(k, _)| k.len())?;
-        Some(format!("{target}{}", &spec[key.len()..]))
+            .filter(|(scope, _)| over(scope))
+            .map(|(_, entries)| entries)
+            .chain([&self.imports])
+            .filter_map(|entries| resolve_in(entries, spec))
+            .collect()
     }
+}
+
+/// The entries of one map object, targets taken from `dir`; at most
+/// `budget` more (it counts them down).
+fn entries(
+    dir: &str,
+    map: &serde_json::Map<String, serde_json::Value>,
+    budget: &mut usize,
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (key, target) in map {
+        if *budget == 0 {
+            break;
+        }
+        *budget -= 1;
+        let Some(path) = target.as_str().and_then(|t| relative_key(dir, t)) else {
+            continue;
+        };
+        out.push((key.clone(), path));
+    }
+    out
+}
+
+/// `target`, written in a map of `dir`, as a root-relative path: a prefix
+/// keeps its slash (the root's is empty), so the rest joins under it.
+/// `None` for a URL or a path leading out of the root.
+fn relative_key(dir: &str, target: &str) -> Option<String> {
+    if target.contains(':') {
+        return None;
+    }
+    let path = join_rel(dir, target)?;
+    Some(if target.ends_with('/') {
+        let path = path.trim_end_matches('/');
+        if path.is_empty() {
+            String::new()
+        } else {
+            format!("{path}/")
+        }
+    } else {
+        path
+    })
+}
+
+/// `spec` through one map's entries: an exact key, else the longest key
+/// ending in `/` that begins it.
+fn resolve_in(entries: &[(String, String)], spec: &str) -> Option<String> {
+    if let Some((_, target)) = entries.iter().find(|(k, _)| k == spec) {
+        return Some(target.clone());
+    }
+    let (key, target) = entries
+        .iter()
+        .filter(|(k, _)| k.ends_with('/') && spec.starts_with(k.as_str()))
+        .max_by_key(|(k, _)| k.len())?;
+    Some(format!("{target}{}", &spec[key.len()..]))
 }
 
 /// The Deno import maps over a file of `dir`, nearest first: each
@@ -146,12 +220,13 @@ fn quoted(rest: &str) -> Option<&str> {
 /// file reached in `found`.
 pub(super) fn look_up(
     real_root: &Path,
-    here: &Path,
+    from: From,
     spec: &str,
     maps: &mut Maps,
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
 ) {
+    let here = from.dir;
     if spec.starts_with("./") || spec.starts_with("../") || spec == "." || spec == ".." {
         let _ = load(real_root, &here.join(spec), out, found);
         return;
@@ -170,14 +245,18 @@ pub(super) fn look_up(
         }
         return;
     }
-    // Deno's import maps come first where Deno runs the script.
-    for map in maps.deno(real_root, &dir).iter() {
-        if let Some(target) = map.resolve(spec) {
-            if load(real_root, &real_root.join(target), out, found) {
-                return;
-            }
-            break;
+    // Deno's import maps come first where Deno runs the script: those
+    // the command names, then those beside the file. Every mapping is
+    // loaded (Deno picks one; which depends on flags and config).
+    let mut mapped_here = false;
+    let beside = maps.deno(real_root, &dir);
+    for map in maps.named_deno.iter().chain(beside.iter()) {
+        for target in map.resolve(spec, from.file) {
+            mapped_here |= load(real_root, &real_root.join(target), out, found);
         }
+    }
+    if mapped_here {
+        return;
     }
     if spec.contains(':') {
         // `https:…`, `npm:x`: not a project file.

@@ -338,13 +338,14 @@ fn consent_covers_what_other_interpreters_load() {
 /// `package.json` `imports` (`#internal`) and `exports` (the package's
 /// own name, and a workspace package linked into `node_modules`),
 /// composer's PSR-4 autoload map, Ruby's `-Idir` and `$LOAD_PATH`,
-/// Perl's `-Idir` and `@INC`. Each file reached only through that
+/// Perl's `-Idir` and `@INC`; a task runner's file (`deno task`,
+/// `make`, `npm run`) and what its task runs. Each file reached only through that
 /// mapping is covered: after `trust`, an edit to it needs consent again
 /// and the build says why.
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 13] = [
+    let cases: [Case; 24] = [
         (
             "deno run tools/sum.ts",
             &[
@@ -381,6 +382,138 @@ fn consent_covers_what_mapped_imports_load() {
                 ("vendor/helpers/h.ts", "export default 1;\n"),
             ],
             "vendor/helpers/h.ts",
+        ),
+        (
+            // A scope's mapping wins for the files under it.
+            "deno run tools/sum.ts",
+            &[
+                (
+                    "deno.json",
+                    "{ \"imports\": { \"fmt\": \"./lib/fmt.ts\" }, \"scopes\": { \"./tools/\": { \"fmt\": \"./tools/vendor/fmt.ts\" } } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+                ("tools/vendor/fmt.ts", "export default 2;\n"),
+            ],
+            "tools/vendor/fmt.ts",
+        ),
+        (
+            "deno run --import-map maps/dev.json tools/sum.ts",
+            &[
+                (
+                    "maps/dev.json",
+                    "{ \"imports\": { \"fmt\": \"../lib/fmt.ts\" } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+            ],
+            "lib/fmt.ts",
+        ),
+        (
+            "deno run -A --import-map=cfg/im.json tools/sum.ts",
+            &[
+                (
+                    "cfg/im.json",
+                    "{ \"scopes\": { \"../tools/\": { \"@x/\": \"../vendor/x/\" } } }",
+                ),
+                ("tools/sum.ts", "import y from '@x/y.ts';\n"),
+                ("vendor/x/y.ts", "export default 1;\n"),
+            ],
+            "vendor/x/y.ts",
+        ),
+        (
+            "deno task sum",
+            &[
+                (
+                    "deno.json",
+                    "{ \"tasks\": { \"sum\": \"deno run --import-map=maps/m.json tools/sum.ts\" } }",
+                ),
+                (
+                    "maps/m.json",
+                    "{ \"imports\": { \"fmt\": \"../lib/fmt.ts\" } }",
+                ),
+                ("tools/sum.ts", "import f from 'fmt';\n"),
+                ("lib/fmt.ts", "export default 1;\n"),
+            ],
+            "lib/fmt.ts",
+        ),
+        (
+            "deno task sum",
+            &[
+                (
+                    "deno.jsonc",
+                    "{ // tasks\n \"tasks\": { \"sum\": { \"description\": \"sum\", \"command\": \"deno run tools/sum.ts\" } } }",
+                ),
+                ("tools/sum.ts", "console.log(1);\n"),
+            ],
+            "tools/sum.ts",
+        ),
+        // A package `-m` imports first, a file sourced by the script's
+        // folder (round 8).
+        (
+            "python3 -m tools.summarize",
+            &[
+                ("tools/__init__.py", "X = 1\n"),
+                ("tools/summarize.py", "import sys\n"),
+            ],
+            "tools/__init__.py",
+        ),
+        (
+            "bash tools/run.sh",
+            &[
+                ("tools/run.sh", ". \"$(dirname \"$0\")/lib.sh\"\nfirst\n"),
+                ("tools/lib.sh", "first() { head -c 20; }\n"),
+            ],
+            "tools/lib.sh",
+        ),
+        // A task runner's file, and what the task runs (round 8).
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "all:\n\techo all\n\nsummary: gen\n\t@python3 tools/sum.py\n",
+                ),
+                ("mk/gen.mk", "gen:\n\tsh tools/gen.sh\n"),
+                ("tools/sum.py", "import sys\n"),
+                ("tools/gen.sh", "true\n"),
+            ],
+            "Makefile",
+        ),
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "include mk/gen.mk\nsummary: gen\n\t@python3 tools/sum.py\n",
+                ),
+                ("mk/gen.mk", "gen:\n\tsh tools/gen.sh\n"),
+                ("tools/sum.py", "import sys\n"),
+                ("tools/gen.sh", "true\n"),
+            ],
+            "tools/gen.sh",
+        ),
+        (
+            "npm run -s sum",
+            &[
+                (
+                    "package.json",
+                    "{ \"scripts\": { \"sum\": \"node tools/sum.js\" } }",
+                ),
+                ("tools/sum.js", "process.stdin.pipe(process.stdout);\n"),
+            ],
+            "package.json",
+        ),
+        (
+            "yarn sum",
+            &[
+                (
+                    "package.json",
+                    "{ \"scripts\": { \"presum\": \"node tools/pre.js\", \"sum\": \"cat\" } }",
+                ),
+                ("tools/pre.js", "console.log(1);\n"),
+            ],
+            "tools/pre.js",
         ),
         (
             "tsx tools/sum.ts",
@@ -851,6 +984,66 @@ fn a_lapsed_consent_names_the_file_that_changed() {
         err.contains(
             "changed since you trusted this project: the value of summary_command changed"
         ),
+        "{err}"
+    );
+}
+
+/// A consent recorded by an earlier ctxcurate keeps no list of what it
+/// covered. When it lapses the warning says so and what to do (run
+/// `ctxcurate trust` again), and names what changed where that can be
+/// known: a consent to the command's value alone (the first records)
+/// now also covers the script it names.
+#[test]
+fn a_lapsed_consent_from_an_earlier_version_says_what_to_do() {
+    let p = Project::empty();
+    hostile(&p, "python3 tools/summarize.py");
+    p.write("tools/summarize.py", "import helper\nprint(helper.X)\n");
+    p.write("tools/helper.py", "X = 1\n");
+    p.ok(&["trust", "--yes"]);
+    let dir = p.config_home.path().join("state/ctxcurate/trust");
+    let records: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let record = &records[0];
+    // The record as the stop before the last wrote it: no `covers` lines.
+    let text = std::fs::read_to_string(record).unwrap();
+    let old: String = text
+        .lines()
+        .filter(|l| !l.starts_with("covers "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(record, &old).unwrap();
+    p.write("tools/helper.py", "X = 2\n");
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "ignoring summary_command (changed since you trusted this project; \
+             your consent was recorded by an earlier ctxcurate, which kept no list \
+             of what it covered; built-in summaries"
+        ) && err.contains("run `ctxcurate trust` again to review what it covers now"),
+        "{err}"
+    );
+    // The first records: the fingerprint of the value alone.
+    let mut table = toml::Table::new();
+    table.insert(
+        "summary_command".into(),
+        toml::Value::String("python3 tools/summarize.py".into()),
+    );
+    let values_only = ctxcurate::core::trust::fingerprint(
+        &ctxcurate::core::model::SettingsLayer::from_table(table),
+    );
+    let hex: String = values_only.iter().map(|b| format!("{b:02x}")).collect();
+    let rest: Vec<&str> = old.lines().skip(1).collect();
+    std::fs::write(record, format!("{hex}\n{}\n", rest.join("\n"))).unwrap();
+    let err = stderr(&p.run(&["build"]));
+    assert!(
+        err.contains(
+            "ignoring summary_command (your consent covered the value of summary_command \
+             alone; consent now also covers the files it runs: tools/helper.py, \
+             tools/summarize.py; built-in summaries"
+        ) && err.contains("run `ctxcurate trust` again to review what it covers now"),
         "{err}"
     );
 }
