@@ -68,7 +68,7 @@ pub fn counts(codebase: &Codebase, files: &[&str], terms: &[String]) -> Vec<Opti
 
 /// A file's text as the cached lines [`counts`] reads.
 fn encode(text: &str) -> String {
-    let mut defs: HashMap<String, u32> = HashMap::new();
+    let mut defs: FxHashMap<String, u32> = FxHashMap::default();
     for name in defined_names(text) {
         terms::for_each_term(name, |t| *defs.entry(t.to_string()).or_default() += 1);
     }
@@ -78,7 +78,7 @@ fn encode(text: &str) -> String {
     for word in terms::words(text) {
         *words.entry(word).or_default() += 1;
     }
-    let mut body: HashMap<String, u32> = HashMap::new();
+    let mut body: FxHashMap<String, u32> = FxHashMap::default();
     let mut len = 0u32;
     for (word, times) in words {
         terms::for_each_term(word, |t| {
@@ -96,11 +96,8 @@ fn encode(text: &str) -> String {
         let mut sorted: Vec<(&String, &u32)> = map.iter().collect();
         sorted.sort_unstable();
         for (term, count) in sorted {
-            out.push_str(tag);
-            out.push_str(term);
-            out.push(' ');
-            out.push_str(&count.to_string());
-            out.push('\n');
+            use std::fmt::Write as _;
+            let _ = writeln!(out, "{tag}{term} {count}");
         }
     }
     out.push_str(&format!("L total {len}\n"));

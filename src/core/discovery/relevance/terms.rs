@@ -216,8 +216,18 @@ const STOPWORDS: &[&str] = &[
 
 /// Whether `word` (lowercased) carries no meaning for a search.
 pub fn is_stopword(word: &str) -> bool {
-    STOPWORDS.binary_search(&word).is_ok()
+    // Looked up for every distinct word of every file a task ranks: one
+    // hash, not a binary search of string compares.
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    word.len() <= STOPWORD_MAX_LEN
+        && SET
+            .get_or_init(|| STOPWORDS.iter().copied().collect())
+            .contains(word)
 }
+
+/// The longest stopword's length: a longer word is none.
+const STOPWORD_MAX_LEN: usize = 9;
 
 /// Calls `each` with every term of `text`, in order: each word's parts
 /// (`parseHTTPRequest` → `parse`, `http`, `request`) and, when it has
@@ -343,6 +353,16 @@ fn undouble(base: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_stopword_is_longer_than_the_bound() {
+        assert!(STOPWORDS.iter().all(|w| w.len() <= STOPWORD_MAX_LEN));
+        assert_eq!(
+            STOPWORDS.iter().map(|w| w.len()).max(),
+            Some(STOPWORD_MAX_LEN)
+        );
+        assert!(is_stopword("about") && !is_stopword("wildcard"));
+    }
 
     #[test]
     fn stopwords_are_sorted_for_the_search() {
