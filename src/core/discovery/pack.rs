@@ -20,6 +20,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
@@ -194,6 +195,8 @@ const RELEVANT_SHARE: f64 = 0.2;
 /// fuller forms keep to the cap and the files after it keep their room.
 const FLOOR_SHARE: f64 = 0.5;
 const FIRST_FEW: usize = 4;
+/// How many candidates are rendered ahead of the fit, on every core.
+const RENDERED_AHEAD: usize = 256;
 /// How many times the room a complete map leaves is filled (`fill`).
 const FILL_ROUNDS: usize = 3;
 
@@ -523,6 +526,7 @@ impl<'a> Packer<'a> {
         ranked: &[Ranked],
         base: usize,
     ) -> Fitted {
+        self.render_ahead(candidates);
         let left = self.opts.budget.saturating_sub(base);
         let bound = self.reserve_note(candidates, left);
         let first = self.fit_reserving(candidates, preset_from, ranked, base, bound);
@@ -597,6 +601,36 @@ impl<'a> Packer<'a> {
         }
         fitted.left += map_reserve + note_reserve;
         fitted
+    }
+
+    /// Render and count every form of every candidate on every core, so
+    /// the fit, which goes one candidate at a time in rank order, finds
+    /// each file's parse, views and counts made (all cached per content).
+    /// The preset's own entries are left to the fit: a preset of every
+    /// file would have each rendered in forms it never needs.
+    fn render_ahead(&self, candidates: &Candidates) {
+        let discovered: Vec<&(ResolvedItem, Role)> = candidates
+            .list
+            .iter()
+            .filter(|(_, role)| *role != Role::Preset)
+            .take(RENDERED_AHEAD)
+            .collect();
+        discovered.par_iter().for_each(|(resolved, role)| {
+            if !resolved.settings.auto_aggregate {
+                return;
+            }
+            let wanted = PackedItem::dropped(resolved, *role).wanted;
+            for form in self.forms(resolved, *role, wanted) {
+                let file = match &form.mask {
+                    Some(mask) => self.render_masked(resolved, mask),
+                    None => self.render_as(resolved, form.mode),
+                };
+                if file.skipped.is_some() {
+                    return;
+                }
+                self.block_cost(&file, 1);
+            }
+        });
     }
 
     /// The tokens to keep for the `## Left out` note while the files are

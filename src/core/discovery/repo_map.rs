@@ -21,6 +21,8 @@ mod references;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
+use rayon::prelude::*;
+
 use crate::core::discovery::graph::Ranked;
 use crate::core::model::TokenizerKind;
 use crate::core::sources::Codebase;
@@ -97,8 +99,9 @@ pub fn build_with(
         .collect();
     let files: Vec<&str> = kept.iter().map(|r| r.path.as_str()).collect();
     let window = files.len().min(budget / MIN_OUTLINED_TOKENS + 1);
+    // Each outline parses its file (cached per content): on every core.
     let outlines: Vec<Vec<Entry>> = files[..window]
-        .iter()
+        .par_iter()
         .map(|path| file_outline(codebase, path))
         .collect();
     let refs = if outlines.iter().all(Vec::is_empty) {
