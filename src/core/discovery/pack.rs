@@ -603,9 +603,10 @@ impl<'a> Packer<'a> {
         fitted
     }
 
-    /// Render and count every form of every candidate on every core, so
-    /// the fit, which goes one candidate at a time in rank order, finds
-    /// each file's parse, views and counts made (all cached per content).
+    /// Render and count the cheapest and the wanted form of each candidate
+    /// on every core, so the fit, which goes one candidate at a time in
+    /// rank order, finds each file's parse, views and counts made (all
+    /// cached per content).
     /// The preset's own entries are left to the fit: a preset of every
     /// file would have each rendered in forms it never needs.
     fn render_ahead(&self, candidates: &Candidates) {
@@ -620,7 +621,12 @@ impl<'a> Packer<'a> {
                 return;
             }
             let wanted = PackedItem::dropped(resolved, *role).wanted;
-            for form in self.forms(resolved, *role, wanted) {
+            let forms = self.forms(resolved, *role, wanted);
+            // The fit always renders the cheapest form and the wanted one
+            // (the parse, the read and the largest count); the forms
+            // between are cheap once the parse is made.
+            let ends = forms.last().into_iter().chain(forms.first());
+            for form in ends {
                 let file = match &form.mask {
                     Some(mask) => self.render_masked(resolved, mask),
                     None => self.render_as(resolved, form.mode),
