@@ -504,12 +504,20 @@ impl effects::Runtime for Threads<'_> {
         let command = editor::editor_command(|name| std::env::var(name).ok());
         self.gate.pause();
         let result = editor::with_terminal_released(|| editor::edit_text(&command, what, text));
-        // Whatever the editor left on the screen goes: the next draw is full.
-        let cleared = self.terminal.clear();
+        // Whatever the editor left on the screen goes: the whole screen is
+        // cleared and the next draw is full (at the size the terminal has
+        // now). Not `Terminal::clear`: it asks the terminal where the
+        // cursor is, a round trip a busy terminal may not answer in time,
+        // and the edit would be lost for it. A failed clear leaves the
+        // screen to the next draw; the edit is kept.
+        let _ = self.terminal.size().and_then(|size| {
+            self.terminal
+                .resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
+        });
         self.gate.resume();
-        match (result, cleared) {
-            (Ok(edited), Ok(())) => edited,
-            (Err(e), _) | (_, Err(e)) => Err(format!("cannot hand the terminal over: {e}")),
+        match result {
+            Ok(edited) => edited,
+            Err(e) => Err(format!("cannot hand the terminal over: {e}")),
         }
     }
 }
