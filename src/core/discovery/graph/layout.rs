@@ -26,6 +26,11 @@ pub struct Layout {
     pub root_name: String,
     /// Folders searched for headers, root-relative, in order.
     pub include_dirs: Vec<String>,
+    /// How many of the first `py_roots` the whole project searches (the
+    /// root, `src/`, the metadata's package dirs); the folders after them
+    /// only hold packages (a fixture project, a vendored tree), so a
+    /// module there speaks for the files beneath them alone.
+    pub py_shared_roots: usize,
 }
 
 impl Layout {
@@ -37,11 +42,13 @@ impl Layout {
             .ok()
             .and_then(|r| r.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_default();
+        let (py_roots, py_shared_roots) = python_roots(root, files);
         let mut layout = Layout {
-            py_roots: python_roots(root, files),
+            py_roots,
             py_aliases: root_package(root).into_iter().collect(),
             root_name,
             include_dirs: Vec::new(),
+            py_shared_roots,
         };
         let mut dirs: Vec<String> = include_dirs
             .iter()
@@ -113,12 +120,13 @@ fn push_unique(into: &mut Vec<String>, items: impl IntoIterator<Item = String>) 
 /// The root, `src/`, the package dirs the project's metadata names, then
 /// every other folder that holds a package without being one, shallowest
 /// first.
-fn python_roots(root: &Path, files: &[String]) -> Vec<String> {
+fn python_roots(root: &Path, files: &[String]) -> (Vec<String>, usize) {
     let mut roots = vec![String::new()];
     if files.iter().any(|f| f.starts_with("src/")) {
         roots.push("src".to_string());
     }
     push_unique(&mut roots, metadata_package_dirs(root));
+    let shared = roots.len();
     let set: BTreeSet<&str> = files.iter().map(String::as_str).collect();
     let is_package = |dir: &str| {
         ["__init__.py", "__init__.pyi"]
@@ -139,7 +147,7 @@ fn python_roots(root: &Path, files: &[String]) -> Vec<String> {
         (a.matches('/').count(), a.as_str()).cmp(&(b.matches('/').count(), b.as_str()))
     });
     push_unique(&mut roots, holders);
-    roots
+    (roots, shared)
 }
 
 /// Package dirs from `pyproject.toml` (setuptools `package-dir` and
@@ -367,6 +375,14 @@ pub(super) fn parent(file: &str) -> &str {
     file.rsplit_once('/').map_or("", |(dir, _)| dir)
 }
 
+/// Whether root-relative `file` lies in folder `dir` (`""` is the root).
+pub(super) fn beneath_dir(file: &str, dir: &str) -> bool {
+    dir.is_empty()
+        || file
+            .strip_prefix(dir)
+            .is_some_and(|rest| rest.starts_with('/'))
+}
+
 pub(super) fn join(dir: &str, rel: &str) -> String {
     match (dir.is_empty(), rel.is_empty()) {
         (true, _) => rel.to_string(),
@@ -413,8 +429,9 @@ mod tests {
             "top/__init__.py",
             "top/inner/__init__.py",
         ]);
-        let roots = python_roots(dir.path(), &all);
+        let (roots, shared) = python_roots(dir.path(), &all);
         assert_eq!(roots, ["", "src", "lib/vendored"]);
+        assert_eq!(shared, 2);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::imports::{Include, PyImport};
-use super::layout::{Layout, join, normalize, parent};
+use super::layout::{Layout, beneath_dir, join, normalize, parent};
 use crate::core::module_maps::stdlib;
 
 /// What one statement led to.
@@ -168,7 +168,7 @@ impl<'a> FileSet<'a> {
             // (`poetry.core` beside poetry's own `src/poetry/`).
             return Resolution::External;
         }
-        if self.names_project(&stmt.module, &stmt.names) {
+        if self.names_project(from_file, &stmt.module, &stmt.names) {
             Resolution::Unresolved
         } else {
             Resolution::External
@@ -244,8 +244,9 @@ impl<'a> FileSet<'a> {
     /// Whether an absolute import that did not resolve still names the
     /// project: its first name is a module or package of the project (or
     /// the root's own name), so a file is missing rather than the package
-    /// being third-party.
-    fn names_project(&self, module: &str, names: &[String]) -> bool {
+    /// being third-party. A folder that merely holds packages (a fixture
+    /// project deep in the tests) speaks for its own files only.
+    fn names_project(&self, from_file: &str, module: &str, names: &[String]) -> bool {
         let head = match module.split('.').next() {
             Some(h) if !h.is_empty() => h,
             _ => match names.first() {
@@ -268,7 +269,11 @@ impl<'a> FileSet<'a> {
                 .layout
                 .py_roots
                 .iter()
-                .any(|root| self.module_file(root, head).is_some())
+                .enumerate()
+                .filter(|(i, root)| {
+                    *i < self.layout.py_shared_roots || beneath_dir(from_file, root)
+                })
+                .any(|(_, root)| self.module_file(root, head).is_some())
     }
 
     /// The file `inc` in `from_file` names: quoted includes relative to the
@@ -371,6 +376,7 @@ mod tests {
                 .collect(),
             root_name: "proj".to_string(),
             include_dirs: include_dirs.iter().map(|s| s.to_string()).collect(),
+            py_shared_roots: py_roots.len(),
         }
     }
 
@@ -434,6 +440,40 @@ mod tests {
         assert_eq!(r("tool.py", py(0, "app.gone", &[])), ["?"]);
         assert_eq!(r("app/core.py", py(1, "gone", &["x"])), ["?"]);
         assert_eq!(r("tool.py", py(0, "proj.x", &[])), ["?"]);
+    }
+
+    /// A fixture project's own top-level module (`build.py` beside its
+    /// package, deep in the tests) does not make the project's source
+    /// claim a third-party package of that name as a missing file; the
+    /// fixture's own files still do.
+    #[test]
+    fn a_module_of_a_nested_package_holder_speaks_only_for_its_own_files() {
+        let all = files(&[
+            "src/tool/__init__.py",
+            "src/tool/isolated.py",
+            "tests/fixtures/extended/build.py",
+            "tests/fixtures/extended/extended/__init__.py",
+        ]);
+        let mut lay = layout(&["", "src", "tests/fixtures/extended"], &[], &[]);
+        lay.py_shared_roots = 2;
+        let set = FileSet::new(&all, lay);
+        let r = |from: &str, i: PyImport| paths(set.resolve_python(from, &i));
+        assert_eq!(
+            r("src/tool/isolated.py", py(0, "build.env", &["IsolatedEnv"])),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            r(
+                "tests/fixtures/extended/extended/__init__.py",
+                py(0, "build.env", &["X"])
+            ),
+            ["?"]
+        );
+        // A package of a shared root still names the project everywhere.
+        assert_eq!(
+            r("tests/fixtures/extended/build.py", py(0, "tool.gone", &[])),
+            ["?"]
+        );
     }
 
     #[test]
