@@ -189,6 +189,19 @@ pub(super) fn read(task: &str) -> Words {
             continue;
         }
         let word = without_possessive(without_line_number(without_anchor(word)));
+        // A Windows path (`src\app\main.py`, `C:\proj\x.rs`) in `/` form:
+        // a file by its extension, or two folders deep (not `a\b`).
+        let slashed;
+        let word = if word.contains('\\') && !word.contains('/') {
+            slashed = word.replace('\\', "/");
+            let file = slashed.rsplit('/').next().unwrap_or_default();
+            match slashed.matches('/').count() >= 2 || looks_like_path(file) {
+                true => slashed.as_str(),
+                false => word,
+            }
+        } else {
+            word
+        };
         // `match(x)`: the name called.
         let word = match word.split_once('(') {
             Some((name, _)) if !name.is_empty() => name,
@@ -585,6 +598,22 @@ mod tests {
                 "QueryObserver",
                 "updateRefetchInterval",
                 "updateStaleTimeout"
+            ]
+        );
+    }
+
+    #[test]
+    fn windows_paths_name_the_files_in_slash_form() {
+        let words = read(
+            "crash in src\\flask\\json\\tag.py:12, see .\\lib\\x.rs and \
+             C:\\Users\\me\\proj\\src\\app.ts; not a \\n escape or a\\b",
+        );
+        assert_eq!(
+            words.paths,
+            [
+                "src/flask/json/tag.py",
+                "lib/x.rs",
+                "C:/Users/me/proj/src/app.ts"
             ]
         );
     }
