@@ -195,6 +195,9 @@ const RELEVANT_SHARE: f64 = 0.2;
 /// fuller forms keep to the cap and the files after it keep their room.
 const FLOOR_SHARE: f64 = 0.5;
 const FIRST_FEW: usize = 4;
+/// How many of the symbols the task is about one of the first few files
+/// keeps when even those symbols alone are too large, from the most.
+const FOCUS_SIZES: [usize; 2] = [8, 3];
 /// How many candidates are rendered ahead of the fit, on every core.
 const RENDERED_AHEAD: usize = 256;
 /// How many times the room a complete map leaves is filled (`fill`).
@@ -831,9 +834,14 @@ impl<'a> Packer<'a> {
                 .codebase
                 .sources
                 .symbol_names(self.codebase.root, &resolved.path);
-            if let Some(mask) = names.and_then(|n| self.relevance.task_mask(&n)) {
+            let names = names.as_deref();
+            if let Some(mask) = names.and_then(|n| self.relevance.task_mask(n)) {
                 // Last, for a file whose outline is still too large: the
-                // symbols the task is about alone, the rest hidden.
+                // symbols the task is about alone, the rest hidden; for
+                // one of the first few files ranked, then fewer of them,
+                // the weightiest, so the file the task is most about
+                // comes in at its heart rather than not at all.
+                let all = mask.len();
                 forms.push(Form {
                     mode: ViewMode::Masked,
                     mask: Some(Mask {
@@ -841,6 +849,20 @@ impl<'a> Packer<'a> {
                         rest: MaskState::Hide,
                     }),
                 });
+                if self.first_few(resolved) {
+                    for &most in FOCUS_SIZES.iter().filter(|&&n| n < all) {
+                        if let Some(focus) = names.and_then(|n| self.relevance.task_focus(n, most))
+                        {
+                            forms.push(Form {
+                                mode: ViewMode::Masked,
+                                mask: Some(Mask {
+                                    symbols: focus,
+                                    rest: MaskState::Hide,
+                                }),
+                            });
+                        }
+                    }
+                }
                 forms.insert(
                     1,
                     Form {
@@ -958,17 +980,21 @@ impl<'a> Packer<'a> {
     /// room [`ahead::Ahead`] holds for them).
     fn floor_cap(&self, resolved: &ResolvedItem, role: Role) -> usize {
         let cap = self.cap(resolved, role);
-        let first_few = self
-            .relevance
-            .files
-            .iter()
-            .take(FIRST_FEW)
-            .any(|s| s.path == resolved.path);
-        if role == Role::Relevant && first_few {
+        if role == Role::Relevant && self.first_few(resolved) {
             cap.max((self.opts.budget as f64 * FLOOR_SHARE) as usize)
         } else {
             cap
         }
+    }
+
+    /// Whether `resolved` is one of the first [`FIRST_FEW`] files ranked
+    /// for the task.
+    fn first_few(&self, resolved: &ResolvedItem) -> bool {
+        self.relevance
+            .files
+            .iter()
+            .take(FIRST_FEW)
+            .any(|s| s.path == resolved.path)
     }
 
     /// What the cheapest form of `resolved` as a candidate of `role`

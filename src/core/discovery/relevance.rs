@@ -328,18 +328,26 @@ impl Relevance {
     /// sharing a weighty term with the task) among `symbols` (`path<TAB>name`
     /// lines, `Sources::symbol_names`); `None` when none is.
     pub fn task_mask(&self, symbols: &str) -> Option<BTreeMap<String, MaskState>> {
+        self.task_focus(symbols, usize::MAX)
+    }
+
+    /// [`Self::task_mask`] of at most `most` symbols, the weightiest
+    /// (the name sharing the most and rarest terms with the task), earlier
+    /// in the file first among equals: the part of a file too large for
+    /// even its outline that the task is most about.
+    pub fn task_focus(&self, symbols: &str, most: usize) -> Option<BTreeMap<String, MaskState>> {
         if self.query.is_empty() {
             return None;
         }
         let best_idf = self.query.idf.iter().copied().fold(0.0, f64::max);
-        let mut about: Vec<(&str, &str)> = Vec::new();
+        let mut about: Vec<(&str, &str, f64)> = Vec::new();
         for (path, name) in symbols.lines().filter_map(|l| l.split_once('\t')) {
             let mut weight = 0.0;
             terms::for_each_term(name, |t| weight += self.query.weight_of(t));
             // A name made only of common words (`get`, `data`) is not
             // what the task is about.
             if weight > 0.0 && weight >= best_idf * 0.35 {
-                about.push((path, name));
+                about.push((path, name, weight));
             }
         }
         // A container holding a member the task is about too
@@ -354,9 +362,21 @@ impl Relevance {
                     .is_some_and(|rest| rest.starts_with("::") || rest.starts_with('.'))
             })
         };
-        let mask: BTreeMap<String, MaskState> = about
+        let mut subjects: Vec<(&str, f64)> = about
             .iter()
-            .filter(|&&outer| !about.iter().any(|&(member, _)| holds(outer, member)))
+            .filter(|&&(path, name, _)| {
+                !about
+                    .iter()
+                    .any(|&(member, _, _)| holds((path, name), member))
+            })
+            .map(|&(path, _, weight)| (path, weight))
+            .collect();
+        if subjects.len() > most {
+            subjects.sort_by(|a, b| b.1.total_cmp(&a.1));
+            subjects.truncate(most);
+        }
+        let mask: BTreeMap<String, MaskState> = subjects
+            .into_iter()
             .map(|(path, _)| (path.to_string(), MaskState::Def))
             .collect();
         (!mask.is_empty()).then_some(mask)
@@ -642,6 +662,34 @@ mod tests {
         assert_eq!(
             mask.expect("a mask").into_keys().collect::<Vec<_>>(),
             ["ArgMatches", "impl ArgMatches"]
+        );
+    }
+
+    /// A focus keeps the symbols that share the most of the task's words,
+    /// the earlier first among equals.
+    #[test]
+    fn a_task_focus_keeps_the_weightiest_symbols() {
+        let mut query = Query::new("yank the joined selections to a register");
+        query.idf = vec![1.0; query.terms.len()];
+        let relevance = Relevance {
+            files: Vec::new(),
+            query,
+        };
+        let symbols = "yank\tyank\nyank_joined_selections\tyank_joined_selections\n\
+                       paste\tpaste\nselect_register\tselect_register\n\
+                       yank_to_register\tyank_to_register\n";
+        let keys = |most| {
+            relevance
+                .task_focus(symbols, most)
+                .expect("a focus")
+                .into_keys()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(keys(1), ["yank_joined_selections"]);
+        assert_eq!(keys(2), ["yank_joined_selections", "yank_to_register"]);
+        assert_eq!(
+            keys(usize::MAX),
+            ["select_register", "yank", "yank_joined_selections", "yank_to_register"]
         );
     }
 
