@@ -195,9 +195,11 @@ const RELEVANT_SHARE: f64 = 0.2;
 /// fuller forms keep to the cap and the files after it keep their room.
 const FLOOR_SHARE: f64 = 0.5;
 const FIRST_FEW: usize = 4;
-/// How many of the symbols the task is about one of the first few files
-/// keeps when even those symbols alone are too large, from the most.
+/// How many of the symbols the task is about one of the first
+/// [`FOCUS_FEW`] files ranked keeps when even those symbols alone are too
+/// large, from the most.
 const FOCUS_SIZES: [usize; 2] = [8, 3];
+const FOCUS_FEW: usize = 8;
 /// How many candidates are rendered ahead of the fit, on every core.
 const RENDERED_AHEAD: usize = 256;
 /// How many times the room a complete map leaves is filled (`fill`).
@@ -849,7 +851,7 @@ impl<'a> Packer<'a> {
                         rest: MaskState::Hide,
                     }),
                 });
-                if self.first_few(resolved) {
+                if self.ranked_within(resolved, FOCUS_FEW) {
                     for &most in FOCUS_SIZES.iter().filter(|&&n| n < all) {
                         if let Some(focus) = names.and_then(|n| self.relevance.task_focus(n, most))
                         {
@@ -980,20 +982,20 @@ impl<'a> Packer<'a> {
     /// room [`ahead::Ahead`] holds for them).
     fn floor_cap(&self, resolved: &ResolvedItem, role: Role) -> usize {
         let cap = self.cap(resolved, role);
-        if role == Role::Relevant && self.first_few(resolved) {
+        if role == Role::Relevant && self.ranked_within(resolved, FIRST_FEW) {
             cap.max((self.opts.budget as f64 * FLOOR_SHARE) as usize)
         } else {
             cap
         }
     }
 
-    /// Whether `resolved` is one of the first [`FIRST_FEW`] files ranked
-    /// for the task.
-    fn first_few(&self, resolved: &ResolvedItem) -> bool {
+    /// Whether `resolved` is one of the first `n` files ranked for the
+    /// task.
+    fn ranked_within(&self, resolved: &ResolvedItem, n: usize) -> bool {
         self.relevance
             .files
             .iter()
-            .take(FIRST_FEW)
+            .take(n)
             .any(|s| s.path == resolved.path)
     }
 

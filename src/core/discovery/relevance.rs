@@ -689,7 +689,12 @@ mod tests {
         assert_eq!(keys(2), ["yank_joined_selections", "yank_to_register"]);
         assert_eq!(
             keys(usize::MAX),
-            ["select_register", "yank", "yank_joined_selections", "yank_to_register"]
+            [
+                "select_register",
+                "yank",
+                "yank_joined_selections",
+                "yank_to_register"
+            ]
         );
     }
 

@@ -422,6 +422,45 @@ fn a_huge_file_comes_down_to_the_symbols_the_task_is_about() {
     assert!(!text.contains("def helper_3("), "{text}");
 }
 
+/// A first-ranked file where even the symbols the task is about, alone,
+/// are over the budget still comes in: as the few of them that share the
+/// most of the task's words.
+#[test]
+fn a_huge_file_whose_task_symbols_are_many_comes_in_at_its_heart() {
+    let p = Project::empty();
+    let body: String = (0..3)
+        .map(|j| format!("    total = total + query.step_{j}\n"))
+        .collect();
+    let mut big = String::new();
+    for i in 0..200 {
+        big.push_str(&format!(
+            "def refetch_{i}(query):\n    total = 0\n{body}    return total\n\n"
+        ));
+    }
+    big.push_str(
+        "def refetch_interval_stale(query):\n    return query.stale_time * 2\n\n\
+         def refetch_interval(query):\n    return query.interval\n",
+    );
+    p.write("client.py", &big);
+    p.write("other.py", "def unrelated():\n    return 1\n");
+    let out = p.run(&[
+        "build",
+        "--task",
+        "refetch interval ignores the stale time",
+        "--budget",
+        "1200",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    assert_eq!(items[0], ("client.py".to_string(), Some("masked".into())));
+    let text = stdout(&out);
+    assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
+    assert!(text.contains("    return query.interval\n"), "{text}");
+    assert!(!text.contains("def refetch_7("), "{text}");
+    assert!(tokens::count(TokenizerKind::O200k, &text) <= 1200);
+}
+
 #[test]
 fn the_next_files_the_task_is_about_keep_room_for_their_cheapest_form() {
     // Eight files about the task, each best whole, ranked by how often
