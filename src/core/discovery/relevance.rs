@@ -355,20 +355,20 @@ impl Relevance {
         // subject: left to the mask's default, it shows the member in
         // full among signatures (or opens around it when the rest is
         // hidden), not every member in full.
-        let holds = |(path, name): (&str, &str), member: &str| {
-            [path, name].iter().any(|outer| {
-                member
-                    .strip_prefix(outer)
-                    .is_some_and(|rest| rest.starts_with("::") || rest.starts_with('.'))
+        // Found by a search in the sorted paths, not by pairs: a generated
+        // file may define thousands of names the task shares a word with.
+        let mut paths: Vec<&str> = about.iter().map(|&(path, _, _)| path).collect();
+        paths.sort_unstable();
+        let holds_member = |outer: &str| {
+            ["::", "."].iter().any(|sep| {
+                let prefix = format!("{outer}{sep}");
+                let at = paths.partition_point(|p| *p < prefix.as_str());
+                paths.get(at).is_some_and(|p| p.starts_with(&prefix))
             })
         };
         let mut subjects: Vec<(&str, f64)> = about
             .iter()
-            .filter(|&&(path, name, _)| {
-                !about
-                    .iter()
-                    .any(|&(member, _, _)| holds((path, name), member))
-            })
+            .filter(|&&(path, name, _)| !holds_member(path) && !holds_member(name))
             .map(|&(path, _, weight)| (path, weight))
             .collect();
         if subjects.len() > most {
