@@ -213,6 +213,16 @@ struct Form {
     mask: Option<Mask>,
 }
 
+impl Form {
+    /// The masked view with `symbols` in full, the rest as `rest`.
+    fn masked(symbols: BTreeMap<String, MaskState>, rest: MaskState) -> Form {
+        Form {
+            mode: ViewMode::Masked,
+            mask: Some(Mask { symbols, rest }),
+        }
+    }
+}
+
 /// The symbols the task is about in full, the rest as `rest`.
 #[derive(Debug, Clone, PartialEq)]
 struct Mask {
@@ -824,7 +834,8 @@ impl<'a> Packer<'a> {
     /// The forms `resolved` is tried in, from `wanted` down: a file the
     /// task found, wanted whole, is next tried with the symbols the task
     /// is about in full and the rest as signatures, before its skeleton
-    /// and outline; last with those symbols alone.
+    /// and outline; last with those symbols alone (for one of the first
+    /// [`FOCUS_FEW`] ranked, then the weightiest of them alone).
     fn forms(&self, resolved: &ResolvedItem, role: Role, wanted: ViewMode) -> Vec<Form> {
         let mut forms: Vec<Form> = reductions(wanted)
             .iter()
@@ -844,37 +855,16 @@ impl<'a> Packer<'a> {
                 // the weightiest, so the file the task is most about
                 // comes in at its heart rather than not at all.
                 let all = mask.len();
-                forms.push(Form {
-                    mode: ViewMode::Masked,
-                    mask: Some(Mask {
-                        symbols: mask.clone(),
-                        rest: MaskState::Hide,
-                    }),
-                });
+                forms.push(Form::masked(mask.clone(), MaskState::Hide));
                 if self.ranked_within(resolved, FOCUS_FEW) {
                     for &most in FOCUS_SIZES.iter().filter(|&&n| n < all) {
                         if let Some(focus) = names.and_then(|n| self.relevance.task_focus(n, most))
                         {
-                            forms.push(Form {
-                                mode: ViewMode::Masked,
-                                mask: Some(Mask {
-                                    symbols: focus,
-                                    rest: MaskState::Hide,
-                                }),
-                            });
+                            forms.push(Form::masked(focus, MaskState::Hide));
                         }
                     }
                 }
-                forms.insert(
-                    1,
-                    Form {
-                        mode: ViewMode::Masked,
-                        mask: Some(Mask {
-                            symbols: mask,
-                            rest: MaskState::Sig,
-                        }),
-                    },
-                );
+                forms.insert(1, Form::masked(mask, MaskState::Sig));
             }
         }
         forms
