@@ -94,9 +94,9 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     let mut found: Vec<(String, PathBuf)> = Vec::new();
     // The lines the tasks it names run (`deno task`, `npm run`, `make`)
     // count as the command's own, and the file they are read from as a
-    // file it names.
+    // file it names; each with the folder it runs in (a sub-make's).
     let tasks = super::tasks::task_lines(&real_root, &command);
-    let mut lines = vec![command];
+    let mut lines = vec![(command, String::new())];
     for task in tasks {
         if task.named {
             for pattern in line_patterns(&task.line, 0) {
@@ -111,12 +111,13 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
             found.push(file);
         }
         if !task.line.is_empty() {
-            lines.push(CommandLine::Shell(task.line));
+            lines.push((CommandLine::Shell(task.line), task.dir));
         }
     }
-    for word in lines.iter().flat_map(words) {
-        for candidate in candidates(&word) {
-            let bases = [Some(root), cwd.as_deref()];
+    for (line, dir) in &lines {
+        let in_dir = (!dir.is_empty()).then(|| root.join(dir));
+        for candidate in words(line).iter().flat_map(|w| candidates(w)) {
+            let bases = [Some(root), cwd.as_deref(), in_dir.as_deref()];
             for base in bases.into_iter().flatten() {
                 for rel in inside_any(&real_root, &base.join(&candidate)) {
                     if !found.iter().any(|(p, _)| *p == rel.0) {
@@ -130,13 +131,20 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
     let load_path: Vec<PathBuf> = lines
         .iter()
-        .flat_map(load_path)
-        .map(|dir| crate::core::paths::lexical(&real_root.join(dir)))
+        .flat_map(|(line, dir)| {
+            let here = real_root.join(dir);
+            load_path(line)
+                .into_iter()
+                .map(move |d| crate::core::paths::lexical(&here.join(d)))
+        })
         .collect();
     let import_maps: Vec<String> = lines
         .iter()
-        .flat_map(super::tasks::import_map_args)
-        .filter_map(|map| crate::core::module_maps::join_rel("", &map))
+        .flat_map(|(line, dir)| {
+            super::tasks::import_map_args(line)
+                .into_iter()
+                .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
+        })
         .collect();
     let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps);
     for (rel, real) in reached.files {

@@ -20,6 +20,10 @@ use crate::core::module_maps::script::jsonc;
 /// The most task lines read for one command (tasks running tasks).
 const MAX_TASK_LINES: usize = 64;
 
+/// How deep tasks that run tasks are followed: a recipe's `$(MAKE) -C
+/// sub` into a folder whose makefile does the same, a script's `npm run`.
+pub(super) const MAX_TASK_DEPTH: usize = 8;
+
 /// The words of a command as the program sees them: an argv's elements,
 /// or a shell line split at blanks and shell punctuation, quotes dropped.
 pub(super) fn plain_words(command: &CommandLine) -> Vec<String> {
@@ -63,6 +67,9 @@ pub(super) fn import_map_args(command: &CommandLine) -> Vec<String> {
 pub(super) struct TaskLine {
     /// The root-relative file it was read from.
     pub(super) config: String,
+    /// The root-relative folder the line runs in (`""`: the root): the
+    /// `-C` folder of a `make`, the folder of a `package.json`.
+    pub(super) dir: String,
     pub(super) line: String,
     /// The line is the task the command names (its patterns count), not
     /// one of every recipe of a makefile.
@@ -75,30 +82,26 @@ pub(super) struct TaskLine {
 /// [`MAX_TASK_LINES`].
 pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLine> {
     let mut out: Vec<TaskLine> = Vec::new();
-    let mut pending = vec![command.clone()];
-    while let Some(line) = pending.pop() {
+    let mut pending = vec![(command.clone(), String::new(), 0)];
+    while let Some((line, dir, depth)) = pending.pop() {
         let words = plain_words(&line);
         let mut found = Vec::new();
         for (config, name) in deno_tasks(&words) {
-            found.extend(
-                task(real_root, config.as_deref(), &name, 0)
-                    .into_iter()
-                    .map(|(config, line)| TaskLine {
-                        config,
-                        line,
-                        named: true,
-                    }),
-            );
+            found.extend(task(real_root, &dir, config.as_deref(), &name, 0));
         }
-        found.extend(npm_scripts(real_root, &words));
-        found.extend(make_recipes(real_root, &words));
+        found.extend(npm_scripts(real_root, &dir, &words));
+        found.extend(make_recipes(real_root, &dir, &words));
         for task in found {
             if out.len() >= MAX_TASK_LINES {
                 return out;
             }
             if !out.contains(&task) {
-                if task.named {
-                    pending.push(CommandLine::Shell(task.line.clone()));
+                if task.named && depth < MAX_TASK_DEPTH {
+                    pending.push((
+                        CommandLine::Shell(task.line.clone()),
+                        task.dir.clone(),
+                        depth + 1,
+                    ));
                 }
                 out.push(task);
             }
@@ -110,9 +113,10 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
 /// The programs that run a `package.json` script.
 const NODE_RUNNERS: [&str; 4] = ["npm", "pnpm", "yarn", "bun"];
 
-/// The `package.json` scripts `words` run (`npm run NAME`, `npm test`,
-/// `yarn NAME`, …), each with its `pre` and `post` script.
-fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
+/// The `package.json` scripts `words` run in folder `dir` (`npm run
+/// NAME`, `npm test`, `yarn NAME`, …), each with its `pre` and `post`
+/// script.
+fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
     let mut names = Vec::new();
     for (at, word) in words.iter().enumerate() {
         let program = word.rsplit('/').next().unwrap_or(word);
@@ -140,7 +144,8 @@ fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
     if names.is_empty() {
         return Vec::new();
     }
-    let Some(json) = super::imports::small_text(&real_root.join("package.json"))
+    let config = crate::core::module_maps::join(dir, "package.json");
+    let Some(json) = super::imports::small_text(&real_root.join(&config))
         .filter(|t| t.len() <= 1 << 20)
         .and_then(|t| jsonc(&t))
     else {
@@ -155,7 +160,8 @@ fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
                 .and_then(|l| l.as_str())
             {
                 out.push(TaskLine {
-                    config: "package.json".into(),
+                    config: config.clone(),
+                    dir: dir.to_string(),
                     line: line.to_string(),
                     named: true,
                 });
@@ -165,32 +171,55 @@ fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
     out
 }
 
-/// The most makefiles read for one command (`include`s).
+/// The most makefiles read for one `make` (`include`s).
 const MAX_MAKEFILES: usize = 16;
 
-/// The recipes `make` runs for `words`: of the targets it names (else
-/// the first), and of their prerequisites, in the makefile it reads and
-/// the files that includes (each read as a task file).
-fn make_recipes(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
+/// The most bytes a makefile variable grows to when expanded.
+const MAX_EXPANSION: usize = 64 << 10;
+
+/// Whether word `at` of `words` runs make: `make`, `gmake`, or a recipe's
+/// `$(MAKE)` (split into `$`, `MAKE`), `${MAKE}`, `$MAKE`.
+fn runs_make(words: &[String], at: usize) -> bool {
+    let word = words[at].as_str();
+    let program = word.rsplit('/').next().unwrap_or(word);
+    matches!(program, "make" | "gmake" | "${MAKE}" | "$MAKE")
+        || (word == "MAKE" && at > 0 && words[at - 1] == "$")
+}
+
+/// The recipes `make` runs for `words` (run in folder `dir`): of the
+/// targets it names (else the first), of their prerequisites, and of the
+/// pattern rules that make those, in the makefile it reads (in `-C DIR`,
+/// or the folder a `cd DIR` before it left) and the files that includes
+/// (each read as a task file). A recipe's own `$(MAKE) -C sub` is read
+/// in turn by [`task_lines`].
+fn make_recipes(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
     let mut out = Vec::new();
-    for (at, word) in words.iter().enumerate() {
-        let program = word.rsplit('/').next().unwrap_or(word);
-        if !matches!(program, "make" | "gmake") {
+    // Where the line is by now: a `cd DIR` moves it for what follows.
+    let mut here = Some(dir.to_string());
+    for at in 0..words.len() {
+        if words[at] == "cd" {
+            here = here.and_then(|h| crate::core::module_maps::join_rel(&h, words.get(at + 1)?));
             continue;
         }
-        let mut dir = String::new();
+        if !runs_make(words, at) {
+            continue;
+        }
+        let Some(here) = here.clone() else {
+            continue;
+        };
+        let mut sub = String::new();
         let mut file = None;
         let mut goals = Vec::new();
         let mut rest = words[at + 1..].iter();
         while let Some(word) = rest.next() {
             match word.as_str() {
-                "-C" | "--directory" => dir = rest.next().cloned().unwrap_or_default(),
+                "-C" | "--directory" => sub = rest.next().cloned().unwrap_or_default(),
                 "-f" | "--file" | "--makefile" => file = rest.next().cloned(),
                 "-I" | "-o" | "-W" | "-j" | "-l" => {
                     rest.next();
                 }
-                w if w.starts_with("--directory=") => dir = w["--directory=".len()..].to_string(),
-                w if w.starts_with("-C") => dir = w[2..].to_string(),
+                w if w.starts_with("--directory=") => sub = w["--directory=".len()..].to_string(),
+                w if w.starts_with("-C") => sub = w[2..].to_string(),
                 w if w.starts_with("--file=") => file = Some(w["--file=".len()..].to_string()),
                 w if w.starts_with("-f") && w.len() > 2 => file = Some(w[2..].to_string()),
                 w if w.starts_with('-') || w.contains('=') => {}
@@ -199,7 +228,7 @@ fn make_recipes(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
                 w => goals.push(w.to_string()),
             }
         }
-        let Some(dir) = crate::core::module_maps::join_rel("", &dir) else {
+        let Some(dir) = crate::core::module_maps::join_rel(&here, &sub) else {
             continue;
         };
         let first: Option<String> = match file {
@@ -211,21 +240,25 @@ fn make_recipes(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
         };
         let mut rules = Rules::default();
         let mut queue: Vec<String> = first.into_iter().collect();
-        let mut read = 0;
+        let mut read: Vec<String> = Vec::new();
         while let Some(rel) = queue.pop() {
-            read += 1;
-            if read > MAX_MAKEFILES {
-                break;
+            // A file included twice (an include loop) is read once.
+            if read.contains(&rel) || read.len() >= MAX_MAKEFILES {
+                continue;
             }
+            read.push(rel.clone());
             let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
                 continue;
             };
             out.push(TaskLine {
                 config: rel.clone(),
+                dir: dir.clone(),
                 line: String::new(),
                 named: false,
             });
-            for name in rules.read(&rel, &text) {
+            let included = rules.read(&rel, &text);
+            // Read in the order written: the queue is a stack.
+            for name in included.into_iter().rev() {
                 // Relative to where make runs (the `-C` folder).
                 if let Some(rel) = crate::core::module_maps::join_rel(&dir, &name) {
                     queue.push(rel);
@@ -241,11 +274,12 @@ fn make_recipes(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
                 continue;
             }
             seen.push(goal.clone());
-            for rule in rules.of(&goal) {
-                goals.extend(rule.prerequisites.iter().cloned());
+            for (rule, prerequisites) in rules.making(&goal) {
+                goals.extend(prerequisites);
                 for line in &rule.recipe {
                     out.push(TaskLine {
                         config: rule.file.clone(),
+                        dir: dir.clone(),
                         line: line.clone(),
                         named: true,
                     });
@@ -259,20 +293,47 @@ fn make_recipes(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
 /// One rule of a makefile.
 struct Rule {
     file: String,
+    /// Its targets; a pattern rule's (`%.o`) hold a `%`.
     targets: Vec<String>,
+    /// As written (a pattern rule's hold a `%`), variables expanded.
     prerequisites: Vec<String>,
     recipe: Vec<String>,
 }
 
-/// The rules of the makefiles read, and the default goal.
+/// The rules of the makefiles read, their variables, and the default
+/// goal.
 #[derive(Default)]
 struct Rules {
     rules: Vec<Rule>,
+    variables: std::collections::HashMap<String, String>,
     first: Option<String>,
 }
 
+/// `name` assigned `value` by a makefile line (`X = v`, `X := v`, `X ::=
+/// v`, `X ?= v`, `X += v`, `X != cmd`, after `export` or `override`), or
+/// `None` when the line is no assignment. The flag says `+=`.
+fn assignment(line: &str) -> Option<(&str, &str, bool)> {
+    let eq = line.find('=')?;
+    // `a: b` before any `=` is a rule (`a: X = v` sets a target's own).
+    if line[..eq].contains(':') && !line[..eq].ends_with(':') {
+        return None;
+    }
+    let head = &line[..eq];
+    let append = head.ends_with('+');
+    let name = head.trim_end_matches([':', '+', '?', '!']).trim();
+    let name = ["export ", "override "]
+        .iter()
+        .fold(name, |n, p| n.strip_prefix(p).unwrap_or(n))
+        .trim();
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return None;
+    }
+    Some((name, line[eq + 1..].trim(), append))
+}
+
 impl Rules {
-    /// Read the rules of makefile `file`; the files it includes.
+    /// Read the rules and variables of makefile `file`; the files it
+    /// includes.
     fn read(&mut self, file: &str, text: &str) -> Vec<String> {
         let mut included = Vec::new();
         let mut current: Option<usize> = None;
@@ -304,18 +365,36 @@ impl Rules {
                 );
                 continue;
             }
+            if let Some((name, value, append)) = assignment(trimmed) {
+                let value = match self.variables.get(name) {
+                    Some(old) if append => format!("{old} {value}"),
+                    _ => value.to_string(),
+                };
+                if value.len() <= MAX_EXPANSION && self.variables.len() < 4096 {
+                    self.variables.insert(name.to_string(), value);
+                }
+                continue;
+            }
             let Some((head, tail)) = line.split_once(':') else {
                 continue;
             };
-            // `X := v`, `X ::= v`: an assignment, no rule.
-            if tail.starts_with('=') || tail.starts_with(":=") || head.contains('=') {
-                continue;
-            }
-            let (prerequisites, inline) = match tail.split_once(';') {
+            let (tail, inline) = match tail.split_once(';') {
                 Some((p, r)) => (p, Some(r.trim())),
                 None => (tail, None),
             };
-            let targets: Vec<String> = head.split_whitespace().map(str::to_string).collect();
+            // `a:: b` (double colon) reads as `a: b`.
+            let tail = tail.strip_prefix(':').unwrap_or(tail);
+            // A static pattern rule (`$(OBJS): %.o: %.c`) counts as the
+            // pattern rule `%.o: %.c`, whichever targets it lists.
+            let (targets, prerequisites) = match tail.split_once(':') {
+                Some((pattern, prerequisites)) => (pattern.trim().to_string(), prerequisites),
+                None => (head.to_string(), tail),
+            };
+            let targets: Vec<String> = self
+                .expand(&targets)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
             if self.first.is_none()
                 && let Some(t) = targets
                     .iter()
@@ -326,8 +405,8 @@ impl Rules {
             self.rules.push(Rule {
                 file: file.to_string(),
                 targets,
-                prerequisites: prerequisites
-                    .trim_start_matches(':')
+                prerequisites: self
+                    .expand(prerequisites)
                     .split_whitespace()
                     .filter(|p| *p != "|")
                     .map(str::to_string)
@@ -343,12 +422,87 @@ impl Rules {
         included
     }
 
-    /// The rules that make `goal`.
-    fn of(&self, goal: &str) -> impl Iterator<Item = &Rule> {
-        self.rules
-            .iter()
-            .filter(move |r| r.targets.iter().any(|t| t == goal))
+    /// `text` with the variables read so far (`$(X)`, `${X}`) put in, a
+    /// few levels deep and up to [`MAX_EXPANSION`] bytes; what is not a
+    /// plain variable (`$(shell …)`, `$(X:.o=.c)`) is left.
+    fn expand(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for _ in 0..4 {
+            if !text.contains('$') {
+                break;
+            }
+            let mut out = String::with_capacity(text.len());
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find('$') {
+                out.push_str(&rest[..at]);
+                rest = &rest[at..];
+                let close = match rest.as_bytes().get(1) {
+                    Some(b'(') => ')',
+                    Some(b'{') => '}',
+                    _ => {
+                        out.push('$');
+                        rest = &rest[1..];
+                        continue;
+                    }
+                };
+                match rest[2..].find(close).map(|end| &rest[2..2 + end]) {
+                    Some(name) if self.variables.contains_key(name) => {
+                        out.push_str(&self.variables[name]);
+                        rest = &rest[2 + name.len() + 1..];
+                    }
+                    _ => {
+                        out.push('$');
+                        rest = &rest[1..];
+                    }
+                }
+                if out.len() > MAX_EXPANSION {
+                    return out;
+                }
+            }
+            out.push_str(rest);
+            text = out;
+        }
+        text
     }
+
+    /// The rules that make `goal`, each with its prerequisites for it: the
+    /// explicit rules naming it, and, when none of them has a recipe,
+    /// every pattern rule whose target matches it (its `%` in the
+    /// prerequisites replaced by the stem).
+    fn making(&self, goal: &str) -> Vec<(&Rule, Vec<String>)> {
+        let explicit: Vec<(&Rule, Vec<String>)> = self
+            .rules
+            .iter()
+            .filter(|r| r.targets.iter().any(|t| t == goal))
+            .map(|r| (r, r.prerequisites.clone()))
+            .collect();
+        if explicit.iter().any(|(r, _)| !r.recipe.is_empty()) {
+            return explicit;
+        }
+        let mut out = explicit;
+        for rule in &self.rules {
+            let Some(stem) = rule.targets.iter().find_map(|t| stem(t, goal)) else {
+                continue;
+            };
+            let prerequisites = rule
+                .prerequisites
+                .iter()
+                .map(|p| p.replacen('%', stem, 1))
+                .collect();
+            out.push((rule, prerequisites));
+        }
+        out
+    }
+}
+
+/// What `%` stands for when `goal` matches target pattern `pattern`
+/// (`%.o` and `main.o`: `main`), or `None`.
+fn stem<'a>(pattern: &str, goal: &'a str) -> Option<&'a str> {
+    let (prefix, suffix) = pattern.split_once('%')?;
+    if goal.len() <= prefix.len() + suffix.len() {
+        return None;
+    }
+    goal.strip_prefix(prefix)?.strip_suffix(suffix)
 }
 
 /// Each `deno task NAME` in `words`: the config file `--config`/`-c`
@@ -379,15 +533,21 @@ fn deno_tasks(words: &[String]) -> Vec<(Option<String>, String)> {
 }
 
 /// The lines task `name` runs, its dependencies first, with the config
-/// file read (root-relative): `config` when given, else the root's
-/// `deno.json`, else `deno.jsonc`.
-fn task(real_root: &Path, config: Option<&str>, name: &str, depth: usize) -> Vec<(String, String)> {
+/// file read (root-relative): `config` when given (relative to `dir`,
+/// where the command runs), else `dir`'s `deno.json`, else `deno.jsonc`.
+fn task(
+    real_root: &Path,
+    dir: &str,
+    config: Option<&str>,
+    name: &str,
+    depth: usize,
+) -> Vec<TaskLine> {
     let names: Vec<String> = match config {
         Some(c) => vec![c.to_string()],
         None => vec!["deno.json".into(), "deno.jsonc".into()],
     };
     let Some((rel, json)) = names.into_iter().find_map(|rel| {
-        let rel = crate::core::module_maps::join_rel("", &rel)?;
+        let rel = crate::core::module_maps::join_rel(dir, &rel)?;
         let text = super::imports::small_text(&real_root.join(&rel))?;
         Some((rel, jsonc(&text)?))
     }) else {
@@ -415,7 +575,16 @@ fn task(real_root: &Path, config: Option<&str>, name: &str, depth: usize) -> Vec
             }
         }
     }
-    out
+    // Deno runs a task in its config file's folder.
+    let folder = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    out.into_iter()
+        .map(|(config, line)| TaskLine {
+            config,
+            dir: folder.clone(),
+            line,
+            named: true,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -544,5 +713,138 @@ mod tests {
             let texts: Vec<&str> = lines.iter().map(|t| t.line.as_str()).collect();
             assert_eq!(texts, want, "{command}");
         }
+    }
+
+    /// The named lines of `command` as (file read, folder run in, line),
+    /// sorted.
+    fn named_lines(root: &Path, command: &str) -> Vec<(String, String, String)> {
+        let mut out: Vec<(String, String, String)> = task_lines(root, &shell(command))
+            .into_iter()
+            .filter(|t| t.named)
+            .map(|t| (t.config, t.dir, t.line))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn owned(lines: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+        let mut out: Vec<(String, String, String)> = lines
+            .iter()
+            .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// A goal's prerequisites are made by pattern rules (`%.o: %.c`, a
+    /// static pattern rule, a chain of them) when no explicit rule makes
+    /// them; the variables a prerequisite list names are expanded. Every
+    /// pattern rule that matches counts: a file that appears later (a
+    /// `.y` for `%.c: %.y`) would make make use it.
+    #[test]
+    fn make_runs_the_pattern_rules_its_goals_prerequisites_reach() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "OBJS = main.o\nOBJS += util.o\nDOCS := out/sum.txt\n\n\
+             summary: $(DOCS) ${OBJS}\n\t@cat out/sum.txt\n\n\
+             out/%.txt: notes/%.md\n\tpython3 tools/render.py $< > $@\n\n\
+             $(OBJS): %.o: %.c\n\tsh tools/cc.sh $<\n\n\
+             %.c: %.y\n\tsh tools/yacc.sh $<\n\n\
+             %.h: %.txt\n\tsh tools/never.sh\n\n\
+             clean:\n\trm -rf out\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "cat out/sum.txt"),
+                ("Makefile", "", "python3 tools/render.py $< > $@"),
+                ("Makefile", "", "sh tools/cc.sh $<"),
+                ("Makefile", "", "sh tools/yacc.sh $<"),
+            ])
+        );
+    }
+
+    /// `$(MAKE) -C sub` (also `${MAKE}`, `make -C`, `cd sub && $(MAKE)`)
+    /// in a recipe reads the sub-folder's makefile, its goals' recipes run
+    /// in that folder, and its own `-C` is relative to it.
+    #[test]
+    fn make_follows_recursive_makes_into_sub_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["docs", "api"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "summary:\n\t$(MAKE) -C docs summary\n\tcd api && $(MAKE) gen\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("docs/Makefile"),
+            "summary:\n\tpython3 ../tools/sum.py\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("api/makefile"),
+            "gen:\n\t${MAKE} -C ../docs summary\n\tsh gen.sh\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "$(MAKE) -C docs summary"),
+                ("Makefile", "", "cd api && $(MAKE) gen"),
+                ("api/makefile", "api", "${MAKE} -C ../docs summary"),
+                ("api/makefile", "api", "sh gen.sh"),
+                ("docs/Makefile", "docs", "python3 ../tools/sum.py"),
+            ])
+        );
+        let read: Vec<String> = task_lines(dir.path(), &shell("make summary"))
+            .into_iter()
+            .filter(|t| !t.named)
+            .map(|t| t.config)
+            .collect();
+        let mut read = read;
+        read.sort();
+        assert_eq!(read, ["Makefile", "api/makefile", "docs/Makefile"]);
+    }
+
+    /// Makes that recurse without end (into ever deeper folders, into
+    /// their own folder, through includes that include each other) stop.
+    #[test]
+    fn endless_recursive_makes_and_include_loops_stop() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut folder = dir.path().to_path_buf();
+        for _ in 0..40 {
+            std::fs::write(
+                folder.join("Makefile"),
+                "all:\n\t$(MAKE) -C a\n\t$(MAKE) -C .\n",
+            )
+            .unwrap();
+            folder = folder.join("a");
+            std::fs::create_dir(&folder).unwrap();
+        }
+        let lines = task_lines(dir.path(), &shell("make"));
+        let deepest = lines.iter().map(|t| t.dir.matches('a').count()).max();
+        // The command's makefile is the root's, each sub-make's one folder
+        // deeper, up to the bound.
+        assert_eq!(deepest, Some(MAX_TASK_DEPTH), "{lines:?}");
+        let loops = tempfile::tempdir().unwrap();
+        std::fs::write(loops.path().join("Makefile"), "include a.mk\nall: x\n").unwrap();
+        std::fs::write(loops.path().join("a.mk"), "include b.mk\n").unwrap();
+        std::fs::write(
+            loops.path().join("b.mk"),
+            "include a.mk Makefile\nx:\n\techo x\n",
+        )
+        .unwrap();
+        let lines = task_lines(loops.path(), &shell("make"));
+        let read: Vec<&str> = lines
+            .iter()
+            .filter(|t| !t.named)
+            .map(|t| t.config.as_str())
+            .collect();
+        assert_eq!(read, ["Makefile", "a.mk", "b.mk"]);
+        assert!(lines.iter().any(|t| t.line == "echo x"), "{lines:?}");
     }
 }
