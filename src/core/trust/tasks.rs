@@ -83,6 +83,7 @@ pub(super) struct TaskLine {
 pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLine> {
     let mut out: Vec<TaskLine> = Vec::new();
     let mut pending = vec![(command.clone(), String::new(), 0)];
+    let mut make_bytes = MAX_MAKE_BYTES;
     while let Some((line, dir, depth)) = pending.pop() {
         let words = plain_words(&line);
         let mut found = Vec::new();
@@ -90,7 +91,7 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
             found.extend(task(real_root, &dir, config.as_deref(), &name, 0));
         }
         found.extend(npm_scripts(real_root, &dir, &words));
-        found.extend(make_recipes(real_root, &dir, &words));
+        found.extend(make_recipes(real_root, &dir, &words, &mut make_bytes));
         for task in found {
             if out.len() >= MAX_TASK_LINES {
                 return out;
@@ -177,6 +178,18 @@ const MAX_MAKEFILES: usize = 16;
 /// The most bytes a makefile variable grows to when expanded.
 const MAX_EXPANSION: usize = 64 << 10;
 
+/// The most bytes expansion adds to the makefiles one `make` reads, all
+/// rules together: past it, prerequisites are kept as written.
+const MAX_EXPANDED: usize = 1 << 20;
+
+/// The most bytes of makefiles read for one command, all `make`s and
+/// sub-makes together.
+const MAX_MAKE_BYTES: usize = 16 << 20;
+
+/// The most goals waiting to be looked at in one `make`, and the most
+/// pattern rules taken for one goal.
+const MAX_GOALS: usize = 1024;
+
 /// Whether word `at` of `words` runs make: `make`, `gmake`, or a recipe's
 /// `$(MAKE)` (split into `$`, `MAKE`), `${MAKE}`, `$MAKE`.
 fn runs_make(words: &[String], at: usize) -> bool {
@@ -192,7 +205,13 @@ fn runs_make(words: &[String], at: usize) -> bool {
 /// or the folder a `cd DIR` before it left) and the files that includes
 /// (each read as a task file). A recipe's own `$(MAKE) -C sub` is read
 /// in turn by [`task_lines`].
-fn make_recipes(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
+/// Makefiles are read while `budget` bytes are left, and it is spent.
+fn make_recipes(
+    real_root: &Path,
+    dir: &str,
+    words: &[String],
+    budget: &mut usize,
+) -> Vec<TaskLine> {
     let mut out = Vec::new();
     // Where the line is by now: a `cd DIR` moves it for what follows.
     let mut here = Some(dir.to_string());
@@ -250,6 +269,11 @@ fn make_recipes(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> 
             let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
                 continue;
             };
+            if text.len() > *budget {
+                *budget = 0;
+                break;
+            }
+            *budget -= text.len();
             out.push(TaskLine {
                 config: rel.clone(),
                 dir: dir.clone(),
@@ -269,14 +293,21 @@ fn make_recipes(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> 
             goals.extend(rules.first.clone());
         }
         let mut seen: Vec<String> = Vec::new();
+        let mut lines = 0;
         while let Some(goal) = goals.pop() {
             if seen.contains(&goal) || seen.len() >= MAX_TASK_LINES {
                 continue;
             }
             seen.push(goal.clone());
             for (rule, prerequisites) in rules.making(&goal) {
-                goals.extend(prerequisites);
+                let room = MAX_GOALS.saturating_sub(goals.len());
+                goals.extend(prerequisites.into_iter().take(room));
                 for line in &rule.recipe {
+                    // More than a command follows is not kept.
+                    if lines >= MAX_TASK_LINES {
+                        break;
+                    }
+                    lines += 1;
                     out.push(TaskLine {
                         config: rule.file.clone(),
                         dir: dir.clone(),
@@ -306,6 +337,8 @@ struct Rule {
 struct Rules {
     rules: Vec<Rule>,
     variables: std::collections::HashMap<String, String>,
+    /// Bytes expansion has added so far (at most [`MAX_EXPANDED`]).
+    expanded: usize,
     first: Option<String>,
 }
 
@@ -402,15 +435,16 @@ impl Rules {
             {
                 self.first = Some(t.clone());
             }
+            let prerequisites = self
+                .expand(prerequisites)
+                .split_whitespace()
+                .filter(|p| *p != "|")
+                .map(str::to_string)
+                .collect();
             self.rules.push(Rule {
                 file: file.to_string(),
                 targets,
-                prerequisites: self
-                    .expand(prerequisites)
-                    .split_whitespace()
-                    .filter(|p| *p != "|")
-                    .map(str::to_string)
-                    .collect(),
+                prerequisites,
                 recipe: inline
                     .filter(|r| !r.is_empty())
                     .map(str::to_string)
@@ -425,7 +459,8 @@ impl Rules {
     /// `text` with the variables read so far (`$(X)`, `${X}`) put in, a
     /// few levels deep and up to [`MAX_EXPANSION`] bytes; what is not a
     /// plain variable (`$(shell …)`, `$(X:.o=.c)`) is left.
-    fn expand(&self, text: &str) -> String {
+    fn expand(&mut self, text: &str) -> String {
+        let original = text;
         let mut text = text.to_string();
         for _ in 0..4 {
             if !text.contains('$') {
@@ -455,13 +490,16 @@ impl Rules {
                         rest = &rest[1..];
                     }
                 }
-                if out.len() > MAX_EXPANSION {
-                    return out;
+                if out.len() > MAX_EXPANSION
+                    || self.expanded + out.len().saturating_sub(original.len()) > MAX_EXPANDED
+                {
+                    return original.to_string();
                 }
             }
             out.push_str(rest);
             text = out;
         }
+        self.expanded += text.len().saturating_sub(original.len());
         text
     }
 
@@ -481,6 +519,9 @@ impl Rules {
         }
         let mut out = explicit;
         for rule in &self.rules {
+            if out.len() >= MAX_GOALS {
+                break;
+            }
             let Some(stem) = rule.targets.iter().find_map(|t| stem(t, goal)) else {
                 continue;
             };
@@ -846,5 +887,61 @@ mod tests {
             .collect();
         assert_eq!(read, ["Makefile", "a.mk", "b.mk"]);
         assert!(lines.iter().any(|t| t.line == "echo x"), "{lines:?}");
+    }
+
+    /// A makefile built to blow up: a large variable named by thousands
+    /// of rules, and thousands of pattern rules that
+    /// all match every goal, each with many recipe lines. What is held
+    /// stays bounded (expansion by a budget, goals and lines by their
+    /// caps), and it ends quickly.
+    #[test]
+    fn makefile_bombs_stay_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        // 60 KB named by 20,000 rules: 1.2 GB once expanded (the
+        // binary before the budget passed 9 GB and 2 minutes on it).
+        let mut text = format!("A = {}\n", "x ".repeat(30_000));
+        for i in 0..20_000 {
+            text.push_str(&format!("t{i}: $(A)\n"));
+        }
+        let mut rules = Rules::default();
+        rules.read("Makefile", &text);
+        let held: usize = rules
+            .rules
+            .iter()
+            .flat_map(|r| &r.prerequisites)
+            .map(String::len)
+            .sum();
+        assert!(
+            held <= MAX_EXPANDED + text.len(),
+            "{held} bytes of prerequisites held"
+        );
+
+        let mut text = String::from("all: a.o\n");
+        for i in 0..5_000 {
+            text.push_str(&format!("%: %.{i}\n"));
+            text.push_str(&"\techo x\n".repeat(64));
+        }
+        std::fs::write(dir.path().join("Makefile"), &text).unwrap();
+        let words: Vec<String> = vec!["make".into()];
+        let lines = make_recipes(dir.path(), "", &words, &mut MAX_MAKE_BYTES.clone());
+        assert!(lines.len() <= MAX_TASK_LINES + MAX_MAKEFILES, "{}", lines.len());
+    }
+
+    /// Makes that each read megabytes (one makefile read by many
+    /// `$(MAKE) -f`) stop at a budget of bytes read for the command.
+    #[test]
+    fn the_makefiles_read_for_one_command_have_a_byte_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = format!("x:\n\techo x\n{}", "# filler line of a large makefile\n".repeat(60_000));
+        let mut root = String::from("all:\n");
+        for i in 0..24 {
+            std::fs::write(dir.path().join(format!("m{i}.mk")), &big).unwrap();
+            root.push_str(&format!("\t$(MAKE) -f m{i}.mk x\n"));
+        }
+        std::fs::write(dir.path().join("Makefile"), root).unwrap();
+        let lines = task_lines(dir.path(), &shell("make"));
+        let read = lines.iter().filter(|t| !t.named).count();
+        assert!(read > 1, "{lines:?}");
+        assert!(read * big.len() <= MAX_MAKE_BYTES + big.len(), "{read} makefiles read");
     }
 }
