@@ -114,9 +114,16 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
             lines.push((CommandLine::Shell(task.line), task.dir));
         }
     }
+    // Each word once per folder: a task line may repeat one thousands of
+    // times, and each is looked up on disk.
+    let mut looked_up: std::collections::HashSet<(String, &str)> = Default::default();
     for (line, dir) in &lines {
         let in_dir = (!dir.is_empty()).then(|| root.join(dir));
-        for candidate in words(line).iter().flat_map(|w| candidates(w)) {
+        let fresh = words(line)
+            .into_iter()
+            .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
+            .collect::<Vec<_>>();
+        for candidate in fresh.iter().flat_map(|w| candidates(w)) {
             let bases = [Some(root), cwd.as_deref(), in_dir.as_deref()];
             for base in bases.into_iter().flatten() {
                 for rel in inside_any(&real_root, &base.join(&candidate)) {

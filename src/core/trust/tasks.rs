@@ -141,6 +141,10 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
             _ => None,
         };
         names.extend(name);
+        // A line naming a script thousands of times runs a few.
+        if names.len() >= MAX_TASK_LINES {
+            break;
+        }
     }
     if names.is_empty() {
         return Vec::new();
@@ -215,6 +219,7 @@ fn make_recipes(
     let mut out = Vec::new();
     // Where the line is by now: a `cd DIR` moves it for what follows.
     let mut here = Some(dir.to_string());
+    let mut makes = 0;
     for at in 0..words.len() {
         if words[at] == "cd" {
             here = here.and_then(|h| crate::core::module_maps::join_rel(&h, words.get(at + 1)?));
@@ -222,6 +227,11 @@ fn make_recipes(
         }
         if !runs_make(words, at) {
             continue;
+        }
+        // A line of `make make make …` runs a few, not one per word.
+        makes += 1;
+        if makes > MAX_MAKEFILES {
+            break;
         }
         let Some(here) = here.clone() else {
             continue;
@@ -244,6 +254,7 @@ fn make_recipes(
                 w if w.starts_with('-') || w.contains('=') => {}
                 // The command goes on after `&&`, `;`: no more goals.
                 w if !w.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)) => break,
+                _ if goals.len() >= MAX_GOALS => break,
                 w => goals.push(w.to_string()),
             }
         }
@@ -568,6 +579,9 @@ fn deno_tasks(words: &[String]) -> Vec<(Option<String>, String)> {
                 out.push((config, word.clone()));
                 break;
             }
+        }
+        if out.len() >= MAX_TASK_LINES {
+            break;
         }
     }
     out
@@ -924,7 +938,11 @@ mod tests {
         std::fs::write(dir.path().join("Makefile"), &text).unwrap();
         let words: Vec<String> = vec!["make".into()];
         let lines = make_recipes(dir.path(), "", &words, &mut MAX_MAKE_BYTES.clone());
-        assert!(lines.len() <= MAX_TASK_LINES + MAX_MAKEFILES, "{}", lines.len());
+        assert!(
+            lines.len() <= MAX_TASK_LINES + MAX_MAKEFILES,
+            "{}",
+            lines.len()
+        );
     }
 
     /// Makes that each read megabytes (one makefile read by many
@@ -932,7 +950,10 @@ mod tests {
     #[test]
     fn the_makefiles_read_for_one_command_have_a_byte_budget() {
         let dir = tempfile::tempdir().unwrap();
-        let big = format!("x:\n\techo x\n{}", "# filler line of a large makefile\n".repeat(60_000));
+        let big = format!(
+            "x:\n\techo x\n{}",
+            "# filler line of a large makefile\n".repeat(60_000)
+        );
         let mut root = String::from("all:\n");
         for i in 0..24 {
             std::fs::write(dir.path().join(format!("m{i}.mk")), &big).unwrap();
@@ -942,6 +963,35 @@ mod tests {
         let lines = task_lines(dir.path(), &shell("make"));
         let read = lines.iter().filter(|t| !t.named).count();
         assert!(read > 1, "{lines:?}");
-        assert!(read * big.len() <= MAX_MAKE_BYTES + big.len(), "{read} makefiles read");
+        assert!(
+            read * big.len() <= MAX_MAKE_BYTES + big.len(),
+            "{read} makefiles read"
+        );
+    }
+
+    /// A task line that names a runner thousands of times (`make make
+    /// …`, `yarn x yarn x …`) runs a few: each `make` read the makefile
+    /// and took every word after it as a goal (quadratic), each `yarn x`
+    /// gave three lines.
+    #[test]
+    fn a_line_repeating_a_runner_runs_a_few() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Makefile"), "all:\n\techo all\n").unwrap();
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{ "scripts": { "prex": "echo pre", "x": "echo x" } }"#,
+        )
+        .unwrap();
+        let words: Vec<String> = vec!["make".to_string(); 200_000];
+        let lines = make_recipes(dir.path(), "", &words, &mut MAX_MAKE_BYTES.clone());
+        let read = lines.iter().filter(|t| !t.named).count();
+        assert_eq!(read, MAX_MAKEFILES);
+        let words: Vec<String> = ["yarn", "x"]
+            .repeat(100_000)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let lines = npm_scripts(dir.path(), "", &words);
+        assert_eq!(lines.len(), 2 * MAX_TASK_LINES);
     }
 }
