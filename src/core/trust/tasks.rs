@@ -194,6 +194,14 @@ const MAX_MAKE_BYTES: usize = 16 << 20;
 /// pattern rules taken for one goal.
 const MAX_GOALS: usize = 1024;
 
+/// The variables make runs programs from without a recipe naming them:
+/// `SHELL` runs every recipe line, the others are the programs of its
+/// built-in rules (`%.o: %.c` runs `$(CC)`). Set by a makefile, each
+/// counts as a line it runs.
+const MAKE_PROGRAMS: [&str; 12] = [
+    "SHELL", "CC", "CXX", "CPP", "AS", "AR", "LD", "YACC", "LEX", "FC", "PC", "M2C",
+];
+
 /// Whether word `at` of `words` runs make: `make`, `gmake`, or a recipe's
 /// `$(MAKE)` (split into `$`, `MAKE`), `${MAKE}`, `$MAKE`.
 fn runs_make(words: &[String], at: usize) -> bool {
@@ -304,7 +312,7 @@ fn make_recipes(
             goals.extend(rules.first.clone());
         }
         let mut seen: Vec<String> = Vec::new();
-        let mut lines = 0;
+        let mut recipes: Vec<(String, String)> = Vec::new();
         while let Some(goal) = goals.pop() {
             if seen.contains(&goal) || seen.len() >= MAX_TASK_LINES {
                 continue;
@@ -315,18 +323,27 @@ fn make_recipes(
                 goals.extend(prerequisites.into_iter().take(room));
                 for line in &rule.recipe {
                     // More than a command follows is not kept.
-                    if lines >= MAX_TASK_LINES {
+                    if recipes.len() >= MAX_TASK_LINES {
                         break;
                     }
-                    lines += 1;
-                    out.push(TaskLine {
-                        config: rule.file.clone(),
-                        dir: dir.clone(),
-                        line: line.clone(),
-                        named: true,
-                    });
+                    recipes.push((rule.file.clone(), line.clone()));
                 }
             }
+        }
+        // What the makefile sets `SHELL`, `CC`, … to runs too.
+        for name in MAKE_PROGRAMS {
+            if let (Some(value), Some(file)) = (rules.variables.get(name), read.first()) {
+                recipes.push((file.clone(), value.clone()));
+            }
+        }
+        // A recipe's `$(GEN)` runs what the variable holds.
+        for (config, line) in recipes {
+            out.push(TaskLine {
+                config,
+                dir: dir.clone(),
+                line: rules.expand(&line),
+                named: true,
+            });
         }
     }
     out
@@ -729,7 +746,9 @@ mod tests {
             named,
             [
                 ("Makefile", "python3 tools/sum.py"),
-                ("rules.mk", "sh tools/gen.sh")
+                ("rules.mk", "sh tools/gen.sh"),
+                // The compiler the makefile sets runs in built-in rules.
+                ("Makefile", "cc"),
             ]
         );
         let read: Vec<&str> = lines
@@ -993,5 +1012,28 @@ mod tests {
             .collect();
         let lines = npm_scripts(dir.path(), "", &words);
         assert_eq!(lines.len(), 2 * MAX_TASK_LINES);
+    }
+
+    /// A recipe's variables are put in (`$(GEN)` runs what `GEN` holds),
+    /// and what the makefile sets `SHELL` (every recipe runs through it)
+    /// and the programs of make's built-in rules (`CC` for `%.o: %.c`) to
+    /// runs too.
+    #[test]
+    fn make_runs_what_its_variables_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "GEN = python3 tools/gen.py\nSHELL := tools/sh.sh\nCC = sh tools/cc.sh\n\
+             summary: a.o\n\t@$(GEN) > $@\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "python3 tools/gen.py > $@"),
+                ("Makefile", "", "sh tools/cc.sh"),
+                ("Makefile", "", "tools/sh.sh"),
+            ])
+        );
     }
 }

@@ -340,13 +340,13 @@ fn consent_covers_what_other_interpreters_load() {
 /// composer's PSR-4 autoload map, Ruby's `-Idir` and `$LOAD_PATH`,
 /// Perl's `-Idir` and `@INC`; a task runner's file (`deno task`,
 /// `make`, `npm run`) and what its task runs (make's pattern rules, its
-/// variables, a recipe's `$(MAKE) -C sub`). Each file reached only through that
+/// variables, `SHELL`, a recipe's `$(MAKE) -C sub`). Each file reached only through that
 /// mapping is covered: after `trust`, an edit to it needs consent again
 /// and the build says why.
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 28] = [
+    let cases: [Case; 30] = [
         (
             "deno run tools/sum.ts",
             &[
@@ -517,6 +517,28 @@ fn consent_covers_what_mapped_imports_load() {
                 ("tools/gen.sh", "true\n"),
             ],
             "tools/gen.sh",
+        ),
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "GEN = python3 tools/gen.py\nsummary:\n\t@$(GEN) > /dev/null\n",
+                ),
+                ("tools/gen.py", "print(1)\n"),
+            ],
+            "tools/gen.py",
+        ),
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "SHELL := tools/sh.sh\nsummary:\n\t@head -c 100\n",
+                ),
+                ("tools/sh.sh", "#!/bin/sh\nexec /bin/sh \"$@\"\n"),
+            ],
+            "tools/sh.sh",
         ),
         (
             "make -s summary",
