@@ -1,11 +1,15 @@
 //! What a task runner reads from the project for a consented command:
-//! `deno task NAME` runs the line the root's `deno.json`/`deno.jsonc`
-//! (or the file `--config`/`-c` names) gives the task, and its
+//! `deno task NAME` runs the line the `deno.json`/`deno.jsonc` where it
+//! runs (or the file `--config`/`-c` names) gives the task, and its
 //! `dependencies` first; `npm run NAME` (also `npm test`, `npm start`,
-//! `yarn NAME`, `pnpm NAME`, `bun run NAME`) the root's `package.json`
+//! `yarn NAME`, `pnpm NAME`, `bun run NAME`) the `package.json`
 //! script of that name, with its `pre`/`post` scripts; `make` the
 //! recipes of the makefile it reads (`GNUmakefile`, `makefile`,
-//! `Makefile`, or `-f FILE`, in `-C DIR`), and the files it `include`s.
+//! `Makefile`, or `-f FILE`, in `-C DIR`), and the files it `include`s:
+//! of its goals, their prerequisites and the pattern rules that make
+//! them, variables put in, with what it sets `SHELL` and `CC`, … to. A
+//! task line that runs a task (`$(MAKE) -C sub`, `cd sub && make`) is
+//! read in turn, in its folder, [`MAX_TASK_DEPTH`] deep.
 //! And the import maps a Deno command names with `--import-map PATH` /
 //! `--import-map=PATH`. A consent covers the file a task is read from
 //! and what each task line runs, as if the command had said it; a
@@ -244,92 +248,29 @@ fn make_recipes(
         let Some(here) = here.clone() else {
             continue;
         };
-        let mut sub = String::new();
-        let mut file = None;
-        let mut goals = Vec::new();
-        let mut rest = words[at + 1..].iter();
-        while let Some(word) = rest.next() {
-            match word.as_str() {
-                "-C" | "--directory" => sub = rest.next().cloned().unwrap_or_default(),
-                "-f" | "--file" | "--makefile" => file = rest.next().cloned(),
-                "-I" | "-o" | "-W" | "-j" | "-l" => {
-                    rest.next();
-                }
-                w if w.starts_with("--directory=") => sub = w["--directory=".len()..].to_string(),
-                w if w.starts_with("-C") => sub = w[2..].to_string(),
-                w if w.starts_with("--file=") => file = Some(w["--file=".len()..].to_string()),
-                w if w.starts_with("-f") && w.len() > 2 => file = Some(w[2..].to_string()),
-                w if w.starts_with('-') || w.contains('=') => {}
-                // The command goes on after `&&`, `;`: no more goals.
-                w if !w.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)) => break,
-                _ if goals.len() >= MAX_GOALS => break,
-                w => goals.push(w.to_string()),
-            }
-        }
-        let Some(dir) = crate::core::module_maps::join_rel(&here, &sub) else {
+        let make = MakeArgs::parse(&words[at + 1..]);
+        let Some(dir) = crate::core::module_maps::join_rel(&here, &make.dir) else {
             continue;
         };
-        let first: Option<String> = match file {
+        let first: Option<String> = match make.file {
             Some(f) => crate::core::module_maps::join_rel(&dir, &f),
             None => ["GNUmakefile", "makefile", "Makefile"]
                 .iter()
                 .map(|n| crate::core::module_maps::join(&dir, n))
                 .find(|rel| real_root.join(rel).is_file()),
         };
-        let mut rules = Rules::default();
-        let mut queue: Vec<String> = first.into_iter().collect();
-        let mut read: Vec<String> = Vec::new();
-        while let Some(rel) = queue.pop() {
-            // A file included twice (an include loop) is read once.
-            if read.contains(&rel) || read.len() >= MAX_MAKEFILES {
-                continue;
-            }
-            read.push(rel.clone());
-            let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
-                continue;
-            };
-            if text.len() > *budget {
-                *budget = 0;
-                break;
-            }
-            *budget -= text.len();
-            out.push(TaskLine {
-                config: rel.clone(),
-                dir: dir.clone(),
-                line: String::new(),
-                named: false,
-            });
-            let included = rules.read(&rel, &text);
-            // Read in the order written: the queue is a stack.
-            for name in included.into_iter().rev() {
-                // Relative to where make runs (the `-C` folder).
-                if let Some(rel) = crate::core::module_maps::join_rel(&dir, &name) {
-                    queue.push(rel);
-                }
-            }
-        }
+        let (mut rules, read) = read_makefiles(real_root, first, &dir, budget);
+        out.extend(read.iter().map(|rel| TaskLine {
+            config: rel.clone(),
+            dir: dir.clone(),
+            line: String::new(),
+            named: false,
+        }));
+        let mut goals = make.goals;
         if goals.is_empty() {
             goals.extend(rules.first.clone());
         }
-        let mut seen: Vec<String> = Vec::new();
-        let mut recipes: Vec<(String, String)> = Vec::new();
-        while let Some(goal) = goals.pop() {
-            if seen.contains(&goal) || seen.len() >= MAX_TASK_LINES {
-                continue;
-            }
-            seen.push(goal.clone());
-            for (rule, prerequisites) in rules.making(&goal) {
-                let room = MAX_GOALS.saturating_sub(goals.len());
-                goals.extend(prerequisites.into_iter().take(room));
-                for line in &rule.recipe {
-                    // More than a command follows is not kept.
-                    if recipes.len() >= MAX_TASK_LINES {
-                        break;
-                    }
-                    recipes.push((rule.file.clone(), line.clone()));
-                }
-            }
-        }
+        let mut recipes = rules.recipes_of(goals);
         // What the makefile sets `SHELL`, `CC`, … to runs too.
         for name in MAKE_PROGRAMS {
             if let (Some(value), Some(file)) = (rules.variables.get(name), read.first()) {
@@ -347,6 +288,84 @@ fn make_recipes(
         }
     }
     out
+}
+
+/// What a `make` command line says: its `-C` folder (relative to where
+/// it runs), its `-f` file (relative to that folder) and its goals.
+#[derive(Default)]
+struct MakeArgs {
+    dir: String,
+    file: Option<String>,
+    goals: Vec<String>,
+}
+
+impl MakeArgs {
+    /// The arguments `rest` (the words after `make`).
+    fn parse(rest: &[String]) -> MakeArgs {
+        let mut out = MakeArgs::default();
+        let mut rest = rest.iter();
+        while let Some(word) = rest.next() {
+            match word.as_str() {
+                "-C" | "--directory" => out.dir = rest.next().cloned().unwrap_or_default(),
+                "-f" | "--file" | "--makefile" => out.file = rest.next().cloned(),
+                "-I" | "-o" | "-W" | "-j" | "-l" => {
+                    rest.next();
+                }
+                w if w.starts_with("--directory=") => {
+                    out.dir = w["--directory=".len()..].to_string()
+                }
+                w if w.starts_with("-C") => out.dir = w[2..].to_string(),
+                w if w.starts_with("--file=") => out.file = Some(w["--file=".len()..].to_string()),
+                w if w.starts_with("-f") && w.len() > 2 => out.file = Some(w[2..].to_string()),
+                w if w.starts_with('-') || w.contains('=') => {}
+                // The command goes on after `&&`, `;`: no more goals.
+                w if !w.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)) => break,
+                _ if out.goals.len() >= MAX_GOALS => break,
+                w => out.goals.push(w.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// The rules of makefile `first` (root-relative) and of the files it
+/// includes (relative to `dir`, where make runs), each read once, at most
+/// [`MAX_MAKEFILES`], while `budget` bytes last; with the files read.
+fn read_makefiles(
+    real_root: &Path,
+    first: Option<String>,
+    dir: &str,
+    budget: &mut usize,
+) -> (Rules, Vec<String>) {
+    let mut rules = Rules::default();
+    let mut queue: Vec<String> = first.into_iter().collect();
+    let mut read: Vec<String> = Vec::new();
+    let mut tried: Vec<String> = Vec::new();
+    while let Some(rel) = queue.pop() {
+        // A file included twice (an include loop) is read once.
+        if tried.contains(&rel) || tried.len() >= MAX_MAKEFILES {
+            continue;
+        }
+        tried.push(rel.clone());
+        let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
+            continue;
+        };
+        if text.len() > *budget {
+            *budget = 0;
+            break;
+        }
+        *budget -= text.len();
+        read.push(rel.clone());
+        let included = rules.read(&rel, &text);
+        // Read in the order written: the queue is a stack.
+        for name in included.into_iter().rev() {
+            // Relative to where make runs (the `-C` folder).
+            if let Some(rel) = crate::core::module_maps::join_rel(dir, &name) {
+                queue.push(rel);
+            }
+        }
+    }
+    (rules, read)
 }
 
 /// One rule of a makefile.
@@ -529,6 +548,32 @@ impl Rules {
         }
         self.expanded += text.len().saturating_sub(original.len());
         text
+    }
+
+    /// The recipe lines (with the file each is from) that making `goals`
+    /// runs: theirs, their prerequisites' and so on, at most
+    /// [`MAX_TASK_LINES`] goals and lines.
+    fn recipes_of(&self, mut goals: Vec<String>) -> Vec<(String, String)> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut recipes: Vec<(String, String)> = Vec::new();
+        while let Some(goal) = goals.pop() {
+            if seen.contains(&goal) || seen.len() >= MAX_TASK_LINES {
+                continue;
+            }
+            seen.push(goal.clone());
+            for (rule, prerequisites) in self.making(&goal) {
+                let room = MAX_GOALS.saturating_sub(goals.len());
+                goals.extend(prerequisites.into_iter().take(room));
+                for line in &rule.recipe {
+                    // More than a command follows is not kept.
+                    if recipes.len() >= MAX_TASK_LINES {
+                        break;
+                    }
+                    recipes.push((rule.file.clone(), line.clone()));
+                }
+            }
+        }
+        recipes
     }
 
     /// The rules that make `goal`, each with its prerequisites for it: the
