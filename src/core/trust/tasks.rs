@@ -28,6 +28,11 @@ const MAX_TASK_LINES: usize = 64;
 /// sub` into a folder whose makefile does the same, a script's `npm run`.
 pub(super) const MAX_TASK_DEPTH: usize = 8;
 
+/// The longest task line read (a recipe, a script): a longer one is not
+/// followed, and makes the command one that cannot be consented to
+/// (`scripts::TOO_MANY_WORDS`).
+pub(super) const MAX_TASK_LINE_BYTES: usize = 64 << 10;
+
 /// The words of a command as the program sees them: an argv's elements,
 /// or a shell line split at blanks and shell punctuation, quotes dropped.
 pub(super) fn plain_words(command: &CommandLine) -> Vec<String> {
@@ -101,7 +106,7 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
                 return out;
             }
             if !out.contains(&task) {
-                if task.named && depth < MAX_TASK_DEPTH {
+                if task.named && depth < MAX_TASK_DEPTH && task.line.len() <= MAX_TASK_LINE_BYTES {
                     pending.push((
                         CommandLine::Shell(task.line.clone()),
                         task.dir.clone(),
