@@ -91,7 +91,7 @@ impl RuleSet {
                 },
             ));
         }
-        keep_first_of_overlaps(found, self.reach())
+        keep_first_of_overlaps(found)
     }
 
     /// The matches of `whole_text` rule `index` anywhere in `text`.
@@ -247,21 +247,28 @@ fn wrapped_base64<'a>(
 /// Where two rules matched overlapping text (a GitHub token assigned to
 /// `TOKEN`; a key body after its `BEGIN` line, which the header's rule
 /// reports from the line above), the match on the earlier line wins, then
-/// the earlier rule in the file; the result is in text order. Matches start
-/// at most `reach` lines above their secret, so only hits that close are
-/// compared.
-fn keep_first_of_overlaps(mut found: Vec<(usize, Hit)>, reach: usize) -> Vec<Hit> {
+/// the earlier rule in the file; the result is in text order. The spans
+/// kept never overlap, so each new one is checked against the kept span
+/// that starts just before its end only: thousands of hits on one
+/// minified line cost `n log n`, not `n²` (100,000 took 55 s).
+fn keep_first_of_overlaps(mut found: Vec<(usize, Hit)>) -> Vec<Hit> {
     found.sort_by_key(|(rule, h)| (h.line, *rule, h.span.start));
+    // Kept spans by start: start → end.
+    let mut spans: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
     let mut kept: Vec<Hit> = Vec::with_capacity(found.len());
-    let mut from = 0;
     for (_, hit) in found {
-        while kept.get(from).is_some_and(|k| k.line + reach < hit.line) {
-            from += 1;
-        }
-        let overlaps = kept[from..]
-            .iter()
-            .any(|k| k.span.start < hit.span.end && hit.span.start < k.span.end);
+        let (start, end) = (hit.span.start, hit.span.end);
+        // The kept span starting last before `end` is the only one that
+        // can reach into this one: they are disjoint, so sorted by end too.
+        let overlaps = spans
+            .range(..end)
+            .next_back()
+            .is_some_and(|(_, &e)| start < e);
         if !overlaps {
+            // An empty span overlaps nothing, and is not kept as a span.
+            if start < end {
+                spans.insert(start, end);
+            }
             kept.push(hit);
         }
     }

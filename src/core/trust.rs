@@ -151,6 +151,14 @@ impl Pending {
     /// Why consent cannot be given, for the user: `None` when it can.
     pub fn refusal(&self) -> Option<String> {
         let (g, first) = self.patterns.first()?;
+        if first == scripts::TOO_MANY_WORDS {
+            return Some(format!(
+                "{} runs more than {} distinct words or a line over 64 KiB (with the lines \
+                 its tasks run): too much to review, so it cannot be trusted; shorten it",
+                g.key,
+                scripts::MAX_LOOKED_UP_WORDS
+            ));
+        }
         Some(format!(
             "{} names files by a pattern (`{first}`) that the shell expands when it runs, \
              so a file added later would run without review: name each file exactly",
@@ -300,6 +308,15 @@ impl Pending {
             ));
         }
         for (g, pattern) in &self.patterns {
+            if pattern == scripts::TOO_MANY_WORDS {
+                lines.push(format!(
+                    "  {} runs more than {} distinct words or a line over 64 KiB \
+                     (cannot be trusted; shorten it)",
+                    g.key,
+                    scripts::MAX_LOOKED_UP_WORDS
+                ));
+                continue;
+            }
             lines.push(format!(
                 "  {} names files by a pattern: {pattern} (cannot be trusted; name each file)",
                 g.key

@@ -40,6 +40,18 @@ const MAX_SCRIPT_BYTES: u64 = 16 << 20;
 /// rest of the folder is not covered; a real tool folder holds a few).
 pub const MAX_FOLDER_FILES: usize = 256;
 
+/// The most distinct words of a command (with the lines its tasks run)
+/// looked up on disk: each costs a few lookups, and a task line of
+/// 300,000 words took minutes. Past it, or with a task line longer than
+/// [`super::tasks::MAX_TASK_LINE_BYTES`], the command cannot be consented
+/// to ([`TOO_MANY_WORDS`] among its patterns): what it names is not all
+/// reviewed.
+pub const MAX_LOOKED_UP_WORDS: usize = 4096;
+
+/// The entry of [`Covered::patterns`] that says a command has more words
+/// than [`MAX_LOOKED_UP_WORDS`].
+pub const TOO_MANY_WORDS: &str = "(more words than can be reviewed)";
+
 /// One file of the root that a command names, and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Script {
@@ -94,10 +106,18 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     let mut found: Vec<(String, PathBuf)> = Vec::new();
     // The lines the tasks it names run (`deno task`, `npm run`, `make`)
     // count as the command's own, and the file they are read from as a
-    // file it names.
+    // file it names; each with the folder it runs in (a sub-make's).
     let tasks = super::tasks::task_lines(&real_root, &command);
-    let mut lines = vec![command];
+    let mut lines = vec![(command, String::new())];
     for task in tasks {
+        // A line too long to review (a generated one, or one built to
+        // cost each reading) is not read word by word.
+        if task.line.len() > super::tasks::MAX_TASK_LINE_BYTES {
+            if !patterns.iter().any(|p| p == TOO_MANY_WORDS) {
+                patterns.push(TOO_MANY_WORDS.to_string());
+            }
+            continue;
+        }
         if task.named {
             for pattern in line_patterns(&task.line, 0) {
                 if !patterns.contains(&pattern) {
@@ -111,12 +131,24 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
             found.push(file);
         }
         if !task.line.is_empty() {
-            lines.push(CommandLine::Shell(task.line));
+            lines.push((CommandLine::Shell(task.line), task.dir));
         }
     }
-    for word in lines.iter().flat_map(words) {
-        for candidate in candidates(&word) {
-            let bases = [Some(root), cwd.as_deref()];
+    // Each word once per folder: a task line may repeat one thousands of
+    // times, and each is looked up on disk.
+    let mut looked_up: std::collections::HashSet<(String, &str)> = Default::default();
+    for (line, dir) in &lines {
+        let in_dir = (!dir.is_empty()).then(|| root.join(dir));
+        let fresh = words(line)
+            .into_iter()
+            .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
+            .collect::<Vec<_>>();
+        if looked_up.len() > MAX_LOOKED_UP_WORDS {
+            patterns.push(TOO_MANY_WORDS.to_string());
+            break;
+        }
+        for candidate in fresh.iter().flat_map(|w| candidates(w)) {
+            let bases = [Some(root), cwd.as_deref(), in_dir.as_deref()];
             for base in bases.into_iter().flatten() {
                 for rel in inside_any(&real_root, &base.join(&candidate)) {
                     if !found.iter().any(|(p, _)| *p == rel.0) {
@@ -130,13 +162,20 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
     let load_path: Vec<PathBuf> = lines
         .iter()
-        .flat_map(load_path)
-        .map(|dir| crate::core::paths::lexical(&real_root.join(dir)))
+        .flat_map(|(line, dir)| {
+            let here = real_root.join(dir);
+            load_path(line)
+                .into_iter()
+                .map(move |d| crate::core::paths::lexical(&here.join(d)))
+        })
         .collect();
     let import_maps: Vec<String> = lines
         .iter()
-        .flat_map(super::tasks::import_map_args)
-        .filter_map(|map| crate::core::module_maps::join_rel("", &map))
+        .flat_map(|(line, dir)| {
+            super::tasks::import_map_args(line)
+                .into_iter()
+                .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
+        })
         .collect();
     let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps);
     for (rel, real) in reached.files {
@@ -616,5 +655,34 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         assert!(named_scripts(dir.path(), &value("\"./f.sh\"")).is_empty());
         assert!(hash_file(&fifo).is_err(), "refused without waiting");
+    }
+
+    /// A command whose lines hold thousands of distinct words (a task
+    /// line built to make each a disk lookup) is not looked through word
+    /// by word: it cannot be consented to, and says so.
+    #[test]
+    fn a_command_of_too_many_words_cannot_be_consented_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let words: Vec<String> = (0..MAX_LOOKED_UP_WORDS + 10)
+            .map(|i| format!("w{i}"))
+            .collect();
+        let command = format!("\"echo {}\"", words.join(" "));
+        let long = covered(dir.path(), &value(&command));
+        assert_eq!(long.patterns, [TOO_MANY_WORDS]);
+        assert!(long.scripts.is_empty());
+        let short = covered(dir.path(), &value("\"echo w1 w2\""));
+        assert!(short.patterns.is_empty());
+    }
+
+    /// A task line over the length bound (here a makefile's recipe) is
+    /// not read word by word: the command cannot be consented to.
+    #[test]
+    fn a_task_line_too_long_to_review_cannot_be_consented_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let recipe = "w ".repeat(super::super::tasks::MAX_TASK_LINE_BYTES);
+        std::fs::write(dir.path().join("Makefile"), format!("all:\n\t{recipe}\n")).unwrap();
+        let long = covered(dir.path(), &value("\"make all\""));
+        assert_eq!(long.patterns, [TOO_MANY_WORDS]);
+        assert_eq!(long.scripts.len(), 1, "the makefile is still covered");
     }
 }

@@ -1,11 +1,15 @@
 //! What a task runner reads from the project for a consented command:
-//! `deno task NAME` runs the line the root's `deno.json`/`deno.jsonc`
-//! (or the file `--config`/`-c` names) gives the task, and its
+//! `deno task NAME` runs the line the `deno.json`/`deno.jsonc` where it
+//! runs (or the file `--config`/`-c` names) gives the task, and its
 //! `dependencies` first; `npm run NAME` (also `npm test`, `npm start`,
-//! `yarn NAME`, `pnpm NAME`, `bun run NAME`) the root's `package.json`
+//! `yarn NAME`, `pnpm NAME`, `bun run NAME`) the `package.json`
 //! script of that name, with its `pre`/`post` scripts; `make` the
 //! recipes of the makefile it reads (`GNUmakefile`, `makefile`,
-//! `Makefile`, or `-f FILE`, in `-C DIR`), and the files it `include`s.
+//! `Makefile`, or `-f FILE`, in `-C DIR`), and the files it `include`s:
+//! of its goals, their prerequisites and the pattern rules that make
+//! them, variables put in, with what it sets `SHELL` and `CC`, … to. A
+//! task line that runs a task (`$(MAKE) -C sub`, `cd sub && make`) is
+//! read in turn, in its folder, [`MAX_TASK_DEPTH`] deep.
 //! And the import maps a Deno command names with `--import-map PATH` /
 //! `--import-map=PATH`. A consent covers the file a task is read from
 //! and what each task line runs, as if the command had said it; a
@@ -19,6 +23,15 @@ use crate::core::module_maps::script::jsonc;
 
 /// The most task lines read for one command (tasks running tasks).
 const MAX_TASK_LINES: usize = 64;
+
+/// How deep tasks that run tasks are followed: a recipe's `$(MAKE) -C
+/// sub` into a folder whose makefile does the same, a script's `npm run`.
+pub(super) const MAX_TASK_DEPTH: usize = 8;
+
+/// The longest task line read (a recipe, a script): a longer one is not
+/// followed, and makes the command one that cannot be consented to
+/// (`scripts::TOO_MANY_WORDS`).
+pub(super) const MAX_TASK_LINE_BYTES: usize = 64 << 10;
 
 /// The words of a command as the program sees them: an argv's elements,
 /// or a shell line split at blanks and shell punctuation, quotes dropped.
@@ -63,6 +76,9 @@ pub(super) fn import_map_args(command: &CommandLine) -> Vec<String> {
 pub(super) struct TaskLine {
     /// The root-relative file it was read from.
     pub(super) config: String,
+    /// The root-relative folder the line runs in (`""`: the root): the
+    /// `-C` folder of a `make`, the folder of a `package.json`.
+    pub(super) dir: String,
     pub(super) line: String,
     /// The line is the task the command names (its patterns count), not
     /// one of every recipe of a makefile.
@@ -75,30 +91,27 @@ pub(super) struct TaskLine {
 /// [`MAX_TASK_LINES`].
 pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLine> {
     let mut out: Vec<TaskLine> = Vec::new();
-    let mut pending = vec![command.clone()];
-    while let Some(line) = pending.pop() {
+    let mut pending = vec![(command.clone(), String::new(), 0)];
+    let mut make_bytes = MAX_MAKE_BYTES;
+    while let Some((line, dir, depth)) = pending.pop() {
         let words = plain_words(&line);
         let mut found = Vec::new();
         for (config, name) in deno_tasks(&words) {
-            found.extend(
-                task(real_root, config.as_deref(), &name, 0)
-                    .into_iter()
-                    .map(|(config, line)| TaskLine {
-                        config,
-                        line,
-                        named: true,
-                    }),
-            );
+            found.extend(task(real_root, &dir, config.as_deref(), &name, 0));
         }
-        found.extend(npm_scripts(real_root, &words));
-        found.extend(make_recipes(real_root, &words));
+        found.extend(npm_scripts(real_root, &dir, &words));
+        found.extend(make_recipes(real_root, &dir, &words, &mut make_bytes));
         for task in found {
             if out.len() >= MAX_TASK_LINES {
                 return out;
             }
             if !out.contains(&task) {
-                if task.named {
-                    pending.push(CommandLine::Shell(task.line.clone()));
+                if task.named && depth < MAX_TASK_DEPTH && task.line.len() <= MAX_TASK_LINE_BYTES {
+                    pending.push((
+                        CommandLine::Shell(task.line.clone()),
+                        task.dir.clone(),
+                        depth + 1,
+                    ));
                 }
                 out.push(task);
             }
@@ -110,9 +123,10 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
 /// The programs that run a `package.json` script.
 const NODE_RUNNERS: [&str; 4] = ["npm", "pnpm", "yarn", "bun"];
 
-/// The `package.json` scripts `words` run (`npm run NAME`, `npm test`,
-/// `yarn NAME`, …), each with its `pre` and `post` script.
-fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
+/// The `package.json` scripts `words` run in folder `dir` (`npm run
+/// NAME`, `npm test`, `yarn NAME`, …), each with its `pre` and `post`
+/// script.
+fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
     let mut names = Vec::new();
     for (at, word) in words.iter().enumerate() {
         let program = word.rsplit('/').next().unwrap_or(word);
@@ -136,11 +150,16 @@ fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
             _ => None,
         };
         names.extend(name);
+        // A line naming a script thousands of times runs a few.
+        if names.len() >= MAX_TASK_LINES {
+            break;
+        }
     }
     if names.is_empty() {
         return Vec::new();
     }
-    let Some(json) = super::imports::small_text(&real_root.join("package.json"))
+    let config = crate::core::module_maps::join(dir, "package.json");
+    let Some(json) = super::imports::small_text(&real_root.join(&config))
         .filter(|t| t.len() <= 1 << 20)
         .and_then(|t| jsonc(&t))
     else {
@@ -155,7 +174,8 @@ fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
                 .and_then(|l| l.as_str())
             {
                 out.push(TaskLine {
-                    config: "package.json".into(),
+                    config: config.clone(),
+                    dir: dir.to_string(),
                     line: line.to_string(),
                     named: true,
                 });
@@ -165,114 +185,240 @@ fn npm_scripts(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
     out
 }
 
-/// The most makefiles read for one command (`include`s).
+/// The most makefiles read for one `make` (`include`s).
 const MAX_MAKEFILES: usize = 16;
 
-/// The recipes `make` runs for `words`: of the targets it names (else
-/// the first), and of their prerequisites, in the makefile it reads and
-/// the files that includes (each read as a task file).
-fn make_recipes(real_root: &Path, words: &[String]) -> Vec<TaskLine> {
+/// The most bytes a makefile variable grows to when expanded.
+const MAX_EXPANSION: usize = 64 << 10;
+
+/// The most bytes expansion adds to the makefiles one `make` reads, all
+/// rules together: past it, prerequisites are kept as written.
+const MAX_EXPANDED: usize = 1 << 20;
+
+/// The most bytes of makefiles read for one command, all `make`s and
+/// sub-makes together.
+const MAX_MAKE_BYTES: usize = 16 << 20;
+
+/// The most goals waiting to be looked at in one `make`, and the most
+/// pattern rules taken for one goal.
+const MAX_GOALS: usize = 1024;
+
+/// The variables make runs programs from without a recipe naming them:
+/// `SHELL` runs every recipe line, the others are the programs of its
+/// built-in rules (`%.o: %.c` runs `$(CC)`). Set by a makefile, each
+/// counts as a line it runs.
+const MAKE_PROGRAMS: [&str; 12] = [
+    "SHELL", "CC", "CXX", "CPP", "AS", "AR", "LD", "YACC", "LEX", "FC", "PC", "M2C",
+];
+
+/// Whether word `at` of `words` runs make: `make`, `gmake`, or a recipe's
+/// `$(MAKE)` (split into `$`, `MAKE`), `${MAKE}`, `$MAKE`.
+fn runs_make(words: &[String], at: usize) -> bool {
+    let word = words[at].as_str();
+    let program = word.rsplit('/').next().unwrap_or(word);
+    matches!(program, "make" | "gmake" | "${MAKE}" | "$MAKE")
+        || (word == "MAKE" && at > 0 && words[at - 1] == "$")
+}
+
+/// The recipes `make` runs for `words` (run in folder `dir`): of the
+/// targets it names (else the first), of their prerequisites, and of the
+/// pattern rules that make those, in the makefile it reads (in `-C DIR`,
+/// or the folder a `cd DIR` before it left) and the files that includes
+/// (each read as a task file). A recipe's own `$(MAKE) -C sub` is read
+/// in turn by [`task_lines`].
+/// Makefiles are read while `budget` bytes are left, and it is spent.
+fn make_recipes(
+    real_root: &Path,
+    dir: &str,
+    words: &[String],
+    budget: &mut usize,
+) -> Vec<TaskLine> {
     let mut out = Vec::new();
-    for (at, word) in words.iter().enumerate() {
-        let program = word.rsplit('/').next().unwrap_or(word);
-        if !matches!(program, "make" | "gmake") {
+    // Where the line is by now: a `cd DIR` moves it for what follows.
+    let mut here = Some(dir.to_string());
+    let mut makes = 0;
+    for at in 0..words.len() {
+        if words[at] == "cd" {
+            here = here.and_then(|h| crate::core::module_maps::join_rel(&h, words.get(at + 1)?));
             continue;
         }
-        let mut dir = String::new();
-        let mut file = None;
-        let mut goals = Vec::new();
-        let mut rest = words[at + 1..].iter();
-        while let Some(word) = rest.next() {
-            match word.as_str() {
-                "-C" | "--directory" => dir = rest.next().cloned().unwrap_or_default(),
-                "-f" | "--file" | "--makefile" => file = rest.next().cloned(),
-                "-I" | "-o" | "-W" | "-j" | "-l" => {
-                    rest.next();
-                }
-                w if w.starts_with("--directory=") => dir = w["--directory=".len()..].to_string(),
-                w if w.starts_with("-C") => dir = w[2..].to_string(),
-                w if w.starts_with("--file=") => file = Some(w["--file=".len()..].to_string()),
-                w if w.starts_with("-f") && w.len() > 2 => file = Some(w[2..].to_string()),
-                w if w.starts_with('-') || w.contains('=') => {}
-                // The command goes on after `&&`, `;`: no more goals.
-                w if !w.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)) => break,
-                w => goals.push(w.to_string()),
-            }
+        if !runs_make(words, at) {
+            continue;
         }
-        let Some(dir) = crate::core::module_maps::join_rel("", &dir) else {
+        // A line of `make make make …` runs a few, not one per word.
+        makes += 1;
+        if makes > MAX_MAKEFILES {
+            break;
+        }
+        let Some(here) = here.clone() else {
             continue;
         };
-        let first: Option<String> = match file {
+        let make = MakeArgs::parse(&words[at + 1..]);
+        let Some(dir) = crate::core::module_maps::join_rel(&here, &make.dir) else {
+            continue;
+        };
+        let first: Option<String> = match make.file {
             Some(f) => crate::core::module_maps::join_rel(&dir, &f),
             None => ["GNUmakefile", "makefile", "Makefile"]
                 .iter()
                 .map(|n| crate::core::module_maps::join(&dir, n))
                 .find(|rel| real_root.join(rel).is_file()),
         };
-        let mut rules = Rules::default();
-        let mut queue: Vec<String> = first.into_iter().collect();
-        let mut read = 0;
-        while let Some(rel) = queue.pop() {
-            read += 1;
-            if read > MAX_MAKEFILES {
-                break;
-            }
-            let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
-                continue;
-            };
-            out.push(TaskLine {
-                config: rel.clone(),
-                line: String::new(),
-                named: false,
-            });
-            for name in rules.read(&rel, &text) {
-                // Relative to where make runs (the `-C` folder).
-                if let Some(rel) = crate::core::module_maps::join_rel(&dir, &name) {
-                    queue.push(rel);
-                }
-            }
-        }
+        let (mut rules, read) = read_makefiles(real_root, first, &dir, budget);
+        out.extend(read.iter().map(|rel| TaskLine {
+            config: rel.clone(),
+            dir: dir.clone(),
+            line: String::new(),
+            named: false,
+        }));
+        let mut goals = make.goals;
         if goals.is_empty() {
             goals.extend(rules.first.clone());
         }
-        let mut seen: Vec<String> = Vec::new();
-        while let Some(goal) = goals.pop() {
-            if seen.contains(&goal) || seen.len() >= MAX_TASK_LINES {
-                continue;
+        let mut recipes = rules.recipes_of(goals);
+        // What the makefile sets `SHELL`, `CC`, … to runs too.
+        for name in MAKE_PROGRAMS {
+            if let (Some(value), Some(file)) = (rules.variables.get(name), read.first()) {
+                recipes.push((file.clone(), value.clone()));
             }
-            seen.push(goal.clone());
-            for rule in rules.of(&goal) {
-                goals.extend(rule.prerequisites.iter().cloned());
-                for line in &rule.recipe {
-                    out.push(TaskLine {
-                        config: rule.file.clone(),
-                        line: line.clone(),
-                        named: true,
-                    });
-                }
-            }
+        }
+        // A recipe's `$(GEN)` runs what the variable holds.
+        for (config, line) in recipes {
+            out.push(TaskLine {
+                config,
+                dir: dir.clone(),
+                line: rules.expand(&line),
+                named: true,
+            });
         }
     }
     out
 }
 
+/// What a `make` command line says: its `-C` folder (relative to where
+/// it runs), its `-f` file (relative to that folder) and its goals.
+#[derive(Default)]
+struct MakeArgs {
+    dir: String,
+    file: Option<String>,
+    goals: Vec<String>,
+}
+
+impl MakeArgs {
+    /// The arguments `rest` (the words after `make`).
+    fn parse(rest: &[String]) -> MakeArgs {
+        let mut out = MakeArgs::default();
+        let mut rest = rest.iter();
+        while let Some(word) = rest.next() {
+            match word.as_str() {
+                "-C" | "--directory" => out.dir = rest.next().cloned().unwrap_or_default(),
+                "-f" | "--file" | "--makefile" => out.file = rest.next().cloned(),
+                "-I" | "-o" | "-W" | "-j" | "-l" => {
+                    rest.next();
+                }
+                w if w.starts_with("--directory=") => {
+                    out.dir = w["--directory=".len()..].to_string()
+                }
+                w if w.starts_with("-C") => out.dir = w[2..].to_string(),
+                w if w.starts_with("--file=") => out.file = Some(w["--file=".len()..].to_string()),
+                w if w.starts_with("-f") && w.len() > 2 => out.file = Some(w[2..].to_string()),
+                w if w.starts_with('-') || w.contains('=') => {}
+                // The command goes on after `&&`, `;`: no more goals.
+                w if !w.chars().all(|c| c.is_alphanumeric() || "._-/".contains(c)) => break,
+                _ if out.goals.len() >= MAX_GOALS => break,
+                w => out.goals.push(w.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// The rules of makefile `first` (root-relative) and of the files it
+/// includes (relative to `dir`, where make runs), each read once, at most
+/// [`MAX_MAKEFILES`], while `budget` bytes last; with the files read.
+fn read_makefiles(
+    real_root: &Path,
+    first: Option<String>,
+    dir: &str,
+    budget: &mut usize,
+) -> (Rules, Vec<String>) {
+    let mut rules = Rules::default();
+    let mut queue: Vec<String> = first.into_iter().collect();
+    let mut read: Vec<String> = Vec::new();
+    let mut tried: Vec<String> = Vec::new();
+    while let Some(rel) = queue.pop() {
+        // A file included twice (an include loop) is read once.
+        if tried.contains(&rel) || tried.len() >= MAX_MAKEFILES {
+            continue;
+        }
+        tried.push(rel.clone());
+        let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
+            continue;
+        };
+        if text.len() > *budget {
+            *budget = 0;
+            break;
+        }
+        *budget -= text.len();
+        read.push(rel.clone());
+        let included = rules.read(&rel, &text);
+        // Read in the order written: the queue is a stack.
+        for name in included.into_iter().rev() {
+            // Relative to where make runs (the `-C` folder).
+            if let Some(rel) = crate::core::module_maps::join_rel(dir, &name) {
+                queue.push(rel);
+            }
+        }
+    }
+    (rules, read)
+}
+
 /// One rule of a makefile.
 struct Rule {
     file: String,
+    /// Its targets; a pattern rule's (`%.o`) hold a `%`.
     targets: Vec<String>,
+    /// As written (a pattern rule's hold a `%`), variables expanded.
     prerequisites: Vec<String>,
     recipe: Vec<String>,
 }
 
-/// The rules of the makefiles read, and the default goal.
+/// The rules of the makefiles read, their variables, and the default
+/// goal.
 #[derive(Default)]
 struct Rules {
     rules: Vec<Rule>,
+    variables: std::collections::HashMap<String, String>,
+    /// Bytes expansion has added so far (at most [`MAX_EXPANDED`]).
+    expanded: usize,
     first: Option<String>,
 }
 
+/// `name` assigned `value` by a makefile line (`X = v`, `X := v`, `X ::=
+/// v`, `X ?= v`, `X += v`, `X != cmd`, after `export` or `override`), or
+/// `None` when the line is no assignment. The flag says `+=`.
+fn assignment(line: &str) -> Option<(&str, &str, bool)> {
+    let eq = line.find('=')?;
+    // `a: b` before any `=` is a rule (`a: X = v` sets a target's own).
+    if line[..eq].contains(':') && !line[..eq].ends_with(':') {
+        return None;
+    }
+    let head = &line[..eq];
+    let append = head.ends_with('+');
+    let name = head.trim_end_matches([':', '+', '?', '!']).trim();
+    let name = ["export ", "override "]
+        .iter()
+        .fold(name, |n, p| n.strip_prefix(p).unwrap_or(n))
+        .trim();
+    if name.is_empty() || name.contains(char::is_whitespace) {
+        return None;
+    }
+    Some((name, line[eq + 1..].trim(), append))
+}
+
 impl Rules {
-    /// Read the rules of makefile `file`; the files it includes.
+    /// Read the rules and variables of makefile `file`; the files it
+    /// includes.
     fn read(&mut self, file: &str, text: &str) -> Vec<String> {
         let mut included = Vec::new();
         let mut current: Option<usize> = None;
@@ -304,18 +450,36 @@ impl Rules {
                 );
                 continue;
             }
+            if let Some((name, value, append)) = assignment(trimmed) {
+                let value = match self.variables.get(name) {
+                    Some(old) if append => format!("{old} {value}"),
+                    _ => value.to_string(),
+                };
+                if value.len() <= MAX_EXPANSION && self.variables.len() < 4096 {
+                    self.variables.insert(name.to_string(), value);
+                }
+                continue;
+            }
             let Some((head, tail)) = line.split_once(':') else {
                 continue;
             };
-            // `X := v`, `X ::= v`: an assignment, no rule.
-            if tail.starts_with('=') || tail.starts_with(":=") || head.contains('=') {
-                continue;
-            }
-            let (prerequisites, inline) = match tail.split_once(';') {
+            let (tail, inline) = match tail.split_once(';') {
                 Some((p, r)) => (p, Some(r.trim())),
                 None => (tail, None),
             };
-            let targets: Vec<String> = head.split_whitespace().map(str::to_string).collect();
+            // `a:: b` (double colon) reads as `a: b`.
+            let tail = tail.strip_prefix(':').unwrap_or(tail);
+            // A static pattern rule (`$(OBJS): %.o: %.c`) counts as the
+            // pattern rule `%.o: %.c`, whichever targets it lists.
+            let (targets, prerequisites) = match tail.split_once(':') {
+                Some((pattern, prerequisites)) => (pattern.trim().to_string(), prerequisites),
+                None => (head.to_string(), tail),
+            };
+            let targets: Vec<String> = self
+                .expand(&targets)
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
             if self.first.is_none()
                 && let Some(t) = targets
                     .iter()
@@ -323,15 +487,16 @@ impl Rules {
             {
                 self.first = Some(t.clone());
             }
+            let prerequisites = self
+                .expand(prerequisites)
+                .split_whitespace()
+                .filter(|p| *p != "|")
+                .map(str::to_string)
+                .collect();
             self.rules.push(Rule {
                 file: file.to_string(),
                 targets,
-                prerequisites: prerequisites
-                    .trim_start_matches(':')
-                    .split_whitespace()
-                    .filter(|p| *p != "|")
-                    .map(str::to_string)
-                    .collect(),
+                prerequisites,
                 recipe: inline
                     .filter(|r| !r.is_empty())
                     .map(str::to_string)
@@ -343,12 +508,120 @@ impl Rules {
         included
     }
 
-    /// The rules that make `goal`.
-    fn of(&self, goal: &str) -> impl Iterator<Item = &Rule> {
-        self.rules
-            .iter()
-            .filter(move |r| r.targets.iter().any(|t| t == goal))
+    /// `text` with the variables read so far (`$(X)`, `${X}`) put in, a
+    /// few levels deep and up to [`MAX_EXPANSION`] bytes; what is not a
+    /// plain variable (`$(shell …)`, `$(X:.o=.c)`) is left.
+    fn expand(&mut self, text: &str) -> String {
+        let original = text;
+        let mut text = text.to_string();
+        for _ in 0..4 {
+            if !text.contains('$') {
+                break;
+            }
+            let mut out = String::with_capacity(text.len());
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find('$') {
+                out.push_str(&rest[..at]);
+                rest = &rest[at..];
+                let close = match rest.as_bytes().get(1) {
+                    Some(b'(') => ')',
+                    Some(b'{') => '}',
+                    _ => {
+                        out.push('$');
+                        rest = &rest[1..];
+                        continue;
+                    }
+                };
+                match rest[2..].find(close).map(|end| &rest[2..2 + end]) {
+                    Some(name) if self.variables.contains_key(name) => {
+                        out.push_str(&self.variables[name]);
+                        rest = &rest[2 + name.len() + 1..];
+                    }
+                    _ => {
+                        out.push('$');
+                        rest = &rest[1..];
+                    }
+                }
+                if out.len() > MAX_EXPANSION
+                    || self.expanded + out.len().saturating_sub(original.len()) > MAX_EXPANDED
+                {
+                    return original.to_string();
+                }
+            }
+            out.push_str(rest);
+            text = out;
+        }
+        self.expanded += text.len().saturating_sub(original.len());
+        text
     }
+
+    /// The recipe lines (with the file each is from) that making `goals`
+    /// runs: theirs, their prerequisites' and so on, at most
+    /// [`MAX_TASK_LINES`] goals and lines.
+    fn recipes_of(&self, mut goals: Vec<String>) -> Vec<(String, String)> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut recipes: Vec<(String, String)> = Vec::new();
+        while let Some(goal) = goals.pop() {
+            if seen.contains(&goal) || seen.len() >= MAX_TASK_LINES {
+                continue;
+            }
+            seen.push(goal.clone());
+            for (rule, prerequisites) in self.making(&goal) {
+                let room = MAX_GOALS.saturating_sub(goals.len());
+                goals.extend(prerequisites.into_iter().take(room));
+                for line in &rule.recipe {
+                    // More than a command follows is not kept.
+                    if recipes.len() >= MAX_TASK_LINES {
+                        break;
+                    }
+                    recipes.push((rule.file.clone(), line.clone()));
+                }
+            }
+        }
+        recipes
+    }
+
+    /// The rules that make `goal`, each with its prerequisites for it: the
+    /// explicit rules naming it, and, when none of them has a recipe,
+    /// every pattern rule whose target matches it (its `%` in the
+    /// prerequisites replaced by the stem).
+    fn making(&self, goal: &str) -> Vec<(&Rule, Vec<String>)> {
+        let explicit: Vec<(&Rule, Vec<String>)> = self
+            .rules
+            .iter()
+            .filter(|r| r.targets.iter().any(|t| t == goal))
+            .map(|r| (r, r.prerequisites.clone()))
+            .collect();
+        if explicit.iter().any(|(r, _)| !r.recipe.is_empty()) {
+            return explicit;
+        }
+        let mut out = explicit;
+        for rule in &self.rules {
+            if out.len() >= MAX_GOALS {
+                break;
+            }
+            let Some(stem) = rule.targets.iter().find_map(|t| stem(t, goal)) else {
+                continue;
+            };
+            let prerequisites = rule
+                .prerequisites
+                .iter()
+                .map(|p| p.replacen('%', stem, 1))
+                .collect();
+            out.push((rule, prerequisites));
+        }
+        out
+    }
+}
+
+/// What `%` stands for when `goal` matches target pattern `pattern`
+/// (`%.o` and `main.o`: `main`), or `None`.
+fn stem<'a>(pattern: &str, goal: &'a str) -> Option<&'a str> {
+    let (prefix, suffix) = pattern.split_once('%')?;
+    if goal.len() <= prefix.len() + suffix.len() {
+        return None;
+    }
+    goal.strip_prefix(prefix)?.strip_suffix(suffix)
 }
 
 /// Each `deno task NAME` in `words`: the config file `--config`/`-c`
@@ -374,20 +647,29 @@ fn deno_tasks(words: &[String]) -> Vec<(Option<String>, String)> {
                 break;
             }
         }
+        if out.len() >= MAX_TASK_LINES {
+            break;
+        }
     }
     out
 }
 
 /// The lines task `name` runs, its dependencies first, with the config
-/// file read (root-relative): `config` when given, else the root's
-/// `deno.json`, else `deno.jsonc`.
-fn task(real_root: &Path, config: Option<&str>, name: &str, depth: usize) -> Vec<(String, String)> {
+/// file read (root-relative): `config` when given (relative to `dir`,
+/// where the command runs), else `dir`'s `deno.json`, else `deno.jsonc`.
+fn task(
+    real_root: &Path,
+    dir: &str,
+    config: Option<&str>,
+    name: &str,
+    depth: usize,
+) -> Vec<TaskLine> {
     let names: Vec<String> = match config {
         Some(c) => vec![c.to_string()],
         None => vec!["deno.json".into(), "deno.jsonc".into()],
     };
     let Some((rel, json)) = names.into_iter().find_map(|rel| {
-        let rel = crate::core::module_maps::join_rel("", &rel)?;
+        let rel = crate::core::module_maps::join_rel(dir, &rel)?;
         let text = super::imports::small_text(&real_root.join(&rel))?;
         Some((rel, jsonc(&text)?))
     }) else {
@@ -415,7 +697,16 @@ fn task(real_root: &Path, config: Option<&str>, name: &str, depth: usize) -> Vec
             }
         }
     }
-    out
+    // Deno runs a task in its config file's folder.
+    let folder = rel.rsplit_once('/').map_or("", |(d, _)| d).to_string();
+    out.into_iter()
+        .map(|(config, line)| TaskLine {
+            config,
+            dir: folder.clone(),
+            line,
+            named: true,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -505,7 +796,9 @@ mod tests {
             named,
             [
                 ("Makefile", "python3 tools/sum.py"),
-                ("rules.mk", "sh tools/gen.sh")
+                ("rules.mk", "sh tools/gen.sh"),
+                // The compiler the makefile sets runs in built-in rules.
+                ("Makefile", "cc"),
             ]
         );
         let read: Vec<&str> = lines
@@ -544,5 +837,253 @@ mod tests {
             let texts: Vec<&str> = lines.iter().map(|t| t.line.as_str()).collect();
             assert_eq!(texts, want, "{command}");
         }
+    }
+
+    /// The named lines of `command` as (file read, folder run in, line),
+    /// sorted.
+    fn named_lines(root: &Path, command: &str) -> Vec<(String, String, String)> {
+        let mut out: Vec<(String, String, String)> = task_lines(root, &shell(command))
+            .into_iter()
+            .filter(|t| t.named)
+            .map(|t| (t.config, t.dir, t.line))
+            .collect();
+        out.sort();
+        out
+    }
+
+    fn owned(lines: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+        let mut out: Vec<(String, String, String)> = lines
+            .iter()
+            .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+            .collect();
+        out.sort();
+        out
+    }
+
+    /// A goal's prerequisites are made by pattern rules (`%.o: %.c`, a
+    /// static pattern rule, a chain of them) when no explicit rule makes
+    /// them; the variables a prerequisite list names are expanded. Every
+    /// pattern rule that matches counts: a file that appears later (a
+    /// `.y` for `%.c: %.y`) would make make use it.
+    #[test]
+    fn make_runs_the_pattern_rules_its_goals_prerequisites_reach() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "OBJS = main.o\nOBJS += util.o\nDOCS := out/sum.txt\n\n\
+             summary: $(DOCS) ${OBJS}\n\t@cat out/sum.txt\n\n\
+             out/%.txt: notes/%.md\n\tpython3 tools/render.py $< > $@\n\n\
+             $(OBJS): %.o: %.c\n\tsh tools/cc.sh $<\n\n\
+             %.c: %.y\n\tsh tools/yacc.sh $<\n\n\
+             %.h: %.txt\n\tsh tools/never.sh\n\n\
+             clean:\n\trm -rf out\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "cat out/sum.txt"),
+                ("Makefile", "", "python3 tools/render.py $< > $@"),
+                ("Makefile", "", "sh tools/cc.sh $<"),
+                ("Makefile", "", "sh tools/yacc.sh $<"),
+            ])
+        );
+    }
+
+    /// `$(MAKE) -C sub` (also `${MAKE}`, `make -C`, `cd sub && $(MAKE)`)
+    /// in a recipe reads the sub-folder's makefile, its goals' recipes run
+    /// in that folder, and its own `-C` is relative to it.
+    #[test]
+    fn make_follows_recursive_makes_into_sub_folders() {
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["docs", "api"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "summary:\n\t$(MAKE) -C docs summary\n\tcd api && $(MAKE) gen\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("docs/Makefile"),
+            "summary:\n\tpython3 ../tools/sum.py\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("api/makefile"),
+            "gen:\n\t${MAKE} -C ../docs summary\n\tsh gen.sh\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "$(MAKE) -C docs summary"),
+                ("Makefile", "", "cd api && $(MAKE) gen"),
+                ("api/makefile", "api", "${MAKE} -C ../docs summary"),
+                ("api/makefile", "api", "sh gen.sh"),
+                ("docs/Makefile", "docs", "python3 ../tools/sum.py"),
+            ])
+        );
+        let read: Vec<String> = task_lines(dir.path(), &shell("make summary"))
+            .into_iter()
+            .filter(|t| !t.named)
+            .map(|t| t.config)
+            .collect();
+        let mut read = read;
+        read.sort();
+        assert_eq!(read, ["Makefile", "api/makefile", "docs/Makefile"]);
+    }
+
+    /// Makes that recurse without end (into ever deeper folders, into
+    /// their own folder, through includes that include each other) stop.
+    #[test]
+    fn endless_recursive_makes_and_include_loops_stop() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut folder = dir.path().to_path_buf();
+        for _ in 0..40 {
+            std::fs::write(
+                folder.join("Makefile"),
+                "all:\n\t$(MAKE) -C a\n\t$(MAKE) -C .\n",
+            )
+            .unwrap();
+            folder = folder.join("a");
+            std::fs::create_dir(&folder).unwrap();
+        }
+        let lines = task_lines(dir.path(), &shell("make"));
+        let deepest = lines.iter().map(|t| t.dir.matches('a').count()).max();
+        // The command's makefile is the root's, each sub-make's one folder
+        // deeper, up to the bound.
+        assert_eq!(deepest, Some(MAX_TASK_DEPTH), "{lines:?}");
+        let loops = tempfile::tempdir().unwrap();
+        std::fs::write(loops.path().join("Makefile"), "include a.mk\nall: x\n").unwrap();
+        std::fs::write(loops.path().join("a.mk"), "include b.mk\n").unwrap();
+        std::fs::write(
+            loops.path().join("b.mk"),
+            "include a.mk Makefile\nx:\n\techo x\n",
+        )
+        .unwrap();
+        let lines = task_lines(loops.path(), &shell("make"));
+        let read: Vec<&str> = lines
+            .iter()
+            .filter(|t| !t.named)
+            .map(|t| t.config.as_str())
+            .collect();
+        assert_eq!(read, ["Makefile", "a.mk", "b.mk"]);
+        assert!(lines.iter().any(|t| t.line == "echo x"), "{lines:?}");
+    }
+
+    /// A makefile built to blow up: a large variable named by thousands
+    /// of rules, and thousands of pattern rules that
+    /// all match every goal, each with many recipe lines. What is held
+    /// stays bounded (expansion by a budget, goals and lines by their
+    /// caps), and it ends quickly.
+    #[test]
+    fn makefile_bombs_stay_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        // 60 KB named by 20,000 rules: 1.2 GB once expanded (the
+        // binary before the budget passed 9 GB and 2 minutes on it).
+        let mut text = format!("A = {}\n", "x ".repeat(30_000));
+        for i in 0..20_000 {
+            text.push_str(&format!("t{i}: $(A)\n"));
+        }
+        let mut rules = Rules::default();
+        rules.read("Makefile", &text);
+        let held: usize = rules
+            .rules
+            .iter()
+            .flat_map(|r| &r.prerequisites)
+            .map(String::len)
+            .sum();
+        assert!(
+            held <= MAX_EXPANDED + text.len(),
+            "{held} bytes of prerequisites held"
+        );
+
+        let mut text = String::from("all: a.o\n");
+        for i in 0..5_000 {
+            text.push_str(&format!("%: %.{i}\n"));
+            text.push_str(&"\techo x\n".repeat(64));
+        }
+        std::fs::write(dir.path().join("Makefile"), &text).unwrap();
+        let words: Vec<String> = vec!["make".into()];
+        let lines = make_recipes(dir.path(), "", &words, &mut MAX_MAKE_BYTES.clone());
+        assert!(
+            lines.len() <= MAX_TASK_LINES + MAX_MAKEFILES,
+            "{}",
+            lines.len()
+        );
+    }
+
+    /// Makes that each read megabytes (one makefile read by many
+    /// `$(MAKE) -f`) stop at a budget of bytes read for the command.
+    #[test]
+    fn the_makefiles_read_for_one_command_have_a_byte_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = format!(
+            "x:\n\techo x\n{}",
+            "# filler line of a large makefile\n".repeat(60_000)
+        );
+        let mut root = String::from("all:\n");
+        for i in 0..24 {
+            std::fs::write(dir.path().join(format!("m{i}.mk")), &big).unwrap();
+            root.push_str(&format!("\t$(MAKE) -f m{i}.mk x\n"));
+        }
+        std::fs::write(dir.path().join("Makefile"), root).unwrap();
+        let lines = task_lines(dir.path(), &shell("make"));
+        let read = lines.iter().filter(|t| !t.named).count();
+        assert!(read > 1, "{lines:?}");
+        assert!(
+            read * big.len() <= MAX_MAKE_BYTES + big.len(),
+            "{read} makefiles read"
+        );
+    }
+
+    /// A task line that names a runner thousands of times (`make make
+    /// …`, `yarn x yarn x …`) runs a few: each `make` read the makefile
+    /// and took every word after it as a goal (quadratic), each `yarn x`
+    /// gave three lines.
+    #[test]
+    fn a_line_repeating_a_runner_runs_a_few() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Makefile"), "all:\n\techo all\n").unwrap();
+        std::fs::write(
+            dir.path().join("package.json"),
+            r#"{ "scripts": { "prex": "echo pre", "x": "echo x" } }"#,
+        )
+        .unwrap();
+        let words: Vec<String> = vec!["make".to_string(); 200_000];
+        let lines = make_recipes(dir.path(), "", &words, &mut MAX_MAKE_BYTES.clone());
+        let read = lines.iter().filter(|t| !t.named).count();
+        assert_eq!(read, MAX_MAKEFILES);
+        let words: Vec<String> = ["yarn", "x"]
+            .repeat(100_000)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let lines = npm_scripts(dir.path(), "", &words);
+        assert_eq!(lines.len(), 2 * MAX_TASK_LINES);
+    }
+
+    /// A recipe's variables are put in (`$(GEN)` runs what `GEN` holds),
+    /// and what the makefile sets `SHELL` (every recipe runs through it)
+    /// and the programs of make's built-in rules (`CC` for `%.o: %.c`) to
+    /// runs too.
+    #[test]
+    fn make_runs_what_its_variables_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "GEN = python3 tools/gen.py\nSHELL := tools/sh.sh\nCC = sh tools/cc.sh\n\
+             summary: a.o\n\t@$(GEN) > $@\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "python3 tools/gen.py > $@"),
+                ("Makefile", "", "sh tools/cc.sh"),
+                ("Makefile", "", "tools/sh.sh"),
+            ])
+        );
     }
 }

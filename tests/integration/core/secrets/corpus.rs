@@ -225,3 +225,57 @@ fn no_findings_in_djangos_package_in_any_view() {
         assert!(findings.is_empty(), "{mode}: {} findings", findings.len());
     }
 }
+
+/// The raw scan's speed on the Python standard library and pip's sources
+/// (every `.py` file, read once): the keyword search alone and the whole
+/// scan, the best of three runs each. Printed, never asserted; run with
+/// `CTXCURATE_SLOW_TESTS=1 cargo test --test integration
+/// core::secrets::corpus::the_scan_is_timed -- --nocapture` to compare a
+/// change of the rules (aho-corasick and regex are built optimised even in
+/// a debug build).
+#[test]
+fn the_scan_is_timed() {
+    let Some(stdlib) = machine::python_stdlib() else {
+        return;
+    };
+    let Some(pip) = machine::pip() else {
+        return;
+    };
+    let rules = ctxcurate::core::secret_scan::rules::RuleSet::builtin();
+    for root in [stdlib, pip] {
+        // The stdlib without the third-party packages installed in it.
+        let files = corpus::files_under(&root, &|p| {
+            p.extension().is_some_and(|e| e == "py")
+                && !p
+                    .strip_prefix(&root)
+                    .is_ok_and(|r| r.starts_with("site-packages"))
+        });
+        let (sources, _) = corpus::read_sources(&files);
+        let bytes: usize = sources.iter().map(|(_, t)| t.len()).sum();
+        let best = |f: &dyn Fn() -> usize| {
+            (0..3)
+                .map(|_| {
+                    let started = Instant::now();
+                    std::hint::black_box(f());
+                    started.elapsed()
+                })
+                .min()
+                .unwrap_or_default()
+        };
+        let search = best(&|| {
+            sources
+                .iter()
+                .map(|(_, t)| rules.keywords.find_overlapping_iter(t.as_str()).count())
+                .sum()
+        });
+        let scan = best(&|| sources.iter().map(|(_, t)| rules.scan(t).len()).sum());
+        eprintln!(
+            "{}: {} files, {} MB: keyword search {search:?}, whole scan {scan:?} ({} keywords, {:?})",
+            root.display(),
+            sources.len(),
+            bytes / 1_000_000,
+            rules.keywords.patterns_len(),
+            rules.keywords.kind(),
+        );
+    }
+}

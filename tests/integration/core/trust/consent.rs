@@ -339,13 +339,14 @@ fn consent_covers_what_other_interpreters_load() {
 /// own name, and a workspace package linked into `node_modules`),
 /// composer's PSR-4 autoload map, Ruby's `-Idir` and `$LOAD_PATH`,
 /// Perl's `-Idir` and `@INC`; a task runner's file (`deno task`,
-/// `make`, `npm run`) and what its task runs. Each file reached only through that
+/// `make`, `npm run`) and what its task runs (make's pattern rules, its
+/// variables, `SHELL`, a recipe's `$(MAKE) -C sub`). Each file reached only through that
 /// mapping is covered: after `trust`, an edit to it needs consent again
 /// and the build says why.
 #[test]
 fn consent_covers_what_mapped_imports_load() {
     type Case<'a> = (&'a str, &'a [(&'a str, &'a str)], &'a str);
-    let cases: [Case; 24] = [
+    let cases: [Case; 30] = [
         (
             "deno run tools/sum.ts",
             &[
@@ -492,6 +493,70 @@ fn consent_covers_what_mapped_imports_load() {
                 ("tools/gen.sh", "true\n"),
             ],
             "tools/gen.sh",
+        ),
+        // Make's pattern rules, variables and recursion into sub-folders
+        // (round 9).
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "summary: out/sum.txt\n\t@cat out/sum.txt\n\nout/%.txt: notes/%.md\n\t@python3 tools/render.py $< > $@\n",
+                ),
+                ("tools/render.py", "import sys\n"),
+            ],
+            "tools/render.py",
+        ),
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "GEN := out/gen.txt\nsummary: $(GEN)\n\t@cat $(GEN)\n\nout/gen.txt:\n\t@sh tools/gen.sh > $@\n",
+                ),
+                ("tools/gen.sh", "true\n"),
+            ],
+            "tools/gen.sh",
+        ),
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "GEN = python3 tools/gen.py\nsummary:\n\t@$(GEN) > /dev/null\n",
+                ),
+                ("tools/gen.py", "print(1)\n"),
+            ],
+            "tools/gen.py",
+        ),
+        (
+            "make -s summary",
+            &[
+                (
+                    "Makefile",
+                    "SHELL := tools/sh.sh\nsummary:\n\t@head -c 100\n",
+                ),
+                ("tools/sh.sh", "#!/bin/sh\nexec /bin/sh \"$@\"\n"),
+            ],
+            "tools/sh.sh",
+        ),
+        (
+            "make -s summary",
+            &[
+                ("Makefile", "summary:\n\t@$(MAKE) -s -C docs summary\n"),
+                ("docs/Makefile", "summary:\n\t@python3 ../tools/sum.py\n"),
+                ("tools/sum.py", "import sys\n"),
+            ],
+            "tools/sum.py",
+        ),
+        (
+            "make -s summary",
+            &[
+                ("Makefile", "summary:\n\t@cd docs && make -s summary\n"),
+                ("docs/Makefile", "summary:\n\t@python3 ../tools/sum.py\n"),
+                ("tools/sum.py", "import sys\n"),
+            ],
+            "tools/sum.py",
         ),
         (
             "npm run -s sum",
