@@ -1,0 +1,79 @@
+//! Benchmark: the secret scanner's raw speed on the Python standard
+//! library and pip's sources (every `.py` file, read once): the keyword
+//! search alone and the whole scan, the best of three runs each, with how
+//! many keywords the search holds and which automaton it built.
+//!
+//! Run: `cargo bench --bench secret_scan` (optionally with directories:
+//! `cargo bench --bench secret_scan -- /path/to/tree …`).
+
+#[path = "../tests/integration/common/corpus.rs"]
+#[allow(dead_code)]
+mod corpus;
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use ctxcurate::core::secret_scan::rules::RuleSet;
+
+/// The folder of the pip package `python3` imports.
+fn pip() -> Option<PathBuf> {
+    let out = Command::new("python3")
+        .args(["-c", "import os, pip; print(os.path.dirname(pip.__file__))"])
+        .output()
+        .ok()?;
+    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    dir.is_dir().then_some(dir)
+}
+
+/// The best of three runs of `f`.
+fn best(f: &dyn Fn() -> usize) -> Duration {
+    (0..3)
+        .map(|_| {
+            let started = Instant::now();
+            std::hint::black_box(f());
+            started.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+fn main() {
+    let given: Vec<PathBuf> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .map(PathBuf::from)
+        .collect();
+    let roots: Vec<PathBuf> = if given.is_empty() {
+        corpus::python_stdlib().into_iter().chain(pip()).collect()
+    } else {
+        given
+    };
+    let rules = RuleSet::builtin();
+    for root in roots {
+        // The stdlib without the third-party packages installed in it.
+        let files = corpus::files_under(&root, &|p| {
+            p.extension().is_some_and(|e| e == "py")
+                && !p
+                    .strip_prefix(&root)
+                    .is_ok_and(|r| r.starts_with("site-packages"))
+        });
+        let (sources, _) = corpus::read_sources(&files);
+        let bytes: usize = sources.iter().map(|(_, t)| t.len()).sum();
+        let search = best(&|| {
+            sources
+                .iter()
+                .map(|(_, t)| rules.keywords.find_overlapping_iter(t.as_str()).count())
+                .sum()
+        });
+        let scan = best(&|| sources.iter().map(|(_, t)| rules.scan(t).len()).sum());
+        println!(
+            "{}: {} files, {} MB: keyword search {search:?}, whole scan {scan:?} ({} keywords, {:?})",
+            root.display(),
+            sources.len(),
+            bytes / 1_000_000,
+            rules.keywords.patterns_len(),
+            rules.keywords.kind(),
+        );
+    }
+}
