@@ -373,7 +373,7 @@ const TYPE_KEYWORDS: [&str; 21] = [
 ];
 
 /// Other words of C/C++ itself: never macros.
-const KEYWORDS: [&str; 42] = [
+const KEYWORDS: [&str; 44] = [
     "const",
     "volatile",
     "typedef",
@@ -406,6 +406,8 @@ const KEYWORDS: [&str; 42] = [
     "switch",
     "default",
     "throw",
+    "try",
+    "catch",
     "co_return",
     "co_await",
     "co_yield",
