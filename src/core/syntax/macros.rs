@@ -679,6 +679,12 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         {
             scan.blank(from, to);
         }
+        if word == "inline"
+            && let Some(to) = inline_friend(&mut scan, i, end)
+        {
+            i = to;
+            continue;
+        }
         if let Some(to) = member_pointer_type(&scan, i, end) {
             scan.blank(i, to);
             i = to;
@@ -978,6 +984,22 @@ fn pasted_variable(
         out[at..at + name.len()].copy_from_slice(&src[at..at + name.len()]);
     }
     Some(close)
+}
+
+/// `inline friend` at `i` (`end`: the end of `inline`), which
+/// tree-sitter-cpp cannot read, written `friend inline` (the two words
+/// are as long, so everything stays where it stands): the index after
+/// `friend`.
+fn inline_friend(scan: &mut Scan, i: usize, end: usize) -> Option<usize> {
+    let (at, tok) = scan.next(end, false)?;
+    if tok != Tok::Word("friend") {
+        return None;
+    }
+    let src = scan.src;
+    let out = scan.out.get_or_insert_with(|| src.to_vec());
+    out.get_mut(i..end)?.copy_from_slice(b"friend");
+    out.get_mut(at..at + 6)?.copy_from_slice(b"inline");
+    Some(at + 6)
 }
 
 /// `= delete` or `= default` after a conversion operator (`operator

@@ -156,3 +156,21 @@ fn hidden_namespace_and_class_keep_their_braces_around_visible_children() {
     );
     assert_snapshot!(out);
 }
+
+#[test]
+fn an_inline_friend_defined_in_its_class_is_no_syntax_error() {
+    // Catch2's `inline friend std::ostream& operator << (...)`:
+    // tree-sitter-cpp reads `friend inline` alone.
+    let src = "class Column {\n\tinline friend std::ostream& operator << (std::ostream& os, Column const& col) {\n\t\treturn os;\n\t}\n\tauto width() const -> size_t { return m_width; }\n};\n";
+    let tree = parse(Lang::Cpp, src);
+    assert!(!tree.has_errors, "{:?}", tree.error_line);
+    let names: Vec<(String, usize)> = tree.iter().map(|s| (s.name.clone(), s.start_line)).collect();
+    assert_eq!(
+        names,
+        [
+            ("Column".to_string(), 1),
+            ("operator <<".to_string(), 2),
+            ("width".to_string(), 5)
+        ]
+    );
+}
