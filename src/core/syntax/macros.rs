@@ -331,6 +331,16 @@ impl CMacros {
         }
     }
 
+    /// Read the project's macros now if they are not yet (the first
+    /// C/C++ parse does it before its deadline starts: reading a
+    /// project's headers, or waiting for the threads that do, is no slow
+    /// parse).
+    pub(super) fn load(&self) {
+        if let Some(project) = &self.project {
+            project.table();
+        }
+    }
+
     fn rule_of(&self, word: &str) -> Option<Found<'_>> {
         if let Some((_, rule)) = self.entries.iter().find(|(name, _)| name == word) {
             return Some(Found::Listed(*rule));
@@ -651,6 +661,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         }
         if b == b'='
             && let Some(to) = unnamed_default(&scan, i)
+        {
+            scan.blank(i, to);
+            i = to;
+            continue;
+        }
+        if b == b'*'
+            && let Some(to) = pointer_pack(&scan, i)
         {
             scan.blank(i, to);
             i = to;
@@ -984,6 +1001,34 @@ fn pasted_variable(
         out[at..at + name.len()].copy_from_slice(&src[at..at + name.len()]);
     }
     Some(close)
+}
+
+/// `Args*... args` (a pack of pointers, which tree-sitter-cpp cannot
+/// read) at the first `*` at `i`: the index after the last `*`, which
+/// are blanked (`Args ... args`, a pack it reads; the signature, sliced
+/// from the file, keeps them). After a type's name or `>`, before `...`
+/// and the pack's name: never a fold expression (`(args * ...)`).
+fn pointer_pack(scan: &Scan, i: usize) -> Option<usize> {
+    match scan.prev_token(i, false)? {
+        (_, Tok::Word(w)) if !is_keyword(w) || PRIMITIVES.contains(&w) || w == "const" => {}
+        (_, Tok::Punct(b'>')) => {}
+        _ => return None,
+    }
+    let mut to = i;
+    while scan.src.get(to) == Some(&b'*') {
+        to += 1;
+        while matches!(scan.src.get(to), Some(b' ' | b'\t')) && scan.src.get(to + 1) == Some(&b'*') {
+            to += 1;
+        }
+    }
+    let (dots, _) = scan.next(to, true)?;
+    if scan.src.get(dots..dots + 3)? != b"..." {
+        return None;
+    }
+    match scan.next(dots + 3, true)? {
+        (_, Tok::Word(w)) if !is_keyword(w) => Some(to),
+        _ => None,
+    }
 }
 
 /// `inline friend` at `i` (`end`: the end of `inline`), which

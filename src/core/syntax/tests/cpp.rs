@@ -174,3 +174,21 @@ fn an_inline_friend_defined_in_its_class_is_no_syntax_error() {
         ]
     );
 }
+
+#[test]
+fn a_pack_of_pointers_is_a_parameter_pack() {
+    // nanobind's `stl/chrono.h`: `Args*... args`, which tree-sitter-cpp
+    // reads with a reference (`Args&&... args`) but not with a pointer.
+    let src = "template <class... Args>\nauto can_localtime_s(Args*... args) ->\n    decltype((localtime_s(args...), std::true_type{}));\nstd::false_type can_localtime_s(...);\n\ntemplate <class... Args>\nvoid g(const Args **... args, int n) {\n    return (args * ...);\n}\n";
+    let tree = parse(Lang::Cpp, src);
+    assert!(!tree.has_errors, "{:?}", tree.error_line);
+    let names: Vec<(String, usize)> = tree.iter().map(|s| (s.name.clone(), s.start_line)).collect();
+    assert_eq!(
+        names,
+        [
+            ("can_localtime_s".to_string(), 1),
+            ("can_localtime_s".to_string(), 4),
+            ("g".to_string(), 6)
+        ]
+    );
+}
