@@ -209,12 +209,7 @@ pub(super) fn scan(text: &str) -> Vec<Define> {
 
 /// Follow one directive (`line`: after the `#`, joined; `groups`: the
 /// conditionals opened so far).
-fn follow(
-    line: &str,
-    stack: &mut Vec<(bool, Branch)>,
-    groups: &mut u32,
-    found: &mut Vec<Define>,
-) {
+fn follow(line: &str, stack: &mut Vec<(bool, Branch)>, groups: &mut u32, found: &mut Vec<Define>) {
     let line = line.trim_start();
     let word_len = line.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
     let (word, rest) = line.split_at(word_len);
@@ -461,7 +456,12 @@ mod tests {
             .into_iter()
             .map(|d| format!("{}={}.{}", d.name, d.branch.group, d.branch.index))
             .collect();
-        assert_eq!(got, ["A=0.0", "B=1.0", "C=2.0", "C=2.1", "C=2.2", "D=1.0", "E=3.0"]);
+        assert_eq!(
+            got,
+            [
+                "A=0.0", "B=1.0", "C=2.0", "C=2.1", "C=2.2", "D=1.0", "E=3.0"
+            ]
+        );
         let defines = CDefines::scan(text);
         let mut bytes = Vec::new();
         defines.encode(&mut bytes);

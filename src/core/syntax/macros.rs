@@ -1017,7 +1017,8 @@ fn pointer_pack(scan: &Scan, i: usize) -> Option<usize> {
     let mut to = i;
     while scan.src.get(to) == Some(&b'*') {
         to += 1;
-        while matches!(scan.src.get(to), Some(b' ' | b'\t')) && scan.src.get(to + 1) == Some(&b'*') {
+        while matches!(scan.src.get(to), Some(b' ' | b'\t')) && scan.src.get(to + 1) == Some(&b'*')
+        {
             to += 1;
         }
     }

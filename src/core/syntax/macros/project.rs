@@ -481,7 +481,10 @@ fn prefer_fitting_branches<'a>(groups: &[&'a [Define]], raw: &mut Raw<'a>) {
         // that defines something, in order.
         let mut by_group: HashMap<u32, Vec<&Define>> = HashMap::default();
         for define in defines.iter().filter(|d| d.branch.group != 0) {
-            by_group.entry(define.branch.group).or_default().push(define);
+            by_group
+                .entry(define.branch.group)
+                .or_default()
+                .push(define);
         }
         for members in by_group.values() {
             let first = members[0].branch.index;
