@@ -647,28 +647,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = literal_end(scan.src, i).max(i + 1);
             continue;
         }
-        if b == b'@'
-            && let Some(to) = objective_c(&scan, i)
-        {
-            scan.blank(i, to);
-            i = to;
-            continue;
-        }
-        if b == b'^' && managed.contains(&true) && cli_handle(&scan, i) {
-            scan.blank(i, i + 1);
-            i += 1;
-            continue;
-        }
-        if b == b'='
-            && let Some(to) = unnamed_default(&scan, i)
-        {
-            scan.blank(i, to);
-            i = to;
-            continue;
-        }
-        if b == b'*'
-            && let Some(to) = pointer_pack(&scan, i)
-        {
+        if let Some(to) = blanked_punctuation(&scan, &managed, i) {
             scan.blank(i, to);
             i = to;
             continue;
@@ -739,6 +718,21 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         i = other_word(&mut scan, user, found, word, i, end);
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// What punctuation at `i` starts that tree-sitter cannot read and is
+/// blanked to the index returned: Objective-C in a C/C++ header
+/// (`@protocol ... @end`), a C++/CLI handle's `^` (`managed`: per open
+/// conditional, whether its branch is C++/CLI's), an unnamed parameter's
+/// default (`int = 0`), the stars of a pack of pointers.
+fn blanked_punctuation(scan: &Scan, managed: &[bool], i: usize) -> Option<usize> {
+    match scan.src[i] {
+        b'@' => objective_c(scan, i),
+        b'^' if managed.contains(&true) && cli_handle(scan, i) => Some(i + 1),
+        b'=' => unnamed_default(scan, i),
+        b'*' => pointer_pack(scan, i),
+        _ => None,
+    }
 }
 
 /// What a macro the project defines (`meaning`) makes of `word` at
