@@ -434,6 +434,7 @@ pub fn preprocessed(lang: Lang, source: &str, macros: &CMacros) -> String {
     if !lang.is_c_family() && lang != Lang::Python {
         return source.to_string();
     }
+    macros.load();
     let mut budget = lang::Budget::for_len(source.len());
     match preproc::parse(lang, source, macros, &mut budget) {
         Some((_, text)) => text.into_owned(),

@@ -20,6 +20,19 @@ pub(super) struct Define {
     pub params: Option<Vec<String>>,
     /// The replacement text on one line, comments dropped.
     pub body: String,
+    /// The branch of the innermost conditional it stands in.
+    pub branch: Branch,
+}
+
+/// Where a definition stands: the innermost conditional of its text
+/// (numbered from 1 in the order they open; 0 outside any) and which of
+/// its branches (`#if` 0, each `#elif`/`#else` one more), so that the
+/// definitions of one configuration are read together
+/// (`macros::project`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub(super) struct Branch {
+    pub group: u32,
+    pub index: u32,
 }
 
 /// The `#define`s of one C/C++ text as a project's macro table reads
@@ -59,6 +72,8 @@ impl CDefines {
                 }
             }
             put_str(out, &define.body);
+            out.extend_from_slice(&define.branch.group.to_le_bytes());
+            out.extend_from_slice(&define.branch.index.to_le_bytes());
         }
     }
 
@@ -89,9 +104,9 @@ impl CDefines {
                 && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
         };
         let count = usize::try_from(u32_of(&mut bytes)?).ok()?;
-        // Each definition takes at least 13 bytes: a count past that is
+        // Each definition takes at least 21 bytes: a count past that is
         // a lie.
-        let mut found = Vec::with_capacity(count.min(bytes.len() / 13));
+        let mut found = Vec::with_capacity(count.min(bytes.len() / 21));
         for _ in 0..count {
             let name = str_of(&mut bytes, MAX_WORD)?;
             let params = match u32_of(&mut bytes)? {
@@ -106,10 +121,19 @@ impl CDefines {
                 }
             };
             let body = str_of(&mut bytes, MAX_BODY)?;
+            let branch = Branch {
+                group: u32_of(&mut bytes)?,
+                index: u32_of(&mut bytes)?,
+            };
             if !identifier(&name) {
                 return None;
             }
-            found.push(Define { name, params, body });
+            found.push(Define {
+                name,
+                params,
+                body,
+                branch,
+            });
         }
         bytes.is_empty().then_some(CDefines(found))
     }
@@ -147,8 +171,10 @@ pub(super) fn scan(text: &str) -> Vec<Define> {
         return found;
     }
     let bytes = text.as_bytes();
-    // Per open conditional: whether the current branch is live.
-    let mut stack: Vec<bool> = Vec::new();
+    // Per open conditional: whether the current branch is live, and
+    // where it stands.
+    let mut stack: Vec<(bool, Branch)> = Vec::new();
+    let mut groups = 0u32;
     let mut i = 0;
     let mut line_start = true;
     while i < bytes.len() {
@@ -164,7 +190,7 @@ pub(super) fn scan(text: &str) -> Vec<Define> {
             b'#' if line_start => {
                 let end = directive_end(bytes, i);
                 let line = directive_line(text.get(i + 1..end).unwrap_or(""));
-                follow(&line, &mut stack, &mut found);
+                follow(&line, &mut stack, &mut groups, &mut found);
                 i = end;
                 line_start = true;
             }
@@ -181,12 +207,13 @@ pub(super) fn scan(text: &str) -> Vec<Define> {
     found
 }
 
-/// Follow one directive (`line`: after the `#`, joined).
-fn follow(line: &str, stack: &mut Vec<bool>, found: &mut Vec<Define>) {
+/// Follow one directive (`line`: after the `#`, joined; `groups`: the
+/// conditionals opened so far).
+fn follow(line: &str, stack: &mut Vec<(bool, Branch)>, groups: &mut u32, found: &mut Vec<Define>) {
     let line = line.trim_start();
     let word_len = line.bytes().take_while(|b| b.is_ascii_alphabetic()).count();
     let (word, rest) = line.split_at(word_len);
-    let live = stack.iter().all(|live| *live);
+    let live = stack.iter().all(|(live, _)| *live);
     let dead = || match word {
         "if" | "elif" => {
             let cond = rest.trim().trim_matches(['(', ')', ' ']);
@@ -196,17 +223,27 @@ fn follow(line: &str, stack: &mut Vec<bool>, found: &mut Vec<Define>) {
         _ => false,
     };
     match word {
-        "if" | "ifdef" | "ifndef" => stack.push(!dead()),
+        "if" | "ifdef" | "ifndef" => {
+            *groups = groups.saturating_add(1);
+            let branch = Branch {
+                group: *groups,
+                index: 0,
+            };
+            stack.push((!dead(), branch));
+        }
         "elif" | "elifdef" | "elifndef" | "else" => {
-            if let Some(live) = stack.last_mut() {
-                *live = !dead();
+            let dead = dead();
+            if let Some((live, branch)) = stack.last_mut() {
+                *live = !dead;
+                branch.index = branch.index.saturating_add(1);
             }
         }
         "endif" => {
             stack.pop();
         }
         "define" if live => {
-            if let Some(define) = parse_define(rest) {
+            if let Some(mut define) = parse_define(rest) {
+                define.branch = stack.last().map(|(_, b)| *b).unwrap_or_default();
                 found.push(define);
             }
         }
@@ -283,6 +320,7 @@ fn parse_define(rest: &str) -> Option<Define> {
         name: name.to_string(),
         params,
         body,
+        branch: Branch::default(),
     })
 }
 
@@ -409,5 +447,24 @@ mod tests {
             .map(|(n, _, b)| format!("{n}={b}"))
             .collect();
         assert_eq!(got, ["A=1", "B=1", "B=2", "C=2", "A=2", "D=2", "E="]);
+    }
+
+    #[test]
+    fn each_definition_knows_its_conditional_and_branch() {
+        let text = "#define A 0\n#ifndef G\n#define B 1\n#if X\n#define C 1\n#elif Y\n#define C 2\n#else\n#define C 3\n#endif\n#define D 1\n#endif\n#ifdef Z\n#define E 1\n#endif\n";
+        let got: Vec<String> = scan(text)
+            .into_iter()
+            .map(|d| format!("{}={}.{}", d.name, d.branch.group, d.branch.index))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "A=0.0", "B=1.0", "C=2.0", "C=2.1", "C=2.2", "D=1.0", "E=3.0"
+            ]
+        );
+        let defines = CDefines::scan(text);
+        let mut bytes = Vec::new();
+        defines.encode(&mut bytes);
+        assert_eq!(CDefines::decode(&bytes), Some(defines));
     }
 }

@@ -331,6 +331,16 @@ impl CMacros {
         }
     }
 
+    /// Read the project's macros now if they are not yet (the first
+    /// C/C++ parse does it before its deadline starts: reading a
+    /// project's headers, or waiting for the threads that do, is no slow
+    /// parse).
+    pub(super) fn load(&self) {
+        if let Some(project) = &self.project {
+            project.table();
+        }
+    }
+
     fn rule_of(&self, word: &str) -> Option<Found<'_>> {
         if let Some((_, rule)) = self.entries.iter().find(|(name, _)| name == word) {
             return Some(Found::Listed(*rule));
@@ -373,7 +383,7 @@ const TYPE_KEYWORDS: [&str; 21] = [
 ];
 
 /// Other words of C/C++ itself: never macros.
-const KEYWORDS: [&str; 42] = [
+const KEYWORDS: [&str; 44] = [
     "const",
     "volatile",
     "typedef",
@@ -406,6 +416,8 @@ const KEYWORDS: [&str; 42] = [
     "switch",
     "default",
     "throw",
+    "try",
+    "catch",
     "co_return",
     "co_await",
     "co_yield",
@@ -635,21 +647,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = literal_end(scan.src, i).max(i + 1);
             continue;
         }
-        if b == b'@'
-            && let Some(to) = objective_c(&scan, i)
-        {
-            scan.blank(i, to);
-            i = to;
-            continue;
-        }
-        if b == b'^' && managed.contains(&true) && cli_handle(&scan, i) {
-            scan.blank(i, i + 1);
-            i += 1;
-            continue;
-        }
-        if b == b'='
-            && let Some(to) = unnamed_default(&scan, i)
-        {
+        if let Some(to) = blanked_punctuation(&scan, &managed, i) {
             scan.blank(i, to);
             i = to;
             continue;
@@ -676,6 +674,12 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             && let Some((from, to)) = deleted_conversion(&scan, end)
         {
             scan.blank(from, to);
+        }
+        if word == "inline"
+            && let Some(to) = inline_friend(&mut scan, i, end)
+        {
+            i = to;
+            continue;
         }
         if let Some(to) = member_pointer_type(&scan, i, end) {
             scan.blank(i, to);
@@ -714,6 +718,21 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         i = other_word(&mut scan, user, found, word, i, end);
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// What punctuation at `i` starts that tree-sitter cannot read and is
+/// blanked to the index returned: Objective-C in a C/C++ header
+/// (`@protocol ... @end`), a C++/CLI handle's `^` (`managed`: per open
+/// conditional, whether its branch is C++/CLI's), an unnamed parameter's
+/// default (`int = 0`), the stars of a pack of pointers.
+fn blanked_punctuation(scan: &Scan, managed: &[bool], i: usize) -> Option<usize> {
+    match scan.src[i] {
+        b'@' => objective_c(scan, i),
+        b'^' if managed.contains(&true) && cli_handle(scan, i) => Some(i + 1),
+        b'=' => unnamed_default(scan, i),
+        b'*' => pointer_pack(scan, i),
+        _ => None,
+    }
 }
 
 /// What a macro the project defines (`meaning`) makes of `word` at
@@ -976,6 +995,51 @@ fn pasted_variable(
         out[at..at + name.len()].copy_from_slice(&src[at..at + name.len()]);
     }
     Some(close)
+}
+
+/// `Args*... args` (a pack of pointers, which tree-sitter-cpp cannot
+/// read) at the first `*` at `i`: the index after the last `*`, which
+/// are blanked (`Args ... args`, a pack it reads; the signature, sliced
+/// from the file, keeps them). After a type's name or `>`, before `...`
+/// and the pack's name: never a fold expression (`(args * ...)`).
+fn pointer_pack(scan: &Scan, i: usize) -> Option<usize> {
+    match scan.prev_token(i, false)? {
+        (_, Tok::Word(w)) if !is_keyword(w) || PRIMITIVES.contains(&w) || w == "const" => {}
+        (_, Tok::Punct(b'>')) => {}
+        _ => return None,
+    }
+    let mut to = i;
+    while scan.src.get(to) == Some(&b'*') {
+        to += 1;
+        while matches!(scan.src.get(to), Some(b' ' | b'\t')) && scan.src.get(to + 1) == Some(&b'*')
+        {
+            to += 1;
+        }
+    }
+    let (dots, _) = scan.next(to, true)?;
+    if scan.src.get(dots..dots + 3)? != b"..." {
+        return None;
+    }
+    match scan.next(dots + 3, true)? {
+        (_, Tok::Word(w)) if !is_keyword(w) => Some(to),
+        _ => None,
+    }
+}
+
+/// `inline friend` at `i` (`end`: the end of `inline`), which
+/// tree-sitter-cpp cannot read, written `friend inline` (the two words
+/// are as long, so everything stays where it stands): the index after
+/// `friend`.
+fn inline_friend(scan: &mut Scan, i: usize, end: usize) -> Option<usize> {
+    let (at, tok) = scan.next(end, false)?;
+    if tok != Tok::Word("friend") {
+        return None;
+    }
+    let src = scan.src;
+    let out = scan.out.get_or_insert_with(|| src.to_vec());
+    out.get_mut(i..end)?.copy_from_slice(b"friend");
+    out.get_mut(at..at + 6)?.copy_from_slice(b"inline");
+    Some(at + 6)
 }
 
 /// `= delete` or `= default` after a conversion operator (`operator

@@ -119,9 +119,15 @@ fn flatten(text: &str, branches: Branches) -> Option<String> {
     let mut stack: Vec<Frame> = Vec::new();
     // Whether the last line of code ends inside a declaration head.
     let mut head_open = false;
+    // Whether the line before was a directive continued on this one.
+    let mut in_directive = false;
     for line in text.split_inclusive('\n') {
         let range = offset..offset + line.len();
         offset = range.end;
+        // A directive (`# define DbMaskNonZero(M) (...)`) is no code: it
+        // ends no declaration head.
+        let directive_line = in_directive || line.trim_start().starts_with('#');
+        in_directive = directive_line && line.trim_end_matches(['\n', '\r']).ends_with('\\');
         let directive = (!continued).then(|| conditional(line)).flatten();
         // `#pragma` lines inside a declaration head go too (zstd.h's
         // `static` ... `#pragma clang diagnostic push` ... `ZSTD_customMem
@@ -133,13 +139,13 @@ fn flatten(text: &str, branches: Branches) -> Option<String> {
             enter(&mut stack, word, zero, branches);
         }
         let dropped = stack.last().is_some_and(|f| f.blank);
-        if !conditional
+        if !directive_line
             && !dropped
             && let Some(last) = last_code_byte(line)
         {
             head_open = last.is_ascii_alphanumeric() || matches!(last, b'_' | b')');
         }
-        if !conditional
+        if !directive_line
             && !dropped
             && let Some(frame) = stack.last_mut()
             && let Some(last) = last_code_byte(line)

@@ -76,7 +76,11 @@ fn unread(lang: Lang, parse_stopped: bool) -> SymbolTree {
 pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Finder) -> SymbolTree {
     // Only C and C++ need the pre-pass (macros, conditionals); Python's
     // returns the source as is, and the data-driven languages skip it.
-    // One deadline for the file: the parses and the query share it.
+    // One deadline for the file: the parses and the query share it. The
+    // project's macros are read before it starts.
+    if lang.is_c_family() {
+        user.load();
+    }
     let mut budget = Budget::for_len(source.len());
     let parsed = if lang.is_c_family() || lang == Lang::Python {
         preproc::parse(lang, source, user, &mut budget)

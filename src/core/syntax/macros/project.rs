@@ -163,6 +163,7 @@ impl Table {
         for define in groups.iter().copied().flatten() {
             raw.entry(define.name.as_str()).or_default().push(define);
         }
+        prefer_fitting_branches(groups, &mut raw);
         let mut memo: Memo = HashMap::with_capacity_and_hasher(raw.len(), Default::default());
         let mut names: Vec<&str> = raw.keys().copied().collect();
         names.sort_unstable();
@@ -465,6 +466,95 @@ impl Table {
     }
 }
 
+/// Of a conditional whose first branch defines a word the table cannot
+/// write over its name (`#define CATCH_TRY if ((true))`), the first
+/// later branch whose words all fit (`#define CATCH_TRY try`) is read
+/// for every name it defines, ahead of the other branches, so that
+/// macros meant to go together come from one configuration
+/// (`CATCH_TRY{…} CATCH_CATCH_ALL{`, never `try` with `if ((false))`).
+fn prefer_fitting_branches<'a>(groups: &[&'a [Define]], raw: &mut Raw<'a>) {
+    // Read with a scratch memo: the order is not settled yet.
+    let mut memo: Memo = HashMap::default();
+    let mut moves: Vec<(usize, &'a Define)> = Vec::new();
+    for (file, defines) in groups.iter().enumerate() {
+        // The definitions of each conditional with more than one branch
+        // that defines something, in order.
+        let mut by_group: HashMap<u32, Vec<&Define>> = HashMap::default();
+        for define in defines.iter().filter(|d| d.branch.group != 0) {
+            by_group
+                .entry(define.branch.group)
+                .or_default()
+                .push(define);
+        }
+        for members in by_group.values() {
+            let first = members[0].branch.index;
+            if members.iter().all(|d| d.branch.index == first) {
+                continue;
+            }
+            let mut fits = |index: u32| {
+                members
+                    .iter()
+                    .filter(|d| d.branch.index == index && d.params.is_none())
+                    .all(|d| match meaning_of(d, raw, &mut memo, 0) {
+                        Some(Meaning::Write { pieces, .. }) => fits_over(&d.name, &pieces),
+                        _ => true,
+                    })
+            };
+            if fits(first) {
+                continue;
+            }
+            let mut later: Vec<u32> = members.iter().map(|d| d.branch.index).collect();
+            later.dedup();
+            let Some(chosen) = later.into_iter().skip(1).find(|&i| fits(i)) else {
+                continue;
+            };
+            moves.extend(
+                members
+                    .iter()
+                    .filter(|d| d.branch.index == chosen)
+                    .map(|d| (file, *d)),
+            );
+        }
+    }
+    // Each chosen definition goes before the first of its name in its
+    // conditional.
+    for (file, define) in moves {
+        let Some(list) = raw.get_mut(define.name.as_str()) else {
+            continue;
+        };
+        let range = groups[file].as_ptr_range();
+        let same_group = |d: &&Define| {
+            range.contains(&std::ptr::from_ref(*d)) && d.branch.group == define.branch.group
+        };
+        let first = list.iter().position(same_group);
+        let at = list.iter().position(|d| std::ptr::eq(*d, define));
+        if let (Some(first), Some(at)) = (first, at)
+            && first < at
+        {
+            let moved = list.remove(at);
+            list.insert(first, moved);
+        }
+    }
+}
+
+/// Whether an object-like macro's expansion `pieces` can be written over
+/// its `name` alone (no name to write, short enough; a brace initializer
+/// shortened as [`write`] does).
+fn fits_over(name: &str, pieces: &[Piece]) -> bool {
+    let mut items = Vec::with_capacity(pieces.len());
+    for piece in pieces {
+        match piece {
+            Piece::Text(text) => items.push(Item {
+                text: text.as_str().into(),
+                origin: None,
+            }),
+            Piece::Param(_) => return false,
+        }
+    }
+    let short = shortened(&items);
+    place(name.as_bytes(), 0, name.len(), &short, false).is_some()
+}
+
 /// A `-D` flag as a definition (`NAME` alone is `NAME 1`).
 fn flag(text: &str) -> Option<Define> {
     let (head, body) = text.split_once('=').unwrap_or((text, "1"));
@@ -583,6 +673,7 @@ fn declarative(p: &str) -> bool {
             | ">"
             | "="
             | "~"
+            | "..."
     )
 }
 

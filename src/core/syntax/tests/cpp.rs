@@ -156,3 +156,45 @@ fn hidden_namespace_and_class_keep_their_braces_around_visible_children() {
     );
     assert_snapshot!(out);
 }
+
+#[test]
+fn an_inline_friend_defined_in_its_class_is_no_syntax_error() {
+    // Catch2's `inline friend std::ostream& operator << (...)`:
+    // tree-sitter-cpp reads `friend inline` alone.
+    let src = "class Column {\n\tinline friend std::ostream& operator << (std::ostream& os, Column const& col) {\n\t\treturn os;\n\t}\n\tauto width() const -> size_t { return m_width; }\n};\n";
+    let tree = parse(Lang::Cpp, src);
+    assert!(!tree.has_errors, "{:?}", tree.error_line);
+    let names: Vec<(String, usize)> = tree
+        .iter()
+        .map(|s| (s.name.clone(), s.start_line))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("Column".to_string(), 1),
+            ("operator <<".to_string(), 2),
+            ("width".to_string(), 5)
+        ]
+    );
+}
+
+#[test]
+fn a_pack_of_pointers_is_a_parameter_pack() {
+    // nanobind's `stl/chrono.h`: `Args*... args`, which tree-sitter-cpp
+    // reads with a reference (`Args&&... args`) but not with a pointer.
+    let src = "template <class... Args>\nauto can_localtime_s(Args*... args) ->\n    decltype((localtime_s(args...), std::true_type{}));\nstd::false_type can_localtime_s(...);\n\ntemplate <class... Args>\nvoid g(const Args **... args, int n) {\n    return (args * ...);\n}\n";
+    let tree = parse(Lang::Cpp, src);
+    assert!(!tree.has_errors, "{:?}", tree.error_line);
+    let names: Vec<(String, usize)> = tree
+        .iter()
+        .map(|s| (s.name.clone(), s.start_line))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("can_localtime_s".to_string(), 1),
+            ("can_localtime_s".to_string(), 4),
+            ("g".to_string(), 6)
+        ]
+    );
+}

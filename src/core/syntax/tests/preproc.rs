@@ -266,3 +266,30 @@ fn a_pragma_inside_a_declaration_is_no_syntax_error() {
     assert_eq!(tree.error_line, None);
     assert!(tree.find("ZSTD_isError").is_some());
 }
+
+#[test]
+fn a_define_ending_a_branch_is_no_open_declaration_head() {
+    // sqlite3.c: the whole parse fails, so do the branches kept one way
+    // (`columnTypeImpl(` with `Expr *pExpr` under `#ifndef` and `Expr
+    // *pExpr, const char **pzOrigDb, ...` under `#else`); keeping the
+    // first branch of a conditional whose branch ends inside a
+    // declaration head keeps the `#else` typedef and prototype after a
+    // branch that ends with a `#define`.
+    let src = "#if SQLITE_MAX_ATTACHED>30\n  typedef unsigned char yDbMask[(SQLITE_MAX_ATTACHED+9)/8];\n# define DbMaskNonZero(M)   (sqlite3DbMaskAllZero(M)==0)\n#else\n  typedef unsigned int yDbMask;\n#endif\n#ifdef SQLITE_OMIT_VIRTUALTABLE\n#  define sqlite3VtabDisconnect(D,X)\n#else\nstatic void sqlite3VtabDisconnect(sqlite3 *db, Table *p);\n#endif\nstatic const char *columnTypeImpl(\n  NameContext *pNC,\n#ifndef SQLITE_ENABLE_COLUMN_METADATA\n  Expr *pExpr\n#else\n  Expr *pExpr,\n  const char **pzOrigDb,\n  const char **pzOrigCol\n#endif\n){\n  return 0;\n}\nstatic int after(void){\n  return 1;\n}\n";
+    let tree = parse(Lang::C, src);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<(String, usize)> = tree
+        .iter()
+        .map(|s| (s.name.clone(), s.start_line))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("yDbMask".to_string(), 2),
+            ("yDbMask".to_string(), 5),
+            ("sqlite3VtabDisconnect".to_string(), 10),
+            ("columnTypeImpl".to_string(), 12),
+            ("after".to_string(), 24),
+        ]
+    );
+}

@@ -527,3 +527,23 @@ fn an_object_like_macro_of_extra_parameters_is_blanked_at_a_lists_end() {
     );
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn related_macros_of_one_conditional_are_read_from_one_branch() {
+    // Catch2's `CATCH_TRY{…} CATCH_CATCH_ALL{`: each defined under
+    // `#if defined(CATCH_CONFIG_DISABLE_EXCEPTIONS)` and again under
+    // `#else`; `if ((true))` does not fit over `CATCH_TRY`, so the
+    // branch all of whose words fit is the one read, for every name.
+    let header = "#if defined(CATCH_CONFIG_DISABLE_EXCEPTIONS)\n#define CATCH_TRY if ((true))\n#define CATCH_CATCH_ALL if ((false))\n#define CATCH_CATCH_ANON(type) if ((false))\n#else\n#define CATCH_TRY try\n#define CATCH_CATCH_ALL catch (...)\n#define CATCH_CATCH_ANON(type) catch (type)\n#endif\n";
+    let file = "namespace Catch {\n    template <typename Fun>\n    Detail::CompleteType_t<FunctionReturnType<Fun>> user_code(Fun&& fun) {\n        CATCH_TRY{\n            return Detail::complete_invoke(std::forward<Fun>(fun));\n        } CATCH_CATCH_ALL{\n            getResultCapture().benchmarkFailed(translateActiveException());\n        }\n    }\n    void RunContext::invokeActiveTestCase() {\n        CATCH_TRY {\n            m_activeTestCase->invoke();\n        } CATCH_CATCH_ANON (TestFailureException&) {\n            // This just means the test was aborted due to failure\n        } CATCH_CATCH_ALL {\n            handleUnexpectedInflightException();\n        }\n    }\n} // namespace Catch\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(
+        golden(&tree).matches("syntax error").count(),
+        0,
+        "{}",
+        golden(&tree)
+    );
+    let names: Vec<String> = tree.iter().map(|s| s.name.clone()).collect();
+    assert_eq!(names, ["Catch", "user_code", "invokeActiveTestCase"]);
+    assert_snapshot!(golden(&tree));
+}
