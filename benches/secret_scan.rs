@@ -7,7 +7,6 @@
 //! `cargo bench --bench secret_scan -- /path/to/tree …`).
 
 #[path = "../tests/integration/common/corpus.rs"]
-#[allow(dead_code)]
 mod corpus;
 
 use std::path::PathBuf;
