@@ -776,6 +776,9 @@ impl<'a> Packer<'a> {
         // for another round.
         for _ in 0..FILL_ROUNDS {
             let room = self.opts.budget.saturating_sub(self.count(&text));
+            if !fill::worth_filling(self.opts.budget, room) {
+                break;
+            }
             let taken: HashSet<&str> = fitted.items.iter().map(|i| i.path.as_str()).collect();
             let walked = self.codebase.files();
             let order = fill::order(self.relevance, ranked, walked, &taken, excluded);

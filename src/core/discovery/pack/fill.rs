@@ -63,6 +63,13 @@ pub(super) fn order(
     out
 }
 
+/// Whether `room` tokens left of `budget` are worth trying files for;
+/// asked before the order is made (a walk of 100,000 files sorted for
+/// the 20 tokens a full map leaves).
+pub(super) fn worth_filling(budget: usize, room: usize) -> bool {
+    room >= LEAST_ROOM && room as f64 >= budget as f64 * LEAST_SHARE
+}
+
 /// What the fill placed: each file's item and its rendering, in order.
 pub(super) struct Filled {
     pub items: Vec<PackedItem>,
@@ -79,7 +86,7 @@ pub(super) fn fill(packer: &Packer, order: &[String], room: usize) -> Filled {
         files: Vec::new(),
         left: room,
     };
-    if (room as f64) < packer.opts.budget as f64 * LEAST_SHARE {
+    if !worth_filling(packer.opts.budget, room) {
         return filled;
     }
     let mut misses = 0;
