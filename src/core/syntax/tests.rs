@@ -45,6 +45,13 @@ fn paths(tree: &SymbolTree) -> Vec<&str> {
     tree.iter().map(|s| s.path.as_str()).collect()
 }
 
+/// Every symbol's name and first line, in order.
+fn names_and_lines(tree: &SymbolTree) -> Vec<(String, usize)> {
+    tree.iter()
+        .map(|s| (s.name.clone(), s.start_line))
+        .collect()
+}
+
 /// A mask from `path=state` pairs.
 fn mask(pairs: &[(&str, MaskState)]) -> BTreeMap<String, MaskState> {
     pairs.iter().map(|(p, s)| (p.to_string(), *s)).collect()

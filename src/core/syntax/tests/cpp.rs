@@ -2,7 +2,7 @@
 
 use insta::assert_snapshot;
 
-use super::{listing, masked, paths};
+use super::{listing, masked, names_and_lines, paths};
 use crate::core::model::MaskState::{Agg, Def, Hide, Sig};
 use crate::core::syntax::{Lang, SymbolKind, outline, parse, skeleton};
 
@@ -164,10 +164,7 @@ fn an_inline_friend_defined_in_its_class_is_no_syntax_error() {
     let src = "class Column {\n\tinline friend std::ostream& operator << (std::ostream& os, Column const& col) {\n\t\treturn os;\n\t}\n\tauto width() const -> size_t { return m_width; }\n};\n";
     let tree = parse(Lang::Cpp, src);
     assert!(!tree.has_errors, "{:?}", tree.error_line);
-    let names: Vec<(String, usize)> = tree
-        .iter()
-        .map(|s| (s.name.clone(), s.start_line))
-        .collect();
+    let names = names_and_lines(&tree);
     assert_eq!(
         names,
         [
@@ -185,10 +182,7 @@ fn a_pack_of_pointers_is_a_parameter_pack() {
     let src = "template <class... Args>\nauto can_localtime_s(Args*... args) ->\n    decltype((localtime_s(args...), std::true_type{}));\nstd::false_type can_localtime_s(...);\n\ntemplate <class... Args>\nvoid g(const Args **... args, int n) {\n    return (args * ...);\n}\n";
     let tree = parse(Lang::Cpp, src);
     assert!(!tree.has_errors, "{:?}", tree.error_line);
-    let names: Vec<(String, usize)> = tree
-        .iter()
-        .map(|s| (s.name.clone(), s.start_line))
-        .collect();
+    let names = names_and_lines(&tree);
     assert_eq!(
         names,
         [

@@ -6,7 +6,7 @@
 
 use insta::assert_snapshot;
 
-use super::listing;
+use super::{listing, names_and_lines};
 use crate::core::syntax::{Lang, SymbolKind, parse};
 
 const EXPORTS_C: &str = r#"/* exports.h - the export macros of C libraries. */
@@ -278,10 +278,7 @@ fn a_define_ending_a_branch_is_no_open_declaration_head() {
     let src = "#if SQLITE_MAX_ATTACHED>30\n  typedef unsigned char yDbMask[(SQLITE_MAX_ATTACHED+9)/8];\n# define DbMaskNonZero(M)   (sqlite3DbMaskAllZero(M)==0)\n#else\n  typedef unsigned int yDbMask;\n#endif\n#ifdef SQLITE_OMIT_VIRTUALTABLE\n#  define sqlite3VtabDisconnect(D,X)\n#else\nstatic void sqlite3VtabDisconnect(sqlite3 *db, Table *p);\n#endif\nstatic const char *columnTypeImpl(\n  NameContext *pNC,\n#ifndef SQLITE_ENABLE_COLUMN_METADATA\n  Expr *pExpr\n#else\n  Expr *pExpr,\n  const char **pzOrigDb,\n  const char **pzOrigCol\n#endif\n){\n  return 0;\n}\nstatic int after(void){\n  return 1;\n}\n";
     let tree = parse(Lang::C, src);
     assert_eq!(tree.error_line, None);
-    let names: Vec<(String, usize)> = tree
-        .iter()
-        .map(|s| (s.name.clone(), s.start_line))
-        .collect();
+    let names = names_and_lines(&tree);
     assert_eq!(
         names,
         [
