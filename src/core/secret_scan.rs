@@ -103,7 +103,7 @@ impl RuleSet {
         found: &mut Vec<(usize, Hit)>,
     ) {
         let rule = &self.rules[index];
-        for caps in rule.regex.captures_iter(text) {
+        for caps in rule.compiled().regex.captures_iter(text) {
             let Some(whole) = caps.get(0) else { continue };
             let line = line_of(starts, whole.start());
             let start = starts[line];
@@ -129,7 +129,7 @@ impl RuleSet {
         let last = (line + rule.lines).min(starts.len() - 1);
         let window = &text[start..line_end(text, starts, last)];
         let first = &text[start..first_end];
-        for caps in rule.regex.captures_iter(window) {
+        for caps in rule.compiled().regex.captures_iter(window) {
             let Some(whole) = caps.get(0) else { continue };
             if whole.start() > first.len() {
                 break;
@@ -155,12 +155,13 @@ impl RuleSet {
         after: &str,
     ) -> Option<Hit> {
         let whole = caps.get(0)?;
-        let secret = rule
+        let compiled = rule.compiled();
+        let secret = compiled
             .secret_groups
             .iter()
             .find_map(|&g| caps.get(g))
             .unwrap_or(whole);
-        let name = rule.name_groups.iter().find_map(|&g| caps.get(g));
+        let name = compiled.name_groups.iter().find_map(|&g| caps.get(g));
         let judged = if rule.decode == Decode::Scan {
             wrapped_base64(secret.as_str(), first.get(secret.end()..), after)
         } else {
@@ -195,13 +196,14 @@ impl RuleSet {
             let Ok(decoded) = std::str::from_utf8(&decoded) else {
                 return false;
             };
-            return !self.global.allows(secret, name, line)
+            return !self.global().allows(secret, name, line)
                 && !self.scan_at(decoded, true).is_empty();
         }
         let Some(judged) = rule.decode.apply(secret) else {
             return false;
         };
-        !rule.allowlist.allows(&judged, name, line) && !self.global.allows(secret, name, line)
+        !rule.compiled().allowlist.allows(&judged, name, line)
+            && !self.global().allows(secret, name, line)
     }
 }
 

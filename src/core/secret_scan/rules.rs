@@ -1,7 +1,10 @@
-//! The scanner's rules as data: `config/secrets.toml` (embedded) parsed and
-//! compiled once into a [`RuleSet`] — one regex per rule, its allowlists,
-//! and one Aho-Corasick automaton over every rule's keywords, the prefilter
-//! that decides which lines a rule's regex runs on at all. A shape with no
+//! The scanner's rules as data: `config/secrets.toml` (embedded) parsed
+//! once into a [`RuleSet`] — one regex per rule, its allowlists, and one
+//! Aho-Corasick automaton over every rule's keywords, the prefilter that
+//! decides which lines a rule's regex runs on at all. A rule's regexes are
+//! checked when the file is parsed but compiled on the rule's first use:
+//! most texts wake few rules, and compiling all of them cost a warm task
+//! build a fifth of its time. A shape with no
 //! fixed literal (a Twilio key is `SK` and hex) is a `whole_text` rule: its
 //! regex runs once over the whole text, on the regex engine's own literal
 //! search.
@@ -24,7 +27,7 @@ pub enum RulesError {
     Regex {
         id: String,
         #[source]
-        source: Box<regex::Error>,
+        source: Box<regex_syntax::Error>,
     },
     #[error("secret rule `{id}`: {problem}")]
     Invalid { id: String, problem: String },
@@ -159,7 +162,7 @@ impl Decode {
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AllowSpec {
+pub struct AllowSpec {
     #[serde(default)]
     regexes: Vec<String>,
     #[serde(default)]
@@ -186,19 +189,28 @@ pub struct Allowlist {
     min_random: usize,
 }
 
+impl AllowSpec {
+    /// Every regex of the list checked, or the first bad one named.
+    fn check(&self, id: &str) -> Result<(), RulesError> {
+        [&self.regexes, &self.line_regexes, &self.names]
+            .into_iter()
+            .flatten()
+            .try_for_each(|r| check(id, r))
+    }
+}
+
 impl Allowlist {
-    fn compile(id: &str, spec: AllowSpec) -> Result<Self, RulesError> {
-        let compile_all = |list: Vec<String>| -> Result<Vec<Regex>, RulesError> {
-            list.iter().map(|r| compile(id, r)).collect()
-        };
-        Ok(Allowlist {
-            regexes: compile_all(spec.regexes)?,
-            stopwords: lower_all(spec.stopwords),
-            line_regexes: compile_all(spec.line_regexes)?,
-            names: compile_all(spec.names)?,
-            placeholders: lower_all(spec.placeholders),
+    /// The list of a [checked](AllowSpec::check) spec.
+    fn compile(spec: &AllowSpec) -> Self {
+        let compile_all = |list: &[String]| list.iter().map(|r| compile_checked(r)).collect();
+        Allowlist {
+            regexes: compile_all(&spec.regexes),
+            stopwords: lower_all(&spec.stopwords),
+            line_regexes: compile_all(&spec.line_regexes),
+            names: compile_all(&spec.names),
+            placeholders: lower_all(&spec.placeholders),
             min_random: spec.min_random,
-        })
+        }
     }
 
     /// `true` when `secret` (assigned to `name`, found on `line`) is
@@ -253,44 +265,89 @@ fn random_rest(lower: &str, placeholders: &[String]) -> usize {
     plain.min(cut(unleet))
 }
 
-fn lower_all(list: Vec<String>) -> Vec<String> {
-    list.into_iter().map(|w| w.to_ascii_lowercase()).collect()
+fn lower_all(list: &[String]) -> Vec<String> {
+    list.iter().map(|w| w.to_ascii_lowercase()).collect()
 }
 
-fn compile(id: &str, pattern: &str) -> Result<Regex, RulesError> {
-    Regex::new(pattern).map_err(|e| RulesError::Regex {
-        id: id.to_string(),
-        source: Box::new(e),
-    })
+/// `pattern` read as the `regex` crate reads it (the syntax alone: a
+/// fraction of what compiling it costs), or the error naming rule `id`.
+fn check(id: &str, pattern: &str) -> Result<(), RulesError> {
+    match regex_syntax::Parser::new().parse(pattern) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(RulesError::Regex {
+            id: id.to_string(),
+            source: Box::new(e),
+        }),
+    }
 }
 
-/// One compiled rule.
+/// A [checked](check) pattern compiled. One the engine still refuses (past
+/// its size limit: no built-in rule is, a test compiles every one) matches
+/// nothing rather than stopping a scan halfway.
+fn compile_checked(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|_| Regex::new(r"[^\s\S]").expect("an empty class"))
+}
+
+/// One rule, its regexes compiled on first use ([`Rule::compiled`]).
 #[derive(Debug)]
 pub struct Rule {
     pub id: Arc<str>,
     /// The short human name shown in findings.
     pub description: Arc<str>,
-    pub regex: Regex,
     /// Lines after the keyword's line the match may reach into.
     pub lines: usize,
     pub entropy: Option<f64>,
     pub decode: Decode,
+    /// Run over the whole text rather than on keyword lines.
+    pub whole_text: bool,
+    pattern: String,
+    allow: AllowSpec,
+    compiled: OnceLock<Compiled>,
+}
+
+/// What a rule matches with, built the first time a text wakes it.
+#[derive(Debug)]
+pub struct Compiled {
+    pub regex: Regex,
     pub allowlist: Allowlist,
     /// The capture groups named `secret…` (`secret`, `secret2`, …): the
     /// first that took part in a match is the secret. Several let one
     /// regex close a value with the quote that opened it.
     pub secret_groups: Vec<usize>,
-    /// Run over the whole text rather than on keyword lines.
-    pub whole_text: bool,
     /// The capture groups named `name…`, as `secret_groups`.
     pub name_groups: Vec<usize>,
+}
+
+impl Rule {
+    /// The rule's regex and allowlist, compiled once (scans on several
+    /// threads share it).
+    pub fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| {
+            let regex = compile_checked(&self.pattern);
+            let groups = |prefix: &str| -> Vec<usize> {
+                regex
+                    .capture_names()
+                    .enumerate()
+                    .filter(|(_, n)| n.is_some_and(|n| n.starts_with(prefix)))
+                    .map(|(i, _)| i)
+                    .collect()
+            };
+            Compiled {
+                secret_groups: groups("secret"),
+                name_groups: groups("name"),
+                allowlist: Allowlist::compile(&self.allow),
+                regex,
+            }
+        })
+    }
 }
 
 /// Every rule, the global allowlist and the keyword prefilter.
 #[derive(Debug)]
 pub struct RuleSet {
     pub rules: Vec<Rule>,
-    pub global: Allowlist,
+    global_spec: AllowSpec,
+    global: OnceLock<Allowlist>,
     /// Over every rule's keywords, ASCII case-insensitive.
     pub keywords: AhoCorasick,
     /// Keyword pattern index → the rules it enables.
@@ -306,6 +363,12 @@ pub struct RuleSet {
 }
 
 impl RuleSet {
+    /// The allowlist every rule's findings pass, compiled on first use.
+    pub fn global(&self) -> &Allowlist {
+        self.global
+            .get_or_init(|| Allowlist::compile(&self.global_spec))
+    }
+
     /// How many lines past its first one a rule's match may reach.
     pub fn reach(&self) -> usize {
         self.rules.iter().map(|r| r.lines).max().unwrap_or(0)
@@ -314,7 +377,7 @@ impl RuleSet {
     /// Parse and compile a rule file.
     pub fn parse(text: &str) -> Result<Self, RulesError> {
         let file: RulesFile = toml::from_str(text)?;
-        let global = Allowlist::compile("(global)", file.allowlist)?;
+        file.allowlist.check("(global)")?;
         let mut rules = Vec::with_capacity(file.rules.len());
         let mut words: Vec<String> = Vec::new();
         let mut keyword_rules: Vec<Vec<usize>> = Vec::new();
@@ -349,28 +412,18 @@ impl RuleSet {
                     }
                 }
             }
-            let regex = compile(&spec.id, &spec.regex)?;
-            let groups = |prefix: &str| -> Vec<usize> {
-                regex
-                    .capture_names()
-                    .enumerate()
-                    .filter(|(_, n)| n.is_some_and(|n| n.starts_with(prefix)))
-                    .map(|(i, _)| i)
-                    .collect()
-            };
-            let secret_groups = groups("secret");
-            let name_groups = groups("name");
+            check(&spec.id, &spec.regex)?;
+            spec.allowlist.check(&spec.id)?;
             rules.push(Rule {
-                allowlist: Allowlist::compile(&spec.id, spec.allowlist)?,
                 id: spec.id.into(),
                 description: spec.description.into(),
                 lines: spec.lines,
                 entropy: spec.entropy,
                 decode: spec.decode,
-                secret_groups,
                 whole_text: spec.whole_text,
-                name_groups,
-                regex,
+                pattern: spec.regex,
+                allow: spec.allowlist,
+                compiled: OnceLock::new(),
             });
         }
         // A DFA whatever the count: aho-corasick picks one on its own only
@@ -384,7 +437,8 @@ impl RuleSet {
             .build(&words)?;
         Ok(RuleSet {
             rules,
-            global,
+            global_spec: file.allowlist,
+            global: OnceLock::new(),
             keywords,
             keyword_rules,
             whole_text_rules,
@@ -419,8 +473,14 @@ mod tests {
         let set = RuleSet::parse(DEFAULT_RULES).expect("valid rules");
         assert!(set.rules.len() >= 15);
         for rule in &set.rules {
+            let compiled = rule.compiled();
             assert!(
-                !rule.secret_groups.is_empty(),
+                Regex::new(&rule.pattern).is_ok(),
+                "rule {} does not compile",
+                rule.id
+            );
+            assert!(
+                !compiled.secret_groups.is_empty(),
                 "rule {} names no `secret` group",
                 rule.id
             );
@@ -438,6 +498,18 @@ mod tests {
         assert_eq!(set.keywords.kind(), AhoCorasickKind::DFA);
         let bytes = set.keywords.memory_usage();
         assert!(bytes < 2 << 20, "the keyword DFA takes {bytes} bytes");
+    }
+
+    /// A pattern whose syntax is fine but that the engine refuses (past its
+    /// size limit) matches nothing once a text wakes its rule.
+    #[test]
+    fn a_pattern_past_the_size_limit_matches_nothing() {
+        let huge = "(?:a{1000}){1000}";
+        assert!(check("huge", huge).is_ok());
+        assert!(Regex::new(huge).is_err());
+        let regex = compile_checked(huge);
+        assert!(!regex.is_match(&"a".repeat(2000)));
+        assert!(!regex.is_match(""));
     }
 
     #[test]
