@@ -69,6 +69,28 @@ fn count_serial(kind: TokenizerKind, text: &str) -> usize {
     })
 }
 
+/// Start building `kind`'s tokenizer on a thread of its own, for a caller
+/// that will count soon but has other work first: building it takes a
+/// tenth of a second and tens of MB of tables, and a packed build ranks
+/// and fits for longer than that before its first uncached count. A
+/// count that comes first waits for the one build.
+pub fn warm_up(kind: TokenizerKind) {
+    let (slot, load): (&'static std::sync::OnceLock<Tokenizer>, fn() -> Tokenizer) = match kind {
+        TokenizerKind::O200k => (&O200K, bpe_openai::o200k_base),
+        TokenizerKind::Cl100k => (&CL100K, bpe_openai::cl100k_base),
+        TokenizerKind::Estimate => return,
+    };
+    if slot.get().is_some() {
+        return;
+    }
+    // Without a thread (the system refused one) the first count builds it.
+    let _ = std::thread::Builder::new()
+        .name("tokenizer".into())
+        .spawn(move || {
+            loaded(slot, load);
+        });
+}
+
 type Tokenizer = &'static bpe_openai::Tokenizer;
 static O200K: std::sync::OnceLock<Tokenizer> = std::sync::OnceLock::new();
 static CL100K: std::sync::OnceLock<Tokenizer> = std::sync::OnceLock::new();

@@ -13,7 +13,8 @@ use crate::core::discovery::context::{self, MapOptions};
 use crate::core::discovery::graph::ImportGraph;
 use crate::core::discovery::pack::{self, PackOptions, Packed};
 use crate::core::model::{Format, Preset, TokenizerKind};
-use crate::core::secrets::Scanner;
+use crate::core::secret_scan::rules::RuleSet;
+use crate::core::secrets::{CleanTexts, Scanner};
 use crate::core::{tokens, trust};
 
 use super::Workspace;
@@ -233,6 +234,9 @@ fn pack_holding_secrets(
     mut opts: PackOptions,
 ) -> (Packed, Vec<crate::core::secrets::Finding>) {
     codebase.sources.set_policy(opts.read);
+    // The map and the whole text are counted after the ranking and the
+    // fit: the tokenizer is built meanwhile.
+    tokens::warm_up(opts.tokenizer);
     // One version of each file for the whole pack: its imports, terms and
     // names are each looked up by stamp, taken once.
     let _snapshot = codebase.sources.snapshot();
@@ -240,20 +244,26 @@ fn pack_holding_secrets(
     let phases = crate::core::profile::Phases::start();
     let graph = ImportGraph::build_viewed(codebase, &opts.include_dirs, preset);
     phases.mark("import graph");
-    let scanner = Scanner::new(codebase);
+    // Texts that passed the scan before (a full build's files, a view an
+    // earlier task packed) pass again without it.
+    let clean = CleanTexts::load(codebase.sources, RuleSet::builtin());
+    let scanner = Scanner::new(codebase).remembering(&clean);
     let mut round = 0;
-    loop {
+    let done = loop {
         let packed = pack::pack_with(codebase, preset, targets, &opts, &graph);
         codebase.sources.progress().start("scanning for secrets", 0);
         let findings = scanner.packed(&packed, preset, opts.max_messages);
         phases.mark("secret scan");
         let discovered = discovered_secrets(&packed, preset, &findings);
         if discovered.is_empty() || round == HOLD_ROUNDS {
-            return (packed, findings);
+            break (packed, findings);
         }
         opts.hold.extend(discovered);
         round += 1;
-    }
+    };
+    drop(scanner);
+    clean.save(codebase.sources);
+    done
 }
 
 /// The files of `findings` that discovery brought in (not a target nor a

@@ -338,6 +338,40 @@ fn a_discovered_file_with_a_secret_is_left_out_and_named() {
     assert!(stderr(&out).contains("refusing"), "{}", stderr(&out));
 }
 
+/// A task build passes over texts an earlier build found clean; a text
+/// with a secret is never remembered, and a clean file that gains one is
+/// scanned again.
+#[test]
+fn a_second_task_build_still_holds_what_holds_a_secret() {
+    let p = router();
+    p.write(
+        "router/wildcard_settings.py",
+        "WILDCARD_TOKEN = 'ghp_1234567890abcdefghijklmnopqrstuvwxyzAB'\n",
+    );
+    let task = ["build", "--task", "wildcard follows a named param"];
+    let args = [&task[..], &["--budget", "3000"]].concat();
+    for _ in 0..2 {
+        let out = p.run(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("held 1 discovered file: likely secret at router/wildcard_settings.py:1"),
+            "{err}"
+        );
+        assert!(stdout(&out).contains("### router/tree.py"));
+    }
+    let tree = std::fs::read_to_string(p.path("router/tree.py")).unwrap();
+    p.write(
+        "router/tree.py",
+        &format!("{tree}\nWILDCARD_KEY = 'ghp_abcdefghijklmnopqrstuvwxyz1234567890AB'\n"),
+    );
+    let out = p.run(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("likely secret at router/tree.py:"), "{err}");
+    assert!(!stdout(&out).contains("ghp_"), "{}", stdout(&out));
+}
+
 #[test]
 fn stats_names_each_pick_and_why() {
     let p = router();
