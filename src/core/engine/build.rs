@@ -261,7 +261,6 @@ fn pack_holding_secrets(
         opts.hold.extend(discovered);
         round += 1;
     };
-    drop(scanner);
     clean.save(codebase.sources);
     done
 }
