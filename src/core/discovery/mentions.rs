@@ -2,10 +2,12 @@
 //! its text (`words`), matched to project files (`matching`) — a file
 //! whose path is named, the files of a `fix(scope):`, a module's own file,
 //! the files that define a named identifier (as aider boosts them), each
-//! list ranked source first. Packing puts those files right after the
+//! list ranked source first — and the human languages it names, matched to
+//! their locale files (`languages`). Packing puts those files right after the
 //! targets' direct imports and seeds the ranking with them; the stats say
 //! which mentions matched, so a typo is visible.
 
+mod languages;
 mod matching;
 mod words;
 
@@ -37,6 +39,8 @@ pub enum MentionKind {
     Module,
     /// A name a file defines: `prepare_linked_requirement`, `BuildTracker`.
     Identifier,
+    /// A human language, `Japanese`: its locale files, `locales/ja.ts`.
+    Language,
 }
 
 /// One mention in the task and the files it matched (empty: none).
@@ -84,6 +88,17 @@ pub fn find(codebase: &Codebase, task: &str) -> Vec<Mention> {
     for text in words.scopes {
         let m = matching::scope(&text, walked, MAX_FILES);
         push(text, MentionKind::Scope, m);
+    }
+    let mut named_languages: Vec<&str> = Vec::new();
+    for (name, _) in languages::named(task) {
+        if named_languages.contains(&name) {
+            continue;
+        }
+        named_languages.push(name);
+        let m = matching::language(name, walked, MAX_FILES);
+        if !m.files.is_empty() {
+            push(name.to_string(), MentionKind::Language, m);
+        }
     }
     let mut named_modules = HashSet::new();
     for text in words.modules {

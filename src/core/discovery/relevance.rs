@@ -503,6 +503,10 @@ fn add_mentions<'a>(
             MentionKind::Path => (PATH_MENTION, "the path"),
             MentionKind::Module => (MODULE_MENTION / (matched.len() as f64).sqrt(), "the module"),
             MentionKind::Scope => (SCOPE_MENTION / (matched.len() as f64).sqrt(), "the scope"),
+            MentionKind::Language => (
+                MODULE_MENTION / (matched.len() as f64).sqrt(),
+                "the language",
+            ),
             MentionKind::Identifier => (
                 IDENT_MENTION / (matched.len() as f64).sqrt(),
                 "the identifier",

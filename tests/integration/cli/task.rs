@@ -174,6 +174,57 @@ fn a_test_file_ranks_below_its_source_unless_the_task_speaks_of_tests() {
     assert_eq!(items[0].0, "router/tree_test.py", "{items:?}");
 }
 
+/// A task that names a human language (`Japanese`) finds its locale file
+/// (`locales/ja.ts`) among the others, which share every word with it.
+#[test]
+fn a_language_the_task_names_finds_its_locale_file() {
+    let p = Project::empty();
+    for (code, word) in [
+        ("de", "Adjektiv"),
+        ("es", "adjetivo"),
+        ("fr", "adjectif"),
+        ("ja", "keiyoushi"),
+    ] {
+        p.write(
+            &format!("src/locales/{code}.ts"),
+            &format!(
+                "import {{ util }} from \"../util\";\n\n\
+                 export function error(issue: Issue): string {{\n\
+                 \x20 switch (issue.code) {{\n\
+                 \x20   case \"too_small\": return `{word}: ${{issue.origin}} too small`;\n\
+                 \x20   default: return `{word}: invalid input`;\n  }}\n}}\n"
+            ),
+        );
+    }
+    p.write(
+        "src/util.ts",
+        "export const util = { codes: (issue: Issue) => issue.code };\n",
+    );
+    p.write(
+        "src/errors.ts",
+        "export function fixErrors(input: string) { return input; }\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--task",
+        "Fix adjectives in Japanese (#4648)",
+        "--budget",
+        "3000",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let stats = stats_json(&out);
+    let ranked = items(&stats);
+    assert_eq!(ranked[0].0, "src/locales/ja.ts", "{ranked:?}");
+    let reasons = reasons_of(&stats, "src/locales/ja.ts");
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("the language `Japanese`")),
+        "{reasons:?}"
+    );
+}
+
 /// The reasons of the item at `path`.
 fn reasons_of(stats: &Value, path: &str) -> Vec<String> {
     stats["items"]

@@ -318,6 +318,18 @@ fn scope_files<'a>(want: &[String], walked: &'a [String]) -> Vec<(ScopeKey, &'a 
     found
 }
 
+/// The locale files of the language `name` names (`Japanese`: `ja.ts`,
+/// `values-ja/strings.xml`), of any of its codes.
+pub(super) fn language(name: &str, walked: &[String], cap: usize) -> Matched {
+    let mut found: Vec<_> = super::languages::codes(name)
+        .flat_map(|code| super::languages::files(code, walked))
+        .map(|f| (rank(f), f))
+        .collect();
+    found.sort();
+    found.dedup();
+    Matched::ranked(found, cap)
+}
+
 /// The file a module's name is: for `a::b` or `a.b`, `a/b.<ext>` of a
 /// code language, or the package file of a folder `a/b` (`mod.rs`,
 /// `__init__.py`, `index.ts`); the longest prefix that names one wins, so
