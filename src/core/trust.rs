@@ -151,6 +151,14 @@ impl Pending {
     /// Why consent cannot be given, for the user: `None` when it can.
     pub fn refusal(&self) -> Option<String> {
         let (g, first) = self.patterns.first()?;
+        if first == scripts::TOO_MANY_TASKS {
+            return Some(format!(
+                "{} {}: too much to review, so it cannot be trusted; run \
+                 the tool it ends up running directly",
+                g.key,
+                tasks_past_bounds()
+            ));
+        }
         if first == scripts::TOO_MANY_WORDS {
             return Some(format!(
                 "{} runs more than {} distinct words or a line over 64 KiB (with the lines \
@@ -308,6 +316,14 @@ impl Pending {
             ));
         }
         for (g, pattern) in &self.patterns {
+            if pattern == scripts::TOO_MANY_TASKS {
+                lines.push(format!(
+                    "  {} {} (cannot be trusted)",
+                    g.key,
+                    tasks_past_bounds()
+                ));
+                continue;
+            }
             if pattern == scripts::TOO_MANY_WORDS {
                 lines.push(format!(
                     "  {} runs more than {} distinct words or a line over 64 KiB \
@@ -852,6 +868,19 @@ fn parse_hex(line: &str) -> Option<[u8; 32]> {
         *byte = u8::from_str_radix(&line[2 * i..2 * i + 2], 16).ok()?;
     }
     Some(out)
+}
+
+/// What a command past the bounds of reading its tasks does, for the
+/// user: `runs tasks past …`.
+fn tasks_past_bounds() -> String {
+    format!(
+        "runs tasks past what can be read for review (more than {} task lines or goals, \
+         {} makefiles or {} MiB of them, or tasks running tasks {} deep)",
+        tasks::MAX_TASK_LINES,
+        tasks::MAX_MAKEFILES,
+        tasks::MAX_MAKE_BYTES >> 20,
+        tasks::MAX_TASK_DEPTH,
+    )
 }
 
 #[cfg(test)]

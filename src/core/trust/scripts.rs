@@ -52,6 +52,11 @@ pub const MAX_LOOKED_UP_WORDS: usize = 4096;
 /// than [`MAX_LOOKED_UP_WORDS`].
 pub const TOO_MANY_WORDS: &str = "(more words than can be reviewed)";
 
+/// The entry of [`Covered::patterns`] that says reading the command's
+/// tasks stopped at a bound (task lines, goals, makefiles, their bytes,
+/// tasks running tasks): what lies past it is not reviewed.
+pub const TOO_MANY_TASKS: &str = "(more tasks than can be reviewed)";
+
 /// One file of the root that a command names, and what it holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Script {
@@ -108,6 +113,9 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     // count as the command's own, and the file they are read from as a
     // file it names; each with the folder it runs in (a sub-make's).
     let tasks = super::tasks::task_lines(&real_root, &command);
+    if super::tasks::was_cut() {
+        patterns.push(TOO_MANY_TASKS.to_string());
+    }
     let mut lines = vec![(command, String::new())];
     for task in tasks {
         // A line too long to review (a generated one, or one built to
@@ -684,5 +692,77 @@ mod tests {
         let long = covered(dir.path(), &value("\"make all\""));
         assert_eq!(long.patterns, [TOO_MANY_WORDS]);
         assert_eq!(long.scripts.len(), 1, "the makefile is still covered");
+    }
+
+    /// A reading of a command's tasks stopped at a bound leaves what lies
+    /// past it unreviewed: a script the last recipe line runs, a makefile
+    /// included past the count, a sub-make past the depth. The command
+    /// cannot be consented to; one within every bound can.
+    #[test]
+    fn tasks_past_a_bound_cannot_be_consented_to() {
+        use super::super::tasks::{MAX_MAKEFILES, MAX_TASK_DEPTH, MAX_TASK_LINES};
+        let consentable = |files: &[(String, String)]| {
+            let dir = tempfile::tempdir().unwrap();
+            for (path, text) in files {
+                let path = dir.path().join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            std::fs::write(dir.path().join("hidden.sh"), "echo hi\n").unwrap();
+            let covered = covered(dir.path(), &value("\"make all\""));
+            let hidden = covered.scripts.iter().any(|s| s.path == "hidden.sh");
+            (covered.patterns, hidden)
+        };
+        let recipe = |n: usize| -> String {
+            let mut text = "all:\n".to_string();
+            for i in 0..n {
+                text.push_str(&format!("\techo step {i}\n"));
+            }
+            text + "\tsh hidden.sh\n"
+        };
+        // Within the bound: the script is covered.
+        let (patterns, hidden) = consentable(&[("Makefile".into(), recipe(MAX_TASK_LINES - 2))]);
+        assert!(patterns.is_empty(), "{patterns:?}");
+        assert!(hidden);
+        // Past it: refused.
+        let (patterns, _) = consentable(&[("Makefile".into(), recipe(MAX_TASK_LINES))]);
+        assert_eq!(patterns, [TOO_MANY_TASKS]);
+
+        // Goals: one rule per prerequisite, the last running the script.
+        let mut goals = "all:".to_string();
+        for i in 0..=MAX_TASK_LINES {
+            goals.push_str(&format!(" g{i}"));
+        }
+        goals.push('\n');
+        for i in 0..=MAX_TASK_LINES {
+            goals.push_str(&format!("g{i}:\n\ttrue\n"));
+        }
+        let (patterns, _) = consentable(&[("Makefile".into(), goals)]);
+        assert_eq!(patterns, [TOO_MANY_TASKS]);
+
+        // Included makefiles past the count.
+        let mut files = vec![(
+            "Makefile".to_string(),
+            "include m0.mk\nall:\n\ttrue\n".to_string(),
+        )];
+        for i in 0..MAX_MAKEFILES {
+            files.push((format!("m{i}.mk"), format!("include m{}.mk\n", i + 1)));
+        }
+        let (patterns, _) = consentable(&files);
+        assert_eq!(patterns, [TOO_MANY_TASKS]);
+
+        // Sub-makes past the depth, each in a folder of its own.
+        let mut files = Vec::new();
+        let mut dir = String::new();
+        for level in 0..=MAX_TASK_DEPTH + 1 {
+            let make = format!("all:\n\t$(MAKE) -C d{level}\n");
+            files.push((format!("{dir}Makefile"), make));
+            dir.push_str(&format!("d{level}/"));
+        }
+        let (patterns, _) = consentable(&files);
+        assert_eq!(patterns, [TOO_MANY_TASKS]);
+        // Within the depth: fine.
+        let (patterns, _) = consentable(&files[..MAX_TASK_DEPTH - 1]);
+        assert!(patterns.is_empty(), "{patterns:?}");
     }
 }

@@ -21,8 +21,28 @@ use std::path::Path;
 use crate::core::model::CommandLine;
 use crate::core::module_maps::script::jsonc;
 
-/// The most task lines read for one command (tasks running tasks).
-const MAX_TASK_LINES: usize = 64;
+/// The most task lines read for one command (tasks running tasks), and
+/// the most goals, recipe lines and scripts read along the way. A reading
+/// stopped at this bound or any other below ([`was_cut`]) makes the
+/// command one that cannot be consented to: what lies past a bound would
+/// run unreviewed.
+pub(super) const MAX_TASK_LINES: usize = 256;
+
+thread_local! {
+    /// Whether the last [`task_lines`] on this thread stopped at a bound.
+    static CUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Note that the reading stops at a bound with more left to read.
+fn cut() {
+    CUT.with(|c| c.set(true));
+}
+
+/// Whether the last [`task_lines`] on this thread left something unread
+/// at a bound (lines, goals, makefiles, bytes, depth).
+pub(super) fn was_cut() -> bool {
+    CUT.with(|c| c.get())
+}
 
 /// How deep tasks that run tasks are followed: a recipe's `$(MAKE) -C
 /// sub` into a folder whose makefile does the same, a script's `npm run`.
@@ -88,8 +108,9 @@ pub(super) struct TaskLine {
 /// The lines the tasks `command` runs (and the tasks those run), each
 /// with the root-relative file it was read from; a makefile read with no
 /// line (`named`: false, empty) still counts as read. Bounded by
-/// [`MAX_TASK_LINES`].
+/// [`MAX_TASK_LINES`]; [`was_cut`] says whether a bound stopped it.
 pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLine> {
+    CUT.with(|c| c.set(false));
     let mut out: Vec<TaskLine> = Vec::new();
     let mut pending = vec![(command.clone(), String::new(), 0)];
     let mut make_bytes = MAX_MAKE_BYTES;
@@ -102,19 +123,22 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
         found.extend(npm_scripts(real_root, &dir, &words));
         found.extend(make_recipes(real_root, &dir, &words, &mut make_bytes));
         for task in found {
-            if out.len() >= MAX_TASK_LINES {
+            if out.contains(&task) {
+                continue;
+            }
+            // A line past the depth that still runs tasks of its own.
+            if depth > MAX_TASK_DEPTH || out.len() >= MAX_TASK_LINES {
+                cut();
                 return out;
             }
-            if !out.contains(&task) {
-                if task.named && depth < MAX_TASK_DEPTH && task.line.len() <= MAX_TASK_LINE_BYTES {
-                    pending.push((
-                        CommandLine::Shell(task.line.clone()),
-                        task.dir.clone(),
-                        depth + 1,
-                    ));
-                }
-                out.push(task);
+            if task.named && task.line.len() <= MAX_TASK_LINE_BYTES {
+                pending.push((
+                    CommandLine::Shell(task.line.clone()),
+                    task.dir.clone(),
+                    depth + 1,
+                ));
             }
+            out.push(task);
         }
     }
     out
@@ -152,6 +176,7 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
         names.extend(name);
         // A line naming a script thousands of times runs a few.
         if names.len() >= MAX_TASK_LINES {
+            cut();
             break;
         }
     }
@@ -186,7 +211,7 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
 }
 
 /// The most makefiles read for one `make` (`include`s).
-const MAX_MAKEFILES: usize = 16;
+pub(super) const MAX_MAKEFILES: usize = 64;
 
 /// The most bytes a makefile variable grows to when expanded.
 const MAX_EXPANSION: usize = 64 << 10;
@@ -197,7 +222,7 @@ const MAX_EXPANDED: usize = 1 << 20;
 
 /// The most bytes of makefiles read for one command, all `make`s and
 /// sub-makes together.
-const MAX_MAKE_BYTES: usize = 16 << 20;
+pub(super) const MAX_MAKE_BYTES: usize = 16 << 20;
 
 /// The most goals waiting to be looked at in one `make`, and the most
 /// pattern rules taken for one goal.
@@ -248,6 +273,7 @@ fn make_recipes(
         // A line of `make make make …` runs a few, not one per word.
         makes += 1;
         if makes > MAX_MAKEFILES {
+            cut();
             break;
         }
         let Some(here) = here.clone() else {
@@ -348,7 +374,11 @@ fn read_makefiles(
     let mut tried: Vec<String> = Vec::new();
     while let Some(rel) = queue.pop() {
         // A file included twice (an include loop) is read once.
-        if tried.contains(&rel) || tried.len() >= MAX_MAKEFILES {
+        if tried.contains(&rel) {
+            continue;
+        }
+        if tried.len() >= MAX_MAKEFILES {
+            cut();
             continue;
         }
         tried.push(rel.clone());
@@ -357,6 +387,7 @@ fn read_makefiles(
         };
         if text.len() > *budget {
             *budget = 0;
+            cut();
             break;
         }
         *budget -= text.len();
@@ -427,9 +458,11 @@ impl Rules {
                 let recipe = recipe.trim_start_matches(['@', '-', '+', ' ']);
                 if let Some(rule) = current.and_then(|i| self.rules.get_mut(i))
                     && !recipe.is_empty()
-                    && rule.recipe.len() < MAX_TASK_LINES
                 {
-                    rule.recipe.push(recipe.to_string());
+                    match rule.recipe.len() < MAX_TASK_LINES {
+                        true => rule.recipe.push(recipe.to_string()),
+                        false => cut(),
+                    }
                 }
                 continue;
             }
@@ -457,6 +490,8 @@ impl Rules {
                 };
                 if value.len() <= MAX_EXPANSION && self.variables.len() < 4096 {
                     self.variables.insert(name.to_string(), value);
+                } else {
+                    cut();
                 }
                 continue;
             }
@@ -562,16 +597,24 @@ impl Rules {
         let mut seen: Vec<String> = Vec::new();
         let mut recipes: Vec<(String, String)> = Vec::new();
         while let Some(goal) = goals.pop() {
-            if seen.contains(&goal) || seen.len() >= MAX_TASK_LINES {
+            if seen.contains(&goal) {
+                continue;
+            }
+            if seen.len() >= MAX_TASK_LINES {
+                cut();
                 continue;
             }
             seen.push(goal.clone());
             for (rule, prerequisites) in self.making(&goal) {
                 let room = MAX_GOALS.saturating_sub(goals.len());
+                if prerequisites.len() > room {
+                    cut();
+                }
                 goals.extend(prerequisites.into_iter().take(room));
                 for line in &rule.recipe {
                     // More than a command follows is not kept.
                     if recipes.len() >= MAX_TASK_LINES {
+                        cut();
                         break;
                     }
                     recipes.push((rule.file.clone(), line.clone()));
@@ -648,6 +691,7 @@ fn deno_tasks(words: &[String]) -> Vec<(Option<String>, String)> {
             }
         }
         if out.len() >= MAX_TASK_LINES {
+            cut();
             break;
         }
     }
@@ -677,6 +721,7 @@ fn task(
     };
     let mut out = Vec::new();
     let mut names = vec![(name.to_string(), depth)];
+    let mut seen = vec![name.to_string()];
     while let Some((name, depth)) = names.pop() {
         let Some(entry) = json.get("tasks").and_then(|t| t.get(&name)) else {
             continue;
@@ -690,11 +735,18 @@ fn task(
         {
             out.push((rel.clone(), line));
         }
-        if depth < 8 && out.len() < MAX_TASK_LINES {
-            let deps = entry.get("dependencies").and_then(|d| d.as_array());
-            for dep in deps.into_iter().flatten().filter_map(|d| d.as_str()) {
-                names.push((dep.to_string(), depth + 1));
+        let deps = entry.get("dependencies").and_then(|d| d.as_array());
+        for dep in deps.into_iter().flatten().filter_map(|d| d.as_str()) {
+            // A task depended on twice (a loop) is read once.
+            if seen.iter().any(|s| s == dep) {
+                continue;
             }
+            if depth >= MAX_TASK_DEPTH || out.len() >= MAX_TASK_LINES {
+                cut();
+                break;
+            }
+            seen.push(dep.to_string());
+            names.push((dep.to_string(), depth + 1));
         }
     }
     // Deno runs a task in its config file's folder.

@@ -188,6 +188,35 @@ fn consent_covers_what_the_script_imports_and_no_pattern() {
     );
 }
 
+/// A `make` whose recipes run past what can be read for review (here more
+/// recipe lines than the bound, the last running a script) cannot be
+/// trusted, and `trust` says why (issue 37): the script past the bound
+/// would run unreviewed.
+#[test]
+fn a_make_past_the_review_bounds_cannot_be_trusted() {
+    let p = Project::empty();
+    hostile(&p, "make -s summary");
+    let mut makefile = "summary:\n".to_string();
+    for i in 0..300 {
+        makefile.push_str(&format!("\t@true step {i}\n"));
+    }
+    makefile.push_str("\t@sh tools/summarize.sh\n");
+    p.write("Makefile", &makefile);
+    p.write("tools/summarize.sh", "echo SUMMARY\n");
+    let out = p.run(&["trust", "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("summary_command runs tasks past what can be read for review (more than 256"),
+        "{err}"
+    );
+    let out = p.run(&["build"]);
+    assert!(
+        !stdout(&out).contains("SUMMARY"),
+        "the command ran untrusted"
+    );
+}
+
 /// The same for scripts of the other languages a command runs through an
 /// interpreter (issue 37, round four): what a JavaScript, Ruby, PHP, Lua
 /// or Perl summarizer loads from the project is covered — an edit to it,
