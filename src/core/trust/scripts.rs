@@ -328,7 +328,8 @@ fn shell_patterns(line: &str) -> Vec<String> {
                 end(&mut word, &mut glob, &mut brace);
             }
             (None, c) => {
-                glob |= matches!(c, '*' | '?' | '[');
+                // `$?`, `$*` (a recipe's `$$?`) are the shell's parameters.
+                glob |= matches!(c, '*' | '?' | '[') && !word.ends_with('$');
                 brace |= c == ',' && word.contains('{');
                 word.push(c);
             }
@@ -562,6 +563,10 @@ mod tests {
             ["tools/{a,b}.sh", "*.md"]
         );
         assert!(shell_patterns("sed 's/x*/y/' | tr -d '[:space:]'").is_empty());
+        // The shell's parameters, and a recipe's `$$?` (make's `$?`), are
+        // no patterns; a glob after them still is.
+        assert!(shell_patterns("test $? -eq 0 && echo $* $$? $$*").is_empty());
+        assert_eq!(shell_patterns("echo $?x*"), ["$?x*"]);
     }
 
     /// A shell the command runs with `-c` expands the patterns of its
