@@ -91,13 +91,16 @@ pub fn find(codebase: &Codebase, task: &str) -> Vec<Mention> {
     }
     let mut named_languages: Vec<&str> = Vec::new();
     for (name, _) in languages::named(task) {
-        if named_languages.contains(&name) {
-            continue;
+        if !named_languages.contains(&name) && named_languages.len() < languages::MAX_NAMED {
+            named_languages.push(name);
         }
-        named_languages.push(name);
-        let m = matching::language(name, walked, MAX_FILES);
-        if !m.files.is_empty() {
-            push(name.to_string(), MentionKind::Language, m);
+    }
+    if !named_languages.is_empty() {
+        let found = matching::languages(&named_languages, walked, MAX_FILES);
+        for (name, m) in named_languages.iter().zip(found) {
+            if !m.files.is_empty() {
+                push(name.to_string(), MentionKind::Language, m);
+            }
         }
     }
     let mut named_modules = HashSet::new();

@@ -112,9 +112,6 @@ const ALSO_WORDS: &[&str] = &["Polish"];
 /// Android's `values-ja`, Apple's `ja.lproj`.
 const WRAPPERS: &[(&str, &str)] = &[("values-", ""), ("", ".lproj")];
 
-/// A locale's language and region, lowercase: `pt_BR` is `("pt", "br")`.
-type Locale = (String, String);
-
 /// The languages `task` names, each with its code, in the order of the
 /// task; each name once.
 pub(super) fn named(task: &str) -> Vec<(&'static str, &'static str)> {
@@ -135,6 +132,11 @@ pub(super) fn named(task: &str) -> Vec<(&'static str, &'static str)> {
     out
 }
 
+/// The most languages of one task looked for, the first it names: each
+/// costs a look at every path, and a task listing dozens (every locale)
+/// is about none of them in particular.
+pub(super) const MAX_NAMED: usize = 8;
+
 /// The codes of the language named `name` (as [`named`] gives it).
 pub(super) fn codes(name: &str) -> impl Iterator<Item = &'static str> + '_ {
     LANGUAGES
@@ -143,15 +145,19 @@ pub(super) fn codes(name: &str) -> impl Iterator<Item = &'static str> + '_ {
         .map(|(_, code)| *code)
 }
 
-/// The walked files of language `code` (`ja`, `pt-br`): their own name's
-/// locale or a folder's above them, where that name stands beside two
-/// others of different languages at least.
-pub(super) fn files<'a>(code: &str, walked: &'a [String]) -> Vec<&'a str> {
-    let (want_lang, want_region) = code.split_once('-').unwrap_or((code, ""));
-    // Each folder → the languages of the names in it, and the files whose
-    // name (at that folder) is the wanted language's.
-    let mut langs: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
-    let mut hits: Vec<(&str, &'a str)> = Vec::new();
+/// For each of `codes` (`ja`, `pt-br`), the walked files of that
+/// language: their own name's locale or a folder's above them, where that
+/// name stands beside two others of different languages at least. One
+/// look at every path, whatever the number of codes.
+pub(super) fn files_by_code<'a>(codes: &[&str], walked: &'a [String]) -> Vec<Vec<&'a str>> {
+    let wanted: Vec<(&str, &str)> = codes
+        .iter()
+        .map(|code| code.split_once('-').unwrap_or((code, "")))
+        .collect();
+    // Each folder → the languages of the names in it; and each file of a
+    // wanted code with the folder where its name carries it.
+    let mut langs: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    let mut hits: Vec<(usize, &str, &'a str)> = Vec::new();
     for file in walked {
         let mut at: usize = 0;
         for part in file.split('/') {
@@ -161,26 +167,35 @@ pub(super) fn files<'a>(code: &str, walked: &'a [String]) -> Vec<&'a str> {
             let Some((lang, region)) = locale_of(part, is_file) else {
                 continue;
             };
-            if lang == want_lang && (want_region.is_empty() || region == want_region) {
-                hits.push((parent, file.as_str()));
+            for (k, &(want_lang, want_region)) in wanted.iter().enumerate() {
+                if lang == want_lang && (want_region.is_empty() || region == want_region) {
+                    hits.push((k, parent, file.as_str()));
+                }
             }
             langs.entry(parent).or_default().insert(lang);
         }
     }
-    let mut out: Vec<&str> = hits
-        .into_iter()
-        .filter(|(parent, _)| langs.get(parent).is_some_and(|l| l.len() >= 3))
-        .map(|(_, file)| file)
-        .collect();
-    out.dedup();
+    let mut out = vec![Vec::new(); codes.len()];
+    for (k, parent, file) in hits {
+        let beside_others = langs.get(parent).is_some_and(|l| l.len() >= 3);
+        if beside_others && out[k].last() != Some(&file) {
+            out[k].push(file);
+        }
+    }
     out
+}
+
+/// The walked files of language `code` ([`files_by_code`] of one).
+#[cfg(test)]
+fn files<'a>(code: &str, walked: &'a [String]) -> Vec<&'a str> {
+    files_by_code(&[code], walked).pop().unwrap_or_default()
 }
 
 /// The locale a file name (`is_file`: its extension dropped) or a folder
 /// name carries: the whole name (`ja`, `pt-BR`, `zh_Hans`), its last
 /// parts after `_`, `-` or `.` (`messages_ja`, `intl_pt_BR`), or a
 /// platform's wrapped form (`values-ja`, `ja.lproj`).
-fn locale_of(name: &str, is_file: bool) -> Option<Locale> {
+fn locale_of(name: &str, is_file: bool) -> Option<(&'static str, String)> {
     let stem = match is_file {
         true => name.split_once('.').map_or(name, |(stem, _)| stem),
         false => WRAPPERS
@@ -189,27 +204,30 @@ fn locale_of(name: &str, is_file: bool) -> Option<Locale> {
             .filter(|inner| *inner != name)
             .unwrap_or(name),
     };
-    let parts: Vec<&str> = stem.split(['_', '-', '.']).collect();
-    let n = parts.len();
+    let mut parts = stem.rsplit(['_', '-', '.']);
+    let last = parts.next()?;
     // `pt_BR` or `xx_pt_BR`; `values-pt-rBR` (Android's region mark).
-    if n >= 2 {
-        let region = parts[n - 1].strip_prefix('r').filter(|r| is_region(r));
-        let region = region.or(Some(parts[n - 1]).filter(|r| is_region(r)));
+    if let Some(before) = parts.next() {
+        let region = last.strip_prefix('r').filter(|r| is_region(r));
+        let region = region.or(Some(last).filter(|r| is_region(r)));
         if let Some(region) = region
-            && is_language(parts[n - 2])
+            && let Some(lang) = language(before)
         {
-            return Some((parts[n - 2].to_string(), region.to_ascii_lowercase()));
+            return Some((lang, region.to_ascii_lowercase()));
         }
     }
-    let last = parts[n - 1];
-    is_language(last).then(|| (last.to_string(), String::new()))
+    language(last).map(|lang| (lang, String::new()))
 }
 
-/// A language code of the table, as written in lowercase.
-fn is_language(word: &str) -> bool {
+/// The table's code `word` is, as written in lowercase (`ja`, `pt`).
+fn language(word: &str) -> Option<&'static str> {
+    if !(2..=3).contains(&word.len()) {
+        return None;
+    }
     LANGUAGES
         .iter()
-        .any(|(_, code)| code.split('-').next() == Some(word))
+        .map(|(_, code)| code.split('-').next().unwrap_or(code))
+        .find(|code| *code == word)
 }
 
 /// A region or script: `BR`, `TW`, `Hans`, `419`.

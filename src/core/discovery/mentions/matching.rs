@@ -318,16 +318,27 @@ fn scope_files<'a>(want: &[String], walked: &'a [String]) -> Vec<(ScopeKey, &'a 
     found
 }
 
-/// The locale files of the language `name` names (`Japanese`: `ja.ts`,
-/// `values-ja/strings.xml`), of any of its codes.
-pub(super) fn language(name: &str, walked: &[String], cap: usize) -> Matched {
-    let mut found: Vec<_> = super::languages::codes(name)
-        .flat_map(|code| super::languages::files(code, walked))
-        .map(|f| (rank(f), f))
+/// For each language of `names` (`Japanese`), its locale files (`ja.ts`,
+/// `values-ja/strings.xml`) of any of its codes, ranked and cut to `cap`.
+pub(super) fn languages(names: &[&str], walked: &[String], cap: usize) -> Vec<Matched> {
+    let codes: Vec<(usize, &str)> = names
+        .iter()
+        .enumerate()
+        .flat_map(|(i, name)| super::languages::codes(name).map(move |c| (i, c)))
         .collect();
-    found.sort();
-    found.dedup();
-    Matched::ranked(found, cap)
+    let just_codes: Vec<&str> = codes.iter().map(|(_, c)| *c).collect();
+    let found = super::languages::files_by_code(&just_codes, walked);
+    let mut out: Vec<Vec<(_, &str)>> = vec![Vec::new(); names.len()];
+    for ((i, _), files) in codes.iter().zip(found) {
+        out[*i].extend(files.into_iter().map(|f| (rank(f), f)));
+    }
+    out.into_iter()
+        .map(|mut found| {
+            found.sort();
+            found.dedup();
+            Matched::ranked(found, cap)
+        })
+        .collect()
 }
 
 /// The file a module's name is: for `a::b` or `a.b`, `a/b.<ext>` of a

@@ -247,3 +247,37 @@ fn matched_files_once_in_mention_order() {
     ];
     assert_eq!(matched_files(&ms), ["x.py", "y.py", "z.py"]);
 }
+
+/// A language the task names matches its locale files; a task naming
+/// more than [`languages::MAX_NAMED`] has only its first ones looked for
+/// (each costs a look at every path).
+#[test]
+fn languages_match_their_locale_files_up_to_the_bound() {
+    let codes = [
+        "de", "es", "fr", "it", "ja", "ko", "nl", "pl", "pt", "ru", "sv", "zh",
+    ];
+    let files: Vec<(String, &str)> = codes
+        .iter()
+        .map(|c| (format!("locales/{c}.ts"), "export default {};\n"))
+        .collect();
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), *t)).collect();
+    let (dir, walked) = project(&files);
+    assert_eq!(
+        mentions(dir.path(), &walked, "Fix adjectives in Japanese"),
+        [m("Japanese", MentionKind::Language, &["locales/ja.ts"])]
+    );
+    let all = "German Spanish French Italian Japanese Korean Dutch Polish Portuguese Russian \
+               Swedish Chinese";
+    let found = mentions(dir.path(), &walked, all);
+    let languages: Vec<&str> = found
+        .iter()
+        .filter(|(_, kind, _)| *kind == MentionKind::Language)
+        .map(|(text, _, _)| text.as_str())
+        .collect();
+    assert_eq!(
+        languages,
+        [
+            "German", "Spanish", "French", "Italian", "Japanese", "Korean", "Dutch", "Polish"
+        ]
+    );
+}
