@@ -775,9 +775,10 @@ fn project_meaning(
         // capitals, a macro's by design (`ZEXTERN int ZEXPORT f OF((void));`,
         // `int LIBBSD_REDIRECT(f, (args), f_alias);`).
         project::Meaning::Write {
-            params: Some(_), ..
+            params: Some(_),
+            pieces,
         } if !is_caps(word)
-            && matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open)) =>
+            && matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open) && !wraps_a_parameter_list(scan, pieces, open)) =>
         {
             Some(end)
         }
@@ -789,6 +790,25 @@ fn project_meaning(
         project::Meaning::Paste => {
             pasted_name(scan, i, end).or_else(|| pasted_variable(scan, table, word, i, end))
         }
+    }
+}
+
+/// Whether a macro that writes its one argument as it stands (`#define
+/// P_(args) args`) is invoked at `open` with a whole parenthesised list
+/// (`void re_mbcinit P_((int));`, old compilers' prototypes): a function's
+/// own parameters are never one list in parentheses.
+fn wraps_a_parameter_list(scan: &Scan, pieces: &[project::Piece], open: usize) -> bool {
+    if pieces != [project::Piece::Param(0)] {
+        return false;
+    }
+    let Some(close) = scan.close(open) else {
+        return false;
+    };
+    match scan.next(open + 1, false) {
+        Some((inner, Tok::Punct(b'('))) => scan.close(inner).is_some_and(
+            |end| matches!(scan.next(end, false), Some((at, Tok::Punct(b')'))) if at + 1 == close),
+        ),
+        _ => false,
     }
 }
 
@@ -2159,9 +2179,15 @@ fn three_words(scan: &Scan, end: usize) -> bool {
     let Some((after2, Tok::Word(third))) = scan.next(at, false) else {
         return false;
     };
+    // `OnigRegex onig_get_regex P_((int at));`: a third word before a
+    // whole parenthesised list wraps old compilers' prototypes; the
+    // first word is the type.
+    let wrapper = matches!(scan.next(after2 + third.len(), false), Some((open, Tok::Punct(b'(')))
+        if matches!(scan.next(open + 1, false), Some((_, Tok::Punct(b'(')))));
     // `xmlChar XMLCALL f (`: an ALL_CAPS second word is the macro, the
     // first one the type.
-    !is_keyword(second)
+    !wrapper
+        && !is_keyword(second)
         && !is_caps(second)
         && !is_keyword(third)
         && matches!(

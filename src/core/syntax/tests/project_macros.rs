@@ -547,3 +547,25 @@ fn related_macros_of_one_conditional_are_read_from_one_branch() {
     assert_eq!(names, ["Catch", "user_code", "invokeActiveTestCase"]);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_lower_case_macro_around_a_prototype_s_parameters_is_seen_through() {
+    let header = "#ifndef P_\n#if defined(__STDC__) || defined(_WIN32)\n# define P_(args) args\n#else\n# define P_(args) ()\n#endif\n#endif\n#ifndef _\n# define _(args) args\n#endif\n";
+    let file = "#include \"regint.h\"\n\nextern void re_mbcinit P_((int));\nONIG_EXTERN\nint onig_new P_((regex_t**, const UChar* pattern, OnigOptionType option));\nst_table *st_init_table _((struct st_hash_type *));\nstatic void print_tree P_((FILE* f, Node* node));\nOnigRegex onig_regset_get_regex P_((OnigRegSet* set, int at));\n\nstatic int\nonig_free_body(regex_t* reg)\n{\n  return 0;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "re_mbcinit",
+            "onig_new",
+            "st_init_table",
+            "print_tree",
+            "onig_regset_get_regex",
+            "onig_free_body"
+        ]
+    );
+    assert!(parse(Lang::C, file).has_errors);
+    assert_snapshot!(golden(&tree));
+}
