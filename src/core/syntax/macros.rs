@@ -647,6 +647,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = literal_end(scan.src, i).max(i + 1);
             continue;
         }
+        // `sizeof(T) >= 8` among a template's arguments reads as `==`.
+        if b == b'>' && comparison_in_arguments(&scan, i) {
+            let src = scan.src;
+            scan.out.get_or_insert_with(|| src.to_vec())[i] = b'=';
+            i += 2;
+            continue;
+        }
         if let Some(to) = blanked_punctuation(&scan, &managed, i) {
             scan.blank(i, to);
             i = to;
@@ -733,6 +740,56 @@ fn blanked_punctuation(scan: &Scan, managed: &[bool], i: usize) -> Option<usize>
         b'*' => pointer_pack(scan, i),
         _ => None,
     }
+}
+
+/// How far back [`comparison_in_arguments`] looks for the `<` that opens
+/// a template's arguments.
+const MAX_ARGUMENTS_BACK: usize = 512;
+
+/// A `>=` at `gt` inside a template's argument list (`enable_if<sizeof(T)
+/// >= 8, void>`, `BoolType<A::Value >= B::Value>`): `>=` is one token, so
+/// tree-sitter-cpp closes the list at its `>`. Whether it is one: back
+/// from it, before any `;`, `{` or `}`, a `<` after a name that no `>`
+/// closes, outside parentheses and brackets. Not `>>=`, `>==`, nor
+/// `operator>=`.
+fn comparison_in_arguments(scan: &Scan, gt: usize) -> bool {
+    let src = scan.src;
+    if src.get(gt + 1) != Some(&b'=') || src.get(gt + 2) == Some(&b'=') {
+        return false;
+    }
+    if gt == 0 || matches!(src[gt - 1], b'>' | b'-' | b'<' | b'=') {
+        return false;
+    }
+    if matches!(scan.prev_token(gt, false), Some((_, Tok::Word("operator")))) {
+        return false;
+    }
+    let (mut parens, mut angles) = (0usize, 0usize);
+    let floor = gt.saturating_sub(MAX_ARGUMENTS_BACK);
+    let mut at = gt;
+    while at > floor {
+        at -= 1;
+        match src[at] {
+            b';' | b'{' | b'}' | b'#' | b'"' | b'\'' | b'/' => return false,
+            b')' | b']' => parens += 1,
+            b'(' | b'[' => match parens.checked_sub(1) {
+                Some(left) => parens = left,
+                None => return false,
+            },
+            b'>' if parens == 0 && at > 0 && src[at - 1] != b'-' => angles += 1,
+            b'<' if parens == 0 => {
+                if at > 0 && src[at - 1] == b'<' {
+                    return false;
+                }
+                if angles > 0 {
+                    angles -= 1;
+                    continue;
+                }
+                return matches!(scan.prev_token(at, false), Some((_, Tok::Word(w))) if !is_keyword(w) || w == "template");
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// What a macro the project defines (`meaning`) makes of `word` at
