@@ -677,6 +677,12 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = decltype_with_commas(&mut scan, end).unwrap_or(end);
             continue;
         }
+        if word == "template"
+            && let Some(to) = template_macro(&mut scan, i, end)
+        {
+            i = to;
+            continue;
+        }
         if word == "operator"
             && let Some((from, to)) = deleted_conversion(&scan, end)
         {
@@ -739,6 +745,53 @@ fn blanked_punctuation(scan: &Scan, managed: &[bool], i: usize) -> Option<usize>
         b'=' => unnamed_default(scan, i),
         b'*' => pointer_pack(scan, i),
         _ => None,
+    }
+}
+
+/// A macro named `template` that emulates constraints (`template(typename
+/// I, typename S)(requires sentinel_for<S, I>)`, whose definition pastes
+/// tokens no table reads): `template(` is never C++, so at the start of a
+/// declaration, with a template parameter first or a `requires` group
+/// after, its parentheses are written as angle brackets and the
+/// `requires` group is blanked. The index to go on from, or `None`.
+fn template_macro(scan: &mut Scan, start: usize, end: usize) -> Option<usize> {
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    if !matches!(
+        scan.prev_token(start, true),
+        None | Some((_, Tok::Punct(b';' | b'{' | b'}' | b')' | b':')))
+    ) {
+        return None;
+    }
+    let close = scan.close(open)?;
+    let parameter = matches!(
+        scan.next(open + 1, false),
+        Some((_, Tok::Word("typename" | "class" | "template")))
+    );
+    let requires = scan
+        .next(close, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))
+        .filter(|&(group, _)| {
+            matches!(
+                scan.next(group + 1, false),
+                Some((_, Tok::Word("requires")))
+            )
+        })
+        .and_then(|(group, _)| Some((group, scan.close(group)?)));
+    if !parameter && requires.is_none() {
+        return None;
+    }
+    let src = scan.src;
+    let out = scan.out.get_or_insert_with(|| src.to_vec());
+    out[open] = b'<';
+    out[close - 1] = b'>';
+    match requires {
+        Some((group, group_end)) => {
+            scan.blank(group, group_end);
+            Some(group_end)
+        }
+        None => Some(close),
     }
 }
 

@@ -569,3 +569,15 @@ fn a_lower_case_macro_around_a_prototype_s_parameters_is_seen_through() {
     assert!(parse(Lang::C, file).has_errors);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_template_macro_with_a_requires_clause_is_read_as_a_template_head() {
+    let header = "#define template(...)                                  \\\n    CPP_PP_IGNORE_CXX2A_COMPAT_BEGIN                   \\\n    template<__VA_ARGS__ CPP_TEMPLATE_AUX_             \\\n\n#define AND CPP_and\n";
+    let file = "#include \"prologue.hpp\"\n\nnamespace ranges {\nstruct insert_fn {\n    template(typename Cont, typename T)(\n        requires lvalue_container_like<Cont> AND\n        (!range<T> && constructible_from<range_value_t<Cont>, T>)) //\n    insert_result_t<Cont &, T> operator()(Cont && cont, T && t) const\n    {\n        return insert(cont, t);\n    }\n};\n\ntemplate(typename I, typename S)(\n    requires sentinel_for<S, I>)\nI next(I i, S s)\n{\n    return i;\n}\n\ntemplate<typename T>\nstruct box {};\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["ranges", "insert_fn", "operator()", "next", "box"]);
+    assert_snapshot!(golden(&tree));
+}
+
