@@ -581,3 +581,22 @@ fn a_template_macro_with_a_requires_clause_is_read_as_a_template_head() {
     assert_snapshot!(golden(&tree));
 }
 
+#[test]
+fn a_header_whose_only_cpp_is_a_const_member_is_read_as_cpp() {
+    // rapidjson's memorystream.h: its namespace opens with a macro of
+    // another header, so a member function's `const` is its only C++.
+    let header = "#define RAPIDJSON_NAMESPACE rapidjson\n#define RAPIDJSON_NAMESPACE_BEGIN namespace RAPIDJSON_NAMESPACE {\n#define RAPIDJSON_NAMESPACE_END }\n";
+    let file = "#include \"rapidjson.h\"\n\nRAPIDJSON_NAMESPACE_BEGIN\n\nstruct MemoryStream {\n    typedef char Ch; // byte\n\n    MemoryStream(const Ch *src, size_t size) : src_(src), size_(size) {}\n\n    Ch Peek() const { return *src_; }\n    size_t Tell() const { return 0; }\n\n    const Ch* src_;\n    size_t size_;\n};\n\nRAPIDJSON_NAMESPACE_END\n";
+    assert_eq!(Lang::detect("memorystream.h", file), Some(Lang::Cpp));
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["MemoryStream", "Ch", "MemoryStream", "Peek", "Tell"]
+    );
+    // C has no member functions: a `const` after a parameter list is
+    // only C++'s; C's `const` after `)` starts the next declaration.
+    let c = "int f(void);\nFOO(1) const char *g(void);\nstruct S { int (*cb)(void); };\n";
+    assert_eq!(Lang::detect("s.h", c), Some(Lang::C));
+}
