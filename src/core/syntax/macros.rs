@@ -688,6 +688,9 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         {
             scan.blank(from, to);
         }
+        if word == "operator" {
+            blank_conversion_specifiers(&mut scan, i, end);
+        }
         if word == "inline"
             && let Some(to) = inline_friend(&mut scan, i, end)
         {
@@ -1201,6 +1204,85 @@ fn deleted_conversion(scan: &Scan, end: usize) -> Option<(usize, usize)> {
                 return Some((eq, i + w.len()));
             }
             _ => return None,
+        }
+    }
+}
+
+/// Specifiers that may stand before a conversion operator defined out of
+/// line.
+const CONVERSION_SPECIFIERS: [&str; 5] = ["inline", "constexpr", "consteval", "static", "explicit"];
+
+/// `inline api<Derived>::operator handle() const {`: after a specifier,
+/// tree-sitter-cpp reads `api<Derived>::operator` as a return type and
+/// `handle` as the name. A conversion operator has no return type, so the
+/// specifiers before its qualified name (as the file or the project's
+/// macros write them) are blanked; the signature keeps the file's text.
+/// `start..end` is the word `operator`.
+fn blank_conversion_specifiers(scan: &mut Scan, start: usize, end: usize) {
+    match scan.next(end, false) {
+        Some((_, Tok::Word(w))) if !matches!(w, "new" | "delete" | "co_await") => {}
+        _ => return,
+    }
+    // Back over the qualified name: `name [<...>] ::` segments.
+    let mut at = start;
+    let mut qualified = false;
+    loop {
+        let Some((colon, Tok::Punct(b':'))) = scan.prev_token(at, false) else {
+            break;
+        };
+        if colon == 0 || scan.src[colon - 1] != b':' {
+            return;
+        }
+        at = colon - 1;
+        qualified = true;
+        if let Some((gt, Tok::Punct(b'>'))) = scan.prev_token(at, false) {
+            let mut depth = 0usize;
+            let mut lt = None;
+            for j in (gt.saturating_sub(MAX_ARGS_LEN)..=gt).rev() {
+                match scan.src[j] {
+                    b'>' => depth += 1,
+                    b'<' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            lt = Some(j);
+                            break;
+                        }
+                    }
+                    b';' | b'{' | b'}' => return,
+                    _ => {}
+                }
+            }
+            let Some(lt) = lt else { return };
+            at = lt;
+        }
+        match scan.prev_token(at, false) {
+            Some((w, Tok::Word(word))) if !is_keyword(word) => at = w,
+            _ => break,
+        }
+    }
+    if !qualified {
+        return;
+    }
+    loop {
+        match scan.prev_token(at, false) {
+            Some((w, Tok::Word(_))) if scan.is_blanked(w) => at = w,
+            Some((w, Tok::Word(word))) => {
+                let written = scan.written_keyword(w, word).unwrap_or(word);
+                let written = if scan.out.as_ref().is_some_and(|o| {
+                    o.get(w..w + word.len())
+                        .is_some_and(|t| t.trim_ascii() == b"inline")
+                }) {
+                    "inline"
+                } else {
+                    written
+                };
+                if !CONVERSION_SPECIFIERS.contains(&written) {
+                    return;
+                }
+                scan.blank(w, w + word.len());
+                at = w;
+            }
+            _ => return,
         }
     }
 }

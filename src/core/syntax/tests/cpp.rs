@@ -210,3 +210,22 @@ fn a_greater_or_equal_comparison_among_template_arguments_is_no_syntax_error() {
         ]
     );
 }
+
+#[test]
+fn an_out_of_line_conversion_operator_of_a_class_template_is_a_method() {
+    // nanobind's nb_types.h: `template <typename Derived> NB_INLINE
+    // api<Derived>::operator handle() const {`.
+    let src = "template <typename Derived> class api {\npublic:\n    operator handle() const;\n    handle type() const;\n};\n\ntemplate <typename Derived> inline api<Derived>::operator handle() const {\n    return derived().ptr();\n}\n\ntemplate <typename Derived> inline handle api<Derived>::type() const {\n    return handle();\n}\n";
+    let tree = parse(Lang::Cpp, src);
+    assert_eq!(tree.error_line, None);
+    assert_eq!(
+        names_and_lines(&tree),
+        [
+            ("api".to_string(), 1),
+            ("operator handle".to_string(), 3),
+            ("type".to_string(), 4),
+            ("operator handle".to_string(), 7),
+            ("type".to_string(), 11),
+        ]
+    );
+}

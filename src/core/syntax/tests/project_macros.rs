@@ -614,3 +614,14 @@ fn a_return_type_macro_under_a_namespace_macro_is_read_as_a_type() {
     assert_snapshot!(golden(&tree));
 }
 
+#[test]
+fn an_inline_macro_before_an_out_of_line_conversion_operator_is_seen_through() {
+    let header = "#if defined(_MSC_VER)\n#  define NB_INLINE          __forceinline\n#else\n#  define NB_INLINE          inline __attribute__((always_inline))\n#endif\n";
+    let file = "template <typename Derived> class api {\npublic:\n    operator handle() const;\n};\n\ntemplate <typename Derived> NB_INLINE api<Derived>::operator handle() const {\n    return derived().ptr();\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["api", "operator handle", "operator handle"]);
+    assert_snapshot!(golden(&tree));
+}
+
