@@ -1226,10 +1226,7 @@ fn blank_conversion_specifiers(scan: &mut Scan, start: usize, end: usize) {
     // Back over the qualified name: `name [<...>] ::` segments.
     let mut at = start;
     let mut qualified = false;
-    loop {
-        let Some((colon, Tok::Punct(b':'))) = scan.prev_token(at, false) else {
-            break;
-        };
+    while let Some((colon, Tok::Punct(b':'))) = scan.prev_token(at, false) {
         if colon == 0 || scan.src[colon - 1] != b':' {
             return;
         }

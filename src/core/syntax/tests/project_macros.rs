@@ -624,4 +624,3 @@ fn an_inline_macro_before_an_out_of_line_conversion_operator_is_seen_through() {
     assert_eq!(names, ["api", "operator handle", "operator handle"]);
     assert_snapshot!(golden(&tree));
 }
-
