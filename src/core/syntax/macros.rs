@@ -751,6 +751,32 @@ fn blanked_punctuation(scan: &Scan, managed: &[bool], i: usize) -> Option<usize>
     }
 }
 
+/// Whether a `>` closes the argument list the text from `from` is in
+/// (`>= IsConst<T>::Value>`, `>= 8, void>`), before a `;`, a brace or a
+/// `)` that closes a group opened before (`if (a<b>=c)` is a condition).
+fn closes_after(src: &[u8], from: usize) -> bool {
+    let (mut parens, mut angles) = (0usize, 0usize);
+    for j in from..src.len().min(from + MAX_ARGUMENTS_BACK) {
+        match src[j] {
+            b';' | b'{' | b'}' | b'#' | b'"' | b'\'' | b'/' => return false,
+            b'(' | b'[' => parens += 1,
+            b')' | b']' => match parens.checked_sub(1) {
+                Some(left) => parens = left,
+                None => return false,
+            },
+            b'<' if parens == 0 => angles += 1,
+            b'>' if parens == 0 && src.get(j + 1) != Some(&b'=') && src[j - 1] != b'-' => {
+                match angles.checked_sub(1) {
+                    Some(left) => angles = left,
+                    None => return true,
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// A macro named `template` that emulates constraints (`template(typename
 /// I, typename S)(requires sentinel_for<S, I>)`, whose definition pastes
 /// tokens no table reads): `template(` is never C++, so at the start of a
@@ -806,8 +832,8 @@ const MAX_ARGUMENTS_BACK: usize = 512;
 /// >= 8, void>`, `BoolType<A::Value >= B::Value>`): `>=` is one token, so
 /// tree-sitter-cpp closes the list at its `>`. Whether it is one: back
 /// from it, before any `;`, `{` or `}`, a `<` after a name that no `>`
-/// closes, outside parentheses and brackets. Not `>>=`, `>==`, nor
-/// `operator>=`.
+/// closes, outside parentheses and brackets, and after it a `>` that
+/// closes the list. Not `>>=`, `>==`, nor `operator>=`.
 fn comparison_in_arguments(scan: &Scan, gt: usize) -> bool {
     let src = scan.src;
     if src.get(gt + 1) != Some(&b'=') || src.get(gt + 2) == Some(&b'=') {
@@ -840,7 +866,8 @@ fn comparison_in_arguments(scan: &Scan, gt: usize) -> bool {
                     angles -= 1;
                     continue;
                 }
-                return matches!(scan.prev_token(at, false), Some((_, Tok::Word(w))) if !is_keyword(w) || w == "template");
+                return matches!(scan.prev_token(at, false), Some((_, Tok::Word(w))) if !is_keyword(w) || w == "template")
+                    && closes_after(src, gt + 2);
             }
             _ => {}
         }
