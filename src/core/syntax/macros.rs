@@ -1760,6 +1760,19 @@ fn blank_directive_comments(scan: &mut Scan, start: usize, end: usize) {
     }
     let mut j = start;
     while j + 1 < end {
+        // `#define TAGS "refs/tags/*:refs/tags/*"`: tree-sitter takes a
+        // `/*` in a literal for a comment that runs on past the directive;
+        // its `*` is blanked (the text shown is the file's).
+        if matches!(scan.src[j], b'"' | b'\'') && j > start {
+            let close = literal_end(scan.src, j).clamp(j + 1, end);
+            for k in j + 1..close.saturating_sub(1) {
+                if scan.src[k] == b'/' && scan.src[k + 1] == b'*' {
+                    scan.blank(k + 1, k + 2);
+                }
+            }
+            j = close;
+            continue;
+        }
         if scan.src[j] == b'/' && scan.src[j + 1] == b'*' {
             let close = comment_end(scan.src, j);
             if close > end {
