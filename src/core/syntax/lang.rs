@@ -326,10 +326,14 @@ fn code_of(line: &str, in_comment: &mut bool) -> String {
 }
 
 /// Whether code outside comments, literals and directives uses what C
-/// has not: a qualified name (`google::int32`, not C23's `[[gnu::cold]]`)
-/// or `noexcept` (nanobind's `NB_SLOT(void, f, (...) noexcept)`, a header
-/// whose C++ is all in declarations other headers expand).
+/// has not: a qualified name (`google::int32`, not C23's `[[gnu::cold]]`),
+/// `noexcept` (nanobind's `NB_SLOT(void, f, (...) noexcept)`, a header
+/// whose C++ is all in declarations other headers expand) or a member
+/// function's `const` (`Ch Peek() const {`).
 fn uses_cpp(code: &str) -> bool {
+    if const_member(code) {
+        return true;
+    }
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let bytes = code.as_bytes();
     let qualified = code.match_indices("::").any(|(at, _)| {
@@ -346,6 +350,22 @@ fn uses_cpp(code: &str) -> bool {
         || code
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .any(|w| w == "noexcept")
+}
+
+/// `) const` then `{`, `;`, `=` (`= 0`, `= default`), `&`, `override`
+/// or `final`: a member function's qualifier. In C a `const` after `)`
+/// starts a type (`FOO(1) const char *f`).
+fn const_member(code: &str) -> bool {
+    code.match_indices("const").any(|(at, _)| {
+        let before = code[..at].trim_end();
+        let rest = &code[at + "const".len()..];
+        let after = rest.trim_start();
+        before.ends_with(')')
+            && rest.len() > after.len()
+            && (after.starts_with(['{', ';', '=', '&'])
+                || after.starts_with("override")
+                || after.starts_with("final"))
+    })
 }
 
 fn is_cpp_line(line: &str) -> bool {

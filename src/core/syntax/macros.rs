@@ -647,6 +647,13 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = literal_end(scan.src, i).max(i + 1);
             continue;
         }
+        // `sizeof(T) >= 8` among a template's arguments reads as `==`.
+        if b == b'>' && comparison_in_arguments(&scan, i) {
+            let src = scan.src;
+            scan.out.get_or_insert_with(|| src.to_vec())[i] = b'=';
+            i += 2;
+            continue;
+        }
         if let Some(to) = blanked_punctuation(&scan, &managed, i) {
             scan.blank(i, to);
             i = to;
@@ -670,10 +677,19 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = decltype_with_commas(&mut scan, end).unwrap_or(end);
             continue;
         }
+        if word == "template"
+            && let Some(to) = template_macro(&mut scan, i, end)
+        {
+            i = to;
+            continue;
+        }
         if word == "operator"
             && let Some((from, to)) = deleted_conversion(&scan, end)
         {
             scan.blank(from, to);
+        }
+        if word == "operator" {
+            blank_conversion_specifiers(&mut scan, i, end);
         }
         if word == "inline"
             && let Some(to) = inline_friend(&mut scan, i, end)
@@ -735,6 +751,130 @@ fn blanked_punctuation(scan: &Scan, managed: &[bool], i: usize) -> Option<usize>
     }
 }
 
+/// Whether a `>` closes the argument list the text from `from` is in
+/// (`>= IsConst<T>::Value>`, `>= 8, void>`), before a `;`, a brace or a
+/// `)` that closes a group opened before (`if (a<b>=c)` is a condition).
+fn closes_after(src: &[u8], from: usize) -> bool {
+    let (mut parens, mut angles) = (0usize, 0usize);
+    for j in from..src.len().min(from + MAX_ARGUMENTS_BACK) {
+        match src[j] {
+            b';' | b'{' | b'}' | b'#' | b'"' | b'\'' | b'/' => return false,
+            b'(' | b'[' => parens += 1,
+            b')' | b']' => match parens.checked_sub(1) {
+                Some(left) => parens = left,
+                None => return false,
+            },
+            b'<' if parens == 0 => angles += 1,
+            b'>' if parens == 0 && src.get(j + 1) != Some(&b'=') && src[j - 1] != b'-' => {
+                match angles.checked_sub(1) {
+                    Some(left) => angles = left,
+                    None => return true,
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A macro named `template` that emulates constraints (`template(typename
+/// I, typename S)(requires sentinel_for<S, I>)`, whose definition pastes
+/// tokens no table reads): `template(` is never C++, so at the start of a
+/// declaration, with a template parameter first or a `requires` group
+/// after, its parentheses are written as angle brackets and the
+/// `requires` group is blanked. The index to go on from, or `None`.
+fn template_macro(scan: &mut Scan, start: usize, end: usize) -> Option<usize> {
+    let (open, _) = scan
+        .next(end, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))?;
+    if !matches!(
+        scan.prev_token(start, true),
+        None | Some((_, Tok::Punct(b';' | b'{' | b'}' | b')' | b':')))
+    ) {
+        return None;
+    }
+    let close = scan.close(open)?;
+    let parameter = matches!(
+        scan.next(open + 1, false),
+        Some((_, Tok::Word("typename" | "class" | "template")))
+    );
+    let requires = scan
+        .next(close, false)
+        .filter(|(_, t)| *t == Tok::Punct(b'('))
+        .filter(|&(group, _)| {
+            matches!(
+                scan.next(group + 1, false),
+                Some((_, Tok::Word("requires")))
+            )
+        })
+        .and_then(|(group, _)| Some((group, scan.close(group)?)));
+    if !parameter && requires.is_none() {
+        return None;
+    }
+    let src = scan.src;
+    let out = scan.out.get_or_insert_with(|| src.to_vec());
+    out[open] = b'<';
+    out[close - 1] = b'>';
+    match requires {
+        Some((group, group_end)) => {
+            scan.blank(group, group_end);
+            Some(group_end)
+        }
+        None => Some(close),
+    }
+}
+
+/// How far back [`comparison_in_arguments`] looks for the `<` that opens
+/// a template's arguments.
+const MAX_ARGUMENTS_BACK: usize = 512;
+
+/// A `>=` at `gt` inside a template's argument list (`enable_if<sizeof(T)
+/// >= 8, void>`, `BoolType<A::Value >= B::Value>`): `>=` is one token, so
+/// tree-sitter-cpp closes the list at its `>`. Whether it is one: back
+/// from it, before any `;`, `{` or `}`, a `<` after a name that no `>`
+/// closes, outside parentheses and brackets, and after it a `>` that
+/// closes the list. Not `>>=`, `>==`, nor `operator>=`.
+fn comparison_in_arguments(scan: &Scan, gt: usize) -> bool {
+    let src = scan.src;
+    if src.get(gt + 1) != Some(&b'=') || src.get(gt + 2) == Some(&b'=') {
+        return false;
+    }
+    if gt == 0 || matches!(src[gt - 1], b'>' | b'-' | b'<' | b'=') {
+        return false;
+    }
+    if matches!(scan.prev_token(gt, false), Some((_, Tok::Word("operator")))) {
+        return false;
+    }
+    let (mut parens, mut angles) = (0usize, 0usize);
+    let floor = gt.saturating_sub(MAX_ARGUMENTS_BACK);
+    let mut at = gt;
+    while at > floor {
+        at -= 1;
+        match src[at] {
+            b';' | b'{' | b'}' | b'#' | b'"' | b'\'' | b'/' => return false,
+            b')' | b']' => parens += 1,
+            b'(' | b'[' => match parens.checked_sub(1) {
+                Some(left) => parens = left,
+                None => return false,
+            },
+            b'>' if parens == 0 && at > 0 && src[at - 1] != b'-' => angles += 1,
+            b'<' if parens == 0 => {
+                if at > 0 && src[at - 1] == b'<' {
+                    return false;
+                }
+                if angles > 0 {
+                    angles -= 1;
+                    continue;
+                }
+                return matches!(scan.prev_token(at, false), Some((_, Tok::Word(w))) if !is_keyword(w) || w == "template")
+                    && closes_after(src, gt + 2);
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
 /// What a macro the project defines (`meaning`) makes of `word` at
 /// `i..end`: the byte scanning goes on from, `None` to read it as unknown.
 fn project_meaning(
@@ -775,9 +915,10 @@ fn project_meaning(
         // capitals, a macro's by design (`ZEXTERN int ZEXPORT f OF((void));`,
         // `int LIBBSD_REDIRECT(f, (args), f_alias);`).
         project::Meaning::Write {
-            params: Some(_), ..
+            params: Some(_),
+            pieces,
         } if !is_caps(word)
-            && matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open)) =>
+            && matches!(scan.next(end, false), Some((open, Tok::Punct(b'('))) if declared_function(scan, i, open) && !wraps_a_parameter_list(scan, pieces, open)) =>
         {
             Some(end)
         }
@@ -789,6 +930,25 @@ fn project_meaning(
         project::Meaning::Paste => {
             pasted_name(scan, i, end).or_else(|| pasted_variable(scan, table, word, i, end))
         }
+    }
+}
+
+/// Whether a macro that writes its one argument as it stands (`#define
+/// P_(args) args`) is invoked at `open` with a whole parenthesised list
+/// (`void re_mbcinit P_((int));`, old compilers' prototypes): a function's
+/// own parameters are never one list in parentheses.
+fn wraps_a_parameter_list(scan: &Scan, pieces: &[project::Piece], open: usize) -> bool {
+    if pieces != [project::Piece::Param(0)] {
+        return false;
+    }
+    let Some(close) = scan.close(open) else {
+        return false;
+    };
+    match scan.next(open + 1, false) {
+        Some((inner, Tok::Punct(b'('))) => scan.close(inner).is_some_and(
+            |end| matches!(scan.next(end, false), Some((at, Tok::Punct(b')'))) if at + 1 == close),
+        ),
+        _ => false,
     }
 }
 
@@ -1071,6 +1231,82 @@ fn deleted_conversion(scan: &Scan, end: usize) -> Option<(usize, usize)> {
                 return Some((eq, i + w.len()));
             }
             _ => return None,
+        }
+    }
+}
+
+/// Specifiers that may stand before a conversion operator defined out of
+/// line.
+const CONVERSION_SPECIFIERS: [&str; 5] = ["inline", "constexpr", "consteval", "static", "explicit"];
+
+/// `inline api<Derived>::operator handle() const {`: after a specifier,
+/// tree-sitter-cpp reads `api<Derived>::operator` as a return type and
+/// `handle` as the name. A conversion operator has no return type, so the
+/// specifiers before its qualified name (as the file or the project's
+/// macros write them) are blanked; the signature keeps the file's text.
+/// `start..end` is the word `operator`.
+fn blank_conversion_specifiers(scan: &mut Scan, start: usize, end: usize) {
+    match scan.next(end, false) {
+        Some((_, Tok::Word(w))) if !matches!(w, "new" | "delete" | "co_await") => {}
+        _ => return,
+    }
+    // Back over the qualified name: `name [<...>] ::` segments.
+    let mut at = start;
+    let mut qualified = false;
+    while let Some((colon, Tok::Punct(b':'))) = scan.prev_token(at, false) {
+        if colon == 0 || scan.src[colon - 1] != b':' {
+            return;
+        }
+        at = colon - 1;
+        qualified = true;
+        if let Some((gt, Tok::Punct(b'>'))) = scan.prev_token(at, false) {
+            let mut depth = 0usize;
+            let mut lt = None;
+            for j in (gt.saturating_sub(MAX_ARGS_LEN)..=gt).rev() {
+                match scan.src[j] {
+                    b'>' => depth += 1,
+                    b'<' => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            lt = Some(j);
+                            break;
+                        }
+                    }
+                    b';' | b'{' | b'}' => return,
+                    _ => {}
+                }
+            }
+            let Some(lt) = lt else { return };
+            at = lt;
+        }
+        match scan.prev_token(at, false) {
+            Some((w, Tok::Word(word))) if !is_keyword(word) => at = w,
+            _ => break,
+        }
+    }
+    if !qualified {
+        return;
+    }
+    loop {
+        match scan.prev_token(at, false) {
+            Some((w, Tok::Word(_))) if scan.is_blanked(w) => at = w,
+            Some((w, Tok::Word(word))) => {
+                let written = scan.written_keyword(w, word).unwrap_or(word);
+                let written = if scan.out.as_ref().is_some_and(|o| {
+                    o.get(w..w + word.len())
+                        .is_some_and(|t| t.trim_ascii() == b"inline")
+                }) {
+                    "inline"
+                } else {
+                    written
+                };
+                if !CONVERSION_SPECIFIERS.contains(&written) {
+                    return;
+                }
+                scan.blank(w, w + word.len());
+                at = w;
+            }
+            _ => return,
         }
     }
 }
@@ -1524,6 +1760,19 @@ fn blank_directive_comments(scan: &mut Scan, start: usize, end: usize) {
     }
     let mut j = start;
     while j + 1 < end {
+        // `#define TAGS "refs/tags/*:refs/tags/*"`: tree-sitter takes a
+        // `/*` in a literal for a comment that runs on past the directive;
+        // its `*` is blanked (the text shown is the file's).
+        if matches!(scan.src[j], b'"' | b'\'') && j > start {
+            let close = literal_end(scan.src, j).clamp(j + 1, end);
+            for k in j + 1..close.saturating_sub(1) {
+                if scan.src[k] == b'/' && scan.src[k + 1] == b'*' {
+                    scan.blank(k + 1, k + 2);
+                }
+            }
+            j = close;
+            continue;
+        }
         if scan.src[j] == b'/' && scan.src[j + 1] == b'*' {
             let close = comment_end(scan.src, j);
             if close > end {
@@ -2159,9 +2408,15 @@ fn three_words(scan: &Scan, end: usize) -> bool {
     let Some((after2, Tok::Word(third))) = scan.next(at, false) else {
         return false;
     };
+    // `OnigRegex onig_get_regex P_((int at));`: a third word before a
+    // whole parenthesised list wraps old compilers' prototypes; the
+    // first word is the type.
+    let wrapper = matches!(scan.next(after2 + third.len(), false), Some((open, Tok::Punct(b'(')))
+        if matches!(scan.next(open + 1, false), Some((_, Tok::Punct(b'(')))));
     // `xmlChar XMLCALL f (`: an ALL_CAPS second word is the macro, the
     // first one the type.
-    !is_keyword(second)
+    !wrapper
+        && !is_keyword(second)
         && !is_caps(second)
         && !is_keyword(third)
         && matches!(

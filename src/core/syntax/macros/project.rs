@@ -951,10 +951,18 @@ fn type_body(toks: &[(usize, BodyTok)], types: &HashSet<&str>, raw: &Raw) -> boo
     if !typed {
         return false;
     }
+    // `typename ::NS::internal::DisableIf<...>::Type`: a global `::`
+    // first, and a namespace's macro (`#define NS rapidjson`) before `::`.
+    if matches!(toks.get(j), Some((_, BodyTok::Punct("::")))) {
+        j += 1;
+    }
     let mut named = false;
     while j < toks.len() {
+        let scoped = matches!(toks.get(j + 1), Some((_, BodyTok::Punct("::"))));
         match toks[j].1 {
-            BodyTok::Ident(w) if !named && !super::is_keyword(w) && !raw.contains_key(w) => {
+            BodyTok::Ident(w)
+                if !named && !super::is_keyword(w) && (!raw.contains_key(w) || scoped) =>
+            {
                 named = true;
                 j += 1;
                 // `func##_retval`
@@ -1491,6 +1499,17 @@ mod tests {
 
     fn table(text: &str) -> Table {
         Table::from_texts(&[], [text])
+    }
+
+    #[test]
+    fn a_type_under_a_global_scope_and_a_namespace_macro_is_a_type() {
+        // rapidjson's `RAPIDJSON_DISABLEIF_RETURN(cond, type)`, the return
+        // type of its templated members.
+        let t = table(
+            "#define NS rapidjson\n#define REMOVEFPTR_(type) typename ::NS::internal::RemoveSfinaeTag< ::NS::internal::SfinaeTag&(*) type>::Type\n#define DISABLEIF_RETURN(cond,returntype) typename ::NS::internal::DisableIf <REMOVEFPTR_(cond), REMOVEFPTR_(returntype)>::Type\n#define VALUE(x) ::x + 1\n",
+        );
+        assert!(t.is_type("DISABLEIF_RETURN") && t.is_type("REMOVEFPTR_"));
+        assert!(!t.is_type("VALUE"));
     }
 
     #[test]

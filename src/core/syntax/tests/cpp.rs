@@ -192,3 +192,40 @@ fn a_pack_of_pointers_is_a_parameter_pack() {
         ]
     );
 }
+
+#[test]
+fn a_greater_or_equal_comparison_among_template_arguments_is_no_syntax_error() {
+    let src = "template <typename CT, typename T>\nstruct IsMoreConst\n    : AndExpr<IsSame<typename RemoveConst<CT>::Type, typename RemoveConst<T>::Type>,\n              BoolType<IsConst<CT>::Value >= IsConst<T>::Value> >::Type {};\n\nclass JSONInputArchive {\n  public:\n    template <class T> inline\n    typename std::enable_if<std::is_same<T, long>::value &&\n                            sizeof(T) >= sizeof(std::int64_t) &&\n                            !std::is_same<T, std::int64_t>::value, void>::type\n    loadValue( T & t ){ loadLong(t); }\n\n    bool operator>=(const JSONInputArchive &other) const;\n    int shift(int x) { x >>= 1; return x >= 2; }\n  private:\n    template <class T>\n    void loadLong(T & t);\n};\n";
+    let tree = parse(Lang::Cpp, src);
+    assert_eq!(tree.error_line, None);
+    assert_eq!(
+        names_and_lines(&tree),
+        [
+            ("IsMoreConst".to_string(), 1),
+            ("JSONInputArchive".to_string(), 6),
+            ("loadValue".to_string(), 8),
+            ("operator>=".to_string(), 14),
+            ("shift".to_string(), 15),
+            ("loadLong".to_string(), 17),
+        ]
+    );
+}
+
+#[test]
+fn an_out_of_line_conversion_operator_of_a_class_template_is_a_method() {
+    // nanobind's nb_types.h: `template <typename Derived> NB_INLINE
+    // api<Derived>::operator handle() const {`.
+    let src = "template <typename Derived> class api {\npublic:\n    operator handle() const;\n    handle type() const;\n};\n\ntemplate <typename Derived> inline api<Derived>::operator handle() const {\n    return derived().ptr();\n}\n\ntemplate <typename Derived> inline handle api<Derived>::type() const {\n    return handle();\n}\n";
+    let tree = parse(Lang::Cpp, src);
+    assert_eq!(tree.error_line, None);
+    assert_eq!(
+        names_and_lines(&tree),
+        [
+            ("api".to_string(), 1),
+            ("operator handle".to_string(), 3),
+            ("type".to_string(), 4),
+            ("operator handle".to_string(), 7),
+            ("type".to_string(), 11),
+        ]
+    );
+}

@@ -290,3 +290,23 @@ fn a_define_ending_a_branch_is_no_open_declaration_head() {
         ]
     );
 }
+
+#[test]
+fn a_comment_opener_in_a_define_s_string_does_not_swallow_the_next_declarations() {
+    // libgit2's refspec.h.
+    let src = "#define GIT_REFSPEC_TAGS \"refs/tags/*:refs/tags/*\"\n\nint git_refspec__transform(git_str *out, const char *name);\n\nvoid git_refspec__dispose(git_refspec *refspec);\n\n/**\n * Whether a refspec is a wildcard.\n */\nint git_refspec_is_wildcard(const git_refspec *spec);\n";
+    let tree = parse(Lang::C, src);
+    assert_eq!(
+        names_and_lines(&tree),
+        [
+            ("GIT_REFSPEC_TAGS".to_string(), 1),
+            ("git_refspec__transform".to_string(), 3),
+            ("git_refspec__dispose".to_string(), 5),
+            ("git_refspec_is_wildcard".to_string(), 10),
+        ]
+    );
+    let constant = tree
+        .find("GIT_REFSPEC_TAGS")
+        .map(|s| (s.start_line, s.end_line));
+    assert_eq!(constant, Some((1, 1)));
+}

@@ -547,3 +547,80 @@ fn related_macros_of_one_conditional_are_read_from_one_branch() {
     assert_eq!(names, ["Catch", "user_code", "invokeActiveTestCase"]);
     assert_snapshot!(golden(&tree));
 }
+
+#[test]
+fn a_lower_case_macro_around_a_prototype_s_parameters_is_seen_through() {
+    let header = "#ifndef P_\n#if defined(__STDC__) || defined(_WIN32)\n# define P_(args) args\n#else\n# define P_(args) ()\n#endif\n#endif\n#ifndef _\n# define _(args) args\n#endif\n";
+    let file = "#include \"regint.h\"\n\nextern void re_mbcinit P_((int));\nONIG_EXTERN\nint onig_new P_((regex_t**, const UChar* pattern, OnigOptionType option));\nst_table *st_init_table _((struct st_hash_type *));\nstatic void print_tree P_((FILE* f, Node* node));\nOnigRegex onig_regset_get_regex P_((OnigRegSet* set, int at));\n\nstatic int\nonig_free_body(regex_t* reg)\n{\n  return 0;\n}\n";
+    let tree = with_project(Lang::C, header, file);
+    assert!(!tree.has_errors);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "re_mbcinit",
+            "onig_new",
+            "st_init_table",
+            "print_tree",
+            "onig_regset_get_regex",
+            "onig_free_body"
+        ]
+    );
+    assert!(parse(Lang::C, file).has_errors);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_template_macro_with_a_requires_clause_is_read_as_a_template_head() {
+    let header = "#define template(...)                                  \\\n    CPP_PP_IGNORE_CXX2A_COMPAT_BEGIN                   \\\n    template<__VA_ARGS__ CPP_TEMPLATE_AUX_             \\\n\n#define AND CPP_and\n";
+    let file = "#include \"prologue.hpp\"\n\nnamespace ranges {\nstruct insert_fn {\n    template(typename Cont, typename T)(\n        requires lvalue_container_like<Cont> AND\n        (!range<T> && constructible_from<range_value_t<Cont>, T>)) //\n    insert_result_t<Cont &, T> operator()(Cont && cont, T && t) const\n    {\n        return insert(cont, t);\n    }\n};\n\ntemplate(typename I, typename S)(\n    requires sentinel_for<S, I>)\nI next(I i, S s)\n{\n    return i;\n}\n\ntemplate<typename T>\nstruct box {};\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["ranges", "insert_fn", "operator()", "next", "box"]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn a_header_whose_only_cpp_is_a_const_member_is_read_as_cpp() {
+    // rapidjson's memorystream.h: its namespace opens with a macro of
+    // another header, so a member function's `const` is its only C++.
+    let header = "#define RAPIDJSON_NAMESPACE rapidjson\n#define RAPIDJSON_NAMESPACE_BEGIN namespace RAPIDJSON_NAMESPACE {\n#define RAPIDJSON_NAMESPACE_END }\n";
+    let file = "#include \"rapidjson.h\"\n\nRAPIDJSON_NAMESPACE_BEGIN\n\nstruct MemoryStream {\n    typedef char Ch; // byte\n\n    MemoryStream(const Ch *src, size_t size) : src_(src), size_(size) {}\n\n    Ch Peek() const { return *src_; }\n    size_t Tell() const { return 0; }\n\n    const Ch* src_;\n    size_t size_;\n};\n\nRAPIDJSON_NAMESPACE_END\n";
+    assert_eq!(Lang::detect("memorystream.h", file), Some(Lang::Cpp));
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["MemoryStream", "Ch", "MemoryStream", "Peek", "Tell"]
+    );
+    // C has no member functions: a `const` after a parameter list is
+    // only C++'s; C's `const` after `)` starts the next declaration.
+    let c = "int f(void);\nFOO(1) const char *g(void);\nstruct S { int (*cb)(void); };\n";
+    assert_eq!(Lang::detect("s.h", c), Some(Lang::C));
+}
+
+#[test]
+fn a_return_type_macro_under_a_namespace_macro_is_read_as_a_type() {
+    // rapidjson's document.h and the definitions of its rapidjson.h and
+    // internal/meta.h.
+    let header = "#ifndef RAPIDJSON_NAMESPACE\n#define RAPIDJSON_NAMESPACE rapidjson\n#endif\n#ifndef RAPIDJSON_NAMESPACE_BEGIN\n#define RAPIDJSON_NAMESPACE_BEGIN namespace RAPIDJSON_NAMESPACE {\n#endif\n#ifndef RAPIDJSON_NAMESPACE_END\n#define RAPIDJSON_NAMESPACE_END }\n#endif\n#define RAPIDJSON_REMOVEFPTR_(type) \\\n    typename ::RAPIDJSON_NAMESPACE::internal::RemoveSfinaeTag \\\n        < ::RAPIDJSON_NAMESPACE::internal::SfinaeTag&(*) type>::Type\n\n#define RAPIDJSON_ENABLEIF(cond) \\\n    typename ::RAPIDJSON_NAMESPACE::internal::EnableIf \\\n        <RAPIDJSON_REMOVEFPTR_(cond)>::Type * = NULL\n\n#define RAPIDJSON_DISABLEIF(cond) \\\n    typename ::RAPIDJSON_NAMESPACE::internal::DisableIf \\\n        <RAPIDJSON_REMOVEFPTR_(cond)>::Type * = NULL\n\n#define RAPIDJSON_ENABLEIF_RETURN(cond,returntype) \\\n    typename ::RAPIDJSON_NAMESPACE::internal::EnableIf \\\n        <RAPIDJSON_REMOVEFPTR_(cond), \\\n         RAPIDJSON_REMOVEFPTR_(returntype)>::Type\n\n#define RAPIDJSON_DISABLEIF_RETURN(cond,returntype) \\\n    typename ::RAPIDJSON_NAMESPACE::internal::DisableIf \\\n        <RAPIDJSON_REMOVEFPTR_(cond), \\\n         RAPIDJSON_REMOVEFPTR_(returntype)>::Type\n#if RAPIDJSON_HAS_CXX11_NOEXCEPT\n#define RAPIDJSON_NOEXCEPT noexcept\n#else\n#define RAPIDJSON_NOEXCEPT /* noexcept */\n#endif\n";
+    let file = "template <typename Encoding>\nclass GenericValue {\npublic:\n\n    //! Assignment of constant string reference (no copy)\n    /*! \\param str Constant string reference to be assigned\n        \\note This overload is needed to avoid clashes with the generic primitive type assignment overload below.\n        \\see GenericStringRef, operator=(T)\n    */\n    GenericValue& operator=(StringRefType str) RAPIDJSON_NOEXCEPT {\n        GenericValue s(str);\n        return *this = s;\n    }\n\n    //! Assignment with primitive types.\n    /*! \\tparam T Either \\ref Type, \\c int, \\c unsigned, \\c int64_t, \\c uint64_t\n        \\param value The value to be assigned.\n\n        \\note The source type \\c T explicitly disallows all pointer types,\n            especially (\\c const) \\ref Ch*.  This helps avoiding implicitly\n            referencing character strings with insufficient lifetime, use\n            \\ref SetString(const Ch*, Allocator&) (for copying) or\n            \\ref StringRef() (to explicitly mark the pointer as constant) instead.\n            All other pointer types would implicitly convert to \\c bool,\n            use \\ref SetBool() instead.\n    */\n    template <typename T>\n    RAPIDJSON_DISABLEIF_RETURN((internal::IsPointer<T>), (GenericValue&))\n    operator=(T value) {\n        GenericValue v(value);\n        return *this = v;\n    }\n};\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["GenericValue", "operator=", "operator="]);
+    assert_snapshot!(golden(&tree));
+}
+
+#[test]
+fn an_inline_macro_before_an_out_of_line_conversion_operator_is_seen_through() {
+    let header = "#if defined(_MSC_VER)\n#  define NB_INLINE          __forceinline\n#else\n#  define NB_INLINE          inline __attribute__((always_inline))\n#endif\n";
+    let file = "template <typename Derived> class api {\npublic:\n    operator handle() const;\n};\n\ntemplate <typename Derived> NB_INLINE api<Derived>::operator handle() const {\n    return derived().ptr();\n}\n";
+    let tree = with_project(Lang::Cpp, header, file);
+    assert_eq!(tree.error_line, None);
+    let names: Vec<&str> = tree.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["api", "operator handle", "operator handle"]);
+    assert_snapshot!(golden(&tree));
+}
