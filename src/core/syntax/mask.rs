@@ -237,6 +237,13 @@ impl Masker<'_> {
                 let summary = summary.replace("-->", "-- >").replace("]]", "] ]");
                 fill(fold, signature, &summary)
             }
+            // The shell has no `/* */` comment, and a `#` one would
+            // swallow what follows the function on its line: the summary
+            // is the argument of the no-op `:`, single-quoted.
+            (Lang::Bash, _) => {
+                let quoted = summary.replace('\'', "'\\''");
+                format!("{signature} {{ : '{quoted}'; }}")
+            }
             // The brace languages added as data fold a body into braces
             // with the summary inside, which still parses.
             (lang, _) if !lang.is_c_family() && symbol.spans.body.is_some() => {
