@@ -469,6 +469,25 @@ fn markdown_sections_mask_to_their_heading_or_away() {
     assert_snapshot!(out);
 }
 
+/// An HTML comment in a heading (`## Usage <!-- omit in toc -->`, as
+/// table-of-contents tools write it, or the `agg` fold's line count) is
+/// not part of its name; one inside a code span is.
+#[test]
+fn markdown_heading_names_leave_out_html_comments() {
+    let source = "# Usage <!-- omit in toc -->\n\ntext\n\n## The `<!-- x -->` marker\n\nmore\n\n## <!-- only -->\n\n## Old <!-- a --> new ##\n";
+    let tree = parse(Lang::Markdown, source);
+    let paths: Vec<&str> = tree.iter().map(|s| s.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "Usage",
+            "Usage > The `<!-- x -->` marker",
+            "Usage > <!-- only -->",
+            "Usage > Old new",
+        ]
+    );
+}
+
 #[test]
 fn markdown_headings_in_code_quotes_and_lists_are_no_sections() {
     let source = "# A\n\n```md\n# not a heading\n```\n\n    # indented code\n\n> # quoted\n\n- # listed\n\n## B ##\n\nText.\n\nC\n=\n";
@@ -532,8 +551,10 @@ fn ruby_bodies_with_a_comment_on_the_last_line_are_elided_and_one_liners_kept() 
 
 /// Found by the `views` fuzz target: Bash folded a function under `agg`
 /// into `clean() { /* 3 lines */ }`, and the shell has no `/* */`
-/// comments. Every language's masked view of a clean file re-parses
-/// clean, under each default state.
+/// comments; Markdown's `agg` heading `### From source <!-- 2 lines -->`
+/// read back as a heading of that name. Every language's masked view of
+/// a clean file re-parses clean, with no symbol the file did not have,
+/// under each default state.
 #[test]
 fn masked_views_of_every_fixture_reparse_without_errors() {
     let mut broken = Vec::new();
@@ -548,11 +569,17 @@ fn masked_views_of_every_fixture_reparse_without_errors() {
                     again.error_line
                 ));
             }
+            let before: Vec<String> = parse(lang, source).iter().map(|s| s.path.clone()).collect();
+            for s in again.iter() {
+                if !before.contains(&s.path) {
+                    broken.push(format!("{name} {state}: {} appeared\n{out}", s.path));
+                }
+            }
         }
     }
     assert!(
         broken.is_empty(),
-        "masked views with syntax errors: {broken:#?}"
+        "masked views with syntax errors or new symbols: {broken:#?}"
     );
     let source = "# Remove what's built.\nclean() (\n  rm -rf target\n)\nclean\n";
     assert_eq!(
