@@ -588,6 +588,26 @@ fn masked_views_of_every_fixture_reparse_without_errors() {
     );
 }
 
+/// Found by the `views` fuzz target on the Go fixture: with `hide` the
+/// default, a type shown out of a `type ( … )` group lost its `type` with
+/// the group's text (`\tMeters float64`, a syntax error); it is written
+/// as the declaration it stands for.
+#[test]
+fn go_types_shown_out_of_a_group_keep_their_keyword() {
+    let source = "package p\n\ntype (\n\t// Meters is a length.\n\tMeters float64\n\tAlias  = Meters\n\tP struct {\n\t\tX int\n\t}\n)\n";
+    let out = masked(
+        Lang::Go,
+        source,
+        Hide,
+        &[("Meters", Def), ("Alias", Sig), ("P", Agg)],
+    );
+    assert_eq!(
+        out,
+        "// Meters is a length.\ntype Meters float64\n\ntype Alias  = Meters\n\ntype P struct { /* 3 lines */ }\n"
+    );
+    assert!(!parse(Lang::Go, &out).has_errors, "{out}");
+}
+
 #[test]
 fn agg_folds_every_ruby_and_lua_definition_into_a_line_that_parses() {
     for (lang, name, source) in FIXTURES {
