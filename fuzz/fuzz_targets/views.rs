@@ -91,8 +91,7 @@ fuzz_target!(|data: &[u8]| {
                 assert!(
                     !again.has_errors,
                     "the {mode} view of a clean {path} has a syntax error at {:?}:\n{}",
-                    again.error_line,
-                    view.text
+                    again.error_line, view.text
                 );
                 let mut after = Vec::new();
                 all(&again.symbols, &mut after);
