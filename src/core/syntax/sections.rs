@@ -202,13 +202,17 @@ fn own_text(source: &str, own: Range<usize>) -> Option<Range<usize>> {
     if kept == 0 {
         return None;
     }
-    // At the very end of a text without a final line break the heading
-    // keeps its own: tree-sitter-md reads a heading without one as an
+    // At the very end of a text without a final line break (blanks may
+    // follow the last text) the heading keeps its own, and the blanks go
+    // with the text: tree-sitter-md reads a heading without one as an
     // error.
-    let at_end = own.start + kept >= source.len();
+    let after = own.start + kept;
+    if !source.get(after..).is_some_and(|rest| rest.contains('\n')) {
+        return Some(own.start..source.len());
+    }
     let from = match own.start.checked_sub(1) {
-        Some(newline) if !at_end && source.as_bytes().get(newline) == Some(&b'\n') => newline,
+        Some(newline) if source.as_bytes().get(newline) == Some(&b'\n') => newline,
         _ => own.start,
     };
-    Some(from..own.start + kept)
+    Some(from..after)
 }

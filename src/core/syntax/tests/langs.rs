@@ -528,6 +528,10 @@ fn markdown_skeleton_keeps_a_final_heading_readable() {
         ("# A\n\nText.\n", "# A\n"),
         ("# A\nText.\n## B\n\nMore.\n", "# A\n## B\n"),
         ("Title\n=====\n\nText.\n", "Title\n=====\n"),
+        // Found by the `views` fuzz target: blanks after the last text
+        // (no line break) took the heading's line break away.
+        ("# A\n\nText. ", "# A\n"),
+        ("# A\n\n```\nopen fence\n\n## B\n\nText \t", "# A\n"),
     ] {
         let tree = parse(Lang::Markdown, source);
         let skeleton = skeleton(&tree, source);
