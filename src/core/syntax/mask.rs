@@ -156,7 +156,7 @@ impl Masker<'_> {
             if rest.trim().is_empty() || rest.starts_with("//") || rest.starts_with("/*") {
                 out.push_str(line);
             } else {
-                out.push_str(&line[..line.len() - rest.len()].trim_start_matches([' ', '\t']));
+                out.push_str(line[..line.len() - rest.len()].trim_start_matches([' ', '\t']));
                 out.push_str("type ");
                 out.push_str(rest);
                 done = true;
