@@ -1,5 +1,7 @@
 //! The secret scanner: any text, never a panic; every hit is on a line of
-//! the text and masked (never the whole token).
+//! the text, its secret a piece of the text (whole characters) on or
+//! after the match's start, which lies on the hit's line; and it is
+//! masked (never the whole token).
 #![no_main]
 
 use ctxcurate::core::secrets;
@@ -15,5 +17,20 @@ fuzz_target!(|data: &[u8]| {
             hit.line
         );
         assert!(hit.masked.contains('…'), "{:?} is not masked", hit.masked);
+        assert!(
+            text.get(hit.span.clone()).is_some() && hit.start <= hit.span.start,
+            "span {:?} (match at {}) is not a piece of the {} bytes",
+            hit.span,
+            hit.start,
+            text.len()
+        );
+        let before = text
+            .get(..hit.start)
+            .expect("the start is a character boundary");
+        assert_eq!(
+            before.matches('\n').count() + 1,
+            hit.line,
+            "the match's start is not on its line"
+        );
     }
 });

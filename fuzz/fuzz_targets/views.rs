@@ -1,8 +1,10 @@
 //! Every language's symbols, skeleton, outline, masked view and the rest:
 //! the first byte picks the language, the rest is the file. Never a
 //! panic; `full` is the text itself; symbols stay inside the file; a
-//! Python file without syntax errors keeps a skeleton without them. Time
-//! is bounded by the parse deadline (run with `-timeout`).
+//! file without syntax errors, in any language, keeps a skeleton and a
+//! masked view without them, where no symbol appears that the file did
+//! not have (they re-parse no worse than the input). Time is bounded by
+//! the parse deadline (run with `-timeout`).
 //!
 //! The file is parsed once and every view is rendered from that tree
 //! (`views::render_parsed`, as the build's cache does): rendering each
@@ -75,14 +77,33 @@ fuzz_target!(|data: &[u8]| {
             item.ast_mask.insert(s.path.clone(), state);
         }
         item.mask_default = [MaskState::Sig, MaskState::Hide][pick as usize % 2];
-        if lang == Lang::Python && !tree.has_errors && !tree.parse_stopped {
-            let skeleton = render(&text, ViewMode::Skeleton, &item, &parsed, path);
-            let again = syntax::parse(lang, &skeleton.text);
-            assert!(
-                again.parse_stopped || !again.has_errors,
-                "the skeleton of a clean file has syntax errors:\n{}",
-                skeleton.text
-            );
+        if !tree.has_errors && !tree.parse_stopped {
+            // A file without syntax errors keeps none in its skeleton or
+            // masked view, in every language, and no symbol appears
+            // there that the file did not have.
+            let before: Vec<&str> = symbols.iter().map(|s| s.path.as_str()).collect();
+            for mode in [ViewMode::Skeleton, ViewMode::Masked] {
+                let view = render(&text, mode, &item, &parsed, path);
+                let again = syntax::parse(lang, &view.text);
+                if again.parse_stopped {
+                    continue;
+                }
+                assert!(
+                    !again.has_errors,
+                    "the {mode} view of a clean {path} has a syntax error at {:?}:\n{}",
+                    again.error_line, view.text
+                );
+                let mut after = Vec::new();
+                all(&again.symbols, &mut after);
+                for s in &after {
+                    assert!(
+                        before.contains(&s.path.as_str()),
+                        "{} appeared in the {mode} view of {path}:\n{}",
+                        s.path,
+                        view.text
+                    );
+                }
+            }
         }
     }
     for &mode in ViewMode::ALL {

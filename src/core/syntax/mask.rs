@@ -52,7 +52,7 @@ pub(super) fn render(
         let shown: Vec<String> = tree
             .symbols
             .iter()
-            .map(|s| masker.render(s, masker.state(s, default)))
+            .map(|s| masker.ungrouped(s, masker.render(s, masker.state(s, default))))
             .filter(|r| !r.trim().is_empty())
             .collect();
         shown.join("\n\n")
@@ -116,6 +116,53 @@ impl Masker<'_> {
             }
             MaskState::Def | MaskState::Sig => self.full(symbol, state),
         }
+    }
+
+    /// A top-level symbol shown without the text around it (`hide` the
+    /// default) as the declaration it stands for: a Go type out of a
+    /// `type ( … )` group gets its `type` back on its first line of code,
+    /// the lines of its leading comment before it.
+    fn ungrouped(&self, symbol: &Symbol, rendered: String) -> String {
+        let code = slice(self.source, symbol.range.clone()).trim_start();
+        if self.lang != Lang::Go
+            || symbol.kind.is_function()
+            || code.starts_with("type")
+            || rendered.trim().is_empty()
+        {
+            return rendered;
+        }
+        let mut out = String::with_capacity(rendered.len() + 5);
+        let mut in_block = false;
+        let mut done = false;
+        for line in rendered.split_inclusive('\n') {
+            if done {
+                out.push_str(line);
+                continue;
+            }
+            // The code after the block comment the line opens or ends.
+            let mut rest = line.trim_start();
+            if in_block || rest.starts_with("/*") {
+                match rest.find("*/") {
+                    Some(end) => {
+                        in_block = false;
+                        rest = rest[end + 2..].trim_start();
+                    }
+                    None => {
+                        in_block = true;
+                        rest = "";
+                    }
+                }
+            }
+            if rest.trim().is_empty() || rest.starts_with("//") || rest.starts_with("/*") {
+                out.push_str(line);
+            } else {
+                out.push_str(line[..line.len() - rest.len()].trim_start_matches([' ', '\t']));
+                out.push_str("type ");
+                out.push_str(rest);
+                done = true;
+            }
+        }
+        out
     }
 
     /// Whether a descendant of `symbol` has its own entry that shows more
@@ -236,6 +283,13 @@ impl Masker<'_> {
                 let fold = lang.row().bodies.fold().unwrap_or_default();
                 let summary = summary.replace("-->", "-- >").replace("]]", "] ]");
                 fill(fold, signature, &summary)
+            }
+            // The shell has no `/* */` comment, and a `#` one would
+            // swallow what follows the function on its line: the summary
+            // is the argument of the no-op `:`, single-quoted.
+            (Lang::Bash, _) => {
+                let quoted = summary.replace('\'', "'\\''");
+                format!("{signature} {{ : '{quoted}'; }}")
             }
             // The brace languages added as data fold a body into braces
             // with the summary inside, which still parses.

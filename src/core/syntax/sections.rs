@@ -105,9 +105,10 @@ fn level(heading: Node) -> usize {
 }
 
 /// The heading's text, one line, without its markers (`## Install ##` and
-/// `Install\n---` are both `Install`).
+/// `Install\n---` are both `Install`) or its HTML comments (`## Usage
+/// <!-- omit in toc -->`, the `agg` fold's line count).
 pub(super) fn name(found: &Found, source: &str) -> String {
-    let text = fold(slice(source, found.name.byte_range()));
+    let text = fold(&without_comments(slice(source, found.name.byte_range())));
     let text = text.trim();
     // A closing sequence of `#`s after a space is not part of the text.
     let open = text.trim_end_matches('#');
@@ -117,6 +118,43 @@ pub(super) fn name(found: &Found, source: &str) -> String {
         text
     };
     text.to_string()
+}
+
+/// `text` without its complete `<!-- … -->` comments, except in code
+/// spans (`` `<!-- x -->` `` is text); `text` itself when nothing else
+/// would be left.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(['`', '<']) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if rest.starts_with('`') {
+            // A code span runs to the next run of as many backticks.
+            let run = rest.len() - rest.trim_start_matches('`').len();
+            let after = &rest[run..];
+            let close = after
+                .match_indices(&rest[..run])
+                .find(|(i, _)| !after[i + run..].starts_with('`') && !after[..*i].ends_with('`'));
+            let end = close.map_or(run, |(i, _)| run + i + run);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+        } else if let Some(body) = rest.strip_prefix("<!--")
+            && let Some(close) = body.find("-->")
+        {
+            out.push(' ');
+            rest = &body[close + 3..];
+        } else {
+            out.push('<');
+            rest = &rest[1..];
+        }
+    }
+    out.push_str(rest);
+    if out.trim().is_empty() {
+        text.to_string()
+    } else {
+        out
+    }
 }
 
 /// Analyse one section (its heading is `found.core`).
@@ -164,13 +202,17 @@ fn own_text(source: &str, own: Range<usize>) -> Option<Range<usize>> {
     if kept == 0 {
         return None;
     }
-    // At the very end of a text without a final line break the heading
-    // keeps its own: tree-sitter-md reads a heading without one as an
+    // At the very end of a text without a final line break (blanks may
+    // follow the last text) the heading keeps its own, and the blanks go
+    // with the text: tree-sitter-md reads a heading without one as an
     // error.
-    let at_end = own.start + kept >= source.len();
+    let after = own.start + kept;
+    if !source.get(after..).is_some_and(|rest| rest.contains('\n')) {
+        return Some(own.start..source.len());
+    }
     let from = match own.start.checked_sub(1) {
-        Some(newline) if !at_end && source.as_bytes().get(newline) == Some(&b'\n') => newline,
+        Some(newline) if source.as_bytes().get(newline) == Some(&b'\n') => newline,
         _ => own.start,
     };
-    Some(from..own.start + kept)
+    Some(from..after)
 }

@@ -469,6 +469,25 @@ fn markdown_sections_mask_to_their_heading_or_away() {
     assert_snapshot!(out);
 }
 
+/// An HTML comment in a heading (`## Usage <!-- omit in toc -->`, as
+/// table-of-contents tools write it, or the `agg` fold's line count) is
+/// not part of its name; one inside a code span is.
+#[test]
+fn markdown_heading_names_leave_out_html_comments() {
+    let source = "# Usage <!-- omit in toc -->\n\ntext\n\n## The `<!-- x -->` marker\n\nmore\n\n## <!-- only -->\n\n## Old <!-- a --> new ##\n";
+    let tree = parse(Lang::Markdown, source);
+    let paths: Vec<&str> = tree.iter().map(|s| s.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "Usage",
+            "Usage > The `<!-- x -->` marker",
+            "Usage > <!-- only -->",
+            "Usage > Old new",
+        ]
+    );
+}
+
 #[test]
 fn markdown_headings_in_code_quotes_and_lists_are_no_sections() {
     let source = "# A\n\n```md\n# not a heading\n```\n\n    # indented code\n\n> # quoted\n\n- # listed\n\n## B ##\n\nText.\n\nC\n=\n";
@@ -509,6 +528,10 @@ fn markdown_skeleton_keeps_a_final_heading_readable() {
         ("# A\n\nText.\n", "# A\n"),
         ("# A\nText.\n## B\n\nMore.\n", "# A\n## B\n"),
         ("Title\n=====\n\nText.\n", "Title\n=====\n"),
+        // Found by the `views` fuzz target: blanks after the last text
+        // (no line break) took the heading's line break away.
+        ("# A\n\nText. ", "# A\n"),
+        ("# A\n\n```\nopen fence\n\n## B\n\nText \t", "# A\n"),
     ] {
         let tree = parse(Lang::Markdown, source);
         let skeleton = skeleton(&tree, source);
@@ -528,6 +551,65 @@ fn ruby_bodies_with_a_comment_on_the_last_line_are_elided_and_one_liners_kept() 
         "def f(a)\n  # ...\nend\n\ndef g; 1; end\n\ndef h(x) = x\n"
     );
     assert!(!parse(Lang::Ruby, &skeleton).has_errors);
+}
+
+/// Found by the `views` fuzz target: Bash folded a function under `agg`
+/// into `clean() { /* 3 lines */ }`, and the shell has no `/* */`
+/// comments; Markdown's `agg` heading `### From source <!-- 2 lines -->`
+/// read back as a heading of that name. Every language's masked view of
+/// a clean file re-parses clean, with no symbol the file did not have,
+/// under each default state.
+#[test]
+fn masked_views_of_every_fixture_reparse_without_errors() {
+    let mut broken = Vec::new();
+    for (lang, name, source) in FIXTURES {
+        assert!(!parse(lang, source).has_errors, "{name} has errors");
+        for state in [Agg, Sig, Hide] {
+            let out = masked(lang, source, state, &[]);
+            let again = parse(lang, &out);
+            if again.has_errors {
+                broken.push(format!(
+                    "{name} {state}: line {:?}\n{out}",
+                    again.error_line
+                ));
+            }
+            let before: Vec<String> = parse(lang, source).iter().map(|s| s.path.clone()).collect();
+            for s in again.iter() {
+                if !before.contains(&s.path) {
+                    broken.push(format!("{name} {state}: {} appeared\n{out}", s.path));
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "masked views with syntax errors or new symbols: {broken:#?}"
+    );
+    let source = "# Remove what's built.\nclean() (\n  rm -rf target\n)\nclean\n";
+    assert_eq!(
+        masked(Lang::Bash, source, Agg, &[]),
+        "clean() { : 'Remove what'\\''s built. (3 lines)'; }\nclean\n"
+    );
+}
+
+/// Found by the `views` fuzz target on the Go fixture: with `hide` the
+/// default, a type shown out of a `type ( … )` group lost its `type` with
+/// the group's text (`\tMeters float64`, a syntax error); it is written
+/// as the declaration it stands for.
+#[test]
+fn go_types_shown_out_of_a_group_keep_their_keyword() {
+    let source = "package p\n\ntype (\n\t// Meters is a length.\n\tMeters float64\n\tAlias  = Meters\n\tP struct {\n\t\tX int\n\t}\n)\n";
+    let out = masked(
+        Lang::Go,
+        source,
+        Hide,
+        &[("Meters", Def), ("Alias", Sig), ("P", Agg)],
+    );
+    assert_eq!(
+        out,
+        "// Meters is a length.\ntype Meters float64\n\ntype Alias  = Meters\n\ntype P struct { /* 3 lines */ }\n"
+    );
+    assert!(!parse(Lang::Go, &out).has_errors, "{out}");
 }
 
 #[test]
