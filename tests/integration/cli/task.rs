@@ -47,6 +47,14 @@ fn router() -> Project {
     p
 }
 
+/// The `--stats-json` of `build --task TASK --budget 3000` in `p`, which
+/// must succeed.
+fn task_stats(p: &Project, task: &str) -> Value {
+    let out = p.run(&["build", "--task", task, "--budget", "3000", "--stats-json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stats_json(&out)
+}
+
 fn stats_json(out: &std::process::Output) -> Value {
     let err = stderr(out);
     serde_json::from_str(err.trim()).unwrap_or_else(|e| panic!("{e}: {err}"))
@@ -204,16 +212,7 @@ fn a_language_the_task_names_finds_its_locale_file() {
         "src/errors.ts",
         "export function fixErrors(input: string) { return input; }\n",
     );
-    let out = p.run(&[
-        "build",
-        "--task",
-        "Fix adjectives in Japanese (#4648)",
-        "--budget",
-        "3000",
-        "--stats-json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let stats = stats_json(&out);
+    let stats = task_stats(&p, "Fix adjectives in Japanese (#4648)");
     let ranked = items(&stats);
     assert_eq!(ranked[0].0, "src/locales/ja.ts", "{ranked:?}");
     let reasons = reasons_of(&stats, "src/locales/ja.ts");
@@ -297,16 +296,7 @@ fn a_shell_script_without_a_grammar_ranks_as_source() {
         "package proxy\n\n// Run runs a command with substitution; see the comment.\n\
          func Run(name string) string {\n\treturn name\n}\n",
     );
-    let out = p.run(&[
-        "build",
-        "--task",
-        "Remove comment in command substitution",
-        "--budget",
-        "3000",
-        "--stats-json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let stats = stats_json(&out);
+    let stats = task_stats(&p, "Remove comment in command substitution");
     let ranked = items(&stats);
     assert_eq!(ranked[0].0, "shell/completion.zsh", "{ranked:?}");
     let reasons = reasons_of(&stats, "shell/completion.zsh");
