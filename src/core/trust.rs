@@ -874,9 +874,10 @@ fn parse_hex(line: &str) -> Option<[u8; 32]> {
 /// user: `runs tasks past …`.
 fn tasks_past_bounds() -> String {
     format!(
-        "runs tasks past what can be read for review (more than {} task lines or goals, \
+        "runs tasks past what can be read for review (more than {} task lines, {} goals, \
          {} makefiles or {} MiB of them, or tasks running tasks {} deep)",
         tasks::MAX_TASK_LINES,
+        tasks::MAX_GOALS,
         tasks::MAX_MAKEFILES,
         tasks::MAX_MAKE_BYTES >> 20,
         tasks::MAX_TASK_DEPTH,

@@ -328,8 +328,10 @@ fn shell_patterns(line: &str) -> Vec<String> {
                 end(&mut word, &mut glob, &mut brace);
             }
             (None, c) => {
-                // `$?`, `$*` (a recipe's `$$?`) are the shell's parameters.
-                glob |= matches!(c, '*' | '?' | '[') && !word.ends_with('$');
+                // `$?`, `$*` (a recipe's `$$?`) are the shell's parameters;
+                // a `[` is a bracket only with its `]` (`[ -d x ]` is `test`).
+                glob |= matches!(c, '*' | '?') && !word.ends_with('$');
+                glob |= c == ']' && word.contains('[');
                 brace |= c == ',' && word.contains('{');
                 word.push(c);
             }
@@ -567,6 +569,8 @@ mod tests {
         // no patterns; a glob after them still is.
         assert!(shell_patterns("test $? -eq 0 && echo $* $$? $$*").is_empty());
         assert_eq!(shell_patterns("echo $?x*"), ["$?x*"]);
+        assert!(shell_patterns("if [ -d build ]; then [[ -n x ]]; fi").is_empty());
+        assert_eq!(shell_patterns("sh tools/[ab].sh"), ["tools/[ab].sh"]);
     }
 
     /// A shell the command runs with `-c` expands the patterns of its
@@ -705,7 +709,7 @@ mod tests {
     /// cannot be consented to; one within every bound can.
     #[test]
     fn tasks_past_a_bound_cannot_be_consented_to() {
-        use super::super::tasks::{MAX_MAKEFILES, MAX_TASK_DEPTH, MAX_TASK_LINES};
+        use super::super::tasks::{MAX_GOALS, MAX_MAKEFILES, MAX_TASK_DEPTH, MAX_TASK_LINES};
         let consentable = |files: &[(String, String)]| {
             let dir = tempfile::tempdir().unwrap();
             for (path, text) in files {
@@ -733,17 +737,30 @@ mod tests {
         let (patterns, _) = consentable(&[("Makefile".into(), recipe(MAX_TASK_LINES))]);
         assert_eq!(patterns, [TOO_MANY_TASKS]);
 
-        // Goals: one rule per prerequisite, the last running the script.
-        let mut goals = "all:".to_string();
-        for i in 0..=MAX_TASK_LINES {
-            goals.push_str(&format!(" g{i}"));
-        }
-        goals.push('\n');
-        for i in 0..=MAX_TASK_LINES {
-            goals.push_str(&format!("g{i}:\n\ttrue\n"));
-        }
-        let (patterns, _) = consentable(&[("Makefile".into(), goals)]);
+        // Goals: one rule per prerequisite, past the bound.
+        let goals = |n: usize| {
+            let mut text = "all:".to_string();
+            for i in 0..n {
+                text.push_str(&format!(" g{i}"));
+            }
+            text.push('\n');
+            for i in 0..n {
+                text.push_str(&format!("g{i}:\n\ttrue\n"));
+            }
+            text
+        };
+        let (patterns, _) = consentable(&[("Makefile".into(), goals(MAX_GOALS + 1))]);
         assert_eq!(patterns, [TOO_MANY_TASKS]);
+        // A C project's 300 objects made by one pattern rule are one
+        // recipe line to review, within every bound.
+        let mut objects = "all:".to_string();
+        for i in 0..300 {
+            objects.push_str(&format!(" o{i}.o"));
+        }
+        objects.push_str("\n%.o: %.c\n\tsh hidden.sh $<\n");
+        let (patterns, hidden) = consentable(&[("Makefile".into(), objects)]);
+        assert!(patterns.is_empty(), "{patterns:?}");
+        assert!(hidden);
 
         // Included makefiles past the count.
         let mut files = vec![(

@@ -226,7 +226,7 @@ pub(super) const MAX_MAKE_BYTES: usize = 16 << 20;
 
 /// The most goals waiting to be looked at in one `make`, and the most
 /// pattern rules taken for one goal.
-const MAX_GOALS: usize = 1024;
+pub(super) const MAX_GOALS: usize = 1024;
 
 /// The variables make runs programs from without a recipe naming them:
 /// `SHELL` runs every recipe line, the others are the programs of its
@@ -592,7 +592,8 @@ impl Rules {
 
     /// The recipe lines (with the file each is from) that making `goals`
     /// runs: theirs, their prerequisites' and so on, at most
-    /// [`MAX_TASK_LINES`] goals and lines.
+    /// [`MAX_GOALS`] goals a rule makes and [`MAX_TASK_LINES`] distinct
+    /// lines.
     fn recipes_of(&self, mut goals: Vec<String>) -> Vec<(String, String)> {
         let mut seen: Vec<String> = Vec::new();
         let mut recipes: Vec<(String, String)> = Vec::new();
@@ -600,24 +601,39 @@ impl Rules {
             if seen.contains(&goal) {
                 continue;
             }
-            if seen.len() >= MAX_TASK_LINES {
-                cut();
+            // A plain file (no rule makes it) runs nothing.
+            let making = self.making(&goal);
+            // Past a bound the command cannot be consented to: reading
+            // on would only cost time.
+            if was_cut() {
+                return recipes;
+            }
+            if making.is_empty() {
                 continue;
             }
+            if seen.len() >= MAX_GOALS {
+                cut();
+                return recipes;
+            }
             seen.push(goal.clone());
-            for (rule, prerequisites) in self.making(&goal) {
-                let room = MAX_GOALS.saturating_sub(goals.len());
-                if prerequisites.len() > room {
+            for (rule, prerequisites) in making {
+                if prerequisites.len() > MAX_GOALS.saturating_sub(goals.len()) {
                     cut();
+                    return recipes;
                 }
-                goals.extend(prerequisites.into_iter().take(room));
+                goals.extend(prerequisites);
                 for line in &rule.recipe {
-                    // More than a command follows is not kept.
+                    // A pattern rule's recipe, the same for every object,
+                    // is one line to review.
+                    let entry = (rule.file.clone(), line.clone());
+                    if recipes.contains(&entry) {
+                        continue;
+                    }
                     if recipes.len() >= MAX_TASK_LINES {
                         cut();
-                        break;
+                        return recipes;
                     }
-                    recipes.push((rule.file.clone(), line.clone()));
+                    recipes.push(entry);
                 }
             }
         }
@@ -640,12 +656,13 @@ impl Rules {
         }
         let mut out = explicit;
         for rule in &self.rules {
-            if out.len() >= MAX_GOALS {
-                break;
-            }
             let Some(stem) = rule.targets.iter().find_map(|t| stem(t, goal)) else {
                 continue;
             };
+            if out.len() >= MAX_GOALS {
+                cut();
+                break;
+            }
             let prerequisites = rule
                 .prerequisites
                 .iter()
