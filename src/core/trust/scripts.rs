@@ -762,6 +762,33 @@ mod tests {
         assert!(patterns.is_empty(), "{patterns:?}");
         assert!(hidden);
 
+        // A rule past the bound, or a variable past its size, refuses
+        // only a command that reaches it.
+        let long_rule = format!(
+            "clean:\n\trm -f out.txt\nbig:\n{}\tsh hidden.sh\n",
+            "\techo step\n".repeat(MAX_TASK_LINES + 1)
+                + &(0..=MAX_TASK_LINES)
+                    .map(|i| format!("\techo {i}\n"))
+                    .collect::<String>()
+        );
+        let huge = format!("GEN = {}\n", "x".repeat(70_000));
+        for (makefile, goal, refused) in [
+            (long_rule.clone(), "clean", false),
+            (long_rule, "big", true),
+            (format!("{huge}clean:\n\trm -f out.txt\n"), "clean", false),
+            (format!("{huge}clean:\n\t$(GEN) out.txt\n"), "clean", true),
+        ] {
+            let dir = tempfile::tempdir().unwrap();
+            std::fs::write(dir.path().join("Makefile"), makefile).unwrap();
+            let command = value(&format!("\"make {goal}\""));
+            let patterns = covered(dir.path(), &command).patterns;
+            assert_eq!(
+                patterns.contains(&TOO_MANY_TASKS.to_string()),
+                refused,
+                "make {goal}"
+            );
+        }
+
         // Included makefiles past the count.
         let mut files = vec![(
             "Makefile".to_string(),

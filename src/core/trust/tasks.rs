@@ -310,10 +310,14 @@ fn make_recipes(
         }
         // A recipe's `$(GEN)` runs what the variable holds.
         for (config, line) in recipes {
+            let line = rules.expand(&line);
+            if rules.unexpanded(&line) {
+                cut();
+            }
             out.push(TaskLine {
                 config,
                 dir: dir.clone(),
-                line: rules.expand(&line),
+                line,
                 named: true,
             });
         }
@@ -412,6 +416,8 @@ struct Rule {
     /// As written (a pattern rule's hold a `%`), variables expanded.
     prerequisites: Vec<String>,
     recipe: Vec<String>,
+    /// More recipe lines than were kept: reaching it cuts the reading.
+    cut: bool,
 }
 
 /// The rules of the makefiles read, their variables, and the default
@@ -420,6 +426,10 @@ struct Rule {
 struct Rules {
     rules: Vec<Rule>,
     variables: std::collections::HashMap<String, String>,
+    /// Variables set to more than was kept ([`MAX_EXPANSION`], or past
+    /// the count): a line still naming one after expansion cuts the
+    /// reading.
+    dropped: std::collections::HashSet<String>,
     /// Bytes expansion has added so far (at most [`MAX_EXPANDED`]).
     expanded: usize,
     first: Option<String>,
@@ -461,7 +471,7 @@ impl Rules {
                 {
                     match rule.recipe.len() < MAX_TASK_LINES {
                         true => rule.recipe.push(recipe.to_string()),
-                        false => cut(),
+                        false => rule.cut = true,
                     }
                 }
                 continue;
@@ -490,6 +500,9 @@ impl Rules {
                 };
                 if value.len() <= MAX_EXPANSION && self.variables.len() < 4096 {
                     self.variables.insert(name.to_string(), value);
+                } else if self.dropped.len() < 4096 {
+                    self.variables.remove(name);
+                    self.dropped.insert(name.to_string());
                 } else {
                     cut();
                 }
@@ -537,10 +550,32 @@ impl Rules {
                     .map(str::to_string)
                     .into_iter()
                     .collect(),
+                cut: false,
             });
             current = Some(self.rules.len() - 1);
         }
         included
+    }
+
+    /// Whether `text`, expanded, still names a variable the makefiles set
+    /// (`$(X)`, `${X}`): one expansion did not reach (its budget, its
+    /// depth) or one set past what was kept. What it holds is unread.
+    fn unexpanded(&self, text: &str) -> bool {
+        let mut rest = text;
+        while let Some(at) = rest.find('$') {
+            rest = &rest[at + 1..];
+            let close = match rest.as_bytes().first() {
+                Some(b'(') => ')',
+                Some(b'{') => '}',
+                _ => continue,
+            };
+            if let Some(name) = rest[1..].split(close).next()
+                && (self.variables.contains_key(name) || self.dropped.contains(name))
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// `text` with the variables read so far (`$(X)`, `${X}`) put in, a
@@ -617,6 +652,10 @@ impl Rules {
             }
             seen.push(goal.clone());
             for (rule, prerequisites) in making {
+                if rule.cut || prerequisites.iter().any(|p| self.unexpanded(p)) {
+                    cut();
+                    return recipes;
+                }
                 if prerequisites.len() > MAX_GOALS.saturating_sub(goals.len()) {
                     cut();
                     return recipes;
