@@ -668,32 +668,7 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
             i = end;
             continue;
         };
-        if word == "decltype" {
-            if let Some((from, to)) = decltype_base(&scan, i, end) {
-                scan.blank(from, to);
-                i = to;
-                continue;
-            }
-            i = decltype_with_commas(&mut scan, end).unwrap_or(end);
-            continue;
-        }
-        if word == "template"
-            && let Some(to) = template_macro(&mut scan, i, end)
-        {
-            i = to;
-            continue;
-        }
-        if word == "operator"
-            && let Some((from, to)) = deleted_conversion(&scan, end)
-        {
-            scan.blank(from, to);
-        }
-        if word == "operator" {
-            blank_conversion_specifiers(&mut scan, i, end);
-        }
-        if word == "inline"
-            && let Some(to) = inline_friend(&mut scan, i, end)
-        {
+        if let Some(to) = keyword(&mut scan, word, i, end) {
             i = to;
             continue;
         }
@@ -734,6 +709,31 @@ pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
         i = other_word(&mut scan, user, found, word, i, end);
     }
     scan.out.and_then(|out| String::from_utf8(out).ok())
+}
+
+/// The keywords read before any macro at word `i..end` (`decltype`,
+/// `template`, `operator`, `inline`), with what they need blanked; the
+/// index to go on from when the word is done with.
+fn keyword(scan: &mut Scan, word: &str, i: usize, end: usize) -> Option<usize> {
+    match word {
+        "decltype" => Some(match decltype_base(scan, i, end) {
+            Some((from, to)) => {
+                scan.blank(from, to);
+                to
+            }
+            None => decltype_with_commas(scan, end).unwrap_or(end),
+        }),
+        "template" => template_macro(scan, i, end),
+        "operator" => {
+            if let Some((from, to)) = deleted_conversion(scan, end) {
+                scan.blank(from, to);
+            }
+            blank_conversion_specifiers(scan, i, end);
+            None
+        }
+        "inline" => inline_friend(scan, i, end),
+        _ => None,
+    }
 }
 
 /// What punctuation at `i` starts that tree-sitter cannot read and is
