@@ -50,9 +50,15 @@ fn router() -> Project {
 /// The `--stats-json` of `build --task TASK --budget 3000` in `p`, which
 /// must succeed.
 fn task_stats(p: &Project, task: &str) -> Value {
-    let out = p.run(&["build", "--task", task, "--budget", "3000", "--stats-json"]);
+    task_build(p, task, "3000").0
+}
+
+/// `build --task TASK --budget BUDGET --stats-json` in `p`, which must
+/// succeed: its stats and its output.
+fn task_build(p: &Project, task: &str, budget: &str) -> (Value, String) {
+    let out = p.run(&["build", "--task", task, "--budget", budget, "--stats-json"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    stats_json(&out)
+    (stats_json(&out), stdout(&out))
 }
 
 fn stats_json(out: &std::process::Output) -> Value {
@@ -321,18 +327,9 @@ fn a_large_file_keeps_what_the_task_is_about_in_full() {
          \x20   return query.stale_time * 2\n",
     );
     p.write("client.py", &big);
-    let out = p.run(&[
-        "build",
-        "--task",
-        "refetch_interval doubles the stale time",
-        "--budget",
-        "2500",
-        "--stats-json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let items = items(&stats_json(&out));
+    let (stats, text) = task_build(&p, "refetch_interval doubles the stale time", "2500");
+    let items = items(&stats);
     assert_eq!(items[0], ("client.py".to_string(), Some("masked".into())));
-    let text = stdout(&out);
     assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
     assert!(text.contains("def helper_3(x):"), "{text}");
     assert!(
@@ -481,18 +478,9 @@ fn a_huge_file_comes_down_to_the_symbols_the_task_is_about() {
     }
     big.push_str("def refetch_interval(query):\n    return query.stale_time * 2\n");
     p.write("client.py", &big);
-    let out = p.run(&[
-        "build",
-        "--task",
-        "refetch_interval doubles the stale time",
-        "--budget",
-        "1000",
-        "--stats-json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let items = items(&stats_json(&out));
+    let (stats, text) = task_build(&p, "refetch_interval doubles the stale time", "1000");
+    let items = items(&stats);
     assert_eq!(items[0], ("client.py".to_string(), Some("masked".into())));
-    let text = stdout(&out);
     assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
     assert!(!text.contains("def helper_3("), "{text}");
 }
@@ -518,18 +506,9 @@ fn a_huge_file_whose_task_symbols_are_many_comes_in_at_its_heart() {
     );
     p.write("client.py", &big);
     p.write("other.py", "def unrelated():\n    return 1\n");
-    let out = p.run(&[
-        "build",
-        "--task",
-        "refetch interval ignores the stale time",
-        "--budget",
-        "1200",
-        "--stats-json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let items = items(&stats_json(&out));
+    let (stats, text) = task_build(&p, "refetch interval ignores the stale time", "1200");
+    let items = items(&stats);
     assert_eq!(items[0], ("client.py".to_string(), Some("masked".into())));
-    let text = stdout(&out);
     assert!(text.contains("    return query.stale_time * 2\n"), "{text}");
     assert!(text.contains("    return query.interval\n"), "{text}");
     assert!(!text.contains("def refetch_7("), "{text}");
@@ -783,22 +762,13 @@ fn a_method_the_task_names_comes_in_full_without_its_whole_impl() {
     text.push_str("}\n");
     p.write("src/store.rs", &text);
     p.write("src/lib.rs", "pub mod store;\n");
-    let out = p.run(&[
-        "build",
-        "--task",
-        "Registry::lookup_entry panics",
-        "--budget",
-        "1500",
-        "--stats-json",
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let items = items(&stats_json(&out));
+    let (stats, text) = task_build(&p, "Registry::lookup_entry panics", "1500");
+    let items = items(&stats);
     assert_eq!(
         items[0],
         ("src/store.rs".to_string(), Some("masked".to_string())),
         "{items:?}"
     );
-    let text = stdout(&out);
     assert!(
         text.contains("self.items.iter().copied().find(|i| *i == id).map(|i| i + 7)"),
         "{text}"
