@@ -434,8 +434,26 @@ impl Sources {
             .get_or_init(|| {
                 let text = file.text()?;
                 let lang = Lang::detect(rel, text)?;
+                // Kept on disk by content, for this build only: a new task
+                // masks the files an earlier one parsed without a parse.
+                let key = store::key(&[
+                    DISK_VERSION.as_bytes(),
+                    b"symbol-tree",
+                    &crate::core::store::build_id(),
+                    file.hash(),
+                    rel.as_bytes(),
+                    self.c_macros_key(rel).as_bytes(),
+                ]);
+                let stored = self.disk.get("trees", &key);
+                if let Some(tree) = stored.and_then(|b| syntax::tree_from_bytes(lang, &b)) {
+                    return Some(Arc::new(tree));
+                }
                 let macros = lock(&self.c_macros).clone();
-                Some(Arc::new(syntax::parse_with(lang, text, &macros)))
+                let tree = syntax::parse_with(lang, text, &macros);
+                if let Some(bytes) = syntax::tree_bytes(&tree) {
+                    self.disk.put("trees", &key, &bytes);
+                }
+                Some(Arc::new(tree))
             })
             .clone()
     }
@@ -981,7 +999,7 @@ mod tests {
             .view(dir.path(), "a.py", &item, ViewMode::Skeleton)
             .unwrap();
         let names: Vec<String> = disk.stats().into_iter().map(|b| b.name).collect();
-        assert_eq!(names, ["tokens", "views"]);
+        assert_eq!(names, ["tokens", "trees", "views"]);
 
         // A new run (fresh memory) is served from disk: prove it by
         // planting different values under the same keys.

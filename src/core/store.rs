@@ -14,4 +14,33 @@ pub mod disk;
 mod pack;
 mod seal;
 
+use std::sync::OnceLock;
+
+use sha2::{Digest, Sha256};
+
 pub use disk::DiskCache;
+
+/// What names this build of ctxcurate: its version and its executable's
+/// size and time, so that what an older build kept (definitions a scan
+/// read otherwise, a table classified otherwise, a tree parsed otherwise)
+/// is never used.
+pub fn build_id() -> [u8; 32] {
+    static ID: OnceLock<[u8; 32]> = OnceLock::new();
+    *ID.get_or_init(|| {
+        let mut h = Sha256::new();
+        h.update(env!("CARGO_PKG_VERSION").as_bytes());
+        if let Some(meta) = std::env::current_exe()
+            .ok()
+            .and_then(|exe| std::fs::metadata(exe).ok())
+        {
+            h.update(meta.len().to_le_bytes());
+            let time = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            h.update(time.to_le_bytes());
+        }
+        h.finalize().into()
+    })
+}

@@ -54,6 +54,7 @@ mod sections;
 mod skeleton;
 mod spans;
 mod spelling;
+mod stored;
 mod symbols;
 mod text;
 
@@ -424,6 +425,19 @@ pub fn parse_with(lang: Lang, source: &str, macros: &CMacros) -> SymbolTree {
     let mut tree = symbols::extract(lang, source, macros);
     literals::retitle(&mut tree.symbols, &tree.large_literals, source);
     tree
+}
+
+/// `tree` as bytes for the disk cache (`stored`); `None` for a tree not
+/// worth keeping (a parse stopped at its deadline, nesting past a bound).
+/// The bytes are read back only by this build: the cache key must name it.
+pub fn tree_bytes(tree: &SymbolTree) -> Option<Vec<u8>> {
+    stored::encode(tree)
+}
+
+/// The tree [`tree_bytes`] wrote, as a tree of `lang`; `None` for bytes
+/// that are not one whole tree.
+pub fn tree_from_bytes(lang: Lang, bytes: &[u8]) -> Option<SymbolTree> {
+    stored::decode(lang, bytes)
 }
 
 /// The text tree-sitter reads for `source`: the C/C++ pre-pass's output

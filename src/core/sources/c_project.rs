@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 
 use super::stamps::{SETTLED, Stamp};
 use crate::core::paths::beneath::{Links, read_small_text};
-use crate::core::store::{DiskCache, disk::MAX_ENTRY};
+use crate::core::store::{DiskCache, build_id, disk::MAX_ENTRY};
 use crate::core::syntax::{CDefines, CMacroTable, CMacros};
 use crate::core::walk::{self, Content, ReadPolicy, WalkPatterns};
 
@@ -249,30 +249,6 @@ fn inputs_digest(flags: &str, ordered: &[&String], found: &[Option<Found>]) -> [
         }
     }
     h.finalize().into()
-}
-
-/// What names this build of ctxcurate: its version and its executable's
-/// size and time, so that what an older build kept (definitions a scan
-/// read otherwise, a table classified otherwise) is never used.
-fn build_id() -> [u8; 32] {
-    static ID: OnceLock<[u8; 32]> = OnceLock::new();
-    *ID.get_or_init(|| {
-        let mut h = Sha256::new();
-        h.update(env!("CARGO_PKG_VERSION").as_bytes());
-        if let Some(meta) = std::env::current_exe()
-            .ok()
-            .and_then(|exe| std::fs::metadata(exe).ok())
-        {
-            h.update(meta.len().to_le_bytes());
-            let time = meta
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map_or(0, |d| d.as_nanos());
-            h.update(time.to_le_bytes());
-        }
-        h.finalize().into()
-    })
 }
 
 fn table_key() -> [u8; 32] {
