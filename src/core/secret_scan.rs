@@ -20,6 +20,7 @@ use regex::Captures;
 
 mod key_body;
 pub mod rules;
+mod sieve;
 
 use rules::{Decode, Rule, RuleSet};
 
@@ -128,6 +129,9 @@ impl RuleSet {
         let first_end = line_end(text, starts, line);
         let last = (line + rule.lines).min(starts.len() - 1);
         let window = &text[start..line_end(text, starts, last)];
+        if !rule.may_match(window) {
+            return;
+        }
         let first = &text[start..first_end];
         for caps in rule.compiled().regex.captures_iter(window) {
             let Some(whole) = caps.get(0) else { continue };

@@ -322,6 +322,7 @@ pub fn pack_with(
         phases.mark("pack: fill");
     }
     let (text, tokens) = packer.within_budget(text, &mut problems);
+    phases.mark("pack: counted");
     let missing_targets = fitted.missing_targets(opts.budget);
     let mut stats = stats(&fitted.items, &reach, targets, &map, tokens, opts.budget);
     stats.task_tokens =

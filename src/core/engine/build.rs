@@ -251,6 +251,7 @@ fn pack_holding_secrets(
     let mut round = 0;
     let done = loop {
         let packed = pack::pack_with(codebase, preset, targets, &opts, &graph);
+        phases.mark("packed");
         codebase.sources.progress().start("scanning for secrets", 0);
         let findings = scanner.packed(&packed, preset, opts.max_messages);
         phases.mark("secret scan");

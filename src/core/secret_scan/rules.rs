@@ -303,6 +303,9 @@ pub struct Rule {
     pattern: String,
     allow: AllowSpec,
     compiled: OnceLock<Compiled>,
+    /// The rule's [sieve](super::sieve), compiled when a line first wakes
+    /// the rule; `None` when the rule has no long range to open.
+    sieve: OnceLock<Option<Regex>>,
 }
 
 /// What a rule matches with, built the first time a text wakes it.
@@ -319,6 +322,29 @@ pub struct Compiled {
 }
 
 impl Rule {
+    /// The pattern as the rule file gives it.
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// `false` when the rule cannot match `text`: asked of its
+    /// [sieve](super::sieve) while the rule itself is not compiled, so a
+    /// text it cannot match never compiles it.
+    pub fn may_match(&self, text: &str) -> bool {
+        if self.compiled.get().is_some() {
+            return true;
+        }
+        let sieve = self
+            .sieve
+            .get_or_init(|| super::sieve::widened(&self.pattern).and_then(|p| Regex::new(&p).ok()));
+        sieve.as_ref().is_none_or(|s| s.is_match(text))
+    }
+
+    /// `true` once the rule's regexes are built.
+    pub fn is_compiled(&self) -> bool {
+        self.compiled.get().is_some()
+    }
+
     /// The rule's regex and allowlist, compiled once (scans on several
     /// threads share it).
     pub fn compiled(&self) -> &Compiled {
@@ -424,6 +450,7 @@ impl RuleSet {
                 pattern: spec.regex,
                 allow: spec.allowlist,
                 compiled: OnceLock::new(),
+                sieve: OnceLock::new(),
             });
         }
         // A DFA whatever the count: aho-corasick picks one on its own only
@@ -485,6 +512,32 @@ mod tests {
                 rule.id
             );
         }
+    }
+
+    /// Lines that wake the generic rules by their keywords but hold no
+    /// value they could match leave them uncompiled (their sieves say no);
+    /// a planted password still compiles its rule and is found.
+    #[test]
+    fn a_line_a_rule_cannot_match_leaves_it_uncompiled() {
+        let set = RuleSet::parse(DEFAULT_RULES).expect("valid rules");
+        let ordinary = "password = os.environ['PASSWORD']\n\
+                        token = tokens[i + 1]\n\
+                        def check_password(self, secret_key: str) -> bool:\n\
+                        mysql -u root -p\n";
+        assert!(set.scan(ordinary).is_empty());
+        let rule = |id: &str| set.rules.iter().find(|r| &*r.id == id).expect("a rule");
+        for id in [
+            "secret-assignment",
+            "secret-structured-value",
+            "cli-password",
+            "cli-password-option",
+            "dsl-password",
+        ] {
+            assert!(!rule(id).is_compiled(), "{id} compiled for nothing");
+        }
+        let hits = set.scan("db_password = \"hU8kq2LmZ9xWv4\"\n");
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert!(rule(&hits[0].rule).is_compiled());
     }
 
     /// aho-corasick builds a DFA on its own only up to 100 patterns; at
