@@ -633,6 +633,7 @@ impl Sources {
         }
         let all: Vec<usize> = (0..files.len()).collect();
         let texts = read(&all);
+        let kept = texts.clone();
         // Most texts derived just now (a new checkout, a cache just
         // cleared), in this call or an earlier one of this build (the
         // snapshot open now): the index is built by the next build, which
@@ -674,8 +675,15 @@ impl Sources {
         };
         let index = Arc::new(WordIndex::build(&self.disk, name, &indexed));
         lock(&self.word_indexes).insert(name.to_string(), index.clone());
-        word_index::answer(&index, &self.disk, name, files, &keys, words, read)
-            .unwrap_or_else(|| vec![Vec::new(); words.len()])
+        // An index just built that cannot answer (a chunk the disk did not
+        // keep) leaves the texts, read above, to answer: never nothing.
+        word_index::answer(&index, &self.disk, name, files, &keys, words, read).unwrap_or_else(
+            || {
+                let mut out = vec![Vec::new(); words.len()];
+                word_index::add_texts(&mut out, words, &all, &kept);
+                out
+            },
+        )
     }
 
     /// The key of each of `files`' text `name` where its content is known

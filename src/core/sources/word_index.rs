@@ -232,7 +232,13 @@ pub fn answer(
         }
     }
     let others: Vec<usize> = (0..files.len()).filter(|&i| !covered[i]).collect();
-    if others.len() > REBUILD_MIN + files.len() / REBUILD_SHARE {
+    // A file with no text (an image, a binary) is in no index: only the
+    // others that have one say the index is behind. Counting them all
+    // had a project with many binaries (Django's 1,384) ask for a rebuild
+    // on every run, and answer nothing from the rebuilt index either.
+    let texts = read(&others);
+    let behind = texts.iter().filter(|t| t.is_some()).count();
+    if behind > REBUILD_MIN + files.len() / REBUILD_SHARE {
         return None;
     }
     let mut out: Answer = vec![Vec::new(); words.len()];
@@ -244,7 +250,7 @@ pub fn answer(
             out[w].push((i, value));
         }
     }
-    add_texts(&mut out, words, &others, &read(&others));
+    add_texts(&mut out, words, &others, &texts);
     Some(out)
 }
 
@@ -489,8 +495,24 @@ mod tests {
         let files: Vec<String> = (0..200).map(|i| format!("f{i}.py")).collect();
         let files: Vec<&str> = files.iter().map(String::as_str).collect();
         let keys = vec![None; files.len()];
-        let read = |at: &[usize]| vec![None; at.len()];
+        let read = |at: &[usize]| vec![Some(Arc::from("x 1")); at.len()];
         assert!(answer(&index, &disk, "t", &files, &keys, &["x"], read).is_none());
+    }
+
+    /// Files without a text (binaries) are in no index and never make it
+    /// look behind: 200 of them beside one indexed file are answered.
+    #[test]
+    fn files_without_a_text_ask_for_no_rebuild() {
+        let disk = DiskCache::disabled();
+        let index = WordIndex::build(&disk, "t", &texts(&[("a.py", 1, "x 3")]));
+        let mut files: Vec<String> = (0..200).map(|i| format!("img{i}.png")).collect();
+        files.push("a.py".to_string());
+        let files: Vec<&str> = files.iter().map(String::as_str).collect();
+        let mut keys = vec![None; files.len()];
+        keys[200] = Some([1; 32]);
+        let read = |at: &[usize]| vec![None; at.len()];
+        let got = answer(&index, &disk, "t", &files, &keys, &["x"], read);
+        assert_eq!(got, Some(vec![vec![(200, 3)]]));
     }
 
     #[test]

@@ -888,3 +888,28 @@ fn a_file_the_room_brings_in_with_a_secret_is_held_and_named() {
     assert!(!text.contains("ghp_"), "{text}");
     assert!(text.contains("### store/cache.py"), "{text}");
 }
+
+/// A project with many files that hold no text (images, compiled
+/// translations) answers a task as well on every later run as on the
+/// first: they once made the word index look behind on every run, and
+/// the second build of Django packed nothing ("packed 0 of 0").
+#[test]
+fn many_files_without_text_leave_later_task_builds_whole() {
+    let p = router();
+    for i in 0..120 {
+        let path = p.path(&format!("static/img/icon_{i}.png"));
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        std::fs::write(&path, [0x89, b'P', b'N', b'G', 0, 0, 0, 13, 0, i as u8]).expect("write");
+    }
+    let task = "wildcard follows a named param";
+    let (first, _) = task_build(&p, task, "3000");
+    assert_eq!(
+        items(&first).first().map(|i| i.0.as_str()),
+        Some("router/tree.py")
+    );
+    // The second run builds the index, the third reads it.
+    for run in [2, 3] {
+        let (again, _) = task_build(&p, task, "3000");
+        assert_eq!(items(&again), items(&first), "run {run}");
+    }
+}
