@@ -913,3 +913,57 @@ fn many_files_without_text_leave_later_task_builds_whole() {
         assert_eq!(items(&again), items(&first), "run {run}");
     }
 }
+
+/// Of a target's imports, the one the task names by an identifier comes
+/// before one the task is not about, however central that one is: at a
+/// tight budget the named one stays and the other goes.
+#[test]
+fn the_import_the_task_names_comes_before_imports_it_does_not() {
+    let p = Project::empty();
+    p.write(
+        "app/main.py",
+        "from app.helpers import fmt\nfrom app.clock import tick_scheduler\n\n\
+         def run():\n    return fmt(tick_scheduler())\n",
+    );
+    // `helpers` is imported everywhere (it ranks high), long, and shares
+    // the task's plain words (`skip`, `beat`).
+    let body: String = (0..40)
+        .map(|i| format!("def fmt_{i}(value, skip=False):\n    return str(value) + 'beat {i}'\n\n"))
+        .collect();
+    p.write(
+        "app/helpers.py",
+        &format!("def fmt(value):\n    return str(value)\n\n{body}"),
+    );
+    for i in 0..8 {
+        p.write(
+            &format!("app/user_{i}.py"),
+            "from app.helpers import fmt\n\ndef show(x):\n    return fmt(x)\n",
+        );
+    }
+    p.write(
+        "app/clock.py",
+        "def tick_scheduler():\n    \"\"\"Advance the scheduler by one beat.\"\"\"\n    return 1\n",
+    );
+    let out = p.run(&[
+        "build",
+        "--target",
+        "app/main.py",
+        "--task",
+        "Why does `tick_scheduler` skip a beat?",
+        "--budget",
+        "400",
+        "--stats-json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let items = items(&stats_json(&out));
+    let mode_of = |path: &str| {
+        items
+            .iter()
+            .find(|(p, _)| p == path)
+            .and_then(|(_, m)| m.clone())
+    };
+    assert!(mode_of("app/clock.py").is_some(), "{items:?}");
+    let clock = items.iter().position(|(p, _)| p == "app/clock.py");
+    let helpers = items.iter().position(|(p, _)| p == "app/helpers.py");
+    assert!(clock < helpers, "{items:?}");
+}

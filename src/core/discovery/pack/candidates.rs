@@ -60,7 +60,17 @@ pub(super) fn build_candidates(
     for p in mentioned {
         candidates.push(wanted(p, ViewMode::Full), Role::Mentioned);
     }
-    for p in by_rank(&reach.direct) {
+    // A target's imports that the task is about come first, best first;
+    // the rest by rank. With a tight budget the import the task names
+    // (`focusManager`) went out while an outline of `utils.ts` stayed.
+    let for_task: HashMap<&str, usize> = relevant
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.as_str(), i))
+        .collect();
+    let mut direct = by_rank(&reach.direct);
+    direct.sort_by_key(|p| for_task.get(p.as_str()).copied().unwrap_or(usize::MAX));
+    for p in direct {
         candidates.push(wanted(&p, ViewMode::Full), Role::Import);
     }
     // Then every file ranked for the task, best first.
