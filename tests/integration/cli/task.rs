@@ -358,6 +358,11 @@ fn a_discovered_file_with_a_secret_is_left_out_and_named() {
         err.contains("held 1 discovered file: likely secret at router/wildcard_settings.py:1"),
         "{err}"
     );
+    // Choosing the file alone would refuse the build: the hint says so.
+    assert!(
+        err.contains("make it a target or a preset entry and allow secrets"),
+        "{err}"
+    );
     let text = stdout(&out);
     assert!(!text.contains("ghp_"), "{text}");
     assert!(text.contains("### router/tree.py"), "{text}");

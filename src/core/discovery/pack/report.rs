@@ -126,7 +126,11 @@ impl PackStats {
         if n > EXCLUDED_EXAMPLES {
             line.push_str(&format!(" and {} more", n - EXCLUDED_EXAMPLES));
         }
-        line.push_str(" (name a file as a target or add it to the preset to send it anyway)");
+        // Choosing the file makes its secret refuse the build, as any
+        // file the user chose: sending it takes allowing secrets too.
+        line.push_str(
+            " (to send one anyway, make it a target or a preset entry and allow secrets)",
+        );
         Some(line)
     }
 }
