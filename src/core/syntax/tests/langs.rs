@@ -116,6 +116,36 @@ fn a_class_expression_assigned_to_module_exports_is_a_class() {
     );
 }
 
+/// Issue 35: TanStack's `export const focusManager = new FocusManager()`
+/// is the name the rest of the code imports: a constant symbol, in
+/// TypeScript and JavaScript, exported or not; a value that is no `new`
+/// (`const n = 3`) stays none.
+#[test]
+fn a_module_singleton_made_with_new_is_a_constant() {
+    let src = "export class FocusManager {}\n\
+               export const focusManager = new FocusManager()\n\
+               const cache = new Map()\n\
+               const n = 3\n\
+               function f() {\n  const inner = new Map()\n  return inner\n}\n";
+    for lang in [Lang::TypeScript, Lang::JavaScript] {
+        let tree = crate::core::syntax::parse(lang, src);
+        let got: Vec<(&str, &str)> = tree
+            .iter()
+            .map(|s| (s.path.as_str(), s.kind.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("FocusManager", "class"),
+                ("focusManager", "constant"),
+                ("cache", "constant"),
+                ("f", "function")
+            ],
+            "{lang:?}"
+        );
+    }
+}
+
 #[test]
 fn go_symbols_outline_skeleton() {
     assert_snapshot!(golden(Lang::Go));

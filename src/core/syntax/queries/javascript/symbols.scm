@@ -45,6 +45,21 @@
         name: (identifier) @name
         value: (object))) @definition.constant))
 
+; A module's singleton (`export const focusManager = new FocusManager()`):
+; what the rest of the code imports by that name.
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @name
+      value: (new_expression))) @definition.constant)
+
+(program
+  (export_statement
+    declaration: (lexical_declaration
+      (variable_declarator
+        name: (identifier) @name
+        value: (new_expression))) @definition.constant))
+
 (method_definition
   name: (_) @name) @definition.method
 
