@@ -302,6 +302,8 @@ fn make_recipes(
             goals.extend(rules.first.clone());
         }
         let mut recipes = rules.recipes_of(goals);
+        // What `$(shell …)` runs, as make reads the makefiles.
+        recipes.extend(std::mem::take(&mut rules.shells));
         // What the makefile sets `SHELL`, `CC`, … to runs too.
         for name in MAKE_PROGRAMS {
             if let (Some(value), Some(file)) = (rules.variables.get(name), read.first()) {
@@ -433,6 +435,9 @@ struct Rules {
     /// Bytes expansion has added so far (at most [`MAX_EXPANDED`]).
     expanded: usize,
     first: Option<String>,
+    /// The commands of `$(shell …)` the makefiles hold, each with its
+    /// file: make runs them as it reads, whatever the goal.
+    shells: Vec<(String, String)>,
 }
 
 /// `name` assigned `value` by a makefile line (`X = v`, `X := v`, `X ::=
@@ -463,17 +468,31 @@ impl Rules {
     fn read(&mut self, file: &str, text: &str) -> Vec<String> {
         let mut included = Vec::new();
         let mut current: Option<usize> = None;
+        // Inside `ifeq`/`ifdef`/… (depth), and the `define NAME` block
+        // being read, with its lines.
+        let mut conditional = 0usize;
+        let mut defining: Option<(String, Vec<String>)> = None;
         for line in text.lines() {
-            if let Some(recipe) = line.strip_prefix('\t') {
-                let recipe = recipe.trim_start_matches(['@', '-', '+', ' ']);
-                if let Some(rule) = current.and_then(|i| self.rules.get_mut(i))
-                    && !recipe.is_empty()
-                {
-                    match rule.recipe.len() < MAX_TASK_LINES {
-                        true => rule.recipe.push(recipe.to_string()),
-                        false => rule.cut = true,
-                    }
+            if let Some((name, lines)) = defining.as_mut() {
+                if line.trim() == "endef" {
+                    let value = lines.join("\n");
+                    let name = std::mem::take(name);
+                    defining = None;
+                    self.set(&name, &value, false, conditional > 0);
+                } else {
+                    lines.push(line.trim_start_matches('\t').to_string());
                 }
+                continue;
+            }
+            for command in shell_calls(line) {
+                if self.shells.len() < MAX_TASK_LINES {
+                    self.shells.push((file.to_string(), command));
+                } else {
+                    cut();
+                }
+            }
+            if let Some(recipe) = line.strip_prefix('\t') {
+                self.add_recipe(current, recipe);
                 continue;
             }
             let trimmed = line.trim();
@@ -481,6 +500,27 @@ impl Rules {
                 continue;
             }
             current = None;
+            let word = trimmed.split_whitespace().next().unwrap_or("");
+            match word {
+                "ifeq" | "ifneq" | "ifdef" | "ifndef" => {
+                    conditional += 1;
+                    continue;
+                }
+                "endif" => {
+                    conditional = conditional.saturating_sub(1);
+                    continue;
+                }
+                "else" => continue,
+                "define" => {
+                    let name = trimmed["define".len()..]
+                        .trim()
+                        .trim_end_matches(['=', ':', '+', '?', '!', ' '])
+                        .to_string();
+                    defining = Some((name, Vec::new()));
+                    continue;
+                }
+                _ => {}
+            }
             if let Some(names) = ["include ", "-include ", "sinclude "]
                 .iter()
                 .find_map(|k| line.strip_prefix(k))
@@ -494,67 +534,106 @@ impl Rules {
                 continue;
             }
             if let Some((name, value, append)) = assignment(trimmed) {
-                let value = match self.variables.get(name) {
-                    Some(old) if append => format!("{old} {value}"),
-                    _ => value.to_string(),
-                };
-                if value.len() <= MAX_EXPANSION && self.variables.len() < 4096 {
-                    self.variables.insert(name.to_string(), value);
-                } else if self.dropped.len() < 4096 {
-                    self.variables.remove(name);
-                    self.dropped.insert(name.to_string());
-                } else {
-                    cut();
-                }
+                self.set(name, value, append, conditional > 0);
                 continue;
             }
-            let Some((head, tail)) = line.split_once(':') else {
-                continue;
-            };
-            let (tail, inline) = match tail.split_once(';') {
-                Some((p, r)) => (p, Some(r.trim())),
-                None => (tail, None),
-            };
-            // `a:: b` (double colon) reads as `a: b`.
-            let tail = tail.strip_prefix(':').unwrap_or(tail);
-            // A static pattern rule (`$(OBJS): %.o: %.c`) counts as the
-            // pattern rule `%.o: %.c`, whichever targets it lists.
-            let (targets, prerequisites) = match tail.split_once(':') {
-                Some((pattern, prerequisites)) => (pattern.trim().to_string(), prerequisites),
-                None => (head.to_string(), tail),
-            };
-            let targets: Vec<String> = self
-                .expand(&targets)
-                .split_whitespace()
-                .map(str::to_string)
-                .collect();
-            if self.first.is_none()
-                && let Some(t) = targets
-                    .iter()
-                    .find(|t| !t.starts_with('.') && !t.contains('%'))
-            {
-                self.first = Some(t.clone());
+            if let Some((head, tail)) = line.split_once(':') {
+                self.add_rule(file, head, tail);
+                current = Some(self.rules.len() - 1);
             }
-            let prerequisites = self
-                .expand(prerequisites)
-                .split_whitespace()
-                .filter(|p| *p != "|")
-                .map(str::to_string)
-                .collect();
-            self.rules.push(Rule {
-                file: file.to_string(),
-                targets,
-                prerequisites,
-                recipe: inline
-                    .filter(|r| !r.is_empty())
-                    .map(str::to_string)
-                    .into_iter()
-                    .collect(),
-                cut: false,
-            });
-            current = Some(self.rules.len() - 1);
         }
         included
+    }
+
+    /// A recipe line (after its tab) of rule `current`: a line of its
+    /// own, or the rest of the last one when that ended with `\` (the
+    /// shell reads them as one: a `case` over several lines).
+    fn add_recipe(&mut self, current: Option<usize>, recipe: &str) {
+        let Some(rule) = current.and_then(|i| self.rules.get_mut(i)) else {
+            return;
+        };
+        if let Some(last) = rule.recipe.last_mut()
+            && let Some(head) = last.strip_suffix('\\')
+        {
+            match head.len() + recipe.len() < MAX_TASK_LINE_BYTES {
+                true => *last = format!("{head} {}", recipe.trim_start()),
+                false => cut(),
+            }
+            return;
+        }
+        let recipe = recipe.trim_start_matches(['@', '-', '+', ' ']);
+        if recipe.is_empty() {
+            return;
+        }
+        match rule.recipe.len() < MAX_TASK_LINES {
+            true => rule.recipe.push(recipe.to_string()),
+            false => rule.cut = true,
+        }
+    }
+
+    /// The rule of line `head: tail` (`a: b`, `a:: b`, `a: b; recipe`, a
+    /// static pattern rule), added last.
+    fn add_rule(&mut self, file: &str, head: &str, tail: &str) {
+        let (tail, inline) = match tail.split_once(';') {
+            Some((p, r)) => (p, Some(r.trim())),
+            None => (tail, None),
+        };
+        // `a:: b` (double colon) reads as `a: b`.
+        let tail = tail.strip_prefix(':').unwrap_or(tail);
+        // A static pattern rule (`$(OBJS): %.o: %.c`) counts as the
+        // pattern rule `%.o: %.c`, whichever targets it lists.
+        let (targets, prerequisites) = match tail.split_once(':') {
+            Some((pattern, prerequisites)) => (pattern.trim().to_string(), prerequisites),
+            None => (head.to_string(), tail),
+        };
+        let targets: Vec<String> = self
+            .expand(&targets)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        if self.first.is_none()
+            && let Some(t) = targets
+                .iter()
+                .find(|t| !t.starts_with('.') && !t.contains('%'))
+        {
+            self.first = Some(t.clone());
+        }
+        let prerequisites = self
+            .expand(prerequisites)
+            .split_whitespace()
+            .filter(|p| *p != "|")
+            .map(str::to_string)
+            .collect();
+        self.rules.push(Rule {
+            file: file.to_string(),
+            targets,
+            prerequisites,
+            recipe: inline
+                .filter(|r| !r.is_empty())
+                .map(str::to_string)
+                .into_iter()
+                .collect(),
+            cut: false,
+        });
+    }
+
+    /// Set variable `name` to `value` (after its old value for `+=`). In
+    /// a conditional, which branch make takes is not known: a value set
+    /// before is kept beside the new one, so a recipe naming the variable
+    /// names every file either branch would run.
+    fn set(&mut self, name: &str, value: &str, append: bool, conditional: bool) {
+        let value = match self.variables.get(name) {
+            Some(old) if append || conditional => format!("{old} {value}"),
+            _ => value.to_string(),
+        };
+        if value.len() <= MAX_EXPANSION && self.variables.len() < 4096 {
+            self.variables.insert(name.to_string(), value);
+        } else if self.dropped.len() < 4096 {
+            self.variables.remove(name);
+            self.dropped.insert(name.to_string());
+        } else {
+            cut();
+        }
     }
 
     /// Whether `text`, expanded, still names a variable the makefiles set
@@ -715,6 +794,37 @@ impl Rules {
 
 /// What `%` stands for when `goal` matches target pattern `pattern`
 /// (`%.o` and `main.o`: `main`), or `None`.
+/// The commands of the `$(shell CMD)` and `${shell CMD}` calls on a
+/// makefile line, parentheses inside the command balanced.
+fn shell_calls(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("$(shell ").or_else(|| rest.find("${shell ")) {
+        let close = if rest[at + 1..].starts_with('(') {
+            (b'(', b')')
+        } else {
+            (b'{', b'}')
+        };
+        let body = &rest[at + "$(shell ".len()..];
+        let mut depth = 1usize;
+        let mut end = body.len();
+        for (i, b) in body.bytes().enumerate() {
+            if b == close.0 {
+                depth += 1;
+            } else if b == close.1 {
+                depth -= 1;
+                if depth == 0 {
+                    end = i;
+                    break;
+                }
+            }
+        }
+        out.push(body[..end].trim().to_string());
+        rest = body.get(end..).unwrap_or("");
+    }
+    out
+}
+
 fn stem<'a>(pattern: &str, goal: &'a str) -> Option<&'a str> {
     let (prefix, suffix) = pattern.split_once('%')?;
     if goal.len() <= prefix.len() + suffix.len() {
@@ -1193,5 +1303,64 @@ mod tests {
                 ("Makefile", "", "tools/sh.sh"),
             ])
         );
+    }
+
+    /// What make runs beyond a rule's own lines: a `define` block a recipe
+    /// names, either branch of a conditional (which one make takes is not
+    /// known), and every `$(shell …)` (run as make reads, whatever the
+    /// goal). Each was missed: editing the script it names ran unreviewed.
+    #[test]
+    fn make_runs_define_blocks_both_branches_and_shell_calls() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "VERSION := $(shell sh tools/version.sh --short)\n\
+             ifeq ($(MODE),fast)\nTOOL = tools/fast.py\nelse ifdef SLOW\n\
+             TOOL = tools/slow.py\nelse\nTOOL = tools/plain.py\nendif\n\
+             define RUN_ALL =\n\tpython3 tools/prep.py\n\tpython3 $(TOOL)\nendef\n\
+             AFTER = tools/after.sh\n\
+             summary:\n\t$(RUN_ALL)\n\tsh $(AFTER)\n\
+             clean:\n\trm -rf out\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                (
+                    "Makefile",
+                    "",
+                    "python3 tools/prep.py\npython3 tools/fast.py tools/slow.py tools/plain.py"
+                ),
+                ("Makefile", "", "sh tools/after.sh"),
+                ("Makefile", "", "sh tools/version.sh --short"),
+            ])
+        );
+        assert_eq!(
+            named_lines(dir.path(), "make clean"),
+            owned(&[
+                ("Makefile", "", "rm -rf out"),
+                ("Makefile", "", "sh tools/version.sh --short"),
+            ])
+        );
+        // Lines ended by `\\` are one line to the shell.
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "go:\n\tcase $$(go version) in \\\n\t  *1.[0-5].*) sh tools/old.sh ;; \\\n\tesac\n",
+        )
+        .unwrap();
+        let lines = named_lines(dir.path(), "make go");
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let line = &lines[0].2;
+        assert!(
+            line.starts_with("case ")
+                && line.contains(") sh tools/old.sh ;;")
+                && line.ends_with(" esac"),
+            "{line}"
+        );
+        assert_eq!(
+            shell_calls("X := $(shell a $(b) c) ${shell d}"),
+            ["a $(b) c", "d"]
+        );
+        assert_eq!(shell_calls("$(shell unclosed"), ["unclosed"]);
     }
 }

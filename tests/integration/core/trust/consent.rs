@@ -1141,3 +1141,49 @@ fn a_lapsed_consent_from_an_earlier_version_says_what_to_do() {
         "{err}"
     );
 }
+
+/// What make runs beyond a rule's own lines is covered: a script a
+/// `define` block names, the script either branch of a conditional would
+/// run, and one a `$(shell …)` runs as make reads. Editing any of them
+/// needs consent again (each ran unreviewed before).
+#[test]
+fn consent_covers_what_make_runs_through_define_conditionals_and_shell() {
+    for (makefile, edited) in [
+        (
+            "define RUN\n\tsh tools/summarize.sh\nendef\nsummary:\n\t@$(RUN)\n",
+            "tools/summarize.sh",
+        ),
+        (
+            "ifeq ($(FAST),1)\nTOOL = tools/fast.sh\nelse\nTOOL = tools/summarize.sh\nendif\n\
+             ifdef NEVER\nTOOL = tools/other.sh\nendif\nsummary:\n\t@sh $(TOOL)\n",
+            "tools/other.sh",
+        ),
+        (
+            "STAMP := $(shell sh tools/stamp.sh)\nsummary:\n\t@sh tools/summarize.sh\n",
+            "tools/stamp.sh",
+        ),
+    ] {
+        let p = Project::empty();
+        hostile(&p, "make -s summary");
+        p.write("Makefile", makefile);
+        p.write("tools/summarize.sh", "cat >/dev/null; echo SUMMARY\n");
+        for helper in ["tools/fast.sh", "tools/other.sh", "tools/stamp.sh"] {
+            p.write(helper, "echo 1\n");
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        assert!(
+            shown.contains(&format!("runs {edited} (content sha256")),
+            "{shown}"
+        );
+        assert!(stdout(&p.run(&["build"])).contains("SUMMARY"), "{makefile}");
+        p.write(edited, "touch pwned.txt\necho SUMMARY\n");
+        p.ok(&["cache", "clear"]);
+        let out = p.run(&["build"]);
+        assert!(!p.path("pwned.txt").exists(), "{makefile}: ran unreviewed");
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{makefile}: {}",
+            stderr(&out)
+        );
+    }
+}
