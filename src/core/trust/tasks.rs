@@ -290,7 +290,12 @@ fn make_recipes(
                 .map(|n| crate::core::module_maps::join(&dir, n))
                 .find(|rel| real_root.join(rel).is_file()),
         };
-        let (mut rules, read) = read_makefiles(real_root, first, &dir, budget);
+        let include: Vec<String> = make
+            .include
+            .iter()
+            .filter_map(|i| crate::core::module_maps::join_rel(&dir, i))
+            .collect();
+        let (mut rules, read) = read_makefiles(real_root, first, &dir, &include, budget);
         out.extend(read.iter().map(|rel| TaskLine {
             config: rel.clone(),
             dir: dir.clone(),
@@ -334,6 +339,9 @@ struct MakeArgs {
     dir: String,
     file: Option<String>,
     goals: Vec<String>,
+    /// The `-I` folders an `include` not found in `dir` is looked for in
+    /// (relative to `dir`).
+    include: Vec<String>,
 }
 
 impl MakeArgs {
@@ -345,7 +353,12 @@ impl MakeArgs {
             match word.as_str() {
                 "-C" | "--directory" => out.dir = rest.next().cloned().unwrap_or_default(),
                 "-f" | "--file" | "--makefile" => out.file = rest.next().cloned(),
-                "-I" | "-o" | "-W" | "-j" | "-l" => {
+                "-I" | "--include-dir" => out.include.extend(rest.next().cloned()),
+                w if w.starts_with("--include-dir=") => {
+                    out.include.push(w["--include-dir=".len()..].to_string())
+                }
+                w if w.starts_with("-I") && w.len() > 2 => out.include.push(w[2..].to_string()),
+                "-o" | "-W" | "-j" | "-l" => {
                     rest.next();
                 }
                 w if w.starts_with("--directory=") => {
@@ -372,6 +385,7 @@ fn read_makefiles(
     real_root: &Path,
     first: Option<String>,
     dir: &str,
+    include: &[String],
     budget: &mut usize,
 ) -> (Rules, Vec<String>) {
     let mut rules = Rules::default();
@@ -401,8 +415,13 @@ fn read_makefiles(
         let included = rules.read(&rel, &text);
         // Read in the order written: the queue is a stack.
         for name in included.into_iter().rev() {
-            // Relative to where make runs (the `-C` folder).
-            if let Some(rel) = crate::core::module_maps::join_rel(dir, &name) {
+            // Relative to where make runs (the `-C` folder), else in the
+            // first `-I` folder that holds it.
+            let found = std::iter::once(dir)
+                .chain(include.iter().map(String::as_str))
+                .filter_map(|d| crate::core::module_maps::join_rel(d, &name))
+                .find(|rel| real_root.join(rel).is_file());
+            if let Some(rel) = found.or_else(|| crate::core::module_maps::join_rel(dir, &name)) {
                 queue.push(rel);
             }
         }
@@ -1342,6 +1361,25 @@ mod tests {
                 ("Makefile", "", "sh tools/version.sh --short"),
             ])
         );
+        // `make -I mk` finds an include in `mk/` when it is not beside.
+        std::fs::create_dir_all(dir.path().join("mk")).unwrap();
+        std::fs::write(
+            dir.path().join("mk/rules.mk"),
+            "summary:\n\tsh tools/inc.sh\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("Makefile"), "include rules.mk\n").unwrap();
+        for command in [
+            "make -I mk summary",
+            "make -Imk summary",
+            "make --include-dir=mk summary",
+        ] {
+            assert_eq!(
+                named_lines(dir.path(), command),
+                owned(&[("mk/rules.mk", "", "sh tools/inc.sh")]),
+                "{command}"
+            );
+        }
         // Lines ended by `\\` are one line to the shell.
         std::fs::write(
             dir.path().join("Makefile"),
