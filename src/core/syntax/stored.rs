@@ -282,15 +282,7 @@ mod tests {
     use super::*;
 
     fn stdlib_file(name: &str) -> Option<String> {
-        let out = std::process::Command::new("python3")
-            .args([
-                "-c",
-                "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-            ])
-            .output()
-            .ok()?;
-        let dir = String::from_utf8(out.stdout).ok()?;
-        std::fs::read_to_string(std::path::Path::new(dir.trim()).join(name)).ok()
+        std::fs::read_to_string(super::super::tests::stdlib()?.join(name)).ok()
     }
 
     /// Every tree comes back equal, spans and stand-ins included, and

@@ -105,3 +105,16 @@ fn the_cpp_query_inherits_the_c_query() {
         ["Point", "Row", "Names", "LIMIT", "A", "A::f"]
     );
 }
+
+/// The Python standard library's folder on this machine, if there is one.
+pub(super) fn stdlib() -> Option<std::path::PathBuf> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+        .ok()?;
+    let dir = std::path::PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
+    dir.is_dir().then_some(dir)
+}

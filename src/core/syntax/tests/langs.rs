@@ -105,15 +105,18 @@ fn javascript_symbols_outline_skeleton() {
 #[test]
 fn a_class_expression_assigned_to_module_exports_is_a_class() {
     let src = "module.exports = class Application extends Emitter {\n  listen(port) {\n    return port;\n  }\n};\n";
-    let tree = crate::core::syntax::parse(Lang::JavaScript, src);
-    let got: Vec<(&str, &str)> = tree
-        .iter()
-        .map(|s| (s.path.as_str(), s.kind.as_str()))
-        .collect();
     assert_eq!(
-        got,
-        [("Application", "class"), ("Application.listen", "method")]
+        paths_and_kinds(Lang::JavaScript, src),
+        ["Application class", "Application.listen method"]
     );
+}
+
+/// Each symbol of `src` as "path kind", depth-first.
+fn paths_and_kinds(lang: Lang, src: &str) -> Vec<String> {
+    crate::core::syntax::parse(lang, src)
+        .iter()
+        .map(|s| format!("{} {}", s.path, s.kind.as_str()))
+        .collect()
 }
 
 /// Issue 35: TanStack's `export const focusManager = new FocusManager()`
@@ -128,18 +131,13 @@ fn a_module_singleton_made_with_new_is_a_constant() {
                const n = 3\n\
                function f() {\n  const inner = new Map()\n  return inner\n}\n";
     for lang in [Lang::TypeScript, Lang::JavaScript] {
-        let tree = crate::core::syntax::parse(lang, src);
-        let got: Vec<(&str, &str)> = tree
-            .iter()
-            .map(|s| (s.path.as_str(), s.kind.as_str()))
-            .collect();
         assert_eq!(
-            got,
+            paths_and_kinds(lang, src),
             [
-                ("FocusManager", "class"),
-                ("focusManager", "constant"),
-                ("cache", "constant"),
-                ("f", "function")
+                "FocusManager class",
+                "focusManager constant",
+                "cache constant",
+                "f function"
             ],
             "{lang:?}"
         );

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::stdlib;
+
 use rayon::prelude::*;
 
 use crate::core::syntax::Lang;
@@ -26,18 +28,6 @@ fn both_agree(source: &str) -> Result<(), String> {
             names(&queried)
         ))
     }
-}
-
-fn stdlib() -> Option<PathBuf> {
-    let out = std::process::Command::new("python3")
-        .args([
-            "-c",
-            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
-        ])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8(out.stdout).ok()?.trim());
-    dir.is_dir().then_some(dir)
 }
 
 fn python_files(dir: &Path, out: &mut Vec<PathBuf>) {
