@@ -304,7 +304,7 @@ fn shell_words(line: &str) -> Vec<String> {
 /// quotes. Quotes and backslashes are read as `sh` reads them. The
 /// patterns of a `case` (`"go1".[0-5]*)`, `*.c|*.h)`, `*)`) match a word,
 /// not file names: they are none.
-fn shell_patterns(line: &str) -> Vec<String> {
+pub(super) fn shell_patterns(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut glob = false;

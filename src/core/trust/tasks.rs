@@ -1401,4 +1401,83 @@ mod tests {
         );
         assert_eq!(shell_calls("$(shell unclosed"), ["unclosed"]);
     }
+
+    /// Makefiles made of make's and the shell's pieces in any order (a
+    /// `define` never closed, `$(shell` never closed, a `case` without
+    /// `esac`, continuations at the end) are read without a panic.
+    #[test]
+    fn any_makefile_is_read_without_a_panic() {
+        use proptest::prelude::*;
+        const PIECES: &[&str] = &[
+            "\n",
+            "\t",
+            " ",
+            "\\\n",
+            "summary:",
+            "all: summary",
+            "%.o: %.c",
+            "X = ",
+            "X += ",
+            "X := ",
+            "define X",
+            "define X =",
+            "endef",
+            "ifeq ($(X),1)",
+            "ifdef X",
+            "else",
+            "else ifeq (a,b)",
+            "endif",
+            "$(shell ",
+            "${shell ",
+            ")",
+            "}",
+            "(",
+            "$(X)",
+            "${X}",
+            "$$",
+            "case ",
+            " in ",
+            "*)",
+            "a|b)",
+            ";;",
+            "esac",
+            "include ",
+            "-include x.mk",
+            "sh tools/a.sh",
+            "python3 t.py",
+            "@",
+            "-",
+            "'",
+            "\"",
+            "*.c",
+            "[ab]",
+            "{a,b}",
+            "é",
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let piece = proptest::sample::select(PIECES).prop_map(str::to_string);
+        let text = proptest::collection::vec(piece, 0..80).prop_map(|v| v.concat());
+        // `CTXCURATE_FUZZ_CASES` as the integration suite's properties.
+        let cases = std::env::var("CTXCURATE_FUZZ_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(64);
+        let mut runner = proptest::test_runner::TestRunner::new(ProptestConfig {
+            cases,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        });
+        runner
+            .run(&text, |text| {
+                std::fs::write(dir.path().join("Makefile"), &text).unwrap();
+                std::fs::write(dir.path().join("x.mk"), &text).unwrap();
+                for command in ["make summary", "make -I . all", "make"] {
+                    let _ = task_lines(dir.path(), &shell(command));
+                }
+                let _ = shell_calls(&text);
+                let _ = crate::core::trust::scripts::shell_patterns(&text);
+                Ok(())
+            })
+            .unwrap();
+    }
 }
