@@ -21,6 +21,8 @@ use std::path::Path;
 use crate::core::model::CommandLine;
 use crate::core::module_maps::script::jsonc;
 
+mod automatic;
+
 /// The most task lines read for one command (tasks running tasks), and
 /// the most goals, recipe lines and scripts read along the way. A reading
 /// stopped at this bound or any other below ([`was_cut`]) makes the
@@ -308,25 +310,35 @@ fn make_recipes(
         }
         let mut recipes = rules.recipes_of(goals);
         // What `$(shell …)` runs, as make reads the makefiles.
-        recipes.extend(std::mem::take(&mut rules.shells));
+        let shells = std::mem::take(&mut rules.shells);
+        recipes.extend(shells.iter().map(|(file, line)| Recipe::new(file, line)));
         // What the makefile sets `SHELL`, `CC`, … to runs too.
         for name in MAKE_PROGRAMS {
             if let (Some(value), Some(file)) = (rules.variables.get(name), read.first()) {
-                recipes.push((file.clone(), value.clone()));
+                recipes.push(Recipe::new(file, value));
             }
         }
-        // A recipe's `$(GEN)` runs what the variable holds.
-        for (config, line) in recipes {
-            let line = rules.expand(&line);
+        // A recipe's `$(GEN)` runs what the variable holds, its `$<` the
+        // prerequisite of each goal.
+        let mut lines = 0;
+        for recipe in recipes {
+            let line = rules.expand(&recipe.line);
             if rules.unexpanded(&line) {
                 cut();
             }
-            out.push(TaskLine {
-                config,
-                dir: dir.clone(),
-                line,
-                named: true,
-            });
+            for line in recipe.lines(&line) {
+                lines += 1;
+                if lines > MAX_TASK_LINES {
+                    cut();
+                    return out;
+                }
+                out.push(TaskLine {
+                    config: recipe.file.clone(),
+                    dir: dir.clone(),
+                    line,
+                    named: true,
+                });
+            }
         }
     }
     out
@@ -439,6 +451,46 @@ struct Rule {
     recipe: Vec<String>,
     /// More recipe lines than were kept: reaching it cuts the reading.
     cut: bool,
+}
+
+/// A recipe line to review, with the goals it makes when it names their
+/// prerequisites (`$<`): what it runs is read for each
+/// ([`automatic`]).
+struct Recipe {
+    file: String,
+    line: String,
+    /// Of a rule written for its goals (no `%`).
+    explicit: bool,
+    /// Each goal with its prerequisites.
+    goals: Vec<(String, Vec<String>)>,
+}
+
+impl Recipe {
+    fn new(file: &str, line: &str) -> Recipe {
+        Recipe {
+            file: file.to_string(),
+            line: line.to_string(),
+            explicit: true,
+            goals: Vec::new(),
+        }
+    }
+
+    /// The lines this recipe runs, `line` its text with variables put
+    /// in: the line for each goal when it runs a prerequisite or its rule
+    /// is written for its goals, else the line once.
+    fn lines(&self, line: &str) -> Vec<String> {
+        if self.goals.is_empty() || !(self.explicit || automatic::runs_input(line)) {
+            return vec![line.to_string()];
+        }
+        let mut out: Vec<String> = Vec::new();
+        for (goal, prerequisites) in &self.goals {
+            let filled = automatic::fill(line, goal, prerequisites);
+            if !out.contains(&filled) {
+                out.push(filled);
+            }
+        }
+        out
+    }
 }
 
 /// The rules of the makefiles read, their variables, and the default
@@ -727,9 +779,9 @@ impl Rules {
     /// runs: theirs, their prerequisites' and so on, at most
     /// [`MAX_GOALS`] goals a rule makes and [`MAX_TASK_LINES`] distinct
     /// lines.
-    fn recipes_of(&self, mut goals: Vec<String>) -> Vec<(String, String)> {
+    fn recipes_of(&self, mut goals: Vec<String>) -> Vec<Recipe> {
         let mut seen: Vec<String> = Vec::new();
-        let mut recipes: Vec<(String, String)> = Vec::new();
+        let mut recipes: Vec<Recipe> = Vec::new();
         while let Some(goal) = goals.pop() {
             if seen.contains(&goal) {
                 continue;
@@ -758,20 +810,33 @@ impl Rules {
                     cut();
                     return recipes;
                 }
-                goals.extend(prerequisites);
                 for line in &rule.recipe {
                     // A pattern rule's recipe, the same for every object,
-                    // is one line to review.
-                    let entry = (rule.file.clone(), line.clone());
-                    if recipes.contains(&entry) {
-                        continue;
+                    // is one line to review; the goals it makes are kept
+                    // for what `$<` runs.
+                    let at = recipes
+                        .iter()
+                        .position(|r| r.file == rule.file && &r.line == line);
+                    let at = match at {
+                        Some(at) => at,
+                        None if recipes.len() >= MAX_TASK_LINES => {
+                            cut();
+                            return recipes;
+                        }
+                        None => {
+                            let mut recipe = Recipe::new(&rule.file, line);
+                            recipe.explicit = !rule.targets.iter().any(|t| t.contains('%'));
+                            recipes.push(recipe);
+                            recipes.len() - 1
+                        }
+                    };
+                    if automatic::names_inputs(line) && recipes[at].goals.len() < MAX_GOALS {
+                        recipes[at]
+                            .goals
+                            .push((goal.clone(), prerequisites.clone()));
                     }
-                    if recipes.len() >= MAX_TASK_LINES {
-                        cut();
-                        return recipes;
-                    }
-                    recipes.push(entry);
                 }
+                goals.extend(prerequisites);
             }
         }
         recipes
@@ -811,8 +876,6 @@ impl Rules {
     }
 }
 
-/// What `%` stands for when `goal` matches target pattern `pattern`
-/// (`%.o` and `main.o`: `main`), or `None`.
 /// The commands of the `$(shell CMD)` and `${shell CMD}` calls on a
 /// makefile line, parentheses inside the command balanced.
 fn shell_calls(line: &str) -> Vec<String> {
@@ -844,6 +907,8 @@ fn shell_calls(line: &str) -> Vec<String> {
     out
 }
 
+/// What `%` stands for when `goal` matches target pattern `pattern`
+/// (`%.o` and `main.o`: `main`), or `None`.
 fn stem<'a>(pattern: &str, goal: &'a str) -> Option<&'a str> {
     let (prefix, suffix) = pattern.split_once('%')?;
     if goal.len() <= prefix.len() + suffix.len() {
@@ -1359,6 +1424,29 @@ mod tests {
             owned(&[
                 ("Makefile", "", "rm -rf out"),
                 ("Makefile", "", "sh tools/version.sh --short"),
+            ])
+        );
+        // `$<` runs the prerequisite: the goal's own (a rule written for
+        // it), each goal's where a pattern rule runs it; `$(CC) -c $<`
+        // stays one line however many objects.
+        std::fs::write(
+            dir.path().join("Makefile"),
+            "summary: tools/gen.py data.csv\n\t@python3 $< $(word 2,$^)\n\
+             summary: a.o b.o report.txt\n\
+             %.o: %.c\n\t$(CC) -c $< -o $@\n\
+             %.txt: tools/%.sh\n\tsh $<\n",
+        )
+        .unwrap();
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "$(CC) -c $< -o $@"),
+                (
+                    "Makefile",
+                    "",
+                    "python3 tools/gen.py $(word 2,tools/gen.py data.csv)"
+                ),
+                ("Makefile", "", "sh tools/report.sh"),
             ])
         );
         // `make -I mk` finds an include in `mk/` when it is not beside.

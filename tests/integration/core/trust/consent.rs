@@ -1144,7 +1144,8 @@ fn a_lapsed_consent_from_an_earlier_version_says_what_to_do() {
 
 /// What make runs beyond a rule's own lines is covered: a script a
 /// `define` block names, the script either branch of a conditional would
-/// run, and one a `$(shell …)` runs as make reads. Editing any of them
+/// run, one a `$(shell …)` runs as make reads, and the prerequisite a
+/// recipe runs as `$<`. Editing any of them
 /// needs consent again (each ran unreviewed before).
 #[test]
 fn consent_covers_what_make_runs_through_define_conditionals_and_shell() {
@@ -1161,6 +1162,10 @@ fn consent_covers_what_make_runs_through_define_conditionals_and_shell() {
         (
             "STAMP := $(shell sh tools/stamp.sh)\nsummary:\n\t@sh tools/summarize.sh\n",
             "tools/stamp.sh",
+        ),
+        (
+            "summary: tools/summarize.sh\n\t@sh $<\n",
+            "tools/summarize.sh",
         ),
     ] {
         let p = Project::empty();
