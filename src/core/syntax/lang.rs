@@ -25,7 +25,9 @@ pub(super) enum Capture {
     Name,
     /// `@definition.<kind>`: the defining node.
     Definition(SymbolKind),
-    /// Anything else (ignored).
+    /// `@_…`: a node only a predicate reads (`#not-match? @_constructor`).
+    Predicate,
+    /// Anything else (ignored; a typo the tests catch).
     Other,
 }
 
@@ -123,6 +125,9 @@ pub(super) fn compile_query(lang: Lang) -> Result<SymbolQuery, QueryError> {
 fn classify_capture(name: &str) -> Capture {
     if name == "name" {
         return Capture::Name;
+    }
+    if name.starts_with('_') {
+        return Capture::Predicate;
     }
     match name
         .strip_prefix("definition.")

@@ -122,12 +122,15 @@ fn paths_and_kinds(lang: Lang, src: &str) -> Vec<String> {
 /// Issue 35: TanStack's `export const focusManager = new FocusManager()`
 /// is the name the rest of the code imports: a constant symbol, in
 /// TypeScript and JavaScript, exported or not; a value that is no `new`
-/// (`const n = 3`) stays none.
+/// (`const n = 3`) or a built-in collection (`new Set([...])`, a data
+/// table that only lengthened outlines) stays none.
 #[test]
 fn a_module_singleton_made_with_new_is_a_constant() {
     let src = "export class FocusManager {}\n\
                export const focusManager = new FocusManager()\n\
-               const cache = new Map()\n\
+               const cache = new QueryCache()\n\
+               const names = new Set(['a', 'b'])\n\
+               export const seen = new WeakMap()\n\
                const n = 3\n\
                function f() {\n  const inner = new Map()\n  return inner\n}\n";
     for lang in [Lang::TypeScript, Lang::JavaScript] {

@@ -46,19 +46,24 @@
         value: (object))) @definition.constant))
 
 ; A module's singleton (`export const focusManager = new FocusManager()`):
-; what the rest of the code imports by that name.
+; what the rest of the code imports by that name. A built-in collection
+; or value (`new Set([...])`, `new Map()`) is data, not a singleton.
 (program
   (lexical_declaration
     (variable_declarator
       name: (identifier) @name
-      value: (new_expression))) @definition.constant)
+      value: (new_expression
+        constructor: (identifier) @_constructor))) @definition.constant
+  (#not-match? @_constructor "^(Map|Set|WeakMap|WeakSet|WeakRef|Array|Object|RegExp|Date|Error|[A-Z][a-z]*Error|Promise|Proxy|URL|URLSearchParams|TextEncoder|TextDecoder|ArrayBuffer|DataView|[A-Z][a-z0-9]*Array)$"))
 
 (program
   (export_statement
     declaration: (lexical_declaration
       (variable_declarator
         name: (identifier) @name
-        value: (new_expression))) @definition.constant))
+        value: (new_expression
+          constructor: (identifier) @_constructor))) @definition.constant)
+  (#not-match? @_constructor "^(Map|Set|WeakMap|WeakSet|WeakRef|Array|Object|RegExp|Date|Error|[A-Z][a-z]*Error|Promise|Proxy|URL|URLSearchParams|TextEncoder|TextDecoder|ArrayBuffer|DataView|[A-Z][a-z0-9]*Array)$"))
 
 (method_definition
   name: (_) @name) @definition.method
