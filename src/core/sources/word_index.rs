@@ -236,10 +236,18 @@ pub fn answer(
     // others that have one say the index is behind. Counting them all
     // had a project with many binaries (Django's 1,384) ask for a rebuild
     // on every run, and answer nothing from the rebuilt index either.
-    let texts = read(&others);
-    let behind = texts.iter().filter(|t| t.is_some()).count();
-    if behind > REBUILD_MIN + files.len() / REBUILD_SHARE {
-        return None;
+    // Read in parts, so an index far behind is known after a part, not
+    // after every changed file was read twice (here and by the rebuild).
+    let limit = REBUILD_MIN + files.len() / REBUILD_SHARE;
+    let mut texts = Vec::with_capacity(others.len());
+    let mut behind = 0;
+    for part in others.chunks(limit + 1) {
+        let read_now = read(part);
+        behind += read_now.iter().filter(|t| t.is_some()).count();
+        if behind > limit {
+            return None;
+        }
+        texts.extend(read_now);
     }
     let mut out: Answer = vec![Vec::new(); words.len()];
     for (w, word) in words.iter().enumerate() {
