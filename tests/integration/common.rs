@@ -101,9 +101,13 @@ impl Project {
         std::fs::read_to_string(self.path(rel)).expect("read")
     }
 
-    /// A `ctxcurate` command running in the project root.
+    /// A `ctxcurate` command running in the project root: this build's,
+    /// or the binary `CTXCURATE_TEST_BIN` names (to show a new test fails
+    /// on an earlier build).
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_ctxcurate"));
+        let bin = std::env::var_os("CTXCURATE_TEST_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_ctxcurate").into());
+        let mut cmd = Command::new(bin);
         cmd.args(args)
             .current_dir(self.root())
             .env("XDG_CONFIG_HOME", self.config_home.path())

@@ -22,6 +22,7 @@ use crate::core::model::CommandLine;
 use crate::core::module_maps::script::jsonc;
 
 mod automatic;
+mod expand;
 
 /// The most task lines read for one command (tasks running tasks), and
 /// the most goals, recipe lines and scripts read along the way. A reading
@@ -33,6 +34,9 @@ pub(super) const MAX_TASK_LINES: usize = 256;
 thread_local! {
     /// Whether the last [`task_lines`] on this thread stopped at a bound.
     static CUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// What the expansions of one [`task_lines`] may still spend, all its
+    /// makes together: references and calls, and bytes of values read.
+    static EXPANSION: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
 }
 
 /// Note that the reading stops at a bound with more left to read.
@@ -113,6 +117,7 @@ pub(super) struct TaskLine {
 /// [`MAX_TASK_LINES`]; [`was_cut`] says whether a bound stopped it.
 pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLine> {
     CUT.with(|c| c.set(false));
+    EXPANSION.with(|e| e.set((MAX_EXPANSION_STEPS, MAX_EXPANSION_WORK)));
     let mut out: Vec<TaskLine> = Vec::new();
     let mut pending = vec![(command.clone(), String::new(), 0)];
     let mut make_bytes = MAX_MAKE_BYTES;
@@ -222,6 +227,16 @@ const MAX_EXPANSION: usize = 64 << 10;
 /// rules together: past it, prerequisites are kept as written.
 const MAX_EXPANDED: usize = 1 << 20;
 
+/// The most references and function calls expanded for one command,
+/// all the lines of all its makes together.
+const MAX_EXPANSION_STEPS: usize = 1_000_000;
+
+/// The most bytes of variable values expansion reads for one command.
+const MAX_EXPANSION_WORK: usize = 64 << 20;
+
+/// How deep `$(eval …)` text that evaluates more is read.
+const MAX_EVAL_DEPTH: usize = 8;
+
 /// The most bytes of makefiles read for one command, all `make`s and
 /// sub-makes together.
 pub(super) const MAX_MAKE_BYTES: usize = 16 << 20;
@@ -318,26 +333,84 @@ fn make_recipes(
                 recipes.push(Recipe::new(file, value));
             }
         }
-        // A recipe's `$(GEN)` runs what the variable holds, its `$<` the
-        // prerequisite of each goal.
-        let mut lines = 0;
-        for recipe in recipes {
-            let line = rules.expand(&recipe.line);
+        for (file, line, named) in recipe_lines(&mut rules, recipes, real_root, &dir) {
+            out.push(TaskLine {
+                config: file,
+                dir: dir.clone(),
+                line,
+                named,
+            });
+        }
+        if was_cut() {
+            break;
+        }
+    }
+    out
+}
+
+/// The lines `recipes` run, each with its file, in a make run in folder
+/// `dir`: a recipe's `$(GEN)` runs what the variable holds, `$(call
+/// RUN,x)` what `RUN` makes of `x`, its `$<` the prerequisite of each
+/// goal (found through `vpath`), a `$(shell …)` its command. At most
+/// [`MAX_TASK_LINES`]. Where `vpath` looked for a prerequisite before
+/// finding it is one more line, not named (for the files a consent
+/// covers, not run): a file added there would be the one make runs.
+fn recipe_lines(
+    rules: &mut Rules,
+    mut recipes: Vec<Recipe>,
+    real_root: &Path,
+    dir: &str,
+) -> Vec<(String, String, bool)> {
+    let mut out: Vec<(String, String, bool)> = Vec::new();
+    if !rules.vpaths.is_empty() || rules.variables.contains_key("VPATH") {
+        let mut looked: Vec<String> = Vec::new();
+        for recipe in &mut recipes {
+            for (_, prerequisites) in &mut recipe.goals {
+                for p in prerequisites.iter_mut() {
+                    let (found, before) = rules.locate(real_root, dir, p);
+                    *p = found;
+                    looked.extend(before.into_iter().filter(|b| b != p));
+                }
+            }
+            if !looked.is_empty() {
+                looked.sort();
+                looked.dedup();
+                out.push((recipe.file.clone(), looked.join(" "), false));
+                looked.clear();
+            }
+        }
+    }
+    let mut at = 0;
+    while at < recipes.len() {
+        let recipe = &recipes[at];
+        at += 1;
+        let (line, evals, shells) = rules.expansion(&recipe.line);
+        if !evals.is_empty() {
+            cut();
+        }
+        // A `define` block's lines, each without its recipe tab.
+        let line = match line.contains("\n\t") || line.starts_with('\t') {
+            true => line
+                .lines()
+                .map(|l| l.trim_start_matches('\t'))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            false => line,
+        };
+        let file = recipe.file.clone();
+        for line in recipe.lines(&line, &mut |l| rules.expand(l)) {
             if rules.unexpanded(&line) {
                 cut();
             }
-            for line in recipe.lines(&line) {
-                lines += 1;
-                if lines > MAX_TASK_LINES {
-                    cut();
-                    return out;
-                }
-                out.push(TaskLine {
-                    config: recipe.file.clone(),
-                    dir: dir.clone(),
-                    line,
-                    named: true,
-                });
+            if out.len() >= MAX_TASK_LINES {
+                cut();
+                return out;
+            }
+            out.push((file.clone(), line, true));
+        }
+        for command in shells {
+            if recipes.len() < 2 * MAX_TASK_LINES {
+                recipes.push(Recipe::new(&file, &command));
             }
         }
     }
@@ -477,14 +550,19 @@ impl Recipe {
 
     /// The lines this recipe runs, `line` its text with variables put
     /// in: the line for each goal when it runs a prerequisite or its rule
-    /// is written for its goals, else the line once.
-    fn lines(&self, line: &str) -> Vec<String> {
-        if self.goals.is_empty() || !(self.explicit || automatic::runs_input(line)) {
+    /// is written for its goals, else the line once. A function over the
+    /// goal's variables (`$(word 2,$^)`) is made, filled in, by `expand`.
+    fn lines(&self, line: &str, expand: &mut dyn FnMut(&str) -> String) -> Vec<String> {
+        let runs_input = || automatic::runs_input(&expand::stand_ins(line));
+        if self.goals.is_empty() || !(self.explicit || runs_input()) {
             return vec![line.to_string()];
         }
         let mut out: Vec<String> = Vec::new();
         for (goal, prerequisites) in &self.goals {
-            let filled = automatic::fill(line, goal, prerequisites);
+            let mut filled = automatic::fill(line, goal, prerequisites);
+            if filled.contains("$(") || filled.contains("${") {
+                filled = expand(&filled);
+            }
             if !out.contains(&filled) {
                 out.push(filled);
             }
@@ -509,6 +587,11 @@ struct Rules {
     /// The commands of `$(shell …)` the makefiles hold, each with its
     /// file: make runs them as it reads, whatever the goal.
     shells: Vec<(String, String)>,
+    /// The `vpath PATTERN DIRS` lines read: where a prerequisite not
+    /// found where make runs is looked for.
+    vpaths: Vec<(String, Vec<String>)>,
+    /// How deep in `$(eval …)` text the reading is.
+    eval_depth: usize,
 }
 
 /// `name` assigned `value` by a makefile line (`X = v`, `X := v`, `X ::=
@@ -551,7 +634,8 @@ impl Rules {
                     defining = None;
                     self.set(&name, &value, false, conditional > 0);
                 } else {
-                    lines.push(line.trim_start_matches('\t').to_string());
+                    // Tabs kept: a template `$(eval)` reads has recipes.
+                    lines.push(line.to_string());
                 }
                 continue;
             }
@@ -582,6 +666,17 @@ impl Rules {
                     continue;
                 }
                 "else" => continue,
+                "vpath" => {
+                    let expanded = self.expand(trimmed);
+                    let mut words = expanded.split_whitespace().skip(1);
+                    if let Some(pattern) = words.next()
+                        && self.vpaths.len() < MAX_TASK_LINES
+                    {
+                        let dirs = words.flat_map(|w| w.split(':')).map(str::to_string);
+                        self.vpaths.push((pattern.to_string(), dirs.collect()));
+                    }
+                    continue;
+                }
                 "define" => {
                     let name = trimmed["define".len()..]
                         .trim()
@@ -602,6 +697,10 @@ impl Rules {
                         .filter(|n| !n.contains(['$', '*', '?', '[']))
                         .map(str::to_string),
                 );
+                continue;
+            }
+            if trimmed.contains("$(eval ") || trimmed.contains("${eval ") {
+                included.extend(self.evaluate(file, trimmed));
                 continue;
             }
             if let Some((name, value, append)) = assignment(trimmed) {
@@ -707,72 +806,118 @@ impl Rules {
         }
     }
 
-    /// Whether `text`, expanded, still names a variable the makefiles set
-    /// (`$(X)`, `${X}`): one expansion did not reach (its budget, its
-    /// depth) or one set past what was kept. What it holds is unread.
-    fn unexpanded(&self, text: &str) -> bool {
-        let mut rest = text;
-        while let Some(at) = rest.find('$') {
-            rest = &rest[at + 1..];
-            let close = match rest.as_bytes().first() {
-                Some(b'(') => ')',
-                Some(b'{') => '}',
-                _ => continue,
-            };
-            if let Some(name) = rest[1..].split(close).next()
-                && (self.variables.contains_key(name) || self.dropped.contains(name))
-            {
-                return true;
-            }
-        }
-        false
+    /// Whether recipe line `line` names a goal's prerequisites (`$<`, …),
+    /// itself or in a variable it names (`RUN = python3 $<`).
+    fn names_inputs(&self, line: &str) -> bool {
+        automatic::names_inputs(line)
+            || expand::references(line).into_iter().any(|(open, close)| {
+                self.variables
+                    .get(&line[open + 2..close])
+                    .is_some_and(|v| expand::automatic(v))
+            })
     }
 
-    /// `text` with the variables read so far (`$(X)`, `${X}`) put in, a
-    /// few levels deep and up to [`MAX_EXPANSION`] bytes; what is not a
-    /// plain variable (`$(shell …)`, `$(X:.o=.c)`) is left.
+    /// Whether `text`, expanded, still names a variable the makefiles set
+    /// (`$(X)`, `${X}`) or a function call: one expansion did not reach
+    /// (its budget, its depth) or one set past what was kept. What it
+    /// holds is unread.
+    fn unexpanded(&self, text: &str) -> bool {
+        expand::names_unexpanded(text, &|name| {
+            self.variables.contains_key(name) || self.dropped.contains(name)
+        })
+    }
+
+    /// `text` with the variables read so far put in and make's functions
+    /// evaluated ([`expand`]), within [`MAX_EXPANSION`] bytes; past a
+    /// bound, as written. An `$(eval …)` met here (a recipe's, made while
+    /// it runs) is not read: it cuts the reading.
     fn expand(&mut self, text: &str) -> String {
-        let original = text;
-        let mut text = text.to_string();
-        for _ in 0..4 {
-            if !text.contains('$') {
-                break;
-            }
-            let mut out = String::with_capacity(text.len());
-            let mut rest = text.as_str();
-            while let Some(at) = rest.find('$') {
-                out.push_str(&rest[..at]);
-                rest = &rest[at..];
-                let close = match rest.as_bytes().get(1) {
-                    Some(b'(') => ')',
-                    Some(b'{') => '}',
-                    _ => {
-                        out.push('$');
-                        rest = &rest[1..];
-                        continue;
-                    }
-                };
-                match rest[2..].find(close).map(|end| &rest[2..2 + end]) {
-                    Some(name) if self.variables.contains_key(name) => {
-                        out.push_str(&self.variables[name]);
-                        rest = &rest[2 + name.len() + 1..];
-                    }
-                    _ => {
-                        out.push('$');
-                        rest = &rest[1..];
-                    }
-                }
-                if out.len() > MAX_EXPANSION
-                    || self.expanded + out.len().saturating_sub(original.len()) > MAX_EXPANDED
-                {
-                    return original.to_string();
-                }
-            }
-            out.push_str(rest);
-            text = out;
+        let (out, evals, _) = self.expansion(text);
+        if !evals.is_empty() {
+            cut();
         }
-        self.expanded += text.len().saturating_sub(original.len());
-        text
+        out
+    }
+
+    /// `text` expanded as [`Rules::expand`], with the texts of the
+    /// `$(eval …)` and the commands of the `$(shell …)` it met.
+    fn expansion(&mut self, text: &str) -> (String, Vec<String>, Vec<String>) {
+        if !text.contains('$') {
+            return (text.to_string(), Vec::new(), Vec::new());
+        }
+        let room = MAX_EXPANSION.min(MAX_EXPANDED.saturating_sub(self.expanded) + text.len());
+        let (steps, work) = EXPANSION.with(|e| e.get());
+        let mut expansion = expand::Expansion::new(&self.variables, room, steps, work);
+        let out = expansion.expand(text);
+        EXPANSION.with(|e| e.set((expansion.steps, expansion.work)));
+        if expansion.stopped {
+            return (text.to_string(), Vec::new(), Vec::new());
+        }
+        self.expanded += out.len().saturating_sub(text.len());
+        (out, expansion.evals, expansion.shells)
+    }
+
+    /// Line `line` of makefile `file` that calls `$(eval …)`: the text
+    /// each eval makes is read as makefile lines (rules made from a
+    /// template), [`MAX_EVAL_DEPTH`] deep; with the files they include.
+    fn evaluate(&mut self, file: &str, line: &str) -> Vec<String> {
+        let (_, evals, shells) = self.expansion(line);
+        self.shells
+            .extend(shells.into_iter().map(|c| (file.to_string(), c)));
+        if self.eval_depth >= MAX_EVAL_DEPTH {
+            cut();
+            return Vec::new();
+        }
+        self.eval_depth += 1;
+        let mut included = Vec::new();
+        for text in evals {
+            included.extend(self.read(file, &text));
+        }
+        self.eval_depth -= 1;
+        included
+    }
+
+    /// Where make finds prerequisite `name` of a goal made in folder
+    /// `dir`: there, else through `vpath`/`VPATH` (`tools/gen.py` for
+    /// `gen.py` and `vpath %.py tools`); with the places looked in before
+    /// (all, when none holds it): a file added there later would be the
+    /// one make runs.
+    fn locate(&self, real_root: &Path, dir: &str, name: &str) -> (String, Vec<String>) {
+        let here = |rel: &str| {
+            crate::core::module_maps::join_rel(dir, rel)
+                .is_some_and(|p| real_root.join(p).is_file())
+        };
+        let mut folders: Vec<&str> = Vec::new();
+        for (pattern, dirs) in &self.vpaths {
+            if stem(pattern, name).is_some() || pattern == name || pattern == "%" {
+                folders.extend(dirs.iter().map(String::as_str));
+            }
+        }
+        if let Some(all) = self.variables.get("VPATH") {
+            folders.extend(all.split([':', ' ', '\t']).filter(|d| !d.is_empty()));
+        }
+        let plain = (name.to_string(), Vec::new());
+        if folders.is_empty() || name.starts_with('/') || name.contains('$') || here(name) {
+            return plain;
+        }
+        if self
+            .rules
+            .iter()
+            .any(|r| r.targets.iter().any(|t| t == name))
+        {
+            return plain;
+        }
+        let mut before = vec![name.to_string()];
+        for folder in folders.into_iter().take(64) {
+            let candidate = format!("{}/{name}", folder.trim_end_matches('/'));
+            if here(&candidate) {
+                return (candidate, before);
+            }
+            if !before.contains(&candidate) {
+                before.push(candidate);
+            }
+        }
+        (name.to_string(), before)
     }
 
     /// The recipe lines (with the file each is from) that making `goals`
@@ -830,7 +975,7 @@ impl Rules {
                             recipes.len() - 1
                         }
                     };
-                    if automatic::names_inputs(line) && recipes[at].goals.len() < MAX_GOALS {
+                    if self.names_inputs(line) && recipes[at].goals.len() < MAX_GOALS {
                         recipes[at]
                             .goals
                             .push((goal.clone(), prerequisites.clone()));
@@ -1441,11 +1586,7 @@ mod tests {
             named_lines(dir.path(), "make summary"),
             owned(&[
                 ("Makefile", "", "$(CC) -c $< -o $@"),
-                (
-                    "Makefile",
-                    "",
-                    "python3 tools/gen.py $(word 2,tools/gen.py data.csv)"
-                ),
+                ("Makefile", "", "python3 tools/gen.py data.csv"),
                 ("Makefile", "", "sh tools/report.sh"),
             ])
         );
@@ -1488,6 +1629,78 @@ mod tests {
             ["a $(b) c", "d"]
         );
         assert_eq!(shell_calls("$(shell unclosed"), ["unclosed"]);
+    }
+
+    /// What make's functions make a recipe run: `$(call RUN,x)` the
+    /// script `RUN` makes of `x`, `$(foreach …)` each script of a list,
+    /// rules a `$(eval $(call TEMPLATE,…))` makes, and a prerequisite
+    /// found through `vpath`/`VPATH`. Each was missed: the line named no
+    /// script (`$(call` and `RUN,tools/x.sh)` are no paths), or the wrong
+    /// one (`python3 gen.py` where make runs `tools/gen.py`).
+    #[test]
+    fn make_runs_what_its_functions_make_and_vpath_finds() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |text: &str| std::fs::write(dir.path().join("Makefile"), text).unwrap();
+        write(
+            "RUN = sh $(1) --quiet\nSCRIPTS = tools/a.sh tools/b.sh\n\
+             summary:\n\t@$(call RUN,tools/x.sh)\n\t$(foreach s,$(SCRIPTS),sh $(s);)\n",
+        );
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "sh tools/a.sh; sh tools/b.sh;"),
+                ("Makefile", "", "sh tools/x.sh --quiet"),
+            ])
+        );
+        write(
+            "PROGRAMS = summary report\n\
+             define PROGRAM_template =\n$(1): $$($(1)_DEPS)\n\tpython3 tools/$(1).py $$@\nendef\n\
+             summary_DEPS = gen.txt\n\
+             $(foreach p,$(PROGRAMS),$(eval $(call PROGRAM_template,$(p))))\n\
+             gen.txt:\n\tsh tools/gen.sh\n",
+        );
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "python3 tools/summary.py $@"),
+                ("Makefile", "", "sh tools/gen.sh"),
+            ])
+        );
+        std::fs::create_dir_all(dir.path().join("tools")).unwrap();
+        std::fs::create_dir_all(dir.path().join("scripts")).unwrap();
+        std::fs::write(dir.path().join("tools/gen.py"), "").unwrap();
+        std::fs::write(dir.path().join("scripts/run.sh"), "").unwrap();
+        write(
+            "vpath %.py scripts tools\nVPATH = other:scripts\n\
+             summary: gen.py run.sh\n\tpython3 $<\n\tsh $(word 2,$^)\n",
+        );
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "python3 tools/gen.py"),
+                ("Makefile", "", "sh scripts/run.sh"),
+            ])
+        );
+        let looked: Vec<String> = task_lines(dir.path(), &shell("make summary"))
+            .into_iter()
+            .filter(|t| !t.named && !t.line.is_empty())
+            .map(|t| t.line)
+            .collect();
+        assert_eq!(looked, ["gen.py other/run.sh run.sh scripts/gen.py"]);
+        // What is left unexpanded by a bound, or cannot be known, cuts
+        // the reading where a goal reaches it.
+        for text in [
+            "X = $(X)$(X)\nsummary:\n\t$(call X)\n",
+            "summary:\n\tsh $(file <list.txt)\n",
+            "summary:\n\t$(eval x: ; sh y.sh)\n",
+        ] {
+            write(text);
+            task_lines(dir.path(), &shell("make summary"));
+            assert!(was_cut(), "{text}");
+        }
+        write("X = $(X)$(X)\nsummary:\n\t$(call X)\nclean:\n\trm -f $(word 1,$^)\n");
+        task_lines(dir.path(), &shell("make clean"));
+        assert!(!was_cut());
     }
 
     /// Makefiles made of make's and the shell's pieces in any order (a
@@ -1541,6 +1754,18 @@ mod tests {
             "[ab]",
             "{a,b}",
             "é",
+            "$(call X,",
+            "$(foreach v,",
+            "$(eval ",
+            "$(if ",
+            "$(patsubst %,",
+            "$(word 2,$^)",
+            "$(1)",
+            ",",
+            "$<",
+            "vpath % ",
+            "VPATH = ",
+            "define T\n$(1):\n\t$$(X)\nendef\n",
         ];
         let dir = tempfile::tempdir().unwrap();
         let piece = proptest::sample::select(PIECES).prop_map(str::to_string);

@@ -1192,3 +1192,58 @@ fn consent_covers_what_make_runs_through_define_conditionals_and_shell() {
         );
     }
 }
+
+/// What make's functions make a recipe run is covered: a script
+/// `$(call RUN,…)` makes, each one `$(foreach …)` runs, the recipe of a
+/// rule `$(eval $(call TEMPLATE,…))` makes, and a prerequisite `$<`
+/// finds through `vpath`. Editing any of them needs consent again (each
+/// ran unreviewed before), and a script added where `vpath` looks first
+/// does too.
+#[test]
+fn consent_covers_what_make_functions_run_and_vpath_finds() {
+    for (makefile, edited) in [
+        (
+            "RUN = sh $(1)\nsummary:\n\t@$(call RUN,tools/summarize.sh)\n",
+            "tools/summarize.sh",
+        ),
+        (
+            "STEPS = tools/fast.sh tools/summarize.sh\nsummary:\n\
+             \t@$(foreach s,$(STEPS),sh $(s);)\n",
+            "tools/fast.sh",
+        ),
+        (
+            "define RULE\n$(1):\n\t@sh tools/$(1)ize.sh\nendef\n\
+             $(foreach g,summar,$(eval $(call RULE,$(g))))\nsummary: summar\n",
+            "tools/summarize.sh",
+        ),
+        (
+            "vpath %.sh tools\nsummary: summarize.sh\n\t@sh $<\n",
+            "tools/summarize.sh",
+        ),
+        (
+            "VPATH = new:tools\nsummary: summarize.sh\n\t@sh $<\n",
+            "new/summarize.sh",
+        ),
+    ] {
+        let p = Project::empty();
+        hostile(&p, "make -s summary");
+        p.write("Makefile", makefile);
+        p.write("tools/summarize.sh", "cat >/dev/null; echo SUMMARY\n");
+        p.write("tools/fast.sh", "true\n");
+        let shown = p.ok(&["trust", "--yes"]);
+        assert!(
+            shown.contains("runs tools/summarize.sh (content sha256"),
+            "{shown}"
+        );
+        assert!(stdout(&p.run(&["build"])).contains("SUMMARY"), "{makefile}");
+        p.write(edited, "cat >/dev/null; touch pwned.txt; echo SUMMARY\n");
+        p.ok(&["cache", "clear"]);
+        let out = p.run(&["build"]);
+        assert!(!p.path("pwned.txt").exists(), "{makefile}: ran unreviewed");
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{makefile}: {}",
+            stderr(&out)
+        );
+    }
+}
