@@ -319,6 +319,7 @@ fn make_recipes(
             line: String::new(),
             named: false,
         }));
+
         let mut goals = make.goals;
         if goals.is_empty() {
             goals.extend(rules.first.clone());
@@ -333,12 +334,12 @@ fn make_recipes(
                 recipes.push(Recipe::new(file, value));
             }
         }
-        for (file, line, named) in recipe_lines(&mut rules, recipes, real_root, &dir) {
+        for (file, line) in recipe_lines(&mut rules, recipes, real_root, &dir) {
             out.push(TaskLine {
                 config: file,
                 dir: dir.clone(),
                 line,
-                named,
+                named: true,
             });
         }
         if was_cut() {
@@ -352,31 +353,20 @@ fn make_recipes(
 /// `dir`: a recipe's `$(GEN)` runs what the variable holds, `$(call
 /// RUN,x)` what `RUN` makes of `x`, its `$<` the prerequisite of each
 /// goal (found through `vpath`), a `$(shell …)` its command. At most
-/// [`MAX_TASK_LINES`]. Where `vpath` looked for a prerequisite before
-/// finding it is one more line, not named (for the files a consent
-/// covers, not run): a file added there would be the one make runs.
+/// [`MAX_TASK_LINES`].
 fn recipe_lines(
     rules: &mut Rules,
     mut recipes: Vec<Recipe>,
     real_root: &Path,
     dir: &str,
-) -> Vec<(String, String, bool)> {
-    let mut out: Vec<(String, String, bool)> = Vec::new();
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
     if !rules.vpaths.is_empty() || rules.variables.contains_key("VPATH") {
-        let mut looked: Vec<String> = Vec::new();
         for recipe in &mut recipes {
             for (_, prerequisites) in &mut recipe.goals {
                 for p in prerequisites.iter_mut() {
-                    let (found, before) = rules.locate(real_root, dir, p);
-                    *p = found;
-                    looked.extend(before.into_iter().filter(|b| b != p));
+                    *p = rules.locate(real_root, dir, p);
                 }
-            }
-            if !looked.is_empty() {
-                looked.sort();
-                looked.dedup();
-                out.push((recipe.file.clone(), looked.join(" "), false));
-                looked.clear();
             }
         }
     }
@@ -406,7 +396,7 @@ fn recipe_lines(
                 cut();
                 return out;
             }
-            out.push((file.clone(), line, true));
+            out.push((file.clone(), line));
         }
         for command in shells {
             if recipes.len() < 2 * MAX_TASK_LINES {
@@ -465,7 +455,9 @@ impl MakeArgs {
 
 /// The rules of makefile `first` (root-relative) and of the files it
 /// includes (relative to `dir`, where make runs), each read once, at most
-/// [`MAX_MAKEFILES`], while `budget` bytes last; with the files read.
+/// [`MAX_MAKEFILES`], while `budget` bytes last; with the files read (a
+/// consent is checked against a new reading: one that appears later is
+/// new to what the command runs).
 fn read_makefiles(
     real_root: &Path,
     first: Option<String>,
@@ -482,14 +474,19 @@ fn read_makefiles(
         if tried.contains(&rel) {
             continue;
         }
-        if tried.len() >= MAX_MAKEFILES {
+        // A missing one (`-include $(DEPS)` before a build) costs a look.
+        if tried.len() >= MAX_MAKEFILES * 16 {
             cut();
-            continue;
+            break;
         }
         tried.push(rel.clone());
         let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
             continue;
         };
+        if read.len() >= MAX_MAKEFILES {
+            cut();
+            continue;
+        }
         if text.len() > *budget {
             *budget = 0;
             cut();
@@ -585,7 +582,8 @@ struct Rules {
     expanded: usize,
     first: Option<String>,
     /// The commands of `$(shell …)` the makefiles hold, each with its
-    /// file: make runs them as it reads, whatever the goal.
+    /// file: make runs them as it reads, whatever the goal; and each
+    /// `include` of a pattern, as `include PATTERN`.
     shells: Vec<(String, String)>,
     /// The `vpath PATTERN DIRS` lines read: where a prerequisite not
     /// found where make runs is looked for.
@@ -689,17 +687,29 @@ impl Rules {
             }
             if let Some(names) = ["include ", "-include ", "sinclude "]
                 .iter()
-                .find_map(|k| line.strip_prefix(k))
+                .find_map(|k| trimmed.strip_prefix(k))
             {
-                included.extend(
-                    names
-                        .split_whitespace()
-                        .filter(|n| !n.contains(['$', '*', '?', '[']))
-                        .map(str::to_string),
-                );
+                // Make expands the names as it reads the line; one it
+                // could not is not read (the reading is cut), a pattern
+                // is one in what the command runs (a makefile added later
+                // would match it).
+                let names = self.expand(names);
+                for name in names.split_whitespace() {
+                    if name.contains('$') {
+                        cut();
+                    } else if name.contains(['*', '?', '[']) {
+                        if self.shells.len() < MAX_TASK_LINES {
+                            self.shells
+                                .push((file.to_string(), format!("include {name}")));
+                        }
+                    } else {
+                        included.push(name.to_string());
+                    }
+                }
                 continue;
             }
-            if trimmed.contains("$(eval ") || trimmed.contains("${eval ") {
+            if trimmed.contains("$(eval ") || trimmed.contains("${eval ") || expand::called(trimmed)
+            {
                 included.extend(self.evaluate(file, trimmed));
                 continue;
             }
@@ -857,11 +867,16 @@ impl Rules {
         (out, expansion.evals, expansion.shells)
     }
 
-    /// Line `line` of makefile `file` that calls `$(eval …)`: the text
-    /// each eval makes is read as makefile lines (rules made from a
+    /// Line `line` of makefile `file` that calls `$(eval …)` or starts
+    /// with a function (`$(error …)`, `$(foreach …)`), which make expands
+    /// before it reads the line: the text each eval makes, and what is
+    /// left of the line, are read as makefile lines (rules made from a
     /// template), [`MAX_EVAL_DEPTH`] deep; with the files they include.
     fn evaluate(&mut self, file: &str, line: &str) -> Vec<String> {
-        let (_, evals, shells) = self.expansion(line);
+        let (left, mut evals, shells) = self.expansion(line);
+        if left != line && !left.trim().is_empty() {
+            evals.push(left);
+        }
         self.shells
             .extend(shells.into_iter().map(|c| (file.to_string(), c)));
         if self.eval_depth >= MAX_EVAL_DEPTH {
@@ -879,10 +894,10 @@ impl Rules {
 
     /// Where make finds prerequisite `name` of a goal made in folder
     /// `dir`: there, else through `vpath`/`VPATH` (`tools/gen.py` for
-    /// `gen.py` and `vpath %.py tools`); with the places looked in before
-    /// (all, when none holds it): a file added there later would be the
-    /// one make runs.
-    fn locate(&self, real_root: &Path, dir: &str, name: &str) -> (String, Vec<String>) {
+    /// `gen.py` and `vpath %.py tools`). A consent is checked against a
+    /// new reading: a file added where make looks first is then the one
+    /// named.
+    fn locate(&self, real_root: &Path, dir: &str, name: &str) -> String {
         let here = |rel: &str| {
             crate::core::module_maps::join_rel(dir, rel)
                 .is_some_and(|p| real_root.join(p).is_file())
@@ -896,28 +911,22 @@ impl Rules {
         if let Some(all) = self.variables.get("VPATH") {
             folders.extend(all.split([':', ' ', '\t']).filter(|d| !d.is_empty()));
         }
-        let plain = (name.to_string(), Vec::new());
         if folders.is_empty() || name.starts_with('/') || name.contains('$') || here(name) {
-            return plain;
+            return name.to_string();
         }
         if self
             .rules
             .iter()
             .any(|r| r.targets.iter().any(|t| t == name))
         {
-            return plain;
+            return name.to_string();
         }
-        let mut before = vec![name.to_string()];
-        for folder in folders.into_iter().take(64) {
-            let candidate = format!("{}/{name}", folder.trim_end_matches('/'));
-            if here(&candidate) {
-                return (candidate, before);
-            }
-            if !before.contains(&candidate) {
-                before.push(candidate);
-            }
-        }
-        (name.to_string(), before)
+        folders
+            .into_iter()
+            .take(64)
+            .map(|folder| format!("{}/{name}", folder.trim_end_matches('/')))
+            .find(|candidate| here(candidate))
+            .unwrap_or_else(|| name.to_string())
     }
 
     /// The recipe lines (with the file each is from) that making `goals`
@@ -1681,24 +1690,53 @@ mod tests {
                 ("Makefile", "", "sh scripts/run.sh"),
             ])
         );
-        let looked: Vec<String> = task_lines(dir.path(), &shell("make summary"))
-            .into_iter()
-            .filter(|t| !t.named && !t.line.is_empty())
-            .map(|t| t.line)
-            .collect();
-        assert_eq!(looked, ["gen.py other/run.sh run.sh scripts/gen.py"]);
+        // A line that is a call (`$(error …)`) is no rule, whatever
+        // colons its message holds (micropython's ports/unix), and
+        // variables naming each other through both branches of a
+        // conditional end.
+        write(
+            "ifdef VARIANT_DIR\nVARIANT ?= $(notdir $(VARIANT_DIR:/=))\nelse\n\
+             VARIANT ?= standard\nVARIANT_DIR ?= variants/$(VARIANT)\nendif\n\
+             $(error Invalid VARIANT specified: $(VARIANT_DIR))\n\
+             summary: $(VARIANT_DIR)/x\n\tsh tools/a.sh\n",
+        );
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[("Makefile", "", "sh tools/a.sh")])
+        );
+        assert!(!was_cut());
+        // An include's name is expanded; one by a pattern is a pattern
+        // in what the command runs; missing ones (`-include $(DEPS)`
+        // before a build) are no makefiles read.
+        std::fs::write(dir.path().join("mk.mk"), "summary:\n\tsh tools/mk.sh\n").unwrap();
+        let objects: Vec<String> = (0..300).map(|i| format!("o{i}.o")).collect();
+        write(&format!(
+            "M = mk\nOBJS = {}\ninclude $(M).mk\n-include $(OBJS:.o=.d)\n",
+            objects.join(" ")
+        ));
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[("mk.mk", "", "sh tools/mk.sh")])
+        );
+        assert!(!was_cut());
+        write("include m*.mk\n");
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[("Makefile", "", "include m*.mk")])
+        );
         // What is left unexpanded by a bound, or cannot be known, cuts
         // the reading where a goal reaches it.
         for text in [
-            "X = $(X)$(X)\nsummary:\n\t$(call X)\n",
+            "X = $(call X)$(call X)\nsummary:\n\t$(call X)\n",
             "summary:\n\tsh $(file <list.txt)\n",
             "summary:\n\t$(eval x: ; sh y.sh)\n",
+            "include $(shell ls)\n",
         ] {
             write(text);
             task_lines(dir.path(), &shell("make summary"));
             assert!(was_cut(), "{text}");
         }
-        write("X = $(X)$(X)\nsummary:\n\t$(call X)\nclean:\n\trm -f $(word 1,$^)\n");
+        write("X = $(call X)$(call X)\nsummary:\n\t$(call X)\nclean:\n\trm -f $(word 1,$^)\n");
         task_lines(dir.path(), &shell("make clean"));
         assert!(!was_cut());
     }

@@ -77,6 +77,8 @@ pub(super) struct Expansion<'a> {
     calls: Vec<Vec<String>>,
     /// Each `foreach` variable with its word, innermost last.
     loops: Vec<(String, String)>,
+    /// The makefile variables being expanded, outermost first.
+    active: Vec<String>,
     /// The commands of the `$(shell …)` calls met, expanded.
     pub(super) shells: Vec<String>,
     /// The texts of the `$(eval …)` calls met, expanded: makefile lines.
@@ -102,6 +104,7 @@ impl<'a> Expansion<'a> {
             work,
             calls: Vec::new(),
             loops: Vec::new(),
+            active: Vec::new(),
             shells: Vec::new(),
             evals: Vec::new(),
             stopped: false,
@@ -185,13 +188,27 @@ impl<'a> Expansion<'a> {
         let Some(value) = self.lookup(&name) else {
             return whole.to_string();
         };
+        // A variable that names itself, through others: make stops with
+        // an error, and here one only comes of a variable set in both
+        // branches of a conditional (`X ?= $(Y)` in one, `Y ?= $(X)` in
+        // the other), each branch's value kept.
+        let global = !self.local(&name);
+        if global && self.active.contains(&name) {
+            return String::new();
+        }
         // Too large to fit, whatever it expands to, or to read.
         if value.len() > self.room || value.len() > self.work {
             self.stopped = true;
             return String::new();
         }
         self.work -= value.len();
+        if global {
+            self.active.push(name);
+        }
         let value = self.text(&value, depth + 1);
+        if global {
+            self.active.pop();
+        }
         match replace {
             Some((from, to)) => {
                 let from = self.text(from, depth + 1);
@@ -204,6 +221,12 @@ impl<'a> Expansion<'a> {
             }
             None => value,
         }
+    }
+
+    /// Whether `name` is a `call`'s argument or a `foreach` word here.
+    fn local(&self, name: &str) -> bool {
+        (!self.calls.is_empty() && !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit()))
+            || self.loops.iter().any(|(v, _)| v == name)
     }
 
     /// The value of variable `name`: a `call`'s numbered argument (empty
@@ -480,6 +503,17 @@ pub(super) fn stand_ins(line: &str) -> String {
     out
 }
 
+/// Whether makefile line `line` starts with a function call
+/// (`$(error …)`, `$(foreach …)`, `${info …}`).
+pub(super) fn called(line: &str) -> bool {
+    let Some(inner) = line.strip_prefix("$(").or_else(|| line.strip_prefix("${")) else {
+        return false;
+    };
+    inner
+        .split_once([' ', '\t'])
+        .is_some_and(|(name, _)| FUNCTIONS.contains(&name))
+}
+
 /// Each reference of `text` (`$(…)`, `${…}`, not the shell's `$$(…)`)
 /// as where its `$` is and where it closes, in order, found in one pass
 /// (a text of many unclosed references costs no more).
@@ -675,6 +709,16 @@ mod tests {
     }
 
     #[test]
+    fn a_variable_naming_itself_through_both_branches_ends() {
+        // micropython's ports/unix: `ifdef VARIANT_DIR` … `else` … `endif`.
+        let vars = [
+            ("VARIANT", "$(notdir $(VARIANT_DIR:/=)) standard"),
+            ("VARIANT_DIR", "variants/$(VARIANT)"),
+        ];
+        assert_eq!(expand(&vars, "$(VARIANT_DIR)"), "variants/ standard");
+    }
+
+    #[test]
     fn call_foreach_and_if_name_what_they_run() {
         let vars = [
             ("RUN", "sh $(1) $(2) $(3)"),
@@ -764,7 +808,7 @@ mod tests {
         // Endless, doubling (past the room), and a loop in a loop (past
         // the steps).
         let mut vars: HashMap<String, String> = [
-            ("X".to_string(), "$(X)$(X)".to_string()),
+            ("X".to_string(), "$(call X)$(call X)".to_string()),
             ("D0".to_string(), "d".repeat(100)),
             ("L".to_string(), "w ".repeat(1500)),
         ]
@@ -773,7 +817,7 @@ mod tests {
             vars.insert(format!("D{n}"), format!("$(D{0})$(D{0})", n - 1));
         }
         for text in [
-            "$(X)",
+            "$(call X)",
             "$(D23)",
             "$(foreach a,$(L),$(foreach b,$(L),))",
             "$(foreach a,$(L),$(eval $(L)))",

@@ -1195,10 +1195,10 @@ fn consent_covers_what_make_runs_through_define_conditionals_and_shell() {
 
 /// What make's functions make a recipe run is covered: a script
 /// `$(call RUN,…)` makes, each one `$(foreach …)` runs, the recipe of a
-/// rule `$(eval $(call TEMPLATE,…))` makes, and a prerequisite `$<`
-/// finds through `vpath`. Editing any of them needs consent again (each
-/// ran unreviewed before), and a script added where `vpath` looks first
-/// does too.
+/// rule `$(eval $(call TEMPLATE,…))` makes, a prerequisite `$<` finds
+/// through `vpath`, and a makefile included by a name to expand. Editing
+/// any of them needs consent again (each ran unreviewed before), and a
+/// script added where `vpath` looks first does too.
 #[test]
 fn consent_covers_what_make_functions_run_and_vpath_finds() {
     for (makefile, edited) in [
@@ -1224,12 +1224,14 @@ fn consent_covers_what_make_functions_run_and_vpath_finds() {
             "VPATH = new:tools\nsummary: summarize.sh\n\t@sh $<\n",
             "new/summarize.sh",
         ),
+        ("MK = mk\ninclude $(MK)/rules.mk\n", "mk/rules.mk"),
     ] {
         let p = Project::empty();
         hostile(&p, "make -s summary");
         p.write("Makefile", makefile);
         p.write("tools/summarize.sh", "cat >/dev/null; echo SUMMARY\n");
         p.write("tools/fast.sh", "true\n");
+        p.write("mk/rules.mk", "summary:\n\t@sh tools/summarize.sh\n");
         let shown = p.ok(&["trust", "--yes"]);
         assert!(
             shown.contains("runs tools/summarize.sh (content sha256"),
