@@ -16,6 +16,7 @@
 //! pattern in a task line counts as one in the command (a makefile's
 //! recipes, all read, are for the files they name only).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::core::model::CommandLine;
@@ -454,10 +455,11 @@ impl MakeArgs {
 }
 
 /// The rules of makefile `first` (root-relative) and of the files it
-/// includes (relative to `dir`, where make runs), each read once, at most
-/// [`MAX_MAKEFILES`], while `budget` bytes last; with the files read (a
-/// consent is checked against a new reading: one that appears later is
-/// new to what the command runs).
+/// includes (relative to `dir`, where make runs, else in the `-I`
+/// folders `include` names), each read once where it is included, at
+/// most [`MAX_MAKEFILES`], while `budget` bytes last; with the files read
+/// (a consent is checked against a new reading: one that appears later
+/// is new to what the command runs).
 fn read_makefiles(
     real_root: &Path,
     first: Option<String>,
@@ -465,49 +467,25 @@ fn read_makefiles(
     include: &[String],
     budget: &mut usize,
 ) -> (Rules, Vec<String>) {
-    let mut rules = Rules::default();
-    let mut queue: Vec<String> = first.into_iter().collect();
-    let mut read: Vec<String> = Vec::new();
-    let mut tried: Vec<String> = Vec::new();
-    while let Some(rel) = queue.pop() {
-        // A file included twice (an include loop) is read once.
-        if tried.contains(&rel) {
-            continue;
-        }
-        // A missing one (`-include $(DEPS)` before a build) costs a look.
-        if tried.len() >= MAX_MAKEFILES * 16 {
-            cut();
-            break;
-        }
-        tried.push(rel.clone());
-        let Some(text) = super::imports::small_text(&real_root.join(&rel)) else {
-            continue;
+    let mut rules = Rules {
+        root: real_root.to_path_buf(),
+        dir: dir.to_string(),
+        include_dirs: include.to_vec(),
+        budget: *budget,
+        ..Rules::default()
+    };
+    let curdir = real_root.join(dir).to_string_lossy().into_owned();
+    rules.variables.insert("CURDIR".to_string(), curdir);
+    if let Some(first) = first {
+        let listed = match dir {
+            "" => first.as_str(),
+            dir => first.strip_prefix(&format!("{dir}/")).unwrap_or(&first),
         };
-        if read.len() >= MAX_MAKEFILES {
-            cut();
-            continue;
-        }
-        if text.len() > *budget {
-            *budget = 0;
-            cut();
-            break;
-        }
-        *budget -= text.len();
-        read.push(rel.clone());
-        let included = rules.read(&rel, &text);
-        // Read in the order written: the queue is a stack.
-        for name in included.into_iter().rev() {
-            // Relative to where make runs (the `-C` folder), else in the
-            // first `-I` folder that holds it.
-            let found = std::iter::once(dir)
-                .chain(include.iter().map(String::as_str))
-                .filter_map(|d| crate::core::module_maps::join_rel(d, &name))
-                .find(|rel| real_root.join(rel).is_file());
-            if let Some(rel) = found.or_else(|| crate::core::module_maps::join_rel(dir, &name)) {
-                queue.push(rel);
-            }
-        }
+        let listed = listed.to_string();
+        rules.include_file(first, &listed);
     }
+    *budget = rules.budget;
+    let read = std::mem::take(&mut rules.files);
     (rules, read)
 }
 
@@ -590,12 +568,25 @@ struct Rules {
     vpaths: Vec<(String, Vec<String>)>,
     /// How deep in `$(eval …)` text the reading is.
     eval_depth: usize,
+    /// The real root, the folder make runs in (root-relative) and the
+    /// `-I` folders (relative to it).
+    root: std::path::PathBuf,
+    dir: String,
+    include_dirs: Vec<String>,
+    /// The makefiles looked for, and those read (root-relative).
+    tried: Vec<String>,
+    files: Vec<String>,
+    /// Bytes of makefiles that may still be read.
+    budget: usize,
+    /// How deep in included files the reading is.
+    including: usize,
 }
 
 /// `name` assigned `value` by a makefile line (`X = v`, `X := v`, `X ::=
 /// v`, `X ?= v`, `X += v`, `X != cmd`, after `export` or `override`), or
-/// `None` when the line is no assignment. The flag says `+=`.
-fn assignment(line: &str) -> Option<(&str, &str, bool)> {
+/// `None` when the line is no assignment. The flags say `+=`, and `:=`
+/// (`::=`, `:::=`: the value expanded as the line is read).
+fn assignment(line: &str) -> Option<(&str, &str, bool, bool)> {
     let eq = line.find('=')?;
     // `a: b` before any `=` is a rule (`a: X = v` sets a target's own).
     if line[..eq].contains(':') && !line[..eq].ends_with(':') {
@@ -603,6 +594,7 @@ fn assignment(line: &str) -> Option<(&str, &str, bool)> {
     }
     let head = &line[..eq];
     let append = head.ends_with('+');
+    let immediate = head.ends_with(':');
     let name = head.trim_end_matches([':', '+', '?', '!']).trim();
     let name = ["export ", "override "]
         .iter()
@@ -611,20 +603,83 @@ fn assignment(line: &str) -> Option<(&str, &str, bool)> {
     if name.is_empty() || name.contains(char::is_whitespace) {
         return None;
     }
-    Some((name, line[eq + 1..].trim(), append))
+    Some((name, line[eq + 1..].trim(), append, immediate))
 }
 
 impl Rules {
-    /// Read the rules and variables of makefile `file`; the files it
-    /// includes.
-    fn read(&mut self, file: &str, text: &str) -> Vec<String> {
-        let mut included = Vec::new();
+    /// Read makefile `rel` (root-relative; `listed` as make names it in
+    /// `MAKEFILE_LIST`, relative to where it runs) where it is included,
+    /// once: what it sets holds for the lines after the `include`.
+    fn include_file(&mut self, rel: String, listed: &str) {
+        // A file included twice (an include loop) is read once; a missing
+        // one (`-include $(DEPS)` before a build) costs a look.
+        if self.tried.contains(&rel) {
+            return;
+        }
+        if self.tried.len() >= MAX_MAKEFILES * 16 || self.including >= MAX_TASK_DEPTH * 2 {
+            cut();
+            return;
+        }
+        self.tried.push(rel.clone());
+        let Some(text) = super::imports::small_text(&self.root.join(&rel)) else {
+            return;
+        };
+        if self.files.len() >= MAX_MAKEFILES || text.len() > self.budget {
+            self.budget = 0;
+            cut();
+            return;
+        }
+        self.budget -= text.len();
+        self.files.push(rel.clone());
+        let list = match self.variables.get("MAKEFILE_LIST") {
+            Some(old) => format!("{old} {listed}"),
+            None => listed.to_string(),
+        };
+        self.variables.insert("MAKEFILE_LIST".to_string(), list);
+        self.including += 1;
+        self.read(&rel, &text);
+        self.including -= 1;
+    }
+
+    /// An `include` (`-include`, `sinclude`) of makefile `file` naming
+    /// `names`: make expands them as it reads the line, and reads each
+    /// from where it runs, else from the first `-I` folder holding it.
+    /// One it could not expand is not read (the reading is cut); a
+    /// pattern is one in what the command runs (a makefile added later
+    /// would match it).
+    fn include(&mut self, file: &str, names: &str) {
+        let names = self.expand(names);
+        for name in names.split_whitespace() {
+            if name.contains('$') {
+                cut();
+            } else if name.contains(['*', '?', '[']) {
+                if self.shells.len() < MAX_TASK_LINES {
+                    self.shells
+                        .push((file.to_string(), format!("include {name}")));
+                }
+            } else {
+                let found = std::iter::once(self.dir.as_str())
+                    .chain(self.include_dirs.iter().map(String::as_str))
+                    .filter_map(|d| crate::core::module_maps::join_rel(d, name))
+                    .find(|rel| self.root.join(rel).is_file())
+                    .or_else(|| crate::core::module_maps::join_rel(&self.dir, name));
+                if let Some(rel) = found {
+                    self.include_file(rel, name);
+                }
+            }
+        }
+    }
+
+    /// Read the rules and variables of makefile `file` (and of what it
+    /// includes, where it includes them).
+    fn read(&mut self, file: &str, text: &str) {
         let mut current: Option<usize> = None;
         // Inside `ifeq`/`ifdef`/… (depth), and the `define NAME` block
         // being read, with its lines.
         let mut conditional = 0usize;
         let mut defining: Option<(String, Vec<String>)> = None;
-        for line in text.lines() {
+        for line in logical_lines(text) {
+            let line = line.as_ref();
             if let Some((name, lines)) = defining.as_mut() {
                 if line.trim() == "endef" {
                     let value = lines.join("\n");
@@ -689,32 +744,20 @@ impl Rules {
                 .iter()
                 .find_map(|k| trimmed.strip_prefix(k))
             {
-                // Make expands the names as it reads the line; one it
-                // could not is not read (the reading is cut), a pattern
-                // is one in what the command runs (a makefile added later
-                // would match it).
-                let names = self.expand(names);
-                for name in names.split_whitespace() {
-                    if name.contains('$') {
-                        cut();
-                    } else if name.contains(['*', '?', '[']) {
-                        if self.shells.len() < MAX_TASK_LINES {
-                            self.shells
-                                .push((file.to_string(), format!("include {name}")));
-                        }
-                    } else {
-                        included.push(name.to_string());
-                    }
-                }
+                self.include(file, names);
                 continue;
             }
             if trimmed.contains("$(eval ") || trimmed.contains("${eval ") || expand::called(trimmed)
             {
-                included.extend(self.evaluate(file, trimmed));
+                self.evaluate(file, trimmed);
                 continue;
             }
-            if let Some((name, value, append)) = assignment(trimmed) {
-                self.set(name, value, append, conditional > 0);
+            if let Some((name, value, append, immediate)) = assignment(trimmed) {
+                let value = match immediate {
+                    true => Cow::Owned(self.expand(value)),
+                    false => Cow::Borrowed(value),
+                };
+                self.set(name, &value, append, conditional > 0);
                 continue;
             }
             if let Some((head, tail)) = line.split_once(':') {
@@ -722,7 +765,6 @@ impl Rules {
                 current = Some(self.rules.len() - 1);
             }
         }
-        included
     }
 
     /// A recipe line (after its tab) of rule `current`: a line of its
@@ -857,7 +899,8 @@ impl Rules {
         }
         let room = MAX_EXPANSION.min(MAX_EXPANDED.saturating_sub(self.expanded) + text.len());
         let (steps, work) = EXPANSION.with(|e| e.get());
-        let mut expansion = expand::Expansion::new(&self.variables, room, steps, work);
+        let mut expansion =
+            expand::Expansion::new(&self.variables, &self.dropped, room, steps, work);
         let out = expansion.expand(text);
         EXPANSION.with(|e| e.set((expansion.steps, expansion.work)));
         if expansion.stopped {
@@ -871,8 +914,8 @@ impl Rules {
     /// with a function (`$(error …)`, `$(foreach …)`), which make expands
     /// before it reads the line: the text each eval makes, and what is
     /// left of the line, are read as makefile lines (rules made from a
-    /// template), [`MAX_EVAL_DEPTH`] deep; with the files they include.
-    fn evaluate(&mut self, file: &str, line: &str) -> Vec<String> {
+    /// template), [`MAX_EVAL_DEPTH`] deep.
+    fn evaluate(&mut self, file: &str, line: &str) {
         let (left, mut evals, shells) = self.expansion(line);
         if left != line && !left.trim().is_empty() {
             evals.push(left);
@@ -881,15 +924,13 @@ impl Rules {
             .extend(shells.into_iter().map(|c| (file.to_string(), c)));
         if self.eval_depth >= MAX_EVAL_DEPTH {
             cut();
-            return Vec::new();
+            return;
         }
         self.eval_depth += 1;
-        let mut included = Vec::new();
         for text in evals {
-            included.extend(self.read(file, &text));
+            self.read(file, &text);
         }
         self.eval_depth -= 1;
-        included
     }
 
     /// Where make finds prerequisite `name` of a goal made in folder
@@ -1028,6 +1069,48 @@ impl Rules {
         }
         out
     }
+}
+
+/// The lines of makefile text `text` as make reads them: a line ended by
+/// `\\` goes on with the next (one space for the break), but a recipe's
+/// (its tab kept: the shell reads it) and one in a `define` block.
+fn logical_lines(text: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    let mut out: Vec<Cow<'_, str>> = Vec::new();
+    let mut defining = false;
+    let mut joined: Option<String> = None;
+    for line in text.lines() {
+        let continued = (line.len() - line.trim_end_matches('\\').len()) % 2 == 1;
+        // The line without the `\\` that joins it to the next.
+        let body = match continued {
+            true => &line[..line.len() - 1],
+            false => line,
+        };
+        if let Some(head) = joined.as_mut() {
+            head.push(' ');
+            head.push_str(body.trim_start());
+            if head.len() > MAX_TASK_LINE_BYTES {
+                cut();
+            }
+            if !continued || head.len() > MAX_TASK_LINE_BYTES {
+                out.extend(joined.take().map(Cow::Owned));
+            }
+            continue;
+        }
+        let word = line.split_whitespace().next().unwrap_or("");
+        if defining || line.starts_with('\t') || !continued {
+            defining = match word {
+                "define" => true,
+                "endef" => false,
+                _ => defining,
+            };
+            out.push(Cow::Borrowed(line));
+        } else {
+            joined = Some(body.to_string());
+        }
+    }
+    out.extend(joined.map(Cow::Owned));
+    out
 }
 
 /// The commands of the `$(shell CMD)` and `${shell CMD}` calls on a
@@ -1263,9 +1346,13 @@ mod tests {
             .map(|t| t.config.as_str())
             .collect();
         assert_eq!(read, ["Makefile", "rules.mk"]);
-        // No goal: the first target.
+        // No goal: the first target, read in order, includes included.
         let lines = task_lines(dir.path(), &shell("make"));
-        assert!(lines.iter().any(|t| t.line == "echo all"), "{lines:?}");
+        assert!(
+            lines.iter().any(|t| t.line == "sh tools/gen.sh"),
+            "{lines:?}"
+        );
+        assert!(!lines.iter().any(|t| t.line == "echo all"), "{lines:?}");
         assert!(
             !lines.iter().any(|t| t.line.contains("rm -rf")),
             "{lines:?}"
@@ -1738,6 +1825,45 @@ mod tests {
         }
         write("X = $(call X)$(call X)\nsummary:\n\t$(call X)\nclean:\n\trm -f $(word 1,$^)\n");
         task_lines(dir.path(), &shell("make clean"));
+        assert!(!was_cut());
+    }
+
+    /// An included makefile is read where it is included: what it sets
+    /// names the next include (`include $(TOP)/py/py.mk` after `include
+    /// mkenv.mk` sets `TOP`), `MAKEFILE_LIST` lists the files read so far,
+    /// a line ended by `\\` goes on, and a variable nothing sets is empty
+    /// (micropython's ports: each was refused, or read nothing).
+    #[test]
+    fn make_reads_an_include_where_it_stands() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str, text: &str| {
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write(
+            "ports/unix/Makefile",
+            "include ../../py/mkenv.mk\ninclude $(TOP)/py/py.mk\n\
+             $(foreach d, $(USER_C_MODULES), \\\n  $(eval include $(d)/x.mk) \\\n)\n\
+             summary:\n\tsh $(TOP)/tools/$(TOOL)\n",
+        );
+        // `:=` expands as the line is read, `MAKEFILE_LIST` growing after.
+        write(
+            "py/mkenv.mk",
+            "THIS_MAKEFILE := $(lastword $(MAKEFILE_LIST))\n\
+             TOP := $(patsubst %/py/mkenv.mk,%,$(THIS_MAKEFILE))\ninclude $(TOP)/py/verbose.mk\n",
+        );
+        write("py/verbose.mk", "Q = @\n");
+        write(
+            "py/py.mk",
+            "THIS_MAKEFILE = $(lastword $(MAKEFILE_LIST))\n\
+             include $(dir $(THIS_MAKEFILE))tool.mk\n",
+        );
+        write("py/tool.mk", "TOOL = run.sh\n");
+        assert_eq!(
+            named_lines(dir.path(), "make -C ports/unix summary"),
+            owned(&[("ports/unix/Makefile", "ports/unix", "sh ../../tools/run.sh")])
+        );
         assert!(!was_cut());
     }
 

@@ -8,7 +8,7 @@
 //! ([`names_unexpanded`]), so a goal reaching it cannot be consented to.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// How deep references nest (a variable naming a variable, calls in
 /// calls) before an expansion stops.
@@ -63,9 +63,21 @@ const FUNCTIONS: &[&str] = &[
 /// reviewed.
 const OPAQUE: &[&str] = &["file", "guile", "let", "intcmp"];
 
+/// The variables make sets itself that a makefile's text names for what
+/// make runs (`$(MAKE) -C sub`, `$(CC)`): kept as written when the
+/// makefile does not set them, where another unset variable is empty.
+const BUILT_IN: &[&str] = &[
+    "MAKE", "SHELL", "CC", "CXX", "CPP", "AS", "AR", "LD", "YACC", "LEX", "FC", "PC", "M2C", "RM",
+];
+
 /// One expansion over a makefile's variables.
 pub(super) struct Expansion<'a> {
     variables: &'a HashMap<String, String>,
+    /// Variables set to more than was kept: naming one stops it.
+    dropped: &'a HashSet<String>,
+    /// A variable not set (the environment's, the command line's) was
+    /// named since this was last cleared.
+    unknown: bool,
     /// The most bytes any text being built may reach.
     room: usize,
     /// References and calls it may still evaluate.
@@ -93,12 +105,15 @@ impl<'a> Expansion<'a> {
     /// and reads at most `work` bytes of values.
     pub(super) fn new(
         variables: &'a HashMap<String, String>,
+        dropped: &'a HashSet<String>,
         room: usize,
         steps: usize,
         work: usize,
     ) -> Expansion<'a> {
         Expansion {
             variables,
+            dropped,
+            unknown: false,
             room,
             steps,
             work,
@@ -112,9 +127,9 @@ impl<'a> Expansion<'a> {
     }
 
     /// `text` expanded: each reference to a variable set put in, each
-    /// function evaluated; a reference to a variable not set is kept as
-    /// written (what make takes from the environment is not known), and
-    /// `$$` stays `$$` (the shell's `$`). Empty when [`Self::stopped`].
+    /// function evaluated; a variable not set is empty, as make has it
+    /// (but make's own programs, [`BUILT_IN`], kept as written), and `$$`
+    /// stays `$$` (the shell's `$`). Empty when [`Self::stopped`].
     pub(super) fn expand(&mut self, text: &str) -> String {
         let out = self.text(text, 0);
         if self.stopped { String::new() } else { out }
@@ -173,10 +188,14 @@ impl<'a> Expansion<'a> {
             return String::new();
         }
         self.steps -= 1;
-        if let Some((name, args)) = inner.split_once([' ', '\t'])
-            && FUNCTIONS.contains(&name)
-        {
-            return self.function(name, args, whole, depth);
+        if let Some((name, args)) = inner.split_once([' ', '\t']) {
+            if FUNCTIONS.contains(&name) {
+                return self.function(name, args, whole, depth);
+            }
+            // Not known here: kept, so the line names it.
+            if OPAQUE.contains(&name) {
+                return whole.to_string();
+            }
         }
         // A substitution reference: `$(X:.c=.o)`, `$(X:%.c=%.o)`.
         let (name, replace) = match substitution(inner) {
@@ -186,7 +205,17 @@ impl<'a> Expansion<'a> {
         // A computed name: `$($(X)_FLAGS)`.
         let name = self.text(name, depth + 1);
         let Some(value) = self.lookup(&name) else {
-            return whole.to_string();
+            if self.dropped.contains(&name) {
+                self.stopped = true;
+                return String::new();
+            }
+            self.unknown = true;
+            // `$(@D)`, `$(<F)`: the goal's, filled in later.
+            let kept = BUILT_IN.contains(&name.as_str()) || automatic(whole);
+            return match kept || name.contains('$') {
+                true => whole.to_string(),
+                false => String::new(),
+            };
         };
         // A variable that names itself, through others: make stops with
         // an error, and here one only comes of a variable set in both
@@ -262,9 +291,11 @@ impl<'a> Expansion<'a> {
             "call" => self.call(&args, d),
             "foreach" => self.foreach(arg(0), arg(1), arg(2), d),
             "if" => {
+                let known = std::mem::take(&mut self.unknown);
                 let condition = self.text(arg(0), d);
                 let condition = condition.trim();
-                if condition.contains('$') {
+                let unknown = std::mem::replace(&mut self.unknown, known);
+                if unknown || condition.contains('$') {
                     // Not known here (the environment's): either branch.
                     let then = self.text(arg(1), d);
                     let otherwise = self.text(arg(2), d);
@@ -675,7 +706,8 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let mut e = Expansion::new(&variables, 1 << 16, 10_000, 1 << 20);
+        let dropped = HashSet::new();
+        let mut e = Expansion::new(&variables, &dropped, 1 << 16, 10_000, 1 << 20);
         let out = e.expand(text);
         assert!(!e.stopped, "{text}");
         out
@@ -700,10 +732,11 @@ mod tests {
             "a.o b.o o/a.o o/b.o"
         );
         assert_eq!(expand(&vars, "$($(K)_FLAGS)"), "-O2");
-        // Not set, automatic, the shell's: kept.
+        // Not set: empty, as make has it, but make's own programs; the
+        // automatic variables and the shell's: kept.
         assert_eq!(
-            expand(&vars, "$(NOPE) $@ $< $$HOME $$(pwd)"),
-            "$(NOPE) $@ $< $$HOME $$(pwd)"
+            expand(&vars, "$(NOPE)$(MAKE) $(CC) $@ $< $$HOME $$(pwd)"),
+            "$(MAKE) $(CC) $@ $< $$HOME $$(pwd)"
         );
         assert_eq!(expand(&vars, "$(unclosed x"), "$(unclosed x");
     }
@@ -796,7 +829,8 @@ mod tests {
     fn eval_and_shell_are_handed_back() {
         let variables: HashMap<String, String> =
             [("T".to_string(), "$(1): ; sh $$(TOOL) $(1).sh".to_string())].into();
-        let mut e = Expansion::new(&variables, 1 << 16, 10_000, 1 << 20);
+        let none = HashSet::new();
+        let mut e = Expansion::new(&variables, &none, 1 << 16, 10_000, 1 << 20);
         let out = e.expand("$(foreach p,a b,$(eval $(call T,$(p))))$(shell sh $(T))");
         assert_eq!(e.evals, ["a: ; sh $(TOOL) a.sh", "b: ; sh $(TOOL) b.sh"]);
         assert_eq!(e.shells.len(), 1);
@@ -823,12 +857,14 @@ mod tests {
             "$(foreach a,$(L),$(eval $(L)))",
             "$(foreach a,$(L),$(foreach b,$(L),$(words $(L))))",
         ] {
-            let mut e = Expansion::new(&vars, 1 << 16, 200_000, 1 << 30);
+            let none = HashSet::new();
+            let mut e = Expansion::new(&vars, &none, 1 << 16, 200_000, 1 << 30);
             assert_eq!(e.expand(text), "", "{text}");
             assert!(e.stopped, "{text}");
         }
         let words: HashMap<String, String> = [("W".to_string(), "w ".repeat(MAX_WORDS + 1))].into();
-        let mut e = Expansion::new(&words, 1 << 30, 1_000_000, 1 << 30);
+        let none = HashSet::new();
+        let mut e = Expansion::new(&words, &none, 1 << 30, 1_000_000, 1 << 30);
         e.expand("$(foreach a,$(W),$(foreach b,$(W),x))");
         assert!(e.stopped);
         let set = |name: &str| name == "X";
