@@ -249,9 +249,24 @@ pub(super) const MAX_GOALS: usize = 1024;
 /// The variables make runs programs from without a recipe naming them:
 /// `SHELL` runs every recipe line, the others are the programs of its
 /// built-in rules (`%.o: %.c` runs `$(CC)`). Set by a makefile, each
-/// counts as a line it runs.
-const MAKE_PROGRAMS: [&str; 12] = [
-    "SHELL", "CC", "CXX", "CPP", "AS", "AR", "LD", "YACC", "LEX", "FC", "PC", "M2C",
+/// counts as a line it runs; and what the shell runs before each line
+/// (`BASH_ENV`, `ENV`) or is given with it (`.SHELLFLAGS`).
+const MAKE_PROGRAMS: [&str; 15] = [
+    "SHELL",
+    "CC",
+    "CXX",
+    "CPP",
+    "AS",
+    "AR",
+    "LD",
+    "YACC",
+    "LEX",
+    "FC",
+    "PC",
+    "M2C",
+    "BASH_ENV",
+    "ENV",
+    ".SHELLFLAGS",
 ];
 
 /// Whether word `at` of `words` runs make: `make`, `gmake`, or a recipe's
@@ -375,29 +390,49 @@ fn recipe_lines(
     while at < recipes.len() {
         let recipe = &recipes[at];
         at += 1;
-        let (line, evals, shells) = rules.expansion(&recipe.line);
-        if !evals.is_empty() {
+        let first = rules.expanded_with(&recipe.line, None);
+        if !first.evals.is_empty() {
             cut();
         }
-        // A `define` block's lines, each without its recipe tab.
-        let line = match line.contains("\n\t") || line.starts_with('\t') {
-            true => line
-                .lines()
-                .map(|l| l.trim_start_matches('\t'))
-                .collect::<Vec<_>>()
-                .join("\n"),
-            false => line,
-        };
+        // The line again with each value a conditional's branch gives a
+        // variable it names, where the values joined are not its words
+        // (`sh tools/$(S).sh`).
+        let mut texts = vec![first.text];
+        for name in &first.named {
+            for value in rules.alternatives.get(name).cloned().unwrap_or_default() {
+                if holds_words(&texts[0], &value) {
+                    continue;
+                }
+                let other = rules.expanded_with(&recipe.line, Some((name.clone(), value)));
+                if !texts.contains(&other.text) && texts.len() < 16 {
+                    texts.push(other.text);
+                }
+            }
+        }
+        let shells = first.shells;
         let file = recipe.file.clone();
-        for line in recipe.lines(&line, &mut |l| rules.expand(l)) {
-            if rules.unexpanded(&line) {
-                cut();
+        for text in texts {
+            // A `define` block's lines, each without its recipe tab.
+            let text = match text.contains("\n\t") || text.starts_with('\t') {
+                true => text
+                    .lines()
+                    .map(|l| l.trim_start_matches('\t'))
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                false => text,
+            };
+            for line in recipe.lines(&text, &mut |l| rules.expand(l)) {
+                if rules.unexpanded(&line) {
+                    cut();
+                }
+                if out.len() >= MAX_TASK_LINES {
+                    cut();
+                    return out;
+                }
+                if !out.iter().any(|(f, l)| *f == file && *l == line) {
+                    out.push((file.clone(), line));
+                }
             }
-            if out.len() >= MAX_TASK_LINES {
-                cut();
-                return out;
-            }
-            out.push((file.clone(), line));
         }
         for command in shells {
             if recipes.len() < 2 * MAX_TASK_LINES {
@@ -568,6 +603,9 @@ struct Rules {
     vpaths: Vec<(String, Vec<String>)>,
     /// How deep in `$(eval …)` text the reading is.
     eval_depth: usize,
+    /// The values each branch of a conditional gives a variable set
+    /// there (at most 8 a variable, 256 variables).
+    alternatives: std::collections::HashMap<String, Vec<String>>,
     /// The real root, the folder make runs in (root-relative) and the
     /// `-I` folders (relative to it).
     root: std::path::PathBuf,
@@ -580,6 +618,15 @@ struct Rules {
     budget: usize,
     /// How deep in included files the reading is.
     including: usize,
+}
+
+/// What an expansion made of a text: the text, the `$(eval …)` texts and
+/// `$(shell …)` commands it met, and the variables it named.
+struct Expanded {
+    text: String,
+    evals: Vec<String>,
+    shells: Vec<String>,
+    named: Vec<String>,
 }
 
 /// `name` assigned `value` by a makefile line (`X = v`, `X := v`, `X ::=
@@ -844,6 +891,30 @@ impl Rules {
     /// before is kept beside the new one, so a recipe naming the variable
     /// names every file either branch would run.
     fn set(&mut self, name: &str, value: &str, append: bool, conditional: bool) {
+        // Each value a branch gives, for the lines that put the variable
+        // inside a word (`sh tools/$(S).sh`): the joined value is no name.
+        match (conditional, append) {
+            (true, false) if self.alternatives.len() < 256 => {
+                let old = self.variables.get(name).cloned();
+                let values = self.alternatives.entry(name.to_string()).or_default();
+                if values.is_empty() {
+                    values.extend(old);
+                }
+                if values.len() < 8 {
+                    values.push(value.to_string());
+                }
+            }
+            (_, true) => {
+                for v in self.alternatives.get_mut(name).into_iter().flatten() {
+                    v.push(' ');
+                    v.push_str(value);
+                }
+            }
+            (false, false) => {
+                self.alternatives.remove(name);
+            }
+            _ => {}
+        }
         let value = match self.variables.get(name) {
             Some(old) if append || conditional => format!("{old} {value}"),
             _ => value.to_string(),
@@ -894,20 +965,38 @@ impl Rules {
     /// `text` expanded as [`Rules::expand`], with the texts of the
     /// `$(eval …)` and the commands of the `$(shell …)` it met.
     fn expansion(&mut self, text: &str) -> (String, Vec<String>, Vec<String>) {
+        let out = self.expanded_with(text, None);
+        (out.text, out.evals, out.shells)
+    }
+
+    /// `text` expanded as [`Rules::expansion`], variable `overriding.0`
+    /// set to `overriding.1`; with the variables it named.
+    fn expanded_with(&mut self, text: &str, overriding: Option<(String, String)>) -> Expanded {
+        let mut out = Expanded {
+            text: text.to_string(),
+            evals: Vec::new(),
+            shells: Vec::new(),
+            named: Vec::new(),
+        };
         if !text.contains('$') {
-            return (text.to_string(), Vec::new(), Vec::new());
+            return out;
         }
         let room = MAX_EXPANSION.min(MAX_EXPANDED.saturating_sub(self.expanded) + text.len());
         let (steps, work) = EXPANSION.with(|e| e.get());
         let mut expansion =
             expand::Expansion::new(&self.variables, &self.dropped, room, steps, work);
-        let out = expansion.expand(text);
+        expansion.overriding = overriding;
+        let expanded = expansion.expand(text);
         EXPANSION.with(|e| e.set((expansion.steps, expansion.work)));
         if expansion.stopped {
-            return (text.to_string(), Vec::new(), Vec::new());
+            return out;
         }
-        self.expanded += out.len().saturating_sub(text.len());
-        (out, expansion.evals, expansion.shells)
+        self.expanded += expanded.len().saturating_sub(text.len());
+        out.text = expanded;
+        out.evals = expansion.evals;
+        out.shells = expansion.shells;
+        out.named = expansion.named;
+        out
     }
 
     /// Line `line` of makefile `file` that calls `$(eval …)` or starts
@@ -1069,6 +1158,21 @@ impl Rules {
         }
         out
     }
+}
+
+/// Whether `text` holds `words` (its words, in order) as words of its
+/// own: not inside a longer word.
+fn holds_words(text: &str, words: &str) -> bool {
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    if words.is_empty() {
+        return true;
+    }
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    text.match_indices(&words).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + words.len()..].chars().next();
+        before.is_none_or(char::is_whitespace) && after.is_none_or(char::is_whitespace)
+    })
 }
 
 /// The lines of makefile text `text` as make reads them: a line ended by
@@ -1810,6 +1914,21 @@ mod tests {
         assert_eq!(
             named_lines(dir.path(), "make summary"),
             owned(&[("Makefile", "", "include m*.mk")])
+        );
+        // A variable each branch of a conditional sets, inside a word:
+        // the line once for each value; and bash's BASH_ENV.
+        write(
+            "ifeq ($(wildcard tools/flag),)\nS = a\nelse\nS = b\nendif\n\
+             export BASH_ENV = tools/env.sh\nsummary:\n\t@sh tools/$(S).sh\n",
+        );
+        assert_eq!(
+            named_lines(dir.path(), "make summary"),
+            owned(&[
+                ("Makefile", "", "sh tools/a b.sh"),
+                ("Makefile", "", "sh tools/a.sh"),
+                ("Makefile", "", "sh tools/b.sh"),
+                ("Makefile", "", "tools/env.sh"),
+            ])
         );
         // What is left unexpanded by a bound, or cannot be known, cuts
         // the reading where a goal reaches it.

@@ -91,6 +91,11 @@ pub(super) struct Expansion<'a> {
     loops: Vec<(String, String)>,
     /// The makefile variables being expanded, outermost first.
     active: Vec<String>,
+    /// A variable given another value for this expansion (one branch of
+    /// a conditional that set it).
+    pub(super) overriding: Option<(String, String)>,
+    /// The makefile variables named, each once (at most 64).
+    pub(super) named: Vec<String>,
     /// The commands of the `$(shell …)` calls met, expanded.
     pub(super) shells: Vec<String>,
     /// The texts of the `$(eval …)` calls met, expanded: makefile lines.
@@ -120,6 +125,8 @@ impl<'a> Expansion<'a> {
             calls: Vec::new(),
             loops: Vec::new(),
             active: Vec::new(),
+            overriding: None,
+            named: Vec::new(),
             shells: Vec::new(),
             evals: Vec::new(),
             stopped: false,
@@ -225,6 +232,9 @@ impl<'a> Expansion<'a> {
         if global && self.active.contains(&name) {
             return String::new();
         }
+        if global && !self.named.contains(&name) && self.named.len() < 64 {
+            self.named.push(name.clone());
+        }
         // Too large to fit, whatever it expands to, or to read.
         if value.len() > self.room || value.len() > self.work {
             self.stopped = true;
@@ -270,6 +280,9 @@ impl<'a> Expansion<'a> {
         }
         if let Some((_, word)) = self.loops.iter().rev().find(|(v, _)| v == name) {
             return Some(Cow::Owned(word.clone()));
+        }
+        if let Some((_, value)) = self.overriding.as_ref().filter(|(v, _)| v == name) {
+            return Some(Cow::Owned(value.clone()));
         }
         let variables: &'a HashMap<String, String> = self.variables;
         variables.get(name).map(|v| Cow::Borrowed(v.as_str()))

@@ -1225,6 +1225,19 @@ fn consent_covers_what_make_functions_run_and_vpath_finds() {
             "new/summarize.sh",
         ),
         ("MK = mk\ninclude $(MK)/rules.mk\n", "mk/rules.mk"),
+        // Which branch make takes hangs on a file appearing: the script
+        // of either is covered, inside a word too.
+        (
+            "ifeq ($(wildcard tools/flag),)\nS = summarize\nelse\nS = fast\nendif\n\
+             summary:\n\t@sh tools/$(S).sh\n",
+            "tools/fast.sh",
+        ),
+        // Bash reads BASH_ENV before each recipe line.
+        (
+            "export BASH_ENV = tools/fast.sh\nSHELL = /bin/bash\n\
+             summary:\n\t@sh tools/summarize.sh\n",
+            "tools/fast.sh",
+        ),
     ] {
         let p = Project::empty();
         hostile(&p, "make -s summary");
