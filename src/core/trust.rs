@@ -282,7 +282,7 @@ impl Pending {
         }
         self.places
             .iter()
-            .find(|(_, p)| !p.ends_with(": nothing"))
+            .find(|(_, p)| !p.ends_with(": nothing") && !p.contains(imports::PYTHON_FINDS))
             .map(|(_, p)| p.clone())
     }
 
@@ -314,6 +314,14 @@ impl Pending {
                  (consent is needed again if one appears)",
                 if empty == 1 { "place" } else { "places" }
             ));
+        }
+        for (_, place) in &self.places {
+            if let Some((folder, _)) = place.split_once(imports::PYTHON_FINDS) {
+                lines.push(format!(
+                    "  and the modules in {folder} (Python finds a module there before any \
+                     other; consent is needed again if one appears)"
+                ));
+            }
         }
         for (g, pattern) in &self.patterns {
             if pattern == scripts::TOO_MANY_TASKS {
@@ -564,8 +572,21 @@ pub fn lapsed_by(before: &[String], now: &[String]) -> Option<String> {
     };
     let (old, new) = (index(before), index(now));
     let mut changes = Vec::new();
+    // A script folder's modules, less precise than the places: last.
+    let mut listings = Vec::new();
+    let finds = imports::PYTHON_FINDS.trim_start_matches(": ");
     for ((kind, name), state) in &new {
         let was = old.get(&(kind.clone(), name.clone()));
+        if let (Some(was), Some(names)) = (was, state.strip_prefix(finds)) {
+            let before: BTreeSet<&str> = was.trim_start_matches(finds).split(' ').collect();
+            let added: Vec<&str> = names.split(' ').filter(|n| !before.contains(n)).collect();
+            if let Some(first) = added.first() {
+                listings.push(format!(
+                    "{first} is new in {name}, where Python looks first"
+                ));
+                continue;
+            }
+        }
         let change = match (kind.as_str(), was) {
             (_, Some(was)) if was == state => continue,
             ("value", _) => format!("the value of {name} changed"),
@@ -584,6 +605,7 @@ pub fn lapsed_by(before: &[String], now: &[String]) -> Option<String> {
             });
         }
     }
+    changes.extend(listings);
     let more = changes.len().saturating_sub(3);
     changes.truncate(3);
     let mut text = changes.join("; ");

@@ -23,6 +23,7 @@
 //! rather than the import graph's resolvers; both say the same of these
 //! statements.
 
+mod literal;
 mod node;
 mod requires;
 
@@ -54,6 +55,9 @@ const MAX_PLACES: usize = 10_000;
 pub struct Reached {
     pub files: BTreeMap<String, PathBuf>,
     pub places: BTreeSet<String>,
+    /// Scripts a shell script names by a pattern (`tools/conf.d/*.sh`):
+    /// one added later would run unreviewed.
+    pub patterns: BTreeSet<String>,
 }
 
 /// Follow the imports of `scripts` (root-relative, with their canonical
@@ -109,6 +113,19 @@ pub fn reached(
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
             Kind::Python => {
+                python_folder(
+                    real_root,
+                    &search,
+                    &here,
+                    &mut folders,
+                    &mut out,
+                    &mut found,
+                );
+                for named in literal::python(&text).paths.into_iter().take(MAX_NAMES) {
+                    for base in [&here, &real_root.to_path_buf()] {
+                        place(real_root, &base.join(&named), &mut out, &mut found);
+                    }
+                }
                 for name in python_imports(&text).into_iter().take(MAX_NAMES) {
                     let bases: Vec<PathBuf> = match name.level {
                         0 => search.clone(),
@@ -127,7 +144,11 @@ pub fn reached(
                 }
             }
             Kind::Shell => {
-                for sourced in shell_sources(&text).into_iter().take(MAX_NAMES) {
+                let named = literal::shell(&text);
+                out.patterns
+                    .extend(named.patterns.into_iter().take(MAX_NAMES));
+                let sourced = shell_sources(&text).into_iter().chain(named.paths);
+                for sourced in sourced.take(2 * MAX_NAMES) {
                     for base in [&here, &real_root.to_path_buf()] {
                         place(real_root, &base.join(&sourced), &mut out, &mut found);
                     }
@@ -476,6 +497,74 @@ fn after_expansion(word: &str) -> Option<&str> {
     }
     let rest = word.get(end?..)?.strip_prefix('/')?;
     (!rest.is_empty() && !rest.contains('$')).then_some(rest)
+}
+
+/// What a place that lists a script folder's importable names says
+/// between the folder and the names.
+pub const PYTHON_FINDS: &str = ": Python finds ";
+
+/// What Python finds before any module a script imports, or the
+/// standard library's modules import in turn (`argparse` imports
+/// `gettext`): the importable names in the script's own folder
+/// (`sys.path[0]`, the first of `search`): its modules and packages,
+/// recorded as one place, so a module added there withdraws the consent
+/// (not `__pycache__`, which Python writes itself). And the compiled files beside the module being
+/// read that Python runs without checking them against their source
+/// (`__pycache__/*.pyc` marked unchecked-hash, PEP 552): covered. It
+/// never writes those itself, so running the command leaves the
+/// consent as it was.
+fn python_folder(
+    real_root: &Path,
+    search: &[PathBuf],
+    here: &Path,
+    folders: &mut Folders,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    if let Some(first) = search.first() {
+        // A file Python imports, or a package (a folder without
+        // `__init__` is a namespace portion: found only when no module
+        // of the name is, so it shadows nothing).
+        let importable: Vec<String> = folders
+            .names(first)
+            .iter()
+            .filter(|n| match n.rsplit_once('.') {
+                Some((stem, ext)) => {
+                    !stem.is_empty() && ["py", "pyc", "pyw", "so", "pyd"].contains(&ext)
+                }
+                None => ["__init__.py", "__init__.pyc"]
+                    .iter()
+                    .any(|i| first.join(n).join(i).is_file()),
+            })
+            .cloned()
+            .collect();
+        out.places.insert(format!(
+            "{}/{PYTHON_FINDS}{}",
+            rel_of(real_root, first),
+            importable.join(" ")
+        ));
+    }
+    let cache = here.join("__pycache__");
+    let compiled: Vec<String> = folders
+        .names(&cache)
+        .iter()
+        .filter(|n| n.ends_with(".pyc") && unchecked_pyc(&cache.join(n)))
+        .cloned()
+        .collect();
+    for name in compiled {
+        place(real_root, &cache.join(name), out, found);
+    }
+}
+
+/// Whether the compiled Python file at `path` is one Python runs without
+/// checking it against its source: its flags (bytes 4–8) say hash-based
+/// and not checked.
+fn unchecked_pyc(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 8];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| head[4] & 0b11 == 0b01)
 }
 
 /// The names in each folder looked at, listed once.

@@ -186,6 +186,11 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         })
         .collect();
     let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps);
+    for pattern in &reached.patterns {
+        if !patterns.contains(pattern) {
+            patterns.push(pattern.clone());
+        }
+    }
     for (rel, real) in reached.files {
         if !found.iter().any(|(p, _)| *p == rel) {
             found.push((rel, real));

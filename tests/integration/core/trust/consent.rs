@@ -1262,3 +1262,143 @@ fn consent_covers_what_make_functions_run_and_vpath_finds() {
         );
     }
 }
+
+/// A consented script's own commands are covered: a shell script's `sh
+/// tools/w.sh`, `"$(dirname "$0")"/w.sh` and `LIB=…; . "$LIB"`; a
+/// Python script's `exec(open("tools/conf.py").read())` and
+/// `os.system("sh tools/w.sh")`; and a module added to the script's
+/// folder that a standard library module imports (`argparse` imports
+/// `gettext`). Each ran edited or new code unreviewed (sweep round 10).
+#[test]
+fn consent_covers_what_a_script_runs_by_name_and_its_folder() {
+    let run = "cat >/dev/null; echo SUMMARY\n";
+    for (command, script, script_text, edited) in [
+        (
+            "sh tools/s.sh",
+            "tools/s.sh",
+            "sh tools/w.sh\n",
+            "tools/w.sh",
+        ),
+        (
+            "sh tools/s.sh",
+            "tools/s.sh",
+            "sh \"$(dirname \"$0\")\"/w.sh\n",
+            "tools/w.sh",
+        ),
+        (
+            "sh tools/s.sh",
+            "tools/s.sh",
+            "LIB=tools/lib.sh; . \"$LIB\"\nsh tools/w.sh\n",
+            "tools/lib.sh",
+        ),
+        (
+            "python3 tools/s.py",
+            "tools/s.py",
+            "import os\nexec(open('tools/conf.py').read())\nos.system('sh tools/w.sh')\n",
+            "tools/conf.py",
+        ),
+        (
+            "python3 tools/s.py",
+            "tools/s.py",
+            "import argparse, os\nos.system('sh tools/w.sh')\n",
+            "tools/gettext.py",
+        ),
+    ] {
+        let p = Project::empty();
+        hostile(&p, command);
+        p.write(script, script_text);
+        p.write("tools/w.sh", run);
+        p.write("tools/lib.sh", "true\n");
+        p.write("tools/conf.py", "X = 1\n");
+        p.ok(&["trust", "--yes"]);
+        assert!(
+            stdout(&p.run(&["build"])).contains("SUMMARY"),
+            "{script_text}"
+        );
+        let payload = match edited.ends_with(".py") {
+            true => "open('pwned.txt', 'w')\n",
+            false => "touch pwned.txt\n",
+        };
+        p.write(edited, payload);
+        p.ok(&["cache", "clear"]);
+        let out = p.run(&["build"]);
+        assert!(
+            !p.path("pwned.txt").exists(),
+            "{script_text}: ran unreviewed"
+        );
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{script_text}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// A shell script that runs scripts by a pattern (`for f in
+/// tools/conf.d/*.sh; do . "$f"; done`) cannot be consented to: one
+/// added later would run unreviewed. A pattern of other files (`rm -f
+/// *.o`) is no such pattern.
+#[test]
+fn a_script_running_scripts_by_a_pattern_cannot_be_trusted() {
+    let p = Project::empty();
+    hostile(&p, "sh tools/s.sh");
+    p.write(
+        "tools/s.sh",
+        "for f in tools/conf.d/*.sh; do . \"$f\"; done\ncat >/dev/null; echo SUMMARY\n",
+    );
+    let out = p.run(&["trust", "--yes"]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("tools/conf.d/*.sh"),
+        "{}",
+        stderr(&out)
+    );
+    p.write("tools/s.sh", "rm -f *.o\ncat >/dev/null; echo SUMMARY\n");
+    p.ok(&["trust", "--yes"]);
+}
+
+/// A compiled module Python runs without checking it against its source
+/// (an unchecked-hash `.pyc`, PEP 552) is covered: replacing it alone
+/// ran new code unreviewed. The `.pyc` files Python writes itself are
+/// not, so running the command keeps the consent.
+#[test]
+fn consent_covers_a_compiled_module_python_runs_unchecked() {
+    let p = Project::empty();
+    hostile(&p, "python3 tools/s.py");
+    p.write(
+        "tools/s.py",
+        "import sys, helper\nsys.stdin.read()\nprint(helper.X)\n",
+    );
+    p.write("tools/helper.py", "X = 'SUMMARY'\n");
+    let compile = |text: &str| {
+        let code = format!(
+            "import importlib.util, py_compile, pathlib\n\
+             src = pathlib.Path('tools/helper.py')\n\
+             src.write_text({text:?})\n\
+             py_compile.compile(str(src), cfile=importlib.util.cache_from_source(str(src)),\n\
+                 invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)\n\
+             src.write_text(\"X = 'SUMMARY'\\n\")\n"
+        );
+        let status = std::process::Command::new("python3")
+            .args(["-c", &code])
+            .current_dir(p.root())
+            .status()
+            .expect("python3");
+        assert!(status.success());
+    };
+    compile("X = 'SUMMARY'\n");
+    p.ok(&["trust", "--yes"]);
+    for _ in 0..2 {
+        let out = p.run(&["build"]);
+        assert!(stdout(&out).contains("SUMMARY"), "{}", stderr(&out));
+    }
+    compile("open('pwned.txt', 'w')\nX = 'SUMMARY'\n");
+    p.ok(&["cache", "clear"]);
+    let out = p.run(&["build"]);
+    assert!(!p.path("pwned.txt").exists(), "ran unreviewed");
+    assert!(
+        stderr(&out).contains("changed since you trusted this project"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,217 @@
+//! The project files a script names as it runs them, beyond what it
+//! imports or sources: a shell script's `sh tools/w.sh`, `./tools/w.sh`,
+//! `python3 "$(dirname "$0")/w.py"`, `LIB=tools/lib.sh`; a Python
+//! script's `exec(open("tools/conf.py").read())`,
+//! `runpy.run_path("tools/other.py")`, `subprocess.run(["sh",
+//! "tools/w.sh"])`. Each is looked for beside the script and in the root
+//! (a file there is covered, and read in turn; "nothing" is recorded, so
+//! one that appears later changes the fingerprint). A shell word naming
+//! scripts by a pattern (`tools/conf.d/*.sh`) is a pattern: a script
+//! added later would run unreviewed.
+
+/// The extensions of files a script runs or loads, for a word without
+/// a `/` (`w.sh`).
+const SCRIPT_EXTENSIONS: &[&str] = &[
+    "sh", "bash", "zsh", "ksh", "py", "pyw", "js", "mjs", "cjs", "ts", "mts", "cts", "rb", "pl",
+    "pm", "php", "lua", "mk", "awk", "sed", "jq", "tcl", "r", "R", "ps1",
+];
+
+/// The most words read from one script.
+const MAX_WORDS: usize = 20_000;
+
+/// What a script names: paths (relative, as written) and patterns.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Named {
+    pub(super) paths: Vec<String>,
+    pub(super) patterns: Vec<String>,
+}
+
+impl Named {
+    /// Take `word` (quotes dropped) as a path, a pattern, or nothing.
+    fn take(&mut self, word: &str) {
+        // `LIB=tools/lib.sh`: the value.
+        let word = match word.split_once('=') {
+            Some((name, value))
+                if !name.is_empty()
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
+            {
+                value
+            }
+            _ => word,
+        };
+        // `"$(dirname "$0")/w.sh"`, `$HERE/w.sh`: the part after the folder.
+        let word = match word.contains('$') {
+            true => super::after_expansion(word).unwrap_or(""),
+            false => word,
+        };
+        let word = word.trim_matches(|c: char| "(){};,`".contains(c));
+        if word.is_empty()
+            || word.len() > 4096
+            || word.starts_with(['/', '-', '~', '$'])
+            || word.contains([':', '$', '\\', '\n'])
+            || word.contains("://")
+        {
+            return;
+        }
+        let script_like = word.contains('/')
+            || word
+                .rsplit_once('.')
+                .is_some_and(|(stem, ext)| !stem.is_empty() && SCRIPT_EXTENSIONS.contains(&ext));
+        if !script_like {
+            return;
+        }
+        let list = match word.contains(['*', '?', '[']) {
+            true => &mut self.patterns,
+            false => &mut self.paths,
+        };
+        if !list.iter().any(|w| w == word) {
+            list.push(word.to_string());
+        }
+    }
+}
+
+/// What a shell script names: each word of each command, comments left
+/// out. Only a pattern of scripts (`*.sh`, `plugins/*/run.py`) counts as
+/// one: `rm -f *.o` runs nothing.
+pub(super) fn shell(text: &str) -> Named {
+    let mut out = Named::default();
+    let mut words = 0;
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with('#') {
+            continue;
+        }
+        for word in shell_words(line) {
+            words += 1;
+            if words > MAX_WORDS {
+                return out;
+            }
+            out.take(&word);
+        }
+    }
+    out.patterns.retain(|p| {
+        p.rsplit_once('.')
+            .is_some_and(|(_, ext)| SCRIPT_EXTENSIONS.contains(&ext))
+    });
+    out
+}
+
+/// What a Python script names in its string literals: paths to files it
+/// may run or read as code. A pattern in a string is not read here (a
+/// `glob` call's is data as often as code).
+pub(super) fn python(text: &str) -> Named {
+    let mut out = Named::default();
+    let mut words = 0;
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with('#') {
+            continue;
+        }
+        for literal in string_literals(line) {
+            words += 1;
+            if words > MAX_WORDS {
+                return out;
+            }
+            // `"sh tools/w.sh"` in `os.system`: each word.
+            for word in literal.split_whitespace() {
+                out.take(word);
+            }
+        }
+    }
+    out.patterns.clear();
+    out
+}
+
+/// The contents of the string literals (`'…'`, `"…"`) on a line of code.
+fn string_literals(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(['\'', '"']) {
+        let quote = rest[at..].chars().next().unwrap_or('"');
+        let body = &rest[at + 1..];
+        match body.find(quote) {
+            Some(end) => {
+                out.push(&body[..end]);
+                rest = &body[end + 1..];
+            }
+            None => break,
+        }
+    }
+    out
+}
+
+/// The words of a shell line, quotes dropped: split at blanks and at
+/// `;`, `&`, `|` outside quotes and `$(…)`/`${…}`.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '{') => {
+                depth += 1;
+                word.push(c);
+            }
+            (None, ')' | '}') => {
+                depth = depth.saturating_sub(1);
+                word.push(c);
+            }
+            (None, c) if depth == 0 && (c.is_whitespace() || ";&|<>".contains(c)) => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shell_script_names_what_it_runs() {
+        let named = shell(
+            "#!/bin/sh\n# sh tools/commented.sh\nsh tools/w.sh && ./tools/x.sh\n\
+             python3 \"$(dirname \"$0\")\"/w.py --out /tmp/o.txt\nLIB=tools/lib.sh; . \"$LIB\"\n\
+             for f in tools/conf.d/*.sh; do . \"$f\"; done\nrm -f *.o build/*.tmp\n\
+             echo done > out.txt; curl https://x.example/a.sh\n",
+        );
+        assert_eq!(
+            named.paths,
+            ["tools/w.sh", "./tools/x.sh", "w.py", "tools/lib.sh"]
+        );
+        assert_eq!(named.patterns, ["tools/conf.d/*.sh"]);
+    }
+
+    #[test]
+    fn a_python_script_names_the_files_its_strings_hold() {
+        let named = python(
+            "exec(open(\"tools/conf.py\").read())\nrunpy.run_path('tools/other.py')\n\
+             subprocess.run([\"python3\", \"tools/w.py\"])\nos.system(\"sh tools/w.sh\")\n\
+             print('hello world', \"a/b\") # 'x/y.py'\nglob.glob('plugins/*.py')\n",
+        );
+        assert_eq!(
+            named.paths,
+            // A comment after code is read too: more, never less.
+            [
+                "tools/conf.py",
+                "tools/other.py",
+                "tools/w.py",
+                "tools/w.sh",
+                "a/b",
+                "x/y.py"
+            ]
+        );
+        assert!(named.patterns.is_empty());
+    }
+}
