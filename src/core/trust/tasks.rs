@@ -24,6 +24,7 @@ use crate::core::module_maps::script::jsonc;
 
 mod automatic;
 mod expand;
+mod node_runner;
 
 /// The most task lines read for one command (tasks running tasks), and
 /// the most goals, recipe lines and scripts read along the way. A reading
@@ -128,7 +129,12 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
         for (config, name) in deno_tasks(&words) {
             found.extend(task(real_root, &dir, config.as_deref(), &name, 0));
         }
-        found.extend(npm_scripts(real_root, &dir, &words));
+        if node_runner::runs_one(&words) {
+            found.extend(node_runner::configs(real_root, &dir));
+        }
+        let scripts = npm_scripts(real_root, &dir, &words);
+        found.extend(node_runner::bins(&dir, &scripts, &words));
+        found.extend(scripts);
         found.extend(make_recipes(real_root, &dir, &words, &mut make_bytes));
         for task in found {
             if out.contains(&task) {
@@ -1481,9 +1487,38 @@ mod tests {
             ("npm install", &[]),
         ] {
             let lines = task_lines(dir.path(), &shell(command));
-            let texts: Vec<&str> = lines.iter().map(|t| t.line.as_str()).collect();
+            let texts: Vec<&str> = lines
+                .iter()
+                .filter(|t| t.named)
+                .map(|t| t.line.as_str())
+                .collect();
             assert_eq!(texts, want, "{command}");
         }
+        // The project's `.npmrc` is read (its values name what runs), and
+        // a script's bare program is looked for in `node_modules/.bin`.
+        std::fs::write(
+            dir.path().join(".npmrc"),
+            "node-options=--require ./tools/evil.js\n",
+        )
+        .unwrap();
+        let read: Vec<(String, String)> = task_lines(dir.path(), &shell("npm t"))
+            .into_iter()
+            .filter(|t| !t.named)
+            .map(|t| (t.config, t.line))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                (
+                    ".npmrc".to_string(),
+                    "--require ./tools/evil.js".to_string()
+                ),
+                (
+                    "package.json".to_string(),
+                    "node_modules/.bin/jest".to_string()
+                )
+            ]
+        );
     }
 
     /// The named lines of `command` as (file read, folder run in, line),

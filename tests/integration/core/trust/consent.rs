@@ -1402,3 +1402,66 @@ fn consent_covers_a_compiled_module_python_runs_unchecked() {
         stderr(&out)
     );
 }
+
+/// What npm reads besides `package.json` that runs code is covered: a
+/// project `.npmrc` (`node-options=--require …`, `script-shell`), added
+/// or edited after consent, and the program a script names by a bare
+/// name in `node_modules/.bin`, as `npx` does. Each ran new code with no
+/// new review (sweep round 10).
+#[test]
+fn consent_covers_what_npm_reads_and_runs_from_its_bins() {
+    for (command, edited, text) in [
+        (
+            "npm run -s summary",
+            ".npmrc",
+            "node-options=--require ./tools/evil.js\n",
+        ),
+        (
+            "npm run -s summary",
+            "tools/evil.js",
+            "require('fs').writeFileSync('pwned.txt', '')\n",
+        ),
+        (
+            "npm run -s tool",
+            "node_modules/.bin/mytool",
+            "#!/bin/sh\ntouch pwned.txt\n",
+        ),
+        (
+            "npx --no-install mytool",
+            "node_modules/.bin/mytool",
+            "#!/bin/sh\ntouch pwned.txt\n",
+        ),
+    ] {
+        let p = Project::empty();
+        hostile(&p, command);
+        p.write(
+            "package.json",
+            r#"{"scripts": {"summary": "node tools/s.js", "tool": "mytool"}}"#,
+        );
+        p.write("tools/s.js", "process.stdout.write('SUMMARY')\n");
+        p.write("tools/evil.js", "\n");
+        p.write("node_modules/.bin/mytool", "#!/bin/sh\necho SUMMARY\n");
+        if edited == "tools/evil.js" {
+            p.write(".npmrc", "node-options=--require ./tools/evil.js\n");
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        if edited != ".npmrc" {
+            assert!(
+                shown.contains(&format!("runs {edited} (content")),
+                "{shown}"
+            );
+        }
+        p.write(edited, text);
+        p.ok(&["cache", "clear"]);
+        let out = p.run(&["build"]);
+        assert!(
+            !p.path("pwned.txt").exists(),
+            "{command} {edited}: ran unreviewed"
+        );
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{command} {edited}: {}",
+            stderr(&out)
+        );
+    }
+}
