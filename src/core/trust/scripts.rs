@@ -417,6 +417,17 @@ fn words(command: &CommandLine) -> Vec<String> {
                 .filter(|w| !w.is_empty() && *w != text)
                 .map(str::to_string),
         );
+        // As the shell hands them over: `'tools/my s.py'` and
+        // `tools/my\ s.py` are one word with a blank (split above, they
+        // named no file and the script was not covered).
+        if let CommandLine::Shell(_) = command {
+            for word in shell_words(text) {
+                if let Some((_, value)) = word.split_once('=') {
+                    out.push(value.to_string());
+                }
+                out.push(word);
+            }
+        }
     }
     out
 }

@@ -1465,3 +1465,27 @@ fn consent_covers_what_npm_reads_and_runs_from_its_bins() {
         );
     }
 }
+
+/// A script whose path holds a blank, quoted or escaped as the shell
+/// reads it, is covered with what it imports: split at the blank, it
+/// named no file, and the consent covered nothing (sweep round 10).
+#[test]
+fn a_script_path_with_a_blank_is_covered() {
+    for command in ["python3 'tools/my s.py'", "python3 tools/my\\ s.py"] {
+        let p = Project::empty();
+        hostile(&p, command);
+        p.write("tools/my s.py", "import sys, helper\nsys.stdin.read()\nprint('SUMMARY')\n");
+        p.write("tools/helper.py", "X = 1\n");
+        let shown = p.ok(&["trust", "--yes"]);
+        assert!(shown.contains("runs tools/my s.py (content"), "{command}: {shown}");
+        p.write("tools/helper.py", "open('pwned.txt', 'w')\n");
+        p.ok(&["cache", "clear"]);
+        let out = p.run(&["build"]);
+        assert!(!p.path("pwned.txt").exists(), "{command}: ran unreviewed");
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{command}: {}",
+            stderr(&out)
+        );
+    }
+}
