@@ -64,12 +64,16 @@ pub struct Reached {
 /// paths) inside `real_root`; `load_path` holds the folders the command
 /// adds to Ruby's and Perl's search (`-I`, `RUBYLIB`, `PERL5LIB`),
 /// `import_maps` the Deno import maps it names (`--import-map`,
-/// root-relative).
+/// root-relative), `site` the `site-packages` folders of a virtual
+/// environment inside the project whose Python the command runs (looked
+/// in after the script's folder and the root; their `.pth` files run
+/// as it starts).
 pub fn reached(
     real_root: &Path,
     scripts: &[(String, PathBuf)],
     load_path: &[PathBuf],
     import_maps: &[String],
+    site: &[PathBuf],
 ) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
@@ -85,8 +89,39 @@ pub fn reached(
     for (rel, real) in scripts {
         // An entry script's folder is `sys.path[0]`, then the root.
         let dir = real.parent().map(Path::to_path_buf);
-        let search: Vec<PathBuf> = dir.into_iter().chain([real_root.to_path_buf()]).collect();
+        let search: Vec<PathBuf> = dir
+            .into_iter()
+            .chain([real_root.to_path_buf()])
+            .chain(site.iter().cloned())
+            .collect();
         queue.push_back((rel.clone(), real.clone(), search));
+    }
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for dir in site {
+        let pth: Vec<String> = folders
+            .names(dir)
+            .iter()
+            .filter(|n| n.ends_with(".pth"))
+            .cloned()
+            .collect();
+        out.places.insert(format!(
+            "{}/: .pth files {}",
+            rel_of(real_root, dir),
+            pth.join(" ")
+        ));
+        for name in pth.iter().take(MAX_NAMES) {
+            place(real_root, &dir.join(name), &mut out, &mut found);
+        }
+    }
+    for (rel, real) in found {
+        out.files.insert(rel.clone(), real.clone());
+        let search: Vec<PathBuf> = real
+            .parent()
+            .into_iter()
+            .map(Path::to_path_buf)
+            .chain(site.iter().cloned())
+            .collect();
+        queue.push_back((rel, real, search));
     }
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     while let Some((rel, real, search)) = queue.pop_front() {
@@ -261,7 +296,8 @@ impl Kind {
             .collect();
         let ext = rel.rsplit_once('.').map_or("", |(_, e)| e);
         let named = |names: &[&str]| words.iter().any(|w| names.iter().any(|n| w.starts_with(n)));
-        if matches!(ext, "py" | "pyw") || shebang.contains("python") {
+        // A `.pth` file's `import` lines run as Python starts.
+        if matches!(ext, "py" | "pyw" | "pth") || shebang.contains("python") {
             Kind::Python
         } else if matches!(ext, "sh" | "bash")
             || shebang.ends_with("sh")
@@ -767,7 +803,7 @@ mod tests {
         let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
         fs::write(dir.join("sum.js"), text).unwrap();
         let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
-        let reached = reached(&real, &[script], &[], &[]);
+        let reached = reached(&real, &[script], &[], &[], &[]);
         assert!(
             reached.places.len() <= MAX_PLACES + 2,
             "{} places",

@@ -24,6 +24,7 @@
 //! expands it when it runs, so a file added later would run unreviewed
 //! ([`Covered::patterns`]).
 
+use std::collections::BTreeSet;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -185,7 +186,14 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
                 .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
         })
         .collect();
-    let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps);
+    let site: Vec<PathBuf> = lines
+        .iter()
+        .flat_map(|(line, _)| words(line))
+        .flat_map(|w| venv_site_packages(&real_root, &w))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps, &site);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
             patterns.push(pattern.clone());
@@ -452,6 +460,44 @@ fn load_path(command: &CommandLine) -> Vec<String> {
         }
     }
     out.retain(|d| !d.starts_with('/') && !d.contains('$'));
+    out
+}
+
+/// The `site-packages` folders of the virtual environment inside the root
+/// whose Python `word` names (`venv/bin/python`, `.venv/bin/python3.11`,
+/// `env/Scripts/python.exe`): what it imports from there, and the `.pth`
+/// files it runs as it starts, run as the script does.
+fn venv_site_packages(real_root: &Path, word: &str) -> Vec<PathBuf> {
+    let path = Path::new(word);
+    let is_python = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with("python"));
+    let Some(env) = path
+        .parent()
+        .filter(|bin| is_python && (bin.ends_with("bin") || bin.ends_with("Scripts")))
+        .and_then(Path::parent)
+    else {
+        return Vec::new();
+    };
+    let Ok(env) = fs::canonicalize(real_root.join(env)) else {
+        return Vec::new();
+    };
+    if !env.starts_with(real_root) || !env.join("pyvenv.cfg").is_file() {
+        return Vec::new();
+    }
+    let mut out: Vec<PathBuf> = fs::read_dir(env.join("lib"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(64)
+        .map(|e| e.path().join("site-packages"))
+        .chain([env.join("Lib/site-packages")])
+        .filter(|p| p.is_dir())
+        .filter_map(|p| fs::canonicalize(p).ok())
+        .filter(|p| p.starts_with(real_root))
+        .collect();
+    out.sort();
     out
 }
 

@@ -1474,10 +1474,16 @@ fn a_script_path_with_a_blank_is_covered() {
     for command in ["python3 'tools/my s.py'", "python3 tools/my\\ s.py"] {
         let p = Project::empty();
         hostile(&p, command);
-        p.write("tools/my s.py", "import sys, helper\nsys.stdin.read()\nprint('SUMMARY')\n");
+        p.write(
+            "tools/my s.py",
+            "import sys, helper\nsys.stdin.read()\nprint('SUMMARY')\n",
+        );
         p.write("tools/helper.py", "X = 1\n");
         let shown = p.ok(&["trust", "--yes"]);
-        assert!(shown.contains("runs tools/my s.py (content"), "{command}: {shown}");
+        assert!(
+            shown.contains("runs tools/my s.py (content"),
+            "{command}: {shown}"
+        );
         p.write("tools/helper.py", "open('pwned.txt', 'w')\n");
         p.ok(&["cache", "clear"]);
         let out = p.run(&["build"]);
@@ -1485,6 +1491,43 @@ fn a_script_path_with_a_blank_is_covered() {
         assert!(
             stderr(&out).contains("changed since you trusted this project"),
             "{command}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// A command run by the Python of a virtual environment inside the
+/// project covers what the script imports from its `site-packages` and
+/// the `.pth` files that Python runs as it starts (a repository can ship
+/// a venv; sweep round 10).
+#[test]
+fn consent_covers_a_project_virtualenv_the_command_runs() {
+    for (edited, text) in [
+        (
+            "venv/lib/python3.11/site-packages/dep.py",
+            "open('pwned.txt', 'w')\n",
+        ),
+        (
+            "venv/lib/python3.11/site-packages/zz.pth",
+            "import os; open('pwned.txt', 'w')\n",
+        ),
+    ] {
+        let p = Project::empty();
+        hostile(&p, "venv/bin/python tools/s.py");
+        p.write("venv/pyvenv.cfg", "home = /usr/bin\n");
+        p.write("venv/bin/python", "#!/bin/sh\nexec python3 \"$@\"\n");
+        p.write("venv/lib/python3.11/site-packages/dep.py", "X = 1\n");
+        p.write("tools/s.py", "import dep\nprint('SUMMARY')\n");
+        let shown = p.ok(&["trust", "--yes"]);
+        assert!(
+            shown.contains("runs venv/lib/python3.11/site-packages/dep.py (content"),
+            "{shown}"
+        );
+        p.write(edited, text);
+        let out = p.run(&["build"]);
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{edited}: {}",
             stderr(&out)
         );
     }
