@@ -190,6 +190,13 @@ struct Rolling {
     top: u64,
 }
 
+/// The most lines hashed to find one slice without a fingerprint (made
+/// before fingerprints, or written by hand in the project file): every
+/// window is hashed, so a long slice in a long file costs their product
+/// (a 40,000-line slice over 50,000 lines took 6 s). Past it the slice is
+/// not looked for elsewhere (stale, unless its anchors place it).
+const MAX_HASHED_LINES: usize = 4_000_000;
+
 /// Candidates whose fingerprint matches but whose text does not are
 /// collisions; past this many the stored fingerprint is not trusted
 /// (it comes from the project file) and the search stops.
@@ -223,6 +230,9 @@ impl<'a> Finder<'a> {
         let last = to - self.len;
         let matches = |i: usize| hash_lines(&self.lines[i..i + self.len]) == self.hash;
         let Some(r) = &self.rolling else {
+            if (last - from + 1).saturating_mul(self.len) > MAX_HASHED_LINES {
+                return Vec::new();
+            }
             return (from..=last).filter(|&i| matches(i)).take(limit).collect();
         };
         let mut found = Vec::new();
@@ -273,19 +283,25 @@ fn max_span(len: usize) -> usize {
 /// slice), and must match exactly once (the after-anchor: first match after
 /// the before-anchor).
 fn between_anchors(lines: &[&str], slice: &Slice) -> Option<(usize, usize)> {
-    let from = if slice.anchor_before.is_empty() {
+    // Anchors are the few lines around a slice; one written longer (the
+    // project file is the repository's) is read by its nearest lines, so
+    // the search stays linear in the file.
+    let before = &slice.anchor_before;
+    let before = &before[before.len().saturating_sub(ANCHOR_LINES * 2)..];
+    let after = &slice.anchor_after[..slice.anchor_after.len().min(ANCHOR_LINES * 2)];
+    let from = if before.is_empty() {
         0
     } else {
-        let b = &slice.anchor_before;
+        let b = before;
         (1..=b.len()).rev().find_map(|k| {
             let block = &b[b.len() - k..];
             unique(matches(lines, block, 0)).map(|i| i + k)
         })?
     };
-    let to = if slice.anchor_after.is_empty() {
+    let to = if after.is_empty() {
         lines.len()
     } else {
-        let a = &slice.anchor_after;
+        let a = after;
         (1..=a.len())
             .rev()
             .find_map(|k| matches(lines, &a[..k], from).into_iter().next())?
@@ -505,6 +521,37 @@ mod tests {
             ..Slice::default()
         };
         assert!(matches!(resolve(&same, &all), Resolution::Stale { .. }));
+    }
+
+    /// A hand-written slice without a fingerprint, long, in a long file,
+    /// with long anchors matching nothing: stale without hashing every
+    /// window (it took seconds a slice; sweep round 10).
+    #[test]
+    fn a_long_slice_without_a_fingerprint_is_not_searched_past_a_bound() {
+        let text: String = (0..50_000).map(|i| format!("line {i}\n")).collect();
+        let slice = Slice {
+            start_line: 1,
+            end_line: 40_000,
+            content_hash: Some("deadbeef".into()),
+            anchor_before: (0..5_000).map(|i| format!("nomatch {i}")).collect(),
+            anchor_after: vec!["nomatch".into(); 5_000],
+            ..Slice::default()
+        };
+        assert!(matches!(resolve(&text, &slice), Resolution::Stale { .. }));
+        // Within the bound a slice without fingerprint is still found.
+        let small: String = (0..2_000).map(|i| format!("line {i}\n")).collect();
+        let lines: Vec<&str> = small.lines().collect();
+        let hash = hash_lines(&lines[100..110]);
+        let slice = Slice {
+            start_line: 1,
+            end_line: 10,
+            content_hash: Some(hash),
+            ..Slice::default()
+        };
+        assert!(matches!(
+            resolve(&small, &slice),
+            Resolution::Moved { start: 101, .. }
+        ));
     }
 
     #[test]
