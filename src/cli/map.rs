@@ -31,6 +31,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
                 files,
                 unresolved,
                 limits,
+                held,
             },
         budget,
         tokenizer,
@@ -52,6 +53,7 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
             "unresolved_imports": unresolved.len(),
             "unresolved_examples": &unresolved[..unresolved.len().min(UNRESOLVED_EXAMPLES)],
             "limits": limits,
+            "held": held,
         });
         writeln!(ctx.err, "{value}")?;
         return Ok(());
@@ -73,6 +75,19 @@ pub fn map(args: MapArgs, ctx: &mut Ctx) -> Result<()> {
     )?;
     if let Some(note) = unresolved_note(unresolved.len(), &unresolved) {
         writeln!(ctx.err, "note: {}", display_line(&note, 500))?;
+    }
+    if let Some(first) = held.first() {
+        writeln!(
+            ctx.err,
+            "note: held {} {} out of the map: likely secret at {}{}",
+            held.len(),
+            noun_for(held.len(), "file"),
+            display_line(first, 200),
+            match held.len() {
+                1 => String::new(),
+                n => format!(" and {} more", n - 1),
+            }
+        )?;
     }
     for note in &limits {
         writeln!(ctx.err, "note: {}", display_line(note, 500))?;

@@ -216,6 +216,16 @@ impl<'a> Scanner<'a> {
         )
     }
 
+    /// The findings in a repo map's text, each placed at the line of the
+    /// file whose outline holds it where that is known.
+    pub fn map(&self, map: &str) -> Vec<Finding> {
+        self.rules
+            .scan(map)
+            .into_iter()
+            .map(|hit| Finding::new(self.map_place(map, &hit), hit))
+            .collect()
+    }
+
     /// The findings in one rendered file (none when it is not rendered).
     pub fn file(&self, f: &RenderedFile) -> Vec<Finding> {
         self.file_secrets(f).into_iter().map(|(f, _)| f).collect()

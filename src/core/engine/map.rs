@@ -87,6 +87,9 @@ pub struct MapBuilt {
     pub unresolved: Vec<UnresolvedImport>,
     /// What a bound left out of the graph ([`ImportGraph::limits`]).
     pub limits: Vec<String>,
+    /// The files held out of the map for a likely secret in their
+    /// outline, each with where (`cfg.py:1 (AWS secret key)`).
+    pub held: Vec<String>,
 }
 
 impl Workspace<'_> {
@@ -108,12 +111,45 @@ impl Workspace<'_> {
         ranked.retain(|r| !excluded.contains(&r.path));
         let skip: HashSet<&str> = targets.iter().map(String::as_str).collect();
         self.sources.progress().start("outlining the map", 0);
-        let map = repo_map::build(&codebase, &ranked, &skip, budget, tokenizer);
+        // As a build's map: a file whose outline holds a likely secret is
+        // held out, and the map made again without it.
+        let scanner = crate::core::secrets::Scanner::new(&codebase);
+        let mut held: Vec<String> = Vec::new();
+        let mut map = repo_map::build(&codebase, &ranked, &skip, budget, tokenizer);
+        for _ in 0..3 {
+            let findings = scanner.map(&map.text);
+            if findings.is_empty() {
+                break;
+            }
+            let mut out: HashSet<String> = HashSet::new();
+            for f in &findings {
+                use crate::core::secrets::Place;
+                match &f.place {
+                    Place::MapFile { path, line } if out.insert(path.clone()) => {
+                        held.push(format!("{path}:{line} ({})", f.kind));
+                    }
+                    Place::MapFile { .. } => {}
+                    // Not in any file's outline: no map rather than one
+                    // holding it.
+                    _ => {
+                        map = RepoMap::default();
+                        held.push(format!("the map itself ({})", f.kind));
+                        break;
+                    }
+                }
+            }
+            if map.text.is_empty() {
+                break;
+            }
+            ranked.retain(|r| !out.contains(&r.path));
+            map = repo_map::build(&codebase, &ranked, &skip, budget, tokenizer);
+        }
         MapBuilt {
             map,
             files: graph.len(),
             unresolved: graph.unresolved().to_vec(),
             limits: graph.limits(),
+            held,
         }
     }
 }

@@ -509,3 +509,33 @@ fn map_outlines_the_targets_imports_first() {
         stdout(&all)
     );
 }
+
+/// `map` holds a file whose outline shows a likely secret out of the
+/// map, as a build's map does, and says so: it printed the values whole
+/// (sweep round 10).
+#[test]
+fn map_holds_a_file_whose_outline_shows_a_secret() {
+    let p = project();
+    p.write(
+        "app.py",
+        "import cfg\nfrom pkg import core\nprint(cfg.API_TOKEN)\n",
+    );
+    p.write(
+        "cfg.py",
+        "AWS_SECRET_ACCESS_KEY = \"wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8HkL2mNp\"\n\
+         GH = \"ghp_DNxril3RavGD5MfvJ7NScUykT8C8UBkkpdhi\"\ndef helper():\n    return 1\n",
+    );
+    let out = p.run(&["map", "--target", "app.py"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        !text.contains("wJalrXUtnFEMI") && !text.contains("ghp_DNx"),
+        "{text}"
+    );
+    assert!(text.contains("pkg/core.py"), "{text}");
+    assert!(
+        stderr(&out).contains("note: held 1 file out of the map: likely secret at cfg.py:1"),
+        "{}",
+        stderr(&out)
+    );
+}
