@@ -11,8 +11,10 @@
 //! last folder (`O_CREAT | O_EXCL | O_NOFOLLOW`) and is renamed over the
 //! name there (`renameat`, which replaces a link rather than following
 //! it). A link met anywhere was swapped in after the check: the write is
-//! refused, nothing is written. An existing FIFO or device at the name is
-//! written through (as `-o` to one always was), opened `O_NOFOLLOW`.
+//! refused, nothing is written. An existing FIFO, device or socket at
+//! the name is refused too: beneath the root it may be the repository's
+//! (writing into a FIFO blocks for ever, into a device writes the device).
+//! Outside the root a path the user names is theirs (`-o /dev/stdout`).
 //!
 //! [`create_new`] writes the numbered output file (`build --save`, the
 //! TUI's `w`) the same way, except that the temporary file is given the
@@ -134,11 +136,22 @@ pub fn write_file(
         match st.st_mode & libc::S_IFMT {
             libc::S_IFLNK => return Err(swapped(file_name)),
             libc::S_IFREG => {}
-            // A FIFO or a device the user named: written through.
-            _ => {
-                let fd = open_at(&dir, file_name, libc::O_WRONLY | libc::O_TRUNC, 0)
-                    .map_err(|e| link_or(e, file_name))?;
-                return write(&mut File::from(fd));
+            // A FIFO, a device, a socket beneath the root may come with
+            // the repository (a tarball carries them): writing into one
+            // blocks for ever, or writes into a device. Not a file to
+            // replace either.
+            kind => {
+                let what = match kind {
+                    libc::S_IFIFO => "a FIFO",
+                    libc::S_IFCHR | libc::S_IFBLK => "a device",
+                    libc::S_IFDIR => "a folder",
+                    _ => "not a regular file",
+                };
+                return Err(io::Error::other(format!(
+                    "{} is {what}; refusing to write the output into it \
+                     (name a file, or use standard output)",
+                    file_name.to_string_lossy()
+                )));
             }
         }
     }

@@ -301,3 +301,23 @@ fn numbered_saves_skip_shipped_links_and_refuse_folders_that_lead_out() {
     let names: Vec<_> = std::fs::read_dir(outside.path()).expect("read").collect();
     assert_eq!(names.len(), 1, "nothing written outside");
 }
+
+/// A FIFO the repository ships beneath the root where the output goes is
+/// refused with an error, not written into: the build blocked for ever
+/// (a device node, which only root can make, was written through the
+/// same way). Outside the root a FIFO the user names is theirs.
+#[test]
+fn an_output_file_that_is_a_fifo_beneath_the_root_is_refused() {
+    let (p, _outside) = project();
+    let _fifo = common::git::Fifo::make(p.path("context.md"));
+    let out = output_within(
+        p.cmd(&["build", "-o", "context.md"]),
+        Duration::from_secs(20),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("context.md is a FIFO; refusing to write the output into it"),
+        "{}",
+        stderr(&out)
+    );
+}
