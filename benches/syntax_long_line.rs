@@ -66,4 +66,38 @@ fn main() {
             );
         }
     }
+    nested_statements();
+}
+
+/// Unterminated nested statements on one line (`for (;;) ` 20,000 and
+/// 40,000 times): one error node with that many children, walked by
+/// index it was quadratic (18 s and 73 s, sweep round 10). Linear time
+/// shows as a constant ms/MB column.
+fn nested_statements() {
+    println!(
+        "\n{:<16} {:>6} {:>9} {:>8}",
+        "nested", "MB", "outline", "ms/MB"
+    );
+    for (name, unit) in [
+        ("for (;;)", "for (;;) "),
+        ("if (a)", "if (a) "),
+        ("x = (a) ?", "x = (a) ? "),
+    ] {
+        for n in [20_000, 40_000] {
+            let text = format!("void f() {{ {}\n", unit.repeat(n));
+            let start = Instant::now();
+            let tree = syntax::parse(Lang::C, &text);
+            let outline = syntax::outline(&tree);
+            let skeleton = syntax::skeleton(&tree, &text);
+            let took = start.elapsed().as_secs_f64();
+            assert!(outline.len() + skeleton.len() > 0);
+            println!(
+                "{:<16} {:>6.2} {:>8.3}s {:>8.0}",
+                name,
+                text.len() as f64 / 1e6,
+                took,
+                took * 1000.0 / (text.len() as f64 / 1e6)
+            );
+        }
+    }
 }

@@ -27,7 +27,7 @@ use tree_sitter::Node;
 use super::Lang;
 use super::kotlin_swift;
 use super::languages::{Bodies, PathStyle};
-use super::spans::{Analysis, Found, Spans, without_comment_kinds};
+use super::spans::{Analysis, Found, Spans, named_children, without_comment_kinds};
 use super::text::{fold, slice, starts_line, truncate};
 
 /// The longest signature kept for symbols without a body (an alias or a
@@ -178,8 +178,8 @@ fn body_node(core: Node) -> Option<Node> {
     }
     let ty = core.child_by_field_name("type")?;
     match ty.kind() {
-        "struct_type" => (0..ty.named_child_count())
-            .filter_map(|i| ty.named_child(i as u32))
+        "struct_type" => named_children(ty)
+            .into_iter()
             .find(|n| n.kind() == "field_declaration_list"),
         "interface_type" => Some(ty),
         _ => None,
@@ -192,13 +192,13 @@ fn body_node(core: Node) -> Option<Node> {
 fn bound_value(core: Node) -> Option<Node> {
     match core.kind() {
         "pair" | "field" => core.child_by_field_name("value"),
-        "assignment_statement" => (0..core.named_child_count())
-            .filter_map(|i| core.named_child(i as u32))
+        "assignment_statement" => named_children(core)
+            .into_iter()
             .find(|n| n.kind() == "expression_list")
             .and_then(|list| list.child_by_field_name("value")),
         _ => {
-            let bound = (0..core.named_child_count())
-                .filter_map(|i| core.named_child(i as u32))
+            let bound = named_children(core)
+                .into_iter()
                 .find(|n| matches!(n.kind(), "variable_declarator" | "assignment_expression"))?;
             bound
                 .child_by_field_name("value")
@@ -332,11 +332,7 @@ fn receiver_type(receiver: Node, source: &str) -> Option<String> {
         if n.kind() == "type_identifier" {
             return Some(slice(source, n.byte_range()).to_string());
         }
-        for i in (0..n.named_child_count()).rev() {
-            if let Some(child) = n.named_child(i as u32) {
-                stack.push(child);
-            }
-        }
+        stack.extend(named_children(n).into_iter().rev());
     }
     None
 }

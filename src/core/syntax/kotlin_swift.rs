@@ -22,7 +22,7 @@
 use tree_sitter::Node;
 
 use super::Lang;
-use super::spans::Found;
+use super::spans::{Found, named_children};
 use super::text::{fold, slice};
 
 /// The body of a Kotlin or Swift definition where the grammar does not
@@ -82,8 +82,8 @@ fn function_body(body: Node) -> Option<Node> {
 
 /// The first named child of one of these kinds.
 fn child_of_kind<'t>(node: Node<'t>, kinds: &[&str]) -> Option<Node<'t>> {
-    (0..node.named_child_count())
-        .filter_map(|i| node.named_child(i as u32))
+    named_children(node)
+        .into_iter()
         .find(|n| kinds.contains(&n.kind()))
 }
 
@@ -152,8 +152,8 @@ fn extension_path(core: Node, name: &str, source: &str) -> String {
 /// Point.scale()`, `Map.Entry` in `fun <K, V> Map.Entry<K, V>.k()`):
 /// the type written before the name, its type arguments and `?` left out.
 fn kotlin_receiver(core: Node, name: Node, source: &str) -> Option<String> {
-    let before_name = (0..core.named_child_count())
-        .filter_map(|i| core.named_child(i as u32))
+    let before_name = named_children(core)
+        .into_iter()
         .take_while(|n| n.end_byte() <= name.start_byte());
     let receiver = before_name.filter(|n| n.kind().ends_with("_type")).last()?;
     Some(type_name(receiver, source))
@@ -173,8 +173,8 @@ fn type_name(node: Node, source: &str) -> String {
     if current.kind() != "user_type" {
         return fold(slice(source, current.byte_range()));
     }
-    let parts: Vec<&str> = (0..current.named_child_count())
-        .filter_map(|i| current.named_child(i as u32))
+    let parts: Vec<&str> = named_children(current)
+        .into_iter()
         .filter(|n| matches!(n.kind(), "identifier" | "type_identifier"))
         .map(|n| slice(source, n.byte_range()))
         .collect();

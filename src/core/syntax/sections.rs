@@ -89,8 +89,8 @@ fn next_heading(heading: Node) -> Option<usize> {
 
 /// The section's level: 1 for `#` and `===`, 2 for `##` and `---`, ...
 fn level(heading: Node) -> usize {
-    let marker = (0..heading.named_child_count())
-        .filter_map(|i| heading.named_child(i as u32))
+    let marker = super::spans::named_children(heading)
+        .into_iter()
         .find_map(|n| {
             let kind = n.kind();
             kind.strip_prefix("atx_h")
