@@ -18,8 +18,10 @@ use std::sync::Arc;
 
 use regex::Captures;
 
+mod head;
 mod key_body;
 pub mod rules;
+mod shown;
 mod sieve;
 
 use rules::{Decode, Rule, RuleSet};
@@ -45,6 +47,14 @@ pub struct Hit {
 /// Every likely secret in `text`, by line, with the built-in rules.
 pub fn scan(text: &str) -> Vec<Hit> {
     RuleSet::builtin().scan(text)
+}
+
+/// The likely secrets of `source` that `shown`, text drawn from it (a
+/// view, symbol signatures), holds whole or in part, with the built-in
+/// rules (see [`RuleSet::shown_in`]).
+pub fn shown_secrets(source: &str, shown: &str) -> Vec<Hit> {
+    let rules = RuleSet::builtin();
+    rules.shown_in(rules.scan(source), source, shown)
 }
 
 impl RuleSet {
