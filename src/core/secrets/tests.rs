@@ -1273,4 +1273,5 @@ fn a_hundred_thousand_hits_on_one_line_are_kept_quickly() {
     );
 }
 
+mod round_eleven;
 mod shown;
