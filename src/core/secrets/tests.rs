@@ -1273,5 +1273,6 @@ fn a_hundred_thousand_hits_on_one_line_are_kept_quickly() {
     );
 }
 
+mod false_alarms;
 mod round_eleven;
 mod shown;
