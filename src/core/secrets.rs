@@ -9,7 +9,10 @@
 //! applies them to one text. [`Scanner`] applies them to everything a
 //! composed context holds — each file's rendered view, the repo map, the
 //! screenshot paths, the discussion, and finally the whole output text, so
-//! a section added later cannot slip through — and names each finding by
+//! a section added later cannot slip through; for a view that is not the
+//! file itself (and the repo map's outlines), also the file's own text,
+//! whose secrets count where the view shows their beginning, cut short as
+//! it may be (see [`crate::core::secret_scan`]'s `shown`) — and names each finding by
 //! where the user can fix it: a file's own line number in every view mode
 //! (a skeleton's line 3 is the file's line 40), a discussion message, a
 //! screenshot entry.
