@@ -18,8 +18,10 @@ use std::sync::Arc;
 
 use regex::Captures;
 
+mod head;
 mod key_body;
 pub mod rules;
+mod shown;
 mod sieve;
 
 use rules::{Decode, Rule, RuleSet};
@@ -45,6 +47,14 @@ pub struct Hit {
 /// Every likely secret in `text`, by line, with the built-in rules.
 pub fn scan(text: &str) -> Vec<Hit> {
     RuleSet::builtin().scan(text)
+}
+
+/// The likely secrets of `source` that `shown`, text drawn from it (a
+/// view, symbol signatures), holds whole or in part, with the built-in
+/// rules (see [`RuleSet::shown_in`]).
+pub fn shown_secrets(source: &str, shown: &str) -> Vec<Hit> {
+    let rules = RuleSet::builtin();
+    rules.shown_in(rules.scan(source), source, shown)
 }
 
 impl RuleSet {
@@ -194,6 +204,11 @@ impl RuleSet {
         if rule.entropy.is_some_and(|min| entropy(secret) < min) {
             return false;
         }
+        // A value that is its own name spelled another way is a field's
+        // name (`('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret')`).
+        if name.is_some_and(|n| same_words(n, secret)) {
+            return false;
+        }
         if rule.decode == Decode::Scan {
             // Base64 of a text holding a secret is that secret.
             let decoded = key_body::decode(secret);
@@ -209,6 +224,19 @@ impl RuleSet {
         !rule.compiled().allowlist.allows(&judged, name, line)
             && !self.global().allows(secret, name, line)
     }
+}
+
+/// Whether `a` and `b` are the same letters and digits, case and
+/// separators aside (`OAUTH2_CLIENT_SECRET`, `oauth2ClientSecret`).
+fn same_words(a: &str, b: &str) -> bool {
+    let letters = |s: &str| {
+        s.chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect::<Vec<char>>()
+    };
+    let (a, b) = (letters(a), letters(b));
+    !a.is_empty() && a == b
 }
 
 /// How much base64 [`wrapped_base64`] joins: a credential JSON is a few

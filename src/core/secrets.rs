@@ -9,7 +9,10 @@
 //! applies them to one text. [`Scanner`] applies them to everything a
 //! composed context holds — each file's rendered view, the repo map, the
 //! screenshot paths, the discussion, and finally the whole output text, so
-//! a section added later cannot slip through — and names each finding by
+//! a section added later cannot slip through; for a view that is not the
+//! file itself (and the repo map's outlines), also the file's own text,
+//! whose secrets count where the view shows their beginning, cut short as
+//! it may be (see [`crate::core::secret_scan`]'s `shown`) — and names each finding by
 //! where the user can fix it: a file's own line number in every view mode
 //! (a skeleton's line 3 is the file's line 40), a discussion message, a
 //! screenshot entry.
@@ -36,7 +39,7 @@ use crate::core::sources::Codebase;
 use crate::core::walk;
 
 pub use crate::core::secret_scan::rules::{RuleSet, RulesError};
-pub use crate::core::secret_scan::{Hit, entropy, mask, scan};
+pub use crate::core::secret_scan::{Hit, entropy, mask, scan, shown_secrets};
 pub use clean::CleanTexts;
 pub use stream::StreamScan;
 
@@ -253,6 +256,11 @@ impl<'a> Scanner<'a> {
                 let place = self.map_place(map, &hit);
                 findings.push(Finding::new(place, hit));
             }
+            for (finding, secret) in self.map_shown(map) {
+                if seen.insert(secret) {
+                    findings.push(finding);
+                }
+            }
         }
         for (i, shot) in preset.screenshots.iter().enumerate() {
             for hit in self.rules.scan(shot) {
@@ -375,28 +383,85 @@ impl<'a> Scanner<'a> {
         (parts, bodies)
     }
 
-    /// The findings of one rendered file, each with its secret's text.
+    /// The findings of one rendered file, each with its secret's text:
+    /// what its view holds, then, for a view that is not the file itself,
+    /// the secrets of the file that the view shows in part (a summary or
+    /// an outline cuts a long value, and the cut value may match no rule).
     fn file_secrets(&self, f: &RenderedFile) -> Vec<(Finding, String)> {
         if !f.aggregate || f.error.is_some() {
             return Vec::new();
         }
-        let known = self.clean.map(|clean| (clean, CleanTexts::id(&f.text)));
+        let source = (f.mode != ViewMode::Full)
+            .then(|| self.codebase.sources.file(self.codebase.root, &f.path));
+        let source = source.as_deref().and_then(|s| s.text());
+        let mut found = self.view_secrets(f, source);
+        if let Some(source) = source
+            && source != &*f.text
+        {
+            let hits = self.scan_remembered(source);
+            let reported: HashSet<&str> = found.iter().map(|(_, s)| s.as_str()).collect();
+            let lines: HashSet<usize> = found
+                .iter()
+                .filter_map(|(finding, _)| match finding.place {
+                    Place::File { line, .. } => Some(line),
+                    _ => None,
+                })
+                .collect();
+            let shown: Vec<(Finding, String)> = self
+                .rules
+                .shown_in(hits, source, &f.text)
+                .into_iter()
+                .filter(|hit| {
+                    let secret = &source[hit.span.clone()];
+                    !reported.contains(secret) && !lines.contains(&hit.line)
+                })
+                .map(|hit| {
+                    let secret = source[hit.span.clone()].to_string();
+                    let place = Place::File {
+                        path: f.path.clone(),
+                        line: hit.line,
+                    };
+                    (Finding::new(place, hit), secret)
+                })
+                .collect();
+            found.extend(shown);
+            // In the file's order, as a full view's findings are.
+            found.sort_by_key(|(finding, _)| match finding.place {
+                Place::File { line, .. } => line,
+                _ => usize::MAX,
+            });
+        }
+        found
+    }
+
+    /// The hits in `text`, none when the clean texts know it holds none
+    /// (and noting it there when it is found to).
+    fn scan_remembered(&self, text: &str) -> Vec<Hit> {
+        let known = self.clean.map(|clean| (clean, CleanTexts::id(text)));
         if let Some((clean, id)) = &known
             && clean.is_clean(id)
         {
             return Vec::new();
         }
-        let hits = self.rules.scan(&f.text);
+        let hits = self.rules.scan(text);
+        if hits.is_empty()
+            && let Some((clean, id)) = known
+        {
+            clean.remember(id);
+        }
+        hits
+    }
+
+    /// The findings in the text of `f`'s view, each with its secret's
+    /// text, located in `source` (the file's own text) for a view that is
+    /// not the file itself.
+    fn view_secrets(&self, f: &RenderedFile, source: Option<&str>) -> Vec<(Finding, String)> {
+        let hits = self.scan_remembered(&f.text);
         if hits.is_empty() {
-            if let Some((clean, id)) = known {
-                clean.remember(id);
-            }
             return Vec::new();
         }
         // A full view is the file itself; any other view is located back.
-        let source = (f.mode != ViewMode::Full)
-            .then(|| self.codebase.sources.file(self.codebase.root, &f.path));
-        let mut locator = source.as_deref().and_then(|s| s.text()).map(Locator::new);
+        let mut locator = source.map(Locator::new);
         hits.into_iter()
             .map(|hit| {
                 let secret = f.text[hit.span.clone()].to_string();
@@ -421,6 +486,27 @@ impl<'a> Scanner<'a> {
             .collect()
     }
 
+    /// The secrets of the files the repo map outlines that their outline
+    /// shows in part (a signature is cut at its 120th character), each
+    /// with its secret's text.
+    fn map_shown(&self, map: &str) -> Vec<(Finding, String)> {
+        let mut found = Vec::new();
+        for (path, outline) in map_outlines(map) {
+            let file = self.codebase.sources.file(self.codebase.root, path);
+            let Some(source) = file.text() else { continue };
+            let hits = self.scan_remembered(source);
+            for hit in self.rules.shown_in(hits, source, outline) {
+                let secret = source[hit.span.clone()].to_string();
+                let place = Place::MapFile {
+                    path: path.to_string(),
+                    line: hit.line,
+                };
+                found.push((Finding::new(place, hit), secret));
+            }
+        }
+        found
+    }
+
     /// A repo-map hit as a line of the file whose outline it is in.
     fn map_place(&self, map: &str, hit: &Hit) -> Place {
         // Outline lines are indented under their file's path line.
@@ -428,9 +514,7 @@ impl<'a> Scanner<'a> {
             .lines()
             .rev()
             .find(|l| !l.is_empty() && !l.starts_with([' ', '\t']))
-            // Only a project path: a file name with a newline must not
-            // make the scanner read something else.
-            .filter(|p| !p.starts_with('#') && !p.contains(' ') && walk::is_inside(p))
+            .filter(|p| is_map_path(p))
             .map(str::to_string);
         let Some(path) = path else {
             return Place::RepoMap { line: hit.line };
@@ -444,6 +528,44 @@ impl<'a> Scanner<'a> {
             None => Place::RepoMap { line: hit.line },
         }
     }
+}
+
+/// Whether `line`, a repo-map line that is not indented, names a project
+/// file: a file name with a newline must not make the scanner read
+/// something else.
+fn is_map_path(line: &str) -> bool {
+    !line.is_empty() && !line.starts_with('#') && !line.contains(' ') && walk::is_inside(line)
+}
+
+/// Each file the repo map outlines, with its outline (the indented lines
+/// under its path line).
+fn map_outlines(map: &str) -> Vec<(&str, &str)> {
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    let mut open: Option<(&str, usize, usize)> = None;
+    let mut at = 0;
+    for line in map.split_inclusive('\n') {
+        let end = at + line.len();
+        if line.starts_with([' ', '\t']) {
+            if let Some((_, _, stop)) = &mut open {
+                *stop = end;
+            }
+        } else {
+            if let Some((path, start, stop)) = open.take()
+                && start < stop
+            {
+                out.push((path, &map[start..stop]));
+            }
+            let name = line.trim_end_matches(['\n', '\r']);
+            open = is_map_path(name).then_some((name, end, end));
+        }
+        at = end;
+    }
+    if let Some((path, start, stop)) = open
+        && start < stop
+    {
+        out.push((path, &map[start..stop]));
+    }
+    out
 }
 
 /// Finds where the lines of a rendered view come from in the file's own

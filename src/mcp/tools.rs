@@ -355,7 +355,8 @@ impl Engine {
             ))),
             Some(costed) => {
                 let symbols = &costed.tree.symbols;
-                let found = secrets_in(&rel, symbols);
+                let file = sources.file(&project.root, &rel);
+                let found = secrets_in(&rel, file.text(), symbols);
                 if !found.is_empty() && !self.options.allow_secrets {
                     return Err(secrets_refused(&rel, &found));
                 }
@@ -464,26 +465,49 @@ fn part_info(part: &super::paging::Part) -> Value {
 
 /// The likely secrets (by the scanner every build uses) in what
 /// `symbols` returns of `rel`: each symbol's signature (its name in it),
-/// as `rel:line: kind in the signature of PATH`, never the secret.
-fn secrets_in(rel: &str, symbols: &[Symbol]) -> Vec<String> {
+/// and each secret of `source` (the file's text) whose beginning a
+/// signature shows, cut as it may be, as `rel:line: kind in the signature
+/// of PATH`, never the secret.
+fn secrets_in(rel: &str, source: Option<&str>, symbols: &[Symbol]) -> Vec<String> {
     let mut found = Vec::new();
+    let mut shown = String::new();
     for top in symbols {
         for s in top.iter() {
             for hit in secrets::scan(&s.signature)
                 .into_iter()
                 .chain(secrets::scan(&s.path))
             {
-                found.push(format!(
-                    "{rel}:{}: {} in the signature of `{}`",
+                found.push((
                     s.start_line + hit.line.saturating_sub(1),
                     hit.kind,
-                    request::shown_name(&s.path)
+                    request::shown_name(&s.path),
                 ));
             }
+            shown.push_str(&s.signature);
+            shown.push('\n');
+            shown.push_str(&s.path);
+            shown.push('\n');
         }
     }
-    found.dedup();
-    found
+    for hit in source.map_or_else(Vec::new, |src| secrets::shown_secrets(src, &shown)) {
+        if found.iter().any(|(line, _, _)| *line == hit.line) {
+            continue;
+        }
+        // The innermost symbol around the secret's line names it.
+        let around = symbols
+            .iter()
+            .flat_map(|top| top.iter())
+            .filter(|s| (s.start_line..=s.end_line).contains(&hit.line))
+            .min_by_key(|s| s.end_line - s.start_line);
+        let name = around.map_or_else(|| "?".to_string(), |s| request::shown_name(&s.path));
+        found.push((hit.line, hit.kind, name));
+    }
+    let mut listed: Vec<String> = found
+        .into_iter()
+        .map(|(line, kind, name)| format!("{rel}:{line}: {kind} in the signature of `{name}`"))
+        .collect();
+    listed.dedup();
+    listed
 }
 
 /// A refusal of what `rel` shows, for the likely secrets `found`.

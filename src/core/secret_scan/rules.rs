@@ -306,6 +306,9 @@ pub struct Rule {
     /// The rule's [sieve](super::sieve), compiled when a line first wakes
     /// the rule; `None` when the rule has no long range to open.
     sieve: OnceLock<Option<Regex>>,
+    /// How many characters every secret of the rule begins with that the
+    /// rule fixes (`ghp_`), found on first use ([`super::head`]).
+    head: OnceLock<usize>,
 }
 
 /// What a rule matches with, built the first time a text wakes it.
@@ -338,6 +341,14 @@ impl Rule {
             .sieve
             .get_or_init(|| super::sieve::widened(&self.pattern).and_then(|p| Regex::new(&p).ok()));
         sieve.as_ref().is_none_or(|s| s.is_match(text))
+    }
+
+    /// How many characters every secret of this rule begins with that the
+    /// rule fixes (`ghp_`, a webhook's host), at most.
+    pub fn fixed_head(&self) -> usize {
+        *self
+            .head
+            .get_or_init(|| super::head::fixed_head(&self.pattern))
     }
 
     /// `true` once the rule's regexes are built.
@@ -451,6 +462,7 @@ impl RuleSet {
                 allow: spec.allowlist,
                 compiled: OnceLock::new(),
                 sieve: OnceLock::new(),
+                head: OnceLock::new(),
             });
         }
         // A DFA whatever the count: aho-corasick picks one on its own only

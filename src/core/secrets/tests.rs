@@ -1272,3 +1272,7 @@ fn a_hundred_thousand_hits_on_one_line_are_kept_quickly() {
             .all(|h| &*h.rule == "github-token" && h.line == 1)
     );
 }
+
+mod false_alarms;
+mod round_eleven;
+mod shown;

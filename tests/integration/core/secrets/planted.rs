@@ -1,5 +1,5 @@
 //! Planted secrets in a project: each is found in every view mode that
-//! still shows it, named by the file's own line (not the view's); the
+//! still shows it, whole or cut short, named by the file's own line (not the view's); the
 //! discussion and the screenshot paths are scanned too; `build` refuses
 //! naming file and line, in plain and packed builds.
 
@@ -124,10 +124,12 @@ fn planted_secrets_are_found_at_the_files_own_lines_in_every_mode() {
         };
         let (c, findings) = scan(p.root(), &preset);
         let view = &c.files[0].text;
-        // Where the line survives in the view, it is found at its own line.
+        // Where the line survives in the view, it is found at its own
+        // line; so is a secret the view cuts short (the summary shows the
+        // JWT's first hundred characters).
         let want: Vec<usize> = planted()
             .into_iter()
-            .filter(|(_, secret)| view.contains(secret.as_str()))
+            .filter(|(_, secret)| view.contains(&secret[..secret.len().min(16)]))
             .map(|(line, _)| line)
             .collect();
         eprintln!("{mode} view shows the secrets of lines {want:?}");
