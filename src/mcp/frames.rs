@@ -20,6 +20,9 @@ use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStr
 /// nest a handful of levels; `serde_json` refuses past 128.
 pub const MAX_DEPTH: usize = 64;
 
+/// The longest line handed on: `rmcp` drops a longer one without a word.
+pub const MAX_LINE: usize = 16 << 20;
+
 /// The server's stdout, written one whole line at a time.
 #[derive(Clone, Default)]
 pub struct LineOut {
@@ -76,6 +79,10 @@ pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
+        if line.len() >= MAX_LINE {
+            out.write_line(too_long(&line).to_string().as_bytes());
+            continue;
+        }
         if depth(&line) > MAX_DEPTH {
             if let Some(answer) = too_deep(&line) {
                 out.write_line(answer.to_string().as_bytes());
@@ -125,16 +132,50 @@ pub fn depth(line: &[u8]) -> usize {
 /// The "parse error" answer (JSON-RPC's -32700, for `id` null) to a line
 /// that is not JSON at all; `None` for JSON and for a blank line. `rmcp`
 /// dropped such a line without a word, and the client waited forever.
+/// Read whole (strings too: invalid UTF-8 or a lone surrogate `\ud800`
+/// is no JSON text, and `rmcp` dropped such a line as well), and an `id`
+/// that is no string, integer or null (an array, `1e400`) gets "invalid
+/// request" for `id` null.
 pub fn unparsable(line: &[u8]) -> Option<Value> {
     if line.iter().all(u8::is_ascii_whitespace) {
         return None;
     }
-    serde_json::from_slice::<serde::de::IgnoredAny>(line).err()?;
-    Some(json!({
+    let value = match serde_json::from_slice::<Value>(line) {
+        Ok(value) => value,
+        Err(_) => {
+            return Some(json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": {"code": -32700, "message": "parse error: the line is not JSON"},
+            }));
+        }
+    };
+    let id = value.as_object().and_then(|o| o.get("id"))?;
+    let fine = id.is_string() || id.is_null() || id.is_i64() || id.is_u64();
+    (!fine).then(|| {
+        json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {
+                "code": -32600,
+                "message": "invalid request: an id is a string, an integer or null",
+            },
+        })
+    })
+}
+
+/// The answer to a line past [`MAX_LINE`]: "invalid request" for its
+/// `id` (read off the top level without parsing the rest), else for
+/// `id` null.
+pub fn too_long(line: &[u8]) -> Value {
+    json!({
         "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": -32700, "message": "parse error: the line is not JSON"},
-    }))
+        "id": top_level_id(line).unwrap_or(Value::Null),
+        "error": {
+            "code": -32600,
+            "message": format!("invalid request: the message is longer than {} MiB", MAX_LINE >> 20),
+        },
+    })
 }
 
 /// The error answer to a message nested too deep: "invalid request" for
@@ -240,6 +281,30 @@ mod tests {
             too_deep(batch.as_bytes()).expect("answered")["id"],
             Value::Null
         );
+    }
+
+    /// Lines `rmcp` dropped without a word: invalid UTF-8 in a string, a
+    /// lone surrogate, an id that is an array or out of range, a line past
+    /// 16 MiB (sweep round 10).
+    #[test]
+    fn every_line_rmcp_would_drop_gets_an_answer() {
+        for line in [
+            &b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"x\",\"params\":{\"p\":\"a\xff.py\"}}"[..],
+            br#"{"jsonrpc":"2.0","id":2,"method":"x","params":{"p":"\ud800.py"}}"#,
+            br#"{"jsonrpc":"2.0","id":1e400,"method":"x"}"#,
+            br#"{"jsonrpc":"2.0","id":[[1]],"method":"x"}"#,
+            br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
+        ] {
+            let answer = unparsable(line).expect("answered");
+            assert_eq!(answer["id"], Value::Null, "{answer}");
+        }
+        assert!(unparsable(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_none());
+        assert!(unparsable(br#"{"jsonrpc":"2.0","method":"note"}"#).is_none());
+        let long = format!(
+            r#"{{"jsonrpc":"2.0","id":7,"params":"{}"}}"#,
+            "a".repeat(100)
+        );
+        assert_eq!(too_long(long.as_bytes())["id"], 7);
     }
 
     #[test]

@@ -427,7 +427,10 @@ impl Engine {
             map.tokenizer,
             project.settings.budget,
         );
-        Reply::json(&json!({"map": tokens, "problems": composition.problems}))
+        let mut reply = json!({"map": tokens, "problems": composition.problems});
+        // Paths and labels only: a file's name shown as `build` shows it.
+        visible_strings(&mut reply);
+        Reply::json(&reply)
     }
 
     fn changed(&self, args: &ChangedArgs, logs: &mut Vec<String>) -> Result<Reply, ToolError> {
@@ -443,6 +446,21 @@ impl Engine {
             "files": changed.paths,
             "notes": changed.notes(),
         }))
+    }
+}
+
+/// Every string in `value` with its controls and invisible characters
+/// (U+202E, ESC) made visible.
+fn visible_strings(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(shown) = ctxcurate::text::sanitize::escape_line(s) {
+                *s = shown;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(visible_strings),
+        Value::Object(map) => map.values_mut().for_each(visible_strings),
+        _ => {}
     }
 }
 

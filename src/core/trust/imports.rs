@@ -96,24 +96,7 @@ pub fn reached(
             .collect();
         queue.push_back((rel.clone(), real.clone(), search));
     }
-    let mut found: Vec<(String, PathBuf)> = Vec::new();
-    for dir in site {
-        let pth: Vec<String> = folders
-            .names(dir)
-            .iter()
-            .filter(|n| n.ends_with(".pth"))
-            .cloned()
-            .collect();
-        out.places.insert(format!(
-            "{}/: .pth files {}",
-            rel_of(real_root, dir),
-            pth.join(" ")
-        ));
-        for name in pth.iter().take(MAX_NAMES) {
-            place(real_root, &dir.join(name), &mut out, &mut found);
-        }
-    }
-    for (rel, real) in found {
+    for (rel, real) in site_startup(real_root, site, &mut folders, &mut out) {
         out.files.insert(rel.clone(), real.clone());
         let search: Vec<PathBuf> = real
             .parent()
@@ -148,47 +131,13 @@ pub fn reached(
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
             Kind::Python => {
-                python_folder(
-                    real_root,
-                    &search,
-                    &here,
-                    &mut folders,
-                    &mut out,
-                    &mut found,
-                );
-                for named in literal::python(&text).paths.into_iter().take(MAX_NAMES) {
-                    for base in [&here, &real_root.to_path_buf()] {
-                        place(real_root, &base.join(&named), &mut out, &mut found);
-                    }
-                }
-                for name in python_imports(&text).into_iter().take(MAX_NAMES) {
-                    let bases: Vec<PathBuf> = match name.level {
-                        0 => search.clone(),
-                        n => package_dir(&here, n).into_iter().collect(),
-                    };
-                    for base in &bases {
-                        look_up(
-                            real_root,
-                            base,
-                            &name.parts,
-                            &mut folders,
-                            &mut out,
-                            &mut found,
-                        );
-                    }
-                }
+                let at = Here {
+                    search: &search,
+                    dir: &here,
+                };
+                python_runs(real_root, &text, at, &mut folders, &mut out, &mut found)
             }
-            Kind::Shell => {
-                let named = literal::shell(&text);
-                out.patterns
-                    .extend(named.patterns.into_iter().take(MAX_NAMES));
-                let sourced = shell_sources(&text).into_iter().chain(named.paths);
-                for sourced in sourced.take(2 * MAX_NAMES) {
-                    for base in [&here, &real_root.to_path_buf()] {
-                        place(real_root, &base.join(&sourced), &mut out, &mut found);
-                    }
-                }
-            }
+            Kind::Shell => shell_runs(real_root, &text, &here, &mut out, &mut found),
             Kind::Node => {
                 for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
                     let from = node::From {
@@ -533,6 +482,92 @@ fn after_expansion(word: &str) -> Option<&str> {
     }
     let rest = word.get(end?..)?.strip_prefix('/')?;
     (!rest.is_empty() && !rest.contains('$')).then_some(rest)
+}
+
+/// Where a Python file is read: the folders a top-level import is
+/// looked for in, in order, and its own folder.
+struct Here<'a> {
+    search: &'a [PathBuf],
+    dir: &'a Path,
+}
+
+/// What Python file `text` runs: what its folder holds first
+/// ([`python_folder`]), the files its strings name, and the modules it
+/// imports, each looked up as Python would.
+fn python_runs(
+    real_root: &Path,
+    text: &str,
+    at: Here,
+    folders: &mut Folders,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    python_folder(real_root, at.search, at.dir, folders, out, found);
+    for named in literal::python(text).paths.into_iter().take(MAX_NAMES) {
+        for base in [at.dir, real_root] {
+            place(real_root, &base.join(&named), out, found);
+        }
+    }
+    for name in python_imports(text).into_iter().take(MAX_NAMES) {
+        let bases: Vec<PathBuf> = match name.level {
+            0 => at.search.to_vec(),
+            n => package_dir(at.dir, n).into_iter().collect(),
+        };
+        for base in &bases {
+            look_up(real_root, base, &name.parts, folders, out, found);
+        }
+    }
+}
+
+/// The `.pth` files of `site` (a project virtual environment's
+/// `site-packages`), which its Python runs as it starts: each covered,
+/// and their names recorded as one place per folder (a new one withdraws
+/// the consent). The files found, to be read in turn.
+fn site_startup(
+    real_root: &Path,
+    site: &[PathBuf],
+    folders: &mut Folders,
+    out: &mut Reached,
+) -> Vec<(String, PathBuf)> {
+    let mut found: Vec<(String, PathBuf)> = Vec::new();
+    for dir in site {
+        let pth: Vec<String> = folders
+            .names(dir)
+            .iter()
+            .filter(|n| n.ends_with(".pth"))
+            .cloned()
+            .collect();
+        out.places.insert(format!(
+            "{}/: .pth files {}",
+            rel_of(real_root, dir),
+            pth.join(" ")
+        ));
+        for name in pth.iter().take(MAX_NAMES) {
+            place(real_root, &dir.join(name), out, &mut found);
+        }
+    }
+    found
+}
+
+/// What shell script `text` (in folder `here`) runs: the files it
+/// sources and those its commands name, looked for beside it and in the
+/// root; the scripts it names by a pattern.
+fn shell_runs(
+    real_root: &Path,
+    text: &str,
+    here: &Path,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    let named = literal::shell(text);
+    out.patterns
+        .extend(named.patterns.into_iter().take(MAX_NAMES));
+    let sourced = shell_sources(text).into_iter().chain(named.paths);
+    for sourced in sourced.take(2 * MAX_NAMES) {
+        for base in [here, real_root] {
+            place(real_root, &base.join(&sourced), out, found);
+        }
+    }
 }
 
 /// What a place that lists a script folder's importable names says

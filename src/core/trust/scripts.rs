@@ -186,13 +186,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
                 .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
         })
         .collect();
-    let site: Vec<PathBuf> = lines
-        .iter()
-        .flat_map(|(line, _)| words(line))
-        .flat_map(|w| venv_site_packages(&real_root, &w))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
+    let site = python_site(&real_root, &lines);
     let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps, &site);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
@@ -461,6 +455,19 @@ fn load_path(command: &CommandLine) -> Vec<String> {
     }
     out.retain(|d| !d.starts_with('/') && !d.contains('$'));
     out
+}
+
+/// The `site-packages` folders of the virtual environments inside the
+/// root whose Python one of `lines` runs ([`venv_site_packages`]), each
+/// once.
+fn python_site(real_root: &Path, lines: &[(CommandLine, String)]) -> Vec<PathBuf> {
+    lines
+        .iter()
+        .flat_map(|(line, _)| words(line))
+        .flat_map(|w| venv_site_packages(real_root, &w))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect()
 }
 
 /// The `site-packages` folders of the virtual environment inside the root
