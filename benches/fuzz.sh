@@ -37,10 +37,13 @@ for fixture in ../src/core/syntax/tests/fixtures/*; do
     fi
   done
 done
+# Built once, then each target's binary run directly: `cargo fuzz run`
+# builds again whenever a source changed, which took a run's time.
 cargo +nightly fuzz build --fuzz-dir . || exit 1
 printf '%-14s %12s %10s %8s  %s\n' target runs exec/s corpus crash
 for t in "${targets[@]}"; do
   log=$(mktemp)
+  mkdir -p "corpus/$t" "artifacts/$t"
   # The parse deadline keeps one input under a second; -timeout catches
   # anything slower, -rss_limit_mb memory past the documented bound.
   # Two tree-sitter grammars (Markdown's block and inline parsers) each
@@ -50,7 +53,7 @@ for t in "${targets[@]}"; do
   # ran each such input again to trace them (a seventh of the time).
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_odr_violation=0} \
   CTXCURATE_PARSE_TIMEOUT=${CTXCURATE_PARSE_TIMEOUT:-1} \
-    cargo +nightly fuzz run --fuzz-dir . "$t" -- \
+    "target/x86_64-unknown-linux-gnu/release/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len="${FUZZ_MAX_LEN:-16384}" \
     -detect_leaks=0 -print_final_stats=1 >"$log" 2>&1
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
