@@ -1182,14 +1182,7 @@ fn consent_covers_what_make_runs_through_define_conditionals_and_shell() {
         );
         assert!(stdout(&p.run(&["build"])).contains("SUMMARY"), "{makefile}");
         p.write(edited, "touch pwned.txt\necho SUMMARY\n");
-        p.ok(&["cache", "clear"]);
-        let out = p.run(&["build"]);
-        assert!(!p.path("pwned.txt").exists(), "{makefile}: ran unreviewed");
-        assert!(
-            stderr(&out).contains("changed since you trusted this project"),
-            "{makefile}: {}",
-            stderr(&out)
-        );
+        assert_consent_lapsed(&p, makefile);
     }
 }
 
@@ -1252,14 +1245,7 @@ fn consent_covers_what_make_functions_run_and_vpath_finds() {
         );
         assert!(stdout(&p.run(&["build"])).contains("SUMMARY"), "{makefile}");
         p.write(edited, "cat >/dev/null; touch pwned.txt; echo SUMMARY\n");
-        p.ok(&["cache", "clear"]);
-        let out = p.run(&["build"]);
-        assert!(!p.path("pwned.txt").exists(), "{makefile}: ran unreviewed");
-        assert!(
-            stderr(&out).contains("changed since you trusted this project"),
-            "{makefile}: {}",
-            stderr(&out)
-        );
+        assert_consent_lapsed(&p, makefile);
     }
 }
 
@@ -1320,17 +1306,7 @@ fn consent_covers_what_a_script_runs_by_name_and_its_folder() {
             false => "touch pwned.txt\n",
         };
         p.write(edited, payload);
-        p.ok(&["cache", "clear"]);
-        let out = p.run(&["build"]);
-        assert!(
-            !p.path("pwned.txt").exists(),
-            "{script_text}: ran unreviewed"
-        );
-        assert!(
-            stderr(&out).contains("changed since you trusted this project"),
-            "{script_text}: {}",
-            stderr(&out)
-        );
+        assert_consent_lapsed(&p, script_text);
     }
 }
 
@@ -1393,14 +1369,7 @@ fn consent_covers_a_compiled_module_python_runs_unchecked() {
         assert!(stdout(&out).contains("SUMMARY"), "{}", stderr(&out));
     }
     compile("open('pwned.txt', 'w')\nX = 'SUMMARY'\n");
-    p.ok(&["cache", "clear"]);
-    let out = p.run(&["build"]);
-    assert!(!p.path("pwned.txt").exists(), "ran unreviewed");
-    assert!(
-        stderr(&out).contains("changed since you trusted this project"),
-        "{}",
-        stderr(&out)
-    );
+    assert_consent_lapsed(&p, "the compiled module");
 }
 
 /// What npm reads besides `package.json` that runs code is covered: a
@@ -1452,17 +1421,7 @@ fn consent_covers_what_npm_reads_and_runs_from_its_bins() {
             );
         }
         p.write(edited, text);
-        p.ok(&["cache", "clear"]);
-        let out = p.run(&["build"]);
-        assert!(
-            !p.path("pwned.txt").exists(),
-            "{command} {edited}: ran unreviewed"
-        );
-        assert!(
-            stderr(&out).contains("changed since you trusted this project"),
-            "{command} {edited}: {}",
-            stderr(&out)
-        );
+        assert_consent_lapsed(&p, &format!("{command} {edited}"));
     }
 }
 
@@ -1485,14 +1444,7 @@ fn a_script_path_with_a_blank_is_covered() {
             "{command}: {shown}"
         );
         p.write("tools/helper.py", "open('pwned.txt', 'w')\n");
-        p.ok(&["cache", "clear"]);
-        let out = p.run(&["build"]);
-        assert!(!p.path("pwned.txt").exists(), "{command}: ran unreviewed");
-        assert!(
-            stderr(&out).contains("changed since you trusted this project"),
-            "{command}: {}",
-            stderr(&out)
-        );
+        assert_consent_lapsed(&p, command);
     }
 }
 
@@ -1531,4 +1483,17 @@ fn consent_covers_a_project_virtualenv_the_command_runs() {
             stderr(&out)
         );
     }
+}
+
+/// After an edit to what a consented command runs (`what`): the next
+/// build runs none of it (no `pwned.txt`) and says the consent lapsed.
+fn assert_consent_lapsed(p: &Project, what: &str) {
+    p.ok(&["cache", "clear"]);
+    let out = p.run(&["build"]);
+    assert!(!p.path("pwned.txt").exists(), "{what}: ran unreviewed");
+    assert!(
+        stderr(&out).contains("changed since you trusted this project"),
+        "{what}: {}",
+        stderr(&out)
+    );
 }
