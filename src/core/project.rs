@@ -640,8 +640,25 @@ impl Project {
 /// A preset name needs a visible character and no control characters (it
 /// is shown on one line in the picker and the status line).
 fn check_name(name: &str) -> Result<(), ProjectError> {
-    if name.trim().is_empty() || name.chars().any(char::is_control) {
-        return Err(ProjectError::InvalidPresetName(name.to_owned()));
+    check_preset_name(name)
+}
+
+/// The most characters of a preset name (one key a person picks).
+pub const MAX_PRESET_NAME_CHARS: usize = 128;
+
+/// Whether `name` may name a new preset: a visible character, no control
+/// ones, at most [`MAX_PRESET_NAME_CHARS`]. Every front end that makes a
+/// preset asks this (MCP's `set_mode` made ones `save_preset` refused).
+pub fn check_preset_name(name: &str) -> Result<(), ProjectError> {
+    if name.trim().is_empty()
+        || name.chars().any(char::is_control)
+        || name.chars().count() > MAX_PRESET_NAME_CHARS
+    {
+        let mut shown: String = name.chars().take(64).collect();
+        if shown.len() < name.len() {
+            shown.push('…');
+        }
+        return Err(ProjectError::InvalidPresetName(shown));
     }
     Ok(())
 }

@@ -33,10 +33,18 @@ impl From<CurationError> for ToolError {
 
 /// The preset an edit changes: the active one, or `name` (copied from the
 /// global config, or created empty, in the project file).
-fn target<'a>(project: &'a mut Project, name: Option<&str>) -> (String, &'a mut Preset) {
+fn target<'a>(
+    project: &'a mut Project,
+    name: Option<&str>,
+) -> Result<(String, &'a mut Preset), ToolError> {
     let name = name.map_or_else(|| project.active_preset_name().to_string(), str::to_string);
+    // A preset made here is named as `save_preset` would name it.
+    if project.preset(&name).is_none() {
+        ctxcurate::core::project::check_preset_name(&name)
+            .map_err(|e| ToolError::new(e.to_string()))?;
+    }
     let preset = project.preset_mut(&name);
-    (name, preset)
+    Ok((name, preset))
 }
 
 /// What one `include`/`exclude` path names.
@@ -126,7 +134,7 @@ pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, Tool
         .map(|m| named::<ViewMode>("mode", m))
         .transpose()?;
     project.edit(|project| {
-        let (name, preset) = target(project, args.preset.as_deref());
+        let (name, preset) = target(project, args.preset.as_deref())?;
         let mut said = Vec::new();
         for n in &names {
             let (entry, how) = match n {
@@ -157,7 +165,7 @@ pub fn exclude(project: &mut Project, args: &ExcludeArgs) -> Result<String, Tool
         .collect::<Result<Vec<_>, _>>()?;
     let walked = project.walk();
     project.edit(|project| {
-        let (name, preset) = target(project, args.preset.as_deref());
+        let (name, preset) = target(project, args.preset.as_deref())?;
         let mut removed = Vec::new();
         for n in &names {
             match n {
@@ -202,7 +210,7 @@ fn refuse_new_held(
     preset: Option<&str>,
     rel: &str,
 ) -> Result<(), ToolError> {
-    let (_, target) = target(project, preset);
+    let (_, target) = target(project, preset)?;
     if target.item(rel).is_some() {
         return Ok(());
     }
@@ -215,7 +223,7 @@ pub fn set_mode(project: &mut Project, args: &SetModeArgs) -> Result<String, Too
     let root = project.root.clone();
     project.edit(|project| {
         refuse_new_held(project, args.preset.as_deref(), &rel)?;
-        let (name, preset) = target(project, args.preset.as_deref());
+        let (name, preset) = target(project, args.preset.as_deref())?;
         check_file(preset, &root, &rel)?;
         curation::set_mode(preset, &rel, mode)?;
         Ok(format!("{rel} [{mode}] in preset {name}"))
@@ -252,7 +260,7 @@ pub fn mask(
     let root = project.root.clone();
     project.edit(|project| {
         refuse_new_held(project, args.preset.as_deref(), rel)?;
-        let (name, preset) = target(project, args.preset.as_deref());
+        let (name, preset) = target(project, args.preset.as_deref())?;
         check_file(preset, &root, rel)?;
         let whole = curation::set_mask_replacing(preset, rel, &path, old.as_deref(), state)?;
         let rest = if whole {

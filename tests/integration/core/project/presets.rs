@@ -195,6 +195,14 @@ fn save_as_rename_and_delete() {
         p.save_as("a\nb"),
         Err(ProjectError::InvalidPresetName(_))
     ));
+    // A name is a key a person picks: 128 characters at most, shown cut
+    // in the error (MCP took a 1 MB one; sweep 10, F19).
+    let long = "x".repeat(1_000_000);
+    match p.save_as(&long) {
+        Err(ProjectError::InvalidPresetName(shown)) => assert!(shown.len() < 100, "{shown}"),
+        other => panic!("{other:?}"),
+    }
+    assert!(ctxcurate::core::project::check_preset_name(&"é".repeat(128)).is_ok());
 
     // Renaming the active preset keeps it active; other renames do not
     // change the active one.
