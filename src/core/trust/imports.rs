@@ -300,7 +300,7 @@ struct Name {
 /// `__import__("a")`.
 fn python_imports(text: &str) -> Vec<Name> {
     let mut out = Vec::new();
-    for line in text.lines() {
+    for line in python_lines(text) {
         let line = line.split('#').next().unwrap_or("").trim();
         for stmt in line.split(';').map(str::trim) {
             if let Some(rest) = stmt.strip_prefix("import ") {
@@ -347,6 +347,40 @@ fn python_imports(text: &str) -> Vec<Name> {
                 }
             }
         }
+    }
+    out
+}
+
+/// The lines of Python source `text` as its statements run on: a line
+/// ended by `\\` goes on with the next, and `from m import (` with the
+/// lines up to its `)` (64 at most).
+fn python_lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    // The last line goes on; lines left inside `import (`.
+    let mut joining = false;
+    let mut open = 0usize;
+    for line in text.lines() {
+        let (body, continues) = match line.strip_suffix('\\') {
+            Some(body) => (body, true),
+            None => (line, false),
+        };
+        match out.last_mut() {
+            Some(last) if joining => {
+                last.push(' ');
+                last.push_str(body.trim());
+            }
+            _ => out.push(body.to_string()),
+        }
+        let code = body.split('#').next().unwrap_or("");
+        if open > 0 {
+            open = if code.contains(')') { 0 } else { open - 1 };
+        } else if code.trim_start().starts_with("from ")
+            && code.contains("import (")
+            && !code.contains(')')
+        {
+            open = 64;
+        }
+        joining = continues || open > 0;
     }
     out
 }
@@ -405,11 +439,14 @@ fn statements(line: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut start = 0;
+    let mut previous = ' ';
     for (at, c) in line.char_indices() {
+        let after = std::mem::replace(&mut previous, c);
         match c {
-            '(' | '{' => depth += 1,
-            ')' | '}' => depth = depth.saturating_sub(1),
-            ';' | '&' | '|' if depth == 0 => {
+            '(' | '{' if after == '$' || depth > 0 => depth += 1,
+            ')' | '}' if depth > 0 => depth -= 1,
+            // A function's `{ … }`, a subshell's `( … )`: commands inside.
+            ';' | '&' | '|' | '{' | '}' | '(' | ')' if depth == 0 => {
                 out.push(line[start..at].trim());
                 start = at + 1;
             }
@@ -847,6 +884,28 @@ mod tests {
         assert!(reached.places.contains(&format!(
             "more than {MAX_PLACES} places: the rest not followed"
         )));
+    }
+
+    /// An import continued by `\\` or inside `from m import (` names
+    /// what follows (recheck of sweep 10: `import os, \\` / `helper` was
+    /// read as `os` alone).
+    #[test]
+    fn continued_imports_are_read_whole() {
+        let names = |text: &str| -> Vec<String> {
+            python_imports(text)
+                .into_iter()
+                .map(|n| n.parts.join("."))
+                .collect()
+        };
+        assert_eq!(
+            names("import os, \\\n    helper\nx = 1\n"),
+            ["os", "helper"]
+        );
+        assert_eq!(
+            names("from . import (\n    a,\n    b,  # c\n)\nimport d\n"),
+            // `""`: the package itself (`from . import`).
+            ["a", "b", "", "d"]
+        );
     }
 
     #[test]

@@ -402,3 +402,34 @@ fn round_eleven_command_and_call_near_misses_are_not_flagged() {
         assert!(found(line).is_empty(), "{line:?}: {:?}", found(line));
     }
 }
+
+/// A secret assigned with its type written (recheck of sweep 10): a
+/// Python class field or `Final`, TypeScript's `const apiKey: string`,
+/// Kotlin's `val apiKey: String`, Go's `var apiKey string`. Plain
+/// `api_key = "…"` was found; with the type between, none was.
+#[test]
+fn a_secret_assigned_with_its_type_is_found() {
+    let key = alnum(71, 40);
+    let cases: Vec<(String, &str, &str)> = [
+        format!("class Settings:\n    api_key: str = \"{key}\"\n"),
+        format!("password: str = '{key}'\n"),
+        format!("API_KEY: Final = \"{key}\"\n"),
+        format!("const apiKey: string = \"{key}\";\n"),
+        format!("val apiKey: String = \"{key}\"\n"),
+        format!("var apiKey string = \"{key}\"\n"),
+        format!("token: Optional[str] = \"{key}\"\n"),
+    ]
+    .into_iter()
+    .map(|t| (t, "=", "secret-assignment"))
+    .collect();
+    check(&cases);
+    // A type with no value, or a value that is code.
+    for text in [
+        "api_key: str\n",
+        "password: str = field(default_factory=get_password)\n",
+        "token: str = \"<token>\"\n",
+        "def f(api_key: str = None): pass\n",
+    ] {
+        assert!(found(text).is_empty(), "{text}: {:?}", found(text));
+    }
+}

@@ -147,14 +147,23 @@ fn shell_words(line: &str) -> Vec<String> {
     let mut word = String::new();
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
+    let mut previous = ' ';
     for c in line.chars() {
+        let after = std::mem::replace(&mut previous, c);
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), c) => word.push(c),
             (None, '\'' | '"') => quote = Some(c),
-            (None, '(' | '{') => {
+            // Only `$(…)`/`${…}` hold a word together: a function's
+            // `{ … }` and a subshell's `( … )` hold commands.
+            (None, '(' | '{') if after == '$' || depth > 0 => {
                 depth += 1;
                 word.push(c);
+            }
+            (None, '(' | ')' | '{' | '}') if depth == 0 => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
             }
             (None, ')' | '}') => {
                 depth = depth.saturating_sub(1);
@@ -184,11 +193,17 @@ mod tests {
             "#!/bin/sh\n# sh tools/commented.sh\nsh tools/w.sh && ./tools/x.sh\n\
              python3 \"$(dirname \"$0\")\"/w.py --out /tmp/o.txt\nLIB=tools/lib.sh; . \"$LIB\"\n\
              for f in tools/conf.d/*.sh; do . \"$f\"; done\nrm -f *.o build/*.tmp\n\
-             echo done > out.txt; curl https://x.example/a.sh\n",
+             echo done > out.txt; curl https://x.example/a.sh\nload() { . tools/fn.sh; }\n",
         );
         assert_eq!(
             named.paths,
-            ["tools/w.sh", "./tools/x.sh", "w.py", "tools/lib.sh"]
+            [
+                "tools/w.sh",
+                "./tools/x.sh",
+                "w.py",
+                "tools/lib.sh",
+                "tools/fn.sh"
+            ]
         );
         assert_eq!(named.patterns, ["tools/conf.d/*.sh"]);
     }
