@@ -204,8 +204,9 @@ pub fn too_deep(line: &[u8]) -> Option<Value> {
     }))
 }
 
-/// The value of the top-level `"id"` key of a JSON object, when it is a
-/// number or a string.
+/// The value of the top-level `"id"` key of a JSON object when it is a
+/// number or a string, null when it is something else; `None` when the
+/// object has no `id`.
 fn top_level_id(line: &[u8]) -> Option<Value> {
     let text = std::str::from_utf8(line).ok()?;
     let bytes = text.as_bytes();
@@ -221,8 +222,11 @@ fn top_level_id(line: &[u8]) -> Option<Value> {
                     } else {
                         &rest[..rest.find([',', '}']).unwrap_or(rest.len())]
                     };
-                    let value: Value = serde_json::from_str(raw.trim()).ok()?;
-                    return (value.is_number() || value.is_string()).then_some(value);
+                    // An id that is no number or string (a nested array): the
+                    // message still asked for an answer, for `id` null.
+                    let value: Value = serde_json::from_str(raw.trim()).unwrap_or(Value::Null);
+                    let scalar = value.is_number() || value.is_string();
+                    return Some(if scalar { value } else { Value::Null });
                 }
                 i = end;
             }
@@ -300,6 +304,16 @@ mod tests {
         }
         assert!(unparsable(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_none());
         assert!(unparsable(br#"{"jsonrpc":"2.0","method":"note"}"#).is_none());
+        // An id nested past the depth still gets its answer, for id null.
+        let deep = format!(
+            r#"{{"jsonrpc":"2.0","id":{}1{},"method":"x"}}"#,
+            "[".repeat(100),
+            "]".repeat(100)
+        );
+        assert_eq!(
+            too_deep(deep.as_bytes()).expect("answered")["id"],
+            Value::Null
+        );
         let long = format!(
             r#"{{"jsonrpc":"2.0","id":7,"params":"{}"}}"#,
             "a".repeat(100)
