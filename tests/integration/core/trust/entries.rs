@@ -147,7 +147,7 @@ fn vcs_and_gitignored_entries_are_held_and_the_users_own_preset_is_not() {
         &[
             "src/app.py",
             ".git/config",
-            "local/secret.txt",
+            "local/notes.txt",
             ".npmrc",
             "infra/prod.tfvars",
             ".github/ci.yml",
@@ -155,7 +155,7 @@ fn vcs_and_gitignored_entries_are_held_and_the_users_own_preset_is_not() {
     );
     p.write(".git/config", "[core]\n\tdummy = git-config-body\n");
     p.write(".gitignore", "local/\n");
-    p.write("local/secret.txt", "ignored-body\n");
+    p.write("local/notes.txt", "ignored-body\n");
     p.write(".npmrc", "registry=npmrc-body\n");
     p.write("infra/prod.tfvars", "region = \"tfvars-body\"\n");
     p.write(".github/ci.yml", "name: ci-body\n");
@@ -180,7 +180,7 @@ fn vcs_and_gitignored_entries_are_held_and_the_users_own_preset_is_not() {
     let shown = p.ok(&["trust", "--show"]);
     for line in [
         ".git/config   (version control data",
-        "local/secret.txt   (an ignored file",
+        "local/notes.txt   (an ignored file",
         ".npmrc   (a credential file",
         "infra/prod.tfvars   (a credential file",
     ] {
