@@ -134,6 +134,7 @@ pub fn reached(
                 let at = Here {
                     search: &search,
                     dir: &here,
+                    stem: real.file_stem().and_then(|s| s.to_str()).unwrap_or(""),
                 };
                 python_runs(real_root, &text, at, &mut folders, &mut out, &mut found)
             }
@@ -522,10 +523,11 @@ fn after_expansion(word: &str) -> Option<&str> {
 }
 
 /// Where a Python file is read: the folders a top-level import is
-/// looked for in, in order, and its own folder.
+/// looked for in, in order, its own folder, and its name without `.py`.
 struct Here<'a> {
     search: &'a [PathBuf],
     dir: &'a Path,
+    stem: &'a str,
 }
 
 /// What Python file `text` runs: what its folder holds first
@@ -539,7 +541,7 @@ fn python_runs(
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
 ) {
-    python_folder(real_root, at.search, at.dir, folders, out, found);
+    python_folder(real_root, &at, folders, out, found);
     for named in literal::python(text).paths.into_iter().take(MAX_NAMES) {
         for base in [at.dir, real_root] {
             place(real_root, &base.join(&named), out, found);
@@ -616,20 +618,19 @@ pub const PYTHON_FINDS: &str = ": Python finds ";
 /// `gettext`): the importable names in the script's own folder
 /// (`sys.path[0]`, the first of `search`): its modules and packages,
 /// recorded as one place, so a module added there withdraws the consent
-/// (not `__pycache__`, which Python writes itself). And the compiled files beside the module being
-/// read that Python runs without checking them against their source
-/// (`__pycache__/*.pyc` marked unchecked-hash, PEP 552): covered. It
-/// never writes those itself, so running the command leaves the
-/// consent as it was.
+/// (not `__pycache__`, which Python writes itself). And the module's own
+/// compiled files that Python runs without checking them against its
+/// source (`__pycache__/NAME.*.pyc` marked unchecked-hash, PEP 552):
+/// covered. It never writes those itself, so running the command leaves
+/// the consent as it was.
 fn python_folder(
     real_root: &Path,
-    search: &[PathBuf],
-    here: &Path,
+    at: &Here,
     folders: &mut Folders,
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
 ) {
-    if let Some(first) = search.first() {
+    if let Some(first) = at.search.first() {
         // A file Python imports, or a package (a folder without
         // `__init__` is a namespace portion: found only when no module
         // of the name is, so it shadows nothing).
@@ -652,11 +653,13 @@ fn python_folder(
             importable.join(" ")
         ));
     }
-    let cache = here.join("__pycache__");
+    let cache = at.dir.join("__pycache__");
+    let own = format!("{}.", at.stem);
     let compiled: Vec<String> = folders
         .names(&cache)
         .iter()
-        .filter(|n| n.ends_with(".pyc") && unchecked_pyc(&cache.join(n)))
+        .filter(|n| n.starts_with(&own) && n.ends_with(".pyc"))
+        .filter(|n| unchecked_pyc(&cache.join(n)))
         .cloned()
         .collect();
     for name in compiled {

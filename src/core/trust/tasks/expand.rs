@@ -63,12 +63,13 @@ const FUNCTIONS: &[&str] = &[
 /// reviewed.
 const OPAQUE: &[&str] = &["file", "guile", "let", "intcmp"];
 
-/// The variables make sets itself that a makefile's text names for what
-/// make runs (`$(MAKE) -C sub`, `$(CC)`): kept as written when the
-/// makefile does not set them, where another unset variable is empty.
-const BUILT_IN: &[&str] = &[
-    "MAKE", "SHELL", "CC", "CXX", "CPP", "AS", "AR", "LD", "YACC", "LEX", "FC", "PC", "M2C", "RM",
-];
+/// Whether make sets `name` itself and a makefile's text names it for
+/// what make runs (`$(MAKE) -C sub`, `$(CC)`, `$(RM)`, the programs
+/// [`super::MAKE_PROGRAMS`] reads): kept as written when the makefile
+/// does not set it, where another unset variable is empty.
+fn built_in(name: &str) -> bool {
+    matches!(name, "MAKE" | "RM") || super::MAKE_PROGRAMS.contains(&name)
+}
 
 /// One expansion over a makefile's variables.
 pub(super) struct Expansion<'a> {
@@ -135,7 +136,7 @@ impl<'a> Expansion<'a> {
 
     /// `text` expanded: each reference to a variable set put in, each
     /// function evaluated; a variable not set is empty, as make has it
-    /// (but make's own programs, [`BUILT_IN`], kept as written), and `$$`
+    /// (but make's own programs, [`built_in`], kept as written), and `$$`
     /// stays `$$` (the shell's `$`). Empty when [`Self::stopped`].
     pub(super) fn expand(&mut self, text: &str) -> String {
         let out = self.text(text, 0);
@@ -218,7 +219,7 @@ impl<'a> Expansion<'a> {
             }
             self.unknown = true;
             // `$(@D)`, `$(<F)`: the goal's, filled in later.
-            let kept = BUILT_IN.contains(&name.as_str()) || automatic(whole);
+            let kept = built_in(&name) || automatic(whole);
             return match kept || name.contains('$') {
                 true => whole.to_string(),
                 false => String::new(),
