@@ -194,8 +194,10 @@ struct Rolling {
 /// before fingerprints, or written by hand in the project file): every
 /// window is hashed, so a long slice in a long file costs their product
 /// (a 40,000-line slice over 50,000 lines took 6 s). Past it the slice is
-/// not looked for elsewhere (stale, unless its anchors place it).
-const MAX_HASHED_LINES: usize = 4_000_000;
+/// not looked for elsewhere (stale, unless its anchors place it). A
+/// 100-line slice over 110,000 lines (11M, about half a second) is still
+/// found (`benches/anchor_resolve.rs`).
+pub const MAX_HASHED_LINES: usize = 16_000_000;
 
 /// Candidates whose fingerprint matches but whose text does not are
 /// collisions; past this many the stored fingerprint is not trusted
