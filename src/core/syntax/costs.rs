@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use super::mask::whole_lines;
+use super::mask::{next_lead, whole_lines};
 use super::text::indent_start;
 use super::{Lang, Symbol, SymbolTree};
 
@@ -98,14 +98,15 @@ impl Planner<'_> {
     fn siblings(&mut self, region: Range<usize>, children: &[Symbol]) -> Vec<Range<usize>> {
         let mut spans = Vec::new();
         let mut cursor = region.start;
-        for child in children {
+        for (i, child) in children.iter().enumerate() {
             let span = child.spans.lead.max(cursor)..child.range.end.min(region.end);
             let hidden = if span.start > span.end {
                 // Not rendered in its own place (mask skips it): nothing
                 // of it to drop, but it keeps its row.
                 span.start..span.start
             } else {
-                let lines = last_lines(self.source, span.clone(), cursor..region.end);
+                let bounds = cursor..next_lead(children, i, region.end);
+                let lines = last_lines(self.source, span.clone(), bounds, region.end);
                 cursor = span.end;
                 lines
             };
@@ -136,9 +137,9 @@ impl Planner<'_> {
 /// Python class's last method) from the start of its first line too: what
 /// is left of that line is whitespace, which the masked view's tidying
 /// drops with the symbol.
-fn last_lines(source: &str, span: Range<usize>, bounds: Range<usize>) -> Range<usize> {
+fn last_lines(source: &str, span: Range<usize>, bounds: Range<usize>, end: usize) -> Range<usize> {
     let lines = whole_lines(source, span.clone(), bounds.clone());
-    if lines != span || span.end != bounds.end {
+    if lines != span || span.end != end {
         return lines;
     }
     match indent_start(source, span.start) {

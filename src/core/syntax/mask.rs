@@ -209,14 +209,18 @@ impl Masker<'_> {
     fn splice(&self, region: Range<usize>, children: &[Symbol], inherited: MaskState) -> String {
         let mut out = String::new();
         let mut cursor = region.start;
-        for child in children {
+        for (i, child) in children.iter().enumerate() {
             let span = child.spans.lead.max(cursor)..child.range.end.min(region.end);
             if span.start > span.end {
                 continue;
             }
             let rendered = self.render(child, self.state(child, inherited));
             let span = if rendered.is_empty() {
-                whole_lines(self.source, span, cursor..region.end)
+                whole_lines(
+                    self.source,
+                    span,
+                    cursor..next_lead(children, i, region.end),
+                )
             } else {
                 span
             };
@@ -383,23 +387,54 @@ fn python_nonempty(body: String) -> String {
 /// A removed span widened to the whole lines it occupies (when nothing
 /// else is on them), plus the blank lines after it when a blank line
 /// already precedes it or it comes first in its region, so removing a
-/// block leaves one separator at most.
+/// block leaves one separator at most. `bounds` ends where the next
+/// sibling begins (or the region ends): text after the span on its last
+/// line that reaches neither, and closes no bracket opened before it
+/// (`;` after a C++ class, `\u{fffd}sum()` after a Kotlin function the
+/// grammar ended early), is the symbol's tail and goes with it, so no
+/// fragment is left on a line of its own.
 pub(super) fn whole_lines(source: &str, span: Range<usize>, bounds: Range<usize>) -> Range<usize> {
     let rest = slice(source, span.end..bounds.end);
-    let tail = rest.len() - rest.trim_start_matches([' ', '\t', '\r']).len();
-    let ends_line = rest[tail..].starts_with('\n');
     let Some(start) = indent_start(source, span.start).filter(|s| *s >= bounds.start) else {
         return span;
     };
-    if !ends_line {
+    let Some(tail) = rest.find('\n').filter(|&at| is_own_tail(&rest[..at])) else {
         return span;
-    }
+    };
     let mut end = span.end + tail + 1;
     let first_in_region = slice(source, bounds.start..start).trim().is_empty();
     if first_in_region || blank_line_before(source, start, bounds.start) {
         end = skip_blank_lines(source, end, bounds.end);
     }
     start..end
+}
+
+/// Whether `text`, the rest of a symbol's last line, is its own: blank,
+/// or closing no bracket it did not open (not part of an enclosing call
+/// or block) and opening no string or block comment that goes on.
+fn is_own_tail(text: &str) -> bool {
+    if text.contains(['"', '\'', '`']) || text.contains("/*") && !text.contains("*/") {
+        return false;
+    }
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    true
+}
+
+/// Where the sibling after `children[i]` begins (its lead), else `end`.
+pub(super) fn next_lead(children: &[Symbol], i: usize, end: usize) -> usize {
+    children
+        .get(i + 1)
+        .map_or(end, |next| next.spans.lead.min(end))
 }
 
 /// Past the whole blank lines starting at `from` (not beyond `limit`).
@@ -499,5 +534,30 @@ mod tests {
         );
         let folded = masked(src, Lang::Cpp, Def, &[("C", Agg)]);
         assert!(!folded.contains("return 2"), "{folded}");
+    }
+
+    /// What follows a hidden symbol on its last line goes with it when it
+    /// is the symbol's own tail (the `;` after a C++ class; text a grammar
+    /// left outside a Kotlin function that it ended early, found by the
+    /// `views` fuzz target), and stays when it closes an enclosing call.
+    #[test]
+    fn a_hidden_symbol_takes_its_own_tail_on_its_last_line() {
+        let kt = "fun a() = b { c }\u{FFFD}sum()\n\nfun main() {\n    println(1)\n}\n";
+        let out = masked(kt, Lang::Kotlin, Def, &[("a", Hide)]);
+        assert_eq!(out, "fun main() {\n    println(1)\n}\n");
+        let cpp = "class C {\n    int x;\n};\nint y;\n";
+        assert_eq!(masked(cpp, Lang::Cpp, Def, &[("C", Hide)]), "int y;\n");
+        let js = "app.get('/',\n  function handler(req) {\n    return 1;\n  }, other);\n";
+        let out = masked(js, Lang::JavaScript, Def, &[("handler", Hide)]);
+        assert!(
+            out.contains(", other);") && !out.contains("return 1"),
+            "{out}"
+        );
+        let kt_two = "fun a() = 1; fun b() = 2\nfun c() = 3\n";
+        let out = masked(kt_two, Lang::Kotlin, Def, &[("a", Hide)]);
+        assert!(
+            out.contains("fun b() = 2") && out.contains("fun c() = 3"),
+            "{out}"
+        );
     }
 }
