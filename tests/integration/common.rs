@@ -101,13 +101,9 @@ impl Project {
         std::fs::read_to_string(self.path(rel)).expect("read")
     }
 
-    /// A `ctxcurate` command running in the project root: this build's,
-    /// or the binary `CTXCURATE_TEST_BIN` names (to show a new test fails
-    /// on an earlier build).
+    /// A `ctxcurate` command running in the project root ([`binary`]).
     pub fn cmd(&self, args: &[&str]) -> Command {
-        let bin = std::env::var_os("CTXCURATE_TEST_BIN")
-            .unwrap_or_else(|| env!("CARGO_BIN_EXE_ctxcurate").into());
-        let mut cmd = Command::new(bin);
+        let mut cmd = Command::new(binary());
         cmd.args(args)
             .current_dir(self.root())
             .env("XDG_CONFIG_HOME", self.config_home.path())
@@ -212,4 +208,11 @@ pub fn stderr(out: &Output) -> String {
 
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The `ctxcurate` the tests run: this build's, or the binary
+/// `CTXCURATE_TEST_BIN` names (to show a new test fails on an earlier
+/// build).
+pub fn binary() -> std::ffi::OsString {
+    std::env::var_os("CTXCURATE_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_ctxcurate").into())
 }

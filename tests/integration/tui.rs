@@ -23,6 +23,7 @@ mod live;
 mod live_state;
 mod live_tmux;
 mod lock;
+mod lock_tmux;
 mod look;
 mod pane_keys;
 mod personal;

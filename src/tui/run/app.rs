@@ -31,7 +31,7 @@ use crate::tui::run::effects;
 use crate::tui::run::jobs;
 use crate::tui::run::signals;
 use crate::tui::state::model::{CopyFailure, OverCap};
-use crate::tui::state::{Level, State};
+use crate::tui::state::{Level, Overlay, State};
 use crate::tui::undo::recompose;
 use crate::tui::update::update;
 
@@ -151,28 +151,56 @@ fn event_loop(
     let mut lp = Loop::start(terminal, &mut state, mode, channel);
     lp.first_frame(&mut state);
     let mut ended = Ended::Quit;
-    while !state.quit && lp.drawn.is_ok() {
-        let working = lp.follow_progress(&mut state);
-        // While the worker counts a lot, the gauge follows it (a tick every
-        // 100 ms); idle, the loop wakes once a second.
-        let tick = Duration::from_millis(if working { 100 } else { 1000 });
-        let msg = match lp.rx.recv_timeout(tick) {
-            Ok(m) => m,
-            Err(RecvTimeoutError::Timeout) => {
-                lp.on_tick(&mut state, working);
-                continue;
+    loop {
+        while !state.quit && lp.drawn.is_ok() {
+            let working = lp.follow_progress(&mut state);
+            // While the worker counts a lot, the gauge follows it (a tick
+            // every 100 ms); idle, the loop wakes once a second.
+            let tick = Duration::from_millis(if working { 100 } else { 1000 });
+            let msg = match lp.rx.recv_timeout(tick) {
+                Ok(m) => m,
+                Err(RecvTimeoutError::Timeout) => {
+                    lp.on_tick(&mut state, working);
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
+            if let Some(sig) = lp.handle_waiting(&mut state, msg) {
+                ended = Ended::Signal(sig);
+                state.quit = true;
             }
-            Err(RecvTimeoutError::Disconnected) => break,
-        };
-        if let Some(sig) = lp.handle_waiting(&mut state, msg) {
-            ended = Ended::Signal(sig);
-            state.quit = true;
+            if !state.quit {
+                lp.draw(&state);
+            }
         }
-        if !state.quit {
-            lp.draw(&state);
+        // The user quit: the last save is flushed with the screen still
+        // up, so a save that waits for a lock brings the question back.
+        // A signal, a lost terminal or a dropped save end it as they are.
+        if ended != Ended::Quit || lp.drawn.is_err() || state.drop_pending_save {
+            break;
+        }
+        match lp.flush(&mut state) {
+            Flushed::Done => break,
+            Flushed::Signal(sig) => {
+                ended = Ended::Signal(sig);
+                break;
+            }
+            Flushed::Asked => lp.draw(&state),
         }
     }
     lp.finish(&mut state, ended)
+}
+
+/// How flushing the last save on quit ended.
+enum Flushed {
+    /// The saver is done with it (saved, or failed for a reason that
+    /// waiting does not change: reported on exit).
+    Done,
+    /// A termination signal came meanwhile.
+    Signal(i32),
+    /// The save waits for a lock another process holds: the question is
+    /// up, and the loop goes on.
+    Asked,
 }
 
 /// What the event loop holds besides the state: the terminal, the
@@ -353,6 +381,44 @@ impl<'t> Loop<'t> {
             next = self.rx.try_recv().ok();
         }
         None
+    }
+
+    /// Hand the saver the app's last state and wait until it is done with
+    /// it. What arrives meanwhile is handled, but keys and the mouse (the
+    /// user quit); a save that has waited a second for the lock another
+    /// process holds asks whether to quit without it. The saver says so
+    /// while it still waits for an earlier save too (`q` right after a
+    /// change), so `q` never turns into a silent wait.
+    fn flush(&mut self, state: &mut State) -> Flushed {
+        let (done_tx, done_rx) = mpsc::channel();
+        let file = Box::new(state.project.file.clone());
+        if self.save_tx.send(SyncMsg::Flush(file, done_tx)).is_err() {
+            return Flushed::Done;
+        }
+        loop {
+            if !matches!(done_rx.try_recv(), Err(mpsc::TryRecvError::Empty)) {
+                return Flushed::Done;
+            }
+            let msg = match self.rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(msg) => msg,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => return Flushed::Done,
+            };
+            match msg {
+                Msg::Signal(sig) => return Flushed::Signal(sig),
+                Msg::Term(TermEvent::Key(_) | TermEvent::Mouse(_) | TermEvent::Paste(_)) => {}
+                msg => {
+                    let locked = matches!(&msg, Msg::App(Event::Disk(o)) if matches!(**o, SyncOutcome::Locked(_)));
+                    let effects = handle(state, msg, self.view.tree.get_offset());
+                    self.run_effects(state, effects);
+                    if locked {
+                        state.quit = false;
+                        state.overlay = Some(Overlay::ConfirmQuit);
+                        return Flushed::Asked;
+                    }
+                }
+            }
+        }
     }
 
     /// The loop is over: flush the last save (unless the user chose to
@@ -719,6 +785,8 @@ fn spawn_worker(root: PathBuf, cache: Arc<Sources>, tx: Sender<Msg>) -> Worker {
 /// What the sync thread is asked to do.
 enum SyncMsg {
     Save(Box<ProjectFile>),
+    /// A save on quit: the sender hears when the saver is done with it.
+    Flush(Box<ProjectFile>, Sender<()>),
     Check,
 }
 
@@ -739,9 +807,15 @@ fn spawn_sync(
         let mut last_problem = None;
         while let Ok(msg) = sync_rx.recv() {
             let mut newest = None;
+            let mut flushed = Vec::new();
             for m in std::iter::once(msg).chain(sync_rx.try_iter()) {
-                if let SyncMsg::Save(file) = m {
-                    newest = Some(*file);
+                match m {
+                    SyncMsg::Save(file) => newest = Some(*file),
+                    SyncMsg::Flush(file, done) => {
+                        newest = Some(*file);
+                        flushed.push(done);
+                    }
+                    SyncMsg::Check => {}
                 }
             }
             let saving = newest.is_some();
@@ -769,6 +843,9 @@ fn spawn_sync(
                 // The loop may be gone (quitting): the outcome still counts.
                 // After a wait it is always sent: the app stops waiting.
                 let _ = tx.send(Msg::App(Event::Disk(Box::new(outcome))));
+            }
+            for done in flushed {
+                let _ = done.send(());
             }
         }
         last_problem

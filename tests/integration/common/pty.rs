@@ -118,6 +118,16 @@ pub fn tui_typed(
     keys: &[u8],
     limit: std::time::Duration,
 ) -> Option<std::process::ExitStatus> {
+    tui_typed_steps(p, args, &[(wait, keys)], limit)
+}
+
+/// [`tui_typed`] with keys typed in steps: each after its wait.
+pub fn tui_typed_steps(
+    p: &Project,
+    args: &[&str],
+    steps: &[(std::time::Duration, &[u8])],
+    limit: std::time::Duration,
+) -> Option<std::process::ExitStatus> {
     use std::io::Write;
     let (master, slave) = openpty();
     let mut cmd = p.cmd(args);
@@ -130,8 +140,10 @@ pub fn tui_typed(
     // Drained on a thread so the TUI never blocks on a full terminal.
     let reader = File::from(master);
     std::thread::spawn(move || read_all(reader));
-    std::thread::sleep(wait);
-    let _ = writer.write_all(keys);
+    for (wait, keys) in steps {
+        std::thread::sleep(*wait);
+        let _ = writer.write_all(keys);
+    }
     let deadline = std::time::Instant::now() + limit;
     loop {
         if let Some(status) = child.try_wait().expect("wait") {

@@ -71,7 +71,7 @@ impl Tmux {
         for (k, v) in env {
             command.push_str(&format!(" {k}='{v}'"));
         }
-        command.push_str(&format!(" '{}'", env!("CARGO_BIN_EXE_ctxcurate")));
+        command.push_str(&format!(" '{}'", super::binary().to_string_lossy()));
         self.new_session(&command);
     }
 
