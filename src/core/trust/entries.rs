@@ -27,10 +27,13 @@ use std::sync::{Arc, Mutex};
 use crate::core::model::{FileItem, Preset};
 use crate::core::walk::{self, WalkPatterns};
 
+mod twins;
+
 /// Why an explicit entry needs consent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
-    /// A credential file ([`walk::is_sensitive`]), or a link to one.
+    /// A credential file ([`walk::is_sensitive`]), or a link to one
+    /// (symbolic, or another name of the same file).
     Sensitive,
     /// Inside a version control folder ([`is_vcs_path`]), or a link there.
     Vcs,
@@ -338,7 +341,7 @@ fn first_check(root: &Path, path: &str) -> Check {
         return Check::Held(Reason::Outside);
     };
     let to = walk::rel_string(to);
-    if let Some(r) = lexical_reason(&to) {
+    if let Some(r) = lexical_reason(&to).or_else(|| twins::held_twin(&real_root, &target)) {
         return Check::Held(r);
     }
     // The walk lists a linked file under its own name only, so the

@@ -426,6 +426,31 @@ fn consent_is_for_what_the_entry_leads_to_not_its_name() {
     );
 }
 
+/// A hard link has no target to follow: `docs/cfg.txt` as another name
+/// of `.env`, or `gc.txt` of `.git/config`, is held as that file is (it
+/// was read as a plain file, sweep 10 F14).
+#[cfg(unix)]
+#[test]
+fn a_hard_link_to_a_credential_file_is_held_as_the_file() {
+    let p = Project::empty();
+    hostile_preset(&p, &["src/app.py", "docs/cfg.txt", "gc.txt"]);
+    std::fs::create_dir_all(p.path("docs")).unwrap();
+    std::fs::hard_link(p.path(".env"), p.path("docs/cfg.txt")).unwrap();
+    p.write(
+        ".git/config",
+        "[remote \"origin\"]\n\turl = hello-from-git-config\n",
+    );
+    std::fs::hard_link(p.path(".git/config"), p.path("gc.txt")).unwrap();
+    let out = p.run(&["build"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for secret in ["hello-from-dotenv", "hello-from-git-config"] {
+        assert!(!stdout(&out).contains(secret), "sent: {}", stdout(&out));
+    }
+    let err = stderr(&out);
+    assert!(err.contains("docs/cfg.txt (a credential file)"), "{err}");
+    assert!(err.contains("gc.txt (version control data)"), "{err}");
+}
+
 /// The status line's text, if any.
 fn status(h: &Harness) -> String {
     h.state
