@@ -31,6 +31,28 @@ impl ToolError {
         }
         ToolError(shown)
     }
+
+    /// The error cut to at most `max` bytes (the server's `--max-result`,
+    /// as every result is): what it quotes came from the agent, and a
+    /// 9 MB path came back whole in "file not found: …".
+    pub fn within(self, max: usize) -> Self {
+        ToolError(cut_to(self.0, max))
+    }
+}
+
+/// `text` within `max` bytes: its head, cut at a character boundary, and
+/// how much was left out.
+pub fn cut_to(text: String, max: usize) -> String {
+    if text.len() <= max {
+        return text;
+    }
+    // Room for the note: "… (N more bytes not shown)".
+    let mut end = max.saturating_sub(48);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let left = text.len() - end;
+    format!("{}… ({left} more bytes not shown)", &text[..end])
 }
 
 #[cfg(test)]
@@ -50,5 +72,19 @@ mod tests {
         );
         assert!(e.0.contains("\\u{202e}") && e.0.contains('\n'), "{}", e.0);
         assert_eq!(ToolError::new("plain\ttext").0, "plain\ttext");
+    }
+
+    /// An error within the server's result bound: cut on a character,
+    /// saying how much is left out (sweep 10 F4: a 9 MB path came back).
+    #[test]
+    fn an_error_keeps_within_the_result_bound() {
+        let long = ToolError::new(format!("file not found: {}", "é".repeat(5000)));
+        let cut = long.within(1000);
+        assert!(cut.0.len() <= 1000, "{}", cut.0.len());
+        assert!(cut.0.starts_with("file not found: éé"), "{}", cut.0);
+        assert!(cut.0.ends_with("more bytes not shown)"), "{}", cut.0);
+        let short = ToolError::new("no tool named `x`");
+        assert_eq!(short.clone().within(1000), short);
+        assert!(ToolError::new("x".repeat(50)).within(10).0.len() < 60);
     }
 }

@@ -93,7 +93,15 @@ impl Engine {
     /// Run tool `name` on `args`.
     pub fn call(&self, name: &str, args: Option<JsonObject>) -> Outcome {
         let mut logs = Vec::new();
-        let result = self.dispatch(name, args, &mut logs).map(|r| self.paged(r));
+        let max = self.options.max_result;
+        let result = self
+            .dispatch(name, args, &mut logs)
+            .map(|r| self.paged(r))
+            .map_err(|e| e.within(max));
+        let logs = logs
+            .into_iter()
+            .map(|line| super::error::cut_to(line, max))
+            .collect();
         Outcome { result, logs }
     }
 

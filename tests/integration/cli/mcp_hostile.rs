@@ -220,3 +220,32 @@ fn a_line_the_server_cannot_read_gets_an_error_for_id_null() {
     assert!(!built.is_error, "{}", built.text);
     assert!(server.alive());
 }
+
+/// An error quoting what the agent sent keeps within `--max-result`, as
+/// every result does: a 200 KB path came back whole in "file not found"
+/// (sweep 10 F4: 9 MB); "no preset named" cut its name already.
+#[test]
+fn an_error_keeps_within_the_result_bound() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let mut server = McpServer::start(&p, &["--max-result", "1000"]);
+    let long = "a".repeat(200_000);
+    for (tool, arguments) in [
+        ("view", json!({"path": long})),
+        ("build", json!({"preset": long})),
+    ] {
+        let reply = server.call(tool, arguments);
+        assert!(reply.is_error, "{tool}: {}", reply.text);
+        assert!(
+            reply.text.len() <= 1000,
+            "{tool}: {} bytes",
+            reply.text.len()
+        );
+        assert!(
+            reply.text.contains("more bytes not shown"),
+            "{}",
+            reply.text
+        );
+    }
+    assert!(server.alive());
+}
