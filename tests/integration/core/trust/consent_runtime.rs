@@ -1,0 +1,253 @@
+//! Consent to a command covers every project file it can run (recheck of
+//! sweep round 10, F5, F6, F8, F15): a line a script hands a shell, a
+//! command held in a variable, the programs of a project folder put in
+//! `PATH`, the files a Node script runs through `child_process`, the
+//! modules Python imports through `exec` or from folders it adds to its
+//! search. And a command whose script is decided only as it runs (by a
+//! command's output, or a folder known only then) cannot be trusted.
+
+use crate::common;
+
+use common::{Project, stderr, stdout};
+
+use super::consent::{assert_consent_lapsed, hostile};
+
+/// The summary a script prints after reading what it is given.
+const RUN_SH: &str = "#!/bin/sh\ncat >/dev/null; echo SUMMARY\n";
+
+/// One case: the command, the files of the project (the executable ones
+/// marked), and the file edited or added after consent.
+struct Case {
+    command: &'static str,
+    files: &'static [(&'static str, &'static str)],
+    executable: &'static [&'static str],
+    edited: &'static str,
+}
+
+/// What an edited file does instead: leave `pwned.txt`.
+fn payload(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("py") => "open('pwned.txt', 'w')\n",
+        Some("pth") => "import os; open('pwned.txt', 'w')\n",
+        Some("js") => "require('fs').writeFileSync('pwned.txt', '')\n",
+        _ => "#!/bin/sh\ntouch pwned.txt\n",
+    }
+}
+
+/// Each case: trusted, the command runs; after the edit it does not, and
+/// the build says the consent lapsed.
+fn assert_cases_lapse(cases: &[Case]) {
+    for case in cases {
+        let p = Project::empty();
+        hostile(&p, case.command);
+        for (path, text) in case.files {
+            p.write(path, text);
+        }
+        for path in case.executable {
+            common::files::make_executable(&p.path(path));
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        let out = p.run(&["build"]);
+        assert!(
+            stdout(&out).contains("SUMMARY"),
+            "{}: {shown}\n{}",
+            case.command,
+            stderr(&out)
+        );
+        let existed = p.path(case.edited).exists();
+        p.write(case.edited, payload(case.edited));
+        if !existed {
+            common::files::make_executable(&p.path(case.edited));
+        }
+        assert_consent_lapsed(&p, &format!("{} {}", case.command, case.edited));
+    }
+}
+
+/// A script's quoted line for a shell, a command kept in a variable, and
+/// the programs of a project folder put in `PATH` (at the command's
+/// start or in the script) are covered.
+#[test]
+fn consent_covers_what_shell_lines_variables_and_path_folders_run() {
+    assert_cases_lapse(&[
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", "bash -c \"sh tools/w.sh\"\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", "R=\"sh tools/w.sh\"\n$R\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "PATH=bin:$PATH sh tools/s.sh",
+            files: &[("tools/s.sh", "helper\n"), ("bin/helper", RUN_SH)],
+            executable: &["bin/helper"],
+            edited: "bin/helper",
+        },
+        Case {
+            // A program added to the folder shadows one the scripts run.
+            command: "PATH=bin:$PATH sh tools/s.sh",
+            files: &[("tools/s.sh", "helper\n"), ("bin/helper", RUN_SH)],
+            executable: &["bin/helper"],
+            edited: "bin/cat",
+        },
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                (
+                    "tools/s.sh",
+                    "PATH=\"$(dirname \"$0\")/../bin:$PATH\"\nhelper\n",
+                ),
+                ("bin/helper", RUN_SH),
+            ],
+            executable: &["bin/helper"],
+            edited: "bin/helper",
+        },
+    ]);
+}
+
+/// What a Node script runs through `child_process` (a shell line, or
+/// `node` with a script) is covered as a Python script's `os.system`
+/// and `subprocess` literals are.
+#[test]
+fn consent_covers_what_a_node_script_runs_through_child_process() {
+    assert_cases_lapse(&[
+        Case {
+            command: "node tools/s.js",
+            files: &[
+                (
+                    "tools/s.js",
+                    "require('child_process').execSync(\"sh tools/w.sh\", {stdio: 'inherit'})\n",
+                ),
+                ("tools/w.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "node tools/s.js",
+            files: &[
+                (
+                    "tools/s.js",
+                    "const cp = require('child_process')\n\
+                     cp.spawnSync(\"node\", [\"tools/w.js\"], {stdio: 'inherit'})\n",
+                ),
+                ("tools/w.js", "process.stdout.write('SUMMARY')\n"),
+            ],
+            executable: &[],
+            edited: "tools/w.js",
+        },
+    ]);
+}
+
+/// What Python imports through a string it `exec`s, from a folder it
+/// puts in `sys.path`, and the `.pth` files of a folder it hands
+/// `site.addsitedir`, are covered.
+#[test]
+fn consent_covers_what_python_imports_by_exec_and_added_folders() {
+    assert_cases_lapse(&[
+        Case {
+            command: "python3 tools/s.py",
+            files: &[
+                (
+                    "tools/s.py",
+                    "import sys\nexec(\"import helper\")\nprint('SUMMARY')\n",
+                ),
+                ("tools/helper.py", "X = 1\n"),
+            ],
+            executable: &[],
+            edited: "tools/helper.py",
+        },
+        Case {
+            command: "python3 tools/s.py",
+            files: &[
+                (
+                    "tools/s.py",
+                    "import os, sys\n\
+                     sys.path.insert(0, os.path.join(os.path.dirname(__file__), \"..\", \"vendor\"))\n\
+                     import vv\nprint('SUMMARY')\n",
+                ),
+                ("vendor/vv.py", "X = 1\n"),
+            ],
+            executable: &[],
+            edited: "vendor/vv.py",
+        },
+        Case {
+            command: "python3 tools/s.py",
+            files: &[
+                (
+                    "tools/s.py",
+                    "import site\nsite.addsitedir(\"tools/sd\")\nprint('SUMMARY')\n",
+                ),
+                ("tools/sd/keep.txt", "\n"),
+            ],
+            executable: &[],
+            edited: "tools/sd/x.pth",
+        },
+    ]);
+}
+
+/// A command whose script is what another command prints, at its top
+/// level or in a script it runs, or whose module search is a folder known
+/// only as it runs, cannot be trusted (nothing is recorded, nothing runs).
+#[test]
+fn consent_is_refused_for_what_is_decided_only_as_it_runs() {
+    for (command, files) in [
+        (
+            "sh $(cat tools/which)",
+            &[("tools/which", "tools/s.sh\n"), ("tools/s.sh", RUN_SH)][..],
+        ),
+        (
+            "python3 `cat tools/n`",
+            &[
+                ("tools/n", "tools/s.py\n"),
+                ("tools/s.py", "print('SUMMARY')\n"),
+            ],
+        ),
+        (
+            "sh tools/s.sh",
+            &[
+                ("tools/s.sh", "R=$(cat tools/cmd)\n$R\n"),
+                ("tools/cmd", "sh tools/w.sh\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+        ),
+        (
+            "python3 tools/s.py",
+            &[(
+                "tools/s.py",
+                "import os, sys\nsys.path.insert(0, os.environ.get('V', 'x'))\nprint('SUMMARY')\n",
+            )],
+        ),
+    ] {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in files {
+            p.write(path, text);
+        }
+        let out = p.run(&["trust", "--yes"]);
+        assert!(!out.status.success(), "{command}: trusted");
+        assert!(
+            stderr(&out).contains("decided only as it runs"),
+            "{command}: {}",
+            stderr(&out)
+        );
+        let out = p.run(&["build"]);
+        assert!(!stdout(&out).contains("SUMMARY"), "{command}: ran");
+        let shown = p.run(&["trust", "--show"]);
+        assert!(
+            stdout(&shown).contains("(cannot be trusted; name each file it runs)"),
+            "{command}: {}",
+            stdout(&shown)
+        );
+    }
+}
