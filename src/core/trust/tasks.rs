@@ -132,6 +132,7 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
         if node_runner::runs_one(&words) {
             found.extend(node_runner::configs(real_root, &dir));
         }
+        found.extend(node_runner::folder_mains(real_root, &dir, &words));
         let scripts = npm_scripts(real_root, &dir, &words);
         found.extend(node_runner::bins(&dir, &scripts, &words));
         found.extend(scripts);
@@ -215,7 +216,7 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
                 out.push(TaskLine {
                     config: config.clone(),
                     dir: dir.to_string(),
-                    line: line.to_string(),
+                    line: node_runner::npm_variables(line, &json),
                     named: true,
                 });
             }

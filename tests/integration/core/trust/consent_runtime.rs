@@ -251,3 +251,34 @@ fn consent_is_refused_for_what_is_decided_only_as_it_runs() {
         );
     }
 }
+
+/// `node .` runs the file the folder's `package.json` names as `main`,
+/// and an npm script's `$npm_package_config_NAME` is the file's
+/// `config.NAME`: both are covered (trust listed neither).
+#[test]
+fn consent_covers_a_package_s_main_and_its_config_values() {
+    assert_cases_lapse(&[
+        Case {
+            command: "node .",
+            files: &[
+                ("package.json", r#"{"main": "tools/m.js"}"#),
+                ("tools/m.js", "process.stdout.write('SUMMARY')\n"),
+            ],
+            executable: &[],
+            edited: "tools/m.js",
+        },
+        Case {
+            command: "npm run -s summary",
+            files: &[
+                (
+                    "package.json",
+                    r#"{"config": {"script": "tools/s.js"},
+                        "scripts": {"summary": "node $npm_package_config_script"}}"#,
+                ),
+                ("tools/s.js", "process.stdout.write('SUMMARY')\n"),
+            ],
+            executable: &[],
+            edited: "tools/s.js",
+        },
+    ]);
+}
