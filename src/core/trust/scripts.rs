@@ -299,7 +299,7 @@ fn inner_patterns(words: &[String], depth: usize) -> Vec<String> {
 
 /// The words of a shell line as the shell hands them to a program: split
 /// at blanks and shell punctuation, quotes and backslashes removed.
-fn shell_words(line: &str) -> Vec<String> {
+pub(super) fn shell_words(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut quote: Option<char> = None;

@@ -24,6 +24,7 @@ use crate::core::module_maps::script::jsonc;
 
 mod automatic;
 mod expand;
+mod git_alias;
 mod node_runner;
 
 /// The most task lines read for one command (tasks running tasks), and
@@ -133,6 +134,7 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
             found.extend(node_runner::configs(real_root, &dir));
         }
         found.extend(node_runner::folder_mains(real_root, &dir, &words));
+        found.extend(git_alias::lines(real_root, &dir, &line));
         let scripts = npm_scripts(real_root, &dir, &words);
         found.extend(node_runner::bins(&dir, &scripts, &words));
         found.extend(scripts);

@@ -34,12 +34,25 @@ fn payload(path: &str) -> &'static str {
     }
 }
 
+/// Make the project a git repository (its config is then written over).
+fn git_init(p: &Project) {
+    let status = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(p.root())
+        .status()
+        .expect("git");
+    assert!(status.success());
+}
+
 /// Each case: trusted, the command runs; after the edit it does not, and
 /// the build says the consent lapsed.
 fn assert_cases_lapse(cases: &[Case]) {
     for case in cases {
         let p = Project::empty();
         hostile(&p, case.command);
+        if case.files.iter().any(|(path, _)| path.starts_with(".git/")) {
+            git_init(&p);
+        }
         for (path, text) in case.files {
             p.write(path, text);
         }
@@ -281,4 +294,41 @@ fn consent_covers_a_package_s_main_and_its_config_values() {
             edited: "tools/s.js",
         },
     ]);
+}
+
+/// `git sum`, where the repository's `.git/config` makes `sum` an alias
+/// of a shell line (`!sh tools/s.sh`), runs that line: the config and the
+/// script are covered; an alias set with `-c` is read as well.
+#[test]
+fn consent_covers_what_a_git_alias_runs() {
+    const CONFIG: &str = "[core]\n\tbare = false\n[alias]\n\tsum = !sh tools/s.sh\n";
+    assert_cases_lapse(&[
+        Case {
+            command: "git sum",
+            files: &[(".git/config", CONFIG), ("tools/s.sh", RUN_SH)],
+            executable: &[],
+            edited: "tools/s.sh",
+        },
+        Case {
+            command: "git sum",
+            files: &[(".git/config", CONFIG), ("tools/s.sh", RUN_SH)],
+            executable: &[],
+            edited: ".git/config",
+        },
+        Case {
+            command: "git -c alias.x='!sh tools/s.sh' x",
+            files: &[
+                (".git/config", "[core]\n\tbare = false\n"),
+                ("tools/s.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/s.sh",
+        },
+    ]);
+    let p = Project::empty();
+    hostile(&p, "git sum");
+    git_init(&p);
+    p.write(".git/config", "[alias]\n\tsum = !sh $(cat tools/which)\n");
+    let out = p.run(&["trust", "--yes"]);
+    assert!(!out.status.success(), "an alias running a command's output");
 }
