@@ -81,7 +81,7 @@ pub fn reached(
     let mut maps = Maps {
         named_deno: import_maps
             .iter()
-            .filter_map(|rel| node::ImportMap::read(real_root, rel))
+            .flat_map(|rel| node::named_maps(real_root, rel))
             .collect(),
         ..Maps::default()
     };

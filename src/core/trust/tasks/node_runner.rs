@@ -66,7 +66,7 @@ pub(super) fn configs(real_root: &Path, dir: &str) -> Vec<TaskLine> {
 /// The values of a config file's settings (`key=value`, `key: value`,
 /// `key = ["a", "b"]`), as blank-separated words, quotes and brackets
 /// dropped.
-fn values(text: &str) -> String {
+pub(super) fn values(text: &str) -> String {
     let mut words: Vec<&str> = Vec::new();
     for line in text.lines() {
         let line = line.trim();

@@ -332,3 +332,111 @@ fn consent_covers_what_a_git_alias_runs() {
     let out = p.run(&["trust", "--yes"]);
     assert!(!out.status.success(), "an alias running a command's output");
 }
+
+/// What a runner reads before the script runs is covered (read without
+/// running it, as the runners may be missing here): deno's `--config`
+/// import map targets, `bundle exec`'s Gemfile and the files it
+/// `eval_gemfile`s, `uv run`'s `pyproject.toml` and a `setup.py` that
+/// appears, `pytest`'s `conftest.py` files, its ini and the plugin its
+/// `addopts` load.
+#[test]
+fn consent_covers_what_runners_read_before_the_script() {
+    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+        (
+            "deno run --config other.json tools/s.ts",
+            &[
+                ("other.json", r#"{"imports": {"h": "./tools/h.ts"}}"#),
+                ("tools/s.ts", "import \"h\";\n"),
+                ("tools/h.ts", "export const x = 1;\n"),
+            ],
+            "tools/h.ts",
+        ),
+        (
+            "bundle exec ruby tools/s.rb",
+            &[
+                (
+                    "Gemfile",
+                    "source 'https://rubygems.org'\neval_gemfile \"tools/extra.gemfile\"\n",
+                ),
+                ("tools/extra.gemfile", "gem 'rake'\n"),
+                ("tools/s.rb", "puts 1\n"),
+            ],
+            "tools/extra.gemfile",
+        ),
+        (
+            "bundle exec ruby tools/s.rb",
+            &[
+                ("Gemfile", "source 'https://rubygems.org'\n"),
+                ("tools/s.rb", "puts 1\n"),
+            ],
+            "Gemfile",
+        ),
+        (
+            "uv run tools/s.py",
+            &[
+                (
+                    "pyproject.toml",
+                    "[project]\nname = \"x\"\nversion = \"1\"\n",
+                ),
+                ("tools/s.py", "print(1)\n"),
+            ],
+            "pyproject.toml",
+        ),
+        (
+            "uv run tools/s.py",
+            &[
+                (
+                    "pyproject.toml",
+                    "[project]\nname = \"x\"\nversion = \"1\"\n",
+                ),
+                ("tools/s.py", "print(1)\n"),
+            ],
+            "setup.py",
+        ),
+        (
+            "python3 -m pytest -q tools/test_s.py",
+            &[
+                ("tools/test_s.py", "def test_a():\n    pass\n"),
+                ("tools/conftest.py", "X = 1\n"),
+                ("pytest.ini", "[pytest]\naddopts = -p myplugin\n"),
+                ("myplugin.py", "X = 1\n"),
+            ],
+            "tools/conftest.py",
+        ),
+        (
+            "python3 -m pytest -q tools/test_s.py",
+            &[
+                ("tools/test_s.py", "def test_a():\n    pass\n"),
+                ("pytest.ini", "[pytest]\naddopts = -p myplugin\n"),
+                ("myplugin.py", "X = 1\n"),
+            ],
+            "myplugin.py",
+        ),
+        (
+            "python3 -m pytest -q tools/test_s.py",
+            &[("tools/test_s.py", "def test_a():\n    pass\n")],
+            "conftest.py",
+        ),
+    ];
+    for (command, files, edited) in cases {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in *files {
+            p.write(path, text);
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        if p.path(edited).exists() {
+            assert!(
+                shown.contains(&format!("runs {edited} (content")),
+                "{command}: {shown}"
+            );
+        }
+        p.write(edited, payload(edited));
+        let out = p.run(&["build"]);
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{command} {edited}: {}",
+            stderr(&out)
+        );
+    }
+}
