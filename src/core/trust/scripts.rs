@@ -129,12 +129,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
             continue;
         }
         if task.named {
-            for pattern in line_patterns(&task.line, 0) {
-                if !patterns.contains(&pattern) {
-                    patterns.push(pattern);
-                }
-            }
-            add_unknown(&mut patterns, &CommandLine::Shell(task.line.clone()));
+            add_line_refusals(&mut patterns, &task.line);
         }
         if let Some(file) = inside(&real_root, &real_root.join(&task.config))
             && !found.contains(&file)
@@ -214,6 +209,18 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         places: reached.places.into_iter().collect(),
         patterns,
     }
+}
+
+/// Add to `patterns` those of a task line the command names: the files
+/// it names by a pattern, and what it runs that is decided only as it
+/// runs.
+fn add_line_refusals(patterns: &mut Vec<String>, line: &str) {
+    for pattern in line_patterns(line, 0) {
+        if !patterns.contains(&pattern) {
+            patterns.push(pattern);
+        }
+    }
+    add_unknown(patterns, &CommandLine::Shell(line.to_string()));
 }
 
 /// Add to `patterns` what `command` runs that is decided only as it
@@ -299,7 +306,7 @@ fn inner_patterns(words: &[String], depth: usize) -> Vec<String> {
 
 /// The words of a shell line as the shell hands them to a program: split
 /// at blanks and shell punctuation, quotes and backslashes removed.
-pub(super) fn shell_words(line: &str) -> Vec<String> {
+fn shell_words(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut quote: Option<char> = None;

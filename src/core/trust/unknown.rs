@@ -51,6 +51,16 @@ pub fn shell(text: &str) -> Vec<String> {
     out
 }
 
+/// The words of shell text as its programs get them (quotes taken
+/// out), its statements one after another.
+pub fn words(text: &str) -> Vec<String> {
+    statements(text)
+        .into_iter()
+        .flatten()
+        .map(|w| unquote(&w))
+        .collect()
+}
+
 /// What is known of a variable's value where a script uses it.
 #[derive(Clone)]
 enum Value {
@@ -144,7 +154,7 @@ fn statement(
         }
         "source" | "." => script_arg(name, args, 0, vars, out),
         _ if SHELLS.contains(&name) => shell_args(name, args, depth, vars, out),
-        _ if INTERPRETERS.iter().any(|i| name.starts_with(i)) => {
+        _ if is_interpreter(name) => {
             // `deno run x`, `uv run x`, `bun run x`: past the subcommand.
             let skip = usize::from(
                 ["deno", "bun", "uv", "npx"].contains(&name)
@@ -231,6 +241,9 @@ fn unknown_in(word: &str, vars: &HashMap<String, Value>) -> Option<String> {
 /// prints a folder of the script's or the root, with nothing unknown in it.
 fn names_own_folder(body: &str, vars: &HashMap<String, Value>) -> bool {
     let body = body.trim();
+    if finds_a_program(body) {
+        return true;
+    }
     if body.starts_with("git rev-parse --show-") {
         return true;
     }
@@ -250,6 +263,33 @@ fn names_own_folder(body: &str, vars: &HashMap<String, Value>) -> bool {
                 .contains(&cmd)
             })
         && unknown_in(body, vars).is_none()
+}
+
+/// Whether `name` is one of [`INTERPRETERS`], with a version
+/// (`python3.11`, `ruby3.2`).
+fn is_interpreter(name: &str) -> bool {
+    INTERPRETERS.iter().any(|i| {
+        name.strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    })
+}
+
+/// Whether a substitution's command only prints where a program of a
+/// name is found (`command -v X`, `type -P X`, `which X`, cut with
+/// `head`, `tail`, `|| true`): running what it prints is running the
+/// program by its name, which is what was reviewed.
+fn finds_a_program(body: &str) -> bool {
+    body.split(['&', ';', '|'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .all(|s| {
+            let words: Vec<&str> = s.split_whitespace().collect();
+            match words.as_slice() {
+                ["command", "-v", ..] | ["type", "-P" | "-p", ..] | ["which", ..] => true,
+                ["head" | "tail", ..] | ["true"] => true,
+                _ => false,
+            }
+        })
 }
 
 /// The bodies of the command substitutions of a word (`$(…)`, `` `…` ``,
@@ -336,6 +376,11 @@ fn variables(word: &str) -> Vec<String> {
 fn assignment(word: &str) -> Option<(&str, &str)> {
     let (name, value) = word.split_once('=')?;
     let name = name.strip_suffix('+').unwrap_or(name);
+    // `a["$i"]=1`: an array's element.
+    let name = match name.split_once('[') {
+        Some((array, _)) if name.ends_with(']') => array,
+        _ => name,
+    };
     let valid = !name.is_empty()
         && !name.starts_with(|c: char| c.is_ascii_digit())
         && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
@@ -369,6 +414,10 @@ fn statements(text: &str) -> Vec<Vec<String>> {
     let mut word = String::new();
     let mut quote: Option<char> = None;
     let mut depth = 0usize;
+    // Inside `[[ … ]]`.
+    let mut test = false;
+    // The delimiters of the here-documents that start on this line.
+    let mut heredocs: Vec<String> = Vec::new();
     let mut chars = text.chars().peekable();
     let end_word = |word: &mut String, words: &mut Vec<String>| {
         if !word.is_empty() {
@@ -394,6 +443,38 @@ fn statements(text: &str) -> Vec<Vec<String>> {
                 quote = None;
                 word.push(c);
             }
+            // `<<EOF` (not `<<<`): the lines up to `EOF` are data.
+            (None, '<') if depth == 0 && chars.peek() == Some(&'<') => {
+                chars.next();
+                if chars.peek() == Some(&'<') {
+                    chars.next();
+                    continue;
+                }
+                let mut delimiter = String::new();
+                while chars
+                    .peek()
+                    .is_some_and(|&n| n == '-' || n == ' ' || n == '\t')
+                {
+                    chars.next();
+                }
+                while let Some(&n) = chars.peek() {
+                    if n.is_whitespace() || ";&|<>()".contains(n) {
+                        break;
+                    }
+                    if !"'\"\\".contains(n) {
+                        delimiter.push(n);
+                    }
+                    chars.next();
+                }
+                if !delimiter.is_empty() {
+                    heredocs.push(delimiter);
+                }
+            }
+            // `NAME=(a b c)`: an array's words, one assignment.
+            (None, '(') if word.ends_with('=') => {
+                word.push(c);
+                depth += 1;
+            }
             (_, '$' | '<' | '>') if chars.peek() == Some(&'(') => {
                 word.push(c);
                 word.extend(chars.next());
@@ -418,8 +499,21 @@ fn statements(text: &str) -> Vec<Vec<String>> {
                     chars.next();
                 }
             }
-            (None, c) if c.is_whitespace() && c != '\n' => end_word(&mut word, &mut words),
+            (None, c) if c.is_whitespace() && c != '\n' => {
+                end_word(&mut word, &mut words);
+                test = match words.last().map(String::as_str) {
+                    Some("[[") => true,
+                    Some("]]") => false,
+                    _ => test,
+                };
+            }
+            // Inside `[[ … ]]`, `||`, `&&` and parentheses join tests.
+            (None, c) if test && "&|()".contains(c) => end_word(&mut word, &mut words),
             (None, c) if "\n;&|()".contains(c) => {
+                test = false;
+                if c == '\n' {
+                    skip_heredocs(&mut chars, &mut heredocs);
+                }
                 end_word(&mut word, &mut words);
                 if !words.is_empty() {
                     out.push(std::mem::take(&mut words));
@@ -434,6 +528,19 @@ fn statements(text: &str) -> Vec<Vec<String>> {
         out.push(words);
     }
     out
+}
+
+/// Past the bodies of the here-documents `heredocs` (the line after
+/// their start): each up to the line holding its delimiter alone.
+fn skip_heredocs(chars: &mut std::iter::Peekable<std::str::Chars>, heredocs: &mut Vec<String>) {
+    for delimiter in std::mem::take(heredocs) {
+        loop {
+            let line: String = chars.by_ref().take_while(|&c| c != '\n').collect();
+            if line.trim() == delimiter || chars.peek().is_none() {
+                break;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -459,6 +566,7 @@ mod tests {
             "eval \"$(cat tools/cmd)\"",
             "deno run $(cat tools/which)",
             "if true; then sh $(cat x); fi",
+            "cat <<'EOS' > f\nx\nEOS\nsh $(cat tools/which)",
             "sh \"$(cd $(cat tools/d) && pwd)/w.sh\"",
         ] {
             assert!(refused(text), "{text}");
@@ -480,6 +588,14 @@ mod tests {
             "exec \"$@\"",
             "${PYTHON:-python3} tools/s.py",
             "$(MAKE) -C sub",
+            "if [[ -z \"$v\" || \"$v\" == x ]]; then echo; fi",
+            "read -r v < f; if [[ -z \"$v\" || \"$v\" == \\#* ]]; then :; fi",
+            "IFS=: vs=(${V:-$(pyenv-version-name -f)})\nfor v in \"${vs[@]}\"; do echo \"$v\"; done",
+            "R=$(type -P readlink)\n$R -f x",
+            "p=$(command -v \"tool-$1\" || true)\nexec \"$p\" \"$@\"",
+            "for i in $(names); do seen[\"$i\"]=1; done",
+            "make_shims $(list --executables)",
+            "cat <<EOS\n( (\"$(x)\" -split ' ') )\nEOS\nsh tools/w.sh",
         ] {
             assert!(!refused(text), "{text}: {:?}", shell(text));
         }

@@ -30,7 +30,7 @@ const WITH_VALUE: [&str; 6] = [
 /// `git …` read in turn.
 pub(super) fn lines(real_root: &Path, dir: &str, command: &CommandLine) -> Vec<TaskLine> {
     let words = match command {
-        CommandLine::Shell(line) => crate::core::trust::scripts::shell_words(line),
+        CommandLine::Shell(line) => crate::core::trust::unknown::words(line),
         CommandLine::Argv(argv) => argv.clone(),
     };
     let mut out = Vec::new();

@@ -15,11 +15,14 @@ use super::consent::{assert_consent_lapsed, hostile};
 /// The summary a script prints after reading what it is given.
 const RUN_SH: &str = "#!/bin/sh\ncat >/dev/null; echo SUMMARY\n";
 
+/// A project's files: path and text.
+type Files = &'static [(&'static str, &'static str)];
+
 /// One case: the command, the files of the project (the executable ones
 /// marked), and the file edited or added after consent.
 struct Case {
     command: &'static str,
-    files: &'static [(&'static str, &'static str)],
+    files: Files,
     executable: &'static [&'static str],
     edited: &'static str,
 }
@@ -341,7 +344,7 @@ fn consent_covers_what_a_git_alias_runs() {
 /// `addopts` load.
 #[test]
 fn consent_covers_what_runners_read_before_the_script() {
-    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+    let cases: &[(&str, Files, &str)] = &[
         (
             "deno run --config other.json tools/s.ts",
             &[
