@@ -284,11 +284,14 @@ fn finds_a_program(body: &str) -> bool {
         .filter(|s| !s.is_empty())
         .all(|s| {
             let words: Vec<&str> = s.split_whitespace().collect();
-            match words.as_slice() {
-                ["command", "-v", ..] | ["type", "-P" | "-p", ..] | ["which", ..] => true,
-                ["head" | "tail", ..] | ["true"] => true,
-                _ => false,
-            }
+            matches!(
+                words.as_slice(),
+                ["command", "-v", ..]
+                    | ["type", "-P" | "-p", ..]
+                    | ["which", ..]
+                    | ["head" | "tail", ..]
+                    | ["true"]
+            )
         })
 }
 
@@ -450,22 +453,7 @@ fn statements(text: &str) -> Vec<Vec<String>> {
                     chars.next();
                     continue;
                 }
-                let mut delimiter = String::new();
-                while chars
-                    .peek()
-                    .is_some_and(|&n| n == '-' || n == ' ' || n == '\t')
-                {
-                    chars.next();
-                }
-                while let Some(&n) = chars.peek() {
-                    if n.is_whitespace() || ";&|<>()".contains(n) {
-                        break;
-                    }
-                    if !"'\"\\".contains(n) {
-                        delimiter.push(n);
-                    }
-                    chars.next();
-                }
+                let delimiter = heredoc_delimiter(&mut chars);
                 if !delimiter.is_empty() {
                     heredocs.push(delimiter);
                 }
@@ -528,6 +516,26 @@ fn statements(text: &str) -> Vec<Vec<String>> {
         out.push(words);
     }
     out
+}
+
+/// The delimiter of a here-document after its `<<` (`-EOF`, `'EOF'`,
+/// `"EOF"`: `EOF`).
+fn heredoc_delimiter(chars: &mut std::iter::Peekable<std::str::Chars>) -> String {
+    let mut delimiter = String::new();
+    while chars
+        .next_if(|&n| n == '-' || n == ' ' || n == '\t')
+        .is_some()
+    {}
+    while let Some(&n) = chars.peek() {
+        if n.is_whitespace() || ";&|<>()".contains(n) {
+            break;
+        }
+        if !"'\"\\".contains(n) {
+            delimiter.push(n);
+        }
+        chars.next();
+    }
+    delimiter
 }
 
 /// Past the bodies of the here-documents `heredocs` (the line after
