@@ -29,6 +29,7 @@ pub mod entries;
 mod imports;
 pub mod scripts;
 mod tasks;
+mod unknown;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -165,6 +166,13 @@ impl Pending {
                  its tasks run): too much to review, so it cannot be trusted; shorten it",
                 g.key,
                 scripts::MAX_LOOKED_UP_WORDS
+            ));
+        }
+        if let Some(why) = first.strip_prefix(unknown::MARK) {
+            return Some(format!(
+                "{} {why}: what runs is decided only as it runs, after any review, so it \
+                 cannot be trusted; name each file it runs exactly",
+                g.key
             ));
         }
         Some(format!(
@@ -338,6 +346,13 @@ impl Pending {
                      (cannot be trusted; shorten it)",
                     g.key,
                     scripts::MAX_LOOKED_UP_WORDS
+                ));
+                continue;
+            }
+            if let Some(why) = pattern.strip_prefix(unknown::MARK) {
+                lines.push(format!(
+                    "  {} {why} (cannot be trusted; name each file it runs)",
+                    g.key
                 ));
                 continue;
             }

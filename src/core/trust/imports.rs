@@ -26,6 +26,7 @@
 mod literal;
 mod node;
 mod requires;
+mod sys_path;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fs;
@@ -80,7 +81,7 @@ pub fn reached(
     let mut maps = Maps {
         named_deno: import_maps
             .iter()
-            .filter_map(|rel| node::ImportMap::read(real_root, rel))
+            .flat_map(|rel| node::named_maps(real_root, rel))
             .collect(),
         ..Maps::default()
     };
@@ -107,7 +108,7 @@ pub fn reached(
         queue.push_back((rel, real, search));
     }
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
-    while let Some((rel, real, search)) = queue.pop_front() {
+    while let Some((rel, real, mut search)) = queue.pop_front() {
         if !read.insert(real.clone()) {
             continue;
         }
@@ -131,6 +132,15 @@ pub fn reached(
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
             Kind::Python => {
+                let added = sys_path::added(&text, &real, real_root);
+                python_search(
+                    real_root,
+                    added,
+                    &mut search,
+                    &mut folders,
+                    &mut out,
+                    &mut found,
+                );
                 let at = Here {
                     search: &search,
                     dir: &here,
@@ -140,6 +150,11 @@ pub fn reached(
             }
             Kind::Shell => shell_runs(real_root, &text, &here, &mut out, &mut found),
             Kind::Node => {
+                for named in literal::js(&text).paths.into_iter().take(MAX_NAMES) {
+                    for base in [here.as_path(), real_root] {
+                        place(real_root, &base.join(&named), &mut out, &mut found);
+                    }
+                }
                 for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
                     let from = node::From {
                         dir: &here,
@@ -547,7 +562,12 @@ fn python_runs(
             place(real_root, &base.join(&named), out, found);
         }
     }
-    for name in python_imports(text).into_iter().take(MAX_NAMES) {
+    // `exec("import helper")`: the source a string holds is read too.
+    let code = literal::python_code(text);
+    let names = python_imports(text)
+        .into_iter()
+        .chain(python_imports(&code));
+    for name in names.take(MAX_NAMES) {
         let bases: Vec<PathBuf> = match name.level {
             0 => at.search.to_vec(),
             n => package_dir(at.dir, n).into_iter().collect(),
@@ -556,6 +576,37 @@ fn python_runs(
             look_up(real_root, base, &name.parts, folders, out, found);
         }
     }
+}
+
+/// What a Python file adds to its module search ([`sys_path::added`]):
+/// each folder joins `search` (for it and what it imports), a site
+/// folder's `.pth` files are covered, and a folder known only as it runs
+/// is a refusal.
+fn python_search(
+    real_root: &Path,
+    added: sys_path::Added,
+    search: &mut Vec<PathBuf>,
+    folders: &mut Folders,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    for why in added.unknown {
+        out.patterns
+            .insert(format!("{}{why}", super::unknown::MARK));
+    }
+    let real = |dir: &PathBuf| fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
+    for dir in added.folders.iter().map(real) {
+        if !search.contains(&dir) {
+            search.push(dir);
+        }
+    }
+    let sites: Vec<PathBuf> = added
+        .sites
+        .iter()
+        .map(real)
+        .filter(|d| d.starts_with(real_root))
+        .collect();
+    found.extend(site_startup(real_root, &sites, folders, out));
 }
 
 /// The `.pth` files of `site` (a project virtual environment's
@@ -601,11 +652,55 @@ fn shell_runs(
     let named = literal::shell(text);
     out.patterns
         .extend(named.patterns.into_iter().take(MAX_NAMES));
+    out.patterns
+        .extend(super::unknown::shell(text).into_iter().take(MAX_NAMES));
     let sourced = shell_sources(text).into_iter().chain(named.paths);
     for sourced in sourced.take(2 * MAX_NAMES) {
         for base in [here, real_root] {
             place(real_root, &base.join(&sourced), out, found);
         }
+    }
+    for folder in named.folders.iter().take(MAX_NAMES) {
+        for base in [here, real_root] {
+            path_folder(real_root, &base.join(folder), out, found);
+        }
+    }
+}
+
+/// A folder a script puts in `PATH` (`PATH=bin:$PATH`): every program in
+/// it may run by a bare name, so each file is covered and its names are
+/// recorded as one place (a new one withdraws the consent); nothing
+/// there is recorded too.
+fn path_folder(
+    real_root: &Path,
+    dir: &Path,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    let real = match fs::canonicalize(dir) {
+        Ok(real) if real.starts_with(real_root) && real.is_dir() => real,
+        Ok(_) => return,
+        Err(_) => {
+            out.places
+                .insert(format!("{}: nothing", rel_of(real_root, dir)));
+            return;
+        }
+    };
+    let mut names: Vec<String> = fs::read_dir(&real)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(MAX_ENTRIES)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    out.places.insert(format!(
+        "{}/: programs {}",
+        rel_of(real_root, &real),
+        names.join(" ")
+    ));
+    for name in names.iter().take(MAX_NAMES) {
+        place(real_root, &real.join(name), out, found);
     }
 }
 

@@ -102,6 +102,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         CommandLine::Shell(line) => line_patterns(line, 0),
         CommandLine::Argv(argv) => inner_patterns(argv, 0),
     };
+    add_unknown(&mut patterns, &command);
     let Ok(real_root) = fs::canonicalize(root) else {
         return Covered {
             patterns,
@@ -128,11 +129,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
             continue;
         }
         if task.named {
-            for pattern in line_patterns(&task.line, 0) {
-                if !patterns.contains(&pattern) {
-                    patterns.push(pattern);
-                }
-            }
+            add_line_refusals(&mut patterns, &task.line);
         }
         if let Some(file) = inside(&real_root, &real_root.join(&task.config))
             && !found.contains(&file)
@@ -211,6 +208,40 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         scripts,
         places: reached.places.into_iter().collect(),
         patterns,
+    }
+}
+
+/// Add to `patterns` those of a task line the command names: the files
+/// it names by a pattern, and what it runs that is decided only as it
+/// runs.
+fn add_line_refusals(patterns: &mut Vec<String>, line: &str) {
+    for pattern in line_patterns(line, 0) {
+        if !patterns.contains(&pattern) {
+            patterns.push(pattern);
+        }
+    }
+    add_unknown(patterns, &CommandLine::Shell(line.to_string()));
+}
+
+/// Add to `patterns` what `command` runs that is decided only as it
+/// runs (`trust/unknown.rs`): a shell line's own, or the line an argv
+/// hands a shell with `-c` (an argv's other words are not expanded).
+fn add_unknown(patterns: &mut Vec<String>, command: &CommandLine) {
+    let found = match command {
+        CommandLine::Shell(line) => super::unknown::shell(line),
+        CommandLine::Argv(argv) => {
+            let line = argv
+                .iter()
+                .map(|w| format!("'{}'", w.replace('\'', "'\\''")))
+                .collect::<Vec<_>>()
+                .join(" ");
+            super::unknown::shell(&line)
+        }
+    };
+    for refusal in found {
+        if !patterns.contains(&refusal) {
+            patterns.push(refusal);
+        }
     }
 }
 
@@ -415,7 +446,7 @@ fn words(command: &CommandLine) -> Vec<String> {
     for text in texts {
         out.push(text.to_string());
         out.extend(
-            text.split(|c: char| c.is_whitespace() || ";&|<>()'\"`=$".contains(c))
+            text.split(|c: char| c.is_whitespace() || ";&|<>()'\"`=$:".contains(c))
                 .filter(|w| !w.is_empty() && *w != text)
                 .map(str::to_string),
         );

@@ -24,7 +24,9 @@ use crate::core::module_maps::script::jsonc;
 
 mod automatic;
 mod expand;
+mod git_alias;
 mod node_runner;
+mod runner_configs;
 
 /// The most task lines read for one command (tasks running tasks), and
 /// the most goals, recipe lines and scripts read along the way. A reading
@@ -86,12 +88,17 @@ pub(super) fn plain_words(command: &CommandLine) -> Vec<String> {
 /// absolute paths left out.
 pub(super) fn import_map_args(command: &CommandLine) -> Vec<String> {
     let words = plain_words(command);
+    // `deno run --config other.json`: its `imports` (and the map its
+    // `importMap` names) are the command's import map.
+    let deno = words.iter().any(|w| w.rsplit('/').next() == Some("deno"));
     let mut out = Vec::new();
     let mut words = words.iter();
     while let Some(word) = words.next() {
-        if word == "--import-map" {
+        if word == "--import-map" || (deno && (word == "--config" || word == "-c")) {
             out.extend(words.next().cloned());
         } else if let Some(path) = word.strip_prefix("--import-map=") {
+            out.push(path.to_string());
+        } else if let Some(path) = word.strip_prefix("--config=").filter(|_| deno) {
             out.push(path.to_string());
         }
     }
@@ -132,6 +139,9 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
         if node_runner::runs_one(&words) {
             found.extend(node_runner::configs(real_root, &dir));
         }
+        found.extend(node_runner::folder_mains(real_root, &dir, &words));
+        found.extend(git_alias::lines(real_root, &dir, &line));
+        found.extend(runner_configs::lines(real_root, &dir, &words));
         let scripts = npm_scripts(real_root, &dir, &words);
         found.extend(node_runner::bins(&dir, &scripts, &words));
         found.extend(scripts);
@@ -215,7 +225,7 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
                 out.push(TaskLine {
                     config: config.clone(),
                     dir: dir.to_string(),
-                    line: line.to_string(),
+                    line: node_runner::npm_variables(line, &json),
                     named: true,
                 });
             }

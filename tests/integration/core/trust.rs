@@ -2,5 +2,6 @@
 //! and what it ships cannot write or hang through links.
 
 mod consent;
+mod consent_runtime;
 mod entries;
 mod files;

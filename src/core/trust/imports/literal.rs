@@ -24,21 +24,61 @@ const MAX_WORDS: usize = 20_000;
 pub(super) struct Named {
     pub(super) paths: Vec<String>,
     pub(super) patterns: Vec<String>,
+    /// Folders put in `PATH` (`PATH=bin:$PATH`), as written: every
+    /// program in them may run by its bare name.
+    pub(super) folders: Vec<String>,
 }
+
+/// How deep quoted lines inside quoted lines are read.
+const MAX_DEPTH: usize = 4;
 
 impl Named {
     /// Take `word` (quotes dropped) as a path, a pattern, or nothing.
     fn take(&mut self, word: &str) {
+        self.take_at(word, 0);
+    }
+
+    /// [`Named::take`] inside `depth` quoted lines: a word holding blanks
+    /// is a line of its own (`bash -c "sh tools/w.sh"`, `R="sh
+    /// tools/w.sh"` run as `$R`), each of its words taken.
+    fn take_at(&mut self, word: &str, depth: usize) {
         // `LIB=tools/lib.sh`: the value.
-        let word = match word.split_once('=') {
+        let (name, word) = match word.split_once('=') {
             Some((name, value))
                 if !name.is_empty()
                     && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') =>
             {
-                value
+                (name, value)
             }
-            _ => word,
+            _ => ("", word),
         };
+        // `PATH=bin:$PATH`: a folder the commands after it are looked
+        // for in.
+        if name == "PATH" {
+            for part in word.split(':') {
+                let part = match part.contains('$') {
+                    true => super::after_expansion(part).unwrap_or(""),
+                    false => part,
+                };
+                if !part.is_empty() && !part.starts_with(['/', '~']) && !part.contains('$') {
+                    let part = part.trim_end_matches('/').to_string();
+                    if !self.folders.contains(&part) {
+                        self.folders.push(part);
+                    }
+                }
+            }
+            return;
+        }
+        if word.contains(char::is_whitespace) && depth < MAX_DEPTH {
+            let inner = shell_words(word);
+            // A blank inside `$(…)` is no line of words.
+            if inner.len() > 1 {
+                for inner in inner {
+                    self.take_at(&inner, depth + 1);
+                }
+                return;
+            }
+        }
         // `"$(dirname "$0")/w.sh"`, `$HERE/w.sh`: the part after the folder.
         let word = match word.contains('$') {
             true => super::after_expansion(word).unwrap_or(""),
@@ -122,11 +162,63 @@ pub(super) fn python(text: &str) -> Named {
     out
 }
 
+/// What a JavaScript or TypeScript file names in its string literals
+/// (`'…'`, `"…"`, `` `…` ``): the files `child_process.execSync("sh
+/// tools/w.sh")` or `spawnSync("node", ["tools/w.js"])` runs, read as
+/// a Python script's are ([`python`]).
+pub(super) fn js(text: &str) -> Named {
+    let mut out = Named::default();
+    let mut words = 0;
+    for line in text.lines() {
+        let line = line.trim_start();
+        if line.starts_with("//") {
+            continue;
+        }
+        for literal in literals(line, &['\'', '"', '`']) {
+            words += 1;
+            if words > MAX_WORDS {
+                return out;
+            }
+            for word in literal.split_whitespace() {
+                out.take(word);
+            }
+        }
+    }
+    out.patterns.clear();
+    out.folders.clear();
+    out
+}
+
+/// The Python source a script's string literals hold when they hold an
+/// import (`exec("import helper")`, `exec('from tools import h\nh.f()')`),
+/// its `\n` read as line ends: what `exec` would run.
+pub(super) fn python_code(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        for literal in string_literals(line) {
+            if literal.contains("import") {
+                out.push_str(&literal.replace("\\n", "\n").replace(';', "\n"));
+                out.push('\n');
+            }
+        }
+        if out.len() > 1 << 20 {
+            break;
+        }
+    }
+    out
+}
+
 /// The contents of the string literals (`'…'`, `"…"`) on a line of code.
 fn string_literals(line: &str) -> Vec<&str> {
+    literals(line, &['\'', '"'])
+}
+
+/// The contents of the string literals on a line of code, quoted by any
+/// of `quotes`.
+fn literals<'a>(line: &'a str, quotes: &[char]) -> Vec<&'a str> {
     let mut out = Vec::new();
     let mut rest = line;
-    while let Some(at) = rest.find(['\'', '"']) {
+    while let Some(at) = rest.find(quotes) {
         let quote = rest[at..].chars().next().unwrap_or('"');
         let body = &rest[at + 1..];
         match body.find(quote) {

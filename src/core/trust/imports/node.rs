@@ -154,6 +154,20 @@ fn resolve_in(entries: &[(String, String)], spec: &str) -> Option<String> {
     Some(format!("{target}{}", &spec[key.len()..]))
 }
 
+/// The import maps of a file a command names (`--import-map`, deno's
+/// `--config`): its own `imports`, and the map its `importMap` names.
+pub(super) fn named_maps(real_root: &Path, rel: &str) -> Vec<ImportMap> {
+    let mut out: Vec<ImportMap> = ImportMap::read(real_root, rel).into_iter().collect();
+    let named = super::small_text(&real_root.join(rel))
+        .filter(|t| t.len() <= 1 << 20)
+        .and_then(|t| jsonc(&t))
+        .and_then(|j| j.get("importMap")?.as_str().map(str::to_string))
+        .filter(|m| !m.contains(':'))
+        .and_then(|m| join_rel(parent(rel), &m));
+    out.extend(named.and_then(|map| ImportMap::read(real_root, &map)));
+    out
+}
+
 /// The Deno import maps over a file of `dir`, nearest first: each
 /// `deno.json`/`deno.jsonc` (and the map its `importMap` names) and each
 /// `import_map.json` from `dir` up to the root.

@@ -10,6 +10,7 @@
 use std::path::Path;
 
 use super::TaskLine;
+use crate::core::module_maps::script::jsonc;
 
 /// The config files of package runners that can make them run code.
 const CONFIGS: [&str; 5] = [
@@ -65,7 +66,7 @@ pub(super) fn configs(real_root: &Path, dir: &str) -> Vec<TaskLine> {
 /// The values of a config file's settings (`key=value`, `key: value`,
 /// `key = ["a", "b"]`), as blank-separated words, quotes and brackets
 /// dropped.
-fn values(text: &str) -> String {
+pub(super) fn values(text: &str) -> String {
     let mut words: Vec<&str> = Vec::new();
     for line in text.lines() {
         let line = line.trim();
@@ -144,9 +145,116 @@ pub(super) fn bins(dir: &str, lines: &[TaskLine], words: &[String]) -> Vec<TaskL
     }]
 }
 
+/// The programs that run a folder's package (`node .`, `node tools`).
+const FOLDER_RUNNERS: [&str; 3] = ["node", "nodejs", "bun"];
+
+/// For a `node DIR` that `words` run in folder `dir` (`node .`, `node
+/// tools/`): the file Node runs, which the folder's `package.json` names
+/// as `main` (tried as Node tries it) or else `index.js`, as a line of
+/// the `package.json` (read even when it is missing: one added later
+/// changes what runs).
+pub(super) fn folder_mains(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
+    let mut out = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        let program = word.rsplit('/').next().unwrap_or(word);
+        if !FOLDER_RUNNERS.contains(&program) {
+            continue;
+        }
+        let mut rest = words[at + 1..].iter();
+        let mut script = None;
+        while let Some(arg) = rest.next() {
+            if ["-r", "--require", "--import", "--loader"].contains(&arg.as_str()) {
+                rest.next();
+            } else if !arg.starts_with('-') {
+                script = Some(arg.trim_end_matches('/'));
+                break;
+            }
+        }
+        let Some(script) = script.map(|s| if s.is_empty() { "." } else { s }) else {
+            continue;
+        };
+        let folder = crate::core::module_maps::join(dir, script);
+        if !real_root.join(&folder).is_dir() {
+            continue;
+        }
+        let config = crate::core::module_maps::join(&folder, "package.json");
+        let main = crate::core::trust::imports::small_text(&real_root.join(&config))
+            .filter(|t| t.len() <= 1 << 20)
+            .and_then(|t| jsonc(&t))
+            .and_then(|j| j.get("main").and_then(|m| m.as_str()).map(String::from))
+            .filter(|m| !m.starts_with('/') && !m.contains(char::is_whitespace));
+        let mut line: Vec<String> = Vec::new();
+        for base in main.iter().map(|m| format!("{script}/{m}")) {
+            for tail in ["", ".js", ".json", ".node", "/index.js", "/index.json"] {
+                line.push(format!("{base}{tail}"));
+            }
+        }
+        for index in ["index.js", "index.json", "index.node"] {
+            line.push(format!("{script}/{index}"));
+        }
+        out.push(TaskLine {
+            config,
+            dir: dir.to_string(),
+            line: line.join(" "),
+            named: false,
+        });
+    }
+    out
+}
+
+/// `line` (a `package.json` script) with the variables npm sets from the
+/// file put in: `$npm_package_config_NAME` (its `config.NAME`),
+/// `$npm_package_NAME` (a top-level string, `main`, `name`), as
+/// `${…}` too.
+pub(super) fn npm_variables(line: &str, json: &serde_json::Value) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("npm_package_") {
+        let (before, after) = rest.split_at(at);
+        let braced = before.ends_with("${");
+        let dollar = braced || before.ends_with('$');
+        let name_len = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        let name = &after["npm_package_".len()..name_len];
+        let value = match name.strip_prefix("config_") {
+            Some(key) => json.get("config").and_then(|c| c.get(key)),
+            None => json.get(name),
+        }
+        .and_then(|v| v.as_str());
+        let closes = !braced || after[name_len..].starts_with('}');
+        match value {
+            Some(value) if dollar && closes => {
+                out.push_str(&before[..before.len() - if braced { 2 } else { 1 }]);
+                out.push_str(value);
+                rest = &after[name_len + usize::from(braced)..];
+            }
+            _ => {
+                out.push_str(before);
+                out.push_str(&after[..name_len]);
+                rest = &after[name_len..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn npm_puts_in_the_package_s_values() {
+        let json = serde_json::json!({"config": {"script": "tools/s.js"}, "main": "m.js"});
+        assert_eq!(
+            npm_variables(
+                "node $npm_package_config_script ${npm_package_main} $npm_package_nope",
+                &json
+            ),
+            "node tools/s.js m.js $npm_package_nope"
+        );
+    }
 
     #[test]
     fn config_values_are_words() {

@@ -18,7 +18,7 @@ const NOTES: &str = "Some notes.\nThey go on.\nAnd on.\n";
 
 /// A project whose file asks for `summary_command = command` and renders
 /// `notes.txt` as a summary.
-fn hostile(p: &Project, command: &str) {
+pub(super) fn hostile(p: &Project, command: &str) {
     p.write("notes.txt", &NOTES.repeat(20));
     p.write(
         "ctxcurate.toml",
@@ -1487,7 +1487,7 @@ fn consent_covers_a_project_virtualenv_the_command_runs() {
 
 /// After an edit to what a consented command runs (`what`): the next
 /// build runs none of it (no `pwned.txt`) and says the consent lapsed.
-fn assert_consent_lapsed(p: &Project, what: &str) {
+pub(super) fn assert_consent_lapsed(p: &Project, what: &str) {
     p.ok(&["cache", "clear"]);
     let out = p.run(&["build"]);
     assert!(!p.path("pwned.txt").exists(), "{what}: ran unreviewed");

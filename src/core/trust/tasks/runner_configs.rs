@@ -1,0 +1,249 @@
+//! What a Ruby or Python runner reads from the project before it runs
+//! the script a command names: `bundle exec` evaluates the `Gemfile` (Ruby
+//! code, with the files it `eval_gemfile`s) and reads `Gemfile.lock` and
+//! `.bundle/config`; `uv run` (`poetry run`, `pdm run`, `hatch run`)
+//! syncs the project, so `pyproject.toml`, `uv.toml`, `setup.py` and
+//! `setup.cfg` decide what is built and run; `pytest` imports the
+//! `conftest.py` files from the root down to the tests it runs and reads
+//! its options (`addopts = -p plugin`) from `pytest.ini`, `pyproject.toml`,
+//! `tox.ini` or `setup.cfg`. Each of those files, from where the command
+//! runs up to the root, is named as a word of a line (so one that appears
+//! later withdraws the consent) and, when present, read as a config whose
+//! values name files in turn (`trust/tasks/node_runner.rs` does the same
+//! for npm's).
+
+use std::path::Path;
+
+use super::TaskLine;
+
+/// What `bundle` reads.
+const BUNDLER: [&str; 5] = [
+    "Gemfile",
+    "gems.rb",
+    "Gemfile.lock",
+    "gems.locked",
+    ".bundle/config",
+];
+
+/// What a Python project runner reads to build and run the project.
+const PYTHON_PROJECT: [&str; 6] = [
+    "pyproject.toml",
+    "uv.toml",
+    "setup.py",
+    "setup.cfg",
+    "poetry.toml",
+    "pdm.toml",
+];
+
+/// The Python project runners.
+const PYTHON_RUNNERS: [&str; 6] = ["uv", "uvx", "poetry", "pdm", "hatch", "rye"];
+
+/// Where `pytest` reads its options.
+const PYTEST: [&str; 5] = [
+    "pytest.ini",
+    ".pytest.ini",
+    "pyproject.toml",
+    "tox.ini",
+    "setup.cfg",
+];
+
+/// The most Gemfiles read for one command (`eval_gemfile` chains).
+const MAX_GEMFILES: usize = 16;
+
+/// The lines for what the runners `words` (run in folder `dir`) read.
+pub(super) fn lines(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
+    let programs: Vec<&str> = words
+        .iter()
+        .map(|w| w.rsplit('/').next().unwrap_or(w))
+        .collect();
+    let mut out = Vec::new();
+    if programs.iter().any(|p| *p == "bundle" || *p == "bundler") {
+        out.extend(configs(real_root, dir, &BUNDLER));
+        out.extend(gemfiles(real_root, &out));
+    }
+    if programs.iter().any(|p| PYTHON_RUNNERS.contains(p)) {
+        out.extend(configs(real_root, dir, &PYTHON_PROJECT));
+    }
+    if let Some(at) = pytest_at(&programs) {
+        out.extend(configs(real_root, dir, &PYTEST));
+        out.push(conftests(dir, &words[at + 1..]));
+    }
+    out
+}
+
+/// The files `names` from folder `dir` up to the root: a line naming
+/// each (root-relative), and each present one as a config of its values.
+fn configs(real_root: &Path, dir: &str, names: &[&str]) -> Vec<TaskLine> {
+    let mut out = Vec::new();
+    let mut all = Vec::new();
+    let mut here = Some(dir.to_string());
+    while let Some(folder) = here {
+        for name in names {
+            let rel = crate::core::module_maps::join(&folder, name);
+            all.push(rel.clone());
+            let Some(text) = crate::core::trust::imports::small_text(&real_root.join(&rel))
+                .filter(|t| t.len() <= 1 << 20)
+            else {
+                continue;
+            };
+            let line = match name.starts_with("Gemfile") || *name == "gems.rb" {
+                true => quoted(&text).join(" "),
+                false => super::node_runner::values(&text),
+            };
+            out.push(TaskLine {
+                config: rel,
+                dir: folder.clone(),
+                line,
+                named: false,
+            });
+        }
+        here = match folder.rsplit_once('/') {
+            Some((parent, _)) => Some(parent.to_string()),
+            None if !folder.is_empty() => Some(String::new()),
+            None => None,
+        };
+    }
+    out.push(TaskLine {
+        config: String::new(),
+        dir: String::new(),
+        line: all.join(" "),
+        named: false,
+    });
+    out
+}
+
+/// The files the Gemfiles of `read` name that are Gemfiles themselves
+/// (`eval_gemfile "tools/extra.gemfile"`), read in turn, as configs.
+fn gemfiles(real_root: &Path, read: &[TaskLine]) -> Vec<TaskLine> {
+    let mut out: Vec<TaskLine> = Vec::new();
+    let mut queue: Vec<(String, String)> = read
+        .iter()
+        .filter(|t| t.config.ends_with("Gemfile") || t.config.ends_with("gems.rb"))
+        .map(|t| (t.dir.clone(), t.line.clone()))
+        .collect();
+    while let Some((dir, line)) = queue.pop() {
+        for word in line.split_whitespace() {
+            if !word.to_ascii_lowercase().contains("gemfile") || word.starts_with('/') {
+                continue;
+            }
+            let Some(rel) = crate::core::module_maps::join_rel(&dir, word) else {
+                continue;
+            };
+            if out.iter().any(|t| t.config == rel) || out.len() >= MAX_GEMFILES {
+                continue;
+            }
+            let Some(text) = crate::core::trust::imports::small_text(&real_root.join(&rel))
+                .filter(|t| t.len() <= 1 << 20)
+            else {
+                continue;
+            };
+            let line = quoted(&text).join(" ");
+            queue.push((dir.clone(), line.clone()));
+            out.push(TaskLine {
+                config: rel,
+                dir: dir.clone(),
+                line,
+                named: false,
+            });
+        }
+    }
+    out
+}
+
+/// The contents of the quoted strings of Ruby text (comments left out),
+/// blanks inside them kept out.
+fn quoted(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines().take(20_000) {
+        let code = line.trim_start();
+        if code.starts_with('#') {
+            continue;
+        }
+        let mut rest = code;
+        while let Some(at) = rest.find(['\'', '"']) {
+            let quote = rest[at..].chars().next().unwrap_or('"');
+            let body = &rest[at + 1..];
+            let Some(end) = body.find(quote) else { break };
+            out.extend(body[..end].split_whitespace().map(String::from));
+            rest = &body[end + 1..];
+        }
+    }
+    out
+}
+
+/// Where `pytest` starts in `programs`: `pytest`, `py.test`, or a
+/// Python's `-m pytest`; the index of the word before its arguments.
+fn pytest_at(programs: &[&str]) -> Option<usize> {
+    programs.iter().enumerate().find_map(|(at, p)| {
+        let module = p.starts_with("python")
+            && programs.get(at + 1) == Some(&"-m")
+            && programs.get(at + 2) == Some(&"pytest");
+        match (*p == "pytest" || *p == "py.test", module) {
+            (true, _) => Some(at),
+            (_, true) => Some(at + 2),
+            _ => None,
+        }
+    })
+}
+
+/// The `conftest.py` files `pytest` imports for the tests `args` name
+/// (run in `dir`): in the root, `dir`, and each folder from there down
+/// to each test path.
+fn conftests(dir: &str, args: &[String]) -> TaskLine {
+    let mut all = vec!["conftest.py".to_string()];
+    let mut folders = vec![dir.to_string()];
+    for arg in args.iter().filter(|a| !a.starts_with('-')) {
+        let path = arg.split("::").next().unwrap_or(arg);
+        let Some(rel) = crate::core::module_maps::join_rel(dir, path) else {
+            continue;
+        };
+        let mut folder = String::new();
+        for part in rel.split('/') {
+            folders.push(folder.clone());
+            folder = crate::core::module_maps::join(&folder, part);
+        }
+        if !rel.ends_with(".py") {
+            folders.push(folder);
+        }
+    }
+    for folder in folders {
+        let rel = crate::core::module_maps::join(&folder, "conftest.py");
+        if !all.contains(&rel) {
+            all.push(rel);
+        }
+    }
+    TaskLine {
+        config: String::new(),
+        dir: String::new(),
+        line: all.join(" "),
+        named: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pytest_reads_the_conftests_down_to_its_tests() {
+        let words: Vec<&str> = vec!["python3", "-m", "pytest", "-q", "tools/t/test_s.py::test_a"];
+        assert_eq!(pytest_at(&words), Some(2));
+        let args: Vec<String> = words[3..].iter().map(|w| w.to_string()).collect();
+        assert_eq!(
+            conftests("", &args).line,
+            "conftest.py tools/conftest.py tools/t/conftest.py"
+        );
+        assert_eq!(pytest_at(&["pytest"]), Some(0));
+        assert_eq!(pytest_at(&["python3", "tools/s.py"]), None);
+    }
+
+    #[test]
+    fn a_gemfile_s_strings_are_words() {
+        assert_eq!(
+            quoted(
+                "source 'https://rubygems.org'\n# eval_gemfile 'x'\neval_gemfile \"tools/extra.gemfile\"\n"
+            ),
+            ["https://rubygems.org", "tools/extra.gemfile"]
+        );
+    }
+}

@@ -1,0 +1,611 @@
+//! What a shell command or script runs that cannot be known before it
+//! runs, so no consent can cover it: a script chosen by what a command
+//! prints (`sh $(cat tools/which)`, ``python3 `cat tools/n` ``,
+//! `. <(cat x)`), or by a variable set that way or read from input
+//! (`R=$(cat tools/cmd); $R`, `read R < f; sh "$R"`). Each is a refusal,
+//! as a pattern is (`trust/scripts.rs`): the file that runs is decided
+//! when it runs, after the review. A command held in a variable set to a
+//! literal (`R="sh tools/w.sh"; $R`) is known: its words are covered as
+//! the script's own (`imports/literal.rs`).
+//!
+//! The substitutions that name the script's own folder or the root
+//! (`"$(dirname "$0")"/w.sh`, `$(cd "$(dirname "$0")" && pwd)`,
+//! `$(git rev-parse --show-toplevel)`) choose no file and are allowed.
+//! Only what decides the program or its script counts: `echo $(date)` or
+//! `python3 tools/s.py --since "$(date)"` runs what was reviewed.
+
+use std::collections::HashMap;
+
+/// What a refusal of this kind starts with in the list of patterns a
+/// command cannot be trusted for (the rest says why).
+pub const MARK: &str = "cannot be known before it runs: ";
+
+/// How deep shells inside shells are read (`bash -c "sh -c '…'"`).
+const MAX_DEPTH: usize = 4;
+
+/// The most statements read from one text.
+const MAX_STATEMENTS: usize = 20_000;
+
+/// Shells, and the commands that run a file or a line of shell.
+const SHELLS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "yash", "posh", "busybox",
+];
+
+/// Interpreters whose first argument that is no option is the script.
+const INTERPRETERS: &[&str] = &[
+    "python", "node", "nodejs", "deno", "bun", "ruby", "perl", "php", "lua", "luajit", "Rscript",
+    "tsx", "ts-node", "pwsh", "tclsh", "awk", "gawk", "make", "gmake", "npx", "uv",
+];
+
+/// Words before a command that leave it the command.
+const PREFIXES: &[&str] = &[
+    "if", "then", "do", "else", "elif", "while", "until", "!", "time", "exec", "command",
+    "builtin", "nohup", "env", "nice", "timeout", "{",
+];
+
+/// The refusals for shell text `text` (a command line or a script), each
+/// [`MARK`] and why, in order, each once.
+pub fn shell(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    read(text, 0, &mut HashMap::new(), &mut out);
+    out
+}
+
+/// The words of shell text as its programs get them (quotes taken
+/// out), its statements one after another.
+pub fn words(text: &str) -> Vec<String> {
+    statements(text)
+        .into_iter()
+        .flatten()
+        .map(|w| unquote(&w))
+        .collect()
+}
+
+/// What is known of a variable's value where a script uses it.
+#[derive(Clone)]
+enum Value {
+    Known,
+    /// Set from what a command printed or from input: how.
+    Unknown(String),
+}
+
+/// Read `text` at shell depth `depth`, with the variables set so far.
+fn read(text: &str, depth: usize, vars: &mut HashMap<String, Value>, out: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    for words in statements(text).into_iter().take(MAX_STATEMENTS) {
+        statement(&words, depth, vars, out);
+    }
+}
+
+/// Note `why` once.
+fn refuse(out: &mut Vec<String>, why: String) {
+    let line = format!("{MARK}{why}");
+    if !out.contains(&line) {
+        out.push(line);
+    }
+}
+
+/// Read one statement (its words as written, quotes kept).
+fn statement(
+    words: &[String],
+    depth: usize,
+    vars: &mut HashMap<String, Value>,
+    out: &mut Vec<String>,
+) {
+    let mut at = 0;
+    while let Some(word) = words.get(at) {
+        if let Some((name, value)) = assignment(word) {
+            let known = match unknown_in(value, vars) {
+                Some(how) => Value::Unknown(how),
+                None => Value::Known,
+            };
+            vars.insert(name.to_string(), known);
+        } else if PREFIXES.contains(&unquote(word).as_str()) {
+            // `env -i`, `timeout 5`, `nice -n 5`: their options and values.
+            while words
+                .get(at + 1)
+                .is_some_and(|w| w.starts_with('-') || w.chars().all(|c| c.is_ascii_digit()))
+            {
+                at += 1;
+            }
+        } else {
+            break;
+        }
+        at += 1;
+    }
+    let Some(command) = words.get(at) else {
+        return;
+    };
+    if let Some(how) = unknown_in(command, vars) {
+        refuse(out, format!("runs a command that {how}"));
+        return;
+    }
+    let args = &words[at + 1..];
+    let plain = unquote(command);
+    let name = plain.rsplit('/').next().unwrap_or(&plain);
+    match name {
+        "read" | "mapfile" | "readarray" => {
+            for arg in args.iter().filter(|a| !a.starts_with('-')) {
+                vars.insert(unquote(arg), Value::Unknown(format!("is read by `{name}`")));
+            }
+        }
+        "for" | "select" => {
+            let list = args.iter().skip_while(|w| *w != "in").skip(1);
+            let how = list.filter_map(|w| unknown_in(w, vars)).next();
+            if let Some(var) = args.first() {
+                let value = how.map_or(Value::Known, Value::Unknown);
+                vars.insert(unquote(var), value);
+            }
+        }
+        "export" | "local" | "declare" | "typeset" | "readonly" => {
+            for (var, value) in args.iter().filter_map(|a| assignment(a)) {
+                let known = unknown_in(value, vars).map_or(Value::Known, Value::Unknown);
+                vars.insert(var.to_string(), known);
+            }
+        }
+        "eval" => {
+            if let Some(how) = args.iter().find_map(|a| unknown_in(a, vars)) {
+                refuse(out, format!("runs with `eval` a line that {how}"));
+            }
+            let line: Vec<String> = args.iter().map(|a| unquote(a)).collect();
+            read(&line.join(" "), depth + 1, vars, out);
+        }
+        "source" | "." => script_arg(name, args, 0, vars, out),
+        _ if SHELLS.contains(&name) => shell_args(name, args, depth, vars, out),
+        _ if is_interpreter(name) => {
+            // `deno run x`, `uv run x`, `bun run x`: past the subcommand.
+            let skip = usize::from(
+                ["deno", "bun", "uv", "npx"].contains(&name)
+                    && args.first().is_some_and(|a| !a.starts_with('-')),
+            );
+            script_arg(name, args, skip, vars, out);
+        }
+        _ => {}
+    }
+}
+
+/// The arguments of a shell: the line of its `-c`, read in turn, or its
+/// script, which must be known.
+fn shell_args(
+    name: &str,
+    args: &[String],
+    depth: usize,
+    vars: &mut HashMap<String, Value>,
+    out: &mut Vec<String>,
+) {
+    let mut rest = args.iter();
+    while let Some(option) = rest.next() {
+        if !option.starts_with('-') || option == "--" {
+            break;
+        }
+        if !option.starts_with("--") && option.contains('c') {
+            if let Some(line) = rest.next() {
+                if let Some(how) = unknown_in(line, vars) {
+                    refuse(out, format!("runs with `{name} -c` a line that {how}"));
+                }
+                read(&unquote(line), depth + 1, &mut vars.clone(), out);
+            }
+            return;
+        }
+    }
+    script_arg(name, args, 0, vars, out);
+}
+
+/// The words of a program's arguments up to its script (the first that
+/// is no option, after `skip` subcommand words): each must be known.
+fn script_arg(
+    name: &str,
+    args: &[String],
+    skip: usize,
+    vars: &HashMap<String, Value>,
+    out: &mut Vec<String>,
+) {
+    for arg in args.iter().skip(skip) {
+        if let Some(how) = unknown_in(arg, vars) {
+            refuse(out, format!("runs with `{name}` a file that {how}"));
+            return;
+        }
+        if !arg.starts_with('-') {
+            return;
+        }
+    }
+}
+
+/// How a word (as written) is decided only as it runs: a command's
+/// output that names no folder of the script's, or a variable set so.
+fn unknown_in(word: &str, vars: &HashMap<String, Value>) -> Option<String> {
+    for body in substitutions(word) {
+        // `$(MAKE)`, `$(CC)`: a make variable a recipe line still holds
+        // (past a bound), not a command (no program is named in capitals).
+        let make_variable = body.chars().any(|c| c.is_ascii_uppercase())
+            && body
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        if !make_variable && !names_own_folder(&body, vars) {
+            let shown: String = body.chars().take(60).collect();
+            return Some(format!("is what `{shown}` prints"));
+        }
+    }
+    for var in variables(word) {
+        if let Some(Value::Unknown(how)) = vars.get(&var) {
+            return Some(format!("`${var}` holds, which {how}"));
+        }
+    }
+    None
+}
+
+/// Whether a substitution's command (`dirname "$0"`, `pwd`, `cd "$(dirname
+/// "$0")" && pwd`, `git rev-parse --show-toplevel`, `realpath "$0"`)
+/// prints a folder of the script's or the root, with nothing unknown in it.
+fn names_own_folder(body: &str, vars: &HashMap<String, Value>) -> bool {
+    let body = body.trim();
+    if finds_a_program(body) {
+        return true;
+    }
+    if body.starts_with("git rev-parse --show-") {
+        return true;
+    }
+    let first = body.split_whitespace().next().unwrap_or("");
+    let folder = ["dirname", "pwd", "cd", "realpath", "readlink", "basename"].contains(&first);
+    folder
+        && !body.contains('<')
+        && body
+            .split(['&', ';', '|'])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .all(|s| {
+                let cmd = s.split_whitespace().next().unwrap_or("");
+                [
+                    "dirname", "pwd", "cd", "realpath", "readlink", "basename", "echo",
+                ]
+                .contains(&cmd)
+            })
+        && unknown_in(body, vars).is_none()
+}
+
+/// Whether `name` is one of [`INTERPRETERS`], with a version
+/// (`python3.11`, `ruby3.2`).
+fn is_interpreter(name: &str) -> bool {
+    INTERPRETERS.iter().any(|i| {
+        name.strip_prefix(i)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    })
+}
+
+/// Whether a substitution's command only prints where a program of a
+/// name is found (`command -v X`, `type -P X`, `which X`, cut with
+/// `head`, `tail`, `|| true`): running what it prints is running the
+/// program by its name, which is what was reviewed.
+fn finds_a_program(body: &str) -> bool {
+    body.split(['&', ';', '|'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .all(|s| {
+            let words: Vec<&str> = s.split_whitespace().collect();
+            matches!(
+                words.as_slice(),
+                ["command", "-v", ..]
+                    | ["type", "-P" | "-p", ..]
+                    | ["which", ..]
+                    | ["head" | "tail", ..]
+                    | ["true"]
+            )
+        })
+}
+
+/// The bodies of the command substitutions of a word (`$(…)`, `` `…` ``,
+/// `<(…)`), outermost first; `$((…))` is arithmetic, no command.
+fn substitutions(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut single = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\'' {
+            single = !single;
+        } else if !single && c == '`' {
+            let end = chars[i + 1..].iter().position(|&d| d == '`');
+            let end = end.map_or(chars.len(), |e| i + 1 + e);
+            out.push(chars[i + 1..end].iter().collect());
+            i = end;
+        } else if !single
+            && (c == '$' || c == '<' || c == '>')
+            && chars.get(i + 1) == Some(&'(')
+            && !(c == '$' && chars.get(i + 2) == Some(&'('))
+        {
+            let end = closing(&chars, i + 1);
+            out.push(chars[i + 2..end].iter().collect());
+            i = end;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The index of the `)` closing the `(` at `open` (or the end).
+fn closing(chars: &[char], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, &c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    chars.len()
+}
+
+/// The names of the variables a word expands (`$R`, `${R}`, `${R:-x}`),
+/// outside single quotes.
+fn variables(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut single = false;
+    let mut chars = word.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => single = !single,
+            '$' if !single => {
+                let braced = chars.peek() == Some(&'{');
+                if braced {
+                    chars.next();
+                }
+                let mut name = String::new();
+                while let Some(&n) = chars.peek() {
+                    if !(n.is_ascii_alphanumeric() || n == '_') {
+                        break;
+                    }
+                    name.push(n);
+                    chars.next();
+                }
+                if !name.is_empty() {
+                    out.push(name);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `NAME=value` (or `NAME+=value`): the name and the value as written.
+fn assignment(word: &str) -> Option<(&str, &str)> {
+    let (name, value) = word.split_once('=')?;
+    let name = name.strip_suffix('+').unwrap_or(name);
+    // `a["$i"]=1`: an array's element.
+    let name = match name.split_once('[') {
+        Some((array, _)) if name.ends_with(']') => array,
+        _ => name,
+    };
+    let valid = !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    valid.then_some((name, value))
+}
+
+/// A word with its quotes and backslashes taken out, as the program gets it.
+fn unquote(word: &str) -> String {
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    let mut chars = word.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some('"'), '\\') | (None, '\\') => out.extend(chars.next()),
+            (Some(_), c) => out.push(c),
+            (None, '\'' | '"') => quote = Some(c),
+            (None, c) => out.push(c),
+        }
+    }
+    out
+}
+
+/// The statements of shell text, each its words as written (quotes and
+/// substitutions kept whole): split at newlines, `;`, `&`, `|`, and a
+/// subshell's or a function's parentheses, outside quotes and
+/// substitutions; comments left out.
+fn statements(text: &str) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::new();
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut quote: Option<char> = None;
+    let mut depth = 0usize;
+    // Inside `[[ … ]]`.
+    let mut test = false;
+    // The delimiters of the here-documents that start on this line.
+    let mut heredocs: Vec<String> = Vec::new();
+    let mut chars = text.chars().peekable();
+    let end_word = |word: &mut String, words: &mut Vec<String>| {
+        if !word.is_empty() {
+            words.push(std::mem::take(word));
+        }
+    };
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (Some('\''), '\'') => {
+                quote = None;
+                word.push(c);
+            }
+            (Some('\''), c) => word.push(c),
+            (_, '\\') => {
+                word.push(c);
+                word.extend(chars.next());
+            }
+            (Some('`'), '`') if depth == 0 => {
+                quote = None;
+                word.push(c);
+            }
+            (Some('"'), '"') if depth == 0 => {
+                quote = None;
+                word.push(c);
+            }
+            // `<<EOF` (not `<<<`): the lines up to `EOF` are data.
+            (None, '<') if depth == 0 && chars.peek() == Some(&'<') => {
+                chars.next();
+                if chars.peek() == Some(&'<') {
+                    chars.next();
+                    continue;
+                }
+                let delimiter = heredoc_delimiter(&mut chars);
+                if !delimiter.is_empty() {
+                    heredocs.push(delimiter);
+                }
+            }
+            // `NAME=(a b c)`: an array's words, one assignment.
+            (None, '(') if word.ends_with('=') => {
+                word.push(c);
+                depth += 1;
+            }
+            (_, '$' | '<' | '>') if chars.peek() == Some(&'(') => {
+                word.push(c);
+                word.extend(chars.next());
+                depth += 1;
+            }
+            (_, '(') if depth > 0 => {
+                depth += 1;
+                word.push(c);
+            }
+            (_, ')') if depth > 0 => {
+                depth -= 1;
+                word.push(c);
+            }
+            (Some(_), c) => word.push(c),
+            (None, _) if depth > 0 => word.push(c),
+            (None, '\'' | '"' | '`') => {
+                quote = Some(c);
+                word.push(c);
+            }
+            (None, '#') if word.is_empty() => {
+                while chars.peek().is_some_and(|&n| n != '\n') {
+                    chars.next();
+                }
+            }
+            (None, c) if c.is_whitespace() && c != '\n' => {
+                end_word(&mut word, &mut words);
+                test = match words.last().map(String::as_str) {
+                    Some("[[") => true,
+                    Some("]]") => false,
+                    _ => test,
+                };
+            }
+            // Inside `[[ … ]]`, `||`, `&&` and parentheses join tests.
+            (None, c) if test && "&|()".contains(c) => end_word(&mut word, &mut words),
+            (None, c) if "\n;&|()".contains(c) => {
+                test = false;
+                if c == '\n' {
+                    skip_heredocs(&mut chars, &mut heredocs);
+                }
+                end_word(&mut word, &mut words);
+                if !words.is_empty() {
+                    out.push(std::mem::take(&mut words));
+                }
+            }
+            (None, '}') if word.is_empty() => {}
+            (None, c) => word.push(c),
+        }
+    }
+    end_word(&mut word, &mut words);
+    if !words.is_empty() {
+        out.push(words);
+    }
+    out
+}
+
+/// The delimiter of a here-document after its `<<` (`-EOF`, `'EOF'`,
+/// `"EOF"`: `EOF`).
+fn heredoc_delimiter(chars: &mut std::iter::Peekable<std::str::Chars>) -> String {
+    let mut delimiter = String::new();
+    while chars
+        .next_if(|&n| n == '-' || n == ' ' || n == '\t')
+        .is_some()
+    {}
+    while let Some(&n) = chars.peek() {
+        if n.is_whitespace() || ";&|<>()".contains(n) {
+            break;
+        }
+        if !"'\"\\".contains(n) {
+            delimiter.push(n);
+        }
+        chars.next();
+    }
+    delimiter
+}
+
+/// Past the bodies of the here-documents `heredocs` (the line after
+/// their start): each up to the line holding its delimiter alone.
+fn skip_heredocs(chars: &mut std::iter::Peekable<std::str::Chars>, heredocs: &mut Vec<String>) {
+    for delimiter in std::mem::take(heredocs) {
+        loop {
+            let line: String = chars.by_ref().take_while(|&c| c != '\n').collect();
+            if line.trim() == delimiter || chars.peek().is_none() {
+                break;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(text: &str) -> bool {
+        !shell(text).is_empty()
+    }
+
+    #[test]
+    fn a_script_chosen_by_a_command_s_output_cannot_be_known() {
+        for text in [
+            "sh $(cat tools/which)",
+            "python3 `cat tools/n`",
+            "bash -c \"sh $(cat tools/w)\"",
+            ". <(cat tools/lib)",
+            "R=$(cat tools/cmd); $R",
+            "R=`cat tools/cmd`\nsh \"$R\"",
+            "read -r R < tools/cmd; sh $R",
+            "for f in $(cat tools/list); do . \"$f\"; done",
+            "$(cat tools/cmd) --flag",
+            "eval \"$(cat tools/cmd)\"",
+            "deno run $(cat tools/which)",
+            "if true; then sh $(cat x); fi",
+            "cat <<'EOS' > f\nx\nEOS\nsh $(cat tools/which)",
+            "sh \"$(cd $(cat tools/d) && pwd)/w.sh\"",
+        ] {
+            assert!(refused(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn what_names_the_script_s_own_folder_or_is_data_is_known() {
+        for text in [
+            "sh \"$(dirname \"$0\")\"/w.sh",
+            "HERE=$(cd \"$(dirname \"$0\")\" && pwd)\n. \"$HERE/lib.sh\"",
+            "ROOT=$(git rev-parse --show-toplevel); python3 \"$ROOT/tools/s.py\"",
+            "echo $(date) > out.txt",
+            "python3 tools/s.py --since \"$(date)\"",
+            "V=$(git describe); echo $V",
+            "R=\"sh tools/w.sh\"; $R",
+            "echo '$(cat x)'; sh tools/w.sh # $(cat y)",
+            "x=$((1 + 2)); sh tools/w.sh",
+            "exec \"$@\"",
+            "${PYTHON:-python3} tools/s.py",
+            "$(MAKE) -C sub",
+            "if [[ -z \"$v\" || \"$v\" == x ]]; then echo; fi",
+            "read -r v < f; if [[ -z \"$v\" || \"$v\" == \\#* ]]; then :; fi",
+            "IFS=: vs=(${V:-$(pyenv-version-name -f)})\nfor v in \"${vs[@]}\"; do echo \"$v\"; done",
+            "R=$(type -P readlink)\n$R -f x",
+            "p=$(command -v \"tool-$1\" || true)\nexec \"$p\" \"$@\"",
+            "for i in $(names); do seen[\"$i\"]=1; done",
+            "make_shims $(list --executables)",
+            "cat <<EOS\n( (\"$(x)\" -split ' ') )\nEOS\nsh tools/w.sh",
+        ] {
+            assert!(!refused(text), "{text}: {:?}", shell(text));
+        }
+    }
+}
