@@ -725,3 +725,19 @@ fn regression_decltype_comma_after_a_line_break() {
         }
     }
 }
+
+/// Found by the `views` fuzz target: a Kotlin function the grammar ended
+/// at a lambda's `}` (an invalid byte, read as U+FFFD, after it), hidden
+/// in the masked view, left `\u{fffd}sum()` on a line of its own.
+#[test]
+fn regression_a_hidden_function_takes_the_rest_of_its_line() {
+    let text = "typealias Polygon = List<Point>\n\n\
+                fun Polygon.perimeter(): Double = zipWithNext { a, b -> a.dist(b) }\u{fffd}sum()\n\n\
+                fun main() {\n    println(1)\n}\n";
+    let mut item = FileItem::new("m.kt");
+    item.ast_mask
+        .insert("Polygon.perimeter".to_string(), MaskState::Hide);
+    let view = views::render("m.kt", text, ViewMode::Masked, &item);
+    assert!(!view.text.contains("sum()"), "{}", view.text);
+    assert!(view.text.contains("fun main()"), "{}", view.text);
+}
