@@ -394,6 +394,9 @@ pub struct RuleSet {
     /// The id and the description of a finding of
     /// [`super::key_body`] (a key body without its `BEGIN` line).
     pub key_body: (Arc<str>, Arc<str>),
+    /// The same of a finding of [`super::jwk`] (a JSON Web Key's private
+    /// member).
+    pub jwk: (Arc<str>, Arc<str>),
     /// SHA-256 of the rule file these rules were parsed from: what a
     /// remembered scan result was found under.
     pub fingerprint: [u8; 32],
@@ -482,6 +485,7 @@ impl RuleSet {
             keyword_rules,
             whole_text_rules,
             key_body: ("private-key-body".into(), "private key".into()),
+            jwk: ("jwk-private-key".into(), "private key (JWK)".into()),
             fingerprint: <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()).into(),
         })
     }
