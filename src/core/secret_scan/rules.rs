@@ -235,7 +235,9 @@ impl Allowlist {
 
 /// How many letters and digits of `lower` are left once every placeholder
 /// word is cut out, read as written and read back from leetspeak
-/// (`superS3cret` is the placeholder `secret` with a 3 for its e).
+/// (`superS3cret` is the placeholder `secret` with a 3 for its e). A
+/// symbol read back as a letter still counts: `p@ssw0rd` is
+/// documentation's placeholder, `pa$$w0rd2024` a password built on it.
 fn random_rest(lower: &str, placeholders: &[String]) -> usize {
     let cut = |text: String| {
         let mut rest = text;
@@ -262,7 +264,8 @@ fn random_rest(lower: &str, placeholders: &[String]) -> usize {
     if unleet == lower {
         return plain;
     }
-    plain.min(cut(unleet))
+    let symbols = lower.bytes().filter(|b| matches!(b, b'@' | b'$')).count();
+    plain.min(cut(unleet) + symbols)
 }
 
 fn lower_all(list: &[String]) -> Vec<String> {
@@ -619,5 +622,9 @@ mod tests {
         let words: Vec<String> = ["secret", "super"].map(String::from).to_vec();
         assert_eq!(random_rest("supers3cret", &words), 0);
         assert_eq!(random_rest("zq8lm3xv9kp2rt7w", &words), 16);
+        // A symbol read back as a letter counts as one of the password's.
+        let words: Vec<String> = ["password"].map(String::from).to_vec();
+        assert_eq!(random_rest("p@ssw0rd", &words), 1);
+        assert_eq!(random_rest("pa$$w0rd2024", &words), 6);
     }
 }
