@@ -179,6 +179,28 @@ mod tests {
         }
     }
 
+    /// A megabyte of `kty` members, in objects never closed, closed
+    /// before they open or nested past the depth: each byte is looked at
+    /// a bounded number of times (was quadratic without the floor).
+    #[test]
+    fn many_kty_on_one_line_stay_linear() {
+        for piece in [
+            "{\"kty\": 1, ",
+            "\"kty\": 1, ",
+            "}\"kty\": 1, ",
+            "{{\"kty\": 1}, ",
+        ] {
+            let line = piece.repeat((1 << 20) / piece.len());
+            let started = std::time::Instant::now();
+            assert!(find(&line).is_empty(), "{piece}");
+            let took = started.elapsed();
+            assert!(
+                took < std::time::Duration::from_secs(5),
+                "{piece}: {took:?}"
+            );
+        }
+    }
+
     #[test]
     fn an_unclosed_object_or_a_far_one_is_read_within_its_reach() {
         let open = format!("{{\"kty\": \"EC\", \"d\": \"{D}\"");
