@@ -1,9 +1,9 @@
 //! Scanning one text with a [`RuleSet`]: one Aho-Corasick pass finds the
 //! lines holding some rule's keyword, and only those rules' regexes run,
 //! only on those lines (plus the few lines a multi-line rule may reach).
-//! The few `whole_text` rules run once over the whole text, and
+//! The few `whole_text` rules run once over the whole text,
 //! `key_body` looks for private-key bodies that lost their
-//! `BEGIN` line. Every step is linear in the text (the `regex` crate
+//! `BEGIN` line, and `jwk` for JSON Web Keys with their private members. Every step is linear in the text (the `regex` crate
 //! guarantees it), so a 10 MB minified line costs about as much as reading
 //! it.
 //!
@@ -19,6 +19,7 @@ use std::sync::Arc;
 use regex::Captures;
 
 mod head;
+mod jwk;
 mod key_body;
 pub mod rules;
 mod shown;
@@ -99,6 +100,20 @@ impl RuleSet {
                     masked: mask(&text[body.span.clone()]),
                     start: body.span.start,
                     span: body.span,
+                },
+            ));
+        }
+        for member in jwk::find(text) {
+            let secret = &text[member.span.clone()];
+            found.push((
+                usize::MAX,
+                Hit {
+                    line: line_of(&starts, member.name.start) + 1,
+                    rule: self.jwk.0.clone(),
+                    kind: self.jwk.1.clone(),
+                    masked: format!("{} = {}", &text[member.name.clone()], mask(secret)),
+                    start: member.name.start,
+                    span: member.span,
                 },
             ));
         }
@@ -210,8 +225,9 @@ impl RuleSet {
             return false;
         }
         if rule.decode == Decode::Scan {
-            // Base64 of a text holding a secret is that secret.
-            let decoded = key_body::decode(secret);
+            // Base64 of a text holding a secret is that secret (gzipped
+            // first, when it is gzip's).
+            let decoded = inflated(key_body::decode(secret));
             let Ok(decoded) = std::str::from_utf8(&decoded) else {
                 return false;
             };
@@ -237,6 +253,25 @@ fn same_words(a: &str, b: &str) -> bool {
     };
     let (a, b) = (letters(a), letters(b));
     !a.is_empty() && a == b
+}
+
+/// How much of a gzip stream [`inflated`] reads: a key file is a few
+/// kilobytes, and a stream that inflates past this (a bomb) is cut here.
+const MAX_INFLATED: u64 = 256 << 10;
+
+/// `bytes` inflated when they are a gzip stream (`1f 8b`), as far as it
+/// reads (a cut stream gives what it holds) up to [`MAX_INFLATED`]; other
+/// bytes as they are.
+fn inflated(bytes: Vec<u8>) -> Vec<u8> {
+    use std::io::Read;
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return bytes;
+    }
+    let mut out = Vec::new();
+    let mut gz = flate2::read::GzDecoder::new(&bytes[..]).take(MAX_INFLATED);
+    // An error leaves what was inflated before it.
+    let _ = gz.read_to_end(&mut out);
+    out
 }
 
 /// How much base64 [`wrapped_base64`] joins: a credential JSON is a few

@@ -175,6 +175,8 @@ pub struct AllowSpec {
     placeholders: Vec<String>,
     #[serde(default)]
     min_random: usize,
+    #[serde(default)]
+    counting_up: bool,
 }
 
 /// What makes a match not a secret.
@@ -187,6 +189,8 @@ pub struct Allowlist {
     names: Vec<Regex>,
     placeholders: Vec<String>,
     min_random: usize,
+    /// A value that [counts up](counts_up) is a made-up one.
+    counting_up: bool,
 }
 
 impl AllowSpec {
@@ -210,6 +214,7 @@ impl Allowlist {
             names: compile_all(&spec.names),
             placeholders: lower_all(&spec.placeholders),
             min_random: spec.min_random,
+            counting_up: spec.counting_up,
         }
     }
 
@@ -220,6 +225,9 @@ impl Allowlist {
             || self.line_regexes.iter().any(|r| r.is_match(line))
             || name.is_some_and(|n| self.names.iter().any(|r| r.is_match(n)))
         {
+            return true;
+        }
+        if self.counting_up && counts_up(&secret.to_ascii_lowercase()) {
             return true;
         }
         if self.stopwords.is_empty() && self.min_random == 0 {
@@ -233,9 +241,35 @@ impl Allowlist {
     }
 }
 
+/// Whether `lower` mostly counts up, as documentation's made-up values do
+/// (`ab1c2defghijklmno3…`, `a1b2c3d4`, `abcd1234defg5678`): its letters,
+/// and apart from them its digits, step to the next one (`z` to `a`, `9`
+/// to `0`) more often than not. A random value does once in ten steps
+/// at most.
+fn counts_up(lower: &str) -> bool {
+    let (mut steps, mut up) = (0usize, 0usize);
+    let (mut letter, mut digit): (Option<u8>, Option<u8>) = (None, None);
+    for b in lower.bytes() {
+        let (last, first, final_) = match b {
+            b'a'..=b'z' => (&mut letter, b'a', b'z'),
+            b'0'..=b'9' => (&mut digit, b'0', b'9'),
+            _ => continue,
+        };
+        if let Some(p) = *last {
+            steps += 1;
+            let next = if p == final_ { first } else { p + 1 };
+            up += usize::from(next == b);
+        }
+        *last = Some(b);
+    }
+    steps >= 6 && up * 2 > steps
+}
+
 /// How many letters and digits of `lower` are left once every placeholder
 /// word is cut out, read as written and read back from leetspeak
-/// (`superS3cret` is the placeholder `secret` with a 3 for its e).
+/// (`superS3cret` is the placeholder `secret` with a 3 for its e). A
+/// symbol read back as a letter still counts: `p@ssw0rd` is
+/// documentation's placeholder, `pa$$w0rd2024` a password built on it.
 fn random_rest(lower: &str, placeholders: &[String]) -> usize {
     let cut = |text: String| {
         let mut rest = text;
@@ -262,7 +296,8 @@ fn random_rest(lower: &str, placeholders: &[String]) -> usize {
     if unleet == lower {
         return plain;
     }
-    plain.min(cut(unleet))
+    let symbols = lower.bytes().filter(|b| matches!(b, b'@' | b'$')).count();
+    plain.min(cut(unleet) + symbols)
 }
 
 fn lower_all(list: &[String]) -> Vec<String> {
@@ -394,6 +429,9 @@ pub struct RuleSet {
     /// The id and the description of a finding of
     /// [`super::key_body`] (a key body without its `BEGIN` line).
     pub key_body: (Arc<str>, Arc<str>),
+    /// The same of a finding of [`super::jwk`] (a JSON Web Key's private
+    /// member).
+    pub jwk: (Arc<str>, Arc<str>),
     /// SHA-256 of the rule file these rules were parsed from: what a
     /// remembered scan result was found under.
     pub fingerprint: [u8; 32],
@@ -482,6 +520,7 @@ impl RuleSet {
             keyword_rules,
             whole_text_rules,
             key_body: ("private-key-body".into(), "private key".into()),
+            jwk: ("jwk-private-key".into(), "private key (JWK)".into()),
             fingerprint: <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()).into(),
         })
     }
@@ -615,5 +654,30 @@ mod tests {
         let words: Vec<String> = ["secret", "super"].map(String::from).to_vec();
         assert_eq!(random_rest("supers3cret", &words), 0);
         assert_eq!(random_rest("zq8lm3xv9kp2rt7w", &words), 16);
+        // A symbol read back as a letter counts as one of the password's.
+        let words: Vec<String> = ["password"].map(String::from).to_vec();
+        assert_eq!(random_rest("p@ssw0rd", &words), 1);
+        assert_eq!(random_rest("pa$$w0rd2024", &words), 6);
+    }
+
+    #[test]
+    fn made_up_values_count_up() {
+        for value in [
+            "ab1c2defghijklmno3pqqrstuvwxyzabcdefghh4ijklmn5opqrstuvwxyzabcdefghij",
+            "abcd1234defg5678",
+            "a1b2c3d4567890ab",
+            "a1b2c3d4",
+            "a123b45c6d78e9f012a34cd5e6a7890b12c3d45e6f78a1b234c56d7e890a1234",
+        ] {
+            assert!(counts_up(value), "{value}");
+        }
+        for value in [
+            "zq8lm3xv9kp2rt7w",
+            "3f4ca100e2fc675ea123f4eb12c4a012",
+            "abc",
+            "xk9vq2mlr7tzwq4n",
+        ] {
+            assert!(!counts_up(value), "{value}");
+        }
     }
 }

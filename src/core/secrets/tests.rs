@@ -676,7 +676,7 @@ fn round_three_near_misses_are_not_flagged() {
 }
 
 /// Standard base64 (with padding) of `bytes`, for the encoded shapes.
-fn base64(bytes: &[u8]) -> String {
+pub(super) fn base64(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::new();
     for chunk in bytes.chunks(3) {
@@ -1275,4 +1275,5 @@ fn a_hundred_thousand_hits_on_one_line_are_kept_quickly() {
 
 mod false_alarms;
 mod round_eleven;
+mod round_twelve;
 mod shown;

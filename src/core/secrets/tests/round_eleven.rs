@@ -7,7 +7,7 @@
 use super::found;
 
 /// `n` characters of `alphabet`, pseudo-random, the same for a seed.
-fn random(alphabet: &str, seed: u64, n: usize) -> String {
+pub(super) fn random(alphabet: &str, seed: u64, n: usize) -> String {
     let chars: Vec<char> = alphabet.chars().collect();
     let mut x = seed | 1;
     (0..n)
@@ -23,7 +23,7 @@ fn random(alphabet: &str, seed: u64, n: usize) -> String {
 const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const HEX: &str = "0123456789abcdef";
 
-fn alnum(seed: u64, n: usize) -> String {
+pub(super) fn alnum(seed: u64, n: usize) -> String {
     random(ALNUM, seed, n)
 }
 
@@ -38,7 +38,7 @@ fn hex_of(bytes: &[u8]) -> String {
 
 /// Each text holds one secret, on the line that holds `marker` (else its
 /// last line), found by `rule`.
-fn check(cases: &[(String, &str, &str)]) {
+pub(super) fn check(cases: &[(String, &str, &str)]) {
     let mut wrong = Vec::new();
     for (text, marker, rule) in cases {
         let got = found(text);

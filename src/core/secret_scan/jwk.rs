@@ -1,0 +1,214 @@
+//! Private keys written as JSON Web Keys (RFC 7517): an object with a
+//! `"kty"` member and a private one — `"d"` for an EC, OKP or RSA key,
+//! RSA's primes and exponents (`"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`), or
+//! `"k"` for a symmetric (`"oct"`) key — whose value is base64url. A
+//! public key (`"x"`, `"y"`, `"n"`, `"e"` alone) is none.
+//!
+//! The members of an object come in any order (`sort_keys` puts `"d"`
+//! before `"kty"`), so no line-bound rule can pair them: each `kty` opens
+//! the object around it, found by its braces within [`REACH`] bytes, and
+//! the object's own members are read. JSON in a string (`\"d\":`), a
+//! Python dict (`'d':`) and a JavaScript object (`d:`) read alike.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::entropy;
+
+/// How far from its `kty` an object's braces are looked for: an RSA-4096
+/// private JWK is about 3.2 KB.
+const REACH: usize = 16 << 10;
+
+/// A private member's value is at least this long (an Ed25519 or P-256
+/// `d` is 43 characters, a 128-bit `k` 22) and this random.
+const MIN_VALUE: usize = 20;
+const MIN_ENTROPY: f64 = 3.5;
+
+/// A private JWK member: the member's name and its value.
+pub(super) struct Member {
+    pub name: Range<usize>,
+    pub span: Range<usize>,
+}
+
+/// The first private member of each JSON Web Key in `text`.
+pub(super) fn find(text: &str) -> Vec<Member> {
+    let mut found: Vec<Member> = Vec::new();
+    // Where the search for an object's `{` stops: the end of the last
+    // object read (a key's `kty` is read once), or the last `kty` no
+    // object was found around (the bytes before it hold no `{` left
+    // open). Each byte is looked back at once: the search stays linear
+    // in the text however many `kty` it holds.
+    let mut floor = 0;
+    for (at, _) in text.match_indices("kty") {
+        if at < floor || !is_member_name(text, at, at + 3) {
+            continue;
+        }
+        let object = enclosing_object(text, floor, at);
+        floor = object.as_ref().map_or(at, |o| o.end);
+        if let Some(member) = object.and_then(|o| private_member(text, o)) {
+            found.push(member);
+        }
+    }
+    found
+}
+
+/// Whether `text[start..end]` is a member's name: quoted (or bare) and
+/// followed by a colon.
+fn is_member_name(text: &str, start: usize, end: usize) -> bool {
+    let before = text[..start].trim_end_matches(['"', '\'', '\\']);
+    let opened = before.len() < start || before.ends_with(['{', ',', ' ', '\t', '\n']);
+    let after = text[end..].trim_start_matches(['"', '\'', '\\', ' ', '\t']);
+    opened && after.starts_with(':')
+}
+
+/// A key's object nests a few levels at most (`{"keys": [{…}]}`).
+const MAX_DEPTH: usize = 16;
+
+/// The object around byte `at`: from the nearest `{` before it (and
+/// after `floor`) that is not closed before it, to its matching `}`,
+/// within [`REACH`] and [`MAX_DEPTH`].
+fn enclosing_object(text: &str, floor: usize, at: usize) -> Option<Range<usize>> {
+    let bytes = text.as_bytes();
+    let low = at.saturating_sub(REACH).max(floor);
+    let mut depth = 0usize;
+    let mut start = None;
+    for i in (low..at).rev() {
+        match bytes[i] {
+            b'}' if depth == MAX_DEPTH => return None,
+            b'}' => depth += 1,
+            b'{' if depth == 0 => {
+                start = Some(i);
+                break;
+            }
+            b'{' => depth -= 1,
+            _ => {}
+        }
+    }
+    let start = start?;
+    let high = (at + REACH).min(bytes.len());
+    let mut depth = 0usize;
+    for (i, &b) in bytes.iter().enumerate().take(high).skip(start) {
+        match b {
+            b'{' if depth == MAX_DEPTH => return None,
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(start..i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The object's first private member with a random base64url value.
+fn private_member(text: &str, object: Range<usize>) -> Option<Member> {
+    static MEMBER: OnceLock<Regex> = OnceLock::new();
+    let member = MEMBER.get_or_init(|| {
+        Regex::new(
+            r#"(?:^|[{,\s])\\?["']?(?P<name>d|p|q|dp|dq|qi|k|kty)\\?["']?[ \t]*:[ \t]*\\?["'](?P<value>[A-Za-z0-9_-]+={0,2})\\?["']"#,
+        )
+        .expect("a valid pattern")
+    });
+    let body = &text[object.clone()];
+    let symmetric = member
+        .captures_iter(body)
+        .any(|c| &c["name"] == "kty" && c["value"].eq_ignore_ascii_case("oct"));
+    member.captures_iter(body).find_map(|c| {
+        let (name, value) = (c.name("name")?, c.name("value")?);
+        let private = match name.as_str() {
+            "kty" => false,
+            "k" => symmetric,
+            _ => true,
+        };
+        let random = value.len() >= MIN_VALUE && entropy(value.as_str()) >= MIN_ENTROPY;
+        (private && random).then(|| Member {
+            name: object.start + name.start()..object.start + name.end(),
+            span: object.start + value.start()..object.start + value.end(),
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const D: &str = "NWs0RZZSx5I7t-OkBqi_MFUEh0evbSK-60qdeBoJfiI";
+    const X: &str = "NXf75SrSIjLgWpTaUk7TneJYxY8hM8vargQwTko4d04";
+
+    fn values(text: &str) -> Vec<&str> {
+        find(text).into_iter().map(|m| &text[m.span]).collect()
+    }
+
+    #[test]
+    fn a_private_key_is_found_whatever_the_order_of_its_members() {
+        for text in [
+            format!(r#"{{"kty": "EC", "crv": "P-256", "x": "{X}", "d": "{D}"}}"#),
+            format!(
+                "{{\n  \"crv\": \"P-256\",\n  \"d\": \"{D}\",\n  \"kty\": \"EC\",\n  \"x\": \"{X}\"\n}}"
+            ),
+            format!(r#"key = {{'kty': 'OKP', 'crv': 'Ed25519', 'x': '{X}', 'd': '{D}'}}"#),
+            format!(r#"s = "{{\"kty\":\"EC\",\"x\":\"{X}\",\"d\":\"{D}\"}}""#),
+            format!(r#"const k = {{ kty: "EC", x: "{X}", d: "{D}" }};"#),
+            format!(r#"{{"keys": [{{"kty": "RSA", "n": "{X}", "e": "AQAB", "p": "{D}"}}]}}"#),
+            format!(r#"{{"kty": "oct", "k": "{D}"}}"#),
+        ] {
+            assert_eq!(values(&text), [D], "{text}");
+        }
+    }
+
+    #[test]
+    fn a_public_key_or_a_placeholder_is_none() {
+        for text in [
+            format!(r#"{{"kty": "EC", "crv": "P-256", "x": "{X}", "y": "{X}"}}"#),
+            format!(r#"{{"kty": "RSA", "n": "{X}", "e": "AQAB"}}"#),
+            r#"data = {"kty": "oct", "k": "..."}"#.to_string(),
+            r#"{"kty": "EC", "d": "<private exponent>"}"#.to_string(),
+            r#"if "kty" in data: key_type = data["kty"]"#.to_string(),
+            format!(r#"{{"kty": "EC", "d": "{}"}}"#, "a".repeat(43)),
+            // A `k` is secret only in a symmetric key.
+            format!(r#"{{"kty": "EC", "x": "{X}", "k": "{D}"}}"#),
+            // The member of another object.
+            format!(r#"{{"kty": "EC", "x": "{X}"}}, {{"d": "{D}"}}"#),
+        ] {
+            assert!(values(&text).is_empty(), "{text}");
+        }
+    }
+
+    /// A megabyte of `kty` members, in objects never closed, closed
+    /// before they open or nested past the depth: each byte is looked at
+    /// a bounded number of times (was quadratic without the floor).
+    #[test]
+    fn many_kty_on_one_line_stay_linear() {
+        for piece in [
+            "{\"kty\": 1, ",
+            "\"kty\": 1, ",
+            "}\"kty\": 1, ",
+            "{{\"kty\": 1}, ",
+        ] {
+            let line = piece.repeat((1 << 20) / piece.len());
+            let started = std::time::Instant::now();
+            assert!(find(&line).is_empty(), "{piece}");
+            let took = started.elapsed();
+            assert!(
+                took < std::time::Duration::from_secs(5),
+                "{piece}: {took:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_unclosed_object_or_a_far_one_is_read_within_its_reach() {
+        let open = format!("{{\"kty\": \"EC\", \"d\": \"{D}\"");
+        assert!(values(&open).is_empty());
+        let far = format!(
+            "{{{}\"kty\": \"EC\", \"d\": \"{D}\"}}",
+            " ".repeat(REACH + 1)
+        );
+        assert!(values(&far).is_empty());
+    }
+}
