@@ -1,7 +1,10 @@
 //! Benchmark: the secret scanner's raw speed on the Python standard
 //! library and pip's sources (every `.py` file, read once): the keyword
 //! search alone and the whole scan, the best of three runs each, with how
-//! many keywords the search holds and which automaton it built.
+//! many keywords the search holds and which automaton it built; then
+//! the hostile lines whose cost must stay linear (a megabyte of JSON Web
+//! Key members that never make a key: 16.5 s in a debug build before the
+//! search for their object had a floor).
 //!
 //! Run: `cargo bench --bench secret_scan` (optionally with directories:
 //! `cargo bench --bench secret_scan -- /path/to/tree …`).
@@ -74,5 +77,15 @@ fn main() {
             rules.keywords.patterns_len(),
             rules.keywords.kind(),
         );
+    }
+    for piece in [
+        "{\"kty\": 1, ",
+        "\"kty\": 1, ",
+        "}\"kty\": 1, ",
+        "{{\"kty\": 1}, ",
+    ] {
+        let line = piece.repeat((1 << 20) / piece.len());
+        let scan = best(&|| rules.scan(&line).len());
+        println!("1 MB of {piece:?}: whole scan {scan:?}");
     }
 }

@@ -180,10 +180,10 @@ mod tests {
     }
 
     /// A megabyte of `kty` members, in objects never closed, closed
-    /// before they open or nested past the depth: each byte is looked at
-    /// a bounded number of times (was quadratic without the floor).
+    /// before they open or nested past the depth, makes no key (its time,
+    /// quadratic without the floor, is `benches/secret_scan.rs`'s).
     #[test]
-    fn many_kty_on_one_line_stay_linear() {
+    fn many_kty_on_one_line_make_no_key() {
         for piece in [
             "{\"kty\": 1, ",
             "\"kty\": 1, ",
@@ -191,13 +191,7 @@ mod tests {
             "{{\"kty\": 1}, ",
         ] {
             let line = piece.repeat((1 << 20) / piece.len());
-            let started = std::time::Instant::now();
             assert!(find(&line).is_empty(), "{piece}");
-            let took = started.elapsed();
-            assert!(
-                took < std::time::Duration::from_secs(5),
-                "{piece}: {took:?}"
-            );
         }
     }
 
