@@ -20,6 +20,7 @@ use ctxcurate::core::summary::Summary;
 use ctxcurate::core::summary::heuristic;
 use ctxcurate::core::syntax::{self, Lang, Symbol, SymbolTree};
 use ctxcurate::core::views;
+use ctxcurate::core::walk;
 use libfuzzer_sys::fuzz_target;
 
 const PATHS: &[&str] = &[
@@ -77,11 +78,15 @@ fuzz_target!(|data: &[u8]| {
             item.ast_mask.insert(s.path.clone(), state);
         }
         item.mask_default = [MaskState::Sig, MaskState::Hide][pick as usize % 2];
-        // Bytes that are not UTF-8 became U+FFFD, which some grammars
-        // take without an error while it hides the rest of the file (the
-        // Kotlin one does): such a file only seems clean, so the
-        // re-parse check is for files that are text.
-        let is_text = std::str::from_utf8(rest).is_ok();
+        // The re-parse check is for what the product reads as text
+        // (`walk::decode`): a NUL makes a file binary, never parsed, and
+        // bytes that are not UTF-8 become U+FFFD, which some grammars take
+        // without an error while it hides the rest of the file (the Kotlin
+        // one does), so such a file only seems clean.
+        let is_text = matches!(
+            walk::decode(rest.to_vec()),
+            walk::Content::Text { lossy: false, .. }
+        );
         if is_text && !tree.has_errors && !tree.parse_stopped {
             // A file without syntax errors keeps none in its skeleton or
             // masked view, in every language, and no symbol appears
