@@ -297,3 +297,23 @@ fn round_twelve_a_gzipped_key_in_base64_is_found() {
     let text = format!("DATA = \"{}\"\n", gzip_base64(&"hello world\n".repeat(40)));
     assert!(found(&text).is_empty(), "{:?}", found(&text));
 }
+
+/// Passwords built on a run of letters or digits are passwords: the
+/// filter for documentation's made-up values (`a1b2c3d4`) let them pass
+/// (recheck of round twelve: each was found before the filter).
+#[test]
+fn round_twelve_passwords_built_on_a_run_are_found() {
+    let cases: Vec<(String, &str, &str)> = [
+        "DB_PASSWORD = 'Acme123456!'\n",
+        "DB_PASSWORD = 'Rc56789efgh'\n",
+        "DB_PASSWORD = 'Tr7#abcdefg'\n",
+        "SECRET_KEY = 'k9Pq2XvL0123456789abcdefXyZ'\n",
+    ]
+    .into_iter()
+    .map(|text| {
+        let name = text.split(' ').next().unwrap_or_default();
+        (text.to_string(), name, "secret-assignment")
+    })
+    .collect();
+    check(&cases);
+}
