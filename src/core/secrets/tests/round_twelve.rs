@@ -317,3 +317,36 @@ fn round_twelve_passwords_built_on_a_run_are_found() {
     .collect();
     check(&cases);
 }
+
+/// A token glued to an escape (`\n` in a JSON string, a URL's `%3D` or
+/// `%20`) has no word boundary before it, and went out (recheck of round
+/// twelve); the plain `&token=ghp_…` form was found.
+#[test]
+fn round_twelve_tokens_glued_to_an_escape_are_found() {
+    let ghp = format!("ghp_{}", alnum(41, 36));
+    let pat = format!("github_pat_{}", alnum(42, 60));
+    let cases = [
+        (
+            format!("{{\"log\": \"auth ok\\n{ghp} used\"}}\n"),
+            "ghp_",
+            "github-token",
+        ),
+        (format!("x = \"a\\t{ghp}\"\n"), "ghp_", "github-token"),
+        (
+            format!("GET /api?access_token%3D{ghp} HTTP/1.1\n"),
+            "ghp_",
+            "github-token",
+        ),
+        (
+            format!("curl -H Authorization:Bearer%20{ghp}\n"),
+            "ghp_",
+            "github-token",
+        ),
+        (
+            format!("u = \"/cb?t%3D{pat}\"\n"),
+            "github_pat_",
+            "github-fine-grained-token",
+        ),
+    ];
+    check(&cases);
+}
