@@ -405,7 +405,8 @@ fn round_eleven_command_and_call_near_misses_are_not_flagged() {
 
 /// A secret assigned with its type written (recheck of sweep 10): a
 /// Python class field or `Final`, TypeScript's `const apiKey: string`,
-/// Kotlin's `val apiKey: String`, Go's `var apiKey string`. Plain
+/// Kotlin's `val apiKey: String`, Go's `var apiKey string`, Rust's
+/// `const DB_PASSWORD: &str`. Plain
 /// `api_key = "…"` was found; with the type between, none was.
 #[test]
 fn a_secret_assigned_with_its_type_is_found() {
@@ -418,6 +419,9 @@ fn a_secret_assigned_with_its_type_is_found() {
         format!("val apiKey: String = \"{key}\"\n"),
         format!("var apiKey string = \"{key}\"\n"),
         format!("token: Optional[str] = \"{key}\"\n"),
+        // Rust's borrowed and static strings (recheck of round twelve).
+        format!("pub const DB_PASSWORD: &str = \"{key}\";\n"),
+        format!("static API_TOKEN: &'static str = \"{key}\";\n"),
     ]
     .into_iter()
     .map(|t| (t, "=", "secret-assignment"))
