@@ -5,7 +5,7 @@
 //! `cli::changed`).
 
 use ctxcurate::text::words::{noun_for, thousands};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use ctxcurate::core::compose::RenderedFile;
@@ -16,7 +16,7 @@ use ctxcurate::core::engine::{
 };
 use ctxcurate::core::model::TokenizerKind;
 use ctxcurate::core::secrets::Finding;
-use ctxcurate::core::walk::IgnoreFileNote;
+use ctxcurate::core::walk::{self, IgnoreFileNote};
 use ctxcurate::text::error_chain;
 use ctxcurate::text::sanitize::display_line;
 
@@ -71,7 +71,13 @@ pub(super) fn build_once(
     included: Option<&mut Vec<String>>,
 ) -> Result<()> {
     let project = ctx.project()?;
-    let ask = ask(args, rebuild, ctx);
+    // An output inside the project is none of its input: a second
+    // `build -o out.md` composed the first one's (a watch names it).
+    let own = match (&args.output, rebuild.output) {
+        (Some(output), None) if !args.save => output_rel(&project.root, &ctx.cwd.join(output)),
+        _ => None,
+    };
+    let ask = ask(args, rebuild.output.or(own.as_deref()), ctx);
     let answered = build_asked(&project, ask, |progress| progress::show(ctx, progress));
     let Answered { said, outcome } = match answered {
         Ok(answered) => answered,
@@ -97,7 +103,7 @@ pub(super) fn build_once(
 /// The flags as what the user asked: the preset, git's changes
 /// (`--changed`, `--diff`), the task, the targets as typed, the overrides,
 /// the budgets, where the text goes.
-fn ask(args: &BuildArgs, rebuild: &Rebuild, ctx: &Ctx) -> BuildAsk {
+fn ask(args: &BuildArgs, own_output: Option<&str>, ctx: &Ctx) -> BuildAsk {
     let task = match (&args.task, &args.task_file) {
         (Some(task), _) => Some(TaskText::Text(task.clone())),
         (None, Some(file)) => Some(TaskText::File(file.clone())),
@@ -121,7 +127,7 @@ fn ask(args: &BuildArgs, rebuild: &Rebuild, ctx: &Ctx) -> BuildAsk {
         diff: args.diff.clone(),
         task,
         targets: args.targets.clone(),
-        exclude: rebuild.output.map(str::to_string).into_iter().collect(),
+        exclude: own_output.map(str::to_string).into_iter().collect(),
         strategy: args.strategy,
         format: args.format,
         focus: args.focus.clone(),
@@ -498,4 +504,50 @@ fn report_walk(notes: &[IgnoreFileNote], ctx: &mut Ctx) -> Result<()> {
         writeln!(ctx.err, "warning: {more} more ignore files skipped or cut")?;
     }
     Ok(())
+}
+
+/// The output's root-relative path, when it lies inside the root.
+/// The output's folders may not exist yet (the first build makes them):
+/// the nearest folder that does is resolved and the rest appended, so an
+/// output in a new folder is still kept out of its own rebuilds.
+pub(super) fn output_rel(root: &Path, output: &Path) -> Option<String> {
+    let mut rest = vec![output.file_name()?];
+    let mut dir = output.parent()?;
+    let resolved = loop {
+        match dir.canonicalize() {
+            Ok(resolved) => break resolved,
+            Err(_) => {
+                rest.push(dir.file_name()?);
+                dir = dir.parent()?;
+            }
+        }
+    };
+    let full: PathBuf = rest
+        .iter()
+        .rev()
+        .fold(resolved, |path, part| path.join(part));
+    let root = root.canonicalize().ok()?;
+    full.strip_prefix(&root).ok().map(walk::rel_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::output_rel;
+
+    /// An output in a folder the first build has yet to make is still
+    /// known to be the project's own file (else `--watch` would compose
+    /// its own output into the next build, forever).
+    #[test]
+    fn an_output_in_a_new_folder_is_inside_the_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let rel = output_rel(root, &root.join("gen/sub/out.md"));
+        assert_eq!(rel.as_deref(), Some("gen/sub/out.md"));
+        assert_eq!(
+            output_rel(root, &root.join("out.md")).as_deref(),
+            Some("out.md")
+        );
+        let outside = tempfile::tempdir().unwrap();
+        assert_eq!(output_rel(root, &outside.path().join("new/out.md")), None);
+    }
 }

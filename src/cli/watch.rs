@@ -18,7 +18,7 @@
 //! nor does it start when the output leads through a link out of the
 //! project (`output_file::check_named`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -33,7 +33,7 @@ use ctxcurate::text::sanitize::display_line;
 use ctxcurate::text::words::plural;
 
 use super::args::BuildArgs;
-use super::build::{Rebuild, build_once};
+use super::build::{Rebuild, build_once, output_rel};
 use super::{Ctx, user_err};
 
 /// How often the loop looks at the stop flag while nothing changes.
@@ -174,30 +174,6 @@ fn report_failure(e: &anyhow::Error, ctx: &mut Ctx) -> Result<()> {
     Ok(())
 }
 
-/// The output's root-relative path, when it lies inside the root.
-/// The output's folders may not exist yet (the first build makes them):
-/// the nearest folder that does is resolved and the rest appended, so an
-/// output in a new folder is still kept out of its own rebuilds.
-fn output_rel(root: &Path, output: &Path) -> Option<String> {
-    let mut rest = vec![output.file_name()?];
-    let mut dir = output.parent()?;
-    let resolved = loop {
-        match dir.canonicalize() {
-            Ok(resolved) => break resolved,
-            Err(_) => {
-                rest.push(dir.file_name()?);
-                dir = dir.parent()?;
-            }
-        }
-    };
-    let full: PathBuf = rest
-        .iter()
-        .rev()
-        .fold(resolved, |path, part| path.join(part));
-    let root = root.canonicalize().ok()?;
-    full.strip_prefix(&root).ok().map(walk::rel_string)
-}
-
 /// What, of `changes`, can change the output (named for the report's
 /// line), or `None`; `walked` is kept up to date on the way (a full walk
 /// again when a folder came or the report overflowed).
@@ -240,27 +216,5 @@ fn matters(
         ([], false) => None,
         ([one], false) => Some(one.to_string()),
         ([first, rest @ ..], false) => Some(format!("{first} (and {} more)", rest.len())),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::output_rel;
-
-    /// An output in a folder the first build has yet to make is still
-    /// known to be the project's own file (else `--watch` would compose
-    /// its own output into the next build, forever).
-    #[test]
-    fn an_output_in_a_new_folder_is_inside_the_root() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        let rel = output_rel(root, &root.join("gen/sub/out.md"));
-        assert_eq!(rel.as_deref(), Some("gen/sub/out.md"));
-        assert_eq!(
-            output_rel(root, &root.join("out.md")).as_deref(),
-            Some("out.md")
-        );
-        let outside = tempfile::tempdir().unwrap();
-        assert_eq!(output_rel(root, &outside.path().join("new/out.md")), None);
     }
 }

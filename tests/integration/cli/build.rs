@@ -471,3 +471,27 @@ fn hand_written_entries_name_each_file_once() {
     );
     assert!(!text.contains("./") && !text.contains(".."), "{text}");
 }
+
+/// The output file inside the project is none of the next build's input:
+/// with `**`, a second `build -o out.md` composed the first one's output
+/// into itself (found by the secrets recheck of round twelve), from the
+/// root and from a folder below it.
+#[test]
+fn the_output_file_is_not_composed_into_the_next_build() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write("sub/b.py", "y = 2\n");
+    p.write("ctxcurate.toml", "[presets.default]\nfiles = [\"**\"]\n");
+    p.ok(&["build", "-o", "out.md"]);
+    let first = p.read("out.md");
+    let out = p.run(&["build", "-o", "out.md"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("2 files, "), "{}", stderr(&out));
+    assert_eq!(p.read("out.md"), first);
+    assert!(!first.contains("out.md"), "{first}");
+    let mut below = p.cmd(&["build", "-o", "../out.md"]);
+    below.current_dir(p.path("sub"));
+    let out = below.output().expect("run");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(p.read("out.md"), first);
+}
