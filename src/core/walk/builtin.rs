@@ -91,11 +91,37 @@ impl WalkPatterns {
         let lines = |v: &[crate::core::model::IgnorePattern]| {
             v.iter().map(|p| p.as_str().to_owned()).collect()
         };
+        let mut ignore: Vec<String> = lines(&s.ignore);
+        ignore.extend(output_dir_pattern(&s.output_dir));
         WalkPatterns {
-            ignore: lines(&s.ignore),
+            ignore,
             unignore: lines(&s.unignore),
         }
     }
+}
+
+/// The folder `--save` and the TUI write their numbered outputs to, as an
+/// ignore pattern when it lies in the project (`.ctxcurate/out`, the
+/// default, is skipped as `.ctxcurate/` is): a build is none of the next
+/// one's input.
+fn output_dir_pattern(output_dir: &str) -> Option<String> {
+    let dir = output_dir.trim_start_matches("./").trim_end_matches('/');
+    let state = crate::core::paths::confine::STATE_DIR;
+    let in_state = dir
+        .strip_prefix(state)
+        .is_some_and(|r| r.is_empty() || r.starts_with('/'));
+    if dir.is_empty() || dir == "." || in_state || !super::is_inside(dir) {
+        return None;
+    }
+    let mut pattern = String::from("/");
+    for c in dir.chars() {
+        if matches!(c, '*' | '?' | '[' | ']' | '\\' | '!' | '#') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('/');
+    Some(pattern)
 }
 
 /// What the built-in ignores and their overrides say about one path.
@@ -300,5 +326,31 @@ mod tests {
         assert!(!rules.skips(&root.join("dist"), true), "unignored built-in");
         assert!(rules.skips(&root.join("build"), true));
         assert!(rules.skips(&root.join("x.pyc"), false));
+    }
+
+    /// The numbered outputs' folder in the project is skipped, written
+    /// literally; the default one under `.ctxcurate/` and one outside the
+    /// root add nothing.
+    #[test]
+    fn the_output_folder_is_skipped_when_it_lies_in_the_project() {
+        assert_eq!(output_dir_pattern("ctx").as_deref(), Some("/ctx/"));
+        assert_eq!(
+            output_dir_pattern("./docs/out/").as_deref(),
+            Some("/docs/out/")
+        );
+        assert_eq!(
+            output_dir_pattern("a[1]*").as_deref(),
+            Some("/a\\[1\\]\\*/")
+        );
+        for none in [
+            ".ctxcurate/out",
+            ".ctxcurate",
+            "../elsewhere",
+            "/tmp/out",
+            "",
+            ".",
+        ] {
+            assert_eq!(output_dir_pattern(none), None, "{none}");
+        }
     }
 }

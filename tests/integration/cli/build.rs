@@ -495,3 +495,20 @@ fn the_output_file_is_not_composed_into_the_next_build() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(p.read("out.md"), first);
 }
+
+/// The same for `--save`'s numbered outputs in an `output_dir` inside the
+/// project: the second composed the first.
+#[test]
+fn saved_outputs_in_the_project_are_not_composed_again() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write(
+        "ctxcurate.toml",
+        "[project]\noutput_dir = \"ctx\"\n\n[presets.default]\nfiles = [\"**\"]\n",
+    );
+    p.ok(&["build", "--save"]);
+    let out = p.run(&["build", "--save"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("1 file, "), "{}", stderr(&out));
+    assert_eq!(p.read("ctx/context_002.md"), p.read("ctx/context_001.md"));
+}
