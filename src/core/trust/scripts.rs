@@ -458,6 +458,8 @@ fn words(command: &CommandLine) -> Vec<String> {
                 if let Some((_, value)) = word.split_once('=') {
                     out.push(value.to_string());
                 }
+                // `sh ${S:-tools/w.sh}`: the word the variable falls back to.
+                out.extend(super::unknown::parameter_words(&word));
                 out.push(word);
             }
         }
