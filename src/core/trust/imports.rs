@@ -23,6 +23,7 @@
 //! rather than the import graph's resolvers; both say the same of these
 //! statements.
 
+mod dynamic;
 mod literal;
 mod node;
 mod requires;
@@ -142,6 +143,7 @@ pub fn reached(
                     &mut found,
                 );
                 let at = Here {
+                    file: &rel,
                     search: &search,
                     dir: &here,
                     stem: real.file_stem().and_then(|s| s.to_str()).unwrap_or(""),
@@ -150,6 +152,21 @@ pub fn reached(
             }
             Kind::Shell => shell_runs(real_root, &text, &here, &mut out, &mut found),
             Kind::Node => {
+                let computed = dynamic::js(&text);
+                refuse_computed(&rel, &computed.unknown, &mut out);
+                for (spec, base) in computed
+                    .names
+                    .iter()
+                    .map(|s| (s, here.as_path()))
+                    .chain(computed.from_root.iter().map(|s| (s, real_root)))
+                    .take(MAX_NAMES)
+                {
+                    let from = node::From {
+                        dir: base,
+                        file: &rel,
+                    };
+                    node::look_up(real_root, from, spec, &mut maps, &mut out, &mut found);
+                }
                 for named in literal::js(&text).paths.into_iter().take(MAX_NAMES) {
                     for base in [here.as_path(), real_root] {
                         place(real_root, &base.join(&named), &mut out, &mut found);
@@ -540,6 +557,8 @@ fn after_expansion(word: &str) -> Option<&str> {
 /// Where a Python file is read: the folders a top-level import is
 /// looked for in, in order, its own folder, and its name without `.py`.
 struct Here<'a> {
+    /// The file, root-relative.
+    file: &'a str,
     search: &'a [PathBuf],
     dir: &'a Path,
     stem: &'a str,
@@ -562,11 +581,15 @@ fn python_runs(
             place(real_root, &base.join(&named), out, found);
         }
     }
-    // `exec("import helper")`: the source a string holds is read too.
+    // `exec("import helper")`: the source a string holds is read too;
+    // `import_module(name)` with `name = "helper"` names it.
     let code = literal::python_code(text);
+    let computed = dynamic::python(text);
+    refuse_computed(at.file, &computed.unknown, out);
     let names = python_imports(text)
         .into_iter()
-        .chain(python_imports(&code));
+        .chain(python_imports(&code))
+        .chain(computed.names.iter().filter_map(|n| dotted(n, 0)));
     for name in names.take(MAX_NAMES) {
         let bases: Vec<PathBuf> = match name.level {
             0 => at.search.to_vec(),
@@ -575,6 +598,17 @@ fn python_runs(
         for base in &bases {
             look_up(real_root, base, &name.parts, folders, out, found);
         }
+    }
+}
+
+/// A refusal for each call of script `rel` that loads code by a name
+/// or path known only as it runs ([`dynamic`]).
+fn refuse_computed(rel: &str, lines: &[String], out: &mut Reached) {
+    for shown in lines.iter().take(MAX_NAMES) {
+        out.patterns.insert(format!(
+            "{}loads code by a name or path known only as it runs ({rel}: `{shown}`)",
+            super::unknown::MARK
+        ));
     }
 }
 

@@ -2,6 +2,7 @@
 //! and what it ships cannot write or hang through links.
 
 mod consent;
+mod consent_computed;
 mod consent_expansions;
 mod consent_runtime;
 mod entries;
