@@ -3,6 +3,7 @@
 
 mod consent;
 mod consent_computed;
+mod consent_configs;
 mod consent_expansions;
 mod consent_runtime;
 mod entries;
