@@ -367,6 +367,13 @@ fn python_imports(text: &str) -> Vec<Name> {
                 }
                 out.extend(base);
             }
+            // conftest.py's `pytest_plugins = ["tools.plug"]`: modules
+            // pytest imports.
+            if stmt.starts_with("pytest_plugins") && stmt.contains('=') {
+                for name in literal::string_literals(stmt) {
+                    out.extend(dotted(name, 0));
+                }
+            }
             for call in ["import_module(", "__import__("] {
                 for (at, _) in stmt.match_indices(call) {
                     let arg = stmt[at + call.len()..].trim_start();
@@ -406,10 +413,14 @@ fn python_lines(text: &str) -> Vec<String> {
         }
         let code = body.split('#').next().unwrap_or("");
         if open > 0 {
-            open = if code.contains(')') { 0 } else { open - 1 };
-        } else if code.trim_start().starts_with("from ")
-            && code.contains("import (")
-            && !code.contains(')')
+            open = if code.contains([')', ']']) {
+                0
+            } else {
+                open - 1
+            };
+        } else if (code.trim_start().starts_with("from ") && code.contains("import (")
+            || code.trim_start().starts_with("pytest_plugins") && code.contains(['[', '(']))
+            && !code.contains([')', ']'])
         {
             open = 64;
         }

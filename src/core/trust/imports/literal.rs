@@ -232,7 +232,7 @@ pub(super) fn python_code(text: &str) -> String {
 }
 
 /// The contents of the string literals (`'…'`, `"…"`) on a line of code.
-fn string_literals(line: &str) -> Vec<&str> {
+pub(super) fn string_literals(line: &str) -> Vec<&str> {
     literals(line, &['\'', '"'])
 }
 

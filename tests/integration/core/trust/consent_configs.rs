@@ -86,3 +86,64 @@ fn consent_covers_a_nested_repository_s_alias_and_not_its_sample_hooks() {
         stdout(&out)
     );
 }
+
+/// `pytest` with no path collects every `test_*.py`, `*_test.py` and
+/// `conftest.py` below where it runs: each is covered, and a new one
+/// withdraws the consent; the modules a conftest's `pytest_plugins`
+/// names are covered. Read without running pytest (it may be missing).
+#[test]
+fn consent_covers_what_pytest_collects_and_its_plugins() {
+    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+        (
+            "python3 -m pytest -q -s",
+            &[
+                ("tests/test_a.py", "def test_a():\n    pass\n"),
+                ("tests/conftest.py", "X = 1\n"),
+            ],
+            "tests/conftest.py",
+        ),
+        (
+            "pytest -q",
+            &[("tests/test_a.py", "def test_a():\n    pass\n")],
+            "tests/test_b.py",
+        ),
+        (
+            "pytest -q -k smoke",
+            &[("tests/deep/a_test.py", "def test_a():\n    pass\n")],
+            "tests/deep/a_test.py",
+        ),
+        (
+            "python3 -m pytest -q -s tests/test_a.py",
+            &[
+                ("tests/test_a.py", "def test_a():\n    pass\n"),
+                (
+                    "conftest.py",
+                    "pytest_plugins = [\n    \"tools.plug\",\n]\n",
+                ),
+                ("tools/plug.py", "X = 1\n"),
+            ],
+            "tools/plug.py",
+        ),
+    ];
+    for (command, files, edited) in cases {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in *files {
+            p.write(path, text);
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        if p.path(edited).exists() {
+            assert!(
+                shown.contains(&format!("runs {edited} (content")),
+                "{command}: {shown}"
+            );
+        }
+        p.write(edited, payload(edited));
+        let out = p.run(&["build"]);
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{command} {edited}: {}",
+            stderr(&out)
+        );
+    }
+}
