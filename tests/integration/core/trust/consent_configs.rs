@@ -147,3 +147,55 @@ fn consent_covers_what_pytest_collects_and_its_plugins() {
         );
     }
 }
+
+/// A literal list put before `sys.path` (`sys.path[0:0] = ["vendor"]`)
+/// is a folder like `insert`'s (it was refused); and a lapse says what
+/// changed in words a user reads: an empty listing as "(none)", a place
+/// newly looked at after what made it so, the root as "the project
+/// root".
+#[test]
+fn a_literal_sys_path_slice_is_covered_and_lapses_read_plainly() {
+    assert_cases_lapse(&[Case {
+        command: "python3 tools/s.py",
+        files: &[
+            (
+                "tools/s.py",
+                "import sys\nsys.path[0:0] = [\"vendor\"]\nimport vv\nprint('SUMMARY')\n",
+            ),
+            ("vendor/vv.py", "X = 1\n"),
+        ],
+        executable: &[],
+        edited: "vendor/vv.py",
+    }]);
+
+    let p = Project::empty();
+    hostile(&p, "python3 tools/s.py");
+    p.write(
+        "tools/s.py",
+        "import site\nsite.addsitedir(\"tools/sd\")\nprint('SUMMARY')\n",
+    );
+    p.write("tools/sd/keep.txt", "\n");
+    p.ok(&["trust", "--yes"]);
+    p.write("tools/sd/x.pth", "import os; open('pwned.txt', 'w')\n");
+    p.ok(&["cache", "clear"]);
+    let said = stderr(&p.run(&["build"]));
+    assert!(!p.path("pwned.txt").exists(), "ran unreviewed");
+    let changed = said
+        .split("changed since you trusted this project: ")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        changed.starts_with(
+            "tools/sd/ was .pth files (none), now .pth files x.pth; \
+             tools/sd/x.pth is new to what the command runs; "
+        ),
+        "{said}"
+    );
+    assert!(!changed.contains("is now nothing"), "{said}");
+
+    let p = Project::empty();
+    hostile(&p, "python3 -m pytest -q tests/test_a.py");
+    p.write("tests/test_a.py", "def test_a():\n    pass\n");
+    let shown = p.ok(&["trust", "--yes"]);
+    assert!(!shown.contains("modules in /"), "{shown}");
+}
