@@ -152,33 +152,11 @@ pub fn reached(
             }
             Kind::Shell => shell_runs(real_root, &text, &here, &mut out, &mut found),
             Kind::Node => {
-                let computed = dynamic::js(&text);
-                refuse_computed(&rel, &computed.unknown, &mut out);
-                for (spec, base) in computed
-                    .names
-                    .iter()
-                    .map(|s| (s, here.as_path()))
-                    .chain(computed.from_root.iter().map(|s| (s, real_root)))
-                    .take(MAX_NAMES)
-                {
-                    let from = node::From {
-                        dir: base,
-                        file: &rel,
-                    };
-                    node::look_up(real_root, from, spec, &mut maps, &mut out, &mut found);
-                }
-                for named in literal::js(&text).paths.into_iter().take(MAX_NAMES) {
-                    for base in [here.as_path(), real_root] {
-                        place(real_root, &base.join(&named), &mut out, &mut found);
-                    }
-                }
-                for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
-                    let from = node::From {
-                        dir: &here,
-                        file: &rel,
-                    };
-                    node::look_up(real_root, from, &spec, &mut maps, &mut out, &mut found);
-                }
+                let at = node::From {
+                    dir: &here,
+                    file: &rel,
+                };
+                node_runs(real_root, &text, at, &mut maps, &mut out, &mut found);
             }
             Kind::Ruby | Kind::Php | Kind::Lua | Kind::Perl => {
                 let loads = match kind {
@@ -202,6 +180,38 @@ pub fn reached(
         }
     }
     out
+}
+
+/// What JavaScript or TypeScript file `text` (at `at`) runs: the
+/// modules its computed specifiers work out to (a refusal for those
+/// known only as it runs), the files its strings name, and the modules
+/// it loads, each looked up as Node would.
+fn node_runs(
+    real_root: &Path,
+    text: &str,
+    at: node::From,
+    maps: &mut Maps,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    let computed = dynamic::js(text);
+    refuse_computed(at.file, &computed.unknown, out);
+    let specs = computed
+        .names
+        .iter()
+        .map(|s| (s.as_str(), at.dir))
+        .chain(computed.from_root.iter().map(|s| (s.as_str(), real_root)));
+    let plain = node::specifiers(text);
+    let specs = specs.chain(plain.iter().map(|s| (s.as_str(), at.dir)));
+    for named in literal::js(text).paths.into_iter().take(MAX_NAMES) {
+        for base in [at.dir, real_root] {
+            place(real_root, &base.join(&named), out, found);
+        }
+    }
+    for (spec, dir) in specs.take(2 * MAX_NAMES) {
+        let from = node::From { dir, file: at.file };
+        node::look_up(real_root, from, spec, maps, out, found);
+    }
 }
 
 /// The project's module maps as seen from each folder a script loads

@@ -74,9 +74,9 @@ pub(super) fn added(text: &str, file: &Path, root: &Path) -> Added {
 }
 
 /// The folders of a value assigned to (a slice of) `sys.path`: each
-/// element of a list display (`sys.path[0:0] = ["vendor"]`, `["vendor"]
-/// + sys.path`), the list itself left out; anything else is one folder
-/// expression (so unknown unless it is one).
+/// element of a list display (`sys.path[0:0] = ["vendor"]`,
+/// `["vendor"] + sys.path`), the list itself left out; anything else is
+/// one folder expression (so unknown unless it is one).
 fn assigned(value: &str, file: &Path, root: &Path, code: &str, out: &mut Added) {
     for part in split_top(value, '+') {
         let part = part.trim();

@@ -67,12 +67,12 @@ pub(super) fn lines(real_root: &Path, dir: &str, command: &CommandLine) -> Vec<T
         // the top of its work tree.
         let repo = top_of(real_root, &repo);
         let config = join_rel(&repo, ".git/config").unwrap_or_default();
-        for (file, values, configured) in configs(real_root, &config) {
-            aliases.extend(configured);
+        for (file, read) in configs(real_root, &config) {
+            aliases.extend(read.aliases);
             out.push(TaskLine {
                 config: file,
                 dir: repo.clone(),
-                line: values.join(" "),
+                line: read.values.join(" "),
                 named: false,
             });
         }
@@ -105,14 +105,14 @@ const MAX_CONFIGS: usize = 16;
 /// pulls in with `include.path` / `includeIf….path` (relative to the
 /// including file's folder), each with its values and aliases, in the
 /// order git reads them; a file outside the root is left out.
-fn configs(real_root: &Path, config: &str) -> Vec<(String, Vec<String>, Vec<(String, String)>)> {
-    let mut out = Vec::new();
+fn configs(real_root: &Path, config: &str) -> Vec<(String, Config)> {
+    let mut out: Vec<(String, Config)> = Vec::new();
     let mut pending = vec![config.to_string()];
     while let Some(file) = pending.pop() {
         if out.len() >= MAX_CONFIGS {
             break;
         }
-        if out.iter().any(|(f, _, _)| *f == file) {
+        if out.iter().any(|(f, _)| *f == file) {
             continue;
         }
         let text =
@@ -124,7 +124,7 @@ fn configs(real_root: &Path, config: &str) -> Vec<(String, Vec<String>, Vec<(Str
                 pending.push(rel);
             }
         }
-        out.push((file, read.values, read.aliases));
+        out.push((file, read));
     }
     out
 }

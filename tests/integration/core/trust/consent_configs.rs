@@ -13,7 +13,7 @@ use crate::common;
 use common::{Project, stderr, stdout};
 
 use super::consent::{assert_consent_lapsed, hostile};
-use super::consent_runtime::{Case, RUN_SH, assert_cases_lapse, payload};
+use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, payload};
 
 /// `git init -q` in `dir` of the project.
 fn git_init_in(p: &Project, dir: &str) {
@@ -93,7 +93,7 @@ fn consent_covers_a_nested_repository_s_alias_and_not_its_sample_hooks() {
 /// names are covered. Read without running pytest (it may be missing).
 #[test]
 fn consent_covers_what_pytest_collects_and_its_plugins() {
-    let cases: &[(&str, &[(&str, &str)], &str)] = &[
+    let cases: &[(&str, Files, &str)] = &[
         (
             "python3 -m pytest -q -s",
             &[
