@@ -94,6 +94,7 @@ const JS_KNOWN: &[&str] = &[
     "meta",
     "url",
     "fileURLToPath",
+    "pathToFileURL",
     "URL",
     "new",
     "href",
@@ -183,6 +184,8 @@ fn js_spec(arg: &str, bound: &Bound) -> Option<(String, bool)> {
     if !known(arg, bound, JS_KNOWN) {
         return None;
     }
+    // `const d = path.dirname(…)`: a name stands for what it is bound to.
+    let arg = &expand(arg, bound, 0);
     // `require.resolve("./h")`: the literal is the specifier.
     let inner = arg.strip_prefix("require.resolve(").unwrap_or(arg);
     let parts: Vec<String> = string_parts(inner)
@@ -207,6 +210,65 @@ fn js_spec(arg: &str, bound: &Bound) -> Option<(String, bool)> {
         (false, true) => Some((format!("./{joined}"), true)),
         (false, false) => Some((joined, false)),
     }
+}
+
+/// How many names bound to names are put in at most.
+const MAX_EXPANSION_DEPTH: usize = 4;
+
+/// `expr` with each name bound once to an expression that is no literal
+/// put in its place, in parentheses (`path.join(d, "h")` with `d =
+/// path.dirname(…)`), outside string literals and inside a template's
+/// `${…}`.
+fn expand(expr: &str, bound: &Bound, depth: usize) -> String {
+    if depth >= MAX_EXPANSION_DEPTH {
+        return expr.to_string();
+    }
+    let chars: Vec<char> = expr.chars().collect();
+    let mut out = String::new();
+    let mut quote: Option<char> = None;
+    let mut braces = 0usize;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let code = quote.is_none() || (quote == Some('`') && braces > 0);
+        let opens_template = c == '$' && chars.get(i + 1) == Some(&'{');
+        if code && (c.is_alphabetic() || c == '_' || c == '$') && !opens_template {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+            {
+                i += 1;
+            }
+            let name: String = chars[start..i].iter().collect();
+            let attribute = start > 0 && chars[start - 1] == '.';
+            let module = JS_KNOWN.contains(&name.as_str());
+            match bound.single(&name).filter(|_| !attribute && !module) {
+                Some(value) => {
+                    out.push('(');
+                    out.push_str(&expand(value, bound, depth + 1));
+                    out.push(')');
+                }
+                None => out.push_str(&name),
+            }
+            continue;
+        }
+        match (quote, c) {
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (Some('`'), '$') if opens_template && braces == 0 => {
+                braces = 1;
+                out.push_str("${");
+                i += 2;
+                continue;
+            }
+            (Some('`'), '{') if braces > 0 => braces += 1,
+            (Some('`'), '}') if braces > 0 => braces -= 1,
+            (Some(q), c) if c == q && braces == 0 => quote = None,
+            _ => {}
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 /// The string literals and the bound names of an expression, in order.
@@ -272,7 +334,9 @@ impl Bound {
             loose: HashSet::new(),
         };
         for line in code.lines() {
-            bound.read_line(line.trim(), lang);
+            for statement in split_top(line, ';') {
+                bound.read_line(statement.trim(), lang);
+            }
         }
         bound
     }
@@ -323,6 +387,18 @@ impl Bound {
                     self.loose.insert(name);
                 }
             }
+        }
+    }
+
+    /// The one expression `name` is bound to, when it is bound once, no
+    /// other way, and not to a literal.
+    fn single(&self, name: &str) -> Option<&str> {
+        if self.loose.contains(name) {
+            return None;
+        }
+        match self.assigned.get(name).map(Vec::as_slice) {
+            Some([value]) if literal(value).is_none() => Some(value),
+            _ => None,
         }
     }
 
@@ -486,6 +562,31 @@ fn literal(expr: &str) -> Option<&str> {
     (!inner.contains(quote)).then_some(inner)
 }
 
+/// A line split at `at` outside brackets and strings (`const n = "./h";
+/// require(n)`: two statements).
+fn split_top(line: &str, at: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (i, c) in line.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, c) if c == at && depth == 0 => {
+                out.push(&line[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(&line[start..]);
+    out
+}
+
 /// The arguments of a call whose text after `(` is `rest`: split at
 /// commas outside brackets and strings, up to the closing `)`.
 fn arguments(rest: &str) -> Vec<String> {
@@ -633,11 +734,15 @@ mod tests {
             "const path = require('path')\nrequire(path.join(__dirname, 'h'))\n\
              require(__dirname + '/a.js')\nrequire(`${__dirname}/b.js`)\n\
              require(require.resolve('./c'))\nconst n = './d'\nrequire(n)\n\
-             import(path.resolve(__dirname, 'e'))\n// require(x)\n",
+             import(path.resolve(__dirname, 'e'))\n// require(x)\n\
+             const m = './f'; require(m)\nconst dir = path.dirname(fileURLToPath(import.meta.url))\n\
+             await import(pathToFileURL(path.join(dir, 'g.mjs')).href)\n",
         );
         assert_eq!(
             known.names,
-            ["./h", "./a.js", "./b.js", "./c", "./d", "./e"]
+            [
+                "./h", "./a.js", "./b.js", "./c", "./d", "./f", "./e", "./g.mjs"
+            ]
         );
         assert!(known.unknown.is_empty(), "{:?}", known.unknown);
         for text in [

@@ -31,6 +31,10 @@ fn consent_covers_what_a_script_loads_by_a_simple_computed_name() {
         node("require(__dirname + '/h.js')\n"),
         node("require(require.resolve('./h'))\n"),
         node("const n = './h'\nrequire(n)\n"),
+        node("const n=\"./h\";require(n);\n"),
+        node(
+            "const path = require('path')\nconst d = path.join(__dirname)\nrequire(path.join(d, 'h'))\n",
+        ),
         Case {
             command: "python3 tools/s.py",
             files: &[
