@@ -325,6 +325,7 @@ impl Pending {
         }
         for (_, place) in &self.places {
             if let Some((folder, _)) = place.split_once(imports::PYTHON_FINDS) {
+                let folder = place_name(folder);
                 lines.push(format!(
                     "  and the modules in {folder} (Python finds a module there before any \
                      other; consent is needed again if one appears)"
@@ -589,6 +590,9 @@ pub fn lapsed_by(before: &[String], now: &[String]) -> Option<String> {
     let mut changes = Vec::new();
     // A script folder's modules, less precise than the places: last.
     let mut listings = Vec::new();
+    // A place newly looked at with nothing there follows from another
+    // change (a new `.pth` file's imports): after those.
+    let mut looked_at = Vec::new();
     let finds = imports::PYTHON_FINDS.trim_start_matches(": ");
     for ((kind, name), state) in &new {
         let was = old.get(&(kind.clone(), name.clone()));
@@ -597,18 +601,31 @@ pub fn lapsed_by(before: &[String], now: &[String]) -> Option<String> {
             let added: Vec<&str> = names.split(' ').filter(|n| !before.contains(n)).collect();
             if let Some(first) = added.first() {
                 listings.push(format!(
-                    "{first} is new in {name}, where Python looks first"
+                    "{first} is new in {}, where Python looks first",
+                    place_name(name)
                 ));
                 continue;
             }
         }
+        let place = place_name(name);
         let change = match (kind.as_str(), was) {
             (_, Some(was)) if was == state => continue,
             ("value", _) => format!("the value of {name} changed"),
             ("script", Some(_)) => format!("{name} changed"),
             ("script", None) => format!("{name} is new to what the command runs"),
-            (_, Some(was)) => format!("{name} was {was}, now {state}"),
-            (_, None) => format!("{name} is now {state}"),
+            ("place", None) if state == "nothing" => {
+                looked_at.push(format!("{place} is newly looked at"));
+                continue;
+            }
+            ("place", None) if state.starts_with(finds) => {
+                format!("Python now looks first in {place} ({state})")
+            }
+            (_, Some(was)) => format!(
+                "{place} was {}, now {}",
+                listing_shown(was),
+                listing_shown(state)
+            ),
+            (_, None) => format!("{place} is now {}", listing_shown(state)),
         };
         changes.push(change);
     }
@@ -621,6 +638,7 @@ pub fn lapsed_by(before: &[String], now: &[String]) -> Option<String> {
         }
     }
     changes.extend(listings);
+    changes.extend(looked_at);
     let more = changes.len().saturating_sub(3);
     changes.truncate(3);
     let mut text = changes.join("; ");
@@ -628,6 +646,26 @@ pub fn lapsed_by(before: &[String], now: &[String]) -> Option<String> {
         text.push_str(&format!("; and {more} more"));
     }
     (!text.is_empty()).then_some(text)
+}
+
+/// A place's folder as the user reads it: the root's (`/`, or empty) is
+/// "the project root", not the filesystem's.
+fn place_name(name: &str) -> &str {
+    match name {
+        "" | "/" => "the project root",
+        name => name,
+    }
+}
+
+/// A place's state as the user reads it: a listing with no names
+/// (`.pth files `) says "none".
+fn listing_shown(state: &str) -> String {
+    match state.strip_suffix(' ') {
+        Some(head) if head.ends_with("files") || head.ends_with("programs") => {
+            format!("{head} (none)")
+        }
+        _ => state.to_string(),
+    }
 }
 
 /// `layer` without `keys`: the trusted-only keys stripped from the table,

@@ -23,6 +23,7 @@
 //! rather than the import graph's resolvers; both say the same of these
 //! statements.
 
+mod dynamic;
 mod literal;
 mod node;
 mod requires;
@@ -142,6 +143,7 @@ pub fn reached(
                     &mut found,
                 );
                 let at = Here {
+                    file: &rel,
                     search: &search,
                     dir: &here,
                     stem: real.file_stem().and_then(|s| s.to_str()).unwrap_or(""),
@@ -150,18 +152,11 @@ pub fn reached(
             }
             Kind::Shell => shell_runs(real_root, &text, &here, &mut out, &mut found),
             Kind::Node => {
-                for named in literal::js(&text).paths.into_iter().take(MAX_NAMES) {
-                    for base in [here.as_path(), real_root] {
-                        place(real_root, &base.join(&named), &mut out, &mut found);
-                    }
-                }
-                for spec in node::specifiers(&text).into_iter().take(MAX_NAMES) {
-                    let from = node::From {
-                        dir: &here,
-                        file: &rel,
-                    };
-                    node::look_up(real_root, from, &spec, &mut maps, &mut out, &mut found);
-                }
+                let at = node::From {
+                    dir: &here,
+                    file: &rel,
+                };
+                node_runs(real_root, &text, at, &mut maps, &mut out, &mut found);
             }
             Kind::Ruby | Kind::Php | Kind::Lua | Kind::Perl => {
                 let loads = match kind {
@@ -185,6 +180,38 @@ pub fn reached(
         }
     }
     out
+}
+
+/// What JavaScript or TypeScript file `text` (at `at`) runs: the
+/// modules its computed specifiers work out to (a refusal for those
+/// known only as it runs), the files its strings name, and the modules
+/// it loads, each looked up as Node would.
+fn node_runs(
+    real_root: &Path,
+    text: &str,
+    at: node::From,
+    maps: &mut Maps,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    let computed = dynamic::js(text);
+    refuse_computed(at.file, &computed.unknown, out);
+    let specs = computed
+        .names
+        .iter()
+        .map(|s| (s.as_str(), at.dir))
+        .chain(computed.from_root.iter().map(|s| (s.as_str(), real_root)));
+    let plain = node::specifiers(text);
+    let specs = specs.chain(plain.iter().map(|s| (s.as_str(), at.dir)));
+    for named in literal::js(text).paths.into_iter().take(MAX_NAMES) {
+        for base in [at.dir, real_root] {
+            place(real_root, &base.join(&named), out, found);
+        }
+    }
+    for (spec, dir) in specs.take(2 * MAX_NAMES) {
+        let from = node::From { dir, file: at.file };
+        node::look_up(real_root, from, spec, maps, out, found);
+    }
 }
 
 /// The project's module maps as seen from each folder a script loads
@@ -350,6 +377,13 @@ fn python_imports(text: &str) -> Vec<Name> {
                 }
                 out.extend(base);
             }
+            // conftest.py's `pytest_plugins = ["tools.plug"]`: modules
+            // pytest imports.
+            if stmt.starts_with("pytest_plugins") && stmt.contains('=') {
+                for name in literal::string_literals(stmt) {
+                    out.extend(dotted(name, 0));
+                }
+            }
             for call in ["import_module(", "__import__("] {
                 for (at, _) in stmt.match_indices(call) {
                     let arg = stmt[at + call.len()..].trim_start();
@@ -389,10 +423,14 @@ fn python_lines(text: &str) -> Vec<String> {
         }
         let code = body.split('#').next().unwrap_or("");
         if open > 0 {
-            open = if code.contains(')') { 0 } else { open - 1 };
-        } else if code.trim_start().starts_with("from ")
-            && code.contains("import (")
-            && !code.contains(')')
+            open = if code.contains([')', ']']) {
+                0
+            } else {
+                open - 1
+            };
+        } else if (code.trim_start().starts_with("from ") && code.contains("import (")
+            || code.trim_start().starts_with("pytest_plugins") && code.contains(['[', '(']))
+            && !code.contains([')', ']'])
         {
             open = 64;
         }
@@ -540,6 +578,8 @@ fn after_expansion(word: &str) -> Option<&str> {
 /// Where a Python file is read: the folders a top-level import is
 /// looked for in, in order, its own folder, and its name without `.py`.
 struct Here<'a> {
+    /// The file, root-relative.
+    file: &'a str,
     search: &'a [PathBuf],
     dir: &'a Path,
     stem: &'a str,
@@ -562,11 +602,15 @@ fn python_runs(
             place(real_root, &base.join(&named), out, found);
         }
     }
-    // `exec("import helper")`: the source a string holds is read too.
+    // `exec("import helper")`: the source a string holds is read too;
+    // `import_module(name)` with `name = "helper"` names it.
     let code = literal::python_code(text);
+    let computed = dynamic::python(text);
+    refuse_computed(at.file, &computed.unknown, out);
     let names = python_imports(text)
         .into_iter()
-        .chain(python_imports(&code));
+        .chain(python_imports(&code))
+        .chain(computed.names.iter().filter_map(|n| dotted(n, 0)));
     for name in names.take(MAX_NAMES) {
         let bases: Vec<PathBuf> = match name.level {
             0 => at.search.to_vec(),
@@ -575,6 +619,17 @@ fn python_runs(
         for base in &bases {
             look_up(real_root, base, &name.parts, folders, out, found);
         }
+    }
+}
+
+/// A refusal for each call of script `rel` that loads code by a name
+/// or path known only as it runs ([`dynamic`]).
+fn refuse_computed(rel: &str, lines: &[String], out: &mut Reached) {
+    for shown in lines.iter().take(MAX_NAMES) {
+        out.patterns.insert(format!(
+            "{}loads code by a name or path known only as it runs ({rel}: `{shown}`)",
+            super::unknown::MARK
+        ));
     }
 }
 

@@ -458,6 +458,8 @@ fn words(command: &CommandLine) -> Vec<String> {
                 if let Some((_, value)) = word.split_once('=') {
                     out.push(value.to_string());
                 }
+                // `sh ${S:-tools/w.sh}`: the word the variable falls back to.
+                out.extend(super::unknown::parameter_words(&word));
                 out.push(word);
             }
         }
@@ -594,6 +596,9 @@ fn inside_any(real_root: &Path, path: &Path) -> Vec<(String, PathBuf)> {
                 continue;
             };
             let path = entry.path();
+            if is_sample_hook(&path) {
+                continue;
+            }
             if kind.is_dir() {
                 folders.push(path);
             } else if kind.is_file()
@@ -604,6 +609,22 @@ fn inside_any(real_root: &Path, path: &Path) -> Vec<(String, PathBuf)> {
         }
     }
     out
+}
+
+/// Whether `path` is one of the hooks `git init` writes as examples
+/// (`.git/hooks/pre-commit.sample`): git never runs a hook by that name,
+/// so it is no script a command runs (read as one, each nested clone's
+/// `$commitmsg` was a refusal).
+fn is_sample_hook(path: &Path) -> bool {
+    let parent = path.parent();
+    path.extension().is_some_and(|e| e == "sample")
+        && parent
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == "hooks")
+        && parent
+            .and_then(Path::parent)
+            .and_then(Path::file_name)
+            .is_some_and(|n| n == ".git")
 }
 
 /// `(relative path, canonical path)` when `path` is a regular file whose

@@ -44,7 +44,7 @@ thread_local! {
 }
 
 /// Note that the reading stops at a bound with more left to read.
-fn cut() {
+pub(super) fn cut() {
     CUT.with(|c| c.set(true));
 }
 

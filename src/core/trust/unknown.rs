@@ -297,7 +297,7 @@ fn finds_a_program(body: &str) -> bool {
 
 /// The bodies of the command substitutions of a word (`$(…)`, `` `…` ``,
 /// `<(…)`), outermost first; `$((…))` is arithmetic, no command.
-fn substitutions(word: &str) -> Vec<String> {
+pub(super) fn substitutions(word: &str) -> Vec<String> {
     let chars: Vec<char> = word.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
@@ -323,6 +323,54 @@ fn substitutions(word: &str) -> Vec<String> {
         i += 1;
     }
     out
+}
+
+/// The words a parameter expansion of `word` may take instead of the
+/// variable's value (`tools/w.sh` of `${S:-tools/w.sh}`, `${S-…}`,
+/// `${S:=…}`, `${S=…}`, `${S:+…}`, `${S+…}`), as written, outermost
+/// first: unless the environment says otherwise, that word is what runs.
+pub(super) fn parameter_words(word: &str) -> Vec<String> {
+    let chars: Vec<char> = word.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < chars.len() {
+        if chars[i] != '$' || chars[i + 1] != '{' {
+            i += 1;
+            continue;
+        }
+        let end = closing_brace(&chars, i + 1);
+        let body: String = chars[i + 2..end].iter().collect();
+        let name_end = body
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(body.len());
+        let rest = &body[name_end..];
+        let rest = rest.strip_prefix(':').unwrap_or(rest);
+        if name_end > 0
+            && let Some(value) = rest.strip_prefix(['-', '=', '+'])
+        {
+            out.push(value.to_string());
+        }
+        i += 2;
+    }
+    out
+}
+
+/// The index of the `}` closing the `{` at `open` (or the end).
+fn closing_brace(chars: &[char], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (i, &c) in chars.iter().enumerate().skip(open) {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i;
+                }
+            }
+            _ => {}
+        }
+    }
+    chars.len()
 }
 
 /// The index of the `)` closing the `(` at `open` (or the end).

@@ -2,6 +2,9 @@
 //! and what it ships cannot write or hang through links.
 
 mod consent;
+mod consent_computed;
+mod consent_configs;
+mod consent_expansions;
 mod consent_runtime;
 mod entries;
 mod files;

@@ -42,6 +42,9 @@ impl Named {
     /// is a line of its own (`bash -c "sh tools/w.sh"`, `R="sh
     /// tools/w.sh"` run as `$R`), each of its words taken.
     fn take_at(&mut self, word: &str, depth: usize) {
+        if depth < MAX_DEPTH {
+            self.take_expansions(word, depth);
+        }
         // `LIB=tools/lib.sh`: the value.
         let (name, word) = match word.split_once('=') {
             Some((name, value))
@@ -106,6 +109,26 @@ impl Named {
         };
         if !list.iter().any(|w| w == word) {
             list.push(word.to_string());
+        }
+    }
+}
+
+impl Named {
+    /// What the expansions inside `word` run or name: a command
+    /// substitution's line (`x=$(sh tools/w.sh)`, `"$(python3
+    /// tools/w.py)"`) is a command line of its own, each of its words
+    /// taken; the word a parameter expansion falls back to
+    /// (`${S:-tools/w.sh}`) is a value the variable takes, taken as a
+    /// literal assignment's is.
+    fn take_expansions(&mut self, word: &str, depth: usize) {
+        let unknown = crate::core::trust::unknown::substitutions;
+        for body in unknown(word) {
+            for inner in shell_words(&body) {
+                self.take_at(&inner, depth + 1);
+            }
+        }
+        for value in crate::core::trust::unknown::parameter_words(word) {
+            self.take_at(&value, depth + 1);
         }
     }
 }
@@ -209,7 +232,7 @@ pub(super) fn python_code(text: &str) -> String {
 }
 
 /// The contents of the string literals (`'…'`, `"…"`) on a line of code.
-fn string_literals(line: &str) -> Vec<&str> {
+pub(super) fn string_literals(line: &str) -> Vec<&str> {
     literals(line, &['\'', '"'])
 }
 
@@ -298,6 +321,26 @@ mod tests {
             ]
         );
         assert_eq!(named.patterns, ["tools/conf.d/*.sh"]);
+    }
+
+    #[test]
+    fn a_shell_script_s_expansions_name_what_they_run() {
+        let named = shell(
+            "x=$(sh tools/a.sh)\necho \"$(python3 tools/b.py \"$(sh tools/c.sh)\")\"\n\
+             S=${S:-tools/d.sh}; . \"${L:=tools/e.sh}\"; sh ${X:+tools/f.sh}\n\
+             d=$(dirname \"$0\"); n=${#S}; p=${S%/*}\n",
+        );
+        assert_eq!(
+            named.paths,
+            [
+                "tools/a.sh",
+                "tools/b.py",
+                "tools/c.sh",
+                "tools/d.sh",
+                "tools/e.sh",
+                "tools/f.sh"
+            ]
+        );
     }
 
     #[test]

@@ -52,7 +52,7 @@ pub(super) fn added(text: &str, file: &Path, root: &Path) -> Added {
                 && target.trim().starts_with("sys.path")
                 && !value.starts_with('=')
             {
-                folder(value, file, root, false, code, &mut out);
+                assigned(value, file, root, code, &mut out);
             }
             continue;
         }
@@ -70,6 +70,54 @@ pub(super) fn added(text: &str, file: &Path, root: &Path) -> Added {
             folder(value, file, root, *site, code, &mut out);
         }
     }
+    out
+}
+
+/// The folders of a value assigned to (a slice of) `sys.path`: each
+/// element of a list display (`sys.path[0:0] = ["vendor"]`,
+/// `["vendor"] + sys.path`), the list itself left out; anything else is
+/// one folder expression (so unknown unless it is one).
+fn assigned(value: &str, file: &Path, root: &Path, code: &str, out: &mut Added) {
+    for part in split_top(value, '+') {
+        let part = part.trim();
+        if part == "sys.path" {
+            continue;
+        }
+        match part.strip_prefix('[').and_then(|p| p.strip_suffix(']')) {
+            Some(items) => {
+                for item in split_top(items, ',')
+                    .iter()
+                    .filter(|i| !i.trim().is_empty())
+                {
+                    folder(item, file, root, false, code, out);
+                }
+            }
+            None => folder(part, file, root, false, code, out),
+        }
+    }
+}
+
+/// `text` split at `at` outside brackets and string literals.
+fn split_top(text: &str, at: char) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
+            (None, c) if c == at && depth == 0 => {
+                out.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    out.push(&text[start..]);
     out
 }
 
@@ -179,7 +227,8 @@ mod tests {
              sys.path.insert(0, os.path.join(os.path.dirname(__file__), \"..\", \"vendor\"))\n\
              sys.path.append('lib')\n\
              sys.path.insert(0, str(Path(__file__).resolve().parents[1] / 'third'))\n\
-             site.addsitedir(\"tools/sd\")\n",
+             site.addsitedir(\"tools/sd\")\n\
+             sys.path[0:0] = [\"v1\", 'v2']\nsys.path = ['v3'] + sys.path\n",
             file,
             root,
         );
@@ -190,6 +239,9 @@ mod tests {
                 PathBuf::from("/p/lib"),
                 PathBuf::from("/p/third"),
                 PathBuf::from("/p/tools/sd"),
+                PathBuf::from("/p/v1"),
+                PathBuf::from("/p/v2"),
+                PathBuf::from("/p/v3"),
             ]
         );
         assert_eq!(added.sites, [PathBuf::from("/p/tools/sd")]);
@@ -203,6 +255,8 @@ mod tests {
             "sys.path.append(os.environ['X'])\n",
             "site.addsitedir(open('tools/d').read())\n",
             "sys.path = [d] + sys.path\n",
+            "sys.path[:] = ws.entries\n",
+            "sys.path[0:0] = [where]\n",
         ] {
             let added = added(text, Path::new("/p/s.py"), Path::new("/p"));
             assert_eq!(added.unknown.len(), 1, "{text}: {added:?}");

@@ -10,7 +10,9 @@
 //! runs up to the root, is named as a word of a line (so one that appears
 //! later withdraws the consent) and, when present, read as a config whose
 //! values name files in turn (`trust/tasks/node_runner.rs` does the same
-//! for npm's).
+//! for npm's). A `pytest` that names no test collects every
+//! `test_*.py`, `*_test.py` and `conftest.py` below where it runs: each
+//! is covered, and one that appears later withdraws the consent.
 
 use std::path::Path;
 
@@ -67,6 +69,9 @@ pub(super) fn lines(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLi
     if let Some(at) = pytest_at(&programs) {
         out.extend(configs(real_root, dir, &PYTEST));
         out.push(conftests(dir, &words[at + 1..]));
+        if !names_a_path(real_root, dir, &words[at + 1..]) {
+            out.push(collected(real_root, dir));
+        }
     }
     out
 }
@@ -216,6 +221,80 @@ fn conftests(dir: &str, args: &[String]) -> TaskLine {
         config: String::new(),
         dir: String::new(),
         line: all.join(" "),
+        named: false,
+    }
+}
+
+/// Whether any argument of `pytest` (run in `dir`) names a file or
+/// folder that is there: else it collects from where it runs.
+fn names_a_path(real_root: &Path, dir: &str, args: &[String]) -> bool {
+    args.iter()
+        .filter(|a| !a.starts_with('-'))
+        .filter_map(|a| crate::core::module_maps::join_rel(dir, a.split("::").next().unwrap_or(a)))
+        .any(|rel| !rel.is_empty() && real_root.join(rel).exists())
+}
+
+/// The most folder entries looked at, and test files named, for a
+/// `pytest` that collects by pattern; past either the command cannot be
+/// trusted (what it collects is not all reviewed).
+const MAX_COLLECTED_ENTRIES: usize = 20_000;
+const MAX_COLLECTED_FILES: usize = 512;
+
+/// The folders `pytest` does not collect from (its `norecursedirs`).
+const NOT_COLLECTED: [&str; 7] = [
+    "node_modules",
+    "venv",
+    "build",
+    "dist",
+    "CVS",
+    "_darcs",
+    "__pycache__",
+];
+
+/// What `pytest` with no path collects from `dir`: every `test_*.py`,
+/// `*_test.py` and `conftest.py` below it (not in hidden folders nor
+/// [`NOT_COLLECTED`]), named in a line so each is covered; a file that
+/// appears later is found again, so it withdraws the consent.
+fn collected(real_root: &Path, dir: &str) -> TaskLine {
+    let mut names = Vec::new();
+    let mut entries = 0usize;
+    let mut folders = vec![dir.to_string()];
+    while let Some(folder) = folders.pop() {
+        let Ok(read) = std::fs::read_dir(real_root.join(&folder)) else {
+            continue;
+        };
+        for entry in read.flatten() {
+            entries += 1;
+            if entries > MAX_COLLECTED_ENTRIES || names.len() > MAX_COLLECTED_FILES {
+                super::cut();
+                folders.clear();
+                break;
+            }
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let rel = crate::core::module_maps::join(&folder, &name);
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if kind.is_dir() {
+                let skipped = name.starts_with('.')
+                    || name.ends_with(".egg")
+                    || NOT_COLLECTED.contains(&name.as_str());
+                if !skipped {
+                    folders.push(rel);
+                }
+            } else if name == "conftest.py"
+                || (name.ends_with(".py")
+                    && (name.starts_with("test_") || name.ends_with("_test.py")))
+            {
+                names.push(rel);
+            }
+        }
+    }
+    names.sort();
+    TaskLine {
+        config: String::new(),
+        dir: String::new(),
+        line: names.join(" "),
         named: false,
     }
 }

@@ -13,22 +13,22 @@ use common::{Project, stderr, stdout};
 use super::consent::{assert_consent_lapsed, hostile};
 
 /// The summary a script prints after reading what it is given.
-const RUN_SH: &str = "#!/bin/sh\ncat >/dev/null; echo SUMMARY\n";
+pub(super) const RUN_SH: &str = "#!/bin/sh\ncat >/dev/null; echo SUMMARY\n";
 
 /// A project's files: path and text.
-type Files = &'static [(&'static str, &'static str)];
+pub(super) type Files = &'static [(&'static str, &'static str)];
 
 /// One case: the command, the files of the project (the executable ones
 /// marked), and the file edited or added after consent.
-struct Case {
-    command: &'static str,
-    files: Files,
-    executable: &'static [&'static str],
-    edited: &'static str,
+pub(super) struct Case {
+    pub(super) command: &'static str,
+    pub(super) files: Files,
+    pub(super) executable: &'static [&'static str],
+    pub(super) edited: &'static str,
 }
 
 /// What an edited file does instead: leave `pwned.txt`.
-fn payload(path: &str) -> &'static str {
+pub(super) fn payload(path: &str) -> &'static str {
     match path.rsplit_once('.').map(|(_, ext)| ext) {
         Some("py") => "open('pwned.txt', 'w')\n",
         Some("pth") => "import os; open('pwned.txt', 'w')\n",
@@ -38,7 +38,7 @@ fn payload(path: &str) -> &'static str {
 }
 
 /// Make the project a git repository (its config is then written over).
-fn git_init(p: &Project) {
+pub(super) fn git_init(p: &Project) {
     let status = std::process::Command::new("git")
         .args(["init", "-q"])
         .current_dir(p.root())
@@ -49,7 +49,7 @@ fn git_init(p: &Project) {
 
 /// Each case: trusted, the command runs; after the edit it does not, and
 /// the build says the consent lapsed.
-fn assert_cases_lapse(cases: &[Case]) {
+pub(super) fn assert_cases_lapse(cases: &[Case]) {
     for case in cases {
         let p = Project::empty();
         hostile(&p, case.command);

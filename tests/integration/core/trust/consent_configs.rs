@@ -1,0 +1,201 @@
+//! What tools read from project configuration before they run code
+//! (recheck of consent round 11, F-F, F-G and the Low items): a git
+//! config's included files and a nested repository's aliases are
+//! covered; git's example hooks are no scripts; what pytest collects
+//! by pattern is covered with its folders' listings, and the modules
+//! `pytest_plugins` names; a literal list put before `sys.path` is a
+//! folder like `insert`'s.
+
+use std::process::Command;
+
+use crate::common;
+
+use common::{Project, stderr, stdout};
+
+use super::consent::{assert_consent_lapsed, hostile};
+use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, payload};
+
+/// `git init -q` in `dir` of the project.
+fn git_init_in(p: &Project, dir: &str) {
+    std::fs::create_dir_all(p.path(dir)).expect("mkdir");
+    let status = Command::new("git")
+        .args(["init", "-q", dir])
+        .current_dir(p.root())
+        .status()
+        .expect("git");
+    assert!(status.success());
+}
+
+/// An alias in a file `.git/config` includes (`include.path`,
+/// `includeIf`): the file and what the alias runs are covered.
+#[test]
+fn consent_covers_a_git_alias_from_an_included_config() {
+    const ALIAS: &str = "[alias]\n\tsum = !sh tools/s.sh\n";
+    const INCLUDE: &str = "[core]\n\tbare = false\n[include]\n\tpath = ../tools/git.cfg\n";
+    const INCLUDE_IF: &str =
+        "[core]\n\tbare = false\n[includeIf \"gitdir:**\"]\n\tpath = ../tools/git.cfg\n";
+    let case = |config: &'static str, edited: &'static str| Case {
+        command: "git sum",
+        files: Box::leak(Box::new([
+            (".git/config", config),
+            ("tools/git.cfg", ALIAS),
+            ("tools/s.sh", RUN_SH),
+        ])),
+        executable: &[],
+        edited,
+    };
+    assert_cases_lapse(&[
+        case(INCLUDE, "tools/s.sh"),
+        case(INCLUDE, "tools/git.cfg"),
+        case(INCLUDE_IF, "tools/s.sh"),
+    ]);
+}
+
+/// `git -C sub sum` runs the alias of `sub`'s own repository, in `sub`;
+/// and `git -C sub log` on a fresh clone (its `.git/hooks/*.sample`
+/// never run) can be trusted.
+#[test]
+fn consent_covers_a_nested_repository_s_alias_and_not_its_sample_hooks() {
+    let p = Project::empty();
+    hostile(&p, "git -C sub sum");
+    git_init_in(&p, "sub");
+    // Without the example hooks: the alias alone is what this checks.
+    std::fs::remove_dir_all(p.path("sub/.git/hooks")).expect("rm hooks");
+    p.write(
+        "sub/.git/config",
+        "[core]\n\tbare = false\n[alias]\n\tsum = !sh ../tools/s.sh\n",
+    );
+    p.write("tools/s.sh", RUN_SH);
+    p.ok(&["trust", "--yes"]);
+    assert!(stdout(&p.run(&["build"])).contains("SUMMARY"));
+    p.write("tools/s.sh", payload("tools/s.sh"));
+    assert_consent_lapsed(&p, "git -C sub sum");
+    assert!(!p.path("sub/pwned.txt").exists(), "ran unreviewed in sub");
+
+    let p = Project::empty();
+    hostile(
+        &p,
+        "sh -c 'git -C sub log -1 --format=%s 2>/dev/null; head -n 5' _",
+    );
+    git_init_in(&p, "sub");
+    let out = p.run(&["trust", "--yes"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !stdout(&out).contains(".sample"),
+        "sample hooks listed: {}",
+        stdout(&out)
+    );
+}
+
+/// `pytest` with no path collects every `test_*.py`, `*_test.py` and
+/// `conftest.py` below where it runs: each is covered, and a new one
+/// withdraws the consent; the modules a conftest's `pytest_plugins`
+/// names are covered. Read without running pytest (it may be missing).
+#[test]
+fn consent_covers_what_pytest_collects_and_its_plugins() {
+    let cases: &[(&str, Files, &str)] = &[
+        (
+            "python3 -m pytest -q -s",
+            &[
+                ("tests/test_a.py", "def test_a():\n    pass\n"),
+                ("tests/conftest.py", "X = 1\n"),
+            ],
+            "tests/conftest.py",
+        ),
+        (
+            "pytest -q",
+            &[("tests/test_a.py", "def test_a():\n    pass\n")],
+            "tests/test_b.py",
+        ),
+        (
+            "pytest -q -k smoke",
+            &[("tests/deep/a_test.py", "def test_a():\n    pass\n")],
+            "tests/deep/a_test.py",
+        ),
+        (
+            "python3 -m pytest -q -s tests/test_a.py",
+            &[
+                ("tests/test_a.py", "def test_a():\n    pass\n"),
+                (
+                    "conftest.py",
+                    "pytest_plugins = [\n    \"tools.plug\",\n]\n",
+                ),
+                ("tools/plug.py", "X = 1\n"),
+            ],
+            "tools/plug.py",
+        ),
+    ];
+    for (command, files, edited) in cases {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in *files {
+            p.write(path, text);
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        if p.path(edited).exists() {
+            assert!(
+                shown.contains(&format!("runs {edited} (content")),
+                "{command}: {shown}"
+            );
+        }
+        p.write(edited, payload(edited));
+        let out = p.run(&["build"]);
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{command} {edited}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+/// A literal list put before `sys.path` (`sys.path[0:0] = ["vendor"]`)
+/// is a folder like `insert`'s (it was refused); and a lapse says what
+/// changed in words a user reads: an empty listing as "(none)", a place
+/// newly looked at after what made it so, the root as "the project
+/// root".
+#[test]
+fn a_literal_sys_path_slice_is_covered_and_lapses_read_plainly() {
+    assert_cases_lapse(&[Case {
+        command: "python3 tools/s.py",
+        files: &[
+            (
+                "tools/s.py",
+                "import sys\nsys.path[0:0] = [\"vendor\"]\nimport vv\nprint('SUMMARY')\n",
+            ),
+            ("vendor/vv.py", "X = 1\n"),
+        ],
+        executable: &[],
+        edited: "vendor/vv.py",
+    }]);
+
+    let p = Project::empty();
+    hostile(&p, "python3 tools/s.py");
+    p.write(
+        "tools/s.py",
+        "import site\nsite.addsitedir(\"tools/sd\")\nprint('SUMMARY')\n",
+    );
+    p.write("tools/sd/keep.txt", "\n");
+    p.ok(&["trust", "--yes"]);
+    p.write("tools/sd/x.pth", "import os; open('pwned.txt', 'w')\n");
+    p.ok(&["cache", "clear"]);
+    let said = stderr(&p.run(&["build"]));
+    assert!(!p.path("pwned.txt").exists(), "ran unreviewed");
+    let changed = said
+        .split("changed since you trusted this project: ")
+        .nth(1)
+        .unwrap_or_default();
+    assert!(
+        changed.starts_with(
+            "tools/sd/ was .pth files (none), now .pth files x.pth; \
+             tools/sd/x.pth is new to what the command runs; "
+        ),
+        "{said}"
+    );
+    assert!(!changed.contains("is now nothing"), "{said}");
+
+    let p = Project::empty();
+    hostile(&p, "python3 -m pytest -q tests/test_a.py");
+    p.write("tests/test_a.py", "def test_a():\n    pass\n");
+    let shown = p.ok(&["trust", "--yes"]);
+    assert!(!shown.contains("modules in /"), "{shown}");
+}

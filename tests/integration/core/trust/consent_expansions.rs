@@ -1,0 +1,112 @@
+//! Consent covers what a script's expansions run (recheck of consent
+//! round 11, F-A and F-B): the line of a command substitution
+//! (`x=$(sh tools/w.sh)`) is a command line, and the word a parameter
+//! expansion falls back to (`${S:-tools/w.sh}`) is a value the variable
+//! takes; both are covered as a literal command or assignment is.
+
+use super::consent_runtime::{Case, RUN_SH, assert_cases_lapse};
+
+/// A script that runs `w.sh` for its output.
+const W_SH: &str = "#!/bin/sh\necho SUMMARY\n";
+
+/// `$(…)` inside a script: assigned, quoted, from Python, in a function.
+#[test]
+fn consent_covers_what_a_script_s_command_substitutions_run() {
+    assert_cases_lapse(&[
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", "x=$(sh tools/w.sh)\necho \"$x\"\n"),
+                ("tools/w.sh", W_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", "out=$(python3 tools/w.py)\necho \"$out\"\n"),
+                ("tools/w.py", "print('SUMMARY')\n"),
+            ],
+            executable: &[],
+            edited: "tools/w.py",
+        },
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", "echo \"$(sh tools/w.sh)\"\n"),
+                ("tools/w.sh", W_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "bash tools/s.sh",
+            files: &[
+                (
+                    "tools/s.sh",
+                    "f() { local x; x=$(echo \"$(sh tools/w.sh)\"); echo \"$x\"; }\nf\n",
+                ),
+                ("tools/w.sh", W_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+    ]);
+}
+
+/// `${VAR:-word}` and its relatives, at the top level and in scripts,
+/// quoted or not, sourced, in a function.
+#[test]
+fn consent_covers_the_word_a_parameter_expansion_falls_back_to() {
+    assert_cases_lapse(&[
+        Case {
+            command: "sh ${S:-tools/w.sh}",
+            files: &[("tools/w.sh", RUN_SH)],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "sh \"${S-tools/w.sh}\"",
+            files: &[("tools/w.sh", RUN_SH)],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", "S=${S:-tools/w.sh}\nsh \"$S\"\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", ". ${LIB:=tools/lib.sh}\ncat >/dev/null\n"),
+                ("tools/lib.sh", "echo SUMMARY\n"),
+            ],
+            executable: &[],
+            edited: "tools/lib.sh",
+        },
+        Case {
+            command: "sh tools/s.sh",
+            files: &[
+                ("tools/s.sh", "X=1\nsh ${X:+tools/w.sh}\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+        Case {
+            command: "bash tools/s.sh",
+            files: &[
+                ("tools/s.sh", "run() { sh \"${1:-tools/w.sh}\"; }\nrun\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+    ]);
+}
