@@ -741,14 +741,7 @@ fn path_folder(
             return;
         }
     };
-    let mut names: Vec<String> = fs::read_dir(&real)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .take(MAX_ENTRIES)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
+    let names = listing(&real);
     out.places.insert(format!(
         "{}/: programs {}",
         rel_of(real_root, &real),
@@ -834,19 +827,25 @@ struct Folders {
     listed: HashMap<PathBuf, Vec<String>>,
 }
 
+/// The names in `dir` (at most [`MAX_ENTRIES`]), sorted; none when it
+/// cannot be read.
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(MAX_ENTRIES)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 impl Folders {
     fn names(&mut self, dir: &Path) -> &[String] {
-        self.listed.entry(dir.to_path_buf()).or_insert_with(|| {
-            let mut names: Vec<String> = fs::read_dir(dir)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .take(MAX_ENTRIES)
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect();
-            names.sort();
-            names
-        })
+        self.listed
+            .entry(dir.to_path_buf())
+            .or_insert_with(|| listing(dir))
     }
 }
 

@@ -163,24 +163,7 @@ pub(super) fn shell(text: &str) -> Named {
 /// may run or read as code. A pattern in a string is not read here (a
 /// `glob` call's is data as often as code).
 pub(super) fn python(text: &str) -> Named {
-    let mut out = Named::default();
-    let mut words = 0;
-    for line in text.lines() {
-        let line = line.trim_start();
-        if line.starts_with('#') {
-            continue;
-        }
-        for literal in string_literals(line) {
-            words += 1;
-            if words > MAX_WORDS {
-                return out;
-            }
-            // `"sh tools/w.sh"` in `os.system`: each word.
-            for word in literal.split_whitespace() {
-                out.take(word);
-            }
-        }
-    }
+    let mut out = words_of_literals(text, "#", &['\'', '"']);
     out.patterns.clear();
     out
 }
@@ -190,14 +173,25 @@ pub(super) fn python(text: &str) -> Named {
 /// tools/w.sh")` or `spawnSync("node", ["tools/w.js"])` runs, read as
 /// a Python script's are ([`python`]).
 pub(super) fn js(text: &str) -> Named {
+    let mut out = words_of_literals(text, "//", &['\'', '"', '`']);
+    out.patterns.clear();
+    out.folders.clear();
+    out
+}
+
+/// The words of the string literals (quoted by `quotes`) on the lines of
+/// `text` that are no comment (starting with `comment`), each taken as a
+/// name it may hold (`"sh tools/w.sh"` in `os.system`: each word); at
+/// most [`MAX_WORDS`] literals.
+fn words_of_literals(text: &str, comment: &str, quotes: &[char]) -> Named {
     let mut out = Named::default();
     let mut words = 0;
     for line in text.lines() {
         let line = line.trim_start();
-        if line.starts_with("//") {
+        if line.starts_with(comment) {
             continue;
         }
-        for literal in literals(line, &['\'', '"', '`']) {
+        for literal in literals(line, quotes) {
             words += 1;
             if words > MAX_WORDS {
                 return out;
@@ -207,8 +201,6 @@ pub(super) fn js(text: &str) -> Named {
             }
         }
     }
-    out.patterns.clear();
-    out.folders.clear();
     out
 }
 
