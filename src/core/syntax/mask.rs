@@ -238,6 +238,18 @@ impl Masker<'_> {
         let Some(inner) = &symbol.spans.inner else {
             return String::new();
         };
+        // Descendants outside the body (a Kotlin property's `get()` and
+        // `set()`, the body being the first accessor's): the header and
+        // the closing would hold them again, so the symbol's text shows
+        // with each of them as masked.
+        let outside = |c: &Symbol| c.spans.lead < inner.start || c.range.end > inner.end;
+        if symbol.children.iter().any(outside) {
+            return self.splice(
+                symbol.spans.lead..symbol.range.end,
+                &symbol.children,
+                MaskState::Hide,
+            );
+        }
         let mut out = slice(self.source, symbol.range.start..inner.start)
             .trim_end()
             .to_string();
@@ -559,5 +571,31 @@ mod tests {
             out.contains("fun b() = 2") && out.contains("fun c() = 3"),
             "{out}"
         );
+    }
+
+    /// A hidden Kotlin property with a visible accessor shows its text
+    /// once, each accessor as masked (the `views` fuzz target found the
+    /// header and the closing holding the accessors again: `get() {`
+    /// twice, `set(value)` after the closing).
+    #[test]
+    fn a_hidden_property_with_a_visible_accessor_shows_once() {
+        let src = "class P {\n    var label: String = \"\"\n        get() {\n            return field\n        }\n        set(value) {\n            field = value.trim()\n        }\n}\n";
+        let out = masked(
+            src,
+            Lang::Kotlin,
+            Def,
+            &[
+                ("P.label", Hide),
+                ("P.label.get", Def),
+                ("P.label.set", Sig),
+            ],
+        );
+        assert_eq!(out.matches("get()").count(), 1, "{out}");
+        assert_eq!(out.matches("set(value)").count(), 1, "{out}");
+        assert!(
+            out.contains("return field") && !out.contains("value.trim()"),
+            "{out}"
+        );
+        assert!(parse(Lang::Kotlin, &out).symbols.len() == 1, "{out}");
     }
 }
