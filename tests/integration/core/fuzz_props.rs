@@ -741,3 +741,30 @@ fn regression_a_hidden_function_takes_the_rest_of_its_line() {
     assert!(!view.text.contains("sum()"), "{}", view.text);
     assert!(view.text.contains("fun main()"), "{}", view.text);
 }
+
+/// Found by the `views` fuzz target: a hidden Kotlin property whose
+/// accessors show (one in full, one as its signature) held them twice,
+/// in its header and after its closing, so `get()` came twice and a
+/// symbol the file did not have appeared on re-parsing.
+#[test]
+fn regression_a_hidden_property_shows_its_accessors_once() {
+    let text = "class Point {\n    /** A label, kept trimmed. */\n    var label: String = \"\"\n        \
+                get() {\n            return field.ifEmpty { \"point\" }\n        }\n        \
+                set(value) {\n            field = value.trim()\n        }\n}\n";
+    let mut item = FileItem::new("m.kt");
+    for (path, state) in [
+        ("Point.label", MaskState::Hide),
+        ("Point.label.get", MaskState::Def),
+        ("Point.label.set", MaskState::Sig),
+    ] {
+        item.ast_mask.insert(path.to_string(), state);
+    }
+    let view = views::render("m.kt", text, ViewMode::Masked, &item);
+    assert_eq!(view.text.matches("get()").count(), 1, "{}", view.text);
+    assert_eq!(view.text.matches("set(value)").count(), 1, "{}", view.text);
+    assert!(
+        !syntax::parse(Lang::Kotlin, &view.text).has_errors,
+        "{}",
+        view.text
+    );
+}
