@@ -216,3 +216,23 @@ pub fn stdout(out: &Output) -> String {
 pub fn binary() -> std::ffi::OsString {
     std::env::var_os("CTXCURATE_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_ctxcurate").into())
 }
+
+/// Standard base64 (with padding) of `bytes`.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}

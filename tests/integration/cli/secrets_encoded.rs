@@ -16,27 +16,7 @@ use serde_json::json;
 use crate::common;
 
 use common::mcp_stdio::McpServer;
-use common::{Project, stderr, stdout};
-
-/// Standard base64 (with padding) of `bytes`.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
+use common::{Project, base64, stderr, stdout};
 
 /// Pseudo-random bytes (xorshift), the same for the same seed.
 fn noise(seed: u64, len: usize) -> Vec<u8> {

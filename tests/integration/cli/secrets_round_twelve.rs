@@ -8,7 +8,7 @@ use std::io::Write;
 
 use crate::common;
 
-use common::{Project, stderr};
+use common::{Project, base64, stderr};
 
 /// `n` characters of `alphabet`, pseudo-random, the same for a seed.
 fn random(alphabet: &str, seed: u64, n: usize) -> String {
@@ -27,26 +27,6 @@ fn random(alphabet: &str, seed: u64, n: usize) -> String {
 const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BASE64URL: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-/// Standard base64 (with padding) of `bytes`.
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::new();
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
 
 /// A key-shaped PEM private key (PKCS#8's header, random base64).
 fn pem_key(seed: u64) -> (String, Vec<String>, String) {

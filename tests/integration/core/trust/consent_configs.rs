@@ -13,7 +13,9 @@ use crate::common;
 use common::{Project, stderr, stdout};
 
 use super::consent::{assert_consent_lapsed, hostile};
-use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, payload};
+use super::consent_runtime::{
+    Case, Files, RUN_SH, assert_cases_lapse, assert_edits_lapse, payload,
+};
 
 /// `git init -q` in `dir` of the project.
 fn git_init_in(p: &Project, dir: &str) {
@@ -125,27 +127,7 @@ fn consent_covers_what_pytest_collects_and_its_plugins() {
             "tools/plug.py",
         ),
     ];
-    for (command, files, edited) in cases {
-        let p = Project::empty();
-        hostile(&p, command);
-        for (path, text) in *files {
-            p.write(path, text);
-        }
-        let shown = p.ok(&["trust", "--yes"]);
-        if p.path(edited).exists() {
-            assert!(
-                shown.contains(&format!("runs {edited} (content")),
-                "{command}: {shown}"
-            );
-        }
-        p.write(edited, payload(edited));
-        let out = p.run(&["build"]);
-        assert!(
-            stderr(&out).contains("changed since you trusted this project"),
-            "{command} {edited}: {}",
-            stderr(&out)
-        );
-    }
+    assert_edits_lapse(cases);
 }
 
 /// A literal list put before `sys.path` (`sys.path[0:0] = ["vendor"]`)

@@ -47,6 +47,33 @@ pub(super) fn git_init(p: &Project) {
     assert!(status.success());
 }
 
+/// Each case (a command, the files it finds, the file then edited):
+/// `trust` lists the edited file when it exists, and after the edit the
+/// build says the consent lapsed (the command's tools need not be here).
+pub(super) fn assert_edits_lapse(cases: &[(&str, Files, &str)]) {
+    for &(command, files, edited) in cases {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in files {
+            p.write(path, text);
+        }
+        let shown = p.ok(&["trust", "--yes"]);
+        if p.path(edited).exists() {
+            assert!(
+                shown.contains(&format!("runs {edited} (content")),
+                "{command}: {shown}"
+            );
+        }
+        p.write(edited, payload(edited));
+        let out = p.run(&["build"]);
+        assert!(
+            stderr(&out).contains("changed since you trusted this project"),
+            "{command} {edited}: {}",
+            stderr(&out)
+        );
+    }
+}
+
 /// Each case: trusted, the command runs; after the edit it does not, and
 /// the build says the consent lapsed.
 pub(super) fn assert_cases_lapse(cases: &[Case]) {
@@ -421,25 +448,5 @@ fn consent_covers_what_runners_read_before_the_script() {
             "conftest.py",
         ),
     ];
-    for (command, files, edited) in cases {
-        let p = Project::empty();
-        hostile(&p, command);
-        for (path, text) in *files {
-            p.write(path, text);
-        }
-        let shown = p.ok(&["trust", "--yes"]);
-        if p.path(edited).exists() {
-            assert!(
-                shown.contains(&format!("runs {edited} (content")),
-                "{command}: {shown}"
-            );
-        }
-        p.write(edited, payload(edited));
-        let out = p.run(&["build"]);
-        assert!(
-            stderr(&out).contains("changed since you trusted this project"),
-            "{command} {edited}: {}",
-            stderr(&out)
-        );
-    }
+    assert_edits_lapse(cases);
 }
