@@ -21,6 +21,7 @@ mod ignores;
 mod incremental;
 mod read;
 mod sensitive;
+mod twins;
 
 pub use builtin::{
     IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, RuleVerdict, VCS_DIRS, WalkPatterns,
@@ -42,6 +43,7 @@ pub use read::{
     read_content_with, skipped_note,
 };
 pub use sensitive::is_sensitive;
+pub use twins::{held_twin, is_held_name};
 
 /// The directory (relative to the root) holding caches and outputs; never
 /// part of any composition.

@@ -27,8 +27,6 @@ use std::sync::{Arc, Mutex};
 use crate::core::model::{FileItem, Preset};
 use crate::core::walk::{self, WalkPatterns};
 
-mod twins;
-
 /// Why an explicit entry needs consent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reason {
@@ -341,7 +339,13 @@ fn first_check(root: &Path, path: &str) -> Check {
         return Check::Held(Reason::Outside);
     };
     let to = walk::rel_string(to);
-    if let Some(r) = lexical_reason(&to).or_else(|| twins::held_twin(&real_root, &target)) {
+    // A hard link is held as its held name (`walk::held_twin`).
+    let twin = || {
+        let meta = fs::metadata(&target).ok()?;
+        walk::held_twin(&real_root, &target, &meta, |r| lexical_reason(r).is_some())
+            .and_then(|other| lexical_reason(&other))
+    };
+    if let Some(r) = lexical_reason(&to).or_else(twin) {
         return Check::Held(r);
     }
     // The walk lists a linked file under its own name only, so the

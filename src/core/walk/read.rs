@@ -75,6 +75,11 @@ pub enum FileProblem {
     },
     NotAFile,
     OutsideRoot,
+    /// A hard link whose other name (`name`, root-relative) is held: a
+    /// credential file or version control data under another name.
+    HeldTwin {
+        name: String,
+    },
     Io(String),
 }
 
@@ -101,6 +106,11 @@ impl std::fmt::Display for FileProblem {
             FileProblem::OutsideRoot => f.write_str(
                 "path is outside the project root, refused \
                  (allow_outside_root = true in your global config permits it)",
+            ),
+            FileProblem::HeldTwin { name } => write!(
+                f,
+                "a hard link to {name}, a held file (credentials or version control data): \
+                 not read; name {name} itself to share it"
             ),
             FileProblem::Io(e) => write!(f, "cannot read file: {e}"),
         }
@@ -161,8 +171,9 @@ pub fn read_content(root: &Path, rel: &str) -> Content {
 
 /// Read `rel` under `root`: refuses paths outside the root (unless the
 /// policy allows them), binary files (a NUL byte near the start) and files
-/// over the policy's size cap (unless `force`); invalid UTF-8 is decoded
-/// lossily and flagged.
+/// over the policy's size cap (unless `force`) and a hard link whose other
+/// name is held (`.env`, `.git/config`: [`FileProblem::HeldTwin`]);
+/// invalid UTF-8 is decoded lossily and flagged.
 pub fn read_content_with(root: &Path, rel: &str, policy: &ReadPolicy, force: bool) -> Content {
     read_content_stamped(root, rel, policy, force).0
 }
@@ -187,6 +198,17 @@ pub fn read_content_stamped(
         Ok(meta) => meta,
         Err(e) => return (Content::Unreadable(io_problem(e)), None),
     };
+    // A file held by its own name is read only when named and allowed
+    // (`trust::entries`); one held by its other name is never read.
+    if is_inside(rel)
+        && !super::is_held_name(rel)
+        && let Some(name) = super::held_twin(root, &root.join(rel), &meta, super::is_held_name)
+    {
+        return (
+            Content::Unreadable(FileProblem::HeldTwin { name }),
+            Some(meta),
+        );
+    }
     let limit = if force {
         u64::MAX
     } else {

@@ -16,6 +16,12 @@
 //! against the Python standard library, pip and `/usr/include` so that
 //! ordinary source files are never flagged
 //! (`tests/integration/core/walk/sensitive.rs`).
+//!
+//! Not on it, on purpose: a project's own main configuration, which the
+//! model needs and which is committed on most projects (`gradle.properties`,
+//! `wrangler.toml`, `appsettings.Production.json`), and certificates
+//! (`*.crt`, public by nature). The content scan (`core::secrets`) holds
+//! any of them that carries a password or a key.
 
 /// File names (the last component) that hold credentials wherever they are.
 const NAMES: &[&str] = &[

@@ -451,6 +451,36 @@ fn a_hard_link_to_a_credential_file_is_held_as_the_file() {
     assert!(err.contains("gc.txt (version control data)"), "{err}");
 }
 
+/// A glob has no entry to judge: a hard link it pulls in (`docs/cfg.txt`
+/// as another name of `.env`, `gc.txt` of `.git/config`) is not read,
+/// and the build names the file it is (sweep 10 F14: read as plain
+/// files).
+#[cfg(unix)]
+#[test]
+fn a_hard_link_to_a_credential_file_is_not_read_through_a_glob() {
+    let p = Project::empty();
+    hostile_preset(&p, &["**"]);
+    std::fs::create_dir_all(p.path("docs")).unwrap();
+    std::fs::hard_link(p.path(".env"), p.path("docs/cfg.txt")).unwrap();
+    p.write(
+        ".git/config",
+        "[remote \"origin\"]\n\turl = hello-from-git-config\n",
+    );
+    std::fs::hard_link(p.path(".git/config"), p.path("gc.txt")).unwrap();
+    p.write("docs/plain.txt", "hello-plain\n");
+    std::fs::hard_link(p.path("docs/plain.txt"), p.path("also.txt")).unwrap();
+    let out = p.run(&["build"]);
+    let sent = stdout(&out);
+    for secret in ["hello-from-dotenv", "hello-from-git-config"] {
+        assert!(!sent.contains(secret), "sent: {sent}");
+    }
+    // Two names of an ordinary file are both read.
+    assert_eq!(sent.matches("hello-plain").count(), 2, "{sent}");
+    let err = stderr(&out);
+    assert!(err.contains("docs/cfg.txt: a hard link to .env"), "{err}");
+    assert!(err.contains("gc.txt: a hard link to .git/config"), "{err}");
+}
+
 /// The status line's text, if any.
 fn status(h: &Harness) -> String {
     h.state
