@@ -452,7 +452,7 @@ pub fn preprocessed(lang: Lang, source: &str, macros: &CMacros) -> String {
     let mut budget = lang::Budget::for_len(source.len());
     match preproc::parse(lang, source, macros, &mut budget) {
         Some((_, text)) => text.into_owned(),
-        None => preproc::blank_ignored(lang, source, macros).into_owned(),
+        None => preproc::blank_ignored(lang, source, macros, &mut budget).into_owned(),
     }
 }
 

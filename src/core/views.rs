@@ -230,10 +230,10 @@ pub fn render_parsed(
 }
 
 /// Why a file has no symbols when its parse was stopped at its deadline
-/// (`CTXCURATE_PARSE_TIMEOUT`).
+/// (`CTXCURATE_PARSE_TIMEOUT`) or its memory bound.
 pub fn parse_stopped_note(lang: Lang) -> String {
     format!(
-        "parsing as {} stopped after {} s per 512 KiB (malformed code that tree-sitter recovers from slowly)",
+        "parsing as {} stopped after {} s per 512 KiB or at its memory bound (malformed code that tree-sitter recovers from slowly)",
         lang.name(),
         syntax::parse_deadline().as_secs_f64()
     )

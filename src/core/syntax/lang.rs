@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, ParseOptions, ParseState, Parser, Point, Query, Tree};
 
+use super::allocator;
 use super::languages::{ROWS, by_name};
 use super::{Lang, SymbolKind};
 
@@ -229,7 +230,24 @@ pub(super) struct Budget {
     started: Instant,
     cpu_started: Option<Duration>,
     deadline: Duration,
+    /// What tree-sitter held for this thread when the step began, and how
+    /// much more it may take ([`memory_bound`]).
+    memory_started: isize,
+    memory_bound: isize,
 }
+
+/// How much more memory tree-sitter may take for one parse of `len`
+/// bytes: 64 MiB and 256 bytes a byte. Well-formed code takes about a
+/// hundred (a 1 MB header, 100–120 MB); malformed C++ took 1,700.
+fn memory_bound(len: usize) -> isize {
+    let bound = len.saturating_mul(256).saturating_add(64 << 20);
+    isize::try_from(bound).unwrap_or(isize::MAX)
+}
+
+/// The most tree-sitter may hold in the whole process: every thread's
+/// parse stops past it (one per core each within its own bound would
+/// still add up).
+const PROCESS_MEMORY_BOUND: isize = 1 << 30;
 
 impl Budget {
     /// The budget of a step over `len` bytes, from now.
@@ -240,11 +258,32 @@ impl Budget {
             started: Instant::now(),
             cpu_started: thread_cpu(),
             deadline: deadline_for(parse_deadline(), len),
+            memory_started: allocator::thread_bytes(),
+            memory_bound: memory_bound(len),
         }
     }
 
-    /// Whether the step is past its deadline.
+    /// A budget with nothing left (for tests of what a step does then).
+    #[cfg(test)]
+    pub(super) fn spent_already() -> Self {
+        Budget {
+            started: Instant::now(),
+            cpu_started: None,
+            deadline: Duration::ZERO,
+            memory_started: 0,
+            memory_bound: 0,
+        }
+    }
+
+    /// Whether the step is past its deadline, or tree-sitter past its
+    /// memory bound (for this parse, or in the whole process).
     pub(super) fn spent(&mut self) -> bool {
+        if allocator::installed()
+            && (allocator::thread_bytes().saturating_sub(self.memory_started) > self.memory_bound
+                || allocator::process_bytes() > PROCESS_MEMORY_BOUND)
+        {
+            return true;
+        }
         let wall = self.started.elapsed();
         if wall <= self.deadline {
             return false;

@@ -26,6 +26,7 @@ mod project;
 
 use super::c_lex::{comment_end, directive_end, line_end, literal_end};
 use super::defines::CDefines;
+use super::lang::Budget;
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -463,6 +464,12 @@ enum Tok<'a> {
     Punct(u8),
 }
 
+/// The most blanked words a look back passes over: a line of nothing but
+/// macro words (`API API API …`, a megabyte of them) was walked back over
+/// whole for every word on it (sweep 12: 239 s). Real declarations have a
+/// handful.
+const MAX_BLANKED_RUN: usize = 64;
+
 /// The text being blanked, with a token reader over the original.
 struct Scan<'a> {
     src: &'a [u8],
@@ -470,9 +477,39 @@ struct Scan<'a> {
     out: Option<Vec<u8>>,
     /// Braces the project's macros wrote open and not yet closed.
     opened: usize,
+    /// Where each line starts (0 first): a look back to a line's start
+    /// is a search here, not a walk over a line a megabyte long.
+    line_starts: Vec<usize>,
 }
 
 impl<'a> Scan<'a> {
+    fn new(text: &'a str) -> Self {
+        let src = text.as_bytes();
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            src.iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        Scan {
+            src,
+            text,
+            out: None,
+            opened: 0,
+            line_starts,
+        }
+    }
+
+    /// The start of the line that holds `i`.
+    fn line_start(&self, i: usize) -> usize {
+        let k = self.line_starts.partition_point(|&start| start <= i);
+        self.line_starts
+            .get(k.wrapping_sub(1))
+            .copied()
+            .unwrap_or(0)
+    }
+
     fn blank(&mut self, from: usize, to: usize) {
         let src = self.src;
         let out = self.out.get_or_insert_with(|| src.to_vec());
@@ -530,23 +567,22 @@ impl<'a> Scan<'a> {
         Some((start, Tok::Word(self.text.get(start..j)?)))
     }
 
-    /// The token before `i` on the same line, blanked words skipped.
+    /// The token before `i` on the same line, blanked words skipped (at
+    /// most [`MAX_BLANKED_RUN`]: past them, the line's start).
     fn prev_unblanked(&self, mut i: usize) -> Option<Tok<'a>> {
-        loop {
+        for _ in 0..MAX_BLANKED_RUN {
             match self.prev(i) {
                 Some((at, Tok::Word(_))) if self.is_blanked(at) => i = at,
                 other => return other.map(|(_, t)| t),
             }
         }
+        None
     }
 
     /// Whether the byte at `i` is on a directive line (`#...`, or a
     /// continuation line of one, not told apart here).
     fn in_directive(&self, i: usize) -> bool {
-        let line_start = self.src[..i]
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
+        let line_start = self.line_start(i);
         self.src[line_start..i]
             .iter()
             .find(|b| !b.is_ascii_whitespace())
@@ -609,19 +645,21 @@ impl<'a> Scan<'a> {
 }
 
 /// `source` with macro tokens blanked (see the module doc), `None` when
-/// nothing is.
-pub(super) fn blank(source: &str, user: &CMacros) -> Option<String> {
-    let mut scan = Scan {
-        src: source.as_bytes(),
-        text: source,
-        out: None,
-        opened: 0,
-    };
+/// nothing is. Spends from `budget`, the file's parse deadline: `None`
+/// too when it runs out (the parse that follows then stops at once, and
+/// the file is shown in full with the note a slow parse gets).
+pub(super) fn blank(source: &str, user: &CMacros, budget: &mut Budget) -> Option<String> {
+    let mut scan = Scan::new(source);
     let len = scan.src.len();
     let mut i = 0;
     // Per open conditional: whether its branch is C++/CLI's.
     let mut managed: Vec<bool> = Vec::new();
+    let mut steps = 0u32;
     while i < len {
+        steps = steps.wrapping_add(1);
+        if steps % 64 == 0 && budget.spent() {
+            return None;
+        }
         let b = scan.src[i];
         if b == b'#' && scan.prev(i).is_none() {
             let end = directive_end(scan.src, i);
@@ -1380,7 +1418,7 @@ fn code_before<'a>(scan: &Scan<'a>, mut at: usize) -> Option<Tok<'a>> {
         if !scan.in_directive(pos) {
             return Some(tok);
         }
-        at = scan.src[..pos].iter().rposition(|&b| b == b'\n')?;
+        at = scan.line_start(pos).checked_sub(1)?;
     }
 }
 
@@ -1956,7 +1994,13 @@ impl<'s, 'a> Site<'s, 'a> {
     fn new(scan: &'s Scan<'a>, user: &'s CMacros, word: &str, start: usize, end: usize) -> Self {
         // A word already blanked (`LUA_API`, `l_sinline`) does not count.
         let mut before = start;
+        let mut skipped = 0;
         let prev = loop {
+            skipped += 1;
+            if skipped > MAX_BLANKED_RUN {
+                // As at a line's start (see `prev_unblanked`).
+                break None;
+            }
             match scan.prev(before) {
                 Some((at, Tok::Word(_))) if scan.is_blanked(at) => before = at,
                 // A word the project's macros wrote as a keyword is that
@@ -2477,8 +2521,31 @@ fn follows_parameters(scan: &Scan, start: usize) -> bool {
 mod tests {
     use super::*;
 
+    /// The pre-pass spends from the file's deadline: with nothing left
+    /// it gives up (the parse after it stops at once) rather than run on.
+    #[test]
+    fn the_pre_pass_stops_when_the_deadline_is_spent() {
+        let src = "API int f(void);\n".repeat(100);
+        let user = CMacros::new(&["API".to_string()]);
+        let mut budget = Budget::for_len(src.len());
+        assert!(blank(&src, &user, &mut budget).is_some());
+        assert_eq!(blank(&src, &user, &mut Budget::spent_already()), None);
+    }
+
+    /// A line's start is found by search (a megabyte-long line was walked
+    /// back over for every word on it: sweep 12, N2).
+    #[test]
+    fn a_line_start_is_the_byte_after_the_line_break_before() {
+        let scan = Scan::new("ab\n#if X\n\ncd");
+        let starts: Vec<usize> = (0..13).map(|i| scan.line_start(i)).collect();
+        assert_eq!(starts, [0, 0, 0, 3, 3, 3, 3, 3, 3, 9, 10, 10, 10]);
+        assert!(scan.in_directive(5));
+        assert!(!scan.in_directive(11));
+    }
+
     fn blanked(src: &str) -> String {
-        blank(src, &CMacros::default()).unwrap_or_else(|| src.to_string())
+        blank(src, &CMacros::default(), &mut Budget::for_len(src.len()))
+            .unwrap_or_else(|| src.to_string())
     }
 
     /// `conditional<N>=4, A>` is read as `conditional<N==4, A>`; a
@@ -2689,7 +2756,8 @@ mod tests {
         let user = CMacros::new(&["mylib_nothrow_here".to_string(), "bad name".to_string()]);
         assert_eq!(user.key(), "mylib_nothrow_here=Name\n");
         let want = "int h(int a)                   ;";
-        assert_eq!(blank(src, &user).as_deref(), Some(want));
+        let mut budget = Budget::for_len(src.len());
+        assert_eq!(blank(src, &user, &mut budget).as_deref(), Some(want));
         assert_eq!(CMacros::new(&["bad name".to_string()]), CMacros::default());
     }
 }

@@ -50,7 +50,7 @@ pub(super) fn parse<'s>(
     user: &CMacros,
     budget: &mut Budget,
 ) -> Option<(Tree, Cow<'s, str>)> {
-    let text = blank_ignored(lang, source, user);
+    let text = blank_ignored(lang, source, user, budget);
     let tree = parse_tree(lang, &text, budget)?;
     if lang == Lang::Python {
         return Some((tree, text));
@@ -381,13 +381,18 @@ fn closing_paren(bytes: &[u8], open: usize) -> Option<usize> {
 /// `source` with its large initializers' contents and its macro tokens
 /// blanked (C and C++ only; see [`initializers`](super::initializers) and
 /// [`macros`](super::macros)).
-pub(super) fn blank_ignored<'s>(lang: Lang, source: &'s str, user: &CMacros) -> Cow<'s, str> {
+pub(super) fn blank_ignored<'s>(
+    lang: Lang,
+    source: &'s str,
+    user: &CMacros,
+    budget: &mut Budget,
+) -> Cow<'s, str> {
     if lang == Lang::Python {
         return Cow::Borrowed(source);
     }
     let light = initializers::blank(source);
     let text = light.as_deref().unwrap_or(source);
-    let text = match (macros::blank(text, user), light) {
+    let text = match (macros::blank(text, user, budget), light) {
         (Some(text), _) | (None, Some(text)) => Cow::Owned(text),
         (None, None) => Cow::Borrowed(source),
     };
@@ -411,17 +416,27 @@ fn blank(bytes: &mut [u8]) {
 mod tests {
     use super::*;
 
+    fn budget() -> Budget {
+        Budget::for_len(0)
+    }
+
     #[test]
     fn blanks_attribute_macros_and_their_arguments_only() {
         let src = "extern int f (int __x) __THROW __nonnull ((1)) __wur;\nint __THROWX;";
         let attrs = "__THROW __nonnull ((1)) __wur";
         let want = src.replace(attrs, &" ".repeat(attrs.len()));
-        assert_eq!(blank_ignored(Lang::C, src, &CMacros::default()), want);
+        assert_eq!(
+            blank_ignored(Lang::C, src, &CMacros::default(), &mut budget()),
+            want
+        );
         let multi = "namespace std _GLIBCXX_VISIBILITY(\n  default)\n{";
         let want = format!("namespace std {}\n{}\n{{", " ".repeat(20), " ".repeat(10));
-        assert_eq!(blank_ignored(Lang::Cpp, multi, &CMacros::default()), want);
         assert_eq!(
-            blank_ignored(Lang::Python, "__THROW", &CMacros::default()),
+            blank_ignored(Lang::Cpp, multi, &CMacros::default(), &mut budget()),
+            want
+        );
+        assert_eq!(
+            blank_ignored(Lang::Python, "__THROW", &CMacros::default(), &mut budget()),
             "__THROW"
         );
     }
@@ -430,7 +445,10 @@ mod tests {
     fn directives_are_left_alone() {
         let src = "# define __wur \\\n  __attribute__ ((x))\nint f(void) __wur;";
         let want = src.replacen("f(void) __wur", "f(void)      ", 1);
-        assert_eq!(blank_ignored(Lang::C, src, &CMacros::default()), want);
+        assert_eq!(
+            blank_ignored(Lang::C, src, &CMacros::default(), &mut budget()),
+            want
+        );
     }
 
     #[test]
@@ -494,7 +512,7 @@ mod tests {
     fn unbalanced_arguments_blank_only_the_name() {
         let src = "int f() __nonnull ((1);";
         assert_eq!(
-            blank_ignored(Lang::C, src, &CMacros::default()),
+            blank_ignored(Lang::C, src, &CMacros::default(), &mut budget()),
             "int f()           ((1);"
         );
     }

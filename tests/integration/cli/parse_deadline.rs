@@ -89,14 +89,10 @@ fn every_slow_language_meets_the_deadline() {
     }
     for ext in exts {
         let path = format!("bad.{ext}");
-        let started = std::time::Instant::now();
+        // Within `within`'s bound, which a parse that ran on for the
+        // 30 s and more it took before the deadline does not meet.
         let out = within(&p, &["symbols", &path], Some("1"));
         assert_eq!(out.status.code(), Some(0), "{path}: {}", stderr(&out));
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "{path}: {:?}",
-            started.elapsed()
-        );
     }
 }
 
@@ -141,14 +137,8 @@ fn deep_nesting_meets_the_deadline_in_every_language() {
             &["symbols", &path][..],
             &["view", "--mode", "skeleton", &path],
         ] {
-            let started = std::time::Instant::now();
             let out = within(&p, args, Some("0.5"));
             assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-            assert!(
-                started.elapsed() < Duration::from_secs(15),
-                "{args:?}: {:?}",
-                started.elapsed()
-            );
         }
     }
     let out = within(&p, &["symbols", "deep.rs"], Some("0.5"));
@@ -157,4 +147,33 @@ fn deep_nesting_meets_the_deadline_in_every_language() {
         "{}",
         stderr(&out)
     );
+}
+
+/// `X<X<X<…int>>>… x;`: tree-sitter's error recovery keeps many stack
+/// versions over a chain of template brackets, and took 1.7 GB for one
+/// 1 MB file within its 3 s (sweep 12, N1). A parse has a memory bound
+/// too: with a deadline too long to matter, this 200 KB file's parse
+/// stops at that bound and the views show it in full.
+#[test]
+fn a_parse_that_takes_too_much_memory_is_stopped_and_shown_in_full() {
+    let p = Project::empty();
+    let n = 50_000;
+    p.write(
+        "chain.cpp",
+        &format!("{}int{} x;\n", "X<".repeat(n), ">".repeat(n)),
+    );
+    let out = within(&p, &["symbols", "chain.cpp"], Some("1000"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("chain.cpp: no symbols: parsing as cpp stopped after 1000 s per 512 KiB or at its memory bound"),
+        "{}",
+        stderr(&out)
+    );
+    let out = within(
+        &p,
+        &["view", "--mode", "skeleton", "chain.cpp"],
+        Some("1000"),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("X<X<X<"), "{}", stdout(&out));
 }

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# What one hostile file costs `ctxcurate symbols` (issue 37: a parse has a
+# deadline, 3 s of CPU per 512 KiB, and a memory bound, 64 MiB and 256
+# bytes per byte). Writes each shape at SIZE bytes (default 1000000, under
+# the default max_file_size) and prints its wall and CPU seconds, its peak
+# memory (max RSS, MiB) and whether the parse was stopped. A row whose CPU
+# is well past the deadline, or whose memory grows faster than its size
+# across two SIZEs, is a regression.
+#
+#   benches/hostile_parse.sh [SIZE]
+#
+# Shapes: C++ template chains (`X<X<…int>>…`, `A<A<…`, sweep 12 N1, 1.7 GB
+# before the bound), `template<template<…` and a line of one macro word
+# (the C pre-pass looked back over the line for every word, sweep 12 N2:
+# 31 s), the malformed expression of round 3 (`x= 1 + = 1 + …`) and deep
+# brackets.
+#
+# CTXCURATE=path/to/ctxcurate times that binary instead of this checkout's
+# release build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+size=${1:-1000000}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -z "${CTXCURATE:-}" ]; then cargo build --release --locked -q; fi
+ctx=${CTXCURATE:-$PWD/target/release/ctxcurate}
+python3 - "$size" "$work" <<'PY'
+import sys
+size, work = int(sys.argv[1]), sys.argv[2]
+def fill(unit, head="", tail=""):
+    return head + unit * max(1, (size - len(head) - len(tail)) // len(unit)) + tail
+half = size // 4
+shapes = {
+    "chain.cpp": "X<" * half + "int" + ">" * half + " x;\n",
+    "open_chain.cpp": fill("A<"),
+    "templates.cpp": fill("template<", tail="class T\n"),
+    "macro_words.c": fill("API ", tail="\n"),
+    "expression.ts": fill("= 1 + ", head="x= 1 + ", tail="1\n"),
+    "expression.cpp": fill("= 1 + ", head="int x= 1 + ", tail="1;\n"),
+    "brackets.rs": fill("{"),
+    "brackets.py": fill("("),
+}
+for name, text in shapes.items():
+    with open(f"{work}/{name}", "w") as f:
+        f.write(text)
+PY
+printf '%-16s %8s %8s %8s %9s  %s\n' shape bytes wall cpu "peak MiB" stopped
+for file in "$work"/*.*; do
+  name=${file##*/}
+  # time's line comes last on the same stderr as the tool's notes.
+  HOME=$work XDG_CONFIG_HOME=$work XDG_CACHE_HOME=$work \
+    /usr/bin/time -f '%e %U %S %M' "$ctx" symbols "$file" >/dev/null 2>"$work/err" || true
+  read -r wall user sys rss <<<"$(tail -1 "$work/err")"
+  stopped=no
+  grep -q 'stopped after' "$work/err" && stopped=yes
+  cpu=$(python3 -c "print(f'{$user + $sys:.2f}')")
+  printf '%-16s %8s %8s %8s %9s  %s\n' "$name" "$(stat -c %s "$file")" "$wall" "$cpu" "$((rss / 1024))" "$stopped"
+done
