@@ -24,6 +24,7 @@
 //! statements.
 
 mod dynamic;
+mod env_path;
 mod literal;
 mod node;
 mod requires;
@@ -196,6 +197,7 @@ fn node_runs(
 ) {
     let computed = dynamic::js(text);
     refuse_computed(at.file, &computed.unknown, out);
+    node_path(real_root, text, at.file, maps, out);
     let specs = computed
         .names
         .iter()
@@ -214,6 +216,33 @@ fn node_runs(
     }
 }
 
+/// The folders JavaScript file `text` (`rel`) gives a Node child as
+/// `NODE_PATH` (`process.env.NODE_PATH = "vendor"`, a child's `env:
+/// {NODE_PATH: …}`; relative to where the command runs, the root): added
+/// to `maps.node_path`; a value that is no literal is a refusal.
+fn node_path(real_root: &Path, text: &str, rel: &str, maps: &mut Maps, out: &mut Reached) {
+    for line in text.lines().filter(|l| l.contains("NODE_PATH")) {
+        let code = match line.trim_start().starts_with("//") {
+            true => continue,
+            false => line,
+        };
+        for given in env_path::given(code, "NODE_PATH") {
+            let parts = env_path::parts(&given, "NODE_PATH");
+            if !parts.other.is_empty() {
+                let shown: String = code.trim().chars().take(80).collect();
+                refuse_computed(rel, &[shown], out);
+            }
+            for folder in parts.folders {
+                let dir = crate::core::paths::lexical(&real_root.join(folder));
+                let dir = fs::canonicalize(&dir).unwrap_or(dir);
+                if dir.starts_with(real_root) && !maps.node_path.contains(&dir) {
+                    maps.node_path.push(dir);
+                }
+            }
+        }
+    }
+}
+
 /// The project's module maps as seen from each folder a script loads
 /// from: the `tsconfig.json`, `jsconfig.json` and `package.json` files
 /// (or the `composer.json` files) from that folder up to the root, read
@@ -226,6 +255,10 @@ struct Maps {
     /// The import maps the command names (`--import-map`): before the
     /// ones found beside the scripts.
     named_deno: Vec<node::ImportMap>,
+    /// The folders a script gives a Node child as `NODE_PATH`
+    /// (canonical, inside the root): bare names are looked for there
+    /// after `node_modules`.
+    node_path: Vec<PathBuf>,
 }
 
 impl Maps {
@@ -607,10 +640,14 @@ fn python_runs(
     let code = literal::python_code(text);
     let computed = dynamic::python(text);
     refuse_computed(at.file, &computed.unknown, out);
+    // `python3 -m pkg` in a string runs `pkg/__main__.py` too.
+    let run = literal::python_modules(text, &['\'', '"']);
+    let mains = run.iter().map(|m| format!("{m}.__main__"));
     let names = python_imports(text)
         .into_iter()
         .chain(python_imports(&code))
-        .chain(computed.names.iter().filter_map(|n| dotted(n, 0)));
+        .chain(computed.names.iter().filter_map(|n| dotted(n, 0)))
+        .chain(run.iter().cloned().chain(mains).filter_map(|n| dotted(&n, 0)));
     for name in names.take(MAX_NAMES) {
         let bases: Vec<PathBuf> = match name.level {
             0 => at.search.to_vec(),
