@@ -70,13 +70,16 @@ pub struct Reached {
 /// root-relative), `site` the `site-packages` folders of a virtual
 /// environment inside the project whose Python the command runs (looked
 /// in after the script's folder and the root; their `.pth` files run
-/// as it starts).
+/// as it starts), `run_by` the program the command runs a file with
+/// (`python3 tools/app`: a file without an extension or a `#!` line is
+/// read as that program reads it).
 pub fn reached(
     real_root: &Path,
     scripts: &[(String, PathBuf)],
     load_path: &[PathBuf],
     import_maps: &[String],
     site: &[PathBuf],
+    run_by: &HashMap<PathBuf, String>,
 ) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
@@ -129,7 +132,18 @@ pub fn reached(
         let Some(text) = small_text(&real) else {
             continue;
         };
-        let kind = Kind::of(&rel, &text);
+        let kind = match Kind::of(&rel, &text) {
+            Kind::Other => Kind::of_program(run_by.get(&real).map_or("", String::as_str)),
+            kind => kind,
+        };
+        // A folder's `__main__.py` runs with the folder first in its
+        // search (`python3 tools/app`, `runpy.run_path("tools/app")`).
+        if rel.ends_with("__main__.py")
+            && let Some(dir) = real.parent()
+            && search.first().is_none_or(|first| first != dir)
+        {
+            search.insert(0, dir.to_path_buf());
+        }
         let here = real.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
@@ -310,6 +324,15 @@ enum Kind {
 }
 
 impl Kind {
+    /// What a program (`python3`, `/bin/sh`, `node`) reads its script as.
+    fn of_program(program: &str) -> Kind {
+        let name = program.rsplit('/').next().unwrap_or(program);
+        match name {
+            "" => Kind::Other,
+            _ => Kind::of("", &format!("#!{name}\n")),
+        }
+    }
+
     fn of(rel: &str, text: &str) -> Kind {
         let first = text.lines().next().unwrap_or("");
         let shebang = first.strip_prefix("#!").unwrap_or("");
@@ -632,7 +655,12 @@ fn python_runs(
     python_folder(real_root, &at, folders, out, found);
     for named in literal::python(text).paths.into_iter().take(MAX_NAMES) {
         for base in [at.dir, real_root] {
-            place(real_root, &base.join(&named), out, found);
+            let path = base.join(&named);
+            // `runpy.run_path("tools/app")`: a folder runs its `__main__.py`.
+            match path.is_dir() {
+                true => place(real_root, &path.join("__main__.py"), out, found),
+                false => place(real_root, &path, out, found),
+            }
         }
     }
     // `exec("import helper")`: the source a string holds is read too;
@@ -1064,7 +1092,7 @@ mod tests {
         let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
         fs::write(dir.join("sum.js"), text).unwrap();
         let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
-        let reached = reached(&real, &[script], &[], &[], &[]);
+        let reached = reached(&real, &[script], &[], &[], &[], &HashMap::new());
         assert!(
             reached.places.len() <= MAX_PLACES + 2,
             "{} places",

@@ -184,7 +184,9 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         })
         .collect();
     let site = python_site(&real_root, &lines);
-    let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps, &site);
+    let run_by = run_by(&real_root, root, &lines);
+    let reached =
+        super::imports::reached(&real_root, &found, &load_path, &import_maps, &site, &run_by);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
             patterns.push(pattern.clone());
@@ -467,6 +469,47 @@ fn words(command: &CommandLine) -> Vec<String> {
     out
 }
 
+/// The programs that read a script (a shell, `python`, `node`, …, as
+/// `imports.rs` knows them by a `#!` line).
+const SCRIPT_PROGRAMS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "node", "nodejs", "ruby", "perl",
+    "php", "lua",
+];
+
+/// The file each program of `lines` that reads a script runs (`python3
+/// tools/app`, `sh tools/app`: the first word after it that is no
+/// option), by its canonical path: a file without an extension or `#!`
+/// line is read as that program reads it.
+fn run_by(
+    real_root: &Path,
+    root: &Path,
+    lines: &[(CommandLine, String)],
+) -> std::collections::HashMap<PathBuf, String> {
+    let mut out = std::collections::HashMap::new();
+    for (line, dir) in lines {
+        let words = match line {
+            CommandLine::Shell(text) => shell_words(text),
+            CommandLine::Argv(argv) => argv.clone(),
+        };
+        for (at, word) in words.iter().enumerate() {
+            let name = word.rsplit('/').next().unwrap_or(word);
+            let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if !SCRIPT_PROGRAMS.contains(&program) && !SCRIPT_PROGRAMS.contains(&name) {
+                continue;
+            }
+            let Some(script) = words[at + 1..].iter().find(|w| !w.starts_with('-')) else {
+                continue;
+            };
+            for base in [root.to_path_buf(), root.join(dir)] {
+                if let Some((_, real)) = inside(real_root, &base.join(script)) {
+                    out.entry(real).or_insert_with(|| program.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The folders a command adds to Ruby's or Perl's search, as written
 /// (relative to where it runs): each `-I dir` and `-Idir`, and the parts
 /// of `RUBYLIB=`, `PERL5LIB=` and `PERLLIB=` assignments. Shell words are
@@ -596,7 +639,9 @@ fn inside_any(real_root: &Path, path: &Path) -> Vec<(String, PathBuf)> {
                 continue;
             };
             let path = entry.path();
-            if is_sample_hook(&path) {
+            // What Python writes as it runs (the compiled modules it runs
+            // unchecked are covered with their source, `imports.rs`).
+            if is_sample_hook(&path) || path.file_name().is_some_and(|n| n == "__pycache__") {
                 continue;
             }
             if kind.is_dir() {
