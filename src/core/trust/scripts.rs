@@ -118,6 +118,9 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     if super::tasks::was_cut() {
         patterns.push(TOO_MANY_TASKS.to_string());
     }
+    for why in super::tasks::refusals() {
+        patterns.push(format!("{}{why}", super::unknown::MARK));
+    }
     let mut lines = vec![(command, String::new())];
     for task in tasks {
         // A line too long to review (a generated one, or one built to
@@ -662,14 +665,15 @@ fn inside_any(real_root: &Path, path: &Path) -> Vec<(String, PathBuf)> {
 /// `$commitmsg` was a refusal).
 fn is_sample_hook(path: &Path) -> bool {
     let parent = path.parent();
+    // A repository's folder: `.git`, or a bare one's (`other.git`,
+    // `.git/modules/sub`), which holds `HEAD`.
     path.extension().is_some_and(|e| e == "sample")
         && parent
             .and_then(Path::file_name)
             .is_some_and(|n| n == "hooks")
         && parent
             .and_then(Path::parent)
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == ".git")
+            .is_some_and(|git| git.ends_with(".git") || git.join("HEAD").is_file())
 }
 
 /// `(relative path, canonical path)` when `path` is a regular file whose
