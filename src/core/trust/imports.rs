@@ -113,6 +113,7 @@ pub fn reached(
         queue.push_back((rel, real, search));
     }
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut shell_scripts: Vec<PathBuf> = Vec::new();
     while let Some((rel, real, mut search)) = queue.pop_front() {
         if !read.insert(real.clone()) {
             continue;
@@ -165,7 +166,10 @@ pub fn reached(
                 };
                 python_runs(real_root, &text, at, &mut folders, &mut out, &mut found)
             }
-            Kind::Shell => shell_runs(real_root, &text, &here, &mut out, &mut found),
+            Kind::Shell => {
+                shell_scripts.push(real.clone());
+                shell_runs(real_root, &text, &here, &mut out, &mut found);
+            }
             Kind::Node => {
                 let at = node::From {
                     dir: &here,
@@ -194,7 +198,33 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
+    shared_variables(&shell_scripts, &mut out);
     out
+}
+
+/// A variable one shell script sets to what is known only as it runs
+/// (`export RUNNER=$(cat tools/which)` in a script the command sources)
+/// and another runs (`sh "$RUNNER"`): a refusal, as within one script.
+/// Each script's such variables count in every other (more refusals,
+/// never fewer: which sources or starts which is not followed).
+fn shared_variables(scripts: &[PathBuf], out: &mut Reached) {
+    if scripts.len() < 2 {
+        return;
+    }
+    let texts: Vec<String> = scripts.iter().filter_map(|s| small_text(s)).collect();
+    let mut inherited: Vec<(String, String)> = texts
+        .iter()
+        .flat_map(|t| super::unknown::unknown_variables(t))
+        .collect();
+    inherited.sort();
+    inherited.dedup_by(|a, b| a.0 == b.0);
+    if inherited.is_empty() {
+        return;
+    }
+    for text in &texts {
+        let found = super::unknown::shell_inheriting(text, &inherited);
+        out.patterns.extend(found.into_iter().take(MAX_NAMES));
+    }
 }
 
 /// What JavaScript or TypeScript file `text` (at `at`) runs: the
