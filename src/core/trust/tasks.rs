@@ -26,6 +26,7 @@ mod automatic;
 mod expand;
 mod git_alias;
 mod node_runner;
+mod pytest_collect;
 mod runner_configs;
 
 /// The most task lines read for one command (tasks running tasks), and

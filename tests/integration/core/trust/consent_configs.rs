@@ -270,7 +270,7 @@ fn consent_covers_what_pytest_s_configuration_says_it_collects() {
             "tests/check_b.py",
         ),
         (
-            "pytest -o python_files=check_*.py",
+            "pytest -o 'python_files=check_*.py'",
             &[("tests/check_a.py", CHECK)],
             "tests/check_b.py",
         ),
