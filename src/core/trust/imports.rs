@@ -133,18 +133,7 @@ pub fn reached(
         let Some(text) = small_text(&real) else {
             continue;
         };
-        let kind = match Kind::of(&rel, &text) {
-            Kind::Other => Kind::of_program(run_by.get(&real).map_or("", String::as_str)),
-            kind => kind,
-        };
-        // A folder's `__main__.py` runs with the folder first in its
-        // search (`python3 tools/app`, `runpy.run_path("tools/app")`).
-        if rel.ends_with("__main__.py")
-            && let Some(dir) = real.parent()
-            && search.first().is_none_or(|first| first != dir)
-        {
-            search.insert(0, dir.to_path_buf());
-        }
+        let kind = kind_of(&rel, &real, &text, run_by, &mut search);
         let here = real.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
@@ -200,6 +189,29 @@ pub fn reached(
     }
     shared_variables(&shell_scripts, &mut out);
     out
+}
+
+/// What file `rel` (at `real`, holding `text`) is read as: by its name
+/// or `#!` line, else as the program the command runs it with reads it.
+/// A folder's `__main__.py` runs with the folder first in its `search`
+/// (`python3 tools/app`, `runpy.run_path("tools/app")`).
+fn kind_of(
+    rel: &str,
+    real: &Path,
+    text: &str,
+    run_by: &HashMap<PathBuf, String>,
+    search: &mut Vec<PathBuf>,
+) -> Kind {
+    if rel.ends_with("__main__.py")
+        && let Some(dir) = real.parent()
+        && search.first().is_none_or(|first| first != dir)
+    {
+        search.insert(0, dir.to_path_buf());
+    }
+    match Kind::of(rel, text) {
+        Kind::Other => Kind::of_program(run_by.get(real).map_or("", String::as_str)),
+        kind => kind,
+    }
 }
 
 /// A variable one shell script sets to what is known only as it runs
@@ -705,7 +717,12 @@ fn python_runs(
         .into_iter()
         .chain(python_imports(&code))
         .chain(computed.names.iter().filter_map(|n| dotted(n, 0)))
-        .chain(run.iter().cloned().chain(mains).filter_map(|n| dotted(&n, 0)));
+        .chain(
+            run.iter()
+                .cloned()
+                .chain(mains)
+                .filter_map(|n| dotted(&n, 0)),
+        );
     for name in names.take(MAX_NAMES) {
         let bases: Vec<PathBuf> = match name.level {
             0 => at.search.to_vec(),

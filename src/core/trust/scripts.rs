@@ -115,12 +115,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     // count as the command's own, and the file they are read from as a
     // file it names; each with the folder it runs in (a sub-make's).
     let tasks = super::tasks::task_lines(&real_root, &command);
-    if super::tasks::was_cut() {
-        patterns.push(TOO_MANY_TASKS.to_string());
-    }
-    for why in super::tasks::refusals() {
-        patterns.push(format!("{}{why}", super::unknown::MARK));
-    }
+    add_task_refusals(&mut patterns);
     let mut lines = vec![(command, String::new())];
     for task in tasks {
         // A line too long to review (a generated one, or one built to
@@ -213,6 +208,17 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         scripts,
         places: reached.places.into_iter().collect(),
         patterns,
+    }
+}
+
+/// Add to `patterns` what reading the command's tasks could not review
+/// (a bound stopped it, or a task runs what is known only as it runs).
+fn add_task_refusals(patterns: &mut Vec<String>) {
+    if super::tasks::was_cut() {
+        patterns.push(TOO_MANY_TASKS.to_string());
+    }
+    for why in super::tasks::refusals() {
+        patterns.push(format!("{}{why}", super::unknown::MARK));
     }
 }
 

@@ -33,7 +33,10 @@ pub(super) fn given(code: &str, name: &str) -> Vec<Given> {
         if word_before || after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
             continue;
         }
-        let quote = before.chars().next_back().filter(|c| matches!(c, '"' | '\''));
+        let quote = before
+            .chars()
+            .next_back()
+            .filter(|c| matches!(c, '"' | '\''));
         let in_string = quoted_at(before);
         if in_string && let Some(value) = after.strip_prefix('=') {
             // `"PYTHONPATH=vendor python3 …"`: a shell line's assignment.
@@ -201,7 +204,10 @@ fn joined_items(part: &str) -> Option<&str> {
 /// `` `a` ``, `r"a"`).
 fn literal(part: &str) -> Option<&str> {
     let part = part.strip_prefix(['r', 'R']).unwrap_or(part);
-    let quote = part.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let quote = part
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '"' | '\'' | '`'))?;
     let inner = part.strip_prefix(quote)?.strip_suffix(quote)?;
     (!inner.contains(quote)).then_some(inner)
 }
@@ -251,9 +257,15 @@ mod tests {
     #[test]
     fn each_way_of_giving_a_child_a_search_path_is_read() {
         let p = "PYTHONPATH";
-        assert_eq!(folders("os.environ[\"PYTHONPATH\"] = \"vendor\"", p), [known(&["vendor"])]);
         assert_eq!(
-            folders("run(x, env={**os.environ, 'PYTHONPATH': 'a:b'}, check=True)", p),
+            folders("os.environ[\"PYTHONPATH\"] = \"vendor\"", p),
+            [known(&["vendor"])]
+        );
+        assert_eq!(
+            folders(
+                "run(x, env={**os.environ, 'PYTHONPATH': 'a:b'}, check=True)",
+                p
+            ),
             [known(&["a", "b"])]
         );
         assert_eq!(
@@ -261,7 +273,10 @@ mod tests {
             [known(&["vendor", "lib"])]
         );
         assert_eq!(
-            folders("env = dict(os.environ, PYTHONPATH=os.pathsep.join(['a', 'b']))", p),
+            folders(
+                "env = dict(os.environ, PYTHONPATH=os.pathsep.join(['a', 'b']))",
+                p
+            ),
             [known(&["a", "b"])]
         );
         assert_eq!(

@@ -5,7 +5,10 @@
 //! command sets itself (`git -c alias.x='!sh tools/s.sh' x`). The
 //! project files a config includes (`include.path`, `includeIf`) are
 //! read as it is, and `git -C sub` reads `sub`'s own `.git/config` and
-//! runs its alias in `sub`. A command
+//! runs its alias in `sub`; a `.git` that is a file (`gitdir: …`, a
+//! submodule's or a linked work tree's) is followed to the config it
+//! points to, as `--git-dir=…` and `GIT_DIR=…` are, and one leading out
+//! of the project is a refusal (no review saw it). A command
 //! that runs `git` covers `.git/config` as a file it reads (any edit
 //! withdraws the consent) with its values as words (each file they name
 //! is covered), and the alias it runs is a task line of its own, read as
@@ -163,7 +166,9 @@ fn pointed_to(real_root: &Path, rel: &str, prefix: &str) -> Result<String, Strin
     let folder = rel.rsplit_once('/').map_or("", |(d, _)| d);
     let path = real_root.join(folder).join(target);
     let real = std::fs::canonicalize(&path).map_err(|_| target.to_string())?;
-    let inside = real.strip_prefix(real_root).map_err(|_| target.to_string())?;
+    let inside = real
+        .strip_prefix(real_root)
+        .map_err(|_| target.to_string())?;
     Ok(crate::core::walk::rel_string(inside))
 }
 

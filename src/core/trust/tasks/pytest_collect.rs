@@ -208,9 +208,7 @@ pub(super) fn collected(real_root: &Path, dir: &str, all: &[Options]) -> Result<
         name == "__pycache__"
             || match passed_over.is_empty() {
                 true => {
-                    name.starts_with('.')
-                        || name.ends_with(".egg")
-                        || NOT_COLLECTED.contains(&name)
+                    name.starts_with('.') || name.ends_with(".egg") || NOT_COLLECTED.contains(&name)
                 }
                 false => passed_over.iter().all(|set| set.is_match(name)),
             }
@@ -258,7 +256,8 @@ pub(super) fn collected(real_root: &Path, dir: &str, all: &[Options]) -> Result<
 fn glob_set(patterns: &[&str]) -> Result<GlobSet, String> {
     let mut set = GlobSetBuilder::new();
     for pattern in patterns.iter().take(256) {
-        let glob = Glob::new(pattern).map_err(|_| format!("`{pattern}` is no pattern pytest reads the same way"))?;
+        let glob = Glob::new(pattern)
+            .map_err(|_| format!("`{pattern}` is no pattern pytest reads the same way"))?;
         set.add(glob);
     }
     set.build().map_err(|e| e.to_string())
@@ -277,11 +276,17 @@ mod tests {
             norecursedirs: None,
         };
         assert_eq!(
-            options("pytest.ini", "[pytest]\npython_files =\n    check_*.py\n    *_spec.py\ntestpaths = t2\n"),
+            options(
+                "pytest.ini",
+                "[pytest]\npython_files =\n    check_*.py\n    *_spec.py\ntestpaths = t2\n"
+            ),
             check
         );
         assert_eq!(
-            options("tox.ini", "[tox]\npython_files = x\n[pytest]\npython_files = check_*.py *_spec.py\ntestpaths=t2\n"),
+            options(
+                "tox.ini",
+                "[tox]\npython_files = x\n[pytest]\npython_files = check_*.py *_spec.py\ntestpaths=t2\n"
+            ),
             check
         );
         assert_eq!(

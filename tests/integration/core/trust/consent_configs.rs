@@ -212,7 +212,10 @@ fn consent_covers_what_pytest_s_configuration_says_it_collects() {
         (
             "pytest -q",
             &[
-                ("pytest.ini", "[pytest]\npython_files =\n    check_*.py\n    *_spec.py\n"),
+                (
+                    "pytest.ini",
+                    "[pytest]\npython_files =\n    check_*.py\n    *_spec.py\n",
+                ),
                 ("tests/check_a.py", CHECK),
                 ("tests/a_spec.py", CHECK),
             ],
@@ -248,7 +251,10 @@ fn consent_covers_what_pytest_s_configuration_says_it_collects() {
         (
             "pytest",
             &[
-                ("pytest.ini", "[pytest]\ntestpaths = t2\npython_files = check_*.py\n"),
+                (
+                    "pytest.ini",
+                    "[pytest]\ntestpaths = t2\npython_files = check_*.py\n",
+                ),
                 ("t2/check_a.py", CHECK),
             ],
             "t2/deep/check_b.py",
@@ -301,7 +307,10 @@ fn consent_covers_the_config_a_git_file_or_git_dir_points_to() {
         assert!(stdout(&p.run(&["build"])).contains("SUMMARY"));
         match edited {
             "tools/s.sh" => p.write(edited, payload(edited)),
-            _ => p.write(edited, &ALIAS.replace("sh ../tools/s.sh", "touch pwned.txt")),
+            _ => p.write(
+                edited,
+                &ALIAS.replace("sh ../tools/s.sh", "touch pwned.txt"),
+            ),
         }
         assert_consent_lapsed(&p, edited);
         assert!(!p.path("sub/pwned.txt").exists(), "ran unreviewed in sub");
@@ -338,7 +347,10 @@ fn consent_covers_the_config_a_git_file_or_git_dir_points_to() {
         Case {
             command: "git sum",
             files: &[
-                (".git/config", "[core]\n\tbare = false\n[alias] sum = !sh tools/s.sh\n"),
+                (
+                    ".git/config",
+                    "[core]\n\tbare = false\n[alias] sum = !sh tools/s.sh\n",
+                ),
                 ("tools/s.sh", RUN_SH),
             ],
             executable: &[],
@@ -347,7 +359,10 @@ fn consent_covers_the_config_a_git_file_or_git_dir_points_to() {
         Case {
             command: "git sum",
             files: &[
-                (".git/config", "[core]\n\tbare = false\n[alias]\n\tsum = !sh \\\n tools/s.sh\n"),
+                (
+                    ".git/config",
+                    "[core]\n\tbare = false\n[alias]\n\tsum = !sh \\\n tools/s.sh\n",
+                ),
                 ("tools/s.sh", RUN_SH),
             ],
             executable: &[],

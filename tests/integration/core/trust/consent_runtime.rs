@@ -467,7 +467,10 @@ pub(super) fn assert_refused(cases: &[(&str, Files)]) {
             "{command}: {}",
             stderr(&out)
         );
-        assert!(!stdout(&p.run(&["build"])).contains("SUMMARY"), "{command}: ran");
+        assert!(
+            !stdout(&p.run(&["build"])).contains("SUMMARY"),
+            "{command}: ran"
+        );
     }
 }
 
@@ -601,7 +604,11 @@ fn consent_covers_what_python_runs_from_a_folder_or_a_file_without_an_extension(
         p.ok(&["trust", "--yes"]);
         for _ in 0..2 {
             let out = p.run(&["build"]);
-            assert!(stdout(&out).contains("SUMMARY"), "{command}: {}", stderr(&out));
+            assert!(
+                stdout(&out).contains("SUMMARY"),
+                "{command}: {}",
+                stderr(&out)
+            );
         }
     }
 }
