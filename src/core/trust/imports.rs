@@ -72,7 +72,9 @@ pub struct Reached {
 /// in after the script's folder and the root; their `.pth` files run
 /// as it starts), `run_by` the program the command runs a file with
 /// (`python3 tools/app`: a file without an extension or a `#!` line is
-/// read as that program reads it).
+/// read as that program reads it), `outer` the variables the command's
+/// own lines set to what is known only as it runs (its scripts inherit
+/// them).
 pub fn reached(
     real_root: &Path,
     scripts: &[(String, PathBuf)],
@@ -80,6 +82,7 @@ pub fn reached(
     import_maps: &[String],
     site: &[PathBuf],
     run_by: &HashMap<PathBuf, String>,
+    outer: &[(String, String)],
 ) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
@@ -187,7 +190,7 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
-    shared_variables(&shell_scripts, &mut out);
+    shared_variables(&shell_scripts, outer, &mut out);
     out
 }
 
@@ -214,19 +217,21 @@ fn kind_of(
     }
 }
 
-/// A variable one shell script sets to what is known only as it runs
-/// (`export RUNNER=$(cat tools/which)` in a script the command sources)
-/// and another runs (`sh "$RUNNER"`): a refusal, as within one script.
+/// A variable one shell script (or the command's line, `outer`) sets to
+/// what is known only as it runs (`export RUNNER=$(cat tools/which)` in
+/// a script the command sources) and another runs (`sh "$RUNNER"`): a
+/// refusal, as within one script.
 /// Each script's such variables count in every other (more refusals,
 /// never fewer: which sources or starts which is not followed).
-fn shared_variables(scripts: &[PathBuf], out: &mut Reached) {
-    if scripts.len() < 2 {
+fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut Reached) {
+    if scripts.len() < 2 && outer.is_empty() || scripts.is_empty() {
         return;
     }
     let texts: Vec<String> = scripts.iter().filter_map(|s| small_text(s)).collect();
     let mut inherited: Vec<(String, String)> = texts
         .iter()
         .flat_map(|t| super::unknown::unknown_variables(t))
+        .chain(outer.iter().cloned())
         .collect();
     inherited.sort();
     inherited.dedup_by(|a, b| a.0 == b.0);
@@ -1139,7 +1144,7 @@ mod tests {
         let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
         fs::write(dir.join("sum.js"), text).unwrap();
         let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
-        let reached = reached(&real, &[script], &[], &[], &[], &HashMap::new());
+        let reached = reached(&real, &[script], &[], &[], &[], &HashMap::new(), &[]);
         assert!(
             reached.places.len() <= MAX_PLACES + 2,
             "{} places",

@@ -164,27 +164,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     }
     found.sort();
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
-    let load_path: Vec<PathBuf> = lines
-        .iter()
-        .flat_map(|(line, dir)| {
-            let here = real_root.join(dir);
-            load_path(line)
-                .into_iter()
-                .map(move |d| crate::core::paths::lexical(&here.join(d)))
-        })
-        .collect();
-    let import_maps: Vec<String> = lines
-        .iter()
-        .flat_map(|(line, dir)| {
-            super::tasks::import_map_args(line)
-                .into_iter()
-                .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
-        })
-        .collect();
-    let site = python_site(&real_root, &lines);
-    let run_by = run_by(&real_root, root, &lines);
-    let reached =
-        super::imports::reached(&real_root, &found, &load_path, &import_maps, &site, &run_by);
+    let reached = reached(&real_root, root, &found, &lines);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
             patterns.push(pattern.clone());
@@ -209,6 +189,53 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         places: reached.places.into_iter().collect(),
         patterns,
     }
+}
+
+/// What the files `found` of a command (its lines `lines`) reach
+/// (`trust/imports.rs`), with what its lines say about where modules are
+/// looked for, what runs each file, and the variables they leave unknown.
+fn reached(
+    real_root: &Path,
+    root: &Path,
+    found: &[(String, PathBuf)],
+    lines: &[(CommandLine, String)],
+) -> super::imports::Reached {
+    let load_path: Vec<PathBuf> = lines
+        .iter()
+        .flat_map(|(line, dir)| {
+            let here = real_root.join(dir);
+            load_path(line)
+                .into_iter()
+                .map(move |d| crate::core::paths::lexical(&here.join(d)))
+        })
+        .collect();
+    let import_maps: Vec<String> = lines
+        .iter()
+        .flat_map(|(line, dir)| {
+            super::tasks::import_map_args(line)
+                .into_iter()
+                .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
+        })
+        .collect();
+    let site = python_site(real_root, lines);
+    let run_by = run_by(real_root, root, lines);
+    let outer: Vec<(String, String)> = lines
+        .iter()
+        .filter_map(|(line, _)| match line {
+            CommandLine::Shell(text) => Some(super::unknown::unknown_variables(text)),
+            CommandLine::Argv(_) => None,
+        })
+        .flatten()
+        .collect();
+    super::imports::reached(
+        real_root,
+        found,
+        &load_path,
+        &import_maps,
+        &site,
+        &run_by,
+        &outer,
+    )
 }
 
 /// Add to `patterns` what reading the command's tasks could not review

@@ -138,6 +138,14 @@ fn a_variable_one_script_exports_and_another_runs_is_covered_or_refused() {
             ],
         ),
         (
+            "export RUNNER=$(cat tools/which); sh tools/run.sh",
+            &[
+                ("tools/run.sh", "sh \"$RUNNER\"\n"),
+                ("tools/which", "tools/w.sh\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+        ),
+        (
             "sh tools/run.sh",
             &[
                 ("tools/run.sh", ". tools/env.sh\nsh tools/sub.sh\n"),
