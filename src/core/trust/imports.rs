@@ -24,6 +24,7 @@
 //! statements.
 
 mod dynamic;
+mod env_path;
 mod literal;
 mod node;
 mod requires;
@@ -69,13 +70,19 @@ pub struct Reached {
 /// root-relative), `site` the `site-packages` folders of a virtual
 /// environment inside the project whose Python the command runs (looked
 /// in after the script's folder and the root; their `.pth` files run
-/// as it starts).
+/// as it starts), `run_by` the program the command runs a file with
+/// (`python3 tools/app`: a file without an extension or a `#!` line is
+/// read as that program reads it), `outer` the variables the command's
+/// own lines set to what is known only as it runs (its scripts inherit
+/// them).
 pub fn reached(
     real_root: &Path,
     scripts: &[(String, PathBuf)],
     load_path: &[PathBuf],
     import_maps: &[String],
     site: &[PathBuf],
+    run_by: &HashMap<PathBuf, String>,
+    outer: &[(String, String)],
 ) -> Reached {
     let mut out = Reached::default();
     let mut folders = Folders::default();
@@ -109,6 +116,7 @@ pub fn reached(
         queue.push_back((rel, real, search));
     }
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
+    let mut shell_scripts: Vec<PathBuf> = Vec::new();
     while let Some((rel, real, mut search)) = queue.pop_front() {
         if !read.insert(real.clone()) {
             continue;
@@ -128,7 +136,7 @@ pub fn reached(
         let Some(text) = small_text(&real) else {
             continue;
         };
-        let kind = Kind::of(&rel, &text);
+        let kind = kind_of(&rel, &real, &text, run_by, &mut search);
         let here = real.parent().map(Path::to_path_buf).unwrap_or_default();
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
@@ -150,7 +158,10 @@ pub fn reached(
                 };
                 python_runs(real_root, &text, at, &mut folders, &mut out, &mut found)
             }
-            Kind::Shell => shell_runs(real_root, &text, &here, &mut out, &mut found),
+            Kind::Shell => {
+                shell_scripts.push(real.clone());
+                shell_runs(real_root, &text, &here, &mut out, &mut found);
+            }
             Kind::Node => {
                 let at = node::From {
                     dir: &here,
@@ -179,7 +190,58 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
+    shared_variables(&shell_scripts, outer, &mut out);
     out
+}
+
+/// What file `rel` (at `real`, holding `text`) is read as: by its name
+/// or `#!` line, else as the program the command runs it with reads it.
+/// A folder's `__main__.py` runs with the folder first in its `search`
+/// (`python3 tools/app`, `runpy.run_path("tools/app")`).
+fn kind_of(
+    rel: &str,
+    real: &Path,
+    text: &str,
+    run_by: &HashMap<PathBuf, String>,
+    search: &mut Vec<PathBuf>,
+) -> Kind {
+    if rel.ends_with("__main__.py")
+        && let Some(dir) = real.parent()
+        && search.first().is_none_or(|first| first != dir)
+    {
+        search.insert(0, dir.to_path_buf());
+    }
+    match Kind::of(rel, text) {
+        Kind::Other => Kind::of_program(run_by.get(real).map_or("", String::as_str)),
+        kind => kind,
+    }
+}
+
+/// A variable one shell script (or the command's line, `outer`) sets to
+/// what is known only as it runs (`export RUNNER=$(cat tools/which)` in
+/// a script the command sources) and another runs (`sh "$RUNNER"`): a
+/// refusal, as within one script.
+/// Each script's such variables count in every other (more refusals,
+/// never fewer: which sources or starts which is not followed).
+fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut Reached) {
+    if scripts.len() < 2 && outer.is_empty() || scripts.is_empty() {
+        return;
+    }
+    let texts: Vec<String> = scripts.iter().filter_map(|s| small_text(s)).collect();
+    let mut inherited: Vec<(String, String)> = texts
+        .iter()
+        .flat_map(|t| super::unknown::unknown_variables(t))
+        .chain(outer.iter().cloned())
+        .collect();
+    inherited.sort();
+    inherited.dedup_by(|a, b| a.0 == b.0);
+    if inherited.is_empty() {
+        return;
+    }
+    for text in &texts {
+        let found = super::unknown::shell_inheriting(text, &inherited);
+        out.patterns.extend(found.into_iter().take(MAX_NAMES));
+    }
 }
 
 /// What JavaScript or TypeScript file `text` (at `at`) runs: the
@@ -196,6 +258,7 @@ fn node_runs(
 ) {
     let computed = dynamic::js(text);
     refuse_computed(at.file, &computed.unknown, out);
+    node_path(real_root, text, at.file, maps, out);
     let specs = computed
         .names
         .iter()
@@ -214,6 +277,33 @@ fn node_runs(
     }
 }
 
+/// The folders JavaScript file `text` (`rel`) gives a Node child as
+/// `NODE_PATH` (`process.env.NODE_PATH = "vendor"`, a child's `env:
+/// {NODE_PATH: …}`; relative to where the command runs, the root): added
+/// to `maps.node_path`; a value that is no literal is a refusal.
+fn node_path(real_root: &Path, text: &str, rel: &str, maps: &mut Maps, out: &mut Reached) {
+    for line in text.lines().filter(|l| l.contains("NODE_PATH")) {
+        let code = match line.trim_start().starts_with("//") {
+            true => continue,
+            false => line,
+        };
+        for given in env_path::given(code, "NODE_PATH") {
+            let parts = env_path::parts(&given, "NODE_PATH");
+            if !parts.other.is_empty() {
+                let shown: String = code.trim().chars().take(80).collect();
+                refuse_computed(rel, &[shown], out);
+            }
+            for folder in parts.folders {
+                let dir = crate::core::paths::lexical(&real_root.join(folder));
+                let dir = fs::canonicalize(&dir).unwrap_or(dir);
+                if dir.starts_with(real_root) && !maps.node_path.contains(&dir) {
+                    maps.node_path.push(dir);
+                }
+            }
+        }
+    }
+}
+
 /// The project's module maps as seen from each folder a script loads
 /// from: the `tsconfig.json`, `jsconfig.json` and `package.json` files
 /// (or the `composer.json` files) from that folder up to the root, read
@@ -226,6 +316,10 @@ struct Maps {
     /// The import maps the command names (`--import-map`): before the
     /// ones found beside the scripts.
     named_deno: Vec<node::ImportMap>,
+    /// The folders a script gives a Node child as `NODE_PATH`
+    /// (canonical, inside the root): bare names are looked for there
+    /// after `node_modules`.
+    node_path: Vec<PathBuf>,
 }
 
 impl Maps {
@@ -277,6 +371,15 @@ enum Kind {
 }
 
 impl Kind {
+    /// What a program (`python3`, `/bin/sh`, `node`) reads its script as.
+    fn of_program(program: &str) -> Kind {
+        let name = program.rsplit('/').next().unwrap_or(program);
+        match name {
+            "" => Kind::Other,
+            _ => Kind::of("", &format!("#!{name}\n")),
+        }
+    }
+
     fn of(rel: &str, text: &str) -> Kind {
         let first = text.lines().next().unwrap_or("");
         let shebang = first.strip_prefix("#!").unwrap_or("");
@@ -599,7 +702,12 @@ fn python_runs(
     python_folder(real_root, &at, folders, out, found);
     for named in literal::python(text).paths.into_iter().take(MAX_NAMES) {
         for base in [at.dir, real_root] {
-            place(real_root, &base.join(&named), out, found);
+            let path = base.join(&named);
+            // `runpy.run_path("tools/app")`: a folder runs its `__main__.py`.
+            match path.is_dir() {
+                true => place(real_root, &path.join("__main__.py"), out, found),
+                false => place(real_root, &path, out, found),
+            }
         }
     }
     // `exec("import helper")`: the source a string holds is read too;
@@ -607,10 +715,19 @@ fn python_runs(
     let code = literal::python_code(text);
     let computed = dynamic::python(text);
     refuse_computed(at.file, &computed.unknown, out);
+    // `python3 -m pkg` in a string runs `pkg/__main__.py` too.
+    let run = literal::python_modules(text, &['\'', '"']);
+    let mains = run.iter().map(|m| format!("{m}.__main__"));
     let names = python_imports(text)
         .into_iter()
         .chain(python_imports(&code))
-        .chain(computed.names.iter().filter_map(|n| dotted(n, 0)));
+        .chain(computed.names.iter().filter_map(|n| dotted(n, 0)))
+        .chain(
+            run.iter()
+                .cloned()
+                .chain(mains)
+                .filter_map(|n| dotted(&n, 0)),
+        );
     for name in names.take(MAX_NAMES) {
         let bases: Vec<PathBuf> = match name.level {
             0 => at.search.to_vec(),
@@ -1027,7 +1144,7 @@ mod tests {
         let text: String = (0..3000).map(|i| format!("require('pkg{i}');\n")).collect();
         fs::write(dir.join("sum.js"), text).unwrap();
         let script = ("a/b/c/d/e/f/g/h/sum.js".to_string(), dir.join("sum.js"));
-        let reached = reached(&real, &[script], &[], &[], &[]);
+        let reached = reached(&real, &[script], &[], &[], &[], &HashMap::new(), &[]);
         assert!(
             reached.places.len() <= MAX_PLACES + 2,
             "{} places",

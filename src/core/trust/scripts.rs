@@ -115,9 +115,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     // count as the command's own, and the file they are read from as a
     // file it names; each with the folder it runs in (a sub-make's).
     let tasks = super::tasks::task_lines(&real_root, &command);
-    if super::tasks::was_cut() {
-        patterns.push(TOO_MANY_TASKS.to_string());
-    }
+    add_task_refusals(&mut patterns);
     let mut lines = vec![(command, String::new())];
     for task in tasks {
         // A line too long to review (a generated one, or one built to
@@ -166,25 +164,7 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     }
     found.sort();
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
-    let load_path: Vec<PathBuf> = lines
-        .iter()
-        .flat_map(|(line, dir)| {
-            let here = real_root.join(dir);
-            load_path(line)
-                .into_iter()
-                .map(move |d| crate::core::paths::lexical(&here.join(d)))
-        })
-        .collect();
-    let import_maps: Vec<String> = lines
-        .iter()
-        .flat_map(|(line, dir)| {
-            super::tasks::import_map_args(line)
-                .into_iter()
-                .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
-        })
-        .collect();
-    let site = python_site(&real_root, &lines);
-    let reached = super::imports::reached(&real_root, &found, &load_path, &import_maps, &site);
+    let reached = reached(&real_root, root, &found, &lines);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
             patterns.push(pattern.clone());
@@ -208,6 +188,64 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
         scripts,
         places: reached.places.into_iter().collect(),
         patterns,
+    }
+}
+
+/// What the files `found` of a command (its lines `lines`) reach
+/// (`trust/imports.rs`), with what its lines say about where modules are
+/// looked for, what runs each file, and the variables they leave unknown.
+fn reached(
+    real_root: &Path,
+    root: &Path,
+    found: &[(String, PathBuf)],
+    lines: &[(CommandLine, String)],
+) -> super::imports::Reached {
+    let load_path: Vec<PathBuf> = lines
+        .iter()
+        .flat_map(|(line, dir)| {
+            let here = real_root.join(dir);
+            load_path(line)
+                .into_iter()
+                .map(move |d| crate::core::paths::lexical(&here.join(d)))
+        })
+        .collect();
+    let import_maps: Vec<String> = lines
+        .iter()
+        .flat_map(|(line, dir)| {
+            super::tasks::import_map_args(line)
+                .into_iter()
+                .filter_map(move |map| crate::core::module_maps::join_rel(dir, &map))
+        })
+        .collect();
+    let site = python_site(real_root, lines);
+    let run_by = run_by(real_root, root, lines);
+    let outer: Vec<(String, String)> = lines
+        .iter()
+        .filter_map(|(line, _)| match line {
+            CommandLine::Shell(text) => Some(super::unknown::unknown_variables(text)),
+            CommandLine::Argv(_) => None,
+        })
+        .flatten()
+        .collect();
+    super::imports::reached(
+        real_root,
+        found,
+        &load_path,
+        &import_maps,
+        &site,
+        &run_by,
+        &outer,
+    )
+}
+
+/// Add to `patterns` what reading the command's tasks could not review
+/// (a bound stopped it, or a task runs what is known only as it runs).
+fn add_task_refusals(patterns: &mut Vec<String>) {
+    if super::tasks::was_cut() {
+        patterns.push(TOO_MANY_TASKS.to_string());
+    }
+    for why in super::tasks::refusals() {
+        patterns.push(format!("{}{why}", super::unknown::MARK));
     }
 }
 
@@ -467,6 +505,47 @@ fn words(command: &CommandLine) -> Vec<String> {
     out
 }
 
+/// The programs that read a script (a shell, `python`, `node`, …, as
+/// `imports.rs` knows them by a `#!` line).
+const SCRIPT_PROGRAMS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "node", "nodejs", "ruby", "perl",
+    "php", "lua",
+];
+
+/// The file each program of `lines` that reads a script runs (`python3
+/// tools/app`, `sh tools/app`: the first word after it that is no
+/// option), by its canonical path: a file without an extension or `#!`
+/// line is read as that program reads it.
+fn run_by(
+    real_root: &Path,
+    root: &Path,
+    lines: &[(CommandLine, String)],
+) -> std::collections::HashMap<PathBuf, String> {
+    let mut out = std::collections::HashMap::new();
+    for (line, dir) in lines {
+        let words = match line {
+            CommandLine::Shell(text) => shell_words(text),
+            CommandLine::Argv(argv) => argv.clone(),
+        };
+        for (at, word) in words.iter().enumerate() {
+            let name = word.rsplit('/').next().unwrap_or(word);
+            let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if !SCRIPT_PROGRAMS.contains(&program) && !SCRIPT_PROGRAMS.contains(&name) {
+                continue;
+            }
+            let Some(script) = words[at + 1..].iter().find(|w| !w.starts_with('-')) else {
+                continue;
+            };
+            for base in [root.to_path_buf(), root.join(dir)] {
+                if let Some((_, real)) = inside(real_root, &base.join(script)) {
+                    out.entry(real).or_insert_with(|| program.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The folders a command adds to Ruby's or Perl's search, as written
 /// (relative to where it runs): each `-I dir` and `-Idir`, and the parts
 /// of `RUBYLIB=`, `PERL5LIB=` and `PERLLIB=` assignments. Shell words are
@@ -596,7 +675,9 @@ fn inside_any(real_root: &Path, path: &Path) -> Vec<(String, PathBuf)> {
                 continue;
             };
             let path = entry.path();
-            if is_sample_hook(&path) {
+            // What Python writes as it runs (the compiled modules it runs
+            // unchecked are covered with their source, `imports.rs`).
+            if is_sample_hook(&path) || path.file_name().is_some_and(|n| n == "__pycache__") {
                 continue;
             }
             if kind.is_dir() {
@@ -617,14 +698,15 @@ fn inside_any(real_root: &Path, path: &Path) -> Vec<(String, PathBuf)> {
 /// `$commitmsg` was a refusal).
 fn is_sample_hook(path: &Path) -> bool {
     let parent = path.parent();
+    // A repository's folder: `.git`, or a bare one's (`other.git`,
+    // `.git/modules/sub`), which holds `HEAD`.
     path.extension().is_some_and(|e| e == "sample")
         && parent
             .and_then(Path::file_name)
             .is_some_and(|n| n == "hooks")
         && parent
             .and_then(Path::parent)
-            .and_then(Path::file_name)
-            .is_some_and(|n| n == ".git")
+            .is_some_and(|git| git.ends_with(".git") || git.join("HEAD").is_file())
 }
 
 /// `(relative path, canonical path)` when `path` is a regular file whose

@@ -26,6 +26,7 @@ mod automatic;
 mod expand;
 mod git_alias;
 mod node_runner;
+mod pytest_collect;
 mod runner_configs;
 
 /// The most task lines read for one command (tasks running tasks), and
@@ -38,6 +39,9 @@ pub(super) const MAX_TASK_LINES: usize = 256;
 thread_local! {
     /// Whether the last [`task_lines`] on this thread stopped at a bound.
     static CUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Why the last [`task_lines`] on this thread found what a command
+    /// runs to be known only as it runs (a refusal each).
+    static REFUSALS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
     /// What the expansions of one [`task_lines`] may still spend, all its
     /// makes together: references and calls, and bytes of values read.
     static EXPANSION: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
@@ -46,6 +50,22 @@ thread_local! {
 /// Note that the reading stops at a bound with more left to read.
 pub(super) fn cut() {
     CUT.with(|c| c.set(true));
+}
+
+/// Note that what a task runs is known only as it runs: `why`, for the
+/// user (`trust/unknown.rs` marks it as a refusal).
+pub(super) fn refuse(why: String) {
+    REFUSALS.with(|r| {
+        let mut r = r.borrow_mut();
+        if !r.contains(&why) {
+            r.push(why);
+        }
+    });
+}
+
+/// The refusals of the last [`task_lines`] on this thread ([`refuse`]).
+pub(super) fn refusals() -> Vec<String> {
+    REFUSALS.with(|r| r.borrow().clone())
 }
 
 /// Whether the last [`task_lines`] on this thread left something unread
@@ -126,6 +146,7 @@ pub(super) struct TaskLine {
 /// [`MAX_TASK_LINES`]; [`was_cut`] says whether a bound stopped it.
 pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLine> {
     CUT.with(|c| c.set(false));
+    REFUSALS.with(|r| r.borrow_mut().clear());
     EXPANSION.with(|e| e.set((MAX_EXPANSION_STEPS, MAX_EXPANSION_WORK)));
     let mut out: Vec<TaskLine> = Vec::new();
     let mut pending = vec![(command.clone(), String::new(), 0)];

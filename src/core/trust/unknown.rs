@@ -51,6 +51,36 @@ pub fn shell(text: &str) -> Vec<String> {
     out
 }
 
+/// The variables shell text `text` leaves set to what is known only as
+/// it runs, each with how (`RUNNER` of `export RUNNER=$(cat f)`): a
+/// script it sources, or a child it starts, may run them.
+pub fn unknown_variables(text: &str) -> Vec<(String, String)> {
+    let mut vars = HashMap::new();
+    read(text, 0, &mut vars, &mut Vec::new());
+    let mut out: Vec<(String, String)> = vars
+        .into_iter()
+        .filter_map(|(name, value)| match value {
+            Value::Unknown(how) => Some((name, how)),
+            Value::Known => None,
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// [`shell`] of `text` with the variables `inherited` set as they are
+/// where it runs ([`unknown_variables`] of the scripts that run it or
+/// that it sources).
+pub fn shell_inheriting(text: &str, inherited: &[(String, String)]) -> Vec<String> {
+    let mut vars: HashMap<String, Value> = inherited
+        .iter()
+        .map(|(name, how)| (name.clone(), Value::Unknown(how.clone())))
+        .collect();
+    let mut out = Vec::new();
+    read(text, 0, &mut vars, &mut out);
+    out
+}
+
 /// The words of shell text as its programs get them (quotes taken
 /// out), its statements one after another.
 pub fn words(text: &str) -> Vec<String> {

@@ -204,6 +204,26 @@ fn words_of_literals(text: &str, comment: &str, quotes: &[char]) -> Named {
     out
 }
 
+/// The modules a script's string literals run with `python -m`
+/// (`os.system("python3 -m tools.w")`, `subprocess.run([sys.executable,
+/// "-m", "vv"])`): the word after each `-m` among a line's literals.
+pub(super) fn python_modules(text: &str, quotes: &[char]) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines().take(MAX_WORDS) {
+        let mut after_m = false;
+        for word in literals(line, quotes)
+            .into_iter()
+            .flat_map(str::split_whitespace)
+        {
+            if after_m && !out.iter().any(|m| m == word) {
+                out.push(word.to_string());
+            }
+            after_m = word == "-m";
+        }
+    }
+    out
+}
+
 /// The Python source a script's string literals hold when they hold an
 /// import (`exec("import helper")`, `exec('from tools import h\nh.f()')`),
 /// its `\n` read as line ends: what `exec` would run.

@@ -300,7 +300,7 @@ pub(super) fn look_up(
     let mut at = here.to_path_buf();
     loop {
         if !at.starts_with(real_root) {
-            return;
+            break;
         }
         let folder = at.join("node_modules").join(package);
         if let Some(installed) = installed(real_root, &folder)
@@ -312,6 +312,12 @@ pub(super) fn look_up(
             return;
         }
         if !at.pop() {
+            break;
+        }
+    }
+    // Then the folders a `NODE_PATH` given to a child names.
+    for dir in &maps.node_path {
+        if load(real_root, &dir.join(spec), out, found) {
             return;
         }
     }

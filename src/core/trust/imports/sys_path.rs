@@ -2,7 +2,9 @@
 //! its imports are looked for there too: `sys.path.insert(0,
 //! os.path.join(os.path.dirname(__file__), "..", "vendor"))`,
 //! `sys.path.append("vendor")`, `site.addsitedir("tools/sd")` (whose
-//! `.pth` files also run). The folder is worked out from the string
+//! `.pth` files also run), and `PYTHONPATH` given to a Python child it
+//! starts (`os.environ["PYTHONPATH"] = "vendor"`, `env=`, `os.putenv`;
+//! read by `env_path.rs`). The folder is worked out from the string
 //! literals and the parent steps of `__file__` (`dirname`, `.parent`,
 //! `.parents[n]`), from the script's file, or from the root (where a
 //! command runs) without it. A value that holds anything else (a
@@ -11,6 +13,8 @@
 //! an import would then be looked for where no review looked.
 
 use std::path::{Path, PathBuf};
+
+use super::env_path::{self, split_top};
 
 /// What a Python text adds to its module search.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -46,6 +50,9 @@ pub(super) fn added(text: &str, file: &Path, root: &Path) -> Added {
     let mut out = Added::default();
     for line in text.lines() {
         let code = line.split('#').next().unwrap_or("");
+        for given in env_path::given(code, "PYTHONPATH") {
+            pythonpath(&given, file, root, code, &mut out);
+        }
         if code.contains("sys.path") && !CALLS.iter().any(|(c, _)| code.contains(c)) {
             // `sys.path = […]`, `sys.path += […]`, `sys.path[0:0] = […]`.
             if let Some((target, value)) = code.split_once('=')
@@ -97,48 +104,50 @@ fn assigned(value: &str, file: &Path, root: &Path, code: &str, out: &mut Added) 
     }
 }
 
-/// `text` split at `at` outside brackets and string literals.
-fn split_top(text: &str, at: char) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
-            (None, c) if c == at && depth == 0 => {
-                out.push(&text[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
+/// The folders of a value given to a child's `PYTHONPATH`
+/// ([`env_path`]): a Python the script starts looks its imports up there
+/// (relative to where it runs, the root), so they are searched as if
+/// added to `sys.path`; a part that is no literal is worked out as a
+/// `sys.path` folder is, or known only as it runs.
+fn pythonpath(given: &env_path::Given, file: &Path, root: &Path, code: &str, out: &mut Added) {
+    let parts = env_path::parts(given, "PYTHONPATH");
+    for literal in parts.folders {
+        let dir = crate::core::paths::lexical(&root.join(literal));
+        if !out.folders.contains(&dir) {
+            out.folders.push(dir);
         }
     }
-    out.push(&text[start..]);
-    out
+    for part in parts.other {
+        match given {
+            env_path::Given::Expression(_) => folder(&part, file, root, false, code, out),
+            env_path::Given::Shell(_) => unknown(code, out),
+        }
+    }
+}
+
+/// Note that line `code` sets where Python finds modules by a value
+/// known only as it runs.
+fn unknown(code: &str, out: &mut Added) {
+    let shown: String = code.trim().chars().take(80).collect();
+    let why =
+        format!("changes where Python finds modules by a value known only as it runs (`{shown}`)");
+    if !out.unknown.contains(&why) {
+        out.unknown.push(why);
+    }
 }
 
 /// Work out the folder of expression `value` (of line `code`) and note it
 /// in `out`, or note that it is known only as it runs.
 fn folder(value: &str, file: &Path, root: &Path, site: bool, code: &str, out: &mut Added) {
     let (literals, rest) = split_literals(value);
-    let unknown = rest
+    let is_unknown = rest
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
         .any(|w| !KNOWN.contains(&w))
         || (literals.is_empty() && !rest.contains("__file__") && !rest.contains("getcwd"))
         || rest.contains("[") && !rest.contains("parents[");
-    if unknown {
-        let shown: String = code.trim().chars().take(80).collect();
-        let why = format!(
-            "changes where Python finds modules by a value known only as it runs (`{shown}`)"
-        );
-        if !out.unknown.contains(&why) {
-            out.unknown.push(why);
-        }
+    if is_unknown {
+        unknown(code, out);
         return;
     }
     let mut base = match rest.contains("__file__") {

@@ -5,7 +5,10 @@
 //! command sets itself (`git -c alias.x='!sh tools/s.sh' x`). The
 //! project files a config includes (`include.path`, `includeIf`) are
 //! read as it is, and `git -C sub` reads `sub`'s own `.git/config` and
-//! runs its alias in `sub`. A command
+//! runs its alias in `sub`; a `.git` that is a file (`gitdir: …`, a
+//! submodule's or a linked work tree's) is followed to the config it
+//! points to, as `--git-dir=…` and `GIT_DIR=…` are, and one leading out
+//! of the project is a refusal (no review saw it). A command
 //! that runs `git` covers `.git/config` as a file it reads (any edit
 //! withdraws the consent) with its values as words (each file they name
 //! is covered), and the alias it runs is a task line of its own, read as
@@ -46,10 +49,22 @@ pub(super) fn lines(real_root: &Path, dir: &str, command: &CommandLine) -> Vec<T
         let mut subcommand = None;
         // `git -C sub …` runs in `sub`, with its repository's config.
         let mut repo = dir.to_string();
+        // `GIT_DIR=x git …` (or an earlier `export GIT_DIR=x`), `--git-dir`.
+        let mut git_dir = words[..at]
+            .iter()
+            .filter_map(|w| w.strip_prefix("GIT_DIR="))
+            .next_back()
+            .map(str::to_string);
         while let Some(arg) = rest.next() {
             if arg == "-c" {
                 let set = rest.next().map(String::as_str).unwrap_or("");
                 aliases.extend(alias_of(set));
+            } else if arg == "--git-dir" || arg.starts_with("--git-dir=") {
+                let value = match arg.strip_prefix("--git-dir=") {
+                    Some(value) => Some(value),
+                    None => rest.next().map(String::as_str),
+                };
+                git_dir = value.map(|v| v.to_string());
             } else if arg == "-C" {
                 let to = rest.next().map(String::as_str).unwrap_or("");
                 match join_rel(&repo, to) {
@@ -63,11 +78,27 @@ pub(super) fn lines(real_root: &Path, dir: &str, command: &CommandLine) -> Vec<T
                 break;
             }
         }
-        // Git finds the repository from there up; a shell alias runs at
-        // the top of its work tree.
+        // Git finds the repository from there up (or where `--git-dir`
+        // says); a shell alias runs at the top of its work tree.
+        let repository = match &git_dir {
+            Some(named) => join_rel(&repo, named).ok_or_else(|| named.clone()),
+            None => Ok(join_rel(&top_of(real_root, &repo), ".git").unwrap_or_default()),
+        };
         let repo = top_of(real_root, &repo);
-        let config = join_rel(&repo, ".git/config").unwrap_or_default();
-        for (file, read) in configs(real_root, &config) {
+        let Some(config_files) = repository
+            .and_then(|git| repository_configs(real_root, &git))
+            .map_err(|leads| {
+                super::refuse(format!(
+                    "runs `git` with a repository outside the project or not found \
+                     (`{leads}`), whose config (its aliases) no review saw"
+                ))
+            })
+            .ok()
+        else {
+            continue;
+        };
+        let config = config_files.first().cloned().unwrap_or_default();
+        for (file, read) in config_files.iter().flat_map(|c| configs(real_root, c)) {
             aliases.extend(read.aliases);
             out.push(TaskLine {
                 config: file,
@@ -95,6 +126,59 @@ pub(super) fn lines(real_root: &Path, dir: &str, command: &CommandLine) -> Vec<T
         }
     }
     out
+}
+
+/// The config files of the repository folder `git` (root-relative):
+/// its `config`, and for a linked work tree (its `commondir`) the shared
+/// one and its `config.worktree`. A `.git` that is a file (`gitdir:
+/// ../.git/modules/sub`, as a submodule's or a work tree's) is followed;
+/// `Err` with the place named when it leads out of the project (or
+/// cannot be read), where no review looks.
+fn repository_configs(real_root: &Path, git: &str) -> Result<Vec<String>, String> {
+    let git = match real_root.join(git).is_file() {
+        true => pointed_to(real_root, git, "gitdir:")?,
+        false => inside(real_root, git)?,
+    };
+    let mut out = vec![join_rel(&git, "config").unwrap_or_default()];
+    let commondir = join_rel(&git, "commondir").unwrap_or_default();
+    if real_root.join(&commondir).is_file() {
+        let common = pointed_to(real_root, &commondir, "")?;
+        out.push(join_rel(&common, "config").unwrap_or_default());
+        out.push(join_rel(&git, "config.worktree").unwrap_or_default());
+    }
+    Ok(out)
+}
+
+/// The folder the first line of file `rel` names after `prefix` (a
+/// `.git` file's `gitdir: …`, a `commondir`'s path), relative to the
+/// file's folder or absolute: root-relative, or `Err` when it leads out
+/// of the project or the file says no such thing.
+fn pointed_to(real_root: &Path, rel: &str, prefix: &str) -> Result<String, String> {
+    let text = crate::core::trust::imports::small_text(&real_root.join(rel))
+        .filter(|t| t.len() <= 4096)
+        .ok_or_else(|| rel.to_string())?;
+    let line = text.lines().next().unwrap_or("");
+    let target = line
+        .strip_prefix(prefix)
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| rel.to_string())?;
+    let folder = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    let path = real_root.join(folder).join(target);
+    let real = std::fs::canonicalize(&path).map_err(|_| target.to_string())?;
+    let inside = real
+        .strip_prefix(real_root)
+        .map_err(|_| target.to_string())?;
+    Ok(crate::core::walk::rel_string(inside))
+}
+
+/// `rel` when it leads (links followed) to a place inside the project
+/// or to nothing (no repository: no config), else `Err` naming it.
+fn inside(real_root: &Path, rel: &str) -> Result<String, String> {
+    match std::fs::canonicalize(real_root.join(rel)) {
+        Ok(real) if !real.starts_with(real_root) => Err(rel.to_string()),
+        _ => Ok(rel.to_string()),
+    }
 }
 
 /// The most config files read for one `git` (the repository's and the
@@ -188,19 +272,23 @@ struct Config {
 fn read_config(text: &str) -> Config {
     let mut out = Config::default();
     let mut section = String::new();
-    for line in text.lines().take(20_000) {
-        let line = line.trim();
+    for line in logical_lines(text).iter().take(20_000) {
+        let mut line = line.trim();
         if line.starts_with(['#', ';']) || line.is_empty() {
             continue;
         }
         if let Some(head) = line.strip_prefix('[') {
+            // `[alias] sum = !sh x`: a key may follow on the header's line.
+            let (head, rest) = head.split_once(']').unwrap_or((head, ""));
             section = head
-                .trim_end_matches(']')
                 .split_whitespace()
                 .next()
                 .unwrap_or("")
                 .to_ascii_lowercase();
-            continue;
+            line = rest.trim();
+            if line.is_empty() || line.starts_with(['#', ';']) {
+                continue;
+            }
         }
         let Some((key, value)) = line.split_once('=') else {
             continue;
@@ -215,6 +303,25 @@ fn read_config(text: &str) -> Config {
         {
             out.includes.push(value);
         }
+    }
+    out
+}
+
+/// The lines of a git config text as git reads them: one ending in a
+/// `\` goes on with the next.
+fn logical_lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut joining = false;
+    for line in text.lines().take(20_000) {
+        let (body, continues) = match line.strip_suffix('\\') {
+            Some(body) => (body, true),
+            None => (line, false),
+        };
+        match out.last_mut() {
+            Some(last) if joining => last.push_str(body),
+            _ => out.push(body.to_string()),
+        }
+        joining = continues;
     }
     out
 }

@@ -6,17 +6,19 @@
 //! `setup.cfg` decide what is built and run; `pytest` imports the
 //! `conftest.py` files from the root down to the tests it runs and reads
 //! its options (`addopts = -p plugin`) from `pytest.ini`, `pyproject.toml`,
-//! `tox.ini` or `setup.cfg`. Each of those files, from where the command
+//! `tox.ini`, `setup.cfg` or the file `-c` names. Each of those files, from where the command
 //! runs up to the root, is named as a word of a line (so one that appears
 //! later withdraws the consent) and, when present, read as a config whose
 //! values name files in turn (`trust/tasks/node_runner.rs` does the same
-//! for npm's). A `pytest` that names no test collects every
-//! `test_*.py`, `*_test.py` and `conftest.py` below where it runs: each
-//! is covered, and one that appears later withdraws the consent.
+//! for npm's). A `pytest` that names no test collects what its
+//! configuration's `python_files` match below where it runs
+//! (`pytest_collect.rs`): each is covered, and one that appears later
+//! withdraws the consent.
 
 use std::path::Path;
 
 use super::TaskLine;
+use super::pytest_collect;
 
 /// What `bundle` reads.
 const BUNDLER: [&str; 5] = [
@@ -67,13 +69,64 @@ pub(super) fn lines(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLi
         out.extend(configs(real_root, dir, &PYTHON_PROJECT));
     }
     if let Some(at) = pytest_at(&programs) {
-        out.extend(configs(real_root, dir, &PYTEST));
-        out.push(conftests(dir, &words[at + 1..]));
-        if !names_a_path(real_root, dir, &words[at + 1..]) {
-            out.push(collected(real_root, dir));
+        let args = &words[at + 1..];
+        let (given, named) = pytest_collect::from_arguments(args);
+        let mut read = configs(real_root, dir, &PYTEST);
+        for file in named {
+            read.extend(config_file(real_root, dir, &file));
         }
+        out.push(conftests(dir, args));
+        if !names_a_path(real_root, dir, args) {
+            out.extend(pytest_collected(real_root, dir, given, &read));
+        }
+        out.extend(read);
     }
     out
+}
+
+/// The file `-c FILE` names (run in `dir`) as a config of its values,
+/// and a line naming it (one that appears later is read).
+fn config_file(real_root: &Path, dir: &str, file: &str) -> Vec<TaskLine> {
+    let Some(rel) = crate::core::module_maps::join_rel(dir, file) else {
+        return Vec::new();
+    };
+    let text = crate::core::trust::imports::small_text(&real_root.join(&rel));
+    let mut out = vec![TaskLine {
+        config: String::new(),
+        dir: String::new(),
+        line: rel.clone(),
+        named: false,
+    }];
+    out.extend(text.map(|text| TaskLine {
+        config: rel,
+        dir: dir.to_string(),
+        line: super::node_runner::values(&text),
+        named: false,
+    }));
+    out
+}
+
+/// The line naming what `pytest` with no path collects in `dir`, with
+/// the options `given` on the command line and those of the configs
+/// `read`; none, and a refusal, when that cannot be known.
+fn pytest_collected(
+    real_root: &Path,
+    dir: &str,
+    given: pytest_collect::Options,
+    read: &[TaskLine],
+) -> Option<TaskLine> {
+    let mut all = vec![given];
+    for task in read.iter().filter(|t| !t.config.is_empty()) {
+        let text = crate::core::trust::imports::small_text(&real_root.join(&task.config))
+            .unwrap_or_default();
+        match pytest_collect::options_of(&task.config, &text) {
+            Ok(options) => all.push(options),
+            Err(why) => super::refuse(format!("runs pytest, whose configuration {why}")),
+        }
+    }
+    pytest_collect::collected(real_root, dir, &all)
+        .map_err(|why| super::refuse(format!("runs pytest, whose configuration {why}")))
+        .ok()
 }
 
 /// The files `names` from folder `dir` up to the root: a line naming
@@ -225,78 +278,37 @@ fn conftests(dir: &str, args: &[String]) -> TaskLine {
     }
 }
 
+/// The options of `pytest` whose value is the next word (a path among
+/// them names no test: `-c tools/other.ini`, `--ignore tests/slow`).
+const PYTEST_VALUES: [&str; 14] = [
+    "-c",
+    "--config-file",
+    "-o",
+    "--override-ini",
+    "-p",
+    "-k",
+    "-m",
+    "--rootdir",
+    "--confcutdir",
+    "--basetemp",
+    "--ignore",
+    "--ignore-glob",
+    "--deselect",
+    "--junitxml",
+];
+
 /// Whether any argument of `pytest` (run in `dir`) names a file or
 /// folder that is there: else it collects from where it runs.
 fn names_a_path(real_root: &Path, dir: &str, args: &[String]) -> bool {
-    args.iter()
+    let values = args.iter().enumerate().filter(|(at, _)| {
+        let before = at.checked_sub(1).and_then(|b| args.get(b));
+        !before.is_some_and(|b| PYTEST_VALUES.contains(&b.as_str()))
+    });
+    values
+        .map(|(_, arg)| arg)
         .filter(|a| !a.starts_with('-'))
         .filter_map(|a| crate::core::module_maps::join_rel(dir, a.split("::").next().unwrap_or(a)))
         .any(|rel| !rel.is_empty() && real_root.join(rel).exists())
-}
-
-/// The most folder entries looked at, and test files named, for a
-/// `pytest` that collects by pattern; past either the command cannot be
-/// trusted (what it collects is not all reviewed).
-const MAX_COLLECTED_ENTRIES: usize = 20_000;
-const MAX_COLLECTED_FILES: usize = 512;
-
-/// The folders `pytest` does not collect from (its `norecursedirs`).
-const NOT_COLLECTED: [&str; 7] = [
-    "node_modules",
-    "venv",
-    "build",
-    "dist",
-    "CVS",
-    "_darcs",
-    "__pycache__",
-];
-
-/// What `pytest` with no path collects from `dir`: every `test_*.py`,
-/// `*_test.py` and `conftest.py` below it (not in hidden folders nor
-/// [`NOT_COLLECTED`]), named in a line so each is covered; a file that
-/// appears later is found again, so it withdraws the consent.
-fn collected(real_root: &Path, dir: &str) -> TaskLine {
-    let mut names = Vec::new();
-    let mut entries = 0usize;
-    let mut folders = vec![dir.to_string()];
-    while let Some(folder) = folders.pop() {
-        let Ok(read) = std::fs::read_dir(real_root.join(&folder)) else {
-            continue;
-        };
-        for entry in read.flatten() {
-            entries += 1;
-            if entries > MAX_COLLECTED_ENTRIES || names.len() > MAX_COLLECTED_FILES {
-                super::cut();
-                folders.clear();
-                break;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let rel = crate::core::module_maps::join(&folder, &name);
-            let Ok(kind) = entry.file_type() else {
-                continue;
-            };
-            if kind.is_dir() {
-                let skipped = name.starts_with('.')
-                    || name.ends_with(".egg")
-                    || NOT_COLLECTED.contains(&name.as_str());
-                if !skipped {
-                    folders.push(rel);
-                }
-            } else if name == "conftest.py"
-                || (name.ends_with(".py")
-                    && (name.starts_with("test_") || name.ends_with("_test.py")))
-            {
-                names.push(rel);
-            }
-        }
-    }
-    names.sort();
-    TaskLine {
-        config: String::new(),
-        dir: String::new(),
-        line: names.join(" "),
-        named: false,
-    }
 }
 
 #[cfg(test)]

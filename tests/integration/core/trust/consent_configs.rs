@@ -28,6 +28,16 @@ fn git_init_in(p: &Project, dir: &str) {
     assert!(status.success());
 }
 
+/// `git init -q --bare` in `dir` of the project.
+fn git_init_bare(p: &Project, dir: &str) {
+    let status = Command::new("git")
+        .args(["init", "-q", "--bare", dir])
+        .current_dir(p.root())
+        .status()
+        .expect("git");
+    assert!(status.success());
+}
+
 /// An alias in a file `.git/config` includes (`include.path`,
 /// `includeIf`): the file and what the alias runs are covered.
 #[test]
@@ -180,4 +190,183 @@ fn a_literal_sys_path_slice_is_covered_and_lapses_read_plainly() {
     p.write("tests/test_a.py", "def test_a():\n    pass\n");
     let shown = p.ok(&["trust", "--yes"]);
     assert!(!shown.contains("modules in /"), "{shown}");
+}
+
+/// What pytest's configuration says it collects is read, from each file
+/// it reads options from (and one `-c` names): `python_files` (a new
+/// file matching its pattern withdraws the consent, as a new `test_*.py`
+/// does), `testpaths`, `norecursedirs` (replacing the folders left out
+/// by default).
+#[test]
+fn consent_covers_what_pytest_s_configuration_says_it_collects() {
+    const CHECK: &str = "def test_a():\n    pass\n";
+    let cases: &[(&str, Files, &str)] = &[
+        (
+            "python3 -m pytest -q -s",
+            &[
+                ("pytest.ini", "[pytest]\npython_files = check_*.py\n"),
+                ("tests/check_a.py", CHECK),
+            ],
+            "tests/check_b.py",
+        ),
+        (
+            "pytest -q",
+            &[
+                (
+                    "pytest.ini",
+                    "[pytest]\npython_files =\n    check_*.py\n    *_spec.py\n",
+                ),
+                ("tests/check_a.py", CHECK),
+                ("tests/a_spec.py", CHECK),
+            ],
+            "tests/a_spec.py",
+        ),
+        (
+            "pytest",
+            &[
+                (
+                    "pyproject.toml",
+                    "[tool.pytest.ini_options]\npython_files = [\"check_*.py\"]\n",
+                ),
+                ("tests/check_a.py", CHECK),
+            ],
+            "tests/deep/check_b.py",
+        ),
+        (
+            "pytest",
+            &[
+                ("tox.ini", "[tox]\n\n[pytest]\npython_files = check_*.py\n"),
+                ("tests/check_a.py", CHECK),
+            ],
+            "tests/check_a.py",
+        ),
+        (
+            "pytest",
+            &[
+                ("setup.cfg", "[tool:pytest]\npython_files = check_*.py\n"),
+                ("tests/check_a.py", CHECK),
+            ],
+            "tests/check_b.py",
+        ),
+        (
+            "pytest",
+            &[
+                (
+                    "pytest.ini",
+                    "[pytest]\ntestpaths = t2\npython_files = check_*.py\n",
+                ),
+                ("t2/check_a.py", CHECK),
+            ],
+            "t2/deep/check_b.py",
+        ),
+        (
+            "pytest",
+            &[
+                ("pytest.ini", "[pytest]\nnorecursedirs = foo\n"),
+                ("build/test_b.py", CHECK),
+            ],
+            "build/test_b.py",
+        ),
+        (
+            "pytest -c tools/other.ini",
+            &[
+                ("tools/other.ini", "[pytest]\npython_files = check_*.py\n"),
+                ("tests/check_a.py", CHECK),
+            ],
+            "tests/check_b.py",
+        ),
+        (
+            "pytest -o 'python_files=check_*.py'",
+            &[("tests/check_a.py", CHECK)],
+            "tests/check_b.py",
+        ),
+    ];
+    assert_edits_lapse(cases);
+}
+
+/// `git -C sub sum` where `sub/.git` is a file (`gitdir:
+/// ../.git/modules/sub`, as a submodule has): the config it points to
+/// defines the alias, and is covered with what the alias runs; one
+/// leading out of the project cannot be trusted. `--git-dir=…` and
+/// `GIT_DIR=…` name the repository the same way, and a bare one's
+/// example hooks are no scripts. A section's first key on its header's
+/// line and a value continued with `\` are read as git reads them.
+#[test]
+fn consent_covers_the_config_a_git_file_or_git_dir_points_to() {
+    const ALIAS: &str = "[core]\n\tbare = false\n[alias]\n\tsum = !sh ../tools/s.sh\n";
+    let submodule = |edited: &str| {
+        let p = Project::empty();
+        hostile(&p, "git -C sub sum");
+        git_init_bare(&p, ".git/modules/sub");
+        std::fs::create_dir_all(p.path("sub")).expect("mkdir");
+        p.write("sub/.git", "gitdir: ../.git/modules/sub\n");
+        p.write(".git/modules/sub/config", ALIAS);
+        p.write("tools/s.sh", RUN_SH);
+        let shown = p.ok(&["trust", "--yes"]);
+        assert!(shown.contains("runs tools/s.sh (content"), "{shown}");
+        assert!(stdout(&p.run(&["build"])).contains("SUMMARY"));
+        match edited {
+            "tools/s.sh" => p.write(edited, payload(edited)),
+            _ => p.write(
+                edited,
+                &ALIAS.replace("sh ../tools/s.sh", "touch pwned.txt"),
+            ),
+        }
+        assert_consent_lapsed(&p, edited);
+        assert!(!p.path("sub/pwned.txt").exists(), "ran unreviewed in sub");
+    };
+    submodule("tools/s.sh");
+    submodule(".git/modules/sub/config");
+
+    let outside = tempfile::tempdir().expect("tempdir");
+    let p = Project::empty();
+    hostile(&p, "git -C sub sum");
+    std::fs::create_dir_all(p.path("sub")).expect("mkdir");
+    p.write(
+        "sub/.git",
+        &format!("gitdir: {}\n", outside.path().display()),
+    );
+    let out = p.run(&["trust", "--yes"]);
+    assert!(!out.status.success(), "a repository outside the project");
+
+    for command in ["git --git-dir=other.git sum", "GIT_DIR=other.git git sum"] {
+        let p = Project::empty();
+        hostile(&p, command);
+        git_init_bare(&p, "other.git");
+        p.write(
+            "other.git/config",
+            "[core]\n\tbare = true\n[alias]\n\tsum = !sh tools/s.sh\n",
+        );
+        p.write("tools/s.sh", RUN_SH);
+        p.ok(&["trust", "--yes"]);
+        p.write("tools/s.sh", payload("tools/s.sh"));
+        assert_consent_lapsed(&p, command);
+    }
+
+    assert_cases_lapse(&[
+        Case {
+            command: "git sum",
+            files: &[
+                (
+                    ".git/config",
+                    "[core]\n\tbare = false\n[alias] sum = !sh tools/s.sh\n",
+                ),
+                ("tools/s.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/s.sh",
+        },
+        Case {
+            command: "git sum",
+            files: &[
+                (
+                    ".git/config",
+                    "[core]\n\tbare = false\n[alias]\n\tsum = !sh \\\n tools/s.sh\n",
+                ),
+                ("tools/s.sh", RUN_SH),
+            ],
+            executable: &[],
+            edited: "tools/s.sh",
+        },
+    ]);
 }

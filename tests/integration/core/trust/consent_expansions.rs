@@ -4,7 +4,7 @@
 //! expansion falls back to (`${S:-tools/w.sh}`) is a value the variable
 //! takes; both are covered as a literal command or assignment is.
 
-use super::consent_runtime::{Case, RUN_SH, assert_cases_lapse};
+use super::consent_runtime::{Case, RUN_SH, assert_cases_lapse, assert_refused};
 
 /// A script that runs `w.sh` for its output.
 const W_SH: &str = "#!/bin/sh\necho SUMMARY\n";
@@ -108,5 +108,52 @@ fn consent_covers_the_word_a_parameter_expansion_falls_back_to() {
             executable: &[],
             edited: "tools/w.sh",
         },
+    ]);
+}
+
+/// A variable one script exports and another runs (`. tools/env.sh &&
+/// sh tools/run.sh`, run.sh `sh "$RUNNER"`): set to a literal, the file
+/// is covered; set from what a command prints, it is a refusal as it is
+/// within one script.
+#[test]
+fn a_variable_one_script_exports_and_another_runs_is_covered_or_refused() {
+    assert_cases_lapse(&[Case {
+        command: ". tools/env.sh && sh tools/run.sh",
+        files: &[
+            ("tools/env.sh", "export RUNNER=tools/w.sh\n"),
+            ("tools/run.sh", "sh \"$RUNNER\"\n"),
+            ("tools/w.sh", RUN_SH),
+        ],
+        executable: &[],
+        edited: "tools/w.sh",
+    }]);
+    assert_refused(&[
+        (
+            ". tools/env.sh && sh tools/run.sh",
+            &[
+                ("tools/env.sh", "export RUNNER=$(cat tools/which)\n"),
+                ("tools/run.sh", "sh \"$RUNNER\"\n"),
+                ("tools/which", "tools/w.sh\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+        ),
+        (
+            "export RUNNER=$(cat tools/which); sh tools/run.sh",
+            &[
+                ("tools/run.sh", "sh \"$RUNNER\"\n"),
+                ("tools/which", "tools/w.sh\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+        ),
+        (
+            "sh tools/run.sh",
+            &[
+                ("tools/run.sh", ". tools/env.sh\nsh tools/sub.sh\n"),
+                ("tools/env.sh", "RUNNER=`cat tools/which`; export RUNNER\n"),
+                ("tools/sub.sh", "sh \"$RUNNER\"\n"),
+                ("tools/which", "tools/w.sh\n"),
+                ("tools/w.sh", RUN_SH),
+            ],
+        ),
     ]);
 }

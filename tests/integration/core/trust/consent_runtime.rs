@@ -450,3 +450,165 @@ fn consent_covers_what_runners_read_before_the_script() {
     ];
     assert_edits_lapse(cases);
 }
+
+/// Each case (a command and the files it finds): `trust` refuses because
+/// what runs is decided only as it runs, and the build runs nothing.
+pub(super) fn assert_refused(cases: &[(&str, Files)]) {
+    for &(command, files) in cases {
+        let p = Project::empty();
+        hostile(&p, command);
+        for (path, text) in files {
+            p.write(path, text);
+        }
+        let out = p.run(&["trust", "--yes"]);
+        assert!(!out.status.success(), "{command} {files:?}: trusted");
+        assert!(
+            stderr(&out).contains("decided only as it runs"),
+            "{command}: {}",
+            stderr(&out)
+        );
+        assert!(
+            !stdout(&p.run(&["build"])).contains("SUMMARY"),
+            "{command}: ran"
+        );
+    }
+}
+
+/// A Python script that sets `PYTHONPATH` for a Python child (in
+/// `os.environ`, a child's `env=`, `os.putenv`) makes the child import
+/// from that folder: what it imports there is covered (V36: editing
+/// `vendor/vv.py` ran new code), and so for a Node script's `NODE_PATH`;
+/// a value known only as it runs is a refusal.
+#[test]
+fn consent_covers_what_a_python_child_imports_from_the_pythonpath_it_is_given() {
+    const VV: (&str, &str) = ("vendor/vv.py", "print('SUMMARY')\n");
+    assert_cases_lapse(&[
+        Case {
+            command: "python3 tools/s.py",
+            files: &[
+                (
+                    "tools/s.py",
+                    "import os, subprocess, sys\nos.environ[\"PYTHONPATH\"] = \"vendor\"\n\
+                     subprocess.run([sys.executable, \"-c\", \"import vv\"])\n",
+                ),
+                VV,
+            ],
+            executable: &[],
+            edited: "vendor/vv.py",
+        },
+        Case {
+            command: "python3 tools/s.py",
+            files: &[
+                (
+                    "tools/s.py",
+                    "import os, subprocess\n\
+                     subprocess.run([\"python3\", \"tools/w.py\"],\n    \
+                     env={**os.environ, \"PYTHONPATH\": \"vendor\"})\n",
+                ),
+                ("tools/w.py", "import vv\n"),
+                VV,
+            ],
+            executable: &[],
+            edited: "vendor/vv.py",
+        },
+        Case {
+            command: "python3 tools/s.py",
+            files: &[
+                (
+                    "tools/s.py",
+                    "import os\nos.putenv('PYTHONPATH', 'vendor' + os.pathsep + 'lib')\n\
+                     os.system('python3 -m vv')\n",
+                ),
+                VV,
+            ],
+            executable: &[],
+            edited: "vendor/vv.py",
+        },
+        Case {
+            command: "node tools/s.js",
+            files: &[
+                (
+                    "tools/s.js",
+                    "process.env.NODE_PATH = 'vendor'
+                     require('child_process').spawnSync('node', ['-e', \"require('vv')\"],
+                         {stdio: 'inherit'})
+",
+                ),
+                ("vendor/vv.js", "process.stdout.write('SUMMARY')\n"),
+            ],
+            executable: &[],
+            edited: "vendor/vv.js",
+        },
+    ]);
+    assert_refused(&[(
+        "python3 tools/s.py",
+        &[
+            (
+                "tools/s.py",
+                "import os, subprocess, sys\n\
+                 os.environ['PYTHONPATH'] = open('tools/where').read().strip()\n\
+                 subprocess.run([sys.executable, '-c', 'import vv'])\n",
+            ),
+            ("tools/where", "vendor\n"),
+            VV,
+        ],
+    )]);
+}
+
+/// Python runs a folder's (or a zip's) `__main__.py` with the folder
+/// first in its search, for `runpy.run_path("tools/app")` as for
+/// `python3 tools/app` and `python3 -m pkg`; and a script without an
+/// extension is read as what its interpreter reads. What each imports
+/// is covered, and running the command (which writes `__pycache__`)
+/// keeps the consent.
+#[test]
+fn consent_covers_what_python_runs_from_a_folder_or_a_file_without_an_extension() {
+    let app = |command: &'static str, edited: &'static str| Case {
+        command,
+        files: &[
+            ("tools/s.py", "import runpy\nrunpy.run_path('tools/app')\n"),
+            ("tools/app/__main__.py", "import h\nprint(h.X)\n"),
+            ("tools/app/h.py", "X = 'SUMMARY'\n"),
+        ],
+        executable: &[],
+        edited,
+    };
+    assert_cases_lapse(&[
+        app("python3 tools/s.py", "tools/app/h.py"),
+        app("python3 tools/s.py", "tools/app/__main__.py"),
+        app("python3 tools/app", "tools/app/h.py"),
+        Case {
+            command: "python3 tools/app",
+            files: &[
+                ("tools/app", "import hh\nprint(hh.X)\n"),
+                ("tools/hh.py", "X = 'SUMMARY'\n"),
+            ],
+            executable: &[],
+            edited: "tools/hh.py",
+        },
+        Case {
+            command: "sh tools/app",
+            files: &[("tools/app", "sh tools/w.sh\n"), ("tools/w.sh", RUN_SH)],
+            executable: &[],
+            edited: "tools/w.sh",
+        },
+    ]);
+    for command in ["python3 -m pkg", "python3 tools/app"] {
+        let p = Project::empty();
+        hostile(&p, command);
+        p.write("pkg/__init__.py", "");
+        p.write("pkg/__main__.py", "from pkg import h\nprint(h.X)\n");
+        p.write("pkg/h.py", "X = 'SUMMARY'\n");
+        p.write("tools/app/__main__.py", "import h\nprint(h.X)\n");
+        p.write("tools/app/h.py", "X = 'SUMMARY'\n");
+        p.ok(&["trust", "--yes"]);
+        for _ in 0..2 {
+            let out = p.run(&["build"]);
+            assert!(
+                stdout(&out).contains("SUMMARY"),
+                "{command}: {}",
+                stderr(&out)
+            );
+        }
+    }
+}
