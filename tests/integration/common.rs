@@ -186,6 +186,51 @@ pub fn output_within(mut cmd: Command, limit: Duration) -> Output {
     }
 }
 
+/// [`output_within`], and the child's peak resident memory in KiB (its
+/// `ru_maxrss`, from `wait4`): a memory bound is checked on the process
+/// itself, with no clock in the test.
+#[cfg(unix)]
+pub fn output_and_peak_within(mut cmd: Command, limit: Duration) -> (Output, u64) {
+    use std::os::unix::process::ExitStatusExt;
+    let out_dir = tempfile::tempdir().expect("tempdir");
+    let (out_path, err_path) = (out_dir.path().join("out"), out_dir.path().join("err"));
+    let mut child = cmd
+        .stdout(Stdio::from(
+            std::fs::File::create(&out_path).expect("stdout file"),
+        ))
+        .stderr(Stdio::from(
+            std::fs::File::create(&err_path).expect("stderr file"),
+        ))
+        .spawn()
+        .expect("spawn");
+    let pid = libc::pid_t::try_from(child.id()).expect("pid");
+    let started = Instant::now();
+    let (status, usage) = loop {
+        let mut status = 0;
+        // SAFETY: an all-zero rusage is a valid value for wait4 to fill.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: `pid` is this process's own unwaited child; both
+        // pointers are to live locals.
+        let waited = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if waited == pid {
+            break (status, usage);
+        }
+        assert!(waited == 0, "wait4: {}", std::io::Error::last_os_error());
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} hung (killed after {limit:?})");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: std::fs::read(out_path).expect("stdout"),
+        stderr: std::fs::read(err_path).expect("stderr"),
+    };
+    (output, u64::try_from(usage.ru_maxrss).unwrap_or(0))
+}
+
 /// The preset `name` of the saved project file; empty when there is no
 /// project file or no such preset.
 pub fn saved_preset(p: &Project, name: &str) -> ctxcurate::core::model::Preset {

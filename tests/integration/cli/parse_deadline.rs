@@ -177,3 +177,27 @@ fn a_parse_that_takes_too_much_memory_is_stopped_and_shown_in_full() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stdout(&out).contains("X<X<X<"), "{}", stdout(&out));
 }
+
+/// Malformed code on which tree-sitter's error recovery merged its parse
+/// stack over and over (sweep 12): accepting the file walked every path
+/// through that stack in one step, where no deadline or progress callback
+/// is asked (a 100 KB Java file of `template<` took 1.9 GB, 200 KB took
+/// 17 GB), and releasing it recursed once per merge (`<?php $($(…`,
+/// 200 KB, overflowed the stack: exit 134). tree-sitter is built with
+/// both fixed (vendor/tree-sitter/PATCHES.md).
+#[cfg(unix)]
+#[test]
+fn malformed_code_tree_sitter_merges_over_and_over_stays_in_bounds() {
+    let p = Project::empty();
+    let cut = |unit: &str, len: usize| unit.repeat(len / unit.len() + 1)[..len].to_string();
+    p.write("t.java", &cut("template<", 100_000));
+    p.write("i.cs", &cut("impl<", 100_000));
+    p.write("u.php", &format!("<?php {}\n", cut("$(", 200_000)));
+    for file in ["t.java", "i.cs", "u.php"] {
+        let mut cmd = p.cmd(&["symbols", file]);
+        cmd.env("CTXCURATE_PARSE_TIMEOUT", "1000");
+        let (out, peak_kib) = common::output_and_peak_within(cmd, Duration::from_secs(60));
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", stderr(&out));
+        assert!(peak_kib < 400 * 1024, "{file}: peak {peak_kib} KiB");
+    }
+}
