@@ -75,7 +75,7 @@ impl RuleSet {
         }
         let starts = line_starts(text);
         let mut found = self.found_in(text, &starts, nested);
-        if !nested && let Some(joined) = joined::find(text) {
+        if !nested && let Some(joined) = joined::find(text, |copy| self.keywords.is_match(copy)) {
             found.extend(self.joined_hits(&joined, &starts));
         }
         keep_first_of_overlaps(found)

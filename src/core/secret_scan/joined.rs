@@ -9,7 +9,8 @@
 //! newline (after an optional `\`), and an opening quote of the same kind;
 //! the first quote must close a literal (an odd count of its kind on its
 //! line before it), so `x = " "` is one literal, not a join. The lines
-//! holding joins are copied with the joins cut out, one after another, and
+//! holding joins whose copy holds one of the rules' keywords (the rest
+//! wake no rule) are copied with the joins cut out, one after another, and
 //! [`RuleSet::scan`](super::RuleSet::scan) reads the copy; a hit counts
 //! when its secret spans a cut, and is placed back on the text. Each byte
 //! of the text is read a bounded number of times, so the pass is linear
@@ -58,8 +59,10 @@ impl Joined {
     }
 }
 
-/// The joins of `text`, or `None` when it holds none.
-pub(super) fn find(text: &str) -> Option<Joined> {
+/// The joins of `text`, the line groups whose copy `keep` says may hold
+/// a secret (the rules' keywords: a copy without one wakes no rule), or
+/// `None` when it holds none.
+pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
     static JOIN: OnceLock<Regex> = OnceLock::new();
     let join = JOIN.get_or_init(|| {
         let sep = r#"[ \t]*\+?[ \t]*(?:\\?[ \t]*\r?\n[ \t]*\+?[ \t]*)?"#;
@@ -85,14 +88,15 @@ pub(super) fn find(text: &str) -> Option<Joined> {
     if cuts.is_empty() {
         return None;
     }
-    Some(copy(text, &cuts))
+    let joined = copy(text, &cuts, keep);
+    (!joined.text.is_empty()).then_some(joined)
 }
 
 /// The lines holding `cuts` (sorted, apart) copied without them: cuts
 /// on one line, or on lines a cut's newline runs on, make one group. The
 /// text between two cuts is searched for a newline once, so a long line
 /// of joins is read in linear time.
-fn copy(text: &str, cuts: &[Range<usize>]) -> Joined {
+fn copy(text: &str, cuts: &[Range<usize>], keep: impl Fn(&str) -> bool) -> Joined {
     let mut joined = Joined {
         text: String::new(),
         pieces: Vec::new(),
@@ -100,6 +104,8 @@ fn copy(text: &str, cuts: &[Range<usize>]) -> Joined {
     let Some(first) = cuts.first() else {
         return joined;
     };
+    // Where the group being copied starts in the copy and its pieces.
+    let mut group = (0, 0);
     let mut piece_start = text[..first.start].rfind('\n').map_or(0, |i| i + 1);
     let mut last_end = first.start;
     for cut in cuts {
@@ -108,6 +114,7 @@ fn copy(text: &str, cuts: &[Range<usize>]) -> Joined {
             // The group ends with the line of the last cut; this cut opens
             // a new one on its own line.
             push(&mut joined, text, piece_start..last_end + first_newline + 1);
+            close(&mut joined, &mut group, &keep);
             piece_start = last_end + last_newline + 1;
         }
         push(&mut joined, text, piece_start..cut.start);
@@ -118,7 +125,18 @@ fn copy(text: &str, cuts: &[Range<usize>]) -> Joined {
         .find('\n')
         .map_or(text.len(), |i| last_end + i + 1);
     push(&mut joined, text, piece_start..end);
+    close(&mut joined, &mut group, &keep);
     joined
+}
+
+/// Ends the group copied since `group` (its start in the copy and its
+/// first piece), dropping it when `keep` does not want it.
+fn close(joined: &mut Joined, group: &mut (usize, usize), keep: &impl Fn(&str) -> bool) {
+    if !keep(&joined.text[group.0..]) {
+        joined.text.truncate(group.0);
+        joined.pieces.truncate(group.1);
+    }
+    *group = (joined.text.len(), joined.pieces.len());
 }
 
 /// Appends `range` of `text` to the copy as a piece.
@@ -150,9 +168,12 @@ impl QuoteCount {
     fn before(&mut self, text: &str, pos: usize, quote: u8) -> usize {
         let bytes = text.as_bytes();
         let from = self.counted_to.max(self.line_start);
-        for i in from..pos {
+        // Lines before `pos`'s are skipped unread (a memchr search).
+        if let Some(i) = text[from..pos].rfind('\n') {
+            *self = QuoteCount::from_line(from + i + 1);
+        }
+        for i in self.counted_to..pos {
             match bytes[i] {
-                b'\n' => *self = QuoteCount::from_line(i + 1),
                 b'"' | b'\'' if i > 0 && bytes[i - 1] == b'\\' => {}
                 b'"' => self.double += 1,
                 b'\'' => self.single += 1,
@@ -173,7 +194,7 @@ mod tests {
     use super::*;
 
     fn joined(text: &str) -> Option<String> {
-        find(text).map(|j| j.text)
+        find(text, |_| true).map(|j| j.text)
     }
 
     #[test]
@@ -206,11 +227,22 @@ mod tests {
     #[test]
     fn a_span_across_a_cut_is_placed_back_on_the_text() {
         let text = "k = 1\nt = \"ab\" + \"cd\"\n";
-        let j = find(text).expect("a join");
+        let j = find(text, |_| true).expect("a join");
         let at = j.text.find("abcd").expect("joined");
         let placed = j.placed(&(at..at + 4)).expect("spans the cut");
         assert_eq!(&text[placed], "ab\" + \"cd");
         // A span inside one piece is the text's own scan's.
         assert_eq!(j.placed(&(at..at + 2)), None);
+    }
+
+    #[test]
+    fn a_group_not_kept_is_not_copied() {
+        let text = "a = \"x\" + \"y\"\nt = \"ab\" + \"cd\"\n";
+        let j = find(text, |g| g.contains('t')).expect("a kept group");
+        assert_eq!(j.text, "t = \"abcd\"\n");
+        let at = j.text.find("abcd").expect("joined");
+        let placed = j.placed(&(at..at + 4)).expect("spans the cut");
+        assert_eq!(&text[placed], "ab\" + \"cd");
+        assert!(find(text, |_| false).is_none());
     }
 }
