@@ -3,7 +3,8 @@
 //! only on those lines (plus the few lines a multi-line rule may reach).
 //! The few `whole_text` rules run once over the whole text,
 //! `key_body` looks for private-key bodies that lost their
-//! `BEGIN` line, and `jwk` for JSON Web Keys with their private members. Every step is linear in the text (the `regex` crate
+//! `BEGIN` line, `jwk` for JSON Web Keys with their private members, and
+//! `joined` reads string literals joined by concatenation as one. Every step is linear in the text (the `regex` crate
 //! guarantees it), so a 10 MB minified line costs about as much as reading
 //! it.
 //!
@@ -19,6 +20,7 @@ use std::sync::Arc;
 use regex::Captures;
 
 mod head;
+mod joined;
 mod jwk;
 mod key_body;
 pub mod rules;
@@ -65,15 +67,26 @@ impl RuleSet {
     }
 
     /// [`RuleSet::scan`]; `nested` for a text decoded from a match, where
-    /// the rules that decode and scan again do not run (one level deep).
+    /// the rules that decode and scan again do not run (one level deep),
+    /// nor does the reading of joined literals.
     fn scan_at(&self, text: &str, nested: bool) -> Vec<Hit> {
         if text.is_empty() {
             return Vec::new();
         }
         let starts = line_starts(text);
+        let mut found = self.found_in(text, &starts, nested);
+        if !nested && let Some(joined) = joined::find(text, |copy| self.keywords.is_match(copy)) {
+            found.extend(self.joined_hits(&joined, &starts));
+        }
+        keep_first_of_overlaps(found)
+    }
+
+    /// The hits of the rules in `text` (lines at `starts`), each with the
+    /// index that orders overlapping ones, before overlaps are settled.
+    fn found_in(&self, text: &str, starts: &[usize], nested: bool) -> Vec<(usize, Hit)> {
         let mut todo: Vec<(usize, usize)> = Vec::new();
         for m in self.keywords.find_overlapping_iter(text) {
-            let line = line_of(&starts, m.start());
+            let line = line_of(starts, m.start());
             for &rule in &self.keyword_rules[m.pattern().as_usize()] {
                 todo.push((line, rule));
             }
@@ -85,12 +98,12 @@ impl RuleSet {
         }
         let mut found = Vec::new();
         for (line, rule) in todo {
-            self.scan_line(text, &starts, line, rule, &mut found);
+            self.scan_line(text, starts, line, rule, &mut found);
         }
         for &rule in &self.whole_text_rules {
-            self.scan_whole(text, &starts, rule, &mut found);
+            self.scan_whole(text, starts, rule, &mut found);
         }
-        for body in key_body::find(text, &starts) {
+        for body in key_body::find(text, starts) {
             found.push((
                 usize::MAX,
                 Hit {
@@ -108,7 +121,7 @@ impl RuleSet {
             found.push((
                 usize::MAX,
                 Hit {
-                    line: line_of(&starts, member.name.start) + 1,
+                    line: line_of(starts, member.name.start) + 1,
                     rule: self.jwk.0.clone(),
                     kind: self.jwk.1.clone(),
                     masked: format!("{} = {}", &text[member.name.clone()], mask(secret)),
@@ -117,7 +130,26 @@ impl RuleSet {
                 },
             ));
         }
-        keep_first_of_overlaps(found)
+        found
+    }
+
+    /// The hits in the copy of `joined` literals whose secret spans a
+    /// cut, placed back on the text (lines at `starts`): the secret's
+    /// range there runs from its first piece to its last, the joins
+    /// between included; its masked form is the joined value's.
+    fn joined_hits(&self, joined: &joined::Joined, starts: &[usize]) -> Vec<(usize, Hit)> {
+        let copy = &joined.text;
+        let copy_starts = line_starts(copy);
+        self.found_in(copy, &copy_starts, false)
+            .into_iter()
+            .filter_map(|(index, mut hit)| {
+                let span = joined.placed(&hit.span)?;
+                hit.start = joined.position(hit.start.min(hit.span.start));
+                hit.line = line_of(starts, hit.start) + 1;
+                hit.span = span;
+                Some((index, hit))
+            })
+            .collect()
     }
 
     /// The matches of `whole_text` rule `index` anywhere in `text`.

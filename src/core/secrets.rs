@@ -23,6 +23,7 @@
 //! so the warning cannot leak it into a terminal scrollback or a log.
 
 mod clean;
+pub mod fixtures;
 mod stream;
 
 use std::collections::{HashMap, HashSet};
@@ -187,11 +188,23 @@ impl<'a> Scanner<'a> {
                 .collect(),
             ..FileFindings::default()
         };
-        for (finding, secret) in per_file.into_iter().flatten() {
-            found.seen.insert(secret);
-            found.findings.push(finding);
+        for (file, findings) in files.iter().zip(per_file) {
+            for (finding, secret) in findings {
+                found.seen.insert(secret);
+                if !self.is_fixture(file, &finding) {
+                    found.findings.push(finding);
+                }
+            }
         }
         found
+    }
+
+    /// Whether `finding`, in `file`, is a fixture of the project's tests
+    /// or documents (a password hash a test checks against), not reported;
+    /// its text still counts as seen, so the scan of the whole output
+    /// does not report it either.
+    fn is_fixture(&self, file: &RenderedFile, finding: &Finding) -> bool {
+        self.rules.fixture_in_tests(&finding.rule) && fixtures::is_test_or_doc(&file.path)
     }
 
     /// [`Scanner::composition`] when the files were scanned already (`c`'s
@@ -231,7 +244,11 @@ impl<'a> Scanner<'a> {
 
     /// The findings in one rendered file (none when it is not rendered).
     pub fn file(&self, f: &RenderedFile) -> Vec<Finding> {
-        self.file_secrets(f).into_iter().map(|(f, _)| f).collect()
+        self.file_secrets(f)
+            .into_iter()
+            .map(|(finding, _)| finding)
+            .filter(|finding| !self.is_fixture(f, finding))
+            .collect()
     }
 
     /// After the files' findings: the map, screenshots, discussion, then

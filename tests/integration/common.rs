@@ -281,3 +281,18 @@ pub fn base64(bytes: &[u8]) -> String {
     }
     out
 }
+
+/// `n` characters of `alphabet`, pseudo-random, the same for a seed: the
+/// made-up values of the secrets tests (no file holds a whole one).
+pub fn random(alphabet: &str, seed: u64, n: usize) -> String {
+    let chars: Vec<char> = alphabet.chars().collect();
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            chars[(x >> 24) as usize % chars.len()]
+        })
+        .collect()
+}

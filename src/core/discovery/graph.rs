@@ -21,7 +21,7 @@ mod modules;
 mod names;
 mod rank;
 mod resolve;
-mod test_files;
+pub(crate) mod test_files;
 mod view;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};

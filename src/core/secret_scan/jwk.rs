@@ -8,8 +8,11 @@
 //! before `"kty"`), so no line-bound rule can pair them: each `kty` opens
 //! the object around it, found by its braces within [`REACH`] bytes, and
 //! the object's own members are read. JSON in a string (`\"d\":`), a
-//! Python dict (`'d':`) and a JavaScript object (`d:`) read alike.
-
+//! Python dict (`'d':`), a JavaScript object (`d:`), YAML's and TOML's
+//! inline tables (`{kty: EC, d: …}`, `{ kty = "EC", … }`) and a Go struct
+//! literal (`Kty: "EC", D: "…"`) read alike. Without braces around it, a
+//! `kty` is a member of a YAML mapping or a TOML table: its object is the
+//! lines beside it at its indentation ([`block`]).
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -34,6 +37,8 @@ pub(super) struct Member {
 
 /// The first private member of each JSON Web Key in `text`.
 pub(super) fn find(text: &str) -> Vec<Member> {
+    static KTY: OnceLock<Regex> = OnceLock::new();
+    let kty = KTY.get_or_init(|| Regex::new("(?i)kty").expect("a valid pattern"));
     let mut found: Vec<Member> = Vec::new();
     // Where the search for an object's `{` stops: the end of the last
     // object read (a key's `kty` is read once), or the last `kty` no
@@ -41,11 +46,12 @@ pub(super) fn find(text: &str) -> Vec<Member> {
     // open). Each byte is looked back at once: the search stays linear
     // in the text however many `kty` it holds.
     let mut floor = 0;
-    for (at, _) in text.match_indices("kty") {
-        if at < floor || !is_member_name(text, at, at + 3) {
+    for m in kty.find_iter(text) {
+        let at = m.start();
+        if at < floor || !is_member_name(text, at, m.end()) {
             continue;
         }
-        let object = enclosing_object(text, floor, at);
+        let object = enclosing_object(text, floor, at).or_else(|| block(text, floor, at));
         floor = object.as_ref().map_or(at, |o| o.end);
         if let Some(member) = object.and_then(|o| private_member(text, o)) {
             found.push(member);
@@ -55,12 +61,107 @@ pub(super) fn find(text: &str) -> Vec<Member> {
 }
 
 /// Whether `text[start..end]` is a member's name: quoted (or bare) and
-/// followed by a colon.
+/// followed by a colon (an `=` in TOML).
 fn is_member_name(text: &str, start: usize, end: usize) -> bool {
     let before = text[..start].trim_end_matches(['"', '\'', '\\']);
-    let opened = before.len() < start || before.ends_with(['{', ',', ' ', '\t', '\n']);
+    let opened =
+        before.len() < start || before.is_empty() || before.ends_with(['{', ',', ' ', '\t', '\n']);
     let after = text[end..].trim_start_matches(['"', '\'', '\\', ' ', '\t']);
-    opened && after.starts_with(':')
+    opened && after.starts_with([':', '='])
+}
+
+/// The YAML mapping or TOML table whose member `kty` at byte `at` is
+/// (after `floor`): the lines around its own whose keys stand at its
+/// column (a `- ` list item's first line counts its marker as
+/// indentation), skipping blank, comment and deeper lines, up to a line
+/// further left, a list item's next marker or a TOML header; within
+/// [`REACH`] either side. `None` when the `kty` does not open its line.
+fn block(text: &str, floor: usize, at: usize) -> Option<Range<usize>> {
+    let low = at.saturating_sub(REACH).max(floor);
+    let start = text[low..at].rfind('\n').map(|i| low + i + 1)?;
+    let lead = &text[start..at];
+    let key = lead.trim_end_matches(['"', '\'']);
+    let item = key.trim_start_matches([' ', '\t']).starts_with('-');
+    if !key.chars().all(|c| matches!(c, ' ' | '\t' | '-')) {
+        return None;
+    }
+    let column = key.len();
+    let mut first = start;
+    // Up, line by line, from the one above `kty`'s (a list item's first
+    // line is its block's first); a line cut by `low` is not read.
+    let mut cursor = start;
+    while !item && cursor > low {
+        let newline = cursor - 1;
+        let above = match text[low..newline].rfind('\n') {
+            Some(i) => low + i + 1,
+            None if low == 0 || text.as_bytes()[low - 1] == b'\n' => low,
+            None => break,
+        };
+        match sibling(&text[above..newline], column) {
+            Line::Skip => {}
+            Line::Member => first = above,
+            Line::Item => {
+                first = above;
+                break;
+            }
+            Line::End => break,
+        }
+        cursor = above;
+    }
+    let high = (at + REACH).min(text.len());
+    let mut last = text[at..high].find('\n').map_or(high, |i| at + i);
+    let mut cursor = last;
+    while cursor < high {
+        let below = cursor + 1;
+        let end = text[below..high].find('\n').map_or(high, |i| below + i);
+        match sibling(&text[below..end], column) {
+            Line::Skip => {}
+            Line::Member => last = end,
+            Line::Item | Line::End => break,
+        }
+        cursor = end;
+    }
+    Some(first..last)
+}
+
+/// What a line near a block member at `column` is to its block.
+enum Line {
+    /// Blank, a comment, or deeper: inside the block, not read as one
+    /// of its members' lines.
+    Skip,
+    /// A member at the same column.
+    Member,
+    /// A list item's first line at the same column: the block's first.
+    Item,
+    /// Further left, a TOML header or a YAML document marker.
+    End,
+}
+
+fn sibling(line: &str, column: usize) -> Line {
+    let line = line.trim_end_matches('\r');
+    let body = line.trim_start_matches([' ', '\t']);
+    if body.is_empty() || body.starts_with('#') {
+        return Line::Skip;
+    }
+    let indent = line.len() - body.len();
+    if body.starts_with('[') || body.starts_with("---") {
+        return Line::End;
+    }
+    let marked = body
+        .strip_prefix('-')
+        .map(|b| b.trim_start_matches([' ', '\t']));
+    let key_column = match marked {
+        Some(rest) => line.len() - rest.len(),
+        None => indent,
+    };
+    match (key_column.cmp(&column), marked.is_some()) {
+        (std::cmp::Ordering::Less, _) => Line::End,
+        (std::cmp::Ordering::Greater, false) => Line::Skip,
+        (std::cmp::Ordering::Greater, true) if indent >= column => Line::Skip,
+        (std::cmp::Ordering::Greater, true) => Line::End,
+        (std::cmp::Ordering::Equal, false) => Line::Member,
+        (std::cmp::Ordering::Equal, true) => Line::Item,
+    }
 }
 
 /// A key's object nests a few levels at most (`{"keys": [{…}]}`).
@@ -105,22 +206,28 @@ fn enclosing_object(text: &str, floor: usize, at: usize) -> Option<Range<usize>>
     None
 }
 
+/// A member's value, quoted or bare.
+fn value<'h>(c: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
+    c.name("value").or_else(|| c.name("bare"))
+}
+
 /// The object's first private member with a random base64url value.
 fn private_member(text: &str, object: Range<usize>) -> Option<Member> {
     static MEMBER: OnceLock<Regex> = OnceLock::new();
     let member = MEMBER.get_or_init(|| {
         Regex::new(
-            r#"(?:^|[{,\s])\\?["']?(?P<name>d|p|q|dp|dq|qi|k|kty)\\?["']?[ \t]*:[ \t]*\\?["'](?P<value>[A-Za-z0-9_-]+={0,2})\\?["']"#,
+            r#"(?m)(?:^|[{,\s])\\?["']?(?P<name>(?i:d|p|q|dp|dq|qi|k|kty))\\?["']?[ \t]*[:=][ \t]*(?:\\?["'](?P<value>[A-Za-z0-9_-]+={0,2})\\?["']|(?P<bare>[A-Za-z0-9_-]+={0,2})(?:[\s,}]|$))"#,
         )
         .expect("a valid pattern")
     });
     let body = &text[object.clone()];
-    let symmetric = member
-        .captures_iter(body)
-        .any(|c| &c["name"] == "kty" && c["value"].eq_ignore_ascii_case("oct"));
+    let symmetric = member.captures_iter(body).any(|c| {
+        c["name"].eq_ignore_ascii_case("kty")
+            && value(&c).is_some_and(|v| v.as_str().eq_ignore_ascii_case("oct"))
+    });
     member.captures_iter(body).find_map(|c| {
-        let (name, value) = (c.name("name")?, c.name("value")?);
-        let private = match name.as_str() {
+        let (name, value) = (c.name("name")?, value(&c)?);
+        let private = match name.as_str().to_ascii_lowercase().as_str() {
             "kty" => false,
             "k" => symmetric,
             _ => true,

@@ -59,7 +59,22 @@ struct RuleSpec {
     #[serde(default)]
     decode: Decode,
     #[serde(default)]
+    in_tests: InTests,
+    #[serde(default)]
     allowlist: AllowSpec,
+}
+
+/// What a rule's finding in a project's test or documentation file is
+/// (see `crate::core::secrets::fixtures`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InTests {
+    /// A secret, as anywhere else.
+    #[default]
+    Secret,
+    /// A fixture or an example (a password hash a test checks against),
+    /// not reported there.
+    Fixture,
 }
 
 /// How a rule reads its secret before its allowlist judges it.
@@ -350,6 +365,8 @@ pub struct Rule {
     pub lines: usize,
     pub entropy: Option<f64>,
     pub decode: Decode,
+    /// What a finding in a test or a document is.
+    pub in_tests: InTests,
     /// Run over the whole text rather than on keyword lines.
     pub whole_text: bool,
     pattern: String,
@@ -461,6 +478,14 @@ impl RuleSet {
             .get_or_init(|| Allowlist::compile(&self.global_spec))
     }
 
+    /// Whether a finding of rule `id` in a project's test or document is
+    /// a fixture there ([`InTests::Fixture`]).
+    pub fn fixture_in_tests(&self, id: &str) -> bool {
+        self.rules
+            .iter()
+            .any(|r| &*r.id == id && r.in_tests == InTests::Fixture)
+    }
+
     /// How many lines past its first one a rule's match may reach.
     pub fn reach(&self) -> usize {
         self.rules.iter().map(|r| r.lines).max().unwrap_or(0)
@@ -512,6 +537,7 @@ impl RuleSet {
                 lines: spec.lines,
                 entropy: spec.entropy,
                 decode: spec.decode,
+                in_tests: spec.in_tests,
                 whole_text: spec.whole_text,
                 pattern: glued(spec.regex),
                 allow: spec.allowlist,

@@ -8,21 +8,7 @@ use std::io::Write;
 
 use crate::common;
 
-use common::{Project, base64, stderr};
-
-/// `n` characters of `alphabet`, pseudo-random, the same for a seed.
-fn random(alphabet: &str, seed: u64, n: usize) -> String {
-    let chars: Vec<char> = alphabet.chars().collect();
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            chars[(x >> 24) as usize % chars.len()]
-        })
-        .collect()
-}
+use common::{Project, base64, random, stderr};
 
 const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";

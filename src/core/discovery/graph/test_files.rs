@@ -15,7 +15,7 @@ const TEST_DIRS: &[&str] = &[
 ];
 
 /// Whether `path` (relative, `/`-separated) is a test file.
-pub(super) fn is_test(path: &str) -> bool {
+pub(crate) fn is_test(path: &str) -> bool {
     let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
     let stem = name.split('.').next().unwrap_or(name);
     let named = |suffix: &str| stem.len() > suffix.len() && stem.ends_with(suffix);

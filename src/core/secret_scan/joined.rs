@@ -1,0 +1,248 @@
+//! String literals joined by concatenation, read as the one value they
+//! make: `"ghp_abc" + "def…"`, Python's and C's implicit concatenation
+//! (`("correct horse " "battery staple")`), and either continued on the
+//! next line (`+ \` and a newline, `+` ending or opening a line, a
+//! parenthesised literal per line). A secret split so matches no rule in
+//! its pieces.
+//!
+//! A join is a closing quote, blanks with at most one `+` and at most one
+//! newline (after an optional `\`), and an opening quote of the same kind;
+//! the first quote must close a literal (an odd count of its kind on its
+//! line before it), so `x = " "` is one literal, not a join. The lines
+//! holding joins whose copy holds one of the rules' keywords (the rest
+//! wake no rule) are copied with the joins cut out, one after another, and
+//! [`RuleSet::scan`](super::RuleSet::scan) reads the copy; a hit counts
+//! when its secret spans a cut, and is placed back on the text. Each byte
+//! of the text is read a bounded number of times, so the pass is linear
+//! however many joins a line holds.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// The lines of a text holding joins, with the joins cut out.
+pub(super) struct Joined {
+    /// The copy: each line group with its joins cut out, in text order.
+    pub text: String,
+    /// Pieces of the copy (by their start in it, ascending) and where each
+    /// stands in the text.
+    pieces: Vec<(usize, Range<usize>)>,
+}
+
+impl Joined {
+    /// The range of the text that `span` of the copy stands for, when it
+    /// spans a cut (else the text's own scan sees it as it is).
+    pub fn placed(&self, span: &Range<usize>) -> Option<Range<usize>> {
+        if span.is_empty() {
+            return None;
+        }
+        let first = self.piece_of(span.start);
+        let last = self.piece_of(span.end - 1);
+        (first != last).then(|| self.at(first, span.start)..self.at(last, span.end - 1) + 1)
+    }
+
+    /// Where byte `pos` of the copy, in piece `piece`, stands in the text.
+    pub fn position(&self, pos: usize) -> usize {
+        self.at(self.piece_of(pos), pos)
+    }
+
+    fn piece_of(&self, pos: usize) -> usize {
+        self.pieces
+            .partition_point(|(start, _)| *start <= pos)
+            .saturating_sub(1)
+    }
+
+    fn at(&self, piece: usize, pos: usize) -> usize {
+        let (start, ref range) = self.pieces[piece];
+        range.start + (pos - start)
+    }
+}
+
+/// The joins of `text`, the line groups whose copy `keep` says may hold
+/// a secret (the rules' keywords: a copy without one wakes no rule), or
+/// `None` when it holds none.
+pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
+    static JOIN: OnceLock<Regex> = OnceLock::new();
+    let join = JOIN.get_or_init(|| {
+        let sep = r#"[ \t]*\+?[ \t]*(?:\\?[ \t]*\r?\n[ \t]*\+?[ \t]*)?"#;
+        Regex::new(&format!(r#""{sep}"|'{sep}'"#)).expect("a valid pattern")
+    });
+    let mut cuts: Vec<Range<usize>> = Vec::new();
+    let mut quotes = QuoteCount::default();
+    for m in join.find_iter(text) {
+        if m.len() < 3 {
+            // `""`: an empty literal, or an escaped quote in CSV.
+            continue;
+        }
+        let quote = text.as_bytes()[m.start()];
+        if quotes.before(text, m.start(), quote) % 2 == 1 {
+            cuts.push(m.range());
+            // The opening quote is the first of its line when the join
+            // took a newline; counting goes on from it.
+            if let Some(newline) = m.as_str().rfind('\n') {
+                quotes = QuoteCount::from_line(m.start() + newline + 1);
+            }
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    let joined = copy(text, &cuts, keep);
+    (!joined.text.is_empty()).then_some(joined)
+}
+
+/// The lines holding `cuts` (sorted, apart) copied without them: cuts
+/// on one line, or on lines a cut's newline runs on, make one group. The
+/// text between two cuts is searched for a newline once, so a long line
+/// of joins is read in linear time.
+fn copy(text: &str, cuts: &[Range<usize>], keep: impl Fn(&str) -> bool) -> Joined {
+    let mut joined = Joined {
+        text: String::new(),
+        pieces: Vec::new(),
+    };
+    let Some(first) = cuts.first() else {
+        return joined;
+    };
+    // Where the group being copied starts in the copy and its pieces.
+    let mut group = (0, 0);
+    let mut piece_start = text[..first.start].rfind('\n').map_or(0, |i| i + 1);
+    let mut last_end = first.start;
+    for cut in cuts {
+        let gap = &text[last_end..cut.start];
+        if let (Some(first_newline), Some(last_newline)) = (gap.find('\n'), gap.rfind('\n')) {
+            // The group ends with the line of the last cut; this cut opens
+            // a new one on its own line.
+            push(&mut joined, text, piece_start..last_end + first_newline + 1);
+            close(&mut joined, &mut group, &keep);
+            piece_start = last_end + last_newline + 1;
+        }
+        push(&mut joined, text, piece_start..cut.start);
+        piece_start = cut.end;
+        last_end = cut.end;
+    }
+    let end = text[last_end..]
+        .find('\n')
+        .map_or(text.len(), |i| last_end + i + 1);
+    push(&mut joined, text, piece_start..end);
+    close(&mut joined, &mut group, &keep);
+    joined
+}
+
+/// Ends the group copied since `group` (its start in the copy and its
+/// first piece), dropping it when `keep` does not want it.
+fn close(joined: &mut Joined, group: &mut (usize, usize), keep: &impl Fn(&str) -> bool) {
+    if !keep(&joined.text[group.0..]) {
+        joined.text.truncate(group.0);
+        joined.pieces.truncate(group.1);
+    }
+    *group = (joined.text.len(), joined.pieces.len());
+}
+
+/// Appends `range` of `text` to the copy as a piece.
+fn push(joined: &mut Joined, text: &str, range: Range<usize>) {
+    joined.pieces.push((joined.text.len(), range.clone()));
+    joined.text.push_str(&text[range]);
+}
+
+/// The quotes of each kind on a line before a position, counted as the
+/// positions asked grow (each byte is counted once).
+#[derive(Default)]
+struct QuoteCount {
+    line_start: usize,
+    counted_to: usize,
+    double: usize,
+    single: usize,
+}
+
+impl QuoteCount {
+    fn from_line(start: usize) -> Self {
+        QuoteCount {
+            line_start: start,
+            counted_to: start,
+            ..QuoteCount::default()
+        }
+    }
+
+    /// Unescaped `quote`s on the line of `pos` before it.
+    fn before(&mut self, text: &str, pos: usize, quote: u8) -> usize {
+        let bytes = text.as_bytes();
+        let from = self.counted_to.max(self.line_start);
+        // Lines before `pos`'s are skipped unread (a memchr search).
+        if let Some(i) = text[from..pos].rfind('\n') {
+            *self = QuoteCount::from_line(from + i + 1);
+        }
+        for i in self.counted_to..pos {
+            match bytes[i] {
+                b'"' | b'\'' if i > 0 && bytes[i - 1] == b'\\' => {}
+                b'"' => self.double += 1,
+                b'\'' => self.single += 1,
+                _ => {}
+            }
+        }
+        self.counted_to = pos.max(self.counted_to);
+        if quote == b'"' {
+            self.double
+        } else {
+            self.single
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn joined(text: &str) -> Option<String> {
+        find(text, |_| true).map(|j| j.text)
+    }
+
+    #[test]
+    fn literals_joined_by_plus_or_juxtaposition_read_as_one() {
+        assert_eq!(
+            joined("a = \"ab\" + \"cd\"\nb = 1\n").as_deref(),
+            Some("a = \"abcd\"\n")
+        );
+        assert_eq!(
+            joined("x = (\"ab \" \"cd\")\n").as_deref(),
+            Some("x = (\"ab cd\")\n")
+        );
+        assert_eq!(
+            joined("x = 'ab' + \\\n    'cd'\n").as_deref(),
+            Some("x = 'abcd'\n")
+        );
+        assert_eq!(
+            joined("x = \"a\" +\n  \"b\" +\n  \"c\";\n").as_deref(),
+            Some("x = \"abc\";\n")
+        );
+    }
+
+    #[test]
+    fn a_literal_of_blanks_or_a_plus_is_no_join() {
+        assert_eq!(joined("x = \" \"\ny = \"+\"\n"), None);
+        assert_eq!(joined("s = \"a\" + b + \"c\"\n"), None);
+        assert_eq!(joined("csv = \"a\"\"b\"\n"), None);
+    }
+
+    #[test]
+    fn a_span_across_a_cut_is_placed_back_on_the_text() {
+        let text = "k = 1\nt = \"ab\" + \"cd\"\n";
+        let j = find(text, |_| true).expect("a join");
+        let at = j.text.find("abcd").expect("joined");
+        let placed = j.placed(&(at..at + 4)).expect("spans the cut");
+        assert_eq!(&text[placed], "ab\" + \"cd");
+        // A span inside one piece is the text's own scan's.
+        assert_eq!(j.placed(&(at..at + 2)), None);
+    }
+
+    #[test]
+    fn a_group_not_kept_is_not_copied() {
+        let text = "a = \"x\" + \"y\"\nt = \"ab\" + \"cd\"\n";
+        let j = find(text, |g| g.contains('t')).expect("a kept group");
+        assert_eq!(j.text, "t = \"abcd\"\n");
+        let at = j.text.find("abcd").expect("joined");
+        let placed = j.placed(&(at..at + 4)).expect("spans the cut");
+        assert_eq!(&text[placed], "ab\" + \"cd");
+        assert!(find(text, |_| false).is_none());
+    }
+}
