@@ -172,9 +172,7 @@ impl Project {
             None => ProjectFile::default(),
         };
 
-        for key in unknown_keys(&file) {
-            warnings.push(format!("{}: unknown key {key}", path.display()));
-        }
+        warnings.extend(unknown_key_warnings(&path, unknown_keys(&file)));
         // A store that cannot be read is no consent (the safe side).
         let record = match store.map(|s| s.record(root)) {
             Some(Ok(record)) => record,
@@ -185,11 +183,10 @@ impl Project {
             None => trust::Record::default(),
         };
         if let Some(g) = global {
-            for key in unknown_keys(&global_file) {
-                if !GLOBAL_SECTIONS.contains(&key.as_str()) {
-                    warnings.push(format!("{}: unknown key {key}", g.display()));
-                }
-            }
+            let keys = unknown_keys(&global_file)
+                .into_iter()
+                .filter(|key| !GLOBAL_SECTIONS.contains(&key.as_str()));
+            warnings.extend(unknown_key_warnings(g, keys));
         }
 
         let mut project = Project {
@@ -661,4 +658,26 @@ pub fn check_preset_name(name: &str) -> Result<(), ProjectError> {
         return Err(ProjectError::InvalidPresetName(shown));
     }
     Ok(())
+}
+
+/// The most unknown keys of one file named one by one; the rest are
+/// counted in one line (a file of 500,000 made as many warnings).
+const MAX_UNKNOWN_KEY_WARNINGS: usize = 20;
+
+/// One warning per unknown key of the file at `path`, up to
+/// [`MAX_UNKNOWN_KEY_WARNINGS`], then one for the rest.
+fn unknown_key_warnings(path: &Path, keys: impl IntoIterator<Item = String>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut more = 0usize;
+    for key in keys {
+        if out.len() < MAX_UNKNOWN_KEY_WARNINGS {
+            out.push(format!("{}: unknown key {key}", path.display()));
+        } else {
+            more += 1;
+        }
+    }
+    if more > 0 {
+        out.push(format!("{}: and {more} more unknown keys", path.display()));
+    }
+    out
 }

@@ -70,6 +70,28 @@ pub fn render_edit(
     old: &ProjectFile,
     new: &ProjectFile,
 ) -> Result<String, RenderError> {
+    let text = render_edit_lf(old_text, old, new)?;
+    Ok(with_line_ends_of(old_text, text))
+}
+
+/// `text` with the line ends `old_text` uses: a file written with CRLF
+/// (a Windows checkout without `autocrlf`) keeps them, so an edit of one
+/// line is a one-line diff there too (the TOML writer writes LF).
+fn with_line_ends_of(old_text: &str, text: String) -> String {
+    let crlf = old_text.matches("\r\n").count();
+    let lf = old_text.matches('\n').count();
+    if crlf == 0 || crlf * 2 < lf {
+        return text;
+    }
+    text.replace("\r\n", "\n").replace('\n', "\r\n")
+}
+
+/// [`render_edit`] with LF line ends.
+fn render_edit_lf(
+    old_text: &str,
+    old: &ProjectFile,
+    new: &ProjectFile,
+) -> Result<String, RenderError> {
     let text = match merge_text(old_text, old, new)? {
         Some(text) => text,
         None => render_fresh(new)?,
@@ -840,6 +862,27 @@ mod tests {
             f.presets.get_mut("a").unwrap().files.remove(0);
         });
         assert_eq!(out, "\u{feff}[presets.a]\nfiles = [\"y\", \"z\"]\n");
+    }
+
+    /// A CRLF file stays CRLF: an edit of one line is a one-line diff on
+    /// a Windows checkout too (sweep 12, N6: every line became LF).
+    #[test]
+    fn a_crlf_file_keeps_its_line_ends() {
+        let text = "# c\r\n[presets.a] # k\r\nzz = 1\r\nfiles = [\"x\", \"y\"]\r\n";
+        let through_render = |text: &str| {
+            let old = parse(text);
+            let mut new = old.clone();
+            new.presets.get_mut("a").unwrap().files.remove(1);
+            render_edit(text, &old, &new).unwrap()
+        };
+        let out = through_render(text);
+        assert_eq!(
+            out,
+            "# c\r\n[presets.a] # k\r\nzz = 1\r\nfiles = [\"x\"]\r\n"
+        );
+        // An LF file stays LF.
+        let out = through_render(&text.replace("\r\n", "\n"));
+        assert_eq!(out, "# c\n[presets.a] # k\nzz = 1\nfiles = [\"x\"]\n");
     }
 
     #[test]

@@ -591,3 +591,28 @@ fn add_warns_of_a_file_a_build_leaves_out() {
     let text = p.ok(&["build"]);
     assert!(text.contains("### big.py\n"), "{text}");
 }
+
+/// Unknown keys are named, twenty of them; the rest are counted in one
+/// line (500,000 keys made as many warnings, sweep 12 N7), and every one
+/// is kept when the file is edited.
+#[test]
+fn many_unknown_keys_are_named_twenty_and_counted() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write("b.py", "y = 1\n");
+    let keys: String = (0..30).map(|i| format!("k{i} = {i}\n")).collect();
+    p.write(
+        "ctxcurate.toml",
+        &format!("[presets.default]\n{keys}[[presets.default.files]]\npath = \"a.py\"\n"),
+    );
+    let out = p.run(&["add", "b.py"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.matches(": unknown key ").count(), 20, "{err}");
+    assert!(err.contains("and 10 more unknown keys"), "{err}");
+    let saved = p.read("ctxcurate.toml");
+    assert!(
+        saved.contains("k0 = 0") && saved.contains("k29 = 29"),
+        "{saved}"
+    );
+}
