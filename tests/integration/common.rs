@@ -156,17 +156,7 @@ pub fn saved(p: &Project) -> ctxcurate::core::model::ProjectFile {
 /// The output goes to files, not pipes: nothing has to drain them, and a
 /// process the child leaves behind holding them cannot keep this waiting.
 pub fn output_within(mut cmd: Command, limit: Duration) -> Output {
-    let out_dir = tempfile::tempdir().expect("tempdir");
-    let (out_path, err_path) = (out_dir.path().join("out"), out_dir.path().join("err"));
-    let mut child = cmd
-        .stdout(Stdio::from(
-            std::fs::File::create(&out_path).expect("stdout file"),
-        ))
-        .stderr(Stdio::from(
-            std::fs::File::create(&err_path).expect("stderr file"),
-        ))
-        .spawn()
-        .expect("spawn");
+    let (mut child, files) = spawn_to_files(&mut cmd);
     let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().expect("wait") {
@@ -179,11 +169,35 @@ pub fn output_within(mut cmd: Command, limit: Duration) -> Output {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    Output {
-        status,
-        stdout: std::fs::read(out_path).expect("stdout"),
-        stderr: std::fs::read(err_path).expect("stderr"),
+    files.output(status)
+}
+
+/// Where a child of [`spawn_to_files`] writes its stdout and stderr.
+struct OutputFiles {
+    dir: tempfile::TempDir,
+}
+
+impl OutputFiles {
+    /// What the child wrote, with its exit `status`.
+    fn output(self, status: std::process::ExitStatus) -> Output {
+        Output {
+            status,
+            stdout: std::fs::read(self.dir.path().join("out")).expect("stdout"),
+            stderr: std::fs::read(self.dir.path().join("err")).expect("stderr"),
+        }
     }
+}
+
+/// `cmd` started with its stdout and stderr going to files.
+fn spawn_to_files(cmd: &mut Command) -> (std::process::Child, OutputFiles) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = |name: &str| Stdio::from(std::fs::File::create(dir.path().join(name)).expect(name));
+    let child = cmd
+        .stdout(file("out"))
+        .stderr(file("err"))
+        .spawn()
+        .expect("spawn");
+    (child, OutputFiles { dir })
 }
 
 /// [`output_within`], and the child's peak resident memory in KiB (its
@@ -192,17 +206,7 @@ pub fn output_within(mut cmd: Command, limit: Duration) -> Output {
 #[cfg(unix)]
 pub fn output_and_peak_within(mut cmd: Command, limit: Duration) -> (Output, u64) {
     use std::os::unix::process::ExitStatusExt;
-    let out_dir = tempfile::tempdir().expect("tempdir");
-    let (out_path, err_path) = (out_dir.path().join("out"), out_dir.path().join("err"));
-    let mut child = cmd
-        .stdout(Stdio::from(
-            std::fs::File::create(&out_path).expect("stdout file"),
-        ))
-        .stderr(Stdio::from(
-            std::fs::File::create(&err_path).expect("stderr file"),
-        ))
-        .spawn()
-        .expect("spawn");
+    let (mut child, files) = spawn_to_files(&mut cmd);
     let pid = libc::pid_t::try_from(child.id()).expect("pid");
     let started = Instant::now();
     let (status, usage) = loop {
@@ -223,11 +227,7 @@ pub fn output_and_peak_within(mut cmd: Command, limit: Duration) -> (Output, u64
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    let output = Output {
-        status: std::process::ExitStatus::from_raw(status),
-        stdout: std::fs::read(out_path).expect("stdout"),
-        stderr: std::fs::read(err_path).expect("stderr"),
-    };
+    let output = files.output(std::process::ExitStatus::from_raw(status));
     (output, u64::try_from(usage.ru_maxrss).unwrap_or(0))
 }
 

@@ -13,6 +13,7 @@
 //! Like the other readers it reads text, not a parse: a name bound in any
 //! way but a string literal is unknown (more refusals, never fewer).
 
+use super::env_path;
 use std::collections::{HashMap, HashSet};
 
 /// The most calls read from one file.
@@ -334,7 +335,8 @@ impl Bound {
             loose: HashSet::new(),
         };
         for line in code.lines() {
-            for statement in split_top(line, ';') {
+            // `const n = "./h"; require(n)`: two statements.
+            for statement in env_path::split_top(line, ';') {
                 bound.read_line(statement.trim(), lang);
             }
         }
@@ -560,31 +562,6 @@ fn literal(expr: &str) -> Option<&str> {
         .filter(|c| matches!(c, '"' | '\'' | '`'))?;
     let inner = expr.get(1..)?.strip_suffix(quote)?;
     (!inner.contains(quote)).then_some(inner)
-}
-
-/// A line split at `at` outside brackets and strings (`const n = "./h";
-/// require(n)`: two statements).
-fn split_top(line: &str, at: char) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    let mut start = 0;
-    for (i, c) in line.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth = depth.saturating_sub(1),
-            (None, c) if c == at && depth == 0 => {
-                out.push(&line[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
-        }
-    }
-    out.push(&line[start..]);
-    out
 }
 
 /// The arguments of a call whose text after `(` is `rest`: split at
