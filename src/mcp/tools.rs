@@ -85,6 +85,11 @@ impl Engine {
         }
     }
 
+    /// The most one result holds (bytes, `--max-result`).
+    pub fn max_result(&self) -> usize {
+        self.options.max_result
+    }
+
     /// Whether the editing tools are offered.
     pub fn allow_edits(&self) -> bool {
         self.options.allow_edits
