@@ -10,7 +10,8 @@
 //! each tool asks the engine), `args` (each tool's arguments and JSON
 //! schema), `request` (arguments as engine requests, paths kept inside the
 //! root), `reply` (results and refusals as tool output), `warm` (the
-//! sources kept between calls), `paging` (long results in parts), `edits`
+//! sources kept between calls), `paging` (long results in parts),
+//! `resource_pages` (`resources/list` in pages within `--max-result`), `edits`
 //! (the tools that change a preset, offered with `--allow-edits`),
 //! `frames` (stdio lines: a message nested too deep answered with an
 //! error), `error`. `main` turns the command line into [`Options`]
@@ -27,6 +28,7 @@ mod frames;
 mod paging;
 mod reply;
 mod request;
+mod resource_pages;
 mod server;
 mod table;
 mod tools;

@@ -155,7 +155,7 @@ pub(super) fn target_preset<'a>(
         None => project.active_preset_name().to_string(),
         Some(name) => name.clone(),
     };
-    let preset = project.preset_mut(&name);
+    let preset = project.preset_to_edit(&name)?;
     Ok((name, preset))
 }
 

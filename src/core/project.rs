@@ -43,6 +43,7 @@ use crate::core::sources::Sources;
 use crate::core::store::DiskCache;
 use crate::core::summary::Summarizer;
 use crate::core::trust::{self, TrustStore};
+use crate::text::sanitize::{escape_line, needs_escape};
 
 pub use file::{
     MAX_PROJECT_FILE, OnDisk, ProjectError, load_file, load_on_disk, parse_text, read_bounded,
@@ -541,6 +542,16 @@ impl Project {
             .or_insert_with_key(|name| global.get(name).cloned().unwrap_or_default())
     }
 
+    /// The preset `name` for an edit: created in the project file (copied
+    /// from the global config, or empty) when there is none, and then only
+    /// under a name [`check_preset_name`] allows.
+    pub fn preset_to_edit(&mut self, name: &str) -> Result<&mut Preset, ProjectError> {
+        if self.preset(name).is_none() {
+            check_name(name)?;
+        }
+        Ok(self.preset_mut(name))
+    }
+
     /// Make `name` the active preset: the user's own choice (the personal
     /// layer), never written to the project file.
     pub fn apply(&mut self, name: &str) -> Result<(), ProjectError> {
@@ -643,16 +654,21 @@ fn check_name(name: &str) -> Result<(), ProjectError> {
 /// The most characters of a preset name (one key a person picks).
 pub const MAX_PRESET_NAME_CHARS: usize = 128;
 
-/// Whether `name` may name a new preset: a visible character, no control
-/// ones, at most [`MAX_PRESET_NAME_CHARS`]. Every front end that makes a
-/// preset asks this (MCP's `set_mode` made ones `save_preset` refused).
+/// Whether `name` may name a new preset: a visible character, at most
+/// [`MAX_PRESET_NAME_CHARS`], and none that the terminal escaping would
+/// show as an escape ([`needs_escape`]: controls, bidi controls such as
+/// U+202E, and the invisible Default_Ignorable and Cf characters), so a
+/// name reads as what it is wherever it is shown. Every front end that
+/// makes a preset asks this (MCP's `set_mode` made ones `save_preset`
+/// refused).
 pub fn check_preset_name(name: &str) -> Result<(), ProjectError> {
     if name.trim().is_empty()
-        || name.chars().any(char::is_control)
+        || name.chars().any(needs_escape)
         || name.chars().count() > MAX_PRESET_NAME_CHARS
     {
-        let mut shown: String = name.chars().take(64).collect();
-        if shown.len() < name.len() {
+        let cut: String = name.chars().take(64).collect();
+        let mut shown = escape_line(&cut).into_owned();
+        if cut.len() < name.len() {
             shown.push('…');
         }
         return Err(ProjectError::InvalidPresetName(shown));

@@ -16,7 +16,7 @@ use ctxcurate::core::walk;
 
 use super::args::{ExcludeArgs, IncludeArgs, MaskArgs, SavePresetArgs, SetModeArgs};
 use super::error::ToolError;
-use super::request::{agent_consent, inside, named};
+use super::request::{agent_consent, inside, named, shown_name};
 use ctxcurate::text::sanitize::display_line;
 
 impl From<ProjectError> for ToolError {
@@ -32,19 +32,16 @@ impl From<CurationError> for ToolError {
 }
 
 /// The preset an edit changes: the active one, or `name` (copied from the
-/// global config, or created empty, in the project file).
+/// global config, or created empty, in the project file, under the name
+/// rule every front end follows). The name comes back as a reply shows
+/// it ([`shown_name`]): a hand-written project file may hold any name.
 fn target<'a>(
     project: &'a mut Project,
     name: Option<&str>,
 ) -> Result<(String, &'a mut Preset), ToolError> {
     let name = name.map_or_else(|| project.active_preset_name().to_string(), str::to_string);
-    // A preset made here is named as `save_preset` would name it.
-    if project.preset(&name).is_none() {
-        ctxcurate::core::project::check_preset_name(&name)
-            .map_err(|e| ToolError::new(e.to_string()))?;
-    }
-    let preset = project.preset_mut(&name);
-    Ok((name, preset))
+    let preset = project.preset_to_edit(&name)?;
+    Ok((shown_name(&name), preset))
 }
 
 /// What one `include`/`exclude` path names.
@@ -282,7 +279,7 @@ pub fn save_preset(project: &mut Project, args: &SavePresetArgs) -> Result<Strin
         project.save_as(&args.name)?;
         Ok(format!(
             "the active preset saved as {}, now the active one (for this user, in this checkout)",
-            args.name
+            shown_name(&args.name)
         ))
     })
 }

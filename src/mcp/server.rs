@@ -1,7 +1,8 @@
 //! The MCP side: the `rmcp` handler that lists the tools and the preset
-//! resources, runs each call on a blocking thread (the engine is
-//! synchronous and may read a whole tree), sends the project's warnings as
-//! log messages, and turns every outcome into a tool result.
+//! resources (in pages, `resource_pages`), runs each call on a blocking
+//! thread (the engine is synchronous and may read a whole tree), sends
+//! the project's warnings as log messages, and turns every outcome into a
+//! tool result.
 
 // MCP's logging is deprecated (SEP-2577) for a successor the clients do
 // not speak yet; log messages are what they show today.
@@ -20,6 +21,7 @@ use rmcp::{ErrorData as McpError, Peer, RoleServer, ServerHandler};
 
 use super::error::ToolError;
 use super::request::{shown_description, shown_name};
+use super::resource_pages;
 use super::table;
 use super::tools::{Engine, Outcome};
 use super::uri::{PRESET_URI, preset_of, preset_uri};
@@ -136,9 +138,10 @@ impl ServerHandler for Server {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        let cursor = request.and_then(|r| r.cursor);
         let presets = self
             .run(|engine| engine.presets())
             .await
@@ -157,7 +160,11 @@ impl ServerHandler for Server {
                 r
             })
             .collect();
-        Ok(ListResourcesResult::with_all_items(resources))
+        let page = resource_pages::page(resources, cursor.as_deref(), self.engine.max_result())
+            .map_err(|e| McpError::invalid_params(e, None))?;
+        let mut result = ListResourcesResult::with_all_items(page.resources);
+        result.next_cursor = page.next_cursor;
+        Ok(result)
     }
 
     async fn read_resource(

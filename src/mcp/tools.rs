@@ -85,6 +85,11 @@ impl Engine {
         }
     }
 
+    /// The most one result holds (bytes, `--max-result`).
+    pub fn max_result(&self) -> usize {
+        self.options.max_result
+    }
+
     /// Whether the editing tools are offered.
     pub fn allow_edits(&self) -> bool {
         self.options.allow_edits
@@ -98,11 +103,19 @@ impl Engine {
             .dispatch(name, args, &mut logs)
             .map(|r| self.paged(r))
             .map_err(|e| e.within(max));
-        let logs = logs
-            .into_iter()
-            .map(|line| super::error::cut_to(line, max))
-            .collect();
-        Outcome { result, logs }
+        Outcome {
+            result,
+            logs: self.shown_logs(logs),
+        }
+    }
+
+    /// The warnings as log messages: each made visible (a warning may
+    /// quote a preset name from the project file) and cut to the bound.
+    fn shown_logs(&self, logs: Vec<String>) -> Vec<String> {
+        let max = self.options.max_result;
+        logs.into_iter()
+            .map(|line| super::error::cut_to(visible(line), max))
+            .collect()
     }
 
     fn dispatch(
@@ -226,7 +239,10 @@ impl Engine {
             let asked = request::build(&opened.project, &args)?;
             self.build(&opened, asked)
         });
-        Outcome { result, logs }
+        Outcome {
+            result,
+            logs: self.shown_logs(logs),
+        }
     }
 
     /// The presets: (name, description).
@@ -317,6 +333,9 @@ impl Engine {
         if !notes.is_empty() {
             answer["notes"] = json!(notes);
         }
+        // Names from a hand-written project file, as `resources/list`
+        // shows them.
+        visible_strings(&mut answer);
         Reply::json(&answer)
     }
 
@@ -454,6 +473,15 @@ impl Engine {
             "files": changed.paths,
             "notes": changed.notes(),
         }))
+    }
+}
+
+/// `line` with its controls and invisible characters made visible (a
+/// warning may quote a preset name from the project file).
+fn visible(line: String) -> String {
+    match ctxcurate::text::sanitize::escape_line(&line) {
+        std::borrow::Cow::Owned(shown) => shown,
+        std::borrow::Cow::Borrowed(_) => line,
     }
 }
 

@@ -23,6 +23,8 @@ mod lock;
 mod mcp;
 mod mcp_config;
 mod mcp_hostile;
+mod mcp_preset_names;
+mod mcp_resource_pages;
 mod no_grammar;
 mod output_links;
 mod parse_deadline;

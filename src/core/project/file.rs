@@ -61,9 +61,11 @@ pub enum ProjectError {
     /// never edits (apply it and change it to get a project copy).
     #[error("preset `{0}` is defined in the global config, not in this project")]
     GlobalPreset(String),
-    /// A preset name must have a visible character, no control ones, and
-    /// at most 128 characters (the name is shown cut past 64).
-    #[error("invalid preset name {0:?}")]
+    /// A preset name must have a visible character, none the terminal
+    /// escaping escapes (controls, bidi controls, invisible characters),
+    /// and at most 128 characters (the name is shown cut past 64, each
+    /// such character escaped).
+    #[error("invalid preset name \"{0}\"")]
     InvalidPresetName(String),
     /// Another process held the project lock for as long as a wait may
     /// last (`project::lock::give_up_after`).

@@ -657,7 +657,7 @@ pub(super) fn blank(source: &str, user: &CMacros, budget: &mut Budget) -> Option
     let mut steps = 0u32;
     while i < len {
         steps = steps.wrapping_add(1);
-        if steps % 64 == 0 && budget.spent() {
+        if steps.is_multiple_of(64) && budget.spent() {
             return None;
         }
         let b = scan.src[i];

@@ -275,3 +275,30 @@ fn the_active_preset_before_its_first_edit() {
     let out = p.run(&["build"]);
     assert!(!stderr(&out).contains("no files yet"), "{}", stderr(&out));
 }
+
+/// One name rule for every way a preset is made: `preset save`, `preset
+/// rename` and an edit's `--preset` refuse a right-to-left override or a
+/// zero-width space as they refuse ESC (sweep 12, N4), and leave the
+/// project file as it was.
+#[test]
+fn every_command_that_names_a_new_preset_refuses_a_bidi_or_invisible_character() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py"]);
+    let before = p.read("ctxcurate.toml");
+    for name in ["a\u{202e}b", "a\u{200b}b", "a\u{1b}b"] {
+        for args in [
+            &["preset", "save", name][..],
+            &["preset", "rename", "default", name],
+            &["add", "src/util.c", "--preset", name],
+        ] {
+            let out = p.run(args);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains("invalid preset name"),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    assert_eq!(p.read("ctxcurate.toml"), before);
+}

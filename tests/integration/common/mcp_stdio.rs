@@ -18,6 +18,8 @@ pub struct McpServer {
     stdin: ChildStdin,
     lines: Receiver<String>,
     next_id: u64,
+    /// The notifications (messages without an id) seen so far.
+    notes: Vec<Value>,
 }
 
 /// What a tool call came back with: its text and whether it is an error.
@@ -60,6 +62,7 @@ impl McpServer {
             stdin,
             lines,
             next_id: 1,
+            notes: Vec::new(),
         };
         let init = server.request(
             "initialize",
@@ -96,8 +99,17 @@ impl McpServer {
             if message.get("id") == Some(&json!(id)) {
                 return Some(message);
             }
+            if message.get("id").is_none() {
+                self.notes.push(message);
+            }
         }
         None
+    }
+
+    /// The notifications (log messages) the server sent while answering
+    /// the requests so far, taken.
+    pub fn take_notifications(&mut self) -> Vec<Value> {
+        std::mem::take(&mut self.notes)
     }
 
     /// Send `line` as it is and wait up to 20 s for an answer with `id`

@@ -203,6 +203,21 @@ fn save_as_rename_and_delete() {
         other => panic!("{other:?}"),
     }
     assert!(ctxcurate::core::project::check_preset_name(&"é".repeat(128)).is_ok());
+    // A name shows as what it is: no bidi control, no invisible character
+    // (the terminal escaping's own classes; sweep 12, N4).
+    for name in [
+        "a\u{202e}b",
+        "a\u{200b}b",
+        "a\u{feff}b",
+        "a\u{e0041}b",
+        "a\u{2028}b",
+    ] {
+        assert!(
+            matches!(p.save_as(name), Err(ProjectError::InvalidPresetName(_))),
+            "{name:?}"
+        );
+    }
+    assert!(ctxcurate::core::project::check_preset_name("日本語 🚀").is_ok());
 
     // Renaming the active preset keeps it active; other renames do not
     // change the active one.
