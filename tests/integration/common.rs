@@ -204,10 +204,6 @@ fn spawn_to_files(cmd: &mut Command) -> (std::process::Child, OutputFiles) {
 /// `ru_maxrss`, from `wait4`): a memory bound is checked on the process
 /// itself, with no clock in the test.
 #[cfg(unix)]
-#[expect(
-    clippy::zombie_processes,
-    reason = "the child is reaped by wait4, which clippy does not see"
-)]
 pub fn output_and_peak_within(mut cmd: Command, limit: Duration) -> (Output, u64) {
     use std::os::unix::process::ExitStatusExt;
     let (mut child, files) = spawn_to_files(&mut cmd);
