@@ -13,7 +13,10 @@
 # before the bound), `template<template<…` and a line of one macro word
 # (the C pre-pass looked back over the line for every word, sweep 12 N2:
 # 31 s), the malformed expression of round 3 (`x= 1 + = 1 + …`) and deep
-# brackets.
+# brackets; `template<`/`impl<` in Java and C# and `$(` in PHP (sweep 12
+# N3/N8: 17 GB for 200 KB of Java, a stack overflow for PHP, before the
+# vendored tree-sitter's fixes). Do not run an older build on those
+# shapes at full size without a memory limit (`ulimit -v`).
 #
 # CTXCURATE=path/to/ctxcurate times that binary instead of this checkout's
 # release build.
@@ -39,6 +42,9 @@ shapes = {
     "expression.cpp": fill("= 1 + ", head="int x= 1 + ", tail="1;\n"),
     "brackets.rs": fill("{"),
     "brackets.py": fill("("),
+    "templates.java": fill("template<"),
+    "impls.cs": fill("impl<"),
+    "dollars.php": fill("$(", head="<?php "),
 }
 for name, text in shapes.items():
     with open(f"{work}/{name}", "w") as f:
