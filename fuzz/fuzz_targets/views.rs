@@ -44,6 +44,29 @@ const PATHS: &[&str] = &[
     "notes.txt",
 ];
 
+/// A symbol path without the `#N` that numbers same-named siblings
+/// (`ctxcurate > Usage#2 > Deep` is `ctxcurate > Usage > Deep`, `A.f#2.x`
+/// is `A.f.x`; Ruby's `#method` has no digits after its `#`).
+fn unnumbered(path: &str) -> String {
+    let bytes = path.as_bytes();
+    let mut out = String::with_capacity(path.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'#' {
+            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let end = i + 1 + digits;
+            if digits > 0 && bytes.get(end).is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_') {
+                i = end;
+                continue;
+            }
+        }
+        let ch = path[i..].chars().next().unwrap_or_default();
+        out.push(ch);
+        i += ch.len_utf8().max(1);
+    }
+    out
+}
+
 fn all(symbols: &[Symbol], out: &mut Vec<Symbol>) {
     for s in symbols {
         out.push(s.clone());
@@ -91,7 +114,9 @@ fuzz_target!(|data: &[u8]| {
             // A file without syntax errors keeps none in its skeleton or
             // masked view, in every language, and no symbol appears
             // there that the file did not have.
-            let before: Vec<&str> = symbols.iter().map(|s| s.path.as_str()).collect();
+            // Compared without the `#2` that tells same-named siblings
+            // apart: a hidden `Usage` makes the next one the first.
+            let before: Vec<String> = symbols.iter().map(|s| unnumbered(&s.path)).collect();
             for mode in [ViewMode::Skeleton, ViewMode::Masked] {
                 let view = render(&text, mode, &item, &parsed, path);
                 let again = syntax::parse(lang, &view.text);
@@ -107,7 +132,7 @@ fuzz_target!(|data: &[u8]| {
                 all(&again.symbols, &mut after);
                 for s in &after {
                     assert!(
-                        before.contains(&s.path.as_str()),
+                        before.contains(&unnumbered(&s.path)),
                         "{} appeared in the {mode} view of {path}:\n{}",
                         s.path,
                         view.text
