@@ -14,7 +14,12 @@ const USER: &[&str] = &[
     "END_NS=}",
 ];
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(
+    // As the binary does: tree-sitter's memory counted, so a parse stops
+    // at its memory bound here too (`lang::Budget`).
+    // SAFETY: libFuzzer runs this once, before any input is parsed.
+    init: unsafe { ctxcurate::core::syntax::allocator::install() },
+    |data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };

@@ -53,9 +53,16 @@ fn unnumbered(path: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'#' {
-            let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let digits = bytes[i + 1..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
             let end = i + 1 + digits;
-            if digits > 0 && bytes.get(end).is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_') {
+            if digits > 0
+                && bytes
+                    .get(end)
+                    .is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+            {
                 i = end;
                 continue;
             }
@@ -74,7 +81,12 @@ fn all(symbols: &[Symbol], out: &mut Vec<Symbol>) {
     }
 }
 
-fuzz_target!(|data: &[u8]| {
+fuzz_target!(
+    // As the binary does: tree-sitter's memory counted, so a parse stops
+    // at its memory bound here too (`lang::Budget`).
+    // SAFETY: libFuzzer runs this once, before any input is parsed.
+    init: unsafe { ctxcurate::core::syntax::allocator::install() },
+    |data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else {
         return;
     };
