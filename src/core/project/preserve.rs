@@ -71,19 +71,24 @@ pub fn render_edit(
     new: &ProjectFile,
 ) -> Result<String, RenderError> {
     let text = render_edit_lf(old_text, old, new)?;
-    Ok(with_line_ends_of(old_text, text))
+    Ok(with_line_ends_of(old_text, text, new))
 }
 
 /// `text` with the line ends `old_text` uses: a file written with CRLF
 /// (a Windows checkout without `autocrlf`) keeps them, so an edit of one
-/// line is a one-line diff there too (the TOML writer writes LF).
-fn with_line_ends_of(old_text: &str, text: String) -> String {
+/// line is a one-line diff there too (the TOML writer writes LF). Kept
+/// only when the file still reads as `new` (a multi-line string's own
+/// line breaks are part of its value).
+fn with_line_ends_of(old_text: &str, text: String, new: &ProjectFile) -> String {
     let crlf = old_text.matches("\r\n").count();
     let lf = old_text.matches('\n').count();
     if crlf == 0 || crlf * 2 < lf {
         return text;
     }
-    text.replace("\r\n", "\n").replace('\n', "\r\n")
+    let converted = text.replace("\r\n", "\n").replace('\n', "\r\n");
+    let same = toml::from_str::<ProjectFile>(converted.trim_start_matches('\u{feff}'))
+        .is_ok_and(|back| back.same_shared(new));
+    if same { converted } else { text }
 }
 
 /// [`render_edit`] with LF line ends.
@@ -883,6 +888,21 @@ mod tests {
         // An LF file stays LF.
         let out = through_render(&text.replace("\r\n", "\n"));
         assert_eq!(out, "# c\n[presets.a] # k\nzz = 1\nfiles = [\"x\"]\n");
+    }
+
+    /// A value with a line break written by the edit reads back as it was
+    /// given: the writer puts it in a multi-line string, whose line breaks
+    /// are part of the value, so the file is left with LF rather than the
+    /// value gaining a CR.
+    #[test]
+    fn a_crlf_file_keeps_a_new_multi_line_value_as_given() {
+        let text = "[presets.a]\r\nfiles = [\"x\"]\r\n";
+        let old = parse(text);
+        let mut new = old.clone();
+        new.presets.get_mut("a").unwrap().description = "one\ntwo\nthree".into();
+        let out = render_edit(text, &old, &new).unwrap();
+        let back: ProjectFile = toml::from_str(&out).unwrap();
+        assert!(back.same_shared(&new), "{out:?}");
     }
 
     #[test]

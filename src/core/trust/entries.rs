@@ -342,7 +342,7 @@ fn first_check(root: &Path, path: &str) -> Check {
     // A hard link is held as its held name (`walk::held_twin`).
     let twin = || {
         let meta = fs::metadata(&target).ok()?;
-        walk::held_twin(&real_root, &target, &meta, |r| lexical_reason(r).is_some())
+        walk::held_twin(&real_root, &target, &meta, walk::is_held_name)
             .and_then(|other| lexical_reason(&other))
     };
     if let Some(r) = lexical_reason(&to).or_else(twin) {
