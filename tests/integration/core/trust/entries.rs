@@ -426,6 +426,19 @@ fn consent_is_for_what_the_entry_leads_to_not_its_name() {
     );
 }
 
+/// `docs/cfg.txt` as a second name of `.env`, `gc.txt` of a
+/// `.git/config` holding `hello-from-git-config`.
+#[cfg(unix)]
+fn link_dotenv_and_git_config(p: &Project) {
+    std::fs::create_dir_all(p.path("docs")).unwrap();
+    std::fs::hard_link(p.path(".env"), p.path("docs/cfg.txt")).unwrap();
+    p.write(
+        ".git/config",
+        "[remote \"origin\"]\n\turl = hello-from-git-config\n",
+    );
+    std::fs::hard_link(p.path(".git/config"), p.path("gc.txt")).unwrap();
+}
+
 /// A hard link has no target to follow: `docs/cfg.txt` as another name
 /// of `.env`, or `gc.txt` of `.git/config`, is held as that file is (it
 /// was read as a plain file, sweep 10 F14).
@@ -434,13 +447,7 @@ fn consent_is_for_what_the_entry_leads_to_not_its_name() {
 fn a_hard_link_to_a_credential_file_is_held_as_the_file() {
     let p = Project::empty();
     hostile_preset(&p, &["src/app.py", "docs/cfg.txt", "gc.txt"]);
-    std::fs::create_dir_all(p.path("docs")).unwrap();
-    std::fs::hard_link(p.path(".env"), p.path("docs/cfg.txt")).unwrap();
-    p.write(
-        ".git/config",
-        "[remote \"origin\"]\n\turl = hello-from-git-config\n",
-    );
-    std::fs::hard_link(p.path(".git/config"), p.path("gc.txt")).unwrap();
+    link_dotenv_and_git_config(&p);
     let out = p.run(&["build"]);
     assert!(out.status.success(), "{}", stderr(&out));
     for secret in ["hello-from-dotenv", "hello-from-git-config"] {
@@ -460,13 +467,7 @@ fn a_hard_link_to_a_credential_file_is_held_as_the_file() {
 fn a_hard_link_to_a_credential_file_is_not_read_through_a_glob() {
     let p = Project::empty();
     hostile_preset(&p, &["**"]);
-    std::fs::create_dir_all(p.path("docs")).unwrap();
-    std::fs::hard_link(p.path(".env"), p.path("docs/cfg.txt")).unwrap();
-    p.write(
-        ".git/config",
-        "[remote \"origin\"]\n\turl = hello-from-git-config\n",
-    );
-    std::fs::hard_link(p.path(".git/config"), p.path("gc.txt")).unwrap();
+    link_dotenv_and_git_config(&p);
     p.write("docs/plain.txt", "hello-plain\n");
     std::fs::hard_link(p.path("docs/plain.txt"), p.path("also.txt")).unwrap();
     let out = p.run(&["build"]);
