@@ -52,14 +52,17 @@ pub enum ProjectError {
     },
     /// No preset, project or global, has this name: the hint names the
     /// nearest one and lists them ([`super::Project::no_such_preset`]).
-    #[error("no preset named `{0}`{1}")]
+    #[error("no preset named `{}`{}", shown(.0), .1)]
     NoSuchPreset(String, super::hint::PresetHint),
     /// A preset of this name already exists.
-    #[error("a preset named `{0}` already exists")]
+    #[error("a preset named `{}` already exists", shown(.0))]
     PresetExists(String),
     /// The preset exists only in the global config, which the project
     /// never edits (apply it and change it to get a project copy).
-    #[error("preset `{0}` is defined in the global config, not in this project")]
+    #[error(
+        "preset `{}` is defined in the global config, not in this project",
+        shown(.0)
+    )]
     GlobalPreset(String),
     /// A preset name must have a visible character, none the terminal
     /// escaping escapes (controls, bidi controls, invisible characters),
@@ -83,6 +86,14 @@ pub enum ProjectError {
     /// The user's own state (the active preset) could not be saved.
     #[error(transparent)]
     Personal(#[from] super::personal::PersonalError),
+}
+
+/// A preset name from a file or a front end as an error shows it: one
+/// line, every control, bidi and invisible character made visible, cut
+/// past 80 characters. The project file can hold any name (only new ones
+/// are checked), and an error reaches a terminal or an agent.
+pub(super) fn shown(name: &str) -> std::borrow::Cow<'_, str> {
+    crate::text::sanitize::display_line(name, 80)
 }
 
 pub(super) fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ProjectError {
@@ -131,9 +142,12 @@ pub fn load_on_disk(path: &Path) -> Result<Option<OnDisk>, ProjectError> {
     }))
 }
 
-/// The largest project file read (a real one holds a few thousand
-/// entries in well under a megabyte).
-pub const MAX_PROJECT_FILE: u64 = 32 << 20;
+/// The largest project file read or written: 4 MiB. A real one holds a
+/// few thousand entries in well under a megabyte; reading and editing
+/// one takes about 130 bytes of memory per byte of it (its TOML table and
+/// its editable document), so this keeps a hostile file to about 520 MiB,
+/// within `memory_cache`'s default (32 MiB of keys could take 4 GB).
+pub const MAX_PROJECT_FILE: u64 = 4 << 20;
 
 /// The bytes of the project file at `path`, which must be a regular file
 /// (a link to one is followed; a link to `/dev/zero` or a FIFO is refused,
@@ -145,7 +159,8 @@ pub fn read_bounded(path: &Path) -> io::Result<Vec<u8>> {
     file.take(MAX_PROJECT_FILE + 1).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > MAX_PROJECT_FILE {
         return Err(io::Error::other(format!(
-            "larger than {MAX_PROJECT_FILE} bytes"
+            "larger than {} MiB, the most a project file may hold",
+            MAX_PROJECT_FILE >> 20
         )));
     }
     Ok(bytes)
@@ -228,6 +243,10 @@ pub fn save_edit(
         Some(base) => preserve::render_edit(&base.text, &base.file, new),
         None => preserve::render_fresh(new),
     }
+    .and_then(|text| match text.len() as u64 {
+        n if n > MAX_PROJECT_FILE => Err(preserve::RenderError::TooLarge(n)),
+        _ => Ok(text),
+    })
     .map_err(|reason| ProjectError::Serialize {
         path: path.to_path_buf(),
         reason,
@@ -375,6 +394,24 @@ fn toml_key(key: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_shows_a_preset_name_from_the_file_escaped() {
+        let bad = "\u{1b}]52;c;aGk=\u{7}x\u{202e}";
+        let hint = super::super::hint::PresetHint::new(bad, &[bad.to_owned()]);
+        for error in [
+            ProjectError::NoSuchPreset(bad.to_owned(), hint),
+            ProjectError::PresetExists(bad.to_owned()),
+            ProjectError::GlobalPreset(bad.to_owned()),
+        ] {
+            let shown = error.to_string();
+            assert!(
+                !shown.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+                "{shown:?}"
+            );
+            assert!(shown.contains("]52;c;aGk="), "{shown:?}");
+        }
+    }
 
     #[test]
     fn line_col_counts_characters_from_one() {

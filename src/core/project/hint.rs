@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use super::file::shown;
+
 /// How many names a hint lists before "and N more".
 const LISTED: usize = 20;
 
@@ -36,12 +38,18 @@ impl fmt::Display for PresetHint {
     /// ` (no presets yet)`: what follows "no preset named `x`".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(near) = &self.near {
-            write!(f, "; did you mean `{near}`?")?;
+            write!(f, "; did you mean `{}`?", shown(near))?;
         }
         if self.names.is_empty() {
             return f.write_str(" (no presets yet)");
         }
-        write!(f, " (presets: {}", self.names.join(", "))?;
+        f.write_str(" (presets: ")?;
+        for (i, name) in self.names.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(&shown(name))?;
+        }
         if self.more > 0 {
             write!(f, " and {} more", self.more)?;
         }

@@ -616,3 +616,40 @@ fn many_unknown_keys_are_named_twenty_and_counted() {
         "{saved}"
     );
 }
+
+/// A project file over 4 MiB is refused with a reason, and an edit that
+/// would make one is not written: reading one took about 130 bytes of
+/// memory per byte (sweep 12, N7), and a file the tool wrote must read
+/// back.
+#[test]
+fn a_project_file_over_its_bound_is_refused_and_never_written() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let keys: String = (0..600_000).map(|i| format!("k{i} = {i}\n")).collect();
+    let big = format!("[presets.default]\n{keys}");
+    assert!(big.len() > 4 << 20);
+    p.write("ctxcurate.toml", &big);
+    for args in [&["stats"][..], &["add", "a.py"]] {
+        let out = p.run(args);
+        assert!(!out.status.success(), "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains("larger than 4 MiB"), "{args:?}: {err}");
+    }
+    assert_eq!(p.read("ctxcurate.toml"), big);
+
+    // Under the bound, an edit that would cross it is refused: saving a
+    // copy of a preset of 2.5 MB of entries.
+    let entries: String = (0..90_000)
+        .map(|i| format!("[[presets.default.files]]\npath = \"f{i}.py\"\n"))
+        .collect();
+    assert!(entries.len() > 2 << 20 && entries.len() < 4 << 20);
+    p.write("ctxcurate.toml", &entries);
+    let out = p.run(&["preset", "save", "copy"]);
+    let err = stderr(&out);
+    assert!(!out.status.success(), "{err}");
+    assert!(
+        err.contains("over the 4 MiB a project file may hold"),
+        "{err}"
+    );
+    assert_eq!(p.read("ctxcurate.toml"), entries);
+}
