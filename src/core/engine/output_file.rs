@@ -62,6 +62,22 @@ pub enum OutputError {
         target.display()
     )]
     LinkedOut { link: PathBuf, target: PathBuf },
+    /// A path named for the output (`-o`) ends in a `/`: it names a
+    /// folder, and the output is one file (`-o sub/` wrote a file `sub`).
+    #[error(
+        "the output path {} names a folder; name a file (such as {}context.md)",
+        path.display(),
+        path.display()
+    )]
+    NamesAFolder { path: PathBuf },
+    /// A path named for the output (`-o`) is the project file: the
+    /// output would replace the project's curation.
+    #[error(
+        "the output path {} is the project file; refusing to replace it with the output \
+         (name another file)",
+        path.display()
+    )]
+    ProjectFile { path: PathBuf },
     /// The namespace cannot be part of a file name.
     #[error("namespace {0:?} cannot name a file (control characters)")]
     BadNamespace(String),
@@ -169,7 +185,19 @@ pub fn write_next_with(
 /// and a dangling link by where it points. A path outside the project is
 /// the user's own and is not checked.
 pub fn check_named(root: &Path, path: &Path) -> Result<(), OutputError> {
-    resolve_named(root, path).map(|_| ())
+    if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
+        return Err(OutputError::NamesAFolder {
+            path: path.to_path_buf(),
+        });
+    }
+    match resolve_named(root, path)? {
+        Some((_, rel)) if rel == Path::new(crate::core::paths::PROJECT_FILE) => {
+            Err(OutputError::ProjectFile {
+                path: path.to_path_buf(),
+            })
+        }
+        _ => Ok(()),
+    }
 }
 
 /// [`check_named`], and where the path lands when that is beneath the

@@ -75,18 +75,36 @@ fn folder_in(dir: &OwnedFd, name: &std::ffi::OsStr) -> io::Result<OwnedFd> {
                     return Err(e);
                 }
             }
-            open_at(dir, name, flags, 0).map_err(|e| link_or(e, name))
+            open_at(dir, name, flags, 0).map_err(|e| not_a_folder(dir, name, e))
         }
-        other => other.map_err(|e| link_or(e, name)),
+        other => other.map_err(|e| not_a_folder(dir, name, e)),
     }
 }
 
-/// ELOOP and ENOTDIR from `O_NOFOLLOW`: a link was met.
-fn link_or(e: io::Error, name: &std::ffi::OsStr) -> io::Error {
-    match e.raw_os_error() {
-        Some(libc::ELOOP | libc::ENOTDIR) => swapped(name),
-        _ => e,
+/// ELOOP and ENOTDIR from `O_NOFOLLOW | O_DIRECTORY`: `name` is a link
+/// (swapped in after the caller's check), or something other than a
+/// folder, said as what it is (a FIFO or a file named as a folder was
+/// reported as a link).
+fn not_a_folder(dir: &OwnedFd, name: &std::ffi::OsStr, e: io::Error) -> io::Error {
+    if !matches!(e.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)) {
+        return e;
     }
+    let kind = c_name(name)
+        .and_then(|c| stat_at(dir, &c))
+        .ok()
+        .flatten()
+        .map(|st| st.st_mode & libc::S_IFMT);
+    let what = match kind {
+        Some(libc::S_IFLNK) | None => return swapped(name),
+        Some(libc::S_IFREG) => "a file",
+        Some(libc::S_IFIFO) => "a FIFO",
+        Some(libc::S_IFCHR | libc::S_IFBLK) => "a device",
+        Some(_) => "not a folder",
+    };
+    io::Error::other(format!(
+        "{} is {what}, not a folder; refusing to write the output beneath it",
+        name.to_string_lossy()
+    ))
 }
 
 /// What is at `name` in `dir`, links not followed (`None`: nothing).
@@ -388,5 +406,28 @@ mod tests {
             "the link is left as it was"
         );
         assert!(write_file(&real, Path::new("../x.md"), |_| Ok(())).is_err());
+    }
+
+    /// A FIFO or a file where the output's folder goes is refused for
+    /// what it is, not called a link (sweep 12).
+    #[test]
+    fn a_fifo_or_file_where_a_folder_goes_is_named_for_what_it_is() {
+        let root = tempfile::tempdir().unwrap();
+        let real = fs::canonicalize(root.path()).unwrap();
+        fs::write(real.join("file"), "keep").unwrap();
+        let fifo = CString::new(real.join("fifo").as_os_str().as_bytes()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        for (rel, what) in [
+            ("file/x.md", "file is a file"),
+            ("fifo/x.md", "fifo is a FIFO"),
+        ] {
+            let e =
+                write_file(&real, Path::new(rel), |f| io::Write::write_all(f, b"x")).unwrap_err();
+            let shown = e.to_string();
+            assert!(shown.contains(what), "{rel}: {shown}");
+            assert!(!shown.contains("symbolic link"), "{rel}: {shown}");
+        }
+        assert_eq!(fs::read_to_string(real.join("file")).unwrap(), "keep");
     }
 }

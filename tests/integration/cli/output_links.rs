@@ -321,3 +321,47 @@ fn an_output_file_that_is_a_fifo_beneath_the_root_is_refused() {
         stderr(&out)
     );
 }
+
+/// What is in the way of the output is named for what it is (sweep 12):
+/// an `output_dir` that is a FIFO or a file was reported as a link, and
+/// `-o sub/` wrote a file named `sub`.
+#[test]
+fn an_output_folder_that_is_no_folder_is_named_for_what_it_is() {
+    let (p, _outside) = project();
+    let _fifo = common::git::Fifo::make(p.path("out"));
+    p.write("file", "keep\n");
+    for (dir, what) in [
+        ("out", "out is a FIFO, not a folder"),
+        ("file", "file is a file, not a folder"),
+    ] {
+        p.write(
+            "ctxcurate.toml",
+            &format!(
+                "[project]\noutput_dir = \"{dir}\"\n[[presets.default.files]]\npath = \"src/**\"\n"
+            ),
+        );
+        let out = output_within(p.cmd(&["build", "--save"]), Duration::from_secs(20));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{dir}: {err}");
+        assert!(err.contains(what), "{dir}: {err}");
+        assert!(!err.contains("symbolic link"), "{dir}: {err}");
+    }
+    assert_eq!(p.read("file"), "keep\n");
+
+    let out = output_within(p.cmd(&["build", "-o", "sub/"]), Duration::from_secs(20));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("names a folder"), "{err}");
+    assert!(!p.path("sub").exists(), "no file `sub` was written");
+
+    // The project file is not replaced by the output (a slip of `-o`).
+    let before = p.read("ctxcurate.toml");
+    let out = output_within(
+        p.cmd(&["build", "-o", "ctxcurate.toml"]),
+        Duration::from_secs(20),
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is the project file"), "{err}");
+    assert_eq!(p.read("ctxcurate.toml"), before);
+}
