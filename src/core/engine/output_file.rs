@@ -78,6 +78,29 @@ pub enum OutputError {
         path.display()
     )]
     ProjectFile { path: PathBuf },
+    /// A path named for the output (`-o`) is, beneath the root, a symlink
+    /// (a link the repository may ship: `context.md -> .git/hooks/pre-commit`
+    /// made the next commit run the context). `--save` skips such names.
+    #[error(
+        "the output path {} is a symlink to {}; refusing to write through it \
+         (remove the link, or name the file it leads to)",
+        link.display(),
+        target.display()
+    )]
+    LinkedFile { link: PathBuf, target: PathBuf },
+    /// A path named for the output (`-o`) leads, through a folder link
+    /// beneath the root, into the repository's or ctxcurate's own data.
+    #[error(
+        "the output path {} leads through a symlink into {}, the {}'s own data; refusing to write there",
+        path.display(),
+        landed.display(),
+        owner
+    )]
+    LinkedIntoData {
+        path: PathBuf,
+        landed: PathBuf,
+        owner: &'static str,
+    },
     /// The namespace cannot be part of a file name.
     #[error("namespace {0:?} cannot name a file (control characters)")]
     BadNamespace(String),
@@ -147,7 +170,7 @@ pub fn write_next_with(
         // Beneath the root the file is made through descriptors, as `-o`
         // writes: a folder swapped for a link meanwhile is refused.
         #[cfg(unix)]
-        if let Some((real_root, rel)) = resolve_named(root, &dir)? {
+        if let Some((real_root, rel)) = resolve_named(root, &dir, Names::Folder)? {
             let taken = taken_numbers(&dir, &prefix);
             let ext = extension(format);
             let names = candidates(&taken)
@@ -181,16 +204,18 @@ pub fn write_next_with(
 /// An output path the user named (`-o`), checked before it is written:
 /// the part of it beneath the project root (reached as the user wrote
 /// it, or through their own link to the project) must not pass through a
-/// symlink that leads out of the root — the output file itself included,
-/// and a dangling link by where it points. A path outside the project is
-/// the user's own and is not checked.
+/// symlink that leads out of the root (a dangling link by where it
+/// points) or, through a folder link, into `.git` or `.ctxcurate`; the
+/// output file itself must not be a symlink at all, nor the project
+/// file, nor name a folder. A path outside the project is the user's own
+/// and is not checked.
 pub fn check_named(root: &Path, path: &Path) -> Result<(), OutputError> {
     if path.as_os_str().as_encoded_bytes().ends_with(b"/") {
         return Err(OutputError::NamesAFolder {
             path: path.to_path_buf(),
         });
     }
-    match resolve_named(root, path)? {
+    match resolve_named(root, path, Names::File)? {
         Some((_, rel)) if rel == Path::new(crate::core::paths::PROJECT_FILE) => {
             Err(OutputError::ProjectFile {
                 path: path.to_path_buf(),
@@ -203,7 +228,11 @@ pub fn check_named(root: &Path, path: &Path) -> Result<(), OutputError> {
 /// [`check_named`], and where the path lands when that is beneath the
 /// root: the root's real path and the path below it, every link on the
 /// way resolved (`None`: outside the project, the user's own).
-fn resolve_named(root: &Path, path: &Path) -> Result<Option<(PathBuf, PathBuf)>, OutputError> {
+fn resolve_named(
+    root: &Path,
+    path: &Path,
+    names: Names,
+) -> Result<Option<(PathBuf, PathBuf)>, OutputError> {
     let Ok(real_root) = fs::canonicalize(root) else {
         return Ok(None);
     };
@@ -215,7 +244,7 @@ fn resolve_named(root: &Path, path: &Path) -> Result<Option<(PathBuf, PathBuf)>,
         prefix.push(component);
         match fs::canonicalize(&prefix) {
             Ok(real) if real.starts_with(&real_root) => {
-                let landed = check_beneath(&real_root, real, &prefix, &components[i + 1..])?;
+                let landed = check_beneath(&real_root, real, &prefix, &components[i + 1..], names)?;
                 return Ok(landed.and_then(|at| {
                     let rel = at.strip_prefix(&real_root).ok()?.to_path_buf();
                     Some((real_root.clone(), rel))
@@ -229,6 +258,13 @@ fn resolve_named(root: &Path, path: &Path) -> Result<Option<(PathBuf, PathBuf)>,
     Ok(None)
 }
 
+/// What a checked path names: the output file, or the folder it goes in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Names {
+    File,
+    Folder,
+}
+
 /// [`check_named`] below `at` (the real place of `shown`, in the root):
 /// each existing component of `rest` that is a symlink must lead into
 /// `real_root`. Where the path lands (the missing rest taken lexically),
@@ -238,10 +274,13 @@ fn check_beneath(
     mut at: PathBuf,
     shown: &Path,
     rest: &[Component<'_>],
+    names: Names,
 ) -> Result<Option<PathBuf>, OutputError> {
     let mut shown = shown.to_path_buf();
     let mut missing = false;
-    for component in rest {
+    let mut through_link = false;
+    let last = rest.len().saturating_sub(1);
+    for (i, component) in rest.iter().enumerate() {
         shown.push(component);
         match component {
             Component::CurDir => continue,
@@ -266,6 +305,7 @@ fn check_beneath(
         if !meta.file_type().is_symlink() {
             continue;
         }
+        through_link = true;
         // A dangling link's target may be a link again (`a -> b`, `b ->
         // ../outside`): each is followed, and each must stay inside.
         for _ in 0..40 {
@@ -281,8 +321,40 @@ fn check_beneath(
                 break;
             }
         }
+        if i == last && names == Names::File {
+            // The file itself, a link that stays inside: it leads to a
+            // file of the project (a source, a hook, `.git/config`),
+            // never one the user named.
+            return Err(OutputError::LinkedFile {
+                link: shown,
+                target: at
+                    .strip_prefix(real_root)
+                    .map_or(at.clone(), Path::to_path_buf),
+            });
+        }
+    }
+    if through_link && let Some(owner) = data_owner(real_root, &at) {
+        return Err(OutputError::LinkedIntoData {
+            path: shown,
+            landed: at
+                .strip_prefix(real_root)
+                .map_or(at.clone(), Path::to_path_buf),
+            owner,
+        });
     }
     Ok(Some(at))
+}
+
+/// Whose data `at` (beneath `real_root`) is, when it is in a version
+/// control folder or ctxcurate's own: what an output must not land in
+/// through a link.
+fn data_owner(real_root: &Path, at: &Path) -> Option<&'static str> {
+    let first = at.strip_prefix(real_root).ok()?.components().next()?;
+    match first.as_os_str().to_str()? {
+        ".git" | ".hg" | ".svn" | ".jj" | ".bzr" => Some("version control"),
+        crate::core::paths::confine::STATE_DIR => Some("ctxcurate"),
+        _ => None,
+    }
 }
 
 /// Write the path the user named (checked by [`check_named`]): beneath
@@ -294,7 +366,7 @@ pub fn write_named(
     path: &Path,
     write: impl FnOnce(&mut fs::File) -> io::Result<()>,
 ) -> io::Result<()> {
-    match resolve_named(root, path) {
+    match resolve_named(root, path, Names::File) {
         #[cfg(unix)]
         Ok(Some((real_root, rel))) => {
             crate::core::paths::write_beneath::write_file(&real_root, &rel, write)

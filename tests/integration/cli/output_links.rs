@@ -105,12 +105,9 @@ fn build_watch_refuses_an_output_that_links_out() {
 #[test]
 fn links_inside_and_paths_the_user_names_outside_are_written() {
     let (p, outside) = project();
-    // A link that stays in the project: written through, still a link.
+    // A folder link that stays in the project: written through.
     p.write("docs/ctx.md", "older\n");
     symlink("docs", p.path("doclink")).expect("symlink");
-    symlink("docs/ctx.md", p.path("ctx.md")).expect("symlink");
-    p.ok(&["build", "-o", "ctx.md"]);
-    assert!(p.read("docs/ctx.md").contains("return 1"));
     p.ok(&["build", "-o", "doclink/other.md"]);
     assert!(p.read("docs/other.md").contains("return 1"));
     // A path the user names outside the project, even through their own
@@ -364,4 +361,49 @@ fn an_output_folder_that_is_no_folder_is_named_for_what_it_is() {
     assert_eq!(out.status.code(), Some(1), "{err}");
     assert!(err.contains("is the project file"), "{err}");
     assert_eq!(p.read("ctxcurate.toml"), before);
+}
+
+/// A link beneath the root at the output file itself, even one that
+/// stays inside, is refused (sweep 13, S1): `context.md ->
+/// .git/hooks/pre-commit` made the next commit run the context, `->
+/// .git/config` broke the repository, `-> a.py` replaced a source (and a
+/// watch fed its output back into it). A folder link that lands in
+/// `.git` or `.ctxcurate` is refused too. Nothing changes.
+#[test]
+fn an_output_link_into_the_project_or_its_repository_is_refused() {
+    let (p, _outside) = project();
+    common::git::init(&p, p.path(".").as_path());
+    let hook = p.path(".git/hooks/pre-commit");
+    std::fs::write(&hook, "#!/bin/sh\nexit 0\n").expect("write");
+    let config = p.read(".git/config");
+    symlink("../.git/hooks/pre-commit", p.path("src/context.md")).expect("symlink");
+    symlink(".git/config", p.path("context.md")).expect("symlink");
+    symlink("src/a.py", p.path("source.md")).expect("symlink");
+    symlink(".git/hooks/post-checkout", p.path("dangling.md")).expect("symlink");
+    symlink(".git/hooks", p.path("hooks")).expect("symlink");
+    for output in [
+        "src/context.md",
+        "context.md",
+        "source.md",
+        "dangling.md",
+        "hooks/post-commit",
+    ] {
+        let out = output_within(p.cmd(&["build", "-o", output]), Duration::from_secs(20));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{output}: {err}");
+        assert!(err.contains("refusing to write"), "{output}: {err}");
+    }
+    let out = output_within(
+        p.cmd(&["build", "--watch", "-o", "source.md"]),
+        Duration::from_secs(20),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&hook).expect("read"),
+        "#!/bin/sh\nexit 0\n"
+    );
+    assert_eq!(p.read(".git/config"), config);
+    assert_eq!(p.read("src/a.py"), "def a():\n    return 1\n");
+    assert!(!p.path(".git/hooks/post-checkout").exists());
+    assert!(!p.path(".git/hooks/post-commit").exists());
 }
