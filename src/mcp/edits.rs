@@ -118,6 +118,7 @@ fn refuse_held(project: &Project, names: &[Named]) -> Result<(), ToolError> {
 }
 
 pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, ToolError> {
+    super::request::at_most("paths", args.paths.len())?;
     let root = project.root.clone();
     let names = args
         .paths
@@ -154,6 +155,7 @@ pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, Tool
 }
 
 pub fn exclude(project: &mut Project, args: &ExcludeArgs) -> Result<String, ToolError> {
+    super::request::at_most("paths", args.paths.len())?;
     let root = project.root.clone();
     let names = args
         .paths

@@ -199,9 +199,13 @@ impl EntryConsent {
         }
         // First what the names and the disk say; then one walk answers
         // for all the entries still in doubt.
-        // A consent is looked up by what the entry leads to now.
+        // A consent is looked up by what the entry leads to now. A path
+        // named twice is checked once (an agent's request naming one file
+        // a million times made ten system calls each).
+        let mut seen = HashSet::new();
         let first: Vec<(&FileItem, Option<String>, Check)> = entries
             .iter()
+            .filter(|e| seen.insert(e.path.as_str()))
             .map(|e| (e, consent_key(root, &e.path)))
             .filter(|(_, key)| !self.allows(key.as_deref()))
             .map(|(e, key)| (e, key, first_check(root, &e.path)))
@@ -245,11 +249,12 @@ impl EntryConsent {
         patterns: &WalkPatterns,
     ) -> (Cow<'a, Preset>, Vec<Held>) {
         let mut named = preset.files.clone();
+        let listed: HashSet<&str> = preset.files.iter().map(|e| e.path.as_str()).collect();
         named.extend(
             preset
                 .targets
                 .iter()
-                .filter(|t| !preset.files.iter().any(|e| e.path == **t))
+                .filter(|t| !listed.contains(t.as_str()))
                 .map(|t| FileItem::new(t.as_str())),
         );
         let held = self.held(root, &named, walked, patterns);
@@ -517,6 +522,12 @@ mod tests {
         // Where the read policy refuses what is outside, it says so itself.
         let unreadable = EntryConsent::default().held(root, &entries, None, &Default::default());
         assert_eq!(unreadable, held[..3]);
+        // An entry named again is held once (and checked once).
+        let twice: Vec<FileItem> = entries.iter().chain(&entries).cloned().collect();
+        assert_eq!(
+            consent.held(root, &twice, None, &WalkPatterns::default()),
+            held
+        );
         // Allowed paths and the user's own preset hold nothing.
         let allowed: BTreeSet<String> =
             [".env", ".git/config", "secret/prod.yaml", "../outside.txt"]
