@@ -387,7 +387,13 @@ impl Engine {
                 if !found.is_empty() && !self.options.allow_secrets {
                     return Err(secrets_refused(&rel, &found));
                 }
-                Reply::json(&symbol_costs::with_costs(symbols, &costed.costs))
+                // Symbol names and signatures come from the file: shown
+                // as every other name is (sweep 13, E1).
+                let mut reply =
+                    serde_json::to_value(symbol_costs::with_costs(symbols, &costed.costs))
+                        .map_err(|e| ToolError::new(format!("cannot write the symbols: {e}")))?;
+                visible_strings(&mut reply);
+                Reply::json(&reply)
             }
             None => Err(ToolError::new(format!(
                 "{rel}: cannot be parsed (unreadable, binary or over max_file_size)"
@@ -427,16 +433,20 @@ impl Engine {
                 format!("{}; its summary is shown", views::no_grammar(&rel)),
             );
         }
+        // The text is the file's, verbatim; what is said about it is
+        // shown as every name is.
+        let mut stats = json!({
+            "path": rel,
+            "mode": rendered.mode.as_str(),
+            "asked": item.view_mode.as_str(),
+            "tokens": copy.tokens,
+            "tokenizer": tokenizer.as_str(),
+            "notes": notes,
+        });
+        visible_strings(&mut stats);
         Ok(Reply {
             text: Some(copy.text),
-            stats: Some(json!({
-                "path": rel,
-                "mode": rendered.mode.as_str(),
-                "asked": item.view_mode.as_str(),
-                "tokens": copy.tokens,
-                "tokenizer": tokenizer.as_str(),
-                "notes": notes,
-            })),
+            stats: Some(stats),
         })
     }
 
@@ -468,11 +478,13 @@ impl Engine {
         let changed = ws
             .changed_files(against, &preset.exclude)
             .map_err(|e| ToolError::new(error_chain(&e)))?;
-        Reply::json(&json!({
+        let mut reply = json!({
             "against": changed.against,
             "files": changed.paths,
             "notes": changed.notes(),
-        }))
+        });
+        visible_strings(&mut reply);
+        Reply::json(&reply)
     }
 }
 

@@ -245,3 +245,49 @@ fn an_error_keeps_within_the_result_bound() {
     }
     assert!(server.alive());
 }
+
+/// Names from the repository in `symbols`, `changed` and `view`'s
+/// metadata are shown as every other reply shows them (sweep 13, E1):
+/// they came raw, ESC, OSC 52, U+202E and U+200B included. The view's
+/// text, the file itself, stays verbatim.
+#[test]
+fn symbols_changed_and_view_show_repository_names_made_safe() {
+    let p = Project::empty();
+    p.write("keep.py", "x = 1\n");
+    common::git::init_and_commit(&p, p.path(".").as_path(), "start");
+    p.write(
+        "doc.md",
+        "# Title \u{1b}]52;c;SGk=\u{7}\n\ntext\n\n## Sub \u{202e}evil\u{200b}\n\nmore\n",
+    );
+    p.write("h2_\u{202e}yp.py", "x = 2\n");
+    p.write("h1_\u{1b}[2J.py", "x = 3\n");
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"*.py\"\n[[presets.default.files]]\npath = \"doc.md\"\n",
+    );
+    let mut server = McpServer::start(&p, &[]);
+    let raw = |answer: &Value| {
+        let text = answer.to_string();
+        text.contains("\\u001b") || text.contains(['\u{202e}', '\u{200b}', '\u{7}'])
+    };
+    for (tool, args) in [
+        ("symbols", json!({"path": "doc.md"})),
+        ("changed", json!({})),
+        (
+            "view",
+            json!({"path": "h2_\u{202e}yp.py", "mode": "outline"}),
+        ),
+    ] {
+        let answer = server
+            .request("tools/call", json!({"name": tool, "arguments": args}))
+            .expect("an answer");
+        assert!(answer.get("result").is_some(), "{tool}: {answer}");
+        // A view's text is the file; its metadata comes second.
+        let said = match tool {
+            "view" => &answer["result"]["content"][1],
+            _ => &answer,
+        };
+        assert!(said.is_object(), "{tool}: {answer}");
+        assert!(!raw(said), "{tool}: {answer}");
+    }
+}
