@@ -176,8 +176,8 @@ fn all_files(root: &Path, mut builder: ignore::WalkBuilder) -> Vec<String> {
             };
             if entry.file_type().is_some_and(|t| t.is_file())
                 && let Ok(rel) = entry.path().strip_prefix(root)
+                && let Some(rel) = rel_utf8(rel)
             {
-                let rel = rel_string(rel);
                 if !rel.is_empty() && !is_blacklisted(&rel) {
                     gather.files.push(rel);
                 }
@@ -198,10 +198,9 @@ fn each_file(root: &Path, builder: ignore::WalkBuilder, mut f: impl FnMut(String
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let Ok(rel) = entry.path().strip_prefix(root) else {
+        let Some(rel) = entry.path().strip_prefix(root).ok().and_then(rel_utf8) else {
             continue;
         };
-        let rel = rel_string(rel);
         if !rel.is_empty() && !is_blacklisted(&rel) && !f(rel) {
             return;
         }
@@ -366,6 +365,23 @@ fn keeps(
 }
 
 /// A relative path as a `/`-separated string.
+/// [`rel_string`] of a path whose every name is UTF-8; `None` for one
+/// that is not. The walk leaves such files out: a lossy name (`h5_�.py`)
+/// could not be read back, and would name another file, one really
+/// called so.
+pub fn rel_utf8(rel: &Path) -> Option<String> {
+    let mut out = String::new();
+    for c in rel.components() {
+        if let Component::Normal(s) = c {
+            if !out.is_empty() {
+                out.push('/');
+            }
+            out.push_str(s.to_str()?);
+        }
+    }
+    Some(out)
+}
+
 pub fn rel_string(rel: &Path) -> String {
     let parts: Vec<String> = rel
         .components()
@@ -389,6 +405,38 @@ mod tests {
         assert!(is_blacklisted(".ctxcurate/out/context_001.md"));
         assert!(!is_blacklisted("src/history.py"));
         assert!(!is_blacklisted(".ctxcurate_x/a"));
+    }
+
+    /// A file whose name is not UTF-8 is left out of the walk, so the
+    /// file read is never one named with its lossy form (sweep 13, N1).
+    #[cfg(unix)]
+    #[test]
+    fn names_that_are_not_utf8_are_left_out() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("a.py"), "x = 1\n").unwrap();
+        fs::write(
+            root.join(std::ffi::OsStr::from_bytes(b"h5_\x9b31m.py")),
+            "x = 2\n",
+        )
+        .unwrap();
+        fs::create_dir(root.join(std::ffi::OsStr::from_bytes(b"d\xff"))).unwrap();
+        fs::write(
+            root.join(std::ffi::OsStr::from_bytes(b"d\xff/in.py")),
+            "x = 3\n",
+        )
+        .unwrap();
+        fs::write(root.join("h5_\u{fffd}31m.py"), "x = 4\n").unwrap();
+        assert_eq!(walk_files(root), ["a.py", "h5_\u{fffd}31m.py"]);
+        let mut each = Vec::new();
+        walk_each(root, |f| {
+            each.push(f);
+            true
+        });
+        each.sort();
+        assert_eq!(each, ["a.py", "h5_\u{fffd}31m.py"]);
+        assert_eq!(rel_utf8(Path::new("a/b.py")).as_deref(), Some("a/b.py"));
     }
 
     #[test]

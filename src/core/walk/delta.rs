@@ -17,7 +17,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use super::{Hidden, SkipCheck, WalkPatterns, is_blacklisted, keeps, rel_string};
+use super::{Hidden, SkipCheck, WalkPatterns, is_blacklisted, keeps, rel_utf8};
 
 /// What the walk shows now in the scopes of the changed paths.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -111,10 +111,9 @@ fn files_below(check: &SkipCheck, root: &Path, dir: &Path, found: &mut BTreeSet<
                 todo.push(path);
                 continue;
             }
-            let Ok(rel) = path.strip_prefix(root) else {
+            let Some(rel) = path.strip_prefix(root).ok().and_then(rel_utf8) else {
                 continue;
             };
-            let rel = rel_string(rel);
             if !rel.is_empty() && !is_blacklisted(&rel) {
                 found.insert(rel);
             }
