@@ -813,14 +813,18 @@ impl TrustStore {
     pub fn record(&self, root: &Path) -> Result<Record, TrustError> {
         let path = self.record_path(root);
         let mut text = String::new();
-        match fs::File::open(&path) {
-            Ok(file) => {
+        // Opened without waiting for a writer and checked to be a file: a
+        // FIFO there hung every front end (sweep 13, ST1). What is not a
+        // file is no consent, as what does not parse.
+        match crate::core::io_bounds::open_regular(&path) {
+            Ok((file, _)) => {
                 // Not UTF-8 or too long: no consent.
                 if file.take(RECORD_LIMIT).read_to_string(&mut text).is_err() {
                     return Ok(Record::default());
                 }
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Record::default()),
+            Err(e) if e.kind() == io::ErrorKind::Other => return Ok(Record::default()),
             Err(source) => {
                 return Err(TrustError::Io {
                     path,
@@ -1075,6 +1079,27 @@ mod tests {
         assert_eq!(store.consent(project.path()).unwrap(), None);
         assert!(store.revoke(project.path()).unwrap());
         assert!(!store.revoke(project.path()).unwrap());
+    }
+
+    /// A FIFO where the record goes is no consent, read without waiting
+    /// for a writer (sweep 13, ST1: every front end hung on it); a grant
+    /// replaces it.
+    #[cfg(unix)]
+    #[test]
+    fn a_record_that_is_a_fifo_is_no_consent_and_never_waited_on() {
+        use std::os::unix::ffi::OsStrExt;
+        let state = tempfile::tempdir().unwrap();
+        let project = tempfile::tempdir().unwrap();
+        let store = TrustStore::at(state.path().join("trust"));
+        let record = store.grant(project.path(), &[7u8; 32]).unwrap();
+        fs::remove_file(&record).unwrap();
+        let c = std::ffi::CString::new(record.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(store.consent(project.path()).unwrap(), None);
+        assert!(store.allowed(project.path()).unwrap().is_empty());
+        store.grant(project.path(), &[8u8; 32]).unwrap();
+        assert_eq!(store.consent(project.path()).unwrap(), Some([8u8; 32]));
     }
 
     #[test]

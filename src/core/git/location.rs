@@ -143,7 +143,12 @@ pub fn check(root: &Path, layout: &Layout) -> Result<(), Foreign> {
     }
     // A `gitdir:` file: git followed it to `git_dir`; does `git_dir`
     // name this checkout back?
-    let worktree_link = std::fs::read(git_dir.join("gitdir"))
+    let worktree_link = crate::core::io_bounds::open_regular(&git_dir.join("gitdir"))
+        .and_then(|(file, _)| {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            file.take(64 * 1024).read_to_end(&mut bytes).map(|_| bytes)
+        })
         .ok()
         .map(|bytes| {
             PathBuf::from(

@@ -933,8 +933,9 @@ fn python_folder(
 fn unchecked_pyc(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 8];
-    fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
+    // A FIFO the repository ships under that name must not block.
+    crate::core::io_bounds::open_regular(path)
+        .and_then(|(mut f, _)| f.read_exact(&mut head))
         .is_ok_and(|()| head[4] & 0b11 == 0b01)
 }
 
