@@ -349,12 +349,12 @@ fn check_beneath(
 /// control folder or ctxcurate's own: what an output must not land in
 /// through a link.
 fn data_owner(real_root: &Path, at: &Path) -> Option<&'static str> {
-    let first = at.strip_prefix(real_root).ok()?.components().next()?;
-    match first.as_os_str().to_str()? {
-        ".git" | ".hg" | ".svn" | ".jj" | ".bzr" => Some("version control"),
-        crate::core::paths::confine::STATE_DIR => Some("ctxcurate"),
-        _ => None,
+    let rel = at.strip_prefix(real_root).ok()?;
+    if crate::core::paths::confine::in_vcs_folder(rel) {
+        return Some("version control");
     }
+    let first = rel.components().next()?;
+    (first.as_os_str() == crate::core::paths::confine::STATE_DIR).then_some("ctxcurate")
 }
 
 /// Write the path the user named (checked by [`check_named`]): beneath

@@ -28,13 +28,18 @@ pub const STATE_DIR: &str = ".ctxcurate";
 // the repository and may hold terminal escapes.
 #[error(
     "refusing to write or delete through {link:?}: it is a symbolic link to {target:?}, \
-     outside the project (replace the link with a real file or folder)"
+     {} (replace the link with a real file or folder)",
+    if *into_vcs { "in the project's version control folder" } else { "outside the project" }
 )]
 pub struct Escape {
     /// The link under the root.
     pub link: PathBuf,
     /// Where it leads (the link's own text when it leads nowhere).
     pub target: PathBuf,
+    /// It leads inside the root, but into a version control folder
+    /// (`ctxcurate.toml -> .git/config` made `add` break the checkout's
+    /// git config, sweep 13 S2).
+    pub into_vcs: bool,
 }
 
 /// `Ok` when writing `path` (under `root`) would stay inside `root`: no
@@ -62,18 +67,33 @@ pub fn check_inside(root: &Path, path: &Path) -> Result<(), Escape> {
     Ok(())
 }
 
-/// `prefix` resolves (all links followed) to a place inside `root`.
+/// `prefix` resolves (all links followed) to a place inside `root`, and
+/// not into its version control folder.
 fn check_prefix(root: &Path, prefix: &Path) -> Result<(), Escape> {
-    let escape = |target: PathBuf| Escape {
+    let escape = |target: PathBuf, into_vcs| Escape {
         link: prefix.to_path_buf(),
         target,
+        into_vcs,
     };
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     match fs::canonicalize(prefix) {
-        Ok(target) if target.starts_with(&canonical_root) => Ok(()),
-        Ok(target) => Err(escape(target)),
-        Err(_) => Err(escape(fs::read_link(prefix).unwrap_or_default())),
+        Ok(target) => match target.strip_prefix(&canonical_root) {
+            Ok(rel) if in_vcs_folder(rel) => Err(escape(target, true)),
+            Ok(_) => Ok(()),
+            Err(_) => Err(escape(target, false)),
+        },
+        Err(_) => Err(escape(fs::read_link(prefix).unwrap_or_default(), false)),
     }
+}
+
+/// Whether `rel` (below the root) is in a version control folder, or is
+/// one ([`crate::core::walk::VCS_DIRS`]).
+pub fn in_vcs_folder(rel: &Path) -> bool {
+    rel.components().any(|c| {
+        c.as_os_str()
+            .to_str()
+            .is_some_and(|name| crate::core::walk::VCS_DIRS.contains(&name))
+    })
 }
 
 /// `root/.ctxcurate`, created when missing (with a `.gitignore` keeping it

@@ -407,3 +407,37 @@ fn an_output_link_into_the_project_or_its_repository_is_refused() {
     assert!(!p.path(".git/hooks/post-checkout").exists());
     assert!(!p.path(".git/hooks/post-commit").exists());
 }
+
+/// A project file or `.ctxcurate` that is a link into `.git` is not
+/// written through (sweep 13, S2): `ctxcurate.toml -> .git/config` made
+/// `add` append a preset to the checkout's git config, and `.ctxcurate
+/// -> .git` put caches, outputs and the lock there.
+#[test]
+fn the_project_file_or_state_linked_into_git_is_not_written_through() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    common::git::init(&p, p.path(".").as_path());
+    let config = p.read(".git/config");
+    symlink(".git/config", p.path("ctxcurate.toml")).expect("symlink");
+    let out = p.run(&["add", "a.py"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("version control folder"), "{err}");
+    assert_eq!(p.read(".git/config"), config);
+
+    std::fs::remove_file(p.path("ctxcurate.toml")).expect("rm");
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"a.py\"\n",
+    );
+    symlink(".git", p.path(".ctxcurate")).expect("symlink");
+    let before: Vec<_> = std::fs::read_dir(p.path(".git")).expect("ls").collect();
+    for args in [&["add", "a.py"][..], &["build", "--save"]] {
+        let out = p.run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains("version control"), "{args:?}: {err}");
+    }
+    let after: Vec<_> = std::fs::read_dir(p.path(".git")).expect("ls").collect();
+    assert_eq!(after.len(), before.len(), "nothing new in .git");
+}
