@@ -10,7 +10,7 @@ use std::path::Path;
 
 use ctxcurate::core::curation::{self, CurationError, Included};
 use ctxcurate::core::model::{FileItem, MaskState, Preset, ViewMode};
-use ctxcurate::core::project::{Project, ProjectError};
+use ctxcurate::core::project::{Project, ProjectError, Scope};
 use ctxcurate::core::syntax::SymbolTree;
 use ctxcurate::core::walk;
 
@@ -40,8 +40,24 @@ fn target<'a>(
     name: Option<&str>,
 ) -> Result<(String, &'a mut Preset), ToolError> {
     let name = name.map_or_else(|| project.active_preset_name().to_string(), str::to_string);
+    refuse_global(project, &name)?;
     let preset = project.preset_to_edit(&name)?;
     Ok((shown_name(&name), preset))
+}
+
+/// An error when `name` is a preset only the user's global config holds:
+/// an agent's edit of it would copy it whole (its description, task,
+/// discussion, paths into their home) into the team's file (sweep 13,
+/// G1). The user edits their own.
+fn refuse_global(project: &Project, name: &str) -> Result<(), ToolError> {
+    match project.preset(name) {
+        Some((_, Scope::Global)) => Err(ToolError::new(format!(
+            "preset {} is the user's own, in their global config; an agent may not copy it \
+             into the project's file (edit a project preset, or name a new one)",
+            shown_name(name)
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// What one `include`/`exclude` path names.
@@ -278,6 +294,7 @@ pub fn mask(
 /// checkout, as a switch in the TUI or `preset apply` is.
 pub fn save_preset(project: &mut Project, args: &SavePresetArgs) -> Result<String, ToolError> {
     project.edit(|project| {
+        refuse_global(project, project.active_preset_name())?;
         project.save_as(&args.name)?;
         Ok(format!(
             "the active preset saved as {}, now the active one (for this user, in this checkout)",

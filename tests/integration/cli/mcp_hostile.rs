@@ -291,3 +291,49 @@ fn symbols_changed_and_view_show_repository_names_made_safe() {
         assert!(!raw(said), "{tool}: {answer}");
     }
 }
+
+/// An agent's edit of a preset only the user's global config holds is
+/// refused (sweep 13, G1): `set_mode`, `include` and `save_preset` copied
+/// it whole, private description, task and paths into the user's home,
+/// into the team's file. A project preset is edited as before.
+#[test]
+fn an_agent_may_not_copy_a_global_preset_into_the_project() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write("b.py", "y = 1\n");
+    let team = "[presets.default]\n[[presets.default.files]]\npath = \"a.py\"\n";
+    p.write("ctxcurate.toml", team);
+    let config = p.config_home.path().join("ctxcurate");
+    std::fs::create_dir_all(&config).expect("mkdir");
+    std::fs::write(
+        config.join("config.toml"),
+        "[presets.mine]\ndescription = \"client ACME, ticket 4411\"\ntask = \"private\"\n\
+         [[presets.mine.files]]\npath = \"a.py\"\n",
+    )
+    .expect("write");
+    let mut server = McpServer::start(&p, &["--allow-edits"]);
+    for (tool, args) in [
+        (
+            "set_mode",
+            json!({"path": "a.py", "mode": "skeleton", "preset": "mine"}),
+        ),
+        ("include", json!({"paths": ["b.py"], "preset": "mine"})),
+    ] {
+        let reply = server.call(tool, args);
+        assert!(reply.is_error, "{tool}: {}", reply.text);
+        assert!(
+            reply.text.contains("global config"),
+            "{tool}: {}",
+            reply.text
+        );
+    }
+    drop(server);
+    p.ok(&["preset", "apply", "mine"]);
+    let mut server = McpServer::start(&p, &["--allow-edits"]);
+    let reply = server.call("save_preset", json!({"name": "copy"}));
+    assert!(reply.is_error, "{}", reply.text);
+    assert_eq!(p.read("ctxcurate.toml"), team);
+    let reply = server.call("include", json!({"paths": ["b.py"], "preset": "default"}));
+    assert!(!reply.is_error, "{}", reply.text);
+    assert!(p.read("ctxcurate.toml").contains("b.py"));
+}
