@@ -14,6 +14,12 @@ use crate::core::paths::beneath::{BeneathError, Links, open_beneath};
 /// not read into a composition (unless their entry forces it).
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
+/// The most bytes of one file read into a composition even when its entry
+/// forces it (`force_full`): a repository's project file can force any
+/// file, and a 500 MB one took 1.2 GB (sweep 13, B1). 64 MiB is some 16
+/// million tokens, past any model's window.
+pub const FORCED_MAX_BYTES: u64 = 64 * 1024 * 1024;
+
 /// How files may be read: the size cap and whether entries may resolve
 /// outside the project root (from the settings; see `config/config.toml`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +103,12 @@ impl std::fmt::Display for FileProblem {
         match self {
             FileProblem::NotFound => f.write_str("file not found"),
             FileProblem::Binary => f.write_str("binary file skipped"),
+            FileProblem::TooLarge { bytes, limit } if *limit >= FORCED_MAX_BYTES => write!(
+                f,
+                "file too large ({bytes} bytes) skipped: over {} MiB, the most read even \
+                 with force_full",
+                limit >> 20
+            ),
             FileProblem::TooLarge { bytes, limit } => write!(
                 f,
                 "file too large ({bytes} bytes, max_file_size {limit}) skipped; \
@@ -122,7 +134,8 @@ impl std::fmt::Display for FileProblem {
 pub fn skipped_note<'a>(
     files: impl IntoIterator<Item = (&'a str, &'a FileProblem)>,
 ) -> Option<String> {
-    let (mut binary, mut large) = (0usize, 0usize);
+    let (mut binary, mut large, mut forced) = (0usize, 0usize, 0usize);
+    let mut forced_cap = FORCED_MAX_BYTES;
     let mut cap = 0;
     let mut names = Vec::new();
     for (path, problem) in files {
@@ -130,6 +143,11 @@ pub fn skipped_note<'a>(
             FileProblem::Binary => {
                 binary += 1;
                 path.to_owned()
+            }
+            FileProblem::TooLarge { bytes, limit } if *limit >= FORCED_MAX_BYTES => {
+                forced += 1;
+                forced_cap = *limit;
+                format!("{path} ({bytes} bytes)")
             }
             FileProblem::TooLarge { bytes, limit } => {
                 large += 1;
@@ -142,7 +160,7 @@ pub fn skipped_note<'a>(
             names.push(name);
         }
     }
-    let total = binary + large;
+    let total = binary + large + forced;
     if total == 0 {
         return None;
     }
@@ -153,6 +171,12 @@ pub fn skipped_note<'a>(
     if large > 0 {
         kinds.push(format!(
             "{large} over max_file_size = {cap}; force_full = true on its entry reads it"
+        ));
+    }
+    if forced > 0 {
+        kinds.push(format!(
+            "{forced} over {} MiB, the most read even with force_full",
+            forced_cap >> 20
         ));
     }
     let more = if total > names.len() { ", …" } else { "" };
@@ -210,7 +234,7 @@ pub fn read_content_stamped(
         );
     }
     let limit = if force {
-        u64::MAX
+        FORCED_MAX_BYTES.max(policy.max_file_size)
     } else {
         policy.max_file_size
     };
@@ -317,6 +341,40 @@ mod tests {
             read_content(dir.path(), "inner"),
             Content::Text { .. }
         ));
+    }
+
+    /// `force_full` reads a file over `max_file_size`, up to
+    /// [`FORCED_MAX_BYTES`] (a sparse file stands in for a big one).
+    #[test]
+    fn force_full_reads_past_the_cap_up_to_its_own_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::write(root.join("big.txt"), "y = 1\n".repeat(400_000)).unwrap();
+        let huge = fs::File::create(root.join("huge.txt")).unwrap();
+        huge.set_len(FORCED_MAX_BYTES + 1).unwrap();
+        let policy = ReadPolicy::default();
+        assert!(matches!(
+            read_content_with(root, "big.txt", &policy, true),
+            Content::Text { .. }
+        ));
+        let problem = match read_content_with(root, "huge.txt", &policy, true) {
+            Content::Unreadable(problem) => problem,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            problem,
+            FileProblem::TooLarge {
+                bytes: FORCED_MAX_BYTES + 1,
+                limit: FORCED_MAX_BYTES
+            }
+        );
+        assert!(
+            problem
+                .to_string()
+                .contains("over 64 MiB, the most read even with force_full")
+        );
+        let note = skipped_note([("huge.txt", &problem)]).unwrap();
+        assert!(note.contains("1 over 64 MiB"), "{note}");
     }
 
     #[test]
