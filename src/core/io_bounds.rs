@@ -70,3 +70,31 @@ mod tests {
         assert_eq!(open_regular(&dir.path().join("f")).unwrap().1.len(), 1);
     }
 }
+
+/// Make the child `cmd` starts die with the thread that starts it (Linux:
+/// `PR_SET_PDEATHSIG`): a git or a summary command stuck on a FIFO the
+/// repository ships outlived a TUI that quit or a CLI that got SIGTERM
+/// (sweep 13, GIT1). The caller waits for the child on that thread, so it
+/// lives as long as the wait. Elsewhere, nothing changes.
+pub fn dies_with_parent(cmd: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: the hook runs in the child between fork and exec and
+        // calls only prctl(2) and getppid(2), which are async-signal-safe.
+        let parent = std::process::id();
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(cmd, move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // The parent died before the request took hold.
+                if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                    return Err(io::Error::other("the parent exited"));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}

@@ -170,6 +170,7 @@ impl Git {
             .stderr(Stdio::piped());
         // Its own process group, so the deadline stops what it started.
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        io_bounds::dies_with_parent(&mut cmd);
         // SAFETY: the hook runs in the child between fork and exec, and
         // only calls getrlimit(2) and setrlimit(2), which are
         // async-signal-safe, on a local struct.

@@ -96,6 +96,7 @@ pub fn run_command(
     // Its own process group, so a timeout kills what it started too.
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    crate::core::io_bounds::dies_with_parent(&mut cmd);
     let mut child = cmd.spawn().map_err(|error| CommandError::Spawn {
         program: program.clone(),
         error,

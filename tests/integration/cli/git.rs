@@ -485,3 +485,54 @@ fn repository_settings_cannot_run_programs() {
     assert!(!text.contains('\u{1b}'), "no colour codes: {text:?}");
     assert_eq!(std::fs::read(p.path(".git/index")).expect("index"), index);
 }
+
+/// The git processes whose command line names `dir`.
+#[cfg(target_os = "linux")]
+fn gits_in(dir: &std::path::Path) -> Vec<String> {
+    let dir = dir.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .expect("/proc")
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.starts_with("git ") && c.contains(&dir))
+        .collect()
+}
+
+/// A git stuck on a FIFO the repository ships (`.gitattributes`) dies
+/// with the front end that started it (sweep 13, GIT1): a CLI that got
+/// SIGTERM left it blocked for ever, its parent gone.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_stuck_git_dies_with_the_command_that_started_it() {
+    let p = repo();
+    let _fifo = common::git::Fifo::make(p.path(".gitattributes"));
+    let mut child = p
+        .cmd(&["build", "-q", "--diff", "HEAD"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("spawn");
+    // Wait (bounded) for its git to be stuck.
+    let mut seen = false;
+    for _ in 0..100 {
+        if !gits_in(p.root()).is_empty() {
+            seen = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(seen, "git never started");
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let _ = child.wait();
+    let mut left = gits_in(p.root());
+    for _ in 0..50 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        left = gits_in(p.root());
+    }
+    assert!(left.is_empty(), "still running: {left:?}");
+}
