@@ -150,18 +150,65 @@ pub fn unparsable(line: &[u8]) -> Option<Value> {
             }));
         }
     };
-    let id = value.as_object().and_then(|o| o.get("id"))?;
-    let fine = id.is_string() || id.is_null() || id.is_i64() || id.is_u64();
-    (!fine).then(|| {
+    let invalid = |id: Value, why: &str| {
         json!({
             "jsonrpc": "2.0",
-            "id": null,
-            "error": {
-                "code": -32600,
-                "message": "invalid request: an id is a string, an integer or null",
-            },
+            "id": id,
+            "error": {"code": -32600, "message": format!("invalid request: {why}")},
         })
-    })
+    };
+    // `rmcp` answered these without any `id` member (sweep 13, J1).
+    let Some(object) = value.as_object() else {
+        return Some(invalid(
+            Value::Null,
+            "a message is one JSON object (batches are not taken)",
+        ));
+    };
+    let id = object.get("id");
+    let fine = |id: &Value| id.is_string() || id.is_null() || id.is_i64() || id.is_u64();
+    if id.is_some_and(|id| !fine(id)) {
+        return Some(invalid(
+            Value::Null,
+            "an id is a string, an integer or null",
+        ));
+    }
+    let id = id.cloned().unwrap_or(Value::Null);
+    if let Some(key) = repeated_key(line) {
+        let id = if key == "id" { Value::Null } else { id };
+        return Some(invalid(id, &format!("the key {key:?} is given twice")));
+    }
+    if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return Some(invalid(id, "\"jsonrpc\" must be \"2.0\""));
+    }
+    None
+}
+
+/// The first top-level key of the JSON object `line` that is given twice
+/// (`serde_json` keeps the last, `rmcp` refused it without an `id`).
+fn repeated_key(line: &[u8]) -> Option<String> {
+    use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+    struct Keys;
+    impl<'de> Visitor<'de> for Keys {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            let mut repeated = None;
+            while let Some(key) = map.next_key::<String>()? {
+                map.next_value::<IgnoredAny>()?;
+                if repeated.is_none() && !seen.insert(key.clone()) {
+                    repeated = Some(key);
+                }
+            }
+            Ok(repeated)
+        }
+    }
+    serde_json::Deserializer::from_slice(line)
+        .deserialize_map(Keys)
+        .ok()
+        .flatten()
 }
 
 /// The answer to a line past [`MAX_LINE`]: "invalid request" for its
@@ -332,9 +379,33 @@ mod tests {
             "",
             "  \n",
             "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n",
-            "[]",
         ] {
             assert!(unparsable(line.as_bytes()).is_none(), "{line:?}");
+        }
+    }
+
+    /// What `rmcp` answered with no `id` member at all (sweep 13, J1):
+    /// the answer names the request's id, or null.
+    #[test]
+    fn an_invalid_request_is_answered_with_its_id() {
+        for (line, id) in [
+            (r#"{"jsonrpc":"1.0","id":6,"method":"ping"}"#, json!(6)),
+            (r#"{"id":"x","method":"ping"}"#, json!("x")),
+            (
+                r#"{"jsonrpc":"2.0","id":5,"method":"ping","method":"tools/list"}"#,
+                json!(5),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":5,"id":6,"method":"ping"}"#,
+                Value::Null,
+            ),
+            ("[]", Value::Null),
+            (r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, Value::Null),
+            ("7", Value::Null),
+        ] {
+            let answer = unparsable(line.as_bytes()).expect(line);
+            assert_eq!(answer["error"]["code"], json!(-32600), "{line}");
+            assert_eq!(answer.get("id"), Some(&id), "{line}: {answer}");
         }
     }
 }
