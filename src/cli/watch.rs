@@ -64,6 +64,11 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
     if let Err(e) = build_once(args, ctx, &first, Some(&mut included)) {
         report_failure(&e, ctx)?;
     }
+    // The folder watched: a rebuild goes by the root's path, so a project
+    // moved away and replaced (a link elsewhere) would be read and written
+    // there (sweep 13, W2). The watch stops instead.
+    let identity = folder_identity(&root);
+    let moved = || identity.is_none() || folder_identity(&root) != identity;
     let mut walked = walk::walk_files_with(&root, &patterns);
     // The user's own choices (`preset apply`), when no `-p` overrides them.
     let store = PersonalStore::user().ok().filter(|_| args.preset.is_none());
@@ -96,6 +101,9 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
                     && Some(&now) != personal.as_ref()
                 {
                     personal = Some(now);
+                    if moved() {
+                        stopped_moved(&root)?;
+                    }
                     let note = "your own preset or settings changed";
                     let rebuild = Rebuild {
                         note: Some(note),
@@ -118,6 +126,9 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
         let Some(what) = matters(&root, &changes, &included, &mut walked, &patterns) else {
             continue;
         };
+        if moved() {
+            stopped_moved(&root)?;
+        }
         let note = format!("{what} changed");
         let rebuild = Rebuild {
             note: Some(&note),
@@ -129,6 +140,25 @@ pub fn build_watch(args: &BuildArgs, ctx: &mut Ctx) -> Result<()> {
     }
     writeln!(ctx.err, "stopped watching")?;
     Ok(())
+}
+
+/// The device and inode of the folder at `path` (links followed): what
+/// the watch started on, to know it is still there.
+fn folder_identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path)
+        .ok()
+        .filter(std::fs::Metadata::is_dir)
+        .map(|m| (m.dev(), m.ino()))
+}
+
+/// The error that ends a watch whose project folder moved.
+fn stopped_moved(root: &Path) -> Result<()> {
+    user_err!(
+        "stopped watching: the project folder {} was moved, removed or replaced; \
+         nothing was built there (start the watch again where the project is)",
+        display_line(&root.display().to_string(), 300)
+    )
 }
 
 /// The project's ignore patterns as ctxcurate.toml gives them now: when

@@ -260,3 +260,28 @@ fn build_watch_rebuilds_when_a_preset_is_applied_from_another_shell() {
     signal(&child, libc::SIGTERM);
     assert_eq!(finish(child, &rx).code(), Some(0));
 }
+
+/// The project folder renamed and replaced by a link while watching: the
+/// watch stops saying so (sweep 13, W2), where a rebuild read and wrote
+/// the link's target, a folder outside the project.
+#[cfg(unix)]
+#[test]
+fn a_watch_whose_project_folder_is_replaced_stops() {
+    let p = project();
+    let (mut child, rx) = spawn_watch(&p);
+    let root = p.root().to_path_buf();
+    let moved = root.with_extension("moved");
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    std::fs::rename(&root, &moved).expect("rename");
+    std::os::unix::fs::symlink(elsewhere.path(), &root).expect("symlink");
+    std::fs::write(moved.join("src/a.py"), "def a():\n    return 2\n").expect("write");
+    let seen = wait_for(&rx, "stopped watching");
+    let status = child.wait().expect("wait");
+    // Put the project back where its TempDir removes it.
+    std::fs::remove_file(&root).expect("rm link");
+    std::fs::rename(&moved, &root).expect("rename back");
+    assert_eq!(status.code(), Some(1), "{seen:#?}");
+    assert!(seen.iter().any(|l| l.contains("was moved")), "{seen:#?}");
+    let left: Vec<_> = std::fs::read_dir(elsewhere.path()).expect("ls").collect();
+    assert!(left.is_empty(), "written elsewhere: {left:?}");
+}
