@@ -30,6 +30,8 @@ mod node;
 mod requires;
 mod sys_path;
 
+pub use literal::run_with;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -117,6 +119,10 @@ pub fn reached(
     }
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
+    let mut run_by = Programs {
+        of: run_by.clone(),
+        read_as_other: BTreeSet::new(),
+    };
     while let Some((rel, real, mut search)) = queue.pop_front() {
         if !read.insert(real.clone()) {
             continue;
@@ -136,8 +142,15 @@ pub fn reached(
         let Some(text) = small_text(&real) else {
             continue;
         };
-        let kind = kind_of(&rel, &real, &text, run_by, &mut search);
+        let kind = kind_of(&rel, &real, &text, &run_by.of, &mut search);
         let here = real.parent().map(Path::to_path_buf).unwrap_or_default();
+        if kind == Kind::Other {
+            run_by.read_as_other.insert(real.clone());
+        }
+        for again in run_by.learn(real_root, &here, kind, &text) {
+            read.remove(&again);
+            queue.push_back((rel_of(real_root, &again), again, search.clone()));
+        }
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
             Kind::Python => {
@@ -195,9 +208,10 @@ pub fn reached(
 }
 
 /// What file `rel` (at `real`, holding `text`) is read as: by its name
-/// or `#!` line, else as the program the command runs it with reads it.
-/// A folder's `__main__.py` runs with the folder first in its `search`
-/// (`python3 tools/app`, `runpy.run_path("tools/app")`).
+/// or `#!` line, else as the program that runs it reads it. A folder's
+/// `__main__.py`, and a Python file known by the program that runs it,
+/// run with their folder first in `search` (`python3 tools/app`,
+/// `runpy.run_path("tools/app")`).
 fn kind_of(
     rel: &str,
     real: &Path,
@@ -205,15 +219,58 @@ fn kind_of(
     run_by: &HashMap<PathBuf, String>,
     search: &mut Vec<PathBuf>,
 ) -> Kind {
-    if rel.ends_with("__main__.py")
+    let kind = match Kind::of(rel, text) {
+        Kind::Other => Kind::of_program(run_by.get(real).map_or("", String::as_str)),
+        kind => kind,
+    };
+    let by_program = kind == Kind::Python && Kind::of(rel, text) == Kind::Other;
+    if (rel.ends_with("__main__.py") || by_program)
         && let Some(dir) = real.parent()
         && search.first().is_none_or(|first| first != dir)
     {
         search.insert(0, dir.to_path_buf());
     }
-    match Kind::of(rel, text) {
-        Kind::Other => Kind::of_program(run_by.get(real).map_or("", String::as_str)),
-        kind => kind,
+    kind
+}
+
+/// The program that runs each file (by its canonical path), as the
+/// command's lines and the scripts read so far say, and the files read
+/// as nothing in particular (`Kind::Other`) before one did.
+struct Programs {
+    of: HashMap<PathBuf, String>,
+    read_as_other: BTreeSet<PathBuf>,
+}
+
+impl Programs {
+    /// Learn what program a script of `kind` (in folder `here`, holding
+    /// `text`) runs each file it names with
+    /// (`subprocess.run([sys.executable, "tools/app"])`,
+    /// `runpy.run_path("tools/app")`, `sh tools/app`): the files already
+    /// read as nothing in particular, to be read again as that program
+    /// reads them.
+    fn learn(&mut self, real_root: &Path, here: &Path, kind: Kind, text: &str) -> Vec<PathBuf> {
+        let named = match kind {
+            Kind::Python => literal::python_programs(text),
+            Kind::Shell => literal::shell_programs(text),
+            Kind::Node => literal::js_programs(text),
+            _ => Vec::new(),
+        };
+        let mut again = Vec::new();
+        for (word, program) in named.into_iter().take(MAX_NAMES) {
+            for base in [here, real_root] {
+                let Ok(real) = fs::canonicalize(base.join(&word)) else {
+                    continue;
+                };
+                if !real.starts_with(real_root) || self.of.contains_key(&real) {
+                    continue;
+                }
+                self.of.insert(real.clone(), program.clone());
+                if self.read_as_other.remove(&real) {
+                    again.push(real);
+                }
+            }
+        }
+        again
     }
 }
 

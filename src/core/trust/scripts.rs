@@ -505,17 +505,10 @@ fn words(command: &CommandLine) -> Vec<String> {
     out
 }
 
-/// The programs that read a script (a shell, `python`, `node`, …, as
-/// `imports.rs` knows them by a `#!` line).
-const SCRIPT_PROGRAMS: &[&str] = &[
-    "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "node", "nodejs", "ruby", "perl",
-    "php", "lua",
-];
-
 /// The file each program of `lines` that reads a script runs (`python3
-/// tools/app`, `sh tools/app`: the first word after it that is no
-/// option), by its canonical path: a file without an extension or `#!`
-/// line is read as that program reads it.
+/// tools/app`, `sh tools/app`: [`super::imports::run_with`]), by its
+/// canonical path: a file without an extension or `#!` line is read as
+/// that program reads it.
 fn run_by(
     real_root: &Path,
     root: &Path,
@@ -527,18 +520,10 @@ fn run_by(
             CommandLine::Shell(text) => shell_words(text),
             CommandLine::Argv(argv) => argv.clone(),
         };
-        for (at, word) in words.iter().enumerate() {
-            let name = word.rsplit('/').next().unwrap_or(word);
-            let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if !SCRIPT_PROGRAMS.contains(&program) && !SCRIPT_PROGRAMS.contains(&name) {
-                continue;
-            }
-            let Some(script) = words[at + 1..].iter().find(|w| !w.starts_with('-')) else {
-                continue;
-            };
+        for (script, program) in super::imports::run_with(&words) {
             for base in [root.to_path_buf(), root.join(dir)] {
-                if let Some((_, real)) = inside(real_root, &base.join(script)) {
-                    out.entry(real).or_insert_with(|| program.to_string());
+                if let Some((_, real)) = inside(real_root, &base.join(&script)) {
+                    out.entry(real).or_insert_with(|| program.clone());
                 }
             }
         }
