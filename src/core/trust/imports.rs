@@ -119,6 +119,7 @@ pub fn reached(
     }
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
+    let mut python_env = PythonEnv::default();
     let mut run_by = Programs {
         of: run_by.clone(),
         read_as_other: BTreeSet::new(),
@@ -154,6 +155,7 @@ pub fn reached(
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
             Kind::Python => {
+                python_env.read(&rel, &text);
                 let added = sys_path::added(&text, &real, real_root);
                 python_search(
                     real_root,
@@ -203,8 +205,40 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
-    shared_variables(&shell_scripts, outer, &mut out);
+    shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
+}
+
+/// What the Python scripts read give their children's environment:
+/// the variables set to what is known only as they run (each with how),
+/// and the lines their strings hand a shell that expand a variable
+/// (`subprocess.run(["sh", "-c", "sh \"$RUNNER\""])`).
+#[derive(Default)]
+struct PythonEnv {
+    /// Each variable once, with the first way it is set.
+    unknown: BTreeMap<String, String>,
+    shell_lines: Vec<String>,
+}
+
+impl PythonEnv {
+    fn read(&mut self, rel: &str, text: &str) {
+        for line in text.lines() {
+            let code = line.trim_start();
+            if code.starts_with('#') {
+                continue;
+            }
+            for (name, shown) in env_path::unknown_variables(code) {
+                self.unknown
+                    .entry(name)
+                    .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
+            }
+            if code.contains('$') && self.shell_lines.len() < MAX_NAMES {
+                let quoted = env_path::literals(code);
+                self.shell_lines
+                    .extend(quoted.into_iter().filter(|l| l.contains('$')));
+            }
+        }
+    }
 }
 
 /// What file `rel` (at `real`, holding `text`) is read as: by its name
@@ -280,8 +314,16 @@ impl Programs {
 /// refusal, as within one script.
 /// Each script's such variables count in every other (more refusals,
 /// never fewer: which sources or starts which is not followed).
-fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut Reached) {
-    if scripts.len() < 2 && outer.is_empty() || scripts.is_empty() {
+/// A Python script's such variables (`os.environ["RUNNER"] = w`) count
+/// in every shell script and in the shell lines of its strings.
+fn shared_variables(
+    scripts: &[PathBuf],
+    outer: &[(String, String)],
+    python: &PythonEnv,
+    out: &mut Reached,
+) {
+    let shells_alone = python.unknown.is_empty() && outer.is_empty();
+    if scripts.len() < 2 && shells_alone || scripts.is_empty() && python.unknown.is_empty() {
         return;
     }
     let texts: Vec<String> = scripts.iter().filter_map(|s| small_text(s)).collect();
@@ -289,6 +331,7 @@ fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut R
         .iter()
         .flat_map(|t| super::unknown::unknown_variables(t))
         .chain(outer.iter().cloned())
+        .chain(python.unknown.iter().map(|(n, how)| (n.clone(), how.clone())))
         .collect();
     inherited.sort();
     inherited.dedup_by(|a, b| a.0 == b.0);
@@ -297,6 +340,16 @@ fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut R
     }
     for text in &texts {
         let found = super::unknown::shell_inheriting(text, &inherited);
+        out.patterns.extend(found.into_iter().take(MAX_NAMES));
+    }
+    // A string naming none of them is left as it was read.
+    let expands = |line: &&String| {
+        inherited
+            .iter()
+            .any(|(name, _)| line.contains(&format!("${name}")) || line.contains(&format!("${{{name}")))
+    };
+    for line in python.shell_lines.iter().filter(expands) {
+        let found = super::unknown::shell_inheriting(line, &inherited);
         out.patterns.extend(found.into_iter().take(MAX_NAMES));
     }
 }
