@@ -116,6 +116,9 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     // file it names; each with the folder it runs in (a sub-make's).
     let tasks = super::tasks::task_lines(&real_root, &command);
     add_task_refusals(&mut patterns);
+    // The files outside the project a task read (a linked work tree's
+    // repository config): covered by a place each.
+    let outside = super::tasks::outside_places();
     let mut lines = vec![(command, String::new())];
     for task in tasks {
         // A line too long to review (a generated one, or one built to
@@ -164,7 +167,8 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     }
     found.sort();
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
-    let reached = reached(&real_root, root, &found, &lines);
+    let mut reached = reached(&real_root, root, &found, &lines);
+    reached.places.extend(outside);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
             patterns.push(pattern.clone());
