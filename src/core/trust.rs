@@ -323,7 +323,15 @@ impl Pending {
                 if empty == 1 { "place" } else { "places" }
             ));
         }
-        for (_, place) in &self.places {
+        for (g, place) in &self.places {
+            // A linked work tree's repository config, which git reads.
+            if let Some((file, hash)) = place.split_once(tasks::OUTSIDE_READ) {
+                let hash: String = hash.chars().take(16).collect();
+                lines.push(format!(
+                    "  reads {file} (git's config, outside the project; content sha256                      {hash}…; {} needs consent again when it changes)",
+                    g.key
+                ));
+            }
             if let Some((folder, _)) = place.split_once(imports::PYTHON_FINDS) {
                 let folder = place_name(folder);
                 lines.push(format!(

@@ -68,6 +68,10 @@ pub(super) fn refuse(why: String) {
     });
 }
 
+/// What a place of [`note_outside`] says between the file and its
+/// content's hash.
+pub(super) const OUTSIDE_READ: &str = ": read by git, outside the project, sha256 ";
+
 /// Note that file `path`, outside the project, was read as the
 /// command's: its content (`None`: nothing readable there) is covered
 /// by a place.
@@ -82,7 +86,7 @@ pub(super) fn note_outside(path: &Path, content: Option<&str>) {
                 .collect()
         },
     );
-    let line = format!("{}: read by git, outside the project, sha256 {hash}", path.display());
+    let line = format!("{}{OUTSIDE_READ}{hash}", path.display());
     OUTSIDE.with(|o| {
         let mut o = o.borrow_mut();
         if !o.contains(&line) {
