@@ -211,8 +211,7 @@ pub fn reached(
 
 /// What the Python scripts read give their children's environment:
 /// the variables set to what is known only as they run (each with how),
-/// and the lines their strings hand a shell that expand a variable
-/// (`subprocess.run(["sh", "-c", "sh \"$RUNNER\""])`).
+/// and the lines their strings hand a shell ([`python_shell_lines`]).
 #[derive(Default)]
 struct PythonEnv {
     /// Each variable once, with the first way it is set.
@@ -222,6 +221,7 @@ struct PythonEnv {
 
 impl PythonEnv {
     fn read(&mut self, rel: &str, text: &str) {
+        let lines = python_shell_lines(text);
         for line in text.lines() {
             let code = line.trim_start();
             if code.starts_with('#') {
@@ -232,13 +232,54 @@ impl PythonEnv {
                     .entry(name)
                     .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
             }
-            if code.contains('$') && self.shell_lines.len() < MAX_NAMES {
-                let quoted = env_path::literals(code);
-                self.shell_lines
-                    .extend(quoted.into_iter().filter(|l| l.contains('$')));
+        }
+        // `os.system("R=$(cat f) sh tools/run.sh")`: a shell line's own.
+        for line in &lines {
+            for (name, how) in super::unknown::unknown_variables(line) {
+                self.unknown
+                    .entry(name)
+                    .or_insert_with(|| format!("{how} in a line {rel} hands a shell"));
             }
         }
+        let room = MAX_NAMES.saturating_sub(self.shell_lines.len());
+        self.shell_lines.extend(lines.into_iter().take(room));
     }
+}
+
+/// The programs that run a line of shell given with `-c`.
+const SHELLS: [&str; 5] = ["sh", "bash", "dash", "zsh", "ksh"];
+
+/// The strings of Python `text` that hold a `$` when the file hands a
+/// shell a line: it calls `os.system`, `os.popen`, `getoutput`, or
+/// passes `shell=True`, or its strings name a shell and then `-c`
+/// (`["sh", "-c", "sh \"$RUNNER\""]`). A file that does neither has no
+/// shell lines (a `$` in a regular expression or a `string.Template`
+/// is no command). The whole file counts, not the line: a call spans
+/// lines.
+fn python_shell_lines(text: &str) -> Vec<String> {
+    if !text.contains('$') {
+        return Vec::new();
+    }
+    let strings: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(env_path::literals)
+        .collect();
+    let calls = [
+        "os.system(",
+        "os.popen(",
+        "shell=True",
+        "getoutput(",
+        "getstatusoutput(",
+    ];
+    let with_c = strings.windows(2).any(|w| {
+        let name = w[0].rsplit('/').next().unwrap_or(&w[0]);
+        SHELLS.contains(&name) && w[1].starts_with('-') && !w[1].starts_with("--") && w[1].contains('c')
+    });
+    if !with_c && !calls.iter().any(|c| text.contains(c)) {
+        return Vec::new();
+    }
+    strings.into_iter().filter(|s| s.contains('$')).collect()
 }
 
 /// What file `rel` (at `real`, holding `text`) is read as: by its name
@@ -1284,6 +1325,25 @@ mod tests {
             names("from . import (\n    a,\n    b,  # c\n)\nimport d\n"),
             // `""`: the package itself (`from . import`).
             ["a", "b", "", "d"]
+        );
+    }
+
+    /// A Python file's strings are shell lines only when it hands a
+    /// shell a line (round 13: pip's `$base` scheme templates and a
+    /// regular expression's `$(?:…)` read as commands were refusals).
+    #[test]
+    fn strings_a_python_file_hands_a_shell_are_its_shell_lines() {
+        assert_eq!(
+            python_shell_lines("subprocess.run(['sh', '-c', 'sh \"$R\"'])\n"),
+            ["sh \"$R\""]
+        );
+        assert_eq!(
+            python_shell_lines("subprocess.run('x $R',\n    shell=True)\n"),
+            ["x $R"]
+        );
+        assert!(
+            python_shell_lines("re.compile(r'^a$(?:b|c)')\nt = Template('$base/lib')\n")
+                .is_empty()
         );
     }
 

@@ -111,14 +111,16 @@ pub(super) fn unknown_variables(code: &str) -> Vec<(String, String)> {
     }
     names.sort_unstable();
     names.dedup();
-    // `os.system("R=$(cat f) sh tools/run.sh")`: a shell line's own.
-    let mut out: Vec<(String, String)> = quoted
-        .iter()
-        .filter(|l| l.contains('='))
-        .flat_map(|l| crate::core::trust::unknown::unknown_variables(l))
-        .collect();
+    let mut out = Vec::new();
     for name in names {
-        let unknown = given(code, name).iter().any(|g| match g {
+        // A name's own binding (`base = f()` beside `get("base")`) sets
+        // no variable: only its quoted forms and a call's keywords count.
+        let forms = only_where(code, name, |before| {
+            before.ends_with(['"', '\''])
+                || before.trim_end().ends_with(['(', ','])
+                    && (code.contains("dict(") || code.contains("update("))
+        });
+        let unknown = given(&forms, name).iter().any(|g| match g {
             Given::Expression(e) => literal(e.trim()).is_none(),
             Given::Shell(word) => word.contains(['$', '`']),
         });
@@ -127,6 +129,23 @@ pub(super) fn unknown_variables(code: &str) -> Vec<(String, String)> {
             out.push((name.to_string(), shown));
         }
     }
+    out
+}
+
+/// `code` with each whole-word `name` whose text before it is not one
+/// `keep` accepts blanked (`~`), so [`given`] reads only the others.
+fn only_where(code: &str, name: &str, keep: impl Fn(&str) -> bool) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut last = 0;
+    for (at, _) in code.match_indices(name) {
+        if at < last || keep(&code[..at]) {
+            continue;
+        }
+        out.push_str(&code[last..at]);
+        out.push_str(&"~".repeat(name.len()));
+        last = at + name.len();
+    }
+    out.push_str(&code[last..]);
     out
 }
 
@@ -414,7 +433,8 @@ mod tests {
         assert_eq!(names("run(c, env={**os.environ, 'R': w, 'L': 'x'})"), ["R"]);
         assert_eq!(names("os.putenv('R', w)"), ["R"]);
         assert_eq!(names("env = dict(os.environ, R=w, L='x')"), ["R"]);
-        assert_eq!(names("os.system('R=$(cat f) sh run.sh')"), ["R"]);
+        // A Python name of the same spelling is no variable.
+        assert!(names("base = variables.get(\"base\", sys.prefix)").is_empty());
         // Literals, and reads, are known.
         assert!(names("os.environ['R'] = 'tools/w.sh'").is_empty());
         assert!(names("x = os.environ.get('R', '')").is_empty());
