@@ -326,9 +326,13 @@ impl Pending {
         for (g, place) in &self.places {
             // A linked work tree's repository config, which git reads.
             if let Some((file, hash)) = place.split_once(tasks::OUTSIDE_READ) {
-                let hash: String = hash.chars().take(16).collect();
+                let content = match hash == tasks::NOTHING_THERE {
+                    true => "no file there now".to_string(),
+                    false => format!("content sha256 {}…", hash.get(..16).unwrap_or(hash)),
+                };
                 lines.push(format!(
-                    "  reads {file} (git's config, outside the project; content sha256                      {hash}…; {} needs consent again when it changes)",
+                    "  reads {file} (git's config, outside the project; {content}; {} needs \
+                     consent again when it changes)",
                     g.key
                 ));
             }

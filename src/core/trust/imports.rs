@@ -96,27 +96,7 @@ pub fn reached(
         ..Maps::default()
     };
     let mut ruby_path: Vec<PathBuf> = load_path.to_vec();
-    let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
-    for (rel, real) in scripts {
-        // An entry script's folder is `sys.path[0]`, then the root.
-        let dir = real.parent().map(Path::to_path_buf);
-        let search: Vec<PathBuf> = dir
-            .into_iter()
-            .chain([real_root.to_path_buf()])
-            .chain(site.iter().cloned())
-            .collect();
-        queue.push_back((rel.clone(), real.clone(), search));
-    }
-    for (rel, real) in site_startup(real_root, site, &mut folders, &mut out) {
-        out.files.insert(rel.clone(), real.clone());
-        let search: Vec<PathBuf> = real
-            .parent()
-            .into_iter()
-            .map(Path::to_path_buf)
-            .chain(site.iter().cloned())
-            .collect();
-        queue.push_back((rel, real, search));
-    }
+    let mut queue = first_queue(real_root, scripts, site, &mut folders, &mut out);
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
     let mut python_env = PythonEnv::default();
@@ -128,16 +108,7 @@ pub fn reached(
         if !read.insert(real.clone()) {
             continue;
         }
-        if read.len() > MAX_FILES {
-            out.places.insert(format!(
-                "more than {MAX_FILES} files: the rest not followed"
-            ));
-            break;
-        }
-        if out.places.len() > MAX_PLACES {
-            out.places.insert(format!(
-                "more than {MAX_PLACES} places: the rest not followed"
-            ));
+        if past_bounds(read.len(), &mut out) {
             break;
         }
         let Some(text) = small_text(&real) else {
@@ -209,6 +180,55 @@ pub fn reached(
     out
 }
 
+/// The files to read first, each with where its imports are looked
+/// for: the command's scripts (an entry script's folder is
+/// `sys.path[0]`, then the root, then `site`), and the `.pth` files of
+/// `site` that its Python runs as it starts.
+fn first_queue(
+    real_root: &Path,
+    scripts: &[(String, PathBuf)],
+    site: &[PathBuf],
+    folders: &mut Folders,
+    out: &mut Reached,
+) -> VecDeque<(String, PathBuf, Vec<PathBuf>)> {
+    let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
+    for (rel, real) in scripts {
+        // An entry script's folder is `sys.path[0]`, then the root.
+        let dir = real.parent().map(Path::to_path_buf);
+        let search: Vec<PathBuf> = dir
+            .into_iter()
+            .chain([real_root.to_path_buf()])
+            .chain(site.iter().cloned())
+            .collect();
+        queue.push_back((rel.clone(), real.clone(), search));
+    }
+    for (rel, real) in site_startup(real_root, site, folders, out) {
+        out.files.insert(rel.clone(), real.clone());
+        let search: Vec<PathBuf> = real
+            .parent()
+            .into_iter()
+            .map(Path::to_path_buf)
+            .chain(site.iter().cloned())
+            .collect();
+        queue.push_back((rel, real, search));
+    }
+    queue
+}
+
+/// Whether reading stops at a bound ([`MAX_FILES`] files read, with
+/// `read` so far, or [`MAX_PLACES`] places): a line of `out` says so.
+fn past_bounds(read: usize, out: &mut Reached) -> bool {
+    let why = if read > MAX_FILES {
+        format!("more than {MAX_FILES} files: the rest not followed")
+    } else if out.places.len() > MAX_PLACES {
+        format!("more than {MAX_PLACES} places: the rest not followed")
+    } else {
+        return false;
+    };
+    out.places.insert(why);
+    true
+}
+
 /// What the Python scripts read give their children's environment:
 /// the variables set to what is known only as they run (each with how),
 /// and the lines their strings hand a shell ([`python_shell_lines`]).
@@ -274,7 +294,10 @@ fn python_shell_lines(text: &str) -> Vec<String> {
     ];
     let with_c = strings.windows(2).any(|w| {
         let name = w[0].rsplit('/').next().unwrap_or(&w[0]);
-        SHELLS.contains(&name) && w[1].starts_with('-') && !w[1].starts_with("--") && w[1].contains('c')
+        SHELLS.contains(&name)
+            && w[1].starts_with('-')
+            && !w[1].starts_with("--")
+            && w[1].contains('c')
     });
     if !with_c && !calls.iter().any(|c| text.contains(c)) {
         return Vec::new();
@@ -372,7 +395,12 @@ fn shared_variables(
         .iter()
         .flat_map(|t| super::unknown::unknown_variables(t))
         .chain(outer.iter().cloned())
-        .chain(python.unknown.iter().map(|(n, how)| (n.clone(), how.clone())))
+        .chain(
+            python
+                .unknown
+                .iter()
+                .map(|(n, how)| (n.clone(), how.clone())),
+        )
         .collect();
     inherited.sort();
     inherited.dedup_by(|a, b| a.0 == b.0);
@@ -385,9 +413,9 @@ fn shared_variables(
     }
     // A string naming none of them is left as it was read.
     let expands = |line: &&String| {
-        inherited
-            .iter()
-            .any(|(name, _)| line.contains(&format!("${name}")) || line.contains(&format!("${{{name}")))
+        inherited.iter().any(|(name, _)| {
+            line.contains(&format!("${name}")) || line.contains(&format!("${{{name}"))
+        })
     };
     for line in python.shell_lines.iter().filter(expands) {
         let found = super::unknown::shell_inheriting(line, &inherited);
@@ -1342,8 +1370,7 @@ mod tests {
             ["x $R"]
         );
         assert!(
-            python_shell_lines("re.compile(r'^a$(?:b|c)')\nt = Template('$base/lib')\n")
-                .is_empty()
+            python_shell_lines("re.compile(r'^a$(?:b|c)')\nt = Template('$base/lib')\n").is_empty()
         );
     }
 

@@ -72,13 +72,17 @@ pub(super) fn refuse(why: String) {
 /// content's hash.
 pub(super) const OUTSIDE_READ: &str = ": read by git, outside the project, sha256 ";
 
+/// What a place of [`note_outside`] says for a file not there (or not
+/// readable) instead of a hash.
+pub(super) const NOTHING_THERE: &str = "nothing there";
+
 /// Note that file `path`, outside the project, was read as the
 /// command's: its content (`None`: nothing readable there) is covered
 /// by a place.
 pub(super) fn note_outside(path: &Path, content: Option<&str>) {
     use sha2::{Digest, Sha256};
     let hash = content.map_or_else(
-        || "nothing there".to_string(),
+        || NOTHING_THERE.to_string(),
         |text| {
             Sha256::digest(text.as_bytes())
                 .iter()

@@ -642,7 +642,9 @@ fn python_code(text: &str) -> String {
 /// (a file without `'''` read to its end for each of its quotes).
 fn next_mark(text: &str) -> Option<(usize, &'static str)> {
     let bytes = text.as_bytes();
-    let at = bytes.iter().position(|b| matches!(b, b'#' | b'"' | b'\''))?;
+    let at = bytes
+        .iter()
+        .position(|b| matches!(b, b'#' | b'"' | b'\''))?;
     let mark = match (bytes[at], bytes.get(at + 1..at + 3)) {
         (b'#', _) => "#",
         (b'"', Some(b"\"\"")) => "\"\"\"",

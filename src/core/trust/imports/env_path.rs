@@ -424,7 +424,10 @@ mod tests {
     #[test]
     fn a_variable_given_a_child_a_value_known_only_as_it_runs_is_named() {
         let names = |code: &str| -> Vec<String> {
-            unknown_variables(code).into_iter().map(|(n, _)| n).collect()
+            unknown_variables(code)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
         };
         assert_eq!(
             names("os.environ[\"RUNNER\"] = open('tools/which').read()"),

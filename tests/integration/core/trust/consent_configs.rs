@@ -400,10 +400,17 @@ fn consent_covers_the_repository_of_a_root_that_is_a_work_tree_or_submodule() {
     hostile(&p, COMMAND);
     let shown = p.ok(&["trust", "--yes"]);
     assert!(stdout(&p.run(&["build"])).contains("SUMMARY"), "{shown}");
-    assert!(shown.contains("git's config, outside the project"), "{shown}");
+    assert!(
+        shown.contains("git's config, outside the project"),
+        "{shown}"
+    );
     let config = main.path().join(".git/config");
     let text = std::fs::read_to_string(&config).expect("config");
-    std::fs::write(&config, format!("{text}[core]\n\tpager = touch pwned.txt\n")).expect("write");
+    std::fs::write(
+        &config,
+        format!("{text}[core]\n\tpager = touch pwned.txt\n"),
+    )
+    .expect("write");
     assert_consent_lapsed(&p, "the main repository's config");
 
     // A submodule's checkout: its repository says `core.worktree`.
@@ -443,5 +450,9 @@ fn consent_covers_the_repository_of_a_root_that_is_a_work_tree_or_submodule() {
     );
     let out = p.run(&["trust", "--yes"]);
     assert!(!out.status.success(), "a .git git did not write");
-    assert!(stderr(&out).contains("outside the project"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("outside the project"),
+        "{}",
+        stderr(&out)
+    );
 }
