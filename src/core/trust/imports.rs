@@ -18,10 +18,15 @@
 //! reading is line by line (`import a.b`, `from a import b`, `from .
 //! import c`, `import_module("d")`, `require("./e")`), not a parse: it
 //! reads more than the interpreter would (an import in a string, a branch
-//! never taken), never less of what a line says. This module stays below
-//! `core::discovery` (the layer test), so it keeps its own small readers
-//! rather than the import graph's resolvers; both say the same of these
-//! statements.
+//! never taken), never less of what a line says. A file without an
+//! extension or `#!` line is read as the program that runs it reads it,
+//! as the command or a script read before says (`runpy.run_path(
+//! "tools/app")`: Python). A variable a Python script gives its children
+//! a value known only as it runs counts in the shell scripts and shell
+//! lines it reaches, as one a shell script exports does. This module
+//! stays below `core::discovery` (the layer test), so it keeps its own
+//! small readers rather than the import graph's resolvers; both say the
+//! same of these statements.
 
 mod dynamic;
 mod env_path;

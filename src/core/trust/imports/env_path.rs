@@ -132,8 +132,8 @@ pub(super) fn unknown_variables(code: &str) -> Vec<(String, String)> {
     out
 }
 
-/// `code` with each whole-word `name` whose text before it is not one
-/// `keep` accepts blanked (`~`), so [`given`] reads only the others.
+/// `code` with each `name` whose text before it is not one `keep`
+/// accepts blanked (`~`), so [`given`] reads only the others.
 fn only_where(code: &str, name: &str, keep: impl Fn(&str) -> bool) -> String {
     let mut out = String::with_capacity(code.len());
     let mut last = 0;
