@@ -323,7 +323,19 @@ impl Pending {
                 if empty == 1 { "place" } else { "places" }
             ));
         }
-        for (_, place) in &self.places {
+        for (g, place) in &self.places {
+            // A linked work tree's repository config, which git reads.
+            if let Some((file, hash)) = place.split_once(tasks::OUTSIDE_READ) {
+                let content = match hash == tasks::NOTHING_THERE {
+                    true => "no file there now".to_string(),
+                    false => format!("content sha256 {}…", hash.get(..16).unwrap_or(hash)),
+                };
+                lines.push(format!(
+                    "  reads {file} (git's config, outside the project; {content}; {} needs \
+                     consent again when it changes)",
+                    g.key
+                ));
+            }
             if let Some((folder, _)) = place.split_once(imports::PYTHON_FINDS) {
                 let folder = place_name(folder);
                 lines.push(format!(

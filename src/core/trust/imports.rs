@@ -18,10 +18,15 @@
 //! reading is line by line (`import a.b`, `from a import b`, `from .
 //! import c`, `import_module("d")`, `require("./e")`), not a parse: it
 //! reads more than the interpreter would (an import in a string, a branch
-//! never taken), never less of what a line says. This module stays below
-//! `core::discovery` (the layer test), so it keeps its own small readers
-//! rather than the import graph's resolvers; both say the same of these
-//! statements.
+//! never taken), never less of what a line says. A file without an
+//! extension or `#!` line is read as the program that runs it reads it,
+//! as the command or a script read before says (`runpy.run_path(
+//! "tools/app")`: Python). A variable a Python script gives its children
+//! a value known only as it runs counts in the shell scripts and shell
+//! lines it reaches, as one a shell script exports does. This module
+//! stays below `core::discovery` (the layer test), so it keeps its own
+//! small readers rather than the import graph's resolvers; both say the
+//! same of these statements.
 
 mod dynamic;
 mod env_path;
@@ -29,6 +34,8 @@ mod literal;
 mod node;
 mod requires;
 mod sys_path;
+
+pub use literal::run_with;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::fs;
@@ -94,53 +101,37 @@ pub fn reached(
         ..Maps::default()
     };
     let mut ruby_path: Vec<PathBuf> = load_path.to_vec();
-    let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
-    for (rel, real) in scripts {
-        // An entry script's folder is `sys.path[0]`, then the root.
-        let dir = real.parent().map(Path::to_path_buf);
-        let search: Vec<PathBuf> = dir
-            .into_iter()
-            .chain([real_root.to_path_buf()])
-            .chain(site.iter().cloned())
-            .collect();
-        queue.push_back((rel.clone(), real.clone(), search));
-    }
-    for (rel, real) in site_startup(real_root, site, &mut folders, &mut out) {
-        out.files.insert(rel.clone(), real.clone());
-        let search: Vec<PathBuf> = real
-            .parent()
-            .into_iter()
-            .map(Path::to_path_buf)
-            .chain(site.iter().cloned())
-            .collect();
-        queue.push_back((rel, real, search));
-    }
+    let mut queue = first_queue(real_root, scripts, site, &mut folders, &mut out);
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
+    let mut python_env = PythonEnv::default();
+    let mut run_by = Programs {
+        of: run_by.clone(),
+        read_as_other: BTreeSet::new(),
+    };
     while let Some((rel, real, mut search)) = queue.pop_front() {
         if !read.insert(real.clone()) {
             continue;
         }
-        if read.len() > MAX_FILES {
-            out.places.insert(format!(
-                "more than {MAX_FILES} files: the rest not followed"
-            ));
-            break;
-        }
-        if out.places.len() > MAX_PLACES {
-            out.places.insert(format!(
-                "more than {MAX_PLACES} places: the rest not followed"
-            ));
+        if past_bounds(read.len(), &mut out) {
             break;
         }
         let Some(text) = small_text(&real) else {
             continue;
         };
-        let kind = kind_of(&rel, &real, &text, run_by, &mut search);
+        let kind = kind_of(&rel, &real, &text, &run_by.of, &mut search);
         let here = real.parent().map(Path::to_path_buf).unwrap_or_default();
+        if kind == Kind::Other {
+            run_by.read_as_other.insert(real.clone());
+        }
+        for again in run_by.learn(real_root, &here, kind, &text) {
+            read.remove(&again);
+            queue.push_back((rel_of(real_root, &again), again, search.clone()));
+        }
         let mut found: Vec<(String, PathBuf)> = Vec::new();
         match kind {
             Kind::Python => {
+                python_env.read(&rel, &text);
                 let added = sys_path::added(&text, &real, real_root);
                 python_search(
                     real_root,
@@ -190,14 +181,140 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
-    shared_variables(&shell_scripts, outer, &mut out);
+    shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
 }
 
+/// The files to read first, each with where its imports are looked
+/// for: the command's scripts (an entry script's folder is
+/// `sys.path[0]`, then the root, then `site`), and the `.pth` files of
+/// `site` that its Python runs as it starts.
+fn first_queue(
+    real_root: &Path,
+    scripts: &[(String, PathBuf)],
+    site: &[PathBuf],
+    folders: &mut Folders,
+    out: &mut Reached,
+) -> VecDeque<(String, PathBuf, Vec<PathBuf>)> {
+    let mut queue: VecDeque<(String, PathBuf, Vec<PathBuf>)> = VecDeque::new();
+    for (rel, real) in scripts {
+        // An entry script's folder is `sys.path[0]`, then the root.
+        let dir = real.parent().map(Path::to_path_buf);
+        let search: Vec<PathBuf> = dir
+            .into_iter()
+            .chain([real_root.to_path_buf()])
+            .chain(site.iter().cloned())
+            .collect();
+        queue.push_back((rel.clone(), real.clone(), search));
+    }
+    for (rel, real) in site_startup(real_root, site, folders, out) {
+        out.files.insert(rel.clone(), real.clone());
+        let search: Vec<PathBuf> = real
+            .parent()
+            .into_iter()
+            .map(Path::to_path_buf)
+            .chain(site.iter().cloned())
+            .collect();
+        queue.push_back((rel, real, search));
+    }
+    queue
+}
+
+/// Whether reading stops at a bound ([`MAX_FILES`] files read, with
+/// `read` so far, or [`MAX_PLACES`] places): a line of `out` says so.
+fn past_bounds(read: usize, out: &mut Reached) -> bool {
+    let why = if read > MAX_FILES {
+        format!("more than {MAX_FILES} files: the rest not followed")
+    } else if out.places.len() > MAX_PLACES {
+        format!("more than {MAX_PLACES} places: the rest not followed")
+    } else {
+        return false;
+    };
+    out.places.insert(why);
+    true
+}
+
+/// What the Python scripts read give their children's environment:
+/// the variables set to what is known only as they run (each with how),
+/// and the lines their strings hand a shell ([`python_shell_lines`]).
+#[derive(Default)]
+struct PythonEnv {
+    /// Each variable once, with the first way it is set.
+    unknown: BTreeMap<String, String>,
+    shell_lines: Vec<String>,
+}
+
+impl PythonEnv {
+    fn read(&mut self, rel: &str, text: &str) {
+        let lines = python_shell_lines(text);
+        for line in text.lines() {
+            let code = line.trim_start();
+            if code.starts_with('#') {
+                continue;
+            }
+            for (name, shown) in env_path::unknown_variables(code) {
+                self.unknown
+                    .entry(name)
+                    .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
+            }
+        }
+        // `os.system("R=$(cat f) sh tools/run.sh")`: a shell line's own.
+        for line in &lines {
+            for (name, how) in super::unknown::unknown_variables(line) {
+                self.unknown
+                    .entry(name)
+                    .or_insert_with(|| format!("{how} in a line {rel} hands a shell"));
+            }
+        }
+        let room = MAX_NAMES.saturating_sub(self.shell_lines.len());
+        self.shell_lines.extend(lines.into_iter().take(room));
+    }
+}
+
+/// The programs that run a line of shell given with `-c`.
+const SHELLS: [&str; 5] = ["sh", "bash", "dash", "zsh", "ksh"];
+
+/// The strings of Python `text` that hold a `$` when the file hands a
+/// shell a line: it calls `os.system`, `os.popen`, `getoutput`, or
+/// passes `shell=True`, or its strings name a shell and then `-c`
+/// (`["sh", "-c", "sh \"$RUNNER\""]`). A file that does neither has no
+/// shell lines (a `$` in a regular expression or a `string.Template`
+/// is no command). The whole file counts, not the line: a call spans
+/// lines.
+fn python_shell_lines(text: &str) -> Vec<String> {
+    if !text.contains('$') {
+        return Vec::new();
+    }
+    let strings: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .flat_map(env_path::literals)
+        .collect();
+    let calls = [
+        "os.system(",
+        "os.popen(",
+        "shell=True",
+        "getoutput(",
+        "getstatusoutput(",
+    ];
+    let with_c = strings.windows(2).any(|w| {
+        let name = w[0].rsplit('/').next().unwrap_or(&w[0]);
+        SHELLS.contains(&name)
+            && w[1].starts_with('-')
+            && !w[1].starts_with("--")
+            && w[1].contains('c')
+    });
+    if !with_c && !calls.iter().any(|c| text.contains(c)) {
+        return Vec::new();
+    }
+    strings.into_iter().filter(|s| s.contains('$')).collect()
+}
+
 /// What file `rel` (at `real`, holding `text`) is read as: by its name
-/// or `#!` line, else as the program the command runs it with reads it.
-/// A folder's `__main__.py` runs with the folder first in its `search`
-/// (`python3 tools/app`, `runpy.run_path("tools/app")`).
+/// or `#!` line, else as the program that runs it reads it. A folder's
+/// `__main__.py`, and a Python file known by the program that runs it,
+/// run with their folder first in `search` (`python3 tools/app`,
+/// `runpy.run_path("tools/app")`).
 fn kind_of(
     rel: &str,
     real: &Path,
@@ -205,15 +322,58 @@ fn kind_of(
     run_by: &HashMap<PathBuf, String>,
     search: &mut Vec<PathBuf>,
 ) -> Kind {
-    if rel.ends_with("__main__.py")
+    let kind = match Kind::of(rel, text) {
+        Kind::Other => Kind::of_program(run_by.get(real).map_or("", String::as_str)),
+        kind => kind,
+    };
+    let by_program = kind == Kind::Python && Kind::of(rel, text) == Kind::Other;
+    if (rel.ends_with("__main__.py") || by_program)
         && let Some(dir) = real.parent()
         && search.first().is_none_or(|first| first != dir)
     {
         search.insert(0, dir.to_path_buf());
     }
-    match Kind::of(rel, text) {
-        Kind::Other => Kind::of_program(run_by.get(real).map_or("", String::as_str)),
-        kind => kind,
+    kind
+}
+
+/// The program that runs each file (by its canonical path), as the
+/// command's lines and the scripts read so far say, and the files read
+/// as nothing in particular (`Kind::Other`) before one did.
+struct Programs {
+    of: HashMap<PathBuf, String>,
+    read_as_other: BTreeSet<PathBuf>,
+}
+
+impl Programs {
+    /// Learn what program a script of `kind` (in folder `here`, holding
+    /// `text`) runs each file it names with
+    /// (`subprocess.run([sys.executable, "tools/app"])`,
+    /// `runpy.run_path("tools/app")`, `sh tools/app`): the files already
+    /// read as nothing in particular, to be read again as that program
+    /// reads them.
+    fn learn(&mut self, real_root: &Path, here: &Path, kind: Kind, text: &str) -> Vec<PathBuf> {
+        let named = match kind {
+            Kind::Python => literal::python_programs(text),
+            Kind::Shell => literal::shell_programs(text),
+            Kind::Node => literal::js_programs(text),
+            _ => Vec::new(),
+        };
+        let mut again = Vec::new();
+        for (word, program) in named.into_iter().take(MAX_NAMES) {
+            for base in [here, real_root] {
+                let Ok(real) = fs::canonicalize(base.join(&word)) else {
+                    continue;
+                };
+                if !real.starts_with(real_root) || self.of.contains_key(&real) {
+                    continue;
+                }
+                self.of.insert(real.clone(), program.clone());
+                if self.read_as_other.remove(&real) {
+                    again.push(real);
+                }
+            }
+        }
+        again
     }
 }
 
@@ -223,8 +383,16 @@ fn kind_of(
 /// refusal, as within one script.
 /// Each script's such variables count in every other (more refusals,
 /// never fewer: which sources or starts which is not followed).
-fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut Reached) {
-    if scripts.len() < 2 && outer.is_empty() || scripts.is_empty() {
+/// A Python script's such variables (`os.environ["RUNNER"] = w`) count
+/// in every shell script and in the shell lines of its strings.
+fn shared_variables(
+    scripts: &[PathBuf],
+    outer: &[(String, String)],
+    python: &PythonEnv,
+    out: &mut Reached,
+) {
+    let shells_alone = python.unknown.is_empty() && outer.is_empty();
+    if scripts.len() < 2 && shells_alone || scripts.is_empty() && python.unknown.is_empty() {
         return;
     }
     let texts: Vec<String> = scripts.iter().filter_map(|s| small_text(s)).collect();
@@ -232,6 +400,12 @@ fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut R
         .iter()
         .flat_map(|t| super::unknown::unknown_variables(t))
         .chain(outer.iter().cloned())
+        .chain(
+            python
+                .unknown
+                .iter()
+                .map(|(n, how)| (n.clone(), how.clone())),
+        )
         .collect();
     inherited.sort();
     inherited.dedup_by(|a, b| a.0 == b.0);
@@ -240,6 +414,16 @@ fn shared_variables(scripts: &[PathBuf], outer: &[(String, String)], out: &mut R
     }
     for text in &texts {
         let found = super::unknown::shell_inheriting(text, &inherited);
+        out.patterns.extend(found.into_iter().take(MAX_NAMES));
+    }
+    // A string naming none of them is left as it was read.
+    let expands = |line: &&String| {
+        inherited.iter().any(|(name, _)| {
+            line.contains(&format!("${name}")) || line.contains(&format!("${{{name}"))
+        })
+    };
+    for line in python.shell_lines.iter().filter(expands) {
+        let found = super::unknown::shell_inheriting(line, &inherited);
         out.patterns.extend(found.into_iter().take(MAX_NAMES));
     }
 }
@@ -1175,6 +1359,24 @@ mod tests {
             names("from . import (\n    a,\n    b,  # c\n)\nimport d\n"),
             // `""`: the package itself (`from . import`).
             ["a", "b", "", "d"]
+        );
+    }
+
+    /// A Python file's strings are shell lines only when it hands a
+    /// shell a line (round 13: pip's `$base` scheme templates and a
+    /// regular expression's `$(?:…)` read as commands were refusals).
+    #[test]
+    fn strings_a_python_file_hands_a_shell_are_its_shell_lines() {
+        assert_eq!(
+            python_shell_lines("subprocess.run(['sh', '-c', 'sh \"$R\"'])\n"),
+            ["sh \"$R\""]
+        );
+        assert_eq!(
+            python_shell_lines("subprocess.run('x $R',\n    shell=True)\n"),
+            ["x $R"]
+        );
+        assert!(
+            python_shell_lines("re.compile(r'^a$(?:b|c)')\nt = Template('$base/lib')\n").is_empty()
         );
     }
 

@@ -116,6 +116,9 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     // file it names; each with the folder it runs in (a sub-make's).
     let tasks = super::tasks::task_lines(&real_root, &command);
     add_task_refusals(&mut patterns);
+    // The files outside the project a task read (a linked work tree's
+    // repository config): covered by a place each.
+    let outside = super::tasks::outside_places();
     let mut lines = vec![(command, String::new())];
     for task in tasks {
         // A line too long to review (a generated one, or one built to
@@ -164,7 +167,8 @@ pub fn covered(root: &Path, value: &toml::Value) -> Covered {
     }
     found.sort();
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
-    let reached = reached(&real_root, root, &found, &lines);
+    let mut reached = reached(&real_root, root, &found, &lines);
+    reached.places.extend(outside);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
             patterns.push(pattern.clone());
@@ -505,17 +509,10 @@ fn words(command: &CommandLine) -> Vec<String> {
     out
 }
 
-/// The programs that read a script (a shell, `python`, `node`, …, as
-/// `imports.rs` knows them by a `#!` line).
-const SCRIPT_PROGRAMS: &[&str] = &[
-    "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "node", "nodejs", "ruby", "perl",
-    "php", "lua",
-];
-
 /// The file each program of `lines` that reads a script runs (`python3
-/// tools/app`, `sh tools/app`: the first word after it that is no
-/// option), by its canonical path: a file without an extension or `#!`
-/// line is read as that program reads it.
+/// tools/app`, `sh tools/app`: [`super::imports::run_with`]), by its
+/// canonical path: a file without an extension or `#!` line is read as
+/// that program reads it.
 fn run_by(
     real_root: &Path,
     root: &Path,
@@ -527,18 +524,10 @@ fn run_by(
             CommandLine::Shell(text) => shell_words(text),
             CommandLine::Argv(argv) => argv.clone(),
         };
-        for (at, word) in words.iter().enumerate() {
-            let name = word.rsplit('/').next().unwrap_or(word);
-            let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
-            if !SCRIPT_PROGRAMS.contains(&program) && !SCRIPT_PROGRAMS.contains(&name) {
-                continue;
-            }
-            let Some(script) = words[at + 1..].iter().find(|w| !w.starts_with('-')) else {
-                continue;
-            };
+        for (script, program) in super::imports::run_with(&words) {
             for base in [root.to_path_buf(), root.join(dir)] {
-                if let Some((_, real)) = inside(real_root, &base.join(script)) {
-                    out.entry(real).or_insert_with(|| program.to_string());
+                if let Some((_, real)) = inside(real_root, &base.join(&script)) {
+                    out.entry(real).or_insert_with(|| program.clone());
                 }
             }
         }

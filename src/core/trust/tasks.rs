@@ -25,6 +25,7 @@ use crate::core::module_maps::script::jsonc;
 mod automatic;
 mod expand;
 mod git_alias;
+mod git_worktree;
 mod node_runner;
 mod pytest_collect;
 mod runner_configs;
@@ -42,6 +43,10 @@ thread_local! {
     /// Why the last [`task_lines`] on this thread found what a command
     /// runs to be known only as it runs (a refusal each).
     static REFUSALS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The files outside the project the last [`task_lines`] on this
+    /// thread read as the command's (a linked work tree's repository
+    /// config), each a place line with its content's hash.
+    static OUTSIDE: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
     /// What the expansions of one [`task_lines`] may still spend, all its
     /// makes together: references and calls, and bytes of values read.
     static EXPANSION: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
@@ -61,6 +66,43 @@ pub(super) fn refuse(why: String) {
             r.push(why);
         }
     });
+}
+
+/// What a place of [`note_outside`] says between the file and its
+/// content's hash.
+pub(super) const OUTSIDE_READ: &str = ": read by git, outside the project, sha256 ";
+
+/// What a place of [`note_outside`] says for a file not there (or not
+/// readable) instead of a hash.
+pub(super) const NOTHING_THERE: &str = "nothing there";
+
+/// Note that file `path`, outside the project, was read as the
+/// command's: its content (`None`: nothing readable there) is covered
+/// by a place.
+pub(super) fn note_outside(path: &Path, content: Option<&str>) {
+    use sha2::{Digest, Sha256};
+    let hash = content.map_or_else(
+        || NOTHING_THERE.to_string(),
+        |text| {
+            Sha256::digest(text.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect()
+        },
+    );
+    let line = format!("{}{OUTSIDE_READ}{hash}", path.display());
+    OUTSIDE.with(|o| {
+        let mut o = o.borrow_mut();
+        if !o.contains(&line) {
+            o.push(line);
+        }
+    });
+}
+
+/// The places of the last [`task_lines`] on this thread
+/// ([`note_outside`]).
+pub(super) fn outside_places() -> Vec<String> {
+    OUTSIDE.with(|o| o.borrow().clone())
 }
 
 /// The refusals of the last [`task_lines`] on this thread ([`refuse`]).
@@ -147,6 +189,7 @@ pub(super) struct TaskLine {
 pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLine> {
     CUT.with(|c| c.set(false));
     REFUSALS.with(|r| r.borrow_mut().clear());
+    OUTSIDE.with(|o| o.borrow_mut().clear());
     EXPANSION.with(|e| e.set((MAX_EXPANSION_STEPS, MAX_EXPANSION_WORK)));
     let mut out: Vec<TaskLine> = Vec::new();
     let mut pending = vec![(command.clone(), String::new(), 0)];

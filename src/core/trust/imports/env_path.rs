@@ -83,6 +83,114 @@ pub(super) fn given(code: &str, name: &str) -> Vec<Given> {
     out
 }
 
+/// The variables a line of Python gives its children's environment a
+/// value known only as it runs (`os.environ["RUNNER"] =
+/// open("tools/which").read()`, `env={**os.environ, "RUNNER": w}`,
+/// `os.putenv("RUNNER", w)`, `dict(os.environ, RUNNER=w)`), each with
+/// the line (trimmed, at most 80 characters). Any name a string literal
+/// of the line holds is tried, so a plain dictionary's key counts too:
+/// it matters only where a shell runs the variable (more refusals,
+/// never fewer). A value that is one string literal is known.
+pub(super) fn unknown_variables(code: &str) -> Vec<(String, String)> {
+    let quoted = literals(code);
+    let mut names: Vec<&str> = quoted
+        .iter()
+        .map(String::as_str)
+        .filter(|l| is_name(l))
+        .collect();
+    // `dict(os.environ, RUNNER=w)`, `env.update(RUNNER=w)`: keywords.
+    if code.contains("dict(") || code.contains("update(") {
+        for part in code.split(['(', ',']).skip(1) {
+            if let Some((name, value)) = part.split_once('=')
+                && is_name(name.trim())
+                && !value.starts_with('=')
+            {
+                names.push(name.trim());
+            }
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    let mut out = Vec::new();
+    for name in names {
+        // A name's own binding (`base = f()` beside `get("base")`) sets
+        // no variable: only its quoted forms and a call's keywords count.
+        let forms = only_where(code, name, |before| {
+            before.ends_with(['"', '\''])
+                || before.trim_end().ends_with(['(', ','])
+                    && (code.contains("dict(") || code.contains("update("))
+        });
+        let unknown = given(&forms, name).iter().any(|g| match g {
+            Given::Expression(e) => literal(e.trim()).is_none(),
+            Given::Shell(word) => word.contains(['$', '`']),
+        });
+        if unknown {
+            let shown: String = code.trim().chars().take(80).collect();
+            out.push((name.to_string(), shown));
+        }
+    }
+    out
+}
+
+/// `code` with each `name` whose text before it is not one `keep`
+/// accepts blanked (`~`), so [`given`] reads only the others.
+fn only_where(code: &str, name: &str, keep: impl Fn(&str) -> bool) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut last = 0;
+    for (at, _) in code.match_indices(name) {
+        if at < last || keep(&code[..at]) {
+            continue;
+        }
+        out.push_str(&code[last..at]);
+        out.push_str(&"~".repeat(name.len()));
+        last = at + name.len();
+    }
+    out.push_str(&code[last..]);
+    out
+}
+
+/// Whether `word` can name an environment variable.
+fn is_name(word: &str) -> bool {
+    !word.is_empty()
+        && !word.starts_with(|c: char| c.is_ascii_digit())
+        && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// The contents of the string literals (`'…'`, `"…"`) of a line of
+/// Python, their escapes (`\"`, `\\`) read.
+pub(super) fn literals(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut chars = code.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' && c != '\'' {
+            continue;
+        }
+        let mut body = String::new();
+        let mut closed = false;
+        while let Some(d) = chars.next() {
+            match d {
+                '\\' => match chars.next() {
+                    Some('n') => body.push('\n'),
+                    Some('t') => body.push('\t'),
+                    Some(e) if e == c || e == '\\' => body.push(e),
+                    Some(e) => body.extend(['\\', e]),
+                    None => {}
+                },
+                d if d == c => {
+                    closed = true;
+                    break;
+                }
+                d => body.push(d),
+            }
+        }
+        if !closed {
+            break;
+        }
+        out.push(body);
+    }
+    out
+}
+
 /// Whether the end of `before` lies inside a string literal.
 fn quoted_at(before: &str) -> bool {
     let mut quote: Option<char> = None;
@@ -311,5 +419,28 @@ mod tests {
             folders("os.environ['PYTHONPATH'] = f'{d}/x'", p),
             [(Vec::new(), vec!["f'{d}/x'".to_string()])]
         );
+    }
+
+    #[test]
+    fn a_variable_given_a_child_a_value_known_only_as_it_runs_is_named() {
+        let names = |code: &str| -> Vec<String> {
+            unknown_variables(code)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
+        };
+        assert_eq!(
+            names("os.environ[\"RUNNER\"] = open('tools/which').read()"),
+            ["RUNNER"]
+        );
+        assert_eq!(names("run(c, env={**os.environ, 'R': w, 'L': 'x'})"), ["R"]);
+        assert_eq!(names("os.putenv('R', w)"), ["R"]);
+        assert_eq!(names("env = dict(os.environ, R=w, L='x')"), ["R"]);
+        // A Python name of the same spelling is no variable.
+        assert!(names("base = variables.get(\"base\", sys.prefix)").is_empty());
+        // Literals, and reads, are known.
+        assert!(names("os.environ['R'] = 'tools/w.sh'").is_empty());
+        assert!(names("x = os.environ.get('R', '')").is_empty());
+        assert!(names("print('R')").is_empty());
     }
 }

@@ -248,6 +248,105 @@ pub(super) fn string_literals(line: &str) -> Vec<&str> {
     literals(line, &['\'', '"'])
 }
 
+/// The programs that read a script (a shell, `python`, `node`, …, as
+/// `imports.rs` knows them by a `#!` line).
+const SCRIPT_PROGRAMS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "node", "nodejs", "ruby", "perl",
+    "php", "lua",
+];
+
+/// The file each program among `words` that reads a script runs
+/// (`python3 tools/app`, `sh tools/app`: the first word after it that is
+/// no option, as written), with the program's name (`python3.11`:
+/// `python`): a file without an extension or `#!` line is read as that
+/// program reads it.
+pub fn run_with(words: &[String]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        let name = word.rsplit('/').next().unwrap_or(word);
+        let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if !SCRIPT_PROGRAMS.contains(&program) && !SCRIPT_PROGRAMS.contains(&name) {
+            continue;
+        }
+        if let Some(script) = words[at + 1..].iter().find(|w| !w.starts_with('-')) {
+            out.push((script.clone(), program.to_string()));
+        }
+    }
+    out
+}
+
+/// [`run_with`] of each line of a Python script, read in its string
+/// literals, where `sys.executable` is Python, and so is what
+/// `runpy.run_path(…)` and `exec(open(…)…)` run
+/// (`subprocess.run([sys.executable, "tools/app"])`).
+pub(super) fn python_programs(text: &str) -> Vec<(String, String)> {
+    let stand_ins = [
+        ("sys.executable", "'python3'"),
+        ("run_path(", "run_path('python3', "),
+        ("exec(open(", "exec('python3', open("),
+    ];
+    programs_in_literals(text, "#", &['\'', '"'], &stand_ins)
+}
+
+/// [`run_with`] of each line of a JavaScript or TypeScript file, read
+/// in its string literals, where `process.execPath` is Node
+/// (`spawnSync("node", ["tools/app"])`).
+pub(super) fn js_programs(text: &str) -> Vec<(String, String)> {
+    let stand_ins = [("process.execPath", "'node'")];
+    programs_in_literals(text, "//", &['\'', '"', '`'], &stand_ins)
+}
+
+/// [`run_with`] of each line of a shell script (`python3 tools/app`,
+/// `sh "$(dirname "$0")/app"`: the part after the folder).
+pub(super) fn shell_programs(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.lines().take(MAX_WORDS) {
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        for (word, program) in run_with(&shell_words(line)) {
+            let word = match word.contains('$') {
+                true => super::after_expansion(&word).map(str::to_string),
+                false => Some(word),
+            };
+            out.extend(word.map(|w| (w, program)));
+        }
+    }
+    out
+}
+
+/// [`run_with`] of the words of each line's string literals (quoted by
+/// `quotes`; lines starting with `comment` left out), with each
+/// `stand_ins` text put in place first.
+fn programs_in_literals(
+    text: &str,
+    comment: &str,
+    quotes: &[char],
+    stand_ins: &[(&str, &str)],
+) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for line in text.lines().take(MAX_WORDS) {
+        if line.trim_start().starts_with(comment) {
+            continue;
+        }
+        let mut line = std::borrow::Cow::Borrowed(line);
+        for (from, to) in stand_ins {
+            if line.contains(from) {
+                line = std::borrow::Cow::Owned(line.replace(from, to));
+            }
+        }
+        let words: Vec<String> = literals(&line, quotes)
+            .into_iter()
+            .flat_map(str::split_whitespace)
+            .map(str::to_string)
+            .collect();
+        if words.len() > 1 {
+            out.extend(run_with(&words));
+        }
+    }
+    out
+}
+
 /// The contents of the string literals on a line of code, quoted by any
 /// of `quotes`.
 fn literals<'a>(line: &'a str, quotes: &[char]) -> Vec<&'a str> {

@@ -136,7 +136,15 @@ pub(super) fn lines(real_root: &Path, dir: &str, command: &CommandLine) -> Vec<T
 /// cannot be read), where no review looks.
 fn repository_configs(real_root: &Path, git: &str) -> Result<Vec<String>, String> {
     let git = match real_root.join(git).is_file() {
-        true => pointed_to(real_root, git, "gitdir:")?,
+        // The root's own `.git`, written by git for a linked work tree
+        // or a submodule: its configs, outside (`git_worktree.rs`).
+        true => match pointed_to(real_root, git, "gitdir:") {
+            Err(leads) if git == ".git" => {
+                let outside = super::git_worktree::configs(real_root).ok_or(leads)?;
+                return Ok(outside.iter().map(|p| p.display().to_string()).collect());
+            }
+            pointed => pointed?,
+        },
         false => inside(real_root, git)?,
     };
     let mut out = vec![join_rel(&git, "config").unwrap_or_default()];
@@ -199,9 +207,20 @@ fn configs(real_root: &Path, config: &str) -> Vec<(String, Config)> {
         if out.iter().any(|(f, _)| *f == file) {
             continue;
         }
-        let text =
-            crate::core::trust::imports::small_text(&real_root.join(&file)).unwrap_or_default();
-        let read = read_config(&text);
+        let text = crate::core::trust::imports::small_text(&real_root.join(&file));
+        let read = read_config(text.as_deref().unwrap_or_default());
+        // A config outside the project (a linked work tree's): its
+        // content is covered; what it includes is not read, so refused.
+        if Path::new(&file).is_absolute() {
+            super::note_outside(Path::new(&file), text.as_deref());
+            if let Some(include) = read.includes.first() {
+                super::refuse(format!(
+                    "runs `git`, whose config outside the project ({file}) includes                      `{include}`, which no review saw"
+                ));
+            }
+            out.push((file, read));
+            continue;
+        }
         let folder = file.rsplit_once('/').map_or("", |(d, _)| d);
         for include in read.includes.iter().rev() {
             if let Some(rel) = join_rel(folder, include) {

@@ -180,9 +180,12 @@ fn toml_options(rel: &str, text: &str) -> Result<Options, String> {
 /// What `pytest` with no path, run in `dir` with the options `all` (each
 /// file's and the command line's), collects: every `conftest.py` and
 /// every `.py` matching `python_files`, below `dir` and each of the
-/// `testpaths` (relative to `dir`, where its configuration is), in
-/// folders not passed over; named in a line. `Err` (why) when that
-/// cannot be known.
+/// `testpaths`, in folders not passed over; named in a line. `Err` (why)
+/// when that cannot be known. Pytest takes `testpaths` only when it runs
+/// in its rootdir, and then relative to where it runs (pytest 9.2:
+/// `Config._decide_args`; `-c tools/x.ini --rootdir=.` reads `t3` of
+/// `testpaths = t3` as `./t3`, not `tools/t3`); run elsewhere it
+/// collects where it runs, which is read too.
 pub(super) fn collected(real_root: &Path, dir: &str, all: &[Options]) -> Result<TaskLine, String> {
     let mut patterns: Vec<&str> = all
         .iter()

@@ -370,3 +370,89 @@ fn consent_covers_the_config_a_git_file_or_git_dir_points_to() {
         },
     ]);
 }
+
+/// Run `git args…` in `dir`, which must succeed.
+fn git_in(dir: &std::path::Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(["-c", "user.email=t@t", "-c", "user.name=t"])
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .expect("git");
+    assert!(status.success(), "git {args:?}");
+}
+
+/// The project root is itself a linked work tree (`git worktree add`)
+/// or a submodule's checkout: its `.git` is a file git wrote, leading
+/// out of the project (round 12's decision). A `git …` command is
+/// trusted, the repository's config it reads is covered (an edit there
+/// withdraws the consent), and a `.git` file git did not write (no way
+/// back to the root, as a tarball could ship) is still refused.
+#[test]
+fn consent_covers_the_repository_of_a_root_that_is_a_work_tree_or_submodule() {
+    const COMMAND: &str = "git log -1 --format=SUMMARY";
+    let main = tempfile::tempdir().expect("tempdir");
+    git_in(main.path(), &["init", "-q"]);
+    git_in(main.path(), &["commit", "-q", "--allow-empty", "-m", "x"]);
+    let p = Project::empty();
+    let root = p.root().display().to_string();
+    git_in(main.path(), &["worktree", "add", "-q", "--detach", &root]);
+    hostile(&p, COMMAND);
+    let shown = p.ok(&["trust", "--yes"]);
+    assert!(stdout(&p.run(&["build"])).contains("SUMMARY"), "{shown}");
+    assert!(
+        shown.contains("git's config, outside the project"),
+        "{shown}"
+    );
+    let config = main.path().join(".git/config");
+    let text = std::fs::read_to_string(&config).expect("config");
+    std::fs::write(
+        &config,
+        format!("{text}[core]\n\tpager = touch pwned.txt\n"),
+    )
+    .expect("write");
+    assert_consent_lapsed(&p, "the main repository's config");
+
+    // A submodule's checkout: its repository says `core.worktree`.
+    let outside = tempfile::tempdir().expect("tempdir");
+    let modules = outside.path().join("modules/sub");
+    git_in(outside.path(), &["init", "-q", "--bare", "modules/sub"]);
+    let p = Project::empty();
+    hostile(&p, COMMAND);
+    let sub_config = modules.join("config");
+    std::fs::write(
+        &sub_config,
+        format!(
+            "[core]\n\tbare = false\n\tworktree = {}\n",
+            p.root().display()
+        ),
+    )
+    .expect("write");
+    p.write(".git", &format!("gitdir: {}\n", modules.display()));
+    p.ok(&["trust", "--yes"]);
+    std::fs::write(
+        &sub_config,
+        format!(
+            "[core]\n\tbare = false\n\tworktree = {}\n\tpager = touch pwned.txt\n",
+            p.root().display()
+        ),
+    )
+    .expect("write");
+    assert_consent_lapsed(&p, "the submodule's config");
+
+    // No way back: refused as before.
+    let p = Project::empty();
+    hostile(&p, COMMAND);
+    git_in(outside.path(), &["init", "-q", "--bare", "other"]);
+    p.write(
+        ".git",
+        &format!("gitdir: {}\n", outside.path().join("other").display()),
+    );
+    let out = p.run(&["trust", "--yes"]);
+    assert!(!out.status.success(), "a .git git did not write");
+    assert!(
+        stderr(&out).contains("outside the project"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -157,3 +157,68 @@ fn a_variable_one_script_exports_and_another_runs_is_covered_or_refused() {
         ),
     ]);
 }
+
+/// A variable a Python script gives its children's environment
+/// (`os.environ["RUNNER"] = …`, `env={…}`) and a shell child runs (`sh
+/// -c 'sh "$RUNNER"'`, or a shell script doing `sh "$RUNNER"`): a
+/// literal is covered; a value known only as it runs is a refusal, as
+/// from one shell script to another (round 13).
+#[test]
+fn a_variable_a_python_script_gives_a_shell_child_is_covered_or_refused() {
+    assert_cases_lapse(&[Case {
+        command: "python3 tools/s.py",
+        files: &[
+            (
+                "tools/s.py",
+                "import os, subprocess\nos.environ['RUNNER'] = 'tools/w.sh'\n\
+                 subprocess.run(['sh', 'tools/run.sh'])\n",
+            ),
+            ("tools/run.sh", "sh \"$RUNNER\"\n"),
+            ("tools/w.sh", RUN_SH),
+        ],
+        executable: &[],
+        edited: "tools/w.sh",
+    }]);
+    const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
+    const W: (&str, &str) = ("tools/w.sh", RUN_SH);
+    assert_refused(&[
+        (
+            "python3 tools/s.py",
+            &[
+                (
+                    "tools/s.py",
+                    "import os, subprocess\n\
+                     os.environ[\"RUNNER\"] = open(\"tools/which\").read().strip()\n\
+                     subprocess.run([\"sh\", \"-c\", \"sh \\\"$RUNNER\\\"\"])\n",
+                ),
+                WHICH,
+                W,
+            ],
+        ),
+        (
+            "python3 tools/s.py",
+            &[
+                (
+                    "tools/s.py",
+                    "import os, subprocess\nw = open('tools/which').read().strip()\n\
+                     subprocess.run(['sh', 'tools/run.sh'], env={**os.environ, 'RUNNER': w})\n",
+                ),
+                ("tools/run.sh", "sh \"$RUNNER\"\n"),
+                WHICH,
+                W,
+            ],
+        ),
+        (
+            "python3 tools/s.py",
+            &[
+                (
+                    "tools/s.py",
+                    "import os\nos.putenv('RUNNER', open('tools/which').read().strip())\n\
+                     os.system('$RUNNER')\n",
+                ),
+                WHICH,
+                W,
+            ],
+        ),
+    ]);
+}

@@ -612,3 +612,56 @@ fn consent_covers_what_python_runs_from_a_folder_or_a_file_without_an_extension(
         }
     }
 }
+
+/// A script that runs a file without an extension or `#!` line as
+/// Python (`runpy.run_path("tools/app")`, `subprocess.run(["python3",
+/// "tools/app"])`, `[sys.executable, …]`, a shell script's `python3
+/// tools/app`) makes it read as Python: what it imports is covered
+/// (round 13, left undone by round 12).
+#[test]
+fn consent_covers_what_a_script_s_extensionless_python_file_imports() {
+    const APP: (&str, &str) = ("tools/app", "import hh\nprint(hh.X)\n");
+    const HH: (&str, &str) = ("tools/hh.py", "X = 'SUMMARY'\n");
+    let case = |command: &'static str, files: Files| Case {
+        command,
+        files,
+        executable: &[],
+        edited: "tools/hh.py",
+    };
+    assert_cases_lapse(&[
+        case(
+            "python3 tools/s.py",
+            &[
+                ("tools/s.py", "import runpy\nrunpy.run_path('tools/app')\n"),
+                APP,
+                HH,
+            ],
+        ),
+        case(
+            "python3 tools/s.py",
+            &[
+                (
+                    "tools/s.py",
+                    "import subprocess\nsubprocess.run([\"python3\", \"tools/app\"])\n",
+                ),
+                APP,
+                HH,
+            ],
+        ),
+        case(
+            "python3 tools/s.py",
+            &[
+                (
+                    "tools/s.py",
+                    "import subprocess, sys\nsubprocess.run([sys.executable, '-u', 'tools/app'])\n",
+                ),
+                APP,
+                HH,
+            ],
+        ),
+        case(
+            "sh tools/s.sh",
+            &[("tools/s.sh", "python3 tools/app\n"), APP, HH],
+        ),
+    ]);
+}
