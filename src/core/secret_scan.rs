@@ -22,6 +22,7 @@ use regex::Captures;
 mod head;
 mod joined;
 mod jwk;
+mod jwk_examples;
 mod key_body;
 pub mod rules;
 mod shown;

@@ -12,7 +12,8 @@
 //! inline tables (`{kty: EC, d: …}`, `{ kty = "EC", … }`) and a Go struct
 //! literal (`Kty: "EC", D: "…"`) read alike. Without braces around it, a
 //! `kty` is a member of a YAML mapping or a TOML table: its object is the
-//! lines beside it at its indentation ([`block`]).
+//! lines beside it at its indentation ([`block`]). The example keys the
+//! JOSE RFCs publish are none ([`super::jwk_examples`]).
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -233,7 +234,9 @@ fn private_member(text: &str, object: Range<usize>) -> Option<Member> {
             _ => true,
         };
         let random = value.len() >= MIN_VALUE && entropy(value.as_str()) >= MIN_ENTROPY;
-        (private && random).then(|| Member {
+        let example =
+            private && random && super::jwk_examples::is_published_example(value.as_str());
+        (private && random && !example).then(|| Member {
             name: object.start + name.start()..object.start + name.end(),
             span: object.start + value.start()..object.start + value.end(),
         })
