@@ -136,6 +136,11 @@ fn round_fourteen_the_rfc_example_keys_are_quiet_others_are_found() {
                \"d\":\"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A\",\n \
                \"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\"}\n";
     assert!(found(rfc).is_empty(), "{:?}", found(rfc));
+    // The same split over implicit concatenation, as test suites print it.
+    let split = "KEY = {\"kty\": \"OKP\", \"crv\": \"Ed25519\",\n       \
+                 \"d\": \"nWGxne_9WmC6hEr0kuwsxE\"\n            \"RJxWl7MmkZcDusAxyuf2A\",\n       \
+                 \"x\": \"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\"}\n";
+    assert!(found(split).is_empty(), "{:?}", found(split));
     let own = format!(
         "{{\"kty\":\"OKP\",\"crv\":\"Ed25519\",\n \"d\":\"{}\",\n \
          \"x\":\"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo\"}}\n",
