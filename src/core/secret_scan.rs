@@ -22,6 +22,7 @@ use regex::Captures;
 mod head;
 mod joined;
 mod jwk;
+mod jwk_examples;
 mod key_body;
 pub mod rules;
 mod shown;
@@ -223,55 +224,147 @@ impl RuleSet {
             .find_map(|&g| caps.get(g))
             .unwrap_or(whole);
         let name = compiled.name_groups.iter().find_map(|&g| caps.get(g));
-        let judged = if rule.decode == Decode::Scan {
+        let (judged, cut) = if rule.decode == Decode::Scan {
             wrapped_base64(secret.as_str(), first.get(secret.end()..), after)
         } else {
-            std::borrow::Cow::Borrowed(secret.as_str())
+            (std::borrow::Cow::Borrowed(secret.as_str()), false)
         };
-        if !self.reports(rule, &judged, name.map(|n| n.as_str()), first) {
-            return None;
-        }
+        let (id, kind) = match self.judge(rule, &judged, cut, name.map(|n| n.as_str()), first) {
+            Verdict::Clean => return None,
+            Verdict::Secret => (rule.id.clone(), rule.description.clone()),
+            Verdict::Unchecked => self.unchecked.clone(),
+        };
         let masked = match name {
             Some(n) => format!("{} = {}", n.as_str(), mask(secret.as_str())),
             None => mask(secret.as_str()),
         };
         Some(Hit {
             line: line + 1,
-            rule: rule.id.clone(),
-            kind: rule.description.clone(),
+            rule: id,
+            kind,
             masked,
             start: base + whole.start(),
             span: base + secret.start()..base + secret.end(),
         })
     }
 
-    /// `true` when `secret` (assigned to `name`), found by `rule` on
-    /// `line`, is worth reporting.
-    fn reports(&self, rule: &Rule, secret: &str, name: Option<&str>, line: &str) -> bool {
+    /// What `secret` (assigned to `name`), found by `rule` on `line`, is;
+    /// `cut` when the scanner read only its start (a wrapped value past
+    /// [`MAX_WRAPPED`]).
+    fn judge(
+        &self,
+        rule: &Rule,
+        secret: &str,
+        cut: bool,
+        name: Option<&str>,
+        line: &str,
+    ) -> Verdict {
         if rule.entropy.is_some_and(|min| entropy(secret) < min) {
-            return false;
+            return Verdict::Clean;
         }
         // A value that is its own name spelled another way is a field's
         // name (`('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret')`).
         if name.is_some_and(|n| same_words(n, secret)) {
-            return false;
+            return Verdict::Clean;
         }
         if rule.decode == Decode::Scan {
             // Base64 of a text holding a secret is that secret (gzipped
             // first, when it is gzip's).
-            let decoded = inflated(key_body::decode(secret));
-            let Ok(decoded) = std::str::from_utf8(&decoded) else {
-                return false;
+            if self.global().allows(secret, name, line) {
+                return Verdict::Clean;
+            }
+            return match self.decoded(&key_body::decode(secret)) {
+                Verdict::Clean if cut => Verdict::Unchecked,
+                verdict => verdict,
             };
-            return !self.global().allows(secret, name, line)
-                && !self.scan_at(decoded, true).is_empty();
         }
         let Some(judged) = rule.decode.apply(secret) else {
-            return false;
+            return Verdict::Clean;
         };
-        !rule.compiled().allowlist.allows(&judged, name, line)
-            && !self.global().allows(secret, name, line)
+        if rule.compiled().allowlist.allows(&judged, name, line)
+            || self.global().allows(secret, name, line)
+        {
+            Verdict::Clean
+        } else {
+            Verdict::Secret
+        }
     }
+
+    /// Whether decoded `bytes` hold a secret: text the rules find one in
+    /// (one level deep). A gzip stream is inflated and read in windows of
+    /// [`WINDOW`] bytes, each overlapping the one before by [`OVERLAP`],
+    /// so no more than a window is held however far it inflates; a stream
+    /// still going past [`MAX_INFLATED`] (a bomb, or more than a key file
+    /// and its kin ever are) is [`Verdict::Unchecked`], never passed
+    /// unread. Bytes that are not UTF-8 text are no secret's.
+    fn decoded(&self, bytes: &[u8]) -> Verdict {
+        use std::io::Read;
+        if !bytes.starts_with(&[0x1f, 0x8b]) {
+            return match std::str::from_utf8(bytes) {
+                Ok(text) if !self.scan_at(text, true).is_empty() => Verdict::Secret,
+                _ => Verdict::Clean,
+            };
+        }
+        let mut gz = flate2::read::GzDecoder::new(bytes).take(MAX_INFLATED + 1);
+        let mut window: Vec<u8> = Vec::with_capacity(WINDOW);
+        let mut chunk = vec![0u8; 16 << 10];
+        let mut inflated = 0u64;
+        loop {
+            let kept = window.len();
+            // Fills the window; an error (a cut or corrupt stream) ends it
+            // with what was inflated before.
+            let mut ended = false;
+            while window.len() < WINDOW {
+                let want = chunk.len().min(WINDOW - window.len());
+                match gz.read(&mut chunk[..want]) {
+                    Ok(0) | Err(_) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(n) => window.extend_from_slice(&chunk[..n]),
+                }
+            }
+            inflated += (window.len() - kept) as u64;
+            if inflated > MAX_INFLATED {
+                return Verdict::Unchecked;
+            }
+            let text = match std::str::from_utf8(&window) {
+                Ok(text) => text,
+                // A character cut at the window's end waits for the next.
+                Err(e) if e.error_len().is_none() && !ended => {
+                    std::str::from_utf8(&window[..e.valid_up_to()]).unwrap_or_default()
+                }
+                Err(_) => return Verdict::Clean,
+            };
+            if !self.scan_at(text, true).is_empty() {
+                return Verdict::Secret;
+            }
+            if ended {
+                return Verdict::Clean;
+            }
+            // The next window starts with the end of this one, from a
+            // line's start when one is near: a secret on the boundary is
+            // read whole in one of the two.
+            let from = text.len().saturating_sub(OVERLAP);
+            let from = text[from..]
+                .find('\n')
+                .map_or_else(|| text.floor_char_boundary(from), |i| from + i + 1);
+            window.drain(..from);
+        }
+    }
+}
+
+/// What a match is, once judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// No secret (allowed, or nothing secret in what it decodes to).
+    Clean,
+    /// A secret.
+    Secret,
+    /// Encoded data the scanner could not read whole, nothing found in
+    /// the part it read: reported, since what it did not read may hold
+    /// one.
+    Unchecked,
 }
 
 /// Whether `a` and `b` are the same letters and digits, case and
@@ -287,42 +380,38 @@ fn same_words(a: &str, b: &str) -> bool {
     !a.is_empty() && a == b
 }
 
-/// How much of a gzip stream [`inflated`] reads: a key file is a few
-/// kilobytes, and a stream that inflates past this (a bomb) is cut here.
-const MAX_INFLATED: u64 = 256 << 10;
+/// How much of a gzip stream [`RuleSet::decoded`] inflates in all: far
+/// past any credential file, so a stream that goes on inflating (a bomb)
+/// costs a bounded time and is reported as not checked.
+const MAX_INFLATED: u64 = 16 << 20;
 
-/// `bytes` inflated when they are a gzip stream (`1f 8b`), as far as it
-/// reads (a cut stream gives what it holds) up to [`MAX_INFLATED`]; other
-/// bytes as they are.
-fn inflated(bytes: Vec<u8>) -> Vec<u8> {
-    use std::io::Read;
-    if !bytes.starts_with(&[0x1f, 0x8b]) {
-        return bytes;
-    }
-    let mut out = Vec::new();
-    let mut gz = flate2::read::GzDecoder::new(&bytes[..]).take(MAX_INFLATED);
-    // An error leaves what was inflated before it.
-    let _ = gz.read_to_end(&mut out);
-    out
-}
+/// How much inflated text is held and scanned at once: the memory bound
+/// of reading a gzip stream.
+const WINDOW: usize = 256 << 10;
+
+/// How much of a window the next one reads again: longer than any one
+/// secret (a 4096-bit RSA key in PEM is about 3.3 kB).
+const OVERLAP: usize = 16 << 10;
 
 /// How much base64 [`wrapped_base64`] joins: a credential JSON is a few
-/// kilobytes.
-const MAX_WRAPPED: usize = 64 << 10;
+/// kilobytes; a value wrapped on past this is read no further, and
+/// reported as not checked whole unless its start holds a secret.
+const MAX_WRAPPED: usize = 1 << 20;
 
 /// `secret`, a base64 value that ends its line (`rest` is what follows it
 /// there: nothing, a quote, spaces), joined with the lines of base64 alone
 /// that follow (`after` starts at the end of its line): a value wrapped
 /// over a YAML block scalar (`.dockerconfigjson: |`) or by `base64`'s 76
-/// columns. Anything else is `secret` as it is.
+/// columns. Anything else is `secret` as it is. With it, `true` when the
+/// value goes on past [`MAX_WRAPPED`].
 fn wrapped_base64<'a>(
     secret: &'a str,
     rest: Option<&str>,
     after: &str,
-) -> std::borrow::Cow<'a, str> {
+) -> (std::borrow::Cow<'a, str>, bool) {
     let ends_line = rest.is_some_and(|r| r.trim().trim_matches(['"', '\'']).is_empty());
     if !ends_line || secret.ends_with('=') {
-        return secret.into();
+        return (secret.into(), false);
     }
     let mut joined = secret.to_string();
     for line in after
@@ -334,15 +423,18 @@ fn wrapped_base64<'a>(
             && line
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
-        if !is_base64 || joined.len() + line.len() > MAX_WRAPPED {
+        if !is_base64 {
             break;
+        }
+        if joined.len() + line.len() > MAX_WRAPPED {
+            return (joined.into(), true);
         }
         joined.push_str(line);
         if line.ends_with('=') {
             break;
         }
     }
-    joined.into()
+    (joined.into(), false)
 }
 
 /// Where two rules matched overlapping text (a GitHub token assigned to

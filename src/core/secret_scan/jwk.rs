@@ -12,7 +12,8 @@
 //! inline tables (`{kty: EC, d: …}`, `{ kty = "EC", … }`) and a Go struct
 //! literal (`Kty: "EC", D: "…"`) read alike. Without braces around it, a
 //! `kty` is a member of a YAML mapping or a TOML table: its object is the
-//! lines beside it at its indentation ([`block`]).
+//! lines beside it at its indentation ([`block`]). The example keys the
+//! JOSE RFCs publish are none ([`super::jwk_examples`]).
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -233,11 +234,45 @@ fn private_member(text: &str, object: Range<usize>) -> Option<Member> {
             _ => true,
         };
         let random = value.len() >= MIN_VALUE && entropy(value.as_str()) >= MIN_ENTROPY;
-        (private && random).then(|| Member {
+        let example =
+            private && random && super::jwk_examples::is_published_example(&continued(body, value));
+        (private && random && !example).then(|| Member {
             name: object.start + name.start()..object.start + name.end(),
             span: object.start + value.start()..object.start + value.end(),
         })
     })
+}
+
+/// A quoted `value` with the literals that continue it, as one: a long
+/// member split over Python's or C's implicit concatenation or `+`
+/// (`"d": "AAhR…"` then `"…"` on the next line), as test suites print the
+/// RFCs' keys. At most [`REACH`] bytes.
+fn continued<'h>(body: &'h str, value: regex::Match<'h>) -> std::borrow::Cow<'h, str> {
+    let bytes = body.as_bytes();
+    let Some(&quote) = bytes.get(value.end()).filter(|q| matches!(q, b'"' | b'\'')) else {
+        return value.as_str().into();
+    };
+    let mut joined = std::borrow::Cow::Borrowed(value.as_str());
+    let mut at = value.end() + 1;
+    loop {
+        let mut next = at;
+        while next < bytes.len() && matches!(bytes[next], b' ' | b'\t' | b'\r' | b'\n' | b'+') {
+            next += 1;
+        }
+        if bytes.get(next) != Some(&quote) {
+            return joined;
+        }
+        let start = next + 1;
+        let len = bytes[start..]
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'='))
+            .count();
+        if len == 0 || bytes.get(start + len) != Some(&quote) || joined.len() + len > REACH {
+            return joined;
+        }
+        joined.to_mut().push_str(&body[start..start + len]);
+        at = start + len + 1;
+    }
 }
 
 #[cfg(test)]

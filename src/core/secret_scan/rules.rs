@@ -466,6 +466,9 @@ pub struct RuleSet {
     /// The same of a finding of [`super::jwk`] (a JSON Web Key's private
     /// member).
     pub jwk: (Arc<str>, Arc<str>),
+    /// The same of an encoded value that decodes to more than the scanner
+    /// reads (a gzip stream past its bound): it could not be checked whole.
+    pub unchecked: (Arc<str>, Arc<str>),
     /// SHA-256 of the rule file these rules were parsed from: what a
     /// remembered scan result was found under.
     pub fingerprint: [u8; 32],
@@ -564,6 +567,10 @@ impl RuleSet {
             whole_text_rules,
             key_body: ("private-key-body".into(), "private key".into()),
             jwk: ("jwk-private-key".into(), "private key (JWK)".into()),
+            unchecked: (
+                "unchecked-encoded".into(),
+                "encoded data that could not be fully checked".into(),
+            ),
             fingerprint: <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()).into(),
         })
     }
