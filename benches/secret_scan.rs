@@ -4,7 +4,8 @@
 //! many keywords the search holds and which automaton it built; then
 //! the hostile lines whose cost must stay linear (a megabyte of JSON Web
 //! Key members that never make a key: 16.5 s in a debug build before the
-//! search for their object had a floor).
+//! search for their object had a floor; a megabyte of literals joined by
+//! `.`, `..`, `&`, `+`).
 //!
 //! Run: `cargo bench --bench secret_scan` (optionally with directories:
 //! `cargo bench --bench secret_scan -- /path/to/tree …`).
@@ -83,6 +84,12 @@ fn main() {
         "\"kty\": 1, ",
         "}\"kty\": 1, ",
         "{{\"kty\": 1}, ",
+        // Literals joined by every operator the join search reads.
+        "\"a\" . ",
+        "\"a\" .. ",
+        "\"a\" & ",
+        "\"a\" + ",
+        "\"a\" .\n",
     ] {
         let line = piece.repeat((1 << 20) / piece.len());
         let scan = best(&|| rules.scan(&line).len());

@@ -343,14 +343,12 @@ mod tests {
     /// A line of a million joins (a hostile file) is read in linear time:
     /// each cut looks a bounded distance either side.
     #[test]
-    fn a_megabyte_of_joins_is_read_quickly() {
+    fn a_megabyte_of_joins_is_joined_whole() {
+        // Its speed is measured by `cargo bench --bench secret_scan`
+        // (a quadratic join took minutes here), not by this test.
         let line = "\"a\" . ".repeat(1 << 18);
-        let started = std::time::Instant::now();
         let j = find(&line, |_| false).expect("one run of a");
         assert_eq!(j.text.len(), (1 << 18) + 5);
-        // Generous for a debug build on a loaded machine; quadratic
-        // would take minutes.
-        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
     }
 
     #[test]

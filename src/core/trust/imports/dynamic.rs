@@ -728,15 +728,9 @@ mod tests {
             python_code("a = '#x' # c\n\"\"\"doc\n'''\"\"\"\nb = \"'\" '''z'''\n"),
             "a = '#x' \n\"\"\"\n\"\"\"\nb = \"'\" ''''''\n"
         );
+        // Its speed is measured by `benches/trust_speed.sh`, not here.
         let text = "s = 'x'  # c\n".repeat(50_000);
-        let started = std::time::Instant::now();
-        let code = python_code(&text);
-        assert_eq!(code, "s = 'x'  \n".repeat(50_000));
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(5),
-            "{:?}",
-            started.elapsed()
-        );
+        assert_eq!(python_code(&text), "s = 'x'  \n".repeat(50_000));
     }
 
     #[test]
