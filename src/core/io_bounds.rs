@@ -43,34 +43,6 @@ pub fn read_draining(mut pipe: impl Read, keep: usize) -> Vec<u8> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn draining_keeps_the_head_and_reads_to_the_end() {
-        let mut input = std::io::Cursor::new(vec![7u8; 20_000]);
-        assert_eq!(read_draining(&mut input, 10), vec![7u8; 10]);
-        assert_eq!(input.position(), 20_000);
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn only_regular_files_are_opened() {
-        let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("fifo");
-        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
-        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-        assert!(
-            open_regular(&fifo).is_err(),
-            "a FIFO is refused, not waited on"
-        );
-        assert!(open_regular(Path::new("/dev/zero")).is_err());
-        fs::write(dir.path().join("f"), "x").unwrap();
-        assert_eq!(open_regular(&dir.path().join("f")).unwrap().1.len(), 1);
-    }
-}
-
 /// Make the child `cmd` starts die with the thread that starts it (Linux:
 /// `PR_SET_PDEATHSIG`): a git or a summary command stuck on a FIFO the
 /// repository ships outlived a TUI that quit or a CLI that got SIGTERM
@@ -97,4 +69,32 @@ pub fn dies_with_parent(cmd: &mut std::process::Command) {
     }
     #[cfg(not(target_os = "linux"))]
     let _ = cmd;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn draining_keeps_the_head_and_reads_to_the_end() {
+        let mut input = std::io::Cursor::new(vec![7u8; 20_000]);
+        assert_eq!(read_draining(&mut input, 10), vec![7u8; 10]);
+        assert_eq!(input.position(), 20_000);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_opened() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert!(
+            open_regular(&fifo).is_err(),
+            "a FIFO is refused, not waited on"
+        );
+        assert!(open_regular(Path::new("/dev/zero")).is_err());
+        fs::write(dir.path().join("f"), "x").unwrap();
+        assert_eq!(open_regular(&dir.path().join("f")).unwrap().1.len(), 1);
+    }
 }

@@ -28,6 +28,24 @@ pub mod write_beneath;
 /// The name of the project file, which marks the project root.
 pub const PROJECT_FILE: &str = "ctxcurate.toml";
 
+/// Folders of version-control systems: their configuration can hold
+/// credentials (remote URLs with tokens, CI checkout headers) and their
+/// objects are the whole history. No project un-ignore reaches them.
+pub const VCS_DIRS: &[&str] = &[
+    ".git",
+    ".hg",
+    ".svn",
+    ".bzr",
+    "_darcs",
+    "CVS",
+    ".jj",
+    ".pijul",
+    // Sapling.
+    ".sl",
+    ".fslckout",
+    "_FOSSIL_",
+];
+
 /// Environment variable naming the global config file directly. It wins
 /// over the XDG location; `/dev/null` or an empty value means no global
 /// config at all, silently (see [`global_config_path`]).

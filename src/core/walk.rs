@@ -177,10 +177,10 @@ fn all_files(root: &Path, mut builder: ignore::WalkBuilder) -> Vec<String> {
             if entry.file_type().is_some_and(|t| t.is_file())
                 && let Ok(rel) = entry.path().strip_prefix(root)
                 && let Some(rel) = rel_utf8(rel)
+                && !rel.is_empty()
+                && !is_blacklisted(&rel)
             {
-                if !rel.is_empty() && !is_blacklisted(&rel) {
-                    gather.files.push(rel);
-                }
+                gather.files.push(rel);
             }
             ignore::WalkState::Continue
         })

@@ -86,7 +86,7 @@ fn after_of(cursor: &str) -> Result<String, String> {
 
 /// The bytes that lowercase hex `s` spells, if it spells any.
 fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     let digit = |c: u8| match c {

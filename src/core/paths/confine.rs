@@ -87,12 +87,12 @@ fn check_prefix(root: &Path, prefix: &Path) -> Result<(), Escape> {
 }
 
 /// Whether `rel` (below the root) is in a version control folder, or is
-/// one ([`crate::core::walk::VCS_DIRS`]).
+/// one ([`super::VCS_DIRS`]).
 pub fn in_vcs_folder(rel: &Path) -> bool {
     rel.components().any(|c| {
         c.as_os_str()
             .to_str()
-            .is_some_and(|name| crate::core::walk::VCS_DIRS.contains(&name))
+            .is_some_and(|name| super::VCS_DIRS.contains(&name))
     })
 }
 

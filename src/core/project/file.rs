@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::hint::shown;
 use super::preserve;
 use crate::core::model::{Extra, ProjectFile};
 use crate::core::paths::confine::Escape;
@@ -86,14 +87,6 @@ pub enum ProjectError {
     /// The user's own state (the active preset) could not be saved.
     #[error(transparent)]
     Personal(#[from] super::personal::PersonalError),
-}
-
-/// A preset name from a file or a front end as an error shows it: one
-/// line, every control, bidi and invisible character made visible, cut
-/// past 80 characters. The project file can hold any name (only new ones
-/// are checked), and an error reaches a terminal or an agent.
-pub(super) fn shown(name: &str) -> std::borrow::Cow<'_, str> {
-    crate::text::sanitize::display_line(name, 80)
 }
 
 pub(super) fn io_error(path: &Path, op: &'static str) -> impl FnOnce(io::Error) -> ProjectError {
@@ -244,7 +237,10 @@ pub fn save_edit(
         None => preserve::render_fresh(new),
     }
     .and_then(|text| match text.len() as u64 {
-        n if n > MAX_PROJECT_FILE => Err(preserve::RenderError::TooLarge(n)),
+        bytes if bytes > MAX_PROJECT_FILE => Err(preserve::RenderError::TooLarge {
+            bytes,
+            limit: MAX_PROJECT_FILE,
+        }),
         _ => Ok(text),
     })
     .map_err(|reason| ProjectError::Serialize {

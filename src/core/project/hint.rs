@@ -4,9 +4,16 @@
 //! that takes a preset name (`preset apply`, `build -p`, …), carried by
 //! [`super::ProjectError::NoSuchPreset`].
 
+use std::borrow::Cow;
 use std::fmt;
 
-use super::file::shown;
+/// A preset name from a file or a front end as an error shows it: one
+/// line, every control, bidi and invisible character made visible, cut
+/// past 80 characters. The project file can hold any name (only new ones
+/// are checked), and an error reaches a terminal or an agent.
+pub(super) fn shown(name: &str) -> Cow<'_, str> {
+    crate::text::sanitize::display_line(name, 80)
+}
 
 /// How many names a hint lists before "and N more".
 const LISTED: usize = 20;

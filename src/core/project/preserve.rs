@@ -46,14 +46,14 @@ pub enum RenderError {
     /// The model serialized to something other than a table.
     #[error("the project file is not a table")]
     NotATable,
-    /// The edit would make a file of this many bytes, more than a
-    /// project file may hold ([`super::file::MAX_PROJECT_FILE`]): it
-    /// could not be read back, so it is not written.
+    /// The edit would make a file of `bytes`, more than the `limit` a
+    /// project file may hold (`MAX_PROJECT_FILE`): it could not be read
+    /// back, so it is not written.
     #[error(
-        "it would be {0} bytes, over the {mib} MiB a project file may hold; nothing was written",
-        mib = super::file::MAX_PROJECT_FILE >> 20
+        "it would be {bytes} bytes, over the {} MiB a project file may hold; nothing was written",
+        limit >> 20
     )]
-    TooLarge(u64),
+    TooLarge { bytes: u64, limit: u64 },
 }
 
 /// `file` as TOML text in the clean layout used for a new file.

@@ -44,23 +44,9 @@ const DIR_NAMES: &[&str] = &[
     ".ruff_cache",
 ];
 
-/// Folders of version-control systems: their configuration can hold
-/// credentials (remote URLs with tokens, CI checkout headers) and their
-/// objects are the whole history. No project un-ignore reaches them.
-pub const VCS_DIRS: &[&str] = &[
-    ".git",
-    ".hg",
-    ".svn",
-    ".bzr",
-    "_darcs",
-    "CVS",
-    ".jj",
-    ".pijul",
-    // Sapling.
-    ".sl",
-    ".fslckout",
-    "_FOSSIL_",
-];
+/// Folders of version-control systems (defined with the paths, whose
+/// write checks refuse them too).
+pub use crate::core::paths::VCS_DIRS;
 
 /// Build output folders, skipped wherever they are unless they are a
 /// Python package (`pip/_internal/operations/build/` holds source).
