@@ -1,5 +1,5 @@
-//! MCP arguments as a client sends them: the line's nesting check and
-//! error answer (`mcp/frames.rs`), then every tool's argument struct
+//! MCP arguments as a client sends them: the line's nesting, size and
+//! validity checks and their error answers (`mcp/frames.rs`), then every tool's argument struct
 //! (`mcp/args.rs`, the server's own files) from the JSON, and the path
 //! and mode names they carry as the requests read them. Never a panic.
 #![no_main]
@@ -30,6 +30,17 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(answer["error"]["code"], -32600);
         }
         return;
+    }
+    // Every answer the filter gives is an error object with an `id`
+    // member (sweep 13, J1: rmcp's had none).
+    if frames::values(data) > frames::MAX_VALUES {
+        let answer = frames::too_many(data);
+        assert_eq!(answer["error"]["code"], -32600);
+        assert!(answer.get("id").is_some());
+    }
+    if let Some(answer) = frames::unparsable(data) {
+        assert!(answer.get("id").is_some(), "{answer}");
+        assert!(answer["error"]["code"].is_i64(), "{answer}");
     }
     let Ok(value) = serde_json::from_slice::<Value>(data) else {
         return;
