@@ -90,11 +90,12 @@ pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
             out.write_line(too_long(&line).to_string().as_bytes());
             continue;
         }
-        if values(&line) > MAX_VALUES {
+        let shape = shape(&line);
+        if shape.values > MAX_VALUES {
             out.write_line(too_many(&line).to_string().as_bytes());
             continue;
         }
-        if depth(&line) > MAX_DEPTH {
+        if shape.depth > MAX_DEPTH {
             if let Some(answer) = too_deep(&line) {
                 out.write_line(answer.to_string().as_bytes());
             }
@@ -111,52 +112,20 @@ pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
     let _ = to.shutdown().await;
 }
 
-/// How many arrays, objects and further elements `line` holds: its
-/// brackets and commas outside strings (an upper bound on its values
-/// less one).
-pub fn values(line: &[u8]) -> usize {
-    let mut count = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in line {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' | b'[' | b',' => count += 1,
-            _ => {}
-        }
-    }
-    count
+/// What [`depth`] and [`values`] count, in one pass over `line`
+/// (brackets and commas inside strings not counted).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// The deepest nesting of objects and arrays.
+    pub depth: usize,
+    /// Its arrays, objects and further elements: brackets and commas (an
+    /// upper bound on its values less one).
+    pub values: usize,
 }
 
-/// The answer to a line holding more than [`MAX_VALUES`] values:
-/// "invalid request" for its `id`, else for `id` null.
-pub fn too_many(line: &[u8]) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "id": top_level_id(line).unwrap_or(Value::Null),
-        "error": {
-            "code": -32600,
-            "message": format!(
-                "invalid request: the message holds more than {MAX_VALUES} values \
-                 (name files by a glob such as `src/**/*.py`)"
-            ),
-        },
-    })
-}
-
-/// The deepest nesting of objects and arrays in `line` (brackets inside
-/// strings not counted).
-pub fn depth(line: &[u8]) -> usize {
-    let (mut depth, mut deepest) = (0usize, 0usize);
+/// The [`Shape`] of `line`.
+pub fn shape(line: &[u8]) -> Shape {
+    let (mut depth, mut shape) = (0usize, Shape::default());
     let mut in_string = false;
     let mut escaped = false;
     for &b in line {
@@ -173,13 +142,41 @@ pub fn depth(line: &[u8]) -> usize {
             b'"' => in_string = true,
             b'{' | b'[' => {
                 depth += 1;
-                deepest = deepest.max(depth);
+                shape.depth = shape.depth.max(depth);
+                shape.values += 1;
             }
             b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' => shape.values += 1,
             _ => {}
         }
     }
-    deepest
+    shape
+}
+
+/// The deepest nesting of objects and arrays in `line`.
+pub fn depth(line: &[u8]) -> usize {
+    shape(line).depth
+}
+
+/// How many arrays, objects and further elements `line` holds.
+pub fn values(line: &[u8]) -> usize {
+    shape(line).values
+}
+
+/// The answer to a line holding more than [`MAX_VALUES`] values:
+/// "invalid request" for its `id`, else for `id` null.
+pub fn too_many(line: &[u8]) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": top_level_id(line).unwrap_or(Value::Null),
+        "error": {
+            "code": -32600,
+            "message": format!(
+                "invalid request: the message holds more than {MAX_VALUES} values \
+                 (name files by a glob such as `src/**/*.py`)"
+            ),
+        },
+    })
 }
 
 /// The "parse error" answer (JSON-RPC's -32700, for `id` null) to a line

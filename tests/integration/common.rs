@@ -296,3 +296,24 @@ pub fn random(alphabet: &str, seed: u64, n: usize) -> String {
         })
         .collect()
 }
+
+/// A file `name` holding `text`, alone in a fixture project: building it
+/// is refused with a finding at `line` that says how to allow it, and the
+/// findings show masked values, never a line of the file. The secrets
+/// rounds' planted shapes each go through this.
+pub fn assert_build_refuses_planted(name: &str, text: &str, line: usize) {
+    let p = Project::fixture();
+    p.write(name, text);
+    p.ok(&["add", name]);
+    let out = p.run(&["build", "-q"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{name}: {err}");
+    assert!(
+        err.contains(&format!("likely secret: {name}:{line}: ")),
+        "{name}: {err}"
+    );
+    assert!(err.contains("--allow-secrets"), "{name}: {err}");
+    for secret_line in text.lines().filter(|l| l.len() > 12) {
+        assert!(!err.contains(secret_line.trim()), "{name} echoed: {err}");
+    }
+}
