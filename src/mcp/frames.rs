@@ -112,7 +112,7 @@ pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
     let _ = to.shutdown().await;
 }
 
-/// What [`depth`] and [`values`] count, in one pass over `line`
+/// How deep `line` nests and how many values it holds, in one pass
 /// (brackets and commas inside strings not counted).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Shape {
@@ -151,16 +151,6 @@ pub fn shape(line: &[u8]) -> Shape {
         }
     }
     shape
-}
-
-/// The deepest nesting of objects and arrays in `line`.
-pub fn depth(line: &[u8]) -> usize {
-    shape(line).depth
-}
-
-/// How many arrays, objects and further elements `line` holds.
-pub fn values(line: &[u8]) -> usize {
-    shape(line).values
 }
 
 /// The answer to a line holding more than [`MAX_VALUES`] values:
@@ -357,13 +347,13 @@ mod tests {
     /// anything parses it whole (sweep 13, M1).
     #[test]
     fn a_request_of_too_many_values_is_answered_for_its_id() {
-        assert_eq!(values(br#"{"a": [1, 2, "x,[{"], "b": {}}"#), 6);
+        assert_eq!(shape(br#"{"a": [1, 2, "x,[{"], "b": {}}"#).values, 6);
         let many = vec![r#"{"path":"a.py"}"#; MAX_VALUES];
         let line = format!(
             r#"{{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{{"name":"build","arguments":{{"files":[{}]}}}}}}"#,
             many.join(",")
         );
-        assert!(values(line.as_bytes()) > MAX_VALUES);
+        assert!(shape(line.as_bytes()).values > MAX_VALUES);
         let answer = too_many(line.as_bytes());
         assert_eq!(answer["id"], json!(9));
         assert_eq!(answer["error"]["code"], json!(-32600));
@@ -371,10 +361,10 @@ mod tests {
 
     #[test]
     fn depth_counts_brackets_outside_strings() {
-        assert_eq!(depth(br#"{"a": [1, {"b": "[[[{{"}]}"#), 3);
-        assert_eq!(depth(br#""\"[""#), 0);
+        assert_eq!(shape(br#"{"a": [1, {"b": "[[[{{"}]}"#).depth, 3);
+        assert_eq!(shape(br#""\"[""#).depth, 0);
         let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
-        assert_eq!(depth(deep.as_bytes()), 500);
+        assert_eq!(shape(deep.as_bytes()).depth, 500);
     }
 
     #[test]
