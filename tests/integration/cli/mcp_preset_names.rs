@@ -21,14 +21,20 @@ const DECEIVING: [&str; 5] = [
     "a\u{3164}b",
 ];
 
-#[test]
-fn save_preset_refuses_a_name_with_a_bidi_control_or_an_invisible_character() {
+/// A project whose default preset holds `a.py`.
+fn one_file_project() -> Project {
     let p = Project::empty();
     p.write("a.py", "x = 1\n");
     p.write(
         "ctxcurate.toml",
         "[[presets.default.files]]\npath = \"a.py\"\n",
     );
+    p
+}
+
+#[test]
+fn save_preset_refuses_a_name_with_a_bidi_control_or_an_invisible_character() {
+    let p = one_file_project();
     let before = p.read("ctxcurate.toml");
     let mut server = McpServer::start(&p, &["--allow-edits"]);
     for name in DECEIVING {
@@ -49,12 +55,7 @@ fn save_preset_refuses_a_name_with_a_bidi_control_or_an_invisible_character() {
 
 #[test]
 fn an_edit_refuses_to_make_a_preset_whose_name_holds_a_bidi_control() {
-    let p = Project::empty();
-    p.write("a.py", "x = 1\n");
-    p.write(
-        "ctxcurate.toml",
-        "[[presets.default.files]]\npath = \"a.py\"\n",
-    );
+    let p = one_file_project();
     let before = p.read("ctxcurate.toml");
     let mut server = McpServer::start(&p, &["--allow-edits"]);
     let reply = server.call(

@@ -5,12 +5,7 @@
 //! from a file) is known only as it runs, so the command cannot be
 //! trusted.
 
-use crate::common;
-
-use common::{Project, stderr, stdout};
-
-use super::consent::hostile;
-use super::consent_runtime::{Case, Files, assert_cases_lapse};
+use super::consent_runtime::{Case, Files, assert_cases_lapse, assert_refused};
 
 /// A Node module that prints the summary when loaded.
 const H_JS: &str = "process.stdout.write('SUMMARY')\n";
@@ -118,20 +113,5 @@ fn consent_is_refused_for_code_loaded_by_a_name_known_only_as_it_runs() {
             ],
         ),
     ];
-    for (command, files) in cases {
-        let p = Project::empty();
-        hostile(&p, command);
-        for (path, text) in *files {
-            p.write(path, text);
-        }
-        let out = p.run(&["trust", "--yes"]);
-        assert!(!out.status.success(), "{command} {files:?}: trusted");
-        assert!(
-            stderr(&out).contains("decided only as it runs"),
-            "{command}: {}",
-            stderr(&out)
-        );
-        let out = p.run(&["build"]);
-        assert!(!stdout(&out).contains("SUMMARY"), "{command}: ran");
-    }
+    assert_refused(cases);
 }
