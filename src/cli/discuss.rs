@@ -18,7 +18,7 @@ use ctxcurate::text::sanitize::display_line;
 use ctxcurate::text::words::plural;
 
 use super::args::{DiscussCommand, PresetTarget, ShotCommand, TaskCommand, TextSource};
-use super::edit::target_preset;
+use super::edit::{edit_noting, note_copied, target_preset};
 use super::{Ctx, UserError, user_err};
 
 /// How much of a message's first line `discuss list` shows.
@@ -94,7 +94,7 @@ pub fn shot(command: ShotCommand, ctx: &mut Ctx) -> Result<()> {
         }
         rels.push(rel);
     }
-    let message = project.edit(|project| -> Result<String> {
+    let (message, copied) = edit_noting(&mut project, |project| -> Result<String> {
         let (name, preset) = target_preset(project, &target)?;
         let mut changed = 0;
         for rel in &rels {
@@ -115,7 +115,7 @@ pub fn shot(command: ShotCommand, ctx: &mut Ctx) -> Result<()> {
         ))
     })?;
     writeln!(ctx.out, "{}", display_line(&message, usize::MAX))?;
-    Ok(())
+    note_copied(ctx, &copied)
 }
 
 pub fn task(command: TaskCommand, ctx: &mut Ctx) -> Result<()> {
@@ -161,12 +161,12 @@ fn edit(
     change: impl FnOnce(&mut ctxcurate::core::model::Preset) -> Result<String>,
 ) -> Result<()> {
     let mut project: Project = ctx.project()?;
-    let message = project.edit(|project| -> Result<String> {
+    let (message, copied) = edit_noting(&mut project, |project| -> Result<String> {
         let (name, preset) = target_preset(project, target)?;
         Ok(format!("{} in preset {name}", change(preset)?))
     })?;
     writeln!(ctx.out, "{}", display_line(&message, usize::MAX))?;
-    Ok(())
+    note_copied(ctx, &copied)
 }
 
 /// The text of a message or task: the argument, `--file FILE`, or stdin

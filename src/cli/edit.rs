@@ -11,11 +11,11 @@ use anyhow::Result;
 use ctxcurate::core::anchor;
 use ctxcurate::core::curation::{self, CurationError, Included};
 use ctxcurate::core::model::{FileItem, Preset, Settings, ViewMode};
-use ctxcurate::core::project::Project;
+use ctxcurate::core::project::{Project, Scope};
 use ctxcurate::core::syntax::{self, CMacros, Lang};
 use ctxcurate::core::views;
 use ctxcurate::core::walk::{self, Content, FileProblem};
-use ctxcurate::text::sanitize::escape_line;
+use ctxcurate::text::sanitize::{display_line, escape_line};
 
 use super::args::{Command, PresetTarget};
 use super::{Ctx, read_text, user_err};
@@ -23,9 +23,46 @@ use ctxcurate::text::words::plural;
 
 pub fn run(command: Command, ctx: &mut Ctx) -> Result<()> {
     let mut project = ctx.project()?;
-    let message = project.edit(|project| apply(command, project, ctx))?;
+    let (message, copied) = edit_noting(&mut project, |project| apply(command, project, ctx))?;
     // The message names files: one line, whatever their names hold.
     writeln!(ctx.out, "{}", escape_line(&message))?;
+    note_copied(ctx, &copied)
+}
+
+/// [`Project::edit`], and the names of the presets it copied from the
+/// user's global config into the project file (an edit of a preset only
+/// the global config holds writes it, whole, where the team reads it).
+pub(super) fn edit_noting<T>(
+    project: &mut Project,
+    change: impl FnOnce(&mut Project) -> Result<T>,
+) -> Result<(T, Vec<String>)> {
+    project.edit(|project| {
+        let global: Vec<String> = project
+            .preset_names()
+            .into_iter()
+            .filter(|(_, scope)| *scope == Scope::Global)
+            .map(|(name, _)| name)
+            .collect();
+        let out = change(project)?;
+        let copied = global
+            .into_iter()
+            .filter(|name| matches!(project.preset(name), Some((_, Scope::Project))))
+            .collect();
+        Ok((out, copied))
+    })
+}
+
+/// Say on stderr which of the user's own presets an edit copied into the
+/// project file.
+pub(super) fn note_copied(ctx: &mut Ctx, copied: &[String]) -> Result<()> {
+    for name in copied {
+        writeln!(
+            ctx.err,
+            "note: preset {} was your own (global config); the edit copied it whole into \
+             ctxcurate.toml, which the project shares, and that copy now wins over yours here",
+            display_line(name, 80)
+        )?;
+    }
     Ok(())
 }
 

@@ -53,6 +53,9 @@ tokenizer = "cl100k"
 description = "API review"
 files = ["src/util.c"]
 
+[presets.notes]
+files = ["src/util.c"]
+
 [presets.shared]
 files = ["docs/guide.md"]
 "#,
@@ -64,7 +67,7 @@ files = ["docs/guide.md"]
     );
     assert_eq!(
         p.ok(&["preset", "list"]),
-        "  review (global)  — API review\n  shared\n"
+        "  notes (global)\n  review (global)  — API review\n  shared\n"
     );
     let out = p.run(&["build", "--preset", "review"]);
     assert!(out.status.success());
@@ -77,12 +80,31 @@ files = ["docs/guide.md"]
 
     // Editing a global preset copies it into the project; the global file
     // is never written.
+    // The user is told: their own preset now lives where the team reads
+    // it, and a later edit of the copy says nothing more.
     let before = std::fs::read_to_string(&global).unwrap();
-    p.ok(&["add", "src/app.py", "--preset", "review"]);
+    let out = p.run(&["add", "src/app.py", "--preset", "review"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("note: preset review was your own (global config)")
+            && err.contains("copied it whole into ctxcurate.toml"),
+        "{err}"
+    );
+    let out = p.run(&["task", "set", "Review the API.", "--preset", "review"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("note: preset"), "{}", stderr(&out));
+    let out = p.run(&["task", "set", "Take notes.", "--preset", "notes"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("note: preset notes was your own"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read_to_string(&global).unwrap(), before);
     assert_eq!(
         p.ok(&["preset", "list"]),
-        "  review  — API review\n  shared\n"
+        "  notes\n  review  — API review\n  shared\n"
     );
     assert!(!p.read("ctxcurate.toml").contains("cl100k"));
 }
