@@ -8,6 +8,7 @@ pub mod list;
 pub mod render;
 
 use crate::core::model::{Preset, ProjectFile};
+use crate::core::project::Scope;
 
 use crate::tui::messages::{ComposeJob, CountJob, Effect, Job};
 use crate::tui::state::{Level, State};
@@ -30,7 +31,14 @@ pub fn edit(
             state.say(Level::Info, message);
             Vec::new()
         }
-        Ok(message) => {
+        Ok(mut message) => {
+            let name = state.project.active_preset_name();
+            if let Some((_, Scope::Global)) = state.project.preset(name) {
+                // The user's own preset now lives where the team reads it.
+                message.push_str(&format!(
+                    " · your global preset {name} copied into ctxcurate.toml"
+                ));
+            }
             *state.project.active_preset_mut() = preset;
             commit(state, before, message)
         }

@@ -54,3 +54,25 @@ fn a_keypress_changes_one_line_and_cli_edits_survive() {
     assert!(text.contains("note = \"unknown keys stay\""), "{text}");
     assert!(text.contains("budget = 9000 # tokens"), "{text}");
 }
+
+#[test]
+fn an_edit_of_a_global_preset_says_it_was_copied_into_the_project() {
+    let p = Project::fixture();
+    let global = p.global_config();
+    std::fs::create_dir_all(global.parent().unwrap()).unwrap();
+    std::fs::write(&global, "[presets.default]\nfiles = [\"src/app.py\"]\n").unwrap();
+    let mut h = Harness::open(p.root(), Some(&global), 120, 24).expect("open the TUI");
+    h.goto("src/util.c");
+    h.keys("space");
+    let said = h.state.status.as_ref().map(|(text, _)| text.clone()).unwrap_or_default();
+    assert!(
+        said.contains("your global preset default copied into ctxcurate.toml"),
+        "{said}"
+    );
+    assert!(p.read("ctxcurate.toml").contains("src/util.c"));
+    // The copy is the project's now: the next edit says nothing of it.
+    h.goto("src/app.py");
+    h.keys("m");
+    let said = h.state.status.as_ref().map(|(text, _)| text.clone()).unwrap_or_default();
+    assert!(!said.contains("global preset"), "{said}");
+}
