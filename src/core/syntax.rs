@@ -48,6 +48,7 @@ mod macros;
 mod mask;
 mod outline;
 mod pairs;
+mod parse_slots;
 mod preproc;
 mod python_defs;
 mod sections;
@@ -449,6 +450,7 @@ pub fn preprocessed(lang: Lang, source: &str, macros: &CMacros) -> String {
         return source.to_string();
     }
     macros.load();
+    let _slot = parse_slots::take();
     let mut budget = lang::Budget::for_len(source.len());
     match preproc::parse(lang, source, macros, &mut budget) {
         Some((_, text)) => text.into_owned(),

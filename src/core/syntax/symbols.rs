@@ -81,6 +81,9 @@ pub(super) fn extract_with(lang: Lang, source: &str, user: &CMacros, finder: Fin
     if lang.is_c_family() {
         user.load();
     }
+    // One file's parses at a time per core in the process; the tree is
+    // held until this returns.
+    let _slot = super::parse_slots::take();
     let mut budget = Budget::for_len(source.len());
     let parsed = if lang.is_c_family() || lang == Lang::Python {
         preproc::parse(lang, source, user, &mut budget)
