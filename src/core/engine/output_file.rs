@@ -101,6 +101,15 @@ pub enum OutputError {
         landed: PathBuf,
         owner: &'static str,
     },
+    /// The output folder (`output_dir` of a project file not trusted) is
+    /// in a version control folder: the repository's data, not a place
+    /// for outputs (`output_dir = ".git/hooks"`).
+    #[error(
+        "the output folder {} is in a version control folder; refusing to write there \
+         (set output_dir to another folder)",
+        dir.display()
+    )]
+    IntoVcs { dir: PathBuf },
     /// The namespace cannot be part of a file name.
     #[error("namespace {0:?} cannot name a file (control characters)")]
     BadNamespace(String),
@@ -171,6 +180,9 @@ pub fn write_next_with(
         // writes: a folder swapped for a link meanwhile is refused.
         #[cfg(unix)]
         if let Some((real_root, rel)) = resolve_named(root, &dir, Names::Folder)? {
+            if crate::core::paths::confine::in_vcs_folder(&rel) {
+                return Err(OutputError::IntoVcs { dir });
+            }
             let taken = taken_numbers(&dir, &prefix);
             let ext = extension(format);
             let names = candidates(&taken)
@@ -237,25 +249,57 @@ fn resolve_named(
         return Ok(None);
     };
     // Taken as the system reads it: `..` after a link is the link's
-    // parent, so the path is not made lexical first.
-    let components: Vec<_> = path.components().collect();
-    let mut prefix = PathBuf::new();
-    for (i, component) in components.iter().enumerate() {
-        prefix.push(component);
-        match fs::canonicalize(&prefix) {
-            Ok(real) if real.starts_with(&real_root) => {
-                let landed = check_beneath(&real_root, real, &prefix, &components[i + 1..], names)?;
-                return Ok(landed.and_then(|at| {
-                    let rel = at.strip_prefix(&real_root).ok()?.to_path_buf();
-                    Some((real_root.clone(), rel))
-                }));
+    // parent, so the path is not made lexical first. A path that climbs
+    // out of the root and comes back (`-o ../proj/context.md`, `-C ../p
+    // -o ../p/x`) is followed on from where it really is: each turn
+    // starts from a real place and consumes at least one component, so
+    // the turns end.
+    let mut path = path.to_path_buf();
+    'turn: loop {
+        let components: Vec<_> = path.components().collect();
+        let mut prefix = PathBuf::new();
+        for (i, component) in components.iter().enumerate() {
+            let parent = prefix.clone();
+            prefix.push(component);
+            match fs::canonicalize(&prefix) {
+                Ok(real) if real.starts_with(&real_root) => {
+                    let rest = &components[i + 1..];
+                    return match check_beneath(&real_root, real, &prefix, rest, names)? {
+                        Beneath::Landed(at) => Ok(at
+                            .strip_prefix(&real_root)
+                            .ok()
+                            .map(|rel| (real_root.clone(), rel.to_path_buf()))),
+                        Beneath::Left(elsewhere) => {
+                            path = elsewhere;
+                            continue 'turn;
+                        }
+                    };
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    // Nothing from here down exists. Made (the folders of
+                    // an output are), its `..` are lexical from the real
+                    // place above: they may still come back into the root.
+                    let rest = &components[i..];
+                    if !rest.contains(&Component::ParentDir) {
+                        return Ok(None);
+                    }
+                    let above = fs::canonicalize(&parent).unwrap_or(parent);
+                    path = lexical(&rest.iter().fold(above, |p, c| p.join(c)));
+                    continue 'turn;
+                }
             }
-            Ok(_) => {}
-            // Nothing further down exists: no link on the way.
-            Err(_) => return Ok(None),
         }
+        return Ok(None);
     }
-    Ok(None)
+}
+
+/// Where [`check_beneath`] took a path: to a place beneath the root, or
+/// out of it by a `..` (the real place it left to, with the rest of the
+/// path), to be followed on from there.
+enum Beneath {
+    Landed(PathBuf),
+    Left(PathBuf),
 }
 
 /// What a checked path names: the output file, or the folder it goes in.
@@ -268,14 +312,15 @@ enum Names {
 /// [`check_named`] below `at` (the real place of `shown`, in the root):
 /// each existing component of `rest` that is a symlink must lead into
 /// `real_root`. Where the path lands (the missing rest taken lexically),
-/// or `None` when its `..` climb out of the root (the user's own).
+/// or, when a `..` climbs out of the root, the real place it climbed to
+/// joined with what follows.
 fn check_beneath(
     real_root: &Path,
     mut at: PathBuf,
     shown: &Path,
     rest: &[Component<'_>],
     names: Names,
-) -> Result<Option<PathBuf>, OutputError> {
+) -> Result<Beneath, OutputError> {
     let mut shown = shown.to_path_buf();
     let mut missing = false;
     let mut through_link = false;
@@ -287,9 +332,14 @@ fn check_beneath(
             Component::ParentDir => {
                 at.pop();
                 if !at.starts_with(real_root) {
-                    // Out of the project as the user named it: theirs.
-                    return Ok(None);
+                    // Out of the project: followed on from there (it may
+                    // come back in, `../proj/context.md`).
+                    let after = rest.get(i + 1..).unwrap_or_default();
+                    return Ok(Beneath::Left(after.iter().fold(at, |p, c| p.join(c))));
                 }
+                // Back above a missing folder (`new/../context.md`), the
+                // path may be on what exists again.
+                missing = fs::symlink_metadata(&at).is_err();
                 continue;
             }
             _ => at.push(component),
@@ -342,7 +392,7 @@ fn check_beneath(
             owner,
         });
     }
-    Ok(Some(at))
+    Ok(Beneath::Landed(at))
 }
 
 /// Whose data `at` (beneath `real_root`) is, when it is in a version
@@ -718,6 +768,35 @@ mod tests {
             let shipped = out.join(format!("context_{n:03}.md"));
             assert_eq!(fs::read_to_string(shipped).unwrap(), "shipped");
         }
+    }
+
+    #[test]
+    fn an_output_folder_in_a_version_control_folder_is_refused() {
+        // Recheck 14, F2: an untrusted `output_dir = ".git/hooks"` put
+        // `context_001.md` among the hooks.
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("proj");
+        fs::create_dir_all(root.join(".git/hooks")).unwrap();
+        for out in [".git/hooks", "src/../.git", ".hg"] {
+            let err =
+                write_next(&root, &settings(out, "context"), Format::Markdown, "x").unwrap_err();
+            assert!(matches!(err, OutputError::IntoVcs { .. }), "{out}: {err}");
+        }
+        assert!(
+            fs::read_dir(root.join(".git/hooks"))
+                .unwrap()
+                .next()
+                .is_none()
+        );
+        assert!(!root.join(".hg").exists());
+        // The default place is written as ever.
+        write_next(
+            &root,
+            &settings(".ctxcurate/out", "context"),
+            Format::Markdown,
+            "x",
+        )
+        .unwrap();
     }
 
     #[test]

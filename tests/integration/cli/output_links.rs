@@ -8,6 +8,7 @@
 #![cfg(unix)]
 
 use std::os::unix::fs::symlink;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::common;
@@ -440,4 +441,68 @@ fn the_project_file_or_state_linked_into_git_is_not_written_through() {
     }
     let after: Vec<_> = std::fs::read_dir(p.path(".git")).expect("ls").collect();
     assert_eq!(after.len(), before.len(), "nothing new in .git");
+}
+
+/// An `-o` path that climbs out of the root and comes back in
+/// (`../proj/context.md`, a script's `-C "$R" -o "$R/context.md"` with a
+/// relative `$R`, the user's own link to the project, a folder made on
+/// the way and left by `..`) is checked where it lands, as `-o
+/// context.md` is (recheck 14, F1: it wrote through `context.md ->
+/// .git/hooks/pre-commit` and the next commit ran the context).
+#[test]
+fn an_output_path_that_leaves_the_root_and_comes_back_is_checked_where_it_lands() {
+    let (p, outside) = project();
+    common::git::init(&p, p.path(".").as_path());
+    let hook = p.path(".git/hooks/pre-commit");
+    std::fs::write(&hook, "#!/bin/sh\nexit 0\n").expect("write");
+    symlink(".git/hooks/pre-commit", p.path("context.md")).expect("symlink");
+    symlink(".git/hooks", p.path("hooks")).expect("symlink");
+    let root = p.path(".");
+    let root = root.canonicalize().expect("root");
+    let name = root.file_name().expect("name").to_str().expect("utf-8");
+    let plink = outside.path().join("plink");
+    symlink(&root, &plink).expect("symlink");
+    let back = format!("../{name}/context.md");
+    let from_src = format!("../../{name}/context.md");
+    let through_hooks = format!("../{name}/hooks/post-commit");
+    let made_and_left = format!("new/../../{name}/context.md");
+    let via_link = plink.join("context.md");
+    let via_link = via_link.to_str().expect("utf-8");
+    let cases: Vec<(Vec<&str>, PathBuf)> = vec![
+        (vec!["build", "-o", &back], root.clone()),
+        (vec!["build", "-o", &from_src], root.join("src")),
+        (vec!["build", "-o", &through_hooks], root.clone()),
+        (vec!["build", "-o", "new/../context.md"], root.clone()),
+        (vec!["build", "-o", &made_and_left], root.clone()),
+        (vec!["build", "-o", via_link], root.clone()),
+        (
+            vec!["-C", "plink", "build", "-o", "context.md"],
+            outside.path().to_path_buf(),
+        ),
+        // `..` after the link is the project's parent, as the system
+        // reads it: back into the project by its own name.
+        (
+            vec!["-C", "plink", "build", "-o", &back],
+            outside.path().to_path_buf(),
+        ),
+        (vec!["build", "--watch", "-o", &back], root.clone()),
+    ];
+    for (args, dir) in &cases {
+        let mut cmd = p.cmd(args);
+        cmd.current_dir(dir);
+        let out = output_within(cmd, Duration::from_secs(20));
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?} in {dir:?}: {err}");
+        assert!(err.contains("refusing to write"), "{args:?}: {err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&hook).expect("read"),
+        "#!/bin/sh\nexit 0\n"
+    );
+    assert!(!p.path(".git/hooks/post-commit").exists());
+    // A path that leaves and lands outside is the user's own.
+    let mine = outside.path().join("mine.md");
+    let out = p.run(&["build", "-o", mine.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(mine.is_file());
 }
