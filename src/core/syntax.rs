@@ -49,6 +49,7 @@ mod mask;
 mod outline;
 mod pairs;
 mod parse_slots;
+mod parse_waste;
 mod preproc;
 mod python_defs;
 mod sections;

@@ -17,6 +17,7 @@ use tree_sitter::{Language, ParseOptions, ParseState, Parser, Point, Query, Tree
 
 use super::allocator;
 use super::languages::{ROWS, by_name};
+use super::parse_waste;
 use super::{Lang, SymbolKind};
 
 /// What one capture of a symbol query means.
@@ -178,6 +179,18 @@ fn deadline_for(base: Duration, len: usize) -> Duration {
     base.mul_f64((len as f64 / 524_288.0).max(1.0))
 }
 
+/// `deadline`, or a tenth of it once stopped parses have cost the process
+/// more than their allowance lately ([`parse_waste`]).
+fn shortened(deadline: Duration) -> Duration {
+    if parse_waste::over_allowance(parse_deadline()) {
+        // At least a second (or the whole deadline, when shorter): the
+        // walk after a parse of well-formed code fits in it.
+        (deadline / parse_waste::SHORTENED_BY).max(deadline.min(Duration::from_secs(1)))
+    } else {
+        deadline
+    }
+}
+
 /// Whether the last [`parse_tree`] on this thread was stopped at its
 /// deadline (its `None` is then no grammar failure).
 pub(super) fn last_parse_stopped() -> bool {
@@ -234,6 +247,9 @@ pub(super) struct Budget {
     /// much more it may take ([`memory_bound`]).
     memory_started: isize,
     memory_bound: isize,
+    /// Whether what the step cost once spent was added to the process's
+    /// debt of stopped parses ([`parse_waste`]).
+    charged: bool,
 }
 
 /// How much more memory tree-sitter may take for one parse of `len`
@@ -257,9 +273,10 @@ impl Budget {
         Budget {
             started: Instant::now(),
             cpu_started: thread_cpu(),
-            deadline: deadline_for(parse_deadline(), len),
+            deadline: shortened(deadline_for(parse_deadline(), len)),
             memory_started: allocator::thread_bytes(),
             memory_bound: memory_bound(len),
+            charged: false,
         }
     }
 
@@ -272,12 +289,28 @@ impl Budget {
             deadline: Duration::ZERO,
             memory_started: 0,
             memory_bound: 0,
+            charged: true,
         }
     }
 
     /// Whether the step is past its deadline, or tree-sitter past its
     /// memory bound (for this parse, or in the whole process).
     pub(super) fn spent(&mut self) -> bool {
+        let spent = self.spent_now();
+        if spent && !self.charged {
+            self.charged = true;
+            let worked = self
+                .cpu_started
+                .zip(thread_cpu())
+                .map_or(self.started.elapsed(), |(from, now)| {
+                    now.saturating_sub(from)
+                });
+            parse_waste::charge(worked);
+        }
+        spent
+    }
+
+    fn spent_now(&self) -> bool {
         if allocator::installed()
             && (allocator::thread_bytes().saturating_sub(self.memory_started) > self.memory_bound
                 || allocator::process_bytes() > PROCESS_MEMORY_BOUND)

@@ -1,0 +1,108 @@
+//! What stopped parses have cost the process lately. Each file's parse
+//! has its own deadline, so a checkout of a dozen malformed megabyte
+//! files cost a dozen deadlines (`map` over twelve 1 MB Lua files: 69 s
+//! of CPU, recheck 14 F4). Past an allowance of CPU spent on parses that
+//! were stopped anyway, later parses get a tenth of their deadline (at
+//! least a second); the allowance comes back with time (a tenth of a
+//! second each second), so a long-lived TUI or MCP server is not slowed
+//! for good by one hostile request. Well-formed code parses far within a
+//! tenth of its deadline.
+
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// How much of the debt is forgiven per second of the clock.
+const FORGIVEN_PER_SECOND: f64 = 0.1;
+
+/// How many base deadlines ([`super::lang::parse_deadline`]) stopped
+/// parses may cost before the rest are shortened.
+const ALLOWANCE_DEADLINES: u32 = 4;
+
+/// What a parse's deadline is divided by once the allowance is spent.
+pub(super) const SHORTENED_BY: u32 = 10;
+
+/// The CPU of stopped parses not yet forgiven, as it stood at `at`.
+#[derive(Debug, Clone, Copy)]
+struct Debt {
+    owed: Duration,
+    at: Option<Instant>,
+}
+
+impl Debt {
+    const NONE: Debt = Debt {
+        owed: Duration::ZERO,
+        at: None,
+    };
+
+    /// The debt at `now`: what was owed, less what time forgave since.
+    fn owed(&self, now: Instant) -> Duration {
+        self.at.map_or(Duration::ZERO, |at| {
+            let forgiven = now
+                .saturating_duration_since(at)
+                .mul_f64(FORGIVEN_PER_SECOND);
+            self.owed.saturating_sub(forgiven)
+        })
+    }
+
+    fn charge(&mut self, cpu: Duration, now: Instant) {
+        *self = Debt {
+            owed: self.owed(now).saturating_add(cpu),
+            at: Some(now),
+        };
+    }
+
+    fn over_allowance(&self, base: Duration, now: Instant) -> bool {
+        self.owed(now) > base.saturating_mul(ALLOWANCE_DEADLINES)
+    }
+}
+
+/// The process's debt.
+static DEBT: Mutex<Debt> = Mutex::new(Debt::NONE);
+
+/// Whether stopped parses have cost more than the allowance lately, for
+/// deadlines of `base` (so later parses are shortened).
+pub(super) fn over_allowance(base: Duration) -> bool {
+    let debt = DEBT.lock().unwrap_or_else(PoisonError::into_inner);
+    debt.over_allowance(base, Instant::now())
+}
+
+/// Add the CPU time `cpu` of a parse that was stopped.
+pub(super) fn charge(cpu: Duration) {
+    let mut debt = DEBT.lock().unwrap_or_else(PoisonError::into_inner);
+    debt.charge(cpu, Instant::now());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: Duration = Duration::from_secs(3);
+
+    #[test]
+    fn four_stopped_deadlines_are_allowed_and_the_fifth_shortens_what_follows() {
+        let start = Instant::now();
+        let mut debt = Debt::NONE;
+        assert!(!debt.over_allowance(BASE, start));
+        for _ in 0..4 {
+            debt.charge(BASE, start);
+        }
+        assert!(!debt.over_allowance(BASE, start), "four are allowed");
+        debt.charge(Duration::from_millis(10), start);
+        assert!(debt.over_allowance(BASE, start));
+    }
+
+    #[test]
+    fn a_debt_is_forgiven_with_time() {
+        let start = Instant::now();
+        let mut debt = Debt::NONE;
+        debt.charge(Duration::from_secs(13), start);
+        assert!(debt.over_allowance(BASE, start));
+        let later = |s| start + Duration::from_secs(s);
+        assert_eq!(debt.owed(later(30)), Duration::from_secs(10));
+        assert!(!debt.over_allowance(BASE, later(30)), "back under in 10 s");
+        assert_eq!(debt.owed(later(500)), Duration::ZERO);
+        // A charge adds to what is left, not to what was.
+        debt.charge(Duration::from_secs(1), later(30));
+        assert_eq!(debt.owed(later(30)), Duration::from_secs(11));
+    }
+}
