@@ -183,6 +183,22 @@ fn statement(
             read(&line.join(" "), depth + 1, vars, out);
         }
         "source" | "." => script_arg(name, args, 0, vars, out),
+        "xargs" => {
+            if let Some(program) = xargs_chooses(args) {
+                refuse(
+                    out,
+                    format!("runs with `xargs {program}` the files its input names"),
+                );
+            }
+        }
+        "find" => {
+            if let Some(program) = find_chooses(args) {
+                refuse(
+                    out,
+                    format!("runs with `find -exec {program}` the files `find` finds"),
+                );
+            }
+        }
         _ if SHELLS.contains(&name) => shell_args(name, args, depth, vars, out),
         _ if is_interpreter(name) => {
             // `deno run x`, `uv run x`, `bun run x`: past the subcommand.
@@ -194,6 +210,112 @@ fn statement(
         }
         _ => {}
     }
+}
+
+/// Whether `program` run with `args` runs a script that is not written
+/// there: one that comes in place of `placeholder` (`xargs -I{}`, `find
+/// -exec … {}`), or, when the input's names are `appended` (plain
+/// `xargs`), a shell or interpreter given no script of its own.
+fn chooses_script(
+    program: &str,
+    args: &[String],
+    placeholder: Option<&str>,
+    appended: bool,
+) -> bool {
+    let holds = |word: &str| placeholder.is_some_and(|p| !p.is_empty() && word.contains(p));
+    // Its words stop at a redirection (`xargs python3 < list`).
+    let redirection = |w: &String| {
+        w.trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with(['<', '>'])
+    };
+    let args = &args[..args.iter().position(redirection).unwrap_or(args.len())];
+    let plain = unquote(program);
+    let name = plain.rsplit('/').next().unwrap_or(&plain);
+    if holds(program) {
+        return true;
+    }
+    let shell = SHELLS.contains(&name);
+    if !shell && !is_interpreter(name) {
+        return false;
+    }
+    if shell && args.iter().any(|a| holds(a)) {
+        // `sh -c 'python3 {}'`: the line itself runs what comes in.
+        return true;
+    }
+    let mut options = args.iter().take_while(|a| a.starts_with('-'));
+    if shell && options.any(|o| !o.starts_with("--") && o.contains('c')) {
+        return false;
+    }
+    match args.iter().find(|a| !a.starts_with('-')) {
+        Some(script) => holds(script),
+        None => appended,
+    }
+}
+
+/// The program `xargs` runs (its first word that is no option nor an
+/// option's value), when it runs a script its input names (`xargs
+/// python3 < list`, `xargs -I{} sh {}`); `None` for a program that runs
+/// no file it is given (`xargs rm`, `xargs python3 tools/s.py`).
+fn xargs_chooses(args: &[String]) -> Option<String> {
+    // Options of GNU and BSD xargs that take a value as the next word.
+    const VALUED: &[&str] = &[
+        "-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "-J", "-R", "-S",
+    ];
+    let mut placeholder = None;
+    let mut at = 0;
+    while let Some(word) = args.get(at) {
+        let plain = unquote(word);
+        if plain == "--" {
+            at += 1;
+            break;
+        }
+        if !plain.starts_with('-') {
+            break;
+        }
+        if plain == "-I" || plain == "-J" {
+            placeholder = args.get(at + 1).map(|p| unquote(p));
+        } else if let Some(p) = plain
+            .strip_prefix("-I")
+            .or_else(|| plain.strip_prefix("--replace="))
+        {
+            placeholder = Some(p.to_string());
+        } else if plain == "-i" || plain == "--replace" {
+            placeholder = Some("{}".into());
+        }
+        at += if VALUED.contains(&plain.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    let program = args.get(at)?;
+    let appended = placeholder.is_none();
+    chooses_script(program, &args[at + 1..], placeholder.as_deref(), appended)
+        .then(|| program.clone())
+}
+
+/// The program `find … -exec PROGRAM … {} ;` (or `-execdir`, `-ok`,
+/// `-okdir`) runs, when it runs the files `find` finds as scripts: files
+/// a pattern matches, which a new file can be.
+fn find_chooses(args: &[String]) -> Option<String> {
+    let words: Vec<String> = args.iter().map(|a| unquote(a)).collect();
+    let mut at = 0;
+    while at < words.len() {
+        if !["-exec", "-execdir", "-ok", "-okdir"].contains(&words[at].as_str()) {
+            at += 1;
+            continue;
+        }
+        let program = words.get(at + 1)?;
+        let end = words[at + 2..]
+            .iter()
+            .position(|w| w == ";" || w == "\\;" || w == "+")
+            .map_or(words.len(), |n| at + 2 + n);
+        if chooses_script(program, &words[at + 2..end], Some("{}"), false) {
+            return Some(program.clone());
+        }
+        at = end;
+    }
+    None
 }
 
 /// The arguments of a shell: the line of its `-c`, read in turn, or its
@@ -309,19 +431,30 @@ fn is_interpreter(name: &str) -> bool {
 /// `head`, `tail`, `|| true`): running what it prints is running the
 /// program by its name, which is what was reviewed.
 fn finds_a_program(body: &str) -> bool {
-    body.split(['&', ';', '|'])
+    let mut parts = body
+        .split(['&', ';', '|'])
         .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .all(|s| {
+        .filter(|s| !s.is_empty());
+    // The first part finds the program; `head`/`tail` only cut what it
+    // printed (`head -1 tools/list` alone prints a file's line: recheck
+    // 14, F7), with options and counts, no file.
+    let finds = parts.next().is_some_and(|s| {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        matches!(
+            words.as_slice(),
+            ["command", "-v", ..] | ["type", "-P" | "-p", ..] | ["which", ..]
+        )
+    });
+    finds
+        && parts.all(|s| {
             let words: Vec<&str> = s.split_whitespace().collect();
-            matches!(
-                words.as_slice(),
-                ["command", "-v", ..]
-                    | ["type", "-P" | "-p", ..]
-                    | ["which", ..]
-                    | ["head" | "tail", ..]
-                    | ["true"]
-            )
+            match words.as_slice() {
+                ["true"] => true,
+                ["head" | "tail", options @ ..] => options
+                    .iter()
+                    .all(|o| o.starts_with('-') || o.chars().all(|c| c.is_ascii_digit())),
+                _ => false,
+            }
         })
 }
 
@@ -654,6 +787,18 @@ mod tests {
             "if true; then sh $(cat x); fi",
             "cat <<'EOS' > f\nx\nEOS\nsh $(cat tools/which)",
             "sh \"$(cd $(cat tools/d) && pwd)/w.sh\"",
+            // Recheck 14, F7: a line of a list file, and xargs or find
+            // handing an interpreter the names they read or find.
+            "python3 \"$(head -1 tools/list.txt)\"",
+            "python3 $(tail -n 1 tools/list.txt)",
+            "sh $(command -v x | head -1 tools/list)",
+            "xargs python3 < tools/list.txt",
+            "cat tools/list.txt | xargs -n 1 python3",
+            "xargs -I{} sh -c 'python3 {}' < tools/list.txt",
+            "xargs -a tools/list.txt -L1 bash",
+            "xargs -I % % < tools/cmds",
+            "find tools -name '*.py' -exec python3 {} \\;",
+            "find . -name 'run*.sh' -execdir sh {} +",
         ] {
             assert!(refused(text), "{text}");
         }
@@ -682,6 +827,13 @@ mod tests {
             "for i in $(names); do seen[\"$i\"]=1; done",
             "make_shims $(list --executables)",
             "cat <<EOS\n( (\"$(x)\" -split ' ') )\nEOS\nsh tools/w.sh",
+            "P=$(command -v python3 | head -n 1); $P tools/s.py",
+            "git ls-files | xargs wc -l",
+            "xargs -0 rm -f < tools/stale",
+            "find . -name '*.pyc' -exec rm {} +",
+            "find tools -exec python3 tools/s.py {} \\;",
+            "xargs python3 tools/s.py < tools/list.txt",
+            "xargs -I{} python3 tools/s.py --file {} < tools/list.txt",
         ] {
             assert!(!refused(text), "{text}: {:?}", shell(text));
         }

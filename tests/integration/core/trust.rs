@@ -5,6 +5,7 @@ mod consent;
 mod consent_computed;
 mod consent_configs;
 mod consent_expansions;
+mod consent_listed;
 mod consent_runtime;
 mod entries;
 mod files;
