@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{join, parent, read_small};
+use super::{join, parent, read_resolver_config};
 
 /// The class names `use` statements import, fully qualified without the
 /// leading `\`.
@@ -93,7 +93,7 @@ impl Autoload {
                 && !f.split('/').any(|p| p == "vendor")
         }) {
             let Some(value): Option<Value> =
-                read_small(root, f).and_then(|t| serde_json::from_str(&t).ok())
+                read_resolver_config(root, f, &mut autoload.limits).and_then(|t| serde_json::from_str(&t).ok())
             else {
                 continue;
             };

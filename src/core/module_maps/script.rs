@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::{join_rel, parent, read_small};
+use super::{join_rel, parent, read_resolver_config};
 
 /// The specifier mappings of one `tsconfig.json` (or `jsconfig.json`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -90,7 +90,7 @@ impl Project {
         let manifests: Vec<&String> = files.iter().filter(|f| named(f, "package.json")).collect();
         manifests_note(manifests.len(), "package.json", &mut project.limits);
         for f in manifests.into_iter().take(MAX_MANIFESTS) {
-            if let Some(package) = read_package(root, f) {
+            if let Some(package) = read_package(root, f, &mut project.limits) {
                 project.packages.push(package);
             }
         }
@@ -155,7 +155,7 @@ impl Package {
     /// The package a `package.json` (root-relative) describes: one with a
     /// `name`, or nameless with an `imports` map.
     pub fn read(root: &Path, file: &str) -> Option<Package> {
-        read_package(root, file)
+        read_package(root, file, &mut Vec::new())
     }
 }
 
@@ -172,7 +172,7 @@ fn manifests_note(count: usize, what: &str, limits: &mut Vec<String>) {
 /// relative path, one level: what a project's own configs do); what a
 /// bound cut goes to `limits`.
 fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Config> {
-    let value = jsonc(&read_small(root, file)?)?;
+    let value = jsonc(&read_resolver_config(root, file, limits)?)?;
     let dir = parent(file).to_string();
     let mut config = Config {
         dir: dir.clone(),
@@ -187,7 +187,7 @@ fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Conf
             path = Some(format!("{p}.json"));
         }
         if let Some(base_file) = path
-            && let Some(base) = read_small(root, &base_file).and_then(|t| jsonc(&t))
+            && let Some(base) = read_resolver_config(root, &base_file, limits).and_then(|t| jsonc(&t))
         {
             apply_options(&mut config, parent(&base_file), &base, &base_file, limits);
         }
@@ -262,8 +262,8 @@ fn apply_options(
 
 /// A `package.json` with a `name` (or, nameless, with `imports`: an
 /// application's own `#name` map).
-fn read_package(root: &Path, file: &str) -> Option<Package> {
-    let value: Value = serde_json::from_str(&read_small(root, file)?).ok()?;
+fn read_package(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Package> {
+    let value: Value = serde_json::from_str(&read_resolver_config(root, file, limits)?).ok()?;
     let name = value.get("name").and_then(Value::as_str).unwrap_or("");
     let dir = parent(file).to_string();
     let mut imports = Vec::new();

@@ -124,6 +124,38 @@ fn a_tsconfig_star_with_100000_targets_is_bounded() {
     map_is_bounded(&p, "src/m0.ts", TSCONFIG_NOTE);
 }
 
+/// A resolver config past the 1 MiB it is read to is left out with a
+/// note, not silently (recheck 14, F6: 100,000 `paths` keys, 3 MB).
+#[test]
+fn a_resolver_config_too_large_to_read_is_named_in_a_note() {
+    let p = Project::empty();
+    let keys: Vec<String> = (0..100_000)
+        .map(|i| format!("\"p{i}/*\":[\"src/*\"]"))
+        .collect();
+    p.write(
+        "tsconfig.json",
+        &format!(
+            "{{\"compilerOptions\":{{\"baseUrl\":\".\",\"paths\":{{{}}}}}}}",
+            keys.join(",")
+        ),
+    );
+    p.write("src/m0.ts", "import { a } from \"p99999/m1\";\n");
+    p.write("src/m1.ts", "export const a = 1;\n");
+    for args in [
+        &["build", "--target", "src/m0.ts", "-q"][..],
+        &["map", "--target", "src/m0.ts"],
+    ] {
+        let out = p.run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains("tsconfig.json: ")
+                && err.contains("more than the 1 MiB a config is read to; not read"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn a_composer_fallback_prefix_over_120000_folders_is_bounded() {
     let p = Project::empty();
