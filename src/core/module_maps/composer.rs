@@ -92,8 +92,8 @@ impl Autoload {
             (f.as_str() == "composer.json" || f.ends_with("/composer.json"))
                 && !f.split('/').any(|p| p == "vendor")
         }) {
-            let Some(value): Option<Value> =
-                read_resolver_config(root, f, &mut autoload.limits).and_then(|t| serde_json::from_str(&t).ok())
+            let Some(value): Option<Value> = read_resolver_config(root, f, &mut autoload.limits)
+                .and_then(|t| serde_json::from_str(&t).ok())
             else {
                 continue;
             };

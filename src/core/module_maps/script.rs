@@ -187,7 +187,8 @@ fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Conf
             path = Some(format!("{p}.json"));
         }
         if let Some(base_file) = path
-            && let Some(base) = read_resolver_config(root, &base_file, limits).and_then(|t| jsonc(&t))
+            && let Some(base) =
+                read_resolver_config(root, &base_file, limits).and_then(|t| jsonc(&t))
         {
             apply_options(&mut config, parent(&base_file), &base, &base_file, limits);
         }
@@ -459,7 +460,7 @@ mod tests {
                              "./utils/*": "./src/utils/*.ts" } }"#,
         )
         .unwrap();
-        let p = read_package(dir.path(), "packages/core/package.json").unwrap();
+        let p = Package::read(dir.path(), "packages/core/package.json").unwrap();
         assert_eq!(p.name, "@acme/core");
         assert_eq!(
             p.exports,
@@ -485,7 +486,7 @@ mod tests {
             ]
         );
         std::fs::write(dir.path().join("package.json"), "{ \"private\": true }").unwrap();
-        assert_eq!(read_package(dir.path(), "package.json"), None);
+        assert_eq!(Package::read(dir.path(), "package.json"), None);
         // A nameless application with an `imports` map: its `#` names.
         std::fs::write(
             dir.path().join("package.json"),
@@ -528,7 +529,7 @@ mod tests {
             many.join(",")
         );
         std::fs::write(dir.path().join("package.json"), text).unwrap();
-        let p = read_package(dir.path(), "package.json").unwrap();
+        let p = Package::read(dir.path(), "package.json").unwrap();
         assert_eq!(p.imports.len(), MAX_PATTERNS);
         assert!(p.imports.iter().all(|(_, t)| t.len() == MAX_TARGETS));
         assert_eq!(p.exports[0].1.len(), MAX_TARGETS);

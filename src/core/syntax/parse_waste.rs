@@ -2,11 +2,11 @@
 //! has its own deadline, so a checkout of a dozen malformed megabyte
 //! files cost a dozen deadlines (`map` over twelve 1 MB Lua files: 69 s
 //! of CPU, recheck 14 F4). Past an allowance of CPU spent on parses that
-//! were stopped anyway, later parses get a tenth of their deadline (at
-//! least a second); the allowance comes back with time (a tenth of a
-//! second each second), so a long-lived TUI or MCP server is not slowed
-//! for good by one hostile request. Well-formed code parses far within a
-//! tenth of its deadline.
+//! were stopped anyway (two deadlines), later parses get a tenth of their
+//! deadline (at least a second); the allowance comes back with time (a
+//! tenth of a second each second), so a long-lived TUI or MCP server is
+//! not slowed for good by one hostile request. Well-formed code parses
+//! far within a tenth of its deadline.
 
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -16,7 +16,7 @@ const FORGIVEN_PER_SECOND: f64 = 0.1;
 
 /// How many base deadlines ([`super::lang::parse_deadline`]) stopped
 /// parses may cost before the rest are shortened.
-const ALLOWANCE_DEADLINES: u32 = 4;
+const ALLOWANCE_DEADLINES: u32 = 2;
 
 /// What a parse's deadline is divided by once the allowance is spent.
 pub(super) const SHORTENED_BY: u32 = 10;
@@ -79,14 +79,14 @@ mod tests {
     const BASE: Duration = Duration::from_secs(3);
 
     #[test]
-    fn four_stopped_deadlines_are_allowed_and_the_fifth_shortens_what_follows() {
+    fn two_stopped_deadlines_are_allowed_and_more_shortens_what_follows() {
         let start = Instant::now();
         let mut debt = Debt::NONE;
         assert!(!debt.over_allowance(BASE, start));
-        for _ in 0..4 {
+        for _ in 0..2 {
             debt.charge(BASE, start);
         }
-        assert!(!debt.over_allowance(BASE, start), "four are allowed");
+        assert!(!debt.over_allowance(BASE, start), "two are allowed");
         debt.charge(Duration::from_millis(10), start);
         assert!(debt.over_allowance(BASE, start));
     }
@@ -95,14 +95,14 @@ mod tests {
     fn a_debt_is_forgiven_with_time() {
         let start = Instant::now();
         let mut debt = Debt::NONE;
-        debt.charge(Duration::from_secs(13), start);
+        debt.charge(Duration::from_secs(9), start);
         assert!(debt.over_allowance(BASE, start));
         let later = |s| start + Duration::from_secs(s);
-        assert_eq!(debt.owed(later(30)), Duration::from_secs(10));
-        assert!(!debt.over_allowance(BASE, later(30)), "back under in 10 s");
+        assert_eq!(debt.owed(later(30)), Duration::from_secs(6));
+        assert!(!debt.over_allowance(BASE, later(30)), "back under in 30 s");
         assert_eq!(debt.owed(later(500)), Duration::ZERO);
         // A charge adds to what is left, not to what was.
         debt.charge(Duration::from_secs(1), later(30));
-        assert_eq!(debt.owed(later(30)), Duration::from_secs(11));
+        assert_eq!(debt.owed(later(30)), Duration::from_secs(7));
     }
 }
