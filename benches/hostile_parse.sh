@@ -62,3 +62,23 @@ for file in "$work"/*.*; do
   cpu=$(python3 -c "print(f'{$user + $sys:.2f}')")
   printf '%-16s %8s %8s %8s %9s  %s\n' "$name" "$(stat -c %s "$file")" "$wall" "$cpu" "$((rss / 1024))" "$stopped"
 done
+
+# Many hostile files in one command (recheck 14, F4): `map` over twelve
+# malformed 1 MB Lua files. Each parse has its own deadline (6 s of CPU
+# for 1 MB); past two deadlines of stopped parses the rest get a tenth
+# (at least 1 s). ctx-s10: 69 s of CPU; with the allowance: about 26 s.
+many=$work/many
+mkdir -p "$many"
+python3 - "$many" <<'PY'
+import sys
+line = "x= 1 + = 1 + " * (1000000 // 13)
+for i in range(12):
+    with open(f"{sys.argv[1]}/f{i}.lua", "w") as f:
+        f.write(f"-- {i}\n{line}\n")
+PY
+printf '[presets.default]\n[[presets.default.files]]\npath = "*.lua"\n' >"$many/ctxcurate.toml"
+(cd "$many" && HOME=$work XDG_CONFIG_HOME=$work XDG_CACHE_HOME=$work XDG_STATE_HOME=$work \
+  /usr/bin/time -f '%e %U %S %M' "$ctx" map >/dev/null 2>"$work/err") || true
+read -r wall user sys rss <<<"$(tail -1 "$work/err")"
+printf '%-16s %8s %8s %8s %9s  %s\n' "map 12 × lua" 12000060 "$wall" \
+  "$(python3 -c "print(f'{$user + $sys:.2f}')")" "$((rss / 1024))" "-"
