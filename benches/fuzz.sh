@@ -8,7 +8,9 @@
 #   benches/fuzz.sh [SECONDS] [TARGET…]
 #
 # SECONDS defaults to 60; without TARGETs every target runs;
-# FUZZ_MAX_LEN (16384) caps an input, CTXCURATE_PARSE_TIMEOUT (1) the
+# FUZZ_MAX_LEN (16384) caps an input, FUZZ_TIMEOUT (10) the seconds one
+# input may take (raise it on a loaded machine: a parse stopped at its
+# memory bound runs several times slower under ASan and load), CTXCURATE_PARSE_TIMEOUT (1) the
 # parse deadline in seconds (an input that meets it costs that much). The corpus
 # starts from the seeds in fuzz/corpus/TARGET/seed-* (small real files:
 # the stdlib, /usr/include, the embedded config) and, for `views`, from
@@ -54,7 +56,7 @@ for t in "${targets[@]}"; do
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_odr_violation=0} \
   CTXCURATE_PARSE_TIMEOUT=${CTXCURATE_PARSE_TIMEOUT:-1} \
     "target/x86_64-unknown-linux-gnu/release/$t" "corpus/$t" -artifact_prefix="artifacts/$t/" \
-    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=3072 -max_len="${FUZZ_MAX_LEN:-16384}" \
+    -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb=3072 -max_len="${FUZZ_MAX_LEN:-16384}" \
     -detect_leaks=0 -print_final_stats=1 >"$log" 2>&1
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)

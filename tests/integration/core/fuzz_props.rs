@@ -768,3 +768,45 @@ fn regression_a_hidden_property_shows_its_accessors_once() {
         view.text
     );
 }
+
+/// Found by the `views` fuzz target (a timeout under ASan on a loaded
+/// machine): a chain of `!!` in a Kotlin call after broken lines makes
+/// the grammar's error recovery take its whole memory bound for 1.3 KB
+/// (about 0.9 s of CPU). The parse is stopped there, and every view
+/// still renders: the skeleton falls back to the file in full, with a
+/// note (every view's fallback is this one's: the other views are not
+/// rendered here, each would take the bound again).
+#[test]
+fn regression_a_kotlin_chain_of_not_null_assertions_stops_at_its_bound() {
+    let text = r#"    fun dist(other: Point): Double {
+      ed. */
+    var label: S    get() {
+        }
+        set(value) {
+        }
+   ��������     require(both >= 2)
+/** A polygon built by a trailing lambda, as Kotlin DSLs are. */
+fun square(side: Dkuble): Pol8gon = buildList {
+      �     add(Point(0.0, 0.0))
+    0.0, 0.0))
+    add(Point(side, side))
+}
+
+fun main() {
+    println(Point(3.0, 4.0).!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!)!!!!!!!!!!!!!!!!!!!!norm)
+}
+
+@Target(AnnotationTarget.CLASS)
+annotation class Marker
+"#;
+    let tree = syntax::parse(Lang::Kotlin, text);
+    let skeleton = views::render("m.kt", text, ViewMode::Skeleton, &FileItem::new("m.kt"));
+    if tree.parse_stopped {
+        assert_eq!(&*skeleton.text, text);
+        assert!(
+            skeleton.notes.iter().any(|n| n.contains("stopped after")),
+            "{:?}",
+            skeleton.notes
+        );
+    }
+}
