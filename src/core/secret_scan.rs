@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use regex::Captures;
 
+mod binary;
 mod head;
 mod joined;
 mod jwk;
@@ -296,19 +297,26 @@ impl RuleSet {
     /// so no more than a window is held however far it inflates; a stream
     /// still going past [`MAX_INFLATED`] (a bomb, or more than a key file
     /// and its kin ever are) is [`Verdict::Unchecked`], never passed
-    /// unread. Bytes that are not UTF-8 text are no secret's.
+    /// unread. Bytes that are not UTF-8 text (a tar archive, a binary file
+    /// before a key file in it) are read by their text runs; a tar member
+    /// compressed again cannot be read, and makes the stream unchecked
+    /// unless a secret is found anyway.
     fn decoded(&self, bytes: &[u8]) -> Verdict {
         use std::io::Read;
         if !bytes.starts_with(&[0x1f, 0x8b]) {
-            return match std::str::from_utf8(bytes) {
-                Ok(text) if !self.scan_at(text, true).is_empty() => Verdict::Secret,
-                _ => Verdict::Clean,
+            return if self.scan_at(&as_text(bytes), true).is_empty() {
+                Verdict::Clean
+            } else {
+                Verdict::Secret
             };
         }
         let mut gz = flate2::read::GzDecoder::new(bytes).take(MAX_INFLATED + 1);
         let mut window: Vec<u8> = Vec::with_capacity(WINDOW);
         let mut chunk = vec![0u8; 16 << 10];
         let mut inflated = 0u64;
+        // Where the window starts in the inflated stream.
+        let mut offset = 0u64;
+        let mut unread = false;
         loop {
             let kept = window.len();
             // Fills the window; an error (a cut or corrupt stream) ends it
@@ -328,29 +336,37 @@ impl RuleSet {
             if inflated > MAX_INFLATED {
                 return Verdict::Unchecked;
             }
-            let text = match std::str::from_utf8(&window) {
-                Ok(text) => text,
-                // A character cut at the window's end waits for the next.
-                Err(e) if e.error_len().is_none() && !ended => {
-                    std::str::from_utf8(&window[..e.valid_up_to()]).unwrap_or_default()
-                }
-                Err(_) => return Verdict::Clean,
-            };
-            if !self.scan_at(text, true).is_empty() {
+            if !self.scan_at(&as_text(&window), true).is_empty() {
                 return Verdict::Secret;
             }
+            unread |= binary::packed_member(&window, offset);
             if ended {
-                return Verdict::Clean;
+                return if unread {
+                    Verdict::Unchecked
+                } else {
+                    Verdict::Clean
+                };
             }
             // The next window starts with the end of this one, from a
             // line's start when one is near: a secret on the boundary is
-            // read whole in one of the two.
-            let from = text.len().saturating_sub(OVERLAP);
-            let from = text[from..]
-                .find('\n')
-                .map_or_else(|| text.floor_char_boundary(from), |i| from + i + 1);
+            // read whole in one of the two. A character cut at the end is
+            // read whole in the next.
+            let from = window.len().saturating_sub(OVERLAP);
+            let from = window[from..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(from, |i| from + i + 1);
             window.drain(..from);
+            offset += from as u64;
         }
+    }
+}
+
+/// `bytes` as text: itself when it is UTF-8, else its text runs.
+fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.into(),
+        Err(_) => binary::text_runs(bytes).into(),
     }
 }
 

@@ -1,0 +1,121 @@
+//! Round fifteen (issue 37, what round fourteen left): inflated data that
+//! is not UTF-8 text (a tar with a binary member before a key file); joins
+//! by f-strings, `+=`, SQL's `||`, `concat(…)` and `"".join([…])`; more
+//! published example keys; a leet-shaped word in documentation. Each with
+//! its near misses. The values are made here.
+
+use super::found;
+use super::round_eleven::{alnum, check, random};
+
+fn quiet(lines: &[String]) {
+    let loud: Vec<String> = lines
+        .iter()
+        .filter(|l| !found(l).is_empty())
+        .map(|l| format!("{l:?}: {:?}", found(l)))
+        .collect();
+    assert!(loud.is_empty(), "{}", loud.join("\n"));
+}
+
+/// Gzip of `bytes`.
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("in memory");
+    gz.finish().expect("in memory")
+}
+
+/// Gzip of `bytes`, base64-encoded.
+fn gzip_base64(bytes: &[u8]) -> String {
+    super::base64(&gzip(bytes))
+}
+
+/// A ustar archive of `members` (name, bytes), as `tar` writes one.
+fn tar(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, data) in members {
+        let mut header = vec![0u8; 512];
+        header[..name.len()].copy_from_slice(name.as_bytes());
+        header[100..108].copy_from_slice(b"0000644\0");
+        header[124..136].copy_from_slice(format!("{:011o}\0", data.len()).as_bytes());
+        header[156] = b'0';
+        header[257..263].copy_from_slice(b"ustar\0");
+        header[263..265].copy_from_slice(b"00");
+        out.extend_from_slice(&header);
+        out.extend_from_slice(data);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+    }
+    out.resize(out.len() + 1024, 0);
+    out
+}
+
+/// `n` pseudo-random bytes: a binary file's.
+fn binary(seed: u64, n: usize) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn pem_key(seed: u64) -> String {
+    let body = random(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+        seed,
+        64 * 20,
+    );
+    let lines: Vec<&str> = (0..20).map(|i| &body[i * 64..(i + 1) * 64]).collect();
+    format!(
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA{}\n{}\n-----END RSA PRIVATE KEY-----\n",
+        &lines[0][16..],
+        lines[1..].join("\n")
+    )
+}
+
+#[test]
+fn round_fifteen_a_key_in_a_tar_after_a_binary_member_is_found() {
+    let pem = pem_key(41);
+    let env = format!("GITHUB_TOKEN={}_{}\n", "ghp", alnum(42, 36));
+    let cases: Vec<(String, &str, &str)> = [
+        tar(&[("logo.png", &binary(40, 5000)), ("id_rsa", pem.as_bytes())]),
+        tar(&[("app.bin", &binary(43, 300_000)), (".env", env.as_bytes())]),
+        // A binary file alone, gzipped, with the token's text in it.
+        [binary(44, 2000), env.clone().into_bytes(), binary(45, 2000)].concat(),
+    ]
+    .into_iter()
+    .map(|bytes| {
+        (
+            format!("backup: {}\n", gzip_base64(&bytes)),
+            "backup",
+            "base64-credentials",
+        )
+    })
+    .collect();
+    check(&cases);
+}
+
+#[test]
+fn round_fifteen_binary_inflated_data_without_a_secret_stays_quiet() {
+    let archive = tar(&[
+        ("logo.png", &binary(46, 5000)),
+        ("README", b"Nothing secret here.\n"),
+    ]);
+    quiet(&[
+        format!("backup: {}\n", gzip_base64(&archive)),
+        format!("blob: {}\n", gzip_base64(&binary(47, 400_000))),
+    ]);
+}
+
+#[test]
+fn round_fifteen_a_tar_member_packed_again_is_not_passed_unread() {
+    let inner = gzip(b"nothing to see\n");
+    let archive = tar(&[("README", b"notes\n"), ("keys.tar.gz", &inner)]);
+    check(&[(
+        format!("backup: {}\n", gzip_base64(&archive)),
+        "backup",
+        "unchecked-encoded",
+    )]);
+}
