@@ -119,3 +119,93 @@ fn round_fifteen_a_tar_member_packed_again_is_not_passed_unread() {
         "unchecked-encoded",
     )]);
 }
+
+const HEX: &str = "0123456789abcdef";
+
+#[test]
+fn round_fifteen_secrets_built_by_other_joins_are_found() {
+    let ghp = format!("{}_{}", "ghp", alnum(51, 36));
+    let akia = format!("AKIA{}", random("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 52, 16));
+    let sk = format!("SK{}", random(HEX, 53, 32));
+    let (g1, g2) = ghp.split_at(14);
+    let (a1, a2) = akia.split_at(8);
+    let cases: Vec<(String, &str, &str)> = vec![
+        (
+            format!(
+                "a = \"{}\"\nb = \"{}\"\ntoken = f\"ghp_{{a}}{{b}}\"\n",
+                &g1[4..],
+                g2
+            ),
+            "token",
+            "github-token",
+        ),
+        (
+            format!("token = f\"ghp_{{'{}'}}{{'{}'}}\"\n", &g1[4..], g2),
+            "token",
+            "github-token",
+        ),
+        (
+            format!("k = \"{a1}\"\nk += \"{a2}\"\n"),
+            "k = ",
+            "aws-access-key",
+        ),
+        (
+            format!("let k = '{a1}'; k += '{a2}';\n"),
+            "let",
+            "aws-access-key",
+        ),
+        (
+            format!("SELECT '{g1}' || '{g2}' AS t;\n"),
+            "SELECT",
+            "github-token",
+        ),
+        (
+            format!("SELECT CONCAT('{a1}', '{a2}');\n"),
+            "SELECT",
+            "aws-access-key",
+        ),
+        (
+            format!("t = concat!(\"{g1}\", \"{g2}\");\n"),
+            "concat",
+            "github-token",
+        ),
+        (
+            format!("const t = \"{g1}\".concat(\"{g2}\");\n"),
+            "const",
+            "github-token",
+        ),
+        (
+            format!("t = \"\".join([\"{g1}\", \"{g2}\"])\n"),
+            "join",
+            "github-token",
+        ),
+        (
+            format!(
+                "sid = ''.join((\n    '{}',\n    '{}',\n))\n",
+                &sk[..17],
+                &sk[17..]
+            ),
+            "'SK",
+            "twilio-key",
+        ),
+    ];
+    check(&cases);
+}
+
+#[test]
+fn round_fifteen_ordinary_joins_of_those_kinds_stay_quiet() {
+    quiet(
+        &[
+            "name = \"world\"\nmsg = f\"Hello {name}, welcome {name}\"\n",
+            "msg = f\"{'abc'}{'def'}\"\n",
+            "s = \"abc\"\ns += \"def\"\n",
+            "s = 'The quick brown fox'\nt += ' jumps over the lazy dog'\n",
+            "SELECT first_name || ' ' || last_name FROM users;\n",
+            "SELECT CONCAT('Hello', ' ', 'world');\n",
+            "path = \"\".join([\"usr\", \"/\", \"local\", \"/\", \"bin\"])\n",
+            "ids = [\"0123456789abcdef\", \"0123456789abcdef\"]\n",
+            "x = \", \".join([\"SK0123456789\", \"abcdef0123456789abcdef\"])\n",
+        ]
+        .map(String::from),
+    );
+}
