@@ -25,6 +25,7 @@ mod joined;
 mod jwk;
 mod jwk_examples;
 mod key_body;
+mod pem_examples;
 pub mod rules;
 mod shown;
 mod sieve;
@@ -106,6 +107,9 @@ impl RuleSet {
             self.scan_whole(text, starts, rule, &mut found);
         }
         for body in key_body::find(text, starts) {
+            if pem_examples::is_published(&text[body.span.start..]) {
+                continue;
+            }
             found.push((
                 usize::MAX,
                 Hit {
@@ -225,6 +229,9 @@ impl RuleSet {
             .find_map(|&g| caps.get(g))
             .unwrap_or(whole);
         let name = compiled.name_groups.iter().find_map(|&g| caps.get(g));
+        if rule.published_keys && published(secret.start(), first, after) {
+            return None;
+        }
         let (judged, cut) = if rule.decode == Decode::Scan {
             wrapped_base64(secret.as_str(), first.get(secret.end()..), after)
         } else {
@@ -264,8 +271,15 @@ impl RuleSet {
             return Verdict::Clean;
         }
         // A value that is its own name spelled another way is a field's
-        // name (`('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret')`).
-        if name.is_some_and(|n| same_words(n, secret)) {
+        // name (`('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret')`); the
+        // same name taken from a module is an alias
+        // (`EncryptedPrivateKeyInfo = rfc5958.EncryptedPrivateKeyInfo`).
+        let alias = |n: &str| {
+            secret
+                .rsplit_once('.')
+                .is_some_and(|(module, last)| !module.is_empty() && same_words(n, last))
+        };
+        if name.is_some_and(|n| same_words(n, secret) || alias(n)) {
             return Verdict::Clean;
         }
         if rule.decode == Decode::Scan {
@@ -368,6 +382,20 @@ fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
         Ok(text) => text.into(),
         Err(_) => binary::text_runs(bytes).into(),
     }
+}
+
+/// Whether the key body starting at byte `start` of the text `first`
+/// (a line), `after` (what follows its line) continue, is one an RFC
+/// publishes ([`pem_examples`]).
+fn published(start: usize, first: &str, after: &str) -> bool {
+    let tail: std::borrow::Cow<'_, str> = match first.get(start..) {
+        Some(rest) => format!("{rest}{}", &after[..after.floor_char_boundary(16 << 10)]).into(),
+        None => after
+            .get(start.saturating_sub(first.len())..)
+            .unwrap_or_default()
+            .into(),
+    };
+    pem_examples::is_published(&tail)
 }
 
 /// What a match is, once judged.

@@ -30,6 +30,9 @@ fn ident(b: u8) -> bool {
 pub(super) fn plus_assign(bytes: &[u8], start: usize) -> Option<usize> {
     let quote = bytes[start];
     let mut i = blanks(bytes, start + 1);
+    // The statement ends: a `;` or the line's end (else no name is read,
+    // so the text after most literals is not).
+    let ends = i;
     if bytes.get(i) == Some(&b';') {
         i = blanks(bytes, i + 1);
     }
@@ -38,6 +41,9 @@ pub(super) fn plus_assign(bytes: &[u8], start: usize) -> Option<usize> {
     }
     if bytes.get(i) == Some(&b'\n') {
         i = blanks(bytes, i + 1);
+    }
+    if i == ends {
+        return None;
     }
     let name = i;
     while bytes.get(i).copied().is_some_and(ident) {

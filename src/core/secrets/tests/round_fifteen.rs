@@ -209,3 +209,114 @@ fn round_fifteen_ordinary_joins_of_those_kinds_stay_quiet() {
         .map(String::from),
     );
 }
+
+/// How many findings the scan of a project's file `path` holding `text`
+/// reports (its path tells its type).
+fn reported(path: &str, text: &str) -> usize {
+    use super::super::{Codebase, RenderedFile, Scanner, ViewMode};
+    use crate::core::sources::Sources;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sources = Sources::new();
+    let codebase = Codebase::new(dir.path(), &sources);
+    let file = RenderedFile {
+        path: path.into(),
+        mode: ViewMode::Full,
+        text: text.into(),
+        error: None,
+        skipped: None,
+        notes: Vec::new(),
+        aggregate: true,
+        key: String::new(),
+        body_at: None,
+    };
+    Scanner::new(&codebase).file(&file).len()
+}
+
+#[test]
+fn round_fifteen_a_leet_password_in_documentation_of_code_is_prose() {
+    let docstring = "def login(user, password):\n    \"\"\"Log in.\n\n    password: Tr0ub4dor&3 with space\n    \"\"\"\n";
+    let comment = "# e.g. password = \"Tr0ub4dor&3 with space\"\nx = 1\n";
+    let jsdoc =
+        "/**\n * Logs in, e.g. {password: 'Tr0ub4dor&3 with space'}\n */\nfunction login() {}\n";
+    let block = "/*\npassword: Tr0ub4dor&3 with space\n*/\nlet x = 1;\n";
+    let slashes = "// login({password: 'Tr0ub4dor&3 with space'})\nlet x = 1;\n";
+    for (path, text) in [
+        ("auth.py", docstring),
+        ("auth.py", comment),
+        ("auth.js", jsdoc),
+        ("auth.c", block),
+        ("auth.ts", slashes),
+    ] {
+        // The text's own scan finds the shape; the file's type says it is
+        // documentation.
+        assert_eq!(found(text).len(), 1, "{path}: {text:?}");
+        assert_eq!(reported(path, text), 0, "{path}: {text:?}");
+    }
+}
+
+#[test]
+fn round_fifteen_a_leet_password_in_config_or_code_is_still_found() {
+    for (path, text) in [
+        ("settings.ini", "[db]\npassword = Tr0ub4dor&3 with space\n"),
+        (".env", "DB_PASSWORD=Summer2024! and the rest\n"),
+        ("auth.py", "self.password = 'Xk7$pL9q with a space'\n"),
+        (
+            "auth.py",
+            "CONFIG = \"\"\"\npassword = Tr0ub4dor&3 with space\n\"\"\"\n",
+        ),
+        (
+            "auth.js",
+            "const g = \"src/*.js\";\nconst c = {password: 'Tr0ub4dor&3 with space'};\n",
+        ),
+        (
+            "docker-compose.yml",
+            "environment:\n  - POSTGRES_PASSWORD=k9Pq@rT7 for all\n",
+        ),
+    ] {
+        assert_eq!(reported(path, text), 1, "{path}: {text:?}");
+    }
+}
+
+#[test]
+fn round_fifteen_the_rfc_8410_example_keys_are_quiet_others_are_found() {
+    // RFC 8410, Section 10.3, as printed (and as pyasn1-modules' tests
+    // copy it).
+    let pem = "-----BEGIN PRIVATE KEY-----\n\
+               MC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC\n\
+               -----END PRIVATE KEY-----\n";
+    let split = "class T:\n    text = (\"MC4CAQAwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwo\"\n\
+                 \x20           \"y/HU++CXqI9EdVhC\")\n";
+    let with_public = "-----BEGIN PRIVATE KEY-----\n\
+                       MHICAQEwBQYDK2VwBCIEINTuctv5E1hK1bbY8fdp+K06/nwoy/HU++CXqI9EdVhC\n\
+                       oB8wHQYKKoZIhvcNAQkJFDEPDA1DdXJkbGUgQ2hhaXJzgSEAGb9ECWmEzf6FQbrB\n\
+                       Z9w7lshQhqowtrbLDFw4rXAxZuE=\n\
+                       -----END PRIVATE KEY-----\n";
+    quiet(&[pem, split, with_public].map(String::from));
+    // Another Ed25519 key in the same shape is found.
+    let own = format!(
+        "-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI{}\n-----END PRIVATE KEY-----\n",
+        random(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+            56,
+            43
+        )
+    );
+    check(&[(own, "BEGIN", "private-key")]);
+}
+
+/// pyasn1-modules re-exports ASN.1 types under their own names: a name
+/// given the same name from a module is an alias, no secret.
+#[test]
+fn round_fifteen_a_name_aliased_from_a_module_is_no_secret() {
+    quiet(
+        &[
+            "EncryptedPrivateKeyInfo = rfc5958.EncryptedPrivateKeyInfo\n",
+            "TimeStampToken = rfc3161.TimeStampToken\n",
+            "RSAPrivateKey = rfc3447.RSAPrivateKey\n",
+        ]
+        .map(String::from),
+    );
+    // Another value after a module's name is judged as before.
+    let value = format!("SECRET_KEY = 'mod.{}'\n", alnum(57, 40));
+    assert_eq!(found(&value).len(), 1, "{:?}", found(&value));
+}
