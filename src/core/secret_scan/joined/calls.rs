@@ -202,14 +202,22 @@ mod tests {
         assert_eq!(plus_assign(b"k == \"ab\"\nk += \"cd\"\n", 8), None);
     }
 
+    /// The cuts of a call and its last literal's closing quote.
+    fn cut_at(text: &[u8], open: usize) -> Option<(Range<usize>, usize)> {
+        call_at(text, open).and_then(|(cuts, last)| {
+            assert_eq!(cuts.len(), 1, "{cuts:?}");
+            cuts.into_iter().next().map(|c| (c, last))
+        })
+    }
+
     #[test]
     fn literal_arguments_of_joining_calls_are_cut_between() {
         let text = b"CONCAT('ab', 'cd', x, 'ef')";
-        assert_eq!(call_at(text, 7), Some((vec![10..14], 16)));
+        assert_eq!(cut_at(text, 7), Some((10..14, 16)));
         let text = b"t = \"\".join([\"ab\",\n  \"cd\"])";
-        assert_eq!(call_at(text, 13), Some((vec![16..22], 24)));
+        assert_eq!(cut_at(text, 13), Some((16..22, 24)));
         let text = b"\"ab\".concat(\"cd\")";
-        assert_eq!(call_at(text, 12), Some((vec![3..13], 15)));
+        assert_eq!(cut_at(text, 12), Some((3..13, 15)));
         // Not a joining call.
         assert_eq!(call_at(b"f('ab', 'cd')", 2), None);
         assert_eq!(call_at(b"\"-\".join([\"ab\", \"cd\"])", 10), None);

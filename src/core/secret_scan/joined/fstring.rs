@@ -100,7 +100,7 @@ pub(super) fn fields_at<'t>(
         // Empty, or triple-quoted: not read here.
         return None;
     }
-    let close = open + 1 + text[open + 1..].find(|c| c == quote as char || c == '\n')?;
+    let close = open + 1 + text[open + 1..].find([quote as char, '\n'])?;
     if bytes[close] != quote {
         return None;
     }
