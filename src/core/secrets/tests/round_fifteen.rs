@@ -320,3 +320,22 @@ fn round_fifteen_a_name_aliased_from_a_module_is_no_secret() {
     let value = format!("SECRET_KEY = 'mod.{}'\n", alnum(57, 40));
     assert_eq!(found(&value).len(), 1, "{:?}", found(&value));
 }
+
+#[test]
+fn round_fifteen_the_rfc_7518_example_key_is_quiet_others_are_found() {
+    // RFC 7518, Appendix C: Bob's key, as joserfc's tests copy it.
+    let bob = "{\n  \"kty\": \"EC\",\n  \"crv\": \"P-256\",\n  \
+               \"x\": \"weNJy2HscCSM6AEDTDg04biOvhFhyyWvOHQfeF_PxMQ\",\n  \
+               \"y\": \"e8lnCO-AlStT-NJVX-crhB7QRYhiix03illJOVAOyck\",\n  \
+               \"d\": \"VEmDZpDXXK8p8N0Cndsxs924q6nS1RXFASRl6BfUqdw\"\n}\n";
+    assert!(found(bob).is_empty(), "{:?}", found(bob));
+    let own = bob.replace(
+        "VEmDZpDXXK8p8N0Cndsxs924q6nS1RXFASRl6BfUqdw",
+        &random(
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
+            58,
+            43,
+        ),
+    );
+    check(&[(own, "\"d\"", "jwk-private-key")]);
+}
