@@ -5,7 +5,9 @@
 //! the hostile lines whose cost must stay linear (a megabyte of JSON Web
 //! Key members that never make a key: 16.5 s in a debug build before the
 //! search for their object had a floor; a megabyte of literals joined by
-//! `.`, `..`, `&`, `+`).
+//! `.`, `..`, `&`, `+`), and 1 MB then 10 MB of each join round fifteen
+//! added (`||`, `+=`, `concat(…)`, `"".join([…])`, f-string fields):
+//! linear when the second costs ten times the first.
 //!
 //! Run: `cargo bench --bench secret_scan` (optionally with directories:
 //! `cargo bench --bench secret_scan -- /path/to/tree …`).
@@ -94,5 +96,25 @@ fn main() {
         let line = piece.repeat((1 << 20) / piece.len());
         let scan = best(&|| rules.scan(&line).len());
         println!("1 MB of {piece:?}: whole scan {scan:?}");
+    }
+    // (head, piece repeated, tail)
+    for (head, piece, tail) in [
+        ("", "\"a\" || ", ""),
+        ("k = \"a\"\n", "k += \"a\"\n", ""),
+        ("k = 'a'", "; k += 'a'", ";\n"),
+        ("x = CONCAT(", "'a', ", "'a')\n"),
+        ("x = \"\".join([", "\"a\", ", "])\n"),
+        ("x = \"\".join([", "\"a\",\n", "])\n"),
+        ("", "x = \"a\".concat(\"b\")\n", ""),
+        ("", "concat(", ""),
+        ("t = f\"ghp_", "{'a'}", "\"\n"),
+        ("a = \"x\"\n", "t = f\"ghp_{a}{a}\"\n", ""),
+        ("", "f\"{a}\" ", ""),
+    ] {
+        for mb in [1, 10] {
+            let line = format!("{head}{}{tail}", piece.repeat((mb << 20) / piece.len()));
+            let scan = best(&|| rules.scan(&line).len());
+            println!("{mb} MB of {piece:?}: whole scan {scan:?}");
+        }
     }
 }

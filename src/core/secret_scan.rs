@@ -19,11 +19,13 @@ use std::sync::Arc;
 
 use regex::Captures;
 
+mod binary;
 mod head;
 mod joined;
 mod jwk;
 mod jwk_examples;
 mod key_body;
+mod pem_examples;
 pub mod rules;
 mod shown;
 mod sieve;
@@ -105,6 +107,9 @@ impl RuleSet {
             self.scan_whole(text, starts, rule, &mut found);
         }
         for body in key_body::find(text, starts) {
+            if pem_examples::is_published(&text[body.span.start..]) {
+                continue;
+            }
             found.push((
                 usize::MAX,
                 Hit {
@@ -224,6 +229,9 @@ impl RuleSet {
             .find_map(|&g| caps.get(g))
             .unwrap_or(whole);
         let name = compiled.name_groups.iter().find_map(|&g| caps.get(g));
+        if rule.published_keys && published(secret.start(), first, after) {
+            return None;
+        }
         let (judged, cut) = if rule.decode == Decode::Scan {
             wrapped_base64(secret.as_str(), first.get(secret.end()..), after)
         } else {
@@ -263,8 +271,15 @@ impl RuleSet {
             return Verdict::Clean;
         }
         // A value that is its own name spelled another way is a field's
-        // name (`('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret')`).
-        if name.is_some_and(|n| same_words(n, secret)) {
+        // name (`('OAUTH2_CLIENT_SECRET', 'oauth2ClientSecret')`); the
+        // same name taken from a module is an alias
+        // (`EncryptedPrivateKeyInfo = rfc5958.EncryptedPrivateKeyInfo`).
+        let alias = |n: &str| {
+            secret
+                .rsplit_once('.')
+                .is_some_and(|(module, last)| !module.is_empty() && same_words(n, last))
+        };
+        if name.is_some_and(|n| same_words(n, secret) || alias(n)) {
             return Verdict::Clean;
         }
         if rule.decode == Decode::Scan {
@@ -296,19 +311,26 @@ impl RuleSet {
     /// so no more than a window is held however far it inflates; a stream
     /// still going past [`MAX_INFLATED`] (a bomb, or more than a key file
     /// and its kin ever are) is [`Verdict::Unchecked`], never passed
-    /// unread. Bytes that are not UTF-8 text are no secret's.
+    /// unread. Bytes that are not UTF-8 text (a tar archive, a binary file
+    /// before a key file in it) are read by their text runs; a tar member
+    /// compressed again cannot be read, and makes the stream unchecked
+    /// unless a secret is found anyway.
     fn decoded(&self, bytes: &[u8]) -> Verdict {
         use std::io::Read;
         if !bytes.starts_with(&[0x1f, 0x8b]) {
-            return match std::str::from_utf8(bytes) {
-                Ok(text) if !self.scan_at(text, true).is_empty() => Verdict::Secret,
-                _ => Verdict::Clean,
+            return if self.scan_at(&as_text(bytes), true).is_empty() {
+                Verdict::Clean
+            } else {
+                Verdict::Secret
             };
         }
         let mut gz = flate2::read::GzDecoder::new(bytes).take(MAX_INFLATED + 1);
         let mut window: Vec<u8> = Vec::with_capacity(WINDOW);
         let mut chunk = vec![0u8; 16 << 10];
         let mut inflated = 0u64;
+        // Where the window starts in the inflated stream.
+        let mut offset = 0u64;
+        let mut unread = false;
         loop {
             let kept = window.len();
             // Fills the window; an error (a cut or corrupt stream) ends it
@@ -328,30 +350,52 @@ impl RuleSet {
             if inflated > MAX_INFLATED {
                 return Verdict::Unchecked;
             }
-            let text = match std::str::from_utf8(&window) {
-                Ok(text) => text,
-                // A character cut at the window's end waits for the next.
-                Err(e) if e.error_len().is_none() && !ended => {
-                    std::str::from_utf8(&window[..e.valid_up_to()]).unwrap_or_default()
-                }
-                Err(_) => return Verdict::Clean,
-            };
-            if !self.scan_at(text, true).is_empty() {
+            if !self.scan_at(&as_text(&window), true).is_empty() {
                 return Verdict::Secret;
             }
+            unread |= binary::packed_member(&window, offset);
             if ended {
-                return Verdict::Clean;
+                return if unread {
+                    Verdict::Unchecked
+                } else {
+                    Verdict::Clean
+                };
             }
             // The next window starts with the end of this one, from a
             // line's start when one is near: a secret on the boundary is
-            // read whole in one of the two.
-            let from = text.len().saturating_sub(OVERLAP);
-            let from = text[from..]
-                .find('\n')
-                .map_or_else(|| text.floor_char_boundary(from), |i| from + i + 1);
+            // read whole in one of the two. A character cut at the end is
+            // read whole in the next.
+            let from = window.len().saturating_sub(OVERLAP);
+            let from = window[from..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(from, |i| from + i + 1);
             window.drain(..from);
+            offset += from as u64;
         }
     }
+}
+
+/// `bytes` as text: itself when it is UTF-8, else its text runs.
+fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.into(),
+        Err(_) => binary::text_runs(bytes).into(),
+    }
+}
+
+/// Whether the key body starting at byte `start` of the text `first`
+/// (a line), `after` (what follows its line) continue, is one an RFC
+/// publishes ([`pem_examples`]).
+fn published(start: usize, first: &str, after: &str) -> bool {
+    let tail: std::borrow::Cow<'_, str> = match first.get(start..) {
+        Some(rest) => format!("{rest}{}", &after[..after.floor_char_boundary(16 << 10)]).into(),
+        None => after
+            .get(start.saturating_sub(first.len())..)
+            .unwrap_or_default()
+            .into(),
+    };
+    pem_examples::is_published(&tail)
 }
 
 /// What a match is, once judged.

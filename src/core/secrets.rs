@@ -24,6 +24,7 @@
 
 mod clean;
 pub mod fixtures;
+mod prose;
 mod stream;
 
 use std::collections::{HashMap, HashSet};
@@ -191,7 +192,7 @@ impl<'a> Scanner<'a> {
         for (file, findings) in files.iter().zip(per_file) {
             for (finding, secret) in findings {
                 found.seen.insert(secret);
-                if !self.is_fixture(file, &finding) {
+                if !self.is_fixture(file, &finding) && !self.is_prose(file, &finding) {
                     found.findings.push(finding);
                 }
             }
@@ -205,6 +206,25 @@ impl<'a> Scanner<'a> {
     /// does not report it either.
     fn is_fixture(&self, file: &RenderedFile, finding: &Finding) -> bool {
         self.rules.fixture_in_tests(&finding.rule) && fixtures::is_test_or_doc(&file.path)
+    }
+
+    /// Whether `finding`, in `file`, is on a line of documentation in code
+    /// (a comment, a docstring) and its rule reads prose's shapes there
+    /// ([`prose`]): not reported, its text still counts as seen.
+    fn is_prose(&self, file: &RenderedFile, finding: &Finding) -> bool {
+        let Place::File { line, .. } = finding.place else {
+            return false;
+        };
+        if !self.rules.quiet_in_prose(&finding.rule) {
+            return false;
+        }
+        if file.mode == ViewMode::Full && !file.text.is_empty() {
+            return prose::is_documentation(&file.path, &file.text, line);
+        }
+        let source = self.codebase.sources.file(self.codebase.root, &file.path);
+        source
+            .text()
+            .is_some_and(|text| prose::is_documentation(&file.path, text, line))
     }
 
     /// [`Scanner::composition`] when the files were scanned already (`c`'s
@@ -247,7 +267,7 @@ impl<'a> Scanner<'a> {
         self.file_secrets(f)
             .into_iter()
             .map(|(finding, _)| finding)
-            .filter(|finding| !self.is_fixture(f, finding))
+            .filter(|finding| !self.is_fixture(f, finding) && !self.is_prose(f, finding))
             .collect()
     }
 

@@ -1,9 +1,12 @@
 //! String literals joined by concatenation, read as the one value they
 //! make: `"ghp_abc" + "def…"`, PHP's `.`, Lua's `..`, VB's `&`, Python's
 //! and C's implicit concatenation (`("correct horse " "battery staple")`),
-//! and either continued on the next line (`+ \` or VB's ` _` and a
-//! newline, an operator ending or opening a line, a parenthesised literal
-//! per line). A secret split so matches no rule in its pieces.
+//! SQL's `||`, and either continued on the next line (`+ \` or VB's ` _`
+//! and a newline, an operator ending or opening a line, a parenthesised
+//! literal per line); a name built by `+=`, the literal arguments of
+//! `concat(…)` and `"".join([…])` ([`calls`]), and f-strings whose fields
+//! are literals or names bound to one ([`fstring`]). A secret split so
+//! matches no rule in its pieces.
 //!
 //! A join is a closing quote, blanks with at most one operator and at most
 //! one newline (after an optional `\` or `_`), and an opening quote of the
@@ -23,6 +26,24 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use aho_corasick::{AhoCorasick, Input};
+
+mod calls;
+mod fstring;
+
+/// A part of the text left out of the copy; `value`, when set, is the
+/// range of the text whose characters stand in its place (an f-string's
+/// field, by the literal its name is bound to).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Cut {
+    pub range: Range<usize>,
+    pub value: Option<Range<usize>>,
+}
+
+impl Cut {
+    fn removed(range: Range<usize>) -> Self {
+        Cut { range, value: None }
+    }
+}
 
 /// The lines of a text holding joins, with the joins cut out.
 pub(super) struct Joined {
@@ -56,9 +77,11 @@ impl Joined {
             .saturating_sub(1)
     }
 
+    /// A piece standing for a cut (a field's value) maps into the cut:
+    /// its last byte at the most.
     fn at(&self, piece: usize, pos: usize) -> usize {
         let (start, ref range) = self.pieces[piece];
-        range.start + (pos - start)
+        (range.start + (pos - start)).min(range.end.saturating_sub(1).max(range.start))
     }
 }
 
@@ -70,11 +93,35 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
     // One-byte needles: a `memchr2` search, as fast as reading the text.
     let quotes_at = QUOTES.get_or_init(|| AhoCorasick::new(["\"", "'"]).expect("two needles"));
     let bytes = text.as_bytes();
-    let mut cuts: Vec<Range<usize>> = Vec::new();
+    let mut cuts: Vec<Cut> = Vec::new();
     let mut quotes = QuoteCount::default();
+    let mut bound = None;
     let mut from = 0;
     while let Some(q) = quotes_at.find(Input::new(text).span(from..text.len())) {
         let start = q.start();
+        // A call joining literals, or an f-string's fields: read whole,
+        // from the quote that opens them.
+        let read = calls::call_at(bytes, start)
+            .map(|(found, last)| (found.into_iter().map(Cut::removed).collect(), last))
+            .or_else(|| {
+                // An f-string's quote opens a literal: an even count of
+                // its kind before it on its line.
+                let opens = fstring::prefix_start(bytes, start).is_some()
+                    && quotes.before(text, start, bytes[start]) % 2 == 0;
+                opens
+                    .then(|| fstring::fields_at(text, start, &keep, &mut bound))
+                    .flatten()
+            });
+        if let Some((found, last)) = read {
+            if cuts
+                .last()
+                .is_none_or(|c| found.first().is_none_or(|f| c.range.end <= f.range.start))
+            {
+                cuts.extend(found);
+            }
+            from = last;
+            continue;
+        }
         let Some(end) = join_at(bytes, start) else {
             from = start + 1;
             continue;
@@ -86,7 +133,7 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
         }
         let quote = bytes[start];
         if quotes.before(text, start, quote) % 2 == 1 {
-            cuts.push(start..end);
+            cuts.push(Cut::removed(start..end));
             // The opening quote is the first of its line when the join
             // took a newline; counting goes on from it.
             if let Some(newline) = text[start..end].rfind('\n') {
@@ -102,12 +149,13 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
 }
 
 /// The end of the join whose first quote is at `start`: the quote, blanks
-/// with at most one operator (`+`, PHP's `.`, Lua's `..`, VB's `&`), then
+/// with at most one operator (`+`, PHP's `.`, Lua's `..`, VB's `&`, SQL's `||`), then
 /// at most once a newline (after an optional `\` or VB's `_`) and blanks
 /// with at most one operator, and the same quote again (what the regex
 /// `"[ \t]*op?[ \t]*(?:(?:\\|_)?[ \t]*\r?\n[ \t]*op?[ \t]*)?"` matches). A
 /// scan by hand: the regex's literal prefilter over the many ways a join
 /// can begin cost a whole scan of the standard library a tenth of its time.
+/// Else a `+=` join ([`calls::plus_assign`]).
 fn join_at(bytes: &[u8], start: usize) -> Option<usize> {
     let quote = bytes[start];
     let blanks = |mut i: usize| {
@@ -117,7 +165,7 @@ fn join_at(bytes: &[u8], start: usize) -> Option<usize> {
         i
     };
     let operator = |i: usize| match bytes.get(i..) {
-        Some([b'.', b'.', ..]) => i + 2,
+        Some([b'.', b'.', ..] | [b'|', b'|', ..]) => i + 2,
         Some([b'+' | b'.' | b'&', ..]) => i + 1,
         _ => i,
     };
@@ -133,14 +181,17 @@ fn join_at(bytes: &[u8], start: usize) -> Option<usize> {
     if bytes.get(j) == Some(&b'\n') {
         i = blanks(operator(blanks(j + 1)));
     }
-    (bytes.get(i) == Some(&quote)).then_some(i + 1)
+    if bytes.get(i) == Some(&quote) {
+        return Some(i + 1);
+    }
+    calls::plus_assign(bytes, start)
 }
 
 /// The lines holding `cuts` (sorted, apart) copied without them: cuts
 /// on one line, or on lines a cut's newline runs on, make one group. The
 /// text between two cuts is searched for a newline once, so a long line
 /// of joins is read in linear time.
-fn copy(text: &str, cuts: &[Range<usize>], keep: impl Fn(&str) -> bool) -> Joined {
+fn copy(text: &str, cuts: &[Cut], keep: impl Fn(&str) -> bool) -> Joined {
     let mut joined = Joined {
         text: String::new(),
         pieces: Vec::new(),
@@ -150,9 +201,9 @@ fn copy(text: &str, cuts: &[Range<usize>], keep: impl Fn(&str) -> bool) -> Joine
     };
     // Where the group being copied starts in the copy and its pieces.
     let mut group = (0, 0);
-    let mut piece_start = text[..first.start].rfind('\n').map_or(0, |i| i + 1);
-    let mut last_end = first.start;
-    for cut in cuts {
+    let mut piece_start = text[..first.range.start].rfind('\n').map_or(0, |i| i + 1);
+    let mut last_end = first.range.start;
+    for Cut { range: cut, value } in cuts {
         let gap = &text[last_end..cut.start];
         if let (Some(first_newline), Some(last_newline)) = (gap.find('\n'), gap.rfind('\n')) {
             // The group ends with the line of the last cut; this cut opens
@@ -162,6 +213,10 @@ fn copy(text: &str, cuts: &[Range<usize>], keep: impl Fn(&str) -> bool) -> Joine
             piece_start = last_end + last_newline + 1;
         }
         push(&mut joined, text, piece_start..cut.start);
+        if let Some(value) = value {
+            joined.pieces.push((joined.text.len(), cut.clone()));
+            joined.text.push_str(&text[value.clone()]);
+        }
         piece_start = cut.end;
         last_end = cut.end;
     }

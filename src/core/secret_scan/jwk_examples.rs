@@ -1,5 +1,5 @@
 //! The private members of the example keys the JOSE RFCs publish (RFC
-//! 7515, 7516, 7517, 7520 and 8037), by SHA-256 digest: keys every JOSE
+//! 7515, 7516, 7517, 7518, 7520 and 8037), by SHA-256 digest: keys every JOSE
 //! library's tests and documentation copy, and no one's secret since the
 //! RFC printed them. [`super::jwk`] passes a private member whose value is
 //! one of them; any other private JWK is found as before. The digests
@@ -9,7 +9,8 @@
 //! and 8037 ones checked against PyJWT 2.15.1's `tests/keys/jwk_*.json`
 //! and python-jose 3.5.0's `tests/rfc/test_rfc7520.py`, which hold the
 //! same values. Keys those suites made themselves (their secp256k1,
-//! Brainpool and Ed448 keys) are not listed: they are found.
+//! Brainpool and Ed448 keys) are not listed: they are found. Round
+//! fifteen added RFC 7518's Appendix C key (see its comment).
 
 use sha2::{Digest, Sha256};
 
@@ -100,6 +101,11 @@ const PUBLISHED: &[&str] = &[
     "fde65288758ade656d00d03a11dee9d4df0835b5950fdea8e1186c2fe1dd8fa7", // k
     // RFC 7520, Section 5.8.1: the AES key (kid "81b20965-…").
     "c10838189a432c839e70d3cbe43c097c51ceb86c787caa91daea524faef8485e", // k
+    // RFC 7518, Appendix C: Bob's EC P-256 key (the ECDH-ES example). Value
+    // as joserfc 1.8.0 copies it (sdist, tests/keys/ec-p256-bob.json, which
+    // names no RFC: matched to the appendix's key by its x, y and d). Alice's
+    // ephemeral key there has no copy in a package here: not listed.
+    "6cebd764dd9840fcce68a04d6a5b3e04e9747dcd4e0fb76772a6f18fb56bcc8a", // d
 ];
 
 /// Whether `value`, a private JWK member's base64url value, is one the

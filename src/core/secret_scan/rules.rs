@@ -61,6 +61,10 @@ struct RuleSpec {
     #[serde(default)]
     in_tests: InTests,
     #[serde(default)]
+    in_prose: InProse,
+    #[serde(default)]
+    published_keys: bool,
+    #[serde(default)]
     allowlist: AllowSpec,
 }
 
@@ -75,6 +79,19 @@ pub enum InTests {
     /// A fixture or an example (a password hash a test checks against),
     /// not reported there.
     Fixture,
+}
+
+/// What a rule's finding on a line of documentation in code is (a
+/// comment, a Python docstring; see `crate::core::secrets::prose`).
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InProse {
+    /// A secret, as anywhere else.
+    #[default]
+    Secret,
+    /// Prose that looks like the rule's shape (`password: Tr0ub4dor&3 is
+    /// hashed`), not reported there.
+    Quiet,
 }
 
 /// How a rule reads its secret before its allowlist judges it.
@@ -367,6 +384,11 @@ pub struct Rule {
     pub decode: Decode,
     /// What a finding in a test or a document is.
     pub in_tests: InTests,
+    /// What a finding in a comment or docstring of code is.
+    pub in_prose: InProse,
+    /// A key body an RFC publishes as its example is no secret
+    /// (`super::pem_examples`).
+    pub published_keys: bool,
     /// Run over the whole text rather than on keyword lines.
     pub whole_text: bool,
     pattern: String,
@@ -489,6 +511,14 @@ impl RuleSet {
             .any(|r| &*r.id == id && r.in_tests == InTests::Fixture)
     }
 
+    /// Whether a finding of rule `id` on a line of documentation in code
+    /// is prose there ([`InProse::Quiet`]).
+    pub fn quiet_in_prose(&self, id: &str) -> bool {
+        self.rules
+            .iter()
+            .any(|r| &*r.id == id && r.in_prose == InProse::Quiet)
+    }
+
     /// How many lines past its first one a rule's match may reach.
     pub fn reach(&self) -> usize {
         self.rules.iter().map(|r| r.lines).max().unwrap_or(0)
@@ -541,6 +571,8 @@ impl RuleSet {
                 entropy: spec.entropy,
                 decode: spec.decode,
                 in_tests: spec.in_tests,
+                in_prose: spec.in_prose,
+                published_keys: spec.published_keys,
                 whole_text: spec.whole_text,
                 pattern: glued(spec.regex),
                 allow: spec.allowlist,
