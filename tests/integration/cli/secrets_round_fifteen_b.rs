@@ -70,10 +70,7 @@ fn planted() -> Vec<(&'static str, String, usize)> {
         ("d1.json", format!("{auths}\n"), 1),
         (
             "s10.yaml",
-            format!(
-                "data:\n  .dockerconfigjson: {}\n",
-                base64(auths.as_bytes())
-            ),
+            format!("data:\n  .dockerconfigjson: {}\n", base64(auths.as_bytes())),
             2,
         ),
         (
