@@ -20,6 +20,8 @@ use std::sync::Arc;
 use regex::Captures;
 
 mod binary;
+mod bom;
+mod docker_config;
 mod head;
 mod joined;
 mod jwk;
@@ -76,6 +78,7 @@ impl RuleSet {
         if text.is_empty() {
             return Vec::new();
         }
+        let text = &*bom::blanked(text);
         let starts = line_starts(text);
         let mut found = self.found_in(text, &starts, nested);
         if !nested && let Some(joined) = joined::find(text, |copy| self.keywords.is_match(copy)) {
@@ -136,6 +139,23 @@ impl RuleSet {
                 },
             ));
         }
+        found.extend(docker_config::find(text).into_iter().map(|login| {
+            (
+                usize::MAX,
+                Hit {
+                    line: line_of(starts, login.name.start) + 1,
+                    rule: "docker-config-login".into(),
+                    kind: "registry credentials".into(),
+                    masked: format!(
+                        "{} = {}",
+                        &text[login.name.clone()],
+                        mask(&text[login.span.clone()])
+                    ),
+                    start: login.name.start,
+                    span: login.span,
+                },
+            )
+        }));
         found
     }
 

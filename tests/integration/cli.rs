@@ -35,6 +35,7 @@ mod ruby_lua_markdown;
 mod secrets_config;
 mod secrets_encoded;
 mod secrets_round_fifteen;
+mod secrets_round_fifteen_b;
 mod secrets_round_fourteen;
 mod secrets_round_thirteen;
 mod secrets_round_twelve;

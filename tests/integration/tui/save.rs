@@ -64,7 +64,12 @@ fn an_edit_of_a_global_preset_says_it_was_copied_into_the_project() {
     let mut h = Harness::open(p.root(), Some(&global), 120, 24).expect("open the TUI");
     h.goto("src/util.c");
     h.keys("space");
-    let said = h.state.status.as_ref().map(|(text, _)| text.clone()).unwrap_or_default();
+    let said = h
+        .state
+        .status
+        .as_ref()
+        .map(|(text, _)| text.clone())
+        .unwrap_or_default();
     assert!(
         said.contains("your global preset default copied into ctxcurate.toml"),
         "{said}"
@@ -73,6 +78,11 @@ fn an_edit_of_a_global_preset_says_it_was_copied_into_the_project() {
     // The copy is the project's now: the next edit says nothing of it.
     h.goto("src/app.py");
     h.keys("m");
-    let said = h.state.status.as_ref().map(|(text, _)| text.clone()).unwrap_or_default();
+    let said = h
+        .state
+        .status
+        .as_ref()
+        .map(|(text, _)| text.clone())
+        .unwrap_or_default();
     assert!(!said.contains("global preset"), "{said}");
 }
