@@ -105,6 +105,7 @@ pub fn reached(
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
     let mut python_env = PythonEnv::default();
+    let mut sinks = Sinks::default();
     let mut run_by = Programs {
         of: run_by.clone(),
         read_as_other: BTreeSet::new(),
@@ -132,6 +133,7 @@ pub fn reached(
         match kind {
             Kind::Python => {
                 python_env.read(&rel, &text);
+                sinks.files.push((rel.clone(), real.clone()));
                 let added = sys_path::added(&text, &real, real_root);
                 python_search(
                     real_root,
@@ -147,7 +149,8 @@ pub fn reached(
                     dir: &here,
                     stem: real.file_stem().and_then(|s| s.to_str()).unwrap_or(""),
                 };
-                python_runs(real_root, &text, at, &mut folders, &mut out, &mut found)
+                let sink = python_runs(real_root, &text, at, &mut folders, &mut out, &mut found);
+                sinks.add(sink);
             }
             Kind::Shell => {
                 shell_scripts.push(real.clone());
@@ -181,8 +184,68 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
+    sinks.refuse_calls(&mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
+}
+
+/// The Python files read, and the functions among them that run a
+/// parameter ([`dynamic::argv::Sink`]): once all are read, every call
+/// of one that hands it what is known only as it runs is a refusal
+/// (`from tools.util import run; run(f"sh {name}")`), and a call that
+/// hands it its own caller's parameter makes that caller one too.
+#[derive(Default)]
+struct Sinks {
+    files: Vec<(String, PathBuf)>,
+    found: Vec<dynamic::argv::Sink>,
+}
+
+/// How many times callers of callers are looked for.
+const MAX_SINK_ROUNDS: usize = 4;
+
+impl Sinks {
+    fn add(&mut self, sinks: Vec<dynamic::argv::Sink>) {
+        for sink in sinks {
+            if !self.found.contains(&sink) && self.found.len() < dynamic::argv::MAX_SINKS {
+                self.found.push(sink);
+            }
+        }
+    }
+
+    fn refuse_calls(&mut self, out: &mut Reached) {
+        let mut fresh = self.found.clone();
+        for _ in 0..MAX_SINK_ROUNDS {
+            if fresh.is_empty() {
+                break;
+            }
+            let mut next = Vec::new();
+            for (rel, real) in &self.files {
+                let Some(text) = small_text(real) else {
+                    continue;
+                };
+                if !fresh.iter().any(|s| text.contains(&format!("{}(", s.name))) {
+                    continue;
+                }
+                let runs = dynamic::python_sink_calls(&text, &fresh);
+                refuse_runs(rel, &runs.unknown, out);
+                next.extend(runs.sinks.into_iter().filter(|s| !self.found.contains(s)));
+            }
+            next.dedup();
+            self.add(next.clone());
+            fresh = next;
+        }
+    }
+}
+
+/// A refusal for each call of script `rel` that runs a program or
+/// script known only as it runs ([`dynamic::argv`]).
+fn refuse_runs(rel: &str, lines: &[String], out: &mut Reached) {
+    for shown in lines.iter().take(MAX_NAMES) {
+        out.patterns.insert(format!(
+            "{}runs a program or script known only as it runs ({rel}: `{shown}`)",
+            super::unknown::MARK
+        ));
+    }
 }
 
 /// The files to read first, each with where its imports are looked
@@ -874,7 +937,8 @@ struct Here<'a> {
 
 /// What Python file `text` runs: what its folder holds first
 /// ([`python_folder`]), the files its strings name, and the modules it
-/// imports, each looked up as Python would.
+/// imports, each looked up as Python would. The functions it defines
+/// that run a parameter ([`dynamic::argv::Sink`]).
 fn python_runs(
     real_root: &Path,
     text: &str,
@@ -882,7 +946,7 @@ fn python_runs(
     folders: &mut Folders,
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
-) {
+) -> Vec<dynamic::argv::Sink> {
     python_folder(real_root, &at, folders, out, found);
     for named in literal::python(text).paths.into_iter().take(MAX_NAMES) {
         for base in [at.dir, real_root] {
@@ -899,6 +963,7 @@ fn python_runs(
     let code = literal::python_code(text);
     let computed = dynamic::python(text);
     refuse_computed(at.file, &computed.unknown, out);
+    refuse_runs(at.file, &computed.runs, out);
     // `python3 -m pkg` in a string runs `pkg/__main__.py` too.
     let run = literal::python_modules(text, &['\'', '"']);
     let mains = run.iter().map(|m| format!("{m}.__main__"));
@@ -921,6 +986,7 @@ fn python_runs(
             look_up(real_root, base, &name.parts, folders, out, found);
         }
     }
+    computed.sinks
 }
 
 /// A refusal for each call of script `rel` that loads code by a name
