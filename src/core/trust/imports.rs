@@ -32,6 +32,7 @@ mod dynamic;
 mod env_path;
 mod literal;
 mod node;
+mod node_env;
 mod requires;
 mod sys_path;
 
@@ -157,6 +158,7 @@ pub fn reached(
                 shell_runs(real_root, &text, &here, &mut out, &mut found);
             }
             Kind::Node => {
+                python_env.read_node(&rel, &text);
                 let at = node::From {
                     dir: &here,
                     file: &rel,
@@ -322,6 +324,29 @@ impl PythonEnv {
             }
         }
         // `os.system("R=$(cat f) sh tools/run.sh")`: a shell line's own.
+        for line in &lines {
+            for (name, how) in super::unknown::unknown_variables(line) {
+                self.unknown
+                    .entry(name)
+                    .or_insert_with(|| format!("{how} in a line {rel} hands a shell"));
+            }
+        }
+        let room = MAX_NAMES.saturating_sub(self.shell_lines.len());
+        self.shell_lines.extend(lines.into_iter().take(room));
+    }
+
+    /// The same of a Node script ([`node_env`]): `process.env.X = w`,
+    /// a child's `env: {X: w}`, and the strings it hands a shell.
+    fn read_node(&mut self, rel: &str, text: &str) {
+        if !text.contains("env") {
+            return;
+        }
+        for (name, shown) in node_env::unknown_variables(text) {
+            self.unknown
+                .entry(name)
+                .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
+        }
+        let lines = node_env::shell_lines(text);
         for line in &lines {
             for (name, how) in super::unknown::unknown_variables(line) {
                 self.unknown
