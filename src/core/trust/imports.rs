@@ -1041,6 +1041,10 @@ fn python_search(
         out.patterns
             .insert(format!("{}{why}", super::unknown::MARK));
     }
+    // `os.environ["PATH"] = "tools" + os.pathsep + …`: its programs.
+    for dir in added.programs.iter().take(MAX_NAMES) {
+        path_folder(real_root, dir, out, found);
+    }
     let real = |dir: &PathBuf| fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
     for dir in added.folders.iter().map(real) {
         if !search.contains(&dir) {

@@ -166,3 +166,49 @@ fn consent_reads_what_a_script_hands_a_project_function_that_runs_it() {
         case("import util\nutil.call(['sh', 'tools/w.sh'])\n"),
     ]);
 }
+
+/// A program that prints the summary, run by its bare name.
+const APP: (&str, &str) = ("tools/app", "#!/bin/sh\necho SUMMARY\n");
+
+/// A Python script that puts a project folder in its children's `PATH`
+/// (consent round 5, item 3) runs that folder's programs by a bare name
+/// (`RUNNER = "app"; subprocess.run([RUNNER])`): each is covered, as for
+/// a shell script's `PATH=tools:$PATH`; a folder known only as it runs
+/// is refused.
+#[test]
+fn consent_covers_a_program_a_python_script_runs_by_a_bare_name_from_its_path() {
+    let case = |script: &'static str| Case {
+        command: "python3 tools/s.py",
+        files: Box::leak(Box::new([("tools/s.py", script), APP])),
+        executable: &["tools/app"],
+        edited: "tools/app",
+    };
+    assert_cases_lapse(&[
+        case(
+            "import os, subprocess\nos.environ['PATH'] = 'tools' + os.pathsep + os.environ['PATH']\n\
+             RUNNER = 'app'\nsubprocess.run([RUNNER])\n",
+        ),
+        case(
+            "import os, subprocess\n\
+             os.environ['PATH'] = os.path.dirname(os.path.abspath(__file__)) + ':' + os.environ['PATH']\n\
+             subprocess.run(['app'])\n",
+        ),
+        case(
+            "import os, subprocess\nenv = dict(os.environ, PATH='tools:/usr/bin:/bin')\n\
+             subprocess.run(['app'], env=env)\n",
+        ),
+    ]);
+    assert_refused(&[(
+        "python3 tools/s.py",
+        &[
+            (
+                "tools/s.py",
+                "import os, subprocess\n\
+                 os.environ['PATH'] = open('tools/which').read().strip() + ':' + os.environ['PATH']\n\
+                 subprocess.run(['app'])\n",
+            ),
+            ("tools/which", "tools\n"),
+            APP,
+        ],
+    )]);
+}
