@@ -186,7 +186,7 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
-    sinks.refuse_calls(&mut out);
+    sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
 }
@@ -214,14 +214,17 @@ impl Sinks {
         }
     }
 
-    fn refuse_calls(&mut self, out: &mut Reached) {
+    /// Refuse the calls; a file that hands a shell sink an argument
+    /// has its `$` strings read as shell lines ([`PythonEnv::read_handed`]).
+    fn refuse_calls(&mut self, env: &mut PythonEnv, out: &mut Reached) {
+        let mut handing: BTreeSet<usize> = BTreeSet::new();
         let mut fresh = self.found.clone();
         for _ in 0..MAX_SINK_ROUNDS {
             if fresh.is_empty() {
                 break;
             }
             let mut next = Vec::new();
-            for (rel, real) in &self.files {
+            for (n, (rel, real)) in self.files.iter().enumerate() {
                 let Some(text) = small_text(real) else {
                     continue;
                 };
@@ -230,6 +233,9 @@ impl Sinks {
                 }
                 let runs = dynamic::python_sink_calls(&text, &fresh);
                 refuse_runs(rel, &runs.unknown, out);
+                if runs.hands_a_shell && handing.insert(n) {
+                    env.read_handed(rel, &text);
+                }
                 next.extend(runs.sinks.into_iter().filter(|s| !self.found.contains(s)));
             }
             next.dedup();
@@ -323,7 +329,13 @@ impl PythonEnv {
                     .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
             }
         }
-        // `os.system("R=$(cat f) sh tools/run.sh")`: a shell line's own.
+        self.add_lines(rel, lines);
+    }
+
+    /// `lines`, strings file `rel` hands a shell: each a shell line, and
+    /// the variables it sets to what is known only as it runs
+    /// (`os.system("R=$(cat f) sh tools/run.sh")`) count.
+    fn add_lines(&mut self, rel: &str, lines: Vec<String>) {
         for line in &lines {
             for (name, how) in super::unknown::unknown_variables(line) {
                 self.unknown
@@ -333,6 +345,18 @@ impl PythonEnv {
         }
         let room = MAX_NAMES.saturating_sub(self.shell_lines.len());
         self.shell_lines.extend(lines.into_iter().take(room));
+    }
+
+    /// A file that hands a project function that runs a shell line its
+    /// argument ([`Sinks`]): its strings holding a `$` are shell lines.
+    fn read_handed(&mut self, rel: &str, text: &str) {
+        let lines: Vec<String> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .flat_map(env_path::literals)
+            .filter(|s| s.contains('$'))
+            .collect();
+        self.add_lines(rel, lines);
     }
 
     /// The same of a Node script ([`node_env`]): `process.env.X = w`,
@@ -346,16 +370,7 @@ impl PythonEnv {
                 .entry(name)
                 .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
         }
-        let lines = node_env::shell_lines(text);
-        for line in &lines {
-            for (name, how) in super::unknown::unknown_variables(line) {
-                self.unknown
-                    .entry(name)
-                    .or_insert_with(|| format!("{how} in a line {rel} hands a shell"));
-            }
-        }
-        let room = MAX_NAMES.saturating_sub(self.shell_lines.len());
-        self.shell_lines.extend(lines.into_iter().take(room));
+        self.add_lines(rel, node_env::shell_lines(text));
     }
 }
 

@@ -153,6 +153,22 @@ fn consent_reads_what_a_script_hands_a_project_function_that_runs_it() {
                 W,
             ],
         ),
+        // A literal handed to a shell sink is a shell line: `$RUNNER`,
+        // given a computed value here, runs what the review never saw.
+        (
+            "python3 tools/s.py",
+            &[
+                (
+                    "tools/s.py",
+                    "import os\nfrom util import run\n\
+                     os.environ['RUNNER'] = open('tools/which').read().strip()\n\
+                     run('sh \"$RUNNER\"')\n",
+                ),
+                UTIL,
+                WHICH,
+                W,
+            ],
+        ),
     ];
     assert_refused(cases);
     let case = |script: &'static str| Case {

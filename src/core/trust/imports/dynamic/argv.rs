@@ -77,6 +77,9 @@ const MAX_DEPTH: usize = 4;
 pub(in crate::core::trust::imports) struct Runs {
     pub(in crate::core::trust::imports) unknown: Vec<String>,
     pub(in crate::core::trust::imports) sinks: Vec<Sink>,
+    /// Whether it calls a sink that runs a shell line (its strings are
+    /// then shell lines).
+    pub(in crate::core::trust::imports) hands_a_shell: bool,
 }
 
 /// A function that runs its parameter: `def run(cmd):
@@ -150,6 +153,7 @@ pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink]) ->
                 })
             });
             let Some(given) = given else { continue };
+            out.hands_a_shell |= sink.shell;
             let shell = match sink.shell {
                 true => vec!["shell=True".to_string()],
                 false => Vec::new(),
@@ -718,6 +722,7 @@ mod tests {
                       def go(line):\n    run(line)\n";
         let found = sink_calls(&python_code(caller), &runs.sinks);
         assert_eq!(found.unknown, ["A().call(['sh', w])", "run(f'sh {x}')"]);
+        assert!(found.hands_a_shell);
         assert_eq!(found.sinks.len(), 1);
         assert_eq!(found.sinks[0].name, "go");
     }
