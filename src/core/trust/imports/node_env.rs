@@ -28,9 +28,7 @@ pub(super) fn unknown_variables(text: &str) -> Vec<(String, String)> {
         if !names_env && block == 0 {
             continue;
         }
-        if block > 0 {
-            block -= 1;
-        }
+        block = block.saturating_sub(1);
         for name in candidates(code) {
             let forms = env_path::only_where(code, &name, |before| {
                 let trimmed = before.trim_end();

@@ -595,7 +595,7 @@ fn shell_line_known(expr: &str, bound: &Names) -> bool {
     };
     let Some(program) = complete
         .iter()
-        .find(|w| !(w.contains('=') && !w.starts_with(['-', '/', '.'])))
+        .find(|w| !w.contains('=') || w.starts_with(['-', '/', '.']))
     else {
         return false;
     };
