@@ -31,6 +31,12 @@ pub enum Mode {
 }
 
 pub fn run(mode: Mode, ctx: &mut Ctx) -> Result<()> {
+    // Opening, the warning and the review each resolve the settings: one
+    // scan of the scripts serves them all.
+    ctxcurate::core::trust::one_scan::run(|| run_once(mode, ctx))
+}
+
+fn run_once(mode: Mode, ctx: &mut Ctx) -> Result<()> {
     let project = Project::open(&ctx.cwd)?;
     // The other warnings as every command prints them; not the one that
     // says to run this very command.

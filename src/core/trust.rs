@@ -27,6 +27,7 @@
 
 pub mod entries;
 mod imports;
+pub mod one_scan;
 pub mod scripts;
 mod tasks;
 mod unknown;

@@ -32,6 +32,7 @@ mod dynamic;
 mod env_path;
 mod literal;
 mod node;
+mod node_env;
 mod requires;
 mod sys_path;
 
@@ -105,6 +106,7 @@ pub fn reached(
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
     let mut python_env = PythonEnv::default();
+    let mut sinks = Sinks::default();
     let mut run_by = Programs {
         of: run_by.clone(),
         read_as_other: BTreeSet::new(),
@@ -132,6 +134,7 @@ pub fn reached(
         match kind {
             Kind::Python => {
                 python_env.read(&rel, &text);
+                sinks.files.push((rel.clone(), real.clone()));
                 let added = sys_path::added(&text, &real, real_root);
                 python_search(
                     real_root,
@@ -147,13 +150,15 @@ pub fn reached(
                     dir: &here,
                     stem: real.file_stem().and_then(|s| s.to_str()).unwrap_or(""),
                 };
-                python_runs(real_root, &text, at, &mut folders, &mut out, &mut found)
+                let sink = python_runs(real_root, &text, at, &mut folders, &mut out, &mut found);
+                sinks.add(sink);
             }
             Kind::Shell => {
                 shell_scripts.push(real.clone());
                 shell_runs(real_root, &text, &here, &mut out, &mut found);
             }
             Kind::Node => {
+                python_env.read_node(&rel, &text);
                 let at = node::From {
                     dir: &here,
                     file: &rel,
@@ -181,8 +186,74 @@ pub fn reached(
             queue.push_back((rel, real, search.clone()));
         }
     }
+    sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
+}
+
+/// The Python files read, and the functions among them that run a
+/// parameter ([`dynamic::argv::Sink`]): once all are read, every call
+/// of one that hands it what is known only as it runs is a refusal
+/// (`from tools.util import run; run(f"sh {name}")`), and a call that
+/// hands it its own caller's parameter makes that caller one too.
+#[derive(Default)]
+struct Sinks {
+    files: Vec<(String, PathBuf)>,
+    found: Vec<dynamic::argv::Sink>,
+}
+
+/// How many times callers of callers are looked for.
+const MAX_SINK_ROUNDS: usize = 4;
+
+impl Sinks {
+    fn add(&mut self, sinks: Vec<dynamic::argv::Sink>) {
+        for sink in sinks {
+            if !self.found.contains(&sink) && self.found.len() < dynamic::argv::MAX_SINKS {
+                self.found.push(sink);
+            }
+        }
+    }
+
+    /// Refuse the calls; a file that hands a shell sink an argument
+    /// has its `$` strings read as shell lines ([`PythonEnv::read_handed`]).
+    fn refuse_calls(&mut self, env: &mut PythonEnv, out: &mut Reached) {
+        let mut handing: BTreeSet<usize> = BTreeSet::new();
+        let mut fresh = self.found.clone();
+        for _ in 0..MAX_SINK_ROUNDS {
+            if fresh.is_empty() {
+                break;
+            }
+            let mut next = Vec::new();
+            for (n, (rel, real)) in self.files.iter().enumerate() {
+                let Some(text) = small_text(real) else {
+                    continue;
+                };
+                if !fresh.iter().any(|s| text.contains(&format!("{}(", s.name))) {
+                    continue;
+                }
+                let runs = dynamic::python_sink_calls(&text, &fresh);
+                refuse_runs(rel, &runs.unknown, out);
+                if runs.hands_a_shell && handing.insert(n) {
+                    env.read_handed(rel, &text);
+                }
+                next.extend(runs.sinks.into_iter().filter(|s| !self.found.contains(s)));
+            }
+            next.dedup();
+            self.add(next.clone());
+            fresh = next;
+        }
+    }
+}
+
+/// A refusal for each call of script `rel` that runs a program or
+/// script known only as it runs ([`dynamic::argv`]).
+fn refuse_runs(rel: &str, lines: &[String], out: &mut Reached) {
+    for shown in lines.iter().take(MAX_NAMES) {
+        out.patterns.insert(format!(
+            "{}runs a program or script known only as it runs ({rel}: `{shown}`)",
+            super::unknown::MARK
+        ));
+    }
 }
 
 /// The files to read first, each with where its imports are looked
@@ -258,7 +329,13 @@ impl PythonEnv {
                     .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
             }
         }
-        // `os.system("R=$(cat f) sh tools/run.sh")`: a shell line's own.
+        self.add_lines(rel, lines);
+    }
+
+    /// `lines`, strings file `rel` hands a shell: each a shell line, and
+    /// the variables it sets to what is known only as it runs
+    /// (`os.system("R=$(cat f) sh tools/run.sh")`) count.
+    fn add_lines(&mut self, rel: &str, lines: Vec<String>) {
         for line in &lines {
             for (name, how) in super::unknown::unknown_variables(line) {
                 self.unknown
@@ -268,6 +345,32 @@ impl PythonEnv {
         }
         let room = MAX_NAMES.saturating_sub(self.shell_lines.len());
         self.shell_lines.extend(lines.into_iter().take(room));
+    }
+
+    /// A file that hands a project function that runs a shell line its
+    /// argument ([`Sinks`]): its strings holding a `$` are shell lines.
+    fn read_handed(&mut self, rel: &str, text: &str) {
+        let lines: Vec<String> = text
+            .lines()
+            .filter(|l| !l.trim_start().starts_with('#'))
+            .flat_map(env_path::literals)
+            .filter(|s| s.contains('$'))
+            .collect();
+        self.add_lines(rel, lines);
+    }
+
+    /// The same of a Node script ([`node_env`]): `process.env.X = w`,
+    /// a child's `env: {X: w}`, and the strings it hands a shell.
+    fn read_node(&mut self, rel: &str, text: &str) {
+        if !text.contains("env") {
+            return;
+        }
+        for (name, shown) in node_env::unknown_variables(text) {
+            self.unknown
+                .entry(name)
+                .or_insert_with(|| format!("is set in {rel} by `{shown}`"));
+        }
+        self.add_lines(rel, node_env::shell_lines(text));
     }
 }
 
@@ -874,7 +977,8 @@ struct Here<'a> {
 
 /// What Python file `text` runs: what its folder holds first
 /// ([`python_folder`]), the files its strings name, and the modules it
-/// imports, each looked up as Python would.
+/// imports, each looked up as Python would. The functions it defines
+/// that run a parameter ([`dynamic::argv::Sink`]).
 fn python_runs(
     real_root: &Path,
     text: &str,
@@ -882,7 +986,7 @@ fn python_runs(
     folders: &mut Folders,
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
-) {
+) -> Vec<dynamic::argv::Sink> {
     python_folder(real_root, &at, folders, out, found);
     for named in literal::python(text).paths.into_iter().take(MAX_NAMES) {
         for base in [at.dir, real_root] {
@@ -899,6 +1003,7 @@ fn python_runs(
     let code = literal::python_code(text);
     let computed = dynamic::python(text);
     refuse_computed(at.file, &computed.unknown, out);
+    refuse_runs(at.file, &computed.runs, out);
     // `python3 -m pkg` in a string runs `pkg/__main__.py` too.
     let run = literal::python_modules(text, &['\'', '"']);
     let mains = run.iter().map(|m| format!("{m}.__main__"));
@@ -921,6 +1026,7 @@ fn python_runs(
             look_up(real_root, base, &name.parts, folders, out, found);
         }
     }
+    computed.sinks
 }
 
 /// A refusal for each call of script `rel` that loads code by a name
@@ -949,6 +1055,10 @@ fn python_search(
     for why in added.unknown {
         out.patterns
             .insert(format!("{}{why}", super::unknown::MARK));
+    }
+    // `os.environ["PATH"] = "tools" + os.pathsep + …`: its programs.
+    for dir in added.programs.iter().take(MAX_NAMES) {
+        path_folder(real_root, dir, out, found);
     }
     let real = |dir: &PathBuf| fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
     for dir in added.folders.iter().map(real) {

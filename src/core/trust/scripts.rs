@@ -94,7 +94,20 @@ pub fn named_scripts(root: &Path, value: &toml::Value) -> Vec<Script> {
 
 /// What a consent to `value` (a command setting) covers in `root`: the
 /// files it names and what they run, the places looked at, the patterns.
+/// Inside [`one_scan`], a command already scanned there is not scanned
+/// again.
 pub fn covered(root: &Path, value: &toml::Value) -> Covered {
+    let key = (root.to_path_buf(), value.to_string());
+    if let Some(known) = super::one_scan::get::<Covered>(&key) {
+        return known;
+    }
+    let found = scan(root, value);
+    super::one_scan::put(key, &found);
+    found
+}
+
+/// [`covered`], read from the disk.
+fn scan(root: &Path, value: &toml::Value) -> Covered {
     let Ok(command) = value.clone().try_into::<CommandLine>() else {
         return Covered::default();
     };

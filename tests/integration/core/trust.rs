@@ -2,6 +2,7 @@
 //! and what it ships cannot write or hang through links.
 
 mod consent;
+mod consent_argv;
 mod consent_computed;
 mod consent_configs;
 mod consent_expansions;

@@ -13,6 +13,8 @@
 //! Like the other readers it reads text, not a parse: a name bound in any
 //! way but a string literal is unknown (more refusals, never fewer).
 
+pub(super) mod argv;
+
 use super::env_path;
 use std::collections::{HashMap, HashSet};
 
@@ -33,6 +35,11 @@ pub(super) struct Dynamic {
     /// The lines of the calls whose name or path is known only as it
     /// runs (a refusal each), trimmed, at most 80 characters.
     pub(super) unknown: Vec<String>,
+    /// The lines of the calls that run a program or script known only
+    /// as they run ([`argv`]), likewise.
+    pub(super) runs: Vec<String>,
+    /// The functions that run a parameter ([`argv::Sink`]).
+    pub(super) sinks: Vec<argv::Sink>,
 }
 
 /// The Python calls that load by a name or path, the argument that names
@@ -140,7 +147,15 @@ pub(super) fn python(text: &str) -> Dynamic {
             }
         }
     }
+    let runs = argv::python(&code, &bound);
+    out.runs = runs.unknown;
+    out.sinks = runs.sinks;
     out
+}
+
+/// What Python `text` hands the functions of `sinks` ([`argv::sink_calls`]).
+pub(super) fn python_sink_calls(text: &str, sinks: &[argv::Sink]) -> argv::Runs {
+    argv::sink_calls(&python_code(text), sinks)
 }
 
 /// What JavaScript `text` loads by a computed specifier.

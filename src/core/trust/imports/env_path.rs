@@ -134,7 +134,7 @@ pub(super) fn unknown_variables(code: &str) -> Vec<(String, String)> {
 
 /// `code` with each `name` whose text before it is not one `keep`
 /// accepts blanked (`~`), so [`given`] reads only the others.
-fn only_where(code: &str, name: &str, keep: impl Fn(&str) -> bool) -> String {
+pub(super) fn only_where(code: &str, name: &str, keep: impl Fn(&str) -> bool) -> String {
     let mut out = String::with_capacity(code.len());
     let mut last = 0;
     for (at, _) in code.match_indices(name) {
@@ -150,7 +150,7 @@ fn only_where(code: &str, name: &str, keep: impl Fn(&str) -> bool) -> String {
 }
 
 /// Whether `word` can name an environment variable.
-fn is_name(word: &str) -> bool {
+pub(super) fn is_name(word: &str) -> bool {
     !word.is_empty()
         && !word.starts_with(|c: char| c.is_ascii_digit())
         && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -310,7 +310,7 @@ fn joined_items(part: &str) -> Option<&str> {
 
 /// The text of `part` when it is one string literal (`"a"`, `'a'`,
 /// `` `a` ``, `r"a"`).
-fn literal(part: &str) -> Option<&str> {
+pub(super) fn literal(part: &str) -> Option<&str> {
     let part = part.strip_prefix(['r', 'R']).unwrap_or(part);
     let quote = part
         .chars()

@@ -10,7 +10,10 @@
 //! command runs) without it. A value that holds anything else (a
 //! variable, a call of another function, an environment variable) is
 //! known only as the script runs: a refusal (`trust/unknown.rs`), since
-//! an import would then be looked for where no review looked.
+//! an import would then be looked for where no review looked. The
+//! folders it gives its children's `PATH` (`os.environ["PATH"] = "tools"
+//! + os.pathsep + …`) are read the same way: their programs run by a
+//! bare name (`RUNNER = "app"; subprocess.run([RUNNER])`).
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +29,9 @@ pub(super) struct Added {
     pub(super) sites: Vec<PathBuf>,
     /// How a value known only as it runs was added (a refusal each).
     pub(super) unknown: Vec<String>,
+    /// Folders given to a child's `PATH` (lexical, absolute): their
+    /// programs run by a bare name.
+    pub(super) programs: Vec<PathBuf>,
 }
 
 /// The calls that add a folder to the search, and whether it is a site
@@ -52,6 +58,9 @@ pub(super) fn added(text: &str, file: &Path, root: &Path) -> Added {
         let code = line.split('#').next().unwrap_or("");
         for given in env_path::given(code, "PYTHONPATH") {
             pythonpath(&given, file, root, code, &mut out);
+        }
+        for given in env_path::given(code, "PATH") {
+            path(&given, file, root, code, &mut out);
         }
         if code.contains("sys.path") && !CALLS.iter().any(|(c, _)| code.contains(c)) {
             // `sys.path = […]`, `sys.path += […]`, `sys.path[0:0] = […]`.
@@ -111,6 +120,18 @@ fn assigned(value: &str, file: &Path, root: &Path, code: &str, out: &mut Added) 
 /// `sys.path` folder is, or known only as it runs.
 fn pythonpath(given: &env_path::Given, file: &Path, root: &Path, code: &str, out: &mut Added) {
     let parts = env_path::parts(given, "PYTHONPATH");
+    pythonpath_parts(parts, given, file, root, code, out);
+}
+
+/// The folders of `parts` (of `given`), into [`Added::folders`].
+fn pythonpath_parts(
+    parts: env_path::Parts,
+    given: &env_path::Given,
+    file: &Path,
+    root: &Path,
+    code: &str,
+    out: &mut Added,
+) {
     for literal in parts.folders {
         let dir = crate::core::paths::lexical(&root.join(literal));
         if !out.folders.contains(&dir) {
@@ -121,6 +142,35 @@ fn pythonpath(given: &env_path::Given, file: &Path, root: &Path, code: &str, out
         match given {
             env_path::Given::Expression(_) => folder(&part, file, root, false, code, out),
             env_path::Given::Shell(_) => unknown(code, out),
+        }
+    }
+}
+
+/// The folders of a value given to a child's `PATH`: worked out as
+/// `PYTHONPATH`'s are, into [`Added::programs`]; a part known only as
+/// it runs is a refusal.
+fn path(given: &env_path::Given, file: &Path, root: &Path, code: &str, out: &mut Added) {
+    let mut found = Added::default();
+    pythonpath_parts(
+        env_path::parts(given, "PATH"),
+        given,
+        file,
+        root,
+        code,
+        &mut found,
+    );
+    for dir in found.folders {
+        if !out.programs.contains(&dir) {
+            out.programs.push(dir);
+        }
+    }
+    if !found.unknown.is_empty() {
+        let shown: String = code.trim().chars().take(80).collect();
+        let why = format!(
+            "changes where programs are found by a value known only as it runs (`{shown}`)"
+        );
+        if !out.unknown.contains(&why) {
+            out.unknown.push(why);
         }
     }
 }
@@ -226,6 +276,31 @@ fn closing(args: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_given_a_child_s_path_hold_its_programs() {
+        let file = Path::new("/p/tools/s.py");
+        let root = Path::new("/p");
+        let given = added(
+            "import os\nos.environ['PATH'] = 'bin' + os.pathsep + os.environ['PATH']\n\
+             env = dict(os.environ, PATH=os.path.dirname(__file__) + ':/usr/bin')\n\
+             print(os.environ['PATH'], os.environ.get('PYTHONPATH'))\n",
+            file,
+            root,
+        );
+        assert_eq!(
+            given.programs,
+            ["/p/bin", "/usr/bin", "/p/tools"].map(PathBuf::from)
+        );
+        assert!(given.folders.is_empty() && given.unknown.is_empty());
+        let computed = added(
+            "import os\nos.environ['PATH'] = w + ':' + os.environ['PATH']\n",
+            file,
+            root,
+        );
+        assert_eq!(computed.unknown.len(), 1);
+        assert!(computed.unknown[0].starts_with("changes where programs are found"));
+    }
 
     #[test]
     fn folders_added_from_literals_and_the_script_s_file_are_known() {

@@ -222,3 +222,70 @@ fn a_variable_a_python_script_gives_a_shell_child_is_covered_or_refused() {
         ),
     ]);
 }
+
+/// Node's `process.env.X = …`, `Object.assign(process.env, {…})` and a
+/// child's `env: {…}` (consent round 5, item 2): a literal is covered;
+/// a value known only as it runs, run by a shell child, is a refusal.
+#[test]
+fn a_variable_a_node_script_gives_a_shell_child_is_covered_or_refused() {
+    assert_cases_lapse(&[Case {
+        command: "node tools/s.js",
+        files: &[
+            (
+                "tools/s.js",
+                "const cp = require('child_process')\nprocess.env.RUNNER = 'tools/w.sh'\n\
+                 cp.spawnSync('sh', ['tools/run.sh'], {stdio: 'inherit'})\n",
+            ),
+            ("tools/run.sh", "sh \"$RUNNER\" </dev/null\n"),
+            ("tools/w.sh", RUN_SH),
+        ],
+        executable: &[],
+        edited: "tools/w.sh",
+    }]);
+    const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
+    const W: (&str, &str) = ("tools/w.sh", RUN_SH);
+    const RUN: (&str, &str) = ("tools/run.sh", "sh \"$RUNNER\"\n");
+    assert_refused(&[
+        (
+            "node tools/s.js",
+            &[
+                (
+                    "tools/s.js",
+                    "const fs = require('fs'), cp = require('child_process')\n\
+                     process.env.RUNNER = fs.readFileSync('tools/which', 'utf8').trim()\n\
+                     process.stdout.write(cp.execSync('sh \"$RUNNER\"'))\n",
+                ),
+                WHICH,
+                W,
+            ],
+        ),
+        (
+            "node tools/s.js",
+            &[
+                (
+                    "tools/s.js",
+                    "const fs = require('fs'), cp = require('child_process')\n\
+                     Object.assign(process.env, {RUNNER: fs.readFileSync('tools/which', 'utf8').trim()})\n\
+                     cp.spawnSync('sh', ['tools/run.sh'], {stdio: 'inherit'})\n",
+                ),
+                RUN,
+                WHICH,
+                W,
+            ],
+        ),
+        (
+            "node tools/s.js",
+            &[
+                (
+                    "tools/s.js",
+                    "const fs = require('fs'), cp = require('child_process')\n\
+                     const w = fs.readFileSync('tools/which', 'utf8').trim()\n\
+                     cp.spawnSync('sh', ['tools/run.sh'], {\n  stdio: 'inherit',\n  env: {\n    ...process.env,\n    RUNNER: w,\n  },\n})\n",
+                ),
+                RUN,
+                WHICH,
+                W,
+            ],
+        ),
+    ]);
+}

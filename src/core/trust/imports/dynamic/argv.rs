@@ -1,0 +1,729 @@
+//! A program a Python script runs itself by an argv or a shell line it
+//! computes (`subprocess.run(["sh", os.environ["R"]])`,
+//! `subprocess.call([sys.executable, name])`, `os.execv(x, …)`,
+//! `os.system(f"sh {name}")`): what runs is decided only as the script
+//! runs, a refusal. A literal, or a name bound only to literals, is known
+//! (the literal readers cover the file it names); a computed argument of
+//! a program that runs no script (`["git", "log", ref]`) runs no project
+//! file and is let be. Text, not a parse: more refusals, never fewer.
+
+use super::{Bound, MAX_CALLS, arguments, literal, shown};
+
+/// How a call hands over what it runs.
+#[derive(Clone, Copy)]
+enum Form {
+    /// An argv (program first), or a lone program, or with
+    /// `shell=True` a shell line: the argument at this index.
+    Argv(usize),
+    /// A shell line at this index.
+    Shell(usize),
+    /// The program's path at the first index, an argv (its first item
+    /// the name shown, `argv[0]`) at the second.
+    PathArgv(usize, usize),
+    /// The program's path at the first index, the argv's items as the
+    /// call's arguments from the second on (`argv[0]` first when `true`).
+    PathSpread(usize, usize, bool),
+}
+
+/// The calls read, each preceded by no name character (`os.` and
+/// `subprocess.` are part of the text matched).
+const CALLS: &[(&str, Form)] = &[
+    ("subprocess.run(", Form::Argv(0)),
+    ("subprocess.call(", Form::Argv(0)),
+    ("check_call(", Form::Argv(0)),
+    ("check_output(", Form::Argv(0)),
+    ("Popen(", Form::Argv(0)),
+    ("pty.spawn(", Form::Argv(0)),
+    ("os.system(", Form::Shell(0)),
+    ("os.popen(", Form::Shell(0)),
+    ("getoutput(", Form::Shell(0)),
+    ("getstatusoutput(", Form::Shell(0)),
+    ("create_subprocess_shell(", Form::Shell(0)),
+    ("create_subprocess_exec(", Form::PathSpread(0, 1, false)),
+    ("os.execv(", Form::PathArgv(0, 1)),
+    ("os.execve(", Form::PathArgv(0, 1)),
+    ("os.execvp(", Form::PathArgv(0, 1)),
+    ("os.execvpe(", Form::PathArgv(0, 1)),
+    ("os.posix_spawn(", Form::PathArgv(0, 1)),
+    ("os.posix_spawnp(", Form::PathArgv(0, 1)),
+    ("os.spawnv(", Form::PathArgv(1, 2)),
+    ("os.spawnve(", Form::PathArgv(1, 2)),
+    ("os.spawnvp(", Form::PathArgv(1, 2)),
+    ("os.spawnvpe(", Form::PathArgv(1, 2)),
+    ("os.execl(", Form::PathSpread(0, 1, true)),
+    ("os.execle(", Form::PathSpread(0, 1, true)),
+    ("os.execlp(", Form::PathSpread(0, 1, true)),
+    ("os.execlpe(", Form::PathSpread(0, 1, true)),
+    ("os.spawnl(", Form::PathSpread(1, 2, true)),
+    ("os.spawnle(", Form::PathSpread(1, 2, true)),
+    ("os.spawnlp(", Form::PathSpread(1, 2, true)),
+    ("os.spawnlpe(", Form::PathSpread(1, 2, true)),
+];
+
+/// Programs that run a script (or code) their arguments name.
+const INTERPRETERS: &[&str] = &[
+    "sh", "bash", "dash", "zsh", "ksh", "python", "python2", "python3", "pypy", "pypy3", "node",
+    "nodejs", "deno", "bun", "tsx", "ts-node", "ruby", "perl", "php", "lua", "luajit", "env",
+];
+
+/// How deep a name bound to a list, or `env`'s program, is followed.
+const MAX_DEPTH: usize = 4;
+
+/// What a Python file runs by a computed argv: the lines that run a
+/// program or script known only as they run, and the functions that
+/// hand one of their parameters over as an argv or shell line (shell
+/// sinks: their callers' arguments are read as that argv or line).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(in crate::core::trust::imports) struct Runs {
+    pub(in crate::core::trust::imports) unknown: Vec<String>,
+    pub(in crate::core::trust::imports) sinks: Vec<Sink>,
+    /// Whether it calls a sink that runs a shell line (its strings are
+    /// then shell lines).
+    pub(in crate::core::trust::imports) hands_a_shell: bool,
+}
+
+/// A function that runs its parameter: `def run(cmd):
+/// subprocess.run(cmd, shell=True)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(in crate::core::trust::imports) struct Sink {
+    pub(in crate::core::trust::imports) name: String,
+    /// The parameter's place among the positional ones (`self` and
+    /// `cls` not counted), and its name (for `run(cmd=…)`).
+    index: usize,
+    param: String,
+    /// Whether it is a shell line (else an argv, or a lone program).
+    shell: bool,
+}
+
+/// The most sinks kept for one command.
+pub(in crate::core::trust::imports) const MAX_SINKS: usize = 256;
+
+/// The calls of Python `code` (comments and docstrings blanked) that run
+/// a program or script known only as they run, each line once, trimmed;
+/// an argv or line that is the enclosing function's parameter makes that
+/// function a [`Sink`] instead.
+pub(super) fn python(code: &str, bound: &Bound) -> Runs {
+    let bound = &Names::read(code, bound);
+    let mut out = Runs::default();
+    for (call, form) in CALLS {
+        for (at, _) in code.match_indices(call).take(MAX_CALLS) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                || code[..at].trim_end().ends_with("def")
+            {
+                continue;
+            }
+            let args = arguments(&code[at + call.len()..]);
+            let call = Call { args: &args, bound };
+            if !call.known(*form) {
+                out.note(code, at, call.handed(*form));
+            }
+        }
+    }
+    out
+}
+
+/// The calls of `code` to a function of `sinks` whose argument (the
+/// argv or line it runs) is known only as it runs, read as
+/// [`python`] reads a call of `subprocess.run`.
+pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink]) -> Runs {
+    let bound = Bound::read(code, super::Lang::Python);
+    let bound = Names::read(code, &bound);
+    let mut out = Runs::default();
+    for sink in sinks {
+        let call_text = format!("{}(", sink.name);
+        for (at, _) in code.match_indices(&call_text).take(MAX_CALLS) {
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                || code[..at].trim_end().ends_with("def")
+            {
+                continue;
+            }
+            let args = arguments(&code[at + call_text.len()..]);
+            let positional: Vec<String> = args
+                .iter()
+                .filter(|a| keyword(a.trim()).is_none())
+                .cloned()
+                .collect();
+            let given = positional.get(sink.index).cloned().or_else(|| {
+                args.iter().find_map(|a| {
+                    keyword(a.trim())
+                        .filter(|(k, _)| *k == sink.param)
+                        .map(|(_, v)| v.to_string())
+                })
+            });
+            let Some(given) = given else { continue };
+            out.hands_a_shell |= sink.shell;
+            let shell = match sink.shell {
+                true => vec!["shell=True".to_string()],
+                false => Vec::new(),
+            };
+            let one: Vec<String> = std::iter::once(given).chain(shell).collect();
+            let call = Call {
+                args: &one,
+                bound: &bound,
+            };
+            if !call.known(Form::Argv(0)) {
+                out.note(code, at, call.handed(Form::Argv(0)));
+            }
+        }
+    }
+    out
+}
+
+impl Runs {
+    /// A call at `at` runs what is known only as it runs: a sink when
+    /// it hands over `handed` (a parameter's name, whether a shell
+    /// line) of the function around it, else a refusal.
+    fn note(&mut self, code: &str, at: usize, handed: Option<(String, bool)>) {
+        if let Some((param, shell)) = handed
+            && let Some((name, params)) = enclosing_def(code, at)
+            && let Some(index) = params.iter().position(|p| *p == param)
+        {
+            let sink = Sink {
+                name,
+                index,
+                param,
+                shell,
+            };
+            if !self.sinks.contains(&sink) && self.sinks.len() < MAX_SINKS {
+                self.sinks.push(sink);
+            }
+            return;
+        }
+        let shown = shown(code, at);
+        if !self.unknown.contains(&shown) {
+            self.unknown.push(shown);
+        }
+    }
+}
+
+/// The function whose body holds `at`: its name and its positional
+/// parameters' names (`self`, `cls` left out, `*args` as `args`).
+fn enclosing_def(code: &str, at: usize) -> Option<(String, Vec<String>)> {
+    let line_start = code[..at].rfind('\n').map_or(0, |s| s + 1);
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut limit = indent(&code[line_start..]);
+    let mut end = line_start;
+    for _ in 0..2000 {
+        let start = code[..end.saturating_sub(1)]
+            .rfind('\n')
+            .map_or(0, |s| s + 1);
+        let line = &code[start..end.saturating_sub(1).max(start)];
+        // A signature's `) -> str:`, a list's `]`: no block of its own.
+        let closing = line.trim_start().starts_with([')', ']', '}']);
+        if !line.trim().is_empty() && indent(line) < limit && !closing {
+            let body = line.trim_start();
+            let body = body.strip_prefix("async ").unwrap_or(body);
+            if let Some(rest) = body.strip_prefix("def ") {
+                let (name, after) = rest.split_once('(')?;
+                let from = start + (line.len() - after.len());
+                let params = arguments(&code[from..])
+                    .iter()
+                    .map(|p| {
+                        let p = p.split([':', '=']).next().unwrap_or("");
+                        p.trim().trim_start_matches('*').to_string()
+                    })
+                    .filter(|p| !p.is_empty() && p != "self" && p != "cls" && p != "/")
+                    .collect();
+                return Some((name.trim().to_string(), params));
+            }
+            limit = indent(line);
+            if limit == 0 {
+                return None;
+            }
+        }
+        if start == 0 {
+            return None;
+        }
+        end = start;
+    }
+    None
+}
+
+/// The names a script binds ([`Bound`]), and the lists it writes over
+/// several lines (`cmd = [` … `]`, which [`Bound`] reads as `[`): each
+/// name's first such list, joined.
+struct Names<'a> {
+    bound: &'a Bound,
+    lists: std::collections::HashMap<String, String>,
+}
+
+impl std::ops::Deref for Names<'_> {
+    type Target = Bound;
+    fn deref(&self) -> &Bound {
+        self.bound
+    }
+}
+
+impl<'a> Names<'a> {
+    fn read(code: &str, bound: &'a Bound) -> Names<'a> {
+        let mut lists = std::collections::HashMap::new();
+        for (at, _) in code
+            .match_indices("= [\n")
+            .chain(code.match_indices("= (\n"))
+        {
+            let start = code[..at].rfind('\n').map_or(0, |s| s + 1);
+            let name = code[start..at].trim();
+            if !super::is_identifier(name) || lists.contains_key(name) {
+                continue;
+            }
+            // `at` is the `=`; the bracket follows its blank.
+            let open = at + 2;
+            let (opened, close) = match code[open..].starts_with('[') {
+                true => ('[', ']'),
+                false => ('(', ')'),
+            };
+            let inner = arguments(&code[open + 1..]).join(",");
+            lists.insert(name.to_string(), format!("{opened}{inner}{close}"));
+            if lists.len() >= MAX_CALLS {
+                break;
+            }
+        }
+        Names { bound, lists }
+    }
+}
+
+/// One call's arguments, read with the names the script binds.
+struct Call<'a> {
+    args: &'a [String],
+    bound: &'a Names<'a>,
+}
+
+impl Call<'_> {
+    /// The positional argument at `index` (`args=` for the first).
+    fn arg(&self, index: usize) -> Option<&str> {
+        let positional: Vec<&str> = self
+            .args
+            .iter()
+            .map(|a| a.trim())
+            .filter(|a| !a.is_empty() && keyword(a).is_none())
+            .collect();
+        let named = || {
+            self.args
+                .iter()
+                .find_map(|a| keyword(a.trim()).filter(|(k, _)| *k == "args"))
+                .map(|(_, v)| v)
+        };
+        match positional.get(index) {
+            Some(arg) => Some(arg),
+            None if index == 0 => named(),
+            None => None,
+        }
+    }
+
+    /// Whether what the call runs is known.
+    fn known(&self, form: Form) -> bool {
+        let shell = self.args.iter().any(|a| is_shell_true(a));
+        match form {
+            Form::Argv(i) => match self.arg(i) {
+                None => true,
+                Some(arg) => match (argvs(arg, self.bound, 0), shell) {
+                    (Some(argvs), true) => argvs.iter().all(|items| {
+                        items
+                            .first()
+                            .is_none_or(|line| shell_line_known(line, self.bound))
+                    }),
+                    (Some(argvs), false) => {
+                        let written = !super::is_identifier(arg);
+                        argvs
+                            .iter()
+                            .all(|items| argv_known(items, self.bound, written, 0))
+                    }
+                    (None, true) => shell_line_known(arg, self.bound),
+                    (None, false) => value(arg, self.bound).is_some(),
+                },
+            },
+            Form::Shell(i) => self
+                .arg(i)
+                .is_none_or(|arg| shell_line_known(arg, self.bound)),
+            Form::PathArgv(p, a) => match self.arg(a).and_then(|arg| argvs(arg, self.bound, 0)) {
+                Some(argvs) => argvs
+                    .into_iter()
+                    .all(|items| self.path_known(p, Some(items.into_iter().skip(1).collect()))),
+                None => self.path_known(p, None),
+            },
+            Form::PathSpread(p, from, with_argv0) => {
+                let skip = from + usize::from(with_argv0);
+                let rest: Vec<String> = self
+                    .args
+                    .iter()
+                    .filter(|a| keyword(a.trim()).is_none())
+                    .skip(skip)
+                    .cloned()
+                    .collect();
+                self.path_known(p, Some(rest))
+            }
+        }
+    }
+
+    /// The name a call hands over whole as what it runs (`run(cmd)`,
+    /// `check_output(*args)`), and whether as a shell line: a
+    /// parameter's, when the call is in a function.
+    fn handed(&self, form: Form) -> Option<(String, bool)> {
+        let (index, shell) = match form {
+            Form::Argv(i) => (i, self.args.iter().any(|a| is_shell_true(a))),
+            Form::Shell(i) => (i, true),
+            Form::PathArgv(..) | Form::PathSpread(..) => return None,
+        };
+        let arg = self.arg(index)?.trim_start_matches('*');
+        super::is_identifier(arg).then(|| (arg.to_string(), shell))
+    }
+
+    /// A program's path at `index`, then `rest`, its arguments (`None`
+    /// when they are known only as it runs).
+    fn path_known(&self, index: usize, rest: Option<Vec<String>>) -> bool {
+        let Some(program) = self.arg(index) else {
+            return true;
+        };
+        let mut argv = vec![program.to_string()];
+        match rest {
+            Some(rest) => argv.extend(rest),
+            None => argv.push(COMPUTED.to_string()),
+        }
+        argv_known(&argv, self.bound, false, 0)
+    }
+}
+
+/// Whether a call's argument is `shell=True`.
+fn is_shell_true(arg: &str) -> bool {
+    arg.split_whitespace().collect::<String>() == "shell=True"
+}
+
+/// `name=value` of a keyword argument, split.
+fn keyword(arg: &str) -> Option<(&str, &str)> {
+    let (name, value) = arg.split_once('=')?;
+    let name = name.trim();
+    (super::is_identifier(name) && !value.starts_with('=')).then_some((name, value.trim()))
+}
+
+/// The argvs a list or tuple expression (`["sh", w]`) may be, or a
+/// name bound to such (each binding one), or their sum (`base + [w]`):
+/// `None` when it is none of these (a parameter, a list built as it
+/// runs). A part of a sum that is none ends the argv in a computed item.
+fn argvs(expr: &str, bound: &Names, depth: usize) -> Option<Vec<Vec<String>>> {
+    let expr = expr.trim();
+    if depth >= MAX_DEPTH {
+        return None;
+    }
+    if super::is_identifier(expr) {
+        if bound.loose.contains(expr) {
+            return None;
+        }
+        let mut out = Vec::new();
+        for value in bound.assigned.get(expr)? {
+            // `cmd = [` with its items on the lines after.
+            let value = match value.trim() {
+                "[" | "(" => bound.lists.get(expr)?,
+                _ => value,
+            };
+            out.extend(argvs(value, bound, depth + 1)?);
+        }
+        return Some(out);
+    }
+    let parts = super::env_path::split_top(expr, '+');
+    let mut items: Vec<String> = Vec::new();
+    for (n, part) in parts.iter().enumerate() {
+        let part = part.trim();
+        let inner = part
+            .strip_prefix('[')
+            .and_then(|r| r.strip_suffix(']'))
+            .or_else(|| part.strip_prefix('(').and_then(|r| r.strip_suffix(')')));
+        match inner {
+            Some(inner) => items.extend(
+                arguments(inner)
+                    .into_iter()
+                    .map(|a| a.trim().to_string())
+                    .filter(|a| !a.is_empty()),
+            ),
+            None => match argvs(part, bound, depth + 1).as_deref() {
+                Some([one]) if super::is_identifier(part) => items.extend(one.iter().cloned()),
+                _ if n == 0 => return None,
+                _ => {
+                    items.push(COMPUTED.to_string());
+                    break;
+                }
+            },
+        }
+    }
+    Some(vec![items])
+}
+
+/// An argv item that stands for what is known only as it runs.
+const COMPUTED: &str = "<computed>";
+
+/// The strings an argument may be: a literal, a name bound only to
+/// literals, `a if c else b` of those, `sys.executable` (`python3`),
+/// `shutil.which("x")`; `None` when it is known only as it runs.
+fn value(expr: &str, bound: &Names) -> Option<Vec<String>> {
+    value_at(expr, bound, 0)
+}
+
+fn value_at(expr: &str, bound: &Names, depth: usize) -> Option<Vec<String>> {
+    let expr = expr.trim();
+    if depth >= MAX_DEPTH || expr == COMPUTED {
+        return None;
+    }
+    if matches!(expr, "sys.executable" | "_sys.executable") {
+        return Some(vec!["python3".to_string()]);
+    }
+    if let Some((then, rest)) = expr.split_once(" if ")
+        && let Some((_, otherwise)) = rest.split_once(" else ")
+    {
+        let mut out = value_at(then, bound, depth + 1)?;
+        out.extend(value_at(otherwise, bound, depth + 1)?);
+        return Some(out);
+    }
+    let inner = expr
+        .strip_prefix("shutil.which(")
+        .or_else(|| expr.strip_prefix("which("))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or(expr);
+    let inner = inner
+        .strip_prefix('r')
+        .filter(|r| literal(r).is_some())
+        .unwrap_or(inner);
+    if let Some(text) = literal(inner) {
+        return Some(vec![text.to_string()]);
+    }
+    if let Some(values) = bound.values(inner) {
+        return Some(values);
+    }
+    let one = bound.single(inner)?;
+    value_at(one, bound, depth + 1)
+}
+
+/// A program's name without its folder.
+fn base(program: &str) -> &str {
+    program.rsplit('/').next().unwrap_or(program)
+}
+
+/// Whether `program` runs JavaScript.
+fn is_node(program: &str) -> bool {
+    matches!(
+        base(program),
+        "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node"
+    )
+}
+
+/// Whether a program that runs scripts is `program`.
+fn interpreter(program: &str) -> bool {
+    let name = base(program);
+    INTERPRETERS.contains(&name)
+        || name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
+/// Whether the argv `items` (program first) runs a known program and,
+/// for an interpreter, a known script. `literal_list`: the items are
+/// all there are (a list written out, not a name that may be added to).
+fn argv_known(items: &[String], bound: &Names, literal_list: bool, depth: usize) -> bool {
+    let Some(first) = items.first() else {
+        return true;
+    };
+    let Some(programs) = value(first, bound) else {
+        return false;
+    };
+    programs
+        .iter()
+        .all(|p| !interpreter(p) || script_known(p, &items[1..], bound, literal_list, depth))
+}
+
+/// Whether interpreter `program`, given `rest`, runs a known script.
+fn script_known(
+    program: &str,
+    rest: &[String],
+    bound: &Names,
+    literal_list: bool,
+    depth: usize,
+) -> bool {
+    let env = base(program) == "env";
+    let mut words = rest.iter().enumerate();
+    while let Some((at, item)) = words.next() {
+        let Some(values) = value(item, bound) else {
+            return false;
+        };
+        let word = values.first().map_or("", String::as_str);
+        if env && word.contains('=') && !word.starts_with('-') {
+            continue;
+        }
+        if env && !word.starts_with('-') {
+            return depth < MAX_DEPTH && argv_known(&rest[at..], bound, literal_list, depth + 1);
+        }
+        match word {
+            // A shell's `-c` line: read as one.
+            "-c" if !base(program).starts_with("python") && !is_node(program) => {
+                return words
+                    .next()
+                    .is_none_or(|(_, line)| shell_line_known(line, bound));
+            }
+            // The code or module that follows: known when it is.
+            "-c" | "-m" | "-e" | "--eval" | "-p" | "--print" | "-r" | "--require" => {
+                return words
+                    .next()
+                    .is_none_or(|(_, code)| value(code, bound).is_some());
+            }
+            w if w.starts_with('-') => {}
+            _ => return true,
+        }
+    }
+    // An interpreter given no script reads one from its input.
+    literal_list && !rest.is_empty()
+}
+
+/// Whether a shell line is known: a literal (or bound to literals, read
+/// as any string of the script is), `" ".join(argv)` of a known argv, or
+/// one whose written start names its program and, for an interpreter,
+/// its script (`f"git log {ref}"`, `"rm -rf " + tmp`).
+fn shell_line_known(expr: &str, bound: &Names) -> bool {
+    let expr = expr.trim();
+    if value(expr, bound).is_some() {
+        return true;
+    }
+    if let Some(list) = joined(expr)
+        && let Some(argvs) = argvs(list, bound, 0)
+    {
+        return argvs.iter().all(|items| argv_known(items, bound, true, 0));
+    }
+    let Some(start) = written_start(expr) else {
+        return false;
+    };
+    let words: Vec<&str> = start.split_whitespace().collect();
+    // The last word may go on in what is computed.
+    let complete = match start.ends_with(char::is_whitespace) {
+        true => &words[..],
+        false => &words[..words.len().saturating_sub(1)],
+    };
+    let Some(program) = complete
+        .iter()
+        .find(|w| !w.contains('=') || w.starts_with(['-', '/', '.']))
+    else {
+        return false;
+    };
+    if !interpreter(program) || program.contains('$') {
+        return !program.contains(['$', '{', '`']);
+    }
+    let after = complete.iter().skip_while(|w| *w != program).skip(1);
+    let mut after = after.peekable();
+    while let Some(word) = after.next() {
+        match *word {
+            "-c" | "-m" | "-e" => return false,
+            w if w.starts_with('-') => {}
+            _ => return true,
+        }
+        if after.peek().is_none() {
+            break;
+        }
+    }
+    false
+}
+
+/// The list of `" ".join(list)` (`shlex.join(list)` too).
+fn joined(expr: &str) -> Option<&str> {
+    let rest = match expr.strip_prefix("shlex.join(") {
+        Some(rest) => rest,
+        None => {
+            let quote = expr.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+            let close = expr[1..].find(quote)? + 1;
+            expr[close + 1..].strip_prefix(".join(")?
+        }
+    };
+    rest.strip_suffix(')')
+}
+
+/// The text a computed string starts with as written: an f-string's up
+/// to its first `{`, a literal's joined to more (`"sh " + w`) or
+/// formatted (`"sh {}".format(w)`, `"sh %s" % w`) up to its first
+/// placeholder.
+fn written_start(expr: &str) -> Option<String> {
+    let lower = expr.to_ascii_lowercase();
+    let formatted = ["f\"", "f'", "rf\"", "rf'", "fr\"", "fr'"]
+        .iter()
+        .find(|p| lower.starts_with(*p));
+    let (body_from, cut): (usize, &[char]) = match formatted {
+        Some(prefix) => (prefix.len(), &['{']),
+        None if expr.starts_with(['"', '\'']) => (1, &['{', '%']),
+        None => return None,
+    };
+    let quote = expr[body_from - 1..].chars().next()?;
+    let body = &expr[body_from..];
+    let end = body.find(quote).unwrap_or(body.len());
+    let body = &body[..end];
+    let stop = body.find(cut).unwrap_or(body.len());
+    Some(body[..stop].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Lang, python_code};
+    use super::*;
+
+    fn refused(text: &str) -> Vec<String> {
+        let code = python_code(text);
+        python(&code, &Bound::read(&code, Lang::Python)).unknown
+    }
+
+    #[test]
+    fn a_computed_program_or_script_is_named_and_a_known_one_is_not() {
+        for text in [
+            "import os, subprocess\nsubprocess.run([\"sh\", os.environ[\"R\"]])\n",
+            "import subprocess, sys\nsubprocess.call([sys.executable, some_var])\n",
+            "import os\nos.execv(x, [x])\n",
+            "import os\nos.system(f\"sh {name}\")\n",
+            "import os\nos.system(cmd)\n",
+            "import subprocess\nsubprocess.Popen(\"bash \" + w, shell=True)\n",
+            "import subprocess\nsubprocess.run(cmd)\n",
+            "import subprocess\ncmd = ['python3']\ncmd.append(x)\nsubprocess.run(cmd)\n",
+            "import os\nos.execl('/bin/sh', 'sh', script)\n",
+            "import subprocess\nsubprocess.run(['env', 'A=1', 'sh', w])\n",
+            "import subprocess\nsubprocess.run(['sh', '-c', line])\n",
+            "import subprocess\nsubprocess.check_output(['node'] + args)\n",
+        ] {
+            assert_eq!(refused(text).len(), 1, "{text}");
+        }
+        for text in [
+            "import subprocess\nsubprocess.run(['sh', 'tools/w.sh'])\n",
+            "import subprocess\nw = 'tools/w.sh'\nsubprocess.run(['sh', w])\n",
+            "import subprocess\nsubprocess.run(['git', 'log', ref])\n",
+            "import subprocess\nsubprocess.run(['python3', '--version'])\n",
+            "import subprocess, sys\nsubprocess.run([sys.executable, '-m', 'pip', x])\n",
+            "import os\nos.system('sh tools/w.sh')\n",
+            "import os\nos.system(f\"git log {ref}\")\n",
+            "import os\nos.system(\"rm -rf \" + tmp)\n",
+            "import os\nos.system(\"sh tools/w.sh %s\" % arg)\n",
+            "import subprocess\nsubprocess.run(' '.join(['sh', 'tools/w.sh']), shell=True)\n",
+            "import subprocess\ncmd = ['git', 'status']\nsubprocess.run(cmd)\n",
+            "import os\nos.execv('/bin/ls', ['ls', d])\n",
+            "def Popen(x):\n    pass\n",
+            "import subprocess\nsubprocess.run(['bash', '-c', \"ls '{p}'\".format(p=x)])\n",
+            "import subprocess\ncmd = [\n    'git',\n    'status',\n]\nsubprocess.run(cmd + [x])\n",
+            "import subprocess\nexe = 'git' if x else 'hg'\nsubprocess.run([exe, 'clone', u])\n",
+        ] {
+            assert_eq!(refused(text), Vec::<String>::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_function_that_runs_its_parameter_is_a_sink_and_its_callers_are_read() {
+        let text = "import os, subprocess\n\ndef run(\n    cmd: str,\n) -> int:\n    try:\n        \
+                    return os.system(cmd)\n    finally:\n        pass\n\n\
+                    class A:\n    def call(self, argv, check=True):\n        \
+                    return subprocess.run(argv, check=check)\n";
+        let code = python_code(text);
+        let runs = python(&code, &Bound::read(&code, Lang::Python));
+        assert_eq!(runs.unknown, Vec::<String>::new());
+        let names: Vec<(&str, usize, bool)> = runs
+            .sinks
+            .iter()
+            .map(|s| (s.name.as_str(), s.index, s.shell))
+            .collect();
+        assert_eq!(names, [("call", 0, false), ("run", 0, true)]);
+        let caller = "from util import run, A\nrun('sh tools/w.sh')\nrun(f'sh {x}')\n\
+                      A().call(['sh', w])\nA().call(argv=['git', y])\n\
+                      def go(line):\n    run(line)\n";
+        let found = sink_calls(&python_code(caller), &runs.sinks);
+        assert_eq!(found.unknown, ["A().call(['sh', w])", "run(f'sh {x}')"]);
+        assert!(found.hands_a_shell);
+        assert_eq!(found.sinks.len(), 1);
+        assert_eq!(found.sinks[0].name, "go");
+    }
+}
