@@ -13,6 +13,10 @@
 //! `$(git rev-parse --show-toplevel)`) choose no file and are allowed.
 //! Only what decides the program or its script counts: `echo $(date)` or
 //! `python3 tools/s.py --since "$(date)"` runs what was reviewed.
+//!
+//! A `git` command that runs the repository's hooks (`commit`,
+//! `checkout`, `push`, …) is refused the same way: its hooks are what
+//! `.git/hooks` holds when it runs, which no review covers.
 
 use std::collections::HashMap;
 
@@ -183,6 +187,19 @@ fn statement(
             read(&line.join(" "), depth + 1, vars, out);
         }
         "source" | "." => script_arg(name, args, 0, vars, out),
+        "git" => {
+            if let Some(sub) = git_subcommand(args)
+                && RUNS_HOOKS.contains(&sub.as_str())
+            {
+                refuse(
+                    out,
+                    format!(
+                        "runs `git {sub}`, which runs the repository's hooks (`.git/hooks`, \
+                         `core.hooksPath`) as they are then"
+                    ),
+                );
+            }
+        }
         "xargs" => {
             if let Some(program) = xargs_chooses(args) {
                 refuse(
@@ -210,6 +227,54 @@ fn statement(
         }
         _ => {}
     }
+}
+
+/// The git commands whose work runs the repository's hooks
+/// (`pre-commit`, `post-checkout`, `post-merge`, `pre-push`,
+/// `pre-rebase`, `reference-transaction`, …): what `.git/hooks` or
+/// `core.hooksPath` holds when they run. Reading commands (`log`, `diff`,
+/// `show`, `status`, `branch --show-current`) are not among them.
+const RUNS_HOOKS: &[&str] = &[
+    "commit",
+    "merge",
+    "pull",
+    "rebase",
+    "am",
+    "checkout",
+    "switch",
+    "push",
+    "cherry-pick",
+    "revert",
+    "fetch",
+    "clone",
+    "worktree",
+    "gc",
+    "maintenance",
+    "send-email",
+    "update-ref",
+    "reset",
+];
+
+/// The subcommand `git` runs: its first word that is no option nor an
+/// option's value (`git -C sub -c k=v commit` → `commit`).
+fn git_subcommand(args: &[String]) -> Option<String> {
+    const VALUED: &[&str] = &[
+        "-C",
+        "-c",
+        "--git-dir",
+        "--work-tree",
+        "--namespace",
+        "--config-env",
+    ];
+    let mut rest = args.iter().map(|a| unquote(a));
+    while let Some(word) = rest.next() {
+        if VALUED.contains(&word.as_str()) {
+            rest.next();
+        } else if !word.starts_with('-') {
+            return Some(word);
+        }
+    }
+    None
 }
 
 /// Whether `program` run with `args` runs a script that is not written
@@ -798,6 +863,9 @@ mod tests {
             "xargs -a tools/list.txt -L1 bash",
             "xargs -I % % < tools/cmds",
             "find tools -name '*.py' -exec python3 {} \\;",
+            "git commit -qm summary",
+            "git -C sub -c user.name=x checkout main",
+            "cd tools && git push origin HEAD",
             "find . -name 'run*.sh' -execdir sh {} +",
         ] {
             assert!(refused(text), "{text}");
@@ -833,6 +901,9 @@ mod tests {
             "find . -name '*.pyc' -exec rm {} +",
             "find tools -exec python3 tools/s.py {} \\;",
             "xargs python3 tools/s.py < tools/list.txt",
+            "git log --oneline -5",
+            "git -C sub diff --stat HEAD~1",
+            "git branch --show-current; git status --short",
             "xargs -I{} python3 tools/s.py --file {} < tools/list.txt",
         ] {
             assert!(!refused(text), "{text}: {:?}", shell(text));

@@ -3,7 +3,8 @@
 //! tools/list.txt)"` and `find … -exec python3 {} ;` ran the script the
 //! list (or a pattern) names, while the consent covered only the list;
 //! an edit of that script or of what it imports ran unreviewed. Each is
-//! a refusal; what names its script itself stays covered.
+//! a refusal; what names its script itself stays covered. So is a git
+//! command that runs the repository's hooks (consent round 5's item 6).
 
 use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused};
 
@@ -45,5 +46,26 @@ fn a_list_handed_to_a_script_named_in_the_command_is_covered() {
         files: &[SUMMARIZE, HELPER, ("tools/list.txt", "a.py\n")],
         executable: &[],
         edited: "tools/helper.py",
+    }]);
+}
+
+/// A git command that runs the repository's hooks (`git commit` runs
+/// `.git/hooks/pre-commit`, `git checkout` `post-checkout`, …) runs what
+/// the hooks folder holds then, which no review covers: refused, in the
+/// command and in a script it runs. Reading commands stay trusted.
+#[test]
+fn a_git_command_that_runs_hooks_cannot_be_trusted() {
+    assert_refused(&[
+        ("git commit --allow-empty -qm summary", &[]),
+        (
+            "sh tools/run.sh",
+            &[("tools/run.sh", "git -C . checkout -q main\ncat\n")],
+        ),
+    ]);
+    assert_cases_lapse(&[Case {
+        command: "git log -1 --format=%s >/dev/null; sh tools/w.sh",
+        files: &[("tools/w.sh", RUN_SH)],
+        executable: &[],
+        edited: "tools/w.sh",
     }]);
 }
