@@ -46,14 +46,14 @@ fn lines(text: &str) -> Vec<Line<'_>> {
                         i += 2;
                         continue;
                     }
-                    if raw[i..].starts_with("\"\"\"") {
+                    if bytes[i..].starts_with(b"\"\"\"") {
                         state = In::Code;
                         i += 3;
                         continue;
                     }
                 }
                 In::Literal => {
-                    if raw[i..].starts_with("'''") {
+                    if bytes[i..].starts_with(b"'''") {
                         state = In::Code;
                         i += 3;
                         continue;
@@ -64,12 +64,12 @@ fn lines(text: &str) -> Vec<Line<'_>> {
                         comment_at = Some(i);
                         break;
                     }
-                    b'"' if raw[i..].starts_with("\"\"\"") => {
+                    b'"' if bytes[i..].starts_with(b"\"\"\"") => {
                         state = In::Basic;
                         i += 3;
                         continue;
                     }
-                    b'\'' if raw[i..].starts_with("'''") => {
+                    b'\'' if bytes[i..].starts_with(b"'''") => {
                         state = In::Literal;
                         i += 3;
                         continue;
@@ -202,6 +202,19 @@ fn settle(lines: &[Line<'_>], at: Option<usize>) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `project_file` fuzz target: an escape before a
+    /// character of two bytes in a multi-line string (`"""\ȍ"""`) put
+    /// the scan inside it, and slicing the line there panicked.
+    #[test]
+    fn an_escape_before_a_wide_character_in_a_string_is_no_panic() {
+        let old = "a = \"\"\"x\\ȍ\"\"\" # kept\nb = \"\"\"\nx\\ȍ\"\"\" # too\nc = \"\\ȍ\" # and\n";
+        let new = "a = \"\"\"x\\ȍ\"\"\"\nb = \"\"\"\nx\\ȍ\"\"\"\nc = \"\\ȍ\"\n";
+        let kept = keep_comments(old, new);
+        for comment in ["# kept", "# too", "# and"] {
+            assert!(kept.contains(comment), "{kept}");
+        }
+    }
 
     #[test]
     fn a_comment_of_a_removed_line_stays_where_it_was() {
