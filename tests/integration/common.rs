@@ -262,6 +262,28 @@ pub fn binary() -> std::ffi::OsString {
     std::env::var_os("CTXCURATE_TEST_BIN").unwrap_or_else(|| env!("CARGO_BIN_EXE_ctxcurate").into())
 }
 
+/// Pseudo-random bytes (xorshift), the same for the same seed: a binary
+/// file's, or key material the scanner must not take for text.
+pub fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+/// Gzip of `bytes` (fast compression), made in memory.
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(bytes).expect("in memory");
+    gz.finish().expect("in memory")
+}
+
 /// Standard base64 (with padding) of `bytes`.
 pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

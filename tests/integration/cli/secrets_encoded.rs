@@ -16,20 +16,7 @@ use serde_json::json;
 use crate::common;
 
 use common::mcp_stdio::McpServer;
-use common::{Project, base64, stderr, stdout};
-
-/// Pseudo-random bytes (xorshift), the same for the same seed.
-fn noise(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
+use common::{Project, base64, noise, stderr, stdout};
 
 /// A PEM block of `label` around `der`, wrapped at 64 columns.
 fn pem(label: &str, der: &[u8]) -> String {

@@ -8,20 +8,12 @@
 //! a leet-shaped password in a docstring or comment of code. The values
 //! are made here.
 
-use std::io::Write;
-
 use crate::common;
 
-use common::{Project, base64, random, stderr};
+use common::{Project, base64, gzip, noise, random, stderr};
 
 const ALNUM: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const BASE64: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-fn gzip(bytes: &[u8]) -> Vec<u8> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(bytes).expect("in memory");
-    gz.finish().expect("in memory")
-}
 
 /// A ustar archive of `members` (name, bytes).
 fn tar(members: &[(&str, &[u8])]) -> Vec<u8> {
@@ -42,19 +34,6 @@ fn tar(members: &[(&str, &[u8])]) -> Vec<u8> {
     out
 }
 
-/// `n` pseudo-random bytes: a binary file's.
-fn binary(seed: u64, n: usize) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
-}
-
 fn pem_key(seed: u64) -> String {
     let body = random(BASE64, seed, 64 * 20);
     let lines: Vec<&str> = (0..20).map(|i| &body[i * 64..(i + 1) * 64]).collect();
@@ -72,7 +51,7 @@ fn planted() -> Vec<(&'static str, String, usize)> {
     let (g1, g2) = ghp.split_at(14);
     let (a1, a2) = akia.split_at(8);
     let archive = tar(&[
-        ("logo.png", &binary(53, 5000)),
+        ("logo.png", &noise(53, 5000)),
         ("id_rsa", pem_key(54).as_bytes()),
     ]);
     vec![
@@ -136,7 +115,7 @@ fn round_fifteen_a_tar_member_packed_again_is_refused_as_unchecked() {
 fn round_fifteen_near_misses_build() {
     let p = Project::fixture();
     let archive = tar(&[
-        ("logo.png", &binary(55, 5000)),
+        ("logo.png", &noise(55, 5000)),
         ("README", b"Nothing secret here.\n"),
     ]);
     p.write(

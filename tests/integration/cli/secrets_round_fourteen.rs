@@ -9,8 +9,6 @@
 //! ordinary joins, the RFCs' published example keys, a long clean gzip
 //! stream. The values are made here.
 
-use std::io::Write;
-
 use crate::common;
 
 use common::{Project, base64, random, stderr};
@@ -21,9 +19,7 @@ const HEX: &str = "0123456789abcdef";
 
 /// Gzip of `bytes`, base64-encoded.
 fn gzip_base64(bytes: &[u8]) -> String {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(bytes).expect("in memory");
-    base64(&gz.finish().expect("in memory"))
+    base64(&common::gzip(bytes))
 }
 
 /// Lines of text with no secret, `n` bytes or a little more.
