@@ -16,7 +16,7 @@ use ctxcurate::core::walk;
 
 use super::args::{ExcludeArgs, IncludeArgs, MaskArgs, SavePresetArgs, SetModeArgs};
 use super::error::ToolError;
-use super::request::{agent_consent, inside, named, shown_name};
+use super::request::{agent_consent, inside, named, shown_name, shown_path};
 use ctxcurate::text::sanitize::display_line;
 
 impl From<ProjectError> for ToolError {
@@ -76,10 +76,18 @@ fn name_of(root: &Path, arg: &str) -> Result<Named, ToolError> {
     } else if abs.is_file() {
         Ok(Named::File(rel))
     } else if walk::is_glob(&rel) {
-        walk::compile_glob(&rel).map_err(|e| ToolError::new(format!("bad glob {rel}: {e}")))?;
+        walk::compile_glob(&rel).map_err(|e| {
+            // The glob crate's error quotes the glob too.
+            ToolError::new(display_line(&format!("bad glob {rel}: {e}"), 400))
+        })?;
         Ok(Named::Glob(rel))
     } else {
-        Err(ToolError::new(format!("{rel}: no such file or folder")))
+        // The agent's own path, shown on one line: a line break in it would
+        // read as a second line of the answer.
+        Err(ToolError::new(format!(
+            "{}: no such file or folder",
+            shown_path(&rel)
+        )))
     }
 }
 
@@ -160,6 +168,7 @@ pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, Tool
                     (rel.clone(), curation::include(preset, rel, mode)?)
                 }
             };
+            let entry = shown_path(&entry);
             said.push(match how {
                 Included::Added => format!("{entry} added"),
                 Included::AlreadyListed => format!("{entry} was already listed"),
@@ -194,13 +203,16 @@ pub fn exclude(project: &mut Project, args: &ExcludeArgs) -> Result<String, Tool
                     let before = (preset.files.len(), preset.exclude.len());
                     curation::exclude_folder(preset, dir, &files);
                     if (preset.files.len(), preset.exclude.len()) == before {
-                        return Err(ToolError::new(format!("{dir} is not in preset {name}")));
+                        return Err(ToolError::new(format!(
+                            "{} is not in preset {name}",
+                            shown_path(dir)
+                        )));
                     }
-                    removed.push(dir.clone());
+                    removed.push(shown_path(dir));
                 }
                 Named::File(rel) | Named::Glob(rel) => {
                     curation::exclude(preset, rel)?;
-                    removed.push(rel.clone());
+                    removed.push(shown_path(rel));
                 }
             }
         }
@@ -212,7 +224,10 @@ pub fn exclude(project: &mut Project, args: &ExcludeArgs) -> Result<String, Tool
 /// preset lists already.
 fn check_file(preset: &Preset, root: &Path, rel: &str) -> Result<(), ToolError> {
     if preset.item(rel).is_none() && !root.join(rel).is_file() {
-        return Err(ToolError::new(format!("{rel}: file not found")));
+        return Err(ToolError::new(format!(
+            "{}: file not found",
+            shown_path(rel)
+        )));
     }
     Ok(())
 }
@@ -241,7 +256,7 @@ pub fn set_mode(project: &mut Project, args: &SetModeArgs) -> Result<String, Too
         let (name, preset) = target(project, args.preset.as_deref())?;
         check_file(preset, &root, &rel)?;
         curation::set_mode(preset, &rel, mode)?;
-        Ok(format!("{rel} [{mode}] in preset {name}"))
+        Ok(format!("{} [{mode}] in preset {name}", shown_path(&rel)))
     })
 }
 
@@ -256,21 +271,23 @@ pub fn mask(
     let state = named::<MaskState>("state", &args.state)?;
     let Some(tree) = symbols else {
         return Err(ToolError::new(format!(
-            "{rel}: no symbols for this file (files in a language with a grammar have them: \
-             Python, C, C++, Rust, TypeScript, Go, Java, …)"
+            "{}: no symbols for this file (files in a language with a grammar have them: \
+             Python, C, C++, Rust, TypeScript, Go, Java, …)",
+            shown_path(rel)
         )));
     };
     let Some(found) = tree.resolve(&args.symbol) else {
         return Err(ToolError::new(format!(
-            "{rel}: no symbol `{}` (the `symbols` tool lists them)",
-            args.symbol
+            "{}: no symbol `{}` (the `symbols` tool lists them)",
+            shown_path(rel),
+            shown_name(&args.symbol)
         )));
     };
     let (path, old) = (found.path.clone(), found.legacy.clone());
     let typed = if path == args.symbol.trim() {
         String::new()
     } else {
-        format!(" (for `{}`)", args.symbol)
+        format!(" (for `{}`)", shown_name(&args.symbol))
     };
     let root = project.root.clone();
     project.edit(|project| {
@@ -284,7 +301,9 @@ pub fn mask(
             ""
         };
         Ok(format!(
-            "{rel}: {path} = {state}{typed} in preset {name}{rest}"
+            "{}: {} = {state}{typed} in preset {name}{rest}",
+            shown_path(rel),
+            shown_name(&path)
         ))
     })
 }

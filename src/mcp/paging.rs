@@ -66,7 +66,12 @@ impl Pages {
 
     /// The part a cursor points at.
     pub fn more(&self, cursor: &str) -> Result<Part, ToolError> {
-        let bad = || ToolError::new(format!("unknown or expired cursor `{cursor}`"));
+        let bad = || {
+            ToolError::new(format!(
+                "unknown or expired cursor `{}`",
+                super::request::shown_name(cursor)
+            ))
+        };
         let (id, at) = cursor.split_once(':').ok_or_else(bad)?;
         let id: u64 = id.parse().map_err(|_| bad())?;
         let at: usize = at.parse().map_err(|_| bad())?;

@@ -41,6 +41,13 @@ pub fn shown_name(name: &str) -> String {
     display_line(name, 80).into_owned()
 }
 
+/// A path the agent named, or a repository's file name, as an error
+/// shows it: on one line (a line break in it would read as a second line
+/// of the answer), every control, bidi and invisible character visible.
+pub fn shown_path(path: &str) -> String {
+    display_line(path, 200).into_owned()
+}
+
 /// A preset's description as the server sends it to a client that may
 /// show it: one line, every control, bidi and invisible character (an
 /// OSC sequence's ESC, a clear-screen, U+202E) made visible, at most 500
@@ -81,8 +88,9 @@ pub fn inside(root: &Path, arg: &str) -> Result<String, ToolError> {
     match paths::normalize_rel(root, &root.join(arg)) {
         Some(rel) if !rel.is_empty() => Ok(rel),
         _ => Err(ToolError::new(format!(
-            "{arg} is outside the project root {}",
-            root.display()
+            "{} is outside the project root {}",
+            shown_path(arg),
+            shown_path(&root.display().to_string())
         ))),
     }
 }
@@ -93,11 +101,16 @@ pub fn inside(root: &Path, arg: &str) -> Result<String, ToolError> {
 pub fn file(project: &Project, arg: &str) -> Result<String, ToolError> {
     ask::target(project, &project.root, Path::new(arg)).map_err(|e| match e {
         TargetError::Outside { .. } | TargetError::Root { .. } => ToolError::new(format!(
-            "{arg} is outside the project root {}",
-            project.root.display()
+            "{} is outside the project root {}",
+            shown_path(arg),
+            shown_path(&project.root.display().to_string())
         )),
-        TargetError::Folder(rel) => ToolError::new(format!("{rel} is a folder: name a file")),
-        TargetError::NotFound(rel) => ToolError::new(format!("file not found: {rel}")),
+        TargetError::Folder(rel) => {
+            ToolError::new(format!("{} is a folder: name a file", shown_path(&rel)))
+        }
+        TargetError::NotFound(rel) => {
+            ToolError::new(format!("file not found: {}", shown_path(&rel)))
+        }
     })
 }
 

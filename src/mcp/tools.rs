@@ -178,7 +178,10 @@ impl Engine {
                     stats: None,
                 })
             }
-            other => Err(ToolError::new(format!("no tool named `{other}`"))),
+            other => Err(ToolError::new(format!(
+                "no tool named `{}`",
+                request::shown_name(other)
+            ))),
         }
     }
 
@@ -370,14 +373,16 @@ impl Engine {
         let rel = request::shown_file(&project, &args.path)?;
         if views::grammar_by_name(&rel) == Some(false) {
             return Err(ToolError::new(format!(
-                "{rel}: no symbols: {}",
+                "{}: no symbols: {}",
+                request::shown_path(&rel),
                 views::no_grammar(&rel)
             )));
         }
         let ws = Workspace::shared(&project.root, project.settings.clone(), &sources);
         match ws.symbol_costs(&rel) {
             Some(costed) if costed.tree.parse_stopped => Err(ToolError::new(format!(
-                "{rel}: no symbols: {}",
+                "{}: no symbols: {}",
+                request::shown_path(&rel),
                 views::parse_stopped_note(costed.tree.lang)
             ))),
             Some(costed) => {
@@ -396,7 +401,8 @@ impl Engine {
                 Reply::json(&reply)
             }
             None => Err(ToolError::new(format!(
-                "{rel}: cannot be parsed (unreadable, binary or over max_file_size)"
+                "{}: cannot be parsed (unreadable, binary or over max_file_size)",
+                request::shown_path(&rel)
             ))),
         }
     }
@@ -417,7 +423,10 @@ impl Engine {
         opts.consent = consent;
         let rendered = ws.render(item.clone(), &opts);
         if let Some(e) = &rendered.error {
-            return Err(ToolError::new(format!("{rel}: {e}")));
+            return Err(ToolError::new(format!(
+                "{}: {e}",
+                request::shown_path(&rel)
+            )));
         }
         let tokenizer = project.settings.tokenizer;
         let copy = ws.file_copy(item.clone(), &opts, tokenizer);
@@ -570,7 +579,12 @@ fn secrets_in(rel: &str, source: Option<&str>, symbols: &[Symbol]) -> Vec<String
     }
     let mut listed: Vec<String> = found
         .into_iter()
-        .map(|(line, kind, name)| format!("{rel}:{line}: {kind} in the signature of `{name}`"))
+        .map(|(line, kind, name)| {
+            format!(
+                "{}:{line}: {kind} in the signature of `{name}`",
+                request::shown_path(rel)
+            )
+        })
         .collect();
     listed.dedup();
     listed
@@ -580,8 +594,9 @@ fn secrets_in(rel: &str, source: Option<&str>, symbols: &[Symbol]) -> Vec<String
 fn secrets_refused(rel: &str, found: &[String]) -> ToolError {
     let listed: Vec<String> = found.iter().map(|f| format!("- {f}")).collect();
     ToolError::new(format!(
-        "refused: {rel} holds {} (this server was started without \
+        "refused: {} holds {} (this server was started without \
          --allow-secrets):\n{}",
+        request::shown_path(rel),
         plural(found.len(), "likely secret"),
         listed.join("\n")
     ))

@@ -151,6 +151,52 @@ fn include_refuses_a_credential_file_and_a_link_out_of_the_root() {
     assert!(p.read("ctxcurate.toml").contains("a.py"));
 }
 
+/// An `include` of a path that does not exist, or a glob that does not
+/// compile, is answered with the path on one line: a line break in it
+/// would read as a second line of the answer (`…\nx.py: included`), and
+/// escapes come back as the other tools show them.
+#[test]
+fn include_of_a_missing_path_shows_it_on_one_line() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    let mut server = McpServer::start(&p, &["--allow-edits"]);
+    for path in ["nope\u{1b}[2J\nx.py: included", "nope\u{202e}\r\n[a-.py"] {
+        let reply = server.call("include", json!({"paths": [path]}));
+        assert!(reply.is_error, "{path:?}: {}", reply.text);
+        assert!(
+            !reply.text.contains(['\n', '\r', '\u{1b}', '\u{202e}']),
+            "{path:?}: {:?}",
+            reply.text
+        );
+        assert!(reply.text.starts_with("nope") || reply.text.starts_with("bad glob nope"));
+    }
+    let file = std::fs::read_to_string(p.path("ctxcurate.toml")).unwrap_or_default();
+    assert!(!file.contains("nope"), "{file}");
+    // A repository's file named with a line break: the answers that name
+    // it (an edit's, another tool's error) keep to one line.
+    #[cfg(unix)]
+    {
+        p.write("two\nlines.py", "x = 1\n");
+        for (tool, args) in [
+            ("include", json!({"paths": ["two\nlines.py"]})),
+            (
+                "set_mode",
+                json!({"path": "two\nlines.py", "mode": "skeleton"}),
+            ),
+            ("exclude", json!({"paths": ["two\nlines.py"]})),
+            ("view", json!({"path": "gone\nnow.py"})),
+            ("symbols", json!({"path": "gone\nnow.py"})),
+            (
+                "mask",
+                json!({"path": "two\nlines.py", "symbol": "no\nsuch", "state": "sig"}),
+            ),
+        ] {
+            let reply = server.call(tool, args);
+            assert!(!reply.text.contains('\n'), "{tool}: {:?}", reply.text);
+        }
+    }
+}
+
 /// `set_mode` and `mask` write an entry for a file the preset does not
 /// list: for a credential file or a file behind a link out they are
 /// refused like `include` (before, `set_mode .env full` wrote `.env`
