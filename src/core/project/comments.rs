@@ -164,16 +164,23 @@ pub fn keep_comments(old: &str, new: &str) -> String {
         out.push_str(t);
         out.push('\n');
     }
-    for (n, raw) in new.lines().enumerate() {
+    // Each line as it was, its line end with it: a CR before the LF may
+    // be part of a multi-line string's value (found by the fuzz target:
+    // `x = """ 1\r\n"""` read back as another value, so every comment
+    // the edit took was lost to the fallback).
+    for (n, raw) in new.split_inclusive('\n').enumerate() {
         out.push_str(raw);
-        out.push('\n');
-        for (_, t) in inserts.iter().filter(|(at, _)| *at == Some(n)) {
+        let mut after = inserts.iter().filter(|(at, _)| *at == Some(n)).peekable();
+        if after.peek().is_some() && !raw.ends_with('\n') {
+            out.push('\n');
+        }
+        for (_, t) in after {
             out.push_str(t);
             out.push('\n');
         }
     }
-    if !new.ends_with('\n') && !new.is_empty() {
-        // `lines` dropped no final newline the text had not.
+    if !new.ends_with('\n') && !new.is_empty() && out.ends_with('\n') {
+        // No final line end the text had not.
         out.pop();
     }
     out
@@ -202,6 +209,24 @@ fn settle(lines: &[Line<'_>], at: Option<usize>) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `project_file` fuzz target: a CR before a line's LF
+    /// inside a multi-line string is part of its value; the lines the
+    /// guard wrote back lost it, so the text read back otherwise and the
+    /// save fell back to the text without the comments.
+    #[test]
+    fn a_carriage_return_in_a_multi_line_string_is_kept() {
+        let old = "x = \"\"\" 1\r\n\"\"\" # kept\n# gone with y\ny = 1\nz = 2\n";
+        let new = "x = \"\"\" 1\r\n\"\"\" # kept\nz = 2\n";
+        let kept = keep_comments(old, new);
+        assert_eq!(
+            kept,
+            "x = \"\"\" 1\r\n\"\"\" # kept\n# gone with y\nz = 2\n"
+        );
+        // No final line end is added, with or without a comment after it.
+        assert_eq!(keep_comments("a = 1\n# c\n", "a = 1"), "a = 1\n# c");
+        assert_eq!(keep_comments("a = 1 # c", "a = 1 # c"), "a = 1 # c");
+    }
 
     /// Found by the `project_file` fuzz target: an escape before a
     /// character of two bytes in a multi-line string (`"""\ȍ"""`) put

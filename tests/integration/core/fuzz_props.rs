@@ -810,3 +810,35 @@ annotation class Marker
         );
     }
 }
+
+/// Found by the `project_file` fuzz target: a CR before a line's LF in a
+/// multi-line string (its value), and an edit that removes a file entry
+/// with comments above it. The comment guard wrote lines back without
+/// the CR, the text read back otherwise, and the save fell back to the
+/// text the edit left: the entry's comments were lost.
+#[test]
+fn regression_an_edit_keeps_comments_when_a_string_holds_a_carriage_return() {
+    use ctxcurate::core::project::render_edit;
+    let text = "# top\nx=\"\"\" 1\r\n\"\"\"# after the string\nk = 3e19 # beside k\n\
+                #\n# above the first entry\n[[presets.default.files]]\n\
+                path = \"src/a.py\"   # beside the first path\n\
+                [[presets.default.files]]\npath = \"src/b.py\"\n";
+    let old = parse_text(Path::new("ctxcurate.toml"), text).expect("parses");
+    let mut new = old.clone();
+    new.presets
+        .entry("default".to_string())
+        .or_default()
+        .files
+        .remove(0);
+    let saved = render_edit(text, &old, &new).expect("renders");
+    let back = parse_text(Path::new("ctxcurate.toml"), &saved).expect("reads back");
+    assert!(back.same_shared(&new), "{saved}");
+    assert_eq!(back.extra, new.extra, "{saved}");
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('#') {
+            assert!(saved.contains(line), "comment {line:?} lost:\n{saved}");
+        }
+    }
+    assert!(saved.contains(" 1\r\n\"\"\""), "the string's CR: {saved:?}");
+}
