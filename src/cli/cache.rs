@@ -95,8 +95,9 @@ pub fn slices(path: &str, preset: Option<&str>, ctx: &mut Ctx) -> Result<()> {
         return Ok(());
     }
     let text = read_text(&project.root, &rel)?;
+    let mut resolver = anchor::Resolver::new(&text);
     for (i, slice) in item.custom_slices.iter().enumerate() {
-        let res = anchor::resolve(&text, slice);
+        let res = resolver.resolve(slice);
         let mut line = format!("{}. lines {}-{}", i + 1, slice.start_line, slice.end_line);
         if let Some(tag) = &slice.tag {
             line.push_str(&format!(" [{}]", display_line(tag, 60)));

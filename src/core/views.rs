@@ -257,7 +257,18 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
         .saturating_add(SLICES_SLACK);
     let mut shown = 0usize;
     let total = item.custom_slices.len();
+    let mut resolver = anchor::Resolver::new(text);
     for (index, slice) in item.custom_slices.iter().enumerate() {
+        if resolver.spent() {
+            notes.push(Note::new(
+                NoteKind::StaleSlice,
+                format!(
+                    "{} of {total} slices not looked for: finding the others again in this file took all the work one file may take (`ctxcurate slices` lists them)",
+                    total - index
+                ),
+            ));
+            break;
+        }
         if shown > bound {
             notes.push(Note::new(
                 NoteKind::Other,
@@ -269,7 +280,7 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
             break;
         }
         let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
-        match anchor::resolve(text, slice) {
+        match resolver.resolve(slice) {
             Resolution::Stale { reason } => notes.push(Note::new(
                 NoteKind::StaleSlice,
                 format!(

@@ -100,6 +100,42 @@ fn slices_that_each_cover_the_file_are_capped_with_a_note() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
+/// Stale slices whose anchors recur on every line each cost a pass over
+/// the file to look for (1,200 over 500,000 lines: `stats` 97 s, MCP
+/// `list_presets` 91 s, recheck 15 F3). The file's slices are looked for
+/// within a bound of work; the rest are named in one note, and `slices`
+/// says which.
+#[test]
+fn stale_slices_are_looked_for_within_a_bound_with_a_note() {
+    let p = Project::empty();
+    p.write("a.py", &"a\n".repeat(20_000));
+    let mut toml =
+        String::from("[[presets.default.files]]\npath = \"a.py\"\nview_mode = \"custom\"\n");
+    for i in 0..1200 {
+        toml.push_str(&format!(
+            "[[presets.default.files.custom_slices]]\nstart_line = {}\nend_line = 16000\n\
+             content_hash = \"{i:064x}\"\nfingerprint = \"{i:016x}\"\n\
+             anchor_before = [\"a\", \"a\", \"a\"]\nanchor_after = [\"a\", \"a\", \"b\"]\n",
+            1 + i
+        ));
+    }
+    p.write("ctxcurate.toml", &toml);
+    let note = "slices not looked for: finding the others again in this file took all the work one file may take";
+    let out = within(&p, &["build", "-o", "out.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stderr(&out).contains(note), "{}", stderr(&out));
+    let out = within(&p, &["stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = within(&p, &["slices", "a.py"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("1. lines 1-16000: stale ("), "{listed}");
+    assert!(
+        listed.contains("1200. lines 1200-16000: stale (not looked for: "),
+        "{listed}"
+    );
+}
+
 #[test]
 fn a_tsconfig_star_with_100000_targets_is_bounded() {
     let p = Project::empty();
