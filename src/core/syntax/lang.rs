@@ -179,13 +179,16 @@ fn deadline_for(base: Duration, len: usize) -> Duration {
     base.mul_f64((len as f64 / 524_288.0).max(1.0))
 }
 
-/// `deadline`, or a tenth of it once stopped parses have cost the process
-/// more than their allowance lately ([`parse_waste`]).
+/// `deadline`, or a tenth of it once stopped or slow parses have cost
+/// the process more than their allowance lately ([`parse_waste`]).
 fn shortened(deadline: Duration) -> Duration {
     if parse_waste::over_allowance(parse_deadline()) {
-        // At least a second (or the whole deadline, when shorter): the
-        // walk after a parse of well-formed code fits in it.
-        (deadline / parse_waste::SHORTENED_BY).max(deadline.min(Duration::from_secs(1)))
+        // At least a quarter of a second (or the whole deadline, when
+        // shorter): well-formed code parses and is walked far within it
+        // (a tenth of a 3 s deadline is 0.3 s, the most a file under
+        // 512 KiB gets). A second's floor let 21 malformed Lua files of
+        // 75 KB each take their full second (recheck 15, F1).
+        (deadline / parse_waste::SHORTENED_BY).max(deadline.min(Duration::from_millis(250)))
     } else {
         deadline
     }
@@ -225,9 +228,16 @@ pub(super) fn parse_tree(lang: Lang, source: &str, budget: &mut Budget) -> Optio
         let bytes = source.as_bytes();
         let mut read = |offset: usize, _: Point| bytes.get(offset..).unwrap_or_default();
         let options = ParseOptions::new().progress_callback(&mut progress);
+        let cpu_before = thread_cpu();
         let tree = parser.parse_with_options(&mut read, None, Some(options));
         if tree.is_none() {
             parser.reset();
+        } else {
+            budget.charge_if_slow(
+                cpu_before
+                    .zip(thread_cpu())
+                    .map(|(a, b)| b.saturating_sub(a)),
+            );
         }
         STOPPED.with(|s| s.set(stopped && tree.is_none()));
         tree
@@ -250,6 +260,12 @@ pub(super) struct Budget {
     /// Whether what the step cost once spent was added to the process's
     /// debt of stopped parses ([`parse_waste`]).
     charged: bool,
+    /// A parse that finishes but takes more CPU than this is slow (a
+    /// tenth of the deadline it would have had): what it cost is added to
+    /// the debt too, so files that each parse just under their deadline
+    /// are not free (24 malformed 75 KB Lua files: `map` 59 s of CPU,
+    /// recheck 15 F1). Well-formed code parses far within it.
+    slow: Duration,
 }
 
 /// How much more memory tree-sitter may take for one parse of `len`
@@ -274,6 +290,7 @@ impl Budget {
             started: Instant::now(),
             cpu_started: thread_cpu(),
             deadline: shortened(deadline_for(parse_deadline(), len)),
+            slow: deadline_for(parse_deadline(), len) / parse_waste::SHORTENED_BY,
             memory_started: allocator::thread_bytes(),
             memory_bound: memory_bound(len),
             charged: false,
@@ -290,6 +307,19 @@ impl Budget {
             memory_started: 0,
             memory_bound: 0,
             charged: true,
+            slow: Duration::ZERO,
+        }
+    }
+
+    /// Add a finished parse's CPU time `cpu` to the process's debt when
+    /// it was slow ([`Budget::slow`]).
+    fn charge_if_slow(&mut self, cpu: Option<Duration>) {
+        if let Some(cpu) = cpu
+            && cpu > self.slow
+            && !self.charged
+        {
+            self.charged = true;
+            parse_waste::charge(cpu);
         }
     }
 

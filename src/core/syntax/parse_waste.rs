@@ -1,9 +1,11 @@
-//! What stopped parses have cost the process lately. Each file's parse
-//! has its own deadline, so a checkout of a dozen malformed megabyte
+//! What stopped or slow parses have cost the process lately. Each file's
+//! parse has its own deadline, so a checkout of a dozen malformed megabyte
 //! files cost a dozen deadlines (`map` over twelve 1 MB Lua files: 69 s
-//! of CPU, recheck 14 F4). Past an allowance of CPU spent on parses that
-//! were stopped anyway (two deadlines), later parses get a tenth of their
-//! deadline (at least a second); the allowance comes back with time (a
+//! of CPU, recheck 14 F4), and files that each finish just under theirs
+//! as much (24 malformed 75 KB Lua files: 59 s, recheck 15 F1). Past an
+//! allowance of CPU spent on parses that were stopped anyway or took more
+//! than a tenth of their deadline (two deadlines), later parses get a
+//! tenth of their deadline (at least 0.25 s); the allowance comes back with time (a
 //! tenth of a second each second), so a long-lived TUI or MCP server is
 //! not slowed for good by one hostile request. Well-formed code parses
 //! far within a tenth of its deadline.
