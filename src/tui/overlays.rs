@@ -111,6 +111,7 @@ pub(super) fn on_overlay(state: &mut State, overlay: Overlay, action: Action) ->
             }
             Action::Cancel | Action::Quit => {
                 state.overlay = None;
+                state.quit_after_save = false;
                 state.say(Level::Info, "still waiting to save");
                 Vec::new()
             }

@@ -187,6 +187,11 @@ pub struct State {
     /// The user chose to quit without the waiting save: the event loop
     /// neither sends a last save nor waits for the saver.
     pub drop_pending_save: bool,
+    /// The user asked to quit while the last save waits for the lock (the
+    /// question is up): once it is saved the app quits, and a save that
+    /// gave up on the lock is tried again, the question still up, so a
+    /// `q` is never forgotten (recheck 15, F6: the app stayed for good).
+    pub quit_after_save: bool,
     pub preset_totals: PresetTotals,
 }
 
@@ -220,6 +225,7 @@ impl State {
             screen: Screen::default(),
             quit: false,
             save_locked: None,
+            quit_after_save: false,
             drop_pending_save: false,
             preset_totals: PresetTotals::default(),
         };

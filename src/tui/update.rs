@@ -466,6 +466,26 @@ fn on_disk(state: &mut State, outcome: SyncOutcome) -> Vec<Effect> {
     }
     // Whatever else the saver says, it no longer waits for the lock.
     let waited = state.save_locked.take().is_some();
+    if state.quit_after_save {
+        match &outcome {
+            // Saved (or nothing left to save): the quit the user asked for.
+            SyncOutcome::Saved | SyncOutcome::Unchanged => {
+                state.quit_after_save = false;
+                state.overlay = None;
+                state.quit = true;
+                return Vec::new();
+            }
+            // The saver gave up on the lock: the quit tries the save
+            // again, the question still up.
+            SyncOutcome::Failed(_) if waited => {
+                state.quit = true;
+                return Vec::new();
+            }
+            // A conflict, a file that does not parse: the app stays and
+            // says why.
+            _ => state.quit_after_save = false,
+        }
+    }
     if waited && outcome == SyncOutcome::Saved {
         state.say(Level::Info, "the lock was released: saved");
     }

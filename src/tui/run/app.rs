@@ -413,6 +413,7 @@ impl<'t> Loop<'t> {
                     self.run_effects(state, effects);
                     if locked {
                         state.quit = false;
+                        state.quit_after_save = true;
                         state.overlay = Some(Overlay::ConfirmQuit);
                         return Flushed::Asked;
                     }

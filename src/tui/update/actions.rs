@@ -74,8 +74,9 @@ with_action! {
 fn quit(state: &mut State) -> Vec<Effect> {
     if state.save_locked.is_some() {
         // Quitting would wait for the lock (or drop the change): the user
-        // decides which.
+        // decides which; once the save is done, the app quits.
         state.overlay = Some(Overlay::ConfirmQuit);
+        state.quit_after_save = true;
     } else {
         state.quit = true;
     }

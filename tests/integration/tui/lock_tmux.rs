@@ -68,3 +68,43 @@ fn yes_quits_at_once_without_the_save_that_waits() {
     tmux.wait("the app to quit", |t| !t.running());
     assert_eq!(p.read("ctxcurate.toml"), TOML, "the change stays unsaved");
 }
+
+/// Recheck 15, F6: `q` asked while the save waited for the lock, then the
+/// saver gave up on it (its bound, 2 s here): the question went away and
+/// so did the quit — the app stayed for good, even after the lock was let
+/// go. Now the quit outlasts a save that gave up: the save is tried
+/// again with the question still up, and once the lock is free the app
+/// saves and quits by itself.
+#[test]
+fn a_quit_outlasts_a_save_that_gave_up_on_the_lock() {
+    let Some(tmux) = Tmux::new("lock-quit-retry") else {
+        return;
+    };
+    let p = Project::fixture();
+    p.write("ctxcurate.toml", TOML);
+    let home = p.config_home.path().to_str().expect("a UTF-8 temp path");
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", home),
+        ("CTXCURATE_LOCK_TIMEOUT", "2"),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+    let held = hold_lock(&p);
+    tmux.keys(&["j", "l", "j", "j", "Space", "q"]);
+    tmux.wait("the question", |t| {
+        t.running() && t.screen().contains("Quit without saving?")
+    });
+    // Past two of the saver's bounds: it gave up at least once.
+    std::thread::sleep(std::time::Duration::from_secs(5));
+    assert!(tmux.running(), "{}", tmux.screen());
+    assert!(
+        tmux.screen().contains("Quit without saving?"),
+        "{}",
+        tmux.screen()
+    );
+    assert_eq!(p.read("ctxcurate.toml"), TOML, "nothing written yet");
+    drop(held);
+    tmux.wait("the app to save and quit by itself", |t| !t.running());
+    assert!(p.read("ctxcurate.toml").contains("\"src/util.c\""));
+}
