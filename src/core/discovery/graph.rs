@@ -21,6 +21,7 @@ mod modules;
 mod names;
 mod rank;
 mod resolve;
+mod search_index;
 pub(crate) mod test_files;
 mod view;
 

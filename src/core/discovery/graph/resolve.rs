@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use super::imports::{Include, PyImport};
 use super::layout::{Layout, beneath_dir, join, normalize, parent};
+use super::search_index::{SearchIndex, ancestor, climb};
 use crate::core::module_maps::stdlib;
 
 /// What one statement led to.
@@ -42,6 +43,8 @@ pub struct FileSet<'a> {
     dir_names: HashSet<&'a str>,
     /// Every folder path in the tree, root-relative.
     dirs: HashSet<&'a str>,
+    /// Which Python roots hold a name, where the include folders are.
+    index: SearchIndex<'a>,
 }
 
 impl<'a> FileSet<'a> {
@@ -60,12 +63,14 @@ impl<'a> FileSet<'a> {
         for list in by_name.values_mut() {
             list.sort_unstable();
         }
+        let index = SearchIndex::new(files, &layout);
         FileSet {
             files: files.iter().map(String::as_str).collect(),
             layout,
             by_name,
             dir_names,
             dirs,
+            index,
         }
     }
 
@@ -110,15 +115,26 @@ impl<'a> FileSet<'a> {
             }
         }
         let head = module.split('.').next().unwrap_or(module);
+        // Only the roots that hold `head` can hold the module (or a
+        // namespace part of it): the others are not probed.
+        let roots: Vec<&String> = if head.is_empty() {
+            self.layout.py_roots.iter().collect()
+        } else {
+            self.index
+                .roots_holding(head)
+                .iter()
+                .filter_map(|&i| self.layout.py_roots.get(i))
+                .collect()
+        };
         if stdlib::is_python(head) {
-            for root in &self.layout.py_roots {
+            for root in roots {
                 if self.module_file(root, "").is_none() {
                     bases.push((root.clone(), module.to_string()));
                 }
             }
             return bases;
         }
-        for root in &self.layout.py_roots {
+        for root in roots {
             bases.push((root.clone(), module.to_string()));
         }
         // A script's own directory is on `sys.path` too.
@@ -266,10 +282,10 @@ impl<'a> FileSet<'a> {
                 .iter()
                 .any(|(name, _)| name.split('.').next() == Some(head))
             || self
-                .layout
-                .py_roots
+                .index
+                .roots_holding(head)
                 .iter()
-                .enumerate()
+                .filter_map(|&i| Some((i, self.layout.py_roots.get(i)?)))
                 .filter(|(i, root)| {
                     *i < self.layout.py_shared_roots || beneath_dir(from_file, root)
                 })
@@ -285,19 +301,7 @@ impl<'a> FileSet<'a> {
         if inc.is_macro {
             return Resolution::Unresolved;
         }
-        let mut dirs: Vec<&str> = Vec::new();
-        if !inc.angled {
-            dirs.push(parent(from_file));
-        }
-        dirs.extend(self.layout.include_dirs.iter().map(String::as_str));
-        if !inc.angled {
-            dirs.push("");
-        }
-        if let Some(file) = dirs
-            .iter()
-            .filter_map(|dir| normalize(&join(dir, &inc.path)))
-            .find_map(|rel| self.get(&rel))
-        {
+        if let Some(file) = self.in_search_dirs(from_file, inc) {
             return Resolution::Files(vec![(file, 1.0)]);
         }
         let first_dir = inc.path.split_once('/').map(|(d, _)| d);
@@ -313,6 +317,46 @@ impl<'a> FileSet<'a> {
         } else {
             Resolution::External
         }
+    }
+
+    /// The file `inc` names in the first folder of its search that holds
+    /// it: the including file's folder (quoted includes), the include
+    /// folders in order, the root (quoted). Found from the files of that
+    /// name ([`SearchIndex`]), not by probing every folder.
+    fn in_search_dirs(&self, from_file: &str, inc: &Include) -> Option<&'a str> {
+        let (ups, rest) = climb(&inc.path)?;
+        let name = rest.rsplit('/').next().filter(|n| !n.is_empty())?;
+        let quoted = !inc.angled;
+        let mut best: Option<(usize, &'a str)> = None;
+        for &file in self.by_name.get(name)? {
+            // The folder the file lies in, as `rest` reaches it.
+            let dir = if file == rest {
+                ""
+            } else {
+                match file
+                    .strip_suffix(rest.as_str())
+                    .and_then(|d| d.strip_suffix('/'))
+                {
+                    Some(dir) => dir,
+                    None => continue,
+                }
+            };
+            let place = if quoted && ancestor(parent(from_file), ups) == Some(dir) {
+                Some(0)
+            } else if let Some(i) = self.index.include_place(&self.layout, dir, ups) {
+                Some(1 + i)
+            } else if quoted && ups == 0 && dir.is_empty() {
+                Some(usize::MAX)
+            } else {
+                None
+            };
+            if let Some(place) = place
+                && best.is_none_or(|(b, _)| place < b)
+            {
+                best = Some((place, file));
+            }
+        }
+        best.map(|(_, file)| file)
     }
 
     /// The project file whose path ends with `/{path}`, sharing the most
@@ -640,5 +684,80 @@ mod tests {
             is_macro: true,
         };
         assert_eq!(r("src/a.c", mac), ["?"]);
+    }
+
+    /// The search through the index finds what probing every folder in
+    /// order found (the way it was done before recheck 15), for quoted and
+    /// angled includes, climbs, folders named twice or not normalized.
+    #[test]
+    fn includes_found_through_the_index_are_those_probing_found() {
+        let all = files(&[
+            "a.h",
+            "inc/a.h",
+            "inc/sub/b.h",
+            "lib/include/a.h",
+            "lib/include/sub/b.h",
+            "lib/c.h",
+            "src/x.c",
+            "src/a.h",
+            "src/deep/y.c",
+            "src/deep/c.h",
+            "src/sub/b.h",
+            "third/z/include/sub/b.h",
+        ]);
+        let dir_orders: [&[&str]; 4] = [
+            &["inc", "lib/include", "src"],
+            &["lib/include", "inc", "./src", "lib/include"],
+            &["third/z/include", "src/deep", "../out"],
+            &[],
+        ];
+        let paths = [
+            "a.h",
+            "sub/b.h",
+            "c.h",
+            "../c.h",
+            "../a.h",
+            "../../a.h",
+            "./a.h",
+            "sub/../a.h",
+            "../include/a.h",
+            "deep/../a.h",
+            "../sub/b.h",
+            "nope.h",
+            "/abs/a.h",
+            "..",
+        ];
+        for dirs in dir_orders {
+            let set = FileSet::new(&all, layout(&[""], &[], dirs));
+            for from in ["src/x.c", "src/deep/y.c", "lib/c.h", "a.h"] {
+                for path in paths {
+                    for angled in [false, true] {
+                        let inc = Include {
+                            path: path.to_string(),
+                            angled,
+                            is_macro: false,
+                        };
+                        let mut probed: Vec<&str> = Vec::new();
+                        if !angled {
+                            probed.push(parent(from));
+                        }
+                        probed.extend(set.layout.include_dirs.iter().map(String::as_str));
+                        if !angled {
+                            probed.push("");
+                        }
+                        let old = probed
+                            .iter()
+                            .filter_map(|dir| normalize(&join(dir, path)))
+                            .find_map(|rel| set.get(&rel));
+                        assert_eq!(
+                            set.in_search_dirs(from, &inc),
+                            old,
+                            "{path} ({}) from {from} with {dirs:?}",
+                            if angled { "angled" } else { "quoted" }
+                        );
+                    }
+                }
+            }
+        }
     }
 }
