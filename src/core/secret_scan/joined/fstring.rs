@@ -4,8 +4,11 @@
 //! `f"ghp_{a}"` or `` `ghp_${a}` ``): read with each field's value in its
 //! place. A name's value is put in only when the f-string's text, or its
 //! text with the values in place, may hold a secret (a rule's keyword):
-//! `f"{a}{b}"` making `ghp_…` is read, `f"{host}/{path}"` is not. The
-//! bindings are read once per text, the first time a field names one.
+//! `f"{a}{b}"` making `ghp_…` is read, `f"{host}/{path}"` is not; without
+//! a keyword of its own, only an f-string whose name field is glued to
+//! another field or a token's character is looked at (a value standing
+//! alone is read where it is bound). The bindings are read once per text,
+//! the first time a field names one.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -135,6 +138,12 @@ pub(super) fn fields_at<'t>(
     let opener = usize::from(template) + 1;
     let mut cuts = Vec::new();
     let mut names = Vec::new();
+    // Whether a name field touches a token's character or another field
+    // (`{a}{b}`, `x{a}`): else its value is read where it is bound.
+    let glued_to =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'{' | b'}' | b'$');
+    let glues = |b: u8| b != quote && glued_to(b);
+    let mut glued = false;
     let mut i = open + 1;
     while i < close {
         let opens = if template {
@@ -164,10 +173,14 @@ pub(super) fn fields_at<'t>(
             cuts.push(Cut::removed(j - 1..j + 1));
         } else if !field.is_empty() && field.iter().all(|&b| ident(b)) {
             names.push(i..j + 1);
+            glued |= glues(bytes[i - 1]) || glues(bytes[j + 1]);
         }
         i = j + 1;
     }
-    if !names.is_empty() {
+    // Without a keyword of its own, an f-string can make a token only by
+    // gluing a name's value to more of it.
+    let wanted = !names.is_empty() && keep(&text[start..=close]);
+    if wanted || glued {
         let bound = bound.get_or_insert_with(|| bindings(text));
         let mut cost = 0;
         let named: Vec<Cut> = names
@@ -186,7 +199,6 @@ pub(super) fn fields_at<'t>(
             .collect();
         // What reading the values costs: the copy's growth, and the
         // f-string with them in place when its own text has no keyword.
-        let wanted = keep(&text[start..=close]);
         let cost = cost + if wanted { 0 } else { close + 1 - start };
         let affordable = !named.is_empty() && cost <= *budget;
         if affordable {
