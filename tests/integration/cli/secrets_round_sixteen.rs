@@ -112,6 +112,15 @@ fn planted() -> Vec<(&'static str, String, usize)> {
             2,
         ),
         (
+            "chain.py",
+            format!(
+                "k = \"{a1}\"\nk = k + \"{}\"\nk = k + \"{}\"\n",
+                &a2[..5],
+                &a2[5..]
+            ),
+            1,
+        ),
+        (
             "sep.py",
             format!("t = \"_\".join([\"ghp\", \"{}\"])\n", &ghp[4..]),
             1,

@@ -68,8 +68,9 @@ pub(super) fn through_name(bytes: &[u8], start: usize) -> Option<(Range<usize>, 
 }
 
 /// The end of a `+=` join whose first quote, at `start`, closes a literal
-/// assigned to a name (`k = "…"`, `k := "…"`, `k += "…"`): blanks, an
-/// optional `;`, at most one line break, the same name, `+=` and a quote.
+/// assigned to a name (`k = "…"`, `k := "…"`, `k += "…"`, `k = k + "…"`):
+/// blanks, an optional `;`, at most one line break, the same name, `+=`
+/// or `.=` (or `= k +`, `= k .`) and a quote.
 pub(super) fn plus_assign(bytes: &[u8], start: usize) -> Option<usize> {
     let quote = bytes[start];
     let mut i = blanks(bytes, start + 1);
@@ -97,10 +98,23 @@ pub(super) fn plus_assign(bytes: &[u8], start: usize) -> Option<usize> {
     }
     let name = &bytes[name..i];
     i = blanks(bytes, i);
-    if !matches!(bytes.get(i..i + 2), Some(b"+=" | b".=")) {
-        return None;
+    if matches!(bytes.get(i..i + 2), Some(b"+=" | b".=")) {
+        i = blanks(bytes, i + 2);
+    } else {
+        // `k = k + "…"` (PHP's `$k = $k . '…'`).
+        if bytes.get(i) != Some(&b'=') || bytes.get(i + 1) == Some(&b'=') {
+            return None;
+        }
+        i = blanks(bytes, i + 1);
+        if bytes.get(i..i + name.len()) != Some(name) {
+            return None;
+        }
+        i = blanks(bytes, i + name.len());
+        if !matches!(bytes.get(i), Some(b'+' | b'.')) {
+            return None;
+        }
+        i = blanks(bytes, i + 1);
     }
-    i = blanks(bytes, i + 2);
     (bytes.get(i) == Some(&quote) && assigned_name(bytes, start) == Some(name)).then_some(i + 1)
 }
 
@@ -123,11 +137,37 @@ fn assigned_name(bytes: &[u8], close: usize) -> Option<&[u8]> {
         }
         i
     };
-    let mut i = back_blanks(open);
+    let i = back_blanks(open);
+    // `k = k + "…"`: the name, `=`, the same name and an operator.
+    if i > 0 && matches!(bytes[i - 1], b'+' | b'.') {
+        let end = back_blanks(i - 1);
+        let mut j = end;
+        while j > 0 && ident(bytes[j - 1]) {
+            j -= 1;
+        }
+        let same = &bytes[j..end];
+        let k = back_blanks(j);
+        if same.is_empty() || k == 0 || bytes[k - 1] != b'=' {
+            return None;
+        }
+        return assigned_to(bytes, k - 1).filter(|name| *name == same);
+    }
     if i == 0 || bytes[i - 1] != b'=' {
         return None;
     }
-    i -= 1;
+    assigned_to(bytes, i - 1)
+}
+
+/// The name assigned by the `=` at `eq` (`k =`, `k :=`, `k +=`, `k .=`;
+/// not a comparison), read back.
+fn assigned_to(bytes: &[u8], eq: usize) -> Option<&[u8]> {
+    let back_blanks = |mut i: usize| {
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        i
+    };
+    let mut i = eq;
     match i.checked_sub(1).map(|j| bytes[j]) {
         Some(b'+' | b':' | b'.') => i -= 1,
         Some(b'=' | b'!' | b'<' | b'>' | b'-' | b'*' | b'/' | b'|' | b'&') => return None,
@@ -276,6 +316,11 @@ mod tests {
         assert_eq!(plus_assign(b"k == \"ab\"\nk += \"cd\"\n", 8), None);
         // PHP's `.=`.
         assert_eq!(plus_assign(b"$k = 'ab';\n$k .= 'cd';\n", 8), Some(18));
+        // `k = k + "…"`, twice; another name on the right is not.
+        let text = b"k = \"ab\"\nk = k + \"cd\"\nk = k + \"ef\"\n";
+        assert_eq!(plus_assign(text, 7), Some(18));
+        assert_eq!(plus_assign(text, 20), Some(31));
+        assert_eq!(plus_assign(b"k = \"ab\"\nk = j + \"cd\"\n", 7), None);
     }
 
     #[test]

@@ -66,6 +66,16 @@ fn round_sixteen_secrets_built_by_more_joins_are_found() {
             "aws-access-key",
         ),
         (
+            format!("k = \"{a1}\"\nk = k + \"{a2a}\"\nk = k + \"{a2b}\"\n"),
+            "k = \"",
+            "aws-access-key",
+        ),
+        (
+            format!("$k = '{a1}';\n$k = $k . '{a2}';\n"),
+            "$k = '",
+            "aws-access-key",
+        ),
+        (
             format!("t = \"_\".join([\"ghp\", \"{}\"])\n", &ghp[4..]),
             "join",
             "github-token",
