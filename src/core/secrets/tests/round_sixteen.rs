@@ -312,6 +312,16 @@ fn round_sixteen_small_shapes_are_found() {
             "password",
             "yaml-block-password",
         ),
+        (
+            "db:\n  password:\n    \"Xq9vR2mKz7Lp4tBw\"\n".to_string(),
+            "password",
+            "yaml-block-password",
+        ),
+        (
+            "db:\n  api_token:\n    'Xq9vR2mKz7Lp4tBwZ3'\n".to_string(),
+            "api_token",
+            "yaml-block-password",
+        ),
     ];
     check(&cases);
 }
@@ -326,6 +336,10 @@ fn round_sixteen_small_shapes_near_misses_stay_quiet() {
             "token: >\n  some_token_file_name\n",
             "secret:\n  name: db-credentials\n",
             "password: |\n  NotASecret!\n",
+            "password:\n  \"${DB_PASSWORD}\"\n",
+            "token:\n  \"{{ vault_token }}\"\n",
+            "password:\n  'changeme123'\n",
+            "secret:\n  \"/etc/secrets/db.txt\"\n",
         ]
         .map(String::from),
     );
