@@ -6,8 +6,10 @@
 //! Key members that never make a key: 16.5 s in a debug build before the
 //! search for their object had a floor; a megabyte of literals joined by
 //! `.`, `..`, `&`, `+`), and 1 MB then 10 MB of each join round fifteen
-//! added (`||`, `+=`, `concat(…)`, `"".join([…])`, f-string fields):
-//! linear when the second costs ten times the first.
+//! added (`||`, `+=`, `concat(…)`, `"".join([…])`, f-string fields) and
+//! round sixteen (template literals and backtick halves, `.=`,
+//! `"-".join`, a split through a name, names of long literals looked up
+//! without a keyword): linear when the second costs ten times the first.
 //!
 //! Run: `cargo bench --bench secret_scan` (optionally with directories:
 //! `cargo bench --bench secret_scan -- /path/to/tree …`).
@@ -97,6 +99,8 @@ fn main() {
         let scan = best(&|| rules.scan(&line).len());
         println!("1 MB of {piece:?}: whole scan {scan:?}");
     }
+    // A name bound to a literal of the longest length put in place.
+    let long = format!("a = \"{}\"\n", "x".repeat(1000));
     // (head, piece repeated, tail)
     for (head, piece, tail) in [
         ("", "\"a\" || ", ""),
@@ -110,6 +114,14 @@ fn main() {
         ("t = f\"ghp_", "{'a'}", "\"\n"),
         ("a = \"x\"\n", "t = f\"ghp_{a}{a}\"\n", ""),
         ("", "f\"{a}\" ", ""),
+        ("", "`a` + ", ""),
+        ("", "`x${a}` ", ""),
+        ("a = \"x\"\n", "t = `${a}${a}`\n", ""),
+        (long.as_str(), "t = f\"{a}{a}\"\n", ""),
+        ("m = \"x\"\n", "t = \"a\" + m + \"b\"\n", ""),
+        (long.as_str(), "t = \"a\" + a + \"b\"\n", ""),
+        ("x = \"-\".join([", "\"a\", ", "])\n"),
+        ("$k = 'a';\n", "$k .= 'a';\n", ""),
     ] {
         for mb in [1, 10] {
             let line = format!("{head}{}{tail}", piece.repeat((mb << 20) / piece.len()));

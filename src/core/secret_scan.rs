@@ -27,10 +27,15 @@ mod joined;
 mod jwk;
 mod jwk_examples;
 mod key_body;
+mod keystore;
 mod pem_examples;
 pub mod rules;
 mod shown;
 mod sieve;
+mod zip;
+
+#[cfg(test)]
+pub(crate) use zip::tests::zip as test_zip;
 
 use rules::{Decode, Rule, RuleSet};
 
@@ -336,7 +341,12 @@ impl RuleSet {
     /// compressed again cannot be read, and makes the stream unchecked
     /// unless a secret is found anyway.
     fn decoded(&self, bytes: &[u8]) -> Verdict {
-        use std::io::Read;
+        if zip::is_zip(bytes) {
+            return self.zipped(bytes);
+        }
+        if let Some(found) = keystore::read(bytes) {
+            return keystore_verdict(found);
+        }
         if !bytes.starts_with(&[0x1f, 0x8b]) {
             return if self.scan_at(&as_text(bytes), true).is_empty() {
                 Verdict::Clean
@@ -344,10 +354,67 @@ impl RuleSet {
                 Verdict::Secret
             };
         }
-        let mut gz = flate2::read::GzDecoder::new(bytes).take(MAX_INFLATED + 1);
+        let mut inflated = 0;
+        self.windows(flate2::read::GzDecoder::new(bytes), &mut inflated)
+    }
+
+    /// Whether the zip `bytes` hold a secret: each stored or deflated
+    /// member read as [`RuleSet::windows`] reads a gzip stream, all of
+    /// them within one [`MAX_INFLATED`]; a member that cannot be read
+    /// (encrypted, another method, an archive or a compressed stream
+    /// again), more than [`zip::MAX_MEMBERS`], or an archive cut short
+    /// make it [`Verdict::Unchecked`] unless a secret is found anyway.
+    fn zipped(&self, bytes: &[u8]) -> Verdict {
+        let Some((members, more)) = zip::members(bytes) else {
+            return Verdict::Unchecked;
+        };
+        let mut unread = more;
+        let mut inflated = 0;
+        for member in members {
+            let verdict = match member {
+                zip::Member::Stored(range) => {
+                    let data = &bytes[range];
+                    match keystore::read(data) {
+                        Some(found) => keystore_verdict(found),
+                        None => self.windows(data, &mut inflated),
+                    }
+                }
+                zip::Member::Deflated(range) => {
+                    let data = flate2::read::DeflateDecoder::new(&bytes[range]);
+                    self.windows(data, &mut inflated)
+                }
+                zip::Member::Unreadable => Verdict::Unchecked,
+            };
+            match verdict {
+                Verdict::Secret => return Verdict::Secret,
+                Verdict::Unchecked => unread = true,
+                Verdict::Clean => {}
+            }
+            if inflated > MAX_INFLATED {
+                return Verdict::Unchecked;
+            }
+        }
+        if unread {
+            Verdict::Unchecked
+        } else {
+            Verdict::Clean
+        }
+    }
+
+    /// Whether the bytes `reader` gives (an inflating stream) hold a
+    /// secret, read in windows of [`WINDOW`] bytes, each overlapping the
+    /// one before by [`OVERLAP`], so no more than a window is held however
+    /// far it inflates. `inflated` counts the bytes read, with those of
+    /// streams read before (an archive's members); past [`MAX_INFLATED`]
+    /// the stream is [`Verdict::Unchecked`], never passed unread. A stream
+    /// that opens as an archive or a compressed stream again, or a tar
+    /// member that does, cannot be read here: unchecked unless a secret
+    /// is found anyway; a Java keystore is judged by its entries.
+    fn windows(&self, reader: impl std::io::Read, inflated: &mut u64) -> Verdict {
+        use std::io::Read;
+        let mut gz = reader.take(MAX_INFLATED.saturating_sub(*inflated) + 1);
         let mut window: Vec<u8> = Vec::with_capacity(WINDOW);
         let mut chunk = vec![0u8; 16 << 10];
-        let mut inflated = 0u64;
         // Where the window starts in the inflated stream.
         let mut offset = 0u64;
         let mut unread = false;
@@ -366,9 +433,15 @@ impl RuleSet {
                     Ok(n) => window.extend_from_slice(&chunk[..n]),
                 }
             }
-            inflated += (window.len() - kept) as u64;
-            if inflated > MAX_INFLATED {
+            *inflated += (window.len() - kept) as u64;
+            if *inflated > MAX_INFLATED {
                 return Verdict::Unchecked;
+            }
+            if offset == 0 {
+                if let Some(found) = keystore::read(&window) {
+                    return keystore_verdict(found);
+                }
+                unread |= binary::is_packed(&window);
             }
             if !self.scan_at(&as_text(&window), true).is_empty() {
                 return Verdict::Secret;
@@ -393,6 +466,17 @@ impl RuleSet {
             window.drain(..from);
             offset += from as u64;
         }
+    }
+}
+
+/// The verdict on a Java keystore: a private or secret key entry is a
+/// secret, trusted certificates alone are not, one not read whole is
+/// unchecked.
+fn keystore_verdict(found: keystore::Keystore) -> Verdict {
+    match found {
+        keystore::Keystore::Key => Verdict::Secret,
+        keystore::Keystore::Certificates => Verdict::Clean,
+        keystore::Keystore::Unreadable => Verdict::Unchecked,
     }
 }
 

@@ -191,10 +191,10 @@ impl<'a> Scanner<'a> {
         };
         for (file, findings) in files.iter().zip(per_file) {
             for (finding, secret) in findings {
-                found.seen.insert(secret);
-                if !self.is_fixture(file, &finding) && !self.is_prose(file, &finding) {
+                if !self.is_fixture(file, &finding) && !self.is_prose(file, &finding, &secret) {
                     found.findings.push(finding);
                 }
+                found.seen.insert(secret);
             }
         }
         found
@@ -208,23 +208,26 @@ impl<'a> Scanner<'a> {
         self.rules.fixture_in_tests(&finding.rule) && fixtures::is_test_or_doc(&file.path)
     }
 
-    /// Whether `finding`, in `file`, is on a line of documentation in code
-    /// (a comment, a docstring) and its rule reads prose's shapes there
+    /// Whether `finding` (of `secret`), in `file`, is on a line of
+    /// documentation in code (a comment, a docstring) or in a comment
+    /// after code on its line, and its rule reads prose's shapes there
     /// ([`prose`]): not reported, its text still counts as seen.
-    fn is_prose(&self, file: &RenderedFile, finding: &Finding) -> bool {
+    fn is_prose(&self, file: &RenderedFile, finding: &Finding, secret: &str) -> bool {
         let Place::File { line, .. } = finding.place else {
             return false;
         };
         if !self.rules.quiet_in_prose(&finding.rule) {
             return false;
         }
+        let prose = |text: &str| {
+            prose::is_documentation(&file.path, text, line)
+                || prose::in_comment_after_code(&file.path, text, line, secret)
+        };
         if file.mode == ViewMode::Full && !file.text.is_empty() {
-            return prose::is_documentation(&file.path, &file.text, line);
+            return prose(&file.text);
         }
         let source = self.codebase.sources.file(self.codebase.root, &file.path);
-        source
-            .text()
-            .is_some_and(|text| prose::is_documentation(&file.path, text, line))
+        source.text().is_some_and(prose)
     }
 
     /// [`Scanner::composition`] when the files were scanned already (`c`'s
@@ -266,8 +269,10 @@ impl<'a> Scanner<'a> {
     pub fn file(&self, f: &RenderedFile) -> Vec<Finding> {
         self.file_secrets(f)
             .into_iter()
+            .filter(|(finding, secret)| {
+                !self.is_fixture(f, finding) && !self.is_prose(f, finding, secret)
+            })
             .map(|(finding, _)| finding)
-            .filter(|finding| !self.is_fixture(f, finding) && !self.is_prose(f, finding))
             .collect()
     }
 

@@ -56,7 +56,7 @@ fn is_tar_header(block: &[u8]) -> bool {
 }
 
 /// Whether `data` opens with the magic of a compressed or archived file.
-fn is_packed(data: &[u8]) -> bool {
+pub(super) fn is_packed(data: &[u8]) -> bool {
     const MAGICS: &[&[u8]] = &[
         &[0x1f, 0x8b],
         b"PK\x03\x04",

@@ -1,12 +1,15 @@
 //! String literals joined by concatenation, read as the one value they
 //! make: `"ghp_abc" + "def…"`, PHP's `.`, Lua's `..`, VB's `&`, Python's
 //! and C's implicit concatenation (`("correct horse " "battery staple")`),
-//! SQL's `||`, and either continued on the next line (`+ \` or VB's ` _`
-//! and a newline, an operator ending or opening a line, a parenthesised
-//! literal per line); a name built by `+=`, the literal arguments of
-//! `concat(…)` and `"".join([…])` ([`calls`]), and f-strings whose fields
-//! are literals or names bound to one ([`fstring`]). A secret split so
-//! matches no rule in its pieces.
+//! SQL's `||`, JavaScript's template literals (`` `ab` + `cd` ``: an
+//! operator needed), and either continued on the next line (`+ \` or VB's
+//! ` _` and a newline, an operator ending or opening a line, a
+//! parenthesised literal per line); a name built by `+=` or `.=`, the
+//! literal arguments of `concat(…)` and `"".join([…])`, a split through
+//! one name bound to a literal (`"ab" + x + "cd"`) ([`calls`]), and
+//! f-strings and template literals whose fields are literals or names
+//! bound to one ([`fstring`]). A secret split so matches no rule in its
+//! pieces.
 //!
 //! A join is a closing quote, blanks with at most one operator and at most
 //! one newline (after an optional `\` or `_`), and an opening quote of the
@@ -91,25 +94,33 @@ impl Joined {
 pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
     static QUOTES: OnceLock<AhoCorasick> = OnceLock::new();
     // One-byte needles: a `memchr2` search, as fast as reading the text.
-    let quotes_at = QUOTES.get_or_init(|| AhoCorasick::new(["\"", "'"]).expect("two needles"));
+    let quotes_at =
+        QUOTES.get_or_init(|| AhoCorasick::new(["\"", "'", "`"]).expect("three needles"));
     let bytes = text.as_bytes();
     let mut cuts: Vec<Cut> = Vec::new();
     let mut quotes = QuoteCount::default();
     let mut bound = None;
+    let mut budget = VALUES;
     let mut from = 0;
     while let Some(q) = quotes_at.find(Input::new(text).span(from..text.len())) {
         let start = q.start();
         // A call joining literals, or an f-string's fields: read whole,
         // from the quote that opens them.
         let read = calls::call_at(bytes, start)
-            .map(|(found, last)| (found.into_iter().map(Cut::removed).collect(), last))
+            .map(|(found, separator, last)| {
+                let cut = |range| Cut {
+                    range,
+                    value: separator.clone(),
+                };
+                (found.into_iter().map(cut).collect(), last)
+            })
             .or_else(|| {
-                // An f-string's quote opens a literal: an even count of
-                // its kind before it on its line.
-                let opens = fstring::prefix_start(bytes, start).is_some()
+                // An f-string's or a template's quote opens a literal: an
+                // even count of its kind before it on its line.
+                let opens = (bytes[start] == b'`' || fstring::prefix_start(bytes, start).is_some())
                     && quotes.before(text, start, bytes[start]) % 2 == 0;
                 opens
-                    .then(|| fstring::fields_at(text, start, &keep, &mut bound))
+                    .then(|| fstring::fields_at(text, start, &keep, &mut bound, &mut budget))
                     .flatten()
             });
         if let Some((found, last)) = read {
@@ -123,7 +134,21 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
             continue;
         }
         let Some(end) = join_at(bytes, start) else {
-            from = start + 1;
+            // A split through a name bound to a literal before it.
+            if let Some((name, end)) = calls::through_name(bytes, start)
+                && quotes.before(text, start, bytes[start]) % 2 == 1
+                && let Some(value) = bound_before(text, &mut bound, &text[name], start)
+                && value.len() <= budget
+            {
+                budget -= value.len();
+                cuts.push(Cut {
+                    range: start..end,
+                    value: Some(value),
+                });
+                from = end;
+            } else {
+                from = start + 1;
+            }
             continue;
         };
         from = end;
@@ -148,6 +173,27 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
     (!joined.text.is_empty()).then_some(joined)
 }
 
+/// How many bytes of bound literals the reading of one text may put in
+/// place in all (into the copy, or into an f-string to look for a
+/// keyword): a hostile text naming a long literal a million times would
+/// cost its length each time.
+const VALUES: usize = 16 << 20;
+
+/// The literal `name` is bound to last before `pos` (the bindings of
+/// `text` read the first time one is asked).
+fn bound_before<'t>(
+    text: &'t str,
+    bound: &mut Option<fstring::Bindings<'t>>,
+    name: &str,
+    pos: usize,
+) -> Option<Range<usize>> {
+    let at = bound
+        .get_or_insert_with(|| fstring::bindings(text))
+        .get(name)?;
+    let before = at.partition_point(|(p, _)| *p < pos);
+    Some(at[before.checked_sub(1)?].1.clone())
+}
+
 /// The end of the join whose first quote is at `start`: the quote, blanks
 /// with at most one operator (`+`, PHP's `.`, Lua's `..`, VB's `&`, SQL's `||`), then
 /// at most once a newline (after an optional `\` or VB's `_`) and blanks
@@ -155,7 +201,9 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
 /// `"[ \t]*op?[ \t]*(?:(?:\\|_)?[ \t]*\r?\n[ \t]*op?[ \t]*)?"` matches). A
 /// scan by hand: the regex's literal prefilter over the many ways a join
 /// can begin cost a whole scan of the standard library a tenth of its time.
-/// Else a `+=` join ([`calls::plus_assign`]).
+/// Template literals join only by an operator (`` `a` `b` `` is prose's
+/// code spans, or a tagged template). Else a `+=` join
+/// ([`calls::plus_assign`]).
 fn join_at(bytes: &[u8], start: usize) -> Option<usize> {
     let quote = bytes[start];
     let blanks = |mut i: usize| {
@@ -169,7 +217,9 @@ fn join_at(bytes: &[u8], start: usize) -> Option<usize> {
         Some([b'+' | b'.' | b'&', ..]) => i + 1,
         _ => i,
     };
-    let mut i = blanks(operator(blanks(start + 1)));
+    let first = blanks(start + 1);
+    let mut i = blanks(operator(first));
+    let mut joined_by = operator(first) > first;
     // The line's end: `\` or `_`, blanks, an optional `\r` and `\n`.
     let mut j = i;
     if matches!(bytes.get(j), Some(b'\\' | b'_')) {
@@ -179,9 +229,11 @@ fn join_at(bytes: &[u8], start: usize) -> Option<usize> {
         j += 1;
     }
     if bytes.get(j) == Some(&b'\n') {
-        i = blanks(operator(blanks(j + 1)));
+        let first = blanks(j + 1);
+        i = blanks(operator(first));
+        joined_by |= operator(first) > first;
     }
-    if bytes.get(i) == Some(&quote) {
+    if bytes.get(i) == Some(&quote) && (quote != b'`' || joined_by) {
         return Some(i + 1);
     }
     calls::plus_assign(bytes, start)
@@ -282,6 +334,7 @@ struct QuoteCount {
     counted_to: usize,
     double: usize,
     single: usize,
+    back: usize,
 }
 
 impl QuoteCount {
@@ -303,17 +356,18 @@ impl QuoteCount {
         }
         for i in self.counted_to..pos {
             match bytes[i] {
-                b'"' | b'\'' if i > 0 && bytes[i - 1] == b'\\' => {}
+                b'"' | b'\'' | b'`' if i > 0 && bytes[i - 1] == b'\\' => {}
                 b'"' => self.double += 1,
                 b'\'' => self.single += 1,
+                b'`' => self.back += 1,
                 _ => {}
             }
         }
         self.counted_to = pos.max(self.counted_to);
-        if quote == b'"' {
-            self.double
-        } else {
-            self.single
+        match quote {
+            b'"' => self.double,
+            b'`' => self.back,
+            _ => self.single,
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Documentation in code: whether a line of a source file is a comment
-//! or (in Python) a docstring, where a rule that reads prose's shapes
-//! (`in_prose = "quiet"`) reports nothing. Read only for such a rule's
-//! findings; config files and the code's own lines stay as they are.
+//! or (in Python) a docstring, or a secret stands in a comment after code
+//! on its line (`x = 1  # password = "…"`), where a rule that reads
+//! prose's shapes (`in_prose = "quiet"`) reports nothing. Read only for
+//! such a rule's findings; config files and the code's own lines stay as
+//! they are.
 
 /// How a file's language writes documentation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +51,45 @@ pub fn is_documentation(path: &str, text: &str, line: usize) -> bool {
                 || in_block_comment(text, at)
         }
     }
+}
+
+/// Whether `secret` stands on 1-based `line` of `text`, the source of
+/// `path`, only inside a comment that follows code there: after a `#`
+/// (Python, Ruby, Perl) or `//` (C's family, JavaScript…) that no string
+/// literal holds (`"https://…"`, `"# not a comment"` open none).
+pub fn in_comment_after_code(path: &str, text: &str, line: usize, secret: &str) -> bool {
+    let Some(family) = family(path) else {
+        return false;
+    };
+    let Some(at) = line_start(text, line) else {
+        return false;
+    };
+    let this = text[at..].lines().next().unwrap_or("");
+    let Some(comment) = comment_start(this, family) else {
+        return false;
+    };
+    !secret.is_empty() && !this[..comment].contains(secret) && this[comment..].contains(secret)
+}
+
+/// Where the comment on `line` starts, outside string literals.
+fn comment_start(line: &str, family: Family) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(_) if b == b'\\' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if matches!(b, b'"' | b'\'' | b'`') => quote = Some(b),
+            None if family == Family::Slashes && line[i..].starts_with("//") => return Some(i),
+            None if family != Family::Slashes && b == b'#' => return Some(i),
+            None => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// Byte offset where 1-based `line` starts.
@@ -158,6 +199,25 @@ mod tests {
         assert!(is_documentation("a.js", js, 6));
         // Config files have no documentation here.
         assert!(!is_documentation("a.ini", "# password: x y\n", 1));
+    }
+
+    #[test]
+    fn a_comment_after_code_is_told_from_strings() {
+        use super::in_comment_after_code;
+        let py = "x = 1  # password = \"a b\"\n";
+        assert!(in_comment_after_code("a.py", py, 1, "a b"));
+        let py = "x = \"# no\"; password = \"a b\"\n";
+        assert!(!in_comment_after_code("a.py", py, 1, "a b"));
+        let js = "u = \"https://x\"; p = 'a b'; // see p = 'a b'\n";
+        assert!(!in_comment_after_code("a.js", js, 1, "a b"));
+        let js = "f(); // password = 'a b'\n";
+        assert!(in_comment_after_code("a.js", js, 1, "a b"));
+        assert!(!in_comment_after_code(
+            "a.ini",
+            "x = 1 # p = a b\n",
+            1,
+            "a b"
+        ));
     }
 
     #[test]

@@ -1,8 +1,11 @@
 //! Joins spelled as calls or statements rather than operators: the
 //! literal arguments of `concat(…)` (SQL's `CONCAT`, Rust's `concat!`,
-//! JavaScript's `"a".concat(…)`) and of `"".join([…])`, and a name built
-//! by `+=` (`k = "AKIA…"` then `k += "…"`). Each is found from one quote
-//! looking a bounded way back, and read forward once.
+//! JavaScript's `"a".concat(…)`) and of `"".join([…])` or `"-".join((…))`
+//! (the separator put between), a name built by `+=` or PHP's `.=`
+//! (`k = "AKIA…"` then `k += "…"`), and a split through one name
+//! (`"ab" + x + "cd"`, the name's literal looked up by the caller). Each
+//! is found from one quote looking a bounded way back, and read forward
+//! once.
 
 use std::ops::Range;
 
@@ -24,9 +27,50 @@ fn ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
 }
 
+/// The longest name a split through a name is read with.
+const MAX_NAME: usize = 64;
+
+/// A split through one name: the quote at `start` closes a literal, then
+/// an operator (`+`, `.`, `..`, `&`, `||`), a name (PHP's `$x` too), an
+/// operator and the same quote on the line. The name's range and the end
+/// after that quote.
+pub(super) fn through_name(bytes: &[u8], start: usize) -> Option<(Range<usize>, usize)> {
+    let quote = bytes[start];
+    let operator = |i: usize| match bytes.get(i..) {
+        Some([b'.', b'.', ..] | [b'|', b'|', ..]) => i + 2,
+        Some([b'+' | b'.' | b'&', ..]) => i + 1,
+        _ => i,
+    };
+    let i = blanks(bytes, start + 1);
+    let j = operator(i);
+    if j == i {
+        return None;
+    }
+    let name = blanks(bytes, j);
+    let mut i = name + usize::from(bytes.get(name) == Some(&b'$'));
+    if bytes.get(i).is_none_or(u8::is_ascii_digit) {
+        return None;
+    }
+    while bytes.get(i).copied().is_some_and(ident) && i - name <= MAX_NAME {
+        i += 1;
+    }
+    let name = name..i;
+    if name.is_empty() || name.len() > MAX_NAME {
+        return None;
+    }
+    let i = blanks(bytes, i);
+    let j = operator(i);
+    if j == i {
+        return None;
+    }
+    let i = blanks(bytes, j);
+    (bytes.get(i) == Some(&quote)).then_some((name, i + 1))
+}
+
 /// The end of a `+=` join whose first quote, at `start`, closes a literal
-/// assigned to a name (`k = "…"`, `k := "…"`, `k += "…"`): blanks, an
-/// optional `;`, at most one line break, the same name, `+=` and a quote.
+/// assigned to a name (`k = "…"`, `k := "…"`, `k += "…"`, `k = k + "…"`):
+/// blanks, an optional `;`, at most one line break, the same name, `+=`
+/// or `.=` (or `= k +`, `= k .`) and a quote.
 pub(super) fn plus_assign(bytes: &[u8], start: usize) -> Option<usize> {
     let quote = bytes[start];
     let mut i = blanks(bytes, start + 1);
@@ -54,10 +98,23 @@ pub(super) fn plus_assign(bytes: &[u8], start: usize) -> Option<usize> {
     }
     let name = &bytes[name..i];
     i = blanks(bytes, i);
-    if bytes.get(i..i + 2) != Some(b"+=") {
-        return None;
+    if matches!(bytes.get(i..i + 2), Some(b"+=" | b".=")) {
+        i = blanks(bytes, i + 2);
+    } else {
+        // `k = k + "…"` (PHP's `$k = $k . '…'`).
+        if bytes.get(i) != Some(&b'=') || bytes.get(i + 1) == Some(&b'=') {
+            return None;
+        }
+        i = blanks(bytes, i + 1);
+        if bytes.get(i..i + name.len()) != Some(name) {
+            return None;
+        }
+        i = blanks(bytes, i + name.len());
+        if !matches!(bytes.get(i), Some(b'+' | b'.')) {
+            return None;
+        }
+        i = blanks(bytes, i + 1);
     }
-    i = blanks(bytes, i + 2);
     (bytes.get(i) == Some(&quote) && assigned_name(bytes, start) == Some(name)).then_some(i + 1)
 }
 
@@ -80,13 +137,39 @@ fn assigned_name(bytes: &[u8], close: usize) -> Option<&[u8]> {
         }
         i
     };
-    let mut i = back_blanks(open);
+    let i = back_blanks(open);
+    // `k = k + "…"`: the name, `=`, the same name and an operator.
+    if i > 0 && matches!(bytes[i - 1], b'+' | b'.') {
+        let end = back_blanks(i - 1);
+        let mut j = end;
+        while j > 0 && ident(bytes[j - 1]) {
+            j -= 1;
+        }
+        let same = &bytes[j..end];
+        let k = back_blanks(j);
+        if same.is_empty() || k == 0 || bytes[k - 1] != b'=' {
+            return None;
+        }
+        return assigned_to(bytes, k - 1).filter(|name| *name == same);
+    }
     if i == 0 || bytes[i - 1] != b'=' {
         return None;
     }
-    i -= 1;
+    assigned_to(bytes, i - 1)
+}
+
+/// The name assigned by the `=` at `eq` (`k =`, `k :=`, `k +=`, `k .=`;
+/// not a comparison), read back.
+fn assigned_to(bytes: &[u8], eq: usize) -> Option<&[u8]> {
+    let back_blanks = |mut i: usize| {
+        while i > 0 && matches!(bytes[i - 1], b' ' | b'\t') {
+            i -= 1;
+        }
+        i
+    };
+    let mut i = eq;
     match i.checked_sub(1).map(|j| bytes[j]) {
-        Some(b'+' | b':') => i -= 1,
+        Some(b'+' | b':' | b'.') => i -= 1,
         Some(b'=' | b'!' | b'<' | b'>' | b'-' | b'*' | b'/' | b'|' | b'&') => return None,
         _ => {}
     }
@@ -98,14 +181,23 @@ fn assigned_name(bytes: &[u8], close: usize) -> Option<&[u8]> {
     (i < end).then(|| &bytes[i..end])
 }
 
+/// The literals a call joins: the cuts between them, the range of the
+/// separator put in each cut's place (`"-".join`), the last literal's
+/// closing quote.
+pub(super) type Call = (Vec<Range<usize>>, Option<Range<usize>>, usize);
+
 /// The literal arguments of a call that joins them, when the quote at
 /// `open` opens the first: `concat(`, `CONCAT(`, `concat!(`,
-/// `"".join([` or `''.join((`. Returns the cuts between consecutive
-/// literal arguments (from one's closing quote to the next's opening one;
-/// for `"a".concat("b")`, also from the receiver's closing quote) and the
-/// last literal's closing quote. A non-literal argument ends the reading.
-pub(super) fn call_at(bytes: &[u8], open: usize) -> Option<(Vec<Range<usize>>, usize)> {
-    let receiver = opens_call(bytes, open)?;
+/// `"".join([`, `''.join((` or `"-".join([`. Returns the cuts between
+/// consecutive literal arguments (from one's closing quote to the next's
+/// opening one; for `"a".concat("b")`, also from the receiver's closing
+/// quote), the separator, and the last literal's closing quote. A
+/// non-literal argument ends the reading.
+pub(super) fn call_at(bytes: &[u8], open: usize) -> Option<Call> {
+    let (receiver, separator) = match opens_call(bytes, open)? {
+        Opens::Concat(receiver) => (receiver, None),
+        Opens::Join(separator) => (None, separator),
+    };
     let mut cuts: Vec<Range<usize>> = receiver.map(|r| r..open + 1).into_iter().collect();
     let mut at = open;
     let last = loop {
@@ -121,7 +213,18 @@ pub(super) fn call_at(bytes: &[u8], open: usize) -> Option<(Vec<Range<usize>>, u
         cuts.push(close..i + 1);
         at = i;
     };
-    (!cuts.is_empty()).then_some((cuts, last))
+    (!cuts.is_empty()).then_some((cuts, separator, last))
+}
+
+/// The longest separator of a `.join` read: a dash, an underscore, a dot.
+const MAX_SEPARATOR: usize = 3;
+
+/// What a call that joins literals opens with.
+enum Opens {
+    /// `concat(`: with the receiver's closing quote of `"a".concat(`.
+    Concat(Option<usize>),
+    /// `"sep".join(`: the separator's characters, when not empty.
+    Join(Option<Range<usize>>),
 }
 
 /// The closing quote of the literal opened at `open`, on its line.
@@ -139,8 +242,8 @@ fn literal_end(bytes: &[u8], open: usize) -> Option<usize> {
 }
 
 /// Whether the quote at `open` opens the first argument of a joining
-/// call; with it, the receiver's closing quote of `"a".concat(`.
-fn opens_call(bytes: &[u8], open: usize) -> Option<Option<usize>> {
+/// call, and which.
+fn opens_call(bytes: &[u8], open: usize) -> Option<Opens> {
     let before = |i: usize| i.checked_sub(1).map(|j| bytes[j]);
     // Blanks and line breaks before a quote stand before it alone: each
     // is read back once.
@@ -148,16 +251,27 @@ fn opens_call(bytes: &[u8], open: usize) -> Option<Option<usize>> {
     while before(i).is_some_and(|b| b.is_ascii_whitespace()) {
         i -= 1;
     }
-    // `"".join([` / `"".join((`: a list or tuple inside the call.
+    // `"".join([` / `"-".join((`: a list or tuple inside the call.
     if let Some(b'[' | b'(') = before(i) {
         let mut j = i - 1;
         while before(j).is_some_and(|b| b.is_ascii_whitespace()) {
             j -= 1;
         }
-        if before(j) == Some(b'(') && j >= 8 {
-            let head = &bytes[j - 8..j - 1];
-            if head == b"\"\".join" || head == b"''.join" {
-                return Some(None);
+        if before(j) == Some(b'(') && j >= 8 && &bytes[j - 6..j - 1] == b".join" {
+            // The separator's literal, closing just before `.join`.
+            let close = j - 7;
+            let quote = bytes[close];
+            if matches!(quote, b'"' | b'\'') {
+                let sep_open = (close.saturating_sub(MAX_SEPARATOR + 1)..close)
+                    .rev()
+                    .find(|&k| bytes[k] == quote)?;
+                let separator = sep_open + 1..close;
+                let plain = bytes[separator.clone()]
+                    .iter()
+                    .all(|b| !matches!(b, b'\\' | b'\n' | b'"' | b'\''));
+                if plain {
+                    return Some(Opens::Join((!separator.is_empty()).then_some(separator)));
+                }
             }
         }
     }
@@ -184,7 +298,7 @@ fn opens_call(bytes: &[u8], open: usize) -> Option<Option<usize>> {
         .then(|| w - 1)
         .and_then(|dot| dot.checked_sub(1))
         .filter(|&q| matches!(bytes[q], b'"' | b'\''));
-    Some(receiver)
+    Some(Opens::Concat(receiver))
 }
 
 #[cfg(test)]
@@ -200,11 +314,30 @@ mod tests {
         // Another name, or a comparison, is no join.
         assert_eq!(plus_assign(b"k = \"ab\"\nj += \"cd\"\n", 7), None);
         assert_eq!(plus_assign(b"k == \"ab\"\nk += \"cd\"\n", 8), None);
+        // PHP's `.=`.
+        assert_eq!(plus_assign(b"$k = 'ab';\n$k .= 'cd';\n", 8), Some(18));
+        // `k = k + "…"`, twice; another name on the right is not.
+        let text = b"k = \"ab\"\nk = k + \"cd\"\nk = k + \"ef\"\n";
+        assert_eq!(plus_assign(text, 7), Some(18));
+        assert_eq!(plus_assign(text, 20), Some(31));
+        assert_eq!(plus_assign(b"k = \"ab\"\nk = j + \"cd\"\n", 7), None);
+    }
+
+    #[test]
+    fn a_split_through_one_name_is_read() {
+        let text = b"t = \"ab\" + x + \"cd\"";
+        assert_eq!(through_name(text, 7), Some((11..12, 16)));
+        let text = b"$t = 'ab' . $mid . 'cd';";
+        assert_eq!(through_name(text, 8), Some((12..16, 20)));
+        // A call, an attribute, or one operator is not.
+        assert_eq!(through_name(b"\"ab\" + f(x) + \"cd\"", 3), None);
+        assert_eq!(through_name(b"\"ab\" + x.y + \"cd\"", 3), None);
+        assert_eq!(through_name(b"\"ab\" x + \"cd\"", 3), None);
     }
 
     /// The cuts of a call and its last literal's closing quote.
     fn cut_at(text: &[u8], open: usize) -> Option<(Range<usize>, usize)> {
-        call_at(text, open).and_then(|(cuts, last)| {
+        call_at(text, open).and_then(|(cuts, _, last)| {
             assert_eq!(cuts.len(), 1, "{cuts:?}");
             cuts.into_iter().next().map(|c| (c, last))
         })
@@ -220,7 +353,11 @@ mod tests {
         assert_eq!(cut_at(text, 12), Some((3..13, 15)));
         // Not a joining call.
         assert_eq!(call_at(b"f('ab', 'cd')", 2), None);
-        assert_eq!(call_at(b"\"-\".join([\"ab\", \"cd\"])", 10), None);
+        // A separator is put between.
+        let text = b"\"-\".join([\"ab\", \"cd\"])";
+        assert_eq!(cut_at(text, 10), Some((13..17, 19)));
+        assert_eq!(call_at(text, 10).and_then(|(_, sep, _)| sep), Some(1..2));
+        assert_eq!(call_at(b"x.join([\"ab\", \"cd\"])", 8), None);
         assert_eq!(call_at(b"myconcat('ab', 'cd')", 9), None);
     }
 }
