@@ -231,8 +231,11 @@ impl Sinks {
                 if !fresh.iter().any(|s| text.contains(&format!("{}(", s.name))) {
                     continue;
                 }
-                let runs = dynamic::python_sink_calls(&text, &fresh);
+                let stem = real.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                let dir = real.parent().unwrap_or(Path::new(""));
+                let runs = dynamic::python_sink_calls(&text, &fresh, &module_name(dir, stem));
                 refuse_runs(rel, &runs.unknown, out);
+                refuse_known_runs(rel, &runs.refusals, out);
                 if runs.hands_a_shell && handing.insert(n) {
                     env.read_handed(rel, &text);
                 }
@@ -242,6 +245,15 @@ impl Sinks {
             self.add(next.clone());
             fresh = next;
         }
+    }
+}
+
+/// A refusal for each call of script `rel` whose known argv or shell
+/// line runs what no review covers (`["git", "commit"]`), with why.
+fn refuse_known_runs(rel: &str, found: &[(String, String)], out: &mut Reached) {
+    for (why, shown) in found.iter().take(MAX_NAMES) {
+        out.patterns
+            .insert(format!("{}{why} ({rel}: `{shown}`)", super::unknown::MARK));
     }
 }
 
@@ -1004,6 +1016,7 @@ fn python_runs(
     let computed = dynamic::python(text);
     refuse_computed(at.file, &computed.unknown, out);
     refuse_runs(at.file, &computed.runs, out);
+    refuse_known_runs(at.file, &computed.refusals, out);
     // `python3 -m pkg` in a string runs `pkg/__main__.py` too.
     let run = literal::python_modules(text, &['\'', '"']);
     let mains = run.iter().map(|m| format!("{m}.__main__"));
@@ -1026,7 +1039,25 @@ fn python_runs(
             look_up(real_root, base, &name.parts, folders, out, found);
         }
     }
-    computed.sinks
+    let module = module_name(at.dir, at.stem);
+    computed
+        .sinks
+        .into_iter()
+        .map(|s| s.in_module(&module))
+        .collect()
+}
+
+/// The name a Python file is imported by (its last part): its stem, or
+/// for a package's `__init__.py` its folder's name.
+fn module_name(dir: &Path, stem: &str) -> String {
+    match stem {
+        "__init__" => dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string(),
+        _ => stem.to_string(),
+    }
 }
 
 /// A refusal for each call of script `rel` that loads code by a name

@@ -14,6 +14,7 @@
 //! way but a string literal is unknown (more refusals, never fewer).
 
 pub(super) mod argv;
+mod py_names;
 
 use super::env_path;
 use std::collections::{HashMap, HashSet};
@@ -40,6 +41,9 @@ pub(super) struct Dynamic {
     pub(super) runs: Vec<String>,
     /// The functions that run a parameter ([`argv::Sink`]).
     pub(super) sinks: Vec<argv::Sink>,
+    /// What a known argv or shell line runs that no review covers
+    /// ([`argv::Runs::refusals`]): why, and the call's line.
+    pub(super) refusals: Vec<(String, String)>,
 }
 
 /// The Python calls that load by a name or path, the argument that names
@@ -150,12 +154,13 @@ pub(super) fn python(text: &str) -> Dynamic {
     let runs = argv::python(&code, &bound);
     out.runs = runs.unknown;
     out.sinks = runs.sinks;
+    out.refusals = runs.refusals;
     out
 }
 
 /// What Python `text` hands the functions of `sinks` ([`argv::sink_calls`]).
-pub(super) fn python_sink_calls(text: &str, sinks: &[argv::Sink]) -> argv::Runs {
-    argv::sink_calls(&python_code(text), sinks)
+pub(super) fn python_sink_calls(text: &str, sinks: &[argv::Sink], stem: &str) -> argv::Runs {
+    argv::sink_calls(&python_code(text), sinks, stem)
 }
 
 /// What JavaScript `text` loads by a computed specifier.
@@ -336,6 +341,7 @@ enum Lang {
 /// The names a script binds, and to what: a name is known when every
 /// binding is an assignment of a known expression, bound only to
 /// literals when each is one.
+#[derive(Clone)]
 struct Bound {
     assigned: HashMap<String, Vec<String>>,
     /// Names bound otherwise: a loop's, a parameter, `with … as`, a

@@ -7,6 +7,11 @@
 //! a program that runs no script (`["git", "log", ref]`) runs no project
 //! file and is let be. Text, not a parse: more refusals, never fewer.
 
+mod hooks;
+
+pub(super) use hooks::{argv_refusals, line_refusals};
+
+use super::py_names::{self, Names};
 use super::{Bound, MAX_CALLS, arguments, literal, shown};
 
 /// How a call hands over what it runs.
@@ -80,6 +85,10 @@ pub(in crate::core::trust::imports) struct Runs {
     /// Whether it calls a sink that runs a shell line (its strings are
     /// then shell lines).
     pub(in crate::core::trust::imports) hands_a_shell: bool,
+    /// What a known argv or shell line runs that no review covers (a
+    /// git command that runs the repository's hooks, a shell line's
+    /// `xargs sh`; `trust/unknown.rs`): why, and the call's line.
+    pub(in crate::core::trust::imports) refusals: Vec<(String, String)>,
 }
 
 /// A function that runs its parameter: `def run(cmd):
@@ -93,52 +102,147 @@ pub(in crate::core::trust::imports) struct Sink {
     param: String,
     /// Whether it is a shell line (else an argv, or a lone program).
     shell: bool,
+    /// The module that defines it (`util` of `tools/util.py`, a
+    /// package's folder for its `__init__.py`); empty when not known.
+    module: String,
+}
+
+impl Sink {
+    /// The sink, defined in module `module`.
+    pub(in crate::core::trust::imports) fn in_module(mut self, module: &str) -> Sink {
+        self.module = module.to_string();
+        self
+    }
 }
 
 /// The most sinks kept for one command.
 pub(in crate::core::trust::imports) const MAX_SINKS: usize = 256;
 
-/// The calls of Python `code` (comments and docstrings blanked) that run
-/// a program or script known only as they run, each line once, trimmed;
-/// an argv or line that is the enclosing function's parameter makes that
-/// function a [`Sink`] instead.
-pub(super) fn python(code: &str, bound: &Bound) -> Runs {
-    let bound = &Names::read(code, bound);
-    let mut out = Runs::default();
-    for (call, form) in CALLS {
-        for (at, _) in code.match_indices(call).take(MAX_CALLS) {
-            let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                || code[..at].trim_end().ends_with("def")
-            {
+/// The module each call of [`CALLS`] written without one belongs to.
+const MODULE_OF: &[(&str, &str)] = &[
+    ("check_call", "subprocess"),
+    ("check_output", "subprocess"),
+    ("Popen", "subprocess"),
+    ("getoutput", "subprocess"),
+    ("getstatusoutput", "subprocess"),
+    ("create_subprocess_shell", "asyncio"),
+    ("create_subprocess_exec", "asyncio"),
+];
+
+/// The calls read in `code`: [`CALLS`], and the names its imports give
+/// them (`from subprocess import run as r` → `r(`, `import subprocess as
+/// sp` → `sp.run(`), each with whether it is a bare name (then
+/// `obj.r(` is another function).
+fn calls(code: &str) -> Vec<(String, Form, bool)> {
+    let mut out: Vec<(String, Form, bool)> = CALLS
+        .iter()
+        .map(|(call, form)| (call.to_string(), *form, false))
+        .collect();
+    for import in py_names::imports(code) {
+        for (call, form) in CALLS {
+            let name = call.trim_end_matches('(');
+            let (module, bare) = match name.split_once('.') {
+                Some(split) => split,
+                None => match MODULE_OF.iter().find(|(n, _)| *n == name) {
+                    Some((_, module)) => (*module, name),
+                    None => continue,
+                },
+            };
+            if import.module != module {
                 continue;
             }
-            let args = arguments(&code[at + call.len()..]);
-            let call = Call { args: &args, bound };
-            if !call.known(*form) {
-                out.note(code, at, call.handed(*form));
+            let added = match import.name.as_deref() {
+                None if name.contains('.') && import.local != module => {
+                    (format!("{}.{bare}(", import.local), false)
+                }
+                Some("*") if name.contains('.') => (format!("{bare}("), true),
+                Some(taken) if taken == bare && import.local != name => {
+                    (format!("{}(", import.local), true)
+                }
+                _ => continue,
+            };
+            if !out.iter().any(|(c, _, _)| *c == added.0) {
+                out.push((added.0, *form, added.1));
             }
         }
     }
     out
 }
 
-/// The calls of `code` to a function of `sinks` whose argument (the
-/// argv or line it runs) is known only as it runs, read as
-/// [`python`] reads a call of `subprocess.run`.
-pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink]) -> Runs {
-    let bound = Bound::read(code, super::Lang::Python);
-    let bound = Names::read(code, &bound);
+/// The places of `call` in `code` that call it: not a longer name's end
+/// (`my_run(`), nor its definition, nor for a `bare` name a method's
+/// (`obj.run(`).
+fn call_sites<'a>(code: &'a str, call: &'a str, bare: bool) -> impl Iterator<Item = usize> + 'a {
+    code.match_indices(call)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
+            let before = code[..at].chars().next_back();
+            !(before.is_some_and(|c| c.is_alphanumeric() || c == '_' || (bare && c == '.'))
+                || code[..at].trim_end().ends_with("def"))
+        })
+        .take(MAX_CALLS)
+}
+
+/// The names seen at `at`: its function's ([`Names::in_def`]), kept in
+/// `scopes` by the function's start, or the file's.
+fn names_at<'a>(
+    code: &str,
+    at: usize,
+    file: &'a Names,
+    scopes: &'a mut std::collections::HashMap<usize, Names>,
+) -> &'a Names {
+    match py_names::enclosing_def(code, at) {
+        Some(def) => scopes
+            .entry(def.start())
+            .or_insert_with(|| Names::in_def(code, &def, file)),
+        None => file,
+    }
+}
+
+/// The calls of Python `code` (comments and docstrings blanked) that run
+/// a program or script known only as they run, each line once, trimmed;
+/// an argv or line that is the enclosing function's parameter makes that
+/// function a [`Sink`] instead.
+pub(super) fn python(code: &str, bound: &Bound) -> Runs {
+    let file = Names::read(code, bound.clone());
+    let mut scopes = std::collections::HashMap::new();
+    let mut out = Runs::default();
+    for (call, form, bare) in calls(code) {
+        for at in call_sites(code, &call, bare) {
+            let names = names_at(code, at, &file, &mut scopes);
+            let args = arguments(&code[at + call.len()..]);
+            let call = Call {
+                args: &args,
+                bound: names,
+            };
+            if !call.known(form) {
+                out.note(code, at, call.handed(form));
+            }
+            for why in call.refusals(form) {
+                out.refuse(code, at, why);
+            }
+        }
+    }
+    out
+}
+
+/// The calls of `code` (the file of module `stem`) to a function of
+/// `sinks` whose argument (the argv or line it runs) is known only as it
+/// runs, read as [`python`] reads a call of `subprocess.run`. A call of
+/// a function another module defines under the same name (`other.run(`
+/// with `import other`, `run(` with `from other import run`) is not one.
+pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink], stem: &str) -> Runs {
+    let file = Names::read(code, Bound::read(code, super::Lang::Python));
+    let imports = py_names::imports(code);
+    let mut scopes = std::collections::HashMap::new();
     let mut out = Runs::default();
     for sink in sinks {
         let call_text = format!("{}(", sink.name);
-        for (at, _) in code.match_indices(&call_text).take(MAX_CALLS) {
-            let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                || code[..at].trim_end().ends_with("def")
-            {
+        for at in call_sites(code, &call_text, false) {
+            if !reaches(code, at, sink, &imports, stem) {
                 continue;
             }
+            let names = names_at(code, at, &file, &mut scopes);
             let args = arguments(&code[at + call_text.len()..]);
             let positional: Vec<String> = args
                 .iter()
@@ -161,14 +265,67 @@ pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink]) ->
             let one: Vec<String> = std::iter::once(given).chain(shell).collect();
             let call = Call {
                 args: &one,
-                bound: &bound,
+                bound: names,
             };
             if !call.known(Form::Argv(0)) {
                 out.note(code, at, call.handed(Form::Argv(0)));
             }
+            for why in call.refusals(Form::Argv(0)) {
+                out.refuse(code, at, why);
+            }
         }
     }
     out
+}
+
+/// Whether the call at `at` of `sink`'s name may call `sink`: not when
+/// it is qualified by a module the file imports that is not the sink's
+/// (`other.run(`), nor, bare, when the file takes that name from such a
+/// module (`from other import run`) and is not the sink's own.
+fn reaches(code: &str, at: usize, sink: &Sink, imports: &[py_names::Import], stem: &str) -> bool {
+    if sink.module.is_empty() {
+        return true;
+    }
+    let before = &code[..at];
+    if let Some(qualified) = before.strip_suffix('.') {
+        let chain: String = qualified
+            .chars()
+            .rev()
+            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
+            .collect::<Vec<char>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let first = chain.split('.').next().unwrap_or("");
+        let Some(import) = imports.iter().find(|i| i.local == first) else {
+            // An object (`self.run(`, `A().run(`): may be the sink.
+            return true;
+        };
+        // The module the chain names: its first part put back to what
+        // the import binds (`u` of `import util as u` → `util`).
+        let target = match &import.name {
+            Some(name) => format!("{}.{name}", import.module),
+            None if import.module.split('.').next() != Some(first) => import.module.clone(),
+            None => first.to_string(),
+        };
+        let named = match chain.split_once('.') {
+            Some((_, rest)) => format!("{target}.{rest}"),
+            None => target,
+        };
+        let last = named.rsplit('.').next().unwrap_or("");
+        return last.is_empty() || last == sink.module;
+    }
+    if stem == sink.module {
+        return true;
+    }
+    let taken: Vec<&py_names::Import> = imports
+        .iter()
+        .filter(|i| i.local == sink.name && i.name.is_some())
+        .collect();
+    taken.is_empty()
+        || taken
+            .iter()
+            .any(|i| i.module_stem().is_empty() || i.module_stem() == sink.module)
 }
 
 impl Runs {
@@ -177,14 +334,15 @@ impl Runs {
     /// line) of the function around it, else a refusal.
     fn note(&mut self, code: &str, at: usize, handed: Option<(String, bool)>) {
         if let Some((param, shell)) = handed
-            && let Some((name, params)) = enclosing_def(code, at)
-            && let Some(index) = params.iter().position(|p| *p == param)
+            && let Some(def) = py_names::enclosing_def(code, at)
+            && let Some(index) = def.params.iter().position(|p| *p == param)
         {
             let sink = Sink {
-                name,
+                name: def.name,
                 index,
                 param,
                 shell,
+                module: String::new(),
             };
             if !self.sinks.contains(&sink) && self.sinks.len() < MAX_SINKS {
                 self.sinks.push(sink);
@@ -196,98 +354,20 @@ impl Runs {
             self.unknown.push(shown);
         }
     }
-}
 
-/// The function whose body holds `at`: its name and its positional
-/// parameters' names (`self`, `cls` left out, `*args` as `args`).
-fn enclosing_def(code: &str, at: usize) -> Option<(String, Vec<String>)> {
-    let line_start = code[..at].rfind('\n').map_or(0, |s| s + 1);
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    let mut limit = indent(&code[line_start..]);
-    let mut end = line_start;
-    for _ in 0..2000 {
-        let start = code[..end.saturating_sub(1)]
-            .rfind('\n')
-            .map_or(0, |s| s + 1);
-        let line = &code[start..end.saturating_sub(1).max(start)];
-        // A signature's `) -> str:`, a list's `]`: no block of its own.
-        let closing = line.trim_start().starts_with([')', ']', '}']);
-        if !line.trim().is_empty() && indent(line) < limit && !closing {
-            let body = line.trim_start();
-            let body = body.strip_prefix("async ").unwrap_or(body);
-            if let Some(rest) = body.strip_prefix("def ") {
-                let (name, after) = rest.split_once('(')?;
-                let from = start + (line.len() - after.len());
-                let params = arguments(&code[from..])
-                    .iter()
-                    .map(|p| {
-                        let p = p.split([':', '=']).next().unwrap_or("");
-                        p.trim().trim_start_matches('*').to_string()
-                    })
-                    .filter(|p| !p.is_empty() && p != "self" && p != "cls" && p != "/")
-                    .collect();
-                return Some((name.trim().to_string(), params));
-            }
-            limit = indent(line);
-            if limit == 0 {
-                return None;
-            }
+    /// The call at `at` runs what no review covers, for `why`.
+    fn refuse(&mut self, code: &str, at: usize, why: String) {
+        let found = (why, shown(code, at));
+        if !self.refusals.contains(&found) && self.refusals.len() < MAX_SINKS {
+            self.refusals.push(found);
         }
-        if start == 0 {
-            return None;
-        }
-        end = start;
-    }
-    None
-}
-
-/// The names a script binds ([`Bound`]), and the lists it writes over
-/// several lines (`cmd = [` … `]`, which [`Bound`] reads as `[`): each
-/// name's first such list, joined.
-struct Names<'a> {
-    bound: &'a Bound,
-    lists: std::collections::HashMap<String, String>,
-}
-
-impl std::ops::Deref for Names<'_> {
-    type Target = Bound;
-    fn deref(&self) -> &Bound {
-        self.bound
-    }
-}
-
-impl<'a> Names<'a> {
-    fn read(code: &str, bound: &'a Bound) -> Names<'a> {
-        let mut lists = std::collections::HashMap::new();
-        for (at, _) in code
-            .match_indices("= [\n")
-            .chain(code.match_indices("= (\n"))
-        {
-            let start = code[..at].rfind('\n').map_or(0, |s| s + 1);
-            let name = code[start..at].trim();
-            if !super::is_identifier(name) || lists.contains_key(name) {
-                continue;
-            }
-            // `at` is the `=`; the bracket follows its blank.
-            let open = at + 2;
-            let (opened, close) = match code[open..].starts_with('[') {
-                true => ('[', ']'),
-                false => ('(', ')'),
-            };
-            let inner = arguments(&code[open + 1..]).join(",");
-            lists.insert(name.to_string(), format!("{opened}{inner}{close}"));
-            if lists.len() >= MAX_CALLS {
-                break;
-            }
-        }
-        Names { bound, lists }
     }
 }
 
 /// One call's arguments, read with the names the script binds.
 struct Call<'a> {
     args: &'a [String],
-    bound: &'a Names<'a>,
+    bound: &'a Names,
 }
 
 impl Call<'_> {
@@ -367,6 +447,7 @@ impl Call<'_> {
             Form::PathArgv(..) | Form::PathSpread(..) => return None,
         };
         let arg = self.arg(index)?.trim_start_matches('*');
+        let arg = wrapped(arg).unwrap_or(arg);
         super::is_identifier(arg).then(|| (arg.to_string(), shell))
     }
 
@@ -383,6 +464,37 @@ impl Call<'_> {
         }
         argv_known(&argv, self.bound, false, 0)
     }
+}
+
+/// The name a call of a function wraps whole (pip's
+/// `Popen(reveal_command_args(cmd))`, `list(cmd)`): read as that name, so
+/// a parameter wrapped so makes a sink whose callers are judged. What the
+/// wrapper does with it is the wrapper's own code, covered as any; a
+/// function that reads what it runs from elsewhere (`open(path)`,
+/// `os.getenv(name)`) is no wrapper.
+fn wrapped(expr: &str) -> Option<&str> {
+    const READS: &[&str] = &[
+        "open",
+        "input",
+        "eval",
+        "getenv",
+        "get",
+        "load",
+        "loads",
+        "read",
+        "read_text",
+        "readlines",
+        "environ",
+        "which",
+    ];
+    let (func, rest) = expr.split_once('(')?;
+    let inner = rest.strip_suffix(')')?.trim();
+    let func = func.trim();
+    let last = func.rsplit('.').next()?;
+    (func.split('.').all(super::is_identifier)
+        && !READS.contains(&last)
+        && super::is_identifier(inner))
+    .then_some(inner)
 }
 
 /// Whether a call's argument is `shell=True`.
@@ -450,12 +562,12 @@ fn argvs(expr: &str, bound: &Names, depth: usize) -> Option<Vec<Vec<String>>> {
 }
 
 /// An argv item that stands for what is known only as it runs.
-const COMPUTED: &str = "<computed>";
+pub(super) const COMPUTED: &str = "<computed>";
 
 /// The strings an argument may be: a literal, a name bound only to
 /// literals, `a if c else b` of those, `sys.executable` (`python3`),
 /// `shutil.which("x")`; `None` when it is known only as it runs.
-fn value(expr: &str, bound: &Names) -> Option<Vec<String>> {
+pub(super) fn value(expr: &str, bound: &Names) -> Option<Vec<String>> {
     value_at(expr, bound, 0)
 }
 
@@ -494,7 +606,7 @@ fn value_at(expr: &str, bound: &Names, depth: usize) -> Option<Vec<String>> {
 }
 
 /// A program's name without its folder.
-fn base(program: &str) -> &str {
+pub(super) fn base(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
@@ -507,7 +619,7 @@ fn is_node(program: &str) -> bool {
 }
 
 /// Whether a program that runs scripts is `program`.
-fn interpreter(program: &str) -> bool {
+pub(super) fn interpreter(program: &str) -> bool {
     let name = base(program);
     INTERPRETERS.contains(&name)
         || name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.')
@@ -516,7 +628,12 @@ fn interpreter(program: &str) -> bool {
 /// Whether the argv `items` (program first) runs a known program and,
 /// for an interpreter, a known script. `literal_list`: the items are
 /// all there are (a list written out, not a name that may be added to).
-fn argv_known(items: &[String], bound: &Names, literal_list: bool, depth: usize) -> bool {
+pub(super) fn argv_known(
+    items: &[String],
+    bound: &Names,
+    literal_list: bool,
+    depth: usize,
+) -> bool {
     let Some(first) = items.first() else {
         return true;
     };
@@ -584,9 +701,13 @@ fn shell_line_known(expr: &str, bound: &Names) -> bool {
     {
         return argvs.iter().all(|items| argv_known(items, bound, true, 0));
     }
-    let Some(start) = written_start(expr) else {
-        return false;
-    };
+    written_start(expr).is_some_and(|start| start_known(&start))
+}
+
+/// Whether the written start of a computed shell line (the text before
+/// its first computed part) names its program and, for an interpreter,
+/// its script.
+pub(super) fn start_known(start: &str) -> bool {
     let words: Vec<&str> = start.split_whitespace().collect();
     // The last word may go on in what is computed.
     let complete = match start.ends_with(char::is_whitespace) {
@@ -720,10 +841,105 @@ mod tests {
         let caller = "from util import run, A\nrun('sh tools/w.sh')\nrun(f'sh {x}')\n\
                       A().call(['sh', w])\nA().call(argv=['git', y])\n\
                       def go(line):\n    run(line)\n";
-        let found = sink_calls(&python_code(caller), &runs.sinks);
+        let found = sink_calls(&python_code(caller), &runs.sinks, "s");
         assert_eq!(found.unknown, ["A().call(['sh', w])", "run(f'sh {x}')"]);
         assert!(found.hands_a_shell);
         assert_eq!(found.sinks.len(), 1);
         assert_eq!(found.sinks[0].name, "go");
+    }
+
+    #[test]
+    fn an_imported_name_or_a_module_alias_is_read_as_the_call_it_names() {
+        for text in [
+            "from subprocess import run, Popen\nrun(['sh', w])\n",
+            "from subprocess import run as r\nr(cmd)\n",
+            "from os import system\nsystem(f'sh {w}')\n",
+            "from os import *\nexecv(w, [w])\n",
+            "import subprocess as sp\nsp.call(['python3', w])\n",
+            "import os as o\no.popen('sh ' + w)\n",
+            "from subprocess import (\n    check_output as co,\n)\nco(['sh', w])\n",
+        ] {
+            assert_eq!(refused(text).len(), 1, "{text}");
+        }
+        for text in [
+            "from subprocess import run\nrun(['sh', 'tools/w.sh'])\nself.run(w)\njob.run(w)\n",
+            "import subprocess\nrun(w)\n",
+            "from os import system\ndef system(x):\n    pass\n",
+        ] {
+            assert_eq!(refused(text), Vec::<String>::new(), "{text}");
+        }
+    }
+
+    fn refusals(text: &str) -> Vec<(String, String)> {
+        let code = python_code(text);
+        python(&code, &Bound::read(&code, Lang::Python)).refusals
+    }
+
+    #[test]
+    fn a_known_git_argv_or_shell_line_that_runs_hooks_is_refused() {
+        for text in [
+            "import subprocess\nsubprocess.run(['git', '-C', d, 'commit', '-m', m])\n",
+            "import os\nos.system('git push -q')\n",
+            "import os\nos.system(f'git commit -m {m}')\n",
+            "import subprocess\nsubprocess.run('git checkout main', shell=True)\n",
+            "import subprocess\nsubprocess.run(['bash', '-c', 'git pull'])\n",
+            "import os\nos.execvp('git', ['git', 'rebase', b])\n",
+            "from subprocess import run\nGIT = 'git'\nrun([GIT, 'merge', b])\n",
+            "import os\nos.system('ls | xargs sh')\n",
+        ] {
+            assert_eq!(refusals(text).len(), 1, "{text}");
+        }
+        for text in [
+            "import subprocess\nsubprocess.run(['git', 'log', '-1', ref])\n",
+            "import os\nos.system('git status; git diff --stat')\n",
+            "import subprocess\nsubprocess.run(['git', sub])\n",
+            "import os\nos.system(f'git show {ref}')\n",
+        ] {
+            assert_eq!(refusals(text), Vec::new(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_sink_is_told_from_another_module_s_function_of_its_name() {
+        let code = python_code("import os\ndef run(cmd):\n    return os.system(cmd)\n");
+        let runs = python(&code, &Bound::read(&code, Lang::Python));
+        let sinks: Vec<Sink> = runs
+            .sinks
+            .into_iter()
+            .map(|s| s.in_module("util"))
+            .collect();
+        let called = |text: &str, stem: &str| sink_calls(&python_code(text), &sinks, stem).unknown;
+        for (text, stem) in [
+            ("import util\nutil.run(w)\n", "s"),
+            ("import tools.util\ntools.util.run(w)\n", "s"),
+            ("import util as u\nu.run(w)\n", "s"),
+            ("from util import run\nrun(w)\n", "s"),
+            ("x.run(w)\n", "s"),
+            ("run(w)\n", "util"),
+        ] {
+            assert_eq!(called(text, stem).len(), 1, "{text}");
+        }
+        for text in [
+            "import other\nother.run(w)\n",
+            "from other import run\nrun(w)\n",
+            "import tools.other\ntools.other.run(w)\n",
+        ] {
+            assert!(called(text, "s").is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_parameter_wrapped_in_a_call_makes_a_sink_and_bindings_are_read_per_function() {
+        let code = python_code(
+            "import subprocess\ndef call(cmd):\n    return subprocess.Popen(reveal(cmd))\n\
+             def other(path):\n    return subprocess.run(open(path).read(), shell=True)\n\
+             def a():\n    cmd = 'git status'\n    subprocess.run(cmd, shell=True)\n\
+             def b():\n    cmd = ['sh', 'tools/w.sh']\n    subprocess.run(cmd)\n",
+        );
+        let runs = python(&code, &Bound::read(&code, Lang::Python));
+        assert_eq!(runs.sinks.len(), 1, "{:?}", runs.sinks);
+        assert_eq!(runs.sinks[0].name, "call");
+        assert_eq!(runs.unknown.len(), 1, "{:?}", runs.unknown);
+        assert!(runs.unknown[0].contains("open(path)"));
     }
 }
