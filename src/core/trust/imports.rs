@@ -557,7 +557,11 @@ fn node_runs(
 ) {
     let computed = dynamic::js(text);
     refuse_computed(at.file, &computed.unknown, out);
+    let runs = dynamic::node_argv::js(text);
+    refuse_runs(at.file, &runs.unknown, out);
+    refuse_known_runs(at.file, &runs.refusals, out);
     node_path(real_root, text, at.file, maps, out);
+    node_programs(real_root, text, at.file, out, found);
     let specs = computed
         .names
         .iter()
@@ -598,6 +602,41 @@ fn node_path(real_root: &Path, text: &str, rel: &str, maps: &mut Maps, out: &mut
                 if dir.starts_with(real_root) && !maps.node_path.contains(&dir) {
                     maps.node_path.push(dir);
                 }
+            }
+        }
+    }
+}
+
+/// The folders JavaScript file `text` (`rel`) puts in its children's
+/// `PATH` (`process.env.PATH = "bin:" + process.env.PATH`, a child's
+/// `env: {PATH: …}`; relative to where the command runs, the root): the
+/// programs of a project folder there are covered, as for Python's
+/// ([`sys_path::added`]); a part that is no literal (nor the inherited
+/// value) is a refusal.
+fn node_programs(
+    real_root: &Path,
+    text: &str,
+    rel: &str,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    for line in text.lines().filter(|l| l.contains("PATH")) {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        for given in env_path::given(line, "PATH") {
+            let parts = env_path::parts(&given, "PATH");
+            if !parts.other.is_empty() {
+                let shown: String = line.trim().chars().take(80).collect();
+                out.patterns.insert(format!(
+                    "{}changes where programs are found by a value known only as it runs \
+                     ({rel}: `{shown}`)",
+                    super::unknown::MARK
+                ));
+            }
+            for folder in parts.folders.iter().take(MAX_NAMES) {
+                let dir = crate::core::paths::lexical(&real_root.join(folder));
+                path_folder(real_root, &dir, out, found);
             }
         }
     }

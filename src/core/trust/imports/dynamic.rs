@@ -14,6 +14,7 @@
 //! way but a string literal is unknown (more refusals, never fewer).
 
 pub(super) mod argv;
+pub(super) mod node_argv;
 mod py_names;
 
 use super::env_path;
