@@ -8,6 +8,9 @@
 //! file and is let be. Text, not a parse: more refusals, never fewer.
 
 mod hooks;
+mod sinks;
+
+pub(in crate::core::trust::imports) use sinks::{MAX_SINKS, Sink, sink_calls};
 
 pub(super) use hooks::{argv_refusals, line_refusals};
 
@@ -90,33 +93,6 @@ pub(in crate::core::trust::imports) struct Runs {
     /// `xargs sh`; `trust/unknown.rs`): why, and the call's line.
     pub(in crate::core::trust::imports) refusals: Vec<(String, String)>,
 }
-
-/// A function that runs its parameter: `def run(cmd):
-/// subprocess.run(cmd, shell=True)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(in crate::core::trust::imports) struct Sink {
-    pub(in crate::core::trust::imports) name: String,
-    /// The parameter's place among the positional ones (`self` and
-    /// `cls` not counted), and its name (for `run(cmd=…)`).
-    index: usize,
-    param: String,
-    /// Whether it is a shell line (else an argv, or a lone program).
-    shell: bool,
-    /// The module that defines it (`util` of `tools/util.py`, a
-    /// package's folder for its `__init__.py`); empty when not known.
-    module: String,
-}
-
-impl Sink {
-    /// The sink, defined in module `module`.
-    pub(in crate::core::trust::imports) fn in_module(mut self, module: &str) -> Sink {
-        self.module = module.to_string();
-        self
-    }
-}
-
-/// The most sinks kept for one command.
-pub(in crate::core::trust::imports) const MAX_SINKS: usize = 256;
 
 /// The module each call of [`CALLS`] written without one belongs to.
 const MODULE_OF: &[(&str, &str)] = &[
@@ -226,108 +202,6 @@ pub(super) fn python(code: &str, bound: &Bound) -> Runs {
     out
 }
 
-/// The calls of `code` (the file of module `stem`) to a function of
-/// `sinks` whose argument (the argv or line it runs) is known only as it
-/// runs, read as [`python`] reads a call of `subprocess.run`. A call of
-/// a function another module defines under the same name (`other.run(`
-/// with `import other`, `run(` with `from other import run`) is not one.
-pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink], stem: &str) -> Runs {
-    let file = Names::read(code, Bound::read(code, super::Lang::Python));
-    let imports = py_names::imports(code);
-    let mut scopes = std::collections::HashMap::new();
-    let mut out = Runs::default();
-    for sink in sinks {
-        let call_text = format!("{}(", sink.name);
-        for at in call_sites(code, &call_text, false) {
-            if !reaches(code, at, sink, &imports, stem) {
-                continue;
-            }
-            let names = names_at(code, at, &file, &mut scopes);
-            let args = arguments(&code[at + call_text.len()..]);
-            let positional: Vec<String> = args
-                .iter()
-                .filter(|a| keyword(a.trim()).is_none())
-                .cloned()
-                .collect();
-            let given = positional.get(sink.index).cloned().or_else(|| {
-                args.iter().find_map(|a| {
-                    keyword(a.trim())
-                        .filter(|(k, _)| *k == sink.param)
-                        .map(|(_, v)| v.to_string())
-                })
-            });
-            let Some(given) = given else { continue };
-            out.hands_a_shell |= sink.shell;
-            let shell = match sink.shell {
-                true => vec!["shell=True".to_string()],
-                false => Vec::new(),
-            };
-            let one: Vec<String> = std::iter::once(given).chain(shell).collect();
-            let call = Call {
-                args: &one,
-                bound: names,
-            };
-            if !call.known(Form::Argv(0)) {
-                out.note(code, at, call.handed(Form::Argv(0)));
-            }
-            for why in call.refusals(Form::Argv(0)) {
-                out.refuse(code, at, why);
-            }
-        }
-    }
-    out
-}
-
-/// Whether the call at `at` of `sink`'s name may call `sink`: not when
-/// it is qualified by a module the file imports that is not the sink's
-/// (`other.run(`), nor, bare, when the file takes that name from such a
-/// module (`from other import run`) and is not the sink's own.
-fn reaches(code: &str, at: usize, sink: &Sink, imports: &[py_names::Import], stem: &str) -> bool {
-    if sink.module.is_empty() {
-        return true;
-    }
-    let before = &code[..at];
-    if let Some(qualified) = before.strip_suffix('.') {
-        let chain: String = qualified
-            .chars()
-            .rev()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.')
-            .collect::<Vec<char>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let first = chain.split('.').next().unwrap_or("");
-        let Some(import) = imports.iter().find(|i| i.local == first) else {
-            // An object (`self.run(`, `A().run(`): may be the sink.
-            return true;
-        };
-        // The module the chain names: its first part put back to what
-        // the import binds (`u` of `import util as u` → `util`).
-        let target = match &import.name {
-            Some(name) => format!("{}.{name}", import.module),
-            None if import.module.split('.').next() != Some(first) => import.module.clone(),
-            None => first.to_string(),
-        };
-        let named = match chain.split_once('.') {
-            Some((_, rest)) => format!("{target}.{rest}"),
-            None => target,
-        };
-        let last = named.rsplit('.').next().unwrap_or("");
-        return last.is_empty() || last == sink.module;
-    }
-    if stem == sink.module {
-        return true;
-    }
-    let taken: Vec<&py_names::Import> = imports
-        .iter()
-        .filter(|i| i.local == sink.name && i.name.is_some())
-        .collect();
-    taken.is_empty()
-        || taken
-            .iter()
-            .any(|i| i.module_stem().is_empty() || i.module_stem() == sink.module)
-}
-
 impl Runs {
     /// A call at `at` runs what is known only as it runs: a sink when
     /// it hands over `handed` (a parameter's name, whether a shell
@@ -337,13 +211,7 @@ impl Runs {
             && let Some(def) = py_names::enclosing_def(code, at)
             && let Some(index) = def.params.iter().position(|p| *p == param)
         {
-            let sink = Sink {
-                name: def.name,
-                index,
-                param,
-                shell,
-                module: String::new(),
-            };
+            let sink = Sink::new(def.name, index, param, shell);
             if !self.sinks.contains(&sink) && self.sinks.len() < MAX_SINKS {
                 self.sinks.push(sink);
             }
@@ -447,7 +315,7 @@ impl Call<'_> {
             Form::PathArgv(..) | Form::PathSpread(..) => return None,
         };
         let arg = self.arg(index)?.trim_start_matches('*');
-        let arg = wrapped(arg).unwrap_or(arg);
+        let arg = sinks::wrapped(arg).unwrap_or(arg);
         super::is_identifier(arg).then(|| (arg.to_string(), shell))
     }
 
@@ -464,37 +332,6 @@ impl Call<'_> {
         }
         argv_known(&argv, self.bound, false, 0)
     }
-}
-
-/// The name a call of a function wraps whole (pip's
-/// `Popen(reveal_command_args(cmd))`, `list(cmd)`): read as that name, so
-/// a parameter wrapped so makes a sink whose callers are judged. What the
-/// wrapper does with it is the wrapper's own code, covered as any; a
-/// function that reads what it runs from elsewhere (`open(path)`,
-/// `os.getenv(name)`) is no wrapper.
-fn wrapped(expr: &str) -> Option<&str> {
-    const READS: &[&str] = &[
-        "open",
-        "input",
-        "eval",
-        "getenv",
-        "get",
-        "load",
-        "loads",
-        "read",
-        "read_text",
-        "readlines",
-        "environ",
-        "which",
-    ];
-    let (func, rest) = expr.split_once('(')?;
-    let inner = rest.strip_suffix(')')?.trim();
-    let func = func.trim();
-    let last = func.rsplit('.').next()?;
-    (func.split('.').all(super::is_identifier)
-        && !READS.contains(&last)
-        && super::is_identifier(inner))
-    .then_some(inner)
 }
 
 /// Whether a call's argument is `shell=True`.
@@ -774,172 +611,4 @@ fn written_start(expr: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::{Lang, python_code};
-    use super::*;
-
-    fn refused(text: &str) -> Vec<String> {
-        let code = python_code(text);
-        python(&code, &Bound::read(&code, Lang::Python)).unknown
-    }
-
-    #[test]
-    fn a_computed_program_or_script_is_named_and_a_known_one_is_not() {
-        for text in [
-            "import os, subprocess\nsubprocess.run([\"sh\", os.environ[\"R\"]])\n",
-            "import subprocess, sys\nsubprocess.call([sys.executable, some_var])\n",
-            "import os\nos.execv(x, [x])\n",
-            "import os\nos.system(f\"sh {name}\")\n",
-            "import os\nos.system(cmd)\n",
-            "import subprocess\nsubprocess.Popen(\"bash \" + w, shell=True)\n",
-            "import subprocess\nsubprocess.run(cmd)\n",
-            "import subprocess\ncmd = ['python3']\ncmd.append(x)\nsubprocess.run(cmd)\n",
-            "import os\nos.execl('/bin/sh', 'sh', script)\n",
-            "import subprocess\nsubprocess.run(['env', 'A=1', 'sh', w])\n",
-            "import subprocess\nsubprocess.run(['sh', '-c', line])\n",
-            "import subprocess\nsubprocess.check_output(['node'] + args)\n",
-        ] {
-            assert_eq!(refused(text).len(), 1, "{text}");
-        }
-        for text in [
-            "import subprocess\nsubprocess.run(['sh', 'tools/w.sh'])\n",
-            "import subprocess\nw = 'tools/w.sh'\nsubprocess.run(['sh', w])\n",
-            "import subprocess\nsubprocess.run(['git', 'log', ref])\n",
-            "import subprocess\nsubprocess.run(['python3', '--version'])\n",
-            "import subprocess, sys\nsubprocess.run([sys.executable, '-m', 'pip', x])\n",
-            "import os\nos.system('sh tools/w.sh')\n",
-            "import os\nos.system(f\"git log {ref}\")\n",
-            "import os\nos.system(\"rm -rf \" + tmp)\n",
-            "import os\nos.system(\"sh tools/w.sh %s\" % arg)\n",
-            "import subprocess\nsubprocess.run(' '.join(['sh', 'tools/w.sh']), shell=True)\n",
-            "import subprocess\ncmd = ['git', 'status']\nsubprocess.run(cmd)\n",
-            "import os\nos.execv('/bin/ls', ['ls', d])\n",
-            "def Popen(x):\n    pass\n",
-            "import subprocess\nsubprocess.run(['bash', '-c', \"ls '{p}'\".format(p=x)])\n",
-            "import subprocess\ncmd = [\n    'git',\n    'status',\n]\nsubprocess.run(cmd + [x])\n",
-            "import subprocess\nexe = 'git' if x else 'hg'\nsubprocess.run([exe, 'clone', u])\n",
-        ] {
-            assert_eq!(refused(text), Vec::<String>::new(), "{text}");
-        }
-    }
-
-    #[test]
-    fn a_function_that_runs_its_parameter_is_a_sink_and_its_callers_are_read() {
-        let text = "import os, subprocess\n\ndef run(\n    cmd: str,\n) -> int:\n    try:\n        \
-                    return os.system(cmd)\n    finally:\n        pass\n\n\
-                    class A:\n    def call(self, argv, check=True):\n        \
-                    return subprocess.run(argv, check=check)\n";
-        let code = python_code(text);
-        let runs = python(&code, &Bound::read(&code, Lang::Python));
-        assert_eq!(runs.unknown, Vec::<String>::new());
-        let names: Vec<(&str, usize, bool)> = runs
-            .sinks
-            .iter()
-            .map(|s| (s.name.as_str(), s.index, s.shell))
-            .collect();
-        assert_eq!(names, [("call", 0, false), ("run", 0, true)]);
-        let caller = "from util import run, A\nrun('sh tools/w.sh')\nrun(f'sh {x}')\n\
-                      A().call(['sh', w])\nA().call(argv=['git', y])\n\
-                      def go(line):\n    run(line)\n";
-        let found = sink_calls(&python_code(caller), &runs.sinks, "s");
-        assert_eq!(found.unknown, ["A().call(['sh', w])", "run(f'sh {x}')"]);
-        assert!(found.hands_a_shell);
-        assert_eq!(found.sinks.len(), 1);
-        assert_eq!(found.sinks[0].name, "go");
-    }
-
-    #[test]
-    fn an_imported_name_or_a_module_alias_is_read_as_the_call_it_names() {
-        for text in [
-            "from subprocess import run, Popen\nrun(['sh', w])\n",
-            "from subprocess import run as r\nr(cmd)\n",
-            "from os import system\nsystem(f'sh {w}')\n",
-            "from os import *\nexecv(w, [w])\n",
-            "import subprocess as sp\nsp.call(['python3', w])\n",
-            "import os as o\no.popen('sh ' + w)\n",
-            "from subprocess import (\n    check_output as co,\n)\nco(['sh', w])\n",
-        ] {
-            assert_eq!(refused(text).len(), 1, "{text}");
-        }
-        for text in [
-            "from subprocess import run\nrun(['sh', 'tools/w.sh'])\nself.run(w)\njob.run(w)\n",
-            "import subprocess\nrun(w)\n",
-            "from os import system\ndef system(x):\n    pass\n",
-        ] {
-            assert_eq!(refused(text), Vec::<String>::new(), "{text}");
-        }
-    }
-
-    fn refusals(text: &str) -> Vec<(String, String)> {
-        let code = python_code(text);
-        python(&code, &Bound::read(&code, Lang::Python)).refusals
-    }
-
-    #[test]
-    fn a_known_git_argv_or_shell_line_that_runs_hooks_is_refused() {
-        for text in [
-            "import subprocess\nsubprocess.run(['git', '-C', d, 'commit', '-m', m])\n",
-            "import os\nos.system('git push -q')\n",
-            "import os\nos.system(f'git commit -m {m}')\n",
-            "import subprocess\nsubprocess.run('git checkout main', shell=True)\n",
-            "import subprocess\nsubprocess.run(['bash', '-c', 'git pull'])\n",
-            "import os\nos.execvp('git', ['git', 'rebase', b])\n",
-            "from subprocess import run\nGIT = 'git'\nrun([GIT, 'merge', b])\n",
-            "import os\nos.system('ls | xargs sh')\n",
-        ] {
-            assert_eq!(refusals(text).len(), 1, "{text}");
-        }
-        for text in [
-            "import subprocess\nsubprocess.run(['git', 'log', '-1', ref])\n",
-            "import os\nos.system('git status; git diff --stat')\n",
-            "import subprocess\nsubprocess.run(['git', sub])\n",
-            "import os\nos.system(f'git show {ref}')\n",
-        ] {
-            assert_eq!(refusals(text), Vec::new(), "{text}");
-        }
-    }
-
-    #[test]
-    fn a_sink_is_told_from_another_module_s_function_of_its_name() {
-        let code = python_code("import os\ndef run(cmd):\n    return os.system(cmd)\n");
-        let runs = python(&code, &Bound::read(&code, Lang::Python));
-        let sinks: Vec<Sink> = runs
-            .sinks
-            .into_iter()
-            .map(|s| s.in_module("util"))
-            .collect();
-        let called = |text: &str, stem: &str| sink_calls(&python_code(text), &sinks, stem).unknown;
-        for (text, stem) in [
-            ("import util\nutil.run(w)\n", "s"),
-            ("import tools.util\ntools.util.run(w)\n", "s"),
-            ("import util as u\nu.run(w)\n", "s"),
-            ("from util import run\nrun(w)\n", "s"),
-            ("x.run(w)\n", "s"),
-            ("run(w)\n", "util"),
-        ] {
-            assert_eq!(called(text, stem).len(), 1, "{text}");
-        }
-        for text in [
-            "import other\nother.run(w)\n",
-            "from other import run\nrun(w)\n",
-            "import tools.other\ntools.other.run(w)\n",
-        ] {
-            assert!(called(text, "s").is_empty(), "{text}");
-        }
-    }
-
-    #[test]
-    fn a_parameter_wrapped_in_a_call_makes_a_sink_and_bindings_are_read_per_function() {
-        let code = python_code(
-            "import subprocess\ndef call(cmd):\n    return subprocess.Popen(reveal(cmd))\n\
-             def other(path):\n    return subprocess.run(open(path).read(), shell=True)\n\
-             def a():\n    cmd = 'git status'\n    subprocess.run(cmd, shell=True)\n\
-             def b():\n    cmd = ['sh', 'tools/w.sh']\n    subprocess.run(cmd)\n",
-        );
-        let runs = python(&code, &Bound::read(&code, Lang::Python));
-        assert_eq!(runs.sinks.len(), 1, "{:?}", runs.sinks);
-        assert_eq!(runs.sinks[0].name, "call");
-        assert_eq!(runs.unknown.len(), 1, "{:?}", runs.unknown);
-        assert!(runs.unknown[0].contains("open(path)"));
-    }
-}
+mod tests;

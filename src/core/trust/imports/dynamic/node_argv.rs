@@ -345,11 +345,8 @@ mod tests {
         ] {
             assert_eq!(js(text).refusals.len(), 1, "{text}");
         }
-        for text in [
-            "const cp = require('child_process')\ncp.execSync('git status')\n\
-             cp.spawnSync('git', ['log', '-1'])\ncp.execFileSync('git', ['show', ref])\n",
-        ] {
-            assert_eq!(js(text).refusals, Vec::new(), "{text}");
-        }
+        let text = "const cp = require('child_process')\ncp.execSync('git status')\n\
+                    cp.spawnSync('git', ['log', '-1'])\ncp.execFileSync('git', ['show', ref])\n";
+        assert_eq!(js(text).refusals, Vec::new(), "{text}");
     }
 }
