@@ -219,6 +219,22 @@ impl Sinks {
     fn refuse_calls(&mut self, env: &mut PythonEnv, out: &mut Reached) {
         let mut handing: BTreeSet<usize> = BTreeSet::new();
         let mut fresh = self.found.clone();
+        let module_of = |real: &Path| {
+            let stem = real.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            module_name(real.parent().unwrap_or(Path::new("")), stem)
+        };
+        let mut defined = dynamic::argv::Defined::new();
+        if !fresh.is_empty() {
+            for (_, real) in &self.files {
+                let Some(text) = small_text(real) else {
+                    continue;
+                };
+                let module = module_of(real);
+                for name in dynamic::python_defs(&text) {
+                    defined.insert((module.clone(), name));
+                }
+            }
+        }
         for _ in 0..MAX_SINK_ROUNDS {
             if fresh.is_empty() {
                 break;
@@ -231,9 +247,7 @@ impl Sinks {
                 if !fresh.iter().any(|s| text.contains(&format!("{}(", s.name))) {
                     continue;
                 }
-                let stem = real.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-                let dir = real.parent().unwrap_or(Path::new(""));
-                let runs = dynamic::python_sink_calls(&text, &fresh, &module_name(dir, stem));
+                let runs = dynamic::python_sink_calls(&text, &fresh, &module_of(real), &defined);
                 refuse_runs(rel, &runs.unknown, out);
                 refuse_known_runs(rel, &runs.refusals, out);
                 if runs.hands_a_shell && handing.insert(n) {

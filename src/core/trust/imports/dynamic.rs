@@ -160,8 +160,27 @@ pub(super) fn python(text: &str) -> Dynamic {
 }
 
 /// What Python `text` hands the functions of `sinks` ([`argv::sink_calls`]).
-pub(super) fn python_sink_calls(text: &str, sinks: &[argv::Sink], stem: &str) -> argv::Runs {
-    argv::sink_calls(&python_code(text), sinks, stem)
+pub(super) fn python_sink_calls(
+    text: &str,
+    sinks: &[argv::Sink],
+    stem: &str,
+    defined: &argv::Defined,
+) -> argv::Runs {
+    argv::sink_calls(&python_code(text), sinks, stem, defined)
+}
+
+/// The names of the functions Python `text` defines at its top level
+/// (`def run(` at no indent).
+pub(super) fn python_defs(text: &str) -> Vec<String> {
+    python_code(text)
+        .lines()
+        .filter_map(|line| {
+            let line = line.strip_prefix("async ").unwrap_or(line);
+            let rest = line.strip_prefix("def ")?;
+            let name = rest.split('(').next()?.trim();
+            is_identifier(name).then(|| name.to_string())
+        })
+        .collect()
 }
 
 /// What JavaScript `text` loads by a computed specifier.

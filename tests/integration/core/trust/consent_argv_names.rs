@@ -188,5 +188,22 @@ fn known_argvs_that_round_five_could_not_read_are_covered() {
                 W,
             ],
         ),
+        // A package that hands `util`'s `run` on is read as `util`.
+        (
+            "python3 tools/s.py",
+            &[
+                (
+                    "tools/s.py",
+                    "from pkg import run\nw = open('tools/which').read()\nrun(f'sh {w}')\n",
+                ),
+                ("tools/pkg/__init__.py", "from .util import run\n"),
+                (
+                    "tools/pkg/util.py",
+                    "import os\n\ndef run(cmd):\n    return os.system(cmd)\n",
+                ),
+                WHICH,
+                W,
+            ],
+        ),
     ]);
 }

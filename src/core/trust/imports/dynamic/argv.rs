@@ -10,7 +10,7 @@
 mod hooks;
 mod sinks;
 
-pub(in crate::core::trust::imports) use sinks::{MAX_SINKS, Sink, sink_calls};
+pub(in crate::core::trust::imports) use sinks::{Defined, MAX_SINKS, Sink, sink_calls};
 
 pub(super) use hooks::{argv_refusals, line_refusals};
 

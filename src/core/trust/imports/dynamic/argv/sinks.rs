@@ -54,7 +54,12 @@ pub(in crate::core::trust::imports) const MAX_SINKS: usize = 256;
 /// runs, read as [`python`] reads a call of `subprocess.run`. A call of
 /// a function another module defines under the same name (`other.run(`
 /// with `import other`, `run(` with `from other import run`) is not one.
-pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink], stem: &str) -> Runs {
+pub(in crate::core::trust::imports) fn sink_calls(
+    code: &str,
+    sinks: &[Sink],
+    stem: &str,
+    defined: &Defined,
+) -> Runs {
     let file = Names::read(code, Bound::read(code, super::super::Lang::Python));
     let imports = py_names::imports(code);
     let mut scopes = std::collections::HashMap::new();
@@ -62,7 +67,7 @@ pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink], st
     for sink in sinks {
         let call_text = format!("{}(", sink.name);
         for at in call_sites(code, &call_text, false) {
-            if !reaches(code, at, sink, &imports, stem) {
+            if !reaches(code, at, sink, &imports, (stem, defined)) {
                 continue;
             }
             let names = names_at(code, at, &file, &mut scopes);
@@ -101,11 +106,27 @@ pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink], st
     out
 }
 
+/// The functions each Python module read defines at its top level (by
+/// the module's last name, as [`Sink::module`]): `other.run(` is not a
+/// call of `util`'s sink `run` only when `other` defines a `run` of its
+/// own (a module that takes `run` from `util` and hands it on is read as
+/// `util`).
+pub(in crate::core::trust::imports) type Defined = std::collections::HashSet<(String, String)>;
+
 /// Whether the call at `at` of `sink`'s name may call `sink`: not when
 /// it is qualified by a module the file imports that is not the sink's
-/// (`other.run(`), nor, bare, when the file takes that name from such a
-/// module (`from other import run`) and is not the sink's own.
-fn reaches(code: &str, at: usize, sink: &Sink, imports: &[py_names::Import], stem: &str) -> bool {
+/// and defines that name itself (`other.run(`), nor, bare, when the file
+/// takes that name from such a module (`from other import run`) and is
+/// not the sink's own. `here`: the file's module, and [`Defined`].
+fn reaches(
+    code: &str,
+    at: usize,
+    sink: &Sink,
+    imports: &[py_names::Import],
+    here: (&str, &Defined),
+) -> bool {
+    let (stem, defined) = here;
+    let own = |module: &str| defined.contains(&(module.to_string(), sink.name.clone()));
     if sink.module.is_empty() {
         return true;
     }
@@ -136,7 +157,7 @@ fn reaches(code: &str, at: usize, sink: &Sink, imports: &[py_names::Import], ste
             None => target,
         };
         let last = named.rsplit('.').next().unwrap_or("");
-        return last.is_empty() || last == sink.module;
+        return last.is_empty() || last == sink.module || !own(last);
     }
     if stem == sink.module {
         return true;
@@ -146,9 +167,9 @@ fn reaches(code: &str, at: usize, sink: &Sink, imports: &[py_names::Import], ste
         .filter(|i| i.local == sink.name && i.name.is_some())
         .collect();
     taken.is_empty()
-        || taken
-            .iter()
-            .any(|i| i.module_stem().is_empty() || i.module_stem() == sink.module)
+        || taken.iter().any(|i| {
+            i.module_stem().is_empty() || i.module_stem() == sink.module || !own(i.module_stem())
+        })
 }
 
 /// The name a call of a function wraps whole (pip's

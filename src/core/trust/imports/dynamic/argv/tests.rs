@@ -67,7 +67,7 @@ fn a_function_that_runs_its_parameter_is_a_sink_and_its_callers_are_read() {
     let caller = "from util import run, A\nrun('sh tools/w.sh')\nrun(f'sh {x}')\n\
                   A().call(['sh', w])\nA().call(argv=['git', y])\n\
                   def go(line):\n    run(line)\n";
-    let found = sink_calls(&python_code(caller), &runs.sinks, "s");
+    let found = sink_calls(&python_code(caller), &runs.sinks, "s", &Defined::new());
     assert_eq!(found.unknown, ["A().call(['sh', w])", "run(f'sh {x}')"]);
     assert!(found.hands_a_shell);
     assert_eq!(found.sinks.len(), 1);
@@ -134,7 +134,10 @@ fn a_sink_is_told_from_another_module_s_function_of_its_name() {
         .into_iter()
         .map(|s| s.in_module("util"))
         .collect();
-    let called = |text: &str, stem: &str| sink_calls(&python_code(text), &sinks, stem).unknown;
+    // `other` defines a `run` of its own; `pkg` hands util's on.
+    let defined: Defined = [("other".to_string(), "run".to_string())].into();
+    let called =
+        |text: &str, stem: &str| sink_calls(&python_code(text), &sinks, stem, &defined).unknown;
     for (text, stem) in [
         ("import util\nutil.run(w)\n", "s"),
         ("import tools.util\ntools.util.run(w)\n", "s"),
@@ -142,6 +145,8 @@ fn a_sink_is_told_from_another_module_s_function_of_its_name() {
         ("from util import run\nrun(w)\n", "s"),
         ("x.run(w)\n", "s"),
         ("run(w)\n", "util"),
+        ("from pkg import run\nrun(w)\n", "s"),
+        ("import pkg\npkg.run(w)\n", "s"),
     ] {
         assert_eq!(called(text, stem).len(), 1, "{text}");
     }
