@@ -54,6 +54,10 @@ fn a_node_script_running_a_computed_program_or_script_is_refused() {
         ),
         with_read("import { execFile as run } from 'child_process'\nrun('bash', [w])\n"),
         with_read(
+            "const cp = require('child_process')\n\
+             cp.spawnSync('sh', [`${w}`], { stdio: 'inherit' })\n",
+        ),
+        with_read(
             "const cp = require('child_process')\nprocess.env.PATH = w + ':' + process.env.PATH\n\
              cp.execFileSync('app', { stdio: 'inherit' })\n",
         ),

@@ -433,7 +433,9 @@ fn value_at(expr: &str, bound: &Names, depth: usize) -> Option<Vec<String>> {
         .filter(|r| literal(r).is_some())
         .unwrap_or(inner);
     if let Some(text) = literal(inner) {
-        return Some(vec![text.to_string()]);
+        // A JavaScript template that expands (`` `${dir}/w.sh` ``) is
+        // known only as it runs.
+        return (!(inner.starts_with('`') && text.contains("${"))).then(|| vec![text.to_string()]);
     }
     if let Some(values) = bound.values(inner) {
         return Some(values);

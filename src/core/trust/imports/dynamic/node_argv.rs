@@ -262,8 +262,19 @@ fn value(expr: &str, names: &Names) -> Option<Vec<String>> {
 /// whose written start names its program (and an interpreter's script)
 /// is known, that start read.
 fn line(expr: &str, names: &Names) -> (bool, Vec<String>) {
+    line_at(expr, names, 0)
+}
+
+fn line_at(expr: &str, names: &Names, depth: usize) -> (bool, Vec<String>) {
     if let Some(lines) = value(expr, names) {
         return (true, argv::line_refusals(&lines));
+    }
+    // `const cmd = `git log ${ref}``: the line it is bound to, once.
+    if depth < 4
+        && !names.loose.contains(expr)
+        && let Some([one]) = names.assigned.get(expr).map(Vec::as_slice)
+    {
+        return line_at(one, names, depth + 1);
     }
     let Some(start) = written_start(expr) else {
         return (false, Vec::new());
@@ -316,6 +327,8 @@ mod tests {
             "import * as cp from 'child_process'\ncp.exec('sh ' + w)\n",
             "const {\n  spawn,\n} = require('child_process')\nspawn(process.execPath, args)\n",
             "require('child_process').execSync(w)\n",
+            "const cp = require('child_process')\nconst c = `${w}`\ncp.execSync(c)\n",
+            "const cp = require('child_process')\nconst s = `${w}/x.sh`\ncp.spawn('sh', [s])\n",
         ] {
             let text = format!("{read}{rest}");
             assert_eq!(js(&text).unknown.len(), 1, "{text}");
@@ -329,6 +342,7 @@ mod tests {
             "const { execSync } = require('child_process')\nexecSync(`git show ${ref}`)\n",
             "const { fork } = require('child_process')\nfork(path.join(__dirname, 'w.js'))\n",
             "const re = /a/\nre.exec(w)\nspawn(w)\n",
+            "const cp = require('child_process')\nconst c = `git log ${ref}`\ncp.execSync(c)\n",
         ] {
             assert_eq!(js(text).unknown, Vec::<String>::new(), "{text}");
         }
