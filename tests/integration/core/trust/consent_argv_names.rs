@@ -61,6 +61,10 @@ fn a_python_script_running_a_computed_argv_through_an_imported_name_is_refused()
         ),
         script("import os as o\nw = open('tools/which').read().strip()\no.system('sh ' + w)\n"),
         script(
+            "import subprocess\nrun = subprocess.run\nw = open('tools/which').read().strip()\n\
+             run(['sh', w])\n",
+        ),
+        script(
             "from subprocess import (\n    check_output as co,\n)\n\
              w = open('tools/which').read().strip()\nprint(co(['sh', w]))\n",
         ),

@@ -142,8 +142,35 @@ fn calls(code: &str) -> Vec<(String, Form, bool)> {
             }
         }
     }
+    // `run = subprocess.run`, `sh = os.system`, `p = sp.Popen`: a name
+    // bound to one of those (twice over: `r = run`).
+    for _ in 0..2 {
+        for line in code.lines().take(MAX_LINES) {
+            let Some((name, value)) = line.trim().split_once('=') else {
+                continue;
+            };
+            let (name, value) = (name.trim(), value.trim());
+            if !super::is_identifier(name) || value.starts_with('=') {
+                continue;
+            }
+            let same = |call: &str| {
+                let called = call.trim_end_matches('(');
+                called == value || !called.contains('.') && value.ends_with(&format!(".{called}"))
+            };
+            let Some(form) = out.iter().find(|(c, _, _)| same(c)).map(|(_, f, _)| *f) else {
+                continue;
+            };
+            let call = format!("{name}(");
+            if !out.iter().any(|(c, _, _)| *c == call) {
+                out.push((call, form, true));
+            }
+        }
+    }
     out
 }
+
+/// The most lines of a file read for names bound to a call.
+const MAX_LINES: usize = 50_000;
 
 /// The places of `call` in `code` that call it: not a longer name's end
 /// (`my_run(`), nor its definition, nor for a `bare` name a method's

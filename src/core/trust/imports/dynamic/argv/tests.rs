@@ -84,6 +84,9 @@ fn an_imported_name_or_a_module_alias_is_read_as_the_call_it_names() {
         "import subprocess as sp\nsp.call(['python3', w])\n",
         "import os as o\no.popen('sh ' + w)\n",
         "from subprocess import (\n    check_output as co,\n)\nco(['sh', w])\n",
+        "import subprocess\nrun = subprocess.run\nrun(['sh', w])\n",
+        "import subprocess as sp\np = sp.Popen\nq = p\nq(['python3', w])\n",
+        "import os\nsh = os.system\nsh(f'sh {w}')\n",
     ] {
         assert_eq!(refused(text).len(), 1, "{text}");
     }
@@ -91,6 +94,7 @@ fn an_imported_name_or_a_module_alias_is_read_as_the_call_it_names() {
         "from subprocess import run\nrun(['sh', 'tools/w.sh'])\nself.run(w)\njob.run(w)\n",
         "import subprocess\nrun(w)\n",
         "from os import system\ndef system(x):\n    pass\n",
+        "import os\nsh = os.system\nsh('sh tools/w.sh')\nx = os.path\nx(w)\n",
     ] {
         assert_eq!(refused(text), Vec::<String>::new(), "{text}");
     }
