@@ -130,11 +130,12 @@ fn calls(code: &str) -> Vec<(String, Kind, bool)> {
 /// `(local, Some(name))` for a function taken from it (`const { spawn,
 /// exec: run } = require(`, `import { execFile as run } from`).
 fn bindings(before: &str) -> Vec<(String, Option<String>)> {
-    let window = &before[before.len().saturating_sub(2000)..];
-    let window = match window.char_indices().next() {
-        Some(_) => window,
-        None => return Vec::new(),
-    };
+    // The last 2000 bytes, from a character's start.
+    let mut from = before.len().saturating_sub(2000);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let window = &before[from..];
     let start = ["const ", "let ", "var ", "import "]
         .iter()
         .filter_map(|k| window.rfind(k).map(|at| at + k.len()))
@@ -345,6 +346,24 @@ mod tests {
             "const cp = require('child_process')\nconst c = `git log ${ref}`\ncp.execSync(c)\n",
         ] {
             assert_eq!(js(text).unknown, Vec::<String>::new(), "{text}");
+        }
+    }
+
+    /// The statement before the specifier is read from a character's
+    /// start, whatever the text before it holds.
+    #[test]
+    fn a_long_text_of_wide_characters_before_the_module_is_read() {
+        for pad in ["é", "日", "🦀"] {
+            let text = format!(
+                "// {}\nconst cp = require('child_process')\ncp.execSync(w)\n",
+                pad.repeat(1200)
+            );
+            assert_eq!(js(&text).unknown.len(), 1);
+            let text = format!(
+                "const x = '{}'; const cp = require('child_process')\ncp.execSync(w)\n",
+                pad.repeat(997)
+            );
+            assert_eq!(js(&text).unknown.len(), 1);
         }
     }
 
