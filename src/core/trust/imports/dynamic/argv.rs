@@ -150,7 +150,8 @@ fn calls(code: &str) -> Vec<(String, Form, bool)> {
                 continue;
             };
             let (name, value) = (name.trim(), value.trim());
-            if !super::is_identifier(name) || value.starts_with('=') {
+            let dotted = value.split('.').all(super::is_identifier);
+            if !super::is_identifier(name) || !dotted {
                 continue;
             }
             let same = |call: &str| {
