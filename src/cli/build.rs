@@ -70,6 +70,19 @@ pub(super) fn build_once(
     rebuild: &Rebuild,
     included: Option<&mut Vec<String>>,
 ) -> Result<()> {
+    // Opening the project and applying the personal layer each resolve
+    // the settings: one scan of the command's scripts serves the build;
+    // the next build (a watch's) reads the disk again.
+    ctxcurate::core::trust::one_scan::run(|| build_scanned(args, ctx, rebuild, included))
+}
+
+/// [`build_once`], inside one scan of the command's scripts.
+fn build_scanned(
+    args: &BuildArgs,
+    ctx: &mut Ctx,
+    rebuild: &Rebuild,
+    included: Option<&mut Vec<String>>,
+) -> Result<()> {
     let project = ctx.project()?;
     // An output inside the project is none of its input: a second
     // `build -o out.md` composed the first one's (a watch names it).

@@ -219,6 +219,22 @@ impl Sinks {
     fn refuse_calls(&mut self, env: &mut PythonEnv, out: &mut Reached) {
         let mut handing: BTreeSet<usize> = BTreeSet::new();
         let mut fresh = self.found.clone();
+        let module_of = |real: &Path| {
+            let stem = real.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            module_name(real.parent().unwrap_or(Path::new("")), stem)
+        };
+        let mut defined = dynamic::argv::Defined::new();
+        if !fresh.is_empty() {
+            for (_, real) in &self.files {
+                let Some(text) = small_text(real) else {
+                    continue;
+                };
+                let module = module_of(real);
+                for name in dynamic::python_defs(&text) {
+                    defined.insert((module.clone(), name));
+                }
+            }
+        }
         for _ in 0..MAX_SINK_ROUNDS {
             if fresh.is_empty() {
                 break;
@@ -231,8 +247,9 @@ impl Sinks {
                 if !fresh.iter().any(|s| text.contains(&format!("{}(", s.name))) {
                     continue;
                 }
-                let runs = dynamic::python_sink_calls(&text, &fresh);
+                let runs = dynamic::python_sink_calls(&text, &fresh, &module_of(real), &defined);
                 refuse_runs(rel, &runs.unknown, out);
+                refuse_known_runs(rel, &runs.refusals, out);
                 if runs.hands_a_shell && handing.insert(n) {
                     env.read_handed(rel, &text);
                 }
@@ -242,6 +259,15 @@ impl Sinks {
             self.add(next.clone());
             fresh = next;
         }
+    }
+}
+
+/// A refusal for each call of script `rel` whose known argv or shell
+/// line runs what no review covers (`["git", "commit"]`), with why.
+fn refuse_known_runs(rel: &str, found: &[(String, String)], out: &mut Reached) {
+    for (why, shown) in found.iter().take(MAX_NAMES) {
+        out.patterns
+            .insert(format!("{}{why} ({rel}: `{shown}`)", super::unknown::MARK));
     }
 }
 
@@ -545,7 +571,11 @@ fn node_runs(
 ) {
     let computed = dynamic::js(text);
     refuse_computed(at.file, &computed.unknown, out);
+    let runs = dynamic::node_argv::js(text);
+    refuse_runs(at.file, &runs.unknown, out);
+    refuse_known_runs(at.file, &runs.refusals, out);
     node_path(real_root, text, at.file, maps, out);
+    node_programs(real_root, text, at.file, out, found);
     let specs = computed
         .names
         .iter()
@@ -586,6 +616,41 @@ fn node_path(real_root: &Path, text: &str, rel: &str, maps: &mut Maps, out: &mut
                 if dir.starts_with(real_root) && !maps.node_path.contains(&dir) {
                     maps.node_path.push(dir);
                 }
+            }
+        }
+    }
+}
+
+/// The folders JavaScript file `text` (`rel`) puts in its children's
+/// `PATH` (`process.env.PATH = "bin:" + process.env.PATH`, a child's
+/// `env: {PATH: …}`; relative to where the command runs, the root): the
+/// programs of a project folder there are covered, as for Python's
+/// ([`sys_path::added`]); a part that is no literal (nor the inherited
+/// value) is a refusal.
+fn node_programs(
+    real_root: &Path,
+    text: &str,
+    rel: &str,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    for line in text.lines().filter(|l| l.contains("PATH")) {
+        if line.trim_start().starts_with("//") {
+            continue;
+        }
+        for given in env_path::given(line, "PATH") {
+            let parts = env_path::parts(&given, "PATH");
+            if !parts.other.is_empty() {
+                let shown: String = line.trim().chars().take(80).collect();
+                out.patterns.insert(format!(
+                    "{}changes where programs are found by a value known only as it runs \
+                     ({rel}: `{shown}`)",
+                    super::unknown::MARK
+                ));
+            }
+            for folder in parts.folders.iter().take(MAX_NAMES) {
+                let dir = crate::core::paths::lexical(&real_root.join(folder));
+                path_folder(real_root, &dir, out, found);
             }
         }
     }
@@ -1004,6 +1069,7 @@ fn python_runs(
     let computed = dynamic::python(text);
     refuse_computed(at.file, &computed.unknown, out);
     refuse_runs(at.file, &computed.runs, out);
+    refuse_known_runs(at.file, &computed.refusals, out);
     // `python3 -m pkg` in a string runs `pkg/__main__.py` too.
     let run = literal::python_modules(text, &['\'', '"']);
     let mains = run.iter().map(|m| format!("{m}.__main__"));
@@ -1026,7 +1092,25 @@ fn python_runs(
             look_up(real_root, base, &name.parts, folders, out, found);
         }
     }
-    computed.sinks
+    let module = module_name(at.dir, at.stem);
+    computed
+        .sinks
+        .into_iter()
+        .map(|s| s.in_module(&module))
+        .collect()
+}
+
+/// The name a Python file is imported by (its last part): its stem, or
+/// for a package's `__init__.py` its folder's name.
+fn module_name(dir: &Path, stem: &str) -> String {
+    match stem {
+        "__init__" => dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string(),
+        _ => stem.to_string(),
+    }
 }
 
 /// A refusal for each call of script `rel` that loads code by a name

@@ -5,8 +5,10 @@
 //! scans of pip's sources for one `trust`). Inside [`run`], the first
 //! scan of a (root, command) is kept and handed to the later asks, so
 //! what the warnings, the review and the recorded consent say comes from
-//! one reading of the disk. Outside it (the TUI, which lives long and
-//! must see edits) nothing is kept.
+//! one reading of the disk. Round 6: one `build` (and each build of a
+//! `build --watch`) and the TUI's start run inside it too (opening the
+//! project and its personal layer: 2 scans → 1). Outside it (the TUI's
+//! later resolves, which must see edits) nothing is kept.
 
 use std::any::Any;
 use std::cell::RefCell;

@@ -188,16 +188,8 @@ fn statement(
         }
         "source" | "." => script_arg(name, args, 0, vars, out),
         "git" => {
-            if let Some(sub) = git_subcommand(args)
-                && RUNS_HOOKS.contains(&sub.as_str())
-            {
-                refuse(
-                    out,
-                    format!(
-                        "runs `git {sub}`, which runs the repository's hooks (`.git/hooks`, \
-                         `core.hooksPath`) as they are then"
-                    ),
-                );
+            if let Some(why) = git_runs_hooks(args) {
+                refuse(out, why);
             }
         }
         "xargs" => {
@@ -254,6 +246,19 @@ const RUNS_HOOKS: &[&str] = &[
     "update-ref",
     "reset",
 ];
+
+/// Why `git` given `args` (quotes kept or not) runs the repository's
+/// hooks, when it does ([`RUNS_HOOKS`]): for the shell text read here and
+/// the argvs and lines a Python or Node script runs itself.
+pub fn git_runs_hooks(args: &[String]) -> Option<String> {
+    let sub = git_subcommand(args)?;
+    RUNS_HOOKS.contains(&sub.as_str()).then(|| {
+        format!(
+            "runs `git {sub}`, which runs the repository's hooks (`.git/hooks`, \
+             `core.hooksPath`) as they are then"
+        )
+    })
+}
 
 /// The subcommand `git` runs: its first word that is no option nor an
 /// option's value (`git -C sub -c k=v commit` → `commit`).

@@ -68,7 +68,10 @@ const WALK_BATCH: usize = 2000;
 /// Run the TUI on the project around `cwd` until the user quits or a
 /// termination signal arrives; the terminal is restored either way.
 pub fn run(cwd: &Path) -> Result<Ended> {
-    let (state, mode) = startup(Project::open(cwd)?);
+    // Opening and the personal layer each resolve the settings: one scan
+    // of the command's scripts serves both. Later resolves (an edit, an
+    // undo) read the disk again.
+    let (state, mode) = crate::core::trust::one_scan::run(|| Project::open(cwd).map(startup))?;
     let (tx, rx) = mpsc::channel::<Msg>();
     // Watch before the terminal changes, so no signal finds it raw.
     let signal_tx = tx.clone();

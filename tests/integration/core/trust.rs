@@ -3,10 +3,12 @@
 
 mod consent;
 mod consent_argv;
+mod consent_argv_names;
 mod consent_computed;
 mod consent_configs;
 mod consent_expansions;
 mod consent_listed;
+mod consent_node_argv;
 mod consent_runtime;
 mod entries;
 mod files;

@@ -14,6 +14,8 @@
 //! way but a string literal is unknown (more refusals, never fewer).
 
 pub(super) mod argv;
+pub(super) mod node_argv;
+mod py_names;
 
 use super::env_path;
 use std::collections::{HashMap, HashSet};
@@ -40,6 +42,9 @@ pub(super) struct Dynamic {
     pub(super) runs: Vec<String>,
     /// The functions that run a parameter ([`argv::Sink`]).
     pub(super) sinks: Vec<argv::Sink>,
+    /// What a known argv or shell line runs that no review covers
+    /// ([`argv::Runs::refusals`]): why, and the call's line.
+    pub(super) refusals: Vec<(String, String)>,
 }
 
 /// The Python calls that load by a name or path, the argument that names
@@ -150,12 +155,32 @@ pub(super) fn python(text: &str) -> Dynamic {
     let runs = argv::python(&code, &bound);
     out.runs = runs.unknown;
     out.sinks = runs.sinks;
+    out.refusals = runs.refusals;
     out
 }
 
 /// What Python `text` hands the functions of `sinks` ([`argv::sink_calls`]).
-pub(super) fn python_sink_calls(text: &str, sinks: &[argv::Sink]) -> argv::Runs {
-    argv::sink_calls(&python_code(text), sinks)
+pub(super) fn python_sink_calls(
+    text: &str,
+    sinks: &[argv::Sink],
+    stem: &str,
+    defined: &argv::Defined,
+) -> argv::Runs {
+    argv::sink_calls(&python_code(text), sinks, stem, defined)
+}
+
+/// The names of the functions Python `text` defines at its top level
+/// (`def run(` at no indent).
+pub(super) fn python_defs(text: &str) -> Vec<String> {
+    python_code(text)
+        .lines()
+        .filter_map(|line| {
+            let line = line.strip_prefix("async ").unwrap_or(line);
+            let rest = line.strip_prefix("def ")?;
+            let name = rest.split('(').next()?.trim();
+            is_identifier(name).then(|| name.to_string())
+        })
+        .collect()
 }
 
 /// What JavaScript `text` loads by a computed specifier.
@@ -336,6 +361,7 @@ enum Lang {
 /// The names a script binds, and to what: a name is known when every
 /// binding is an assignment of a known expression, bound only to
 /// literals when each is one.
+#[derive(Clone)]
 struct Bound {
     assigned: HashMap<String, Vec<String>>,
     /// Names bound otherwise: a loop's, a parameter, `with … as`, a

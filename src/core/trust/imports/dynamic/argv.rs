@@ -7,6 +7,14 @@
 //! a program that runs no script (`["git", "log", ref]`) runs no project
 //! file and is let be. Text, not a parse: more refusals, never fewer.
 
+mod hooks;
+mod sinks;
+
+pub(in crate::core::trust::imports) use sinks::{Defined, MAX_SINKS, Sink, sink_calls};
+
+pub(super) use hooks::{argv_refusals, line_refusals};
+
+use super::py_names::{self, Names};
 use super::{Bound, MAX_CALLS, arguments, literal, shown};
 
 /// How a call hands over what it runs.
@@ -80,91 +88,142 @@ pub(in crate::core::trust::imports) struct Runs {
     /// Whether it calls a sink that runs a shell line (its strings are
     /// then shell lines).
     pub(in crate::core::trust::imports) hands_a_shell: bool,
+    /// What a known argv or shell line runs that no review covers (a
+    /// git command that runs the repository's hooks, a shell line's
+    /// `xargs sh`; `trust/unknown.rs`): why, and the call's line.
+    pub(in crate::core::trust::imports) refusals: Vec<(String, String)>,
 }
 
-/// A function that runs its parameter: `def run(cmd):
-/// subprocess.run(cmd, shell=True)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(in crate::core::trust::imports) struct Sink {
-    pub(in crate::core::trust::imports) name: String,
-    /// The parameter's place among the positional ones (`self` and
-    /// `cls` not counted), and its name (for `run(cmd=…)`).
-    index: usize,
-    param: String,
-    /// Whether it is a shell line (else an argv, or a lone program).
-    shell: bool,
-}
+/// The module each call of [`CALLS`] written without one belongs to.
+const MODULE_OF: &[(&str, &str)] = &[
+    ("check_call", "subprocess"),
+    ("check_output", "subprocess"),
+    ("Popen", "subprocess"),
+    ("getoutput", "subprocess"),
+    ("getstatusoutput", "subprocess"),
+    ("create_subprocess_shell", "asyncio"),
+    ("create_subprocess_exec", "asyncio"),
+];
 
-/// The most sinks kept for one command.
-pub(in crate::core::trust::imports) const MAX_SINKS: usize = 256;
-
-/// The calls of Python `code` (comments and docstrings blanked) that run
-/// a program or script known only as they run, each line once, trimmed;
-/// an argv or line that is the enclosing function's parameter makes that
-/// function a [`Sink`] instead.
-pub(super) fn python(code: &str, bound: &Bound) -> Runs {
-    let bound = &Names::read(code, bound);
-    let mut out = Runs::default();
-    for (call, form) in CALLS {
-        for (at, _) in code.match_indices(call).take(MAX_CALLS) {
-            let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                || code[..at].trim_end().ends_with("def")
-            {
+/// The calls read in `code`: [`CALLS`], and the names its imports give
+/// them (`from subprocess import run as r` → `r(`, `import subprocess as
+/// sp` → `sp.run(`), each with whether it is a bare name (then
+/// `obj.r(` is another function).
+fn calls(code: &str) -> Vec<(String, Form, bool)> {
+    let mut out: Vec<(String, Form, bool)> = CALLS
+        .iter()
+        .map(|(call, form)| (call.to_string(), *form, false))
+        .collect();
+    for import in py_names::imports(code) {
+        for (call, form) in CALLS {
+            let name = call.trim_end_matches('(');
+            let (module, bare) = match name.split_once('.') {
+                Some(split) => split,
+                None => match MODULE_OF.iter().find(|(n, _)| *n == name) {
+                    Some((_, module)) => (*module, name),
+                    None => continue,
+                },
+            };
+            if import.module != module {
                 continue;
             }
-            let args = arguments(&code[at + call.len()..]);
-            let call = Call { args: &args, bound };
-            if !call.known(*form) {
-                out.note(code, at, call.handed(*form));
+            let added = match import.name.as_deref() {
+                None if name.contains('.') && import.local != module => {
+                    (format!("{}.{bare}(", import.local), false)
+                }
+                Some("*") if name.contains('.') => (format!("{bare}("), true),
+                Some(taken) if taken == bare && import.local != name => {
+                    (format!("{}(", import.local), true)
+                }
+                _ => continue,
+            };
+            if !out.iter().any(|(c, _, _)| *c == added.0) {
+                out.push((added.0, *form, added.1));
+            }
+        }
+    }
+    // `run = subprocess.run`, `sh = os.system`, `p = sp.Popen`: a name
+    // bound to one of those (twice over: `r = run`).
+    for _ in 0..2 {
+        for line in code.lines().take(MAX_LINES) {
+            let Some((name, value)) = line.trim().split_once('=') else {
+                continue;
+            };
+            let (name, value) = (name.trim(), value.trim());
+            let dotted = value.split('.').all(super::is_identifier);
+            if !super::is_identifier(name) || !dotted {
+                continue;
+            }
+            let same = |call: &str| {
+                let called = call.trim_end_matches('(');
+                called == value || !called.contains('.') && value.ends_with(&format!(".{called}"))
+            };
+            let Some(form) = out.iter().find(|(c, _, _)| same(c)).map(|(_, f, _)| *f) else {
+                continue;
+            };
+            let call = format!("{name}(");
+            if !out.iter().any(|(c, _, _)| *c == call) {
+                out.push((call, form, true));
             }
         }
     }
     out
 }
 
-/// The calls of `code` to a function of `sinks` whose argument (the
-/// argv or line it runs) is known only as it runs, read as
-/// [`python`] reads a call of `subprocess.run`.
-pub(in crate::core::trust::imports) fn sink_calls(code: &str, sinks: &[Sink]) -> Runs {
-    let bound = Bound::read(code, super::Lang::Python);
-    let bound = Names::read(code, &bound);
-    let mut out = Runs::default();
-    for sink in sinks {
-        let call_text = format!("{}(", sink.name);
-        for (at, _) in code.match_indices(&call_text).take(MAX_CALLS) {
+/// The most lines of a file read for names bound to a call.
+const MAX_LINES: usize = 50_000;
+
+/// The places of `call` in `code` that call it: not a longer name's end
+/// (`my_run(`), nor its definition, nor for a `bare` name a method's
+/// (`obj.run(`).
+fn call_sites<'a>(code: &'a str, call: &'a str, bare: bool) -> impl Iterator<Item = usize> + 'a {
+    code.match_indices(call)
+        .map(|(at, _)| at)
+        .filter(move |&at| {
             let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_')
-                || code[..at].trim_end().ends_with("def")
-            {
-                continue;
-            }
-            let args = arguments(&code[at + call_text.len()..]);
-            let positional: Vec<String> = args
-                .iter()
-                .filter(|a| keyword(a.trim()).is_none())
-                .cloned()
-                .collect();
-            let given = positional.get(sink.index).cloned().or_else(|| {
-                args.iter().find_map(|a| {
-                    keyword(a.trim())
-                        .filter(|(k, _)| *k == sink.param)
-                        .map(|(_, v)| v.to_string())
-                })
-            });
-            let Some(given) = given else { continue };
-            out.hands_a_shell |= sink.shell;
-            let shell = match sink.shell {
-                true => vec!["shell=True".to_string()],
-                false => Vec::new(),
-            };
-            let one: Vec<String> = std::iter::once(given).chain(shell).collect();
+            !(before.is_some_and(|c| c.is_alphanumeric() || c == '_' || (bare && c == '.'))
+                || code[..at].trim_end().ends_with("def"))
+        })
+        .take(MAX_CALLS)
+}
+
+/// The names seen at `at`: its function's ([`Names::in_def`]), kept in
+/// `scopes` by the function's start, or the file's.
+fn names_at<'a>(
+    code: &str,
+    at: usize,
+    file: &'a Names,
+    scopes: &'a mut std::collections::HashMap<usize, Names>,
+) -> &'a Names {
+    match py_names::enclosing_def(code, at) {
+        Some(def) => scopes
+            .entry(def.start())
+            .or_insert_with(|| Names::in_def(code, &def, file)),
+        None => file,
+    }
+}
+
+/// The calls of Python `code` (comments and docstrings blanked) that run
+/// a program or script known only as they run, each line once, trimmed;
+/// an argv or line that is the enclosing function's parameter makes that
+/// function a [`Sink`] instead.
+pub(super) fn python(code: &str, bound: &Bound) -> Runs {
+    let file = Names::read(code, bound.clone());
+    let mut scopes = std::collections::HashMap::new();
+    let mut out = Runs::default();
+    for (call, form, bare) in calls(code) {
+        for at in call_sites(code, &call, bare) {
+            let names = names_at(code, at, &file, &mut scopes);
+            let args = arguments(&code[at + call.len()..]);
             let call = Call {
-                args: &one,
-                bound: &bound,
+                args: &args,
+                bound: names,
             };
-            if !call.known(Form::Argv(0)) {
-                out.note(code, at, call.handed(Form::Argv(0)));
+            if !call.known(form) {
+                out.note(code, at, call.handed(form));
+            }
+            for why in call.refusals(form) {
+                out.refuse(code, at, why);
             }
         }
     }
@@ -177,15 +236,10 @@ impl Runs {
     /// line) of the function around it, else a refusal.
     fn note(&mut self, code: &str, at: usize, handed: Option<(String, bool)>) {
         if let Some((param, shell)) = handed
-            && let Some((name, params)) = enclosing_def(code, at)
-            && let Some(index) = params.iter().position(|p| *p == param)
+            && let Some(def) = py_names::enclosing_def(code, at)
+            && let Some(index) = def.params.iter().position(|p| *p == param)
         {
-            let sink = Sink {
-                name,
-                index,
-                param,
-                shell,
-            };
+            let sink = Sink::new(def.name, index, param, shell);
             if !self.sinks.contains(&sink) && self.sinks.len() < MAX_SINKS {
                 self.sinks.push(sink);
             }
@@ -196,98 +250,20 @@ impl Runs {
             self.unknown.push(shown);
         }
     }
-}
 
-/// The function whose body holds `at`: its name and its positional
-/// parameters' names (`self`, `cls` left out, `*args` as `args`).
-fn enclosing_def(code: &str, at: usize) -> Option<(String, Vec<String>)> {
-    let line_start = code[..at].rfind('\n').map_or(0, |s| s + 1);
-    let indent = |line: &str| line.len() - line.trim_start().len();
-    let mut limit = indent(&code[line_start..]);
-    let mut end = line_start;
-    for _ in 0..2000 {
-        let start = code[..end.saturating_sub(1)]
-            .rfind('\n')
-            .map_or(0, |s| s + 1);
-        let line = &code[start..end.saturating_sub(1).max(start)];
-        // A signature's `) -> str:`, a list's `]`: no block of its own.
-        let closing = line.trim_start().starts_with([')', ']', '}']);
-        if !line.trim().is_empty() && indent(line) < limit && !closing {
-            let body = line.trim_start();
-            let body = body.strip_prefix("async ").unwrap_or(body);
-            if let Some(rest) = body.strip_prefix("def ") {
-                let (name, after) = rest.split_once('(')?;
-                let from = start + (line.len() - after.len());
-                let params = arguments(&code[from..])
-                    .iter()
-                    .map(|p| {
-                        let p = p.split([':', '=']).next().unwrap_or("");
-                        p.trim().trim_start_matches('*').to_string()
-                    })
-                    .filter(|p| !p.is_empty() && p != "self" && p != "cls" && p != "/")
-                    .collect();
-                return Some((name.trim().to_string(), params));
-            }
-            limit = indent(line);
-            if limit == 0 {
-                return None;
-            }
+    /// The call at `at` runs what no review covers, for `why`.
+    fn refuse(&mut self, code: &str, at: usize, why: String) {
+        let found = (why, shown(code, at));
+        if !self.refusals.contains(&found) && self.refusals.len() < MAX_SINKS {
+            self.refusals.push(found);
         }
-        if start == 0 {
-            return None;
-        }
-        end = start;
-    }
-    None
-}
-
-/// The names a script binds ([`Bound`]), and the lists it writes over
-/// several lines (`cmd = [` … `]`, which [`Bound`] reads as `[`): each
-/// name's first such list, joined.
-struct Names<'a> {
-    bound: &'a Bound,
-    lists: std::collections::HashMap<String, String>,
-}
-
-impl std::ops::Deref for Names<'_> {
-    type Target = Bound;
-    fn deref(&self) -> &Bound {
-        self.bound
-    }
-}
-
-impl<'a> Names<'a> {
-    fn read(code: &str, bound: &'a Bound) -> Names<'a> {
-        let mut lists = std::collections::HashMap::new();
-        for (at, _) in code
-            .match_indices("= [\n")
-            .chain(code.match_indices("= (\n"))
-        {
-            let start = code[..at].rfind('\n').map_or(0, |s| s + 1);
-            let name = code[start..at].trim();
-            if !super::is_identifier(name) || lists.contains_key(name) {
-                continue;
-            }
-            // `at` is the `=`; the bracket follows its blank.
-            let open = at + 2;
-            let (opened, close) = match code[open..].starts_with('[') {
-                true => ('[', ']'),
-                false => ('(', ')'),
-            };
-            let inner = arguments(&code[open + 1..]).join(",");
-            lists.insert(name.to_string(), format!("{opened}{inner}{close}"));
-            if lists.len() >= MAX_CALLS {
-                break;
-            }
-        }
-        Names { bound, lists }
     }
 }
 
 /// One call's arguments, read with the names the script binds.
 struct Call<'a> {
     args: &'a [String],
-    bound: &'a Names<'a>,
+    bound: &'a Names,
 }
 
 impl Call<'_> {
@@ -367,6 +343,7 @@ impl Call<'_> {
             Form::PathArgv(..) | Form::PathSpread(..) => return None,
         };
         let arg = self.arg(index)?.trim_start_matches('*');
+        let arg = sinks::wrapped(arg).unwrap_or(arg);
         super::is_identifier(arg).then(|| (arg.to_string(), shell))
     }
 
@@ -450,12 +427,12 @@ fn argvs(expr: &str, bound: &Names, depth: usize) -> Option<Vec<Vec<String>>> {
 }
 
 /// An argv item that stands for what is known only as it runs.
-const COMPUTED: &str = "<computed>";
+pub(super) const COMPUTED: &str = "<computed>";
 
 /// The strings an argument may be: a literal, a name bound only to
 /// literals, `a if c else b` of those, `sys.executable` (`python3`),
 /// `shutil.which("x")`; `None` when it is known only as it runs.
-fn value(expr: &str, bound: &Names) -> Option<Vec<String>> {
+pub(super) fn value(expr: &str, bound: &Names) -> Option<Vec<String>> {
     value_at(expr, bound, 0)
 }
 
@@ -484,7 +461,9 @@ fn value_at(expr: &str, bound: &Names, depth: usize) -> Option<Vec<String>> {
         .filter(|r| literal(r).is_some())
         .unwrap_or(inner);
     if let Some(text) = literal(inner) {
-        return Some(vec![text.to_string()]);
+        // A JavaScript template that expands (`` `${dir}/w.sh` ``) is
+        // known only as it runs.
+        return (!(inner.starts_with('`') && text.contains("${"))).then(|| vec![text.to_string()]);
     }
     if let Some(values) = bound.values(inner) {
         return Some(values);
@@ -494,7 +473,7 @@ fn value_at(expr: &str, bound: &Names, depth: usize) -> Option<Vec<String>> {
 }
 
 /// A program's name without its folder.
-fn base(program: &str) -> &str {
+pub(super) fn base(program: &str) -> &str {
     program.rsplit('/').next().unwrap_or(program)
 }
 
@@ -507,7 +486,7 @@ fn is_node(program: &str) -> bool {
 }
 
 /// Whether a program that runs scripts is `program`.
-fn interpreter(program: &str) -> bool {
+pub(super) fn interpreter(program: &str) -> bool {
     let name = base(program);
     INTERPRETERS.contains(&name)
         || name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.')
@@ -516,7 +495,12 @@ fn interpreter(program: &str) -> bool {
 /// Whether the argv `items` (program first) runs a known program and,
 /// for an interpreter, a known script. `literal_list`: the items are
 /// all there are (a list written out, not a name that may be added to).
-fn argv_known(items: &[String], bound: &Names, literal_list: bool, depth: usize) -> bool {
+pub(super) fn argv_known(
+    items: &[String],
+    bound: &Names,
+    literal_list: bool,
+    depth: usize,
+) -> bool {
     let Some(first) = items.first() else {
         return true;
     };
@@ -584,9 +568,13 @@ fn shell_line_known(expr: &str, bound: &Names) -> bool {
     {
         return argvs.iter().all(|items| argv_known(items, bound, true, 0));
     }
-    let Some(start) = written_start(expr) else {
-        return false;
-    };
+    written_start(expr).is_some_and(|start| start_known(&start))
+}
+
+/// Whether the written start of a computed shell line (the text before
+/// its first computed part) names its program and, for an interpreter,
+/// its script.
+pub(super) fn start_known(start: &str) -> bool {
     let words: Vec<&str> = start.split_whitespace().collect();
     // The last word may go on in what is computed.
     let complete = match start.ends_with(char::is_whitespace) {
@@ -653,77 +641,4 @@ fn written_start(expr: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::{Lang, python_code};
-    use super::*;
-
-    fn refused(text: &str) -> Vec<String> {
-        let code = python_code(text);
-        python(&code, &Bound::read(&code, Lang::Python)).unknown
-    }
-
-    #[test]
-    fn a_computed_program_or_script_is_named_and_a_known_one_is_not() {
-        for text in [
-            "import os, subprocess\nsubprocess.run([\"sh\", os.environ[\"R\"]])\n",
-            "import subprocess, sys\nsubprocess.call([sys.executable, some_var])\n",
-            "import os\nos.execv(x, [x])\n",
-            "import os\nos.system(f\"sh {name}\")\n",
-            "import os\nos.system(cmd)\n",
-            "import subprocess\nsubprocess.Popen(\"bash \" + w, shell=True)\n",
-            "import subprocess\nsubprocess.run(cmd)\n",
-            "import subprocess\ncmd = ['python3']\ncmd.append(x)\nsubprocess.run(cmd)\n",
-            "import os\nos.execl('/bin/sh', 'sh', script)\n",
-            "import subprocess\nsubprocess.run(['env', 'A=1', 'sh', w])\n",
-            "import subprocess\nsubprocess.run(['sh', '-c', line])\n",
-            "import subprocess\nsubprocess.check_output(['node'] + args)\n",
-        ] {
-            assert_eq!(refused(text).len(), 1, "{text}");
-        }
-        for text in [
-            "import subprocess\nsubprocess.run(['sh', 'tools/w.sh'])\n",
-            "import subprocess\nw = 'tools/w.sh'\nsubprocess.run(['sh', w])\n",
-            "import subprocess\nsubprocess.run(['git', 'log', ref])\n",
-            "import subprocess\nsubprocess.run(['python3', '--version'])\n",
-            "import subprocess, sys\nsubprocess.run([sys.executable, '-m', 'pip', x])\n",
-            "import os\nos.system('sh tools/w.sh')\n",
-            "import os\nos.system(f\"git log {ref}\")\n",
-            "import os\nos.system(\"rm -rf \" + tmp)\n",
-            "import os\nos.system(\"sh tools/w.sh %s\" % arg)\n",
-            "import subprocess\nsubprocess.run(' '.join(['sh', 'tools/w.sh']), shell=True)\n",
-            "import subprocess\ncmd = ['git', 'status']\nsubprocess.run(cmd)\n",
-            "import os\nos.execv('/bin/ls', ['ls', d])\n",
-            "def Popen(x):\n    pass\n",
-            "import subprocess\nsubprocess.run(['bash', '-c', \"ls '{p}'\".format(p=x)])\n",
-            "import subprocess\ncmd = [\n    'git',\n    'status',\n]\nsubprocess.run(cmd + [x])\n",
-            "import subprocess\nexe = 'git' if x else 'hg'\nsubprocess.run([exe, 'clone', u])\n",
-        ] {
-            assert_eq!(refused(text), Vec::<String>::new(), "{text}");
-        }
-    }
-
-    #[test]
-    fn a_function_that_runs_its_parameter_is_a_sink_and_its_callers_are_read() {
-        let text = "import os, subprocess\n\ndef run(\n    cmd: str,\n) -> int:\n    try:\n        \
-                    return os.system(cmd)\n    finally:\n        pass\n\n\
-                    class A:\n    def call(self, argv, check=True):\n        \
-                    return subprocess.run(argv, check=check)\n";
-        let code = python_code(text);
-        let runs = python(&code, &Bound::read(&code, Lang::Python));
-        assert_eq!(runs.unknown, Vec::<String>::new());
-        let names: Vec<(&str, usize, bool)> = runs
-            .sinks
-            .iter()
-            .map(|s| (s.name.as_str(), s.index, s.shell))
-            .collect();
-        assert_eq!(names, [("call", 0, false), ("run", 0, true)]);
-        let caller = "from util import run, A\nrun('sh tools/w.sh')\nrun(f'sh {x}')\n\
-                      A().call(['sh', w])\nA().call(argv=['git', y])\n\
-                      def go(line):\n    run(line)\n";
-        let found = sink_calls(&python_code(caller), &runs.sinks);
-        assert_eq!(found.unknown, ["A().call(['sh', w])", "run(f'sh {x}')"]);
-        assert!(found.hands_a_shell);
-        assert_eq!(found.sinks.len(), 1);
-        assert_eq!(found.sinks[0].name, "go");
-    }
-}
+mod tests;
