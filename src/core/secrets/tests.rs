@@ -1276,6 +1276,7 @@ mod false_alarms;
 mod round_eleven;
 mod round_fifteen;
 mod round_fifteen_b;
+mod round_sixteen_b;
 mod round_fourteen;
 mod round_thirteen;
 mod round_twelve;
