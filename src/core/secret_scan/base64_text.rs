@@ -105,7 +105,7 @@ fn value_pieces(text: &str, first: Range<usize>, unpadded: bool) -> Vec<Range<us
     let mut pieces = vec![first.clone()];
     let rest_of_line = text[first.end..].split('\n').next().unwrap_or_default();
     let ends_line = rest_of_line.trim().trim_matches(['"', '\'']).is_empty();
-    if !unpadded || !ends_line || first.len() % 4 != 0 {
+    if !unpadded || !ends_line || !first.len().is_multiple_of(4) {
         return pieces;
     }
     let mut at = first.end + rest_of_line.len() + 1;
@@ -203,7 +203,7 @@ mod tests {
                 out.push(char::from(A[(n >> (18 - 6 * k)) as usize & 63]));
             }
         }
-        while out.len() % 4 != 0 {
+        while !out.len().is_multiple_of(4) {
             out.push('=');
         }
         out
