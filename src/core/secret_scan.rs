@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use regex::Captures;
 
+mod base64_text;
 mod binary;
 mod bom;
 mod docker_config;
@@ -161,7 +162,35 @@ impl RuleSet {
                 },
             )
         }));
+        if !nested {
+            found.extend(self.base64_text_hits(text, starts));
+        }
         found
+    }
+
+    /// The hits of base64 values that decode to a text holding a secret
+    /// ([`base64_text`]: a `.env`, `.npmrc` or `.pgpass` in a Kubernetes
+    /// Secret), each reported at its first line as the kind found in it.
+    fn base64_text_hits(&self, text: &str, starts: &[usize]) -> Vec<(usize, Hit)> {
+        let secret_in = |decoded: &str| {
+            self.scan_at(decoded, true)
+                .first()
+                .map(|hit| hit.kind.to_string())
+        };
+        base64_text::find(text, secret_in)
+            .into_iter()
+            .map(|found| {
+                let hit = Hit {
+                    line: line_of(starts, found.first.start) + 1,
+                    rule: "base64-text".into(),
+                    kind: format!("{} (base64)", found.kind).into(),
+                    masked: mask(&text[found.first.clone()]),
+                    start: found.first.start,
+                    span: found.extent,
+                };
+                (usize::MAX, hit)
+            })
+            .collect()
     }
 
     /// The hits in the copy of `joined` literals whose secret spans a

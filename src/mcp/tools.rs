@@ -257,11 +257,39 @@ impl Engine {
             .map(|(name, _)| {
                 let description = p
                     .preset(&name)
-                    .map(|(preset, _)| preset.description.clone())
+                    .map(|(preset, _)| self.sent_description(&preset.description))
                     .unwrap_or_default();
                 (name, description)
             })
             .collect())
+    }
+
+    /// A preset's description as the agent is sent it (`resources/list`,
+    /// `list_presets`): withheld when it holds a likely secret, as a build
+    /// whose task or discussion holds one is refused, unless the server
+    /// allows secrets. The note names each finding's kind, masked.
+    fn sent_description(&self, description: &str) -> String {
+        if self.options.allow_secrets {
+            return description.to_string();
+        }
+        let mut hits = secrets::scan(description);
+        if hits.is_empty() {
+            // What is sent is cut and escaped: scan that too.
+            hits = secrets::scan(&request::shown_description(description));
+        }
+        if hits.is_empty() {
+            return description.to_string();
+        }
+        let listed: Vec<String> = hits
+            .iter()
+            .map(|h| format!("{} {}", h.kind, h.masked))
+            .collect();
+        format!(
+            "(description withheld: it holds {} ({}); this server was started without \
+             --allow-secrets)",
+            plural(hits.len(), "likely secret"),
+            listed.join("; ")
+        )
     }
 
     /// Every preset with its entries and, for the first ones, its total in
@@ -304,7 +332,7 @@ impl Engine {
             };
             listed.push(json!({
                 "name": name,
-                "description": request::shown_description(&preset.description),
+                "description": request::shown_description(&self.sent_description(&preset.description)),
                 "active": *name == active,
                 "scope": format!("{scope:?}").to_lowercase(),
                 "entries": preset.files.len(),

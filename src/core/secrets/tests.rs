@@ -1278,6 +1278,7 @@ mod round_fifteen;
 mod round_fifteen_b;
 mod round_fourteen;
 mod round_sixteen;
+mod round_sixteen_b;
 mod round_thirteen;
 mod round_twelve;
 mod shown;
