@@ -63,42 +63,36 @@ for file in "$work"/*.*; do
   printf '%-16s %8s %8s %8s %9s  %s\n' "$name" "$(stat -c %s "$file")" "$wall" "$cpu" "$((rss / 1024))" "$stopped"
 done
 
-# Many hostile files in one command (recheck 14, F4): `map` over twelve
-# malformed 1 MB Lua files. Each parse has its own deadline (6 s of CPU
-# for 1 MB); past two deadlines of stopped parses the rest get a tenth
-# (at least 1 s then, 0.25 s since recheck 15). ctx-s10: 69 s of CPU; with the allowance: about 26 s.
-many=$work/many
-mkdir -p "$many"
-python3 - "$many" <<'PY'
+# `map` over COUNT malformed Lua files of SIZE bytes each, in one
+# process: prints its wall and CPU seconds and peak memory.
+map_of_lua() {
+  local count=$1 size=$2 dir=$work/lua-$1-$2
+  mkdir -p "$dir"
+  python3 - "$dir" "$count" "$size" <<'PY'
 import sys
-line = "x= 1 + = 1 + " * (1000000 // 13)
-for i in range(12):
-    with open(f"{sys.argv[1]}/f{i}.lua", "w") as f:
+folder, count, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+line = "x= 1 + = 1 + " * (size // 13)
+for i in range(count):
+    with open(f"{folder}/f{i}.lua", "w") as f:
         f.write(f"-- {i}\n{line}\n")
 PY
-printf '[presets.default]\n[[presets.default.files]]\npath = "*.lua"\n' >"$many/ctxcurate.toml"
-(cd "$many" && HOME=$work XDG_CONFIG_HOME=$work XDG_CACHE_HOME=$work XDG_STATE_HOME=$work \
-  /usr/bin/time -f '%e %U %S %M' "$ctx" map >/dev/null 2>"$work/err") || true
-read -r wall user sys rss <<<"$(tail -1 "$work/err")"
-printf '%-16s %8s %8s %8s %9s  %s\n' "map 12 × lua" 12000060 "$wall" \
-  "$(python3 -c "print(f'{$user + $sys:.2f}')")" "$((rss / 1024))" "-"
+  printf '[presets.default]\n[[presets.default.files]]\npath = "*.lua"\n' >"$dir/ctxcurate.toml"
+  (cd "$dir" && HOME=$work XDG_CONFIG_HOME=$work XDG_CACHE_HOME=$work XDG_STATE_HOME=$work \
+    /usr/bin/time -f '%e %U %S %M' "$ctx" map >/dev/null 2>"$work/err") || true
+  read -r wall user sys rss <<<"$(tail -1 "$work/err")"
+  printf '%-16s %8s %8s %8s %9s  %s\n' "map $count × lua" "$((count * size))" "$wall" \
+    "$(python3 -c "print(f'{$user + $sys:.2f}')")" "$((rss / 1024))" "-"
+}
+
+# Many hostile files in one command (recheck 14, F4): twelve malformed
+# 1 MB Lua files. Each parse has its own deadline (6 s of CPU for 1 MB);
+# past two deadlines of stopped parses the rest get a tenth (at least 1 s
+# then, 0.25 s since recheck 15). ctx-s10: 69 s of CPU; with the
+# allowance: about 26 s.
+map_of_lua 12 1000000
 
 # Files that each finish just under their deadline (recheck 15, F1): 24
 # malformed 75 KB Lua files, ~2.5 s of CPU each, none stopped. A finished
 # parse that took more than a tenth of its deadline counts to the
-# allowance too. ctx-s11: 59 s of CPU (98 s wall, loaded).
-under=$work/under
-mkdir -p "$under"
-python3 - "$under" <<'PY'
-import sys
-line = "x= 1 + = 1 + " * (75000 // 13)
-for i in range(24):
-    with open(f"{sys.argv[1]}/f{i}.lua", "w") as f:
-        f.write(f"-- {i}\n{line}\n")
-PY
-printf '[presets.default]\n[[presets.default.files]]\npath = "*.lua"\n' >"$under/ctxcurate.toml"
-(cd "$under" && HOME=$work XDG_CONFIG_HOME=$work XDG_CACHE_HOME=$work XDG_STATE_HOME=$work \
-  /usr/bin/time -f '%e %U %S %M' "$ctx" map >/dev/null 2>"$work/err") || true
-read -r wall user sys rss <<<"$(tail -1 "$work/err")"
-printf '%-16s %8s %8s %8s %9s  %s\n' "map 24 × lua" 1800000 "$wall" \
-  "$(python3 -c "print(f'{$user + $sys:.2f}')")" "$((rss / 1024))" "-"
+# allowance too. ctx-s11: 58.6 s of CPU; ctx-s12c: 15.8 s.
+map_of_lua 24 75000

@@ -8,10 +8,32 @@
 use crate::common;
 
 use common::Project;
-use common::files::hold_lock;
+use common::files::{HeldLock, hold_lock};
 use common::tmux::Tmux;
 
 const TOML: &str = "# ours\n[presets.default]\nfiles = [\"src/app.py\"]\n";
+
+/// The app started in `p` (the save's wait for the lock bounded to
+/// `lock_timeout` seconds), the lock taken by another process, then
+/// util.c included and `q` on the heels of it: the question is up. The
+/// lock is held until the guard returned is dropped.
+fn asked_while_locked(tmux: &Tmux, p: &Project, lock_timeout: &str) -> HeldLock {
+    p.write("ctxcurate.toml", TOML);
+    let home = p.config_home.path().to_str().expect("a UTF-8 temp path");
+    let env = [
+        ("CTXCURATE_CONFIG", "/dev/null"),
+        ("HOME", home),
+        ("CTXCURATE_LOCK_TIMEOUT", lock_timeout),
+    ];
+    tmux.start(p.root(), &env);
+    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
+    let held = hold_lock(p);
+    tmux.keys(&["j", "l", "j", "j", "Space", "q"]);
+    tmux.wait("the question", |t| {
+        t.running() && t.screen().contains("Quit without saving?")
+    });
+    held
+}
 
 #[test]
 fn q_right_after_a_change_asks_while_another_process_holds_the_lock() {
@@ -19,22 +41,8 @@ fn q_right_after_a_change_asks_while_another_process_holds_the_lock() {
         return;
     };
     let p = Project::fixture();
-    p.write("ctxcurate.toml", TOML);
     // The save waits for the lock for as long as the test needs.
-    let home = p.config_home.path().to_str().expect("a UTF-8 temp path");
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", home),
-        ("CTXCURATE_LOCK_TIMEOUT", "120"),
-    ];
-    tmux.start(p.root(), &env);
-    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
-    let held = hold_lock(&p);
-    // Into src/, util.c included, and `q` on the heels of it.
-    tmux.keys(&["j", "l", "j", "j", "Space", "q"]);
-    tmux.wait("the question", |t| {
-        t.running() && t.screen().contains("Quit without saving?")
-    });
+    let held = asked_while_locked(&tmux, &p, "120");
     assert_eq!(p.read("ctxcurate.toml"), TOML, "nothing written yet");
     // `n` keeps waiting (the app stays); then the lock is let go, and
     // `q` quits with the change saved.
@@ -81,20 +89,7 @@ fn a_quit_outlasts_a_save_that_gave_up_on_the_lock() {
         return;
     };
     let p = Project::fixture();
-    p.write("ctxcurate.toml", TOML);
-    let home = p.config_home.path().to_str().expect("a UTF-8 temp path");
-    let env = [
-        ("CTXCURATE_CONFIG", "/dev/null"),
-        ("HOME", home),
-        ("CTXCURATE_LOCK_TIMEOUT", "2"),
-    ];
-    tmux.start(p.root(), &env);
-    tmux.wait("the first frame", |t| t.screen().contains("Files 4"));
-    let held = hold_lock(&p);
-    tmux.keys(&["j", "l", "j", "j", "Space", "q"]);
-    tmux.wait("the question", |t| {
-        t.running() && t.screen().contains("Quit without saving?")
-    });
+    let held = asked_while_locked(&tmux, &p, "2");
     // Past two of the saver's bounds: it gave up at least once.
     std::thread::sleep(std::time::Duration::from_secs(5));
     assert!(tmux.running(), "{}", tmux.screen());
