@@ -233,7 +233,7 @@ pub fn render_parsed(
 /// (`CTXCURATE_PARSE_TIMEOUT`) or its memory bound.
 pub fn parse_stopped_note(lang: Lang) -> String {
     format!(
-        "parsing as {} stopped after {} s per 512 KiB (a tenth of that, at least 0.25 s, once many parses were stopped or slow) or at its memory bound (malformed code that tree-sitter recovers from slowly)",
+        "parsing as {} stopped after {} s per 512 KiB (less, down to 50 ms, once many parses were stopped or slow) or at its memory bound (malformed code that tree-sitter recovers from slowly)",
         lang.name(),
         syntax::parse_deadline().as_secs_f64()
     )

@@ -179,16 +179,36 @@ fn deadline_for(base: Duration, len: usize) -> Duration {
     base.mul_f64((len as f64 / 524_288.0).max(1.0))
 }
 
-/// `deadline`, or a tenth of it once stopped or slow parses have cost
-/// the process more than their allowance lately ([`parse_waste`]).
-fn shortened(deadline: Duration) -> Duration {
+/// Tree-sitter reads well-formed code at megabytes a second. A finished
+/// parse slower than this rate (plus [`SLOW_SLACK`]) is malformed code
+/// its error recovery labours over, and counts to the allowance
+/// ([`parse_waste`]) …
+const SLOW_BYTES_PER_SECOND: f64 = 256.0 * 1024.0;
+const SLOW_SLACK: Duration = Duration::from_millis(10);
+
+/// … and once the allowance is spent, a parse gets what reading at this
+/// rate takes (at least [`SHORTENED_FLOOR`], at most a tenth of its
+/// deadline): a floor of a second, then of a quarter, still let hundreds
+/// of small malformed files each take a quarter of a second (250 Lua
+/// files of 21 KB: 61 s of CPU, recheck 15 F1b).
+const SHORTENED_BYTES_PER_SECOND: f64 = 1024.0 * 1024.0;
+const SHORTENED_FLOOR: Duration = Duration::from_millis(50);
+
+/// What a finished parse of `len` bytes may take before it is slow.
+fn slow_after(deadline: Duration, len: usize) -> Duration {
+    (SLOW_SLACK + Duration::from_secs_f64(len as f64 / SLOW_BYTES_PER_SECOND))
+        .min(deadline / parse_waste::SHORTENED_BY)
+}
+
+/// `deadline` for `len` bytes, or what [`SHORTENED_BYTES_PER_SECOND`]
+/// gives them once stopped or slow parses have cost the process more than
+/// their allowance lately ([`parse_waste`]).
+fn shortened(deadline: Duration, len: usize) -> Duration {
     if parse_waste::over_allowance(parse_deadline()) {
-        // At least a quarter of a second (or the whole deadline, when
-        // shorter): well-formed code parses and is walked far within it
-        // (a tenth of a 3 s deadline is 0.3 s, the most a file under
-        // 512 KiB gets). A second's floor let 21 malformed Lua files of
-        // 75 KB each take their full second (recheck 15, F1).
-        (deadline / parse_waste::SHORTENED_BY).max(deadline.min(Duration::from_millis(250)))
+        (SLOW_SLACK + Duration::from_secs_f64(len as f64 / SHORTENED_BYTES_PER_SECOND))
+            .min(deadline / parse_waste::SHORTENED_BY)
+            .max(SHORTENED_FLOOR)
+            .min(deadline)
     } else {
         deadline
     }
@@ -260,11 +280,11 @@ pub(super) struct Budget {
     /// Whether what the step cost once spent was added to the process's
     /// debt of stopped parses ([`parse_waste`]).
     charged: bool,
-    /// A parse that finishes but takes more CPU than this is slow (a
-    /// tenth of the deadline it would have had): what it cost is added to
-    /// the debt too, so files that each parse just under their deadline
-    /// are not free (24 malformed 75 KB Lua files: `map` 59 s of CPU,
-    /// recheck 15 F1). Well-formed code parses far within it.
+    /// A parse that finishes but takes more CPU than this is slow
+    /// ([`slow_after`]): what it cost is added to the debt too, so files
+    /// that each parse just under their deadline are not free (24
+    /// malformed 75 KB Lua files: `map` 59 s of CPU, recheck 15 F1).
+    /// Well-formed code parses far within it.
     slow: Duration,
 }
 
@@ -289,8 +309,8 @@ impl Budget {
         Budget {
             started: Instant::now(),
             cpu_started: thread_cpu(),
-            deadline: shortened(deadline_for(parse_deadline(), len)),
-            slow: deadline_for(parse_deadline(), len) / parse_waste::SHORTENED_BY,
+            deadline: shortened(deadline_for(parse_deadline(), len), len),
+            slow: slow_after(deadline_for(parse_deadline(), len), len),
             memory_started: allocator::thread_bytes(),
             memory_bound: memory_bound(len),
             charged: false,

@@ -3,9 +3,10 @@
 //! files cost a dozen deadlines (`map` over twelve 1 MB Lua files: 69 s
 //! of CPU, recheck 14 F4), and files that each finish just under theirs
 //! as much (24 malformed 75 KB Lua files: 59 s, recheck 15 F1). Past an
-//! allowance of CPU spent on parses that were stopped anyway or took more
-//! than a tenth of their deadline (two deadlines), later parses get a
-//! tenth of their deadline (at least 0.25 s); the allowance comes back with time (a
+//! allowance of CPU spent on parses that were stopped anyway or read
+//! slower than 256 KiB a second (two deadlines), later parses get a
+//! tenth of their deadline or less (what reading at a megabyte a second
+//! takes, at least 50 ms); the allowance comes back with time (a
 //! tenth of a second each second), so a long-lived TUI or MCP server is
 //! not slowed for good by one hostile request. Well-formed code parses
 //! far within a tenth of its deadline.
