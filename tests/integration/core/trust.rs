@@ -7,6 +7,7 @@ mod consent_computed;
 mod consent_configs;
 mod consent_expansions;
 mod consent_listed;
+mod consent_loaders;
 mod consent_runtime;
 mod entries;
 mod files;
