@@ -106,7 +106,10 @@ fn perl_search_folders_a_script_adds_are_covered_whole() {
         (
             "perl tools/s.pl",
             &[
-                ("tools/s.pl", "do \"./tools/conf.pl\";\nprint \"SUMMARY\\n\";\n"),
+                (
+                    "tools/s.pl",
+                    "do \"./tools/conf.pl\";\nprint \"SUMMARY\\n\";\n",
+                ),
                 ("tools/conf.pl", "1;\n"),
             ],
             "tools/conf.pl",
@@ -185,7 +188,10 @@ fn a_ruby_script_that_loads_code_by_a_computed_name_cannot_be_trusted() {
         ),
         (
             "ruby tools/s.rb",
-            &[("tools/s.rb", "$LOAD_PATH.unshift ENV[\"LIB\"]\nrequire \"helper\"\n")],
+            &[(
+                "tools/s.rb",
+                "$LOAD_PATH.unshift ENV[\"LIB\"]\nrequire \"helper\"\n",
+            )],
         ),
     ]);
 }
