@@ -47,9 +47,26 @@ fn perl_code(text: &str) -> Vec<&str> {
         if pod || code.starts_with('#') {
             continue;
         }
-        out.push(code);
+        out.push(without_comment(code));
     }
     out
+}
+
+/// `line` up to a `#` comment: one outside quotes, after a space.
+fn without_comment(line: &str) -> &str {
+    let mut quote = None;
+    let mut before = ' ';
+    for (at, c) in line.char_indices() {
+        match quote {
+            Some(q) if c == q && before != '\\' => quote = None,
+            Some(_) => {}
+            None if matches!(c, '"' | '\'') => quote = Some(c),
+            None if c == '#' && before.is_whitespace() => return line[..at].trim_end(),
+            None => {}
+        }
+        before = c;
+    }
+    line
 }
 
 /// What follows each whole-word `keyword` of `line` (the keyword not
@@ -62,7 +79,10 @@ fn after_keyword<'a>(line: &'a str, keyword: &str) -> Vec<&'a str> {
             let after = line[at + keyword.len()..].chars().next();
             !before.is_some_and(|c| {
                 c.is_alphanumeric()
-                    || matches!(c, '_' | '$' | '@' | '%' | '&' | ':' | '.' | '>' | '{')
+                    || matches!(
+                        c,
+                        '_' | '$' | '@' | '%' | '&' | ':' | '.' | '>' | '{' | '\'' | '"' | '-'
+                    )
             }) && after.is_some_and(|c| c.is_whitespace() || c == '(' || c == '\'' || c == '"')
         })
         .map(|(at, _)| line[at + keyword.len()..].trim_start())
@@ -71,7 +91,8 @@ fn after_keyword<'a>(line: &'a str, keyword: &str) -> Vec<&'a str> {
 
 /// Whether `arg` opens with a string written out whole: single quotes,
 /// or double quotes holding none of `interpolates`; a heredoc whose
-/// marker is single-quoted (`<<'EOF'`, `<<~'EOF'`) too.
+/// marker is single-quoted (`<<'EOF'`, `<<~'EOF'`) too. A string that
+/// goes on past its line is judged by what the line holds of it.
 fn literal_string(arg: &str, interpolates: &[&str]) -> bool {
     let arg = arg.trim_start_matches('(').trim_start();
     if let Some(rest) = arg.strip_prefix("<<") {
@@ -81,9 +102,7 @@ fn literal_string(arg: &str, interpolates: &[&str]) -> bool {
         return false;
     };
     let inner = &arg[1..];
-    let Some(end) = inner.find(quote) else {
-        return false;
-    };
+    let end = inner.find(quote).unwrap_or(inner.len());
     quote == '\'' || !interpolates.iter().any(|i| inner[..end].contains(i))
 }
 
@@ -94,20 +113,46 @@ pub(super) fn perl_unknown(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     for line in perl_code(text) {
         let computed = ["do", "require", "eval"].iter().any(|keyword| {
-            after_keyword(line, keyword).into_iter().any(|arg| {
-                // A variable, a readline or heredoc, or a string that
-                // interpolates; a word after `do` is prose more often
-                // than a call (`print "what to do with $x"`).
-                let inner = arg.trim_start_matches('(').trim_start();
-                inner.starts_with(['$', '@', '&'])
-                    || (inner.starts_with(['"', '\'', '<']) && !literal_string(inner, &["$", "@"]))
-            })
+            after_keyword(line, keyword)
+                .into_iter()
+                .any(|arg| perl_computed(keyword, arg))
         });
         if computed && out.len() < MAX_SHOWN {
             out.push(shown(line));
         }
     }
     out
+}
+
+/// Whether what follows `keyword` loads what is known only as it runs:
+/// a variable (`$VERSION` and the like for `eval`: a version string),
+/// a readline (`<$h>`), or a string that interpolates. A word after
+/// `do` is prose more often than a call (`print "what to do with
+/// $x"`), so it is passed over. An `eval` string is code built at run
+/// time, yet one that loads nothing (`eval "\$x =~ $re"`) runs no
+/// file: it counts only when it starts with an interpolation (`eval
+/// "$code"`) or names `require`, `use` or `do` (`eval "require
+/// $class"`).
+fn perl_computed(keyword: &str, arg: &str) -> bool {
+    let inner = arg.trim_start_matches('(').trim_start();
+    if inner.starts_with(['$', '@', '&']) {
+        let name: String = inner[1..]
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | ':'))
+            .collect();
+        return !(keyword == "eval" && name.ends_with("VERSION"));
+    }
+    if !inner.starts_with(['"', '\'', '<']) || literal_string(inner, &["$", "@"]) {
+        return false;
+    }
+    if keyword != "eval" || !inner.starts_with('"') {
+        return true;
+    }
+    let body = inner[1..].split('"').next().unwrap_or("").trim_start();
+    body.starts_with(['$', '@'])
+        || ["require", "use", "do"]
+            .iter()
+            .any(|load| !after_keyword(body, load).is_empty())
 }
 
 /// The folders each `use lib` and `@INC` addition of Perl `text` names
@@ -135,11 +180,16 @@ pub(super) fn perl_libs(
                 }
             }
         }
-        if line.contains("@INC") && line.contains('=') && !line.contains("==") {
-            let assigned = line.split_once("@INC").map(|(_, r)| r.trim_start());
-            if assigned.is_some_and(|r| r.starts_with('=') && !r.starts_with("=~")) {
-                unknown.push(shown(line));
-            }
+        // `@INC = ('lib', @INC)`: its literal items are folders.
+        let assigned = line.split_once("@INC").map(|(_, r)| r.trim_start());
+        if let Some(value) = assigned
+            .and_then(|r| r.strip_prefix('='))
+            .filter(|r| !r.starts_with(['=', '~']))
+        {
+            let value = value.split(';').next().unwrap_or("").trim();
+            let value = value.strip_prefix('(').unwrap_or(value);
+            let value = value.strip_suffix(')').unwrap_or(value);
+            exprs.push(value);
         }
         for expr in exprs {
             let expr = expr.split(';').next().unwrap_or("").trim();
@@ -149,7 +199,7 @@ pub(super) fn perl_libs(
                 true => expr.strip_suffix(')').unwrap_or(expr),
                 false => expr,
             };
-            for item in items(expr) {
+            for item in items(expr).into_iter().filter(|i| i.trim() != "@INC") {
                 match item_dirs(item, root, &dir_of) {
                     Some(dirs) => libs.extend(dirs),
                     None if unknown.len() < MAX_SHOWN => unknown.push(shown(line)),
@@ -409,7 +459,10 @@ mod tests {
                     eval $c;\neval \"require $m\";\nrequire $class;\ndo($file);\n\
                     do \"./conf.pl\";\nrequire Foo::Bar;\nrequire 5.010;\nuse strict;\n\
                     my $c = do { local $/; <$h> };\neval { f() };\neval 'use X; 1';\n\
-                    # require $x\n=pod\n\nrequire $y\n\n=cut\n$h{require} = 1;\n__END__\nrequire $z\n";
+                    # require $x\n=pod\n\nrequire $y\n\n=cut\n$h{require} = 1;\n\
+                    require Config; # once we do $^O\n$VERSION = eval $VERSION;\n'eval' => sub { 1 },\n\
+                    eval \"no warnings; $s =~ /$re/\";\nmy $r = eval 'no warnings \"x\";\n\neval \"use $m; 1\";\neval(\"$cmd\");\n\
+                    __END__\nrequire $z\n";
         assert_eq!(
             perl_unknown(text),
             vec![
@@ -419,6 +472,8 @@ mod tests {
                 "eval \"require $m\";",
                 "require $class;",
                 "do($file);",
+                "eval \"use $m; 1\";",
+                "eval(\"$cmd\");",
             ]
         );
     }
@@ -429,7 +484,8 @@ mod tests {
         let mut unknown = Vec::new();
         let text = "use lib \"tools/a\", 'tools/b';\nuse lib qw(x y);\nuse lib '/usr/share/perl';\n\
                     BEGIN { unshift @INC, \"c\"; push(@INC, \"$FindBin::Bin/d\"); }\n\
-                    use lib $ENV{X};\nunshift @INC, sub { 1 };\n";
+                    use lib $ENV{X};\nunshift @INC, sub { 1 };\nlocal @INC = @INC;\n\
+                    local @INC = ('e', @INC);\nlocal @INC = ($root, @INC);\n";
         let dir_of = |e: &str| {
             let s = e.trim().trim_matches(['"', '\'']);
             let s = s.strip_prefix("$FindBin::Bin/").map(|s| here.join(s));
@@ -448,12 +504,17 @@ mod tests {
                 "/r/x",
                 "/r/y",
                 "/r/c",
-                "/r/tools/d"
+                "/r/tools/d",
+                "/r/e"
             ]
         );
         assert_eq!(
             unknown,
-            vec!["use lib $ENV{X};", "unshift @INC, sub { 1 };"]
+            vec![
+                "use lib $ENV{X};",
+                "unshift @INC, sub { 1 };",
+                "local @INC = ($root, @INC);"
+            ]
         );
     }
 
