@@ -387,6 +387,9 @@ pub(super) fn perl(
                 if let Some(name) = leading_string(arg.trim_start_matches('(').trim_start()) {
                     if name.starts_with("./") || name.starts_with("../") {
                         out.push(vec![root.join(name)]);
+                    } else if !name.starts_with('/') && !libs.is_empty() {
+                        // `do "conf.pl"` searches `@INC` (not `.`).
+                        out.push(libs.iter().map(|lib| lib.join(name)).collect());
                     }
                     continue;
                 }

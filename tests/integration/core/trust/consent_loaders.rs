@@ -114,6 +114,14 @@ fn perl_search_folders_a_script_adds_are_covered_whole() {
             ],
             "tools/conf.pl",
         ),
+        (
+            "perl -Itools tools/s.pl",
+            &[
+                ("tools/s.pl", "do \"conf.pl\";\nprint \"SUMMARY\\n\";\n"),
+                ("tools/conf.pl", "1;\n"),
+            ],
+            "tools/conf.pl",
+        ),
     ]);
 }
 
