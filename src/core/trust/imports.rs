@@ -34,6 +34,7 @@ mod literal;
 mod node;
 mod node_env;
 mod requires;
+mod run_loads;
 mod sys_path;
 
 pub use literal::run_with;
@@ -102,6 +103,7 @@ pub fn reached(
         ..Maps::default()
     };
     let mut ruby_path: Vec<PathBuf> = load_path.to_vec();
+    let mut perl_path: Vec<PathBuf> = load_path.to_vec();
     let mut queue = first_queue(real_root, scripts, site, &mut folders, &mut out);
     let mut read: BTreeSet<PathBuf> = BTreeSet::new();
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
@@ -166,18 +168,13 @@ pub fn reached(
                 node_runs(real_root, &text, at, &mut maps, &mut out, &mut found);
             }
             Kind::Ruby | Kind::Php | Kind::Lua | Kind::Perl => {
-                let loads = match kind {
-                    Kind::Ruby => requires::ruby(&text, &real, real_root, &mut ruby_path),
-                    Kind::Php => {
-                        let autoload = maps.composer(real_root, &rel_of(real_root, &here));
-                        requires::php(&text, &here, real_root, &autoload)
-                    }
-                    Kind::Lua => requires::lua(&text, real_root),
-                    _ => requires::perl(&text, &here, real_root, load_path),
+                let paths = LoadPaths {
+                    ruby: &mut ruby_path,
+                    perl: &mut perl_path,
+                    maps: &mut maps,
                 };
-                for candidates in loads.into_iter().take(MAX_NAMES) {
-                    first_of(real_root, &candidates, &mut out, &mut found);
-                }
+                let at = (rel.as_str(), real.as_path(), here.as_path());
+                script_loads(real_root, kind, &text, at, paths, &mut out, &mut found);
             }
             Kind::Other => {}
         }
@@ -189,6 +186,57 @@ pub fn reached(
     sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
+}
+
+/// The search folders Ruby's and Perl's scripts share (the command's
+/// `-I` and what the scripts read add), and the module maps (PHP's
+/// composer autoload).
+struct LoadPaths<'a> {
+    ruby: &'a mut Vec<PathBuf>,
+    perl: &'a mut Vec<PathBuf>,
+    maps: &'a mut Maps,
+}
+
+/// What a Ruby, PHP, Lua or Perl script (`at`: its root-relative path,
+/// canonical path and folder) loads ([`requires`]), and a refusal for
+/// each load decided only as it runs ([`run_loads`]).
+fn script_loads(
+    real_root: &Path,
+    kind: Kind,
+    text: &str,
+    at: (&str, &Path, &Path),
+    paths: LoadPaths,
+    out: &mut Reached,
+    found: &mut Vec<(String, PathBuf)>,
+) {
+    let (rel, real, here) = at;
+    let mut unknown = Vec::new();
+    let loads = match kind {
+        Kind::Ruby => requires::ruby(text, real, real_root, paths.ruby, &mut unknown),
+        Kind::Php => {
+            let autoload = paths.maps.composer(real_root, &rel_of(real_root, here));
+            requires::php(text, here, real_root, &autoload)
+        }
+        Kind::Lua => requires::lua(text, real_root),
+        _ => {
+            unknown.extend(run_loads::perl_unknown(text));
+            requires::perl(text, here, real_root, paths.perl, &mut unknown)
+        }
+    };
+    refuse_computed(rel, &unknown, out);
+    for candidates in loads.into_iter().take(MAX_NAMES) {
+        if matches!(kind, Kind::Ruby | Kind::Perl) {
+            // Each place is looked at: the search folders a script adds
+            // are read in any order, and a file new in an earlier one
+            // would shadow the one found (covering both is more, never
+            // less).
+            for place in &candidates {
+                first_of(real_root, std::slice::from_ref(place), out, found);
+            }
+        } else {
+            first_of(real_root, &candidates, out, found);
+        }
+    }
 }
 
 /// The Python files read, and the functions among them that run a
@@ -576,6 +624,14 @@ fn node_runs(
     refuse_known_runs(at.file, &runs.refusals, out);
     node_path(real_root, text, at.file, maps, out);
     node_programs(real_root, text, at.file, out, found);
+    let paths = run_loads::node_paths(text, at.dir, real_root);
+    refuse_computed(at.file, &paths.unknown, out);
+    for dir in paths.folders {
+        let dir = fs::canonicalize(&dir).unwrap_or(dir);
+        if dir.starts_with(real_root) && !maps.module_paths.contains(&dir) {
+            maps.module_paths.push(dir);
+        }
+    }
     let specs = computed
         .names
         .iter()
@@ -672,6 +728,9 @@ struct Maps {
     /// (canonical, inside the root): bare names are looked for there
     /// after `node_modules`.
     node_path: Vec<PathBuf>,
+    /// The folders scripts add to `module.paths` (canonical, inside the
+    /// root): bare names are looked for in each, before `node_modules`.
+    module_paths: Vec<PathBuf>,
 }
 
 impl Maps {

@@ -8,6 +8,7 @@ mod consent_computed;
 mod consent_configs;
 mod consent_expansions;
 mod consent_listed;
+mod consent_loaders;
 mod consent_node_argv;
 mod consent_runtime;
 mod entries;

@@ -276,6 +276,11 @@ pub(super) fn look_up(
         // `https:…`, `npm:x`: not a project file.
         return;
     }
+    // The folders a script adds to `module.paths`: every one is looked
+    // at (where each goes in the list is not read).
+    for dir in maps.module_paths.clone() {
+        let _ = load(real_root, &dir.join(spec), out, found);
+    }
     if let Some(config) = project.config_of(&file) {
         let mut reached = false;
         if let Some((_, targets)) = mapped(&config.paths, spec) {

@@ -51,8 +51,17 @@ pub(super) fn ruby(
     file: &Path,
     root: &Path,
     load_path: &mut Vec<PathBuf>,
+    unknown: &mut Vec<String>,
 ) -> Vec<Candidates> {
     let here = file.parent().unwrap_or(root);
+    // A path built of literals and the script's folder
+    // (`File.join(__dir__, "x")`) is known; any other computed name is
+    // a refusal.
+    let built = |arg: &str| {
+        let arg = arg.trim_start_matches('(').trim_start();
+        arg.starts_with("File.") && ruby_dir(&format!("$: << {arg}"), file, root).is_some()
+    };
+    unknown.extend(super::run_loads::ruby_unknown(text, built));
     for line in code_lines(text, '#') {
         let Some(at) = ["$LOAD_PATH", "$:"].iter().find_map(|v| line.find(v)) else {
             continue;
@@ -63,7 +72,11 @@ pub(super) fn ruby(
         ]
         .iter()
         .any(|op| rest.contains(op));
-        if let Some(dir) = adds.then(|| ruby_dir(rest, file, root)).flatten()
+        let dir = adds.then(|| ruby_dir(rest, file, root));
+        if dir == Some(None) {
+            unknown.push(line.trim().chars().take(80).collect());
+        }
+        if let Some(dir) = dir.flatten()
             && !load_path.contains(&dir)
             && load_path.len() < MAX_LOAD_PATH
         {
@@ -79,6 +92,13 @@ pub(super) fn ruby(
         ] {
             for arg in call_args(line, keyword) {
                 let Some(name) = leading_string(arg) else {
+                    let arg = arg.trim_start_matches('(').trim_start();
+                    if built(arg)
+                        && let Some(path) = ruby_dir(&format!("$: << {arg}"), file, root)
+                    {
+                        let rb = path.with_file_name(format!("{}.rb", file_name(&path)));
+                        out.push(vec![rb, path]);
+                    }
                     continue;
                 };
                 let with_rb = |base: &Path| {
@@ -343,25 +363,23 @@ pub(super) fn lua(text: &str, root: &Path) -> Vec<Candidates> {
 /// `@INC` additions name, then in `load_path` (the command's `-I` and
 /// `PERL5LIB`), and the files `require`/`do` name by a relative path, for
 /// a script in `here` run from `root`.
-pub(super) fn perl(text: &str, here: &Path, root: &Path, load_path: &[PathBuf]) -> Vec<Candidates> {
+pub(super) fn perl(
+    text: &str,
+    here: &Path,
+    root: &Path,
+    load_path: &mut Vec<PathBuf>,
+    unknown: &mut Vec<String>,
+) -> Vec<Candidates> {
     let lines: Vec<&str> = code_lines(text, '#').collect();
-    let mut libs: Vec<PathBuf> = Vec::new();
-    for line in &lines {
-        let mut exprs = call_args(line, "use lib");
-        for op in ["unshift", "push"] {
-            for arg in call_args(line, op) {
-                let arg = arg.trim_start_matches('(').trim_start();
-                if let Some(rest) = arg.strip_prefix("@INC") {
-                    exprs.push(rest.trim_start().trim_start_matches([',']).trim_start());
-                }
-            }
-        }
-        for expr in exprs {
-            let expr = expr.split(';').next().unwrap_or("");
-            libs.extend(perl_dir(expr, here, root));
+    // `@INC` is the process's: what one file adds, the files it loads
+    // search too.
+    let dir_of = |expr: &str| perl_dir(expr, here, root);
+    for dir in super::run_loads::perl_libs(text, root, dir_of, unknown) {
+        if !load_path.contains(&dir) && load_path.len() < MAX_LOAD_PATH {
+            load_path.push(dir);
         }
     }
-    libs.extend(load_path.iter().cloned());
+    let libs = load_path.clone();
     let mut out = Vec::new();
     for line in &lines {
         for keyword in ["use", "require", "do"] {
@@ -369,6 +387,9 @@ pub(super) fn perl(text: &str, here: &Path, root: &Path, load_path: &[PathBuf]) 
                 if let Some(name) = leading_string(arg.trim_start_matches('(').trim_start()) {
                     if name.starts_with("./") || name.starts_with("../") {
                         out.push(vec![root.join(name)]);
+                    } else if !name.starts_with('/') && !libs.is_empty() {
+                        // `do "conf.pl"` searches `@INC` (not `.`).
+                        out.push(libs.iter().map(|lib| lib.join(name)).collect());
                     }
                     continue;
                 }
@@ -491,6 +512,7 @@ mod tests {
                 text,
                 Path::new("/r/tools/sum.rb"),
                 Path::new("/r"),
+                &mut Vec::new(),
                 &mut Vec::new()
             )),
             [
@@ -541,7 +563,15 @@ mod tests {
     fn perl_reads_modules_in_the_lib_folders_it_names() {
         let text = "use strict;\nuse FindBin qw($Bin);\nuse lib \"$FindBin::Bin/lib\";\nuse lib 'vendor';\n\
                     use My::Helper;\nrequire './conf.pl';\ndo \"./more.pl\";\n# use No::Such;\n";
-        let got = shown(perl(text, Path::new("/r/tools"), Path::new("/r"), &[]));
+        let (mut path, mut unknown) = (Vec::new(), Vec::new());
+        let got = shown(perl(
+            text,
+            Path::new("/r/tools"),
+            Path::new("/r"),
+            &mut path,
+            &mut unknown,
+        ));
+        assert!(unknown.is_empty(), "{unknown:?}");
         assert!(
             got.contains(&vec![
                 "/r/tools/lib/My/Helper.pm".to_string(),
@@ -564,12 +594,15 @@ mod tests {
                     $: << File.expand_path('../../ext', __FILE__)\n\
                     $LOAD_PATH << \"#{__dir__}/more\"\n$LOAD_PATH.push 'top'\n\
                     $LOAD_PATH << File.join(ENV['X'], \"#{y}\")\nrequire 'fmt/a'\n";
+        let mut unknown = Vec::new();
         let got = shown(ruby(
             text,
             Path::new("/r/tools/sum.rb"),
             Path::new("/r"),
             &mut path,
+            &mut unknown,
         ));
+        assert_eq!(unknown, ["$LOAD_PATH << File.join(ENV['X'], \"#{y}\")"]);
         assert_eq!(
             path,
             ["/r/vendor", "/r/lib", "/r/ext", "/r/tools/more", "/r/top"].map(PathBuf::from)
@@ -595,6 +628,7 @@ mod tests {
                 "require 'json'\n",
                 Path::new("/r/s.rb"),
                 Path::new("/r"),
+                &mut Vec::new(),
                 &mut Vec::new()
             ))
             .is_empty()
@@ -606,18 +640,21 @@ mod tests {
         let text = "use File::Basename;\nBEGIN { unshift @INC, dirname(__FILE__) . '/plib'; }\n\
                     push(@INC, 'vendor');\nuse lib File::Spec->catdir($FindBin::Bin, 'lib');\n\
                     unshift @INC, $ENV{HOME};\nuse Sum::Fmt;\n";
+        let (mut path, mut unknown) = (vec![PathBuf::from("/r/inc")], Vec::new());
         let got = shown(perl(
             text,
             Path::new("/r/tools"),
             Path::new("/r"),
-            &[PathBuf::from("/r/inc")],
+            &mut path,
+            &mut unknown,
         ));
+        assert_eq!(unknown, ["unshift @INC, $ENV{HOME};"]);
         assert!(
             got.contains(&vec![
+                "/r/inc/Sum/Fmt.pm".to_string(),
                 "/r/tools/plib/Sum/Fmt.pm".to_string(),
                 "/r/vendor/Sum/Fmt.pm".to_string(),
                 "/r/tools/lib/Sum/Fmt.pm".to_string(),
-                "/r/inc/Sum/Fmt.pm".to_string(),
             ]),
             "{got:?}"
         );
