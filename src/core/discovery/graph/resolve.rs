@@ -121,9 +121,9 @@ impl<'a> FileSet<'a> {
             self.layout.py_roots.iter().collect()
         } else {
             self.index
-                .roots_holding(head)
-                .iter()
-                .filter_map(|&i| self.layout.py_roots.get(i))
+                .roots_searched(&self.layout, from_file, head)
+                .into_iter()
+                .filter_map(|i| self.layout.py_roots.get(i))
                 .collect()
         };
         if stdlib::is_python(head) {
@@ -283,9 +283,9 @@ impl<'a> FileSet<'a> {
                 .any(|(name, _)| name.split('.').next() == Some(head))
             || self
                 .index
-                .roots_holding(head)
-                .iter()
-                .filter_map(|&i| Some((i, self.layout.py_roots.get(i)?)))
+                .roots_searched(&self.layout, from_file, head)
+                .into_iter()
+                .filter_map(|i| Some((i, self.layout.py_roots.get(i)?)))
                 .filter(|(i, root)| {
                     *i < self.layout.py_shared_roots || beneath_dir(from_file, root)
                 })

@@ -9,7 +9,10 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::layout::{Layout, normalize, parent};
+use super::layout::{Layout, beneath_dir, normalize, parent};
+
+/// The most Python roots one import is searched in ([`SearchIndex::roots_searched`]).
+pub(super) const MAX_ROOTS_SEARCHED: usize = 64;
 
 /// The index of one project's search places.
 pub(super) struct SearchIndex<'a> {
@@ -80,6 +83,38 @@ impl<'a> SearchIndex<'a> {
     /// `.py`/`.pyi` module), ascending.
     pub(super) fn roots_holding(&self, head: &str) -> &[usize] {
         self.py_heads.get(head).map_or(&[], Vec::as_slice)
+    }
+
+    /// The Python roots searched for an import from `from_file` whose
+    /// first name is `head`: those that hold it ([`Self::roots_holding`]),
+    /// at most [`MAX_ROOTS_SEARCHED`] — the roots the whole project
+    /// searches and those above `from_file` first, then the rest in order
+    /// — ascending. Thousands of roots holding a package of the same name
+    /// (8,000 `rN/common/`) made each import that names it probe them all
+    /// (recheck 15b, F8b: `map` past 150 s).
+    pub(super) fn roots_searched(
+        &self,
+        layout: &Layout,
+        from_file: &str,
+        head: &str,
+    ) -> Vec<usize> {
+        let holding = self.roots_holding(head);
+        if holding.len() <= MAX_ROOTS_SEARCHED {
+            return holding.to_vec();
+        }
+        let near = |i: usize| {
+            i < layout.py_shared_roots
+                || layout
+                    .py_roots
+                    .get(i)
+                    .is_some_and(|root| beneath_dir(from_file, root))
+        };
+        let mut chosen: Vec<usize> = holding.iter().copied().filter(|&i| near(i)).collect();
+        let room = MAX_ROOTS_SEARCHED.saturating_sub(chosen.len());
+        chosen.extend(holding.iter().copied().filter(|&i| !near(i)).take(room));
+        chosen.truncate(MAX_ROOTS_SEARCHED);
+        chosen.sort_unstable();
+        chosen
     }
 
     /// The first place, among the layout's include folders, of a folder
@@ -194,5 +229,25 @@ mod tests {
         assert_eq!(index.roots_holding("top"), [0]);
         assert!(index.roots_holding("data").is_empty());
         assert!(index.roots_holding("nope").is_empty());
+    }
+
+    /// Past the bound, the roots above the importing file and the shared
+    /// ones are searched first, then the others in order.
+    #[test]
+    fn the_roots_searched_for_a_name_are_bounded() {
+        let n = MAX_ROOTS_SEARCHED + 50;
+        let files: Vec<String> = (0..n).map(|i| format!("r{i}/common/__init__.py")).collect();
+        let layout = Layout {
+            py_roots: (0..n).map(|i| format!("r{i}")).collect(),
+            py_shared_roots: 1,
+            ..Layout::default()
+        };
+        let index = SearchIndex::new(&files, &layout);
+        assert_eq!(index.roots_holding("common").len(), n);
+        let searched = index.roots_searched(&layout, &format!("r{}/app.py", n - 1), "common");
+        assert_eq!(searched.len(), MAX_ROOTS_SEARCHED);
+        assert_eq!(searched.first(), Some(&0));
+        assert_eq!(searched.last(), Some(&(n - 1)), "its own root");
+        assert!(searched.windows(2).all(|w| w[0] < w[1]));
     }
 }
