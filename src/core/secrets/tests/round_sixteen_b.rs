@@ -133,5 +133,10 @@ fn round_sixteen_b_code_expressions_stay_quiet() {
         "db:\n  password: not-a-real-one\n".to_string(),
         "SECRET_KEY=django-insecure-change-me\n".to_string(),
         "TOKEN_VERSION=1.2.3-4\n".to_string(),
+        // A secret's settings named beside it (recheck 15b, F4c).
+        "token.version=1.2.3-rc.1+build.5\n".to_string(),
+        "password.hasher=argon2-v19+m65536\n".to_string(),
+        "secret.mount=kv-v2/app-eu\n".to_string(),
+        "vault:\n  secret_engine: kv-v2/app-eu\n".to_string(),
     ]);
 }
