@@ -254,6 +254,7 @@ impl Engine {
         let p = &opened.project;
         Ok(p.preset_names()
             .into_iter()
+            .filter(|(name, _)| !self.name_withheld(name))
             .map(|(name, _)| {
                 let description = p
                     .preset(&name)
@@ -262,6 +263,15 @@ impl Engine {
                 (name, description)
             })
             .collect())
+    }
+
+    /// Whether a preset's name holds a likely secret: such a preset is
+    /// left out of what lists presets to the agent (`resources/list`,
+    /// `list_presets`) unless the server allows secrets (recheck 15b,
+    /// F9b: a token as a preset's name went out as its `uri`, `name` and
+    /// `title`).
+    fn name_withheld(&self, name: &str) -> bool {
+        !self.options.allow_secrets && !secrets::scan(name).is_empty()
     }
 
     /// A preset's description as the agent is sent it (`resources/list`,
@@ -306,7 +316,9 @@ impl Engine {
         let started = std::time::Instant::now();
         let mut listed = Vec::new();
         let (mut composed, mut uncounted) = (0usize, 0usize);
-        for (name, scope) in names.iter().take(LISTED_PRESETS) {
+        let withheld = names.iter().filter(|(n, _)| self.name_withheld(n)).count();
+        let shown = names.iter().filter(|(n, _)| !self.name_withheld(n));
+        for (name, scope) in shown.take(LISTED_PRESETS) {
             let (preset, consent) = request::preset(&project, Some(name))?;
             let mut opts = ComposeOptions::from_settings(&project.settings);
             opts.consent = consent;
@@ -342,6 +354,13 @@ impl Engine {
             }));
         }
         let mut notes = Vec::new();
+        if withheld > 0 {
+            notes.push(format!(
+                "{} left out: the name holds a likely secret (this server was started \
+                 without --allow-secrets)",
+                plural(withheld, "preset"),
+            ));
+        }
         if uncounted > 0 {
             notes.push(format!(
                 "the tokens of {} are not counted in this call (each total composes \
@@ -355,6 +374,11 @@ impl Engine {
                 names.len()
             ));
         }
+        let active = if self.name_withheld(&active) {
+            "(withheld: the name holds a likely secret)".to_string()
+        } else {
+            active
+        };
         let mut answer = json!({
             "active": active,
             "tokenizer": map.tokenizer.as_str(),

@@ -142,3 +142,41 @@ fn round_sixteen_b_a_description_with_a_secret_is_withheld() {
     assert!(presets.text.contains("withheld"), "{}", presets.text);
     assert!(presets.text.contains("AWS secret key"), "{}", presets.text);
 }
+
+/// A preset *named* with a token (recheck 15b, F9b) is left out of what
+/// lists presets to the agent: it went out as the resource's `uri`,
+/// `name` and `title`. `list_presets` says how many were left out; with
+/// `--allow-secrets` it is listed.
+#[test]
+fn round_sixteen_b_a_preset_named_with_a_secret_is_left_out() {
+    let token = format!("ghp_{}", random(ALNUM, 66, 36));
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write(
+        "ctxcurate.toml",
+        &format!(
+            "[presets.{token}]\n[[presets.{token}.files]]\npath = \"a.py\"\n\
+             [presets.default]\ndescription = \"the usual\"\n\
+             [[presets.default.files]]\npath = \"a.py\"\n"
+        ),
+    );
+    let mut server = McpServer::start(&p, &[]);
+    let answer = server
+        .request("resources/list", json!({}))
+        .expect("an answer");
+    let listed = answer.to_string();
+    assert!(!listed.contains(&token[..12]), "{listed}");
+    assert!(listed.contains("the usual"), "{listed}");
+    let presets = server.call("list_presets", json!({}));
+    assert!(!presets.text.contains(&token[..12]), "{}", presets.text);
+    assert!(
+        presets
+            .text
+            .contains("1 preset left out: the name holds a likely secret"),
+        "{}",
+        presets.text
+    );
+    let mut allowed = McpServer::start(&p, &["--allow-secrets"]);
+    let presets = allowed.call("list_presets", json!({}));
+    assert!(presets.text.contains(&token[..12]), "{}", presets.text);
+}
