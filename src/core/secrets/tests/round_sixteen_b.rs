@@ -114,8 +114,26 @@ fn round_sixteen_b_operator_joined_config_values_are_found() {
         ] {
             cases.push((text, v, "secret-config-plain-value"));
         }
+        // A Dockerfile, XML, a Kubernetes name/value pair (recheck 15b,
+        // F4b): the structured-value rule reads them.
+        for text in [
+            format!("FROM alpine\nENV DB_PASSWORD={v}\n"),
+            format!("FROM alpine\nARG DB_PASSWORD={v}\n"),
+            format!("<config>\n  <password>{v}</password>\n</config>\n"),
+        ] {
+            cases.push((text, v, "secret-structured-value"));
+        }
     }
     check(&cases);
+    // A Kubernetes name/value pair: reported on the name's line.
+    for v in values {
+        let text = format!("env:\n  - name: DB_PASSWORD\n    value: {v}\n");
+        assert_eq!(
+            found(&text),
+            [(2, "secret-structured-value".to_string())],
+            "{text}"
+        );
+    }
 }
 
 #[test]
