@@ -7,8 +7,10 @@
 //! shown as if they were the slice.
 
 mod line_index;
+mod work_debt;
 
 use line_index::LineIndex;
+pub use work_debt::WorkDebt;
 
 use crate::core::model::Slice;
 use crate::core::tokens::sha256_hex;
@@ -61,6 +63,15 @@ fn lines_of(text: &str) -> Vec<&str> {
 
 fn hash_lines(lines: &[&str]) -> String {
     sha256_hex(lines.join("\n").as_bytes())
+}
+
+/// What hashing `lines` costs in [`Resolver`] work: a visit a line and
+/// one a byte (the hash reads every byte: counting lines alone let lines
+/// of code cost twenty times what a line of one letter did).
+fn hashed_cost(lines: &[&str]) -> usize {
+    lines
+        .iter()
+        .fold(0usize, |n, l| n.saturating_add(l.len()).saturating_add(1))
 }
 
 /// FNV-1a (64-bit) of one line: stable across versions and platforms,
@@ -118,9 +129,23 @@ pub fn resolve(text: &str, slice: &Slice) -> Resolution {
 pub const NOT_LOOKED_FOR: &str =
     "not looked for: finding this file's other slices again took all the work one file may take";
 
-/// Each line of a file may be visited this many times, in all, to find
-/// its slices again (hashed, compared with an anchor, rolled through a
-/// fingerprint) …
+/// The reason given for the slices not looked for because finding slices
+/// again in the files before took all the work the process may spend
+/// lately ([`work_debt`]).
+pub const NOT_LOOKED_FOR_LATELY: &str =
+    "not looked for: finding slices again in other files took all the work allowed for a while";
+
+/// Past the process's allowance ([`work_debt`]), a file may still go
+/// through its lines and bytes this many times (check its slices in
+/// place, index it) …
+pub const FLOOR_PER_LINE: usize = 2;
+
+/// … plus this many visits.
+pub const FLOOR_SLACK: usize = 1 << 16;
+
+/// Each line of a file, and each byte where lines are hashed, may be
+/// visited this many times, in all, to find its slices again (hashed,
+/// compared with an anchor, rolled through a fingerprint) …
 pub const WORK_PER_LINE: usize = 32;
 
 /// … plus this many visits: enough for one search of a slice made
@@ -133,7 +158,11 @@ pub const WORK_SLACK: usize = MAX_HASHED_LINES;
 /// pass over the file, so a project file giving a 500,000-line file 1,200
 /// stale slices made `stats` take 97 s (recheck 15). Once the file's
 /// bound ([`WORK_PER_LINE`] per line, plus [`WORK_SLACK`]) is spent, the
-/// slices left are stale, not looked for ([`NOT_LOOKED_FOR`]).
+/// slices left are stale, not looked for ([`NOT_LOOKED_FOR`]). Work past
+/// a floor ([`FLOOR_PER_LINE`]) counts to the process's allowance too,
+/// and once that is spent, work stops at the floor
+/// ([`NOT_LOOKED_FOR_LATELY`]): 130 files of a megabyte with 64 stale
+/// slices each took `stats` half a minute (recheck 15b F3b).
 pub struct Resolver<'a> {
     lines: Vec<&'a str>,
     /// Each line's hash, for the fingerprint search (made when needed).
@@ -143,39 +172,91 @@ pub struct Resolver<'a> {
     /// Line visits so far, and how many the file may take.
     work: usize,
     bound: usize,
+    /// The visits the file may take once the process's allowance is spent,
+    /// and those past it charged to the allowance so far.
+    floor: usize,
+    charged: usize,
+    debt: &'a WorkDebt,
 }
 
 impl<'a> Resolver<'a> {
+    /// A resolver of `text`'s slices charging the process's allowance.
     pub fn new(text: &'a str) -> Self {
+        Self::charging(text, WorkDebt::process())
+    }
+
+    /// A resolver charging `debt` (a test's own).
+    pub fn charging(text: &'a str, debt: &'a WorkDebt) -> Self {
         let lines = lines_of(text);
-        let bound = lines
-            .len()
+        let size = lines.len().saturating_add(text.len());
+        let bound = size
             .saturating_mul(WORK_PER_LINE)
             .saturating_add(WORK_SLACK);
+        let floor = size
+            .saturating_mul(FLOOR_PER_LINE)
+            .saturating_add(FLOOR_SLACK)
+            .min(bound);
         Resolver {
             lines,
             hashes: None,
             index: None,
             work: 0,
             bound,
+            floor,
+            charged: 0,
+            debt,
         }
     }
 
-    /// Whether the file's bound of work is spent: the slices not yet
-    /// resolved are not looked for.
-    pub fn spent(&self) -> bool {
-        self.work > self.bound
+    /// Why the slices not yet resolved are not looked for, once the file's
+    /// bound of work is spent ([`NOT_LOOKED_FOR`]) or its floor and the
+    /// process's allowance are ([`NOT_LOOKED_FOR_LATELY`]).
+    pub fn spent(&self) -> Option<&'static str> {
+        if self.work > self.bound {
+            Some(NOT_LOOKED_FOR)
+        } else if self.work > self.floor && self.debt.over_allowance() {
+            Some(NOT_LOOKED_FOR_LATELY)
+        } else {
+            None
+        }
     }
 
-    /// Find `slice` in the file (stale with [`NOT_LOOKED_FOR`] once
-    /// [`Resolver::spent`]).
+    /// Find `slice` in the file (stale, not looked for, once
+    /// [`Resolver::spent`]). The work past the floor counts to the
+    /// process's allowance.
     pub fn resolve(&mut self, slice: &Slice) -> Resolution {
+        if let Some(reason) = self.spent() {
+            return Resolution::Stale {
+                reason: reason.into(),
+            };
+        }
+        let resolution = self.resolve_within_bound(slice);
+        let past_floor = self.work.saturating_sub(self.floor);
+        self.debt.charge(past_floor.saturating_sub(self.charged));
+        self.charged = self.charged.max(past_floor);
+        resolution
+    }
+
+    /// The visits this file may still take: up to its bound, or up to its
+    /// floor once the process's allowance is spent.
+    fn allowed(&self) -> usize {
+        let cap = if self.debt.over_allowance() {
+            self.floor
+        } else {
+            self.bound
+        };
+        cap.saturating_sub(self.work)
+    }
+
+    fn resolve_within_bound(&mut self, slice: &Slice) -> Resolution {
         let not_looked_for = || Resolution::Stale {
             reason: NOT_LOOKED_FOR.into(),
         };
-        if self.spent() {
-            return not_looked_for();
-        }
+        // A search that hashes every window is skipped when it would take
+        // more than this (one such search over a megabyte of code costs
+        // seconds: it may not run in file after file once the process's
+        // allowance is spent).
+        let allowed = self.allowed();
         let lines = &self.lines;
         let (start, end) = (slice.start_line, slice.end_line);
         if start == 0 || end < start {
@@ -198,8 +279,9 @@ impl<'a> Resolver<'a> {
         };
         let len = end - start + 1;
         if in_range {
-            self.work = self.work.saturating_add(len);
-            if hash_lines(&lines[start - 1..end]) == *hash {
+            let range = &lines[start - 1..end];
+            self.work = self.work.saturating_add(hashed_cost(range));
+            if hash_lines(range) == *hash {
                 return Resolution::Kept { start, end };
             }
         }
@@ -221,7 +303,7 @@ impl<'a> Resolver<'a> {
             *work = work.saturating_add(lines.len());
             LineIndex::new(lines)
         });
-        let finder = Finder::new(lines, len, hash, hashes.zip(target));
+        let finder = Finder::new(lines, len, hash, hashes.zip(target), allowed);
         let moved = |i: usize| Resolution::Moved {
             start: i + 1,
             end: i + len,
@@ -276,6 +358,9 @@ struct Finder<'a> {
     len: usize,
     hash: &'a str,
     rolling: Option<Rolling<'a>>,
+    /// The most work ([`hashed_cost`]) a search without a fingerprint may
+    /// take before it gives up.
+    max_hashed: usize,
 }
 
 /// Line hashes and the fingerprint to look for.
@@ -308,6 +393,7 @@ impl<'a> Finder<'a> {
         len: usize,
         hash: &'a str,
         rolling: Option<(&'a [u64], u64)>,
+        allowed: usize,
     ) -> Self {
         let rolling = rolling.map(|(line_hashes, target)| Rolling {
             line_hashes,
@@ -319,6 +405,7 @@ impl<'a> Finder<'a> {
             len,
             hash,
             rolling,
+            max_hashed: allowed,
         }
     }
 
@@ -333,14 +420,29 @@ impl<'a> Finder<'a> {
         let last = to - self.len;
         let hashed = std::cell::Cell::new(0usize);
         let matches = |i: usize| {
-            hashed.set(hashed.get().saturating_add(self.len));
-            hash_lines(&self.lines[i..i + self.len]) == self.hash
+            let window = &self.lines[i..i + self.len];
+            hashed.set(hashed.get().saturating_add(hashed_cost(window)));
+            hash_lines(window) == self.hash
         };
         let Some(r) = &self.rolling else {
             if (last - from + 1).saturating_mul(self.len) > MAX_HASHED_LINES {
                 return Vec::new();
             }
-            let found = (from..=last).filter(|&i| matches(i)).take(limit).collect();
+            // Given up, as past the bound above, once the hashing took all
+            // the file may still take.
+            let mut found = Vec::new();
+            for i in from..=last {
+                if hashed.get() > self.max_hashed {
+                    found.clear();
+                    break;
+                }
+                if matches(i) {
+                    found.push(i);
+                    if found.len() == limit {
+                        break;
+                    }
+                }
+            }
             *work = work.saturating_add(hashed.get());
             return found;
         };
@@ -457,7 +559,7 @@ mod tests {
         };
         let mut resolver = Resolver::new(&text);
         let results: Vec<Resolution> = (0..2_000).map(|i| resolver.resolve(&stale(i))).collect();
-        assert!(resolver.spent());
+        assert_eq!(resolver.spent(), Some(NOT_LOOKED_FOR));
         let unsearched = results
             .iter()
             .filter(|r| matches!(r, Resolution::Stale { reason } if reason == NOT_LOOKED_FOR))
@@ -475,6 +577,85 @@ mod tests {
             "{}",
             resolver.work
         );
+    }
+
+    /// Stale slices over lines of code: their hashing counts by the byte,
+    /// so the bytes hashed stay within the bound (counted by the line,
+    /// lines of forty bytes were hashed twenty times what the bound meant).
+    #[test]
+    fn hashing_long_lines_counts_their_bytes() {
+        let line = "x".repeat(40);
+        let text: String = (0..5_000).map(|i| format!("{line} {i}\n")).collect();
+        let whole = |i: usize| Slice {
+            start_line: 1,
+            end_line: 5_000,
+            content_hash: Some(format!("{i:064x}")),
+            ..Slice::default()
+        };
+        let debt = WorkDebt::unforgiving();
+        let mut resolver = Resolver::charging(&text, &debt);
+        let checked = (0..2_000)
+            .map(|i| resolver.resolve(&whole(i)))
+            .filter(|r| !matches!(r, Resolution::Stale { reason } if reason == NOT_LOOKED_FOR))
+            .count();
+        // Each check hashes the whole text: the bound allows about
+        // `WORK_PER_LINE` of them and the slack's worth, not 2,000.
+        let slack_checks = WORK_SLACK / text.len();
+        assert!(
+            checked <= WORK_PER_LINE + slack_checks + 2,
+            "{checked} whole-file checks"
+        );
+        assert!(resolver.work <= resolver.bound + 2 * text.len());
+    }
+
+    /// Once the work of other files has spent the allowance, a file gets
+    /// its floor: slices still in place are kept, the stale ones past the
+    /// floor are not looked for, and the work stays near the floor.
+    #[test]
+    fn past_the_allowance_a_file_gets_its_floor() {
+        let text = "a\n".repeat(20_000);
+        let stale = |i: usize| Slice {
+            start_line: 1 + i,
+            end_line: 10_000,
+            content_hash: Some(format!("{i:064x}")),
+            fingerprint: Some(format!("{i:016x}")),
+            anchor_before: vec!["a".into(); 3],
+            anchor_after: vec!["a".into(), "a".into(), "b".into()],
+            ..Slice::default()
+        };
+        let kept = create_slice(&text, 5, 20).expect("in range");
+        let debt = WorkDebt::unforgiving();
+        // Another file's work first: the allowance and one more visit.
+        debt.charge(work_debt::ALLOWANCE + 1);
+        let mut resolver = Resolver::charging(&text, &debt);
+        assert_eq!(
+            resolver.resolve(&kept),
+            Resolution::Kept { start: 5, end: 20 }
+        );
+        let results: Vec<Resolution> = (0..100).map(|i| resolver.resolve(&stale(i))).collect();
+        assert_eq!(resolver.spent(), Some(NOT_LOOKED_FOR_LATELY));
+        let unsearched = results
+            .iter()
+            .filter(
+                |r| matches!(r, Resolution::Stale { reason } if reason == NOT_LOOKED_FOR_LATELY),
+            )
+            .count();
+        assert!(unsearched > 90, "{unsearched} of 100 not looked for");
+        // The floor and one slice's passes, far under the file's bound.
+        assert!(
+            resolver.work <= resolver.floor + 10 * 20_000,
+            "{}",
+            resolver.work
+        );
+        assert!(resolver.work < resolver.bound / 10);
+        // The same file under an allowance not yet spent looks further.
+        let fresh = WorkDebt::unforgiving();
+        let mut resolver = Resolver::charging(&text, &fresh);
+        for i in 0..100 {
+            resolver.resolve(&stale(i));
+        }
+        assert!(resolver.work > resolver.floor * 10, "{}", resolver.work);
+        assert!(!fresh.over_allowance(), "one file's work stays under it");
     }
 
     /// A file's many slices, moved by an edit above them, are all found:

@@ -259,11 +259,12 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
     let total = item.custom_slices.len();
     let mut resolver = anchor::Resolver::new(text);
     for (index, slice) in item.custom_slices.iter().enumerate() {
-        if resolver.spent() {
+        if let Some(reason) = resolver.spent() {
+            let why = reason.strip_prefix("not looked for: ").unwrap_or(reason);
             notes.push(Note::new(
                 NoteKind::StaleSlice,
                 format!(
-                    "{} of {total} slices not looked for: finding the others again in this file took all the work one file may take (`ctxcurate slices` lists them)",
+                    "{} of {total} slices not looked for: {why} (`ctxcurate slices` lists them)",
                     total - index
                 ),
             ));

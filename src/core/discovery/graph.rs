@@ -424,7 +424,7 @@ fn resolve_parts(
     phases.mark("graph: statements");
     let (set, packages) = resolver(codebase, include_dirs, code, &statements);
     phases.mark("graph: resolver");
-    let config_limits = packages.limits();
+    let mut config_limits = packages.limits();
     let found: Vec<FileEdges> = code
         .par_iter()
         .zip(&statements)
@@ -440,6 +440,7 @@ fn resolve_parts(
         })
         .collect();
     phases.mark("graph: file edges");
+    config_limits.extend(set.limits());
     let mut unresolved = Vec::new();
     let mut edges = Vec::with_capacity(found.len());
     let mut refs = Vec::with_capacity(found.len());

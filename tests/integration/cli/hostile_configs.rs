@@ -120,7 +120,7 @@ fn stale_slices_are_looked_for_within_a_bound_with_a_note() {
         ));
     }
     p.write("ctxcurate.toml", &toml);
-    let note = "slices not looked for: finding the others again in this file took all the work one file may take";
+    let note = "slices not looked for: finding this file's other slices again took all the work one file may take";
     let out = within(&p, &["build", "-o", "out.md"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(stderr(&out).contains(note), "{}", stderr(&out));
@@ -133,6 +133,67 @@ fn stale_slices_are_looked_for_within_a_bound_with_a_note() {
     assert!(
         listed.contains("1200. lines 1200-16000: stale (not looked for: "),
         "{listed}"
+    );
+}
+
+/// A project file giving `files` files of `lines` lines of code (45
+/// bytes each) `slices` stale slices that each cover the file but a line
+/// (their anchors gone).
+fn stale_slices_over_code(p: &Project, files: usize, lines: usize, slices: usize) {
+    let body: String = (0..lines)
+        .map(|i| format!("    value_{i:05} = compute(alpha, beta, {i:05})\n"))
+        .collect();
+    let mut toml = String::new();
+    for f in 0..files {
+        p.write(&format!("a{f}.py"), &body);
+        toml.push_str(&format!(
+            "[[presets.default.files]]\npath = \"a{f}.py\"\nview_mode = \"custom\"\n"
+        ));
+        for i in 0..slices {
+            toml.push_str(&format!(
+                "[[presets.default.files.custom_slices]]\nstart_line = 1\nend_line = {}\n\
+                 content_hash = \"{i:064x}\"\n\
+                 anchor_before = [\"gone\"]\nanchor_after = [\"gone\"]\n",
+                lines - 1
+            ));
+        }
+    }
+    p.write("ctxcurate.toml", &toml);
+}
+
+/// Checking a slice in place hashes its bytes: over lines of code, the
+/// bound of one file counts them (by the line, 64 stale slices over each
+/// of 130 one-megabyte files of code took `stats` 104 s).
+#[test]
+fn stale_slices_over_lines_of_code_are_bounded_by_their_bytes() {
+    let p = Project::empty();
+    stale_slices_over_code(&p, 1, 5_000, 200);
+    let out = within(&p, &["build", "-o", "out.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "of 200 slices not looked for: finding this file's other slices again took all the work one file may take"
+        ),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Files past the process's allowance get only their floor (recheck 15b
+/// F3b: 130 files of a megabyte with 64 stale slices each, `stats` 30 s):
+/// the later files' slices are not looked for, with a note naming why.
+#[test]
+fn stale_slices_over_many_files_share_one_allowance() {
+    let p = Project::empty();
+    stale_slices_over_code(&p, 12, 20_000, 40);
+    let out = within(&p, &["build", "-o", "out.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "slices not looked for: finding slices again in other files took all the work allowed for a while"
+        ),
+        "{}",
+        stderr(&out)
     );
 }
 
@@ -307,4 +368,28 @@ fn thousands_of_mask_entries_are_looked_up_once() {
         &err[..err.len().min(400)]
     );
     assert!(err.contains("note: m.py: masked symbol `g7999` not found\n"));
+}
+
+/// More Python roots than are searched hold one top-level package: an
+/// import of it is searched in the nearest ones only, and every front end
+/// that builds the graph says so (recheck 15b F8b left the cap silent).
+#[test]
+fn a_package_name_held_by_more_roots_than_are_searched_is_named_in_a_note() {
+    let p = Project::empty();
+    for i in 0..70 {
+        p.write(&format!("r{i}/common/__init__.py"), "");
+    }
+    p.write(
+        "src/app.py",
+        "import common.missing\nfrom common.gone import x\n",
+    );
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    assert_capped_with_a_note(
+        &p,
+        "src/app.py",
+        "imports of `common` were searched in 64 of the 70 Python roots that hold it: those above the importing file and the shared ones first",
+    );
 }

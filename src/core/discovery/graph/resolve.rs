@@ -74,6 +74,11 @@ impl<'a> FileSet<'a> {
         }
     }
 
+    /// What a bound on the places searched left out, one line for the user.
+    pub(super) fn limits(&self) -> Option<String> {
+        self.index.limits()
+    }
+
     pub(super) fn get(&self, rel: &str) -> Option<&'a str> {
         self.files.get(rel).copied()
     }

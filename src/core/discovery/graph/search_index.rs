@@ -6,7 +6,7 @@
 //! include folders from `compile_commands.json` and 20,000 includes, 92 s
 //! (recheck 15, F7/F8). A lookup now costs the places that hold the name.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::layout::{Layout, beneath_dir, normalize, parent};
@@ -25,6 +25,9 @@ pub(super) struct SearchIndex<'a> {
     /// from each include folder → the first place of such a folder; made
     /// the first time an include climbs that far.
     climbed: Mutex<HashMap<usize, Arc<HashMap<String, usize>>>>,
+    /// The top-level names an import was searched for in only
+    /// [`MAX_ROOTS_SEARCHED`] of the roots holding them, with how many do.
+    cut: Mutex<BTreeMap<&'a str, usize>>,
 }
 
 impl<'a> SearchIndex<'a> {
@@ -76,17 +79,19 @@ impl<'a> SearchIndex<'a> {
             py_heads,
             include_at,
             climbed: Mutex::new(HashMap::new()),
+            cut: Mutex::new(BTreeMap::new()),
         }
     }
 
     /// The indices of the Python roots that hold `head` (a folder, or a
     /// `.py`/`.pyi` module), ascending.
-    pub(super) fn roots_holding(&self, head: &str) -> &[usize] {
+    #[cfg(test)]
+    fn roots_holding(&self, head: &str) -> &[usize] {
         self.py_heads.get(head).map_or(&[], Vec::as_slice)
     }
 
     /// The Python roots searched for an import from `from_file` whose
-    /// first name is `head`: those that hold it ([`Self::roots_holding`]),
+    /// first name is `head`: those that hold it,
     /// at most [`MAX_ROOTS_SEARCHED`] — the roots the whole project
     /// searches and those above `from_file` first, then the rest in order
     /// — ascending. Thousands of roots holding a package of the same name
@@ -98,10 +103,16 @@ impl<'a> SearchIndex<'a> {
         from_file: &str,
         head: &str,
     ) -> Vec<usize> {
-        let holding = self.roots_holding(head);
+        let Some((head, holding)) = self.py_heads.get_key_value(head) else {
+            return Vec::new();
+        };
         if holding.len() <= MAX_ROOTS_SEARCHED {
-            return holding.to_vec();
+            return holding.clone();
         }
+        self.cut
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(head, holding.len());
         let near = |i: usize| {
             i < layout.py_shared_roots
                 || layout
@@ -115,6 +126,20 @@ impl<'a> SearchIndex<'a> {
         chosen.truncate(MAX_ROOTS_SEARCHED);
         chosen.sort_unstable();
         chosen
+    }
+
+    /// What [`MAX_ROOTS_SEARCHED`] left unsearched, one line for the user
+    /// (`None`: nothing).
+    pub(super) fn limits(&self) -> Option<String> {
+        let cut = self.cut.lock().unwrap_or_else(PoisonError::into_inner);
+        let (first, holding) = cut.iter().next()?;
+        let others = match cut.len() {
+            1 => String::new(),
+            n => format!(" (and {} more names)", n - 1),
+        };
+        Some(format!(
+            "imports of `{first}`{others} were searched in {MAX_ROOTS_SEARCHED} of the {holding} Python roots that hold it: those above the importing file and the shared ones first"
+        ))
     }
 
     /// The first place, among the layout's include folders, of a folder
@@ -249,5 +274,14 @@ mod tests {
         assert_eq!(searched.first(), Some(&0));
         assert_eq!(searched.last(), Some(&(n - 1)), "its own root");
         assert!(searched.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(
+            index.limits().as_deref(),
+            Some(
+                "imports of `common` were searched in 64 of the 114 Python roots that hold it: those above the importing file and the shared ones first"
+            )
+        );
+        let few = SearchIndex::new(&files[..MAX_ROOTS_SEARCHED], &layout);
+        assert_eq!(few.roots_searched(&layout, "r0/app.py", "common").len(), 64);
+        assert!(few.limits().is_none());
     }
 }
