@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
-use super::glob::{Excluder, GlobIndex, ResolvedItem, expand_shared, is_glob};
+use super::glob::{Excluder, GlobIndex, MAX_GLOB_ENTRIES, ResolvedItem, expand_shared, is_glob};
 use super::is_blacklisted;
 use crate::core::model::FileItem;
 
@@ -162,6 +162,7 @@ fn globs<'a>(entries: &'a [FileItem], files: &[String]) -> Vec<(usize, &'a FileI
         .iter()
         .enumerate()
         .filter(|(_, e)| !is_literal(e, files))
+        .take(MAX_GLOB_ENTRIES)
         .collect()
 }
 

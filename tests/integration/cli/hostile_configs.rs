@@ -334,6 +334,81 @@ fn a_glob_of_600_nested_braces_is_a_clear_problem() {
     assert!(h.screen().contains("a.py"), "{}", h.screen());
 }
 
+/// A preset `exclude` glob that does not parse excluded nothing in
+/// silence (recheck 16): the files it meant to keep out were written
+/// with no word. Now every front end that builds says it excludes nothing.
+#[test]
+fn a_bad_exclude_glob_is_named() {
+    let p = Project::empty();
+    for i in 0..3 {
+        p.write(&format!("src/f{i}.py"), "x = 1\n");
+    }
+    p.write(
+        "ctxcurate.toml",
+        "[presets.default]\nexclude = [\"src/f{0,1.py\"]\n\n[[presets.default.files]]\npath = \"src/*.py\"\n",
+    );
+    let said = "bad exclude glob `src/f{0,1.py`: unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?); it excludes nothing";
+    for args in [&["build", "-o", "out.md"][..], &["stats"]] {
+        let out = within(&p, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+    }
+    let mut server = McpServer::start(&p, &[]);
+    let reply = server.call("build", json!({}));
+    assert!(reply.text.contains(said), "{}", reply.text);
+}
+
+/// 80,870 glob entries in one preset (a 4 MB project file) took a build
+/// half a minute, each compiled (recheck 16). Past 4,096 the rest are left
+/// out with one note; past 4,096 `exclude` globs the glob entries bring in
+/// nothing (exclusions are never dropped), named in a note, while entries
+/// naming a file stay.
+#[test]
+fn glob_entries_past_the_cap_are_left_out_with_a_note() {
+    let p = Project::empty();
+    p.write("src/a.py", "a = 1\n");
+    p.write("src/b.py", "b = 1\n");
+    let mut toml = String::from("[[presets.default.files]]\npath = \"src/a.py\"\n");
+    for i in 0..4_100 {
+        toml.push_str(&format!(
+            "[[presets.default.files]]\npath = \"src/*{i}.py\"\n"
+        ));
+    }
+    toml.push_str("[[presets.default.files]]\npath = \"src/b*\"\n");
+    p.write("ctxcurate.toml", &toml);
+    let out = within(&p, &["build", "-o", "out.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "5 glob entries past the first 4096 left out, from `src/*4096.py`: a preset is expanded with at most 4096 globs"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let text = std::fs::read_to_string(p.path("out.md")).expect("out");
+    assert!(text.contains("a = 1") && !text.contains("b = 1"), "{text}");
+
+    let excludes: Vec<String> = (0..4_100).map(|i| format!("\"x/*{i}\"")).collect();
+    p.write(
+        "ctxcurate.toml",
+        &format!(
+            "[presets.default]\nexclude = [{}]\n\n[[presets.default.files]]\npath = \"src/a.py\"\n\n[[presets.default.files]]\npath = \"src/*.py\"\n",
+            excludes.join(",")
+        ),
+    );
+    let out = within(&p, &["build", "-o", "out.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "exclude holds 4100 globs, more than the 4096 checked: the preset's glob entries bring in no file"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let text = std::fs::read_to_string(p.path("out.md")).expect("out");
+    assert!(text.contains("a = 1") && !text.contains("b = 1"), "{text}");
+}
+
 /// A project file masking 16,000 symbols of a file that has 8,000: each
 /// entry was looked for by walking the whole tree (half a minute in a
 /// debug build). The masked view still names each entry it did not find,
