@@ -157,7 +157,7 @@ const ENTRY_OVERHEAD: usize = 128;
 
 /// Bumped whenever a view renderer or derived text changes, so entries
 /// written by an older version are never served.
-const DISK_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/6");
+const DISK_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "/7");
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic elsewhere cannot leave these maps half-updated: every

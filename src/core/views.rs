@@ -194,13 +194,28 @@ pub fn render_parsed(
                 .iter()
                 .flat_map(|s| std::iter::once(s.path.as_str()).chain(s.legacy.as_deref()))
                 .collect();
-            for name in item.ast_mask.keys() {
-                if !known.contains(name.as_str()) {
-                    notes.push(Note::new(
-                        NoteKind::MissingSymbol,
-                        format!("masked symbol `{name}` not found"),
-                    ));
-                }
+            // Each by name up to a bound, then one note for the rest: a
+            // project file masking 120,000 names a file does not have put
+            // 6 MB of notes in the context (recheck 16).
+            let missing: Vec<&String> = item
+                .ast_mask
+                .keys()
+                .filter(|name| !known.contains(name.as_str()))
+                .collect();
+            for name in missing.iter().take(MISSING_SYMBOLS_NAMED) {
+                notes.push(Note::new(
+                    NoteKind::MissingSymbol,
+                    format!("masked symbol `{name}` not found"),
+                ));
+            }
+            if missing.len() > MISSING_SYMBOLS_NAMED {
+                notes.push(Note::new(
+                    NoteKind::MissingSymbol,
+                    format!(
+                        "{} more masked symbols not found (`ctxcurate symbols` lists the file's)",
+                        missing.len() - MISSING_SYMBOLS_NAMED
+                    ),
+                ));
             }
             (ViewMode::Masked, out)
         }
@@ -238,6 +253,10 @@ pub fn parse_stopped_note(lang: Lang) -> String {
         syntax::parse_deadline().as_secs_f64()
     )
 }
+
+/// The masked symbols a file does not have that are named one by one; the
+/// rest are counted in one note.
+const MISSING_SYMBOLS_NAMED: usize = 32;
 
 /// The slices of one file show at most this many times its text (plus
 /// [`SLICES_SLACK`]): overlapping slices are fine, but a project file
