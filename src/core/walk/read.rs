@@ -15,7 +15,8 @@ use crate::core::paths::beneath::{BeneathError, Links, open_beneath};
 pub const MAX_FILE_BYTES: u64 = 1024 * 1024;
 
 /// The most bytes of one file read into a composition even when its entry
-/// forces it (`force_full`): a repository's project file can force any
+/// forces it (`force_full`) or `max_file_size` is set higher: a
+/// repository's project file can force any
 /// file, and a 500 MB one took 1.2 GB (sweep 13, B1). 64 MiB is some 16
 /// million tokens, past any model's window.
 pub const FORCED_MAX_BYTES: u64 = 64 * 1024 * 1024;
@@ -233,10 +234,13 @@ pub fn read_content_stamped(
             Some(meta),
         );
     }
+    // No setting reads past the forced cap: the repository's project file
+    // sets `max_file_size` too, and `i64::MAX` read a 404 MB file whole
+    // (1.26 GB, recheck 16).
     let limit = if force {
-        FORCED_MAX_BYTES.max(policy.max_file_size)
+        FORCED_MAX_BYTES
     } else {
-        policy.max_file_size
+        policy.max_file_size.min(FORCED_MAX_BYTES)
     };
     let content = match read_bytes(file, &meta, limit) {
         Ok(bytes) => decode(bytes),
@@ -375,6 +379,18 @@ mod tests {
         );
         let note = skipped_note([("huge.txt", &problem)]).unwrap();
         assert!(note.contains("1 over 64 MiB"), "{note}");
+        // A `max_file_size` set past it (the repository's file may) reads
+        // no further (recheck 16: `i64::MAX` read 404 MB whole).
+        let raised = ReadPolicy {
+            max_file_size: u64::MAX,
+            ..policy
+        };
+        for force in [false, true] {
+            assert_eq!(
+                read_content_with(root, "huge.txt", &raised, force),
+                Content::Unreadable(problem.clone())
+            );
+        }
     }
 
     #[test]
