@@ -216,6 +216,9 @@ impl Project {
                 .map(ToString::to_string),
         );
         project.settings = resolved.settings;
+        project.warnings.extend(crate::core::walk::patterns_note(
+            &crate::core::walk::WalkPatterns::from_settings(&project.settings),
+        ));
         Ok(project)
     }
 

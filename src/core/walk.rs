@@ -25,7 +25,7 @@ mod twins;
 
 pub use builtin::{
     IGNORE_FILE, IgnoreRules, MAX_LOCK_BYTES, RuleVerdict, VCS_DIRS, WalkPatterns,
-    is_builtin_ignored, is_protected,
+    is_builtin_ignored, is_protected, patterns_note,
 };
 pub use delta::{Applied, WalkDelta, rescan};
 pub use glob::{

@@ -60,6 +60,15 @@ pub enum IgnoreFileProblem {
     /// Unreadable for another reason (permissions, I/O).
     #[error("cannot be read ({0}); its patterns are not applied")]
     Io(String),
+    /// The folder (not a file) lies under more folders with ignore files,
+    /// or more patterns, than a walk matches a path against: it is not
+    /// walked (`walk/ignores.rs`).
+    #[error(
+        "lies under more than {} folders with ignore files, or {} of their patterns; it and what is beside or below it so deep are not walked",
+        super::ignores::MAX_IGNORE_DEPTH,
+        super::ignores::MAX_PATTERNS_IN_FORCE
+    )]
+    NestedTooDeep,
 }
 
 /// An ignore file the walk skipped or cut, for the user to hear about.
@@ -73,7 +82,11 @@ pub struct IgnoreFileNote {
 
 impl fmt::Display for IgnoreFileNote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "ignore file {}: {}", self.path, self.problem)
+        let what = match self.problem {
+            IgnoreFileProblem::NestedTooDeep => "folder",
+            _ => "ignore file",
+        };
+        write!(f, "{what} {}: {}", self.path, self.problem)
     }
 }
 

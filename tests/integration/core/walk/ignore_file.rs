@@ -313,3 +313,62 @@ fn the_users_global_excludes_apply_and_the_repositorys_do_not() {
         "re-included by the repository: {text}"
     );
 }
+
+/// Each path is matched against every ignore file above it: 1,500 nested
+/// folders each with a 100-glob `.gitignore` ran past 150 s (recheck 16).
+/// A folder under more than 32 folders with ignore files is not walked,
+/// with a note naming it; what lies above it is built as before.
+#[test]
+fn folders_nested_under_many_ignore_files_are_not_walked_with_a_note() {
+    let p = Project::empty();
+    let globs: String = (0..100)
+        .map(|i| format!("**/zz{i}*/**/*q{i}.py\n"))
+        .collect();
+    let mut dir = String::from("src");
+    for i in 0..40 {
+        dir.push_str("/d");
+        p.write(&format!("{dir}/.gitignore"), &globs);
+        p.write(&format!("{dir}/f{i}.py"), &format!("x = {i}\n"));
+    }
+    p.ok(&["add", "src/**"]);
+    let out = build_in(&p, p.root());
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{err}");
+    assert!(
+        text.contains("/f0.py") && text.contains("/f31.py"),
+        "{text}"
+    );
+    assert!(!text.contains("/f32.py"), "{text}");
+    let deep = format!("src{}", "/d".repeat(33));
+    assert!(
+        err.contains(&format!(
+            "warning: folder {deep}: lies under more than 32 folders with ignore files"
+        )),
+        "{err}"
+    );
+}
+
+/// `[project] ignore` past 1,000 patterns applies the first 1,000, and says
+/// so (100,000 globs took a build two minutes and 1.15 GB, recheck 16).
+#[test]
+fn project_ignore_patterns_past_the_cap_are_named() {
+    let p = project_with_glob();
+    let globs: Vec<String> = (0..1_200)
+        .map(|i| format!("\"**/yy{i}*/*w{i}.py\""))
+        .collect();
+    let toml = std::fs::read_to_string(p.path("ctxcurate.toml")).expect("toml");
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nignore = [{}]\n\n{toml}", globs.join(",")),
+    );
+    let out = build_in(&p, p.root());
+    let (text, err) = (stdout(&out), stderr(&out));
+    assert!(out.status.success(), "{err}");
+    assert!(text.contains("### app.py"), "{text}");
+    assert!(
+        err.contains(
+            "warning: [project] ignore holds 1200 patterns; only the first 1000 are applied"
+        ),
+        "{err}"
+    );
+}
