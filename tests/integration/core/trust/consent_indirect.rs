@@ -1,0 +1,89 @@
+//! What a script reaches a program-running call through other than a
+//! plain import or attribute (consent round 7): Python's `getattr(m,
+//! "run")`, `__import__("m")`, `importlib.import_module("m")`, a module
+//! bound by assignment, `functools.partial(subprocess.run, …)`; read as
+//! the call they name (a computed program refused, a literal covered),
+//! and a function chosen by a computed name refused.
+
+use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused};
+
+const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
+const W: (&str, &str) = ("tools/w.sh", RUN_SH);
+const READ: &str = "w = open('tools/which').read().strip()\n";
+
+/// Each case refused on its own: the scripts trusted.
+fn assert_each_refused(cases: &[(&'static str, Files)]) {
+    let trusted: Vec<String> = cases
+        .iter()
+        .filter(|case| std::panic::catch_unwind(|| assert_refused(&[**case])).is_err())
+        .map(|(_, files)| files[0].1.to_string())
+        .collect();
+    assert!(trusted.is_empty(), "not refused: {trusted:#?}");
+}
+
+fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
+
+fn python(text: &str) -> (&'static str, Files) {
+    let text = leak(format!("{READ}{text}"));
+    (
+        "python3 tools/s.py",
+        Box::leak(Box::new([("tools/s.py", text), WHICH, W])),
+    )
+}
+
+fn python_case(text: &'static str) -> Case {
+    Case {
+        command: "python3 tools/s.py",
+        files: Box::leak(Box::new([("tools/s.py", text), W])),
+        executable: &[],
+        edited: "tools/w.sh",
+    }
+}
+
+/// A sink reached by `getattr`, `__import__`, `import_module`, a module
+/// bound by assignment or `functools.partial`, given a computed argv or
+/// line: refused as `subprocess.run(…)` is; a function of `subprocess`
+/// or `os` chosen by a computed name: refused.
+#[test]
+fn a_python_sink_reached_indirectly_with_a_computed_argv_is_refused() {
+    assert_each_refused(&[
+        python("import subprocess\ngetattr(subprocess, 'run')(['sh', w])\n"),
+        python("import os\ngetattr(os, \"system\")('sh ' + w)\n"),
+        python("import subprocess\ngetattr(subprocess, w)(['sh', 'tools/w.sh'])\n"),
+        python("__import__('subprocess').run(['sh', w])\n"),
+        python("import importlib\nsp = importlib.import_module('subprocess')\nsp.run(['sh', w])\n"),
+        python("import importlib\nimportlib.import_module('os').system('sh ' + w)\n"),
+        python(
+            "import functools, subprocess\np = functools.partial(subprocess.run, ['sh', w])\n\
+             p()\n",
+        ),
+        python(
+            "import subprocess\nfrom functools import partial\n\
+             runner = partial(subprocess.check_call, shell=True)\nrunner('sh ' + w)\n",
+        ),
+        python("import subprocess\nsp = subprocess\nsp.run(['sh', w])\n"),
+        python("import subprocess as s\nsp = s\nrun = getattr(sp, 'run')\nrun(['sh', w])\n"),
+        python("import os\ngetattr(os, 'system')('git -C .none commit -qm x')\n"),
+    ]);
+}
+
+/// The same forms given literals stay covered (an edit of the script
+/// they run lapses), and `getattr` of a module's other names is let be.
+#[test]
+fn a_python_sink_reached_indirectly_with_a_literal_argv_is_covered() {
+    assert_cases_lapse(&[
+        python_case("import subprocess\ngetattr(subprocess, 'run')(['sh', 'tools/w.sh'])\n"),
+        python_case(
+            "import functools, subprocess\n\
+             p = functools.partial(subprocess.run, ['sh', 'tools/w.sh'])\np()\n",
+        ),
+        python_case("import subprocess\nsp = subprocess\nsp.run(['sh', 'tools/w.sh'])\n"),
+        python_case("__import__('os').system('sh tools/w.sh')\n"),
+        python_case(
+            "import os, subprocess\nb = getattr(os, 'O_BINARY', 0)\nd = getattr(os, 'getcwd')()\n\
+             subprocess.run(['sh', 'tools/w.sh'])\n",
+        ),
+    ]);
+}
