@@ -623,7 +623,7 @@ fn node_runs(
     refuse_runs(at.file, &runs.unknown, out);
     refuse_known_runs(at.file, &runs.refusals, out);
     node_path(real_root, text, at.file, maps, out);
-    node_programs(real_root, text, at.file, out, found);
+    node_programs(real_root, text, at, out, found);
     let paths = run_loads::node_paths(text, at.dir, real_root);
     refuse_computed(at.file, &paths.unknown, out);
     for dir in paths.folders {
@@ -686,16 +686,30 @@ fn node_path(real_root: &Path, text: &str, rel: &str, maps: &mut Maps, out: &mut
 fn node_programs(
     real_root: &Path,
     text: &str,
-    rel: &str,
+    at: node::From,
     out: &mut Reached,
     found: &mut Vec<(String, PathBuf)>,
 ) {
+    let rel = at.file;
     for line in text.lines().filter(|l| l.contains("PATH")) {
         if line.trim_start().starts_with("//") {
             continue;
         }
         for given in env_path::given(line, "PATH") {
-            let parts = env_path::parts(&given, "PATH");
+            let mut parts = env_path::parts(&given, "PATH");
+            // `path.join(__dirname, "bin")`: the script's folder and
+            // literals (round 7), a folder as a literal is.
+            let mut local = Vec::new();
+            parts.other.retain(|part| {
+                let dir = part
+                    .contains("__dirname")
+                    .then(|| run_loads::js_folder(part, at.dir, real_root))
+                    .flatten();
+                dir.map(|dir| local.push(dir)).is_none()
+            });
+            for dir in local.into_iter().take(MAX_NAMES) {
+                path_folder(real_root, &dir, out, found);
+            }
             if !parts.other.is_empty() {
                 let shown: String = line.trim().chars().take(80).collect();
                 out.patterns.insert(format!(

@@ -398,7 +398,7 @@ fn closed(text: &str) -> &str {
 /// `path.join`/`path.resolve`, a template's `${__dirname}`); `None` when
 /// anything else builds it. `splice`'s numbers are no folder: `Some`
 /// of the root, which holds no bare name of its own.
-fn js_folder(item: &str, here: &Path, root: &Path) -> Option<PathBuf> {
+pub(super) fn js_folder(item: &str, here: &Path, root: &Path) -> Option<PathBuf> {
     let item = item.trim();
     if item.chars().all(|c| c.is_ascii_digit()) {
         return Some(root.to_path_buf());

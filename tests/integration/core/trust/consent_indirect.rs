@@ -3,7 +3,10 @@
 //! "run")`, `__import__("m")`, `importlib.import_module("m")`, a module
 //! bound by assignment, `functools.partial(subprocess.run, …)`; read as
 //! the call they name (a computed program refused, a literal covered),
-//! and a function chosen by a computed name refused.
+//! and a function chosen by a computed name refused. Node's sinks
+//! beyond `child_process` (`util.promisify`, `execa`, `cross-spawn`,
+//! `shelljs`) read as `child_process`'s are, and a `PATH` folder built
+//! from `__dirname` and a literal covered.
 
 use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused};
 
@@ -66,6 +69,10 @@ fn a_python_sink_reached_indirectly_with_a_computed_argv_is_refused() {
         python("import subprocess\nsp = subprocess\nsp.run(['sh', w])\n"),
         python("import subprocess as s\nsp = s\nrun = getattr(sp, 'run')\nrun(['sh', w])\n"),
         python("import os\ngetattr(os, 'system')('git -C .none commit -qm x')\n"),
+        python(
+            "import os, subprocess\nos.environ['PATH'] = f\"{w}:{os.environ['PATH']}\"\n\
+             subprocess.run(['app'])\n",
+        ),
     ]);
 }
 
@@ -84,6 +91,97 @@ fn a_python_sink_reached_indirectly_with_a_literal_argv_is_covered() {
         python_case(
             "import os, subprocess\nb = getattr(os, 'O_BINARY', 0)\nd = getattr(os, 'getcwd')()\n\
              subprocess.run(['sh', 'tools/w.sh'])\n",
+        ),
+    ]);
+}
+
+const JS_READ: &str =
+    "const fs = require('fs')\nconst w = fs.readFileSync('tools/which', 'utf8').trim()\n";
+
+fn node(text: &str) -> (&'static str, Files) {
+    let text = leak(format!("{JS_READ}{text}"));
+    (
+        "node tools/s.js",
+        Box::leak(Box::new([("tools/s.js", text), WHICH, W])),
+    )
+}
+
+/// A program or line known only as it runs, handed to a promisified
+/// `child_process` function, `execa` (its functions, its `$` template),
+/// `cross-spawn` or `shelljs`'s `exec`: refused; and a git command that
+/// runs hooks through them.
+#[test]
+fn a_node_script_running_a_computed_program_through_another_module_is_refused() {
+    assert_each_refused(&[
+        node(
+            "const util = require('util')\nconst cp = require('child_process')\n\
+             const exec = util.promisify(cp.exec)\nexec('sh ' + w)\n",
+        ),
+        node(
+            "const { promisify } = require('util')\nconst child_process = require('child_process')\n\
+             const run = promisify(child_process.execFile)\nrun('sh', [w])\n",
+        ),
+        node(
+            "const { execFile } = require('node:child_process')\n\
+             const run = require('util').promisify(execFile)\nrun(w, [])\n",
+        ),
+        node("import { execa } from 'execa'\nawait execa('sh', [w])\n"),
+        node("import { execaSync } from 'execa'\nexecaSync(w)\n"),
+        node("const execa = require('execa')\nexeca.command(`sh ${w}`)\n"),
+        node("import { execaCommand } from 'execa'\nawait execaCommand('sh ' + w)\n"),
+        node("import { $ } from 'execa'\nawait $`sh ${w}`\n"),
+        node("const spawn = require('cross-spawn')\nspawn.sync('sh', [w], { stdio: 'inherit' })\n"),
+        node("const spawn = require('cross-spawn')\nspawn(w, [], { stdio: 'inherit' })\n"),
+        node("const shell = require('shelljs')\nshell.exec('sh ' + w)\n"),
+        node("import { exec } from 'shelljs'\nexec(`${w}`)\n"),
+        node("import { execa } from 'execa'\nawait execa('git', ['-C', '.none', 'commit', '-qm', 'x'])\n"),
+        node("const shell = require('shelljs')\nshell.exec('git -C .none push')\n"),
+        node(
+            "const cp = require('child_process')\nconst path = require('path')\n\
+             process.env.PATH = path.join(__dirname, w) + path.delimiter + process.env.PATH\n\
+             cp.execFileSync('app', { stdio: 'inherit' })\n",
+        ),
+        node(
+            "const cp = require('child_process')\n\
+             const env = { ...process.env, PATH: `${w}:${process.env.PATH}` }\n\
+             cp.execFileSync('app', { stdio: 'inherit', env })\n",
+        ),
+    ]);
+}
+
+/// A promisified function given a literal stays covered, and a `PATH`
+/// folder built from `__dirname` and a literal has its programs covered
+/// (an edit of `tools/bin/app` lapses).
+#[test]
+fn a_node_script_s_literal_runs_and_dirname_path_folders_are_covered() {
+    let case = |text: &'static str, edited: &'static str| Case {
+        command: "node tools/s.js",
+        files: Box::leak(Box::new([
+            ("tools/s.js", text),
+            W,
+            ("tools/bin/app", RUN_SH),
+        ])),
+        executable: &["tools/bin/app"],
+        edited,
+    };
+    assert_cases_lapse(&[
+        case(
+            "const util = require('util')\nconst cp = require('child_process')\n\
+             const exec = util.promisify(cp.exec)\n\
+             exec('sh tools/w.sh </dev/null').then(r => process.stdout.write(r.stdout))\n",
+            "tools/w.sh",
+        ),
+        case(
+            "const cp = require('child_process')\nconst path = require('path')\n\
+             process.env.PATH = path.join(__dirname, 'bin') + path.delimiter + process.env.PATH\n\
+             cp.execFileSync('app', { stdio: 'inherit' })\n",
+            "tools/bin/app",
+        ),
+        case(
+            "const cp = require('child_process')\n\
+             const env = { ...process.env, PATH: `${__dirname}/bin:${process.env.PATH}` }\n\
+             cp.execFileSync('app', { stdio: 'inherit', env })\n",
+            "tools/bin/app",
         ),
     ]);
 }

@@ -107,7 +107,12 @@ fn module_texts(code: &str, imported: &[(String, String)]) -> Vec<(String, Strin
         .iter()
         .map(|m| (m.to_string(), m.to_string()))
         .collect();
-    out.extend(imported.iter().cloned());
+    out.extend(
+        imported
+            .iter()
+            .filter(|(_, m)| MODULES.contains(&m.as_str()))
+            .cloned(),
+    );
     for loader in ["__import__(", "import_module("] {
         for at in places(code, loader, "importlib.") {
             let open = at + loader.len() - 1;
@@ -284,6 +289,11 @@ mod tests {
         }
         // Another object's attribute, another module: none.
         let none = calls("getattr(job, 'run')()\ngetattr(os, 'getcwd')()\nx = json\n");
+        assert!(none.is_empty(), "{none:?}");
+        // Another module's alias is none of them.
+        let mut none = Vec::new();
+        let m = [("m".to_string(), "importlib.machinery".to_string())];
+        assert!(add("getattr(m, name)\nm.run(x)\n", &m, &mut none).is_empty());
         assert!(none.is_empty(), "{none:?}");
     }
 
