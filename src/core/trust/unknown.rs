@@ -245,12 +245,29 @@ const RUNS_HOOKS: &[&str] = &[
     "send-email",
     "update-ref",
     "reset",
+    // They write the index, which runs `post-index-change` (round 7);
+    // a summary command runs with hooks off (`core::summary::command`),
+    // but not a git the script runs with an environment of its own.
+    "add",
+    "rm",
+    "mv",
+    "restore",
+    "update-index",
+    "read-tree",
+    "bisect",
+    "filter-branch",
+    "sparse-checkout",
 ];
 
 /// Why `git` given `args` (quotes kept or not) runs the repository's
 /// hooks, when it does ([`RUNS_HOOKS`]): for the shell text read here and
 /// the argvs and lines a Python or Node script runs itself.
 pub fn git_runs_hooks(args: &[String]) -> Option<String> {
+    if let Some(setting) = hooks_setting(args) {
+        return Some(format!(
+            "runs git with `{setting}`, which names the programs git runs as hooks"
+        ));
+    }
     let sub = git_subcommand(args)?;
     RUNS_HOOKS.contains(&sub.as_str()).then(|| {
         format!(
@@ -258,6 +275,31 @@ pub fn git_runs_hooks(args: &[String]) -> Option<String> {
              `core.hooksPath`) as they are then"
         )
     })
+}
+
+/// A setting given on git's command line (`-c k=v`, `--config-env`)
+/// that names where hooks or the fsmonitor program are, or one known
+/// only as it runs (it may): it overrides the summary's hooks-off
+/// environment.
+fn hooks_setting(args: &[String]) -> Option<String> {
+    let mut words = args.iter().map(|a| unquote(a));
+    while let Some(word) = words.next() {
+        let setting = match word.as_str() {
+            "-c" | "--config-env" => words.next()?,
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" => {
+                words.next();
+                continue;
+            }
+            w if w.starts_with("--config-env=") => w["--config-env=".len()..].to_string(),
+            w if !w.starts_with('-') => return None,
+            _ => continue,
+        };
+        let lower = setting.to_ascii_lowercase();
+        if lower.contains("hookspath") || lower.contains("fsmonitor") || setting.contains(['$', '<', '`']) {
+            return Some(setting);
+        }
+    }
+    None
 }
 
 /// The subcommand `git` runs: its first word that is no option nor an
