@@ -185,3 +185,33 @@ fn a_node_script_s_literal_runs_and_dirname_path_folders_are_covered() {
         ),
     ]);
 }
+
+/// Ruby code built as it runs by `class_eval`/`instance_eval`/`eval` of
+/// a heredoc that interpolates: refused (decision only: the test needs
+/// no ruby). A Perl `eval "require Foo"` of a literal stays trusted.
+#[test]
+fn ruby_eval_of_an_interpolating_heredoc_is_refused_and_a_literal_perl_eval_is_not() {
+    for text in [
+        "name = File.read('tools/which').strip\nclass Foo\n  class_eval <<~RUBY, __FILE__, __LINE__ + 1\n    \
+         def #{name}; end\n  RUBY\nend\n",
+        "code = File.read('tools/which')\nFoo.instance_eval <<-SRC\n  #{code}\n  SRC\n",
+        "x = File.read('tools/which')\neval <<~X\n#{x}\nX\n",
+    ] {
+        assert_refused(&[(
+            "ruby tools/s.rb",
+            Box::leak(Box::new([("tools/s.rb", text), WHICH, W])),
+        )]);
+    }
+    assert_cases_lapse(&[Case {
+        command: "perl tools/s.pl",
+        files: &[
+            (
+                "tools/s.pl",
+                "eval \"require Foo\";\neval \"require Foo::Bar; 1\" or 1;\ndo \"./tools/w.pl\";\n",
+            ),
+            ("tools/w.pl", "print \"SUMMARY\\n\";\n"),
+        ],
+        executable: &[],
+        edited: "tools/w.pl",
+    }]);
+}
