@@ -81,10 +81,8 @@ fn stderr_part(stderr: &str) -> String {
 /// includes (the repository's `.git/config`, which no review covers);
 /// only a git the command runs with `-c`, or with an environment of its
 /// own, is not held (`trust` reads those in the scripts it reviews).
-const GIT_SETTINGS: &[(&str, &str)] = &[
-    ("core.hooksPath", "/dev/null"),
-    ("core.fsmonitor", "false"),
-];
+const GIT_SETTINGS: &[(&str, &str)] =
+    &[("core.hooksPath", "/dev/null"), ("core.fsmonitor", "false")];
 
 /// Give `cmd` [`GIT_SETTINGS`] after the caller's `GIT_CONFIG_COUNT`
 /// settings, and no optional index write (`GIT_OPTIONAL_LOCKS=0`).

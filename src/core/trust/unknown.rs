@@ -295,7 +295,10 @@ fn hooks_setting(args: &[String]) -> Option<String> {
             _ => continue,
         };
         let lower = setting.to_ascii_lowercase();
-        if lower.contains("hookspath") || lower.contains("fsmonitor") || setting.contains(['$', '<', '`']) {
+        if lower.contains("hookspath")
+            || lower.contains("fsmonitor")
+            || setting.contains(['$', '<', '`'])
+        {
             return Some(setting);
         }
     }

@@ -304,14 +304,16 @@ pub(super) fn ruby_unknown(text: &str, known_path: impl Fn(&str) -> bool) -> Vec
         let evals = ["eval", "instance_eval", "class_eval", "module_eval"]
             .iter()
             .any(|keyword| {
-                after_word(line, keyword, *keyword != "eval").into_iter().any(|arg| {
-                    let inner = arg.trim_start_matches('(').trim_start();
-                    !(inner.starts_with('{')
-                        || inner.starts_with("do")
-                        || inner.starts_with("<<") && heredoc_written(inner, &lines[n + 1..])
-                        || inner.is_empty()
-                        || literal_string(arg, &["#{"]))
-                })
+                after_word(line, keyword, *keyword != "eval")
+                    .into_iter()
+                    .any(|arg| {
+                        let inner = arg.trim_start_matches('(').trim_start();
+                        !(inner.starts_with('{')
+                            || inner.starts_with("do")
+                            || inner.starts_with("<<") && heredoc_written(inner, &lines[n + 1..])
+                            || inner.is_empty()
+                            || literal_string(arg, &["#{"]))
+                    })
             });
         if (loads || evals) && out.len() < MAX_SHOWN {
             out.push(shown(line));

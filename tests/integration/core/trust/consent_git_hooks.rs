@@ -27,7 +27,14 @@ fn a_summary_command_s_git_runs_no_hook() {
     git_init(&p);
     let git = |args: &[&str]| {
         let status = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.hooksPath=/dev/null"])
+            .args([
+                "-c",
+                "user.name=t",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "core.hooksPath=/dev/null",
+            ])
             .args(args)
             .current_dir(p.root())
             .status()
@@ -45,7 +52,11 @@ fn a_summary_command_s_git_runs_no_hook() {
     // Stat-dirty: `git status` refreshes and writes the index.
     p.write("a.py", "x = 2\n");
     let out = p.run(&["build"]);
-    assert!(stdout(&out).contains("SUMMARY"), "{}", crate::common::stderr(&out));
+    assert!(
+        stdout(&out).contains("SUMMARY"),
+        "{}",
+        crate::common::stderr(&out)
+    );
     assert!(!p.path("pwned.txt").exists(), "a hook ran");
 }
 

@@ -134,7 +134,9 @@ fn a_node_script_running_a_computed_program_through_another_module_is_refused() 
         node("const spawn = require('cross-spawn')\nspawn(w, [], { stdio: 'inherit' })\n"),
         node("const shell = require('shelljs')\nshell.exec('sh ' + w)\n"),
         node("import { exec } from 'shelljs'\nexec(`${w}`)\n"),
-        node("import { execa } from 'execa'\nawait execa('git', ['-C', '.none', 'commit', '-qm', 'x'])\n"),
+        node(
+            "import { execa } from 'execa'\nawait execa('git', ['-C', '.none', 'commit', '-qm', 'x'])\n",
+        ),
         node("const shell = require('shelljs')\nshell.exec('git -C .none push')\n"),
         node(
             "const cp = require('child_process')\nconst path = require('path')\n\

@@ -16,8 +16,8 @@ pub(in crate::core::trust::imports) use sinks::{Defined, MAX_SINKS, Sink, sink_c
 pub(super) use hooks::{argv_refusals, line_refusals};
 
 use super::py_names::{self, Names};
-use indirect::Called;
 use super::{Bound, MAX_CALLS, arguments, literal, shown};
+use indirect::Called;
 
 /// How a call hands over what it runs.
 #[derive(Clone, Copy)]

@@ -111,7 +111,11 @@ fn calls(code: &str) -> Vec<(String, Kind, bool)> {
                 // `require('child_process').execSync(…)`.
                 if after.starts_with(").") {
                     for (name, kind) in runner.members {
-                        add(text(&format!("require({spec}).{name}"), *kind), *kind, false);
+                        add(
+                            text(&format!("require({spec}).{name}"), *kind),
+                            *kind,
+                            false,
+                        );
                     }
                 }
                 for (local, taken) in bindings(&code[..at]) {

@@ -143,8 +143,7 @@ fn module_texts(code: &str, imported: &[(String, String)]) -> Vec<(String, Strin
                 continue;
             }
             let value = value.strip_prefix("importlib.").unwrap_or(value);
-            let Some(module) = out.iter().find(|(t, _)| t == value).map(|(_, m)| m.clone())
-            else {
+            let Some(module) = out.iter().find(|(t, _)| t == value).map(|(_, m)| m.clone()) else {
                 continue;
             };
             if !out.iter().any(|(t, _)| t == name) {
@@ -198,7 +197,8 @@ pub(super) fn add(code: &str, imported: &[(String, String)], out: &mut Vec<Calle
         };
         match literal(name.trim()) {
             Some(name) => {
-                if let Some((_, form)) = functions_of(module).into_iter().find(|(n, _)| *n == name) {
+                if let Some((_, form)) = functions_of(module).into_iter().find(|(n, _)| *n == name)
+                {
                     push(out, format!("{}(", &code[at..end]), form);
                 }
             }
@@ -303,7 +303,11 @@ mod tests {
             Called::new("subprocess.run(".into(), Form::Argv(0), false),
             Called::new("check_call(".into(), Form::Argv(0), false),
         ];
-        let chosen = add("getattr(subprocess, name)(x)\ngetattr(os, n, None)\n", &[], &mut out);
+        let chosen = add(
+            "getattr(subprocess, name)(x)\ngetattr(os, n, None)\n",
+            &[],
+            &mut out,
+        );
         assert_eq!(chosen.len(), 2);
         add_partials(
             "p = functools.partial(subprocess.run, ['sh', w], check=True)\n\
@@ -316,6 +320,9 @@ mod tests {
         assert!(out.iter().any(|c| c.call == "q(" && c.extra.is_empty()));
         assert!(!out.iter().any(|c| c.call == "r("));
         add_partials("c = partial(subprocess.check_call, shell=True)\n", &mut out);
-        assert!(out.iter().any(|c| c.call == "c(" && c.extra == ["shell=True"]));
+        assert!(
+            out.iter()
+                .any(|c| c.call == "c(" && c.extra == ["shell=True"])
+        );
     }
 }

@@ -48,10 +48,7 @@ const EXECA: &[(&str, Kind)] = &[
 ];
 
 /// `cross-spawn`'s.
-const CROSS_SPAWN: &[(&str, Kind)] = &[
-    ("spawn", Kind::File),
-    ("sync", Kind::File),
-];
+const CROSS_SPAWN: &[(&str, Kind)] = &[("spawn", Kind::File), ("sync", Kind::File)];
 
 /// `shelljs`'s.
 const SHELLJS: &[(&str, Kind)] = &[("exec", Kind::Shell)];
@@ -121,11 +118,16 @@ pub(super) fn bound_names(code: &str, out: &mut Vec<(String, Kind, bool)>) {
             if !super::is_identifier(name) || value.starts_with(['=', '>']) {
                 continue;
             }
-            let value = ["util.promisify(", "promisify(", "require('util').promisify(", "require(\"util\").promisify("]
-                .iter()
-                .find_map(|w| value.strip_prefix(w)?.strip_suffix(')'))
-                .unwrap_or(value)
-                .trim();
+            let value = [
+                "util.promisify(",
+                "promisify(",
+                "require('util').promisify(",
+                "require(\"util\").promisify(",
+            ]
+            .iter()
+            .find_map(|w| value.strip_prefix(w)?.strip_suffix(')'))
+            .unwrap_or(value)
+            .trim();
             let Some(kind) = out
                 .iter()
                 .find(|(c, _, _)| c.strip_suffix('(') == Some(value))
