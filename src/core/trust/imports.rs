@@ -55,7 +55,7 @@ use crate::core::module_maps::configs_above;
 use crate::core::module_maps::script::Project;
 use js_runs::node_runs;
 use kinds::{Kind, Programs, kind_of};
-use places::{Folders, first_of, rel_of};
+use places::{Folders, first_of, place, rel_of};
 use python_runs::{
     Here, PythonEnv, module_name, python_runs, python_search, shared_variables, site_startup,
 };
@@ -237,6 +237,16 @@ fn script_loads(
         }
     };
     refuse_computed(rel, &unknown, out);
+    let comment = match kind {
+        Kind::Php => "//",
+        Kind::Lua => "--",
+        _ => "#",
+    };
+    for named in literal::script(text, comment).paths.into_iter().take(MAX_NAMES) {
+        for base in [here, real_root] {
+            place(real_root, &base.join(&named), out, found);
+        }
+    }
     for candidates in loads.into_iter().take(MAX_NAMES) {
         if matches!(kind, Kind::Ruby | Kind::Perl) {
             // Each place is looked at: the search folders a script adds

@@ -217,3 +217,22 @@ fn ruby_eval_of_an_interpolating_heredoc_is_refused_and_a_literal_perl_eval_is_n
         edited: "tools/w.pl",
     }]);
 }
+
+/// A Perl script's shell line naming a project script (`system('sh
+/// tools/w.sh')`, backticks, `exec`): the script is covered (an edit
+/// lapses), as a Python or Node script's literal is. Found in this
+/// round: ctx-s12d ran an edited tools/w.sh unreviewed.
+#[test]
+fn a_perl_script_s_literal_program_lines_are_covered() {
+    let case = |text: &'static str| Case {
+        command: "perl tools/s.pl",
+        files: Box::leak(Box::new([("tools/s.pl", text), W])),
+        executable: &[],
+        edited: "tools/w.sh",
+    };
+    assert_cases_lapse(&[
+        case("system('sh tools/w.sh');\n"),
+        case("my $out = `sh tools/w.sh </dev/null`;\nprint $out;\n"),
+        case("system('sh', 'tools/w.sh');\n"),
+    ]);
+}
