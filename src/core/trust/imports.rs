@@ -40,6 +40,7 @@ mod python_read;
 mod python_runs;
 mod requires;
 mod run_loads;
+mod script_runs;
 mod shell_runs;
 mod sys_path;
 
@@ -237,12 +238,19 @@ fn script_loads(
         }
     };
     refuse_computed(rel, &unknown, out);
+    let runs = script_runs::script(text, kind);
+    refuse_runs(rel, &runs.unknown, out);
+    refuse_known_runs(rel, &runs.refusals, out);
     let comment = match kind {
         Kind::Php => "//",
         Kind::Lua => "--",
         _ => "#",
     };
-    for named in literal::script(text, comment).paths.into_iter().take(MAX_NAMES) {
+    for named in literal::script(text, comment)
+        .paths
+        .into_iter()
+        .take(MAX_NAMES)
+    {
         for base in [here, real_root] {
             place(real_root, &base.join(&named), out, found);
         }

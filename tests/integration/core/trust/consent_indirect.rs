@@ -236,3 +236,57 @@ fn a_perl_script_s_literal_program_lines_are_covered() {
         case("system('sh', 'tools/w.sh');\n"),
     ]);
 }
+
+/// A Perl, Ruby, PHP or Lua script running a program or script known
+/// only as it runs (`system("sh $w")`, backticks, `qx`, an argv whose
+/// script is computed), or a git command that runs hooks: refused. The
+/// Ruby, PHP and Lua cases are decisions only (no interpreter needed).
+#[test]
+fn a_perl_ruby_php_or_lua_script_running_a_computed_program_is_refused() {
+    let perl = |text: &'static str| -> (&'static str, Files) {
+        let text = leak(format!(
+            "open(my $h, '<', 'tools/which');\nmy $w = <$h>;\n{text}"
+        ));
+        (
+            "perl tools/s.pl",
+            Box::leak(Box::new([("tools/s.pl", text), WHICH, W])),
+        )
+    };
+    let other =
+        |command: &'static str, path: &'static str, text: &'static str| -> (&'static str, Files) {
+            (command, Box::leak(Box::new([(path, text), WHICH, W])))
+        };
+    assert_each_refused(&[
+        perl("system(\"sh $w\");\n"),
+        perl("system('sh', $w);\n"),
+        perl("print `sh $w`;\n"),
+        perl("print qx{sh $w};\n"),
+        perl("exec $w;\n"),
+        perl("system('git -C .none commit -qm x');\n"),
+        other(
+            "ruby tools/s.rb",
+            "tools/s.rb",
+            "w = File.read('tools/which').strip\nsystem(\"sh #{w}\")\n",
+        ),
+        other(
+            "ruby tools/s.rb",
+            "tools/s.rb",
+            "w = File.read('tools/which').strip\nputs `sh #{w}`\n",
+        ),
+        other(
+            "ruby tools/s.rb",
+            "tools/s.rb",
+            "w = File.read('tools/which').strip\nIO.popen(['sh', w]).read\n",
+        ),
+        other(
+            "php tools/s.php",
+            "tools/s.php",
+            "<?php\n$w = trim(file_get_contents('tools/which'));\nsystem(\"sh $w\");\n",
+        ),
+        other(
+            "lua tools/s.lua",
+            "tools/s.lua",
+            "local w = io.open('tools/which'):read('l')\nos.execute('sh ' .. w)\n",
+        ),
+    ]);
+}

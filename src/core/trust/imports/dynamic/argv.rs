@@ -513,7 +513,7 @@ fn is_node(program: &str) -> bool {
 }
 
 /// Whether a program that runs scripts is `program`.
-pub(super) fn interpreter(program: &str) -> bool {
+pub(in crate::core::trust::imports) fn interpreter(program: &str) -> bool {
     let name = base(program);
     INTERPRETERS.contains(&name)
         || name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.')
@@ -601,7 +601,7 @@ fn shell_line_known(expr: &str, bound: &Names) -> bool {
 /// Whether the written start of a computed shell line (the text before
 /// its first computed part) names its program and, for an interpreter,
 /// its script.
-pub(super) fn start_known(start: &str) -> bool {
+pub(in crate::core::trust::imports) fn start_known(start: &str) -> bool {
     let words: Vec<&str> = start.split_whitespace().collect();
     // The last word may go on in what is computed.
     let complete = match start.ends_with(char::is_whitespace) {
