@@ -7,7 +7,7 @@
 //! text, are refused.
 
 use super::consent::hostile;
-use super::consent_runtime::{Files, assert_refused, git_init};
+use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused, git_init};
 use crate::common::{Project, stdout};
 
 const HOOK: &str = "#!/bin/sh\ntouch \"$(git rev-parse --show-toplevel)/pwned.txt\"\n";
@@ -87,5 +87,47 @@ fn a_git_command_that_writes_the_index_or_names_the_hooks_is_refused() {
         script("git -C .none update-index --refresh\n"),
         script("git -C .none -c core.hooksPath=.githooks status\n"),
         script("git -c core.fsmonitor=tools/m.sh -C .none diff\n"),
+    ]);
+}
+
+/// A git run with an environment of its own (`env -i`, a `GIT_CONFIG_…=`
+/// assignment, Python's `env={…}` not built from `os.environ`) does not
+/// get the summary's hooks-off settings: any subcommand that may write
+/// the index or a ref (`status`, `branch`) is refused; one that writes
+/// nothing (`log`), or an environment built from `os.environ`, is not.
+#[test]
+fn a_git_run_with_an_environment_of_its_own_is_refused_unless_it_writes_nothing() {
+    let python = |text: &'static str| -> (&'static str, Files) {
+        (
+            "python3 tools/s.py",
+            Box::leak(Box::new([("tools/s.py", text)])),
+        )
+    };
+    assert_each_refused(&[
+        script("env -i PATH=/usr/bin:/bin git -C .none status\n"),
+        script("GIT_CONFIG_COUNT=0 git -C .none branch c7-x\n"),
+        python(
+            "import subprocess\nsubprocess.run(['git', '-C', '.none', 'status'], env={'PATH': '/usr/bin:/bin'})\n",
+        ),
+    ]);
+    let case = |command: &'static str, path: &'static str, text: &'static str| Case {
+        command,
+        files: Box::leak(Box::new([(path, text), ("tools/w.sh", RUN_SH)])),
+        executable: &[],
+        edited: "tools/w.sh",
+    };
+    assert_cases_lapse(&[
+        case(
+            "sh tools/s.sh",
+            "tools/s.sh",
+            "env -i PATH=/usr/bin:/bin git -C .none log -1 >/dev/null 2>&1\nsh tools/w.sh\n",
+        ),
+        case(
+            "python3 tools/s.py",
+            "tools/s.py",
+            "import os, subprocess\n\
+             subprocess.run(['git', '-C', '.none', 'status'], env=dict(os.environ, A='1'), capture_output=True)\n\
+             subprocess.run(['sh', 'tools/w.sh'])\n",
+        ),
     ]);
 }
