@@ -73,6 +73,32 @@ fn stderr_part(stderr: &str) -> String {
     }
 }
 
+/// Settings every git the command runs gets through the environment
+/// (`GIT_CONFIG_KEY_n`, appended to the caller's own): no hook runs (a
+/// `git status` writes the index and runs `post-index-change`, any ref
+/// update runs `reference-transaction`, githooks(5)) and no fsmonitor
+/// program. Environment settings override every config file and what it
+/// includes (the repository's `.git/config`, which no review covers);
+/// only a git the command runs with `-c`, or with an environment of its
+/// own, is not held (`trust` reads those in the scripts it reviews).
+const GIT_SETTINGS: &[(&str, &str)] =
+    &[("core.hooksPath", "/dev/null"), ("core.fsmonitor", "false")];
+
+/// Give `cmd` [`GIT_SETTINGS`] after the caller's `GIT_CONFIG_COUNT`
+/// settings, and no optional index write (`GIT_OPTIONAL_LOCKS=0`).
+fn hooks_off(cmd: &mut Command) {
+    let given = std::env::var("GIT_CONFIG_COUNT")
+        .ok()
+        .and_then(|n| n.trim().parse::<usize>().ok())
+        .unwrap_or(0);
+    for (i, (key, value)) in GIT_SETTINGS.iter().enumerate() {
+        cmd.env(format!("GIT_CONFIG_KEY_{}", given + i), key)
+            .env(format!("GIT_CONFIG_VALUE_{}", given + i), value);
+    }
+    cmd.env("GIT_CONFIG_COUNT", (given + GIT_SETTINGS.len()).to_string())
+        .env("GIT_OPTIONAL_LOCKS", "0");
+}
+
 /// Run `argv` with `input` on stdin; its stdout (trimmed, non-empty; at
 /// most `max_output` bytes, the command stopped once it printed more) or
 /// why not. Killed after `timeout` (a timeout too large for the clock is
@@ -89,6 +115,7 @@ pub fn run_command(
     if let Some(dir) = workdir {
         cmd.current_dir(dir);
     }
+    hooks_off(&mut cmd);
     cmd.args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -129,8 +129,12 @@ fn statement(
     out: &mut Vec<String>,
 ) {
     let mut at = 0;
+    // `env -i` or `GIT_CONFIG_…=` before the command: a git it runs does
+    // not get the summary's hooks-off settings.
+    let mut own_env = false;
     while let Some(word) = words.get(at) {
         if let Some((name, value)) = assignment(word) {
+            own_env |= name.starts_with("GIT_CONFIG");
             let known = match unknown_in(value, vars) {
                 Some(how) => Value::Unknown(how),
                 None => Value::Known,
@@ -143,6 +147,13 @@ fn statement(
                 .is_some_and(|w| w.starts_with('-') || w.chars().all(|c| c.is_ascii_digit()))
             {
                 at += 1;
+                let option = unquote(&words[at]);
+                own_env |= unquote(word) == "env"
+                    && matches!(option.as_str(), "-i" | "-" | "--ignore-environment" | "-u");
+                // `env -u NAME`: the name is the option's.
+                if unquote(word) == "env" && option == "-u" {
+                    at += 1;
+                }
             }
         } else {
             break;
@@ -158,6 +169,13 @@ fn statement(
     }
     let args = &words[at + 1..];
     let plain = unquote(command);
+    if own_env
+        && plain.rsplit('/').next() == Some("git")
+        && let Some(why) = git_runs_hooks_in_own_env(args)
+    {
+        refuse(out, why);
+        return;
+    }
     let name = plain.rsplit('/').next().unwrap_or(&plain);
     match name {
         "read" | "mapfile" | "readarray" => {
@@ -245,17 +263,105 @@ const RUNS_HOOKS: &[&str] = &[
     "send-email",
     "update-ref",
     "reset",
+    // They write the index, which runs `post-index-change` (round 7);
+    // a summary command runs with hooks off (`core::summary::command`),
+    // but not a git the script runs with an environment of its own.
+    "add",
+    "rm",
+    "mv",
+    "restore",
+    "update-index",
+    "read-tree",
+    "bisect",
+    "filter-branch",
+    "sparse-checkout",
 ];
 
 /// Why `git` given `args` (quotes kept or not) runs the repository's
 /// hooks, when it does ([`RUNS_HOOKS`]): for the shell text read here and
 /// the argvs and lines a Python or Node script runs itself.
 pub fn git_runs_hooks(args: &[String]) -> Option<String> {
+    if let Some(setting) = hooks_setting(args) {
+        return Some(format!(
+            "runs git with `{setting}`, which names the programs git runs as hooks"
+        ));
+    }
     let sub = git_subcommand(args)?;
     RUNS_HOOKS.contains(&sub.as_str()).then(|| {
         format!(
             "runs `git {sub}`, which runs the repository's hooks (`.git/hooks`, \
              `core.hooksPath`) as they are then"
+        )
+    })
+}
+
+/// A setting given on git's command line (`-c k=v`, `--config-env`)
+/// that names where hooks or the fsmonitor program are, or one known
+/// only as it runs (it may): it overrides the summary's hooks-off
+/// environment.
+fn hooks_setting(args: &[String]) -> Option<String> {
+    let mut words = args.iter().map(|a| unquote(a));
+    while let Some(word) = words.next() {
+        let setting = match word.as_str() {
+            "-c" | "--config-env" => words.next()?,
+            "-C" | "--git-dir" | "--work-tree" | "--namespace" => {
+                words.next();
+                continue;
+            }
+            w if w.starts_with("--config-env=") => w["--config-env=".len()..].to_string(),
+            w if !w.starts_with('-') => return None,
+            _ => continue,
+        };
+        let lower = setting.to_ascii_lowercase();
+        if lower.contains("hookspath")
+            || lower.contains("fsmonitor")
+            || setting.contains(['$', '<', '`'])
+        {
+            return Some(setting);
+        }
+    }
+    None
+}
+
+/// The git subcommands that write neither the index nor a ref (so run
+/// no hook) whatever the environment: all a git run with an environment
+/// of its own (`env -i git …`, Python's `env={…}`) may run, for such a
+/// git does not get the summary's hooks-off settings (round 7).
+const WRITES_NOTHING: &[&str] = &[
+    "log",
+    "show",
+    "rev-parse",
+    "ls-files",
+    "ls-tree",
+    "cat-file",
+    "config",
+    "version",
+    "help",
+    "rev-list",
+    "blame",
+    "grep",
+    "shortlog",
+    "name-rev",
+    "merge-base",
+    "show-ref",
+    "for-each-ref",
+    "var",
+];
+
+/// Why `git` given `args`, run with an environment of its own, may run
+/// the repository's hooks: any subcommand but [`WRITES_NOTHING`] (`git
+/// status` writes the index, `git branch x` a ref), and what
+/// [`git_runs_hooks`] refuses.
+pub fn git_runs_hooks_in_own_env(args: &[String]) -> Option<String> {
+    if let Some(why) = git_runs_hooks(args) {
+        return Some(why);
+    }
+    let sub = git_subcommand(args)?;
+    (!WRITES_NOTHING.contains(&sub.as_str())).then(|| {
+        format!(
+            "runs `git {sub}` with an environment of its own, without the hooks-off \
+             settings a summary command gets: it may write the index or a ref and run the \
+             repository's hooks (`post-index-change`, `reference-transaction`) as they are then"
         )
     })
 }
@@ -838,6 +944,31 @@ mod tests {
 
     fn refused(text: &str) -> bool {
         !shell(text).is_empty()
+    }
+
+    #[test]
+    fn a_git_that_may_run_hooks_is_refused_and_one_in_its_own_environment_more_so() {
+        for text in [
+            "git add x",
+            "git -C d -c core.hooksPath=h status",
+            "git -c core.fsmonitor=m diff",
+            "git -c \"$K\" log",
+            "env -i PATH=/bin git status",
+            "env -u GIT_CONFIG_COUNT git branch x",
+            "GIT_CONFIG_PARAMETERS= git diff",
+        ] {
+            assert!(refused(text), "{text}");
+        }
+        for text in [
+            "git status",
+            "git diff --stat",
+            "git branch --show-current",
+            "git -c color.ui=never log",
+            "env -i PATH=/bin git log -1",
+            "env A=1 git status",
+        ] {
+            assert!(!refused(text), "{text}");
+        }
     }
 
     #[test]

@@ -7,6 +7,8 @@ mod consent_argv_names;
 mod consent_computed;
 mod consent_configs;
 mod consent_expansions;
+mod consent_git_hooks;
+mod consent_indirect;
 mod consent_listed;
 mod consent_loaders;
 mod consent_node_argv;

@@ -275,6 +275,22 @@ const MAX_JOIN_DEPTH: usize = 4;
 
 /// Add one `+` part of a value given to `name` to `out` ([`parts`]).
 fn add_part(part: &str, name: &str, depth: usize, out: &mut Parts) {
+    if part.contains(name)
+        && let Some((body, template)) = interpolated(part)
+    {
+        // `` `${__dirname}/bin:${process.env.PATH}` ``, `f"{d}:{os.environ['PATH']}"`:
+        // each `:` piece, the inherited value passed over.
+        for piece in split_top(body, ':') {
+            match (piece.contains(name), piece.contains('{')) {
+                (true, _) => {}
+                (false, false) if !piece.is_empty() => out.folders.push(piece.to_string()),
+                (false, false) => {}
+                (false, true) if template => out.other.push(format!("`{piece}`")),
+                (false, true) => out.other.push(piece.to_string()),
+            }
+        }
+        return;
+    }
     if part.is_empty() || part.contains(name) || SEPARATORS.contains(&part) {
         return;
     }
@@ -290,6 +306,18 @@ fn add_part(part: &str, name: &str, depth: usize, out: &mut Parts) {
             .extend(text.split(':').filter(|p| !p.is_empty()).map(String::from)),
         _ => out.other.push(part.to_string()),
     }
+}
+
+/// The body of a JavaScript template that expands (`` `${a}:b` ``), or
+/// of a Python f-string (`f"{a}:b"`), and whether it is a template.
+fn interpolated(part: &str) -> Option<(&str, bool)> {
+    if let Some(body) = part.strip_prefix('`').and_then(|r| r.strip_suffix('`')) {
+        return body.contains("${").then_some((body, true));
+    }
+    let rest = part.strip_prefix(['f', 'F'])?;
+    let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let body = rest.strip_prefix(quote)?.strip_suffix(quote)?;
+    (!body.contains(quote)).then_some((body, false))
 }
 
 /// The items of `SEP.join([…])` / `[…].join(SEP)`, when `part` is one.

@@ -26,7 +26,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Maps, Reached, first_of, rel_of};
+use super::places::{first_of, rel_of};
+use super::{Maps, Reached};
 use crate::core::module_maps::script::{Package, jsonc, mapped};
 use crate::core::module_maps::{configs_above, join, join_rel, parent, stdlib};
 

@@ -73,9 +73,19 @@ fn without_comment(line: &str) -> &str {
 /// part of a longer word, a variable, a method or a hash key), its
 /// leading spaces cut.
 fn after_keyword<'a>(line: &'a str, keyword: &str) -> Vec<&'a str> {
+    after_word(line, keyword, false)
+}
+
+/// [`after_keyword`], and with `method` also where the keyword is called
+/// on a receiver (Ruby's `Foo.class_eval(…)`, `obj.instance_eval <<~X`).
+fn after_word<'a>(line: &'a str, keyword: &str, method: bool) -> Vec<&'a str> {
     line.match_indices(keyword)
         .filter(|(at, _)| {
             let before = line[..*at].chars().next_back();
+            if method && before == Some('.') {
+                let after = line[at + keyword.len()..].chars().next();
+                return after.is_some_and(|c| c.is_whitespace() || c == '(');
+            }
             let after = line[at + keyword.len()..].chars().next();
             !before.is_some_and(|c| {
                 c.is_alphanumeric()
@@ -277,7 +287,8 @@ fn items(expr: &str) -> Vec<&str> {
 /// known).
 pub(super) fn ruby_unknown(text: &str, known_path: impl Fn(&str) -> bool) -> Vec<String> {
     let mut out = Vec::new();
-    for line in text.lines().map(str::trim_start) {
+    let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
+    for (n, line) in lines.iter().copied().enumerate() {
         if line.starts_with('#') {
             continue;
         }
@@ -293,20 +304,44 @@ pub(super) fn ruby_unknown(text: &str, known_path: impl Fn(&str) -> bool) -> Vec
         let evals = ["eval", "instance_eval", "class_eval", "module_eval"]
             .iter()
             .any(|keyword| {
-                after_keyword(line, keyword).into_iter().any(|arg| {
-                    let inner = arg.trim_start_matches('(').trim_start();
-                    !(inner.starts_with('{')
-                        || inner.starts_with("do")
-                        || inner.starts_with("<<")
-                        || inner.is_empty()
-                        || literal_string(arg, &["#{"]))
-                })
+                after_word(line, keyword, *keyword != "eval")
+                    .into_iter()
+                    .any(|arg| {
+                        let inner = arg.trim_start_matches('(').trim_start();
+                        !(inner.starts_with('{')
+                            || inner.starts_with("do")
+                            || inner.starts_with("<<") && heredoc_written(inner, &lines[n + 1..])
+                            || inner.is_empty()
+                            || literal_string(arg, &["#{"]))
+                    })
             });
         if (loads || evals) && out.len() < MAX_SHOWN {
             out.push(shown(line));
         }
     }
     out
+}
+
+/// Whether the heredoc `<<~RUBY` (`<<-X`, `<<X`, `<<~'X'`) that `start`
+/// opens, its body in `rest`, is code written out: one that does not
+/// interpolate (`<<~'X'`) or whose body holds no `#{…}`. One that does
+/// (`class_eval <<~RUBY … def #{name}`) is code built as it runs (round
+/// 7), as is one whose end is not found.
+fn heredoc_written(start: &str, rest: &[&str]) -> bool {
+    let marker = start[2..].trim_start_matches(['~', '-']);
+    let quoted = marker.starts_with('\'');
+    let marker: String = marker
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    if marker.is_empty() {
+        return false;
+    }
+    let Some(end) = rest.iter().take(10_000).position(|l| l.trim() == marker) else {
+        return false;
+    };
+    quoted || !rest[..end].iter().any(|l| l.contains("#{"))
 }
 
 /// What a Node script does to its module search: the folders it adds
@@ -398,7 +433,7 @@ fn closed(text: &str) -> &str {
 /// `path.join`/`path.resolve`, a template's `${__dirname}`); `None` when
 /// anything else builds it. `splice`'s numbers are no folder: `Some`
 /// of the root, which holds no bare name of its own.
-fn js_folder(item: &str, here: &Path, root: &Path) -> Option<PathBuf> {
+pub(super) fn js_folder(item: &str, here: &Path, root: &Path) -> Option<PathBuf> {
     let item = item.trim();
     if item.chars().all(|c| c.is_ascii_digit()) {
         return Some(root.to_path_buf());
@@ -462,6 +497,7 @@ mod tests {
                     # require $x\n=pod\n\nrequire $y\n\n=cut\n$h{require} = 1;\n\
                     require Config; # once we do $^O\n$VERSION = eval $VERSION;\n'eval' => sub { 1 },\n\
                     eval \"no warnings; $s =~ /$re/\";\nmy $r = eval 'no warnings \"x\";\n\neval \"use $m; 1\";\neval(\"$cmd\");\n\
+                    eval \"require Foo\";\neval \"require Foo::Bar; 1\" or die;\neval \"use Foo ()\";\n\
                     __END__\nrequire $z\n";
         assert_eq!(
             perl_unknown(text),
@@ -523,7 +559,11 @@ mod tests {
         let text = "Dir.glob('p/*.rb').each { |f| require f }\nload ENV['X']\n\
                     require_relative name\neval(File.read('t.txt'))\nrequire 'json'\n\
                     require_relative \"conf\"\nrequire File.join(__dir__, 'x')\n\
-                    class_eval do\nend\nclass_eval <<~RUBY\n# require x\n";
+                    class_eval do\nend\nclass_eval <<~RUBY\n# require x\nRUBY\n\
+                    class_eval <<~RUBY, __FILE__, __LINE__ + 1\n  def #{name}; end\nRUBY\n\
+                    instance_eval <<-'SRC'\n  x = \"#{y}\"\n  SRC\nmodule_eval(<<~CODE)\nCODE\n\
+                    Foo.class_eval(src)\nFoo.class_eval do\nend\n\
+                    eval <<~X\n#{code}\nX\neval <<~NOEND\n";
         let known = |arg: &str| arg.starts_with("File.join(__dir__");
         assert_eq!(
             ruby_unknown(text, known),
@@ -532,6 +572,10 @@ mod tests {
                 "load ENV['X']",
                 "require_relative name",
                 "eval(File.read('t.txt'))",
+                "class_eval <<~RUBY, __FILE__, __LINE__ + 1",
+                "Foo.class_eval(src)",
+                "eval <<~X",
+                "eval <<~NOEND",
             ]
         );
     }

@@ -8,6 +8,7 @@
 //! file and is let be. Text, not a parse: more refusals, never fewer.
 
 mod hooks;
+mod indirect;
 mod sinks;
 
 pub(in crate::core::trust::imports) use sinks::{Defined, MAX_SINKS, Sink, sink_calls};
@@ -16,6 +17,7 @@ pub(super) use hooks::{argv_refusals, line_refusals};
 
 use super::py_names::{self, Names};
 use super::{Bound, MAX_CALLS, arguments, literal, shown};
+use indirect::Called;
 
 /// How a call hands over what it runs.
 #[derive(Clone, Copy)]
@@ -105,16 +107,22 @@ const MODULE_OF: &[(&str, &str)] = &[
     ("create_subprocess_exec", "asyncio"),
 ];
 
-/// The calls read in `code`: [`CALLS`], and the names its imports give
+/// The calls read in `code`: [`CALLS`], the names its imports give
 /// them (`from subprocess import run as r` → `r(`, `import subprocess as
-/// sp` → `sp.run(`), each with whether it is a bare name (then
-/// `obj.r(` is another function).
-fn calls(code: &str) -> Vec<(String, Form, bool)> {
-    let mut out: Vec<(String, Form, bool)> = CALLS
+/// sp` → `sp.run(`), and those it reaches otherwise ([`indirect`]), each
+/// with whether it is a bare name (then `obj.r(` is another function);
+/// and the places of a program-running module's function chosen by a
+/// computed name.
+fn calls(code: &str) -> (Vec<Called>, indirect::Chosen) {
+    let mut out: Vec<Called> = CALLS
         .iter()
-        .map(|(call, form)| (call.to_string(), *form, false))
+        .map(|(call, form)| Called::new(call.to_string(), *form, false))
         .collect();
+    let mut aliases: Vec<(String, String)> = Vec::new();
     for import in py_names::imports(code) {
+        if import.name.is_none() && import.local != import.module {
+            aliases.push((import.local.clone(), import.module.clone()));
+        }
         for (call, form) in CALLS {
             let name = call.trim_end_matches('(');
             let (module, bare) = match name.split_once('.') {
@@ -137,20 +145,23 @@ fn calls(code: &str) -> Vec<(String, Form, bool)> {
                 }
                 _ => continue,
             };
-            if !out.iter().any(|(c, _, _)| *c == added.0) {
-                out.push((added.0, *form, added.1));
+            if !out.iter().any(|c| c.call == added.0) {
+                out.push(Called::new(added.0, *form, added.1));
             }
         }
     }
-    // `run = subprocess.run`, `sh = os.system`, `p = sp.Popen`: a name
-    // bound to one of those (twice over: `r = run`).
+    let chosen = indirect::add(code, &aliases, &mut out);
+    // `run = subprocess.run`, `sh = os.system`, `p = sp.Popen`, `run =
+    // getattr(sp, "run")`: a name bound to one of those (twice over:
+    // `r = run`).
     for _ in 0..2 {
         for line in code.lines().take(MAX_LINES) {
             let Some((name, value)) = line.trim().split_once('=') else {
                 continue;
             };
             let (name, value) = (name.trim(), value.trim());
-            let dotted = value.split('.').all(super::is_identifier);
+            let dotted = value.split('.').all(super::is_identifier)
+                || out.iter().any(|c| c.call.strip_suffix('(') == Some(value));
             if !super::is_identifier(name) || !dotted {
                 continue;
             }
@@ -158,16 +169,17 @@ fn calls(code: &str) -> Vec<(String, Form, bool)> {
                 let called = call.trim_end_matches('(');
                 called == value || !called.contains('.') && value.ends_with(&format!(".{called}"))
             };
-            let Some(form) = out.iter().find(|(c, _, _)| same(c)).map(|(_, f, _)| *f) else {
+            let Some(form) = out.iter().find(|c| same(&c.call)).map(|c| c.form) else {
                 continue;
             };
             let call = format!("{name}(");
-            if !out.iter().any(|(c, _, _)| *c == call) {
-                out.push((call, form, true));
+            if !out.iter().any(|c| c.call == call) {
+                out.push(Called::new(call, form, true));
             }
         }
     }
-    out
+    indirect::add_partials(code, &mut out);
+    (out, chosen)
 }
 
 /// The most lines of a file read for names bound to a call.
@@ -211,10 +223,25 @@ pub(super) fn python(code: &str, bound: &Bound) -> Runs {
     let file = Names::read(code, bound.clone());
     let mut scopes = std::collections::HashMap::new();
     let mut out = Runs::default();
-    for (call, form, bare) in calls(code) {
+    let (called, chosen) = calls(code);
+    for (at, module) in chosen {
+        out.refuse(
+            code,
+            at,
+            format!("calls a function of `{module}` chosen by a name known only as it runs"),
+        );
+    }
+    for Called {
+        call,
+        form,
+        bare,
+        extra,
+    } in called
+    {
         for at in call_sites(code, &call, bare) {
             let names = names_at(code, at, &file, &mut scopes);
-            let args = arguments(&code[at + call.len()..]);
+            let mut args = extra.clone();
+            args.extend(arguments(&code[at + call.len()..]));
             let call = Call {
                 args: &args,
                 bound: names,
@@ -486,7 +513,7 @@ fn is_node(program: &str) -> bool {
 }
 
 /// Whether a program that runs scripts is `program`.
-pub(super) fn interpreter(program: &str) -> bool {
+pub(in crate::core::trust::imports) fn interpreter(program: &str) -> bool {
     let name = base(program);
     INTERPRETERS.contains(&name)
         || name.starts_with("python") && name[6..].chars().all(|c| c.is_ascii_digit() || c == '.')
@@ -574,7 +601,7 @@ fn shell_line_known(expr: &str, bound: &Names) -> bool {
 /// Whether the written start of a computed shell line (the text before
 /// its first computed part) names its program and, for an interpreter,
 /// its script.
-pub(super) fn start_known(start: &str) -> bool {
+pub(in crate::core::trust::imports) fn start_known(start: &str) -> bool {
     let words: Vec<&str> = start.split_whitespace().collect();
     // The last word may go on in what is computed.
     let complete = match start.ends_with(char::is_whitespace) {

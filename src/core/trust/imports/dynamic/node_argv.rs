@@ -20,7 +20,9 @@ use super::{
     without_literals,
 };
 
-/// How a `child_process` function takes what it runs.
+mod runners;
+
+/// How a function that runs programs takes what it runs.
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
     /// A shell line first.
@@ -29,17 +31,9 @@ enum Kind {
     File,
     /// A Node module's path, run with Node.
     Fork,
+    /// A tagged template (execa's `` $`cmd ${x}` ``): read as a line.
+    Template,
 }
-
-const FUNCTIONS: &[(&str, Kind)] = &[
-    ("exec", Kind::Shell),
-    ("execSync", Kind::Shell),
-    ("execFile", Kind::File),
-    ("execFileSync", Kind::File),
-    ("spawn", Kind::File),
-    ("spawnSync", Kind::File),
-    ("fork", Kind::Fork),
-];
 
 /// What a Node script runs through `child_process` that is known only
 /// as it runs (its lines, a refusal each), and what a known argv or line
@@ -53,7 +47,7 @@ pub(in crate::core::trust::imports) struct NodeRuns {
 /// What JavaScript `text` runs through `child_process`.
 pub(in crate::core::trust::imports) fn js(text: &str) -> NodeRuns {
     let mut out = NodeRuns::default();
-    if !text.contains("child_process") {
+    if !runners::mentioned(text) {
         return out;
     }
     let code = js_code(text);
@@ -67,7 +61,12 @@ pub(in crate::core::trust::imports) fn js(text: &str) -> NodeRuns {
             if method || code[..at].trim_end().ends_with("function") {
                 continue;
             }
-            let args = arguments(&code[at + call.len()..]);
+            let rest = &code[at + call.len()..];
+            let args = match kind {
+                // `` $`…` ``: the template up to its closing backtick.
+                Kind::Template => vec![format!("`{}`", rest.split('`').next().unwrap_or(""))],
+                _ => arguments(rest),
+            };
             let (known, refusals) = judge(&args, kind, &names);
             let shown = shown(&code, at);
             if !known && !out.unknown.contains(&shown) {
@@ -84,8 +83,9 @@ pub(in crate::core::trust::imports) fn js(text: &str) -> NodeRuns {
     out
 }
 
-/// The call texts of `child_process`'s functions in `code`, each with
-/// its kind and whether it is a bare name (`spawn(`, not `x.spawn(`).
+/// The call texts of the functions of [`runners::RUNNERS`] in `code`,
+/// each with its kind and whether it is a bare name (`spawn(`, not
+/// `x.spawn(`), and the names bound to them ([`runners::bound_names`]).
 fn calls(code: &str) -> Vec<(String, Kind, bool)> {
     let mut out: Vec<(String, Kind, bool)> = Vec::new();
     let mut add = |call: String, kind: Kind, bare: bool| {
@@ -93,27 +93,44 @@ fn calls(code: &str) -> Vec<(String, Kind, bool)> {
             out.push((call, kind, bare));
         }
     };
+    // A template is called with no `(`: `` $` ``.
+    let text = |name: &str, kind: Kind| match kind {
+        Kind::Template => format!("{name}`"),
+        _ => format!("{name}("),
+    };
     for quote in ['\'', '"', '`'] {
-        for module in ["child_process", "node:child_process"] {
-            let spec = format!("{quote}{module}{quote}");
+        for (spec, name, kind) in runners::GLOBALS {
+            if code.contains(&format!("{quote}{spec}{quote}")) {
+                add(format!("{name}("), *kind, true);
+            }
+        }
+        for runner in runners::RUNNERS {
+            let spec = format!("{quote}{}{quote}", runner.spec);
             for (at, _) in code.match_indices(&spec).take(MAX_CALLS) {
                 let after = &code[at + spec.len()..];
                 // `require('child_process').execSync(…)`.
                 if after.starts_with(").") {
-                    for (name, kind) in FUNCTIONS {
-                        add(format!("require({spec}).{name}("), *kind, false);
+                    for (name, kind) in runner.members {
+                        add(
+                            text(&format!("require({spec}).{name}"), *kind),
+                            *kind,
+                            false,
+                        );
                     }
                 }
                 for (local, taken) in bindings(&code[..at]) {
                     match taken {
                         None => {
-                            for (name, kind) in FUNCTIONS {
-                                add(format!("{local}.{name}("), *kind, false);
+                            if let Some(kind) = runner.itself {
+                                add(format!("{local}("), kind, true);
+                            }
+                            for (name, kind) in runner.members {
+                                add(text(&format!("{local}.{name}"), *kind), *kind, false);
                             }
                         }
                         Some(name) => {
-                            if let Some((_, kind)) = FUNCTIONS.iter().find(|(n, _)| *n == name) {
-                                add(format!("{local}("), *kind, true);
+                            if let Some((_, kind)) = runner.named.iter().find(|(n, _)| *n == name) {
+                                add(text(&local, *kind), *kind, true);
                             }
                         }
                     }
@@ -121,6 +138,7 @@ fn calls(code: &str) -> Vec<(String, Kind, bool)> {
             }
         }
     }
+    runners::bound_names(code, &mut out);
     out
 }
 
@@ -184,7 +202,7 @@ fn judge(args: &[String], kind: Kind, names: &Names) -> (bool, Vec<String>) {
         return (true, Vec::new());
     };
     match kind {
-        Kind::Shell => line(first, names),
+        Kind::Shell | Kind::Template => line(first, names),
         Kind::Fork => (
             value(first, names).is_some() || path_known(first, names),
             Vec::new(),

@@ -67,7 +67,36 @@ impl Call<'_> {
             }
         }
         let mut out: Vec<String> = Vec::new();
+        // `env={…}` not built from `os.environ`: the child's git has no
+        // hooks-off settings (round 7).
+        let own_env = self
+            .args
+            .iter()
+            .any(|a| keyword(a.trim()).is_some_and(|(k, v)| k == "env" && !v.contains("environ")));
+        if own_env {
+            lines = lines.into_iter().map(|l| format!("env -i {l}")).collect();
+        }
         for items in &argv_list {
+            if own_env
+                && items
+                    .first()
+                    .and_then(|p| value(p, self.bound))
+                    .is_some_and(|v| v.iter().any(|p| base(p) == "git"))
+            {
+                let words: Vec<String> = items[1..]
+                    .iter()
+                    .map(|i| {
+                        value(i, self.bound)
+                            .and_then(|v| v.into_iter().next())
+                            .unwrap_or_else(|| COMPUTED.to_string())
+                    })
+                    .collect();
+                if let Some(why) = unknown::git_runs_hooks_in_own_env(&words)
+                    && !out.contains(&why)
+                {
+                    out.push(why);
+                }
+            }
             argv_lines(items, self.bound, &mut lines, &mut out);
         }
         read_lines(&lines, &mut out);

@@ -1,0 +1,470 @@
+//! What a Perl, Ruby, PHP or Lua script runs itself (consent round 7):
+//! `system`/`exec` (and Ruby's `spawn`, `IO.popen`, `Open3.*`; PHP's
+//! `shell_exec`, `passthru`, `popen`, `proc_open`; Lua's `os.execute`,
+//! `io.popen`), backticks, Perl's `qx` and Ruby's `%x`. A line or argv
+//! whose program, or whose interpreter's script, is known only as it runs
+//! is refused, as Python's and Node's are: the files a literal names are
+//! covered (`literal::script`), and a literal line is read as shell text
+//! is (a git command that runs hooks). A variable bound only to literals
+//! is read as them. Lines, not a parse: more refusals, never fewer.
+
+use std::collections::HashMap;
+
+use super::dynamic::argv;
+use super::kinds::Kind;
+use crate::core::trust::unknown;
+
+/// The calls read, per language, each followed by its arguments.
+const PERL: &[&str] = &["system", "exec", "readpipe"];
+const RUBY: &[&str] = &[
+    "system",
+    "exec",
+    "spawn",
+    "Process.spawn",
+    "Kernel.system",
+    "Kernel.exec",
+    "IO.popen",
+    "Open3.popen3",
+    "Open3.popen2",
+    "Open3.popen2e",
+    "Open3.capture2",
+    "Open3.capture2e",
+    "Open3.capture3",
+    "Open3.pipeline",
+];
+const PHP: &[&str] = &[
+    "system",
+    "exec",
+    "shell_exec",
+    "passthru",
+    "popen",
+    "proc_open",
+    "pcntl_exec",
+];
+const LUA: &[&str] = &["os.execute", "io.popen"];
+
+/// The most lines read, and calls kept.
+const MAX_LINES: usize = 50_000;
+const MAX_FOUND: usize = 64;
+
+/// What a script runs that is known only as it runs (its lines, trimmed)
+/// and what a known line runs that no review covers (why, and the line).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct ScriptRuns {
+    pub(super) unknown: Vec<String>,
+    pub(super) refusals: Vec<(String, String)>,
+}
+
+/// How a language writes strings.
+struct Lang {
+    calls: &'static [&'static str],
+    /// What starts an interpolation in a double-quoted string.
+    interpolates: &'static [&'static str],
+    /// The prefix of a variable (`$` in Perl and PHP).
+    sigil: &'static str,
+}
+
+fn lang(kind: Kind) -> Option<Lang> {
+    Some(match kind {
+        Kind::Perl => Lang {
+            calls: PERL,
+            interpolates: &["$", "@"],
+            sigil: "$",
+        },
+        Kind::Ruby => Lang {
+            calls: RUBY,
+            interpolates: &["#{"],
+            sigil: "",
+        },
+        Kind::Php => Lang {
+            calls: PHP,
+            interpolates: &["$"],
+            sigil: "$",
+        },
+        Kind::Lua => Lang {
+            calls: LUA,
+            interpolates: &[],
+            sigil: "",
+        },
+        _ => return None,
+    })
+}
+
+/// What script `text` of `kind` runs that is known only as it runs.
+pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
+    let mut out = ScriptRuns::default();
+    let Some(lang) = lang(kind) else {
+        return out;
+    };
+    let lines: Vec<&str> = code_lines(text, kind).take(MAX_LINES).collect();
+    let bound = bindings(&lines, &lang);
+    for line in &lines {
+        for (command, shell) in commands(line, &lang) {
+            let (known, texts) = judge(&command, shell, &lang, &bound);
+            let shown: String = line.trim().chars().take(80).collect();
+            if !known && !out.unknown.contains(&shown) && out.unknown.len() < MAX_FOUND {
+                out.unknown.push(shown.clone());
+            }
+            for text in texts {
+                for why in unknown::shell(&text) {
+                    let why = why.strip_prefix(unknown::MARK).unwrap_or(&why).to_string();
+                    let found = (why, shown.clone());
+                    if !out.refusals.contains(&found) && out.refusals.len() < MAX_FOUND {
+                        out.refusals.push(found);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The code lines of `text`: comment lines left out, and for Perl its
+/// POD and what follows `__END__`/`__DATA__`.
+fn code_lines(text: &str, kind: Kind) -> impl Iterator<Item = &str> {
+    let mut pod = false;
+    let mut ended = false;
+    text.lines().filter(move |line| {
+        if ended {
+            return false;
+        }
+        if kind == Kind::Perl {
+            if line.starts_with("__END__") || line.starts_with("__DATA__") {
+                ended = true;
+                return false;
+            }
+            if line.starts_with('=') {
+                pod = !line.starts_with("=cut");
+                return false;
+            }
+            if pod {
+                return false;
+            }
+        }
+        let t = line.trim_start();
+        !(t.starts_with('#') || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
+    })
+}
+
+/// The names bound only to string literals (`my $cmd = "sh x.sh";`),
+/// each with its texts.
+fn bindings(lines: &[&str], lang: &Lang) -> HashMap<String, Vec<String>> {
+    let mut all: HashMap<String, Option<Vec<String>>> = HashMap::new();
+    for line in lines {
+        let t = line.trim();
+        let t = ["my ", "our ", "local "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))
+            .unwrap_or(t);
+        let Some((name, value)) = t.split_once('=') else {
+            continue;
+        };
+        let name = name.trim();
+        let value = value.trim().trim_end_matches(';').trim();
+        if value.starts_with(['=', '~', '>']) || !is_name(name, lang) {
+            continue;
+        }
+        let entry = all
+            .entry(name.to_string())
+            .or_insert_with(|| Some(Vec::new()));
+        match (literal(value, lang), entry.as_mut()) {
+            (Some(text), Some(texts)) => texts.push(text),
+            _ => *entry = None,
+        }
+    }
+    all.into_iter()
+        .filter_map(|(name, texts)| Some((name, texts?)))
+        .collect()
+}
+
+/// Whether `word` is a variable of the language (`$cmd`, `cmd`).
+fn is_name(word: &str, lang: &Lang) -> bool {
+    let Some(rest) = word.strip_prefix(lang.sigil) else {
+        return false;
+    };
+    !rest.is_empty()
+        && !rest.starts_with(|c: char| c.is_ascii_digit())
+        && rest.chars().all(|c| c.is_alphanumeric() || c == '_')
+}
+
+/// The text of a string literal that is all of `expr` and does not
+/// interpolate, or `None`.
+fn literal(expr: &str, lang: &Lang) -> Option<String> {
+    let quote = expr.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+    let inner = expr.get(1..)?.strip_suffix(quote)?;
+    if inner.contains(quote) {
+        return None;
+    }
+    let interpolates = quote == '"' && lang.interpolates.iter().any(|i| inner.contains(i));
+    (!interpolates).then(|| inner.to_string())
+}
+
+/// The commands a line runs: each call's arguments (with whether they
+/// are one shell line: a backtick, `qx`, `%x`), split at top-level
+/// commas.
+fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
+    let mut out = Vec::new();
+    for call in lang.calls {
+        for (at, _) in line.match_indices(call) {
+            let before = line[..at].chars().next_back();
+            let after = &line[at + call.len()..];
+            let dotted = call.contains('.');
+            if before.is_some_and(|c| {
+                c.is_alphanumeric()
+                    || matches!(c, '_' | '$' | '@' | '%' | '\'' | '"' | '-' | '>')
+                    || c == '.' && !dotted
+                    || c == ':' && !dotted
+            }) || !after.starts_with([' ', '(', '\t'])
+            {
+                continue;
+            }
+            let rest = after.trim_start();
+            // `exec {…}`/`system {…}` (Perl's indirect object), a hash key,
+            // a method's definition, a word in a string: not a run.
+            if rest.starts_with(['{', '=', ',', ')', ';']) || rest.is_empty() || in_string(line, at)
+            {
+                continue;
+            }
+            // Perl's `system LIST` starts with a variable, a string, `(` or
+            // `q…`: a bareword after it is prose (`on this system to …`).
+            if lang.sigil == "$"
+                && !after.starts_with('(')
+                && rest.starts_with(|c: char| c.is_alphabetic())
+                && !(rest.starts_with("qw") || rest.starts_with("qq") || rest.starts_with("q{"))
+            {
+                continue;
+            }
+            let inner = match rest.strip_prefix('(') {
+                Some(r) => r,
+                None => rest,
+            };
+            let args: Vec<String> = super::env_path::split_top(until_end(inner), ',')
+                .into_iter()
+                .map(|a| a.trim().to_string())
+                .filter(|a| !a.is_empty())
+                .collect();
+            // Ruby/PHP options or an env hash first (`system({"A" => "1"}, …)`).
+            let args: Vec<String> = args
+                .into_iter()
+                .skip_while(|a| a.starts_with('{') || a.starts_with("ENV"))
+                .filter(|a| !a.contains("=>") && !a.starts_with(':'))
+                .collect();
+            if !args.is_empty() {
+                out.push((args, false));
+            }
+        }
+    }
+    // Backticks, Perl's `qx{…}`, Ruby's `%x(…)`.
+    for (open, close) in [
+        ("`", '`'),
+        ("qx{", '}'),
+        ("qx(", ')'),
+        ("%x(", ')'),
+        ("%x{", '}'),
+    ] {
+        for (at, _) in line.match_indices(open) {
+            if open == "`" && line[..at].matches('`').count() % 2 == 1 || in_string(line, at) {
+                continue;
+            }
+            if open.starts_with('q')
+                && line[..at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_')
+            {
+                continue;
+            }
+            let body = &line[at + open.len()..];
+            // A backtick with no closing one on its line quotes prose
+            // (`` `$x' ``) or sits in a pattern.
+            let Some(end) = body.find(close) else {
+                continue;
+            };
+            let body = &body[..end];
+            out.push((vec![format!("\"{body}\"")], true));
+        }
+    }
+    out
+}
+
+/// Whether `at` in `line` is inside a `'…'` or `"…"` string (a
+/// backslash escapes the next character).
+fn in_string(line: &str, at: usize) -> bool {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for c in line[..at].chars() {
+        match (quote, c) {
+            (_, _) if escaped => escaped = false,
+            (_, '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (None, '"' | '\'') => quote = Some(c),
+            _ => {}
+        }
+    }
+    quote.is_some()
+}
+
+/// The arguments' text up to the statement's end (`;`, `)` closing the
+/// call, or a trailing `or die`/`unless`/`if`), outside strings and
+/// brackets.
+fn until_end(text: &str) -> &str {
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'' | '`') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') if depth == 0 => return &text[..i],
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ';') if depth == 0 => return &text[..i],
+            _ => {}
+        }
+        if quote.is_none() && depth == 0 {
+            let rest = &text[i..];
+            if [
+                " or ", " and ", " unless ", " if ", " || ", " && ", " do", " {",
+            ]
+            .iter()
+            .any(|w| rest.starts_with(w))
+            {
+                return &text[..i];
+            }
+        }
+    }
+    text
+}
+
+/// Whether a command is known, and the shell texts it runs that are
+/// known (read for hooks). One argument is a shell line (a literal, a
+/// name bound to literals, or a string whose written start names its
+/// program); more are an argv, judged as Python's is.
+fn judge(
+    args: &[String],
+    shell: bool,
+    lang: &Lang,
+    bound: &HashMap<String, Vec<String>>,
+) -> (bool, Vec<String>) {
+    let values = |arg: &str| -> Option<Vec<String>> {
+        literal(arg, lang)
+            .map(|t| vec![t])
+            .or_else(|| bound.get(arg).cloned())
+    };
+    if args.len() == 1 || shell {
+        let arg = &args[0];
+        if let Some(lines) = values(arg) {
+            return (true, lines);
+        }
+        // The text before its first interpolation or joined part.
+        let start = arg
+            .strip_prefix('"')
+            .map(|body| {
+                let stop = lang
+                    .interpolates
+                    .iter()
+                    .filter_map(|i| body.find(i))
+                    .chain(body.find('"'))
+                    .min()
+                    .unwrap_or(body.len());
+                body[..stop].to_string()
+            })
+            .or_else(|| {
+                let quote = arg.chars().next().filter(|c| *c == '\'')?;
+                let body = &arg[1..];
+                Some(body[..body.find(quote)?].to_string())
+            });
+        return (start.is_some_and(|s| argv::start_known(&s)), Vec::new());
+    }
+    let words: Vec<Option<String>> = args
+        .iter()
+        .map(|a| values(a).and_then(|v| v.into_iter().next()))
+        .collect();
+    let Some(Some(program)) = words.first() else {
+        return (false, Vec::new());
+    };
+    if !argv::interpreter(program) {
+        let known: Option<Vec<String>> = words.iter().cloned().collect();
+        return (true, known.map(|w| vec![w.join(" ")]).unwrap_or_default());
+    }
+    // An interpreter: its first word that is no option is its script.
+    for word in &words[1..] {
+        match word {
+            None => return (false, Vec::new()),
+            Some(w) if matches!(w.as_str(), "-c" | "-e" | "-E" | "-m") => {
+                return (false, Vec::new());
+            }
+            Some(w) if w.starts_with('-') => {}
+            Some(_) => {
+                let known: Option<Vec<String>> = words.iter().cloned().collect();
+                return (true, known.map(|w| vec![w.join(" ")]).unwrap_or_default());
+            }
+        }
+    }
+    (false, Vec::new())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unknown(text: &str, kind: Kind) -> Vec<String> {
+        script(text, kind).unknown
+    }
+
+    #[test]
+    fn a_computed_program_or_script_is_named_and_a_literal_is_not() {
+        let perl = "my $w = <STDIN>;\nsystem(\"sh $w\");\nsystem('sh', $w);\n\
+                    my $o = `sh $w`;\nexec $w;\nmy $q = qx{$w};\n\
+                    system('sh tools/w.sh');\nsystem('git', 'log', $ref);\n\
+                    my $c = 'sh tools/w.sh';\nsystem($c);\nprint `ls -l $dir`;\n\
+                    # system($x)\n=pod\n\nsystem($y)\n\n=cut\nmy %h = (system => 1);\n\
+                    system(\"rm -rf $tmp\") == 0 or die;\n\
+                    die(\"--show event `$e' did not appear\");\nprint 'GNU system type', $x;\n\
+                    croak 'invalid exec parameter in spawn()';\nReport a build on this system to perl\n\
+                    if ($s =~ /^[~!@#'\"`{}]/) {}\n";
+        assert_eq!(
+            unknown(perl, Kind::Perl),
+            [
+                "system(\"sh $w\");",
+                "system('sh', $w);",
+                "my $o = `sh $w`;",
+                "exec $w;",
+                "my $q = qx{$w};",
+            ]
+        );
+        let ruby = "w = File.read('x')\nsystem(\"sh #{w}\")\nsystem('sh', w)\n\
+                    out = `sh #{w}`\nIO.popen(w)\nOpen3.capture2('sh', w)\n\
+                    system('sh tools/w.sh')\nsystem('git', 'log', ref)\nx = %x(ls #{d})\n\
+                    obj.system(w)\n";
+        assert_eq!(
+            unknown(ruby, Kind::Ruby),
+            [
+                "system(\"sh #{w}\")",
+                "system('sh', w)",
+                "out = `sh #{w}`",
+                "IO.popen(w)",
+                "Open3.capture2('sh', w)",
+            ]
+        );
+        let php = "<?php\nshell_exec(\"sh $w\");\nexec('sh tools/w.sh');\n\
+                   passthru($cmd);\n$x->exec($y);\n";
+        assert_eq!(
+            unknown(php, Kind::Php),
+            ["shell_exec(\"sh $w\");", "passthru($cmd);"]
+        );
+        let lua = "os.execute('sh ' .. w)\nos.execute('sh tools/w.sh')\nio.popen(cmd)\n";
+        assert_eq!(
+            unknown(lua, Kind::Lua),
+            ["os.execute('sh ' .. w)", "io.popen(cmd)"]
+        );
+    }
+
+    #[test]
+    fn a_literal_git_command_that_runs_hooks_is_a_refusal() {
+        let runs = script("system('git -C x commit -qm y');\n", Kind::Perl);
+        assert_eq!(runs.refusals.len(), 1, "{runs:?}");
+        let runs = script("system('git', 'push');\n", Kind::Ruby);
+        assert_eq!(runs.refusals.len(), 1, "{runs:?}");
+    }
+}
