@@ -1279,6 +1279,7 @@ mod round_fifteen_b;
 mod round_fourteen;
 mod round_sixteen;
 mod round_sixteen_b;
+mod round_seventeen;
 mod round_thirteen;
 mod round_twelve;
 mod shown;

@@ -1,0 +1,107 @@
+//! Round seventeen of the secret shapes: plain values on the config lines
+//! of Make, systemd units, web servers and `.properties`; base64 variants
+//! (URL-safe, after a `\n` escape, twice over, short credential lines);
+//! split secrets bound by other forms than `name = "literal"`; archives
+//! inside gzip and tar. Each with its near misses. The values are made
+//! here.
+
+use super::found;
+use super::round_eleven::check;
+
+fn quiet(texts: &[String]) {
+    let loud: Vec<String> = texts
+        .iter()
+        .filter(|t| !found(t).is_empty())
+        .map(|t| format!("{t:?}: {:?}", found(t)))
+        .collect();
+    assert!(loud.is_empty(), "{}", loud.join("\n"));
+}
+
+/// Item 1: Make's assignments, systemd's `Environment=`, a web server's
+/// directives, `.properties` with `:`, an htpasswd `{PLAIN}` line.
+#[test]
+fn round_seventeen_plain_values_on_config_lines_are_found() {
+    let values = ["Tq8-Lw3-Zx5-Rb", "Xk9-mQ2/vLp+7", "a8-Kq2-Lm9-Zp4-Wx7"];
+    let mut cases = Vec::new();
+    for v in values {
+        for text in [
+            format!("DB_PASSWORD := {v}\n"),
+            format!("DB_PASSWORD ?= {v}\n"),
+            format!("DB_PASSWORD += {v}\n"),
+            format!("DB_PASSWORD ::= {v}\n"),
+            format!("DB_PASSWORD:={v}\n"),
+            format!("export DB_PASSWORD := {v}\n"),
+            format!("override API_TOKEN = {v}\n"),
+            format!("all:\n\techo hi\n\nexport DB_PASSWORD ?= {v}\n"),
+            format!("[Service]\nEnvironment=DB_PASSWORD={v}\n"),
+            format!("[Service]\nEnvironment=A=1 DB_PASSWORD={v} B=2\n"),
+            format!("[Service]\nEnvironment=\"A=1\" DB_PASSWORD={v}\n"),
+            format!("server {{\n  proxy_set_header X-Api-Key {v};\n}}\n"),
+            format!("location / {{\n  fastcgi_param DB_PASSWORD {v};\n}}\n"),
+            format!("server {{\n  set $api_token {v};\n}}\n"),
+            format!("env DB_PASSWORD={v};\n"),
+            format!("<VirtualHost *:80>\n  SetEnv DB_PASSWORD {v}\n</VirtualHost>\n"),
+            format!("<Location />\n  RequestHeader set X-Api-Key \"{v}\"\n</Location>\n"),
+            format!("db.password:{v}\n"),
+            format!("db.password : {v}\n"),
+        ] {
+            cases.push((text, v, "secret-config-plain-value"));
+        }
+    }
+    cases.push((
+        "alice:{PLAIN}Tq8-Lw3-Zx5-Rb\n".to_string(),
+        "alice",
+        "htpasswd-plain",
+    ));
+    check(&cases);
+}
+
+/// Item 1, forms that were found before this round: kept as guards.
+#[test]
+fn round_seventeen_config_forms_found_before_stay_found() {
+    let v = "Tq8-Lw3-Zx5-Rb";
+    let mut found_any = Vec::new();
+    for text in [
+        format!("export DB_PASSWORD = {v}\n"),
+        format!("[Service]\nEnvironment=\"DB_PASSWORD={v}\"\n"),
+        format!("[Service]\nEnvironment=\"A=1\" \"DB_PASSWORD={v}\"\n"),
+        format!("DB_PASSWORD={v}\n"),
+        format!("[db]\npassword = {v}\n"),
+        format!("db.password={v}\n"),
+        format!("resource \"aws_db_instance\" \"x\" {{\n  password = \"{v}\"\n}}\n"),
+        format!("locals {{\n  db_password = \"{v}\"\n}}\n"),
+        "alice:$apr1$Jm3x9Kq2$Vq8rT5yLw2Zx7Np4Hs6Mb1\n".to_string(),
+    ] {
+        if found(&text).is_empty() {
+            found_any.push(text);
+        }
+    }
+    assert!(found_any.is_empty(), "{found_any:?}");
+}
+
+/// Item 1's near misses: Make's functions and variables, paths, systemd
+/// specifiers, a web server's variables, code.
+#[test]
+fn round_seventeen_config_lines_without_a_value_stay_quiet() {
+    quiet(&[
+        "SECRET_KEY := $(shell openssl rand -hex 32)\n".to_string(),
+        "TOKEN_FILE := $(HOME)/.token\n".to_string(),
+        "API_KEY ?= ${API_KEY}\n".to_string(),
+        "PASSWORD_SRCS += passwd.c\n".to_string(),
+        "KEYS_DIR := build/keys2\n".to_string(),
+        "SECRET_OBJS += secret2.o\n".to_string(),
+        "TOKEN != cat token.txt\n".to_string(),
+        "[Service]\nEnvironment=TOKEN_PATH=/run/secrets/token2\n".to_string(),
+        "[Service]\nEnvironment=\"SECRET_FILE=%d/db-pass\"\n".to_string(),
+        "[Service]\nEnvironment=PASSWORD_STORE_DIR=%h/.password-store\n".to_string(),
+        "server {\n  proxy_set_header X-Api-Key $http_x_api_key;\n}\n".to_string(),
+        "server {\n  set $token_v2 $arg_token;\n}\n".to_string(),
+        "location / {\n  fastcgi_param SECRET_KEY_FILE /etc/app/secret.key;\n}\n".to_string(),
+        "SetEnv PASSWORD_FILE /run/secrets/db2\n".to_string(),
+        "token.version:1.2.3-rc.1\n".to_string(),
+        "password.length : 12\n".to_string(),
+        "func f() {\n\ttoken := tok1-tok2\n}\n".to_string(),
+        "alice:{PLAIN}${HTPASSWD}\n".to_string(),
+        "alice:{PLAIN}changeme\n".to_string(),
+    ]);
+}

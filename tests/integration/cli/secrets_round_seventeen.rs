@@ -1,0 +1,62 @@
+//! Round seventeen of the secret shapes through the real binary: plain
+//! values on the config lines of a Makefile, a systemd unit, nginx and
+//! Apache, `.properties` with `:`, an htpasswd `{PLAIN}` line; each
+//! refused by `build` with its line, never echoing the secret. Make's
+//! functions, paths and a web server's variables build.
+
+use crate::common;
+
+use common::{Project, stderr};
+
+/// Each file holds one secret, on its line `line`.
+fn planted() -> Vec<(&'static str, String, usize)> {
+    vec![
+        ("Makefile", "all:\n\techo hi\n\nDB_PASSWORD := Tq8-Lw3-Zx5-Rb\n".into(), 4),
+        ("q.mk", "export API_TOKEN ?= Xk9-mQ2/vLp+7\n".into(), 1),
+        (
+            "app.service",
+            "[Service]\nEnvironment=LANG=C DB_PASSWORD=Tq8-Lw3-Zx5-Rb\nExecStart=/usr/bin/app\n".into(),
+            2,
+        ),
+        (
+            "site.conf",
+            "server {\n  location / {\n    proxy_set_header X-Api-Key Tq8-Lw3-Zx5-Rb;\n  }\n}\n".into(),
+            3,
+        ),
+        (
+            "vhost.conf",
+            "<VirtualHost *:80>\n  SetEnv DB_PASSWORD a8-Kq2-Lm9-Zp4-Wx7\n</VirtualHost>\n".into(),
+            2,
+        ),
+        ("db.properties", "db.user:app\ndb.password:Tq8-Lw3-Zx5-Rb\n".into(), 2),
+        ("htpasswd", "alice:{PLAIN}Tq8-Lw3-Zx5-Rb\n".into(), 1),
+    ]
+}
+
+#[test]
+fn round_seventeen_secret_shapes_refuse_the_build() {
+    for (name, text, line) in planted() {
+        common::assert_build_refuses_planted(name, &text, line);
+    }
+}
+
+#[test]
+fn round_seventeen_near_misses_build() {
+    let p = Project::fixture();
+    p.write(
+        "Makefile",
+        "SECRET_KEY := $(shell openssl rand -hex 32)\nTOKEN_FILE := $(HOME)/.token\n\
+         PASSWORD_SRCS += passwd.c\nAPI_KEY ?= ${API_KEY}\n",
+    );
+    p.write(
+        "app.service",
+        "[Service]\nEnvironment=TOKEN_PATH=/run/secrets/token2\nEnvironment=\"SECRET_FILE=%d/db-pass\"\n",
+    );
+    p.write(
+        "site.conf",
+        "server {\n  proxy_set_header X-Api-Key $http_x_api_key;\n  fastcgi_param SECRET_KEY_FILE /etc/app/secret.key;\n}\n",
+    );
+    p.ok(&["add", "Makefile", "app.service", "site.conf"]);
+    let out = p.run(&["build", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
