@@ -171,11 +171,26 @@ impl RuleSet {
     /// The hits of base64 values that decode to a text holding a secret
     /// ([`base64_text`]: a `.env`, `.npmrc` or `.pgpass` in a Kubernetes
     /// Secret), each reported at its first line as the kind found in it.
+    /// A value that decodes to base64 text is decoded once more (base64
+    /// of the base64 of a `.env`), and no further: the second level's
+    /// text is scanned as a nested text, whatever it holds.
     fn base64_text_hits(&self, text: &str, starts: &[usize]) -> Vec<(usize, Hit)> {
-        let secret_in = |decoded: &str| {
+        let first_kind = |decoded: &str| {
             self.scan_at(decoded, true)
                 .first()
                 .map(|hit| hit.kind.to_string())
+        };
+        let secret_in = |decoded: &str| {
+            if let Some(kind) = first_kind(decoded) {
+                return Some(format!("{kind} (base64)"));
+            }
+            if !base64_text::is_base64_text(decoded) {
+                return None;
+            }
+            base64_text::find(decoded, first_kind)
+                .into_iter()
+                .next()
+                .map(|found| format!("{} (base64 twice)", found.kind))
         };
         base64_text::find(text, secret_in)
             .into_iter()
@@ -183,7 +198,7 @@ impl RuleSet {
                 let hit = Hit {
                     line: line_of(starts, found.first.start) + 1,
                     rule: "base64-text".into(),
-                    kind: format!("{} (base64)", found.kind).into(),
+                    kind: found.kind.into(),
                     masked: mask(&text[found.first.clone()]),
                     start: found.first.start,
                     span: found.extent,

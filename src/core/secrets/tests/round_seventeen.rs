@@ -5,8 +5,8 @@
 //! inside gzip and tar. Each with its near misses. The values are made
 //! here.
 
-use super::found;
 use super::round_eleven::check;
+use super::{base64, found};
 
 fn quiet(texts: &[String]) {
     let loud: Vec<String> = texts
@@ -103,5 +103,119 @@ fn round_seventeen_config_lines_without_a_value_stay_quiet() {
         "func f() {\n\ttoken := tok1-tok2\n}\n".to_string(),
         "alice:{PLAIN}${HTPASSWD}\n".to_string(),
         "alice:{PLAIN}changeme\n".to_string(),
+    ]);
+}
+
+/// URL-safe base64 (`-`, `_`, no padding) of `bytes`.
+fn base64url(bytes: &[u8]) -> String {
+    base64(bytes)
+        .trim_end_matches('=')
+        .replace('+', "-")
+        .replace('/', "_")
+}
+
+/// `b64` wrapped at 76 columns with `\n` escapes, as JSON holds
+/// `base64`'s output.
+fn json_wrapped(b64: &str) -> String {
+    b64.as_bytes()
+        .chunks(76)
+        .map(|c| std::str::from_utf8(c).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\\n")
+}
+
+/// Each text holds one finding, rule `base64-text`, on its line `line`.
+fn base64_found(cases: &[(String, usize)]) {
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter(|(t, line)| found(t) != [(*line, "base64-text".to_string())])
+        .map(|(t, line)| format!("{t:?} (want line {line}): {:?}", found(t)))
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Item 2: URL-safe base64, base64 wrapped by `\n` escapes or after one,
+/// base64 twice over, runs shorter than 24 that decode to a credential
+/// line.
+#[test]
+fn round_seventeen_base64_variants_are_found() {
+    // `~~~??>>` makes the URL-safe alphabet's `-` and `_` appear.
+    let env = "A=1\nNOTE=~~~??>>\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let url = base64url(env.as_bytes());
+    assert!(url.contains(['-', '_']), "{url}");
+    let long = "A=1\n".repeat(40) + "DB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let plain = "LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let wrapped_twice = base64(long.as_bytes())
+        .as_bytes()
+        .chunks(76)
+        .map(|c| std::str::from_utf8(c).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
+    base64_found(&[
+        (format!("data:\n  env: {url}\n"), 2),
+        (format!("{{\"env\": \"{url}\"}}\n"), 1),
+        (
+            format!(
+                "{{\"data\": {{\"app.env\": \"{}\\n\"}}}}\n",
+                json_wrapped(&base64(long.as_bytes()))
+            ),
+            1,
+        ),
+        (
+            format!(
+                "{{\"note\": \"the env follows\\n{}\"}}\n",
+                base64(plain.as_bytes())
+            ),
+            1,
+        ),
+        (
+            format!(
+                "data:\n  env: {}\n",
+                base64(base64(plain.as_bytes()).as_bytes())
+            ),
+            2,
+        ),
+        (
+            format!(
+                "data:\n  env: {}\n",
+                base64(wrapped_twice.as_bytes())
+            ),
+            2,
+        ),
+        (format!("data:\n  env: {}\n", base64(b"TOKEN=Xk9mQ2vLp7")), 2),
+        (format!("data:\n  env: {}\n", base64(b"pwd=Xk9mQ2vL")), 2),
+        (format!("AUTH=\"{}\"\n", base64(b"DB_PASS=x9Kq2Lm4\n")), 1),
+    ]);
+    let twice = format!(
+        "data:\n  env: {}\n",
+        base64(base64(plain.as_bytes()).as_bytes())
+    );
+    assert!(
+        crate::core::secret_scan::scan(&twice)[0].kind.ends_with("(base64 twice)"),
+        "{:?}",
+        crate::core::secret_scan::scan(&twice)
+    );
+}
+
+/// Item 2's near misses: harmless text in URL-safe base64 and twice over,
+/// short runs that decode to no credential line, identifiers and words
+/// with `-` and `_`.
+#[test]
+fn round_seventeen_base64_variants_without_a_secret_stay_quiet() {
+    let harmless = "LOG_LEVEL=info\nNOTE=~~~??>>\nDB_HOST=db.example.com\n";
+    quiet(&[
+        format!("data:\n  env: {}\n", base64url(harmless.as_bytes())),
+        format!(
+            "data:\n  env: {}\n",
+            base64(base64(harmless.as_bytes()).as_bytes())
+        ),
+        format!("{{\"a\": \"x\\n{}\"}}\n", base64(harmless.as_bytes())),
+        format!("data:\n  v: {}\n", base64(b"hello world, ok")),
+        format!("data:\n  v: {}\n", base64(b"user:${PASSWORD}")),
+        format!("data:\n  v: {}\n", base64(b"pwd=changeme")),
+        "import some_long_module_name_here_ok\n".to_string(),
+        "x = \"well-known-configuration-endpoint-name\"\n".to_string(),
+        "  - --enable-feature-gate-for-tokens\n".to_string(),
+        "---\ndata:\n  v: dGhpcyBpcyBmaW5lLCBub3RoaW5nIHRvIHNlZSBoZXJl\n---\n".to_string(),
     ]);
 }
