@@ -1,12 +1,48 @@
 //! Round seventeen of the secret shapes through the real binary: plain
 //! values on the config lines of a Makefile, a systemd unit, nginx and
-//! Apache, `.properties` with `:`, an htpasswd `{PLAIN}` line; each
-//! refused by `build` with its line, never echoing the secret. Make's
-//! functions, paths and a web server's variables build.
+//! Apache, `.properties` with `:`, an htpasswd `{PLAIN}` line; base64
+//! variants (URL-safe, wrapped by `\n` escapes in JSON, twice over, a
+//! short credential line); each refused by `build` with its line, never
+//! echoing the secret. Make's functions, paths and a web server's
+//! variables build.
 
 use crate::common;
 
-use common::{Project, stderr};
+use common::{Project, base64, stderr};
+
+/// Base64 variants of a `.env`, each on line 2 of its file.
+fn encoded() -> Vec<(&'static str, String, usize)> {
+    let env = "A=1\nNOTE=~~~??>>\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let url = base64(env.as_bytes())
+        .trim_end_matches('=')
+        .replace('+', "-")
+        .replace('/', "_");
+    let long = "A=1\n".repeat(40) + env;
+    let wrapped = base64(long.as_bytes())
+        .as_bytes()
+        .chunks(76)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join("\\n");
+    vec![
+        ("u.yaml", format!("data:\n  env: {url}\n"), 2),
+        (
+            "j.json",
+            format!("{{\n  \"app.env\": \"{wrapped}\\n\"\n}}\n"),
+            2,
+        ),
+        (
+            "t.yaml",
+            format!("data:\n  env: {}\n", base64(base64(env.as_bytes()).as_bytes())),
+            2,
+        ),
+        (
+            "s.yaml",
+            format!("data:\n  env: {}\n", base64(b"TOKEN=Xk9mQ2vLp7")),
+            2,
+        ),
+    ]
+}
 
 /// Each file holds one secret, on its line `line`.
 fn planted() -> Vec<(&'static str, String, usize)> {
@@ -35,7 +71,7 @@ fn planted() -> Vec<(&'static str, String, usize)> {
 
 #[test]
 fn round_seventeen_secret_shapes_refuse_the_build() {
-    for (name, text, line) in planted() {
+    for (name, text, line) in planted().into_iter().chain(encoded()) {
         common::assert_build_refuses_planted(name, &text, line);
     }
 }
