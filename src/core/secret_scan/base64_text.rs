@@ -426,7 +426,10 @@ mod tests {
         let escaped = format!("{{\"v\": \"{}\\n{}\"}}", &encoded[..76], &encoded[76..]);
         assert_eq!(read(&escaped), [long]);
         // A short run is read only for a credential line.
-        assert_eq!(read(&format!("v: {}\n", b64(b"pwd=Xk9mQ2vL"))), ["pwd=Xk9mQ2vL"]);
+        assert_eq!(
+            read(&format!("v: {}\n", b64(b"pwd=Xk9mQ2vL"))),
+            ["pwd=Xk9mQ2vL"]
+        );
         assert!(read(&format!("v: {}\n", b64(b"hello world, ok"))).is_empty());
     }
 

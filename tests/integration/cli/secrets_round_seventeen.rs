@@ -2,9 +2,11 @@
 //! values on the config lines of a Makefile, a systemd unit, nginx and
 //! Apache, `.properties` with `:`, an htpasswd `{PLAIN}` line; base64
 //! variants (URL-safe, wrapped by `\n` escapes in JSON, twice over, a
-//! short credential line); each refused by `build` with its line, never
-//! echoing the secret. Make's functions, paths and a web server's
-//! variables build.
+//! short credential line); tokens split through names bound in other
+//! spellings (Go's `:=`, Java's typed fields, destructuring, declaration
+//! lists) or joined through names alone; each refused by `build` with its
+//! line, never echoing the secret. Make's functions, paths, a web
+//! server's variables and names joined into no token build.
 
 use crate::common;
 
@@ -33,7 +35,10 @@ fn encoded() -> Vec<(&'static str, String, usize)> {
         ),
         (
             "t.yaml",
-            format!("data:\n  env: {}\n", base64(base64(env.as_bytes()).as_bytes())),
+            format!(
+                "data:\n  env: {}\n",
+                base64(base64(env.as_bytes()).as_bytes())
+            ),
             2,
         ),
         (
@@ -47,16 +52,22 @@ fn encoded() -> Vec<(&'static str, String, usize)> {
 /// Each file holds one secret, on its line `line`.
 fn planted() -> Vec<(&'static str, String, usize)> {
     vec![
-        ("Makefile", "all:\n\techo hi\n\nDB_PASSWORD := Tq8-Lw3-Zx5-Rb\n".into(), 4),
+        (
+            "Makefile",
+            "all:\n\techo hi\n\nDB_PASSWORD := Tq8-Lw3-Zx5-Rb\n".into(),
+            4,
+        ),
         ("q.mk", "export API_TOKEN ?= Xk9-mQ2/vLp+7\n".into(), 1),
         (
             "app.service",
-            "[Service]\nEnvironment=LANG=C DB_PASSWORD=Tq8-Lw3-Zx5-Rb\nExecStart=/usr/bin/app\n".into(),
+            "[Service]\nEnvironment=LANG=C DB_PASSWORD=Tq8-Lw3-Zx5-Rb\nExecStart=/usr/bin/app\n"
+                .into(),
             2,
         ),
         (
             "site.conf",
-            "server {\n  location / {\n    proxy_set_header X-Api-Key Tq8-Lw3-Zx5-Rb;\n  }\n}\n".into(),
+            "server {\n  location / {\n    proxy_set_header X-Api-Key Tq8-Lw3-Zx5-Rb;\n  }\n}\n"
+                .into(),
             3,
         ),
         (
@@ -64,14 +75,58 @@ fn planted() -> Vec<(&'static str, String, usize)> {
             "<VirtualHost *:80>\n  SetEnv DB_PASSWORD a8-Kq2-Lm9-Zp4-Wx7\n</VirtualHost>\n".into(),
             2,
         ),
-        ("db.properties", "db.user:app\ndb.password:Tq8-Lw3-Zx5-Rb\n".into(), 2),
+        (
+            "db.properties",
+            "db.user:app\ndb.password:Tq8-Lw3-Zx5-Rb\n".into(),
+            2,
+        ),
         ("htpasswd", "alice:{PLAIN}Tq8-Lw3-Zx5-Rb\n".into(), 1),
+    ]
+}
+
+/// Tokens split through names, each found on the join's line.
+fn through_names() -> Vec<(&'static str, String, usize)> {
+    let (a, b) = ("ghp_Vb6nQ1xZ8kLm3W", "uR4tY7pA2sD5fG8hJ0kL1z");
+    vec![
+        (
+            "two.py",
+            format!("a = \"{a}\"\nb = \"{b}\"\ntoken = a + b\n"),
+            3,
+        ),
+        (
+            "main.go",
+            format!(
+                "package main\n\nfunc main() {{\n\ta := \"{a}\"\n\ttoken := a + \"{b}\"\n\t_ = token\n}}\n"
+            ),
+            5,
+        ),
+        (
+            "T.java",
+            format!(
+                "class T {{\n    static final String A = \"{a}\";\n    static final String TOKEN = A + \"{b}\";\n}}\n"
+            ),
+            3,
+        ),
+        (
+            "keys.js",
+            format!("const [a, b] = [\"{a}\", \"{b}\"];\nconst token = `${{a}}${{b}}`;\n"),
+            2,
+        ),
+        (
+            "aws.py",
+            "k1 = \"AKIAZ7QW3ERT\"\nk2 = \"YU5IOPLK\"\nkey_id = k1 + k2\n".into(),
+            3,
+        ),
     ]
 }
 
 #[test]
 fn round_seventeen_secret_shapes_refuse_the_build() {
-    for (name, text, line) in planted().into_iter().chain(encoded()) {
+    for (name, text, line) in planted()
+        .into_iter()
+        .chain(encoded())
+        .chain(through_names())
+    {
         common::assert_build_refuses_planted(name, &text, line);
     }
 }
@@ -92,7 +147,11 @@ fn round_seventeen_near_misses_build() {
         "site.conf",
         "server {\n  proxy_set_header X-Api-Key $http_x_api_key;\n  fastcgi_param SECRET_KEY_FILE /etc/app/secret.key;\n}\n",
     );
-    p.ok(&["add", "Makefile", "app.service", "site.conf"]);
+    p.write(
+        "join.py",
+        "a = \"abc\"\nb = \"def\"\nx = a + b\nhost = \"example.com\"\nurl = \"https://\" + host + \"/p\"\ni = 0\ni = i + 1\n",
+    );
+    p.ok(&["add", "Makefile", "app.service", "site.conf", "join.py"]);
     let out = p.run(&["build", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }

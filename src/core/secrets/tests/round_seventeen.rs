@@ -176,13 +176,13 @@ fn round_seventeen_base64_variants_are_found() {
             2,
         ),
         (
-            format!(
-                "data:\n  env: {}\n",
-                base64(wrapped_twice.as_bytes())
-            ),
+            format!("data:\n  env: {}\n", base64(wrapped_twice.as_bytes())),
             2,
         ),
-        (format!("data:\n  env: {}\n", base64(b"TOKEN=Xk9mQ2vLp7")), 2),
+        (
+            format!("data:\n  env: {}\n", base64(b"TOKEN=Xk9mQ2vLp7")),
+            2,
+        ),
         (format!("data:\n  env: {}\n", base64(b"pwd=Xk9mQ2vL")), 2),
         (format!("AUTH=\"{}\"\n", base64(b"DB_PASS=x9Kq2Lm4\n")), 1),
     ]);
@@ -191,7 +191,9 @@ fn round_seventeen_base64_variants_are_found() {
         base64(base64(plain.as_bytes()).as_bytes())
     );
     assert!(
-        crate::core::secret_scan::scan(&twice)[0].kind.ends_with("(base64 twice)"),
+        crate::core::secret_scan::scan(&twice)[0]
+            .kind
+            .ends_with("(base64 twice)"),
         "{:?}",
         crate::core::secret_scan::scan(&twice)
     );
@@ -217,5 +219,114 @@ fn round_seventeen_base64_variants_without_a_secret_stay_quiet() {
         "x = \"well-known-configuration-endpoint-name\"\n".to_string(),
         "  - --enable-feature-gate-for-tokens\n".to_string(),
         "---\ndata:\n  v: dGhpcyBpcyBmaW5lLCBub3RoaW5nIHRvIHNlZSBoZXJl\n---\n".to_string(),
+    ]);
+}
+
+/// Item 3: a token split through names bound by other spellings than
+/// `name = "literal"` alone, or joined through names alone.
+#[test]
+fn round_seventeen_splits_through_names_are_found() {
+    let (a, b) = ("ghp_Vb6nQ1xZ8kLm3W", "uR4tY7pA2sD5fG8hJ0kL1z");
+    let (k1, k2) = ("AKIAZ7QW3ERT", "YU5IOPLK");
+    let cases = [
+        (
+            format!("const a = \"{a}\", b = \"{b}\";\nconst token = `${{a}}${{b}}`;\n"),
+            "github-token",
+        ),
+        (
+            format!("const [a, b] = [\"{a}\", \"{b}\"];\nconst token = `${{a}}${{b}}`;\n"),
+            "github-token",
+        ),
+        (
+            format!("a, b = \"{a}\", \"{b}\"\ntoken = f\"{{a}}{{b}}\"\n"),
+            "github-token",
+        ),
+        (
+            format!("func main() {{\n\ta := \"{a}\"\n\tb := \"{b}\"\n\ttoken := a + b\n}}\n"),
+            "github-token",
+        ),
+        (
+            format!("func main() {{\n\ta := \"{a}\"\n\ttoken := a + \"{b}\"\n}}\n"),
+            "github-token",
+        ),
+        (
+            format!(
+                "fn main() {{\n    let a = \"{a}\";\n    let token = format!(\"{{a}}{b}\");\n}}\n"
+            ),
+            "github-token",
+        ),
+        (
+            format!(
+                "fn main() {{\n    let a: &str = \"{a}\";\n    let b: &str = \"{b}\";\n    let t = format!(\"{{a}}{{b}}\");\n}}\n"
+            ),
+            "github-token",
+        ),
+        (
+            format!(
+                "class T {{\n    void f() {{\n        String a = \"{a}\";\n        String token = a + \"{b}\";\n    }}\n}}\n"
+            ),
+            "github-token",
+        ),
+        (
+            format!(
+                "class T {{\n    static final String A = \"{a}\";\n    static final String TOKEN = A + \"{b}\";\n}}\n"
+            ),
+            "github-token",
+        ),
+        (
+            format!("a: str = \"{a}\"\ntoken = a + \"{b}\"\n"),
+            "github-token",
+        ),
+        (
+            format!("a = \"{a}\"\nb = \"{b}\"\ntoken = a + b\n"),
+            "github-token",
+        ),
+        (
+            format!("const a = \"{a}\";\nconst b = \"{b}\";\nconst token = a + b;\n"),
+            "github-token",
+        ),
+        (
+            format!("k1 = \"{k1}\"\nk2 = \"{k2}\"\nkey_id = k1 + k2\n"),
+            "aws-access-key",
+        ),
+        (
+            format!("const k1 = \"{k1}\", k2 = \"{k2}\";\nconst id = `${{k1}}${{k2}}`;\n"),
+            "aws-access-key",
+        ),
+    ];
+    // The marker: the line of the join (the last line naming the token
+    // or the key id).
+    let wrong: Vec<String> = cases
+        .iter()
+        .filter_map(|(text, rule)| {
+            let got = found(text);
+            let line = text
+                .lines()
+                .collect::<Vec<_>>()
+                .iter()
+                .rposition(|l| l.contains(" + ") || l.contains("${") || l.contains("{a}"))
+                .map_or(0, |i| i + 1);
+            (got != [(line, rule.to_string())])
+                .then(|| format!("{text:?} (want {rule} on {line}): {got:?}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Item 3's near misses: names joined into no token, a name bound
+/// nowhere, words, arithmetic.
+#[test]
+fn round_seventeen_joins_through_names_without_a_token_stay_quiet() {
+    quiet(&[
+        "a = \"abc\"\nb = \"def\"\nx = a + b\n".to_string(),
+        "host = \"example.com\"\nurl = \"https://\" + host + \"/path\"\n".to_string(),
+        "prefix = \"ghp_\"\nname = prefix + user_input\n".to_string(),
+        "String greeting = \"Hello\";\nString msg = greeting + \" world\";\n".to_string(),
+        "a := \"AKIA\"\nb := \"EXAMPLE\"\nid := a + b\n".to_string(),
+        "const [a, b] = [\"left\", \"right\"];\nconst side = a + b;\n".to_string(),
+        "i = 0\ni = i + 1\nj = i + k\n".to_string(),
+        "const char *a = \"abc\";\nputs(a + 1);\n".to_string(),
+        "sep = \"-\"\nlabel = first + sep + last\n".to_string(),
+        "let a = \"x\";\nlet s = format!(\"{a} and {b}\");\n".to_string(),
     ]);
 }
