@@ -330,3 +330,104 @@ fn round_seventeen_joins_through_names_without_a_token_stay_quiet() {
         "let a = \"x\";\nlet s = format!(\"{a} and {b}\");\n".to_string(),
     ]);
 }
+
+/// Item 4: a zip inside a tar or a gzip stream, a gzip or tar inside a
+/// zip or a tar, read member by member.
+#[test]
+fn round_seventeen_archives_inside_archives_are_read() {
+    use super::round_fifteen::{gzip, tar};
+    use crate::core::secret_scan::test_zip;
+    let env = b"LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let zip = test_zip(&[("README", b"notes\n", false), (".env", env, true)]);
+    let tgz_of_zip = gzip(&tar(&[("README", b"notes\n"), ("conf.zip", &zip)]));
+    let zip_gz = gzip(&zip);
+    let tgz = gzip(&tar(&[(".env", env)]));
+    let zip_of_tgz = test_zip(&[("README", b"notes\n", true), ("conf.tgz", &tgz, false)]);
+    let tgz_of_gz = gzip(&tar(&[("README", b"notes\n"), ("env.gz", &gzip(env))]));
+    let mut cases = Vec::new();
+    for bytes in [&tgz_of_zip, &zip_gz, &zip_of_tgz, &tgz_of_gz] {
+        cases.push((
+            format!("backup: {}\n", base64(bytes)),
+            "backup",
+            "base64-credentials",
+        ));
+    }
+    check(&cases);
+}
+
+/// Item 4's bounds: nesting past the bound, more members than are read
+/// (a secret among the first is still found), a zip in a gzip stream
+/// inflating past the bound: unchecked, never passed; harmless nested
+/// archives are quiet.
+#[test]
+fn round_seventeen_nested_archives_past_the_bounds_are_unchecked() {
+    use super::round_fifteen::{gzip, tar};
+    use crate::core::secret_scan::test_zip;
+    let env = b"LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let mut deep = b"LOG_LEVEL=info\n".to_vec();
+    for _ in 0..7 {
+        deep = gzip(&deep);
+    }
+    // A tar is read whole (its members bounded by the bytes inflated); a
+    // zip past 1,000 members is read that far.
+    let names: Vec<String> = (0..1001).map(|i| format!("f{i}.txt")).collect();
+    let mut members: Vec<(&str, &[u8], bool)> = names
+        .iter()
+        .map(|n| (n.as_str(), &b"x\n"[..], false))
+        .collect();
+    let many = gzip(&test_zip(&members));
+    members[3] = (".env", env, true);
+    let many_with_secret = gzip(&test_zip(&members));
+    let tar_members: Vec<(&str, &[u8])> = members.iter().map(|m| (m.0, m.1)).collect();
+    let many_tar = gzip(&tar(&tar_members));
+    // 20,000 members of a 512-byte header and a block each: 20 MiB.
+    let files: Vec<String> = (0..20_000).map(|i| format!("f{i}")).collect();
+    let big: Vec<(&str, &[u8])> = files.iter().map(|n| (n.as_str(), &b"x\n"[..])).collect();
+    let big_tar = gzip(&tar(&big));
+    let zeros = vec![0u8; 17 << 20];
+    let bomb = gzip(&test_zip(&[("zeros", &zeros, true)]));
+    check(&[
+        (
+            format!("backup: {}\n", base64(&deep)),
+            "backup",
+            "unchecked-encoded",
+        ),
+        (
+            format!("backup: {}\n", base64(&many)),
+            "backup",
+            "unchecked-encoded",
+        ),
+        (
+            format!("backup: {}\n", base64(&many_with_secret)),
+            "backup",
+            "base64-credentials",
+        ),
+        (
+            format!("backup: {}\n", base64(&bomb)),
+            "backup",
+            "unchecked-encoded",
+        ),
+        (
+            format!("backup: {}\n", base64(&big_tar)),
+            "backup",
+            "unchecked-encoded",
+        ),
+        (
+            format!("backup: {}\n", base64(&many_tar)),
+            "backup",
+            "base64-credentials",
+        ),
+    ]);
+    let zip = test_zip(&[("README", b"notes\n", false), ("a.txt", b"hello\n", true)]);
+    quiet(&[
+        format!(
+            "backup: {}\n",
+            base64(&gzip(&tar(&[("README", b"notes\n"), ("a.zip", &zip)])))
+        ),
+        format!("backup: {}\n", base64(&gzip(&zip))),
+        format!(
+            "backup: {}\n",
+            base64(&gzip(&tar(&[("a.gz", &gzip(b"nothing to see\n"))])))
+        ),
+    ]);
+}
