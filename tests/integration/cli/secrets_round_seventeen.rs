@@ -5,12 +5,17 @@
 //! short credential line); tokens split through names bound in other
 //! spellings (Go's `:=`, Java's typed fields, destructuring, declaration
 //! lists) or joined through names alone; each refused by `build` with its
-//! line, never echoing the secret. Make's functions, paths, a web
-//! server's variables and names joined into no token build.
+//! line, never echoing the secret; a `.env` in a zip in a tar.gz, base64
+//! in a Kubernetes Secret, is found in it. Make's functions, paths, a web
+//! server's variables, names joined into no token and a clean zip in a
+//! tar.gz build.
 
 use crate::common;
 
-use common::{Project, base64, stderr};
+use common::{Project, base64, gzip, stderr};
+
+use super::secrets_round_fifteen::tar;
+use super::secrets_round_sixteen::zip;
 
 /// Base64 variants of a `.env`, each on line 2 of its file.
 fn encoded() -> Vec<(&'static str, String, usize)> {
@@ -120,12 +125,33 @@ fn through_names() -> Vec<(&'static str, String, usize)> {
     ]
 }
 
+/// A `.env` in a zip in a tar.gz, and in a tar.gz in a zip.
+fn nested() -> Vec<(&'static str, String, usize)> {
+    let env = b"LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let inner = zip(&[("README", b"notes\n", false), (".env", env, true)]);
+    let tgz = gzip(&tar(&[("README", b"notes\n"), ("conf.zip", &inner)]));
+    let outer = zip(&[("conf.tgz", &gzip(&tar(&[(".env", env)])), false)]);
+    vec![
+        (
+            "backup.yaml",
+            format!("data:\n  blob: {}\n", base64(&tgz)),
+            2,
+        ),
+        (
+            "bundle.yaml",
+            format!("data:\n  blob: {}\n", base64(&outer)),
+            2,
+        ),
+    ]
+}
+
 #[test]
 fn round_seventeen_secret_shapes_refuse_the_build() {
     for (name, text, line) in planted()
         .into_iter()
         .chain(encoded())
         .chain(through_names())
+        .chain(nested())
     {
         common::assert_build_refuses_planted(name, &text, line);
     }
@@ -151,7 +177,22 @@ fn round_seventeen_near_misses_build() {
         "join.py",
         "a = \"abc\"\nb = \"def\"\nx = a + b\nhost = \"example.com\"\nurl = \"https://\" + host + \"/p\"\ni = 0\ni = i + 1\n",
     );
-    p.ok(&["add", "Makefile", "app.service", "site.conf", "join.py"]);
+    let clean = zip(&[("README", b"notes\n", false), ("a.txt", b"hello\n", true)]);
+    p.write(
+        "backup.yaml",
+        &format!(
+            "data:\n  blob: {}\n",
+            base64(&gzip(&tar(&[("README", b"notes\n"), ("a.zip", &clean)])))
+        ),
+    );
+    p.ok(&[
+        "add",
+        "Makefile",
+        "app.service",
+        "site.conf",
+        "join.py",
+        "backup.yaml",
+    ]);
     let out = p.run(&["build", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
