@@ -39,6 +39,8 @@ mod zip;
 
 #[cfg(test)]
 pub(crate) use zip::tests::zip as test_zip;
+#[cfg(test)]
+pub(crate) use zip::tests::zip64 as test_zip64;
 
 use rules::{Decode, Rule, RuleSet};
 

@@ -332,7 +332,8 @@ fn round_seventeen_joins_through_names_without_a_token_stay_quiet() {
 }
 
 /// Item 4: a zip inside a tar or a gzip stream, a gzip or tar inside a
-/// zip or a tar, read member by member.
+/// zip or a tar, read member by member; a zip64 (sizes in its extra
+/// field, as `zip -fz` writes).
 #[test]
 fn round_seventeen_archives_inside_archives_are_read() {
     use super::round_fifteen::{gzip, tar};
@@ -344,8 +345,9 @@ fn round_seventeen_archives_inside_archives_are_read() {
     let tgz = gzip(&tar(&[(".env", env)]));
     let zip_of_tgz = test_zip(&[("README", b"notes\n", true), ("conf.tgz", &tgz, false)]);
     let tgz_of_gz = gzip(&tar(&[("README", b"notes\n"), ("env.gz", &gzip(env))]));
+    let zip64 = crate::core::secret_scan::test_zip64(".env", env);
     let mut cases = Vec::new();
-    for bytes in [&tgz_of_zip, &zip_gz, &zip_of_tgz, &tgz_of_gz] {
+    for bytes in [&tgz_of_zip, &zip_gz, &zip_of_tgz, &tgz_of_gz, &zip64] {
         cases.push((
             format!("backup: {}\n", base64(bytes)),
             "backup",
