@@ -205,12 +205,12 @@ const VALUES: usize = 16 << 20;
 /// `text` read the first time one is asked).
 fn bound_before<'t>(
     text: &'t str,
-    bound: &mut Option<fstring::Bindings<'t>>,
+    bound: &mut Option<names::Bindings<'t>>,
     name: &str,
     pos: usize,
 ) -> Option<Range<usize>> {
     let at = bound
-        .get_or_insert_with(|| fstring::bindings(text))
+        .get_or_insert_with(|| names::bindings(text))
         .get(name)?;
     let before = at.partition_point(|(p, _)| *p < pos);
     Some(at[before.checked_sub(1)?].1.clone())

@@ -10,36 +10,13 @@
 //! alone is read where it is bound). The bindings are read once per text,
 //! the first time a field names one ([`super::names`] reads each line's).
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use super::Cut;
+use super::names::{Bindings, bindings};
 
 fn ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
-}
-
-/// Names bound to one literal on a line of their own (`a = "abc"`,
-/// `const a = "abc";`, PHP's `$a = 'abc';`, and the spellings
-/// [`super::names`] reads): by name, where each binding stands and its
-/// literal's characters. A literal longer than 1 KiB binds nothing (a
-/// long literal named by many fields would make the copy grow by its
-/// length each time).
-pub(super) type Bindings<'t> = HashMap<&'t str, Vec<(usize, Range<usize>)>>;
-
-/// The bindings of `text`, read once.
-pub(super) fn bindings(text: &str) -> Bindings<'_> {
-    let bytes = text.as_bytes();
-    let mut found: Bindings<'_> = HashMap::new();
-    let mut start = 0;
-    while start < bytes.len() {
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        for (name, value) in super::names::line_bindings(bytes, start, end) {
-            found.entry(&text[name]).or_default().push((start, value));
-        }
-        start = end + 1;
-    }
-    found
 }
 
 /// Where the prefix of an f-string whose quote is at `open` starts

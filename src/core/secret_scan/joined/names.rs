@@ -11,10 +11,10 @@
 //! value in its place. Each line is tokenised once, at most [`MAX_TOKENS`]
 //! tokens; each `+` looks a bounded way either side.
 
+use std::collections::HashMap;
 use std::ops::Range;
 
 use super::Cut;
-use super::fstring::Bindings;
 
 /// The longest literal a name is bound to that is put in place (tokens
 /// are far shorter).
@@ -99,6 +99,29 @@ fn tokens(bytes: &[u8], start: usize, end: usize) -> Option<Vec<Tok>> {
     Some(toks)
 }
 
+/// Names bound to one literal on a line of their own (`a = "abc"`,
+/// `const a = "abc";`, PHP's `$a = 'abc';`, and the spellings
+/// this module reads): by name, where each binding stands and its
+/// literal's characters. A literal longer than 1 KiB binds nothing (a
+/// long literal named by many fields would make the copy grow by its
+/// length each time).
+pub(super) type Bindings<'t> = HashMap<&'t str, Vec<(usize, Range<usize>)>>;
+
+/// The bindings of `text`, read once.
+pub(super) fn bindings(text: &str) -> Bindings<'_> {
+    let bytes = text.as_bytes();
+    let mut found: Bindings<'_> = HashMap::new();
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        for (name, value) in line_bindings(bytes, start, end) {
+            found.entry(&text[name]).or_default().push((start, value));
+        }
+        start = end + 1;
+    }
+    found
+}
+
 /// The names the line `start..end` binds to one literal each, with the
 /// literal's characters.
 pub(super) fn line_bindings(
@@ -117,7 +140,7 @@ pub(super) fn line_bindings(
     let Some(at) = toks.iter().position(|t| *t == Tok::Assign) else {
         return Vec::new();
     };
-    if toks[..at].iter().any(|t| *t == Tok::Compare) {
+    if toks[..at].contains(&Tok::Compare) {
         return Vec::new();
     }
     let (lhs, mut rhs) = (&toks[..at], &toks[at + 1..]);
@@ -297,12 +320,11 @@ fn operand_before(bytes: &[u8], end: usize) -> Option<Operand> {
         from -= 1;
     }
     let before = from.checked_sub(1).map(|b| bytes[b]);
-    let name = (from < i
+    (from < i
         && i - from <= MAX_NAME
         && !bytes[from].is_ascii_digit()
         && before.is_none_or(|b| !ident(b) && b != b'.'))
-    .then_some(Operand::Name(from..i));
-    name
+    .then_some(Operand::Name(from..i))
 }
 
 /// The operand that starts after byte `start` (blanks skipped), on the
@@ -383,7 +405,7 @@ fn finish<'t>(
         return;
     }
     let at = operands[0].span().start;
-    let bound = bound.get_or_insert_with(|| super::fstring::bindings(text));
+    let bound = bound.get_or_insert_with(|| bindings(text));
     // Each operand's characters in the text: a literal's own, a name's
     // bound value's (with the quote that opens or closes the whole).
     let last = operands.len() - 1;
