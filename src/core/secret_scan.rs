@@ -33,10 +33,14 @@ mod pem_examples;
 pub mod rules;
 mod shown;
 mod sieve;
+mod tar;
+mod unpack;
 mod zip;
 
 #[cfg(test)]
 pub(crate) use zip::tests::zip as test_zip;
+#[cfg(test)]
+pub(crate) use zip::tests::zip64 as test_zip64;
 
 use rules::{Decode, Rule, RuleSet};
 
@@ -171,11 +175,26 @@ impl RuleSet {
     /// The hits of base64 values that decode to a text holding a secret
     /// ([`base64_text`]: a `.env`, `.npmrc` or `.pgpass` in a Kubernetes
     /// Secret), each reported at its first line as the kind found in it.
+    /// A value that decodes to base64 text is decoded once more (base64
+    /// of the base64 of a `.env`), and no further: the second level's
+    /// text is scanned as a nested text, whatever it holds.
     fn base64_text_hits(&self, text: &str, starts: &[usize]) -> Vec<(usize, Hit)> {
-        let secret_in = |decoded: &str| {
+        let first_kind = |decoded: &str| {
             self.scan_at(decoded, true)
                 .first()
                 .map(|hit| hit.kind.to_string())
+        };
+        let secret_in = |decoded: &str| {
+            if let Some(kind) = first_kind(decoded) {
+                return Some(format!("{kind} (base64)"));
+            }
+            if !base64_text::is_base64_text(decoded) {
+                return None;
+            }
+            base64_text::find(decoded, first_kind)
+                .into_iter()
+                .next()
+                .map(|found| format!("{} (base64 twice)", found.kind))
         };
         base64_text::find(text, secret_in)
             .into_iter()
@@ -183,7 +202,7 @@ impl RuleSet {
                 let hit = Hit {
                     line: line_of(starts, found.first.start) + 1,
                     rule: "base64-text".into(),
-                    kind: format!("{} (base64)", found.kind).into(),
+                    kind: found.kind.into(),
                     masked: mask(&text[found.first.clone()]),
                     start: found.first.start,
                     span: found.extent,
@@ -358,163 +377,6 @@ impl RuleSet {
             Verdict::Secret
         }
     }
-
-    /// Whether decoded `bytes` hold a secret: text the rules find one in
-    /// (one level deep). A gzip stream is inflated and read in windows of
-    /// [`WINDOW`] bytes, each overlapping the one before by [`OVERLAP`],
-    /// so no more than a window is held however far it inflates; a stream
-    /// still going past [`MAX_INFLATED`] (a bomb, or more than a key file
-    /// and its kin ever are) is [`Verdict::Unchecked`], never passed
-    /// unread. Bytes that are not UTF-8 text (a tar archive, a binary file
-    /// before a key file in it) are read by their text runs; a tar member
-    /// compressed again cannot be read, and makes the stream unchecked
-    /// unless a secret is found anyway.
-    fn decoded(&self, bytes: &[u8]) -> Verdict {
-        if zip::is_zip(bytes) {
-            return self.zipped(bytes);
-        }
-        if let Some(found) = keystore::read(bytes) {
-            return keystore_verdict(found);
-        }
-        if !bytes.starts_with(&[0x1f, 0x8b]) {
-            return if self.scan_at(&as_text(bytes), true).is_empty() {
-                Verdict::Clean
-            } else {
-                Verdict::Secret
-            };
-        }
-        let mut inflated = 0;
-        self.windows(flate2::read::GzDecoder::new(bytes), &mut inflated)
-    }
-
-    /// Whether the zip `bytes` hold a secret: each stored or deflated
-    /// member read as [`RuleSet::windows`] reads a gzip stream, all of
-    /// them within one [`MAX_INFLATED`]; a member that cannot be read
-    /// (encrypted, another method, an archive or a compressed stream
-    /// again), more than [`zip::MAX_MEMBERS`], or an archive cut short
-    /// make it [`Verdict::Unchecked`] unless a secret is found anyway.
-    fn zipped(&self, bytes: &[u8]) -> Verdict {
-        let Some((members, more)) = zip::members(bytes) else {
-            return Verdict::Unchecked;
-        };
-        let mut unread = more;
-        let mut inflated = 0;
-        for member in members {
-            let verdict = match member {
-                zip::Member::Stored(range) => {
-                    let data = &bytes[range];
-                    match keystore::read(data) {
-                        Some(found) => keystore_verdict(found),
-                        None => self.windows(data, &mut inflated),
-                    }
-                }
-                zip::Member::Deflated(range) => {
-                    let data = flate2::read::DeflateDecoder::new(&bytes[range]);
-                    self.windows(data, &mut inflated)
-                }
-                zip::Member::Unreadable => Verdict::Unchecked,
-            };
-            match verdict {
-                Verdict::Secret => return Verdict::Secret,
-                Verdict::Unchecked => unread = true,
-                Verdict::Clean => {}
-            }
-            if inflated > MAX_INFLATED {
-                return Verdict::Unchecked;
-            }
-        }
-        if unread {
-            Verdict::Unchecked
-        } else {
-            Verdict::Clean
-        }
-    }
-
-    /// Whether the bytes `reader` gives (an inflating stream) hold a
-    /// secret, read in windows of [`WINDOW`] bytes, each overlapping the
-    /// one before by [`OVERLAP`], so no more than a window is held however
-    /// far it inflates. `inflated` counts the bytes read, with those of
-    /// streams read before (an archive's members); past [`MAX_INFLATED`]
-    /// the stream is [`Verdict::Unchecked`], never passed unread. A stream
-    /// that opens as an archive or a compressed stream again, or a tar
-    /// member that does, cannot be read here: unchecked unless a secret
-    /// is found anyway; a Java keystore is judged by its entries.
-    fn windows(&self, reader: impl std::io::Read, inflated: &mut u64) -> Verdict {
-        use std::io::Read;
-        let mut gz = reader.take(MAX_INFLATED.saturating_sub(*inflated) + 1);
-        let mut window: Vec<u8> = Vec::with_capacity(WINDOW);
-        let mut chunk = vec![0u8; 16 << 10];
-        // Where the window starts in the inflated stream.
-        let mut offset = 0u64;
-        let mut unread = false;
-        loop {
-            let kept = window.len();
-            // Fills the window; an error (a cut or corrupt stream) ends it
-            // with what was inflated before.
-            let mut ended = false;
-            while window.len() < WINDOW {
-                let want = chunk.len().min(WINDOW - window.len());
-                match gz.read(&mut chunk[..want]) {
-                    Ok(0) | Err(_) => {
-                        ended = true;
-                        break;
-                    }
-                    Ok(n) => window.extend_from_slice(&chunk[..n]),
-                }
-            }
-            *inflated += (window.len() - kept) as u64;
-            if *inflated > MAX_INFLATED {
-                return Verdict::Unchecked;
-            }
-            if offset == 0 {
-                if let Some(found) = keystore::read(&window) {
-                    return keystore_verdict(found);
-                }
-                unread |= binary::is_packed(&window);
-            }
-            if !self.scan_at(&as_text(&window), true).is_empty() {
-                return Verdict::Secret;
-            }
-            unread |= binary::packed_member(&window, offset);
-            if ended {
-                return if unread {
-                    Verdict::Unchecked
-                } else {
-                    Verdict::Clean
-                };
-            }
-            // The next window starts with the end of this one, from a
-            // line's start when one is near: a secret on the boundary is
-            // read whole in one of the two. A character cut at the end is
-            // read whole in the next.
-            let from = window.len().saturating_sub(OVERLAP);
-            let from = window[from..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(from, |i| from + i + 1);
-            window.drain(..from);
-            offset += from as u64;
-        }
-    }
-}
-
-/// The verdict on a Java keystore: a private or secret key entry is a
-/// secret, trusted certificates alone are not, one not read whole is
-/// unchecked.
-fn keystore_verdict(found: keystore::Keystore) -> Verdict {
-    match found {
-        keystore::Keystore::Key => Verdict::Secret,
-        keystore::Keystore::Certificates => Verdict::Clean,
-        keystore::Keystore::Unreadable => Verdict::Unchecked,
-    }
-}
-
-/// `bytes` as text: itself when it is UTF-8, else its text runs.
-fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => text.into(),
-        Err(_) => binary::text_runs(bytes).into(),
-    }
 }
 
 /// Whether the key body starting at byte `start` of the text `first`
@@ -556,19 +418,6 @@ fn same_words(a: &str, b: &str) -> bool {
     let (a, b) = (letters(a), letters(b));
     !a.is_empty() && a == b
 }
-
-/// How much of a gzip stream [`RuleSet::decoded`] inflates in all: far
-/// past any credential file, so a stream that goes on inflating (a bomb)
-/// costs a bounded time and is reported as not checked.
-const MAX_INFLATED: u64 = 16 << 20;
-
-/// How much inflated text is held and scanned at once: the memory bound
-/// of reading a gzip stream.
-const WINDOW: usize = 256 << 10;
-
-/// How much of a window the next one reads again: longer than any one
-/// secret (a 4096-bit RSA key in PEM is about 3.3 kB).
-const OVERLAP: usize = 16 << 10;
 
 /// How much base64 [`wrapped_base64`] joins: a credential JSON is a few
 /// kilobytes; a value wrapped on past this is read no further, and

@@ -11,11 +11,24 @@
 //! decoded and scanned in windows of [`WINDOW`] characters, each
 //! overlapping the one before by [`OVERLAP`]: linear time, bounded memory.
 //! A window that is not text (an image, a font, a key's DER) is skipped.
+//! Round seventeen: the URL-safe alphabet (`-`, `_`) is read too (a run
+//! of one alphabet: one mixing both is none), a value wrapped by `\n`
+//! escapes inside a string (JSON) is read joined and a run may open
+//! after such an escape, and a run shorter than [`MIN_RUN`] (down to
+//! [`MIN_SHORT`]) is read when it decodes to one credential-like line.
 
 use std::ops::Range;
 
-/// Shortest run read: the base64 of 18 bytes (`PASSWORD=Xk9mQ2vL`).
+/// Shortest run read whatever it decodes to: the base64 of 18 bytes
+/// (`PASSWORD=Xk9mQ2vL`).
 const MIN_RUN: usize = 24;
+
+/// Shortest run read at all: the base64 of 12 bytes (`pwd=Xk9mQ2vL`,
+/// the shortest line a rule reads as a credential). A run shorter than
+/// [`MIN_RUN`] is read only when it decodes to one line of printable
+/// ASCII holding `=` or `:` (`DB_PASSWORD=x9Kq2Lm`, 28 characters, was
+/// read before; `TOKEN=Xk9mQ2vL`, 20, was not).
+const MIN_SHORT: usize = 16;
 
 /// Base64 characters decoded and scanned at once (a multiple of 4).
 const WINDOW: usize = 256 << 10;
@@ -44,22 +57,37 @@ pub(super) fn find(text: &str, mut secret_in: impl FnMut(&str) -> Option<String>
             i += 1;
             continue;
         }
-        let start = i;
+        // A run after a `\n` escape starts past its `n`.
+        let start = if bytes[i] == b'n' && i > 0 && bytes[i - 1] == b'\\' {
+            i + 1
+        } else {
+            i
+        };
         while i < bytes.len() && is_base64(bytes[i]) {
             i += 1;
         }
+        if start >= i {
+            continue;
+        }
         let end = padded_end(bytes, i);
-        let before = start.checked_sub(1).map(|b| bytes[b]);
         let after = bytes.get(end).copied();
-        if i - start < MIN_RUN || !opens_value(before) || !closes_value(after) {
+        let Some(alphabet) = Alphabet::of(&bytes[start..i]) else {
+            i = end;
+            continue;
+        };
+        if i - start < MIN_SHORT || !opens_value(bytes, start) || !closes_value(after) {
             i = end;
             continue;
         }
-        if !is_text(&super::key_body::decode(&text[start..start + 4])) {
+        if !is_text(&decode(&text[start..start + 4])) {
             i = end;
             continue;
         }
-        let pieces = value_pieces(text, start..end, end == i);
+        if i - start < MIN_RUN && !is_credential_line(&decode(&text[start..end])) {
+            i = end;
+            continue;
+        }
+        let pieces = value_pieces(text, start..end, end == i, alphabet);
         let last = pieces.last().map_or(end, |p| p.end);
         if let Some(kind) = first_secret(text, &pieces, &mut secret_in) {
             found.push(Found {
@@ -73,8 +101,78 @@ pub(super) fn find(text: &str, mut secret_in: impl FnMut(&str) -> Option<String>
     found
 }
 
+/// Whether `text` is base64 alone (blank lines and padding aside, one
+/// alphabet), at least [`MIN_SHORT`] characters: what a decoded value that
+/// was base64 twice over decodes to the first time.
+pub(super) fn is_base64_text(text: &str) -> bool {
+    let body = text.trim();
+    // Each line base64, padding (two `=` at most) only at its end.
+    let lines_are_base64 = body.lines().all(|line| {
+        let line = line.trim();
+        let run = line.trim_end_matches('=');
+        line.len() - run.len() <= 2 && run.bytes().all(is_base64)
+    });
+    body.len() >= MIN_SHORT && lines_are_base64 && Alphabet::of(body.as_bytes()).is_some()
+}
+
+/// A base64 character of either alphabet (standard `+/`, URL-safe `-_`).
 fn is_base64(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'-' | b'_')
+}
+
+/// Which base64 alphabet a run is written in.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Alphabet {
+    Standard,
+    UrlSafe,
+}
+
+impl Alphabet {
+    /// The alphabet of `run`; none when it mixes both (`a+b-c`: no base64).
+    fn of(run: &[u8]) -> Option<Alphabet> {
+        let standard = run.iter().any(|b| matches!(b, b'+' | b'/'));
+        let url = run.iter().any(|b| matches!(b, b'-' | b'_'));
+        match (standard, url) {
+            (true, true) => None,
+            (false, true) => Some(Alphabet::UrlSafe),
+            _ => Some(Alphabet::Standard),
+        }
+    }
+
+    /// Whether `b` is one of this alphabet's characters.
+    fn holds(self, b: u8) -> bool {
+        b.is_ascii_alphanumeric()
+            || match self {
+                Alphabet::Standard => matches!(b, b'+' | b'/'),
+                Alphabet::UrlSafe => matches!(b, b'-' | b'_'),
+            }
+    }
+}
+
+/// The bytes of base64 in either alphabet (padding optional).
+fn decode(base64: &str) -> Vec<u8> {
+    if base64.contains(['-', '_']) {
+        let standard: String = base64
+            .chars()
+            .map(|c| match c {
+                '-' => '+',
+                '_' => '/',
+                c => c,
+            })
+            .collect();
+        return super::key_body::decode(&standard);
+    }
+    super::key_body::decode(base64)
+}
+
+/// Whether `bytes` are one line of printable ASCII (a line end allowed
+/// at the end) holding `=` or `:`: a credential line, the only thing a
+/// run shorter than [`MIN_RUN`] is read for.
+fn is_credential_line(bytes: &[u8]) -> bool {
+    let line = bytes
+        .strip_suffix(b"\n")
+        .map_or(bytes, |l| l.strip_suffix(b"\r").unwrap_or(l));
+    line.iter().all(|b| (0x20..=0x7e).contains(b)) && line.iter().any(|b| matches!(b, b'=' | b':'))
 }
 
 /// Where the run ending at `i` ends with its padding (at most two `=`).
@@ -86,9 +184,15 @@ fn padded_end(bytes: &[u8], i: usize) -> usize {
     end
 }
 
-/// Whether a value may start after `before` (none: the text's start).
-fn opens_value(before: Option<u8>) -> bool {
-    before.is_none_or(|b| b" \t\r\n\"'`=:,([{>|".contains(&b))
+/// Whether a value may start at byte `start` of `bytes`: at the text's
+/// start, after a blank, a quote, `=`, `:`, a bracket, or a `\n` escape
+/// (base64 on the next line of a string).
+fn opens_value(bytes: &[u8], start: usize) -> bool {
+    let Some(b) = start.checked_sub(1) else {
+        return true;
+    };
+    b" \t\r\n\"'`=:,([{>|".contains(&bytes[b])
+        || (bytes[b] == b'n' && b > 0 && bytes[b - 1] == b'\\')
 }
 
 /// Whether a value may end before `after` (none: the text's end).
@@ -96,16 +200,29 @@ fn closes_value(after: Option<u8>) -> bool {
     after.is_none_or(|b| b" \t\r\n\"'`,;)]}<\\".contains(&b))
 }
 
-/// The runs of the value whose first run is `first`: with the lines of
-/// base64 alone that follow when `first` ends its line unpadded, a
-/// multiple of 4 long (a value wrapped at 64 or 76 columns); the last
-/// joined line is the one holding padding, or the one before a line of
-/// anything else.
-fn value_pieces(text: &str, first: Range<usize>, unpadded: bool) -> Vec<Range<usize>> {
+/// The runs of the value whose first run is `first` (in `alphabet`):
+/// with the lines of base64 alone that follow when `first` ends its line
+/// unpadded, a multiple of 4 long (a value wrapped at 64 or 76 columns);
+/// the last joined line is the one holding padding, or the one before a
+/// line of anything else. A value wrapped by `\n` escapes inside a string
+/// is joined the same way ([`escaped_pieces`]).
+fn value_pieces(
+    text: &str,
+    first: Range<usize>,
+    unpadded: bool,
+    alphabet: Alphabet,
+) -> Vec<Range<usize>> {
     let mut pieces = vec![first.clone()];
+    if !unpadded || !first.len().is_multiple_of(4) {
+        return pieces;
+    }
+    if text[first.end..].starts_with("\\n") || text[first.end..].starts_with("\\r\\n") {
+        escaped_pieces(text, first.end, alphabet, &mut pieces);
+        return pieces;
+    }
     let rest_of_line = text[first.end..].split('\n').next().unwrap_or_default();
     let ends_line = rest_of_line.trim().trim_matches(['"', '\'']).is_empty();
-    if !unpadded || !ends_line || !first.len().is_multiple_of(4) {
+    if !ends_line {
         return pieces;
     }
     let mut at = first.end + rest_of_line.len() + 1;
@@ -115,8 +232,9 @@ fn value_pieces(text: &str, first: Range<usize>, unpadded: bool) -> Vec<Range<us
         let lead = line.len() - trimmed.len();
         let trimmed = trimmed.trim_end();
         let body = trimmed.trim_end_matches('=');
-        let is_base64 =
-            !body.is_empty() && trimmed.len() - body.len() <= 2 && body.bytes().all(is_base64);
+        let is_base64 = body.bytes().any(|b| b.is_ascii_alphanumeric())
+            && trimmed.len() - body.len() <= 2
+            && body.bytes().all(|b| alphabet.holds(b));
         if !is_base64 {
             break;
         }
@@ -127,6 +245,39 @@ fn value_pieces(text: &str, first: Range<usize>, unpadded: bool) -> Vec<Range<us
         at += line.len() + 1;
     }
     pieces
+}
+
+/// The runs after the first of a value wrapped by `\n` (or `\r\n`) escapes
+/// in a string (`"UEsD…\nAAAA…\n"`), from byte `at` (an escape): each run
+/// of `alphabet` after an escape, until one that is padded, not a
+/// multiple of 4 long, or not followed by another escape and more base64.
+fn escaped_pieces(text: &str, mut at: usize, alphabet: Alphabet, pieces: &mut Vec<Range<usize>>) {
+    let bytes = text.as_bytes();
+    loop {
+        let rest = &text[at..];
+        let escape = if rest.starts_with("\\r\\n") {
+            4
+        } else if rest.starts_with("\\n") {
+            2
+        } else {
+            return;
+        };
+        let start = at + escape;
+        let mut end = start;
+        while end < bytes.len() && alphabet.holds(bytes[end]) {
+            end += 1;
+        }
+        if end == start {
+            return;
+        }
+        let run = end - start;
+        let padded = padded_end(bytes, end);
+        pieces.push(start..padded);
+        if padded > end || !run.is_multiple_of(4) {
+            return;
+        }
+        at = end;
+    }
 }
 
 /// The kind of the first secret in the text the base64 of `pieces` (joined)
@@ -166,7 +317,7 @@ fn window_secret(
     base64: &str,
     secret_in: &mut impl FnMut(&str) -> Option<String>,
 ) -> Option<String> {
-    let bytes = super::key_body::decode(base64);
+    let bytes = decode(base64);
     if !is_text(&bytes) {
         return None;
     }
@@ -257,6 +408,36 @@ mod tests {
             b64(b"PASSWORD=Vb6nQ1xZ8kLm3Wu")
         );
         assert!(read(&text).is_empty(), "{:?}", read(&text));
+    }
+
+    #[test]
+    fn url_safe_escaped_and_short_runs_are_read() {
+        let env = "NOTE=~~~??>>\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+        let url = b64(env.as_bytes())
+            .trim_end_matches('=')
+            .replace('+', "-")
+            .replace('/', "_");
+        assert_eq!(read(&format!("v: {url}\n")), [env]);
+        // Mixed alphabets are no base64.
+        assert!(read(&format!("v: {}+{url}\n", &url[..8])).is_empty());
+        // Wrapped by `\n` escapes in a JSON string: one value.
+        let long = "A=1\n".repeat(40);
+        let encoded = b64(long.as_bytes());
+        let escaped = format!("{{\"v\": \"{}\\n{}\"}}", &encoded[..76], &encoded[76..]);
+        assert_eq!(read(&escaped), [long]);
+        // A short run is read only for a credential line.
+        assert_eq!(
+            read(&format!("v: {}\n", b64(b"pwd=Xk9mQ2vL"))),
+            ["pwd=Xk9mQ2vL"]
+        );
+        assert!(read(&format!("v: {}\n", b64(b"hello world, ok"))).is_empty());
+    }
+
+    #[test]
+    fn base64_text_is_told() {
+        assert!(is_base64_text("QUJDREVGR0hJSktMTU5PUA==\n"));
+        assert!(!is_base64_text("DB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n"));
+        assert!(!is_base64_text("QUJD"));
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! ` _` and a newline, an operator ending or opening a line, a
 //! parenthesised literal per line); a name built by `+=` or `.=`, the
 //! literal arguments of `concat(…)` and `"".join([…])`, a split through
-//! one name bound to a literal (`"ab" + x + "cd"`) ([`calls`]), and
+//! one name bound to a literal (`"ab" + x + "cd"`) ([`calls`]),
 //! f-strings and template literals whose fields are literals or names
-//! bound to one ([`fstring`]). A secret split so matches no rule in its
+//! bound to one ([`fstring`]), and `+` chains of bound names (`a + b`,
+//! `a + "…"`, [`names`], which also reads the bindings' many spellings). A secret split so matches no rule in its
 //! pieces.
 //!
 //! A join is a closing quote, blanks with at most one operator and at most
@@ -32,6 +33,7 @@ use aho_corasick::{AhoCorasick, Input};
 
 mod calls;
 mod fstring;
+mod names;
 
 /// A part of the text left out of the copy; `value`, when set, is the
 /// range of the text whose characters stand in its place (an f-string's
@@ -166,11 +168,31 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
             }
         }
     }
+    // Chains of `+` through names alone or a name first (`a + b`,
+    // `a + "…"`): where no join read above covers them.
+    let chained = names::chains(text, &mut bound, &mut budget);
+    if !chained.is_empty() {
+        cuts.sort_by_key(|c| c.range.start);
+        let mut kept: Vec<Cut> = chained
+            .into_iter()
+            .filter(|c| !overlaps_any(&cuts, &c.range))
+            .collect();
+        cuts.append(&mut kept);
+        cuts.sort_by_key(|c| (c.range.start, c.range.end));
+    }
     if cuts.is_empty() {
         return None;
     }
     let joined = copy(text, &cuts, keep);
     (!joined.text.is_empty()).then_some(joined)
+}
+
+/// Whether `range` overlaps one of `cuts` (sorted by start, apart).
+fn overlaps_any(cuts: &[Cut], range: &Range<usize>) -> bool {
+    let after = cuts.partition_point(|c| c.range.start < range.end);
+    after
+        .checked_sub(1)
+        .is_some_and(|i| cuts[i].range.end > range.start)
 }
 
 /// How many bytes of bound literals the reading of one text may put in
@@ -183,12 +205,12 @@ const VALUES: usize = 16 << 20;
 /// `text` read the first time one is asked).
 fn bound_before<'t>(
     text: &'t str,
-    bound: &mut Option<fstring::Bindings<'t>>,
+    bound: &mut Option<names::Bindings<'t>>,
     name: &str,
     pos: usize,
 ) -> Option<Range<usize>> {
     let at = bound
-        .get_or_insert_with(|| fstring::bindings(text))
+        .get_or_insert_with(|| names::bindings(text))
         .get(name)?;
     let before = at.partition_point(|(p, _)| *p < pos);
     Some(at[before.checked_sub(1)?].1.clone())

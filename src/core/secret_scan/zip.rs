@@ -1,7 +1,10 @@
 //! Zip archives (a zip, a jar, a docx) decoded from base64: their members
 //! by the central directory, each stored or deflated one to be read as
-//! text; a member encrypted, compressed another way, in zip64 or past
-//! [`MAX_MEMBERS`] cannot be read, and says so.
+//! text; a member encrypted, compressed another way or past
+//! [`MAX_MEMBERS`] cannot be read, and says so. Zip64 (round seventeen):
+//! the end record's count and offset from the zip64 end record, an
+//! entry's sizes and offset from its zip64 extra field (what `zip -fz`
+//! writes, and any archive past 4 GiB or 65,535 entries).
 
 use std::ops::Range;
 
@@ -16,7 +19,8 @@ pub(super) enum Member {
     Stored(Range<usize>),
     /// Deflated: the compressed bytes' range.
     Deflated(Range<usize>),
-    /// Encrypted, another method, zip64, or its data out of the archive.
+    /// Encrypted, another method, zip64 sizes not found, or its data out
+    /// of the archive.
     Unreadable,
 }
 
@@ -35,6 +39,70 @@ fn u32_at(bytes: &[u8], at: usize) -> Option<usize> {
     usize::try_from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])).ok()
 }
 
+fn u64_at(bytes: &[u8], at: usize) -> Option<usize> {
+    let b: [u8; 8] = bytes.get(at..at.checked_add(8)?)?.try_into().ok()?;
+    usize::try_from(u64::from_le_bytes(b)).ok()
+}
+
+/// A 32-bit field saying its value is in a zip64 record.
+const IN_ZIP64: usize = 0xFFFF_FFFF;
+
+/// The count of entries and the central directory's offset from the
+/// zip64 end record, found by its locator right before the end record at
+/// `end`.
+fn zip64_end(bytes: &[u8], end: usize) -> Option<(usize, usize)> {
+    let locator = end.checked_sub(20)?;
+    if !bytes.get(locator..)?.starts_with(b"PK\x06\x07") {
+        return None;
+    }
+    let record = u64_at(bytes, locator + 8)?;
+    if !bytes.get(record..)?.starts_with(b"PK\x06\x06") {
+        return None;
+    }
+    Some((u64_at(bytes, record + 32)?, u64_at(bytes, record + 48)?))
+}
+
+/// The compressed size and local header offset of the central entry at
+/// `at` (`size`, `plain` the uncompressed size, `local` as its 32-bit
+/// fields read), those marked [`IN_ZIP64`] taken from its zip64 extra
+/// field (id 1: the uncompressed size, the compressed size, the offset,
+/// each there only when its field is marked).
+fn zip64_sizes(
+    bytes: &[u8],
+    at: usize,
+    (size, plain, local): (usize, usize, usize),
+) -> Option<(usize, usize)> {
+    if size != IN_ZIP64 && plain != IN_ZIP64 && local != IN_ZIP64 {
+        return Some((size, local));
+    }
+    let name = u16_at(bytes, at + 28)?;
+    let start = at + 46 + name;
+    let extra = bytes.get(start..start + u16_at(bytes, at + 30)?)?;
+    let mut i = 0;
+    while i + 4 <= extra.len() {
+        let id = u16_at(extra, i)?;
+        let len = u16_at(extra, i + 2)?;
+        let data = extra.get(i + 4..i + 4 + len)?;
+        if id == 1 {
+            let mut k = 0;
+            let mut next = |marked: bool, value: usize| -> Option<usize> {
+                if !marked {
+                    return Some(value);
+                }
+                let v = u64_at(data, k)?;
+                k += 8;
+                Some(v)
+            };
+            next(plain == IN_ZIP64, plain)?;
+            let size = next(size == IN_ZIP64, size)?;
+            let local = next(local == IN_ZIP64, local)?;
+            return Some((size, local));
+        }
+        i += 4 + len;
+    }
+    None
+}
+
 /// The members of the zip `bytes` (at most [`MAX_MEMBERS`]) and whether
 /// there were more; `None` when its central directory cannot be found
 /// (a cut archive: not read).
@@ -45,8 +113,11 @@ pub(super) fn members(bytes: &[u8]) -> Option<(Vec<Member>, bool)> {
     let end = (from..bytes.len().saturating_sub(21))
         .rev()
         .find(|&i| bytes[i..].starts_with(b"PK\x05\x06"))?;
-    let count = u16_at(bytes, end + 10)?;
+    let mut count = u16_at(bytes, end + 10)?;
     let mut at = u32_at(bytes, end + 16)?;
+    if count == 0xFFFF || at == IN_ZIP64 {
+        (count, at) = zip64_end(bytes, end)?;
+    }
     let mut found = Vec::new();
     for _ in 0..count.min(MAX_MEMBERS) {
         if !bytes.get(at..)?.starts_with(b"PK\x01\x02") {
@@ -54,9 +125,15 @@ pub(super) fn members(bytes: &[u8]) -> Option<(Vec<Member>, bool)> {
         }
         let flags = u16_at(bytes, at + 8)?;
         let method = u16_at(bytes, at + 10)?;
-        let size = u32_at(bytes, at + 20)?;
-        let local = u32_at(bytes, at + 42)?;
-        found.push(member(bytes, flags, method, size, local));
+        let marked = (
+            u32_at(bytes, at + 20)?,
+            u32_at(bytes, at + 24)?,
+            u32_at(bytes, at + 42)?,
+        );
+        found.push(match zip64_sizes(bytes, at, marked) {
+            Some((size, local)) => member(bytes, flags, method, size, local),
+            None => Member::Unreadable,
+        });
         at += 46 + u16_at(bytes, at + 28)? + u16_at(bytes, at + 30)? + u16_at(bytes, at + 32)?;
     }
     Some((found, count > MAX_MEMBERS))
@@ -72,8 +149,8 @@ fn member(bytes: &[u8], flags: usize, method: usize, size: usize, local: usize) 
         let end = start.checked_add(size)?;
         (end <= bytes.len()).then_some(start..end)
     };
-    // Encrypted (bit 0), or sizes in a zip64 record.
-    if flags & 1 != 0 || size == 0xFFFF_FFFF {
+    // Encrypted (bit 0).
+    if flags & 1 != 0 {
         return Member::Unreadable;
     }
     match (method, data()) {
@@ -134,6 +211,57 @@ pub(crate) mod tests {
         out.extend(u32::try_from(dir).expect("small").to_le_bytes());
         out.extend([0u8; 2]);
         out
+    }
+
+    /// `zip` of one stored member rewritten as `zip -fz` writes it: the
+    /// central entry's sizes and offset in a zip64 extra field, the end
+    /// record's count and offset in a zip64 end record.
+    pub(crate) fn zip64(name: &str, data: &[u8]) -> Vec<u8> {
+        let plain = zip(&[(name, data, false)]);
+        let local_len = 30 + name.len() + data.len();
+        let mut out = plain[..local_len].to_vec();
+        let dir = out.len();
+        let mut central = plain[local_len..local_len + 46 + name.len()].to_vec();
+        central[20..28].copy_from_slice(&[0xFF; 8]);
+        central[42..46].copy_from_slice(&[0xFF; 4]);
+        central[30..32].copy_from_slice(&28u16.to_le_bytes());
+        central.extend(1u16.to_le_bytes());
+        central.extend(24u16.to_le_bytes());
+        for v in [data.len(), data.len(), 0] {
+            central.extend((v as u64).to_le_bytes());
+        }
+        out.extend(&central);
+        let record = out.len();
+        out.extend(b"PK\x06\x06");
+        out.extend(44u64.to_le_bytes());
+        out.extend([0u8; 12]);
+        out.extend(1u64.to_le_bytes());
+        out.extend(1u64.to_le_bytes());
+        out.extend((central.len() as u64).to_le_bytes());
+        out.extend((dir as u64).to_le_bytes());
+        out.extend(b"PK\x06\x07\x00\x00\x00\x00");
+        out.extend((record as u64).to_le_bytes());
+        out.extend(1u32.to_le_bytes());
+        out.extend(
+            b"PK\x05\x06\x00\x00\x00\x00\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\xFF\x00\x00",
+        );
+        out
+    }
+
+    #[test]
+    fn a_zip64_member_is_found() {
+        let z = zip64(".env", b"K=v\n");
+        let (found, more) = members(&z).expect("a zip64");
+        assert!(!more);
+        assert!(matches!(&found[..], [Member::Stored(r)] if &z[r.clone()] == b"K=v\n"));
+        // Its extra field cut: not read.
+        let mut cut = z.clone();
+        let extra = 30 + 4 + 4 + 46 + 4;
+        cut[extra..extra + 2].copy_from_slice(&9u16.to_le_bytes());
+        assert_eq!(
+            members(&cut).map(|(f, _)| f),
+            Some(vec![Member::Unreadable])
+        );
     }
 
     #[test]

@@ -1277,6 +1277,7 @@ mod round_eleven;
 mod round_fifteen;
 mod round_fifteen_b;
 mod round_fourteen;
+mod round_seventeen;
 mod round_sixteen;
 mod round_sixteen_b;
 mod round_thirteen;

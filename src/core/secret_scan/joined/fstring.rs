@@ -8,92 +8,45 @@
 //! a keyword of its own, only an f-string whose name field is glued to
 //! another field or a token's character is looked at (a value standing
 //! alone is read where it is bound). The bindings are read once per text,
-//! the first time a field names one.
+//! the first time a field names one ([`super::names`] reads each line's).
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use super::Cut;
+use super::names::{Bindings, bindings};
 
 fn ident(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// The longest literal a name is bound to that is put in a field's place
-/// (tokens are far shorter): a long literal named by many fields would
-/// make the copy grow by its length each time.
-const MAX_VALUE: usize = 1 << 10;
-
-/// Names bound to one literal on a line of their own (`a = "abc"`,
-/// `const a = "abc";`, PHP's `$a = 'abc';`): by name, where each binding
-/// stands and its literal's characters.
-pub(super) type Bindings<'t> = HashMap<&'t str, Vec<(usize, Range<usize>)>>;
-
-/// The bindings of `text`, read once.
-pub(super) fn bindings(text: &str) -> Bindings<'_> {
-    let bytes = text.as_bytes();
-    let mut found: Bindings<'_> = HashMap::new();
-    let mut start = 0;
-    while start < bytes.len() {
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        if let Some((name, value)) = binding(bytes, start, end) {
-            found.entry(&text[name]).or_default().push((start, value));
-        }
-        start = end + 1;
-    }
-    found
-}
-
-/// `name = "literal"` on the line `start..end`: the name's range and the
-/// literal's characters'.
-fn binding(bytes: &[u8], start: usize, end: usize) -> Option<(Range<usize>, Range<usize>)> {
-    let skip = |mut i: usize| {
-        while i < end && matches!(bytes[i], b' ' | b'\t') {
-            i += 1;
-        }
-        i
-    };
-    let mut name_start = skip(start);
-    for word in [&b"const "[..], b"let ", b"var "] {
-        if bytes[name_start..end].starts_with(word) {
-            name_start = skip(name_start + word.len());
-            break;
-        }
-    }
-    let mut i = name_start;
-    if bytes.get(i) == Some(&b'$') {
-        i += 1;
-    }
-    while i < end && ident(bytes[i]) {
-        i += 1;
-    }
-    if i == name_start || bytes[name_start].is_ascii_digit() {
-        return None;
-    }
-    let name = name_start..i;
-    i = skip(i);
-    if bytes.get(i) != Some(&b'=') || bytes.get(i + 1) == Some(&b'=') {
-        return None;
-    }
-    i = skip(i + 1);
-    let quote = *bytes.get(i).filter(|b| matches!(b, b'"' | b'\''))?;
-    let open = i;
-    i += 1;
-    while i < end && bytes[i] != quote && bytes[i] != b'\\' {
-        i += 1;
-    }
-    if i >= end || bytes[i] != quote || i == open + 1 || i - open > MAX_VALUE {
-        return None;
-    }
-    let rest = &bytes[i + 1..end];
-    rest.iter()
-        .all(|b| matches!(b, b' ' | b'\t' | b'\r' | b';'))
-        .then_some((name, open + 1..i))
-}
-
 /// Where the prefix of an f-string whose quote is at `open` starts
-/// (`f"`, `rf'`, `Fr"`…), when the quote has one.
+/// (`f"`, `rf'`, `Fr"`…), when the quote has one; or (round seventeen)
+/// where a Rust formatting macro whose format string it opens starts
+/// (`format!("{a}…")`, `format_args!`), whose `{name}` fields are read
+/// as an f-string's.
 pub(super) fn prefix_start(bytes: &[u8], open: usize) -> Option<usize> {
+    if let Some(start) = macro_start(bytes, open) {
+        return Some(start);
+    }
+    f_prefix_start(bytes, open)
+}
+
+/// Where `format!(` or `format_args!(` right before the quote at `open`
+/// starts (the quote `"`).
+fn macro_start(bytes: &[u8], open: usize) -> Option<usize> {
+    if bytes[open] != b'"' {
+        return None;
+    }
+    let before = &bytes[..open];
+    [&b"format!("[..], b"format_args!("]
+        .into_iter()
+        .find(|m| before.ends_with(m))
+        .map(|m| open - m.len())
+        .filter(|&start| start == 0 || !ident(bytes[start - 1]))
+}
+
+/// Where the prefix of an f-string whose quote is at `open` starts.
+fn f_prefix_start(bytes: &[u8], open: usize) -> Option<usize> {
     let prefix = |i: usize| i.checked_sub(1).map(|j| bytes[j].to_ascii_lowercase());
     let start = match (prefix(open), open.checked_sub(1).and_then(prefix)) {
         (Some(b'f'), Some(b'r')) | (Some(b'r'), Some(b'f')) => open - 2,

@@ -202,8 +202,9 @@ fn round_sixteen_a_secret_in_a_base64_zip_is_found() {
 
 #[test]
 fn round_sixteen_a_base64_zip_not_read_whole_is_unchecked() {
-    let inner = crate::core::secret_scan::test_zip(&[("a.txt", b"nothing\n", true)]);
-    let whole = zip_base64(&[("README", b"notes\n", false), ("lib.jar", &inner, false)]);
+    // Round seventeen reads a zip member (a jar); xz is still not read.
+    let inner = b"\xfd7zXZ\x00\x00\x04nothing";
+    let whole = zip_base64(&[("README", b"notes\n", false), ("lib.tar.xz", inner, false)]);
     let mut encrypted = crate::core::secret_scan::test_zip(&[("secret.txt", b"xyz\n", false)]);
     encrypted[6] = 1;
     let central = encrypted.len() - 22 - 46 - "secret.txt".len();

@@ -1,0 +1,265 @@
+//! Decoded bytes read for secrets: text as it is, a gzip stream inflated
+//! and read in windows, a zip by its members, a Java keystore by its
+//! entries, and (round seventeen) a tar by its members ([`super::tar`]);
+//! an archive or compressed stream inside another (a zip in a tar in a
+//! gzip, a `.gz` member of a zip) is opened in turn, [`MAX_DEPTH`] levels
+//! at most, all of them within one [`MAX_INFLATED`].
+
+use super::{RuleSet, Verdict, binary, keystore, tar, zip};
+
+impl RuleSet {
+    /// Whether decoded `bytes` hold a secret: text the rules find one in
+    /// (one level deep). A gzip stream is inflated and read in windows of
+    /// [`WINDOW`] bytes, each overlapping the one before by [`OVERLAP`],
+    /// so no more than a window is held however far it inflates; a stream
+    /// still going past [`MAX_INFLATED`] (a bomb, or more than a key file
+    /// and its kin ever are) is [`Verdict::Unchecked`], never passed
+    /// unread. A zip is read by its members, a tar by its members, each
+    /// member opened again when it is an archive or a gzip stream (down to
+    /// [`MAX_DEPTH`]); other bytes that are not UTF-8 text (a binary file
+    /// before a key file) are read by their text runs. What cannot be
+    /// read (bzip2, xz, zstd, an archive deeper than the bound) makes the
+    /// whole unchecked unless a secret is found anyway.
+    pub(super) fn decoded(&self, bytes: &[u8]) -> Verdict {
+        let mut inflated = 0;
+        if zip::is_zip(bytes) {
+            return self.zipped(bytes, &mut inflated, 0);
+        }
+        if let Some(found) = keystore::read(bytes) {
+            return keystore_verdict(found);
+        }
+        if bytes.starts_with(&[0x1f, 0x8b]) {
+            return self.windows(&mut flate2::read::GzDecoder::new(bytes), &mut inflated, 0);
+        }
+        if tar::is_header(bytes) {
+            return self.tarred(&mut { bytes }, &mut inflated, 0);
+        }
+        if self.scan_at(&as_text(bytes), true).is_empty() {
+            Verdict::Clean
+        } else {
+            Verdict::Secret
+        }
+    }
+
+    /// Whether the zip `bytes` hold a secret: each stored or deflated
+    /// member read as [`RuleSet::windows`] reads a gzip stream, all of
+    /// them within one [`MAX_INFLATED`] (`inflated` counts, with what was
+    /// read before), at nesting `depth`; a member that cannot be read
+    /// (encrypted, another method), more than [`zip::MAX_MEMBERS`] (the
+    /// first ones are read), or an archive cut short make it
+    /// [`Verdict::Unchecked`] unless a secret is found anyway.
+    fn zipped(&self, bytes: &[u8], inflated: &mut u64, depth: usize) -> Verdict {
+        let Some((members, more)) = zip::members(bytes) else {
+            return Verdict::Unchecked;
+        };
+        let mut unread = more;
+        for member in members {
+            let verdict = match member {
+                zip::Member::Stored(range) => {
+                    let data = &bytes[range];
+                    match keystore::read(data) {
+                        Some(found) => keystore_verdict(found),
+                        None => self.windows(&mut { data }, inflated, depth + 1),
+                    }
+                }
+                zip::Member::Deflated(range) => {
+                    let mut data = flate2::read::DeflateDecoder::new(&bytes[range]);
+                    self.windows(&mut data, inflated, depth + 1)
+                }
+                zip::Member::Unreadable => Verdict::Unchecked,
+            };
+            match verdict {
+                Verdict::Secret => return Verdict::Secret,
+                Verdict::Unchecked => unread = true,
+                Verdict::Clean => {}
+            }
+            if *inflated > MAX_INFLATED {
+                return Verdict::Unchecked;
+            }
+        }
+        if unread {
+            Verdict::Unchecked
+        } else {
+            Verdict::Clean
+        }
+    }
+
+    /// Whether the tar read from `reader` holds a secret: each member read
+    /// as [`RuleSet::windows`] reads a stream (so one packed again is
+    /// opened in turn), within [`MAX_INFLATED`] with what was read before
+    /// (each member costs a 512-byte header at least, so their number is
+    /// bounded too); a header that cannot be read makes it
+    /// [`Verdict::Unchecked`] unless a secret is found anyway.
+    fn tarred(&self, reader: &mut dyn std::io::Read, inflated: &mut u64, depth: usize) -> Verdict {
+        use std::io::Read;
+        let mut reader = reader.take(MAX_INFLATED.saturating_sub(*inflated) + 1);
+        let mut unread = false;
+        loop {
+            let mut block = [0u8; tar::BLOCK];
+            let mut got = 0;
+            while got < block.len() {
+                match reader.read(&mut block[got..]) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => got += n,
+                }
+            }
+            *inflated += got as u64;
+            if got < block.len() && reader.limit() == 0 {
+                // Cut by the bound, not by the archive's end.
+                return Verdict::Unchecked;
+            }
+            if got < block.len() || block.iter().all(|&b| b == 0) {
+                // The archive's end (two zero blocks), or cut short.
+                break;
+            }
+            let Some(size) = tar::member_size(&block) else {
+                return Verdict::Unchecked;
+            };
+            let mut data = (&mut reader).take(size);
+            let verdict = self.windows(&mut data, inflated, depth + 1);
+            if verdict == Verdict::Secret {
+                return Verdict::Secret;
+            }
+            unread |= verdict == Verdict::Unchecked;
+            // What the member's reading left, and the padding to a block.
+            let rest = std::io::copy(&mut data, &mut std::io::sink()).unwrap_or(0);
+            let pad = (tar::BLOCK as u64 - size % tar::BLOCK as u64) % tar::BLOCK as u64;
+            let pad =
+                std::io::copy(&mut (&mut reader).take(pad), &mut std::io::sink()).unwrap_or(0);
+            *inflated += rest + pad;
+            if *inflated > MAX_INFLATED {
+                return Verdict::Unchecked;
+            }
+        }
+        if unread {
+            Verdict::Unchecked
+        } else {
+            Verdict::Clean
+        }
+    }
+
+    /// Whether the bytes `reader` gives (an inflating stream, an archive's
+    /// member, at nesting `depth`) hold a secret, read in windows of
+    /// [`WINDOW`] bytes, each overlapping the one before by [`OVERLAP`],
+    /// so no more than a window is held however far it inflates.
+    /// `inflated` counts the bytes read, with those of streams read before
+    /// (an archive's members); past [`MAX_INFLATED`] the stream is
+    /// [`Verdict::Unchecked`], never passed unread. A stream that opens as
+    /// a zip, a gzip stream or a tar is opened in turn (above
+    /// [`MAX_DEPTH`], or bzip2, xz, zstd: unchecked unless a secret is
+    /// found anyway); a Java keystore is judged by its entries.
+    fn windows(&self, reader: &mut dyn std::io::Read, inflated: &mut u64, depth: usize) -> Verdict {
+        use std::io::Read;
+        let mut gz = reader.take(MAX_INFLATED.saturating_sub(*inflated) + 1);
+        let mut window: Vec<u8> = Vec::with_capacity(WINDOW);
+        let mut chunk = vec![0u8; 16 << 10];
+        // Where the window starts in the inflated stream.
+        let mut offset = 0u64;
+        let mut unread = false;
+        loop {
+            let kept = window.len();
+            // Fills the window; an error (a cut or corrupt stream) ends it
+            // with what was inflated before.
+            let mut ended = false;
+            while window.len() < WINDOW {
+                let want = chunk.len().min(WINDOW - window.len());
+                match gz.read(&mut chunk[..want]) {
+                    Ok(0) | Err(_) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(n) => window.extend_from_slice(&chunk[..n]),
+                }
+            }
+            *inflated += (window.len() - kept) as u64;
+            if *inflated > MAX_INFLATED {
+                return Verdict::Unchecked;
+            }
+            if offset == 0 {
+                if let Some(found) = keystore::read(&window) {
+                    return keystore_verdict(found);
+                }
+                if depth < MAX_DEPTH {
+                    let mut stream = window.as_slice().chain(&mut gz);
+                    if zip::is_zip(&window) {
+                        // A zip is read from its end: held whole.
+                        let mut all = Vec::new();
+                        let read = stream.read_to_end(&mut all);
+                        *inflated += (all.len() - window.len()) as u64;
+                        if read.is_err() || *inflated > MAX_INFLATED {
+                            return Verdict::Unchecked;
+                        }
+                        return self.zipped(&all, inflated, depth + 1);
+                    }
+                    if window.starts_with(&[0x1f, 0x8b]) {
+                        let mut inner = flate2::read::GzDecoder::new(stream);
+                        return self.windows(&mut inner, inflated, depth + 1);
+                    }
+                    if tar::is_header(&window) {
+                        return self.tarred(&mut stream, inflated, depth);
+                    }
+                }
+                unread |= binary::is_packed(&window);
+            }
+            if !self.scan_at(&as_text(&window), true).is_empty() {
+                return Verdict::Secret;
+            }
+            unread |= binary::packed_member(&window, offset);
+            if ended {
+                return if unread {
+                    Verdict::Unchecked
+                } else {
+                    Verdict::Clean
+                };
+            }
+            // The next window starts with the end of this one, from a
+            // line's start when one is near: a secret on the boundary is
+            // read whole in one of the two. A character cut at the end is
+            // read whole in the next.
+            let from = window.len().saturating_sub(OVERLAP);
+            let from = window[from..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(from, |i| from + i + 1);
+            window.drain(..from);
+            offset += from as u64;
+        }
+    }
+}
+
+/// The verdict on a Java keystore: a private or secret key entry is a
+/// secret, trusted certificates alone are not, one not read whole is
+/// unchecked.
+fn keystore_verdict(found: keystore::Keystore) -> Verdict {
+    match found {
+        keystore::Keystore::Key => Verdict::Secret,
+        keystore::Keystore::Certificates => Verdict::Clean,
+        keystore::Keystore::Unreadable => Verdict::Unchecked,
+    }
+}
+
+/// `bytes` as text: itself when it is UTF-8, else its text runs.
+fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.into(),
+        Err(_) => binary::text_runs(bytes).into(),
+    }
+}
+
+/// How much of a gzip stream [`RuleSet::decoded`] inflates in all: far
+/// past any credential file, so a stream that goes on inflating (a bomb)
+/// costs a bounded time and is reported as not checked.
+const MAX_INFLATED: u64 = 16 << 20;
+
+/// How much inflated text is held and scanned at once: the memory bound
+/// of reading a gzip stream.
+const WINDOW: usize = 256 << 10;
+
+/// How much of a window the next one reads again: longer than any one
+/// secret (a 4096-bit RSA key in PEM is about 3.3 kB).
+const OVERLAP: usize = 16 << 10;
+
+/// How many archives or compressed streams inside one another are opened
+/// (a zip in a tar in a gzip stream is three): deeper ones are unchecked,
+/// so a hostile nesting costs a bounded stack.
+const MAX_DEPTH: usize = 4;
