@@ -125,6 +125,59 @@ fn perl_search_folders_a_script_adds_are_covered_whole() {
     ]);
 }
 
+/// Perl loads `Helper.pmc` before `Helper.pm`, and `use lib`/`-I`-style
+/// folders' version and architecture folders before the folder: a new
+/// file at any of them runs instead of what was consented to (recheck 16
+/// F-PMC: each ran unreviewed).
+#[test]
+fn perl_module_files_that_would_load_first_lapse_the_consent() {
+    const SCRIPT: (&str, &str) = (
+        "tools/s.pl",
+        "use lib \"tools\";\nuse Helper;\nprint \"SUMMARY\\n\";\n",
+    );
+    const HELPER: (&str, &str) = ("tools/Helper.pm", "package Helper;\n1;\n");
+    let mut cases: Vec<(&str, &[(&str, &str)], String)> = vec![
+        (
+            "perl tools/s.pl",
+            &[SCRIPT, HELPER],
+            "tools/Helper.pmc".into(),
+        ),
+        (
+            "perl -Itools tools/s2.pl",
+            &[
+                ("tools/s2.pl", "use Helper;\nprint \"SUMMARY\\n\";\n"),
+                HELPER,
+            ],
+            "tools/Helper.pmc".into(),
+        ),
+    ];
+    // The folder names lib.pm adds are this machine's perl's.
+    let config = std::process::Command::new("perl")
+        .args([
+            "-MConfig",
+            "-e",
+            "print \"$Config{archname} $Config{version}\"",
+        ])
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok());
+    if let Some((arch, version)) = config.as_deref().and_then(|c| c.split_once(' ')) {
+        cases.push((
+            "perl tools/s.pl",
+            &[SCRIPT, HELPER],
+            format!("tools/{version}/Helper.pm"),
+        ));
+        cases.push((
+            "perl tools/s.pl",
+            &[SCRIPT, HELPER],
+            format!("tools/{arch}/Helper.pm"),
+        ));
+    }
+    let cases: Vec<(&str, &[(&str, &str)], &str)> =
+        cases.iter().map(|(c, f, n)| (*c, *f, n.as_str())).collect();
+    assert_edits_lapse(&cases);
+}
+
 #[test]
 fn a_node_script_s_module_paths_are_covered_or_refused() {
     assert_edits_lapse(&[(

@@ -50,12 +50,72 @@ pub(in crate::core::trust::imports) fn perl(
                 }
                 let rel = format!("{}.pm", module.replace("::", "/"));
                 if !libs.is_empty() {
-                    out.push(libs.iter().map(|lib| lib.join(&rel)).collect());
+                    out.push(
+                        libs.iter()
+                            .flat_map(|lib| module_places(lib, &rel))
+                            .collect(),
+                    );
                 }
             }
         }
     }
     out
+}
+
+/// Where perl looks for the module file `rel` (`A/B.pm`) in the search
+/// folder `lib`, in its order: `lib.pm` (and `PERL5LIB`) put the folder's
+/// version and architecture folders ahead of it when they exist
+/// (`lib/5.36.0/x86_64-linux-gnu-thread-multi`, `lib/5.36.0`,
+/// `lib/x86_64-linux-gnu-thread-multi`), and in each folder `B.pmc` is
+/// loaded before `B.pm`. A new file at any of these places runs instead of
+/// the one consented to (recheck 16, F-PMC).
+fn module_places(lib: &Path, rel: &str) -> Vec<PathBuf> {
+    let mut dirs = Vec::new();
+    if let Some((arch, version)) = perl_config() {
+        dirs.push(lib.join(version).join(arch));
+        dirs.push(lib.join(version));
+        dirs.push(lib.join(arch));
+    }
+    dirs.push(lib.to_path_buf());
+    dirs.iter()
+        .flat_map(|dir| [dir.join(format!("{rel}c")), dir.join(rel)])
+        .collect()
+}
+
+/// The architecture and version names of the perl on this machine
+/// (`$Config{archname}`, `$Config{version}`), asked once of the system's
+/// own perl with an empty environment (so nothing of the project's is
+/// loaded); `None` without one.
+pub(super) fn perl_config() -> Option<&'static (String, String)> {
+    static CONFIG: std::sync::OnceLock<Option<(String, String)>> = std::sync::OnceLock::new();
+    CONFIG
+        .get_or_init(|| {
+            let perl = ["/usr/bin/perl", "/usr/local/bin/perl", "/bin/perl"]
+                .into_iter()
+                .find(|p| Path::new(p).is_file())?;
+            let out = std::process::Command::new(perl)
+                .args([
+                    "-MConfig",
+                    "-e",
+                    "print \"$Config{archname}\\n$Config{version}\\n\"",
+                ])
+                .env_clear()
+                .current_dir("/")
+                .stdin(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .output()
+                .ok()?;
+            let text = String::from_utf8(out.stdout).ok()?;
+            let mut lines = text.lines();
+            // A folder's name, never a path.
+            let name = |s: &str| {
+                (!s.is_empty() && !s.contains('/') && s != "." && s != "..").then(|| s.to_string())
+            };
+            let arch = lines.next().and_then(name)?;
+            let version = lines.next().and_then(name)?;
+            Some((arch, version))
+        })
+        .as_ref()
 }
 
 /// The folder a `use lib` or `@INC` addition names (`expr`, what follows
