@@ -29,6 +29,7 @@ mod jwk;
 mod jwk_examples;
 mod key_body;
 mod keystore;
+mod line_ends;
 mod pem_examples;
 pub mod rules;
 mod shown;
@@ -88,7 +89,8 @@ impl RuleSet {
         if text.is_empty() {
             return Vec::new();
         }
-        let text = &*bom::blanked(text);
+        let blanked = bom::blanked(text);
+        let text = &*line_ends::lone_cr_ended(&blanked);
         let starts = line_starts(text);
         let mut found = self.found_in(text, &starts, nested);
         if !nested && let Some(joined) = joined::find(text, |copy| self.keywords.is_match(copy)) {

@@ -433,3 +433,24 @@ fn round_seventeen_nested_archives_past_the_bounds_are_unchecked() {
         ),
     ]);
 }
+
+/// Recheck 16 F-CR: lines ended by a carriage return alone (classic Mac)
+/// were one line to the rules anchored at a line's start. Each is found on
+/// its own line; CRLF and LF texts read as before.
+#[test]
+fn round_seventeen_lines_ended_by_a_carriage_return_alone_are_lines() {
+    let v = "Zr7kQ2wLp9xQ";
+    for text in [
+        format!("a=1\rdb.password={v}\r"),
+        format!("X=1\rDB_PASSWORD={v}\r"),
+        format!("a: 1\rpassword: {v}\r"),
+        format!("#!/bin/sh\rexport DB_PASSWORD={v}\r"),
+    ] {
+        let got = found(&text);
+        assert_eq!(got.len(), 1, "{text:?}: {got:?}");
+        assert_eq!(got[0].0, 2, "{text:?}: {got:?}");
+        let crlf = text.replace('\r', "\r\n");
+        assert_eq!(found(&crlf), got, "{crlf:?}");
+    }
+    quiet(&["a=1\rb=2\rname=plain words\r".to_string()]);
+}
