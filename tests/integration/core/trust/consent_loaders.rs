@@ -136,7 +136,7 @@ fn perl_module_files_that_would_load_first_lapse_the_consent() {
         "use lib \"tools\";\nuse Helper;\nprint \"SUMMARY\\n\";\n",
     );
     const HELPER: (&str, &str) = ("tools/Helper.pm", "package Helper;\n1;\n");
-    let mut cases: Vec<(&str, &[(&str, &str)], String)> = vec![
+    let mut cases: Vec<(&str, Files, String)> = vec![
         (
             "perl tools/s.pl",
             &[SCRIPT, HELPER],
@@ -173,7 +173,7 @@ fn perl_module_files_that_would_load_first_lapse_the_consent() {
             format!("tools/{arch}/Helper.pm"),
         ));
     }
-    let cases: Vec<(&str, &[(&str, &str)], &str)> =
+    let cases: Vec<(&str, Files, &str)> =
         cases.iter().map(|(c, f, n)| (*c, *f, n.as_str())).collect();
     assert_edits_lapse(&cases);
 }
