@@ -481,3 +481,30 @@ fn a_package_name_held_by_more_roots_than_are_searched_is_named_in_a_note() {
         "imports of `common` were searched in 64 of the 70 Python roots that hold it: those above the importing file and the shared ones first",
     );
 }
+
+/// A project file listing 80,000 paths that do not exist printed 80,000
+/// warnings (recheck 16): the first 32 are named, the rest counted.
+#[test]
+fn files_that_cannot_be_shown_are_named_up_to_a_bound() {
+    let p = Project::empty();
+    p.write("a.py", "a = 1\n");
+    let mut toml = String::from("[[presets.default.files]]\npath = \"a.py\"\n");
+    for i in 0..40 {
+        toml.push_str(&format!(
+            "[[presets.default.files]]\npath = \"gone{i:02}.py\"\n"
+        ));
+    }
+    p.write("ctxcurate.toml", &toml);
+    let out = within(&p, &["build", "-o", "out.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.matches(": file not found").count(), 32, "{err}");
+    assert!(
+        err.contains("warning: gone31.py: file not found\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: 8 more files could not be shown (the context names each)\n"),
+        "{err}"
+    );
+}
