@@ -454,3 +454,26 @@ fn round_seventeen_lines_ended_by_a_carriage_return_alone_are_lines() {
     }
     quiet(&["a=1\rb=2\rname=plain words\r".to_string()]);
 }
+
+/// Recheck 16 F-APPJSON: Heroku's `app.json` gives each variable an object
+/// whose `value` is the default: a key there passed.
+#[test]
+fn round_seventeen_app_json_env_values_are_found() {
+    let uuid = "0f3b6c9e-2a41-4d7b-9e35-8c1d2f7a6b50";
+    let random = "k7Qw2Zr9Lp4Xv8Nm3Bt6Yc1H";
+    for text in [
+        format!("{{\"env\":{{\"HEROKU_API_KEY\":{{\"value\":\"{uuid}\"}}}}}}\n"),
+        format!(
+            "{{\n  \"env\": {{\n    \"STRIPE_SECRET_KEY\": {{\n      \"value\": \"{random}\"\n    }}\n  }}\n}}\n"
+        ),
+    ] {
+        let got = found(&text);
+        assert_eq!(got.len(), 1, "{text:?}: {got:?}");
+        assert_eq!(got[0].1, "secret-structured-value", "{text:?}: {got:?}");
+    }
+    quiet(&[
+        "{\"env\":{\"SECRET_TOKEN\":{\"generator\":\"secret\"}}}\n".to_string(),
+        "{\"env\":{\"API_KEY\":{\"value\":\"changeme\"}}}\n".to_string(),
+        "{\"env\":{\"WEB_CONCURRENCY\":{\"value\":\"5\"}}}\n".to_string(),
+    ]);
+}
