@@ -541,14 +541,10 @@ fn unique(found: Vec<usize>) -> Option<usize> {
 mod tests {
     use super::*;
 
-    /// Stale slices whose anchors recur everywhere: each costs a pass
-    /// over the file, so the file's bound stops the search, and the rest
-    /// are stale without being looked for. The work stays within the
-    /// bound and one slice's passes.
-    #[test]
-    fn the_slices_of_a_file_are_looked_for_within_a_bound() {
-        let text = "a\n".repeat(20_000);
-        let stale = |i: usize| Slice {
+    /// A stale slice `i` of 10,000 lines over a file of `a` lines, whose
+    /// anchors recur everywhere.
+    fn stale(i: usize) -> Slice {
+        Slice {
             start_line: 1 + i,
             end_line: 10_000,
             content_hash: Some(format!("{i:064x}")),
@@ -556,7 +552,16 @@ mod tests {
             anchor_before: vec!["a".into(); 3],
             anchor_after: vec!["a".into(), "a".into(), "b".into()],
             ..Slice::default()
-        };
+        }
+    }
+
+    /// Stale slices whose anchors recur everywhere: each costs a pass
+    /// over the file, so the file's bound stops the search, and the rest
+    /// are stale without being looked for. The work stays within the
+    /// bound and one slice's passes.
+    #[test]
+    fn the_slices_of_a_file_are_looked_for_within_a_bound() {
+        let text = "a\n".repeat(20_000);
         let mut resolver = Resolver::new(&text);
         let results: Vec<Resolution> = (0..2_000).map(|i| resolver.resolve(&stale(i))).collect();
         assert_eq!(resolver.spent(), Some(NOT_LOOKED_FOR));
@@ -614,15 +619,6 @@ mod tests {
     #[test]
     fn past_the_allowance_a_file_gets_its_floor() {
         let text = "a\n".repeat(20_000);
-        let stale = |i: usize| Slice {
-            start_line: 1 + i,
-            end_line: 10_000,
-            content_hash: Some(format!("{i:064x}")),
-            fingerprint: Some(format!("{i:016x}")),
-            anchor_before: vec!["a".into(); 3],
-            anchor_after: vec!["a".into(), "a".into(), "b".into()],
-            ..Slice::default()
-        };
         let kept = create_slice(&text, 5, 20).expect("in range");
         let debt = WorkDebt::unforgiving();
         // Another file's work first: the allowance and one more visit.

@@ -213,21 +213,29 @@ fn line_value(value: &str) -> &str {
 /// An argument's value: up to the `,`, `)` or `}` that ends it outside
 /// brackets and string literals.
 fn argument(value: &str) -> &str {
+    top_level_until(value, |rest| rest.starts_with(','))
+}
+
+/// `text` up to where, outside brackets and string literals, a bracket
+/// closes one it did not open or `ends` says the rest ends it.
+pub(super) fn top_level_until(text: &str, ends: impl Fn(&str) -> bool) -> &str {
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
-    for (i, c) in value.char_indices() {
+    for (i, c) in text.char_indices() {
+        if quote.is_none() && depth == 0 && ends(&text[i..]) {
+            return &text[..i];
+        }
         match (quote, c) {
             (Some(q), c) if c == q => quote = None,
             (Some(_), _) => {}
             (None, '"' | '\'' | '`') => quote = Some(c),
             (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') if depth == 0 => return &value[..i],
+            (None, ')' | ']' | '}') if depth == 0 => return &text[..i],
             (None, ')' | ']' | '}') => depth -= 1,
-            (None, ',') if depth == 0 => return &value[..i],
             _ => {}
         }
     }
-    value
+    text
 }
 
 /// What an expression given to `name` is made of.

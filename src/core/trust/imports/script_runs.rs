@@ -308,32 +308,10 @@ fn in_string(line: &str, at: usize) -> bool {
 /// call, or a trailing `or die`/`unless`/`if`), outside strings and
 /// brackets.
 fn until_end(text: &str) -> &str {
-    let mut depth = 0usize;
-    let mut quote: Option<char> = None;
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'' | '`') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') if depth == 0 => return &text[..i],
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, ';') if depth == 0 => return &text[..i],
-            _ => {}
-        }
-        if quote.is_none() && depth == 0 {
-            let rest = &text[i..];
-            if [
-                " or ", " and ", " unless ", " if ", " || ", " && ", " do", " {",
-            ]
-            .iter()
-            .any(|w| rest.starts_with(w))
-            {
-                return &text[..i];
-            }
-        }
-    }
-    text
+    const ENDS: [&str; 9] = [
+        ";", " or ", " and ", " unless ", " if ", " || ", " && ", " do", " {",
+    ];
+    super::env_path::top_level_until(text, |rest| ENDS.iter().any(|w| rest.starts_with(w)))
 }
 
 /// Whether a command is known, and the shell texts it runs that are
