@@ -453,6 +453,13 @@ fn round_seventeen_lines_ended_by_a_carriage_return_alone_are_lines() {
         assert_eq!(found(&crlf), got, "{crlf:?}");
     }
     quiet(&["a=1\rb=2\rname=plain words\r".to_string()]);
+    // YAML's other line breaks (recheck 16b F-CR2).
+    for brk in ['\u{85}', '\u{2028}', '\u{2029}'] {
+        let text = format!("a: 1{brk}password: {v}{brk}");
+        let got = found(&text);
+        assert_eq!(got.len(), 1, "{text:?}: {got:?}");
+        assert_eq!(got[0].0, 2, "{text:?}: {got:?}");
+    }
 }
 
 /// Recheck 16 F-APPJSON: Heroku's `app.json` gives each variable an object
