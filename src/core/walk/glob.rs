@@ -164,10 +164,11 @@ pub enum ExpandProblem {
     BadExclude { pattern: String, message: String },
     /// The glob matched no file.
     NoMatch { pattern: String },
-    /// Glob entries past [`MAX_GLOB_ENTRIES`] were left out: how many,
-    /// and the first.
+    /// Glob entries past [`MAX_GLOB_ENTRIES`] (or [`MAX_GLOB_BYTES`])
+    /// were left out: how many, and the first.
     TooManyGlobs { left_out: usize, first: String },
-    /// `exclude` holds more globs than [`MAX_GLOB_ENTRIES`]: glob entries
+    /// `exclude` holds more globs than [`MAX_GLOB_ENTRIES`] (or
+    /// [`MAX_GLOB_BYTES`]): glob entries
     /// bring in nothing, as the exclusions cannot all be checked.
     TooManyExcludes { globs: usize },
 }
@@ -178,6 +179,10 @@ pub enum ExpandProblem {
 /// minute, 4,096 `exclude` globs 16 s over 3,000 files (recheck 16). Real
 /// presets hold a few dozen.
 pub const MAX_GLOB_ENTRIES: usize = 1024;
+
+/// … and the most bytes their globs may take together (each may be 4 KiB:
+/// a thousand such took seconds and half a gigabyte, recheck 16b).
+pub const MAX_GLOB_BYTES: usize = 64 * 1024;
 
 /// `pattern` cut to its first 80 characters, so what follows reads.
 fn shown_pattern(pattern: &str) -> std::borrow::Cow<'_, str> {
@@ -201,12 +206,14 @@ impl std::fmt::Display for ExpandProblem {
             ExpandProblem::NoMatch { pattern } => write!(f, "glob `{pattern}` matches no file"),
             ExpandProblem::TooManyGlobs { left_out, first } => write!(
                 f,
-                "{left_out} glob entries past the first {MAX_GLOB_ENTRIES} left out, from `{}`: a preset is expanded with at most {MAX_GLOB_ENTRIES} globs",
-                shown_pattern(first)
+                "{left_out} glob entries left out, from `{}`: a preset is expanded with at most {MAX_GLOB_ENTRIES} globs, {} KiB of them",
+                shown_pattern(first),
+                MAX_GLOB_BYTES / 1024
             ),
             ExpandProblem::TooManyExcludes { globs } => write!(
                 f,
-                "exclude holds {globs} globs, more than the {MAX_GLOB_ENTRIES} checked: the preset's glob entries bring in no file"
+                "exclude holds {globs} globs, more than the {MAX_GLOB_ENTRIES} ({} KiB) checked: the preset's glob entries bring in no file",
+                MAX_GLOB_BYTES / 1024
             ),
         }
     }
@@ -442,7 +449,7 @@ fn expand_indexed(
     }
     let mut seen: HashSet<&str> = HashSet::new();
     let mut out = Vec::new();
-    let mut globs = 0usize;
+    let (mut globs, mut glob_bytes) = (0usize, 0usize);
     let mut left_out: Option<(usize, &str)> = None;
     for (entry_index, entry) in entries.iter().enumerate() {
         // `[id].tsx` is a file name before it is a pattern.
@@ -454,7 +461,8 @@ fn expand_indexed(
             continue;
         }
         globs += 1;
-        if globs > MAX_GLOB_ENTRIES {
+        glob_bytes = glob_bytes.saturating_add(entry.path.len());
+        if globs > MAX_GLOB_ENTRIES || glob_bytes > MAX_GLOB_BYTES {
             left_out.get_or_insert((0, &entry.path)).0 += 1;
             continue;
         }
@@ -521,7 +529,8 @@ impl Excluder {
         let mut globs = Vec::new();
         let mut bad = Vec::new();
         let count = exclude.iter().filter(|e| is_glob(e)).count();
-        let too_many = (count > MAX_GLOB_ENTRIES).then_some(count);
+        let bytes: usize = exclude.iter().filter(|e| is_glob(e)).map(|e| e.len()).sum();
+        let too_many = (count > MAX_GLOB_ENTRIES || bytes > MAX_GLOB_BYTES).then_some(count);
         for e in exclude {
             if !is_glob(e) {
                 exact.insert(e.trim_end_matches('/').to_string());

@@ -26,9 +26,11 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder};
 pub const MAX_IGNORE_FILE_BYTES: u64 = 256 * 1024;
 
 /// Patterns of one ignore file used at most (the rest are left out, with
-/// a note): each compiles to a glob, and a matcher's memory grows with
-/// their number.
-pub const MAX_IGNORE_PATTERNS: usize = 5_000;
+/// a note): each compiles to a glob, a matcher's memory grows with their
+/// number, and every path of the walk is matched against them, faster
+/// than linearly in their number (5,000 globs over 12,000 files: `map`
+/// 41 s, recheck 16b; 1,000 take a tenth of the time per glob).
+pub const MAX_IGNORE_PATTERNS: usize = 1_000;
 
 /// Patterns of all the ignore files of one walk used at most: a checkout
 /// can hold many files, each under [`MAX_IGNORE_PATTERNS`]. (Compiled

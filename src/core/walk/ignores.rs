@@ -436,6 +436,14 @@ mod tests {
             !ignores.verdict(&last.join("p0"), false).0.ignored,
             "over budget"
         );
-        assert!(ignores.verdict(&root.join("d0/p4999"), false).0.ignored);
+        assert!(
+            ignores
+                .verdict(
+                    &root.join(format!("d0/p{}", MAX_IGNORE_PATTERNS - 1)),
+                    false
+                )
+                .0
+                .ignored
+        );
     }
 }

@@ -16,7 +16,9 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
 
-use super::glob::{Excluder, GlobIndex, MAX_GLOB_ENTRIES, ResolvedItem, expand_shared, is_glob};
+use super::glob::{
+    Excluder, GlobIndex, MAX_GLOB_BYTES, MAX_GLOB_ENTRIES, ResolvedItem, expand_shared, is_glob,
+};
 use super::is_blacklisted;
 use crate::core::model::FileItem;
 
@@ -163,6 +165,10 @@ fn globs<'a>(entries: &'a [FileItem], files: &[String]) -> Vec<(usize, &'a FileI
         .enumerate()
         .filter(|(_, e)| !is_literal(e, files))
         .take(MAX_GLOB_ENTRIES)
+        .scan(0usize, |bytes, (i, e)| {
+            *bytes = bytes.saturating_add(e.path.len());
+            (*bytes <= MAX_GLOB_BYTES).then_some((i, e))
+        })
         .collect()
 }
 

@@ -380,7 +380,7 @@ fn glob_entries_past_the_cap_are_left_out_with_a_note() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "7 glob entries past the first 1024 left out, from `src/*1024.py`: a preset is expanded with at most 1024 globs"
+            "7 glob entries left out, from `src/*1024.py`: a preset is expanded with at most 1024 globs, 64 KiB of them"
         ),
         "{}",
         stderr(&out)
@@ -400,7 +400,7 @@ fn glob_entries_past_the_cap_are_left_out_with_a_note() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains(
-            "exclude holds 1030 globs, more than the 1024 checked: the preset's glob entries bring in no file"
+            "exclude holds 1030 globs, more than the 1024 (64 KiB) checked: the preset's glob entries bring in no file"
         ),
         "{}",
         stderr(&out)
@@ -507,4 +507,38 @@ fn files_that_cannot_be_shown_are_named_up_to_a_bound() {
         err.contains("warning: 8 more files could not be shown (the context names each)\n"),
         "{err}"
     );
+}
+
+/// Long globs count by their bytes too (recheck 16b F-IGN2: a thousand
+/// 3.8 KB globs took 15 s and 2 GB): `[project] ignore`, a preset's glob
+/// entries and its `exclude` each take 64 KiB of them.
+#[test]
+fn long_globs_are_bounded_by_their_bytes() {
+    let p = Project::empty();
+    p.write("src/a.py", "a = 1\n");
+    let long = |i: usize| format!("**/{}{i}.py", "*a".repeat(1_990));
+    let globs: Vec<String> = (0..20).map(|i| format!("\"{}\"", long(i))).collect();
+    p.write(
+        "ctxcurate.toml",
+        &format!(
+            "[project]\nignore = [{}]\n\n[presets.default]\nexclude = [{}]\n\n[[presets.default.files]]\npath = \"src/a.py\"\n{}",
+            globs.join(","),
+            globs.join(","),
+            (0..20)
+                .map(|i| format!("[[presets.default.files]]\npath = \"{}\"\n", long(i)))
+                .collect::<String>()
+        ),
+    );
+    let out = within(&p, &["build", "-o", "out.md"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let err = stderr(&out);
+    for said in [
+        "warning: [project] ignore holds 20 patterns; only the first 16 are applied (at most 1000, and 64 KiB)",
+        "4 glob entries left out, from `**/*a*a",
+        "exclude holds 20 globs, more than the 1024 (64 KiB) checked",
+    ] {
+        assert!(err.contains(said), "{said}: {err}");
+    }
+    let text = std::fs::read_to_string(p.path("out.md")).expect("out");
+    assert!(text.contains("a = 1"), "{text}");
 }

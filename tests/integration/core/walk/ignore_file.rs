@@ -367,7 +367,7 @@ fn project_ignore_patterns_past_the_cap_are_named() {
     assert!(text.contains("### app.py"), "{text}");
     assert!(
         err.contains(
-            "warning: [project] ignore holds 1200 patterns; only the first 1000 are applied"
+            "warning: [project] ignore holds 1200 patterns; only the first 1000 are applied (at most 1000, and 64 KiB)"
         ),
         "{err}"
     );
