@@ -89,14 +89,25 @@ impl RuleSet {
         if text.is_empty() {
             return Vec::new();
         }
+        let original = text;
         let blanked = bom::blanked(text);
-        let text = &*line_ends::lone_cr_ended(&blanked);
+        let ended = line_ends::lone_cr_ended(&blanked);
+        let text = &*ended;
         let starts = line_starts(text);
         let mut found = self.found_in(text, &starts, nested);
         if !nested && let Some(joined) = joined::find(text, |copy| self.keywords.is_match(copy)) {
             found.extend(self.joined_hits(&joined, &starts));
         }
-        keep_first_of_overlaps(found)
+        let mut hits = keep_first_of_overlaps(found);
+        // The rules read lines the scan's copy ends; a hit is named on the
+        // line of the text as everything else counts them (by line feed).
+        if matches!(ended, std::borrow::Cow::Owned(_)) {
+            let starts = line_starts(original);
+            for hit in &mut hits {
+                hit.line = line_of(&starts, hit.start) + 1;
+            }
+        }
+        hits
     }
 
     /// The hits of the rules in `text` (lines at `starts`), each with the

@@ -53,15 +53,7 @@ struct Node {
     in_force: usize,
 }
 
-/// The most folders with ignore files of their own a walked folder may lie
-/// in, and the most patterns they may hold together. Each path is matched
-/// against every ignore file above it: 400 nested folders each with a
-/// 100-glob `.gitignore` took `build` 28 s, 1,500 past 150 s (recheck
-/// 16). A folder past either is not walked (its files are left out, with
-/// a note): leaving its ignore files unread instead would bring in what
-/// they keep out.
-pub const MAX_IGNORE_DEPTH: usize = 32;
-pub const MAX_PATTERNS_IN_FORCE: usize = 2 * ignore_file::MAX_IGNORE_PATTERNS;
+use ignore_file::{MAX_IGNORE_DEPTH, MAX_PATTERNS_IN_FORCE};
 
 /// What the walk remembers about a folder it entered.
 #[derive(Clone)]

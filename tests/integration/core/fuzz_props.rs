@@ -842,3 +842,26 @@ fn regression_an_edit_keeps_comments_when_a_string_holds_a_carriage_return() {
     }
     assert!(saved.contains(" 1\r\n\"\"\""), "the string's CR: {saved:?}");
 }
+
+/// Found by `secret_scan_masks` in CI: once a lone carriage return ended a
+/// line for the scan (recheck 16 F-CR), a hit after one was named on a
+/// line past the text's own (counted by line feed). Hits keep the text's
+/// lines.
+#[test]
+fn regression_a_lone_carriage_return_keeps_a_hit_on_the_texts_lines() {
+    for text in [
+        "\rghp_sk-ant-sk-ant-ghp__AaAa0123456789ghp_aaadj",
+        "a=1\rdb.password=Zr7kQ2wLp9xQ\r",
+        "a: 1\u{2028}password: Zr7kQ2wLp9xQ",
+    ] {
+        let hits = secrets::scan(text);
+        assert!(!hits.is_empty(), "{text:?}");
+        for hit in hits {
+            assert!(
+                hit.line >= 1 && hit.line <= text.lines().count(),
+                "{text:?}: {hit:?}"
+            );
+            assert!(hit.masked.contains('…'), "{text:?}: {hit:?}");
+        }
+    }
+}
