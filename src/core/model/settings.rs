@@ -207,8 +207,8 @@ pub struct Settings {
     pub summary_command_from_project: bool,
 }
 
-/// A pattern longer than this is compiled when loaded, not only parsed.
-const LONG_PATTERN: usize = 1024;
+/// The longest pattern taken, in bytes.
+const LONG_PATTERN: usize = 4096;
 
 /// One line of gitignore syntax (`[project] ignore`/`unignore`), checked
 /// when the settings are loaded, so a malformed pattern is an error that
@@ -227,20 +227,20 @@ impl IgnorePattern {
 impl TryFrom<String> for IgnorePattern {
     type Error = String;
     fn try_from(line: String) -> Result<Self, String> {
+        // As a preset's globs, at most 4 KiB: a longer one could compile
+        // past the matcher's bound, and compiling each to check it took
+        // 8 ms for a long one (1,000 of them: 8 s to load a repository's
+        // file, recheck 16b) and 100 µs for a short one (100,000: 10 s).
+        // `add_line` parses the glob, where a malformed one fails.
+        if line.len() > LONG_PATTERN {
+            let shown: String = line.chars().take(80).collect();
+            return Err(format!(
+                "bad pattern `{shown}…`: a pattern may be at most {LONG_PATTERN} bytes"
+            ));
+        }
         let mut probe = ignore::gitignore::GitignoreBuilder::new("/");
-        // `add_line` parses the glob, where a malformed one fails; the
-        // compiled automaton can outgrow its bound only for a long one,
-        // which `build` compiles. (Compiling each took 100 µs: 100,000
-        // patterns in a repository's file took ten seconds to load.)
-        let checked = probe.add_line(None, &line).map(|_| ()).and_then(|()| {
-            if line.len() > LONG_PATTERN {
-                probe.build().map(drop)
-            } else {
-                Ok(())
-            }
-        });
-        match checked {
-            Ok(()) => Ok(IgnorePattern(line)),
+        match probe.add_line(None, &line) {
+            Ok(_) => Ok(IgnorePattern(line)),
             Err(e) => Err(format!("bad pattern `{line}`: {e}")),
         }
     }
@@ -486,6 +486,13 @@ mod tests {
         let bad = layer("ignore = [\"ok/\", \"{a\"]\n").check().unwrap_err();
         assert_eq!(bad.key, "ignore");
         assert!(bad.message.contains("bad pattern `{a`"), "{}", bad.message);
+        let long = format!("ignore = [\"{}\"]\n", "*a".repeat(2_100));
+        let bad = layer(&long).check().unwrap_err();
+        assert!(
+            bad.message.contains("at most 4096 bytes"),
+            "{}",
+            bad.message
+        );
         assert!(layer("budget = 3\nfuture = 1\n").check().is_ok());
         assert_eq!(
             layer("future = 1\nbudget = 3\n")
