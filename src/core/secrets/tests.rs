@@ -11,6 +11,16 @@ fn found(text: &str) -> Vec<(usize, String)> {
         .collect()
 }
 
+/// The texts among `texts` with a finding, named; none expected.
+fn quiet(texts: &[String]) {
+    let loud: Vec<String> = texts
+        .iter()
+        .filter(|t| !found(t).is_empty())
+        .map(|t| format!("{t:?}: {:?}", found(t)))
+        .collect();
+    assert!(loud.is_empty(), "{}", loud.join("\n"));
+}
+
 /// A JWT as services issue them: a few hundred characters.
 pub(crate) fn long_jwt() -> String {
     let payload =

@@ -7,19 +7,10 @@
 //! that is no value. Each with its near misses. The values are made here.
 
 use super::base64;
-use super::found;
+use super::quiet;
 use super::round_eleven::{alnum, check, random};
 
 const HEX: &str = "0123456789abcdef";
-
-fn quiet(texts: &[String]) {
-    let loud: Vec<String> = texts
-        .iter()
-        .filter(|t| !found(t).is_empty())
-        .map(|t| format!("{t:?}: {:?}", found(t)))
-        .collect();
-    assert!(loud.is_empty(), "{}", loud.join("\n"));
-}
 
 /// A docker config's `auths` holding `login` (a JSON object's members).
 fn auths(login: &str) -> String {

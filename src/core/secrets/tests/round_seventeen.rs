@@ -6,16 +6,7 @@
 //! here.
 
 use super::round_eleven::check;
-use super::{base64, found};
-
-fn quiet(texts: &[String]) {
-    let loud: Vec<String> = texts
-        .iter()
-        .filter(|t| !found(t).is_empty())
-        .map(|t| format!("{t:?}: {:?}", found(t)))
-        .collect();
-    assert!(loud.is_empty(), "{}", loud.join("\n"));
-}
+use super::{base64, found, quiet};
 
 /// Item 1: Make's assignments, systemd's `Environment=`, a web server's
 /// directives, `.properties` with `:`, an htpasswd `{PLAIN}` line.

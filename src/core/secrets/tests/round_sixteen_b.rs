@@ -5,17 +5,8 @@
 //! misses. The values are made here.
 
 use super::base64;
-use super::found;
 use super::round_eleven::{alnum, check};
-
-fn quiet(texts: &[String]) {
-    let loud: Vec<String> = texts
-        .iter()
-        .filter(|t| !found(t).is_empty())
-        .map(|t| format!("{t:?}: {:?}", found(t)))
-        .collect();
-    assert!(loud.is_empty(), "{}", loud.join("\n"));
-}
+use super::{found, quiet};
 
 /// A Kubernetes Secret holding `file` as `key`, as `kubectl create secret
 /// generic --from-file` writes it.

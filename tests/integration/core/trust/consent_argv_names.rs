@@ -7,20 +7,10 @@
 //! bindings read per function, a parameter wrapped in a call, sinks
 //! told apart by module.
 
-use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused};
+use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_each_refused};
 
 const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
 const W: (&str, &str) = ("tools/w.sh", RUN_SH);
-
-/// Each case refused on its own: the names of the cases trusted.
-fn assert_each_refused(cases: &[(&'static str, Files)]) {
-    let trusted: Vec<String> = cases
-        .iter()
-        .filter(|case| std::panic::catch_unwind(|| assert_refused(&[**case])).is_err())
-        .map(|(_, files)| files[0].1.to_string())
-        .collect();
-    assert!(trusted.is_empty(), "not refused: {trusted:#?}");
-}
 
 fn script(text: &'static str) -> (&'static str, Files) {
     (

@@ -7,7 +7,9 @@
 //! text, are refused.
 
 use super::consent::hostile;
-use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused, git_init};
+use super::consent_runtime::{
+    Case, Files, RUN_SH, assert_cases_lapse, assert_each_refused, git_init,
+};
 use crate::common::{Project, stdout};
 
 const HOOK: &str = "#!/bin/sh\ntouch \"$(git rev-parse --show-toplevel)/pwned.txt\"\n";
@@ -58,16 +60,6 @@ fn a_summary_command_s_git_runs_no_hook() {
         crate::common::stderr(&out)
     );
     assert!(!p.path("pwned.txt").exists(), "a hook ran");
-}
-
-/// Each case refused on its own: the scripts trusted.
-fn assert_each_refused(cases: &[(&'static str, Files)]) {
-    let trusted: Vec<String> = cases
-        .iter()
-        .filter(|case| std::panic::catch_unwind(|| assert_refused(&[**case])).is_err())
-        .map(|(_, files)| files[0].1.to_string())
-        .collect();
-    assert!(trusted.is_empty(), "not refused: {trusted:#?}");
 }
 
 fn script(text: &'static str) -> (&'static str, Files) {

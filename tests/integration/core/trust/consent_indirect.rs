@@ -8,25 +8,13 @@
 //! `shelljs`) read as `child_process`'s are, and a `PATH` folder built
 //! from `__dirname` and a literal covered.
 
-use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused};
+use super::consent_runtime::{
+    Case, Files, RUN_SH, assert_cases_lapse, assert_each_refused, assert_refused, leak,
+};
 
 const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
 const W: (&str, &str) = ("tools/w.sh", RUN_SH);
 const READ: &str = "w = open('tools/which').read().strip()\n";
-
-/// Each case refused on its own: the scripts trusted.
-fn assert_each_refused(cases: &[(&'static str, Files)]) {
-    let trusted: Vec<String> = cases
-        .iter()
-        .filter(|case| std::panic::catch_unwind(|| assert_refused(&[**case])).is_err())
-        .map(|(_, files)| files[0].1.to_string())
-        .collect();
-    assert!(trusted.is_empty(), "not refused: {trusted:#?}");
-}
-
-fn leak(text: String) -> &'static str {
-    Box::leak(text.into_boxed_str())
-}
 
 fn python(text: &str) -> (&'static str, Files) {
     let text = leak(format!("{READ}{text}"));

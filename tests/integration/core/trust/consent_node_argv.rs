@@ -7,7 +7,7 @@
 //! `process.env.PATH = …` puts in `PATH` has its programs covered, and
 //! a `PATH` known only as it runs is refused.
 
-use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_refused};
+use super::consent_runtime::{Case, Files, RUN_SH, assert_cases_lapse, assert_each_refused, leak};
 
 const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
 const W: (&str, &str) = ("tools/w.sh", RUN_SH);
@@ -19,20 +19,6 @@ fn script(text: &'static str) -> (&'static str, Files) {
         "node tools/s.js",
         Box::leak(Box::new([("tools/s.js", text), WHICH, W])),
     )
-}
-
-/// Each case refused on its own: the scripts trusted.
-fn assert_each_refused(cases: &[(&'static str, Files)]) {
-    let trusted: Vec<String> = cases
-        .iter()
-        .filter(|case| std::panic::catch_unwind(|| assert_refused(&[**case])).is_err())
-        .map(|(_, files)| files[0].1.to_string())
-        .collect();
-    assert!(trusted.is_empty(), "not refused: {trusted:#?}");
-}
-
-fn leak(text: String) -> &'static str {
-    Box::leak(text.into_boxed_str())
 }
 
 #[test]

@@ -665,3 +665,18 @@ fn consent_covers_what_a_script_s_extensionless_python_file_imports() {
         ),
     ]);
 }
+
+/// Each case refused on its own: the scripts trusted.
+pub(super) fn assert_each_refused(cases: &[(&'static str, Files)]) {
+    let trusted: Vec<String> = cases
+        .iter()
+        .filter(|case| std::panic::catch_unwind(|| assert_refused(&[**case])).is_err())
+        .map(|(_, files)| files[0].1.to_string())
+        .collect();
+    assert!(trusted.is_empty(), "not refused: {trusted:#?}");
+}
+
+/// `text` for a case table of `&'static str`s.
+pub(super) fn leak(text: String) -> &'static str {
+    Box::leak(text.into_boxed_str())
+}
