@@ -519,19 +519,11 @@ fn report_pack(
     Ok(())
 }
 
-/// The named preset, or the active one; an unknown name is an error but a
-/// missing active preset is simply empty (a fresh project).
 /// Which ignore files below the root the walk skipped or cut (the
 /// root's own were said when the project opened).
 fn report_walk(notes: &[IgnoreFileNote], ctx: &mut Ctx) -> Result<()> {
-    /// Notes named one by one; a checkout with many bad ignore files
-    /// gets one more line for the rest.
-    const SHOWN: usize = 5;
-    for note in notes.iter().take(SHOWN) {
-        writeln!(ctx.err, "warning: {}", display_line(&note.to_string(), 300))?;
-    }
-    if let Some(more) = notes.len().checked_sub(SHOWN).filter(|&n| n > 0) {
-        writeln!(ctx.err, "warning: {more} more ignore files skipped or cut")?;
+    for line in walk::notes_lines(notes) {
+        writeln!(ctx.err, "warning: {}", display_line(&line, 300))?;
     }
     Ok(())
 }

@@ -110,6 +110,7 @@ fn packed_stats(project: &Project, mut req: BuildRequest, json: bool, ctx: &mut 
         text: built.text.clone(),
         files: built.files.clone(),
         problems: Vec::new(),
+        left_out_notes: 0,
         skipped: Vec::new(),
         map: None,
     };

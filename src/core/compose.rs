@@ -80,8 +80,13 @@ pub(crate) fn no_text() -> Arc<str> {
 pub struct Composition {
     pub text: String,
     pub files: Vec<RenderedFile>,
-    /// Problems with the preset itself (bad globs, globs matching nothing).
+    /// Problems with the preset itself (bad globs, globs matching nothing,
+    /// the walk's and the map's notes), then the notes on files left out.
     pub problems: Vec<String>,
+    /// How many of the last `problems` name files left out (binary,
+    /// oversize, held for consent): the TUI marks those in its tree and
+    /// says the rest.
+    pub left_out_notes: usize,
     /// Files of the preset left out as binary or oversize, and explicit
     /// entries held for the user's consent (`trust::entries`); one note in
     /// `problems` says so for each kind.
@@ -193,6 +198,8 @@ pub struct Parts {
     /// every file.
     pub plain: Vec<String>,
     pub problems: Vec<String>,
+    /// See [`Composition::left_out_notes`].
+    left_out_notes: usize,
     pub skipped: Vec<String>,
     map: Option<String>,
     /// The project's files, when a section lists them.
@@ -215,7 +222,7 @@ impl Parts {
         opts: &ComposeOptions,
         bodies: Bodies,
     ) -> Composition {
-        let text = match self.project_files.take() {
+        let (text, note) = match self.project_files.take() {
             Some(project_files) => {
                 let mut opts = opts.clone();
                 opts.sections.project_files = project_files;
@@ -223,13 +230,23 @@ impl Parts {
             }
             None => render_text(&mut self.files, preset, opts, self.map.as_deref(), bodies),
         };
+        self.note(note);
         Composition {
             text,
             files: self.files,
             problems: self.problems,
+            left_out_notes: self.left_out_notes,
             skipped: self.skipped,
             map: self.map.filter(|m| !m.is_empty()),
         }
+    }
+
+    /// The problem found while the files section was written, if any
+    /// ([`FilesSection::end`]), before the notes on files left out, which
+    /// stay last.
+    pub fn note(&mut self, note: Option<String>) {
+        let at = self.problems.len() - self.left_out_notes.min(self.problems.len());
+        self.problems.splice(at..at, note);
     }
 
     /// The text before and after the files section (see [`head`] and
@@ -266,6 +283,7 @@ impl Parts {
             text,
             files: self.files,
             problems: self.problems,
+            left_out_notes: self.left_out_notes,
             skipped: self.skipped,
             map: self.map.filter(|m| !m.is_empty()),
         }
@@ -317,7 +335,16 @@ pub struct Plan {
     problems: Vec<String>,
     held: Vec<trust::entries::Held>,
     /// The walk made here, when `codebase` had none and something needed it.
-    own_walk: Option<Arc<[String]>>,
+    own_walk: OwnWalk,
+}
+
+/// A walk a composition makes itself (its caller handed none), made once
+/// when first needed, with what it said about the ignore files below the
+/// root (for the problems: `stats` and MCP `token_map` compose this way).
+#[derive(Debug, Default)]
+struct OwnWalk {
+    files: Option<Arc<[String]>>,
+    notes: Vec<walk::IgnoreFileNote>,
 }
 
 impl Plan {
@@ -328,7 +355,7 @@ impl Plan {
             walked,
         } = *codebase;
         sources.set_policy(opts.read);
-        let mut own_walk = None;
+        let mut own_walk = OwnWalk::default();
         // A project preset's explicit entries to credential files, VCS
         // folders and ignored files wait for the user's consent; the check
         // asks the walk (the one globs need, when there is one).
@@ -350,6 +377,7 @@ impl Plan {
         };
         let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         add_focus_files(root, opts, &mut resolved, &mut problems);
+        problems.extend(fold_missing(root, &mut resolved));
         Plan {
             resolved,
             problems,
@@ -372,10 +400,11 @@ impl Plan {
         map: impl FnOnce(&[RenderedFile], &[String], &Codebase) -> MapPart,
     ) -> Parts {
         let mut problems = std::mem::take(&mut self.problems);
-        let (files, mut skipped) = drop_skipped(files, &mut problems);
+        let mut left_out = Vec::new();
+        let (files, mut skipped) = drop_skipped(files, &mut left_out);
         // Held entries are left out as skipped ones are (the TUI marks them).
         let held = std::mem::take(&mut self.held);
-        problems.extend(trust::entries::held_note(&held));
+        left_out.extend(trust::entries::held_note(&held));
         skipped.extend(held.into_iter().map(|h| h.path));
         let map = if preset.repo_map > 0 {
             let walked = project_files(codebase, opts, &mut self.own_walk);
@@ -389,10 +418,14 @@ impl Plan {
             .sections
             .needs_project_files()
             .then(|| project_files(codebase, opts, &mut self.own_walk));
+        problems.extend(walk::notes_lines(&self.own_walk.notes));
+        let left_out_notes = left_out.len();
+        problems.extend(left_out);
         Parts {
             files,
             plain,
             problems,
+            left_out_notes,
             skipped,
             map,
             project_files: listed,
@@ -400,19 +433,67 @@ impl Plan {
     }
 }
 
-/// The project's files: `codebase`'s walk, or one made once (into `own`)
-/// with `opts.walk`.
-fn project_files(
-    codebase: &Codebase,
-    opts: &ComposeOptions,
-    own: &mut Option<Arc<[String]>>,
-) -> Arc<[String]> {
-    match codebase.walked {
-        Some(files) => Arc::from(files),
-        None => own
-            .get_or_insert_with(|| Arc::from(walk::walk_files_with(codebase.root, &opts.walk)))
-            .clone(),
+/// The project's files: `codebase`'s walk, or one made once (into `own`,
+/// with its notes) with `opts.walk`.
+fn project_files(codebase: &Codebase, opts: &ComposeOptions, own: &mut OwnWalk) -> Arc<[String]> {
+    if let Some(files) = codebase.walked {
+        return Arc::from(files);
     }
+    if let Some(files) = &own.files {
+        return files.clone();
+    }
+    let walked = walk::walk_files_noted(codebase.root, &opts.walk);
+    own.notes = walked.notes;
+    let files: Arc<[String]> = Arc::from(walked.files);
+    own.files = Some(files.clone());
+    files
+}
+
+/// The files of a preset's own entries that a composition shows as
+/// `ERROR: file not found` sections, one by one; past them, one note.
+pub const MISSING_FILES_SHOWN: usize = 32;
+
+/// Past the first [`MISSING_FILES_SHOWN`] explicit entries naming no file,
+/// the rest are taken out of `resolved` and said in one note: 80,860
+/// missing paths in a project file put as many `ERROR` sections (1.9
+/// million tokens) into the context (recheck 16b). A preset with fewer
+/// explicit entries costs nothing here (the files are looked at when
+/// read).
+fn fold_missing(root: &Path, resolved: &mut Vec<ResolvedItem>) -> Option<String> {
+    let explicit = |r: &ResolvedItem| !walk::is_glob(&r.settings.path);
+    if resolved.iter().filter(|r| explicit(r)).count() <= MISSING_FILES_SHOWN {
+        return None;
+    }
+    let (mut missing, mut named) = (0usize, Vec::new());
+    resolved.retain(|r| {
+        // A path leaving the root is refused when read, never looked for.
+        let absent = explicit(r)
+            && walk::is_inside(&r.path)
+            && root
+                .join(&r.path)
+                .symlink_metadata()
+                .is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound);
+        if !absent {
+            return true;
+        }
+        missing += 1;
+        if missing <= MISSING_FILES_SHOWN {
+            return true;
+        }
+        if named.len() < 3 {
+            named.push(r.path.clone());
+        }
+        false
+    });
+    let more = missing
+        .checked_sub(MISSING_FILES_SHOWN)
+        .filter(|&n| n > 0)?;
+    let tail = if more > named.len() { ", …" } else { "" };
+    Some(format!(
+        "{more} more files of the preset not found, left out of the context ({} are shown as errors): {}{tail}",
+        MISSING_FILES_SHOWN,
+        named.join(", ")
+    ))
 }
 
 /// Binary and oversize files are left out, with one note in `problems`
@@ -473,18 +554,20 @@ pub fn assemble(
     map: Option<&str>,
 ) -> String {
     // The renderers note where each body lands; these copies share the
-    // bodies.
-    render_text(&mut files.to_vec(), preset, opts, map, Bodies::Keep)
+    // bodies. (Masked symbols not found past the bound go unnamed in
+    // this text; the files given keep their notes for the report.)
+    render_text(&mut files.to_vec(), preset, opts, map, Bodies::Keep).0
 }
 
-/// [`assemble`] over files it may annotate (`body_at`) and release.
+/// [`assemble`] over files it may annotate (`body_at`) and release; with
+/// the files section's note, if it has one ([`FilesSection::end`]).
 fn render_text(
     files: &mut [RenderedFile],
     preset: &Preset,
     opts: &ComposeOptions,
     map: Option<&str>,
     bodies: Bodies,
-) -> String {
+) -> (String, Option<String>) {
     let (head, tail) = (head(files, &[], opts), tail(preset, opts, map));
     let size: usize = files
         .iter()
@@ -498,9 +581,9 @@ fn render_text(
     for f in files.iter_mut() {
         section.file(&mut out, f, bodies);
     }
-    section.end(&mut out);
+    let note = section.end(&mut out);
     out.push_str(&tail);
-    text
+    (text, note)
 }
 
 /// The text before the files section in `opts.format` (the directory

@@ -229,6 +229,7 @@ mod tests {
             text,
             files,
             problems: Vec::new(),
+            left_out_notes: 0,
             skipped: Vec::new(),
             map: None,
         };

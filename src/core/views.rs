@@ -255,8 +255,9 @@ pub fn parse_stopped_note(lang: Lang) -> String {
 }
 
 /// The masked symbols a file does not have that are named one by one; the
-/// rest are counted in one note.
-const MISSING_SYMBOLS_NAMED: usize = 32;
+/// rest are counted in one note. A composition names as many across its
+/// files (`compose::FilesSection`).
+pub const MISSING_SYMBOLS_NAMED: usize = 32;
 
 /// The slices of one file show at most this many times its text (plus
 /// [`SLICES_SLACK`]): overlapping slices are fine, but a project file

@@ -129,6 +129,22 @@ pub fn root_ignore_notes(root: &Path) -> Vec<IgnoreFileNote> {
     IgnoreFiles::new(root).root_notes().to_vec()
 }
 
+/// A walk's notes as lines for the user: the first few named, one more
+/// line for the rest (a checkout with thousands of bad ignore files gets
+/// a few lines, not thousands). Every front end says them this way: the
+/// CLI on stderr, MCP in its notes, the TUI on its status line.
+pub fn notes_lines(notes: &[IgnoreFileNote]) -> Vec<String> {
+    /// Notes named one by one.
+    const SHOWN: usize = 5;
+    let mut lines: Vec<String> = notes.iter().take(SHOWN).map(ToString::to_string).collect();
+    if let Some(more) = notes.len().checked_sub(SHOWN).filter(|&n| n > 0) {
+        lines.push(format!(
+            "{more} more ignore files skipped or cut, or folders not walked"
+        ));
+    }
+    lines
+}
+
 /// Hand each file of the walk (as [`walk_files`] lists them, in walk
 /// order) to `f` as it is found; `f` returns `false` to stop.
 pub fn walk_each(root: &Path, f: impl FnMut(String) -> bool) {
@@ -137,7 +153,21 @@ pub fn walk_each(root: &Path, f: impl FnMut(String) -> bool) {
 
 /// [`walk_each`], with the `[project] ignore`/`unignore` patterns.
 pub fn walk_each_with(root: &Path, patterns: &WalkPatterns, f: impl FnMut(String) -> bool) {
-    each_file(root, walker_with(root, patterns), f)
+    walk_each_noted(root, patterns, f);
+}
+
+/// [`walk_each_with`], and then the notes on the ignore files below the
+/// root that the walk skipped or cut (as [`walk_files_noted`] gives them).
+pub fn walk_each_noted(
+    root: &Path,
+    patterns: &WalkPatterns,
+    f: impl FnMut(String) -> bool,
+) -> Vec<IgnoreFileNote> {
+    let (builder, ignores) = walker_noted(root, patterns);
+    each_file(root, builder, f);
+    let mut notes = ignores.notes();
+    notes.sort_by(|a, b| a.path.cmp(&b.path));
+    notes
 }
 
 /// Every file of the walk, in no particular order: folders are read on

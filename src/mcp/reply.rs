@@ -5,6 +5,7 @@
 
 use ctxcurate::core::engine::{BuildError, Built, Refused};
 use ctxcurate::core::secrets::Finding;
+use ctxcurate::core::walk;
 use ctxcurate::text::words::plural;
 use serde_json::{Value, json};
 
@@ -44,7 +45,7 @@ pub fn built(built: Built, mut notes: Vec<String>, held: Option<String>) -> Repl
             left_out.push(format!("{}: {why}", f.path));
         }
     }
-    notes.extend(built.walk_notes.iter().map(ToString::to_string));
+    notes.extend(walk::notes_lines(&built.walk_notes));
     for f in &built.files {
         notes.extend(f.notes.iter().map(|n| format!("{}: {n}", f.path)));
     }

@@ -37,6 +37,10 @@ pub enum Event {
     Walked(Vec<String>),
     /// The walk finished.
     WalkDone,
+    /// What a whole walk said about the ignore files below the root
+    /// (`walk::notes_lines`: skipped, cut, or a folder not walked), sent
+    /// before [`Event::WalkDone`] and after a walk for changes on disk.
+    WalkNotes(Vec<String>),
     /// Files changed on disk (from the project's watch, `core::watch`).
     FilesChanged(Changes),
     /// Another program (`ctxcurate preset apply`) changed the user's own

@@ -55,6 +55,10 @@ fn on_event(state: &mut State, event: Event) -> Vec<Effect> {
         }
         Event::Walked(batch) => walked(state, batch),
         Event::WalkDone => walk_done(state),
+        Event::WalkNotes(lines) => {
+            walk_notes(state, lines);
+            Vec::new()
+        }
         ev @ (Event::FilesChanged(_)
         | Event::Rewalked(_)
         | Event::Rescanned(_)
@@ -254,11 +258,36 @@ fn walk_done(state: &mut State) -> Vec<Effect> {
     effects
 }
 
+/// The walk's notes are said when they differ from the last walk's (a
+/// checkout whose folders go unwalked hears it once, not at each rewalk),
+/// as `build` says them on stderr.
+fn walk_notes(state: &mut State, lines: Vec<String>) {
+    if lines == state.walk.notes {
+        return;
+    }
+    if !lines.is_empty() {
+        let note = display_line(&lines.join(" · "), 500).into_owned();
+        // The first walk's follow what the project said on opening (the
+        // root's own ignore files), rather than hide it.
+        let prior = state.status.take().filter(|_| !state.walk.done);
+        state.say(Level::Warn, note.clone());
+        if let Some((text, _)) = prior {
+            state.status = Some((format!("{text} · {note}"), Level::Warn));
+        }
+    }
+    state.walk.notes = lines;
+}
+
 fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     state.composition.gauge.work = None;
     state.composition.learn_counts(&c);
     // While a discovery is shown, the preview keeps its packed text.
     if c.generation == state.composition.generation && state.discovery.is_none() {
+        let before = state.composition.composed.as_ref();
+        let said = before.map(|old| &old.problems);
+        if !c.problems.is_empty() && said != Some(&c.problems) {
+            say_problems(state, &c.problems);
+        }
         let before = state.composition.composed.as_ref().map(|old| &old.skipped);
         if !c.skipped.is_empty() && before != Some(&c.skipped) {
             say_skipped(state, &c.skipped);
@@ -271,6 +300,30 @@ fn composed(state: &mut State, c: Composed) -> Vec<Effect> {
     }
     state.refresh_gauge();
     follow::after_compose(state)
+}
+
+/// What the composition says about the preset (a bad or unmatched glob,
+/// a bad `exclude`, entries past a cap) is said once, when it changes, as
+/// `build` says it on stderr: the first on the status line, all of them
+/// in the message log (`!`).
+fn say_problems(state: &mut State, problems: &[String]) {
+    /// Problems put in the log one by one; past them, one line more.
+    const LOGGED: usize = 20;
+    for problem in problems.iter().take(LOGGED) {
+        state.say(Level::Warn, display_line(problem, 500));
+    }
+    if problems.len() > LOGGED {
+        state.say(
+            Level::Warn,
+            format!("{} more problems with the preset", problems.len() - LOGGED),
+        );
+    }
+    let first = problems.first().map_or("", String::as_str);
+    let more = match problems.len() {
+        1 => String::new(),
+        n => format!(" (and {} more: `!` shows them)", n - 1),
+    };
+    state.status = Some((format!("{}{more}", display_line(first, 300)), Level::Warn));
 }
 
 /// The build leaves included files out (binary, over `max_file_size`, or

@@ -26,6 +26,7 @@ mod mcp_hostile;
 mod mcp_preset_names;
 mod mcp_resource_pages;
 mod no_grammar;
+mod notes_everywhere;
 mod output_links;
 mod parse_deadline;
 mod presets;

@@ -7,6 +7,7 @@ use super::options::ComposeOptions;
 use super::out::Out;
 use super::{Bodies, RenderedFile, markdown, xml};
 use crate::core::model::Format;
+use crate::core::views::{MISSING_SYMBOLS_NAMED, NoteKind};
 
 /// The files section being written.
 #[derive(Debug)]
@@ -17,6 +18,12 @@ pub struct FilesSection {
     /// Files named but not included (`auto_aggregate = false`), listed at
     /// the end of a Markdown section.
     listed: Vec<String>,
+    /// Notes on masked symbols not found, written so far: past
+    /// [`MISSING_SYMBOLS_NAMED`] a file's are left out (2,000 files each
+    /// masking 33 missing names put 66,000 notes in the context, recheck
+    /// 16b), and the files so cut counted for [`FilesSection::end`].
+    missing_named: usize,
+    missing_unnamed_files: usize,
 }
 
 impl FilesSection {
@@ -29,6 +36,8 @@ impl FilesSection {
             format: opts.format,
             written: 0,
             listed: Vec::new(),
+            missing_named: 0,
+            missing_unnamed_files: 0,
         }
     }
 
@@ -43,6 +52,7 @@ impl FilesSection {
             }
             return;
         }
+        self.bound_missing_symbols(f);
         let at = match self.format {
             Format::Markdown => {
                 out.push_str("\n\n");
@@ -57,10 +67,38 @@ impl FilesSection {
         }
     }
 
-    /// End the section.
-    pub fn end(self, out: &mut Out) {
+    /// `f`'s notes on masked symbols it does not have, left out once the
+    /// composition named [`MISSING_SYMBOLS_NAMED`] (the file's own are
+    /// bounded so when it is rendered).
+    fn bound_missing_symbols(&mut self, f: &mut RenderedFile) {
+        let missing = f
+            .notes
+            .iter()
+            .filter(|n| n.kind == NoteKind::MissingSymbol)
+            .count();
+        if missing == 0 {
+            return;
+        }
+        if self.missing_named >= MISSING_SYMBOLS_NAMED {
+            f.notes.retain(|n| n.kind != NoteKind::MissingSymbol);
+            self.missing_unnamed_files += 1;
+        } else {
+            self.missing_named += missing;
+        }
+    }
+
+    /// End the section; a note for the composition's problems when some
+    /// files' masked symbols not found went unnamed.
+    pub fn end(self, out: &mut Out) -> Option<String> {
         if self.format == Format::Markdown {
             markdown::files_end(out, self.written > 0, &self.listed);
         }
+        (self.missing_unnamed_files > 0).then(|| {
+            format!(
+                "masked symbols not found in {} more {} are not named (`ctxcurate symbols FILE` lists a file's)",
+                self.missing_unnamed_files,
+                if self.missing_unnamed_files == 1 { "file" } else { "files" }
+            )
+        })
     }
 }

@@ -177,6 +177,7 @@ impl Packed {
             text: self.text.clone(),
             files: self.files.clone(),
             problems: self.problems.clone(),
+            left_out_notes: 0,
             skipped: self.skipped.clone(),
             map: Some(self.map.text.clone()).filter(|m| !m.is_empty()),
         }

@@ -144,11 +144,15 @@ impl Workspace<'_> {
             ranked.retain(|r| !out.contains(&r.path));
             map = repo_map::build(&codebase, &ranked, &skip, budget, tokenizer);
         }
+        // Folders the walk left out (too deep under ignore files) are
+        // missing from the graph as a bound's cut is.
+        let mut limits = crate::core::walk::notes_lines(&std::mem::take(&mut self.walk_notes));
+        limits.extend(graph.limits());
         MapBuilt {
             map,
             files: graph.len(),
             unresolved: graph.unresolved().to_vec(),
-            limits: graph.limits(),
+            limits,
             held,
         }
     }

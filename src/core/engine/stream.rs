@@ -188,7 +188,7 @@ impl Workspace<'_> {
             Destination::Caller => Records::Whole,
             _ => Records::Report,
         };
-        let (files, plain) = self.stream_files(resolved, &opts, &scanner, &mut sink, records);
+        let (files, plain, note) = self.stream_files(resolved, &opts, &scanner, &mut sink, records);
         phases.mark("files streamed");
         let mut parts = plan.finish(
             &codebase,
@@ -198,6 +198,7 @@ impl Workspace<'_> {
             plain,
             context::map_for(preset, &req.map),
         );
+        parts.note(note);
         let (head, tail) = parts.head_and_tail(preset, &opts);
         built.plain = std::mem::take(&mut parts.plain);
         let StreamSink {
@@ -254,7 +255,7 @@ impl Workspace<'_> {
         scanner: &Scanner,
         sink: &mut StreamSink,
         records: Records,
-    ) -> (Vec<RenderedFile>, Vec<String>) {
+    ) -> (Vec<RenderedFile>, Vec<String>, Option<String>) {
         let codebase = self.codebase();
         let progress = self.sources.progress();
         progress.start("files rendered", resolved.len());
@@ -336,7 +337,7 @@ impl Workspace<'_> {
                 }
             }
         }
-        section.end(&mut Out::resume(sink, written));
+        let note = section.end(&mut Out::resume(sink, written));
         profile::totals(
             "chunks",
             &[
@@ -345,7 +346,7 @@ impl Workspace<'_> {
                 ("writing", &writing),
             ],
         );
-        (files, plain)
+        (files, plain, note)
     }
 
     /// The spooled files section delivered with `head` and `tail`: to

@@ -542,8 +542,10 @@ impl effects::Runtime for Threads<'_> {
         self.watch.set_patterns(patterns.clone());
         let (tx, root) = (self.walk_tx.clone(), root.to_path_buf());
         thread::spawn(move || {
-            let files = walk::walk_files_with(&root, &patterns);
-            let _ = tx.send(Msg::App(Event::Rewalked(files)));
+            let walked = walk::walk_files_noted(&root, &patterns);
+            let _ = tx.send(Msg::App(Event::Rewalked(walked.files)));
+            let notes = walk::notes_lines(&walked.notes);
+            let _ = tx.send(Msg::App(Event::WalkNotes(notes)));
         });
         Vec::new()
     }
@@ -676,7 +678,7 @@ fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
         let mut batch = Vec::with_capacity(WALK_BATCH);
         let mut last = Instant::now();
         let mut open = true;
-        walk::walk_each_with(&root, &patterns, |rel| {
+        let notes = walk::walk_each_noted(&root, &patterns, |rel| {
             batch.push(rel);
             if batch.len() >= WALK_BATCH || last.elapsed() > Duration::from_millis(100) {
                 let full = std::mem::take(&mut batch);
@@ -689,6 +691,7 @@ fn spawn_walker(root: PathBuf, patterns: walk::WalkPatterns, tx: Sender<Msg>) {
             return;
         }
         let _ = tx.send(Msg::App(Event::Walked(batch)));
+        let _ = tx.send(Msg::App(Event::WalkNotes(walk::notes_lines(&notes))));
         let _ = tx.send(Msg::App(Event::WalkDone));
     });
 }

@@ -90,11 +90,12 @@ impl Harness {
             terminal: Terminal::new(TestBackend::new(width, height))?,
         };
         h.send(Event::Resize { width, height });
-        let files = walk::walk_files_with(
+        let walked = walk::walk_files_noted(
             root,
             &walk::WalkPatterns::from_settings(&h.state.project.settings),
         );
-        h.send(Event::Walked(files));
+        h.send(Event::Walked(walked.files));
+        h.send(Event::WalkNotes(walk::notes_lines(&walked.notes)));
         h.send(Event::WalkDone);
         let mut effects = recompose(&mut h.state);
         effects.extend(follow_cursor(&mut h.state));
@@ -324,14 +325,20 @@ impl effects::Runtime for Inline<'_> {
     }
 
     fn walk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
+        let walked = walk::walk_files_noted(root, &patterns);
         vec![
-            Event::Walked(walk::walk_files_with(root, &patterns)),
+            Event::Walked(walked.files),
+            Event::WalkNotes(walk::notes_lines(&walked.notes)),
             Event::WalkDone,
         ]
     }
 
     fn rewalk(&mut self, root: &Path, patterns: walk::WalkPatterns) -> Vec<Event> {
-        vec![Event::Rewalked(walk::walk_files_with(root, &patterns))]
+        let walked = walk::walk_files_noted(root, &patterns);
+        vec![
+            Event::Rewalked(walked.files),
+            Event::WalkNotes(walk::notes_lines(&walked.notes)),
+        ]
     }
 
     fn rescan(

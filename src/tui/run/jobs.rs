@@ -420,6 +420,12 @@ fn summarize(
             skipped.sort_unstable();
             skipped
         },
+        problems: c
+            .problems
+            .iter()
+            .take(c.problems.len().saturating_sub(c.left_out_notes))
+            .cloned()
+            .collect(),
     }
 }
 

@@ -159,6 +159,10 @@ pub struct Composed {
     pub map_tokens: usize,
     /// Files of the preset left out as binary or oversize, sorted.
     pub skipped: Vec<String>,
+    /// What the composition said about the preset and the walk (a bad
+    /// glob, a glob matching nothing, folders not walked), without the
+    /// notes on files left out (the tree marks those).
+    pub problems: Vec<String>,
 }
 
 impl Composed {

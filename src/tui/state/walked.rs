@@ -27,6 +27,9 @@ pub struct Walk {
     pub resolved: Vec<ResolvedItem>,
     /// Following the files on disk (see `tui::live`).
     pub live: Live,
+    /// What the last whole walk said about the ignore files (said when it
+    /// changes: `Event::WalkNotes`).
+    pub notes: Vec<String>,
 }
 
 /// The walks made because files changed on disk: one at a time, the

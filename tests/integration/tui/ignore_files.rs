@@ -39,7 +39,8 @@ fn fifo_ignore_files_neither_hang_nor_go_unsaid() {
     assert!(screen.contains("src/"), "{screen}");
     assert!(
         status.contains("ignore file .gitignore: not a regular file")
-            && status.contains("ignore file .git/info/exclude: not a regular file"),
+            && status.contains("ignore file .git/info/exclude: not a regular file")
+            && status.contains("ignore file src/.ignore: not a regular file"),
         "{status}"
     );
 }
