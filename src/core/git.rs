@@ -37,6 +37,7 @@
 //! | `filter.*.clean`/`smudge`/`process` (via `.gitattributes`, `.git/info/attributes`, the user's global attributes) | `diff` of a stat-dirty file | every name `git config` lists at any scope emptied, `required=false`: the user's own drivers too, since the repository picks their files, steers them (`lfs.extension.*`) and is their working directory (`python3 -m mod` imports its `mod.py`); the cost is that a stat-dirty file a driver would have cleaned (LFS) shows as changed, or binary |
 //! | `diff.external`, `diff.*.command` | `diff` | `--no-ext-diff`, `diff.external=` |
 //! | `diff.*.textconv` | `diff` | `--no-textconv` |
+//! | `diff.orderFile` (a file read whole: `/dev/zero`, a FIFO) | `diff` | `diff.orderFile=/dev/null` |
 //! | `core.fsmonitor` | `diff`, `ls-files` | `core.fsmonitor=false` |
 //! | `core.pager`, `pager.*` | any | `--no-pager`, stdout a pipe |
 //! | `core.hooksPath` (`post-index-change`) | an index write | optional locks off (no write); `core.hooksPath=/dev/null` |

@@ -180,7 +180,7 @@ pub fn write_next_with(
         // writes: a folder swapped for a link meanwhile is refused.
         #[cfg(unix)]
         if let Some((real_root, rel)) = resolve_named(root, &dir, Names::Folder)? {
-            if crate::core::paths::confine::in_vcs_folder(&rel) {
+            if crate::core::paths::confine::in_git_data(&real_root, &rel) {
                 return Err(OutputError::IntoVcs { dir });
             }
             let taken = taken_numbers(&dir, &prefix);
@@ -400,7 +400,7 @@ fn check_beneath(
 /// through a link.
 fn data_owner(real_root: &Path, at: &Path) -> Option<&'static str> {
     let rel = at.strip_prefix(real_root).ok()?;
-    if crate::core::paths::confine::in_vcs_folder(rel) {
+    if crate::core::paths::confine::in_git_data(real_root, rel) {
         return Some("version control");
     }
     let first = rel.components().next()?;

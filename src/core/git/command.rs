@@ -49,6 +49,9 @@ const FIXED: &[&str] = &[
     // Diffs: no external driver and no text conversion are also passed
     // as options; prefixes and paths as `core::git` parses them.
     "diff.external=",
+    // A file git reads whole before it diffs (`/dev/zero` took 2 GB, a
+    // FIFO held git to the deadline): none.
+    "diff.orderFile=/dev/null",
     "diff.noprefix=false",
     "diff.mnemonicPrefix=false",
     "diff.relative=false",

@@ -78,7 +78,7 @@ fn check_prefix(root: &Path, prefix: &Path) -> Result<(), Escape> {
     let canonical_root = fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
     match fs::canonicalize(prefix) {
         Ok(target) => match target.strip_prefix(&canonical_root) {
-            Ok(rel) if in_vcs_folder(rel) => Err(escape(target, true)),
+            Ok(rel) if in_git_data(&canonical_root, rel) => Err(escape(target, true)),
             Ok(_) => Ok(()),
             Err(_) => Err(escape(target, false)),
         },
@@ -94,6 +94,39 @@ pub fn in_vcs_folder(rel: &Path) -> bool {
             .to_str()
             .is_some_and(|name| super::VCS_DIRS.contains(&name))
     })
+}
+
+/// [`in_vcs_folder`], or inside the git folder the root's `.git` names
+/// when it is a `gitdir:` file or a link to a folder elsewhere in the
+/// root (`git clone --separate-git-dir=gd`: a link `hk -> gd/hooks` let
+/// an output replace a hook, recheck 17 F17-1). `real_root` is the
+/// root's real path, `rel` a path below it.
+pub fn in_git_data(real_root: &Path, rel: &Path) -> bool {
+    in_vcs_folder(rel) || named_git_dir(real_root).is_some_and(|git_dir| rel.starts_with(git_dir))
+}
+
+/// The folder below `real_root` that its `.git` names (a `gitdir:` file,
+/// or a link), when that is not `.git` itself.
+fn named_git_dir(real_root: &Path) -> Option<PathBuf> {
+    /// A `gitdir:` file is one line; a larger `.git` file is no such file.
+    const MOST: u64 = 4096;
+    let dot_git = real_root.join(".git");
+    let meta = fs::symlink_metadata(&dot_git).ok()?;
+    let target = if meta.file_type().is_symlink() {
+        fs::canonicalize(&dot_git).ok()?
+    } else if meta.is_file() && meta.len() <= MOST {
+        // Opened as a regular file only: one swapped for a FIFO since the
+        // look is refused, not waited on.
+        let (file, _) = crate::core::io_bounds::open_regular(&dot_git).ok()?;
+        let mut text = String::new();
+        io::Read::read_to_string(&mut io::Read::take(file, MOST), &mut text).ok()?;
+        let named = text.lines().next()?.strip_prefix("gitdir:")?.trim();
+        fs::canonicalize(real_root.join(named)).ok()?
+    } else {
+        return None;
+    };
+    let rel = target.strip_prefix(real_root).ok()?;
+    (!rel.as_os_str().is_empty()).then(|| rel.to_path_buf())
 }
 
 /// `root/.ctxcurate`, created when missing (with a `.gitignore` keeping it

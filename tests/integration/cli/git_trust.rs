@@ -501,6 +501,28 @@ fn an_endless_attributes_file_ends_in_an_error() {
     assert!(stdout(&out).is_empty());
 }
 
+/// `diff.orderFile` in the repository's config names a file git reads
+/// whole before it diffs: `/dev/zero` took 2 GB and failed every diff, a
+/// FIFO held it to the deadline (recheck 17 F17-3). Ours is always none.
+#[test]
+fn an_order_file_the_repository_names_is_never_read() {
+    let p = repo();
+    let _fifo = Fifo::make(p.path("order.fifo"));
+    for order in ["/dev/zero", "order.fifo"] {
+        git(&p, p.root(), &["config", "diff.orderFile", order]);
+        for args in [&["build", "--diff"][..], &["build", "--changed"]] {
+            let out = run_in(&p, p.root(), args, &[("CTXCURATE_GIT_TIMEOUT", "20")]);
+            assert_eq!(
+                out.status.code(),
+                Some(0),
+                "{order} {args:?}: {}",
+                stderr(&out)
+            );
+            assert!(stdout(&out).contains("a.py"), "{order} {args:?}");
+        }
+    }
+}
+
 /// A filter driver the user installed (global config, simulated with
 /// `GIT_CONFIG_GLOBAL`) runs a command relative to the work tree
 /// (`sh tools/x.sh`, as `python3 -m mod` imports the repository's own

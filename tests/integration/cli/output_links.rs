@@ -409,6 +409,37 @@ fn an_output_link_into_the_project_or_its_repository_is_refused() {
     assert!(!p.path(".git/hooks/post-commit").exists());
 }
 
+/// The same with the git folder elsewhere in the root, named by a
+/// `.git` file (`git clone --separate-git-dir=gd`) or a `.git` link: a
+/// folder link into it was written through, and the next commit ran the
+/// context as its hook (recheck 17 F17-1).
+#[test]
+fn an_output_link_into_a_git_folder_named_by_a_gitdir_file_is_refused() {
+    for layout in ["gitdir file", "link"] {
+        let (p, _outside) = project();
+        common::git::init(&p, p.path(".").as_path());
+        std::fs::rename(p.path(".git"), p.path("gd")).expect("move");
+        match layout {
+            "gitdir file" => p.write(".git", "gitdir: gd\n"),
+            _ => symlink("gd", p.path(".git")).expect("symlink"),
+        }
+        let hook = p.path("gd/hooks/pre-commit");
+        std::fs::write(&hook, "#!/bin/sh\nexit 0\n").expect("write");
+        symlink("gd/hooks", p.path("hk")).expect("symlink");
+        let out = output_within(
+            p.cmd(&["build", "-o", "hk/pre-commit"]),
+            Duration::from_secs(20),
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{layout}: {err}");
+        assert!(err.contains("refusing to write"), "{layout}: {err}");
+        assert_eq!(
+            std::fs::read_to_string(&hook).expect("read"),
+            "#!/bin/sh\nexit 0\n"
+        );
+    }
+}
+
 /// A project file or `.ctxcurate` that is a link into `.git` is not
 /// written through (sweep 13, S2): `ctxcurate.toml -> .git/config` made
 /// `add` append a preset to the checkout's git config, and `.ctxcurate
