@@ -2,7 +2,8 @@
 //! module walks the tree and holds the path rules (the blacklist,
 //! credential files, staying inside the root). Its submodules:
 //! `walk/ignore_file.rs` reads one ignore file, bounded, and
-//! `walk/ignores.rs` applies a walk's ignore files with git's precedence;
+//! `walk/ignores.rs` applies a walk's ignore files with git's precedence,
+//! each file's patterns matched by `walk/pattern_set.rs`;
 //! `walk/builtin.rs` holds the built-in ignores and the `[project]
 //! ignore`/`unignore` patterns; `walk/glob.rs` expands a preset's entries
 //! against one sorted walk, and `walk/incremental.rs` patches the
@@ -19,6 +20,7 @@ mod glob;
 mod ignore_file;
 mod ignores;
 mod incremental;
+mod pattern_set;
 mod read;
 mod sensitive;
 mod twins;

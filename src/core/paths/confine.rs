@@ -115,9 +115,19 @@ fn named_git_dir(real_root: &Path) -> Option<PathBuf> {
     let target = if meta.file_type().is_symlink() {
         fs::canonicalize(&dot_git).ok()?
     } else if meta.is_file() && meta.len() <= MOST {
-        // Opened as a regular file only: one swapped for a FIFO since the
-        // look is refused, not waited on.
-        let (file, _) = crate::core::io_bounds::open_regular(&dot_git).ok()?;
+        // Opened without waiting (a FIFO swapped in since the look is
+        // not waited on) and read only if it is still a regular file.
+        let file = {
+            use std::os::unix::fs::OpenOptionsExt;
+            fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&dot_git)
+                .ok()?
+        };
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
         let mut text = String::new();
         io::Read::read_to_string(&mut io::Read::take(file, MOST), &mut text).ok()?;
         let named = text.lines().next()?.strip_prefix("gitdir:")?.trim();

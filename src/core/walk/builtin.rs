@@ -18,9 +18,8 @@
 
 use std::path::Path;
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-
 use super::ignore_file;
+use super::pattern_set::PatternSet;
 use super::sensitive::is_sensitive;
 use crate::core::model::Settings;
 
@@ -149,11 +148,11 @@ pub struct IgnoreRules {
     /// The root the paths asked about lie under.
     root: std::path::PathBuf,
     /// The `!` lines of the root `.ctxcurateignore`.
-    file_unignore: Gitignore,
+    file_unignore: PatternSet,
     /// `[project] ignore`.
-    ignore: Gitignore,
+    ignore: PatternSet,
     /// `[project] unignore`, as ignore lines: a match means "keep".
-    keep: Gitignore,
+    keep: PatternSet,
 }
 
 impl IgnoreRules {
@@ -172,7 +171,7 @@ impl IgnoreRules {
                 let path = root.join(IGNORE_FILE);
                 ignore_file::load(Some(&real), root, &path, &mut budget, String::new).0
             })
-            .unwrap_or_else(Gitignore::empty);
+            .unwrap_or_else(PatternSet::empty);
         IgnoreRules {
             root: root.to_path_buf(),
             file_unignore,
@@ -256,13 +255,12 @@ fn applied(patterns: &[String]) -> usize {
 
 /// `patterns` as the lines of one gitignore file at `root`: those
 /// [`applied`].
-fn lines(root: &Path, patterns: &[String]) -> Gitignore {
-    let mut builder = GitignoreBuilder::new(root);
-    for pattern in patterns.iter().take(applied(patterns)) {
-        // A malformed pattern matches nothing; the others still count.
-        let _ = builder.add_line(None, pattern);
-    }
-    builder.build().unwrap_or_else(|_| Gitignore::empty())
+fn lines(root: &Path, patterns: &[String]) -> PatternSet {
+    // A malformed pattern matches nothing; the others still count.
+    PatternSet::new(
+        root,
+        patterns.iter().take(applied(patterns)).map(String::as_str),
+    )
 }
 
 /// `true` when `path` is one of the built-in ignores, before any

@@ -18,7 +18,7 @@ use std::io::{self, Read};
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use super::pattern_set::PatternSet;
 
 /// Bytes of one ignore file read at most (the rest is left out, with a
 /// note). Real ignore files are a few KiB; GitHub's largest templates are
@@ -192,8 +192,8 @@ pub fn matcher(
     dir: &Path,
     text: &str,
     limit: usize,
-) -> (Gitignore, usize, Option<IgnoreFileProblem>) {
-    let mut builder = GitignoreBuilder::new(dir);
+) -> (PatternSet, usize, Option<IgnoreFileProblem>) {
+    let mut lines = Vec::new();
     let mut count = 0usize;
     let mut problem = None;
     for (i, line) in text.lines().enumerate() {
@@ -215,12 +215,9 @@ pub fn matcher(
             break;
         }
         count += 1;
-        // `None`: no path kept per glob (memory), and a bad line is
-        // dropped like git drops it.
-        let _ = builder.add_line(None, line);
+        lines.push(line);
     }
-    let gitignore = builder.build().unwrap_or_else(|_| Gitignore::empty());
-    (gitignore, count, problem)
+    (PatternSet::new(dir, lines), count, problem)
 }
 
 /// Lines that hold no pattern: what `add_line` skips without compiling.
@@ -239,7 +236,7 @@ pub fn load(
     path: &Path,
     budget: &mut usize,
     shown: impl FnOnce() -> String,
-) -> (Option<Gitignore>, Option<IgnoreFileNote>) {
+) -> (Option<PatternSet>, Option<IgnoreFileNote>) {
     let note = |problem| {
         Some(IgnoreFileNote {
             path: shown(),

@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ignore::Match;
-use ignore::gitignore::Gitignore;
 
 use super::builtin::IGNORE_FILE;
 use super::ignore_file::{self, IgnoreFileNote, IgnoreFileProblem};
+use super::pattern_set::PatternSet;
 use super::rel_string;
 
 /// What the ignore files say about one path.
@@ -41,10 +41,10 @@ pub struct FileVerdict {
 
 /// The matchers of one folder's own ignore files.
 struct Node {
-    custom: Option<Gitignore>,
-    ignore: Option<Gitignore>,
-    git: Option<Gitignore>,
-    exclude: Option<Gitignore>,
+    custom: Option<PatternSet>,
+    ignore: Option<PatternSet>,
+    git: Option<PatternSet>,
+    exclude: Option<PatternSet>,
     /// The nearest ancestor folder with ignore files of its own.
     parent: Option<Arc<Node>>,
     /// The folders with ignore files from the root down to this one, and
@@ -104,7 +104,7 @@ pub struct IgnoreFiles {
     root: PathBuf,
     /// The root with its links resolved: every ignore file must be inside.
     real_root: Option<PathBuf>,
-    global: Option<Gitignore>,
+    global: Option<PatternSet>,
     folders: Mutex<Folders>,
     /// Notes on the files of the folders entered below the root.
     notes: Mutex<Vec<IgnoreFileNote>>,
@@ -281,7 +281,7 @@ impl IgnoreFiles {
         let own: usize = [&custom, &ignore, &git, &exclude]
             .into_iter()
             .flatten()
-            .map(Gitignore::len)
+            .map(PatternSet::len)
             .sum();
         let (depth, in_force) = parent.as_deref().map_or((0, 0), |p| (p.depth, p.in_force));
         Some(Arc::new(Node {
@@ -295,7 +295,7 @@ impl IgnoreFiles {
         }))
     }
 
-    fn load(&self, dir: &Path, path: &Path) -> Option<Gitignore> {
+    fn load(&self, dir: &Path, path: &Path) -> Option<PatternSet> {
         // No root to check against (it vanished): read nothing.
         let real_root = self.real_root.as_deref()?;
         let mut budget = self.budget.lock().unwrap_or_else(PoisonError::into_inner);
@@ -316,7 +316,7 @@ impl IgnoreFiles {
 /// The first match wins: fill `slot` from `m` only while it is empty.
 fn fill<'a>(
     slot: &mut Match<&'a ignore::gitignore::Glob>,
-    m: &'a Option<Gitignore>,
+    m: &'a Option<PatternSet>,
     path: &Path,
     is_dir: bool,
 ) {
