@@ -7,6 +7,7 @@ mod consent_argv_names;
 mod consent_computed;
 mod consent_configs;
 mod consent_expansions;
+mod consent_git_env;
 mod consent_git_hooks;
 mod consent_indirect;
 mod consent_listed;

@@ -201,11 +201,18 @@ fn judge(args: &[String], kind: Kind, names: &Names) -> (bool, Vec<String>) {
     let Some(first) = args.first().map(|a| a.trim()).filter(|a| !a.is_empty()) else {
         return (true, Vec::new());
     };
+    // A child given an environment of its own (round 8): read as run
+    // after `env -i`.
+    let own = own_env(&args[1..], names);
+    let prefix = if own { "env -i " } else { "" };
     match kind {
-        Kind::Shell | Kind::Template => line(first, names),
+        Kind::Shell | Kind::Template => line(first, names, prefix),
         Kind::Fork => (
             value(first, names).is_some() || path_known(first, names),
-            Vec::new(),
+            match own {
+                true => argv::line_refusals(&["env -i node <module>".to_string()]),
+                false => Vec::new(),
+            },
         ),
         Kind::File => {
             let items: Option<Vec<String>> = args.get(1).map(|a| a.trim()).and_then(|list| {
@@ -237,12 +244,21 @@ fn judge(args: &[String], kind: Kind, names: &Names) -> (bool, Vec<String>) {
                     .map(|w| value(w, names).and_then(|v| v.into_iter().next()))
                     .collect();
                 return match words {
-                    Some(words) => (true, argv::line_refusals(&[words.join(" ")])),
+                    Some(words) => (
+                        true,
+                        argv::line_refusals(&[format!("{prefix}{}", words.join(" "))]),
+                    ),
                     None => (false, Vec::new()),
                 };
             }
             let known = argv::argv_known(&argv, names, written, 0);
-            (known, argv::argv_refusals(&argv, names))
+            match own {
+                true => (
+                    known,
+                    argv::line_refusals(&[argv::own_env_line(&argv, names)]),
+                ),
+                false => (known, argv::argv_refusals(&argv, names)),
+            }
         }
     }
 }
@@ -280,12 +296,15 @@ fn value(expr: &str, names: &Names) -> Option<Vec<String>> {
 /// name bound to literals) is read as shell text; a template or a sum
 /// whose written start names its program (and an interpreter's script)
 /// is known, that start read.
-fn line(expr: &str, names: &Names) -> (bool, Vec<String>) {
-    line_at(expr, names, 0)
+/// Each line is read after `prefix` (`env -i ` for a child given an
+/// environment of its own).
+fn line(expr: &str, names: &Names, prefix: &str) -> (bool, Vec<String>) {
+    line_at(expr, names, prefix, 0)
 }
 
-fn line_at(expr: &str, names: &Names, depth: usize) -> (bool, Vec<String>) {
+fn line_at(expr: &str, names: &Names, prefix: &str, depth: usize) -> (bool, Vec<String>) {
     if let Some(lines) = value(expr, names) {
+        let lines: Vec<String> = lines.iter().map(|l| format!("{prefix}{l}")).collect();
         return (true, argv::line_refusals(&lines));
     }
     // `const cmd = `git log ${ref}``: the line it is bound to, once.
@@ -293,7 +312,7 @@ fn line_at(expr: &str, names: &Names, depth: usize) -> (bool, Vec<String>) {
         && !names.loose.contains(expr)
         && let Some([one]) = names.assigned.get(expr).map(Vec::as_slice)
     {
-        return line_at(one, names, depth + 1);
+        return line_at(one, names, prefix, depth + 1);
     }
     let Some(start) = written_start(expr) else {
         return (false, Vec::new());
@@ -306,9 +325,40 @@ fn line_at(expr: &str, names: &Names, depth: usize) -> (bool, Vec<String>) {
     };
     let refusals = match whole.trim().is_empty() {
         true => Vec::new(),
-        false => argv::line_refusals(&[whole.to_string()]),
+        false => argv::line_refusals(&[format!("{prefix}{whole}")]),
     };
     (argv::start_known(&start), refusals)
+}
+
+/// Whether a call's options (`args`: what follows the program or line)
+/// give the child an environment of its own: an `env` that is not built
+/// from `process.env` (`env: { PATH: p }`, `env: {}`, a name `env`
+/// bound only to such), or execa's `extendEnv: false`. Options held in
+/// a variable are not read.
+fn own_env(args: &[String], names: &Names) -> bool {
+    args.iter().any(|arg| {
+        let Some(inner) = arg.trim().strip_prefix('{') else {
+            return false;
+        };
+        arguments(inner).iter().any(|property| {
+            let property = property.trim();
+            let compact: String = property.split_whitespace().collect();
+            if compact.starts_with("extendEnv:false") {
+                return true;
+            }
+            match property.split_once(':') {
+                Some((key, value)) if key.trim().trim_matches(['\'', '"']) == "env" => {
+                    !argv::inherits(value, "process.env")
+                }
+                // `{ env }`: the values bound to `env`.
+                None if property == "env" => names
+                    .assigned
+                    .get("env")
+                    .is_some_and(|v| !v.iter().any(|x| argv::inherits(x, "process.env"))),
+                _ => false,
+            }
+        })
+    })
 }
 
 /// The text a computed JavaScript string starts with as written: a
