@@ -14,5 +14,6 @@ mod consent_listed;
 mod consent_loaders;
 mod consent_node_argv;
 mod consent_runtime;
+mod consent_tables;
 mod entries;
 mod files;
