@@ -14,6 +14,7 @@ mod consent_listed;
 mod consent_loaders;
 mod consent_node_argv;
 mod consent_node_runners;
+mod consent_pipes;
 mod consent_runtime;
 mod consent_tables;
 mod entries;

@@ -11,6 +11,8 @@
 use std::collections::HashMap;
 
 use super::dynamic::argv;
+
+mod pipes;
 use super::kinds::Kind;
 use crate::core::trust::unknown;
 
@@ -98,8 +100,11 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     };
     let lines: Vec<&str> = code_lines(text, kind).take(MAX_LINES).collect();
     let bound = bindings(&lines, &lang);
+    let uses = pipes::Uses::of(text);
     for line in &lines {
-        for (command, shell) in commands(line, &lang) {
+        let mut found = commands(line, &lang);
+        found.extend(pipes::commands(line, kind, uses));
+        for (command, shell) in found {
             let (known, texts) = judge(&command, shell, &lang, &bound);
             let shown: String = line.trim().chars().take(80).collect();
             if !known && !out.unknown.contains(&shown) && out.unknown.len() < MAX_FOUND {
@@ -244,11 +249,33 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
                 .filter(|a| !a.is_empty())
                 .collect();
             // Ruby/PHP options or an env hash first (`system({"A" => "1"}, …)`).
-            let args: Vec<String> = args
+            let mut args: Vec<String> = args
                 .into_iter()
                 .skip_while(|a| a.starts_with('{') || a.starts_with("ENV"))
                 .filter(|a| !a.contains("=>") && !a.starts_with(':'))
                 .collect();
+            // PHP's calls run their first argument (round 8): the rest
+            // are a mode, descriptors, an output array, `pcntl_exec`'s
+            // argument array.
+            if lang.sigil == "$" && lang.interpolates == ["$"] {
+                match *call {
+                    "pcntl_exec" => {
+                        let items = args.get(1).and_then(|a| pipes::array_items(a));
+                        args.truncate(1);
+                        args.extend(items.unwrap_or_default());
+                    }
+                    _ => args.truncate(1),
+                }
+            }
+            // An array of the program and its arguments (Ruby's
+            // `IO.popen(["git", "log"])`, PHP's `proc_open(['git',
+            // 'log'], …)`).
+            if args.len() == 1
+                && let Some(items) = pipes::array_items(&args[0])
+                && !items.is_empty()
+            {
+                args = items;
+            }
             if !args.is_empty() {
                 out.push((args, false));
             }
