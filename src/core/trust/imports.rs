@@ -256,9 +256,10 @@ fn script_loads(
         Kind::Lua => "--",
         _ => "#",
     };
-    for named in literal::script(text, comment)
-        .paths
+    for named in runs
+        .named
         .into_iter()
+        .chain(literal::script(text, comment).paths)
         .take(MAX_NAMES)
     {
         for base in [here, real_root] {

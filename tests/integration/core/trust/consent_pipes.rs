@@ -106,3 +106,43 @@ fn a_literal_pipe_is_covered() {
         assert!(shown.contains("tools/w.sh"), "{command}: {shown}");
     }
 }
+
+/// Round 8, item 5: a Perl array bound only to written lists is read as
+/// the argvs it holds (`my @argv = ('sh', 'tools/w.sh'); system @argv`:
+/// trusted, lapses on an edit of w.sh; round 7 refused it), as is `$^X`
+/// running a written script; an array given a computed script, changed
+/// at its front or bound otherwise stays refused.
+#[test]
+fn a_perl_array_bound_to_a_written_list_is_read() {
+    let case = |text: &'static str, edited: &'static str| Case {
+        command: "perl tools/s.pl",
+        files: Box::leak(Box::new([
+            ("tools/s.pl", text),
+            W,
+            ("tools/w.pl", "print \"SUMMARY\\n\";\n"),
+        ])),
+        executable: &[],
+        edited,
+    };
+    assert_cases_lapse(&[
+        case(
+            "my @argv = ('sh', 'tools/w.sh');\nsystem @argv;\n",
+            "tools/w.sh",
+        ),
+        case(
+            "my @cmd = qw(sh tools/w.sh);\npush @cmd, '-v';\nsystem(@cmd) == 0 or die;\n",
+            "tools/w.sh",
+        ),
+        case("system($^X, 'tools/w.pl') == 0 or die;\n", "tools/w.pl"),
+    ]);
+    assert_each_refused(&[
+        perl("my @cmd = ('sh', $w);\nsystem @cmd;\n"),
+        perl("my @cmd = ('ls');\nunshift @cmd, 'sh', $w;\nsystem @cmd;\n"),
+        perl("my @cmd = ('ls');\n$cmd[0] = $w;\nsystem(@cmd);\n"),
+        perl("my @cmd = split / /, $w;\nexec @cmd;\n"),
+        perl("my @a = ('sh', 'tools/w.sh');\nsub f { my @a = ($w); system @a; }\nf();\n"),
+        perl("system($^X, $w);\n"),
+        perl("my @cmd;\nif ($ENV{X}) { @cmd = ('ls'); }\nsystem(@cmd, $w);\n"),
+        perl("my @cmd = ('git', '-C', '.none', 'commit', '-qm', 'x');\nsystem @cmd;\n"),
+    ]);
+}
