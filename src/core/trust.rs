@@ -26,6 +26,7 @@
 //! the settings from the `Project`.
 
 pub mod entries;
+mod git_env;
 mod imports;
 pub mod one_scan;
 pub mod scripts;

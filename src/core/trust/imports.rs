@@ -192,6 +192,16 @@ pub fn reached(
             }
             Kind::Other => {}
         }
+        // Round 8: git's settings variables set by the script itself
+        // (shell text is read by `unknown::shell`).
+        if !matches!(kind, Kind::Shell | Kind::Other) {
+            let comment = match kind {
+                Kind::Node | Kind::Php => "//",
+                Kind::Lua => "--",
+                _ => "#",
+            };
+            refuse_known_runs(&rel, &super::git_env::script(&text, comment), &mut out);
+        }
         for (rel, real) in found {
             out.files.insert(rel.clone(), real.clone());
             queue.push_back((rel, real, search.clone()));
@@ -246,9 +256,10 @@ fn script_loads(
         Kind::Lua => "--",
         _ => "#",
     };
-    for named in literal::script(text, comment)
-        .paths
+    for named in runs
+        .named
         .into_iter()
+        .chain(literal::script(text, comment).paths)
         .take(MAX_NAMES)
     {
         for base in [here, real_root] {

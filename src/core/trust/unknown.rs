@@ -20,6 +20,8 @@
 
 use std::collections::HashMap;
 
+use super::git_env;
+
 /// What a refusal of this kind starts with in the list of patterns a
 /// command cannot be trusted for (the rest says why).
 pub const MARK: &str = "cannot be known before it runs: ";
@@ -121,20 +123,23 @@ fn refuse(out: &mut Vec<String>, why: String) {
     }
 }
 
-/// Read one statement (its words as written, quotes kept).
-fn statement(
+/// Read the words before a statement's command (assignments, `env -i`,
+/// `timeout 5`): where the command is, and whether it runs with an
+/// environment of its own (`env -i`, a `GIT_CONFIG_…=` assignment, or
+/// inside a line run so).
+fn before_command(
     words: &[String],
-    depth: usize,
     vars: &mut HashMap<String, Value>,
     out: &mut Vec<String>,
-) {
+) -> (usize, bool) {
     let mut at = 0;
     // `env -i` or `GIT_CONFIG_…=` before the command: a git it runs does
     // not get the summary's hooks-off settings.
-    let mut own_env = false;
+    let mut own_env = vars.contains_key(OWN_ENV);
     while let Some(word) = words.get(at) {
         if let Some((name, value)) = assignment(word) {
             own_env |= name.starts_with("GIT_CONFIG");
+            git_setting(name, false, out);
             let known = match unknown_in(value, vars) {
                 Some(how) => Value::Unknown(how),
                 None => Value::Known,
@@ -149,10 +154,13 @@ fn statement(
                 at += 1;
                 let option = unquote(&words[at]);
                 own_env |= unquote(word) == "env"
-                    && matches!(option.as_str(), "-i" | "-" | "--ignore-environment" | "-u");
+                    && matches!(option.as_str(), "-i" | "-" | "--ignore-environment");
                 // `env -u NAME`: the name is the option's.
                 if unquote(word) == "env" && option == "-u" {
                     at += 1;
+                    if let Some(name) = words.get(at) {
+                        git_setting(&unquote(name), true, out);
+                    }
                 }
             }
         } else {
@@ -160,6 +168,17 @@ fn statement(
         }
         at += 1;
     }
+    (at, own_env)
+}
+
+/// Read one statement (its words as written, quotes kept).
+fn statement(
+    words: &[String],
+    depth: usize,
+    vars: &mut HashMap<String, Value>,
+    out: &mut Vec<String>,
+) {
+    let (at, own_env) = before_command(words, vars, out);
     let Some(command) = words.get(at) else {
         return;
     };
@@ -177,6 +196,10 @@ fn statement(
         return;
     }
     let name = plain.rsplit('/').next().unwrap_or(&plain);
+    if own_env && (SHELLS.contains(&name) || is_interpreter(name)) {
+        own_env_child(name, args, depth, vars, out);
+        return;
+    }
     match name {
         "read" | "mapfile" | "readarray" => {
             for arg in args.iter().filter(|a| !a.starts_with('-')) {
@@ -191,8 +214,14 @@ fn statement(
                 vars.insert(unquote(var), value);
             }
         }
+        "unset" => {
+            for arg in args.iter().filter(|a| !a.starts_with('-')) {
+                git_setting(&unquote(arg), true, out);
+            }
+        }
         "export" | "local" | "declare" | "typeset" | "readonly" => {
             for (var, value) in args.iter().filter_map(|a| assignment(a)) {
+                git_setting(var, false, out);
                 let known = unknown_in(value, vars).map_or(Value::Known, Value::Unknown);
                 vars.insert(var.to_string(), known);
             }
@@ -237,6 +266,65 @@ fn statement(
         }
         _ => {}
     }
+}
+
+/// Set in a shell's variables while a line run with an environment of
+/// its own is read (`env -i sh -c '…'`): no variable has this name.
+const OWN_ENV: &str = "\u{0}own-env";
+
+/// Refuse setting (or, `removed`, removing) a variable through which a
+/// script changes what its git reads ([`git_env`]); `GIT_DIR` and
+/// `GIT_COMMON_DIR` set in shell text are read where git runs
+/// (`tasks/git_alias.rs`: the repository's config is covered, and the
+/// summary's hooks-off settings still apply) and are let be.
+fn git_setting(name: &str, removed: bool, out: &mut Vec<String>) {
+    let why = match removed {
+        true => git_env::why_removed(name),
+        false if matches!(name, "GIT_DIR" | "GIT_COMMON_DIR") => None,
+        false => git_env::why_set(name),
+    };
+    if let Some(why) = why {
+        refuse(out, why);
+    }
+}
+
+/// A shell or interpreter run with an environment of its own (`env -i
+/// sh …`, round 8): a git its script runs does not get the summary's
+/// hooks-off settings. A shell's `-c` line is read as run that way too;
+/// a script (which no reader here reads so) is refused.
+fn own_env_child(
+    name: &str,
+    args: &[String],
+    depth: usize,
+    vars: &mut HashMap<String, Value>,
+    out: &mut Vec<String>,
+) {
+    if SHELLS.contains(&name) {
+        let mut rest = args.iter();
+        while let Some(option) = rest.next() {
+            if !option.starts_with('-') || option == "--" {
+                break;
+            }
+            if !option.starts_with("--") && option.contains('c') {
+                if let Some(line) = rest.next() {
+                    if let Some(how) = unknown_in(line, vars) {
+                        refuse(out, format!("runs with `{name} -c` a line that {how}"));
+                    }
+                    let mut inner = vars.clone();
+                    inner.insert(OWN_ENV.to_string(), Value::Known);
+                    read(&unquote(line), depth + 1, &mut inner, out);
+                }
+                return;
+            }
+        }
+    }
+    refuse(
+        out,
+        format!(
+            "runs `{name}` with an environment of its own, without the hooks-off settings a \
+             summary command gets: a git its script runs may run the repository's hooks"
+        ),
+    );
 }
 
 /// The git commands whose work runs the repository's hooks
@@ -966,6 +1054,38 @@ mod tests {
             "git -c color.ui=never log",
             "env -i PATH=/bin git log -1",
             "env A=1 git status",
+        ] {
+            assert!(!refused(text), "{text}");
+        }
+    }
+
+    /// Round 8: a shell or interpreter run with an environment of its
+    /// own, and a script that sets git's settings variables itself.
+    #[test]
+    fn a_child_in_its_own_environment_and_git_s_settings_variables_are_refused() {
+        for text in [
+            "env -i PATH=/bin sh tools/w.sh",
+            "env -i python3 tools/w.py",
+            "env -i sh -c 'git status'",
+            "env - bash -c \"cd x && git branch y\"",
+            "export GIT_CONFIG_PARAMETERS=\"'core.hookspath'='h'\"\ngit status",
+            "GIT_CONFIG_COUNT=0\ngit status",
+            "unset GIT_CONFIG_COUNT; git status",
+            "GIT_EXEC_PATH=tools git log",
+            "export GIT_CONFIG_GLOBAL=tools/gitconfig",
+            "env GIT_CONFIG_SYSTEM=x git log",
+            "env -u GIT_CONFIG_KEY_0 git log",
+        ] {
+            assert!(refused(text), "{text}");
+        }
+        for text in [
+            "env -i sh -c 'git log -1'",
+            "env -i PATH=/bin git log",
+            "sh tools/w.sh",
+            "GIT_DIR=other.git git log",
+            "unset GIT_DIR; git status",
+            "env -u GIT_DIR git status",
+            "echo \"$GIT_DIR\"",
         ] {
             assert!(!refused(text), "{text}");
         }

@@ -11,6 +11,9 @@
 use std::collections::HashMap;
 
 use super::dynamic::argv;
+
+mod arrays;
+mod pipes;
 use super::kinds::Kind;
 use crate::core::trust::unknown;
 
@@ -53,6 +56,10 @@ const MAX_FOUND: usize = 64;
 pub(super) struct ScriptRuns {
     pub(super) unknown: Vec<String>,
     pub(super) refusals: Vec<(String, String)>,
+    /// The written words of the commands read that may name a file
+    /// (`qw(sh tools/w.sh)` holds no string literal): covered as a
+    /// literal's are (round 8).
+    pub(super) named: Vec<String>,
 }
 
 /// How a language writes strings.
@@ -98,8 +105,36 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     };
     let lines: Vec<&str> = code_lines(text, kind).take(MAX_LINES).collect();
     let bound = bindings(&lines, &lang);
+    let uses = pipes::Uses::of(text);
+    let arrays = match kind {
+        Kind::Perl => arrays::bindings(&lines),
+        _ => HashMap::new(),
+    };
     for line in &lines {
-        for (command, shell) in commands(line, &lang) {
+        let mut found = commands(line, &lang);
+        found.extend(pipes::commands(line, kind, uses));
+        // `system @argv` of an array bound to written lists (round 8):
+        // each list an argv.
+        let found: Vec<(Vec<String>, bool)> = found
+            .into_iter()
+            .flat_map(|(command, shell)| {
+                arrays::expand(&command, &arrays)
+                    .into_iter()
+                    // `system()` of an empty list runs nothing.
+                    .filter(|c| !c.is_empty())
+                    .map(move |c| (c, shell))
+            })
+            .collect();
+        for (command, shell) in found {
+            for arg in &command {
+                let word = literal(arg, &lang).unwrap_or_default();
+                let path = !word.starts_with('-')
+                    && !word.contains(char::is_whitespace)
+                    && word.contains(['/', '.']);
+                if path && !out.named.contains(&word) && out.named.len() < MAX_FOUND {
+                    out.named.push(word);
+                }
+            }
             let (known, texts) = judge(&command, shell, &lang, &bound);
             let shown: String = line.trim().chars().take(80).collect();
             if !known && !out.unknown.contains(&shown) && out.unknown.len() < MAX_FOUND {
@@ -244,11 +279,33 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
                 .filter(|a| !a.is_empty())
                 .collect();
             // Ruby/PHP options or an env hash first (`system({"A" => "1"}, …)`).
-            let args: Vec<String> = args
+            let mut args: Vec<String> = args
                 .into_iter()
                 .skip_while(|a| a.starts_with('{') || a.starts_with("ENV"))
                 .filter(|a| !a.contains("=>") && !a.starts_with(':'))
                 .collect();
+            // PHP's calls run their first argument (round 8): the rest
+            // are a mode, descriptors, an output array, `pcntl_exec`'s
+            // argument array.
+            if lang.sigil == "$" && lang.interpolates == ["$"] {
+                match *call {
+                    "pcntl_exec" => {
+                        let items = args.get(1).and_then(|a| pipes::array_items(a));
+                        args.truncate(1);
+                        args.extend(items.unwrap_or_default());
+                    }
+                    _ => args.truncate(1),
+                }
+            }
+            // An array of the program and its arguments (Ruby's
+            // `IO.popen(["git", "log"])`, PHP's `proc_open(['git',
+            // 'log'], …)`).
+            if args.len() == 1
+                && let Some(items) = pipes::array_items(&args[0])
+                && !items.is_empty()
+            {
+                args = items;
+            }
             if !args.is_empty() {
                 out.push((args, false));
             }
@@ -325,6 +382,10 @@ fn judge(
     bound: &HashMap<String, Vec<String>>,
 ) -> (bool, Vec<String>) {
     let values = |arg: &str| -> Option<Vec<String>> {
+        // `$^X`: the perl running the script (round 8).
+        if lang.interpolates == ["$", "@"] && arg == "$^X" {
+            return Some(vec!["perl".to_string()]);
+        }
         literal(arg, lang)
             .map(|t| vec![t])
             .or_else(|| bound.get(arg).cloned())

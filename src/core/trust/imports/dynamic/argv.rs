@@ -13,7 +13,7 @@ mod sinks;
 
 pub(in crate::core::trust::imports) use sinks::{Defined, MAX_SINKS, Sink, sink_calls};
 
-pub(super) use hooks::{argv_refusals, line_refusals};
+pub(super) use hooks::{argv_refusals, inherits, line_refusals, own_env_line};
 
 use super::py_names::{self, Names};
 use super::{Bound, MAX_CALLS, arguments, literal, shown};

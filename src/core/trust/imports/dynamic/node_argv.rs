@@ -33,6 +33,9 @@ enum Kind {
     Fork,
     /// A tagged template (execa's `` $`cmd ${x}` ``): read as a line.
     Template,
+    /// A program and its arguments spread (shelljs's `cmd('git',
+    /// 'log')`), options last.
+    Spread,
 }
 
 /// What a Node script runs through `child_process` that is known only
@@ -53,7 +56,26 @@ pub(in crate::core::trust::imports) fn js(text: &str) -> NodeRuns {
     let code = js_code(text);
     let bound = Bound::read(&code, Lang::Js);
     let names = Names::read(&code, bound);
-    for (call, kind, bare) in calls(&code) {
+    let found = calls(&code);
+    let mut locals: Vec<String> = found
+        .iter()
+        .map(|(c, _, _)| c.trim_end_matches(['(', '`']).to_string())
+        .collect();
+    locals.extend(module_locals(&code));
+    for line in runners::reexports(&code, &locals) {
+        let why = "re-exports a function that runs programs (`child_process`, `execa`, \
+                   `cross-spawn`, `shelljs`): the calls of the files that import it are not \
+                   read across files"
+            .to_string();
+        let found = (why, line);
+        if !out.refusals.contains(&found) {
+            out.refusals.push(found);
+        }
+    }
+    for (call, kind, bare) in found {
+        if kind == Kind::Template {
+            with_options(&code, &call, &names, &mut out);
+        }
         for (at, _) in code.match_indices(&call).take(MAX_CALLS) {
             let before = code[..at].chars().next_back();
             let method = before
@@ -83,12 +105,77 @@ pub(in crate::core::trust::imports) fn js(text: &str) -> NodeRuns {
     out
 }
 
+/// The names `code` binds to a runner module itself (`const cp =
+/// require('child_process')`, `import * as e from 'execa'`).
+fn module_locals(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for quote in ['\'', '"', '`'] {
+        for runner in runners::RUNNERS {
+            let spec = format!("{quote}{}{quote}", runner.spec);
+            for (at, _) in code.match_indices(&spec).take(MAX_CALLS) {
+                for (local, taken) in bindings(&code[..at]) {
+                    if taken.is_none() && !out.contains(&local) {
+                        out.push(local);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Reads a template tag given options first (execa's `` $(opts)`…` ``,
+/// round 8): `call` is the tag with its backtick; the options are read
+/// for an environment of its own.
+fn with_options(code: &str, call: &str, names: &Names, out: &mut NodeRuns) {
+    let tag = call.trim_end_matches('`');
+    let open_text = format!("{tag}(");
+    for (at, _) in code.match_indices(&open_text).take(MAX_CALLS) {
+        let before = code[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {
+            continue;
+        }
+        let rest = &code[at + open_text.len()..];
+        let options = arguments(rest);
+        let inside: usize = options.iter().map(|o| o.len()).sum::<usize>() + options.len() - 1;
+        let Some(after) = rest.get(inside..).and_then(|r| r.strip_prefix(')')) else {
+            continue;
+        };
+        let Some(template) = after.strip_prefix('`') else {
+            continue;
+        };
+        let mut args = vec![format!("`{}`", template.split('`').next().unwrap_or(""))];
+        args.extend(options);
+        let (known, refusals) = judge(&args, Kind::Template, names);
+        let shown = shown(code, at);
+        if !known && !out.unknown.contains(&shown) {
+            out.unknown.push(shown.clone());
+        }
+        for why in refusals {
+            let found = (why, shown.clone());
+            if !out.refusals.contains(&found) {
+                out.refusals.push(found);
+            }
+        }
+    }
+}
+
 /// The call texts of the functions of [`runners::RUNNERS`] in `code`,
 /// each with its kind and whether it is a bare name (`spawn(`, not
 /// `x.spawn(`), and the names bound to them ([`runners::bound_names`]).
 fn calls(code: &str) -> Vec<(String, Kind, bool)> {
     let mut out: Vec<(String, Kind, bool)> = Vec::new();
     let mut add = |call: String, kind: Kind, bare: bool| {
+        // `` $.sync`…` `` and `` $.s`…` `` (round 8).
+        if kind == Kind::Template
+            && let Some(tag) = call.strip_suffix('`')
+        {
+            for sync in [format!("{tag}.sync`"), format!("{tag}.s`")] {
+                if !out.iter().any(|(c, _, _)| *c == sync) {
+                    out.push((sync, kind, false));
+                }
+            }
+        }
         if !out.iter().any(|(c, _, _)| *c == call) {
             out.push((call, kind, bare));
         }
@@ -201,12 +288,35 @@ fn judge(args: &[String], kind: Kind, names: &Names) -> (bool, Vec<String>) {
     let Some(first) = args.first().map(|a| a.trim()).filter(|a| !a.is_empty()) else {
         return (true, Vec::new());
     };
+    // A child given an environment of its own (round 8): read as run
+    // after `env -i`.
+    let own = own_env(&args[1..], names);
+    let prefix = if own { "env -i " } else { "" };
     match kind {
-        Kind::Shell | Kind::Template => line(first, names),
+        Kind::Shell | Kind::Template => line(first, names, prefix),
         Kind::Fork => (
             value(first, names).is_some() || path_known(first, names),
-            Vec::new(),
+            match own {
+                true => argv::line_refusals(&["env -i node <module>".to_string()]),
+                false => Vec::new(),
+            },
         ),
+        Kind::Spread => {
+            let argv: Vec<String> = args
+                .iter()
+                .map(|a| a.trim())
+                .take_while(|a| !a.starts_with('{'))
+                .map(node_item)
+                .collect();
+            let known = argv::argv_known(&argv, names, true, 0);
+            match own {
+                true => (
+                    known,
+                    argv::line_refusals(&[argv::own_env_line(&argv, names)]),
+                ),
+                false => (known, argv::argv_refusals(&argv, names)),
+            }
+        }
         Kind::File => {
             let items: Option<Vec<String>> = args.get(1).map(|a| a.trim()).and_then(|list| {
                 let inner = list.strip_prefix('[')?.strip_suffix(']')?;
@@ -237,12 +347,21 @@ fn judge(args: &[String], kind: Kind, names: &Names) -> (bool, Vec<String>) {
                     .map(|w| value(w, names).and_then(|v| v.into_iter().next()))
                     .collect();
                 return match words {
-                    Some(words) => (true, argv::line_refusals(&[words.join(" ")])),
+                    Some(words) => (
+                        true,
+                        argv::line_refusals(&[format!("{prefix}{}", words.join(" "))]),
+                    ),
                     None => (false, Vec::new()),
                 };
             }
             let known = argv::argv_known(&argv, names, written, 0);
-            (known, argv::argv_refusals(&argv, names))
+            match own {
+                true => (
+                    known,
+                    argv::line_refusals(&[argv::own_env_line(&argv, names)]),
+                ),
+                false => (known, argv::argv_refusals(&argv, names)),
+            }
         }
     }
 }
@@ -280,12 +399,15 @@ fn value(expr: &str, names: &Names) -> Option<Vec<String>> {
 /// name bound to literals) is read as shell text; a template or a sum
 /// whose written start names its program (and an interpreter's script)
 /// is known, that start read.
-fn line(expr: &str, names: &Names) -> (bool, Vec<String>) {
-    line_at(expr, names, 0)
+/// Each line is read after `prefix` (`env -i ` for a child given an
+/// environment of its own).
+fn line(expr: &str, names: &Names, prefix: &str) -> (bool, Vec<String>) {
+    line_at(expr, names, prefix, 0)
 }
 
-fn line_at(expr: &str, names: &Names, depth: usize) -> (bool, Vec<String>) {
+fn line_at(expr: &str, names: &Names, prefix: &str, depth: usize) -> (bool, Vec<String>) {
     if let Some(lines) = value(expr, names) {
+        let lines: Vec<String> = lines.iter().map(|l| format!("{prefix}{l}")).collect();
         return (true, argv::line_refusals(&lines));
     }
     // `const cmd = `git log ${ref}``: the line it is bound to, once.
@@ -293,7 +415,7 @@ fn line_at(expr: &str, names: &Names, depth: usize) -> (bool, Vec<String>) {
         && !names.loose.contains(expr)
         && let Some([one]) = names.assigned.get(expr).map(Vec::as_slice)
     {
-        return line_at(one, names, depth + 1);
+        return line_at(one, names, prefix, depth + 1);
     }
     let Some(start) = written_start(expr) else {
         return (false, Vec::new());
@@ -306,9 +428,40 @@ fn line_at(expr: &str, names: &Names, depth: usize) -> (bool, Vec<String>) {
     };
     let refusals = match whole.trim().is_empty() {
         true => Vec::new(),
-        false => argv::line_refusals(&[whole.to_string()]),
+        false => argv::line_refusals(&[format!("{prefix}{whole}")]),
     };
     (argv::start_known(&start), refusals)
+}
+
+/// Whether a call's options (`args`: what follows the program or line)
+/// give the child an environment of its own: an `env` that is not built
+/// from `process.env` (`env: { PATH: p }`, `env: {}`, a name `env`
+/// bound only to such), or execa's `extendEnv: false`. Options held in
+/// a variable are not read.
+fn own_env(args: &[String], names: &Names) -> bool {
+    args.iter().any(|arg| {
+        let Some(inner) = arg.trim().strip_prefix('{') else {
+            return false;
+        };
+        arguments(inner).iter().any(|property| {
+            let property = property.trim();
+            let compact: String = property.split_whitespace().collect();
+            if compact.starts_with("extendEnv:false") {
+                return true;
+            }
+            match property.split_once(':') {
+                Some((key, value)) if key.trim().trim_matches(['\'', '"']) == "env" => {
+                    !argv::inherits(value, "process.env")
+                }
+                // `{ env }`: the values bound to `env`.
+                None if property == "env" => names
+                    .assigned
+                    .get("env")
+                    .is_some_and(|v| !v.iter().any(|x| argv::inherits(x, "process.env"))),
+                _ => false,
+            }
+        })
+    })
 }
 
 /// The text a computed JavaScript string starts with as written: a
@@ -382,6 +535,29 @@ mod tests {
                 pad.repeat(997)
             );
             assert_eq!(js(&text).unknown.len(), 1);
+        }
+    }
+
+    /// Round 8: a re-export of a runner is a refusal; exporting a
+    /// function of one's own that uses one is not.
+    #[test]
+    fn a_re_export_of_a_runner_is_refused() {
+        for text in [
+            "module.exports = require('execa')\n",
+            "export * from 'cross-spawn'\n",
+            "export { execa as run } from 'execa'\n",
+            "const cp = require('child_process')\nmodule.exports = { go: cp.execSync }\n",
+            "const cp = require('child_process')\nexports.cp = cp\n",
+            "import { spawn } from 'child_process'\nexport default spawn\n",
+        ] {
+            assert_eq!(js(text).refusals.len(), 1, "{text}");
+        }
+        for text in [
+            "const cp = require('child_process')\nfunction go() { cp.execSync('ls') }\n\
+             module.exports = { go }\n",
+            "const cp = require('child_process')\nexport function log() { return 1 }\n",
+        ] {
+            assert_eq!(js(text).refusals, Vec::new(), "{text}");
         }
     }
 

@@ -69,35 +69,27 @@ impl Call<'_> {
         let mut out: Vec<String> = Vec::new();
         // `env={…}` not built from `os.environ`: the child's git has no
         // hooks-off settings (round 7).
-        let own_env = self
-            .args
-            .iter()
-            .any(|a| keyword(a.trim()).is_some_and(|(k, v)| k == "env" && !v.contains("environ")));
+        let own_env = self.args.iter().any(|a| {
+            keyword(a.trim()).is_some_and(|(k, v)| {
+                // `env=env` after `env = os.environ.copy()`.
+                let bound = self.bound.assigned.get(v);
+                k == "env"
+                    && !inherits(v, "environ")
+                    && !bound
+                        .is_some_and(|b| !b.is_empty() && b.iter().all(|x| inherits(x, "environ")))
+            })
+        });
         if own_env {
             lines = lines.into_iter().map(|l| format!("env -i {l}")).collect();
         }
         for items in &argv_list {
-            if own_env
-                && items
-                    .first()
-                    .and_then(|p| value(p, self.bound))
-                    .is_some_and(|v| v.iter().any(|p| base(p) == "git"))
-            {
-                let words: Vec<String> = items[1..]
-                    .iter()
-                    .map(|i| {
-                        value(i, self.bound)
-                            .and_then(|v| v.into_iter().next())
-                            .unwrap_or_else(|| COMPUTED.to_string())
-                    })
-                    .collect();
-                if let Some(why) = unknown::git_runs_hooks_in_own_env(&words)
-                    && !out.contains(&why)
-                {
-                    out.push(why);
-                }
+            match own_env {
+                // Read as shell text run so (`unknown::shell`): git by its
+                // subcommand, a shell's `-c` line, a shell or interpreter
+                // given a script (round 8).
+                true => lines.push(own_env_line(items, self.bound)),
+                false => argv_lines(items, self.bound, &mut lines, &mut out),
             }
-            argv_lines(items, self.bound, &mut lines, &mut out);
         }
         read_lines(&lines, &mut out);
         out
@@ -168,6 +160,43 @@ fn argv_lines(items: &[String], bound: &Names, lines: &mut Vec<String>, out: &mu
             _ => {}
         }
     }
+}
+
+/// Whether an environment's value `value` holds the inherited one
+/// whole (`os.environ`, `{**os.environ, …}`, `os.environ.copy()`;
+/// Node's `{ ...process.env }`), `whole` naming it: one of its
+/// variables (`os.environ["PATH"]`, `process.env.PATH`) is not it
+/// (round 8: `env={"PATH": os.environ["PATH"]}` was taken for it).
+pub(in crate::core::trust::imports::dynamic) fn inherits(value: &str, whole: &str) -> bool {
+    value.match_indices(whole).any(|(at, _)| {
+        let after = value[at + whole.len()..].trim_start();
+        let word = after.starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        let part = after.starts_with('[')
+            || [".get", ".pop", ".setdefault"]
+                .iter()
+                .any(|m| after.starts_with(m))
+            || (whole == "process.env" && after.starts_with('.'));
+        !word && !part
+    })
+}
+
+/// Argv `items` as a shell line run with an environment of its own
+/// (`env -i 'git' 'status'`): each item's first value, quoted, or
+/// [`COMPUTED`].
+pub(in crate::core::trust::imports::dynamic) fn own_env_line(
+    items: &[String],
+    bound: &Names,
+) -> String {
+    let words: Vec<String> = items
+        .iter()
+        .map(|item| {
+            let word = value(item, bound)
+                .and_then(|v| v.into_iter().next())
+                .unwrap_or_else(|| COMPUTED.to_string());
+            format!("'{}'", word.replace('\'', "'\\''"))
+        })
+        .collect();
+    format!("env -i {}", words.join(" "))
 }
 
 /// The refusals of shell text `lines` a Node script runs.

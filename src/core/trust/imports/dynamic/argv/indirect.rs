@@ -131,27 +131,78 @@ fn module_texts(code: &str, imported: &[(String, String)]) -> Vec<(String, Strin
             }
         }
     }
+    // `sys.modules["subprocess"]`, `sys.modules.get("os")` as written
+    // (round 8).
+    for table in ["sys.modules[", "sys.modules.get("] {
+        for at in places(code, table, "").filter(|&at| code[at..].starts_with(table)) {
+            let open = at + table.len() - 1;
+            let Some(end) = call_end(code, open) else {
+                continue;
+            };
+            let key = arguments(&code[open + 1..]);
+            let Some(module) = key.first().and_then(|k| literal(k.trim())) else {
+                continue;
+            };
+            let text = code[at..end].to_string();
+            if MODULES.contains(&module) && !out.iter().any(|(t, _)| *t == text) {
+                out.push((text, module.to_string()));
+            }
+        }
+    }
     // `sp = subprocess`, `sp = importlib.import_module("subprocess")`,
-    // and once more (`q = sp`).
+    // `sp, o = subprocess, os` (round 8), and once more (`q = sp`).
     for _ in 0..2 {
         for line in code.lines().take(super::MAX_LINES) {
-            let Some((name, value)) = line.trim().split_once('=') else {
-                continue;
-            };
-            let (name, value) = (name.trim(), value.trim());
-            if !is_identifier(name) || value.starts_with('=') {
-                continue;
-            }
-            let value = value.strip_prefix("importlib.").unwrap_or(value);
-            let Some(module) = out.iter().find(|(t, _)| t == value).map(|(_, m)| m.clone()) else {
-                continue;
-            };
-            if !out.iter().any(|(t, _)| t == name) {
-                out.push((name.to_string(), module));
+            for (name, value) in bindings(line) {
+                let value = value.strip_prefix("importlib.").unwrap_or(value);
+                let Some(module) = out.iter().find(|(t, _)| t == value).map(|(_, m)| m.clone())
+                else {
+                    continue;
+                };
+                if !out.iter().any(|(t, _)| t == name) {
+                    out.push((name.to_string(), module));
+                }
             }
         }
     }
     out
+}
+
+/// The names a line binds, each with its value's text: `a = b`, and
+/// `a, b = c, d` (or in parentheses) pair by pair.
+fn bindings(line: &str) -> Vec<(&str, &str)> {
+    let Some((names, values)) = line.trim().split_once('=') else {
+        return Vec::new();
+    };
+    if values.starts_with('=') || names.ends_with(['!', '<', '>', '=']) {
+        return Vec::new();
+    }
+    let strip = |t: &'_ str| -> String {
+        let t = t.trim();
+        t.strip_prefix('(')
+            .and_then(|t| t.strip_suffix(')'))
+            .unwrap_or(t)
+            .to_string()
+    };
+    let (names_text, values_text) = (strip(names), strip(values));
+    if !names_text.contains(',') {
+        let name = names.trim();
+        return match is_identifier(name) {
+            true => vec![(name, values.trim())],
+            false => Vec::new(),
+        };
+    }
+    let names: Vec<&str> = names.trim().trim_matches(['(', ')']).split(',').collect();
+    let values: Vec<&str> = values.trim().trim_matches(['(', ')']).split(',').collect();
+    if names.len() != values.len() || values_text.is_empty() {
+        return Vec::new();
+    }
+    names
+        .into_iter()
+        .zip(values)
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .filter(|(n, _)| is_identifier(n))
+        .collect()
 }
 
 /// What [`add`] finds besides calls: the places of a program-running
@@ -179,6 +230,8 @@ pub(super) fn add(code: &str, imported: &[(String, String)], out: &mut Vec<Calle
         }
     }
     let mut chosen = Vec::new();
+    tables(code, &texts, out, &mut chosen);
+    methodcallers(code, &texts, out, &mut chosen);
     for at in places(code, "getattr(", "builtins.") {
         let open = at + "getattr".len();
         let Some(end) = call_end(code, open) else {
@@ -188,11 +241,21 @@ pub(super) fn add(code: &str, imported: &[(String, String)], out: &mut Vec<Calle
         let (Some(object), Some(name)) = (args.first(), args.get(1)) else {
             continue;
         };
-        let Some(module) = texts
-            .iter()
-            .find(|(t, _)| t == object.trim())
-            .map(|(_, m)| m)
-        else {
+        let object = object.trim();
+        let Some(module) = texts.iter().find(|(t, _)| t == object).map(|(_, m)| m) else {
+            // `getattr(sys.modules[name], "run")`: a module chosen as it
+            // runs, given a program-running function's name or a
+            // computed one (round 8).
+            let table =
+                object.starts_with("sys.modules[") || object.starts_with("sys.modules.get(");
+            let runs = literal(name.trim()).is_none_or(|n| {
+                MODULES
+                    .iter()
+                    .any(|m| functions_of(m).iter().any(|(f, _)| *f == n))
+            });
+            if table && runs {
+                chosen.push((at, object.to_string()));
+            }
             continue;
         };
         match literal(name.trim()) {
@@ -208,11 +271,140 @@ pub(super) fn add(code: &str, imported: &[(String, String)], out: &mut Vec<Calle
     chosen
 }
 
+/// A module's table of functions (round 8): `vars(subprocess)`,
+/// `subprocess.__dict__`, and a name bound to one (`d = vars(sp)`),
+/// each with the module.
+fn table_texts(code: &str, texts: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for (text, module) in texts {
+        out.push((format!("vars({text})"), module.clone()));
+        out.push((format!("{text}.__dict__"), module.clone()));
+    }
+    for line in code.lines().take(super::MAX_LINES) {
+        for (name, value) in bindings(line) {
+            if let Some(module) = out.iter().find(|(t, _)| t == value).map(|(_, m)| m.clone())
+                && !out.iter().any(|(t, _)| t == name)
+            {
+                out.push((name.to_string(), module));
+            }
+        }
+    }
+    out
+}
+
+/// Adds to `out` a function taken from a module's table by a literal
+/// key (`vars(subprocess)["run"](`, `subprocess.__dict__.get("run")(`);
+/// a key known only as it runs is `chosen`.
+fn tables(code: &str, texts: &[(String, String)], out: &mut Vec<Called>, chosen: &mut Chosen) {
+    for (table, module) in table_texts(code, texts) {
+        for taken in [format!("{table}["), format!("{table}.get(")] {
+            let bare = is_identifier(&table);
+            let prefix = "";
+            for at in places(code, &taken, prefix).filter(|&at| {
+                !bare
+                    || !code[..at]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            }) {
+                let open = at + taken.len() - 1;
+                let Some(end) = call_end(code, open) else {
+                    continue;
+                };
+                let key = arguments(&code[open + 1..]);
+                let Some(key) = key.first().map(|k| k.trim()) else {
+                    continue;
+                };
+                match literal(key) {
+                    Some(name) => {
+                        if let Some((_, form)) =
+                            functions_of(&module).into_iter().find(|(n, _)| *n == name)
+                        {
+                            let call = format!("{}(", &code[at..end]);
+                            if !out.iter().any(|c| c.call == call) {
+                                out.push(Called::new(call, form, false));
+                            }
+                        }
+                    }
+                    None => chosen.push((at, module.clone())),
+                }
+            }
+        }
+    }
+}
+
+/// Adds to `out` `operator.methodcaller("system", line)` applied to a
+/// program-running module (`(os)` after it, or a name bound to it called
+/// with one: `m = methodcaller(…)`, `m(os)`): read as `os.system(line)`
+/// where it is written. A computed name so applied is `chosen`.
+fn methodcallers(
+    code: &str,
+    texts: &[(String, String)],
+    out: &mut Vec<Called>,
+    chosen: &mut Chosen,
+) {
+    for at in places(code, "methodcaller(", "operator.") {
+        let open = at + "methodcaller".len();
+        let Some(end) = call_end(code, open) else {
+            continue;
+        };
+        let args = arguments(&code[open + 1..]);
+        let Some(first) = args.first().map(|a| a.trim()) else {
+            continue;
+        };
+        let applied = |rest: &str| -> Option<String> {
+            let rest = rest.trim_start().strip_prefix('(')?;
+            let object = arguments(rest).into_iter().next()?;
+            texts
+                .iter()
+                .find(|(t, _)| t == object.trim())
+                .map(|(_, m)| m.clone())
+        };
+        // `(os)` right after, or `m = methodcaller(…)` then `m(os)`.
+        let mut module = applied(&code[end..]);
+        let line_start = code[..at].rfind('\n').map_or(0, |s| s + 1);
+        let before = code[line_start..at].trim_end_matches("operator.").trim();
+        if module.is_none()
+            && let Some(name) = before.strip_suffix('=').map(str::trim)
+            && is_identifier(name)
+        {
+            module = places(code, name, "")
+                .filter(|&p| p != line_start + code[line_start..].find(name).unwrap_or(0))
+                .find_map(|p| applied(&code[p + name.len()..]));
+        }
+        let Some(module) = module else { continue };
+        match literal(first) {
+            Some(name) => {
+                if let Some((_, form)) = functions_of(&module).into_iter().find(|(n, _)| *n == name)
+                {
+                    // Its arguments after the name are the call's.
+                    let call = &code[at..open + 1 + args[0].len() + 1];
+                    if args.len() > 1 && !out.iter().any(|c| c.call == call) {
+                        out.push(Called::new(call.to_string(), form, false));
+                    }
+                }
+            }
+            None => chosen.push((at, module)),
+        }
+    }
+}
+
 /// Adds to `out` the places that call a function of `out` through
 /// `functools.partial(f, args…)`: the partial itself read as `f(args…)`,
 /// and a name bound to it (`p = partial(f, a)`) read as `f(a, …)` where
 /// it is called.
 pub(super) fn add_partials(code: &str, out: &mut Vec<Called>) {
+    // A partial of a partial (`q = partial(p, w)`, round 8): once more.
+    for _ in 0..3 {
+        let before = out.len();
+        add_partials_once(code, out);
+        if out.len() == before {
+            break;
+        }
+    }
+}
+
+fn add_partials_once(code: &str, out: &mut Vec<Called>) {
     let mut found = Vec::new();
     for at in places(code, "partial(", "functools.") {
         let open = at + "partial".len();
@@ -230,19 +422,27 @@ pub(super) fn add_partials(code: &str, out: &mut Vec<Called>) {
             continue;
         };
         let form = called.form;
+        // A partial's own arguments come first (`partial(p, w)`).
+        let inner = called.extra.clone();
         if args.len() > 1 {
             // `partial(subprocess.run,` as written: its arguments follow.
             let call = &code[at..open + 1 + first.len() + 1];
-            found.push(Called::new(call.to_string(), form, false));
+            found.push(Called {
+                call: call.to_string(),
+                form,
+                bare: false,
+                extra: inner.clone(),
+            });
         }
         let line_start = code[..at].rfind('\n').map_or(0, |s| s + 1);
         let before = code[line_start..at].trim_end_matches("functools.").trim();
         if let Some(name) = before.strip_suffix('=').map(str::trim)
             && is_identifier(name)
         {
-            let extra = args[1..]
+            let extra = inner
                 .iter()
-                .map(|a| a.trim().to_string())
+                .cloned()
+                .chain(args[1..].iter().map(|a| a.trim().to_string()))
                 .filter(|a| !a.is_empty())
                 .collect();
             found.push(Called {
@@ -295,6 +495,51 @@ mod tests {
         let m = [("m".to_string(), "importlib.machinery".to_string())];
         assert!(add("getattr(m, name)\nm.run(x)\n", &m, &mut none).is_empty());
         assert!(none.iter().all(|c| !c.call.starts_with("m.")));
+    }
+
+    /// Round 8: tables, `sys.modules`, tuple unpacking, methodcaller.
+    #[test]
+    fn a_module_s_table_sys_modules_unpacking_and_methodcaller_give_its_calls() {
+        let found = calls(
+            "vars(subprocess)[\"run\"](x)\nsubprocess.__dict__['call'](x)\n\
+             getattr(sys.modules['subprocess'], 'run')(x)\nsp, o = subprocess, os\n\
+             d = vars(o)\nd.get('system')(x)\n\
+             operator.methodcaller('system', x)(os)\nm = methodcaller('popen', y)\nm(o)\n",
+        );
+        for call in [
+            "vars(subprocess)[\"run\"](",
+            "subprocess.__dict__['call'](",
+            "getattr(sys.modules['subprocess'], 'run')(",
+            "sp.run(",
+            "o.system(",
+            "d.get('system')(",
+            "methodcaller('system',",
+            "methodcaller('popen',",
+        ] {
+            assert!(found.iter().any(|c| c == call), "{call}: {found:?}");
+        }
+        let mut out = Vec::new();
+        let chosen = add(
+            "vars(subprocess)[n](x)\ngetattr(sys.modules[m], 'run')(x)\n\
+             methodcaller(n, x)(os)\n",
+            &[],
+            &mut out,
+        );
+        assert_eq!(chosen.len(), 3, "{chosen:?}");
+        // Another object's methodcaller, another table: none.
+        let none = calls("methodcaller('run', x)(job)\nvars(job)['run']()\nx, y = 1, 2\n");
+        assert!(none.is_empty(), "{none:?}");
+    }
+
+    #[test]
+    fn a_partial_of_a_partial_carries_both_arguments() {
+        let mut out = vec![Called::new("subprocess.run(".into(), Form::Argv(0), false)];
+        add_partials(
+            "p = partial(subprocess.run, ['sh', w])\nq = partial(p, check=True)\n",
+            &mut out,
+        );
+        let q = out.iter().find(|c| c.call == "q(").expect("q");
+        assert_eq!(q.extra, ["['sh', w]", "check=True"]);
     }
 
     #[test]
