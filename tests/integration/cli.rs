@@ -37,6 +37,7 @@ mod secrets_encoded;
 mod secrets_round_fifteen;
 mod secrets_round_fifteen_b;
 mod secrets_round_fourteen;
+mod secrets_round_eighteen;
 mod secrets_round_seventeen;
 mod secrets_round_sixteen;
 mod secrets_round_sixteen_b;
