@@ -34,7 +34,7 @@ impl RuleSet {
         if tar::is_header(bytes) {
             return self.tarred(&mut { bytes }, &mut inflated, 0);
         }
-        if self.scan_at(&as_text(bytes), true).is_empty() {
+        if self.scan_at(&as_text(bytes), true, None).is_empty() {
             Verdict::Clean
         } else {
             Verdict::Secret
@@ -201,7 +201,7 @@ impl RuleSet {
                 }
                 unread |= binary::is_packed(&window);
             }
-            if !self.scan_at(&as_text(&window), true).is_empty() {
+            if !self.scan_at(&as_text(&window), true, None).is_empty() {
                 return Verdict::Secret;
             }
             unread |= binary::packed_member(&window, offset);

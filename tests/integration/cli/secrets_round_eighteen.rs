@@ -1,8 +1,11 @@
 //! Round eighteen of the secret shapes through the real binary: passwords
 //! people choose (`Summer2024`, `Welcome1!`, `P@ssw0rd2024`) under a
 //! password's name in a shell script, YAML, Python, JSON and a compose
-//! file, each refused by `build` with its line, never echoing the secret.
-//! Placeholders, variables, calls and names that are not a password's
+//! file; values that only the file's kind says are config's (an indented
+//! INI value, a `.properties` value after a blank, a Make target's
+//! variable, a YAML password without a digit); each refused by `build`
+//! with its line, never echoing the secret. Placeholders, variables,
+//! calls, names that are not a password's and the same lines in code
 //! build.
 
 use crate::common;
@@ -24,9 +27,19 @@ fn chosen() -> Vec<(&'static str, String, usize)> {
     ]
 }
 
+/// Values that the file's kind says are config's, on their line `line`.
+fn by_kind() -> Vec<(&'static str, String, usize)> {
+    vec![
+        ("app.ini", "[db]\nhost = db\n  password = Tq8-Lw3-Zx5-Rb\n".into(), 3),
+        ("db.properties", "db.user app\ndb.password Tq8-Lw3-Zx5-Rb\n".into(), 2),
+        ("Makefile", "all:\n\techo hi\n\ndeploy: DB_PASSWORD := Tq8-Lw3-Zx5-Rb\n".into(), 4),
+        ("secrets.yaml", "db:\n  password: correcthorsebatterystaple\n".into(), 2),
+    ]
+}
+
 #[test]
 fn round_eighteen_secret_shapes_refuse_the_build() {
-    for (name, text, line) in chosen() {
+    for (name, text, line) in chosen().into_iter().chain(by_kind()) {
         common::assert_build_refuses_planted(name, &text, line);
     }
 }
@@ -44,7 +57,35 @@ fn round_eighteen_near_misses_build() {
         "import getpass\nPASSWORD = getpass.getpass()\nDB_PASSWORD = None\nfmt = {\"password\": \"%(password)s\"}\n\
          DEFAULT = \"Password123\"\npassword = \"your_password_here\"\n",
     );
-    p.ok(&["add", "config.yaml", "settings.py"]);
+    // The INI, `.properties` and Make lines in code are code's.
+    p.write(
+        "client.py",
+        "def connect():\n  password = Tq8-Lw3-Zx5-Rb\n  db.password Tq8-Lw3-Zx5-Rb\n",
+    );
+    p.write(
+        "app.ini",
+        "[db]\n  password = ${DB_PASSWORD}\n  password_file = /etc/app/pass\n",
+    );
+    p.ok(&["add", "config.yaml", "settings.py", "client.py", "app.ini"]);
     let out = p.run(&["build", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// A text found clean in a `.py` and remembered so is scanned again as an
+/// `.ini`'s, where more rules read it.
+#[test]
+fn round_eighteen_a_text_clean_in_code_is_read_again_in_an_ini_file() {
+    let p = Project::fixture();
+    let text = "[db]\n  password = Tq8-Lw3-Zx5-Rb\n";
+    p.write("client.py", text);
+    p.ok(&["add", "client.py"]);
+    let out = p.run(&["build", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    p.write("app.ini", text);
+    p.ok(&["add", "app.ini"]);
+    let out = p.run(&["build", "-q"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("likely secret: app.ini:2: "), "{err}");
+    assert!(!err.contains("client.py"), "{err}");
 }
