@@ -21,6 +21,7 @@ use regex::Captures;
 
 mod base64_text;
 mod binary;
+mod bks;
 mod bom;
 mod docker_config;
 mod head;
@@ -38,6 +39,8 @@ mod tar;
 mod unpack;
 mod zip;
 
+#[cfg(test)]
+pub(crate) use bks::tests::bks as test_bks;
 #[cfg(test)]
 pub(crate) use zip::tests::zip as test_zip;
 #[cfg(test)]

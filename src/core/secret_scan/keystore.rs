@@ -1,7 +1,8 @@
 //! Java keystores (JKS, magic `FE ED FE ED`; JCEKS, `CE CE CE CE`) decoded
 //! from base64 or found in an archive: their entries walked to tell a
 //! keystore holding a private or secret key from a truststore of public
-//! certificates, which is no secret.
+//! certificates, which is no secret. Round eighteen: Bouncy Castle's BKS
+//! and UBER stores ([`super::bks`]), read the same way.
 
 /// What a keystore holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +25,7 @@ pub(super) fn is_keystore(bytes: &[u8]) -> bool {
 /// the entry's data). `None` when `bytes` is no keystore.
 pub(super) fn read(bytes: &[u8]) -> Option<Keystore> {
     if !is_keystore(bytes) {
-        return None;
+        return super::bks::read(bytes);
     }
     let mut r = Reader { bytes, at: 4 };
     Some(r.entries().unwrap_or(Keystore::Unreadable))

@@ -19,7 +19,8 @@ impl RuleSet {
     /// [`MAX_DEPTH`]); other bytes that are not UTF-8 text (a binary file
     /// before a key file) are read by their text runs. What cannot be
     /// read (bzip2, xz, zstd, an archive deeper than the bound) makes the
-    /// whole unchecked unless a secret is found anyway.
+    /// whole unchecked unless a secret is found anyway; bytes that are a
+    /// bzip2, xz or zstd stream themselves are unchecked.
     pub(super) fn decoded(&self, bytes: &[u8]) -> Verdict {
         let mut inflated = 0;
         if zip::is_zip(bytes) {
@@ -33,6 +34,10 @@ impl RuleSet {
         }
         if tar::is_header(bytes) {
             return self.tarred(&mut { bytes }, &mut inflated, 0);
+        }
+        if binary::is_packed(bytes) {
+            // bzip2, xz, zstd: no decoder here, so never passed unread.
+            return Verdict::Unchecked;
         }
         if self.scan_at(&as_text(bytes), true, None).is_empty() {
             Verdict::Clean

@@ -10,7 +10,7 @@
 
 use crate::common;
 
-use common::{Project, stderr};
+use common::{Project, base64, stderr};
 
 /// Each file holds one chosen password, on its line `line`.
 fn chosen() -> Vec<(&'static str, String, usize)> {
@@ -37,9 +37,49 @@ fn by_kind() -> Vec<(&'static str, String, usize)> {
     ]
 }
 
+/// Bytes from their hex digits.
+fn unhex(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .filter_map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// A Bouncy Castle BKS store: a certificate entry, then a key entry when
+/// `key`, then its end and a MAC.
+fn bks(key: bool) -> Vec<u8> {
+    let mut out = [2u32, 20].map(u32::to_be_bytes).concat();
+    out.extend((0u8..20).map(|i| i.wrapping_mul(37)));
+    out.extend(1500u32.to_be_bytes());
+    out.extend([1, 0, 2, b'c', b'a', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    out.extend([0, 5, b'X', b'.', b'5', b'0', b'9', 0, 0, 0, 3, 0x30, 1, 0]);
+    if key {
+        out.extend([2, 0, 1, b'k', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+        out.extend([0, 0, 5, b'P', b'K', b'C', b'S', b'8', 0, 3, b'R', b'S', b'A']);
+        out.extend([0, 0, 0, 4, 0x30, 2, 1, 0]);
+    }
+    out.push(0);
+    out.extend([0x5a; 20]);
+    out
+}
+
+/// A bzip2 stream in base64 (no decoder here: refused as not fully
+/// checked) and a BKS keystore with a key entry, each on line 2.
+fn packed() -> Vec<(&'static str, String, usize)> {
+    // bzip2 of `LOG_LEVEL=info` and a `DB_PASSWORD=…` line (Python's bz2).
+    let bz = unhex(
+        "425a683931415926535959624064000008cf80001029423684f990912b8240200031400000000c31a993264c8d\
+         3351fa9a0c4c1de54f1557d8bda9902f9986dffe0d56403a7b4482251322ee48a70a120b2c480c80",
+    );
+    vec![
+        ("backup.yaml", format!("data:\n  env: {}\n", base64(&bz)), 2),
+        ("store.yaml", format!("data:\n  app.bks: {}\n", base64(&bks(true))), 2),
+    ]
+}
+
 #[test]
 fn round_eighteen_secret_shapes_refuse_the_build() {
-    for (name, text, line) in chosen().into_iter().chain(by_kind()) {
+    for (name, text, line) in chosen().into_iter().chain(by_kind()).chain(packed()) {
         common::assert_build_refuses_planted(name, &text, line);
     }
 }
@@ -66,7 +106,19 @@ fn round_eighteen_near_misses_build() {
         "app.ini",
         "[db]\n  password = ${DB_PASSWORD}\n  password_file = /etc/app/pass\n",
     );
-    p.ok(&["add", "config.yaml", "settings.py", "client.py", "app.ini"]);
+    // A BKS truststore: certificates alone.
+    p.write(
+        "trust.yaml",
+        &format!("data:\n  trust.bks: {}\n", base64(&bks(false))),
+    );
+    p.ok(&[
+        "add",
+        "config.yaml",
+        "settings.py",
+        "client.py",
+        "app.ini",
+        "trust.yaml",
+    ]);
     let out = p.run(&["build", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }

@@ -161,3 +161,76 @@ fn round_eighteen_values_by_kind_stay_quiet_elsewhere() {
     }
     assert!(loud.is_empty(), "{}", loud.join("\n"));
 }
+
+/// Bytes from their hex digits (a made-up stream written here).
+fn unhex(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .filter_map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// `bytes` in base64 as a Kubernetes Secret's value, on line 2.
+fn secret_yaml(bytes: &[u8]) -> String {
+    format!("data:\n  blob: {}\n", super::base64(bytes))
+}
+
+/// bzip2 of `LOG_LEVEL=info` and a `DB_PASSWORD=…` line (Python's `bz2`).
+const BZIP2_ENV: &str = "425a683931415926535959624064000008cf80001029423684f990912b8240200031400000000c31a993264c8d3351fa9a0c4c1de54f1557d8bda9902f9986dffe0d56403a7b4482251322ee48a70a120b2c480c80";
+/// bzip2 of `LOG_LEVEL=info` and `NOTE=hello world`: no secret.
+const BZIP2_CLEAN: &str = "425a6839314159265359203058c4000005df80001040000002028585008765908020003140d34323262111a640c83108e076ca0a12dc094cd5bafc0863881f3fbe2ee48a70a1204060b188";
+/// xz of the same `.env` as `BZIP2_ENV` (Python's `lzma`).
+const XZ_ENV: &str = "fd377a585a000004e6d6b4460200210116000000742fe5a301002a4c4f475f4c4556454c3d696e666f0a44425f50415353574f52443d5662366e5131785a386b4c6d3357750a000051cb3abd800777280001432bad506e571fb6f37d010000000004595a";
+
+/// Item 3: bzip2, xz and zstd streams in base64 are never passed unread;
+/// a Bouncy Castle keystore with a key entry (BKS, or UBER) is a key,
+/// in base64 or in a zip.
+#[test]
+fn round_eighteen_compressed_streams_and_bks_keystores_are_refused() {
+    use crate::core::secret_scan::{test_bks, test_zip};
+    let zstd = [&[0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x2c, 0x61][..], &[0x41; 40]].concat();
+    let key_store = test_bks(&[(1, "ca"), (2, "server")]);
+    let mut uber = test_bks(&[(1, "ca")])[..32].to_vec();
+    uber.extend((0u8..60).map(|i| i.wrapping_mul(151) ^ 0xa5));
+    let mut wrong = Vec::new();
+    for (text, rule) in [
+        (secret_yaml(&unhex(BZIP2_ENV)), "unchecked-encoded"),
+        (secret_yaml(&unhex(BZIP2_CLEAN)), "unchecked-encoded"),
+        (secret_yaml(&unhex(XZ_ENV)), "unchecked-encoded"),
+        (secret_yaml(&zstd), "unchecked-encoded"),
+        (secret_yaml(&key_store), "base64-bks-keystore"),
+        (secret_yaml(&uber), "base64-bks-keystore"),
+        (
+            secret_yaml(&test_zip(&[
+                ("README", b"notes\n", false),
+                ("res/raw/app.bks", &key_store, false),
+            ])),
+            "base64-credentials",
+        ),
+        (
+            secret_yaml(&test_zip(&[("res/raw/app.bks", &key_store, true)])),
+            "base64-credentials",
+        ),
+    ] {
+        let got = found(&text);
+        if got.len() != 1 || got[0] != (2, rule.to_string()) {
+            wrong.push(format!("{text:?} (want {rule}): {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Item 3's near misses: a BKS truststore (certificates alone), in base64
+/// or in a zip; base64 opening as a BKS header would but holding none.
+#[test]
+fn round_eighteen_bks_truststores_stay_quiet() {
+    use crate::core::secret_scan::{test_bks, test_zip};
+    let trust = test_bks(&[(1, "ca"), (1, "intermediate")]);
+    let mut not_bks = trust.clone();
+    not_bks[8 + 20..12 + 20].copy_from_slice(&9u32.to_be_bytes());
+    quiet(&[
+        secret_yaml(&trust),
+        secret_yaml(&test_zip(&[("res/raw/trust.bks", &trust, true)])),
+        secret_yaml(&not_bks),
+    ]);
+}
