@@ -234,3 +234,48 @@ fn round_eighteen_bks_truststores_stay_quiet() {
         secret_yaml(&not_bks),
     ]);
 }
+
+/// Item 4: base64 three times over (a `.env` encoded by three tools in
+/// turn) is read; four times is not (the bound), nor is harmless text
+/// three times over reported.
+#[test]
+fn round_eighteen_base64_three_times_is_read() {
+    use super::base64;
+    let env = "LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let thrice = base64(base64(base64(env.as_bytes()).as_bytes()).as_bytes());
+    let hits = crate::core::secret_scan::scan(&format!("data:\n  env: {thrice}\n"));
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0].line, 2);
+    assert!(hits[0].kind.ends_with("(base64 three times)"), "{hits:?}");
+    let four = base64(thrice.as_bytes());
+    let harmless = base64(base64(base64(b"LOG_LEVEL=info\nNOTE=hello world\n").as_bytes()).as_bytes());
+    quiet(&[
+        format!("data:\n  env: {four}\n"),
+        format!("data:\n  env: {harmless}\n"),
+    ]);
+}
+
+/// Item 4: names bound by a tuple of literals written over lines, then
+/// joined, are read joined; the same of harmless words is not.
+#[test]
+fn round_eighteen_tuples_over_lines_are_read() {
+    let (a, b) = ("ghp_Vb6nQ1xZ8kLm3W", "uR4tY7pA2sD5fG8hJ0kL1z");
+    let mut wrong = Vec::new();
+    for (text, line) in [
+        (format!("a, b = (\n    \"{a}\",\n    \"{b}\",\n)\ntoken = a + b\n"), 5),
+        (format!("a, b = (\n    \"{a}\",\n    \"{b}\"\n)\ntoken = f\"{{a}}{{b}}\"\n"), 5),
+        (format!("const [a, b] = [\n  \"{a}\",\n  \"{b}\",\n];\nconst token = `${{a}}${{b}}`;\n"), 5),
+        (format!("k1, k2 = (\n    \"AKIAZ7QW3ERT\",\n    \"YU5IOPLK\",\n)\nkey_id = k1 + k2\n"), 5),
+    ] {
+        let got = found(&text);
+        if got.len() != 1 || got[0].0 != line {
+            wrong.push(format!("{text:?} (want line {line}): {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    quiet(&[
+        "a, b = (\n    \"abc\",\n    \"def\",\n)\nx = a + b\n".to_string(),
+        format!("a, b = (\n    \"{a}\",\n    {b},\n)\ntoken = a + b\n"),
+        format!("a, b = (\n    \"{a}\",\n{}    \"{b}\",\n)\ntoken = a + b\n", "    None,\n".repeat(40)),
+    ]);
+}
