@@ -155,7 +155,11 @@ impl RuleSet {
         for (line, rule) in todo {
             self.scan_line(text, starts, line, rule, &mut found);
         }
-        for &rule in self.whole_text_rules.iter().filter(|&&r| self.rules[r].runs_on(path)) {
+        for &rule in self
+            .whole_text_rules
+            .iter()
+            .filter(|&&r| self.rules[r].runs_on(path))
+        {
             self.scan_whole(text, starts, rule, &mut found);
         }
         for body in key_body::find(text, starts) {

@@ -1,8 +1,9 @@
 //! Java keystores (JKS, magic `FE ED FE ED`; JCEKS, `CE CE CE CE`) decoded
 //! from base64 or found in an archive: their entries walked to tell a
 //! keystore holding a private or secret key from a truststore of public
-//! certificates, which is no secret. Round eighteen: Bouncy Castle's BKS
-//! and UBER stores ([`super::bks`]), read the same way.
+//! certificates, which is no secret. (Round eighteen: Bouncy Castle's BKS
+//! and UBER stores, which have no magic, are read by the `bks` module; the
+//! unpacking tries both.)
 
 /// What a keystore holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,7 +26,7 @@ pub(super) fn is_keystore(bytes: &[u8]) -> bool {
 /// the entry's data). `None` when `bytes` is no keystore.
 pub(super) fn read(bytes: &[u8]) -> Option<Keystore> {
     if !is_keystore(bytes) {
-        return super::bks::read(bytes);
+        return None;
     }
     let mut r = Reader { bytes, at: 4 };
     Some(r.entries().unwrap_or(Keystore::Unreadable))

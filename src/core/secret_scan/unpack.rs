@@ -5,7 +5,7 @@
 //! gzip, a `.gz` member of a zip) is opened in turn, [`MAX_DEPTH`] levels
 //! at most, all of them within one [`MAX_INFLATED`].
 
-use super::{RuleSet, Verdict, binary, keystore, tar, zip};
+use super::{RuleSet, Verdict, binary, bks, keystore, tar, zip};
 
 impl RuleSet {
     /// Whether decoded `bytes` hold a secret: text the rules find one in
@@ -26,7 +26,7 @@ impl RuleSet {
         if zip::is_zip(bytes) {
             return self.zipped(bytes, &mut inflated, 0);
         }
-        if let Some(found) = keystore::read(bytes) {
+        if let Some(found) = any_keystore(bytes) {
             return keystore_verdict(found);
         }
         if bytes.starts_with(&[0x1f, 0x8b]) {
@@ -62,7 +62,7 @@ impl RuleSet {
             let verdict = match member {
                 zip::Member::Stored(range) => {
                     let data = &bytes[range];
-                    match keystore::read(data) {
+                    match any_keystore(data) {
                         Some(found) => keystore_verdict(found),
                         None => self.windows(&mut { data }, inflated, depth + 1),
                     }
@@ -181,7 +181,7 @@ impl RuleSet {
                 return Verdict::Unchecked;
             }
             if offset == 0 {
-                if let Some(found) = keystore::read(&window) {
+                if let Some(found) = any_keystore(&window) {
                     return keystore_verdict(found);
                 }
                 if depth < MAX_DEPTH {
@@ -230,6 +230,13 @@ impl RuleSet {
             offset += from as u64;
         }
     }
+}
+
+/// What the keystore `bytes` opens with holds: a Java one (JKS, JCEKS)
+/// by its magic, else a Bouncy Castle one (BKS, UBER) by its header;
+/// `None` when it is neither.
+fn any_keystore(bytes: &[u8]) -> Option<keystore::Keystore> {
+    keystore::read(bytes).or_else(|| bks::read(bytes))
 }
 
 /// The verdict on a Java keystore: a private or secret key entry is a

@@ -4,9 +4,11 @@
 //! file; values that only the file's kind says are config's (an indented
 //! INI value, a `.properties` value after a blank, a Make target's
 //! variable, a YAML password without a digit); each refused by `build`
-//! with its line, never echoing the secret. Placeholders, variables,
-//! calls, names that are not a password's and the same lines in code
-//! build.
+//! with its line, never echoing the secret; a bzip2 stream in base64 and a
+//! BKS keystore with a key entry; a token split into a dict joined by its
+//! values or a tuple over lines, a `.env` in base64 three times over.
+//! Placeholders, variables, calls, names that are not a password's, the
+//! same lines in code and a BKS truststore build.
 
 use crate::common;
 
@@ -17,8 +19,16 @@ fn chosen() -> Vec<(&'static str, String, usize)> {
     vec![
         ("deploy.sh", "#!/bin/sh\nDB_PASSWORD=Summer2024\n".into(), 2),
         ("config.yaml", "db:\n  password: P@ssw0rd2024\n".into(), 2),
-        ("settings.py", "DEBUG = False\nPASSWORD = \"Welcome1!\"\n".into(), 2),
-        ("app.json", "{\n  \"password\": \"Welcome1!\"\n}\n".into(), 2),
+        (
+            "settings.py",
+            "DEBUG = False\nPASSWORD = \"Welcome1!\"\n".into(),
+            2,
+        ),
+        (
+            "app.json",
+            "{\n  \"password\": \"Welcome1!\"\n}\n".into(),
+            2,
+        ),
         (
             "compose.yaml",
             "services:\n  db:\n    environment:\n      - POSTGRES_PASSWORD=Summer2024\n".into(),
@@ -30,10 +40,26 @@ fn chosen() -> Vec<(&'static str, String, usize)> {
 /// Values that the file's kind says are config's, on their line `line`.
 fn by_kind() -> Vec<(&'static str, String, usize)> {
     vec![
-        ("app.ini", "[db]\nhost = db\n  password = Tq8-Lw3-Zx5-Rb\n".into(), 3),
-        ("db.properties", "db.user app\ndb.password Tq8-Lw3-Zx5-Rb\n".into(), 2),
-        ("Makefile", "all:\n\techo hi\n\ndeploy: DB_PASSWORD := Tq8-Lw3-Zx5-Rb\n".into(), 4),
-        ("secrets.yaml", "db:\n  password: correcthorsebatterystaple\n".into(), 2),
+        (
+            "app.ini",
+            "[db]\nhost = db\n  password = Tq8-Lw3-Zx5-Rb\n".into(),
+            3,
+        ),
+        (
+            "db.properties",
+            "db.user app\ndb.password Tq8-Lw3-Zx5-Rb\n".into(),
+            2,
+        ),
+        (
+            "Makefile",
+            "all:\n\techo hi\n\ndeploy: DB_PASSWORD := Tq8-Lw3-Zx5-Rb\n".into(),
+            4,
+        ),
+        (
+            "secrets.yaml",
+            "db:\n  password: correcthorsebatterystaple\n".into(),
+            2,
+        ),
     ]
 }
 
@@ -55,7 +81,9 @@ fn bks(key: bool) -> Vec<u8> {
     out.extend([0, 5, b'X', b'.', b'5', b'0', b'9', 0, 0, 0, 3, 0x30, 1, 0]);
     if key {
         out.extend([2, 0, 1, b'k', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
-        out.extend([0, 0, 5, b'P', b'K', b'C', b'S', b'8', 0, 3, b'R', b'S', b'A']);
+        out.extend([
+            0, 0, 5, b'P', b'K', b'C', b'S', b'8', 0, 3, b'R', b'S', b'A',
+        ]);
         out.extend([0, 0, 0, 4, 0x30, 2, 1, 0]);
     }
     out.push(0);
@@ -73,13 +101,45 @@ fn packed() -> Vec<(&'static str, String, usize)> {
     );
     vec![
         ("backup.yaml", format!("data:\n  env: {}\n", base64(&bz)), 2),
-        ("store.yaml", format!("data:\n  app.bks: {}\n", base64(&bks(true))), 2),
+        (
+            "store.yaml",
+            format!("data:\n  app.bks: {}\n", base64(&bks(true))),
+            2,
+        ),
+    ]
+}
+
+/// A token split into a dict joined by its values, into a tuple over
+/// lines, and a `.env` in base64 three times over.
+fn joins() -> Vec<(&'static str, String, usize)> {
+    let (a, b) = ("ghp_Vb6nQ1xZ8kLm3W", "uR4tY7pA2sD5fG8hJ0kL1z");
+    let env = "LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let thrice = base64(base64(base64(env.as_bytes()).as_bytes()).as_bytes());
+    vec![
+        (
+            "parts.py",
+            format!(
+                "parts = {{\"a\": \"{a}\", \"b\": \"{b}\"}}\ntoken = \"\".join(parts.values())\n"
+            ),
+            1,
+        ),
+        (
+            "pair.py",
+            format!("a, b = (\n    \"{a}\",\n    \"{b}\",\n)\ntoken = a + b\n"),
+            5,
+        ),
+        ("thrice.yaml", format!("data:\n  env: {thrice}\n"), 2),
     ]
 }
 
 #[test]
 fn round_eighteen_secret_shapes_refuse_the_build() {
-    for (name, text, line) in chosen().into_iter().chain(by_kind()).chain(packed()) {
+    for (name, text, line) in chosen()
+        .into_iter()
+        .chain(by_kind())
+        .chain(packed())
+        .chain(joins())
+    {
         common::assert_build_refuses_planted(name, &text, line);
     }
 }

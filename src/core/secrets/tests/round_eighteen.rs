@@ -20,8 +20,14 @@ fn round_eighteen_human_chosen_passwords_are_found() {
         ("PASSWORD = 'Welcome1!'\n", 1),
         ("{\n  \"password\": \"Welcome1!\"\n}\n", 2),
         ("const dbPassword = \"Summer2024\";\n", 1),
-        ("services:\n  db:\n    environment:\n      - POSTGRES_PASSWORD=Summer2024\n", 4),
-        ("    environment:\n      - \"POSTGRES_PASSWORD=Welcome1!\"\n", 2),
+        (
+            "services:\n  db:\n    environment:\n      - POSTGRES_PASSWORD=Summer2024\n",
+            4,
+        ),
+        (
+            "    environment:\n      - \"POSTGRES_PASSWORD=Welcome1!\"\n",
+            2,
+        ),
         ("DB_PASSWORD := Summer2024\n", 1),
         ("db.password=Summer2024\n", 1),
         ("db.password:Summer2024\n", 1),
@@ -103,22 +109,84 @@ fn found_as(path: &str, text: &str) -> Vec<(usize, String)> {
 fn round_eighteen_values_in_config_files_by_kind_are_found() {
     let mut missed = Vec::new();
     for (path, text, line, rule) in [
-        ("Makefile", "deploy: DB_PASSWORD := Tq8-Lw3-Zx5-Rb\n", 1, "make-target-value"),
-        ("build/rules.mk", "all:\n\techo\n\ndeploy prod: export API_TOKEN ?= Xk9-mQ2/vLp+7\n", 4, "make-target-value"),
-        ("GNUmakefile", "release: private DB_PASSWORD = a8-Kq2-Lm9-Zp4-Wx7\n", 1, "make-target-value"),
-        ("app.ini", "[db]\n  password = Tq8-Lw3-Zx5-Rb\n", 2, "ini-indented-value"),
-        ("setup.cfg", "[auth]\n\tapi_token = Xk9-mQ2/vLp+7\n", 2, "ini-indented-value"),
-        ("etc/my.cnf", "[client]\n    password = a8-Kq2-Lm9-Zp4-Wx7\n", 2, "ini-indented-value"),
-        ("conf/App.CONF", "[server]\n  secret_key = Tq8-Lw3-Zx5-Rb  ; set by ops\n", 2, "ini-indented-value"),
-        ("db.properties", "db.user app\ndb.password Tq8-Lw3-Zx5-Rb\n", 2, "properties-blank-value"),
-        ("app.properties", "  api.token    Xk9-mQ2/vLp+7\n", 1, "properties-blank-value"),
-        ("config.yaml", "db:\n  password: correcthorsebatterystaple\n", 2, "yaml-word-password"),
-        ("a.yml", "admin_pass: \"Correcthorsebatterystaple\"\n", 1, "yaml-word-password"),
-        ("b.yaml", "- db_passwd: 'trombonemarshmallowkite'\n", 1, "yaml-word-password"),
+        (
+            "Makefile",
+            "deploy: DB_PASSWORD := Tq8-Lw3-Zx5-Rb\n",
+            1,
+            "make-target-value",
+        ),
+        (
+            "build/rules.mk",
+            "all:\n\techo\n\ndeploy prod: export API_TOKEN ?= Xk9-mQ2/vLp+7\n",
+            4,
+            "make-target-value",
+        ),
+        (
+            "GNUmakefile",
+            "release: private DB_PASSWORD = a8-Kq2-Lm9-Zp4-Wx7\n",
+            1,
+            "make-target-value",
+        ),
+        (
+            "app.ini",
+            "[db]\n  password = Tq8-Lw3-Zx5-Rb\n",
+            2,
+            "ini-indented-value",
+        ),
+        (
+            "setup.cfg",
+            "[auth]\n\tapi_token = Xk9-mQ2/vLp+7\n",
+            2,
+            "ini-indented-value",
+        ),
+        (
+            "etc/my.cnf",
+            "[client]\n    password = a8-Kq2-Lm9-Zp4-Wx7\n",
+            2,
+            "ini-indented-value",
+        ),
+        (
+            "conf/App.CONF",
+            "[server]\n  secret_key = Tq8-Lw3-Zx5-Rb  ; set by ops\n",
+            2,
+            "ini-indented-value",
+        ),
+        (
+            "db.properties",
+            "db.user app\ndb.password Tq8-Lw3-Zx5-Rb\n",
+            2,
+            "properties-blank-value",
+        ),
+        (
+            "app.properties",
+            "  api.token    Xk9-mQ2/vLp+7\n",
+            1,
+            "properties-blank-value",
+        ),
+        (
+            "config.yaml",
+            "db:\n  password: correcthorsebatterystaple\n",
+            2,
+            "yaml-word-password",
+        ),
+        (
+            "a.yml",
+            "admin_pass: \"Correcthorsebatterystaple\"\n",
+            1,
+            "yaml-word-password",
+        ),
+        (
+            "b.yaml",
+            "- db_passwd: 'trombonemarshmallowkite'\n",
+            1,
+            "yaml-word-password",
+        ),
     ] {
         let got = found_as(path, text);
         if got.len() != 1 || got[0].0 != line || got[0].1 != rule {
-            missed.push(format!("{path}: {text:?} (want {rule} on line {line}): {got:?}"));
+            missed.push(format!(
+                "{path}: {text:?} (want {rule} on line {line}): {got:?}"
+            ));
         }
     }
     assert!(missed.is_empty(), "{}", missed.join("\n"));
@@ -146,14 +214,38 @@ fn round_eighteen_values_by_kind_stay_quiet_elsewhere() {
         }
     }
     for (path, text) in [
-        ("app.ini", "[db]\n  password = ${DB_PASSWORD}\n  password_file = /etc/app/pass\n  token = %(token)s\n"),
-        ("app.ini", "[db]\n  secret_key = changeme\n  api_key = <your key>\n  password =\n"),
-        ("db.properties", "db.password ${db.password}\napi.token.file /etc/app/token\n"),
-        ("Makefile", "deploy: SECRET_KEY := $(shell openssl rand -hex 32)\nclean: TOKEN_FILE := $(HOME)/.tok\n"),
-        ("Makefile", "passwd.o: passwd.c secret2.h\n\t$(CC) -c passwd.c\n"),
-        ("config.yaml", "password: notconfiguredyetplease\nsecret: kubernetesdefaultsecret\n"),
-        ("config.yaml", "password: passwordplaceholder\nsecretName: letsencryptproduction\n"),
-        ("config.yaml", "api_token: correcthorsebatterystaple\npassword: short\n"),
+        (
+            "app.ini",
+            "[db]\n  password = ${DB_PASSWORD}\n  password_file = /etc/app/pass\n  token = %(token)s\n",
+        ),
+        (
+            "app.ini",
+            "[db]\n  secret_key = changeme\n  api_key = <your key>\n  password =\n",
+        ),
+        (
+            "db.properties",
+            "db.password ${db.password}\napi.token.file /etc/app/token\n",
+        ),
+        (
+            "Makefile",
+            "deploy: SECRET_KEY := $(shell openssl rand -hex 32)\nclean: TOKEN_FILE := $(HOME)/.tok\n",
+        ),
+        (
+            "Makefile",
+            "passwd.o: passwd.c secret2.h\n\t$(CC) -c passwd.c\n",
+        ),
+        (
+            "config.yaml",
+            "password: notconfiguredyetplease\nsecret: kubernetesdefaultsecret\n",
+        ),
+        (
+            "config.yaml",
+            "password: passwordplaceholder\nsecretName: letsencryptproduction\n",
+        ),
+        (
+            "config.yaml",
+            "api_token: correcthorsebatterystaple\npassword: short\n",
+        ),
     ] {
         if !found_as(path, text).is_empty() {
             loud.push(format!("{path}: {text:?}: {:?}", found_as(path, text)));
@@ -248,7 +340,8 @@ fn round_eighteen_base64_three_times_is_read() {
     assert_eq!(hits[0].line, 2);
     assert!(hits[0].kind.ends_with("(base64 three times)"), "{hits:?}");
     let four = base64(thrice.as_bytes());
-    let harmless = base64(base64(base64(b"LOG_LEVEL=info\nNOTE=hello world\n").as_bytes()).as_bytes());
+    let harmless =
+        base64(base64(base64(b"LOG_LEVEL=info\nNOTE=hello world\n").as_bytes()).as_bytes());
     quiet(&[
         format!("data:\n  env: {four}\n"),
         format!("data:\n  env: {harmless}\n"),
@@ -262,10 +355,25 @@ fn round_eighteen_tuples_over_lines_are_read() {
     let (a, b) = ("ghp_Vb6nQ1xZ8kLm3W", "uR4tY7pA2sD5fG8hJ0kL1z");
     let mut wrong = Vec::new();
     for (text, line) in [
-        (format!("a, b = (\n    \"{a}\",\n    \"{b}\",\n)\ntoken = a + b\n"), 5),
-        (format!("a, b = (\n    \"{a}\",\n    \"{b}\"\n)\ntoken = f\"{{a}}{{b}}\"\n"), 5),
-        (format!("const [a, b] = [\n  \"{a}\",\n  \"{b}\",\n];\nconst token = `${{a}}${{b}}`;\n"), 5),
-        (format!("k1, k2 = (\n    \"AKIAZ7QW3ERT\",\n    \"YU5IOPLK\",\n)\nkey_id = k1 + k2\n"), 5),
+        (
+            format!("a, b = (\n    \"{a}\",\n    \"{b}\",\n)\ntoken = a + b\n"),
+            5,
+        ),
+        (
+            format!("a, b = (\n    \"{a}\",\n    \"{b}\"\n)\ntoken = f\"{{a}}{{b}}\"\n"),
+            5,
+        ),
+        (
+            format!(
+                "const [a, b] = [\n  \"{a}\",\n  \"{b}\",\n];\nconst token = `${{a}}${{b}}`;\n"
+            ),
+            5,
+        ),
+        (
+            "k1, k2 = (\n    \"AKIAZ7QW3ERT\",\n    \"YU5IOPLK\",\n)\nkey_id = k1 + k2\n"
+                .to_string(),
+            5,
+        ),
     ] {
         let got = found(&text);
         if got.len() != 1 || got[0].0 != line {
@@ -276,6 +384,55 @@ fn round_eighteen_tuples_over_lines_are_read() {
     quiet(&[
         "a, b = (\n    \"abc\",\n    \"def\",\n)\nx = a + b\n".to_string(),
         format!("a, b = (\n    \"{a}\",\n    {b},\n)\ntoken = a + b\n"),
-        format!("a, b = (\n    \"{a}\",\n{}    \"{b}\",\n)\ntoken = a + b\n", "    None,\n".repeat(40)),
+        format!(
+            "a, b = (\n    \"{a}\",\n{}    \"{b}\",\n)\ntoken = a + b\n",
+            "    None,\n".repeat(40)
+        ),
+    ]);
+}
+
+/// Item 4: a dict or object of parts joined by its values is read joined
+/// (found where the dict is written); a dict of words is not.
+#[test]
+fn round_eighteen_dicts_joined_by_their_values_are_read() {
+    let (a, b) = ("ghp_Vb6nQ1xZ8kLm3W", "uR4tY7pA2sD5fG8hJ0kL1z");
+    let mut wrong = Vec::new();
+    for (text, line) in [
+        (
+            format!(
+                "parts = {{\"a\": \"{a}\", \"b\": \"{b}\"}}\ntoken = \"\".join(parts.values())\n"
+            ),
+            1,
+        ),
+        (
+            format!(
+                "parts = {{\n    \"a\": \"{a}\",\n    \"b\": \"{b}\",\n}}\ntoken = \"\".join(parts.values())\n"
+            ),
+            2,
+        ),
+        (
+            format!(
+                "const parts = {{ a: '{a}', b: '{b}' }};\nconst token = Object.values(parts).join('');\n"
+            ),
+            1,
+        ),
+        (
+            "k = {'x': 'AKIAZ7QW3ERT', 'y': 'YU5IOPLK'}\nkey_id = ''.join(k.values())\n"
+                .to_string(),
+            1,
+        ),
+    ] {
+        let got = found(&text);
+        if got.len() != 1 || got[0].0 != line {
+            wrong.push(format!("{text:?} (want line {line}): {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    quiet(&[
+        "parts = {\"a\": \"abc\", \"b\": \"def\"}\nx = \"\".join(parts.values())\n".to_string(),
+        format!("parts = {{\"a\": \"{a}\", \"b\": \"{b}\"}}\nprint(parts)\n"),
+        format!(
+            "parts = {{\"a\": \"{a}\", \"b\": \"{b}\"}}\nfor v in parts.values():\n    use(v)\n"
+        ),
     ]);
 }
