@@ -181,6 +181,18 @@ fn round_eighteen_values_in_config_files_by_kind_are_found() {
             1,
             "yaml-word-password",
         ),
+        (
+            "app.ini",
+            "[db]\n  password = Summer2024\n",
+            2,
+            "human-password-ini",
+        ),
+        (
+            "my.cnf",
+            "[client]\n\tpassword = Welcome1!  ; ops\n",
+            2,
+            "human-password-ini",
+        ),
     ] {
         let got = found_as(path, text);
         if got.len() != 1 || got[0].0 != line || got[0].1 != rule {
@@ -201,6 +213,7 @@ fn round_eighteen_values_by_kind_stay_quiet_elsewhere() {
         "deploy: DB_PASSWORD := Tq8-Lw3-Zx5-Rb\n",
         "[db]\n  password = Tq8-Lw3-Zx5-Rb\n",
         "db.password Tq8-Lw3-Zx5-Rb\n",
+        "[db]\n  password = Summer2024\n",
         "db:\n  password: correcthorsebatterystaple\n",
     ];
     for text in lines {
@@ -221,6 +234,10 @@ fn round_eighteen_values_by_kind_stay_quiet_elsewhere() {
         (
             "app.ini",
             "[db]\n  secret_key = changeme\n  api_key = <your key>\n  password =\n",
+        ),
+        (
+            "app.ini",
+            "[db]\n  password = Password123\n  password = changeme2024\n  token = Summer2024\n",
         ),
         (
             "db.properties",
