@@ -21,6 +21,7 @@ use regex::Captures;
 
 mod base64_text;
 mod binary;
+mod bks;
 mod bom;
 mod docker_config;
 mod head;
@@ -38,6 +39,8 @@ mod tar;
 mod unpack;
 mod zip;
 
+#[cfg(test)]
+pub(crate) use bks::tests::bks as test_bks;
 #[cfg(test)]
 pub(crate) use zip::tests::zip as test_zip;
 #[cfg(test)]
@@ -68,6 +71,13 @@ pub fn scan(text: &str) -> Vec<Hit> {
     RuleSet::builtin().scan(text)
 }
 
+/// [`scan`] of the text of the file at `path`: the rules that run only on
+/// files of some kinds (an INI file's indented values) run on it too when
+/// it is one.
+pub fn scan_file(text: &str, path: &str) -> Vec<Hit> {
+    RuleSet::builtin().scan_file(text, path)
+}
+
 /// The likely secrets of `source` that `shown`, text drawn from it (a
 /// view, symbol signatures), holds whole or in part, with the built-in
 /// rules (see [`RuleSet::shown_in`]).
@@ -77,15 +87,24 @@ pub fn shown_secrets(source: &str, shown: &str) -> Vec<Hit> {
 }
 
 impl RuleSet {
-    /// Every likely secret in `text`, by line then column.
+    /// Every likely secret in `text`, by line then column. The rules that
+    /// run only on some kinds of file do not run ([`RuleSet::scan_file`]).
     pub fn scan(&self, text: &str) -> Vec<Hit> {
-        self.scan_at(text, false)
+        self.scan_at(text, false, None)
+    }
+
+    /// [`RuleSet::scan`] of the text of the file at `path` (relative or
+    /// not): the rules for its kind of file run too (`files` in the rule
+    /// file: `.ini`, `.properties`, `.yaml`).
+    pub fn scan_file(&self, text: &str, path: &str) -> Vec<Hit> {
+        self.scan_at(text, false, Some(path))
     }
 
     /// [`RuleSet::scan`]; `nested` for a text decoded from a match, where
     /// the rules that decode and scan again do not run (one level deep),
-    /// nor does the reading of joined literals.
-    fn scan_at(&self, text: &str, nested: bool) -> Vec<Hit> {
+    /// nor does the reading of joined literals; `path` names the file
+    /// the text is, for the rules of some kinds of file.
+    fn scan_at(&self, text: &str, nested: bool, path: Option<&str>) -> Vec<Hit> {
         if text.is_empty() {
             return Vec::new();
         }
@@ -94,7 +113,7 @@ impl RuleSet {
         let ended = line_ends::lone_cr_ended(&blanked);
         let text = &*ended;
         let starts = line_starts(text);
-        let mut found = self.found_in(text, &starts, nested);
+        let mut found = self.found_in(text, &starts, nested, path);
         if !nested && let Some(joined) = joined::find(text, |copy| self.keywords.is_match(copy)) {
             found.extend(self.joined_hits(&joined, &starts));
         }
@@ -112,7 +131,13 @@ impl RuleSet {
 
     /// The hits of the rules in `text` (lines at `starts`), each with the
     /// index that orders overlapping ones, before overlaps are settled.
-    fn found_in(&self, text: &str, starts: &[usize], nested: bool) -> Vec<(usize, Hit)> {
+    fn found_in(
+        &self,
+        text: &str,
+        starts: &[usize],
+        nested: bool,
+        path: Option<&str>,
+    ) -> Vec<(usize, Hit)> {
         let mut todo: Vec<(usize, usize)> = Vec::new();
         for m in self.keywords.find_overlapping_iter(text) {
             let line = line_of(starts, m.start());
@@ -125,11 +150,16 @@ impl RuleSet {
         if nested {
             todo.retain(|&(_, rule)| self.rules[rule].decode != Decode::Scan);
         }
+        todo.retain(|&(_, rule)| self.rules[rule].runs_on(path));
         let mut found = Vec::new();
         for (line, rule) in todo {
             self.scan_line(text, starts, line, rule, &mut found);
         }
-        for &rule in &self.whole_text_rules {
+        for &rule in self
+            .whole_text_rules
+            .iter()
+            .filter(|&&r| self.rules[r].runs_on(path))
+        {
             self.scan_whole(text, starts, rule, &mut found);
         }
         for body in key_body::find(text, starts) {
@@ -189,25 +219,38 @@ impl RuleSet {
     /// ([`base64_text`]: a `.env`, `.npmrc` or `.pgpass` in a Kubernetes
     /// Secret), each reported at its first line as the kind found in it.
     /// A value that decodes to base64 text is decoded once more (base64
-    /// of the base64 of a `.env`), and no further: the second level's
-    /// text is scanned as a nested text, whatever it holds.
+    /// of the base64 of a `.env`), and (round eighteen) once more again,
+    /// and no further: the third level's text is scanned as a nested
+    /// text, whatever it holds. Each level reads text shorter than the
+    /// one before (three quarters of it), so the work stays within three
+    /// times the first decoding's.
     fn base64_text_hits(&self, text: &str, starts: &[usize]) -> Vec<(usize, Hit)> {
         let first_kind = |decoded: &str| {
-            self.scan_at(decoded, true)
+            self.scan_at(decoded, true, None)
                 .first()
                 .map(|hit| hit.kind.to_string())
+        };
+        let deeper = |decoded: &str, judge: &dyn Fn(&str) -> Option<String>| {
+            if !base64_text::is_base64_text(decoded) {
+                return None;
+            }
+            base64_text::find(decoded, judge)
+                .into_iter()
+                .next()
+                .map(|found| found.kind)
+        };
+        let second = |decoded: &str| {
+            first_kind(decoded)
+                .map(|kind| format!("{kind} (base64 twice)"))
+                .or_else(|| {
+                    deeper(decoded, &first_kind).map(|kind| format!("{kind} (base64 three times)"))
+                })
         };
         let secret_in = |decoded: &str| {
             if let Some(kind) = first_kind(decoded) {
                 return Some(format!("{kind} (base64)"));
             }
-            if !base64_text::is_base64_text(decoded) {
-                return None;
-            }
-            base64_text::find(decoded, first_kind)
-                .into_iter()
-                .next()
-                .map(|found| format!("{} (base64 twice)", found.kind))
+            deeper(decoded, &second)
         };
         base64_text::find(text, secret_in)
             .into_iter()
@@ -232,7 +275,7 @@ impl RuleSet {
     fn joined_hits(&self, joined: &joined::Joined, starts: &[usize]) -> Vec<(usize, Hit)> {
         let copy = &joined.text;
         let copy_starts = line_starts(copy);
-        self.found_in(copy, &copy_starts, false)
+        self.found_in(copy, &copy_starts, false, None)
             .into_iter()
             .filter_map(|(index, mut hit)| {
                 let span = joined.placed(&hit.span)?;

@@ -440,7 +440,7 @@ impl<'a> Scanner<'a> {
         if let Some(source) = source
             && source != &*f.text
         {
-            let hits = self.scan_remembered(source);
+            let hits = self.scan_remembered(source, &f.path);
             let reported: HashSet<&str> = found.iter().map(|(_, s)| s.as_str()).collect();
             let lines: HashSet<usize> = found
                 .iter()
@@ -478,14 +478,17 @@ impl<'a> Scanner<'a> {
 
     /// The hits in `text`, none when the clean texts know it holds none
     /// (and noting it there when it is found to).
-    fn scan_remembered(&self, text: &str) -> Vec<Hit> {
-        let known = self.clean.map(|clean| (clean, CleanTexts::id(text)));
+    fn scan_remembered(&self, text: &str, path: &str) -> Vec<Hit> {
+        let known = self.clean.map(|clean| {
+            let kind = self.rules.file_kind(path);
+            (clean, CleanTexts::id_as(text, &kind))
+        });
         if let Some((clean, id)) = &known
             && clean.is_clean(id)
         {
             return Vec::new();
         }
-        let hits = self.rules.scan(text);
+        let hits = self.rules.scan_file(text, path);
         if hits.is_empty()
             && let Some((clean, id)) = known
         {
@@ -498,7 +501,7 @@ impl<'a> Scanner<'a> {
     /// text, located in `source` (the file's own text) for a view that is
     /// not the file itself.
     fn view_secrets(&self, f: &RenderedFile, source: Option<&str>) -> Vec<(Finding, String)> {
-        let hits = self.scan_remembered(&f.text);
+        let hits = self.scan_remembered(&f.text, &f.path);
         if hits.is_empty() {
             return Vec::new();
         }
@@ -536,7 +539,7 @@ impl<'a> Scanner<'a> {
         for (path, outline) in map_outlines(map) {
             let file = self.codebase.sources.file(self.codebase.root, path);
             let Some(source) = file.text() else { continue };
-            let hits = self.scan_remembered(source);
+            let hits = self.scan_remembered(source, path);
             for hit in self.rules.shown_in(hits, source, outline) {
                 let secret = source[hit.span.clone()].to_string();
                 let place = Place::MapFile {

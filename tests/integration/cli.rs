@@ -35,6 +35,7 @@ mod root_discovery;
 mod ruby_lua_markdown;
 mod secrets_config;
 mod secrets_encoded;
+mod secrets_round_eighteen;
 mod secrets_round_fifteen;
 mod secrets_round_fifteen_b;
 mod secrets_round_fourteen;

@@ -9,8 +9,9 @@
 //! one name bound to a literal (`"ab" + x + "cd"`) ([`calls`]),
 //! f-strings and template literals whose fields are literals or names
 //! bound to one ([`fstring`]), and `+` chains of bound names (`a + b`,
-//! `a + "…"`, [`names`], which also reads the bindings' many spellings). A secret split so matches no rule in its
-//! pieces.
+//! `a + "…"`, [`names`], which also reads the bindings' many spellings),
+//! and a dict of literals joined by its values ([`dicts`]). A secret split
+//! so matches no rule in its pieces.
 //!
 //! A join is a closing quote, blanks with at most one operator and at most
 //! one newline (after an optional `\` or `_`), and an opening quote of the
@@ -32,6 +33,7 @@ use std::sync::OnceLock;
 use aho_corasick::{AhoCorasick, Input};
 
 mod calls;
+mod dicts;
 mod fstring;
 mod names;
 
@@ -169,8 +171,18 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
         }
     }
     // Chains of `+` through names alone or a name first (`a + b`,
-    // `a + "…"`): where no join read above covers them.
-    let chained = names::chains(text, &mut bound, &mut budget);
+    // `a + "…"`), and dicts joined by their values: where no join read
+    // above covers them.
+    let mut chained = names::chains(text, &mut bound, &mut budget);
+    let by_values = dicts::cuts(text);
+    if !by_values.is_empty() {
+        chained.sort_by_key(|c| c.range.start);
+        let apart: Vec<Cut> = by_values
+            .into_iter()
+            .filter(|c| !overlaps_any(&chained, &c.range))
+            .collect();
+        chained.extend(apart);
+    }
     if !chained.is_empty() {
         cuts.sort_by_key(|c| c.range.start);
         let mut kept: Vec<Cut> = chained

@@ -1,7 +1,9 @@
 //! Java keystores (JKS, magic `FE ED FE ED`; JCEKS, `CE CE CE CE`) decoded
 //! from base64 or found in an archive: their entries walked to tell a
 //! keystore holding a private or secret key from a truststore of public
-//! certificates, which is no secret.
+//! certificates, which is no secret. (Round eighteen: Bouncy Castle's BKS
+//! and UBER stores, which have no magic, are read by the `bks` module; the
+//! unpacking tries both.)
 
 /// What a keystore holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

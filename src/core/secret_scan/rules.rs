@@ -65,6 +65,8 @@ struct RuleSpec {
     #[serde(default)]
     published_keys: bool,
     #[serde(default)]
+    files: Vec<String>,
+    #[serde(default)]
     allowlist: AllowSpec,
 }
 
@@ -335,6 +337,14 @@ fn random_rest(lower: &str, placeholders: &[String]) -> usize {
     plain.min(cut(unleet) + symbols)
 }
 
+/// Whether `path` ends with one of `endings` (lowercase), whatever its
+/// case.
+fn ends_with_any(path: &str, endings: &[String]) -> bool {
+    let tail = path.len().saturating_sub(32);
+    let lower = path.get(tail..).unwrap_or(path).to_ascii_lowercase();
+    endings.iter().any(|e| lower.ends_with(e.as_str()))
+}
+
 fn lower_all(list: &[String]) -> Vec<String> {
     list.iter().map(|w| w.to_ascii_lowercase()).collect()
 }
@@ -391,6 +401,10 @@ pub struct Rule {
     pub published_keys: bool,
     /// Run over the whole text rather than on keyword lines.
     pub whole_text: bool,
+    /// The endings of the file names the rule runs on (`.ini`), lowercase;
+    /// empty: every text. A rule with some runs on no other text (not the
+    /// discussion, not the output around the files).
+    pub files: Vec<String>,
     pattern: String,
     allow: AllowSpec,
     compiled: OnceLock<Compiled>,
@@ -416,6 +430,12 @@ pub struct Compiled {
 }
 
 impl Rule {
+    /// Whether the rule runs on the text of the file at `path` (`None`: a
+    /// text that is no file's).
+    pub fn runs_on(&self, path: Option<&str>) -> bool {
+        self.files.is_empty() || path.is_some_and(|p| ends_with_any(p, &self.files))
+    }
+
     /// The pattern as the rule file gives it.
     pub fn pattern(&self) -> &str {
         &self.pattern
@@ -519,6 +539,18 @@ impl RuleSet {
             .any(|r| &*r.id == id && r.in_prose == InProse::Quiet)
     }
 
+    /// The ids of the rules that run only on some kinds of file and run on
+    /// the file at `path`, joined: what a scan of its text finds besides
+    /// a scan of the same text elsewhere (empty for most files).
+    pub fn file_kind(&self, path: &str) -> String {
+        self.rules
+            .iter()
+            .filter(|r| !r.files.is_empty() && r.runs_on(Some(path)))
+            .map(|r| &*r.id)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// How many lines past its first one a rule's match may reach.
     pub fn reach(&self) -> usize {
         self.rules.iter().map(|r| r.lines).max().unwrap_or(0)
@@ -562,6 +594,13 @@ impl RuleSet {
                     }
                 }
             }
+            if spec
+                .files
+                .iter()
+                .any(|f| f.is_empty() || f.to_ascii_lowercase() != *f)
+            {
+                return Err(invalid("file endings are non-empty and lowercase"));
+            }
             check(&spec.id, &spec.regex)?;
             spec.allowlist.check(&spec.id)?;
             rules.push(Rule {
@@ -574,6 +613,7 @@ impl RuleSet {
                 in_prose: spec.in_prose,
                 published_keys: spec.published_keys,
                 whole_text: spec.whole_text,
+                files: spec.files,
                 pattern: glued(spec.regex),
                 allow: spec.allowlist,
                 compiled: OnceLock::new(),
@@ -645,6 +685,23 @@ mod tests {
                 rule.id
             );
         }
+    }
+
+    /// A rule with `files` runs on those files' texts alone; an ending
+    /// that is not lowercase is refused.
+    #[test]
+    fn rules_for_some_files_run_on_those_alone() {
+        let set = RuleSet::parse(DEFAULT_RULES).expect("valid rules");
+        assert!(set.file_kind("conf/App.INI").contains("ini-indented-value"));
+        assert!(set.file_kind("src/Makefile").contains("make-target-value"));
+        assert_eq!(set.file_kind("src/app.py"), "");
+        let text = "[db]\n  password = Tq8-Lw3-Zx5-Rb\n";
+        assert!(set.scan(text).is_empty());
+        assert!(set.scan_file(text, "app.py").is_empty());
+        assert_eq!(set.scan_file(text, "app.ini").len(), 1);
+        let bad = "[[rules]]\nid = \"x\"\ndescription = \"x\"\nregex = \"x\"\nkeywords = [\"x\"]\nfiles = [\".INI\"]\n";
+        assert!(RuleSet::parse(bad).is_err());
+        assert!(RuleSet::parse(&bad.replace(".INI", ".ini")).is_ok());
     }
 
     /// Lines that wake the generic rules by their keywords but hold no

@@ -5,7 +5,7 @@
 //! gzip, a `.gz` member of a zip) is opened in turn, [`MAX_DEPTH`] levels
 //! at most, all of them within one [`MAX_INFLATED`].
 
-use super::{RuleSet, Verdict, binary, keystore, tar, zip};
+use super::{RuleSet, Verdict, binary, bks, keystore, tar, zip};
 
 impl RuleSet {
     /// Whether decoded `bytes` hold a secret: text the rules find one in
@@ -19,13 +19,14 @@ impl RuleSet {
     /// [`MAX_DEPTH`]); other bytes that are not UTF-8 text (a binary file
     /// before a key file) are read by their text runs. What cannot be
     /// read (bzip2, xz, zstd, an archive deeper than the bound) makes the
-    /// whole unchecked unless a secret is found anyway.
+    /// whole unchecked unless a secret is found anyway; bytes that are a
+    /// bzip2, xz or zstd stream themselves are unchecked.
     pub(super) fn decoded(&self, bytes: &[u8]) -> Verdict {
         let mut inflated = 0;
         if zip::is_zip(bytes) {
             return self.zipped(bytes, &mut inflated, 0);
         }
-        if let Some(found) = keystore::read(bytes) {
+        if let Some(found) = any_keystore(bytes) {
             return keystore_verdict(found);
         }
         if bytes.starts_with(&[0x1f, 0x8b]) {
@@ -34,7 +35,11 @@ impl RuleSet {
         if tar::is_header(bytes) {
             return self.tarred(&mut { bytes }, &mut inflated, 0);
         }
-        if self.scan_at(&as_text(bytes), true).is_empty() {
+        if binary::is_packed(bytes) {
+            // bzip2, xz, zstd: no decoder here, so never passed unread.
+            return Verdict::Unchecked;
+        }
+        if self.scan_at(&as_text(bytes), true, None).is_empty() {
             Verdict::Clean
         } else {
             Verdict::Secret
@@ -57,7 +62,7 @@ impl RuleSet {
             let verdict = match member {
                 zip::Member::Stored(range) => {
                     let data = &bytes[range];
-                    match keystore::read(data) {
+                    match any_keystore(data) {
                         Some(found) => keystore_verdict(found),
                         None => self.windows(&mut { data }, inflated, depth + 1),
                     }
@@ -176,7 +181,7 @@ impl RuleSet {
                 return Verdict::Unchecked;
             }
             if offset == 0 {
-                if let Some(found) = keystore::read(&window) {
+                if let Some(found) = any_keystore(&window) {
                     return keystore_verdict(found);
                 }
                 if depth < MAX_DEPTH {
@@ -201,7 +206,7 @@ impl RuleSet {
                 }
                 unread |= binary::is_packed(&window);
             }
-            if !self.scan_at(&as_text(&window), true).is_empty() {
+            if !self.scan_at(&as_text(&window), true, None).is_empty() {
                 return Verdict::Secret;
             }
             unread |= binary::packed_member(&window, offset);
@@ -225,6 +230,13 @@ impl RuleSet {
             offset += from as u64;
         }
     }
+}
+
+/// What the keystore `bytes` opens with holds: a Java one (JKS, JCEKS)
+/// by its magic, else a Bouncy Castle one (BKS, UBER) by its header;
+/// `None` when it is neither.
+fn any_keystore(bytes: &[u8]) -> Option<keystore::Keystore> {
+    keystore::read(bytes).or_else(|| bks::read(bytes))
 }
 
 /// The verdict on a Java keystore: a private or secret key entry is a

@@ -25,7 +25,7 @@ pub type TextId = [u8; 16];
 
 /// Bumped whenever the scan finds something it did not before (new
 /// logic besides the rule file), so older sets are not trusted.
-const SCAN_LOGIC: &[u8] = b"scan 4";
+const SCAN_LOGIC: &[u8] = b"scan 5";
 
 /// The disk cache's bucket of the sets.
 const BUCKET: &str = "scan-passed";
@@ -72,7 +72,21 @@ impl CleanTexts {
 
     /// The name of `text` in the set.
     pub fn id(text: &str) -> TextId {
-        let hash = Sha256::digest(text.as_bytes());
+        Self::id_as(text, "")
+    }
+
+    /// The name of `text` as the text of a file of `kind` (the rules only
+    /// such files run, [`RuleSet::file_kind`]; empty for most files: then
+    /// it is [`CleanTexts::id`]). The same text in an `.ini` and in a
+    /// `.py` is scanned by different rules, so it is two names.
+    pub fn id_as(text: &str, kind: &str) -> TextId {
+        let mut hasher = Sha256::new();
+        if !kind.is_empty() {
+            hasher.update(kind.as_bytes());
+            hasher.update([0]);
+        }
+        hasher.update(text.as_bytes());
+        let hash = hasher.finalize();
         let mut id = [0; 16];
         id.copy_from_slice(&hash[..16]);
         id
@@ -173,6 +187,17 @@ mod tests {
         second.save(&sources(dir.path()));
         let third = CleanTexts::load(&sources(dir.path()), &rules);
         assert!(third.is_clean(&a) && third.is_clean(&b));
+    }
+
+    /// A text is named apart as the text of a file that more rules read.
+    #[test]
+    fn a_file_kind_names_a_text_apart() {
+        let text = "[db]\n  password = Tq8-Lw3-Zx5-Rb\n";
+        assert_eq!(CleanTexts::id_as(text, ""), CleanTexts::id(text));
+        assert_ne!(
+            CleanTexts::id_as(text, "ini-indented-value"),
+            CleanTexts::id(text)
+        );
     }
 
     #[test]

@@ -57,7 +57,7 @@ fn tokens(bytes: &[u8], start: usize, end: usize) -> Option<Vec<Tok>> {
         if toks.len() > MAX_TOKENS {
             return None;
         }
-        if matches!(b, b' ' | b'\t' | b'\r') {
+        if matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
             i += 1;
         } else if ident(b) {
             let from = i;
@@ -114,6 +114,7 @@ pub(super) fn bindings(text: &str) -> Bindings<'_> {
     let mut start = 0;
     while start < bytes.len() {
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let end = statement_end(bytes, start, end);
         for (name, value) in line_bindings(bytes, start, end) {
             found.entry(&text[name]).or_default().push((start, value));
         }
@@ -121,6 +122,51 @@ pub(super) fn bindings(text: &str) -> Bindings<'_> {
     }
     found
 }
+
+/// Where the statement opening on the line `start..end` ends: past the
+/// line when it assigns and ends with an opening bracket (a tuple of
+/// literals over lines, `a, b = (` then `"…",` lines and `)`), at the line
+/// that closes it, within [`MAX_STATEMENT_LINES`] lines and
+/// [`MAX_STATEMENT`] bytes (round eighteen); else the line's end.
+fn statement_end(bytes: &[u8], start: usize, end: usize) -> usize {
+    let line = &bytes[start..end];
+    let opens = line
+        .iter()
+        .rev()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| matches!(b, b'(' | b'['));
+    if !opens || !line.contains(&b'=') {
+        return end;
+    }
+    let mut depth = 0i32;
+    let mut lines = 0;
+    let limit = bytes.len().min(start + MAX_STATEMENT);
+    for (i, &b) in bytes[start..limit].iter().enumerate() {
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b'\n' => lines += 1,
+            _ => {}
+        }
+        if lines > MAX_STATEMENT_LINES || depth < 0 {
+            return end;
+        }
+        if depth == 0 && start + i >= end {
+            let close = start + i;
+            return bytes[close..]
+                .iter()
+                .position(|&c| c == b'\n')
+                .map_or(bytes.len(), |n| close + n);
+        }
+    }
+    end
+}
+
+/// How many lines a statement read over lines may reach past its first.
+const MAX_STATEMENT_LINES: usize = 32;
+
+/// How many bytes a statement read over lines may span.
+const MAX_STATEMENT: usize = 4 << 10;
 
 /// The names the line `start..end` binds to one literal each, with the
 /// literal's characters.
@@ -256,6 +302,13 @@ fn tuple_names(lhs: &[Tok]) -> Option<Vec<Range<usize>>> {
 /// The literals of a tuple's right side: `"…", "…"`, in `[]` or `()`.
 fn tuple_values(rhs: &[Tok]) -> Option<Vec<Range<usize>>> {
     let list = match rhs {
+        // A trailing comma before the close (a tuple over lines).
+        [
+            Tok::Punct(b'[' | b'('),
+            inner @ ..,
+            Tok::Punct(b','),
+            Tok::Punct(b']' | b')'),
+        ] => inner,
         [Tok::Punct(b'[' | b'('), inner @ .., Tok::Punct(b']' | b')')] => inner,
         _ => rhs,
     };
