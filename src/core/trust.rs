@@ -170,6 +170,14 @@ impl Pending {
                 scripts::MAX_LOOKED_UP_WORDS
             ));
         }
+        if first == imports::TOO_MUCH {
+            return Some(format!(
+                "{} runs, through what its scripts import, more project files (or more imports \
+                 in one file) than are read for a review: too much to review, so it cannot be \
+                 trusted; run a smaller script",
+                g.key
+            ));
+        }
         if let Some(why) = first.strip_prefix(unknown::MARK) {
             return Some(format!(
                 "{} {why}: what runs is decided only as it runs, after any review, so it \

@@ -408,7 +408,10 @@ fn first_queue(
 }
 
 /// Whether reading stops at a bound ([`MAX_FILES`] files read, with
-/// `read` so far, or [`MAX_PLACES`] places): a line of `out` says so.
+/// `read` so far, or [`MAX_PLACES`] places): a line of `out` says so,
+/// and [`TOO_MUCH`] keeps the command from being trusted (a script
+/// importing 513 modules ran an edited 513th unreviewed, recheck 17
+/// F17-5).
 fn past_bounds(read: usize, out: &mut Reached) -> bool {
     let why = if read > MAX_FILES {
         format!("more than {MAX_FILES} files: the rest not followed")
@@ -418,7 +421,24 @@ fn past_bounds(read: usize, out: &mut Reached) -> bool {
         return false;
     };
     out.places.insert(why);
+    out.patterns.insert(TOO_MUCH.to_string());
     true
+}
+
+/// The entry of [`Reached::patterns`] that says reading stopped at a
+/// bound: what lies past it is not reviewed, so the command cannot be
+/// trusted (`Guarded::refusal` says why).
+pub const TOO_MUCH: &str = "(more imports or files than can be reviewed)";
+
+/// The first `most` of `items`; past them, [`TOO_MUCH`] goes into `out`:
+/// a name left unread is a file that could run unreviewed.
+fn within<T>(items: impl IntoIterator<Item = T>, most: usize, out: &mut Reached) -> Vec<T> {
+    let mut kept: Vec<T> = items.into_iter().take(most.saturating_add(1)).collect();
+    if kept.len() > most {
+        kept.truncate(most);
+        out.patterns.insert(TOO_MUCH.to_string());
+    }
+    kept
 }
 
 /// The programs that run a line of shell given with `-c`.

@@ -4,6 +4,7 @@
 mod consent;
 mod consent_argv;
 mod consent_argv_names;
+mod consent_bounds;
 mod consent_computed;
 mod consent_configs;
 mod consent_expansions;

@@ -122,6 +122,7 @@ pub(super) fn python(text: &str) -> Dynamic {
     let bound = Bound::read(&code, Lang::Python);
     let mut out = Dynamic::default();
     for (call, index, module) in PYTHON_CALLS {
+        past_calls(&code, call, &mut out);
         for (at, _) in code.match_indices(call).take(MAX_CALLS) {
             let before = code[..at].chars().next_back();
             // `self.exec(…)`, `def exec(`: a method or a definition.
@@ -183,12 +184,23 @@ pub(super) fn python_defs(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Past [`MAX_CALLS`] calls of `call` the rest are not read: a refusal
+/// (one of them could load anything unreviewed).
+fn past_calls(code: &str, call: &str, out: &mut Dynamic) {
+    if code.matches(call).nth(MAX_CALLS).is_some() {
+        out.unknown.push(format!(
+            "more than {MAX_CALLS} calls of `{call}`: the rest are not read"
+        ));
+    }
+}
+
 /// What JavaScript `text` loads by a computed specifier.
 pub(super) fn js(text: &str) -> Dynamic {
     let code = js_code(text);
     let bound = Bound::read(&code, Lang::Js);
     let mut out = Dynamic::default();
     for call in ["require(", "import("] {
+        past_calls(&code, call, &mut out);
         for (at, _) in code.match_indices(call).take(MAX_CALLS) {
             let before = code[..at].chars().next_back();
             if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.') {

@@ -46,12 +46,12 @@ pub(super) fn node_runs(
         .chain(computed.from_root.iter().map(|s| (s.as_str(), real_root)));
     let plain = node::specifiers(text);
     let specs = specs.chain(plain.iter().map(|s| (s.as_str(), at.dir)));
-    for named in literal::js(text).paths.into_iter().take(MAX_NAMES) {
+    for named in super::within(literal::js(text).paths, MAX_NAMES, out) {
         for base in [at.dir, real_root] {
             place(real_root, &base.join(&named), out, found);
         }
     }
-    for (spec, dir) in specs.take(2 * MAX_NAMES) {
+    for (spec, dir) in super::within(specs, 2 * MAX_NAMES, out) {
         let from = node::From { dir, file: at.file };
         node::look_up(real_root, from, spec, maps, out, found);
     }
@@ -120,7 +120,7 @@ pub(super) fn node_programs(
                     .flatten();
                 dir.map(|dir| local.push(dir)).is_none()
             });
-            for dir in local.into_iter().take(MAX_NAMES) {
+            for dir in super::within(local, MAX_NAMES, out) {
                 path_folder(real_root, &dir, out, found);
             }
             if !parts.other.is_empty() {
@@ -131,7 +131,7 @@ pub(super) fn node_programs(
                     super::super::unknown::MARK
                 ));
             }
-            for folder in parts.folders.iter().take(MAX_NAMES) {
+            for folder in super::within(&parts.folders, MAX_NAMES, out) {
                 let dir = crate::core::paths::lexical(&real_root.join(folder));
                 path_folder(real_root, &dir, out, found);
             }

@@ -35,7 +35,7 @@ pub(super) fn path_folder(
         rel_of(real_root, &real),
         names.join(" ")
     ));
-    for name in names.iter().take(MAX_NAMES) {
+    for name in super::within(&names, MAX_NAMES, out) {
         place(real_root, &real.join(name), out, found);
     }
 }

@@ -158,7 +158,7 @@ pub(super) fn python_runs(
     found: &mut Vec<(String, PathBuf)>,
 ) -> Vec<dynamic::argv::Sink> {
     python_folder(real_root, &at, folders, out, found);
-    for named in literal::python(text).paths.into_iter().take(MAX_NAMES) {
+    for named in super::within(literal::python(text).paths, MAX_NAMES, out) {
         for base in [at.dir, real_root] {
             let path = base.join(&named);
             // `runpy.run_path("tools/app")`: a folder runs its `__main__.py`.
@@ -188,7 +188,7 @@ pub(super) fn python_runs(
                 .chain(mains)
                 .filter_map(|n| dotted(&n, 0)),
         );
-    for name in names.take(MAX_NAMES) {
+    for name in super::within(names, MAX_NAMES, out) {
         let bases: Vec<PathBuf> = match name.level {
             0 => at.search.to_vec(),
             n => package_dir(at.dir, n).into_iter().collect(),
@@ -235,7 +235,7 @@ pub(super) fn python_search(
             .insert(format!("{}{why}", super::super::unknown::MARK));
     }
     // `os.environ["PATH"] = "tools" + os.pathsep + …`: its programs.
-    for dir in added.programs.iter().take(MAX_NAMES) {
+    for dir in super::within(&added.programs, MAX_NAMES, out) {
         path_folder(real_root, dir, out, found);
     }
     let real = |dir: &PathBuf| fs::canonicalize(dir).unwrap_or_else(|_| dir.clone());
@@ -276,7 +276,7 @@ pub(super) fn site_startup(
             rel_of(real_root, dir),
             pth.join(" ")
         ));
-        for name in pth.iter().take(MAX_NAMES) {
+        for name in super::within(&pth, MAX_NAMES, out) {
             place(real_root, &dir.join(name), out, &mut found);
         }
     }

@@ -93,12 +93,12 @@ pub(super) fn shell_runs(
             .take(MAX_NAMES),
     );
     let sourced = shell_sources(text).into_iter().chain(named.paths);
-    for sourced in sourced.take(2 * MAX_NAMES) {
+    for sourced in super::within(sourced, 2 * MAX_NAMES, out) {
         for base in [here, real_root] {
             place(real_root, &base.join(&sourced), out, found);
         }
     }
-    for folder in named.folders.iter().take(MAX_NAMES) {
+    for folder in super::within(&named.folders, MAX_NAMES, out) {
         for base in [here, real_root] {
             path_folder(real_root, &base.join(folder), out, found);
         }
