@@ -36,10 +36,11 @@ pub use glob::{
 };
 pub use ignore_file::{
     IgnoreFileNote, IgnoreFileProblem, MAX_IGNORE_FILE_BYTES, MAX_IGNORE_PATTERNS,
-    MAX_WALK_PATTERNS, matcher as ignore_matcher,
+    MAX_WALK_PATTERNS, matcher as ignore_matcher, pattern_lines as ignore_pattern_lines,
 };
 pub use ignores::IgnoreFiles;
 pub use incremental::{ResolveChange, Resolver};
+pub use pattern_set::PatternSet;
 pub use read::{
     Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_stamped,
     read_content_with, skipped_note,

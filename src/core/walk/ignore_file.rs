@@ -193,6 +193,15 @@ pub fn matcher(
     text: &str,
     limit: usize,
 ) -> (PatternSet, usize, Option<IgnoreFileProblem>) {
+    let (lines, problem) = pattern_lines(text, limit);
+    let count = lines.len();
+    (PatternSet::new(dir, lines), count, problem)
+}
+
+/// The lines of an ignore file's `text` that hold a pattern, in order:
+/// at most `limit` (and [`MAX_IGNORE_PATTERNS`]), with the problem when
+/// more were left out.
+pub fn pattern_lines(text: &str, limit: usize) -> (Vec<&str>, Option<IgnoreFileProblem>) {
     let mut lines = Vec::new();
     let mut count = 0usize;
     let mut problem = None;
@@ -217,7 +226,7 @@ pub fn matcher(
         count += 1;
         lines.push(line);
     }
-    (PatternSet::new(dir, lines), count, problem)
+    (lines, problem)
 }
 
 /// Lines that hold no pattern: what `add_line` skips without compiling.
