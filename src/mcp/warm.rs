@@ -57,7 +57,10 @@ impl Warm {
     /// project's warnings not yet sent go to `logs` (an untrusted
     /// setting ignored, a broken global config).
     pub fn open(&mut self, logs: &mut Vec<String>) -> Result<Opened, ToolError> {
-        let project = Project::open(&self.start).map_err(|e| ToolError::new(format!("{e:#}")))?;
+        // With its causes, as the CLI says it ("cannot read …: larger
+        // than 4 MiB, …"), not the first line alone.
+        let project = Project::open(&self.start)
+            .map_err(|e| ToolError::new(ctxcurate::text::error_chain(&e)))?;
         for w in &project.warnings {
             if self.said.insert(w.clone()) {
                 logs.push(w.clone());

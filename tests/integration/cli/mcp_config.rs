@@ -48,3 +48,22 @@ fn the_symbols_tool_says_which_languages_it_reads() {
     }
     assert!(!said.contains("Python, C or C++ file"), "{said}");
 }
+
+/// A project file past the 4 MiB cap: a tool's error says why, as the CLI
+/// does, not only "cannot read …" (recheck 17 remark).
+#[test]
+fn a_project_file_that_cannot_be_read_is_named_with_why() {
+    let p = Project::empty();
+    p.write("a.py", "x = 1\n");
+    p.write("ctxcurate.toml", &format!("# {}\n", "x".repeat(5 << 20)));
+    let mut server = McpServer::start(&p, &[]);
+    let reply = server.call("build", json!({}));
+    assert!(reply.is_error, "{}", reply.text);
+    assert!(
+        reply
+            .text
+            .contains("larger than 4 MiB, the most a project file may hold"),
+        "{}",
+        reply.text
+    );
+}
