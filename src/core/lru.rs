@@ -124,6 +124,28 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
         }
     }
 
+    /// Count `key`'s entry, if `is_it` takes its value, as `bytes` from
+    /// now on (what it holds grew after it was put in, e.g. a file's
+    /// symbol tree parsed later), forgetting the least recently used
+    /// entries first when everything would not fit.
+    pub fn reweigh<Q>(&mut self, key: &Q, bytes: usize, is_it: impl FnOnce(&V) -> bool)
+    where
+        K: Borrow<Q>,
+        Q: Hash + Eq + ?Sized,
+    {
+        let Some(entry) = self.entries.get_mut(key).filter(|e| is_it(&e.value)) else {
+            return;
+        };
+        let old = std::mem::replace(&mut entry.bytes, bytes);
+        self.bytes = self.bytes - old + bytes;
+        if bytes > self.capacity {
+            self.remove(key);
+            self.evicted += 1;
+        } else if self.bytes > self.capacity {
+            self.evict_down_to(self.capacity - self.capacity / 8);
+        }
+    }
+
     /// Forget `key`.
     pub fn remove<Q>(&mut self, key: &Q) -> Option<V>
     where
@@ -197,6 +219,31 @@ mod tests {
         assert_eq!(lru.remove(&"a"), Some(2));
         assert!(lru.is_empty());
         assert_eq!(lru.stats().bytes, 0);
+    }
+
+    /// An entry that grew after it was put in counts as its new size,
+    /// and the bound holds with it (F17-6: a file's symbol tree).
+    #[test]
+    fn a_reweighed_entry_counts_and_evicts() {
+        let mut lru = Lru::new(100);
+        lru.insert("a", 1, 10);
+        lru.insert("b", 2, 10);
+        lru.insert("c", 3, 10);
+        lru.reweigh(&"b", 10, |v| *v == 99); // not the value asked about
+        assert_eq!(lru.stats().bytes, 30);
+        assert_eq!(lru.get(&"c"), Some(3));
+        lru.reweigh(&"c", 80, |v| *v == 3);
+        // 100 bytes: at the bound, all kept.
+        assert_eq!(lru.stats().bytes, 100);
+        lru.get(&"b");
+        lru.reweigh(&"b", 30, |_| true); // 120: the oldest (a) goes
+        assert!(lru.stats().bytes <= 100);
+        assert_eq!(lru.get(&"a"), None);
+        lru.reweigh(&"b", 101, |_| true); // larger than everything
+        assert_eq!(lru.get(&"b"), None);
+        assert!(lru.stats().bytes <= 100, "{:?}", lru.stats());
+        lru.reweigh(&"gone", 5, |_| true);
+        assert!(lru.stats().bytes <= 100);
     }
 
     /// However many entries pass through, the bound holds and the most

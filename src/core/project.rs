@@ -27,6 +27,7 @@
 //! normalisation and the rules that keep reads and writes inside the root
 //! are `core::paths`, below the project.
 
+mod bounds;
 mod comments;
 mod file;
 mod hint;
@@ -206,8 +207,9 @@ impl Project {
             view: ViewState::default(),
             personal_saved: None,
         };
-        let resolved = project.resolve();
+        let (resolved, bound) = project.resolve_bounded();
         project.warnings.extend(resolved.warning(&project.path));
+        project.warnings.extend(bound);
         // The root's ignore files are repository input too: one skipped
         // or cut is said once here, for every command and the TUI.
         project.warnings.extend(
@@ -408,8 +410,15 @@ impl Project {
         )
     }
 
-    /// The settings as [`trust::resolve`] gives them, with what it left out.
+    /// The settings as [`trust::resolve`] gives them, with what it left out
+    /// (and the resource bounds held as [`bounds::clamp_raised`] holds them).
     pub fn resolve(&self) -> trust::Resolved {
+        self.resolve_bounded().0
+    }
+
+    /// [`Project::resolve`], with the note of a bound the project file
+    /// tried to raise.
+    fn resolve_bounded(&self) -> (trust::Resolved, Option<String>) {
         // The personal keys are never guarded: over the project's layer,
         // they change nothing a consent covers.
         let mut layer = self.file.project.table().clone();
@@ -423,7 +432,8 @@ impl Project {
             &self.root,
         );
         resolved.explain_lapse(&self.consented);
-        resolved
+        let note = bounds::clamp_raised(&mut resolved.settings, &self.global.project, &self.path);
+        (resolved, note)
     }
 
     /// The user added `files` themselves (`ctxcurate add`, Space in the

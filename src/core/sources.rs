@@ -428,10 +428,34 @@ impl Sources {
         self.parsed(&file, rel)
     }
 
-    /// The symbol tree of a cached file, parsed on first use.
+    /// The symbol tree of a cached file, parsed on first use; the file's
+    /// entry in the memory cache then counts the tree as it is (a file of
+    /// many small functions holds several times its text in symbols).
     fn parsed(&self, file: &CachedFile, rel: &str) -> Option<Arc<SymbolTree>> {
+        let mut fresh = false;
+        let tree = self.parsed_once(file, rel, &mut fresh);
+        if fresh && let Some(tree) = &tree {
+            let text = file.text().map_or(0, str::len);
+            let bytes = (text + tree.weight() + rel.len() + ENTRY_OVERHEAD)
+                .max(2 * text + rel.len() + ENTRY_OVERHEAD);
+            for map in [&self.files, &self.forced] {
+                lock(map).reweigh(rel, bytes, |held| std::ptr::eq(&**held, file));
+            }
+        }
+        tree
+    }
+
+    /// [`Sources::parsed`]'s parse (or its disk copy); `fresh` is set when
+    /// this call made it.
+    fn parsed_once(
+        &self,
+        file: &CachedFile,
+        rel: &str,
+        fresh: &mut bool,
+    ) -> Option<Arc<SymbolTree>> {
         file.symbols
             .get_or_init(|| {
+                *fresh = true;
                 let text = file.text()?;
                 let lang = Lang::detect(rel, text)?;
                 // Kept on disk by content, for this build only: a new task
@@ -912,6 +936,45 @@ fn item_fingerprint(item: &FileItem) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file's symbol tree counts in the memory bound once parsed (F17-6:
+    /// a file of many small functions holds several times its text in
+    /// symbols, which the estimate at read time left out), and many such
+    /// files stay under the bound.
+    #[test]
+    fn parsed_symbol_trees_count_in_the_bound() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let body = |i: usize| {
+            (0..2000)
+                .map(|n| format!("def f{i}_{n}(a, b):\n    return a + b * {n}\n"))
+                .collect::<String>()
+        };
+        for i in 0..12 {
+            std::fs::write(dir.path().join(format!("m{i}.py")), body(i)).expect("write");
+        }
+        let cache = Sources::new();
+        let tree = cache.symbols(dir.path(), "m0.py").expect("a tree");
+        let text = body(0).len();
+        assert!(tree.weight() > 2 * text, "{} vs {text}", tree.weight());
+        let files = |c: &Sources| c.memory_stats()[0].1;
+        assert!(
+            files(&cache).bytes >= text + tree.weight(),
+            "{:?}",
+            files(&cache)
+        );
+        // Under a bound of three trees' worth, twelve files stay under it.
+        let bound = 3 * (text + tree.weight());
+        cache.set_memory_bound(bound * 2);
+        for i in 0..12 {
+            let tree = cache
+                .symbols(dir.path(), &format!("m{i}.py"))
+                .expect("a tree");
+            assert!(tree.find(&format!("f{i}_1999")).is_some());
+            let stats = files(&cache);
+            assert!(stats.bytes <= stats.capacity, "{stats:?}");
+        }
+        assert!(files(&cache).evicted > 0);
+    }
 
     /// A long session over many files stays under the bound, and what was
     /// let go comes back right when asked for again.

@@ -354,6 +354,30 @@ pub struct SymbolTree {
 }
 
 impl SymbolTree {
+    /// About the bytes this tree holds in memory (its symbols, their
+    /// strings and children, with an allocation's overhead each), for a
+    /// cache that counts what it keeps (`core::sources`).
+    pub fn weight(&self) -> usize {
+        /// What the allocator adds to each heap block, about.
+        const BLOCK: usize = 16;
+        fn text(s: &str) -> usize {
+            if s.is_empty() { 0 } else { s.len() + BLOCK }
+        }
+        fn one(s: &Symbol) -> usize {
+            let own = std::mem::size_of::<Symbol>()
+                + text(&s.path)
+                + text(&s.name)
+                + text(&s.signature)
+                + s.legacy.as_deref().map_or(0, text);
+            own + s.children.iter().map(one).sum::<usize>() + BLOCK
+        }
+        std::mem::size_of::<Self>()
+            + self.symbols.iter().map(one).sum::<usize>()
+            + self.module_doc.as_deref().map_or(0, text)
+            + self.licence.len() * std::mem::size_of::<Range<usize>>()
+            + self.large_literals.len() * std::mem::size_of::<literals::LargeLiteral>()
+    }
+
     /// The symbol with exactly this path.
     pub fn find(&self, path: &str) -> Option<&Symbol> {
         self.iter().find(|s| s.path == path)

@@ -1,7 +1,8 @@
 //! What a repository ships in `.ctxcurate/` cannot stop or swell a build
 //! (issue 22 §3): planted cache packs are refused before their indexes are
 //! parsed, and a shipped output file with the last number there is does
-//! not stop `--save`.
+//! not stop `--save`; a project file may lower `memory_cache` but not
+//! raise it past the default (only the user's global config may).
 
 use crate::common;
 
@@ -79,5 +80,68 @@ fn a_shipped_last_numbered_output_does_not_stop_saves() {
     assert_eq!(
         std::fs::read_to_string(out.join(format!("context_{}.md", u64::MAX))).unwrap(),
         "shipped"
+    );
+}
+
+/// The memory line of `cache stats`.
+fn memory_line(p: &Project) -> String {
+    let stats = p.ok(&["cache", "stats"]);
+    stats
+        .lines()
+        .find(|l| l.starts_with("memory"))
+        .unwrap_or_default()
+        .to_string()
+}
+
+#[test]
+fn a_project_file_cannot_raise_the_memory_bound() {
+    let p = Project::fixture();
+    p.ok(&["add", "src/app.py"]);
+    let clean = p.ok(&["build"]);
+    let file = p.read("ctxcurate.toml");
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nmemory_cache = 1000000\n\n{file}"),
+    );
+    // Clamped to the default, with a note naming the setting.
+    assert!(
+        memory_line(&p).contains("at most 1024 MiB per process (memory_cache = 1024)"),
+        "{}",
+        memory_line(&p)
+    );
+    let run = p.run(&["build"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    assert_eq!(String::from_utf8_lossy(&run.stdout), clean);
+    let note = stderr(&run);
+    assert!(
+        note.contains("memory_cache") && note.contains("1000000") && note.contains("1024"),
+        "{note}"
+    );
+    // Lowering it is the project's to choose, and says nothing.
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nmemory_cache = 64\n\n{file}"),
+    );
+    assert!(memory_line(&p).contains("(memory_cache = 64)"));
+    let run = p.run(&["build"]);
+    assert!(!stderr(&run).contains("memory_cache"), "{}", stderr(&run));
+    // The user's global config may raise it; the project file then may
+    // go up to that, not past it.
+    std::fs::create_dir_all(p.global_config().parent().unwrap()).unwrap();
+    std::fs::write(p.global_config(), "[project]\nmemory_cache = 4096\n").unwrap();
+    assert!(memory_line(&p).contains("(memory_cache = 64)"));
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nmemory_cache = 2048\n\n{file}"),
+    );
+    assert!(memory_line(&p).contains("(memory_cache = 2048)"));
+    p.write(
+        "ctxcurate.toml",
+        &format!("[project]\nmemory_cache = 1000000\n\n{file}"),
+    );
+    assert!(
+        memory_line(&p).contains("(memory_cache = 4096)"),
+        "{}",
+        memory_line(&p)
     );
 }
