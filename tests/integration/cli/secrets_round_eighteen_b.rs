@@ -160,3 +160,60 @@ fn round_eighteen_b_byte_tables_build() {
     let out = p.run(&["build", "-q"]);
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+/// Item 2 (recheck F17-4): config values behind their format's syntax,
+/// each on line `line` of its file.
+fn config_syntax() -> Vec<(&'static str, &'static str, usize)> {
+    vec![
+        ("c.yaml", "\"password\": Tq8Lw3Zx5Rb9Kp\n", 1),
+        ("n.yaml", "db:\n  password: &dbpw Tq8Lw3Zx5Rb9Kp\n", 2),
+        ("b.yaml", "password: !!str Tq8Lw3Zx5Rb9Kp\n", 1),
+        (
+            "c7.xml",
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<properties>\n<entry key=\"db.password\">Tq8Lw3Zx5Rb9Kp</entry>\n</properties>\n",
+            3,
+        ),
+        (
+            "c8.toml",
+            "[db]\npassword = \"\"\"Tq8Lw3Zx5Rb9Kp\"\"\"\n",
+            2,
+        ),
+        (
+            "c10.toml",
+            "[db]\npassword = \"\"\"\nTq8Lw3Zx5Rb9Kp\"\"\"\n",
+            2,
+        ),
+        (
+            "r.yaml",
+            "env:\n  - name: DB_PASSWORD\n    value: >-\n      Tq8Lw3Zx5Rb9Kp\n",
+            2,
+        ),
+    ]
+}
+
+#[test]
+fn round_eighteen_b_config_syntax_refuses_the_build() {
+    for (name, text, line) in config_syntax() {
+        common::assert_build_refuses_planted(name, text, line);
+    }
+}
+
+#[test]
+fn round_eighteen_b_config_syntax_near_misses_build() {
+    let p = Project::fixture();
+    // The same lines in code and in docs are theirs.
+    let code: String = config_syntax().iter().map(|(_, text, _)| *text).collect();
+    p.write("notes.md", &code);
+    p.write(
+        "values.yaml",
+        "db:\n  password: *pw\n  \"password_file\": /etc/app/pass2\n  \"secret\": ${DB_SECRET}\n",
+    );
+    p.write(
+        "deploy.yaml",
+        "env:\n  - name: DB_PASSWORD\n    value: >-\n      {{ .Values.db.password }}\n",
+    );
+    p.write("c.toml", "[db]\npassword = '''${DB_PASSWORD}'''\n");
+    p.ok(&["add", "notes.md", "values.yaml", "deploy.yaml", "c.toml"]);
+    let out = p.run(&["build", "-q"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+}

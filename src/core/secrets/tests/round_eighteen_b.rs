@@ -201,3 +201,126 @@ fn round_eighteen_b_byte_tables_stay_quiet() {
         format!("CA = \"{}\"\n", escapes(cert.as_bytes())),
     ]);
 }
+
+/// The rules' findings in `text` as the text of the file at `path`.
+fn found_as(path: &str, text: &str) -> Vec<(usize, String)> {
+    crate::core::secret_scan::scan_file(text, path)
+        .into_iter()
+        .map(|h| (h.line, h.rule.to_string()))
+        .collect()
+}
+
+/// The shapes of item 2 (recheck F17-4), each with its file and line.
+const CONFIG_SHAPES: [(&str, &str, usize); 13] = [
+    ("c.yaml", "\"password\": Tq8Lw3Zx5Rb9Kp\n", 1),
+    ("c.yml", "db:\n  'password': Tq8Lw3Zx5Rb9Kp\n", 2),
+    (
+        "app.yaml",
+        "spring:\n  datasource:\n    spring.datasource.\"password\": Tq8Lw3Zx5Rb9Kp\n",
+        3,
+    ),
+    ("n.yaml", "password: &pw Tq8Lw3Zx5Rb9Kp\n", 1),
+    ("n.yaml", "db:\n  password: &dbpw Tq8Lw3Zx5Rb9Kp\n", 2),
+    ("b.yaml", "password: !!str Tq8Lw3Zx5Rb9Kp\n", 1),
+    ("b.yaml", "api_token: !!str \"Xk9mQ2vLp7Tz4W\"\n", 1),
+    (
+        "c7.xml",
+        "<properties>\n<entry key=\"db.password\">Tq8Lw3Zx5Rb9Kp</entry>\n</properties>\n",
+        2,
+    ),
+    (
+        "c8.toml",
+        "[db]\npassword = \"\"\"Tq8Lw3Zx5Rb9Kp\"\"\"\n",
+        2,
+    ),
+    ("c9.toml", "[db]\npassword = '''Tq8Lw3Zx5Rb9Kp'''\n", 2),
+    (
+        "c10.toml",
+        "[db]\npassword = \"\"\"\nTq8Lw3Zx5Rb9Kp\"\"\"\n",
+        2,
+    ),
+    (
+        "r.yaml",
+        "env:\n  - name: DB_PASSWORD\n    value: >-\n      Tq8Lw3Zx5Rb9Kp\n",
+        2,
+    ),
+    (
+        "r.yml",
+        "env:\n  - name: API_TOKEN\n    value: |\n      Xk9mQ2vLp7Tz4W\n",
+        2,
+    ),
+];
+
+/// Item 2 (F17-4): config values behind their format's syntax — YAML
+/// quoted keys, anchors, tags, a k8s value in a block scalar, TOML
+/// multi-line strings, Java Properties XML — are found in those files.
+#[test]
+fn round_eighteen_b_config_syntax_values_are_found() {
+    let mut missed = Vec::new();
+    for (path, text, line) in CONFIG_SHAPES {
+        let got = found_as(path, text);
+        if got.len() != 1 || got[0].0 != line {
+            missed.push(format!("{path}: {text:?} (want line {line}): {got:?}"));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// The same lines in code and docs stay quiet, and so do the formats'
+/// lines without a value: aliases, templates, variables, placeholders,
+/// block scalars of prose, a TOML multi-line string of words.
+#[test]
+fn round_eighteen_b_config_syntax_near_misses_stay_quiet() {
+    let mut loud = Vec::new();
+    for (_, text, _) in CONFIG_SHAPES {
+        for path in ["app.py", "main.go", "README.md", "notes.txt"] {
+            if !found_as(path, text).is_empty() {
+                loud.push(format!("{path}: {text:?}: {:?}", found_as(path, text)));
+            }
+        }
+    }
+    for (path, text) in [
+        (
+            "a.yaml",
+            "password: *pw\n\"password\": '{{ vault_db_password }}'\n",
+        ),
+        (
+            "a.yaml",
+            "\"password\": ${DB_PASSWORD}\n'secret': changeme\n",
+        ),
+        (
+            "a.yaml",
+            "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n",
+        ),
+        (
+            "a.yaml",
+            "password: &pw\n\"token\": null\n\"api_key\": <your-key>\n",
+        ),
+        (
+            "a.yaml",
+            "\"password_file\": /etc/app/pass2\n\"secretName\": db-secret-2\n",
+        ),
+        (
+            "k.yaml",
+            "env:\n  - name: DB_PASSWORD\n    value: >-\n      {{ .Values.db.password }}\n",
+        ),
+        (
+            "k.yaml",
+            "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db\n",
+        ),
+        (
+            "c.toml",
+            "[db]\npassword = \"\"\"\nthe password of the db\n\"\"\"\n",
+        ),
+        ("c.toml", "password = '''${DB_PASSWORD}'''\n"),
+        (
+            "p.xml",
+            "<entry key=\"db.password\">${db.password}</entry>\n<entry key=\"token.ttl\">3600</entry>\n",
+        ),
+    ] {
+        if !found_as(path, text).is_empty() {
+            loud.push(format!("{path}: {text:?}: {:?}", found_as(path, text)));
+        }
+    }
+    assert!(loud.is_empty(), "{}", loud.join("\n"));
+}
