@@ -23,6 +23,7 @@ mod base64_text;
 mod binary;
 mod bks;
 mod bom;
+mod byte_array;
 mod docker_config;
 mod head;
 mod joined;
@@ -211,6 +212,7 @@ impl RuleSet {
         }));
         if !nested {
             found.extend(self.base64_text_hits(text, starts));
+            found.extend(self.byte_array_hits(text, starts));
         }
         found
     }
@@ -218,12 +220,10 @@ impl RuleSet {
     /// The hits of base64 values that decode to a text holding a secret
     /// ([`base64_text`]: a `.env`, `.npmrc` or `.pgpass` in a Kubernetes
     /// Secret), each reported at its first line as the kind found in it.
-    /// A value that decodes to base64 text is decoded once more (base64
-    /// of the base64 of a `.env`), and (round eighteen) once more again,
-    /// and no further: the third level's text is scanned as a nested
-    /// text, whatever it holds. Each level reads text shorter than the
-    /// one before (three quarters of it), so the work stays within three
-    /// times the first decoding's.
+    /// A value that decodes to base64 text is decoded once more, and once
+    /// more again (round eighteen), no further: the third level's text is
+    /// scanned as a nested text. Each level reads ¾ of the text before, so
+    /// the work stays within three times the first decoding's.
     fn base64_text_hits(&self, text: &str, starts: &[usize]) -> Vec<(usize, Hit)> {
         let first_kind = |decoded: &str| {
             self.scan_at(decoded, true, None)

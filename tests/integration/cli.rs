@@ -36,6 +36,7 @@ mod ruby_lua_markdown;
 mod secrets_config;
 mod secrets_encoded;
 mod secrets_round_eighteen;
+mod secrets_round_eighteen_b;
 mod secrets_round_fifteen;
 mod secrets_round_fifteen_b;
 mod secrets_round_fourteen;

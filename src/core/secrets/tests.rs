@@ -1284,6 +1284,7 @@ fn a_hundred_thousand_hits_on_one_line_are_kept_quickly() {
 
 mod false_alarms;
 mod round_eighteen;
+mod round_eighteen_b;
 mod round_eleven;
 mod round_fifteen;
 mod round_fifteen_b;

@@ -1,0 +1,387 @@
+//! Byte-array literals read as the bytes they spell (round 18b, F17-2): a
+//! key file's bytes written out by `xxd -i` (`unsigned char key_der[] = {
+//! 0x30, 0x82, … };`), Go's `[]byte{0x30, …}`, Rust's `&[0x30u8, …]`,
+//! Python's `bytes([48, 130, …])`, JS `[48,130,…]`, Java's `{(byte)0x30,
+//! -126, …}`, and strings of escapes (`b"\x30\x82…"`, C's `"\x2d\x2d…"`,
+//! adjacent literals joined). A run of [`MIN_BYTES`] or more is decoded and
+//! judged as base64 is: bytes that are text are scanned (a PEM private
+//! key, a `.env`); other bytes are read as DER (their base64 goes through
+//! the rules: a private key's header, a PKCS#12 store) and as an archive or
+//! keystore ([`RuleSet::decoded`]). Tables of bytes that are none of these
+//! (fonts, CRC tables, certificates) pass. An archive that cannot be read
+//! whole is not reported from here (every byte table would be suspect).
+//!
+//! The text is read once, left to right; each run's bytes are kept up to
+//! [`MAX_RUN`], all runs' up to [`MAX_TOTAL`].
+
+use std::ops::Range;
+
+use super::{Hit, RuleSet, Verdict, line_of, mask};
+
+/// Fewer bytes than this are no key file (an Ed25519 PKCS#8 key, the
+/// smallest, is 48; shorter arrays are everywhere in code).
+const MIN_BYTES: usize = 48;
+/// A string of escapes needs this many `\x` escapes to be read as bytes
+/// (an ordinary string is scanned as the text it is).
+const MIN_ESCAPES: usize = 16;
+/// The bytes of one run kept for judging (a key file and its chain are
+/// far smaller); the run is still read to its end.
+const MAX_RUN: usize = 256 << 10;
+/// The bytes of all runs of a text kept for judging.
+const MAX_TOTAL: usize = 4 << 20;
+
+/// A byte-array literal: where it is written and the bytes it spells.
+#[derive(Debug)]
+pub(super) struct Run {
+    pub span: Range<usize>,
+    pub bytes: Vec<u8>,
+}
+
+impl RuleSet {
+    /// The hits of the byte-array literals of `text` (lines at `starts`)
+    /// whose bytes hold a secret, each reported at its first line.
+    pub(super) fn byte_array_hits(&self, text: &str, starts: &[usize]) -> Vec<(usize, Hit)> {
+        find(text)
+            .into_iter()
+            .filter_map(|run| {
+                let kind = self.bytes_kind(&run.bytes)?;
+                let hit = Hit {
+                    line: line_of(starts, run.span.start) + 1,
+                    rule: "byte-array".into(),
+                    kind: format!("{kind} (byte array)").into(),
+                    masked: mask(&text[run.span.clone()]),
+                    start: run.span.start,
+                    span: run.span,
+                };
+                Some((usize::MAX, hit))
+            })
+            .collect()
+    }
+
+    /// What secret `bytes` hold, if any: the kind of the first finding in
+    /// them as text, or in their base64 (DER), or a keystore or archive
+    /// holding one.
+    fn bytes_kind(&self, bytes: &[u8]) -> Option<String> {
+        let first = |text: &str| {
+            self.scan_at(text, true, None)
+                .first()
+                .map(|hit| hit.kind.to_string())
+        };
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return first(text);
+        }
+        if let Some(kind) = first(&base64(bytes)) {
+            return Some(kind);
+        }
+        (self.decoded(bytes) == Verdict::Secret).then(|| "private key or credentials".to_string())
+    }
+}
+
+/// Every byte-array literal of [`MIN_BYTES`] or more in `text`: lists of
+/// hex or decimal numbers, strings of `\x` escapes.
+pub(super) fn find(text: &str) -> Vec<Run> {
+    let mut runs = lists(text.as_bytes());
+    if text.contains("\\x") {
+        runs.extend(strings(text.as_bytes()));
+        runs.sort_by_key(|run| run.span.start);
+    }
+    let mut total = 0;
+    runs.retain_mut(|run| {
+        run.bytes.truncate(MAX_RUN.min(MAX_TOTAL - total));
+        total += run.bytes.len();
+        !run.bytes.is_empty()
+    });
+    runs
+}
+
+/// Whether the byte before `i` lets a number start there (not inside a
+/// word or another number).
+fn boundary(b: &[u8], i: usize) -> bool {
+    i == 0 || !(b[i - 1].is_ascii_alphanumeric() || matches!(b[i - 1], b'_' | b'.' | b'-'))
+}
+
+/// One element of a list at `i`: `0x30`, `0x30u8`, `48`, `-126`, `(byte)
+/// 0x82`; its byte, where it ends, and whether it is hex.
+fn element(b: &[u8], mut i: usize) -> Option<(u8, usize, bool)> {
+    if b[i..].starts_with(b"(byte)") {
+        i += 6;
+        while b.get(i).is_some_and(|c| *c == b' ') {
+            i += 1;
+        }
+    }
+    let negative = b.get(i) == Some(&b'-');
+    if negative {
+        i += 1;
+    }
+    let hex = !negative && b.get(i) == Some(&b'0') && matches!(b.get(i + 1), Some(b'x' | b'X'));
+    let (radix, mut j) = if hex { (16, i + 2) } else { (10, i) };
+    let digits = j;
+    let mut value: i32 = 0;
+    while j - digits < 3 {
+        let Some(d) = b.get(j).and_then(|c| char::from(*c).to_digit(radix)) else {
+            break;
+        };
+        value = value * radix as i32 + d as i32;
+        j += 1;
+    }
+    let len = j - digits;
+    if len == 0 || (hex && len > 2) {
+        return None;
+    }
+    for suffix in [&b"u8"[..], b"U", b"u"] {
+        if b[j..].starts_with(suffix) {
+            j += suffix.len();
+            break;
+        }
+    }
+    if b.get(j)
+        .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.'))
+    {
+        return None;
+    }
+    let byte = match (negative, value) {
+        (false, 0..=255) => value as u8,
+        (true, 1..=128) => (256 - value) as u8,
+        _ => return None,
+    };
+    Some((byte, j, hex))
+}
+
+/// The lists of numbers in `b`: elements of one base apart by a comma
+/// and blanks (line feeds too).
+fn lists(b: &[u8]) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let starts = matches!(b[i], b'0'..=b'9' | b'-' | b'(') && boundary(b, i);
+        let Some((byte, mut end, hex)) = starts.then(|| element(b, i)).flatten() else {
+            i += 1;
+            continue;
+        };
+        let mut bytes = vec![byte];
+        loop {
+            let mut k = end;
+            while b.get(k).is_some_and(|c| c.is_ascii_whitespace()) {
+                k += 1;
+            }
+            if b.get(k) != Some(&b',') {
+                break;
+            }
+            k += 1;
+            while b.get(k).is_some_and(|c| c.is_ascii_whitespace()) {
+                k += 1;
+            }
+            match (k < b.len()).then(|| element(b, k)).flatten() {
+                Some((next, next_end, next_hex)) if next_hex == hex => {
+                    if bytes.len() < MAX_RUN {
+                        bytes.push(next);
+                    }
+                    end = next_end;
+                }
+                _ => break,
+            }
+        }
+        if bytes.len() >= MIN_BYTES {
+            runs.push(Run {
+                span: i..end,
+                bytes,
+            });
+        }
+        i = end.max(i + 1);
+    }
+    runs
+}
+
+/// The strings of escapes in `b`: a literal in `"` or `'` on one line,
+/// joined with the literals that follow it (blanks, line feeds, a `+` or
+/// a `b` prefix between), decoded.
+fn strings(b: &[u8]) -> Vec<Run> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if !matches!(b[i], b'"' | b'\'') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut bytes = Vec::new();
+        let mut escapes = 0;
+        let mut end = None;
+        let mut at = i;
+        while let Some(close) = literal(b, at, &mut bytes, &mut escapes) {
+            end = Some(close);
+            let mut k = close;
+            while b
+                .get(k)
+                .is_some_and(|c| c.is_ascii_whitespace() || matches!(c, b'+' | b'b' | b'B'))
+            {
+                k += 1;
+            }
+            if b.get(k) != Some(&b[start]) {
+                break;
+            }
+            at = k;
+        }
+        let Some(end) = end else {
+            i += 1;
+            continue;
+        };
+        if escapes >= MIN_ESCAPES && bytes.len() >= MIN_BYTES {
+            bytes.truncate(MAX_RUN);
+            runs.push(Run {
+                span: start..end,
+                bytes,
+            });
+        }
+        i = end;
+    }
+    runs
+}
+
+/// The literal opened by the quote at `open`, decoded onto `bytes`
+/// (`\x` escapes counted in `escapes`); where it ends, after its closing
+/// quote, or `None` when the line ends first.
+fn literal(b: &[u8], open: usize, bytes: &mut Vec<u8>, escapes: &mut usize) -> Option<usize> {
+    let quote = b[open];
+    let mut i = open + 1;
+    let keep = |bytes: &mut Vec<u8>, byte: u8| {
+        if bytes.len() < MAX_RUN {
+            bytes.push(byte);
+        }
+    };
+    loop {
+        let c = *b.get(i)?;
+        match c {
+            b'\n' => return None,
+            _ if c == quote => return Some(i + 1),
+            b'\\' => {
+                let e = *b.get(i + 1)?;
+                i += 2;
+                match e {
+                    b'x' => {
+                        let mut value = 0u8;
+                        let digits = i;
+                        while i - digits < 2 {
+                            let Some(d) = b.get(i).and_then(|c| char::from(*c).to_digit(16)) else {
+                                break;
+                            };
+                            value = value * 16 + d as u8;
+                            i += 1;
+                        }
+                        if i == digits {
+                            return None;
+                        }
+                        *escapes += 1;
+                        keep(bytes, value);
+                    }
+                    b'0'..=b'7' => {
+                        let mut value = u32::from(e - b'0');
+                        while i < b.len() && matches!(b[i], b'0'..=b'7') && value < 32 {
+                            value = value * 8 + u32::from(b[i] - b'0');
+                            i += 1;
+                        }
+                        keep(bytes, (value & 0xff) as u8);
+                    }
+                    b'n' => keep(bytes, b'\n'),
+                    b'r' => keep(bytes, b'\r'),
+                    b't' => keep(bytes, b'\t'),
+                    b'a' => keep(bytes, 7),
+                    b'b' => keep(bytes, 8),
+                    b'f' => keep(bytes, 12),
+                    b'v' => keep(bytes, 11),
+                    b'\n' => {}
+                    other => keep(bytes, other),
+                }
+            }
+            _ => {
+                keep(bytes, c);
+                i += 1;
+            }
+        }
+    }
+}
+
+/// Standard base64 of `bytes`, padded.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (k, &byte)| n | u32::from(byte) << (16 - 8 * k));
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * k) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spelled(text: &str) -> Vec<Vec<u8>> {
+        find(text).into_iter().map(|run| run.bytes).collect()
+    }
+
+    #[test]
+    fn lists_and_strings_spell_their_bytes() {
+        let want: Vec<u8> = (0..80u8).map(|k| k.wrapping_mul(37)).collect();
+        let hex: Vec<String> = want.iter().map(|b| format!("0x{b:02x}")).collect();
+        let dec: Vec<String> = want.iter().map(u8::to_string).collect();
+        let java: Vec<String> = want.iter().map(|&b| (b as i8).to_string()).collect();
+        let esc: String = want.iter().map(|b| format!("\\x{b:02x}")).collect();
+        let (a, z) = esc.split_at(40 * 4);
+        for text in [
+            format!("unsigned char k[] = {{\n  {}\n}};\n", hex.join(",\n  ")),
+            format!("var K = []byte{{{}}}\n", hex.join(", ")),
+            format!("let k = &[{}u8];\n", hex.join("u8, ")),
+            format!("k = bytes([{}])\n", dec.join(", ")),
+            format!("const k = [{}];\n", dec.join(",")),
+            format!("byte[] k = {{{}}};\n", java.join(", ")),
+            format!("k = b\"{esc}\"\n"),
+            format!("const char *k = \"{a}\"\n    \"{z}\";\n"),
+        ] {
+            assert_eq!(spelled(&text), vec![want.clone()], "{text}");
+        }
+    }
+
+    #[test]
+    fn short_runs_words_and_mixed_bases_spell_nothing() {
+        let short: Vec<String> = (0..47).map(|k| format!("0x{k:02x}")).collect();
+        let mixed: Vec<String> = (0..80)
+            .map(|k| {
+                if k % 2 == 0 {
+                    format!("0x{k:02x}")
+                } else {
+                    k.to_string()
+                }
+            })
+            .collect();
+        let big: Vec<String> = (0..80).map(|k| (k * 100).to_string()).collect();
+        let few: String = (0..10).map(|k| format!("\\x{k:02x}")).collect();
+        for text in [
+            format!("{{{}}}", short.join(", ")),
+            format!("{{{}}}", mixed.join(", ")),
+            format!("{{{}}}", big.join(", ")),
+            format!("s = \"{few}{}\"", "a".repeat(100)),
+            "v1.2, 3.4, 5.6".repeat(40),
+        ] {
+            assert!(spelled(&text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn base64_is_standard() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(&[0x30, 0x82, 0xff, 0x00]), "MIL/AA==");
+    }
+}
