@@ -68,9 +68,11 @@ pub fn map_for<'a>(
             .chain(plain.iter().map(String::as_str))
             .collect();
         let map = repo_map::build(codebase, &ranked, &shown, preset.repo_map, map.tokenizer);
+        let mut notes = graph.limits();
+        notes.extend(map.note);
         MapPart {
             text: (!map.text.is_empty()).then_some(map.text),
-            notes: graph.limits(),
+            notes,
         }
     }
 }

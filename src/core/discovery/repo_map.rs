@@ -62,7 +62,17 @@ pub struct RepoMap {
     pub listed: usize,
     /// Files that could have been listed.
     pub candidates: usize,
+    /// Why files the budget could outline were listed by path only (the
+    /// source bound), for the map's notes.
+    pub note: Option<String>,
 }
+
+/// The most source the map parses for its outlines in one build: 240
+/// files of 900 KB took `map` three minutes and 4.7 GB (recheck 17,
+/// F17-8), every window file parsed and all its symbols ranked. The
+/// files past it are listed by path; ordinary windows (a few hundred
+/// files of tens of KB) stay well under it.
+pub const MAX_OUTLINED_SOURCE: u64 = 16 << 20;
 
 /// The map of `ranked` (minus `skip`) that best fills `budget` tokens,
 /// the outlines read from `codebase`.
@@ -98,7 +108,8 @@ pub fn build_with(
         .filter(|r| !skip.contains(r.path.as_str()))
         .collect();
     let files: Vec<&str> = kept.iter().map(|r| r.path.as_str()).collect();
-    let window = files.len().min(budget / MIN_OUTLINED_TOKENS + 1);
+    let wanted = files.len().min(budget / MIN_OUTLINED_TOKENS + 1);
+    let window = within_source_bound(codebase, &files[..wanted]);
     // Each outline parses its file (cached per content): on every core.
     let outlines: Vec<Vec<Entry>> = files[..window]
         .par_iter()
@@ -111,14 +122,37 @@ pub fn build_with(
         References::count(codebase, &all, skip, &outlines, naming)
     };
     let picks = ranked_lines(&outlines, &file_weights(&kept[..window]), &refs);
-    Sizer {
+    let mut map = Sizer {
         files: &files,
         outlines: &outlines,
         picks: &picks,
         tokenizer,
         budget,
     }
-    .fit()
+    .fit();
+    if window < wanted {
+        map.note = Some(format!(
+            "the repo map outlined its first {window} files ({} MiB of source, the most it parses); \
+             {} more that its budget could outline are listed by path",
+            MAX_OUTLINED_SOURCE >> 20,
+            wanted - window
+        ));
+    }
+    map
+}
+
+/// How many of `files` (in rank order) are outlined: up to
+/// [`MAX_OUTLINED_SOURCE`] bytes of them, the first always.
+fn within_source_bound(codebase: &Codebase, files: &[&str]) -> usize {
+    let mut total = 0u64;
+    for (i, path) in files.iter().enumerate() {
+        let bytes = std::fs::symlink_metadata(codebase.root.join(path)).map_or(0, |m| m.len());
+        total = total.saturating_add(bytes);
+        if total > MAX_OUTLINED_SOURCE && i > 0 {
+            return i;
+        }
+    }
+    files.len()
 }
 
 /// A file's weight by its place in the ranking (the square root of it, so
@@ -296,6 +330,7 @@ impl Sizer<'_> {
             outlined,
             listed,
             candidates: self.files.len(),
+            note: None,
         }
     }
 }
@@ -349,6 +384,31 @@ mod tests {
             std::fs::write(dir.path().join(format!("m{i:02}.py")), body).unwrap();
         }
         (dir, (0..40).map(|i| format!("m{i:02}.py")).collect())
+    }
+
+    /// Past [`MAX_OUTLINED_SOURCE`] bytes of source the files the budget
+    /// could outline are listed by path, with a note (240 files of 900 KB
+    /// took `map` three minutes, recheck 17 F17-8). A large file of prose
+    /// ranked first (no parse) uses up the bound here.
+    #[test]
+    fn past_the_source_bound_files_are_listed_by_path_with_a_note() {
+        let (dir, names) = project();
+        let big = "word ".repeat((MAX_OUTLINED_SOURCE as usize) / 5 + 1);
+        write(&dir, &[("big.txt", &big)]);
+        let mut refs: Vec<&str> = vec!["big.txt"];
+        refs.extend(names.iter().map(String::as_str));
+        let map = map_of(&dir, &refs, 5000);
+        assert!(!map.text.contains("function_0_0"), "{}", map.text);
+        assert!(map.text.contains("m00.py"), "{}", map.text);
+        assert_eq!(
+            map.note.as_deref(),
+            Some(
+                "the repo map outlined its first 1 files (16 MiB of source, the most it parses); \
+                 40 more that its budget could outline are listed by path"
+            )
+        );
+        let map = map_of(&dir, &refs[1..], 5000);
+        assert!(map.text.contains("function_0_0") && map.note.is_none());
     }
 
     #[test]

@@ -148,6 +148,7 @@ impl Workspace<'_> {
         // missing from the graph as a bound's cut is.
         let mut limits = crate::core::walk::notes_lines(&std::mem::take(&mut self.walk_notes));
         limits.extend(graph.limits());
+        limits.extend(map.note.clone());
         MapBuilt {
             map,
             files: graph.len(),
