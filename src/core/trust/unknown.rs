@@ -300,22 +300,10 @@ fn own_env_child(
     out: &mut Vec<String>,
 ) {
     if SHELLS.contains(&name) {
-        let mut rest = args.iter();
-        while let Some(option) = rest.next() {
-            if !option.starts_with('-') || option == "--" {
-                break;
-            }
-            if !option.starts_with("--") && option.contains('c') {
-                if let Some(line) = rest.next() {
-                    if let Some(how) = unknown_in(line, vars) {
-                        refuse(out, format!("runs with `{name} -c` a line that {how}"));
-                    }
-                    let mut inner = vars.clone();
-                    inner.insert(OWN_ENV.to_string(), Value::Known);
-                    read(&unquote(line), depth + 1, &mut inner, out);
-                }
-                return;
-            }
+        let mut inner = vars.clone();
+        inner.insert(OWN_ENV.to_string(), Value::Known);
+        if dash_c(name, args, depth, &mut inner, out) {
+            return;
         }
     }
     refuse(
@@ -591,22 +579,36 @@ fn shell_args(
     vars: &mut HashMap<String, Value>,
     out: &mut Vec<String>,
 ) {
+    if !dash_c(name, args, depth, &mut vars.clone(), out) {
+        script_arg(name, args, 0, vars, out);
+    }
+}
+
+/// A shell's `-c` line (among its leading options), read in turn with
+/// `vars`: whether there was one.
+fn dash_c(
+    name: &str,
+    args: &[String],
+    depth: usize,
+    vars: &mut HashMap<String, Value>,
+    out: &mut Vec<String>,
+) -> bool {
     let mut rest = args.iter();
     while let Some(option) = rest.next() {
         if !option.starts_with('-') || option == "--" {
-            break;
+            return false;
         }
         if !option.starts_with("--") && option.contains('c') {
             if let Some(line) = rest.next() {
                 if let Some(how) = unknown_in(line, vars) {
                     refuse(out, format!("runs with `{name} -c` a line that {how}"));
                 }
-                read(&unquote(line), depth + 1, &mut vars.clone(), out);
+                read(&unquote(line), depth + 1, vars, out);
             }
-            return;
+            return true;
         }
     }
-    script_arg(name, args, 0, vars, out);
+    false
 }
 
 /// The words of a program's arguments up to its script (the first that
