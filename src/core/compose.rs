@@ -377,7 +377,8 @@ impl Plan {
         };
         let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
         add_focus_files(root, opts, &mut resolved, &mut problems);
-        problems.extend(fold_missing(root, &mut resolved));
+        let known = walked.or(own_walk.files.as_deref());
+        problems.extend(fold_missing(root, known, &mut resolved));
         Plan {
             resolved,
             problems,
@@ -458,8 +459,12 @@ pub const MISSING_FILES_SHOWN: usize = 32;
 /// missing paths in a project file put as many `ERROR` sections (1.9
 /// million tokens) into the context (recheck 16b). A preset with fewer
 /// explicit entries costs nothing here (the files are looked at when
-/// read).
-fn fold_missing(root: &Path, resolved: &mut Vec<ResolvedItem>) -> Option<String> {
+/// read). A path in the walk (`walked`, sorted) is there: no look.
+fn fold_missing(
+    root: &Path,
+    walked: Option<&[String]>,
+    resolved: &mut Vec<ResolvedItem>,
+) -> Option<String> {
     let explicit = |r: &ResolvedItem| !walk::is_glob(&r.settings.path);
     if resolved.iter().filter(|r| explicit(r)).count() <= MISSING_FILES_SHOWN {
         return None;
@@ -469,6 +474,7 @@ fn fold_missing(root: &Path, resolved: &mut Vec<ResolvedItem>) -> Option<String>
         // A path leaving the root is refused when read, never looked for.
         let absent = explicit(r)
             && walk::is_inside(&r.path)
+            && walked.is_none_or(|w| w.binary_search(&r.path).is_err())
             && root
                 .join(&r.path)
                 .symlink_metadata()

@@ -22,12 +22,17 @@ use ignore::gitignore::{Gitignore, GitignoreBuilder, Glob};
 /// literal costs little, large enough that ordinary files are one chunk.
 const CHUNK_LINES: usize = 32;
 
+/// The most chunks a set has (longer files take longer chunks), so which
+/// are asked for a path fits in one `u128`, with no allocation a path.
+const MAX_CHUNKS: usize = 128;
+
 /// The compiled patterns of one file.
 #[derive(Clone)]
 pub struct PatternSet {
     chunks: Vec<Gitignore>,
-    /// Chunks with a line that requires no literal: always asked.
-    always: Vec<bool>,
+    /// Chunks with a line that requires no literal (bit per chunk): always
+    /// asked.
+    always: u128,
     /// The literals the lines require, and the chunk of each.
     finder: Option<AhoCorasick>,
     chunk_of: Vec<usize>,
@@ -44,7 +49,7 @@ impl PatternSet {
     pub fn empty() -> PatternSet {
         PatternSet {
             chunks: Vec::new(),
-            always: Vec::new(),
+            always: 0,
             finder: None,
             chunk_of: Vec::new(),
         }
@@ -63,14 +68,15 @@ impl PatternSet {
             }
             return PatternSet {
                 chunks: vec![only],
-                always: vec![true],
+                always: 1,
                 finder: None,
                 chunk_of: Vec::new(),
             };
         }
         let mut set = PatternSet::empty();
         let mut literals: Vec<&str> = Vec::new();
-        for chunk in lines.chunks(CHUNK_LINES) {
+        let size = CHUNK_LINES.max(lines.len().div_ceil(MAX_CHUNKS));
+        for chunk in lines.chunks(size) {
             let index = set.chunks.len();
             let mut always = false;
             for line in chunk {
@@ -83,13 +89,15 @@ impl PatternSet {
                 }
             }
             set.chunks.push(compile(dir, chunk));
-            set.always.push(always);
+            if always {
+                set.always |= 1 << index;
+            }
         }
         match AhoCorasick::new(&literals) {
             Ok(finder) => set.finder = Some(finder),
             // Cannot be built (it never fails for a few thousand short
             // literals): every chunk is asked.
-            Err(_) => set.always.iter_mut().for_each(|a| *a = true),
+            Err(_) => set.always = u128::MAX,
         }
         set
     }
@@ -111,15 +119,18 @@ impl PatternSet {
         if let [only] = self.chunks.as_slice() {
             return only.matched(path, is_dir);
         }
-        let mut asked = self.always.clone();
+        let mut asked = self.always;
         if let Some(finder) = &self.finder {
             for found in finder.find_overlapping_iter(path.as_os_str().as_encoded_bytes()) {
                 if let Some(&chunk) = self.chunk_of.get(found.pattern().as_usize()) {
-                    asked[chunk] = true;
+                    asked |= 1 << chunk;
                 }
             }
         }
-        for (chunk, _) in self.chunks.iter().zip(&asked).rev().filter(|(_, a)| **a) {
+        for (index, chunk) in self.chunks.iter().enumerate().rev() {
+            if asked & (1 << index) == 0 {
+                continue;
+            }
             let found = chunk.matched(path, is_dir);
             if !found.is_none() {
                 return found;
@@ -289,6 +300,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Past [`MAX_CHUNKS`] chunks of [`CHUNK_LINES`] the chunks grow: the
+    /// last line still decides.
+    #[test]
+    fn long_files_take_longer_chunks() {
+        let dir = Path::new("/p");
+        let mut lines: Vec<String> = (0..5_000).map(|i| format!("**/zz{i}*/*q{i}.py")).collect();
+        lines.push("!**/zz4999x/*q4999.py".to_string());
+        lines.push("*".to_string());
+        lines.push("!keep.me".to_string());
+        let set = PatternSet::new(dir, lines.iter().map(String::as_str));
+        assert!(set.chunks.len() <= MAX_CHUNKS);
+        assert_eq!(set.len(), lines.len());
+        assert!(set.matched(dir.join("a/zz7y/q7.py"), false).is_ignore());
+        assert!(set.matched(dir.join("zz4999x/q4999.py"), false).is_ignore());
+        assert!(set.matched(dir.join("keep.me"), false).is_whitelist());
     }
 
     /// Over many lines, each path gets what one matcher of all the lines

@@ -32,15 +32,7 @@ fn tui_messages(p: &Project) -> String {
 /// 40 nested folders, each with an ignore file of 50 globs: the walk
 /// stops under the 32nd.
 fn deep_ignore_files(p: &Project) {
-    let globs: String = (0..50)
-        .map(|i| format!("**/zz{i}*/**/*q{i}.py\n"))
-        .collect();
-    let mut dir = String::from("src");
-    for i in 0..40 {
-        dir.push_str("/d");
-        p.write(&format!("{dir}/.gitignore"), &globs);
-        p.write(&format!("{dir}/f{i}.py"), &format!("x = {i}\n"));
-    }
+    common::files::nested_ignore_files(p);
     p.write(
         "ctxcurate.toml",
         "[[presets.default.files]]\npath = \"src/**\"\n",

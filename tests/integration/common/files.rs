@@ -66,3 +66,18 @@ pub fn write_project(root: &Path, text: &str) -> PathBuf {
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// 40 nested folders under `src/`, each with a `.gitignore` of 50 globs
+/// and a file `f{i}.py`: the walk stops under the 32nd (the bound on
+/// folders with ignore files above a path).
+pub fn nested_ignore_files(p: &super::Project) {
+    let globs: String = (0..50)
+        .map(|i| format!("**/zz{i}*/**/*q{i}.py\n"))
+        .collect();
+    let mut dir = String::from("src");
+    for i in 0..40 {
+        dir.push_str("/d");
+        p.write(&format!("{dir}/.gitignore"), &globs);
+        p.write(&format!("{dir}/f{i}.py"), &format!("x = {i}\n"));
+    }
+}

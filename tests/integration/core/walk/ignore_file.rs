@@ -322,15 +322,7 @@ fn the_users_global_excludes_apply_and_the_repositorys_do_not() {
 #[test]
 fn folders_nested_under_many_ignore_files_are_not_walked_with_a_note() {
     let p = Project::empty();
-    let globs: String = (0..50)
-        .map(|i| format!("**/zz{i}*/**/*q{i}.py\n"))
-        .collect();
-    let mut dir = String::from("src");
-    for i in 0..40 {
-        dir.push_str("/d");
-        p.write(&format!("{dir}/.gitignore"), &globs);
-        p.write(&format!("{dir}/f{i}.py"), &format!("x = {i}\n"));
-    }
+    common::files::nested_ignore_files(&p);
     p.ok(&["add", "src/**"]);
     let out = build_in(&p, p.root());
     let (text, err) = (stdout(&out), stderr(&out));
