@@ -42,8 +42,8 @@ pub use ignores::IgnoreFiles;
 pub use incremental::{ResolveChange, Resolver};
 pub use pattern_set::PatternSet;
 pub use read::{
-    Content, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content, read_content_stamped,
-    read_content_with, skipped_note,
+    Content, FORCED_MAX_BYTES, FileProblem, MAX_FILE_BYTES, ReadPolicy, decode, read_content,
+    read_content_stamped, read_content_with, skipped_note,
 };
 pub use sensitive::is_sensitive;
 pub use twins::{held_twin, is_held_name};

@@ -40,12 +40,14 @@ mod fill;
 mod fit;
 pub mod left_out;
 mod report;
+mod source_bound;
 
 use candidates::{Candidates, build_candidates};
 use report::stats;
 pub use report::{
     MissingTarget, PackStats, Reduced, UNRESOLVED_EXAMPLES, unresolved_note, window_budget,
 };
+use source_bound::SourceBound;
 
 /// Tokens kept for the blank line between the files and the map.
 const MAP_SEPARATOR: usize = 1;
@@ -126,8 +128,14 @@ pub struct PackedItem {
     /// Its share of the total (0 when dropped).
     pub tokens: usize,
     /// Dropped for lack of room: what its cheapest form would have taken
-    /// (`None`: included, or left out for what it is, binary or oversize).
+    /// (`None`: included, or left out for what it is, binary or oversize,
+    /// or [`Self::unreduced`]).
     pub needs: Option<usize>,
+    /// Dropped past the pack's source bound (`pack/source_bound.rs`): it
+    /// was tried only in forms made without a parse, so its cheapest form
+    /// is not known.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unreduced: bool,
     /// Why discovery picked it (a file ranked for the task: the words and
     /// mentions it matched, its neighbours, its score).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -147,6 +155,7 @@ impl PackedItem {
             mode: None,
             tokens: 0,
             needs: None,
+            unreduced: false,
             reasons: Vec::new(),
         }
     }
@@ -304,10 +313,11 @@ pub fn pack_with(
         &ranked,
         &reach,
     );
-    let packer = Packer::new(codebase, opts, preset, &relevance);
+    let packer = Packer::new(codebase, opts, preset, &relevance, &candidates);
     let mut problems: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
     let base = packer.count(&packer.assemble(&[], "")) + packer.tree_frame_cost();
     let mut fitted = packer.fit_all(&candidates, preset_from, &ranked, base);
+    packer.mark_unreduced(&mut fitted.items);
     phases.mark("pack: fit");
     for item in &mut fitted.items {
         if let Some(scored) = relevance.get(&item.path) {
@@ -321,6 +331,10 @@ pub fn pack_with(
     if opts.fill && !preset.task.trim().is_empty() {
         (text, map) = packer.fill_room(text, map, &ranked, &excluded, &mut fitted);
         phases.mark("pack: fill");
+    }
+    let unreduced = fitted.items.iter().filter(|i| i.unreduced).count();
+    if unreduced > 0 {
+        problems.push(source_bound::note(unreduced));
     }
     let (text, tokens) = packer.within_budget(text, &mut problems);
     phases.mark("pack: counted");
@@ -494,6 +508,8 @@ struct Packer<'a> {
     relevance: &'a Relevance,
     /// The names the repo maps of this pack looked up, counted once.
     naming: repo_map::Naming,
+    /// Which discovered files may be parsed for their reduced forms.
+    bound: SourceBound<'a>,
 }
 
 impl<'a> Packer<'a> {
@@ -502,6 +518,7 @@ impl<'a> Packer<'a> {
         opts: &'a PackOptions,
         preset: &'a Preset,
         relevance: &'a Relevance,
+        candidates: &'a Candidates,
     ) -> Self {
         let mut compose_opts = ComposeOptions {
             strategy: Strategy::Auto,
@@ -527,6 +544,7 @@ impl<'a> Packer<'a> {
             preset,
             relevance,
             naming: repo_map::Naming::default(),
+            bound: SourceBound::over(&candidates.list, opts.read),
         }
     }
 
@@ -789,6 +807,7 @@ impl<'a> Packer<'a> {
                 break;
             }
             fitted.items.extend(filled.items);
+            self.mark_unreduced(&mut fitted.items);
             fitted.files.extend(filled.files);
             // The map loses the files now in; it takes what they left.
             fitted.left = map.tokens + filled.left;
@@ -842,10 +861,14 @@ impl<'a> Packer<'a> {
     /// and outline; last with those symbols alone (for one of the first
     /// [`FOCUS_FEW`] ranked, then the weightiest of them alone).
     fn forms(&self, resolved: &ResolvedItem, role: Role, wanted: ViewMode) -> Vec<Form> {
-        let mut forms: Vec<Form> = reductions(wanted)
-            .iter()
-            .map(|&mode| Form { mode, mask: None })
+        let mut forms: Vec<Form> = self
+            .modes(resolved, role, reductions(wanted))
+            .into_iter()
+            .map(|mode| Form { mode, mask: None })
             .collect();
+        if !self.may_parse(resolved, role) {
+            return forms;
+        }
         let discovered = matches!(role, Role::Relevant | Role::Mentioned);
         if discovered && wanted == ViewMode::Full && resolved.entry == usize::MAX {
             let names = self
@@ -873,6 +896,45 @@ impl<'a> Packer<'a> {
             }
         }
         forms
+    }
+
+    /// Mark the files of `items` dropped past the source bound as
+    /// [`PackedItem::unreduced`]: what their cheapest form would take is
+    /// not known (the `## Left out` note names them without a count).
+    fn mark_unreduced(&self, items: &mut [PackedItem]) {
+        if !self.bound.reached() {
+            return;
+        }
+        // Binary and oversize files (no `needs`) are left out for what they
+        // are; those wanted only in a parsed form are marked as dropped.
+        for item in items
+            .iter_mut()
+            .filter(|i| i.mode.is_none() && i.needs.is_some())
+        {
+            if item.role != Role::Target && !self.bound.admits(&self.codebase, &item.path) {
+                item.unreduced = true;
+                item.needs = None;
+            }
+        }
+    }
+
+    /// Whether `resolved`, a candidate of `role`, may be parsed for its
+    /// reduced forms ([`SourceBound`]): a target always.
+    fn may_parse(&self, resolved: &ResolvedItem, role: Role) -> bool {
+        role == Role::Target || self.bound.admits(&self.codebase, &resolved.path)
+    }
+
+    /// Of `modes`, those `resolved` may be tried in: past the source
+    /// bound, only those made without a parse.
+    fn modes(&self, resolved: &ResolvedItem, role: Role, modes: &[ViewMode]) -> Vec<ViewMode> {
+        if self.may_parse(resolved, role) {
+            return modes.to_vec();
+        }
+        modes
+            .iter()
+            .copied()
+            .filter(|&m| !source_bound::needs_parse(m))
+            .collect()
     }
 
     /// `resolved` in the masked view with `mask`.
@@ -1052,6 +1114,11 @@ impl<'a> Packer<'a> {
             return (out, None, cost);
         }
         let forms = self.forms(resolved, role, wanted);
+        if forms.is_empty() {
+            // Wanted in a form made from a parse, past the source bound.
+            out.unreduced = true;
+            return (out, None, 0);
+        }
         let render = |form: &Form| match &form.mask {
             Some(mask) => self.render_masked(resolved, mask),
             None => self.render_as(resolved, form.mode),

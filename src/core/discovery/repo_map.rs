@@ -146,13 +146,19 @@ pub fn build_with(
 fn within_source_bound(codebase: &Codebase, files: &[&str]) -> usize {
     let mut total = 0u64;
     for (i, path) in files.iter().enumerate() {
-        let bytes = std::fs::symlink_metadata(codebase.root.join(path)).map_or(0, |m| m.len());
+        let bytes = source_bytes(codebase, path);
         total = total.saturating_add(bytes);
         if total > MAX_OUTLINED_SOURCE && i > 0 {
             return i;
         }
     }
     files.len()
+}
+
+/// The size of `path` on disk, as the source bounds count it (0 when it
+/// cannot be looked at: reading it will say why).
+pub(crate) fn source_bytes(codebase: &Codebase, path: &str) -> u64 {
+    std::fs::symlink_metadata(codebase.root.join(path)).map_or(0, |m| m.len())
 }
 
 /// A file's weight by its place in the ranking (the square root of it, so

@@ -70,8 +70,22 @@ pub(super) fn fit_group(
     let mut ladders: Vec<Option<Ladder>> = Vec::with_capacity(group.len());
     for (resolved, role) in group {
         progress.step();
-        let file = packer.render_as(resolved, wanted_mode(resolved));
-        let item = PackedItem::dropped(resolved, *role);
+        let mut item = PackedItem::dropped(resolved, *role);
+        let Some(&wanted) = packer
+            .modes(resolved, *role, &[wanted_mode(resolved)])
+            .first()
+        else {
+            // Wanted in a form made from a parse, past the source bound.
+            item.unreduced = true;
+            placed.push(Placed {
+                item,
+                file: None,
+                cheapest: 0,
+            });
+            ladders.push(None);
+            continue;
+        };
+        let file = packer.render_as(resolved, wanted);
         if file.skipped.is_some() {
             // Binary or oversize: costs nothing, and `compose::drop_skipped`
             // leaves it out with one note for all of them.
@@ -97,9 +111,9 @@ pub(super) fn fit_group(
     }
     let wanted: usize = ladders.iter().flatten().map(Ladder::cost).sum();
     if wanted > *left {
-        for ((resolved, _), ladder) in group.iter().zip(ladders.iter_mut()) {
+        for ((resolved, role), ladder) in group.iter().zip(ladders.iter_mut()) {
             if let Some(ladder) = ladder {
-                add_reductions(packer, resolved, ladder);
+                add_reductions(packer, resolved, *role, ladder);
             }
         }
         let (mut targets, mut imports): (Vec<&mut Ladder>, Vec<&mut Ladder>) =
@@ -137,12 +151,13 @@ fn wanted_mode(resolved: &ResolvedItem) -> crate::core::model::ViewMode {
 /// The cheaper forms of `ladder`'s file: those that render differently
 /// (a file without a grammar renders skeleton and outline as one summary)
 /// and cost less than the form before.
-fn add_reductions(packer: &Packer, resolved: &ResolvedItem, ladder: &mut Ladder) {
+fn add_reductions(packer: &Packer, resolved: &ResolvedItem, role: Role, ladder: &mut Ladder) {
     if !resolved.settings.auto_aggregate {
         // Listed by name only: one form.
         return;
     }
-    for &mode in reductions(wanted_mode(resolved)).iter().skip(1) {
+    let modes = packer.modes(resolved, role, reductions(wanted_mode(resolved)));
+    for &mode in modes.iter().skip(1) {
         let file = packer.render_as(resolved, mode);
         if file.skipped.is_some() || ladder.forms.iter().any(|(f, _)| f.mode == file.mode) {
             continue;

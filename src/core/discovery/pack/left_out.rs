@@ -59,7 +59,7 @@ pub struct Dropped {
 pub fn for_budget(items: &[PackedItem]) -> Vec<Dropped> {
     items
         .iter()
-        .filter(|i| i.mode.is_none() && i.needs.is_some())
+        .filter(|i| i.mode.is_none() && (i.needs.is_some() || i.unreduced))
         .map(|i| Dropped {
             path: i.path.clone(),
             role: Some(i.role),
@@ -248,6 +248,7 @@ mod tests {
             mode,
             tokens: 0,
             needs,
+            unreduced: false,
             reasons: Vec::new(),
         };
         let items = [

@@ -248,3 +248,58 @@ fn a_target_too_big_even_reduced_is_the_same_error() {
         );
     }
 }
+
+/// A pack parses at most 16 MiB of discovered source for skeletons and
+/// outlines (240 files of 900 KB took a packed build minutes, recheck 17
+/// F17-8): past that, a file is tried whole only, and the pack says so.
+/// Here a 17 MiB file the task names comes before the imports and uses the
+/// bound up (it is binary: counted, never parsed).
+#[test]
+fn past_the_source_bound_discovered_files_are_tried_whole_only_with_a_note() {
+    let p = project();
+    std::fs::create_dir(p.root().join("data")).unwrap();
+    let data = std::fs::File::create(p.root().join("data/blob.py")).unwrap();
+    data.set_len(17 << 20).unwrap();
+    let pack_for = |task: &str| {
+        let files = walk::walk_files(p.root());
+        let mut o = opts(1185, Format::Markdown);
+        o.read.max_file_size = 64 << 20;
+        o.fill = false;
+        let preset = Preset {
+            task: task.to_string(),
+            ..Preset::default()
+        };
+        pack::pack(
+            &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
+            &preset,
+            &["app.py".to_string()],
+            &o,
+        )
+    };
+    let mode_of = |k: &Packed, path: &str| k.items.iter().find(|i| i.path == path).map(|i| i.mode);
+    // Within the bound: big.py in as a skeleton, as above.
+    let within = pack_for("make engine_1 faster");
+    assert_eq!(mode_of(&within, "big.py"), Some(Some(ViewMode::Skeleton)));
+    assert!(
+        !within.problems.iter().any(|p| p.contains("MiB")),
+        "{:?}",
+        within.problems
+    );
+    // Past it: big.py would fit only reduced, so it is left out, and said.
+    let past = pack_for("make engine_1 faster, see data/blob.py");
+    assert_eq!(mode_of(&past, "big.py"), Some(None), "{:?}", past.items);
+    assert_eq!(mode_of(&past, "small.py"), Some(Some(ViewMode::Full)));
+    assert_eq!(mode_of(&past, "app.py"), Some(Some(ViewMode::Full)));
+    assert!(
+        past.problems.iter().any(|p| p
+            == "the pack made skeletons and outlines of its first 16 MiB of discovered source \
+                (the most it parses); 1 later file was tried only whole and left out"),
+        "{:?}",
+        past.problems
+    );
+    // Named as left out, without a size: its cheapest form is not known
+    // (its whole size is no lower bound).
+    let big = past.items.iter().find(|i| i.path == "big.py").unwrap();
+    assert!(big.unreduced && big.needs.is_none(), "{big:?}");
+    assert!(past.text.contains("\n- `big.py`\n"), "{}", past.text);
+}
