@@ -113,7 +113,7 @@ pub struct Walked {
 /// that the walk skipped or applied only in part.
 pub fn walk_files_noted(root: &Path, patterns: &WalkPatterns) -> Walked {
     let (builder, ignores) = walker_noted(root, patterns);
-    let mut files = all_files(root, builder);
+    let mut files = all_files(root, builder, &ignores);
     files.sort();
     // Kept for the whole build: at 100,000 files, grown by doubling, it
     // holds 750 KB it never uses.
@@ -142,7 +142,7 @@ pub fn notes_lines(notes: &[IgnoreFileNote]) -> Vec<String> {
     let mut lines: Vec<String> = notes.iter().take(SHOWN).map(ToString::to_string).collect();
     if let Some(more) = notes.len().checked_sub(SHOWN).filter(|&n| n > 0) {
         lines.push(format!(
-            "{more} more ignore files skipped or cut, or folders not walked"
+            "{more} more ignore files skipped or cut, folders not walked or names not in UTF-8"
         ));
     }
     lines
@@ -167,7 +167,7 @@ pub fn walk_each_noted(
     f: impl FnMut(String) -> bool,
 ) -> Vec<IgnoreFileNote> {
     let (builder, ignores) = walker_noted(root, patterns);
-    each_file(root, builder, f);
+    each_file(root, builder, &ignores, f);
     let mut notes = ignores.notes();
     notes.sort_by(|a, b| a.path.cmp(&b.path));
     notes
@@ -175,11 +175,12 @@ pub fn walk_each_noted(
 
 /// Every file of the walk, in no particular order: folders are read on
 /// as many threads as the machine has (each thread gathers its own list).
-fn all_files(root: &Path, mut builder: ignore::WalkBuilder) -> Vec<String> {
+/// A file whose name is not UTF-8 is left out and noted in `ignores`.
+fn all_files(root: &Path, mut builder: ignore::WalkBuilder, ignores: &IgnoreFiles) -> Vec<String> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     if threads < 2 {
         let mut files = Vec::new();
-        each_file(root, builder, |rel| {
+        each_file(root, builder, ignores, |rel| {
             files.push(rel);
             true
         });
@@ -209,7 +210,7 @@ fn all_files(root: &Path, mut builder: ignore::WalkBuilder) -> Vec<String> {
             };
             if entry.file_type().is_some_and(|t| t.is_file())
                 && let Ok(rel) = entry.path().strip_prefix(root)
-                && let Some(rel) = rel_utf8(rel)
+                && let Some(rel) = named(rel, ignores)
                 && !rel.is_empty()
                 && !is_blacklisted(&rel)
             {
@@ -226,12 +227,22 @@ fn all_files(root: &Path, mut builder: ignore::WalkBuilder) -> Vec<String> {
         .collect()
 }
 
-fn each_file(root: &Path, builder: ignore::WalkBuilder, mut f: impl FnMut(String) -> bool) {
+fn each_file(
+    root: &Path,
+    builder: ignore::WalkBuilder,
+    ignores: &IgnoreFiles,
+    mut f: impl FnMut(String) -> bool,
+) {
     for entry in builder.build().flatten() {
         if !entry.file_type().is_some_and(|t| t.is_file()) {
             continue;
         }
-        let Some(rel) = entry.path().strip_prefix(root).ok().and_then(rel_utf8) else {
+        let Some(rel) = entry
+            .path()
+            .strip_prefix(root)
+            .ok()
+            .and_then(|rel| named(rel, ignores))
+        else {
             continue;
         };
         if !rel.is_empty() && !is_blacklisted(&rel) && !f(rel) {
@@ -397,7 +408,16 @@ fn keeps(
     true
 }
 
-/// A relative path as a `/`-separated string.
+/// [`rel_utf8`] of a walked file; one whose name is not UTF-8 is noted in
+/// `ignores` (the user hears how many the walk left out so).
+fn named(rel: &Path, ignores: &IgnoreFiles) -> Option<String> {
+    let name = rel_utf8(rel);
+    if name.is_none() {
+        ignores.note_not_utf8(rel);
+    }
+    name
+}
+
 /// [`rel_string`] of a path whose every name is UTF-8; `None` for one
 /// that is not. The walk leaves such files out: a lossy name (`h5_�.py`)
 /// could not be read back, and would name another file, one really
@@ -415,6 +435,7 @@ pub fn rel_utf8(rel: &Path) -> Option<String> {
     Some(out)
 }
 
+/// A relative path as a `/`-separated string.
 pub fn rel_string(rel: &Path) -> String {
     let parts: Vec<String> = rel
         .components()

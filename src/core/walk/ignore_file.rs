@@ -81,6 +81,13 @@ pub enum IgnoreFileProblem {
         MAX_PATTERNS_IN_FORCE
     )]
     NestedTooDeep,
+    /// Files (the first of them in path order named) whose names are not
+    /// UTF-8: left out of the walk, since a lossy name (`h5_�.py`) could
+    /// not be read back and would name another file (`walk::rel_utf8`).
+    #[error(
+        "its name is not UTF-8, so it is left out, as are any others so named ({count} in all)"
+    )]
+    NameNotUtf8 { count: usize },
 }
 
 /// An ignore file the walk skipped or cut, for the user to hear about.
@@ -96,6 +103,7 @@ impl fmt::Display for IgnoreFileNote {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let what = match self.problem {
             IgnoreFileProblem::NestedTooDeep => "folder",
+            IgnoreFileProblem::NameNotUtf8 { .. } => "file",
             _ => "ignore file",
         };
         write!(f, "{what} {}: {}", self.path, self.problem)

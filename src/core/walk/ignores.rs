@@ -221,6 +221,27 @@ impl IgnoreFiles {
         );
     }
 
+    /// Note a file left out because its name is not UTF-8: one note for
+    /// all of them, naming the first in path order (the walk reads folders
+    /// in parallel) with its odd bytes escaped, and counting them.
+    pub fn note_not_utf8(&self, rel: &Path) {
+        let shown = escaped(rel);
+        let mut notes = self.notes.lock().unwrap_or_else(PoisonError::into_inner);
+        for note in notes.iter_mut() {
+            if let IgnoreFileProblem::NameNotUtf8 { count } = &mut note.problem {
+                *count += 1;
+                if shown < note.path {
+                    note.path = shown;
+                }
+                return;
+            }
+        }
+        notes.push(IgnoreFileNote {
+            path: shown,
+            problem: IgnoreFileProblem::NameNotUtf8 { count: 1 },
+        });
+    }
+
     /// Note the first folder closed ([`Folder::closed`]); the others are
     /// below it or beside it, for the same reason.
     fn note_closed(&self, dir: &Path) {
@@ -325,6 +346,31 @@ fn fill<'a>(
     {
         *slot = m.matched(path, is_dir);
     }
+}
+
+/// `rel` as `/`-separated text a terminal shows as it is: bytes that are
+/// not UTF-8 as `\xNN`, control characters as `\u{NN}`.
+fn escaped(rel: &Path) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for (i, part) in rel.iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        for chunk in part.as_encoded_bytes().utf8_chunks() {
+            for c in chunk.valid().chars() {
+                if c.is_control() {
+                    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
+                } else {
+                    out.push(c);
+                }
+            }
+            for byte in chunk.invalid() {
+                let _ = write!(out, "\\x{byte:02x}");
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -437,5 +483,12 @@ mod tests {
                 .0
                 .ignored
         );
+    }
+
+    #[test]
+    fn names_not_in_utf8_are_shown_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        let rel = Path::new(std::ffi::OsStr::from_bytes(b"a\x1b[2J/h5_\xff\xfe.py"));
+        assert_eq!(escaped(rel), "a\\u{1b}[2J/h5_\\xff\\xfe.py");
     }
 }

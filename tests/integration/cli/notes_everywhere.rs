@@ -63,6 +63,44 @@ fn folders_not_walked_are_named_by_map_stats_mcp_and_the_tui() {
     assert!(tui_messages(&p).contains(&said));
 }
 
+/// Files whose names are not UTF-8 cannot be named back, so the walk
+/// leaves them out; it says how many, naming the first with its odd bytes
+/// escaped (it said nothing: recheck 17's remark).
+#[test]
+fn files_named_in_no_utf8_are_counted_by_map_build_mcp_and_the_tui() {
+    use std::os::unix::ffi::OsStrExt;
+    let p = Project::empty();
+    p.write("src/ok.py", "x = 1\n");
+    for name in [&b"src/h5_\xff.py"[..], b"src/z\x1b]52;c;\xfe.py"] {
+        let path = p.root().join(std::ffi::OsStr::from_bytes(name));
+        std::fs::write(path, "y = 2\n").expect("a file named in bytes");
+    }
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    let said = "file src/h5_\\xff.py: its name is not UTF-8, so it is left out, as are any \
+                others so named (2 in all)";
+    for args in [&["map"][..], &["stats"], &["build", "-o", "out.md"]] {
+        let out = within(&p, args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(said), "{args:?}: {}", stderr(&out));
+        assert!(!stderr(&out).contains('\u{1b}'), "{args:?}");
+    }
+    let mut server = McpServer::start(&p, &[]);
+    let reply = server.call("build", json!({}));
+    // The notes come as JSON: the escape's backslash escaped again.
+    assert!(
+        reply.text.contains(&said.replace('\\', "\\\\")),
+        "{}",
+        reply.text
+    );
+    assert!(reply.text.contains("src/ok.py"), "{}", reply.text);
+    drop(server);
+    let messages = tui_messages(&p);
+    assert!(messages.contains(said), "{messages}");
+}
+
 #[test]
 fn a_bad_exclude_glob_is_said_by_the_tui_and_token_map() {
     let p = Project::empty();
