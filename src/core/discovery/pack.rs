@@ -132,8 +132,8 @@ pub struct PackedItem {
     /// or [`Self::unreduced`]).
     pub needs: Option<usize>,
     /// Dropped past the pack's source bound (`pack/source_bound.rs`): it
-    /// was tried only in forms made without a parse, so its cheapest form
-    /// is not known.
+    /// was tried only whole (or named), not in the reduced forms a parse
+    /// makes, so what its cheapest form would take is not known.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub unreduced: bool,
     /// Why discovery picked it (a file ranked for the task: the words and
@@ -778,6 +778,7 @@ impl<'a> Packer<'a> {
                 item.needs = Some(item.tokens);
                 item.mode = None;
                 item.tokens = 0;
+                self.mark_unreduced(std::slice::from_mut(item));
             }
         }
     }
@@ -896,45 +897,6 @@ impl<'a> Packer<'a> {
             }
         }
         forms
-    }
-
-    /// Mark the files of `items` dropped past the source bound as
-    /// [`PackedItem::unreduced`]: what their cheapest form would take is
-    /// not known (the `## Left out` note names them without a count).
-    fn mark_unreduced(&self, items: &mut [PackedItem]) {
-        if !self.bound.reached() {
-            return;
-        }
-        // Binary and oversize files (no `needs`) are left out for what they
-        // are; those wanted only in a parsed form are marked as dropped.
-        for item in items
-            .iter_mut()
-            .filter(|i| i.mode.is_none() && i.needs.is_some())
-        {
-            if item.role != Role::Target && !self.bound.admits(&self.codebase, &item.path) {
-                item.unreduced = true;
-                item.needs = None;
-            }
-        }
-    }
-
-    /// Whether `resolved`, a candidate of `role`, may be parsed for its
-    /// reduced forms ([`SourceBound`]): a target always.
-    fn may_parse(&self, resolved: &ResolvedItem, role: Role) -> bool {
-        role == Role::Target || self.bound.admits(&self.codebase, &resolved.path)
-    }
-
-    /// Of `modes`, those `resolved` may be tried in: past the source
-    /// bound, only those made without a parse.
-    fn modes(&self, resolved: &ResolvedItem, role: Role, modes: &[ViewMode]) -> Vec<ViewMode> {
-        if self.may_parse(resolved, role) {
-            return modes.to_vec();
-        }
-        modes
-            .iter()
-            .copied()
-            .filter(|&m| !source_bound::needs_parse(m))
-            .collect()
     }
 
     /// `resolved` in the masked view with `mask`.
@@ -1114,11 +1076,6 @@ impl<'a> Packer<'a> {
             return (out, None, cost);
         }
         let forms = self.forms(resolved, role, wanted);
-        if forms.is_empty() {
-            // Wanted in a form made from a parse, past the source bound.
-            out.unreduced = true;
-            return (out, None, 0);
-        }
         let render = |form: &Form| match &form.mask {
             Some(mask) => self.render_masked(resolved, mask),
             None => self.render_as(resolved, form.mode),

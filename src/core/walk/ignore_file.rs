@@ -81,12 +81,11 @@ pub enum IgnoreFileProblem {
         MAX_PATTERNS_IN_FORCE
     )]
     NestedTooDeep,
-    /// Files (the first of them in path order named) whose names are not
-    /// UTF-8: left out of the walk, since a lossy name (`h5_�.py`) could
-    /// not be read back and would name another file (`walk::rel_utf8`).
-    #[error(
-        "its name is not UTF-8, so it is left out, as are any others so named ({count} in all)"
-    )]
+    /// Files (the first of them by its escaped path named) whose paths are
+    /// not UTF-8: left out of the walk, since a lossy name (`h5_�.py`)
+    /// could not be read back and would name another file
+    /// (`walk::rel_utf8`).
+    #[error("its path is not UTF-8, so it is left out, as is any other so named ({count} in all)")]
     NameNotUtf8 { count: usize },
 }
 

@@ -221,9 +221,9 @@ impl IgnoreFiles {
         );
     }
 
-    /// Note a file left out because its name is not UTF-8: one note for
-    /// all of them, naming the first in path order (the walk reads folders
-    /// in parallel) with its odd bytes escaped, and counting them.
+    /// Note a file left out because its path is not UTF-8: one note for
+    /// all of them, naming the first by its escaped path (the walk reads
+    /// folders in parallel, so not the first found), and counting them.
     pub fn note_not_utf8(&self, rel: &Path) {
         let shown = escaped(rel);
         let mut notes = self.notes.lock().unwrap_or_else(PoisonError::into_inner);
@@ -349,7 +349,9 @@ fn fill<'a>(
 }
 
 /// `rel` as `/`-separated text a terminal shows as it is: bytes that are
-/// not UTF-8 as `\xNN`, control characters as `\u{NN}`.
+/// not UTF-8 as `\xNN`, the characters of the rest as every line the user
+/// sees shows them (`text::sanitize::push_visible`: control pictures,
+/// invisible and bidirectional characters escaped).
 fn escaped(rel: &Path) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
@@ -359,11 +361,7 @@ fn escaped(rel: &Path) -> String {
         }
         for chunk in part.as_encoded_bytes().utf8_chunks() {
             for c in chunk.valid().chars() {
-                if c.is_control() {
-                    let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
-                } else {
-                    out.push(c);
-                }
+                crate::text::sanitize::push_visible(&mut out, c);
             }
             for byte in chunk.invalid() {
                 let _ = write!(out, "\\x{byte:02x}");
@@ -485,10 +483,17 @@ mod tests {
         );
     }
 
+    #[cfg(unix)]
     #[test]
     fn names_not_in_utf8_are_shown_escaped() {
         use std::os::unix::ffi::OsStrExt;
-        let rel = Path::new(std::ffi::OsStr::from_bytes(b"a\x1b[2J/h5_\xff\xfe.py"));
-        assert_eq!(escaped(rel), "a\\u{1b}[2J/h5_\\xff\\xfe.py");
+        let rel = Path::new(std::ffi::OsStr::from_bytes(
+            "a\x1b[2J/h5_\u{202e}"
+                .bytes()
+                .chain(*b"\xff\xfe.py")
+                .collect::<Vec<u8>>()
+                .leak(),
+        ));
+        assert_eq!(escaped(rel), "a\u{241b}[2J/h5_\\u{202e}\\xff\\xfe.py");
     }
 }

@@ -79,8 +79,8 @@ fn files_named_in_no_utf8_are_counted_by_map_build_mcp_and_the_tui() {
         "ctxcurate.toml",
         "[[presets.default.files]]\npath = \"src/**\"\n",
     );
-    let said = "file src/h5_\\xff.py: its name is not UTF-8, so it is left out, as are any \
-                others so named (2 in all)";
+    let said = "file src/h5_\\xff.py: its path is not UTF-8, so it is left out, as is any \
+                other so named (2 in all)";
     for args in [&["map"][..], &["stats"], &["build", "-o", "out.md"]] {
         let out = within(&p, args);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));

@@ -70,21 +70,13 @@ pub(super) fn fit_group(
     let mut ladders: Vec<Option<Ladder>> = Vec::with_capacity(group.len());
     for (resolved, role) in group {
         progress.step();
-        let mut item = PackedItem::dropped(resolved, *role);
-        let Some(&wanted) = packer
+        let item = PackedItem::dropped(resolved, *role);
+        // Past the source bound, a form made from a parse becomes whole.
+        let wanted = packer
             .modes(resolved, *role, &[wanted_mode(resolved)])
             .first()
-        else {
-            // Wanted in a form made from a parse, past the source bound.
-            item.unreduced = true;
-            placed.push(Placed {
-                item,
-                file: None,
-                cheapest: 0,
-            });
-            ladders.push(None);
-            continue;
-        };
+            .copied()
+            .unwrap_or(crate::core::model::ViewMode::Full);
         let file = packer.render_as(resolved, wanted);
         if file.skipped.is_some() {
             // Binary or oversize: costs nothing, and `compose::drop_skipped`

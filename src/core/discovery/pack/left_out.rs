@@ -55,7 +55,8 @@ pub struct Dropped {
 }
 
 /// The candidates dropped for lack of room, in rank order (not those
-/// left out for what they are, binary or oversize: they have no size).
+/// left out for what they are, binary or oversize, which have no size;
+/// those past the pack's source bound are, without a size).
 pub fn for_budget(items: &[PackedItem]) -> Vec<Dropped> {
     items
         .iter()
@@ -116,7 +117,10 @@ pub fn render_naming(dropped: &[Dropped], format: Format, listed: usize) -> Opti
         return None;
     }
     let (named, rest) = budget.split_at(budget.len().min(listed));
+    // A lower bound: files left out past the pack's source bound have no
+    // size (`PackedItem::unreduced`); when none has, no count is given.
     let rest_tokens: usize = rest.iter().filter_map(|d| d.tokens).sum();
+    let sized = rest.iter().any(|d| d.tokens.is_some());
     let mut out = String::new();
     match format {
         Format::Markdown => {
@@ -129,12 +133,10 @@ pub fn render_naming(dropped: &[Dropped], format: Format, listed: usize) -> Opti
             }
             if !rest.is_empty() {
                 let more = if named.is_empty() { "" } else { "and " };
-                let _ = write!(
-                    out,
-                    "\n- {more}{} ({} tokens at least)",
-                    plural(rest.len(), "file"),
-                    thousands(rest_tokens)
-                );
+                let _ = write!(out, "\n- {more}{}", plural(rest.len(), "file"));
+                if sized {
+                    let _ = write!(out, " ({} tokens at least)", thousands(rest_tokens));
+                }
             }
         }
         Format::Xml => {
@@ -149,11 +151,11 @@ pub fn render_naming(dropped: &[Dropped], format: Format, listed: usize) -> Opti
                 let _ = writeln!(out, "{}</file>", escape(&d.path, Kind::Field));
             }
             if !rest.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "<more files=\"{}\" tokens=\"{rest_tokens}\"/>",
-                    rest.len()
-                );
+                let _ = write!(out, "<more files=\"{}\"", rest.len());
+                if sized {
+                    let _ = write!(out, " tokens=\"{rest_tokens}\"");
+                }
+                out.push_str("/>\n");
             }
             out.push_str("</left_out>");
         }
@@ -236,6 +238,30 @@ mod tests {
         assert!(!note.contains("secret_stuff") && !note.contains(".env"));
         assert_eq!(render(&all[LISTED + 3..], Format::Markdown), None);
         assert_eq!(render(&[], Format::Xml), None);
+    }
+
+    #[test]
+    fn files_without_a_size_are_named_and_counted_without_one() {
+        let no_size = |path: &str| Dropped {
+            tokens: None,
+            ..dropped(path, 0)
+        };
+        let mut all: Vec<Dropped> = (0..LISTED + 2)
+            .map(|i| no_size(&format!("u{i}.py")))
+            .collect();
+        let note = render(&all, Format::Markdown).unwrap_or_default();
+        assert!(note.ends_with("- `u9.py`\n- and 2 files"), "{note}");
+        let xml = render(&all, Format::Xml).unwrap_or_default();
+        assert!(xml.contains("<file>u0.py</file>\n") && xml.contains("<more files=\"2\"/>\n"));
+        // With a sized file among the rest, its size is the lower bound.
+        all.push(dropped("s.py", 70));
+        let note = render(&all, Format::Markdown).unwrap_or_default();
+        assert!(
+            note.ends_with("- and 3 files (70 tokens at least)"),
+            "{note}"
+        );
+        let xml = render(&all, Format::Xml).unwrap_or_default();
+        assert!(xml.contains("<more files=\"3\" tokens=\"70\"/>"), "{xml}");
     }
 
     #[test]

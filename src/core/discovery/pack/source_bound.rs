@@ -1,15 +1,17 @@
-//! How much source a pack parses for the reduced forms of the files it
-//! discovers (docs/ARCHITECTURE.md, "Discovery"): a skeleton, an outline or
-//! a masked view is a parse, and every candidate that does not fit whole is
+//! How much source a pack parses for the reduced forms of its candidates
+//! (docs/ARCHITECTURE.md, "Discovery"): a skeleton, an outline or a
+//! masked view is a parse, and every candidate that does not fit whole is
 //! tried in them, so 240 files of 900 KB took a pack minutes (recheck 17,
 //! F17-8). The candidates are admitted in their order (the fit's) up to
 //! [`MAX_REDUCED_SOURCE`] bytes, the first always; past that a file is
-//! tried only in forms made without a parse (whole, or named), and the
-//! pack says how many it left out so. The targets, which the user named,
-//! are always admitted and not counted; a file counts what a composition
-//! would read of it (none of one over `max_file_size`, which is left out).
+//! tried only whole (or named, as its entry asks), and the pack names it
+//! as left out without a size and says how many it left out so. The
+//! targets, which the user named, are always admitted and not counted; a
+//! file counts what a composition would read of it to parse it (none of
+//! one over the size cap, listed by name only, or wanted in no form a
+//! parse makes).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use crate::core::discovery::repo_map::{self, MAX_OUTLINED_SOURCE};
@@ -17,18 +19,20 @@ use crate::core::model::ViewMode;
 use crate::core::sources::Codebase;
 use crate::core::walk::{FORCED_MAX_BYTES, ReadPolicy, ResolvedItem};
 
-use super::Role;
+use super::{PackedItem, Packer, Role, reductions};
 
-/// The most bytes of discovered files whose reduced forms a pack makes:
-/// the repo map's bound, so a pack parses at most twice it in all.
+/// The most bytes of candidates (targets aside) whose reduced forms a pack
+/// makes: the repo map's bound, so a pack parses at most twice it besides
+/// its targets.
 pub(super) const MAX_REDUCED_SOURCE: u64 = MAX_OUTLINED_SOURCE;
 
 /// Whether `mode` is made from a parse of the file (the forms a file past
-/// the bound is not tried in).
+/// the bound is not tried in): the views `views::render_parsed` builds a
+/// tree for. Custom slices are cut by lines.
 pub(super) fn needs_parse(mode: ViewMode) -> bool {
     matches!(
         mode,
-        ViewMode::Skeleton | ViewMode::Outline | ViewMode::Masked | ViewMode::Custom
+        ViewMode::Skeleton | ViewMode::Outline | ViewMode::Masked
     )
 }
 
@@ -46,11 +50,15 @@ struct State {
     /// How far into `list` admissions are decided.
     next: usize,
     used: u64,
-    /// Whether any file was admitted and counted (the first always is).
+    /// Whether a file with bytes to parse was admitted (the first always
+    /// is).
     any: bool,
     /// Past the bound: every later file is refused.
     full: bool,
     decided: HashMap<String, bool>,
+    /// The files refused that wanted a form a parse makes (their forms
+    /// were cut to whole): dropped, they are [`PackedItem::unreduced`].
+    cut: HashSet<String>,
 }
 
 impl<'c> SourceBound<'c> {
@@ -81,32 +89,60 @@ impl<'c> SourceBound<'c> {
         while state.next < self.list.len() {
             let (resolved, role) = &self.list[state.next];
             state.next += 1;
-            let yes = *role == Role::Target || {
-                let bytes = self.read_bytes(codebase, &resolved.path, resolved.settings.force_full);
-                state.charge(bytes, self.bound)
-            };
+            let yes = *role == Role::Target
+                || (!state.full && {
+                    let bytes = self.parsed_bytes(codebase, resolved);
+                    state.charge(bytes, self.bound)
+                });
             state.decided.entry(resolved.path.clone()).or_insert(yes);
             if resolved.path == path {
                 return state.decided.get(path).copied().unwrap_or(yes);
             }
         }
-        let bytes = self.read_bytes(codebase, path, false);
-        let yes = state.charge(bytes, self.bound);
+        let yes = !state.full && {
+            let bytes = self.read_bytes(codebase, path);
+            state.charge(bytes, self.bound)
+        };
         state.decided.insert(path.to_string(), yes);
         yes
     }
 
-    /// What a composition reads of `path`: its size, or nothing when it is
-    /// over the size cap (a file an entry forces, up to the forced cap).
-    fn read_bytes(&self, codebase: &Codebase, path: &str, forced: bool) -> u64 {
-        let cap = if forced {
-            FORCED_MAX_BYTES
+    /// What a pack would read of `resolved` to parse it: nothing when it
+    /// is listed by name only or wanted in no form a parse makes.
+    fn parsed_bytes(&self, codebase: &Codebase, resolved: &ResolvedItem) -> u64 {
+        let settings = &resolved.settings;
+        let wanted = if settings.force_full {
+            ViewMode::Full
         } else {
-            self.read.max_file_size
+            settings.view_mode
         };
+        if !settings.auto_aggregate || !reductions(wanted).iter().any(|&m| needs_parse(m)) {
+            return 0;
+        }
+        self.read_bytes(codebase, &resolved.path)
+    }
+
+    /// What a composition reads of `path`: its size, or nothing when it is
+    /// over the size cap (the pack's renders never force a full read).
+    fn read_bytes(&self, codebase: &Codebase, path: &str) -> u64 {
+        let cap = self.read.max_file_size.min(FORCED_MAX_BYTES);
         Some(repo_map::source_bytes(codebase, path))
             .filter(|&bytes| bytes <= cap)
             .unwrap_or(0)
+    }
+
+    /// Note that `path` was refused a form a parse makes it wanted.
+    fn note_cut(&self, path: &str) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if !state.cut.contains(path) {
+            state.cut.insert(path.to_string());
+        }
+    }
+
+    /// Whether `path` was refused a form a parse makes it wanted.
+    fn was_cut(&self, path: &str) -> bool {
+        let state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        state.cut.contains(path)
     }
 
     /// Whether the bound was reached: some file was tried without its
@@ -118,7 +154,8 @@ impl<'c> SourceBound<'c> {
 
 impl State {
     /// Count `bytes` of a file against `bound`, if the room allows (the
-    /// first file always); once a file is refused, so is every later one.
+    /// first file read always); once a file is refused, so is every later
+    /// one.
     fn charge(&mut self, bytes: u64, bound: u64) -> bool {
         if self.full {
             return false;
@@ -129,7 +166,7 @@ impl State {
             return false;
         }
         self.used = total;
-        self.any = true;
+        self.any |= bytes > 0;
         true
     }
 }
@@ -138,8 +175,8 @@ impl State {
 /// forms, and how many of them it left out.
 pub(super) fn note(left_out: usize) -> String {
     format!(
-        "the pack made skeletons and outlines of its first {} MiB of discovered source (the most \
-         it parses); {left_out} later {} tried only whole and left out",
+        "the pack parsed at most {} MiB of its candidates' source (targets aside) for skeletons \
+         and outlines; {left_out} later {} tried only whole and left out",
         MAX_REDUCED_SOURCE >> 20,
         if left_out == 1 {
             "file was"
@@ -147,6 +184,51 @@ pub(super) fn note(left_out: usize) -> String {
             "files were"
         }
     )
+}
+
+impl Packer<'_> {
+    /// Whether `resolved`, a candidate of `role`, may be parsed for its
+    /// reduced forms: a target always.
+    pub(super) fn may_parse(&self, resolved: &ResolvedItem, role: Role) -> bool {
+        role == Role::Target || self.bound.admits(&self.codebase, &resolved.path)
+    }
+
+    /// Of `modes` (the forms `resolved` is tried in), those it may be
+    /// tried in: past the bound, those made without a parse, or whole when
+    /// none is.
+    pub(super) fn modes(
+        &self,
+        resolved: &ResolvedItem,
+        role: Role,
+        modes: &[ViewMode],
+    ) -> Vec<ViewMode> {
+        if !modes.iter().any(|&m| needs_parse(m)) || self.may_parse(resolved, role) {
+            return modes.to_vec();
+        }
+        self.bound.note_cut(&resolved.path);
+        let kept: Vec<ViewMode> = modes.iter().copied().filter(|&m| !needs_parse(m)).collect();
+        if kept.is_empty() {
+            vec![ViewMode::Full]
+        } else {
+            kept
+        }
+    }
+
+    /// Mark the files of `items` dropped after their forms were cut to
+    /// whole as [`PackedItem::unreduced`]: what their cheapest form would
+    /// take is not known (the `## Left out` note names them without a
+    /// size).
+    pub(super) fn mark_unreduced(&self, items: &mut [PackedItem]) {
+        if !self.bound.reached() {
+            return;
+        }
+        for item in items.iter_mut() {
+            if item.mode.is_none() && item.needs.is_some() && self.bound.was_cut(&item.path) {
+                item.unreduced = true;
+                item.needs = None;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -198,5 +280,8 @@ mod tests {
         assert!(!needs_parse(ViewMode::None));
         assert!(needs_parse(ViewMode::Outline));
         assert!(needs_parse(ViewMode::Skeleton));
+        assert!(needs_parse(ViewMode::Masked));
+        assert!(!needs_parse(ViewMode::Custom));
+        assert!(!needs_parse(ViewMode::Summary));
     }
 }

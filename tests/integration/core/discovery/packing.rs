@@ -292,8 +292,8 @@ fn past_the_source_bound_discovered_files_are_tried_whole_only_with_a_note() {
     assert_eq!(mode_of(&past, "app.py"), Some(Some(ViewMode::Full)));
     assert!(
         past.problems.iter().any(|p| p
-            == "the pack made skeletons and outlines of its first 16 MiB of discovered source \
-                (the most it parses); 1 later file was tried only whole and left out"),
+            == "the pack parsed at most 16 MiB of its candidates' source (targets aside) for \
+                skeletons and outlines; 1 later file was tried only whole and left out"),
         "{:?}",
         past.problems
     );
@@ -302,4 +302,49 @@ fn past_the_source_bound_discovered_files_are_tried_whole_only_with_a_note() {
     let big = past.items.iter().find(|i| i.path == "big.py").unwrap();
     assert!(big.unreduced && big.needs.is_none(), "{big:?}");
     assert!(past.text.contains("\n- `big.py`\n"), "{}", past.text);
+}
+
+/// The bound reached among the target's own imports (fitted as a group):
+/// the imports past it are tried whole only, and one that does not fit so
+/// is named as left out without a size.
+#[test]
+fn past_the_source_bound_imports_are_tried_whole_only() {
+    let p = project();
+    let app = std::fs::read_to_string(p.root().join("app.py")).unwrap();
+    p.write(
+        "main.py",
+        &format!("from a_blob import a, b, c, d, e\n{app}"),
+    );
+    let mut blob = std::fs::File::create(p.root().join("a_blob.py")).unwrap();
+    std::io::Write::write_all(&mut blob, b"x = 1\n").unwrap();
+    blob.set_len(17 << 20).unwrap();
+    let files = walk::walk_files(p.root());
+    let mut o = opts(1185, Format::Markdown);
+    o.read.max_file_size = 64 << 20;
+    o.fill = false;
+    let packed = pack::pack(
+        &Codebase::new(p.root(), &Sources::new()).with_walk(&files),
+        &Preset::default(),
+        &["main.py".to_string()],
+        &o,
+    );
+    let item = |path: &str| packed.items.iter().find(|i| i.path == path).unwrap();
+    assert_eq!(item("main.py").mode, Some(ViewMode::Full));
+    assert_eq!(item("small.py").mode, Some(ViewMode::Full));
+    let big = item("big.py");
+    assert!(
+        big.mode.is_none() && big.unreduced && big.needs.is_none(),
+        "{:?} {:?}",
+        packed.items,
+        packed.problems
+    );
+    assert!(packed.text.contains("\n- `big.py`"), "{}", packed.text);
+    assert!(
+        packed
+            .problems
+            .iter()
+            .any(|p| p.contains("1 later file was tried only whole")),
+        "{:?}",
+        packed.problems
+    );
 }
