@@ -193,3 +193,75 @@ fn round_nineteen_octal_strings_and_word_tables_stay_quiet() {
         format!("const uint32_t ca[] = {{{}}};\n", words(&cert, 4, true)),
     ]);
 }
+
+/// The shapes only a rule for some kind of file finds (round 18's and 18b's
+/// `files` rules), each as the text of a file of that kind would hold it.
+const BY_KIND: [&str; 6] = [
+    "[db]\n  password = Tq8-Lw3-Zx5-Rb\n  host = db.internal\n",
+    "db.host db.internal\ndb.password Tq8-Lw3-Zx5-Rb\n",
+    "deploy: DB_PASSWORD := Tq8Lw3Zx5Rb9Kp\n\t./deploy.sh\n",
+    "db:\n  password: &pw Tq8Lw3Zx5Rb9Kp\n  user: app\n",
+    "env:\n  - name: API_TOKEN\n    value: |\n      Xk9mQ2vLp7Tz4W\n",
+    "[db]\npassword = \"\"\"Tq8Lw3Zx5Rb9Kp\"\"\"\n",
+];
+
+fn found_unnamed(text: &str) -> Vec<(usize, String)> {
+    crate::core::secret_scan::scan_unnamed(text)
+        .into_iter()
+        .map(|h| (h.line, h.rule.to_string()))
+        .collect()
+}
+
+/// Item 3: a text with no file name (a discussion message, a file whose
+/// name says no kind) gets the kind its lines show, and so does a fenced
+/// block of a Markdown message: the rules for that kind find what they
+/// find in a named file; the summary gate withholds such a file.
+#[test]
+fn round_nineteen_texts_without_a_name_get_their_kind() {
+    let mut missed = Vec::new();
+    for text in BY_KIND {
+        // Only the rule for its kind finds it (the plain scan does not).
+        assert!(found(text).is_empty(), "{text:?}: {:?}", found(text));
+        if found_unnamed(text).len() != 1 {
+            missed.push(format!("{text:?}: {:?}", found_unnamed(text)));
+        }
+        let message = format!("Here is the config:\n\n```\n{text}```\n\nWhy does it fail?\n");
+        if found_unnamed(&message).len() != 1 {
+            missed.push(format!("{message:?}: {:?}", found_unnamed(&message)));
+        }
+        for path in ["deploy/db", "notes/settings.txt"] {
+            if crate::core::summary::gate::withheld(path, text).is_none() {
+                missed.push(format!("gate {path}: {text:?}"));
+            }
+        }
+    }
+    let fenced = "Prose first.\n\n```ini\n[db]\n  password = Tq8-Lw3-Zx5-Rb\n```\n";
+    if found_unnamed(fenced) != vec![(5, "ini-indented-value".to_string())] {
+        missed.push(format!("{fenced:?}: {:?}", found_unnamed(fenced)));
+    }
+    for (path, text) in [("conf/app.ini", BY_KIND[0]), ("app.yaml", BY_KIND[3])] {
+        if crate::core::summary::gate::withheld(path, text).is_none() {
+            missed.push(format!("gate {path}"));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// Item 3's near misses: prose, code, and code in a fence keep the plain
+/// rules alone (a keyword argument is not an INI value).
+#[test]
+fn round_nineteen_prose_and_code_without_a_name_stay_quiet() {
+    for text in [
+        "The password is in the vault; ask ops.\nThe token expires daily.\n",
+        "def connect(user, password):\n    return db.open(user=user, password=password_of(user))\n",
+        "```python\nclient = Client(\n    password=settings.DB_PASSWORD,\n    token=token_for(user),\n)\n```\n",
+        "```yaml\npassword: ${DB_PASSWORD}\ntoken: '{{ vault_token }}'\n```\n",
+        "[db]\n  password = ${DB_PASSWORD}\n",
+    ] {
+        assert!(
+            found_unnamed(text).is_empty(),
+            "{text:?}: {:?}",
+            found_unnamed(text)
+        );
+    }
+}
