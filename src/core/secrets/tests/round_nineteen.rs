@@ -265,3 +265,59 @@ fn round_nineteen_prose_and_code_without_a_name_stay_quiet() {
         );
     }
 }
+
+/// Item 4's shapes: a secret set through a chain of subscripts, the last
+/// key naming it (Python, JS, Go, Ruby, PHP, Perl, Lua), each on line 1 or 2.
+const SUBSCRIPTS: [(&str, usize); 14] = [
+    ("cfg[\"db\"][\"password\"] = \"Tq8Lw3Zx5Rb9Kp\"\n", 1),
+    (
+        "settings['DATABASES']['default']['PASSWORD'] = 'Tq8Lw3Zx5Rb9Kp'\n",
+        1,
+    ),
+    (
+        "import json\nconf['APP']['api_key'] = 'Xk9mQ2vLp7Tz4Wb'\n",
+        2,
+    ),
+    ("config.db[\"password\"] = \"Tq8Lw3Zx5Rb9Kp\";\n", 1),
+    ("cfg[ \"db\" ][ \"password\" ] = \"Tq8Lw3Zx5Rb9Kp\";\n", 1),
+    ("config[:db][:password] = \"Tq8Lw3Zx5Rb9Kp\"\n", 1),
+    ("config[:db][:password] = 'Tq8Lw3Zx5Rb9Kp'\n", 1),
+    ("<?php\n$cfg['db']['password'] = 'Tq8Lw3Zx5Rb9Kp';\n", 2),
+    (
+        "$config[\"mail\"][\"smtp\"][\"secret\"] = \"Tq8Lw3Zx5Rb9Kp\";\n",
+        1,
+    ),
+    ("$cfg{db}{password} = 'Tq8Lw3Zx5Rb9Kp';\n", 1),
+    ("$cfg->{db}->{password} = \"Tq8Lw3Zx5Rb9Kp\";\n", 1),
+    ("cfg.db[\"api_token\"] = \"Xk9mQ2vLp7Tz4Wb\"\n", 1),
+    ("$cfg->{db}{'password'} = \"Tq8Lw3Zx5Rb9Kp\";\n", 1),
+    ("cfg['db']['password'] ||= 'Tq8Lw3Zx5Rb9Kp'\n", 1),
+];
+
+/// Item 4: a secret assigned through a chain of subscripts is found.
+#[test]
+fn round_nineteen_subscript_chains_are_found() {
+    let mut missed = Vec::new();
+    for (text, line) in SUBSCRIPTS {
+        let got = found(text);
+        if got.len() != 1 || got[0].0 != line {
+            missed.push(format!("{text:?} (want line {line}): {got:?}"));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// Item 4's near misses: the last key names no secret, the value is read
+/// from elsewhere or a placeholder, a lookup, a comparison.
+#[test]
+fn round_nineteen_subscript_chains_without_a_secret_stay_quiet() {
+    quiet(&[
+        "cfg[\"password\"][\"min_length\"] = \"twelve12\"\n".to_string(),
+        "cfg['db']['password'] = os.environ['DB_PASSWORD']\n".to_string(),
+        "$cfg['db']['password'] = getenv('DB_PASSWORD');\n".to_string(),
+        "cfg[\"db\"][\"password\"] = \"changeme\"\n".to_string(),
+        "if cfg['db']['password'] == 'Tq8Lw3Zx5Rb9Kp':\n    pass\n".to_string(),
+        "settings['auth']['token_url'] = 'https://example.org/oauth/token'\n".to_string(),
+        "$cfg{db}{password_file} = '/etc/app/db.pass2';\n".to_string(),
+    ]);
+}
