@@ -223,10 +223,13 @@ fn lists(b: &[u8]) -> Vec<Run> {
             continue;
         };
         let hex = base != Base::Decimal;
-        let mut widest = match base {
+        let digits = |base: Base| match base {
             Base::Hex(n) => n,
             Base::Decimal => 2,
         };
+        let mut widest = digits(base);
+        // Elements of more than two hex digits.
+        let mut wide = usize::from(widest > 2);
         let mut values = vec![value];
         loop {
             let mut k = end;
@@ -242,9 +245,8 @@ fn lists(b: &[u8]) -> Vec<Run> {
             }
             match (k < b.len()).then(|| element(b, k)).flatten() {
                 Some((next, next_end, next_base)) if (next_base != Base::Decimal) == hex => {
-                    if let Base::Hex(n) = next_base {
-                        widest = widest.max(n);
-                    }
+                    widest = widest.max(digits(next_base));
+                    wide += usize::from(digits(next_base) > 2);
                     // One past the bound: the run is seen to be cut.
                     if values.len() <= MAX_RUN {
                         values.push(next);
@@ -268,6 +270,16 @@ fn lists(b: &[u8]) -> Vec<Run> {
                     cut: false,
                 });
             }
+        }
+        // A byte array with a few wider numbers among its bytes (`0x100`
+        // added to an `xxd -i` list: a C compiler keeps the low byte) is
+        // read as bytes too, so one wide number does not hide the rest.
+        if width > 1 && wide * 2 < values.len() && values.len() >= MIN_BYTES {
+            runs.push(Run {
+                span: i..end,
+                bytes: spelled(&values, 1, true),
+                cut: false,
+            });
         }
         i = end.max(i + 1);
     }

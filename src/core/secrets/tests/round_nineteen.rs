@@ -146,6 +146,9 @@ fn round_nineteen_octal_escapes_and_word_arrays_are_found() {
             ));
         }
     }
+    // One wide number among the bytes of an `xxd -i` list.
+    let widened = xxd("key_der", &der).replacen("\n};", ", 0x100\n};", 1);
+    cases.push((widened, 2));
     cases.push((
         format!(
             "let k: [u16; 609] = [{}];\n",
