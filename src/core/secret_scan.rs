@@ -36,6 +36,7 @@ mod pem_examples;
 pub mod rules;
 mod shown;
 mod sieve;
+mod sniff;
 mod tar;
 mod unpack;
 mod zip;
@@ -79,12 +80,20 @@ pub fn scan_file(text: &str, path: &str) -> Vec<Hit> {
     RuleSet::builtin().scan_file(text, path)
 }
 
-/// The likely secrets of `source` that `shown`, text drawn from it (a
-/// view, symbol signatures), holds whole or in part, with the built-in
-/// rules (see [`RuleSet::shown_in`]).
-pub fn shown_secrets(source: &str, shown: &str) -> Vec<Hit> {
+/// [`scan`] of a text with no file name (a discussion message): the rules
+/// for some kinds of file run on it, or on a fenced block of it, when its
+/// lines show that kind ([`RuleSet::scan_unnamed`]).
+pub fn scan_unnamed(text: &str) -> Vec<Hit> {
+    RuleSet::builtin().scan_unnamed(text)
+}
+
+/// The likely secrets of `source`, the text of the file at `path`, that
+/// `shown`, text drawn from it (a view, symbol signatures), holds whole or
+/// in part, with the built-in rules (those for its kind of file too; see
+/// [`RuleSet::shown_in`]).
+pub fn shown_secrets(path: &str, source: &str, shown: &str) -> Vec<Hit> {
     let rules = RuleSet::builtin();
-    rules.shown_in(rules.scan(source), source, shown)
+    rules.shown_in(rules.scan_file(source, path), source, shown)
 }
 
 impl RuleSet {
@@ -99,6 +108,45 @@ impl RuleSet {
     /// file: `.ini`, `.properties`, `.yaml`).
     pub fn scan_file(&self, text: &str, path: &str) -> Vec<Hit> {
         self.scan_at(text, false, Some(path))
+    }
+
+    /// [`RuleSet::scan`] of a text with no file name (a discussion
+    /// message, a file whose name says nothing of its kind): the rules for
+    /// the kind of file its lines show run on it too ([`sniff`]), and on
+    /// each fenced block of a kind (```` ```ini ````), so a secret such a
+    /// rule finds in a named file is found there as well.
+    pub fn scan_unnamed(&self, text: &str) -> Vec<Hit> {
+        let mut hits = match sniff::kind(text) {
+            Some(name) => self.scan_file(text, name),
+            None => self.scan(text),
+        };
+        let blocks = sniff::blocks(text);
+        if blocks.is_empty() {
+            return hits;
+        }
+        let starts = line_starts(text);
+        for block in blocks {
+            let first = line_of(&starts, block.body.start);
+            for mut hit in self.scan_file(&text[block.body.clone()], block.name) {
+                let by_kind = self
+                    .rules
+                    .iter()
+                    .any(|r| r.id == hit.rule && !r.files.is_empty());
+                let offset = block.body.start;
+                let span = hit.span.start + offset..hit.span.end + offset;
+                let overlaps = hits
+                    .iter()
+                    .any(|h| h.span.start < span.end && span.start < h.span.end);
+                if by_kind && !overlaps {
+                    hit.line += first;
+                    hit.start += offset;
+                    hit.span = span;
+                    hits.push(hit);
+                }
+            }
+        }
+        hits.sort_by_key(|h| (h.line, h.span.start));
+        hits
     }
 
     /// [`RuleSet::scan`]; `nested` for a text decoded from a match, where

@@ -41,7 +41,7 @@ use crate::core::sources::Codebase;
 use crate::core::walk;
 
 pub use crate::core::secret_scan::rules::{RuleSet, RulesError};
-pub use crate::core::secret_scan::{Hit, entropy, mask, scan, shown_secrets};
+pub use crate::core::secret_scan::{Hit, entropy, mask, scan, scan_unnamed, shown_secrets};
 pub use clean::CleanTexts;
 pub use stream::StreamScan;
 
@@ -305,7 +305,7 @@ impl<'a> Scanner<'a> {
             }
         }
         for (i, shot) in preset.screenshots.iter().enumerate() {
-            for hit in self.rules.scan(shot) {
+            for hit in self.rules.scan_unnamed(shot) {
                 seen.insert(shot[hit.span.clone()].to_string());
                 findings.push(Finding::new(Place::Screenshot { index: i + 1 }, hit));
             }
@@ -313,7 +313,7 @@ impl<'a> Scanner<'a> {
         let messages = compose::visible_discussion(&preset.discussion, max_messages);
         for (i, m) in messages.iter().enumerate() {
             let content = m.content.trim();
-            for hit in self.rules.scan(content) {
+            for hit in self.rules.scan_unnamed(content) {
                 seen.insert(content[hit.span.clone()].to_string());
                 let place = Place::Discussion {
                     message: i + 1,

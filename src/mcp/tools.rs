@@ -618,7 +618,7 @@ fn secrets_in(rel: &str, source: Option<&str>, symbols: &[Symbol]) -> Vec<String
             shown.push('\n');
         }
     }
-    for hit in source.map_or_else(Vec::new, |src| secrets::shown_secrets(src, &shown)) {
+    for hit in source.map_or_else(Vec::new, |src| secrets::shown_secrets(rel, src, &shown)) {
         if found.iter().any(|(line, _, _)| *line == hit.line) {
             continue;
         }

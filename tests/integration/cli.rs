@@ -40,6 +40,7 @@ mod secrets_round_eighteen_b;
 mod secrets_round_fifteen;
 mod secrets_round_fifteen_b;
 mod secrets_round_fourteen;
+mod secrets_round_nineteen;
 mod secrets_round_seventeen;
 mod secrets_round_sixteen;
 mod secrets_round_sixteen_b;

@@ -511,6 +511,12 @@ pub struct RuleSet {
     /// The same of an encoded value that decodes to more than the scanner
     /// reads (a gzip stream past its bound): it could not be checked whole.
     pub unchecked: (Arc<str>, Arc<str>),
+    /// The same of a byte-array literal that opens as an archive or a
+    /// compressed stream the scanner could not read whole
+    /// ([`super::byte_array`]): a fixture in a project's tests, whose
+    /// archive libraries ship broken and encrypted archives to test with
+    /// (CPython's `test_zipfile`, `test_bz2`).
+    pub unchecked_bytes: (Arc<str>, Arc<str>),
     /// SHA-256 of the rule file these rules were parsed from: what a
     /// remembered scan result was found under.
     pub fingerprint: [u8; 32],
@@ -526,9 +532,11 @@ impl RuleSet {
     /// Whether a finding of rule `id` in a project's test or document is
     /// a fixture there ([`InTests::Fixture`]).
     pub fn fixture_in_tests(&self, id: &str) -> bool {
-        self.rules
-            .iter()
-            .any(|r| &*r.id == id && r.in_tests == InTests::Fixture)
+        *self.unchecked_bytes.0 == *id
+            || self
+                .rules
+                .iter()
+                .any(|r| &*r.id == id && r.in_tests == InTests::Fixture)
     }
 
     /// Whether a finding of rule `id` on a line of documentation in code
@@ -641,6 +649,10 @@ impl RuleSet {
             jwk: ("jwk-private-key".into(), "private key (JWK)".into()),
             unchecked: (
                 "unchecked-encoded".into(),
+                "encoded data that could not be fully checked".into(),
+            ),
+            unchecked_bytes: (
+                "unchecked-byte-array".into(),
                 "encoded data that could not be fully checked".into(),
             ),
             fingerprint: <sha2::Sha256 as sha2::Digest>::digest(text.as_bytes()).into(),

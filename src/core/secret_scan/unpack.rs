@@ -9,7 +9,8 @@ use super::{RuleSet, Verdict, binary, bks, keystore, tar, zip};
 
 impl RuleSet {
     /// Whether decoded `bytes` hold a secret: text the rules find one in
-    /// (one level deep). A gzip stream is inflated and read in windows of
+    /// (one level deep). A gzip stream is inflated (every member of it, as
+    /// `gzip -d` does: a second member is no hiding place) and read in windows of
     /// [`WINDOW`] bytes, each overlapping the one before by [`OVERLAP`],
     /// so no more than a window is held however far it inflates; a stream
     /// still going past [`MAX_INFLATED`] (a bomb, or more than a key file
@@ -30,7 +31,11 @@ impl RuleSet {
             return keystore_verdict(found);
         }
         if bytes.starts_with(&[0x1f, 0x8b]) {
-            return self.windows(&mut flate2::read::GzDecoder::new(bytes), &mut inflated, 0);
+            return self.windows(
+                &mut flate2::read::MultiGzDecoder::new(bytes),
+                &mut inflated,
+                0,
+            );
         }
         if tar::is_header(bytes) {
             return self.tarred(&mut { bytes }, &mut inflated, 0);
@@ -197,7 +202,7 @@ impl RuleSet {
                         return self.zipped(&all, inflated, depth + 1);
                     }
                     if window.starts_with(&[0x1f, 0x8b]) {
-                        let mut inner = flate2::read::GzDecoder::new(stream);
+                        let mut inner = flate2::read::MultiGzDecoder::new(stream);
                         return self.windows(&mut inner, inflated, depth + 1);
                     }
                     if tar::is_header(&window) {

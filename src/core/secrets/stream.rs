@@ -65,7 +65,7 @@ impl<'a> Scanner<'a> {
         let mut files = FileFindings::default();
         let mut found = Vec::new();
         for (i, shot) in preset.screenshots.iter().enumerate() {
-            for hit in self.rules.scan(shot) {
+            for hit in self.rules.scan_unnamed(shot) {
                 files.seen.insert(shot[hit.span.clone()].to_string());
                 found.push(Finding::new(Place::Screenshot { index: i + 1 }, hit));
             }
@@ -73,7 +73,7 @@ impl<'a> Scanner<'a> {
         let messages = compose::visible_discussion(&preset.discussion, max_messages);
         for (i, m) in messages.iter().enumerate() {
             let content = m.content.trim();
-            for hit in self.rules.scan(content) {
+            for hit in self.rules.scan_unnamed(content) {
                 files.seen.insert(content[hit.span.clone()].to_string());
                 let place = Place::Discussion {
                     message: i + 1,

@@ -1289,6 +1289,7 @@ mod round_eleven;
 mod round_fifteen;
 mod round_fifteen_b;
 mod round_fourteen;
+mod round_nineteen;
 mod round_seventeen;
 mod round_sixteen;
 mod round_sixteen_b;

@@ -4,11 +4,12 @@
 //! route `.env` or a config holding a key to the summarizer. So before a
 //! file goes out, the same two rules that guard a context guard it here —
 //! the credential-file names of `core::walk::is_sensitive` and the secret
-//! scanner of `core::secrets` on the raw text — and a file either rule
+//! scanner of `core::secrets` on the raw text, with the rules for its kind
+//! of file (by its name, else by its lines) — and a file either rule
 //! stops gets the built-in summary instead (the caller's fallback), with a
 //! note naming the file and the line, never the secret.
 
-use crate::core::secret_scan::scan;
+use crate::core::secret_scan::rules::RuleSet;
 use crate::core::walk;
 
 /// Why `text` (the content of `path`) must not go to an external program,
@@ -20,7 +21,15 @@ pub fn withheld(path: &str, text: &str) -> Option<String> {
              the built-in summary is shown"
         ));
     }
-    let hits = scan(text);
+    // As a build scans the file: the rules for its kind of file too; a
+    // name that says no kind (`deploy/db`, `settings.txt`) gives the text
+    // the kind its lines show.
+    let rules = RuleSet::builtin();
+    let hits = if rules.file_kind(path).is_empty() {
+        rules.scan_unnamed(text)
+    } else {
+        rules.scan_file(text, path)
+    };
     let first = hits.first()?;
     // The kind and the line say where to look; the masked form is left out
     // too, since a note travels into the context itself.

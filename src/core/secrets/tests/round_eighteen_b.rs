@@ -7,7 +7,7 @@
 use super::{base64, found, quiet};
 
 /// Pseudo-random bytes (a fixed xorshift per `seed`).
-fn noise(seed: u64, n: usize) -> Vec<u8> {
+pub(super) fn noise(seed: u64, n: usize) -> Vec<u8> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     (0..n)
         .map(|_| {
@@ -20,7 +20,7 @@ fn noise(seed: u64, n: usize) -> Vec<u8> {
 }
 
 /// A PKCS#8 RSA private key's DER (its header and random bytes).
-fn pkcs8() -> Vec<u8> {
+pub(super) fn pkcs8() -> Vec<u8> {
     let mut der = vec![
         0x30, 0x82, 0x04, 0xbd, 0x02, 0x01, 0x00, 0x30, 0x0d, 0x06, 0x09, 0x2a, 0x86, 0x48, 0x86,
         0xf7, 0x0d, 0x01, 0x01, 0x01, 0x05, 0x00, 0x04, 0x82, 0x04, 0xa7, 0x30, 0x82, 0x04, 0xa3,
@@ -64,7 +64,7 @@ fn certificate() -> Vec<u8> {
 }
 
 /// `der` in PEM under `label`, wrapped at 64 columns.
-fn pem(label: &str, der: &[u8]) -> String {
+pub(super) fn pem(label: &str, der: &[u8]) -> String {
     let mut text = format!("-----BEGIN {label}-----\n");
     for line in base64(der).as_bytes().chunks(64) {
         text.push_str(&String::from_utf8_lossy(line));
@@ -74,7 +74,7 @@ fn pem(label: &str, der: &[u8]) -> String {
 }
 
 /// `bytes` as `xxd -i` writes them, array `name`.
-fn xxd(name: &str, bytes: &[u8]) -> String {
+pub(super) fn xxd(name: &str, bytes: &[u8]) -> String {
     let lines: Vec<String> = bytes
         .chunks(12)
         .map(|row| {
@@ -94,12 +94,12 @@ fn hex_list(bytes: &[u8], suffix: &str) -> String {
     cells.join(", ")
 }
 
-fn dec_list(bytes: &[u8], sep: &str) -> String {
+pub(super) fn dec_list(bytes: &[u8], sep: &str) -> String {
     let cells: Vec<String> = bytes.iter().map(u8::to_string).collect();
     cells.join(sep)
 }
 
-fn escapes(bytes: &[u8]) -> String {
+pub(super) fn escapes(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("\\x{b:02x}")).collect()
 }
 
