@@ -123,6 +123,7 @@ pub fn reached(
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
     let mut python_env = PythonEnv::default();
     let mut sinks = Sinks::default();
+    let mut built_names = BuiltNames::default();
     let mut run_by = Programs {
         of: run_by.clone(),
         read_as_other: BTreeSet::new(),
@@ -202,14 +203,65 @@ pub fn reached(
             };
             refuse_known_runs(&rel, &super::git_env::script(&text, comment), &mut out);
         }
+        built_names.read(&rel, kind, &text);
         for (rel, real) in found {
             out.files.insert(rel.clone(), real.clone());
             queue.push_back((rel, real, search.clone()));
         }
     }
+    built_names.refuse(&mut out);
     sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
+}
+
+/// The writes of an environment variable whose name is built as the
+/// scripts run ([`super::git_env::built_name_writes`], round 9), and
+/// whether any script read may run a program (a shell script does): a
+/// program run after one may be git reading a `GIT_DIR` or
+/// `GIT_CONFIG_…` no review saw, so together they are a refusal.
+#[derive(Default)]
+struct BuiltNames {
+    writes: Vec<(String, String)>,
+    runs: bool,
+}
+
+impl BuiltNames {
+    fn read(&mut self, rel: &str, kind: Kind, text: &str) {
+        use super::git_env::{Syntax, built_name_writes, runs_programs};
+        let syntax = match kind {
+            Kind::Python => Syntax::Python,
+            Kind::Node => Syntax::Js,
+            Kind::Perl => Syntax::Perl,
+            Kind::Ruby => Syntax::Ruby,
+            Kind::Php => Syntax::Php,
+            Kind::Shell => {
+                self.runs = true;
+                return;
+            }
+            Kind::Lua | Kind::Other => return,
+        };
+        self.runs |= runs_programs(text, syntax);
+        for shown in built_name_writes(text, syntax).into_iter().take(MAX_NAMES) {
+            if self.writes.len() < MAX_NAMES {
+                self.writes.push((rel.to_string(), shown));
+            }
+        }
+    }
+
+    fn refuse(&self, out: &mut Reached) {
+        if !self.runs {
+            return;
+        }
+        for (rel, shown) in &self.writes {
+            out.patterns.insert(format!(
+                "{}sets an environment variable whose name is built as it runs, which may be \
+                 one of git's (`GIT_DIR`, `GIT_CONFIG_…`) for the programs it runs ({rel}: \
+                 `{shown}`)",
+                super::unknown::MARK
+            ));
+        }
+    }
 }
 
 /// The search folders Ruby's and Perl's scripts share (the command's

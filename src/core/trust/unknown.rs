@@ -145,6 +145,8 @@ fn before_command(
                 None => Value::Known,
             };
             vars.insert(name.to_string(), known);
+        } else if let Some(name) = built_assignment(word) {
+            refuse_built_name(&name, out);
         } else if PREFIXES.contains(&unquote(word).as_str()) {
             // `env -i`, `timeout 5`, `nice -n 5`: their options and values.
             while words
@@ -220,6 +222,9 @@ fn statement(
             }
         }
         "export" | "local" | "declare" | "typeset" | "readonly" => {
+            for name in args.iter().filter_map(|a| built_assignment(a)) {
+                refuse_built_name(&name, out);
+            }
             for (var, value) in args.iter().filter_map(|a| assignment(a)) {
                 git_setting(var, false, out);
                 let known = unknown_in(value, vars).map_or(Value::Known, Value::Unknown);
@@ -273,19 +278,82 @@ fn statement(
 const OWN_ENV: &str = "\u{0}own-env";
 
 /// Refuse setting (or, `removed`, removing) a variable through which a
-/// script changes what its git reads ([`git_env`]); `GIT_DIR` and
-/// `GIT_COMMON_DIR` set in shell text are read where git runs
-/// (`tasks/git_alias.rs`: the repository's config is covered, and the
-/// summary's hooks-off settings still apply) and are let be.
+/// script changes what its git reads ([`git_env`]). `GIT_DIR`,
+/// `GIT_COMMON_DIR` and `GIT_WORK_TREE` set in shell text are refused
+/// too (consent round 9): a git run after them, here or in a script
+/// that inherits them, reads a repository (its config, its aliases) or
+/// a work tree no review found (round 8 let them be, reading only a
+/// command's own `GIT_DIR=x git …` in `tasks/git_alias.rs`).
 fn git_setting(name: &str, removed: bool, out: &mut Vec<String>) {
     let why = match removed {
         true => git_env::why_removed(name),
-        false if matches!(name, "GIT_DIR" | "GIT_COMMON_DIR") => None,
         false => git_env::why_set(name),
     };
     if let Some(why) = why {
         refuse(out, why);
     }
+}
+
+/// `NAME=value` whose name is built as it runs (`"$n"=x`, `GIT_$k=x`,
+/// `"${p}_HOME=x"`, round 9): the name as written, when it may be one
+/// of git's ([`git_env::may_be_git_s`]: `${p}_HOME` may not).
+fn built_assignment(word: &str) -> Option<String> {
+    let plain = unquote(word);
+    let (name, _) = plain.split_once('=')?;
+    let name = name.strip_suffix('+').unwrap_or(name);
+    if !name.contains(['$', '`']) {
+        return None;
+    }
+    // The written parts: what is left once each expansion is cut out.
+    let mut parts = vec![String::new()];
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '$' if chars.peek() == Some(&'{') => {
+                chars.by_ref().find(|&d| d == '}');
+                parts.push(String::new());
+            }
+            '$' if chars.peek() == Some(&'(') => {
+                let mut depth = 0usize;
+                for d in chars.by_ref() {
+                    match d {
+                        '(' => depth += 1,
+                        ')' if depth <= 1 => break,
+                        ')' => depth -= 1,
+                        _ => {}
+                    }
+                }
+                parts.push(String::new());
+            }
+            '$' => {
+                while chars
+                    .next_if(|d| d.is_ascii_alphanumeric() || *d == '_')
+                    .is_some()
+                {}
+                parts.push(String::new());
+            }
+            '`' => {
+                chars.by_ref().find(|&d| d == '`');
+                parts.push(String::new());
+            }
+            c => parts.last_mut().into_iter().for_each(|p| p.push(c)),
+        }
+    }
+    parts.retain(|p| !p.is_empty());
+    // `[ "$a" = "$b" ]` reads no name; a name holds no blank.
+    let name_like = !parts.iter().any(|p| p.contains(char::is_whitespace));
+    (name_like && git_env::may_be_git_s(&parts)).then(|| name.to_string())
+}
+
+/// Refuse setting a variable whose name `name` is built as it runs.
+fn refuse_built_name(name: &str, out: &mut Vec<String>) {
+    refuse(
+        out,
+        format!(
+            "sets a variable whose name is built as it runs (`{name}`), which may be one of \
+             git's (`GIT_DIR`, `GIT_CONFIG_…`) for the programs it runs"
+        ),
+    );
 }
 
 /// A shell or interpreter run with an environment of its own (`env -i
@@ -1077,6 +1145,16 @@ mod tests {
             "export GIT_CONFIG_GLOBAL=tools/gitconfig",
             "env GIT_CONFIG_SYSTEM=x git log",
             "env -u GIT_CONFIG_KEY_0 git log",
+            // Round 9: a repository or work tree named in shell text,
+            // and a variable's name built as it runs.
+            "GIT_DIR=other.git git log",
+            "export GIT_DIR=/elsewhere/.git\ngit log",
+            "env GIT_COMMON_DIR=x git status",
+            "GIT_WORK_TREE=w git diff",
+            "export \"$n=x\"; git log",
+            "export GIT_$k=x",
+            "env \"GIT_${k}=x\" git log",
+            "declare -x \"$(cat tools/n)\"=x",
         ] {
             assert!(refused(text), "{text}");
         }
@@ -1084,8 +1162,9 @@ mod tests {
             "env -i sh -c 'git log -1'",
             "env -i PATH=/bin git log",
             "sh tools/w.sh",
-            "GIT_DIR=other.git git log",
             "unset GIT_DIR; git status",
+            "export \"${prefix}_STUB_PLAN\"=x",
+            "[ \"$a\" = \"$b\" ] && git log",
             "env -u GIT_DIR git status",
             "echo \"$GIT_DIR\"",
         ] {
