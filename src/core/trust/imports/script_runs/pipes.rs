@@ -197,7 +197,8 @@ fn perl_open(args: &[String], out: &mut Vec<(Vec<String>, bool)>) {
 /// are no `|`. A variable or an expression may be anything.
 fn perl_names_a_file(spec: &str) -> bool {
     let Some((quote, body)) = quoted(spec) else {
-        return false;
+        // `'>' . $f`, `"<".name()`: a join whose written start is a mode.
+        return written_mode_first(spec);
     };
     let body = body.trim();
     if quote == '\'' {
@@ -218,6 +219,19 @@ fn perl_names_a_file(spec: &str) -> bool {
     let tail = body.trim_end_matches(|c: char| c.is_alphanumeric() || "_{}[]:".contains(c));
     let ends_written = !tail.ends_with(interpolates) && !body.ends_with('|');
     ends_written && body.chars().next_back().is_some_and(|c| !interpolates(c))
+}
+
+/// Whether `expr` starts with a string literal whose written start is a
+/// mode (`<`, `>`, `+`): what is joined after it names the file.
+fn written_mode_first(expr: &str) -> bool {
+    let Some(quote) = expr.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+        return false;
+    };
+    let body = &expr[1..];
+    let Some(end) = body.find(quote) else {
+        return false;
+    };
+    body[..end].trim_start().starts_with(['<', '>', '+'])
 }
 
 /// A Ruby `open`'s (or `IO.read`'s) first argument that may start with
@@ -342,6 +356,8 @@ mod tests {
             "open(FH, \"> $dir/x\") or die;",
             "open(CL, \"/proc/$pid/cmdline\");",
             "open(FH, 'x.txt');",
+            "open F, '>' . $start_conf or error \"x\";",
+            "open (IN, \"<\".Debconf::TmpFile::filename());",
             "open(MAIL, \"|-\") or die;",
             "$fh->open('x');",
             "sysopen(FH, $f, 0);",
