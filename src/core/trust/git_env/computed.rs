@@ -2,7 +2,9 @@
 //! script runs (consent round 9, item 2): `os.environ["GIT_" + "DIR"] =
 //! …`, `os.environ[k] = …`, `os.putenv(k, …)`, `os.environ.update(d)`,
 //! `process.env[`GIT_${x}`] = …`, `Object.assign(process.env, o)`,
-//! `$ENV{$k} = …`, `ENV["GIT_" + x] = …`, `putenv("$k=…")`. The name
+//! `$ENV{$k} = …`, `ENV["GIT_" + x] = …`, `putenv("$k=…")`, and the
+//! same writes into a copy of the environment a child is handed (`env
+//! = os.environ.copy(); env[k] = v`). The name
 //! may be one of git's ([`super::watched`]), which no review can tell:
 //! such a write is unreadable. A name whose written parts rule out every
 //! one of git's (`os.environ["PIP_" + k]`, `` process.env[`npm_${k}`] ``)
@@ -77,9 +79,12 @@ pub fn writes(text: &str, syntax: Syntax) -> Vec<String> {
     if !(text.contains("env") || text.contains("ENV") || text.contains("putenv")) {
         return out;
     }
+    let copies = env_copies(text);
     for line in text.lines().take(MAX_LINES) {
         let trimmed = line.trim();
-        if trimmed.starts_with(syntax.comment()) || !line_writes(trimmed, syntax) {
+        if trimmed.starts_with(syntax.comment())
+            || !(line_writes(trimmed, syntax) || copy_writes(trimmed, &copies, syntax))
+        {
             continue;
         }
         let shown: String = trimmed.chars().take(80).collect();
@@ -88,6 +93,84 @@ pub fn writes(text: &str, syntax: Syntax) -> Vec<String> {
         }
     }
     out
+}
+
+/// What a binding of a copy of the environment starts with (`env =
+/// os.environ.copy()`, `const env = { ...process.env }`): the copy is
+/// what the script hands a child (`env=env`), so a built name written
+/// into it reaches the child as one written into the environment does.
+const COPIES: &[&str] = &[
+    "os.environ.copy()",
+    "dict(os.environ",
+    "{**os.environ",
+    "{ ...process.env",
+    "{...process.env",
+    "Object.assign({}, process.env",
+    "ENV.to_h",
+    "ENV.to_hash",
+    "ENV.dup",
+];
+
+/// The names `text` binds to a copy of the environment ([`COPIES`]).
+fn env_copies(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in text.lines().take(MAX_LINES) {
+        let t = line.trim();
+        let t = ["const ", "let ", "var "]
+            .iter()
+            .find_map(|k| t.strip_prefix(k))
+            .unwrap_or(t);
+        let Some((name, value)) = t.split_once('=') else {
+            continue;
+        };
+        let (name, value) = (name.trim(), value.trim_start());
+        // The environment itself under another name (`e = os.environ`).
+        let alias = matches!(
+            value.trim_end_matches(';').trim_end(),
+            "os.environ" | "process.env"
+        );
+        if is_word(name)
+            && !value.starts_with('=')
+            && (alias || COPIES.iter().any(|c| value.starts_with(c)))
+            && !out.iter().any(|n| n == name)
+            && out.len() < MAX_FOUND
+        {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// Whether `line` writes a built name that may be git's into one of the
+/// environment's `copies` (`env[k] = v`, `env.update(d)`,
+/// `Object.assign(env, o)`, `env.setdefault(k, v)`).
+fn copy_writes(line: &str, copies: &[String], syntax: Syntax) -> bool {
+    copies.iter().any(|name| {
+        let element = format!("{name}[");
+        let element_built = line.match_indices(&element).any(|(at, _)| {
+            let rest = &line[at + element.len()..];
+            !part_of_a_name(line, at, &element)
+                && closing(rest, ']').is_some_and(|end| {
+                    super::sets(rest[end + 1..].trim_start()) && built(&rest[..end], false)
+                })
+        });
+        let call = |head: String, mapping: bool| {
+            line.match_indices(&head).any(|(at, _)| {
+                let arg = first_argument(&line[at + head.len()..]);
+                !part_of_a_name(line, at, &head)
+                    && if mapping {
+                        mapping_built(arg, syntax)
+                    } else {
+                        built(arg, false)
+                    }
+            })
+        };
+        element_built
+            || call(format!("{name}.update("), true)
+            || call(format!("Object.assign({name},"), true)
+            || call(format!("{name}.setdefault("), false)
+            || call(format!("{name}.store("), false)
+    })
 }
 
 /// Whether a script's `text` written in `syntax` may run a program (a
@@ -425,6 +508,13 @@ mod tests {
             ("putenv(\"$k=$v\");", Php),
             ("putenv($k . '=' . $v);", Php),
             ("$_ENV[$k] = $v;", Php),
+            ("env = os.environ.copy()\nenv[k] = v", Python),
+            (
+                "env = dict(os.environ)\nenv.update({f'GIT_{x}': v})",
+                Python,
+            ),
+            ("const env = { ...process.env }\nenv[`GIT_${x}`] = v", Js),
+            ("let e = process.env\nObject.assign(e, extra)", Js),
         ] {
             assert_eq!(writes(text, syntax).len(), 1, "{text}");
         }
@@ -447,6 +537,13 @@ mod tests {
             ("my_environ[k] = v", Python),
             ("$ENV{GIT_DIR} = $v;", Perl),
             ("Object.assign(process.env, { FOO, ...process.env })", Js),
+            (
+                "env = os.environ.copy()\nenv['LANG'] = 'C'\nenv['PIP_' + k] = v",
+                Python,
+            ),
+            ("env = os.environ.copy()\nx = env[k]", Python),
+            ("d = {}\nd[k] = v", Python),
+            ("h = os.environ.get('HOME')\nh[k] = v", Python),
         ] {
             assert_eq!(writes(text, syntax), Vec::<String>::new(), "{text}");
         }

@@ -160,9 +160,10 @@ fn a_repository_or_work_tree_named_in_shell_text_is_refused() {
 }
 
 /// Round 9, item 2: an environment variable whose name is built as the
-/// script runs (`"GIT_" + "DIR"`, `` `GIT_${x}` ``, `$ENV{$k}`, `"$n=x"`)
-/// in a script that runs a program: it may be git's, which no reading
-/// can tell. Refused.
+/// script runs (`"GIT_" + "DIR"`, `` `GIT_${x}` ``, `$ENV{$k}`, `"$n=x"`,
+/// or into a copy a child is handed: `env[k] = v; run(…, env=env)`) in
+/// a script that runs a program: it may be git's, which no reading can
+/// tell. Refused.
 #[test]
 fn a_variable_whose_name_is_built_as_it_runs_is_refused() {
     assert_each_refused(&[
@@ -195,6 +196,14 @@ fn a_variable_whose_name_is_built_as_it_runs_is_refused() {
             "ruby tools/s.rb",
             "tools/s.rb",
             "x = 'DIR'\nENV['GIT_' + x] = '.none'\nsystem('git', 'log', '-1')\n",
+        ),
+        python(
+            "import os, subprocess\nk = open('tools/which').read().strip()\nenv = os.environ.copy()\n\
+             env[k] = '.none'\nsubprocess.run(['git', 'log', '-1'], env=env)\n",
+        ),
+        node(
+            "const cp = require('child_process')\nconst x = 'DIR'\nconst env = { ...process.env }\n\
+             env[`GIT_${x}`] = '.none'\ncp.execFileSync('git', ['log', '-1'], { env })\n",
         ),
         shell("n=GIT_DIR\nexport \"$n=.none\"\ngit log -1\n"),
         shell("export GIT_$(cat tools/which)=.none\ngit log -1\n"),
