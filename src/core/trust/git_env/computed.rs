@@ -150,9 +150,8 @@ fn copy_writes(line: &str, copies: &[String], syntax: Syntax) -> bool {
         let element_built = line.match_indices(&element).any(|(at, _)| {
             let rest = &line[at + element.len()..];
             !part_of_a_name(line, at, &element)
-                && closing(rest, ']').is_some_and(|end| {
-                    super::sets(rest[end + 1..].trim_start()) && built(&rest[..end], false)
-                })
+                && closing(rest, ']')
+                    .is_some_and(|end| assigns(&rest[end + 1..]) && built(&rest[..end], false))
         });
         let call = |head: String, mapping: bool| {
             line.match_indices(&head).any(|(at, _)| {
@@ -234,7 +233,7 @@ fn line_writes(line: &str, syntax: Syntax) -> bool {
                 continue;
             };
             let bareword = head == "$ENV{";
-            if super::sets(rest[end + 1..].trim_start()) && built(&rest[..end], bareword) {
+            if assigns(&rest[end + 1..]) && built(&rest[..end], bareword) {
                 return true;
             }
         }
@@ -267,6 +266,19 @@ fn line_writes(line: &str, syntax: Syntax) -> bool {
         }
     }
     false
+}
+
+/// Whether what follows an element (`os.environ[k]`) assigns it: `=`
+/// (not `==`, `=~`, `=>`), or an operator's `||=`, `+=`, … A `,` or `:`
+/// after it is an argument or a key read, not a write.
+fn assigns(after: &str) -> bool {
+    let after = after.trim_start();
+    if let Some(value) = after.strip_prefix('=') {
+        return !value.starts_with(['=', '~', '>']);
+    }
+    ["||=", "&&=", "??=", "//=", ".=", "+="]
+        .iter()
+        .any(|op| after.starts_with(op))
 }
 
 /// Whether the `head` found at `at` is the end of a longer name
@@ -501,6 +513,7 @@ mod tests {
             ("Object.assign(process.env, extra)", Js),
             ("Object.assign(process.env, { [k]: v })", Js),
             ("$ENV{$k} = $v;", Perl),
+            ("$ENV{$k} ||= $v;", Perl),
             ("$ENV{\"GIT_$x\"} = $v;", Perl),
             ("ENV[\"GIT_\" + x] = w", Ruby),
             ("ENV[k] = w", Ruby),
@@ -544,6 +557,9 @@ mod tests {
             ("env = os.environ.copy()\nx = env[k]", Python),
             ("d = {}\nd[k] = v", Python),
             ("h = os.environ.get('HOME')\nh[k] = v", Python),
+            ("p = path.join(process.env[k], 'x')", Js),
+            ("d = {os.environ[k]: 1}", Python),
+            ("f($ENV{$k}, 1);", Perl),
         ] {
             assert_eq!(writes(text, syntax), Vec::<String>::new(), "{text}");
         }
