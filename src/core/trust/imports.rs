@@ -28,6 +28,7 @@
 //! small readers rather than the import graph's resolvers; both say the
 //! same of these statements.
 
+mod built_names;
 mod dynamic;
 mod env_path;
 mod js_runs;
@@ -54,6 +55,7 @@ use std::rc::Rc;
 use crate::core::module_maps::composer::Autoload;
 use crate::core::module_maps::configs_above;
 use crate::core::module_maps::script::Project;
+use built_names::BuiltNames;
 use js_runs::node_runs;
 use kinds::{Kind, Programs, kind_of};
 use places::{Folders, first_of, place, rel_of};
@@ -213,55 +215,6 @@ pub fn reached(
     sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out
-}
-
-/// The writes of an environment variable whose name is built as the
-/// scripts run ([`super::git_env::built_name_writes`], round 9), and
-/// whether any script read may run a program (a shell script does): a
-/// program run after one may be git reading a `GIT_DIR` or
-/// `GIT_CONFIG_…` no review saw, so together they are a refusal.
-#[derive(Default)]
-struct BuiltNames {
-    writes: Vec<(String, String)>,
-    runs: bool,
-}
-
-impl BuiltNames {
-    fn read(&mut self, rel: &str, kind: Kind, text: &str) {
-        use super::git_env::{Syntax, built_name_writes, runs_programs};
-        let syntax = match kind {
-            Kind::Python => Syntax::Python,
-            Kind::Node => Syntax::Js,
-            Kind::Perl => Syntax::Perl,
-            Kind::Ruby => Syntax::Ruby,
-            Kind::Php => Syntax::Php,
-            Kind::Shell => {
-                self.runs = true;
-                return;
-            }
-            Kind::Lua | Kind::Other => return,
-        };
-        self.runs |= runs_programs(text, syntax);
-        for shown in built_name_writes(text, syntax).into_iter().take(MAX_NAMES) {
-            if self.writes.len() < MAX_NAMES {
-                self.writes.push((rel.to_string(), shown));
-            }
-        }
-    }
-
-    fn refuse(&self, out: &mut Reached) {
-        if !self.runs {
-            return;
-        }
-        for (rel, shown) in &self.writes {
-            out.patterns.insert(format!(
-                "{}sets an environment variable whose name is built as it runs, which may be \
-                 one of git's (`GIT_DIR`, `GIT_CONFIG_…`) for the programs it runs ({rel}: \
-                 `{shown}`)",
-                super::unknown::MARK
-            ));
-        }
-    }
 }
 
 /// The search folders Ruby's and Perl's scripts share (the command's
