@@ -6,7 +6,8 @@
 //! settings; `GIT_CONFIG_PARAMETERS` (read after them) overrides them;
 //! `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` and `GIT_CONFIG` name a
 //! settings file, `GIT_DIR` and `GIT_COMMON_DIR` a repository (its
-//! settings), `GIT_EXEC_PATH` the folder git runs its subcommands from:
+//! settings), `GIT_WORK_TREE` the tree whose attributes git reads (round
+//! 9), `GIT_EXEC_PATH` the folder git runs its subcommands from:
 //! none of which a review covers. Setting one is refused, and so is
 //! removing one of the summary's own (`GIT_CONFIG_COUNT`, `_KEY_n`,
 //! `_VALUE_n`); removing another (`delete $ENV{GIT_DIR}`) gives git its
@@ -19,7 +20,12 @@
 //! `putenv("GIT_DIR=…")`, `del`/`delete`/`unset`/`.pop(`): text, not a
 //! parse, so an occurrence that is not plainly a read is taken for a
 //! write (more refusals, never fewer). A name built as it runs
-//! (`os.environ[k] = v`) is not read.
+//! (`os.environ[k] = v`, `os.environ["GIT_" + x]`) is found by
+//! [`computed`] (round 9).
+
+mod computed;
+
+pub use computed::{Syntax, may_be_git_s, runs_programs, writes as built_name_writes};
 
 /// The most lines read, and writes kept.
 const MAX_LINES: usize = 50_000;
@@ -47,6 +53,9 @@ pub fn why_set(name: &str) -> Option<String> {
          git runs: `core.pager`, `diff.external`, aliases)"
     } else if matches!(name, "GIT_DIR" | "GIT_COMMON_DIR") {
         "git then uses a repository whose settings and hooks no review covers"
+    } else if name == "GIT_WORK_TREE" {
+        "git then works in a tree whose attributes (the filters and drivers they name) no \
+         review covers"
     } else if name == "GIT_EXEC_PATH" {
         "git then runs its subcommands from a folder no review covers"
     } else {
@@ -199,6 +208,7 @@ mod tests {
             ("os.environ[\"GIT_DIR\"]=w", "#"),
             ("os.putenv('GIT_CONFIG_GLOBAL', w)", "#"),
             ("os.environ.setdefault('GIT_EXEC_PATH', w)", "#"),
+            ("os.environ['GIT_WORK_TREE'] = w", "#"),
             (
                 "subprocess.run(['git', 'log'], env={**os.environ, 'GIT_DIR': w})",
                 "#",

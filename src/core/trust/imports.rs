@@ -28,6 +28,7 @@
 //! small readers rather than the import graph's resolvers; both say the
 //! same of these statements.
 
+mod built_names;
 mod dynamic;
 mod env_path;
 mod js_runs;
@@ -54,6 +55,7 @@ use std::rc::Rc;
 use crate::core::module_maps::composer::Autoload;
 use crate::core::module_maps::configs_above;
 use crate::core::module_maps::script::Project;
+use built_names::BuiltNames;
 use js_runs::node_runs;
 use kinds::{Kind, Programs, kind_of};
 use places::{Folders, first_of, place, rel_of};
@@ -123,6 +125,7 @@ pub fn reached(
     let mut shell_scripts: Vec<PathBuf> = Vec::new();
     let mut python_env = PythonEnv::default();
     let mut sinks = Sinks::default();
+    let mut built_names = BuiltNames::default();
     let mut run_by = Programs {
         of: run_by.clone(),
         read_as_other: BTreeSet::new(),
@@ -202,11 +205,13 @@ pub fn reached(
             };
             refuse_known_runs(&rel, &super::git_env::script(&text, comment), &mut out);
         }
+        built_names.read(&rel, kind, &text);
         for (rel, real) in found {
             out.files.insert(rel.clone(), real.clone());
             queue.push_back((rel, real, search.clone()));
         }
     }
+    built_names.refuse(&mut out);
     sinks.refuse_calls(&mut python_env, &mut out);
     shared_variables(&shell_scripts, outer, &python_env, &mut out);
     out

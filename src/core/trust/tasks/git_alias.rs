@@ -7,8 +7,9 @@
 //! read as it is, and `git -C sub` reads `sub`'s own `.git/config` and
 //! runs its alias in `sub`; a `.git` that is a file (`gitdir: …`, a
 //! submodule's or a linked work tree's) is followed to the config it
-//! points to, as `--git-dir=…` and `GIT_DIR=…` are, and one leading out
-//! of the project is a refusal (no review saw it). A command
+//! points to, as `--git-dir=…` is (a `GIT_DIR=…` in the line is
+//! refused by `trust/unknown.rs`, round 9), and one leading out of the
+//! project is a refusal (no review saw it). A command
 //! that runs `git` covers `.git/config` as a file it reads (any edit
 //! withdraws the consent) with its values as words (each file they name
 //! is covered), and the alias it runs is a task line of its own, read as

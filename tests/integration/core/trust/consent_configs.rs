@@ -287,9 +287,9 @@ fn consent_covers_what_pytest_s_configuration_says_it_collects() {
 /// `git -C sub sum` where `sub/.git` is a file (`gitdir:
 /// ../.git/modules/sub`, as a submodule has): the config it points to
 /// defines the alias, and is covered with what the alias runs; one
-/// leading out of the project cannot be trusted. `--git-dir=…` and
-/// `GIT_DIR=…` name the repository the same way, and a bare one's
-/// example hooks are no scripts. A section's first key on its header's
+/// leading out of the project cannot be trusted. `--git-dir=…` names
+/// the repository the same way (`GIT_DIR=…` is refused, round 9), and
+/// a bare one's example hooks are no scripts. A section's first key on its header's
 /// line and a value continued with `\` are read as git reads them.
 #[test]
 fn consent_covers_the_config_a_git_file_or_git_dir_points_to() {
@@ -338,6 +338,12 @@ fn consent_covers_the_config_a_git_file_or_git_dir_points_to() {
             "[core]\n\tbare = true\n[alias]\n\tsum = !sh tools/s.sh\n",
         );
         p.write("tools/s.sh", RUN_SH);
+        // Round 9: `GIT_DIR` set in shell text is refused (a script
+        // that inherits it would read that repository unreviewed).
+        if command.starts_with("GIT_DIR=") {
+            assert!(!p.run(&["trust", "--yes"]).status.success(), "{command}");
+            continue;
+        }
         p.ok(&["trust", "--yes"]);
         p.write("tools/s.sh", payload("tools/s.sh"));
         assert_consent_lapsed(&p, command);

@@ -143,3 +143,108 @@ fn an_inherited_environment_and_reads_of_git_s_variables_stay_covered() {
         ),
     ]);
 }
+
+/// Round 9, item 1: `GIT_DIR`, `GIT_COMMON_DIR` and `GIT_WORK_TREE` set
+/// in shell text (a command's own line or a script's) before a git run:
+/// git reads a repository's config and aliases, or a tree's attributes,
+/// that no review found. Refused (round 8 let them be).
+#[test]
+fn a_repository_or_work_tree_named_in_shell_text_is_refused() {
+    assert_each_refused(&[
+        shell("export GIT_DIR=/tmp/elsewhere/.git\ngit log -1\n"),
+        shell("GIT_DIR=.none git -C . log -1\n"),
+        shell("env GIT_COMMON_DIR=.none git log -1\n"),
+        shell("GIT_WORK_TREE=/tmp git diff --stat\n"),
+        case("GIT_DIR=other.git git log -1", "tools/s.sh", "x\n"),
+    ]);
+}
+
+/// Round 9, item 2: an environment variable whose name is built as the
+/// script runs (`"GIT_" + "DIR"`, `` `GIT_${x}` ``, `$ENV{$k}`, `"$n=x"`,
+/// or into a copy a child is handed: `env[k] = v; run(…, env=env)`) in
+/// a script that runs a program: it may be git's, which no reading can
+/// tell. Refused.
+#[test]
+fn a_variable_whose_name_is_built_as_it_runs_is_refused() {
+    assert_each_refused(&[
+        python(
+            "import os, subprocess\nos.environ['GIT_' + 'DIR'] = '.none'\n\
+             subprocess.run(['git', 'log', '-1'])\n",
+        ),
+        python(
+            "import os, subprocess\nk = open('tools/which').read().strip()\nos.environ[k] = '.none'\n\
+             subprocess.run(['git', 'log', '-1'])\n",
+        ),
+        python(
+            "import os, subprocess\nos.environ.update({f'GIT_{x}': '.none' for x in ['DIR']})\n\
+             subprocess.run(['git', 'log', '-1'])\n",
+        ),
+        node(
+            "const cp = require('child_process')\nconst x = 'DIR'\nprocess.env[`GIT_${x}`] = '.none'\n\
+             cp.execFileSync('git', ['log', '-1'])\n",
+        ),
+        node(
+            "const cp = require('child_process')\nObject.assign(process.env, JSON.parse(process.argv[2]))\n\
+             cp.execFileSync('git', ['log', '-1'])\n",
+        ),
+        case(
+            "perl tools/s.pl",
+            "tools/s.pl",
+            "my $k = 'GIT_' . 'DIR';\n$ENV{$k} = '.none';\nsystem('git', 'log', '-1');\n",
+        ),
+        case(
+            "ruby tools/s.rb",
+            "tools/s.rb",
+            "x = 'DIR'\nENV['GIT_' + x] = '.none'\nsystem('git', 'log', '-1')\n",
+        ),
+        python(
+            "import os, subprocess\nk = open('tools/which').read().strip()\nenv = os.environ.copy()\n\
+             env[k] = '.none'\nsubprocess.run(['git', 'log', '-1'], env=env)\n",
+        ),
+        node(
+            "const cp = require('child_process')\nconst x = 'DIR'\nconst env = { ...process.env }\n\
+             env[`GIT_${x}`] = '.none'\ncp.execFileSync('git', ['log', '-1'], { env })\n",
+        ),
+        shell("n=GIT_DIR\nexport \"$n=.none\"\ngit log -1\n"),
+        shell("export GIT_$(cat tools/which)=.none\ngit log -1\n"),
+    ]);
+}
+
+/// What stays trusted in round 9: a built name that cannot be git's
+/// (`"PIP_" + k`, `` `npm_config_${k}` ``), and a built name in a script
+/// that runs no program; each lapses on an edit of what it covers.
+#[test]
+fn a_built_name_that_cannot_be_git_s_or_runs_nothing_stays_covered() {
+    let lapse = |command: &'static str, path: &'static str, text: &'static str| Case {
+        command,
+        files: Box::leak(Box::new([(path, text), ("tools/w.sh", RUN_SH)])),
+        executable: &[],
+        edited: "tools/w.sh",
+    };
+    assert_cases_lapse(&[
+        lapse(
+            "python3 tools/s.py",
+            "tools/s.py",
+            "import os, subprocess\nfor k in ['A']:\n    os.environ['PIP_' + k] = '1'\n\
+             subprocess.run(['sh', 'tools/w.sh'], stdin=subprocess.DEVNULL)\n",
+        ),
+        lapse(
+            "node tools/s.js",
+            "tools/s.js",
+            "const cp = require('child_process')\nconst k = 'a'\nprocess.env[`npm_config_${k}`] = '1'\n\
+             cp.spawnSync('sh', ['tools/w.sh'], { stdio: ['ignore', 'inherit', 'inherit'] })\n",
+        ),
+        lapse(
+            "sh tools/s.sh",
+            "tools/s.sh",
+            "p=X\nexport \"${p}_HOME=1\"\nsh tools/w.sh\n",
+        ),
+    ]);
+    let p = crate::common::Project::empty();
+    super::consent::hostile(&p, "python3 tools/s.py");
+    p.write(
+        "tools/s.py",
+        "import os, sys\nfor k, v in [('A', '1')]:\n    os.environ[k] = v\nprint('SUMMARY', sys.stdin.read()[:5])\n",
+    );
+    p.ok(&["trust", "--yes"]);
+}

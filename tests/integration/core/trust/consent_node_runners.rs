@@ -82,3 +82,25 @@ fn a_node_runner_read_in_round_8_given_a_literal_is_covered() {
         "const shell = require('shelljs')\nshell.cmd('sh', 'tools/w.sh')\n",
     )]);
 }
+
+/// Round 9, item 3: a re-export of a project module (`export * from
+/// './x.mjs'`, `export { a } from './y.mjs'`, over lines, `export * as
+/// n from`) is read as an import: the file it names is covered (an edit
+/// lapses the consent), not refused; a re-export of a runner stays
+/// refused (above).
+#[test]
+fn a_re_export_of_a_project_module_is_covered_as_an_import() {
+    const S: &str = "export * from './x.mjs'\nexport {\n  b,\n} from './y.mjs';\n\
+                     export * as n from \"./z.mjs\"\nconsole.log('SUMMARY')\n";
+    let files: Files = &[
+        ("tools/s.mjs", S),
+        ("tools/x.mjs", "export const a = 1\n"),
+        ("tools/y.mjs", "export const b = 1\n"),
+        ("tools/z.mjs", "export const c = 1\n"),
+    ];
+    super::consent_runtime::assert_edits_lapse(&[
+        ("node tools/s.mjs", files, "tools/x.mjs"),
+        ("node tools/s.mjs", files, "tools/y.mjs"),
+        ("node tools/s.mjs", files, "tools/z.mjs"),
+    ]);
+}

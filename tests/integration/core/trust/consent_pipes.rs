@@ -107,6 +107,48 @@ fn a_literal_pipe_is_covered() {
     }
 }
 
+/// Round 9, item 4: a two-argument Perl `open` of what may start or end
+/// with `|` once filled in, and Ruby's `open` of what may start with `|`
+/// (`"|" + cmd`, a variable, `"#{x}"`), run a command known only as
+/// they run: refused. A mode or a written start that is no `|` names a
+/// file and stays trusted.
+#[test]
+fn a_pipe_open_of_a_computed_line_is_refused() {
+    assert_each_refused(&[
+        perl("open(FH, $w) or die;\nprint <FH>;\n"),
+        perl("open FH, \"$w\" or die;\nprint <FH>;\n"),
+        perl("my $c = \"sh $w |\";\nopen(FH, $c) or die;\nprint <FH>;\n"),
+        perl("open FH, \"| sh $w\" or die;\nclose FH;\n"),
+        ruby("open(\"|\" + \"sh \" + w) { |f| puts f.read }\n"),
+        ruby("open(\"|sh \" + w) { |f| puts f.read }\n"),
+        ruby("c = \"|sh #{w}\"\nopen(c) { |f| puts f.read }\n"),
+        ruby("Kernel.open(w) { |f| puts f.read }\n"),
+        ruby("puts IO.read(w)\n"),
+    ]);
+    for (command, path, text) in [
+        (
+            "perl tools/s.pl",
+            "tools/s.pl",
+            "my $f = 'tools/which';\nopen(FH, \"<$f\") or die;\nopen(P, \"/proc/$$/stat\");\n\
+             open(FH, 'tools/which') or die;\nsystem('sh', 'tools/w.sh');\n",
+        ),
+        (
+            "ruby tools/s.rb",
+            "tools/s.rb",
+            "d = 'tools'\nopen(\"/proc/#{d}\") rescue nil\nFile.open(d + '/which') { |f| f.read }\n\
+             system('sh', 'tools/w.sh')\n",
+        ),
+    ] {
+        let p = Project::empty();
+        hostile(&p, command);
+        p.write(path, text);
+        p.write(WHICH.0, WHICH.1);
+        p.write("tools/w.sh", RUN_SH);
+        let shown = p.ok(&["trust", "--yes"]);
+        assert!(shown.contains("tools/w.sh"), "{command}: {shown}");
+    }
+}
+
 /// Round 8, item 5: a Perl array bound only to written lists is read as
 /// the argvs it holds (`my @argv = ('sh', 'tools/w.sh'); system @argv`:
 /// trusted, lapses on an edit of w.sh; round 7 refused it), as is `$^X`

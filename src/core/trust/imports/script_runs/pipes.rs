@@ -10,8 +10,17 @@
 //! `proc_open(['git', 'log'], …)`), PHP's calls reading their first
 //! argument only (`popen($cmd, 'r')`'s mode, `proc_open`'s descriptors
 //! are no words). Each gives what it runs as round 7's calls do: one
-//! argument a shell line, more an argv. A two-argument Perl `open` of a
-//! variable (`open(FH, $file)`) is not read (see the round's report).
+//! argument a shell line, more an argv.
+//!
+//! Round 9 (item 4): a two-argument Perl `open` whose second argument
+//! may start or end with `|` once its interpolations are filled in
+//! (`open(FH, $file)`, `open FH, "$cmd"`, `open(FH, "/x/$f")`) runs
+//! a command known only as it runs, unless its written start is a mode
+//! (`"<$f"`, `">$f"`: perl reads the mode first) or its written first
+//! and last characters are no `|` (`"/proc/$pid/stat"`); and Ruby's
+//! `open` (`Kernel.open`, `URI.open`, `IO.read`, …) of what may start
+//! with `|` (`open(path)`, `open("|" + cmd)`, `open("#{x}")`) does too
+//! (`File.open` never runs a command).
 
 use super::super::env_path::split_top;
 use super::super::kinds::Kind;
@@ -97,15 +106,20 @@ pub(super) fn commands(line: &str, kind: Kind, uses: Uses) -> Vec<(Vec<String>, 
             for name in [
                 "open",
                 "Kernel.open",
+                "URI.open",
                 "IO.read",
                 "IO.readlines",
                 "IO.foreach",
                 "IO.write",
                 "IO.binread",
             ] {
-                for (_, inner) in calls(line, name, name.contains('.')) {
+                for (at, inner) in calls(line, name, name.contains('.')) {
+                    // `def open(path)`: a method of the script's own.
+                    if line[..at].trim_end().ends_with("def") {
+                        continue;
+                    }
                     if let Some(first) = args_of(inner).first()
-                        && let Some(command) = piped(first)
+                        && let Some(command) = ruby_piped(first)
                     {
                         out.push((vec![command], true));
                     }
@@ -163,11 +177,85 @@ fn perl_open(args: &[String], out: &mut Vec<(Vec<String>, bool)>) {
         }
         return;
     }
-    if let Some(spec) = args.get(1)
-        && let Some(command) = piped(spec)
-    {
+    let Some(spec) = args.get(1) else {
+        return;
+    };
+    if let Some(command) = piped(spec) {
         out.push((vec![command], true));
+    } else if !perl_names_a_file(spec) {
+        // Round 9: a pipe or a file as it runs; read as a line whose
+        // program is known only then (a name bound to literals is
+        // read as them).
+        out.push((vec![spec.clone()], true));
     }
+}
+
+/// Whether a two-argument Perl `open`'s second argument `spec` names a
+/// file (or a mode and a file) whatever its interpolations hold: a
+/// literal with no `|` at its ends, a string whose written start is a
+/// mode (`<`, `>`, `+`), or one whose written first and last characters
+/// are no `|`. A variable or an expression may be anything.
+fn perl_names_a_file(spec: &str) -> bool {
+    let Some((quote, body)) = quoted(spec) else {
+        // `'>' . $f`, `"<".name()`: a join whose written start is a mode.
+        return written_mode_first(spec);
+    };
+    let body = body.trim();
+    if quote == '\'' {
+        return true;
+    }
+    let interpolates = |c: char| matches!(c, '$' | '@');
+    let Some(first) = body.chars().next() else {
+        return true;
+    };
+    if interpolates(first) {
+        return false;
+    }
+    if matches!(first, '<' | '>' | '+') {
+        return true;
+    }
+    // The written end: past a trailing `$name` (or `${…}`, `@x`) it is
+    // an interpolation's.
+    let tail = body.trim_end_matches(|c: char| c.is_alphanumeric() || "_{}[]:".contains(c));
+    let ends_written = !tail.ends_with(interpolates) && !body.ends_with('|');
+    ends_written && body.chars().next_back().is_some_and(|c| !interpolates(c))
+}
+
+/// Whether `expr` starts with a string literal whose written start is a
+/// mode (`<`, `>`, `+`): what is joined after it names the file.
+fn written_mode_first(expr: &str) -> bool {
+    let Some(quote) = expr.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+        return false;
+    };
+    let body = &expr[1..];
+    let Some(end) = body.find(quote) else {
+        return false;
+    };
+    body[..end].trim_start().starts_with(['<', '>', '+'])
+}
+
+/// A Ruby `open`'s (or `IO.read`'s) first argument that may start with
+/// `|`, as a line whose program is the rest: a literal `"|cmd"`, a
+/// string or a join whose written start is `|` (`"|" + cmd`: the `|`
+/// taken off), or anything whose start is not written (`path`,
+/// `File.join(…)`, `"#{x}"`); `None` for what starts with a written
+/// character but `|` (`"/etc/#{x}"`, `"a.txt"`).
+fn ruby_piped(arg: &str) -> Option<String> {
+    if let Some(command) = piped(arg) {
+        return Some(command);
+    }
+    let Some(quote) = arg.chars().next().filter(|c| matches!(c, '"' | '\'')) else {
+        return Some(arg.to_string());
+    };
+    let body = &arg[1..];
+    let start = body.trim_start();
+    if start.starts_with('|') {
+        // `"|sh " + w`: the line without its `|`.
+        let at = arg.len() - start.len();
+        return Some(format!("{quote}{}", &arg[at + 1..]));
+    }
+    let interpolated = quote == '"' && body.starts_with("#{");
+    (interpolated || body.starts_with(quote)).then(|| arg.to_string())
 }
 
 /// A string argument that names a command by a `|` at its start or
@@ -252,9 +340,24 @@ mod tests {
             perl("run \\@cmd, \\$in;"),
             [(vec!["\\@cmd".to_string()], false)]
         );
+        // Round 9: a two-argument open of what may start or end with `|`.
+        for line in [
+            "open(FH, $file) or die;",
+            "open FH, $start_conf or error \"x\";",
+            "open(my $fh, \"$w\") or die;",
+            "open(FH, \"/x/$f\");",
+            "open(FH, $dir . '/x');",
+        ] {
+            assert_eq!(perl(line).len(), 1, "{line}");
+        }
         for none in [
             "open(FH, '<', $file) or die;",
-            "open(FH, $file) or die;",
+            "open(FH, \"<$file\") or die;",
+            "open(FH, \"> $dir/x\") or die;",
+            "open(CL, \"/proc/$pid/cmdline\");",
+            "open(FH, 'x.txt');",
+            "open F, '>' . $start_conf or error \"x\";",
+            "open (IN, \"<\".Debconf::TmpFile::filename());",
             "open(MAIL, \"|-\") or die;",
             "$fh->open('x');",
             "sysopen(FH, $f, 0);",
@@ -274,6 +377,27 @@ mod tests {
         );
         assert_eq!(ruby("IO.read(\"|#{cmd}\")").len(), 1);
         assert_eq!(ruby("File.open(\"|x\")"), Vec::new());
+        // Round 9: what may start with `|` as it runs.
+        for line in [
+            "open(\"|\" + cmd) { |f| f.read }",
+            "open(\"|sh \" + w)",
+            "open(path) { |f| f.read }",
+            "Kernel.open(File.join(dir, name))",
+            "open \"#{x}\" do |f| f.read end",
+            "IO.read(path)",
+            "URI.open(u)",
+        ] {
+            assert_eq!(ruby(line).len(), 1, "{line}");
+        }
+        for line in [
+            "open(\"/etc/#{x}\") { |f| f.read }",
+            "open('a.txt', 'w') { |f| f.write(x) }",
+            "def open(path)",
+            "File.open(path)",
+            "f.open(path)",
+        ] {
+            assert_eq!(ruby(line), Vec::new(), "{line}");
+        }
         assert_eq!(
             array_items("array('git', 'log')"),
             Some(vec!["'git'".to_string(), "'log'".to_string()])

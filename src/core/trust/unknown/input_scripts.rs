@@ -1,0 +1,113 @@
+//! Scripts named by a command's input, not its words: `xargs python3 <
+//! list` and `find … -exec sh {} \;` hand an interpreter the names they
+//! read or find, which a new line or file can be.
+
+use super::SHELLS;
+use super::expansions::is_interpreter;
+use super::shell_words::unquote;
+
+/// Whether `program` run with `args` runs a script that is not written
+/// there: one that comes in place of `placeholder` (`xargs -I{}`, `find
+/// -exec … {}`), or, when the input's names are `appended` (plain
+/// `xargs`), a shell or interpreter given no script of its own.
+fn chooses_script(
+    program: &str,
+    args: &[String],
+    placeholder: Option<&str>,
+    appended: bool,
+) -> bool {
+    let holds = |word: &str| placeholder.is_some_and(|p| !p.is_empty() && word.contains(p));
+    // Its words stop at a redirection (`xargs python3 < list`).
+    let redirection = |w: &String| {
+        w.trim_start_matches(|c: char| c.is_ascii_digit())
+            .starts_with(['<', '>'])
+    };
+    let args = &args[..args.iter().position(redirection).unwrap_or(args.len())];
+    let plain = unquote(program);
+    let name = plain.rsplit('/').next().unwrap_or(&plain);
+    if holds(program) {
+        return true;
+    }
+    let shell = SHELLS.contains(&name);
+    if !shell && !is_interpreter(name) {
+        return false;
+    }
+    if shell && args.iter().any(|a| holds(a)) {
+        // `sh -c 'python3 {}'`: the line itself runs what comes in.
+        return true;
+    }
+    let mut options = args.iter().take_while(|a| a.starts_with('-'));
+    if shell && options.any(|o| !o.starts_with("--") && o.contains('c')) {
+        return false;
+    }
+    match args.iter().find(|a| !a.starts_with('-')) {
+        Some(script) => holds(script),
+        None => appended,
+    }
+}
+
+/// The program `xargs` runs (its first word that is no option nor an
+/// option's value), when it runs a script its input names (`xargs
+/// python3 < list`, `xargs -I{} sh {}`); `None` for a program that runs
+/// no file it is given (`xargs rm`, `xargs python3 tools/s.py`).
+pub(super) fn xargs_chooses(args: &[String]) -> Option<String> {
+    // Options of GNU and BSD xargs that take a value as the next word.
+    const VALUED: &[&str] = &[
+        "-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "-J", "-R", "-S",
+    ];
+    let mut placeholder = None;
+    let mut at = 0;
+    while let Some(word) = args.get(at) {
+        let plain = unquote(word);
+        if plain == "--" {
+            at += 1;
+            break;
+        }
+        if !plain.starts_with('-') {
+            break;
+        }
+        if plain == "-I" || plain == "-J" {
+            placeholder = args.get(at + 1).map(|p| unquote(p));
+        } else if let Some(p) = plain
+            .strip_prefix("-I")
+            .or_else(|| plain.strip_prefix("--replace="))
+        {
+            placeholder = Some(p.to_string());
+        } else if plain == "-i" || plain == "--replace" {
+            placeholder = Some("{}".into());
+        }
+        at += if VALUED.contains(&plain.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    let program = args.get(at)?;
+    let appended = placeholder.is_none();
+    chooses_script(program, &args[at + 1..], placeholder.as_deref(), appended)
+        .then(|| program.clone())
+}
+
+/// The program `find … -exec PROGRAM … {} ;` (or `-execdir`, `-ok`,
+/// `-okdir`) runs, when it runs the files `find` finds as scripts: files
+/// a pattern matches, which a new file can be.
+pub(super) fn find_chooses(args: &[String]) -> Option<String> {
+    let words: Vec<String> = args.iter().map(|a| unquote(a)).collect();
+    let mut at = 0;
+    while at < words.len() {
+        if !["-exec", "-execdir", "-ok", "-okdir"].contains(&words[at].as_str()) {
+            at += 1;
+            continue;
+        }
+        let program = words.get(at + 1)?;
+        let end = words[at + 2..]
+            .iter()
+            .position(|w| w == ";" || w == "\\;" || w == "+")
+            .map_or(words.len(), |n| at + 2 + n);
+        if chooses_script(program, &words[at + 2..end], Some("{}"), false) {
+            return Some(program.clone());
+        }
+        at = end;
+    }
+    None
+}

@@ -1,0 +1,150 @@
+//! The shell reader's cases: what is refused, what is known.
+
+use super::*;
+
+fn refused(text: &str) -> bool {
+    !shell(text).is_empty()
+}
+
+#[test]
+fn a_git_that_may_run_hooks_is_refused_and_one_in_its_own_environment_more_so() {
+    for text in [
+        "git add x",
+        "git -C d -c core.hooksPath=h status",
+        "git -c core.fsmonitor=m diff",
+        "git -c \"$K\" log",
+        "env -i PATH=/bin git status",
+        "env -u GIT_CONFIG_COUNT git branch x",
+        "GIT_CONFIG_PARAMETERS= git diff",
+    ] {
+        assert!(refused(text), "{text}");
+    }
+    for text in [
+        "git status",
+        "git diff --stat",
+        "git branch --show-current",
+        "git -c color.ui=never log",
+        "env -i PATH=/bin git log -1",
+        "env A=1 git status",
+    ] {
+        assert!(!refused(text), "{text}");
+    }
+}
+
+/// Round 8: a shell or interpreter run with an environment of its
+/// own, and a script that sets git's settings variables itself.
+#[test]
+fn a_child_in_its_own_environment_and_git_s_settings_variables_are_refused() {
+    for text in [
+        "env -i PATH=/bin sh tools/w.sh",
+        "env -i python3 tools/w.py",
+        "env -i sh -c 'git status'",
+        "env - bash -c \"cd x && git branch y\"",
+        "export GIT_CONFIG_PARAMETERS=\"'core.hookspath'='h'\"\ngit status",
+        "GIT_CONFIG_COUNT=0\ngit status",
+        "unset GIT_CONFIG_COUNT; git status",
+        "GIT_EXEC_PATH=tools git log",
+        "export GIT_CONFIG_GLOBAL=tools/gitconfig",
+        "env GIT_CONFIG_SYSTEM=x git log",
+        "env -u GIT_CONFIG_KEY_0 git log",
+        // Round 9: a repository or work tree named in shell text,
+        // and a variable's name built as it runs.
+        "GIT_DIR=other.git git log",
+        "export GIT_DIR=/elsewhere/.git\ngit log",
+        "env GIT_COMMON_DIR=x git status",
+        "GIT_WORK_TREE=w git diff",
+        "export \"$n=x\"; git log",
+        "export GIT_$k=x",
+        "env \"GIT_${k}=x\" git log",
+        "declare -x \"$(cat tools/n)\"=x",
+    ] {
+        assert!(refused(text), "{text}");
+    }
+    for text in [
+        "env -i sh -c 'git log -1'",
+        "env -i PATH=/bin git log",
+        "sh tools/w.sh",
+        "unset GIT_DIR; git status",
+        "export \"${prefix}_STUB_PLAN\"=x",
+        "[ \"$a\" = \"$b\" ] && git log",
+        "env -u GIT_DIR git status",
+        "echo \"$GIT_DIR\"",
+    ] {
+        assert!(!refused(text), "{text}");
+    }
+}
+
+#[test]
+fn a_script_chosen_by_a_command_s_output_cannot_be_known() {
+    for text in [
+        "sh $(cat tools/which)",
+        "python3 `cat tools/n`",
+        "bash -c \"sh $(cat tools/w)\"",
+        ". <(cat tools/lib)",
+        "R=$(cat tools/cmd); $R",
+        "R=`cat tools/cmd`\nsh \"$R\"",
+        "read -r R < tools/cmd; sh $R",
+        "for f in $(cat tools/list); do . \"$f\"; done",
+        "$(cat tools/cmd) --flag",
+        "eval \"$(cat tools/cmd)\"",
+        "deno run $(cat tools/which)",
+        "if true; then sh $(cat x); fi",
+        "cat <<'EOS' > f\nx\nEOS\nsh $(cat tools/which)",
+        "sh \"$(cd $(cat tools/d) && pwd)/w.sh\"",
+        // Recheck 14, F7: a line of a list file, and xargs or find
+        // handing an interpreter the names they read or find.
+        "python3 \"$(head -1 tools/list.txt)\"",
+        "python3 $(tail -n 1 tools/list.txt)",
+        "sh $(command -v x | head -1 tools/list)",
+        "xargs python3 < tools/list.txt",
+        "cat tools/list.txt | xargs -n 1 python3",
+        "xargs -I{} sh -c 'python3 {}' < tools/list.txt",
+        "xargs -a tools/list.txt -L1 bash",
+        "xargs -I % % < tools/cmds",
+        "find tools -name '*.py' -exec python3 {} \\;",
+        "git commit -qm summary",
+        "git -C sub -c user.name=x checkout main",
+        "cd tools && git push origin HEAD",
+        "find . -name 'run*.sh' -execdir sh {} +",
+    ] {
+        assert!(refused(text), "{text}");
+    }
+}
+
+#[test]
+fn what_names_the_script_s_own_folder_or_is_data_is_known() {
+    for text in [
+        "sh \"$(dirname \"$0\")\"/w.sh",
+        "HERE=$(cd \"$(dirname \"$0\")\" && pwd)\n. \"$HERE/lib.sh\"",
+        "ROOT=$(git rev-parse --show-toplevel); python3 \"$ROOT/tools/s.py\"",
+        "echo $(date) > out.txt",
+        "python3 tools/s.py --since \"$(date)\"",
+        "V=$(git describe); echo $V",
+        "R=\"sh tools/w.sh\"; $R",
+        "echo '$(cat x)'; sh tools/w.sh # $(cat y)",
+        "x=$((1 + 2)); sh tools/w.sh",
+        "exec \"$@\"",
+        "${PYTHON:-python3} tools/s.py",
+        "$(MAKE) -C sub",
+        "if [[ -z \"$v\" || \"$v\" == x ]]; then echo; fi",
+        "read -r v < f; if [[ -z \"$v\" || \"$v\" == \\#* ]]; then :; fi",
+        "IFS=: vs=(${V:-$(pyenv-version-name -f)})\nfor v in \"${vs[@]}\"; do echo \"$v\"; done",
+        "R=$(type -P readlink)\n$R -f x",
+        "p=$(command -v \"tool-$1\" || true)\nexec \"$p\" \"$@\"",
+        "for i in $(names); do seen[\"$i\"]=1; done",
+        "make_shims $(list --executables)",
+        "cat <<EOS\n( (\"$(x)\" -split ' ') )\nEOS\nsh tools/w.sh",
+        "P=$(command -v python3 | head -n 1); $P tools/s.py",
+        "git ls-files | xargs wc -l",
+        "xargs -0 rm -f < tools/stale",
+        "find . -name '*.pyc' -exec rm {} +",
+        "find tools -exec python3 tools/s.py {} \\;",
+        "xargs python3 tools/s.py < tools/list.txt",
+        "git log --oneline -5",
+        "git -C sub diff --stat HEAD~1",
+        "git branch --show-current; git status --short",
+        "xargs -I{} python3 tools/s.py --file {} < tools/list.txt",
+    ] {
+        assert!(!refused(text), "{text}: {:?}", shell(text));
+    }
+}
