@@ -22,7 +22,7 @@ use super::TaskLine;
 use crate::core::model::CommandLine;
 
 /// The options of `git` that take a value as the next word.
-const WITH_VALUE: [&str; 6] = [
+pub(crate) const WITH_VALUE: [&str; 6] = [
     "-C",
     "-c",
     "--git-dir",

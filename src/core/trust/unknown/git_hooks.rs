@@ -6,6 +6,7 @@
 //! other scripts' argvs.
 
 use super::shell_words::unquote;
+use crate::core::trust::tasks::GIT_WITH_VALUE;
 
 /// The git commands whose work runs the repository's hooks
 /// (`pre-commit`, `post-checkout`, `post-merge`, `pre-push`,
@@ -137,17 +138,9 @@ pub fn git_runs_hooks_in_own_env(args: &[String]) -> Option<String> {
 /// The subcommand `git` runs: its first word that is no option nor an
 /// option's value (`git -C sub -c k=v commit` → `commit`).
 fn git_subcommand(args: &[String]) -> Option<String> {
-    const VALUED: &[&str] = &[
-        "-C",
-        "-c",
-        "--git-dir",
-        "--work-tree",
-        "--namespace",
-        "--config-env",
-    ];
     let mut rest = args.iter().map(|a| unquote(a));
     while let Some(word) = rest.next() {
-        if VALUED.contains(&word.as_str()) {
+        if GIT_WITH_VALUE.contains(&word.as_str()) {
             rest.next();
         } else if !word.starts_with('-') {
             return Some(word);
