@@ -25,7 +25,6 @@ use crate::core::module_maps::script::jsonc;
 mod automatic;
 mod expand;
 mod git_alias;
-pub(crate) use git_alias::WITH_VALUE as GIT_WITH_VALUE;
 mod git_worktree;
 mod node_runner;
 mod pytest_collect;

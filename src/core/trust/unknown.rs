@@ -34,7 +34,7 @@ mod input_scripts;
 mod shell_words;
 
 use expansions::{is_interpreter, unknown_in};
-pub use git_hooks::{git_runs_hooks, git_runs_hooks_in_own_env};
+pub use git_hooks::{GIT_WITH_VALUE, git_runs_hooks, git_runs_hooks_in_own_env};
 use git_settings::{built_assignment, git_setting, refuse_built_name};
 use input_scripts::{find_chooses, xargs_chooses};
 use shell_words::{assignment, statements, unquote};

@@ -20,16 +20,7 @@ use std::path::Path;
 
 use super::TaskLine;
 use crate::core::model::CommandLine;
-
-/// The options of `git` that take a value as the next word.
-pub(crate) const WITH_VALUE: [&str; 6] = [
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
-];
+use crate::core::trust::unknown::GIT_WITH_VALUE;
 
 /// For each `git` that `command` runs in folder `dir`: the repository's
 /// config as a line of its values, and the alias it runs (from `-c
@@ -72,7 +63,7 @@ pub(super) fn lines(real_root: &Path, dir: &str, command: &CommandLine) -> Vec<T
                     Some(joined) => repo = joined,
                     None => break,
                 }
-            } else if WITH_VALUE.contains(&arg.as_str()) {
+            } else if GIT_WITH_VALUE.contains(&arg.as_str()) {
                 rest.next();
             } else if !arg.starts_with('-') {
                 subcommand = Some(arg.clone());

@@ -6,7 +6,16 @@
 //! other scripts' argvs.
 
 use super::shell_words::unquote;
-use crate::core::trust::tasks::GIT_WITH_VALUE;
+
+/// The options of `git` that take a value as the next word.
+pub const GIT_WITH_VALUE: [&str; 6] = [
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--config-env",
+];
 
 /// The git commands whose work runs the repository's hooks
 /// (`pre-commit`, `post-checkout`, `post-merge`, `pre-push`,
