@@ -363,6 +363,16 @@ fn odd_names_and_a_broken_state_file_lose_nothing() {
     h.run(effects);
     walk_is_current(&h);
     assert!(!h.state.tree.files.contains(&lossy));
+    // The whole walk counts it in its notes, as `build` says it.
+    assert!(
+        h.state
+            .walk
+            .notes
+            .iter()
+            .any(|n| n.contains(r"odd_\xff.py") && n.contains("UTF-8")),
+        "{:?}",
+        h.state.walk.notes
+    );
 
     h.key("1");
     let store = PersonalStore::at(state.path());
