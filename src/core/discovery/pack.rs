@@ -17,7 +17,7 @@
 //! are reported apart ([`Packed::missing_targets`]): the caller decides
 //! whether that is an error.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -26,23 +26,28 @@ use serde::Serialize;
 use crate::core::compose::{self, ComposeOptions, Composition, RenderedFile, Sections};
 use crate::core::discovery::exclusions::{Excluded, LeftOut};
 use crate::core::discovery::graph::{ImportGraph, Ranked};
-use crate::core::discovery::mentions::{self, MentionKind};
-use crate::core::discovery::relevance::{self, Relevance};
+use crate::core::discovery::relevance::Relevance;
 use crate::core::discovery::repo_map::{self, RepoMap};
-use crate::core::model::{Format, MaskState, Preset, Strategy, TokenizerKind, TreeMode, ViewMode};
+use crate::core::model::{Format, MaskState, Preset, Strategy, TokenizerKind, ViewMode};
 use crate::core::profile::Phases;
 use crate::core::sources::Codebase;
 use crate::core::walk::{self, ReadPolicy, ResolvedItem};
 
 mod ahead;
 mod candidates;
+mod costs;
 mod fill;
 mod fit;
+mod forms;
 pub mod left_out;
+mod ranking;
 mod report;
 mod source_bound;
 
 use candidates::{Candidates, build_candidates};
+use forms::{Form, reductions};
+use ranking::{RELEVANT_CANDIDATES, named_paths};
+pub use ranking::{Ranking, ranking};
 use report::stats;
 pub use report::{
     MissingTarget, PackStats, Reduced, UNRESOLVED_EXAMPLES, unresolved_note, window_budget,
@@ -215,45 +220,6 @@ const RENDERED_AHEAD: usize = 256;
 /// How many times the room a complete map leaves is filled (`fill`).
 const FILL_ROUNDS: usize = 3;
 
-/// One form a candidate is tried in: a view mode, and for a file the task
-/// found, the mask that shows what the task is about.
-#[derive(Debug, Clone, PartialEq)]
-struct Form {
-    mode: ViewMode,
-    mask: Option<Mask>,
-}
-
-impl Form {
-    /// The masked view with `symbols` in full, the rest as `rest`.
-    fn masked(symbols: BTreeMap<String, MaskState>, rest: MaskState) -> Form {
-        Form {
-            mode: ViewMode::Masked,
-            mask: Some(Mask { symbols, rest }),
-        }
-    }
-}
-
-/// The symbols the task is about in full, the rest as `rest`.
-#[derive(Debug, Clone, PartialEq)]
-struct Mask {
-    symbols: BTreeMap<String, MaskState>,
-    rest: MaskState,
-}
-
-/// The modes an item is tried in, from `wanted` down.
-fn reductions(wanted: ViewMode) -> &'static [ViewMode] {
-    use ViewMode::*;
-    match wanted {
-        Full => &[Full, Skeleton, Outline],
-        Skeleton => &[Skeleton, Outline],
-        Masked => &[Masked, Skeleton, Outline],
-        Custom => &[Custom, Outline],
-        Summary => &[Summary],
-        Outline => &[Outline],
-        None => &[None],
-    }
-}
-
 /// Pack `preset` and `targets` over `codebase` (its walk: the project's
 /// files) into `opts.budget` tokens.
 pub fn pack(
@@ -366,95 +332,6 @@ pub fn pack_with(
         problems,
         skipped,
         missing_targets,
-    }
-}
-
-/// The project's files ranked around the targets, for a pack or a map.
-#[derive(Debug, Clone, Default)]
-pub struct Ranking {
-    /// In rank order, without the files discovery leaves out.
-    pub ranked: Vec<Ranked>,
-    /// The task's mentions, with every file each matched (excluded ones
-    /// too: the stats say what a mention named).
-    pub mentions: Vec<mentions::Mention>,
-    /// The files of the graph and of the mentions discovery leaves out.
-    pub excluded: Excluded,
-    /// Every file scored for the task (empty without one), best first.
-    pub relevance: Relevance,
-}
-
-/// How many of the files ranked for the task may become candidates.
-const RELEVANT_CANDIDATES: usize = 60;
-/// How many of the best files for the task seed the repo map's ranking.
-const RELEVANT_SEEDS: usize = 10;
-
-/// The files the task names by path (not by an identifier they define:
-/// those go by their score).
-fn named_paths(mentions: &[mentions::Mention]) -> Vec<String> {
-    let named: Vec<mentions::Mention> = mentions
-        .iter()
-        .filter(|m| m.kind == MentionKind::Path)
-        .cloned()
-        .collect();
-    mentions::matched_files(&named)
-}
-
-/// The project's files ranked around `targets`, the files the preset's
-/// task names seeding the ranking beside them; with the task's mentions.
-/// A pack and a preset's own repo map (`core::discovery::context`) rank
-/// alike, and neither ranks a file discovery leaves out (one the preset
-/// excludes, a credential file), nor lets one seed the ranking.
-pub fn ranking(
-    codebase: &Codebase,
-    preset: &Preset,
-    targets: &[String],
-    graph: &ImportGraph,
-) -> Ranking {
-    let phases = Phases::start();
-    let mentions = if preset.task.trim().is_empty() {
-        Vec::new()
-    } else {
-        mentions::find(codebase, &preset.task)
-    };
-    let matched = mentions::matched_files(&mentions);
-    let task = !preset.task.trim().is_empty();
-    let walked = if task { codebase.files() } else { &[] };
-    let excluded = Excluded::among(
-        preset,
-        targets,
-        graph
-            .paths()
-            .chain(matched.iter().map(String::as_str))
-            .chain(walked.iter().map(String::as_str)),
-    );
-    let relevance = if task {
-        let allowed: Vec<&str> = walked
-            .iter()
-            .map(String::as_str)
-            .filter(|p| !excluded.contains(p) && !targets.iter().any(|t| t == p))
-            .collect();
-        phases.mark("ranking: mentions");
-        relevance::rank(codebase, &allowed, &preset.task, &mentions, graph)
-    } else {
-        Relevance::default()
-    };
-    let mut seeds: Vec<String> = named_paths(&mentions)
-        .into_iter()
-        .filter(|p| !excluded.contains(p))
-        .collect();
-    for best in relevance.candidates(RELEVANT_SEEDS) {
-        if !seeds.contains(&best.path) {
-            seeds.push(best.path.clone());
-        }
-    }
-    phases.mark("ranking: relevance");
-    let mut ranked = graph.rank_with(targets, &seeds);
-    ranked.retain(|r| !excluded.contains(&r.path));
-    Ranking {
-        ranked,
-        mentions,
-        excluded,
-        relevance,
     }
 }
 
@@ -856,112 +733,6 @@ impl<'a> Packer<'a> {
         compose::assemble(files, self.preset, &opts, Some(map))
     }
 
-    /// The forms `resolved` is tried in, from `wanted` down: a file the
-    /// task found, wanted whole, is next tried with the symbols the task
-    /// is about in full and the rest as signatures, before its skeleton
-    /// and outline; last with those symbols alone (for one of the first
-    /// [`FOCUS_FEW`] ranked, then the weightiest of them alone).
-    fn forms(&self, resolved: &ResolvedItem, role: Role, wanted: ViewMode) -> Vec<Form> {
-        let mut forms: Vec<Form> = self
-            .modes(resolved, role, reductions(wanted))
-            .into_iter()
-            .map(|mode| Form { mode, mask: None })
-            .collect();
-        if !self.may_parse(resolved, role) {
-            return forms;
-        }
-        let discovered = matches!(role, Role::Relevant | Role::Mentioned);
-        if discovered && wanted == ViewMode::Full && resolved.entry == usize::MAX {
-            let names = self
-                .codebase
-                .sources
-                .symbol_names(self.codebase.root, &resolved.path);
-            let names = names.as_deref();
-            if let Some(mask) = names.and_then(|n| self.relevance.task_mask(n)) {
-                // Last, for a file whose outline is still too large: the
-                // symbols the task is about alone, the rest hidden; for
-                // one of the first few files ranked, then fewer of them,
-                // the weightiest, so the file the task is most about
-                // comes in at its heart rather than not at all.
-                let all = mask.len();
-                forms.push(Form::masked(mask.clone(), MaskState::Hide));
-                if self.ranked_within(resolved, FOCUS_FEW) {
-                    for &most in FOCUS_SIZES.iter().filter(|&&n| n < all) {
-                        if let Some(focus) = names.and_then(|n| self.relevance.task_focus(n, most))
-                        {
-                            forms.push(Form::masked(focus, MaskState::Hide));
-                        }
-                    }
-                }
-                forms.insert(1, Form::masked(mask, MaskState::Sig));
-            }
-        }
-        forms
-    }
-
-    /// `resolved` in the masked view with `mask`.
-    fn render_masked(&self, resolved: &ResolvedItem, mask: &Mask) -> RenderedFile {
-        let mut attempt = resolved.clone();
-        let settings = attempt.settings_mut();
-        settings.view_mode = ViewMode::Masked;
-        settings.force_full = false;
-        settings.mask_default = mask.rest;
-        settings.ast_mask = mask.symbols.clone();
-        compose::render_file(&self.codebase, &attempt, &self.compose_opts)
-    }
-
-    /// `resolved` rendered in `mode` (its own settings otherwise).
-    fn render_as(&self, resolved: &ResolvedItem, mode: ViewMode) -> RenderedFile {
-        let mut attempt = resolved.clone();
-        let settings = attempt.settings_mut();
-        settings.view_mode = mode;
-        settings.force_full = false;
-        compose::render_file(&self.codebase, &attempt, &self.compose_opts)
-    }
-
-    /// What `file` adds to the output: its block, or its line in the list
-    /// of files named only.
-    fn file_cost(&self, file: &RenderedFile) -> usize {
-        if file.aggregate {
-            self.block_cost(file, 1)
-        } else {
-            self.count(&format!("\n- `{}`", file.path))
-        }
-    }
-
-    /// The block a file adds to the output, with its separator, and its
-    /// entry in the directory tree.
-    fn block_cost(&self, f: &RenderedFile, index: usize) -> usize {
-        let block = match self.opts.format {
-            Format::Markdown => format!("\n\n{}", compose::markdown_file(f)),
-            Format::Xml => compose::xml_document(index, f),
-        };
-        self.count(&block) + self.tree_cost(&f.path)
-    }
-
-    /// What a file adds to a `tree = "included"` directory tree: its tree
-    /// alone (folders it shares with files already in cost less, a folder
-    /// chain it splits a little more); the exact count of the finished
-    /// text has the last word.
-    fn tree_cost(&self, path: &str) -> usize {
-        if self.compose_opts.sections.tree != TreeMode::Included {
-            return 0;
-        }
-        self.count(&compose::tree::render(vec![path]))
-    }
-
-    /// The frame of a `tree = "included"` directory tree, which the first
-    /// file brings.
-    fn tree_frame_cost(&self) -> usize {
-        if self.compose_opts.sections.tree != TreeMode::Included {
-            return 0;
-        }
-        self.count(match self.opts.format {
-            Format::Markdown => "## Directory Tree\n\n```\n```\n\n",
-            Format::Xml => "<directory_tree>\n</directory_tree>\n",
-        })
-    }
-
     /// [`Self::fit`] in what `left` holds beyond the `kept` tokens, taking
     /// what it uses from `left`.
     fn fit_within(
@@ -976,79 +747,6 @@ impl<'a> Packer<'a> {
         let placed = self.fit(resolved, role, &mut room);
         *left -= before - room;
         placed
-    }
-
-    /// The most a candidate of `role` may take: a file ranked for the task
-    /// a share of the budget, in any form, so the next best files fit too
-    /// (a header declaring everything has an outline larger than most
-    /// files).
-    fn cap(&self, resolved: &ResolvedItem, role: Role) -> usize {
-        let best = self
-            .relevance
-            .files
-            .first()
-            .is_some_and(|s| s.path == resolved.path);
-        match role {
-            Role::Relevant if best => (self.opts.budget as f64 * BEST_SHARE) as usize,
-            Role::Relevant | Role::Fill => (self.opts.budget as f64 * RELEVANT_SHARE) as usize,
-            _ => usize::MAX,
-        }
-    }
-
-    /// The most the cheapest form of a candidate of `role` may take: its
-    /// cap, or for one of the first few files ranked for the task, up to
-    /// [`FLOOR_SHARE`] of the budget (the files after it still keep the
-    /// room [`ahead::Ahead`] holds for them).
-    fn floor_cap(&self, resolved: &ResolvedItem, role: Role) -> usize {
-        let cap = self.cap(resolved, role);
-        if role == Role::Relevant && self.ranked_within(resolved, FIRST_FEW) {
-            cap.max((self.opts.budget as f64 * FLOOR_SHARE) as usize)
-        } else {
-            cap
-        }
-    }
-
-    /// Whether `resolved` is one of the first `n` files ranked for the
-    /// task.
-    fn ranked_within(&self, resolved: &ResolvedItem, n: usize) -> bool {
-        self.relevance
-            .files
-            .iter()
-            .take(n)
-            .any(|s| s.path == resolved.path)
-    }
-
-    /// What the cheapest form of `resolved` as a candidate of `role`
-    /// costs; `None` when it is no block (binary, oversize, named only) or
-    /// over what its cheapest form may take ([`Self::floor_cap`]).
-    fn floor_cost(&self, resolved: &ResolvedItem, role: Role) -> Option<usize> {
-        if !resolved.settings.auto_aggregate {
-            return None;
-        }
-        let wanted = PackedItem::dropped(resolved, role).wanted;
-        let forms = self.forms(resolved, role, wanted);
-        // The last form, and the outline: the symbols a task is about can
-        // be many (every name of `socket.py` says `socket`).
-        let outline = forms
-            .iter()
-            .find(|f| f.mode == ViewMode::Outline && f.mask.is_none());
-        let cheap = forms.last().into_iter().chain(outline);
-        let mut floor: Option<usize> = None;
-        for form in cheap {
-            let file = match &form.mask {
-                Some(mask) => self.render_masked(resolved, mask),
-                None => self.render_as(resolved, form.mode),
-            };
-            if file.skipped.is_some() {
-                return None;
-            }
-            if Some(form) != forms.first() && shows_nothing(&file) {
-                continue;
-            }
-            let cost = self.block_cost(&file, 1);
-            floor = Some(floor.map_or(cost, |f| f.min(cost)));
-        }
-        floor.filter(|&cost| cost <= self.floor_cap(resolved, role))
     }
 
     /// Include `resolved` in the first of its modes that fits in `left`;
