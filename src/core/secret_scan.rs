@@ -37,6 +37,7 @@ pub mod rules;
 mod shown;
 mod sieve;
 mod sniff;
+mod streams;
 mod tar;
 mod unpack;
 mod zip;

@@ -46,6 +46,7 @@ mod secrets_round_sixteen;
 mod secrets_round_sixteen_b;
 mod secrets_round_thirteen;
 mod secrets_round_twelve;
+mod secrets_round_twenty;
 mod secrets_views;
 mod stats;
 mod summary_gate;

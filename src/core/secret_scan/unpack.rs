@@ -1,16 +1,19 @@
-//! Decoded bytes read for secrets: text as it is, a gzip stream inflated
-//! and read in windows, a zip by its members, a Java keystore by its
-//! entries, and (round seventeen) a tar by its members ([`super::tar`]);
-//! an archive or compressed stream inside another (a zip in a tar in a
-//! gzip, a `.gz` member of a zip) is opened in turn, [`MAX_DEPTH`] levels
-//! at most, all of them within one [`MAX_INFLATED`].
+//! Decoded bytes read for secrets: text as it is, a gzip, bzip2 or zstd
+//! stream ([`super::streams`]) decoded and read in windows, a zip by its
+//! members, a Java keystore by its entries, and (round seventeen) a tar
+//! by its members ([`super::tar`]); an archive or compressed stream
+//! inside another (a zip in a tar in a gzip, a `.gz` member of a zip) is
+//! opened in turn, [`MAX_DEPTH`] levels at most, all of them within one
+//! [`MAX_INFLATED`]. A reader's error (a bzip2 or zstd stream cut short
+//! or corrupt) makes what it read unchecked, never a clean end.
 
-use super::{RuleSet, Verdict, binary, bks, keystore, tar, zip};
+use super::{RuleSet, Verdict, binary, bks, keystore, streams, tar, zip};
 
 impl RuleSet {
     /// Whether decoded `bytes` hold a secret: text the rules find one in
-    /// (one level deep). A gzip stream is inflated (every member of it, as
-    /// `gzip -d` does: a second member is no hiding place) and read in windows of
+    /// (one level deep). A gzip, bzip2 or zstd stream is decoded (every
+    /// member, stream or frame of it, as `gzip -d`, `bzip2 -d` and `zstd -d`
+    /// do: a second one is no hiding place) and read in windows of
     /// [`WINDOW`] bytes, each overlapping the one before by [`OVERLAP`],
     /// so no more than a window is held however far it inflates; a stream
     /// still going past [`MAX_INFLATED`] (a bomb, or more than a key file
@@ -19,9 +22,9 @@ impl RuleSet {
     /// member opened again when it is an archive or a gzip stream (down to
     /// [`MAX_DEPTH`]); other bytes that are not UTF-8 text (a binary file
     /// before a key file) are read by their text runs. What cannot be
-    /// read (bzip2, xz, zstd, an archive deeper than the bound) makes the
-    /// whole unchecked unless a secret is found anyway; bytes that are a
-    /// bzip2, xz or zstd stream themselves are unchecked.
+    /// read (xz, a stream that errs, an archive deeper than the bound)
+    /// makes the whole unchecked unless a secret is found anyway; bytes
+    /// that are an xz stream themselves are unchecked.
     pub(super) fn decoded(&self, bytes: &[u8]) -> Verdict {
         let mut inflated = 0;
         if zip::is_zip(bytes) {
@@ -30,18 +33,15 @@ impl RuleSet {
         if let Some(found) = any_keystore(bytes) {
             return keystore_verdict(found);
         }
-        if bytes.starts_with(&[0x1f, 0x8b]) {
-            return self.windows(
-                &mut flate2::read::MultiGzDecoder::new(bytes),
-                &mut inflated,
-                0,
-            );
+        if let Some(kind) = streams::kind(bytes) {
+            return self.windows(&mut *streams::open(kind, bytes), &mut inflated, 0);
         }
         if tar::is_header(bytes) {
             return self.tarred(&mut { bytes }, &mut inflated, 0);
         }
         if binary::is_packed(bytes) {
-            // bzip2, xz, zstd: no decoder here, so never passed unread.
+            // xz (or a bzip2 of no block size): no decoder here, so never
+            // passed unread.
             return Verdict::Unchecked;
         }
         if self.scan_at(&as_text(bytes), true, None).is_empty() {
@@ -73,8 +73,8 @@ impl RuleSet {
                     }
                 }
                 zip::Member::Deflated(range) => {
-                    let mut data = flate2::read::DeflateDecoder::new(&bytes[range]);
-                    self.windows(&mut data, inflated, depth + 1)
+                    let mut data = streams::deflated(&bytes[range]);
+                    self.windows(&mut *data, inflated, depth + 1)
                 }
                 zip::Member::Unreadable => Verdict::Unchecked,
             };
@@ -109,8 +109,10 @@ impl RuleSet {
             let mut got = 0;
             while got < block.len() {
                 match reader.read(&mut block[got..]) {
-                    Ok(0) | Err(_) => break,
+                    Ok(0) => break,
                     Ok(n) => got += n,
+                    // A stream that errs under the archive.
+                    Err(_) => return Verdict::Unchecked,
                 }
             }
             *inflated += got as u64;
@@ -132,11 +134,15 @@ impl RuleSet {
             }
             unread |= verdict == Verdict::Unchecked;
             // What the member's reading left, and the padding to a block.
-            let rest = std::io::copy(&mut data, &mut std::io::sink()).unwrap_or(0);
             let pad = (tar::BLOCK as u64 - size % tar::BLOCK as u64) % tar::BLOCK as u64;
-            let pad =
-                std::io::copy(&mut (&mut reader).take(pad), &mut std::io::sink()).unwrap_or(0);
-            *inflated += rest + pad;
+            let skipped = std::io::copy(&mut data, &mut std::io::sink()).and_then(|rest| {
+                let pad = std::io::copy(&mut (&mut reader).take(pad), &mut std::io::sink())?;
+                Ok(rest + pad)
+            });
+            let Ok(skipped) = skipped else {
+                return Verdict::Unchecked;
+            };
+            *inflated += skipped;
             if *inflated > MAX_INFLATED {
                 return Verdict::Unchecked;
             }
@@ -154,10 +160,11 @@ impl RuleSet {
     /// so no more than a window is held however far it inflates.
     /// `inflated` counts the bytes read, with those of streams read before
     /// (an archive's members); past [`MAX_INFLATED`] the stream is
-    /// [`Verdict::Unchecked`], never passed unread. A stream that opens as
-    /// a zip, a gzip stream or a tar is opened in turn (above
-    /// [`MAX_DEPTH`], or bzip2, xz, zstd: unchecked unless a secret is
-    /// found anyway); a Java keystore is judged by its entries.
+    /// [`Verdict::Unchecked`], never passed unread, and so is one whose
+    /// reader errs (after what it read is judged). A stream that opens as
+    /// a zip, a gzip, bzip2 or zstd stream or a tar is opened in turn
+    /// (above [`MAX_DEPTH`], or xz: unchecked unless a secret is found
+    /// anyway); a Java keystore is judged by its entries.
     fn windows(&self, reader: &mut dyn std::io::Read, inflated: &mut u64, depth: usize) -> Verdict {
         use std::io::Read;
         let mut gz = reader.take(MAX_INFLATED.saturating_sub(*inflated) + 1);
@@ -169,16 +176,21 @@ impl RuleSet {
         loop {
             let kept = window.len();
             // Fills the window; an error (a cut or corrupt stream) ends it
-            // with what was inflated before.
+            // with what was decoded before, which is judged, but not as
+            // the whole.
             let mut ended = false;
             while window.len() < WINDOW {
                 let want = chunk.len().min(WINDOW - window.len());
                 match gz.read(&mut chunk[..want]) {
-                    Ok(0) | Err(_) => {
+                    Ok(0) => {
                         ended = true;
                         break;
                     }
                     Ok(n) => window.extend_from_slice(&chunk[..n]),
+                    Err(_) => {
+                        (ended, unread) = (true, true);
+                        break;
+                    }
                 }
             }
             *inflated += (window.len() - kept) as u64;
@@ -201,9 +213,9 @@ impl RuleSet {
                         }
                         return self.zipped(&all, inflated, depth + 1);
                     }
-                    if window.starts_with(&[0x1f, 0x8b]) {
-                        let mut inner = flate2::read::MultiGzDecoder::new(stream);
-                        return self.windows(&mut inner, inflated, depth + 1);
+                    if let Some(kind) = streams::kind(&window) {
+                        let mut inner = streams::open(kind, stream);
+                        return self.windows(&mut *inner, inflated, depth + 1);
                     }
                     if tar::is_header(&window) {
                         return self.tarred(&mut stream, inflated, depth);

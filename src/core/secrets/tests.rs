@@ -1295,4 +1295,5 @@ mod round_sixteen;
 mod round_sixteen_b;
 mod round_thirteen;
 mod round_twelve;
+mod round_twenty;
 mod shown;

@@ -91,8 +91,9 @@ fn bks(key: bool) -> Vec<u8> {
     out
 }
 
-/// A bzip2 stream in base64 (no decoder here: refused as not fully
-/// checked) and a BKS keystore with a key entry, each on line 2.
+/// A bzip2 stream in base64 (refused as not fully checked until round
+/// twenty, which reads it and finds the `.env` in it) and a BKS keystore
+/// with a key entry, each on line 2.
 fn packed() -> Vec<(&'static str, String, usize)> {
     // bzip2 of `LOG_LEVEL=info` and a `DB_PASSWORD=…` line (Python's bz2).
     let bz = unhex(

@@ -90,9 +90,9 @@ fn round_fifteen_secret_shapes_refuse_the_build() {
     }
 }
 
-/// A tar member compressed again in a way not read (bzip2; round
-/// seventeen reads gzip, zip and tar members): the build is refused and
-/// says why.
+/// A tar member compressed again that cannot be read (a corrupt bzip2
+/// stream; round seventeen reads gzip, zip and tar members, round twenty
+/// bzip2): the build is refused and says why.
 #[test]
 fn round_fifteen_a_tar_member_packed_again_is_refused_as_unchecked() {
     let p = Project::fixture();

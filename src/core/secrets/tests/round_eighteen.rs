@@ -272,7 +272,7 @@ fn round_eighteen_values_by_kind_stay_quiet_elsewhere() {
 }
 
 /// Bytes from their hex digits (a made-up stream written here).
-fn unhex(hex: &str) -> Vec<u8> {
+pub(super) fn unhex(hex: &str) -> Vec<u8> {
     (0..hex.len())
         .step_by(2)
         .filter_map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
@@ -280,7 +280,7 @@ fn unhex(hex: &str) -> Vec<u8> {
 }
 
 /// `bytes` in base64 as a Kubernetes Secret's value, on line 2.
-fn secret_yaml(bytes: &[u8]) -> String {
+pub(super) fn secret_yaml(bytes: &[u8]) -> String {
     format!("data:\n  blob: {}\n", super::base64(bytes))
 }
 
@@ -291,9 +291,11 @@ const BZIP2_CLEAN: &str = "425a6839314159265359203058c4000005df80001040000002028
 /// xz of the same `.env` as `BZIP2_ENV` (Python's `lzma`).
 const XZ_ENV: &str = "fd377a585a000004e6d6b4460200210116000000742fe5a301002a4c4f475f4c4556454c3d696e666f0a44425f50415353574f52443d5662366e5131785a386b4c6d3357750a000051cb3abd800777280001432bad506e571fb6f37d010000000004595a";
 
-/// Item 3: bzip2, xz and zstd streams in base64 are never passed unread;
-/// a Bouncy Castle keystore with a key entry (BKS, or UBER) is a key,
-/// in base64 or in a zip.
+/// Item 3: bzip2, xz and zstd streams in base64 are never passed unread
+/// (round twenty reads bzip2 and zstd: a `.env` in bzip2 is found, one
+/// without a secret is quiet, a zstd frame cut short is unchecked; xz is
+/// still refused); a Bouncy Castle keystore with a key entry (BKS, or
+/// UBER) is a key, in base64 or in a zip.
 #[test]
 fn round_eighteen_compressed_streams_and_bks_keystores_are_refused() {
     use crate::core::secret_scan::{test_bks, test_zip};
@@ -303,8 +305,7 @@ fn round_eighteen_compressed_streams_and_bks_keystores_are_refused() {
     uber.extend((0u8..60).map(|i| i.wrapping_mul(151) ^ 0xa5));
     let mut wrong = Vec::new();
     for (text, rule) in [
-        (secret_yaml(&unhex(BZIP2_ENV)), "unchecked-encoded"),
-        (secret_yaml(&unhex(BZIP2_CLEAN)), "unchecked-encoded"),
+        (secret_yaml(&unhex(BZIP2_ENV)), "base64-compressed"),
         (secret_yaml(&unhex(XZ_ENV)), "unchecked-encoded"),
         (secret_yaml(&zstd), "unchecked-encoded"),
         (secret_yaml(&key_store), "base64-bks-keystore"),
@@ -327,6 +328,7 @@ fn round_eighteen_compressed_streams_and_bks_keystores_are_refused() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    quiet(&[secret_yaml(&unhex(BZIP2_CLEAN))]);
 }
 
 /// Item 3's near misses: a BKS truststore (certificates alone), in base64

@@ -111,8 +111,8 @@ fn round_fifteen_binary_inflated_data_without_a_secret_stays_quiet() {
 
 #[test]
 fn round_fifteen_a_tar_member_packed_again_is_not_passed_unread() {
-    // Round seventeen reads a gzip member (and a zip, a tar); bzip2 is
-    // still not read.
+    // Round seventeen reads a gzip member (and a zip, a tar), round
+    // twenty a bzip2 one: this one is corrupt.
     let inner = b"BZh91AY&SY\x12\x34\x56\x78\x00\x00nothing to see";
     let archive = tar(&[("README", b"notes\n"), ("keys.tar.bz2", inner)]);
     check(&[(
