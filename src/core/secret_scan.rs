@@ -158,6 +158,9 @@ impl RuleSet {
         if text.is_empty() {
             return Vec::new();
         }
+        // A text's encoded values share one decode budget; a decoded
+        // text's are counted with its outer text's.
+        let _budget = (!nested).then(unpack::text_budget);
         let original = text;
         let blanked = bom::blanked(text);
         let ended = line_ends::lone_cr_ended(&blanked);

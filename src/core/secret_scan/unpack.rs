@@ -7,6 +7,8 @@
 //! [`MAX_INFLATED`]. A reader's error (a bzip2 or zstd stream cut short
 //! or corrupt) makes what it read unchecked, never a clean end.
 
+use std::cell::Cell;
+
 use super::{RuleSet, Verdict, binary, bks, keystore, streams, tar, zip};
 
 impl RuleSet {
@@ -25,19 +27,36 @@ impl RuleSet {
     /// read (xz, a stream that errs, an archive deeper than the bound)
     /// makes the whole unchecked unless a secret is found anyway; bytes
     /// that are an xz stream themselves are unchecked.
+    /// A text's values share one budget ([`MAX_TEXT_INFLATED`], counted
+    /// from the top-level scan's [`text_budget`]): past it, every stream
+    /// or archive left is unchecked, so a file of many bombs (a few bytes
+    /// of bzip2 each) costs what one text may decode.
     pub(super) fn decoded(&self, bytes: &[u8]) -> Verdict {
+        let used = TEXT_INFLATED.get();
         let mut inflated = 0;
+        let verdict = if used >= MAX_TEXT_INFLATED && packed(bytes) {
+            Verdict::Unchecked
+        } else {
+            self.decoded_within(bytes, &mut inflated)
+        };
+        TEXT_INFLATED.set(used.saturating_add(inflated));
+        verdict
+    }
+
+    /// [`RuleSet::decoded`] of one value, `inflated` counting what its
+    /// streams and archives decode.
+    fn decoded_within(&self, bytes: &[u8], inflated: &mut u64) -> Verdict {
         if zip::is_zip(bytes) {
-            return self.zipped(bytes, &mut inflated, 0);
+            return self.zipped(bytes, inflated, 0);
         }
         if let Some(found) = any_keystore(bytes) {
             return keystore_verdict(found);
         }
         if let Some(kind) = streams::kind(bytes) {
-            return self.windows(&mut *streams::open(kind, bytes), &mut inflated, 0);
+            return self.windows(&mut *streams::open(kind, bytes), inflated, 0);
         }
         if tar::is_header(bytes) {
-            return self.tarred(&mut { bytes }, &mut inflated, 0);
+            return self.tarred(&mut { bytes }, inflated, 0);
         }
         if binary::is_packed(bytes) {
             // xz (or a bzip2 of no block size): no decoder here, so never
@@ -273,6 +292,37 @@ fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
         Ok(text) => text.into(),
         Err(_) => binary::text_runs(bytes).into(),
     }
+}
+
+thread_local! {
+    /// What the values of the text being scanned decoded so far (reset by
+    /// [`text_budget`]; a scan runs on one thread).
+    static TEXT_INFLATED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How much all the streams and archives of one text decode before the
+/// rest are unchecked: two values read to their bound.
+const MAX_TEXT_INFLATED: u64 = 2 * MAX_INFLATED;
+
+/// A text's own decode budget, from now until the guard drops (when the
+/// budget of the scan around it, if any, comes back).
+pub(super) fn text_budget() -> TextBudget {
+    TextBudget(TEXT_INFLATED.replace(0))
+}
+
+/// The guard [`text_budget`] gives: the outer scan's count.
+pub(super) struct TextBudget(u64);
+
+impl Drop for TextBudget {
+    fn drop(&mut self) {
+        TEXT_INFLATED.set(self.0);
+    }
+}
+
+/// Whether `bytes` open as something [`RuleSet::decoded`] decodes (an
+/// archive, a compressed stream): what the text's budget bounds.
+fn packed(bytes: &[u8]) -> bool {
+    zip::is_zip(bytes) || streams::kind(bytes).is_some() || tar::is_header(bytes)
 }
 
 /// How much of a gzip stream [`RuleSet::decoded`] inflates in all: far

@@ -242,3 +242,21 @@ fn round_twenty_readable_bzip2_and_zstd_stay_quiet() {
         xxd("page_zst", &padded),
     ]);
 }
+
+/// A text's encoded values share one decode budget (32 MiB): a file of
+/// many small bombs costs what two values read to their bound do, so the
+/// values past it are not fully checked; each value alone, in a text of
+/// its own, is read (and quiet).
+#[test]
+fn round_twenty_a_text_of_many_streams_shares_one_decode_budget() {
+    let big = bzip2(&b"LOG_LEVEL=info\n".repeat(12 << 20 >> 4));
+    let value = super::base64(&big);
+    quiet(&[secret_yaml(&big)]);
+    let text = format!(
+        "data:\n{}",
+        (0..4)
+            .map(|i| format!("  blob{i}: {value}\n"))
+            .collect::<String>()
+    );
+    assert_eq!(found(&text), vec![(5, "unchecked-encoded".to_string())]);
+}
