@@ -260,3 +260,33 @@ fn round_twenty_a_text_of_many_streams_shares_one_decode_budget() {
     );
     assert_eq!(found(&text), vec![(5, "unchecked-encoded".to_string())]);
 }
+
+/// Item 2: a value assigned into the environment (`os.environ["X"] =
+/// "…"`) or written as an f-string without fields is an assignment like
+/// any other; reading the environment, comparing with it and f-strings
+/// built from fields stay quiet.
+#[test]
+fn round_twenty_environ_assignments_and_plain_f_strings_are_found() {
+    let value = "Vb6nQ1xZ8kLm3Wu";
+    let mut missed = Vec::new();
+    for text in [
+        format!("import os\nos.environ[\"DB_PASSWORD\"] = \"{value}\"\n"),
+        format!("import os\nos.environ['API_TOKEN']='{value}'\n"),
+        format!("x = 1\npassword = f\"{value}\"\n"),
+        format!("x = 1\nDB_PASSWORD = rf'{value}'\n"),
+        format!("x = 1\nclient_secret: str = F\"{value}\"\n"),
+    ] {
+        if found(&text) != vec![(2, "secret-assignment".to_string())] {
+            missed.push(format!("{text:?}: {:?}", found(&text)));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    quiet(&[
+        "password = os.environ[\"DB_PASSWORD\"]\n".to_string(),
+        format!("if os.environ[\"DB_PASSWORD\"] == \"{value}\":\n    pass\n"),
+        "token = f\"{prefix}{value}\"\n".to_string(),
+        "password = f\"{settings.DB_PASSWORD}\"\n".to_string(),
+        "api_key = f\"{base}/{key_id}\"\n".to_string(),
+        "os.environ[\"DJANGO_SETTINGS_MODULE\"] = \"project.settings\"\n".to_string(),
+    ]);
+}
