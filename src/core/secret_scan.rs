@@ -330,7 +330,17 @@ impl RuleSet {
         self.found_in(copy, &copy_starts, false, None)
             .into_iter()
             .filter_map(|(index, mut hit)| {
-                let span = joined.placed(&hit.span)?;
+                // The match spans a cut (a split secret, or a name and its
+                // value on the next line): the text's own scan missed it.
+                let matched = hit.start.min(hit.span.start)..hit.span.end;
+                joined.placed(&matched)?;
+                let span = match joined.placed(&hit.span) {
+                    Some(span) => span,
+                    None if !hit.span.is_empty() => {
+                        joined.position(hit.span.start)..joined.position(hit.span.end - 1) + 1
+                    }
+                    None => return None,
+                };
                 hit.start = joined.position(hit.start.min(hit.span.start));
                 hit.line = line_of(starts, hit.start) + 1;
                 hit.span = span;

@@ -36,6 +36,7 @@ mod calls;
 mod dicts;
 mod fstring;
 mod names;
+mod next_line;
 
 /// A part of the text left out of the copy; `value`, when set, is the
 /// range of the text whose characters stand in its place (an f-string's
@@ -169,6 +170,18 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
                 quotes = QuoteCount::from_line(start + newline + 1);
             }
         }
+    }
+    // A value on the line after its assignment: where no join covers it.
+    let next = next_line::cuts(text);
+    if !next.is_empty() {
+        cuts.sort_by_key(|c| c.range.start);
+        let mut kept: Vec<Cut> = next
+            .into_iter()
+            .filter(|range| !overlaps_any(&cuts, range))
+            .map(Cut::removed)
+            .collect();
+        cuts.append(&mut kept);
+        cuts.sort_by_key(|c| (c.range.start, c.range.end));
     }
     // Chains of `+` through names alone or a name first (`a + b`,
     // `a + "…"`), and dicts joined by their values: where no join read

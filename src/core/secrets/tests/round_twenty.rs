@@ -290,3 +290,38 @@ fn round_twenty_environ_assignments_and_plain_f_strings_are_found() {
         "os.environ[\"DJANGO_SETTINGS_MODULE\"] = \"project.settings\"\n".to_string(),
     ]);
 }
+
+/// Item 3: a value on the line after its assignment (`= (`, `=`, `= \`,
+/// `=>` ending the line) is read as the assignment, named on its line;
+/// a value on the next line that is no assignment's stays quiet.
+#[test]
+fn round_twenty_a_value_on_the_line_after_its_assignment_is_found() {
+    let value = "Vb6nQ1xZ8kLm3Wu";
+    let mut missed = Vec::new();
+    for (text, line) in [
+        (format!("x = 1\nDB_PASSWORD = (\n    \"{value}\"\n)\n"), 2),
+        (format!("const x = 1;\nconst apiToken =\n  '{value}';\n"), 2),
+        (format!("x = 1\nSECRET_KEY = \\\n    '{value}'\n"), 2),
+        (
+            format!("$c = [\n  'db_password' =>\n    '{value}',\n];\n"),
+            2,
+        ),
+        (
+            format!("x = 1\nclient_secret = (\n    f\"{value}\"\n)\n"),
+            2,
+        ),
+    ] {
+        let got = found(&text);
+        if got.len() != 1 || got[0].0 != line {
+            missed.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    quiet(&[
+        format!("if password ==\n    \"{value}\":\n    pass\n"),
+        format!("password = get(\n    \"{value}\"\n)\n"),
+        format!("password = (\n    \"{{password}}\"\n)\n"),
+        "token = (\n    \"ghost-writer\"\n)\n".to_string(),
+        format!("msg = 'x ='\n\"{value}\"\n"),
+    ]);
+}
