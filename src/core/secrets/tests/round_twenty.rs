@@ -320,7 +320,7 @@ fn round_twenty_a_value_on_the_line_after_its_assignment_is_found() {
     quiet(&[
         format!("if password ==\n    \"{value}\":\n    pass\n"),
         format!("password = get(\n    \"{value}\"\n)\n"),
-        format!("password = (\n    \"{{password}}\"\n)\n"),
+        "password = (\n    \"{password}\"\n)\n".to_string(),
         "token = (\n    \"ghost-writer\"\n)\n".to_string(),
         format!("msg = 'x ='\n\"{value}\"\n"),
     ]);
