@@ -3,7 +3,8 @@
 //! 0x30, 0x82, … };`), Go's `[]byte{0x30, …}`, Rust's `&[0x30u8, …]`,
 //! Python's `bytes([48, 130, …])`, JS `[48,130,…]`, Java's `{(byte)0x30,
 //! -126, …}`, C's 16- and 32-bit word arrays (`uint16_t k[] = {0x3082, …}`,
-//! read in both byte orders, round 19), and strings of escapes
+//! read in both byte orders, round 19; in decimal too, `12418`, round 20),
+//! and strings of escapes
 //! (`b"\x30\x82…"`, C's `"\x2d\x2d…"`, octal `"\060\202…"` in C, Python,
 //! Ruby, PHP; adjacent literals joined). A run of [`MIN_BYTES`] or more is decoded and
 //! judged as base64 is: bytes that are text are scanned (a PEM private
@@ -148,8 +149,9 @@ fn boundary(b: &[u8], i: usize) -> bool {
 /// The base of a list's numbers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Base {
-    /// Decimal bytes (`48`, `-126`).
-    Decimal,
+    /// Decimal numbers spelling this many hex digits' worth: bytes (`48`,
+    /// `-126`: 2), 16-bit words (`12418`: 4), 32-bit words (8).
+    Decimal(usize),
     /// Hex numbers of up to this many digits (`0x30`: 2, `0x3082`: 4).
     Hex(usize),
 }
@@ -158,7 +160,8 @@ enum Base {
 const SUFFIXES: [&[u8]; 8] = [b"u8", b"u16", b"u32", b"UL", b"ul", b"U", b"u", b"L"];
 
 /// One element of a list at `i`: `0x30`, `0x30u8`, `48`, `-126`, `(byte)
-/// 0x82`, and words of 16 or 32 bits in hex (`0x3082`, `0x30820000U`);
+/// 0x82`, and words of 16 or 32 bits in hex (`0x3082`, `0x30820000U`) or
+/// in decimal (`12418`, `813827261`: round twenty);
 /// its value, where it ends, and its base.
 fn element(b: &[u8], mut i: usize) -> Option<(u32, usize, Base)> {
     if b[i..].starts_with(b"(byte)") {
@@ -172,20 +175,20 @@ fn element(b: &[u8], mut i: usize) -> Option<(u32, usize, Base)> {
         i += 1;
     }
     let hex = !negative && b.get(i) == Some(&b'0') && matches!(b.get(i + 1), Some(b'x' | b'X'));
-    let (radix, most, mut j) = if hex { (16, 8, i + 2) } else { (10, 3, i) };
+    let (radix, most, mut j) = if hex { (16, 8, i + 2) } else { (10, 10, i) };
     let digits = j;
-    let mut value: u32 = 0;
+    let mut value: u64 = 0;
     while j - digits <= most {
         let Some(d) = b.get(j).and_then(|c| char::from(*c).to_digit(radix)) else {
             break;
         };
-        value = value.wrapping_mul(radix).wrapping_add(d);
+        value = value * u64::from(radix) + u64::from(d);
         j += 1;
     }
     let len = j - digits;
-    if len == 0 || len > most {
+    let Some(value) = u32::try_from(value).ok().filter(|_| len > 0 && len <= most) else {
         return None;
-    }
+    };
     if let Some(suffix) = SUFFIXES.iter().find(|s| b[j..].starts_with(s)) {
         j += suffix.len();
     }
@@ -197,12 +200,15 @@ fn element(b: &[u8], mut i: usize) -> Option<(u32, usize, Base)> {
     if hex {
         return Some((value, j, Base::Hex(len)));
     }
-    let byte = match (negative, value) {
-        (false, 0..=255) => value,
-        (true, 1..=128) => 256 - value,
-        _ => return None,
+    // A decimal word (`12418` for `0x3082`) is as wide as its value.
+    let (value, width) = match (negative, value) {
+        (false, 0..=255) => (value, 2),
+        (true, 1..=128) => (256 - value, 2),
+        (false, 256..=65535) => (value, 4),
+        (false, _) => (value, 8),
+        (true, _) => return None,
     };
-    Some((byte, j, Base::Decimal))
+    Some((value, j, Base::Decimal(width)))
 }
 
 /// The lists of numbers in `b`: elements of one base apart by a comma
@@ -222,10 +228,9 @@ fn lists(b: &[u8]) -> Vec<Run> {
             i += 1;
             continue;
         };
-        let hex = base != Base::Decimal;
+        let hex = matches!(base, Base::Hex(_));
         let digits = |base: Base| match base {
-            Base::Hex(n) => n,
-            Base::Decimal => 2,
+            Base::Hex(n) | Base::Decimal(n) => n,
         };
         let mut widest = digits(base);
         // Elements of more than two hex digits.
@@ -244,7 +249,7 @@ fn lists(b: &[u8]) -> Vec<Run> {
                 k += 1;
             }
             match (k < b.len()).then(|| element(b, k)).flatten() {
-                Some((next, next_end, next_base)) if (next_base != Base::Decimal) == hex => {
+                Some((next, next_end, next_base)) if matches!(next_base, Base::Hex(_)) == hex => {
                     widest = widest.max(digits(next_base));
                     wide += usize::from(digits(next_base) > 2);
                     // One past the bound: the run is seen to be cut.
@@ -479,12 +484,17 @@ mod tests {
         for text in [
             format!("{{{}}}", short.join(", ")),
             format!("{{{}}}", mixed.join(", ")),
-            format!("{{{}}}", big.join(", ")),
             format!("s = \"{few}{}\"", "a".repeat(100)),
             "v1.2, 3.4, 5.6".repeat(40),
         ] {
             assert!(spelled(&text).is_empty(), "{text}");
         }
+        // Decimal numbers past a byte are 16-bit words (round twenty),
+        // read in both byte orders: `100` is `00 64`, then `64 00`.
+        let words = spelled(&format!("{{{}}}", big.join(", ")));
+        assert_eq!(words.len(), 2);
+        assert_eq!(words[0][2..4], [0x00, 0x64]);
+        assert_eq!(words[1][2..4], [0x64, 0x00]);
     }
 
     #[test]

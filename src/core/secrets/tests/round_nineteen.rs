@@ -85,7 +85,7 @@ fn round_nineteen_readable_archives_in_byte_arrays_stay_quiet() {
 /// `bytes` as 16- or 32-bit words (`width` 2 or 4), each word's bytes
 /// read big-endian (as written: `0x3082` for `30 82`) or little-endian
 /// (as the words lie in memory on every common host), padded with zeros.
-fn words(bytes: &[u8], width: usize, big_endian: bool) -> String {
+pub(super) fn words(bytes: &[u8], width: usize, big_endian: bool) -> String {
     let cells: Vec<String> = bytes
         .chunks(width)
         .map(|chunk| {

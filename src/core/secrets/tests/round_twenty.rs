@@ -325,3 +325,73 @@ fn round_twenty_a_value_on_the_line_after_its_assignment_is_found() {
         format!("msg = 'x ='\n\"{value}\"\n"),
     ]);
 }
+
+/// `bytes` as decimal 16- or 32-bit words, as [`words`] writes them in
+/// hex (`12418` for `0x3082`).
+fn decimal_words(bytes: &[u8], width: usize, big_endian: bool) -> String {
+    super::round_nineteen::words(bytes, width, big_endian)
+        .split(", ")
+        .map(|hex| {
+            let digits = hex.trim_start_matches("0x");
+            u32::from_str_radix(digits, 16).map_or_else(|_| hex.to_string(), |v| v.to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Item 4: a key as decimal 16- or 32-bit words, in either byte order, is
+/// found as its hex words are; decimal tables that hold no key (ports,
+/// sizes, a certificate, random words) stay quiet.
+#[test]
+fn round_twenty_decimal_word_arrays_are_read() {
+    use super::round_eighteen_b::{noise, pem, pkcs8};
+    let der = pkcs8();
+    let key = pem(&["PRIVATE", "KEY"].join(" "), &der);
+    let mut missed = Vec::new();
+    for (width, ty) in [(2, "uint16_t"), (4, "uint32_t")] {
+        for big in [true, false] {
+            for (text, line) in [
+                (
+                    format!(
+                        "static const {ty} k[] = {{\n  {}\n}};\n",
+                        decimal_words(&der, width, big)
+                    ),
+                    2,
+                ),
+                (
+                    format!(
+                        "const {ty} p[] = {{{}}};\n",
+                        decimal_words(key.as_bytes(), width, big)
+                    ),
+                    1,
+                ),
+            ] {
+                let got = found(&text);
+                if got != vec![(line, "byte-array".to_string())] {
+                    let head: String = text.chars().take(60).collect();
+                    missed.push(format!("{head:?}… ({width}, {big}): {got:?}"));
+                }
+            }
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    let mut cert = vec![0x30, 0x82, 0x03, 0x0d, 0x30, 0x82, 0x01, 0xf5, 0xa0, 0x03];
+    cert.extend(noise(33, 700));
+    let ports: Vec<String> = (0..200u32).map(|k| (1024 + k * 37).to_string()).collect();
+    quiet(&[
+        format!("PORTS = [{}]\n", ports.join(", ")),
+        format!(
+            "const uint32_t t[] = {{{}}};\n",
+            decimal_words(&noise(37, 800), 4, true)
+        ),
+        format!(
+            "const uint16_t t[] = {{{}}};\n",
+            decimal_words(&noise(38, 800), 2, false)
+        ),
+        format!(
+            "const uint32_t ca[] = {{{}}};\n",
+            decimal_words(&cert, 4, true)
+        ),
+        "SIZES = [4294967295, 65536, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]\n".to_string(),
+    ]);
+}
