@@ -244,9 +244,12 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
             let before = line[..at].chars().next_back();
             let after = &line[at + call.len()..];
             let dotted = call.contains('.');
+            // PHP's `@proc_open(…)` (round 10): `@` only silences it.
+            let php = lang.interpolates == ["$"] && lang.sigil == "$";
             if before.is_some_and(|c| {
                 c.is_alphanumeric()
-                    || matches!(c, '_' | '$' | '@' | '%' | '\'' | '"' | '-' | '>')
+                    || c == '@' && !php
+                    || matches!(c, '_' | '$' | '%' | '\'' | '"' | '-' | '>')
                     || c == '.' && !dotted
                     || c == ':' && !dotted
             }) || !after.starts_with([' ', '(', '\t'])
@@ -255,8 +258,13 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
             }
             let rest = after.trim_start();
             // `exec {…}`/`system {…}` (Perl's indirect object), a hash key,
-            // a method's definition, a word in a string: not a run.
-            if rest.starts_with(['{', '=', ',', ')', ';']) || rest.is_empty() || in_string(line, at)
+            // a method's definition, PHP's `function exec(` (round 10: PHP
+            // has no `super`; Ruby's `def system` may call it), a word in a
+            // string: not a run.
+            if rest.starts_with(['{', '=', ',', ')', ';'])
+                || rest.is_empty()
+                || in_string(line, at)
+                || php && php_function(line, at)
             {
                 continue;
             }
@@ -344,6 +352,19 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
     out
 }
 
+/// Whether the word at `at` in `line` is the name a PHP `function`
+/// gives its own function (`public function exec($c)`).
+fn php_function(line: &str, at: usize) -> bool {
+    let Some(before) = line.get(..at) else {
+        return false;
+    };
+    before
+        .strip_suffix(char::is_whitespace)
+        .map(str::trim_end)
+        .and_then(|b| b.strip_suffix("function"))
+        .is_some_and(|ahead| ahead.is_empty() || ahead.ends_with(char::is_whitespace))
+}
+
 /// Whether `at` in `line` is inside a `'…'` or `"…"` string (a
 /// backslash escapes the next character).
 fn in_string(line: &str, at: usize) -> bool {
@@ -395,6 +416,13 @@ fn judge(
         if let Some(lines) = values(arg) {
             return (true, lines);
         }
+        // PHP's `sprintf('stty %s', $m)` (round 10): its format, up to
+        // the first `%`.
+        let format = lang.interpolates == ["$"] && lang.sigil == "$";
+        let (arg, format) = match arg.strip_prefix("sprintf(").filter(|_| format) {
+            Some(inner) => (inner.trim_start(), true),
+            None => (arg.as_str(), false),
+        };
         // The text before its first interpolation or joined part.
         let start = arg
             .strip_prefix('"')
@@ -412,6 +440,10 @@ fn judge(
                 let quote = arg.chars().next().filter(|c| *c == '\'')?;
                 let body = &arg[1..];
                 Some(body[..body.find(quote)?].to_string())
+            })
+            .map(|s| match format {
+                true => s[..s.find('%').unwrap_or(s.len())].to_string(),
+                false => s,
             });
         return (start.is_some_and(|s| argv::start_known(&s)), Vec::new());
     }
