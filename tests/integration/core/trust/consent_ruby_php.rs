@@ -112,6 +112,14 @@ fn a_php_run_silenced_by_at_is_read_and_a_sprintf_names_its_program() {
         php("shell_exec(sprintf('%s', $w));\n"),
         php("shell_exec(sprintf(\"sh $w %s\", 'x'));\n"),
         php("function go($c) { exec($c); }\ngo($w);\n"),
+        // REVIEW_C10 B5: a known first program, then more shell.
+        php("echo shell_exec(sprintf('stty -g 2>/dev/null; sh %s', $w));\n"),
+        php("echo shell_exec(sprintf(\"\\x73h %s\", $w));\n"),
+        php("exec(\"stty; sh $w\");\n"),
+        php("exec(\"cd tools && sh $w\");\n"),
+        ruby("system(\"cd x && sh #{w}\")\n"),
+        ruby("system(\"date; sh #{w}\")\n"),
+        ruby("system(\"\\x73h #{w}\")\n"),
     ]);
     assert_trusted(&[php("$m = 'sane';\nshell_exec(sprintf('stty %s', $m));\n\
          function exec_all($c) { return 1; }\nfunction exec($c) {\n  return 1;\n}\n\
