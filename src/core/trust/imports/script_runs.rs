@@ -177,7 +177,9 @@ fn code_lines(text: &str, kind: Kind) -> impl Iterator<Item = &str> {
             }
         }
         let t = line.trim_start();
-        !(t.starts_with('#') || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
+        // `#{…}` opening a heredoc's or a string's line is code (round 10).
+        let comment = t.starts_with('#') && !t.starts_with("#{");
+        !(comment || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
     })
 }
 
@@ -366,20 +368,39 @@ fn php_function(line: &str, at: usize) -> bool {
 }
 
 /// Whether `at` in `line` is inside a `'…'` or `"…"` string (a
-/// backslash escapes the next character).
+/// backslash escapes the next character). A Ruby interpolation's
+/// `#{…}` in a double-quoted string is code (round 10: `puts
+/// "#{system(x)}"` runs `x`); read so in every language, which only
+/// reads more calls.
 fn in_string(line: &str, at: usize) -> bool {
-    let mut quote: Option<char> = None;
+    // Per level: the quote open, if any, and the `{`s open in its code.
+    let mut levels: Vec<(Option<char>, usize)> = vec![(None, 0)];
     let mut escaped = false;
-    for c in line[..at].chars() {
-        match (quote, c) {
+    let mut chars = line[..at].chars().peekable();
+    while let Some(c) = chars.next() {
+        let Some(level) = levels.last_mut() else {
+            return false;
+        };
+        match (level.0, c) {
             (_, _) if escaped => escaped = false,
-            (_, '\\') => escaped = true,
-            (Some(q), c) if c == q => quote = None,
-            (None, '"' | '\'') => quote = Some(c),
-            _ => {}
+            (Some(_), '\\') => escaped = true,
+            (Some('"'), '#') if chars.peek() == Some(&'{') => {
+                chars.next();
+                levels.push((None, 0));
+            }
+            (Some(q), c) if c == q => level.0 = None,
+            (Some(_), _) => {}
+            (None, '\\') => escaped = true,
+            (None, '"' | '\'') => level.0 = Some(c),
+            (None, '{') => level.1 += 1,
+            (None, '}') if level.1 > 0 => level.1 -= 1,
+            (None, '}') if levels.len() > 1 => {
+                levels.pop();
+            }
+            (None, _) => {}
         }
     }
-    quote.is_some()
+    levels.last().is_some_and(|l| l.0.is_some())
 }
 
 /// The arguments' text up to the statement's end (`;`, `)` closing the

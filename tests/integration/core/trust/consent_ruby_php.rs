@@ -125,3 +125,21 @@ fn a_php_run_silenced_by_at_is_read_and_a_sprintf_names_its_program() {
          function exec_all($c) { return 1; }\nfunction exec($c) {\n  return 1;\n}\n\
          system('sh tools/w.sh');\n")]);
 }
+
+/// Item 3a: a Ruby `"#{…}"` interpolation is code.
+#[test]
+fn a_ruby_call_inside_an_interpolation_is_read() {
+    assert_each_refused(&[
+        ruby("puts \"#{system(File.read('tools/which'))}\"\n"),
+        ruby("puts \"a #{exec(w)} b\"\n"),
+        ruby("puts \"#{load(w)}\"\n"),
+        ruby("x = \"#{require(w)}\"\n"),
+        ruby("banner = <<~TXT\n#{`sh #{w}`}\nTXT\nputs banner\n"),
+        ruby("banner = <<~TXT\n#{load(w)}\nTXT\nputs banner\n"),
+        ruby("puts \"#{{a: 1}[:a]} #{system(w)}\"\n"),
+    ]);
+    assert_trusted(&[ruby(
+        "puts \"could not run #{w}: system error\"\nputs 'a #{system(w)}'\n\
+         system('sh', 'tools/w.sh')\n",
+    )]);
+}
