@@ -640,7 +640,11 @@ fn command_known(start: &str) -> bool {
     else {
         return false;
     };
-    if program.contains('\\') || RUNS_NEXT.contains(program) {
+    let after_program = complete.iter().skip_while(|w| *w != program).nth(1);
+    // `command -v x` only looks a program up.
+    let looks_up =
+        *program == "command" && after_program.is_some_and(|w| matches!(*w, "-v" | "-V"));
+    if program.contains('\\') || RUNS_NEXT.contains(program) && !looks_up {
         return false;
     }
     if !interpreter(program) || program.contains('$') {

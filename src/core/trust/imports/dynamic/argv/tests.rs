@@ -195,10 +195,12 @@ fn each_command_of_a_written_start_is_read() {
         ". ",
         "if true; then sh ",
         "perl -e 'x; y ",
+        "command sh ",
     ] {
         assert!(!start_known(start), "{start:?}");
     }
     for start in [
+        "command -v -- ",
         "stty ",
         "stty -g 2>/dev/null; ls ",
         "cd t && sh x.sh ",
