@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use super::dynamic::argv;
 
 mod arrays;
+mod php_comments;
 mod pipes;
 use super::kinds::Kind;
 use crate::core::trust::unknown;
@@ -103,6 +104,14 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     let Some(lang) = lang(kind) else {
         return out;
     };
+    let blanked;
+    let text = match kind {
+        Kind::Php => {
+            blanked = php_comments::blanked(text);
+            blanked.as_str()
+        }
+        _ => text,
+    };
     let lines: Vec<&str> = code_lines(text, kind).take(MAX_LINES).collect();
     let bound = bindings(&lines, &lang);
     let uses = pipes::Uses::of(text);
@@ -178,7 +187,8 @@ fn code_lines(text: &str, kind: Kind) -> impl Iterator<Item = &str> {
         }
         let t = line.trim_start();
         // `#{…}` opening a heredoc's or a string's line is code (round 10).
-        let comment = t.starts_with('#') && !t.starts_with("#{");
+        // PHP 8's `#[Attr]` is code too (item 3e).
+        let comment = t.starts_with('#') && !t.starts_with("#{") && !t.starts_with("#[");
         !(comment || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
     })
 }

@@ -143,3 +143,19 @@ fn a_ruby_call_inside_an_interpolation_is_read() {
          system('sh', 'tools/w.sh')\n",
     )]);
 }
+
+/// Items 3b, 3e: a quote in a PHP `/* */` comment hides no call, and a
+/// line opening with PHP 8's `#[` is code.
+#[test]
+fn a_php_call_after_a_comment_or_an_attribute_is_read() {
+    assert_each_refused(&[
+        php("/* don't */ echo shell_exec($w);\n"),
+        php("/* it's\n   here */ exec($w);\n"),
+        php("#[Attr] function go() { return shell_exec($GLOBALS['w']); }\ngo();\n"),
+        php("#[Attr]\nfunction go() { return 1; } passthru($w);\n"),
+    ]);
+    assert_trusted(&[php(
+        "/**\n * `array|\\Monolog\\LogRecord $record`\n */\n// exec($w);\n# exec($w);\n\
+         system('sh tools/w.sh');\n",
+    )]);
+}
