@@ -159,3 +159,13 @@ fn a_php_call_after_a_comment_or_an_attribute_is_read() {
          system('sh tools/w.sh');\n",
     )]);
 }
+
+/// Item 3c: a Ruby string opening with an escape may write the `|`.
+#[test]
+fn a_ruby_open_of_a_string_opening_with_an_escape_is_refused() {
+    assert_each_refused(&[
+        ruby("print open(\"\\x7c\" + w).read\n"),
+        ruby("print open(\"\\174sh \" + w).read\n"),
+        ruby("print IO.read(\"\\u007c\" + w)\n"),
+    ]);
+}

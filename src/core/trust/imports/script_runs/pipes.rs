@@ -255,7 +255,10 @@ fn ruby_piped(arg: &str) -> Option<String> {
         return Some(format!("{quote}{}", &arg[at + 1..]));
     }
     let interpolated = quote == '"' && body.starts_with("#{");
-    (interpolated || body.starts_with(quote)).then(|| arg.to_string())
+    // `"\x7c" + cmd`, `"\174…"`, `"\u007c…"` (item 3c): an escape may
+    // write the `|`.
+    let escaped = quote == '"' && start.starts_with('\\');
+    (interpolated || escaped || body.starts_with(quote)).then(|| arg.to_string())
 }
 
 /// A string argument that names a command by a `|` at its start or
@@ -379,6 +382,8 @@ mod tests {
         assert_eq!(ruby("File.open(\"|x\")"), Vec::new());
         // Round 9: what may start with `|` as it runs.
         for line in [
+            "open(\"\\x7c\" + cmd)",
+            "open(\"\\174sh \" + w)",
             "open(\"|\" + cmd) { |f| f.read }",
             "open(\"|sh \" + w)",
             "open(path) { |f| f.read }",
