@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use super::dynamic::argv;
 
 mod arrays;
+mod indirect;
 mod php_comments;
 mod pipes;
 use super::kinds::Kind;
@@ -119,6 +120,11 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
         Kind::Perl => arrays::bindings(&lines),
         _ => HashMap::new(),
     };
+    for shown in indirect::unknown(&lines, kind) {
+        if !out.unknown.contains(&shown) && out.unknown.len() < MAX_FOUND {
+            out.unknown.push(shown);
+        }
+    }
     for line in &lines {
         let mut found = commands(line, &lang);
         found.extend(pipes::commands(line, kind, uses));

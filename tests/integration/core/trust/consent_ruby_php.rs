@@ -169,3 +169,26 @@ fn a_ruby_open_of_a_string_opening_with_an_escape_is_refused() {
         ruby("print IO.read(\"\\u007c\" + w)\n"),
     ]);
 }
+
+/// Item 3d: a run or a load called by another name.
+#[test]
+fn a_run_or_a_load_by_another_name_is_refused() {
+    assert_each_refused(&[
+        ruby("Kernel.load(w)\n"),
+        ruby("Kernel.eval(File.read(w))\n"),
+        ruby("Kernel.system(w)\n"),
+        ruby("Kernel.exec(w)\n"),
+        ruby("binding.eval(File.read(w))\n"),
+        ruby("send(:system, w)\n"),
+        ruby("public_send(:system, 'sh', w)\n"),
+        ruby("__send__(:load, w)\n"),
+        ruby("method(:load).call(w)\n"),
+        ruby("alias sh system\nsh(w)\n"),
+        php("call_user_func('exec', $w);\n"),
+        php("call_user_func_array('shell_exec', [$w]);\n"),
+        php("$f = 'exec';\n$f($w);\n"),
+    ]);
+    assert_trusted(&[ruby(
+        "Kernel.require 'json'\nsend(:puts, w)\nsystem('sh', 'tools/w.sh')\n",
+    )]);
+}
