@@ -192,3 +192,15 @@ fn a_run_or_a_load_by_another_name_is_refused() {
         "Kernel.require 'json'\nsend(:puts, w)\nsystem('sh', 'tools/w.sh')\n",
     )]);
 }
+
+/// Item 3f: a run whose arguments go on the next line is not read, so
+/// it is refused.
+#[test]
+fn a_run_whose_arguments_go_on_the_next_line_is_refused() {
+    assert_each_refused(&[
+        ruby("system(\n  File.read('tools/which').strip)\n"),
+        ruby("exec(\n  w\n)\n"),
+        php("exec(\n  $w\n);\n"),
+        php("echo shell_exec(\n  $w);\n"),
+    ]);
+}
