@@ -63,15 +63,17 @@ pub(super) fn unknown(lines: &[&str], kind: Kind) -> Vec<String> {
 /// `:"eval"`), at `text`'s start.
 fn named(text: &str, set: &[&str]) -> bool {
     let text = text.trim_start().trim_start_matches('(').trim_start();
-    let word = text
-        .strip_prefix(':')
-        .unwrap_or(text)
-        .trim_start_matches(['"', '\'']);
+    if !text.starts_with([':', '"', '\'']) {
+        return false;
+    }
+    let word = text[1..].trim_start_matches(['"', '\'']);
     let end = word
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '`'))
         .unwrap_or(word.len());
+    // `:load!`, `:exec?`, `:system=` name other methods.
+    let other = word[end..].starts_with(['!', '?', '=']);
     let word = &word[..end];
-    !word.is_empty() && set.iter().any(|n| n.eq_ignore_ascii_case(word))
+    !word.is_empty() && !other && set.iter().any(|n| n.eq_ignore_ascii_case(word))
 }
 
 /// Whether `line` holds `word` not as a longer word's end, each place
@@ -109,7 +111,7 @@ fn ruby_line(line: &str) -> bool {
         .chain(after(line, "alias_method"))
     {
         let mut words = rest.split([' ', ',', '(', ')']).filter(|w| !w.is_empty());
-        if words.any(|w| named(w, RUBY)) {
+        if words.any(|w| RUBY.contains(&w.trim_start_matches(':').trim_matches(['"', '\'']))) {
             return true;
         }
     }
@@ -206,6 +208,8 @@ mod tests {
             "send(:puts, x)",
             "obj.send(name, *args)",
             "alias to_s inspect",
+            "session.send(:load!)",
+            "m =~ /undefined method `#{name}' for/",
             "Kernel.puts(x)",
         ] {
             assert!(unknown(&[line], Kind::Ruby).is_empty(), "{line}");
