@@ -139,7 +139,7 @@ fn written(args: &str) -> bool {
         return false;
     };
     let body = &arg[1..1 + end];
-    !body.contains('\\') && !(quote == '"' && body.contains("#{"))
+    !(body.contains('\\') || quote == '"' && body.contains("#{"))
 }
 
 /// PHP's variables assigned a run's name (`$f = 'exec';`).
