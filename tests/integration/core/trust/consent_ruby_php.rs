@@ -204,3 +204,17 @@ fn a_run_whose_arguments_go_on_the_next_line_is_refused() {
         php("echo shell_exec(\n  $w);\n"),
     ]);
 }
+
+/// As REVIEW_C10 B3 for `open`: a script's own `def open` that may call
+/// Kernel's through `super`.
+#[test]
+fn a_ruby_def_open_that_calls_super_is_refused() {
+    assert_each_refused(&[
+        ruby("def open(*a)\n  super('|' + File.read('tools/which').strip)\nend\nopen('x')\n"),
+        ruby("def open(path) = super(w)\nopen('x')\n"),
+    ]);
+    assert_trusted(&[ruby(
+        "def initialize\n  super\nend\ndef open(path)\n  path\nend\nopen('x')\n\
+         system('sh', 'tools/w.sh')\n",
+    )]);
+}
