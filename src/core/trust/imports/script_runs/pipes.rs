@@ -61,7 +61,7 @@ fn open_supers(text: &str) -> bool {
         }
         let body = lines[n + 1..].iter().take_while(|l| {
             let lt = l.trim_start();
-            !lt.starts_with("def ") && !(lt.starts_with("end") && indent(l) <= indent(line))
+            !(lt.starts_with("def ") || lt.starts_with("end") && indent(l) <= indent(line))
         });
         std::iter::once(line)
             .chain(body)
