@@ -87,12 +87,14 @@ fn after_word<'a>(line: &'a str, keyword: &str, method: bool) -> Vec<&'a str> {
                 return after.is_some_and(|c| c.is_whitespace() || c == '(');
             }
             let after = line[at + keyword.len()..].chars().next();
+            // Ruby's `"#{load(x)}"` runs it (round 10).
+            let interpolated = line[..*at].ends_with("#{");
             !before.is_some_and(|c| {
                 c.is_alphanumeric()
                     || matches!(
                         c,
                         '_' | '$' | '@' | '%' | '&' | ':' | '.' | '>' | '{' | '\'' | '"' | '-'
-                    )
+                    ) && !(c == '{' && interpolated)
             }) && after.is_some_and(|c| c.is_whitespace() || c == '(' || c == '\'' || c == '"')
         })
         .map(|(at, _)| line[at + keyword.len()..].trim_start())
@@ -289,7 +291,7 @@ pub(super) fn ruby_unknown(text: &str, known_path: impl Fn(&str) -> bool) -> Vec
     let mut out = Vec::new();
     let lines: Vec<&str> = text.lines().map(str::trim_start).collect();
     for (n, line) in lines.iter().copied().enumerate() {
-        if line.starts_with('#') {
+        if line.starts_with('#') && !line.starts_with("#{") {
             continue;
         }
         let loads = ["require_relative", "require", "load"]

@@ -13,6 +13,8 @@ use std::collections::HashMap;
 use super::dynamic::argv;
 
 mod arrays;
+mod indirect;
+mod php_comments;
 mod pipes;
 use super::kinds::Kind;
 use crate::core::trust::unknown;
@@ -103,6 +105,14 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     let Some(lang) = lang(kind) else {
         return out;
     };
+    let blanked;
+    let text = match kind {
+        Kind::Php => {
+            blanked = php_comments::blanked(text);
+            blanked.as_str()
+        }
+        _ => text,
+    };
     let lines: Vec<&str> = code_lines(text, kind).take(MAX_LINES).collect();
     let bound = bindings(&lines, &lang);
     let uses = pipes::Uses::of(text);
@@ -110,6 +120,11 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
         Kind::Perl => arrays::bindings(&lines),
         _ => HashMap::new(),
     };
+    for shown in indirect::unknown(&lines, kind) {
+        if !out.unknown.contains(&shown) && out.unknown.len() < MAX_FOUND {
+            out.unknown.push(shown);
+        }
+    }
     for line in &lines {
         let mut found = commands(line, &lang);
         found.extend(pipes::commands(line, kind, uses));
@@ -177,7 +192,10 @@ fn code_lines(text: &str, kind: Kind) -> impl Iterator<Item = &str> {
             }
         }
         let t = line.trim_start();
-        !(t.starts_with('#') || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
+        // `#{…}` opening a heredoc's or a string's line is code (round 10).
+        // PHP 8's `#[Attr]` is code too (item 3e).
+        let comment = t.starts_with('#') && !t.starts_with("#{") && !t.starts_with("#[");
+        !(comment || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
     })
 }
 
@@ -244,9 +262,12 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
             let before = line[..at].chars().next_back();
             let after = &line[at + call.len()..];
             let dotted = call.contains('.');
+            // PHP's `@proc_open(…)` (round 10): `@` only silences it.
+            let php = lang.interpolates == ["$"] && lang.sigil == "$";
             if before.is_some_and(|c| {
                 c.is_alphanumeric()
-                    || matches!(c, '_' | '$' | '@' | '%' | '\'' | '"' | '-' | '>')
+                    || c == '@' && !php
+                    || matches!(c, '_' | '$' | '%' | '\'' | '"' | '-' | '>')
                     || c == '.' && !dotted
                     || c == ':' && !dotted
             }) || !after.starts_with([' ', '(', '\t'])
@@ -255,8 +276,13 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
             }
             let rest = after.trim_start();
             // `exec {…}`/`system {…}` (Perl's indirect object), a hash key,
-            // a method's definition, a word in a string: not a run.
-            if rest.starts_with(['{', '=', ',', ')', ';']) || rest.is_empty() || in_string(line, at)
+            // a method's definition, PHP's `function exec(` (round 10: PHP
+            // has no `super`; Ruby's `def system` may call it), a word in a
+            // string: not a run.
+            if rest.starts_with(['{', '=', ',', ')', ';'])
+                || rest.is_empty()
+                || in_string(line, at)
+                || php && php_function(line, at)
             {
                 continue;
             }
@@ -273,6 +299,12 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
                 Some(r) => r,
                 None => rest,
             };
+            // `system(` whose arguments go on the next lines (item 3f):
+            // not read, so not known.
+            if rest.starts_with('(') && inner.trim().is_empty() {
+                out.push((vec!["(on the next line)".to_string()], false));
+                continue;
+            }
             let args: Vec<String> = super::env_path::split_top(until_end(inner), ',')
                 .into_iter()
                 .map(|a| a.trim().to_string())
@@ -344,21 +376,53 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
     out
 }
 
+/// Whether the word at `at` in `line` is the name a PHP `function`
+/// gives its own function (`public function exec($c)`).
+fn php_function(line: &str, at: usize) -> bool {
+    let Some(before) = line.get(..at) else {
+        return false;
+    };
+    before
+        .strip_suffix(char::is_whitespace)
+        .map(str::trim_end)
+        .and_then(|b| b.strip_suffix("function"))
+        .is_some_and(|ahead| ahead.is_empty() || ahead.ends_with(char::is_whitespace))
+}
+
 /// Whether `at` in `line` is inside a `'…'` or `"…"` string (a
-/// backslash escapes the next character).
+/// backslash escapes the next character). A Ruby interpolation's
+/// `#{…}` in a double-quoted string is code (round 10: `puts
+/// "#{system(x)}"` runs `x`); read so in every language, which only
+/// reads more calls.
 fn in_string(line: &str, at: usize) -> bool {
-    let mut quote: Option<char> = None;
+    // Per level: the quote open, if any, and the `{`s open in its code.
+    let mut levels: Vec<(Option<char>, usize)> = vec![(None, 0)];
     let mut escaped = false;
-    for c in line[..at].chars() {
-        match (quote, c) {
+    let mut chars = line[..at].chars().peekable();
+    while let Some(c) = chars.next() {
+        let Some(level) = levels.last_mut() else {
+            return false;
+        };
+        match (level.0, c) {
             (_, _) if escaped => escaped = false,
-            (_, '\\') => escaped = true,
-            (Some(q), c) if c == q => quote = None,
-            (None, '"' | '\'') => quote = Some(c),
-            _ => {}
+            (Some(_), '\\') => escaped = true,
+            (Some('"'), '#') if chars.peek() == Some(&'{') => {
+                chars.next();
+                levels.push((None, 0));
+            }
+            (Some(q), c) if c == q => level.0 = None,
+            (Some(_), _) => {}
+            (None, '\\') => escaped = true,
+            (None, '"' | '\'') => level.0 = Some(c),
+            (None, '{') => level.1 += 1,
+            (None, '}') if level.1 > 0 => level.1 -= 1,
+            (None, '}') if levels.len() > 1 => {
+                levels.pop();
+            }
+            (None, _) => {}
         }
     }
-    quote.is_some()
+    levels.last().is_some_and(|l| l.0.is_some())
 }
 
 /// The arguments' text up to the statement's end (`;`, `)` closing the
@@ -395,6 +459,13 @@ fn judge(
         if let Some(lines) = values(arg) {
             return (true, lines);
         }
+        // PHP's `sprintf('stty %s', $m)` (round 10): its format, up to
+        // the first `%`.
+        let format = lang.interpolates == ["$"] && lang.sigil == "$";
+        let (arg, format) = match arg.strip_prefix("sprintf(").filter(|_| format) {
+            Some(inner) => (inner.trim_start(), true),
+            None => (arg.as_str(), false),
+        };
         // The text before its first interpolation or joined part.
         let start = arg
             .strip_prefix('"')
@@ -412,6 +483,10 @@ fn judge(
                 let quote = arg.chars().next().filter(|c| *c == '\'')?;
                 let body = &arg[1..];
                 Some(body[..body.find(quote)?].to_string())
+            })
+            .map(|s| match format {
+                true => s[..s.find('%').unwrap_or(s.len())].to_string(),
+                false => s,
             });
         return (start.is_some_and(|s| argv::start_known(&s)), Vec::new());
     }

@@ -607,7 +607,27 @@ fn shell_line_known(expr: &str, bound: &Names) -> bool {
 /// Whether the written start of a computed shell line (the text before
 /// its first computed part) names its program and, for an interpreter,
 /// its script.
+///
+/// Each of its commands counts (round 10, REVIEW_C10 B5: `stty -g; sh
+/// %s` runs `sh` with a computed script), split at `;`, `&&`, `|`,
+/// newline, `$(`, backtick or `(`; those before the last are whole. A
+/// program written with an escape (`\x73h`), or a word that runs the
+/// next one (`exec`, `nohup`, `then`, `.`), names no program.
 pub(in crate::core::trust::imports) fn start_known(start: &str) -> bool {
+    // `\n` as written in a double-quoted string is a newline too.
+    let start = start.replace("\\n", "\n");
+    let mut commands: Vec<&str> = start.split([';', '&', '|', '\n', '(', '`']).collect();
+    let last = commands.pop().unwrap_or_default();
+    commands
+        .iter()
+        .filter(|c| !c.trim().is_empty())
+        .all(|c| command_known(&format!("{c} ")))
+        && command_known(last)
+}
+
+/// [`start_known`] for one command: `start` ends in whitespace when
+/// its last word is whole.
+fn command_known(start: &str) -> bool {
     let words: Vec<&str> = start.split_whitespace().collect();
     // The last word may go on in what is computed.
     let complete = match start.ends_with(char::is_whitespace) {
@@ -620,6 +640,13 @@ pub(in crate::core::trust::imports) fn start_known(start: &str) -> bool {
     else {
         return false;
     };
+    let after_program = complete.iter().skip_while(|w| *w != program).nth(1);
+    // `command -v x` only looks a program up.
+    let looks_up =
+        *program == "command" && after_program.is_some_and(|w| matches!(*w, "-v" | "-V"));
+    if program.contains('\\') || RUNS_NEXT.contains(program) && !looks_up {
+        return false;
+    }
     if !interpreter(program) || program.contains('$') {
         return !program.contains(['$', '{', '`']);
     }
@@ -637,6 +664,12 @@ pub(in crate::core::trust::imports) fn start_known(start: &str) -> bool {
     }
     false
 }
+
+/// Shell words that run the words after them as a command or a script.
+const RUNS_NEXT: &[&str] = &[
+    "exec", "command", "builtin", "nohup", "time", "nice", "timeout", "xargs", "sudo", "eval",
+    "source", ".", "then", "do", "else", "elif", "if", "while", "until", "!", "{",
+];
 
 /// The list of `" ".join(list)` (`shlex.join(list)` too).
 fn joined(expr: &str) -> Option<&str> {

@@ -33,6 +33,9 @@ pub(super) struct Uses {
     pub(super) run: bool,
     /// `use IPC::Cmd`: `run(command => …)`.
     pub(super) cmd: bool,
+    /// Ruby: a `def open` of the script's own calls `super`, so it may
+    /// reach Kernel's (round 10, as REVIEW_C10 B3).
+    pub(super) supers: bool,
 }
 
 impl Uses {
@@ -40,8 +43,30 @@ impl Uses {
         Uses {
             run: text.contains("use IPC::Run"),
             cmd: text.contains("use IPC::Cmd"),
+            supers: open_supers(text),
         }
     }
+}
+
+/// Whether a Ruby `def open` calls `super` in its body: on its line,
+/// or on the lines after it up to its `end` (at its indentation or
+/// less) or the next `def`.
+fn open_supers(text: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    lines.iter().enumerate().any(|(n, line)| {
+        let t = line.trim_start();
+        if !(t.starts_with("def open(") || t.starts_with("def open ") || t == "def open") {
+            return false;
+        }
+        let body = lines[n + 1..].iter().take_while(|l| {
+            let lt = l.trim_start();
+            !(lt.starts_with("def ") || lt.starts_with("end") && indent(l) <= indent(line))
+        });
+        std::iter::once(line)
+            .chain(body)
+            .any(|l| l.contains("super"))
+    })
 }
 
 /// What a line runs through these, as [`super::commands`] gives it.
@@ -114,8 +139,9 @@ pub(super) fn commands(line: &str, kind: Kind, uses: Uses) -> Vec<(Vec<String>, 
                 "IO.binread",
             ] {
                 for (at, inner) in calls(line, name, name.contains('.')) {
-                    // `def open(path)`: a method of the script's own.
-                    if line[..at].trim_end().ends_with("def") {
+                    // `def open(path)`: a method of the script's own,
+                    // unless a `super` may hand its argument to Kernel's.
+                    if line[..at].trim_end().ends_with("def") && !uses.supers {
                         continue;
                     }
                     if let Some(first) = args_of(inner).first()
@@ -255,7 +281,10 @@ fn ruby_piped(arg: &str) -> Option<String> {
         return Some(format!("{quote}{}", &arg[at + 1..]));
     }
     let interpolated = quote == '"' && body.starts_with("#{");
-    (interpolated || body.starts_with(quote)).then(|| arg.to_string())
+    // `"\x7c" + cmd`, `"\174…"`, `"\u007c…"` (item 3c): an escape may
+    // write the `|`.
+    let escaped = quote == '"' && start.starts_with('\\');
+    (interpolated || escaped || body.starts_with(quote)).then(|| arg.to_string())
 }
 
 /// A string argument that names a command by a `|` at its start or
@@ -317,6 +346,7 @@ mod tests {
         let uses = Uses {
             run: true,
             cmd: true,
+            supers: false,
         };
         let perl = |line: &str| commands(line, Kind::Perl, uses);
         assert_eq!(
@@ -379,6 +409,8 @@ mod tests {
         assert_eq!(ruby("File.open(\"|x\")"), Vec::new());
         // Round 9: what may start with `|` as it runs.
         for line in [
+            "open(\"\\x7c\" + cmd)",
+            "open(\"\\174sh \" + w)",
             "open(\"|\" + cmd) { |f| f.read }",
             "open(\"|sh \" + w)",
             "open(path) { |f| f.read }",

@@ -177,3 +177,36 @@ fn a_parameter_wrapped_in_a_call_makes_a_sink_and_bindings_are_read_per_function
     assert_eq!(runs.unknown.len(), 1, "{:?}", runs.unknown);
     assert!(runs.unknown[0].contains("open(path)"));
 }
+
+#[test]
+fn each_command_of_a_written_start_is_read() {
+    for start in [
+        "stty -g 2>/dev/null; sh ",
+        "cd t && sh ",
+        "date\nsh ",
+        "date\\nsh ",
+        "ls | xargs ",
+        "echo $(",
+        "echo `",
+        "(sh ",
+        "\\x73h ",
+        "exec sh ",
+        "nohup ",
+        ". ",
+        "if true; then sh ",
+        "perl -e 'x; y ",
+        "command sh ",
+    ] {
+        assert!(!start_known(start), "{start:?}");
+    }
+    for start in [
+        "command -v -- ",
+        "stty ",
+        "stty -g 2>/dev/null; ls ",
+        "cd t && sh x.sh ",
+        "rm -rf ",
+        "git log ",
+    ] {
+        assert!(start_known(start), "{start:?}");
+    }
+}
