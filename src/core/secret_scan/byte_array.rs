@@ -186,9 +186,9 @@ fn element(b: &[u8], mut i: usize) -> Option<(u32, usize, Base)> {
         j += 1;
     }
     let len = j - digits;
-    let Some(value) = u32::try_from(value).ok().filter(|_| len > 0 && len <= most) else {
-        return None;
-    };
+    let value = u32::try_from(value)
+        .ok()
+        .filter(|_| len > 0 && len <= most)?;
     if let Some(suffix) = SUFFIXES.iter().find(|s| b[j..].starts_with(s)) {
         j += suffix.len();
     }
