@@ -11,6 +11,7 @@
 //! not slowed for good by one hostile request. Well-formed code parses
 //! far within a tenth of its deadline.
 
+#[cfg(not(test))]
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -60,19 +61,39 @@ impl Debt {
 }
 
 /// The process's debt.
+#[cfg(not(test))]
 static DEBT: Mutex<Debt> = Mutex::new(Debt::NONE);
+
+#[cfg(test)]
+thread_local! {
+    /// In unit tests, each test thread's own debt: the tests run side by
+    /// side in one process, and one test's hostile parses must not
+    /// shorten another's well-formed ones (the process-wide allowance is
+    /// tested through the binary, tests/integration/cli/parse_deadline.rs).
+    static DEBT: std::cell::RefCell<Debt> = const { std::cell::RefCell::new(Debt::NONE) };
+}
+
+/// `f` of the debt: the process's, or in unit tests the thread's.
+fn with_debt<R>(f: impl FnOnce(&mut Debt) -> R) -> R {
+    #[cfg(not(test))]
+    {
+        f(&mut DEBT.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+    #[cfg(test)]
+    {
+        DEBT.with_borrow_mut(f)
+    }
+}
 
 /// Whether stopped parses have cost more than the allowance lately, for
 /// deadlines of `base` (so later parses are shortened).
 pub(super) fn over_allowance(base: Duration) -> bool {
-    let debt = DEBT.lock().unwrap_or_else(PoisonError::into_inner);
-    debt.over_allowance(base, Instant::now())
+    with_debt(|debt| debt.over_allowance(base, Instant::now()))
 }
 
 /// Add the CPU time `cpu` of a parse that was stopped.
 pub(super) fn charge(cpu: Duration) {
-    let mut debt = DEBT.lock().unwrap_or_else(PoisonError::into_inner);
-    debt.charge(cpu, Instant::now());
+    with_debt(|debt| debt.charge(cpu, Instant::now()));
 }
 
 #[cfg(test)]
