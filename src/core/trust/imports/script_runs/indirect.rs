@@ -28,19 +28,15 @@ const RUBY: &[&str] = &[
     "module_exec",
 ];
 
-/// PHP's functions that run a program or evaluate code.
-const PHP: &[&str] = &[
-    "system",
-    "exec",
-    "shell_exec",
-    "passthru",
-    "popen",
-    "proc_open",
-    "pcntl_exec",
-    "eval",
-    "assert",
-    "create_function",
-];
+/// PHP's functions that evaluate code, besides those that run a program
+/// ([`super::PHP`]).
+const PHP_CODE: &[&str] = &["eval", "assert", "create_function"];
+
+/// Whether `text` names one of PHP's functions that run a program or
+/// evaluate code.
+fn php_named(text: &str) -> bool {
+    named(text, super::PHP) || named(text, PHP_CODE)
+}
 
 /// The lines of `lines` (trimmed) that run or load through another name.
 pub(super) fn unknown(lines: &[&str], kind: Kind) -> Vec<String> {
@@ -156,7 +152,7 @@ fn php_names(lines: &[&str]) -> Vec<String> {
                 continue;
             };
             let value = value.trim_start();
-            if !name.is_empty() && value.starts_with(['"', '\'']) && named(value, PHP) {
+            if !name.is_empty() && value.starts_with(['"', '\'']) && php_named(value) {
                 out.push(format!("${name}"));
             }
         }
@@ -173,7 +169,7 @@ fn php_line(line: &str, names: &[String]) -> bool {
     callers.iter().any(|c| {
         after(line, c)
             .into_iter()
-            .any(|rest| rest.trim_start().starts_with('(') && named(rest, PHP))
+            .any(|rest| rest.trim_start().starts_with('(') && php_named(rest))
     }) || names.iter().any(|n| {
         line.match_indices(n.as_str()).any(|(at, _)| {
             let rest = &line[at + n.len()..];
