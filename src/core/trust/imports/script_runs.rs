@@ -257,21 +257,17 @@ fn literal(expr: &str, lang: &Lang) -> Option<String> {
 /// commas.
 fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
     let mut out = Vec::new();
+    // PHP's `@proc_open(…)` (round 10): `@` only silences it. PHP's
+    // function names are read in any case (`SYSTEM(…)`, `Shell_Exec(…)`).
+    let php = lang.interpolates == ["$"] && lang.sigil == "$";
+    let haystack = match php {
+        true => std::borrow::Cow::Owned(line.to_ascii_lowercase()),
+        false => std::borrow::Cow::Borrowed(line),
+    };
     for call in lang.calls {
-        for (at, _) in line.match_indices(call) {
-            let before = line[..at].chars().next_back();
+        for (at, _) in haystack.match_indices(call) {
             let after = &line[at + call.len()..];
-            let dotted = call.contains('.');
-            // PHP's `@proc_open(…)` (round 10): `@` only silences it.
-            let php = lang.interpolates == ["$"] && lang.sigil == "$";
-            if before.is_some_and(|c| {
-                c.is_alphanumeric()
-                    || c == '@' && !php
-                    || matches!(c, '_' | '$' | '%' | '\'' | '"' | '-' | '>')
-                    || c == '.' && !dotted
-                    || c == ':' && !dotted
-            }) || !after.starts_with([' ', '(', '\t'])
-            {
+            if in_a_word(&line[..at], call, php) || !after.starts_with([' ', '(', '\t']) {
                 continue;
             }
             let rest = after.trim_start();
@@ -389,6 +385,20 @@ fn php_function(line: &str, at: usize) -> bool {
         .is_some_and(|ahead| ahead.is_empty() || ahead.ends_with(char::is_whitespace))
 }
 
+/// Whether `call`, found after `before`, is part of another word or
+/// name (`$system`, `x.system` for an undotted call, `my_exec`); PHP's
+/// `@` only silences a call.
+fn in_a_word(before: &str, call: &str, php: bool) -> bool {
+    let dotted = call.contains('.');
+    before.chars().next_back().is_some_and(|c| {
+        c.is_alphanumeric()
+            || c == '@' && !php
+            || matches!(c, '_' | '$' | '%' | '\'' | '"' | '-' | '>')
+            || c == '.' && !dotted
+            || c == ':' && !dotted
+    })
+}
+
 /// Whether `at` in `line` is inside a `'…'` or `"…"` string (a
 /// backslash escapes the next character). A Ruby interpolation's
 /// `#{…}` in a double-quoted string is code (round 10: `puts
@@ -497,6 +507,10 @@ fn judge(
     let Some(Some(program)) = words.first() else {
         return (false, Vec::new());
     };
+    // `system('nice', 'sh', w)`: a wrapper runs what follows it.
+    if argv::wrapper(program) && words.iter().any(Option::is_none) {
+        return (false, Vec::new());
+    }
     if !argv::interpreter(program) {
         let known: Option<Vec<String>> = words.iter().cloned().collect();
         return (true, known.map(|w| vec![w.join(" ")]).unwrap_or_default());

@@ -107,6 +107,10 @@ fn a_ruby_redefined_load_or_run_and_a_word_after_a_multiline_string_are_refused(
 #[test]
 fn a_php_run_silenced_by_at_is_read_and_a_sprintf_names_its_program() {
     assert_each_refused(&[
+        // PHP's function names in any case (recheck 20).
+        php("SYSTEM($w);\n"),
+        php("echo Shell_Exec($w);\n"),
+        php("$h = PoPen($w, 'r');\n"),
         php("$p = @proc_open($w, [], $pipes);\n"),
         php("@exec($w);\n"),
         php("shell_exec(sprintf('%s', $w));\n"),
@@ -217,4 +221,18 @@ fn a_ruby_def_open_that_calls_super_is_refused() {
         "def initialize\n  super\nend\ndef open(path)\n  path\nend\nopen('x')\n\
          system('sh', 'tools/w.sh')\n",
     )]);
+}
+
+/// Recheck 20: a wrapper program (`nice`, `nohup`, `timeout`, `setsid`)
+/// runs the words after it, so a computed script after one is refused;
+/// a written one is reviewed.
+#[test]
+fn a_run_through_a_wrapper_program_is_read() {
+    assert_each_refused(&[
+        ruby("system('nice', 'sh', w)\n"),
+        ruby("system('nohup', 'sh', w)\n"),
+        ruby("system('timeout', '5', 'sh', w)\n"),
+        ruby("system('setsid', w)\n"),
+    ]);
+    assert_trusted(&[ruby("system('nice', '-n', '5', 'sh', 'tools/w.sh')\n")]);
 }

@@ -540,9 +540,45 @@ pub(super) fn argv_known(
     let Some(programs) = value(first, bound) else {
         return false;
     };
-    programs
-        .iter()
-        .all(|p| !interpreter(p) || script_known(p, &items[1..], bound, literal_list, depth))
+    programs.iter().all(|p| {
+        if wrapper(p) {
+            return depth < MAX_DEPTH && wrapped_known(&items[1..], bound, literal_list, depth);
+        }
+        !interpreter(p) || script_known(p, &items[1..], bound, literal_list, depth)
+    })
+}
+
+/// Programs that run the words after them as a command (`nice sh x`,
+/// `timeout 5 sh x`, `nohup sh x`; `env` is read as an interpreter).
+const WRAPPERS: &[&str] = &[
+    "nice", "nohup", "setsid", "timeout", "stdbuf", "sudo", "doas", "xargs", "exec", "command",
+    "builtin", "time", "ionice", "chrt", "taskset", "flock", "unbuffer", "chroot", "runuser", "su",
+    "strace", "ltrace", "valgrind", "firejail", "watch",
+];
+
+/// Whether `program` runs the words after it as a command (recheck 20:
+/// `system('nice', 'sh', w)` ran what `w` named unreviewed).
+pub(in crate::core::trust::imports) fn wrapper(program: &str) -> bool {
+    WRAPPERS.contains(&base(program))
+}
+
+/// Whether what a wrapper runs, `rest` (its options, a number such as
+/// `timeout`'s, then the command), is known: every word a known value,
+/// and the command known as an argv of its own.
+fn wrapped_known(rest: &[String], bound: &Names, literal_list: bool, depth: usize) -> bool {
+    let mut command = rest.len();
+    for (at, item) in rest.iter().enumerate() {
+        let Some(values) = value(item, bound) else {
+            return false;
+        };
+        let word = values.first().map_or("", String::as_str);
+        let option = word.starts_with('-')
+            || !word.is_empty() && word.chars().all(|c| c.is_ascii_digit() || c == '.');
+        if !option && command == rest.len() {
+            command = at;
+        }
+    }
+    argv_known(&rest[command..], bound, literal_list, depth + 1)
 }
 
 /// Whether interpreter `program`, given `rest`, runs a known script.
