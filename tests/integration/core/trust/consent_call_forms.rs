@@ -61,6 +61,7 @@ fn code_after_a_multiline_string_holding_a_comment_mark_is_read() {
         ruby("s = %q(\n# ); system(w)\n"),
         python("s = '''\n# '''; os.system('sh ' + w)\n"),
         python("s = \"\"\"\n# \"\"\"; os.system('sh ' + w)\n"),
+        python("s = 'x\\\n# '; os.system('sh ' + w)\n"),
     ]);
     assert_trusted(&[
         php("// system($w);\n# exec($w);\n/* passthru($w); */\nsystem('sh tools/w.sh');\n"),
@@ -78,7 +79,7 @@ fn a_php_function_passed_by_name_is_refused() {
         php("$f = 'sys' . 'tem';\n$f($w);\n"),
         php("register_shutdown_function('system', $w);\n"),
         php("$c = Closure::fromCallable('exec');\n$c($w);\n"),
-        php("$a = [$w];\nusort($a, 'passthru');\n"),
+        php("$a = [$w, $w];\nusort($a, 'passthru');\n"),
         php("$a = [$w];\narray_walk($a, 'SYSTEM');\n"),
         php("call_user_func(\"shell_exec\", $w);\n"),
         php("$f = \"pas\" . \"sthru\"; $f($w);\n"),
@@ -95,7 +96,7 @@ fn a_php_function_passed_by_name_is_refused() {
 fn a_ruby_run_named_by_a_symbol_or_a_computed_method_is_refused() {
     assert_each_refused(&[
         ruby("public_method(:system).call(w)\n"),
-        ruby("[w].each(&:system.to_proc)\n"),
+        ruby(":system.to_proc.call(Kernel, w)\n"),
         ruby("[w].each(&method(:system))\n"),
         ruby("m = :system\nsend(m, w)\n"),
         ruby("m = File.read('tools/m').strip\npublic_send(m, w)\n"),

@@ -72,7 +72,7 @@ fn a_shell_reading_a_computed_script_on_stdin_is_refused() {
 fn a_computed_bash_env_is_refused() {
     assert_each_refused(&[
         ruby("ENV['BASH_ENV'] = w\nsystem('bash', '-c', 'true')\n"),
-        ruby("ENV[\"ENV\"] = w\nsystem('sh -c true')\n"),
+        ruby("ENV[\"ENV\"] = w\nsystem('sh -i -c true')\n"),
         ruby("ENV.store('BASH_ENV', w)\nsystem('bash', '-c', 'true')\n"),
         ruby("system({'BASH_ENV' => w}, 'bash', '-c', 'true')\n"),
         php("putenv(\"BASH_ENV=$w\");\nsystem('bash -c true');\n"),
