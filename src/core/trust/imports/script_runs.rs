@@ -284,17 +284,8 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
     // PHP's `@proc_open(…)` (round 10): `@` only silences it. PHP's
     // function names are read in any case (`SYSTEM(…)`, `Shell_Exec(…)`).
     let php = lang.interpolates == ["$"] && lang.sigil == "$";
-    // Ruby's `Kernel::system`, `::Kernel.exec`, `Process::spawn` (recheck
-    // 21, item 3): `::` read as `.`.
-    let ruby = lang.interpolates == ["#{"];
-    let owned;
-    let line = match ruby && line.contains("::") {
-        true => {
-            owned = line.replace("::", ".");
-            owned.as_str()
-        }
-        false => line,
-    };
+    let dotted = receivers_dotted(line, lang);
+    let line = dotted.as_ref();
     let haystack = match php {
         true => std::borrow::Cow::Owned(line.to_ascii_lowercase()),
         false => std::borrow::Cow::Borrowed(line),
@@ -405,6 +396,15 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
         }
     }
     out
+}
+
+/// Ruby's `Kernel::system`, `::Kernel.exec`, `Process::spawn` (recheck
+/// 21, item 3): `::` read as `.`, so that each is a call of the table.
+fn receivers_dotted<'a>(line: &'a str, lang: &Lang) -> std::borrow::Cow<'a, str> {
+    match lang.interpolates == ["#{"] && line.contains("::") {
+        true => std::borrow::Cow::Owned(line.replace("::", ".")),
+        false => std::borrow::Cow::Borrowed(line),
+    }
 }
 
 /// Whether the word at `at` in `line` is the name a PHP `function`

@@ -102,3 +102,20 @@ fn a_file_the_command_line_requires_is_covered_or_refused() {
         "{shown}"
     );
 }
+
+/// Item 9: the Gemfile `require 'bundler/setup'` evaluates and the
+/// Rakefile `rake` loads are covered (named in the consent).
+#[test]
+fn a_gemfile_behind_bundler_setup_and_a_rakefile_are_covered() {
+    let p = crate::common::Project::empty();
+    super::consent::hostile(&p, "ruby tools/s.rb");
+    p.write("tools/s.rb", "require 'bundler/setup'\nputs 'x'\n");
+    p.write("Gemfile", "source 'https://rubygems.org'\n");
+    let shown = p.ok(&["trust", "--yes"]);
+    assert!(shown.contains("Gemfile"), "{shown}");
+    let p = crate::common::Project::empty();
+    super::consent::hostile(&p, "rake summary");
+    p.write("Rakefile", "task :summary do\n  puts 'x'\nend\n");
+    let shown = p.ok(&["trust", "--yes"]);
+    assert!(shown.contains("Rakefile"), "{shown}");
+}

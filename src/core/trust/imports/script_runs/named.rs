@@ -62,14 +62,32 @@ pub(super) fn line(line: &str, kind: Kind, names: &[&str]) -> bool {
     match kind {
         Kind::Php => strings(line, names, '.'),
         Kind::Ruby => {
-            strings(line, names, '+')
+            // A Ruby string names a method only where something calls by
+            // name (`'system'.to_sym`, `method('exec')`); a computed
+            // name reaching a sender is refused there.
+            strings(line, names, '+') && by_name(line)
                 || symbols(line, names)
-                || computed_senders(line)
+                || computed_senders(line, names)
                 || line.contains("InstructionSequence")
                 || loaders(line)
         }
         _ => false,
     }
+}
+
+/// The words of Ruby that call or hand on a method by its name.
+const BY_NAME: &[&str] = &[
+    "to_sym", "to_proc", "intern", "method", "send", "alias", "const_get", "instance_method",
+];
+
+/// Whether `line` holds one of [`BY_NAME`] as a word or a word's end
+/// (`public_send`, `define_method`).
+fn by_name(line: &str) -> bool {
+    BY_NAME.iter().any(|w| {
+        line.match_indices(w).any(|(at, _)| {
+            !line[at + w.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+        })
+    })
 }
 
 /// A string literal of `line` whose value (joined with the literals
@@ -162,23 +180,110 @@ fn symbols(line: &str, names: &[&str]) -> bool {
 }
 
 /// A Ruby sender (`send`, `public_send`, `method`, …) given a first
-/// argument that is no written symbol or string.
-fn computed_senders(line: &str) -> bool {
+/// argument that may name a run: not a written symbol or string, nor one
+/// whose written start or end no run's name has (`send("read_#{t}")`),
+/// nor a choice of written ones (`send(x ? :a : :b)`). A `send` that
+/// passes nothing on (`send(m)`) or only numbers (`sock.send(data, 0)`)
+/// runs nothing, as a `method(x)` only asked its `arity` does not. Not
+/// in a string, nor in prose (`to send data`): a call without `(` is one
+/// after a receiver's `.` or at a statement's start.
+fn computed_senders(line: &str, names: &[&str]) -> bool {
     SENDERS.iter().any(|s| {
-        too_many(line, s) || line.match_indices(s).any(|(at, _)| {
-            let before = line[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '@') {
-                return false;
-            }
-            let rest = &line[at + s.len()..];
-            let arg = match rest.strip_prefix('(') {
-                Some(arg) => arg.trim_start(),
-                None if rest.starts_with(' ') => rest.trim_start(),
-                None => return false,
-            };
-            argument(arg) && !written(arg)
-        })
+        too_many(line, s)
+            || line.match_indices(s).any(|(at, _)| {
+                let before = line[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '@')
+                    || super::in_string(line, at)
+                    || defines(&line[..at])
+                {
+                    return false;
+                }
+                let rest = &line[at + s.len()..];
+                let head = line[..at].trim_end();
+                let (arg, parens) = match rest.strip_prefix('(') {
+                    Some(arg) => (arg.trim_start(), true),
+                    None if rest.starts_with(' ')
+                        && (before == Some('.')
+                            || head.is_empty()
+                            || head.ends_with(['=', '(', ',', ';', '{', '|', '&', '!'])) =>
+                    {
+                        (rest.trim_start(), false)
+                    }
+                    None => return false,
+                };
+                if !argument(arg) {
+                    return false;
+                }
+                let args = match parens {
+                    true => super::until_end(arg),
+                    false => top_level_line(arg),
+                };
+                let args = super::super::env_path::split_top(args, ',');
+                let first = args.first().map_or("", |a| a.trim());
+                let passes = args[1..].iter().any(|a| {
+                    let a = a.trim();
+                    !(a.is_empty() || a.chars().all(|c| c.is_ascii_digit()))
+                });
+                let introspects = s.contains("method")
+                    && [".arity", ".parameters", ".owner", ".source_location", ".name"]
+                        .iter()
+                        .any(|m| rest.contains(&format!("){m}")));
+                may_name(first, names) && (passes || s.contains("method")) && !introspects
+            })
     })
+}
+
+/// Whether a method's name after `before` is the one a `def` defines
+/// (`def send(`, `def io.send(`).
+fn defines(before: &str) -> bool {
+    before.rfind("def ").is_some_and(|at| {
+        let between = &before[at + 4..];
+        !between.contains(|c: char| c.is_whitespace() || c == '(')
+            && !before[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// `text` up to a ` do`/`{` block or a trailing `if`/`unless`.
+fn top_level_line(text: &str) -> &str {
+    super::super::env_path::top_level_until(text, |r| {
+        [" do", " {", " if ", " unless ", ";"].iter().any(|e| r.starts_with(e))
+    })
+}
+
+/// Whether the method name `expr` (a sender's first argument) may be one
+/// of `names`.
+fn may_name(expr: &str, names: &[&str]) -> bool {
+    if written(expr) {
+        return false;
+    }
+    // `cond ? :a : :b`: each branch.
+    if let Some((_, branches)) = expr.split_once(" ? ")
+        && let Some((a, b)) = branches.split_once(" : ")
+    {
+        return [a.trim(), b.trim()]
+            .iter()
+            .any(|b| !written(b) || named_by(b, names));
+    }
+    // `"read_#{t}"`, `:"parse_#{t}"`: its written start and end.
+    let body = expr.trim_start_matches(':');
+    let Some(inner) = body
+        .strip_prefix('"')
+        .and_then(|b| b.strip_suffix('"'))
+        .filter(|b| !b.contains('"'))
+    else {
+        return true;
+    };
+    let start = &inner[..inner.find("#{").unwrap_or(inner.len())];
+    let end = &inner[inner.rfind('}').map_or(inner.len(), |e| e + 1)..];
+    names
+        .iter()
+        .any(|n| n.starts_with(start) && n.ends_with(end) && n.len() >= start.len() + end.len())
+}
+
+/// Whether the written symbol or string `expr` names one of `names`.
+fn named_by(expr: &str, names: &[&str]) -> bool {
+    let name = expr.trim_start_matches(':').trim_matches(['"', '\'']);
+    names.contains(&name)
 }
 
 /// Whether `arg` (after a method's name and a space or `(`) starts an
@@ -198,6 +303,10 @@ fn argument(arg: &str) -> bool {
 /// A symbol or string written out: `:name`, `:"name"`, `'name'`,
 /// `"name"` with no interpolation.
 fn written(arg: &str) -> bool {
+    // A heredoc that interpolates nothing (`<<-'HTML'`).
+    if let Some(rest) = arg.strip_prefix("<<") {
+        return rest.trim_start_matches(['~', '-']).starts_with('\'');
+    }
     if let Some(rest) = arg.strip_prefix(':') {
         if rest.starts_with(|c: char| c.is_alphabetic() || c == '_') {
             return true;
@@ -269,7 +378,11 @@ mod tests {
             ":system.to_proc",
             "public_method(:exec).call(w)",
             "send(m, w)",
-            "obj.public_send(name)",
+            "obj.public_send(name, w)",
+            "send m, w",
+            "x = obj.send(\"sys#{t}\", w)",
+            "send(c ? :system : :puts, w)",
+            "'system'.to_sym.to_proc.call(Kernel, w)",
             "method name",
             "RubyVM::InstructionSequence.compile(x).eval",
             "autoload(:Foo, w)",
@@ -291,6 +404,18 @@ mod tests {
             "ERB.new('<%= 1 %>').result",
             "x.method",
             "Foo::System",
+            "def send(data, *args)",
+            "def io.send(data, flag)",
+            "socket.send packet, 0",
+            "ch[:socket].send(data)",
+            "buffer.send(\"write_#{type}\", *value)",
+            "x = send(:\"parse_#{t}\", a)",
+            "cipher.send(o[:encrypt] ? :encrypt : :decrypt, x)",
+            "arity = instance.method(name).arity",
+            "'  this method reads at most'",
+            "# we send data to it",
+            "script.sends_channel_request(self, \"exec\", reply)",
+            "TEMPLATE = ERB.new(<<-'HTML'.gsub(/^ /, ''))",
         ] {
             assert!(!line(l, Kind::Ruby, RUBY), "{l}");
         }
