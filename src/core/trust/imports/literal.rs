@@ -297,7 +297,11 @@ fn ruby_required(words: &[String]) -> Vec<(String, String)> {
     for word in words {
         if let Some(value) = word.strip_prefix("RUBYOPT=") {
             options.extend(value.split_whitespace());
-        } else if word.rsplit('/').next().is_some_and(|n| n.starts_with("ruby")) {
+        } else if word
+            .rsplit('/')
+            .next()
+            .is_some_and(|n| n.starts_with("ruby"))
+        {
             ruby = true;
         } else if ruby {
             options.push(word);

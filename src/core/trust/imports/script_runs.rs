@@ -126,7 +126,11 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     let names: Vec<&str> = match kind {
         Kind::Php => PHP.iter().chain(indirect::PHP_CODE).copied().collect(),
         // A lone backtick is a string's text far more often (`'`'`).
-        Kind::Ruby => indirect::RUBY.iter().copied().filter(|n| *n != "`").collect(),
+        Kind::Ruby => indirect::RUBY
+            .iter()
+            .copied()
+            .filter(|n| *n != "`")
+            .collect(),
         _ => Vec::new(),
     };
     // A computed `BASH_ENV` or `ENV` for the shells it starts (item 8).
@@ -143,7 +147,10 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     }
     // Each line, and each statement that goes on over lines (item 4).
     let statements = statements::joined(&lines);
-    let units = lines.iter().copied().chain(statements.iter().map(String::as_str));
+    let units = lines
+        .iter()
+        .copied()
+        .chain(statements.iter().map(String::as_str));
     for line in units {
         let mut found = commands(line, &lang);
         found.extend(pipes::commands(line, kind, uses));
@@ -536,7 +543,10 @@ fn judge(
         // The whole line too: `"cat #{w} | sh"` (recheck 21, item 2).
         let whole = shell_text::text(&args[0], lang.interpolates == ["#{"])
             .is_none_or(|t| argv::start_known(&format!("{t} ")));
-        return (start.is_some_and(|s| argv::start_known(&s)) && whole, Vec::new());
+        return (
+            start.is_some_and(|s| argv::start_known(&s)) && whole,
+            Vec::new(),
+        );
     }
     let words: Vec<Option<String>> = args
         .iter()

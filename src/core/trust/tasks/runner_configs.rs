@@ -70,7 +70,7 @@ pub(super) fn lines(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLi
     }
     // `rake` loads its Rakefile and `rakelib/*.rake` (recheck 21, item
     // 9): named, so a change withdraws the consent, and read as Ruby.
-    if programs.iter().any(|p| *p == "rake") {
+    if programs.contains(&"rake") {
         out.extend(configs(real_root, dir, &RAKE));
     }
     if programs.iter().any(|p| PYTHON_RUNNERS.contains(p)) {

@@ -42,7 +42,9 @@ fn a_run_spread_over_lines_is_read_as_one_statement() {
 #[test]
 fn code_after_a_multiline_string_holding_a_comment_mark_is_read() {
     let python = |text: &str| -> (&'static str, Files) {
-        let text = leak(format!("import os\nw = open('tools/which').read().strip()\n{text}"));
+        let text = leak(format!(
+            "import os\nw = open('tools/which').read().strip()\n{text}"
+        ));
         (
             "python3 tools/s.py",
             Box::leak(Box::new([

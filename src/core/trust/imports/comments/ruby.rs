@@ -258,7 +258,7 @@ impl Lexer {
             return len.max(1);
         }
         self.spaced = false;
-        let step = match b {
+        match b {
             b'"' | b'\'' | b'`' => {
                 self.push_str(b, None, b != b'\'');
                 1
@@ -309,8 +309,7 @@ impl Lexer {
                 self.last = Last::Op;
                 1
             }
-        };
-        step
+        }
     }
 
     fn push_str(&mut self, close: u8, open: Option<u8>, interp: bool) {
@@ -363,7 +362,7 @@ impl Lexer {
         let quoted = head.starts_with(['"', '\'', '`']);
         let named = quoted || head.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
         let upper = quoted || head.starts_with(|c: char| c.is_ascii_uppercase() || c == '_');
-        if !named || !indented && !(upper && opens(self)) {
+        if !named || !(indented || upper && opens(self)) {
             self.last = Last::Op;
             return 2;
         }
@@ -401,7 +400,10 @@ mod tests {
 
     #[test]
     fn comments_are_blanked_and_strings_spanning_lines_are_not() {
-        assert_eq!(blanked("# system(w)\nx = 1 # y\n"), "           \nx = 1    \n");
+        assert_eq!(
+            blanked("# system(w)\nx = 1 # y\n"),
+            "           \nx = 1    \n"
+        );
         let text = "s = \"\n# \"; system(w)\n";
         assert_eq!(blanked(text), "s = \"\n\"# \"; system(w)\n");
         let text = "s = %q(\n(# ) still\n# ); system(w)\n";

@@ -126,13 +126,19 @@ fn parts_known(expr: &str) -> Known {
         let part = part.trim().trim_start_matches('\\');
         let part = unwrapped(part);
         let literal = part.len() >= 2
-            && (part.starts_with('\'') && part.ends_with('\'') && !part[1..part.len() - 1].contains('\'')
+            && (part.starts_with('\'')
+                && part.ends_with('\'')
+                && !part[1..part.len() - 1].contains('\'')
                 || part.starts_with('"')
                     && part.ends_with('"')
                     && !part[1..part.len() - 1].contains(['"', '$', '{', '\\']));
         let named = matches!(
             part,
-            "__DIR__" | "__FILE__" | "PATH_SEPARATOR" | "DIRECTORY_SEPARATOR" | "get_include_path()"
+            "__DIR__"
+                | "__FILE__"
+                | "PATH_SEPARATOR"
+                | "DIRECTORY_SEPARATOR"
+                | "get_include_path()"
         ) || part
             .strip_prefix("dirname(")
             .and_then(|p| p.strip_suffix(')'))
@@ -270,7 +276,10 @@ mod tests {
         assert!(unknown.is_empty(), "{unknown:?}");
         assert_eq!(
             got,
-            [vec![Path::new("/r/t/B.php").to_path_buf(), Path::new("/r/t/C.php").to_path_buf()]]
+            [vec![
+                Path::new("/r/t/B.php").to_path_buf(),
+                Path::new("/r/t/C.php").to_path_buf()
+            ]]
         );
         let code = "$classes = array('c' => '/C.php');\n$classes[$k] = $w;\nrequire __DIR__ . $classes[$k];\n";
         assert_eq!(refused(code).len(), 1);

@@ -63,7 +63,10 @@ pub(in crate::core::trust::imports) fn ruby(
             for arg in call_args(line, keyword) {
                 // `require 'bundler/setup'` evaluates the project's
                 // Gemfile (recheck 21, item 9): covered.
-                if matches!(leading_string(arg), Some("bundler/setup" | "bundler/inline")) {
+                if matches!(
+                    leading_string(arg),
+                    Some("bundler/setup" | "bundler/inline")
+                ) {
                     out.push(vec![root.join("Gemfile"), root.join("gems.rb")]);
                 }
                 let Some(name) = leading_string(arg) else {

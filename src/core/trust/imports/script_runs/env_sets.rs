@@ -28,43 +28,47 @@ fn too_many(line: &str, name: &str) -> bool {
 /// Whether `line` sets one of [`NAMES`] to a computed value.
 pub(super) fn line(line: &str) -> bool {
     NAMES.iter().any(|name| {
-        too_many(line, name) || line.match_indices(name).any(|(at, _)| {
-            let before = &line[..at];
-            let rest = &line[at + name.len()..];
-            let prev = before.chars().next_back();
-            if prev.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
-                || rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')
-            {
-                return false;
-            }
-            // `"BASH_ENV=…"`: the string sets it (PHP's `putenv`).
-            if matches!(prev, Some('"' | '\'')) && rest.starts_with('=') {
-                let expr = super::until_end(&line[at - 1..]);
-                let expr = super::super::env_path::split_top(expr, ',');
-                return !expr.first().is_some_and(|e| written(e.trim()));
-            }
-            // A key: `'BASH_ENV'`, `{BASH_ENV}`, `BASH_ENV =>`, `BASH_ENV:`.
-            let rest = rest.trim_start_matches(['"', '\'']);
-            let quoted = matches!(prev, Some('"' | '\''));
-            let braced = before.ends_with('{') && rest.starts_with('}');
-            let keyed = rest.trim_start().starts_with("=>") || rest.starts_with(':');
-            if !(quoted || braced || keyed) {
-                return false;
-            }
-            let rest = rest.trim_start_matches([']', '}', ')', ':']).trim_start();
-            let value = ["=>", ","]
-                .iter()
-                .find_map(|op| rest.strip_prefix(op))
-                .or_else(|| rest.strip_prefix('=').filter(|v| !v.starts_with(['=', '~'])))
-                .or_else(|| (keyed && rest.starts_with(|c: char| c != '=')).then_some(rest));
-            let Some(value) = value else {
-                return false;
-            };
-            let value = super::until_end(value.trim_start());
-            let value = super::super::env_path::split_top(value, ',');
-            let value = value.first().map_or("", |v| v.trim());
-            !value.is_empty() && !written(value)
-        })
+        too_many(line, name)
+            || line.match_indices(name).any(|(at, _)| {
+                let before = &line[..at];
+                let rest = &line[at + name.len()..];
+                let prev = before.chars().next_back();
+                if prev.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+                    || rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                {
+                    return false;
+                }
+                // `"BASH_ENV=…"`: the string sets it (PHP's `putenv`).
+                if matches!(prev, Some('"' | '\'')) && rest.starts_with('=') {
+                    let expr = super::until_end(&line[at - 1..]);
+                    let expr = super::super::env_path::split_top(expr, ',');
+                    return !expr.first().is_some_and(|e| written(e.trim()));
+                }
+                // A key: `'BASH_ENV'`, `{BASH_ENV}`, `BASH_ENV =>`, `BASH_ENV:`.
+                let rest = rest.trim_start_matches(['"', '\'']);
+                let quoted = matches!(prev, Some('"' | '\''));
+                let braced = before.ends_with('{') && rest.starts_with('}');
+                let keyed = rest.trim_start().starts_with("=>") || rest.starts_with(':');
+                if !(quoted || braced || keyed) {
+                    return false;
+                }
+                let rest = rest.trim_start_matches([']', '}', ')', ':']).trim_start();
+                let value = ["=>", ","]
+                    .iter()
+                    .find_map(|op| rest.strip_prefix(op))
+                    .or_else(|| {
+                        rest.strip_prefix('=')
+                            .filter(|v| !v.starts_with(['=', '~']))
+                    })
+                    .or_else(|| (keyed && rest.starts_with(|c: char| c != '=')).then_some(rest));
+                let Some(value) = value else {
+                    return false;
+                };
+                let value = super::until_end(value.trim_start());
+                let value = super::super::env_path::split_top(value, ',');
+                let value = value.first().map_or("", |v| v.trim());
+                !value.is_empty() && !written(value)
+            })
     })
 }
 
@@ -76,7 +80,7 @@ fn written(expr: &str) -> bool {
     let Some(inner) = expr[1..].strip_suffix(q) else {
         return false;
     };
-    !inner.contains(q) && !(q == '"' && inner.contains(['$', '@', '{']))
+    !(inner.contains(q) || q == '"' && inner.contains(['$', '@', '{']))
 }
 
 #[cfg(test)]

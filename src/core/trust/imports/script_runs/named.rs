@@ -77,7 +77,14 @@ pub(super) fn line(line: &str, kind: Kind, names: &[&str]) -> bool {
 
 /// The words of Ruby that call or hand on a method by its name.
 const BY_NAME: &[&str] = &[
-    "to_sym", "to_proc", "intern", "method", "send", "alias", "const_get", "instance_method",
+    "to_sym",
+    "to_proc",
+    "intern",
+    "method",
+    "send",
+    "alias",
+    "const_get",
+    "instance_method",
 ];
 
 /// Whether `line` holds one of [`BY_NAME`] as a word or a word's end
@@ -158,25 +165,26 @@ fn literals(line: &str) -> Vec<(usize, usize, String)> {
 /// A Ruby symbol (`:system`, `:"exec"`) naming one of `names`, in no
 /// test or key (`opts[:require]`, `:load => x`).
 fn symbols(line: &str, names: &[&str]) -> bool {
-    too_many(line, ":") || line.match_indices(':').any(|(at, _)| {
-        let prev = line[..at].chars().next_back();
-        if prev.is_some_and(|c| c == ':' || c.is_alphanumeric() || c == '_') {
-            return false;
-        }
-        let rest = &line[at + 1..];
-        let rest = rest.trim_start_matches(['"', '\'']);
-        let len = rest
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(rest.len());
-        let (name, after) = rest.split_at(len);
-        // `:load!`, `:exec?`, `:system=` name other methods.
-        if after.starts_with(['!', '?', '=']) && !after.starts_with("=>") || name.is_empty() {
-            return false;
-        }
-        let end = at + 1 + (line[at + 1..].len() - rest.len()) + len;
-        let end = end + usize::from(line[end..].starts_with(['"', '\'']));
-        names.contains(&name) && !inert(line, at, end)
-    })
+    too_many(line, ":")
+        || line.match_indices(':').any(|(at, _)| {
+            let prev = line[..at].chars().next_back();
+            if prev.is_some_and(|c| c == ':' || c.is_alphanumeric() || c == '_') {
+                return false;
+            }
+            let rest = &line[at + 1..];
+            let rest = rest.trim_start_matches(['"', '\'']);
+            let len = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let (name, after) = rest.split_at(len);
+            // `:load!`, `:exec?`, `:system=` name other methods.
+            if after.starts_with(['!', '?', '=']) && !after.starts_with("=>") || name.is_empty() {
+                return false;
+            }
+            let end = at + 1 + (line[at + 1..].len() - rest.len()) + len;
+            let end = end + usize::from(line[end..].starts_with(['"', '\'']));
+            names.contains(&name) && !inert(line, at, end)
+        })
 }
 
 /// A Ruby sender (`send`, `public_send`, `method`, …) given a first
@@ -225,9 +233,15 @@ fn computed_senders(line: &str, names: &[&str]) -> bool {
                     !(a.is_empty() || a.chars().all(|c| c.is_ascii_digit()))
                 });
                 let introspects = s.contains("method")
-                    && [".arity", ".parameters", ".owner", ".source_location", ".name"]
-                        .iter()
-                        .any(|m| rest.contains(&format!("){m}")));
+                    && [
+                        ".arity",
+                        ".parameters",
+                        ".owner",
+                        ".source_location",
+                        ".name",
+                    ]
+                    .iter()
+                    .any(|m| rest.contains(&format!("){m}")));
                 may_name(first, names) && (passes || s.contains("method")) && !introspects
             })
     })
@@ -246,7 +260,9 @@ fn defines(before: &str) -> bool {
 /// `text` up to a ` do`/`{` block or a trailing `if`/`unless`.
 fn top_level_line(text: &str) -> &str {
     super::super::env_path::top_level_until(text, |r| {
-        [" do", " {", " if ", " unless ", ";"].iter().any(|e| r.starts_with(e))
+        [" do", " {", " if ", " unless ", ";"]
+            .iter()
+            .any(|e| r.starts_with(e))
     })
 }
 
@@ -324,21 +340,22 @@ fn written(arg: &str) -> bool {
 /// A loader of [`RUBY_LOADERS`] given a computed name.
 fn loaders(line: &str) -> bool {
     RUBY_LOADERS.iter().any(|(name, which)| {
-        too_many(line, name) || line.match_indices(name).any(|(at, _)| {
-            let before = line[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                return false;
-            }
-            let rest = &line[at + name.len()..];
-            let args = match rest.strip_prefix('(') {
-                Some(a) => a,
-                None if rest.starts_with(' ') => rest,
-                None => return false,
-            };
-            let args = super::super::env_path::split_top(super::until_end(args), ',');
-            args.get(*which)
-                .is_some_and(|a| !written(a.trim()) && !a.trim().is_empty())
-        })
+        too_many(line, name)
+            || line.match_indices(name).any(|(at, _)| {
+                let before = line[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                    return false;
+                }
+                let rest = &line[at + name.len()..];
+                let args = match rest.strip_prefix('(') {
+                    Some(a) => a,
+                    None if rest.starts_with(' ') => rest,
+                    None => return false,
+                };
+                let args = super::super::env_path::split_top(super::until_end(args), ',');
+                args.get(*which)
+                    .is_some_and(|a| !written(a.trim()) && !a.trim().is_empty())
+            })
     })
 }
 

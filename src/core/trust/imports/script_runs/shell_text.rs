@@ -71,12 +71,18 @@ mod tests {
 
     #[test]
     fn computed_parts_are_x() {
-        assert_eq!(text("\"cat #{w} | sh\"", true).as_deref(), Some("cat $X | sh"));
+        assert_eq!(
+            text("\"cat #{w} | sh\"", true).as_deref(),
+            Some("cat $X | sh")
+        );
         assert_eq!(
             text("'cat ' . $w . ' | sh'", false).as_deref(),
             Some("cat $X | sh")
         );
-        assert_eq!(text("\"cat $w | sh\"", false).as_deref(), Some("cat $w | sh"));
+        assert_eq!(
+            text("\"cat $w | sh\"", false).as_deref(),
+            Some("cat $w | sh")
+        );
         assert_eq!(text("w", true), None);
     }
 }
