@@ -636,6 +636,20 @@ mod tests {
         );
     }
 
+    /// Recheck 21: the lexers, statements and by-name readers stay
+    /// bounded on a hostile megabyte.
+    #[test]
+    fn a_hostile_megabyte_is_read_in_bounded_time() {
+        let start = std::time::Instant::now();
+        let line = "send(ERB.new(ENV['BASH_ENV'] = :system, ".repeat(25_000);
+        assert!(!script(&line, Kind::Ruby).unknown.is_empty());
+        let lines = "x = foo(\"#{a}\", '\n# ', %q(\n".repeat(20_000);
+        script(&lines, Kind::Ruby);
+        let php = format!("<?php\n{}", "system(\n$a . 'x' . <<<E\n".repeat(20_000));
+        script(&php, Kind::Php);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+    }
+
     #[test]
     fn a_literal_git_command_that_runs_hooks_is_a_refusal() {
         let runs = script("system('git -C x commit -qm y');\n", Kind::Perl);

@@ -18,6 +18,8 @@ const KEYWORDS: [&str; 4] = ["require_once", "include_once", "require", "include
 /// Lines refused at most, and assignments of an array read.
 const MAX_SHOWN: usize = 16;
 const MAX_ASSIGNMENTS: usize = 8;
+/// Arrays read at most per file (each reading goes over its text).
+const MAX_ARRAYS: usize = 8;
 /// How far an array's assignment is read (it spans lines).
 const MAX_ARRAY: usize = 64 * 1024;
 
@@ -26,6 +28,8 @@ const MAX_ARRAY: usize = 64 * 1024;
 /// `unknown`; the files an array item may name are given back.
 pub(super) fn computed(code: &str, here: &Path, unknown: &mut Vec<String>) -> Vec<Candidates> {
     let mut out = Vec::new();
+    // Each array read once (each reading goes over the whole text).
+    let mut arrays: std::collections::HashMap<String, Option<Vec<String>>> = Default::default();
     for line in code.lines() {
         let mut exprs: Vec<(&str, bool)> = Vec::new();
         for keyword in KEYWORDS {
@@ -37,11 +41,15 @@ pub(super) fn computed(code: &str, here: &Path, unknown: &mut Vec<String>) -> Ve
                 .map(|a| (a, false)),
         );
         for (arg, load) in exprs {
+            let arrays_read = arrays.len();
             let expr = top_level_until(arg, |rest| rest.starts_with([';', ',']));
             let expr = unwrapped(expr.trim());
             match parts_known(expr) {
                 Known::Yes => {}
-                Known::Item(name) if load => match literal_array(code, &name) {
+                Known::Item(name) if load => match arrays.entry(name.clone()).or_insert_with(|| {
+                    // Past a few arrays, not read (refused).
+                    (arrays_read < MAX_ARRAYS).then(|| literal_array(code, &name))?
+                }) {
                     Some(files) => out.push(
                         files
                             .iter()
@@ -264,6 +272,17 @@ mod tests {
         ] {
             assert!(refused(line).is_empty(), "{line}");
         }
+    }
+
+    #[test]
+    fn many_array_includes_are_read_in_bounded_time() {
+        let start = std::time::Instant::now();
+        let mut code = "$a = array('x');\n".repeat(10_000);
+        for n in 0..20_000 {
+            code.push_str(&format!("require __DIR__ . $a{n}[$k];\n"));
+        }
+        assert_eq!(refused(&code).len(), MAX_SHOWN);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 
     #[test]
