@@ -109,6 +109,7 @@ fn a_ruby_run_named_by_a_symbol_or_a_computed_method_is_refused() {
         ruby("require 'rake'\nRake.load_rakefile(w)\n"),
         ruby("require 'erb'\nputs ERB.new(File.read(w)).result\n"),
         ruby("x = %w[sys tem].join\nsend(x, w)\n"),
+        ruby("args = [File.read('tools/m').strip, w]\nsend(*args)\n"),
     ]);
     assert_trusted(&[ruby(
         "send(:puts, w)\nputs w.to_sym.inspect\nsystem('sh', 'tools/w.sh')\n",

@@ -247,7 +247,9 @@ fn computed_senders(line: &str, names: &[&str]) -> bool {
                     ]
                     .iter()
                     .any(|m| rest.contains(&format!("){m}")));
-                may_name(first, names) && (passes || s.contains("method")) && !introspects
+                // `send(*[name, w])`: a splat passes on what it holds.
+                let splat = first.starts_with('*');
+                may_name(first, names) && (passes || splat || s.contains("method")) && !introspects
             })
     })
 }
@@ -314,7 +316,10 @@ fn argument(arg: &str) -> bool {
         return false;
     };
     let symbol = c == ':' && arg[1..].starts_with(|c: char| c.is_alphanumeric() || c == '"');
-    let operator = "=!<>&|?:.)]},;+-*/%^#".contains(c) && !symbol;
+    let splat = c == '*'
+        && arg[1..]
+            .starts_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | '[' | '*' | '@'));
+    let operator = "=!<>&|?:.)]},;+-*/%^#".contains(c) && !symbol && !splat;
     let keyword = ["if ", "unless ", "and ", "or ", "then", "do", "end"]
         .iter()
         .any(|k| arg.starts_with(k));
@@ -402,6 +407,8 @@ mod tests {
             "send(m, w)",
             "obj.public_send(name, w)",
             "send m, w",
+            "send(*args)",
+            "obj.__send__(*[m, w])",
             "x = obj.send(\"sys#{t}\", w)",
             "send(c ? :system : :puts, w)",
             "'system'.to_sym.to_proc.call(Kernel, w)",
