@@ -92,6 +92,16 @@ pub(super) fn blanked(text: &str) -> String {
                 continue;
             }
             State::Outside if c == '<' && next == Some(b'?') => {
+                // `<?xml`: a short tag only where `short_open_tag` is on;
+                // which, the text does not say: nothing more blanked.
+                let tag = text[at + 2..]
+                    .get(..3)
+                    .is_some_and(|t| t.eq_ignore_ascii_case("php"))
+                    || text[at + 2..].starts_with('=');
+                if !tag {
+                    out.push_str(&text[at..]);
+                    return out;
+                }
                 out.push_str("<?");
                 at += 2;
                 state = State::Code;
@@ -186,6 +196,9 @@ mod tests {
             blanked("a's <?php f(); ?> b's // <?= g() ?>"),
             "    <?php f(); ?>        <?= g() ?>"
         );
+        // A short tag may or may not open PHP: the rest is kept.
+        let text = "<?php ?>\n<?xml don't ?>\n<?php $s = '\n// '; system($w);\n";
+        assert!(blanked(text).ends_with("// '; system($w);\n"));
         // `?>` ends a `//` comment, not a `/* */` one.
         assert_eq!(blanked("<?php // x ?>y"), "<?php      ?> ");
         assert_eq!(blanked("<?php /* ?> */ f();"), "<?php          f();");
