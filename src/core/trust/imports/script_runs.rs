@@ -147,10 +147,15 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     }
     // Each line, and each statement that goes on over lines (item 4).
     let statements = statements::joined(&lines);
+    let reread = match kind {
+        Kind::Perl => perl_rereads(&lines),
+        _ => Vec::new(),
+    };
     let units = lines
         .iter()
         .copied()
-        .chain(statements.iter().map(String::as_str));
+        .chain(statements.iter().map(String::as_str))
+        .chain(reread.iter().map(String::as_str));
     for line in units {
         let mut found = commands(line, &lang);
         found.extend(pipes::commands(line, kind, uses));
@@ -219,8 +224,9 @@ fn code_lines(text: &str, kind: Kind) -> impl Iterator<Item = &str> {
         }
         let t = line.trim_start();
         // Blanked by a lexer that knows strings from comments (recheck
-        // 21, item 5).
-        if super::comments::lexed(kind) {
+        // 21, item 5); Perl's comment lines are read as code (a string
+        // an earlier line opened may hold the `#`).
+        if super::comments::lexed(kind) || kind == Kind::Perl {
             return true;
         }
         // `#{…}` opening a heredoc's or a string's line is code (round 10).
@@ -228,6 +234,23 @@ fn code_lines(text: &str, kind: Kind) -> impl Iterator<Item = &str> {
         let comment = t.starts_with('#') && !t.starts_with("#{") && !t.starts_with("#[");
         !(comment || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
     })
+}
+
+/// Perl's lines read again as if each started inside a `"…"` or a
+/// `'…'` string (recheck 21, item 5): a string an earlier line opened
+/// (`my $s = '⏎ x'; system("sh $w");`) turns the line's quotes around,
+/// and Perl has no lexer here. Of the three readings, one knows where
+/// the string ends, whatever quotes come before it (Perl has no `#{}`:
+/// read as text).
+fn perl_rereads(lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.contains(['"', '\'']))
+        .flat_map(|l| {
+            let l = l.replace("#{", "# ");
+            [format!("\"{l}"), format!("'{l}")]
+        })
+        .collect()
 }
 
 /// The names bound only to string literals (`my $cmd = "sh x.sh";`),
@@ -607,6 +630,8 @@ mod tests {
                 "my $o = `sh $w`;",
                 "exec $w;",
                 "my $q = qx{$w};",
+                // Perl's comment lines are read (recheck 21, item 5).
+                "# system($x)",
             ]
         );
         let ruby = "w = File.read('x')\nsystem(\"sh #{w}\")\nsystem('sh', w)\n\

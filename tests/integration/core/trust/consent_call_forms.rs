@@ -54,7 +54,23 @@ fn code_after_a_multiline_string_holding_a_comment_mark_is_read() {
             ])),
         )
     };
+    let perl = |text: &str| -> (&'static str, Files) {
+        let text = leak(format!(
+            "open(my $h, '<', 'tools/which');\nmy $w = <$h>;\n{text}"
+        ));
+        (
+            "perl tools/s.pl",
+            Box::leak(Box::new([
+                ("tools/s.pl", text),
+                ("tools/which", "tools/w.sh\n"),
+                ("tools/w.sh", RUN_SH),
+            ])),
+        )
+    };
     assert_each_refused(&[
+        perl("my $s = \"\n# \"; system(\"sh $w\");\n"),
+        perl("my $s = '\n# '; do $w;\n"),
+        perl("my $s = 'a\n x # '; system(\"sh $w\");\n"),
         php("$s = \"\n# \"; system($w);\n"),
         php("$s = '\n// '; system($w);\n"),
         php("$s = '\n/* '; system($w); $t = '*/';\n"),
