@@ -29,6 +29,7 @@
 //! same of these statements.
 
 mod built_names;
+mod comments;
 mod dynamic;
 mod env_path;
 mod js_runs;
@@ -244,7 +245,7 @@ fn script_loads(
         Kind::Ruby => requires::ruby(text, real, real_root, paths.ruby, &mut unknown),
         Kind::Php => {
             let autoload = paths.maps.composer(real_root, &rel_of(real_root, here));
-            requires::php(text, here, real_root, &autoload)
+            requires::php(text, here, real_root, &autoload, &mut unknown)
         }
         Kind::Lua => requires::lua(text, real_root),
         _ => {

@@ -519,6 +519,27 @@ fn words(command: &CommandLine) -> Vec<String> {
             }
         }
     }
+    out.extend(ruby_libraries(&out));
+    out
+}
+
+/// The files Ruby's `-r` requires before the script (recheck 21, item
+/// 9): `ruby -r./tools/q x.rb` (also in `RUBYOPT=`) loads
+/// `./tools/q.rb`, so it is named as the script is. Each word after
+/// `-r`, or written onto it, with and without `.rb`.
+fn ruby_libraries(words: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (at, word) in words.iter().enumerate() {
+        let library = match word.strip_prefix("-r") {
+            Some("") => words.get(at + 1).map(String::as_str),
+            Some(name) if name.starts_with(['.', '/']) => Some(name),
+            _ => None,
+        };
+        if let Some(library) = library.filter(|l| !l.is_empty() && !l.ends_with(".rb")) {
+            out.push(library.to_string());
+            out.push(format!("{library}.rb"));
+        }
+    }
     out
 }
 

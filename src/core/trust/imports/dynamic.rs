@@ -666,7 +666,7 @@ fn python_code(text: &str) -> String {
         let (kept, skip) = match mark {
             "#" => ("", after.find('\n').unwrap_or(after.len())),
             "\"\"\"" | "'''" => {
-                let end = after.find(mark).map_or(after.len(), |e| e + mark.len());
+                let end = string_end(after, mark).map_or(after.len(), |e| e + mark.len());
                 let lines = after[..end].matches('\n').count();
                 out.push_str(mark);
                 out.push_str(&"\n".repeat(lines));
@@ -674,9 +674,7 @@ fn python_code(text: &str) -> String {
                 (mark, end)
             }
             _ => {
-                let end = after
-                    .find([mark.chars().next().unwrap_or('"'), '\n'])
-                    .map_or(after.len(), |e| e + 1);
+                let end = string_end(after, mark).map_or(after.len(), |e| e + 1);
                 out.push_str(mark);
                 (&after[..end], end)
             }
@@ -687,6 +685,25 @@ fn python_code(text: &str) -> String {
         rest = &after[skip..];
     }
     out
+}
+
+/// Where the string that `mark` opened ends in `after`: its closing
+/// mark, or for a one-quote string the line's end, a backslash escaping
+/// the character after it (recheck 21, item 5: `'x\⏎# '` goes on over
+/// the line, and the `#` is in the string).
+fn string_end(after: &str, mark: &str) -> Option<usize> {
+    let bytes = after.as_bytes();
+    let single = mark.len() == 1;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => at += 2,
+            b'\n' if single => return Some(at),
+            _ if bytes[at..].starts_with(mark.as_bytes()) => return Some(at),
+            _ => at += 1,
+        }
+    }
+    None
 }
 
 /// The first place in `text` where a comment or a string starts, and

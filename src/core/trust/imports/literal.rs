@@ -273,7 +273,7 @@ const SCRIPT_PROGRAMS: &[&str] = &[
 /// `python`): a file without an extension or `#!` line is read as that
 /// program reads it.
 pub fn run_with(words: &[String]) -> Vec<(String, String)> {
-    let mut out = Vec::new();
+    let mut out = ruby_required(words);
     for (at, word) in words.iter().enumerate() {
         let name = word.rsplit('/').next().unwrap_or(word);
         let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -283,6 +283,46 @@ pub fn run_with(words: &[String]) -> Vec<(String, String)> {
         if let Some(script) = words[at + 1..].iter().find(|w| !w.starts_with('-')) {
             out.push((script.clone(), program.to_string()));
         }
+    }
+    out
+}
+
+/// The project files Ruby requires before its script (recheck 21, item
+/// 9): `ruby -r./tools/q x.rb`, `-r ./q.rb`, and the same in `RUBYOPT=`;
+/// a library by a bare name is a gem's (its `-I` folders are searched
+/// by the requires reader only for the script's own requires).
+fn ruby_required(words: &[String]) -> Vec<(String, String)> {
+    let mut options: Vec<&str> = Vec::new();
+    let mut ruby = false;
+    for word in words {
+        if let Some(value) = word.strip_prefix("RUBYOPT=") {
+            options.extend(value.split_whitespace());
+        } else if word
+            .rsplit('/')
+            .next()
+            .is_some_and(|n| n.starts_with("ruby"))
+        {
+            ruby = true;
+        } else if ruby {
+            options.push(word);
+        }
+    }
+    let mut out = Vec::new();
+    let mut options = options.into_iter();
+    while let Some(option) = options.next() {
+        let library = match option.strip_prefix("-r") {
+            Some("") => options.next(),
+            Some(name) => Some(name),
+            None => None,
+        };
+        let Some(library) = library.filter(|l| l.starts_with("./") || l.starts_with("../")) else {
+            continue;
+        };
+        let file = match library.ends_with(".rb") {
+            true => library.to_string(),
+            false => format!("{library}.rb"),
+        };
+        out.push((file, "ruby".to_string()));
     }
     out
 }

@@ -33,6 +33,7 @@ use std::path::{Path, PathBuf};
 
 mod perl;
 mod php;
+mod php_includes;
 mod ruby;
 
 pub(super) use perl::perl;
@@ -171,7 +172,8 @@ mod tests {
                 text,
                 Path::new("/r/tools"),
                 Path::new("/r"),
-                &Autoload::default()
+                &Autoload::default(),
+                &mut Vec::new()
             )),
             [
                 vec!["/r/tools/helper.php"],

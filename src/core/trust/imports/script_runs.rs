@@ -13,9 +13,12 @@ use std::collections::HashMap;
 use super::dynamic::argv;
 
 mod arrays;
+mod env_sets;
 mod indirect;
-mod php_comments;
+mod named;
 mod pipes;
+mod shell_text;
+mod statements;
 use super::kinds::Kind;
 use crate::core::trust::unknown;
 
@@ -28,6 +31,10 @@ const RUBY: &[&str] = &[
     "Process.spawn",
     "Kernel.system",
     "Kernel.exec",
+    "Kernel.spawn",
+    "Process.exec",
+    "PTY.spawn",
+    "PTY.getpty",
     "IO.popen",
     "Open3.popen3",
     "Open3.popen2",
@@ -105,14 +112,8 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     let Some(lang) = lang(kind) else {
         return out;
     };
-    let blanked;
-    let text = match kind {
-        Kind::Php => {
-            blanked = php_comments::blanked(text);
-            blanked.as_str()
-        }
-        _ => text,
-    };
+    let blanked = super::comments::blanked(text, kind);
+    let text = blanked.as_ref();
     let lines: Vec<&str> = code_lines(text, kind).take(MAX_LINES).collect();
     let bound = bindings(&lines, &lang);
     let uses = pipes::Uses::of(text);
@@ -120,12 +121,42 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
         Kind::Perl => arrays::bindings(&lines),
         _ => HashMap::new(),
     };
-    for shown in indirect::unknown(&lines, kind) {
+    // A run named by a string or a symbol, a method by a computed name
+    // (recheck 21, items 6 and 7).
+    let names: Vec<&str> = match kind {
+        Kind::Php => PHP.iter().chain(indirect::PHP_CODE).copied().collect(),
+        // A lone backtick is a string's text far more often (`'`'`).
+        Kind::Ruby => indirect::RUBY
+            .iter()
+            .copied()
+            .filter(|n| *n != "`")
+            .collect(),
+        _ => Vec::new(),
+    };
+    // A computed `BASH_ENV` or `ENV` for the shells it starts (item 8).
+    let by_name = lines
+        .iter()
+        .filter(|l| named::line(l, kind, &names) || kind != Kind::Lua && env_sets::line(l));
+    for shown in indirect::unknown(&lines, kind)
+        .into_iter()
+        .chain(by_name.map(|l| l.trim().chars().take(80).collect()))
+    {
         if !out.unknown.contains(&shown) && out.unknown.len() < MAX_FOUND {
             out.unknown.push(shown);
         }
     }
-    for line in &lines {
+    // Each line, and each statement that goes on over lines (item 4).
+    let statements = statements::joined(&lines);
+    let reread = match kind {
+        Kind::Perl => perl_rereads(&lines),
+        _ => Vec::new(),
+    };
+    let units = lines
+        .iter()
+        .copied()
+        .chain(statements.iter().map(String::as_str))
+        .chain(reread.iter().map(String::as_str));
+    for line in units {
         let mut found = commands(line, &lang);
         found.extend(pipes::commands(line, kind, uses));
         // `system @argv` of an array bound to written lists (round 8):
@@ -192,11 +223,34 @@ fn code_lines(text: &str, kind: Kind) -> impl Iterator<Item = &str> {
             }
         }
         let t = line.trim_start();
+        // Blanked by a lexer that knows strings from comments (recheck
+        // 21, item 5); Perl's comment lines are read as code (a string
+        // an earlier line opened may hold the `#`).
+        if super::comments::lexed(kind) || kind == Kind::Perl {
+            return true;
+        }
         // `#{…}` opening a heredoc's or a string's line is code (round 10).
         // PHP 8's `#[Attr]` is code too (item 3e).
         let comment = t.starts_with('#') && !t.starts_with("#{") && !t.starts_with("#[");
         !(comment || t.starts_with("//") || t.starts_with("--") && kind == Kind::Lua)
     })
+}
+
+/// Perl's lines read again as if each started inside a `"…"` or a
+/// `'…'` string (recheck 21, item 5): a string an earlier line opened
+/// (`my $s = '⏎ x'; system("sh $w");`) turns the line's quotes around,
+/// and Perl has no lexer here. Of the three readings, one knows where
+/// the string ends, whatever quotes come before it (Perl has no `#{}`:
+/// read as text).
+fn perl_rereads(lines: &[&str]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.contains(['"', '\'']))
+        .flat_map(|l| {
+            let l = l.replace("#{", "# ");
+            [format!("\"{l}"), format!("'{l}")]
+        })
+        .collect()
 }
 
 /// The names bound only to string literals (`my $cmd = "sh x.sh";`),
@@ -260,6 +314,8 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
     // PHP's `@proc_open(…)` (round 10): `@` only silences it. PHP's
     // function names are read in any case (`SYSTEM(…)`, `Shell_Exec(…)`).
     let php = lang.interpolates == ["$"] && lang.sigil == "$";
+    let dotted = receivers_dotted(line, lang);
+    let line = dotted.as_ref();
     let haystack = match php {
         true => std::borrow::Cow::Owned(line.to_ascii_lowercase()),
         false => std::borrow::Cow::Borrowed(line),
@@ -370,6 +426,15 @@ fn commands(line: &str, lang: &Lang) -> Vec<(Vec<String>, bool)> {
         }
     }
     out
+}
+
+/// Ruby's `Kernel::system`, `::Kernel.exec`, `Process::spawn` (recheck
+/// 21, item 3): `::` read as `.`, so that each is a call of the table.
+fn receivers_dotted<'a>(line: &'a str, lang: &Lang) -> std::borrow::Cow<'a, str> {
+    match lang.interpolates == ["#{"] && line.contains("::") {
+        true => std::borrow::Cow::Owned(line.replace("::", ".")),
+        false => std::borrow::Cow::Borrowed(line),
+    }
 }
 
 /// Whether the word at `at` in `line` is the name a PHP `function`
@@ -498,7 +563,13 @@ fn judge(
                 true => s[..s.find('%').unwrap_or(s.len())].to_string(),
                 false => s,
             });
-        return (start.is_some_and(|s| argv::start_known(&s)), Vec::new());
+        // The whole line too: `"cat #{w} | sh"` (recheck 21, item 2).
+        let whole = shell_text::text(&args[0], lang.interpolates == ["#{"])
+            .is_none_or(|t| argv::start_known(&format!("{t} ")));
+        return (
+            start.is_some_and(|s| argv::start_known(&s)) && whole,
+            Vec::new(),
+        );
     }
     let words: Vec<Option<String>> = args
         .iter()
@@ -559,6 +630,8 @@ mod tests {
                 "my $o = `sh $w`;",
                 "exec $w;",
                 "my $q = qx{$w};",
+                // Perl's comment lines are read (recheck 21, item 5).
+                "# system($x)",
             ]
         );
         let ruby = "w = File.read('x')\nsystem(\"sh #{w}\")\nsystem('sh', w)\n\
@@ -586,6 +659,20 @@ mod tests {
             unknown(lua, Kind::Lua),
             ["os.execute('sh ' .. w)", "io.popen(cmd)"]
         );
+    }
+
+    /// Recheck 21: the lexers, statements and by-name readers stay
+    /// bounded on a hostile megabyte.
+    #[test]
+    fn a_hostile_megabyte_is_read_in_bounded_time() {
+        let start = std::time::Instant::now();
+        let line = "send(ERB.new(ENV['BASH_ENV'] = :system, ".repeat(25_000);
+        assert!(!script(&line, Kind::Ruby).unknown.is_empty());
+        let lines = "x = foo(\"#{a}\", '\n# ', %q(\n".repeat(20_000);
+        script(&lines, Kind::Ruby);
+        let php = format!("<?php\n{}", "system(\n$a . 'x' . <<<E\n".repeat(20_000));
+        script(&php, Kind::Php);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 
     #[test]

@@ -29,6 +29,9 @@ const BUNDLER: [&str; 5] = [
     ".bundle/config",
 ];
 
+/// What `rake` reads (the first Rakefile found is loaded).
+const RAKE: [&str; 4] = ["Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"];
+
 /// What a Python project runner reads to build and run the project.
 const PYTHON_PROJECT: [&str; 6] = [
     "pyproject.toml",
@@ -64,6 +67,11 @@ pub(super) fn lines(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLi
     if programs.iter().any(|p| *p == "bundle" || *p == "bundler") {
         out.extend(configs(real_root, dir, &BUNDLER));
         out.extend(gemfiles(real_root, &out));
+    }
+    // `rake` loads its Rakefile and `rakelib/*.rake` (recheck 21, item
+    // 9): named, so a change withdraws the consent, and read as Ruby.
+    if programs.contains(&"rake") {
+        out.extend(configs(real_root, dir, &RAKE));
     }
     if programs.iter().any(|p| PYTHON_RUNNERS.contains(p)) {
         out.extend(configs(real_root, dir, &PYTHON_PROJECT));
@@ -144,7 +152,8 @@ fn configs(real_root: &Path, dir: &str, names: &[&str]) -> Vec<TaskLine> {
             else {
                 continue;
             };
-            let line = match name.starts_with("Gemfile") || *name == "gems.rb" {
+            let ruby = name.starts_with("Gemfile") || *name == "gems.rb" || RAKE.contains(name);
+            let line = match ruby {
                 true => quoted(&text).join(" "),
                 false => super::node_runner::values(&text),
             };

@@ -13,7 +13,7 @@ use crate::common::Project;
 const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
 const W: (&str, &str) = ("tools/w.sh", RUN_SH);
 
-fn ruby(text: &str) -> (&'static str, Files) {
+pub(super) fn ruby(text: &str) -> (&'static str, Files) {
     let text = leak(format!("w = File.read('tools/which').strip\n{text}"));
     (
         "ruby tools/s.rb",
@@ -21,7 +21,7 @@ fn ruby(text: &str) -> (&'static str, Files) {
     )
 }
 
-fn php(text: &str) -> (&'static str, Files) {
+pub(super) fn php(text: &str) -> (&'static str, Files) {
     let text = leak(format!(
         "<?php\n$w = trim(file_get_contents('tools/which'));\n{text}"
     ));
@@ -32,7 +32,7 @@ fn php(text: &str) -> (&'static str, Files) {
 }
 
 /// Trusted, and the review covers tools/w.sh, which each script runs.
-fn assert_trusted(cases: &[(&'static str, Files)]) {
+pub(super) fn assert_trusted(cases: &[(&'static str, Files)]) {
     for (command, files) in cases {
         let p = Project::empty();
         hostile(&p, command);

@@ -690,8 +690,19 @@ fn command_known(start: &str) -> bool {
     let mut after = after.peekable();
     while let Some(word) = after.next() {
         match *word {
-            "-c" | "-m" | "-e" => return false,
+            // `-s` and `-` read the script from stdin (recheck 21, item
+            // 2: `sh < #{w}`, `bash -s < $f`): not known here.
+            "-c" | "-m" | "-e" | "-s" | "-" => return false,
             w if w.starts_with('-') => {}
+            // A redirect is no script (`sh < x`: stdin is); its target
+            // follows it or is written onto it.
+            w if redirect(w).is_some() => {
+                if redirect(w) == Some(true) {
+                    after.next();
+                }
+            }
+            // A script the line builds as it runs (`sh $X`).
+            w if w.contains(['$', '`']) => return false,
             _ => return true,
         }
         if after.peek().is_none() {
@@ -699,6 +710,20 @@ fn command_known(start: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether `word` is a shell redirect: `Some(true)` when its target is
+/// the next word (`<`, `2>`, `&>`), `Some(false)` when written onto it
+/// (`<x`, `2>/dev/null`, `>&2`).
+fn redirect(word: &str) -> Option<bool> {
+    let rest = word.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = rest.strip_prefix('&').unwrap_or(rest);
+    let ops = rest.trim_start_matches(['<', '>']);
+    if ops.len() == rest.len() {
+        return None;
+    }
+    let target = ops.trim_start_matches(['&', '|']);
+    Some(target.is_empty())
 }
 
 /// Shell words that run the words after them as a command or a script.

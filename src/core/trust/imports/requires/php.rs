@@ -3,7 +3,7 @@
 //! it names that composer's autoloader maps to project files. Moved out
 //! of `requires.rs` (consent round 7); no change of behaviour.
 
-use super::{Candidates, call_args, code_lines, leading_string};
+use super::{Candidates, call_args, leading_string};
 use crate::core::module_maps::composer::{Autoload, use_names};
 use std::path::Path;
 
@@ -15,10 +15,14 @@ pub(in crate::core::trust::imports) fn php(
     here: &Path,
     root: &Path,
     autoload: &Autoload,
+    unknown: &mut Vec<String>,
 ) -> Vec<Candidates> {
     let mut out: Vec<Candidates> = Vec::new();
-    for line in code_lines(text, '#') {
-        let line = line.split("//").next().unwrap_or("");
+    // Comments blanked by a lexer (recheck 21, item 5); a name built as
+    // the script runs is refused (item 1).
+    let code = super::super::comments::blanked(text, super::super::kinds::Kind::Php);
+    out.extend(super::php_includes::computed(&code, here, unknown));
+    for line in code.lines() {
         for keyword in ["require_once", "include_once", "require", "include"] {
             for arg in call_args(line, keyword) {
                 let expr = arg.split(';').next().unwrap_or("");

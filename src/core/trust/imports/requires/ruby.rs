@@ -29,7 +29,9 @@ pub(in crate::core::trust::imports) fn ruby(
         let arg = arg.trim_start_matches('(').trim_start();
         arg.starts_with("File.") && ruby_dir(&format!("$: << {arg}"), file, root).is_some()
     };
-    unknown.extend(super::super::run_loads::ruby_unknown(text, built));
+    // Comments blanked by a lexer (recheck 21, item 5).
+    let code = super::super::comments::blanked(text, super::super::kinds::Kind::Ruby);
+    unknown.extend(super::super::run_loads::ruby_unknown(&code, built));
     for line in code_lines(text, '#') {
         let Some(at) = ["$LOAD_PATH", "$:"].iter().find_map(|v| line.find(v)) else {
             continue;
@@ -59,6 +61,14 @@ pub(in crate::core::trust::imports) fn ruby(
             ("load", false),
         ] {
             for arg in call_args(line, keyword) {
+                // `require 'bundler/setup'` evaluates the project's
+                // Gemfile (recheck 21, item 9): covered.
+                if matches!(
+                    leading_string(arg),
+                    Some("bundler/setup" | "bundler/inline")
+                ) {
+                    out.push(vec![root.join("Gemfile"), root.join("gems.rb")]);
+                }
                 let Some(name) = leading_string(arg) else {
                     let arg = arg.trim_start_matches('(').trim_start();
                     if built(arg)

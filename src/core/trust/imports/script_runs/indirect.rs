@@ -8,7 +8,7 @@
 use super::Kind;
 
 /// Ruby's methods that run a program or load or evaluate code.
-const RUBY: &[&str] = &[
+pub(super) const RUBY: &[&str] = &[
     "system",
     "exec",
     "spawn",
@@ -30,7 +30,7 @@ const RUBY: &[&str] = &[
 
 /// PHP's functions that evaluate code, besides those that run a program
 /// ([`super::PHP`]).
-const PHP_CODE: &[&str] = &["eval", "assert", "create_function"];
+pub(super) const PHP_CODE: &[&str] = &["eval", "assert", "create_function"];
 
 /// Whether `text` names one of PHP's functions that run a program or
 /// evaluate code.

@@ -196,6 +196,12 @@ fn each_command_of_a_written_start_is_read() {
         "if true; then sh ",
         "perl -e 'x; y ",
         "command sh ",
+        "sh < ",
+        "bash -s < ",
+        "php <",
+        "sh 2>/dev/null <",
+        "cat x | sh -",
+        "sh $X ",
     ] {
         assert!(!start_known(start), "{start:?}");
     }
@@ -206,6 +212,8 @@ fn each_command_of_a_written_start_is_read() {
         "cd t && sh x.sh ",
         "rm -rf ",
         "git log ",
+        "sh x.sh < ",
+        "sh 2>/dev/null x.sh ",
     ] {
         assert!(start_known(start), "{start:?}");
     }
