@@ -564,9 +564,9 @@ fn wrapped_base64<'a>(
     {
         let line = line.trim();
         let is_base64 = !line.is_empty()
-            && line
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+            && line.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
+            });
         if !is_base64 {
             break;
         }

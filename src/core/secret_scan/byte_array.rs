@@ -6,7 +6,8 @@
 //! read in both byte orders, round 19; in decimal too, `12418`, round 20),
 //! and strings of escapes
 //! (`b"\x30\x82…"`, C's `"\x2d\x2d…"`, octal `"\060\202…"` in C, Python,
-//! Ruby, PHP; adjacent literals joined). A run of [`MIN_BYTES`] or more is decoded and
+//! Ruby, PHP; adjacent literals joined). A run of [`MIN_BYTES`] or more
+//! (of [`MIN_PACKED`] when it opens as a compressed stream) is decoded and
 //! judged as base64 is: bytes that are text are scanned (a PEM private
 //! key, a `.env`); other bytes are read as DER (their base64 goes through
 //! the rules: a private key's header, a PKCS#12 store) and as an archive or
@@ -24,11 +25,14 @@
 
 use std::ops::Range;
 
-use super::{Hit, RuleSet, Verdict, binary, line_of, mask, tar, zip};
+use super::{Hit, RuleSet, Verdict, binary, line_of, mask, streams, tar, zip};
 
 /// Fewer bytes than this are no key file (an Ed25519 PKCS#8 key, the
 /// smallest, is 48; shorter arrays are everywhere in code).
 const MIN_BYTES: usize = 48;
+/// Fewer bytes than this are no compressed stream holding a secret (a
+/// gzip header and trailer alone are 18).
+const MIN_PACKED: usize = 24;
 /// A string of escapes needs this many `\x` or octal (`\060`) escapes to
 /// be read as bytes
 /// (an ordinary string is scanned as the text it is).
@@ -87,9 +91,10 @@ impl RuleSet {
                 .map(|hit| Found::Secret(hit.kind.to_string()))
         };
         let archive = zip::is_zip(bytes) || tar::is_header(bytes);
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            // Text is read as it is; a zip or a tar may be all UTF-8 too.
-            if let Some(found) = first(text) {
+        if std::str::from_utf8(bytes).is_ok() {
+            // Text is read as it is (its control bytes as line breaks);
+            // a zip or a tar may be all UTF-8 too.
+            if let Some(found) = first(&super::unpack::as_text(bytes)) {
                 return Some(found);
             }
             if !archive {
@@ -266,14 +271,17 @@ fn lists(b: &[u8]) -> Vec<Run> {
             3..=4 => 2,
             _ => 4,
         };
-        if values.len() * width >= MIN_BYTES {
+        if values.len() * width >= MIN_PACKED {
             let orders: &[bool] = if width == 1 { &[true] } else { &[true, false] };
             for &big_endian in orders {
-                runs.push(Run {
-                    span: i..end,
-                    bytes: spelled(&values, width, big_endian),
-                    cut: false,
-                });
+                let bytes = spelled(&values, width, big_endian);
+                if long_enough(&bytes) {
+                    runs.push(Run {
+                        span: i..end,
+                        bytes,
+                        cut: false,
+                    });
+                }
             }
         }
         // A byte array with a few wider numbers among its bytes (`0x100`
@@ -289,6 +297,14 @@ fn lists(b: &[u8]) -> Vec<Run> {
         i = end.max(i + 1);
     }
     runs
+}
+
+/// Whether a run of `bytes` is read: [`MIN_BYTES`] of them, or
+/// [`MIN_PACKED`] that open as a compressed stream or an archive (one
+/// credential line in zstd is some 40 bytes, round 21).
+fn long_enough(bytes: &[u8]) -> bool {
+    bytes.len() >= MIN_BYTES
+        || bytes.len() >= MIN_PACKED && (streams::kind(bytes).is_some() || zip::is_zip(bytes))
 }
 
 /// The bytes of `values`, each `width` bytes long, in the byte order asked.
@@ -340,7 +356,7 @@ fn strings(b: &[u8]) -> Vec<Run> {
             i += 1;
             continue;
         };
-        if escapes >= MIN_ESCAPES && bytes.len() >= MIN_BYTES {
+        if escapes >= MIN_ESCAPES && long_enough(&bytes) {
             runs.push(Run {
                 span: start..end,
                 bytes,

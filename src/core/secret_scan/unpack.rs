@@ -286,11 +286,14 @@ fn keystore_verdict(found: keystore::Keystore) -> Verdict {
     }
 }
 
-/// `bytes` as text: itself when it is UTF-8, else its text runs.
-fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+/// `bytes` as text: itself when it is UTF-8 without control characters,
+/// else its text runs (round 21: a NUL or an escape before a
+/// `DB_PASSWORD=` line no longer glues it to what came before, so the
+/// line is read as it stands in the file it came from).
+pub(super) fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
-        Ok(text) => text.into(),
-        Err(_) => binary::text_runs(bytes).into(),
+        Ok(text) if !binary::has_controls(text) => text.into(),
+        _ => binary::text_runs(bytes).into(),
     }
 }
 

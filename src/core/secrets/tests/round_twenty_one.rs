@@ -1,0 +1,175 @@
+//! Round 21 of the secret shapes (issue 37, recheck 20): a control byte
+//! before a credential line in decoded data no longer hides it, a short
+//! zstd frame in a byte array is read, URL-safe base64 of a compressed
+//! stream is decoded, and the false alarms of real projects' same-line
+//! forms are quiet.
+
+use super::round_eighteen::secret_yaml;
+use super::round_eighteen_b::xxd;
+use super::round_fifteen::{gzip, tar};
+use super::round_twenty::{bzip2, zstd};
+use super::{found, quiet};
+
+/// A password line as a `.env` holds it, after a NUL byte (what a C
+/// string table, a record file or a padded blob has before it).
+const NUL_ENV: &[u8] = b"\0DB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+
+/// The rule that finds gzip's base64 (`H4sI`), and bzip2's and zstd's.
+const GZIP: &str = "base64-credentials";
+const PACKED: &str = "base64-compressed";
+
+/// What each text is found as (the rule); the misses named.
+fn each_found(cases: &[(&str, String, &str)]) {
+    let mut missed = Vec::new();
+    for (what, text, rule) in cases {
+        let got = found(text);
+        if !got.iter().any(|(_, r)| r == rule) {
+            missed.push(format!("{what} (want {rule}): {got:?}"));
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+/// Item 1 (High): a NUL (or another control byte) before a generic
+/// `DB_PASSWORD=…` line in decoded data, gzip, bzip2, zstd or a tar
+/// member, in base64 or in a byte array, is found as the same line
+/// without it is.
+#[test]
+fn round_twenty_one_a_control_byte_before_a_credential_hides_nothing() {
+    let others: &[&[u8]] = &[
+        NUL_ENV,
+        b"LOG=1\x01DB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n",
+        b"\x1b[0mDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n",
+        b"LOG=1\n\0\0\0\0DB_PASSWORD=Vb6nQ1xZ8kLm3Wu\0\0\n",
+    ];
+    let mut cases = Vec::new();
+    for (i, env) in others.iter().enumerate() {
+        let tarred = tar(&[(".env", env)]);
+        cases.extend([
+            (format!("gzip {i}"), secret_yaml(&gzip(env)), GZIP),
+            (format!("bzip2 {i}"), secret_yaml(&bzip2(env)), PACKED),
+            (format!("zstd {i}"), secret_yaml(&zstd(env)), PACKED),
+            (format!("tar.gz {i}"), secret_yaml(&gzip(&tarred)), GZIP),
+            (format!("tar.zst {i}"), secret_yaml(&zstd(&tarred)), PACKED),
+        ]);
+    }
+    let cases: Vec<(&str, String, &str)> = cases
+        .iter()
+        .map(|(what, text, rule)| (what.as_str(), text.clone(), *rule))
+        .collect();
+    each_found(&cases);
+    each_found(&[
+        ("gzip bytes", xxd("blob", &gzip(NUL_ENV)), "byte-array"),
+        ("zstd bytes", xxd("blob", &zstd(NUL_ENV)), "byte-array"),
+        ("bzip2 bytes", xxd("blob", &bzip2(NUL_ENV)), "byte-array"),
+    ]);
+}
+
+/// Item 2 (High): one password line in zstd (a raw block: the frame is
+/// shorter than most arrays a scanner reads), as a byte array in the
+/// forms C, Python, Rust, Java and JavaScript write, is found.
+#[test]
+fn round_twenty_one_one_line_of_zstd_in_a_byte_array_is_found() {
+    let frame = zstd(b"DB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n");
+    let hex: Vec<String> = frame.iter().map(|b| format!("0x{b:02x}")).collect();
+    let signed: Vec<String> = frame.iter().map(|&b| (b as i8).to_string()).collect();
+    let dec: Vec<String> = frame.iter().map(u8::to_string).collect();
+    let escaped: String = frame.iter().map(|b| format!("\\x{b:02x}")).collect();
+    each_found(&[
+        ("xxd", xxd("blob", &frame), "byte-array"),
+        (
+            "python bytes",
+            format!("x = 1\nBLOB = bytes([{}])\n", dec.join(", ")),
+            "byte-array",
+        ),
+        (
+            "rust",
+            format!(
+                "const X: u8 = 1;\nconst BLOB: &[u8] = &[{}];\n",
+                hex.join(", ")
+            ),
+            "byte-array",
+        ),
+        (
+            "java signed",
+            format!(
+                "class A {{\n  static final byte[] BLOB = {{{}}};\n}}\n",
+                signed.join(", ")
+            ),
+            "byte-array",
+        ),
+        (
+            "js",
+            format!(
+                "const x = 1;\nconst blob = new Uint8Array([{}]);\n",
+                dec.join(",")
+            ),
+            "byte-array",
+        ),
+        (
+            "escapes",
+            format!("x = 1\nBLOB = b\"{escaped}\"\n"),
+            "byte-array",
+        ),
+    ]);
+}
+
+/// Item 3: URL-safe base64 (`-`, `_`, no padding) of a compressed
+/// stream is decoded as the standard alphabet is.
+#[test]
+fn round_twenty_one_url_safe_base64_of_a_stream_is_decoded() {
+    let env = b"# DB_PASSWORD is rotated monthly; DB_PASSWORD is in the vault\n\
+                LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+    let url_safe = |bytes: &[u8]| {
+        super::base64(bytes)
+            .replace('+', "-")
+            .replace('/', "_")
+            .trim_end_matches('=')
+            .to_string()
+    };
+    let mut cases = Vec::new();
+    for (what, packed) in [
+        ("gzip", gzip(env)),
+        ("bzip2", bzip2(env)),
+        ("zstd", zstd(env)),
+    ] {
+        // Enough bytes that the URL-safe alphabet shows in the value.
+        let mut packed = packed;
+        for i in 0..64u8 {
+            if url_safe(&packed).contains(['-', '_']) {
+                break;
+            }
+            packed = match what {
+                "gzip" => gzip(&[env.as_slice(), &[b'#', i, b'\n']].concat()),
+                "bzip2" => bzip2(&[env.as_slice(), &[b'#', i, b'\n']].concat()),
+                _ => zstd(&[env.as_slice(), &[b'#', i, b'\n']].concat()),
+            };
+        }
+        let rule = if what == "gzip" { GZIP } else { PACKED };
+        cases.push((
+            what,
+            format!("data:\n  blob: {}\n", url_safe(&packed)),
+            rule,
+        ));
+    }
+    each_found(&cases);
+}
+
+/// Item 4: the same-line forms real projects write that are no secret
+/// (recheck 20's false alarms) stay quiet.
+#[test]
+fn round_twenty_one_real_projects_false_alarms_are_quiet() {
+    quiet(&[
+        // Laravel's validation rules.
+        "$rules = [\n    'password' => 'required|string|min:8|confirmed',\n];\n".into(),
+        "'password' => ['required', 'string', 'min:8'],\n".into(),
+        "'password_confirmation' => 'required_with:password|same:password|min:6',\n".into(),
+        // A setting naming a hash algorithm.
+        "password_hash_algorithm = \"pbkdf2_sha256\"\n".into(),
+        "PASSWORD_HASHER = 'argon2id'\n".into(),
+        // A name assigned a variable (Python, no quotes).
+        "credentials = ec2_metadata_credentials_json\n".into(),
+        // net/ftp's anonymous login: an e-mail as the password.
+        "passwd = \"anonymous@\"\n".into(),
+    ]);
+}
