@@ -43,6 +43,26 @@ impl RuleSet {
         verdict
     }
 
+    /// Whether `bytes`, a zlib stream, hold a secret once inflated
+    /// (within the text's budget, as [`RuleSet::decoded`] reads): only a
+    /// secret found counts, since a zlib header (`78 9C`) is two bytes
+    /// other data opens with too; a stream that errs or goes on past the
+    /// bound is read as far as it goes.
+    pub(super) fn zlib_decoded(&self, bytes: &[u8]) -> Verdict {
+        let used = TEXT_INFLATED.get();
+        if used >= MAX_TEXT_INFLATED {
+            return Verdict::Clean;
+        }
+        let mut inflated = 0;
+        let mut stream = flate2::read::ZlibDecoder::new(bytes);
+        let verdict = self.windows(&mut stream, &mut inflated, 0);
+        TEXT_INFLATED.set(used.saturating_add(inflated));
+        match verdict {
+            Verdict::Secret => Verdict::Secret,
+            _ => Verdict::Clean,
+        }
+    }
+
     /// [`RuleSet::decoded`] of one value, `inflated` counting what its
     /// streams and archives decode.
     fn decoded_within(&self, bytes: &[u8], inflated: &mut u64) -> Verdict {
@@ -324,7 +344,7 @@ impl Drop for TextBudget {
 
 /// Whether `bytes` open as something [`RuleSet::decoded`] decodes (an
 /// archive, a compressed stream): what the text's budget bounds.
-fn packed(bytes: &[u8]) -> bool {
+pub(super) fn packed(bytes: &[u8]) -> bool {
     zip::is_zip(bytes) || streams::kind(bytes).is_some() || tar::is_header(bytes)
 }
 

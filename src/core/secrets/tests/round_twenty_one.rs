@@ -173,3 +173,169 @@ fn round_twenty_one_real_projects_false_alarms_are_quiet() {
         "passwd = \"anonymous@\"\n".into(),
     ]);
 }
+
+/// A `.env` whose password line the compressors code as a match to the
+/// comment before it: only decoding finds it.
+const PACKED_ENV: &[u8] = b"# DB_PASSWORD is rotated monthly; DB_PASSWORD is in the vault\n\
+    LOG_LEVEL=info\nDB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
+
+/// `bytes` zlib-compressed (`78 DA`).
+fn zlib(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    out.write_all(bytes).expect("in memory");
+    out.finish().expect("in memory")
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Item 5 (medium): a compressed value wrapped by `\n` escapes in a JSON
+/// string, in hex digits, in base64 twice over, or a zlib stream in
+/// base64, is read; a gzip value cut short is not fully checked (it
+/// passed as clean: gzip's reader took an error for the end).
+#[test]
+fn round_twenty_one_compressed_values_in_more_encodings_are_read() {
+    let lines = |b64: String| -> String {
+        let rows: Vec<&str> = b64
+            .as_bytes()
+            .chunks(76)
+            .map(|row| std::str::from_utf8(row).expect("base64"))
+            .collect();
+        rows.join("\\n")
+    };
+    let b64 = super::base64;
+    each_found(&[
+        (
+            "json zstd",
+            format!("{{\"blob\": \"{}\"}}\n", lines(b64(&zstd(PACKED_ENV)))),
+            PACKED,
+        ),
+        (
+            "json gzip",
+            format!("{{\"blob\": \"{}\"}}\n", lines(b64(&gzip(PACKED_ENV)))),
+            GZIP,
+        ),
+        (
+            "hex zstd",
+            format!("BLOB = \"{}\"\n", hex(&zstd(PACKED_ENV))),
+            "hex-compressed",
+        ),
+        (
+            "hex gzip",
+            format!("blob: {}\n", hex(&gzip(PACKED_ENV)).to_uppercase()),
+            "hex-compressed",
+        ),
+        (
+            "hex bzip2",
+            format!("BLOB = '{}'\n", hex(&bzip2(PACKED_ENV))),
+            "hex-compressed",
+        ),
+        (
+            "base64 twice zstd",
+            secret_yaml(b64(&zstd(PACKED_ENV)).as_bytes()),
+            "base64-text",
+        ),
+        (
+            "base64 twice gzip",
+            secret_yaml(b64(&gzip(PACKED_ENV)).as_bytes()),
+            "base64-text",
+        ),
+        ("zlib", secret_yaml(&zlib(PACKED_ENV)), "base64-zlib"),
+        (
+            "gzip cut",
+            secret_yaml(&gzip(PACKED_ENV)[..40]),
+            "unchecked-encoded",
+        ),
+    ]);
+}
+
+/// Item 5's near misses: hex and zlib-looking base64 that hold no secret,
+/// or are no stream at all, stay quiet.
+#[test]
+fn round_twenty_one_more_encodings_without_a_secret_are_quiet() {
+    let clean = b"LOG_LEVEL=info\nNOTE=hello world\nCOLOR=blue\nSIZE=large\n";
+    quiet(&[
+        format!("BLOB = \"{}\"\n", hex(&zstd(clean))),
+        secret_yaml(&zlib(clean)),
+        // Base64 that opens as zlib does (`eJy…`) but is none.
+        "data:\n  blob: eJyAbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOp\n".into(),
+        // A SHA-256 in hex, and one that opens as gzip's magic would.
+        "sha256 = \"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\"\n".into(),
+    ]);
+}
+
+/// Item 6 (medium): a key as signed 32-bit words (Java's `int[]`, C's
+/// `int32_t`) and as 64-bit words (`uint64_t`, `0x…ULL`, `long[]`), in
+/// either byte order, is found.
+#[test]
+fn round_twenty_one_signed_and_64_bit_word_arrays_are_read() {
+    // The key's DER: bytes past 0x7f make negative words.
+    let der = super::round_eighteen_b::pkcs8();
+    let bytes = der.as_slice();
+    let mut missed = Vec::new();
+    for big in [false, true] {
+        let i32s: Vec<String> = bytes
+            .chunks(4)
+            .map(|c| {
+                let mut w = [0u8; 4];
+                w[..c.len()].copy_from_slice(c);
+                let v = if big {
+                    i32::from_be_bytes(w)
+                } else {
+                    i32::from_le_bytes(w)
+                };
+                v.to_string()
+            })
+            .collect();
+        let u64s: Vec<String> = bytes
+            .chunks(8)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                let v = if big {
+                    u64::from_be_bytes(w)
+                } else {
+                    u64::from_le_bytes(w)
+                };
+                format!("0x{v:016x}ULL")
+            })
+            .collect();
+        let i64s: Vec<String> = bytes
+            .chunks(8)
+            .map(|c| {
+                let mut w = [0u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                let v = if big {
+                    i64::from_be_bytes(w)
+                } else {
+                    i64::from_le_bytes(w)
+                };
+                format!("{v}L")
+            })
+            .collect();
+        for text in [
+            format!("int x = 1;\nint32_t k[] = {{{}}};\n", i32s.join(", ")),
+            format!("int x = 1;\nuint64_t k[] = {{{}}};\n", u64s.join(", ")),
+            format!(
+                "int x = 1;\nstatic final long[] K = {{{}}};\n",
+                i64s.join(", ")
+            ),
+        ] {
+            let got = found(&text);
+            if got != vec![(2, "byte-array".to_string())] {
+                let head: String = text.chars().take(60).collect();
+                missed.push(format!("{head:?}… ({big}): {got:?}"));
+            }
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    // 64-bit constants that are no key: SipHash's, a CRC-64 table's start.
+    quiet(&[
+        "const uint64_t K[] = {0x736f6d6570736575ULL, 0x646f72616e646f6dULL, \
+         0x6c7967656e657261ULL, 0x7465646279746573ULL, 0x0000000000000000ULL, \
+         0x42f0e1eba9ea3693ULL, 0x85e1c3d753d46d26ULL, 0xc711223cfa3e5bb5ULL};\n"
+            .into(),
+    ]);
+}
