@@ -50,6 +50,7 @@ pub(crate) use zip::tests::zip as test_zip;
 pub(crate) use zip::tests::zip64 as test_zip64;
 
 use rules::{Decode, Rule, RuleSet};
+pub use unpack::DecodeBudget;
 
 /// One match in a text. The secret itself is not kept: `span` points at it
 /// in the scanned text, so printing a hit (even with `{:?}`) cannot leak it.

@@ -339,3 +339,24 @@ fn round_twenty_one_signed_and_64_bit_word_arrays_are_read() {
             .into(),
     ]);
 }
+
+/// Item 7 (medium): the texts of one job (a composition's files) share
+/// one decode budget: once files of bombs spent it, a later file's value
+/// is not decoded but reported unchecked (it was decoded again per file,
+/// so N small files of bombs cost N times a text's budget).
+#[test]
+fn round_twenty_one_a_jobs_texts_share_one_decode_budget() {
+    use crate::core::secret_scan::DecodeBudget;
+    let bomb = super::base64(&zstd(&vec![b'a'; 17 << 20]));
+    let bombs = format!("data:\n  a: {bomb}\n  b: {bomb}\n");
+    let small = secret_yaml(&gzip(b"LOG_LEVEL=info\nNOTE=hello world\n"));
+    assert!(found(&small).is_empty(), "{:?}", found(&small));
+    let job = DecodeBudget::new();
+    let got: Vec<Vec<(usize, String)>> = job.run(|| vec![found(&bombs), found(&small)]);
+    let unchecked = |line| vec![(line, "unchecked-encoded".to_string())];
+    assert_eq!(got[0], [unchecked(2), unchecked(3)].concat(), "{got:?}");
+    assert_eq!(got[1], unchecked(2), "{got:?}");
+    // Outside the job, and in a new one, the thread's budget is its own.
+    assert!(found(&small).is_empty());
+    assert!(DecodeBudget::new().run(|| found(&small)).is_empty());
+}
