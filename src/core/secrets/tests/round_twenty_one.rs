@@ -360,3 +360,61 @@ fn round_twenty_one_a_jobs_texts_share_one_decode_budget() {
     assert!(found(&small).is_empty());
     assert!(DecodeBudget::new().run(|| found(&small)).is_empty());
 }
+
+/// Item 8 (medium): a value set apart from its assignment is read: in
+/// parentheses or `str(…)` on its line, past a blank or comment line
+/// after `(`, a key whose `=>` opens the next line, an INI continuation or
+/// Make's `:= \`, triple quotes, a `%`/`.format(…)` filled with the
+/// literal, `os.environ.update(…)`.
+#[test]
+fn round_twenty_one_values_set_apart_from_their_assignment_are_found() {
+    let v = "Vb6nQ1xZ8kLm3Wu";
+    let mut missed = Vec::new();
+    for (text, line) in [
+        (format!("x = 1\nDB_PASSWORD = (\"{v}\")\n"), 2),
+        (format!("x = 1\nDB_PASSWORD = str(\"{v}\")\n"), 2),
+        (
+            format!("import os\nos.environ.update(DB_PASSWORD=\"{v}\")\n"),
+            2,
+        ),
+        (
+            format!("import os\nos.environ.update({{\"DB_PASSWORD\": \"{v}\"}})\n"),
+            2,
+        ),
+        (format!("x = 1\nDB_PASSWORD = (\n\n    \"{v}\"\n)\n"), 2),
+        (
+            format!("x = 1\nDB_PASSWORD = (  # the db\n    # rotated\n    \"{v}\"\n)\n"),
+            2,
+        ),
+        (format!("$c = [\n  'db_password'\n    => '{v}',\n];\n"), 2),
+        (format!("DB_PASSWORD := \\\n\t{v}\n"), 1),
+        (format!("x = 1\nDB_PASSWORD = \"\"\"{v}\"\"\"\n"), 2),
+        (format!("x = 1\nDB_PASSWORD = '''\n{v}\n'''\n"), 2),
+        (format!("x = 1\nDB_PASSWORD = \"%s\" % \"{v}\"\n"), 2),
+        (
+            format!("x = 1\nDB_PASSWORD = \"{{}}\".format(\"{v}\")\n"),
+            2,
+        ),
+    ] {
+        let got = found(&text);
+        if got.first().map(|(l, _)| *l) != Some(line) {
+            missed.push(format!("{text:?}: {got:?}"));
+        }
+    }
+    // An INI continuation line (the rule for its shape reads it).
+    let ini = format!("[db]\nhost = x\npassword =\n  {v}\n");
+    if found(&ini).is_empty() {
+        missed.push(format!("{ini:?}"));
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+    quiet(&[
+        "password = (\n    get_password()\n)\n".into(),
+        "password = str(uuid.uuid4())\n".into(),
+        "PASSWORD_HELP = '''\nEnter your password twice\n'''\n".into(),
+        "password = \"%s\" % password_from_vault\n".into(),
+        "token = \\\n    settings.AUTH_TOKEN_SETTING\n".into(),
+        "password =\n    hashlib.sha256(raw).hexdigest()\n".into(),
+        "value = os.environ.get(\"DB_PASSWORD\", \"\")\n".into(),
+        "'password'\n    => 'required|string|min:8',\n".into(),
+    ]);
+}
