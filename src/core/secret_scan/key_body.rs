@@ -171,8 +171,9 @@ fn is_key_body(
             .any(|m| bytes.windows(m.len()).any(|w| w == *m))
 }
 
-/// The bytes of standard base64 (padding optional; the caller checked the
-/// alphabet: another character reads as `/`).
+/// The bytes of base64 in the standard or the URL-safe alphabet (padding
+/// optional; `-` reads as `+` and `_` as `/`, round 21; the caller checked
+/// the alphabet: another character reads as `/`).
 pub(super) fn decode(base64: &str) -> Vec<u8> {
     let base64 = base64.trim_end_matches('=');
     let value = |c: u8| -> u32 {
@@ -180,7 +181,7 @@ pub(super) fn decode(base64: &str) -> Vec<u8> {
             b'A'..=b'Z' => u32::from(c - b'A'),
             b'a'..=b'z' => u32::from(c - b'a') + 26,
             b'0'..=b'9' => u32::from(c - b'0') + 52,
-            b'+' => 62,
+            b'+' | b'-' => 62,
             _ => 63,
         }
     };

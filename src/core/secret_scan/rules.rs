@@ -116,6 +116,21 @@ pub enum Decode {
     /// A Discord bot token: the part before the first dot is the base64
     /// of a 17 to 20 digit id, else it is no token.
     Snowflake,
+    /// Hex digits of bytes judged as [`Decode::Scan`]'s are (round 21: a
+    /// gzip, bzip2, zstd or zip in hex).
+    Hex,
+    /// Base64 of a zlib stream (round 21): inflated and scanned; its
+    /// two-byte header is common in other data, so only a secret found
+    /// counts, and a value that is no zlib stream is none.
+    Zlib,
+}
+
+impl Decode {
+    /// Whether the rule decodes its match and scans what it holds (such
+    /// rules do not run on text decoded so: one level deep).
+    pub fn scans(self) -> bool {
+        matches!(self, Decode::Scan | Decode::Hex | Decode::Zlib)
+    }
 }
 
 /// How much of a base64 private key [`Decode::Pem`] reads past where its
@@ -184,7 +199,7 @@ impl Decode {
                 key.then_some(secret.into())
             }
             // Judged by a scan of the decoded text (`RuleSet::reports`).
-            Decode::Scan => Some(secret.into()),
+            Decode::Scan | Decode::Hex | Decode::Zlib => Some(secret.into()),
             Decode::Snowflake => {
                 let id = super::key_body::decode(secret.split('.').next()?);
                 let digits = (17..=20).contains(&id.len()) && id.iter().all(u8::is_ascii_digit);

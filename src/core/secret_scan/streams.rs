@@ -47,7 +47,9 @@ pub(super) fn kind(head: &[u8]) -> Option<Kind> {
 /// A reader of what the `kind` stream in `source` decodes to.
 pub(super) fn open<'a>(kind: Kind, source: impl Read + 'a) -> Box<dyn Read + 'a> {
     match kind {
-        Kind::Gzip => Box::new(Lenient(flate2::read::MultiGzDecoder::new(source))),
+        Kind::Gzip => Box::new(GzMembers {
+            decoder: Some(flate2::bufread::GzDecoder::new(BufReader::new(source))),
+        }),
         Kind::Bzip2 => Box::new(BzStreams {
             decoder: Some(bzip2::bufread::BzDecoder::new(BufReader::new(source))),
         }),
@@ -60,14 +62,43 @@ pub(super) fn deflated<'a>(source: impl Read + 'a) -> Box<dyn Read + 'a> {
     Box::new(Lenient(flate2::read::DeflateDecoder::new(source)))
 }
 
-/// A reader whose error is its end: gzip and deflate as the scanner has
-/// always read them (zeros padding a gzip stream to a block are an error
-/// of the next member's header to flate2, and no hiding place).
+/// A reader whose error is its end: a zip's deflated member as the
+/// scanner has always read it.
 struct Lenient<R>(R);
 
 impl<R: Read> Read for Lenient<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         Ok(self.0.read(buf).unwrap_or(0))
+    }
+}
+
+/// Every gzip member of a source, one after another, as `gzip -d` reads
+/// them; `None` only while one is replaced by the next. Zeros padding the
+/// last member to a block end it; a member cut short or corrupt is an
+/// error (round 21: `MultiGzDecoder`'s errors were read as the end, so a
+/// value the scanner had only the start of passed as clean).
+struct GzMembers<R: BufRead> {
+    decoder: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: BufRead> Read for GzMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(decoder) = self.decoder.as_mut() else {
+                return Ok(0);
+            };
+            let n = decoder.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            if !next_stream(decoder.get_mut())? {
+                return Ok(0);
+            }
+            self.decoder = self
+                .decoder
+                .take()
+                .map(|done| flate2::bufread::GzDecoder::new(done.into_inner()));
+        }
     }
 }
 

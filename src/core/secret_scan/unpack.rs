@@ -8,6 +8,8 @@
 //! or corrupt) makes what it read unchecked, never a clean end.
 
 use std::cell::Cell;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::{RuleSet, Verdict, binary, bks, keystore, streams, tar, zip};
 
@@ -34,13 +36,35 @@ impl RuleSet {
     pub(super) fn decoded(&self, bytes: &[u8]) -> Verdict {
         let used = TEXT_INFLATED.get();
         let mut inflated = 0;
-        let verdict = if used >= MAX_TEXT_INFLATED && packed(bytes) {
+        let verdict = if spent(used) && packed(bytes) {
             Verdict::Unchecked
         } else {
             self.decoded_within(bytes, &mut inflated)
         };
-        TEXT_INFLATED.set(used.saturating_add(inflated));
+        count(used, inflated);
         verdict
+    }
+
+    /// Whether `bytes`, a zlib stream, hold a secret once inflated
+    /// (within the text's budget, as [`RuleSet::decoded`] reads): only a
+    /// secret found counts, since a zlib header (`78 9C`) is two bytes
+    /// other data opens with too; a stream that errs or goes on past the
+    /// bound is read as far as it goes. Past the budget it is not read,
+    /// and unchecked.
+    pub(super) fn zlib_decoded(&self, bytes: &[u8]) -> Verdict {
+        let used = TEXT_INFLATED.get();
+        if spent(used) {
+            // Not read: never remembered as clean.
+            return Verdict::Unchecked;
+        }
+        let mut inflated = 0;
+        let mut stream = flate2::read::ZlibDecoder::new(bytes);
+        let verdict = self.windows(&mut stream, &mut inflated, 0);
+        count(used, inflated);
+        match verdict {
+            Verdict::Secret => Verdict::Secret,
+            _ => Verdict::Clean,
+        }
     }
 
     /// [`RuleSet::decoded`] of one value, `inflated` counting what its
@@ -286,11 +310,14 @@ fn keystore_verdict(found: keystore::Keystore) -> Verdict {
     }
 }
 
-/// `bytes` as text: itself when it is UTF-8, else its text runs.
-fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+/// `bytes` as text: itself when it is UTF-8 without control characters,
+/// else its text runs (round 21: a NUL or an escape before a
+/// `DB_PASSWORD=` line no longer glues it to what came before, so the
+/// line is read as it stands in the file it came from).
+pub(super) fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
-        Ok(text) => text.into(),
-        Err(_) => binary::text_runs(bytes).into(),
+        Ok(text) if !binary::has_controls(text) => text.into(),
+        _ => binary::text_runs(bytes).into(),
     }
 }
 
@@ -303,6 +330,67 @@ thread_local! {
 /// How much all the streams and archives of one text decode before the
 /// rest are unchecked: two values read to their bound.
 const MAX_TEXT_INFLATED: u64 = 2 * MAX_INFLATED;
+
+/// How much all the texts of one job ([`DecodeBudget`]: a composition's
+/// files) decode before the rest are unchecked: what one text may (round
+/// 21: the budget was per text only, so N small files of bombs cost N
+/// times a text's; eight files of four 68-byte bzip2 bombs took 33 s to
+/// build in a debug build, 11 s now, bounded whatever their number).
+const MAX_JOB_INFLATED: u64 = MAX_TEXT_INFLATED;
+
+/// What the texts of one job may decode in all, shared by the threads
+/// that scan them ([`DecodeBudget::run`]).
+#[derive(Debug, Default)]
+pub struct DecodeBudget(AtomicU64);
+
+impl DecodeBudget {
+    /// A new job's budget, none of it spent.
+    pub fn new() -> Arc<Self> {
+        Arc::new(DecodeBudget::default())
+    }
+
+    /// `scan` run on this thread within this budget: what the texts it
+    /// scans decode counts here too, and once it is spent their values
+    /// are unchecked. The thread's budget before comes back after, even
+    /// when `scan` panics.
+    pub fn run<T>(self: &Arc<Self>, scan: impl FnOnce() -> T) -> T {
+        struct Restore(Option<Arc<DecodeBudget>>);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                JOB.set(self.0.take());
+            }
+        }
+        let _restore = Restore(JOB.replace(Some(Arc::clone(self))));
+        scan()
+    }
+
+    fn used(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+thread_local! {
+    /// The job the texts scanned on this thread belong to, if any.
+    static JOB: std::cell::RefCell<Option<Arc<DecodeBudget>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Whether a value may not be decoded: its text spent `used` of its own
+/// budget, or its job spent its own.
+fn spent(used: u64) -> bool {
+    used >= MAX_TEXT_INFLATED
+        || JOB.with_borrow(|job| job.as_ref().is_some_and(|j| j.used() >= MAX_JOB_INFLATED))
+}
+
+/// Counts `inflated` more decoded bytes to the text (which had `used`)
+/// and to its job.
+fn count(used: u64, inflated: u64) {
+    TEXT_INFLATED.set(used.saturating_add(inflated));
+    JOB.with_borrow(|job| {
+        if let Some(job) = job {
+            job.0.fetch_add(inflated, Ordering::Relaxed);
+        }
+    });
+}
 
 /// A text's own decode budget, from now until the guard drops (when the
 /// budget of the scan around it, if any, comes back).
@@ -321,7 +409,7 @@ impl Drop for TextBudget {
 
 /// Whether `bytes` open as something [`RuleSet::decoded`] decodes (an
 /// archive, a compressed stream): what the text's budget bounds.
-fn packed(bytes: &[u8]) -> bool {
+pub(super) fn packed(bytes: &[u8]) -> bool {
     zip::is_zip(bytes) || streams::kind(bytes).is_some() || tar::is_header(bytes)
 }
 

@@ -1296,4 +1296,5 @@ mod round_sixteen_b;
 mod round_thirteen;
 mod round_twelve;
 mod round_twenty;
+mod round_twenty_one;
 mod shown;

@@ -3,22 +3,47 @@
 //! (JavaScript, Ruby, PHP), `x = \` then `"…"`, `"password" =>` then
 //! `'…'`. The `(`, the `\`, the line's end and the blanks before the
 //! literal are cut, so the copy reads `DB_PASSWORD ="…"` and the rules
-//! judge it as the assignment it is.
+//! judge it as the assignment it is. Round 21: blank lines and comment
+//! lines between (`= (  # the db`), an unquoted value alone on the next,
+//! indented line (an INI continuation, Make's `:= \`), and a key whose
+//! `=>` opens the next line (`'db_password'` then `=> '…'`).
 
 use std::ops::Range;
 
 /// How many bytes of blanks around the line's end are looked through.
 const BLANKS: usize = 256;
 
+/// How many blank or comment lines may stand between an assignment and
+/// its value.
+const SKIPPED_LINES: usize = 3;
+
+/// The shortest unquoted value read on the next line (a rule's shortest).
+const MIN_BARE: usize = 8;
+
 /// The ranges to cut: from just after each assignment's `=` (`:=`, `=>`)
-/// that ends its line (but for blanks and an optional `(` or `\`) to the
-/// literal that opens the next line (its `r`/`b`/`u`/`f` prefix, or its
-/// quote). An `=` inside a string on its line (an odd count of `"` or `'`
-/// before it), or one of `==`, `!=`, `<=`, `>=`, is no assignment.
+/// that ends its line (but for blanks, an optional `(` or `\` and a
+/// comment) to the literal that opens the next line past blank and
+/// comment lines (its `r`/`b`/`u`/`f` prefix, or its quote), or to an
+/// unquoted value alone on the next, indented line; and from the end of a
+/// quoted key ending its line to the `=>` opening the next. An `=` inside
+/// a string on its line (an odd count of `"` or `'` before it), or one of
+/// `==`, `!=`, `<=`, `>=`, is no assignment.
 pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for at in (0..bytes.len()).filter(|&i| bytes[i] == b'=') {
+    // Quotes of each kind so far on the line: an `=` after an odd count
+    // is inside a string.
+    let (mut doubles, mut singles) = (0usize, 0usize);
+    for at in 0..bytes.len() {
+        match bytes[at] {
+            b'\n' => (doubles, singles) = (0, 0),
+            b'"' => doubles += 1,
+            b'\'' => singles += 1,
+            _ => {}
+        }
+        if bytes[at] != b'=' || doubles % 2 == 1 || singles % 2 == 1 {
+            continue;
+        }
         let before = at.checked_sub(1).map(|i| bytes[i]);
         if matches!(before, Some(b'=' | b'!' | b'<' | b'>')) {
             continue;
@@ -30,47 +55,135 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
             _ => {}
         }
         i = blanks(bytes, i);
+        let paren = bytes.get(i) == Some(&b'(');
         if matches!(bytes.get(i), Some(b'(' | b'\\')) {
             i = blanks(bytes, i + 1);
         }
+        i = past_comment(bytes, i);
         if bytes.get(i) == Some(&b'\r') {
             i += 1;
         }
         if bytes.get(i) != Some(&b'\n') {
             continue;
         }
-        let literal = blanks(bytes, i + 1);
+        let line = past_blank_lines(bytes, i + 1);
+        let literal = blanks(bytes, line);
         let mut quote = literal;
         while quote - literal < 2 && bytes.get(quote).is_some_and(|b| b"rRbBuUfF".contains(b)) {
             quote += 1;
         }
-        if !matches!(bytes.get(quote), Some(b'"' | b'\'' | b'`')) || in_string(bytes, at) {
-            continue;
+        let quoted = matches!(bytes.get(quote), Some(b'"' | b'\'' | b'`'));
+        if quoted || !paren && literal > line && bare_value(bytes, literal) {
+            out.push(at + 1 + usize::from(bytes[at + 1] == b'>')..literal);
         }
-        out.push(at + 1 + usize::from(bytes[at + 1] == b'>')..literal);
+    }
+    out.extend(arrows_below(bytes));
+    out
+}
+
+/// Past a `#` or `//` comment at `i` (not Ruby's `#{`), to its line's end.
+fn past_comment(bytes: &[u8], i: usize) -> usize {
+    let rest = bytes.get(i..).unwrap_or_default();
+    let comment = rest.starts_with(b"#") && !rest.starts_with(b"#{") || rest.starts_with(b"//");
+    if !comment {
+        return i;
+    }
+    // A comment past [`BLANKS`] bytes is not looked through: each `=`
+    // reads at most that far (a line of `= # = # …` stays linear).
+    let Some(end) = rest.iter().take(BLANKS).position(|&b| b == b'\n') else {
+        return i;
+    };
+    // The line's end, before a `\r`.
+    i + end - usize::from(end > 0 && rest[end - 1] == b'\r')
+}
+
+/// From the line starting at `line`, past up to [`SKIPPED_LINES`] blank
+/// or comment lines: where the next other line starts.
+fn past_blank_lines(bytes: &[u8], mut line: usize) -> usize {
+    for _ in 0..SKIPPED_LINES {
+        let j = past_comment(bytes, blanks(bytes, line));
+        let j = j + usize::from(bytes.get(j) == Some(&b'\r'));
+        if bytes.get(j) != Some(&b'\n') {
+            break;
+        }
+        line = j + 1;
+    }
+    line
+}
+
+/// Whether an unquoted value alone on its line starts at `i`: a word of
+/// [`MIN_BARE`] characters or more, no blank or bracket in it, not a
+/// list item, an anchor, a block or a comment.
+fn bare_value(bytes: &[u8], i: usize) -> bool {
+    let end = bytes[i..]
+        .iter()
+        .position(|&b| matches!(b, b'\n' | b'\r'))
+        .map_or(bytes.len(), |n| i + n);
+    let value = &bytes[i..end];
+    let value = value.strip_suffix(b";").unwrap_or(value);
+    value.len() >= MIN_BARE
+        && !value.starts_with(b"-")
+        && !value.ends_with(b":")
+        && !value.iter().any(|b| {
+            b.is_ascii_whitespace()
+                || matches!(
+                    b,
+                    b'(' | b')'
+                        | b'['
+                        | b']'
+                        | b'{'
+                        | b'}'
+                        | b'#'
+                        | b'&'
+                        | b'*'
+                        | b'!'
+                        | b'|'
+                        | b'>'
+                        | b'<'
+                        | b'"'
+                        | b'\''
+                        | b'`'
+                        | b'$'
+                        | b','
+                )
+        })
+}
+
+/// The cuts from the end of a quoted key that ends its line (`'db_password'`)
+/// to the `=>` that opens the next one (PHP's arrays as formatters write
+/// them).
+fn arrows_below(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for n in (0..bytes.len()).filter(|&i| bytes[i] == b'\n') {
+        let line = &bytes[start..n];
+        let kept = line.len()
+            - line
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
+        let key = line[..kept].trim_ascii_start();
+        let quoted = key.len() >= 3
+            && matches!(key[0], b'"' | b'\'')
+            && key.last() == Some(&key[0])
+            && !key[1..key.len() - 1].contains(&key[0]);
+        let arrow = blanks(bytes, n + 1);
+        if quoted && bytes[arrow..].starts_with(b"=>") {
+            out.push(start + kept..arrow);
+        }
+        start = n + 1;
     }
     out
 }
 
 /// Past the blanks from `i`, at most [`BLANKS`] of them.
-fn blanks(bytes: &[u8], i: usize) -> usize {
+pub(super) fn blanks(bytes: &[u8], i: usize) -> usize {
     let mut j = i;
     while j - i < BLANKS && bytes.get(j).is_some_and(|b| matches!(b, b' ' | b'\t')) {
         j += 1;
     }
     j
-}
-
-/// Whether byte `at` is inside a `"…"` or `'…'` string on its line (an
-/// odd count of either quote before it on the line).
-fn in_string(bytes: &[u8], at: usize) -> bool {
-    let start = bytes[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |n| n + 1);
-    let line = &bytes[start..at];
-    let odd = |q: u8| line.iter().filter(|&&b| b == q).count() % 2 == 1;
-    odd(b'"') || odd(b'\'')
 }
 
 #[cfg(test)]

@@ -273,6 +273,11 @@ fn round_eighteen_b_config_syntax_values_are_found() {
 fn round_eighteen_b_config_syntax_near_misses_stay_quiet() {
     let mut loud = Vec::new();
     for (_, text, _) in CONFIG_SHAPES {
+        // A triple-quoted value is read everywhere since round 21: in
+        // Python `password = """…"""` is the same hard-coded password.
+        if text.contains("\"\"\"") || text.contains("'''") {
+            continue;
+        }
         for path in ["app.py", "main.go", "README.md", "notes.txt"] {
             if !found_as(path, text).is_empty() {
                 loud.push(format!("{path}: {text:?}: {:?}", found_as(path, text)));

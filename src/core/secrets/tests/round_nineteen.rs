@@ -223,8 +223,14 @@ fn found_unnamed(text: &str) -> Vec<(usize, String)> {
 fn round_nineteen_texts_without_a_name_get_their_kind() {
     let mut missed = Vec::new();
     for text in BY_KIND {
-        // Only the rule for its kind finds it (the plain scan does not).
-        assert!(found(text).is_empty(), "{text:?}: {:?}", found(text));
+        // Only the rule for its kind finds it (the plain scan does not;
+        // a triple-quoted value it reads since round 21).
+        let triple = text.contains("\"\"\"");
+        assert!(
+            triple || found(text).is_empty(),
+            "{text:?}: {:?}",
+            found(text)
+        );
         if found_unnamed(text).len() != 1 {
             missed.push(format!("{text:?}: {:?}", found_unnamed(text)));
         }

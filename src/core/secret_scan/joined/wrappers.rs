@@ -1,0 +1,122 @@
+//! A value wrapped on its assignment's line (round 21): `DB_PASSWORD =
+//! ("…")`, `= str("…")`, a triple-quoted string (`"""…"""`, or `'''`
+//! with the value alone on the next line), a format filled with a literal
+//! (`"%s" % "…"`, `"{}".format("…")`). What stands between the `=` and
+//! the literal's quote is cut, and a triple quote's extra quotes, so the
+//! copy reads `DB_PASSWORD ="…"` and the rules judge the assignment.
+
+use std::ops::Range;
+
+use super::next_line::blanks;
+
+/// Calls that return their string argument as it is.
+const WRAPPERS: [&[u8]; 5] = [b"str(", b"String(", b"strval(", b"String.new(", b"unicode("];
+
+/// Formats that a `%` or `.format(` fills with the literal after them.
+const FORMATS: [&[u8]; 3] = [b"%s", b"{}", b"{0}"];
+
+/// The ranges to cut for each assignment (`=`, `:=`, `=>`) whose value
+/// is a wrapped literal on its line.
+pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    // Quotes of each kind so far on the line: an `=` after an odd count
+    // is inside a string (as `next_line::in_string` reads it, in one pass).
+    let (mut doubles, mut singles) = (0usize, 0usize);
+    for at in 0..bytes.len() {
+        match bytes[at] {
+            b'\n' => (doubles, singles) = (0, 0),
+            b'"' => doubles += 1,
+            b'\'' => singles += 1,
+            _ => {}
+        }
+        if bytes[at] != b'=' || doubles % 2 == 1 || singles % 2 == 1 {
+            continue;
+        }
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        if matches!(before, Some(b'=' | b'!' | b'<' | b'>')) || bytes.get(at + 1) == Some(&b'=') {
+            continue;
+        }
+        let value = at + 1 + usize::from(bytes.get(at + 1) == Some(&b'>'));
+        let i = blanks(bytes, value);
+        let mut j = i;
+        for _ in 0..2 {
+            if bytes.get(j) == Some(&b'(') {
+                j = blanks(bytes, j + 1);
+            } else if let Some(w) = WRAPPERS.iter().find(|w| bytes[j..].starts_with(w)) {
+                j = blanks(bytes, j + w.len());
+            }
+        }
+        let q = prefix_end(bytes, j);
+        let Some(&quote) = bytes.get(q).filter(|b| matches!(b, b'"' | b'\'')) else {
+            continue;
+        };
+        if bytes[q..].starts_with(&[quote; 3]) {
+            if let Some(mut inner) = triple(bytes, q) {
+                if j > i {
+                    out.push(value..j);
+                }
+                out.append(&mut inner);
+            }
+        } else if let Some(second) = filled_format(bytes, q) {
+            out.push(value..second);
+        } else if j > i {
+            out.push(value..j);
+        }
+    }
+    out
+}
+
+/// Past a string prefix (`r`, `b`, `u`, `f`, two at most) at `i`.
+fn prefix_end(bytes: &[u8], i: usize) -> usize {
+    let mut q = i;
+    while q - i < 2 && bytes.get(q).is_some_and(|b| b"rRbBuUfF".contains(b)) {
+        q += 1;
+    }
+    q
+}
+
+/// The cuts that make the triple-quoted string at `q` one quoted value:
+/// its two extra opening quotes; when its value stands alone on the next
+/// line, the line end before it and the line end and extra quotes after.
+fn triple(bytes: &[u8], q: usize) -> Option<Vec<Range<usize>>> {
+    let quote = bytes[q];
+    let body = q + 3;
+    let newline = match bytes.get(body) {
+        Some(b'\n') => 1,
+        Some(b'\r') if bytes.get(body + 1) == Some(&b'\n') => 2,
+        _ => return Some(vec![q + 1..q + 3]),
+    };
+    let start = blanks(bytes, body + newline);
+    let end = bytes[start..]
+        .iter()
+        .position(|b| b.is_ascii_whitespace())
+        .map_or(bytes.len(), |n| start + n);
+    let mut close = end;
+    while bytes.get(close).is_some_and(|b| b.is_ascii_whitespace()) && close - end < 256 {
+        close += 1;
+    }
+    (end > start && bytes[close..].starts_with(&[quote; 3]))
+        .then(|| vec![q + 1..start, end..close + 2])
+}
+
+/// Where the literal filling the format literal at `q` starts (`"%s" %
+/// "…"`, `'{}'.format('…')`), if it is one.
+fn filled_format(bytes: &[u8], q: usize) -> Option<usize> {
+    let quote = bytes[q];
+    let format = FORMATS.iter().find(|f| bytes[q + 1..].starts_with(f))?;
+    let close = q + 1 + format.len();
+    if bytes.get(close) != Some(&quote) {
+        return None;
+    }
+    let after = blanks(bytes, close + 1);
+    let second = if bytes.get(after) == Some(&b'%') {
+        blanks(bytes, after + 1)
+    } else if bytes[after..].starts_with(b".format(") {
+        blanks(bytes, after + b".format(".len())
+    } else {
+        return None;
+    };
+    let second = prefix_end(bytes, second);
+    matches!(bytes.get(second), Some(b'"' | b'\'')).then_some(second)
+}
