@@ -85,7 +85,7 @@ fn triple(bytes: &[u8], q: usize) -> Option<Vec<Range<usize>>> {
     let newline = match bytes.get(body) {
         Some(b'\n') => 1,
         Some(b'\r') if bytes.get(body + 1) == Some(&b'\n') => 2,
-        _ => return Some(vec![q + 1..q + 3]),
+        _ => return Some(std::iter::once(q + 1..q + 3).collect()),
     };
     let start = blanks(bytes, body + newline);
     let end = bytes[start..]
