@@ -201,8 +201,14 @@ fn round_eighteen_b_config_syntax_refuses_the_build() {
 #[test]
 fn round_eighteen_b_config_syntax_near_misses_build() {
     let p = Project::fixture();
-    // The same lines in code and in docs are theirs.
-    let code: String = config_syntax().iter().map(|(_, text, _)| *text).collect();
+    // The same lines in code and in docs are theirs; but for a
+    // triple-quoted value, read everywhere since round 21 (in Python
+    // `password = """…"""` is a hard-coded password).
+    let code: String = config_syntax()
+        .iter()
+        .map(|(_, text, _)| *text)
+        .filter(|text| !text.contains("\"\"\""))
+        .collect();
     p.write("notes.md", &code);
     p.write(
         "values.yaml",
