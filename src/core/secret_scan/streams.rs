@@ -47,12 +47,12 @@ pub(super) fn kind(head: &[u8]) -> Option<Kind> {
 /// A reader of what the `kind` stream in `source` decodes to.
 pub(super) fn open<'a>(kind: Kind, source: impl Read + 'a) -> Box<dyn Read + 'a> {
     match kind {
-        Kind::Gzip => Box::new(GzMembers {
-            decoder: Some(flate2::bufread::GzDecoder::new(BufReader::new(source))),
-        }),
-        Kind::Bzip2 => Box::new(BzStreams {
-            decoder: Some(bzip2::bufread::BzDecoder::new(BufReader::new(source))),
-        }),
+        Kind::Gzip => Box::new(Members::<flate2::bufread::GzDecoder<_>>::over(
+            BufReader::new(source),
+        )),
+        Kind::Bzip2 => Box::new(Members::<bzip2::bufread::BzDecoder<_>>::over(
+            BufReader::new(source),
+        )),
         Kind::Zstd => Box::new(ZstdFrames::new(BufReader::new(source))),
     }
 }
@@ -72,17 +72,61 @@ impl<R: Read> Read for Lenient<R> {
     }
 }
 
-/// Every gzip member of a source, one after another, as `gzip -d` reads
-/// them; `None` only while one is replaced by the next. Zeros padding the
-/// last member to a block end it; a member cut short or corrupt is an
-/// error (round 21: `MultiGzDecoder`'s errors were read as the end, so a
-/// value the scanner had only the start of passed as clean).
-struct GzMembers<R: BufRead> {
-    decoder: Option<flate2::bufread::GzDecoder<R>>,
+/// Every member of a gzip source or stream of a bzip2 one, one after
+/// another, as `gzip -d` and `bzip2 -d` read them; `None` only while one
+/// is replaced by the next. Zeros padding the last one to a block end it;
+/// one cut short or corrupt is an error (round 21: gzip was read by
+/// `MultiGzDecoder`, whose errors were taken for the end, so a value the
+/// scanner had only the start of passed as clean).
+struct Members<D> {
+    decoder: Option<D>,
 }
 
-impl<R: BufRead> Read for GzMembers<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+/// A decoder of one gzip member or bzip2 stream over a buffered source.
+trait Member<R: BufRead>: Read + Sized {
+    fn over(source: R) -> Self;
+    fn source(&mut self) -> &mut R;
+    fn into_source(self) -> R;
+}
+
+impl<R: BufRead> Member<R> for flate2::bufread::GzDecoder<R> {
+    fn over(source: R) -> Self {
+        flate2::bufread::GzDecoder::new(source)
+    }
+    fn source(&mut self) -> &mut R {
+        self.get_mut()
+    }
+    fn into_source(self) -> R {
+        self.into_inner()
+    }
+}
+
+impl<R: BufRead> Member<R> for bzip2::bufread::BzDecoder<R> {
+    fn over(source: R) -> Self {
+        bzip2::bufread::BzDecoder::new(source)
+    }
+    fn source(&mut self) -> &mut R {
+        self.get_mut()
+    }
+    fn into_source(self) -> R {
+        self.into_inner()
+    }
+}
+
+impl<D> Members<D> {
+    fn over<R: BufRead>(source: R) -> Self
+    where
+        D: Member<R>,
+    {
+        Members {
+            decoder: Some(D::over(source)),
+        }
+    }
+
+    fn next<R: BufRead>(&mut self, buf: &mut [u8]) -> io::Result<usize>
+    where
+        D: Member<R>,
+    {
         loop {
             let Some(decoder) = self.decoder.as_mut() else {
                 return Ok(0);
@@ -91,42 +135,24 @@ impl<R: BufRead> Read for GzMembers<R> {
             if n > 0 || buf.is_empty() {
                 return Ok(n);
             }
-            if !next_stream(decoder.get_mut())? {
+            // This one ended: another, padding, or the end.
+            if !next_stream(decoder.source())? {
                 return Ok(0);
             }
-            self.decoder = self
-                .decoder
-                .take()
-                .map(|done| flate2::bufread::GzDecoder::new(done.into_inner()));
+            self.decoder = self.decoder.take().map(|done| D::over(done.into_source()));
         }
     }
 }
 
-/// Every bzip2 stream of a source, one after another, as `bzip2 -d` reads
-/// them; `None` only while one is replaced by the next.
-struct BzStreams<R: BufRead> {
-    decoder: Option<bzip2::bufread::BzDecoder<R>>,
+impl<R: BufRead> Read for Members<flate2::bufread::GzDecoder<R>> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.next(buf)
+    }
 }
 
-impl<R: BufRead> Read for BzStreams<R> {
+impl<R: BufRead> Read for Members<bzip2::bufread::BzDecoder<R>> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let Some(decoder) = self.decoder.as_mut() else {
-                return Ok(0);
-            };
-            let n = decoder.read(buf)?;
-            if n > 0 || buf.is_empty() {
-                return Ok(n);
-            }
-            // This stream ended: another, padding, or the end.
-            if !next_stream(decoder.get_mut())? {
-                return Ok(0);
-            }
-            self.decoder = self
-                .decoder
-                .take()
-                .map(|done| bzip2::bufread::BzDecoder::new(done.into_inner()));
-        }
+        self.next(buf)
     }
 }
 

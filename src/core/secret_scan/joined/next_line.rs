@@ -31,30 +31,8 @@ const MIN_BARE: usize = 8;
 pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    // Quotes of each kind so far on the line: an `=` after an odd count
-    // is inside a string.
-    let (mut doubles, mut singles) = (0usize, 0usize);
-    for at in 0..bytes.len() {
-        match bytes[at] {
-            b'\n' => (doubles, singles) = (0, 0),
-            b'"' => doubles += 1,
-            b'\'' => singles += 1,
-            _ => {}
-        }
-        if bytes[at] != b'=' || doubles % 2 == 1 || singles % 2 == 1 {
-            continue;
-        }
-        let before = at.checked_sub(1).map(|i| bytes[i]);
-        if matches!(before, Some(b'=' | b'!' | b'<' | b'>')) {
-            continue;
-        }
-        let mut i = at + 1;
-        match bytes.get(i) {
-            Some(b'=') => continue,
-            Some(b'>') => i += 1,
-            _ => {}
-        }
-        i = blanks(bytes, i);
+    for value in assignments(bytes) {
+        let mut i = blanks(bytes, value);
         let paren = bytes.get(i) == Some(&b'(');
         if matches!(bytes.get(i), Some(b'(' | b'\\')) {
             i = blanks(bytes, i + 1);
@@ -68,17 +46,46 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
         }
         let line = past_blank_lines(bytes, i + 1);
         let literal = blanks(bytes, line);
-        let mut quote = literal;
-        while quote - literal < 2 && bytes.get(quote).is_some_and(|b| b"rRbBuUfF".contains(b)) {
-            quote += 1;
-        }
+        let quote = prefix_end(bytes, literal);
         let quoted = matches!(bytes.get(quote), Some(b'"' | b'\'' | b'`'));
         if quoted || !paren && literal > line && bare_value(bytes, literal) {
-            out.push(at + 1 + usize::from(bytes[at + 1] == b'>')..literal);
+            out.push(value..literal);
         }
     }
     out.extend(arrows_below(bytes));
     out
+}
+
+/// Each assignment of `bytes` (`=`, `:=`, `=>`; not one of `==`, `!=`,
+/// `<=`, `>=`, nor an `=` inside a string on its line: after an odd count
+/// of `"` or `'`): where its value may start, past the `=` (and the `>`
+/// of `=>`). One pass, counting each line's quotes as it goes.
+pub(super) fn assignments(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    let (mut doubles, mut singles) = (0usize, 0usize);
+    (0..bytes.len()).filter_map(move |at| {
+        match bytes[at] {
+            b'\n' => (doubles, singles) = (0, 0),
+            b'"' => doubles += 1,
+            b'\'' => singles += 1,
+            _ => {}
+        }
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let assigns = bytes[at] == b'='
+            && doubles % 2 == 0
+            && singles % 2 == 0
+            && !matches!(before, Some(b'=' | b'!' | b'<' | b'>'))
+            && bytes.get(at + 1) != Some(&b'=');
+        assigns.then(|| at + 1 + usize::from(bytes.get(at + 1) == Some(&b'>')))
+    })
+}
+
+/// Past a string prefix (`r`, `b`, `u`, `f`, two at most) at `i`.
+pub(super) fn prefix_end(bytes: &[u8], i: usize) -> usize {
+    let mut q = i;
+    while q - i < 2 && bytes.get(q).is_some_and(|b| b"rRbBuUfF".contains(b)) {
+        q += 1;
+    }
+    q
 }
 
 /// Past a `#` or `//` comment at `i` (not Ruby's `#{`), to its line's end.

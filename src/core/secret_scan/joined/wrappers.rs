@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::next_line::blanks;
+use super::next_line::{assignments, blanks, prefix_end};
 
 /// Calls that return their string argument as it is.
 const WRAPPERS: [&[u8]; 5] = [b"str(", b"String(", b"strval(", b"String.new(", b"unicode("];
@@ -20,24 +20,7 @@ const FORMATS: [&[u8]; 3] = [b"%s", b"{}", b"{0}"];
 pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    // Quotes of each kind so far on the line: an `=` after an odd count
-    // is inside a string (as `next_line::in_string` reads it, in one pass).
-    let (mut doubles, mut singles) = (0usize, 0usize);
-    for at in 0..bytes.len() {
-        match bytes[at] {
-            b'\n' => (doubles, singles) = (0, 0),
-            b'"' => doubles += 1,
-            b'\'' => singles += 1,
-            _ => {}
-        }
-        if bytes[at] != b'=' || doubles % 2 == 1 || singles % 2 == 1 {
-            continue;
-        }
-        let before = at.checked_sub(1).map(|i| bytes[i]);
-        if matches!(before, Some(b'=' | b'!' | b'<' | b'>')) || bytes.get(at + 1) == Some(&b'=') {
-            continue;
-        }
-        let value = at + 1 + usize::from(bytes.get(at + 1) == Some(&b'>'));
+    for value in assignments(bytes) {
         let i = blanks(bytes, value);
         let mut j = i;
         for _ in 0..2 {
@@ -65,15 +48,6 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
         }
     }
     out
-}
-
-/// Past a string prefix (`r`, `b`, `u`, `f`, two at most) at `i`.
-fn prefix_end(bytes: &[u8], i: usize) -> usize {
-    let mut q = i;
-    while q - i < 2 && bytes.get(q).is_some_and(|b| b"rRbBuUfF".contains(b)) {
-        q += 1;
-    }
-    q
 }
 
 /// The cuts that make the triple-quoted string at `q` one quoted value:
