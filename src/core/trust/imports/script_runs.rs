@@ -55,6 +55,20 @@ const PHP: &[&str] = &[
 ];
 const LUA: &[&str] = &["os.execute", "io.popen"];
 
+/// Places of one name read per line at most, and the longest line
+/// read place by place (each place may read to the statement's end): a
+/// line past either that holds the name is refused, bounded work
+/// ([`named`], [`env_sets`]).
+const MAX_MATCHES: usize = 32;
+const MAX_LINE: usize = 4096;
+
+fn too_many(line: &str, name: &str) -> bool {
+    match line.len() > MAX_LINE {
+        true => line.contains(name),
+        false => line.matches(name).nth(MAX_MATCHES).is_some(),
+    }
+}
+
 /// The most lines read, and calls kept.
 const MAX_LINES: usize = 50_000;
 const MAX_FOUND: usize = 64;

@@ -17,23 +17,10 @@ const NAMES: &[&str] = &[
     "NODE_OPTIONS",
 ];
 
-/// Places of one name read per line at most, and the longest line
-/// read place by place (each place may read to the statement's end): a
-/// line past either that holds the name is refused, bounded work.
-const MAX_MATCHES: usize = 32;
-const MAX_LINE: usize = 4096;
-
-fn too_many(line: &str, name: &str) -> bool {
-    match line.len() > MAX_LINE {
-        true => line.contains(name),
-        false => line.matches(name).nth(MAX_MATCHES).is_some(),
-    }
-}
-
 /// Whether `line` sets one of [`NAMES`] to a computed value.
 pub(super) fn line(line: &str) -> bool {
     NAMES.iter().any(|name| {
-        too_many(line, name)
+        super::too_many(line, name)
             || line.match_indices(name).any(|(at, _)| {
                 let before = &line[..at];
                 let rest = &line[at + name.len()..];

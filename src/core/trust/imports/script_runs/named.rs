@@ -17,19 +17,6 @@
 
 use super::Kind;
 
-/// Places of one name read per line at most, and the longest line
-/// read place by place (each place may read to the statement's end): a
-/// line past either that holds the name is refused, bounded work.
-const MAX_MATCHES: usize = 32;
-const MAX_LINE: usize = 4096;
-
-fn too_many(line: &str, name: &str) -> bool {
-    match line.len() > MAX_LINE {
-        true => line.contains(name),
-        false => line.matches(name).nth(MAX_MATCHES).is_some(),
-    }
-}
-
 /// The calls that only test a function's name.
 const TESTS: &[&str] = &[
     "function_exists(",
@@ -170,7 +157,7 @@ fn literals(line: &str) -> Vec<(usize, usize, String)> {
 /// A Ruby symbol (`:system`, `:"exec"`) naming one of `names`, in no
 /// test or key (`opts[:require]`, `:load => x`).
 fn symbols(line: &str, names: &[&str]) -> bool {
-    too_many(line, ":")
+    super::too_many(line, ":")
         || line.match_indices(':').any(|(at, _)| {
             let prev = line[..at].chars().next_back();
             if prev.is_some_and(|c| c == ':' || c.is_alphanumeric() || c == '_') {
@@ -202,7 +189,7 @@ fn symbols(line: &str, names: &[&str]) -> bool {
 /// after a receiver's `.` or at a statement's start.
 fn computed_senders(line: &str, names: &[&str]) -> bool {
     SENDERS.iter().any(|s| {
-        too_many(line, s)
+        super::too_many(line, s)
             || line.match_indices(s).any(|(at, _)| {
                 let before = line[..at].chars().next_back();
                 if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':' || c == '@')
@@ -350,7 +337,7 @@ fn written(arg: &str) -> bool {
 /// A loader of [`RUBY_LOADERS`] given a computed name.
 fn loaders(line: &str) -> bool {
     RUBY_LOADERS.iter().any(|(name, which)| {
-        too_many(line, name)
+        super::too_many(line, name)
             || line.match_indices(name).any(|(at, _)| {
                 let before = line[..at].chars().next_back();
                 if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
