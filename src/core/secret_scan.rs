@@ -600,10 +600,7 @@ fn wrapped_base64<'a>(
         .skip(usize::from(after.starts_with(['\n', '\r'])))
     {
         let line = line.trim();
-        let is_base64 = !line.is_empty()
-            && line.bytes().all(|b| {
-                b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
-            });
+        let is_base64 = !line.is_empty() && line.bytes().all(wrapped_char);
         if !is_base64 {
             break;
         }
@@ -622,8 +619,6 @@ fn wrapped_base64<'a>(
 /// escaped line ends (`\n`, `\r\n`): a value `base64` wrapped, put in
 /// a JSON string (round 21). With it, `true` past [`MAX_WRAPPED`].
 fn escaped_lines<'a>(secret: &'a str, mut rest: &str) -> (std::borrow::Cow<'a, str>, bool) {
-    let is_base64 =
-        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_');
     let mut joined = secret.to_string();
     while let Some(next) = rest
         .strip_prefix("\\r\\n")
@@ -631,7 +626,7 @@ fn escaped_lines<'a>(secret: &'a str, mut rest: &str) -> (std::borrow::Cow<'a, s
     {
         let end = next
             .bytes()
-            .position(|b| !is_base64(b))
+            .position(|b| !wrapped_char(b))
             .unwrap_or(next.len());
         if end == 0 {
             break;
@@ -646,6 +641,11 @@ fn escaped_lines<'a>(secret: &'a str, mut rest: &str) -> (std::borrow::Cow<'a, s
         rest = &next[end..];
     }
     (joined.into(), false)
+}
+
+/// A character of a wrapped base64 value (either alphabet, padding).
+fn wrapped_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'-' | b'_')
 }
 
 /// The bytes hex digits spell (a last odd digit is left).
