@@ -37,6 +37,7 @@ mod kinds;
 mod literal;
 mod node;
 mod node_env;
+mod node_preload;
 mod places;
 mod python_read;
 mod python_runs;
@@ -47,6 +48,7 @@ mod shell_runs;
 mod sys_path;
 
 pub use literal::run_with;
+pub use node_preload::{preloaded as node_preloaded, specifiers as node_preloads};
 pub use python_runs::PYTHON_FINDS;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};

@@ -178,10 +178,18 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
             }
         }
     }
+    let preloads = node_preloads(&real_root, &lines);
+    for (rel, real) in &preloads.files {
+        if !found.iter().any(|(p, _)| p == rel) {
+            found.push((rel.clone(), real.clone()));
+        }
+    }
     found.sort();
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
     let mut reached = reached(&real_root, root, &found, &lines);
     reached.places.extend(outside);
+    reached.places.extend(preloads.places);
+    reached.patterns.extend(preloads.patterns);
     for pattern in &reached.patterns {
         if !patterns.contains(pattern) {
             patterns.push(pattern.clone());
@@ -521,6 +529,28 @@ fn words(command: &CommandLine) -> Vec<String> {
     }
     out.extend(ruby_libraries(&out));
     out
+}
+
+/// What Node loads before the script for each of `lines` (`node -r
+/// ./tools/pre`, `NODE_OPTIONS=--import …`: [`super::imports::node_preloads`]),
+/// looked up from the folder the line runs in.
+fn node_preloads(real_root: &Path, lines: &[(CommandLine, String)]) -> super::imports::Reached {
+    let mut all = super::imports::Reached::default();
+    for (line, dir) in lines {
+        let words = match line {
+            CommandLine::Shell(text) => shell_words(text),
+            CommandLine::Argv(argv) => argv.clone(),
+        };
+        let specs = super::imports::node_preloads(&words);
+        if specs.is_empty() {
+            continue;
+        }
+        let found = super::imports::node_preloaded(real_root, dir, &specs);
+        all.files.extend(found.files);
+        all.places.extend(found.places);
+        all.patterns.extend(found.patterns);
+    }
+    all
 }
 
 /// The files Ruby's `-r` requires before the script (recheck 21, item

@@ -158,6 +158,7 @@ fn before_command(
         if let Some((name, value)) = assignment(word) {
             own_env |= name.starts_with("GIT_CONFIG");
             git_setting(name, false, out);
+            loader_variable(name, value, vars, out);
             let known = match unknown_in(value, vars) {
                 Some(how) => Value::Unknown(how),
                 None => Value::Known,
@@ -189,6 +190,32 @@ fn before_command(
         at += 1;
     }
     (at, own_env)
+}
+
+/// The variables that name files a program loads before its script
+/// (consent round 12): Node's preloads, Ruby's and Perl's options, PHP's
+/// ini files, Bundler's Gemfile.
+const LOADER_VARIABLES: [&str; 6] = [
+    "NODE_OPTIONS",
+    "RUBYOPT",
+    "PERL5OPT",
+    "PHPRC",
+    "PHP_INI_SCAN_DIR",
+    "BUNDLE_GEMFILE",
+];
+
+/// Refuse an assignment of one of [`LOADER_VARIABLES`] whose value is
+/// known only as it runs (`NODE_OPTIONS="--require $(cat f)"`): what it
+/// loads is decided then.
+fn loader_variable(name: &str, value: &str, vars: &HashMap<String, Value>, out: &mut Vec<String>) {
+    if LOADER_VARIABLES.contains(&name)
+        && let Some(how) = unknown_in(value, vars)
+    {
+        refuse(
+            out,
+            format!("sets `{name}` (what its program loads first) to a value that {how}"),
+        );
+    }
 }
 
 /// Read one statement (its words as written, quotes kept).
@@ -245,6 +272,7 @@ fn statement(
             }
             for (var, value) in args.iter().filter_map(|a| assignment(a)) {
                 git_setting(var, false, out);
+                loader_variable(var, value, vars, out);
                 let known = unknown_in(value, vars).map_or(Value::Known, Value::Unknown);
                 vars.insert(var.to_string(), known);
             }

@@ -18,6 +18,7 @@ mod consent_loaders;
 mod consent_node_argv;
 mod consent_node_runners;
 mod consent_pipes;
+mod consent_preloads;
 mod consent_ruby_php;
 mod consent_runtime;
 mod consent_tables;

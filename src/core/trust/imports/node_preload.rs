@@ -1,0 +1,126 @@
+//! The modules Node loads before a command's script (consent round 12,
+//! item 1): `node -r ./tools/pre`, `--require`, `--import`, `--loader`,
+//! `--experimental-loader` (also written `--require=…`), and the same
+//! inside a `NODE_OPTIONS=` assignment. Each is looked up as the script's
+//! own `require` would be ([`super::node::look_up`]: the name with each
+//! extension, a folder's `main` or `index`, a bare name in every
+//! `node_modules` up to the root), so `-r ./tools/pre` covers
+//! `tools/pre.js` and `-r dotenv/config` the project's
+//! `node_modules/dotenv/config.js`; every place tried is recorded, so a
+//! file added there later lapses the consent. A value known only as the
+//! command runs is refused where the shell line is read
+//! (`unknown::loader_variable`).
+
+use std::path::{Path, PathBuf};
+
+use super::places::rel_of;
+use super::{MAX_NAMES, Maps, Reached, node};
+
+/// The options whose value is a module Node loads first, in any tool that
+/// passes them on (`mocha --require`, `tsx --import`).
+const LONG: [&str; 4] = ["--require", "--import", "--loader", "--experimental-loader"];
+
+/// The programs after which `-r` is Node's `--require`.
+const NODES: [&str; 2] = ["node", "nodejs"];
+
+/// The specifiers a command's words (quotes removed) preload, in order.
+pub fn specifiers(words: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = Vec::new();
+    for word in words {
+        match word.strip_prefix("NODE_OPTIONS=") {
+            Some(value) => {
+                let inner: Vec<String> = value.split_whitespace().map(String::from).collect();
+                read(&inner, true, &mut out);
+            }
+            None => rest.push(word.clone()),
+        }
+    }
+    read(&rest, false, &mut out);
+    out
+}
+
+/// Add to `out` what `words` preload; `node`: `-r` is Node's from the
+/// start (inside `NODE_OPTIONS`).
+fn read(words: &[String], mut node: bool, out: &mut Vec<String>) {
+    let mut words = words.iter();
+    while let Some(word) = words.next() {
+        let program = word.rsplit('/').next().unwrap_or(word);
+        if NODES.contains(&program) {
+            node = true;
+        } else if let Some((flag, value)) = word.split_once('=')
+            && LONG.contains(&flag)
+        {
+            out.push(value.to_string());
+        } else if LONG.contains(&word.as_str()) || (node && word == "-r") {
+            out.extend(words.next().cloned());
+        }
+    }
+}
+
+/// What `specs`, loaded from the folder `dir` (root-relative) where the
+/// command runs, reach: the files (in [`Reached::files`]) and each place
+/// tried. Past [`MAX_NAMES`] of them, the command is too much to review.
+pub fn preloaded(real_root: &Path, dir: &str, specs: &[String]) -> Reached {
+    let mut out = Reached::default();
+    let specs = super::within(specs, MAX_NAMES, &mut out);
+    let mut maps = Maps::default();
+    let here: PathBuf = real_root.join(dir);
+    let file = crate::core::module_maps::join(&rel_of(real_root, &here), "-");
+    for spec in specs.iter().filter(|s| !s.is_empty()) {
+        let mut found = Vec::new();
+        let from = node::From {
+            dir: &here,
+            file: &file,
+        };
+        node::look_up(
+            real_root,
+            from,
+            spec.as_str(),
+            &mut maps,
+            &mut out,
+            &mut found,
+        );
+        out.files.extend(found);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn preload_options_are_read() {
+        assert_eq!(
+            specifiers(&words(
+                "node -r ./a --require=b --import ./c.mjs --loader=d --experimental-loader e x.js"
+            )),
+            ["./a", "b", "./c.mjs", "d", "e"]
+        );
+        let mut with_env = words("env");
+        with_env.push("NODE_OPTIONS=-r ./f --import g".into());
+        with_env.extend(words("node x.js"));
+        assert_eq!(specifiers(&with_env), ["./f", "g"]);
+        // `-r` of another program is no preload.
+        assert!(specifiers(&words("cp -r a b")).is_empty());
+        assert!(specifiers(&words("ruby -r ./q x.rb")).is_empty());
+    }
+
+    #[test]
+    fn a_hostile_megabyte_is_read_in_bounded_time() {
+        let line = "--require x ".repeat(90_000);
+        let start = std::time::Instant::now();
+        let found = specifiers(&words(&line));
+        assert_eq!(found.len(), 90_000);
+        let root = tempfile::tempdir().expect("temp dir");
+        let real = std::fs::canonicalize(root.path()).expect("canonical");
+        let reached = preloaded(&real, "", &found);
+        assert!(reached.patterns.contains(super::super::TOO_MUCH));
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+    }
+}
