@@ -29,6 +29,7 @@ pub mod entries;
 mod git_env;
 mod imports;
 pub mod one_scan;
+mod php_ini;
 pub mod scripts;
 mod tasks;
 mod unknown;

@@ -159,8 +159,15 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
     let mut looked_up: std::collections::HashSet<(String, &str)> = Default::default();
     for (line, dir) in &lines {
         let in_dir = (!dir.is_empty()).then(|| root.join(dir));
+        let php = super::php_ini::loads(&real_root, Path::new(dir), &plain_words(line));
+        for refusal in php.refusals {
+            if !patterns.contains(&refusal) {
+                patterns.push(refusal);
+            }
+        }
         let fresh = words(line)
             .into_iter()
+            .chain(php.words)
             .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
             .collect::<Vec<_>>();
         if looked_up.len() > MAX_LOOKED_UP_WORDS {
@@ -531,17 +538,22 @@ fn words(command: &CommandLine) -> Vec<String> {
     out
 }
 
+/// The words of `line` as its program gets them: an argv's, or a shell
+/// line's with quotes and backslashes removed ([`shell_words`]).
+fn plain_words(line: &CommandLine) -> Vec<String> {
+    match line {
+        CommandLine::Shell(text) => shell_words(text),
+        CommandLine::Argv(argv) => argv.clone(),
+    }
+}
+
 /// What Node loads before the script for each of `lines` (`node -r
 /// ./tools/pre`, `NODE_OPTIONS=--import …`: [`super::imports::node_preloads`]),
 /// looked up from the folder the line runs in.
 fn node_preloads(real_root: &Path, lines: &[(CommandLine, String)]) -> super::imports::Reached {
     let mut all = super::imports::Reached::default();
     for (line, dir) in lines {
-        let words = match line {
-            CommandLine::Shell(text) => shell_words(text),
-            CommandLine::Argv(argv) => argv.clone(),
-        };
-        let specs = super::imports::node_preloads(&words);
+        let specs = super::imports::node_preloads(&plain_words(line));
         if specs.is_empty() {
             continue;
         }
@@ -584,11 +596,7 @@ fn run_by(
 ) -> std::collections::HashMap<PathBuf, String> {
     let mut out = std::collections::HashMap::new();
     for (line, dir) in lines {
-        let words = match line {
-            CommandLine::Shell(text) => shell_words(text),
-            CommandLine::Argv(argv) => argv.clone(),
-        };
-        for (script, program) in super::imports::run_with(&words) {
+        for (script, program) in super::imports::run_with(&plain_words(line)) {
             for base in [root.to_path_buf(), root.join(dir)] {
                 if let Some((_, real)) = inside(real_root, &base.join(&script)) {
                     out.entry(real).or_insert_with(|| program.clone());

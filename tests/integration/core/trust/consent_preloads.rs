@@ -80,3 +80,80 @@ fn a_computed_node_preload_is_refused() {
         ),
     ]);
 }
+
+const S_PHP: (&str, &str) = ("tools/s.php", "<?php echo 'SUMMARY';\n");
+const PRE_PHP: (&str, &str) = ("tools/pre.php", "<?php echo '';\n");
+
+/// Item 2: what PHP's configuration runs before or after the script (a
+/// `-d auto_prepend_file=`, an ini file `-c` or `PHPRC` names, each ini
+/// of a `PHP_INI_SCAN_DIR`, and the files those set) is covered.
+#[test]
+fn what_php_configuration_runs_is_covered() {
+    const INI: Files = &[
+        S_PHP,
+        PRE_PHP,
+        (
+            "conf/php.ini",
+            "[PHP]\nauto_prepend_file = \"tools/pre.php\"\n",
+        ),
+    ];
+    const SCAN: Files = &[
+        S_PHP,
+        PRE_PHP,
+        ("conf.d/10-a.ini", "auto_append_file=tools/pre.php ; x\n"),
+    ];
+    assert_edits_lapse(&[
+        (
+            "php -d auto_prepend_file=tools/pre.php tools/s.php",
+            &[S_PHP, PRE_PHP],
+            "tools/pre.php",
+        ),
+        ("php -c conf/php.ini tools/s.php", INI, "tools/pre.php"),
+        ("php -c conf tools/s.php", INI, "conf/php.ini"),
+        ("php -c conf tools/s.php", INI, "conf/php-cli.ini"),
+        ("PHPRC=conf php tools/s.php", INI, "tools/pre.php"),
+        (
+            "PHP_INI_SCAN_DIR=conf.d php tools/s.php",
+            SCAN,
+            "tools/pre.php",
+        ),
+        // A new ini in the scan folder runs too.
+        (
+            "PHP_INI_SCAN_DIR=conf.d php tools/s.php",
+            SCAN,
+            "conf.d/20-b.ini",
+        ),
+    ]);
+}
+
+/// Item 2: a PHP setting known only as it runs (`${VAR}` in an ini, a
+/// computed `-d` value, a computed `PHPRC`), or a prepended file that
+/// runs a computed program, is refused.
+#[test]
+fn a_computed_php_configuration_is_refused() {
+    const WHICH: (&str, &str) = ("tools/which", "tools/w.sh\n");
+    assert_each_refused(&[
+        ("php -d 'auto_prepend_file=${PF}' tools/s.php", &[S_PHP]),
+        (
+            "php -d auto_prepend_file=\"$(cat tools/which)\" tools/s.php",
+            &[S_PHP, WHICH],
+        ),
+        ("PHPRC=$(cat tools/which) php tools/s.php", &[S_PHP, WHICH]),
+        (
+            "php -c conf tools/s.php",
+            &[S_PHP, ("conf/php.ini", "auto_prepend_file=${PF}\n")],
+        ),
+        (
+            "php -d auto_prepend_file=tools/pre.php tools/s.php",
+            &[
+                S_PHP,
+                WHICH,
+                ("tools/w.sh", RUN_SH),
+                (
+                    "tools/pre.php",
+                    "<?php\nsystem(trim(file_get_contents('tools/which')));\n",
+                ),
+            ],
+        ),
+    ]);
+}
