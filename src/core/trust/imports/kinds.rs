@@ -81,6 +81,10 @@ impl Programs {
     }
 }
 
+/// The files Ruby tools load by name, without an extension (consent
+/// round 12, item 3): rake's and Bundler's.
+const RUBY_FILES: [&str; 3] = ["Rakefile", "rakefile", "Gemfile"];
+
 /// What a file is read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -130,7 +134,10 @@ impl Kind {
         ) || named(&["node", "nodejs", "deno", "bun", "tsx", "ts-node"])
         {
             Kind::Node
-        } else if ext == "rb" || named(&["ruby"]) {
+        } else if matches!(ext, "rb" | "rake" | "gemspec" | "gemfile")
+            || RUBY_FILES.contains(&rel.rsplit('/').next().unwrap_or(rel))
+            || named(&["ruby"])
+        {
             Kind::Ruby
         } else if ext == "php" || named(&["php"]) {
             Kind::Php

@@ -274,6 +274,7 @@ const SCRIPT_PROGRAMS: &[&str] = &[
 /// program reads it.
 pub fn run_with(words: &[String]) -> Vec<(String, String)> {
     let mut out = ruby_required(words);
+    out.extend(ruby_read(words));
     for (at, word) in words.iter().enumerate() {
         let name = word.rsplit('/').next().unwrap_or(word);
         let program = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
@@ -283,6 +284,32 @@ pub fn run_with(words: &[String]) -> Vec<(String, String)> {
         if let Some(script) = words[at + 1..].iter().find(|w| !w.starts_with('-')) {
             out.push((script.clone(), program.to_string()));
         }
+    }
+    out
+}
+
+/// The files rake and Bundler read as Ruby whatever their name (round
+/// 12, item 3): `rake -f tools/Buildfile` (`--rakefile`), and the Gemfile
+/// `BUNDLE_GEMFILE=` names.
+fn ruby_read(words: &[String]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rake = false;
+    let mut rest = words.iter();
+    while let Some(word) = rest.next() {
+        let file = if let Some(gemfile) = word.strip_prefix("BUNDLE_GEMFILE=") {
+            Some(gemfile)
+        } else if word.rsplit('/').next() == Some("rake") {
+            rake = true;
+            None
+        } else if rake && (word == "-f" || word == "--rakefile") {
+            rest.next().map(String::as_str)
+        } else if rake {
+            word.strip_prefix("--rakefile=")
+                .or_else(|| word.strip_prefix("-f").filter(|f| !f.is_empty()))
+        } else {
+            None
+        };
+        out.extend(file.map(|f| (f.to_string(), "ruby".to_string())));
     }
     out
 }

@@ -43,6 +43,9 @@ const RUBY: &[&str] = &[
     "Open3.capture2e",
     "Open3.capture3",
     "Open3.pipeline",
+    // Rake's (FileUtils) in a Rakefile or `rakelib/*.rake` (round 12).
+    "sh",
+    "ruby",
 ];
 const PHP: &[&str] = &[
     "system",

@@ -72,6 +72,19 @@ pub(super) fn lines(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLi
     // 9): named, so a change withdraws the consent, and read as Ruby.
     if programs.contains(&"rake") {
         out.extend(configs(real_root, dir, &RAKE));
+        out.extend(rake_extras(dir, words));
+    }
+    // The Gemfile `BUNDLE_GEMFILE=` names, whoever loads Bundler (`bundle
+    // exec`, `require 'bundler/setup'`), with its lock file.
+    for gemfile in words
+        .iter()
+        .filter_map(|w| w.strip_prefix("BUNDLE_GEMFILE="))
+    {
+        let lock = format!("{gemfile}.lock");
+        for file in [gemfile, lock.as_str()] {
+            out.extend(config_file(real_root, dir, file));
+        }
+        out.extend(gemfiles(real_root, &out));
     }
     if programs.iter().any(|p| PYTHON_RUNNERS.contains(p)) {
         out.extend(configs(real_root, dir, &PYTHON_PROJECT));
@@ -90,6 +103,44 @@ pub(super) fn lines(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLi
         out.extend(read);
     }
     out
+}
+
+/// What rake loads besides the Rakefile it finds (round 12, item 3):
+/// every file of each `rakelib` folder from `dir` up to the root (rake
+/// runs from the Rakefile's folder, and imports each `*.rake` there), of
+/// the folders `-R`/`--rakelibdir` name, and the Rakefile `-f` or
+/// `--rakefile` names, as a line of words (a folder covers its files, so
+/// one added later lapses the consent).
+fn rake_extras(dir: &str, words: &[String]) -> Vec<TaskLine> {
+    let mut named: Vec<String> = Vec::new();
+    let mut here = Some(dir.to_string());
+    while let Some(folder) = here {
+        named.push(crate::core::module_maps::join(&folder, "rakelib"));
+        here = match folder.rsplit_once('/') {
+            Some((parent, _)) => Some(parent.to_string()),
+            None if !folder.is_empty() => Some(String::new()),
+            None => None,
+        };
+    }
+    let mut rest = words
+        .iter()
+        .skip_while(|w| w.rsplit('/').next() != Some("rake"));
+    while let Some(word) = rest.next() {
+        let value = match word.as_str() {
+            "-f" | "--rakefile" | "-R" | "--rakelibdir" | "--rakelib" => rest.next().cloned(),
+            _ => ["--rakefile=", "--rakelibdir=", "--rakelib=", "-f", "-R"]
+                .iter()
+                .find_map(|p| word.strip_prefix(p).filter(|v| !v.is_empty()))
+                .map(String::from),
+        };
+        named.extend(value.and_then(|v| crate::core::module_maps::join_rel(dir, &v)));
+    }
+    vec![TaskLine {
+        config: String::new(),
+        dir: String::new(),
+        line: named.join(" "),
+        named: false,
+    }]
 }
 
 /// The file `-c FILE` names (run in `dir`) as a config of its values,

@@ -157,3 +157,91 @@ fn a_computed_php_configuration_is_refused() {
         ),
     ]);
 }
+
+const WHICH_RB: (&str, &str) = ("tools/which", "tools/w.sh\n");
+const RUNS_WHICH: &str = "task :summary do\n  sh File.read('tools/which').strip\nend\n";
+
+/// Item 3: what `rake` loads besides its Rakefile (each `rakelib/*.rake`,
+/// a `-f`/`--rakefile` file, a `-R` folder's) and the Gemfile
+/// `BUNDLE_GEMFILE` names are covered; a `.rake` added later lapses.
+#[test]
+fn what_rake_and_bundler_load_is_covered() {
+    const RAKELIB: Files = &[
+        ("Rakefile", "task :x\n"),
+        (
+            "rakelib/a.rake",
+            "task :summary do\n  puts 'SUMMARY'\nend\n",
+        ),
+    ];
+    assert_edits_lapse(&[
+        ("rake summary", RAKELIB, "rakelib/a.rake"),
+        ("rake summary", RAKELIB, "rakelib/b.rake"),
+        (
+            "rake summary",
+            &[("Rakefile", "task :x\n")],
+            "rakelib/a.rake",
+        ),
+        (
+            "rake -f tools/Buildfile summary",
+            &[("tools/Buildfile", "task :summary\n")],
+            "tools/Buildfile",
+        ),
+        (
+            "rake -R tools/tasks summary",
+            &[("Rakefile", "task :x\n")],
+            "tools/tasks/a.rake",
+        ),
+        (
+            "BUNDLE_GEMFILE=tools/Gemfile.ci ruby tools/s.rb",
+            &[
+                ("tools/s.rb", "require 'bundler/setup'\nputs 'SUMMARY'\n"),
+                ("tools/Gemfile.ci", "source 'https://rubygems.org'\n"),
+            ],
+            "tools/Gemfile.ci",
+        ),
+    ]);
+}
+
+/// Item 3: the Rakefile, the `rakelib` files and the Gemfile are read
+/// as the Ruby they are: one that runs a computed program is refused.
+#[test]
+fn a_rakefile_or_gemfile_running_a_computed_program_is_refused() {
+    assert_each_refused(&[
+        ("rake summary", &[("Rakefile", RUNS_WHICH), WHICH_RB]),
+        (
+            "rake summary",
+            &[
+                ("Rakefile", "task :x\n"),
+                ("rakelib/a.rake", RUNS_WHICH),
+                WHICH_RB,
+            ],
+        ),
+        (
+            "rake -f tools/Buildfile summary",
+            &[("tools/Buildfile", RUNS_WHICH), WHICH_RB],
+        ),
+        (
+            "bundle exec ruby tools/s.rb",
+            &[
+                ("tools/s.rb", "puts 'SUMMARY'\n"),
+                ("Gemfile", "system(File.read('tools/which').strip)\n"),
+                WHICH_RB,
+            ],
+        ),
+        (
+            "BUNDLE_GEMFILE=tools/Gemfile.ci ruby tools/s.rb",
+            &[
+                ("tools/s.rb", "require 'bundler/setup'\nputs 'SUMMARY'\n"),
+                (
+                    "tools/Gemfile.ci",
+                    "system(File.read('tools/which').strip)\n",
+                ),
+                WHICH_RB,
+            ],
+        ),
+        (
+            "BUNDLE_GEMFILE=$(cat tools/which) bundle exec ruby tools/s.rb",
+            &[("tools/s.rb", "puts 1\n"), WHICH_RB],
+        ),
+    ]);
+}
