@@ -240,6 +240,10 @@ fn reached(
                 .into_iter()
                 .map(move |d| crate::core::paths::lexical(&here.join(d)))
         })
+        // A folder named by its absolute path is searched when it lies
+        // inside the root, as a relative one is (round 12, item 4); one
+        // outside is the user's.
+        .filter(|d| !d.starts_with("/") || lands_inside(real_root, d))
         .collect();
     let import_maps: Vec<String> = lines
         .iter()
@@ -626,8 +630,13 @@ fn load_path(command: &CommandLine) -> Vec<String> {
             out.extend(value.split(':').filter(|d| !d.is_empty()).map(String::from));
         }
     }
-    out.retain(|d| !d.starts_with('/') && !d.contains('$'));
+    out.retain(|d| !d.contains('$'));
     out
+}
+
+/// Whether `path` lies inside `real_root`, as written or once resolved.
+fn lands_inside(real_root: &Path, path: &Path) -> bool {
+    path.starts_with(real_root) || fs::canonicalize(path).is_ok_and(|p| p.starts_with(real_root))
 }
 
 /// The `site-packages` folders of the virtual environments inside the

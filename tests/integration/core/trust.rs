@@ -13,6 +13,7 @@ mod consent_expansions;
 mod consent_git_env;
 mod consent_git_hooks;
 mod consent_indirect;
+mod consent_library_words;
 mod consent_listed;
 mod consent_loaders;
 mod consent_node_argv;

@@ -69,18 +69,20 @@ pub fn preloaded(real_root: &Path, dir: &str, specs: &[String]) -> Reached {
     let file = crate::core::module_maps::join(&rel_of(real_root, &here), "-");
     for spec in specs.iter().filter(|s| !s.is_empty()) {
         let mut found = Vec::new();
+        // An absolute name inside the root is loaded as a relative one
+        // from the root (round 12, item 4); one outside is the user's.
+        let (dir, spec) = match Path::new(spec.as_str()).strip_prefix(real_root) {
+            Ok(rel) if spec.starts_with('/') => (
+                real_root.to_path_buf(),
+                format!("./{}", crate::core::walk::rel_string(rel)),
+            ),
+            _ => (here.clone(), spec.to_string()),
+        };
         let from = node::From {
-            dir: &here,
+            dir: &dir,
             file: &file,
         };
-        node::look_up(
-            real_root,
-            from,
-            spec.as_str(),
-            &mut maps,
-            &mut out,
-            &mut found,
-        );
+        node::look_up(real_root, from, &spec, &mut maps, &mut out, &mut found);
         out.files.extend(found);
     }
     out
