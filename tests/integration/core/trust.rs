@@ -9,6 +9,7 @@ mod consent_call_forms;
 mod consent_computed;
 mod consent_computed_sources;
 mod consent_configs;
+mod consent_env_keys;
 mod consent_expansions;
 mod consent_git_env;
 mod consent_git_hooks;

@@ -5,7 +5,8 @@
 //! `$ENV{$k} = …`, `ENV["GIT_" + x] = …`, `putenv("$k=…")`, and the
 //! same writes into a copy of the environment a child is handed (`env
 //! = os.environ.copy(); env[k] = v`). The name
-//! may be one of git's ([`super::watched`]), which no review can tell:
+//! may be one of git's ([`super::watched`]) or one that makes a program
+//! load a file (round 12: `BASH_ENV`, `LD_PRELOAD`, …), which no review can tell:
 //! such a write is unreadable. A name whose written parts rule out every
 //! one of git's (`os.environ["PIP_" + k]`, `` process.env[`npm_${k}`] ``)
 //! is let be. Text, not a parse: an occurrence that is not plainly a
@@ -297,7 +298,7 @@ fn built(key: &str, bareword: bool) -> bool {
     if key.is_empty() || plain_literal(key) || bareword && is_word(key) {
         return false;
     }
-    may_be_git_s(&written_parts(key))
+    may_be_watched(&written_parts(key))
 }
 
 /// A string literal that is all of `key` and interpolates nothing.
@@ -389,6 +390,45 @@ pub fn may_be_git_s(parts: &[String]) -> bool {
     })
 }
 
+/// The variables that make a program a script starts load or run a
+/// file (consent round 12, item 5): a built name that may be one of
+/// these is refused as one that may be git's is.
+const LOADERS: &[&str] = &[
+    "BASH_ENV",
+    "ENV",
+    "SHELLOPTS",
+    "BASHOPTS",
+    "PS4",
+    "PROMPT_COMMAND",
+    "PATH",
+    "LD_PRELOAD",
+    "LD_AUDIT",
+    "LD_LIBRARY_PATH",
+    "PERL5OPT",
+    "PERL5LIB",
+    "PERLLIB",
+    "RUBYOPT",
+    "RUBYLIB",
+    "NODE_OPTIONS",
+    "NODE_PATH",
+    "PYTHONPATH",
+    "PYTHONSTARTUP",
+    "PYTHONHOME",
+    "PHPRC",
+    "PHP_INI_SCAN_DIR",
+    "BUNDLE_GEMFILE",
+];
+
+/// Whether a name whose written parts are `parts` may be one a review
+/// watches: git's ([`may_be_git_s`]) or one of [`LOADERS`] (each part a
+/// piece of it). No written part: it may.
+pub fn may_be_watched(parts: &[String]) -> bool {
+    may_be_git_s(parts)
+        || parts
+            .iter()
+            .all(|part| LOADERS.iter().any(|name| name.contains(part.as_str())))
+}
+
 /// Whether a mapping written into the environment (`os.environ.update(…)`'s
 /// argument) may hold a built name: anything but a literal mapping of
 /// named keys (`{"A": 1}`, JavaScript's and Ruby's `{ A: 1 }`, Python's
@@ -420,7 +460,7 @@ fn mapping_built(arg: &str, syntax: Syntax) -> bool {
                 None => return !(syntax == Syntax::Js && is_word(entry)),
             },
         };
-        !(plain_literal(key) || named && is_word(key)) && may_be_git_s(&written_parts(key))
+        !(plain_literal(key) || named && is_word(key)) && may_be_watched(&written_parts(key))
     })
 }
 
@@ -502,6 +542,11 @@ mod tests {
             ("os.environ[\"GIT_\" + \"DIR\"] = w", Python),
             ("os.environ[k] = v", Python),
             ("os.environ[f'GIT_{x}'] = v", Python),
+            ("os.environ[f'PYTHON{x}'] = v", Python),
+            ("os.environ['BASH' + '_ENV'] = v", Python),
+            ("process.env[`LD_${x}`] = w", Js),
+            ("$ENV{'BASH' . '_ENV'} = $v;", Perl),
+            ("ENV[\"BASH_#{x}\"] = w", Ruby),
             ("os.putenv(name, w)", Python),
             ("os.environ.setdefault(k, w)", Python),
             ("os.environ.update(extra)", Python),
@@ -534,7 +579,7 @@ mod tests {
         for (text, syntax) in [
             ("os.environ['LANG'] = 'C'", Python),
             ("os.environ[\"PIP_\" + k] = v", Python),
-            ("os.environ[f'PYTHON{x}'] = v", Python),
+            ("os.environ[f'PIP_{x}'] = v", Python),
             ("if os.environ[k] == v: pass", Python),
             ("v = os.environ[k]", Python),
             ("os.environ.update(LANG='C')", Python),

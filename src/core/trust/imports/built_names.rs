@@ -47,8 +47,9 @@ impl BuiltNames {
         for (rel, shown) in &self.writes {
             out.patterns.insert(format!(
                 "{}sets an environment variable whose name is built as it runs, which may be \
-                 one of git's (`GIT_DIR`, `GIT_CONFIG_…`) for the programs it runs ({rel}: \
-                 `{shown}`)",
+                 one of git's (`GIT_DIR`, `GIT_CONFIG_…`) or one that makes a program load a \
+                 file (`BASH_ENV`, `LD_PRELOAD`, `NODE_OPTIONS`, …) for the programs it runs \
+                 ({rel}: `{shown}`)",
                 crate::core::trust::unknown::MARK
             ));
         }

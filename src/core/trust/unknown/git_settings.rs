@@ -27,7 +27,8 @@ pub(super) fn git_setting(name: &str, removed: bool, out: &mut Vec<String>) {
 
 /// `NAME=value` whose name is built as it runs (`"$n"=x`, `GIT_$k=x`,
 /// `"${p}_HOME=x"`, round 9): the name as written, when it may be one
-/// of git's ([`git_env::may_be_git_s`]: `${p}_HOME` may not).
+/// of git's or one that makes a program load a file
+/// ([`git_env::may_be_watched`]: `${p}_HOME` may not).
 pub(super) fn built_assignment(word: &str) -> Option<String> {
     let plain = unquote(word);
     let (name, _) = plain.split_once('=')?;
@@ -73,7 +74,7 @@ pub(super) fn built_assignment(word: &str) -> Option<String> {
     parts.retain(|p| !p.is_empty());
     // `[ "$a" = "$b" ]` reads no name; a name holds no blank.
     let name_like = !parts.iter().any(|p| p.contains(char::is_whitespace));
-    (name_like && git_env::may_be_git_s(&parts)).then(|| name.to_string())
+    (name_like && git_env::may_be_watched(&parts)).then(|| name.to_string())
 }
 
 /// Refuse setting a variable whose name `name` is built as it runs.
@@ -82,7 +83,8 @@ pub(super) fn refuse_built_name(name: &str, out: &mut Vec<String>) {
         out,
         format!(
             "sets a variable whose name is built as it runs (`{name}`), which may be one of \
-             git's (`GIT_DIR`, `GIT_CONFIG_…`) for the programs it runs"
+             git's (`GIT_DIR`, `GIT_CONFIG_…`) or one that makes a program load a file \
+             (`BASH_ENV`, `LD_PRELOAD`, `NODE_OPTIONS`, …) for the programs it runs"
         ),
     );
 }
