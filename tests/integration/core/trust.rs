@@ -19,6 +19,7 @@ mod consent_listed;
 mod consent_loaders;
 mod consent_node_argv;
 mod consent_node_runners;
+mod consent_php_callables;
 mod consent_pipes;
 mod consent_preloads;
 mod consent_ruby_php;

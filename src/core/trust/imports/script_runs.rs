@@ -16,6 +16,7 @@ mod arrays;
 mod env_sets;
 mod indirect;
 mod named;
+mod php_callables;
 mod pipes;
 mod shell_text;
 mod statements;
@@ -154,8 +155,14 @@ pub(super) fn script(text: &str, kind: Kind) -> ScriptRuns {
     let by_name = lines
         .iter()
         .filter(|l| named::line(l, kind, &names) || kind != Kind::Lua && env_sets::line(l));
+    // A callable computed from outside or hidden (round 12, item 6).
+    let callables = match kind {
+        Kind::Php => php_callables::unknown(&lines, &names),
+        _ => Vec::new(),
+    };
     for shown in indirect::unknown(&lines, kind)
         .into_iter()
+        .chain(callables)
         .chain(by_name.map(|l| l.trim().chars().take(80).collect()))
     {
         if !out.unknown.contains(&shown) && out.unknown.len() < MAX_FOUND {

@@ -1,0 +1,385 @@
+//! PHP calls through a callable whose value the script computes from
+//! outside itself or builds to hide it (consent round 12, item 6):
+//! `$f($w)`, `$obj->$m()`, `Cls::$m()`, `[$o, $m]()`,
+//! `call_user_func($f, …)`, `array_map($f, …)` and the other functions
+//! that call what they are given, `strrev('metsys')($w)`. Refusing every
+//! computed callable refused ~24 of ~290 files of real libraries (round
+//! 11), which dispatch on names they hold; so a callable counts only
+//! when its value comes from outside the program (`$argv`, `$_SERVER`,
+//! `$_GET`…, `getenv`, a file or stream read, `json_decode`,
+//! `unserialize`) or is built by a function that hides a name
+//! (`strrev`, `base64_decode`, `str_rot13`, `implode`, `hex2bin`, …) or
+//! by `.=`, within the same file: a variable assigned such a value, or
+//! one of those variables (`$g = $f . ''`), a `foreach` value over one,
+//! or such an expression in place. A concatenation of written strings
+//! and variables bound to written strings is folded (`$a = 'sys'; $f =
+//! $a . 'tem'`): a run's name so built counts too. A value that comes
+//! from a parameter or a property is not followed (that is the
+//! narrowing). Text, not a parse; one pass of each line, twice over the
+//! file (a variable used above its assignment in a function below).
+
+use std::collections::{HashMap, HashSet};
+
+/// Where a value from outside the program comes from.
+const SOURCES: &[&str] = &[
+    "$argv",
+    "$_SERVER",
+    "$_GET",
+    "$_POST",
+    "$_REQUEST",
+    "$_COOKIE",
+    "$_ENV",
+    "$_FILES",
+    "getenv(",
+    "getopt(",
+    "file_get_contents(",
+    "file(",
+    "fgets(",
+    "fgetcsv(",
+    "fread(",
+    "fscanf(",
+    "stream_get_contents(",
+    "stream_get_line(",
+    "readline(",
+    "json_decode(",
+    "unserialize(",
+    "parse_ini_file(",
+    "parse_ini_string(",
+    "simplexml_load_file(",
+    "STDIN",
+];
+
+/// The functions that build a name so no review reads it.
+const BUILDERS: &[&str] = &[
+    "strrev(",
+    "base64_decode(",
+    "str_rot13(",
+    "hex2bin(",
+    "gzinflate(",
+    "gzuncompress(",
+    "gzdecode(",
+    "convert_uudecode(",
+    "urldecode(",
+    "rawurldecode(",
+    "implode(",
+    "join(",
+    "chr(",
+    "pack(",
+    "strtr(",
+    "str_replace(",
+];
+
+/// The functions that call a callable they are given, with the index of
+/// that argument.
+const CALLERS: &[(&str, usize)] = &[
+    ("call_user_func", 0),
+    ("call_user_func_array", 0),
+    ("forward_static_call", 0),
+    ("forward_static_call_array", 0),
+    ("array_map", 0),
+    ("register_shutdown_function", 0),
+    ("register_tick_function", 0),
+    ("set_error_handler", 0),
+    ("set_exception_handler", 0),
+    ("spl_autoload_register", 0),
+    ("ob_start", 0),
+    ("header_register_callback", 0),
+    ("array_filter", 1),
+    ("array_walk", 1),
+    ("array_walk_recursive", 1),
+    ("array_reduce", 1),
+    ("usort", 1),
+    ("uasort", 1),
+    ("uksort", 1),
+    ("iterator_apply", 1),
+    ("preg_replace_callback", 1),
+];
+
+/// The longest line read, and places of a caller read in one line: past
+/// either, a line holding one is refused (bounded work).
+const MAX_LINE: usize = 4096;
+const MAX_PLACES: usize = 32;
+
+/// What the file's lines say of its variables.
+#[derive(Default)]
+struct Vars {
+    /// Assigned a value from outside or a hiding build.
+    computed: HashSet<String>,
+    /// Bound to a written string (folded), while no other value is seen.
+    written: HashMap<String, Option<String>>,
+}
+
+/// The lines (comments blanked) that call a callable computed as
+/// described, each trimmed.
+pub(super) fn unknown(lines: &[&str], runs: &[&str]) -> Vec<String> {
+    let mut vars = Vars::default();
+    for _ in 0..2 {
+        for line in lines {
+            vars.read(line, runs);
+        }
+    }
+    lines
+        .iter()
+        .filter(|line| calls_computed(line, &vars))
+        .map(|line| line.trim().chars().take(80).collect())
+        .collect()
+}
+
+impl Vars {
+    /// Learn from the assignments and `foreach` of `line`.
+    fn read(&mut self, line: &str, runs: &[&str]) {
+        if line.len() > MAX_LINE {
+            return;
+        }
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix("foreach")
+            && let Some((over, bound)) = rest.split_once(" as ")
+            && self.expr_computed(over)
+        {
+            for name in variables(bound) {
+                self.computed.insert(name);
+            }
+        }
+        let Some((name, op, value)) = assignment(t) else {
+            return;
+        };
+        let value = value.trim().trim_end_matches(';').trim_end();
+        if op == ".=" || self.expr_computed(value) {
+            self.computed.insert(name);
+            return;
+        }
+        let folded = self.fold(value);
+        if let Some(text) = &folded
+            && runs
+                .iter()
+                .any(|r| r.eq_ignore_ascii_case(text.trim_start_matches('\\')))
+        {
+            self.computed.insert(name.clone());
+        }
+        // A second, different binding leaves the value unknown.
+        let entry = self.written.entry(name).or_insert(folded.clone());
+        if *entry != folded {
+            *entry = None;
+        }
+    }
+
+    /// Whether `expr` holds a source, a builder or a computed variable.
+    fn expr_computed(&self, expr: &str) -> bool {
+        let plain = |w: &&str| {
+            expr.match_indices(*w).any(|(at, _)| {
+                let before = expr[..at].chars().next_back();
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '>' || c == ':')
+            })
+        };
+        SOURCES.iter().any(|w| plain(&w))
+            || BUILDERS.iter().any(|w| plain(&w))
+            || variables(expr).any(|v| self.computed.contains(&v))
+    }
+
+    /// The written string a `.` chain of written strings and variables
+    /// bound to them makes.
+    fn fold(&self, expr: &str) -> Option<String> {
+        let mut out = String::new();
+        for part in expr.split(" . ").flat_map(|p| p.split('.')) {
+            let part = part.trim();
+            if let Some(body) = quoted(part) {
+                out.push_str(body);
+            } else if let Some(name) = part.strip_prefix('$') {
+                out.push_str(self.written.get(name)?.as_deref()?);
+            } else {
+                return None;
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The body of a string written whole without interpolation.
+fn quoted(part: &str) -> Option<&str> {
+    let q = part.chars().next().filter(|c| matches!(c, '\'' | '"'))?;
+    let body = part[1..].strip_suffix(q)?;
+    (!body.contains(q) && !body.contains('\\') && (q == '\'' || !body.contains(['$', '{'])))
+        .then_some(body)
+}
+
+/// `$name = value` or `$name .= value` at a statement's start: the name
+/// (without `$`), the operator and the value.
+fn assignment(t: &str) -> Option<(String, &'static str, &str)> {
+    let rest = t.strip_prefix('$')?;
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    let (name, after) = rest.split_at(end);
+    let after = after.trim_start();
+    if let Some(value) = after.strip_prefix(".=") {
+        return Some((name.to_string(), ".=", value));
+    }
+    let value = after.strip_prefix('=')?;
+    (!value.starts_with(['=', '>']) && !name.is_empty() && name != "this")
+        .then(|| (name.to_string(), "=", value))
+}
+
+/// The variables `$name` in `text` (without `$`), `$this` left out.
+fn variables(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.match_indices('$').filter_map(|(at, _)| {
+        let rest = &text[at + 1..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        (!name.is_empty() && name != "this").then(|| name.to_string())
+    })
+}
+
+/// Whether `line` calls a computed callable.
+fn calls_computed(line: &str, vars: &Vars) -> bool {
+    let holds_caller = || CALLERS.iter().any(|(c, _)| line.contains(c));
+    if line.len() > MAX_LINE {
+        return holds_caller() || line.contains(")(");
+    }
+    // `$f(…)`, `$o->$m(…)`, `C::$m(…)`.
+    let by_variable = line.match_indices('$').take(MAX_PLACES * 8).any(|(at, _)| {
+        let rest = &line[at + 1..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        rest[end..].trim_start().starts_with('(') && vars.computed.contains(&rest[..end])
+    });
+    by_variable || by_caller(line, vars) || called_in_place(line, vars)
+}
+
+/// A caller ([`CALLERS`]) handed a computed callable.
+fn by_caller(line: &str, vars: &Vars) -> bool {
+    CALLERS.iter().any(|&(caller, index)| {
+        let places: Vec<usize> = line
+            .match_indices(caller)
+            .map(|(at, _)| at)
+            .filter(|&at| {
+                let before = line[..at].chars().next_back();
+                let after = &line[at + caller.len()..];
+                !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '>')
+                    && after.trim_start().starts_with('(')
+            })
+            .collect();
+        if places.len() > MAX_PLACES {
+            return true;
+        }
+        places.into_iter().any(|at| {
+            let after = &line[at + caller.len()..];
+            let open = after.find('(').unwrap_or(0);
+            let args = top_level_args(&after[open + 1..]);
+            args.get(index).is_some_and(|a| vars.expr_computed(a))
+        })
+    })
+}
+
+/// `strrev('metsys')($w)`, `($argv[1])($w)`, `[$o, $m]($w)`: a call of
+/// what a computed expression gives, in place.
+fn called_in_place(line: &str, vars: &Vars) -> bool {
+    line.match_indices(")(")
+        .chain(line.match_indices("]("))
+        .take(MAX_PLACES)
+        .any(|(at, _)| {
+            // The expression called: from the statement's start, or the
+            // last `=`, `;`, `(` or `return` before it, to here.
+            let head = &line[..=at];
+            let start = head.rfind(['=', ';', '{', ',']).map_or(0, |s| s + 1);
+            vars.expr_computed(&head[start..])
+        })
+}
+
+/// The top-level arguments of a call whose `(` came just before `rest`,
+/// up to its `)`.
+fn top_level_args(rest: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut quote: Option<char> = None;
+    let mut start = 0;
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') if depth == 0 => {
+                out.push(&rest[start..i]);
+                return out;
+            }
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(&rest[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&rest[start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RUNS: &[&str] = &["system", "exec", "passthru", "eval"];
+
+    fn found(text: &str) -> usize {
+        let lines: Vec<&str> = text.lines().collect();
+        unknown(&lines, RUNS).len()
+    }
+
+    #[test]
+    fn a_callable_from_outside_or_hidden_is_found() {
+        for text in [
+            "$f = $argv[1];\n$f($w);",
+            "$f = getenv('F');\ncall_user_func($f, $w);",
+            "$f = trim(file_get_contents('x'));\ncall_user_func_array($f, [$w]);",
+            "$f = strrev('metsys');\narray_map($f, [$w]);",
+            "$f = base64_decode('c3lzdGVt');\n$f($w);",
+            "$f = 'sys';\n$f .= 'tem';\n$f($w);",
+            "$a = 'sys';\n$b = 'tem';\n$f = $a . $b;\n$f($w);",
+            "$m = $_SERVER['argv'][1];\n$obj->$m($w);",
+            "$m = json_decode($j)->m;\n[$obj, $m]($w);",
+            "$m = $_GET['m'];\nFoo::$m($w);",
+            "strrev('metsys')($w);",
+            "($argv[1])($w);",
+            "$f = str_rot13('flfgrz');\n$g = $f;\n$g($w);",
+            "foreach (json_decode($j) as $f) {\n$f($w);\n}",
+            "usort($a, implode('', ['sys', 'tem']));",
+        ] {
+            assert_eq!(found(text), 1, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_callable_held_by_the_program_is_let_be() {
+        for text in [
+            "$f = 'trim';\n$f($w);",
+            "function run($f, $w) {\n$f($w);\n}",
+            "$method = 'get' . ucfirst($name);\n$this->$method();",
+            "call_user_func($this->callback, $x);",
+            "array_map('trim', file('x'));",
+            "$lines = file('x');\n$n = count($lines);",
+            "$f = $this->normalizer;\n$f($w);",
+            "usort($a, [$this, 'compare']);",
+        ] {
+            assert_eq!(found(text), 0, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_hostile_megabyte_is_read_in_bounded_time() {
+        let line = "$f = $g . $h; call_user_func($f, [$x, $y]); ".repeat(90);
+        let text = format!("{line}\n").repeat(250);
+        let lines: Vec<&str> = text.lines().collect();
+        let start = std::time::Instant::now();
+        let _ = unknown(&lines, RUNS);
+        let other = "$a = 1; $b($c)(d)[e](f); ".repeat(160) + "\n";
+        let text = other.repeat(250);
+        let lines: Vec<&str> = text.lines().collect();
+        let _ = unknown(&lines, RUNS);
+        assert!(start.elapsed() < std::time::Duration::from_secs(3));
+    }
+}
