@@ -48,7 +48,9 @@ mod shell_runs;
 mod sys_path;
 
 pub use literal::run_with;
-pub use node_preload::{preloaded as node_preloaded, specifiers as node_preloads};
+pub use node_preload::{
+    env_file_words as node_env_file_words, preloaded as node_preloaded, specifiers as node_preloads,
+};
 pub use python_runs::PYTHON_FINDS;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};

@@ -557,7 +557,9 @@ fn plain_words(line: &CommandLine) -> Vec<String> {
 fn node_preloads(real_root: &Path, lines: &[(CommandLine, String)]) -> super::imports::Reached {
     let mut all = super::imports::Reached::default();
     for (line, dir) in lines {
-        let specs = super::imports::node_preloads(&plain_words(line));
+        let mut words = plain_words(line);
+        words.extend(super::imports::node_env_file_words(real_root, dir, &words));
+        let specs = super::imports::node_preloads(&words);
         if specs.is_empty() {
             continue;
         }

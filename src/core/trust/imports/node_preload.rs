@@ -40,6 +40,42 @@ pub fn specifiers(words: &[String]) -> Vec<String> {
     out
 }
 
+/// The `NODE_OPTIONS=…` lines of the files Node reads its environment
+/// from (`--env-file=.env`, `--env-file-if-exists`, Node 20: it honours
+/// `NODE_OPTIONS` there), each as a word `NODE_OPTIONS=value` for
+/// [`specifiers`]; files read from `dir` (root-relative), inside the root.
+pub fn env_file_words(real_root: &Path, dir: &str, words: &[String]) -> Vec<String> {
+    let mut files = Vec::new();
+    let mut rest = words.iter();
+    while let Some(word) = rest.next() {
+        match word.split_once('=') {
+            Some(("--env-file" | "--env-file-if-exists", file)) => files.push(file.to_string()),
+            _ if word == "--env-file" || word == "--env-file-if-exists" => {
+                files.extend(rest.next().cloned())
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for file in files.iter().take(MAX_NAMES) {
+        let Ok(real) = std::fs::canonicalize(real_root.join(dir).join(file)) else {
+            continue;
+        };
+        if !real.starts_with(real_root) {
+            continue;
+        }
+        let text = super::small_text(&real).unwrap_or_default();
+        for line in text.lines().take(10_000) {
+            let line = line.trim().trim_start_matches("export ").trim_start();
+            if let Some(value) = line.strip_prefix("NODE_OPTIONS=") {
+                let value = value.trim().trim_matches(['"', '\'']);
+                out.push(format!("NODE_OPTIONS={value}"));
+            }
+        }
+    }
+    out
+}
+
 /// Add to `out` what `words` preload; `node`: `-r` is Node's from the
 /// start (inside `NODE_OPTIONS`).
 fn read(words: &[String], mut node: bool, out: &mut Vec<String>) {

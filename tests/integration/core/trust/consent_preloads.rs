@@ -47,6 +47,16 @@ fn a_module_node_preloads_is_covered() {
             BARE,
             "node_modules/dotenv/lib/main.js",
         ),
+        // Node 20 honours `NODE_OPTIONS` in the file `--env-file` names.
+        (
+            "node --env-file=tools/node.env tools/s.js",
+            &[
+                S_JS,
+                ("tools/node.env", "NODE_OPTIONS=\"--require ./tools/pre\"\n"),
+                ("tools/pre.js", "1\n"),
+            ],
+            "tools/pre.js",
+        ),
         // A preload that is missing now: one added later runs.
         ("node -r ./tools/pre tools/s.js", &[S_JS], "tools/pre.js"),
     ]);
