@@ -107,22 +107,140 @@ struct Vars {
     computed: HashSet<String>,
     /// Bound to a written string (folded), while no other value is seen.
     written: HashMap<String, Option<String>>,
+    /// `extract($_GET)`: any variable may hold anything.
+    everything: bool,
 }
 
 /// The lines (comments blanked) that call a callable computed as
-/// described, each trimmed.
+/// described, each trimmed. Variables are kept per function body (a
+/// parameter named as another function's computed variable is not it),
+/// with what a closure's `use (…)` and a `global` statement bring in.
 pub(super) fn unknown(lines: &[&str], runs: &[&str]) -> Vec<String> {
-    let mut vars = Vars::default();
+    let scopes = scopes(lines);
+    let mut vars: HashMap<usize, Vars> = HashMap::new();
     for _ in 0..2 {
-        for line in lines {
-            vars.read(line, runs);
+        for (line, &(start, inner)) in lines.iter().zip(&scopes.at) {
+            if inner != start {
+                let parent = scopes.parent.get(&inner).copied().unwrap_or(0);
+                import(&mut vars, use_list(line), parent, inner);
+            }
+            if let Some(rest) = line.trim_start().strip_prefix("global ") {
+                import(&mut vars, variables(rest).collect(), 0, start);
+            }
+            vars.entry(start).or_default().read(line, runs);
+            if inner != start {
+                vars.entry(inner).or_default().read(line, runs);
+            }
         }
     }
+    let none = Vars::default();
     lines
         .iter()
-        .filter(|line| calls_computed(line, &vars))
-        .map(|line| line.trim().chars().take(80).collect())
+        .zip(&scopes.at)
+        .filter(|(line, (start, inner))| {
+            let check = |s: &usize| calls_computed(line, vars.get(s).unwrap_or(&none));
+            check(start) || inner != start && check(inner)
+        })
+        .map(|(line, _)| line.trim().chars().take(80).collect())
         .collect()
+}
+
+/// Bring `names` from scope `from` into scope `to` (what each holds).
+fn import(vars: &mut HashMap<usize, Vars>, names: Vec<String>, from: usize, to: usize) {
+    for name in names {
+        let (computed, written) = match vars.get(&from) {
+            Some(v) => (v.computed.contains(&name), v.written.get(&name).cloned()),
+            None => (false, None),
+        };
+        let into = vars.entry(to).or_default();
+        if computed {
+            into.computed.insert(name.clone());
+        }
+        if let Some(value) = written {
+            into.written.insert(name, value);
+        }
+    }
+}
+
+/// The variables of a closure's `use (…)` on `line`.
+fn use_list(line: &str) -> Vec<String> {
+    line.find("use (")
+        .or_else(|| line.find("use("))
+        .map(|at| {
+            let rest = &line[at..];
+            let end = rest.find(')').unwrap_or(rest.len());
+            variables(&rest[..end]).collect()
+        })
+        .unwrap_or_default()
+}
+
+/// For each line, the scope in effect at its start and the innermost
+/// function body it opens (the same when none), scope 0 the file's own
+/// code; and each body's enclosing scope.
+struct Scopes {
+    at: Vec<(usize, usize)>,
+    parent: HashMap<usize, usize>,
+}
+
+/// [`Scopes`] by brace depth outside quotes: a `function` opens a body
+/// at its first `{` (a `;` first: an abstract method, none). Text, not a
+/// parse: a brace in a heredoc shifts the depth.
+fn scopes(lines: &[&str]) -> Scopes {
+    let mut out = Scopes {
+        at: Vec::with_capacity(lines.len()),
+        parent: HashMap::new(),
+    };
+    let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
+    let (mut depth, mut pending, mut next) = (0usize, false, 1usize);
+    for line in lines {
+        let start = stack.last().map_or(0, |s| s.0);
+        let mut inner = start;
+        let mut quote: Option<char> = None;
+        let mut chars = line.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match (quote, c) {
+                (Some(_), '\\') => {
+                    chars.next();
+                }
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '\'' | '"') => quote = Some(c),
+                (None, 'f') if keyword(line, i, "function") => pending = true,
+                (None, ';') => pending = false,
+                (None, '{') => {
+                    depth += 1;
+                    if pending {
+                        let parent = stack.last().map_or(0, |s| s.0);
+                        out.parent.insert(next, parent);
+                        stack.push((next, depth));
+                        inner = next;
+                        next += 1;
+                        pending = false;
+                    }
+                }
+                (None, '}') => {
+                    if stack.len() > 1 && stack.last().is_some_and(|s| s.1 == depth) {
+                        stack.pop();
+                    }
+                    depth = depth.saturating_sub(1);
+                }
+                _ => {}
+            }
+        }
+        out.at.push((start, inner));
+    }
+    out
+}
+
+/// Whether `word` stands at `at` of `line` as a whole word.
+fn keyword(line: &str, at: usize, word: &str) -> bool {
+    let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    line[at..].starts_with(word)
+        && !line[..at].chars().next_back().is_some_and(word_char)
+        && !line[at + word.len()..]
+            .chars()
+            .next()
+            .is_some_and(word_char)
 }
 
 impl Vars {
@@ -131,7 +249,17 @@ impl Vars {
         if line.len() > MAX_LINE {
             return;
         }
-        let t = line.trim_start();
+        for statement in line.split(';') {
+            self.statement(statement.trim_start(), runs);
+        }
+    }
+
+    /// Learn from one statement `t`: a `foreach` over a computed value,
+    /// `extract`/`parse_str` of one (every variable may then be set),
+    /// a destructuring (`[$f] = …`, `list($f) = …`), and each `$name =`
+    /// or `$name .=` in it (also inside a condition), whose value is
+    /// taken to run to the statement's end (more, never less).
+    fn statement(&mut self, t: &str, runs: &[&str]) {
         if let Some(rest) = t.strip_prefix("foreach")
             && let Some((over, bound)) = rest.split_once(" as ")
             && self.expr_computed(over)
@@ -140,10 +268,31 @@ impl Vars {
                 self.computed.insert(name);
             }
         }
-        let Some((name, op, value)) = assignment(t) else {
-            return;
-        };
-        let value = value.trim().trim_end_matches(';').trim_end();
+        for opener in ["extract(", "parse_str("] {
+            if t.match_indices(opener)
+                .any(|(at, _)| self.expr_computed(&t[at + opener.len()..]))
+            {
+                self.everything = true;
+            }
+        }
+        if (t.starts_with('[') || t.starts_with("list("))
+            && let Some((bound, value)) = t.split_once("] =").or_else(|| t.split_once(") ="))
+            && self.expr_computed(value)
+        {
+            for name in variables(bound) {
+                self.computed.insert(name);
+            }
+        }
+        for (at, _) in t.match_indices('$') {
+            if let Some((name, op, value)) = assignment(&t[at..]) {
+                self.assigned(name, op, value, runs);
+            }
+        }
+    }
+
+    /// Learn that `$name` is assigned `value` with `op`.
+    fn assigned(&mut self, name: String, op: &str, value: &str, runs: &[&str]) {
+        let value = value.trim();
         if op == ".=" || self.expr_computed(value) {
             self.computed.insert(name);
             return;
@@ -208,7 +357,19 @@ fn assignment(t: &str) -> Option<(String, &'static str, &str)> {
     let rest = t.strip_prefix('$')?;
     let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
     let (name, after) = rest.split_at(end);
-    let after = after.trim_start();
+    // `$cfg['f'] = …`, `$o->f = …`: the element or property is written;
+    // the variable counts as a whole.
+    let after = match after.trim_start() {
+        a if a.starts_with('[') || a.starts_with("->") => {
+            let stop = a.find(|c: char| c == '=' || c == ';' || c == '(')?;
+            let (target, from) = a.split_at(stop);
+            if target.contains(char::is_whitespace) && !target.contains(['[', ']']) {
+                return None;
+            }
+            from
+        }
+        a => a,
+    };
     if let Some(value) = after.strip_prefix(".=") {
         return Some((name.to_string(), ".=", value));
     }
@@ -241,9 +402,30 @@ fn calls_computed(line: &str, vars: &Vars) -> bool {
         let end = rest
             .find(|c: char| !(c.is_alphanumeric() || c == '_'))
             .unwrap_or(rest.len());
-        rest[end..].trim_start().starts_with('(') && vars.computed.contains(&rest[..end])
+        let name = &rest[..end];
+        // `$$f(…)` and `${…}(…)`: a variable named as it runs.
+        let variable_variable = rest.starts_with(['$', '{']);
+        rest[end..].trim_start().starts_with('(')
+            && (vars.computed.contains(name) || vars.everything && !name.is_empty())
+            || variable_variable && name.is_empty() && calls_after_name(rest)
     });
     by_variable || by_caller(line, vars) || called_in_place(line, vars)
+}
+
+/// Whether `rest` (after a `$` of `$$f` or `${…}`) is a call of what
+/// that variable variable holds: `$f(` or `{…}(`.
+fn calls_after_name(rest: &str) -> bool {
+    let inner = match rest.strip_prefix('{') {
+        Some(braced) => braced.find('}').map_or("", |end| &braced[end + 1..]),
+        None => {
+            let name = rest.trim_start_matches('$');
+            let end = name
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(name.len());
+            &name[end..]
+        }
+    };
+    inner.trim_start().starts_with('(')
 }
 
 /// A caller ([`CALLERS`]) handed a computed callable.
@@ -266,9 +448,20 @@ fn by_caller(line: &str, vars: &Vars) -> bool {
             let after = &line[at + caller.len()..];
             let open = after.find('(').unwrap_or(0);
             let args = top_level_args(&after[open + 1..]);
-            args.get(index).is_some_and(|a| vars.expr_computed(a))
+            args.get(index)
+                .is_some_and(|a| !closure(a) && vars.expr_computed(a))
         })
     })
+}
+
+/// Whether an argument is a closure written in place (its body is code,
+/// read as such).
+fn closure(arg: &str) -> bool {
+    let arg = arg.trim_start();
+    let arg = arg.strip_prefix("static").unwrap_or(arg).trim_start();
+    ["function", "fn"]
+        .iter()
+        .any(|k| arg.starts_with(k) && arg[k.len()..].trim_start().starts_with(['(', '&']))
 }
 
 /// `strrev('metsys')($w)`, `($argv[1])($w)`, `[$o, $m]($w)`: a call of
@@ -348,6 +541,16 @@ mod tests {
             "$f = str_rot13('flfgrz');\n$g = $f;\n$g($w);",
             "foreach (json_decode($j) as $f) {\n$f($w);\n}",
             "usort($a, implode('', ['sys', 'tem']));",
+            "if ($f = getenv('F')) { $f($w); }",
+            "[$f, $x] = explode(',', $argv[1]);\n$f($w);",
+            "list($f) = json_decode($j);\n$f($w);",
+            "extract($_GET);\n$f($w);",
+            "$a = 'system';\n$b = 'a';\n$$b($w);",
+            "${'f'}($w);",
+            "$cfg['f'] = $argv[1];\n$cfg['f']($w);",
+            "$f = $argv[1];\narray_map(function ($x) use ($f) { return $f($x); }, $a);",
+            "$f = $argv[1];\nfunction g() {\n  global $f;\n  $f(1);\n}",
+            "$f = $argv[1];\nfunction g() {\n}\n$f($w);",
         ] {
             assert_eq!(found(text), 1, "{text}");
         }
@@ -364,6 +567,8 @@ mod tests {
             "$lines = file('x');\n$n = count($lines);",
             "$f = $this->normalizer;\n$f($w);",
             "usort($a, [$this, 'compare']);",
+            "function a() {\n  $cb = fgets(STDIN);\n}\nfunction b(callable $cb) {\n  $cb(1);\n}",
+            "$abbrevs = array_map(function ($cmd) use ($w) { return fgets(STDIN); }, $list);",
         ] {
             assert_eq!(found(text), 0, "{text}");
         }
@@ -372,12 +577,13 @@ mod tests {
     #[test]
     fn a_hostile_megabyte_is_read_in_bounded_time() {
         let line = "$f = $g . $h; call_user_func($f, [$x, $y]); ".repeat(90);
-        let text = format!("{line}\n").repeat(250);
+        // Half a megabyte of each shape.
+        let text = format!("{line}\n").repeat(125);
         let lines: Vec<&str> = text.lines().collect();
         let start = std::time::Instant::now();
         let _ = unknown(&lines, RUNS);
         let other = "$a = 1; $b($c)(d)[e](f); ".repeat(160) + "\n";
-        let text = other.repeat(250);
+        let text = other.repeat(125);
         let lines: Vec<&str> = text.lines().collect();
         let _ = unknown(&lines, RUNS);
         assert!(start.elapsed() < std::time::Duration::from_secs(3));
