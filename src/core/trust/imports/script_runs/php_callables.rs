@@ -320,8 +320,8 @@ impl Vars {
                 !before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '>' || c == ':')
             })
         };
-        SOURCES.iter().any(|w| plain(&w))
-            || BUILDERS.iter().any(|w| plain(&w))
+        SOURCES.iter().any(plain)
+            || BUILDERS.iter().any(plain)
             || variables(expr).any(|v| self.computed.contains(&v))
     }
 
@@ -361,7 +361,7 @@ fn assignment(t: &str) -> Option<(String, &'static str, &str)> {
     // the variable counts as a whole.
     let after = match after.trim_start() {
         a if a.starts_with('[') || a.starts_with("->") => {
-            let stop = a.find(|c: char| c == '=' || c == ';' || c == '(')?;
+            let stop = a.find(['=', ';', '('])?;
             let (target, from) = a.split_at(stop);
             if target.contains(char::is_whitespace) && !target.contains(['[', ']']) {
                 return None;
