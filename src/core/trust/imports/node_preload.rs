@@ -18,10 +18,17 @@ use super::{MAX_NAMES, Maps, Reached, node};
 
 /// The options whose value is a module Node loads first, in any tool that
 /// passes them on (`mocha --require`, `tsx --import`).
-const LONG: [&str; 4] = ["--require", "--import", "--loader", "--experimental-loader"];
+const LONG: [&str; 5] = [
+    "--require",
+    "--import",
+    "--loader",
+    "--experimental-loader",
+    "--preload",
+];
 
-/// The programs after which `-r` is Node's `--require`.
-const NODES: [&str; 2] = ["node", "nodejs"];
+/// The programs after which `-r` is Node's `--require` (ts-node's,
+/// mocha's and Bun's `-r` load a module first too).
+const NODES: [&str; 6] = ["node", "nodejs", "ts-node", "tsx", "mocha", "bun"];
 
 /// The specifiers a command's words (quotes removed) preload, in order.
 pub fn specifiers(words: &[String]) -> Vec<String> {

@@ -133,6 +133,11 @@ fn rake_extras(dir: &str, words: &[String]) -> Vec<TaskLine> {
                 .find_map(|p| word.strip_prefix(p).filter(|v| !v.is_empty()))
                 .map(String::from),
         };
+        if let Some(v) = value.as_deref().filter(|v| v.contains(['$', '`'])) {
+            super::refuse(format!(
+                "runs rake with a Rakefile or rakelib folder known only as it runs (`{v}`)"
+            ));
+        }
         named.extend(value.and_then(|v| crate::core::module_maps::join_rel(dir, &v)));
     }
     vec![TaskLine {

@@ -47,6 +47,8 @@ fn a_module_node_preloads_is_covered() {
             BARE,
             "node_modules/dotenv/lib/main.js",
         ),
+        ("bun --preload ./tools/pre tools/s.js", PRE, "tools/pre.js"),
+        ("ts-node -r ./tools/pre tools/s.js", PRE, "tools/h.js"),
         // Node 20 honours `NODE_OPTIONS` in the file `--env-file` names.
         (
             "node --env-file=tools/node.env tools/s.js",
@@ -248,6 +250,14 @@ fn a_rakefile_or_gemfile_running_a_computed_program_is_refused() {
                 ),
                 WHICH_RB,
             ],
+        ),
+        (
+            "rake -f \"$(cat tools/which)\" summary",
+            &[("Rakefile", "task :x\n"), WHICH_RB],
+        ),
+        (
+            "rake -R \"$(cat tools/which)\" summary",
+            &[("Rakefile", "task :x\n"), WHICH_RB],
         ),
         (
             "BUNDLE_GEMFILE=$(cat tools/which) bundle exec ruby tools/s.rb",
