@@ -25,7 +25,7 @@
 
 mod computed;
 
-pub use computed::{Syntax, may_be_watched, runs_programs, writes as built_name_writes};
+pub use computed::{LOADERS, Syntax, may_be_watched, runs_programs, writes as built_name_writes};
 
 /// The most lines read, and writes kept.
 const MAX_LINES: usize = 50_000;

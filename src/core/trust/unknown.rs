@@ -192,23 +192,13 @@ fn before_command(
     (at, own_env)
 }
 
-/// The variables that name files a program loads before its script
-/// (consent round 12): Node's preloads, Ruby's and Perl's options, PHP's
-/// ini files, Bundler's Gemfile.
-const LOADER_VARIABLES: [&str; 6] = [
-    "NODE_OPTIONS",
-    "RUBYOPT",
-    "PERL5OPT",
-    "PHPRC",
-    "PHP_INI_SCAN_DIR",
-    "BUNDLE_GEMFILE",
-];
-
-/// Refuse an assignment of one of [`LOADER_VARIABLES`] whose value is
-/// known only as it runs (`NODE_OPTIONS="--require $(cat f)"`): what it
-/// loads is decided then.
+/// Refuse an assignment of a variable that makes a program load or run
+/// a file ([`super::git_env::LOADERS`]: `NODE_OPTIONS`, `BASH_ENV`,
+/// `LD_PRELOAD`, `RUBYLIB`, `PYTHONPATH`, `PHPRC`, …, consent round 12)
+/// whose value is known only as it runs (`NODE_OPTIONS="--require $(cat
+/// f)"`): what it loads is decided then.
 fn loader_variable(name: &str, value: &str, vars: &HashMap<String, Value>, out: &mut Vec<String>) {
-    if LOADER_VARIABLES.contains(&name)
+    if super::git_env::LOADERS.contains(&name)
         && let Some(how) = unknown_in(value, vars)
     {
         refuse(

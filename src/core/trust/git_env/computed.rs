@@ -393,7 +393,7 @@ pub fn may_be_git_s(parts: &[String]) -> bool {
 /// The variables that make a program a script starts load or run a
 /// file (consent round 12, item 5): a built name that may be one of
 /// these is refused as one that may be git's is.
-const LOADERS: &[&str] = &[
+pub const LOADERS: &[&str] = &[
     "BASH_ENV",
     "ENV",
     "SHELLOPTS",

@@ -65,3 +65,20 @@ fn a_built_name_ruled_out_by_its_written_parts_is_let_be() {
         ruby("ENV['X_' + ARGV[0]] = '1'\nsystem('sh', 'tools/w.sh')\n"),
     ]);
 }
+
+/// A variable that makes a program load a file, set on the command
+/// line to what a command prints, is refused (`LD_PRELOAD=$(cat f)`).
+#[test]
+fn a_loader_variable_the_command_line_computes_is_refused() {
+    let with = |command: &'static str| -> (&'static str, Files) {
+        (command, &[WHICH, W, ("tools/s.py", "print('SUMMARY')\n")])
+    };
+    assert_each_refused(&[
+        with("BASH_ENV=$(cat tools/which) bash -c 'python3 tools/s.py'"),
+        with("LD_PRELOAD=$(cat tools/which) python3 tools/s.py"),
+        with("PYTHONPATH=$(cat tools/which) python3 tools/s.py"),
+        with("RUBYLIB=$(cat tools/which) ruby -e 1; python3 tools/s.py"),
+        with("export PERL5LIB=`cat tools/which`; python3 tools/s.py"),
+        with("NODE_PATH=$(cat tools/which) python3 tools/s.py"),
+    ]);
+}
