@@ -25,6 +25,8 @@ fn a_php_callable_from_outside_or_hidden_is_refused() {
         php("$f = 'sys';\n$f .= 'tem';\n$f($w);\n"),
         php("$a = 'sys';\n$b = 'tem';\n$f = $a . $b;\n$f($w);\n"),
         php("strrev('metsys')($w);\n"),
+        php("$f = sprintf('%s%s', 'sys', 'tem');\n$f($w);\n"),
+        php("$f = substr('xsystem', 1);\ncall_user_func($f, $w);\n"),
         php("foreach (json_decode('[\"system\"]') as $f) {\n  $f($w);\n}\n"),
     ]);
 }

@@ -322,6 +322,7 @@ impl Vars {
         };
         SOURCES.iter().any(plain)
             || BUILDERS.iter().any(plain)
+            || literal_call(expr)
             || variables(expr).any(|v| self.computed.contains(&v))
     }
 
@@ -341,6 +342,36 @@ impl Vars {
         }
         Some(out)
     }
+}
+
+/// Whether `expr` calls a function on written strings alone
+/// (`sprintf('%s%s', 'sys', 'tem')`, `strtolower('SYSTEM')`,
+/// `substr('xsystem', 1)`): a name computed from written pieces no
+/// list of hiding functions holds. A method or static call, `new`, and
+/// the language's own forms (`array(`, `isset(`, …) are none.
+fn literal_call(expr: &str) -> bool {
+    const FORMS: [&str; 8] = [
+        "array", "list", "isset", "empty", "function", "fn", "dirname", "define",
+    ];
+    expr.match_indices('(').take(MAX_PLACES).any(|(open, _)| {
+        let head = &expr[..open];
+        let name_start = head
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\\'))
+            .map_or(0, |i| i + 1);
+        let name = head[name_start..].trim_start_matches('\\');
+        let before = head[..name_start].trim_end();
+        if name.is_empty()
+            || name.starts_with(|c: char| c.is_ascii_digit())
+            || FORMS.iter().any(|f| f.eq_ignore_ascii_case(name))
+            || before.ends_with(['>', ':', '$'])
+            || before.ends_with("new")
+        {
+            return false;
+        }
+        let args = top_level_args(&expr[open + 1..]);
+        let text = args.join(",");
+        text.contains(['\'', '"']) && !text.contains('$')
+    })
 }
 
 /// The body of a string written whole without interpolation.
@@ -467,16 +498,37 @@ fn closure(arg: &str) -> bool {
 /// `strrev('metsys')($w)`, `($argv[1])($w)`, `[$o, $m]($w)`: a call of
 /// what a computed expression gives, in place.
 fn called_in_place(line: &str, vars: &Vars) -> bool {
-    line.match_indices(")(")
-        .chain(line.match_indices("]("))
+    outside_quotes(line, &[")(", "]("])
+        .into_iter()
         .take(MAX_PLACES)
-        .any(|(at, _)| {
+        .any(|at| {
             // The expression called: from the statement's start, or the
             // last `=`, `;`, `(` or `return` before it, to here.
             let head = &line[..=at];
             let start = head.rfind(['=', ';', '{', ',']).map_or(0, |s| s + 1);
             vars.expr_computed(&head[start..])
         })
+}
+
+/// Where each of `marks` starts in `line` outside a quoted string (a
+/// regex's `(a)(b)` is no call).
+fn outside_quotes(line: &str, marks: &[&str]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut chars = line.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some(_), '\\') => {
+                chars.next();
+            }
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, _) if marks.iter().any(|m| line[i..].starts_with(m)) => out.push(i),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// The top-level arguments of a call whose `(` came just before `rest`,
@@ -548,6 +600,8 @@ mod tests {
             "$a = 'system';\n$b = 'a';\n$$b($w);",
             "${'f'}($w);",
             "$cfg['f'] = $argv[1];\n$cfg['f']($w);",
+            "$f = sprintf('%s%s', 'sys', 'tem');\n$f($w);",
+            "$f = substr('xsystem', 1);\ncall_user_func($f, $w);",
             "$f = $argv[1];\narray_map(function ($x) use ($f) { return $f($x); }, $a);",
             "$f = $argv[1];\nfunction g() {\n  global $f;\n  $f(1);\n}",
             "$f = $argv[1];\nfunction g() {\n}\n$f($w);",
@@ -567,6 +621,10 @@ mod tests {
             "$lines = file('x');\n$n = count($lines);",
             "$f = $this->normalizer;\n$f($w);",
             "usort($a, [$this, 'compare']);",
+            "$f = $this->get('x');\n$f($w);",
+            "$f = new Foo('x');\n$f($w);",
+            "if (preg_match('/(.*)(Debug|Info)(.*)/', $m, $x)) {}",
+            "return sprintf('* [`%s`](#%s)', $name, str_replace(':', '', $d));",
             "function a() {\n  $cb = fgets(STDIN);\n}\nfunction b(callable $cb) {\n  $cb(1);\n}",
             "$abbrevs = array_map(function ($cmd) use ($w) { return fgets(STDIN); }, $list);",
         ] {
