@@ -222,6 +222,6 @@ mod tests {
         let line = "php -d auto_prepend_file=a ".repeat(40_000);
         let got = loads(Path::new("/nonexistent"), Path::new(""), &words(&line));
         assert!(got.words.len() >= 40_000);
-        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 }

@@ -166,6 +166,6 @@ mod tests {
         let real = std::fs::canonicalize(root.path()).expect("canonical");
         let reached = preloaded(&real, "", &found);
         assert!(reached.patterns.contains(super::super::TOO_MUCH));
-        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 }

@@ -644,6 +644,7 @@ mod tests {
         let text = other.repeat(125);
         let lines: Vec<&str> = text.lines().collect();
         let _ = unknown(&lines, RUNS);
-        assert!(start.elapsed() < std::time::Duration::from_secs(3));
+        // The house bound (`script_runs`): a quadratic reading takes hours.
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 }
