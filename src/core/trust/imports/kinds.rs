@@ -136,6 +136,10 @@ impl Kind {
             Kind::Node
         } else if matches!(ext, "rb" | "rake" | "gemspec" | "gemfile")
             || RUBY_FILES.contains(&rel.rsplit('/').next().unwrap_or(rel))
+            || rel
+                .rsplit('/')
+                .next()
+                .is_some_and(|n| n.starts_with("Gemfile."))
             || named(&["ruby"])
         {
             Kind::Ruby

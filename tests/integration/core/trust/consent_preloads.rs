@@ -185,7 +185,17 @@ fn what_rake_and_bundler_load_is_covered() {
             "task :summary do\n  puts 'SUMMARY'\nend\n",
         ),
     ];
+    const CONFIGURED: Files = &[
+        ("tools/s.rb", "require 'bundler/setup'\nputs 'SUMMARY'\n"),
+        (
+            ".bundle/config",
+            "---\nBUNDLE_GEMFILE: \"tools/Gemfile.ci\"\n",
+        ),
+        ("tools/Gemfile.ci", "source 'https://rubygems.org'\n"),
+    ];
     assert_edits_lapse(&[
+        ("ruby tools/s.rb", CONFIGURED, "tools/Gemfile.ci"),
+        ("ruby tools/s.rb", CONFIGURED, ".bundle/config"),
         ("rake summary", RAKELIB, "rakelib/a.rake"),
         ("rake summary", RAKELIB, "rakelib/b.rake"),
         (
@@ -244,6 +254,21 @@ fn a_rakefile_or_gemfile_running_a_computed_program_is_refused() {
             "BUNDLE_GEMFILE=tools/Gemfile.ci ruby tools/s.rb",
             &[
                 ("tools/s.rb", "require 'bundler/setup'\nputs 'SUMMARY'\n"),
+                (
+                    "tools/Gemfile.ci",
+                    "system(File.read('tools/which').strip)\n",
+                ),
+                WHICH_RB,
+            ],
+        ),
+        (
+            "bundle exec ruby tools/s.rb",
+            &[
+                ("tools/s.rb", "puts 'SUMMARY'\n"),
+                (
+                    ".bundle/config",
+                    "---\nBUNDLE_GEMFILE: \"tools/Gemfile.ci\"\n",
+                ),
                 (
                     "tools/Gemfile.ci",
                     "system(File.read('tools/which').strip)\n",

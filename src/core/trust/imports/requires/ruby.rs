@@ -68,6 +68,10 @@ pub(in crate::core::trust::imports) fn ruby(
                     Some("bundler/setup" | "bundler/inline")
                 ) {
                     out.push(vec![root.join("Gemfile"), root.join("gems.rb")]);
+                    // Bundler's settings may name another Gemfile
+                    // (round 12): the settings and that file.
+                    out.push(vec![root.join(".bundle/config")]);
+                    out.extend(configured_gemfile(root).map(|g| vec![g]));
                 }
                 let Some(name) = leading_string(arg) else {
                     let arg = arg.trim_start_matches('(').trim_start();
@@ -161,4 +165,15 @@ pub(super) fn ruby_dir(rest: &str, file: &Path, root: &Path) -> Option<PathBuf> 
         None => return None,
     };
     Some(lexical(&dir))
+}
+
+/// The Gemfile the project's `.bundle/config` names
+/// (`BUNDLE_GEMFILE: "tools/Gemfile.ci"`), from the root.
+fn configured_gemfile(root: &Path) -> Option<std::path::PathBuf> {
+    let text = super::super::small_text(&root.join(".bundle/config"))?;
+    text.lines().take(1000).find_map(|line| {
+        let value = line.trim().strip_prefix("BUNDLE_GEMFILE:")?;
+        let value = value.trim().trim_matches(['"', '\'']);
+        (!value.is_empty() && !value.starts_with('/')).then(|| root.join(value))
+    })
 }
