@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{join_rel, parent, read_resolver_config};
+use super::{join_rel, manifests, parent, read_resolver_config};
 
 /// The specifier mappings of one `tsconfig.json` (or `jsconfig.json`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -54,14 +54,10 @@ pub struct Project {
     /// first.
     pub configs: Vec<Config>,
     pub packages: Vec<Package>,
-    /// What a bound cut while reading them ([`MAX_MANIFESTS`],
+    /// What a bound cut while reading them ([`super::MAX_MANIFESTS`],
     /// [`MAX_PATTERNS`], [`MAX_TARGETS`]), for the user to hear about.
     pub limits: Vec<String>,
 }
-
-/// Files beyond this many configs or packages are not read: a tree with
-/// more is not one project.
-const MAX_MANIFESTS: usize = 2000;
 
 impl Project {
     /// Read every `tsconfig.json`, `jsconfig.json` and `package.json`
@@ -69,21 +65,10 @@ impl Project {
     /// skipped.
     pub fn read(root: &Path, files: &[String]) -> Self {
         let mut project = Project::default();
-        let named = |f: &&String, name: &str| {
-            (f.as_str() == name || f.ends_with(&format!("/{name}")))
-                && !f.split('/').any(|p| p == "node_modules")
-        };
-        let configs: Vec<&String> = files
-            .iter()
-            .filter(|f| named(f, "tsconfig.json") || named(f, "jsconfig.json"))
-            .collect();
-        manifests_note(
-            configs.len(),
-            "tsconfig.json/jsconfig.json",
-            &mut project.limits,
-        );
+        let names = ["tsconfig.json", "jsconfig.json"];
+        let configs = manifests(files, &names, "node_modules", &mut project.limits);
         let mut bases = Bases::new();
-        for f in configs.into_iter().take(MAX_MANIFESTS) {
+        for f in configs {
             if let Some(config) = read_config(root, f, &mut bases, &mut project.limits) {
                 project.configs.push(config);
             }
@@ -91,9 +76,13 @@ impl Project {
         project.configs.sort_by_key(|c| {
             std::cmp::Reverse(c.dir.matches('/').count() + !c.dir.is_empty() as usize)
         });
-        let manifests: Vec<&String> = files.iter().filter(|f| named(f, "package.json")).collect();
-        manifests_note(manifests.len(), "package.json", &mut project.limits);
-        for f in manifests.into_iter().take(MAX_MANIFESTS) {
+        let packages = manifests(
+            files,
+            &["package.json"],
+            "node_modules",
+            &mut project.limits,
+        );
+        for f in packages {
             if let Some(package) = read_package(root, f, &mut project.limits) {
                 project.packages.push(package);
             }
@@ -160,15 +149,6 @@ impl Package {
     /// `name`, or nameless with an `imports` map.
     pub fn read(root: &Path, file: &str) -> Option<Package> {
         read_package(root, file, &mut Vec::new())
-    }
-}
-
-/// The note on `count` manifest files named `what` past [`MAX_MANIFESTS`].
-fn manifests_note(count: usize, what: &str, limits: &mut Vec<String>) {
-    if count > MAX_MANIFESTS {
-        limits.push(format!(
-            "the project holds {count} {what} files; only the first {MAX_MANIFESTS} are read"
-        ));
     }
 }
 
