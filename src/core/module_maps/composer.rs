@@ -6,11 +6,12 @@
 //! functions and constants, which no autoload map places, and are left
 //! out; so are closures' `use ($x)`.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use serde_json::Value;
 
-use super::{join, parent, read_resolver_config};
+use super::{join, manifests, parent, read_resolver_config};
 
 /// The class names `use` statements import, fully qualified without the
 /// leading `\`.
@@ -78,20 +79,20 @@ pub struct Autoload {
     psr4: Vec<(String, Vec<String>)>,
     /// PSR-0, the longest prefix first.
     psr0: Vec<(String, Vec<String>)>,
-    /// What a bound cut ([`MAX_PREFIXES`], [`MAX_FOLDERS`]), for the user
-    /// to hear about.
+    /// What a bound cut ([`super::MAX_MANIFESTS`], [`MAX_PREFIXES`],
+    /// [`MAX_FOLDERS`]), for the user to hear about.
     pub limits: Vec<String>,
 }
 
 impl Autoload {
-    /// Read every `composer.json` among `files` outside `vendor/`; one
-    /// that does not parse is skipped.
+    /// Read the `composer.json` files among `files` outside `vendor/` (as
+    /// many as [`manifests`] allows); one that does not parse is skipped.
+    /// A prefix several files name is one prefix, as in composer's class
+    /// loader, with the folders of all of them.
     pub fn read(root: &Path, files: &[String]) -> Self {
         let mut autoload = Autoload::default();
-        for f in files.iter().filter(|f| {
-            (f.as_str() == "composer.json" || f.ends_with("/composer.json"))
-                && !f.split('/').any(|p| p == "vendor")
-        }) {
+        let read = manifests(files, &["composer.json"], "vendor", &mut autoload.limits);
+        for f in read {
             let Some(value): Option<Value> = read_resolver_config(root, f, &mut autoload.limits)
                 .and_then(|t| serde_json::from_str(&t).ok())
             else {
@@ -112,7 +113,8 @@ impl Autoload {
                 }
             }
         }
-        for map in [&mut autoload.psr4, &mut autoload.psr0] {
+        for (standard, map) in [("psr-4", &mut autoload.psr4), ("psr-0", &mut autoload.psr0)] {
+            *map = merged(std::mem::take(map), standard, &mut autoload.limits);
             map.sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
         }
         autoload
@@ -157,6 +159,59 @@ impl Autoload {
 /// took minutes).
 const MAX_PREFIXES: usize = 1_000;
 const MAX_FOLDERS: usize = 16;
+
+/// At most this many prefixes of one standard in all the files read:
+/// every class name is tried against each (2,000 files of 1,000 prefixes
+/// would be 2 million).
+const MAX_ALL_PREFIXES: usize = 10 * MAX_PREFIXES;
+
+/// The prefixes of `map` (of every file read) with one entry per prefix,
+/// in first-seen order, the first [`MAX_ALL_PREFIXES`], each holding at
+/// most [`MAX_FOLDERS`] folders in all; what that cuts is named in
+/// `limits`. Thousands of files each naming `""` gave every class name a
+/// candidate per file (recheck 22, F3).
+fn merged(
+    map: Vec<(String, Vec<String>)>,
+    standard: &str,
+    limits: &mut Vec<String>,
+) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = Vec::new();
+    let mut totals: Vec<usize> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut left_out = 0;
+    for (prefix, folders) in map {
+        let i = match at.get(&prefix) {
+            Some(i) => *i,
+            None if out.len() == MAX_ALL_PREFIXES => {
+                left_out += 1;
+                continue;
+            }
+            None => {
+                at.insert(prefix.clone(), out.len());
+                out.push((prefix, Vec::new()));
+                totals.push(0);
+                out.len() - 1
+            }
+        };
+        totals[i] += folders.len();
+        let room = MAX_FOLDERS.saturating_sub(out[i].1.len());
+        out[i].1.extend(folders.into_iter().take(room));
+    }
+    if left_out > 0 {
+        limits.push(format!(
+            "composer.json files: {standard}: more than {MAX_ALL_PREFIXES} prefixes in all; \
+             {left_out} more are not read"
+        ));
+    }
+    if let Some(((prefix, _), count)) = out.iter().zip(&totals).find(|(_, n)| **n > MAX_FOLDERS) {
+        limits.push(format!(
+            "composer.json files: {standard}: prefix `{}` names {count} folders; only the \
+             first {MAX_FOLDERS} of a prefix are read",
+            prefix.replace('\\', "\\\\"),
+        ));
+    }
+    out
+}
 
 /// The prefixes of one `psr-4`/`psr-0` map (`"A\\": "src/"` or a list of
 /// folders), folders relative to the root; folders that leave it dropped.
@@ -210,6 +265,75 @@ fn prefixes(dir: &str, map: Option<&Value>) -> (Vec<(String, Vec<String>)>, Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Thousands of nested `composer.json` files, each with PSR-4 `""`
+    /// (recheck 22, F3: `map` took 35 s at 8,000, with no note): as many
+    /// are read as `package.json` files, with the same note, and a prefix
+    /// they share keeps [`MAX_FOLDERS`] folders in all, not one per file.
+    #[test]
+    fn composer_files_past_the_cap_are_left_out_with_a_note() {
+        let dir = tempfile::tempdir().unwrap();
+        let count = 2001;
+        let mut files = Vec::new();
+        for i in 0..count {
+            std::fs::create_dir_all(dir.path().join(format!("pk/{i}"))).unwrap();
+            let file = format!("pk/{i}/composer.json");
+            std::fs::write(
+                dir.path().join(&file),
+                format!(
+                    "{{\"autoload\": {{\"psr-4\": {{\"W{i}\\\\\": \"src/\", \"\": \"../{}/src/\"}}}}}}",
+                    (i + 1) % count
+                ),
+            )
+            .unwrap();
+            files.push(file);
+        }
+        let a = Autoload::read(dir.path(), &files);
+        assert!(
+            a.limits.contains(
+                &"the project holds 2001 composer.json files; only the first 2000 are read"
+                    .to_string()
+            ),
+            "{:?}",
+            a.limits
+        );
+        assert_eq!(a.candidates("W5\\X").0[0], "pk/5/src/X.php");
+        assert_eq!(a.candidates("W1999\\X").0[0], "pk/1999/src/X.php");
+        // The 2001st file is not read: its prefix names nothing.
+        let (candidates, named) = a.candidates("W2000\\X");
+        assert!(!named);
+        // Every file's `""`: one prefix, its first 16 folders.
+        assert_eq!(candidates.len(), MAX_FOLDERS, "{candidates:?}");
+        assert_eq!(candidates[0], "pk/1/src/W2000/X.php");
+        assert!(
+            a.limits
+                .iter()
+                .any(|l| l.contains("prefix `` names 2000 folders; only the first 16")),
+            "{:?}",
+            a.limits
+        );
+    }
+
+    /// Prefixes past [`MAX_ALL_PREFIXES`] over all files are left out,
+    /// with a note; a prefix already kept still gains folders.
+    #[test]
+    fn prefixes_of_all_files_are_bounded() {
+        let many = |from: usize| -> Vec<(String, Vec<String>)> {
+            (from..from + MAX_ALL_PREFIXES)
+                .map(|i| (format!("P{i}\\"), vec![format!("d{i}")]))
+                .collect()
+        };
+        let mut map = many(0);
+        map.extend(many(5));
+        let mut limits = Vec::new();
+        let out = merged(map, "psr-4", &mut limits);
+        assert_eq!(out.len(), MAX_ALL_PREFIXES);
+        assert_eq!(out[7].1, ["d7", "d7"]);
+        assert_eq!(
+            limits,
+            ["composer.json files: psr-4: more than 10000 prefixes in all; 5 more are not read"]
+        );
+    }
 
     #[test]
     fn use_statements_name_classes() {

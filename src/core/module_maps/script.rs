@@ -9,11 +9,13 @@
 //! consented script loads from), bounded regular files beneath the root,
 //! never run.
 
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{join_rel, parent, read_resolver_config};
+use super::{join_rel, manifests, parent, read_resolver_config};
 
 /// The specifier mappings of one `tsconfig.json` (or `jsconfig.json`).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -23,8 +25,9 @@ pub struct Config {
     /// `baseUrl`, root-relative, when set (by the file or what it extends).
     pub base: Option<String>,
     /// `paths`: each pattern (at most one `*`) with its targets,
-    /// root-relative (a target's `*` kept).
-    pub paths: Vec<(String, Vec<String>)>,
+    /// root-relative (a target's `*` kept). Shared with every config that
+    /// inherits them from the same file.
+    pub paths: Arc<[(String, Vec<String>)]>,
 }
 
 /// One package of the project: its `package.json`'s folder, `name`, and
@@ -51,14 +54,10 @@ pub struct Project {
     /// first.
     pub configs: Vec<Config>,
     pub packages: Vec<Package>,
-    /// What a bound cut while reading them ([`MAX_MANIFESTS`],
+    /// What a bound cut while reading them ([`super::MAX_MANIFESTS`],
     /// [`MAX_PATTERNS`], [`MAX_TARGETS`]), for the user to hear about.
     pub limits: Vec<String>,
 }
-
-/// Files beyond this many configs or packages are not read: a tree with
-/// more is not one project.
-const MAX_MANIFESTS: usize = 2000;
 
 impl Project {
     /// Read every `tsconfig.json`, `jsconfig.json` and `package.json`
@@ -66,30 +65,24 @@ impl Project {
     /// skipped.
     pub fn read(root: &Path, files: &[String]) -> Self {
         let mut project = Project::default();
-        let named = |f: &&String, name: &str| {
-            (f.as_str() == name || f.ends_with(&format!("/{name}")))
-                && !f.split('/').any(|p| p == "node_modules")
-        };
-        let configs: Vec<&String> = files
-            .iter()
-            .filter(|f| named(f, "tsconfig.json") || named(f, "jsconfig.json"))
-            .collect();
-        manifests_note(
-            configs.len(),
-            "tsconfig.json/jsconfig.json",
-            &mut project.limits,
-        );
-        for f in configs.into_iter().take(MAX_MANIFESTS) {
-            if let Some(config) = read_config(root, f, &mut project.limits) {
+        let names = ["tsconfig.json", "jsconfig.json"];
+        let configs = manifests(files, &names, "node_modules", &mut project.limits);
+        let mut bases = Bases::new();
+        for f in configs {
+            if let Some(config) = read_config(root, f, &mut bases, &mut project.limits) {
                 project.configs.push(config);
             }
         }
         project.configs.sort_by_key(|c| {
             std::cmp::Reverse(c.dir.matches('/').count() + !c.dir.is_empty() as usize)
         });
-        let manifests: Vec<&String> = files.iter().filter(|f| named(f, "package.json")).collect();
-        manifests_note(manifests.len(), "package.json", &mut project.limits);
-        for f in manifests.into_iter().take(MAX_MANIFESTS) {
+        let packages = manifests(
+            files,
+            &["package.json"],
+            "node_modules",
+            &mut project.limits,
+        );
+        for f in packages {
             if let Some(package) = read_package(root, f, &mut project.limits) {
                 project.packages.push(package);
             }
@@ -159,19 +152,23 @@ impl Package {
     }
 }
 
-/// The note on `count` manifest files named `what` past [`MAX_MANIFESTS`].
-fn manifests_note(count: usize, what: &str, limits: &mut Vec<String>) {
-    if count > MAX_MANIFESTS {
-        limits.push(format!(
-            "the project holds {count} {what} files; only the first {MAX_MANIFESTS} are read"
-        ));
-    }
-}
+/// What each file a config `extends` gives the configs that extend it
+/// (its `baseUrl` and `paths`; `None` when it cannot be read), by its
+/// root-relative path: a file is read once however many configs extend
+/// it. Thousands of configs that each extended a root whose `references`
+/// named them all read the root once per config: `map` took 86 s
+/// (recheck 22, F2).
+type Bases = HashMap<String, Option<Config>>;
 
 /// A config's `compilerOptions`, over those of the file it `extends` (a
-/// relative path, one level: what a project's own configs do); what a
-/// bound cut goes to `limits`.
-fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Config> {
+/// relative path, one level: what a project's own configs do; read once
+/// into `bases`); what a bound cut goes to `limits`.
+fn read_config(
+    root: &Path,
+    file: &str,
+    bases: &mut Bases,
+    limits: &mut Vec<String>,
+) -> Option<Config> {
     let value = jsonc(&read_resolver_config(root, file, limits)?)?;
     let dir = parent(file).to_string();
     let mut config = Config {
@@ -187,14 +184,24 @@ fn read_config(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Conf
             path = Some(format!("{p}.json"));
         }
         if let Some(base_file) = path
-            && let Some(base) =
-                read_resolver_config(root, &base_file, limits).and_then(|t| jsonc(&t))
+            && let Some(inherited) = bases
+                .entry(base_file.clone())
+                .or_insert_with(|| read_base(root, &base_file, limits))
         {
-            apply_options(&mut config, parent(&base_file), &base, &base_file, limits);
+            config.base.clone_from(&inherited.base);
+            config.paths = Arc::clone(&inherited.paths);
         }
     }
     apply_options(&mut config, &dir, &value, file, limits);
     Some(config)
+}
+
+/// The `baseUrl` and `paths` a config extending `file` inherits.
+fn read_base(root: &Path, file: &str, limits: &mut Vec<String>) -> Option<Config> {
+    let value = jsonc(&read_resolver_config(root, file, limits)?)?;
+    let mut inherited = Config::default();
+    apply_options(&mut inherited, parent(file), &value, file, limits);
+    Some(inherited)
 }
 
 /// At most this many `paths` patterns (and `exports`/`imports` subpaths
@@ -248,7 +255,8 @@ fn apply_options(
                 .collect();
             (pattern.clone(), targets)
         })
-        .collect();
+        .collect::<Vec<_>>()
+        .into();
     if let Some((pattern, count)) = over.first() {
         let others = match over.len() {
             1 => String::new(),
@@ -432,11 +440,17 @@ mod tests {
             "{ \"extends\": \"../tsconfig.base\", // shared\n \"compilerOptions\": { \"strict\": true, } }",
         )
         .unwrap();
-        let config = read_config(dir.path(), "app/tsconfig.json", &mut Vec::new()).unwrap();
+        let config = read_config(
+            dir.path(),
+            "app/tsconfig.json",
+            &mut Bases::new(),
+            &mut Vec::new(),
+        )
+        .unwrap();
         assert_eq!(config.dir, "app");
         assert_eq!(config.base.as_deref(), Some("src"));
         assert_eq!(
-            config.paths,
+            *config.paths,
             [("@lib/*".to_string(), vec!["src/lib/*".to_string()])]
         );
         // A config that names paths outside the root keeps none of them.
@@ -445,8 +459,14 @@ mod tests {
             "{ \"compilerOptions\": { \"paths\": { \"x\": [\"../../etc/x\", \"/abs\"] } } }",
         )
         .unwrap();
-        let config = read_config(dir.path(), "tsconfig.json", &mut Vec::new()).unwrap();
-        assert_eq!(config.paths, [("x".to_string(), Vec::new())]);
+        let config = read_config(
+            dir.path(),
+            "tsconfig.json",
+            &mut Bases::new(),
+            &mut Vec::new(),
+        )
+        .unwrap();
+        assert_eq!(*config.paths, [("x".to_string(), Vec::new())]);
     }
 
     #[test]
@@ -512,6 +532,60 @@ mod tests {
         assert_eq!(project.imported("tools/sum.js", "bad"), None);
         // The nearest package's map only: `packages/core` has none.
         assert_eq!(project.imported("packages/core/x.js", "#db"), None);
+    }
+
+    /// Thousands of configs that each `extends` the root, whose own
+    /// `references` name them all (recheck 22, F2: `map` took 86 s at
+    /// 10,000): the root is read twice (as a config, and as what the
+    /// others extend), not once per config. Each reading of its 1,001
+    /// `paths` says so in a note, so the notes count them (41 before).
+    #[test]
+    fn a_base_many_configs_extend_is_read_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let paths: Vec<String> = (0..=MAX_PATTERNS)
+            .map(|i| format!("\"p{i}/*\": [\"src/*\"]"))
+            .collect();
+        let refs: Vec<String> = (0..40)
+            .map(|i| format!("{{\"path\": \"./pk/{i}\"}}"))
+            .collect();
+        std::fs::write(
+            dir.path().join("tsconfig.json"),
+            format!(
+                "{{\"compilerOptions\": {{\"baseUrl\": \".\", \"paths\": {{{}}}}}, \
+                 \"references\": [{}]}}",
+                paths.join(","),
+                refs.join(",")
+            ),
+        )
+        .unwrap();
+        let mut files = vec!["tsconfig.json".to_string()];
+        for i in 0..40 {
+            std::fs::create_dir_all(dir.path().join(format!("pk/{i}"))).unwrap();
+            let file = format!("pk/{i}/tsconfig.json");
+            std::fs::write(
+                dir.path().join(&file),
+                format!(
+                    "{{\"extends\": \"../../tsconfig.json\", \"references\": [{{\"path\": \"../{}\"}}]}}",
+                    (i + 1) % 40
+                ),
+            )
+            .unwrap();
+            files.push(file);
+        }
+        let project = Project::read(dir.path(), &files);
+        assert_eq!(project.configs.len(), 41);
+        // Every config still inherits the root's `baseUrl` and `paths`.
+        let nested = project.config_of("pk/7/a.ts").unwrap();
+        assert_eq!(nested.dir, "pk/7");
+        assert_eq!(nested.base.as_deref(), Some(""));
+        assert_eq!(nested.paths.len(), MAX_PATTERNS);
+        assert_eq!(nested.paths[0].1, ["src/*"]);
+        let readings = project
+            .limits
+            .iter()
+            .filter(|l| l.starts_with("tsconfig.json: `paths` holds"))
+            .count();
+        assert_eq!(readings, 2, "{:?}", project.limits);
     }
 
     /// A `package.json` of thousands of subpaths and conditions keeps

@@ -2,8 +2,8 @@
 //! binary and with deadlines: a file given 1,200 slices that each cover
 //! it whole (shown at most twice, with a note), a `tsconfig.json` whose
 //! `paths` maps `*` to 100,000 targets, a `composer.json` PSR-4 prefix
-//! `""` over 120,000 folders (read in part, with a note in every front
-//! end).
+//! `""` over 120,000 folders, thousands of `composer.json` files (read
+//! in part, with a note in every front end).
 
 use std::time::Duration;
 
@@ -219,6 +219,31 @@ fn a_tsconfig_star_with_100000_targets_is_bounded() {
         );
     }
     map_is_bounded(&p, "src/m0.ts", TSCONFIG_NOTE);
+}
+
+/// Thousands of nested `composer.json` files (recheck 22, F3: `map` took
+/// 35 s at 8,000 with no note) are read as `package.json` files are: the
+/// first 2,000, and every front end that builds the graph says so.
+#[test]
+fn composer_files_past_the_manifest_cap_are_named_in_a_note() {
+    let p = Project::empty();
+    for i in 0..2001 {
+        p.write(
+            &format!("pk/{i}/composer.json"),
+            &format!("{{\"autoload\":{{\"psr-4\":{{\"W{i}\\\\\":\"src/\"}}}}}}"),
+        );
+    }
+    p.write("src/a.php", "<?php\nuse W3\\X;\nuse W2000\\X;\n");
+    p.write("pk/3/src/X.php", "<?php\nclass X {}\n");
+    p.write(
+        "ctxcurate.toml",
+        "[[presets.default.files]]\npath = \"src/**\"\n",
+    );
+    assert_capped_with_a_note(
+        &p,
+        "src/a.php",
+        "the project holds 2001 composer.json files; only the first 2000 are read",
+    );
 }
 
 /// A resolver config past the 1 MiB it is read to is left out with a

@@ -347,7 +347,8 @@ mod tests {
                     ("@lib/*".to_string(), vec!["src/lib/*".to_string()]),
                     ("@lib".to_string(), vec!["src/lib".to_string()]),
                     ("@gone/*".to_string(), vec!["src/gone/*".to_string()]),
-                ],
+                ]
+                .into(),
             }],
             packages: vec![project::Package {
                 dir: "packages/core".to_string(),
