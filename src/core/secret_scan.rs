@@ -288,7 +288,7 @@ impl RuleSet {
             if !base64_text::is_base64_text(decoded) {
                 return None;
             }
-            base64_text::find(decoded, judge)
+            base64_text::find(decoded, judge, |_| None)
                 .into_iter()
                 .next()
                 .map(|found| found.kind)
@@ -306,7 +306,12 @@ impl RuleSet {
             }
             deeper(decoded, &second)
         };
-        base64_text::find(text, secret_in)
+        // Binary at the first level may be raw deflate (round 22).
+        let deflated = |bytes: &[u8]| {
+            (self.raw_deflated(bytes) == Verdict::Secret)
+                .then(|| "compressed data (raw deflate, base64)".to_string())
+        };
+        base64_text::find(text, secret_in, deflated)
             .into_iter()
             .map(|found| {
                 let hit = Hit {

@@ -67,6 +67,37 @@ impl RuleSet {
         }
     }
 
+    /// Whether `bytes`, which may be a raw deflate stream (no header: PHP's
+    /// `gzdeflate`, .NET's `DeflateStream`, Java's `Deflater(…, true)`),
+    /// hold a secret once inflated (round 22). Nothing marks such a
+    /// stream, so it is tried only on binary that a first block header can
+    /// open ([`may_deflate`]), only what inflates to text (its first
+    /// [`TEXT_GATE`] bytes, [`binary::mostly_text`]) is read on, within
+    /// the text's budget, and only a secret found counts: other data
+    /// inflates to noise or errs within a few bytes.
+    pub(super) fn raw_deflated(&self, bytes: &[u8]) -> Verdict {
+        use std::io::Read;
+        let used = TEXT_INFLATED.get();
+        if spent(used) || !may_deflate(bytes) {
+            return Verdict::Clean;
+        }
+        let mut stream = flate2::read::DeflateDecoder::new(bytes);
+        let mut head = Vec::with_capacity(TEXT_GATE);
+        let _ = (&mut stream).take(TEXT_GATE as u64).read_to_end(&mut head);
+        if head.len() < MIN_INFLATED_TEXT || !binary::mostly_text(&head) {
+            count(used, head.len() as u64);
+            return Verdict::Clean;
+        }
+        let mut inflated = 0;
+        let mut whole = head.as_slice().chain(streams::Lenient(stream));
+        let verdict = self.windows(&mut whole, &mut inflated, MAX_DEPTH);
+        count(used, inflated);
+        match verdict {
+            Verdict::Secret => Verdict::Secret,
+            _ => Verdict::Clean,
+        }
+    }
+
     /// [`RuleSet::decoded`] of one value, `inflated` counting what its
     /// streams and archives decode.
     fn decoded_within(&self, bytes: &[u8], inflated: &mut u64) -> Verdict {
@@ -318,6 +349,28 @@ pub(super) fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     match std::str::from_utf8(bytes) {
         Ok(text) if !binary::has_controls(text) => text.into(),
         _ => binary::text_runs(bytes).into(),
+    }
+}
+
+/// How much of a raw deflate stream's output is looked at before it is
+/// read on: text there, or the stream is taken for other data.
+const TEXT_GATE: usize = 1 << 10;
+
+/// The least a raw deflate stream must inflate to for a secret to be
+/// looked for in it (`pwd=Xk9mQ2vL`).
+const MIN_INFLATED_TEXT: usize = 12;
+
+/// Whether `bytes` can open a raw deflate stream: a block of a known type
+/// (not the reserved `11`), and a stored block's length and its
+/// complement agreeing.
+fn may_deflate(bytes: &[u8]) -> bool {
+    let Some(&first) = bytes.first() else {
+        return false;
+    };
+    match (first >> 1) & 3 {
+        0 => bytes.len() >= 5 && bytes[1] == !bytes[3] && bytes[2] == !bytes[4],
+        3 => false,
+        _ => true,
     }
 }
 
