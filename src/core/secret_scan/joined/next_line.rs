@@ -6,7 +6,9 @@
 //! judge it as the assignment it is. Round 21: blank lines and comment
 //! lines between (`= (  # the db`), an unquoted value alone on the next,
 //! indented line (an INI continuation, Make's `:= \`), and a key whose
-//! `=>` opens the next line (`'db_password'` then `=> '…'`).
+//! `=>` opens the next line (`'db_password'` then `=> '…'`). Round 22: a
+//! quoted key whose `:` opens the next line (JSON), and YAML's explicit
+//! key (`? password` then `: …`).
 
 use std::ops::Range;
 
@@ -170,18 +172,43 @@ fn arrows_below(bytes: &[u8]) -> Vec<Range<usize>> {
                 .rev()
                 .take_while(|b| b.is_ascii_whitespace())
                 .count();
-        let key = line[..kept].trim_ascii_start();
-        let quoted = key.len() >= 3
-            && matches!(key[0], b'"' | b'\'')
-            && key.last() == Some(&key[0])
-            && !key[1..key.len() - 1].contains(&key[0]);
+        let quoted = ends_with_key(&line[..kept]);
         let arrow = blanks(bytes, n + 1);
-        if quoted && bytes[arrow..].starts_with(b"=>") {
+        let colon = bytes[arrow..].starts_with(b":") && !bytes[arrow..].starts_with(b"::");
+        if quoted && (bytes[arrow..].starts_with(b"=>") || colon) {
             out.push(start + kept..arrow);
+        } else if colon && let Some(mut explicit) = explicit_key(bytes, start, start + kept, arrow) {
+            out.append(&mut explicit);
         }
         start = n + 1;
     }
     out
+}
+
+/// Whether `line` (its trailing blanks cut) ends with a quoted key alone
+/// or after an opening bracket or a `,` (`{"db": {"password"`).
+fn ends_with_key(line: &[u8]) -> bool {
+    let Some(&quote) = line.last().filter(|b| matches!(b, b'"' | b'\'')) else {
+        return false;
+    };
+    let Some(open) = line[..line.len() - 1].iter().rposition(|&b| b == quote) else {
+        return false;
+    };
+    let before = line[..open].trim_ascii_end();
+    line.len() - open >= 3 && before.last().is_none_or(|b| matches!(b, b'{' | b'[' | b'(' | b','))
+}
+
+/// The cuts that make YAML's explicit key on the line `start..end` (`?
+/// password`) and the `:` opening the next line (at `colon`) one `key:
+/// value` line: the `? ` and the line end between.
+fn explicit_key(bytes: &[u8], start: usize, end: usize, colon: usize) -> Option<Vec<Range<usize>>> {
+    let mark = blanks(bytes, start);
+    if bytes.get(mark) != Some(&b'?') || !matches!(bytes.get(mark + 1), Some(b' ' | b'\t')) {
+        return None;
+    }
+    let key = blanks(bytes, mark + 1);
+    let simple = key < end && !bytes[key..end].iter().any(|b| matches!(b, b':' | b'#' | b'{' | b'['));
+    simple.then(|| vec![mark..key, end..colon])
 }
 
 /// Past the blanks from `i`, at most [`BLANKS`] of them.
@@ -212,6 +239,8 @@ mod tests {
         assert_eq!(cut("p = \\\r\n  f\"v\"\n"), "p =f\"v\"\n");
         assert_eq!(cut("'p' =>\n  'v',\n"), "'p' =>'v',\n");
         assert_eq!(cut("p := (\n  `v`)\n"), "p :=`v`)\n");
+        assert_eq!(cut("{\"a\": {\"p\"\n  : \"v\"}}\n"), "{\"a\": {\"p\": \"v\"}}\n");
+        assert_eq!(cut("a:\n  ? p\n  : v\n"), "a:\n  p: v\n");
         for text in [
             "if a ==\n  'v':\n",
             "a = b\n'v'\n",
@@ -219,6 +248,9 @@ mod tests {
             "a <=\n 'v'\n",
             "p = (\n  x + 'v')\n",
             "p = f(\n  'v')\n",
+            "x = c ? \"p\"\n  :: v\n",
+            "a:\n  ? p: q\n  : v\n",
+            "f(x \"p\"\n  : v\n",
         ] {
             assert_eq!(cut(text), text, "{text:?}");
         }
