@@ -97,3 +97,22 @@ fn round_twenty_two_a_quoted_value_closed_on_another_line_is_read() {
         "db:\n  ? password\n  : ${DB_PASSWORD}\n".into(),
     ]);
 }
+
+#[test]
+fn round_twenty_two_a_key_far_into_a_byte_table_is_found() {
+    use super::round_eighteen_b::xxd;
+    // A resource table (`xxd -i` of a bundle): a font's worth of bytes,
+    // then a key file, past the first 256 KiB that were read.
+    let mut blob: Vec<u8> = (0u32..300 << 10).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8).collect();
+    blob.extend_from_slice(pem_key(9).as_bytes());
+    blob.extend_from_slice(&[0u8; 64]);
+    let hits = found(&xxd("bundle", &blob));
+    assert_eq!(
+        hits.iter().filter(|(_, rule)| rule == "byte-array").count(),
+        1,
+        "{hits:?}"
+    );
+    // The same table without the key is quiet.
+    blob.truncate(300 << 10);
+    quiet(&[xxd("bundle", &blob)]);
+}
