@@ -25,6 +25,7 @@ mod args;
 mod edits;
 mod error;
 mod frames;
+mod in_flight;
 mod paging;
 mod reply;
 mod request;

@@ -6,7 +6,9 @@
 //! JSON at all gets JSON-RPC's "parse error" for `id` null.
 //!
 //! Every line the server writes goes through [`LineOut`], whole, so an
-//! error answered here never lands inside one of `rmcp`'s answers.
+//! error answered here never lands inside one of `rmcp`'s answers. At
+//! stdin's end the answers still owed ([`super::in_flight`]) are waited
+//! for before `rmcp`'s input is closed.
 
 use std::io::Write;
 use std::pin::Pin;
@@ -15,6 +17,8 @@ use std::task::{Context, Poll};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+
+use super::in_flight::{InFlight, MAX_WAIT};
 
 /// How deep a message may nest (objects and arrays): real MCP messages
 /// nest a handful of levels; `serde_json` refuses past 128.
@@ -34,6 +38,8 @@ pub const MAX_VALUES: usize = 200_000;
 #[derive(Clone, Default)]
 pub struct LineOut {
     pending: Arc<Mutex<Vec<u8>>>,
+    /// The requests owed an answer: each line written may settle one.
+    in_flight: InFlight,
 }
 
 impl LineOut {
@@ -61,6 +67,9 @@ impl AsyncWrite for LineOut {
             let mut out = std::io::stdout().lock();
             out.write_all(&lines)?;
             out.flush()?;
+            for line in lines.split(|&b| b == b'\n') {
+                self.in_flight.answered(line);
+            }
         }
         Poll::Ready(Ok(buf.len()))
     }
@@ -78,6 +87,7 @@ impl AsyncWrite for LineOut {
 /// nested past [`MAX_DEPTH`] on `out` instead; `to` is closed at the end
 /// of stdin, so `rmcp` sees the client go.
 pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
+    let in_flight = out.in_flight.clone();
     let mut input = BufReader::new(tokio::io::stdin());
     let mut line = Vec::new();
     loop {
@@ -101,14 +111,21 @@ pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
             }
             continue;
         }
-        if let Some(answer) = unparsable(&line) {
-            out.write_line(answer.to_string().as_bytes());
-            continue;
+        match checked(&line) {
+            Err(answer) => {
+                out.write_line(answer.to_string().as_bytes());
+                continue;
+            }
+            Ok(Some(message)) => in_flight.sent(&message),
+            Ok(None) => {}
         }
         if to.write_all(&line).await.is_err() {
             break;
         }
     }
+    // `rmcp` stops at its input's end and drops the answers of calls still
+    // running: they are waited for first.
+    in_flight.drained(MAX_WAIT).await;
     let _ = to.shutdown().await;
 }
 
@@ -170,20 +187,21 @@ pub fn too_many(line: &[u8]) -> Value {
 }
 
 /// The "parse error" answer (JSON-RPC's -32700, for `id` null) to a line
-/// that is not JSON at all; `None` for JSON and for a blank line. `rmcp`
+/// that is not JSON at all, as the error. `rmcp`
 /// dropped such a line without a word, and the client waited forever.
 /// Read whole (strings too: invalid UTF-8 or a lone surrogate `\ud800`
 /// is no JSON text, and `rmcp` dropped such a line as well), and an `id`
 /// that is no string, integer or null (an array, `1e400`) gets "invalid
 /// request" for `id` null.
-pub fn unparsable(line: &[u8]) -> Option<Value> {
+/// Else the message `line` holds (`None` for a blank line), handed on.
+pub fn checked(line: &[u8]) -> Result<Option<Value>, Value> {
     if line.iter().all(u8::is_ascii_whitespace) {
-        return None;
+        return Ok(None);
     }
     let value = match serde_json::from_slice::<Value>(line) {
         Ok(value) => value,
         Err(_) => {
-            return Some(json!({
+            return Err(json!({
                 "jsonrpc": "2.0",
                 "id": null,
                 "error": {"code": -32700, "message": "parse error: the line is not JSON"},
@@ -199,7 +217,7 @@ pub fn unparsable(line: &[u8]) -> Option<Value> {
     };
     // `rmcp` answered these without any `id` member (sweep 13, J1).
     let Some(object) = value.as_object() else {
-        return Some(invalid(
+        return Err(invalid(
             Value::Null,
             "a message is one JSON object (batches are not taken)",
         ));
@@ -207,7 +225,7 @@ pub fn unparsable(line: &[u8]) -> Option<Value> {
     let id = object.get("id");
     let fine = |id: &Value| id.is_string() || id.is_null() || id.is_i64() || id.is_u64();
     if id.is_some_and(|id| !fine(id)) {
-        return Some(invalid(
+        return Err(invalid(
             Value::Null,
             "an id is a string, an integer or null",
         ));
@@ -215,12 +233,12 @@ pub fn unparsable(line: &[u8]) -> Option<Value> {
     let id = id.cloned().unwrap_or(Value::Null);
     if let Some(key) = repeated_key(line) {
         let id = if key == "id" { Value::Null } else { id };
-        return Some(invalid(id, &format!("the key {key:?} is given twice")));
+        return Err(invalid(id, &format!("the key {key:?} is given twice")));
     }
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Some(invalid(id, "\"jsonrpc\" must be \"2.0\""));
+        return Err(invalid(id, "\"jsonrpc\" must be \"2.0\""));
     }
-    None
+    Ok(Some(value))
 }
 
 /// The first top-level key of the JSON object `line` that is given twice
@@ -402,11 +420,11 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":[[1]],"method":"x"}"#,
             br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
         ] {
-            let answer = unparsable(line).expect("answered");
+            let answer = checked(line).err().expect("answered");
             assert_eq!(answer["id"], Value::Null, "{answer}");
         }
-        assert!(unparsable(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_none());
-        assert!(unparsable(br#"{"jsonrpc":"2.0","method":"note"}"#).is_none());
+        assert!(checked(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_ok());
+        assert!(checked(br#"{"jsonrpc":"2.0","method":"note"}"#).is_ok());
         // An id nested past the depth still gets its answer, for id null.
         let deep = format!(
             r#"{{"jsonrpc":"2.0","id":{}1{},"method":"x"}}"#,
@@ -427,7 +445,7 @@ mod tests {
     #[test]
     fn a_line_that_is_not_json_gets_a_parse_error() {
         for line in ["[1", "{\"jsonrpc\": \"2.0\", \"id\": 1,", "hello", "{]"] {
-            let answer = unparsable(line.as_bytes()).expect(line);
+            let answer = checked(line.as_bytes()).err().expect(line);
             assert_eq!(answer["error"]["code"], json!(-32700), "{line}");
             assert_eq!(answer["id"], Value::Null, "{line}");
         }
@@ -436,7 +454,7 @@ mod tests {
             "  \n",
             "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n",
         ] {
-            assert!(unparsable(line.as_bytes()).is_none(), "{line:?}");
+            assert!(checked(line.as_bytes()).is_ok(), "{line:?}");
         }
     }
 
@@ -459,7 +477,7 @@ mod tests {
             (r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, Value::Null),
             ("7", Value::Null),
         ] {
-            let answer = unparsable(line.as_bytes()).expect(line);
+            let answer = checked(line.as_bytes()).err().expect(line);
             assert_eq!(answer["error"]["code"], json!(-32600), "{line}");
             assert_eq!(answer.get("id"), Some(&id), "{line}: {answer}");
         }

@@ -66,7 +66,9 @@ fn assigned_at(bytes: &[u8], opener: usize) -> Option<usize> {
     let assigns = match bytes[op] {
         b'=' => !matches!(before, Some(b'=' | b'!' | b'<' | b'>')),
         b'>' => before == Some(b'='),
-        b':' => before.is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'"' | b'\'')),
+        b':' => {
+            before.is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'"' | b'\''))
+        }
         _ => false,
     };
     assigns.then_some(op + 1)
@@ -90,7 +92,10 @@ fn marker(bytes: &[u8], opener: usize) -> Option<(Range<usize>, usize)> {
         i += 1;
     }
     let start = i;
-    if !bytes.get(i).is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') {
+    if !bytes
+        .get(i)
+        .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+    {
         return None;
     }
     while bytes.get(i).is_some_and(|&b| is_word(b)) && i - start < MAX_MARKER {
@@ -115,7 +120,11 @@ fn marker(bytes: &[u8], opener: usize) -> Option<(Range<usize>, usize)> {
 /// `marker`: the body's range and the end of that marker.
 fn one_line_body(bytes: &[u8], line_end: usize, marker: &[u8]) -> Option<(Range<usize>, usize)> {
     let start = past_blanks(bytes, line_end + 1);
-    let newline = start + bytes[start..].iter().take(MAX_BODY + 2).position(|&b| b == b'\n')?;
+    let newline = start
+        + bytes[start..]
+            .iter()
+            .take(MAX_BODY + 2)
+            .position(|&b| b == b'\n')?;
     let mut end = newline;
     while end > start && matches!(bytes[end - 1], b' ' | b'\t' | b'\r') {
         end -= 1;

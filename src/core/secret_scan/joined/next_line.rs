@@ -177,7 +177,8 @@ fn arrows_below(bytes: &[u8]) -> Vec<Range<usize>> {
         let colon = bytes[arrow..].starts_with(b":") && !bytes[arrow..].starts_with(b"::");
         if quoted && (bytes[arrow..].starts_with(b"=>") || colon) {
             out.push(start + kept..arrow);
-        } else if colon && let Some(mut explicit) = explicit_key(bytes, start, start + kept, arrow) {
+        } else if colon && let Some(mut explicit) = explicit_key(bytes, start, start + kept, arrow)
+        {
             out.append(&mut explicit);
         }
         start = n + 1;
@@ -195,7 +196,10 @@ fn ends_with_key(line: &[u8]) -> bool {
         return false;
     };
     let before = line[..open].trim_ascii_end();
-    line.len() - open >= 3 && before.last().is_none_or(|b| matches!(b, b'{' | b'[' | b'(' | b','))
+    line.len() - open >= 3
+        && before
+            .last()
+            .is_none_or(|b| matches!(b, b'{' | b'[' | b'(' | b','))
 }
 
 /// The cuts that make YAML's explicit key on the line `start..end` (`?
@@ -207,7 +211,10 @@ fn explicit_key(bytes: &[u8], start: usize, end: usize, colon: usize) -> Option<
         return None;
     }
     let key = blanks(bytes, mark + 1);
-    let simple = key < end && !bytes[key..end].iter().any(|b| matches!(b, b':' | b'#' | b'{' | b'['));
+    let simple = key < end
+        && !bytes[key..end]
+            .iter()
+            .any(|b| matches!(b, b':' | b'#' | b'{' | b'['));
     simple.then(|| vec![mark..key, end..colon])
 }
 
@@ -239,7 +246,10 @@ mod tests {
         assert_eq!(cut("p = \\\r\n  f\"v\"\n"), "p =f\"v\"\n");
         assert_eq!(cut("'p' =>\n  'v',\n"), "'p' =>'v',\n");
         assert_eq!(cut("p := (\n  `v`)\n"), "p :=`v`)\n");
-        assert_eq!(cut("{\"a\": {\"p\"\n  : \"v\"}}\n"), "{\"a\": {\"p\": \"v\"}}\n");
+        assert_eq!(
+            cut("{\"a\": {\"p\"\n  : \"v\"}}\n"),
+            "{\"a\": {\"p\": \"v\"}}\n"
+        );
         assert_eq!(cut("a:\n  ? p\n  : v\n"), "a:\n  p: v\n");
         for text in [
             "if a ==\n  'v':\n",

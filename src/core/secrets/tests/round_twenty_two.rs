@@ -50,26 +50,58 @@ fn round_twenty_two_raw_deflate_in_base64_is_inflated_and_read() {
     // Deflate of a harmless text, and binary that inflates to nothing
     // readable, are quiet.
     let prose = b"The quick brown fox jumps over the lazy dog, again and again.\n".repeat(4);
-    let noise: Vec<u8> = (0u32..600).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let noise: Vec<u8> = (0u32..600)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     quiet(&[
         secret_yaml(&deflate(&prose)),
         secret_yaml(&noise),
-        format!("<?php\neval(gzinflate(base64_decode('{}')));\n", base64(&deflate(&prose))),
+        format!(
+            "<?php\neval(gzinflate(base64_decode('{}')));\n",
+            base64(&deflate(&prose))
+        ),
     ]);
 }
 
 #[test]
 fn round_twenty_two_a_heredoc_value_is_read_as_its_assignment() {
     each_found(&[
-        ("ruby squiggly", "PASSWORD = <<~EOS\n  Vb6nQ1xZ8kLm3Wu\nEOS\n".into()),
-        ("ruby dash", "db_password = <<-EOS.strip\n  Vb6nQ1xZ8kLm3Wu\n  EOS\n".into()),
-        ("ruby quoted", "PASSWORD = <<~'EOS'.chomp\nVb6nQ1xZ8kLm3Wu\nEOS\n".into()),
-        ("ruby hash", "config = {\n  password: <<~EOS,\n    Vb6nQ1xZ8kLm3Wu\n  EOS\n}\n".into()),
-        ("php", "<?php\n$password = <<<EOT\nVb6nQ1xZ8kLm3Wu\nEOT;\n".into()),
-        ("php nowdoc", "<?php\n$db_password = <<<'EOT'\n    Vb6nQ1xZ8kLm3Wu\n    EOT;\n".into()),
-        ("php array", "<?php\n$c = ['password' => <<<EOT\nVb6nQ1xZ8kLm3Wu\nEOT,\n];\n".into()),
-        ("perl", "my $password = <<'EOF';\nVb6nQ1xZ8kLm3Wu\nEOF\n".into()),
-        ("terraform", "resource \"x\" \"y\" {\n  password = <<-EOF\n    Vb6nQ1xZ8kLm3Wu\n  EOF\n}\n".into()),
+        (
+            "ruby squiggly",
+            "PASSWORD = <<~EOS\n  Vb6nQ1xZ8kLm3Wu\nEOS\n".into(),
+        ),
+        (
+            "ruby dash",
+            "db_password = <<-EOS.strip\n  Vb6nQ1xZ8kLm3Wu\n  EOS\n".into(),
+        ),
+        (
+            "ruby quoted",
+            "PASSWORD = <<~'EOS'.chomp\nVb6nQ1xZ8kLm3Wu\nEOS\n".into(),
+        ),
+        (
+            "ruby hash",
+            "config = {\n  password: <<~EOS,\n    Vb6nQ1xZ8kLm3Wu\n  EOS\n}\n".into(),
+        ),
+        (
+            "php",
+            "<?php\n$password = <<<EOT\nVb6nQ1xZ8kLm3Wu\nEOT;\n".into(),
+        ),
+        (
+            "php nowdoc",
+            "<?php\n$db_password = <<<'EOT'\n    Vb6nQ1xZ8kLm3Wu\n    EOT;\n".into(),
+        ),
+        (
+            "php array",
+            "<?php\n$c = ['password' => <<<EOT\nVb6nQ1xZ8kLm3Wu\nEOT,\n];\n".into(),
+        ),
+        (
+            "perl",
+            "my $password = <<'EOF';\nVb6nQ1xZ8kLm3Wu\nEOF\n".into(),
+        ),
+        (
+            "terraform",
+            "resource \"x\" \"y\" {\n  password = <<-EOF\n    Vb6nQ1xZ8kLm3Wu\n  EOF\n}\n".into(),
+        ),
     ]);
     quiet(&[
         "SQL = <<~SQL\n  SELECT password FROM users\nSQL\n".into(),
@@ -84,11 +116,26 @@ fn round_twenty_two_a_heredoc_value_is_read_as_its_assignment() {
 #[test]
 fn round_twenty_two_a_quoted_value_closed_on_another_line_is_read() {
     each_found(&[
-        ("triple closed below", "PASSWORD = \"\"\"Vb6nQ1xZ8kLm3Wu\n\"\"\"\n".into()),
-        ("single triple closed below", "db_password = '''Vb6nQ1xZ8kLm3Wu\n    '''\n".into()),
-        ("template literal", "const password = `\n  Vb6nQ1xZ8kLm3Wu\n`;\n".into()),
-        ("json colon below", "{\"db\": {\"password\"\n  : \"Vb6nQ1xZ8kLm3Wu\"}}\n".into()),
-        ("yaml explicit key", "db:\n  ? password\n  : Vb6nQ1xZ8kLm3Wu\n".into()),
+        (
+            "triple closed below",
+            "PASSWORD = \"\"\"Vb6nQ1xZ8kLm3Wu\n\"\"\"\n".into(),
+        ),
+        (
+            "single triple closed below",
+            "db_password = '''Vb6nQ1xZ8kLm3Wu\n    '''\n".into(),
+        ),
+        (
+            "template literal",
+            "const password = `\n  Vb6nQ1xZ8kLm3Wu\n`;\n".into(),
+        ),
+        (
+            "json colon below",
+            "{\"db\": {\"password\"\n  : \"Vb6nQ1xZ8kLm3Wu\"}}\n".into(),
+        ),
+        (
+            "yaml explicit key",
+            "db:\n  ? password\n  : Vb6nQ1xZ8kLm3Wu\n".into(),
+        ),
     ]);
     quiet(&[
         "PASSWORD_DOC = \"\"\"Enter your password\n\"\"\"\n".into(),
@@ -103,7 +150,9 @@ fn round_twenty_two_a_key_far_into_a_byte_table_is_found() {
     use super::round_eighteen_b::xxd;
     // A resource table (`xxd -i` of a bundle): a font's worth of bytes,
     // then a key file, past the first 256 KiB that were read.
-    let mut blob: Vec<u8> = (0u32..300 << 10).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8).collect();
+    let mut blob: Vec<u8> = (0u32..300 << 10)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+        .collect();
     blob.extend_from_slice(pem_key(9).as_bytes());
     blob.extend_from_slice(&[0u8; 64]);
     let hits = found(&xxd("bundle", &blob));
