@@ -22,6 +22,7 @@
 //! and no tool ever writes anything else.
 
 mod args;
+mod edit_globs;
 mod edits;
 mod error;
 mod frames;
