@@ -73,24 +73,28 @@ impl RuleSet {
     /// stream, so it is tried only on binary that a first block header can
     /// open ([`may_deflate`]), only what inflates to text (its first
     /// [`TEXT_GATE`] bytes, [`binary::mostly_text`]) is read on, within
-    /// the text's budget, and only a secret found counts: other data
-    /// inflates to noise or errs within a few bytes.
+    /// the text's budget and [`MAX_RAW_INFLATED`], and only a secret found
+    /// counts: other data inflates to noise or errs within a few bytes.
     pub(super) fn raw_deflated(&self, bytes: &[u8]) -> Verdict {
         use std::io::Read;
         let used = TEXT_INFLATED.get();
-        if spent(used) || !may_deflate(bytes) {
+        let raw = RAW_INFLATED.get();
+        if spent(used) || raw >= MAX_RAW_INFLATED || !may_deflate(bytes) {
             return Verdict::Clean;
         }
         let mut stream = flate2::read::DeflateDecoder::new(bytes);
         let mut head = Vec::with_capacity(TEXT_GATE);
         let _ = (&mut stream).take(TEXT_GATE as u64).read_to_end(&mut head);
         if head.len() < MIN_INFLATED_TEXT || !binary::mostly_text(&head) {
+            RAW_INFLATED.set(raw + head.len() as u64);
             count(used, head.len() as u64);
             return Verdict::Clean;
         }
         let mut inflated = 0;
-        let mut whole = head.as_slice().chain(streams::Lenient(stream));
-        let verdict = self.windows(&mut whole, &mut inflated, MAX_DEPTH);
+        let whole = head.as_slice().chain(streams::Lenient(stream));
+        let mut within = whole.take(MAX_RAW_INFLATED - raw);
+        let verdict = self.windows(&mut within, &mut inflated, MAX_DEPTH);
+        RAW_INFLATED.set(raw + inflated);
         count(used, inflated);
         match verdict {
             Verdict::Secret => Verdict::Secret,
@@ -378,7 +382,17 @@ thread_local! {
     /// What the values of the text being scanned decoded so far (reset by
     /// [`text_budget`]; a scan runs on one thread).
     static TEXT_INFLATED: Cell<u64> = const { Cell::new(0) };
+    /// What raw deflate tried on the text's binary values inflated so far
+    /// (reset with it): within [`MAX_RAW_INFLATED`].
+    static RAW_INFLATED: Cell<u64> = const { Cell::new(0) };
 }
+
+/// How much the raw deflate tried on one text's binary values may
+/// inflate in all: it is a guess (no magic marks such a stream), tried on
+/// every binary value, so a text of many small values inflating to prose
+/// cost a scan of twenty times its size (5.7 s for a megabyte in a debug
+/// build); a key file or a `.env` is far smaller.
+const MAX_RAW_INFLATED: u64 = 2 << 20;
 
 /// How much all the streams and archives of one text decode before the
 /// rest are unchecked: two values read to their bound.
@@ -448,15 +462,16 @@ fn count(used: u64, inflated: u64) {
 /// A text's own decode budget, from now until the guard drops (when the
 /// budget of the scan around it, if any, comes back).
 pub(super) fn text_budget() -> TextBudget {
-    TextBudget(TEXT_INFLATED.replace(0))
+    TextBudget(TEXT_INFLATED.replace(0), RAW_INFLATED.replace(0))
 }
 
-/// The guard [`text_budget`] gives: the outer scan's count.
-pub(super) struct TextBudget(u64);
+/// The guard [`text_budget`] gives: the outer scan's counts.
+pub(super) struct TextBudget(u64, u64);
 
 impl Drop for TextBudget {
     fn drop(&mut self) {
         TEXT_INFLATED.set(self.0);
+        RAW_INFLATED.set(self.1);
     }
 }
 
