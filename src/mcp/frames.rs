@@ -420,7 +420,7 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":[[1]],"method":"x"}"#,
             br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
         ] {
-            let answer = checked(line).err().expect("answered");
+            let answer = checked(line).expect_err("answered");
             assert_eq!(answer["id"], Value::Null, "{answer}");
         }
         assert!(checked(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_ok());
@@ -445,7 +445,7 @@ mod tests {
     #[test]
     fn a_line_that_is_not_json_gets_a_parse_error() {
         for line in ["[1", "{\"jsonrpc\": \"2.0\", \"id\": 1,", "hello", "{]"] {
-            let answer = checked(line.as_bytes()).err().expect(line);
+            let answer = checked(line.as_bytes()).expect_err(line);
             assert_eq!(answer["error"]["code"], json!(-32700), "{line}");
             assert_eq!(answer["id"], Value::Null, "{line}");
         }
@@ -477,7 +477,7 @@ mod tests {
             (r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, Value::Null),
             ("7", Value::Null),
         ] {
-            let answer = checked(line.as_bytes()).err().expect(line);
+            let answer = checked(line.as_bytes()).expect_err(line);
             assert_eq!(answer["error"]["code"], json!(-32600), "{line}");
             assert_eq!(answer.get("id"), Some(&id), "{line}: {answer}");
         }

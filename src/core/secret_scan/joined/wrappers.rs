@@ -87,7 +87,7 @@ fn multiline(bytes: &[u8], q: usize, n: usize) -> Option<Vec<Range<usize>>> {
         Some(vec![q + 1..start, end..close + n - 1])
     } else if newline == 0 {
         // On one line: the extra quotes alone.
-        Some(vec![q + 1..q + 3])
+        Some(std::iter::once(q + 1..q + 3).collect())
     } else {
         None
     }
