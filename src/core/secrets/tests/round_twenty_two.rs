@@ -165,3 +165,37 @@ fn round_twenty_two_a_key_far_into_a_byte_table_is_found() {
     blob.truncate(300 << 10);
     quiet(&[xxd("bundle", &blob)]);
 }
+
+/// A file whose name says nothing of its kind (no extension, `.local`,
+/// `.bak`) is read as the kind of config its lines show, as a discussion
+/// message is: a secret the rules for that kind find in `app.yaml` or
+/// `db.properties` is found in `deploy/production` or `conf/vars` too.
+#[test]
+fn round_twenty_two_a_config_file_named_for_no_kind_is_read_as_its_lines_show() {
+    use crate::core::secret_scan::scan_file;
+    let yaml = "db:\n  host: localhost\n  password: correcthorsebatterystaple\n";
+    let properties = "db.host localhost\ndb.password Xk9mQ2vLw8\n";
+    for (named, unnamed, text) in [
+        ("app.yaml", "deploy/production", yaml),
+        ("app.yaml", "deploy/settings.local", yaml),
+        ("db.properties", "conf/vars", properties),
+        ("db.properties", "conf/vars.bak", properties),
+    ] {
+        assert!(!scan_file(text, named).is_empty(), "{named}");
+        let hits = scan_file(text, unnamed);
+        assert_eq!(hits.len(), 1, "{unnamed}: {hits:?}");
+    }
+    // Code and prose are read as they are named.
+    for (path, text) in [
+        (
+            "tools/build.py",
+            "password = 'x'\nname = correcthorsebatterystaple\n",
+        ),
+        (
+            "NOTES",
+            "The password is set in the vault.\nSee the wiki.\n",
+        ),
+    ] {
+        assert!(scan_file(text, path).is_empty(), "{path}");
+    }
+}
