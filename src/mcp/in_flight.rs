@@ -43,7 +43,9 @@ impl InFlight {
             if let Some(id) = message.pointer("/params/requestId") {
                 settle(&mut owed, &id.to_string());
             }
-        } else if let Some(id) = message.get("id").filter(|id| !id.is_null()) {
+        } else if let Some(id) = message.get("id").filter(|id| !id.is_null())
+            && takes(message)
+        {
             *owed.entry(id.to_string()).or_default() += 1;
         }
     }
@@ -94,6 +96,17 @@ impl InFlight {
     }
 }
 
+/// Whether `rmcp` reads `message` as a request, and so answers it for its
+/// id: one it cannot read (a `ping` whose `params` is a string) it answers
+/// without an id, and is owed nothing.
+fn takes(message: &Value) -> bool {
+    use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage};
+    matches!(
+        serde_json::from_value::<ClientJsonRpcMessage>(message.clone()),
+        Ok(JsonRpcMessage::Request(_))
+    )
+}
+
 /// One answer fewer owed to `id`.
 fn settle(owed: &mut HashMap<String, usize>, id: &str) {
     if let Some(count) = owed.get_mut(id) {
@@ -112,10 +125,17 @@ mod tests {
     #[test]
     fn a_request_is_owed_until_its_answer_or_cancellation() {
         let in_flight = InFlight::default();
-        in_flight.sent(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"}));
-        in_flight.sent(&json!({"jsonrpc": "2.0", "id": "a", "method": "tools/call"}));
+        let call = |id: Value| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "build", "arguments": {}}})
+        };
+        in_flight.sent(&call(json!(1)));
+        in_flight.sent(&call(json!("a")));
+        // What `rmcp` cannot read is owed nothing.
+        in_flight.sent(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping", "params": "x"}));
         in_flight.sent(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         in_flight.sent(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
+        in_flight.answered(br#"{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"x"}}"#);
         // A request from the server, and a line of something else, settle
         // nothing.
         in_flight.answered(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
