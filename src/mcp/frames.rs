@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
 
 use super::in_flight::{InFlight, MAX_WAIT};
+use ctxcurate::text::sanitize::display_line;
 
 /// How deep a message may nest (objects and arrays): real MCP messages
 /// nest a handful of levels; `serde_json` refuses past 128.
@@ -237,6 +238,16 @@ pub fn checked(line: &[u8]) -> Result<Option<Value>, Value> {
     }
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
         return Err(invalid(id, "\"jsonrpc\" must be \"2.0\""));
+    }
+    // A request `rmcp` cannot read (a `ping` whose `params` is a string) it
+    // answered without its id, or dropped (`notifications/…` with an id),
+    // and the client waited for it forever: it is answered here, for its id.
+    let request = !id.is_null() && object.contains_key("method");
+    if request
+        && let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value.clone())
+    {
+        let why = format!("its params do not fit its method ({e})");
+        return Err(invalid(id, &display_line(&why, 300)));
     }
     Ok(Some(value))
 }

@@ -31,8 +31,9 @@ pub struct InFlight {
 }
 
 impl InFlight {
-    /// Notes `message`, handed on to `rmcp`: a request (a `method` and an
-    /// `id`) is owed an answer; a cancellation (`notifications/cancelled`)
+    /// Notes `message`, handed on to `rmcp` (which reads it:
+    /// [`super::frames::checked`] answered what it cannot): a request (a
+    /// `method` and an `id`) is owed an answer; a cancellation (`notifications/cancelled`)
     /// ends what its request was owed, since a cancelled call may get none.
     pub fn sent(&self, message: &Value) {
         let Some(method) = message.get("method").and_then(Value::as_str) else {
@@ -43,9 +44,7 @@ impl InFlight {
             if let Some(id) = message.pointer("/params/requestId") {
                 settle(&mut owed, &id.to_string());
             }
-        } else if let Some(id) = message.get("id").filter(|id| !id.is_null())
-            && takes(message)
-        {
+        } else if let Some(id) = message.get("id").filter(|id| !id.is_null()) {
             *owed.entry(id.to_string()).or_default() += 1;
         }
     }
@@ -96,17 +95,6 @@ impl InFlight {
     }
 }
 
-/// Whether `rmcp` reads `message` as a request, and so answers it for its
-/// id: one it cannot read (a `ping` whose `params` is a string) it answers
-/// without an id, and is owed nothing.
-fn takes(message: &Value) -> bool {
-    use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage};
-    matches!(
-        serde_json::from_value::<ClientJsonRpcMessage>(message.clone()),
-        Ok(JsonRpcMessage::Request(_))
-    )
-}
-
 /// One answer fewer owed to `id`.
 fn settle(owed: &mut HashMap<String, usize>, id: &str) {
     if let Some(count) = owed.get_mut(id) {
@@ -131,11 +119,8 @@ mod tests {
         };
         in_flight.sent(&call(json!(1)));
         in_flight.sent(&call(json!("a")));
-        // What `rmcp` cannot read is owed nothing.
-        in_flight.sent(&json!({"jsonrpc": "2.0", "id": 2, "method": "ping", "params": "x"}));
         in_flight.sent(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         in_flight.sent(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
-        in_flight.answered(br#"{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"x"}}"#);
         // A request from the server, and a line of something else, settle
         // nothing.
         in_flight.answered(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);

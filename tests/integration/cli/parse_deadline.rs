@@ -276,9 +276,9 @@ fn every_request_written_before_stdin_closes_is_answered() {
         json!({"jsonrpc": "2.0", "id": "last", "method": "tools/call",
         "params": {"name": "build", "arguments": {"files": [{"path": "ok.py"}]}}}),
     );
-    // A request `rmcp` cannot read (answered without an id) is owed
-    // nothing, and one it takes for a custom method is answered: the
-    // server still ends when the rest are answered.
+    // A request `rmcp` cannot read (it answered without the id) is
+    // answered here for its id, and one it takes for a custom method is
+    // answered too: the server still ends when the rest are answered.
     lines.push(json!({"jsonrpc": "2.0", "id": 20, "method": "ping", "params": "x"}));
     lines.push(json!({"jsonrpc": "2.0", "id": 21, "method": "notifications/custom"}));
     let mut child = p
@@ -316,7 +316,7 @@ fn every_request_written_before_stdin_closes_is_answered() {
     ids.sort();
     assert_eq!(
         ids,
-        ["\"last\"", "1", "10", "11", "12", "21"],
+        ["\"last\"", "1", "10", "11", "12", "20", "21"],
         "{}",
         stdout(&out)
     );
