@@ -199,3 +199,31 @@ fn round_twenty_two_a_config_file_named_for_no_kind_is_read_as_its_lines_show() 
         assert!(scan_file(text, path).is_empty(), "{path}");
     }
 }
+
+/// Recheck 22: every text one scanner reads (a build's files in every
+/// batch, the map, the text around the bodies) shares one decode budget:
+/// once bombs spent it, a later text's value is reported unchecked without
+/// being decoded (each streamed stretch had a budget of its own, so 300
+/// small files of bombs took minutes). A new scanner (the next build)
+/// starts afresh.
+#[test]
+fn round_twenty_two_one_scanner_shares_one_decode_budget() {
+    use super::round_eighteen::secret_yaml;
+    use super::round_fifteen::gzip;
+    use super::round_twenty::zstd;
+    use crate::core::secrets::Scanner;
+    use crate::core::sources::{Codebase, Sources};
+    let bomb = base64(&zstd(&vec![b'a'; 17 << 20]));
+    let bombs = format!("data:\n  a: {bomb}\n  b: {bomb}\n");
+    let small = secret_yaml(&gzip(b"LOG_LEVEL=info\nNOTE=hello world\n"));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sources = Sources::new();
+    let codebase = Codebase::new(dir.path(), &sources);
+    let scanner = Scanner::new(&codebase);
+    assert!(scanner.map(&small).is_empty());
+    assert_eq!(scanner.map(&bombs).len(), 2);
+    let later = scanner.map(&small);
+    assert_eq!(later.len(), 1, "{later:?}");
+    assert_eq!(&*later[0].rule, "unchecked-encoded");
+    assert!(Scanner::new(&codebase).map(&small).is_empty());
+}
