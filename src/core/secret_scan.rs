@@ -330,9 +330,10 @@ impl RuleSet {
             deeper(decoded, &second)
         };
         // Binary at the first level may be raw deflate (round 22).
-        let deflated = |bytes: &[u8]| {
-            (self.raw_deflated(bytes) == Verdict::Secret)
-                .then(|| "compressed data (raw deflate, base64)".to_string())
+        let deflated = |bytes: &[u8]| match self.raw_deflated(bytes) {
+            Verdict::Secret => Some("compressed data (raw deflate, base64)".to_string()),
+            Verdict::Unchecked => Some(self.unchecked.1.to_string()),
+            Verdict::Clean => None,
         };
         base64_text::find(text, secret_in, deflated)
             .into_iter()

@@ -7,7 +7,7 @@
 //! and at stdin's end the filter waits for what is owed before it closes
 //! `rmcp`'s input.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -23,11 +23,13 @@ pub const MAX_WAIT: Duration = Duration::from_secs(300);
 /// How often the wait looks again.
 const POLL: Duration = Duration::from_millis(20);
 
-/// The requests owed an answer, by their `id` as JSON text (an id sent
-/// twice is owed twice).
+/// The requests owed an answer, by their `id` as JSON text. An id sent
+/// again while owed is owed once: `rmcp` answers one request of an id (a
+/// count of two kept the server its five minutes after a client reused an
+/// id, recheck 22b).
 #[derive(Clone, Default)]
 pub struct InFlight {
-    owed: Arc<Mutex<HashMap<String, usize>>>,
+    owed: Arc<Mutex<HashSet<String>>>,
 }
 
 impl InFlight {
@@ -42,10 +44,10 @@ impl InFlight {
         let mut owed = self.owed.lock().unwrap_or_else(PoisonError::into_inner);
         if method == "notifications/cancelled" {
             if let Some(id) = message.pointer("/params/requestId") {
-                settle(&mut owed, &id.to_string());
+                owed.remove(&id.to_string());
             }
         } else if let Some(id) = message.get("id").filter(|id| !id.is_null()) {
-            *owed.entry(id.to_string()).or_default() += 1;
+            owed.insert(id.to_string());
         }
     }
 
@@ -75,7 +77,7 @@ impl InFlight {
             return;
         };
         let mut owed = self.owed.lock().unwrap_or_else(PoisonError::into_inner);
-        settle(&mut owed, &id.to_string());
+        owed.remove(&id.to_string());
     }
 
     /// Whether nothing is owed.
@@ -95,16 +97,6 @@ impl InFlight {
     }
 }
 
-/// One answer fewer owed to `id`.
-fn settle(owed: &mut HashMap<String, usize>, id: &str) {
-    if let Some(count) = owed.get_mut(id) {
-        *count -= 1;
-        if *count == 0 {
-            owed.remove(id);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +112,7 @@ mod tests {
         in_flight.sent(&call(json!(1)));
         in_flight.sent(&call(json!("a")));
         in_flight.sent(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        // An id sent again while owed is owed once.
         in_flight.sent(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}));
         // A request from the server, and a line of something else, settle
         // nothing.
@@ -127,7 +120,6 @@ mod tests {
         in_flight.answered(b"not json");
         in_flight.answered(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#);
         assert!(!in_flight.is_empty());
-        in_flight.answered(br#"{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}"#);
         in_flight.sent(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "a"}}));
         assert!(in_flight.is_empty());
     }

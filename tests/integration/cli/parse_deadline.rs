@@ -281,6 +281,10 @@ fn every_request_written_before_stdin_closes_is_answered() {
     // answered too: the server still ends when the rest are answered.
     lines.push(json!({"jsonrpc": "2.0", "id": 20, "method": "ping", "params": "x"}));
     lines.push(json!({"jsonrpc": "2.0", "id": 21, "method": "notifications/custom"}));
+    // An id sent twice is answered once (`rmcp` takes one request an id).
+    for _ in 0..2 {
+        lines.push(json!({"jsonrpc": "2.0", "id": 30, "method": "ping"}));
+    }
     let mut child = p
         .cmd(&["mcp"])
         .env("CTXCURATE_PARSE_TIMEOUT", "0.5")
@@ -316,7 +320,7 @@ fn every_request_written_before_stdin_closes_is_answered() {
     ids.sort();
     assert_eq!(
         ids,
-        ["\"last\"", "1", "10", "11", "12", "20", "21"],
+        ["\"last\"", "1", "10", "11", "12", "20", "21", "30"],
         "{}",
         stdout(&out)
     );

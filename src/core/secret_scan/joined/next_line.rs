@@ -33,7 +33,11 @@ const MIN_BARE: usize = 8;
 pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for value in assignments(bytes) {
+    let keyed = colon_keys(bytes);
+    let each = assignments(bytes)
+        .map(|at| (at, false))
+        .chain(keyed.into_iter().map(|at| (at, true)));
+    for (value, colon) in each {
         let mut i = blanks(bytes, value);
         let paren = bytes.get(i) == Some(&b'(');
         if matches!(bytes.get(i), Some(b'(' | b'\\')) {
@@ -50,11 +54,44 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
         let literal = blanks(bytes, line);
         let quote = prefix_end(bytes, literal);
         let quoted = matches!(bytes.get(quote), Some(b'"' | b'\'' | b'`'));
-        if quoted || !paren && literal > line && bare_value(bytes, literal) {
+        if quoted || !colon && !paren && literal > line && bare_value(bytes, literal) {
             out.push(value..literal);
         }
     }
     out.extend(arrows_below(bytes));
+    out.sort_by_key(|r| (r.start, r.end));
+    out
+}
+
+/// Where the value of each key that ends its line with `:` may start (just
+/// after the `:`): a quoted key (`"password":`, JSON) or a name (`password:`,
+/// a JavaScript object as a formatter wraps a long value), alone on its
+/// line or after a `{` or `,` (round 22, recheck 22b); not `::`, not a
+/// call's or a block's colon (`def f():`, `else:`: a name after other
+/// text, or one after nothing that is no key of a value below).
+fn colon_keys(bytes: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in (0..=bytes.len()).filter(|&i| i == bytes.len() || bytes[i] == b'\n') {
+        let line = bytes[start..end].trim_ascii_end();
+        if let Some(before) = line.strip_suffix(b":")
+            && !before.ends_with(b":")
+        {
+            let key_end = before.trim_ascii_end();
+            let quoted = ends_with_key(key_end);
+            let name = key_end
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-'))
+                .count();
+            let lead = key_end[..key_end.len() - name].trim_ascii();
+            let named = name > 0 && lead.last().is_none_or(|b| matches!(b, b'{' | b','));
+            if quoted || named {
+                out.push(start + line.len());
+            }
+        }
+        start = end + 1;
+    }
     out
 }
 

@@ -47,6 +47,11 @@ fn round_twenty_two_raw_deflate_in_base64_is_inflated_and_read() {
             format!("var packed = Convert.FromBase64String(\"{key}\");\n"),
         ),
     ]);
+    // A decoy inflating past the allowance before it hides nothing: what
+    // is not read is unchecked (recheck 22b).
+    let decoy = base64(&deflate(&b"word salad text line\n".repeat(120_000)));
+    let hidden = format!("<?php\n$a = '{decoy}';\neval(gzinflate(base64_decode('{env}')));\n");
+    assert!(!found(&hidden).is_empty(), "a decoy hid the value after it");
     // Deflate of a harmless text, and binary that inflates to nothing
     // readable, are quiet.
     let prose = b"The quick brown fox jumps over the lazy dog, again and again.\n".repeat(4);
@@ -136,12 +141,27 @@ fn round_twenty_two_a_quoted_value_closed_on_another_line_is_read() {
             "yaml explicit key",
             "db:\n  ? password\n  : Vb6nQ1xZ8kLm3Wu\n".into(),
         ),
+        (
+            "json value below",
+            "{\n  \"password\":\n    \"Vb6nQ1xZ8kLm3Wu\"\n}\n".into(),
+        ),
+        (
+            "js value below",
+            "const c = {\n  password:\n    'Vb6nQ1xZ8kLm3Wu',\n};\n".into(),
+        ),
+        (
+            "js template below",
+            "const c = { apiKey:\n  `Vb6nQ1xZ8kLm3WuQ9`,\n};\n".into(),
+        ),
     ]);
     quiet(&[
         "PASSWORD_DOC = \"\"\"Enter your password\n\"\"\"\n".into(),
         "const password = `\n  ${process.env.DB_PASSWORD}\n`;\n".into(),
         "x = cond ? \"password\"\n  : \"other\"\n".into(),
         "db:\n  ? password\n  : ${DB_PASSWORD}\n".into(),
+        "class Password:\n    \"\"\"Holds the password.\"\"\"\n".into(),
+        "def password(self):\n    \"Vb6nQ1xZ8kLm3Wu\"\n".into(),
+        "if x:\n    password = y\nelse:\n    'Vb6nQ1xZ8kLm3Wu'\n".into(),
     ]);
 }
 
