@@ -190,25 +190,7 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
             }
         }
     }
-    // A value on the line after its assignment, or in a heredoc: where
-    // no join covers it.
-    let mut next: Vec<Cut> = next_line::cuts(text)
-        .into_iter()
-        .chain(wrappers::cuts(text))
-        .map(Cut::removed)
-        .chain(heredocs::cuts(text))
-        .collect();
-    next.sort_by_key(|c| (c.range.start, c.range.end));
-    next.dedup_by(|b, a| a.range.end > b.range.start);
-    if !next.is_empty() {
-        cuts.sort_by_key(|c| c.range.start);
-        let mut kept: Vec<Cut> = next
-            .into_iter()
-            .filter(|c| !overlaps_any(&cuts, &c.range))
-            .collect();
-        cuts.append(&mut kept);
-        cuts.sort_by_key(|c| (c.range.start, c.range.end));
-    }
+    add_apart(text, &mut cuts);
     // Chains of `+` through names alone or a name first (`a + b`,
     // `a + "…"`), and dicts joined by their values: where no join read
     // above covers them.
@@ -236,6 +218,32 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
     }
     let joined = copy(text, &cuts, keep);
     (!joined.text.is_empty()).then_some(joined)
+}
+
+/// Adds to `cuts` (the joins) the cuts of values set apart from their
+/// assignment where no join covers them: a value on the line after it
+/// ([`next_line`]), one wrapped on its line ([`wrappers`]), one in a
+/// heredoc ([`heredocs`]).
+fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
+    // A value on the line after its assignment, or in a heredoc: where
+    // no join covers it.
+    let mut next: Vec<Cut> = next_line::cuts(text)
+        .into_iter()
+        .chain(wrappers::cuts(text))
+        .map(Cut::removed)
+        .chain(heredocs::cuts(text))
+        .collect();
+    next.sort_by_key(|c| (c.range.start, c.range.end));
+    next.dedup_by(|b, a| a.range.end > b.range.start);
+    if !next.is_empty() {
+        cuts.sort_by_key(|c| c.range.start);
+        let mut kept: Vec<Cut> = next
+            .into_iter()
+            .filter(|c| !overlaps_any(cuts, &c.range))
+            .collect();
+        cuts.append(&mut kept);
+        cuts.sort_by_key(|c| (c.range.start, c.range.end));
+    }
 }
 
 /// Whether `range` overlaps one of `cuts` (sorted by start, apart).
