@@ -9,7 +9,9 @@
 //! added (`||`, `+=`, `concat(…)`, `"".join([…])`, f-string fields) and
 //! round sixteen (template literals and backtick halves, `.=`,
 //! `"-".join`, a split through a name, names of long literals looked up
-//! without a keyword): linear when the second costs ten times the first.
+//! without a keyword) and round 22 (raw deflate tried on binary base64
+//! values, heredocs, values closed on a line below): linear when the
+//! second costs ten times the first.
 //!
 //! Run: `cargo bench --bench secret_scan` (optionally with directories:
 //! `cargo bench --bench secret_scan -- /path/to/tree …`).
@@ -122,6 +124,19 @@ fn main() {
         (long.as_str(), "t = \"a\" + a + \"b\"\n", ""),
         ("x = \"-\".join([", "\"a\", ", "])\n"),
         ("$k = 'a';\n", "$k .= 'a';\n", ""),
+        // Round 22: raw deflate tried on binary values (each inflating
+        // to 1,800 bytes of prose), heredocs, values closed below.
+        (
+            "",
+            "k: C8lIVSgszUzOVkgqyi/PU0jLr1DIKs0tKFbIL0stUigBSuckVlUqpOSn6ymEjCoeVTyqeFTxqOJRxcNLMQA=\n",
+            "",
+        ),
+        ("", "k: DaVNyhglMLsdbRMs3tYjey7ZHj9yH8sZcRdElNZJ\n", ""),
+        ("", "p = <<~E\nVb6nQ1xZ8kLm3Wu\nE\n", ""),
+        ("", "=<<A=<<<B :<<~C ", ""),
+        ("", "p = \"\"\"v1v2v3v4v5\n\"\"\"\n", ""),
+        ("", "{\"p\"\n: \"v\"}, ", ""),
+        ("", "? p\n: v\n", ""),
     ] {
         for mb in [1, 10] {
             let line = format!("{head}{}{tail}", piece.repeat((mb << 20) / piece.len()));

@@ -22,9 +22,11 @@
 //! and no tool ever writes anything else.
 
 mod args;
+mod edit_globs;
 mod edits;
 mod error;
 mod frames;
+mod in_flight;
 mod paging;
 mod reply;
 mod request;

@@ -10,6 +10,9 @@ mod args;
 #[allow(dead_code)]
 #[path = "../../src/mcp/frames.rs"]
 mod frames;
+#[allow(dead_code)]
+#[path = "../../src/mcp/in_flight.rs"]
+mod in_flight;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -39,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
         assert_eq!(answer["error"]["code"], -32600);
         assert!(answer.get("id").is_some());
     }
-    if let Some(answer) = frames::unparsable(data) {
+    if let Err(answer) = frames::checked(data) {
         assert!(answer.get("id").is_some(), "{answer}");
         assert!(answer["error"]["code"].is_i64(), "{answer}");
     }

@@ -109,7 +109,30 @@ impl RuleSet {
     /// not): the rules for its kind of file run too (`files` in the rule
     /// file: `.ini`, `.properties`, `.yaml`).
     pub fn scan_file(&self, text: &str, path: &str) -> Vec<Hit> {
-        self.scan_at(text, false, Some(path))
+        let mut hits = self.scan_at(text, false, Some(path));
+        // A name that says nothing of the file's kind (round 22): the
+        // rules for the kind its lines show run too.
+        if let Some(kind_path) = sniff::named_kind(path, text) {
+            let by_kind: Vec<Hit> = self
+                .scan_at(text, false, Some(&kind_path))
+                .into_iter()
+                .filter(|hit| {
+                    let kind_rule = self
+                        .rules
+                        .iter()
+                        .any(|r| r.id == hit.rule && !r.files.is_empty());
+                    kind_rule
+                        && !hits
+                            .iter()
+                            .any(|h| h.span.start < hit.span.end && hit.span.start < h.span.end)
+                })
+                .collect();
+            if !by_kind.is_empty() {
+                hits.extend(by_kind);
+                hits.sort_by_key(|h| (h.line, h.span.start));
+            }
+        }
+        hits
     }
 
     /// [`RuleSet::scan`] of a text with no file name (a discussion
@@ -288,7 +311,7 @@ impl RuleSet {
             if !base64_text::is_base64_text(decoded) {
                 return None;
             }
-            base64_text::find(decoded, judge)
+            base64_text::find(decoded, judge, |_| None)
                 .into_iter()
                 .next()
                 .map(|found| found.kind)
@@ -306,7 +329,13 @@ impl RuleSet {
             }
             deeper(decoded, &second)
         };
-        base64_text::find(text, secret_in)
+        // Binary at the first level may be raw deflate (round 22).
+        let deflated = |bytes: &[u8]| match self.raw_deflated(bytes) {
+            Verdict::Secret => Some("compressed data (raw deflate, base64)".to_string()),
+            Verdict::Unchecked => Some(self.unchecked.1.to_string()),
+            Verdict::Clean => None,
+        };
+        base64_text::find(text, secret_in, deflated)
             .into_iter()
             .map(|found| {
                 let hit = Hit {

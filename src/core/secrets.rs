@@ -137,6 +137,12 @@ pub struct Scanner<'a> {
     /// Files' texts found clean before (not scanned again), and where the
     /// clean ones found now are noted.
     clean: Option<&'a CleanTexts>,
+    /// What every text this scanner reads may decode in all (round 22: the
+    /// files shared one budget, but each batch of a streamed build had its
+    /// own, and the text around the bodies, which holds their edges, a
+    /// budget per stretch: 300 small files of compressed bombs took
+    /// minutes).
+    budget: Arc<DecodeBudget>,
 }
 
 impl<'a> Scanner<'a> {
@@ -151,6 +157,7 @@ impl<'a> Scanner<'a> {
             codebase: *codebase,
             rules,
             clean: None,
+            budget: DecodeBudget::new(),
         }
     }
 
@@ -181,10 +188,9 @@ impl<'a> Scanner<'a> {
     pub fn files(&self, files: &[RenderedFile]) -> FileFindings {
         // Files are scanned on every core; their findings keep file order.
         // What their encoded values decode shares one budget (round 21).
-        let budget = DecodeBudget::new();
         let per_file: Vec<Vec<(Finding, String)>> = files
             .par_iter()
-            .map(|f| budget.run(|| self.file_secrets(f)))
+            .map(|f| self.budget.run(|| self.file_secrets(f)))
             .collect();
         let mut found = FileFindings {
             scanned: files
@@ -263,8 +269,8 @@ impl<'a> Scanner<'a> {
     /// The findings in a repo map's text, each placed at the line of the
     /// file whose outline holds it where that is known.
     pub fn map(&self, map: &str) -> Vec<Finding> {
-        self.rules
-            .scan(map)
+        self.budget
+            .run(|| self.rules.scan(map))
             .into_iter()
             .map(|hit| Finding::new(self.map_place(map, &hit), hit))
             .collect()
@@ -272,7 +278,8 @@ impl<'a> Scanner<'a> {
 
     /// The findings in one rendered file (none when it is not rendered).
     pub fn file(&self, f: &RenderedFile) -> Vec<Finding> {
-        self.file_secrets(f)
+        self.budget
+            .run(|| self.file_secrets(f))
             .into_iter()
             .filter(|(finding, secret)| {
                 !self.is_fixture(f, finding) && !self.is_prose(f, finding, secret)
@@ -282,8 +289,23 @@ impl<'a> Scanner<'a> {
     }
 
     /// After the files' findings: the map, screenshots, discussion, then
-    /// the whole `text` for anything not yet reported.
+    /// the whole `text` for anything not yet reported, within the
+    /// scanner's decode budget.
     fn rest(
+        &self,
+        found: FileFindings,
+        files: &[RenderedFile],
+        map: Option<&str>,
+        preset: &Preset,
+        max_messages: usize,
+        text: &str,
+    ) -> Vec<Finding> {
+        self.budget
+            .run(|| self.rest_within(found, files, map, preset, max_messages, text))
+    }
+
+    /// [`Scanner::rest`], run within the budget.
+    fn rest_within(
         &self,
         found: FileFindings,
         files: &[RenderedFile],

@@ -15,6 +15,7 @@ use ctxcurate::core::syntax::SymbolTree;
 use ctxcurate::core::walk;
 
 use super::args::{ExcludeArgs, IncludeArgs, MaskArgs, SavePresetArgs, SetModeArgs};
+use super::edit_globs;
 use super::error::ToolError;
 use super::request::{agent_consent, inside, named, shown_name, shown_path};
 use ctxcurate::text::sanitize::display_line;
@@ -91,6 +92,38 @@ fn name_of(root: &Path, arg: &str) -> Result<Named, ToolError> {
     }
 }
 
+/// Refuse a glob an agent may not write ([`edit_globs`]): one naming
+/// credential files alone, or whose fixed folders lead out of the root
+/// through a link or into version control data.
+fn refuse_glob(root: &Path, glob: &str) -> Result<(), ToolError> {
+    let folders = edit_globs::fixed_folders(glob);
+    if edit_globs::credentials_only(glob) {
+        return Err(ToolError::new(format!(
+            "refused: the glob {} names credential files and nothing else; an agent may not              add them to the project's presets (the user can, with `ctxcurate add` or the TUI)",
+            shown_path(glob)
+        )));
+    }
+    let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let leads_out = !folders.is_empty()
+        && std::fs::canonicalize(root.join(folders))
+            .is_ok_and(|real| !real.starts_with(&real_root));
+    let into_git = folders.split('/').any(|c| c == ".git")
+        || std::fs::canonicalize(root.join(folders))
+            .is_ok_and(|real| real.starts_with(real_root.join(".git")));
+    if leads_out || into_git {
+        return Err(ToolError::new(format!(
+            "refused: the glob {} reaches {}; an agent may not add it to the project's presets",
+            shown_path(glob),
+            if leads_out {
+                "outside the project through a link"
+            } else {
+                "version control data"
+            }
+        )));
+    }
+    Ok(())
+}
+
 /// Refuse an entry a build would hold for the user's consent: a
 /// credential file (`.env`), version control data, an ignored file, or a
 /// path that leads out of the root through a link. An agent's edit would
@@ -150,6 +183,11 @@ pub fn include(project: &mut Project, args: &IncludeArgs) -> Result<String, Tool
         .map(|p| name_of(&root, p))
         .collect::<Result<Vec<_>, _>>()?;
     refuse_held(project, &names)?;
+    for n in &names {
+        if let Named::Glob(glob) = n {
+            refuse_glob(&root, glob)?;
+        }
+    }
     let mode = args
         .mode
         .as_deref()

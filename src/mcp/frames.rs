@@ -6,7 +6,9 @@
 //! JSON at all gets JSON-RPC's "parse error" for `id` null.
 //!
 //! Every line the server writes goes through [`LineOut`], whole, so an
-//! error answered here never lands inside one of `rmcp`'s answers.
+//! error answered here never lands inside one of `rmcp`'s answers. At
+//! stdin's end the answers still owed ([`super::in_flight`]) are waited
+//! for before `rmcp`'s input is closed.
 
 use std::io::Write;
 use std::pin::Pin;
@@ -14,7 +16,12 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{
+    AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream,
+};
+
+use super::in_flight::{InFlight, MAX_WAIT};
+use ctxcurate::text::sanitize::display_line;
 
 /// How deep a message may nest (objects and arrays): real MCP messages
 /// nest a handful of levels; `serde_json` refuses past 128.
@@ -34,6 +41,8 @@ pub const MAX_VALUES: usize = 200_000;
 #[derive(Clone, Default)]
 pub struct LineOut {
     pending: Arc<Mutex<Vec<u8>>>,
+    /// The requests owed an answer: each line written may settle one.
+    in_flight: InFlight,
 }
 
 impl LineOut {
@@ -61,6 +70,9 @@ impl AsyncWrite for LineOut {
             let mut out = std::io::stdout().lock();
             out.write_all(&lines)?;
             out.flush()?;
+            for line in lines.split(|&b| b == b'\n') {
+                self.in_flight.answered(line);
+            }
         }
         Poll::Ready(Ok(buf.len()))
     }
@@ -78,15 +90,16 @@ impl AsyncWrite for LineOut {
 /// nested past [`MAX_DEPTH`] on `out` instead; `to` is closed at the end
 /// of stdin, so `rmcp` sees the client go.
 pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
+    let in_flight = out.in_flight.clone();
     let mut input = BufReader::new(tokio::io::stdin());
     let mut line = Vec::new();
     loop {
         line.clear();
-        match input.read_until(b'\n', &mut line).await {
+        let whole = match read_line_within(&mut input, &mut line, MAX_LINE).await {
             Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if line.len() >= MAX_LINE {
+            Ok(whole) => whole,
+        };
+        if whole >= MAX_LINE {
             out.write_line(too_long(&line).to_string().as_bytes());
             continue;
         }
@@ -101,15 +114,52 @@ pub async fn filter_stdin(mut to: DuplexStream, out: LineOut) {
             }
             continue;
         }
-        if let Some(answer) = unparsable(&line) {
-            out.write_line(answer.to_string().as_bytes());
-            continue;
+        match checked(&line) {
+            Err(answer) => {
+                out.write_line(answer.to_string().as_bytes());
+                continue;
+            }
+            Ok(Some(message)) => in_flight.sent(&message),
+            Ok(None) => {}
         }
         if to.write_all(&line).await.is_err() {
             break;
         }
     }
+    // `rmcp` stops at its input's end and drops the answers of calls still
+    // running: they are waited for first.
+    in_flight.drained(MAX_WAIT).await;
     let _ = to.shutdown().await;
+}
+
+/// Reads one line of `input` (through its `\n`, or to the end of input)
+/// onto `line`, keeping at most `max` bytes of it: how long the whole line
+/// was (0 at the end of input). A line past the bound is refused, and was
+/// held whole before it was (recheck 22: 1.2 GB of memory for a 1.2 GB
+/// line, past the documented bound).
+async fn read_line_within(
+    input: &mut (impl AsyncBufRead + Unpin),
+    line: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<usize> {
+    let mut whole = 0;
+    loop {
+        let buf = input.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(whole);
+        }
+        let (taken, ended) = match buf.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (buf.len(), false),
+        };
+        let room = max.saturating_sub(line.len()).min(taken);
+        line.extend_from_slice(&buf[..room]);
+        input.consume(taken);
+        whole += taken;
+        if ended {
+            return Ok(whole);
+        }
+    }
 }
 
 /// How deep `line` nests and how many values it holds, in one pass
@@ -170,20 +220,21 @@ pub fn too_many(line: &[u8]) -> Value {
 }
 
 /// The "parse error" answer (JSON-RPC's -32700, for `id` null) to a line
-/// that is not JSON at all; `None` for JSON and for a blank line. `rmcp`
+/// that is not JSON at all, as the error. `rmcp`
 /// dropped such a line without a word, and the client waited forever.
 /// Read whole (strings too: invalid UTF-8 or a lone surrogate `\ud800`
 /// is no JSON text, and `rmcp` dropped such a line as well), and an `id`
 /// that is no string, integer or null (an array, `1e400`) gets "invalid
 /// request" for `id` null.
-pub fn unparsable(line: &[u8]) -> Option<Value> {
+/// Else the message `line` holds (`None` for a blank line), handed on.
+pub fn checked(line: &[u8]) -> Result<Option<Value>, Value> {
     if line.iter().all(u8::is_ascii_whitespace) {
-        return None;
+        return Ok(None);
     }
     let value = match serde_json::from_slice::<Value>(line) {
         Ok(value) => value,
         Err(_) => {
-            return Some(json!({
+            return Err(json!({
                 "jsonrpc": "2.0",
                 "id": null,
                 "error": {"code": -32700, "message": "parse error: the line is not JSON"},
@@ -199,7 +250,7 @@ pub fn unparsable(line: &[u8]) -> Option<Value> {
     };
     // `rmcp` answered these without any `id` member (sweep 13, J1).
     let Some(object) = value.as_object() else {
-        return Some(invalid(
+        return Err(invalid(
             Value::Null,
             "a message is one JSON object (batches are not taken)",
         ));
@@ -207,7 +258,7 @@ pub fn unparsable(line: &[u8]) -> Option<Value> {
     let id = object.get("id");
     let fine = |id: &Value| id.is_string() || id.is_null() || id.is_i64() || id.is_u64();
     if id.is_some_and(|id| !fine(id)) {
-        return Some(invalid(
+        return Err(invalid(
             Value::Null,
             "an id is a string, an integer or null",
         ));
@@ -215,12 +266,22 @@ pub fn unparsable(line: &[u8]) -> Option<Value> {
     let id = id.cloned().unwrap_or(Value::Null);
     if let Some(key) = repeated_key(line) {
         let id = if key == "id" { Value::Null } else { id };
-        return Some(invalid(id, &format!("the key {key:?} is given twice")));
+        return Err(invalid(id, &format!("the key {key:?} is given twice")));
     }
     if object.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return Some(invalid(id, "\"jsonrpc\" must be \"2.0\""));
+        return Err(invalid(id, "\"jsonrpc\" must be \"2.0\""));
     }
-    None
+    // A request `rmcp` cannot read (a `ping` whose `params` is a string) it
+    // answered without its id, or dropped (`notifications/…` with an id),
+    // and the client waited for it forever: it is answered here, for its id.
+    let request = !id.is_null() && object.contains_key("method");
+    if request
+        && let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value.clone())
+    {
+        let why = format!("its params do not fit its method ({e})");
+        return Err(invalid(id, &display_line(&why, 300)));
+    }
+    Ok(Some(value))
 }
 
 /// The first top-level key of the JSON object `line` that is given twice
@@ -360,6 +421,41 @@ mod tests {
     }
 
     #[test]
+    fn a_line_is_kept_within_its_bound_and_told_whole() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let text = format!("{}\nnext\nlast", "a".repeat(100_000));
+            let mut input = BufReader::with_capacity(1024, text.as_bytes());
+            let mut line = Vec::new();
+            let whole = read_line_within(&mut input, &mut line, 64)
+                .await
+                .expect("read");
+            assert_eq!((whole, line.len()), (100_001, 64));
+            line.clear();
+            let whole = read_line_within(&mut input, &mut line, 64)
+                .await
+                .expect("read");
+            assert_eq!((whole, line.as_slice()), (5, b"next\n".as_slice()));
+            line.clear();
+            assert_eq!(
+                read_line_within(&mut input, &mut line, 64)
+                    .await
+                    .expect("read"),
+                4
+            );
+            line.clear();
+            assert_eq!(
+                read_line_within(&mut input, &mut line, 64)
+                    .await
+                    .expect("read"),
+                0
+            );
+        });
+    }
+
+    #[test]
     fn depth_counts_brackets_outside_strings() {
         assert_eq!(shape(br#"{"a": [1, {"b": "[[[{{"}]}"#).depth, 3);
         assert_eq!(shape(br#""\"[""#).depth, 0);
@@ -402,11 +498,11 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":[[1]],"method":"x"}"#,
             br#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
         ] {
-            let answer = unparsable(line).expect("answered");
+            let answer = checked(line).expect_err("answered");
             assert_eq!(answer["id"], Value::Null, "{answer}");
         }
-        assert!(unparsable(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_none());
-        assert!(unparsable(br#"{"jsonrpc":"2.0","method":"note"}"#).is_none());
+        assert!(checked(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_ok());
+        assert!(checked(br#"{"jsonrpc":"2.0","method":"note"}"#).is_ok());
         // An id nested past the depth still gets its answer, for id null.
         let deep = format!(
             r#"{{"jsonrpc":"2.0","id":{}1{},"method":"x"}}"#,
@@ -427,7 +523,7 @@ mod tests {
     #[test]
     fn a_line_that_is_not_json_gets_a_parse_error() {
         for line in ["[1", "{\"jsonrpc\": \"2.0\", \"id\": 1,", "hello", "{]"] {
-            let answer = unparsable(line.as_bytes()).expect(line);
+            let answer = checked(line.as_bytes()).expect_err(line);
             assert_eq!(answer["error"]["code"], json!(-32700), "{line}");
             assert_eq!(answer["id"], Value::Null, "{line}");
         }
@@ -436,7 +532,7 @@ mod tests {
             "  \n",
             "{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n",
         ] {
-            assert!(unparsable(line.as_bytes()).is_none(), "{line:?}");
+            assert!(checked(line.as_bytes()).is_ok(), "{line:?}");
         }
     }
 
@@ -459,7 +555,7 @@ mod tests {
             (r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#, Value::Null),
             ("7", Value::Null),
         ] {
-            let answer = unparsable(line.as_bytes()).expect(line);
+            let answer = checked(line.as_bytes()).expect_err(line);
             assert_eq!(answer["error"]["code"], json!(-32600), "{line}");
             assert_eq!(answer.get("id"), Some(&id), "{line}: {answer}");
         }

@@ -47,8 +47,14 @@ pub(super) struct Found {
 }
 
 /// Every base64 value in `text` whose decoded text `secret_in` finds a
-/// secret in (it returns the first secret's kind).
-pub(super) fn find(text: &str, mut secret_in: impl FnMut(&str) -> Option<String>) -> Vec<Found> {
+/// secret in (it returns the first secret's kind), or whose decoded
+/// binary (its first window) `binary_in` finds one in (round 22: a raw
+/// deflate stream has no magic of its own to be told by).
+pub(super) fn find(
+    text: &str,
+    mut secret_in: impl FnMut(&str) -> Option<String>,
+    mut binary_in: impl FnMut(&[u8]) -> Option<String>,
+) -> Vec<Found> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     let mut i = 0;
@@ -79,17 +85,23 @@ pub(super) fn find(text: &str, mut secret_in: impl FnMut(&str) -> Option<String>
             i = end;
             continue;
         }
-        if !is_text(&decode(&text[start..start + 4])) {
+        let binary = !is_text(&decode(&text[start..start + 4]));
+        if binary && i - start < MIN_RUN {
             i = end;
             continue;
         }
-        if i - start < MIN_RUN && !is_credential_line(&decode(&text[start..end])) {
+        if !binary && i - start < MIN_RUN && !is_credential_line(&decode(&text[start..end])) {
             i = end;
             continue;
         }
         let pieces = value_pieces(text, start..end, end == i, alphabet);
         let last = pieces.last().map_or(end, |p| p.end);
-        if let Some(kind) = first_secret(text, &pieces, &mut secret_in) {
+        let kind = if binary {
+            binary_secret(text, &pieces, &mut binary_in)
+        } else {
+            first_secret(text, &pieces, &mut secret_in, &mut binary_in)
+        };
+        if let Some(kind) = kind {
             found.push(Found {
                 extent: start..last,
                 first: start..end,
@@ -286,6 +298,7 @@ fn first_secret(
     text: &str,
     pieces: &[Range<usize>],
     secret_in: &mut impl FnMut(&str) -> Option<String>,
+    binary_in: &mut impl FnMut(&[u8]) -> Option<String>,
 ) -> Option<String> {
     let mut window = String::new();
     let mut full = false;
@@ -296,7 +309,7 @@ fn first_secret(
             window.push_str(&chars[..take]);
             chars = &chars[take..];
             if window.len() == WINDOW {
-                if let Some(kind) = window_secret(&window, secret_in) {
+                if let Some(kind) = window_secret(&window, secret_in, !full, binary_in) {
                     return Some(kind);
                 }
                 window.drain(..WINDOW - OVERLAP);
@@ -306,20 +319,41 @@ fn first_secret(
     }
     // The last window, unless all of it was read in the one before.
     if !window.is_empty() && (!full || window.len() > OVERLAP) {
-        return window_secret(&window, secret_in);
+        return window_secret(&window, secret_in, !full, binary_in);
     }
     None
 }
 
+/// What `binary_in` finds in the bytes the first window of the base64 of
+/// `pieces` (joined) decodes to.
+fn binary_secret(
+    text: &str,
+    pieces: &[Range<usize>],
+    binary_in: &mut impl FnMut(&[u8]) -> Option<String>,
+) -> Option<String> {
+    let mut window = String::new();
+    for piece in pieces {
+        let chars = &text[piece.clone()];
+        window.push_str(&chars[..chars.len().min(WINDOW - window.len())]);
+        if window.len() == WINDOW {
+            break;
+        }
+    }
+    binary_in(&decode(&window))
+}
+
 /// The kind of the first secret in the text `base64` decodes to, if it is
-/// text.
+/// text; if it is not, and is the value's `first` window, what
+/// `binary_in` finds in its bytes.
 fn window_secret(
     base64: &str,
     secret_in: &mut impl FnMut(&str) -> Option<String>,
+    first: bool,
+    binary_in: &mut impl FnMut(&[u8]) -> Option<String>,
 ) -> Option<String> {
     let bytes = decode(base64);
     if !is_text(&bytes) {
-        return None;
+        return if first { binary_in(&bytes) } else { None };
     }
     let text = match std::str::from_utf8(&bytes) {
         Ok(text) => text,
@@ -363,10 +397,14 @@ mod tests {
     /// The decoded texts `find` hands over, in order.
     fn read(text: &str) -> Vec<String> {
         let mut seen = Vec::new();
-        find(text, |t| {
-            seen.push(t.to_string());
-            None
-        });
+        find(
+            text,
+            |t| {
+                seen.push(t.to_string());
+                None
+            },
+            |_| None,
+        );
         seen
     }
 
@@ -375,9 +413,11 @@ mod tests {
         let env = "DB_PASSWORD=Vb6nQ1xZ8kLm3Wu\n";
         let yaml = format!("data:\n  .env: {}\n", b64(env.as_bytes()));
         assert_eq!(read(&yaml), [env]);
-        let found = find(&yaml, |t| {
-            t.contains("DB_PASSWORD").then(|| "k".to_string())
-        });
+        let found = find(
+            &yaml,
+            |t| t.contains("DB_PASSWORD").then(|| "k".to_string()),
+            |_| None,
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(&yaml[found[0].first.clone()], b64(env.as_bytes()));
     }

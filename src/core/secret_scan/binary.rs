@@ -48,6 +48,19 @@ pub(super) fn has_controls(text: &str) -> bool {
         .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
 }
 
+/// Whether `bytes` read as text: no more than one in 32 of them a control
+/// byte other than a tab or a line break (a NUL or an escape between
+/// lines is text still; noise has one in eight), and UTF-8.
+pub(super) fn mostly_text(bytes: &[u8]) -> bool {
+    let controls = bytes
+        .iter()
+        .filter(|&&b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f)
+        .count();
+    // UTF-8 but for a character cut at the end.
+    let utf8 = std::str::from_utf8(bytes).map_or_else(|e| e.error_len().is_none(), |_| true);
+    controls * 32 <= bytes.len() && utf8
+}
+
 /// A tar block's size: headers and members start on its multiples.
 const BLOCK: usize = 512;
 

@@ -20,8 +20,8 @@
 //! such a finding is a fixture (archive libraries test with broken and
 //! encrypted archives); a secret read in one is not.
 //!
-//! The text is read once, left to right; each run's bytes are kept up to
-//! [`MAX_RUN`], all runs' up to [`MAX_TOTAL`].
+//! The text is read once, left to right; each run's bytes are judged in
+//! windows of [`MAX_RUN`], all runs' kept up to [`MAX_TOTAL`].
 
 use std::ops::Range;
 
@@ -37,10 +37,14 @@ const MIN_PACKED: usize = 24;
 /// be read as bytes
 /// (an ordinary string is scanned as the text it is).
 const MIN_ESCAPES: usize = 16;
-/// The bytes of one run kept for judging (a key file and its chain are
-/// far smaller); the run is still read to its end.
+/// The bytes of one run judged at once (a key file and its chain are far
+/// smaller); a longer run is judged in windows of this many bytes, each
+/// overlapping the one before by [`OVERLAP`] (round 22: a key file after
+/// 256 KiB of a bundle's other files was not read).
 const MAX_RUN: usize = 256 << 10;
-/// The bytes of all runs of a text kept for judging.
+/// How much of a window the next one reads again: more than a key file.
+const OVERLAP: usize = 16 << 10;
+/// The bytes of all runs of a text kept for judging, and of one run read.
 const MAX_TOTAL: usize = 4 << 20;
 
 /// A byte-array literal: where it is written and the bytes it spells.
@@ -56,9 +60,14 @@ impl RuleSet {
     /// The hits of the byte-array literals of `text` (lines at `starts`)
     /// whose bytes hold a secret, each reported at its first line.
     pub(super) fn byte_array_hits(&self, text: &str, starts: &[usize]) -> Vec<(usize, Hit)> {
+        let mut reported: Option<Range<usize>> = None;
         find(text)
             .into_iter()
             .filter_map(|run| {
+                // One finding a run: its later windows are not judged.
+                if reported.as_ref() == Some(&run.span) {
+                    return None;
+                }
                 let (rule, kind) = match self.bytes_kind(&run)? {
                     Found::Secret(kind) => ("byte-array".into(), kind),
                     Found::Unchecked => (
@@ -66,6 +75,7 @@ impl RuleSet {
                         self.unchecked_bytes.1.to_string(),
                     ),
                 };
+                reported = Some(run.span.clone());
                 let hit = Hit {
                     line: line_of(starts, run.span.start) + 1,
                     rule,
@@ -135,14 +145,43 @@ pub(super) fn find(text: &str) -> Vec<Run> {
         runs.sort_by_key(|run| run.span.start);
     }
     let mut total = 0;
-    runs.retain_mut(|run| {
-        let keep = MAX_RUN.min(MAX_TOTAL - total);
+    let mut windows = Vec::new();
+    for mut run in runs {
+        let keep = MAX_TOTAL - total;
         run.cut |= run.bytes.len() > keep;
         run.bytes.truncate(keep);
         total += run.bytes.len();
-        !run.bytes.is_empty()
-    });
-    runs
+        if run.bytes.is_empty() {
+            continue;
+        }
+        windows.extend(windows_of(run));
+    }
+    windows
+}
+
+/// `run` as the runs of its windows of [`MAX_RUN`] bytes, each after the
+/// first starting [`OVERLAP`] bytes before the one before ends, all with
+/// its span; the first is cut when more follow (an archive longer than a
+/// window is not read whole), the others are not (their bytes open no
+/// archive of their own).
+fn windows_of(run: Run) -> Vec<Run> {
+    if run.bytes.len() <= MAX_RUN {
+        return vec![run];
+    }
+    let mut out = Vec::new();
+    let mut from = 0;
+    loop {
+        let to = (from + MAX_RUN).min(run.bytes.len());
+        out.push(Run {
+            span: run.span.clone(),
+            bytes: run.bytes[from..to].to_vec(),
+            cut: from == 0,
+        });
+        if to == run.bytes.len() {
+            return out;
+        }
+        from = to - OVERLAP;
+    }
 }
 
 /// Whether the byte before `i` lets a number start there (not inside a
@@ -272,7 +311,7 @@ fn lists(b: &[u8]) -> Vec<Run> {
                     widest = widest.max(digits(next_base));
                     wide += usize::from(digits(next_base) > 2);
                     // One past the bound: the run is seen to be cut.
-                    if values.len() <= MAX_RUN {
+                    if values.len() <= MAX_TOTAL {
                         values.push(next);
                     }
                     end = next_end;
@@ -393,7 +432,7 @@ fn literal(b: &[u8], open: usize, bytes: &mut Vec<u8>, escapes: &mut usize) -> O
     let mut i = open + 1;
     // One past the bound: the run is seen to be cut.
     let keep = |bytes: &mut Vec<u8>, byte: u8| {
-        if bytes.len() <= MAX_RUN {
+        if bytes.len() <= MAX_TOTAL {
             bytes.push(byte);
         }
     };

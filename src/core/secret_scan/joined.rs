@@ -35,6 +35,7 @@ use aho_corasick::{AhoCorasick, Input};
 mod calls;
 mod dicts;
 mod fstring;
+mod heredocs;
 mod names;
 mod next_line;
 mod wrappers;
@@ -46,11 +47,26 @@ mod wrappers;
 pub(super) struct Cut {
     pub range: Range<usize>,
     pub value: Option<Range<usize>>,
+    /// A `"` stands in its place (a heredoc's value, read as the quoted
+    /// literal it is).
+    pub quote: bool,
 }
 
 impl Cut {
     fn removed(range: Range<usize>) -> Self {
-        Cut { range, value: None }
+        Cut {
+            range,
+            value: None,
+            quote: false,
+        }
+    }
+
+    fn quoted(range: Range<usize>) -> Self {
+        Cut {
+            range,
+            value: None,
+            quote: true,
+        }
     }
 }
 
@@ -117,6 +133,7 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
                 let cut = |range| Cut {
                     range,
                     value: separator.clone(),
+                    quote: false,
                 };
                 (found.into_iter().map(cut).collect(), last)
             })
@@ -150,6 +167,7 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
                 cuts.push(Cut {
                     range: start..end,
                     value: Some(value),
+                    quote: false,
                 });
                 from = end;
             } else {
@@ -172,21 +190,7 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
             }
         }
     }
-    // A value on the line after its assignment: where no join covers it.
-    let mut next = next_line::cuts(text);
-    next.extend(wrappers::cuts(text));
-    next.sort_by_key(|r| (r.start, r.end));
-    next.dedup_by(|b, a| a.end > b.start);
-    if !next.is_empty() {
-        cuts.sort_by_key(|c| c.range.start);
-        let mut kept: Vec<Cut> = next
-            .into_iter()
-            .filter(|range| !overlaps_any(&cuts, range))
-            .map(Cut::removed)
-            .collect();
-        cuts.append(&mut kept);
-        cuts.sort_by_key(|c| (c.range.start, c.range.end));
-    }
+    add_apart(text, &mut cuts);
     // Chains of `+` through names alone or a name first (`a + b`,
     // `a + "…"`), and dicts joined by their values: where no join read
     // above covers them.
@@ -214,6 +218,32 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
     }
     let joined = copy(text, &cuts, keep);
     (!joined.text.is_empty()).then_some(joined)
+}
+
+/// Adds to `cuts` (the joins) the cuts of values set apart from their
+/// assignment where no join covers them: a value on the line after it
+/// ([`next_line`]), one wrapped on its line ([`wrappers`]), one in a
+/// heredoc ([`heredocs`]).
+fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
+    // A value on the line after its assignment, or in a heredoc: where
+    // no join covers it.
+    let mut next: Vec<Cut> = next_line::cuts(text)
+        .into_iter()
+        .chain(wrappers::cuts(text))
+        .map(Cut::removed)
+        .chain(heredocs::cuts(text))
+        .collect();
+    next.sort_by_key(|c| (c.range.start, c.range.end));
+    next.dedup_by(|b, a| a.range.end > b.range.start);
+    if !next.is_empty() {
+        cuts.sort_by_key(|c| c.range.start);
+        let mut kept: Vec<Cut> = next
+            .into_iter()
+            .filter(|c| !overlaps_any(cuts, &c.range))
+            .collect();
+        cuts.append(&mut kept);
+        cuts.sort_by_key(|c| (c.range.start, c.range.end));
+    }
 }
 
 /// Whether `range` overlaps one of `cuts` (sorted by start, apart).
@@ -306,7 +336,12 @@ fn copy(text: &str, cuts: &[Cut], keep: impl Fn(&str) -> bool) -> Joined {
     let mut group = (0, 0);
     let mut piece_start = text[..first.range.start].rfind('\n').map_or(0, |i| i + 1);
     let mut last_end = first.range.start;
-    for Cut { range: cut, value } in cuts {
+    for Cut {
+        range: cut,
+        value,
+        quote,
+    } in cuts
+    {
         let gap = &text[last_end..cut.start];
         if let (Some(first_newline), Some(last_newline)) = (gap.find('\n'), gap.rfind('\n')) {
             // The group ends with the line of the last cut; this cut opens
@@ -319,6 +354,9 @@ fn copy(text: &str, cuts: &[Cut], keep: impl Fn(&str) -> bool) -> Joined {
         if let Some(value) = value {
             joined.pieces.push((joined.text.len(), cut.clone()));
             joined.text.push_str(&text[value.clone()]);
+        } else if *quote {
+            joined.pieces.push((joined.text.len(), cut.clone()));
+            joined.text.push('"');
         }
         piece_start = cut.end;
         last_end = cut.end;

@@ -64,7 +64,7 @@ pub(super) fn deflated<'a>(source: impl Read + 'a) -> Box<dyn Read + 'a> {
 
 /// A reader whose error is its end: a zip's deflated member as the
 /// scanner has always read it.
-struct Lenient<R>(R);
+pub(super) struct Lenient<R>(pub(super) R);
 
 impl<R: Read> Read for Lenient<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {

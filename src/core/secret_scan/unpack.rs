@@ -67,6 +67,47 @@ impl RuleSet {
         }
     }
 
+    /// Whether `bytes`, which may be a raw deflate stream (no header: PHP's
+    /// `gzdeflate`, .NET's `DeflateStream`, Java's `Deflater(…, true)`),
+    /// hold a secret once inflated (round 22). Nothing marks such a
+    /// stream, so it is tried only on binary that a first block header can
+    /// open ([`may_deflate`]), only what inflates to text (its first
+    /// [`TEXT_GATE`] bytes, [`binary::mostly_text`]) is read on, within
+    /// the text's budget and [`MAX_RAW_INFLATED`]: text past them is
+    /// unchecked, other data (noise, or a stream that errs within a few
+    /// bytes) is no secret.
+    pub(super) fn raw_deflated(&self, bytes: &[u8]) -> Verdict {
+        use std::io::Read;
+        let used = TEXT_INFLATED.get();
+        let raw = RAW_INFLATED.get();
+        if !may_deflate(bytes) {
+            return Verdict::Clean;
+        }
+        let mut stream = flate2::read::DeflateDecoder::new(bytes);
+        let mut head = Vec::with_capacity(TEXT_GATE);
+        let _ = (&mut stream).take(TEXT_GATE as u64).read_to_end(&mut head);
+        if head.len() < MIN_INFLATED_TEXT || !binary::mostly_text(&head) {
+            return Verdict::Clean;
+        }
+        // Text past the allowance is not read, and so not passed as clean
+        // (recheck 22b: one decoy value before it hid a secret).
+        if spent(used) || raw >= MAX_RAW_INFLATED {
+            return Verdict::Unchecked;
+        }
+        let mut inflated = 0;
+        let whole = head.as_slice().chain(streams::Lenient(stream));
+        let room = MAX_RAW_INFLATED - raw;
+        let mut within = whole.take(room + 1);
+        let verdict = self.windows(&mut within, &mut inflated, MAX_DEPTH);
+        RAW_INFLATED.set(raw + inflated);
+        count(used, inflated);
+        match verdict {
+            Verdict::Secret => Verdict::Secret,
+            _ if inflated > room => Verdict::Unchecked,
+            _ => Verdict::Clean,
+        }
+    }
+
     /// [`RuleSet::decoded`] of one value, `inflated` counting what its
     /// streams and archives decode.
     fn decoded_within(&self, bytes: &[u8], inflated: &mut u64) -> Verdict {
@@ -321,11 +362,43 @@ pub(super) fn as_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// How much of a raw deflate stream's output is looked at before it is
+/// read on: text there, or the stream is taken for other data.
+const TEXT_GATE: usize = 1 << 10;
+
+/// The least a raw deflate stream must inflate to for a secret to be
+/// looked for in it (`pwd=Xk9mQ2vL`).
+const MIN_INFLATED_TEXT: usize = 12;
+
+/// Whether `bytes` can open a raw deflate stream: a block of a known type
+/// (not the reserved `11`), and a stored block's length and its
+/// complement agreeing.
+fn may_deflate(bytes: &[u8]) -> bool {
+    let Some(&first) = bytes.first() else {
+        return false;
+    };
+    match (first >> 1) & 3 {
+        0 => bytes.len() >= 5 && bytes[1] == !bytes[3] && bytes[2] == !bytes[4],
+        3 => false,
+        _ => true,
+    }
+}
+
 thread_local! {
     /// What the values of the text being scanned decoded so far (reset by
     /// [`text_budget`]; a scan runs on one thread).
     static TEXT_INFLATED: Cell<u64> = const { Cell::new(0) };
+    /// What raw deflate tried on the text's binary values inflated so far
+    /// (reset with it): within [`MAX_RAW_INFLATED`].
+    static RAW_INFLATED: Cell<u64> = const { Cell::new(0) };
 }
+
+/// How much the raw deflate tried on one text's binary values may
+/// inflate in all: it is a guess (no magic marks such a stream), tried on
+/// every binary value, so a text of many small values inflating to prose
+/// cost a scan of twenty times its size (5.7 s for a megabyte in a debug
+/// build); a key file or a `.env` is far smaller.
+const MAX_RAW_INFLATED: u64 = 2 << 20;
 
 /// How much all the streams and archives of one text decode before the
 /// rest are unchecked: two values read to their bound.
@@ -395,15 +468,16 @@ fn count(used: u64, inflated: u64) {
 /// A text's own decode budget, from now until the guard drops (when the
 /// budget of the scan around it, if any, comes back).
 pub(super) fn text_budget() -> TextBudget {
-    TextBudget(TEXT_INFLATED.replace(0))
+    TextBudget(TEXT_INFLATED.replace(0), RAW_INFLATED.replace(0))
 }
 
-/// The guard [`text_budget`] gives: the outer scan's count.
-pub(super) struct TextBudget(u64);
+/// The guard [`text_budget`] gives: the outer scan's counts.
+pub(super) struct TextBudget(u64, u64);
 
 impl Drop for TextBudget {
     fn drop(&mut self) {
         TEXT_INFLATED.set(self.0);
+        RAW_INFLATED.set(self.1);
     }
 }
 

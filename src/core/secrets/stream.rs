@@ -11,6 +11,7 @@
 //! bodies is the last heading or tag met outside the bodies' middles.
 
 use std::ops::Range;
+use std::sync::Arc;
 
 use super::{
     FileFindings, Finding, MIN_SKIPPED_BODY, Place, RuleSet, Scanner, after_lines, before_lines,
@@ -18,6 +19,7 @@ use super::{
 };
 use crate::core::compose::{self, Sink};
 use crate::core::model::Preset;
+use crate::core::secret_scan::DecodeBudget;
 
 /// One stretch of the text around the bodies, waiting to be scanned.
 #[derive(Debug, Default)]
@@ -41,6 +43,8 @@ struct Pending {
 /// A streamed composition's scan in progress (see the module doc).
 pub struct StreamScan<'r> {
     rules: &'r RuleSet,
+    /// The scanner's decode budget, which every part's scan shares.
+    budget: Arc<DecodeBudget>,
     /// Lines a rule reaches, plus one: how far into a body its edges go.
     reach: usize,
     files: FileFindings,
@@ -62,6 +66,13 @@ impl<'a> Scanner<'a> {
     /// screenshots and the discussion (up to `max_messages`) are scanned
     /// now.
     pub fn stream(&self, preset: &Preset, max_messages: usize) -> StreamScan<'a> {
+        self.budget
+            .clone()
+            .run(|| self.stream_within(preset, max_messages))
+    }
+
+    /// [`Scanner::stream`], run within the budget.
+    fn stream_within(&self, preset: &Preset, max_messages: usize) -> StreamScan<'a> {
         let mut files = FileFindings::default();
         let mut found = Vec::new();
         for (i, shot) in preset.screenshots.iter().enumerate() {
@@ -84,6 +95,7 @@ impl<'a> Scanner<'a> {
         }
         StreamScan {
             rules: self.rules,
+            budget: Arc::clone(&self.budget),
             reach: self.rules.reach() + 1,
             files,
             preset: found,
@@ -172,7 +184,7 @@ impl StreamScan<'_> {
         let text = &part.text;
         let mut sections: Option<Vec<(usize, String)>> = None;
         let mut out = Vec::new();
-        for hit in self.rules.scan(text) {
+        for hit in self.budget.run(|| self.rules.scan(text)) {
             let from = hit.start.min(hit.span.start);
             let inside = part
                 .bodies

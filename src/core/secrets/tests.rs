@@ -1297,4 +1297,5 @@ mod round_thirteen;
 mod round_twelve;
 mod round_twenty;
 mod round_twenty_one;
+mod round_twenty_two;
 mod shown;

@@ -151,6 +151,54 @@ fn include_refuses_a_credential_file_and_a_link_out_of_the_root() {
     assert!(p.read("ctxcurate.toml").contains("a.py"));
 }
 
+/// With `--allow-edits`, `include` of a glob naming credential files and
+/// nothing else, or reaching out of the root through a link or into
+/// `.git`, is refused and the team's file left as it was (recheck 22:
+/// they were written; a build never let them take a file, but an agent
+/// should not write what a person would not). Globs of project files
+/// stay welcome.
+#[cfg(unix)]
+#[test]
+fn include_refuses_a_glob_of_credentials_or_through_a_link_out() {
+    let p = Project::empty();
+    let outside = tempfile::tempdir().expect("tempdir");
+    std::fs::write(outside.path().join("s.py"), "x = 1\n").expect("write");
+    p.write("a.py", "x = 1\n");
+    p.write("conf/app.yml", "a: 1\n");
+    p.write(".env", "A=1\n");
+    std::os::unix::fs::symlink(outside.path(), p.path("lnk")).expect("link");
+    std::fs::create_dir_all(p.path(".git")).expect("mkdir");
+    p.write("ctxcurate.toml", "# the team's file\n");
+    let mut server = McpServer::start(&p, &["--allow-edits"]);
+    for glob in [
+        ".env*",
+        "**/.env*",
+        ".e[n]v",
+        "*.production",
+        "conf/*.pem",
+        "{.env,a.py}",
+    ] {
+        let reply = server.call("include", json!({"paths": [glob]}));
+        assert!(reply.is_error, "{glob}: {}", reply.text);
+        assert!(
+            reply.text.contains("names credential files"),
+            "{glob}: {}",
+            reply.text
+        );
+    }
+    for glob in ["lnk/*", "lnk/**/*.py", ".git/*"] {
+        let reply = server.call("include", json!({"paths": [glob]}));
+        assert!(reply.is_error, "{glob}: {}", reply.text);
+        assert!(reply.text.contains("refused"), "{glob}: {}", reply.text);
+    }
+    assert_eq!(p.read("ctxcurate.toml"), "# the team's file\n");
+    for glob in ["*.py", "conf/*", "**/*.yml"] {
+        let reply = server.call("include", json!({"paths": [glob]}));
+        assert!(!reply.is_error, "{glob}: {}", reply.text);
+    }
+    assert!(p.read("ctxcurate.toml").contains("conf/*"));
+}
+
 /// An `include` of a path that does not exist, or a glob that does not
 /// compile, is answered with the path on one line: a line break in it
 /// would read as a second line of the answer (`…\nx.py: included`), and

@@ -246,3 +246,83 @@ fn files_that_each_parse_just_under_the_deadline_shorten_the_rest() {
 fn many_small_files_read_slowly_shorten_the_rest() {
     assert!(stopped_of_lua_files(16, 21_000) >= 3);
 }
+
+/// A client that writes its requests and closes stdin (a script, a test
+/// harness) gets an answer to each, the slow ones too: `rmcp` stopped at
+/// its input's end and dropped the answers of calls still running, while
+/// the process stayed until they were done (recheck 22).
+#[test]
+fn every_request_written_before_stdin_closes_is_answered() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let p = Project::empty();
+    for i in 0..3 {
+        p.write(&format!("m{i}.ts"), &malformed("ts", 120_000));
+    }
+    p.write("ok.py", "def f():\n    return 1\n");
+    let mut lines = vec![
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2024-11-05", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}}),
+        json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ];
+    for i in 0..3 {
+        lines.push(
+            json!({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call",
+            "params": {"name": "symbols", "arguments": {"path": format!("m{i}.ts")}}}),
+        );
+    }
+    lines.push(
+        json!({"jsonrpc": "2.0", "id": "last", "method": "tools/call",
+        "params": {"name": "build", "arguments": {"files": [{"path": "ok.py"}]}}}),
+    );
+    // A request `rmcp` cannot read (it answered without the id) is
+    // answered here for its id, and one it takes for a custom method is
+    // answered too: the server still ends when the rest are answered.
+    lines.push(json!({"jsonrpc": "2.0", "id": 20, "method": "ping", "params": "x"}));
+    lines.push(json!({"jsonrpc": "2.0", "id": 21, "method": "notifications/custom"}));
+    // An id sent twice is answered once (`rmcp` takes one request an id).
+    for _ in 0..2 {
+        lines.push(json!({"jsonrpc": "2.0", "id": 30, "method": "ping"}));
+    }
+    let mut child = p
+        .cmd(&["mcp"])
+        .env("CTXCURATE_PARSE_TIMEOUT", "0.5")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn ctxcurate mcp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    for line in &lines {
+        writeln!(stdin, "{line}").expect("write a request");
+    }
+    drop(stdin);
+    // A server waiting for an answer that never comes ends only after five
+    // minutes: a hang here, told apart by a generous bound.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx
+        .recv_timeout(Duration::from_secs(120))
+        .expect("the server ends once every answer it owes is written")
+        .expect("the server's output");
+    let mut ids: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| {
+            v.get("id")
+                .filter(|id| !id.is_null())
+                .map(ToString::to_string)
+        })
+        .collect();
+    ids.sort();
+    assert_eq!(
+        ids,
+        ["\"last\"", "1", "10", "11", "12", "20", "21", "30"],
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(out.status.code(), Some(0));
+}

@@ -510,6 +510,7 @@ fn finish<'t>(
             cuts.push(Cut {
                 range: n.clone(),
                 value: Some(values[i].clone()),
+                quote: false,
             });
         }
     }

@@ -6,7 +6,9 @@
 //! judge it as the assignment it is. Round 21: blank lines and comment
 //! lines between (`= (  # the db`), an unquoted value alone on the next,
 //! indented line (an INI continuation, Make's `:= \`), and a key whose
-//! `=>` opens the next line (`'db_password'` then `=> '…'`).
+//! `=>` opens the next line (`'db_password'` then `=> '…'`). Round 22: a
+//! quoted key whose `:` opens the next line (JSON), and YAML's explicit
+//! key (`? password` then `: …`).
 
 use std::ops::Range;
 
@@ -31,7 +33,11 @@ const MIN_BARE: usize = 8;
 pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for value in assignments(bytes) {
+    let keyed = colon_keys(bytes);
+    let each = assignments(bytes)
+        .map(|at| (at, false))
+        .chain(keyed.into_iter().map(|at| (at, true)));
+    for (value, colon) in each {
         let mut i = blanks(bytes, value);
         let paren = bytes.get(i) == Some(&b'(');
         if matches!(bytes.get(i), Some(b'(' | b'\\')) {
@@ -48,11 +54,44 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
         let literal = blanks(bytes, line);
         let quote = prefix_end(bytes, literal);
         let quoted = matches!(bytes.get(quote), Some(b'"' | b'\'' | b'`'));
-        if quoted || !paren && literal > line && bare_value(bytes, literal) {
+        if quoted || !colon && !paren && literal > line && bare_value(bytes, literal) {
             out.push(value..literal);
         }
     }
     out.extend(arrows_below(bytes));
+    out.sort_by_key(|r| (r.start, r.end));
+    out
+}
+
+/// Where the value of each key that ends its line with `:` may start (just
+/// after the `:`): a quoted key (`"password":`, JSON) or a name (`password:`,
+/// a JavaScript object as a formatter wraps a long value), alone on its
+/// line or after a `{` or `,` (round 22, recheck 22b); not `::`, not a
+/// call's or a block's colon (`def f():`, `else:`: a name after other
+/// text, or one after nothing that is no key of a value below).
+fn colon_keys(bytes: &[u8]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for end in (0..=bytes.len()).filter(|&i| i == bytes.len() || bytes[i] == b'\n') {
+        let line = bytes[start..end].trim_ascii_end();
+        if let Some(before) = line.strip_suffix(b":")
+            && !before.ends_with(b":")
+        {
+            let key_end = before.trim_ascii_end();
+            let quoted = ends_with_key(key_end);
+            let name = key_end
+                .iter()
+                .rev()
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-'))
+                .count();
+            let lead = key_end[..key_end.len() - name].trim_ascii();
+            let named = name > 0 && lead.last().is_none_or(|b| matches!(b, b'{' | b','));
+            if quoted || named {
+                out.push(start + line.len());
+            }
+        }
+        start = end + 1;
+    }
     out
 }
 
@@ -170,18 +209,50 @@ fn arrows_below(bytes: &[u8]) -> Vec<Range<usize>> {
                 .rev()
                 .take_while(|b| b.is_ascii_whitespace())
                 .count();
-        let key = line[..kept].trim_ascii_start();
-        let quoted = key.len() >= 3
-            && matches!(key[0], b'"' | b'\'')
-            && key.last() == Some(&key[0])
-            && !key[1..key.len() - 1].contains(&key[0]);
+        let quoted = ends_with_key(&line[..kept]);
         let arrow = blanks(bytes, n + 1);
-        if quoted && bytes[arrow..].starts_with(b"=>") {
+        let colon = bytes[arrow..].starts_with(b":") && !bytes[arrow..].starts_with(b"::");
+        if quoted && (bytes[arrow..].starts_with(b"=>") || colon) {
             out.push(start + kept..arrow);
+        } else if colon && let Some(mut explicit) = explicit_key(bytes, start, start + kept, arrow)
+        {
+            out.append(&mut explicit);
         }
         start = n + 1;
     }
     out
+}
+
+/// Whether `line` (its trailing blanks cut) ends with a quoted key alone
+/// or after an opening bracket or a `,` (`{"db": {"password"`).
+fn ends_with_key(line: &[u8]) -> bool {
+    let Some(&quote) = line.last().filter(|b| matches!(b, b'"' | b'\'')) else {
+        return false;
+    };
+    let Some(open) = line[..line.len() - 1].iter().rposition(|&b| b == quote) else {
+        return false;
+    };
+    let before = line[..open].trim_ascii_end();
+    line.len() - open >= 3
+        && before
+            .last()
+            .is_none_or(|b| matches!(b, b'{' | b'[' | b'(' | b','))
+}
+
+/// The cuts that make YAML's explicit key on the line `start..end` (`?
+/// password`) and the `:` opening the next line (at `colon`) one `key:
+/// value` line: the `? ` and the line end between.
+fn explicit_key(bytes: &[u8], start: usize, end: usize, colon: usize) -> Option<Vec<Range<usize>>> {
+    let mark = blanks(bytes, start);
+    if bytes.get(mark) != Some(&b'?') || !matches!(bytes.get(mark + 1), Some(b' ' | b'\t')) {
+        return None;
+    }
+    let key = blanks(bytes, mark + 1);
+    let simple = key < end
+        && !bytes[key..end]
+            .iter()
+            .any(|b| matches!(b, b':' | b'#' | b'{' | b'['));
+    simple.then(|| vec![mark..key, end..colon])
 }
 
 /// Past the blanks from `i`, at most [`BLANKS`] of them.
@@ -212,6 +283,11 @@ mod tests {
         assert_eq!(cut("p = \\\r\n  f\"v\"\n"), "p =f\"v\"\n");
         assert_eq!(cut("'p' =>\n  'v',\n"), "'p' =>'v',\n");
         assert_eq!(cut("p := (\n  `v`)\n"), "p :=`v`)\n");
+        assert_eq!(
+            cut("{\"a\": {\"p\"\n  : \"v\"}}\n"),
+            "{\"a\": {\"p\": \"v\"}}\n"
+        );
+        assert_eq!(cut("a:\n  ? p\n  : v\n"), "a:\n  p: v\n");
         for text in [
             "if a ==\n  'v':\n",
             "a = b\n'v'\n",
@@ -219,6 +295,9 @@ mod tests {
             "a <=\n 'v'\n",
             "p = (\n  x + 'v')\n",
             "p = f(\n  'v')\n",
+            "x = c ? \"p\"\n  :: v\n",
+            "a:\n  ? p: q\n  : v\n",
+            "f(x \"p\"\n  : v\n",
         ] {
             assert_eq!(cut(text), text, "{text:?}");
         }

@@ -4,6 +4,8 @@
 //! (`"%s" % "…"`, `"{}".format("…")`). What stands between the `=` and
 //! the literal's quote is cut, and a triple quote's extra quotes, so the
 //! copy reads `DB_PASSWORD ="…"` and the rules judge the assignment.
+//! Round 22: a triple-quoted value closed on a line below, and a template
+//! literal whose value stands alone on the next line.
 
 use std::ops::Range;
 
@@ -31,11 +33,16 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
             }
         }
         let q = prefix_end(bytes, j);
-        let Some(&quote) = bytes.get(q).filter(|b| matches!(b, b'"' | b'\'')) else {
+        let Some(&quote) = bytes.get(q).filter(|b| matches!(b, b'"' | b'\'' | b'`')) else {
             continue;
         };
-        if bytes[q..].starts_with(&[quote; 3]) {
-            if let Some(mut inner) = triple(bytes, q) {
+        let long = if bytes[q..].starts_with(&[quote; 3]) {
+            Some(3)
+        } else {
+            (quote == b'`').then_some(1)
+        };
+        if let Some(n) = long {
+            if let Some(mut inner) = multiline(bytes, q, n) {
                 if j > i {
                     out.push(value..j);
                 }
@@ -50,16 +57,20 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     out
 }
 
-/// The cuts that make the triple-quoted string at `q` one quoted value:
-/// its two extra opening quotes; when its value stands alone on the next
-/// line, the line end before it and the line end and extra quotes after.
-fn triple(bytes: &[u8], q: usize) -> Option<Vec<Range<usize>>> {
+/// The cuts that make the string at `q`, opened by `n` quotes (a triple
+/// quote, or a template literal's one backtick), one quoted value: its
+/// extra opening quotes; when its value stands alone on the next line
+/// (round 22: or on the opening line, closed on a line below), the line
+/// end before it and the blanks and extra quotes after. A template
+/// literal is read only when its value stands alone below.
+fn multiline(bytes: &[u8], q: usize, n: usize) -> Option<Vec<Range<usize>>> {
     let quote = bytes[q];
-    let body = q + 3;
+    let body = q + n;
     let newline = match bytes.get(body) {
         Some(b'\n') => 1,
         Some(b'\r') if bytes.get(body + 1) == Some(&b'\n') => 2,
-        _ => return Some(std::iter::once(q + 1..q + 3).collect()),
+        _ if n == 1 => return None,
+        _ => 0,
     };
     let start = blanks(bytes, body + newline);
     let end = bytes[start..]
@@ -70,8 +81,16 @@ fn triple(bytes: &[u8], q: usize) -> Option<Vec<Range<usize>>> {
     while bytes.get(close).is_some_and(|b| b.is_ascii_whitespace()) && close - end < 256 {
         close += 1;
     }
-    (end > start && bytes[close..].starts_with(&[quote; 3]))
-        .then(|| vec![q + 1..start, end..close + 2])
+    let closed = end > start && bytes[close..].starts_with(&vec![quote; n]);
+    let below = bytes[end..close].contains(&b'\n');
+    if closed && (newline > 0 || below) {
+        Some(vec![q + 1..start, end..close + n - 1])
+    } else if newline == 0 {
+        // On one line: the extra quotes alone.
+        Some(std::iter::once(q + 1..q + 3).collect())
+    } else {
+        None
+    }
 }
 
 /// Where the literal filling the format literal at `q` starts (`"%s" %

@@ -61,7 +61,7 @@ fn binary(seed: u64, n: usize) -> Vec<u8> {
         .collect()
 }
 
-fn pem_key(seed: u64) -> String {
+pub(super) fn pem_key(seed: u64) -> String {
     let body = random(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
         seed,
