@@ -195,19 +195,11 @@ fn scopes(lines: &[&str]) -> Scopes {
     for line in lines {
         let start = stack.last().map_or(0, |s| s.0);
         let mut inner = start;
-        let mut quote: Option<char> = None;
-        let mut chars = line.char_indices();
-        while let Some((i, c)) = chars.next() {
-            match (quote, c) {
-                (Some(_), '\\') => {
-                    chars.next();
-                }
-                (Some(q), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '\'' | '"') => quote = Some(c),
-                (None, 'f') if keyword(line, i, "function") => pending = true,
-                (None, ';') => pending = false,
-                (None, '{') => {
+        for (i, c) in unquoted(line) {
+            match c {
+                'f' if keyword(line, i, "function") => pending = true,
+                ';' => pending = false,
+                '{' => {
                     depth += 1;
                     if pending {
                         let parent = stack.last().map_or(0, |s| s.0);
@@ -218,7 +210,7 @@ fn scopes(lines: &[&str]) -> Scopes {
                         pending = false;
                     }
                 }
-                (None, '}') => {
+                '}' => {
                     if stack.len() > 1 && stack.last().is_some_and(|s| s.1 == depth) {
                         stack.pop();
                     }
@@ -513,22 +505,35 @@ fn called_in_place(line: &str, vars: &Vars) -> bool {
 /// Where each of `marks` starts in `line` outside a quoted string (a
 /// regex's `(a)(b)` is no call).
 fn outside_quotes(line: &str, marks: &[&str]) -> Vec<usize> {
-    let mut out = Vec::new();
+    unquoted(line)
+        .filter(|&(i, _)| marks.iter().any(|m| line[i..].starts_with(m)))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The characters of `line` outside `'…'` and `"…"` strings (a quote and
+/// what it encloses, escapes included, are passed over), with where each
+/// stands.
+fn unquoted(line: &str) -> impl Iterator<Item = (usize, char)> + '_ {
     let mut quote: Option<char> = None;
-    let mut chars = line.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match (quote, c) {
-            (Some(_), '\\') => {
-                chars.next();
+    let mut escaped = false;
+    line.char_indices().filter(move |&(_, c)| {
+        if let Some(q) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == q {
+                quote = None;
             }
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '\'' | '"') => quote = Some(c),
-            (None, _) if marks.iter().any(|m| line[i..].starts_with(m)) => out.push(i),
-            _ => {}
+            return false;
         }
-    }
-    out
+        if matches!(c, '\'' | '"') {
+            quote = Some(c);
+            return false;
+        }
+        true
+    })
 }
 
 /// The top-level arguments of a call whose `(` came just before `rest`,
