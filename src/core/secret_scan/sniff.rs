@@ -57,10 +57,11 @@ pub(super) fn kind(text: &str) -> Option<&'static str> {
     None
 }
 
-/// Extensions that say what a file is: code, prose, data, and the kinds
-/// of config the rules know by name. A file with another (`.local`,
+/// Extensions that say what a file is: code, prose (`.txt` notes are
+/// prose: a config kind's rules stay off them), data, and the kinds of
+/// config the rules know by name. A file with another (`.local`,
 /// `.bak`, `.production`) or none says nothing of its kind.
-const TELLING: [&str; 62] = [
+const TELLING: [&str; 65] = [
     "py",
     "pyi",
     "c",
@@ -101,6 +102,9 @@ const TELLING: [&str; 62] = [
     "sql",
     "md",
     "markdown",
+    "txt",
+    "log",
+    "adoc",
     "rst",
     "html",
     "htm",
