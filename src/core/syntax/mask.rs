@@ -243,7 +243,18 @@ impl Masker<'_> {
         // the closing would hold them again, so the symbol's text shows
         // with each of them as masked.
         let outside = |c: &Symbol| c.spans.lead < inner.start || c.range.end > inner.end;
-        if symbol.children.iter().any(outside) {
+        // Descendants inside a block that is no symbol (Ruby's `class <<
+        // self`): without its opening they would read as other symbols
+        // (a class method as an instance one), so the text holds it.
+        let mut from = inner.start;
+        let wrapped = symbol.children.iter().any(|c| {
+            let between = slice(self.source, from.min(c.spans.lead)..c.spans.lead);
+            from = from.max(c.range.end);
+            let state = self.state(c, MaskState::Hide);
+            let shown = state != MaskState::Hide || self.opens(c, state);
+            shown && (between.contains("class << self") || between.contains("class <<self"))
+        });
+        if wrapped || symbol.children.iter().any(outside) {
             return self.splice(
                 symbol.spans.lead..symbol.range.end,
                 &symbol.children,
@@ -475,6 +486,25 @@ mod tests {
         let tree = parse(lang, src);
         let mask = own.iter().map(|(p, m)| (p.to_string(), *m)).collect();
         render(&tree, src, default, &mask)
+    }
+
+    /// Fuzzing (round 22): a hidden Ruby class or method around a visible
+    /// method of `class << self` kept the method without the block, so
+    /// the view read it as an instance method (`Shape#registry`).
+    #[test]
+    fn a_hidden_ruby_container_keeps_the_singleton_block_of_a_visible_method() {
+        let rb = "class Shape\n  X = 1\n\n  class << self\n    def registry\n      @r ||= []\n    end\n  end\nend\n";
+        let out = masked(rb, Lang::Ruby, Hide, &[("Shape.registry", Def)]);
+        assert!(out.contains("class << self"), "{out}");
+        let again = crate::core::syntax::parse(Lang::Ruby, &out);
+        assert!(!again.has_errors, "{out}");
+        let paths: Vec<&str> = again
+            .symbols
+            .iter()
+            .flat_map(|s| s.children.iter())
+            .map(|c| c.path.as_str())
+            .collect();
+        assert_eq!(paths, ["Shape.registry"], "{out}");
     }
 
     #[test]
