@@ -60,6 +60,28 @@ const ORDINARY: [&str; 24] = [
     "app.properties",
 ];
 
+/// Paths of version control data a glob is tried against.
+const VERSION_CONTROL: [&str; 3] = [".git/config", ".git/HEAD", ".git/hooks/pre-commit"];
+
+/// Whether `glob`, or one alternative of its braces, matches paths of
+/// version control data (`.gi[t]/config`, `{.git,src}/**`) and no
+/// ordinary file (`**` and `*/**` match `.git/config` too, and are globs
+/// of project files: a walk never takes `.git`).
+pub fn reaches_git(glob: &str) -> bool {
+    let alternatives = expanded(glob).unwrap_or_else(|| vec![glob.to_string()]);
+    alternatives.iter().any(|alternative| {
+        walk::compile_glob(alternative).is_ok_and(|m| {
+            let vc = VERSION_CONTROL.iter().any(|p| m.is_match(Path::new(p)));
+            let ordinary = ORDINARY.iter().any(|name| {
+                ["", "src/", "sub/"]
+                    .iter()
+                    .any(|dir| m.is_match(Path::new(&format!("{dir}{name}"))))
+            });
+            vc && !ordinary
+        })
+    })
+}
+
 /// The folders of `glob` before its first component with a pattern in it
 /// (`conf/keys` of `conf/keys/*.pem`), empty when it starts with one.
 pub fn fixed_folders(glob: &str) -> &str {
@@ -189,6 +211,13 @@ mod tests {
             "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}/*",
         ] {
             assert!(!credentials_only(glob), "{glob}");
+        }
+        for glob in [".gi[t]/config", ".g?t/**", "{.git,src}/**", ".git/*"] {
+            assert!(reaches_git(glob), "{glob}");
+        }
+        for glob in ["**/*.py", "src/**", "*", "**", "*/**", "**/*"] {
+            assert!(!reaches_git(glob), "{glob}");
+            assert!(!reaches_git(&format!("{glob}/**")), "{glob}/**");
         }
         assert_eq!(fixed_folders("conf/keys/*.pem"), "conf/keys");
         assert_eq!(fixed_folders("*/keys/a"), "");

@@ -108,6 +108,8 @@ fn refuse_glob(root: &Path, glob: &str) -> Result<(), ToolError> {
         && std::fs::canonicalize(root.join(folders))
             .is_ok_and(|real| !real.starts_with(&real_root));
     let into_git = folders.split('/').any(|c| c == ".git")
+        || edit_globs::reaches_git(glob)
+        || edit_globs::reaches_git(&format!("{glob}/**"))
         || std::fs::canonicalize(root.join(folders))
             .is_ok_and(|real| real.starts_with(real_root.join(".git")));
     if leads_out || into_git {
@@ -144,6 +146,17 @@ fn refuse_held(project: &Project, names: &[Named]) -> Result<(), ToolError> {
     // A link on the way out of the root (the names alone look inside).
     let real_root = std::fs::canonicalize(&project.root).unwrap_or_else(|_| project.root.clone());
     for entry in &entries {
+        // A link inside the root to its `.git` (recheck 22b: `gl/**` was
+        // taken as the folder `gl`).
+        if let Ok(real) = std::fs::canonicalize(project.root.join(&entry.path))
+            && real.starts_with(real_root.join(".git"))
+        {
+            return Err(ToolError::new(format!(
+                "refused: {} leads to version control data; an agent may not add it to the \
+                 project's presets",
+                display_line(&entry.path, 200)
+            )));
+        }
         if let Ok(real) = std::fs::canonicalize(project.root.join(&entry.path))
             && !real.starts_with(&real_root)
         {

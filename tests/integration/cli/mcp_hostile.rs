@@ -186,13 +186,21 @@ fn include_refuses_a_glob_of_credentials_or_through_a_link_out() {
             reply.text
         );
     }
-    for glob in ["lnk/*", "lnk/**/*.py", ".git/*"] {
+    std::os::unix::fs::symlink(p.path(".git"), p.path("gl")).expect("link");
+    for glob in [
+        "lnk/*",
+        "lnk/**/*.py",
+        ".git/*",
+        ".gi[t]/config",
+        "{.git,x}/**",
+        "gl/**",
+    ] {
         let reply = server.call("include", json!({"paths": [glob]}));
         assert!(reply.is_error, "{glob}: {}", reply.text);
         assert!(reply.text.contains("refused"), "{glob}: {}", reply.text);
     }
     assert_eq!(p.read("ctxcurate.toml"), "# the team's file\n");
-    for glob in ["*.py", "conf/*", "**/*.yml"] {
+    for glob in ["*.py", "conf/*", "**/*.yml", "**", "*"] {
         let reply = server.call("include", json!({"paths": [glob]}));
         assert!(!reply.is_error, "{glob}: {}", reply.text);
     }

@@ -129,7 +129,13 @@ fn one_line_body(bytes: &[u8], line_end: usize, marker: &[u8]) -> Option<(Range<
     while end > start && matches!(bytes[end - 1], b' ' | b'\t' | b'\r') {
         end -= 1;
     }
-    if end == start || bytes[start..end].contains(&b'"') {
+    // A body that interpolates (`#{…}`, `${…}`, PHP's `{$…}`) is no
+    // literal.
+    let body = &bytes[start..end];
+    let interpolates = [&b"#{"[..], b"${", b"{$"]
+        .iter()
+        .any(|mark| body.windows(2).any(|w| w == *mark));
+    if end == start || body.contains(&b'"') || interpolates {
         return None;
     }
     let close = past_blanks(bytes, newline + 1);
@@ -178,6 +184,7 @@ mod tests {
             "x == <<E\nv1\nE\n",
             "p = <<~EOS\n  v1\n  v2\nEOS\n",
             "p = <<~EOS\n  \"v1\"\nEOS\n",
+            "$p = <<<EOT\n{$this->vault->p}\nEOT;\n",
             "p = <<~EOS\nv1\nEOSX\n",
             "p = <<~'EOS\nv1\nEOS\n",
             "p = <<<<EOS\nv1\nEOS\n",
