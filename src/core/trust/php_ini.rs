@@ -215,13 +215,13 @@ mod tests {
     #[test]
     fn a_hostile_megabyte_is_read_in_bounded_time() {
         let text = "auto_prepend_file=a\n".repeat(60_000);
-        let start = std::time::Instant::now();
         let mut out = Loads::default();
         ini_values(&text, &mut out);
         assert_eq!(out.words.len(), MAX_INI_LINES);
         let line = "php -d auto_prepend_file=a ".repeat(40_000);
         let got = loads(Path::new("/nonexistent"), Path::new(""), &words(&line));
         assert!(got.words.len() >= 40_000);
-        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        // No timed assertion (benchmarks time things): a quadratic reading
+        // of this input would not end.
     }
 }

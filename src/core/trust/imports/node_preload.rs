@@ -159,13 +159,13 @@ mod tests {
     #[test]
     fn a_hostile_megabyte_is_read_in_bounded_time() {
         let line = "--require x ".repeat(90_000);
-        let start = std::time::Instant::now();
         let found = specifiers(&words(&line));
         assert_eq!(found.len(), 90_000);
         let root = tempfile::tempdir().expect("temp dir");
         let real = std::fs::canonicalize(root.path()).expect("canonical");
         let reached = preloaded(&real, "", &found);
         assert!(reached.patterns.contains(super::super::TOO_MUCH));
-        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        // No timed assertion (benchmarks time things): a quadratic reading
+        // of this input would not end.
     }
 }

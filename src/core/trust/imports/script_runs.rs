@@ -689,14 +689,14 @@ mod tests {
     /// bounded on a hostile megabyte.
     #[test]
     fn a_hostile_megabyte_is_read_in_bounded_time() {
-        let start = std::time::Instant::now();
         let line = "send(ERB.new(ENV['BASH_ENV'] = :system, ".repeat(25_000);
         assert!(!script(&line, Kind::Ruby).unknown.is_empty());
         let lines = "x = foo(\"#{a}\", '\n# ', %q(\n".repeat(20_000);
         script(&lines, Kind::Ruby);
         let php = format!("<?php\n{}", "system(\n$a . 'x' . <<<E\n".repeat(20_000));
         script(&php, Kind::Php);
-        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        // No timed assertion (benchmarks time things): a quadratic reading
+        // of this input would not end.
     }
 
     #[test]

@@ -643,13 +643,12 @@ mod tests {
         // Half a megabyte of each shape.
         let text = format!("{line}\n").repeat(125);
         let lines: Vec<&str> = text.lines().collect();
-        let start = std::time::Instant::now();
         let _ = unknown(&lines, RUNS);
         let other = "$a = 1; $b($c)(d)[e](f); ".repeat(160) + "\n";
         let text = other.repeat(125);
         let lines: Vec<&str> = text.lines().collect();
         let _ = unknown(&lines, RUNS);
-        // The house bound (`script_runs`): a quadratic reading takes hours.
-        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
+        // No timed assertion (benchmarks time things): a quadratic reading
+        // of this input would not end.
     }
 }
