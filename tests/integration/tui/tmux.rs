@@ -40,6 +40,13 @@ fn include_yank_quit_and_restore_in_tmux() {
     assert!(screen.contains("terminal clipboard (OSC 52)"), "{screen}");
     let buffer = tmux.buffer().expect("tmux has a paste buffer after y");
 
+    // The TUI saves each change as it goes: on a loaded machine the file
+    // may land a moment after the screen shows it (a CI run built before
+    // both entries were saved).
+    tmux.wait("both entries saved", |_| {
+        let saved = p.read("ctxcurate.toml");
+        saved.contains("src/app.py") && saved.contains("src/util.c")
+    });
     let build = p
         .cmd(&["build"])
         .env("CTXCURATE_CONFIG", &global)
