@@ -275,9 +275,7 @@ pub fn checked(line: &[u8]) -> Result<Option<Value>, Value> {
     // answered without its id, or dropped (`notifications/…` with an id),
     // and the client waited for it forever: it is answered here, for its id.
     let request = !id.is_null() && object.contains_key("method");
-    if request
-        && let Err(e) = serde_json::from_value::<rmcp::model::ClientJsonRpcMessage>(value.clone())
-    {
+    if request && let Err(e) = serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(line) {
         let why = format!("its params do not fit its method ({e})");
         return Err(invalid(id, &display_line(&why, 300)));
     }
