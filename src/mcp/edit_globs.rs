@@ -1,7 +1,8 @@
 //! The globs an agent's `include` may not write into the team's file
 //! (recheck 22): one whose fixed folders lead out of the root through a
 //! link or into version control data, and one that names credential files
-//! and nothing else (`.env*`, `.e[n]v`, `**/*.pem`). A build never lets a
+//! and nothing else (`.env*`, `.e[n]v`, `**/*.pem`, `conf/[s].pem`,
+//! `.ENV*`: judged by probe names and by the glob written out). A build never lets a
 //! glob take such files, so these entries were inert; but an agent's edit
 //! should not write what a person would not, and a literal `.env` or a
 //! link out is refused already.
@@ -105,9 +106,99 @@ const MAX_ALTERNATIVES: usize = 64;
 pub fn credentials_only(glob: &str) -> bool {
     let alternatives = expanded(glob).unwrap_or_else(|| vec![glob.to_string()]);
     alternatives.iter().any(|alternative| {
-        walk::compile_glob(alternative)
-            .is_ok_and(|m| names_credentials_only(&m, fixed_folders(alternative)))
+        walk::compile_glob(alternative).is_ok_and(|m| {
+            let named = |path: &String| m.is_match(Path::new(path)) && walk::is_sensitive(path);
+            names_credentials_only(&m, fixed_folders(alternative))
+                || (samples(alternative).iter().any(named)
+                    && !matches_any(&m, fixed_folders(alternative), &ORDINARY))
+        })
     })
+}
+
+/// Paths `glob` (braces expanded) matches, written out from it: each `*`
+/// as nothing and as `x`, `**/` as nothing, `?` as `x`, a class as a
+/// character it takes (`conf/[s].pem` is `conf/s.pem`, `.ENV*` is `.ENV`).
+/// A credential name the probes do not hold is judged by these.
+fn samples(glob: &str) -> [String; 2] {
+    [written_out(glob, ""), written_out(glob, "x")]
+}
+
+/// `glob` written out as one path, `star` standing for each `*`.
+fn written_out(glob: &str, star: &str) -> String {
+    let chars: Vec<char> = glob.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' if i + 1 < chars.len() => {
+                out.push(chars[i + 1]);
+                i += 2;
+            }
+            '*' if chars.get(i + 1) == Some(&'*') => {
+                i += 2;
+                if chars.get(i) == Some(&'/') {
+                    i += 1;
+                } else {
+                    out.push_str(star);
+                }
+            }
+            '*' => {
+                out.push_str(star);
+                i += 1;
+            }
+            '?' => {
+                out.push('x');
+                i += 1;
+            }
+            '[' => match class_at(&chars, i) {
+                Some((taken, end)) => {
+                    out.push(taken);
+                    i = end;
+                }
+                None => {
+                    out.push('[');
+                    i += 1;
+                }
+            },
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// A character the class opening at `chars[open]` takes, and the index
+/// past its `]`; `None` when it does not close.
+fn class_at(chars: &[char], open: usize) -> Option<(char, usize)> {
+    let mut i = open + 1;
+    let negated = matches!(chars.get(i), Some('!' | '^'));
+    if negated {
+        i += 1;
+    }
+    let first = i;
+    let mut ranges = Vec::new();
+    loop {
+        let c = *chars.get(i)?;
+        if c == ']' && i > first {
+            break;
+        }
+        if chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|&e| e != ']') {
+            ranges.push((c, chars[i + 2]));
+            i += 3;
+        } else {
+            ranges.push((c, c));
+            i += 1;
+        }
+    }
+    let within = |c: char| ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi);
+    let taken = if negated {
+        ('a'..='z').chain('0'..='9').find(|&c| !within(c))?
+    } else {
+        ranges.first()?.0
+    };
+    Some((taken, i + 1))
 }
 
 /// `glob` with its braces expanded (`a{b,c}d` is `abd`, `acd`), or `None`
@@ -156,21 +247,21 @@ fn expanded(glob: &str) -> Option<Vec<String>> {
 /// a credential file's name there or a folder below, and no ordinary
 /// file's.
 fn names_credentials_only(matcher: &GlobMatcher, folders: &str) -> bool {
-    let under = |name: &str| {
-        let base = if folders.is_empty() {
-            String::new()
-        } else {
-            format!("{folders}/")
-        };
+    matches_any(matcher, folders, &CREDENTIALS) && !matches_any(matcher, folders, &ORDINARY)
+}
+
+/// Whether `matcher` matches one of `names` in `folders` or a folder below.
+fn matches_any(matcher: &GlobMatcher, folders: &str, names: &[&str]) -> bool {
+    let base = if folders.is_empty() {
+        String::new()
+    } else {
+        format!("{folders}/")
+    };
+    names.iter().any(|name| {
         [format!("{base}{name}"), format!("{base}sub/{name}")]
-    };
-    let matches = |names: &[&str]| {
-        names
             .iter()
-            .flat_map(|name| under(name))
-            .any(|path| matcher.is_match(Path::new(&path)))
-    };
-    matches(&CREDENTIALS) && !matches(&ORDINARY)
+            .any(|path| matcher.is_match(Path::new(path)))
+    })
 }
 
 #[cfg(test)]
@@ -196,6 +287,14 @@ mod tests {
             "**/*.{py,env}",
             "deploy/**/id_*",
             "*.tfvars",
+            // Names no probe holds, written out from the glob (recheck 22).
+            "conf/[s].pem",
+            "conf/?.key",
+            "keys/[!a]d_rsa",
+            ".ENV*",
+            "**/.Env.[pP]rod",
+            "deploy/ID_RSA",
+            "x/[a-c][a-c].P12",
         ] {
             assert!(credentials_only(glob), "{glob}");
         }
@@ -209,6 +308,10 @@ mod tests {
             "**/*.{py,rs}",
             "docs/*.md",
             "{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}/*",
+            "src/[a-z]*.py",
+            "?",
+            "[",
+            "docs/[!.]*",
         ] {
             assert!(!credentials_only(glob), "{glob}");
         }
@@ -228,5 +331,10 @@ mod tests {
             ["abf", "acdf", "acef"]
         );
         assert_eq!(expanded("a{b"), None);
+        assert_eq!(samples("conf/[s].pem"), ["conf/s.pem", "conf/s.pem"]);
+        assert_eq!(samples("**/.env*"), [".env", ".envx"]);
+        assert_eq!(samples("a/**"), ["a/", "a/x"]);
+        assert_eq!(samples("[!a-y0-9]"), ["z", "z"]);
+        assert_eq!(samples("[]a]\\*["), ["]*[", "]*["]);
     }
 }

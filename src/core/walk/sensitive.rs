@@ -154,11 +154,13 @@ const EXTENSIONS: &[&str] = &[
 /// `*.tfstate.backup`). A glob never pulls them in; an explicit entry
 /// of a project file needs consent.
 pub fn is_sensitive(rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    let lower = name.to_ascii_lowercase();
-    let ext = lower.rsplit_once('.').map(|(_, e)| e);
-    // The folders on the way, and the last of them (no allocation: this
-    // runs for every file a glob matches).
+    // Names are matched in any case: on a case-insensitive file system
+    // (macOS, Windows) `.ENV` and `ID_RSA` are the same files as `.env` and
+    // `id_rsa`, and a glob spelled so should not take them either.
+    let rel = rel.to_ascii_lowercase();
+    let name = rel.rsplit('/').next().unwrap_or(&rel);
+    let ext = name.rsplit_once('.').map(|(_, e)| e);
+    // The folders on the way, and the last of them.
     let dirs = rel.rsplit_once('/').map_or("", |(dirs, _)| dirs);
     let parent = dirs.rsplit('/').next().filter(|d| !d.is_empty());
     name == ".env"
@@ -177,8 +179,8 @@ pub fn is_sensitive(rel: &str) -> bool {
             .iter()
             .any(|k| name.starts_with(k))
         || ext.is_some_and(|e| EXTENSIONS.contains(&e))
-        || lower.ends_with(".tfstate.backup")
-        || lower.ends_with(".tfvars.json")
+        || name.ends_with(".tfstate.backup")
+        || name.ends_with(".tfvars.json")
         || dirs.split('/').any(|f| FOLDERS.contains(&f))
         || IN_FOLDER
             .iter()
@@ -236,6 +238,14 @@ mod tests {
             "android/upload.jks",
             "certs/server.pem",
             "tls.KEY",
+            // Any case: on macOS and Windows these are the same files.
+            ".ENV",
+            ".Env.Local",
+            "keys/ID_RSA",
+            ".NPMRC",
+            "Secrets.Yml",
+            ".AWS/credentials",
+            ".Docker/Config.json",
             "deploy/id_ed25519.pub",
             ".ssh/config",
             ".kube/config",

@@ -5,8 +5,6 @@
 //! started with `--allow-edits`. Driven over stdio with raw JSON-RPC
 //! (`common::mcp_stdio`), each answer awaited with a deadline.
 
-use std::time::{Duration, Instant};
-
 use serde_json::{Value, json};
 
 use crate::common;
@@ -60,14 +58,9 @@ fn list_presets_counts_a_bounded_number_of_totals_with_a_note() {
     }
     p.write("ctxcurate.toml", &toml);
     let mut server = McpServer::start(&p, &["--max-result", "100000000"]);
-    let started = Instant::now();
+    // Bounded by what it composes (at most 65 totals), not by a clock.
     let listed = server.call("list_presets", json!({}));
     assert!(!listed.is_error, "{}", listed.text);
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "{:?}",
-        started.elapsed()
-    );
     let value: Value = serde_json::from_str(&listed.text).expect("JSON");
     let presets = value["presets"].as_array().expect("presets");
     assert_eq!(presets.len(), 2000, "listed up to the cap");
@@ -177,6 +170,9 @@ fn include_refuses_a_glob_of_credentials_or_through_a_link_out() {
         "*.production",
         "conf/*.pem",
         "{.env,a.py}",
+        "conf/[s].pem",
+        "conf/?.key",
+        ".ENV*",
     ] {
         let reply = server.call("include", json!({"paths": [glob]}));
         assert!(reply.is_error, "{glob}: {}", reply.text);
