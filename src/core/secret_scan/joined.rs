@@ -229,8 +229,8 @@ fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
     // no join covers it.
     let mut next: Vec<Cut> = next_line::cuts(text)
         .into_iter()
-        .chain(wrappers::cuts(text))
         .map(Cut::removed)
+        .chain(wrappers::cuts(text))
         .chain(heredocs::cuts(text))
         .collect();
     next.sort_by_key(|c| (c.range.start, c.range.end));

@@ -1297,5 +1297,6 @@ mod round_thirteen;
 mod round_twelve;
 mod round_twenty;
 mod round_twenty_one;
+mod round_twenty_three;
 mod round_twenty_two;
 mod shown;

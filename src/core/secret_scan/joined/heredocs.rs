@@ -7,7 +7,8 @@
 //! indent are cut for a `"`, and so are the body's line end and the end
 //! marker, so the copy reads `PASSWORD ="…"` and the rules judge the
 //! assignment as they judge a quoted literal. A body of several lines is
-//! not read this way (a key's PEM lines are found as they stand).
+//! not read this way (a key's PEM lines are found as they stand). A body
+//! that is itself one quoted literal (`"v1"`) has its quotes cut too.
 
 use std::ops::Range;
 
@@ -129,6 +130,14 @@ fn one_line_body(bytes: &[u8], line_end: usize, marker: &[u8]) -> Option<(Range<
     while end > start && matches!(bytes[end - 1], b' ' | b'\t' | b'\r') {
         end -= 1;
     }
+    // A body that is one quoted literal (`"v1"`, `'v1'`) is read as that
+    // literal: its quotes are cut with the rest.
+    let (start, end) = match bytes[start..end] {
+        [q @ (b'"' | b'\''), ref inner @ .., last] if last == q && !inner.contains(&q) => {
+            (start + 1, end - 1)
+        }
+        _ => (start, end),
+    };
     // A body that interpolates (`#{…}`, `${…}`, PHP's `{$…}`) is no
     // literal.
     let body = &bytes[start..end];
@@ -179,11 +188,15 @@ mod tests {
         assert_eq!(cut("$p = <<< \"EOT\"\nv1\nEOT;\n"), "$p =\"v1\";\n");
         assert_eq!(cut("  p: <<~E,\n  v1\n  E\n"), "  p:\"v1\"\n");
         assert_eq!(cut("'p' => <<<E\nv1\nE,\n"), "'p' =>\"v1\",\n");
+        // A body that is one quoted literal is that literal.
+        assert_eq!(cut("P = <<~EOS\n  \"v1\"\nEOS\n"), "P =\"v1\"\n");
+        assert_eq!(cut("P = <<~EOS\n  'v1'\nEOS\n"), "P =\"v1\"\n");
         for text in [
             "x = a << b\nv1\nb\n",
             "x == <<E\nv1\nE\n",
             "p = <<~EOS\n  v1\n  v2\nEOS\n",
-            "p = <<~EOS\n  \"v1\"\nEOS\n",
+            "p = <<~EOS\n  \"v1\" \"v2\"\nEOS\n",
+            "p = <<~EOS\n  \"\"\nEOS\n",
             "$p = <<<EOT\n{$this->vault->p}\nEOT;\n",
             "p = <<~EOS\nv1\nEOSX\n",
             "p = <<~'EOS\nv1\nEOS\n",

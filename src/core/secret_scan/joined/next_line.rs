@@ -8,7 +8,10 @@
 //! indented line (an INI continuation, Make's `:= \`), and a key whose
 //! `=>` opens the next line (`'db_password'` then `=> '…'`). Round 22: a
 //! quoted key whose `:` opens the next line (JSON), and YAML's explicit
-//! key (`? password` then `: …`).
+//! key (`? password` then `: …`). Round 23: comment lines between a
+//! key and the `:` below, a `:` alone on its line, and a block comment
+//! between a quoted key and its `:` (JSONC), and a flow map wrapped after
+//! a `,` (YAML's `db: {user: app,` then `password: …}`).
 
 use std::ops::Range;
 
@@ -59,6 +62,8 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
         }
     }
     out.extend(arrows_below(bytes));
+    out.extend(comments_before_colons(bytes));
+    out.extend(flows_continued(bytes));
     out.sort_by_key(|r| (r.start, r.end));
     out
 }
@@ -72,13 +77,17 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
 fn colon_keys(bytes: &[u8]) -> Vec<usize> {
     let mut out = Vec::new();
     let mut start = 0;
+    // Whether the line before ended with a quoted key (a `:` alone on
+    // the next line is that key's, round 23).
+    let mut key_above = false;
     for end in (0..=bytes.len()).filter(|&i| i == bytes.len() || bytes[i] == b'\n') {
         let line = bytes[start..end].trim_ascii_end();
+        let was_key = std::mem::replace(&mut key_above, ends_with_key(line));
         if let Some(before) = line.strip_suffix(b":")
             && !before.ends_with(b":")
         {
             let key_end = before.trim_ascii_end();
-            let quoted = ends_with_key(key_end);
+            let quoted = ends_with_key(key_end) || was_key && key_end.is_empty();
             let name = key_end
                 .iter()
                 .rev()
@@ -210,13 +219,89 @@ fn arrows_below(bytes: &[u8]) -> Vec<Range<usize>> {
                 .take_while(|b| b.is_ascii_whitespace())
                 .count();
         let quoted = ends_with_key(&line[..kept]);
-        let arrow = blanks(bytes, n + 1);
+        // Past blank and comment lines (`? password`, `# …`, `: v`).
+        let arrow = blanks(bytes, past_blank_lines(bytes, n + 1));
         let colon = bytes[arrow..].starts_with(b":") && !bytes[arrow..].starts_with(b"::");
         if quoted && (bytes[arrow..].starts_with(b"=>") || colon) {
             out.push(start + kept..arrow);
         } else if colon && let Some(mut explicit) = explicit_key(bytes, start, start + kept, arrow)
         {
             out.append(&mut explicit);
+        }
+        start = n + 1;
+    }
+    out
+}
+
+/// The cuts of a block comment between a quoted key and its `:` on one
+/// line (JSONC's `"password" /* the db */ : "…"`, round 23): from the
+/// key's end to the `:`.
+fn comments_before_colons(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(at) = bytes
+        .get(from..)
+        .and_then(|rest| rest.windows(2).position(|w| w == b"/*"))
+    {
+        let open = from + at;
+        from = open + 2;
+        // A key at most [`BLANKS`] bytes back on its line (each comment
+        // reads a bounded stretch: a line of `/*` stays linear).
+        let near = open.saturating_sub(BLANKS);
+        let line_start = match bytes[near..open].iter().rposition(|&b| b == b'\n') {
+            Some(n) => near + n + 1,
+            None if near == 0 => 0,
+            None => continue,
+        };
+        let key_end = line_start + bytes[line_start..open].trim_ascii_end().len();
+        if key_end <= line_start || !ends_with_key(&bytes[line_start..key_end]) {
+            continue;
+        }
+        let rest = &bytes[open + 2..bytes.len().min(open + 2 + BLANKS)];
+        let Some(close) = rest.windows(2).position(|w| w == b"*/") else {
+            continue;
+        };
+        if rest[..close].contains(&b'\n') {
+            continue;
+        }
+        let after = blanks(bytes, open + 2 + close + 2);
+        if bytes.get(after) == Some(&b':') && bytes.get(after + 1) != Some(&b':') {
+            out.push(key_end..after);
+            from = after;
+        }
+    }
+    out
+}
+
+/// The cuts joining a flow map or list opened on a line that ends with
+/// `,` to its next line when that line opens with a bare key (YAML's `db:
+/// {user: app,` then `password: …}`, round 23): the line's end and the
+/// next line's indent, so the copy reads the pair after its `,` as on one
+/// line.
+fn flows_continued(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for n in (0..bytes.len()).filter(|&i| bytes[i] == b'\n') {
+        let line = bytes[start..n].trim_ascii_end();
+        let opens = |open: u8, close: u8| {
+            let count = |b: u8| line.iter().filter(|&&c| c == b).count();
+            count(open) > count(close)
+        };
+        if line.ends_with(b",") && (opens(b'{', b'}') || opens(b'[', b']')) {
+            let key = blanks(bytes, n + 1);
+            let name = bytes[key..]
+                .iter()
+                .take(BLANKS)
+                .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+                .count();
+            let after = blanks(bytes, key + name);
+            let keyed = name > 0
+                && bytes[key].is_ascii_alphabetic()
+                && matches!(bytes.get(after), Some(b':' | b'='))
+                && bytes.get(after + 1) != Some(&b':');
+            if keyed {
+                out.push(start + line.len()..key);
+            }
         }
         start = n + 1;
     }
@@ -277,6 +362,17 @@ mod tests {
     }
 
     #[test]
+    fn hostile_lines_of_keys_and_comments_read_in_bounded_time() {
+        // A megabyte line of keys before comments that never close, and
+        // of flow maps: each reads a bounded stretch (a quadratic pass
+        // would not end here).
+        let line = "{\"p\" /* ".repeat(1 << 17);
+        assert!(cuts(&line).is_empty());
+        let lines = "d: {u: a,\n  p: v, q: {w: 1,\n".repeat(1 << 15);
+        assert!(!cuts(&lines).is_empty());
+    }
+
+    #[test]
     fn a_value_on_the_next_line_is_read_after_its_assignment() {
         assert_eq!(cut("P = (\n    \"v\"\n)\n"), "P =\"v\"\n)\n");
         assert_eq!(cut("p =\n  'v';\n"), "p ='v';\n");
@@ -288,6 +384,15 @@ mod tests {
             "{\"a\": {\"p\": \"v\"}}\n"
         );
         assert_eq!(cut("a:\n  ? p\n  : v\n"), "a:\n  p: v\n");
+        // Round 23: a comment line between, a `:` alone on its line, a
+        // block comment between a key and its `:`.
+        assert_eq!(cut("a:\n  ? p\n  # c\n  : v\n"), "a:\n  p: v\n");
+        assert_eq!(
+            cut("{\n  \"p\"\n  :\n  \"v\"\n}\n"),
+            "{\n  \"p\":\"v\"\n}\n"
+        );
+        assert_eq!(cut("{\"p\" /* c */ : \"v\"}\n"), "{\"p\": \"v\"}\n");
+        assert_eq!(cut("d: {u: a,\n  p: v}\n"), "d: {u: a,p: v}\n");
         for text in [
             "if a ==\n  'v':\n",
             "a = b\n'v'\n",
@@ -298,6 +403,13 @@ mod tests {
             "x = c ? \"p\"\n  :: v\n",
             "a:\n  ? p: q\n  : v\n",
             "f(x \"p\"\n  : v\n",
+            "f(\"p\" /* c */ + 1)\n",
+            "x = \"p\" /* c\n */ : v\n",
+            ":\n  \"v\"\n",
+            "d: {u: a},\n  p: v\n",
+            "f(a,\n  p: v)\n",
+            "d: {u: a,\n  \"p\": v}\n",
+            "d: [a,\n  ::p]\n",
         ] {
             assert_eq!(cut(text), text, "{text:?}");
         }

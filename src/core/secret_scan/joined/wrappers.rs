@@ -5,10 +5,12 @@
 //! the literal's quote is cut, and a triple quote's extra quotes, so the
 //! copy reads `DB_PASSWORD ="…"` and the rules judge the assignment.
 //! Round 22: a triple-quoted value closed on a line below, and a template
-//! literal whose value stands alone on the next line.
+//! literal whose value stands alone on the next line. Round 23: a template
+//! literal opened on the assignment's line and closed below, and a quoted
+//! key's triple-quoted or template value closed below (`"password":
+//! """…` in a dict).
 
-use std::ops::Range;
-
+use super::Cut;
 use super::next_line::{assignments, blanks, prefix_end};
 
 /// Calls that return their string argument as it is.
@@ -19,10 +21,13 @@ const FORMATS: [&[u8]; 3] = [b"%s", b"{}", b"{0}"];
 
 /// The ranges to cut for each assignment (`=`, `:=`, `=>`) whose value
 /// is a wrapped literal on its line.
-pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
+pub(super) fn cuts(text: &str) -> Vec<Cut> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for value in assignments(bytes) {
+    let each = assignments(bytes)
+        .map(|at| (at, false))
+        .chain(keyed(bytes).map(|at| (at, true)));
+    for (value, key) in each {
         let i = blanks(bytes, value);
         let mut j = i;
         for _ in 0..2 {
@@ -41,17 +46,25 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
         } else {
             (quote == b'`').then_some(1)
         };
+        // A quoted key's value is read here only when it spans lines (a
+        // dict's `"password": """…` closed below): on one line the rules
+        // read the key and its literal as they stand.
+        if key && (long.is_none() || j > i) {
+            continue;
+        }
         if let Some(n) = long {
-            if let Some(mut inner) = multiline(bytes, q, n) {
+            if let Some((mut inner, spans)) = multiline(bytes, q, n)
+                && (spans || !key)
+            {
                 if j > i {
-                    out.push(value..j);
+                    out.push(Cut::removed(value..j));
                 }
                 out.append(&mut inner);
             }
         } else if let Some(second) = filled_format(bytes, q) {
-            out.push(value..second);
+            out.push(Cut::removed(value..second));
         } else if j > i {
-            out.push(value..j);
+            out.push(Cut::removed(value..j));
         }
     }
     out
@@ -62,14 +75,16 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
 /// extra opening quotes; when its value stands alone on the next line
 /// (round 22: or on the opening line, closed on a line below), the line
 /// end before it and the blanks and extra quotes after. A template
-/// literal is read only when its value stands alone below.
-fn multiline(bytes: &[u8], q: usize, n: usize) -> Option<Vec<Range<usize>>> {
+/// literal is read only when it spans lines.
+/// Whether the value spans lines comes with the cuts. A template literal
+/// opened on its line and closed below has its backtick and its close
+/// each cut for a `"` (a cut before the value, as a match must span one).
+fn multiline(bytes: &[u8], q: usize, n: usize) -> Option<(Vec<Cut>, bool)> {
     let quote = bytes[q];
     let body = q + n;
     let newline = match bytes.get(body) {
         Some(b'\n') => 1,
         Some(b'\r') if bytes.get(body + 1) == Some(&b'\n') => 2,
-        _ if n == 1 => return None,
         _ => 0,
     };
     let start = blanks(bytes, body + newline);
@@ -84,13 +99,36 @@ fn multiline(bytes: &[u8], q: usize, n: usize) -> Option<Vec<Range<usize>>> {
     let closed = end > start && bytes[close..].starts_with(&vec![quote; n]);
     let below = bytes[end..close].contains(&b'\n');
     if closed && (newline > 0 || below) {
-        Some(vec![q + 1..start, end..close + n - 1])
-    } else if newline == 0 {
+        let cuts = if start == q + 1 {
+            vec![Cut::quoted(q..q + 1), Cut::quoted(end..close + 1)]
+        } else {
+            vec![Cut::removed(q + 1..start), Cut::removed(end..close + n - 1)]
+        };
+        Some((cuts, true))
+    } else if newline == 0 && n == 3 {
         // On one line: the extra quotes alone.
-        Some(std::iter::once(q + 1..q + 3).collect())
+        Some((vec![Cut::removed(q + 1..q + 3)], false))
     } else {
         None
     }
+}
+
+/// Where the value of each quoted key's `:` may start (`"password": `,
+/// `'token' :`), just past the `:` (not `::`).
+fn keyed(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    (0..bytes.len())
+        .filter(|&at| bytes[at] == b':')
+        .filter_map(move |at| {
+            let key = bytes[..at]
+                .iter()
+                .rev()
+                .take(8)
+                .find(|b| !matches!(b, b' ' | b'\t'));
+            let keyed = matches!(key, Some(b'"' | b'\''))
+                && bytes.get(at + 1) != Some(&b':')
+                && at.checked_sub(1).is_none_or(|b| bytes[b] != b':');
+            keyed.then_some(at + 1)
+        })
 }
 
 /// Where the literal filling the format literal at `q` starts (`"%s" %
