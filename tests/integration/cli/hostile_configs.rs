@@ -318,14 +318,8 @@ fn map_is_bounded(p: &Project, probe: &str, note: &str) {
         std::fs::metadata(&config).expect("config").len() < 1 << 20,
         "read whole"
     );
-    let started = std::time::Instant::now();
     let out = within(p, &["map"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(
-        started.elapsed() < Duration::from_secs(30),
-        "{:?}",
-        started.elapsed()
-    );
     assert_capped_with_a_note(p, probe, note);
 }
 
