@@ -5,17 +5,8 @@
 //! comment between a key and its `:` (JSONC), YAML's explicit key with a
 //! comment line before its value, and a YAML flow map wrapped over lines.
 
-use super::{found, quiet};
-
-/// The texts among `cases` (named) with no finding.
-fn each_found(cases: &[(&str, &str)]) {
-    let missed: Vec<String> = cases
-        .iter()
-        .filter(|(_, text)| found(text).is_empty())
-        .map(|(what, text)| format!("{what}: {text:?}"))
-        .collect();
-    assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
-}
+use super::quiet;
+use super::round_twenty_two::each_found;
 
 #[test]
 fn round_twenty_three_values_that_span_lines_are_read_as_assignments() {
@@ -60,5 +51,146 @@ fn round_twenty_three_values_that_span_lines_are_read_as_assignments() {
         "{\n  \"password\" /* set below */ : \"\"\n}\n".into(),
         "db: {user: app,\n  password: ${DB_PASSWORD}}\n".into(),
         "x = {\"a\": 1}\ny = `\n`;\n".into(),
+    ]);
+}
+
+/// A red team's shapes beyond the named rules (round 23): a Go MySQL DSN,
+/// a signing key as a call's argument, passwords on command lines
+/// (`chpasswd`, `passwd --stdin`, `openssl passwd`, Mongo's `-p PASS`, an
+/// exec list's flag and value), an Ansible host line, credential objects,
+/// SQL role passwords, npm and Yarn tokens set from a command line, a key
+/// written as escaped bytes, a wallet's key and seed phrase.
+#[test]
+fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
+    each_found(&[
+        (
+            "go dsn",
+            "db, err := sql.Open(\"mysql\", \"root:Vb6nQ1xZ8kLm3Wu@tcp(127.0.0.1:3306)/app?parseTime=true\")\n",
+        ),
+        (
+            "go dsn unix",
+            "dsn := \"app:Vb6nQ1xZ8kLm3Wu@unix(/tmp/mysql.sock)/app\"\n",
+        ),
+        (
+            "jwt.sign",
+            "const t = jwt.sign({ id: user.id, role: 'a' }, 'Vb6nQ1xZ8kLm3Wu', { expiresIn: '1h' });\n",
+        ),
+        ("jwt.verify", "jwt.verify(token, 'Vb6nQ1xZ8kLm3Wu');\n"),
+        (
+            "pyjwt",
+            "tok = jwt.encode(payload, 'Vb6nQ1xZ8kLm3Wu', algorithm='HS256')\n",
+        ),
+        (
+            "cookieParser",
+            "app.use(cookieParser('Vb6nQ1xZ8kLm3Wu'));\n",
+        ),
+        (
+            "createHmac",
+            "const h = crypto.createHmac('sha256', 'Vb6nQ1xZ8kLm3Wu').update(b);\n",
+        ),
+        (
+            "hmac.new",
+            "sig = hmac.new(b'Vb6nQ1xZ8kLm3Wu', body, hashlib.sha256)\n",
+        ),
+        ("chpasswd", "RUN echo 'deploy:Vb6nQ1xZ8kLm3Wu' | chpasswd\n"),
+        (
+            "passwd --stdin",
+            "echo 'Vb6nQ1xZ8kLm3Wu' | passwd --stdin deploy\n",
+        ),
+        (
+            "passwd twice",
+            "echo -e \"Vb6nQ1xZ8kLm3Wu\\nVb6nQ1xZ8kLm3Wu\" | passwd deploy\n",
+        ),
+        (
+            "openssl passwd",
+            "useradd -m -p \"$(openssl passwd -6 'Vb6nQ1xZ8kLm3Wu')\" deploy\n",
+        ),
+        (
+            "mongodump -p",
+            "mongodump -u admin -p Vb6nQ1xZ8kLm3Wu --db app\n",
+        ),
+        (
+            "exec list",
+            "command: [\"redis-server\", \"--requirepass\", \"Vb6nQ1xZ8kLm3Wu\"]\n",
+        ),
+        (
+            "ansible host line",
+            "[web]\n10.0.0.5 ansible_user=deploy ansible_ssh_pass=Vb6nQ1xZ8kLm3Wu\n",
+        ),
+        (
+            "javamail",
+            "return new PasswordAuthentication(\"noreply@acme.com\", \"Vb6nQ1xZ8kLm3Wu\");\n",
+        ),
+        (
+            "httpclient",
+            "creds = new UsernamePasswordCredentials(\"admin\", \"Vb6nQ1xZ8kLm3Wu\");\n",
+        ),
+        (
+            "aws basic",
+            "new BasicAWSCredentials(accessKey, \"wJalrXUtnFEMIK7MDENGbPxRfiCYzQ9vLm3WuTq8\")\n",
+        ),
+        (
+            "go static",
+            "credentials.NewStaticCredentials(os.Getenv(\"ID\"), \"wJalrXUtnFEMIK7MDENGbPxRfiCYzQ9vLm3WuTq8\", \"\")\n",
+        ),
+        (
+            "create role login",
+            "CREATE ROLE app LOGIN PASSWORD 'Vb6nQ1xZ8kLm3Wu';\n",
+        ),
+        (
+            "create user encrypted",
+            "CREATE USER app ENCRYPTED PASSWORD 'Vb6nQ1xZ8kLm3Wu';\n",
+        ),
+        (
+            "set password",
+            "SET PASSWORD FOR 'app'@'localhost' = PASSWORD('Vb6nQ1xZ8kLm3Wu');\n",
+        ),
+        (
+            "npm config set",
+            "npm config set //registry.npmjs.org/:_authToken 6f1c2a9e-3b7d-4e8f-9a0b-1c2d3e4f5a6b\n",
+        ),
+        (
+            "yarn config set",
+            "yarn config set npmAuthToken npm_Vb6nQ1xZ8kLm3WuTq8Rz5Yc2Hd7Jf4Kp1Ns9\n",
+        ),
+        ("yarnrc ident", "npmAuthIdent: \"deploy:Vb6nQ1xZ8kLm3Wu\"\n"),
+        (
+            "flask bytes",
+            "app.secret_key = b'\\x57\\x71\\x30\\x9a\\x1f\\xc2\\x44\\x8e\\x0b\\x7d\\x13\\xe5\\x66\\xa1'\n",
+        ),
+        (
+            "ethers wallet",
+            "const w = new ethers.Wallet('0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318', p);\n",
+        ),
+        (
+            "hardhat accounts",
+            "networks: { main: { accounts: ['0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'] } }\n",
+        ),
+        (
+            "mnemonic",
+            "const mnemonic = 'excess behave track soul table wear ocean cash stay nature item turtle';\n",
+        ),
+    ]);
+    quiet(&[
+        "dsn := fmt.Sprintf(\"%s:%s@tcp(%s)/%s\", u, p, h, d)\n".into(),
+        "dsn := \"root:password@tcp(localhost:3306)/test\"\n".into(),
+        "const t = jwt.sign(payload, process.env.JWT_SECRET);\n".into(),
+        "jwt.verify(token, 'secret');\n".into(),
+        "echo \"$USER:$PASS\" | chpasswd\n".into(),
+        "mongodump -u admin -p \"$MONGO_PASSWORD\" --db app\n".into(),
+        "parser.add_argument(\"--password\", \"-p\", help=\"the password\")\n".into(),
+        "p.add_argument('--token', 'api_token_file')\n".into(),
+        "10.0.0.5 ansible_user=deploy ansible_ssh_pass={{ vault_pass }}\n".into(),
+        "new PasswordAuthentication(user, password.toCharArray());\n".into(),
+        "CREATE ROLE app LOGIN PASSWORD :'pw';\n".into(),
+        "npm config set //registry.npmjs.org/:_authToken ${NPM_TOKEN}\n".into(),
+        "accounts: ['0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'],\n"
+            .into(),
+        "mnemonic: 'test test test test test test test test test test test junk',\n".into(),
+        "seed = 42\n".into(),
+        format!(
+            "kind: SealedSecret\nspec:\n  encryptedData:\n    password: Ag{}==\n",
+            "BvQ3mK9xLp2Wn7Zr4Tc8Yh1Jd6Fs5Gu0Ae".repeat(12)
+        ),
     ]);
 }

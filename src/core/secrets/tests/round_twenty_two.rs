@@ -21,12 +21,12 @@ fn deflate(bytes: &[u8]) -> Vec<u8> {
     out.finish().expect("in memory")
 }
 
-/// The texts among `cases` (named) with no finding.
-fn each_found(cases: &[(&str, String)]) {
+/// Fails naming the texts among `cases` (named) with no finding.
+pub(super) fn each_found<T: AsRef<str>>(cases: &[(&str, T)]) {
     let missed: Vec<String> = cases
         .iter()
-        .filter(|(_, text)| found(text).is_empty())
-        .map(|(what, text)| format!("{what}: {text:?}"))
+        .filter(|(_, text)| found(text.as_ref()).is_empty())
+        .map(|(what, text)| format!("{what}: {:?}", text.as_ref()))
         .collect();
     assert!(missed.is_empty(), "missed:\n{}", missed.join("\n"));
 }
@@ -35,7 +35,7 @@ fn each_found(cases: &[(&str, String)]) {
 fn round_twenty_two_raw_deflate_in_base64_is_inflated_and_read() {
     let env = base64(&deflate(ENV));
     let key = base64(&deflate(pem_key(7).as_bytes()));
-    each_found(&[
+    each_found::<String>(&[
         (
             "php gzinflate",
             format!("<?php\neval(gzinflate(base64_decode('{env}')));\n"),
@@ -70,7 +70,7 @@ fn round_twenty_two_raw_deflate_in_base64_is_inflated_and_read() {
 
 #[test]
 fn round_twenty_two_a_heredoc_value_is_read_as_its_assignment() {
-    each_found(&[
+    each_found::<String>(&[
         (
             "ruby squiggly",
             "PASSWORD = <<~EOS\n  Vb6nQ1xZ8kLm3Wu\nEOS\n".into(),
@@ -120,7 +120,7 @@ fn round_twenty_two_a_heredoc_value_is_read_as_its_assignment() {
 
 #[test]
 fn round_twenty_two_a_quoted_value_closed_on_another_line_is_read() {
-    each_found(&[
+    each_found::<String>(&[
         (
             "triple closed below",
             "PASSWORD = \"\"\"Vb6nQ1xZ8kLm3Wu\n\"\"\"\n".into(),
