@@ -11,7 +11,8 @@
 //! key (`? password` then `: …`). Round 23: comment lines between a
 //! key and the `:` below, a `:` alone on its line, and a block comment
 //! between a quoted key and its `:` (JSONC), and a flow map wrapped after
-//! a `,` (YAML's `db: {user: app,` then `password: …}`).
+//! a `,` (YAML's `db: {user: app,` then `password: …}`), and a value
+//! continued by a `\` ending its line (`.properties`, a shell word).
 
 use std::ops::Range;
 
@@ -64,6 +65,7 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     out.extend(arrows_below(bytes));
     out.extend(comments_before_colons(bytes));
     out.extend(flows_continued(bytes));
+    out.extend(values_continued(bytes));
     out.sort_by_key(|r| (r.start, r.end));
     out
 }
@@ -308,6 +310,35 @@ fn flows_continued(bytes: &[u8]) -> Vec<Range<usize>> {
     out
 }
 
+/// The cuts joining a value continued with a `\` at its line's end
+/// straight after it (a Java `.properties` value, a shell word:
+/// `password=CvFRC\` then `  HQVgG`, `export DB_PASSWORD=\` then the value,
+/// round 23): the `\`, the line end and the next line's indent, on a
+/// line holding an `=` or `:` or continuing one.
+fn values_continued(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut continuing = false;
+    for n in (0..bytes.len()).filter(|&i| bytes[i] == b'\n') {
+        let line = &bytes[start..n];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let joined = line.len() >= 2
+            && line.ends_with(b"\\")
+            && !matches!(line[line.len() - 2], b' ' | b'\t' | b'\\')
+            && (continuing || line.iter().any(|b| matches!(b, b'=' | b':')));
+        continuing = false;
+        if joined {
+            let next = blanks(bytes, n + 1);
+            if bytes.get(next).is_some_and(|b| !b.is_ascii_whitespace()) {
+                out.push(start + line.len() - 1..next);
+                continuing = true;
+            }
+        }
+        start = n + 1;
+    }
+    out
+}
+
 /// Whether `line` (its trailing blanks cut) ends with a quoted key alone
 /// or after an opening bracket or a `,` (`{"db": {"password"`).
 fn ends_with_key(line: &[u8]) -> bool {
@@ -393,6 +424,8 @@ mod tests {
         );
         assert_eq!(cut("{\"p\" /* c */ : \"v\"}\n"), "{\"p\": \"v\"}\n");
         assert_eq!(cut("d: {u: a,\n  p: v}\n"), "d: {u: a,p: v}\n");
+        assert_eq!(cut("p=ab\\\n  cd\\\r\n  ef\n"), "p=abcdef\n");
+        assert_eq!(cut("export P=\\\nabcd\n"), "export P=abcd\n");
         for text in [
             "if a ==\n  'v':\n",
             "a = b\n'v'\n",
@@ -410,6 +443,9 @@ mod tests {
             "f(a,\n  p: v)\n",
             "d: {u: a,\n  \"p\": v}\n",
             "d: [a,\n  ::p]\n",
+            "#define A(x) f(x) \\\n  g(x)\n",
+            "ab\\\n  cd\n",
+            "p=a\\\\\n  cd\n",
         ] {
             assert_eq!(cut(text), text, "{text:?}");
         }

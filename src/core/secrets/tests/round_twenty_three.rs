@@ -40,6 +40,18 @@ fn round_twenty_three_values_that_span_lines_are_read_as_assignments() {
             "db:\n  ? password\n  # the db's\n  : Vb6nQ1xZ8kLm3Wu\n",
         ),
         (
+            "properties continued",
+            "spring.datasource.password=CvFRCHQV\\\n    gGAHn7in\n",
+        ),
+        (
+            "properties in three pieces",
+            "db.password=CvFRC\\\n  HQVgG\\\n  AHn7in\n",
+        ),
+        (
+            "shell word continued",
+            "export DB_PASSWORD=\\\nCvFRCHQVgGAHn7in\n",
+        ),
+        (
             "yaml flow map over lines",
             "db: {user: app,\n  password: Vb6nQ1xZ8kLm3Wu}\n",
         ),
@@ -62,6 +74,23 @@ fn round_twenty_three_values_that_span_lines_are_read_as_assignments() {
 /// written as escaped bytes, a wallet's key and seed phrase.
 #[test]
 fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    each_found::<String>(&[
+        (
+            "hex of a .env",
+            format!(
+                "BLOB = bytes.fromhex('{}')\n",
+                hex(b"DB_USER=app\nDB_PASS=Vb6nQ1xZ8kLm3Wu\n")
+            ),
+        ),
+        (
+            "hex of a token, upper case",
+            format!(
+                "ENV_HEX={}\n",
+                hex(b"GITHUB_TOKEN=ghp_Vb6nQ1xZ8kLm3WuTq8Rz5Yc2Hd7Jf4Kp1Ns9a\n").to_uppercase()
+            ),
+        ),
+    ]);
     each_found(&[
         (
             "go dsn",
@@ -167,6 +196,12 @@ fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
             "networks: { main: { accounts: ['0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318'] } }\n",
         ),
         (
+            "basic literal",
+            "const AUTH = 'Basic YWRtaW46Q3ZGUkNIUVZnR0FIbjdpbg==';\n",
+        ),
+        ("php dbpass", "<?php\n$dbpass = 'Vb6nQ1xZ8kLm3Wu';\n"),
+        ("python pw", "pw = 'Vb6nQ1xZ8kLm3Wu'\n"),
+        (
             "mnemonic",
             "const mnemonic = 'excess behave track soul table wear ocean cash stay nature item turtle';\n",
         ),
@@ -188,6 +223,15 @@ fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
             .into(),
         "mnemonic: 'test test test test test test test test test test test junk',\n".into(),
         "seed = 42\n".into(),
+        "const AUTH = 'Basic ' + btoa(user + ':' + pass);\n".into(),
+        "const kind = 'Basic YWJjZGVmZ2hpamtsbW5vcA==';\n".into(),
+        "<?php\n$dbpass = getenv('DB_PASS');\n$pw = 'password';\n".into(),
+        "pw = 'utf-8'\nsmtp_pass = 'SMTP_PASSWORD'\n".into(),
+        format!(
+            "BLOB = bytes.fromhex('{}')\n",
+            hex(b"The quick brown fox jumps over the lazy dog.\n")
+        ),
+        format!("DIGEST = '{}'\n", "3f2a9b7c".repeat(8)),
         format!(
             "kind: SealedSecret\nspec:\n  encryptedData:\n    password: Ag{}==\n",
             "BvQ3mK9xLp2Wn7Zr4Tc8Yh1Jd6Fs5Gu0Ae".repeat(12)
