@@ -41,10 +41,13 @@ pub(super) fn cuts(text: &str) -> Vec<Cut> {
         let Some(&quote) = bytes.get(q).filter(|b| matches!(b, b'"' | b'\'' | b'`')) else {
             continue;
         };
+        // A `"` or `'` ending its line opens a value alone below (a
+        // dotenv file's or a shell's quoted value over lines, round 23).
+        let opens_line = matches!(bytes.get(q + 1), Some(b'\n' | b'\r'));
         let long = if bytes[q..].starts_with(&[quote; 3]) {
             Some(3)
         } else {
-            (quote == b'`').then_some(1)
+            (quote == b'`' || opens_line).then_some(1)
         };
         // A quoted key's value is read here only when it spans lines (a
         // dict's `"password": """…` closed below): on one line the rules

@@ -52,6 +52,10 @@ fn round_twenty_three_values_that_span_lines_are_read_as_assignments() {
             "export DB_PASSWORD=\\\nCvFRCHQVgGAHn7in\n",
         ),
         (
+            "dotenv quoted over lines",
+            "DB_PASSWORD=\"\nCvFRCHQVgGAHn7in\n\"\n",
+        ),
+        (
             "yaml flow map over lines",
             "db: {user: app,\n  password: Vb6nQ1xZ8kLm3Wu}\n",
         ),
@@ -202,6 +206,15 @@ fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
         ("php dbpass", "<?php\n$dbpass = 'Vb6nQ1xZ8kLm3Wu';\n"),
         ("python pw", "pw = 'Vb6nQ1xZ8kLm3Wu'\n"),
         (
+            "docker login here-string",
+            "docker login -u deploy --password-stdin r.example.com <<< 'Vb6nQ1xZ8kLm3Wu'\n",
+        ),
+        (
+            "docker login printf",
+            "printf '%s' \"Vb6nQ1xZ8kLm3Wu\" | docker login ghcr.io -u bot --password-stdin\n",
+        ),
+        ("fish set", "set -gx DB_PASSWORD Vb6nQ1xZ8kLm3Wu\n"),
+        (
             "mnemonic",
             "const mnemonic = 'excess behave track soul table wear ocean cash stay nature item turtle';\n",
         ),
@@ -223,6 +236,10 @@ fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
             .into(),
         "mnemonic: 'test test test test test test test test test test test junk',\n".into(),
         "seed = 42\n".into(),
+        "echo \"$TOKEN\" | docker login ghcr.io -u bot --password-stdin\n".into(),
+        "docker login --password-stdin <<< \"$REGISTRY_PASSWORD\"\n".into(),
+        "set -gx DB_PASSWORD (cat ~/.db_password)\nset -l token_file tokens.txt\n".into(),
+        "MSG=\"\nEnter the password\n\"\n".into(),
         "const AUTH = 'Basic ' + btoa(user + ':' + pass);\n".into(),
         "const kind = 'Basic YWJjZGVmZ2hpamtsbW5vcA==';\n".into(),
         "<?php\n$dbpass = getenv('DB_PASS');\n$pw = 'password';\n".into(),
