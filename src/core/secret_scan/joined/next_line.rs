@@ -12,7 +12,8 @@
 //! key and the `:` below, a `:` alone on its line, and a block comment
 //! between a quoted key and its `:` (JSONC), and a flow map wrapped after
 //! a `,` (YAML's `db: {user: app,` then `password: …}`), and a value
-//! continued by a `\` ending its line (`.properties`, a shell word).
+//! continued by a `\` ending its line (`.properties`, a shell word), and
+//! an XML element over three lines (`<password>`, the value, the close).
 
 use std::ops::Range;
 
@@ -66,6 +67,7 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     out.extend(comments_before_colons(bytes));
     out.extend(flows_continued(bytes));
     out.extend(values_continued(bytes));
+    out.extend(elements_over_lines(bytes));
     out.sort_by_key(|r| (r.start, r.end));
     out
 }
@@ -339,6 +341,55 @@ fn values_continued(bytes: &[u8]) -> Vec<Range<usize>> {
     out
 }
 
+/// The cuts making an XML element written over three lines one line
+/// (`<password>`, then the value alone, then `</password>`, round 23):
+/// the line ends and indents around the value.
+fn elements_over_lines(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    for n in (0..=bytes.len()).filter(|&i| i == bytes.len() || bytes[i] == b'\n') {
+        lines.push(start..n);
+        start = n + 1;
+    }
+    // A line's content, its blanks (and a `\r`) cut: its range.
+    let content = |line: &Range<usize>| {
+        let text = &bytes[line.clone()];
+        let end = line.start + text.trim_ascii_end().len();
+        let lead = text.len() - text.trim_ascii_start().len();
+        (line.start + lead).min(end)..end
+    };
+    let mut out = Vec::new();
+    for three in lines.windows(3) {
+        let (open, value, close) = (content(&three[0]), content(&three[1]), content(&three[2]));
+        let name = match &bytes[open.clone()] {
+            [b'<', name @ .., b'>']
+                if name
+                    .first()
+                    .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+                    && name.iter().all(|b| {
+                        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b':')
+                    }) =>
+            {
+                name
+            }
+            _ => continue,
+        };
+        let single = !value.is_empty()
+            && !bytes[value.clone()]
+                .iter()
+                .any(|b| b.is_ascii_whitespace() || *b == b'<');
+        let closing = &bytes[close.clone()];
+        let closes = closing.starts_with(b"</")
+            && closing[2..].starts_with(name)
+            && closing.get(2 + name.len()) == Some(&b'>');
+        if single && closes {
+            out.push(open.end..value.start);
+            out.push(value.end..close.start);
+        }
+    }
+    out
+}
+
 /// Whether `line` (its trailing blanks cut) ends with a quoted key alone
 /// or after an opening bracket or a `,` (`{"db": {"password"`).
 fn ends_with_key(line: &[u8]) -> bool {
@@ -426,6 +477,10 @@ mod tests {
         assert_eq!(cut("d: {u: a,\n  p: v}\n"), "d: {u: a,p: v}\n");
         assert_eq!(cut("p=ab\\\n  cd\\\r\n  ef\n"), "p=abcdef\n");
         assert_eq!(cut("export P=\\\nabcd\n"), "export P=abcd\n");
+        assert_eq!(
+            cut("<db>\n  <password>\n    v1\n  </password>\n</db>\n"),
+            "<db>\n  <password>v1</password>\n</db>\n"
+        );
         for text in [
             "if a ==\n  'v':\n",
             "a = b\n'v'\n",
@@ -446,6 +501,10 @@ mod tests {
             "#define A(x) f(x) \\\n  g(x)\n",
             "ab\\\n  cd\n",
             "p=a\\\\\n  cd\n",
+            "<p>\n  a b\n</p>\n",
+            "<p>\n  v1\n</q>\n",
+            "<p a=\"1\">\n  v1\n</p>\n",
+            "<p>\n   \n</p>\n  \n\n",
         ] {
             assert_eq!(cut(text), text, "{text:?}");
         }

@@ -56,6 +56,10 @@ fn round_twenty_three_values_that_span_lines_are_read_as_assignments() {
             "DB_PASSWORD=\"\nCvFRCHQVgGAHn7in\n\"\n",
         ),
         (
+            "xml element over lines",
+            "<db>\n  <password>\n    Vb6nQ1xZ8kLm3Wu\n  </password>\n</db>\n",
+        ),
+        (
             "yaml flow map over lines",
             "db: {user: app,\n  password: Vb6nQ1xZ8kLm3Wu}\n",
         ),
@@ -67,6 +71,8 @@ fn round_twenty_three_values_that_span_lines_are_read_as_assignments() {
         "{\n  \"password\" /* set below */ : \"\"\n}\n".into(),
         "db: {user: app,\n  password: ${DB_PASSWORD}}\n".into(),
         "x = {\"a\": 1}\ny = `\n`;\n".into(),
+        "<password>\n  ${DB_PASSWORD}\n</password>\n".into(),
+        "<token>\n  tokenValueFromEnv\n</token>\n".into(),
     ]);
 }
 
@@ -215,6 +221,20 @@ fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
         ),
         ("fish set", "set -gx DB_PASSWORD Vb6nQ1xZ8kLm3Wu\n"),
         (
+            "nodemailer gmail",
+            "auth: { user: 'me@gmail.com', pass: 'lzmpyisyjkhxyozc' },\n",
+        ),
+        ("django mail", "EMAIL_HOST_PASSWORD = 'vjzvckjrzkiyfuho'\n"),
+        ("grouped", "smtp:\n  password: \"lzmp yisy jkhx yozc\"\n"),
+        (
+            "docker login heredoc",
+            "docker login r.example.com -u deploy --password-stdin <<EOF\nVb6nQ1xZ8kLm3Wu\nEOF\n",
+        ),
+        (
+            "yaml list of passwords",
+            "db:\n  passwords:\n    - Vb6nQ1xZ8kLm3Wu\n",
+        ),
+        (
             "mnemonic",
             "const mnemonic = 'excess behave track soul table wear ocean cash stay nature item turtle';\n",
         ),
@@ -236,6 +256,13 @@ fn round_twenty_three_shapes_people_leak_beyond_the_named_rules() {
             .into(),
         "mnemonic: 'test test test test test test test test test test test junk',\n".into(),
         "seed = 42\n".into(),
+        "EMAIL_HOST_PASSWORD = os.environ['EMAIL_HOST_PASSWORD']\n".into(),
+        "auth: { user: 'me@gmail.com', pass: process.env.GMAIL_PASS },\n".into(),
+        "password: 'this is not used'\n".into(),
+        "docker login --password-stdin <<EOF\n$REGISTRY_PASSWORD\nEOF\n".into(),
+        "services:\n  db:\n    secrets:\n      - db_password\nsecrets:\n  - DB_ROOT_PASSWORD\n"
+            .into(),
+        "imagePullSecrets:\n  - name: regcred\n".into(),
         "echo \"$TOKEN\" | docker login ghcr.io -u bot --password-stdin\n".into(),
         "docker login --password-stdin <<< \"$REGISTRY_PASSWORD\"\n".into(),
         "set -gx DB_PASSWORD (cat ~/.db_password)\nset -l token_file tokens.txt\n".into(),
