@@ -345,6 +345,11 @@ fn values_continued(bytes: &[u8]) -> Vec<Range<usize>> {
 /// (`<password>`, then the value alone, then `</password>`, round 23):
 /// the line ends and indents around the value.
 fn elements_over_lines(bytes: &[u8]) -> Vec<Range<usize>> {
+    // Every text scanned passes here: one without a closing tag is not
+    // split into lines at all.
+    if !bytes.windows(2).any(|w| w == b"</") {
+        return Vec::new();
+    }
     let mut lines = Vec::new();
     let mut start = 0;
     for n in (0..=bytes.len()).filter(|&i| i == bytes.len() || bytes[i] == b'\n') {
