@@ -184,7 +184,8 @@ struct Scopes {
 
 /// [`Scopes`] by brace depth outside quotes: a `function` opens a body
 /// at its first `{` (a `;` first: an abstract method, none). Text, not a
-/// parse: a brace in a heredoc shifts the depth.
+/// parse; a heredoc's or nowdoc's body is passed over (its braces are
+/// text), from its `<<<ID` to the line its `ID` closes.
 fn scopes(lines: &[&str]) -> Scopes {
     let mut out = Scopes {
         at: Vec::with_capacity(lines.len()),
@@ -192,12 +193,32 @@ fn scopes(lines: &[&str]) -> Scopes {
     };
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
     let (mut depth, mut pending, mut next) = (0usize, false, 1usize);
+    let mut heredoc: Option<&str> = None;
     for line in lines {
         let start = stack.last().map_or(0, |s| s.0);
         let mut inner = start;
-        for (i, c) in unquoted(line) {
+        let mut code = *line;
+        if let Some(id) = heredoc {
+            match heredoc_closed(line, id) {
+                Some(rest) => {
+                    heredoc = None;
+                    code = rest;
+                }
+                None => {
+                    out.at.push((start, inner));
+                    continue;
+                }
+            }
+        }
+        for (i, c) in unquoted(code) {
             match c {
-                'f' if keyword(line, i, "function") => pending = true,
+                '<' if code[i..].starts_with("<<<") => {
+                    heredoc = heredoc_id(&code[i + 3..]);
+                    if heredoc.is_some() {
+                        break;
+                    }
+                }
+                'f' if keyword(code, i, "function") => pending = true,
                 ';' => pending = false,
                 '{' => {
                     depth += 1;
@@ -222,6 +243,29 @@ fn scopes(lines: &[&str]) -> Scopes {
         out.at.push((start, inner));
     }
     out
+}
+
+/// The identifier a heredoc or nowdoc opens with, from just past its
+/// `<<<` (`EOT`, `"EOT"`, `'EOT'`).
+fn heredoc_id(rest: &str) -> Option<&str> {
+    let rest = rest.trim_start_matches([' ', '\t']);
+    let rest = rest.strip_prefix(['"', '\'']).unwrap_or(rest);
+    let len = rest
+        .char_indices()
+        .find(|&(i, c)| !(c == '_' || c.is_ascii_alphabetic() || i > 0 && c.is_ascii_digit()))
+        .map_or(rest.len(), |(i, _)| i);
+    (len > 0).then(|| &rest[..len])
+}
+
+/// What follows the closing `id` of a heredoc on `line`, when the line
+/// closes it (PHP 7.3: indented, then anything but a word character).
+fn heredoc_closed<'l>(line: &'l str, id: &str) -> Option<&'l str> {
+    let rest = line.trim_start().strip_prefix(id)?;
+    let word = rest
+        .chars()
+        .next()
+        .is_some_and(|c| c == '_' || c.is_ascii_alphanumeric());
+    (!word).then_some(rest)
 }
 
 /// Whether `word` stands at `at` of `line` as a whole word.
@@ -610,6 +654,10 @@ mod tests {
             "$f = $argv[1];\narray_map(function ($x) use ($f) { return $f($x); }, $a);",
             "$f = $argv[1];\nfunction g() {\n  global $f;\n  $f(1);\n}",
             "$f = $argv[1];\nfunction g() {\n}\n$f($w);",
+            // A brace in a heredoc or nowdoc is text: the function ends
+            // where its own brace closes it.
+            "$f = $argv[1];\nfunction g() {\n  $t = <<<EOT\n  {\n  EOT;\n}\n$f($w);",
+            "$f = $argv[1];\nfunction g() {\n  $t = <<<'EOT'\n  { {\nEOT;\n}\n$f($w);",
         ] {
             assert_eq!(found(text), 1, "{text}");
         }
@@ -632,6 +680,8 @@ mod tests {
             "return sprintf('* [`%s`](#%s)', $name, str_replace(':', '', $d));",
             "function a() {\n  $cb = fgets(STDIN);\n}\nfunction b(callable $cb) {\n  $cb(1);\n}",
             "$abbrevs = array_map(function ($cmd) use ($w) { return fgets(STDIN); }, $list);",
+            // A heredoc's `}` does not end the function around it early.
+            "$cb = 'trim';\nfunction a() {\n  $t = <<<EOT\n  }\n  EOT;\n  $cb = fgets(STDIN);\n}\n$cb(1);",
         ] {
             assert_eq!(found(text), 0, "{text}");
         }
