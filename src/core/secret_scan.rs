@@ -679,7 +679,9 @@ fn wrapped_char(b: u8) -> bool {
 
 /// The bytes hex digits spell (a last odd digit is left).
 fn unhex(hex: &str) -> Vec<u8> {
-    hex.as_bytes()
+    // Bytes may stand apart (`44 42 5f`, `xxd`'s `4442 5f55`).
+    let digits: Vec<u8> = hex.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    digits
         .chunks_exact(2)
         .filter_map(|pair| u8::from_str_radix(std::str::from_utf8(pair).ok()?, 16).ok())
         .collect()

@@ -10,6 +10,7 @@
 //! f-strings and template literals whose fields are literals or names
 //! bound to one ([`fstring`]), and `+` chains of bound names (`a + b`,
 //! `a + "…"`, [`names`], which also reads the bindings' many spellings),
+//! a shell's `"$A$B"` ([`shell_vars`]),
 //! and a dict of literals joined by its values ([`dicts`]). A secret split
 //! so matches no rule in its pieces.
 //!
@@ -34,10 +35,13 @@ use aho_corasick::{AhoCorasick, Input};
 
 mod calls;
 mod dicts;
+mod escapes;
 mod fstring;
 mod heredocs;
 mod names;
 mod next_line;
+mod shell_vars;
+mod sql_values;
 mod wrappers;
 
 /// A part of the text left out of the copy; `value`, when set, is the
@@ -47,9 +51,10 @@ mod wrappers;
 pub(super) struct Cut {
     pub range: Range<usize>,
     pub value: Option<Range<usize>>,
-    /// A `"` stands in its place (a heredoc's value, read as the quoted
-    /// literal it is).
-    pub quote: bool,
+    /// A character stands in its place: a `"` for a heredoc's value, read
+    /// as the quoted literal it is; the character an escape spells
+    /// ([`escapes`]).
+    pub stand_in: Option<char>,
 }
 
 impl Cut {
@@ -57,15 +62,19 @@ impl Cut {
         Cut {
             range,
             value: None,
-            quote: false,
+            stand_in: None,
         }
     }
 
     fn quoted(range: Range<usize>) -> Self {
+        Cut::standing(range, '"')
+    }
+
+    fn standing(range: Range<usize>, stand_in: char) -> Self {
         Cut {
             range,
             value: None,
-            quote: true,
+            stand_in: Some(stand_in),
         }
     }
 }
@@ -133,7 +142,7 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
                 let cut = |range| Cut {
                     range,
                     value: separator.clone(),
-                    quote: false,
+                    stand_in: None,
                 };
                 (found.into_iter().map(cut).collect(), last)
             })
@@ -167,7 +176,7 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
                 cuts.push(Cut {
                     range: start..end,
                     value: Some(value),
-                    quote: false,
+                    stand_in: None,
                 });
                 from = end;
             } else {
@@ -195,6 +204,12 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
     // `a + "…"`), and dicts joined by their values: where no join read
     // above covers them.
     let mut chained = names::chains(text, &mut bound, &mut budget);
+    let shell = shell_vars::cuts(text, &mut bound, &mut budget);
+    if !shell.is_empty() {
+        chained.extend(shell);
+        chained.sort_by_key(|c| (c.range.start, c.range.end));
+        chained.dedup_by(|b, a| a.range.end > b.range.start);
+    }
     let by_values = dicts::cuts(text);
     if !by_values.is_empty() {
         chained.sort_by_key(|c| c.range.start);
@@ -223,7 +238,8 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
 /// Adds to `cuts` (the joins) the cuts of values set apart from their
 /// assignment where no join covers them: a value on the line after it
 /// ([`next_line`]), one wrapped on its line ([`wrappers`]), one in a
-/// heredoc ([`heredocs`]).
+/// heredoc ([`heredocs`]), one spelled in escapes ([`escapes`]), one in
+/// an SQL row apart from its column ([`sql_values`]).
 fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
     // A value on the line after its assignment, or in a heredoc: where
     // no join covers it.
@@ -232,6 +248,8 @@ fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
         .map(Cut::removed)
         .chain(wrappers::cuts(text))
         .chain(heredocs::cuts(text))
+        .chain(escapes::cuts(text))
+        .chain(sql_values::cuts(text))
         .collect();
     next.sort_by_key(|c| (c.range.start, c.range.end));
     next.dedup_by(|b, a| a.range.end > b.range.start);
@@ -339,7 +357,7 @@ fn copy(text: &str, cuts: &[Cut], keep: impl Fn(&str) -> bool) -> Joined {
     for Cut {
         range: cut,
         value,
-        quote,
+        stand_in,
     } in cuts
     {
         let gap = &text[last_end..cut.start];
@@ -354,9 +372,9 @@ fn copy(text: &str, cuts: &[Cut], keep: impl Fn(&str) -> bool) -> Joined {
         if let Some(value) = value {
             joined.pieces.push((joined.text.len(), cut.clone()));
             joined.text.push_str(&text[value.clone()]);
-        } else if *quote {
+        } else if let Some(c) = stand_in {
             joined.pieces.push((joined.text.len(), cut.clone()));
-            joined.text.push('"');
+            joined.text.push(*c);
         }
         piece_start = cut.end;
         last_end = cut.end;

@@ -123,6 +123,11 @@ pub enum Decode {
     /// two-byte header is common in other data, so only a secret found
     /// counts, and a value that is no zlib stream is none.
     Zlib,
+    /// Base64 or hex digits of a value decoded where it is assigned
+    /// (`DB_PASSWORD = base64.b64decode('…')`, `bytes.fromhex('…')`, round
+    /// 24): the decoded text is judged, when it is printable ASCII; hex
+    /// when every character is a hex digit, base64 else.
+    Value,
 }
 
 impl Decode {
@@ -200,6 +205,18 @@ impl Decode {
             }
             // Judged by a scan of the decoded text (`RuleSet::reports`).
             Decode::Scan | Decode::Hex | Decode::Zlib => Some(secret.into()),
+            Decode::Value => {
+                let hex =
+                    secret.len().is_multiple_of(2) && secret.bytes().all(|b| b.is_ascii_hexdigit());
+                let bytes = if hex {
+                    super::unhex(secret)
+                } else {
+                    super::key_body::decode(secret)
+                };
+                let text = String::from_utf8(bytes).ok()?;
+                let printable = text.len() >= 6 && text.bytes().all(|b| b.is_ascii_graphic());
+                printable.then_some(text.into())
+            }
             Decode::Snowflake => {
                 let id = super::key_body::decode(secret.split('.').next()?);
                 let digits = (17..=20).contains(&id.len()) && id.iter().all(u8::is_ascii_digit);
@@ -809,6 +826,16 @@ mod tests {
         );
         assert_eq!(Decode::Basic.apply("Authentication"), None);
         assert_eq!(Decode::None.apply("x").as_deref(), Some("x"));
+        // A value in base64 or hex digits reads as its printable text.
+        assert_eq!(
+            Decode::Value.apply("Q3ZGUkNIUVZnR0FIbjdpbg==").as_deref(),
+            Some("CvFRCHQVgGAHn7in")
+        );
+        assert_eq!(
+            Decode::Value.apply("4376465243485156").as_deref(),
+            Some("CvFRCHQV")
+        );
+        assert_eq!(Decode::Value.apply("AAECAwQFBgcICQ==").as_deref(), None);
     }
 
     #[test]

@@ -147,7 +147,7 @@ pub(super) fn fields_at<'t>(
                 Some(Cut {
                     range: field,
                     value: Some(value),
-                    quote: false,
+                    stand_in: None,
                 })
             })
             .collect();

@@ -175,7 +175,7 @@ mod tests {
     fn cut(text: &str) -> String {
         let mut out = text.to_string();
         for c in cuts(text).into_iter().rev() {
-            out.replace_range(c.range, if c.quote { "\"" } else { "" });
+            out.replace_range(c.range, &c.stand_in.map(String::from).unwrap_or_default());
         }
         out
     }

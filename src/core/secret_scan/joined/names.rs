@@ -510,7 +510,7 @@ fn finish<'t>(
             cuts.push(Cut {
                 range: n.clone(),
                 value: Some(values[i].clone()),
-                quote: false,
+                stand_in: None,
             });
         }
     }

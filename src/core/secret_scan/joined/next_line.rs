@@ -40,9 +40,9 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let keyed = colon_keys(bytes);
     let each = assignments(bytes)
-        .map(|at| (at, false))
-        .chain(keyed.into_iter().map(|at| (at, true)));
-    for (value, colon) in each {
+        .map(|at| (at, false, false))
+        .chain(keyed.into_iter().map(|(at, flow)| (at, true, flow)));
+    for (value, colon, flow) in each {
         let mut i = blanks(bytes, value);
         let paren = bytes.get(i) == Some(&b'(');
         if matches!(bytes.get(i), Some(b'(' | b'\\')) {
@@ -59,7 +59,15 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
         let literal = blanks(bytes, line);
         let quote = prefix_end(bytes, literal);
         let quoted = matches!(bytes.get(quote), Some(b'"' | b'\'' | b'`'));
-        if quoted || !colon && !paren && literal > line && bare_value(bytes, literal) {
+        // A flow map's key ending its line takes a bare value closed by
+        // `,`, `}` or `]` below (`db: { user: app, password:` then
+        // `Xk9… }`, round 24).
+        let bare = if colon {
+            flow && flow_value(bytes, literal)
+        } else {
+            !paren && bare_value(bytes, literal)
+        };
+        if quoted || literal > line && bare {
             out.push(value..literal);
         }
     }
@@ -78,7 +86,9 @@ pub(super) fn cuts(text: &str) -> Vec<Range<usize>> {
 /// line or after a `{` or `,` (round 22, recheck 22b); not `::`, not a
 /// call's or a block's colon (`def f():`, `else:`: a name after other
 /// text, or one after nothing that is no key of a value below).
-fn colon_keys(bytes: &[u8]) -> Vec<usize> {
+/// Each comes with whether the key follows a `{` or `,` on its line (a
+/// flow map's).
+fn colon_keys(bytes: &[u8]) -> Vec<(usize, bool)> {
     let mut out = Vec::new();
     let mut start = 0;
     // Whether the line before ended with a quoted key (a `:` alone on
@@ -98,9 +108,10 @@ fn colon_keys(bytes: &[u8]) -> Vec<usize> {
                 .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'-'))
                 .count();
             let lead = key_end[..key_end.len() - name].trim_ascii();
-            let named = name > 0 && lead.last().is_none_or(|b| matches!(b, b'{' | b','));
+            let flow = lead.last().is_some_and(|b| matches!(b, b'{' | b','));
+            let named = name > 0 && (lead.is_empty() || flow);
             if quoted || named {
-                out.push(start + line.len());
+                out.push((start + line.len(), named && flow));
             }
         }
         start = end + 1;
@@ -131,10 +142,11 @@ pub(super) fn assignments(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
     })
 }
 
-/// Past a string prefix (`r`, `b`, `u`, `f`, two at most) at `i`.
+/// Past a string prefix (`r`, `b`, `u`, `f`; C#'s `@` and `$`; two at most)
+/// at `i`.
 pub(super) fn prefix_end(bytes: &[u8], i: usize) -> usize {
     let mut q = i;
-    while q - i < 2 && bytes.get(q).is_some_and(|b| b"rRbBuUfF".contains(b)) {
+    while q - i < 2 && bytes.get(q).is_some_and(|b| b"rRbBuUfF@$".contains(b)) {
         q += 1;
     }
     q
@@ -168,6 +180,18 @@ fn past_blank_lines(bytes: &[u8], mut line: usize) -> usize {
         line = j + 1;
     }
     line
+}
+
+/// Whether a bare value of a flow map starts at `i`: [`MIN_BARE`] or
+/// more characters of one word, then blanks and a `,`, `}` or `]`.
+fn flow_value(bytes: &[u8], i: usize) -> bool {
+    let len = bytes[i..]
+        .iter()
+        .take(BLANKS)
+        .take_while(|b| !b.is_ascii_whitespace() && !b",{}[]()#:\"'`".contains(b))
+        .count();
+    let after = blanks(bytes, i + len);
+    len >= MIN_BARE && matches!(bytes.get(after), Some(b',' | b'}' | b']'))
 }
 
 /// Whether an unquoted value alone on its line starts at `i`: a word of

@@ -91,9 +91,11 @@ fn multiline(bytes: &[u8], q: usize, n: usize) -> Option<(Vec<Cut>, bool)> {
         _ => 0,
     };
     let start = blanks(bytes, body + newline);
+    // The value ends at a blank or at its closing quote (C#'s `@"` with
+    // `…";` below, round 24).
     let end = bytes[start..]
         .iter()
-        .position(|b| b.is_ascii_whitespace())
+        .position(|&b| b.is_ascii_whitespace() || b == quote)
         .map_or(bytes.len(), |n| start + n);
     let mut close = end;
     while bytes.get(close).is_some_and(|b| b.is_ascii_whitespace()) && close - end < 256 {
@@ -105,7 +107,11 @@ fn multiline(bytes: &[u8], q: usize, n: usize) -> Option<(Vec<Cut>, bool)> {
         let cuts = if start == q + 1 {
             vec![Cut::quoted(q..q + 1), Cut::quoted(end..close + 1)]
         } else {
-            vec![Cut::removed(q + 1..start), Cut::removed(end..close + n - 1)]
+            let mut cuts = vec![Cut::removed(q + 1..start)];
+            if close + n - 1 > end {
+                cuts.push(Cut::removed(end..close + n - 1));
+            }
+            cuts
         };
         Some((cuts, true))
     } else if newline == 0 && n == 3 {
