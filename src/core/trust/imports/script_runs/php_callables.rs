@@ -15,8 +15,11 @@
 //! and variables bound to written strings is folded (`$a = 'sys'; $f =
 //! $a . 'tem'`): a run's name so built counts too. A value that comes
 //! from a parameter or a property is not followed (that is the
-//! narrowing). Text, not a parse; one pass of each line, twice over the
-//! file (a variable used above its assignment in a function below).
+//! narrowing). A function of the file that returns such a value makes
+//! its calls one (`function pick() { return $argv[1]; }`, `$g = pick()`).
+//! Text, not a parse; one pass of each line, three times over the file (a
+//! variable used above its assignment in a function below, a function
+//! returning another's value).
 
 use std::collections::{HashMap, HashSet};
 
@@ -109,6 +112,9 @@ struct Vars {
     written: HashMap<String, Option<String>>,
     /// `extract($_GET)`: any variable may hold anything.
     everything: bool,
+    /// The file's functions that return such a value (`function f() {
+    /// return $argv[1]; }`): a call of one is a computed value too.
+    returning: HashSet<String>,
 }
 
 /// The lines (comments blanked) that call a callable computed as
@@ -118,7 +124,11 @@ struct Vars {
 pub(super) fn unknown(lines: &[&str], runs: &[&str]) -> Vec<String> {
     let scopes = scopes(lines);
     let mut vars: HashMap<usize, Vars> = HashMap::new();
-    for _ in 0..2 {
+    for _ in 0..3 {
+        let returning = returning(lines, &scopes, &vars);
+        for v in vars.values_mut() {
+            v.returning.clone_from(&returning);
+        }
         for (line, &(start, inner)) in lines.iter().zip(&scopes.at) {
             if inner != start {
                 let parent = scopes.parent.get(&inner).copied().unwrap_or(0);
@@ -127,9 +137,18 @@ pub(super) fn unknown(lines: &[&str], runs: &[&str]) -> Vec<String> {
             if let Some(rest) = line.trim_start().strip_prefix("global ") {
                 import(&mut vars, variables(rest).collect(), 0, start);
             }
-            vars.entry(start).or_default().read(line, runs);
-            if inner != start {
-                vars.entry(inner).or_default().read(line, runs);
+            let scopes = if inner != start {
+                &[start, inner][..]
+            } else {
+                &[start][..]
+            };
+            for &scope in scopes {
+                vars.entry(scope)
+                    .or_insert_with(|| Vars {
+                        returning: returning.clone(),
+                        ..Vars::default()
+                    })
+                    .read(line, runs);
             }
         }
     }
@@ -143,6 +162,34 @@ pub(super) fn unknown(lines: &[&str], runs: &[&str]) -> Vec<String> {
         })
         .map(|(line, _)| line.trim().chars().take(80).collect())
         .collect()
+}
+
+/// The named functions whose body returns a computed value (as its
+/// scope's variables tell so far): a `return` on a line of the body, or
+/// on the line that opens it (`function f() { return $argv[1]; }`).
+fn returning(lines: &[&str], scopes: &Scopes, vars: &HashMap<usize, Vars>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for (line, &(start, inner)) in lines.iter().zip(&scopes.at) {
+        let scope = if inner != start { inner } else { start };
+        let (Some(name), Some(v)) = (scopes.names.get(&scope), vars.get(&scope)) else {
+            continue;
+        };
+        if line.len() > MAX_LINE || out.contains(name) {
+            continue;
+        }
+        let returns = outside_quotes(line, &["return"])
+            .into_iter()
+            .take(MAX_PLACES)
+            .filter(|&at| keyword(line, at, "return"))
+            .any(|at| {
+                let value = &line[at + "return".len()..];
+                v.expr_computed(value.split(';').next().unwrap_or(value))
+            });
+        if returns {
+            out.insert(name.clone());
+        }
+    }
+    out
 }
 
 /// Bring `names` from scope `from` into scope `to` (what each holds).
@@ -180,6 +227,8 @@ fn use_list(line: &str) -> Vec<String> {
 struct Scopes {
     at: Vec<(usize, usize)>,
     parent: HashMap<usize, usize>,
+    /// The name of each named function's body (`function f(…) {`).
+    names: HashMap<usize, String>,
 }
 
 /// [`Scopes`] by brace depth outside quotes: a `function` opens a body
@@ -190,9 +239,11 @@ fn scopes(lines: &[&str]) -> Scopes {
     let mut out = Scopes {
         at: Vec::with_capacity(lines.len()),
         parent: HashMap::new(),
+        names: HashMap::new(),
     };
     let mut stack: Vec<(usize, usize)> = vec![(0, 0)];
     let (mut depth, mut pending, mut next) = (0usize, false, 1usize);
+    let mut pending_name: Option<String> = None;
     let mut heredoc: Option<&str> = None;
     for line in lines {
         let start = stack.last().map_or(0, |s| s.0);
@@ -218,13 +269,19 @@ fn scopes(lines: &[&str]) -> Scopes {
                         break;
                     }
                 }
-                'f' if keyword(code, i, "function") => pending = true,
+                'f' if keyword(code, i, "function") => {
+                    pending = true;
+                    pending_name = function_name(&code[i + "function".len()..]);
+                }
                 ';' => pending = false,
                 '{' => {
                     depth += 1;
                     if pending {
                         let parent = stack.last().map_or(0, |s| s.0);
                         out.parent.insert(next, parent);
+                        if let Some(name) = pending_name.take() {
+                            out.names.insert(next, name);
+                        }
                         stack.push((next, depth));
                         inner = next;
                         next += 1;
@@ -243,6 +300,16 @@ fn scopes(lines: &[&str]) -> Scopes {
         out.at.push((start, inner));
     }
     out
+}
+
+/// The name of a function declared just before `rest` (`function
+/// f(`, `function &f(`); none for a closure (`function (`).
+fn function_name(rest: &str) -> Option<String> {
+    let rest = rest.trim_start().trim_start_matches('&').trim_start();
+    let len = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    (len > 0 && rest[len..].trim_start().starts_with('(')).then(|| rest[..len].to_lowercase())
 }
 
 /// The identifier a heredoc or nowdoc opens with, from just past its
@@ -360,6 +427,23 @@ impl Vars {
             || BUILDERS.iter().any(plain)
             || literal_call(expr)
             || variables(expr).any(|v| self.computed.contains(&v))
+            || !self.returning.is_empty() && self.calls_returning(expr)
+    }
+
+    /// Whether `expr` calls one of the file's functions that return a
+    /// computed value (by its name, as a function: not a method).
+    fn calls_returning(&self, expr: &str) -> bool {
+        expr.match_indices('(').take(MAX_PLACES).any(|(open, _)| {
+            let head = expr[..open].trim_end();
+            let start = head
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '\\'))
+                .map_or(0, |i| i + 1);
+            let before = head[..start].trim_end();
+            let name = head[start..].rsplit('\\').next().unwrap_or_default();
+            !before.ends_with(['>', ':', '$'])
+                && !before.ends_with("function")
+                && self.returning.contains(&name.to_lowercase())
+        })
     }
 
     /// The written string a `.` chain of written strings and variables
@@ -657,6 +741,11 @@ mod tests {
             // A brace in a heredoc or nowdoc is text: the function ends
             // where its own brace closes it.
             "$f = $argv[1];\nfunction g() {\n  $t = <<<EOT\n  {\n  EOT;\n}\n$f($w);",
+            // A callable a function of the file returns from outside.
+            "function pick() {\n  return $argv[1];\n}\n$g = pick();\n$g($w);",
+            "function pick() { return getenv('F'); }\ncall_user_func(pick(), $w);",
+            "function inner() {\n  $x = fgets(STDIN);\n  return trim($x);\n}\nfunction outer() {\n  return inner();\n}\n$f = outer();\n$f($w);",
+            "$h = \\Tools\\Pick();\nfunction Pick() {\n  return base64_decode('c3lzdGVt');\n}\n$h($w);",
             "$f = $argv[1];\nfunction g() {\n  $t = <<<'EOT'\n  { {\nEOT;\n}\n$f($w);",
         ] {
             assert_eq!(found(text), 1, "{text}");
@@ -682,6 +771,11 @@ mod tests {
             "$abbrevs = array_map(function ($cmd) use ($w) { return fgets(STDIN); }, $list);",
             // A heredoc's `}` does not end the function around it early.
             "$cb = 'trim';\nfunction a() {\n  $t = <<<EOT\n  }\n  EOT;\n  $cb = fgets(STDIN);\n}\n$cb(1);",
+            // A function returning what the program holds, a method of the
+            // same name, a call of one that is no callable's value.
+            "function pick() {\n  return 'trim';\n}\n$g = pick();\n$g($w);",
+            "function pick() {\n  return $argv[1];\n}\n$g = $this->pick();\n$g($w);",
+            "function pick() {\n  return $argv[1];\n}\necho pick();\n$f = 'trim';\n$f($w);",
         ] {
             assert_eq!(found(text), 0, "{text}");
         }
