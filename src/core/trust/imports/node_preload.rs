@@ -27,8 +27,26 @@ const LONG: [&str; 5] = [
 ];
 
 /// The programs after which `-r` is Node's `--require` (ts-node's,
-/// mocha's and Bun's `-r` load a module first too).
-const NODES: [&str; 6] = ["node", "nodejs", "ts-node", "tsx", "mocha", "bun"];
+/// mocha's and Bun's `-r` load a module first too; so do the runners
+/// that pass it to Node or read it so: nodemon, ts-node-dev, node-dev,
+/// babel-node, Electron, ts-mocha). Not nyc's or c8's: their `-r` is a
+/// reporter.
+const NODES: [&str; 14] = [
+    "node",
+    "nodejs",
+    "ts-node",
+    "tsx",
+    "mocha",
+    "_mocha",
+    "ts-mocha",
+    "bun",
+    "nodemon",
+    "ts-node-dev",
+    "tsnd",
+    "node-dev",
+    "babel-node",
+    "electron",
+];
 
 /// The specifiers a command's words (quotes removed) preload, in order.
 pub fn specifiers(words: &[String]) -> Vec<String> {
@@ -154,6 +172,21 @@ mod tests {
         // `-r` of another program is no preload.
         assert!(specifiers(&words("cp -r a b")).is_empty());
         assert!(specifiers(&words("ruby -r ./q x.rb")).is_empty());
+        assert!(specifiers(&words("nyc -r html x.js")).is_empty());
+        // Runners that hand `-r` to Node, or read it as Node does.
+        for runner in [
+            "nodemon",
+            "ts-node-dev",
+            "node-dev",
+            "babel-node",
+            "electron",
+        ] {
+            assert_eq!(
+                specifiers(&words(&format!("{runner} -r ./tools/pre app.js"))),
+                ["./tools/pre"],
+                "{runner}"
+            );
+        }
     }
 
     #[test]
