@@ -509,7 +509,10 @@ impl RuleSet {
         name: Option<&str>,
         line: &str,
     ) -> Verdict {
-        if rule.entropy.is_some_and(|min| entropy(secret) < min) {
+        if rule
+            .entropy
+            .is_some_and(|min| entropy(secret) < entropy_needed(min, secret))
+        {
             return Verdict::Clean;
         }
         // A value that is its own name spelled another way is a field's
@@ -752,6 +755,31 @@ pub fn mask(secret: &str) -> String {
 }
 
 /// Shannon entropy in bits per character.
+/// The entropy `secret` must reach under a rule asking `min` (3 bits at
+/// most): a short value cannot reach much (eight characters, 3 bits at
+/// best, and less with one repeated), so one of under 12 characters that
+/// mixes capitals, small letters and digits, changing between them four
+/// times or more, needs half a bit less than its length allows, when that
+/// is less (round 24: `1Dt1y5ny`; a word and a year, `Summer2024`, is a
+/// person's password, read only under a password's name).
+fn entropy_needed(min: f64, secret: &str) -> f64 {
+    let class = |b: &u8| match b {
+        b'A'..=b'Z' => 1,
+        b'a'..=b'z' => 2,
+        b'0'..=b'9' => 3,
+        _ => 0,
+    };
+    let classes: Vec<u8> = secret.as_bytes().iter().map(class).collect();
+    let has = |c: u8| classes.contains(&c);
+    let changes = classes.windows(2).filter(|w| w[0] != w[1]).count();
+    let mixed = has(1) && has(2) && has(3) && changes >= 4;
+    if min <= 3.0 && mixed && secret.len() < 12 {
+        min.min((secret.len() as f64).log2() - 0.5)
+    } else {
+        min
+    }
+}
+
 pub fn entropy(s: &str) -> f64 {
     let mut counts: HashMap<char, f64> = HashMap::new();
     let mut n = 0.0;

@@ -180,3 +180,21 @@ fn round_twenty_four_keys_without_a_name_on_their_line_are_read() {
         format!("[{}]\n", keypair[..32].join(",")),
     ]);
 }
+
+/// A short random password (8 to 11 characters) cannot reach the 3 bits of
+/// entropy a longer one must: one that mixes capitals, small letters and
+/// digits, changing between them often, needs half a bit under its
+/// length's bound.
+#[test]
+fn round_twenty_four_short_random_passwords_are_found() {
+    each_found(&[
+        ("yaml, one repeat", "db:\n  password: 1Dt1y5ny\n"),
+        ("dotenv", "DB_PASSWORD=k3Rx9mQk\n"),
+        ("code", "password = \"aB3dE5gB3\"\n"),
+    ]);
+    quiet(&[
+        "token = \"Summer2024\"\n".into(),
+        "api_key: Release2024\n".into(),
+        "password = \"aaaaBBBB1111\"\n".into(),
+    ]);
+}
