@@ -264,6 +264,18 @@ fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
     }
 }
 
+/// `text` with `cuts` made (sorted, apart), each stand-in in its place: what
+/// a pass's tests compare.
+#[cfg(test)]
+pub(super) fn with_cuts_made(text: &str, cuts: Vec<Cut>) -> String {
+    let mut out = text.to_string();
+    for c in cuts.into_iter().rev() {
+        let stand_in = c.stand_in.map(String::from).unwrap_or_default();
+        out.replace_range(c.range, &stand_in);
+    }
+    out
+}
+
 /// Whether `range` overlaps one of `cuts` (sorted by start, apart).
 fn overlaps_any(cuts: &[Cut], range: &Range<usize>) -> bool {
     let after = cuts.partition_point(|c| c.range.start < range.end);

@@ -136,11 +136,7 @@ mod tests {
 
     /// `text` with its cuts made, each stand-in in place.
     fn spelled_out(text: &str) -> String {
-        let mut out = text.to_string();
-        for c in cuts(text).into_iter().rev() {
-            out.replace_range(c.range, &c.stand_in.map(String::from).unwrap_or_default());
-        }
-        out
+        super::super::with_cuts_made(text, cuts(text))
     }
 
     #[test]

@@ -171,13 +171,9 @@ fn is_word(b: u8) -> bool {
 mod tests {
     use super::*;
 
-    /// `text` with its cuts made, each `"` in place.
+    /// `text` with its cuts made, each stand-in in place.
     fn cut(text: &str) -> String {
-        let mut out = text.to_string();
-        for c in cuts(text).into_iter().rev() {
-            out.replace_range(c.range, &c.stand_in.map(String::from).unwrap_or_default());
-        }
-        out
+        super::super::with_cuts_made(text, cuts(text))
     }
 
     #[test]

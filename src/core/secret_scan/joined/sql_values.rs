@@ -149,12 +149,9 @@ fn blanks(bytes: &[u8], mut i: usize, end: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// `text` with its cuts made, each stand-in in place.
     fn read(text: &str) -> String {
-        let mut out = text.to_string();
-        for c in cuts(text).into_iter().rev() {
-            out.replace_range(c.range, &c.stand_in.map(String::from).unwrap_or_default());
-        }
-        out
+        super::super::with_cuts_made(text, cuts(text))
     }
 
     #[test]
