@@ -9,6 +9,7 @@
 //! regex runs once over the whole text, on the regex engine's own literal
 //! search.
 
+use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
@@ -128,6 +129,10 @@ pub enum Decode {
     /// 24): the decoded text is judged, when it is printable ASCII; hex
     /// when every character is a hex digit, base64 else.
     Value,
+    /// A JSON array of 64 bytes (a Solana keypair): a key when it looks
+    /// random, 50 of its values or more different (random bytes give 57
+    /// on average; a table of numbers, zeros, far fewer).
+    Keypair,
 }
 
 impl Decode {
@@ -216,6 +221,14 @@ impl Decode {
                 let text = String::from_utf8(bytes).ok()?;
                 let printable = text.len() >= 6 && text.bytes().all(|b| b.is_ascii_graphic());
                 printable.then_some(text.into())
+            }
+            Decode::Keypair => {
+                let values: HashSet<&str> = secret
+                    .trim_matches(['[', ']'])
+                    .split(',')
+                    .map(str::trim)
+                    .collect();
+                (values.len() >= 50).then_some(secret.into())
             }
             Decode::Snowflake => {
                 let id = super::key_body::decode(secret.split('.').next()?);

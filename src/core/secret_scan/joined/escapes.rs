@@ -71,9 +71,19 @@ pub(super) fn cuts(text: &str) -> Vec<Cut> {
     out
 }
 
-/// The length and character of a `\uXXXX` or `\xXX` escape at `i`, when it
+/// The length and character of a `\uXXXX`, `\u{X…}` or `\xXX` escape at `i`, when it
 /// spells a character a value is made of.
 fn backslash_escape(bytes: &[u8], i: usize) -> Option<(usize, char)> {
+    // ES6's and Rust's `\u{43}`.
+    if bytes.get(i + 1..i + 3) == Some(b"u{") {
+        let len = bytes
+            .get(i + 3..)?
+            .iter()
+            .take(7)
+            .position(|&b| b == b'}')?;
+        let code = hex_value(&bytes[i + 3..i + 3 + len]).filter(|_| len > 0)?;
+        return Some((len + 4, spelled(code)?));
+    }
     let digits = match bytes.get(i + 1)? {
         b'u' => 4,
         b'x' => 2,
@@ -147,6 +157,8 @@ mod tests {
         );
         assert_eq!(spelled_out(r#"k = "\x41\x42c""#), r#"k = "ABc""#);
         assert_eq!(spelled_out("db.password=\\u0041b"), "db.password=Ab");
+        assert_eq!(spelled_out(r#"p = "\u{56}\u{0062}x""#), r#"p = "Vbx""#);
+        assert!(cuts(r#"p = "\u{}\u{1234567}\u{22}""#).is_empty());
     }
 
     #[test]

@@ -21,7 +21,7 @@ const MAX_COLUMNS: usize = 64;
 pub(super) fn cuts(text: &str) -> Vec<Cut> {
     static INSERT: OnceLock<Regex> = OnceLock::new();
     let insert = INSERT.get_or_init(|| {
-        Regex::new(r"(?i)insert[ \t]+(?:ignore[ \t]+)?into[ \t]+[^\s(]{1,128}[ \t]*\(")
+        Regex::new(r"(?i)(?:insert|replace)[ \t]+(?:ignore[ \t]+|or[ \t]+(?:replace|ignore)[ \t]+)?into[ \t]+[^\s(]{1,128}[ \t]*\(")
             .expect("a valid regex")
     });
     let bytes = text.as_bytes();
@@ -120,6 +120,8 @@ fn secret_column(name: &[u8]) -> bool {
     (has(b"password") || has(b"passwd") || has(b"secret") || has(b"api_key") || has(b"apikey"))
         && !has(b"hash")
         && !has(b"digest")
+        && !has(b"question")
+        && !has(b"hint")
 }
 
 /// Past the literal opening at `i`, its doubled quotes and a backslash's

@@ -198,3 +198,74 @@ fn round_twenty_four_short_random_passwords_are_found() {
         "password = \"aaaaBBBB1111\"\n".into(),
     ]);
 }
+
+/// An attack on round 24's rules (recheck 24): the variants a user would
+/// expect caught, and the innocent files they first refused.
+#[test]
+fn round_twenty_four_recheck_variants_are_found_and_near_misses_stay_quiet() {
+    each_found(&[
+        (
+            "java new String",
+            "String DB_PASSWORD = new String(Base64.getDecoder().decode(\"VmI2blExeFo4a0xtM1d1\"));\n",
+        ),
+        (
+            "go two results",
+            "dbPassword, _ := base64.StdEncoding.DecodeString(\"VmI2blExeFo4a0xtM1d1\")\n",
+        ),
+        (
+            "c# GetString",
+            "var dbPassword = Encoding.UTF8.GetString(Convert.FromBase64String(\"VmI2blExeFo4a0xtM1d1\"));\n",
+        ),
+        (
+            "codecs hex",
+            "DB_PASSWORD = codecs.decode('5662366e5131785a386b4c6d335775', 'hex').decode()\n",
+        ),
+        (
+            "sqlite insert or replace",
+            "INSERT OR REPLACE INTO users (email, password) VALUES ('a@acme.com', 'Vb6nQ1xZ8kLm3Wu');\n",
+        ),
+        (
+            "oauth1",
+            "auth = OAuth1('Liy7xqFTUFJNDflpwGkH6', '37MvfsWwh7dC8WKUrozWkG45CttPO6sV1')\n",
+        ),
+        (
+            "tee to /dev/null",
+            "echo 'Vb6nQ1xZ8kLm3Wu' | sudo tee /etc/app/db_password > /dev/null\n",
+        ),
+        (
+            "heredoc, sudo tee",
+            "sudo tee /etc/app/db_password > /dev/null <<'EOF'\nVb6nQ1xZ8kLm3Wu\nEOF\n",
+        ),
+        (
+            "heredoc marker first",
+            "cat <<'EOF' > /etc/app/db_password\nVb6nQ1xZ8kLm3Wu\nEOF\n",
+        ),
+        (
+            "docker secret create",
+            "printf 'Vb6nQ1xZ8kLm3Wu' | docker secret create db_password -\n",
+        ),
+        (
+            "es6 brace escapes",
+            "const dbPassword = \"\\u{56}\\u{62}6nQ1xZ8kLm3Wu\";\n",
+        ),
+        (
+            "ecs value then name below",
+            "[\n  {\n    \"value\": \"Vb6nQ1xZ8kLm3Wu\",\n    \"name\": \"DB_PASSWORD\"\n  }\n]\n",
+        ),
+    ]);
+    let jpeg = "16,11,10,16,24,40,51,61,12,12,14,19,26,58,60,55,14,13,16,24,40,57,69,56,14,17,22,29,51,87,80,62,18,22,37,56,68,109,103,77,24,35,55,64,81,104,113,92,49,64,78,87,103,121,120,101,72,92,95,98,112,100,103,99";
+    quiet(&[
+        "cat > /etc/myapp/secrets.env <<EOF\nAPP_ENV=production\nDB_PASSWORD=${DB_PASSWORD}\nEOF\n".into(),
+        "cat > /usr/local/bin/rotate-token <<'EOF'\n#!/bin/bash\nset -eu\nEOF\n".into(),
+        "echo v2.14.0-rc1 > build/api_key_schema_version\n".into(),
+        "gcloud secrets versions access latest --secret=projects/shop-prod-2231/secrets/db-password\n".into(),
+        format!("[{jpeg}]\n"),
+        format!("[{}]\n", ["0"; 64].join(",")),
+        "TOKEN_HEADER = base64.urlsafe_b64decode(\"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9\")\n".into(),
+        "{\n  \"tokens\": [\n    \"color.brand.500\",\n    \"spacing.4x\"\n  ]\n}\n".into(),
+        "INSERT INTO users (id, email, secret_question) VALUES (7, 'ann@acme.io', 'FirstPet2Name');\n".into(),
+        "reset_password_hint: 'Don''t4get: use8chars'\nsecret_hint: 'it''sAlways2FA'\n".into(),
+        "static const char *password = \"\\x70\\x61\\x73\\x73\\x77\\x6f\\x72\\x64\";\n".into(),
+        "BASE='/opt/app'\nVER='v2.3.1'\nexport TOKEN_CACHE=\"$BASE$VER\"\n".into(),
+    ]);
+}
