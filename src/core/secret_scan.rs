@@ -754,7 +754,6 @@ pub fn mask(secret: &str) -> String {
     format!("{shown}…({n} chars)")
 }
 
-/// Shannon entropy in bits per character.
 /// The entropy `secret` must reach under a rule asking `min` (3 bits at
 /// most): a short value cannot reach much (eight characters, 3 bits at
 /// best, and less with one repeated), so one of under 12 characters that
@@ -769,10 +768,13 @@ fn entropy_needed(min: f64, secret: &str) -> f64 {
         b'0'..=b'9' => 3,
         _ => 0,
     };
-    let classes: Vec<u8> = secret.as_bytes().iter().map(class).collect();
-    let has = |c: u8| classes.contains(&c);
-    let changes = classes.windows(2).filter(|w| w[0] != w[1]).count();
-    let mixed = has(1) && has(2) && has(3) && changes >= 4;
+    let bytes = secret.as_bytes();
+    let seen = bytes.iter().fold(0u8, |seen, b| seen | 1 << class(b));
+    let changes = bytes
+        .windows(2)
+        .filter(|w| class(&w[0]) != class(&w[1]))
+        .count();
+    let mixed = seen & 0b1110 == 0b1110 && changes >= 4;
     if min <= 3.0 && mixed && secret.len() < 12 {
         min.min((secret.len() as f64).log2() - 0.5)
     } else {
@@ -780,6 +782,7 @@ fn entropy_needed(min: f64, secret: &str) -> f64 {
     }
 }
 
+/// Shannon entropy in bits per character.
 pub fn entropy(s: &str) -> f64 {
     let mut counts: HashMap<char, f64> = HashMap::new();
     let mut n = 0.0;

@@ -1,4 +1,4 @@
-//! Values spelled in escapes (round 24): `"\u0043\u0076…"` in JSON or a
+//! Values spelled in escapes (round 24): `"\u0043\u0076…"` (or `\u{43}`) in JSON or a
 //! `.properties` file, `"\x43\x76…"` in a string literal, a URL's
 //! password written wholly in `%XX` (`postgres://app:%43%76…@db`), and
 //! YAML's or SQL's doubled quote inside a single-quoted value

@@ -169,8 +169,8 @@ pub(super) fn unknown(lines: &[&str], runs: &[&str]) -> Vec<String> {
 /// on the line that opens it (`function f() { return $argv[1]; }`).
 fn returning(lines: &[&str], scopes: &Scopes, vars: &HashMap<usize, Vars>) -> HashSet<String> {
     let mut out = HashSet::new();
-    for (line, &(start, inner)) in lines.iter().zip(&scopes.at) {
-        let scope = if inner != start { inner } else { start };
+    // A line's innermost scope: the body it opens, else the one it is in.
+    for (line, &(_, scope)) in lines.iter().zip(&scopes.at) {
         let (Some(name), Some(v)) = (scopes.names.get(&scope), vars.get(&scope)) else {
             continue;
         };
