@@ -35,6 +35,7 @@ use aho_corasick::{AhoCorasick, Input};
 
 mod calls;
 mod dicts;
+mod dumps;
 mod escapes;
 mod fstring;
 mod heredocs;
@@ -239,7 +240,8 @@ pub(super) fn find(text: &str, keep: impl Fn(&str) -> bool) -> Option<Joined> {
 /// assignment where no join covers them: a value on the line after it
 /// ([`next_line`]), one wrapped on its line ([`wrappers`]), one in a
 /// heredoc ([`heredocs`]), one spelled in escapes ([`escapes`]), one in
-/// an SQL row apart from its column ([`sql_values`]).
+/// an SQL row apart from its column ([`sql_values`]), one in a hex dump's
+/// text column ([`dumps`]).
 fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
     // A value on the line after its assignment, or in a heredoc: where
     // no join covers it.
@@ -250,6 +252,7 @@ fn add_apart(text: &str, cuts: &mut Vec<Cut>) {
         .chain(heredocs::cuts(text))
         .chain(escapes::cuts(text))
         .chain(sql_values::cuts(text))
+        .chain(dumps::cuts(text))
         .collect();
     next.sort_by_key(|c| (c.range.start, c.range.end));
     next.dedup_by(|b, a| a.range.end > b.range.start);

@@ -25,7 +25,7 @@ pub type TextId = [u8; 16];
 
 /// Bumped whenever the scan finds something it did not before (new
 /// logic besides the rule file), so older sets are not trusted.
-const SCAN_LOGIC: &[u8] = b"scan 12";
+const SCAN_LOGIC: &[u8] = b"scan 13";
 
 /// The disk cache's bucket of the sets.
 const BUCKET: &str = "scan-passed";

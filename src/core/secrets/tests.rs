@@ -1296,6 +1296,7 @@ mod round_sixteen_b;
 mod round_thirteen;
 mod round_twelve;
 mod round_twenty;
+mod round_twenty_five;
 mod round_twenty_four;
 mod round_twenty_one;
 mod round_twenty_three;

@@ -238,6 +238,8 @@ fn bare_value(bytes: &[u8], i: usize) -> bool {
 fn arrows_below(bytes: &[u8]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
+    // The last byte of the last line that was not blank.
+    let mut after = b'\n';
     for n in (0..bytes.len()).filter(|&i| bytes[i] == b'\n') {
         let line = &bytes[start..n];
         let kept = line.len()
@@ -246,7 +248,10 @@ fn arrows_below(bytes: &[u8]) -> Vec<Range<usize>> {
                 .rev()
                 .take_while(|b| b.is_ascii_whitespace())
                 .count();
-        let quoted = ends_with_key(&line[..kept]);
+        let quoted = ends_with_key(&line[..kept]) || ends_with_bare_key(&line[..kept], after);
+        if kept > 0 {
+            after = line[kept - 1];
+        }
         // Past blank and comment lines (`? password`, `# …`, `: v`).
         let arrow = blanks(bytes, past_blank_lines(bytes, n + 1));
         let colon = bytes[arrow..].starts_with(b":") && !bytes[arrow..].starts_with(b"::");
@@ -435,6 +440,25 @@ fn ends_with_key(line: &[u8]) -> bool {
             .is_none_or(|b| matches!(b, b'{' | b'[' | b'(' | b','))
 }
 
+/// Whether `line` (its trailing blanks cut) ends with a bare key in a
+/// flow map: after its `{` or `,`, or alone after a line ending with one
+/// (`after`): `password` then `: …` below, round 25. A ternary's branch
+/// (`c ?` then `p` then `: q`) is none.
+fn ends_with_bare_key(line: &[u8], after: u8) -> bool {
+    let word = line
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        .count();
+    let before = line[..line.len() - word].trim_ascii_end();
+    word >= 3
+        && line[line.len() - word].is_ascii_alphabetic()
+        && match before.last() {
+            Some(b) => matches!(b, b'{' | b','),
+            None => matches!(after, b'{' | b','),
+        }
+}
+
 /// The cuts that make YAML's explicit key on the line `start..end` (`?
 /// password`) and the `:` opening the next line (at `colon`) one `key:
 /// value` line: the `? ` and the line end between.
@@ -504,6 +528,12 @@ mod tests {
         );
         assert_eq!(cut("{\"p\" /* c */ : \"v\"}\n"), "{\"p\": \"v\"}\n");
         assert_eq!(cut("d: {u: a,\n  p: v}\n"), "d: {u: a,p: v}\n");
+        // Round 25: a flow map's bare key alone on its line.
+        assert_eq!(
+            cut("d: {u: a,\n  pass\n    : v\n}\n"),
+            "d: {u: a,\n  pass: v\n}\n"
+        );
+        assert_eq!(cut("d: {pass\n  : v}\n"), "d: {pass: v}\n");
         assert_eq!(cut("p=ab\\\n  cd\\\r\n  ef\n"), "p=abcdef\n");
         assert_eq!(cut("export P=\\\nabcd\n"), "export P=abcd\n");
         assert_eq!(
@@ -527,6 +557,9 @@ mod tests {
             "f(a,\n  p: v)\n",
             "d: {u: a,\n  \"p\": v}\n",
             "d: [a,\n  ::p]\n",
+            "x = c ?\n  pass_word\n  : other\n",
+            "x = c ? pass_word\n  : other\n",
+            "d: {u: a,\n  9abc\n  : v}\n",
             "#define A(x) f(x) \\\n  g(x)\n",
             "ab\\\n  cd\n",
             "p=a\\\\\n  cd\n",

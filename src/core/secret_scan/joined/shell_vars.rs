@@ -1,7 +1,8 @@
-//! A shell's double-quoted word made of variables alone (round 24):
-//! `P1='ab…'`, `P2='cd…'`, then `export DB_PASSWORD="$P1$P2"` (or
-//! `"${P1}${P2}"`). Each variable bound to a literal before it is cut for
-//! that literal's characters, so the copy reads `DB_PASSWORD="ab…cd…"`.
+//! A shell's word made of variables alone (round 24): `P1='ab…'`,
+//! `P2='cd…'`, then `export DB_PASSWORD="$P1$P2"` (or `"${P1}${P2}"`, or
+//! unquoted after its `=`: `DB_PASSWORD=$P1$P2`, round 25). Each variable
+//! bound to a literal before it is cut for that literal's characters, so
+//! the copy reads `DB_PASSWORD="ab…cd…"`.
 
 use std::ops::Range;
 
@@ -21,8 +22,10 @@ pub(super) fn cuts<'t>(
 ) -> Vec<Cut> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    for (q, _) in text.match_indices("\"$") {
-        let Some(parts) = variables(bytes, q + 1) else {
+    let quoted = text.match_indices("\"$").map(|(q, _)| (q, true));
+    let bare = text.match_indices("=$").map(|(q, _)| (q, false));
+    for (q, in_quotes) in quoted.chain(bare) {
+        let Some(parts) = variables(bytes, q + 1, in_quotes) else {
             continue;
         };
         let n = parts.len();
@@ -48,9 +51,14 @@ pub(super) fn cuts<'t>(
 }
 
 /// The variables (`$NAME` or `${NAME}`: each one's range and its name's)
-/// that make the word from `start` to its closing `"`, when it is two of
-/// them or more and nothing else.
-fn variables(bytes: &[u8], start: usize) -> Option<Vec<(Range<usize>, Range<usize>)>> {
+/// that make the word from `start` to its closing `"` (`in_quotes`) or to
+/// a blank, `;` or the end (a bare word), when it is two of them or more
+/// and nothing else.
+fn variables(
+    bytes: &[u8],
+    start: usize,
+    in_quotes: bool,
+) -> Option<Vec<(Range<usize>, Range<usize>)>> {
     let mut parts = Vec::new();
     let mut i = start;
     while bytes.get(i) == Some(&b'$') {
@@ -78,7 +86,12 @@ fn variables(bytes: &[u8], start: usize) -> Option<Vec<(Range<usize>, Range<usiz
         parts.push((i..end, from..to));
         i = end;
     }
-    (bytes.get(i) == Some(&b'"') && parts.len() >= 2).then_some(parts)
+    let ends = match bytes.get(i) {
+        Some(b'"') => in_quotes,
+        Some(b';' | b' ' | b'\t' | b'\r' | b'\n') | None => !in_quotes,
+        Some(_) => false,
+    };
+    (ends && parts.len() >= 2).then_some(parts)
 }
 
 #[cfg(test)]
@@ -100,6 +113,8 @@ mod tests {
     fn variables_bound_to_literals_read_as_their_values() {
         let text = "P1='ab12'\nP2=\"cd34\"\nexport DB_PASSWORD=\"$P1${P2}\"\n";
         assert!(read(text).ends_with("export DB_PASSWORD=\"ab12cd34\"\n"));
+        let text = "P1='ab12'\nP2='cd34'\nexport DB_PASSWORD=$P1$P2; run\nX=${P2}$P1";
+        assert!(read(text).ends_with("export DB_PASSWORD=ab12cd34; run\nX=cd34ab12"));
     }
 
     #[test]
@@ -110,6 +125,9 @@ mod tests {
             "P1='ab'\nX=\"$P1$HOME\"\n",
             "X=\"$P1$P2\"\nP1='ab'\nP2='cd'\n",
             "X=\"$1$2\"\n",
+            "P1='ab'\nP2='cd'\nX=$P1$P2/bin\n",
+            "P1='ab'\nP2='cd'\nX=$P1$P2\"\n",
+            "P1='ab'\nP2='cd'\nX=\"$P1$P2\n",
         ] {
             assert_eq!(read(text), text, "{text}");
         }
