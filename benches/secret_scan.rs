@@ -10,8 +10,9 @@
 //! round sixteen (template literals and backtick halves, `.=`,
 //! `"-".join`, a split through a name, names of long literals looked up
 //! without a keyword) and round 22 (raw deflate tried on binary base64
-//! values, heredocs, values closed on a line below): linear when the
-//! second costs ten times the first.
+//! values, heredocs, values closed on a line below) and rounds 24–25
+//! (escapes, decoded values, shell words of variables, SQL rows, flow
+//! maps, hex dumps): linear when the second costs ten times the first.
 //!
 //! Run: `cargo bench --bench secret_scan` (optionally with directories:
 //! `cargo bench --bench secret_scan -- /path/to/tree …`).
@@ -137,6 +138,21 @@ fn main() {
         ("", "p = \"\"\"v1v2v3v4v5\n\"\"\"\n", ""),
         ("", "{\"p\"\n: \"v\"}, ", ""),
         ("", "? p\n: v\n", ""),
+        // Rounds 24 and 25: escapes, a value decoded where it is
+        // assigned, shell words of variables, SQL rows, flow maps, hex
+        // dumps (each line spelling its hex, and lines of hex alone).
+        ("", "p = \"\\u0056\\x62%56%62%56%62'' ", ""),
+        ("", "p = b64decode('VmI2blExeFo4a0xtM1d1')\n", ""),
+        ("P1='ab12'\nP2='cd34'\n", "X=\"$P1$P2\" Y=$P1$P2 ", ""),
+        ("", "INSERT INTO u (a, password) VALUES ('x', 'y');\n", ""),
+        ("", "INSERT INTO t (", ""),
+        ("", "d: {u: a,\n  pass\n    : v,\n", ""),
+        (
+            "",
+            "00000000: 4442 5f50 4153 5357 4f52 443d 4376 4652  DB_PASSWORD=CvFR\n",
+            "",
+        ),
+        ("", "44425f50415353574f52443d43764652434851566747414\n", ""),
     ] {
         for mb in [1, 10] {
             let line = format!("{head}{}{tail}", piece.repeat((mb << 20) / piece.len()));

@@ -46,6 +46,7 @@ mod run_loads;
 mod script_runs;
 mod shell_runs;
 mod sys_path;
+pub(super) mod written;
 
 pub use literal::run_with;
 pub use node_preload::{
@@ -525,7 +526,7 @@ pub(super) fn small_text(path: &Path) -> Option<String> {
 /// What follows the last expansion of `word` (`$(…)`, `${…}`, `$NAME`)
 /// after a `/`, when that holds no expansion: `lib.sh` of
 /// `$(dirname $0)/lib.sh`.
-fn after_expansion(word: &str) -> Option<&str> {
+pub(super) fn after_expansion(word: &str) -> Option<&str> {
     let bytes = word.as_bytes();
     let mut end = None;
     let mut i = 0;

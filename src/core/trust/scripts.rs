@@ -165,8 +165,15 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
                 patterns.push(refusal);
             }
         }
+        // A file the line only writes (`2>> tools/err.log`, a recipe's
+        // `cat > last_input.txt`) is none it runs (recheck 25).
+        let written = |w: &String| match line {
+            CommandLine::Shell(text) => super::imports::written::only_written(text, w),
+            CommandLine::Argv(_) => false,
+        };
         let fresh = words(line)
             .into_iter()
+            .filter(|w| !written(w))
             .chain(php.words)
             .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
             .collect::<Vec<_>>();
@@ -313,7 +320,9 @@ fn add_unknown(patterns: &mut Vec<String>, command: &CommandLine) {
         }
     };
     for refusal in found {
-        if !patterns.contains(&refusal) {
+        let said = patterns.contains(&refusal)
+            || super::unknown::repeats_a_pattern(&refusal, patterns.iter());
+        if !said {
             patterns.push(refusal);
         }
     }
@@ -696,6 +705,11 @@ fn venv_site_packages(real_root: &Path, word: &str) -> Vec<PathBuf> {
 /// dotted Python module name, its module file and package folder.
 fn candidates(word: &str) -> Vec<PathBuf> {
     let mut out = vec![PathBuf::from(word)];
+    // `$PWD/tools/s.py`, `"$(pwd)"/tools/s.py`: the path after the folder
+    // an expansion names (recheck 25: such a script was not covered).
+    if let Some(rest) = super::imports::after_expansion(word) {
+        out.push(PathBuf::from(rest));
+    }
     let module = !word.is_empty()
         && !word.starts_with('.')
         && !word.ends_with('.')
@@ -947,6 +961,39 @@ mod tests {
         );
         assert!(patterns(r#"["sh", "-c", "python3 tools/summarize.py"]"#).is_empty());
         assert!(patterns(r#"["python3", "-c", "print('*')"]"#).is_empty());
+    }
+
+    /// Recheck 25: the logs a command and its scripts only write are
+    /// none of what it runs: writing them does not change what a consent
+    /// covers (it lapsed after the first run).
+    #[test]
+    fn files_a_command_only_writes_are_not_covered() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("tools")).unwrap();
+        fs::write(
+            root.join("tools/s.py"),
+            "with open(\"tools/summaries.log\", \"a\") as f:\n    f.write('x')\n",
+        )
+        .unwrap();
+        fs::write(
+            root.join("tools/w.sh"),
+            "cat > last_input.txt\necho s | tee -a sum.log\n",
+        )
+        .unwrap();
+        let cmd = value("\"python3 tools/s.py 2>>tools/err.log; sh tools/w.sh\"");
+        let before = covered(root, &cmd);
+        for log in [
+            "tools/summaries.log",
+            "tools/err.log",
+            "last_input.txt",
+            "sum.log",
+        ] {
+            fs::write(root.join(log), "ran\n").unwrap();
+        }
+        assert_eq!(covered(root, &cmd), before);
+        let paths: Vec<&str> = before.scripts.iter().map(|s| s.path.as_str()).collect();
+        assert_eq!(paths, ["tools/s.py", "tools/w.sh"]);
     }
 
     /// A Python script covers what it imports inside the project, and the

@@ -33,7 +33,7 @@ mod git_settings;
 mod input_scripts;
 mod shell_words;
 
-use expansions::{is_interpreter, unknown_in};
+use expansions::{is_interpreter, unknown_in, unset_in};
 pub use git_hooks::{GIT_WITH_VALUE, git_runs_hooks, git_runs_hooks_in_own_env};
 use git_settings::{built_assignment, git_setting, refuse_built_name};
 use input_scripts::{find_chooses, xargs_chooses};
@@ -219,7 +219,7 @@ fn statement(
     let Some(command) = words.get(at) else {
         return;
     };
-    if let Some(how) = unknown_in(command, vars) {
+    if let Some(how) = unknown_in(command, vars).or_else(|| unset_in(command, vars, true)) {
         refuse(out, format!("runs a command that {how}"));
         return;
     }
@@ -244,11 +244,26 @@ fn statement(
             }
         }
         "for" | "select" => {
+            // `for f; do`: the positional parameters (`set -- tools/*`).
+            let listed = args.iter().any(|w| w == "in");
             let list = args.iter().skip_while(|w| *w != "in").skip(1);
-            let how = list.filter_map(|w| unknown_in(w, vars)).next();
+            let how = list
+                .filter_map(|w| unknown_in(w, vars).or_else(|| matched_by(w)))
+                .next()
+                .or_else(|| match vars.get("@") {
+                    Some(Value::Unknown(how)) if !listed => Some(how.clone()),
+                    _ => None,
+                });
             if let Some(var) = args.first() {
                 let value = how.map_or(Value::Known, Value::Unknown);
-                vars.insert(unquote(var), value);
+                vars.insert(unquote(var.trim_end_matches(';')), value);
+            }
+        }
+        // `set -- tools/conf.d/*`: the positional parameters a pattern
+        // makes (recheck 25).
+        "set" => {
+            if let Some(how) = args.iter().find_map(|w| matched_by(w)) {
+                vars.insert("@".to_string(), Value::Unknown(how));
             }
         }
         "unset" => {
@@ -391,7 +406,10 @@ fn script_arg(
     out: &mut Vec<String>,
 ) {
     for arg in args.iter().skip(skip) {
-        if let Some(how) = unknown_in(arg, vars) {
+        let how = unknown_in(arg, vars)
+            .or_else(|| unset_in(arg, vars, false))
+            .or_else(|| matched_by(arg));
+        if let Some(how) = how {
             refuse(out, format!("runs with `{name}` a file that {how}"));
             return;
         }
@@ -399,6 +417,33 @@ fn script_arg(
             return;
         }
     }
+}
+
+/// How a word is a pattern the shell expands into file names as it
+/// runs (`tools/conf.d/*`, `[a-z]*`, `tools/lib*`): whatever file a
+/// checkout adds that matches is among them (recheck 25: in a script,
+/// such a pattern was refused only when it ended in a script's
+/// extension).
+fn matched_by(word: &str) -> Option<String> {
+    let pattern = super::scripts::shell_patterns(word).into_iter().next()?;
+    Some(format!(
+        "is each file the pattern `{}` matches",
+        shown_pattern(&pattern)
+    ))
+}
+
+/// A pattern as [`matched_by`] shows it.
+fn shown_pattern(pattern: &str) -> String {
+    pattern.chars().take(60).collect()
+}
+
+/// Whether `refusal` is [`matched_by`]'s for one of `patterns`, which are
+/// refused already as patterns (each said once).
+pub fn repeats_a_pattern<'p>(
+    refusal: &str,
+    mut patterns: impl Iterator<Item = &'p String>,
+) -> bool {
+    patterns.any(|p| refusal.ends_with(&format!("the pattern `{}` matches", shown_pattern(p))))
 }
 
 #[cfg(test)]

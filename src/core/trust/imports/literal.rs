@@ -114,6 +114,14 @@ impl Named {
 }
 
 impl Named {
+    /// Without the paths `text` only writes (a log, a last input:
+    /// [`super::written`]), which it does not run.
+    fn without_written(mut self, text: &str) -> Self {
+        self.paths
+            .retain(|p| !super::written::only_written(text, p));
+        self
+    }
+
     /// What the expansions inside `word` run or name: a command
     /// substitution's line (`x=$(sh tools/w.sh)`, `"$(python3
     /// tools/w.py)"`) is a command line of its own, each of its words
@@ -138,25 +146,53 @@ impl Named {
 /// one: `rm -f *.o` runs nothing.
 pub(super) fn shell(text: &str) -> Named {
     let mut out = Named::default();
+    // The patterns of lines that pipe into a shell (`cat tools/conf.d/* |
+    // sh`, recheck 25): whatever they match is run, extension or not.
+    let mut piped = Vec::new();
     let mut words = 0;
     for line in text.lines() {
         let line = line.trim_start();
         if line.starts_with('#') {
             continue;
         }
+        let before = out.patterns.len();
         for word in shell_words(line) {
             words += 1;
             if words > MAX_WORDS {
-                return out;
+                break;
             }
             out.take(&word);
         }
+        if pipes_into_a_shell(line) {
+            piped.extend(out.patterns[before..].iter().cloned());
+        }
+        if words > MAX_WORDS {
+            break;
+        }
     }
     out.patterns.retain(|p| {
-        p.rsplit_once('.')
-            .is_some_and(|(_, ext)| SCRIPT_EXTENSIONS.contains(&ext))
+        piped.contains(p)
+            || p.rsplit_once('.')
+                .is_some_and(|(_, ext)| SCRIPT_EXTENSIONS.contains(&ext))
     });
-    out
+    out.without_written(text)
+}
+
+/// Whether a shell line hands what it prints to a shell or an
+/// interpreter to run (`… | sh`, `… | bash -s`, `… | python3 -`).
+fn pipes_into_a_shell(line: &str) -> bool {
+    line.split('|').skip(1).any(|part| {
+        let program = part.split_whitespace().next().unwrap_or("");
+        let program = program.rsplit('/').next().unwrap_or(program);
+        ["sh", "bash", "dash", "zsh", "ksh", "source", "."].contains(&program)
+            || ["python", "node", "perl", "ruby", "php", "lua"]
+                .iter()
+                .any(|i| {
+                    program
+                        .strip_prefix(i)
+                        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+                })
+    })
 }
 
 /// What a Python script names in its string literals: paths to files it
@@ -165,7 +201,7 @@ pub(super) fn shell(text: &str) -> Named {
 pub(super) fn python(text: &str) -> Named {
     let mut out = words_of_literals(text, "#", &['\'', '"']);
     out.patterns.clear();
-    out
+    out.without_written(text)
 }
 
 /// What a JavaScript or TypeScript file names in its string literals
@@ -176,7 +212,7 @@ pub(super) fn js(text: &str) -> Named {
     let mut out = words_of_literals(text, "//", &['\'', '"', '`']);
     out.patterns.clear();
     out.folders.clear();
-    out
+    out.without_written(text)
 }
 
 /// What a Perl, Ruby, PHP or Lua script names in its string literals
@@ -188,7 +224,7 @@ pub(super) fn script(text: &str, comment: &str) -> Named {
     let mut out = words_of_literals(text, comment, &['\'', '"', '`']);
     out.patterns.clear();
     out.folders.clear();
-    out
+    out.without_written(text)
 }
 
 /// The words of the string literals (quoted by `quotes`) on the lines of
@@ -511,6 +547,14 @@ mod tests {
             ]
         );
         assert_eq!(named.patterns, ["tools/conf.d/*.sh"]);
+        // Recheck 25: a pattern piped into a shell, extension or not.
+        let named = shell(
+            "cat tools/conf.d/* | sh
+cat docs/* | wc -l
+cat lib/[a-z]* | bash -s
+",
+        );
+        assert_eq!(named.patterns, ["tools/conf.d/*", "lib/[a-z]*"]);
     }
 
     #[test]

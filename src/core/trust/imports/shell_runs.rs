@@ -86,12 +86,13 @@ pub(super) fn shell_runs(
 ) {
     let named = literal::shell(text);
     out.patterns
-        .extend(named.patterns.into_iter().take(MAX_NAMES));
-    out.patterns.extend(
-        super::super::unknown::shell(text)
-            .into_iter()
-            .take(MAX_NAMES),
-    );
+        .extend(named.patterns.iter().take(MAX_NAMES).cloned());
+    let refusals: Vec<String> = super::super::unknown::shell(text)
+        .into_iter()
+        .filter(|r| !super::super::unknown::repeats_a_pattern(r, named.patterns.iter()))
+        .take(MAX_NAMES)
+        .collect();
+    out.patterns.extend(refusals);
     let sourced = shell_sources(text).into_iter().chain(named.paths);
     for sourced in super::within(sourced, 2 * MAX_NAMES, out) {
         for base in [here, real_root] {

@@ -148,3 +148,66 @@ fn what_names_the_script_s_own_folder_or_is_data_is_known() {
         assert!(!refused(text), "{text}: {:?}", shell(text));
     }
 }
+
+/// Recheck 25: a variable the text never sets, or any expansion inside
+/// the file's own name, in the word naming a script: the file is decided
+/// where it runs.
+#[test]
+fn a_script_named_through_a_variable_set_where_it_runs_is_refused() {
+    for text in [
+        "python3 tools/summ${NOPE}arize.py",
+        "python3 tools/summarize$*.py",
+        "python3 tools/summarize\"$@\".py",
+        "python3${IFS}tools/summarize.py",
+        "python3 \"$SCRIPT\"",
+        "python3 tools/$X/lib.py",
+        ". tools/li${NOPE}b.sh",
+        "f=lib; . \"./tools/$f.sh\"",
+        "sh tools/$1.sh",
+        "bash \"tools/${1}\"",
+    ] {
+        assert!(refused(text), "{text}");
+    }
+    for text in [
+        "python3 $PWD/tools/summarize.py",
+        "python3 \"${PWD}/tools/summarize.py\"",
+        "python3 \"$(pwd)/tools/summarize.py\"",
+        "python3 $HOME/bin/tool.py",
+        ". \"$(dirname \"$0\")/lib.sh\"",
+        ". \"${BASH_SOURCE%/*}/lib.sh\"",
+        ". \"$ROOT/lib/common.sh\"",
+        "f=tools/lib.sh; . \"./$f\"",
+        "exec python3 \"$@\"",
+        ". \"$1\"",
+        "$PYTHON tools/s.py",
+        "\"${EDITOR}\" notes.txt",
+        "sh \"${S:-tools/w.sh}\"",
+        "python3 tools/s.py --since \"$X\"",
+    ] {
+        assert!(!refused(text), "{text}: {:?}", shell(text));
+    }
+}
+
+/// Recheck 25: a pattern without a script's extension that names what a
+/// script runs, directly or through a loop's variable.
+#[test]
+fn a_script_run_from_a_pattern_is_refused_extension_or_not() {
+    for text in [
+        "for f in tools/conf.d/*; do . \"$f\"; done",
+        "for f in tools/conf.d/[a-z]*; do sh \"$f\"; done",
+        "set -- tools/conf.d/*\nfor f; do . \"$f\"; done",
+        "sh tools/conf.d/*",
+        ". tools/l*",
+        "python3 tools/lib*",
+    ] {
+        assert!(refused(text), "{text}");
+    }
+    for text in [
+        "for f in tools/conf.d/*; do echo \"$f\"; done",
+        "for f in docs/*; do wc -l \"$f\"; done\nsh tools/w.sh",
+        "set -- a b\nfor f; do . \"tools/$f\"; done",
+        "rm -f build/*",
+    ] {
+        assert!(!refused(text), "{text}: {:?}", shell(text));
+    }
+}
