@@ -202,6 +202,9 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
     let named: Vec<String> = found.iter().map(|(p, _)| p.clone()).collect();
     let mut reached = reached(&real_root, root, &found, &lines);
     reached.places.extend(outside);
+    reached
+        .places
+        .extend(python_path_places(&real_root, &lines));
     reached.places.extend(preloads.places);
     reached.patterns.extend(preloads.patterns);
     for pattern in &reached.patterns {
@@ -645,6 +648,64 @@ fn load_path(command: &CommandLine) -> Vec<String> {
     out
 }
 
+/// The folders of the project a command puts on Python's path through
+/// `PYTHONPATH` that the import reader does not list (recheck 25): the
+/// folder the line runs in, named by `.`, an empty part (`PYTHONPATH=:/x`,
+/// or `lib:$PYTHONPATH` with it unset), `$PWD`, `$(pwd)` or its absolute
+/// path. Python imports `sitecustomize` and any module its code imports
+/// from there first, so what is importable there is a place: a module
+/// added there withdraws the consent.
+fn python_path_places(real_root: &Path, lines: &[(CommandLine, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (line, dir) in lines {
+        let here = real_root.join(dir);
+        let on_path = plain_words(line).iter().any(|word| {
+            let value = word
+                .strip_prefix("PYTHONPATH=")
+                .or_else(|| word.strip_prefix("export PYTHONPATH="));
+            value.is_some_and(|v| {
+                v.split(':').any(|part| {
+                    let part = part.trim_end_matches('/');
+                    matches!(part, "" | "." | "$PWD" | "${PWD}" | "$(pwd)" | "`pwd`")
+                        || part.contains("PYTHONPATH")
+                        || (part.starts_with('/')
+                            && fs::canonicalize(part).is_ok_and(|p| p == here))
+                })
+            })
+        });
+        if !on_path {
+            continue;
+        }
+        let Ok(entries) = fs::read_dir(&here) else {
+            continue;
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| match n.rsplit_once('.') {
+                Some((stem, ext)) => {
+                    !stem.is_empty() && ["py", "pyc", "pyw", "so", "pyd"].contains(&ext)
+                }
+                None => ["__init__.py", "__init__.pyc"]
+                    .iter()
+                    .any(|i| here.join(n).join(i).is_file()),
+            })
+            .take(MAX_FOLDER_FILES)
+            .collect();
+        names.sort();
+        let rel = here
+            .strip_prefix(real_root)
+            .map(crate::core::walk::rel_string)
+            .unwrap_or_default();
+        out.push(format!(
+            "{rel}/{}{}",
+            super::imports::PYTHON_FINDS,
+            names.join(" ")
+        ));
+    }
+    out
+}
+
 /// Whether `path` lies inside `real_root`, as written or once resolved.
 fn lands_inside(real_root: &Path, path: &Path) -> bool {
     path.starts_with(real_root) || fs::canonicalize(path).is_ok_and(|p| p.starts_with(real_root))
@@ -727,6 +788,10 @@ fn candidates(word: &str) -> Vec<PathBuf> {
                 "{}/__init__.py",
                 parts[..end].join("/")
             )));
+            // A module file of the package's name runs first, and in its
+            // place (`python3 -m json.tool` with a `json.py` beside it,
+            // recheck 25).
+            out.push(PathBuf::from(format!("{}.py", parts[..end].join("/"))));
         }
     }
     out
@@ -994,6 +1059,39 @@ mod tests {
         assert_eq!(covered(root, &cmd), before);
         let paths: Vec<&str> = before.scripts.iter().map(|s| s.path.as_str()).collect();
         assert_eq!(paths, ["tools/s.py", "tools/w.sh"]);
+    }
+
+    /// Recheck 25: `PYTHONPATH` naming the folder the command runs in
+    /// (`.`, an empty part, `$PWD`, the absolute path, an argv's `env`) and
+    /// `-m pkg.mod` with a `pkg.py` beside it: a module added there
+    /// changes what the consent covers.
+    #[test]
+    fn a_module_added_where_pythonpath_or_dash_m_looks_changes_the_cover() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        fs::create_dir_all(root.join("tools")).unwrap();
+        fs::write(root.join("tools/s.py"), "import json\n").unwrap();
+        let absolute = format!("\"PYTHONPATH={} python3 tools/s.py\"", root.display());
+        let commands = [
+            "\"PYTHONPATH=. python3 tools/s.py\"",
+            "\"PYTHONPATH=:/nonexistent python3 tools/s.py\"",
+            "\"PYTHONPATH=$PWD python3 tools/s.py\"",
+            "\"PYTHONPATH=lib:$PYTHONPATH python3 tools/s.py\"",
+            absolute.as_str(),
+            r#"["env", "PYTHONPATH=.", "python3", "tools/s.py"]"#,
+            "\"python3 -m json.tool\"",
+        ];
+        let before: Vec<Covered> = commands.iter().map(|c| covered(&root, &value(c))).collect();
+        fs::write(root.join("sitecustomize.py"), "print('x')\n").unwrap();
+        fs::write(root.join("json.py"), "print('x')\n").unwrap();
+        for (command, was) in commands.iter().zip(&before) {
+            assert_ne!(&covered(&root, &value(command)), was, "{command}");
+        }
+        // A path that leaves the root off stays as it was.
+        let cmd = value("\"PYTHONPATH=lib python3 tools/s.py\"");
+        let was = covered(&root, &cmd);
+        fs::write(root.join("other.py"), "").unwrap();
+        assert_eq!(covered(&root, &cmd), was);
     }
 
     /// A Python script covers what it imports inside the project, and the
