@@ -312,6 +312,20 @@ fn statement(
             }
         }
         _ if SHELLS.contains(&name) => shell_args(name, args, depth, vars, out),
+        // `node --test` with no file or folder: its runner finds the test
+        // files by patterns as it runs (recheck 25).
+        _ if ["node", "nodejs"].contains(&name)
+            && args.iter().any(|a| unquote(a) == "--test")
+            && args
+                .iter()
+                .all(|a| a.starts_with('-') || a.starts_with(['>', '<', '2', '&'])) =>
+        {
+            refuse(
+                out,
+                "runs `node --test`, whose runner finds its test files by patterns as it runs"
+                    .to_string(),
+            );
+        }
         _ if is_interpreter(name) => {
             // `deno run x`, `uv run x`, `bun run x`: past the subcommand.
             let skip = usize::from(

@@ -199,6 +199,7 @@ pub(super) fn js(text: &str) -> Dynamic {
     let code = js_code(text);
     let bound = Bound::read(&code, Lang::Js);
     let mut out = Dynamic::default();
+    js_loaders_by_another_name(&code, &mut out);
     for call in ["require(", "import("] {
         past_calls(&code, call, &mut out);
         for (at, _) in code.match_indices(call).take(MAX_CALLS) {
@@ -228,6 +229,67 @@ pub(super) fn js(text: &str) -> Dynamic {
     out
 }
 
+/// Node's loader reached other than by a call of `require` (recheck 25):
+/// `require` bound to another name (`const r = require`), called through
+/// `.call`/`.apply`, `Module._load(…)`, and `createRequire(…)(…)` called
+/// at once. What these load is not read here: each is a refusal, as a
+/// computed specifier is.
+fn js_loaders_by_another_name(code: &str, out: &mut Dynamic) {
+    let mut found = |at: usize| {
+        let shown = shown(code, at);
+        if !out.unknown.contains(&shown) && out.unknown.len() < MAX_CALLS {
+            out.unknown.push(shown);
+        }
+    };
+    for (at, _) in code.match_indices("require").take(MAX_CALLS) {
+        let before = code[..at].trim_end();
+        let after = code[at + "require".len()..].trim_start();
+        let whole = !code[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
+            && !after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$');
+        if !whole {
+            continue;
+        }
+        let bound_elsewhere = before.ends_with(['=', '(', ',', ':', '?', '['])
+            && !before.ends_with("==")
+            && after.starts_with([';', ',', ')', '\n', '}', ']'])
+            || after.is_empty();
+        let called_through = after.starts_with(".call(") || after.starts_with(".apply(");
+        if bound_elsewhere || called_through {
+            found(at);
+        }
+    }
+    for (at, _) in code.match_indices("._load(").take(MAX_CALLS) {
+        found(at);
+    }
+    for (at, _) in code.match_indices("createRequire(").take(MAX_CALLS) {
+        let args = &code[at + "createRequire(".len()..];
+        let Some(close) = closing_paren(args) else {
+            continue;
+        };
+        if args[close + 1..].trim_start().starts_with('(') {
+            found(at);
+        }
+    }
+}
+
+/// The index of the `)` closing a call whose arguments start `args`,
+/// within [`MAX_ARGS`] characters.
+fn closing_paren(args: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in args.char_indices().take(MAX_ARGS) {
+        match c {
+            '(' => depth += 1,
+            ')' if depth == 0 => return Some(i),
+            ')' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The specifier a JavaScript expression works out to, and whether it is
 /// relative to where the command runs rather than the script.
 fn js_spec(arg: &str, bound: &Bound) -> Option<(String, bool)> {
@@ -241,17 +303,31 @@ fn js_spec(arg: &str, bound: &Bound) -> Option<(String, bool)> {
     let arg = &expand(arg, bound, 0);
     // `require.resolve("./h")`: the literal is the specifier.
     let inner = arg.strip_prefix("require.resolve(").unwrap_or(arg);
-    let parts: Vec<String> = string_parts(inner)
-        .into_iter()
-        .flat_map(|p| bound.values(&p).unwrap_or(vec![p]))
-        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    for p in string_parts(inner) {
+        match p.strip_prefix(FIELD) {
+            // A template's field: a name bound to literals, or unknown.
+            Some(name) => parts.extend(bound.values(name)?.into_iter().take(1)),
+            None => parts.extend(bound.values(&p).unwrap_or(vec![p])),
+        }
+    }
     let here = arg.contains("__dirname") || arg.contains("import.meta");
-    let joined = parts
+    // `path.join(d, "h")` joins its parts with `/`; `"./" + n + ".mjs"`
+    // and a template put them side by side (recheck 25: joined with `/`,
+    // `./helper/.mjs` named no file and the script was not covered).
+    let joins = ["join(", "resolve(", "URL("]
         .iter()
-        .map(|p| p.trim_matches('/'))
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("/");
+        .any(|call| inner.contains(call));
+    let joined = if joins {
+        parts
+            .iter()
+            .map(|p| p.trim_matches('/'))
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join("/")
+    } else {
+        parts.concat().trim_matches('/').to_string()
+    };
     if joined.is_empty() {
         return None;
     }
@@ -324,7 +400,11 @@ fn expand(expr: &str, bound: &Bound, depth: usize) -> String {
     out
 }
 
-/// The string literals and the bound names of an expression, in order.
+/// What marks a template field's name among [`string_parts`].
+const FIELD: &str = "\u{0}";
+
+/// The string literals and the bound names of an expression, in order
+/// (a template field's name marked by [`FIELD`]).
 fn string_parts(expr: &str) -> Vec<String> {
     let mut out = Vec::new();
     let chars: Vec<char> = expr.chars().collect();
@@ -337,12 +417,30 @@ fn string_parts(expr: &str) -> Vec<String> {
                 .position(|&d| d == c)
                 .map_or(chars.len(), |e| i + 1 + e);
             let body: String = chars[i + 1..end].iter().collect();
-            // `${__dirname}/h.js`: the part after the expansion.
-            let body = match body.rfind('}') {
-                Some(e) if body.contains("${") => body[e + 1..].to_string(),
-                _ => body,
-            };
-            out.push(body);
+            if c != '`' || !body.contains("${") {
+                out.push(body);
+                i = end + 1;
+                continue;
+            }
+            // A template: its text and its fields' names, in order
+            // (`./${n}.mjs`, recheck 25); `${__dirname}` and the like are
+            // where the script is, said by the expression itself.
+            let mut rest = body.as_str();
+            while let Some(open) = rest.find("${") {
+                if open > 0 {
+                    out.push(rest[..open].to_string());
+                }
+                let field = &rest[open + 2..];
+                let close = field.find('}').unwrap_or(field.len());
+                let name = field[..close].trim();
+                if !JS_KNOWN.contains(&name) && !name.starts_with("import.meta") {
+                    out.push(format!("{FIELD}{name}"));
+                }
+                rest = field.get(close + 1..).unwrap_or("");
+            }
+            if !rest.is_empty() {
+                out.push(rest.to_string());
+            }
             i = end + 1;
             continue;
         }
@@ -825,8 +923,38 @@ mod tests {
             "require(process.argv[2])\n",
             "const m = name + '.js'\nrequire(m)\n",
             "function load(m) { return require(m) }\n",
+            "await import(`./${process.argv[2]}.mjs`)\n",
         ] {
             assert_eq!(js(text).unknown.len(), 1, "{text}");
+        }
+        // Recheck 25: a template or a concatenation of literals and names
+        // bound to literals, put side by side.
+        let known = js("const n = \"helper\"\nawait import(`./${n}.mjs`)\n\
+             await import(\"./\" + n + \".js\")\nrequire(`${__dirname}/lib/${n}.cjs`)\n");
+        assert_eq!(
+            known.names,
+            ["./lib/helper.cjs", "./helper.mjs", "./helper.js"]
+        );
+        assert!(known.unknown.is_empty(), "{:?}", known.unknown);
+        for text in [
+            "const r = require;\nr('./helper')\n",
+            "require.call(null, './helper')\n",
+            "require('module')._load('./helper', module)\n",
+            "const { createRequire } = require('module')\ncreateRequire(__filename)('./helper')\n",
+        ] {
+            assert_eq!(js(text).unknown.len(), 1, "{text}: {:?}", js(text).unknown);
+        }
+        for text in [
+            "const x = require('./a')\n",
+            "if (typeof require === 'function') {}\n",
+            "const req = createRequire(import.meta.url)\nreq('./a')\n",
+            "module.exports = { requireAuth: true }\n",
+        ] {
+            assert!(
+                js(text).unknown.is_empty(),
+                "{text}: {:?}",
+                js(text).unknown
+            );
         }
     }
 }

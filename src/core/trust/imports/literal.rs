@@ -209,10 +209,48 @@ pub(super) fn python(text: &str) -> Named {
 /// tools/w.sh")` or `spawnSync("node", ["tools/w.js"])` runs, read as
 /// a Python script's are ([`python`]).
 pub(super) fn js(text: &str) -> Named {
+    // `__dirname + "/helper.js"`, `` `${__dirname}/helper.js` ``: the path
+    // after the script's folder, looked for beside the script (recheck
+    // 25: read as `/helper.js`, an absolute path, it named nothing).
+    let text = &beside_the_script(text);
     let mut out = words_of_literals(text, "//", &['\'', '"', '`']);
     out.patterns.clear();
     out.folders.clear();
     out.without_written(text)
+}
+
+/// `text` with `__dirname + "/` and `${__dirname}/` cut to the quote
+/// they open, so the literal reads as a path from the script's folder.
+fn beside_the_script(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("__dirname") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("__dirname") {
+        let after = &rest[at + "__dirname".len()..];
+        let joined = after.trim_start().strip_prefix('+').map(str::trim_start);
+        match joined {
+            Some(lit) if lit.len() > 1 && matches!(&lit[..2], "\"/" | "'/" | "`/") => {
+                // Drop the name, the `+` and the `/`: keep the quote.
+                let before = &rest[..at];
+                let before = before.strip_suffix("${").unwrap_or(before);
+                out.push_str(before);
+                out.push_str(&lit[..1]);
+                rest = &lit[2..];
+            }
+            _ if after.starts_with("}/") && rest[..at].ends_with("${") => {
+                out.push_str(&rest[..at - 2]);
+                rest = &after[2..];
+            }
+            _ => {
+                out.push_str(&rest[..at + "__dirname".len()]);
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
 }
 
 /// What a Perl, Ruby, PHP or Lua script names in its string literals
@@ -575,6 +613,17 @@ cat lib/[a-z]* | bash -s
                 "tools/f.sh"
             ]
         );
+    }
+
+    /// Recheck 25: a path built from the script's folder and a literal
+    /// is read from the script's folder.
+    #[test]
+    fn a_js_path_after_the_script_s_folder_is_read_beside_it() {
+        let named = js(
+            "eval(fs.readFileSync(__dirname + \"/helper.js\", \"utf8\"))\n\
+             const p = `${__dirname}/lib/x.cjs`\nconst d = __dirname\n",
+        );
+        assert_eq!(named.paths, ["helper.js", "lib/x.cjs"]);
     }
 
     #[test]

@@ -199,6 +199,8 @@ fn a_script_run_from_a_pattern_is_refused_extension_or_not() {
         "sh tools/conf.d/*",
         ". tools/l*",
         "python3 tools/lib*",
+        "node --test",
+        "node --test --test-reporter=tap",
     ] {
         assert!(refused(text), "{text}");
     }
@@ -207,6 +209,8 @@ fn a_script_run_from_a_pattern_is_refused_extension_or_not() {
         "for f in docs/*; do wc -l \"$f\"; done\nsh tools/w.sh",
         "set -- a b\nfor f; do . \"tools/$f\"; done",
         "rm -f build/*",
+        "node --test tools/",
+        "node --test tools/a.test.js",
     ] {
         assert!(!refused(text), "{text}: {:?}", shell(text));
     }
