@@ -290,16 +290,6 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
             ));
             break;
         }
-        if shown > bound {
-            notes.push(Note::new(
-                NoteKind::Other,
-                format!(
-                    "{} of {total} slices left out: together they would show the file more than {SLICES_TIMES} times",
-                    total - index
-                ),
-            ));
-            break;
-        }
         let label = slice_label(slice.tag.as_deref(), slice.comment.as_deref());
         match resolver.resolve(slice) {
             Resolution::Stale { reason } => notes.push(Note::new(
@@ -311,6 +301,21 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
             )),
             res => {
                 let (start, end) = res.range().unwrap_or((1, 0));
+                let body = lines.get(start.saturating_sub(1)..end).unwrap_or_default();
+                // Past the bound with this slice: it and the rest are left
+                // out (recheck 25: checked before adding, the bound let
+                // one slice more through, three times the file's text).
+                let size: usize = body.iter().map(|l| l.len() + 1).sum();
+                if shown.saturating_add(size) > bound {
+                    notes.push(Note::new(
+                        NoteKind::Other,
+                        format!(
+                            "{} of {total} slices left out: together they would show the file more than {SLICES_TIMES} times",
+                            total - index
+                        ),
+                    ));
+                    break;
+                }
                 let mut part = format!("--- slice{label}, lines {start}-{end}");
                 match res {
                     Resolution::Moved { by, .. } => {
@@ -329,7 +334,7 @@ fn render_slices(text: &str, item: &FileItem, notes: &mut Vec<Note>) -> String {
                     _ => {}
                 }
                 part.push_str(" ---\n");
-                for line in lines.get(start.saturating_sub(1)..end).unwrap_or_default() {
+                for line in body {
                     part.push_str(line);
                     part.push('\n');
                 }

@@ -91,9 +91,28 @@ pub fn built(built: Built, mut notes: Vec<String>, held: Option<String>) -> Repl
     if let Some(pack) = pack {
         stats["pack"] = pack;
     }
+    // A file's name is the repository's: its controls (an OSC 52's ESC,
+    // U+202E) go to the client visible, in the pack's items as in every
+    // note (recheck 25).
+    visible_strings(&mut stats);
     Reply {
         text: Some(built.text),
         stats: Some(stats),
+    }
+}
+
+/// Every string in `value` with its controls and invisible characters
+/// (U+202E, ESC) made visible.
+pub(super) fn visible_strings(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let std::borrow::Cow::Owned(shown) = ctxcurate::text::sanitize::escape_line(s) {
+                *s = shown;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(visible_strings),
+        Value::Object(map) => map.values_mut().for_each(visible_strings),
+        _ => {}
     }
 }
 

@@ -23,6 +23,7 @@ use super::args::{
 use super::edits;
 use super::error::ToolError;
 use super::paging::Pages;
+use super::reply::visible_strings;
 use super::reply::{self, Reply};
 use super::request::{self, Asked};
 use super::table::EDIT_TOOLS;
@@ -557,21 +558,6 @@ fn visible(line: String) -> String {
     match ctxcurate::text::sanitize::escape_line(&line) {
         std::borrow::Cow::Owned(shown) => shown,
         std::borrow::Cow::Borrowed(_) => line,
-    }
-}
-
-/// Every string in `value` with its controls and invisible characters
-/// (U+202E, ESC) made visible.
-fn visible_strings(value: &mut Value) {
-    match value {
-        Value::String(s) => {
-            if let std::borrow::Cow::Owned(shown) = ctxcurate::text::sanitize::escape_line(s) {
-                *s = shown;
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(visible_strings),
-        Value::Object(map) => map.values_mut().for_each(visible_strings),
-        _ => {}
     }
 }
 

@@ -95,7 +95,13 @@ fn slices_that_each_cover_the_file_are_capped_with_a_note() {
         stderr(&out)
     );
     let written = std::fs::metadata(p.path("out.md")).expect("written").len();
-    assert!(written < 4 * text.len() as u64, "{written} bytes");
+    // At most twice the file's text and the 64 KiB slack, as the README
+    // says (recheck 25: a third copy got through).
+    assert!(
+        written < 2 * text.len() as u64 + 80_000,
+        "{written} bytes of {}",
+        text.len()
+    );
     let out = within(&p, &["stats"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }

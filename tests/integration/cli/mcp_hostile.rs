@@ -371,6 +371,8 @@ fn symbols_changed_and_view_show_repository_names_made_safe() {
     for (tool, args) in [
         ("symbols", json!({"path": "doc.md"})),
         ("changed", json!({})),
+        // Recheck 25: a pack's report names the files it kept.
+        ("pack", json!({"task": "x", "budget": 5000})),
         (
             "view",
             json!({"path": "h2_\u{202e}yp.py", "mode": "outline"}),
@@ -382,7 +384,7 @@ fn symbols_changed_and_view_show_repository_names_made_safe() {
         assert!(answer.get("result").is_some(), "{tool}: {answer}");
         // A view's text is the file; its metadata comes second.
         let said = match tool {
-            "view" => &answer["result"]["content"][1],
+            "view" | "pack" => &answer["result"]["content"][1],
             _ => &answer,
         };
         assert!(said.is_object(), "{tool}: {answer}");
