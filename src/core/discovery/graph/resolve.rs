@@ -83,6 +83,13 @@ impl<'a> FileSet<'a> {
         self.files.get(rel).copied()
     }
 
+    /// Whether the tree holds folder `dir` (root-relative; the root is
+    /// `""`): a path under no folder of the tree names no file, whatever
+    /// extension is tried.
+    pub(super) fn holds_dir(&self, dir: &str) -> bool {
+        dir.is_empty() || self.dirs.contains(dir)
+    }
+
     /// The file a dotted module lives in, searched under `base`:
     /// `a/b.py`, `a/b.pyi` or the package's `a/b/__init__.py`. An empty
     /// module is the package `base` itself.

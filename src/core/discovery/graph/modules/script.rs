@@ -225,6 +225,17 @@ fn probe<'a>(set: &FileSet<'a>, base: &str) -> Option<&'a str> {
     if base.is_empty() {
         return None;
     }
+    // Under no folder of the tree, no candidate is a file: two lookups
+    // instead of some thirty (recheck 25: a `tsconfig.json` of 1,000
+    // `paths` patterns of 16 targets each, over 100,000 imports, took
+    // `map` 38 s probing targets that name no folder).
+    let plain = !base
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..");
+    let parent = base.rsplit_once('/').map_or("", |(dir, _)| dir);
+    if plain && !set.holds_dir(parent) && !set.holds_dir(base) {
+        return None;
+    }
     // TypeScript written for ES modules imports `./x.js` for `./x.ts`.
     let stem = [".js", ".jsx", ".mjs", ".cjs"]
         .iter()
@@ -322,6 +333,21 @@ mod tests {
             resolve(&set, &Project::default(), "src/app.ts", "react"),
             Resolution::External
         ));
+    }
+
+    /// A path under no folder of the tree is not probed further; one
+    /// under a folder, its folder's `index`, and one written with `./`
+    /// are found as before.
+    #[test]
+    fn a_path_under_no_folder_of_the_tree_names_no_file() {
+        let list = files(&["lib/x.ts", "lib/y/index.ts", "top.ts"]);
+        let set = set(&list);
+        assert_eq!(probe(&set, "lib/x"), Some("lib/x.ts"));
+        assert_eq!(probe(&set, "lib/x.js"), Some("lib/x.ts"));
+        assert_eq!(probe(&set, "lib/y"), Some("lib/y/index.ts"));
+        assert_eq!(probe(&set, "top"), Some("top.ts"));
+        assert_eq!(probe(&set, "nolib/x"), None);
+        assert_eq!(probe(&set, "nolib/deeper/x"), None);
     }
 
     #[test]
