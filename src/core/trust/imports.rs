@@ -55,6 +55,7 @@ pub use node_preload::{
 pub use python_runs::PYTHON_FINDS;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::fs;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -252,10 +253,42 @@ fn script_loads(
             let autoload = paths.maps.composer(real_root, &rel_of(real_root, here));
             requires::php(text, here, real_root, &autoload, &mut unknown)
         }
-        Kind::Lua => requires::lua(text, real_root),
+        Kind::Lua => {
+            // `package.path = "tools/?.lua;" .. package.path`: where its
+            // `require`s look is set as it runs (recheck 25).
+            unknown.extend(
+                text.lines()
+                    .map(|l| l.split("--").next().unwrap_or(""))
+                    .filter(|l| {
+                        [
+                            "package.path",
+                            "package.cpath",
+                            "package.searchers",
+                            "package.loaders",
+                        ]
+                        .iter()
+                        .any(|p| l.contains(p) && l[l.find(p).unwrap_or(0)..].contains('='))
+                    })
+                    .map(|l| l.trim().chars().take(80).collect::<String>())
+                    .take(MAX_NAMES),
+            );
+            requires::lua(text, real_root)
+        }
         _ => {
             unknown.extend(run_loads::perl_unknown(text));
-            requires::perl(text, here, real_root, paths.perl, &mut unknown)
+            let loads = requires::perl(text, here, real_root, &mut *paths.perl, &mut unknown);
+            // A module perl loads in turn (`POSIX` loads `Fcntl`) is looked
+            // for in these folders first: what they hold is a place, so a
+            // module added there withdraws the consent (recheck 25).
+            for dir in paths
+                .perl
+                .iter()
+                .filter(|d| d.starts_with(real_root))
+                .take(MAX_NAMES)
+            {
+                perl_listing(real_root, dir, out);
+            }
+            loads
         }
     };
     refuse_computed(rel, &unknown, out);
@@ -290,6 +323,24 @@ fn script_loads(
             first_of(real_root, &candidates, out, found);
         }
     }
+}
+
+/// The Perl modules (`.pm`, `.pmc`) folder `dir` holds, as a place.
+fn perl_listing(real_root: &Path, dir: &Path, out: &mut Reached) {
+    let mut names: Vec<String> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".pm") || n.ends_with(".pmc"))
+        .take(MAX_NAMES)
+        .collect();
+    names.sort();
+    out.places.insert(format!(
+        "{}/: Perl finds {}",
+        rel_of(real_root, dir),
+        names.join(" ")
+    ));
 }
 
 /// The Python files read, and the functions among them that run a

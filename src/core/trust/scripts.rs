@@ -174,6 +174,7 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
         let fresh = words(line)
             .into_iter()
             .filter(|w| !written(w))
+            .chain(perl_modules(line))
             .chain(php.words)
             .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
             .collect::<Vec<_>>();
@@ -625,6 +626,43 @@ fn run_by(
     out
 }
 
+/// The module files a Perl line loads with `-M`/`-m` before its script
+/// (`perl -Itools -MH s.pl`: `tools/H.pm`), in each folder its `-I` and
+/// `PERL5LIB` name (recheck 25: they were not covered).
+fn perl_modules(line: &CommandLine) -> Vec<String> {
+    let words = plain_words(line);
+    let perl = words.iter().any(|w| {
+        let name = w.rsplit('/').next().unwrap_or(w);
+        name.strip_prefix("perl")
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    });
+    if !perl {
+        return Vec::new();
+    }
+    let dirs = load_path(line);
+    let mut out = Vec::new();
+    for word in &words {
+        let Some(module) = word.strip_prefix("-M").or_else(|| word.strip_prefix("-m")) else {
+            continue;
+        };
+        let module = module.trim_start_matches('-');
+        let module = module.split('=').next().unwrap_or(module);
+        if module.is_empty()
+            || !module
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == ':')
+        {
+            continue;
+        }
+        let rel = format!("{}.pm", module.replace("::", "/"));
+        out.extend(
+            dirs.iter()
+                .map(|d| format!("{}/{rel}", d.trim_end_matches('/'))),
+        );
+    }
+    out
+}
+
 /// The folders a command adds to Ruby's or Perl's search, as written
 /// (relative to where it runs): each `-I dir` and `-Idir`, and the parts
 /// of `RUBYLIB=`, `PERL5LIB=` and `PERLLIB=` assignments. Shell words are
@@ -642,6 +680,16 @@ fn load_path(command: &CommandLine) -> Vec<String> {
             && ["RUBYLIB", "PERL5LIB", "PERLLIB"].contains(&name)
         {
             out.extend(value.split(':').filter(|d| !d.is_empty()).map(String::from));
+        }
+    }
+    // `PERL5LIB=$PWD/lib`: from where the command runs (recheck 25).
+    for dir in &mut out {
+        for pwd in ["$PWD", "${PWD}", "$(pwd)"] {
+            if let Some(rest) = dir.strip_prefix(pwd)
+                && (rest.is_empty() || rest.starts_with('/'))
+            {
+                *dir = format!(".{rest}");
+            }
         }
     }
     out.retain(|d| !d.contains('$'));
@@ -718,6 +766,14 @@ fn python_site(real_root: &Path, lines: &[(CommandLine, String)]) -> Vec<PathBuf
     lines
         .iter()
         .flat_map(|(line, _)| words(line))
+        // `. .venv/bin/activate && python …`: the environment's Python
+        // runs what follows (recheck 25).
+        .map(|w| match w.strip_suffix("/activate") {
+            Some(bin) if bin.ends_with("bin") || bin.ends_with("Scripts") => {
+                format!("{bin}/python")
+            }
+            _ => w,
+        })
         .flat_map(|w| venv_site_packages(real_root, &w))
         .collect::<BTreeSet<_>>()
         .into_iter()
@@ -765,6 +821,8 @@ fn venv_site_packages(real_root: &Path, word: &str) -> Vec<PathBuf> {
 /// The paths a word may name: itself, and for a word that reads as a
 /// dotted Python module name, its module file and package folder.
 fn candidates(word: &str) -> Vec<PathBuf> {
+    // `LUA_INIT=@tools/init.lua`: the file after the `@` (recheck 25).
+    let word = word.strip_prefix('@').unwrap_or(word);
     let mut out = vec![PathBuf::from(word)];
     // `$PWD/tools/s.py`, `"$(pwd)"/tools/s.py`: the path after the folder
     // an expansion names (recheck 25: such a script was not covered).
@@ -780,6 +838,8 @@ fn candidates(word: &str) -> Vec<PathBuf> {
     if module {
         let path = word.replace('.', "/");
         out.push(PathBuf::from(format!("{path}.py")));
+        // `lua -l tools.init`.
+        out.push(PathBuf::from(format!("{path}.lua")));
         out.push(PathBuf::from(path));
         // `python3 -m tools.summarize` runs `tools/__init__.py` first.
         let parts: Vec<&str> = word.split('.').collect();
@@ -1092,6 +1152,74 @@ mod tests {
         let was = covered(&root, &cmd);
         fs::write(root.join("other.py"), "").unwrap();
         assert_eq!(covered(&root, &cmd), was);
+    }
+
+    /// Recheck 25: Perl's `-M`, `PERL5LIB=$PWD/…`, a `use lib` folder's
+    /// modules; Lua's `LUA_INIT=@file`, `-l`, `LUA_PATH` and `package.path`;
+    /// a virtual environment's Python after `activate`, and its
+    /// `sitecustomize.py`.
+    #[test]
+    fn perl_lua_and_venv_loads_are_covered_or_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        let site = root.join(".venv/lib/python3.11/site-packages");
+        fs::create_dir_all(&site).unwrap();
+        fs::create_dir_all(root.join("tools")).unwrap();
+        fs::create_dir_all(root.join("lib")).unwrap();
+        fs::write(root.join(".venv/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+        fs::write(root.join("tools/s.pl"), "use strict;\nprint 1;\n").unwrap();
+        fs::write(
+            root.join("tools/u.pl"),
+            "use lib \"tools\";\nuse POSIX ();\n",
+        )
+        .unwrap();
+        fs::write(root.join("tools/H.pm"), "1;\n").unwrap();
+        fs::write(root.join("tools/s.lua"), "print(1)\n").unwrap();
+        fs::write(root.join("tools/init.lua"), "x = 1\n").unwrap();
+        fs::write(root.join("tools/s.py"), "print(1)\n").unwrap();
+        let paths = |command: &str| -> Vec<String> {
+            covered(&root, &value(command))
+                .scripts
+                .into_iter()
+                .map(|s| s.path)
+                .collect()
+        };
+        assert!(paths("\"perl -Itools -MH tools/s.pl\"").contains(&"tools/H.pm".to_string()));
+        assert!(
+            paths("\"LUA_INIT=@tools/init.lua lua tools/s.lua\"")
+                .contains(&"tools/init.lua".to_string())
+        );
+        assert!(paths("\"lua -l tools.init tools/s.lua\"").contains(&"tools/init.lua".to_string()));
+        assert!(
+            !covered(&root, &value("\"LUA_PATH='lib/?.lua' lua tools/s.lua\""))
+                .patterns
+                .is_empty()
+        );
+        fs::write(
+            root.join("tools/p.lua"),
+            "package.path = \"tools/?.lua;\" .. package.path\nrequire(\"helper\")\n",
+        )
+        .unwrap();
+        assert!(
+            !covered(&root, &value("\"lua tools/p.lua\""))
+                .patterns
+                .is_empty()
+        );
+        // A module added where the command's Perl or Python looks first.
+        let commands = [
+            "\"PERL5LIB=$PWD/lib perl tools/s.pl\"",
+            "\"perl tools/u.pl\"",
+            "\". .venv/bin/activate && python tools/s.py\"",
+            "\".venv/bin/python tools/s.py\"",
+        ];
+        let before: Vec<Covered> = commands.iter().map(|c| covered(&root, &value(c))).collect();
+        fs::write(root.join("lib/strict.pm"), "1;\n").unwrap();
+        fs::write(root.join("tools/Fcntl.pm"), "1;\n").unwrap();
+        fs::write(site.join("evil.pth"), "import os\n").unwrap();
+        fs::write(site.join("sitecustomize.py"), "import os\n").unwrap();
+        for (command, was) in commands.iter().zip(&before) {
+            assert_ne!(&covered(&root, &value(command)), was, "{command}");
+        }
     }
 
     /// A Python script covers what it imports inside the project, and the

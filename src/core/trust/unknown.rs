@@ -198,6 +198,14 @@ fn before_command(
 /// whose value is known only as it runs (`NODE_OPTIONS="--require $(cat
 /// f)"`): what it loads is decided then.
 fn loader_variable(name: &str, value: &str, vars: &HashMap<String, Value>, out: &mut Vec<String>) {
+    // Where Lua's `require` looks: not read here (recheck 25), so a
+    // module added in a folder it names would run unreviewed.
+    if name.starts_with("LUA_PATH") || name.starts_with("LUA_CPATH") {
+        refuse(
+            out,
+            format!("sets `{name}` (where Lua's `require` looks), which is not reviewed"),
+        );
+    }
     if super::git_env::LOADERS.contains(&name)
         && let Some(how) = unknown_in(value, vars)
     {

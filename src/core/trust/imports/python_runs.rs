@@ -279,6 +279,12 @@ pub(super) fn site_startup(
         for name in super::within(&pth, MAX_NAMES, out) {
             place(real_root, &dir.join(name), out, &mut found);
         }
+        // Imported as it starts from anywhere on its path, the
+        // environment's own folder first (recheck 25: one added there
+        // ran unreviewed).
+        for hook in ["sitecustomize.py", "usercustomize.py"] {
+            place(real_root, &dir.join(hook), out, &mut found);
+        }
     }
     found
 }
