@@ -235,6 +235,24 @@ pub(super) fn task_lines(real_root: &Path, command: &CommandLine) -> Vec<TaskLin
 /// The programs that run a `package.json` script.
 const NODE_RUNNERS: [&str; 4] = ["npm", "pnpm", "yarn", "bun"];
 
+/// The options of those runners that name the folder of the package
+/// whose scripts run.
+const FOLDER_OPTIONS: [&str; 5] = ["--prefix", "-C", "--dir", "--cwd", "--cd"];
+
+/// Their options that take the next word as a value.
+const VALUE_OPTIONS: [&str; 10] = [
+    "--workspace",
+    "-w",
+    "--filter",
+    "-F",
+    "--userconfig",
+    "--cache",
+    "--loglevel",
+    "--registry",
+    "--script-shell",
+    "--globalconfig",
+];
+
 /// The `package.json` scripts `words` run in folder `dir` (`npm run
 /// NAME`, `npm test`, `yarn NAME`, …), each with its `pre` and `post`
 /// script.
@@ -245,7 +263,34 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
         if !NODE_RUNNERS.contains(&program) {
             continue;
         }
-        let mut rest = words[at + 1..].iter().filter(|w| !w.starts_with('-'));
+        // Options, and the values of those that take one as the next
+        // word (`npm --prefix sub run x`, recheck 25: `sub` was read as
+        // the subcommand); a folder option names where the scripts are.
+        let mut folder: Option<String> = None;
+        let mut plain: Vec<&String> = Vec::new();
+        let mut args = words[at + 1..].iter();
+        while let Some(arg) = args.next() {
+            if let Some((option, value)) = arg.split_once('=').filter(|(o, _)| o.starts_with('-')) {
+                if FOLDER_OPTIONS.contains(&option) {
+                    folder = Some(value.to_string());
+                }
+            } else if FOLDER_OPTIONS.contains(&arg.as_str()) {
+                folder = args.next().cloned();
+            } else if VALUE_OPTIONS.contains(&arg.as_str()) {
+                args.next();
+            } else if !arg.starts_with('-') {
+                plain.push(arg);
+            }
+        }
+        let script_dir = match folder.as_deref() {
+            Some(f)
+                if !f.is_empty() && f != "." && !f.starts_with('/') && !f.contains(['$', '`']) =>
+            {
+                crate::core::module_maps::join_rel(dir, f).unwrap_or_else(|| dir.to_string())
+            }
+            _ => dir.to_string(),
+        };
+        let mut rest = plain.into_iter();
         let name = match rest.next().map(String::as_str) {
             Some("run" | "run-script" | "rum" | "urn") => rest.next().cloned(),
             Some(short @ ("test" | "t" | "tst" | "start" | "stop" | "restart")) => Some(
@@ -261,25 +306,22 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
             Some(other) if program != "npm" => Some(other.to_string()),
             _ => None,
         };
-        names.extend(name);
+        names.extend(name.map(|n| (n, script_dir.clone())));
         // A line naming a script thousands of times runs a few.
         if names.len() >= MAX_TASK_LINES {
             cut();
             break;
         }
     }
-    if names.is_empty() {
-        return Vec::new();
-    }
-    let config = crate::core::module_maps::join(dir, "package.json");
-    let Some(json) = super::imports::small_text(&real_root.join(&config))
-        .filter(|t| t.len() <= 1 << 20)
-        .and_then(|t| jsonc(&t))
-    else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
-    for name in names {
+    for (name, dir) in names {
+        let config = crate::core::module_maps::join(&dir, "package.json");
+        let Some(json) = super::imports::small_text(&real_root.join(&config))
+            .filter(|t| t.len() <= 1 << 20)
+            .and_then(|t| jsonc(&t))
+        else {
+            continue;
+        };
         for script in [format!("pre{name}"), name.clone(), format!("post{name}")] {
             if let Some(line) = json
                 .get("scripts")
@@ -288,7 +330,7 @@ fn npm_scripts(real_root: &Path, dir: &str, words: &[String]) -> Vec<TaskLine> {
             {
                 out.push(TaskLine {
                     config: config.clone(),
-                    dir: dir.to_string(),
+                    dir: dir.clone(),
                     line: node_runner::npm_variables(line, &json),
                     named: true,
                 });
@@ -1546,6 +1588,12 @@ mod tests {
     #[test]
     fn npm_runs_the_script_with_its_pre_and_post_scripts() {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("sub")).unwrap();
+        std::fs::write(
+            dir.path().join("sub/package.json"),
+            r#"{ "scripts": { "sum": "node sub/s.js" } }"#,
+        )
+        .unwrap();
         std::fs::write(
             dir.path().join("package.json"),
             r#"{ "scripts": { "presum": "node tools/pre.js", "sum": "node tools/sum.js", "test": "jest" } }"#,
@@ -1559,6 +1607,17 @@ mod tests {
             ("yarn sum", &["node tools/pre.js", "node tools/sum.js"]),
             ("npm t", &["jest"]),
             ("npm install", &[]),
+            // Recheck 25: a folder option's value apart from it.
+            (
+                "npm --prefix . run -s sum",
+                &["node tools/pre.js", "node tools/sum.js"],
+            ),
+            ("npm --prefix sub run sum", &["node sub/s.js"]),
+            ("pnpm -C sub run sum", &["node sub/s.js"]),
+            (
+                "npm --loglevel silent run sum",
+                &["node tools/pre.js", "node tools/sum.js"],
+            ),
         ] {
             let lines = task_lines(dir.path(), &shell(command));
             let texts: Vec<&str> = lines

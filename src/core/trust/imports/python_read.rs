@@ -99,9 +99,15 @@ pub(super) fn python_imports(text: &str) -> Vec<Name> {
                     out.extend(dotted(name, 0));
                 }
             }
-            for call in ["import_module(", "__import__("] {
+            // `runpy.run_module("other")` runs a module as `-m` would
+            // (recheck 25: not read, it ran unreviewed).
+            for call in ["import_module(", "__import__(", "run_module("] {
                 for (at, _) in stmt.match_indices(call) {
                     let arg = stmt[at + call.len()..].trim_start();
+                    let arg = arg
+                        .strip_prefix("mod_name")
+                        .and_then(|a| a.trim_start().strip_prefix('='))
+                        .map_or(arg, str::trim_start);
                     let Some(quote) = arg.chars().next().filter(|c| *c == '"' || *c == '\'') else {
                         continue;
                     };
@@ -213,6 +219,10 @@ mod tests {
                 (2, "b".to_string()),
                 (0, "plug.x".to_string()),
             ]
+        );
+        assert_eq!(
+            names("runpy.run_module(\"other\")\nrunpy.run_module(mod_name='tools.w')\n"),
+            [(0, "other".to_string()), (0, "tools.w".to_string())]
         );
         assert!(names("x = 'import'\nprint(1)\n").is_empty());
     }

@@ -108,7 +108,8 @@ pub(super) fn bins(dir: &str, lines: &[TaskLine], words: &[String]) -> Vec<TaskL
     }
     for (at, word) in words.iter().enumerate() {
         let program = word.rsplit('/').next().unwrap_or(word);
-        if BIN_RUNNERS.contains(&program) || (program == "pnpm" || program == "bun") {
+        // `npm exec -- NAME` and `yarn exec NAME` too (recheck 25).
+        if BIN_RUNNERS.contains(&program) || ["pnpm", "bun", "npm", "yarn"].contains(&program) {
             let rest = words[at + 1..].iter().filter(|w| !w.starts_with('-'));
             let rest: Vec<&String> = rest.collect();
             // `pnpm exec NAME`, `yarn exec NAME`, `bun x NAME`.
@@ -286,6 +287,14 @@ mod tests {
         assert_eq!(
             bins[0].line,
             "web/node_modules/.bin/eslint web/node_modules/.bin/mytool web/node_modules/.bin/tsx"
+        );
+        // Recheck 25: `npm exec` runs a bin too.
+        let words: Vec<String> = ["npm", "exec", "--offline", "--", "tool"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            super::bins("", &[], &words)[0].line,
+            "node_modules/.bin/tool"
         );
     }
 }
