@@ -31,6 +31,7 @@ mod imports;
 pub mod one_scan;
 mod php_ini;
 pub mod scripts;
+mod shell_globs;
 mod tasks;
 mod unknown;
 

@@ -33,6 +33,8 @@ use sha2::{Digest, Sha256};
 
 use crate::core::model::CommandLine;
 
+use super::shell_globs::shell_patterns;
+
 /// A script is hashed up to this many bytes (with its length): a real
 /// one is a few kilobytes.
 const MAX_SCRIPT_BYTES: u64 = 16 << 20;
@@ -154,45 +156,14 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
             lines.push((CommandLine::Shell(task.line), task.dir));
         }
     }
-    // Each word once per folder: a task line may repeat one thousands of
-    // times, and each is looked up on disk.
-    let mut looked_up: std::collections::HashSet<(String, &str)> = Default::default();
-    for (line, dir) in &lines {
-        let in_dir = (!dir.is_empty()).then(|| root.join(dir));
-        let php = super::php_ini::loads(&real_root, Path::new(dir), &plain_words(line));
-        for refusal in php.refusals {
-            if !patterns.contains(&refusal) {
-                patterns.push(refusal);
-            }
-        }
-        // A file the line only writes (`2>> tools/err.log`, a recipe's
-        // `cat > last_input.txt`) is none it runs (recheck 25).
-        let written = |w: &String| match line {
-            CommandLine::Shell(text) => super::imports::written::only_written(text, w),
-            CommandLine::Argv(_) => false,
-        };
-        let fresh = words(line)
-            .into_iter()
-            .filter(|w| !written(w))
-            .chain(perl_modules(line))
-            .chain(php.words)
-            .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
-            .collect::<Vec<_>>();
-        if looked_up.len() > MAX_LOOKED_UP_WORDS {
-            patterns.push(TOO_MANY_WORDS.to_string());
-            break;
-        }
-        for candidate in fresh.iter().flat_map(|w| candidates(w)) {
-            let bases = [Some(root), cwd.as_deref(), in_dir.as_deref()];
-            for base in bases.into_iter().flatten() {
-                for rel in inside_any(&real_root, &base.join(&candidate)) {
-                    if !found.iter().any(|(p, _)| *p == rel.0) {
-                        found.push(rel);
-                    }
-                }
-            }
-        }
-    }
+    let links = look_up_words(
+        root,
+        &real_root,
+        cwd.as_deref(),
+        &lines,
+        &mut found,
+        &mut patterns,
+    );
     let preloads = node_preloads(&real_root, &lines);
     for (rel, real) in &preloads.files {
         if !found.iter().any(|(p, _)| p == rel) {
@@ -206,6 +177,7 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
     reached
         .places
         .extend(python_path_places(&real_root, &lines));
+    reached.places.extend(links);
     reached.places.extend(preloads.places);
     reached.patterns.extend(preloads.patterns);
     for pattern in &reached.patterns {
@@ -232,6 +204,71 @@ fn scan(root: &Path, value: &toml::Value) -> Covered {
         places: reached.places.into_iter().collect(),
         patterns,
     }
+}
+
+/// Look up on disk each word of the command's `lines` (with the files
+/// PHP's settings load and Perl's `-M` modules), from the root, the
+/// current folder and the line's own: the files of the root they name go
+/// into `found`, refusals into `patterns`; the places of the project's
+/// links that lead out of it are returned.
+fn look_up_words(
+    root: &Path,
+    real_root: &Path,
+    cwd: Option<&Path>,
+    lines: &[(CommandLine, String)],
+    found: &mut Vec<(String, PathBuf)>,
+    patterns: &mut Vec<String>,
+) -> Vec<String> {
+    // Each word once per folder: a task line may repeat one thousands of
+    // times, and each is looked up on disk.
+    let mut looked_up: std::collections::HashSet<(String, &str)> = Default::default();
+    let mut links: Vec<String> = Vec::new();
+    for (line, dir) in lines {
+        let in_dir = (!dir.is_empty()).then(|| root.join(dir));
+        let php = super::php_ini::loads(real_root, Path::new(dir), &plain_words(line));
+        for refusal in php.refusals {
+            if !patterns.contains(&refusal) {
+                patterns.push(refusal);
+            }
+        }
+        // A file the line only writes (`2>> tools/err.log`, a recipe's
+        // `cat > last_input.txt`) is none it runs (recheck 25).
+        let written = |w: &String| match line {
+            CommandLine::Shell(text) => super::imports::written::only_written(text, w),
+            CommandLine::Argv(_) => false,
+        };
+        let fresh = words(line)
+            .into_iter()
+            .filter(|w| !written(w))
+            .chain(perl_modules(line))
+            .chain(php.words)
+            .filter(|w| looked_up.insert((w.clone(), dir.as_str())))
+            .collect::<Vec<_>>();
+        if looked_up.len() > MAX_LOOKED_UP_WORDS {
+            patterns.push(TOO_MANY_WORDS.to_string());
+            break;
+        }
+        for candidate in fresh.iter().flat_map(|w| candidates(w)) {
+            let bases = [Some(root), cwd, in_dir.as_deref()];
+            for base in bases.into_iter().flatten() {
+                // A link of the project's that the command names (`bin/py`
+                // to the system's Python): where it leads is a place, so
+                // pointing it at another program outside withdraws the
+                // consent (recheck 25).
+                if let Some(place) = link_place(real_root, &base.join(&candidate))
+                    && !links.contains(&place)
+                {
+                    links.push(place);
+                }
+                for rel in inside_any(real_root, &base.join(&candidate)) {
+                    if !found.iter().any(|(p, _)| *p == rel.0) {
+                        found.push(rel);
+                    }
+                }
+            }
+        }
+    }
+    links
 }
 
 /// What the files `found` of a command (its lines `lines`) reach
@@ -424,101 +461,6 @@ fn shell_words(line: &str) -> Vec<String> {
     out
 }
 
-/// The words of a shell line that the shell expands into file names:
-/// those with `*`, `?` or `[` outside quotes, or a `{…,…}` outside
-/// quotes. Quotes and backslashes are read as `sh` reads them. The
-/// patterns of a `case` (`"go1".[0-5]*)`, `*.c|*.h)`, `*)`) match a word,
-/// not file names: they are none.
-pub(super) fn shell_patterns(line: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut glob = false;
-    let mut brace = false;
-    let mut quote: Option<char> = None;
-    let mut case = Case::None;
-    // Whether the next word starts a command (where `case` is a keyword).
-    let mut command = true;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some('"'), '\\') => word.extend(chars.next()),
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => quote = Some(c),
-            (None, '\\') => word.extend(chars.next()),
-            (None, c) if c.is_whitespace() || ";&|<>()`".contains(c) => {
-                // In a case's pattern list, a word ends at `|` or `)`.
-                let pattern = case == Case::Patterns && !word.is_empty();
-                if (glob || brace) && !pattern && !out.contains(&word) {
-                    out.push(word.clone());
-                }
-                case = case.after(&word, command, c, chars.peek().copied());
-                if !word.is_empty() {
-                    command = COMMAND_KEYWORDS.contains(&word.as_str());
-                }
-                command |= ";&|(\n".contains(c);
-                word.clear();
-                glob = false;
-                brace = false;
-            }
-            (None, c) => {
-                // `$?`, `$*` (a recipe's `$$?`) are the shell's parameters;
-                // a `[` is a bracket only with its `]` (`[ -d x ]` is `test`).
-                glob |= matches!(c, '*' | '?') && !word.ends_with('$');
-                glob |= c == ']' && word.contains('[');
-                brace |= c == ',' && word.contains('{');
-                word.push(c);
-            }
-        }
-    }
-    if (glob || brace) && case != Case::Patterns && !out.contains(&word) {
-        out.push(word);
-    }
-    out
-}
-
-/// The words after which a command starts.
-const COMMAND_KEYWORDS: &[&str] = &["then", "do", "else", "elif", "if", "while", "until", "!"];
-
-/// Where a shell line is in a `case … in … esac`.
-#[derive(Clone, Copy, PartialEq)]
-enum Case {
-    None,
-    /// After `case`: the word matched comes next.
-    Word,
-    /// After the word matched (its parts, for a `$(…)`): `in` comes next.
-    In,
-    /// Before a branch's `)`: its patterns.
-    Patterns,
-    /// A branch's commands, until `;;`.
-    Body,
-}
-
-impl Case {
-    /// The state after `word` (which starts a command when `command`),
-    /// ended by `sep` (`next` the character after it).
-    fn after(self, word: &str, command: bool, sep: char, next: Option<char>) -> Case {
-        if word.is_empty() {
-            return match self {
-                Case::Body if sep == ';' && next == Some(';') => Case::Patterns,
-                state => state,
-            };
-        }
-        match (self, word) {
-            (Case::None | Case::Body, "case") if command => Case::Word,
-            (Case::Word, _) => Case::In,
-            (Case::In, "in") => Case::Patterns,
-            // The word may be a `$(…)` (split at its parentheses); a
-            // command's end without `in` is no case.
-            (Case::In, _) if ";&|\n".contains(sep) => Case::None,
-            (_, "esac") => Case::None,
-            (Case::Patterns, _) if sep == ')' => Case::Body,
-            (Case::Body, _) if sep == ';' && next == Some(';') => Case::Patterns,
-            (state, _) => state,
-        }
-    }
-}
-
 /// The words of a command: an argv's elements, or a shell line split at
 /// blanks, quotes and shell punctuation (and `=`, for `--opt=path`).
 fn words(command: &CommandLine) -> Vec<String> {
@@ -694,6 +636,27 @@ fn load_path(command: &CommandLine) -> Vec<String> {
     }
     out.retain(|d| !d.contains('$'));
     out
+}
+
+/// `path`, when it is a link inside the root that leads out of it: a
+/// place saying where it leads (one that leads inside is covered as the
+/// file it leads to).
+fn link_place(real_root: &Path, path: &Path) -> Option<String> {
+    if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return None;
+    }
+    let dir = fs::canonicalize(path.parent()?).ok()?;
+    let rel = dir.join(path.file_name()?);
+    let rel = rel.strip_prefix(real_root).ok()?;
+    let target = match fs::canonicalize(path) {
+        Ok(t) if t.starts_with(real_root) => return None,
+        Ok(t) => t.display().to_string(),
+        Err(_) => "nothing".to_string(),
+    };
+    Some(format!(
+        "{}: a link to {target}",
+        crate::core::walk::rel_string(rel)
+    ))
 }
 
 /// The folders of the project a command puts on Python's path through
@@ -1220,6 +1183,35 @@ mod tests {
         for (command, was) in commands.iter().zip(&before) {
             assert_ne!(&covered(&root, &value(command)), was, "{command}");
         }
+    }
+
+    /// Recheck 25: a link of the project's that the command runs, leading
+    /// out of it (`bin/py` to the system's Python): pointed elsewhere, it
+    /// changes what the consent covers; a folder a script hands
+    /// `run-parts` covers the programs in it.
+    #[cfg(unix)]
+    #[test]
+    fn a_link_leading_out_and_a_run_parts_folder_are_covered() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(dir.path()).unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        for name in ["a", "b"] {
+            fs::write(outside.path().join(name), "#!/bin/sh\n").unwrap();
+        }
+        fs::create_dir_all(root.join("bin")).unwrap();
+        fs::create_dir_all(root.join("tools/conf.d")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("a"), root.join("bin/py")).unwrap();
+        fs::write(root.join("tools/s.py"), "print(1)\n").unwrap();
+        fs::write(root.join("tools/x.sh"), "run-parts tools/conf.d\n").unwrap();
+        let cmd = value("\"bin/py tools/s.py\"");
+        let before = covered(&root, &cmd);
+        fs::remove_file(root.join("bin/py")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("b"), root.join("bin/py")).unwrap();
+        assert_ne!(covered(&root, &cmd), before);
+        let cmd = value("\"sh tools/x.sh\"");
+        let before = covered(&root, &cmd);
+        fs::write(root.join("tools/conf.d/b"), "#!/bin/sh\n").unwrap();
+        assert_ne!(covered(&root, &cmd), before);
     }
 
     /// A Python script covers what it imports inside the project, and the

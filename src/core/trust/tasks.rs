@@ -2239,7 +2239,7 @@ mod tests {
                     let _ = task_lines(dir.path(), &shell(command));
                 }
                 let _ = shell_calls(&text);
-                let _ = crate::core::trust::scripts::shell_patterns(&text);
+                let _ = crate::core::trust::shell_globs::shell_patterns(&text);
                 Ok(())
             })
             .unwrap();

@@ -216,6 +216,35 @@ fn loader_variable(name: &str, value: &str, vars: &HashMap<String, Value>, out: 
     }
 }
 
+/// `for f in …; do`: the loop variable is unknown when its list is
+/// (a pattern, a command's output) or, with no list, when the positional
+/// parameters are (`set -- tools/*`).
+fn loop_variable(args: &[String], vars: &mut HashMap<String, Value>) {
+    let listed = args.iter().any(|w| w == "in");
+    let list = args.iter().skip_while(|w| *w != "in").skip(1);
+    let how = list
+        .filter_map(|w| unknown_in(w, vars).or_else(|| matched_by(w)))
+        .next()
+        .or_else(|| match vars.get("@") {
+            Some(Value::Unknown(how)) if !listed => Some(how.clone()),
+            _ => None,
+        });
+    if let Some(var) = args.first() {
+        let value = how.map_or(Value::Known, Value::Unknown);
+        vars.insert(unquote(var.trim_end_matches(';')), value);
+    }
+}
+
+/// `node --test` with no file or folder: its runner finds the test files
+/// by patterns as it runs (recheck 25).
+fn finds_tests_by_pattern(name: &str, args: &[String]) -> bool {
+    ["node", "nodejs"].contains(&name)
+        && args.iter().any(|a| unquote(a) == "--test")
+        && args
+            .iter()
+            .all(|a| a.starts_with('-') || a.starts_with(['>', '<', '2', '&']))
+}
+
 /// Read one statement (its words as written, quotes kept).
 fn statement(
     words: &[String],
@@ -251,22 +280,7 @@ fn statement(
                 vars.insert(unquote(arg), Value::Unknown(format!("is read by `{name}`")));
             }
         }
-        "for" | "select" => {
-            // `for f; do`: the positional parameters (`set -- tools/*`).
-            let listed = args.iter().any(|w| w == "in");
-            let list = args.iter().skip_while(|w| *w != "in").skip(1);
-            let how = list
-                .filter_map(|w| unknown_in(w, vars).or_else(|| matched_by(w)))
-                .next()
-                .or_else(|| match vars.get("@") {
-                    Some(Value::Unknown(how)) if !listed => Some(how.clone()),
-                    _ => None,
-                });
-            if let Some(var) = args.first() {
-                let value = how.map_or(Value::Known, Value::Unknown);
-                vars.insert(unquote(var.trim_end_matches(';')), value);
-            }
-        }
+        "for" | "select" => loop_variable(args, vars),
         // `set -- tools/conf.d/*`: the positional parameters a pattern
         // makes (recheck 25).
         "set" => {
@@ -320,20 +334,11 @@ fn statement(
             }
         }
         _ if SHELLS.contains(&name) => shell_args(name, args, depth, vars, out),
-        // `node --test` with no file or folder: its runner finds the test
-        // files by patterns as it runs (recheck 25).
-        _ if ["node", "nodejs"].contains(&name)
-            && args.iter().any(|a| unquote(a) == "--test")
-            && args
-                .iter()
-                .all(|a| a.starts_with('-') || a.starts_with(['>', '<', '2', '&'])) =>
-        {
-            refuse(
-                out,
-                "runs `node --test`, whose runner finds its test files by patterns as it runs"
-                    .to_string(),
-            );
-        }
+        _ if finds_tests_by_pattern(name, args) => refuse(
+            out,
+            "runs `node --test`, whose runner finds its test files by patterns as it runs"
+                .to_string(),
+        ),
         _ if is_interpreter(name) => {
             // `deno run x`, `uv run x`, `bun run x`: past the subcommand.
             let skip = usize::from(
@@ -447,7 +452,9 @@ fn script_arg(
 /// such a pattern was refused only when it ended in a script's
 /// extension).
 fn matched_by(word: &str) -> Option<String> {
-    let pattern = super::scripts::shell_patterns(word).into_iter().next()?;
+    let pattern = super::shell_globs::shell_patterns(word)
+        .into_iter()
+        .next()?;
     Some(format!(
         "is each file the pattern `{}` matches",
         shown_pattern(&pattern)

@@ -156,12 +156,25 @@ pub(super) fn shell(text: &str) -> Named {
             continue;
         }
         let before = out.patterns.len();
-        for word in shell_words(line) {
+        let line_words = shell_words(line);
+        for word in &line_words {
             words += 1;
             if words > MAX_WORDS {
                 break;
             }
-            out.take(&word);
+            out.take(word);
+        }
+        // `run-parts tools/conf.d`: every program in the folder runs, as
+        // one in a folder put in `PATH` may (recheck 25).
+        for (at, word) in line_words.iter().enumerate() {
+            if word.rsplit('/').next() == Some("run-parts")
+                && let Some(folder) = line_words[at + 1..].iter().find(|w| !w.starts_with('-'))
+            {
+                let folder = folder.trim_end_matches('/').to_string();
+                if !folder.is_empty() && !folder.contains('$') && !out.folders.contains(&folder) {
+                    out.folders.push(folder);
+                }
+            }
         }
         if pipes_into_a_shell(line) {
             piped.extend(out.patterns[before..].iter().cloned());
@@ -585,6 +598,8 @@ mod tests {
             ]
         );
         assert_eq!(named.patterns, ["tools/conf.d/*.sh"]);
+        let named = shell("run-parts --verbose tools/conf.d/\n");
+        assert_eq!(named.folders, ["tools/conf.d"]);
         // Recheck 25: a pattern piped into a shell, extension or not.
         let named = shell(
             "cat tools/conf.d/* | sh
