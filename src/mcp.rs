@@ -26,6 +26,7 @@ mod edit_globs;
 mod edits;
 mod error;
 mod frames;
+mod glob_links;
 mod in_flight;
 mod paging;
 mod reply;

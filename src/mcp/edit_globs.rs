@@ -110,7 +110,7 @@ pub fn credentials_only(glob: &str) -> bool {
             let named = |path: &String| m.is_match(Path::new(path)) && walk::is_sensitive(path);
             names_credentials_only(&m, fixed_folders(alternative))
                 || (samples(alternative).iter().any(named)
-                    && !matches_any(&m, fixed_folders(alternative), &ORDINARY))
+                    && !matches_ordinary(&m, fixed_folders(alternative)))
         })
     })
 }
@@ -203,7 +203,7 @@ fn class_at(chars: &[char], open: usize) -> Option<(char, usize)> {
 
 /// `glob` with its braces expanded (`a{b,c}d` is `abd`, `acd`), or `None`
 /// past [`MAX_ALTERNATIVES`] or for braces that do not close.
-fn expanded(glob: &str) -> Option<Vec<String>> {
+pub(super) fn expanded(glob: &str) -> Option<Vec<String>> {
     let Some(open) = glob.find('{') else {
         return Some(vec![glob.to_string()]);
     };
@@ -247,21 +247,28 @@ fn expanded(glob: &str) -> Option<Vec<String>> {
 /// a credential file's name there or a folder below, and no ordinary
 /// file's.
 fn names_credentials_only(matcher: &GlobMatcher, folders: &str) -> bool {
-    matches_any(matcher, folders, &CREDENTIALS) && !matches_any(matcher, folders, &ORDINARY)
+    probes(folders, &CREDENTIALS).any(|path| matcher.is_match(Path::new(&path)))
+        && !matches_ordinary(matcher, folders)
 }
 
-/// Whether `matcher` matches one of `names` in `folders` or a folder below.
-fn matches_any(matcher: &GlobMatcher, folders: &str, names: &[&str]) -> bool {
+/// Whether `matcher` matches an ordinary file's name in `folders` or a
+/// folder below that is not a credential store's (`.ssh/*` matches
+/// `.ssh/a.py`, which is as private as `.ssh/id_rsa`: recheck 25).
+fn matches_ordinary(matcher: &GlobMatcher, folders: &str) -> bool {
+    probes(folders, &ORDINARY)
+        .any(|path| matcher.is_match(Path::new(&path)) && !walk::is_sensitive(&path))
+}
+
+/// Each of `names` in `folders` and in a folder below.
+fn probes<'a>(folders: &str, names: &'a [&'a str]) -> impl Iterator<Item = String> + 'a {
     let base = if folders.is_empty() {
         String::new()
     } else {
         format!("{folders}/")
     };
-    names.iter().any(|name| {
-        [format!("{base}{name}"), format!("{base}sub/{name}")]
-            .iter()
-            .any(|path| matcher.is_match(Path::new(path)))
-    })
+    names
+        .iter()
+        .flat_map(move |name| [format!("{base}{name}"), format!("{base}sub/{name}")])
 }
 
 #[cfg(test)]
@@ -295,6 +302,12 @@ mod tests {
             "**/.Env.[pP]rod",
             "deploy/ID_RSA",
             "x/[a-c][a-c].P12",
+            // A credential store's folder: every name there is private.
+            ".ssh/*",
+            ".ssh/**",
+            "**/.ssh/*",
+            ".aws/*",
+            "home/.ssh/*.py",
         ] {
             assert!(credentials_only(glob), "{glob}");
         }

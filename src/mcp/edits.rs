@@ -15,9 +15,9 @@ use ctxcurate::core::syntax::SymbolTree;
 use ctxcurate::core::walk;
 
 use super::args::{ExcludeArgs, IncludeArgs, MaskArgs, SavePresetArgs, SetModeArgs};
-use super::edit_globs;
 use super::error::ToolError;
 use super::request::{agent_consent, inside, named, shown_name, shown_path};
+use super::{edit_globs, glob_links};
 use ctxcurate::text::sanitize::display_line;
 
 impl From<ProjectError> for ToolError {
@@ -99,14 +99,16 @@ fn refuse_glob(root: &Path, glob: &str) -> Result<(), ToolError> {
     let folders = edit_globs::fixed_folders(glob);
     if edit_globs::credentials_only(glob) {
         return Err(ToolError::new(format!(
-            "refused: the glob {} names credential files and nothing else; an agent may not              add them to the project's presets (the user can, with `ctxcurate add` or the TUI)",
+            "refused: the glob {} names credential files and nothing else; an agent may not \
+             add them to the project's presets (the user can, with `ctxcurate add` or the TUI)",
             shown_path(glob)
         )));
     }
     let real_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
-    let leads_out = !folders.is_empty()
+    let leads_out = (!folders.is_empty()
         && std::fs::canonicalize(root.join(folders))
-            .is_ok_and(|real| !real.starts_with(&real_root));
+            .is_ok_and(|real| !real.starts_with(&real_root)))
+        || glob_links::crosses_link_out(root, &real_root, glob);
     let into_git = folders.split('/').any(|c| c == ".git")
         || edit_globs::reaches_git(glob)
         || edit_globs::reaches_git(&format!("{glob}/**"))

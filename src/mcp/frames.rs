@@ -275,9 +275,32 @@ pub fn checked(line: &[u8]) -> Result<Option<Value>, Value> {
     // answered without its id, or dropped (`notifications/…` with an id),
     // and the client waited for it forever: it is answered here, for its id.
     let request = !id.is_null() && object.contains_key("method");
-    if request && let Err(e) = serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(line) {
-        let why = format!("its params do not fit its method ({e})");
-        return Err(invalid(id, &display_line(&why, 300)));
+    if request {
+        match serde_json::from_slice::<rmcp::model::ClientJsonRpcMessage>(line) {
+            Err(e) => {
+                let why = format!("its params do not fit its method ({e})");
+                return Err(invalid(id, &display_line(&why, 300)));
+            }
+            // `rmcp` answered an unknown method with its name as sent, ESC
+            // and U+202E included, for the client to show (recheck 25).
+            Ok(rmcp::model::ClientJsonRpcMessage::Request(rmcp::model::JsonRpcRequest {
+                request: rmcp::model::ClientRequest::CustomRequest(custom),
+                ..
+            })) => {
+                return Err(json!({
+                    "jsonrpc": "2.0",
+                    "id": id,
+                    "error": {
+                        "code": -32601,
+                        "message": format!(
+                            "method not found: {}",
+                            display_line(&custom.method, 120)
+                        ),
+                    },
+                }));
+            }
+            Ok(_) => {}
+        }
     }
     Ok(Some(value))
 }
@@ -484,6 +507,23 @@ mod tests {
         );
     }
 
+    /// An unknown method is answered here, its name with its controls
+    /// made visible (`rmcp` sent it as it came: recheck 25).
+    #[test]
+    fn an_unknown_method_is_named_visibly() {
+        let line =
+            "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"x\\u001b]52;c;aGk=\\u0007\u{202e}\"}";
+        let answer = checked(line.as_bytes()).expect_err("answered");
+        assert_eq!(answer["id"], json!(4));
+        assert_eq!(answer["error"]["code"], json!(-32601));
+        let message = answer["error"]["message"].as_str().expect("message");
+        assert!(message.starts_with("method not found: x"), "{message}");
+        assert!(
+            !message.contains(['\u{1b}', '\u{7}', '\u{202e}']),
+            "{message}"
+        );
+    }
+
     /// Lines `rmcp` dropped without a word: invalid UTF-8 in a string, a
     /// lone surrogate, an id that is an array or out of range, a line past
     /// 16 MiB (sweep round 10).
@@ -499,7 +539,7 @@ mod tests {
             let answer = checked(line).expect_err("answered");
             assert_eq!(answer["id"], Value::Null, "{answer}");
         }
-        assert!(checked(br#"{"jsonrpc":"2.0","id":"a","method":"x"}"#).is_ok());
+        assert!(checked(br#"{"jsonrpc":"2.0","id":"a","method":"ping"}"#).is_ok());
         assert!(checked(br#"{"jsonrpc":"2.0","method":"note"}"#).is_ok());
         // An id nested past the depth still gets its answer, for id null.
         let deep = format!(

@@ -200,7 +200,7 @@ pub fn reached(
                 let at = (rel.as_str(), real.as_path(), here.as_path());
                 script_loads(real_root, kind, &text, at, paths, &mut out, &mut found);
             }
-            Kind::Other => {}
+            Kind::Other => refuse_awk_commands(&rel, &text, &mut out),
         }
         // Round 8: git's settings variables set by the script itself
         // (shell text is read by `unknown::shell`).
@@ -411,6 +411,17 @@ impl Sinks {
             self.add(next.clone());
             fresh = next;
         }
+    }
+}
+
+/// A refusal for an awk program file (`awk -f tools/x.awk`, `#!/usr/bin/awk
+/// -f`) whose `system` or pipes run commands: awk's strings, not read.
+fn refuse_awk_commands(rel: &str, text: &str, out: &mut Reached) {
+    if super::unknown::awk_file_runs_commands(rel, text) {
+        out.patterns.insert(format!(
+            "{}runs an awk program that runs commands, which are not read ({rel})",
+            super::unknown::MARK
+        ));
     }
 }
 

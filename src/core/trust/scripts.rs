@@ -1214,6 +1214,35 @@ mod tests {
         assert_ne!(covered(&root, &cmd), before);
     }
 
+    /// Recheck 25: an awk program that runs commands (`system`, pipes),
+    /// on a script's line or in a program file, is refused; one that only
+    /// prints is not.
+    #[test]
+    fn an_awk_program_running_commands_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        fs::create_dir_all(root.join("tools")).unwrap();
+        let scripts = [
+            (
+                "tools/a.sh",
+                "awk 'BEGIN{system(\"python3 tools/x.py\")}'\n",
+            ),
+            ("tools/b.sh", "awk -f tools/p.awk data.txt\n"),
+            ("tools/p.awk", "{ print $1 | \"sh\" }\n"),
+            ("tools/c.sh", "awk -F: '{print $1}' data.txt\n"),
+            ("tools/q.awk", "#!/usr/bin/awk -f\n{ print $1 }\n"),
+        ];
+        for (name, text) in scripts {
+            fs::write(root.join(name), text).unwrap();
+        }
+        let refused = |command: &str| !covered(root, &value(command)).patterns.is_empty();
+        assert!(refused("\"sh tools/a.sh\""));
+        assert!(refused("\"sh tools/b.sh\""));
+        assert!(refused("\"awk -f tools/p.awk x\""));
+        assert!(!refused("\"sh tools/c.sh\""));
+        assert!(!refused("\"awk -f tools/q.awk x\""));
+    }
+
     /// A Python script covers what it imports inside the project, and the
     /// places a new module would shadow one it imports.
     #[test]

@@ -27,6 +27,7 @@
 
 use std::collections::HashMap;
 
+mod awk_programs;
 mod expansions;
 mod git_hooks;
 mod git_settings;
@@ -113,6 +114,14 @@ pub fn words(text: &str) -> Vec<String> {
         .flatten()
         .map(|w| unquote(&w))
         .collect()
+}
+
+/// Whether file `rel` is an awk program (by its extension or its `#!`)
+/// that runs commands of its own ([`awk_programs`]).
+pub fn awk_file_runs_commands(rel: &str, text: &str) -> bool {
+    let first = text.lines().next().unwrap_or("");
+    let awk = rel.ends_with(".awk") || (first.starts_with("#!") && first.contains("awk"));
+    awk && awk_programs::program_runs_commands(text)
 }
 
 /// What is known of a variable's value where a script uses it.
@@ -338,6 +347,10 @@ fn statement(
             out,
             "runs `node --test`, whose runner finds its test files by patterns as it runs"
                 .to_string(),
+        ),
+        _ if awk_programs::runs_commands(name, args) => refuse(
+            out,
+            format!("runs an `{name}` program that runs commands, which are not read"),
         ),
         _ if is_interpreter(name) => {
             // `deno run x`, `uv run x`, `bun run x`: past the subcommand.

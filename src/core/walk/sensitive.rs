@@ -63,6 +63,10 @@ const NAMES: &[&str] = &[
     "secrets.toml",
     "master.key",
     "credentials.yml.enc",
+    // Rails' decrypted credentials and their likes in plain (recheck 25).
+    "credentials.yml",
+    "credentials.yaml",
+    "credentials.toml",
     // direnv, Cloudflare Workers, Azure Functions: environment files by
     // another name.
     ".envrc",
@@ -230,6 +234,7 @@ mod tests {
             ".gem/credentials",
             ".cargo/credentials",
             ".cargo/credentials.toml",
+            "config/credentials.yml",
             ".m2/settings.xml",
             ".git-credentials",
             ".pgpass",

@@ -173,6 +173,9 @@ fn include_refuses_a_glob_of_credentials_or_through_a_link_out() {
         "conf/[s].pem",
         "conf/?.key",
         ".ENV*",
+        // A credential store's folder (recheck 25).
+        ".ssh/*",
+        "**/.aws/*",
     ] {
         let reply = server.call("include", json!({"paths": [glob]}));
         assert!(reply.is_error, "{glob}: {}", reply.text);
@@ -190,6 +193,10 @@ fn include_refuses_a_glob_of_credentials_or_through_a_link_out() {
         ".gi[t]/config",
         "{.git,x}/**",
         "gl/**",
+        // The link reached by a pattern (recheck 25).
+        "l?k/s.py",
+        "l*/*",
+        "{x,ln[k]}/*.py",
     ] {
         let reply = server.call("include", json!({"paths": [glob]}));
         assert!(reply.is_error, "{glob}: {}", reply.text);
