@@ -26,6 +26,7 @@ mod automatic;
 mod expand;
 mod git_alias;
 mod git_worktree;
+mod made_inputs;
 mod node_runner;
 mod pytest_collect;
 mod runner_configs;
@@ -472,7 +473,17 @@ fn make_recipes(
                 recipes.push(Recipe::new(file, value));
             }
         }
-        for (file, line) in recipe_lines(&mut rules, recipes, real_root, &dir) {
+        let lines = recipe_lines(&mut rules, recipes, real_root, &dir);
+        let texts: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
+        for source in rules.sources_of_run_files(real_root, &dir, &texts) {
+            out.push(TaskLine {
+                config: source,
+                dir: dir.clone(),
+                line: String::new(),
+                named: false,
+            });
+        }
+        for (file, line) in lines {
             out.push(TaskLine {
                 config: file,
                 dir: dir.clone(),
