@@ -70,7 +70,18 @@ impl Rules {
 
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use crate::core::model::CommandLine;
+
+    /// The files `command`'s make reads or covers as it reads them.
+    fn files_read(root: &Path, command: &str) -> Vec<String> {
+        super::super::task_lines(root, &CommandLine::Shell(command.into()))
+            .into_iter()
+            .filter(|t| !t.named)
+            .map(|t| t.config)
+            .collect()
+    }
 
     /// A script a recipe runs that a pattern rule remakes from a template
     /// covers the template; a rule's data input that no recipe runs is not
@@ -94,23 +105,13 @@ mod tests {
         std::fs::write(root.join("tools/gen.sh.in"), "echo hi\n").unwrap();
         std::fs::write(root.join("tools/gen.sh"), "echo hi\n").unwrap();
         std::fs::write(root.join("notes/a.md"), "# a\n").unwrap();
-        let read: Vec<String> =
-            super::super::task_lines(root, &CommandLine::Shell("make run".into()))
-                .into_iter()
-                .filter(|t| !t.named)
-                .map(|t| t.config)
-                .collect();
+        let read = files_read(root, "make run");
         assert!(read.contains(&"tools/gen.sh.in".to_string()), "{read:?}");
         assert!(!read.contains(&"notes/a.md".to_string()), "{read:?}");
         // A program built and run: its sources, not its objects.
         std::fs::write(root.join("main.c"), "int main(void) { return 0; }\n").unwrap();
         std::fs::write(root.join("main.o"), "").unwrap();
-        let read: Vec<String> =
-            super::super::task_lines(root, &CommandLine::Shell("make test".into()))
-                .into_iter()
-                .filter(|t| !t.named)
-                .map(|t| t.config)
-                .collect();
+        let read = files_read(root, "make test");
         assert!(read.contains(&"main.c".to_string()), "{read:?}");
         assert!(!read.contains(&"main.o".to_string()), "{read:?}");
     }
